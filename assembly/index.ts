@@ -1,0 +1,134 @@
+// The kernel's whole ABI. The host (src/kernel/) owns linear memory: it lays out the batch after
+// heapBase(), calls configure() once and evaluate() once per batch, and reads the results back.
+// Numbers only cross this boundary; nothing here allocates.
+
+import { setConfiguration, NoRelevant } from "./state";
+import { rankQuery, Needs } from "./query";
+import * as state from "./state";
+import { numRet, numRel, numRelRet } from "./metrics/counts";
+import { precision, recall, f1, hitRate, rPrecision } from "./metrics/cutoff";
+import { averagePrecision, reciprocalRank } from "./metrics/rank";
+import { dcg, ndcg } from "./metrics/gain";
+import { err } from "./metrics/err";
+import { bpref } from "./metrics/bpref";
+import { inversions, kendallTau } from "./metrics/pairs";
+import { mse } from "./metrics/pointwise";
+
+/** Measure families. src/measures/registry.ts names each by this enum's member names. */
+export enum Family {
+  NUM_RET, NUM_REL, NUM_REL_RET, PRECISION, RECALL, F1, MAP, MRR, DCG, NDCG, ERR, R_PRECISION, BPREF,
+  HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
+}
+
+/** Spec flags, per measure. */
+export const SPEC_NEEDS_RELEVANT: i32 = 1;
+
+/** Called by src/kernel/: the first byte the host may use. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * Called by src/kernel/ to size the scratch region passed to configure(): maxN is the longest
+ * ranking in the batch, maxJ the most judgments of one query.
+ */
+export function scratchBytes(maxN: i32, maxJ: i32): usize {
+  const n = <usize>maxN + 1;
+  const j = <usize>maxJ + 1;
+  return n * (8 * 8 + 4 * 2) + j * (8 * 2 + 4) + 64;
+}
+
+/**
+ * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table (gainTable: f64 per
+ * integer label, NaN = unlisted). noRelevant: 0 zero, 1 one, 2 NaN. discount: f64[maxRank + 1] with
+ * discount[i] = 1/log2(i + 1). docids: i32 per row into the byte pool (poolBytes, poolOffsets i32[n+1])
+ * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ) bytes.
+ */
+export function configure(
+  gainMode: i32, gainTable: usize, gainTableLength: i32, threshold: f64, noRelevant: i32, beyondListNaN: bool,
+  depth: i32, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize, scratch: usize, maxN: i32, maxJ: i32,
+): void {
+  setConfiguration(gainMode, gainTable, gainTableLength, threshold, noRelevant, beyondListNaN, depth, discount, docids, poolBytes, poolOffsets);
+  const n = <usize>maxN + 1;
+  const j = <usize>maxJ + 1;
+  let p = (scratch + 7) & ~(<usize>7);
+  state.keys = p; p += n * 8;
+  state.rankLabel = p; p += n * 8;
+  state.cumRel = p; p += n * 8;
+  state.cumDcg = p; p += n * 8;
+  state.cumAp = p; p += n * 8;
+  state.tmpA = p; p += n * 8;
+  state.tmpB = p; p += n * 8;
+  state.idealKeys = p; p += j * 8;
+  state.idcg = p; p += j * 8;
+  state.order = p; p += n * 4;
+  state.tmpIdx = p; p += n * 4;
+  state.idealIdx = p; p += j * 4;
+}
+
+/**
+ * Called by src/kernel/ once per batch. Query q's ranked rows are [offsets[q], offsets[q+1]) of
+ * scores (f64) and labels (f64, NaN = unjudged); its judgments are [judgedOffsets[q],
+ * judgedOffsets[q+1]) of judged (f64), which may alias labels/offsets when every row is judged.
+ * Measure s is (families[s], cutoffs[s] (0 = none), params[s], flags[s]); its value for query q goes
+ * to out[s * numQueries + q].
+ */
+export function evaluate(
+  numQueries: i32, offsets: usize, scores: usize, labels: usize, judgedOffsets: usize, judged: usize,
+  numSpecs: i32, families: usize, cutoffs: usize, params: usize, flags: usize, out: usize,
+): void {
+  let needs = 0;
+  for (let s = 0; s < numSpecs; s++) needs |= needsOf(load<i32>(families + (<usize>s << 2)));
+  const noRelValue: f64 = state.noRelevant == NoRelevant.ONE ? 1 : NaN;
+  for (let q = 0; q < numQueries; q++) {
+    const start = load<i32>(offsets + (<usize>q << 2));
+    const end = load<i32>(offsets + (<usize>(q + 1) << 2));
+    const jStart = load<i32>(judgedOffsets + (<usize>q << 2));
+    const jEnd = load<i32>(judgedOffsets + (<usize>(q + 1) << 2));
+    rankQuery(scores, labels, start, end, judged, jStart, jEnd, needs);
+    for (let s = 0; s < numSpecs; s++) {
+      const k = load<i32>(cutoffs + (<usize>s << 2));
+      let v: f64;
+      if (state.R == 0 && state.noRelevant != NoRelevant.ZERO && (load<i32>(flags + (<usize>s << 2)) & SPEC_NEEDS_RELEVANT)) {
+        v = noRelValue;
+      } else if (k > state.N && state.beyondListNaN) {
+        v = NaN;
+      } else {
+        v = measure(load<i32>(families + (<usize>s << 2)), k, load<f64>(params + (<usize>s << 3)));
+      }
+      store<f64>(out + ((<usize>s * <usize>numQueries + <usize>q) << 3), v);
+    }
+  }
+}
+
+function needsOf(family: i32): i32 {
+  switch (family) {
+    case Family.DCG: return Needs.GAIN;
+    case Family.NDCG: return Needs.GAIN | Needs.IDEAL;
+    case Family.MAP: return Needs.AP;
+    default: return 0;
+  }
+}
+
+function measure(family: i32, k: i32, param: f64): f64 {
+  switch (family) {
+    case Family.NUM_RET: return numRet();
+    case Family.NUM_REL: return numRel();
+    case Family.NUM_REL_RET: return numRelRet();
+    case Family.PRECISION: return precision(k);
+    case Family.RECALL: return recall(k);
+    case Family.F1: return f1(k);
+    case Family.MAP: return averagePrecision(k);
+    case Family.MRR: return reciprocalRank(k);
+    case Family.DCG: return dcg(k);
+    case Family.NDCG: return ndcg(k);
+    case Family.ERR: return err(k, param);
+    case Family.R_PRECISION: return rPrecision();
+    case Family.BPREF: return bpref();
+    case Family.HIT_RATE: return hitRate(k);
+    case Family.INVERSIONS: return inversions();
+    case Family.KENDALL_TAU: return kendallTau();
+    case Family.MSE: return mse();
+    default: return NaN;
+  }
+}

@@ -1,0 +1,34 @@
+// Binary measures read at a cutoff from cumRel, the count of relevant documents in ranks 1..i.
+// Ranks past the list are non-relevant (trec_eval's padding).
+//
+// precision@k   = rel(k) / k                                     trec_eval P_k
+// recall@k      = rel(k) / R                                     trec_eval recall_k
+// f1@k          = 2 P R / (P + R), 0 when both are 0              (van Rijsbergen's F with beta = 1, at k)
+// hit_rate@k    = 1 if rel(k) > 0 else 0                          trec_eval success_k
+// r-precision   = rel(R) / R                                     trec_eval Rprec
+// (0 where the denominator is 0.)
+import { N, R, cumRel, f64At, ranksFor } from "../state";
+
+export function precision(k: i32): f64 {
+  const n = ranksFor(k);
+  const denominator = k == 0 ? n : k; // precision without a cutoff is over the whole list (set_P)
+  return denominator == 0 ? 0 : f64At(cumRel, n) / <f64>denominator;
+}
+
+export function recall(k: i32): f64 {
+  return R == 0 ? 0 : f64At(cumRel, ranksFor(k)) / <f64>R;
+}
+
+export function f1(k: i32): f64 {
+  const p = precision(k);
+  const r = recall(k);
+  return p + r == 0 ? 0 : (2 * p * r) / (p + r);
+}
+
+export function hitRate(k: i32): f64 {
+  return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
+}
+
+export function rPrecision(): f64 {
+  return R == 0 ? 0 : f64At(cumRel, R < N ? R : N) / <f64>R;
+}

@@ -1,0 +1,98 @@
+// The batch's configuration (set once per batch by `configure`) and the current query's ranking
+// and prefix arrays (filled by query.ts, read by metrics/). Pointers are into linear memory laid out
+// by the host; the kernel never allocates.
+
+export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
+export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
+
+// Batch configuration.
+export let gainMode: i32 = GainMode.EXP;
+export let gainTable: usize = 0; // f64[gainTableLength], NaN = unlisted label (linear gain)
+export let gainTableLength: i32 = 0;
+export let threshold: f64 = 1;
+export let noRelevant: i32 = NoRelevant.ZERO;
+export let beyondListNaN: bool = false;
+export let depth: i32 = 0x7fffffff;
+export let discount: usize = 0; // f64[maxRank + 1]: discount[i] = 1 / log2(i + 1), made by the host
+export let docids: usize = 0; // i32 per row: pool entry of the row's document id, or 0 when ties keep input order
+export let poolBytes: usize = 0;
+export let poolOffsets: usize = 0; // i32[entries + 1]
+
+// Scratch, sized by scratchBytes(maxRetrieved, maxJudged).
+export let keys: usize = 0; // u64[maxN]: descending-score keys, sorted
+export let order: usize = 0; // i32[maxN]: rows in rank order
+export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
+export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
+export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
+export let cumAp: usize = 0; // f64[maxN + 1]: sum of precision at the relevant ranks in 1..i
+export let idealKeys: usize = 0; // u64[maxJ]
+export let idealIdx: usize = 0; // i32[maxJ]
+export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
+export let tmpA: usize = 0; // f64[maxN]
+export let tmpB: usize = 0; // f64[maxN]
+export let tmpIdx: usize = 0; // i32[maxN]
+
+// The current query.
+export let scores: usize = 0; // f64 per row
+export let N: i32 = 0; // documents ranked (after depth)
+export let R: i32 = 0; // judged relevant documents (label >= threshold), retrieved or not
+export let NR: i32 = 0; // judged non-relevant documents (0 <= label < threshold)
+export let J: i32 = 0; // judged documents with a positive gain: the length of the ideal ranking
+export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none
+
+export function setConfiguration(
+  gm: i32, gt: usize, gtl: i32, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, disc: usize,
+  dids: usize, pb: usize, po: usize,
+): void {
+  gainMode = gm;
+  gainTable = gt;
+  gainTableLength = gtl;
+  threshold = thr;
+  noRelevant = noRel;
+  beyondListNaN = beyondNaN;
+  depth = dep;
+  discount = disc;
+  docids = dids;
+  poolBytes = pb;
+  poolOffsets = po;
+}
+
+export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32): void {
+  scores = s;
+  N = n;
+  R = r;
+  NR = nr;
+  J = j;
+  firstRel = first;
+}
+
+// @ts-ignore: decorator
+@inline export function f64At(base: usize, i: i32): f64 {
+  return load<f64>(base + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline export function i32At(base: usize, i: i32): i32 {
+  return load<i32>(base + (<usize>i << 2));
+}
+
+/** Ranks read for a cutoff: k, or the whole list when k = 0, and never past the list. */
+// @ts-ignore: decorator
+@inline export function ranksFor(k: i32): i32 {
+  return k == 0 || k > N ? N : k;
+}
+
+/** The gain of a label: 0 for labels <= 0 and unjudged (NaN) documents. */
+export function gainOf(label: f64): f64 {
+  if (!(label > 0)) return 0;
+  if (gainMode == GainMode.LINEAR) return label;
+  const whole = label < 1073741824.0 && <f64><i32>label == label;
+  if (gainMode == GainMode.EXP) {
+    return whole && label < 53 ? <f64>((<u64>1 << <u64><i32>label) - 1) : Math.pow(2.0, label) - 1.0;
+  }
+  if (whole && <i32>label < gainTableLength) {
+    const g = f64At(gainTable, <i32>label);
+    if (g == g) return g;
+  }
+  return label;
+}

@@ -1,0 +1,113 @@
+import { RankevalError } from "./errors.js";
+import type { Batch } from "./kernel/batch.js";
+import { StringPool } from "./kernel/pool.js";
+
+export type Qid = string | number;
+
+/** Rows of (query, score, label[, document id]) as columns: arrays or typed arrays of one length. */
+export interface Rows {
+  readonly qid: ArrayLike<Qid>;
+  readonly score: ArrayLike<number>;
+  /** Relevance labels: may be negative or fractional. */
+  readonly rel: ArrayLike<number>;
+  /** Document ids: given, ties in score are ordered by id descending (trec_eval); else input order. */
+  readonly docid?: ArrayLike<string | number>;
+}
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+/**
+ * Groups rows by query, keeping input order within each query (which is the tie order when there
+ * are no document ids). Queries are numbered in order of first appearance. Rows already grouped
+ * (each query's rows contiguous) are used in place.
+ */
+export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
+  if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+  for (const column of ["qid", "score", "rel"] as const) {
+    if (!isColumn(rows[column])) throw bad(`rows.${column} must be an array or typed array`);
+  }
+  const n = rows.qid.length;
+  for (const column of ["score", "rel", "docid"] as const) {
+    const c = rows[column];
+    if (c === undefined && column === "docid") continue;
+    if (!isColumn(c)) throw bad(`rows.${column} must be an array or typed array`);
+    if (c.length !== n) throw bad(`rows.${column} has ${c.length} values but rows.qid has ${n}`);
+  }
+
+  // Number the queries; note whether each query's rows are contiguous.
+  const index = new Map<Qid, number>();
+  const qids: Qid[] = [];
+  const queryOf = new Int32Array(n);
+  let contiguous = true;
+  let prev: Qid | undefined;
+  let current = -1;
+  for (let i = 0; i < n; i++) {
+    const v = rows.qid[i];
+    if (v !== prev || i === 0) {
+      let q = index.get(v);
+      if (q === undefined) {
+        if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+        q = qids.length;
+        index.set(v, q);
+        qids.push(v);
+      } else if (q !== current) contiguous = false;
+      current = q;
+      prev = v;
+    }
+    queryOf[i] = current;
+  }
+  const nq = qids.length;
+  const offsets = new Int32Array(nq + 1);
+  for (let i = 0; i < n; i++) offsets[queryOf[i] + 1]++;
+  for (let q = 0; q < nq; q++) offsets[q + 1] += offsets[q];
+
+  // Row i goes to position rowAt[i]: itself when already grouped, else a stable counting sort.
+  let rowAt: Int32Array | null = null;
+  if (!contiguous) {
+    rowAt = new Int32Array(n);
+    const cursor = offsets.slice(0, nq);
+    for (let i = 0; i < n; i++) rowAt[i] = cursor[queryOf[i]]++;
+  }
+  const scores = gather(rows.score, rowAt);
+  const labels = gather(rows.rel, rowAt);
+  const checkTypes = !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel);
+  for (let i = 0; i < n; i++) {
+    const p = rowAt ? rowAt[i] : i;
+    if (checkTypes && (typeof rows.score[i] !== "number" || typeof rows.rel[i] !== "number")) {
+      const column = typeof rows.score[i] !== "number" ? "score" : "rel";
+      throw bad(`rows.${column}[${i}] is ${JSON.stringify(rows[column][i])}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+    }
+    if (!Number.isFinite(scores[p])) throw bad(`rows.score[${i}] is ${rows.score[i]}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+    if (!Number.isFinite(labels[p])) throw bad(`rows.rel[${i}] is ${rows.rel[i]}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+  }
+
+  let docids: Int32Array | null = null;
+  let pool: StringPool | null = null;
+  if (rows.docid) {
+    pool = new StringPool();
+    docids = new Int32Array(n);
+    const lastQuery: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const d = rows.docid[i];
+      if (typeof d !== "string" && typeof d !== "number") throw bad(`rows.docid[${i}] is ${typeof d}, not a string or number`);
+      const id = pool.intern(String(d));
+      if (lastQuery[id] === queryOf[i] + 1) throw bad(`rows.docid[${i}]: document ${JSON.stringify(d)} appears twice in query ${JSON.stringify(rows.qid[i])}`);
+      lastQuery[id] = queryOf[i] + 1;
+      docids[rowAt ? rowAt[i] : i] = id;
+    }
+  }
+  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null };
+  return { batch, qids };
+}
+
+export function isColumn(c: unknown): c is ArrayLike<unknown> {
+  return Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
+}
+
+/** The column as a Float64Array in grouped order (the column itself when it already is one). */
+function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Array {
+  if (!rowAt) return column instanceof Float64Array ? column : Float64Array.from(column);
+  const out = new Float64Array(column.length);
+  for (let i = 0; i < column.length; i++) out[rowAt[i]] = column[i];
+  return out;
+}

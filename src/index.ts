@@ -1,0 +1,9 @@
+// Public API (browser-safe: nothing here imports Node built-ins).
+export { evaluate, evaluateRun, type Result } from "./evaluate.js";
+export type { Rows, Qid } from "./group.js";
+export type { Qrels, Run } from "./join.js";
+export { parseMeasures, type Measure } from "./measures/measure.js";
+export { FAMILIES, type Family } from "./measures/registry.js";
+export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions } from "./options.js";
+export { formatTable } from "./report.js";
+export { RankevalError, InputError, type RankevalErrorCode } from "./errors.js";

@@ -1,0 +1,147 @@
+import { RankevalError } from "./errors.js";
+import { isColumn } from "./group.js";
+import type { Batch } from "./kernel/batch.js";
+import { StringPool } from "./kernel/pool.js";
+
+/** Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns. */
+export type Qrels =
+  | Readonly<Record<string, Readonly<Record<string, number>>>>
+  | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly rel: ArrayLike<number> };
+
+/** A run: `{ qid: { docid: score } }` (ranx, pytrec_eval) or columns. */
+export type Run =
+  | Readonly<Record<string, Readonly<Record<string, number>>>>
+  | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly score: ArrayLike<number> };
+
+export interface JoinedQueries {
+  batch: Batch;
+  qids: string[];
+  /** Run queries without judgments (ignored, as trec_eval) and judged queries absent from the run. */
+  notJudged: number;
+  notInRun: number;
+}
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+interface Triples {
+  qid: ArrayLike<string | number>;
+  docid: ArrayLike<string | number>;
+  value: ArrayLike<number>;
+}
+
+function columnsOf(x: Qrels | Run, what: "qrels" | "run"): Triples {
+  const valueName = what === "qrels" ? "rel" : "score";
+  if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
+  const c = x as Record<string, unknown>;
+  if (isColumn(c.qid)) {
+    const qid = c.qid as ArrayLike<string | number>;
+    for (const name of ["docid", valueName]) {
+      if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
+      if ((c[name] as ArrayLike<unknown>).length !== qid.length) throw bad(`${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`);
+    }
+    return { qid, docid: c.docid as ArrayLike<string | number>, value: c[valueName] as ArrayLike<number> };
+  }
+  const qid: string[] = [];
+  const docid: string[] = [];
+  const value: number[] = [];
+  for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
+    if (docs === null || typeof docs !== "object") throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
+    for (const [d, v] of Object.entries(docs)) {
+      qid.push(q);
+      docid.push(d);
+      value.push(v);
+    }
+  }
+  return { qid, docid, value };
+}
+
+function where(what: string, t: Triples, i: number): string {
+  return `${what} row ${i} (query ${JSON.stringify(t.qid[i])}, document ${JSON.stringify(t.docid[i])})`;
+}
+
+/**
+ * Joins a run to its judgments, query by query: each ranked document gets its label (NaN when
+ * unjudged), and each query keeps all its judgments, so judged documents never retrieved still count
+ * in recall and in the ideal ranking. Queries are those of the run that have judgments, in order of
+ * first appearance in the run.
+ */
+export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
+  const j = columnsOf(qrels, "qrels");
+  const r = columnsOf(run, "run");
+
+  const judgments = new Map<string, Map<string, number>>();
+  for (let i = 0; i < j.qid.length; i++) {
+    const q = String(j.qid[i]);
+    const d = String(j.docid[i]);
+    const v = j.value[i];
+    if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${where("qrels", j, i)}: label ${JSON.stringify(v)} is not a finite number`);
+    let docs = judgments.get(q);
+    if (!docs) judgments.set(q, (docs = new Map()));
+    if (docs.has(d)) throw bad(`${where("qrels", j, i)}: document judged twice for this query`);
+    docs.set(d, v);
+  }
+
+  // Group the run's rows by query, in order of first appearance (stable within a query).
+  const queryIndex = new Map<string, number>();
+  const runQids: string[] = [];
+  const queryOf = new Int32Array(r.qid.length);
+  for (let i = 0; i < r.qid.length; i++) {
+    const q = String(r.qid[i]);
+    let k = queryIndex.get(q);
+    if (k === undefined) {
+      queryIndex.set(q, (k = runQids.length));
+      runQids.push(q);
+    }
+    queryOf[i] = k;
+  }
+  const rowsOf: number[][] = runQids.map(() => []);
+  for (let i = 0; i < r.qid.length; i++) rowsOf[queryOf[i]].push(i);
+
+  const qids: string[] = [];
+  let notJudged = 0;
+  let rows = 0;
+  let judgedRows = 0;
+  for (let k = 0; k < runQids.length; k++) {
+    const docs = judgments.get(runQids[k]);
+    if (!docs) {
+      notJudged++;
+      continue;
+    }
+    qids.push(runQids[k]);
+    rows += rowsOf[k].length;
+    judgedRows += docs.size;
+  }
+  let notInRun = 0;
+  for (const q of judgments.keys()) if (!queryIndex.has(q)) notInRun++;
+
+  const offsets = new Int32Array(qids.length + 1);
+  const judgedOffsets = new Int32Array(qids.length + 1);
+  const scores = new Float64Array(rows);
+  const labels = new Float64Array(rows);
+  const judged = new Float64Array(judgedRows);
+  const docids = new Int32Array(rows);
+  const pool = new StringPool();
+  const lastQuery: number[] = [];
+  let row = 0;
+  let jrow = 0;
+  for (let q = 0; q < qids.length; q++) {
+    const docs = judgments.get(qids[q])!;
+    for (const i of rowsOf[queryIndex.get(qids[q])!]) {
+      const d = String(r.docid[i]);
+      const s = r.value[i];
+      if (typeof s !== "number" || !Number.isFinite(s)) throw bad(`${where("run", r, i)}: score ${JSON.stringify(s)} is not a finite number`);
+      const id = pool.intern(d);
+      if (lastQuery[id] === q + 1) throw bad(`${where("run", r, i)}: document ranked twice for this query`);
+      lastQuery[id] = q + 1;
+      scores[row] = s;
+      labels[row] = docs.get(d) ?? NaN;
+      docids[row] = id;
+      row++;
+    }
+    for (const v of docs.values()) judged[jrow++] = v;
+    offsets[q + 1] = row;
+    judgedOffsets[q + 1] = jrow;
+  }
+  const batch: Batch = { numQueries: qids.length, offsets, scores, labels, judgedOffsets, judged, docids, pool: pool.pool() };
+  return { batch, qids, notJudged, notInRun };
+}

@@ -1,0 +1,32 @@
+/**
+ * A batch: the rows of many queries grouped by query (CSR), as the kernel reads them.
+ * Query q's ranked rows are [offsets[q], offsets[q+1]); its judgments are
+ * [judgedOffsets[q], judgedOffsets[q+1]) of `judged`, or the rows' own labels when those are null
+ * (the LETOR case, where every row is judged and nothing else is).
+ */
+export interface Batch {
+  readonly numQueries: number;
+  readonly offsets: Int32Array;
+  readonly scores: Float64Array;
+  /** Label of each ranked row; NaN for a document with no judgment. */
+  readonly labels: Float64Array;
+  readonly judgedOffsets: Int32Array | null;
+  readonly judged: Float64Array | null;
+  /** For trec_eval's tie order (document id descending): each row's entry in `pool`. */
+  readonly docids: Int32Array | null;
+  /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
+  readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
+}
+
+/** The longest ranking and the most judgments of one query, over queries [from, to). */
+export function extents(batch: Batch, from = 0, to = batch.numQueries): { maxN: number; maxJ: number } {
+  let maxN = 0;
+  let maxJ = 0;
+  const o = batch.offsets;
+  const jo = batch.judgedOffsets ?? o;
+  for (let q = from; q < to; q++) {
+    maxN = Math.max(maxN, o[q + 1] - o[q]);
+    maxJ = Math.max(maxJ, jo[q + 1] - jo[q]);
+  }
+  return { maxN, maxJ };
+}

@@ -1,0 +1,207 @@
+import { RankevalError } from "../errors.js";
+import { discountTable } from "../measures/discount.js";
+import type { Measure } from "../measures/measure.js";
+import { kernelFamilyName } from "../measures/registry.js";
+import type { ResolvedOptions } from "../options.js";
+import { extents, type Batch } from "./batch.js";
+import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
+
+/** The kernel's exports (assembly/index.ts is the ABI). */
+interface KernelExports {
+  heapBase(): number;
+  scratchBytes(maxN: number, maxJ: number): number;
+  configure(
+    gainMode: number, gainTable: number, gainTableLength: number, threshold: number, noRelevant: number,
+    beyondListNaN: number, depth: number, discount: number, docids: number, poolBytes: number,
+    poolOffsets: number, scratch: number, maxN: number, maxJ: number,
+  ): void;
+  evaluate(
+    numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
+    numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
+  ): void;
+}
+
+const PAGE = 65536;
+/** wasm32 addresses 4 GiB. */
+const MAX_MEMORY = 4 * 1024 ** 3;
+/**
+ * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
+ * whatever the batch size; a block is one or more whole queries.
+ */
+const BLOCK_BYTES = 512 * 1024 ** 2;
+/** An instance whose memory grew past this is dropped after use so the memory can be freed. */
+const RETAIN_BYTES = 1024 ** 3;
+
+let module: WebAssembly.Module | undefined;
+let retained: Kernel | undefined;
+
+class Kernel {
+  readonly memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
+  readonly exports: KernelExports;
+  readonly familyIds = new Map<string, number>();
+  private top = 0;
+
+  constructor() {
+    module ??= new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
+    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    this.exports = instance.exports as unknown as KernelExports;
+    for (const [name, value] of Object.entries(instance.exports)) {
+      if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
+    }
+  }
+
+  /** Starts laying out a new region at `from` (the heap base, or a mark). */
+  reset(from: number): void {
+    this.top = from;
+  }
+
+  get mark(): number {
+    return this.top;
+  }
+
+  /** Reserves `bytes` (8-aligned) and grows memory to hold them. Views made before may detach. */
+  alloc(bytes: number): number {
+    const ptr = (this.top + 7) & ~7;
+    const end = ptr + bytes;
+    if (end > MAX_MEMORY) {
+      throw new RankevalError("too-large", `this batch needs more than the 4 GiB a WebAssembly memory can address (${Math.ceil(end / 1024 ** 2)} MiB); split it into smaller batches of queries`);
+    }
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+    this.top = end;
+    return ptr;
+  }
+
+  f64(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.memory.buffer, ptr, length);
+  }
+  i32(ptr: number, length: number): Int32Array {
+    return new Int32Array(this.memory.buffer, ptr, length);
+  }
+  u8(ptr: number, length: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, ptr, length);
+  }
+
+  /** Copies `data` into fresh memory and returns its address. */
+  put(data: Float64Array | Int32Array | Uint8Array): number {
+    const ptr = this.alloc(data.byteLength);
+    new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    return ptr;
+  }
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
+
+/**
+ * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
+ * per measure, index = query.
+ */
+export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions): Float64Array[] {
+  const kernel = retained ?? new Kernel();
+  retained = undefined;
+  const nq = batch.numQueries;
+  const results = measures.map(() => new Float64Array(nq));
+  const { exports } = kernel;
+
+  // Laid out once: the discount table, the gain table, the document-id pool.
+  kernel.reset(exports.heapBase());
+  const { maxN, maxJ } = extents(batch);
+  const discount = kernel.put(discountTable(Math.max(maxN, maxJ) + 1));
+  let gainMode = options.gain === "linear" ? 0 : 1;
+  let gainTable = 0;
+  let gainTableLength = 0;
+  if (typeof options.gain !== "string") {
+    gainMode = 2;
+    gainTableLength = Math.max(...options.gain.keys()) + 1;
+    const table = new Float64Array(gainTableLength).fill(NaN);
+    for (const [label, gain] of options.gain) table[label] = gain;
+    gainTable = kernel.put(table);
+  }
+  let docids = 0;
+  let poolBytes = 0;
+  let poolOffsets = 0;
+  if (batch.docids && batch.pool) {
+    poolBytes = kernel.put(batch.pool.bytes);
+    poolOffsets = kernel.put(batch.pool.offsets);
+  }
+  const families = Int32Array.from(measures, (m) => {
+    const id = kernel.familyIds.get(kernelFamilyName(m.family));
+    if (id === undefined) throw new Error(`kernel has no family ${kernelFamilyName(m.family)}`);
+    return id;
+  });
+  const cutoffs = Int32Array.from(measures, (m) => m.k);
+  const params = Float64Array.from(measures, (m) => (m.family.name === "err" ? m.params.max : 0));
+  const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
+  const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
+  const blockStart = kernel.mark;
+
+  const ns = measures.length;
+  const jo = batch.judgedOffsets;
+  for (let from = 0; from < nq; ) {
+    // Take whole queries until the block is full.
+    let to = from;
+    let bytes = 0;
+    while (to < nq) {
+      const rows = batch.offsets[to + 1] - batch.offsets[to];
+      const judged = jo ? jo[to + 1] - jo[to] : 0;
+      const add = rows * (16 + (batch.docids ? 4 : 0)) + judged * 8 + 8 + ns * 8;
+      if (to > from && bytes + add > BLOCK_BYTES) break;
+      bytes += add;
+      to++;
+    }
+    const n = to - from;
+    const r0 = batch.offsets[from];
+    const r1 = batch.offsets[to];
+    const block = extents(batch, from, to);
+
+    kernel.reset(blockStart);
+    const offsets = kernel.alloc((n + 1) * 4);
+    const scores = kernel.alloc((r1 - r0) * 8);
+    const labels = kernel.alloc((r1 - r0) * 8);
+    let judgedOffsets = offsets;
+    let judged = labels;
+    let j0 = 0;
+    let j1 = 0;
+    if (jo && batch.judged) {
+      j0 = jo[from];
+      j1 = jo[to];
+      judgedOffsets = kernel.alloc((n + 1) * 4);
+      judged = kernel.alloc((j1 - j0) * 8);
+    }
+    const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
+    const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ));
+    const out = kernel.alloc(ns * n * 8);
+
+    // Memory is grown now; views made from here on stay valid until the next alloc.
+    const o = kernel.i32(offsets, n + 1);
+    for (let q = 0; q <= n; q++) o[q] = batch.offsets[from + q] - r0;
+    kernel.f64(scores, r1 - r0).set(batch.scores.subarray(r0, r1));
+    kernel.f64(labels, r1 - r0).set(batch.labels.subarray(r0, r1));
+    if (jo && batch.judged) {
+      const j = kernel.i32(judgedOffsets, n + 1);
+      for (let q = 0; q <= n; q++) j[q] = jo[from + q] - j0;
+      kernel.f64(judged, j1 - j0).set(batch.judged.subarray(j0, j1));
+    }
+    if (batch.docids) kernel.i32(rowDocids, r1 - r0).set(batch.docids.subarray(r0, r1));
+
+    exports.configure(
+      gainMode, gainTable, gainTableLength, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
+      options.beyondList === "nan" ? 1 : 0, Math.min(options.depth, 0x7fffffff), discount, rowDocids, poolBytes,
+      poolOffsets, scratch, block.maxN, block.maxJ,
+    );
+    exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, specs[0], specs[1], specs[2], specs[3], out);
+
+    const values = kernel.f64(out, ns * n);
+    for (let s = 0; s < ns; s++) results[s].set(values.subarray(s * n, (s + 1) * n), from);
+    from = to;
+  }
+  if (kernel.memory.buffer.byteLength <= RETAIN_BYTES) retained = kernel;
+  return results;
+}

@@ -1,0 +1,56 @@
+/**
+ * One row per family of measures. Adding a measure touches this table, one kernel function
+ * (assembly/metrics/), one reference function (src/reference/) and their tests.
+ */
+export interface Family {
+  /** Canonical name, also the kernel's `Family` enum member (upper-cased, '-' as '_'). */
+  readonly name: string;
+  /** Other tools' names for it (trec_eval, ir_measures, ranx), compared lower-cased. */
+  readonly aliases: readonly string[];
+  /** Whether a cutoff is required ("required"), optional, or meaningless ("none"). */
+  readonly cutoff: "required" | "optional" | "none";
+  /**
+   * Undefined for a query without a relevant document (R = 0, or an ideal DCG of 0 for nDCG), so
+   * the `noRelevant` convention decides its value there.
+   */
+  readonly needsRelevant: boolean;
+  /** Named parameters with defaults, written `err(max=3)@20`. */
+  readonly params?: Readonly<Record<string, number>>;
+  /** Counts are summed across queries by trec_eval and compared exactly in tests. */
+  readonly isCount?: boolean;
+}
+
+export const FAMILIES: readonly Family[] = [
+  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false },
+  { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true },
+  { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true },
+  { name: "map", aliases: ["ap", "map_cut"], cutoff: "optional", needsRelevant: true },
+  { name: "mrr", aliases: ["rr", "recip_rank"], cutoff: "optional", needsRelevant: true },
+  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false },
+  { name: "ndcg", aliases: ["ndcg_cut"], cutoff: "optional", needsRelevant: true },
+  { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 } },
+  { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true },
+  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "hit_rate", aliases: ["success", "hits", "hitrate", "hit"], cutoff: "required", needsRelevant: true },
+  { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false },
+  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false },
+];
+
+/** The kernel's enum member for a family: `r-precision` -> `R_PRECISION`. */
+export function kernelFamilyName(f: Family): string {
+  return f.name.toUpperCase().replace(/-/g, "_");
+}
+
+const byName = new Map<string, Family>();
+for (const f of FAMILIES) {
+  byName.set(f.name, f);
+  for (const a of f.aliases) byName.set(a, f);
+}
+
+export function findFamily(name: string): Family | undefined {
+  return byName.get(name.toLowerCase());
+}

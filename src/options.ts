@@ -1,0 +1,103 @@
+import { RankevalError } from "./errors.js";
+
+/**
+ * The conventions on which ranking tools disagree, written once. Every report prints them (see
+ * `describeOptions`), so a number never travels without the conventions that made it.
+ */
+export interface Options {
+  /**
+   * Gain of a judged label in DCG-based measures. `"exp"` is 2^rel − 1 (Burges et al. 2005; LightGBM,
+   * XGBoost, ptranking, gdeval); `"linear"` is rel itself (trec_eval, ranx `ndcg`, scikit-learn). A
+   * table maps integer labels to gains; labels it does not list keep their linear gain (trec_eval's
+   * `ndcg.1=3,2=9`). Labels <= 0 and unjudged documents always gain 0.
+   * @default "exp"
+   */
+  gain?: "exp" | "linear" | Readonly<Record<number, number>>;
+  /**
+   * Binary measures (P, recall, MAP, MRR, ...) count a document as relevant when its label is at least
+   * this (trec_eval's `-l`).
+   * @default 1
+   */
+  relevanceThreshold?: number;
+  /**
+   * What a query without any relevant judged document scores in the measures that need one (see the
+   * README): `"zero"` (trec_eval), `"one"` (LightGBM, XGBoost), `"skip"` (left out of every mean, as
+   * PyTorch-Ignite's ignore_zero_hits) or `"nan"` (NaN for those measures; means skip NaN).
+   * @default "zero"
+   */
+  noRelevant?: "zero" | "one" | "skip" | "nan";
+  /**
+   * A cutoff k beyond the query's ranked list: `"pad"` treats the missing ranks as non-relevant
+   * (trec_eval: P@k divides by k), `"nan"` gives NaN and means skip it (the MSLR notebook).
+   * @default "pad"
+   */
+  beyondList?: "pad" | "nan";
+  /**
+   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`).
+   * @default Infinity
+   */
+  depth?: number;
+}
+
+export type GainTable = ReadonlyMap<number, number>;
+
+/** Options with every default filled in and every value checked. */
+export interface ResolvedOptions {
+  gain: "exp" | "linear" | GainTable;
+  relevanceThreshold: number;
+  noRelevant: "zero" | "one" | "skip" | "nan";
+  beyondList: "pad" | "nan";
+  depth: number;
+}
+
+/** The one place where defaults live. */
+export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
+  gain: "exp",
+  relevanceThreshold: 1,
+  noRelevant: "zero",
+  beyondList: "pad",
+  depth: Infinity,
+});
+
+export function resolveOptions(options: Options = {}): ResolvedOptions {
+  const r: ResolvedOptions = { ...DEFAULT_OPTIONS };
+  const bad = (what: string) => new RankevalError("bad-option", what);
+  if (options.gain !== undefined) {
+    const g = options.gain;
+    if (g === "exp" || g === "linear") r.gain = g;
+    else if (typeof g === "object" && g !== null) {
+      const table = new Map<number, number>();
+      for (const [label, gain] of Object.entries(g)) {
+        const l = Number(label);
+        if (!Number.isInteger(l) || l < 0 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 0 to 1000000`);
+        if (typeof gain !== "number" || !Number.isFinite(gain)) throw bad(`gain table: gain of label ${label} is not a finite number`);
+        table.set(l, gain);
+      }
+      r.gain = table;
+    } else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
+  }
+  if (options.relevanceThreshold !== undefined) {
+    if (!Number.isFinite(options.relevanceThreshold)) throw bad("relevanceThreshold must be a finite number");
+    r.relevanceThreshold = options.relevanceThreshold;
+  }
+  if (options.noRelevant !== undefined) {
+    if (!["zero", "one", "skip", "nan"].includes(options.noRelevant)) throw bad(`noRelevant must be "zero", "one", "skip" or "nan", not ${JSON.stringify(options.noRelevant)}`);
+    r.noRelevant = options.noRelevant;
+  }
+  if (options.beyondList !== undefined) {
+    if (!["pad", "nan"].includes(options.beyondList)) throw bad(`beyondList must be "pad" or "nan", not ${JSON.stringify(options.beyondList)}`);
+    r.beyondList = options.beyondList;
+  }
+  if (options.depth !== undefined) {
+    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth > 0))) throw bad("depth must be a positive integer");
+    r.depth = options.depth;
+  }
+  return r;
+}
+
+/** One line naming every convention, printed with every report. */
+export function describeOptions(o: ResolvedOptions): string {
+  const gain = typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`;
+  const depth = o.depth === Infinity ? "" : ` depth=${o.depth}`;
+  return `gain=${gain} relevanceThreshold=${o.relevanceThreshold} noRelevant=${o.noRelevant} beyondList=${o.beyondList}${depth}`;
+}
