@@ -2,8 +2,8 @@
 // heapBase(), calls configure() once and evaluate() once per batch, and reads the results back.
 // Numbers only cross this boundary; nothing here allocates.
 
-import { setConfiguration, NoRelevant } from "./state";
-import { rankQuery, Needs } from "./query";
+import { setConfiguration, NoRelevant, ALL } from "./state";
+import { rankQuery, Depths } from "./query";
 import * as state from "./state";
 import { numRet, numRel, numRelRet } from "./metrics/counts";
 import { precision, recall, f1, hitRate, rPrecision } from "./metrics/cutoff";
@@ -30,25 +30,27 @@ export function heapBase(): usize {
 
 /**
  * Called by src/kernel/ to size the scratch region passed to configure(): maxN is the longest
- * ranking in the batch, maxJ the most judgments of one query.
+ * ranking in the batch, maxJ the most judgments of one query, gainTableLength as for configure().
  */
-export function scratchBytes(maxN: i32, maxJ: i32): usize {
+export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 8 + 4 * 2) + j * (8 * 2 + 4) + 64;
+  return n * (8 * 7 + 4 * 2) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
- * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table (gainTable: f64 per
- * integer label, NaN = unlisted). noRelevant: 0 zero, 1 one, 2 NaN. discount: f64[maxRank + 1] with
+ * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table. gainTable: f64, the
+ * gain of each integer label 0..gainTableLength-1 (0 for label 0); gainMonotone: those gains never
+ * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. discount: f64[maxRank + 1] with
  * discount[i] = 1/log2(i + 1). docids: i32 per row into the byte pool (poolBytes, poolOffsets i32[n+1])
- * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ) bytes.
+ * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ, gainTableLength) bytes.
  */
 export function configure(
-  gainMode: i32, gainTable: usize, gainTableLength: i32, threshold: f64, noRelevant: i32, beyondListNaN: bool,
-  depth: i32, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize, scratch: usize, maxN: i32, maxJ: i32,
+  gainMode: i32, gainTable: usize, gainTableLength: i32, gainMonotone: bool, threshold: f64, noRelevant: i32,
+  beyondListNaN: bool, depth: i32, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize, scratch: usize,
+  maxN: i32, maxJ: i32,
 ): void {
-  setConfiguration(gainMode, gainTable, gainTableLength, threshold, noRelevant, beyondListNaN, depth, discount, docids, poolBytes, poolOffsets);
+  setConfiguration(gainMode, gainTable, gainTableLength, gainMonotone, threshold, noRelevant, beyondListNaN, depth, discount, docids, poolBytes, poolOffsets);
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
   let p = (scratch + 7) & ~(<usize>7);
@@ -64,6 +66,7 @@ export function configure(
   state.order = p; p += n * 4;
   state.tmpIdx = p; p += n * 4;
   state.idealIdx = p; p += j * 4;
+  state.levelCount = p;
 }
 
 /**
@@ -77,15 +80,18 @@ export function evaluate(
   numQueries: i32, offsets: usize, scores: usize, labels: usize, judgedOffsets: usize, judged: usize,
   numSpecs: i32, families: usize, cutoffs: usize, params: usize, flags: usize, out: usize,
 ): void {
-  let needs = 0;
-  for (let s = 0; s < numSpecs; s++) needs |= needsOf(load<i32>(families + (<usize>s << 2)));
+  Depths.label = Depths.rel = Depths.gain = Depths.ap = Depths.ideal = 0;
+  for (let s = 0; s < numSpecs; s++) {
+    const k = load<i32>(cutoffs + (<usize>s << 2));
+    addDepths(load<i32>(families + (<usize>s << 2)), k == 0 ? ALL : k);
+  }
   const noRelValue: f64 = state.noRelevant == NoRelevant.ONE ? 1 : NaN;
   for (let q = 0; q < numQueries; q++) {
     const start = load<i32>(offsets + (<usize>q << 2));
     const end = load<i32>(offsets + (<usize>(q + 1) << 2));
     const jStart = load<i32>(judgedOffsets + (<usize>q << 2));
     const jEnd = load<i32>(judgedOffsets + (<usize>(q + 1) << 2));
-    rankQuery(scores, labels, start, end, judged, jStart, jEnd, needs);
+    rankQuery(scores, labels, start, end, judged, jStart, jEnd);
     for (let s = 0; s < numSpecs; s++) {
       const k = load<i32>(cutoffs + (<usize>s << 2));
       let v: f64;
@@ -101,13 +107,20 @@ export function evaluate(
   }
 }
 
-function needsOf(family: i32): i32 {
+/** Which prefix arrays a measure reads, and how deep (k = its cutoff, or ALL). */
+function addDepths(family: i32, k: i32): void {
   switch (family) {
-    case Family.DCG: return Needs.GAIN;
-    case Family.NDCG: return Needs.GAIN | Needs.IDEAL;
-    case Family.MAP: return Needs.AP;
-    default: return 0;
+    case Family.NUM_RET: case Family.NUM_REL: break;
+    case Family.PRECISION: case Family.RECALL: case Family.F1: case Family.HIT_RATE: case Family.MRR:
+      Depths.rel = max(Depths.rel, k); break;
+    case Family.NUM_REL_RET: case Family.R_PRECISION: Depths.rel = ALL; break;
+    case Family.MAP: Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
+    case Family.DCG: Depths.gain = max(Depths.gain, k); break;
+    case Family.NDCG: Depths.gain = max(Depths.gain, k); Depths.ideal = max(Depths.ideal, k); break;
+    case Family.ERR: Depths.label = max(Depths.label, k); break;
+    default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
+  Depths.label = max(Depths.label, max(Depths.rel, max(Depths.gain, Depths.ap)));
 }
 
 function measure(family: i32, k: i32, param: f64): f64 {

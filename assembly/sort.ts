@@ -87,6 +87,75 @@ export function sortPairs(keys: usize, idx: usize, n: i32): void {
   return ~ordered;
 }
 
+/**
+ * Sorts a query's rows [start, start + n) by score descending, then row ascending, writing the rows
+ * in rank order to `order` and their descending keys to `keys`. `counts` is scratch (n + 1 i32).
+ *
+ * Most of the kernel's time goes here, so instead of a comparison sort this is an interpolation
+ * (bucket) sort: n buckets spread evenly between the highest and lowest score, rows scattered into
+ * them in row order, then each bucket sorted on its own. Scores rarely bunch, so buckets hold a
+ * row or two and the whole sort is O(n); a bucket that does fill up (an outlier squeezing the rest
+ * into one bucket, scores equal to many digits) falls back to the quicksort, so the worst case is
+ * that of the quicksort. Exact ties land in one bucket in row order, so insertion sort keeps them.
+ */
+export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, counts: usize): void {
+  if (n <= 1) {
+    if (n == 1) {
+      store<u64>(keys, descendingKey(load<f64>(scores + (<usize>start << 3))));
+      store<i32>(order, start);
+    }
+    return;
+  }
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (let i = 0; i < n; i++) {
+    const s = load<f64>(scores + (<usize>(start + i) << 3));
+    hi = max(hi, s);
+    lo = min(lo, s);
+  }
+  const scale = <f64>n / (hi - lo);
+  if (!(scale > 0 && scale < Infinity)) {
+    // All scores equal (or a range too wide for a double): one bucket.
+    for (let i = 0; i < n; i++) {
+      store<u64>(keys + (<usize>i << 3), descendingKey(load<f64>(scores + (<usize>(start + i) << 3))));
+      store<i32>(order + (<usize>i << 2), start + i);
+    }
+    if (hi != lo) sortPairs(keys, order, n);
+    return;
+  }
+  // Bucket b holds scores in (hi - (b+1)/scale, hi - b/scale]; the highest scores go first.
+  memory.fill(counts, 0, (<usize>n + 1) << 2);
+  for (let i = 0; i < n; i++) {
+    const b = min(<i32>((hi - load<f64>(scores + (<usize>(start + i) << 3))) * scale), n - 1);
+    const c = counts + (<usize>(b + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+  }
+  for (let b = 1; b <= n; b++) {
+    const c = counts + (<usize>b << 2);
+    store<i32>(c, load<i32>(c) + load<i32>(c - 4));
+  }
+  for (let i = 0; i < n; i++) {
+    const s = load<f64>(scores + (<usize>(start + i) << 3));
+    const b = min(<i32>((hi - s) * scale), n - 1);
+    const c = counts + (<usize>b << 2);
+    const at = load<i32>(c);
+    store<i32>(c, at + 1);
+    store<u64>(keys + (<usize>at << 3), descendingKey(s));
+    store<i32>(order + (<usize>at << 2), start + i);
+  }
+  // Now counts[b] is where bucket b ends (and b + 1 begins).
+  let from = 0;
+  for (let b = 0; b < n; b++) {
+    const to = load<i32>(counts + (<usize>b << 2));
+    const len = to - from;
+    if (len > 1) {
+      if (len <= 16) insertionSort(keys, order, from, to - 1);
+      else sortPairs(keys + (<usize>from << 3), order + (<usize>from << 2), len);
+    }
+    from = to;
+  }
+}
+
 /** Byte order of two pool entries, as C's strcmp: negative, zero or positive. */
 export function compareBytes(bytes: usize, offsets: usize, a: i32, b: i32): i32 {
   const a0 = load<i32>(offsets + (<usize>a << 2));

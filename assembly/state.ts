@@ -3,12 +3,15 @@
 // by the host; the kernel never allocates.
 
 export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
+/** Ranks to read when a measure has no cutoff. */
+export const ALL: i32 = 0x7fffffff;
 export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
 
 // Batch configuration.
 export let gainMode: i32 = GainMode.EXP;
-export let gainTable: usize = 0; // f64[gainTableLength], NaN = unlisted label (linear gain)
+export let gainTable: usize = 0; // f64[gainTableLength]: the gain of each integer label 0..length-1
 export let gainTableLength: i32 = 0;
+export let gainMonotone: bool = true; // gains never decrease with the label: the ideal ranking is by label
 export let threshold: f64 = 1;
 export let noRelevant: i32 = NoRelevant.ZERO;
 export let beyondListNaN: bool = false;
@@ -31,6 +34,7 @@ export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
 export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
 export let tmpIdx: usize = 0; // i32[maxN]
+export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
 
 // The current query.
 export let scores: usize = 0; // f64 per row
@@ -41,12 +45,13 @@ export let J: i32 = 0; // judged documents with a positive gain: the length of t
 export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none
 
 export function setConfiguration(
-  gm: i32, gt: usize, gtl: i32, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, disc: usize,
+  gm: i32, gt: usize, gtl: i32, monotone: bool, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, disc: usize,
   dids: usize, pb: usize, po: usize,
 ): void {
   gainMode = gm;
   gainTable = gt;
   gainTableLength = gtl;
+  gainMonotone = monotone;
   threshold = thr;
   noRelevant = noRel;
   beyondListNaN = beyondNaN;
@@ -82,17 +87,24 @@ export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32):
   return k == 0 || k > N ? N : k;
 }
 
-/** The gain of a label: 0 for labels <= 0 and unjudged (NaN) documents. */
-export function gainOf(label: f64): f64 {
+/** The table slot of an integer label in [0, gainTableLength), else -1 (fractional, large, negative, NaN). */
+// @ts-ignore: decorator
+@inline export function levelOf(label: f64): i32 {
+  const level = <i32>label; // saturating truncation; NaN gives 0, caught by the comparison
+  return <f64>level == label && <u32>level < <u32>gainTableLength ? level : -1;
+}
+
+/**
+ * The gain of a label: the host's table for integer labels (where nearly all labels are), the
+ * formula otherwise. 0 for labels <= 0 and unjudged (NaN) documents.
+ */
+// @ts-ignore: decorator
+@inline export function gainOf(label: f64): f64 {
+  const level = levelOf(label);
+  return level >= 0 ? f64At(gainTable, level) : gainOutsideTable(label);
+}
+
+function gainOutsideTable(label: f64): f64 {
   if (!(label > 0)) return 0;
-  if (gainMode == GainMode.LINEAR) return label;
-  const whole = label < 1073741824.0 && <f64><i32>label == label;
-  if (gainMode == GainMode.EXP) {
-    return whole && label < 53 ? <f64>((<u64>1 << <u64><i32>label) - 1) : Math.pow(2.0, label) - 1.0;
-  }
-  if (whole && <i32>label < gainTableLength) {
-    const g = f64At(gainTable, <i32>label);
-    if (g == g) return g;
-  }
-  return label;
+  return gainMode == GainMode.EXP ? Math.pow(2.0, label) - 1.0 : label;
 }

@@ -69,7 +69,7 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
       const table = new Map<number, number>();
       for (const [label, gain] of Object.entries(g)) {
         const l = Number(label);
-        if (!Number.isInteger(l) || l < 0 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 0 to 1000000`);
+        if (!Number.isInteger(l) || l < 1 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
         if (typeof gain !== "number" || !Number.isFinite(gain)) throw bad(`gain table: gain of label ${label} is not a finite number`);
         table.set(l, gain);
       }

@@ -9,9 +9,9 @@ import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 /** The kernel's exports (assembly/index.ts is the ABI). */
 interface KernelExports {
   heapBase(): number;
-  scratchBytes(maxN: number, maxJ: number): number;
+  scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
-    gainMode: number, gainTable: number, gainTableLength: number, threshold: number, noRelevant: number,
+    gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number, noRelevant: number,
     beyondListNaN: number, depth: number, discount: number, docids: number, poolBytes: number,
     poolOffsets: number, scratch: number, maxN: number, maxJ: number,
   ): void;
@@ -97,6 +97,22 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * The gain of every integer label from 0 to at least 63, looked up by the kernel (labels outside
+ * the table use the formula). Custom tables give unlisted labels their linear gain, as trec_eval.
+ */
+function gainTable(gain: ResolvedOptions["gain"]): { mode: number; table: Float64Array; monotone: boolean } {
+  const custom = typeof gain === "string" ? null : gain;
+  const length = Math.max(64, ...(custom ? [...custom.keys()].map((l) => l + 1) : []));
+  const table = new Float64Array(length);
+  for (let label = 1; label < length; label++) {
+    table[label] = custom ? (custom.get(label) ?? label) : gain === "exp" ? 2 ** label - 1 : label;
+  }
+  let monotone = true;
+  for (let label = 1; label < length; label++) monotone &&= table[label] >= table[label - 1];
+  return { mode: custom ? 2 : gain === "exp" ? 1 : 0, table, monotone };
+}
+
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
 
 /**
@@ -114,16 +130,8 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   kernel.reset(exports.heapBase());
   const { maxN, maxJ } = extents(batch);
   const discount = kernel.put(discountTable(Math.max(maxN, maxJ) + 1));
-  let gainMode = options.gain === "linear" ? 0 : 1;
-  let gainTable = 0;
-  let gainTableLength = 0;
-  if (typeof options.gain !== "string") {
-    gainMode = 2;
-    gainTableLength = Math.max(...options.gain.keys()) + 1;
-    const table = new Float64Array(gainTableLength).fill(NaN);
-    for (const [label, gain] of options.gain) table[label] = gain;
-    gainTable = kernel.put(table);
-  }
+  const gains = gainTable(options.gain);
+  const gainTablePtr = kernel.put(gains.table);
   let docids = 0;
   let poolBytes = 0;
   let poolOffsets = 0;
@@ -176,7 +184,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       judged = kernel.alloc((j1 - j0) * 8);
     }
     const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
-    const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ));
+    const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ, gains.table.length));
     const out = kernel.alloc(ns * n * 8);
 
     // Memory is grown now; views made from here on stay valid until the next alloc.
@@ -192,7 +200,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     if (batch.docids) kernel.i32(rowDocids, r1 - r0).set(batch.docids.subarray(r0, r1));
 
     exports.configure(
-      gainMode, gainTable, gainTableLength, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
+      gains.mode, gainTablePtr, gains.table.length, gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
       options.beyondList === "nan" ? 1 : 0, Math.min(options.depth, 0x7fffffff), discount, rowDocids, poolBytes,
       poolOffsets, scratch, block.maxN, block.maxJ,
     );
