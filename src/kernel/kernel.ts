@@ -119,7 +119,7 @@ const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
  * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
  * per measure, index = query.
  */
-export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions): Float64Array[] {
+export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES): Float64Array[] {
   const kernel = retained ?? new Kernel();
   retained = undefined;
   const nq = batch.numQueries;
@@ -160,7 +160,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       const rows = batch.offsets[to + 1] - batch.offsets[to];
       const judged = jo ? jo[to + 1] - jo[to] : 0;
       const add = rows * (16 + (batch.docids ? 4 : 0)) + judged * 8 + 8 + ns * 8;
-      if (to > from && bytes + add > BLOCK_BYTES) break;
+      if (to > from && bytes + add > blockBytes) break;
       bytes += add;
       to++;
     }
