@@ -34,51 +34,67 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
     if (c.length !== n) throw bad(`rows.${column} has ${c.length} values but rows.qid has ${n}`);
   }
 
-  // Number the queries; note whether each query's rows are contiguous.
+  // Number the queries in order of first appearance. Rows usually come grouped already: then one
+  // scan finds the offsets and the columns are used in place. Otherwise a stable counting sort.
   const index = new Map<Qid, number>();
   const qids: Qid[] = [];
-  const queryOf = new Int32Array(n);
+  const starts: number[] = [];
+  const qidColumn = rows.qid;
   let contiguous = true;
   let prev: Qid | undefined;
-  let current = -1;
   for (let i = 0; i < n; i++) {
-    const v = rows.qid[i];
-    if (v !== prev || i === 0) {
+    const v = qidColumn[i];
+    if (v === prev && i > 0) continue;
+    if (index.has(v)) {
+      contiguous = false;
+      break;
+    }
+    if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+    index.set(v, qids.length);
+    qids.push(v);
+    starts.push(i);
+    prev = v;
+  }
+  let offsets: Int32Array;
+  let rowAt: Int32Array | null = null; // row i goes to position rowAt[i]
+  let queryOf: Int32Array | null = null;
+  if (contiguous) {
+    offsets = new Int32Array(qids.length + 1);
+    offsets.set(starts);
+    offsets[qids.length] = n;
+  } else {
+    queryOf = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = qidColumn[i];
       let q = index.get(v);
       if (q === undefined) {
         if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
-        q = qids.length;
-        index.set(v, q);
+        index.set(v, (q = qids.length));
         qids.push(v);
-      } else if (q !== current) contiguous = false;
-      current = q;
-      prev = v;
+      }
+      queryOf[i] = q;
     }
-    queryOf[i] = current;
-  }
-  const nq = qids.length;
-  const offsets = new Int32Array(nq + 1);
-  for (let i = 0; i < n; i++) offsets[queryOf[i] + 1]++;
-  for (let q = 0; q < nq; q++) offsets[q + 1] += offsets[q];
-
-  // Row i goes to position rowAt[i]: itself when already grouped, else a stable counting sort.
-  let rowAt: Int32Array | null = null;
-  if (!contiguous) {
+    offsets = new Int32Array(qids.length + 1);
+    for (let i = 0; i < n; i++) offsets[queryOf[i] + 1]++;
+    for (let q = 0; q < qids.length; q++) offsets[q + 1] += offsets[q];
     rowAt = new Int32Array(n);
-    const cursor = offsets.slice(0, nq);
+    const cursor = offsets.slice(0, qids.length);
     for (let i = 0; i < n; i++) rowAt[i] = cursor[queryOf[i]]++;
   }
+  const nq = qids.length;
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  const checkTypes = !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel);
-  for (let i = 0; i < n; i++) {
-    const p = rowAt ? rowAt[i] : i;
-    if (checkTypes && (typeof rows.score[i] !== "number" || typeof rows.rel[i] !== "number")) {
-      const column = typeof rows.score[i] !== "number" ? "score" : "rel";
-      throw bad(`rows.${column}[${i}] is ${JSON.stringify(rows[column][i])}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both.
+  let finite = 0;
+  for (let p = 0; p < n; p++) finite += scores[p] - scores[p] + (labels[p] - labels[p]);
+  if (finite !== 0 || !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel)) {
+    for (let i = 0; i < n; i++) {
+      for (const column of ["score", "rel"] as const) {
+        const v = rows[column][i];
+        if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+        if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+      }
     }
-    if (!Number.isFinite(scores[p])) throw bad(`rows.score[${i}] is ${rows.score[i]}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
-    if (!Number.isFinite(labels[p])) throw bad(`rows.rel[${i}] is ${rows.rel[i]}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
   }
 
   let docids: Int32Array | null = null;
@@ -87,12 +103,15 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
     pool = new StringPool();
     docids = new Int32Array(n);
     const lastQuery: number[] = [];
+    let grouped = 0; // the query of row i when rows are grouped: offsets only grow
     for (let i = 0; i < n; i++) {
       const d = rows.docid[i];
       if (typeof d !== "string" && typeof d !== "number") throw bad(`rows.docid[${i}] is ${typeof d}, not a string or number`);
       const id = pool.intern(String(d));
-      if (lastQuery[id] === queryOf[i] + 1) throw bad(`rows.docid[${i}]: document ${JSON.stringify(d)} appears twice in query ${JSON.stringify(rows.qid[i])}`);
-      lastQuery[id] = queryOf[i] + 1;
+      while (offsets[grouped + 1] <= i) grouped++;
+      const q = queryOf ? queryOf[i] : grouped;
+      if (lastQuery[id] === q + 1) throw bad(`rows.docid[${i}]: document ${JSON.stringify(d)} appears twice in query ${JSON.stringify(rows.qid[i])}`);
+      lastQuery[id] = q + 1;
       docids[rowAt ? rowAt[i] : i] = id;
     }
   }
