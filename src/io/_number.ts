@@ -1,0 +1,157 @@
+/**
+ * Decimal numbers read straight from bytes, without building a string.
+ *
+ * The fast path covers the forms found in real files (optional sign, digits, optional fraction,
+ * optional exponent) when the digits are below 2^53 and the power of ten is at most 22: then one
+ * multiplication or division of two exact doubles is correctly rounded (Clinger, "How to read floating
+ * point numbers accurately", PLDI 1990), so the result equals Number(text) and C's strtod/atof.
+ * Longer mantissas and larger exponents fall back to Number() on the field's text. Hex, "1_0" and
+ * other forms Number() would take but strtod or the file formats would not are rejected.
+ */
+
+const POW10 = new Float64Array(23);
+for (let i = 0, p = 1; i < 23; i++, p *= 10) POW10[i] = p;
+const TWO53 = 9007199254740992;
+
+/**
+ * The finite number written in buf[start, end), or NaN when those bytes are not a decimal number or
+ * are not finite ("nan", "inf", "1e400"): see `numberProblem` for which.
+ */
+export function parseFinite(buf: Uint8Array, start: number, end: number): number {
+  let p = start;
+  if (p >= end) return NaN;
+  let c = buf[p];
+  let neg = false;
+  if (c === 45 || c === 43) {
+    neg = c === 45;
+    if (++p >= end) return NaN;
+  }
+  let m = 0;
+  let digits = 0;
+  let exp = 0;
+  let d = 0;
+  while (p < end && (d = buf[p] - 48) >= 0 && d <= 9) {
+    m = m * 10 + d;
+    digits++;
+    p++;
+  }
+  if (p < end && buf[p] === 46) {
+    p++;
+    while (p < end && (d = buf[p] - 48) >= 0 && d <= 9) {
+      m = m * 10 + d;
+      digits++;
+      exp--;
+      p++;
+    }
+  }
+  if (digits === 0) return NaN;
+  if (p < end) {
+    c = buf[p];
+    if (c !== 101 && c !== 69) return NaN;
+    if (++p >= end) return NaN;
+    c = buf[p];
+    let expNeg = false;
+    if (c === 45 || c === 43) {
+      expNeg = c === 45;
+      if (++p >= end) return NaN;
+    }
+    let e = 0;
+    let eDigits = 0;
+    while (p < end && (d = buf[p] - 48) >= 0 && d <= 9) {
+      if (e < 100000) e = e * 10 + d;
+      eDigits++;
+      p++;
+    }
+    if (eDigits === 0 || p !== end) return NaN;
+    exp += expNeg ? -e : e;
+  }
+  let v: number;
+  if (m === 0) v = 0;
+  else if (m < TWO53 && exp >= -22 && exp <= 22) v = exp < 0 ? m / POW10[-exp] : m * POW10[exp];
+  else {
+    // Rare: long mantissa or large exponent. The bytes were checked to be a decimal number above,
+    // and Number() reads that grammar exactly as strtod does.
+    v = Number(latin1(buf, start, end));
+    if (v === Infinity || v === -Infinity) return NaN;
+    return v;
+  }
+  return neg ? -v : v;
+}
+
+/**
+ * Why buf[start, end) was rejected by parseFinite: "is not a finite number" for nan, inf, infinity
+ * (any case, optional sign) and decimals that overflow a double; "is not a number" otherwise.
+ */
+export function numberProblem(buf: Uint8Array, start: number, end: number): string {
+  const text = latin1(buf, start, end);
+  if (/^[+-]?(inf|infinity|nan)$/i.test(text) || /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    return "is not a finite number";
+  }
+  return "is not a number";
+}
+
+/** The bytes as a string of Latin-1 characters: fine for text already known to be ASCII. */
+function latin1(buf: Uint8Array, start: number, end: number): string {
+  let s = "";
+  for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
+  return s;
+}
+
+/**
+ * The positive integer (1 .. 2^31-1) written as plain digits in buf[start, end), or -1 if the bytes
+ * are anything else.
+ */
+export function parsePositiveInt(buf: Uint8Array, start: number, end: number): number {
+  if (start >= end || end - start > 10) return -1;
+  let v = 0;
+  for (let p = start; p < end; p++) {
+    const d = buf[p] - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v >= 1 && v <= 0x7fffffff ? v : -1;
+}
+
+let scanEndPos = 0;
+
+/**
+ * The parsers' fast path: reads `[+-]?digits[.digits]` from buf[p] (the bytes must end with a byte that
+ * is not part of that form, e.g. '\n') and returns its value when that is exact by the rule above, or
+ * NaN when the form is absent or needs the careful path (no digits, long mantissa, many decimals).
+ * scannedEnd() then gives the index after the last byte read; the caller checks the field ends there
+ * (an exponent, "inf" or garbage leaves it mid-field) and otherwise calls parseFinite on the field.
+ */
+export function scanDecimal(buf: Uint8Array, p: number): number {
+  let c = buf[p];
+  const neg = c === 45;
+  if (neg || c === 43) c = buf[++p];
+  let m = 0;
+  let d = c - 48;
+  const first = p;
+  while (d >= 0 && d <= 9) {
+    m = m * 10 + d;
+    d = buf[++p] - 48;
+  }
+  let digits = p - first;
+  let exp = 0;
+  if (d === -2) {
+    // '.' (46 - 48)
+    const dot = p;
+    d = buf[++p] - 48;
+    while (d >= 0 && d <= 9) {
+      m = m * 10 + d;
+      d = buf[++p] - 48;
+    }
+    exp = dot + 1 - p;
+    digits -= exp;
+  }
+  scanEndPos = p;
+  if (digits === 0 || m >= TWO53 || exp < -22) return NaN;
+  const v = exp === 0 ? m : m / POW10[-exp];
+  return neg ? -v : v;
+}
+
+/** Where the last scanDecimal stopped. */
+export function scannedEnd(): number {
+  return scanEndPos;
+}

@@ -1,0 +1,106 @@
+/**
+ * Growable typed-array columns: the parsers append one value per row and take a trimmed typed array at
+ * the end.
+ *
+ * Values go into fixed-size blocks, and finish() copies the blocks into one array of exactly `length`
+ * entries. Doubling a single array would copy every value log2(n) times and touch up to four times the
+ * final size in fresh memory over the column's life; with blocks each value is copied once and the fresh
+ * memory touched is twice the final size. (Fresh pages are costly: on a Firecracker VM, first-touching
+ * memory ran at about 300 MB/s, slower than parsing.)
+ *
+ * @example
+ * ```ts
+ * const c = new Float64Column();
+ * c.push(1.5);
+ * c.push(2);
+ * c.finish(); // Float64Array [1.5, 2]
+ * ```
+ */
+
+/**
+ * Entries per block: the first block is small (parsers are often made for a few lines), and each next
+ * one twice as large up to 128 KiB of float64, small enough for malloc to recycle freed blocks.
+ */
+const FIRST_BLOCK = 256;
+const MAX_BLOCK = 1 << 14;
+
+type Typed = Int32Array | Float64Array;
+
+/** The block list shared by both column types. */
+abstract class Column<T extends Typed> {
+  /** Full blocks, in order, and their total number of entries. */
+  private full: T[] = [];
+  private fullLength = 0;
+  /** The block being filled, and how many of its entries are used. */
+  protected block: T;
+  protected used = 0;
+
+  constructor() {
+    this.block = this.make(FIRST_BLOCK);
+  }
+
+  /** Number of values pushed so far. */
+  get length(): number {
+    return this.fullLength + this.used;
+  }
+
+  /** The values as a typed array of exactly `length` entries; the column is left empty. */
+  finish(): T {
+    const out = this.make(this.length);
+    let at = 0;
+    for (const b of this.full) {
+      out.set(b, at);
+      at += b.length;
+    }
+    out.set(this.block.subarray(0, this.used), at);
+    this.full = [];
+    this.fullLength = 0;
+    this.block = this.make(FIRST_BLOCK);
+    this.used = 0;
+    return out;
+  }
+
+  /** Starts a new block (called when the current one is full). */
+  protected next(): void {
+    this.full.push(this.block);
+    this.fullLength += this.block.length;
+    this.block = this.make(Math.min(2 * this.block.length, MAX_BLOCK));
+    this.used = 0;
+  }
+
+  protected abstract make(n: number): T;
+}
+
+export class Int32Column extends Column<Int32Array> {
+  push(value: number): void {
+    if (this.used === this.block.length) this.next();
+    this.block[this.used++] = value;
+  }
+
+  /** Appends src[0, n). */
+  pushMany(src: Int32Array, n: number): void {
+    let i = 0;
+    while (i < n) {
+      if (this.used === this.block.length) this.next();
+      const k = Math.min(n - i, this.block.length - this.used);
+      this.block.set(src.subarray(i, i + k), this.used);
+      this.used += k;
+      i += k;
+    }
+  }
+
+  protected make(n: number): Int32Array {
+    return new Int32Array(n);
+  }
+}
+
+export class Float64Column extends Column<Float64Array> {
+  push(value: number): void {
+    if (this.used === this.block.length) this.next();
+    this.block[this.used++] = value;
+  }
+
+  protected make(n: number): Float64Array {
+    return new Float64Array(n);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Group files (LightGBM `.query`, XGBoost `.group`): one positive integer per line, the number of
+ * consecutive rows of the data file that belong to the next query. Parsed from bytes chunk by chunk;
+ * blank lines and '#' comment lines are skipped; CRLF, a UTF-8 BOM and a missing final newline are
+ * accepted. Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const p = new GroupParser({ file: "rank.test.query" });
+ * p.push(new TextEncoder().encode("12\n19\n"));
+ * p.finish(); // Int32Array [12, 19]
+ * ```
+ */
+import { Int32Column } from "./columns.js";
+import { LineParser, quote } from "./_lines.js";
+import { parsePositiveInt } from "./_number.js";
+
+export interface GroupParserOptions {
+  /** Name used in error messages. */
+  file: string;
+}
+
+export class GroupParser extends LineParser {
+  private readonly size = new Int32Column();
+
+  constructor(options: GroupParserOptions) {
+    super(options.file);
+  }
+
+  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    const f = this.fields;
+    while (p < end) {
+      const next = this.tokenize(buf, p, 2);
+      if (this.nFields !== 0) {
+        if (this.nFields !== 1) this.failFieldCount("1 field (group size)", 1);
+        const v = parsePositiveInt(buf, f[0], f[1]);
+        if (v < 0) this.fail(f[0], `group size ${quote(buf, f[0], f[1])} is not a positive integer`);
+        this.size.push(v);
+      }
+      this.line++;
+      p = next;
+    }
+  }
+
+  /** Parses the rest of the input and returns the group sizes in file order. */
+  finish(): Int32Array {
+    this.finishLines();
+    return this.size.finish();
+  }
+}

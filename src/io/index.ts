@@ -1,0 +1,9 @@
+// Streaming, byte-level parsers for the input formats: push(chunk) any number of times, then finish().
+// Browser compatible: nothing here imports Node built-ins.
+export { Interner } from "./interner.js";
+export { Float64Column, Int32Column } from "./columns.js";
+export { QrelsParser, type Qrels, type QrelsParserOptions } from "./qrels.js";
+export { RunParser, type Run, type RunParserOptions } from "./run.js";
+export { LetorParser, type Letor, type LetorParserOptions } from "./letor.js";
+export { ScoresParser, type ScoresParserOptions } from "./scores.js";
+export { GroupParser, type GroupParserOptions } from "./group.js";

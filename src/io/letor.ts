@@ -1,0 +1,230 @@
+/**
+ * LETOR / SVMlight ranking files (`rel qid:Q f:v f:v ... # docid = X`), parsed from bytes chunk by
+ * chunk.
+ *
+ * - The label is a finite decimal number (it may be negative or fractional).
+ * - `qid:Q` right after the label is optional, but all lines or none must have it: without it
+ *   (LightGBM's rank.train / rank.test) `qid` is null and queries come from a group file.
+ * - Features are skipped without being parsed: only the ranking is evaluated.
+ * - As in SVMlight, a '#' anywhere starts a comment; `docid = X` (or `docid=X`) in it gives the row's
+ *   document id. All lines or none must have one; without any, `docid` is null.
+ * - Blank lines and lines starting with '#' are skipped; CRLF, a UTF-8 BOM and a missing final
+ *   newline are accepted.
+ *
+ * An empty input gives zero rows with `qid` and `docid` null. Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner(), docids = new Interner();
+ * const p = new LetorParser({ file: "train.txt", qids, docids });
+ * p.push(new TextEncoder().encode("2 qid:1 1:0.5 2:0.1 # docid = d7\n"));
+ * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
+ * ```
+ */
+import { IdBatch } from "./_batch.js";
+import { hashBytes } from "./_fnv.js";
+import { Float64Column, Int32Column } from "./columns.js";
+import type { Interner } from "./interner.js";
+import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
+import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+
+export interface LetorParserOptions {
+  /** Name used in error messages. */
+  file: string;
+  /** Interner for query ids. */
+  qids: Interner;
+  /** Interner for the document ids found in `# docid = X` comments. */
+  docids: Interner;
+}
+
+/** One entry per row, in file order. */
+export interface Letor {
+  /** Query of each row, or null when no line has `qid:`. */
+  qid: Int32Array | null;
+  rel: Float64Array;
+  /** Document of each row, or null when no line has a `docid = X` comment. */
+  docid: Int32Array | null;
+  length: number;
+}
+
+/** Whether the lines seen so far have a field: not yet known, all have it, none has it. */
+const UNKNOWN = 0;
+const PRESENT = 1;
+const ABSENT = 2;
+
+const LOWER_D = 100;
+const LOWER_O = 111;
+const LOWER_C = 99;
+const LOWER_I = 105;
+const LOWER_Q = 113;
+const COLON = 58;
+const EQUALS = 61;
+
+export class LetorParser extends LineParser {
+  private readonly qids: Interner;
+  private readonly qid = new Int32Column();
+  private readonly rel = new Float64Column();
+  private readonly docid = new Int32Column();
+  private readonly pending: IdBatch;
+  private lastQid = -1;
+  private qidMode = UNKNOWN;
+  private qidModeLine = 0;
+  private docMode = UNKNOWN;
+  private docModeLine = 0;
+  /** Set by scanComment: the docid's bytes, or -1 when the comment has none. */
+  private docStart = -1;
+  private docEnd = -1;
+
+  constructor(options: LetorParserOptions) {
+    super(options.file);
+    this.qids = options.qids;
+    this.pending = new IdBatch(options.docids, this.docid);
+  }
+
+  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    while (p < end) {
+      this.lineStart = p;
+      let c = buf[p];
+      while (c === SPACE || c === TAB) c = buf[++p];
+      if (c === HASH) p = this.skipComment(buf, p);
+      else if (c === CR && buf[p + 1] === LF) p++;
+      else if (c !== LF) p = this.parseRow(buf, p);
+      this.line++;
+      p++;
+    }
+    this.pending.flush(buf);
+  }
+
+  /** Parses the row whose label starts at buf[p]; returns the index of its '\n'. */
+  private parseRow(buf: Uint8Array, p: number): number {
+    // Label: up to a blank, the end of the line or a '#'.
+    const labelStart = p;
+    let c = buf[p];
+    while (c > SPACE && c !== HASH) c = buf[++p];
+    if (p === labelStart) this.badByte(buf, p);
+    let label = scanDecimal(buf, labelStart);
+    if (scannedEnd() !== p || label !== label) {
+      label = parseFinite(buf, labelStart, p);
+      if (label !== label) this.failNumber(buf, labelStart, p, "label");
+    }
+    while (c === SPACE || c === TAB) c = buf[++p];
+
+    // qid:Q
+    if (c === LOWER_Q && buf[p + 1] === LOWER_I && buf[p + 2] === LOWER_D && buf[p + 3] === COLON) {
+      const fieldStart = p;
+      if (this.qidMode === ABSENT) {
+        this.fail(p, `unexpected "qid:" field: line ${this.qidModeLine} has none (all lines or none must have one)`);
+      }
+      p += 4;
+      const qidStart = p;
+      c = buf[p];
+      while (c > SPACE && c !== HASH) c = buf[++p];
+      if (p === qidStart) this.fail(fieldStart, `empty query id in "qid:"`);
+      this.setMode(true);
+      let q = this.lastQid;
+      if (q < 0 || !this.qids.equals(q, buf, qidStart, p)) q = this.lastQid = this.qids.intern(buf, qidStart, p);
+      this.qid.push(q);
+    } else {
+      if (this.qidMode === PRESENT) {
+        this.fail(p, `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`);
+      }
+      this.setMode(false);
+    }
+
+    // Features, skipped up to a comment or the end of the line.
+    while ((c >= SPACE && c !== HASH) || c === TAB) c = buf[++p];
+    this.docStart = -1;
+    const commentStart = p;
+    if (c === HASH) p = this.scanComment(buf, p);
+    else if (c === CR && buf[p + 1] === LF) p++;
+    else if (c !== LF) this.badByte(buf, p);
+
+    if (this.docStart >= 0) {
+      if (this.docMode === ABSENT) {
+        this.fail(this.docStart, `unexpected "docid = ..." in the comment: line ${this.docModeLine} has none (all lines or none must have one)`);
+      }
+      if (this.docMode === UNKNOWN) {
+        this.docMode = PRESENT;
+        this.docModeLine = this.line;
+      }
+      this.pending.add(buf, this.docStart, this.docEnd, hashBytes(buf, this.docStart, this.docEnd));
+    } else {
+      if (this.docMode === PRESENT) {
+        this.fail(commentStart, `expected "# docid = <id>" at the end of the line, as on line ${this.docModeLine} (all lines or none must have one)`);
+      }
+      if (this.docMode === UNKNOWN) {
+        this.docMode = ABSENT;
+        this.docModeLine = this.line;
+      }
+    }
+    this.rel.push(label);
+    return p;
+  }
+
+  private setMode(hasQid: boolean): void {
+    if (this.qidMode === UNKNOWN) {
+      this.qidMode = hasQid ? PRESENT : ABSENT;
+      this.qidModeLine = this.line;
+    }
+  }
+
+  /**
+   * Reads the comment starting with the '#' at buf[p], looking for `docid = X` (or `docid=X`) where
+   * "docid" starts a word; sets docStart/docEnd (docStart -1 if there is none). Returns the index of
+   * the line's '\n'.
+   */
+  private scanComment(buf: Uint8Array, p: number): number {
+    let prev = HASH;
+    let q = p + 1;
+    for (;;) {
+      const c = buf[q];
+      if (c === LF) break;
+      if (c < SPACE && c !== TAB) {
+        if (c === CR && buf[q + 1] === LF) {
+          q++;
+          break;
+        }
+        this.badByte(buf, q);
+      }
+      if (
+        c === LOWER_D &&
+        this.docStart < 0 &&
+        (prev === HASH || prev === SPACE || prev === TAB) &&
+        buf[q + 1] === LOWER_O &&
+        buf[q + 2] === LOWER_C &&
+        buf[q + 3] === LOWER_I &&
+        buf[q + 4] === LOWER_D
+      ) {
+        let r = q + 5;
+        while (buf[r] === SPACE || buf[r] === TAB) r++;
+        if (buf[r] === EQUALS) {
+          r++;
+          while (buf[r] === SPACE || buf[r] === TAB) r++;
+          const start = r;
+          while (buf[r] > SPACE) r++;
+          if (r === start) this.fail(q, `empty document id in "docid ="`);
+          this.docStart = start;
+          this.docEnd = r;
+          prev = buf[r - 1];
+          q = r;
+          continue;
+        }
+      }
+      prev = c;
+      q++;
+    }
+    return q;
+  }
+
+  /** Parses the rest of the input and returns the rows. */
+  finish(): Letor {
+    this.finishLines();
+    const length = this.rel.length;
+    return {
+      qid: this.qidMode === PRESENT ? this.qid.finish() : null,
+      rel: this.rel.finish(),
+      docid: this.docMode === PRESENT ? this.docid.finish() : null,
+      length,
+    };
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * TREC qrels (`qid iter docno rel`), parsed from bytes chunk by chunk.
+ *
+ * As trec_eval (get_qrels.c): fields are separated by spaces or tabs, `iter` is ignored, and a fifth
+ * field is an error. Unlike trec_eval 10, blank lines and any number of '#' comment lines are skipped
+ * (trec_eval stops at a blank line and mis-reads a second consecutive comment), and `rel` may be a
+ * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. CRLF line ends, a UTF-8 BOM
+ * and a missing final newline are accepted. Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner(), docids = new Interner();
+ * const p = new QrelsParser({ file: "qrels.txt", qids, docids });
+ * p.push(new TextEncoder().encode("301 0 d1 1\n301 0 d2 0\n"));
+ * const { qid, docid, rel, length } = p.finish(); // length 2, rel Float64Array [1, 0]
+ * ```
+ */
+import { Float64Column, Int32Column } from "./columns.js";
+import type { Interner } from "./interner.js";
+import { IdBatch } from "./_batch.js";
+import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
+import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
+import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+
+export interface QrelsParserOptions {
+  /** Name used in error messages. */
+  file: string;
+  /** Interner for query ids (share it with the run's parser so the ids agree). */
+  qids: Interner;
+  /** Interner for document ids (share it with the run's parser so the ids agree). */
+  docids: Interner;
+}
+
+/** One entry per judgment, in file order. */
+export interface Qrels {
+  qid: Int32Array;
+  docid: Int32Array;
+  rel: Float64Array;
+  length: number;
+}
+
+export class QrelsParser extends LineParser {
+  private readonly qids: Interner;
+  private readonly qid = new Int32Column();
+  private readonly docid = new Int32Column();
+  private readonly rel = new Float64Column();
+  private readonly pending: IdBatch;
+  private lastQid = -1;
+
+  constructor(options: QrelsParserOptions) {
+    super(options.file);
+    this.qids = options.qids;
+    this.pending = new IdBatch(options.docids, this.docid);
+  }
+
+  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    while (p < end) {
+      // Fast path for the usual line: four fields separated by blanks, a plain decimal rel, '\n' or
+      // "\r\n" right after it. Anything else (comments, blank lines, trailing blanks, exponents,
+      // errors) goes to slowLine, which handles every case.
+      const lineStart = p;
+      let c = buf[p];
+      fast: {
+        if (c <= SPACE || c === HASH) break fast;
+        const qidStart = p;
+        do c = buf[++p];
+        while (c > SPACE);
+        const qidEnd = p;
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        do c = buf[++p]; // iter
+        while (c > SPACE);
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        const docStart = p;
+        let hash = FNV_OFFSET;
+        do {
+          hash = Math.imul(hash ^ c, FNV_PRIME);
+          c = buf[++p];
+        } while (c > SPACE);
+        const docEnd = p;
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        const rel = scanDecimal(buf, p);
+        p = scannedEnd();
+        c = buf[p];
+        if (rel !== rel) break fast;
+        if (c !== LF) {
+          if (c !== CR || buf[p + 1] !== LF) break fast;
+          p++;
+        }
+        this.addRow(buf, qidStart, qidEnd, docStart, docEnd, hash, rel);
+        this.line++;
+        p++;
+        continue;
+      }
+      p = this.slowLine(buf, lineStart);
+    }
+    this.pending.flush(buf);
+  }
+
+  /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
+  private slowLine(buf: Uint8Array, p: number): number {
+    const next = this.tokenize(buf, p, 5);
+    if (this.nFields !== 0) {
+      const f = this.fields;
+      if (this.nFields !== 4) this.failFieldCount("4 fields (qid iter docno rel)", 4);
+      const rel = parseFinite(buf, f[6], f[7]);
+      if (rel !== rel) this.failNumber(buf, f[6], f[7], "rel");
+      this.addRow(buf, f[0], f[1], f[4], f[5], hashBytes(buf, f[4], f[5]), rel);
+    }
+    this.line++;
+    return next;
+  }
+
+  private addRow(
+    buf: Uint8Array,
+    qidStart: number,
+    qidEnd: number,
+    docStart: number,
+    docEnd: number,
+    docHash: number,
+    rel: number,
+  ): void {
+    let q = this.lastQid;
+    if (q < 0 || !this.qids.equals(q, buf, qidStart, qidEnd)) q = this.lastQid = this.qids.intern(buf, qidStart, qidEnd);
+    this.qid.push(q);
+    this.pending.add(buf, docStart, docEnd, docHash);
+    this.rel.push(rel);
+  }
+
+  /** Parses the rest of the input and returns the judgments. */
+  finish(): Qrels {
+    this.finishLines();
+    const length = this.qid.length;
+    return { qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length };
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * TREC runs (`qid iter docno rank sim run_id [ignored...]`), parsed from bytes chunk by chunk.
+ *
+ * As trec_eval (get_trec_results.c): at least six fields separated by spaces or tabs, further fields
+ * ignored, `iter` and `rank` ignored (rank need not be a number), blank lines and lines whose first
+ * non-blank byte is '#' skipped, and the run tag is the one on the last line. Unlike trec_eval's atof,
+ * a score must be a finite decimal number: "0.1x", "nan" and "inf" are errors naming the line, since
+ * NaN scores make the ranking undefined. CRLF, a UTF-8 BOM and a missing final newline are accepted.
+ * Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner(), docids = new Interner();
+ * const p = new RunParser({ file: "run.txt", qids, docids });
+ * p.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
+ * p.finish(); // { qid: [0], docid: [0], score: [2.5], runTag: "bm25", length: 1 }
+ * ```
+ */
+import { Float64Column, Int32Column } from "./columns.js";
+import type { Interner } from "./interner.js";
+import { IdBatch } from "./_batch.js";
+import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
+import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
+import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+
+export interface RunParserOptions {
+  /** Name used in error messages. */
+  file: string;
+  /** Interner for query ids (share it with the qrels' parser so the ids agree). */
+  qids: Interner;
+  /** Interner for document ids (share it with the qrels' parser so the ids agree). */
+  docids: Interner;
+}
+
+/** One entry per retrieved document, in file order. */
+export interface Run {
+  qid: Int32Array;
+  docid: Int32Array;
+  score: Float64Array;
+  /** The run_id of the last line ("" when there are no rows). */
+  runTag: string;
+  length: number;
+}
+
+const utf8Decoder = new TextDecoder("utf-8");
+
+export class RunParser extends LineParser {
+  private readonly qids: Interner;
+  private readonly qid = new Int32Column();
+  private readonly docid = new Int32Column();
+  private readonly score = new Float64Column();
+  private readonly pending: IdBatch;
+  private lastQid = -1;
+  private tagStart = -1;
+  private tagEnd = -1;
+  private runTag: Uint8Array = new Uint8Array(0);
+
+  constructor(options: RunParserOptions) {
+    super(options.file);
+    this.qids = options.qids;
+    this.pending = new IdBatch(options.docids, this.docid);
+  }
+
+  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    this.tagStart = -1;
+    while (p < end) {
+      // Fast path for the usual line: six fields separated by single blanks or runs of them, a plain
+      // decimal score, '\n' or "\r\n" right after the tag. Anything else (comments, blank lines, extra
+      // fields, exponents, errors) goes to slowLine, which handles every case.
+      const lineStart = p;
+      let c = buf[p];
+      fast: {
+        if (c <= SPACE || c === HASH) break fast;
+        const qidStart = p;
+        do c = buf[++p];
+        while (c > SPACE);
+        const qidEnd = p;
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        do c = buf[++p]; // iter
+        while (c > SPACE);
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        const docStart = p;
+        let hash = FNV_OFFSET;
+        do {
+          hash = Math.imul(hash ^ c, FNV_PRIME);
+          c = buf[++p];
+        } while (c > SPACE);
+        const docEnd = p;
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        do c = buf[++p]; // rank
+        while (c > SPACE);
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        const score = scanDecimal(buf, p);
+        p = scannedEnd();
+        c = buf[p];
+        if (score !== score || (c !== SPACE && c !== TAB)) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        const tagStart = p;
+        do c = buf[++p];
+        while (c > SPACE);
+        const tagEnd = p;
+        if (c !== LF) {
+          if (c !== CR || buf[p + 1] !== LF) break fast;
+          p++;
+        }
+        this.addRow(buf, qidStart, qidEnd, docStart, docEnd, hash, score, tagStart, tagEnd);
+        this.line++;
+        p++;
+        continue;
+      }
+      p = this.slowLine(buf, lineStart);
+    }
+    this.pending.flush(buf);
+    // Copy the tag now: the caller may reuse buf after push() returns.
+    if (this.tagStart >= 0) this.runTag = buf.slice(this.tagStart, this.tagEnd);
+  }
+
+  /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
+  private slowLine(buf: Uint8Array, p: number): number {
+    const next = this.tokenize(buf, p, 6);
+    if (this.nFields !== 0) {
+      const f = this.fields;
+      if (this.nFields < 6) this.failFieldCount("at least 6 fields (qid iter docno rank sim run_id)", 6);
+      const score = parseFinite(buf, f[8], f[9]);
+      if (score !== score) this.failNumber(buf, f[8], f[9], "score");
+      const hash = hashBytes(buf, f[4], f[5]);
+      this.addRow(buf, f[0], f[1], f[4], f[5], hash, score, f[10], f[11]);
+    }
+    this.line++;
+    return next;
+  }
+
+  private addRow(
+    buf: Uint8Array,
+    qidStart: number,
+    qidEnd: number,
+    docStart: number,
+    docEnd: number,
+    docHash: number,
+    score: number,
+    tagStart: number,
+    tagEnd: number,
+  ): void {
+    let q = this.lastQid;
+    if (q < 0 || !this.qids.equals(q, buf, qidStart, qidEnd)) q = this.lastQid = this.qids.intern(buf, qidStart, qidEnd);
+    this.qid.push(q);
+    this.pending.add(buf, docStart, docEnd, docHash);
+    this.score.push(score);
+    this.tagStart = tagStart;
+    this.tagEnd = tagEnd;
+  }
+
+  /** Parses the rest of the input and returns the run. */
+  finish(): Run {
+    this.finishLines();
+    const length = this.qid.length;
+    return {
+      qid: this.qid.finish(),
+      docid: this.docid.finish(),
+      score: this.score.finish(),
+      runTag: utf8Decoder.decode(this.runTag),
+      length,
+    };
+  }
+}
