@@ -1,0 +1,209 @@
+/**
+ * The reference implementation: plain TypeScript written from the README's definitions
+ * ("Measures", "Conventions"), which checks every number the WebAssembly kernel produces. It shares
+ * only types, option/measure parsing and the discount table with the library, and is meant to be
+ * slow and obviously correct: one sort per query, one small function per measure.
+ */
+import { RankevalError } from "../errors.js";
+import type { Qid, Rows } from "../group.js";
+import type { Qrels, Run } from "../join.js";
+import { parseMeasures, type Measure } from "../measures/measure.js";
+import { resolveOptions, type Options, type ResolvedOptions } from "../options.js";
+import { bpref } from "./bpref.js";
+import { numRel, numRelRet, numRet } from "./counts.js";
+import { dcg, ndcg } from "./dcg.js";
+import { expectedReciprocalRank } from "./err.js";
+import { hitRate } from "./hit-rate.js";
+import { averagePrecision } from "./map.js";
+import { reciprocalRank } from "./mrr.js";
+import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
+import { f1, precision, recall } from "./precision-recall.js";
+import { numRelevant, rank, type Doc, type Query } from "./ranking.js";
+import { rPrecision } from "./rprecision.js";
+
+export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
+
+/** The measures that need a relevant document (README): their value for R = 0 is `noRelevant`'s. */
+const NEEDS_RELEVANT = new Set(["recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate"]);
+
+/** The measure's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+function formula(m: Measure, q: Query, o: ResolvedOptions): number {
+  const k = m.k;
+  switch (m.family.name) {
+    case "num_ret": return numRet(q);
+    case "num_rel": return numRel(q, o);
+    case "num_rel_ret": return numRelRet(q, o);
+    case "precision": return precision(q, k, o);
+    case "recall": return recall(q, k, o);
+    case "f1": return f1(q, k, o);
+    case "map": return averagePrecision(q, k, o);
+    case "mrr": return reciprocalRank(q, k, o);
+    case "dcg": return dcg(q, k, o);
+    case "ndcg": return ndcg(q, k, o);
+    case "err": return expectedReciprocalRank(q, k, m.params.max);
+    case "r-precision": return rPrecision(q, o);
+    case "bpref": return bpref(q, o);
+    case "hit_rate": return hitRate(q, k, o);
+    case "inversions": return inversions(q);
+    case "kendall_tau": return kendallTau(q);
+    case "mse": return meanSquaredError(q);
+  }
+  throw new Error(`reference: no implementation of measure ${m.name}`);
+}
+
+/**
+ * One measure's value for one query under the conventions:
+ *  - noRelevant "skip": a query with R = 0 has every value NaN;
+ *  - beyondList "nan": a cutoff k > N gives NaN;
+ *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
+ *    ("zero": its formula, with 0/0 = 0).
+ * When both of the last two apply (k > N and R = 0), beyondList's NaN wins.
+ */
+export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number {
+  const noRelevant = numRelevant(q, o) === 0;
+  if (noRelevant && o.noRelevant === "skip") return NaN;
+  if (m.k > 0 && m.k > q.ranking.length && o.beyondList === "nan") return NaN;
+  if (noRelevant && NEEDS_RELEVANT.has(m.family.name)) {
+    if (o.noRelevant === "one") return 1;
+    if (o.noRelevant === "nan") return NaN;
+  }
+  return formula(m, q, o);
+}
+
+/** Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. */
+function evaluateQueries(
+  queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
+  measures: readonly Measure[],
+  o: ResolvedOptions,
+): Record<string, Float64Array> {
+  const values: Record<string, Float64Array> = {};
+  for (const m of measures) values[m.name] = new Float64Array(queries.length);
+  queries.forEach((input, i) => {
+    const q: Query = { ranking: rank(input.docs, o.depth), judged: input.judged };
+    for (const m of measures) values[m.name][i] = referenceValue(m, q, o);
+  });
+  return values;
+}
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+const isColumn = (c: unknown): c is ArrayLike<unknown> =>
+  Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
+
+/**
+ * evaluate(rows) by the definitions: every row is judged (its label), a query's judgments are
+ * exactly its rows, queries in order of first appearance.
+ */
+export function referenceEvaluate(
+  rows: Rows,
+  measures: string | readonly string[],
+  options?: Options,
+): { qids: Qid[]; values: Record<string, Float64Array> } {
+  const o = resolveOptions(options);
+  const ms = parseMeasures(measures);
+  if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+  for (const c of ["qid", "score", "rel", "docid"] as const) {
+    if (c === "docid" && rows.docid === undefined) continue;
+    if (!isColumn(rows[c])) throw bad(`rows.${c} must be an array or typed array`);
+    if (rows[c]!.length !== rows.qid.length) throw bad(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
+  }
+  const byQuery = new Map<Qid, { docs: Doc[]; judged: number[]; seen: Set<string> }>();
+  for (let i = 0; i < rows.qid.length; i++) {
+    const qid = rows.qid[i];
+    const score = rows.score[i];
+    const label = rows.rel[i];
+    const where = `row ${i} (rows.qid[${i}] = ${JSON.stringify(qid)})`;
+    if (typeof qid !== "string" && typeof qid !== "number") throw bad(`${where}: qid is not a string or number`);
+    if (typeof score !== "number" || !Number.isFinite(score)) throw bad(`${where}: rows.score[${i}] = ${String(score)} is not a finite number`);
+    if (typeof label !== "number" || !Number.isFinite(label)) throw bad(`${where}: rows.rel[${i}] = ${String(label)} is not a finite number`);
+    let query = byQuery.get(qid);
+    if (!query) byQuery.set(qid, (query = { docs: [], judged: [], seen: new Set() }));
+    let docid: string | undefined;
+    if (rows.docid) {
+      const d = rows.docid[i];
+      if (typeof d !== "string" && typeof d !== "number") throw bad(`${where}: rows.docid[${i}] is not a string or number`);
+      docid = String(d);
+      if (query.seen.has(docid)) throw bad(`${where}: rows.docid[${i}] = ${JSON.stringify(d)} appears twice in this query`);
+      query.seen.add(docid);
+    }
+    query.docs.push({ score, label, docid });
+    query.judged.push(label);
+  }
+  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], ms, o) };
+}
+
+interface Triples {
+  qid: ArrayLike<string | number>;
+  docid: ArrayLike<string | number>;
+  value: ArrayLike<number>;
+}
+
+/** `{ qid: { docid: value } }` or columns, as parallel columns (objects in Object.entries order). */
+function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
+  const valueName = what === "qrels" ? "rel" : "score";
+  if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns`);
+  const c = x as Record<string, unknown>;
+  if (isColumn(c.qid)) {
+    for (const name of ["docid", valueName]) {
+      if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
+      if ((c[name] as ArrayLike<unknown>).length !== c.qid.length) throw bad(`${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${c.qid.length}`);
+    }
+    return { qid: c.qid as ArrayLike<string | number>, docid: c.docid as ArrayLike<string | number>, value: c[valueName] as ArrayLike<number> };
+  }
+  const t = { qid: [] as string[], docid: [] as string[], value: [] as number[] };
+  for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
+    if (docs === null || typeof docs !== "object") throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
+    for (const [d, v] of Object.entries(docs)) {
+      t.qid.push(q);
+      t.docid.push(d);
+      t.value.push(v);
+    }
+  }
+  return t;
+}
+
+/**
+ * evaluateRun by the definitions: the queries of the run that have judgments, in order of first
+ * appearance in the run; ranked documents without a judgment are unjudged (label undefined); every
+ * judgment of the query counts in R, NR and the ideal ranking, retrieved or not.
+ */
+export function referenceEvaluateRun(
+  qrels: Qrels,
+  run: Run,
+  measures: string | readonly string[],
+  options?: Options,
+): { qids: string[]; values: Record<string, Float64Array> } {
+  const o = resolveOptions(options);
+  const ms = parseMeasures(measures);
+  const j = triples(qrels, "qrels");
+  const r = triples(run, "run");
+  const where = (what: string, t: Triples, i: number) =>
+    `${what} row ${i} (query ${JSON.stringify(t.qid[i])}, document ${JSON.stringify(t.docid[i])})`;
+
+  const judgments = new Map<string, Map<string, number>>();
+  for (let i = 0; i < j.qid.length; i++) {
+    const label = j.value[i];
+    if (typeof label !== "number" || !Number.isFinite(label)) throw bad(`${where("qrels", j, i)}: label ${String(label)} is not a finite number`);
+    const q = String(j.qid[i]);
+    const d = String(j.docid[i]);
+    if (!judgments.has(q)) judgments.set(q, new Map());
+    if (judgments.get(q)!.has(d)) throw bad(`${where("qrels", j, i)}: document judged twice for this query`);
+    judgments.get(q)!.set(d, label);
+  }
+
+  const byQuery = new Map<string, { docs: Doc[]; judged: number[]; seen: Set<string> }>();
+  for (let i = 0; i < r.qid.length; i++) {
+    const q = String(r.qid[i]);
+    const d = String(r.docid[i]);
+    const score = r.value[i];
+    const judged = judgments.get(q);
+    if (!judged) continue; // a run query without judgments is ignored (as trec_eval)
+    if (typeof score !== "number" || !Number.isFinite(score)) throw bad(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
+    let query = byQuery.get(q);
+    if (!query) byQuery.set(q, (query = { docs: [], judged: [...judged.values()], seen: new Set() }));
+    if (query.seen.has(d)) throw bad(`${where("run", r, i)}: document ranked twice for this query`);
+    query.seen.add(d);
+    query.docs.push({ score, label: judged.get(d), docid: d });
+  }
+  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], ms, o) };
+}

@@ -1,0 +1,102 @@
+/**
+ * What every reference measure reads: one query's documents, sorted, and its judgments.
+ *
+ * Written from the README ("Measures", "Conventions"), independently of the kernel:
+ *  - the ranking sorts the query's retrieved documents by score, descending; equal scores are
+ *    ordered by document id, descending in UTF-8 byte order, when ids are given, else in input order;
+ *  - it keeps the top `depth`; N is its length; ranks are 1-based;
+ *  - a document is relevant when it is judged, its label > 0 and label >= relevanceThreshold
+ *    ("a label <= 0 gains 0 and is non-relevant");
+ *  - gain(label) is 0 for labels <= 0 and for unjudged documents, else 2^label − 1 ("exp"),
+ *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
+ */
+import type { ResolvedOptions } from "../options.js";
+
+/** One retrieved document of a query. `label` is undefined when the document has no judgment. */
+export interface Doc {
+  readonly score: number;
+  readonly label: number | undefined;
+  readonly docid?: string;
+}
+
+/** One query, as the measures see it. */
+export interface Query {
+  /** The retrieved documents sorted by the tie rules and cut at `depth`: ranking[i - 1] has rank i. */
+  readonly ranking: readonly Doc[];
+  /** The labels of all the query's judged documents, retrieved or not. */
+  readonly judged: readonly number[];
+}
+
+const utf8 = new TextEncoder();
+
+/** Compares two strings by their UTF-8 bytes, as C's strcmp/memcmp would: <0, 0 or >0. */
+export function compareUtf8(a: string, b: string): number {
+  return compareBytes(utf8.encode(a), utf8.encode(b));
+}
+
+/**
+ * Sorts the documents (given in input order) into the ranking and keeps the top `depth`.
+ * Score descending; ties by docid descending in byte order when every document has an id, else
+ * by input position (Array.prototype.sort is stable, and the comparator says so explicitly too).
+ */
+export function rank(docs: readonly Doc[], depth: number): Doc[] {
+  const withIds = docs.length > 0 && docs.every((d) => d.docid !== undefined);
+  const indexed = docs.map((doc, index) => ({ doc, index, bytes: withIds ? utf8.encode(doc.docid!) : null }));
+  indexed.sort((a, b) => {
+    if (a.doc.score > b.doc.score) return -1;
+    if (a.doc.score < b.doc.score) return 1;
+    if (a.bytes && b.bytes) {
+      const c = compareBytes(b.bytes, a.bytes); // descending
+      if (c !== 0) return c;
+    }
+    return a.index - b.index;
+  });
+  const ranked = indexed.map((x) => x.doc);
+  return depth < ranked.length ? ranked.slice(0, depth) : ranked;
+}
+
+function compareBytes(x: Uint8Array, y: Uint8Array): number {
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+export function isRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+  return label !== undefined && label > 0 && label >= o.relevanceThreshold;
+}
+
+/** Judged non-relevant, for bpref: 0 <= label < threshold (negative labels are "unjudged"). */
+export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+  return label !== undefined && label >= 0 && !isRelevant(label, o);
+}
+
+export function gain(label: number | undefined, o: ResolvedOptions): number {
+  if (label === undefined || label <= 0) return 0;
+  if (o.gain === "exp") return Math.pow(2, label) - 1;
+  if (o.gain === "linear") return label;
+  const listed = Number.isInteger(label) ? o.gain.get(label) : undefined;
+  return listed !== undefined ? listed : label;
+}
+
+/** R: the number of relevant documents among the query's judgments. */
+export function numRelevant(q: Query, o: ResolvedOptions): number {
+  return q.judged.filter((label) => isRelevant(label, o)).length;
+}
+
+/** rel(k): relevant documents in ranks 1..min(k, N); k = 0 means the whole ranking. */
+export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
+  const end = k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
+  let count = 0;
+  for (let i = 0; i < end; i++) if (isRelevant(q.ranking[i].label, o)) count++;
+  return count;
+}
+
+/** The number of ranks a cutoff reads: min(k, N), or N without a cutoff. */
+export function ranksRead(q: Query, k: number): number {
+  return k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
+}
+
+/** "0/0 = 0". */
+export function ratio(a: number, b: number): number {
+  return b === 0 ? 0 : a / b;
+}
