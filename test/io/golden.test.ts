@@ -96,6 +96,16 @@ describe.skipIf(!haveShared("golden", "synthetic-small"))("synthetic-small", () 
     const run = r.finish();
     expect(run.length).toBe(lineCount(f("run.txt")));
     expect(qids.size).toBe(1000);
+    // Every row as a naive reader (split on blanks, Number()) sees it.
+    const lines = readFileSync(f("run.txt"), "latin1").split("\n").filter((l) => l !== "");
+    let wrong = 0;
+    lines.forEach((l, i) => {
+      const [qid, , doc, , score, tag] = l.split(/\s+/);
+      const ok =
+        qids.stringOf(run.qid[i]) === qid && docids.stringOf(run.docid[i]) === doc && run.score[i] === Number(score);
+      if (!ok || tag !== "synth") wrong++;
+    });
+    expect(wrong).toBe(0);
   });
 });
 
