@@ -35,95 +35,95 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   if (docids != 0) breakTiesByDocid(len);
   const n = imin(len, depth);
 
+  // One pass down the ranking fills every prefix array, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
-  for (let r = 0; r < labelDepth; r++) {
-    store<f64>(rankLabel + (<usize>r << 3), f64At(labels, load<i32>(order + (<usize>r << 2))));
-  }
+  const relDepth = imin(n, Depths.rel);
+  const gainDepth = imin(n, Depths.gain);
+  const apDepth = imin(n, Depths.ap); // <= relDepth: MAP reads both
   let first = 0;
-  if (Depths.rel > 0) {
-    const m = imin(n, Depths.rel);
-    let rel: f64 = 0;
-    store<f64>(cumRel, 0);
-    for (let r = 0; r < m; r++) {
-      if (f64At(rankLabel, r) >= threshold) {
+  let rel: f64 = 0;
+  let dcg: f64 = 0;
+  let ap: f64 = 0;
+  store<f64>(cumRel, 0);
+  store<f64>(cumDcg, 0);
+  store<f64>(cumAp, 0);
+  for (let r = 0; r < labelDepth; r++) {
+    const label = f64At(labels, load<i32>(order + (<usize>r << 2)));
+    store<f64>(rankLabel + (<usize>r << 3), label);
+    const relevant = label >= threshold;
+    if (r < relDepth) {
+      if (relevant) {
         rel += 1;
         if (first == 0) first = r + 1;
       }
       store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
+      if (r < apDepth) {
+        if (relevant) ap += rel / <f64>(r + 1);
+        store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
+      }
     }
-  }
-  if (Depths.gain > 0) {
-    const m = imin(n, Depths.gain);
-    let dcg: f64 = 0;
-    store<f64>(cumDcg, 0);
-    for (let r = 0; r < m; r++) {
-      dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
+    if (r < gainDepth) {
+      dcg += gainOf(label) * f64At(discount, r + 1);
       store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
     }
   }
-  if (Depths.ap > 0) {
-    const m = imin(n, Depths.ap);
-    let sum: f64 = 0;
-    store<f64>(cumAp, 0);
-    for (let r = 0; r < m; r++) {
-      if (f64At(rankLabel, r) >= threshold) sum += f64At(cumRel, r + 1) / <f64>(r + 1);
-      store<f64>(cumAp + (<usize>(r + 1) << 3), sum);
-    }
-  }
 
-  // Judgments: every judged document of the query, retrieved or not.
+  // Judgments: every judged document of the query, retrieved or not. Integer labels are counted
+  // by level on the way, for the ideal ranking.
+  const countLevels = Depths.ideal > 0 && gainMonotone;
+  if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
   let numRel = 0;
   let numNonrel = 0;
+  let topLevel = 0;
+  let byLevel = countLevels;
   for (let j = jStart; j < jEnd; j++) {
     const label = f64At(judged, j);
     if (label >= threshold) numRel++;
     else if (label >= 0) numNonrel++;
-  }
-  const numIdeal = Depths.ideal > 0 ? idealRanking(judged, jStart, jEnd, Depths.ideal) : 0;
-  setQuery(scores, n, numRel, numNonrel, numIdeal, first);
-}
-
-/**
- * Fills idcg[0..min(J, limit)] for the ideal ranking (all judged gains, descending) and returns J,
- * the number of judged documents with a positive gain. Integer labels are counted by level, as
- * trec_eval does, so the ideal costs O(judgments + cutoff); other labels fall back to a sort.
- */
-function idealRanking(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
-  let byLevel = gainMonotone;
-  let top = 0;
-  if (byLevel) {
-    memory.fill(levelCount, 0, <usize>gainTableLength << 2);
-    for (let j = jStart; j < jEnd; j++) {
-      const label = f64At(judged, j);
+    if (countLevels) {
       const level = levelOf(label);
       if (level > 0) {
         const slot = levelCount + (<usize>level << 2);
         store<i32>(slot, load<i32>(slot) + 1);
-        if (level > top) top = level;
+        topLevel = level > topLevel ? level : topLevel;
       } else if (level < 0 && label > 0) {
-        byLevel = false; // a fractional or very large label
-        break;
+        byLevel = false; // a fractional or very large label: sort the gains instead
       }
     }
   }
+  let numIdeal = 0;
+  if (Depths.ideal > 0) {
+    numIdeal = byLevel ? idealByLevel(topLevel, Depths.ideal) : idealBySort(judged, jStart, jEnd, Depths.ideal);
+  }
+  setQuery(scores, n, numRel, numNonrel, numIdeal, first);
+}
+
+/**
+ * The ideal ranking sorts all judged gains descending. idealByLevel and idealBySort fill
+ * idcg[0..min(J, limit)] and return J, the number of judged documents with a positive gain.
+ * With integer labels and gains that grow with the label, the ranking is by label, read from the
+ * counts per level (as trec_eval does): O(levels + cutoff) instead of a sort.
+ */
+function idealByLevel(topLevel: i32, limit: i32): i32 {
   let sum: f64 = 0;
   let i = 0;
+  let numIdeal = 0;
   store<f64>(idcg, 0);
-  if (byLevel) {
-    let numIdeal = 0;
-    for (let level = top; level > 0; level--) {
-      const count = load<i32>(levelCount + (<usize>level << 2));
-      const g = f64At(gainTable, level);
-      if (count == 0 || !(g > 0)) continue;
-      numIdeal += count;
-      const stop = imin(numIdeal, limit);
-      for (; i < stop; i++) {
-        sum += g * f64At(discount, i + 1);
-        store<f64>(idcg + (<usize>(i + 1) << 3), sum);
-      }
+  for (let level = topLevel; level > 0; level--) {
+    const count = load<i32>(levelCount + (<usize>level << 2));
+    const g = f64At(gainTable, level);
+    if (count == 0 || !(g > 0)) continue;
+    numIdeal += count;
+    const stop = imin(numIdeal, limit);
+    for (; i < stop; i++) {
+      sum += g * f64At(discount, i + 1);
+      store<f64>(idcg + (<usize>(i + 1) << 3), sum);
     }
-    return numIdeal;
   }
+  return numIdeal;
+}
+
+function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   let numIdeal = 0;
   for (let j = jStart; j < jEnd; j++) {
     const g = gainOf(f64At(judged, j));
@@ -135,8 +135,10 @@ function idealRanking(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
     }
   }
   sortPairs(idealKeys, idealIdx, numIdeal);
+  let sum: f64 = 0;
+  store<f64>(idcg, 0);
   const stop = imin(numIdeal, limit);
-  for (; i < stop; i++) {
+  for (let i = 0; i < stop; i++) {
     sum += reinterpret<f64>(~load<u64>(idealKeys + (<usize>i << 3))) * f64At(discount, i + 1);
     store<f64>(idcg + (<usize>(i + 1) << 3), sum);
   }
