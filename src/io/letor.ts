@@ -92,6 +92,9 @@ export class LetorParser extends LineParser {
       this.line++;
       p++;
     }
+  }
+
+  protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
   }
 

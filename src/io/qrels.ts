@@ -101,6 +101,9 @@ export class QrelsParser extends LineParser {
       }
       p = this.slowLine(buf, lineStart);
     }
+  }
+
+  protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
   }
 

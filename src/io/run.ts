@@ -62,7 +62,6 @@ export class RunParser extends LineParser {
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    this.tagStart = -1;
     while (p < end) {
       // Fast path for the usual line: six fields separated by single blanks or runs of them, a plain
       // decimal score, '\n' or "\r\n" right after the tag. Anything else (comments, blank lines, extra
@@ -123,9 +122,13 @@ export class RunParser extends LineParser {
       }
       p = this.slowLine(buf, lineStart);
     }
+  }
+
+  protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
     // Copy the tag now: the caller may reuse buf after push() returns.
     if (this.tagStart >= 0) this.runTag = buf.slice(this.tagStart, this.tagEnd);
+    this.tagStart = -1;
   }
 
   /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
