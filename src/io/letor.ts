@@ -22,6 +22,7 @@
  * ```
  */
 import { IdBatch } from "./_batch.js";
+import { LastId } from "./_last_id.js";
 import { hashBytes } from "./_fnv.js";
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
@@ -61,12 +62,11 @@ const COLON = 58;
 const EQUALS = 61;
 
 export class LetorParser extends LineParser {
-  private readonly qids: Interner;
   private readonly qid = new Int32Column();
   private readonly rel = new Float64Column();
   private readonly docid = new Int32Column();
   private readonly pending: IdBatch;
-  private lastQid = -1;
+  private readonly lastQid: LastId;
   private qidMode = UNKNOWN;
   private qidModeLine = 0;
   private docMode = UNKNOWN;
@@ -77,7 +77,7 @@ export class LetorParser extends LineParser {
 
   constructor(options: LetorParserOptions) {
     super(options.file);
-    this.qids = options.qids;
+    this.lastQid = new LastId(options.qids);
     this.pending = new IdBatch(options.docids, this.docid);
   }
 
@@ -96,6 +96,7 @@ export class LetorParser extends LineParser {
 
   protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
+    this.lastQid.release();
   }
 
   /** Parses the row whose label starts at buf[p]; returns the index of its '\n'. */
@@ -124,9 +125,7 @@ export class LetorParser extends LineParser {
       while (c > SPACE && c !== HASH) c = buf[++p];
       if (p === qidStart) this.fail(fieldStart, `empty query id in "qid:"`);
       this.setMode(true);
-      let q = this.lastQid;
-      if (q < 0 || !this.qids.equals(q, buf, qidStart, p)) q = this.lastQid = this.qids.intern(buf, qidStart, p);
-      this.qid.push(q);
+      this.qid.push(this.lastQid.get(buf, qidStart, p));
     } else {
       if (this.qidMode === PRESENT) {
         this.fail(p, `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`);

@@ -18,6 +18,7 @@
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
+import { LastId } from "./_last_id.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
@@ -40,16 +41,15 @@ export interface Qrels {
 }
 
 export class QrelsParser extends LineParser {
-  private readonly qids: Interner;
   private readonly qid = new Int32Column();
   private readonly docid = new Int32Column();
   private readonly rel = new Float64Column();
   private readonly pending: IdBatch;
-  private lastQid = -1;
+  private readonly lastQid: LastId;
 
   constructor(options: QrelsParserOptions) {
     super(options.file);
-    this.qids = options.qids;
+    this.lastQid = new LastId(options.qids);
     this.pending = new IdBatch(options.docids, this.docid);
   }
 
@@ -105,6 +105,7 @@ export class QrelsParser extends LineParser {
 
   protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
+    this.lastQid.release();
   }
 
   /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
@@ -130,9 +131,7 @@ export class QrelsParser extends LineParser {
     docHash: number,
     rel: number,
   ): void {
-    let q = this.lastQid;
-    if (q < 0 || !this.qids.equals(q, buf, qidStart, qidEnd)) q = this.lastQid = this.qids.intern(buf, qidStart, qidEnd);
-    this.qid.push(q);
+    this.qid.push(this.lastQid.get(buf, qidStart, qidEnd));
     this.pending.add(buf, docStart, docEnd, docHash);
     this.rel.push(rel);
   }

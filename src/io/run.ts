@@ -19,6 +19,7 @@
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
+import { LastId } from "./_last_id.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
@@ -45,19 +46,18 @@ export interface Run {
 const utf8Decoder = new TextDecoder("utf-8");
 
 export class RunParser extends LineParser {
-  private readonly qids: Interner;
   private readonly qid = new Int32Column();
   private readonly docid = new Int32Column();
   private readonly score = new Float64Column();
   private readonly pending: IdBatch;
-  private lastQid = -1;
+  private readonly lastQid: LastId;
   private tagStart = -1;
   private tagEnd = -1;
   private runTag: Uint8Array = new Uint8Array(0);
 
   constructor(options: RunParserOptions) {
     super(options.file);
-    this.qids = options.qids;
+    this.lastQid = new LastId(options.qids);
     this.pending = new IdBatch(options.docids, this.docid);
   }
 
@@ -126,6 +126,7 @@ export class RunParser extends LineParser {
 
   protected linesDone(buf: Uint8Array): void {
     this.pending.flush(buf);
+    this.lastQid.release();
     // Copy the tag now: the caller may reuse buf after push() returns.
     if (this.tagStart >= 0) this.runTag = buf.slice(this.tagStart, this.tagEnd);
     this.tagStart = -1;
@@ -157,9 +158,7 @@ export class RunParser extends LineParser {
     tagStart: number,
     tagEnd: number,
   ): void {
-    let q = this.lastQid;
-    if (q < 0 || !this.qids.equals(q, buf, qidStart, qidEnd)) q = this.lastQid = this.qids.intern(buf, qidStart, qidEnd);
-    this.qid.push(q);
+    this.qid.push(this.lastQid.get(buf, qidStart, qidEnd));
     this.pending.add(buf, docStart, docEnd, docHash);
     this.score.push(score);
     this.tagStart = tagStart;

@@ -123,6 +123,21 @@ describe("QrelsParser", () => {
     });
   });
 
+  it("keeps no reference to a chunk after push() returns (callers may reuse their buffer)", () => {
+    const qids = new Interner();
+    const docids = new Interner();
+    const p = new QrelsParser({ file: "q", qids, docids });
+    const chunk = new Uint8Array(12);
+    for (const text of ["11 0 a 1\n11", " 0 b 1\n22 0 ", "c 1\n33 0 d 1"]) {
+      chunk.fill(0x20);
+      chunk.set(bytes(text));
+      p.push(chunk.subarray(0, text.length));
+    }
+    const r = p.finish();
+    expect(Array.from(r.qid, (i) => qids.stringOf(i))).toEqual(["11", "11", "22", "33"]);
+    expect(Array.from(r.docid, (i) => docids.stringOf(i))).toEqual(["a", "b", "c", "d"]);
+  });
+
   it("refuses push() after finish()", () => {
     const p = new QrelsParser({ file: "q", qids: new Interner(), docids: new Interner() });
     p.finish();

@@ -54,6 +54,14 @@ describe("RunParser", () => {
     expect(score.map((v) => Object.is(v, -0) ? "-0" : v)).toEqual(texts.map((t) => (t === "-0" ? "-0" : Number(t))));
   });
 
+  it("keeps the run tag when the caller reuses its buffer", () => {
+    const p = new RunParser({ file: "r", qids: new Interner(), docids: new Interner() });
+    const chunk = bytes("1 Q0 a 1 0.5 tagA\n");
+    p.push(chunk);
+    chunk.fill(0x21);
+    expect(p.finish().runTag).toBe("tagA");
+  });
+
   it("treats an empty input as zero rows with an empty tag", () => {
     expect(parseOk("run", "")).toEqual({ qid: [], docid: [], score: [], runTag: "", length: 0 });
   });
