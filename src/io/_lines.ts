@@ -42,13 +42,19 @@ export abstract class LineParser {
   private headLen = 0;
   private started = false;
   private finished = false;
+  /** The first error thrown: an input is bad once, so push() and finish() throw it again after. */
+  private error: unknown = null;
 
   constructor(file: string) {
     this.file = file;
   }
 
-  /** Parses the next piece of the input. Chunks may split the input anywhere. */
+  /**
+   * Parses the next piece of the input. Chunks may split the input anywhere; the parser keeps no
+   * reference to a chunk after push() returns.
+   */
   push(chunk: Uint8Array): void {
+    if (this.error !== null) throw this.error;
     if (this.finished) throw new Error(`${this.file}: push() after finish()`);
     if (!this.started) {
       let i = 0;
@@ -65,6 +71,7 @@ export abstract class LineParser {
 
   /** Parses what remains (a last line without '\n'). */
   protected finishLines(): void {
+    if (this.error !== null) throw this.error;
     if (this.finished) throw new Error(`${this.file}: finish() called twice`);
     if (!this.started) {
       this.started = true;
@@ -89,7 +96,12 @@ export abstract class LineParser {
   protected linesDone(_buf: Uint8Array): void {}
 
   private lines(buf: Uint8Array, start: number, end: number): void {
-    this.parseLines(buf, start, end);
+    try {
+      this.parseLines(buf, start, end);
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
     this.linesDone(buf);
   }
 

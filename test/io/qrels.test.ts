@@ -138,6 +138,13 @@ describe("QrelsParser", () => {
     expect(Array.from(r.docid, (i) => docids.stringOf(i))).toEqual(["a", "b", "c", "d"]);
   });
 
+  it("throws the same error again after bad input", () => {
+    const p = new QrelsParser({ file: "q", qids: new Interner(), docids: new Interner() });
+    expect(() => p.push(bytes("1 0 a 1\n1 0 b\n"))).toThrow("q:2:6: expected 4 fields");
+    expect(() => p.push(bytes("1 0 c 1\n"))).toThrow("q:2:6: expected 4 fields");
+    expect(() => p.finish()).toThrow("q:2:6: expected 4 fields");
+  });
+
   it("refuses push() after finish()", () => {
     const p = new QrelsParser({ file: "q", qids: new Interner(), docids: new Interner() });
     p.finish();
