@@ -1,8 +1,8 @@
 /**
  * Document ids waiting to be interned: the parsers queue each row's docid field (its range in the
  * current buffer and its hash, computed while finding the field's end) and intern a batch at a time
- * with Interner.internBatch, which overlaps the hash table's cache misses. A batch must be flushed
- * before the parser returns from parseLines, while the buffer it points into is still valid.
+ * with Interner.internBatch, which overlaps the hash table's cache misses. The parsers flush in
+ * linesDone(), while the buffer the queued ranges point into is still valid.
  */
 import type { Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
@@ -10,11 +10,11 @@ import type { Interner } from "./interner.js";
 const CAPACITY = 256;
 
 export class IdBatch {
-  readonly starts = new Int32Array(CAPACITY);
-  readonly ends = new Int32Array(CAPACITY);
-  readonly hashes = new Int32Array(CAPACITY);
+  private readonly starts = new Int32Array(CAPACITY);
+  private readonly ends = new Int32Array(CAPACITY);
+  private readonly hashes = new Int32Array(CAPACITY);
   private readonly ids = new Int32Array(CAPACITY);
-  n = 0;
+  private n = 0;
 
   constructor(
     private readonly interner: Interner,

@@ -5,8 +5,9 @@
  * optional exponent) when the digits are below 2^53 and the power of ten is at most 22: then one
  * multiplication or division of two exact doubles is correctly rounded (Clinger, "How to read floating
  * point numbers accurately", PLDI 1990), so the result equals Number(text) and C's strtod/atof.
- * Longer mantissas and larger exponents fall back to Number() on the field's text. Hex, "1_0" and
- * other forms Number() would take but strtod or the file formats would not are rejected.
+ * Longer mantissas and larger exponents fall back to Number() on the field's text, which by then is
+ * known to be a decimal. Hex ("0x1p3", which strtod would take), "1,5" and trailing garbage ("0.1x",
+ * which atof would read as 0.1) are rejected.
  */
 
 const POW10 = new Float64Array(23);

@@ -19,6 +19,7 @@
  * ids.stringOf(1); // "d2"
  * ```
  */
+import { RankevalError } from "../errors.js";
 import { hashBytes } from "./_fnv.js";
 
 /**
@@ -193,7 +194,7 @@ export class Interner {
   private insert(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
     const len = end - start;
     const id = this.count;
-    if (id >= MAX_IDS) throw new RangeError(`more than ${MAX_IDS} distinct ids`);
+    if (id >= MAX_IDS) throw new RankevalError("too-large", `more than ${MAX_IDS} distinct ids`);
     if (this.bytesLen + len > this.bytes.length) {
       let cap = this.bytes.length * 2;
       while (cap < this.bytesLen + len) cap *= 2;
