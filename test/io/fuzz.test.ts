@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KINDS, type Kind, bytes, outcome, parseChunks } from "./_helpers.js";
 
-const RUNS = 300;
+// FUZZ_RUNS=5000 npx vitest run test/io/fuzz.test.ts for a longer search.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 /** Splits b at the given fractions of its length (sorted, deduplicated). */
 function splitAt(b: Uint8Array, cuts: number[]): Uint8Array[] {
