@@ -35,7 +35,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 7 + 4 * 2) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 7 + 4 * 4) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -64,7 +64,7 @@ export function configure(
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;
-  state.tmpIdx = p; p += n * 4;
+  state.tmpIdx = p; p += n * 8;
   state.idealIdx = p; p += j * 4;
   state.levelCount = p;
 }

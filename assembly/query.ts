@@ -35,7 +35,7 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   if (docids != 0) breakTiesByDocid(len);
   const n = imin(len, depth);
 
-  // One pass down the ranking fills every prefix array, each as deep as its measures read.
+  // The prefix arrays, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
   const relDepth = imin(n, Depths.rel);
   const gainDepth = imin(n, Depths.gain);
@@ -47,40 +47,47 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   store<f64>(cumRel, 0);
   store<f64>(cumDcg, 0);
   store<f64>(cumAp, 0);
+  // Relevance is a coin flip to the branch predictor: the sums below add 0 or 1 instead of branching.
   for (let r = 0; r < labelDepth; r++) {
-    const label = f64At(labels, load<i32>(order + (<usize>r << 2)));
-    store<f64>(rankLabel + (<usize>r << 3), label);
-    const relevant = label >= threshold;
-    if (r < relDepth) {
-      if (relevant) {
-        rel += 1;
-        if (first == 0) first = r + 1;
-      }
-      store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
-      if (r < apDepth) {
-        if (relevant) ap += rel / <f64>(r + 1);
-        store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
-      }
-    }
-    if (r < gainDepth) {
-      dcg += gainOf(label) * f64At(discount, r + 1);
-      store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
+    store<f64>(rankLabel + (<usize>r << 3), f64At(labels, load<i32>(order + (<usize>r << 2))));
+  }
+  for (let r = 0; r < relDepth; r++) {
+    const relevant = f64At(rankLabel, r) >= threshold;
+    rel += <f64>relevant;
+    first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
+    store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
+    if (r < apDepth) {
+      ap += select<f64>(rel / <f64>(r + 1), 0.0, relevant);
+      store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
     }
   }
+  for (let r = 0; r < gainDepth; r++) {
+    dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
+    store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
+  }
 
-  // Judgments: every judged document of the query, retrieved or not. Integer labels are counted
-  // by level on the way, for the ideal ranking.
-  const countLevels = Depths.ideal > 0 && gainMonotone;
+  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and
+  // gathered for the ideal ranking on the way.
+  const limit = Depths.ideal;
+  const topK = limit > 0 && limit <= TOP_K_MAX && gainMonotone;
+  const countLevels = limit > 0 && !topK && gainMonotone;
   if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
   let numRel = 0;
   let numNonrel = 0;
   let topLevel = 0;
   let byLevel = countLevels;
+  let kept = 0; // topK: labels kept in idealKeys, descending
+  let entry: f64 = 0; // topK: what a label must beat to be kept
   for (let j = jStart; j < jEnd; j++) {
     const label = f64At(judged, j);
-    if (label >= threshold) numRel++;
-    else if (label >= 0) numNonrel++;
-    if (countLevels) {
+    numRel += <i32>(label >= threshold);
+    numNonrel += <i32>(label >= 0) & <i32>(label < threshold);
+    if (topK) {
+      if (label > entry) {
+        kept = keepTop(label, kept, limit);
+        entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
+      }
+    } else if (countLevels) {
       const level = levelOf(label);
       if (level > 0) {
         const slot = levelCount + (<usize>level << 2);
@@ -92,15 +99,46 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     }
   }
   let numIdeal = 0;
-  if (Depths.ideal > 0) {
-    numIdeal = byLevel ? idealByLevel(topLevel, Depths.ideal) : idealBySort(judged, jStart, jEnd, Depths.ideal);
-  }
+  if (topK) numIdeal = idealFromTop(kept);
+  else if (limit > 0) numIdeal = byLevel ? idealByLevel(topLevel, limit) : idealBySort(judged, jStart, jEnd, limit);
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
 }
 
+/** Cutoffs up to this read the ideal ranking from a kept top k; deeper ones count or sort. */
+const TOP_K_MAX: i32 = 64;
+
+/** Inserts label into the descending top list idealKeys[0..kept), at most `limit` long. */
+function keepTop(label: f64, kept: i32, limit: i32): i32 {
+  let i = kept < limit ? kept : limit - 1;
+  while (i > 0 && f64At(idealKeys, i - 1) < label) {
+    store<f64>(idealKeys + (<usize>i << 3), f64At(idealKeys, i - 1));
+    i--;
+  }
+  store<f64>(idealKeys + (<usize>i << 3), label);
+  return kept < limit ? kept + 1 : kept;
+}
+
 /**
- * The ideal ranking sorts all judged gains descending. idealByLevel and idealBySort fill
- * idcg[0..min(J, limit)] and return J, the number of judged documents with a positive gain.
+ * The ideal ranking sorts all judged gains descending. Each of these fills idcg[0..min(J, limit)]
+ * and returns J, the number of judged documents with a positive gain, or (idealFromTop) min(J, limit),
+ * which the measures cannot tell apart: they read idcg at min(k, J) with k <= limit.
+ */
+function idealFromTop(kept: i32): i32 {
+  // Gains grow with labels, so the top labels give the top gains.
+  let sum: f64 = 0;
+  let numIdeal = 0;
+  store<f64>(idcg, 0);
+  for (let i = 0; i < kept; i++) {
+    const g = gainOf(f64At(idealKeys, i));
+    if (!(g > 0)) break;
+    sum += g * f64At(discount, i + 1);
+    store<f64>(idcg + (<usize>(i + 1) << 3), sum);
+    numIdeal++;
+  }
+  return numIdeal;
+}
+
+/**
  * With integer labels and gains that grow with the label, the ranking is by label, read from the
  * counts per level (as trec_eval does): O(levels + cutoff) instead of a sort.
  */
@@ -128,18 +166,17 @@ function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   for (let j = jStart; j < jEnd; j++) {
     const g = gainOf(f64At(judged, j));
     if (g > 0) {
-      // Positive doubles order as their bit patterns do; inverted, ascending keys = descending gains.
-      store<u64>(idealKeys + (<usize>numIdeal << 3), ~reinterpret<u64>(g));
+      store<f64>(idealKeys + (<usize>numIdeal << 3), g);
       store<i32>(idealIdx + (<usize>numIdeal << 2), numIdeal);
       numIdeal++;
     }
   }
-  sortPairs(idealKeys, idealIdx, numIdeal);
+  sortPairs(idealKeys, idealIdx, numIdeal); // descending gains
   let sum: f64 = 0;
   store<f64>(idcg, 0);
   const stop = imin(numIdeal, limit);
   for (let i = 0; i < stop; i++) {
-    sum += reinterpret<f64>(~load<u64>(idealKeys + (<usize>i << 3))) * f64At(discount, i + 1);
+    sum += f64At(idealKeys, i) * f64At(discount, i + 1);
     store<f64>(idcg + (<usize>(i + 1) << 3), sum);
   }
   return numIdeal;
@@ -149,7 +186,7 @@ function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
 function breakTiesByDocid(len: i32): void {
   let runStart = 0;
   for (let i = 1; i <= len; i++) {
-    if (i == len || load<u64>(keys + (<usize>i << 3)) != load<u64>(keys + (<usize>runStart << 3))) {
+    if (i == len || f64At(keys, i) != f64At(keys, runStart)) {
       if (i - runStart > 1) sortByDocidDesc(order + (<usize>runStart << 2), i - runStart, docids, poolBytes, poolOffsets, tmpIdx);
       runStart = i;
     }

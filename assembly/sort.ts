@@ -1,60 +1,61 @@
 // Sorting for the kernel: no allocation, no indirect calls.
 //
-// sortPairs orders (key u64, index i32) pairs ascending by key, then by index. Indices are unique, so
-// no two pairs are equal: the quicksort never meets a run of equal elements (the case that makes a
-// Lomuto partition quadratic), and equal keys come out in index order, which is input order.
-// The partition is branchless (Lomuto with an unconditional swap): comparisons of random scores are
-// unpredictable, and a mispredicted branch costs more than the swap.
+// Rankings are (score f64, row i32) pairs in DESCENDING score, then ascending row: rows are unique,
+// so no two pairs are equal, equal scores come out in row (input) order, and a Lomuto partition
+// never meets the runs of equal elements that make it quadratic. Scores compare as doubles, so -0
+// and +0 tie, as in trec_eval; the host rejects NaN.
 
 // @ts-ignore: decorator
-@inline function before(ka: u64, ia: i32, kb: u64, ib: i32): i32 {
-  return <i32>(ka < kb) | (<i32>(ka == kb) & <i32>(ia < ib));
+@inline function before(sa: f64, ia: i32, sb: f64, ib: i32): i32 {
+  return <i32>(sa > sb) | (<i32>(sa == sb) & <i32>(ia < ib));
 }
 
 // @ts-ignore: decorator
 @inline function swap(keys: usize, idx: usize, a: i32, b: i32): void {
-  const ka = load<u64>(keys + (<usize>a << 3));
+  const ka = load<f64>(keys + (<usize>a << 3));
   const ia = load<i32>(idx + (<usize>a << 2));
-  store<u64>(keys + (<usize>a << 3), load<u64>(keys + (<usize>b << 3)));
+  store<f64>(keys + (<usize>a << 3), load<f64>(keys + (<usize>b << 3)));
   store<i32>(idx + (<usize>a << 2), load<i32>(idx + (<usize>b << 2)));
-  store<u64>(keys + (<usize>b << 3), ka);
+  store<f64>(keys + (<usize>b << 3), ka);
   store<i32>(idx + (<usize>b << 2), ia);
 }
 
+/** Insertion sort of pairs [lo, hi]: O(n + inversions), so linear on nearly sorted input. */
 function insertionSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   for (let i = lo + 1; i <= hi; i++) {
-    const k = load<u64>(keys + (<usize>i << 3));
+    const k = load<f64>(keys + (<usize>i << 3));
     const v = load<i32>(idx + (<usize>i << 2));
     let j = i - 1;
     while (j >= lo) {
-      const kj = load<u64>(keys + (<usize>j << 3));
+      const kj = load<f64>(keys + (<usize>j << 3));
       const vj = load<i32>(idx + (<usize>j << 2));
       if (!before(k, v, kj, vj)) break;
-      store<u64>(keys + (<usize>(j + 1) << 3), kj);
+      store<f64>(keys + (<usize>(j + 1) << 3), kj);
       store<i32>(idx + (<usize>(j + 1) << 2), vj);
       j--;
     }
-    store<u64>(keys + (<usize>(j + 1) << 3), k);
+    store<f64>(keys + (<usize>(j + 1) << 3), k);
     store<i32>(idx + (<usize>(j + 1) << 2), v);
   }
 }
 
+/** Quicksort with a branchless partition: comparisons of scores are unpredictable, swaps are cheap. */
 function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   while (hi - lo > 24) {
     // Median of three, moved to hi as the pivot.
     const mid = lo + ((hi - lo) >> 1);
-    if (before(load<u64>(keys + (<usize>mid << 3)), load<i32>(idx + (<usize>mid << 2)), load<u64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, mid, lo);
-    if (before(load<u64>(keys + (<usize>hi << 3)), load<i32>(idx + (<usize>hi << 2)), load<u64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, hi, lo);
-    if (before(load<u64>(keys + (<usize>mid << 3)), load<i32>(idx + (<usize>mid << 2)), load<u64>(keys + (<usize>hi << 3)), load<i32>(idx + (<usize>hi << 2)))) swap(keys, idx, mid, hi);
-    const pk = load<u64>(keys + (<usize>hi << 3));
+    if (before(load<f64>(keys + (<usize>mid << 3)), load<i32>(idx + (<usize>mid << 2)), load<f64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, mid, lo);
+    if (before(load<f64>(keys + (<usize>hi << 3)), load<i32>(idx + (<usize>hi << 2)), load<f64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, hi, lo);
+    if (before(load<f64>(keys + (<usize>mid << 3)), load<i32>(idx + (<usize>mid << 2)), load<f64>(keys + (<usize>hi << 3)), load<i32>(idx + (<usize>hi << 2)))) swap(keys, idx, mid, hi);
+    const pk = load<f64>(keys + (<usize>hi << 3));
     const pv = load<i32>(idx + (<usize>hi << 2));
     let i = lo;
     for (let j = lo; j < hi; j++) {
-      const k = load<u64>(keys + (<usize>j << 3));
+      const k = load<f64>(keys + (<usize>j << 3));
       const v = load<i32>(idx + (<usize>j << 2));
-      store<u64>(keys + (<usize>j << 3), load<u64>(keys + (<usize>i << 3)));
+      store<f64>(keys + (<usize>j << 3), load<f64>(keys + (<usize>i << 3)));
       store<i32>(idx + (<usize>j << 2), load<i32>(idx + (<usize>i << 2)));
-      store<u64>(keys + (<usize>i << 3), k);
+      store<f64>(keys + (<usize>i << 3), k);
       store<i32>(idx + (<usize>i << 2), v);
       i += before(k, v, pk, pv);
     }
@@ -71,87 +72,84 @@ function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   insertionSort(keys, idx, lo, hi);
 }
 
-/** Sorts n pairs at keys (u64) and idx (i32) ascending by (key, idx). */
+/** Sorts n (score, row) pairs at keys (f64) and idx (i32): score descending, then row ascending. */
 export function sortPairs(keys: usize, idx: usize, n: i32): void {
   if (n > 1) quickSort(keys, idx, 0, n - 1);
 }
 
-/**
- * An order-preserving map from f64 to u64, inverted so that ascending keys are descending scores.
- * -0 and +0 map to the same key (they compare equal as scores, as in trec_eval's `>`/`<`).
- */
-// @ts-ignore: decorator
-@inline export function descendingKey(score: f64): u64 {
-  const bits = reinterpret<u64>(score + 0.0); // + 0.0 turns -0 into +0
-  const ordered = (bits >> 63) != 0 ? ~bits : bits | 0x8000000000000000;
-  return ~ordered;
-}
+/** Buckets fuller than this are quicksorted; below it, insertion sort is cheaper. */
+const BUCKET_LIMIT = 24;
 
 /**
  * Sorts a query's rows [start, start + n) by score descending, then row ascending, writing the rows
- * in rank order to `order` and their descending keys to `keys`. `counts` is scratch (n + 1 i32).
+ * in rank order to `order` and their scores to `keys`. `buckets` is scratch for 2n + 1 i32.
  *
  * Most of the kernel's time goes here, so instead of a comparison sort this is an interpolation
- * (bucket) sort: n buckets spread evenly between the highest and lowest score, rows scattered into
- * them in row order, then each bucket sorted on its own. Scores rarely bunch, so buckets hold a
- * row or two and the whole sort is O(n); a bucket that does fill up (an outlier squeezing the rest
- * into one bucket, scores equal to many digits) falls back to the quicksort, so the worst case is
- * that of the quicksort. Exact ties land in one bucket in row order, so insertion sort keeps them.
+ * (bucket) sort: n buckets spread evenly from the highest to the lowest score, rows scattered into
+ * them in row order, then put in exact order within their buckets. Scores rarely bunch, so buckets
+ * hold a row or two and the sort is O(n); when a bucket does fill up (an outlier squeezing the rest
+ * into one bucket, scores equal to many digits), that bucket is quicksorted, so the worst case is
+ * that of the quicksort. Exact ties land in one bucket in row order, which is their final order.
  */
-export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, counts: usize): void {
-  if (n <= 1) {
-    if (n == 1) {
-      store<u64>(keys, descendingKey(load<f64>(scores + (<usize>start << 3))));
-      store<i32>(order, start);
-    }
-    return;
-  }
+export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, buckets: usize): void {
+  const base = scores + (<usize>start << 3);
   let hi = -Infinity;
   let lo = Infinity;
   for (let i = 0; i < n; i++) {
-    const s = load<f64>(scores + (<usize>(start + i) << 3));
-    hi = max(hi, s);
-    lo = min(lo, s);
+    const s = load<f64>(base + (<usize>i << 3));
+    hi = s > hi ? s : hi;
+    lo = s < lo ? s : lo;
   }
   const scale = <f64>n / (hi - lo);
   if (!(scale > 0 && scale < Infinity)) {
-    // All scores equal (or a range too wide for a double): one bucket.
+    // All scores equal (then row order is the order), or a range too wide for a double.
     for (let i = 0; i < n; i++) {
-      store<u64>(keys + (<usize>i << 3), descendingKey(load<f64>(scores + (<usize>(start + i) << 3))));
+      store<f64>(keys + (<usize>i << 3), load<f64>(base + (<usize>i << 3)));
       store<i32>(order + (<usize>i << 2), start + i);
     }
-    if (hi != lo) sortPairs(keys, order, n);
+    if (n > 1 && hi != lo) sortPairs(keys, order, n);
     return;
   }
-  // Bucket b holds scores in (hi - (b+1)/scale, hi - b/scale]; the highest scores go first.
-  memory.fill(counts, 0, (<usize>n + 1) << 2);
+  // Row i's bucket goes to bucketOf[i]; ends[b + 1] counts, then ends, bucket b.
+  const bucketOf = buckets;
+  const ends = buckets + (<usize>n << 2);
+  memory.fill(ends, 0, (<usize>n + 1) << 2);
+  const last = n - 1;
   for (let i = 0; i < n; i++) {
-    const b = min(<i32>((hi - load<f64>(scores + (<usize>(start + i) << 3))) * scale), n - 1);
-    const c = counts + (<usize>(b + 1) << 2);
-    store<i32>(c, load<i32>(c) + 1);
+    // Bucket b holds scores in (hi - (b+1)/scale, hi - b/scale]: the highest scores first.
+    const b = <i32>((hi - load<f64>(base + (<usize>i << 3))) * scale);
+    const bucket = b < last ? b : last;
+    store<i32>(bucketOf + (<usize>i << 2), bucket);
+    const e = ends + (<usize>(bucket + 1) << 2);
+    store<i32>(e, load<i32>(e) + 1);
   }
+  let fullest = 0;
   for (let b = 1; b <= n; b++) {
-    const c = counts + (<usize>b << 2);
-    store<i32>(c, load<i32>(c) + load<i32>(c - 4));
+    const e = ends + (<usize>b << 2);
+    const count = load<i32>(e);
+    fullest = count > fullest ? count : fullest;
+    store<i32>(e, count + load<i32>(e - 4));
   }
   for (let i = 0; i < n; i++) {
-    const s = load<f64>(scores + (<usize>(start + i) << 3));
-    const b = min(<i32>((hi - s) * scale), n - 1);
-    const c = counts + (<usize>b << 2);
-    const at = load<i32>(c);
-    store<i32>(c, at + 1);
-    store<u64>(keys + (<usize>at << 3), descendingKey(s));
+    const e = ends + (<usize>load<i32>(bucketOf + (<usize>i << 2)) << 2);
+    const at = load<i32>(e);
+    store<i32>(e, at + 1);
+    store<f64>(keys + (<usize>at << 3), load<f64>(base + (<usize>i << 3)));
     store<i32>(order + (<usize>at << 2), start + i);
   }
-  // Now counts[b] is where bucket b ends (and b + 1 begins).
+  if (fullest <= BUCKET_LIMIT) {
+    // Every row is in its bucket, so one insertion pass over the whole ranking only moves rows
+    // within buckets: linear, with no per-bucket bookkeeping.
+    insertionSort(keys, order, 0, n - 1);
+    return;
+  }
+  // Now ends[b] is where bucket b ends.
   let from = 0;
   for (let b = 0; b < n; b++) {
-    const to = load<i32>(counts + (<usize>b << 2));
+    const to = load<i32>(ends + (<usize>b << 2));
     const len = to - from;
-    if (len > 1) {
-      if (len <= 16) insertionSort(keys, order, from, to - 1);
-      else sortPairs(keys + (<usize>from << 3), order + (<usize>from << 2), len);
-    }
+    if (len > BUCKET_LIMIT) sortPairs(keys + (<usize>from << 3), order + (<usize>from << 2), len);
+    else if (len > 1) insertionSort(keys, order, from, to - 1);
     from = to;
   }
 }

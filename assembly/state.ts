@@ -22,18 +22,18 @@ export let poolBytes: usize = 0;
 export let poolOffsets: usize = 0; // i32[entries + 1]
 
 // Scratch, sized by scratchBytes(maxRetrieved, maxJudged).
-export let keys: usize = 0; // u64[maxN]: descending-score keys, sorted
+export let keys: usize = 0; // f64[maxN]: scores in rank order
 export let order: usize = 0; // i32[maxN]: rows in rank order
 export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
 export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
 export let cumAp: usize = 0; // f64[maxN + 1]: sum of precision at the relevant ranks in 1..i
-export let idealKeys: usize = 0; // u64[maxJ]
+export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
 export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
-export let tmpIdx: usize = 0; // i32[maxN]
+export let tmpIdx: usize = 0; // i32[2 maxN + 1]
 export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
 
 // The current query.

@@ -34,7 +34,7 @@ export function kendallTau(): f64 {
   let runStart = 0;
   for (let r = 0; r < n; r++) store<f64>(tmpA + (<usize>r << 3), labelAt(r));
   for (let i = 1; i <= n; i++) {
-    if (i == n || load<u64>(keys + (<usize>i << 3)) != load<u64>(keys + (<usize>runStart << 3))) {
+    if (i == n || f64At(keys, i) != f64At(keys, runStart)) {
       const t = i - runStart;
       if (t > 1) {
         n1 += tiedPairs(t);
