@@ -54,19 +54,20 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
 /**
  * One measure's value for one query under the conventions:
  *  - noRelevant "skip": a query with R = 0 has every value NaN;
- *  - beyondList "nan": a cutoff k > N gives NaN;
  *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
- *    ("zero": its formula, with 0/0 = 0).
- * When both of the last two apply (k > N and R = 0), beyondList's NaN wins.
+ *    ("zero": its formula, with 0/0 = 0, so beyondList still applies);
+ *  - beyondList "nan": a cutoff k > N gives NaN.
+ * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
+ * here the noRelevant value does, reading "'one': 1" as unconditional.
  */
 export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number {
   const noRelevant = numRelevant(q, o) === 0;
   if (noRelevant && o.noRelevant === "skip") return NaN;
-  if (m.k > 0 && m.k > q.ranking.length && o.beyondList === "nan") return NaN;
   if (noRelevant && NEEDS_RELEVANT.has(m.family.name)) {
     if (o.noRelevant === "one") return 1;
     if (o.noRelevant === "nan") return NaN;
   }
+  if (m.k > 0 && m.k > q.ranking.length && o.beyondList === "nan") return NaN;
   return formula(m, q, o);
 }
 

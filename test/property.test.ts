@@ -1,0 +1,256 @@
+// Property: the WebAssembly kernel (evaluate / evaluateRun) equals the plain-TypeScript reference
+// (src/reference/, written from the README's definitions) on random batches, for every measure of the
+// README's table at several cutoffs, under random conventions. Counts must match exactly, every other
+// value within 1e-12 relative, NaN where NaN.
+//
+// FC_RUNS=1000 npx vitest run test/property.test.ts   runs more cases; FC_SEED=<n> replays one.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { evaluate, evaluateRun, type Options } from "../src/index.js";
+import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";
+
+const RUNS = Number(process.env.FC_RUNS ?? 300);
+const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+// A failure shrinks for at most SHRINK_MS, then reports the smallest counterexample found so far.
+const SHRINK_MS = Number(process.env.FC_SHRINK_MS ?? 60_000);
+const params = (numRuns: number) => ({ numRuns, seed: SEED, interruptAfterTimeLimit: SHRINK_MS + 30_000 });
+const TIMEOUT = SHRINK_MS + 60_000;
+
+const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions"]);
+
+/** Every measure in the README's table, those with cutoffs at each of `ks`. */
+export function allMeasures(ks: readonly number[]): string[] {
+  const at = ks.join(",");
+  return [
+    "num_ret", "num_rel", "num_rel_ret", "inversions", "kendall_tau", "mse",
+    "r-precision", "bpref", "dcg", "ndcg", "map", "mrr", "err", "err(max=3)",
+    `dcg@${at}`, `ndcg@${at}`, `precision@${at}`, `recall@${at}`, `f1@${at}`, `map@${at}`, `mrr@${at}`,
+    `err@${at}`, `err(max=2)@${at}`, `hit_rate@${at}`,
+  ];
+}
+
+const close = (a: number, b: number) =>
+  (Number.isNaN(a) && Number.isNaN(b)) || (!Number.isNaN(a) && !Number.isNaN(b) && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b)));
+
+/** Throws, naming the first measure and query where kernel and reference differ. */
+export function expectSame(
+  kernel: { qids: unknown[]; values: Record<string, Float64Array> },
+  reference: { qids: unknown[]; values: Record<string, Float64Array> },
+): void {
+  expect(kernel.qids).toEqual(reference.qids);
+  expect(Object.keys(kernel.values).sort()).toEqual(Object.keys(reference.values).sort());
+  for (const [name, ref] of Object.entries(reference.values)) {
+    const got = kernel.values[name];
+    const family = name.replace(/[(@].*$/, "");
+    for (let q = 0; q < ref.length; q++) {
+      const same = COUNTS.has(family) ? Object.is(got[q], ref[q]) || (got[q] === ref[q]) : close(got[q], ref[q]);
+      if (!same) throw new Error(`${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${got[q]}, reference ${ref[q]}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+/** Scores: a small set (many ties, including 0 and -0) or continuous ones. */
+const score = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(0, -0, 1, 2, 0.5, -1, 3) },
+  { weight: 2, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }) },
+  { weight: 1, arbitrary: fc.integer({ min: -5, max: 5 }).map((i) => i / 4) },
+);
+
+/** Labels: {-1, 0, 1, 2, 3, 4}, plus fractional ones. */
+const label = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(-1, 0, 0, 1, 2, 3, 4) },
+  { weight: 1, arbitrary: fc.constantFrom(0.5, 1.5, 2.25, 3.7, -0.5, 5) },
+  { weight: 1, arbitrary: fc.double({ min: -2, max: 6, noNaN: true }) },
+);
+
+/** Document ids whose byte order differs from UTF-16 order (astral vs U+E000..U+FFFF), and numbers. */
+const idChar = fc.constantFrom("a", "b", "Z", "0", "1", "9", "-", "é", "\uE000", "\uFFFD", "😀", "𝔸");
+const docidLike = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: idChar, minLength: 0, maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 3 }) },
+);
+
+/** `n` distinct document ids for one query, random (small n) or generated from the index. */
+function docidsFor(n: number): fc.Arbitrary<(string | number)[]> {
+  if (n > 200) return fc.constantFrom("d", "D0-", "").map((p) => Array.from({ length: n }, (_, i) => (p === "" ? i : `${p}${i}`)));
+  return fc.oneof(
+    fc.uniqueArray(docidLike, { minLength: n, maxLength: n }),
+    fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: n, maxLength: n }),
+  );
+}
+
+const size = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 0, max: 60 }) },
+  { weight: 3, arbitrary: fc.constant(1) },
+  { weight: 1, arbitrary: fc.integer({ min: 61, max: 2000 }) },
+);
+
+interface QueryRows {
+  scores: number[];
+  labels: number[];
+  docids: (string | number)[];
+}
+
+function queryOf(n: number): fc.Arbitrary<QueryRows> {
+  return fc.record({
+    scores: fc.array(score, { minLength: n, maxLength: n }),
+    labels: fc.oneof(
+      { weight: 5, arbitrary: fc.array(label, { minLength: n, maxLength: n }) },
+      { weight: 1, arbitrary: fc.constant(new Array<number>(n).fill(0)) },
+    ),
+    docids: docidsFor(n),
+  });
+}
+
+const query = size.chain(queryOf);
+
+const options: fc.Arbitrary<Options> = fc.record(
+  {
+    gain: fc.constantFrom<Options["gain"]>("exp", "linear", { 1: 1, 2: 3, 3: 7 }, { 2: 10, 4: 1, 5: 0 }, { 1: 0.5, 3: 100 }),
+    relevanceThreshold: fc.constantFrom(1, 2),
+    noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
+    beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan"),
+    depth: fc.integer({ min: 1, max: 40 }),
+  },
+  { requiredKeys: [] },
+);
+
+const cutoffs = fc.uniqueArray(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 4 });
+
+/** A batch of rows: 1..30 queries, qids strings or numbers, sometimes interleaved. */
+const rowsBatch = fc
+  .record({
+    queries: fc.array(query, { minLength: 1, maxLength: 30, size: "medium" }),
+    numericQids: fc.boolean(),
+    withDocids: fc.boolean(),
+    interleave: fc.boolean(),
+    order: fc.array(fc.nat(), { maxLength: 400 }),
+  })
+  .map(({ queries, numericQids, withDocids, interleave, order }) => {
+    const rows: { qid: (string | number)[]; score: number[]; rel: number[]; docid?: (string | number)[] } = { qid: [], score: [], rel: [] };
+    const docid: (string | number)[] = [];
+    queries.forEach((q, i) => {
+      q.scores.forEach((s, r) => {
+        rows.qid.push(numericQids ? i * 7 : `q${i}`);
+        rows.score.push(s);
+        rows.rel.push(q.labels[r]);
+        docid.push(q.docids[r]);
+      });
+    });
+    if (interleave && rows.qid.length > 1) {
+      // A deterministic shuffle driven by `order`: queries' rows are no longer contiguous.
+      const idx = rows.qid.map((_, i) => i);
+      for (let i = idx.length - 1; i > 0; i--) {
+        const j = (order[i % Math.max(1, order.length)] ?? i) % (i + 1);
+        [idx[i], idx[j]] = [idx[j], idx[i]];
+      }
+      const pick = <T,>(c: T[]) => idx.map((i) => c[i]);
+      return { qid: pick(rows.qid), score: pick(rows.score), rel: pick(rows.rel), ...(withDocids ? { docid: pick(docid) } : {}) };
+    }
+    return withDocids ? { ...rows, docid } : rows;
+  });
+
+describe("evaluate(rows): kernel = reference", () => {
+  it("on random batches, every measure, several cutoffs, random options", () => {
+    fc.assert(
+      fc.property(rowsBatch, cutoffs, options, (rows, ks, opts) => {
+        const ms = allMeasures([...ks, 1, 10]);
+        expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+      }),
+      params(RUNS),
+    );
+  }, TIMEOUT);
+
+  it("on single-row and all-tied queries", () => {
+    const tiny = fc.record({
+      n: fc.integer({ min: 1, max: 3 }),
+      s: fc.constantFrom(0, 1),
+      l: fc.array(label, { minLength: 3, maxLength: 3 }),
+      withDocids: fc.boolean(),
+    }).map(({ n, s, l, withDocids }) => ({
+      qid: Array.from({ length: n }, () => "q"),
+      score: Array.from({ length: n }, () => s),
+      rel: l.slice(0, n),
+      ...(withDocids ? { docid: ["b", "a", "c"].slice(0, n) } : {}),
+    }));
+    fc.assert(
+      fc.property(tiny, cutoffs, options, (rows, ks, opts) => {
+        const ms = allMeasures([...ks, 1, 2, 3, 4]);
+        expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+      }),
+      params(RUNS),
+    );
+  }, TIMEOUT);
+
+  it("on a query of 10,000 rows", () => {
+    fc.assert(
+      fc.property(queryOf(10_000), fc.boolean(), options, (q, withDocids, opts) => {
+        const rows = { qid: q.scores.map(() => "big"), score: q.scores, rel: q.labels, ...(withDocids ? { docid: q.docids } : {}) };
+        const ms = allMeasures([1, 10, 100, 9_999, 10_000, 10_001]);
+        expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+      }),
+      params(2),
+    );
+  }, TIMEOUT);
+});
+
+// ---------------------------------------------------------------------------------------------
+// evaluateRun: random qrels with unjudged ranked documents and judged documents never retrieved.
+
+interface RunCase {
+  qrels: { qid: string[]; docid: string[]; rel: number[] };
+  run: { qid: string[]; docid: string[]; score: number[] };
+}
+
+const runQuery = size.chain((n) =>
+  fc.record({
+    docids: fc.uniqueArray(fc.string({ unit: idChar, minLength: 1, maxLength: 4 }), { minLength: n, maxLength: n }),
+    scores: fc.array(score, { minLength: n, maxLength: n }),
+    labels: fc.array(label, { minLength: n, maxLength: n }),
+    // 0: ranked and judged, 1: ranked, unjudged, 2: judged, never ranked
+    kind: fc.array(fc.constantFrom(0, 0, 0, 1, 2), { minLength: n, maxLength: n }),
+    inQrels: fc.constantFrom(true, true, true, true, false),
+  }),
+);
+
+const runBatch: fc.Arbitrary<RunCase> = fc
+  .record({ queries: fc.array(runQuery, { minLength: 1, maxLength: 30, size: "medium" }), extraJudgedQuery: fc.boolean(), shuffleQrels: fc.boolean() })
+  .map(({ queries, extraJudgedQuery, shuffleQrels }) => {
+    const c: RunCase = { qrels: { qid: [], docid: [], rel: [] }, run: { qid: [], docid: [], score: [] } };
+    queries.forEach((q, i) => {
+      q.docids.forEach((d, r) => {
+        if (q.kind[r] !== 2) {
+          c.run.qid.push(`q${i}`);
+          c.run.docid.push(d);
+          c.run.score.push(q.scores[r]);
+        }
+        if (q.kind[r] !== 1 && q.inQrels) {
+          c.qrels.qid.push(`q${i}`);
+          c.qrels.docid.push(d);
+          c.qrels.rel.push(q.labels[r]);
+        }
+      });
+    });
+    if (extraJudgedQuery) {
+      c.qrels.qid.push("not-in-run");
+      c.qrels.docid.push("x");
+      c.qrels.rel.push(1);
+    }
+    if (shuffleQrels) for (const col of Object.values(c.qrels)) col.reverse();
+    return c;
+  });
+
+describe("evaluateRun(qrels, run): kernel = reference", () => {
+  it("on random runs with unjudged and never-retrieved documents", () => {
+    fc.assert(
+      fc.property(runBatch, cutoffs, options, ({ qrels, run }, ks, opts) => {
+        const ms = allMeasures([...ks, 1, 10]);
+        expectSame(evaluateRun(qrels, run, ms, opts), referenceEvaluateRun(qrels, run, ms, opts));
+      }),
+      params(RUNS),
+    );
+  }, TIMEOUT);
+});
