@@ -41,10 +41,9 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
   const starts: number[] = [];
   const qidColumn = rows.qid;
   let contiguous = true;
-  let prev: Qid | undefined;
   for (let i = 0; i < n; i++) {
     const v = qidColumn[i];
-    if (v === prev && i > 0) continue;
+    if (i > 0 && v === qidColumn[i - 1]) continue;
     if (index.has(v)) {
       contiguous = false;
       break;
@@ -53,7 +52,6 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
     index.set(v, qids.length);
     qids.push(v);
     starts.push(i);
-    prev = v;
   }
   let offsets: Int32Array;
   let rowAt: Int32Array | null = null; // row i goes to position rowAt[i]
@@ -84,10 +82,21 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
   const nq = qids.length;
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both.
-  let finite = 0;
-  for (let p = 0; p < n; p++) finite += scores[p] - scores[p] + (labels[p] - labels[p]);
-  if (finite !== 0 || !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel)) {
+  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both, summed in
+  // four independent chains so the additions overlap.
+  let f0 = 0;
+  let f1 = 0;
+  let f2 = 0;
+  let f3 = 0;
+  const n4 = n - (n % 4);
+  for (let p = 0; p < n4; p += 4) {
+    f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
+    f1 += scores[p + 1] - scores[p + 1] + (labels[p + 1] - labels[p + 1]);
+    f2 += scores[p + 2] - scores[p + 2] + (labels[p + 2] - labels[p + 2]);
+    f3 += scores[p + 3] - scores[p + 3] + (labels[p + 3] - labels[p + 3]);
+  }
+  for (let p = n4; p < n; p++) f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
+  if (f0 + f1 + f2 + f3 !== 0 || !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel)) {
     for (let i = 0; i < n; i++) {
       for (const column of ["score", "rel"] as const) {
         const v = rows[column][i];
