@@ -30,7 +30,7 @@ export function allMeasures(ks: readonly number[]): string[] {
 }
 
 const close = (a: number, b: number) =>
-  (Number.isNaN(a) && Number.isNaN(b)) || (!Number.isNaN(a) && !Number.isNaN(b) && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b)));
+  a === b || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /** Throws, naming the first measure and query where kernel and reference differ. */
 export function expectSame(
@@ -57,6 +57,9 @@ const score = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(0, -0, 1, 2, 0.5, -1, 3) },
   { weight: 2, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }) },
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 5 }).map((i) => i / 4) },
+  // the whole double range: subnormals, ±Number.MAX_VALUE, values a few ulps apart
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 1 + Number.EPSILON, 1 - Number.EPSILON / 2, 2 ** 53, 2 ** 53 + 2) },
 );
 
 /** Labels: {-1, 0, 1, 2, 3, 4}, plus fractional ones. */
@@ -120,37 +123,48 @@ const options: fc.Arbitrary<Options> = fc.record(
 
 const cutoffs = fc.uniqueArray(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 4 });
 
-/** A batch of rows: 1..30 queries, qids strings or numbers, sometimes interleaved. */
+type RowsColumns = { qid: ArrayLike<string | number>; score: ArrayLike<number>; rel: ArrayLike<number>; docid?: (string | number)[] };
+
+/**
+ * A batch of rows: 1..30 queries, qids strings or numbers, sometimes interleaved (a query's rows
+ * not contiguous), sometimes as typed arrays.
+ */
 const rowsBatch = fc
   .record({
     queries: fc.array(query, { minLength: 1, maxLength: 30, size: "medium" }),
     numericQids: fc.boolean(),
     withDocids: fc.boolean(),
     interleave: fc.boolean(),
+    typed: fc.boolean(),
     order: fc.array(fc.nat(), { maxLength: 400 }),
   })
-  .map(({ queries, numericQids, withDocids, interleave, order }) => {
-    const rows: { qid: (string | number)[]; score: number[]; rel: number[]; docid?: (string | number)[] } = { qid: [], score: [], rel: [] };
-    const docid: (string | number)[] = [];
+  .map(({ queries, numericQids, withDocids, interleave, typed, order }): RowsColumns => {
+    let qid: (string | number)[] = [];
+    let score: number[] = [];
+    let rel: number[] = [];
+    let docid: (string | number)[] = [];
     queries.forEach((q, i) => {
       q.scores.forEach((s, r) => {
-        rows.qid.push(numericQids ? i * 7 : `q${i}`);
-        rows.score.push(s);
-        rows.rel.push(q.labels[r]);
+        qid.push(numericQids ? i * 7 : `q${i}`);
+        score.push(s);
+        rel.push(q.labels[r]);
         docid.push(q.docids[r]);
       });
     });
-    if (interleave && rows.qid.length > 1) {
+    if (interleave && qid.length > 1) {
       // A deterministic shuffle driven by `order`: queries' rows are no longer contiguous.
-      const idx = rows.qid.map((_, i) => i);
+      const idx = qid.map((_, i) => i);
       for (let i = idx.length - 1; i > 0; i--) {
         const j = (order[i % Math.max(1, order.length)] ?? i) % (i + 1);
         [idx[i], idx[j]] = [idx[j], idx[i]];
       }
       const pick = <T,>(c: T[]) => idx.map((i) => c[i]);
-      return { qid: pick(rows.qid), score: pick(rows.score), rel: pick(rows.rel), ...(withDocids ? { docid: pick(docid) } : {}) };
+      [qid, score, rel, docid] = [pick(qid), pick(score), pick(rel), pick(docid)];
     }
-    return withDocids ? { ...rows, docid } : rows;
+    const columns: RowsColumns = typed
+      ? { qid: numericQids ? Int32Array.from(qid as number[]) : qid, score: Float64Array.from(score), rel: Float64Array.from(rel) }
+      : { qid, score, rel };
+    return withDocids ? { ...columns, docid } : columns;
   });
 
 describe("evaluate(rows): kernel = reference", () => {
@@ -182,6 +196,22 @@ describe("evaluate(rows): kernel = reference", () => {
         expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
       }),
       params(RUNS),
+    );
+  }, TIMEOUT);
+
+  it("on batches of many small queries", () => {
+    const small = fc.integer({ min: 0, max: 8 }).chain(queryOf);
+    const many = fc.array(small, { minLength: 500, maxLength: 3000 }).map((queries) => ({
+      qid: queries.flatMap((q, i) => q.scores.map(() => i)),
+      score: queries.flatMap((q) => q.scores),
+      rel: queries.flatMap((q) => q.labels),
+    }));
+    fc.assert(
+      fc.property(many, cutoffs, options, (rows, ks, opts) => {
+        const ms = allMeasures([...ks, 1, 5]);
+        expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+      }),
+      params(Math.max(1, Math.round(RUNS / 30))),
     );
   }, TIMEOUT);
 
