@@ -113,7 +113,7 @@ const query = size.chain(queryOf);
 const options: fc.Arbitrary<Options> = fc.record(
   {
     gain: fc.constantFrom<Options["gain"]>("exp", "linear", { 1: 1, 2: 3, 3: 7 }, { 2: 10, 4: 1, 5: 0 }, { 1: 0.5, 3: 100 }),
-    relevanceThreshold: fc.constantFrom(1, 2),
+    relevanceThreshold: fc.constantFrom(1, 2, 1, 2, 0.5, 2.5, 4),
     noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
     beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan"),
     depth: fc.integer({ min: 1, max: 40 }),

@@ -424,8 +424,14 @@ describe.each(backends)("$name", (b) => {
     });
     it("the ideal ranking sorts gains, not labels", () => {
       // { 1: 5, 2: 1 }: gains as ranked [5, 0, 1, 0, 5]: dcg = 5 + 1·d(3) + 5·d(5); ideal [5, 5, 1]: 5 + 5·d(2) + d(3)
-      const r = b.evaluate(seed, ["dcg", "ndcg"], { gain: { 1: 5, 2: 1 } });
-      expectValues(r, { dcg: 5 + d(3) + 5 * d(5), ndcg: (5 + d(3) + 5 * d(5)) / (5 + 5 * d(2) + d(3)) });
+      // ndcg@1 = 5/5; ndcg@2 = (5 + 0)/(5 + 5·d(2))
+      const r = b.evaluate(seed, ["dcg", "ndcg", "ndcg@1", "ndcg@2"], { gain: { 1: 5, 2: 1 } });
+      expectValues(r, {
+        dcg: 5 + d(3) + 5 * d(5),
+        ndcg: (5 + d(3) + 5 * d(5)) / (5 + 5 * d(2) + d(3)),
+        "ndcg@1": 1,
+        "ndcg@2": 5 / (5 + 5 * d(2)),
+      });
     });
     it("a fractional label is not listed: linear", () => {
       // labels ranked [2.5, 2]: { 2: 7 } -> gains [2.5, 7]: dcg = 2.5 + 7·d(2); ideal [7, 2.5]

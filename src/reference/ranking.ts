@@ -6,7 +6,8 @@
  *    ordered by document id, descending in UTF-8 byte order, when ids are given, else in input order;
  *  - it keeps the top `depth`; N is its length; ranks are 1-based;
  *  - a document is relevant when it is judged, its label > 0 and label >= relevanceThreshold
- *    ("a label <= 0 gains 0 and is non-relevant");
+ *    (the README says both "relevant when its label >= relevanceThreshold" and "a label <= 0 ... is
+ *    non-relevant"; they differ only for a threshold <= 0, where this keeps labels <= 0 non-relevant);
  *  - gain(label) is 0 for labels <= 0 and for unjudged documents, else 2^label − 1 ("exp"),
  *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
  */
