@@ -8,14 +8,14 @@ export interface Options {
   /**
    * Gain of a judged label in DCG-based measures. `"exp"` is 2^rel − 1 (Burges et al. 2005; LightGBM,
    * XGBoost, ptranking, gdeval); `"linear"` is rel itself (trec_eval, ranx `ndcg`, scikit-learn). A
-   * table maps integer labels to gains; labels it does not list keep their linear gain (trec_eval's
-   * `ndcg.1=3,2=9`). Labels <= 0 and unjudged documents always gain 0.
+   * table maps integer labels >= 1 to gains >= 0; labels it does not list keep their linear gain
+   * (trec_eval's `ndcg.1=3,2=9`). Labels <= 0 and unjudged documents always gain 0.
    * @default "exp"
    */
   gain?: "exp" | "linear" | Readonly<Record<number, number>>;
   /**
    * Binary measures (P, recall, MAP, MRR, ...) count a document as relevant when its label is at least
-   * this (trec_eval's `-l`).
+   * this (trec_eval's `-l`). Must be above 0.
    * @default 1
    */
   relevanceThreshold?: number;
@@ -70,14 +70,15 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
       for (const [label, gain] of Object.entries(g)) {
         const l = Number(label);
         if (!Number.isInteger(l) || l < 1 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
-        if (typeof gain !== "number" || !Number.isFinite(gain)) throw bad(`gain table: gain of label ${label} is not a finite number`);
+        if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0) throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
         table.set(l, gain);
       }
       r.gain = table;
     } else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
-    if (!Number.isFinite(options.relevanceThreshold)) throw bad("relevanceThreshold must be a finite number");
+    // Labels <= 0 are never relevant (they gain 0 and mark unjudged documents), so the threshold is above 0.
+    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold > 0)) throw bad(`relevanceThreshold must be a number > 0, not ${options.relevanceThreshold}`);
     r.relevanceThreshold = options.relevanceThreshold;
   }
   if (options.noRelevant !== undefined) {

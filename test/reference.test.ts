@@ -503,22 +503,15 @@ describe("the real API's bookkeeping around the same cases", () => {
   });
 });
 
-// Disagreements: the README is clear, the kernel differs. Each is `it.fails` on the kernel alone (the
-// reference passes the same assertion above) until the kernel is fixed; then drop `.fails`.
-describe("kernel disagreements with the README", () => {
-  // README: "the ideal ranking sorts the gains of *all* the query's judged documents descending".
-  // A gain table may give a label a negative gain (resolveOptions accepts any finite number); that
-  // document is still judged, so its gain belongs in the ideal ranking, last. The kernel leaves it
-  // out: labels ranked [1, 2] (scores 2, 1), gain { 1: -1 } (2 is not listed: linear, 2):
-  //   dcg = -1 + 2·d(2) = 0.26185950714291484; ideal [2, -1]: idcg = 2 - d(2) = 1.3690702464285425
-  //   ndcg = 0.19126...; the kernel gives 0.13093 = dcg / 2, an ideal ranking without the -1.
-  const rows = ranked([1, 2]);
-  const options: Options = { gain: { 1: -1 } };
-  const expected = { dcg: -1 + 2 * d(2), ndcg: (-1 + 2 * d(2)) / (2 - d(2)) };
-  it("reference: a negative table gain is in the ideal ranking", () => {
-    expectValues(referenceEvaluate(rows, ["dcg", "ndcg"], options), expected);
+// Settled disagreement: a gain table could once give a label a negative gain, which the kernel left
+// out of the ideal ranking while the reference kept it. Gains are non-negative by definition
+// (labels <= 0 gain 0), so tables with negative gains are now refused, by both backends' options.
+describe("gain tables", () => {
+  it.each(backends)("$name: refuses a negative gain", (b) => {
+    expect(() => b.evaluate(ranked([1, 2]), ["dcg", "ndcg"], { gain: { 1: -1 } })).toThrow(/gain of label 1 must be a finite number >= 0/);
   });
-  it.fails("kernel: a negative table gain is in the ideal ranking", () => {
-    expectValues(evaluate(rows, ["dcg", "ndcg"], options), expected);
+  // Labels <= 0 are never relevant, so a threshold must be above 0.
+  it.each(backends)("$name: refuses a relevance threshold <= 0", (b) => {
+    expect(() => b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: 0 })).toThrow(/relevanceThreshold must be a number > 0/);
   });
 });
