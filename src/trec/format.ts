@@ -1,0 +1,171 @@
+/**
+ * trec_eval's printf formats, reproduced byte for byte (meas_print_single.c, meas_print_final.c):
+ *
+ *   float measures   printf("%-22s\t%s\t%6.4f\n", name, qid, value)
+ *   long measures    printf("%-22s\t%s\t%ld\n",   name, qid, (long) value)
+ *   runid            printf("%-22s\t%s\t%s\n",    name, "all", run_tag)
+ *   relstring        printf("%-22s\t%s\t'%s'\n",  name, qid, string)
+ *
+ * `%6.4f` is glibc's: the exact decimal value of the binary double rounded to 4 places, an exact
+ * tie going to the even digit (the default rounding mode), right-aligned in 6 columns. Browser-safe:
+ * no Node built-ins.
+ */
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The sign bit of x, which `x < 0` does not see for -0 and NaN. */
+export function signBit(x: number): boolean {
+  f64[0] = x;
+  return (u32[LITTLE ? 1 : 0] >>> 31) === 1;
+}
+
+/** x = mantissa · 2^exponent exactly, mantissa a non-negative integer (x finite, sign dropped). */
+function decompose(x: number): { mantissa: bigint; exponent: number } {
+  f64[0] = x;
+  const hi = u32[LITTLE ? 1 : 0];
+  const lo = u32[LITTLE ? 0 : 1];
+  const biased = (hi >>> 20) & 0x7ff;
+  const fracHi = hi & 0xfffff;
+  let mantissa = (BigInt(fracHi) << 32n) | BigInt(lo);
+  if (biased === 0) return { mantissa, exponent: -1074 }; // subnormal or zero
+  mantissa |= 1n << 52n;
+  return { mantissa, exponent: biased - 1075 };
+}
+
+function padStart(s: string, width: number): string {
+  return s.length >= width ? s : " ".repeat(width - s.length) + s;
+}
+
+/** glibc's spelling of a non-finite value: "nan", "-nan", "inf", "-inf". */
+function nonFinite(x: number): string {
+  if (Number.isNaN(x)) return signBit(x) ? "-nan" : "nan";
+  return x > 0 ? "inf" : "-inf";
+}
+
+/**
+ * `%W.Df` by exact arithmetic: the double's full decimal expansion (every double is a dyadic rational,
+ * so m·2^-s = m·5^s / 10^s), rounded half-to-even at D places. Slow for tiny magnitudes (5^1074) but
+ * exact everywhere; the reference for `formatFixed`.
+ */
+export function formatFixedExact(x: number, digits: number, width = 0): string {
+  if (!Number.isFinite(x)) return padStart(nonFinite(x), width);
+  const negative = signBit(x);
+  const { mantissa, exponent } = decompose(x);
+  let scaled: bigint; // round(|x| · 10^digits), half to even
+  const d = BigInt(digits);
+  if (exponent >= 0) {
+    scaled = (mantissa << BigInt(exponent)) * 10n ** d;
+  } else {
+    const s = -exponent; // |x| = mantissa · 5^s / 10^s
+    const numerator = mantissa * 5n ** BigInt(s);
+    if (s <= digits) {
+      scaled = numerator * 10n ** BigInt(digits - s);
+    } else {
+      const div = 10n ** BigInt(s - digits);
+      const q = numerator / div;
+      const r = numerator % div;
+      const twice = 2n * r;
+      scaled = twice > div || (twice === div && (q & 1n) === 1n) ? q + 1n : q;
+    }
+  }
+  let text = scaled.toString();
+  if (digits > 0) {
+    if (text.length <= digits) text = "0".repeat(digits - text.length + 1) + text;
+    text = `${text.slice(0, text.length - digits)}.${text.slice(text.length - digits)}`;
+  }
+  return padStart((negative ? "-" : "") + text, width);
+}
+
+/**
+ * `%W.Df` as glibc prints it. Number.prototype.toFixed also rounds the exact binary value, but
+ * sends an exact tie away from zero where glibc goes to the even digit, drops the sign of -0, and
+ * switches to exponent notation from 1e21. An exact tie at D places happens only when x is an odd
+ * multiple of 2^-(D+1) (x·10^D = n + 1/2 with x dyadic forces x = odd / 2^(D+1)); those, -0,
+ * and |x| >= 1e21 go through the exact BigInt path, everything else through toFixed. The two are
+ * cross-checked on random doubles in test/trec/format.test.ts.
+ */
+export function formatFixed(x: number, digits: number, width = 0): string {
+  if (!Number.isFinite(x)) return padStart(nonFinite(x), width);
+  if (digits > 20 || x === 0 || Math.abs(x) >= 1e21) return formatFixedExact(x, digits, width);
+  const shifted = x * 2 ** (digits + 1); // exact: a power-of-two scaling of a number < 1e21
+  if (Number.isInteger(shifted) && Math.abs(shifted % 2) === 1) return formatFixedExact(x, digits, width);
+  return padStart(x.toFixed(digits), width);
+}
+
+/** `%6.4f`, the value column of every floating-point measure. */
+export function formatFixed4(x: number): string {
+  return formatFixed(x, 4, 6);
+}
+
+const LONG_MIN = "-9223372036854775808";
+
+/**
+ * `%ld` of `(long) x`: truncation toward zero. A value outside the range of a 64-bit long (or NaN)
+ * is undefined behaviour in C; x86-64's cvttsd2si gives LONG_MIN, which is what trec_eval prints there.
+ */
+export function formatLong(x: number): string {
+  if (Number.isNaN(x) || x >= 2 ** 63 || x < -(2 ** 63)) return LONG_MIN;
+  const t = Math.trunc(x);
+  return Number.isSafeInteger(t) ? String(t === 0 ? 0 : t) : BigInt(t).toString();
+}
+
+/** `%-22s`: left-justified, space-padded to 22 columns (longer names are printed whole). */
+export function padName(name: string): string {
+  return name.length >= 22 ? name : name + " ".repeat(22 - name.length);
+}
+
+export type TrecPrint = "float" | "long" | "string" | "quoted";
+
+/** One output line, newline included, as trec_eval prints it. */
+export function formatLine(name: string, qid: string, value: number | string, print: TrecPrint): string {
+  let text: string;
+  switch (print) {
+    case "float":
+      text = formatFixed4(value as number);
+      break;
+    case "long":
+      text = formatLong(value as number);
+      break;
+    case "string":
+      text = String(value);
+      break;
+    case "quoted":
+      text = `'${String(value)}'`;
+      break;
+  }
+  return `${padName(name)}\t${qid}\t${text}\n`;
+}
+
+const utf8 = new TextEncoder();
+
+/** strcmp on the UTF-8 bytes: negative, 0 or positive. */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Query ids in trec_eval's order: byte order (strcmp on UTF-8), so "10" < "100" < "9". A new array. */
+export function sortQids(qids: readonly string[]): string[] {
+  return sortedOrder(qids).map((i) => qids[i]);
+}
+
+/** The indices of qids in byte order (stable for equal ids). */
+export function sortedOrder(qids: readonly string[]): number[] {
+  // Pre-encode once: sorting with compareBytes would encode O(n log n) times.
+  const keys = qids.map((q) => utf8.encode(q));
+  const idx = qids.map((_, i) => i);
+  idx.sort((i, j) => {
+    const x = keys[i];
+    const y = keys[j];
+    const n = Math.min(x.length, y.length);
+    for (let k = 0; k < n; k++) if (x[k] !== y[k]) return x[k] - y[k];
+    return x.length - y.length || i - j;
+  });
+  return idx;
+}
