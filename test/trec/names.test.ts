@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { RankevalError } from "../../src/errors.js";
+import { atof, atol, parseTrecMeasures, reportMakesIt, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines } from "../../src/trec/names.js";
+
+const names = (args: string[]) => trecLines(parseTrecMeasures(args)).map((l) => l.name);
+const line = (args: string[], name: string) => trecLines(parseTrecMeasures(args)).find((l) => l.name === name)!;
+const bad = (args: string[], text: RegExp) => {
+  let err: unknown;
+  try {
+    parseTrecMeasures(args);
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(RankevalError);
+  expect((err as RankevalError).code).toBe("bad-measure");
+  expect((err as Error).message).toMatch(text);
+};
+
+describe("parseTrecMeasures: names and parameters", () => {
+  it("a plain measure", () => {
+    expect(names(["map"])).toEqual(["map"]);
+    expect(line(["map"], "map")).toMatchObject({ measure: "map", aggregation: "mean", print: "float", perQuery: true, summary: true });
+    expect(line(["map"], "map").kernel!.measure.name).toBe("map");
+  });
+
+  it("default cutoffs", () => {
+    const d = ["5", "10", "15", "20", "30", "100", "200", "500", "1000"];
+    for (const m of ["P", "recall", "ndcg_cut", "map_cut", "relative_P"]) expect(names([m])).toEqual(d.map((k) => `${m}_${k}`));
+    expect(names(["success"])).toEqual(["success_1", "success_5", "success_10"]);
+    expect(names(["unj"])).toEqual(["unj_5", "unj_10", "unj_20"]);
+    expect(names(["iprec_at_recall"])).toEqual(["0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00"].map((x) => `iprec_at_recall_${x}`));
+    expect(names(["Rprec_mult"])).toEqual(["0.20", "0.40", "0.60", "0.80", "1.00", "1.20", "1.40", "1.60", "1.80", "2.00"].map((x) => `Rprec_mult_${x}`));
+  });
+
+  it("P.5,10 and cutoffs sorted ascending, atol-read (23.4 -> 23)", () => {
+    expect(names(["P.5,10"])).toEqual(["P_5", "P_10"]);
+    expect(names(["P.5,7,3"])).toEqual(["P_3", "P_5", "P_7"]);
+    expect(names(["ndcg_cut.10,20,23.4"])).toEqual(["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]);
+    expect(parseTrecMeasures(["ndcg_cut.10,20,23.4"])[0].cutoffs).toEqual([10, 20, 23]);
+    expect(names(["success.2,5,20"])).toEqual(["success_2", "success_5", "success_20"]);
+    expect(names(["recall.20,2000"])).toEqual(["recall_20", "recall_2000"]);
+    expect(names(["P. 7"])).toEqual(["P_7"]); // atol skips leading blanks
+  });
+
+  it("double cutoffs: atof, sorted, named %3.2f (the golden meas_params command)", () => {
+    expect(names(["iprec_at_recall..10,.20,.25,.75,.50"])).toEqual(["0.10", "0.20", "0.25", "0.50", "0.75"].map((x) => `iprec_at_recall_${x}`));
+    expect(names(["Rprec_mult.5.0,0.2,0.35"])).toEqual(["Rprec_mult_0.20", "Rprec_mult_0.35", "Rprec_mult_5.00"]);
+  });
+
+  it("single-value parameters and level=gain pairs print the parameter string", () => {
+    expect(names(["utility.2,-1,0,0"])).toEqual(["utility_2,-1,0,0"]);
+    expect(parseTrecMeasures(["utility.2,-1,0,0"])[0].values).toEqual([2, -1, 0, 0]);
+    expect(names(["utility"])).toEqual(["utility"]);
+    expect(parseTrecMeasures(["utility"])[0].values).toEqual([1, -1, 0, 0]);
+    expect(names(["11pt_avg..25,.5,.75"])).toEqual(["11pt_avg_.25,.5,.75"]);
+    expect(names(["relstring.20"])).toEqual(["relstring_20"]);
+    expect(names(["set_F.0.5"])).toEqual(["set_F_0.5"]);
+    expect(names(["ndcg.1=3,2=9,4=4.5"])).toEqual(["ndcg_1=3,2=9,4=4.5"]);
+    expect(parseTrecMeasures(["ndcg.1=3,2=9,4=4.5"])[0].pairs).toEqual([["1", 3], ["2", 9], ["4", 4.5]]);
+    expect(names(["rbp.p=0.95"])).toEqual(["rbp_p=0.95"]);
+  });
+
+  it("the same measure twice with parameters: only the first is used (trec_eval's behaviour)", () => {
+    expect(names(["P.5", "P.10"])).toEqual(["P_5"]);
+    expect(names(["P.5", "P"])).toEqual(["P_5"]);
+    expect(names(["P", "P.10"])).toEqual(["P_10"]); // parameters apply whenever given
+    expect(names(["official", "P.5"]).filter((n) => n.startsWith("P_"))).toEqual(["P_5"]);
+    expect(names(["all_trec", "relstring.20"]).filter((n) => n.startsWith("relstring"))).toEqual(["relstring_20"]);
+  });
+
+  it("output order is trec_eval's table order, not the command line's", () => {
+    expect(names(["success.1", "map", "num_q", "runid", "P.5"])).toEqual(["runid", "num_q", "map", "P_5", "success_1"]);
+    expect(names(["map", "map"])).toEqual(["map"]);
+  });
+
+  it("no argument means official", () => {
+    expect(names([])).toEqual(names(["official"]));
+  });
+});
+
+describe("parseTrecMeasures: nicknames", () => {
+  it("official: 30 lines, as out.test", () => {
+    const n = names(["official"]);
+    expect(n.length).toBe(30);
+    expect(n.slice(0, 10)).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]);
+    expect(n[10]).toBe("iprec_at_recall_0.00");
+    expect(n[29]).toBe("P_1000");
+  });
+
+  it("all_trec: every measure of the table but dcg and ideal_dcg, in table order", () => {
+    expect(parseTrecMeasures(["all_trec"]).map((m) => m.name)).toEqual([
+      "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+      "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+      "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
+      "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+    ]);
+    expect(TREC_MEASURE_NAMES.indexOf("dcg")).toBe(TREC_MEASURE_NAMES.indexOf("G") + 1);
+  });
+
+  it("set", () => {
+    expect(names(["set"])).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]);
+    expect(TREC_NICKNAMES.set.length).toBe(11);
+  });
+
+  it("nicknames and names mix; parameters on a nickname are ignored", () => {
+    expect(names(["set", "map"]).slice(0, 6)).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map"]);
+    expect(names(["official.5"])).toEqual(names(["official"]));
+  });
+});
+
+describe("parseTrecMeasures: aggregation and printing", () => {
+  const all = trecLines(parseTrecMeasures(["all_trec"]));
+  const by = (n: string) => all.find((l) => l.name === n)!;
+  it("sums, counts, geometric means, run tag, relstring", () => {
+    for (const n of ["num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"]) expect(by(n)).toMatchObject({ aggregation: "sum", print: "long", perQuery: true, summary: true });
+    expect(by("num_q")).toMatchObject({ aggregation: "count", print: "long", perQuery: false, summary: true });
+    expect(by("runid")).toMatchObject({ aggregation: "runid", print: "string", perQuery: false, summary: true });
+    for (const n of ["gm_map", "gm_bpref"]) expect(by(n)).toMatchObject({ aggregation: "geomean", print: "float", perQuery: false, summary: true });
+    expect(by("relstring")).toMatchObject({ aggregation: "none", print: "quoted", perQuery: true, summary: false });
+    expect(by("utility")).toMatchObject({ aggregation: "mean", print: "float" });
+    expect(reportMakesIt(by("runid")) && reportMakesIt(by("num_q")) && !reportMakesIt(by("map"))).toBe(true);
+  });
+
+  it("maps to rankeval's canonical measures where one exists", () => {
+    const k = (n: string) => by(n).kernel && { name: by(n).kernel!.measure.name, gain: by(n).kernel!.gain };
+    expect(k("map")).toEqual({ name: "map", gain: undefined });
+    expect(k("gm_map")).toEqual({ name: "map", gain: undefined });
+    expect(k("gm_bpref")).toEqual({ name: "bpref", gain: undefined });
+    expect(k("P_5")!.name).toBe("precision@5");
+    expect(k("recall_1000")!.name).toBe("recall@1000");
+    expect(k("ndcg")).toEqual({ name: "ndcg", gain: "linear" });
+    expect(k("ndcg_cut_10")).toEqual({ name: "ndcg@10", gain: "linear" });
+    expect(k("map_cut_100")!.name).toBe("map@100");
+    expect(k("recip_rank")!.name).toBe("mrr");
+    expect(k("Rprec")!.name).toBe("r-precision");
+    expect(k("bpref")!.name).toBe("bpref");
+    expect(k("success_10")!.name).toBe("hit_rate@10");
+    for (const n of ["num_ret", "num_rel", "num_rel_ret"]) expect(k(n)!.name).toBe(n);
+    const none = all.filter((l) => l.kernel === null).map((l) => l.measure);
+    expect([...new Set(none)]).toEqual([
+      "runid", "num_q", "iprec_at_recall", "relstring", "infAP", "Rprec_mult", "utility", "11pt_avg", "binG", "G",
+      "ndcg_rel", "Rndcg", "relative_P", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+      "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+    ]);
+    expect(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9").kernel).toBeNull();
+  });
+});
+
+describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
+  it("unknown names", () => {
+    bad(["nope"], /illegal measure 'nope'/);
+    bad(["p.5"], /illegal measure/); // names are case-sensitive, as strcmp
+    bad(["ndcg@10"], /illegal measure/);
+  });
+  it("cutoffs <= 0, as atol reads them", () => {
+    bad(["P.0"], /Negative cutoff detected/);
+    bad(["P.5,-3"], /Negative cutoff detected/);
+    bad(["P.x"], /Negative cutoff detected/);
+    bad(["P.5,,10"], /Negative cutoff detected/);
+  });
+  it("duplicate cutoffs, also after atol", () => {
+    bad(["P.5,5"], /duplicate cutoffs/);
+    bad(["ndcg_cut.10,10.7"], /duplicate cutoffs/);
+    bad(["iprec_at_recall.0.5,.50"], /duplicate cutoffs/);
+  });
+  it("an empty parameter string", () => {
+    bad(["P."], /improper measure in parameter 'P'/);
+  });
+  it("malformed pairs", () => {
+    bad(["ndcg.1=3,2"], /malformed pair/);
+    bad(["ndcg.1=3=4"], /malformed pair/);
+    bad(["ndcg.,1=3"], /malformed pair/);
+    bad(["ndcg.1"], /malformed pair/);
+  });
+  it("preference and judgment-group measures", () => {
+    bad(["all_prefs"], /-R prefs/);
+    bad(["qrels_jg"], /-R prefs/);
+  });
+  it("the only-first rule is applied before checking: a later bad parameter string is never read", () => {
+    expect(names(["P.5", "P.0"])).toEqual(["P_5"]);
+  });
+});
+
+describe("atol / atof", () => {
+  it("read a leading number as C does", () => {
+    expect(atol("23.4")).toBe(23n);
+    expect(atol("  -7x")).toBe(-7n);
+    expect(atol("x")).toBe(0n);
+    expect(atol("99999999999999999999")).toBe(2n ** 63n - 1n);
+    expect(atof(".25")).toBe(0.25);
+    expect(atof("5.0")).toBe(5);
+    expect(atof("1e-1x")).toBe(0.1);
+    expect(atof("-inf")).toBe(-Infinity);
+    expect(atof("NaN")).toBeNaN();
+    expect(atof("abc")).toBe(0);
+  });
+});
