@@ -13,12 +13,22 @@ import { err } from "./metrics/err";
 import { bpref } from "./metrics/bpref";
 import { inversions, kendallTau } from "./metrics/pairs";
 import { mse } from "./metrics/pointwise";
+import { relativeP, unjudgedAt } from "./metrics/relative";
+import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
 export enum Family {
   NUM_RET, NUM_REL, NUM_REL_RET, PRECISION, RECALL, F1, MAP, MRR, DCG, NDCG, ERR, R_PRECISION, BPREF,
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
+  RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
 }
+
+/**
+ * Parameter slots per measure: evaluate()'s params hold PARAM_SLOTS f64 per measure, the family's
+ * parameters in the order its registry row lists them (src/measures/registry.ts), unused slots 0.
+ * Five is utility's count (a, b, c, d and the collection size n).
+ */
+export const PARAM_SLOTS: i32 = 5;
 
 /** Spec flags, per measure. */
 export const SPEC_NEEDS_RELEVANT: i32 = 1;
@@ -73,8 +83,8 @@ export function configure(
  * Called by src/kernel/ once per batch. Query q's ranked rows are [offsets[q], offsets[q+1]) of
  * scores (f64) and labels (f64, NaN = unjudged); its judgments are [judgedOffsets[q],
  * judgedOffsets[q+1]) of judged (f64), which may alias labels/offsets when every row is judged.
- * Measure s is (families[s], cutoffs[s] (0 = none), params[s], flags[s]); its value for query q goes
- * to out[s * numQueries + q].
+ * Measure s is (families[s], cutoffs[s] (0 = none), params[s * PARAM_SLOTS ..+ PARAM_SLOTS], flags[s]);
+ * its value for query q goes to out[s * numQueries + q].
  */
 export function evaluate(
   numQueries: i32, offsets: usize, scores: usize, labels: usize, judgedOffsets: usize, judged: usize,
@@ -92,6 +102,7 @@ export function evaluate(
     const jStart = load<i32>(judgedOffsets + (<usize>q << 2));
     const jEnd = load<i32>(judgedOffsets + (<usize>(q + 1) << 2));
     rankQuery(scores, labels, start, end, judged, jStart, jEnd);
+    state.setJudgments(judged, jStart, jEnd);
     for (let s = 0; s < numSpecs; s++) {
       const k = load<i32>(cutoffs + (<usize>s << 2));
       let v: f64;
@@ -100,7 +111,7 @@ export function evaluate(
       } else if (k > state.N && state.beyondListNaN) {
         v = NaN;
       } else {
-        v = measure(load<i32>(families + (<usize>s << 2)), k, load<f64>(params + (<usize>s << 3)));
+        v = measure(load<i32>(families + (<usize>s << 2)), k, params + <usize>s * <usize>PARAM_SLOTS * 8);
       }
       store<f64>(out + ((<usize>s * <usize>numQueries + <usize>q) << 3), v);
     }
@@ -117,13 +128,22 @@ function addDepths(family: i32, k: i32): void {
     case Family.MAP: Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
     case Family.DCG: Depths.gain = max(Depths.gain, k); break;
     case Family.NDCG: Depths.gain = max(Depths.gain, k); Depths.ideal = max(Depths.ideal, k); break;
-    case Family.ERR: Depths.label = max(Depths.label, k); break;
+    case Family.ERR: case Family.UNJ: Depths.label = max(Depths.label, k); break;
+    case Family.RELATIVE_P: Depths.rel = max(Depths.rel, k); break;
+    case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
+      Depths.rel = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
   Depths.label = max(Depths.label, max(Depths.rel, max(Depths.gain, Depths.ap)));
 }
 
-function measure(family: i32, k: i32, param: f64): f64 {
+/** Parameter i of a measure whose slots start at p. */
+// @ts-ignore: decorator
+@inline function param(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+
+function measure(family: i32, k: i32, p: usize): f64 {
   switch (family) {
     case Family.NUM_RET: return numRet();
     case Family.NUM_REL: return numRel();
@@ -135,13 +155,21 @@ function measure(family: i32, k: i32, param: f64): f64 {
     case Family.MRR: return reciprocalRank(k);
     case Family.DCG: return dcg(k);
     case Family.NDCG: return ndcg(k);
-    case Family.ERR: return err(k, param);
+    case Family.ERR: return err(k, param(p, 0));
     case Family.R_PRECISION: return rPrecision();
     case Family.BPREF: return bpref();
     case Family.HIT_RATE: return hitRate(k);
     case Family.INVERSIONS: return inversions();
     case Family.KENDALL_TAU: return kendallTau();
     case Family.MSE: return mse();
+    case Family.RELATIVE_P: return relativeP(k);
+    case Family.SET_P: return setP();
+    case Family.SET_RELATIVE_P: return setRelativeP();
+    case Family.SET_RECALL: return setRecall();
+    case Family.SET_MAP: return setMap();
+    case Family.SET_F: return setF(param(p, 0));
+    case Family.NUM_NONREL_JUDGED_RET: return numNonrelJudgedRet();
+    case Family.UNJ: return unjudgedAt(k);
     default: return NaN;
   }
 }

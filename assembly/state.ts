@@ -108,3 +108,16 @@ function gainOutsideTable(label: f64): f64 {
   if (!(label > 0)) return 0;
   return gainMode == GainMode.EXP ? Math.pow(2.0, label) - 1.0 : label;
 }
+
+// The current query's judgments (set by index.ts before its measures run), for the measures that
+// read more of them than query.ts summarises in R, NR and J (trec_eval's per-level counts, the
+// highest judged label): labels judged[judgedStart..judgedEnd), negative = judged "unjudged".
+export let judged: usize = 0;
+export let judgedStart: i32 = 0;
+export let judgedEnd: i32 = 0;
+
+export function setJudgments(j: usize, start: i32, end: i32): void {
+  judged = j;
+  judgedStart = start;
+  judgedEnd = end;
+}

@@ -26,6 +26,8 @@ export function allMeasures(ks: readonly number[]): string[] {
     "r-precision", "bpref", "dcg", "ndcg", "map", "mrr", "err", "err(max=3)",
     `dcg@${at}`, `ndcg@${at}`, `precision@${at}`, `recall@${at}`, `f1@${at}`, `map@${at}`, `mrr@${at}`,
     `err@${at}`, `err(max=2)@${at}`, `hit_rate@${at}`,
+    "set_p", "set_relative_p", "set_recall", "set_map", "set_f", "set_f(beta=0.5)", "num_nonrel_judged_ret",
+    `relative_p@${at}`, `unj@${at}`,
   ];
 }
 

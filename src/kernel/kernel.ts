@@ -21,6 +21,8 @@ interface KernelExports {
   ): void;
 }
 
+/** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
+const PARAM_SLOTS = 5;
 const PAGE = 65536;
 /** wasm32 addresses 4 GiB. */
 const MAX_MEMORY = 4 * 1024 ** 3;
@@ -48,6 +50,8 @@ class Kernel {
     for (const [name, value] of Object.entries(instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
     }
+    const slots = (instance.exports.PARAM_SLOTS as WebAssembly.Global | undefined)?.value;
+    if (slots !== PARAM_SLOTS) throw new Error(`kernel has ${slots} parameter slots per measure, the host ${PARAM_SLOTS}`);
   }
 
   /** Starts laying out a new region at `from` (the heap base, or a mark). */
@@ -145,7 +149,13 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     return id;
   });
   const cutoffs = Int32Array.from(measures, (m) => m.k);
-  const params = Float64Array.from(measures, (m) => (m.family.name === "err" ? m.params.max : 0));
+  // PARAM_SLOTS f64 per measure: its parameters in the order the registry row lists them, then 0s.
+  const params = new Float64Array(measures.length * PARAM_SLOTS);
+  measures.forEach((m, s) => {
+    const names = Object.keys(m.family.params ?? {});
+    if (names.length > PARAM_SLOTS) throw new Error(`${m.family.name} has more than ${PARAM_SLOTS} parameters`);
+    names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
+  });
   const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
   const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
   const blockStart = kernel.mark;

@@ -38,6 +38,15 @@ export const FAMILIES: readonly Family[] = [
   { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false },
   { name: "mse", aliases: [], cutoff: "none", needsRelevant: false },
+  // trec_eval's all_trec measures, under its own names lower-cased (its spellings parse too).
+  { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true },
+  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false },
+  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 } },
+  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false },
 ];
 
 /** The kernel's enum member for a family: `r-precision` -> `R_PRECISION`. */

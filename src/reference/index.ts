@@ -20,11 +20,16 @@ import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
 import { f1, precision, recall } from "./precision-recall.js";
 import { numRelevant, rank, type Doc, type Query } from "./ranking.js";
 import { rPrecision } from "./rprecision.js";
+import { relativeP, unjudgedAt } from "./trec-cutoff.js";
+import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
 
 export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
 /** The measures that need a relevant document (README): their value for R = 0 is `noRelevant`'s. */
-const NEEDS_RELEVANT = new Set(["recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate"]);
+const NEEDS_RELEVANT = new Set([
+  "recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
+  "relative_p", "set_relative_p", "set_recall", "set_map", "set_f",
+]);
 
 /** The measure's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
 function formula(m: Measure, q: Query, o: ResolvedOptions): number {
@@ -47,6 +52,14 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "inversions": return inversions(q);
     case "kendall_tau": return kendallTau(q);
     case "mse": return meanSquaredError(q);
+    case "relative_p": return relativeP(q, k, o);
+    case "set_p": return setP(q, o);
+    case "set_relative_p": return setRelativeP(q, o);
+    case "set_recall": return setRecall(q, o);
+    case "set_map": return setMap(q, o);
+    case "set_f": return setF(q, o, m.params.beta);
+    case "num_nonrel_judged_ret": return numNonrelJudgedRet(q, o);
+    case "unj": return unjudgedAt(q, k);
   }
   throw new Error(`reference: no implementation of measure ${m.name}`);
 }
