@@ -1,0 +1,122 @@
+/**
+ * The whole text trec_eval prints (trec_eval.c main loop, meas_acc.c, meas_avg.c, meas_print_*.c):
+ * with -q, for each query in strcmp order, each of its lines in measure-table order; then the
+ * summary block ("all"), in the same order. Browser-safe.
+ */
+import { RankevalError } from "../errors.js";
+import { formatLine, sortedOrder } from "./format.js";
+import { trecLines, type TrecAggregation, type TrecMeasure } from "./names.js";
+
+/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
+export const MIN_GEO_MEAN = 0.00001;
+
+/**
+ * A summary value from per-query values, as trec_eval accumulates them: a plain left-to-right double
+ * sum in the order given (pass the values in qid strcmp order, as `formatTrecReport` does), then
+ *  - mean:    sum / n                                    (meas_avg.c te_calc_avg_meas_s)
+ *  - sum:     sum                                        (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret)
+ *  - geomean: exp(Σ log(max(v, 1e-5)) / n)               (gm_map, gm_bpref; v the per-query map / bpref)
+ *  - count:   n                                          (num_q)
+ * n = `count` if given (trec_eval's num_q), else the number of values. "runid" and "none" have no
+ * numeric summary and throw. (Math.log / Math.exp are V8's, not glibc's; both are within an ulp or so,
+ * far below the 4 printed places except on a rounding knife-edge.)
+ */
+export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length): number {
+  switch (kind) {
+    case "mean": {
+      let s = 0;
+      for (let i = 0; i < values.length; i++) s += values[i];
+      return s / count;
+    }
+    case "sum": {
+      let s = 0;
+      for (let i = 0; i < values.length; i++) s += values[i];
+      return s;
+    }
+    case "geomean": {
+      let s = 0;
+      for (let i = 0; i < values.length; i++) s += Math.log(Math.max(values[i], MIN_GEO_MEAN));
+      return Math.exp(s / count);
+    }
+    case "count":
+      return count;
+    default:
+      throw new RankevalError("bad-option", `aggregate: "${kind}" has no numeric summary`);
+  }
+}
+
+export interface TrecReportInput {
+  /** The run tag (trec_eval: from the last line of the run file). */
+  readonly runid: string;
+  /** From parseTrecMeasures: what to print and in which order. */
+  readonly measures: readonly TrecMeasure[];
+  /**
+   * Per-query values, keyed by printed line name (`P_5`), each aligned with `qids` (any order: the
+   * report sorts by strcmp). relstring lines take strings. gm_map / gm_bpref take the per-query
+   * map / bpref (summary only). A line without its values must have a `summary` value instead.
+   */
+  readonly perQuery?: {
+    readonly qids: readonly string[];
+    readonly values: Readonly<Record<string, ArrayLike<number> | readonly string[]>>;
+  };
+  /** Print the per-query lines (-q). Default: true when `perQuery` is given. */
+  readonly printPerQuery?: boolean;
+  /** Print the summary block (false = trec_eval -n). Default true. */
+  readonly printSummary?: boolean;
+  /**
+   * Summary values by printed line name, used instead of aggregating `perQuery` (e.g. num_rel under
+   * -c, which trec_eval recomputes from the qrels, or values computed elsewhere).
+   */
+  readonly summary?: Readonly<Record<string, number>>;
+  /** num_q and the mean's denominator. Default: the number of per-query qids. */
+  readonly numQ?: number;
+}
+
+/** The complete trec_eval output, every line ending in "\n". */
+export function formatTrecReport(input: TrecReportInput): string {
+  const lines = trecLines(input.measures);
+  const pq = input.perQuery;
+  const qids = pq?.qids ?? [];
+  const order = sortedOrder(qids);
+  const numQ = input.numQ ?? qids.length;
+  const column = (name: string): ArrayLike<number> | readonly string[] | undefined => {
+    const v = pq?.values[name];
+    if (v === undefined) return undefined;
+    if (v.length !== qids.length) throw new RankevalError("bad-input", `trec report: ${v.length} values for "${name}", ${qids.length} qids`);
+    return v;
+  };
+  const out: string[] = [];
+
+  if (input.printPerQuery ?? pq !== undefined) {
+    if (!pq) throw new RankevalError("bad-input", "trec report: per-query lines asked for without per-query values");
+    const printed = lines.filter((l) => l.perQuery);
+    const cols = printed.map((l) => {
+      const c = column(l.name);
+      if (c === undefined) throw new RankevalError("bad-input", `trec report: no per-query values for "${l.name}"`);
+      return c;
+    });
+    for (const q of order) {
+      for (let j = 0; j < printed.length; j++) out.push(formatLine(printed[j].name, qids[q], cols[j][q], printed[j].print));
+    }
+  }
+
+  if (input.printSummary ?? true) {
+    for (const l of lines) {
+      if (!l.summary) continue;
+      const given = input.summary?.[l.name];
+      let value: number | string;
+      if (l.aggregation === "runid") value = input.runid;
+      else if (given !== undefined) value = given;
+      else if (l.aggregation === "count") value = numQ;
+      else {
+        const c = column(l.name);
+        if (c === undefined) throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
+        const inOrder = order.map((q) => c[q]);
+        if (inOrder.some((v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
+        value = aggregate(l.aggregation, inOrder as number[], numQ);
+      }
+      out.push(formatLine(l.name, "all", value, l.print));
+    }
+  }
+  return out.join("");
+}
