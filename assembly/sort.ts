@@ -138,9 +138,7 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
     store<i32>(order + (<usize>at << 2), start + i);
   }
   if (fullest <= BUCKET_LIMIT) {
-    // Every row is in its bucket, so one insertion pass over the whole ranking only moves rows
-    // within buckets: linear, with no per-bucket bookkeeping.
-    insertionSort(keys, order, 0, n - 1);
+    finishBuckets(keys, order, n);
     return;
   }
   // Now ends[b] is where bucket b ends.
@@ -151,6 +149,34 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
     if (len > BUCKET_LIMIT) sortPairs(keys + (<usize>from << 3), order + (<usize>from << 2), len);
     else if (len > 1) insertionSort(keys, order, from, to - 1);
     from = to;
+  }
+}
+
+/**
+ * The last step of sortRows: every row is in its bucket, and within a bucket equal scores are in
+ * row order already, so an insertion pass that moves a row only past strictly lower scores puts
+ * the ranking in exact order. Rows rarely move; the common step is one load and one comparison
+ * with the previous score, kept in a register.
+ */
+function finishBuckets(keys: usize, order: usize, n: i32): void {
+  let prev = load<f64>(keys);
+  for (let i = 1; i < n; i++) {
+    const k = load<f64>(keys + (<usize>i << 3));
+    if (k <= prev) {
+      prev = k;
+      continue;
+    }
+    // Out of order: shift the lower scores up. Position i then holds the old keys[i-1], which is
+    // still `prev`.
+    const v = load<i32>(order + (<usize>i << 2));
+    let j = i - 1;
+    do {
+      store<f64>(keys + (<usize>(j + 1) << 3), load<f64>(keys + (<usize>j << 3)));
+      store<i32>(order + (<usize>(j + 1) << 2), load<i32>(order + (<usize>j << 2)));
+      j--;
+    } while (j >= 0 && load<f64>(keys + (<usize>j << 3)) < k);
+    store<f64>(keys + (<usize>(j + 1) << 3), k);
+    store<i32>(order + (<usize>(j + 1) << 2), v);
   }
 }
 
