@@ -14,6 +14,8 @@ import { bpref } from "./metrics/bpref";
 import { inversions, kendallTau } from "./metrics/pairs";
 import { mse } from "./metrics/pointwise";
 import { relativeP, unjudgedAt } from "./metrics/relative";
+import { iprecAtRecall, elevenPointAverage, rPrecisionMult } from "./metrics/interpolated";
+import { infAP, binG } from "./metrics/inferred";
 import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
@@ -21,6 +23,7 @@ export enum Family {
   NUM_RET, NUM_REL, NUM_REL_RET, PRECISION, RECALL, F1, MAP, MRR, DCG, NDCG, ERR, R_PRECISION, BPREF,
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
+  IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING,
 }
 
 /**
@@ -131,6 +134,7 @@ function addDepths(family: i32, k: i32): void {
     case Family.ERR: case Family.UNJ: Depths.label = max(Depths.label, k); break;
     case Family.RELATIVE_P: Depths.rel = max(Depths.rel, k); break;
     case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
+    case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT:
       Depths.rel = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
@@ -170,6 +174,11 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.SET_F: return setF(param(p, 0));
     case Family.NUM_NONREL_JUDGED_RET: return numNonrelJudgedRet();
     case Family.UNJ: return unjudgedAt(k);
+    case Family.IPREC_AT_RECALL: return iprecAtRecall(param(p, 0));
+    case Family._11PT_AVG: return elevenPointAverage();
+    case Family.RPREC_MULT: return rPrecisionMult(param(p, 0));
+    case Family.INFAP: return infAP();
+    case Family.BING: return binG();
     default: return NaN;
   }
 }

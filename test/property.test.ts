@@ -28,6 +28,8 @@ export function allMeasures(ks: readonly number[]): string[] {
     `err@${at}`, `err(max=2)@${at}`, `hit_rate@${at}`,
     "set_p", "set_relative_p", "set_recall", "set_map", "set_f", "set_f(beta=0.5)", "num_nonrel_judged_ret",
     `relative_p@${at}`, `unj@${at}`,
+    "iprec_at_recall", "iprec_at_recall(recall=0.3)", "iprec_at_recall(recall=1)", "11pt_avg",
+    "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=1.8)", "infap", "bing",
   ];
 }
 

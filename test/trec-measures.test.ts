@@ -94,6 +94,56 @@ describe.each(backends)("$name", (b) => {
       });
     });
   });
+
+  describe("family 2: iprec_at_recall, 11pt_avg, rprec_mult, infap, bing", () => {
+    // P(j) for j = 1..6: 1, 1/2, 1/3, 1/4, 2/5, 1/2; relevant ranks 1, 5, 6; R = 4; rel(N) = 3.
+    it("at threshold 1", () => {
+      const e = 1e-5;
+      const r = b.evaluateRun(qrels, run, [
+        "iprec_at_recall", "iprec_at_recall(recall=0.1)", "iprec_at_recall(recall=0.2)", "iprec_at_recall(recall=0.375)",
+        "iprec_at_recall(recall=0.5)", "iprec_at_recall(recall=0.7)", "iprec_at_recall(recall=0.9)", "11pt_avg",
+        "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=0.5)", "rprec_mult(x=2)", "rprec_mult(x=0.01)", "infap", "bing",
+      ]);
+      expectValues(r, {
+        iprec_at_recall: 1, // c = 0: max P(j) from the first relevant rank
+        "iprec_at_recall(recall=0.1)": 1, // c = lround(0.4) = 0
+        "iprec_at_recall(recall=0.2)": 1, // c = lround(0.8) = 1
+        "iprec_at_recall(recall=0.375)": 1 / 2, // c = lround(1.5) = 2 (halves round up): max(P(5), P(6))
+        "iprec_at_recall(recall=0.5)": 1 / 2, // c = 2
+        "iprec_at_recall(recall=0.7)": 1 / 2, // c = lround(2.8) = 3: P(6)
+        "iprec_at_recall(recall=0.9)": 0, // c = lround(3.6) = 4 > rel(N) = 3
+        // c over the 11 points: 0 0 1 1 2 2 2 3 3 4 4 -> values 1 1 1 1 .5 .5 .5 .5 .5 0 0
+        "11pt_avg": 6.5 / 11,
+        rprec_mult: 1 / 4, // c = (long)(4 + 0.9) = 4: rel(4) / 4
+        "rprec_mult(x=0.2)": 1, // c = (long)(0.8 + 0.9) = 1
+        "rprec_mult(x=0.5)": 1 / 2, // c = 2
+        "rprec_mult(x=2)": 3 / 8, // c = 8 > N: rel(N) / 8
+        "rprec_mult(x=0.01)": 0, // c = (long)0.94 = 0
+        // positions 0..5: a rel, x nonpool, b nonrel, d unjudged, c rel, e rel
+        infap: (1 + (1 / 5 + (4 / 5) * (3 / 4) * ((1 + e) / (2 + 2 * e))) + (1 / 6 + (5 / 6) * (4 / 5) * ((2 + e) / (3 + 2 * e)))) / 4,
+        bing: (1 + 2 / Math.log2(5)) / 4, // non-relevant above: 0, 3 (x, b, d), 3
+      });
+    });
+
+    it("at threshold 2 (trec_eval -l2)", () => {
+      const e = 1e-5;
+      const r = b.evaluateRun(qrels, run, ["iprec_at_recall", "iprec_at_recall(recall=1)", "11pt_avg", "rprec_mult", "infap", "bing"], { relevanceThreshold: 2 });
+      expectValues(r, {
+        iprec_at_recall: 1 / 5, // only c (rank 5) relevant, R = 1: max(P(5) = 1/5, P(6) = 1/6)
+        "iprec_at_recall(recall=1)": 1 / 5,
+        "11pt_avg": 1 / 5,
+        rprec_mult: 0, // c = (long)1.9 = 1: rel(1) = 0
+        infap: 1 / 5 + (4 / 5) * (3 / 4) * (e / (2 + 2 * e)), // above c: a and b judged non-relevant, d unjudged
+        bing: 1 / Math.log2(6),
+      });
+    });
+
+    it("a query without relevant documents", () => {
+      const ms = ["iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing"];
+      expectValues(b.evaluateRun(noRel, noRelRun, ms), { iprec_at_recall: 0, "11pt_avg": 0, rprec_mult: 0, infap: 0, bing: 0 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ms, { noRelevant: "one" }), { iprec_at_recall: 1, "11pt_avg": 1, rprec_mult: 1, infap: 1, bing: 1 });
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +160,13 @@ const GOLDEN: [string, string][] = [
   ["set_f", "set_F"],
   ["num_nonrel_judged_ret", "num_nonrel_judged_ret"],
   ...cut("unj", "unj", [5, 10, 20]),
+  ...Array.from({ length: 11 }, (_, i): [string, string] =>
+    [i === 0 ? "iprec_at_recall" : `iprec_at_recall(recall=${i / 10})`, `iprec_at_recall_${(i / 10).toFixed(2)}`]),
+  ["11pt_avg", "11pt_avg"],
+  ...Array.from({ length: 10 }, (_, i): [string, string] =>
+    [i === 4 ? "rprec_mult" : `rprec_mult(x=${(i + 1) / 5})`, `Rprec_mult_${((i + 1) / 5).toFixed(2)}`]),
+  ["infap", "infAP"],
+  ["bing", "binG"],
 ];
 /** Summed, not averaged, in trec_eval's "all" line. */
 const SUMMED = new Set(["num_nonrel_judged_ret"]);

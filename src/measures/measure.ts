@@ -53,7 +53,7 @@ export function parseMeasures(specs: string | readonly string[]): Measure[] {
   return out;
 }
 
-const SPEC = /^([A-Za-z][A-Za-z0-9_-]*?)(?:\(([^)]*)\))?(?:(?:[@.]|_(?=\d+$))([^@.]+))?$/;
+const SPEC = /^([A-Za-z0-9][A-Za-z0-9_-]*?)(?:\(([^)]*)\))?(?:(?:[@.]|_(?=\d+$))([^@.]+))?$/;
 
 function parseOne(word: string): Measure[] {
   const m = SPEC.exec(word);

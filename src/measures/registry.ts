@@ -47,11 +47,20 @@ export const FAMILIES: readonly Family[] = [
   { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 } },
   { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false },
+  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 } },
+  { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true },
+  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 } },
+  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true },
 ];
 
-/** The kernel's enum member for a family: `r-precision` -> `R_PRECISION`. */
+/**
+ * The kernel's enum member for a family: `r-precision` -> `R_PRECISION`; a name that starts with a
+ * digit, not an identifier, gets a leading '_': `11pt_avg` -> `_11PT_AVG`.
+ */
 export function kernelFamilyName(f: Family): string {
-  return f.name.toUpperCase().replace(/-/g, "_");
+  const name = f.name.toUpperCase().replace(/-/g, "_");
+  return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
 const byName = new Map<string, Family>();

@@ -21,6 +21,8 @@ import { f1, precision, recall } from "./precision-recall.js";
 import { numRelevant, rank, type Doc, type Query } from "./ranking.js";
 import { rPrecision } from "./rprecision.js";
 import { relativeP, unjudgedAt } from "./trec-cutoff.js";
+import { binG, infAP } from "./trec-inferred.js";
+import { elevenPointAverage, iprecAtRecall, rPrecisionMult } from "./trec-recall-levels.js";
 import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
 
 export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
@@ -29,6 +31,7 @@ export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ran
 const NEEDS_RELEVANT = new Set([
   "recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
   "relative_p", "set_relative_p", "set_recall", "set_map", "set_f",
+  "iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing",
 ]);
 
 /** The measure's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
@@ -60,6 +63,11 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "set_f": return setF(q, o, m.params.beta);
     case "num_nonrel_judged_ret": return numNonrelJudgedRet(q, o);
     case "unj": return unjudgedAt(q, k);
+    case "iprec_at_recall": return iprecAtRecall(q, m.params.recall, o);
+    case "11pt_avg": return elevenPointAverage(q, o);
+    case "rprec_mult": return rPrecisionMult(q, m.params.x, o);
+    case "infap": return infAP(q, o);
+    case "bing": return binG(q, o);
   }
   throw new Error(`reference: no implementation of measure ${m.name}`);
 }
