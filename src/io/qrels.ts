@@ -13,23 +13,37 @@
  * const p = new QrelsParser({ file: "qrels.txt", qids, docids });
  * p.push(new TextEncoder().encode("301 0 d1 1\n301 0 d2 0\n"));
  * const { qid, docid, rel, length } = p.finish(); // length 2, rel Float64Array [1, 0]
+ *
+ * // Document ids per row, not interned (for src/trec-join.ts): see rows.ts.
+ * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
+ * q.push(new TextEncoder().encode("301 0 d1 1\n"));
+ * q.finish(); // { qid, docids: { bytes, offsets, hashes }, rel, lines, length: 1, file, qidNames: qids }
  * ```
  */
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
+import { RowDocidsBuilder, type RowDocids, type RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
-export interface QrelsParserOptions {
+/** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
+export type DocidMode = Interner | "per-row";
+
+export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
   /** Interner for query ids (share it with the run's parser so the ids agree). */
   qids: Interner;
-  /** Interner for document ids (share it with the run's parser so the ids agree). */
-  docids: Interner;
+  /**
+   * Interner for document ids (share it with the run's parser so the ids agree), or "per-row": each
+   * row keeps its id's bytes and hash, and finish() returns QrelsRows.
+   */
+  docids: D;
+  /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
+  expectedBytes?: number;
 }
 
 /** One entry per judgment, in file order. */
@@ -40,20 +54,42 @@ export interface Qrels {
   length: number;
 }
 
-export class QrelsParser extends LineParser {
+/** The judgments with document ids per row (`docids: "per-row"`), in file order. */
+export interface QrelsRows {
+  qid: Int32Array;
+  docids: RowDocids;
+  rel: Float64Array;
+  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  lines: RowLines;
+  length: number;
+  /** The file name given to the parser. */
+  file: string;
+  /** The interner the qid column's ids refer to. */
+  qidNames: Interner;
+}
+
+export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
+
+export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
   private readonly qid = new Int32Column();
   private readonly docid = new Int32Column();
   private readonly rel = new Float64Column();
-  private readonly pending: IdBatch;
+  private readonly pending: IdBatch | null;
+  private readonly rows: RowDocidsBuilder | null;
   private readonly lastQid: LastId;
+  private readonly qidNames: Interner;
 
-  constructor(options: QrelsParserOptions) {
+  constructor(options: QrelsParserOptions<D>) {
     super(options.file);
+    this.qidNames = options.qids;
     this.lastQid = new LastId(options.qids);
-    this.pending = new IdBatch(options.docids, this.docid);
+    const d = options.docids as DocidMode;
+    this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
+    this.rows = d === "per-row" ? new RowDocidsBuilder(options.expectedBytes) : null;
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    if (this.rows !== null) this.rows.reserve(end - p);
     while (p < end) {
       // Fast path for the usual line: four fields separated by blanks, a plain decimal rel, '\n' or
       // "\r\n" right after it. Anything else (comments, blank lines, trailing blanks, exponents,
@@ -104,7 +140,7 @@ export class QrelsParser extends LineParser {
   }
 
   protected linesDone(buf: Uint8Array): void {
-    this.pending.flush(buf);
+    if (this.pending !== null) this.pending.flush(buf);
     this.lastQid.release();
   }
 
@@ -132,14 +168,23 @@ export class QrelsParser extends LineParser {
     rel: number,
   ): void {
     this.qid.push(this.lastQid.get(buf, qidStart, qidEnd));
-    this.pending.add(buf, docStart, docEnd, docHash);
+    if (this.rows !== null) this.rows.add(buf, docStart, docEnd, docHash, this.line);
+    else this.pending!.add(buf, docStart, docEnd, docHash);
     this.rel.push(rel);
   }
 
   /** Parses the rest of the input and returns the judgments. */
-  finish(): Qrels {
+  finish(): QrelsOf<D> {
     this.finishLines();
     const length = this.qid.length;
-    return { qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length };
+    if (this.rows !== null) {
+      const { docids, lines } = this.rows.finish();
+      const rows: QrelsRows = {
+        qid: this.qid.finish(), docids, rel: this.rel.finish(), lines, length, file: this.file, qidNames: this.qidNames,
+      };
+      return rows as QrelsOf<D>;
+    }
+    const qrels: Qrels = { qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length };
+    return qrels as QrelsOf<D>;
   }
 }

@@ -14,23 +14,35 @@
  * const p = new RunParser({ file: "run.txt", qids, docids });
  * p.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
  * p.finish(); // { qid: [0], docid: [0], score: [2.5], runTag: "bm25", length: 1 }
+ *
+ * // Document ids per row, not interned (for src/trec-join.ts): see rows.ts.
+ * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
+ * r.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
+ * r.finish(); // { qid, docids: { bytes, offsets, hashes }, score, runTag, lines, length: 1, file, qidNames: qids }
  * ```
  */
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
+import type { DocidMode } from "./qrels.js";
+import { RowDocidsBuilder, type RowDocids, type RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
-export interface RunParserOptions {
+export interface RunParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
   /** Interner for query ids (share it with the qrels' parser so the ids agree). */
   qids: Interner;
-  /** Interner for document ids (share it with the qrels' parser so the ids agree). */
-  docids: Interner;
+  /**
+   * Interner for document ids (share it with the qrels' parser so the ids agree), or "per-row": each
+   * row keeps its id's bytes and hash, and finish() returns RunRows.
+   */
+  docids: D;
+  /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
+  expectedBytes?: number;
 }
 
 /** One entry per retrieved document, in file order. */
@@ -43,25 +55,49 @@ export interface Run {
   length: number;
 }
 
+/** The run with document ids per row (`docids: "per-row"`), in file order. */
+export interface RunRows {
+  qid: Int32Array;
+  docids: RowDocids;
+  score: Float64Array;
+  /** The run_id of the last line ("" when there are no rows). */
+  runTag: string;
+  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  lines: RowLines;
+  length: number;
+  /** The file name given to the parser. */
+  file: string;
+  /** The interner the qid column's ids refer to. */
+  qidNames: Interner;
+}
+
+export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;
+
 const utf8Decoder = new TextDecoder("utf-8");
 
-export class RunParser extends LineParser {
+export class RunParser<D extends DocidMode = Interner> extends LineParser {
   private readonly qid = new Int32Column();
   private readonly docid = new Int32Column();
   private readonly score = new Float64Column();
-  private readonly pending: IdBatch;
+  private readonly pending: IdBatch | null;
+  private readonly rows: RowDocidsBuilder | null;
   private readonly lastQid: LastId;
+  private readonly qidNames: Interner;
   private tagStart = -1;
   private tagEnd = -1;
   private runTag: Uint8Array = new Uint8Array(0);
 
-  constructor(options: RunParserOptions) {
+  constructor(options: RunParserOptions<D>) {
     super(options.file);
+    this.qidNames = options.qids;
     this.lastQid = new LastId(options.qids);
-    this.pending = new IdBatch(options.docids, this.docid);
+    const d = options.docids as DocidMode;
+    this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
+    this.rows = d === "per-row" ? new RowDocidsBuilder(options.expectedBytes) : null;
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    if (this.rows !== null) this.rows.reserve(end - p);
     while (p < end) {
       // Fast path for the usual line: six fields separated by single blanks or runs of them, a plain
       // decimal score, '\n' or "\r\n" right after the tag. Anything else (comments, blank lines, extra
@@ -125,7 +161,7 @@ export class RunParser extends LineParser {
   }
 
   protected linesDone(buf: Uint8Array): void {
-    this.pending.flush(buf);
+    if (this.pending !== null) this.pending.flush(buf);
     this.lastQid.release();
     // Copy the tag now: the caller may reuse buf after push() returns.
     if (this.tagStart >= 0) this.runTag = buf.slice(this.tagStart, this.tagEnd);
@@ -159,22 +195,27 @@ export class RunParser extends LineParser {
     tagEnd: number,
   ): void {
     this.qid.push(this.lastQid.get(buf, qidStart, qidEnd));
-    this.pending.add(buf, docStart, docEnd, docHash);
+    if (this.rows !== null) this.rows.add(buf, docStart, docEnd, docHash, this.line);
+    else this.pending!.add(buf, docStart, docEnd, docHash);
     this.score.push(score);
     this.tagStart = tagStart;
     this.tagEnd = tagEnd;
   }
 
   /** Parses the rest of the input and returns the run. */
-  finish(): Run {
+  finish(): RunOf<D> {
     this.finishLines();
     const length = this.qid.length;
-    return {
-      qid: this.qid.finish(),
-      docid: this.docid.finish(),
-      score: this.score.finish(),
-      runTag: utf8Decoder.decode(this.runTag),
-      length,
-    };
+    const runTag = utf8Decoder.decode(this.runTag);
+    if (this.rows !== null) {
+      const { docids, lines } = this.rows.finish();
+      const rows: RunRows = {
+        qid: this.qid.finish(), docids, score: this.score.finish(), runTag, lines, length, file: this.file,
+        qidNames: this.qidNames,
+      };
+      return rows as RunOf<D>;
+    }
+    const run: Run = { qid: this.qid.finish(), docid: this.docid.finish(), score: this.score.finish(), runTag, length };
+    return run as RunOf<D>;
   }
 }
