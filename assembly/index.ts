@@ -16,6 +16,8 @@ import { mse } from "./metrics/pointwise";
 import { relativeP, unjudgedAt } from "./metrics/relative";
 import { iprecAtRecall, elevenPointAverage, rPrecisionMult } from "./metrics/interpolated";
 import { infAP, binG } from "./metrics/inferred";
+import { rbp, rbpResidual } from "./metrics/rbp";
+import { utility } from "./metrics/utility";
 import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
@@ -23,7 +25,7 @@ export enum Family {
   NUM_RET, NUM_REL, NUM_REL_RET, PRECISION, RECALL, F1, MAP, MRR, DCG, NDCG, ERR, R_PRECISION, BPREF,
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
-  IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING,
+  IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
 }
 
 /**
@@ -134,7 +136,7 @@ function addDepths(family: i32, k: i32): void {
     case Family.ERR: case Family.UNJ: Depths.label = max(Depths.label, k); break;
     case Family.RELATIVE_P: Depths.rel = max(Depths.rel, k); break;
     case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
-    case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT:
+    case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT: case Family.UTILITY:
       Depths.rel = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
@@ -179,6 +181,9 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.RPREC_MULT: return rPrecisionMult(param(p, 0));
     case Family.INFAP: return infAP();
     case Family.BING: return binG();
+    case Family.RBP: return rbp(param(p, 0));
+    case Family.RBP_RESID: return rbpResidual(param(p, 0));
+    case Family.UTILITY: return utility(param(p, 0), param(p, 1), param(p, 2), param(p, 3), param(p, 4));
     default: return NaN;
   }
 }

@@ -144,6 +144,41 @@ describe.each(backends)("$name", (b) => {
       expectValues(b.evaluateRun(noRel, noRelRun, ms, { noRelevant: "one" }), { iprec_at_recall: 1, "11pt_avg": 1, rprec_mult: 1, infap: 1, bing: 1 });
     });
   });
+
+  describe("family 3: rbp, rbp_resid, utility", () => {
+    it("rbp: gains divided per query by the largest level gain when it exceeds 1", () => {
+      // judged labels reach L = 2; ranked labels [1, -, 0, -1, 2, 1]
+      const linear = b.evaluateRun(qrels, run, ["rbp", "rbp(p=0.5)"], { gain: "linear" });
+      expectValues(linear, {
+        rbp: 0.1 * (0.5 + 1 * 0.9 ** 4 + 0.5 * 0.9 ** 5), // gains / 2
+        "rbp(p=0.5)": 0.5 * (0.5 + 0.5 ** 4 + 0.5 * 0.5 ** 5),
+      });
+      const exp = b.evaluateRun(qrels, run, ["rbp"], { gain: "exp", relevanceThreshold: 2 }); // -l leaves rbp alone
+      expectValues(exp, { rbp: 0.1 * (1 / 3 + 0.9 ** 4 + (1 / 3) * 0.9 ** 5) }); // gains 1, 3, 1 over 3
+      // Binary judgments: gains already in [0, 1], unchanged.
+      expectValues(b.evaluateRun({ q: { a: 1, b: 0 } }, { q: { b: 2, a: 1 } }, ["rbp"]), { rbp: 0.1 * 0.9 });
+    });
+
+    it("rbp_resid: p^N plus the weight of the open ranks, only when there is one", () => {
+      expectValues(b.evaluateRun(qrels, run, ["rbp_resid", "rbp_resid(p=0.5)"]), {
+        rbp_resid: 0.9 ** 6 + 0.1 * (0.9 + 0.9 ** 3), // ranks 2 (no judgment) and 4 (negative label)
+        "rbp_resid(p=0.5)": 0.5 ** 6 + 0.5 * (0.5 + 0.5 ** 3),
+      });
+      expectValues(b.evaluateRun({ q: { a: 1, b: 0 } }, { q: { b: 2, a: 1 } }, ["rbp_resid"]), { rbp_resid: 0 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ["rbp_resid"]), { rbp_resid: 0.9 ** 2 + 0.1 * 0.9 });
+    });
+
+    it("utility", () => {
+      // rel(N) = 3, N = 6, R = 4
+      expectValues(b.evaluateRun(qrels, run, ["utility", "utility(a=2)", "utility(d=1,n=100)", "utility(c=-2)"]), {
+        utility: 3 - 3,
+        "utility(a=2)": 6 - 3,
+        "utility(d=1,n=100)": 0 + (100 + 3 - 6 - 4),
+        "utility(c=-2)": 0 - 2 * (4 - 3),
+      });
+      expectValues(b.evaluateRun(qrels, run, ["utility"], { relevanceThreshold: 2 }), { utility: 1 - 5 });
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +202,9 @@ const GOLDEN: [string, string][] = [
     [i === 4 ? "rprec_mult" : `rprec_mult(x=${(i + 1) / 5})`, `Rprec_mult_${((i + 1) / 5).toFixed(2)}`]),
   ["infap", "infAP"],
   ["bing", "binG"],
+  ["rbp", "rbp"],
+  ["rbp_resid", "rbp_resid"],
+  ["utility", "utility"],
 ];
 /** Summed, not averaged, in trec_eval's "all" line. */
 const SUMMED = new Set(["num_nonrel_judged_ret"]);

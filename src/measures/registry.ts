@@ -52,6 +52,10 @@ export const FAMILIES: readonly Family[] = [
   { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 } },
   { name: "infap", aliases: [], cutoff: "none", needsRelevant: true },
   { name: "bing", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
+  { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
+  // n: documents in the collection (trec_eval -N), read only by d's term.
+  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 } },
 ];
 
 /**

@@ -20,9 +20,11 @@ import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
 import { f1, precision, recall } from "./precision-recall.js";
 import { numRelevant, rank, type Doc, type Query } from "./ranking.js";
 import { rPrecision } from "./rprecision.js";
+import { rankBiasedPrecision, rbpResidual } from "./rbp.js";
 import { relativeP, unjudgedAt } from "./trec-cutoff.js";
 import { binG, infAP } from "./trec-inferred.js";
 import { elevenPointAverage, iprecAtRecall, rPrecisionMult } from "./trec-recall-levels.js";
+import { utility } from "./utility.js";
 import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
 
 export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
@@ -68,6 +70,9 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "rprec_mult": return rPrecisionMult(q, m.params.x, o);
     case "infap": return infAP(q, o);
     case "bing": return binG(q, o);
+    case "rbp": return rankBiasedPrecision(q, m.params.p, o);
+    case "rbp_resid": return rbpResidual(q, m.params.p);
+    case "utility": return utility(q, m.params, o);
   }
   throw new Error(`reference: no implementation of measure ${m.name}`);
 }

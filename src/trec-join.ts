@@ -1,0 +1,257 @@
+/**
+ * The command line's join: a run parsed from TREC text joined to its judgments, both parsed with
+ * `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch.
+ *
+ * Document ids are only ever compared within a query (trec_eval joins, checks duplicates and breaks
+ * ties per query), so no global document table is built: both sides are grouped by query id with a
+ * counting sort, then each query gets a small open-addressing table (reused, cleared per query) of
+ * its judged ids' hashes. Each run row probes it; a hash match is confirmed by comparing the bytes,
+ * never by the hash alone. The run's rows are put into the same table as they are seen, which finds a
+ * document ranked twice.
+ *
+ * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are those of the run that
+ * have judgments, in strcmp order of their ids; run queries without judgments are ignored (counted in
+ * notJudged) and judged queries absent from the run are counted in notInRun. A document twice in one
+ * query, of the run or of the judgments, is an error naming the file and line (trec_eval: fatal);
+ * like trec_eval, only the evaluated queries are checked. Ranked documents without a judgment get the
+ * label NaN; every judgment of a query, ranked or not, is in `judged`, in file order.
+ *
+ * The batch's document-id pool is the run's per-row pool as parsed (one entry per run row, not
+ * deduplicated): `docids[i]` is the run row of batch row i, which the kernel uses for trec_eval's tie
+ * order (document id descending in byte order).
+ *
+ * Browser compatible: no Node built-ins.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner();
+ * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
+ * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
+ * q.push(qrelsBytes); r.push(runBytes);
+ * const { batch, qids: names } = joinParsed(q.finish(), r.finish());
+ * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), resolveOptions(), 0, 0);
+ * ```
+ */
+import { InputError } from "./errors.js";
+import type { Interner } from "./io/interner.js";
+import type { QrelsRows } from "./io/qrels.js";
+import type { RunRows } from "./io/run.js";
+import { lineOfRow, type RowDocids } from "./io/rows.js";
+import { quote } from "./io/_lines.js";
+import type { Batch } from "./kernel/batch.js";
+
+export interface JoinOptions {
+  /**
+   * Hashes a document id, bytes[start, end), instead of the parsers' FNV-1a hashes: a test hook
+   * (`() => 0` makes every id collide). @default the hashes the parsers recorded
+   */
+  hash?: (bytes: Uint8Array, start: number, end: number) => number;
+}
+
+export interface JoinedRun {
+  batch: Batch;
+  /** The evaluated queries' ids, in strcmp (byte) order; query q of the batch is qids[q]. */
+  qids: string[];
+  /** Run queries without any judgment (ignored, as trec_eval does). */
+  notJudged: number;
+  /** Judged queries absent from the run. */
+  notInRun: number;
+  /** The run_id of the run's last line. */
+  runTag: string;
+}
+
+/** Rows grouped by query id (stable): query q's rows are order[start[q], start[q + 1]). */
+interface Groups {
+  start: Int32Array;
+  order: Int32Array;
+}
+
+function groupByQuery(qid: Int32Array, n: number, numQids: number): Groups {
+  const start = new Int32Array(numQids + 1);
+  for (let i = 0; i < n; i++) start[qid[i] + 1]++;
+  for (let q = 0; q < numQids; q++) start[q + 1] += start[q];
+  const next = start.slice(0, numQids);
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[next[qid[i]]++] = i;
+  return { start, order };
+}
+
+/** strcmp on two interned ids' bytes. */
+function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: number, b: number): number {
+  const { bytes, offsets } = pool;
+  const offA = offsets[a];
+  const offB = offsets[b];
+  const lenA = offsets[a + 1] - offA;
+  const lenB = offsets[b + 1] - offB;
+  const n = lenA < lenB ? lenA : lenB;
+  for (let i = 0; i < n; i++) {
+    const d = bytes[offA + i] - bytes[offB + i];
+    if (d !== 0) return d;
+  }
+  return lenA - lenB;
+}
+
+/** True when row a of docsA and row b of docsB have the same id bytes. */
+function sameId(docsA: RowDocids, a: number, docsB: RowDocids, b: number): boolean {
+  const offA = docsA.offsets[a];
+  const len = docsA.offsets[a + 1] - offA;
+  const offB = docsB.offsets[b];
+  if (docsB.offsets[b + 1] - offB !== len) return false;
+  const x = docsA.bytes;
+  const y = docsB.bytes;
+  for (let i = 0; i < len; i++) if (x[offA + i] !== y[offB + i]) return false;
+  return true;
+}
+
+function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
+  const n = docs.offsets.length - 1;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = hash(docs.bytes, docs.offsets[i], docs.offsets[i + 1]) | 0;
+  return out;
+}
+
+function duplicate(file: string, lines: RunRows["lines"], row: number, docs: RowDocids, names: Interner, qid: number): never {
+  const d = docs.offsets;
+  const doc = quote(docs.bytes, d[row], d[row + 1]);
+  throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
+}
+
+/**
+ * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
+ * Throws an InputError (file:line) for a document twice in one query of either file.
+ */
+export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions = {}): JoinedRun {
+  const names = qrels.qidNames;
+  if (run.qidNames !== names) throw new Error("joinParsed: parse the qrels and the run with the same qids Interner");
+  const numQids = names.size;
+  const jg = groupByQuery(qrels.qid, qrels.length, numQids);
+  const rg = groupByQuery(run.qid, run.length, numQids);
+  const jHash = options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes;
+  const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
+
+  // The queries: judged and in the run, in strcmp order of their ids.
+  const chosen: number[] = [];
+  let notJudged = 0;
+  let notInRun = 0;
+  let rows = 0;
+  let judgedRows = 0;
+  let widest = 0;
+  for (let q = 0; q < numQids; q++) {
+    const nj = jg.start[q + 1] - jg.start[q];
+    const nr = rg.start[q + 1] - rg.start[q];
+    if (nj === 0) {
+      if (nr > 0) notJudged++;
+      continue;
+    }
+    if (nr === 0) {
+      notInRun++;
+      continue;
+    }
+    chosen.push(q);
+    rows += nr;
+    judgedRows += nj;
+    if (nj + nr > widest) widest = nj + nr;
+  }
+  const qidPool = names.pool();
+  chosen.sort((a, b) => compareIds(qidPool, a, b));
+
+  const numQueries = chosen.length;
+  const offsets = new Int32Array(numQueries + 1);
+  const judgedOffsets = new Int32Array(numQueries + 1);
+  const scores = new Float64Array(rows);
+  const labels = new Float64Array(rows);
+  const judged = new Float64Array(judgedRows);
+  const docids = new Int32Array(rows);
+
+  // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
+  // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
+  let capacity = 16;
+  while (capacity < 2 * widest) capacity *= 2;
+  const slotKey = new Int32Array(capacity);
+  const slotHash = new Int32Array(capacity);
+
+  const jDocs = qrels.docids;
+  const rDocs = run.docids;
+  const rel = qrels.rel;
+  const score = run.score;
+  const jOrder = jg.order;
+  const rOrder = rg.order;
+  let row = 0;
+  let jrow = 0;
+  for (let k = 0; k < numQueries; k++) {
+    const q = chosen[k];
+    const j0 = jg.start[q];
+    const j1 = jg.start[q + 1];
+    const r0 = rg.start[q];
+    const r1 = rg.start[q + 1];
+    let size = 16;
+    let bits = 4;
+    while (size < 2 * (j1 - j0 + r1 - r0)) {
+      size *= 2;
+      bits++;
+    }
+    const mask = size - 1;
+    const shift = 32 - bits;
+    slotKey.fill(0, 0, size);
+
+    for (let i = j0; i < j1; i++) {
+      const jr = jOrder[i];
+      const h = jHash[jr];
+      // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
+      let s = Math.imul(h, 0x9e3779b1) >>> shift;
+      for (;;) {
+        const key = slotKey[s];
+        if (key === 0) break;
+        if (slotHash[s] === h && sameId(jDocs, jr, jDocs, key - 1)) duplicate(qrels.file, qrels.lines, jr, jDocs, names, q);
+        s = (s + 1) & mask;
+      }
+      slotKey[s] = jr + 1;
+      slotHash[s] = h;
+      judged[jrow++] = rel[jr];
+    }
+
+    for (let i = r0; i < r1; i++) {
+      const rr = rOrder[i];
+      const h = rHash[rr];
+      let s = Math.imul(h, 0x9e3779b1) >>> shift;
+      let label = NaN;
+      for (;;) {
+        const key = slotKey[s];
+        if (key === 0) {
+          slotHash[s] = h;
+          break;
+        }
+        if (slotHash[s] === h) {
+          if (key > 0) {
+            if (sameId(rDocs, rr, jDocs, key - 1)) {
+              label = rel[key - 1];
+              break;
+            }
+          } else if (sameId(rDocs, rr, rDocs, -key - 1)) {
+            duplicate(run.file, run.lines, rr, rDocs, names, q);
+          }
+        }
+        s = (s + 1) & mask;
+      }
+      slotKey[s] = -(rr + 1);
+      scores[row] = score[rr];
+      labels[row] = label;
+      docids[row] = rr;
+      row++;
+    }
+    offsets[k + 1] = row;
+    judgedOffsets[k + 1] = jrow;
+  }
+
+  const batch: Batch = {
+    numQueries,
+    offsets,
+    scores,
+    labels,
+    judgedOffsets,
+    judged,
+    docids,
+    pool: { bytes: rDocs.bytes, offsets: rDocs.offsets },
+  };
+  return { batch, qids: chosen.map((q) => names.stringOf(q)), notJudged, notInRun, runTag: run.runTag };
+}
