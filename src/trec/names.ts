@@ -87,7 +87,7 @@ interface Entry {
   readonly shape: Shape;
   readonly defaults?: readonly number[];
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
-  readonly kernel?: (k: number | undefined, custom: boolean) => { spec: string; gain?: "linear" } | null;
+  readonly kernel?: (k: number | undefined, custom: boolean, values: readonly number[]) => { spec: string; gain?: "linear" } | null;
 }
 
 const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -95,6 +95,8 @@ const IPREC_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 
 const plain = (spec: string) => () => ({ spec });
+/** A measure whose one parameter is the line's double cutoff: iprec_at_recall(recall=0.1). */
+const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
 const at = (family: string, gain?: "linear") => (k: number | undefined) => ({ spec: `${family}@${k}`, gain });
 
 /** trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left out. */
@@ -109,16 +111,16 @@ const TABLE: readonly Entry[] = [
   { name: "Rprec", kind: "none", shape: "mean", kernel: plain("r-precision") },
   { name: "bpref", kind: "none", shape: "mean", kernel: plain("bpref") },
   { name: "recip_rank", kind: "none", shape: "mean", kernel: plain("mrr") },
-  { name: "iprec_at_recall", kind: "doubleCutoffs", shape: "mean", defaults: IPREC_DEFAULT },
+  { name: "iprec_at_recall", kind: "doubleCutoffs", shape: "mean", defaults: IPREC_DEFAULT, kernel: param("iprec_at_recall", "recall") },
   { name: "P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("precision") },
   { name: "relstring", kind: "doubleParams", shape: "relstring", defaults: [10] },
   { name: "recall", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("recall") },
-  { name: "infAP", kind: "none", shape: "mean" },
+  { name: "infAP", kind: "none", shape: "mean", kernel: plain("infap") },
   { name: "gm_bpref", kind: "none", shape: "geomean", kernel: plain("bpref") },
-  { name: "Rprec_mult", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT },
+  { name: "Rprec_mult", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
   { name: "utility", kind: "doubleParams", shape: "mean", defaults: [1, -1, 0, 0] },
-  { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT },
-  { name: "binG", kind: "none", shape: "mean" },
+  { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: (_k, custom) => (custom ? null : { spec: "11pt_avg" }) },
+  { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
   { name: "G", kind: "pairs", shape: "mean" },
   { name: "dcg", kind: "pairs", shape: "mean" },
   { name: "ideal_dcg", kind: "pairs", shape: "mean" },
@@ -127,17 +129,17 @@ const TABLE: readonly Entry[] = [
   { name: "Rndcg", kind: "pairs", shape: "mean" },
   { name: "ndcg_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("ndcg", "linear") },
   { name: "map_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("map") },
-  { name: "relative_P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT },
+  { name: "relative_P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("relative_p") },
   { name: "success", kind: "longCutoffs", shape: "mean", defaults: [1, 5, 10], kernel: at("hit_rate") },
-  { name: "set_P", kind: "none", shape: "mean" },
-  { name: "set_relative_P", kind: "none", shape: "mean" },
-  { name: "set_recall", kind: "none", shape: "mean" },
-  { name: "set_map", kind: "none", shape: "mean" },
-  { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0] },
-  { name: "num_nonrel_judged_ret", kind: "none", shape: "long" },
+  { name: "set_P", kind: "none", shape: "mean", kernel: plain("set_p") },
+  { name: "set_relative_P", kind: "none", shape: "mean", kernel: plain("set_relative_p") },
+  { name: "set_recall", kind: "none", shape: "mean", kernel: plain("set_recall") },
+  { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
+  { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0], kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }) },
+  { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
   { name: "rbp", kind: "pairs", shape: "mean" },
   { name: "rbp_resid", kind: "pairs", shape: "mean" },
-  { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20] },
+  { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20], kernel: at("unj") },
 ];
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
@@ -220,8 +222,8 @@ export function parseTrecMeasures(args: readonly string[]): TrecMeasure[] {
 
 function resolve(e: Entry, p: string | null): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
-  const line = (name: string, cutoff?: number, custom = false): TrecLine => {
-    const k = e.kernel?.(cutoff, custom) ?? null;
+  const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = []): TrecLine => {
+    const k = e.kernel?.(cutoff, custom, values) ?? null;
     let kernel: TrecKernel | null = null;
     if (k) {
       try {
@@ -263,7 +265,7 @@ function resolve(e: Entry, p: string | null): TrecMeasure {
     }
     case "doubleParams": {
       const values = p === null ? [...e.defaults!] : p.split(",").map(atof);
-      return Object.freeze({ name: e.name, params: p, values, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null)] });
+      return Object.freeze({ name: e.name, params: p, values, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)] });
     }
     case "pairs": {
       const pairs = p === null ? [] : parsePairs(p, what);

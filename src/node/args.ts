@@ -1,0 +1,133 @@
+import { RankevalError } from "../errors.js";
+
+/** What the command line asked for. */
+export interface CliArgs {
+  /** -m: measures (trec_eval names, nicknames or canonical names), in order. */
+  measures: string[];
+  /** -q: per-query values too. */
+  perQuery: boolean;
+  /** -c: average over every judged query, those missing from the run counting 0. */
+  complete: boolean;
+  /** -n: no summary. */
+  noSummary: boolean;
+  /** -l: relevance threshold. */
+  threshold?: number;
+  /** -M: keep the top n documents of each ranking. */
+  depth?: number;
+  format?: "trec" | "table" | "json" | "csv";
+  gain?: string;
+  noRelevant?: string;
+  beyondList?: string;
+  /** --letor DATA --scores PREDICTIONS [--query GROUPS] in place of QRELS RUN... */
+  letor?: string;
+  scores?: string;
+  query?: string;
+  /** QRELS RUN [RUN ...] (`-` is standard input). */
+  files: string[];
+  help: boolean;
+  version: boolean;
+}
+
+/** Options that take a value, short (trec_eval's) and long. */
+const VALUED: Record<string, keyof CliArgs> = {
+  m: "measures", l: "threshold", M: "depth",
+  measure: "measures", format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList",
+  letor: "letor", scores: "scores", query: "query", group: "query",
+};
+const FLAGS: Record<string, keyof CliArgs> = {
+  q: "perQuery", c: "complete", n: "noSummary", h: "help", v: "version",
+  help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary",
+};
+
+const usage = (message: string) => new RankevalError("bad-option", message);
+
+/**
+ * Parses arguments as trec_eval's getopt does (`-l2` or `-l 2`, `-mP.5`, flags grouped as `-qc`), plus
+ * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
+ */
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const a: CliArgs = { measures: [], perQuery: false, complete: false, noSummary: false, files: [], help: false, version: false };
+  const set = (key: keyof CliArgs, value: string, option: string) => {
+    switch (key) {
+      case "measures":
+        a.measures.push(value);
+        break;
+      case "threshold": {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isFinite(n)) throw usage(`${option}: "${value}" is not a number`);
+        a.threshold = n;
+        break;
+      }
+      case "depth": {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n <= 0) throw usage(`${option}: "${value}" is not a positive integer`);
+        a.depth = n;
+        break;
+      }
+      case "format":
+        if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv`);
+        a.format = value as CliArgs["format"];
+        break;
+      default:
+        (a as unknown as Record<string, string>)[key] = value;
+    }
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      a.files.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      if (name in FLAGS) {
+        if (eq >= 0) throw usage(`--${name} takes no value`);
+        (a as unknown as Record<string, boolean>)[FLAGS[name]] = true;
+      } else if (name in VALUED) {
+        const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined) throw usage(`--${name} needs a value`);
+        set(VALUED[name], value, `--${name}`);
+      } else throw usage(`unknown option --${name}`);
+      continue;
+    }
+    if (arg.startsWith("-") && arg !== "-") {
+      for (let j = 1; j < arg.length; j++) {
+        const c = arg[j];
+        if (c in FLAGS) {
+          (a as unknown as Record<string, boolean>)[FLAGS[c]] = true;
+        } else if (c in VALUED) {
+          const value = j + 1 < arg.length ? arg.slice(j + 1) : argv[++i];
+          if (value === undefined) throw usage(`-${c} needs a value`);
+          set(VALUED[c], value, `-${c}`);
+          break;
+        } else throw usage(`unknown option -${c}`);
+      }
+      continue;
+    }
+    a.files.push(arg);
+  }
+  return a;
+}
+
+export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
+       rankeval [options] --letor DATA --scores PREDICTIONS [--query GROUPS]
+
+Evaluates rankings as trec_eval does, with the same options and measure names, and more.
+QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
+
+  -m MEASURE        a measure to compute; repeatable. trec_eval names (map, P.5,10,
+                    ndcg_cut.10, all_trec, official) or canonical ones (ndcg@10, map, mrr@10).
+                    Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.
+  -q                per-query values too
+  -c                average over every judged query; those missing from the run count 0
+  -n                no summary (with -q)
+  -l N              a label >= N is relevant (default 1)
+  -M N              keep the top N documents of each ranking
+  --format F        trec (default for trec_eval names), table (default otherwise), json, csv
+  --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
+  --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan
+  --beyond-list V   a cutoff past the ranking: pad (default) or nan
+  -h, --help        this help;  -v, --version  the version
+
+Exit status: 0 success, 1 usage, 2 bad input.`;

@@ -1,0 +1,250 @@
+// The command line: rankeval [options] QRELS RUN [RUN ...] | --letor DATA --scores PREDICTIONS.
+// Reads files as streams into the byte-level parsers, joins, evaluates in the kernel, and prints
+// trec_eval's text (byte for byte), a table, JSON or CSV.
+import { readFileSync } from "node:fs";
+import { RankevalError } from "../errors.js";
+import { evaluateBatch, type Result } from "../evaluate.js";
+import { groupRows } from "../group.js";
+import { GroupParser, Interner, LetorParser, QrelsParser, RunParser, ScoresParser } from "../io/index.js";
+import { parseMeasures, type Measure } from "../measures/measure.js";
+import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
+import { formatFixed4 } from "../trec/format.js";
+import { parseTrecMeasures, reportMakesIt, trecLines, type TrecMeasure } from "../trec/names.js";
+import { formatTrecReport } from "../trec/report.js";
+import { parseArgs, USAGE, type CliArgs } from "./args.js";
+import { joinInterned } from "./join-interned.js";
+import { Progress } from "./progress.js";
+import { readInto } from "./read.js";
+
+export interface Io {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+}
+
+/** Runs the command; returns the exit status: 0 success, 1 usage, 2 bad input. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    io.stderr.write(`rankeval: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 1;
+  }
+  if (args.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.version) {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    io.stdout.write(`rankeval ${pkg.version}\n`);
+    return 0;
+  }
+  try {
+    if (args.letor !== undefined) return await letorMode(args, io);
+    if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
+    return await trecMode(args, io);
+  } catch (e) {
+    if (!(e instanceof RankevalError)) throw e;
+    io.stderr.write(`rankeval: ${e.message}\n`);
+    if (e.code === "bad-option" || e.code === "bad-measure") {
+      io.stderr.write(`(rankeval --help for usage)\n`);
+      return 1;
+    }
+    return 2;
+  }
+}
+
+/** What to compute: trec_eval's lines (when every -m is a trec_eval name), else canonical measures. */
+type Plan =
+  | { kind: "trec"; trec: TrecMeasure[]; measures: Measure[]; left: string[] }
+  | { kind: "canonical"; measures: Measure[] };
+
+function plan(specs: readonly string[], fallback: readonly string[] | null): Plan {
+  if (specs.length === 0 && fallback) return { kind: "canonical", measures: parseMeasures(fallback) };
+  let trec: TrecMeasure[] | null = null;
+  try {
+    trec = parseTrecMeasures(specs);
+  } catch (trecError) {
+    try {
+      return { kind: "canonical", measures: parseMeasures(specs) };
+    } catch {
+      throw trecError;
+    }
+  }
+  // Lines rankeval does not compute yet are left out, and said so.
+  const kept: TrecMeasure[] = [];
+  const left: string[] = [];
+  const measures = new Map<string, Measure>();
+  for (const m of trec) {
+    const lines = trecLines([m]);
+    if (lines.every((l) => l.kernel !== null || reportMakesIt(l))) {
+      kept.push(m);
+      for (const l of lines) if (l.kernel) measures.set(l.kernel.measure.name, l.kernel.measure);
+    } else left.push(m.name);
+  }
+  return { kind: "trec", trec: kept, measures: [...measures.values()], left };
+}
+
+/** Options: the user's, else trec_eval's conventions for trec_eval names and the library's otherwise. */
+function options(args: CliArgs, trecNames: boolean): ResolvedOptions {
+  const o: Options = {};
+  o.gain = (args.gain ?? (trecNames ? "linear" : undefined)) as Options["gain"];
+  if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
+  if (args.depth !== undefined) o.depth = args.depth;
+  if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
+  if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
+  return resolveOptions(o);
+}
+
+interface RunResult {
+  file: string;
+  runTag: string;
+  result: Result<string>;
+}
+
+async function trecMode(args: CliArgs, io: Io): Promise<number> {
+  const p = plan(args.measures, null);
+  const opts = options(args, p.kind === "trec");
+  if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+  const progress = new Progress(io.stderr);
+  const qids = new Interner();
+  const docids = new Interner(1 << 16);
+  const [qrelsFile, ...runFiles] = args.files;
+  if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
+  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids });
+  await readInto(qrelsFile, qrelsParser, progress);
+  const qrels = qrelsParser.finish();
+  const runs: RunResult[] = [];
+  for (const file of runFiles) {
+    const parser = new RunParser({ file, qids, docids });
+    await readInto(file, parser, progress);
+    const run = parser.finish();
+    const joined = joinInterned(qrels, run, qids, docids, args.complete, qrelsFile, file);
+    if (joined.notInRun.length && !args.complete) {
+      const some = joined.notInRun.slice(0, 5).join(", ");
+      io.stderr.write(`rankeval: ${file}: ${joined.notInRun.length} judged queries are not in the run and are left out (${some}${joined.notInRun.length > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+    }
+    const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
+    const result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun.length);
+    runs.push({ file, runTag: run.runTag, result });
+  }
+  const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
+  if (format === "trec") {
+    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+    for (const r of runs) io.stdout.write(trecText(p, r, args));
+  } else {
+    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery));
+  }
+  return 0;
+}
+
+/** trec_eval's text for one run. */
+function trecText(p: Extract<Plan, { kind: "trec" }>, r: RunResult, args: CliArgs): string {
+  const values: Record<string, Float64Array> = {};
+  for (const line of trecLines(p.trec)) if (line.kernel) values[line.name] = r.result.values[line.kernel.measure.name];
+  return formatTrecReport({
+    runid: r.runTag,
+    measures: p.trec,
+    perQuery: { qids: r.result.qids, values },
+    printPerQuery: args.perQuery,
+    printSummary: !args.noSummary,
+  });
+}
+
+async function letorMode(args: CliArgs, io: Io): Promise<number> {
+  if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
+  if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
+  const p = plan(args.measures, ["ndcg@1,3,5,10", "map", "mrr"]);
+  const opts = options(args, p.kind === "trec");
+  if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+  const progress = new Progress(io.stderr);
+  const qidNames = new Interner();
+  const docidNames = new Interner();
+  const letorFile = args.letor!;
+  const letorParser = new LetorParser({ file: letorFile, qids: qidNames, docids: docidNames });
+  await readInto(letorFile, letorParser, progress);
+  const data = letorParser.finish();
+  const scoresParser = new ScoresParser({ file: args.scores });
+  await readInto(args.scores, scoresParser, progress);
+  const score = scoresParser.finish();
+  if (score.length !== data.length) {
+    throw new RankevalError("bad-input", `${args.scores} has ${score.length} scores but ${args.letor} has ${data.length} rows: one score per row, in order`);
+  }
+  let qid: ArrayLike<string | number>;
+  if (data.qid) {
+    qid = Array.from(data.qid, (q) => qidNames.stringOf(q));
+  } else {
+    if (args.query === undefined) throw new RankevalError("bad-input", `${args.letor} has no qid: fields; give the query group sizes with --query FILE`);
+    const groupParser = new GroupParser({ file: args.query });
+    await readInto(args.query, groupParser, progress);
+    const sizes = groupParser.finish();
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (total !== data.length) throw new RankevalError("bad-input", `${args.query}: the group sizes add up to ${total} but ${args.letor} has ${data.length} rows`);
+    const ids = new Int32Array(data.length);
+    let row = 0;
+    sizes.forEach((size, g) => ids.fill(g, row, (row += size)));
+    qid = ids;
+  }
+  const docid = data.docid ? Array.from(data.docid, (d) => docidNames.stringOf(d)) : undefined;
+  const measures = p.kind === "trec" ? p.measures : p.measures;
+  const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid });
+  const result = evaluateBatch(batch, qids.map(String), measures, opts, 0, 0);
+  const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
+  if (format === "trec") {
+    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+    io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result }, args));
+  } else {
+    io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery));
+  }
+  return 0;
+}
+
+interface NamedResult {
+  name: string;
+  runTag: string;
+  result: Result<string>;
+}
+
+/** The rows of a report: (printed name, canonical measure) in order. */
+function rowsOf(p: Plan): { name: string; measure: string }[] {
+  if (p.kind === "canonical") return p.measures.map((m) => ({ name: m.name, measure: m.name }));
+  return trecLines(p.trec).filter((l) => l.kernel).map((l) => ({ name: l.name, measure: l.kernel!.measure.name }));
+}
+
+function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean): string {
+  const rows = rowsOf(p);
+  const conventions = describeOptions(runs[0].result.options);
+  if (format === "json") {
+    return `${JSON.stringify(
+      {
+        conventions,
+        runs: runs.map(({ name, runTag, result }) => ({
+          run: name,
+          runTag,
+          queries: result.queries,
+          mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])),
+          ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
+        })),
+      },
+      (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
+      2,
+    )}\n`;
+  }
+  if (format === "csv") {
+    const out = ["run,qid,measure,value"];
+    const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    for (const { name, result } of runs) {
+      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]}`)));
+      for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]}`);
+    }
+    return `${out.join("\n")}\n`;
+  }
+  // table: measures down, runs across.
+  const show = (v: number) => (Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim());
+  const header = ["measure", ...runs.map((r) => r.name)];
+  const body = rows.map((r) => [r.name, ...runs.map((run) => show(run.result.mean[r.measure]))]);
+  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
+  const line = (cells: string[]) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join("  ");
+  const q = runs[0].result.queries;
+  return `${[line(header), ...body.map(line)].join("\n")}\n\n${q.evaluated} queries${q.skipped.noRelevant ? `, ${q.skipped.noRelevant} without relevant documents skipped` : ""}\nconventions: ${conventions}\n`;
+}
