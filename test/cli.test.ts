@@ -1,0 +1,173 @@
+// The command line, in process (main) and as the installed binary (exit codes, stdin).
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { main } from "../src/node/cli.js";
+import { parseTrecMeasures, trecLines } from "../src/trec/names.js";
+
+async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  return { status, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "rankeval-cli-"));
+function file(name: string, text: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\n");
+const runA = file("a.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\nq2 Q0 d1 1 0.5 A\n");
+const runB = file("b.run", "q1 Q0 d3 1 0.9 B\nq1 Q0 d1 2 0.8 B\nq2 Q0 d9 1 0.5 B\n");
+
+describe("rankeval QRELS RUN", () => {
+  it("prints trec_eval's format for trec_eval names", async () => {
+    const r = await run("-m", "map", "-m", "P.1,2", "-q", qrels, runA);
+    expect(r.status).toBe(0);
+    // q1: ranked d1 (1), d2 (0), d4 (unjudged); R = 2 (d1, d3): AP = (1/1) / 2 = 0.5; P_1 = 1, P_2 = 0.5.
+    // q2: d1 relevant at rank 1: AP 1, P_1 1, P_2 0.5.
+    expect(r.out).toBe(
+      [
+        "map                   \tq1\t0.5000",
+        "P_1                   \tq1\t1.0000",
+        "P_2                   \tq1\t0.5000",
+        "map                   \tq2\t1.0000",
+        "P_1                   \tq2\t1.0000",
+        "P_2                   \tq2\t0.5000",
+        "map                   \tall\t0.7500",
+        "P_1                   \tall\t1.0000",
+        "P_2                   \tall\t0.5000",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("puts several runs side by side in a table, and prints the conventions", async () => {
+    const r = await run("-m", "ndcg@2", "-m", "map", qrels, runA, runB);
+    expect(r.status).toBe(0);
+    const [header, ndcg, map] = r.out.split("\n");
+    expect(header.split(/\s+/)).toEqual(["measure", runA, runB]);
+    expect(ndcg.split(/\s+/)[0]).toBe("ndcg@2");
+    expect(map.split(/\s+/)).toEqual(["map", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
+    expect(r.out).toMatch(/conventions: gain=exp/);
+  });
+
+  it("writes JSON and CSV", async () => {
+    const json = JSON.parse((await run("--format", "json", "-m", "map", qrels, runA)).out);
+    expect(json.runs[0]).toMatchObject({ run: runA, runTag: "A", mean: { map: 0.75 } });
+    const csv = (await run("--format=csv", "-q", "-m", "map", qrels, runA)).out.trim().split("\n");
+    expect(csv).toEqual(["run,qid,measure,value", `${runA},q1,map,0.5`, `${runA},q2,map,1`, `${runA},all,map,0.75`]);
+  });
+
+  it("reads gzip files", async () => {
+    const gz = file("a.run.gz", gzipSync(readFileSync(runA)));
+    expect((await run("-m", "map", qrels, gz)).out).toBe((await run("-m", "map", qrels, runA)).out);
+  });
+
+  it("leaves out judged queries absent from the run with a warning, or counts them as 0 with -c", async () => {
+    const partial = file("partial.run", "q1 Q0 d1 1 0.9 A\n");
+    const r = await run("-m", "map", qrels, partial);
+    expect(r.out).toMatch(/map\s+\tall\t0\.5000/);
+    expect(r.err).toMatch(/1 judged queries are not in the run .*q2.*-c counts them as 0/);
+    expect((await run("-c", "-m", "map", qrels, partial)).out).toMatch(/map\s+\tall\t0\.2500/);
+  });
+
+  it.each([
+    [["--frobnicate", "a", "b"], 1, /unknown option --frobnicate/],
+    [["-m"], 1, /-m needs a value/],
+    [[qrels], 1, /give a QRELS file and at least one RUN file/],
+    [["-m", "bleu", qrels, runA], 1, /illegal measure 'bleu'/],
+    [["-l", "x", qrels, runA], 1, /-l: "x" is not a number/],
+    [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it \(ENOENT\)/],
+    [[qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")], 2, /bad\.run:2:\d+: score "0\.1x" is not a number/],
+    [[qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")], 2, /dup\.run: document "d1" appears twice for query "q1"/],
+    [[qrels, file("short.run", "q1 Q0 d1 1\n")], 2, /short\.run:1/],
+  ])("%j exits %i with a clear message", async (argv, status, message) => {
+    const r = await run(...(argv as string[]));
+    expect(r.status).toBe(status);
+    expect(r.err).toMatch(message);
+    expect(r.out).toBe("");
+  });
+});
+
+describe("rankeval --letor", () => {
+  const data = file("data.txt", "2 qid:1 1:0.5 # docid = a\n0 qid:1 1:0.1 # docid = b\n1 qid:2 1:0.3 # docid = c\n");
+  const scores = file("pred.txt", "0.2\n0.9\n0.5\n");
+  it("evaluates LETOR rows with a predictions file", async () => {
+    const r = await run("--letor", data, "--scores", scores, "-m", "ndcg@1", "-m", "mrr");
+    expect(r.status).toBe(0);
+    // q1: b (0) above a (2): ndcg@1 = 0, mrr 1/2; q2: ndcg@1 1, mrr 1.
+    expect(r.out).toMatch(/ndcg@1\s+0\.5000\nmrr\s+0\.7500/);
+  });
+  it("groups rows by a group file when there is no qid:", async () => {
+    const noQid = file("noqid.txt", "2 1:0.5\n0 1:0.1\n1 1:0.3\n");
+    const groups = file("groups.txt", "2\n1\n");
+    const r = await run("--letor", noQid, "--scores", scores, "--query", groups, "-m", "mrr");
+    expect(r.out).toMatch(/mrr\s+0\.7500/);
+    const bad = await run("--letor", noQid, "--scores", scores, "--query", file("g2.txt", "2\n2\n"), "-m", "mrr");
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/group sizes add up to 4 but .* has 3 rows/);
+  });
+  it("refuses a predictions file of another length", async () => {
+    const r = await run("--letor", data, "--scores", file("short.txt", "1\n2\n"));
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(/has 2 scores but .* has 3 rows/);
+  });
+});
+
+describe("the installed binary", () => {
+  const bin = new URL("../dist/node/bin.js", import.meta.url).pathname;
+  it("reads standard input for - and exits 0", () => {
+    const out = execFileSync("node", [bin, "-m", "map", qrels, "-"], { input: readFileSync(runA) }).toString();
+    expect(out).toMatch(/map\s+\tall\t0\.7500/);
+  });
+  it("exits 1 on usage errors and 2 on bad input, printing nothing on stdout", () => {
+    const usage = spawnSync("node", [bin, "--nope"]);
+    expect(usage.status).toBe(1);
+    const bad = spawnSync("node", [bin, qrels, join(dir, "missing.run")]);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout.toString()).toBe("");
+  });
+});
+
+// trec_eval's own regression suite and the synthetic set: the whole output, line for line, except the
+// lines of measures rankeval says (on stderr) it does not compute yet.
+const shared = new URL("../../shared/golden/", import.meta.url).pathname;
+const NOT_YET = ["relstring", "utility", "11pt_avg", "G", "ndcg", "ndcg_rel", "Rndcg", "rbp", "rbp_resid"];
+const cases: [string, string[]][] = [
+  ["trec_eval/out.test", ["trec_eval/qrels.test", "trec_eval/results.test"]],
+  ["trec_eval/out.comment.test", ["trec_eval/qrels.comment.test", "trec_eval/results.comment.test"]],
+  ["trec_eval/out.test.a", ["-m", "all_trec", "trec_eval/qrels.test", "trec_eval/results.test"]],
+  ["trec_eval/out.test.aq", ["-m", "all_trec", "-q", "trec_eval/qrels.test", "trec_eval/results.test"]],
+  ["trec_eval/out.test.aqc", ["-m", "all_trec", "-q", "-c", "trec_eval/qrels.test", "trec_eval/results.trunc"]],
+  ["trec_eval/out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "trec_eval/qrels.test", "trec_eval/results.trunc"]],
+  ["trec_eval/out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "trec_eval/qrels.rel_level", "trec_eval/results.test"]],
+  ["trec_eval/out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "trec_eval/qrels.test", "trec_eval/results.test"]],
+  ["synthetic-small/small_default.txt", ["synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
+  ["synthetic-small/small_all.txt", ["-m", "all_trec", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
+  ["synthetic-small/small_all_l2.txt", ["-m", "all_trec", "-l", "2", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
+  ["synthetic-small/small_all_q.txt", ["-m", "all_trec", "-q", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
+];
+
+describe.skipIf(!existsSync(shared))("trec_eval's outputs, line for line", () => {
+  if (!existsSync(shared)) console.warn(`skipped: ${shared} is absent (golden outputs live in ../shared)`);
+  it.each(cases)("%s", async (expected, args) => {
+    const argv = args.map((a) => (a.includes("/") ? join(shared, a) : a));
+    const r = await run(...argv);
+    expect(r.status).toBe(0);
+    const left = /left out: (.*)/.exec(r.err)?.[1].split(", ") ?? [];
+    for (const m of left) expect(NOT_YET).toContain(m);
+    // The printed names of the left-out measures, as parsed from the -m arguments.
+    const specs = argv.flatMap((a, i) => (a === "-m" ? [argv[i + 1]] : a.startsWith("-m") ? [a.slice(2)] : []));
+    const names = new Set(trecLines(parseTrecMeasures(specs).filter((m) => left.includes(m.name))).map((l) => l.name));
+    const leftOut = (line: string) => names.has(line.split("\t")[0].trimEnd());
+    const want = readFileSync(join(shared, expected), "utf8").split("\n").filter((l) => !leftOut(l));
+    expect(r.out.split("\n")).toEqual(want);
+  });
+});
