@@ -56,8 +56,12 @@ export function docidString(docids: RowDocids, row: number): string {
 
 /** Builds the per-row columns as a parser appends rows. Internal to the parsers. */
 export class RowDocidsBuilder {
-  private bytes: Uint8Array;
-  private bytesLen = 0;
+  /**
+   * The pool and its used length. A parser's fast path copies an id's bytes to pool[used, ...) as it
+   * scans them, within what reserve() made room for, then calls pushCopied() with the new end.
+   */
+  pool: Uint8Array;
+  used = 0;
   private readonly offsets = new Int32Column();
   private readonly hashes = new Int32Column();
   private readonly lineRows: number[] = [0];
@@ -70,7 +74,7 @@ export class RowDocidsBuilder {
    * size is fine: pages never written are never touched). @default 65536
    */
   constructor(expectedBytes = 1 << 16) {
-    this.bytes = new Uint8Array(Math.max(64, expectedBytes));
+    this.pool = new Uint8Array(Math.max(64, expectedBytes));
     this.offsets.push(0);
   }
 
@@ -80,39 +84,44 @@ export class RowDocidsBuilder {
    * line.
    */
   reserve(n: number): void {
-    const need = this.bytesLen + n;
-    if (need <= this.bytes.length) return;
-    let cap = this.bytes.length * 2;
+    const need = this.used + n;
+    if (need <= this.pool.length) return;
+    let cap = this.pool.length * 2;
     while (cap < need) cap *= 2;
     const grown = new Uint8Array(cap);
-    grown.set(this.bytes.subarray(0, this.bytesLen));
-    this.bytes = grown;
+    grown.set(this.pool.subarray(0, this.used));
+    this.pool = grown;
   }
 
-  /** Appends the row whose id is buf[start, end), with hash = hashBytes(buf, start, end), from `line`. */
-  add(buf: Uint8Array, start: number, end: number, hash: number, line: number): void {
+  /** Appends a row whose id the caller copied to pool[used, end), with its hash, from `line`. */
+  pushCopied(end: number, hash: number, line: number): void {
     const row = this.rows++;
     if (line - row !== this.shift) {
       this.shift = line - row;
       this.lineRows.push(row);
       this.lineShifts.push(this.shift);
     }
-    const pool = this.bytes;
-    let at = this.bytesLen;
+    this.used = end;
+    this.offsets.push(end);
+    this.hashes.push(hash);
+  }
+
+  /** Appends the row whose id is buf[start, end), with hash = hashBytes(buf, start, end), from `line`. */
+  add(buf: Uint8Array, start: number, end: number, hash: number, line: number): void {
+    const pool = this.pool;
+    let at = this.used;
     // A loop beats set(subarray()) for the short ids that dominate, and allocates nothing.
     if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
     else {
       pool.set(buf.subarray(start, end), at);
       at += end - start;
     }
-    this.bytesLen = at;
-    this.offsets.push(at);
-    this.hashes.push(hash);
+    this.pushCopied(at, hash, line);
   }
 
   finish(): { docids: RowDocids; lines: RowLines } {
     const docids: RowDocids = {
-      bytes: this.bytes.subarray(0, this.bytesLen),
+      bytes: this.pool.subarray(0, this.used),
       offsets: this.offsets.finish(),
       hashes: this.hashes.finish(),
     };

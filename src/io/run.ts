@@ -97,7 +97,12 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    if (this.rows !== null) this.rows.reserve(end - p);
+    const rows = this.rows;
+    if (rows !== null) rows.reserve(end - p);
+    // The previous fast-path row's qid in buf, compared in place with the next line's first bytes.
+    let prevQid = -1;
+    let prevStart = 0;
+    let prevLen = 0;
     while (p < end) {
       // Fast path for the usual line: six fields separated by single blanks or runs of them, a plain
       // decimal score, '\n' or "\r\n" right after the tag. Anything else (comments, blank lines, extra
@@ -107,10 +112,28 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
       fast: {
         if (c <= SPACE || c === HASH) break fast;
         const qidStart = p;
-        do c = buf[++p];
-        while (c > SPACE);
-        const qidEnd = p;
-        if (c !== SPACE && c !== TAB) break fast;
+        // Most lines repeat the previous line's qid: compare instead of scanning, then interning.
+        // (The comparison stops at the '\n' ending buf at the latest: a qid byte is never one.)
+        let qid = -1;
+        if (prevQid >= 0) {
+          let i = 0;
+          while (i < prevLen && buf[p + i] === buf[prevStart + i]) i++;
+          const after = buf[p + i];
+          if (i === prevLen && (after === SPACE || after === TAB)) {
+            qid = prevQid;
+            p += i;
+            c = after;
+          }
+        }
+        if (qid < 0) {
+          do c = buf[++p];
+          while (c > SPACE);
+          if (c !== SPACE && c !== TAB) break fast;
+          qid = this.lastQid.get(buf, qidStart, p);
+          prevQid = qid;
+          prevStart = qidStart;
+          prevLen = p - qidStart;
+        }
         do c = buf[++p];
         while (c === SPACE || c === TAB);
         if (c <= SPACE) break fast;
@@ -122,10 +145,23 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
         if (c <= SPACE) break fast;
         const docStart = p;
         let hash = FNV_OFFSET;
-        do {
-          hash = Math.imul(hash ^ c, FNV_PRIME);
-          c = buf[++p];
-        } while (c > SPACE);
+        let poolEnd = 0;
+        if (rows !== null) {
+          // Per-row ids: copied to the pool as they are hashed (reserve() made room for the line).
+          const pool = rows.pool;
+          let at = rows.used;
+          do {
+            hash = Math.imul(hash ^ c, FNV_PRIME);
+            pool[at++] = c;
+            c = buf[++p];
+          } while (c > SPACE);
+          poolEnd = at;
+        } else {
+          do {
+            hash = Math.imul(hash ^ c, FNV_PRIME);
+            c = buf[++p];
+          } while (c > SPACE);
+        }
         const docEnd = p;
         if (c !== SPACE && c !== TAB) break fast;
         do c = buf[++p];
@@ -151,7 +187,12 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
           if (c !== CR || buf[p + 1] !== LF) break fast;
           p++;
         }
-        this.addRow(buf, qidStart, qidEnd, docStart, docEnd, hash, score, tagStart, tagEnd);
+        this.qid.push(qid);
+        if (rows !== null) rows.pushCopied(poolEnd, hash, this.line);
+        else this.pending!.add(buf, docStart, docEnd, hash);
+        this.score.push(score);
+        this.tagStart = tagStart;
+        this.tagEnd = tagEnd;
         this.line++;
         p++;
         continue;

@@ -84,6 +84,13 @@ describe("per-row document ids", () => {
     });
   });
 
+  it("tells apart qids that are prefixes of the previous line's", () => {
+    const r = check("run", "10 Q0 a 1 1 t\n100 Q0 a 1 1 t\n10\tQ0 b 1 1 t\n1 Q0 c 1 1 t\n10 Q0 d 1 1 t\n10 Q0 e 1 1 t\n");
+    expect(r.qid).toEqual(["10", "100", "10", "1", "10", "10"]);
+    const q = check("qrels", "ab 0 a 1\nabc 0 a 1\nab 0 b 1\na 0 c 1\nab  0 d 1\nb 0 d 1\n");
+    expect(q.qid).toEqual(["ab", "abc", "ab", "a", "ab", "b"]);
+  });
+
   it("keeps long ids and an empty input", () => {
     const long = "x".repeat(300);
     expect(check("run", `q Q0 ${long} 1 1 t\nq Q0 y 2 0 t\n`).docid).toEqual([long, "y"]);
