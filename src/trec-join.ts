@@ -11,7 +11,8 @@
  *
  * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are those of the run that
  * have judgments, in strcmp order of their ids; run queries without judgments are ignored (counted in
- * notJudged) and judged queries absent from the run are counted in notInRun. A document twice in one
+ * notJudged) and judged queries absent from the run are counted in notInRun (or, with `complete`,
+ * evaluated with an empty ranking, as trec_eval -c). A document twice in one
  * query, of the run or of the judgments, is an error naming the file and line (trec_eval: fatal);
  * like trec_eval, only the evaluated queries are checked. Ranked documents without a judgment get the
  * label NaN; every judgment of a query, ranked or not, is in `judged`, in file order.
@@ -46,6 +47,11 @@ export interface JoinOptions {
    * (`() => 0` makes every id collide). @default the hashes the parsers recorded
    */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;
+  /**
+   * Evaluate the judged queries absent from the run too, with an empty ranking (trec_eval -c).
+   * They are still counted in notInRun. @default false
+   */
+  complete?: boolean;
 }
 
 export interface JoinedRun {
@@ -56,6 +62,8 @@ export interface JoinedRun {
   notJudged: number;
   /** Judged queries absent from the run. */
   notInRun: number;
+  /** Their ids, in strcmp order. */
+  notInRunQids: string[];
   /** The run_id of the run's last line. */
   runTag: string;
 }
@@ -131,8 +139,8 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
 
   // The queries: judged and in the run, in strcmp order of their ids.
   const chosen: number[] = [];
+  const absent: number[] = [];
   let notJudged = 0;
-  let notInRun = 0;
   let rows = 0;
   let judgedRows = 0;
   let widest = 0;
@@ -144,8 +152,8 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
       continue;
     }
     if (nr === 0) {
-      notInRun++;
-      continue;
+      absent.push(q);
+      if (!options.complete) continue;
     }
     chosen.push(q);
     rows += nr;
@@ -154,6 +162,7 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
   }
   const qidPool = names.pool();
   chosen.sort((a, b) => compareIds(qidPool, a, b));
+  absent.sort((a, b) => compareIds(qidPool, a, b));
 
   const numQueries = chosen.length;
   const offsets = new Int32Array(numQueries + 1);
@@ -253,5 +262,7 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
     docids,
     pool: { bytes: rDocs.bytes, offsets: rDocs.offsets },
   };
-  return { batch, qids: chosen.map((q) => names.stringOf(q)), notJudged, notInRun, runTag: run.runTag };
+  const notInRunQids = absent.map((q) => names.stringOf(q));
+  const qids = chosen.map((q) => names.stringOf(q));
+  return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag };
 }

@@ -65,6 +65,7 @@ describe("joinParsed", () => {
     ]);
     expect(j.notJudged).toBe(1); // q4
     expect(j.notInRun).toBe(1); // q3
+    expect(j.notInRunQids).toEqual(["q3"]);
     expect(j.runTag).toBe("last");
     const b = j.batch;
     expect(b.numQueries).toBe(4);
@@ -73,6 +74,19 @@ describe("joinParsed", () => {
     // The pool is the run's rows, one entry each: docids[i] is batch row i's run row.
     expect(Array.from(b.docids!)).toEqual([7, 6, 0, 1, 2, 3, 4]);
     expect(b.pool!.offsets.length).toBe(9);
+  });
+
+  it("evaluates judged queries absent from the run with an empty ranking when complete (trec_eval -c)", () => {
+    const j = join(QRELS + "Q 0 a 1\n", RUN, { complete: true });
+    expect(describeJoin(j).map(([q, rows, judged]) => [q, (rows as unknown[]).length, judged])).toEqual([
+      ["10", 1, [1]],
+      ["9", 1, [2]],
+      ["Q", 0, [1]],
+      ["q1", 2, [1]],
+      ["q2", 3, [1, 0, 2, -1]],
+      ["q3", 0, [1]],
+    ]);
+    expect([j.notJudged, j.notInRun, j.notInRunQids]).toEqual([1, 2, ["Q", "q3"]]);
   });
 
   it("keeps rows of a query in run order, when a query's rows are not contiguous", () => {
