@@ -24,10 +24,13 @@ import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
-import { RowDocidsBuilder, type RowDocids, type RowLines } from "./rows.js";
+import { RowsBuilder, type RowDocids, type RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+
+const NO_INT32 = new Int32Array(0);
+const NO_FLOAT64 = new Float64Array(0);
 
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
@@ -75,7 +78,7 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
   private readonly docid = new Int32Column();
   private readonly rel = new Float64Column();
   private readonly pending: IdBatch | null;
-  private readonly rows: RowDocidsBuilder | null;
+  private readonly rows: RowsBuilder | null;
   private readonly lastQid: LastId;
   private readonly qidNames: Interner;
 
@@ -85,12 +88,17 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     this.lastQid = new LastId(options.qids);
     const d = options.docids as DocidMode;
     this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
-    this.rows = d === "per-row" ? new RowDocidsBuilder(options.expectedBytes) : null;
+    this.rows = d === "per-row" ? new RowsBuilder(options.expectedBytes) : null;
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
     const rows = this.rows;
     if (rows !== null) rows.reserve(end - p);
+    // Per-row mode's columns, fixed for this call (reserve() made room for every row of the range).
+    const rowQid = rows !== null ? rows.qid : NO_INT32;
+    const rowValue = rows !== null ? rows.value : NO_FLOAT64;
+    const rowOffsets = rows !== null ? rows.offsets : NO_INT32;
+    const rowHashes = rows !== null ? rows.hashes : NO_INT32;
     // The previous fast-path row's qid in buf, compared in place with the next line's first bytes.
     let prevQid = -1;
     let prevStart = 0;
@@ -166,10 +174,20 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
           if (c !== CR || buf[p + 1] !== LF) break fast;
           p++;
         }
-        this.qid.push(qid);
-        if (rows !== null) rows.pushCopied(poolEnd, hash, this.line);
-        else this.pending!.add(buf, docStart, docEnd, hash);
-        this.rel.push(rel);
+        if (rows !== null) {
+          const n = rows.count;
+          if (this.line - n !== rows.shift) rows.newShift(n, this.line);
+          rowQid[n] = qid;
+          rowValue[n] = rel;
+          rowOffsets[n + 1] = poolEnd;
+          rowHashes[n] = hash;
+          rows.count = n + 1;
+          rows.used = poolEnd;
+        } else {
+          this.qid.push(qid);
+          this.pending!.add(buf, docStart, docEnd, hash);
+          this.rel.push(rel);
+        }
         this.line++;
         p++;
         continue;
@@ -206,10 +224,13 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     docHash: number,
     rel: number,
   ): void {
-    this.qid.push(this.lastQid.get(buf, qidStart, qidEnd));
-    if (this.rows !== null) this.rows.add(buf, docStart, docEnd, docHash, this.line);
-    else this.pending!.add(buf, docStart, docEnd, docHash);
-    this.rel.push(rel);
+    const qid = this.lastQid.get(buf, qidStart, qidEnd);
+    if (this.rows !== null) this.rows.add(qid, buf, docStart, docEnd, docHash, rel, this.line);
+    else {
+      this.qid.push(qid);
+      this.pending!.add(buf, docStart, docEnd, docHash);
+      this.rel.push(rel);
+    }
   }
 
   /** Parses the rest of the input and returns the judgments. */
@@ -217,9 +238,9 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     this.finishLines();
     const length = this.qid.length;
     if (this.rows !== null) {
-      const { docids, lines } = this.rows.finish();
+      const { qid, value, docids, lines } = this.rows.finish();
       const rows: QrelsRows = {
-        qid: this.qid.finish(), docids, rel: this.rel.finish(), lines, length, file: this.file, qidNames: this.qidNames,
+        qid, docids, rel: value, lines, length: qid.length, file: this.file, qidNames: this.qidNames,
       };
       return rows as QrelsOf<D>;
     }

@@ -54,60 +54,85 @@ export function docidString(docids: RowDocids, row: number): string {
   return utf8Decoder.decode(docidBytes(docids, row));
 }
 
-/** Builds the per-row columns as a parser appends rows. Internal to the parsers. */
-export class RowDocidsBuilder {
-  /**
-   * The pool and its used length. A parser's fast path copies an id's bytes to pool[used, ...) as it
-   * scans them, within what reserve() made room for, then calls pushCopied() with the new end.
-   */
+/**
+ * The per-row mode's columns as a parser appends rows: query id, value (rel or score), id end offset,
+ * id hash, and the id bytes. Internal to the parsers.
+ *
+ * Every column is one typed array with room made ahead by reserve(), once per range of lines a parser
+ * is given, so appending a row is a few stores with no capacity check. finish() returns views of
+ * them: no copy. Sized from the expected input size once a sample of lines has been read, the arrays
+ * are allocated once, close to their final size (and a large typed array's pages are only touched
+ * when written, so the spare costs little).
+ */
+export class RowsBuilder {
+  qid: Int32Array;
+  value: Float64Array;
+  /** offsets[i + 1] is where row i's id ends in `pool`; offsets[0] = 0. */
+  offsets: Int32Array;
+  hashes: Int32Array;
   pool: Uint8Array;
+  /** Rows appended, and bytes of `pool` used. */
+  count = 0;
   used = 0;
-  private readonly offsets = new Int32Column();
-  private readonly hashes = new Int32Column();
+  /** line - row for the current stretch of rows (see RowLines). */
+  shift = 1;
   private readonly lineRows: number[] = [0];
   private readonly lineShifts: number[] = [1];
-  private shift = 1;
-  private rows = 0;
+  private expectedBytes: number;
+  private bytesSeen = 0;
 
-  /**
-   * @param expectedBytes room for this many bytes of ids up front (an upper bound such as the input's
-   * size is fine: pages never written are never touched). @default 65536
-   */
-  constructor(expectedBytes = 1 << 16) {
-    this.pool = new Uint8Array(Math.max(64, expectedBytes));
-    this.offsets.push(0);
+  /** @param expectedBytes the input's size, if known (0 if not): the columns are sized from it. */
+  constructor(expectedBytes = 0) {
+    this.expectedBytes = expectedBytes;
+    this.qid = new Int32Array(256);
+    this.value = new Float64Array(256);
+    this.offsets = new Int32Array(257);
+    this.hashes = new Int32Array(256);
+    this.pool = new Uint8Array(4096);
   }
 
   /**
-   * Makes sure `n` more bytes of ids fit without growing the pool, so add() need not check. The
-   * parsers call it with the length of each range of lines they are given: a row's id lies inside its
-   * line.
+   * Makes room for a range of `bytes` bytes of whole lines: at most bytes / 8 rows (no row's line is
+   * shorter than "q 0 d 1\n") and `bytes` bytes of ids (an id lies inside its line).
    */
-  reserve(n: number): void {
-    const need = this.used + n;
-    if (need <= this.pool.length) return;
-    let cap = this.pool.length * 2;
-    while (cap < need) cap *= 2;
-    const grown = new Uint8Array(cap);
-    grown.set(this.pool.subarray(0, this.used));
-    this.pool = grown;
-  }
-
-  /** Appends a row whose id the caller copied to pool[used, end), with its hash, from `line`. */
-  pushCopied(end: number, hash: number, line: number): void {
-    const row = this.rows++;
-    if (line - row !== this.shift) {
-      this.shift = line - row;
-      this.lineRows.push(row);
-      this.lineShifts.push(this.shift);
+  reserve(bytes: number): void {
+    const before = this.bytesSeen;
+    this.bytesSeen += bytes;
+    let rows = this.count + (bytes >> 3) + 1;
+    let poolBytes = this.used + bytes;
+    // Doubling, or once a sample of the input is in, its expected size (exactly: no doubling after).
+    let exact = false;
+    if (this.expectedBytes > 0 && before >= 1 << 16) {
+      // Rows and id bytes per input byte so far, scaled to the whole input with 10% spare.
+      const scale = (1.1 * Math.max(this.expectedBytes, this.bytesSeen)) / before;
+      rows = Math.max(rows, Math.ceil(this.count * scale) + 1024);
+      poolBytes = Math.max(poolBytes, Math.ceil(this.used * scale) + 65536);
+      this.expectedBytes = 0;
+      exact = true;
     }
-    this.used = end;
-    this.offsets.push(end);
-    this.hashes.push(hash);
+    if (rows > this.qid.length) {
+      const cap = exact ? rows : Math.max(rows, 2 * this.qid.length);
+      this.qid = grow(this.qid, cap, this.count);
+      this.value = grow(this.value, cap, this.count);
+      this.offsets = grow(this.offsets, cap + 1, this.count + 1);
+      this.hashes = grow(this.hashes, cap, this.count);
+    }
+    if (poolBytes > this.pool.length) {
+      this.pool = grow(this.pool, exact ? poolBytes : Math.max(poolBytes, 2 * this.pool.length), this.used);
+    }
   }
 
-  /** Appends the row whose id is buf[start, end), with hash = hashBytes(buf, start, end), from `line`. */
-  add(buf: Uint8Array, start: number, end: number, hash: number, line: number): void {
+  /** Records that row `row` comes from `line`, when that starts a new stretch (called by the fast paths). */
+  newShift(row: number, line: number): void {
+    this.shift = line - row;
+    this.lineRows.push(row);
+    this.lineShifts.push(this.shift);
+  }
+
+  /** Appends a row whose id is buf[start, end), with hash = hashBytes(buf, start, end), from `line`. */
+  add(qid: number, buf: Uint8Array, start: number, end: number, hash: number, value: number, line: number): void {
+    const row = this.count;
+    if (line - row !== this.shift) this.newShift(row, line);
     const pool = this.pool;
     let at = this.used;
     // A loop beats set(subarray()) for the short ids that dominate, and allocates nothing.
@@ -116,16 +141,29 @@ export class RowDocidsBuilder {
       pool.set(buf.subarray(start, end), at);
       at += end - start;
     }
-    this.pushCopied(at, hash, line);
+    this.used = at;
+    this.qid[row] = qid;
+    this.value[row] = value;
+    this.offsets[row + 1] = at;
+    this.hashes[row] = hash;
+    this.count = row + 1;
   }
 
-  finish(): { docids: RowDocids; lines: RowLines } {
+  finish(): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
+    const n = this.count;
     const docids: RowDocids = {
       bytes: this.pool.subarray(0, this.used),
-      offsets: this.offsets.finish(),
-      hashes: this.hashes.finish(),
+      offsets: this.offsets.subarray(0, n + 1),
+      hashes: this.hashes.subarray(0, n),
     };
     const lines: RowLines = { rows: Int32Array.from(this.lineRows), shifts: Int32Array.from(this.lineShifts) };
-    return { docids, lines };
+    return { qid: this.qid.subarray(0, n), value: this.value.subarray(0, n), docids, lines };
   }
+}
+
+/** A copy of a[0, keep) in a new array of n entries. */
+function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a.subarray(0, keep));
+  return b;
 }
