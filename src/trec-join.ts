@@ -68,20 +68,44 @@ export interface JoinedRun {
   runTag: string;
 }
 
-/** Rows grouped by query id (stable): query q's rows are order[start[q], start[q + 1]). */
+/**
+ * Rows grouped by query id (stable): query q's rows are order[begin[q], end[q]), or rows begin[q] to
+ * end[q] - 1 themselves when order is null (the file already lists each query's rows together).
+ */
 interface Groups {
-  start: Int32Array;
-  order: Int32Array;
+  begin: Int32Array;
+  end: Int32Array;
+  order: Int32Array | null;
 }
 
 function groupByQuery(qid: Int32Array, n: number, numQids: number): Groups {
-  const start = new Int32Array(numQids + 1);
-  for (let i = 0; i < n; i++) start[qid[i] + 1]++;
-  for (let q = 0; q < numQids; q++) start[q + 1] += start[q];
-  const next = start.slice(0, numQids);
+  const begin = new Int32Array(numQids).fill(-1);
+  const end = new Int32Array(numQids);
+  // Files usually list a query's rows together: then each query's rows are one range, found in one
+  // pass, and no order array is needed.
+  let grouped = true;
+  for (let i = 0; i < n; ) {
+    const q = qid[i];
+    if (begin[q] >= 0) {
+      grouped = false;
+      break;
+    }
+    begin[q] = i;
+    while (i < n && qid[i] === q) i++;
+    end[q] = i;
+  }
+  if (grouped) {
+    for (let q = 0; q < numQids; q++) if (begin[q] < 0) begin[q] = end[q] = 0;
+    return { begin, end, order: null };
+  }
+  // A counting sort by qid id.
+  const count = new Int32Array(numQids + 1);
+  for (let i = 0; i < n; i++) count[qid[i] + 1]++;
+  for (let q = 0; q < numQids; q++) count[q + 1] += count[q];
+  const next = count.slice(0, numQids);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[next[qid[i]]++] = i;
-  return { start, order };
+  return { begin: count.subarray(0, numQids), end: count.subarray(1), order };
 }
 
 /** strcmp on two interned ids' bytes. */
@@ -145,8 +169,8 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
   let judgedRows = 0;
   let widest = 0;
   for (let q = 0; q < numQids; q++) {
-    const nj = jg.start[q + 1] - jg.start[q];
-    const nr = rg.start[q + 1] - rg.start[q];
+    const nj = jg.end[q] - jg.begin[q];
+    const nr = rg.end[q] - rg.begin[q];
     if (nj === 0) {
       if (nr > 0) notJudged++;
       continue;
@@ -189,10 +213,10 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
   let jrow = 0;
   for (let k = 0; k < numQueries; k++) {
     const q = chosen[k];
-    const j0 = jg.start[q];
-    const j1 = jg.start[q + 1];
-    const r0 = rg.start[q];
-    const r1 = rg.start[q + 1];
+    const j0 = jg.begin[q];
+    const j1 = jg.end[q];
+    const r0 = rg.begin[q];
+    const r1 = rg.end[q];
     let size = 16;
     let bits = 4;
     while (size < 2 * (j1 - j0 + r1 - r0)) {
@@ -204,7 +228,7 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
     slotKey.fill(0, 0, size);
 
     for (let i = j0; i < j1; i++) {
-      const jr = jOrder[i];
+      const jr = jOrder === null ? i : jOrder[i];
       const h = jHash[jr];
       // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
@@ -220,7 +244,7 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
     }
 
     for (let i = r0; i < r1; i++) {
-      const rr = rOrder[i];
+      const rr = rOrder === null ? i : rOrder[i];
       const h = rHash[rr];
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
       let label = NaN;
