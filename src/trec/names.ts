@@ -87,7 +87,9 @@ interface Entry {
   readonly shape: Shape;
   readonly defaults?: readonly number[];
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
-  readonly kernel?: (k: number | undefined, custom: boolean, values: readonly number[]) => { spec: string; gain?: "linear" } | null;
+  readonly kernel?: (
+    k: number | undefined, custom: boolean, values: readonly number[], pairs: readonly (readonly [string, number])[],
+  ) => { spec: string; gain?: "linear" } | null;
 }
 
 const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -97,6 +99,12 @@ const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 const plain = (spec: string) => () => ({ spec });
 /** A measure whose one parameter is the line's double cutoff: iprec_at_recall(recall=0.1). */
 const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
+/** rbp and rbp_resid: the persistence p; custom level=gain pairs are not computed yet. */
+const persistence = (family: string) => (_k: number | undefined, _custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+  if (pairs.some(([key]) => key !== "p")) return null;
+  const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
+  return { spec: `${family}(p=${p})` };
+};
 const at = (family: string, gain?: "linear") => (k: number | undefined) => ({ spec: `${family}@${k}`, gain });
 
 /** trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left out. */
@@ -118,7 +126,7 @@ const TABLE: readonly Entry[] = [
   { name: "infAP", kind: "none", shape: "mean", kernel: plain("infap") },
   { name: "gm_bpref", kind: "none", shape: "geomean", kernel: plain("bpref") },
   { name: "Rprec_mult", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
-  { name: "utility", kind: "doubleParams", shape: "mean", defaults: [1, -1, 0, 0] },
+  { name: "utility", kind: "doubleParams", shape: "mean", defaults: [1, -1, 0, 0], kernel: (_k, _c, [a, b, c, d]) => ({ spec: `utility(a=${a},b=${b},c=${c},d=${d})` }) },
   { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: (_k, custom) => (custom ? null : { spec: "11pt_avg" }) },
   { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
   { name: "G", kind: "pairs", shape: "mean" },
@@ -137,8 +145,8 @@ const TABLE: readonly Entry[] = [
   { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
   { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0], kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }) },
   { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
-  { name: "rbp", kind: "pairs", shape: "mean" },
-  { name: "rbp_resid", kind: "pairs", shape: "mean" },
+  { name: "rbp", kind: "pairs", shape: "mean", kernel: persistence("rbp") },
+  { name: "rbp_resid", kind: "pairs", shape: "mean", kernel: persistence("rbp_resid") },
   { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20], kernel: at("unj") },
 ];
 
@@ -222,8 +230,8 @@ export function parseTrecMeasures(args: readonly string[]): TrecMeasure[] {
 
 function resolve(e: Entry, p: string | null): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
-  const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = []): TrecLine => {
-    const k = e.kernel?.(cutoff, custom, values) ?? null;
+  const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = [], pairs: readonly (readonly [string, number])[] = []): TrecLine => {
+    const k = e.kernel?.(cutoff, custom, values, pairs) ?? null;
     let kernel: TrecKernel | null = null;
     if (k) {
       try {
@@ -269,7 +277,7 @@ function resolve(e: Entry, p: string | null): TrecMeasure {
     }
     case "pairs": {
       const pairs = p === null ? [] : parsePairs(p, what);
-      return Object.freeze({ name: e.name, params: p, pairs, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null)] });
+      return Object.freeze({ name: e.name, params: p, pairs, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, [], pairs)] });
     }
   }
 }
