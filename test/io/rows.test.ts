@@ -116,6 +116,27 @@ describe("per-row document ids", () => {
     expect(qids.size).toBe(79);
   });
 
+  it("gives the same rows whether expectedBytes is missing, right, too small or far too large", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 20000; i++) lines.push(`${1000 + (i >> 7)} Q0 D${i >> 7}-${i % 128} ${i % 128} ${(i % 97) / 8} run${i % 3}`);
+    const b = bytes(lines.join("\n") + "\n");
+    const parse = (expectedBytes?: number) => {
+      const p = new RunParser({ file: "r", qids: new Interner(), docids: "per-row", expectedBytes });
+      for (let i = 0; i < b.length; i += 40000) p.push(b.subarray(i, i + 40000));
+      const r = p.finish();
+      return {
+        qid: Array.from(r.qid),
+        score: Array.from(r.score),
+        docid: Array.from({ length: r.length }, (_, i) => docidString(r.docids, i)),
+        hashes: Array.from(r.docids.hashes),
+        offsets: Array.from(r.docids.offsets),
+      };
+    };
+    const want = parse();
+    expect(want.docid[12345]).toBe("D96-57");
+    for (const e of [b.length, 100000, 1, 50 * b.length]) expect(parse(e), `expectedBytes ${e}`).toEqual(want);
+  });
+
   for (const [kind, name] of [["qrels", "qrels.txt"], ["run", "run.txt"]] as const) {
     it.skipIf(!haveShared("golden", "synthetic-small", name))(`${kind}: synthetic-small ${name} as the interner mode reads it`, () => {
       const b = new Uint8Array(readFileSync(sharedPath("golden", "synthetic-small", name)));
