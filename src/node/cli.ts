@@ -12,7 +12,7 @@ import { formatFixed4 } from "../trec/format.js";
 import { parseTrecMeasures, reportMakesIt, trecLines, type TrecMeasure } from "../trec/names.js";
 import { formatTrecReport } from "../trec/report.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { joinInterned } from "./join-interned.js";
+import { joinParsed } from "../trec-join.js";
 import { Progress } from "./progress.js";
 import { readInto } from "./read.js";
 
@@ -107,26 +107,26 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const opts = options(args, p.kind === "trec");
   if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
   const progress = new Progress(io.stderr);
+  // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
+  // table of every id in the collection.
   const qids = new Interner();
-  const docids = new Interner(1 << 16);
   const [qrelsFile, ...runFiles] = args.files;
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
-  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids });
+  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids: "per-row" });
   await readInto(qrelsFile, qrelsParser, progress);
   const qrels = qrelsParser.finish();
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const parser = new RunParser({ file, qids, docids });
+    const parser = new RunParser({ file, qids, docids: "per-row" });
     await readInto(file, parser, progress);
-    const run = parser.finish();
-    const joined = joinInterned(qrels, run, qids, docids, args.complete, qrelsFile, file);
-    if (joined.notInRun.length && !args.complete) {
-      const some = joined.notInRun.slice(0, 5).join(", ");
-      io.stderr.write(`rankeval: ${file}: ${joined.notInRun.length} judged queries are not in the run and are left out (${some}${joined.notInRun.length > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+    const joined = joinParsed(qrels, parser.finish(), { complete: args.complete });
+    if (joined.notInRun && !args.complete) {
+      const some = joined.notInRunQids.slice(0, 5).join(", ");
+      io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
     const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
-    const result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun.length);
-    runs.push({ file, runTag: run.runTag, result });
+    const result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
+    runs.push({ file, runTag: joined.runTag, result });
   }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
