@@ -14,7 +14,7 @@ import { formatTrecReport } from "../trec/report.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { joinParsed } from "../trec-join.js";
 import { Progress } from "./progress.js";
-import { readInto } from "./read.js";
+import { inputSize, readInto } from "./read.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -112,12 +112,12 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const qids = new Interner();
   const [qrelsFile, ...runFiles] = args.files;
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
-  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids: "per-row" });
+  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids: "per-row", expectedBytes: await inputSize(qrelsFile) });
   await readInto(qrelsFile, qrelsParser, progress);
   const qrels = qrelsParser.finish();
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const parser = new RunParser({ file, qids, docids: "per-row" });
+    const parser = new RunParser({ file, qids, docids: "per-row", expectedBytes: await inputSize(file) });
     await readInto(file, parser, progress);
     const joined = joinParsed(qrels, parser.finish(), { complete: args.complete });
     if (joined.notInRun && !args.complete) {

@@ -10,6 +10,16 @@ export interface ChunkSink {
   push(chunk: Uint8Array): void;
 }
 
+/** The size of a file in bytes (0 for standard input): a hint for sizing the parsers' columns. */
+export async function inputSize(path: string): Promise<number> {
+  if (path === "-") return 0;
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0; // readInto reports the error
+  }
+}
+
 /**
  * Streams a file (or standard input for `-`) into `sink` in 1 MiB chunks, gunzipping it when it
  * starts with gzip's magic bytes, so memory holds one chunk of the file at a time.
