@@ -43,7 +43,7 @@ import type { Batch } from "./kernel/batch.js";
 
 export interface JoinOptions {
   /**
-   * Hashes a document id, bytes[start, end), instead of the parsers' FNV-1a hashes: a test hook
+   * Hashes a document id, bytes[start, end), instead of the parsers' (rowHash): a test hook
    * (`() => 0` makes every id collide). @default the hashes the parsers recorded
    */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;

@@ -6,7 +6,7 @@ export {
   QrelsParser, type Qrels, type QrelsRows, type QrelsOf, type QrelsParserOptions, type DocidMode,
 } from "./qrels.js";
 export { RunParser, type Run, type RunRows, type RunOf, type RunParserOptions } from "./run.js";
-export { lineOfRow, docidBytes, docidString, type RowDocids, type RowLines } from "./rows.js";
+export { lineOfRow, docidBytes, docidString, rowHash, type RowDocids, type RowLines } from "./rows.js";
 export { LetorParser, type Letor, type LetorParserOptions } from "./letor.js";
 export { ScoresParser, type ScoresParserOptions } from "./scores.js";
 export { GroupParser, type GroupParserOptions } from "./group.js";

@@ -147,11 +147,13 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
         let hash = FNV_OFFSET;
         let poolEnd = 0;
         if (rows !== null) {
-          // Per-row ids: copied to the pool as they are hashed (reserve() made room for the line).
+          // Per-row ids: copied to the pool as they are hashed (reserve() made room for the line),
+          // with rowHash.
           const pool = rows.pool;
           let at = rows.used;
+          hash = 0;
           do {
-            hash = Math.imul(hash ^ c, FNV_PRIME);
+            hash = ((hash << 5) | (hash >>> 27)) ^ c;
             pool[at++] = c;
             c = buf[++p];
           } while (c > SPACE);
@@ -225,7 +227,7 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     rel: number,
   ): void {
     const qid = this.lastQid.get(buf, qidStart, qidEnd);
-    if (this.rows !== null) this.rows.add(qid, buf, docStart, docEnd, docHash, rel, this.line);
+    if (this.rows !== null) this.rows.add(qid, buf, docStart, docEnd, rel, this.line);
     else {
       this.qid.push(qid);
       this.pending!.add(buf, docStart, docEnd, docHash);

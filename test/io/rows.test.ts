@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
 import { docidString, Interner, lineOfRow, QrelsParser, RunParser, type RowDocids } from "../../src/io/index.js";
-import { hashBytes } from "../../src/io/_fnv.js";
+import { rowHash } from "../../src/io/rows.js";
 import { bytes, haveShared, parseChunks, sharedPath } from "./_helpers.js";
 
 type Kind = "qrels" | "run";
@@ -19,7 +19,7 @@ function perRow(kind: Kind, chunks: Uint8Array[], file = "in.txt"): Record<strin
   const lines: number[] = [];
   for (let i = 0; i < r.length; i++) {
     docid.push(docidString(d, i));
-    expect(d.hashes[i], `hash of row ${i}`).toBe(hashBytes(d.bytes, d.offsets[i], d.offsets[i + 1]));
+    expect(d.hashes[i], `hash of row ${i}`).toBe(rowHash(d.bytes, d.offsets[i], d.offsets[i + 1]));
     lines.push(lineOfRow(r.lines, i));
   }
   expect(d.offsets.length).toBe(r.length + 1);
