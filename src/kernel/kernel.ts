@@ -30,7 +30,7 @@ const MAX_MEMORY = 4 * 1024 ** 3;
  * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
  * whatever the batch size; a block is one or more whole queries.
  */
-const BLOCK_BYTES = 512 * 1024 ** 2;
+const BLOCK_BYTES = 128 * 1024 ** 2;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 

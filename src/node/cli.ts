@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
 import { groupRows } from "../group.js";
-import { GroupParser, Interner, LetorParser, QrelsParser, RunParser, ScoresParser } from "../io/index.js";
+import { GroupParser, Interner, LetorParser, QrelsParser, RunParser, ScoresParser, type QrelsRows } from "../io/index.js";
 import { parseMeasures, type Measure } from "../measures/measure.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatFixed4 } from "../trec/format.js";
@@ -117,9 +117,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const qrels = qrelsParser.finish();
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const parser = new RunParser({ file, qids, docids: "per-row", expectedBytes: await inputSize(file) });
-    await readInto(file, parser, progress);
-    const joined = joinParsed(qrels, parser.finish(), { complete: args.complete });
+    const joined = await readRun(file, qrels, qids, args.complete, progress);
     if (joined.notInRun && !args.complete) {
       const some = joined.notInRunQids.slice(0, 5).join(", ");
       io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
@@ -136,6 +134,13 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery));
   }
   return 0;
+}
+
+/** Parses a run and joins it to the judgments; the parser's columns are garbage once this returns. */
+async function readRun(file: string, qrels: QrelsRows, qids: Interner, complete: boolean, progress: Progress) {
+  const parser = new RunParser({ file, qids, docids: "per-row", expectedBytes: await inputSize(file) });
+  await readInto(file, parser, progress);
+  return joinParsed(qrels, parser.finish(), { complete });
 }
 
 /** trec_eval's text for one run. */
