@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { RankevalError } from "../errors.js";
@@ -10,11 +10,21 @@ export interface ChunkSink {
   push(chunk: Uint8Array): void;
 }
 
-/** The size of a file in bytes (0 for standard input): a hint for sizing the parsers' columns. */
+/**
+ * The size of a file's text in bytes, a hint for sizing the parsers' columns: 0 (no hint) for
+ * standard input and for gzip files, whose size says little about their text.
+ */
 export async function inputSize(path: string): Promise<number> {
   if (path === "-") return 0;
   try {
-    return (await stat(path)).size;
+    const file = await open(path);
+    try {
+      const head = new Uint8Array(2);
+      await file.read(head, 0, 2, 0);
+      return head[0] === 0x1f && head[1] === 0x8b ? 0 : (await file.stat()).size;
+    } finally {
+      await file.close();
+    }
   } catch {
     return 0; // readInto reports the error
   }
