@@ -9,7 +9,9 @@ import { GroupParser, Interner, LetorParser, QrelsParser, RunParser, ScoresParse
 import { parseMeasures, type Measure } from "../measures/measure.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatFixed4 } from "../trec/format.js";
-import { parseTrecMeasures, reportMakesIt, trecLines, type TrecMeasure } from "../trec/names.js";
+import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable, type TrecKernel, type TrecLine, type TrecMeasure } from "../trec/names.js";
+import { relstrings } from "../trec/relstring.js";
+import type { Batch } from "../kernel/batch.js";
 import { formatTrecReport } from "../trec/report.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { joinParsed } from "../trec-join.js";
@@ -56,8 +58,28 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 /** What to compute: trec_eval's lines (when every -m is a trec_eval name), else canonical measures. */
 type Plan =
-  | { kind: "trec"; trec: TrecMeasure[]; measures: Measure[]; left: string[] }
+  | { kind: "trec"; trec: TrecMeasure[]; measures: Measure[]; tables: GainGroup[]; left: string[] }
   | { kind: "canonical"; measures: Measure[] };
+
+/** Measures to evaluate with their own gain table (trec_eval `ndcg.1=3,2=9`): one evaluation each. */
+interface GainGroup {
+  readonly key: string;
+  readonly gain: TrecGainTable;
+  readonly measures: Measure[];
+}
+
+const tableKey = (gain: TrecGainTable) => JSON.stringify(gain);
+
+/**
+ * The key under which a numeric trec line's per-query values are found in the run's merged result:
+ * the canonical name; for a measure under its own gain table, the name and the table; for a line made
+ * of several measures (`meanOf`), its printed name. Null for lines that are not numbers per query.
+ */
+function lineKey(l: TrecLine): string | null {
+  if (l.kernel) return typeof l.kernel.gain === "object" ? `${l.kernel.measure.name} gain=${tableKey(l.kernel.gain)}` : l.kernel.measure.name;
+  if (l.meanOf) return l.name;
+  return null;
+}
 
 function plan(specs: readonly string[], fallback: readonly string[] | null): Plan {
   if (specs.length === 0 && fallback) return { kind: "canonical", measures: parseMeasures(fallback) };
@@ -75,20 +97,37 @@ function plan(specs: readonly string[], fallback: readonly string[] | null): Pla
   const kept: TrecMeasure[] = [];
   const left: string[] = [];
   const measures = new Map<string, Measure>();
+  const tables = new Map<string, GainGroup>();
+  const add = (k: TrecKernel) => {
+    if (typeof k.gain !== "object") {
+      measures.set(k.measure.name, k.measure);
+      return;
+    }
+    const key = tableKey(k.gain);
+    let g = tables.get(key);
+    if (!g) tables.set(key, (g = { key, gain: k.gain, measures: [] }));
+    if (!g.measures.some((m) => m.name === k.measure.name)) g.measures.push(k.measure);
+  };
   for (const m of trec) {
     const lines = trecLines([m]);
-    if (lines.every((l) => l.kernel !== null || reportMakesIt(l))) {
+    if (lines.every(isComputed)) {
       kept.push(m);
-      for (const l of lines) if (l.kernel) measures.set(l.kernel.measure.name, l.kernel.measure);
+      for (const l of lines) {
+        if (l.kernel) add(l.kernel);
+        for (const k of l.meanOf ?? []) add(k);
+      }
     } else left.push(m.name);
   }
-  return { kind: "trec", trec: kept, measures: [...measures.values()], left };
+  return { kind: "trec", trec: kept, measures: [...measures.values()], tables: [...tables.values()], left };
 }
 
-/** Options: the user's, else trec_eval's conventions for trec_eval names and the library's otherwise. */
-function options(args: CliArgs, trecNames: boolean): ResolvedOptions {
+/**
+ * Options: the user's, else trec_eval's conventions for trec_eval names and the library's otherwise;
+ * `table` (a trec_eval `ndcg.1=3,2=9`) replaces the gain.
+ */
+function options(args: CliArgs, trecNames: boolean, table?: TrecGainTable): ResolvedOptions {
   const o: Options = {};
-  o.gain = (args.gain ?? (trecNames ? "linear" : undefined)) as Options["gain"];
+  o.gain = (table ?? args.gain ?? (trecNames ? "linear" : undefined)) as Options["gain"];
   if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
   if (args.depth !== undefined) o.depth = args.depth;
   if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
@@ -100,6 +139,8 @@ interface RunResult {
   file: string;
   runTag: string;
   result: Result<string>;
+  /** relstring's values, by printed line name. */
+  strings: Record<string, string[]>;
 }
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
@@ -123,8 +164,14 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
       io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
     const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
-    const result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
-    runs.push({ file, runTag: joined.runTag, result });
+    let result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
+    let strings: Record<string, string[]> = {};
+    if (p.kind === "trec") {
+      warnGainTies(p, joined.batch, file, io);
+      result = trecExtras(p, joined.batch, result, args);
+      strings = relstringValues(p, joined.batch, opts);
+    }
+    runs.push({ file, runTag: joined.runTag, result, strings });
   }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
@@ -143,10 +190,71 @@ async function readRun(file: string, qrels: QrelsRows, qids: Interner, complete:
   return joinParsed(qrels, parser.finish(), { complete });
 }
 
+/**
+ * The run's result with what trec lines need beyond one evaluation: the measures under their own gain
+ * tables (one more evaluation of the same batch per table) and the lines made of several measures
+ * (`meanOf`), merged in under their `lineKey`.
+ */
+function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, result: Result<string>, args: CliArgs): Result<string> {
+  const values = { ...result.values };
+  const mean = { ...result.mean };
+  const counted = { ...result.counted };
+  const put = (key: string, v: Float64Array) => {
+    values[key] = v;
+    let s = 0;
+    let n = 0;
+    for (let q = 0; q < v.length; q++) if (!Number.isNaN(v[q])) (s += v[q]), n++;
+    mean[key] = n ? s / n : NaN;
+    counted[key] = n;
+  };
+  for (const g of p.tables) {
+    const r = evaluateBatch(batch, result.qids, g.measures, options(args, true, g.gain), result.queries.skipped.notJudged, result.queries.skipped.notInRun);
+    for (const m of g.measures) put(`${m.name} gain=${g.key}`, r.values[m.name]);
+  }
+  for (const l of trecLines(p.trec)) {
+    if (!l.meanOf) continue;
+    // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
+    const cols = l.meanOf.map((k) => result.values[k.measure.name]);
+    const v = new Float64Array(result.qids.length);
+    for (let q = 0; q < v.length; q++) {
+      let s = 0;
+      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
+      v[q] = s / cols.length;
+    }
+    put(l.name, v);
+  }
+  return { ...result, values, mean, counted };
+}
+
+/** relstring's per-query strings, by printed line name. */
+function relstringValues(p: Extract<Plan, { kind: "trec" }>, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(batch, l.relstring, opts.depth);
+  return out;
+}
+
+/** Says so where trec_eval's comp_rel_gain quirk could order a gain table's ideal ranking otherwise. */
+function warnGainTies(p: Extract<Plan, { kind: "trec" }>, batch: Batch, file: string, io: Io): void {
+  if (!p.tables.length) return;
+  let maxLevel = 0;
+  const judged = batch.judged ?? batch.labels;
+  for (let i = 0; i < judged.length; i++) if (judged[i] > maxLevel) maxLevel = judged[i];
+  for (const g of p.tables) {
+    const ties = gainTies(g.gain, Math.floor(maxLevel));
+    if (!ties.length) continue;
+    const which = ties.map(([a, b]) => `${a} and ${b}`).join(", ");
+    io.stderr.write(`rankeval: ${file}: gains ${which} differ by less than 1: trec_eval's comp_rel_gain compares them as equal and may order its ideal ranking otherwise (rankeval orders by the exact gains)\n`);
+  }
+}
+
 /** trec_eval's text for one run. */
 function trecText(p: Extract<Plan, { kind: "trec" }>, r: RunResult, args: CliArgs): string {
-  const values: Record<string, Float64Array> = {};
-  for (const line of trecLines(p.trec)) if (line.kernel) values[line.name] = r.result.values[line.kernel.measure.name];
+  const values: Record<string, Float64Array | string[]> = {};
+  for (const line of trecLines(p.trec)) {
+    const key = lineKey(line);
+    if (key !== null) values[line.name] = r.result.values[key];
+    else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
+  }
   return formatTrecReport({
     runid: r.runTag,
     measures: p.trec,
@@ -193,11 +301,17 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const docid = data.docid ? Array.from(data.docid, (d) => docidNames.stringOf(d)) : undefined;
   const measures = p.kind === "trec" ? p.measures : p.measures;
   const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid });
-  const result = evaluateBatch(batch, qids.map(String), measures, opts, 0, 0);
+  let result = evaluateBatch(batch, qids.map(String), measures, opts, 0, 0);
+  let strings: Record<string, string[]> = {};
+  if (p.kind === "trec") {
+    warnGainTies(p, batch, args.letor!, io);
+    result = trecExtras(p, batch, result, args);
+    strings = relstringValues(p, batch, opts);
+  }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-    io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result }, args));
+    io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
     io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery));
   }
@@ -213,7 +327,10 @@ interface NamedResult {
 /** The rows of a report: (printed name, canonical measure) in order. */
 function rowsOf(p: Plan): { name: string; measure: string }[] {
   if (p.kind === "canonical") return p.measures.map((m) => ({ name: m.name, measure: m.name }));
-  return trecLines(p.trec).filter((l) => l.kernel).map((l) => ({ name: l.name, measure: l.kernel!.measure.name }));
+  return trecLines(p.trec).flatMap((l) => {
+    const key = lineKey(l);
+    return key === null ? [] : [{ name: l.name, measure: key }];
+  });
 }
 
 function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean): string {

@@ -34,11 +34,17 @@ export type TrecAggregation =
   | "runid" // the run tag, not a per-query value
   | "none"; // relstring: no summary line
 
+/** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
+export type TrecGainTable = Readonly<Record<number, number>>;
+
 /** A canonical rankeval measure computing a line's per-query value. */
 export interface TrecKernel {
   readonly measure: Measure;
-  /** The gain convention it must be computed with (ndcg, ndcg_cut: trec_eval's gain is the label). */
-  readonly gain?: "linear";
+  /**
+   * The gain convention it must be computed with: "linear" (ndcg, ndcg_cut: trec_eval's gain is the
+   * label), or a table from `ndcg.1=3,2=9` (labels not listed keep their linear gain).
+   */
+  readonly gain?: "linear" | TrecGainTable;
 }
 
 /** One printed line of a measure (one per cutoff for cutoff measures). */
@@ -62,6 +68,13 @@ export interface TrecLine {
    * which the report makes itself: see `reportMakesIt`).
    */
   readonly kernel: TrecKernel | null;
+  /**
+   * Lines computed from other measures rather than by one: the per-query value is the mean of these
+   * (`11pt_avg..25,.5,.75`: iprec_at_recall at each point, summed last to first as m_11pt_avg.c does).
+   */
+  readonly meanOf?: readonly TrecKernel[];
+  /** relstring: the number of characters (trec_eval's (long) of the parameter, at least 0). */
+  readonly relstring?: number;
 }
 
 export interface TrecMeasure {
@@ -89,7 +102,7 @@ interface Entry {
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
   readonly kernel?: (
     k: number | undefined, custom: boolean, values: readonly number[], pairs: readonly (readonly [string, number])[],
-  ) => { spec: string; gain?: "linear" } | null;
+  ) => { spec: string; gain?: "linear" | TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
 }
 
 const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -106,6 +119,29 @@ const persistence = (family: string) => (_k: number | undefined, _custom: boolea
   return { spec: `${family}(p=${p})` };
 };
 const at = (family: string, gain?: "linear") => (k: number | undefined) => ({ spec: `${family}@${k}`, gain });
+/**
+ * A family taking trec_eval's level=gain pairs (ndcg, G, ndcg_rel, Rndcg): linear gains by default,
+ * a gain table with parameters (null when the library cannot take that table: see `gainTable`).
+ */
+const gains = (spec: string) => (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+  if (!custom) return { spec, gain: "linear" as const };
+  const table = gainTable(pairs);
+  return table ? { spec, gain: table } : null;
+};
+/**
+ * 11pt_avg with its own recall points: the mean of iprec_at_recall at each. m_11pt_avg.c walks the
+ * points from the last to the first assuming they ascend; for points that do not (or a negative one)
+ * it gives other values, and the line is left out.
+ */
+const pointsAvg = (_k: number | undefined, custom: boolean, values: readonly number[]) => {
+  if (!custom) return { spec: "11pt_avg" };
+  if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1]))) return null;
+  return { meanOf: values.map((x) => `iprec_at_recall(recall=${x})`) };
+};
+/** relstring's length: trec_eval's (long) of the parameter, at least 0. */
+const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly number[]) => ({
+  relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n),
+});
 
 /** trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left out. */
 const TABLE: readonly Entry[] = [
@@ -121,18 +157,18 @@ const TABLE: readonly Entry[] = [
   { name: "recip_rank", kind: "none", shape: "mean", kernel: plain("mrr") },
   { name: "iprec_at_recall", kind: "doubleCutoffs", shape: "mean", defaults: IPREC_DEFAULT, kernel: param("iprec_at_recall", "recall") },
   { name: "P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("precision") },
-  { name: "relstring", kind: "doubleParams", shape: "relstring", defaults: [10] },
+  { name: "relstring", kind: "doubleParams", shape: "relstring", defaults: [10], kernel: relstringLength },
   { name: "recall", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("recall") },
   { name: "infAP", kind: "none", shape: "mean", kernel: plain("infap") },
   { name: "gm_bpref", kind: "none", shape: "geomean", kernel: plain("bpref") },
   { name: "Rprec_mult", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
   { name: "utility", kind: "doubleParams", shape: "mean", defaults: [1, -1, 0, 0], kernel: (_k, _c, [a, b, c, d]) => ({ spec: `utility(a=${a},b=${b},c=${c},d=${d})` }) },
-  { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: (_k, custom) => (custom ? null : { spec: "11pt_avg" }) },
+  { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: pointsAvg },
   { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
   { name: "G", kind: "pairs", shape: "mean" },
   { name: "dcg", kind: "pairs", shape: "mean" },
   { name: "ideal_dcg", kind: "pairs", shape: "mean" },
-  { name: "ndcg", kind: "pairs", shape: "mean", kernel: (_k, custom) => (custom ? null : { spec: "ndcg", gain: "linear" }) },
+  { name: "ndcg", kind: "pairs", shape: "mean", kernel: gains("ndcg") },
   { name: "ndcg_rel", kind: "pairs", shape: "mean" },
   { name: "Rndcg", kind: "pairs", shape: "mean" },
   { name: "ndcg_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("ndcg", "linear") },
@@ -169,6 +205,46 @@ const OTHER_FORMATS = new Set([
   "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg",
   "Rprec_mult_avgjg", "yaap",
 ]);
+
+/** Whether rankeval computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
+export function isComputed(line: TrecLine): boolean {
+  return line.kernel !== null || line.meanOf !== undefined || line.relstring !== undefined || reportMakesIt(line);
+}
+
+/**
+ * trec_eval's level=gain pairs as a gain table for the library's `gain` option: each level read with
+ * atol, the first pair naming a level wins (setup_gains / get_gain). Null when the library cannot take
+ * it: a level below 1 (other than level 0 keeping its gain 0: negative levels would give documents
+ * outside the judgments a gain), a level past 1000000, a gain that is negative or not finite.
+ */
+export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGainTable | null {
+  const table: Record<number, number> = {};
+  const seen = new Set<bigint>();
+  for (const [key, gain] of pairs) {
+    const level = atol(key);
+    if (seen.has(level)) continue;
+    seen.add(level);
+    if (level === 0n && gain === 0) continue;
+    if (level < 1n || level > 1_000_000n || !Number.isFinite(gain) || gain < 0) return null;
+    table[Number(level)] = gain;
+  }
+  return Object.freeze(table);
+}
+
+/**
+ * Gains of a table that trec_eval's comp_rel_gain, which returns (int)(g1 - g2), compares as equal
+ * though they differ (by less than 1), among the levels 0..maxLevel: trec_eval's ideal ranking may
+ * then order those levels either way (rankeval orders by the exact gains). Empty when it cannot matter.
+ */
+export function gainTies(table: TrecGainTable, maxLevel: number): [number, number][] {
+  const gainOf = (l: number) => (Object.hasOwn(table, l) ? table[l] : l);
+  const levels: number[] = [];
+  for (let l = 0; l <= Math.min(maxLevel, 1_000_000); l++) levels.push(l);
+  const distinct = [...new Set(levels.map(gainOf))].sort((a, b) => a - b);
+  const out: [number, number][] = [];
+  for (let i = 1; i < distinct.length; i++) if (distinct[i] - distinct[i - 1] < 1) out.push([distinct[i - 1], distinct[i]]);
+  return out;
+}
 
 /** Lines whose value the report makes itself (no per-query measure): runid and num_q. */
 export function reportMakesIt(line: TrecLine): boolean {
@@ -232,14 +308,20 @@ function resolve(e: Entry, p: string | null): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
   const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = [], pairs: readonly (readonly [string, number])[] = []): TrecLine => {
     const k = e.kernel?.(cutoff, custom, values, pairs) ?? null;
-    let kernel: TrecKernel | null = null;
-    if (k) {
+    const make = (spec: string, gain?: "linear" | TrecGainTable): TrecKernel | null => {
       try {
-        kernel = Object.freeze({ measure: parseMeasures(k.spec)[0], ...(k.gain ? { gain: k.gain } : {}) });
+        return Object.freeze({ measure: parseMeasures(spec)[0], ...(gain ? { gain } : {}) });
       } catch {
-        kernel = null; // a cutoff rankeval cannot take (past 2^31 - 1)
+        return null; // a cutoff or parameter rankeval cannot take (past 2^31 - 1)
       }
-    }
+    };
+    let kernel: TrecKernel | null = null;
+    let extra: { meanOf?: readonly TrecKernel[]; relstring?: number } = {};
+    if (k && "spec" in k) kernel = make(k.spec, k.gain);
+    else if (k && "meanOf" in k) {
+      const parts = k.meanOf.map((spec) => make(spec));
+      if (parts.every((x) => x !== null)) extra = { meanOf: Object.freeze(parts as TrecKernel[]) };
+    } else if (k && "relstring" in k) extra = { relstring: k.relstring };
     const shape = {
       mean: ["mean", "float", true, true],
       long: ["sum", "long", true, true],
@@ -249,7 +331,7 @@ function resolve(e: Entry, p: string | null): TrecMeasure {
       relstring: ["none", "quoted", true, false],
     } as const;
     const [aggregation, print, perQuery, summary] = shape[e.shape];
-    return Object.freeze({ name, measure: e.name, ...(cutoff !== undefined ? { cutoff } : {}), aggregation, print, perQuery, summary, kernel });
+    return Object.freeze({ name, measure: e.name, ...(cutoff !== undefined ? { cutoff } : {}), aggregation, print, perQuery, summary, kernel, ...extra });
   };
   switch (e.kind) {
     case "none":

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../../src/errors.js";
-import { atof, atol, parseTrecMeasures, reportMakesIt, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines } from "../../src/trec/names.js";
+import { atof, atol, gainTies, isComputed, parseTrecMeasures, reportMakesIt, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines } from "../../src/trec/names.js";
 
 const names = (args: string[]) => trecLines(parseTrecMeasures(args)).map((l) => l.name);
 const line = (args: string[], name: string) => trecLines(parseTrecMeasures(args)).find((l) => l.name === name)!;
@@ -148,8 +148,25 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     const none = all.filter((l) => l.kernel === null).map((l) => l.measure);
     // runid and num_q are made by the report; the rest are not computed yet.
     expect([...new Set(none)]).toEqual(["runid", "num_q", "relstring", "G", "ndcg_rel", "Rndcg"]);
-    expect(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9").kernel).toBeNull();
-    expect(line(["11pt_avg..25,.5"], "11pt_avg_.25,.5").kernel).toBeNull();
+    expect(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9").kernel).toMatchObject({ measure: { name: "ndcg" }, gain: { 1: 3, 2: 9 } });
+    expect(line(["ndcg.1=3,1=5,0=0,2.7=4"], "ndcg_1=3,1=5,0=0,2.7=4").kernel!.gain).toEqual({ 1: 3, 2: 4 }); // atol levels, the first wins
+    for (const bad of ["ndcg.0=1", "ndcg.-1=2", "ndcg.x=1", "ndcg.1=-2"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
+    expect(line(["relstring"], "relstring").relstring).toBe(10);
+    expect(line(["relstring.20.7"], "relstring_20.7").relstring).toBe(20);
+    expect(line(["relstring.-3"], "relstring_-3").relstring).toBe(0);
+    const pts = line(["11pt_avg..25,.5"], "11pt_avg_.25,.5");
+    expect(pts.kernel).toBeNull();
+    expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["iprec_at_recall(recall=0.25)", "iprec_at_recall(recall=0.5)"]);
+    expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: left out
+    expect(isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2"))).toBe(true);
+    expect(isComputed(by("G"))).toBe(false);
+  });
+
+  it("gainTies: gains trec_eval's comp_rel_gain would compare as equal", () => {
+    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 1)).toEqual([]);
+    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 4)).toEqual([]);
+    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 5)).toEqual([[4.5, 5]]);
+    expect(gainTies({ 1: 0.5 }, 1)).toEqual([[0, 0.5]]);
     expect(line(["rbp.1=2"], "rbp_1=2").kernel).toBeNull();
   });
 });

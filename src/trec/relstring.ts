@@ -1,0 +1,98 @@
+/**
+ * trec_eval's relstring (m_relstring.c): the labels of a query's first n ranked documents, one
+ * character each. Computed here, from the batch, not by the kernel (it is a string). Browser-safe.
+ */
+import type { Batch } from "../kernel/batch.js";
+
+/**
+ * Rows of query q in ranking order, the first min(n, N) of them: score descending; equal scores by
+ * document id descending in byte order when the batch has ids (the pool), else by input order — the
+ * kernel's order. Selects with a bounded heap (O(N log n)), without sorting the whole query.
+ */
+export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
+  const from = batch.offsets[q];
+  const to = batch.offsets[q + 1];
+  const k = Math.max(0, Math.min(Math.floor(n), to - from));
+  const heap = new Int32Array(k); // a max-heap by rank: heap[0] is the worst row kept
+  if (k === 0) return heap;
+  const s = batch.scores;
+  const ids = batch.docids;
+  const pool = batch.pool;
+  /** True when row a ranks before row b. */
+  const before = (a: number, b: number): boolean => {
+    if (s[a] !== s[b]) return s[a] > s[b];
+    if (ids && pool) {
+      const bytes = pool.bytes;
+      let i = pool.offsets[ids[a]];
+      const ie = pool.offsets[ids[a] + 1];
+      let j = pool.offsets[ids[b]];
+      const je = pool.offsets[ids[b] + 1];
+      for (; i < ie && j < je; i++, j++) if (bytes[i] !== bytes[j]) return bytes[i] > bytes[j];
+      if (ie - i !== je - j) return ie - i > je - j; // the longer id is greater, so ranks first
+    }
+    return a < b;
+  };
+  const siftDown = (i: number, size: number): void => {
+    const row = heap[i];
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(heap[c], heap[c + 1])) c++; // the worse child
+      if (!before(row, heap[c])) break;
+      heap[i] = heap[c];
+      i = c;
+    }
+    heap[i] = row;
+  };
+  for (let r = from; r < from + k; r++) heap[r - from] = r;
+  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(i, k);
+  for (let r = from + k; r < to; r++) {
+    if (!before(r, heap[0])) continue;
+    heap[0] = r;
+    siftDown(0, k);
+  }
+  // Heap sort in place: the worst goes last.
+  for (let size = k - 1; size > 0; size--) {
+    const worst = heap[0];
+    heap[0] = heap[size];
+    heap[size] = worst;
+    siftDown(0, size);
+  }
+  return heap;
+}
+
+/** The labels of query q's first min(n, N) ranked documents (NaN: no judgment). */
+export function rankedLabels(batch: Batch, q: number, n: number): Float64Array {
+  const rows = rankedRows(batch, q, n);
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = batch.labels[rows[i]];
+  return out;
+}
+
+/**
+ * One label as m_relstring.c prints it: its digit for 0..9 (a fractional label: its integer part),
+ * '>' above 9, '-' for a document without a judgment (trec_eval's "not in the pool"), '.' for a
+ * negative label (judged "unjudged").
+ */
+export function relstringChar(label: number): string {
+  if (Number.isNaN(label)) return "-";
+  if (label < 0) return ".";
+  if (label >= 10) return ">";
+  return String.fromCharCode(48 + Math.trunc(label));
+}
+
+/**
+ * relstring for every query of the batch: the first n characters (trec_eval: (long) of the parameter,
+ * at least 0), within the top `depth` (-M).
+ */
+export function relstrings(batch: Batch, n: number, depth = Infinity): string[] {
+  const len = Number.isFinite(n) ? Math.max(0, Math.min(Math.trunc(n), depth)) : n > 0 ? depth : 0;
+  const out: string[] = new Array(batch.numQueries);
+  for (let q = 0; q < batch.numQueries; q++) {
+    const labels = rankedLabels(batch, q, Math.min(len, batch.offsets[q + 1] - batch.offsets[q]));
+    let s = "";
+    for (let i = 0; i < labels.length; i++) s += relstringChar(labels[i]);
+    out[q] = s;
+  }
+  return out;
+}
