@@ -10,3 +10,5 @@ export { lineOfRow, docidBytes, docidString, rowHash, type RowDocids, type RowLi
 export { LetorParser, type Letor, type LetorParserOptions } from "./letor.js";
 export { ScoresParser, type ScoresParserOptions } from "./scores.js";
 export { GroupParser, type GroupParserOptions } from "./group.js";
+export { JsonParser, type JsonParserOptions, type RowsKind, type RowsOf } from "./json.js";
+export { DelimitedParser, DEFAULT_COLUMNS, type ColumnNames, type DelimitedParserOptions } from "./delimited.js";

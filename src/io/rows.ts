@@ -87,8 +87,10 @@ export class RowsBuilder {
   used = 0;
   /** line - row for the current stretch of rows (see RowLines). */
   shift = 1;
-  private readonly lineRows: number[] = [0];
-  private readonly lineShifts: number[] = [1];
+  /** RowLines, growing: a stretch per row when many rows share a line (a one-line JSON file). */
+  private lineRows = new Int32Array(16);
+  private lineShifts = new Int32Array(16).fill(1, 0, 1);
+  private nShifts = 1;
   private expectedBytes: number;
   private bytesSeen = 0;
 
@@ -136,8 +138,14 @@ export class RowsBuilder {
   /** Records that row `row` comes from `line`, when that starts a new stretch (called by the fast paths). */
   newShift(row: number, line: number): void {
     this.shift = line - row;
-    this.lineRows.push(row);
-    this.lineShifts.push(this.shift);
+    const k = this.nShifts;
+    if (k === this.lineRows.length) {
+      this.lineRows = grow(this.lineRows, 2 * k, k);
+      this.lineShifts = grow(this.lineShifts, 2 * k, k);
+    }
+    this.lineRows[k] = row;
+    this.lineShifts[k] = this.shift;
+    this.nShifts = k + 1;
   }
 
   /** Appends a row whose id is buf[start, end), from `line`. */
@@ -167,7 +175,7 @@ export class RowsBuilder {
       offsets: this.offsets.subarray(0, n + 1),
       hashes: this.hashes.subarray(0, n),
     };
-    const lines: RowLines = { rows: Int32Array.from(this.lineRows), shifts: Int32Array.from(this.lineShifts) };
+    const lines: RowLines = { rows: this.lineRows.slice(0, this.nShifts), shifts: this.lineShifts.slice(0, this.nShifts) };
     return { qid: this.qid.subarray(0, n), value: this.value.subarray(0, n), docids, lines };
   }
 }

@@ -1,0 +1,485 @@
+/**
+ * Qrels and runs as CSV or TSV with a header row, parsed from bytes chunk by chunk:
+ * `qid,docid,score` or `query_id\tdoc_id\tlabel`, any other columns ignored.
+ *
+ * The header names the columns; which ones hold the query id, the document id and the value (a run's
+ * score, a judgment's label) is given by `columns`, or else is the first of the default names present
+ * (DEFAULT_COLUMNS; matched ignoring case and surrounding blanks). The delimiter is ',' or '\t', given
+ * or detected from the header line (the one it holds more of, outside quotes; ',' on a tie). Fields
+ * follow RFC 4180: a field may be quoted ("a,b"), a quote inside one is doubled (""), and a quoted
+ * field may hold delimiters and line breaks; a quote inside an unquoted field is kept as data. Lines
+ * end in LF or CRLF; a UTF-8 BOM is skipped; blank lines are skipped. Every row has the header's number
+ * of fields. Values are decimal numbers (as in TREC files) and must be finite; blanks around a value
+ * are allowed, ids are taken as they are and must not be empty.
+ *
+ * Errors are InputErrors naming the line and column (bytes, 1-based) of the field or place at fault:
+ * `run.csv:7:9: score "n/a" is not a number`, `run.csv:3:5: missing column "score" (column 3 of the
+ * header; this line has 2 fields)`, `run.csv:1:1: the header has no document id column (looked for
+ * docid, doc, doc_id, docno, document)`.
+ *
+ * The output is the per-row mode of the TREC parsers (rows.ts), so `joinParsed` (src/trec-join.ts)
+ * takes it unchanged; a row's line is the line its record starts on. Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner();
+ * const p = new DelimitedParser({ file: "run.csv", qids, kind: "run", runTag: "bm25" });
+ * p.push(new TextEncoder().encode("qid,docid,score\nq1,d1,2.5\nq1,\"d,2\",1\n"));
+ * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
+ * ```
+ */
+import { InputError } from "../errors.js";
+import type { Interner } from "./interner.js";
+import { describeByte, type RowsKind, type RowsOf } from "./json.js";
+import { RowsBuilder } from "./rows.js";
+import { numberProblem, parseFinite } from "./_number.js";
+
+/** Header names for each role: the first present is used. */
+export const DEFAULT_COLUMNS = {
+  qid: ["qid", "query", "query_id", "topic"],
+  docid: ["docid", "doc", "doc_id", "docno", "document"],
+  run: ["score", "rank_score", "prediction"],
+  qrels: ["rel", "label", "relevance", "grade"],
+} as const;
+
+/** Which header names hold the query id, the document id and the value (score or label). */
+export interface ColumnNames {
+  qid?: string;
+  docid?: string;
+  value?: string;
+}
+
+export interface DelimitedParserOptions<K extends RowsKind> {
+  /** Name used in error messages. */
+  file: string;
+  /** Interner for query ids (share it with the other side's parser so the ids agree). */
+  qids: Interner;
+  /** Judgments (values are labels, `rel`) or a run (values are scores). */
+  kind: K;
+  /** ',' or '\t'. @default detected from the header line */
+  delimiter?: "," | "\t";
+  /** The header names of the columns to read. @default the first of DEFAULT_COLUMNS' names present */
+  columns?: ColumnNames;
+  /** A run's tag. @default "" */
+  runTag?: string;
+  /** Room for this many bytes of input up front (the file's size, if known). */
+  expectedBytes?: number;
+}
+
+const QUOTE = 34;
+const LF = 10;
+const CR = 13;
+const BOM = [0xef, 0xbb, 0xbf];
+
+// States of the field scanner.
+const FIELD_START = 0;
+const UNQUOTED = 1;
+const QUOTED = 2;
+const QUOTE_SEEN = 3; // a '"' in a quoted field: its end, or the first of a doubled quote
+const CR_SEEN = 4; // a CR outside quotes: a LF must follow
+
+// Roles of a field: 0 ignored; 1..3 read into bufs[role]; HEADER while reading the header.
+const QID = 1;
+const DOCID = 2;
+const VALUE = 3;
+const HEADER = 4;
+const ROLE_WHAT = ["", "query id", "document id", "value"];
+
+const utf8Decoder = new TextDecoder("utf-8");
+
+export class DelimitedParser<K extends RowsKind> {
+  private readonly file: string;
+  private readonly kind: K;
+  private readonly runTag: string;
+  private readonly qidNames: Interner;
+  private readonly rows: RowsBuilder;
+  private readonly columns: ColumnNames;
+  private delim: number;
+
+  /** The first line, held until it is complete (to skip a BOM and detect the delimiter). */
+  private head: Uint8Array | null = new Uint8Array(256);
+  private headLen = 0;
+
+  private state = FIELD_START;
+  /** 1-based line; absolute offset (after any BOM) of the byte being read and of the line's start. */
+  private line = 1;
+  private abs = 0;
+  private lineStart = 0;
+  private reservedAt = 0;
+
+  /** The record being read: its first line, its field index, whether the current field was quoted. */
+  private recLine = 1;
+  private field = 0;
+  private quoted = false;
+  private fieldLen = 0;
+  /** Where the first field past the header's count started (for "too many fields"). */
+  private extraLine = 0;
+  private extraCol = 0;
+  /** Where the current field started. */
+  private fieldLine = 1;
+  private fieldCol = 1;
+  /** Until the header record ends. */
+  private inHeader = true;
+
+  /** Role of each field index (past the end: 0). */
+  private roles: Uint8Array = new Uint8Array(0);
+  /** Field index of each role (QID, DOCID, VALUE), and the header's names and count. */
+  private readonly indexOf = [-1, -1, -1, -1];
+  private names: string[] = [];
+  private nFields = 0;
+  /** The bytes of the fields read, by role, and where each started. */
+  private readonly bufs: Uint8Array[] = [new Uint8Array(0), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64)];
+  private readonly lens = new Int32Array(5);
+  private readonly startLine = new Int32Array(5);
+  private readonly startCol = new Int32Array(5);
+
+  /** The previous row's query id bytes and interned id (rows of a query usually come together). */
+  private prevQid: Uint8Array = new Uint8Array(64);
+  private prevQidLen = -1;
+  private prevQidId = -1;
+
+  private finished = false;
+  private error: unknown = null;
+
+  constructor(options: DelimitedParserOptions<K>) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.runTag = options.runTag ?? "";
+    this.qidNames = options.qids;
+    this.columns = options.columns ?? {};
+    this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
+    if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {
+      throw new Error(`delimiter must be "," or "\\t", not ${JSON.stringify(options.delimiter)}`);
+    }
+    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  }
+
+  /** Parses the next piece of the input; chunks may split it anywhere. */
+  push(chunk: Uint8Array): void {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
+    try {
+      if (this.head !== null) {
+        const nl = chunk.indexOf(LF);
+        this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
+        if (nl < 0) return;
+        this.startBody();
+        chunk = chunk.subarray(nl + 1);
+      }
+      this.scan(chunk);
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+  }
+
+  /** Checks the input is complete and returns its rows. */
+  finish(): RowsOf<K> {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
+    this.finished = true;
+    try {
+      if (this.head !== null) this.startBody();
+      if (this.inHeader && this.abs === 0) {
+        throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
+      }
+      if (this.state === QUOTED) {
+        throw new InputError(this.file, this.fieldLine, this.fieldCol, "a quoted field is not closed: the file ends inside it");
+      }
+      if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
+        this.endField();
+        this.endRecord();
+      }
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+    const { qid, value, docids, lines } = this.rows.finish();
+    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
+    const out = this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag };
+    return out as RowsOf<K>;
+  }
+
+  private hold(bytes: Uint8Array): void {
+    const need = this.headLen + bytes.length;
+    if (need > this.head!.length) {
+      const g = new Uint8Array(Math.max(need, 2 * this.head!.length));
+      g.set(this.head!.subarray(0, this.headLen));
+      this.head = g;
+    }
+    this.head!.set(bytes, this.headLen);
+    this.headLen = need;
+  }
+
+  /** The first line is complete (or the input ended): skip a BOM, find the delimiter, read it. */
+  private startBody(): void {
+    let head = this.head!.subarray(0, this.headLen);
+    this.head = null;
+    if (head.length >= 3 && head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2]) head = head.subarray(3);
+    if (this.delim < 0) {
+      let commas = 0;
+      let tabs = 0;
+      let inQuotes = false;
+      for (const b of head) {
+        if (b === QUOTE) inQuotes = !inQuotes;
+        else if (!inQuotes && b === 44) commas++;
+        else if (!inQuotes && b === 9) tabs++;
+      }
+      this.delim = tabs > commas ? 9 : 44;
+    }
+    this.scan(head);
+  }
+
+  private roleOf(field: number): number {
+    if (this.inHeader) return HEADER;
+    return field < this.roles.length ? this.roles[field] : 0;
+  }
+
+  /** Reads a chunk through the field scanner. */
+  private scan(buf: Uint8Array): void {
+    const n = buf.length;
+    const base = this.abs;
+    const delim = this.delim;
+    let p = 0;
+    while (p < n) {
+      const c = buf[p];
+      switch (this.state) {
+        case FIELD_START:
+          if (c === QUOTE) {
+            this.beginField(base + p);
+            this.quoted = true;
+            this.state = QUOTED;
+            p++;
+            continue;
+          }
+          this.beginField(base + p);
+          this.state = UNQUOTED;
+        // falls through: the byte is the field's first
+        case UNQUOTED: {
+          const role = this.roleOf(this.field);
+          let q = p;
+          while (q < n) {
+            const b = buf[q];
+            if (b === delim || b === LF || b === CR) break;
+            q++;
+          }
+          if (role !== 0) this.append(role, buf, p, q);
+          this.fieldLen += q - p;
+          p = q;
+          if (p === n) continue;
+          this.abs = base + p;
+          this.separator(buf[p], base + p);
+          p++;
+          continue;
+        }
+        case QUOTED: {
+          const role = this.roleOf(this.field);
+          let q = p;
+          while (q < n) {
+            const b = buf[q];
+            if (b === QUOTE) break;
+            if (b === LF) {
+              this.line++;
+              this.lineStart = base + q + 1;
+            }
+            q++;
+          }
+          if (role !== 0) this.append(role, buf, p, q);
+          p = q;
+          if (p === n) continue;
+          this.state = QUOTE_SEEN;
+          p++;
+          continue;
+        }
+        case QUOTE_SEEN:
+          this.abs = base + p;
+          if (c === QUOTE) {
+            const role = this.roleOf(this.field);
+            if (role !== 0) this.append(role, buf, p, p + 1);
+            this.state = QUOTED;
+          } else if (c === delim || c === LF || c === CR) this.separator(c, base + p);
+          else this.fail(`expected ${delim === 9 ? "a tab" : "','"} or the end of the line after a closing quote, found ${describeByte(c)}`);
+          p++;
+          continue;
+        case CR_SEEN:
+          this.abs = base + p;
+          if (c !== LF) this.fail("carriage return (CR) not followed by a line feed: use LF or CRLF line endings", -1);
+          this.newLine(base + p);
+          this.state = FIELD_START;
+          p++;
+          continue;
+      }
+    }
+    this.abs = base + n;
+  }
+
+  /** A delimiter, LF or CR at absolute offset `at` ends the current field. */
+  private separator(c: number, at: number): void {
+    this.abs = at;
+    this.endField();
+    if (c === this.delim) {
+      this.field++;
+      this.state = FIELD_START;
+      return;
+    }
+    this.endRecord();
+    if (c === CR) this.state = CR_SEEN;
+    else {
+      this.newLine(at);
+      this.state = FIELD_START;
+    }
+  }
+
+  private newLine(at: number): void {
+    this.line++;
+    this.lineStart = at + 1;
+    this.recLine = this.line;
+    this.field = 0;
+    this.quoted = false;
+    this.fieldLen = 0;
+  }
+
+  private beginField(at: number): void {
+    const role = this.roleOf(this.field);
+    if (role !== 0) {
+      this.lens[role] = 0;
+      this.startLine[role] = this.line;
+      this.startCol[role] = at - this.lineStart + 1;
+    }
+    this.fieldLine = this.line;
+    this.fieldCol = at - this.lineStart + 1;
+    if (this.field === this.nFields && !this.inHeader) {
+      this.extraLine = this.line;
+      this.extraCol = at - this.lineStart + 1;
+    }
+    this.quoted = false;
+    this.fieldLen = 0;
+  }
+
+  private append(role: number, buf: Uint8Array, start: number, end: number): void {
+    const len = this.lens[role];
+    let b = this.bufs[role];
+    const need = len + end - start;
+    if (need > b.length) {
+      const g = new Uint8Array(Math.max(need, 2 * b.length));
+      g.set(b.subarray(0, len));
+      this.bufs[role] = b = g;
+    }
+    for (let i = start; i < end; i++) b[len + i - start] = buf[i];
+    this.lens[role] = need;
+  }
+
+  private endField(): void {
+    if (this.roleOf(this.field) === HEADER) {
+      this.names.push(utf8Decoder.decode(this.bufs[HEADER].subarray(0, this.lens[HEADER])));
+      this.lens[HEADER] = 0;
+    }
+  }
+
+  /** The record whose last field just ended (at this.abs, a LF, CR or the end of the input). */
+  private endRecord(): void {
+    const nf = this.field + 1;
+    if (this.inHeader) {
+      this.header();
+      this.inHeader = false;
+      return;
+    }
+    if (nf === 1 && this.fieldLen === 0 && !this.quoted) return; // a blank line
+    if (nf !== this.nFields) {
+      if (nf < this.nFields) {
+        for (const role of [QID, DOCID, VALUE]) {
+          const i = this.indexOf[role];
+          if (i >= nf) {
+            this.fail(`missing column ${JSON.stringify(this.names[i])} (column ${i + 1} of the header; this line has ${nf} field${nf === 1 ? "" : "s"})`);
+          }
+        }
+        this.fail(`expected ${this.nFields} fields as in the header, found ${nf}`);
+      }
+      throw new InputError(this.file, this.extraLine, this.extraCol, `expected ${this.nFields} fields as in the header, found ${nf}`);
+    }
+    const bufs = this.bufs;
+    const lens = this.lens;
+    if (lens[QID] === 0) this.failAt(QID, `empty ${ROLE_WHAT[QID]} (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
+    if (lens[DOCID] === 0) this.failAt(DOCID, `empty ${ROLE_WHAT[DOCID]} (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
+    // The value, without blanks around it.
+    const vb = bufs[VALUE];
+    let vs = 0;
+    let ve = lens[VALUE];
+    while (vs < ve && (vb[vs] === 32 || vb[vs] === 9)) vs++;
+    while (ve > vs && (vb[ve - 1] === 32 || vb[ve - 1] === 9)) ve--;
+    const value = parseFinite(vb, vs, ve);
+    if (value !== value) {
+      const text = JSON.stringify(utf8Decoder.decode(vb.subarray(0, Math.min(lens[VALUE], 40))) + (lens[VALUE] > 40 ? "…" : ""));
+      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${text} ${numberProblem(vb, vs, ve)}`);
+    }
+    const qid = this.qidOf(bufs[QID], lens[QID]);
+    const rows = this.rows;
+    const len = lens[DOCID];
+    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
+      rows.reserve(Math.max(len, this.abs - this.reservedAt));
+      this.reservedAt = this.abs;
+    }
+    rows.add(qid, bufs[DOCID], 0, len, value, this.recLine);
+  }
+
+  /** The interned id of a query id, asking the interner only when it differs from the previous row's. */
+  private qidOf(b: Uint8Array, len: number): number {
+    if (len === this.prevQidLen) {
+      const prev = this.prevQid;
+      let i = 0;
+      while (i < len && prev[i] === b[i]) i++;
+      if (i === len) return this.prevQidId;
+    }
+    if (len > this.prevQid.length) this.prevQid = new Uint8Array(2 * len);
+    this.prevQid.set(b.subarray(0, len));
+    this.prevQidLen = len;
+    this.prevQidId = this.qidNames.intern(b, 0, len);
+    return this.prevQidId;
+  }
+
+  /** The header record just ended: find the columns. */
+  private header(): void {
+    const names = this.names;
+    this.nFields = names.length;
+    const norm = names.map((s) => s.trim().toLowerCase());
+    const wanted: [number, string | undefined, readonly string[]][] = [
+      [QID, this.columns.qid, DEFAULT_COLUMNS.qid],
+      [DOCID, this.columns.docid, DEFAULT_COLUMNS.docid],
+      [VALUE, this.columns.value, this.kind === "qrels" ? DEFAULT_COLUMNS.qrels : DEFAULT_COLUMNS.run],
+    ];
+    for (const [role, given, defaults] of wanted) {
+      let i = -1;
+      if (given !== undefined) {
+        i = names.indexOf(given);
+        if (i < 0) i = norm.indexOf(given.trim().toLowerCase());
+      } else {
+        for (const name of defaults) if (i < 0) i = norm.indexOf(name);
+      }
+      if (i < 0) {
+        const what = role === VALUE ? (this.kind === "qrels" ? "label" : "score") : ROLE_WHAT[role];
+        const looked = given !== undefined ? JSON.stringify(given) : defaults.join(", ");
+        const found = names.map((s) => JSON.stringify(s)).join(", ");
+        const delim = this.delim === 9 ? "tab" : "comma";
+        throw new InputError(this.file, 1, 1, `the header has no ${what} column (looked for ${looked}; the ${delim}-separated header has ${found})`);
+      }
+      for (let r = QID; r < role; r++) {
+        if (this.indexOf[r] === i) {
+          throw new InputError(this.file, 1, 1, `column ${JSON.stringify(names[i])} cannot be both the ${ROLE_WHAT[r]} and the ${role === VALUE ? "value" : ROLE_WHAT[role]}`);
+        }
+      }
+      this.indexOf[role] = i;
+    }
+    this.roles = new Uint8Array(this.nFields);
+    for (const role of [QID, DOCID, VALUE]) this.roles[this.indexOf[role]] = role;
+  }
+
+  /** Throws at the byte being read (this.abs); `shift` moves the column (-1: the CR before a byte). */
+  private fail(reason: string, shift = 0): never {
+    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
+  }
+
+  /** Throws at the start of the field of `role`. */
+  private failAt(role: number, reason: string): never {
+    throw new InputError(this.file, this.startLine[role], this.startCol[role], reason);
+  }
+}

@@ -1,0 +1,580 @@
+/**
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, parsed from bytes chunk by chunk:
+ * `{ "q1": { "d1": 12.5, "d2": 9.1 }, "q2": { ... } }` (a run's scores) or `{ "q1": { "d1": 1 } }`
+ * (judgments). Exactly an object of objects of numbers: whitespace anywhere between tokens, ids with
+ * every JSON string escape (`\uXXXX` included, surrogate pairs combined into one code point, stored
+ * as UTF-8), values in JSON number syntax and finite. Anything else is an InputError naming the line
+ * and column (in bytes, 1-based) where it starts, as `run.json:3:9: expected a number for document
+ * "d1" of query "q1", found 't'`. A query twice in the file or a document twice in one query is an
+ * error too (JSON would keep the last value: here it is a mistake to report). A UTF-8 BOM is skipped.
+ *
+ * The output is the per-row mode of the TREC parsers (rows.ts): query ids interned, each row's
+ * document id bytes and hash in a pool, its value and line, so `joinParsed` (src/trec-join.ts) takes it
+ * unchanged. The file is never held whole: a state machine reads byte by byte, and only the id or
+ * number being read is kept across chunks. Browser compatible.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner();
+ * const p = new JsonParser({ file: "run.json", qids, kind: "run", runTag: "bm25" });
+ * p.push(new TextEncoder().encode('{"q1": {"d1": 2.5, "d2": 1}}'));
+ * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
+ * ```
+ */
+import { InputError } from "../errors.js";
+import type { Interner } from "./interner.js";
+import type { QrelsRows } from "./qrels.js";
+import type { RunRows } from "./run.js";
+import { RowsBuilder, rowHash } from "./rows.js";
+import { parseFinite } from "./_number.js";
+
+export type RowsKind = "qrels" | "run";
+export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
+
+export interface JsonParserOptions<K extends RowsKind> {
+  /** Name used in error messages. */
+  file: string;
+  /** Interner for query ids (share it with the other side's parser so the ids agree). */
+  qids: Interner;
+  /** Judgments (values are labels, `rel`) or a run (values are scores). */
+  kind: K;
+  /** A run's tag (JSON has no place for one). @default "" */
+  runTag?: string;
+  /** Room for this many bytes of input up front (the file's size, if known). */
+  expectedBytes?: number;
+}
+
+// States: what the next non-blank byte must be.
+const TOP = 0; // '{' opening the file
+const QKEY_OR_END = 1; // a query id or '}' (right after '{')
+const QKEY = 2; // a query id (after ',')
+const QCOLON = 3; // ':' after a query id
+const QOPEN = 4; // '{' opening a query's documents
+const DKEY_OR_END = 5; // a document id or '}' (right after '{')
+const DKEY = 6; // a document id (after ',')
+const DCOLON = 7; // ':' after a document id
+const VALUE = 8; // a number
+const DNEXT = 9; // ',' or '}' after a value
+const QNEXT = 10; // ',' or '}' after a query's documents
+const END = 11; // nothing but whitespace
+// Inside tokens.
+const STRING = 12; // in an id, after '"'
+const ESCAPE = 13; // after '\' in an id
+const UNICODE = 14; // in the 4 hex digits of \u
+const NUMBER = 15; // in a number
+const BOM1 = 16; // after 0xEF at the start
+const BOM2 = 17; // after 0xEF 0xBB
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LBRACE = 123;
+const RBRACE = 125;
+const COMMA = 44;
+const COLON = 58;
+const LF = 10;
+
+const utf8Decoder = new TextDecoder("utf-8");
+
+/** A byte as an error message shows what was found. */
+export function describeByte(c: number): string {
+  if (c === 39) return `"'"`;
+  if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
+  if (c === 32) return "a space";
+  return `byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
+}
+
+/** A decoded id for an error message, shortened if long. */
+function show(bytes: Uint8Array, start: number, end: number): string {
+  const max = 40;
+  let text = utf8Decoder.decode(bytes.subarray(start, Math.min(end, start + max)));
+  if (end - start > max) text += "…";
+  return JSON.stringify(text);
+}
+
+/** True when b[0, n) is a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
+function isJsonNumber(b: Uint8Array, n: number): boolean {
+  let p = 0;
+  if (b[p] === 45) p++;
+  if (p >= n) return false;
+  const digit = (i: number) => i < n && b[i] >= 48 && b[i] <= 57;
+  if (b[p] === 48) p++;
+  else if (digit(p)) while (digit(p)) p++;
+  else return false;
+  if (p < n && b[p] === 46) {
+    p++;
+    if (!digit(p)) return false;
+    while (digit(p)) p++;
+  }
+  if (p < n && (b[p] === 101 || b[p] === 69)) {
+    p++;
+    if (p < n && (b[p] === 43 || b[p] === 45)) p++;
+    if (!digit(p)) return false;
+    while (digit(p)) p++;
+  }
+  return p === n;
+}
+
+/** Bytes that may continue a number token (the grammar is checked once it ends). */
+function numberByte(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+}
+
+export class JsonParser<K extends RowsKind> {
+  private readonly file: string;
+  private readonly kind: K;
+  private readonly runTag: string;
+  private readonly qidNames: Interner;
+  private readonly rows: RowsBuilder;
+
+  private state = TOP;
+  /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
+  private after = 0;
+  /** 1-based line; absolute offset of the byte being read, and of the current line's first byte. */
+  private line = 1;
+  private abs = 0;
+  private lineStart = 0;
+  /** Where the current token started (line, column), for its errors. */
+  private tokLine = 0;
+  private tokCol = 0;
+  /** Absolute offset at the last reserve() of the rows, so it is told how much input it covers. */
+  private reservedAt = 0;
+
+  /** The id being read (decoded: escapes resolved, UTF-8). */
+  private id: Uint8Array = new Uint8Array(256);
+  private idLen = 0;
+  /** The number being read. */
+  private num: Uint8Array = new Uint8Array(32);
+  private numLen = 0;
+  /** \uXXXX: digits read and value so far; a high surrogate waiting for its low half (0: none). */
+  private hexDigits = 0;
+  private hexValue = 0;
+  private high = 0;
+
+  /** The current query's id, and the first row of its documents. */
+  private qid = -1;
+  private queryFirstRow = 0;
+  /** Queries seen by this parser (by interned id), to reject a query given twice. */
+  private seenQuery = new Uint8Array(64);
+  /** The current query's documents by hash: stamp[slot] === generation marks a used slot. */
+  private slots = new Int32Array(64);
+  private stamps = new Int32Array(64);
+  private generation = 1;
+  private inQuery = 0;
+
+  /** Where the current document id started (the number's token position replaces tokLine/tokCol). */
+  private docIdLine = 0;
+  private docIdCol = 0;
+
+  private finished = false;
+  private error: unknown = null;
+
+  constructor(options: JsonParserOptions<K>) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.runTag = options.runTag ?? "";
+    this.qidNames = options.qids;
+    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  }
+
+  /** Parses the next piece of the input; chunks may split it anywhere (inside ids, numbers, escapes). */
+  push(chunk: Uint8Array): void {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
+    try {
+      this.feed(chunk);
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+  }
+
+  /** Checks the input is complete and returns its rows. */
+  finish(): RowsOf<K> {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
+    this.finished = true;
+    try {
+      if (this.state === NUMBER) this.endNumber();
+      if (this.state !== END) this.failEnd();
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+    const { qid, value, docids, lines } = this.rows.finish();
+    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
+    const out = this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag };
+    return out as RowsOf<K>;
+  }
+
+  private feed(buf: Uint8Array): void {
+    const n = buf.length;
+    const base = this.abs;
+    let p = 0;
+    while (p < n) {
+      const c = buf[p];
+      switch (this.state) {
+        case STRING: {
+          // The common case in a tight loop: plain bytes up to the closing quote or an escape.
+          let id = this.id;
+          let len = this.idLen;
+          let q = p;
+          if (this.high === 0) {
+            while (q < n) {
+              const b = buf[q];
+              if (b === QUOTE || b === BACKSLASH || b < 32) break;
+              if (len === id.length) {
+                this.idLen = len;
+                id = this.growId(len + 1);
+              }
+              id[len++] = b;
+              q++;
+            }
+          }
+          this.idLen = len;
+          p = q;
+          if (p === n) break;
+          const b = buf[p];
+          this.abs = base + p;
+          if (this.high !== 0 && b !== BACKSLASH) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          if (b === QUOTE) {
+            this.state = this.after;
+            this.endId();
+          } else if (b === BACKSLASH) this.state = ESCAPE;
+          else if (b === LF) this.failHere(`${this.idWhat()} is not closed: a line ends inside it`);
+          else this.failHere(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
+          p++;
+          continue;
+        }
+        case NUMBER:
+          if (numberByte(c)) {
+            if (this.numLen === this.num.length) {
+              const g = new Uint8Array(2 * this.num.length);
+              g.set(this.num);
+              this.num = g;
+            }
+            this.num[this.numLen++] = c;
+            p++;
+            continue;
+          }
+          this.abs = base + p;
+          this.endNumber();
+          continue; // the byte after the number is read in state DNEXT
+        case ESCAPE: {
+          this.abs = base + p;
+          if (this.high !== 0 && c !== 117) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          let v = -1;
+          if (c === QUOTE || c === BACKSLASH || c === 47) v = c;
+          else if (c === 98) v = 8;
+          else if (c === 102) v = 12;
+          else if (c === 110) v = 10;
+          else if (c === 114) v = 13;
+          else if (c === 116) v = 9;
+          else if (c === 117) {
+            this.state = UNICODE;
+            this.hexDigits = 0;
+            this.hexValue = 0;
+            p++;
+            continue;
+          } else {
+            const esc = c > 32 && c < 127 ? `'\\${String.fromCharCode(c)}'` : `'\\' followed by ${describeByte(c)}`;
+            this.failHere(`invalid escape ${esc} in ${this.idWhat()}`);
+          }
+          this.idByte(v);
+          this.state = STRING;
+          p++;
+          continue;
+        }
+        case UNICODE: {
+          this.abs = base + p;
+          const h = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+          if (h < 0) this.failHere(`expected 4 hex digits after \\u in ${this.idWhat()}, found ${describeByte(c)}`);
+          this.hexValue = this.hexValue * 16 + h;
+          if (++this.hexDigits === 4) {
+            this.codePoint(this.hexValue);
+            this.state = STRING;
+          }
+          p++;
+          continue;
+        }
+        case BOM1:
+        case BOM2:
+          this.abs = base + p;
+          if (c !== (this.state === BOM1 ? 0xbb : 0xbf)) {
+            this.abs = 0;
+            this.lineStart = 0;
+            this.failHere(`expected '{', found ${describeByte(0xef)}`);
+          }
+          this.state = this.state === BOM1 ? BOM2 : TOP;
+          if (this.state === TOP) this.lineStart = base + p + 1; // the BOM is not part of line 1's columns
+          p++;
+          continue;
+      }
+      // Between tokens: skip whitespace, counting lines.
+      if (c === 32 || c === 9 || c === 13) {
+        p++;
+        continue;
+      }
+      if (c === LF) {
+        this.line++;
+        this.lineStart = base + p + 1;
+        p++;
+        continue;
+      }
+      this.abs = base + p;
+      this.token(c);
+      p++;
+    }
+    this.abs = base + n;
+  }
+
+  /** Handles the first byte of a token, `c`, in a between-tokens state. */
+  private token(c: number): void {
+    switch (this.state) {
+      case TOP:
+        if (c === LBRACE) this.state = QKEY_OR_END;
+        else if (c === 0xef && this.abs === 0) this.state = BOM1;
+        else this.failHere(`expected '{', found ${describeByte(c)}`);
+        return;
+      case QKEY_OR_END:
+      case QKEY:
+        if (c === QUOTE) this.startId(QCOLON);
+        else if (c === RBRACE && this.state === QKEY_OR_END) this.state = END;
+        else this.failHere(`expected a query id (a string)${this.state === QKEY_OR_END ? " or '}'" : ""}, found ${describeByte(c)}`);
+        return;
+      case QCOLON:
+        if (c !== COLON) this.failHere(`expected ':' after query ${this.queryName()}, found ${describeByte(c)}`);
+        this.state = QOPEN;
+        return;
+      case QOPEN:
+        if (c !== LBRACE) this.failHere(`expected '{' (the documents of query ${this.queryName()}), found ${describeByte(c)}`);
+        this.state = DKEY_OR_END;
+        return;
+      case DKEY_OR_END:
+      case DKEY:
+        if (c === QUOTE) this.startId(DCOLON);
+        else if (c === RBRACE && this.state === DKEY_OR_END) this.state = QNEXT;
+        else {
+          this.failHere(`expected a document id (a string)${this.state === DKEY_OR_END ? " or '}'" : ""} in query ${this.queryName()}, found ${describeByte(c)}`);
+        }
+        return;
+      case DCOLON:
+        if (c !== COLON) this.failHere(`expected ':' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        this.state = VALUE;
+        return;
+      case VALUE:
+        if (c !== 45 && !(c >= 48 && c <= 57)) this.failHere(`expected a number for document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        this.tokLine = this.line;
+        this.tokCol = this.abs - this.lineStart + 1;
+        this.num[0] = c;
+        this.numLen = 1;
+        this.state = NUMBER;
+        return;
+      case DNEXT:
+        if (c === COMMA) this.state = DKEY;
+        else if (c === RBRACE) this.state = QNEXT;
+        else this.failHere(`expected ',' or '}' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        return;
+      case QNEXT:
+        if (c === COMMA) this.state = QKEY;
+        else if (c === RBRACE) this.state = END;
+        else this.failHere(`expected ',' or '}' after the documents of query ${this.queryName()}, found ${describeByte(c)}`);
+        return;
+      case END:
+        this.failHere(`expected the end of the file after the JSON object, found ${describeByte(c)}`);
+    }
+  }
+
+  private startId(after: number): void {
+    this.tokLine = this.line;
+    this.tokCol = this.abs - this.lineStart + 1;
+    this.idLen = 0;
+    this.high = 0;
+    this.after = after;
+    this.state = STRING;
+    if (after === DCOLON) {
+      this.docIdLine = this.tokLine;
+      this.docIdCol = this.tokCol;
+    }
+  }
+
+  /** A string just closed: a query id (after = QCOLON) or a document id (DCOLON). */
+  private endId(): void {
+    if (this.after === QCOLON) {
+      const q = this.qidNames.intern(this.id, 0, this.idLen);
+      if (q >= this.seenQuery.length) {
+        const g = new Uint8Array(Math.max(2 * this.seenQuery.length, q + 1));
+        g.set(this.seenQuery);
+        this.seenQuery = g;
+      }
+      if (this.seenQuery[q]) this.failToken(`query ${this.queryName(q)} appears twice`);
+      this.seenQuery[q] = 1;
+      this.qid = q;
+      this.queryFirstRow = this.rows.count;
+      this.generation++;
+      this.inQuery = 0;
+    }
+    // A document id waits in `id` for its value (rows are added in endNumber).
+  }
+
+  /** A number just ended (at the byte at this.abs, or at the end of the input). */
+  private endNumber(): void {
+    const num = this.num;
+    const n = this.numLen;
+    const what = () => `document ${this.docName()} of query ${this.queryName()}`;
+    if (!isJsonNumber(num, n)) this.failToken(`expected a number for ${what()}, found ${show(num, 0, n)}`);
+    const v = parseFinite(num, 0, n);
+    if (v !== v) this.failToken(`the number ${show(num, 0, n)} for ${what()} is not finite`);
+    this.addRow(v);
+    this.state = DNEXT;
+  }
+
+  private addRow(value: number): void {
+    const rows = this.rows;
+    const len = this.idLen;
+    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
+      rows.reserve(Math.max(len, this.abs - this.reservedAt));
+      this.reservedAt = this.abs;
+    }
+    this.checkDuplicate(rowHash(this.id, 0, len));
+    // The row's line is its document id's line.
+    rows.add(this.qid, this.id, 0, len, value, this.docIdLine);
+    this.inQuery++;
+  }
+
+
+  /**
+   * Rejects the current document id if the current query already has it: an open-addressing table of
+   * the query's rows by hash, cleared per query by bumping `generation`; bytes are compared in the pool.
+   */
+  private checkDuplicate(hash: number): void {
+    if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
+    const rows = this.rows;
+    const mask = this.slots.length - 1;
+    let s = Math.imul(hash, 0x9e3779b1) >>> 0;
+    s &= mask;
+    const pool = rows.pool;
+    const off = rows.offsets;
+    const id = this.id;
+    const len = this.idLen;
+    for (;;) {
+      if (this.stamps[s] !== this.generation) break;
+      const r = this.slots[s];
+      if (rows.hashes[r] === hash && off[r + 1] - off[r] === len) {
+        let i = 0;
+        const o = off[r];
+        while (i < len && pool[o + i] === id[i]) i++;
+        if (i === len) {
+          this.tokLine = this.docIdLine;
+          this.tokCol = this.docIdCol;
+          this.failToken(`document ${this.docName()} appears twice for query ${this.queryName()}`);
+        }
+      }
+      s = (s + 1) & mask;
+    }
+    this.stamps[s] = this.generation;
+    this.slots[s] = rows.count; // the row about to be added
+  }
+
+  /** Doubles the per-query table and puts the current query's rows back in. */
+  private rehash(): void {
+    const size = this.slots.length * 2;
+    this.slots = new Int32Array(size);
+    this.stamps = new Int32Array(size);
+    this.generation = 1;
+    const mask = size - 1;
+    const hashes = this.rows.hashes;
+    for (let r = this.queryFirstRow; r < this.rows.count; r++) {
+      let s = (Math.imul(hashes[r], 0x9e3779b1) >>> 0) & mask;
+      while (this.stamps[s] === 1) s = (s + 1) & mask;
+      this.stamps[s] = 1;
+      this.slots[s] = r;
+    }
+  }
+
+  private idByte(v: number): void {
+    if (this.idLen === this.id.length) this.growId(this.idLen + 1);
+    this.id[this.idLen++] = v;
+  }
+
+  private growId(need: number): Uint8Array {
+    const g = new Uint8Array(Math.max(need, 2 * this.id.length));
+    g.set(this.id.subarray(0, this.idLen));
+    this.id = g;
+    return g;
+  }
+
+  /** A \uXXXX escape's value: surrogate pairs combined, then written as UTF-8. */
+  private codePoint(v: number): void {
+    const what = () => this.idWhat();
+    const hex = (x: number) => `\\u${x.toString(16).toUpperCase().padStart(4, "0")}`;
+    if (this.high !== 0) {
+      if (v < 0xdc00 || v > 0xdfff) this.failHere(`unpaired surrogate ${hex(this.high)} in ${what()}`);
+      v = 0x10000 + ((this.high - 0xd800) << 10) + (v - 0xdc00);
+      this.high = 0;
+    } else if (v >= 0xd800 && v <= 0xdbff) {
+      this.high = v;
+      return;
+    } else if (v >= 0xdc00 && v <= 0xdfff) this.failHere(`unpaired surrogate ${hex(v)} in ${what()}`);
+    if (v < 0x80) this.idByte(v);
+    else if (v < 0x800) {
+      this.idByte(0xc0 | (v >> 6));
+      this.idByte(0x80 | (v & 63));
+    } else if (v < 0x10000) {
+      this.idByte(0xe0 | (v >> 12));
+      this.idByte(0x80 | ((v >> 6) & 63));
+      this.idByte(0x80 | (v & 63));
+    } else {
+      this.idByte(0xf0 | (v >> 18));
+      this.idByte(0x80 | ((v >> 12) & 63));
+      this.idByte(0x80 | ((v >> 6) & 63));
+      this.idByte(0x80 | (v & 63));
+    }
+  }
+
+  /** What the string being read is, for its errors. */
+  private idWhat(): string {
+    return this.after === QCOLON ? "a query id" : `a document id of query ${this.queryName()}`;
+  }
+
+  private queryName(q = this.qid): string {
+    return JSON.stringify(this.qidNames.stringOf(q).length > 40 ? this.qidNames.stringOf(q).slice(0, 40) + "…" : this.qidNames.stringOf(q));
+  }
+
+  private docName(): string {
+    return show(this.id, 0, this.idLen);
+  }
+
+  /** The end of the input came too early: says what was expected. */
+  private failEnd(): never {
+    const s = this.state;
+    if (s === BOM1 || s === BOM2) {
+      this.abs = 0;
+      this.lineStart = 0;
+      this.failHere(`expected '{', found ${describeByte(0xef)}`);
+    }
+    const expected =
+      s === TOP || s === BOM1 || s === BOM2 ? "'{'"
+      : s === QKEY_OR_END ? "a query id (a string) or '}'"
+      : s === QKEY ? "a query id (a string)"
+      : s === QCOLON ? `':' after query ${this.queryName()}`
+      : s === QOPEN ? `'{' (the documents of query ${this.queryName()})`
+      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${this.queryName()}`
+      : s === DKEY ? `a document id (a string) in query ${this.queryName()}`
+      : s === DCOLON ? `':' after document ${this.docName()} of query ${this.queryName()}`
+      : s === VALUE ? `a number for document ${this.docName()} of query ${this.queryName()}`
+      : s === DNEXT ? `',' or '}' after document ${this.docName()} of query ${this.queryName()}`
+      : s === QNEXT ? `',' or '}' after the documents of query ${this.queryName()}`
+      : `the closing '"' of ${this.idWhat()}`;
+    this.failHere(`expected ${expected}, found the end of the file`);
+  }
+
+  /** Throws at the byte being read (this.abs). */
+  private failHere(reason: string): never {
+    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1, reason);
+  }
+
+  /** Throws at the start of the current token. */
+  private failToken(reason: string): never {
+    throw new InputError(this.file, this.tokLine, this.tokCol, reason);
+  }
+}
