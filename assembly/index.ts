@@ -18,6 +18,7 @@ import { iprecAtRecall, elevenPointAverage, rPrecisionMult } from "./metrics/int
 import { infAP, binG } from "./metrics/inferred";
 import { rbp, rbpResidual } from "./metrics/rbp";
 import { utility } from "./metrics/utility";
+import { trecG, ndcgRel, rndcg } from "./metrics/trecgain";
 import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
@@ -26,6 +27,7 @@ export enum Family {
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
   IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
+  G, NDCG_REL, RNDCG,
 }
 
 /**
@@ -138,6 +140,8 @@ function addDepths(family: i32, k: i32): void {
     case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
     case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT: case Family.UTILITY:
       Depths.rel = ALL; break;
+    case Family.G: Depths.label = ALL; break;
+    case Family.NDCG_REL: case Family.RNDCG: Depths.gain = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
   Depths.label = max(Depths.label, max(Depths.rel, max(Depths.gain, Depths.ap)));
@@ -184,6 +188,9 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.RBP: return rbp(param(p, 0));
     case Family.RBP_RESID: return rbpResidual(param(p, 0));
     case Family.UTILITY: return utility(param(p, 0), param(p, 1), param(p, 2), param(p, 3), param(p, 4));
+    case Family.G: return trecG();
+    case Family.NDCG_REL: return ndcgRel();
+    case Family.RNDCG: return rndcg();
     default: return NaN;
   }
 }

@@ -139,7 +139,7 @@ describe("the installed binary", () => {
 // trec_eval's own regression suite and the synthetic set: the whole output, line for line, except the
 // lines of measures rankeval says (on stderr) it does not compute yet.
 const shared = new URL("../../shared/golden/", import.meta.url).pathname;
-const NOT_YET = ["G", "ndcg_rel", "Rndcg"];
+const NOT_YET: string[] = [];
 const cases: [string, string[]][] = [
   ["trec_eval/out.test", ["trec_eval/qrels.test", "trec_eval/results.test"]],
   ["trec_eval/out.comment.test", ["trec_eval/qrels.comment.test", "trec_eval/results.comment.test"]],

@@ -31,6 +31,7 @@ export function allMeasures(ks: readonly number[]): string[] {
     "iprec_at_recall", "iprec_at_recall(recall=0.3)", "iprec_at_recall(recall=1)", "11pt_avg",
     "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=1.8)", "infap", "bing",
     "rbp", "rbp(p=0.5)", "rbp_resid", "utility", "utility(a=2,b=-0.5,c=1,d=0.25,n=1000)",
+    "g", "ndcg_rel", "rndcg",
   ];
 }
 

@@ -181,6 +181,56 @@ describe.each(backends)("$name", (b) => {
   });
 });
 
+describe.each(backends)("$name", (b) => {
+  describe("family 4: G, ndcg_rel, Rndcg (trec_eval's experimental gain measures)", () => {
+    // Linear gains: ranked [1, 0, 0, 0, 2, 1] (N = 6), ideal [2, 1, 1, 1] (J = 4).
+    const lg = Math.log2;
+    const dcg5 = 1 + 2 / lg(6);
+    const dcg6 = dcg5 + 1 / lg(7);
+    const idcg4 = 2 + 1 / lg(3) + 1 / 2 + 1 / lg(5);
+    it("at threshold 1", () => {
+      expectValues(b.evaluateRun(qrels, run, ["g", "ndcg_rel", "rndcg"], { gain: "linear" }), {
+        // costs 2, 3, 4, 5, 6, 7; results 1, 1, 1, 1, 3, 4; ideal total 5
+        g: (1 / lg(3) + 2 / lg(5) + 1 / lg(5)) / 5,
+        // relevant ranks 1, 5, 6, then J - 3 = 1 more at dcg(N) / idcg(J)
+        ndcg_rel: (1 / 2 + dcg5 / idcg4 + 2 * (dcg6 / idcg4)) / 4,
+        // level ends at i = 1 (2 -> 1) and i = 4 (1 -> 0), and N >= J + 2 adds dcg(N) / idcg(J)
+        rndcg: (1 / 2 + 1 / idcg4 + dcg6 / idcg4) / 3,
+      });
+    });
+
+    it("-l leaves G and ndcg_rel alone; Rndcg only through R = 0", () => {
+      expectValues(b.evaluateRun(qrels, run, ["g", "ndcg_rel", "rndcg"], { gain: "linear", relevanceThreshold: 2 }), {
+        g: (1 / lg(3) + 3 / lg(5)) / 5,
+        ndcg_rel: (1 / 2 + dcg5 / idcg4 + 2 * (dcg6 / idcg4)) / 4,
+        rndcg: (1 / 2 + 1 / idcg4 + dcg6 / idcg4) / 3,
+      });
+      expectValues(b.evaluateRun(qrels, run, ["rndcg"], { gain: "linear", relevanceThreshold: 3 }), { rndcg: 0 });
+    });
+
+    it("Rndcg's last point only when N >= J + 2; 0/0 when R > 0 but no gain is positive", () => {
+      const one = { q: { a: 1 } };
+      const ms = ["rndcg", "g", "ndcg_rel"];
+      expectValues(b.evaluateRun(one, { q: { a: 2, x: 1 } }, ms, { gain: "linear" }), { rndcg: 1, g: 1, ndcg_rel: 1 });
+      expectValues(b.evaluateRun(one, { q: { x: 2, a: 1 } }, ["rndcg"], { gain: "linear" }), { rndcg: 0 });
+      expectValues(b.evaluateRun(one, { q: { x: 3, a: 2, y: 1 } }, ["rndcg", "g"], { gain: "linear" }), {
+        rndcg: 1 / lg(3) / 2,
+        g: 1 / lg(2 + 2 - 1), // costs 1 (ideal 1), then 1 (the minimum cost)
+      });
+      expectValues(b.evaluateRun(one, { q: { a: 1 } }, ms, { gain: { 1: 0 } }), { rndcg: NaN, g: 0, ndcg_rel: 0 });
+    });
+
+    it("a gain table; a query without relevant documents", () => {
+      // gains 1 -> 3, 2 -> 9: ranked [3, 0, 0, 0, 9, 3], ideal [9, 3, 3, 3]
+      const r = b.evaluateRun(qrels, run, ["g"], { gain: { 1: 3, 2: 9 } });
+      // costs 9, 12, 15, 18, 19, 20; results 3, 3, 3, 3, 12, 15; ideal total 18
+      expectValues(r, { g: (3 / lg(2 + 9 - 3) + 9 / lg(2 + 19 - 12) + 3 / lg(2 + 20 - 15)) / 18 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ["g", "ndcg_rel", "rndcg"]), { g: 0, ndcg_rel: 0, rndcg: 0 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ["g", "ndcg_rel", "rndcg"], { noRelevant: "one" }), { g: 0, ndcg_rel: 0, rndcg: 1 });
+    });
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Golden: trec_eval 10 on its test collection (3 queries: 301, 302, 303).
 
@@ -205,6 +255,9 @@ const GOLDEN: [string, string][] = [
   ["rbp", "rbp"],
   ["rbp_resid", "rbp_resid"],
   ["utility", "utility"],
+  ["g", "G"],
+  ["ndcg_rel", "ndcg_rel"],
+  ["rndcg", "Rndcg"],
 ];
 /** Summed, not averaged, in trec_eval's "all" line. */
 const SUMMED = new Set(["num_nonrel_judged_ret"]);

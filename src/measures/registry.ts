@@ -56,6 +56,10 @@ export const FAMILIES: readonly Family[] = [
   { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
   // n: documents in the collection (trec_eval -N), read only by d's term.
   { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 } },
+  // trec_eval's experimental gain measures (G, ndcg_rel, Rndcg), with the gain option's gains.
+  { name: "g", aliases: [], cutoff: "none", needsRelevant: false },
+  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false },
+  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true },
 ];
 
 /**

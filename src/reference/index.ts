@@ -25,6 +25,7 @@ import { relativeP, unjudgedAt } from "./trec-cutoff.js";
 import { binG, infAP } from "./trec-inferred.js";
 import { elevenPointAverage, iprecAtRecall, rPrecisionMult } from "./trec-recall-levels.js";
 import { utility } from "./utility.js";
+import { ndcgRel, rndcg, trecG } from "./trec-gain.js";
 import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
 
 export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
@@ -33,7 +34,7 @@ export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ran
 const NEEDS_RELEVANT = new Set([
   "recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
   "relative_p", "set_relative_p", "set_recall", "set_map", "set_f",
-  "iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing",
+  "iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing", "rndcg",
 ]);
 
 /** The measure's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
@@ -73,6 +74,9 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "rbp": return rankBiasedPrecision(q, m.params.p, o);
     case "rbp_resid": return rbpResidual(q, m.params.p);
     case "utility": return utility(q, m.params, o);
+    case "g": return trecG(q, o);
+    case "ndcg_rel": return ndcgRel(q, o);
+    case "rndcg": return rndcg(q, o);
   }
   throw new Error(`reference: no implementation of measure ${m.name}`);
 }
