@@ -96,6 +96,33 @@ describe("rankeval QRELS RUN", () => {
   });
 });
 
+describe("rankeval QRELS RUN: lines beyond one evaluation", () => {
+  it("relstring, ndcg with a gain table beside the linear one, 11pt_avg at given points", async () => {
+    const r = await run("-q", "-m", "relstring", "-m", "ndcg", "-m", "ndcg_cut.1", "-m", "11pt_avg..5,1", "-m", "ndcg_rel.1=3", qrels, runA);
+    expect(r.status).toBe(0);
+    expect(r.err).toBe("");
+    const lines = r.out.split("\n");
+    expect(lines).toContain("relstring             \tq1\t'10-'");
+    expect(lines).toContain("relstring             \tq2\t'1'");
+    // q1 ranks labels [1, 0, -]. Linear: ideal [2, 1], dcg 1. With 1 -> 3: ideal [3, 2], dcg 3, and
+    // ndcg_rel = (dcg@1 / idcg@1 + 1 more relevant document at dcg@N / idcg@2) / 2.
+    const [ndcg, table] = [1 / (2 + 1 / Math.log2(3)), 3 / (3 + 2 / Math.log2(3))];
+    expect(lines).toContain(`ndcg                  \tq1\t${ndcg.toFixed(4)}`);
+    expect(lines).toContain(`ndcg_rel_1=3          \tq1\t${((1 + table) / 2).toFixed(4)}`);
+    // iprec at recall 0.5 (c = 1): 1; at 1 (c = 2 > rel(N) = 1): 0
+    expect(lines).toContain("11pt_avg_.5,1         \tq1\t0.5000");
+    expect(r.out.match(/\tall\t/g)!.length).toBe(4); // no summary for relstring
+  });
+
+  it("warns where trec_eval's comp_rel_gain may order a table's gains otherwise; leaves out what it cannot do", async () => {
+    const r = await run("-m", "ndcg.1=0.5", "-m", "11pt_avg..5,.25", "-m", "G.0=2", qrels, runA);
+    expect(r.status).toBe(0);
+    expect(r.err).toMatch(/gains 0 and 0.5 differ by less than 1/);
+    expect(r.err).toMatch(/left out: 11pt_avg, G/);
+    expect(r.out).toMatch(/^ndcg_1=0.5 +\tall\t/);
+  });
+});
+
 describe("rankeval --letor", () => {
   const data = file("data.txt", "2 qid:1 1:0.5 # docid = a\n0 qid:1 1:0.1 # docid = b\n1 qid:2 1:0.3 # docid = c\n");
   const scores = file("pred.txt", "0.2\n0.9\n0.5\n");
