@@ -1,4 +1,6 @@
 import { RankevalError } from "../errors.js";
+import type { ColumnNames } from "../io/delimited.js";
+import { INPUT_FORMATS, type InputFormat } from "./formats.js";
 
 /** What the command line asked for. */
 export interface CliArgs {
@@ -22,6 +24,10 @@ export interface CliArgs {
   letor?: string;
   scores?: string;
   query?: string;
+  /** --input-format: the format of every QRELS and RUN file (default: from each file's name). */
+  inputFormat?: InputFormat;
+  /** --columns qid=NAME,docid=NAME,value=NAME: the header names CSV/TSV files use. */
+  columns?: ColumnNames;
   /** QRELS RUN [RUN ...] (`-` is standard input). */
   files: string[];
   help: boolean;
@@ -33,6 +39,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   m: "measures", l: "threshold", M: "depth",
   measure: "measures", format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList",
   letor: "letor", scores: "scores", query: "query", group: "query",
+  "input-format": "inputFormat", columns: "columns",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery", c: "complete", n: "noSummary", h: "help", v: "version",
@@ -68,6 +75,24 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv`);
         a.format = value as CliArgs["format"];
         break;
+      case "inputFormat":
+        if (!(INPUT_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
+        a.inputFormat = value as InputFormat;
+        break;
+      case "columns": {
+        const columns: ColumnNames = { ...a.columns };
+        for (const part of value.split(",")) {
+          const eq = part.indexOf("=");
+          const role = part.slice(0, eq).trim();
+          const name = part.slice(eq + 1);
+          if (eq < 0 || !["qid", "docid", "value"].includes(role) || name === "") {
+            throw usage(`${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value (as qid=query_id,docid=doc,value=score)`);
+          }
+          columns[role as keyof ColumnNames] = name;
+        }
+        a.columns = columns;
+        break;
+      }
       default:
         (a as unknown as Record<string, string>)[key] = value;
     }
@@ -128,6 +153,13 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan
   --beyond-list V   a cutoff past the ranking: pad (default) or nan
+  --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row), for
+                    every QRELS and RUN file. Default: from each name (.json, .csv, .tsv, also
+                    .gz; anything else is TREC text). A JSON/CSV run's tag is its file name.
+  --columns qid=Q,docid=D,value=V
+                    the CSV/TSV header names to read. Default: the first present of qid, query,
+                    query_id, topic; docid, doc, doc_id, docno, document; and score, rank_score,
+                    prediction (runs) or rel, label, relevance, grade (qrels)
   -h, --help        this help;  -v, --version  the version
 
 Exit status: 0 success, 1 usage, 2 bad input.`;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
 import { groupRows } from "../group.js";
-import { GroupParser, Interner, LetorParser, QrelsParser, RunParser, ScoresParser, type QrelsRows } from "../io/index.js";
+import { GroupParser, Interner, LetorParser, ScoresParser, type QrelsRows } from "../io/index.js";
 import { parseMeasures, type Measure } from "../measures/measure.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatFixed4 } from "../trec/format.js";
@@ -17,6 +17,7 @@ import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { joinParsed } from "../trec-join.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
+import { qrelsParserFor, runParserFor } from "./formats.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -153,12 +154,12 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const qids = new Interner();
   const [qrelsFile, ...runFiles] = args.files;
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
-  const qrelsParser = new QrelsParser({ file: qrelsFile, qids, docids: "per-row", expectedBytes: await inputSize(qrelsFile) });
+  const qrelsParser = qrelsParserFor(qrelsFile, qids, await inputSize(qrelsFile), { format: args.inputFormat, columns: args.columns });
   await readInto(qrelsFile, qrelsParser, progress);
   const qrels = qrelsParser.finish();
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const joined = await readRun(file, qrels, qids, args.complete, progress);
+    const joined = await readRun(file, qrels, qids, args, progress);
     if (joined.notInRun && !args.complete) {
       const some = joined.notInRunQids.slice(0, 5).join(", ");
       io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
@@ -184,8 +185,9 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
 }
 
 /** Parses a run and joins it to the judgments; the parser's columns are garbage once this returns. */
-async function readRun(file: string, qrels: QrelsRows, qids: Interner, complete: boolean, progress: Progress) {
-  const parser = new RunParser({ file, qids, docids: "per-row", expectedBytes: await inputSize(file) });
+async function readRun(file: string, qrels: QrelsRows, qids: Interner, args: CliArgs, progress: Progress) {
+  const complete = args.complete;
+  const parser = runParserFor(file, qids, await inputSize(file), { format: args.inputFormat, columns: args.columns });
   await readInto(file, parser, progress);
   return joinParsed(qrels, parser.finish(), { complete });
 }

@@ -1,0 +1,152 @@
+// The command line's input formats: the same qrels and run as TREC text, JSON, CSV and TSV give the
+// same output; the format comes from the file name or --input-format; --columns; trec_eval's suite
+// converted to JSON, CSV and TSV gives out.test.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { main } from "../src/node/cli.js";
+import { formatOf, runTagOf } from "../src/node/formats.js";
+
+async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  return { status, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "rankeval-formats-"));
+function file(name: string, text: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+type Judgment = [qid: string, docid: string, rel: number];
+type Ranked = [qid: string, docid: string, score: number];
+
+function toTrec(qrels: Judgment[], runs: Ranked[], tag: string): [string, string] {
+  return [qrels.map(([q, d, r]) => `${q} 0 ${d} ${r}\n`).join(""), runs.map(([q, d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} ${tag}\n`).join("")];
+}
+
+/** { qid: { docid: value } }, keys in first-appearance order, written by hand (JSON.stringify would put integer-like keys first). */
+function toJson(rows: [string, string, number][]): string {
+  const byQuery = new Map<string, [string, number][]>();
+  for (const [q, d, v] of rows) {
+    if (!byQuery.has(q)) byQuery.set(q, []);
+    byQuery.get(q)!.push([d, v]);
+  }
+  const queries = [...byQuery].map(([q, docs]) => `  ${JSON.stringify(q)}: {${docs.map(([d, v]) => `${JSON.stringify(d)}: ${v}`).join(", ")}}`);
+  return `{\n${queries.join(",\n")}\n}\n`;
+}
+
+function toDelimited(rows: [string, string, number][], delim: string, header: string[]): string {
+  const cell = (s: string) => (s.includes(delim) || s.includes('"') ? `"${s.replace(/"/g, '""')}"` : s);
+  return [header.join(delim), ...rows.map(([q, d, v]) => [cell(q), cell(d), String(v)].join(delim))].join("\r\n") + "\r\n";
+}
+
+// Ties (d2, d4 in q1), a query without judgments (q3), a judged query not in the run (q4), a
+// non-ASCII id, and an id with a comma (quoted in CSV).
+const QRELS: Judgment[] = [["q1", "d1", 1], ["q1", "d2", 0], ["q1", "d3", 2], ["q1", "d,5", 1], ["q2", "d1", 1], ["q2", "é", 2], ["q4", "d1", 1]];
+const RUN: Ranked[] = [["q1", "d1", 0.9], ["q1", "d2", 0.5], ["q1", "d4", 0.5], ["q1", "d,5", 0.1], ["q2", "é", 1.5], ["q2", "d9", 2], ["q3", "d1", 1]];
+
+describe("input formats", () => {
+  const [trecQrels, trecRun] = toTrec(QRELS, RUN, "tag");
+  const files = {
+    trec: [file("qrels.txt", trecQrels), file("tag.run", trecRun)],
+    json: [file("qrels.json", toJson(QRELS)), file("tag.json", toJson(RUN))],
+    csv: [file("qrels.csv", toDelimited(QRELS, ",", ["qid", "docid", "rel"])), file("tag.csv", toDelimited(RUN, ",", ["query_id", "doc_id", "score"]))],
+    tsv: [file("qrels.tsv", toDelimited(QRELS, "\t", ["topic", "docno", "label"])), file("tag.tsv", toDelimited(RUN, "\t", ["qid", "docid", "score"]))],
+    gz: [file("qrels.json.gz", gzipSync(toJson(QRELS))), file("tag.csv.gz", gzipSync(toDelimited(RUN, ",", ["qid", "docid", "score"])))],
+  };
+
+  it("chooses the parser from the file name, and names a JSON/CSV run after its file", () => {
+    expect(["a.json", "a.JSON.gz", "x/a.csv", "a.tsv.gz", "a.txt", "a.json.txt", "-", "a.csv"].map((f) => formatOf(f))).toEqual(["json", "json", "csv", "tsv", "trec", "trec", "trec", "csv"]);
+    expect(formatOf("a.txt", "tsv")).toBe("tsv");
+    expect(runTagOf("/runs/bm25.json.gz")).toBe("bm25");
+    expect(runTagOf("dir/run.v2.tsv")).toBe("run.v2");
+  });
+
+  it("gives the same output for TREC text, JSON, CSV, TSV and gzipped files", async () => {
+    const argv = ["-q", "-c", "-m", "map", "-m", "P.1,2", "-m", "ndcg_cut.3", "-m", "recip_rank", "-m", "num_ret", "-m", "num_rel"];
+    const outputs: Record<string, string> = {};
+    for (const [name, [q, r]] of Object.entries(files)) {
+      const res = await run(...argv, q, r);
+      expect(res.err, name).toBe("");
+      expect(res.status, name).toBe(0);
+      outputs[name] = res.out;
+    }
+    expect(outputs.trec).toMatch(/^num_ret\s+\tq1\t4\n/);
+    expect(outputs.trec).toMatch(/num_ret\s+\tall\t6\n/);
+    for (const name of ["json", "csv", "tsv", "gz"]) expect(outputs[name], name).toBe(outputs.trec);
+    // Mixed: TREC qrels with a JSON run; and the CSV output, run names aside.
+    expect((await run(...argv, files.trec[0], files.json[1])).out).toBe(outputs.trec);
+    const csv = async (q: string, r: string) => (await run("--format", "csv", "-q", "-m", "ndcg@3", "-m", "map", q, r)).out.split(r).join("RUN");
+    expect(await csv(files.tsv[0], files.tsv[1])).toBe(await csv(files.trec[0], files.trec[1]));
+  });
+
+  it("names the run after the file in trec_eval's runid line", async () => {
+    expect((await run("-m", "runid", files.json[0], files.json[1])).out).toBe("runid                 \tall\ttag\n");
+    expect((await run("-m", "runid", files.trec[0], files.trec[1])).out).toBe("runid                 \tall\ttag\n");
+  });
+
+  it("takes --input-format for every file, whatever their names", async () => {
+    const q = file("qrels.data", toJson(QRELS));
+    const r = file("run.data", toDelimited(RUN, "\t", ["qid", "docid", "score"]));
+    const want = (await run("-m", "map", files.trec[0], files.trec[1])).out;
+    expect((await run("--input-format", "json", "-m", "map", q, files.json[1])).out).toBe(want);
+    expect((await run("--input-format=tsv", "-m", "map", files.tsv[0], r)).out).toBe(want);
+    const bad = await run("--input-format", "xml", q, r);
+    expect(bad.status).toBe(1);
+    expect(bad.err).toMatch(/--input-format: "xml" is not one of trec, json, csv, tsv/);
+  });
+
+  it("takes --columns for CSV/TSV headers", async () => {
+    const q = file("judged.csv", toDelimited(QRELS, ",", ["topic_no", "passage", "gain"]));
+    const r = file("scored.csv", toDelimited(RUN, ",", ["topic_no", "passage", "bm25"]));
+    const want = (await run("-m", "map", files.trec[0], files.trec[1])).out;
+    expect((await run("--columns", "qid=topic_no,docid=passage", "--columns=value=gain", "-m", "map", q, file("scored2.csv", toDelimited(RUN, ",", ["topic_no", "passage", "gain"])))).out).toBe(want);
+    const missing = await run("--columns", "qid=topic_no,docid=passage", "-m", "map", q, r);
+    expect(missing.status).toBe(2);
+    expect(missing.err).toBe(`rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade; the comma-separated header has "topic_no", "passage", "gain")\n`);
+    const bad = await run("--columns", "query=x", q, r);
+    expect(bad.status).toBe(1);
+    expect(bad.err).toMatch(/--columns: "query=x" is not ROLE=NAME/);
+  });
+
+  it("reports bad JSON and CSV input with file:line:col, exit 2", async () => {
+    const r1 = await run("-m", "map", files.json[0], file("bad.json", '{"q1": {\n  "d1": "0.5"}}'));
+    expect(r1.status).toBe(2);
+    expect(r1.err).toBe(`rankeval: ${join(dir, "bad.json")}:2:9: expected a number for document "d1" of query "q1", found '"'\n`);
+    const r2 = await run("-m", "map", files.csv[0], file("bad.csv", "qid,docid,score\nq1,d1,x\n"));
+    expect(r2.status).toBe(2);
+    expect(r2.err).toBe(`rankeval: ${join(dir, "bad.csv")}:2:7: score "x" is not a number\n`);
+    const r3 = await run("-m", "map", files.csv[0], file("dup.csv", "qid,docid,score\nq1,d1,1\nq1,d1,2\n"));
+    expect(r3.status).toBe(2);
+    expect(r3.err).toBe(`rankeval: ${join(dir, "dup.csv")}:3: document "d1" appears twice for query "q1"\n`);
+  });
+});
+
+// trec_eval's regression files converted (here, in a temporary directory) to JSON, CSV and TSV.
+const golden = new URL("../../shared/golden/trec_eval/", import.meta.url).pathname;
+const have = existsSync(join(golden, "out.test"));
+describe.skipIf(!have)("trec_eval's qrels.test and results.test as JSON, CSV and TSV give out.test", () => {
+  if (!have) console.warn(`skipped: ${golden} is absent (golden files live in ../shared)`);
+  const fields = (name: string) => readFileSync(join(golden, name), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => l.trim().split(/\s+/));
+  it.each(["json", "csv", "tsv"] as const)("%s", async (format) => {
+    const qrels: Judgment[] = fields("qrels.test").map((f) => [f[0], f[2], Number(f[3])]);
+    const results: Ranked[] = fields("results.test").map((f) => [f[0], f[2], Number(f[4])]);
+    expect(new Set(fields("results.test").map((f) => f[5]))).toEqual(new Set(["STANDARD"]));
+    const write = (rows: [string, string, number][], value: string) =>
+      format === "json" ? toJson(rows) : toDelimited(rows, format === "csv" ? "," : "\t", ["qid", "docid", value]);
+    const sub = mkdtempSync(join(dir, "golden-"));
+    const q = join(sub, `qrels.${format}`);
+    const r = join(sub, `STANDARD.${format}`); // so the runid line reads as trec_eval's
+    writeFileSync(q, write(qrels, "rel"));
+    writeFileSync(r, write(results, "score"));
+    const got = await run(q, r);
+    expect(got.status).toBe(0);
+    expect(got.out).toBe(readFileSync(join(golden, "out.test"), "utf8"));
+  });
+});
