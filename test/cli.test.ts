@@ -78,6 +78,15 @@ describe("rankeval QRELS RUN", () => {
     expect((await run("-c", "-m", "map", qrels, partial)).out).toMatch(/map\s+\tall\t0\.2500/);
   });
 
+  it("ranks only judged documents with -J", async () => {
+    const neg = file("neg.txt", "q1 0 d1 1\nq1 0 d2 -1\nq1 0 d3 1\n");
+    const r = file("j.run", "q1 Q0 d2 1 0.9 A\nq1 Q0 d4 2 0.8 A\nq1 Q0 d3 3 0.7 A\nq1 Q0 d1 4 0.6 A\n");
+    // Without -J: ranks d2 (-1, unjudged), d4 (none), d3 (1), d1 (1): recip_rank 1/3, num_ret 4.
+    expect((await run("-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(/num_ret\s+\tall\t4\nrecip_rank\s+\tall\t0\.3333/);
+    // With -J: only d3, d1 remain: recip_rank 1, num_ret 2.
+    expect((await run("-J", "-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(/num_ret\s+\tall\t2\nrecip_rank\s+\tall\t1\.0000/);
+  });
+
   it.each([
     [["--frobnicate", "a", "b"], 1, /unknown option --frobnicate/],
     [["-m"], 1, /-m needs a value/],

@@ -10,6 +10,8 @@ export interface CliArgs {
   perQuery: boolean;
   /** -c: average over every judged query, those missing from the run counting 0. */
   complete: boolean;
+  /** -J: rank only the judged documents (no judgment or a negative label: dropped). */
+  judgedOnly: boolean;
   /** -n: no summary. */
   noSummary: boolean;
   /** -l: relevance threshold. */
@@ -42,8 +44,8 @@ const VALUED: Record<string, keyof CliArgs> = {
   "input-format": "inputFormat", columns: "columns",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
-  q: "perQuery", c: "complete", n: "noSummary", h: "help", v: "version",
-  help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary",
+  q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
+  help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary", "judged-only": "judgedOnly",
 };
 
 const usage = (message: string) => new RankevalError("bad-option", message);
@@ -53,7 +55,7 @@ const usage = (message: string) => new RankevalError("bad-option", message);
  * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { measures: [], perQuery: false, complete: false, noSummary: false, files: [], help: false, version: false };
+  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, files: [], help: false, version: false };
   const set = (key: keyof CliArgs, value: string, option: string) => {
     switch (key) {
       case "measures":
@@ -146,6 +148,7 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.
   -q                per-query values too
   -c                average over every judged query; those missing from the run count 0
+  -J                rank only the judged documents (those with a label >= 0)
   -n                no summary (with -q)
   -l N              a label >= N is relevant (default 1)
   -M N              keep the top N documents of each ranking

@@ -11,9 +11,9 @@ import { describeOptions, resolveOptions, type Options, type ResolvedOptions } f
 import { formatFixed4 } from "../trec/format.js";
 import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable, type TrecKernel, type TrecLine, type TrecMeasure } from "../trec/names.js";
 import { relstrings } from "../trec/relstring.js";
-import type { Batch } from "../kernel/batch.js";
 import { formatTrecReport } from "../trec/report.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
+import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
 import { joinParsed } from "../trec-join.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
@@ -165,12 +165,13 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
       io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
     const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
-    let result = evaluateBatch(joined.batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
+    const batch = args.judgedOnly ? judgedRowsOnly(joined.batch) : joined.batch;
+    let result = evaluateBatch(batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
     let strings: Record<string, string[]> = {};
     if (p.kind === "trec") {
-      warnGainTies(p, joined.batch, file, io);
-      result = trecExtras(p, joined.batch, result, args);
-      strings = relstringValues(p, joined.batch, opts);
+      warnGainTies(p, batch, file, io);
+      result = trecExtras(p, batch, result, args);
+      strings = relstringValues(p, batch, opts);
     }
     runs.push({ file, runTag: joined.runTag, result, strings });
   }
