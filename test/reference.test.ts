@@ -3,37 +3,10 @@
 // is in the comments; d(i) = 1/log2(i + 1) is the discount at rank i: d(1) = 1, d(2) = 0.6309297535714575,
 // d(3) = 0.5, d(4) = 0.43067655807339306, d(5) = 0.38685280723454163.
 import { describe, expect, it } from "vitest";
-import { evaluate, evaluateRun, RankevalError, type Options, type Qrels, type Rows, type Run } from "../src/index.js";
-import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";
-
-type Values = { qids: unknown[]; values: Record<string, Float64Array> };
-interface Backend {
-  name: string;
-  evaluate: (rows: Rows, measures: string | string[], options?: Options) => Values;
-  evaluateRun: (qrels: Qrels, run: Run, measures: string | string[], options?: Options) => Values;
-}
-
-const backends: Backend[] = [
-  { name: "reference", evaluate: referenceEvaluate, evaluateRun: referenceEvaluateRun },
-  { name: "kernel", evaluate, evaluateRun },
-];
+import { evaluate, RankevalError, type Options, type Rows } from "../src/index.js";
+import { backends, expectValues } from "./_backends.js";
 
 const d = (i: number) => 1 / Math.log2(i + 1);
-
-/** Asserts values[name] equals `expected` (1e-12 relative, NaN where NaN), naming the measure. */
-function expectValues(result: Values, expected: Record<string, number | number[]>): void {
-  for (const [name, want] of Object.entries(expected)) {
-    const got = result.values[name];
-    expect(got, `no values for ${name}`).toBeDefined();
-    const wants = Array.isArray(want) ? want : [want];
-    expect(got.length, name).toBe(wants.length);
-    wants.forEach((w, q) => {
-      const g = got[q];
-      const ok = Number.isNaN(w) ? Number.isNaN(g) : Math.abs(g - w) <= 1e-12 * Math.max(1, Math.abs(g), Math.abs(w));
-      expect(ok, `${name} of query ${q}: got ${g}, expected ${w}`).toBe(true);
-    });
-  }
-}
 
 /** One query, rows given in rank order: scores n, n-1, ..., 1 (so no ties). */
 const ranked = (labels: number[]): Rows => ({

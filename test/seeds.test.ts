@@ -5,19 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { evaluate, evaluateRun, type Options, type Qrels, type Rows, type Run } from "../src/index.js";
-import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";
-
-type Values = { qids: unknown[]; values: Record<string, Float64Array> };
-interface Backend {
-  name: string;
-  evaluate: (rows: Rows, measures: string | string[], options?: Options) => Values;
-  evaluateRun: (qrels: Qrels, run: Run, measures: string | string[], options?: Options) => Values;
-}
-const backends: Backend[] = [
-  { name: "reference", evaluate: referenceEvaluate, evaluateRun: referenceEvaluateRun },
-  { name: "kernel", evaluate, evaluateRun },
-];
+import { backends, type Values } from "./_backends.js";
 
 const SHARED = new URL("../../shared/", import.meta.url);
 const haveShared = existsSync(fileURLToPath(SHARED));

@@ -3,36 +3,9 @@
 // output on its test collection (../shared/golden/trec_eval: out.test.aq = `-m all_trec -q`,
 // out.test.aql = the same with graded qrels and -l2), read in place and skipped where absent.
 import { describe, expect, it } from "vitest";
-import { evaluate, evaluateRun, type Options, type Qrels, type Rows, type Run } from "../src/index.js";
-import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";
+import { evaluateRun, type Options, type Qrels, type Run } from "../src/index.js";
+import { backends, expectValues } from "./_backends.js";
 import { haveGolden, readGolden, splitLine } from "./trec/_shared.js";
-
-type Values = { qids: unknown[]; values: Record<string, Float64Array> };
-interface Backend {
-  name: string;
-  evaluate: (rows: Rows, measures: string | string[], options?: Options) => Values;
-  evaluateRun: (qrels: Qrels, run: Run, measures: string | string[], options?: Options) => Values;
-}
-
-const backends: Backend[] = [
-  { name: "reference", evaluate: referenceEvaluate, evaluateRun: referenceEvaluateRun },
-  { name: "kernel", evaluate, evaluateRun },
-];
-
-/** Asserts values[name] equals `expected` (1e-12 relative, NaN where NaN), naming the measure. */
-function expectValues(result: Values, expected: Record<string, number | number[]>): void {
-  for (const [name, want] of Object.entries(expected)) {
-    const got = result.values[name];
-    expect(got, `no values for ${name}`).toBeDefined();
-    const wants = Array.isArray(want) ? want : [want];
-    expect(got.length, name).toBe(wants.length);
-    wants.forEach((w, q) => {
-      const g = got[q];
-      const ok = Number.isNaN(w) ? Number.isNaN(g) : Math.abs(g - w) <= 1e-12 * Math.max(1, Math.abs(g), Math.abs(w));
-      expect(ok, `${name} of query ${q}: got ${g}, expected ${w}`).toBe(true);
-    });
-  }
-}
 
 // One query with every kind of ranked document. Judgments: a 1, b 0, c 2, d -1 (judged "unjudged"),
 // e 1, and f 0, g 1 never ranked. Ranked by score: a, x (no judgment: "nonpool"), b, d, c, e, so the

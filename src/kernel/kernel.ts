@@ -136,7 +136,6 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   const discount = kernel.put(discountTable(Math.max(maxN, maxJ) + 1));
   const gains = gainTable(options.gain);
   const gainTablePtr = kernel.put(gains.table);
-  let docids = 0;
   let poolBytes = 0;
   let poolOffsets = 0;
   if (batch.docids && batch.pool) {
