@@ -4,11 +4,11 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
+import { formatTable } from "../report.js";
 import { groupRows } from "../group.js";
 import { GroupParser, Interner, LetorParser, ScoresParser, type QrelsRows } from "../io/index.js";
 import { parseMeasures, type Measure } from "../measures/measure.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
-import { formatFixed4 } from "../trec/format.js";
 import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable, type TrecKernel, type TrecLine, type TrecMeasure } from "../trec/names.js";
 import { relstrings } from "../trec/relstring.js";
 import { formatTrecReport } from "../trec/report.js";
@@ -365,11 +365,5 @@ function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, 
     return `${out.join("\n")}\n`;
   }
   // table: measures down, runs across.
-  const show = (v: number) => (Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim());
-  const header = ["measure", ...runs.map((r) => r.name)];
-  const body = rows.map((r) => [r.name, ...runs.map((run) => show(run.result.mean[r.measure]))]);
-  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
-  const line = (cells: string[]) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join("  ");
-  const q = runs[0].result.queries;
-  return `${[line(header), ...body.map(line)].join("\n")}\n\n${q.evaluated} queries${q.skipped.noRelevant ? `, ${q.skipped.noRelevant} without relevant documents skipped` : ""}\nconventions: ${conventions}\n`;
+  return `${formatTable(runs.map((r) => ({ name: r.name, result: r.result })), rows.map((r) => ({ label: r.name, measure: r.measure })))}\n`;
 }
