@@ -1,0 +1,164 @@
+// The static page (web/) in a real browser: Debian's chromium driven by playwright-core. Builds the
+// page with Vite, serves it on 127.0.0.1, drops fixture files on its inputs and checks the table
+// against the command line's output on the same files.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { build } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/node/cli.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const haveChromium = existsSync(CHROMIUM);
+// Without chromium: a failure in CI, a skip (said so) elsewhere.
+if (!haveChromium && !process.env.CI) console.warn(`test/web.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+};
+
+async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  return { status, out, err };
+}
+
+interface CellRead {
+  measure: string;
+  run: string;
+  text: string;
+  value: string | undefined;
+}
+
+describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rankeval-web-"));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq1 0 d5 1\nq2 0 d1 1\nq2 0 d7 0\nq3 0 d2 1\n");
+  const runA = file("a.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\nq1 Q0 d3 4 0.6 A\nq2 Q0 d7 1 0.5 A\nq2 Q0 d1 2 0.4 A\nq3 Q0 d2 1 3 A\n");
+  const runB = file("b.run", "q1 Q0 d3 1 0.9 B\nq1 Q0 d1 2 0.8 B\nq2 Q0 d9 1 0.5 B\nq2 Q0 d1 2 0.2 B\n");
+  const bad = file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n");
+  const letor = file(
+    "test.letor",
+    ["2 qid:1 1:0.1 2:0.3", "0 qid:1 1:0.5 2:0.1", "1 qid:1 1:0.2 2:0.2", "1 qid:2 1:0.4 2:0.9", "0 qid:2 1:0.3 2:0.8", "2 qid:3 1:0.1 2:0.1", "0 qid:3 1:0.2 2:0.2", ""].join("\n"),
+  );
+  const scores = file("pred.txt", ["0.3", "0.9", "0.1", "-1.5", "2", "0.25", "0.5", ""].join("\n"));
+
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let base = "";
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
+    const out = join(dir, "site");
+    await build({ configFile: join(import.meta.dirname, "../web/vite.config.ts"), logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
+    server = createServer((req, res) => {
+      const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      const rel = normalize(path === "/" ? "/index.html" : path);
+      const full = join(out, rel);
+      if (!full.startsWith(out) || !existsSync(full)) {
+        res.writeHead(404).end("not found");
+        return;
+      }
+      res.writeHead(200, { "content-type": MIME[extname(full)] ?? "application/octet-stream" }).end(readFileSync(full));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Opens the page, sets the inputs in order, waits for done or error; returns the cells and the state. */
+  async function drop(inputs: [name: string, files: string[]][], screenshot?: string) {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(base);
+      for (const [name, files] of inputs) await page.setInputFiles(`input[name="${name}"]`, files);
+      await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, { timeout: 30_000 });
+      const state = await page.evaluate(() => document.body.dataset.state);
+      const cells: CellRead[] = await page.$$eval("td[data-measure]", (tds) =>
+        tds.map((td) => {
+          const d = (td as HTMLElement).dataset;
+          return { measure: d.measure!, run: d.run!, text: td.textContent ?? "", value: d.value };
+        }),
+      );
+      const error = (await page.textContent("#error")) ?? "";
+      if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+      expect(errors).toEqual([]);
+      return { state, cells, error };
+    } finally {
+      await page.close();
+    }
+  }
+
+  /** trec_eval's summary lines of the CLI's output: printed name -> value as printed. */
+  function summary(text: string): Map<string, string> {
+    return new Map(text.trim().split("\n").map((l) => {
+      const [name, , value] = l.split("\t");
+      return [name.trim(), value] as [string, string];
+    }));
+  }
+
+  it("shows trec_eval's default measures for a qrels file and two runs, as the CLI prints them", async () => {
+    const { state, cells, error } = await drop([["qrels", [qrels]], ["run", [runA, runB]]], "/tmp/rankeval-page.png");
+    expect(error).toBe("");
+    expect(state).toBe("done");
+    for (const [path, name] of [[runA, "a.run"], [runB, "b.run"]]) {
+      const r = await cli(qrels, path);
+      expect(r.status).toBe(0);
+      const want = summary(r.out);
+      const got = new Map(cells.filter((c) => c.run === name).map((c) => [c.measure, c.text]));
+      expect(want.size).toBeGreaterThan(20); // num_q ... P_1000
+      expect(got).toEqual(want);
+      expect(got.get("map")).toMatch(/^\d\.\d{4}$/);
+    }
+  }, 60_000);
+
+  it("shows the CLI's LETOR measures for a LETOR file and its predictions", async () => {
+    const { state, cells, error } = await drop([["letor", [letor]], ["scores", [scores]]]);
+    expect(error).toBe("");
+    expect(state).toBe("done");
+    const r = await cli("--letor", letor, "--scores", scores, "--format", "json");
+    expect(r.status).toBe(0);
+    const mean = (JSON.parse(r.out) as { runs: { mean: Record<string, number> }[] }).runs[0].mean;
+    expect(cells.map((c) => c.measure)).toEqual(Object.keys(mean));
+    for (const c of cells) {
+      expect(c.run).toBe("pred.txt");
+      expect(Number(c.value)).toBe(mean[c.measure]);
+    }
+    expect(cells.find((c) => c.measure === "ndcg@10")?.text).toMatch(/^\d\.\d{4}$|^[01]$/);
+  }, 60_000);
+
+  it("shows a bad file's error as the CLI prints it: file, line and what was expected", async () => {
+    const { state, error } = await drop([["qrels", [qrels]], ["run", [bad]]]);
+    expect(state).toBe("error");
+    const r = await cli(qrels, bad);
+    expect(r.status).toBe(2);
+    const want = r.err.trim().replace(/^rankeval: /, "").replace(`${dir}/`, "");
+    expect(want).toMatch(/^bad\.run:2:\d+: /);
+    expect(error).toBe(want);
+  }, 60_000);
+});
