@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
+import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +46,7 @@ interface CellRead {
 
 describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "rankeval-web-"));
-  const file = (name: string, text: string) => {
+  const file = (name: string, text: string | Uint8Array) => {
     const path = join(dir, name);
     writeFileSync(path, text);
     return path;
@@ -53,6 +54,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
   const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq1 0 d5 1\nq2 0 d1 1\nq2 0 d7 0\nq3 0 d2 1\n");
   const runA = file("a.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\nq1 Q0 d3 4 0.6 A\nq2 Q0 d7 1 0.5 A\nq2 Q0 d1 2 0.4 A\nq3 Q0 d2 1 3 A\n");
   const runB = file("b.run", "q1 Q0 d3 1 0.9 B\nq1 Q0 d1 2 0.8 B\nq2 Q0 d9 1 0.5 B\nq2 Q0 d1 2 0.2 B\n");
+  const gzipped = file("a.run.gz", gzipSync(readFileSync(runA)));
   const bad = file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n");
   const letor = file(
     "test.letor",
@@ -135,6 +137,14 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       expect(got).toEqual(want);
       expect(got.get("map")).toMatch(/^\d\.\d{4}$/);
     }
+  }, 60_000);
+
+  it("reads a gzip run through DecompressionStream", async () => {
+    const { state, cells } = await drop([["qrels", [qrels]], ["run", [gzipped]]]);
+    expect(state).toBe("done");
+    const want = summary((await cli(qrels, gzipped)).out);
+    expect(new Map(cells.map((c) => [c.measure, c.text]))).toEqual(want);
+    expect(cells[0].run).toBe("a.run.gz");
   }, 60_000);
 
   it("shows the CLI's LETOR measures for a LETOR file and its predictions", async () => {
