@@ -29,10 +29,7 @@ import type { DocidMode } from "./qrels.js";
 import { RowsBuilder, type RowDocids, type RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
-import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
-
-const NO_INT32 = new Int32Array(0);
-const NO_FLOAT64 = new Float64Array(0);
+import { POW10, parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
 export interface RunParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
@@ -101,12 +98,10 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
     const rows = this.rows;
-    if (rows !== null) rows.reserve(end - p);
-    // Per-row mode's columns, fixed for this call (reserve() made room for every row of the range).
-    const rowQid = rows !== null ? rows.qid : NO_INT32;
-    const rowValue = rows !== null ? rows.value : NO_FLOAT64;
-    const rowOffsets = rows !== null ? rows.offsets : NO_INT32;
-    const rowHashes = rows !== null ? rows.hashes : NO_INT32;
+    if (rows !== null) {
+      this.parseRows(rows, buf, p, end);
+      return;
+    }
     // The previous fast-path row's qid in buf, compared in place with the next line's first bytes.
     let prevQid = -1;
     let prevStart = 0;
@@ -153,25 +148,10 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
         if (c <= SPACE) break fast;
         const docStart = p;
         let hash = FNV_OFFSET;
-        let poolEnd = 0;
-        if (rows !== null) {
-          // Per-row ids: copied to the pool as they are hashed (reserve() made room for the line),
-          // with rowHash.
-          const pool = rows.pool;
-          let at = rows.used;
-          hash = 0;
-          do {
-            hash = ((hash << 5) | (hash >>> 27)) ^ c;
-            pool[at++] = c;
-            c = buf[++p];
-          } while (c > SPACE);
-          poolEnd = at;
-        } else {
-          do {
-            hash = Math.imul(hash ^ c, FNV_PRIME);
-            c = buf[++p];
-          } while (c > SPACE);
-        }
+        do {
+          hash = Math.imul(hash ^ c, FNV_PRIME);
+          c = buf[++p];
+        } while (c > SPACE);
         const docEnd = p;
         if (c !== SPACE && c !== TAB) break fast;
         do c = buf[++p];
@@ -197,20 +177,9 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
           if (c !== CR || buf[p + 1] !== LF) break fast;
           p++;
         }
-        if (rows !== null) {
-          const n = rows.count;
-          if (this.line - n !== rows.shift) rows.newShift(n, this.line);
-          rowQid[n] = qid;
-          rowValue[n] = score;
-          rowOffsets[n + 1] = poolEnd;
-          rowHashes[n] = hash;
-          rows.count = n + 1;
-          rows.used = poolEnd;
-        } else {
-          this.qid.push(qid);
-          this.pending!.add(buf, docStart, docEnd, hash);
-          this.score.push(score);
-        }
+        this.qid.push(qid);
+        this.pending!.add(buf, docStart, docEnd, hash);
+        this.score.push(score);
         this.tagStart = tagStart;
         this.tagEnd = tagEnd;
         this.line++;
@@ -218,6 +187,231 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
         continue;
       }
       p = this.slowLine(buf, lineStart);
+    }
+  }
+
+  /**
+   * parseLines in per-row mode: the same fast path, with the builder's state (row count, pool use, line)
+   * kept in locals and stored back before a slow line and at the end.
+   */
+  private parseRows(rows: RowsBuilder, buf: Uint8Array, p: number, end: number): void {
+    rows.reserve(end - p);
+    // The columns, fixed for this call (reserve() made room for every row of the range).
+    const rowQid = rows.qid;
+    const rowValue = rows.value;
+    const rowOffsets = rows.offsets;
+    const rowHashes = rows.hashes;
+    const pool = rows.pool;
+    let n = rows.count;
+    let used = rows.used;
+    let line = this.line;
+    let shift = rows.shift;
+    let tagStart = -1;
+    let tagEnd = -1;
+    // The previous fast-path row's qid in buf, compared in place with the next line's first bytes.
+    let prevQid = -1;
+    let prevStart = 0;
+    let prevLen = 0;
+    let prevWords = false;
+    let prevW0 = 0;
+    let prevW1 = 0;
+    // The previous fast-path row's tag, when 4 to 8 bytes long.
+    let tagWords = false;
+    let tagLen = 0;
+    let tagW0 = 0;
+    let tagW1 = 0;
+    // The previous fast-path row's bytes from its qid to its document id (0: none, or not 4 to 12).
+    let headLen = 0;
+    let headMid = 0;
+    let headW0 = 0;
+    let headW1 = 0;
+    let headW2 = 0;
+    let headQid = -1;
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    while (p < end) {
+      const lineStart = p;
+      let c = buf[p];
+      fast: {
+        if (c <= SPACE || c === HASH) break fast;
+        const qidStart = p;
+        let qid = -1;
+        // Most lines start as the previous one did: the same qid, iter and blanks, 4 to 12 bytes
+        // compared as three 32-bit words (overlapping), then the id's first byte, not a blank.
+        const docAt = p + headLen;
+        if (
+          headLen !== 0 &&
+          docAt < end &&
+          buf[docAt] > SPACE &&
+          view.getInt32(p, true) === headW0 &&
+          view.getInt32(p + headMid, true) === headW1 &&
+          view.getInt32(docAt - 4, true) === headW2
+        ) {
+          qid = headQid;
+          p = docAt;
+          c = buf[p];
+        } else {
+          if (prevQid >= 0) {
+            // The byte after the qid must be a blank, and the bytes before it the previous qid's:
+            // for 4 to 8 bytes, its first and last 4 (overlapping) as two 32-bit words.
+            const q = p + prevLen;
+            if (q < end) {
+              const after = buf[q];
+              if (
+                (after === SPACE || after === TAB) &&
+                (prevWords
+                  ? view.getInt32(p, true) === prevW0 && view.getInt32(q - 4, true) === prevW1
+                  : sameBytes(buf, p, prevStart, prevLen))
+              ) {
+                qid = prevQid;
+                p = q;
+                c = after;
+              }
+            }
+          }
+          if (qid < 0) {
+            do c = buf[++p];
+            while (c > SPACE);
+            if (c !== SPACE && c !== TAB) break fast;
+            qid = this.lastQid.get(buf, qidStart, p);
+            prevQid = qid;
+            prevStart = qidStart;
+            prevLen = p - qidStart;
+            prevWords = prevLen >= 4 && prevLen <= 8;
+            if (prevWords) {
+              prevW0 = view.getInt32(qidStart, true);
+              prevW1 = view.getInt32(p - 4, true);
+            }
+          }
+          do c = buf[++p];
+          while (c === SPACE || c === TAB);
+          if (c <= SPACE) break fast;
+          do c = buf[++p]; // iter
+          while (c > SPACE);
+          if (c !== SPACE && c !== TAB) break fast;
+          do c = buf[++p];
+          while (c === SPACE || c === TAB);
+          if (c <= SPACE) break fast;
+          const len = p - qidStart;
+          if (len >= 4 && len <= 12) {
+            headLen = len;
+            headMid = (len - 4) >> 1;
+            headW0 = view.getInt32(qidStart, true);
+            headW1 = view.getInt32(qidStart + headMid, true);
+            headW2 = view.getInt32(p - 4, true);
+            headQid = qid;
+          } else headLen = 0;
+        }
+        let at = used;
+        let hash = 0;
+        do {
+          hash = ((hash << 5) | (hash >>> 27)) ^ c;
+          pool[at++] = c;
+          c = buf[++p];
+        } while (c > SPACE);
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        do c = buf[++p]; // rank
+        while (c > SPACE);
+        if (c !== SPACE && c !== TAB) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        // The usual score, up to 9 digits with at most one '.', read as a 32-bit integer then divided
+        // by a power of ten: the same operations, so the same double, as scanDecimal, which takes
+        // any other form (sign, more digits) or gives NaN.
+        let score = NaN;
+        let q = p;
+        let m = c - 48;
+        if (m >= 0 && m <= 9) {
+          let d = buf[++q] - 48;
+          while (d >= 0 && d <= 9 && q - p < 9) {
+            m = m * 10 + d;
+            d = buf[++q] - 48;
+          }
+          if (d === -2) {
+            const dot = q;
+            d = buf[++q] - 48;
+            while (d >= 0 && d <= 9 && q - p < 10) {
+              m = m * 10 + d;
+              d = buf[++q] - 48;
+            }
+            if (d < 0 || d > 9) score = q === dot + 1 ? m : m / POW10[q - dot - 1];
+          } else if (d < 0 || d > 9) score = m;
+        }
+        if (score !== score) {
+          score = scanDecimal(buf, p);
+          q = scannedEnd();
+        }
+        p = q;
+        c = buf[p];
+        if (score !== score || (c !== SPACE && c !== TAB)) break fast;
+        do c = buf[++p];
+        while (c === SPACE || c === TAB);
+        if (c <= SPACE) break fast;
+        const tagAt = p;
+        // Most lines repeat the previous line's tag: if its 4 to 8 bytes are here (compared as two
+        // words) and a byte <= ' ' after them, the scan below would stop there.
+        if (
+          tagWords &&
+          p + tagLen < end &&
+          view.getInt32(p, true) === tagW0 &&
+          view.getInt32(p + tagLen - 4, true) === tagW1 &&
+          buf[p + tagLen] <= SPACE
+        ) {
+          p += tagLen;
+          c = buf[p];
+        } else {
+          do c = buf[++p];
+          while (c > SPACE);
+          tagLen = p - tagAt;
+          tagWords = tagLen >= 4 && tagLen <= 8;
+          if (tagWords) {
+            tagW0 = view.getInt32(tagAt, true);
+            tagW1 = view.getInt32(p - 4, true);
+          }
+        }
+        const tagStop = p;
+        if (c !== LF) {
+          if (c !== CR || buf[p + 1] !== LF) break fast;
+          p++;
+        }
+        if (line - n !== shift) {
+          rows.newShift(n, line);
+          shift = line - n;
+        }
+        rowQid[n] = qid;
+        rowValue[n] = score;
+        rowOffsets[n + 1] = at;
+        rowHashes[n] = hash;
+        n++;
+        used = at;
+        tagStart = tagAt;
+        tagEnd = tagStop;
+        line++;
+        p++;
+        continue;
+      }
+      rows.count = n;
+      rows.used = used;
+      this.line = line;
+      if (tagStart >= 0) {
+        this.tagStart = tagStart;
+        this.tagEnd = tagEnd;
+        tagStart = -1;
+      }
+      p = this.slowLine(buf, lineStart);
+      n = rows.count;
+      used = rows.used;
+      line = this.line;
+      shift = rows.shift;
+    }
+    rows.count = n;
+    rows.used = used;
+    this.line = line;
+    if (tagStart >= 0) {
+      this.tagStart = tagStart;
+      this.tagEnd = tagEnd;
     }
   }
 
@@ -282,4 +476,11 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     const run: Run = { qid: this.qid.finish(), docid: this.docid.finish(), score: this.score.finish(), runTag, length };
     return run as RunOf<D>;
   }
+}
+
+/** Whether buf[a, a + len) and buf[b, b + len) are the same bytes. */
+function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
+  let i = 0;
+  while (i < len && buf[a + i] === buf[b + i]) i++;
+  return i === len;
 }
