@@ -198,6 +198,7 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     let headW2 = 0;
     let headQid = -1;
     const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const poolView = new DataView(pool.buffer, pool.byteOffset, pool.byteLength);
     while (p < end) {
       const lineStart = p;
       let c = buf[p];
@@ -271,13 +272,45 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
             headQid = qid;
           } else headLen = 0;
         }
+        // The id, 4 bytes at a time: a word with no byte below 0x21 (SWAR test; the lowest flagged
+        // byte is the first such byte, bytes >= 0x80 are never flagged) is hashed as 4 rowHash steps
+        // (rotl5 is linear over xor, and a byte rotated by at most 15 does not wrap) and stored whole
+        // to the pool. The word holding the end may read and store up to 3 bytes past the id: they lie
+        // in this range of lines (p + 4 <= end), and the pool has room for the range's bytes; the next
+        // id overwrites them.
         let at = used;
         let hash = 0;
-        do {
-          hash = ((hash << 5) | (hash >>> 27)) ^ c;
-          pool[at++] = c;
-          c = buf[++p];
-        } while (c > SPACE);
+        let w = 0;
+        let low = 0;
+        while (p + 4 <= end) {
+          w = view.getInt32(p, true);
+          low = (w - 0x21212121) & ~w & 0x80808080;
+          if (low !== 0) break;
+          hash =
+            ((hash << 20) | (hash >>> 12)) ^
+            ((w & 0xff) << 15) ^
+            (((w >>> 8) & 0xff) << 10) ^
+            (((w >>> 16) & 0xff) << 5) ^
+            (w >>> 24);
+          poolView.setInt32(at, w, true);
+          at += 4;
+          p += 4;
+        }
+        if (low !== 0) {
+          poolView.setInt32(at, w, true);
+          const k = (31 - Math.clz32(low & -low)) >> 3;
+          for (let i = 0; i < k; i++) hash = ((hash << 5) | (hash >>> 27)) ^ ((w >>> (8 * i)) & 0xff);
+          at += k;
+          p += k;
+          c = buf[p];
+        } else {
+          c = buf[p];
+          while (c > SPACE) {
+            hash = ((hash << 5) | (hash >>> 27)) ^ c;
+            pool[at++] = c;
+            c = buf[++p];
+          }
+        }
         if (c !== SPACE && c !== TAB) break fast;
         do c = buf[++p];
         while (c === SPACE || c === TAB);
