@@ -1,0 +1,231 @@
+// What to compute and how to print it, shared by the command line (src/node/cli.ts) and the page
+// (web/worker.ts): the plan for a list of -m names (trec_eval's lines when every name is one of
+// trec_eval's, else canonical measures), the options, the extra evaluations trec lines need, and the
+// reports (trec_eval's text, JSON, CSV, table). No Node built-ins here.
+import type { Batch } from "../kernel/batch.js";
+import { evaluateBatch, type Result } from "../evaluate.js";
+import { parseMeasures, type Measure } from "../measures/measure.js";
+import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
+import { formatTable } from "../report.js";
+import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable, type TrecKernel, type TrecLine, type TrecMeasure } from "./names.js";
+import { relstrings } from "./relstring.js";
+import { formatTrecReport } from "./report.js";
+
+/** The conventions the user chose (the CLI's --gain, -l, -M, --no-relevant, --beyond-list); unset: the defaults. */
+export interface Conventions {
+  gain?: string;
+  threshold?: number;
+  depth?: number;
+  noRelevant?: string;
+  beyondList?: string;
+}
+
+/** What to compute: trec_eval's lines (when every -m is a trec_eval name), else canonical measures. */
+export type Plan =
+  | { kind: "trec"; trec: TrecMeasure[]; measures: Measure[]; tables: GainGroup[]; left: string[] }
+  | { kind: "canonical"; measures: Measure[] };
+
+/** Measures to evaluate with their own gain table (trec_eval `ndcg.1=3,2=9`): one evaluation each. */
+export interface GainGroup {
+  readonly key: string;
+  readonly gain: TrecGainTable;
+  readonly measures: Measure[];
+}
+
+const tableKey = (gain: TrecGainTable) => JSON.stringify(gain);
+
+/**
+ * The key under which a numeric trec line's per-query values are found in the run's merged result:
+ * the canonical name; for a measure under its own gain table, the name and the table; for a line made
+ * of several measures (`meanOf`), its printed name. Null for lines that are not numbers per query.
+ */
+export function lineKey(l: TrecLine): string | null {
+  if (l.kernel) return typeof l.kernel.gain === "object" ? `${l.kernel.measure.name} gain=${tableKey(l.kernel.gain)}` : l.kernel.measure.name;
+  if (l.meanOf) return l.name;
+  return null;
+}
+
+export function plan(specs: readonly string[], fallback: readonly string[] | null): Plan {
+  if (specs.length === 0 && fallback) return { kind: "canonical", measures: parseMeasures(fallback) };
+  let trec: TrecMeasure[] | null = null;
+  try {
+    trec = parseTrecMeasures(specs);
+  } catch (trecError) {
+    try {
+      return { kind: "canonical", measures: parseMeasures(specs) };
+    } catch {
+      throw trecError;
+    }
+  }
+  // Lines rankeval does not compute yet are left out, and said so.
+  const kept: TrecMeasure[] = [];
+  const left: string[] = [];
+  const measures = new Map<string, Measure>();
+  const tables = new Map<string, GainGroup>();
+  const add = (k: TrecKernel) => {
+    if (typeof k.gain !== "object") {
+      measures.set(k.measure.name, k.measure);
+      return;
+    }
+    const key = tableKey(k.gain);
+    let g = tables.get(key);
+    if (!g) tables.set(key, (g = { key, gain: k.gain, measures: [] }));
+    if (!g.measures.some((m) => m.name === k.measure.name)) g.measures.push(k.measure);
+  };
+  for (const m of trec) {
+    const lines = trecLines([m]);
+    if (lines.every(isComputed)) {
+      kept.push(m);
+      for (const l of lines) {
+        if (l.kernel) add(l.kernel);
+        for (const k of l.meanOf ?? []) add(k);
+      }
+    } else left.push(m.name);
+  }
+  return { kind: "trec", trec: kept, measures: [...measures.values()], tables: [...tables.values()], left };
+}
+
+/**
+ * Options: the user's, else trec_eval's conventions for trec_eval names and the library's otherwise;
+ * `table` (a trec_eval `ndcg.1=3,2=9`) replaces the gain.
+ */
+export function options(args: Conventions, trecNames: boolean, table?: TrecGainTable): ResolvedOptions {
+  const o: Options = {};
+  o.gain = (table ?? args.gain ?? (trecNames ? "linear" : undefined)) as Options["gain"];
+  if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
+  if (args.depth !== undefined) o.depth = args.depth;
+  if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
+  if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
+  return resolveOptions(o);
+}
+
+export interface RunResult {
+  file: string;
+  runTag: string;
+  result: Result<string>;
+  /** relstring's values, by printed line name. */
+  strings: Record<string, string[]>;
+}
+
+/**
+ * The run's result with what trec lines need beyond one evaluation: the measures under their own gain
+ * tables (one more evaluation of the same batch per table) and the lines made of several measures
+ * (`meanOf`), merged in under their `lineKey`.
+ */
+export function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, result: Result<string>, args: Conventions): Result<string> {
+  const values = { ...result.values };
+  const mean = { ...result.mean };
+  const counted = { ...result.counted };
+  const put = (key: string, v: Float64Array) => {
+    values[key] = v;
+    let s = 0;
+    let n = 0;
+    for (let q = 0; q < v.length; q++) if (!Number.isNaN(v[q])) (s += v[q]), n++;
+    mean[key] = n ? s / n : NaN;
+    counted[key] = n;
+  };
+  for (const g of p.tables) {
+    const r = evaluateBatch(batch, result.qids, g.measures, options(args, true, g.gain), result.queries.skipped.notJudged, result.queries.skipped.notInRun);
+    for (const m of g.measures) put(`${m.name} gain=${g.key}`, r.values[m.name]);
+  }
+  for (const l of trecLines(p.trec)) {
+    if (!l.meanOf) continue;
+    // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
+    const cols = l.meanOf.map((k) => result.values[k.measure.name]);
+    const v = new Float64Array(result.qids.length);
+    for (let q = 0; q < v.length; q++) {
+      let s = 0;
+      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
+      v[q] = s / cols.length;
+    }
+    put(l.name, v);
+  }
+  return { ...result, values, mean, counted };
+}
+
+/** relstring's per-query strings, by printed line name. */
+export function relstringValues(p: Extract<Plan, { kind: "trec" }>, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(batch, l.relstring, opts.depth);
+  return out;
+}
+
+/** Says so where trec_eval's comp_rel_gain quirk could order a gain table's ideal ranking otherwise. */
+export function gainTieWarnings(p: Extract<Plan, { kind: "trec" }>, batch: Batch, file: string): string[] {
+  if (!p.tables.length) return [];
+  let maxLevel = 0;
+  const judged = batch.judged ?? batch.labels;
+  for (let i = 0; i < judged.length; i++) if (judged[i] > maxLevel) maxLevel = judged[i];
+  const out: string[] = [];
+  for (const g of p.tables) {
+    const ties = gainTies(g.gain, Math.floor(maxLevel));
+    if (!ties.length) continue;
+    const which = ties.map(([a, b]) => `${a} and ${b}`).join(", ");
+    out.push(`${file}: gains ${which} differ by less than 1: trec_eval's comp_rel_gain compares them as equal and may order its ideal ranking otherwise (rankeval orders by the exact gains)`);
+  }
+  return out;
+}
+
+/** trec_eval's text for one run. */
+export function trecText(p: Extract<Plan, { kind: "trec" }>, r: RunResult, args: { perQuery: boolean; noSummary?: boolean }): string {
+  const values: Record<string, Float64Array | string[]> = {};
+  for (const line of trecLines(p.trec)) {
+    const key = lineKey(line);
+    if (key !== null) values[line.name] = r.result.values[key];
+    else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
+  }
+  return formatTrecReport({
+    runid: r.runTag,
+    measures: p.trec,
+    perQuery: { qids: r.result.qids, values },
+    printPerQuery: args.perQuery,
+    printSummary: !args.noSummary,
+  });
+}
+
+export interface NamedResult {
+  name: string;
+  runTag: string;
+  result: Result<string>;
+}
+
+/** The rows of a report: (printed name, canonical measure) in order. */
+export function rowsOf(p: Plan): { name: string; measure: string }[] {
+  if (p.kind === "canonical") return p.measures.map((m) => ({ name: m.name, measure: m.name }));
+  return trecLines(p.trec).flatMap((l) => {
+    const key = lineKey(l);
+    return key === null ? [] : [{ name: l.name, measure: key }];
+  });
+}
+
+export function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean): string {
+  const rows = rowsOf(p);
+  const conventions = describeOptions(runs[0].result.options);
+  if (format === "json") {
+    return `${JSON.stringify(
+      {
+        conventions,
+        runs: runs.map(({ name, runTag, result }) => ({
+          run: name,
+          runTag,
+          queries: result.queries,
+          mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])),
+          ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
+        })),
+      },
+      (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
+      2,
+    )}\n`;
+  }
+  if (format === "csv") {
+    const out = ["run,qid,measure,value"];
+    const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    for (const { name, result } of runs) {
+      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]}`)));
+      for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]}`);
+    }
+    return `${out.join("\n")}\n`;
+  }
+  // table: measures down, runs across.
+  return `${formatTable(runs.map((r) => ({ name: r.name, result: r.result })), rows.map((r) => ({ label: r.name, measure: r.measure })))}\n`;
+}
