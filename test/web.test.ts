@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
@@ -91,17 +91,24 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Opens the page, sets the inputs in order, waits for done or error; returns the cells and the state. */
-  async function drop(inputs: [name: string, files: string[]][], screenshot?: string) {
+  const waitFinished = (page: Page) => page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, { timeout: 30_000 });
+
+  /**
+   * Opens the page, runs `before` (settings), sets the inputs in order, waits for done or error, runs
+   * `after` (which may change settings and wait again); returns the aggregate cells and the state.
+   */
+  async function drop(inputs: [name: string, files: string[]][], screenshot?: string, hooks: { before?: (p: Page) => Promise<void>; after?: (p: Page) => Promise<void> } = {}) {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     try {
       await page.goto(base);
+      await hooks.before?.(page);
       for (const [name, files] of inputs) await page.setInputFiles(`input[name="${name}"]`, files);
-      await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, { timeout: 30_000 });
+      await waitFinished(page);
+      await hooks.after?.(page);
       const state = await page.evaluate(() => document.body.dataset.state);
-      const cells: CellRead[] = await page.$$eval("td[data-measure]", (tds) =>
+      const cells: CellRead[] = await page.$$eval("#results td[data-measure]", (tds) =>
         tds.map((td) => {
           const d = (td as HTMLElement).dataset;
           return { measure: d.measure!, run: d.run!, text: td.textContent ?? "", value: d.value };
@@ -170,5 +177,115 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     const want = r.err.trim().replace(/^rankeval: /, "").replace(`${dir}/`, "");
     expect(want).toMatch(/^bad\.run:2:\d+: /);
     expect(error).toBe(want);
+  }, 60_000);
+  /** The page's aggregate text per measure for one run. */
+  const textOf = (cells: CellRead[], run: string) => new Map(cells.filter((c) => c.run === run).map((c) => [c.measure, c.text]));
+
+  it("evaluates a preset (all_trec) as the CLI does with -m all_trec", async () => {
+    const { state, cells, error } = await drop([["qrels", [qrels]], ["run", [runA]]], undefined, {
+      before: async (page) => void (await page.selectOption('select[name="preset"]', "all_trec")),
+    });
+    expect(error).toBe("");
+    expect(state).toBe("done");
+    const want = summary((await cli("-m", "all_trec", qrels, runA)).out);
+    expect(want.has("ndcg_cut_1000")).toBe(true);
+    expect(textOf(cells, "a.run")).toEqual(want);
+  }, 60_000);
+
+  it("re-evaluates the files read for free-text measures, trec_eval and canonical names, as the CLI's -m", async () => {
+    for (const text of ["P.5,10 map", "ndcg@10 precision@5"]) {
+      const { state, cells } = await drop([["qrels", [qrels]], ["run", [runA, runB]]], undefined, {
+        after: async (page) => {
+          await page.fill('input[name="measures"]', text);
+          await page.press('input[name="measures"]', "Enter");
+          await page.dispatchEvent('input[name="measures"]', "change");
+          await waitFinished(page);
+        },
+      });
+      expect(state).toBe("done");
+      const argv = text.split(" ").flatMap((m) => ["-m", m]);
+      for (const [path, name] of [[runA, "a.run"], [runB, "b.run"]]) {
+        if (text.startsWith("P")) {
+          expect(textOf(cells, name)).toEqual(summary((await cli(...argv, qrels, path)).out));
+        } else {
+          const mean = (JSON.parse((await cli(...argv, "--format", "json", qrels, path)).out) as { runs: { mean: Record<string, number> }[] }).runs[0].mean;
+          const got = cells.filter((c) => c.run === name);
+          expect(got.map((c) => c.measure)).toEqual(Object.keys(mean));
+          for (const c of got) expect(Number(c.value)).toBe(mean[c.measure]);
+        }
+      }
+    }
+  }, 60_000);
+
+  it("changes ndcg to the CLI's value with --gain exp when the gain is set to exp", async () => {
+    const { cells } = await drop([["qrels", [qrels]], ["run", [runA]]], undefined, {
+      before: async (page) => {
+        await page.fill('input[name="measures"]', "ndcg ndcg_cut.10");
+        await page.dispatchEvent('input[name="measures"]', "change");
+      },
+      after: async (page) => {
+        expect(await page.textContent('#results td[data-measure="ndcg"]')).toBe(summary((await cli("-m", "ndcg", "-m", "ndcg_cut.10", qrels, runA)).out).get("ndcg"));
+        await page.selectOption('select[name="gain"]', "exp");
+        await waitFinished(page);
+      },
+    });
+    const linear = summary((await cli("-m", "ndcg", "-m", "ndcg_cut.10", qrels, runA)).out);
+    const exp = summary((await cli("--gain", "exp", "-m", "ndcg", "-m", "ndcg_cut.10", qrels, runA)).out);
+    expect(exp.get("ndcg")).toMatch(/^\d\.\d{4}$/);
+    expect(exp.get("ndcg")).not.toBe(linear.get("ndcg"));
+    expect(textOf(cells, "a.run")).toEqual(exp);
+  }, 60_000);
+
+  it("shows per-query cells equal to the CLI's -q output, sortable and filterable", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.setInputFiles('input[name="run"]', [runA, runB]);
+      await waitFinished(page);
+      const read = () =>
+        page.$$eval("#perquery td[data-qid]", (tds) => tds.map((td) => ({ ...(td as HTMLElement).dataset, text: td.textContent ?? "" }) as Record<string, string>));
+      const want = new Map<string, string>();
+      for (const line of (await cli("-q", qrels, runA)).out.trim().split("\n")) {
+        const [name, qid, value] = line.split("\t");
+        if (qid !== "all") want.set(`${name.trim()} ${qid}`, value);
+      }
+      const cells = await read();
+      expect(cells.every((c) => c.run === "a.run")).toBe(true);
+      expect(new Map(cells.map((c) => [`${c.measure} ${c.qid}`, c.text]))).toEqual(want);
+      // Sort by map, descending after two clicks; filter to q1.
+      await page.click('#perquery th[data-key^="map"]');
+      await page.click('#perquery th[data-key^="map"]');
+      const maps = (await read()).filter((c) => c.measure === "map").map((c) => Number(c.value));
+      expect(maps).toEqual([...maps].sort((a, b) => b - a));
+      await page.fill("#pq-filter", "q1");
+      expect(new Set((await read()).map((c) => c.qid))).toEqual(new Set(["q1"]));
+      // Both runs.
+      await page.selectOption("#pq-runs", ["a.run", "b.run"]);
+      await page.fill("#pq-filter", "");
+      expect(new Set((await read()).map((c) => c.run))).toEqual(new Set(["a.run", "b.run"]));
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("downloads the aggregate results as the CLI's --format json, csv and trec text", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.setInputFiles('input[name="run"]', [runA, runB]);
+      await waitFinished(page);
+      const fetch = async (format: string) => {
+        const [download] = await Promise.all([page.waitForEvent("download"), page.click(`#downloads button[data-format="${format}"]`)]);
+        return readFileSync((await download.path())!, "utf8");
+      };
+      const strip = (s: string) => s.split(`${dir}/`).join("");
+      expect(await fetch("json")).toBe(strip((await cli("--format", "json", qrels, runA, runB)).out));
+      expect(await fetch("csv")).toBe(strip((await cli("--format", "csv", qrels, runA, runB)).out));
+      expect(await fetch("trec")).toBe((await cli(qrels, runA, runB)).out);
+    } finally {
+      await page.close();
+    }
   }, 60_000);
 });

@@ -1,7 +1,9 @@
 // The page's worker: reads each File with file.stream(), chunk by chunk, straight into the library's
 // byte-level parsers, evaluates in the WebAssembly kernel and posts the aggregate values back. The
-// same pipeline as the command line (src/node/cli.ts): trec_eval's default measures and conventions
-// for a qrels file and runs; the CLI's LETOR defaults for a LETOR file and its predictions.
+// same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
+// without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
+// LETOR defaults for a LETOR file and its predictions. The joined batches are kept, so new settings
+// re-evaluate them without reading the files again.
 import { RankevalError } from "../src/errors.js";
 import { evaluateBatch } from "../src/evaluate.js";
 import { groupRows } from "../src/group.js";
@@ -10,13 +12,14 @@ import { LetorParser } from "../src/io/letor.js";
 import { QrelsParser } from "../src/io/qrels.js";
 import { RunParser } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
-import { parseMeasures, type Measure } from "../src/measures/measure.js";
-import { describeOptions, resolveOptions } from "../src/options.js";
+import type { Batch } from "../src/kernel/batch.js";
+import { parseMeasures } from "../src/measures/measure.js";
+import { describeOptions } from "../src/options.js";
 import { formatFixed4 } from "../src/trec/format.js";
-import { isComputed, parseTrecMeasures, trecLines } from "../src/trec/names.js";
-import { formatTrecReport } from "../src/trec/report.js";
+import { trecLines } from "../src/trec/names.js";
+import { gainTieWarnings, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type RunResult } from "../src/trec/plan.js";
 import { joinParsed } from "../src/trec-join.js";
-import type { Cell, Job, Report } from "./protocol.js";
+import type { Cell, Job, PerQuery, Report, Settings } from "./protocol.js";
 
 /** The CLI's measures for --letor without -m. */
 const LETOR_DEFAULT = ["ndcg@1,3,5,10", "map", "mrr"];
@@ -60,26 +63,83 @@ async function readInto(file: File, sink: { push(chunk: Uint8Array): void }): Pr
   post({ type: "progress", file: file.name, read: file.size, size: file.size });
 }
 
-/** trec_eval's summary lines ("name\tall\tvalue") as cells, keyed by the printed name. */
-function summaryCells(text: string): Record<string, Cell> {
-  const cells: Record<string, Cell> = {};
+/** trec_eval's lines ("name\tqid\tvalue") as cells: by printed name, then by qid ("all": the summary). */
+function trecCells(text: string): Map<string, Map<string, Cell>> {
+  const out = new Map<string, Map<string, Cell>>();
   for (const line of text.split("\n")) {
     if (!line) continue;
-    const [name, , value] = line.split("\t");
+    const [rawName, qid, value] = line.split("\t");
+    const name = rawName.trim();
     const n = Number(value);
-    cells[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
+    let m = out.get(name);
+    if (!m) out.set(name, (m = new Map()));
+    m.set(qid, { text: value, value: value !== "" && Number.isFinite(n) ? n : null });
   }
-  return cells;
+  return out;
 }
 
-async function trec(qrelsFile: File, runFiles: File[]): Promise<void> {
-  // trec_eval's default measures (official), less those rankeval does not compute yet; its conventions.
-  const measures = parseTrecMeasures([]).filter((m) => trecLines([m]).every(isComputed));
-  const lines = trecLines(measures);
-  const kernels = new Map<string, Measure>();
-  for (const l of lines) if (l.kernel) kernels.set(l.kernel.measure.name, l.kernel.measure);
-  const opts = resolveOptions({ gain: "linear" });
-  post({ type: "rows", measures: lines.filter((l) => l.summary).map((l) => l.name), conventions: describeOptions(opts) });
+/** A value as the CLI's table shows it (src/report.ts formatTable). */
+function tableCell(v: number): Cell {
+  const text = Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim();
+  return { text, value: Number.isNaN(v) ? null : v };
+}
+
+/** A run read and joined (or a LETOR file grouped), ready to evaluate under any settings. */
+interface Unit {
+  name: string;
+  runTag: string;
+  batch: Batch;
+  qids: string[];
+  notJudged: number;
+  notInRun: number;
+}
+
+let kind: "trec" | "letor" = "trec";
+let units: Unit[] = [];
+
+/** Evaluates every unit read so far under `settings`, as the CLI would with the same -m and options. */
+function evaluateAll(settings: Settings, only?: Unit): void {
+  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT : null);
+  const opts = options(settings.conventions, p.kind === "trec");
+  if (!only) {
+    const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.measures.map((m) => m.name);
+    post({ type: "rows", measures: rows, conventions: describeOptions(opts) });
+    if (p.kind === "trec" && p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
+  }
+  const named: NamedResult[] = [];
+  const texts: string[] = [];
+  for (const u of only ? [only] : units) {
+    const measures = p.measures.length || kind === "letor" ? p.measures : parseMeasures("num_ret");
+    let result = evaluateBatch(u.batch, u.qids, measures, opts, u.notJudged, u.notInRun);
+    let cells: Record<string, Cell> = {};
+    const perQuery: PerQuery = { qids: result.qids, cells: {} };
+    if (p.kind === "trec") {
+      for (const w of gainTieWarnings(p, u.batch, u.name)) post({ type: "warning", message: w });
+      result = trecExtras(p, u.batch, result, settings.conventions);
+      const r: RunResult = { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings: relstringValues(p, u.batch, opts) };
+      const summary = trecText(p, r, { perQuery: false });
+      texts.push(summary);
+      for (const [name, byQid] of trecCells(summary)) cells[name] = byQid.get("all")!;
+      for (const [name, byQid] of trecCells(trecText(p, r, { perQuery: true, noSummary: true }))) {
+        perQuery.cells[name] = result.qids.map((q) => byQid.get(q) ?? { text: "", value: null });
+      }
+    } else {
+      cells = Object.fromEntries(p.measures.map((m) => [m.name, tableCell(result.mean[m.name])]));
+      for (const m of p.measures) perQuery.cells[m.name] = Array.from(result.values[m.name], tableCell);
+    }
+    named.push({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result });
+    post({ type: "run", name: u.name, cells, perQuery });
+  }
+  if (!only && named.length) {
+    post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? texts.join("") : null });
+  }
+}
+
+async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
+  kind = "trec";
+  units = [];
+  // Settings first: a bad measure name stops before any file is read.
+  evaluateAll(settings);
   const qids = new Interner();
   const qrelsParser = new QrelsParser({ file: qrelsFile.name, qids, docids: "per-row", expectedBytes: qrelsFile.size });
   await readInto(qrelsFile, qrelsParser);
@@ -92,18 +152,18 @@ async function trec(qrelsFile: File, runFiles: File[]): Promise<void> {
       const some = joined.notInRunQids.slice(0, 5).join(", ");
       post({ type: "warning", message: `${file.name}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""})` });
     }
-    const result = evaluateBatch(joined.batch, joined.qids, [...kernels.values()], opts, joined.notJudged, joined.notInRun);
-    const values: Record<string, Float64Array> = {};
-    for (const l of lines) if (l.kernel) values[l.name] = result.values[l.kernel.measure.name];
-    const text = formatTrecReport({ runid: joined.runTag, measures, perQuery: { qids: result.qids, values }, printPerQuery: false });
-    post({ type: "run", name: file.name, cells: summaryCells(text) });
+    const u: Unit = { name: file.name, runTag: joined.runTag, batch: joined.batch, qids: joined.qids, notJudged: joined.notJudged, notInRun: joined.notInRun };
+    units.push(u);
+    // Each run's column as soon as it is read.
+    evaluateAll(settings, u);
   }
+  evaluateAll(settings);
 }
 
-async function letor(letorFile: File, scoresFile: File): Promise<void> {
-  const measures = parseMeasures(LETOR_DEFAULT);
-  const opts = resolveOptions({});
-  post({ type: "rows", measures: measures.map((m) => m.name), conventions: describeOptions(opts) });
+async function letor(letorFile: File, scoresFile: File, settings: Settings): Promise<void> {
+  kind = "letor";
+  units = [];
+  evaluateAll(settings);
   const qidNames = new Interner();
   const docidNames = new Interner();
   const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: docidNames });
@@ -119,22 +179,16 @@ async function letor(letorFile: File, scoresFile: File): Promise<void> {
   const qid = Array.from(data.qid, (q) => qidNames.stringOf(q));
   const docid = data.docid ? Array.from(data.docid, (d) => docidNames.stringOf(d)) : undefined;
   const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid });
-  const result = evaluateBatch(batch, qids.map(String), measures, opts, 0, 0);
-  const cells: Record<string, Cell> = {};
-  for (const m of measures) {
-    const v = result.mean[m.name];
-    // As the CLI's table shows it (src/report.ts formatTable).
-    const text = Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim();
-    cells[m.name] = { text, value: Number.isNaN(v) ? null : v };
-  }
-  post({ type: "run", name: scoresFile.name, cells });
+  units = [{ name: scoresFile.name, runTag: "", batch, qids: qids.map(String), notJudged: 0, notInRun: 0 }];
+  evaluateAll(settings);
 }
 
 self.onmessage = async (e: MessageEvent<Job>) => {
   const job = e.data;
   try {
-    if (job.kind === "trec") await trec(job.qrels, job.runs);
-    else await letor(job.letor, job.scores);
+    if (job.kind === "trec") await trec(job.qrels, job.runs, job.settings);
+    else if (job.kind === "letor") await letor(job.letor, job.scores, job.settings);
+    else evaluateAll(job.settings);
     post({ type: "done" });
   } catch (err) {
     post({ type: "error", message: err instanceof Error ? err.message : String(err) });
