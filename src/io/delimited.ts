@@ -30,7 +30,7 @@
  */
 import { InputError } from "../errors.js";
 import type { Interner } from "./interner.js";
-import { describeByte, type RowsKind, type RowsOf } from "./json.js";
+import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
@@ -194,10 +194,7 @@ export class DelimitedParser<K extends RowsKind> {
       this.error = e;
       throw e;
     }
-    const { qid, value, docids, lines } = this.rows.finish();
-    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
-    const out = this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag };
-    return out as RowsOf<K>;
+    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
   }
 
   private hold(bytes: Uint8Array): void {

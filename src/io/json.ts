@@ -31,6 +31,14 @@ import { parseFinite } from "./_number.js";
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
 
+/** The finished rows of a JSON or CSV/TSV parser, shaped as the TREC parsers' per-row output. */
+export function rowsOf<K extends RowsKind>(kind: K, rows: RowsBuilder, file: string, qidNames: Interner, runTag: string): RowsOf<K> {
+  const { qid, value, docids, lines } = rows.finish();
+  const common = { qid, docids, lines, length: qid.length, file, qidNames };
+  const out = kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag };
+  return out as RowsOf<K>;
+}
+
 export interface JsonParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
   file: string;
@@ -200,10 +208,7 @@ export class JsonParser<K extends RowsKind> {
       this.error = e;
       throw e;
     }
-    const { qid, value, docids, lines } = this.rows.finish();
-    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
-    const out = this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag };
-    return out as RowsOf<K>;
+    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
   }
 
   private feed(buf: Uint8Array): void {

@@ -9,7 +9,6 @@
  *
  * Browser compatible.
  */
-import { Int32Column } from "./columns.js";
 
 /** Row i's document id is bytes[offsets[i], offsets[i + 1]) (offsets has length + 1 entries). */
 export interface RowDocids {

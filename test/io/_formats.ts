@@ -1,5 +1,6 @@
 // Shared by the JSON and CSV/TSV parser tests: run a parser over chunks, describe its per-row result
 // with strings (query ids, document ids, lines), and check every way of splitting the input agrees.
+import fc from "fast-check";
 import { expect } from "vitest";
 import { InputError } from "../../src/errors.js";
 import { DelimitedParser, type DelimitedParserOptions } from "../../src/io/delimited.js";
@@ -88,4 +89,20 @@ export function splitAt(b: Uint8Array, cuts: number[]): Uint8Array[] {
   }
   chunks.push(b.subarray(prev));
   return chunks;
+}
+
+/** A random edit of an input: insert, delete or replace a byte (drawn from `byteArb`) somewhere. */
+export const mutationArb = (byteArb: fc.Arbitrary<number>) =>
+  fc.tuple(fc.constantFrom("insert", "delete", "replace"), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), byteArb);
+
+/** `text` as bytes with the edits applied in order. */
+export function mutate(text: string, muts: readonly (readonly [string, number, number])[]): Uint8Array {
+  const arr = Array.from(new TextEncoder().encode(text));
+  for (const [op, where, byte] of muts) {
+    const i = Math.floor(where * (arr.length + 1));
+    if (op === "insert") arr.splice(i, 0, byte);
+    else if (op === "delete") arr.splice(i, 1);
+    else if (i < arr.length) arr[i] = byte;
+  }
+  return Uint8Array.from(arr);
 }

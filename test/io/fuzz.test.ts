@@ -4,22 +4,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KINDS, type Kind, bytes, outcome, parseChunks } from "./_helpers.js";
+import { mutate, mutationArb, splitAt } from "./_formats.js";
 
 // FUZZ_RUNS=5000 npx vitest run test/io/fuzz.test.ts for a longer search.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-
-/** Splits b at the given fractions of its length (sorted, deduplicated). */
-function splitAt(b: Uint8Array, cuts: number[]): Uint8Array[] {
-  const at = [...new Set(cuts.map((c) => Math.floor(c * (b.length + 1))))].sort((x, y) => x - y);
-  const chunks: Uint8Array[] = [];
-  let prev = 0;
-  for (const a of at) {
-    chunks.push(b.subarray(prev, a));
-    prev = a;
-  }
-  chunks.push(b.subarray(prev));
-  return chunks;
-}
 
 const cutsArb = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 4 });
 
@@ -141,18 +129,11 @@ describe("fuzz", () => {
       });
 
       it("mutated valid inputs: a result or an InputError, the same for any chunking", () => {
-        const mutation = fc.tuple(fc.constantFrom("insert", "delete", "replace"), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), byteArb);
+        const mutation = mutationArb(byteArb);
         fc.assert(
           fc.property(VALID[kind], fc.array(mutation, { minLength: 1, maxLength: 4 }), cutsArb, (text, muts, cuts) => {
-            const arr = Array.from(bytes(text));
-            for (const [op, where, byte] of muts) {
-              const i = Math.floor(where * (arr.length + 1));
-              if (op === "insert") arr.splice(i, 0, byte);
-              else if (op === "delete") arr.splice(i, 1);
-              else if (i < arr.length) arr[i] = byte;
-            }
-            const b = Uint8Array.from(arr);
-            expect(outcome(kind, splitAt(b, cuts))).toEqual(outcome(kind, [b]));
+            const mutated = mutate(text, muts);
+            expect(outcome(kind, splitAt(mutated, cuts))).toEqual(outcome(kind, [mutated]));
           }),
           { numRuns: RUNS },
         );

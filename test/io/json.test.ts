@@ -9,7 +9,7 @@ import { lineOfRow } from "../../src/io/rows.js";
 import { QrelsParser } from "../../src/io/qrels.js";
 import { RunParser } from "../../src/io/run.js";
 import { joinParsed } from "../../src/trec-join.js";
-import { bytes, outcome, parseError, parseOk, parseRows, splitAt } from "./_formats.js";
+import { bytes, outcome, parseError, parseOk, parseRows, splitAt, mutate, mutationArb } from "./_formats.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const ok = (input: string, kind: "run" | "qrels" = "run") => parseOk("json", kind, input);
@@ -218,17 +218,11 @@ describe("JSON fuzz", () => {
   });
 
   it("mutated valid files: a result or an InputError, the same for any chunking", () => {
-    const mutation = fc.tuple(fc.constantFrom("insert", "delete", "replace"), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), byteArb);
+    const mutation = mutationArb(byteArb);
     fc.assert(
       fc.property(validJson, fc.array(mutation, { minLength: 1, maxLength: 4 }), cuts, ({ text }, muts, c) => {
-        const arr = Array.from(bytes(text));
-        for (const [op, where, byte] of muts) {
-          const i = Math.floor(where * (arr.length + 1));
-          if (op === "insert") arr.splice(i, 0, byte);
-          else if (op === "delete") arr.splice(i, 1);
-          else if (i < arr.length) arr[i] = byte;
-        }
-        same(Uint8Array.from(arr), c);
+        const mutated = mutate(text, muts);
+        same(mutated, c);
       }),
       { numRuns: RUNS },
     );
