@@ -1,7 +1,7 @@
 import { meanOf } from "./aggregate.js";
 import { groupRows, type Qid, type Rows } from "./group.js";
 import { joinRun, type Qrels, type Run } from "./join.js";
-import type { Batch } from "./kernel/batch.js";
+import { withTies, type Batch } from "./kernel/batch.js";
 import { runKernel } from "./kernel/kernel.js";
 import { makeMeasure, parseMeasures, type Measure } from "./measures/measure.js";
 import { findFamily } from "./measures/registry.js";
@@ -53,7 +53,8 @@ export function evaluate(rows: Rows, measures: string | readonly string[], optio
 /**
  * Evaluates a run against judgments, each `{ qid: { docid: value } }` or columns. Ranked documents
  * without a judgment are non-relevant (and unjudged for bpref); judged documents that were never
- * ranked count in recall and in the ideal ranking. Ties in score: document id descending (trec_eval).
+ * ranked count in recall and in the ideal ranking. Ties in score: document id descending (trec_eval),
+ * or the run's order with `ties: "input"` (for `{ qid: { docid: score } }`, Object.entries order).
  */
 export function evaluateRun(qrels: Qrels, run: Run, measures: string | readonly string[], options?: Options): Result<string> {
   const opts = resolveOptions(options);
@@ -71,7 +72,7 @@ export function evaluateBatch<Q>(
   const skip = options.noRelevant === "skip";
   const numRel = makeMeasure(findFamily("num_rel")!);
   const asked = skip && !measures.some((m) => m.name === numRel.name) ? [...measures, numRel] : measures;
-  const columns = runKernel(batch, asked, options);
+  const columns = runKernel(withTies(batch, options.ties), asked, options);
   let skipped = 0;
   if (skip) {
     const r = columns[asked.findIndex((m) => m.name === numRel.name)];

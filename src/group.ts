@@ -10,7 +10,10 @@ export interface Rows {
   readonly score: ArrayLike<number>;
   /** Relevance labels: may be negative or fractional. */
   readonly rel: ArrayLike<number>;
-  /** Document ids: given, ties in score are ordered by id descending (trec_eval); else input order. */
+  /**
+   * Document ids: given, ties in score are ordered by id descending (trec_eval), unless the option
+   * `ties` is "input"; without them, input order.
+   */
   readonly docid?: ArrayLike<string | number>;
 }
 

@@ -37,6 +37,15 @@ export interface Options {
    * @default Infinity
    */
   depth?: number;
+  /**
+   * The order of equal scores, the first cause of numbers that differ between tools. `"docid"`: by
+   * document id, descending in UTF-8 byte order (trec_eval, pytrec_eval, ir_measures); rows without ids
+   * keep their input order. `"input"`: input order (the row or file order within the query) even when
+   * ids are given, as a stable sort by score does (Python's `sorted(..., reverse=True)`, most short
+   * evaluation helpers).
+   * @default "docid"
+   */
+  ties?: "docid" | "input";
 }
 
 export type GainTable = ReadonlyMap<number, number>;
@@ -48,6 +57,7 @@ export interface ResolvedOptions {
   noRelevant: "zero" | "one" | "skip" | "nan";
   beyondList: "pad" | "nan";
   depth: number;
+  ties: "docid" | "input";
 }
 
 /** The one place where defaults live. */
@@ -57,6 +67,7 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
   noRelevant: "zero",
   beyondList: "pad",
   depth: Infinity,
+  ties: "docid",
 });
 
 export function resolveOptions(options: Options = {}): ResolvedOptions {
@@ -93,6 +104,10 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
     if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth > 0))) throw bad("depth must be a positive integer");
     r.depth = options.depth;
   }
+  if (options.ties !== undefined) {
+    if (!["docid", "input"].includes(options.ties)) throw bad(`ties must be "docid" or "input", not ${JSON.stringify(options.ties)}`);
+    r.ties = options.ties;
+  }
   return r;
 }
 
@@ -100,5 +115,6 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
 export function describeOptions(o: ResolvedOptions): string {
   const gain = typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`;
   const depth = o.depth === Infinity ? "" : ` depth=${o.depth}`;
-  return `gain=${gain} relevanceThreshold=${o.relevanceThreshold} noRelevant=${o.noRelevant} beyondList=${o.beyondList}${depth}`;
+  // ties is printed always, the default too: it is the convention readers most often assume wrongly.
+  return `gain=${gain} relevanceThreshold=${o.relevanceThreshold} noRelevant=${o.noRelevant} beyondList=${o.beyondList} ties=${o.ties}${depth}`;
 }

@@ -57,10 +57,10 @@ describe("measure names", () => {
 describe("options", () => {
   it("has the documented defaults and prints them", () => {
     const o = resolveOptions();
-    expect(o).toMatchObject({ gain: "exp", relevanceThreshold: 1, noRelevant: "zero", beyondList: "pad", depth: Infinity });
-    expect(describeOptions(o)).toBe("gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad");
-    expect(describeOptions(resolveOptions({ gain: { 1: 3, 2: 9 }, depth: 100 }))).toBe(
-      "gain={1:3,2:9} relevanceThreshold=1 noRelevant=zero beyondList=pad depth=100",
+    expect(o).toMatchObject({ gain: "exp", relevanceThreshold: 1, noRelevant: "zero", beyondList: "pad", depth: Infinity, ties: "docid" });
+    expect(describeOptions(o)).toBe("gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
+    expect(describeOptions(resolveOptions({ gain: { 1: 3, 2: 9 }, depth: 100, ties: "input" }))).toBe(
+      "gain={1:3,2:9} relevanceThreshold=1 noRelevant=zero beyondList=pad ties=input depth=100",
     );
   });
 
@@ -75,6 +75,8 @@ describe("options", () => {
     [{ noRelevant: "ignore" }, /noRelevant must be/],
     [{ beyondList: "truncate" }, /beyondList must be/],
     [{ depth: 0 }, /depth must be a positive integer/],
+    [{ ties: "score" }, /ties must be "docid" or "input", not "score"/],
+    [{ ties: null }, /ties must be "docid" or "input", not null/],
   ])("rejects %j", (options, message) => {
     expect(() => resolveOptions(options as never)).toThrow(message);
   });

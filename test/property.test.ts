@@ -123,6 +123,7 @@ const options: fc.Arbitrary<Options> = fc.record(
     noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
     beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan"),
     depth: fc.integer({ min: 1, max: 40 }),
+    ties: fc.constantFrom<Options["ties"]>("docid", "input"),
   },
   { requiredKeys: [] },
 );

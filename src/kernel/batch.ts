@@ -12,10 +12,22 @@ export interface Batch {
   readonly labels: Float64Array;
   readonly judgedOffsets: Int32Array | null;
   readonly judged: Float64Array | null;
-  /** For trec_eval's tie order (document id descending): each row's entry in `pool`. */
+  /**
+   * For trec_eval's tie order (document id descending): each row's entry in `pool`. Null: equal
+   * scores keep row order, which is input order (grouping and joining keep it within a query).
+   */
   readonly docids: Int32Array | null;
   /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
+}
+
+/**
+ * The batch to rank under the `ties` option: the one place it is decided. The kernel (and relstring)
+ * order equal scores by document id when the batch has ids, else by row; so `"input"` is the batch
+ * without its ids, whose rows are in input order within each query.
+ */
+export function withTies(batch: Batch, ties: "docid" | "input"): Batch {
+  return ties === "input" && batch.docids ? { ...batch, docids: null, pool: null } : batch;
 }
 
 /** The longest ranking and the most judgments of one query, over queries [from, to). */

@@ -22,6 +22,8 @@ export interface CliArgs {
   gain?: string;
   noRelevant?: string;
   beyondList?: string;
+  /** --ties: docid or input (checked by resolveOptions, as --no-relevant and --beyond-list). */
+  ties?: string;
   /** --letor DATA --scores PREDICTIONS [--query GROUPS] in place of QRELS RUN... */
   letor?: string;
   scores?: string;
@@ -39,7 +41,7 @@ export interface CliArgs {
 /** Options that take a value, short (trec_eval's) and long. */
 const VALUED: Record<string, keyof CliArgs> = {
   m: "measures", l: "threshold", M: "depth",
-  measure: "measures", format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList",
+  measure: "measures", format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties",
   letor: "letor", scores: "scores", query: "query", group: "query",
   "input-format": "inputFormat", columns: "columns",
 };
@@ -156,6 +158,8 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan
   --beyond-list V   a cutoff past the ranking: pad (default) or nan
+  --ties T          equal scores: docid (default; document id descending, as trec_eval) or
+                    input (the run's line order for the query: a stable sort by score)
   --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row), for
                     every QRELS and RUN file. Default: from each name (.json, .csv, .tsv, also
                     .gz; anything else is TREC text). A JSON/CSV run's tag is its file name.

@@ -110,7 +110,7 @@ function evaluateQueries(
   const values: Record<string, Float64Array> = {};
   for (const m of measures) values[m.name] = new Float64Array(queries.length);
   queries.forEach((input, i) => {
-    const q: Query = { ranking: rank(input.docs, o.depth), judged: input.judged };
+    const q: Query = { ranking: rank(input.docs, o.depth, o.ties), judged: input.judged };
     for (const m of measures) values[m.name][i] = referenceValue(m, q, o);
   });
   return values;

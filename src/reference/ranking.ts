@@ -3,7 +3,8 @@
  *
  * Written from the README ("Measures", "Conventions"), independently of the kernel:
  *  - the ranking sorts the query's retrieved documents by score, descending; equal scores are
- *    ordered by document id, descending in UTF-8 byte order, when ids are given, else in input order;
+ *    ordered by document id, descending in UTF-8 byte order, when ids are given and `ties` is
+ *    "docid", else in input order;
  *  - it keeps the top `depth`; N is its length; ranks are 1-based;
  *  - a document is relevant when it is judged, its label > 0 and label >= relevanceThreshold
  *    (the README says both "relevant when its label >= relevanceThreshold" and "a label <= 0 ... is
@@ -37,11 +38,12 @@ export function compareUtf8(a: string, b: string): number {
 
 /**
  * Sorts the documents (given in input order) into the ranking and keeps the top `depth`.
- * Score descending; ties by docid descending in byte order when every document has an id, else
- * by input position (Array.prototype.sort is stable, and the comparator says so explicitly too).
+ * Score descending; ties by docid descending in byte order when every document has an id and
+ * `ties` is "docid", else by input position (Array.prototype.sort is stable, and the comparator
+ * says so explicitly too).
  */
-export function rank(docs: readonly Doc[], depth: number): Doc[] {
-  const withIds = docs.length > 0 && docs.every((d) => d.docid !== undefined);
+export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid"): Doc[] {
+  const withIds = ties === "docid" && docs.length > 0 && docs.every((d) => d.docid !== undefined);
   const indexed = docs.map((doc, index) => ({ doc, index, bytes: withIds ? utf8.encode(doc.docid!) : null }));
   indexed.sort((a, b) => {
     if (a.doc.score > b.doc.score) return -1;

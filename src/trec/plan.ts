@@ -2,7 +2,7 @@
 // (web/worker.ts): the plan for a list of -m names (trec_eval's lines when every name is one of
 // trec_eval's, else canonical measures), the options, the extra evaluations trec lines need, and the
 // reports (trec_eval's text, JSON, CSV, table). No Node built-ins here.
-import type { Batch } from "../kernel/batch.js";
+import { withTies, type Batch } from "../kernel/batch.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
 import { parseMeasures, type Measure } from "../measures/measure.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "../options.js";
@@ -11,13 +11,14 @@ import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable,
 import { relstrings } from "./relstring.js";
 import { formatTrecReport } from "./report.js";
 
-/** The conventions the user chose (the CLI's --gain, -l, -M, --no-relevant, --beyond-list); unset: the defaults. */
+/** The conventions the user chose (the CLI's --gain, -l, -M, --no-relevant, --beyond-list, --ties); unset: the defaults. */
 export interface Conventions {
   gain?: string;
   threshold?: number;
   depth?: number;
   noRelevant?: string;
   beyondList?: string;
+  ties?: string;
 }
 
 /** What to compute: trec_eval's lines (when every -m is a trec_eval name), else canonical measures. */
@@ -96,6 +97,7 @@ export function options(args: Conventions, trecNames: boolean, table?: TrecGainT
   if (args.depth !== undefined) o.depth = args.depth;
   if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
   if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
+  if (args.ties !== undefined) o.ties = args.ties as Options["ties"];
   return resolveOptions(o);
 }
 
@@ -146,7 +148,9 @@ export function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, res
 /** relstring's per-query strings, by printed line name. */
 export function relstringValues(p: Extract<Plan, { kind: "trec" }>, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(batch, l.relstring, opts.depth);
+  // The ranking the kernel evaluated: the same tie order.
+  const ranked = withTies(batch, opts.ties);
+  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth);
   return out;
 }
 

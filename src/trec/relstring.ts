@@ -7,7 +7,7 @@ import type { Batch } from "../kernel/batch.js";
 /**
  * Rows of query q in ranking order, the first min(n, N) of them: score descending; equal scores by
  * document id descending in byte order when the batch has ids (the pool), else by input order — the
- * kernel's order. Selects with a bounded heap (O(N log n)), without sorting the whole query.
+ * kernel's order (`ties: "input"` reaches both as a batch without ids: withTies in kernel/batch.ts). Selects with a bounded heap (O(N log n)), without sorting the whole query.
  */
 export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
   const from = batch.offsets[q];
