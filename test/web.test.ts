@@ -10,7 +10,9 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evaluate } from "../src/index.js";
 import { main } from "../src/node/cli.js";
+import { differences, histogramBins } from "../web/charts.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = [
@@ -73,8 +75,10 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     server = createServer((req, res) => {
       const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
       const rel = normalize(path === "/" ? "/index.html" : path);
-      const full = join(out, rel);
-      if (!full.startsWith(out) || !existsSync(full)) {
+      // /dist/...: the package as built (npm run build), for the ESM library in a page.
+      const root = rel.startsWith("/dist/") ? join(import.meta.dirname, "..") : out;
+      const full = join(root, rel);
+      if (!full.startsWith(root) || !existsSync(full)) {
         res.writeHead(404).end("not found");
         return;
       }
@@ -284,6 +288,180 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       expect(await fetch("json")).toBe(strip((await cli("--format", "json", qrels, runA, runB)).out));
       expect(await fetch("csv")).toBe(strip((await cli("--format", "csv", qrels, runA, runB)).out));
       expect(await fetch("trec")).toBe((await cli(qrels, runA, runB)).out);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+  /** The CLI's per-query values (full precision, from --format json -q): qid -> value of `measure`. */
+  async function perQueryOf(measure: string, ...argv: string[]): Promise<Map<string, number>> {
+    const r = await cli("-q", "--format", "json", "-m", measure, ...argv);
+    expect(r.status).toBe(0);
+    const pq = (JSON.parse(r.out) as { runs: { perQuery: Record<string, Record<string, number>> }[] }).runs[0].perQuery;
+    const printed = measure.replace(".", "_"); // P.5 prints as P_5
+    return new Map(Object.entries(pq).map(([q, v]) => [q, v[printed]]));
+  }
+
+  it("draws a histogram of a run's per-query values and the per-query difference of two runs, from the CLI's values", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.setInputFiles('input[name="run"]', [runA, runB]);
+      await waitFinished(page);
+      expect(await page.inputValue("#chart-measure")).toBe("map");
+      const a = await perQueryOf("map", qrels, runA);
+      const b = await perQueryOf("map", qrels, runB);
+      const bars = await page.$$eval("#histogram rect", (rs) => rs.map((r) => Number((r as SVGElement).dataset.count)));
+      expect(bars).toEqual(histogramBins([...a.values()]).bins.map((x) => x.count));
+      expect(bars.reduce((x, y) => x + y, 0)).toBe(a.size);
+      // b.run minus a.run, over the queries both have.
+      expect(await page.inputValue("#diff-b")).toBe("b.run");
+      expect(await page.inputValue("#diff-a")).toBe("a.run");
+      const want = differences({ qids: [...a.keys()], values: [...a.values()] }, { qids: [...b.keys()], values: [...b.values()] });
+      const svg = await page.$eval("#difference svg", (e) => ({ ...(e as SVGElement).dataset }));
+      expect(svg).toEqual({ better: String(want.better), worse: String(want.worse), equal: String(want.equal), n: String(want.sorted.length) });
+      expect(want.sorted.length).toBe(2); // q3 is not in b.run
+      expect(await page.textContent("#diff-caption")).toContain(`better on ${want.better}, worse on ${want.worse}`);
+      // Another measure and the other way round.
+      await page.selectOption("#chart-measure", "P_5");
+      await page.selectOption("#diff-b", "a.run");
+      await page.selectOption("#diff-a", "b.run");
+      const pa = await perQueryOf("P.5", qrels, runA);
+      const pb = await perQueryOf("P.5", qrels, runB);
+      const back = differences({ qids: [...pb.keys()], values: [...pb.values()] }, { qids: [...pa.keys()], values: [...pa.values()] });
+      expect(await page.$eval("#difference svg", (e) => (e as SVGElement).dataset.better)).toBe(String(back.better));
+      expect(await page.$$eval("#histogram rect", (rs) => rs.map((r) => Number((r as SVGElement).dataset.count)))).toEqual(histogramBins([...pa.values()]).bins.map((x) => x.count));
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("shows each file's progress: a bar, bytes and lines", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.setInputFiles('input[name="run"]', [runA]);
+      await waitFinished(page);
+      const items = await page.$$eval("#progress li", (lis) => lis.map((li) => ({ file: (li as HTMLElement).dataset.file, text: li.textContent, value: li.querySelector("progress")!.value, max: li.querySelector("progress")!.max })));
+      expect(items.map((i) => i.file)).toEqual(["qrels.txt", "a.run"]);
+      for (const i of items) expect(i.value).toBe(i.max);
+      expect(items[1].text).toMatch(/^a\.run: 117 B of 117 B, read in [\d.]+ s \(7 lines\)$/);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("cancels a read under way, and starts again when a setting changes", async () => {
+    // A run big enough to be still reading when Cancel is clicked: 40k queries of 100 documents.
+    const lines: string[] = [];
+    for (let q = 0; q < 40_000; q++) for (let d = 0; d < 100; d++) lines.push(`q${q} Q0 doc${d} ${d + 1} ${(100 - d) / 7} big`);
+    const big = file("big.run", lines.join("\n") + "\n");
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.setInputFiles('input[name="run"]', [big]);
+      await page.waitForSelector('#progress li[data-file="big.run"]');
+      await page.click("#cancel");
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("cancelled");
+      expect(await page.isHidden("#cancel")).toBe(true);
+      expect(await page.textContent("#status-text")).toContain("Cancelled");
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("cancelled");
+      expect(await page.$$("#results td")).toEqual([]);
+      // A new setting reads the files again, to the end.
+      await page.selectOption('select[name="preset"]', "ltr");
+      await waitFinished(page);
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+      expect(await page.textContent('#results td[data-measure="map"][data-run="big.run"]')).toMatch(/^\d/);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  /** Drops files (name, text) on the element matching `selector`, as a user's drag and drop does. */
+  async function dropFiles(page: Page, selector: string, files: [name: string, path: string][]): Promise<void> {
+    const contents = files.map(([name, path]) => ({ name, text: readFileSync(path, "utf8") }));
+    await page.evaluate(
+      ({ selector, contents }) => {
+        const dt = new DataTransfer();
+        for (const f of contents) dt.items.add(new File([f.text], f.name));
+        document.querySelector(selector)!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      { selector, contents },
+    );
+  }
+
+  it("takes dropped files: each to the input its first line says, or to the row it is dropped on", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      await dropFiles(page, "#inputs .hint", [["a.run", runA], ["judgments", qrels]]);
+      await waitFinished(page);
+      expect(await page.$eval('input[name="qrels"]', (i) => (i as HTMLInputElement).files![0].name)).toBe("judgments");
+      const want = summary((await cli(qrels, runA)).out);
+      const read = () => page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.run, (td as HTMLElement).dataset.measure, td.textContent]));
+      expect(new Map((await read()).map(([, m, t]) => [m, t]))).toEqual(want);
+      // A second run dropped on the runs row: both runs.
+      await dropFiles(page, 'input[name="run"]', [["a.run", runA], ["b.run", runB]]);
+      await waitFinished(page);
+      expect(new Set((await read()).map(([r]) => r))).toEqual(new Set(["a.run", "b.run"]));
+      // A LETOR file and its predictions (one number a line: scores).
+      await dropFiles(page, "#inputs", [["test.letor", letor], ["pred.txt", scores]]);
+      await waitFinished(page);
+      expect(new Set((await read()).map(([r]) => r))).toEqual(new Set(["pred.txt"]));
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("reads a LETOR file without qid: fields with its query group sizes, as the CLI's --query", async () => {
+    const noQid = file("noqid.letor", ["2 1:0.1 2:0.3", "0 1:0.5 2:0.1", "1 1:0.2 2:0.2", "1 1:0.4 2:0.9", "0 1:0.3 2:0.8", "2 1:0.1 2:0.1", "0 1:0.2 2:0.2", ""].join("\n"));
+    const groups = file("noqid.query", "3\n2\n2\n");
+    const missing = await drop([["letor", [noQid]], ["scores", [scores]]]);
+    expect(missing.state).toBe("error");
+    expect(missing.error).toContain("noqid.letor has no qid: fields");
+    const { state, cells, error } = await drop([["query", [groups]], ["letor", [noQid]], ["scores", [scores]]]);
+    expect(error).toBe("");
+    expect(state).toBe("done");
+    const r = await cli("--letor", noQid, "--scores", scores, "--query", groups, "--format", "json");
+    const mean = (JSON.parse(r.out) as { runs: { mean: Record<string, number> }[] }).runs[0].mean;
+    expect(Object.fromEntries(cells.map((c) => [c.measure, Number(c.value)]))).toEqual(mean);
+  }, 60_000);
+
+  it("orders tied scores by input order when ties is set so, as the CLI's --ties input", async () => {
+    // q1's two documents tie: by document id d2 (relevant) comes first, in input order d1.
+    const tiedQrels = file("tied.qrels", "q1 0 d1 0\nq1 0 d2 1\nq2 0 a 1\n");
+    const tied = file("tied.run", "q1 Q0 d1 1 0.5 T\nq1 Q0 d2 2 0.5 T\nq2 Q0 b 1 2 T\nq2 Q0 a 2 1 T\n");
+    const byDocid = summary((await cli(tiedQrels, tied)).out);
+    const byInput = summary((await cli("--ties", "input", tiedQrels, tied)).out);
+    expect(byInput.get("P_5")).toBe(byDocid.get("P_5"));
+    expect(byInput.get("recip_rank")).not.toBe(byDocid.get("recip_rank"));
+    const { cells } = await drop([["qrels", [tiedQrels]], ["run", [tied]]], undefined, {
+      after: async (page) => {
+        expect(await page.textContent('#results td[data-measure="recip_rank"]')).toBe(byDocid.get("recip_rank"));
+        await page.selectOption('select[name="ties"]', "input");
+        await waitFinished(page);
+      },
+    });
+    expect(textOf(cells, "tied.run")).toEqual(byInput);
+  }, 60_000);
+
+  it("imports the library as an ES module in a page: the same numbers as in Node", async () => {
+    const rows = { qid: ["a", "a", "a", "b", "b"], score: [0.9, 0.5, 0.5, 0.2, 0.1], rel: [0, 2, 1, 1, 0], docid: ["x", "y", "z", "x", "y"] };
+    const measures = ["ndcg@3", "map", "mrr", "precision@2"];
+    const page = await browser!.newPage();
+    try {
+      await page.goto(base);
+      // A string, so that the test runner leaves the page's import() alone.
+      const got = (await page.evaluate(`import("/dist/index.js").then((lib) => {
+        const r = lib.evaluate(${JSON.stringify(rows)}, ${JSON.stringify(measures)});
+        return { mean: r.mean, qids: r.qids };
+      })`)) as { mean: Record<string, number>; qids: string[] };
+      const want = evaluate(rows, measures);
+      expect(got.qids).toEqual(want.qids);
+      expect(got.mean).toEqual(want.mean);
     } finally {
       await page.close();
     }

@@ -1,21 +1,35 @@
-// The page: picks up the files, hands them to the worker (which reads and evaluates them) and shows
-// its progress, the aggregate table (runs side by side), a per-query table and downloads. New
-// measures or conventions re-evaluate the files already read. Nothing is uploaded.
-import type { Cell, Job, PerQuery, Report, Settings } from "./protocol.js";
+// The page: picks up the files (chosen or dropped), hands them to the worker (which reads and
+// evaluates them) and shows its progress, the aggregate table (runs side by side), charts of the
+// per-query values, a per-query table and downloads. New measures or conventions re-evaluate the files
+// already read. Nothing is uploaded.
+import { differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
-const form = document.querySelector<HTMLFormElement>("#inputs")!;
+const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+const form = $<HTMLFormElement>("#inputs");
 const input = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
-const progressList = document.querySelector<HTMLUListElement>("#progress")!;
-const errorBox = document.querySelector<HTMLDivElement>("#error")!;
-const warnings = document.querySelector<HTMLDivElement>("#warnings")!;
-const results = document.querySelector<HTMLDivElement>("#results")!;
-const conventions = document.querySelector<HTMLParagraphElement>("#conventions")!;
-const settingsForm = document.querySelector<HTMLFormElement>("#settings")!;
-const downloads = document.querySelector<HTMLDivElement>("#downloads")!;
-const pqSection = document.querySelector<HTMLElement>("#perquery-section")!;
-const pqRuns = document.querySelector<HTMLSelectElement>("#pq-runs")!;
-const pqFilter = document.querySelector<HTMLInputElement>("#pq-filter")!;
-const pqTable = document.querySelector<HTMLDivElement>("#perquery")!;
+const progressList = $<HTMLUListElement>("#progress");
+const cancelButton = $<HTMLButtonElement>("#cancel");
+const statusText = $<HTMLParagraphElement>("#status-text");
+const errorBox = $<HTMLDivElement>("#error");
+const warnings = $<HTMLDivElement>("#warnings");
+const results = $<HTMLDivElement>("#results");
+const conventions = $<HTMLParagraphElement>("#conventions");
+const settingsForm = $<HTMLFormElement>("#settings");
+const downloads = $<HTMLDivElement>("#downloads");
+const chartsSection = $<HTMLElement>("#charts-section");
+const chartMeasure = $<HTMLSelectElement>("#chart-measure");
+const histRun = $<HTMLSelectElement>("#hist-run");
+const diffA = $<HTMLSelectElement>("#diff-a");
+const diffB = $<HTMLSelectElement>("#diff-b");
+const pqSection = $<HTMLElement>("#perquery-section");
+const pqRuns = $<HTMLSelectElement>("#pq-runs");
+const pqFilter = $<HTMLInputElement>("#pq-filter");
+const pqNote = $<HTMLParagraphElement>("#pq-note");
+const pqTable = $<HTMLDivElement>("#perquery");
+
+/** The per-query table shows at most this many rows (sort or filter to see others): the DOM stays small. */
+const MAX_ROWS = 500;
 
 /** The presets' -m names; none: the defaults (trec_eval's for runs, the CLI's --letor ones for LETOR). */
 const PRESETS: Record<string, string[]> = {
@@ -36,20 +50,31 @@ function settings(): Settings {
       gain: field("gain") || undefined,
       noRelevant: field("noRelevant") || undefined,
       beyondList: field("beyondList") || undefined,
+      ties: field("ties") || undefined,
       threshold: threshold === "" ? undefined : Number(threshold),
     },
   };
 }
 
+interface Run {
+  name: string;
+  cells: Record<string, Cell>;
+  perQuery: PerQuery;
+}
+
 let worker: Worker | null = null;
 let measures: string[] = [];
-let runs: { name: string; cells: Record<string, Cell>; perQuery: PerQuery }[] = [];
+let runs: Run[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
 /** The per-query table's sort: a column ("qid" or measure and run) and its direction. */
 let sort: { key: string; dir: "asc" | "desc" } | null = null;
-const progressItems = new Map<string, HTMLLIElement>();
+const progressItems = new Map<string, { bar: HTMLProgressElement; text: HTMLSpanElement }>();
 
-const setState = (s: "idle" | "running" | "done" | "error") => (document.body.dataset.state = s);
+type State = "idle" | "running" | "done" | "error" | "cancelled";
+function setState(s: State): void {
+  document.body.dataset.state = s;
+  cancelButton.hidden = s !== "running";
+}
 
 function size(bytes: number): string {
   if (bytes < 1e3) return `${bytes} B`;
@@ -57,14 +82,26 @@ function size(bytes: number): string {
   return `${(bytes / 1e6).toFixed(bytes < 1e8 ? 1 : 0)} MB`;
 }
 
-function showProgress(file: string, read: number, total: number): void {
-  let li = progressItems.get(file);
-  if (!li) {
-    li = document.createElement("li");
-    progressItems.set(file, li);
+const perSecond = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0));
+
+/** A file's bar and line: bytes read of its size, MB/s, lines/s and the time left at that rate. */
+function showProgress(r: Extract<Report, { type: "progress" }>): void {
+  let item = progressItems.get(r.file);
+  if (!item) {
+    const li = document.createElement("li");
+    li.dataset.file = r.file;
+    item = { bar: document.createElement("progress"), text: document.createElement("span") };
+    li.append(item.bar, item.text);
+    progressItems.set(r.file, item);
     progressList.append(li);
   }
-  li.textContent = `${file}: ${size(read)} of ${size(total)}${read >= total ? ", read" : ""}`;
+  item.bar.max = Math.max(1, r.size);
+  item.bar.value = r.read;
+  const rate = r.seconds > 0 ? r.read / r.seconds : 0;
+  let text = `${r.file}: ${size(r.read)} of ${size(r.size)}`;
+  if (r.read >= r.size) text += `, read in ${r.seconds.toFixed(1)} s (${r.lines.toLocaleString("en")} lines)`;
+  else if (rate > 0) text += `, ${size(rate)}/s, ${perSecond(r.lines / r.seconds)} lines/s, ${Math.ceil((r.size - r.read) / rate)} s left`;
+  item.text.textContent = text;
 }
 
 function render(): void {
@@ -89,30 +126,81 @@ function render(): void {
     }
   }
   results.replaceChildren(table);
-  renderRunChoice();
+  renderChoices();
+  renderCharts();
   renderPerQuery();
 }
 
-/** The per-query table's run picker: keeps the choice, else the first run. */
-function renderRunChoice(): void {
-  const chosen = new Set([...pqRuns.selectedOptions].map((o) => o.value));
-  pqRuns.replaceChildren(...runs.map((r, i) => new Option(r.name, r.name, false, chosen.size ? chosen.has(r.name) : i === 0)));
-  if (![...pqRuns.selectedOptions].length && pqRuns.options.length) pqRuns.options[0].selected = true;
-  pqSection.hidden = runs.length === 0;
+/**
+ * Fills a <select> with `names`: what the user chose stays chosen where it still exists; otherwise
+ * (or before any choice) the options for which `fallback` is true.
+ */
+function choices(select: HTMLSelectElement, names: readonly string[], fallback: (i: number) => boolean): void {
+  const chosen = new Set([...select.selectedOptions].map((o) => o.value));
+  const keep = select.dataset.chosen === "user" && names.some((n) => chosen.has(n));
+  select.replaceChildren(...names.map((n, i) => new Option(n, n, false, keep ? chosen.has(n) : fallback(i))));
 }
 
-/** qid rows, a column per measure and selected run; sorted by the clicked header, filtered by qid. */
+/** The run and measure pickers of the charts and the per-query table. */
+function renderChoices(): void {
+  const names = runs.map((r) => r.name);
+  choices(pqRuns, names, (i) => i === 0);
+  choices(histRun, names, (i) => i === 0);
+  choices(diffA, names, (i) => i === 0);
+  choices(diffB, names, (i) => i === 1);
+  const numeric = measures.filter((m) => runs.some((r) => r.perQuery.columns[m]));
+  choices(chartMeasure, numeric, (i) => i === Math.max(0, numeric.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m))));
+  pqSection.hidden = chartsSection.hidden = runs.length === 0;
+}
+
+/** The histogram of the chosen run and measure, and the difference plot of the two chosen runs. */
+function renderCharts(): void {
+  const measure = chartMeasure.value;
+  const run = runs.find((r) => r.name === histRun.value);
+  const column = run?.perQuery.columns[measure];
+  const histogram = $<HTMLDivElement>("#histogram");
+  const histCaption = $<HTMLElement>("#hist-caption");
+  if (column) {
+    const { bins, nan } = histogramBins(column.values);
+    histogram.replaceChildren(histogramSvg(bins));
+    histCaption.textContent = `${measure} of ${run!.name} over ${column.values.length - nan} queries${nan ? ` (${nan} NaN not shown)` : ""}`;
+  } else {
+    histogram.replaceChildren();
+    histCaption.textContent = "";
+  }
+  const difference = $<HTMLDivElement>("#difference");
+  const diffCaption = $<HTMLElement>("#diff-caption");
+  const a = runs.find((r) => r.name === diffA.value);
+  const b = runs.find((r) => r.name === diffB.value);
+  const ca = a?.perQuery.columns[measure];
+  const cb = b?.perQuery.columns[measure];
+  if (a && b && a !== b && ca && cb) {
+    const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
+    difference.replaceChildren(differenceSvg(d));
+    const mean = Number.isNaN(d.mean) ? "" : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
+    diffCaption.textContent = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
+  } else {
+    difference.replaceChildren();
+    diffCaption.textContent = runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
+  }
+}
+
+/**
+ * qid rows, a column per measure and selected run; sorted by the clicked header, filtered by qid;
+ * the first MAX_ROWS rows are drawn.
+ */
 function renderPerQuery(): void {
   const chosen = runs.filter((r) => [...pqRuns.selectedOptions].some((o) => o.value === r.name));
-  const names = measures.filter((m) => chosen.some((r) => r.perQuery.cells[m]?.some((c) => c.text !== "")));
+  const names = measures.filter((m) => chosen.some((r) => r.perQuery.columns[m]));
   const cols = names.flatMap((m) => chosen.map((r) => ({ key: `${m}\u0000${r.name}`, measure: m, run: r })));
   const qids: string[] = [];
   const seen = new Set<string>();
   for (const r of chosen) for (const q of r.perQuery.qids) if (!seen.has(q)) (seen.add(q), qids.push(q));
   const index = new Map(chosen.map((r) => [r.name, new Map(r.perQuery.qids.map((q, i) => [q, i]))]));
-  const cellOf = (q: string, c: (typeof cols)[number]): Cell | undefined => {
+  /** The value of a cell; undefined when the run has no such query or measure. */
+  const valueOf = (q: string, c: (typeof cols)[number]): number | undefined => {
     const i = index.get(c.run.name)!.get(q);
-    return i === undefined ? undefined : c.run.perQuery.cells[c.measure]?.[i];
+    return i === undefined ? undefined : c.run.perQuery.columns[c.measure]?.values[i];
   };
   const filter = pqFilter.value.trim().toLowerCase();
   let rows = filter ? qids.filter((q) => q.toLowerCase().includes(filter)) : qids;
@@ -121,13 +209,15 @@ function renderPerQuery(): void {
     const col = cols.find((c) => c.key === s.key);
     const cmp = (a: string, b: string): number => {
       if (!col) return a.localeCompare(b, undefined, { numeric: true });
-      const x = cellOf(a, col)?.value ?? null;
-      const y = cellOf(b, col)?.value ?? null;
-      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-      return x - y;
+      const x = valueOf(a, col);
+      const y = valueOf(b, col);
+      const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
+      if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
+      return x! - y!;
     };
     rows = [...rows].sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
   }
+  pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   for (const c of [{ key: "qid", label: "qid" }, ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure }))]) {
@@ -142,17 +232,17 @@ function renderPerQuery(): void {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const q of rows) {
+  for (const q of rows.slice(0, MAX_ROWS)) {
     const tr = body.insertRow();
     tr.insertCell().textContent = q;
     for (const c of cols) {
       const td = tr.insertCell();
-      const cell = cellOf(q, c);
+      const v = valueOf(q, c);
       td.dataset.measure = c.measure;
       td.dataset.run = c.run.name;
       td.dataset.qid = q;
-      if (cell?.value !== null && cell?.value !== undefined) td.dataset.value = String(cell.value);
-      td.textContent = cell?.text ?? "";
+      if (v !== undefined && !Number.isNaN(v)) td.dataset.value = String(v);
+      td.textContent = v === undefined ? "" : formatValue(v, c.run.perQuery.columns[c.measure].print);
     }
   }
   pqTable.replaceChildren(table);
@@ -176,6 +266,7 @@ function reset(): void {
   files = null;
   downloads.hidden = true;
   errorBox.textContent = "";
+  statusText.textContent = "";
   warnings.replaceChildren();
   results.replaceChildren();
   conventions.textContent = "";
@@ -195,7 +286,7 @@ function start(job: Job): void {
     const r = e.data;
     switch (r.type) {
       case "progress":
-        showProgress(r.file, r.read, r.size);
+        showProgress(r);
         break;
       case "rows":
         measures = r.measures;
@@ -216,6 +307,8 @@ function start(job: Job): void {
         downloads.querySelector<HTMLButtonElement>('[data-format="trec"]')!.disabled = r.trec === null;
         break;
       case "warning": {
+        // A run's warning comes once when it is read and again with the final table: show it once.
+        if ([...warnings.children].some((p) => p.textContent === r.message)) break;
         const p = document.createElement("p");
         p.textContent = r.message;
         warnings.append(p);
@@ -237,39 +330,56 @@ function start(job: Job): void {
   w.postMessage(job);
 }
 
-/** Starts as soon as a set of inputs is complete: qrels and at least one run, or LETOR and scores. */
-function maybeStart(kind: "trec" | "letor"): void {
-  if (kind === "trec") {
-    const qrels = input("qrels").files?.[0];
-    const runFiles = [...(input("run").files ?? [])];
-    if (qrels && runFiles.length) start({ kind, qrels, runs: runFiles, settings: settings() });
-  } else {
-    const letor = input("letor").files?.[0];
-    const scores = input("scores").files?.[0];
-    if (letor && scores) start({ kind, letor, scores, settings: settings() });
-  }
+/** Stops reading: the worker and what it read are dropped; choosing files or settings starts again. */
+function cancel(): void {
+  worker?.terminate();
+  worker = null;
+  statusText.textContent = "Cancelled: the files were not read to the end.";
+  setState("cancelled");
 }
 
-for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => maybeStart("trec"));
-for (const name of ["letor", "scores"]) input(name).addEventListener("change", () => maybeStart("letor"));
+/** The job the inputs make: qrels and at least one run, or LETOR and scores (null until complete). */
+function job(): Job | null {
+  const qrels = input("qrels").files?.[0];
+  const runFiles = [...(input("run").files ?? [])];
+  const letor = input("letor").files?.[0];
+  const scores = input("scores").files?.[0];
+  if (lastKind === "letor" && letor && scores) return { kind: "letor", letor, scores, query: input("query").files?.[0] ?? null, settings: settings() };
+  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings() };
+  return null;
+}
 
-// New settings: the worker re-evaluates what it has read; a read still under way starts over with them.
-let hasInput = false;
-for (const name of ["qrels", "run", "letor", "scores"]) input(name).addEventListener("change", () => (hasInput = true));
+/** Which pair of inputs was set last: it decides what a settings change starts. */
+let lastKind: "trec" | "letor" = "trec";
+
+function inputsChanged(kind: "trec" | "letor"): void {
+  lastKind = kind;
+  const j = job();
+  if (j) start(j);
+}
+
+for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));
+for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
+
+// New settings: the worker re-evaluates what it has read; a read still under way (or cancelled)
+// starts over with them.
 settingsForm.addEventListener("submit", (e) => e.preventDefault());
 settingsForm.addEventListener("change", (e) => {
-  const target = e.target as HTMLElement;
+  const target = e.target as HTMLInputElement;
   const preset = settingsForm.elements.namedItem("preset") as HTMLSelectElement;
-  if ((target as HTMLInputElement).name === "measures") preset.value = "custom";
-  if (!worker || !hasInput) return;
-  if (document.body.dataset.state === "running") {
-    // Still reading: start over with the new settings.
-    maybeStart(input("letor").files?.[0] ? "letor" : "trec");
+  if (target.name === "measures") preset.value = "custom";
+  const j = job();
+  if (!j) return;
+  if (!worker || document.body.dataset.state === "running") {
+    start(j);
     return;
   }
   reset();
   worker.postMessage({ kind: "settings", settings: settings() } satisfies Job);
 });
+cancelButton.addEventListener("click", cancel);
+for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns]) select.addEventListener("change", () => (select.dataset.chosen = "user"));
+for (const select of [chartMeasure, histRun, diffA, diffB]) select.addEventListener("change", renderCharts);
 pqRuns.addEventListener("change", renderPerQuery);
 pqFilter.addEventListener("input", renderPerQuery);
 downloads.addEventListener("click", (e) => {
@@ -279,3 +389,60 @@ downloads.addEventListener("click", (e) => {
   else if (format === "csv") save("rankeval.csv", "text/csv", files.csv);
   else if (format === "trec" && files.trec !== null) save("rankeval.txt", "text/plain", files.trec);
 });
+
+// Drag and drop: onto one input's row, the files go to that input; anywhere else on the inputs, each
+// file goes where its first line says it belongs (see `sniff`).
+form.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  form.classList.add("dragging");
+});
+form.addEventListener("dragleave", () => form.classList.remove("dragging"));
+form.addEventListener("drop", async (e) => {
+  e.preventDefault();
+  form.classList.remove("dragging");
+  const dropped = [...(e.dataTransfer?.files ?? [])];
+  if (!dropped.length) return;
+  const target = (e.target as Element).closest("label")?.querySelector<HTMLInputElement>("input[type=file]");
+  const byInput = new Map<string, File[]>();
+  if (target) byInput.set(target.name, dropped);
+  else {
+    for (const file of dropped) {
+      const name = await sniff(file);
+      byInput.set(name, [...(byInput.get(name) ?? []), file]);
+    }
+  }
+  for (const [name, list] of byInput) {
+    const dt = new DataTransfer();
+    for (const f of input(name).multiple ? list : list.slice(0, 1)) dt.items.add(f);
+    input(name).files = dt.files;
+  }
+  const letorSide = ["letor", "scores", "query"].some((n) => byInput.has(n));
+  inputsChanged(letorSide ? "letor" : "trec");
+});
+
+/**
+ * Which input a dropped file belongs to, from its first line: a LETOR row has `qid:` or `n:value`
+ * features; a qrels line 4 fields; a run line 6; a single number is a score, or a group size when
+ * the name says so (LightGBM's `.query`, `.group`).
+ */
+async function sniff(file: File): Promise<string> {
+  let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (head[0] === 0x1f && head[1] === 0x8b) bytes = file.stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  const reader = bytes.getReader();
+  let text = "";
+  try {
+    const { value } = await reader.read();
+    text = new TextDecoder().decode(value ?? new Uint8Array());
+  } catch {
+    // Not readable as gzip: the file's own input will say so.
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  const line = text.split("\n").find((l) => l.trim() && !l.startsWith("#")) ?? "";
+  const fields = line.trim().split(/\s+/);
+  if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
+  if (fields.length === 1) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";
+  if (fields.length === 4) return "qrels";
+  return "run";
+}

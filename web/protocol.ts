@@ -1,4 +1,5 @@
 // Messages between the page (main.ts) and its worker (worker.ts).
+import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/trec/plan.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
@@ -10,24 +11,40 @@ export interface Settings {
 /** Page -> worker: files to read and evaluate, or new settings for the files already read. */
 export type Job =
   | { kind: "trec"; qrels: File; runs: File[]; settings: Settings }
-  | { kind: "letor"; letor: File; scores: File; settings: Settings }
+  | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings };
 
-/** One value: as displayed, and the number behind it (null for text such as runid). */
+/** One value: as displayed, and the number behind it (null for text such as runid, and for NaN). */
 export interface Cell {
   text: string;
   value: number | null;
 }
 
-/** One run's per-query values: qids in order, and each measure's cells in the same order. */
+/**
+ * How a per-query value is shown: trec_eval's `%6.4f` ("float") and `%ld` ("long") for trec_eval
+ * names, the CLI's table otherwise (whole numbers as such, others to 4 decimals).
+ */
+export type Print = "float" | "long" | "table";
+
+/**
+ * One run's per-query values: qids in order, and each measure's values in the same order, as
+ * numbers (one Float64Array per measure: a few hundred thousand queries stay compact).
+ */
 export interface PerQuery {
   qids: string[];
-  cells: Record<string, Cell[]>;
+  columns: Record<string, { values: Float64Array; print: Print }>;
+}
+
+/** A per-query value as the CLI prints it. */
+export function formatValue(v: number, print: Print): string {
+  if (print === "long") return formatLong(v);
+  if (print === "float") return formatFixed4(v).trim();
+  return Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim();
 }
 
 /** Worker -> page. */
 export type Report =
-  | { type: "progress"; file: string; read: number; size: number }
+  | { type: "progress"; file: string; read: number; size: number; lines: number; seconds: number }
   | { type: "rows"; measures: string[]; conventions: string }
   | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery }
   | { type: "downloads"; json: string; csv: string; trec: string | null }

@@ -6,7 +6,7 @@
 // re-evaluate them without reading the files again.
 import { RankevalError } from "../src/errors.js";
 import { evaluateBatch } from "../src/evaluate.js";
-import { groupRows } from "../src/group.js";
+import { GroupParser } from "../src/io/group.js";
 import { Interner } from "../src/io/interner.js";
 import { LetorParser } from "../src/io/letor.js";
 import { QrelsParser } from "../src/io/qrels.js";
@@ -15,35 +15,39 @@ import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import { parseMeasures } from "../src/measures/measure.js";
 import { describeOptions } from "../src/options.js";
-import { formatFixed4 } from "../src/trec/format.js";
+import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
-import { gainTieWarnings, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type RunResult } from "../src/trec/plan.js";
+import { gainTieWarnings, LETOR_DEFAULT_MEASURES, lineKey, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type RunResult } from "../src/trec/plan.js";
 import { joinParsed } from "../src/trec-join.js";
-import type { Cell, Job, PerQuery, Report, Settings } from "./protocol.js";
-
-/** The CLI's measures for --letor without -m. */
-const LETOR_DEFAULT = ["ndcg@1,3,5,10", "map", "mrr"];
+import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report) => (self as unknown as Worker).postMessage(r);
 
+/** The file being read, for an out-of-memory message that says where it happened. */
+let reading: { file: string; read: number; lines: number } | null = null;
+
 /**
  * Streams `file` into `sink`, gunzipping it (DecompressionStream) when it starts with gzip's magic
- * bytes; posts the bytes read, at most every 100 ms and at the end.
+ * bytes; posts the bytes and lines read, at most every 100 ms and at the end.
  */
-async function readInto(file: File, sink: { push(chunk: Uint8Array): void }): Promise<void> {
+async function readInto(file: File, sink: { push(chunk: Uint8Array): void; readonly linesRead: number }): Promise<void> {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   const gzip = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  let read = 0;
+  const started = performance.now();
+  const state = { file: file.name, read: 0, lines: 0 };
+  reading = state;
   let last = 0;
+  const progress = (read: number) => {
+    last = performance.now();
+    state.read = read;
+    state.lines = sink.linesRead;
+    post({ type: "progress", file: file.name, read, size: file.size, lines: sink.linesRead, seconds: (last - started) / 1000 });
+  };
   const counted = file.stream().pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, out) {
-        read += chunk.byteLength;
-        const now = performance.now();
-        if (now - last > 100) {
-          last = now;
-          post({ type: "progress", file: file.name, read, size: file.size });
-        }
+        state.read += chunk.byteLength;
+        if (performance.now() - last > 100) progress(state.read);
         out.enqueue(chunk);
       },
     }),
@@ -60,28 +64,20 @@ async function readInto(file: File, sink: { push(chunk: Uint8Array): void }): Pr
     if (r.done) break;
     sink.push(r.value);
   }
-  post({ type: "progress", file: file.name, read: file.size, size: file.size });
+  progress(file.size);
+  reading = null;
 }
 
-/** trec_eval's lines ("name\tqid\tvalue") as cells: by printed name, then by qid ("all": the summary). */
-function trecCells(text: string): Map<string, Map<string, Cell>> {
-  const out = new Map<string, Map<string, Cell>>();
+/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
+function summaryCells(text: string): Record<string, Cell> {
+  const out: Record<string, Cell> = {};
   for (const line of text.split("\n")) {
     if (!line) continue;
-    const [rawName, qid, value] = line.split("\t");
-    const name = rawName.trim();
+    const [name, , value] = line.split("\t");
     const n = Number(value);
-    let m = out.get(name);
-    if (!m) out.set(name, (m = new Map()));
-    m.set(qid, { text: value, value: value !== "" && Number.isFinite(n) ? n : null });
+    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
   }
   return out;
-}
-
-/** A value as the CLI's table shows it (src/report.ts formatTable). */
-function tableCell(v: number): Cell {
-  const text = Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim();
-  return { text, value: Number.isNaN(v) ? null : v };
 }
 
 /** A run read and joined (or a LETOR file grouped), ready to evaluate under any settings. */
@@ -99,7 +95,7 @@ let units: Unit[] = [];
 
 /** Evaluates every unit read so far under `settings`, as the CLI would with the same -m and options. */
 function evaluateAll(settings: Settings, only?: Unit): void {
-  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT : null);
+  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null);
   const opts = options(settings.conventions, p.kind === "trec");
   if (!only) {
     const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.measures.map((m) => m.name);
@@ -111,21 +107,29 @@ function evaluateAll(settings: Settings, only?: Unit): void {
   for (const u of only ? [only] : units) {
     const measures = p.measures.length || kind === "letor" ? p.measures : parseMeasures("num_ret");
     let result = evaluateBatch(u.batch, u.qids, measures, opts, u.notJudged, u.notInRun);
-    let cells: Record<string, Cell> = {};
-    const perQuery: PerQuery = { qids: result.qids, cells: {} };
+    let cells: Record<string, Cell>;
+    const perQuery: PerQuery = { qids: result.qids, columns: {} };
     if (p.kind === "trec") {
       for (const w of gainTieWarnings(p, u.batch, u.name)) post({ type: "warning", message: w });
       result = trecExtras(p, u.batch, result, settings.conventions);
       const r: RunResult = { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings: relstringValues(p, u.batch, opts) };
       const summary = trecText(p, r, { perQuery: false });
       texts.push(summary);
-      for (const [name, byQid] of trecCells(summary)) cells[name] = byQid.get("all")!;
-      for (const [name, byQid] of trecCells(trecText(p, r, { perQuery: true, noSummary: true }))) {
-        perQuery.cells[name] = result.qids.map((q) => byQid.get(q) ?? { text: "", value: null });
+      cells = summaryCells(summary);
+      // trec_eval -q's numbers, unformatted (the report prints the same values per query).
+      for (const line of trecLines(p.trec)) {
+        const key = lineKey(line);
+        if (line.perQuery && key !== null && (line.print === "float" || line.print === "long")) {
+          perQuery.columns[line.name] = { values: result.values[key], print: line.print };
+        }
       }
     } else {
-      cells = Object.fromEntries(p.measures.map((m) => [m.name, tableCell(result.mean[m.name])]));
-      for (const m of p.measures) perQuery.cells[m.name] = Array.from(result.values[m.name], tableCell);
+      cells = {};
+      for (const m of p.measures) {
+        const v = result.mean[m.name];
+        cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v };
+        perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
+      }
     }
     named.push({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result });
     post({ type: "run", name: u.name, cells, perQuery });
@@ -160,7 +164,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   evaluateAll(settings);
 }
 
-async function letor(letorFile: File, scoresFile: File, settings: Settings): Promise<void> {
+async function letor(letorFile: File, scoresFile: File, queryFile: File | null, settings: Settings): Promise<void> {
   kind = "letor";
   units = [];
   evaluateAll(settings);
@@ -171,26 +175,36 @@ async function letor(letorFile: File, scoresFile: File, settings: Settings): Pro
   const data = letorParser.finish();
   const scoresParser = new ScoresParser({ file: scoresFile.name });
   await readInto(scoresFile, scoresParser);
-  const score = scoresParser.finish();
-  if (score.length !== data.length) {
-    throw new RankevalError("bad-input", `${scoresFile.name} has ${score.length} scores but ${letorFile.name} has ${data.length} rows: one score per row, in order`);
+  let groups: { sizes: Int32Array; file: string } | undefined;
+  if (!data.qid) {
+    if (!queryFile) throw new RankevalError("bad-input", `${letorFile.name} has no qid: fields; give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM's .query files)`);
+    const groupParser = new GroupParser({ file: queryFile.name });
+    await readInto(queryFile, groupParser);
+    groups = { sizes: groupParser.finish(), file: queryFile.name };
   }
-  if (!data.qid) throw new RankevalError("bad-input", `${letorFile.name} has no qid: fields (query group files are not supported in the page yet)`);
-  const qid = Array.from(data.qid, (q) => qidNames.stringOf(q));
-  const docid = data.docid ? Array.from(data.docid, (d) => docidNames.stringOf(d)) : undefined;
-  const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid });
-  units = [{ name: scoresFile.name, runTag: "", batch, qids: qids.map(String), notJudged: 0, notInRun: 0 }];
+  const { batch, qids } = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
+  units = [{ name: scoresFile.name, runTag: "", batch, qids, notJudged: 0, notInRun: 0 }];
   evaluateAll(settings);
+}
+
+/**
+ * An allocation the tab could not get (a typed array, or the kernel's memory past what the browser
+ * gives a wasm32 instance) as the page's error, saying how far it got and what to do instead.
+ */
+function outOfMemory(err: RangeError): string {
+  const where = reading ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} lines)` : "out of memory while evaluating";
+  return `${where}: this tab could not allocate more (${err.message}). The page keeps about 30 bytes per run line; evaluate files this large with the command line (npx rankeval QRELS RUN), or split the run by query.`;
 }
 
 self.onmessage = async (e: MessageEvent<Job>) => {
   const job = e.data;
   try {
     if (job.kind === "trec") await trec(job.qrels, job.runs, job.settings);
-    else if (job.kind === "letor") await letor(job.letor, job.scores, job.settings);
+    else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else evaluateAll(job.settings);
     post({ type: "done" });
   } catch (err) {
-    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+    const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
+    post({ type: "error", message });
   }
 };

@@ -49,6 +49,11 @@ export abstract class LineParser {
     this.file = file;
   }
 
+  /** Lines parsed so far, for progress reports. */
+  get linesRead(): number {
+    return this.line - 1;
+  }
+
   /**
    * Parses the next piece of the input. Chunks may split the input anywhere; the parser keeps no
    * reference to a chunk after push() returns.

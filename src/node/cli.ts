@@ -4,13 +4,13 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { evaluateBatch } from "../evaluate.js";
-import { groupRows } from "../group.js";
 import { GroupParser, Interner, LetorParser, ScoresParser, type QrelsRows } from "../io/index.js";
 import { parseMeasures } from "../measures/measure.js";
-import { gainTieWarnings, options, plan, relstringValues, report, trecExtras, trecText, type RunResult } from "../trec/plan.js";
+import { gainTieWarnings, LETOR_DEFAULT_MEASURES, options, plan, relstringValues, report, trecExtras, trecText, type RunResult } from "../trec/plan.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { judgedRowsOnly } from "../kernel/batch.js";
 import { joinParsed } from "../trec-join.js";
+import { letorBatch, type LetorInput } from "../letor.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
 import { qrelsParserFor, runParserFor } from "./formats.js";
@@ -105,7 +105,7 @@ async function readRun(file: string, qrels: QrelsRows, qids: Interner, args: Cli
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
   if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
   if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
-  const p = plan(args.measures, ["ndcg@1,3,5,10", "map", "mrr"]);
+  const p = plan(args.measures, LETOR_DEFAULT_MEASURES);
   const opts = options(args, p.kind === "trec");
   if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
   const progress = new Progress(io.stderr);
@@ -117,29 +117,15 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const data = letorParser.finish();
   const scoresParser = new ScoresParser({ file: args.scores });
   await readInto(args.scores, scoresParser, progress);
-  const score = scoresParser.finish();
-  if (score.length !== data.length) {
-    throw new RankevalError("bad-input", `${args.scores} has ${score.length} scores but ${args.letor} has ${data.length} rows: one score per row, in order`);
-  }
-  let qid: ArrayLike<string | number>;
-  if (data.qid) {
-    qid = Array.from(data.qid, (q) => qidNames.stringOf(q));
-  } else {
+  let groups: LetorInput["groups"];
+  if (!data.qid) {
     if (args.query === undefined) throw new RankevalError("bad-input", `${args.letor} has no qid: fields; give the query group sizes with --query FILE`);
     const groupParser = new GroupParser({ file: args.query });
     await readInto(args.query, groupParser, progress);
-    const sizes = groupParser.finish();
-    const total = sizes.reduce((a, b) => a + b, 0);
-    if (total !== data.length) throw new RankevalError("bad-input", `${args.query}: the group sizes add up to ${total} but ${args.letor} has ${data.length} rows`);
-    const ids = new Int32Array(data.length);
-    let row = 0;
-    sizes.forEach((size, g) => ids.fill(g, row, (row += size)));
-    qid = ids;
+    groups = { sizes: groupParser.finish(), file: args.query };
   }
-  const docid = data.docid ? Array.from(data.docid, (d) => docidNames.stringOf(d)) : undefined;
-  const measures = p.kind === "trec" ? p.measures : p.measures;
-  const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid });
-  let result = evaluateBatch(batch, qids.map(String), measures, opts, 0, 0);
+  const { batch, qids } = letorBatch({ data, file: letorFile, qidNames, docidNames, score: scoresParser.finish(), scoresFile: args.scores, groups });
+  let result = evaluateBatch(batch, qids, p.measures, opts, 0, 0);
   let strings: Record<string, string[]> = {};
   if (p.kind === "trec") {
     for (const w of gainTieWarnings(p, batch, args.letor!)) io.stderr.write(`rankeval: ${w}\n`);

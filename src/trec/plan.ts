@@ -46,6 +46,9 @@ export function lineKey(l: TrecLine): string | null {
   return null;
 }
 
+/** The measures of a LETOR file and its predictions when none are named (the CLI's --letor, the page). */
+export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map", "mrr"];
+
 export function plan(specs: readonly string[], fallback: readonly string[] | null): Plan {
   if (specs.length === 0 && fallback) return { kind: "canonical", measures: parseMeasures(fallback) };
   let trec: TrecMeasure[] | null = null;

@@ -1,0 +1,144 @@
+// The page's two charts, drawn as plain SVG: a histogram of one run's per-query values, and the
+// per-query difference between two runs sorted from most improved to most hurt (the usual "per-topic
+// difference" plot of IR papers). The numbers behind them (bins, differences) are plain functions,
+// tested without a browser; every bar and the summary carry data- attributes for automation.
+
+export interface Bin {
+  lo: number;
+  hi: number;
+  count: number;
+}
+
+/**
+ * `values` (NaN left out) in `count` equal bins: over [0, 1] when every value lies there (most
+ * measures), else over [min, max]; the last bin includes its upper end.
+ */
+export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bin[]; nan: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  let nan = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) nan++;
+    else {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  if (min === Infinity) return { bins: [], nan };
+  const [lo, hi] = min >= 0 && max <= 1 ? [0, 1] : [min, max];
+  const n = hi > lo ? count : 1;
+  const width = (hi - lo) / n || 1;
+  const bins: Bin[] = Array.from({ length: n }, (_, i) => ({ lo: lo + i * width, hi: i === n - 1 ? hi : lo + (i + 1) * width, count: 0 }));
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isNaN(v)) bins[Math.min(n - 1, Math.floor((v - lo) / width))].count++;
+  }
+  return { bins, nan };
+}
+
+export interface Differences {
+  /** b − a for each query both runs have a number for, largest first. */
+  sorted: Float64Array;
+  better: number;
+  worse: number;
+  equal: number;
+  mean: number;
+}
+
+/** Per-query differences b − a over the qids both runs scored (a NaN on either side leaves the query out). */
+export function differences(a: { qids: readonly string[]; values: ArrayLike<number> }, b: { qids: readonly string[]; values: ArrayLike<number> }): Differences {
+  const index = new Map<string, number>();
+  a.qids.forEach((q, i) => index.set(q, i));
+  const out: number[] = [];
+  for (let j = 0; j < b.qids.length; j++) {
+    const i = index.get(b.qids[j]);
+    if (i === undefined) continue;
+    const d = b.values[j] - a.values[i];
+    if (!Number.isNaN(d)) out.push(d);
+  }
+  const sorted = Float64Array.from(out).sort().reverse();
+  let better = 0;
+  let worse = 0;
+  let sum = 0;
+  for (const d of sorted) {
+    if (d > 0) better++;
+    else if (d < 0) worse++;
+    sum += d;
+  }
+  return { sorted, better, worse, equal: sorted.length - better - worse, mean: sorted.length ? sum / sorted.length : NaN };
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const W = 480;
+const H = 200;
+const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
+
+function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const label = (v: number) => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
+
+/** A histogram of the bins: a bar each, a title saying its range and count. */
+export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "histogram of per-query values" });
+  const peak = Math.max(1, ...bins.map((b) => b.count));
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const bw = plotW / Math.max(1, bins.length);
+  bins.forEach((b, i) => {
+    const h = (b.count / peak) * plotH;
+    const rect = el("rect", { class: "bar", x: PAD.left + i * bw + 0.5, y: PAD.top + plotH - h, width: Math.max(1, bw - 1), height: h, "data-lo": b.lo, "data-hi": b.hi, "data-count": b.count });
+    rect.append(el("title", {}, `${label(b.lo)} to ${label(b.hi)}: ${b.count} queries`));
+    svg.append(rect);
+  });
+  svg.append(el("line", { class: "axis", x1: PAD.left, y1: PAD.top + plotH, x2: W - PAD.right, y2: PAD.top + plotH }));
+  if (bins.length) {
+    svg.append(el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)));
+    svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)));
+  }
+  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, String(peak)));
+  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, "0"));
+  return svg;
+}
+
+/**
+ * The sorted differences as two filled areas from the zero line (improved above, hurt below). Past a
+ * few points per pixel the curve is sampled at every pixel column: the values are sorted, so the shape
+ * is kept.
+ */
+export function differenceSvg(d: Differences): SVGSVGElement {
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });
+  const n = d.sorted.length;
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  let span = 0;
+  for (const v of d.sorted) span = Math.max(span, Math.abs(v));
+  span ||= 1;
+  const y = (v: number) => PAD.top + plotH / 2 - (v / span) * (plotH / 2);
+  const zero = y(0);
+  const steps = Math.min(n, plotW * 2);
+  const points: [number, number][] = [];
+  for (let s = 0; s < steps; s++) {
+    const i = Math.floor((s * n) / steps);
+    points.push([PAD.left + (s / steps) * plotW, d.sorted[i]]);
+    points.push([PAD.left + ((s + 1) / steps) * plotW, d.sorted[i]]);
+  }
+  const area = (keep: (v: number) => boolean) => {
+    let path = "";
+    for (const [x, v] of points) path += `${path ? "L" : "M"}${x.toFixed(1)},${(keep(v) ? y(v) : zero).toFixed(1)}`;
+    return path ? `${path}L${(PAD.left + plotW).toFixed(1)},${zero.toFixed(1)}L${PAD.left},${zero.toFixed(1)}Z` : "";
+  };
+  svg.append(el("path", { class: "better", d: area((v) => v > 0) }));
+  svg.append(el("path", { class: "worse", d: area((v) => v < 0) }));
+  svg.append(el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }));
+  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
+  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, `−${label(span)}`));
+  svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));
+  svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, `${n} queries, most improved first`));
+  return svg;
+}
