@@ -72,7 +72,7 @@ export interface JoinedRun {
  * Rows grouped by query id (stable): query q's rows are order[begin[q], end[q]), or rows begin[q] to
  * end[q] - 1 themselves when order is null (the file already lists each query's rows together).
  */
-interface Groups {
+export interface Groups {
   begin: Int32Array;
   end: Int32Array;
   order: Int32Array | null;
@@ -148,17 +148,33 @@ function duplicate(file: string, lines: RunRows["lines"], row: number, docs: Row
   throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
 }
 
+/** Judgments grouped by query once, for joining many runs, or many blocks of one run, to them. */
+export interface GroupedJudgments {
+  readonly qrels: QrelsRows;
+  readonly groups: Groups;
+  readonly hashes: Int32Array;
+}
+
+export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
+  const groups = groupByQuery(qrels.qid, qrels.length, qrels.qidNames.size);
+  return { qrels, groups, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
+}
+
 /**
  * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
-export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions = {}): JoinedRun {
+export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows, options: JoinOptions = {}): JoinedRun {
+  const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
+  const qrels = grouped.qrels;
   const names = qrels.qidNames;
   if (run.qidNames !== names) throw new Error("joinParsed: parse the qrels and the run with the same qids Interner");
   const numQids = names.size;
-  const jg = groupByQuery(qrels.qid, qrels.length, numQids);
+  // Queries interned after the judgments were grouped (by the run) have none.
+  const jg = grouped.groups;
+  const judgedQids = jg.begin.length;
   const rg = groupByQuery(run.qid, run.length, numQids);
-  const jHash = options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes;
+  const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
   // The queries: judged and in the run, in strcmp order of their ids.
@@ -169,7 +185,7 @@ export function joinParsed(qrels: QrelsRows, run: RunRows, options: JoinOptions 
   let judgedRows = 0;
   let widest = 0;
   for (let q = 0; q < numQids; q++) {
-    const nj = jg.end[q] - jg.begin[q];
+    const nj = q < judgedQids ? jg.end[q] - jg.begin[q] : 0;
     const nr = rg.end[q] - rg.begin[q];
     if (nj === 0) {
       if (nr > 0) notJudged++;

@@ -448,6 +448,17 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(textOf(cells, "tied.run")).toEqual(byInput);
   }, 60_000);
 
+  it("reads a run whose queries are not together whole, says so, and gives the CLI's numbers", async () => {
+    const scattered = file("scattered.run", "q1 Q0 d1 1 0.9 S\nq2 Q0 d7 1 0.5 S\nq1 Q0 d3 2 0.6 S\nq3 Q0 d2 1 3 S\n");
+    const warned: string[] = [];
+    const { state, cells } = await drop([["qrels", [qrels]], ["run", [scattered]]], undefined, {
+      after: async (page) => void warned.push(...(await page.$$eval("#warnings p", (ps) => ps.map((p) => p.textContent ?? "")))),
+    });
+    expect(state).toBe("done");
+    expect(warned).toContain("scattered.run: its queries' lines are not together; read whole (more memory than a grouped run)");
+    expect(textOf(cells, "scattered.run")).toEqual(summary((await cli(qrels, scattered)).out));
+  }, 60_000);
+
   it("imports the library as an ES module in a page: the same numbers as in Node", async () => {
     const rows = { qid: ["a", "a", "a", "b", "b"], score: [0.9, 0.5, 0.5, 0.2, 0.1], rel: [0, 2, 1, 1, 0], docid: ["x", "y", "z", "x", "y"] };
     const measures = ["ndcg@3", "map", "mrr", "precision@2"];

@@ -63,6 +63,8 @@ interface Run {
 }
 
 let worker: Worker | null = null;
+/** Whether the worker kept the files' rows: else new settings read the files again. */
+let kept = false;
 let measures: string[] = [];
 let runs: Run[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
@@ -276,6 +278,7 @@ function reset(): void {
 /** Reads the files in a new worker; it keeps them for re-evaluating under new settings. */
 function start(job: Job): void {
   worker?.terminate();
+  kept = false;
   progressItems.clear();
   progressList.replaceChildren();
   reset();
@@ -315,6 +318,7 @@ function start(job: Job): void {
         break;
       }
       case "done":
+        kept = r.kept;
         setState("done");
         break;
       case "error":
@@ -361,8 +365,8 @@ function inputsChanged(kind: "trec" | "letor"): void {
 for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));
 for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
 
-// New settings: the worker re-evaluates what it has read; a read still under way (or cancelled)
-// starts over with them.
+// New settings: the worker re-evaluates what it has read; a read still under way, cancelled or failed,
+// or of runs too large to keep, starts over with them.
 settingsForm.addEventListener("submit", (e) => e.preventDefault());
 settingsForm.addEventListener("change", (e) => {
   const target = e.target as HTMLInputElement;
@@ -370,7 +374,7 @@ settingsForm.addEventListener("change", (e) => {
   if (target.name === "measures") preset.value = "custom";
   const j = job();
   if (!j) return;
-  if (!worker || document.body.dataset.state === "running") {
+  if (!worker || !kept || document.body.dataset.state === "running") {
     start(j);
     return;
   }

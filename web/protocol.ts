@@ -49,5 +49,6 @@ export type Report =
   | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery }
   | { type: "downloads"; json: string; csv: string; trec: string | null }
   | { type: "warning"; message: string }
-  | { type: "done" }
+  /** `kept`: the worker kept what it read, so new settings need no second read. */
+  | { type: "done"; kept: boolean }
   | { type: "error"; message: string };

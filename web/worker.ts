@@ -13,12 +13,13 @@ import { QrelsParser } from "../src/io/qrels.js";
 import { RunParser } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
-import { parseMeasures } from "../src/measures/measure.js";
-import { describeOptions } from "../src/options.js";
+import { parseMeasures, type Measure } from "../src/measures/measure.js";
+import { describeOptions, type ResolvedOptions } from "../src/options.js";
 import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
-import { gainTieWarnings, LETOR_DEFAULT_MEASURES, lineKey, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type RunResult } from "../src/trec/plan.js";
-import { joinParsed } from "../src/trec-join.js";
+import { gainTieWarnings, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type Plan, type RunResult } from "../src/trec/plan.js";
+import { groupJudgments, joinParsed, type GroupedJudgments } from "../src/trec-join.js";
+import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report) => (self as unknown as Worker).postMessage(r);
@@ -80,94 +81,199 @@ function summaryCells(text: string): Record<string, Cell> {
   return out;
 }
 
-/** A run read and joined (or a LETOR file grouped), ready to evaluate under any settings. */
+/** Rows of one or more queries, joined and grouped: what the kernel evaluates in one go. */
+interface Block {
+  batch: Batch;
+  qids: string[];
+}
+
+/** A run (or a LETOR file) read: its result under the current settings, and its blocks while kept. */
 interface Unit {
   name: string;
   runTag: string;
-  batch: Batch;
-  qids: string[];
+  /** Kept to re-evaluate under new settings; null once dropped to bound memory (see KEEP_ROWS). */
+  blocks: Block[] | null;
   notJudged: number;
   notInRun: number;
+  result: Omit<RunResult, "file" | "runTag">;
 }
+
+/**
+ * Rows of joined blocks kept, over all runs, so that new settings re-evaluate without reading the
+ * files again (about 24 bytes a row). Past this, blocks are evaluated as they come and dropped, so
+ * memory holds the judgments and one block whatever the run's size; new settings then read the
+ * files again.
+ */
+const KEEP_ROWS = 8_000_000;
+/** Run rows per block when a run is read block by block (src/run-blocks.ts). */
+const BLOCK_ROWS = 1 << 20;
 
 let kind: "trec" | "letor" = "trec";
 let units: Unit[] = [];
+let keptRows = 0;
 
-/** Evaluates every unit read so far under `settings`, as the CLI would with the same -m and options. */
-function evaluateAll(settings: Settings, only?: Unit): void {
+/** What settings mean for this kind of input: the plan, the options, and the measures to evaluate. */
+interface Context {
+  settings: Settings;
+  p: Plan;
+  opts: ResolvedOptions;
+  measures: Measure[];
+  warned: Set<string>;
+}
+
+function context(settings: Settings): Context {
   const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null);
   const opts = options(settings.conventions, p.kind === "trec");
-  if (!only) {
-    const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.measures.map((m) => m.name);
-    post({ type: "rows", measures: rows, conventions: describeOptions(opts) });
-    if (p.kind === "trec" && p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
+  // trec_eval names that need no measure (runid, num_q) still need the queries: num_ret gives them.
+  const measures = p.measures.length || kind === "letor" ? p.measures : parseMeasures("num_ret");
+  return { settings, p, opts, measures, warned: new Set() };
+}
+
+/** Starts a table: its rows (the measures as printed) and the conventions line. */
+function postRows(ctx: Context): void {
+  const { p, opts } = ctx;
+  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.measures.map((m) => m.name);
+  post({ type: "rows", measures: rows, conventions: describeOptions(opts) });
+  if (p.kind === "trec" && p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
+}
+
+/** One block's values, as the CLI computes a run's: the kernel, then what trec_eval's lines add. */
+function evaluateBlock(ctx: Context, name: string, block: Block): Unit["result"] {
+  const { p, opts } = ctx;
+  const result = evaluateBatch(block.batch, block.qids, ctx.measures, opts, 0, 0);
+  if (p.kind !== "trec") return { result, strings: {} };
+  for (const w of gainTieWarnings(p, block.batch, name)) {
+    if (!ctx.warned.has(w)) post({ type: "warning", message: w });
+    ctx.warned.add(w);
   }
-  const named: NamedResult[] = [];
-  const texts: string[] = [];
-  for (const u of only ? [only] : units) {
-    const measures = p.measures.length || kind === "letor" ? p.measures : parseMeasures("num_ret");
-    let result = evaluateBatch(u.batch, u.qids, measures, opts, u.notJudged, u.notInRun);
-    let cells: Record<string, Cell>;
-    const perQuery: PerQuery = { qids: result.qids, columns: {} };
-    if (p.kind === "trec") {
-      for (const w of gainTieWarnings(p, u.batch, u.name)) post({ type: "warning", message: w });
-      result = trecExtras(p, u.batch, result, settings.conventions);
-      const r: RunResult = { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings: relstringValues(p, u.batch, opts) };
-      const summary = trecText(p, r, { perQuery: false });
-      texts.push(summary);
-      cells = summaryCells(summary);
-      // trec_eval -q's numbers, unformatted (the report prints the same values per query).
-      for (const line of trecLines(p.trec)) {
-        const key = lineKey(line);
-        if (line.perQuery && key !== null && (line.print === "float" || line.print === "long")) {
-          perQuery.columns[line.name] = { values: result.values[key], print: line.print };
-        }
-      }
-    } else {
-      cells = {};
-      for (const m of p.measures) {
-        const v = result.mean[m.name];
-        cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v };
-        perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
+  return { result: trecExtras(p, block.batch, result, ctx.settings.conventions), strings: relstringValues(p, block.batch, opts) };
+}
+
+/** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
+function postRun(ctx: Context, u: Unit): string {
+  const { p } = ctx;
+  const { result, strings } = u.result;
+  const perQuery: PerQuery = { qids: result.qids, columns: {} };
+  let cells: Record<string, Cell> = {};
+  let text = "";
+  if (p.kind === "trec") {
+    text = trecText(p, { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings }, { perQuery: false });
+    cells = summaryCells(text);
+    // trec_eval -q's numbers, unformatted (the report prints the same values per query).
+    for (const line of trecLines(p.trec)) {
+      const key = lineKey(line);
+      if (line.perQuery && key !== null && (line.print === "float" || line.print === "long")) {
+        perQuery.columns[line.name] = { values: result.values[key], print: line.print };
       }
     }
-    named.push({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result });
-    post({ type: "run", name: u.name, cells, perQuery });
+  } else {
+    for (const m of p.measures) {
+      const v = result.mean[m.name];
+      cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v };
+      perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
+    }
   }
-  if (!only && named.length) {
-    post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? texts.join("") : null });
+  post({ type: "run", name: u.name, cells, perQuery });
+  return text;
+}
+
+/** The downloads, once every unit is shown. */
+function postDownloads(ctx: Context, texts: string[]): void {
+  const { p } = ctx;
+  if (!units.length) return;
+  const named: NamedResult[] = units.map((u) => ({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result: u.result.result }));
+  post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? texts.join("") : null });
+}
+
+/** New settings for the units read: each is evaluated again from its kept blocks. */
+function reevaluate(settings: Settings): void {
+  const ctx = context(settings);
+  postRows(ctx);
+  const texts: string[] = [];
+  for (const u of units) {
+    if (!u.blocks) throw new Error("the runs were too large to keep: read them again");
+    u.result = mergeBlocks(u.blocks.map((b) => evaluateBlock(ctx, u.name, b)), u.notJudged, u.notInRun);
+    texts.push(postRun(ctx, u));
   }
+  postDownloads(ctx, texts);
+}
+
+/** Adds a unit read, shows it, and keeps its blocks while they fit in KEEP_ROWS over all units. */
+function addUnit(ctx: Context, u: Unit, texts: string[]): void {
+  units.push(u);
+  texts.push(postRun(ctx, u));
+}
+
+/**
+ * Reads a run block by block, each evaluated as it comes (RunBlocks); a run whose queries are not
+ * grouped is read again whole.
+ */
+async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): Promise<Unit> {
+  const parts: Unit["result"][] = [];
+  let blocks: Block[] | null = [];
+  const keep = (b: Block) => {
+    keptRows += b.batch.scores.length;
+    if (keptRows > KEEP_ROWS) {
+      // Too much to keep: drop every run's blocks, this one's as it goes.
+      for (const u of units) u.blocks = null;
+      blocks = null;
+    }
+    blocks?.push(b);
+  };
+  try {
+    const reader = new RunBlocks(judgments, file.name, (joined) => {
+      const block = { batch: joined.batch, qids: joined.qids };
+      parts.push(evaluateBlock(ctx, file.name, block));
+      keep(block);
+    }, BLOCK_ROWS);
+    await readInto(file, reader);
+    const summary = reader.finish();
+    const notInRun = summary.notInRunQids.length;
+    warnNotInRun(file.name, summary.notInRunQids);
+    return { name: file.name, runTag: summary.runTag, blocks, notJudged: summary.notJudged, notInRun, result: mergeBlocks(parts, summary.notJudged, notInRun) };
+  } catch (e) {
+    if (!(e instanceof NotGroupedError)) throw e;
+  }
+  post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
+  const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
+  await readInto(file, parser);
+  const joined = joinParsed(judgments, parser.finish());
+  warnNotInRun(file.name, joined.notInRunQids);
+  const block = { batch: joined.batch, qids: joined.qids };
+  blocks = [];
+  keep(block);
+  const result = mergeBlocks([evaluateBlock(ctx, file.name, block)], joined.notJudged, joined.notInRun);
+  return { name: file.name, runTag: joined.runTag, blocks, notJudged: joined.notJudged, notInRun: joined.notInRun, result };
+}
+
+function warnNotInRun(file: string, qids: string[]): void {
+  if (!qids.length) return;
+  const some = qids.slice(0, 5).join(", ");
+  post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
 }
 
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
   kind = "trec";
   units = [];
+  keptRows = 0;
   // Settings first: a bad measure name stops before any file is read.
-  evaluateAll(settings);
+  const ctx = context(settings);
+  postRows(ctx);
   const qids = new Interner();
   const qrelsParser = new QrelsParser({ file: qrelsFile.name, qids, docids: "per-row", expectedBytes: qrelsFile.size });
   await readInto(qrelsFile, qrelsParser);
-  const qrels = qrelsParser.finish();
-  for (const file of runFiles) {
-    const parser = new RunParser({ file: file.name, qids, docids: "per-row", expectedBytes: file.size });
-    await readInto(file, parser);
-    const joined = joinParsed(qrels, parser.finish());
-    if (joined.notInRun) {
-      const some = joined.notInRunQids.slice(0, 5).join(", ");
-      post({ type: "warning", message: `${file.name}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""})` });
-    }
-    const u: Unit = { name: file.name, runTag: joined.runTag, batch: joined.batch, qids: joined.qids, notJudged: joined.notJudged, notInRun: joined.notInRun };
-    units.push(u);
-    // Each run's column as soon as it is read.
-    evaluateAll(settings, u);
-  }
-  evaluateAll(settings);
+  const judgments = groupJudgments(qrelsParser.finish());
+  const texts: string[] = [];
+  // Each run's column as soon as it is read.
+  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file), texts);
+  postDownloads(ctx, texts);
 }
 
 async function letor(letorFile: File, scoresFile: File, queryFile: File | null, settings: Settings): Promise<void> {
   kind = "letor";
   units = [];
-  evaluateAll(settings);
+  const ctx = context(settings);
+  postRows(ctx);
   const qidNames = new Interner();
   const docidNames = new Interner();
   const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: docidNames });
@@ -182,9 +288,11 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
     await readInto(queryFile, groupParser);
     groups = { sizes: groupParser.finish(), file: queryFile.name };
   }
-  const { batch, qids } = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
-  units = [{ name: scoresFile.name, runTag: "", batch, qids, notJudged: 0, notInRun: 0 }];
-  evaluateAll(settings);
+  const block = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
+  const result = mergeBlocks([evaluateBlock(ctx, scoresFile.name, block)], 0, 0);
+  const texts: string[] = [];
+  addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts);
+  postDownloads(ctx, texts);
 }
 
 /**
@@ -201,8 +309,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   try {
     if (job.kind === "trec") await trec(job.qrels, job.runs, job.settings);
     else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
-    else evaluateAll(job.settings);
-    post({ type: "done" });
+    else reevaluate(job.settings);
+    post({ type: "done", kept: units.every((u) => u.blocks !== null) });
   } catch (err) {
     const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
     post({ type: "error", message });

@@ -167,6 +167,41 @@ export class RowsBuilder {
     this.count = row + 1;
   }
 
+  /**
+   * Hands over rows [0, k) as exact-size copies and moves the rest to the front, so a parser can give
+   * its input away in blocks (a run evaluated as it streams) with memory bounded by a block.
+   */
+  take(k: number): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
+    const n = this.count;
+    const cut = this.offsets[k];
+    // Stretches (see RowLines) that start before row k go with the block; the one holding row k also
+    // stays, renumbered: line = row + shift, so a row moving from r to r - k keeps its line with shift + k.
+    let s = 1;
+    while (s < this.nShifts && this.lineRows[s] <= k) s++;
+    const block = {
+      qid: this.qid.slice(0, k),
+      value: this.value.slice(0, k),
+      docids: { bytes: this.pool.slice(0, cut), offsets: this.offsets.slice(0, k + 1), hashes: this.hashes.slice(0, k) },
+      lines: { rows: this.lineRows.slice(0, s), shifts: this.lineShifts.slice(0, s) },
+    };
+    this.qid.copyWithin(0, k, n);
+    this.value.copyWithin(0, k, n);
+    this.hashes.copyWithin(0, k, n);
+    for (let i = k; i <= n; i++) this.offsets[i - k] = this.offsets[i] - cut;
+    this.pool.copyWithin(0, cut, this.used);
+    this.used -= cut;
+    this.count = n - k;
+    const kept = this.nShifts - (s - 1);
+    this.lineRows.copyWithin(0, s - 1, this.nShifts);
+    this.lineShifts.copyWithin(0, s - 1, this.nShifts);
+    this.lineRows[0] = 0;
+    for (let i = 1; i < kept; i++) this.lineRows[i] -= k;
+    for (let i = 0; i < kept; i++) this.lineShifts[i] += k;
+    this.nShifts = kept;
+    this.shift += k;
+    return block;
+  }
+
   finish(): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const docids: RowDocids = {

@@ -493,7 +493,26 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     this.tagEnd = tagEnd;
   }
 
-  /** Parses the rest of the input and returns the run. */
+  /**
+   * "per-row" only: once at least `minRows` rows are parsed, hands over those of the queries that are
+   * complete (every row but the last query's, which may go on in the next chunk) and forgets them;
+   * null before that. Meant for runs that list each query's rows together, as rankers write them:
+   * a caller evaluating blocks as they come must itself check that a query does not come back.
+   */
+  takeQueries(minRows: number): RunRows | null {
+    const rows = this.rows;
+    if (rows === null) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
+    if (rows.count < minRows || rows.count === 0) return null;
+    const qid = rows.qid;
+    let k = rows.count - 1;
+    const last = qid[k];
+    while (k > 0 && qid[k - 1] === last) k--;
+    if (k === 0) return null; // one query so far: wait for its end
+    const { qid: q, value, docids, lines } = rows.take(k);
+    return { qid: q, docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames };
+  }
+
+  /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */
   finish(): RunOf<D> {
     this.finishLines();
     const length = this.qid.length;

@@ -10,6 +10,8 @@ import { formatTable } from "../report.js";
 import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecGainTable, type TrecKernel, type TrecLine, type TrecMeasure } from "./names.js";
 import { relstrings } from "./relstring.js";
 import { formatTrecReport } from "./report.js";
+import { sortedOrder } from "./format.js";
+import { meanOf } from "../aggregate.js";
 
 /** The conventions the user chose (the CLI's --gain, -l, -M, --no-relevant, --beyond-list, --ties); unset: the defaults. */
 export interface Conventions {
@@ -146,6 +148,38 @@ export function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, res
     put(l.name, v);
   }
   return { ...result, values, mean, counted };
+}
+
+/**
+ * One run's results from blocks of disjoint queries (src/run-blocks.ts) as one: the queries in strcmp
+ * order, as the join of the whole file gives them, and the means taken in that order, so every
+ * report prints the same numbers as for the run read whole.
+ */
+export function mergeBlocks(parts: readonly Omit<RunResult, "file" | "runTag">[], notJudged: number, notInRun: number): Omit<RunResult, "file" | "runTag"> {
+  const first = parts[0].result;
+  const qids = parts.flatMap((p) => p.result.qids);
+  const order = sortedOrder(qids);
+  const values: Record<string, Float64Array> = {};
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  for (const key of Object.keys(first.values)) {
+    const all = new Float64Array(qids.length);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p.result.values[key], at);
+      at += p.result.qids.length;
+    }
+    values[key] = Float64Array.from(order, (i) => all[i]);
+    ({ mean: mean[key], count: counted[key] } = meanOf(values[key]));
+  }
+  const strings: Record<string, string[]> = {};
+  for (const key of Object.keys(parts[0].strings)) {
+    const all = parts.flatMap((p) => p.strings[key]);
+    strings[key] = order.map((i) => all[i]);
+  }
+  const noRelevant = parts.reduce((n, p) => n + p.result.queries.skipped.noRelevant, 0);
+  const queries = { evaluated: qids.length, skipped: { noRelevant, notJudged, notInRun } };
+  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries }, strings };
 }
 
 /** relstring's per-query strings, by printed line name. */

@@ -1,0 +1,149 @@
+// RunBlocks: a run joined and evaluated block by block as it streams (the page's way with large
+// runs) gives exactly what the whole file gives: the same per-query values, means and trec_eval text.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../src/errors.js";
+import { evaluateBatch } from "../src/evaluate.js";
+import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
+import { resolveOptions } from "../src/options.js";
+import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
+import { mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type RunResult } from "../src/trec/plan.js";
+import { groupJudgments, joinParsed } from "../src/trec-join.js";
+import { bytes } from "./io/_helpers.js";
+
+const MEASURES = ["map", "P.5", "ndcg_cut.3", "recip_rank", "bpref", "num_rel_ret", "relstring.4", "11pt_avg"];
+
+function judgments(text: string, qids = new Interner()) {
+  const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
+  q.push(bytes(text));
+  return groupJudgments(q.finish());
+}
+
+/** The trec_eval text (per query and summary) for a run read whole, as the CLI does. */
+function whole(qrelsText: string, runText: string): string {
+  const j = judgments(qrelsText);
+  const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
+  r.push(bytes(runText));
+  const joined = joinParsed(j, r.finish());
+  const p = plan(MEASURES, null);
+  if (p.kind !== "trec") throw new Error("trec names");
+  const opts = options({}, true);
+  const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun), {});
+  const run: RunResult = { file: "run.txt", runTag: joined.runTag, result, strings: relstringValues(p, joined.batch, opts) };
+  return trecText(p, run, { perQuery: true });
+}
+
+/** The same, read in blocks of `blockRows` rows from chunks of `chunk` bytes; also the block sizes. */
+function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number): { text: string; blocks: number[]; notJudged: number } {
+  const j = judgments(qrelsText);
+  const p = plan(MEASURES, null);
+  if (p.kind !== "trec") throw new Error("trec names");
+  const opts = options({}, true);
+  const parts: Omit<RunResult, "file" | "runTag">[] = [];
+  const blocks: number[] = [];
+  const reader = new RunBlocks(j, "run.txt", (joined) => {
+    blocks.push(joined.batch.scores.length);
+    const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0), {});
+    parts.push({ result, strings: relstringValues(p, joined.batch, opts) });
+  }, blockRows);
+  const all = bytes(runText);
+  for (let i = 0; i < all.length; i += chunk) reader.push(all.subarray(i, i + chunk));
+  const summary = reader.finish();
+  const merged = mergeBlocks(parts, summary.notJudged, summary.notInRunQids.length);
+  return { text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }), blocks, notJudged: summary.notJudged };
+}
+
+const QRELS = ["q1 0 a 1", "q1 0 b 0", "q1 0 c 2", "q2 0 a 1", "q3 0 x 1", "q3 0 y 1", "q10 0 z 1", "q9 0 lost 1", ""].join("\n");
+const RUN = [
+  "q3 Q0 y 1 0.5 R", "q3 Q0 x 2 0.5 R", "q3 Q0 w 3 0.1 R",
+  "q1 Q0 c 1 3 R", "q1 Q0 d 2 2 R", "q1 Q0 a 3 1 R", "q1 Q0 b 4 1 R",
+  "q7 Q0 a 1 1 R",
+  "# a comment",
+  "q10 Q0 z 1 -1 R", "q10 Q0 y 2 -2 R",
+  "q2 Q0 b 1 9 R", "q2 Q0 a 2 8 R", "q2 Q0 e 3 8 R", "",
+].join("\n");
+
+describe("RunBlocks", () => {
+  it("gives the whole file's trec_eval text, per query and summary, for every block size and chunk size", () => {
+    const want = whole(QRELS, RUN);
+    expect(want).toContain("map                   \tall\t0.7708\n"); // q1, q10, q2, q3
+    for (const blockRows of [1, 2, 3, 5, 8, 1000]) {
+      for (const chunk of [1, 7, 64, 1 << 16]) {
+        const got = inBlocks(QRELS, RUN, blockRows, chunk);
+        expect(got.text).toBe(want);
+        expect(got.notJudged).toBe(1); // q7
+      }
+    }
+    // Small blocks really are blocks: whole queries, handed over as they end.
+    expect(inBlocks(QRELS, RUN, 1, 1).blocks).toEqual([3, 4, 0, 2, 3]);
+  });
+
+  it("equals the whole file on random grouped runs (fast-check)", () => {
+    const query = fc.record({
+      docs: fc.uniqueArray(fc.constantFrom(..."abcdefghij"), { minLength: 1, maxLength: 8 }),
+      scores: fc.array(fc.constantFrom(0, 0.5, 1, 2), { minLength: 8, maxLength: 8 }),
+      labels: fc.array(fc.constantFrom(-1, 0, 1, 2), { minLength: 10, maxLength: 10 }),
+      judged: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), (queries, blockRows, chunk) => {
+        const qrels: string[] = [];
+        const run: string[] = [];
+        queries.forEach((q, i) => {
+          if (q.judged) for (const [k, d] of [..."abcdefghij"].entries()) if (k % 2 === i % 2) qrels.push(`q${i} 0 ${d} ${q.labels[k]}`);
+          q.docs.forEach((d, k) => run.push(`q${i} Q0 ${d} ${k + 1} ${q.scores[k]} t`));
+        });
+        const qrelsText = qrels.join("\n") + "\nqz 0 a 1\n";
+        const runText = run.join("\n") + "\n";
+        expect(inBlocks(qrelsText, runText, blockRows, chunk).text).toBe(whole(qrelsText, runText));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("says where a query comes back after another began, in a later block or the same one", () => {
+    const run = "q1 Q0 a 1 1 R\nq1 Q0 b 2 1 R\nq2 Q0 a 1 1 R\nq1 Q0 c 3 1 R\n";
+    for (const blockRows of [1, 100]) {
+      let error: unknown;
+      try {
+        inBlocks(QRELS, run, blockRows, 5);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(NotGroupedError);
+      expect((error as InputError).message).toBe('run.txt:4: query "q1" comes back after other queries (the run is not grouped by query)');
+    }
+  });
+
+  it("keeps the line numbers of later blocks in errors", () => {
+    const run = "q1 Q0 a 1 1 R\n\nq2 Q0 a 1 1 R\n# c\nq3 Q0 x 1 1 R\nq3 Q0 x 2 1 R\n";
+    expect(() => inBlocks(QRELS, run, 1, 3)).toThrow("run.txt:6: document \"x\" appears twice for query \"q3\"");
+    const bad = "q1 Q0 a 1 1 R\nq2 Q0 a 1 1 R\nq3 Q0 x 1 1 R\nq3 Q0 y 2 zz R\n";
+    expect(() => inBlocks(QRELS, bad, 1, 4)).toThrow(/^run\.txt:4:\d+: /);
+  });
+
+  it("reads an empty run: every judged query is absent", () => {
+    const j = judgments(QRELS);
+    const reader = new RunBlocks(j, "run.txt", () => {});
+    expect(reader.finish()).toEqual({ runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"] });
+  });
+
+  it("equals joinParsed's evaluation on a canonical measure's means too", () => {
+    const j = judgments(QRELS);
+    const opts = resolveOptions();
+    const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
+    r.push(bytes(RUN));
+    const joined = joinParsed(j, r.finish());
+    const p = plan(["ndcg@3", "map"], null);
+    const want = evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun);
+    const parts: Omit<RunResult, "file" | "runTag">[] = [];
+    const reader = new RunBlocks(judgments(QRELS), "run.txt", (b) => parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }), 2);
+    reader.push(bytes(RUN));
+    const s = reader.finish();
+    const got = mergeBlocks(parts, s.notJudged, s.notInRunQids.length).result;
+    expect(got.qids).toEqual(want.qids);
+    expect(got.mean).toEqual(want.mean);
+    expect(got.values).toEqual(want.values);
+    expect(got.queries).toEqual(want.queries);
+  });
+});
