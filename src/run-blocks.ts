@@ -85,7 +85,7 @@ export class RunBlocks {
       this.seen[q] = 1;
       prev = q;
     }
-    const joined = joinParsed(this.judgments, rows);
+    const joined = joinParsed(this.judgments, rows, { block: true });
     this.notJudged += joined.notJudged;
     this.onBlock(joined);
   }

@@ -52,6 +52,12 @@ export interface JoinOptions {
    * They are still counted in notInRun. @default false
    */
   complete?: boolean;
+  /**
+   * The run is one block of a larger one (src/run-blocks.ts): judged queries absent from it are
+   * neither listed nor counted (notInRun is 0), since the caller knows them only at the run's end.
+   * @default false
+   */
+  block?: boolean;
 }
 
 export interface JoinedRun {
@@ -192,6 +198,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
       continue;
     }
     if (nr === 0) {
+      if (options.block) continue;
       absent.push(q);
       if (!options.complete) continue;
     }

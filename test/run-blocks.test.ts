@@ -7,7 +7,7 @@ import { evaluateBatch } from "../src/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { resolveOptions } from "../src/options.js";
 import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
-import { mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type RunResult } from "../src/trec/plan.js";
+import { mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
 import { groupJudgments, joinParsed } from "../src/trec-join.js";
 import { bytes } from "./io/_helpers.js";
 
@@ -39,7 +39,7 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
   const opts = options({}, true);
-  const parts: Omit<RunResult, "file" | "runTag">[] = [];
+  const parts: Evaluated[] = [];
   const blocks: number[] = [];
   const reader = new RunBlocks(j, "run.txt", (joined) => {
     blocks.push(joined.batch.scores.length);
@@ -136,7 +136,7 @@ describe("RunBlocks", () => {
     const joined = joinParsed(j, r.finish());
     const p = plan(["ndcg@3", "map"], null);
     const want = evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun);
-    const parts: Omit<RunResult, "file" | "runTag">[] = [];
+    const parts: Evaluated[] = [];
     const reader = new RunBlocks(judgments(QRELS), "run.txt", (b) => parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }), 2);
     reader.push(bytes(RUN));
     const s = reader.finish();

@@ -408,7 +408,9 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       await waitFinished(page);
       expect(new Set((await read()).map(([r]) => r))).toEqual(new Set(["a.run", "b.run"]));
       // A LETOR file and its predictions (one number a line: scores).
+      // Sorting the files out reads their first lines first: wait for the new run's cells.
       await dropFiles(page, "#inputs", [["test.letor", letor], ["pred.txt", scores]]);
+      await page.waitForSelector('#results td[data-run="pred.txt"]');
       await waitFinished(page);
       expect(new Set((await read()).map(([r]) => r))).toEqual(new Set(["pred.txt"]));
     } finally {

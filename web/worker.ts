@@ -5,7 +5,6 @@
 // LETOR defaults for a LETOR file and its predictions. The joined batches are kept, so new settings
 // re-evaluate them without reading the files again.
 import { RankevalError } from "../src/errors.js";
-import { evaluateBatch } from "../src/evaluate.js";
 import { GroupParser } from "../src/io/group.js";
 import { Interner } from "../src/io/interner.js";
 import { LetorParser } from "../src/io/letor.js";
@@ -13,11 +12,10 @@ import { QrelsParser } from "../src/io/qrels.js";
 import { RunParser } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
-import { parseMeasures, type Measure } from "../src/measures/measure.js";
 import { describeOptions, type ResolvedOptions } from "../src/options.js";
 import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
-import { gainTieWarnings, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, relstringValues, report, trecExtras, trecText, type NamedResult, type Plan, type RunResult } from "../src/trec/plan.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, joinParsed, type GroupedJudgments } from "../src/trec-join.js";
 import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
@@ -95,7 +93,7 @@ interface Unit {
   blocks: Block[] | null;
   notJudged: number;
   notInRun: number;
-  result: Omit<RunResult, "file" | "runTag">;
+  result: Evaluated;
 }
 
 /**
@@ -112,21 +110,17 @@ let kind: "trec" | "letor" = "trec";
 let units: Unit[] = [];
 let keptRows = 0;
 
-/** What settings mean for this kind of input: the plan, the options, and the measures to evaluate. */
+/** What settings mean for this kind of input: the plan and the options; warnings given so far. */
 interface Context {
   settings: Settings;
   p: Plan;
   opts: ResolvedOptions;
-  measures: Measure[];
   warned: Set<string>;
 }
 
 function context(settings: Settings): Context {
   const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null);
-  const opts = options(settings.conventions, p.kind === "trec");
-  // trec_eval names that need no measure (runid, num_q) still need the queries: num_ret gives them.
-  const measures = p.measures.length || kind === "letor" ? p.measures : parseMeasures("num_ret");
-  return { settings, p, opts, measures, warned: new Set() };
+  return { settings, p, opts: options(settings.conventions, p.kind === "trec"), warned: new Set() };
 }
 
 /** Starts a table: its rows (the measures as printed) and the conventions line. */
@@ -137,16 +131,12 @@ function postRows(ctx: Context): void {
   if (p.kind === "trec" && p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
 }
 
-/** One block's values, as the CLI computes a run's: the kernel, then what trec_eval's lines add. */
-function evaluateBlock(ctx: Context, name: string, block: Block): Unit["result"] {
-  const { p, opts } = ctx;
-  const result = evaluateBatch(block.batch, block.qids, ctx.measures, opts, 0, 0);
-  if (p.kind !== "trec") return { result, strings: {} };
-  for (const w of gainTieWarnings(p, block.batch, name)) {
+/** One block's values, as the CLI computes a run's; each warning once. */
+function evaluate(ctx: Context, name: string, block: Block): Evaluated {
+  return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, ctx.settings.conventions, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
-  }
-  return { result: trecExtras(p, block.batch, result, ctx.settings.conventions), strings: relstringValues(p, block.batch, opts) };
+  });
 }
 
 /** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
@@ -192,7 +182,7 @@ function reevaluate(settings: Settings): void {
   const texts: string[] = [];
   for (const u of units) {
     if (!u.blocks) throw new Error("the runs were too large to keep: read them again");
-    u.result = mergeBlocks(u.blocks.map((b) => evaluateBlock(ctx, u.name, b)), u.notJudged, u.notInRun);
+    u.result = mergeBlocks(u.blocks.map((b) => evaluate(ctx, u.name, b)), u.notJudged, u.notInRun);
     texts.push(postRun(ctx, u));
   }
   postDownloads(ctx, texts);
@@ -209,7 +199,7 @@ function addUnit(ctx: Context, u: Unit, texts: string[]): void {
  * grouped is read again whole.
  */
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): Promise<Unit> {
-  const parts: Unit["result"][] = [];
+  const parts: Evaluated[] = [];
   let blocks: Block[] | null = [];
   const keep = (b: Block) => {
     keptRows += b.batch.scores.length;
@@ -223,7 +213,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): P
   try {
     const reader = new RunBlocks(judgments, file.name, (joined) => {
       const block = { batch: joined.batch, qids: joined.qids };
-      parts.push(evaluateBlock(ctx, file.name, block));
+      parts.push(evaluate(ctx, file.name, block));
       keep(block);
     }, BLOCK_ROWS);
     await readInto(file, reader);
@@ -242,7 +232,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): P
   const block = { batch: joined.batch, qids: joined.qids };
   blocks = [];
   keep(block);
-  const result = mergeBlocks([evaluateBlock(ctx, file.name, block)], joined.notJudged, joined.notInRun);
+  const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
   return { name: file.name, runTag: joined.runTag, blocks, notJudged: joined.notJudged, notInRun: joined.notInRun, result };
 }
 
@@ -289,7 +279,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
     groups = { sizes: groupParser.finish(), file: queryFile.name };
   }
   const block = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
-  const result = mergeBlocks([evaluateBlock(ctx, scoresFile.name, block)], 0, 0);
+  const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
   addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts);
   postDownloads(ctx, texts);

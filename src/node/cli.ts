@@ -3,17 +3,16 @@
 // trec_eval's text (byte for byte), a table, JSON or CSV.
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
-import { evaluateBatch } from "../evaluate.js";
-import { GroupParser, Interner, LetorParser, ScoresParser, type QrelsRows } from "../io/index.js";
-import { parseMeasures } from "../measures/measure.js";
-import { gainTieWarnings, LETOR_DEFAULT_MEASURES, options, plan, relstringValues, report, trecExtras, trecText, type RunResult } from "../trec/plan.js";
-import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { judgedRowsOnly } from "../kernel/batch.js";
-import { joinParsed } from "../trec-join.js";
+import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
+import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
+import { NotGroupedError, RunBlocks } from "../run-blocks.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, mergeBlocks, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
+import { groupJudgments, joinParsed, type GroupedJudgments } from "../trec-join.js";
+import { parseArgs, USAGE, type CliArgs } from "./args.js";
+import { formatOf, qrelsParserFor, runParserFor } from "./formats.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
-import { qrelsParserFor, runParserFor } from "./formats.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -65,24 +64,21 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
   const qrelsParser = qrelsParserFor(qrelsFile, qids, await inputSize(qrelsFile), { format: args.inputFormat, columns: args.columns });
   await readInto(qrelsFile, qrelsParser, progress);
-  const qrels = qrelsParser.finish();
+  const judgments = groupJudgments(qrelsParser.finish());
+  const warned = new Set<string>();
+  const warn = (w: string) => {
+    if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
+    warned.add(w);
+  };
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const joined = await readRun(file, qrels, qids, args, progress);
-    if (joined.notInRun && !args.complete) {
-      const some = joined.notInRunQids.slice(0, 5).join(", ");
-      io.stderr.write(`rankeval: ${file}: ${joined.notInRun} judged queries are not in the run and are left out (${some}${joined.notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+    const r = await readRun(file, judgments, args, (batch, qids) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, file, warn), progress);
+    const notInRun = r.notInRunQids.length;
+    if (notInRun && !args.complete) {
+      const some = r.notInRunQids.slice(0, 5).join(", ");
+      io.stderr.write(`rankeval: ${file}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
-    const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
-    const batch = args.judgedOnly ? judgedRowsOnly(joined.batch) : joined.batch;
-    let result = evaluateBatch(batch, joined.qids, measures, opts, joined.notJudged, joined.notInRun);
-    let strings: Record<string, string[]> = {};
-    if (p.kind === "trec") {
-      for (const w of gainTieWarnings(p, batch, file)) io.stderr.write(`rankeval: ${w}\n`);
-      result = trecExtras(p, batch, result, args);
-      strings = relstringValues(p, batch, opts);
-    }
-    runs.push({ file, runTag: joined.runTag, result, strings });
+    runs.push({ file, runTag: r.runTag, ...r.evaluated });
   }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
@@ -94,12 +90,31 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** Parses a run and joins it to the judgments; the parser's columns are garbage once this returns. */
-async function readRun(file: string, qrels: QrelsRows, qids: Interner, args: CliArgs, progress: Progress) {
-  const complete = args.complete;
+/**
+ * Reads a run, joins it to the judgments and evaluates it. A TREC text file is joined and evaluated
+ * block by block as it streams (src/run-blocks.ts), so memory holds the judgments and one block of
+ * the run, whatever its size; standard input, JSON and CSV runs, -c, and a run whose queries are not
+ * grouped (read again) are joined whole.
+ */
+async function readRun(
+  file: string, judgments: GroupedJudgments, args: CliArgs, evaluate: (batch: Batch, qids: string[]) => Evaluated, progress: Progress,
+): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
+  if (file !== "-" && formatOf(file, args.inputFormat) === "trec" && !args.complete) {
+    const parts: Evaluated[] = [];
+    try {
+      const reader = new RunBlocks(judgments, file, (joined) => parts.push(evaluate(joined.batch, joined.qids)));
+      await readInto(file, reader, progress);
+      const s = reader.finish();
+      return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
+    } catch (e) {
+      if (!(e instanceof NotGroupedError)) throw e;
+    }
+  }
+  const qids = judgments.qrels.qidNames;
   const parser = runParserFor(file, qids, await inputSize(file), { format: args.inputFormat, columns: args.columns });
   await readInto(file, parser, progress);
-  return joinParsed(qrels, parser.finish(), { complete });
+  const joined = joinParsed(judgments, parser.finish(), { complete: args.complete });
+  return { evaluated: mergeBlocks([evaluate(joined.batch, joined.qids)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
@@ -125,13 +140,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     groups = { sizes: groupParser.finish(), file: args.query };
   }
   const { batch, qids } = letorBatch({ data, file: letorFile, qidNames, docidNames, score: scoresParser.finish(), scoresFile: args.scores, groups });
-  let result = evaluateBatch(batch, qids, p.measures, opts, 0, 0);
-  let strings: Record<string, string[]> = {};
-  if (p.kind === "trec") {
-    for (const w of gainTieWarnings(p, batch, args.letor!)) io.stderr.write(`rankeval: ${w}\n`);
-    result = trecExtras(p, batch, result, args);
-    strings = relstringValues(p, batch, opts);
-  }
+  const { result, strings } = evaluateBlock(p, batch, qids, opts, args, args.letor!, (w) => io.stderr.write(`rankeval: ${w}\n`));
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");

@@ -150,13 +150,34 @@ export function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, res
   return { ...result, values, mean, counted };
 }
 
+/** A run's values, or one block's, as the reports need them. */
+export type Evaluated = Omit<RunResult, "file" | "runTag">;
+
+/**
+ * One batch's values as the command line and the page compute them: the kernel, then what trec_eval's
+ * lines add (gain tables, lines made of several measures, relstring); `warn` gets what to tell the user.
+ */
+export function evaluateBlock(p: Plan, batch: Batch, qids: string[], opts: ResolvedOptions, args: Conventions, file: string, warn: (message: string) => void): Evaluated {
+  // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
+  const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
+  const result = evaluateBatch(batch, qids, measures, opts, 0, 0);
+  if (p.kind !== "trec") return { result, strings: {} };
+  for (const w of gainTieWarnings(p, batch, file)) warn(w);
+  return { result: trecExtras(p, batch, result, args), strings: relstringValues(p, batch, opts) };
+}
+
 /**
  * One run's results from blocks of disjoint queries (src/run-blocks.ts) as one: the queries in strcmp
  * order, as the join of the whole file gives them, and the means taken in that order, so every
  * report prints the same numbers as for the run read whole.
  */
-export function mergeBlocks(parts: readonly Omit<RunResult, "file" | "runTag">[], notJudged: number, notInRun: number): Omit<RunResult, "file" | "runTag"> {
+export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notInRun: number): Evaluated {
   const first = parts[0].result;
+  if (parts.length === 1) {
+    // One block (a whole run, a LETOR file): its queries stay in the order they have.
+    const queries = { ...first.queries, skipped: { ...first.queries.skipped, notJudged, notInRun } };
+    return { result: { ...first, queries }, strings: parts[0].strings };
+  }
   const qids = parts.flatMap((p) => p.result.qids);
   const order = sortedOrder(qids);
   const values: Record<string, Float64Array> = {};
