@@ -2,35 +2,19 @@
 // page with Vite, serves it on 127.0.0.1, drops fixture files on its inputs and checks the table
 // against the command line's output on the same files.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { build } from "vite";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
 import { main } from "../src/node/cli.js";
 import { differences, histogramBins } from "../web/charts.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const haveChromium = existsSync(CHROMIUM);
 // Without chromium: a failure in CI, a skip (said so) elsewhere.
 if (!haveChromium && !process.env.CI) console.warn(`test/web.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-const MIME: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-};
 
 async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
@@ -65,33 +49,19 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
   const scores = file("pred.txt", ["0.3", "0.9", "0.1", "-1.5", "2", "0.25", "0.5", ""].join("\n"));
 
   let browser: Browser | undefined;
-  let server: Server | undefined;
+  let site: { url: string; close(): Promise<unknown> } | undefined;
   let base = "";
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
-    const out = join(dir, "site");
-    await build({ configFile: join(import.meta.dirname, "../web/vite.config.ts"), logLevel: "silent", build: { outDir: out, emptyOutDir: true } });
-    server = createServer((req, res) => {
-      const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-      const rel = normalize(path === "/" ? "/index.html" : path);
-      // /dist/...: the package as built (npm run build), for the ESM library in a page.
-      const root = rel.startsWith("/dist/") ? join(import.meta.dirname, "..") : out;
-      const full = join(root, rel);
-      if (!full.startsWith(root) || !existsSync(full)) {
-        res.writeHead(404).end("not found");
-        return;
-      }
-      res.writeHead(200, { "content-type": MIME[extname(full)] ?? "application/octet-stream" }).end(readFileSync(full));
-    });
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    site = await servePage(join(dir, "site"));
+    base = site.url;
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await site?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
