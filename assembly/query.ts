@@ -48,16 +48,17 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   store<f64>(cumDcg, 0);
   store<f64>(cumAp, 0);
   // Relevance is a coin flip to the branch predictor: the sums below add 0 or 1 instead of branching.
+  const thr = threshold; // a local: a global is a load from memory at each use
   for (let r = 0; r < labelDepth; r++) {
     store<f64>(rankLabel + (<usize>r << 3), f64At(labels, load<i32>(order + (<usize>r << 2))));
   }
   for (let r = 0; r < relDepth; r++) {
-    const relevant = f64At(rankLabel, r) >= threshold;
+    const relevant = f64At(rankLabel, r) >= thr;
     rel += <f64>relevant;
     first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
     store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
     if (r < apDepth) {
-      ap += select<f64>(rel / <f64>(r + 1), 0.0, relevant);
+      ap += (rel / <f64>(r + 1)) * <f64>relevant; // not select(): V8 makes a branch of a select of doubles
       store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
     }
   }
@@ -66,45 +67,37 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
   }
 
-  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and
-  // gathered for the ideal ranking on the way.
+  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and,
+  // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
   const limit = Depths.ideal;
-  const topK = limit > 0 && limit <= TOP_K_MAX && gainMonotone;
-  const countLevels = limit > 0 && !topK && gainMonotone;
+  const countLevels = limit > 0 && gainMonotone;
   if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
   let numRel = 0;
   let numNonrel = 0;
   let topLevel = 0;
-  let byLevel = countLevels;
-  let kept = 0; // topK: labels kept in idealKeys, descending
-  let entry: f64 = 0; // topK: what a label must beat to be kept
+  let outside = 0; // a positive label that is no table level (fractional or very large)
   for (let j = jStart; j < jEnd; j++) {
     const label = f64At(judged, j);
-    numRel += <i32>(label >= threshold);
-    numNonrel += <i32>(label >= 0) & <i32>(label < threshold);
-    if (topK) {
-      if (label > entry) {
-        kept = keepTop(label, kept, limit);
-        entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
-      }
-    } else if (countLevels) {
+    numRel += <i32>(label >= thr);
+    numNonrel += <i32>(label >= 0) & <i32>(label < thr);
+    if (countLevels) {
+      // Without branches: whether a label is 0 is a coin flip to the branch predictor. Labels that
+      // are no level (-1) count in level 0's slot, which nothing reads.
       const level = levelOf(label);
-      if (level > 0) {
-        const slot = levelCount + (<usize>level << 2);
-        store<i32>(slot, load<i32>(slot) + 1);
-        topLevel = level > topLevel ? level : topLevel;
-      } else if (level < 0 && label > 0) {
-        byLevel = false; // a fractional or very large label: sort the gains instead
-      }
+      const slot = levelCount + (<usize>max(level, 0) << 2);
+      store<i32>(slot, load<i32>(slot) + 1);
+      topLevel = max(topLevel, level);
+      outside |= <i32>(level < 0) & <i32>(label > 0);
     }
   }
   let numIdeal = 0;
-  if (topK) numIdeal = idealFromTop(kept);
-  else if (limit > 0) numIdeal = byLevel ? idealByLevel(topLevel, limit) : idealBySort(judged, jStart, jEnd, limit);
+  if (countLevels && !outside) numIdeal = idealByLevel(topLevel, limit);
+  else if (limit > 0 && limit <= TOP_K_MAX && gainMonotone) numIdeal = idealFromTop(judged, jStart, jEnd, limit);
+  else if (limit > 0) numIdeal = idealBySort(judged, jStart, jEnd, limit);
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
 }
 
-/** Cutoffs up to this read the ideal ranking from a kept top k; deeper ones count or sort. */
+/** With labels that are no table level, cutoffs up to this read the ideal ranking from a kept top k; deeper ones sort. */
 const TOP_K_MAX: i32 = 64;
 
 /** Inserts label into the descending top list idealKeys[0..kept), at most `limit` long. */
@@ -123,7 +116,16 @@ function keepTop(label: f64, kept: i32, limit: i32): i32 {
  * and returns J, the number of judged documents with a positive gain, or (idealFromTop) min(J, limit),
  * which the measures cannot tell apart: they read idcg at min(k, J) with k <= limit.
  */
-function idealFromTop(kept: i32): i32 {
+function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
+  let kept = 0; // labels kept in idealKeys, descending
+  let entry: f64 = 0; // what a label must beat to be kept
+  for (let j = jStart; j < jEnd; j++) {
+    const label = f64At(judged, j);
+    if (label > entry) {
+      kept = keepTop(label, kept, limit);
+      entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
+    }
+  }
   // Gains grow with labels, so the top labels give the top gains.
   let sum: f64 = 0;
   let numIdeal = 0;
