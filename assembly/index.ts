@@ -4,6 +4,7 @@
 
 import { setConfiguration, NoRelevant, ALL } from "./state";
 import { rankQuery, Depths } from "./query";
+import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { numRet, numRel, numRelRet } from "./metrics/counts";
 import { precision, recall, f1, hitRate, rPrecision } from "./metrics/cutoff";
@@ -52,7 +53,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 7 + 4 * 4) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 7 + 4 * 2 + 4 * (BUCKETS_PER_ROW + 1)) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -81,7 +82,7 @@ export function configure(
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;
-  state.tmpIdx = p; p += n * 8;
+  state.tmpIdx = p; p += n * 4 * (BUCKETS_PER_ROW + 1);
   state.idealIdx = p; p += j * 4;
   state.levelCount = p;
 }
