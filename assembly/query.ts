@@ -47,20 +47,35 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   store<f64>(cumRel, 0);
   store<f64>(cumDcg, 0);
   store<f64>(cumAp, 0);
-  // Relevance is a coin flip to the branch predictor: the sums below add 0 or 1 instead of branching.
-  const thr = threshold; // a local: a global is a load from memory at each use
-  for (let r = 0; r < labelDepth; r++) {
-    store<f64>(rankLabel + (<usize>r << 3), f64At(labels, load<i32>(order + (<usize>r << 2))));
-  }
-  for (let r = 0; r < relDepth; r++) {
-    const relevant = f64At(rankLabel, r) >= thr;
+  // One pass reads each ranked label and sums as deep as needed (apDepth <= relDepth <= labelDepth),
+  // with the arrays and the threshold in locals: a global is a load from memory at each use.
+  // Relevance is a coin flip to the branch predictor: the sums add 0 or 1 instead of branching.
+  const rows = order;
+  const labelAt = rankLabel;
+  const relAt = cumRel;
+  const apAt = cumAp;
+  const thr = threshold;
+  let r = 0;
+  for (; r < apDepth; r++) {
+    const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
+    store<f64>(labelAt + (<usize>r << 3), label);
+    const relevant = label >= thr;
     rel += <f64>relevant;
     first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
-    store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
-    if (r < apDepth) {
-      ap += (rel / <f64>(r + 1)) * <f64>relevant; // not select(): V8 makes a branch of a select of doubles
-      store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
-    }
+    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
+    ap += (rel / <f64>(r + 1)) * <f64>relevant; // not select(): V8 makes a branch of a select of doubles
+    store<f64>(apAt + (<usize>(r + 1) << 3), ap);
+  }
+  for (; r < relDepth; r++) {
+    const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
+    store<f64>(labelAt + (<usize>r << 3), label);
+    const relevant = label >= thr;
+    rel += <f64>relevant;
+    first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
+    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
+  }
+  for (; r < labelDepth; r++) {
+    store<f64>(labelAt + (<usize>r << 3), f64At(labels, load<i32>(rows + (<usize>r << 2))));
   }
   for (let r = 0; r < gainDepth; r++) {
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
