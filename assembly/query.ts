@@ -87,17 +87,46 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   const limit = Depths.ideal;
   const countLevels = limit > 0 && gainMonotone;
   if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
-  let numRel = 0;
-  let numNonrel = 0;
-  let topLevel = 0;
-  let outside = 0; // a positive label that is no table level (fractional or very large)
-  for (let j = jStart; j < jEnd; j++) {
+  // Two labels at a time: the counts are lanes of 0 / -1 masks subtracted from accumulators, and
+  // each label's level is a lane, without branches (whether a label is 0 is a coin flip to the
+  // branch predictor). Labels that are no level count in level 0's slot, which nothing reads.
+  const thr2 = f64x2.splat(thr);
+  const zero2 = f64x2.splat(0);
+  const none = i32x4.splat(0);
+  const tableLength4 = i32x4.splat(gainTableLength);
+  let rel2 = i64x2.splat(0);
+  let nonrel2 = i64x2.splat(0);
+  let top4 = i32x4.splat(0);
+  let outside4 = i32x4.splat(0);
+  let j = jStart;
+  for (; j + 1 < jEnd; j += 2) {
+    const label = v128.load(judged + (<usize>j << 3));
+    rel2 = i64x2.sub(rel2, f64x2.ge(label, thr2));
+    nonrel2 = i64x2.sub(nonrel2, v128.and(f64x2.ge(label, zero2), f64x2.lt(label, thr2)));
+    if (countLevels) {
+      // levelOf() on both lanes; the doubles' 64-bit masks narrowed to the levels' i32 lanes 0 and 1.
+      const level = i32x4.trunc_sat_f64x2_s_zero(label);
+      const exact = v128.shuffle<i32>(f64x2.eq(f64x2.convert_low_i32x4_s(level), label), none, 0, 2, 4, 4);
+      const valid = v128.and(exact, i32x4.lt_u(level, tableLength4));
+      const slot = v128.and(level, valid);
+      top4 = i32x4.max_s(top4, slot);
+      outside4 = v128.or(outside4, v128.andnot(v128.shuffle<i32>(f64x2.gt(label, zero2), none, 0, 2, 4, 4), valid));
+      const slot0 = levelCount + (<usize>i32x4.extract_lane(slot, 0) << 2);
+      store<i32>(slot0, load<i32>(slot0) + 1);
+      const slot1 = levelCount + (<usize>i32x4.extract_lane(slot, 1) << 2);
+      store<i32>(slot1, load<i32>(slot1) + 1);
+    }
+  }
+  let numRel = <i32>(i64x2.extract_lane(rel2, 0) + i64x2.extract_lane(rel2, 1));
+  let numNonrel = <i32>(i64x2.extract_lane(nonrel2, 0) + i64x2.extract_lane(nonrel2, 1));
+  let topLevel = max(i32x4.extract_lane(top4, 0), i32x4.extract_lane(top4, 1));
+  let outside = i32x4.extract_lane(outside4, 0) | i32x4.extract_lane(outside4, 1); // a positive label that is no table level
+  if (j < jEnd) {
+    // The last of an odd count, the same way.
     const label = f64At(judged, j);
     numRel += <i32>(label >= thr);
     numNonrel += <i32>(label >= 0) & <i32>(label < thr);
     if (countLevels) {
-      // Without branches: whether a label is 0 is a coin flip to the branch predictor. Labels that
-      // are no level (-1) count in level 0's slot, which nothing reads.
       const level = levelOf(label);
       const slot = levelCount + (<usize>max(level, 0) << 2);
       store<i32>(slot, load<i32>(slot) + 1);

@@ -148,12 +148,16 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
       store<i32>(e1, load<i32>(e1) + 1);
     }
   }
+  // The running sum stays in a register: reading it back from the slot just stored would chain
+  // each bucket to the last through store-to-load forwarding.
   let fullest = 0;
+  let sum = 0;
   for (let b = 1; b <= m; b++) {
     const e = ends + (<usize>b << 2);
     const count = load<i32>(e);
-    fullest = count > fullest ? count : fullest;
-    store<i32>(e, count + load<i32>(e - 4));
+    fullest = max(fullest, count);
+    sum += count;
+    store<i32>(e, sum);
   }
   for (let i = 0; i < n; i++) {
     const e = ends + (<usize>load<i32>(bucketOf + (<usize>i << 2)) << 2);
