@@ -88,6 +88,26 @@ export function configure(
 }
 
 /**
+ * Called by src/kernel/ on each block of rows whose numbers the host has not checked: whether the
+ * `count` doubles at `values` are all finite. x - x is 0 for a finite x and NaN for NaN and the
+ * infinities, so the sum stays 0 only if all are; two at a time.
+ */
+export function allFinite(values: usize, count: i32): bool {
+  let sum = f64x2.splat(0);
+  let i = 0;
+  for (; i + 1 < count; i += 2) {
+    const x = v128.load(values + (<usize>i << 3));
+    sum = f64x2.add(sum, f64x2.sub(x, x));
+  }
+  let total = f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
+  if (i < count) {
+    const x = load<f64>(values + (<usize>i << 3));
+    total += x - x;
+  }
+  return total == 0;
+}
+
+/**
  * Called by src/kernel/ once per batch. Query q's ranked rows are [offsets[q], offsets[q+1]) of
  * scores (f64) and labels (f64, NaN = unjudged); its judgments are [judgedOffsets[q],
  * judgedOffsets[q+1]) of judged (f64), which may alias labels/offsets when every row is judged.

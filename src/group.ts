@@ -67,14 +67,19 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
   const nq = qids.length;
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  if (!allFinite(scores, labels) || !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel)) {
-    for (let i = 0; i < n; i++) {
-      for (const column of ["score", "rel"] as const) {
-        const v = rows[column][i];
-        if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
-        if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
-      }
-    }
+  // Typed columns hold only numbers, and whether those are finite the kernel checks as it copies
+  // each block into its memory: there the block is in cache, here the check is one more pass over
+  // every row in memory. With document ids, checked below, the numbers are checked here so that
+  // errors come in the same order.
+  const typed = ArrayBuffer.isView(rows.score) && ArrayBuffer.isView(rows.rel);
+  let checkNumbers: (() => never) | undefined;
+  if (!typed || (rows.docid && !allFinite(scores, labels))) {
+    findBadNumber(rows, n);
+  } else if (!rows.docid) {
+    checkNumbers = () => {
+      findBadNumber(rows, n);
+      throw new Error("the kernel found a score or label that is not finite, the host none");
+    };
   }
 
   let docids: Int32Array | null = null;
@@ -95,7 +100,7 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
       docids[rowAt ? rowAt[i] : i] = id;
     }
   }
-  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null };
+  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null, checkNumbers };
   return { batch, qids };
 }
 
@@ -155,6 +160,17 @@ function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Arr
   const out = new Float64Array(column.length);
   for (let i = 0; i < column.length; i++) out[rowAt[i]] = column[i];
   return out;
+}
+
+/** Throws the error for the first score or label that is not a finite number, if any. */
+function findBadNumber(rows: Rows, n: number): void {
+  for (let i = 0; i < n; i++) {
+    for (const column of ["score", "rel"] as const) {
+      const v = rows[column][i];
+      if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+      if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+    }
+  }
 }
 
 /**
