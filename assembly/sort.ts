@@ -89,7 +89,7 @@ export const BUCKETS_PER_ROW: i32 = 2;
 
 /**
  * Sorts a query's rows [start, start + n) by score descending, then row ascending, writing the rows
- * in rank order to `order` and their scores to `keys`. `buckets` is scratch for (BUCKETS_PER_ROW + 1) n + 2 i32.
+ * in rank order to `order` and their scores to `keys`. `buckets` is scratch for (BUCKETS_PER_ROW + 1) n + 5 i32.
  *
  * Most of the kernel's time goes here, so instead of a comparison sort this is an interpolation
  * (bucket) sort: BUCKETS_PER_ROW n buckets spread evenly from the highest to the lowest score, rows scattered into
@@ -132,7 +132,7 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
   // scores in (hi - (b+1)/scale, hi - b/scale]: the highest scores first. Two rows at a time.
   const bucketOf = buckets;
   const ends = buckets + (<usize>(n + 1) << 2); // after a slot of slack: for an odd n the pairs write bucketOf[n]
-  memory.fill(ends, 0, (<usize>m + 1) << 2);
+  memory.fill(ends, 0, (<usize>m + 4) << 2); // 3 slots past ends[m] for the prefix sum's last four
   const last = m - 1;
   const his2 = f64x2.splat(hi);
   const scale2 = f64x2.splat(scale);
@@ -148,17 +148,22 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
       store<i32>(e1, load<i32>(e1) + 1);
     }
   }
-  // The running sum stays in a register: reading it back from the slot just stored would chain
-  // each bucket to the last through store-to-load forwarding.
-  let fullest = 0;
-  let sum = 0;
-  for (let b = 1; b <= m; b++) {
-    const e = ends + (<usize>b << 2);
-    const count = load<i32>(e);
-    fullest = max(fullest, count);
-    sum += count;
-    store<i32>(e, sum);
+  // Counts to ends, four buckets at a time: a prefix sum within the vector (add it shifted by one
+  // lane, then by two), plus the running total in every lane. Past ends[m] it sums zeros.
+  const zero4 = i32x4.splat(0);
+  let sum4 = zero4;
+  let fullest4 = zero4;
+  for (let b = 1; b <= m; b += 4) {
+    const p = ends + (<usize>b << 2);
+    let v = v128.load(p);
+    fullest4 = i32x4.max_s(fullest4, v);
+    v = i32x4.add(v, v128.shuffle<i32>(zero4, v, 0, 4, 5, 6));
+    v = i32x4.add(v, v128.shuffle<i32>(zero4, v, 0, 1, 4, 5));
+    v = i32x4.add(v, sum4);
+    v128.store(p, v);
+    sum4 = v128.shuffle<i32>(v, v, 3, 3, 3, 3);
   }
+  const fullest = max(max(i32x4.extract_lane(fullest4, 0), i32x4.extract_lane(fullest4, 1)), max(i32x4.extract_lane(fullest4, 2), i32x4.extract_lane(fullest4, 3)));
   for (let i = 0; i < n; i++) {
     const e = ends + (<usize>load<i32>(bucketOf + (<usize>i << 2)) << 2);
     const at = load<i32>(e);
