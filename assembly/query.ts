@@ -86,52 +86,50 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
   const limit = Depths.ideal;
   const countLevels = limit > 0 && gainMonotone;
-  if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
-  // Two labels at a time: the counts are lanes of 0 / -1 masks subtracted from accumulators, and
-  // each label's level is a lane, without branches (whether a label is 0 is a coin flip to the
-  // branch predictor). Labels that are no level count in level 0's slot, which nothing reads.
+  // Two labels at a time, without branches (whether a label is 0 is a coin flip to the branch
+  // predictor): each count is a lane of 0 / -1 masks subtracted from an accumulator. The levels
+  // are counted for 1 to 4, where nearly all relevance scales end, in registers; a query with
+  // another positive label is counted again level by level. The last of an odd count comes with a -1.
   const thr2 = f64x2.splat(thr);
   const zero2 = f64x2.splat(0);
-  const none = i32x4.splat(0);
-  const tableLength4 = i32x4.splat(gainTableLength);
   let rel2 = i64x2.splat(0);
-  let nonrel2 = i64x2.splat(0);
-  let top4 = i32x4.splat(0);
-  let outside4 = i32x4.splat(0);
-  let j = jStart;
-  for (; j + 1 < jEnd; j += 2) {
-    const label = v128.load(judged + (<usize>j << 3));
+  let judged2 = i64x2.splat(0);
+  let positive2 = i64x2.splat(0);
+  let level1 = i64x2.splat(0);
+  let level2 = i64x2.splat(0);
+  let level3 = i64x2.splat(0);
+  let level4 = i64x2.splat(0);
+  for (let j = jStart; j < jEnd; j += 2) {
+    const label = j + 1 < jEnd ? v128.load(judged + (<usize>j << 3)) : f64x2.replace_lane(f64x2.splat(-1), 0, f64At(judged, j));
     rel2 = i64x2.sub(rel2, f64x2.ge(label, thr2));
-    nonrel2 = i64x2.sub(nonrel2, v128.and(f64x2.ge(label, zero2), f64x2.lt(label, thr2)));
+    judged2 = i64x2.sub(judged2, f64x2.ge(label, zero2));
     if (countLevels) {
-      // levelOf() on both lanes; the doubles' 64-bit masks narrowed to the levels' i32 lanes 0 and 1.
-      const level = i32x4.trunc_sat_f64x2_s_zero(label);
-      const exact = v128.shuffle<i32>(f64x2.eq(f64x2.convert_low_i32x4_s(level), label), none, 0, 2, 4, 4);
-      const valid = v128.and(exact, i32x4.lt_u(level, tableLength4));
-      const slot = v128.and(level, valid);
-      top4 = i32x4.max_s(top4, slot);
-      outside4 = v128.or(outside4, v128.andnot(v128.shuffle<i32>(f64x2.gt(label, zero2), none, 0, 2, 4, 4), valid));
-      const slot0 = levelCount + (<usize>i32x4.extract_lane(slot, 0) << 2);
-      store<i32>(slot0, load<i32>(slot0) + 1);
-      const slot1 = levelCount + (<usize>i32x4.extract_lane(slot, 1) << 2);
-      store<i32>(slot1, load<i32>(slot1) + 1);
+      positive2 = i64x2.sub(positive2, f64x2.gt(label, zero2));
+      level1 = i64x2.sub(level1, f64x2.eq(label, f64x2.splat(1)));
+      level2 = i64x2.sub(level2, f64x2.eq(label, f64x2.splat(2)));
+      level3 = i64x2.sub(level3, f64x2.eq(label, f64x2.splat(3)));
+      level4 = i64x2.sub(level4, f64x2.eq(label, f64x2.splat(4)));
     }
   }
-  let numRel = <i32>(i64x2.extract_lane(rel2, 0) + i64x2.extract_lane(rel2, 1));
-  let numNonrel = <i32>(i64x2.extract_lane(nonrel2, 0) + i64x2.extract_lane(nonrel2, 1));
-  let topLevel = max(i32x4.extract_lane(top4, 0), i32x4.extract_lane(top4, 1));
-  let outside = i32x4.extract_lane(outside4, 0) | i32x4.extract_lane(outside4, 1); // a positive label that is no table level
-  if (j < jEnd) {
-    // The last of an odd count, the same way.
-    const label = f64At(judged, j);
-    numRel += <i32>(label >= thr);
-    numNonrel += <i32>(label >= 0) & <i32>(label < thr);
-    if (countLevels) {
-      const level = levelOf(label);
-      const slot = levelCount + (<usize>max(level, 0) << 2);
-      store<i32>(slot, load<i32>(slot) + 1);
-      topLevel = max(topLevel, level);
-      outside |= <i32>(level < 0) & <i32>(label > 0);
+  const numRel = lanes(rel2);
+  // The threshold is > 0 (the host refuses others), so relevant labels are among those >= 0.
+  const numNonrel = lanes(judged2) - numRel;
+  let topLevel = 0;
+  let outside = false; // a positive label that is no table level (fractional or very large)
+  if (countLevels) {
+    const c1 = lanes(level1);
+    const c2 = lanes(level2);
+    const c3 = lanes(level3);
+    const c4 = lanes(level4);
+    if (c1 + c2 + c3 + c4 == lanes(positive2) && gainTableLength > 4) {
+      store<i32>(levelCount + 4, c1);
+      store<i32>(levelCount + 8, c2);
+      store<i32>(levelCount + 12, c3);
+      store<i32>(levelCount + 16, c4);
+      topLevel = c4 > 0 ? 4 : c3 > 0 ? 3 : c2 > 0 ? 2 : c1 > 0 ? 1 : 0;
+    } else {
+      topLevel = countByLevel(judged, jStart, jEnd);
+      outside = topLevel < 0;
     }
   }
   let numIdeal = 0;
@@ -139,6 +137,33 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   else if (limit > 0 && limit <= TOP_K_MAX && gainMonotone) numIdeal = idealFromTop(judged, jStart, jEnd, limit);
   else if (limit > 0) numIdeal = idealBySort(judged, jStart, jEnd, limit);
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
+}
+
+/** The sum of the two lanes of an i64x2 count. */
+// @ts-ignore: decorator
+@inline function lanes(count: v128): i32 {
+  return <i32>(i64x2.extract_lane(count, 0) + i64x2.extract_lane(count, 1));
+}
+
+/**
+ * Counts judged[jStart..jEnd) per table level into levelCount and returns the highest level met,
+ * or -1 if a positive label is no table level (fractional or very large).
+ */
+function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
+  memory.fill(levelCount, 0, <usize>gainTableLength << 2);
+  let topLevel = 0;
+  for (let j = jStart; j < jEnd; j++) {
+    const label = f64At(judged, j);
+    const level = levelOf(label);
+    if (level > 0) {
+      const slot = levelCount + (<usize>level << 2);
+      store<i32>(slot, load<i32>(slot) + 1);
+      topLevel = max(topLevel, level);
+    } else if (level < 0 && label > 0) {
+      return -1;
+    }
+  }
+  return topLevel;
 }
 
 /** With labels that are no table level, cutoffs up to this read the ideal ranking from a kept top k; deeper ones sort. */
