@@ -4,6 +4,7 @@
 
 import { setConfiguration, NoRelevant, ALL } from "./state";
 import { rankQuery, Depths } from "./query";
+import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { numRet, numRel, numRelRet } from "./metrics/counts";
 import { precision, recall, f1, hitRate, rPrecision } from "./metrics/cutoff";
@@ -52,7 +53,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 7 + 4 * 4) + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 7 + 4 * 2 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -81,9 +82,29 @@ export function configure(
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;
-  state.tmpIdx = p; p += n * 8;
+  state.tmpIdx = p; p += n * 4 * (BUCKETS_PER_ROW + 1) + 16;
   state.idealIdx = p; p += j * 4;
   state.levelCount = p;
+}
+
+/**
+ * Called by src/kernel/ on each block of rows whose numbers the host has not checked: whether the
+ * `count` doubles at `values` are all finite. x - x is 0 for a finite x and NaN for NaN and the
+ * infinities, so the sum stays 0 only if all are; two at a time.
+ */
+export function allFinite(values: usize, count: i32): bool {
+  let sum = f64x2.splat(0);
+  let i = 0;
+  for (; i + 1 < count; i += 2) {
+    const x = v128.load(values + (<usize>i << 3));
+    sum = f64x2.add(sum, f64x2.sub(x, x));
+  }
+  let total = f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
+  if (i < count) {
+    const x = load<f64>(values + (<usize>i << 3));
+    total += x - x;
+  }
+  return total == 0;
 }
 
 /**

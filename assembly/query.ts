@@ -47,64 +47,126 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   store<f64>(cumRel, 0);
   store<f64>(cumDcg, 0);
   store<f64>(cumAp, 0);
-  // Relevance is a coin flip to the branch predictor: the sums below add 0 or 1 instead of branching.
-  for (let r = 0; r < labelDepth; r++) {
-    store<f64>(rankLabel + (<usize>r << 3), f64At(labels, load<i32>(order + (<usize>r << 2))));
-  }
-  for (let r = 0; r < relDepth; r++) {
-    const relevant = f64At(rankLabel, r) >= threshold;
+  // One pass reads each ranked label and sums as deep as needed (apDepth <= relDepth <= labelDepth),
+  // with the arrays and the threshold in locals: a global is a load from memory at each use.
+  // Relevance is a coin flip to the branch predictor: the sums add 0 or 1 instead of branching.
+  const rows = order;
+  const labelAt = rankLabel;
+  const relAt = cumRel;
+  const apAt = cumAp;
+  const thr = threshold;
+  let r = 0;
+  for (; r < apDepth; r++) {
+    const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
+    store<f64>(labelAt + (<usize>r << 3), label);
+    const relevant = label >= thr;
     rel += <f64>relevant;
     first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
-    store<f64>(cumRel + (<usize>(r + 1) << 3), rel);
-    if (r < apDepth) {
-      ap += select<f64>(rel / <f64>(r + 1), 0.0, relevant);
-      store<f64>(cumAp + (<usize>(r + 1) << 3), ap);
-    }
+    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
+    ap += (rel / <f64>(r + 1)) * <f64>relevant; // not select(): V8 makes a branch of a select of doubles
+    store<f64>(apAt + (<usize>(r + 1) << 3), ap);
+  }
+  for (; r < relDepth; r++) {
+    const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
+    store<f64>(labelAt + (<usize>r << 3), label);
+    const relevant = label >= thr;
+    rel += <f64>relevant;
+    first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
+    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
+  }
+  for (; r < labelDepth; r++) {
+    store<f64>(labelAt + (<usize>r << 3), f64At(labels, load<i32>(rows + (<usize>r << 2))));
   }
   for (let r = 0; r < gainDepth; r++) {
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
   }
 
-  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and
-  // gathered for the ideal ranking on the way.
+  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and,
+  // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
   const limit = Depths.ideal;
-  const topK = limit > 0 && limit <= TOP_K_MAX && gainMonotone;
-  const countLevels = limit > 0 && !topK && gainMonotone;
-  if (countLevels) memory.fill(levelCount, 0, <usize>gainTableLength << 2);
-  let numRel = 0;
-  let numNonrel = 0;
+  const countLevels = limit > 0 && gainMonotone;
+  // Two labels at a time, without branches (whether a label is 0 is a coin flip to the branch
+  // predictor): each count is a lane of 0 / -1 masks subtracted from an accumulator. The levels
+  // are counted for 1 to 4, where nearly all relevance scales end, in registers; a query with
+  // another positive label is counted again level by level. The last of an odd count comes with a -1.
+  const thr2 = f64x2.splat(thr);
+  const zero2 = f64x2.splat(0);
+  let rel2 = i64x2.splat(0);
+  let judged2 = i64x2.splat(0);
+  let positive2 = i64x2.splat(0);
+  let level1 = i64x2.splat(0);
+  let level2 = i64x2.splat(0);
+  let level3 = i64x2.splat(0);
+  let level4 = i64x2.splat(0);
+  for (let j = jStart; j < jEnd; j += 2) {
+    const label = j + 1 < jEnd ? v128.load(judged + (<usize>j << 3)) : f64x2.replace_lane(f64x2.splat(-1), 0, f64At(judged, j));
+    rel2 = i64x2.sub(rel2, f64x2.ge(label, thr2));
+    judged2 = i64x2.sub(judged2, f64x2.ge(label, zero2));
+    if (countLevels) {
+      positive2 = i64x2.sub(positive2, f64x2.gt(label, zero2));
+      level1 = i64x2.sub(level1, f64x2.eq(label, f64x2.splat(1)));
+      level2 = i64x2.sub(level2, f64x2.eq(label, f64x2.splat(2)));
+      level3 = i64x2.sub(level3, f64x2.eq(label, f64x2.splat(3)));
+      level4 = i64x2.sub(level4, f64x2.eq(label, f64x2.splat(4)));
+    }
+  }
+  const numRel = lanes(rel2);
+  // The threshold is > 0 (the host refuses others), so relevant labels are among those >= 0.
+  const numNonrel = lanes(judged2) - numRel;
   let topLevel = 0;
-  let byLevel = countLevels;
-  let kept = 0; // topK: labels kept in idealKeys, descending
-  let entry: f64 = 0; // topK: what a label must beat to be kept
-  for (let j = jStart; j < jEnd; j++) {
-    const label = f64At(judged, j);
-    numRel += <i32>(label >= threshold);
-    numNonrel += <i32>(label >= 0) & <i32>(label < threshold);
-    if (topK) {
-      if (label > entry) {
-        kept = keepTop(label, kept, limit);
-        entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
-      }
-    } else if (countLevels) {
-      const level = levelOf(label);
-      if (level > 0) {
-        const slot = levelCount + (<usize>level << 2);
-        store<i32>(slot, load<i32>(slot) + 1);
-        topLevel = level > topLevel ? level : topLevel;
-      } else if (level < 0 && label > 0) {
-        byLevel = false; // a fractional or very large label: sort the gains instead
-      }
+  let outside = false; // a positive label that is no table level (fractional or very large)
+  if (countLevels) {
+    const c1 = lanes(level1);
+    const c2 = lanes(level2);
+    const c3 = lanes(level3);
+    const c4 = lanes(level4);
+    if (c1 + c2 + c3 + c4 == lanes(positive2) && gainTableLength > 4) {
+      store<i32>(levelCount + 4, c1);
+      store<i32>(levelCount + 8, c2);
+      store<i32>(levelCount + 12, c3);
+      store<i32>(levelCount + 16, c4);
+      topLevel = c4 > 0 ? 4 : c3 > 0 ? 3 : c2 > 0 ? 2 : c1 > 0 ? 1 : 0;
+    } else {
+      topLevel = countByLevel(judged, jStart, jEnd);
+      outside = topLevel < 0;
     }
   }
   let numIdeal = 0;
-  if (topK) numIdeal = idealFromTop(kept);
-  else if (limit > 0) numIdeal = byLevel ? idealByLevel(topLevel, limit) : idealBySort(judged, jStart, jEnd, limit);
+  if (countLevels && !outside) numIdeal = idealByLevel(topLevel, limit);
+  else if (limit > 0 && limit <= TOP_K_MAX && gainMonotone) numIdeal = idealFromTop(judged, jStart, jEnd, limit);
+  else if (limit > 0) numIdeal = idealBySort(judged, jStart, jEnd, limit);
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
 }
 
-/** Cutoffs up to this read the ideal ranking from a kept top k; deeper ones count or sort. */
+/** The sum of the two lanes of an i64x2 count. */
+// @ts-ignore: decorator
+@inline function lanes(count: v128): i32 {
+  return <i32>(i64x2.extract_lane(count, 0) + i64x2.extract_lane(count, 1));
+}
+
+/**
+ * Counts judged[jStart..jEnd) per table level into levelCount and returns the highest level met,
+ * or -1 if a positive label is no table level (fractional or very large).
+ */
+function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
+  memory.fill(levelCount, 0, <usize>gainTableLength << 2);
+  let topLevel = 0;
+  for (let j = jStart; j < jEnd; j++) {
+    const label = f64At(judged, j);
+    const level = levelOf(label);
+    if (level > 0) {
+      const slot = levelCount + (<usize>level << 2);
+      store<i32>(slot, load<i32>(slot) + 1);
+      topLevel = max(topLevel, level);
+    } else if (level < 0 && label > 0) {
+      return -1;
+    }
+  }
+  return topLevel;
+}
+
+/** With labels that are no table level, cutoffs up to this read the ideal ranking from a kept top k; deeper ones sort. */
 const TOP_K_MAX: i32 = 64;
 
 /** Inserts label into the descending top list idealKeys[0..kept), at most `limit` long. */
@@ -123,7 +185,16 @@ function keepTop(label: f64, kept: i32, limit: i32): i32 {
  * and returns J, the number of judged documents with a positive gain, or (idealFromTop) min(J, limit),
  * which the measures cannot tell apart: they read idcg at min(k, J) with k <= limit.
  */
-function idealFromTop(kept: i32): i32 {
+function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
+  let kept = 0; // labels kept in idealKeys, descending
+  let entry: f64 = 0; // what a label must beat to be kept
+  for (let j = jStart; j < jEnd; j++) {
+    const label = f64At(judged, j);
+    if (label > entry) {
+      kept = keepTop(label, kept, limit);
+      entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
+    }
+  }
   // Gains grow with labels, so the top labels give the top gains.
   let sum: f64 = 0;
   let numIdeal = 0;

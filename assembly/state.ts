@@ -33,7 +33,7 @@ export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
 export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
-export let tmpIdx: usize = 0; // i32[2 maxN + 1]
+export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: sortRows' buckets
 export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
 
 // The current query.

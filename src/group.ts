@@ -39,23 +39,8 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
 
   // Number the queries in order of first appearance. Rows usually come grouped already: then one
   // scan finds the offsets and the columns are used in place. Otherwise a stable counting sort.
-  const index = new Map<Qid, number>();
-  const qids: Qid[] = [];
-  const starts: number[] = [];
   const qidColumn = rows.qid;
-  let contiguous = true;
-  for (let i = 0; i < n; i++) {
-    const v = qidColumn[i];
-    if (i > 0 && v === qidColumn[i - 1]) continue;
-    if (index.has(v)) {
-      contiguous = false;
-      break;
-    }
-    if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
-    index.set(v, qids.length);
-    qids.push(v);
-    starts.push(i);
-  }
+  const { qids, starts, index, contiguous } = scanQueries(qidColumn);
   let offsets: Int32Array;
   let rowAt: Int32Array | null = null; // row i goes to position rowAt[i]
   let queryOf: Int32Array | null = null;
@@ -85,28 +70,19 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
   const nq = qids.length;
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both, summed in
-  // four independent chains so the additions overlap.
-  let f0 = 0;
-  let f1 = 0;
-  let f2 = 0;
-  let f3 = 0;
-  const n4 = n - (n % 4);
-  for (let p = 0; p < n4; p += 4) {
-    f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
-    f1 += scores[p + 1] - scores[p + 1] + (labels[p + 1] - labels[p + 1]);
-    f2 += scores[p + 2] - scores[p + 2] + (labels[p + 2] - labels[p + 2]);
-    f3 += scores[p + 3] - scores[p + 3] + (labels[p + 3] - labels[p + 3]);
-  }
-  for (let p = n4; p < n; p++) f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
-  if (f0 + f1 + f2 + f3 !== 0 || !ArrayBuffer.isView(rows.score) || !ArrayBuffer.isView(rows.rel)) {
-    for (let i = 0; i < n; i++) {
-      for (const column of ["score", "rel"] as const) {
-        const v = rows[column][i];
-        if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
-        if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
-      }
-    }
+  // Typed columns hold only numbers, and whether those are finite the kernel checks as it copies
+  // each block into its memory: there the block is in cache, here the check is one more pass over
+  // every row in memory. With document ids, checked below, the numbers are checked here so that
+  // errors come in the same order.
+  const typed = ArrayBuffer.isView(rows.score) && ArrayBuffer.isView(rows.rel);
+  let checkNumbers: (() => never) | undefined;
+  if (!typed || (rows.docid && !allFinite(scores, labels))) {
+    findBadNumber(rows, n);
+  } else if (!rows.docid) {
+    checkNumbers = () => {
+      findBadNumber(rows, n);
+      throw new Error("the kernel found a score or label that is not finite, the host none");
+    };
   }
 
   let docids: Int32Array | null = null;
@@ -127,8 +103,54 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
       docids[rowAt ? rowAt[i] : i] = id;
     }
   }
-  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null };
+  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null, checkNumbers };
   return { batch, qids };
+}
+
+/**
+ * The queries in order of first appearance and the rows where each run of one query starts, up to
+ * the first query that comes back (then `contiguous` is false and `index` numbers the queries so far).
+ */
+function scanQueries(qidColumn: ArrayLike<Qid>): { qids: Qid[]; starts: number[]; index: Map<Qid, number>; contiguous: boolean } {
+  const runs = runStarts(qidColumn);
+  // Only a map from query to number can see a query come back, and it costs more than the scan;
+  // while the queries come in increasing order (numbers, or strings), none can, so the map is
+  // made only if that order breaks.
+  const qids: Qid[] = [];
+  const starts: number[] = [];
+  let index: Map<Qid, number> | null = null;
+  let contiguous = true;
+  for (const i of runs) {
+    const v = qidColumn[i];
+    const previous = qids[qids.length - 1];
+    if (index === null && i > 0 && !(typeof v === typeof previous && v > previous)) index = new Map(qids.map((q, k) => [q, k]));
+    if (index !== null) {
+      if (index.has(v)) {
+        contiguous = false;
+        break;
+      }
+      index.set(v, qids.length);
+    }
+    if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+    qids.push(v);
+    starts.push(i);
+  }
+  return { qids, starts, index: index ?? new Map(), contiguous };
+}
+
+/** The rows whose query differs from the row before's: one comparison per row, kept apart from the rest so that it stays this tight. */
+function runStarts(qidColumn: ArrayLike<Qid>): number[] {
+  const n = qidColumn.length;
+  const starts: number[] = n > 0 ? [0] : [];
+  let last = n > 0 ? qidColumn[0] : 0;
+  for (let i = 1; i < n; i++) {
+    const v = qidColumn[i];
+    if (v !== last) {
+      starts.push(i);
+      last = v;
+    }
+  }
+  return starts;
 }
 
 export function isColumn(c: unknown): c is ArrayLike<unknown> {
@@ -141,4 +163,39 @@ function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Arr
   const out = new Float64Array(column.length);
   for (let i = 0; i < column.length; i++) out[rowAt[i]] = column[i];
   return out;
+}
+
+/** Throws the error for the first score or label that is not a finite number, if any. */
+function findBadNumber(rows: Rows, n: number): void {
+  for (let i = 0; i < n; i++) {
+    for (const column of ["score", "rel"] as const) {
+      const v = rows[column][i];
+      if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+      if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+    }
+  }
+}
+
+/**
+ * Whether every score and label is finite. Its own function, as are the other loops over every
+ * row: V8 then optimizes each loop on its own, instead of groupRows falling back to the interpreter
+ * at each call when a later loop has no type feedback yet.
+ */
+function allFinite(scores: Float64Array, labels: Float64Array): boolean {
+  const n = scores.length;
+  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both, summed in
+  // four independent chains so the additions overlap.
+  let f0 = 0;
+  let f1 = 0;
+  let f2 = 0;
+  let f3 = 0;
+  const n4 = n - (n % 4);
+  for (let p = 0; p < n4; p += 4) {
+    f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
+    f1 += scores[p + 1] - scores[p + 1] + (labels[p + 1] - labels[p + 1]);
+    f2 += scores[p + 2] - scores[p + 2] + (labels[p + 2] - labels[p + 2]);
+    f3 += scores[p + 3] - scores[p + 3] + (labels[p + 3] - labels[p + 3]);
+  }
+  for (let p = n4; p < n; p++) f0 += scores[p] - scores[p] + (labels[p] - labels[p]);
+  return f0 + f1 + f2 + f3 === 0;
 }

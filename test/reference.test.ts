@@ -443,6 +443,11 @@ describe.each(backends)("$name", (b) => {
     it("columns of different lengths", () => throws(() => b.evaluate({ qid: [1, 1, 1], score: [1, 2], rel: [0, 1, 0] }, "map"), /score/));
     it("a NaN score", () => throws(() => b.evaluate({ ...rows, score: [0.3, NaN, 0.1] }, "map"), /score\[1\]/));
     it("an infinite label", () => throws(() => b.evaluate({ ...rows, rel: [0, 1, Infinity] }, "map"), /rel\[2\]/));
+    it("a NaN score, an infinite label in typed columns (checked by the kernel as it copies them)", () => {
+      const typed = { qid: Int32Array.from([1, 1, 2]), score: Float64Array.from([0.3, 0.2, 0.1]), rel: Float64Array.from([0, 1, 0]) };
+      throws(() => b.evaluate({ ...typed, score: Float64Array.from([0.3, NaN, 0.1]) }, "map"), /score\[1\].*NaN/);
+      throws(() => b.evaluate({ ...typed, rel: Float64Array.from([0, 1, -Infinity]) }, "map"), /rel\[2\].*-Infinity/);
+    });
     it("a document twice in one query", () => throws(() => b.evaluate({ ...rows, docid: ["a", "b", "a"] }, "map"), /docid\[2\].*"a"/));
     it("the same document in two queries is fine", () => {
       expectValues(b.evaluate({ qid: [1, 2], score: [1, 1], rel: [1, 1], docid: ["a", "a"] }, "map"), { map: [1, 1] });

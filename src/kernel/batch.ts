@@ -19,6 +19,12 @@ export interface Batch {
   readonly docids: Int32Array | null;
   /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
+  /**
+   * Set when scores and labels have not been checked to be finite (groupRows leaves that to the
+   * kernel, which checks each block as it copies it): throws the input error naming the first
+   * score or label that is not.
+   */
+  readonly checkNumbers?: () => never;
 }
 
 /**

@@ -15,6 +15,7 @@ interface KernelExports {
     beyondListNaN: number, depth: number, discount: number, docids: number, poolBytes: number,
     poolOffsets: number, scratch: number, maxN: number, maxJ: number,
   ): void;
+  allFinite(values: number, count: number): number;
   evaluate(
     numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
     numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
@@ -28,9 +29,10 @@ const PAGE = 65536;
 const MAX_MEMORY = 4 * 1024 ** 3;
 /**
  * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
- * whatever the batch size; a block is one or more whole queries.
+ * whatever the batch size; a block is one or more whole queries. A block this small is still in
+ * cache when the kernel reads it after the copy.
  */
-const BLOCK_BYTES = 128 * 1024 ** 2;
+const BLOCK_BYTES = 1024 ** 2;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 
@@ -201,6 +203,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     for (let q = 0; q <= n; q++) o[q] = batch.offsets[from + q] - r0;
     kernel.f64(scores, r1 - r0).set(batch.scores.subarray(r0, r1));
     kernel.f64(labels, r1 - r0).set(batch.labels.subarray(r0, r1));
+    if (batch.checkNumbers && !(exports.allFinite(scores, r1 - r0) && exports.allFinite(labels, r1 - r0))) batch.checkNumbers();
     if (jo && batch.judged) {
       const j = kernel.i32(judgedOffsets, n + 1);
       for (let q = 0; q <= n; q++) j[q] = jo[from + q] - j0;
