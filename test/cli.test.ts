@@ -150,6 +150,21 @@ describe("rankeval --letor", () => {
     expect(bad.status).toBe(2);
     expect(bad.err).toMatch(/group sizes add up to 4 but .* has 3 rows/);
   });
+  it("breaks ties by document id (descending) or input order, and refuses a document twice in a query, with queries grouped or not", async () => {
+    // q1: a and b tie; by id b (0) comes first, in input order a (2). q2 comes between q1's rows in the scattered file.
+    const tied = file("tied.txt", "2 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = b\n1 qid:2 1:0 # docid = c\n");
+    const scattered = file("scattered.txt", "2 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = b\n");
+    const same = file("same.txt", "1\n1\n1\n");
+    for (const [data, ties, mrr] of [[tied, "docid", "0.7500"], [tied, "input", "1"], [scattered, "docid", "0.7500"], [scattered, "input", "1"]]) {
+      const r = await run("--letor", data, "--scores", same, "--ties", ties, "-m", "mrr");
+      expect(r.out).toMatch(new RegExp(`mrr\\s+${mrr}\n`));
+    }
+    for (const text of ["1 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n", "1 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = a\n"]) {
+      const r = await run("--letor", file("twice.txt", text), "--scores", same, "-m", "mrr");
+      expect(r.status).toBe(2);
+      expect(r.err).toMatch(/document "a" appears twice in query "1"/);
+    }
+  });
   it("refuses a predictions file of another length", async () => {
     const r = await run("--letor", data, "--scores", file("short.txt", "1\n2\n"));
     expect(r.status).toBe(2);
