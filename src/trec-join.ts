@@ -154,16 +154,21 @@ function duplicate(file: string, lines: RunRows["lines"], row: number, docs: Row
   throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
 }
 
-/** Judgments grouped by query once, for joining many runs, or many blocks of one run, to them. */
+/**
+ * Judgments grouped by query once, for joining many runs, or many blocks of one run, to them. The
+ * query column is not kept: the groups say the same, and judgments are most of what a streamed
+ * evaluation holds in memory.
+ */
 export interface GroupedJudgments {
-  readonly qrels: QrelsRows;
+  readonly qrels: Omit<QrelsRows, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
 }
 
 export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
-  const groups = groupByQuery(qrels.qid, qrels.length, qrels.qidNames.size);
-  return { qrels, groups, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
+  const { qid, ...rest } = qrels;
+  const groups = groupByQuery(qid, qrels.length, qrels.qidNames.size);
+  return { qrels: rest, groups, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
 }
 
 /**

@@ -242,6 +242,13 @@ function warnNotInRun(file: string, qids: string[]): void {
   post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
 }
 
+/** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
+async function readJudgments(file: File): Promise<GroupedJudgments> {
+  const parser = new QrelsParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
+  await readInto(file, parser);
+  return groupJudgments(parser.finish());
+}
+
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
   kind = "trec";
   units = [];
@@ -249,10 +256,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   // Settings first: a bad measure name stops before any file is read.
   const ctx = context(settings);
   postRows(ctx);
-  const qids = new Interner();
-  const qrelsParser = new QrelsParser({ file: qrelsFile.name, qids, docids: "per-row", expectedBytes: qrelsFile.size });
-  await readInto(qrelsFile, qrelsParser);
-  const judgments = groupJudgments(qrelsParser.finish());
+  const judgments = await readJudgments(qrelsFile);
   const texts: string[] = [];
   // Each run's column as soon as it is read.
   for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file), texts);

@@ -62,9 +62,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const qids = new Interner();
   const [qrelsFile, ...runFiles] = args.files;
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
-  const qrelsParser = qrelsParserFor(qrelsFile, qids, await inputSize(qrelsFile), { format: args.inputFormat, columns: args.columns });
-  await readInto(qrelsFile, qrelsParser, progress);
-  const judgments = groupJudgments(qrelsParser.finish());
+  const judgments = await readJudgments(qrelsFile, qids, args, progress);
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
@@ -88,6 +86,13 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery));
   }
   return 0;
+}
+
+/** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
+async function readJudgments(file: string, qids: Interner, args: CliArgs, progress: Progress): Promise<GroupedJudgments> {
+  const parser = qrelsParserFor(file, qids, await inputSize(file), { format: args.inputFormat, columns: args.columns });
+  await readInto(file, parser, progress);
+  return groupJudgments(parser.finish());
 }
 
 /**
