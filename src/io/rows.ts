@@ -110,28 +110,31 @@ export class RowsBuilder {
   reserve(bytes: number): void {
     const before = this.bytesSeen;
     this.bytesSeen += bytes;
-    let rows = this.count + (bytes >> 3) + 1;
-    let poolBytes = this.used + bytes;
-    // Doubling, or once a sample of the input is in, its expected size (exactly: no doubling after).
-    let exact = false;
-    if (this.expectedBytes > 0 && before >= 1 << 16) {
-      // Rows and id bytes per input byte so far, scaled to the whole input with 10% spare.
-      const scale = (1.1 * Math.max(this.expectedBytes, this.bytesSeen)) / before;
-      rows = Math.max(rows, Math.ceil(this.count * scale) + 1024);
-      poolBytes = Math.max(poolBytes, Math.ceil(this.used * scale) + 65536);
-      this.expectedBytes = 0;
-      exact = true;
-    }
+    const rows = this.count + (bytes >> 3) + 1;
+    const poolBytes = this.used + bytes;
     if (rows > this.qid.length) {
-      const cap = exact ? rows : Math.max(rows, 2 * this.qid.length);
+      const cap = this.capacity(rows, this.count, this.qid.length, before, 1024);
       this.qid = grow(this.qid, cap, this.count);
       this.value = grow(this.value, cap, this.count);
       this.offsets = grow(this.offsets, cap + 1, this.count + 1);
       this.hashes = grow(this.hashes, cap, this.count);
     }
-    if (poolBytes > this.pool.length) {
-      this.pool = grow(this.pool, exact ? poolBytes : Math.max(poolBytes, 2 * this.pool.length), this.used);
+    if (poolBytes > this.pool.length) this.pool = grow(this.pool, this.capacity(poolBytes, this.used, this.pool.length, before, 65536), this.used);
+  }
+
+  /**
+   * A new capacity for a column that needs `needed` entries and holds `have` (from `before` bytes of
+   * input): once a sample of an input of known size is in, what it holds so far scaled to the whole
+   * input with 5% spare, estimated again at each growth (an input's later lines may be longer, as
+   * ids grow), but at least 1.25 times the current, so growths stay few; otherwise doubling. Spare
+   * capacity is memory the judgments hold for a whole evaluation.
+   */
+  private capacity(needed: number, have: number, current: number, before: number, slack: number): number {
+    if (this.expectedBytes > before && before >= 1 << 16) {
+      const estimate = Math.ceil((have * 1.05 * this.expectedBytes) / before) + slack;
+      return Math.max(needed, estimate, Math.ceil(1.25 * current));
     }
+    return Math.max(needed, 2 * current);
   }
 
   /** Records that row `row` comes from `line`, when that starts a new stretch (called by the fast paths). */

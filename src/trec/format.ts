@@ -139,6 +139,7 @@ export function formatLine(name: string, qid: string, value: number | string, pr
 }
 
 const utf8 = new TextEncoder();
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** strcmp on the UTF-8 bytes: negative, 0 or positive. */
 export function compareBytes(a: string, b: string): number {
@@ -157,9 +158,19 @@ export function sortQids(qids: readonly string[]): string[] {
 
 /** The indices of qids in byte order (stable for equal ids). */
 export function sortedOrder(qids: readonly string[]): number[] {
+  const idx = qids.map((_, i) => i);
+  // Without surrogates, the strings' own (UTF-16 code unit) order is code point order, which is
+  // UTF-8 byte order: compare them as they are, several times faster than by their bytes.
+  if (!qids.some((q) => SURROGATE.test(q))) {
+    idx.sort((i, j) => {
+      const a = qids[i];
+      const b = qids[j];
+      return a < b ? -1 : a > b ? 1 : i - j;
+    });
+    return idx;
+  }
   // Pre-encode once: sorting with compareBytes would encode O(n log n) times.
   const keys = qids.map((q) => utf8.encode(q));
-  const idx = qids.map((_, i) => i);
   idx.sort((i, j) => {
     const x = keys[i];
     const y = keys[j];

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   compareBytes,
@@ -152,6 +153,18 @@ describe("sortQids (strcmp byte order)", () => {
     expect(compareBytes("é", "z")).toBeGreaterThan(0);
     expect(compareBytes("ab", "abc")).toBeLessThan(0);
     expect(compareBytes("x", "x")).toBe(0);
+  });
+  it("equals a sort by compareBytes on random ids, with and without characters past U+FFFF", () => {
+    const chars = ["a", "b", "Z", "0", "9", "_", "é", "\u00ff", "\uFF21", "\uE000", "\u{1F600}", "\u{10000}"];
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom(...chars), { maxLength: 4 }).map((c) => c.join("")), { maxLength: 30 }), (qids) => {
+        const want = [...qids].sort(compareBytes);
+        expect(sortQids(qids)).toEqual(want);
+        const bmp = qids.map((q) => q.replace(/[\uD800-\uDFFF]/g, "x"));
+        expect(sortQids(bmp)).toEqual([...bmp].sort(compareBytes));
+      }),
+      { numRuns: 500 },
+    );
   });
   it("does not change its input", () => {
     const q = ["2", "1"];
