@@ -29,9 +29,10 @@
 // that chromium's processes (browser, zygotes, GPU and utility processes, renderers).
 //
 // Measured on this project's machine (AMD EPYC, 2 cores, 24 GiB; Node v20.20.2, Chromium 156), 2026-11-21,
-// at a803f14, medians of 3: qrels 491 MB + run 1064 MB in 11.0 s, 97 MB/s of run (141 MB/s of both),
-// tab memory 1.74 GiB (1.87 GB); LETOR 1782 MB + scores 177 MB in 12.0 s, 149 MB/s, 2.19 GiB (2.35 GB).
-// The target (200 MB/s, under 1.5 GB) is not reached yet.
+// at 94016e6 (runs read in blocks): qrels 491 MB + run 1064 MB in 10.5 s, 101 MB/s of run (148 MB/s of
+// both), tab memory 1.27 GiB (1.36 GB); LETOR 1782 MB + scores 177 MB in 12.1 s, 147 MB/s, 2.18 GiB.
+// At a803f14 (runs held whole): 11.0 s, 97 MB/s, 1.74 GiB. The target: under 1.5 GB (met for
+// the run), 200 MB/s (not yet).
 import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
