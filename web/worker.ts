@@ -188,7 +188,7 @@ function reevaluate(settings: Settings): void {
   postDownloads(ctx, texts);
 }
 
-/** Adds a unit read, shows it, and keeps its blocks while they fit in KEEP_ROWS over all units. */
+/** Adds a unit read and shows it; its summary text joins `texts`, for the downloads. */
 function addUnit(ctx: Context, u: Unit, texts: string[]): void {
   units.push(u);
   texts.push(postRun(ctx, u));

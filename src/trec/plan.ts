@@ -125,11 +125,7 @@ export function trecExtras(p: Extract<Plan, { kind: "trec" }>, batch: Batch, res
   const counted = { ...result.counted };
   const put = (key: string, v: Float64Array) => {
     values[key] = v;
-    let s = 0;
-    let n = 0;
-    for (let q = 0; q < v.length; q++) if (!Number.isNaN(v[q])) (s += v[q]), n++;
-    mean[key] = n ? s / n : NaN;
-    counted[key] = n;
+    ({ mean: mean[key], count: counted[key] } = meanOf(v));
   };
   for (const g of p.tables) {
     const r = evaluateBatch(batch, result.qids, g.measures, options(args, true, g.gain), result.queries.skipped.notJudged, result.queries.skipped.notInRun);
