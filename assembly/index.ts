@@ -53,7 +53,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 7 + 4 * 2 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 7 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -76,12 +76,13 @@ export function configure(
   state.rankLabel = p; p += n * 8;
   state.cumRel = p; p += n * 8;
   state.cumDcg = p; p += n * 8;
-  state.cumAp = p; p += n * 8;
+  state.apSum = p; p += n * 8;
   state.tmpA = p; p += n * 8;
   state.tmpB = p; p += n * 8;
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;
+  state.relRank = p; p += n * 4;
   state.tmpIdx = p; p += n * 4 * (BUCKETS_PER_ROW + 1) + 16;
   state.idealIdx = p; p += j * 4;
   state.levelCount = p;
@@ -90,17 +91,29 @@ export function configure(
 /**
  * Called by src/kernel/ on each block of rows whose numbers the host has not checked: whether the
  * `count` doubles at `values` are all finite. x - x is 0 for a finite x and NaN for NaN and the
- * infinities, so the sum stays 0 only if all are; two at a time.
+ * infinities, so the sums stay 0 only if all are; eight at a time, in four sums so that the
+ * additions overlap instead of each waiting for the one before.
  */
 export function allFinite(values: usize, count: i32): bool {
-  let sum = f64x2.splat(0);
+  let sum0 = f64x2.splat(0);
+  let sum1 = sum0;
+  let sum2 = sum0;
+  let sum3 = sum0;
   let i = 0;
-  for (; i + 1 < count; i += 2) {
-    const x = v128.load(values + (<usize>i << 3));
-    sum = f64x2.add(sum, f64x2.sub(x, x));
+  for (; i + 7 < count; i += 8) {
+    const p = values + (<usize>i << 3);
+    const x0 = v128.load(p);
+    const x1 = v128.load(p, 16);
+    const x2 = v128.load(p, 32);
+    const x3 = v128.load(p, 48);
+    sum0 = f64x2.add(sum0, f64x2.sub(x0, x0));
+    sum1 = f64x2.add(sum1, f64x2.sub(x1, x1));
+    sum2 = f64x2.add(sum2, f64x2.sub(x2, x2));
+    sum3 = f64x2.add(sum3, f64x2.sub(x3, x3));
   }
+  const sum = f64x2.add(f64x2.add(sum0, sum1), f64x2.add(sum2, sum3));
   let total = f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
-  if (i < count) {
+  for (; i < count; i++) {
     const x = load<f64>(values + (<usize>i << 3));
     total += x - x;
   }

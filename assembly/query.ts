@@ -2,7 +2,7 @@
 // measures read, each only as deep as the deepest cutoff that reads it. Metrics read from here.
 
 import {
-  keys, order, rankLabel, cumRel, cumDcg, cumAp, idealKeys, idealIdx, idcg, tmpIdx, levelCount, discount, threshold,
+  keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, levelCount, discount, threshold,
   depth, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery,
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
@@ -40,43 +40,42 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   const relDepth = imin(n, Depths.rel);
   const gainDepth = imin(n, Depths.gain);
   const apDepth = imin(n, Depths.ap); // <= relDepth: MAP reads both
-  let first = 0;
-  let rel: f64 = 0;
-  let dcg: f64 = 0;
-  let ap: f64 = 0;
   store<f64>(cumRel, 0);
-  store<f64>(cumDcg, 0);
-  store<f64>(cumAp, 0);
-  // One pass reads each ranked label and sums as deep as needed (apDepth <= relDepth <= labelDepth),
-  // with the arrays and the threshold in locals: a global is a load from memory at each use.
-  // Relevance is a coin flip to the branch predictor: the sums add 0 or 1 instead of branching.
+  // One pass reads each ranked label, as deep as needed (apDepth <= relDepth <= labelDepth), with
+  // the arrays and the threshold in locals: a global is a load from memory at each use. Relevance
+  // is a coin flip to the branch predictor, so nothing branches on it: the count adds 0 or 1 (an
+  // integer, off the latency of f64 additions), and each rank is written at relRank[count], kept
+  // only when relevant, which lists the relevant ranks in order.
   const rows = order;
   const labelAt = rankLabel;
   const relAt = cumRel;
-  const apAt = cumAp;
+  const ranks = relRank;
   const thr = threshold;
+  let rel = 0;
   let r = 0;
-  for (; r < apDepth; r++) {
-    const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
-    store<f64>(labelAt + (<usize>r << 3), label);
-    const relevant = label >= thr;
-    rel += <f64>relevant;
-    first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
-    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
-    ap += (rel / <f64>(r + 1)) * <f64>relevant; // not select(): V8 makes a branch of a select of doubles
-    store<f64>(apAt + (<usize>(r + 1) << 3), ap);
-  }
   for (; r < relDepth; r++) {
     const label = f64At(labels, load<i32>(rows + (<usize>r << 2)));
     store<f64>(labelAt + (<usize>r << 3), label);
-    const relevant = label >= thr;
-    rel += <f64>relevant;
-    first = select<i32>(r + 1, first, <i32>(first == 0) & <i32>relevant);
-    store<f64>(relAt + (<usize>(r + 1) << 3), rel);
+    store<i32>(ranks + (<usize>rel << 2), r + 1);
+    rel += <i32>(label >= thr);
+    store<f64>(relAt + (<usize>(r + 1) << 3), <f64>rel);
   }
   for (; r < labelDepth; r++) {
     store<f64>(labelAt + (<usize>r << 3), f64At(labels, load<i32>(rows + (<usize>r << 2))));
   }
+  const first = rel > 0 ? load<i32>(ranks) : 0;
+  // Average precision over the relevant ranks only, in rank order: the same sum as over every rank
+  // with 0 added at the others, with a division and an f64 addition per relevant rank instead of
+  // per rank.
+  const apCount = apDepth > 0 ? <i32>f64At(relAt, apDepth) : 0;
+  let ap: f64 = 0;
+  store<f64>(apSum, 0);
+  for (let i = 0; i < apCount; i++) {
+    ap += <f64>(i + 1) / <f64>load<i32>(ranks + (<usize>i << 2));
+    store<f64>(apSum + (<usize>(i + 1) << 3), ap);
+  }
+  let dcg: f64 = 0;
+  store<f64>(cumDcg, 0);
   for (let r = 0; r < gainDepth; r++) {
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);

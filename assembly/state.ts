@@ -27,7 +27,8 @@ export let order: usize = 0; // i32[maxN]: rows in rank order
 export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
 export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
-export let cumAp: usize = 0; // f64[maxN + 1]: sum of precision at the relevant ranks in 1..i
+export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i)
+export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
 export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
