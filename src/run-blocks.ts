@@ -15,6 +15,7 @@ import type { Interner } from "./io/interner.js";
 import { RunParser, type RunRows } from "./io/run.js";
 import { lineOfRow } from "./io/rows.js";
 import { compareBytes } from "./trec/format.js";
+import { mergeBlocks, type Evaluated } from "./trec/plan.js";
 import { joinParsed, type GroupedJudgments, type JoinedRun } from "./trec-join.js";
 
 /** A query's rows are not together in the run: it must be read whole. */
@@ -89,4 +90,42 @@ export class RunBlocks {
     this.notJudged += joined.notJudged;
     this.onBlock(joined);
   }
+}
+
+/** How evaluateRunFile reads a run. */
+export interface RunSource {
+  /** The run's name in messages. */
+  file: string;
+  /** Streams the run's bytes into `sink`; null when the run cannot stream in blocks (read it whole). */
+  stream: ((sink: RunBlocks) => Promise<void>) | null;
+  /** Reads the run (again) whole into a parser's rows. */
+  whole: () => Promise<RunRows>;
+  /** trec_eval -c, which needs the whole run. @default false */
+  complete?: boolean;
+  /** Called when a streamed run turned out not grouped by query, before it is read again whole. */
+  restart?: () => void;
+}
+
+/**
+ * A run joined to its judgments and evaluated: block by block as it streams when it can, whole
+ * otherwise or when its queries turn out scattered. `evaluate` gets each joined block (one, when whole).
+ * The one way the command line and the page read a run.
+ */
+export async function evaluateRunFile(
+  judgments: GroupedJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated, blockRows?: number,
+): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
+  if (source.stream && !source.complete) {
+    const parts: Evaluated[] = [];
+    try {
+      const reader = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)), blockRows);
+      await source.stream(reader);
+      const s = reader.finish();
+      return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
+    } catch (e) {
+      if (!(e instanceof NotGroupedError)) throw e;
+    }
+    source.restart?.();
+  }
+  const joined = joinParsed(judgments, await source.whole(), { complete: source.complete });
+  return { evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
 }

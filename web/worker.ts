@@ -16,8 +16,8 @@ import { describeOptions, type ResolvedOptions } from "../src/options.js";
 import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
-import { groupJudgments, joinParsed, type GroupedJudgments } from "../src/trec-join.js";
-import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
+import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
+import { evaluateRunFile } from "../src/run-blocks.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report) => (self as unknown as Worker).postMessage(r);
@@ -195,45 +195,41 @@ function addUnit(ctx: Context, u: Unit, texts: string[]): void {
 }
 
 /**
- * Reads a run block by block, each evaluated as it comes (RunBlocks); a run whose queries are not
- * grouped is read again whole.
+ * Reads a run block by block, each evaluated as it comes (src/run-blocks.ts); a run whose queries are
+ * not grouped is read again whole. Blocks are kept while KEEP_ROWS allows.
  */
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): Promise<Unit> {
-  const parts: Evaluated[] = [];
   let blocks: Block[] | null = [];
-  const keep = (b: Block) => {
-    keptRows += b.batch.scores.length;
+  let rows = 0;
+  const r = await evaluateRunFile(judgments, {
+    file: file.name,
+    stream: (sink) => readInto(file, sink),
+    whole: async () => {
+      const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
+      await readInto(file, parser);
+      return parser.finish();
+    },
+    restart: () => {
+      post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
+      keptRows -= rows;
+      rows = 0;
+      if (blocks) blocks = [];
+    },
+  }, (joined) => {
+    const block = { batch: joined.batch, qids: joined.qids };
+    rows += block.batch.scores.length;
+    keptRows += block.batch.scores.length;
     if (keptRows > KEEP_ROWS) {
       // Too much to keep: drop every run's blocks, this one's as it goes.
       for (const u of units) u.blocks = null;
       blocks = null;
     }
-    blocks?.push(b);
-  };
-  try {
-    const reader = new RunBlocks(judgments, file.name, (joined) => {
-      const block = { batch: joined.batch, qids: joined.qids };
-      parts.push(evaluate(ctx, file.name, block));
-      keep(block);
-    }, BLOCK_ROWS);
-    await readInto(file, reader);
-    const summary = reader.finish();
-    const notInRun = summary.notInRunQids.length;
-    warnNotInRun(file.name, summary.notInRunQids);
-    return { name: file.name, runTag: summary.runTag, blocks, notJudged: summary.notJudged, notInRun, result: mergeBlocks(parts, summary.notJudged, notInRun) };
-  } catch (e) {
-    if (!(e instanceof NotGroupedError)) throw e;
-  }
-  post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
-  const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
-  await readInto(file, parser);
-  const joined = joinParsed(judgments, parser.finish());
-  warnNotInRun(file.name, joined.notInRunQids);
-  const block = { batch: joined.batch, qids: joined.qids };
-  blocks = [];
-  keep(block);
-  const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
-  return { name: file.name, runTag: joined.runTag, blocks, notJudged: joined.notJudged, notInRun: joined.notInRun, result };
+    blocks?.push(block);
+    return evaluate(ctx, file.name, block);
+  }, BLOCK_ROWS);
+  warnNotInRun(file.name, r.notInRunQids);
+  const notJudged = r.evaluated.result.queries.skipped.notJudged;
+  return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
 }
 
 function warnNotInRun(file: string, qids: string[]): void {

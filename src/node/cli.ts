@@ -6,9 +6,9 @@ import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
 import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
-import { NotGroupedError, RunBlocks } from "../run-blocks.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, mergeBlocks, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
-import { groupJudgments, joinParsed, type GroupedJudgments } from "../trec-join.js";
+import { evaluateRunFile } from "../run-blocks.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
+import { groupJudgments, type GroupedJudgments } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { formatOf, qrelsParserFor, runParserFor } from "./formats.js";
 import { Progress } from "./progress.js";
@@ -96,30 +96,22 @@ async function readJudgments(file: string, qids: Interner, args: CliArgs, progre
 }
 
 /**
- * Reads a run, joins it to the judgments and evaluates it. A TREC text file is joined and evaluated
- * block by block as it streams (src/run-blocks.ts), so memory holds the judgments and one block of
- * the run, whatever its size; standard input, JSON and CSV runs, -c, and a run whose queries are not
- * grouped (read again) are joined whole.
+ * Reads a run, joins it to the judgments and evaluates it (src/run-blocks.ts): a TREC text file block
+ * by block as it streams, so memory holds the judgments and one block of the run, whatever its size;
+ * standard input, JSON and CSV runs, -c, and a run whose queries are not grouped (read again) whole.
  */
-async function readRun(
-  file: string, judgments: GroupedJudgments, args: CliArgs, evaluate: (batch: Batch, qids: string[]) => Evaluated, progress: Progress,
-): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
-  if (file !== "-" && formatOf(file, args.inputFormat) === "trec" && !args.complete) {
-    const parts: Evaluated[] = [];
-    try {
-      const reader = new RunBlocks(judgments, file, (joined) => parts.push(evaluate(joined.batch, joined.qids)));
-      await readInto(file, reader, progress);
-      const s = reader.finish();
-      return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
-    } catch (e) {
-      if (!(e instanceof NotGroupedError)) throw e;
-    }
-  }
-  const qids = judgments.qrels.qidNames;
-  const parser = runParserFor(file, qids, await inputSize(file), { format: args.inputFormat, columns: args.columns });
-  await readInto(file, parser, progress);
-  const joined = joinParsed(judgments, parser.finish(), { complete: args.complete });
-  return { evaluated: mergeBlocks([evaluate(joined.batch, joined.qids)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
+function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evaluate: (batch: Batch, qids: string[]) => Evaluated, progress: Progress) {
+  const streams = file !== "-" && formatOf(file, args.inputFormat) === "trec";
+  return evaluateRunFile(judgments, {
+    file,
+    stream: streams ? (sink) => readInto(file, sink, progress) : null,
+    whole: async () => {
+      const parser = runParserFor(file, judgments.qrels.qidNames, await inputSize(file), { format: args.inputFormat, columns: args.columns });
+      await readInto(file, parser, progress);
+      return parser.finish();
+    },
+    complete: args.complete,
+  }, (joined) => evaluate(joined.batch, joined.qids));
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
