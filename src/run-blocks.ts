@@ -2,8 +2,10 @@
  * A run joined to its judgments block by block as it streams in, so that memory holds the judgments
  * and one block of run rows, not the whole run: how the web page reads runs of several GB.
  *
- * The parser hands over its complete queries every `blockRows` rows (RunParser.takeQueries) and each
- * block is joined (src/trec-join.ts) and passed to `onBlock`, which evaluates it and may drop it. That
+ * The parser (RunBlockParser) hands over its complete queries every `blockRows` rows
+ * (RunParser.takeQueries) and RunBlocks joins each block (src/trec-join.ts) and passes it to
+ * `onBlock`, which evaluates it and may drop it. The parsing may happen in another worker, the page's
+ * run reader, while this one joins and evaluates: its blocks travel as PortableBlocks. That
  * needs each query's rows together in the file, as every ranker writes them; a query that comes back
  * after another began throws NotGroupedError, and the caller reads the file whole instead (trec_eval
  * accepts any order).
@@ -30,8 +32,8 @@ export interface RunSummary {
   notInRunQids: string[];
 }
 
+/** Joins a run's blocks of complete queries to the judgments as they come, checking they never come back. */
 export class RunBlocks {
-  private readonly parser: RunParser<"per-row">;
   private readonly qidNames: Interner;
   /** seen[q] = 1 once query q's rows were handed over. */
   private seen = new Uint8Array(1024);
@@ -41,33 +43,12 @@ export class RunBlocks {
     private readonly judgments: GroupedJudgments,
     private readonly file: string,
     private readonly onBlock: (joined: JoinedRun) => void,
-    private readonly blockRows = 1 << 20,
   ) {
     this.qidNames = judgments.qrels.qidNames;
-    this.parser = new RunParser({ file, qids: this.qidNames, docids: "per-row" });
   }
 
-  get linesRead(): number {
-    return this.parser.linesRead;
-  }
-
-  push(chunk: Uint8Array): void {
-    this.parser.push(chunk);
-    const rows = this.parser.takeQueries(this.blockRows);
-    if (rows) this.add(rows);
-  }
-
-  finish(): RunSummary {
-    const last = this.parser.finish();
-    this.add(last);
-    const absent: string[] = [];
-    const { begin, end } = this.judgments.groups;
-    for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && !(q < this.seen.length && this.seen[q])) absent.push(this.qidNames.stringOf(q));
-    absent.sort(compareBytes);
-    return { runTag: last.runTag, notJudged: this.notJudged, notInRunQids: absent };
-  }
-
-  private add(rows: RunRows): void {
+  /** Joins the next rows of the run (whole queries, ids interned in the judgments' qidNames) and passes them on. */
+  add(rows: RunRows): void {
     // A query seen in an earlier block (or earlier in this one, after another query) comes back.
     if (this.seen.length < this.qidNames.size) {
       const grown = new Uint8Array(Math.max(this.qidNames.size, 2 * this.seen.length));
@@ -90,14 +71,121 @@ export class RunBlocks {
     this.notJudged += joined.notJudged;
     this.onBlock(joined);
   }
+
+  /** What the blocks added up to, once the run is read; `runTag` is its last line's. */
+  finish(runTag: string): RunSummary {
+    const absent: string[] = [];
+    const { begin, end } = this.judgments.groups;
+    for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && !(q < this.seen.length && this.seen[q])) absent.push(this.qidNames.stringOf(q));
+    absent.sort(compareBytes);
+    return { runTag, notJudged: this.notJudged, notInRunQids: absent };
+  }
+}
+
+/**
+ * A run parsed as its bytes come (push, as LineParser), handing its complete queries to `onRows`
+ * every `blockRows` rows, and the rest at finish(), which returns the run tag.
+ */
+export class RunBlockParser {
+  private readonly parser: RunParser<"per-row">;
+
+  constructor(
+    file: string,
+    qids: Interner,
+    private readonly onRows: (rows: RunRows) => void,
+    private readonly blockRows = 1 << 20,
+  ) {
+    this.parser = new RunParser({ file, qids, docids: "per-row" });
+  }
+
+  get linesRead(): number {
+    return this.parser.linesRead;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.parser.push(chunk);
+    const rows = this.parser.takeQueries(this.blockRows);
+    if (rows) this.onRows(rows);
+  }
+
+  finish(): string {
+    const last = this.parser.finish();
+    this.onRows(last);
+    return last.runTag;
+  }
+}
+
+/** RunSource.blocks for a run parsed in this thread, its bytes streamed by `read` into the parser. */
+export function parsedBlocks(file: string, read: (sink: RunBlockParser) => Promise<void>, blockRows?: number): NonNullable<RunSource["blocks"]> {
+  return async (qids, add) => {
+    const parser = new RunBlockParser(file, qids, add, blockRows);
+    await read(parser);
+    return parser.finish();
+  };
+}
+
+/**
+ * A block parsed in another worker, with its own query interner, as it travels (postMessage with
+ * `transferables`, no copy): the run rows' columns and the bytes of the query ids that worker
+ * interned since its previous block, ids `first` to `first + count - 1`.
+ */
+export interface PortableBlock {
+  rows: Omit<RunRows, "qidNames" | "file">;
+  newQids: { first: number; bytes: Uint8Array; offsets: Int32Array };
+}
+
+/** `rows` to send, with the query ids interned from `first` on (the sender's count of ids sent so far). */
+export function portableBlock(rows: RunRows, first: number): PortableBlock {
+  const { bytes, offsets } = rows.qidNames.pool();
+  const base = offsets[first];
+  const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
+  const { qidNames: _, file: __, ...columns } = rows;
+  return { rows: columns, newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets } };
+}
+
+/** The buffers a PortableBlock hands over. */
+export function transferables(b: PortableBlock): ArrayBuffer[] {
+  const { rows, newQids } = b;
+  const arrays = [rows.qid, rows.score, rows.docids.bytes, rows.docids.offsets, rows.docids.hashes, rows.lines.rows, rows.lines.shifts, newQids.bytes, newQids.offsets];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** Receives PortableBlocks: their query ids translated into `qids`, in place. */
+export class PortableBlocks {
+  /** ids[sender's id] = the id in `qids`. */
+  private ids = new Int32Array(1024);
+
+  constructor(
+    private readonly qids: Interner,
+    private readonly file: string,
+  ) {}
+
+  rows(b: PortableBlock): RunRows {
+    const { first, bytes, offsets } = b.newQids;
+    const count = offsets.length - 1;
+    if (first + count > this.ids.length) {
+      const grown = new Int32Array(Math.max(first + count, 2 * this.ids.length));
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    for (let k = 0; k < count; k++) this.ids[first + k] = this.qids.intern(bytes, offsets[k], offsets[k + 1]);
+    const qid = b.rows.qid;
+    const ids = this.ids;
+    for (let i = 0; i < qid.length; i++) qid[i] = ids[qid[i]];
+    return { ...b.rows, qidNames: this.qids, file: this.file };
+  }
 }
 
 /** How evaluateRunFile reads a run. */
 export interface RunSource {
   /** The run's name in messages. */
   file: string;
-  /** Streams the run's bytes into `sink`; null when the run cannot stream in blocks (read it whole). */
-  stream: ((sink: RunBlocks) => Promise<void>) | null;
+  /**
+   * Reads the run into `add`, complete queries at a time and in file order, with query ids interned
+   * in `qids`, and returns its run tag (parsedBlocks, or another worker's); null when the run cannot
+   * be read in blocks (read it whole).
+   */
+  blocks: ((qids: Interner, add: (rows: RunRows) => void) => Promise<string>) | null;
   /** Reads the run (again) whole into a parser's rows. */
   whole: () => Promise<RunRows>;
   /** trec_eval -c, which needs the whole run. @default false */
@@ -112,14 +200,13 @@ export interface RunSource {
  * The one way the command line and the page read a run.
  */
 export async function evaluateRunFile(
-  judgments: GroupedJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated, blockRows?: number,
+  judgments: GroupedJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
-  if (source.stream && !source.complete) {
+  if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     try {
-      const reader = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)), blockRows);
-      await source.stream(reader);
-      const s = reader.finish();
+      const blocks = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)));
+      const s = blocks.finish(await source.blocks(judgments.qrels.qidNames, (rows) => blocks.add(rows)));
       return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
     } catch (e) {
       if (!(e instanceof NotGroupedError)) throw e;

@@ -6,7 +6,7 @@ import { InputError } from "../src/errors.js";
 import { evaluateBatch } from "../src/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { resolveOptions } from "../src/options.js";
-import { NotGroupedError, RunBlocks } from "../src/run-blocks.js";
+import { NotGroupedError, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/run-blocks.js";
 import { mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
 import { groupJudgments, joinParsed } from "../src/trec-join.js";
 import { bytes } from "./io/_helpers.js";
@@ -33,22 +33,37 @@ function whole(qrelsText: string, runText: string): string {
   return trecText(p, run, { perQuery: true });
 }
 
-/** The same, read in blocks of `blockRows` rows from chunks of `chunk` bytes; also the block sizes. */
-function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number): { text: string; blocks: number[]; notJudged: number } {
+/**
+ * The same, read in blocks of `blockRows` rows from chunks of `chunk` bytes; also the block sizes.
+ * `elsewhere`: parsed as the page's run reader does, with its own query interner, each block moved
+ * (structuredClone with its buffers transferred, as postMessage) and its ids translated on arrival.
+ */
+function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false): { text: string; blocks: number[]; notJudged: number } {
   const j = judgments(qrelsText);
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
   const opts = options({}, true);
   const parts: Evaluated[] = [];
   const blocks: number[] = [];
-  const reader = new RunBlocks(j, "run.txt", (joined) => {
+  const joiner = new RunBlocks(j, "run.txt", (joined) => {
     blocks.push(joined.batch.scores.length);
     const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0), {});
     parts.push({ result, strings: relstringValues(p, joined.batch, opts) });
-  }, blockRows);
+  });
+  const arrival = new PortableBlocks(j.qrels.qidNames, "run.txt");
+  let sent = 0;
+  const reader = elsewhere
+    ? new RunBlockParser("run.txt", new Interner(), (rows) => {
+        const block = portableBlock(rows, sent);
+        sent = rows.qidNames.size;
+        const moved = structuredClone(block, { transfer: transferables(block) });
+        expect(block.rows.qid.byteLength + block.rows.docids.bytes.byteLength + block.newQids.offsets.byteLength).toBe(0); // moved, not copied
+        joiner.add(arrival.rows(moved));
+      }, blockRows)
+    : new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows), blockRows);
   const all = bytes(runText);
   for (let i = 0; i < all.length; i += chunk) reader.push(all.subarray(i, i + chunk));
-  const summary = reader.finish();
+  const summary = joiner.finish(reader.finish());
   const merged = mergeBlocks(parts, summary.notJudged, summary.notInRunQids.length);
   return { text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }), blocks, notJudged: summary.notJudged };
 }
@@ -69,9 +84,11 @@ describe("RunBlocks", () => {
     expect(want).toContain("map                   \tall\t0.7708\n"); // q1, q10, q2, q3
     for (const blockRows of [1, 2, 3, 5, 8, 1000]) {
       for (const chunk of [1, 7, 64, 1 << 16]) {
-        const got = inBlocks(QRELS, RUN, blockRows, chunk);
-        expect(got.text).toBe(want);
-        expect(got.notJudged).toBe(1); // q7
+        for (const elsewhere of [false, true]) {
+          const got = inBlocks(QRELS, RUN, blockRows, chunk, elsewhere);
+          expect(got.text).toBe(want);
+          expect(got.notJudged).toBe(1); // q7
+        }
       }
     }
     // Small blocks really are blocks: whole queries, handed over as they end.
@@ -86,7 +103,7 @@ describe("RunBlocks", () => {
       judged: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), (queries, blockRows, chunk) => {
+      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (queries, blockRows, chunk, elsewhere) => {
         const qrels: string[] = [];
         const run: string[] = [];
         queries.forEach((q, i) => {
@@ -95,7 +112,7 @@ describe("RunBlocks", () => {
         });
         const qrelsText = qrels.join("\n") + "\nqz 0 a 1\n";
         const runText = run.join("\n") + "\n";
-        expect(inBlocks(qrelsText, runText, blockRows, chunk).text).toBe(whole(qrelsText, runText));
+        expect(inBlocks(qrelsText, runText, blockRows, chunk, elsewhere).text).toBe(whole(qrelsText, runText));
       }),
       { numRuns: 200 },
     );
@@ -103,10 +120,10 @@ describe("RunBlocks", () => {
 
   it("says where a query comes back after another began, in a later block or the same one", () => {
     const run = "q1 Q0 a 1 1 R\nq1 Q0 b 2 1 R\nq2 Q0 a 1 1 R\nq1 Q0 c 3 1 R\n";
-    for (const blockRows of [1, 100]) {
+    for (const [blockRows, elsewhere] of [[1, false], [100, false], [1, true]] as const) {
       let error: unknown;
       try {
-        inBlocks(QRELS, run, blockRows, 5);
+        inBlocks(QRELS, run, blockRows, 5, elsewhere);
       } catch (e) {
         error = e;
       }
@@ -117,15 +134,15 @@ describe("RunBlocks", () => {
 
   it("keeps the line numbers of later blocks in errors", () => {
     const run = "q1 Q0 a 1 1 R\n\nq2 Q0 a 1 1 R\n# c\nq3 Q0 x 1 1 R\nq3 Q0 x 2 1 R\n";
-    expect(() => inBlocks(QRELS, run, 1, 3)).toThrow("run.txt:6: document \"x\" appears twice for query \"q3\"");
+    for (const elsewhere of [false, true]) expect(() => inBlocks(QRELS, run, 1, 3, elsewhere)).toThrow("run.txt:6: document \"x\" appears twice for query \"q3\"");
     const bad = "q1 Q0 a 1 1 R\nq2 Q0 a 1 1 R\nq3 Q0 x 1 1 R\nq3 Q0 y 2 zz R\n";
     expect(() => inBlocks(QRELS, bad, 1, 4)).toThrow(/^run\.txt:4:\d+: /);
   });
 
   it("reads an empty run: every judged query is absent", () => {
     const j = judgments(QRELS);
-    const reader = new RunBlocks(j, "run.txt", () => {});
-    expect(reader.finish()).toEqual({ runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"] });
+    const joiner = new RunBlocks(j, "run.txt", () => {});
+    expect(joiner.finish(new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows)).finish())).toEqual({ runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"] });
   });
 
   it("equals joinParsed's evaluation on a canonical measure's means too", () => {
@@ -137,9 +154,11 @@ describe("RunBlocks", () => {
     const p = plan(["ndcg@3", "map"], null);
     const want = evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun);
     const parts: Evaluated[] = [];
-    const reader = new RunBlocks(judgments(QRELS), "run.txt", (b) => parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }), 2);
+    const j2 = judgments(QRELS);
+    const joiner = new RunBlocks(j2, "run.txt", (b) => parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }));
+    const reader = new RunBlockParser("run.txt", j2.qrels.qidNames, (rows) => joiner.add(rows), 2);
     reader.push(bytes(RUN));
-    const s = reader.finish();
+    const s = joiner.finish(reader.finish());
     const got = mergeBlocks(parts, s.notJudged, s.notInRunQids.length).result;
     expect(got.qids).toEqual(want.qids);
     expect(got.mean).toEqual(want.mean);

@@ -195,31 +195,49 @@ function renderPerQuery(): void {
   const chosen = runs.filter((r) => [...pqRuns.selectedOptions].some((o) => o.value === r.name));
   const names = measures.filter((m) => chosen.some((r) => r.perQuery.columns[m]));
   const cols = names.flatMap((m) => chosen.map((r) => ({ key: `${m}\u0000${r.name}`, measure: m, run: r })));
-  const qids: string[] = [];
-  const seen = new Set<string>();
-  for (const r of chosen) for (const q of r.perQuery.qids) if (!seen.has(q)) (seen.add(q), qids.push(q));
-  const index = new Map(chosen.map((r) => [r.name, new Map(r.perQuery.qids.map((q, i) => [q, i]))]));
+  // The rows: the chosen runs' queries, as row numbers into `qids`. Runs of the same queries (the
+  // usual case) share them: a run's value for row k is its k-th. A run of other queries gets `at`,
+  // its index for each row (-1: not in the run), so hundreds of thousands of queries cost no maps.
+  const first = chosen[0]?.perQuery.qids ?? [];
+  let qids = first;
+  const at = new Map<Run, Int32Array>();
+  if (!chosen.every((r) => sameList(r.perQuery.qids, first))) {
+    const row = new Map<string, number>();
+    qids = [];
+    for (const r of chosen) for (const q of r.perQuery.qids) if (!row.has(q)) (row.set(q, qids.length), qids.push(q));
+    for (const r of chosen) {
+      const index = new Int32Array(qids.length).fill(-1);
+      r.perQuery.qids.forEach((q, i) => (index[row.get(q)!] = i));
+      at.set(r, index);
+    }
+  }
   /** The value of a cell; undefined when the run has no such query or measure. */
-  const valueOf = (q: string, c: (typeof cols)[number]): number | undefined => {
-    const i = index.get(c.run.name)!.get(q);
-    return i === undefined ? undefined : c.run.perQuery.columns[c.measure]?.values[i];
+  const valueOf = (k: number, c: (typeof cols)[number]): number | undefined => {
+    const i = at.get(c.run)?.[k] ?? k;
+    return i < 0 ? undefined : c.run.perQuery.columns[c.measure]?.values[i];
   };
   const filter = pqFilter.value.trim().toLowerCase();
-  let rows = filter ? qids.filter((q) => q.toLowerCase().includes(filter)) : qids;
+  let rows: number[] | null = null; // null: every row, in order
+  if (filter) {
+    rows = [];
+    for (let k = 0; k < qids.length; k++) if (qids[k].toLowerCase().includes(filter)) rows.push(k);
+  }
   if (sort) {
     const s = sort;
     const col = cols.find((c) => c.key === s.key);
-    const cmp = (a: string, b: string): number => {
-      if (!col) return a.localeCompare(b, undefined, { numeric: true });
+    const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
+    const cmp = (a: number, b: number): number => {
+      if (!col) return byQid(qids[a], qids[b]);
       const x = valueOf(a, col);
       const y = valueOf(b, col);
       const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
       if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
       return x! - y!;
     };
-    rows = [...rows].sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+    rows = (rows ?? qids.map((_, k) => k)).sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
   }
-  pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";
+  const count = rows ? rows.length : qids.length;
+  pqNote.textContent = count > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   for (const c of [{ key: "qid", label: "qid" }, ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure }))]) {
@@ -234,12 +252,14 @@ function renderPerQuery(): void {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const q of rows.slice(0, MAX_ROWS)) {
+  for (let n = 0; n < Math.min(count, MAX_ROWS); n++) {
+    const k = rows ? rows[n] : n;
+    const q = qids[k];
     const tr = body.insertRow();
     tr.insertCell().textContent = q;
     for (const c of cols) {
       const td = tr.insertCell();
-      const v = valueOf(q, c);
+      const v = valueOf(k, c);
       td.dataset.measure = c.measure;
       td.dataset.run = c.run.name;
       td.dataset.qid = q;
@@ -248,6 +268,14 @@ function renderPerQuery(): void {
     }
   }
   pqTable.replaceChildren(table);
+}
+
+/** Whether two lists of query ids are the same, in the same order. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Saves `text` as a file through a Blob and an <a download>. */

@@ -17,7 +17,9 @@ import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
-import { evaluateRunFile } from "../src/run-blocks.js";
+import { evaluateRunFile, parsedBlocks, PortableBlocks, type RunSource } from "../src/run-blocks.js";
+import { readInto as readFile, type Sink } from "./read.js";
+import type { ReaderJob, ReaderReport } from "./run-reader.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report) => (self as unknown as Worker).postMessage(r);
@@ -25,46 +27,57 @@ const post = (r: Report) => (self as unknown as Worker).postMessage(r);
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
 
-/**
- * Streams `file` into `sink`, gunzipping it (DecompressionStream) when it starts with gzip's magic
- * bytes; posts the bytes and lines read, at most every 100 ms and at the end.
- */
-async function readInto(file: File, sink: { push(chunk: Uint8Array): void; readonly linesRead: number }): Promise<void> {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  const gzip = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  const started = performance.now();
+/** Streams `file` into `sink` (read.ts), posting the bytes and lines read as it goes. */
+async function readInto(file: File, sink: Sink): Promise<void> {
   const state = { file: file.name, read: 0, lines: 0 };
   reading = state;
-  let last = 0;
-  const progress = (read: number) => {
-    last = performance.now();
+  await readFile(file, sink, (read, lines, seconds) => {
     state.read = read;
-    state.lines = sink.linesRead;
-    post({ type: "progress", file: file.name, read, size: file.size, lines: sink.linesRead, seconds: (last - started) / 1000 });
-  };
-  const counted = file.stream().pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, out) {
-        state.read += chunk.byteLength;
-        if (performance.now() - last > 100) progress(state.read);
-        out.enqueue(chunk);
-      },
-    }),
-  );
-  const text: ReadableStream<Uint8Array> = gzip ? counted.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>) : counted;
-  const reader = text.getReader();
-  for (;;) {
-    let r: ReadableStreamReadResult<Uint8Array>;
-    try {
-      r = await reader.read();
-    } catch (e) {
-      throw new RankevalError("bad-input", `${file.name}: ${gzip ? "not valid gzip" : "cannot read it"} (${(e as Error).message})`);
-    }
-    if (r.done) break;
-    sink.push(r.value);
-  }
-  progress(file.size);
+    state.lines = lines;
+    post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
+  });
   reading = null;
+}
+
+/**
+ * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
+ * evaluates: each block is translated to `qids`' ids, added, and acknowledged, which lets the reader
+ * go on (it stays at most two blocks ahead).
+ */
+function readerBlocks(file: File): NonNullable<RunSource["blocks"]> {
+  return (qids, add) =>
+    new Promise((resolve, reject) => {
+      const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
+      const arrival = new PortableBlocks(qids, file.name);
+      const state = { file: file.name, read: 0, lines: 0 };
+      reading = state;
+      // `reading` stays set on failure, for outOfMemory's message.
+      const end = (settle: () => void) => {
+        reader.terminate();
+        settle();
+      };
+      reader.onmessage = (e: MessageEvent<ReaderReport>) => {
+        const r = e.data;
+        try {
+          if (r.type === "progress") {
+            state.read = r.read;
+            state.lines = r.lines;
+            post({ type: "progress", file: file.name, read: r.read, size: file.size, lines: r.lines, seconds: r.seconds });
+          } else if (r.type === "block") {
+            add(arrival.rows(r.block));
+            reader.postMessage({ type: "evaluated" } satisfies ReaderJob);
+          } else if (r.type === "end") end(() => ((reading = null), resolve(r.runTag)));
+          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : new RankevalError("bad-input", r.message)));
+        } catch (err) {
+          end(() => reject(err));
+        }
+      };
+      reader.onerror = (e) => {
+        e.preventDefault();
+        end(() => reject(new Error(`${file.name}: the run reader failed (${e.message})`)));
+      };
+      reader.postMessage({ type: "read", file, blockRows: BLOCK_ROWS } satisfies ReaderJob);
+    });
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -203,7 +216,8 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): P
   let rows = 0;
   const r = await evaluateRunFile(judgments, {
     file: file.name,
-    stream: (sink) => readInto(file, sink),
+    // A second worker parses where workers can start workers (every current browser); this one otherwise.
+    blocks: typeof Worker === "function" ? readerBlocks(file) : parsedBlocks(file.name, (sink) => readInto(file, sink), BLOCK_ROWS),
     whole: async () => {
       const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
       await readInto(file, parser);
@@ -226,7 +240,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): P
     }
     blocks?.push(block);
     return evaluate(ctx, file.name, block);
-  }, BLOCK_ROWS);
+  });
   warnNotInRun(file.name, r.notInRunQids);
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };

@@ -6,7 +6,7 @@ import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
 import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
-import { evaluateRunFile } from "../run-blocks.js";
+import { evaluateRunFile, parsedBlocks } from "../run-blocks.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
@@ -104,7 +104,7 @@ function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evalu
   const streams = file !== "-" && formatOf(file, args.inputFormat) === "trec";
   return evaluateRunFile(judgments, {
     file,
-    stream: streams ? (sink) => readInto(file, sink, progress) : null,
+    blocks: streams ? parsedBlocks(file, (sink) => readInto(file, sink, progress)) : null,
     whole: async () => {
       const parser = runParserFor(file, judgments.qrels.qidNames, await inputSize(file), { format: args.inputFormat, columns: args.columns });
       await readInto(file, parser, progress);

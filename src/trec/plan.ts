@@ -186,7 +186,10 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
       all.set(p.result.values[key], at);
       at += p.result.qids.length;
     }
-    values[key] = Float64Array.from(order, (i) => all[i]);
+    // A plain loop: Float64Array.from's callback was most of this function's time.
+    const sorted = new Float64Array(qids.length);
+    for (let i = 0; i < sorted.length; i++) sorted[i] = all[order[i]];
+    values[key] = sorted;
     ({ mean: mean[key], count: counted[key] } = meanOf(values[key]));
   }
   const strings: Record<string, string[]> = {};

@@ -78,6 +78,8 @@ export function formatTrecReport(input: TrecReportInput): string {
   const pq = input.perQuery;
   const qids = pq?.qids ?? [];
   const order = sortedOrder(qids);
+  // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
+  const inOrderAlready = order.every((q, i) => q === i);
   const numQ = input.numQ ?? qids.length;
   const column = (name: string): ArrayLike<number> | readonly string[] | undefined => {
     const v = pq?.values[name];
@@ -111,9 +113,8 @@ export function formatTrecReport(input: TrecReportInput): string {
       else {
         const c = column(l.name);
         if (c === undefined) throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
-        const inOrder = order.map((q) => c[q]);
-        if (inOrder.some((v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
-        value = aggregate(l.aggregation, inOrder as number[], numQ);
+        if (!(c instanceof Float64Array) && Array.prototype.some.call(c, (v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
+        value = aggregate(l.aggregation, inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number), numQ);
       }
       out.push(formatLine(l.name, "all", value, l.print));
     }
