@@ -120,6 +120,38 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     }
   }, 60_000);
 
+  it("reads a qrels file as soon as it is chosen, then evaluates each run chosen against it without reading it again", async () => {
+    const page = await browser!.newPage();
+    const bar = 'li[data-file="qrels.txt"]';
+    const cellsOf = (run: string) => page.$$eval(`#results td[data-run="${run}"]`, (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent ?? ""] as [string, string]));
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [qrels]);
+      await page.waitForFunction(() => document.body.dataset.judgments === "read");
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("idle");
+      expect(await page.textContent(`#progress ${bar}`)).toContain("read in");
+      // Marked: a new worker would start the progress list again.
+      await page.$eval(`#progress ${bar}`, (li) => ((li as HTMLElement).dataset.mark = "first read"));
+      for (const [path, name] of [[runA, "a.run"], [runB, "b.run"]]) {
+        await page.setInputFiles('input[name="run"]', [path]);
+        await page.waitForSelector(`#results td[data-run="${name}"]`);
+        await waitFinished(page);
+        expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+        expect(new Map(await cellsOf(name))).toEqual(summary((await cli(qrels, path)).out));
+        expect(await page.$eval(`#progress ${bar}`, (li) => (li as HTMLElement).dataset.mark)).toBe("first read");
+        expect(await page.$$eval("#progress li", (lis) => lis.map((li) => (li as HTMLElement).dataset.file))).toEqual(["qrels.txt", name]);
+      }
+      // A bad qrels file chosen alone says so before any run.
+      await page.setInputFiles('input[name="run"]', []);
+      await page.setInputFiles('input[name="qrels"]', [file("bad.qrels", "q1 0 d1 1\nq1 0 d2\n")]);
+      await waitFinished(page);
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("error");
+      expect(await page.textContent("#error")).toMatch(/^bad\.qrels:2/);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it("reads a gzip run through DecompressionStream", async () => {
     const { state, cells } = await drop([["qrels", [qrels]], ["run", [gzipped]]]);
     expect(state).toBe("done");

@@ -303,13 +303,44 @@ function reset(): void {
   setState("running");
 }
 
-/** Reads the files in a new worker; it keeps them for re-evaluating under new settings. */
+/**
+ * The qrels file the worker reads, or has read: chosen before any run, it is read at once, while the
+ * runs are being picked, and the worker then evaluates runs against its judgments without reading it
+ * again.
+ */
+let workerQrels: File | null = null;
+
+/**
+ * Reads the files in a worker, which keeps them for re-evaluating under new settings: the worker that
+ * has the job's qrels when it is not busy, a new one otherwise.
+ */
 function start(job: Job): void {
-  worker?.terminate();
   kept = false;
+  if (job.kind === "trec" && worker && job.qrels === workerQrels && document.body.dataset.state !== "running") {
+    // The qrels' bar stays: it is not read again.
+    for (const [name, item] of progressItems) if (name !== job.qrels.name) (item.bar.parentElement!.remove(), progressItems.delete(name));
+    reset();
+    worker.postMessage(job);
+    return;
+  }
   progressItems.clear();
   progressList.replaceChildren();
   reset();
+  spawn(job);
+}
+
+/** Reads a qrels file chosen alone, so that its judgments are ready when the runs come. */
+function readQrels(qrels: File): void {
+  progressItems.clear();
+  progressList.replaceChildren();
+  reset();
+  delete document.body.dataset.judgments;
+  spawn({ kind: "qrels", qrels });
+}
+
+function spawn(job: Job): void {
+  worker?.terminate();
+  workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
   const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   worker = w;
   w.onmessage = (e: MessageEvent<Report>) => {
@@ -345,6 +376,11 @@ function start(job: Job): void {
         warnings.append(p);
         break;
       }
+      case "judgments":
+        document.body.dataset.judgments = "read";
+        // Read alone: nothing more to do until runs are chosen.
+        if (!input("run").files?.length) setState("idle");
+        break;
       case "done":
         kept = r.kept;
         setState("done");
@@ -366,6 +402,7 @@ function start(job: Job): void {
 function cancel(): void {
   worker?.terminate();
   worker = null;
+  workerQrels = null;
   statusText.textContent = "Cancelled: the files were not read to the end.";
   setState("cancelled");
 }
@@ -387,7 +424,9 @@ let lastKind: "trec" | "letor" = "trec";
 function inputsChanged(kind: "trec" | "letor"): void {
   lastKind = kind;
   const j = job();
+  const qrels = input("qrels").files?.[0];
   if (j) start(j);
+  else if (kind === "trec" && qrels && qrels !== workerQrels) readQrels(qrels);
 }
 
 for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));

@@ -8,8 +8,13 @@ export interface Settings {
   conventions: Conventions;
 }
 
-/** Page -> worker: files to read and evaluate, or new settings for the files already read. */
+/**
+ * Page -> worker: files to read and evaluate, or new settings for the files already read. A qrels
+ * file may come first alone, to be read while runs are chosen; a worker reads one qrels file, so a
+ * later trec job's qrels is the one it has (the page starts another worker for another).
+ */
 export type Job =
+  | { kind: "qrels"; qrels: File }
   | { kind: "trec"; qrels: File; runs: File[]; settings: Settings }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings };
@@ -48,6 +53,8 @@ export type Report =
   | { type: "rows"; measures: string[]; conventions: string }
   | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery }
   | { type: "downloads"; json: string; csv: string; trec: string | null }
+  /** The qrels file is read: runs are evaluated against it from now on. */
+  | { type: "judgments" }
   | { type: "warning"; message: string }
   /** `kept`: the worker kept what it read, so new settings need no second read. */
   | { type: "done"; kept: boolean }

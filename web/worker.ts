@@ -259,6 +259,17 @@ async function readJudgments(file: File): Promise<GroupedJudgments> {
   return groupJudgments(parser.finish());
 }
 
+/** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
+let judgmentsRead: Promise<GroupedJudgments> | null = null;
+
+function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
+  judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
+    post({ type: "judgments" });
+    return j;
+  });
+  return judgmentsRead;
+}
+
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
   kind = "trec";
   units = [];
@@ -266,7 +277,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   // Settings first: a bad measure name stops before any file is read.
   const ctx = context(settings);
   postRows(ctx);
-  const judgments = await readJudgments(qrelsFile);
+  const judgments = await judgmentsOf(qrelsFile);
   const texts: string[] = [];
   // Each run's column as soon as it is read.
   for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file), texts);
@@ -311,6 +322,10 @@ function outOfMemory(err: RangeError): string {
 self.onmessage = async (e: MessageEvent<Job>) => {
   const job = e.data;
   try {
+    if (job.kind === "qrels") {
+      await judgmentsOf(job.qrels);
+      return;
+    }
     if (job.kind === "trec") await trec(job.qrels, job.runs, job.settings);
     else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else reevaluate(job.settings);
