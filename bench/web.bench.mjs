@@ -219,10 +219,15 @@ function instrument() {
       return super.onmessage;
     }
   };
-  new MutationObserver(() => log.push({ t: now(), state: document.body.dataset.state })).observe(document, {
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      if (c.attributeName === "data-state") log.push({ t: now(), state: document.body.dataset.state });
+      else if (document.body.dataset.judgments) log.push({ t: now(), judgments: document.body.dataset.judgments });
+    }
+  }).observe(document, {
     subtree: true,
     attributes: true,
-    attributeFilter: ["data-state"],
+    attributeFilter: ["data-state", "data-judgments"],
   });
 }
 
@@ -244,8 +249,10 @@ function topFunctions(profile, n = 12) {
 }
 
 /**
- * One row: a new browser, the page, the inputs set in order (the clock starts as the last is set), until
- * done or error (or the timeout, or a crash).
+ * One row: a new browser, the page, the inputs set in order, until done or error (or the timeout, or
+ * a crash). The clock starts as the first is set; an input marked `then: "judgments"` (the qrels) is
+ * followed by a wait until the page has read it (body[data-judgments]), as a user picking the run
+ * after it would; `mainSeconds` counts from setting the last input (the run alone).
  */
 async function measure(label, inputs) {
   for (const [, f] of inputs) warm(path(f));
@@ -301,10 +308,14 @@ async function measure(label, inputs) {
         busy = false;
       }, 500);
     }
-    for (const [name, f] of inputs.slice(0, -1)) await page.setInputFiles(`input[name="${name}"]`, path(f));
-    const [lastName, lastFile] = inputs.at(-1);
     const start = Date.now();
-    await page.setInputFiles(`input[name="${lastName}"]`, path(lastFile));
+    let mainStart = start;
+    for (const [i, [name, f, then]] of inputs.entries()) {
+      if (i === inputs.length - 1) mainStart = Date.now();
+      await page.setInputFiles(`input[name="${name}"]`, path(f));
+      if (then !== "judgments") continue;
+      while (!live.some((e) => e.judgments || e.state === "error") && !crashed && Date.now() - start < TIMEOUT) await new Promise((r) => setTimeout(r, 20));
+    }
     let state;
     let timedOut = false;
     let lastNote = Date.now();
@@ -345,6 +356,7 @@ async function measure(label, inputs) {
       error: crashed ? "the renderer crashed (out of memory?)" : timedOut ? `no result after ${TIMEOUT / 1000} s` : error,
       pageErrors: errors,
       seconds: ((end ?? start + waited) - start) / 1000,
+      mainSeconds: ((end ?? start + waited) - mainStart) / 1000,
       start,
       heaps: PROFILE ? heaps : null,
       series: PROFILE ? series : null,
@@ -424,7 +436,7 @@ const set = { qrels: bytes("qrels.txt"), run: bytes("run.txt"), letor: bytes("le
 try {
   if (ONLY !== "letor") {
     console.log(`TREC: qrels ${MB(set.qrels).toFixed(0)} MB, run ${MB(set.run).toFixed(0)} MB ...`);
-    rows.push(await row("TREC", [["qrels", "qrels.txt"], ["run", "run.txt"]], { main: set.run, total: set.run + set.qrels, what: `qrels ${MB(set.qrels).toFixed(0)} MB + run ${MB(set.run).toFixed(0)} MB` }));
+    rows.push(await row("TREC", [["qrels", "qrels.txt", "judgments"], ["run", "run.txt"]], { main: set.run, total: set.run + set.qrels, what: `qrels ${MB(set.qrels).toFixed(0)} MB + run ${MB(set.run).toFixed(0)} MB` }));
   }
   if (ONLY !== "trec") {
     console.log(`LETOR: ${MB(set.letor).toFixed(0)} MB, scores ${MB(set.scores).toFixed(0)} MB ...`);
@@ -439,25 +451,26 @@ try {
 const gb = (n) => `${(n / 2 ** 30).toFixed(2)} GiB`;
 console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; Chromium ${rows[0]?.version ?? "?"} (headless, ${CHROMIUM}); ${new Date().toISOString().slice(0, 10)}`);
 console.log(`${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)\n`);
-console.log("| input | result | time (median) | MB/s (run or LETOR file) | MB/s (all bytes) | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |");
-console.log("|---|---|---:|---:|---:|---:|---:|---:|");
+console.log("| input | result | time, all files (median) | of which the run or LETOR file | MB/s of run or LETOR file, in its time | MB/s of all bytes, in all the time | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const result = r.state === "done" ? "done" : `**${r.state}**: ${r.error}`;
   const times = r.runs > 1 ? ` (${r.times.map((t) => t.toFixed(1)).join(", ")})` : "";
   console.log(
-    `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${(MB(r.main) / r.seconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
+    `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
   );
 }
+console.log("\nThe qrels are read first (the page reads a qrels file as soon as it is chosen), then the run is set: its time runs from then to the results. A LETOR file and its scores are set together.");
 console.log("\nTab memory: VmHWM (peak resident set, all of it: main thread, worker, wasm memory, shared libraries) of the page's renderer (the largest renderer process), from /proc; RssAnon sampled every 100 ms, Pss every 2 s. The issue's target: 200 MB/s of run or more, tab memory under 1.5 GB.");
 
 for (const r of rows) {
-  console.log(`\n### ${r.label}: timeline${r.runs > 1 ? " of the median run" : ""} (seconds from setting the last input; page: deserializing the message's data + the page's handler)\n`);
+  console.log(`\n### ${r.label}: timeline${r.runs > 1 ? " of the median run" : ""} (seconds from setting the first input; page: deserializing the message's data + the page's handler)\n`);
   console.log(`renderer's sampled peak RSS ${gb(Math.max(...r.mem.peaks.map((p) => p.rss)))} at ${r.mem.peakAt ? (r.mem.peakAt - r.start) / 1000 : "?"} s\n`);
   console.log("| at | message | page | renderer RSS |\n|---:|---|---:|---:|");
   let lastProgress = null;
   for (const e of r.log) {
-    if (e.state) {
-      console.log(`| ${e.t.toFixed(2)} | state ${e.state} | | ${gb(e.rss)} |`);
+    if (e.state || e.judgments) {
+      console.log(`| ${e.t.toFixed(2)} | ${e.state ? `state ${e.state}` : `judgments ${e.judgments}`} | | ${gb(e.rss)} |`);
       continue;
     }
     if (e.type === "progress") {

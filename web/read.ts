@@ -13,10 +13,15 @@ export interface Sink {
 /** Bytes of the file read (before gunzip) and lines parsed. */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
 
+/** Whether the file starts with gzip's magic bytes. */
+export async function isGzip(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
 /** Streams `file` into `sink`; reports progress at most every 100 ms, and at the end. */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  const gzip = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const gzip = await isGzip(file);
   const started = performance.now();
   let read = 0;
   let last = 0;

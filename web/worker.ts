@@ -18,7 +18,7 @@ import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
 import { evaluateRunFile, parsedBlocks, PortableBlocks, type RunSource } from "../src/run-blocks.js";
-import { readInto as readFile, type Sink } from "./read.js";
+import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import type { ReaderJob, ReaderReport } from "./run-reader.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
@@ -111,11 +111,16 @@ interface Unit {
 
 /**
  * Rows of joined blocks kept, over all runs, so that new settings re-evaluate without reading the
- * files again (about 24 bytes a row). Past this, blocks are evaluated as they come and dropped, so
- * memory holds the judgments and one block whatever the run's size; new settings then read the
- * files again.
+ * files again (about 36 bytes a row). Runs larger than this are not kept: their blocks are evaluated
+ * as they come and dropped, so memory holds the judgments and a few blocks whatever the run's size;
+ * new settings then read the files again.
  */
 const KEEP_ROWS = 8_000_000;
+/**
+ * Bytes of a run line, about, to tell from the files' sizes whether their rows will fit in KEEP_ROWS
+ * (gzip counted 4 to 1); and if the guess was low, blocks are dropped once past it.
+ */
+const RUN_LINE_BYTES = 30;
 /** Run rows per block when a run is read block by block (src/run-blocks.ts). */
 const BLOCK_ROWS = 1 << 20;
 
@@ -211,8 +216,8 @@ function addUnit(ctx: Context, u: Unit, texts: string[]): void {
  * Reads a run block by block, each evaluated as it comes (src/run-blocks.ts); a run whose queries are
  * not grouped is read again whole. Blocks are kept while KEEP_ROWS allows.
  */
-async function readRun(ctx: Context, judgments: GroupedJudgments, file: File): Promise<Unit> {
-  let blocks: Block[] | null = [];
+async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
+  let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
   const r = await evaluateRunFile(judgments, {
     file: file.name,
@@ -280,7 +285,12 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   const judgments = await judgmentsOf(qrelsFile);
   const texts: string[] = [];
   // Each run's column as soon as it is read.
-  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file), texts);
+  let bytes = 0;
+  for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
+  // Blocks of runs too large to keep are never held: held, then dropped at KEEP_ROWS, they would make
+  // the tab's memory peak there.
+  const keep = bytes / RUN_LINE_BYTES <= KEEP_ROWS;
+  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts);
   postDownloads(ctx, texts);
 }
 
