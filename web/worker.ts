@@ -22,7 +22,7 @@ import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import type { ReaderJob, ReaderReport } from "./run-reader.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
-const post = (r: Report) => (self as unknown as Worker).postMessage(r);
+const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
@@ -106,6 +106,7 @@ interface Unit {
   blocks: Block[] | null;
   notJudged: number;
   notInRun: number;
+  /** Its per-query values are handed to the page once shown (postRun): read the means only. */
   result: Evaluated;
 }
 
@@ -181,7 +182,10 @@ function postRun(ctx: Context, u: Unit): string {
       perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
     }
   }
-  post({ type: "run", name: u.name, cells, perQuery });
+  // The per-query values go to the page without a copy (tens of MB for 300k queries): nothing here
+  // reads them after this (downloads need the means; new settings evaluate again).
+  const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
+  post({ type: "run", name: u.name, cells, perQuery }, [...buffers]);
   return text;
 }
 
