@@ -53,7 +53,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 7 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 8 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -79,6 +79,7 @@ export function configure(
   state.apSum = p; p += n * 8;
   state.tmpA = p; p += n * 8;
   state.tmpB = p; p += n * 8;
+  state.ipAt = p; p += n * 8;
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;

@@ -29,6 +29,7 @@ export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
 export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i)
 export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
+export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/interpolated.ts)
 export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
@@ -63,7 +64,11 @@ export function setConfiguration(
   poolOffsets = po;
 }
 
+/** Counts the queries set, so a measure can tell whether what it made for the query is still current. */
+export let querySerial: i32 = 0;
+
 export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32): void {
+  querySerial++;
   scores = s;
   N = n;
   R = r;

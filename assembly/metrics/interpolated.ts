@@ -8,7 +8,7 @@
 //                                                             trec_eval 11pt_avg
 // rprec_mult(x=x)           = rel(c) / c with c = (long)(x R + 0.9), ranks past N non-relevant;
 //                             0 if c = 0                      trec_eval Rprec_mult_x
-import { N, R, cumRel, rankLabel, threshold, f64At } from "../state";
+import { N, R, cumRel, relRank, ipAt, querySerial, f64At, i32At } from "../state";
 
 /** lround for x >= 0: halves away from zero. (x − floor(x) is exact in doubles.) */
 // @ts-ignore: decorator
@@ -17,22 +17,35 @@ import { N, R, cumRel, rankLabel, threshold, f64At } from "../state";
   return x - f >= 0.5 ? f + 1 : f;
 }
 
+/** The query ipAt was made for (querySerial). */
+let ipQuery: i32 = -1;
+
+/**
+ * Interpolated precision at each count c of relevant documents retrieved: ipAt[c] = the best P(j) at
+ * ranks j >= r_c. Precision only rises at a relevant rank (at any other it falls), so that best is
+ * at one of the relevant ranks r_c, r_c+1, ...: a suffix maximum of m / r_m over them, from the
+ * relevant ranks relRank lists. The same quotients as a walk up every rank gives, so the same value;
+ * made once a query for its iprec_at_recall points instead of a walk for each.
+ */
+function fillIpAt(relRet: i32): void {
+  let best: f64 = 0;
+  for (let m = relRet; m >= 1; m--) {
+    const p = <f64>m / <f64>i32At(relRank, m - 1);
+    if (p > best) best = p;
+    store<f64>(ipAt + (<usize>m << 3), best);
+  }
+}
+
 export function iprecAtRecall(x: f64): f64 {
   const relRet = f64At(cumRel, N);
   const c = roundHalfUp(x * <f64>R);
-  if (c > relRet || N == 0) return 0;
-  // Walk up from the bottom, keeping the best precision seen, until the c-th relevant document.
-  let best = relRet / <f64>N;
-  let relSoFar = relRet;
-  for (let i = N; i > 0 && relSoFar > 0; i--) {
-    const p = relSoFar / <f64>i;
-    if (p > best) best = p;
-    if (f64At(rankLabel, i - 1) >= threshold) {
-      if (relSoFar == c) return best;
-      relSoFar--;
-    }
+  if (c > relRet || relRet == 0) return 0;
+  if (ipQuery != querySerial) {
+    fillIpAt(<i32>relRet);
+    ipQuery = querySerial;
   }
-  return best;
+  // c = 0 reads as c = 1: the best precision from the first relevant rank down.
+  return f64At(ipAt, c < 1 ? 1 : <i32>c);
 }
 
 export function elevenPointAverage(): f64 {
