@@ -29,7 +29,7 @@ const pqNote = $<HTMLParagraphElement>("#pq-note");
 const pqTable = $<HTMLDivElement>("#perquery");
 
 /** The per-query table shows at most this many rows (sort or filter to see others): the DOM stays small. */
-const MAX_ROWS = 500;
+const MAX_ROWS = 200;
 
 /** The presets' -m names; none: the defaults (trec_eval's for runs, the CLI's --letor ones for LETOR). */
 const PRESETS: Record<string, string[]> = {
