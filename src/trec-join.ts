@@ -84,34 +84,43 @@ export interface Groups {
   order: Int32Array | null;
 }
 
-function groupByQuery(qid: Int32Array, n: number, numQids: number): Groups {
-  const begin = new Int32Array(numQids).fill(-1);
+/** Groups, with the queries that have rows: each once, in order of first row, or of id when not grouped. */
+interface QueryGroups extends Groups {
+  queries: number[];
+}
+
+function groupByQuery(qid: Int32Array, n: number, numQids: number): QueryGroups {
+  // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
+  const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
+  const queries: number[] = [];
   // Files usually list a query's rows together: then each query's rows are one range, found in one
   // pass, and no order array is needed.
   let grouped = true;
   for (let i = 0; i < n; ) {
     const q = qid[i];
-    if (begin[q] >= 0) {
+    if (end[q] !== 0) {
       grouped = false;
       break;
     }
     begin[q] = i;
     while (i < n && qid[i] === q) i++;
     end[q] = i;
+    queries.push(q);
   }
-  if (grouped) {
-    for (let q = 0; q < numQids; q++) if (begin[q] < 0) begin[q] = end[q] = 0;
-    return { begin, end, order: null };
-  }
+  if (grouped) return { begin, end, order: null, queries };
   // A counting sort by qid id.
+  queries.length = 0;
   const count = new Int32Array(numQids + 1);
   for (let i = 0; i < n; i++) count[qid[i] + 1]++;
-  for (let q = 0; q < numQids; q++) count[q + 1] += count[q];
+  for (let q = 0; q < numQids; q++) {
+    if (count[q + 1] > 0) queries.push(q);
+    count[q + 1] += count[q];
+  }
   const next = count.slice(0, numQids);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[next[qid[i]]++] = i;
-  return { begin: count.subarray(0, numQids), end: count.subarray(1), order };
+  return { begin: count.subarray(0, numQids), end: count.subarray(1), order, queries };
 }
 
 /** strcmp on two interned ids' bytes. */
@@ -129,17 +138,58 @@ function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: number,
   return lenA - lenB;
 }
 
-/** True when row a of docsA and row b of docsB have the same id bytes. */
-function sameId(docsA: RowDocids, a: number, docsB: RowDocids, b: number): boolean {
-  const offA = docsA.offsets[a];
-  const len = docsA.offsets[a + 1] - offA;
-  const offB = docsB.offsets[b];
-  if (docsB.offsets[b + 1] - offB !== len) return false;
-  const x = docsA.bytes;
-  const y = docsB.bytes;
-  for (let i = 0; i < len; i++) if (x[offA + i] !== y[offB + i]) return false;
-  return true;
+/** A per-row pool of document ids (RowDocids) and a DataView of its bytes, which reads 4 at any offset. */
+interface Ids {
+  readonly bytes: Uint8Array;
+  readonly words: DataView;
+  readonly offsets: Int32Array;
 }
+
+function ids(docs: RowDocids): Ids {
+  const { bytes, offsets } = docs;
+  return { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offsets };
+}
+
+/**
+ * True when x.bytes[a, a + len) and y.bytes[b, b + len) are the same bytes. Ids start at any byte,
+ * so they are read 4 at a time through DataViews (little-endian: no byte swap on the usual CPUs).
+ * Those of 4 to 12 bytes, most, are three words, at 0, min(4, len - 4) and len - 4 (overlapping when
+ * shorter), compared at once: no loop, and no branch that depends on where two ids differ. Compared
+ * byte by byte, they took a quarter of the join's time.
+ */
+function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): boolean {
+  const xw = x.words;
+  const yw = y.words;
+  if (len >= 4 && len <= 12) {
+    const last = len - 4;
+    const mid = last < 4 ? last : 4;
+    const diff =
+      (xw.getInt32(a, true) ^ yw.getInt32(b, true)) |
+      (xw.getInt32(a + mid, true) ^ yw.getInt32(b + mid, true)) |
+      (xw.getInt32(a + last, true) ^ yw.getInt32(b + last, true));
+    return diff === 0;
+  }
+  if (len < 4) {
+    for (let i = 0; i < len; i++) if (x.bytes[a + i] !== y.bytes[b + i]) return false;
+    return true;
+  }
+  for (let i = 0; i < len - 4; i += 4) if (xw.getInt32(a + i, true) !== yw.getInt32(b + i, true)) return false;
+  return xw.getInt32(a + len - 4, true) === yw.getInt32(b + len - 4, true);
+}
+
+/** True when row i of x and row j of y have the same id bytes. */
+function sameId(x: Ids, i: number, y: Ids, j: number): boolean {
+  const a = x.offsets[i];
+  const b = y.offsets[j];
+  const len = x.offsets[i + 1] - a;
+  return y.offsets[j + 1] - b === len && sameBytes(x, a, y, b, len);
+}
+
+/**
+ * Keeps the loads that bring each query's judged ids into cache (in joinParsed) from being optimized
+ * away.
+ */
+let sink = 0;
 
 function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
   const n = docs.offsets.length - 1;
@@ -167,8 +217,8 @@ export interface GroupedJudgments {
 
 export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
-  const groups = groupByQuery(qid, qrels.length, qrels.qidNames.size);
-  return { qrels: rest, groups, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
+  const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
+  return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
 }
 
 /**
@@ -188,29 +238,37 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
-  // The queries: judged and in the run, in strcmp order of their ids.
+  // The queries: judged and in the run, in strcmp order of their ids. Only the run's queries are
+  // visited (a block has a few thousand of the judgments' hundreds of thousands), and all the judged
+  // ones only to find those absent from the run, which a block does not need.
   const chosen: number[] = [];
   const absent: number[] = [];
   let notJudged = 0;
   let rows = 0;
   let judgedRows = 0;
   let widest = 0;
-  for (let q = 0; q < numQids; q++) {
+  for (const q of rg.queries) {
     const nj = q < judgedQids ? jg.end[q] - jg.begin[q] : 0;
-    const nr = rg.end[q] - rg.begin[q];
     if (nj === 0) {
-      if (nr > 0) notJudged++;
+      notJudged++;
       continue;
     }
-    if (nr === 0) {
-      if (options.block) continue;
-      absent.push(q);
-      if (!options.complete) continue;
-    }
+    const nr = rg.end[q] - rg.begin[q];
     chosen.push(q);
     rows += nr;
     judgedRows += nj;
     if (nj + nr > widest) widest = nj + nr;
+  }
+  if (!options.block) {
+    for (let q = 0; q < judgedQids; q++) {
+      const nj = jg.end[q] - jg.begin[q];
+      if (nj === 0 || rg.end[q] > rg.begin[q]) continue;
+      absent.push(q);
+      if (!options.complete) continue;
+      chosen.push(q);
+      judgedRows += nj;
+      if (nj > widest) widest = nj;
+    }
   }
   const qidPool = names.pool();
   chosen.sort((a, b) => compareIds(qidPool, a, b));
@@ -231,14 +289,18 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   const slotKey = new Int32Array(capacity);
   const slotHash = new Int32Array(capacity);
 
-  const jDocs = qrels.docids;
-  const rDocs = run.docids;
+  const jIds = ids(qrels.docids);
+  const rIds = ids(run.docids);
+  const jOff = jIds.offsets;
+  const rOff = rIds.offsets;
+  const jBytes = jIds.bytes;
   const rel = qrels.rel;
   const score = run.score;
   const jOrder = jg.order;
   const rOrder = rg.order;
   let row = 0;
   let jrow = 0;
+  let touched = 0;
   for (let k = 0; k < numQueries; k++) {
     const q = chosen[k];
     const j0 = jg.begin[q];
@@ -258,12 +320,16 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     for (let i = j0; i < j1; i++) {
       const jr = jOrder === null ? i : jOrder[i];
       const h = jHash[jr];
+      // The run's rows read the judged ids' bytes in hash order, each query's from memory (the
+      // judgments are hundreds of MB); their first bytes read here, in file order, which the CPU's
+      // prefetcher follows, bring them into cache first. (3% faster.)
+      touched |= jBytes[jOff[jr]];
       // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
       for (;;) {
         const key = slotKey[s];
         if (key === 0) break;
-        if (slotHash[s] === h && sameId(jDocs, jr, jDocs, key - 1)) duplicate(qrels.file, qrels.lines, jr, jDocs, names, q);
+        if (slotHash[s] === h && sameId(jIds, jr, jIds, key - 1)) duplicate(qrels.file, qrels.lines, jr, qrels.docids, names, q);
         s = (s + 1) & mask;
       }
       slotKey[s] = jr + 1;
@@ -274,6 +340,8 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     for (let i = r0; i < r1; i++) {
       const rr = rOrder === null ? i : rOrder[i];
       const h = rHash[rr];
+      const a = rOff[rr];
+      const len = rOff[rr + 1] - a;
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
       let label = NaN;
       for (;;) {
@@ -284,12 +352,14 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
         }
         if (slotHash[s] === h) {
           if (key > 0) {
-            if (sameId(rDocs, rr, jDocs, key - 1)) {
+            // Judged: the same id when the same length and bytes (most often, hashes being equal).
+            const b = jOff[key - 1];
+            if (jOff[key] - b === len && sameBytes(rIds, a, jIds, b, len)) {
               label = rel[key - 1];
               break;
             }
-          } else if (sameId(rDocs, rr, rDocs, -key - 1)) {
-            duplicate(run.file, run.lines, rr, rDocs, names, q);
+          } else if (sameId(rIds, rr, rIds, -key - 1)) {
+            duplicate(run.file, run.lines, rr, run.docids, names, q);
           }
         }
         s = (s + 1) & mask;
@@ -303,6 +373,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     offsets[k + 1] = row;
     judgedOffsets[k + 1] = jrow;
   }
+  sink = touched;
 
   const batch: Batch = {
     numQueries,
@@ -312,9 +383,9 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     judgedOffsets,
     judged,
     docids,
-    pool: { bytes: rDocs.bytes, offsets: rDocs.offsets },
+    pool: { bytes: run.docids.bytes, offsets: run.docids.offsets },
   };
-  const notInRunQids = absent.map((q) => names.stringOf(q));
-  const qids = chosen.map((q) => names.stringOf(q));
+  const notInRunQids = names.stringsOf(absent);
+  const qids = names.stringsOf(chosen);
   return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag };
 }

@@ -158,6 +158,40 @@ export class Interner {
   }
 
   /**
+   * The strings of many ids, as stringOf gives them, in one decode when their bytes are all ASCII (a
+   * byte is then a character, and each string a slice of the whole): in Chromium a decode call costs
+   * about a microsecond, 0.3 s of the join of a run of 300,000 queries.
+   */
+  stringsOf(ids: readonly number[]): string[] {
+    const offsets = this.offsets;
+    const pool = this.bytes;
+    let total = 0;
+    for (const id of ids) {
+      this.checkId(id);
+      total += offsets[id + 1] - offsets[id];
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    let bits = 0;
+    for (const id of ids) {
+      for (let i = offsets[id]; i < offsets[id + 1]; i++) {
+        bits |= pool[i];
+        all[at++] = pool[i];
+      }
+    }
+    if (bits >= 0x80) return ids.map((id) => this.stringOf(id));
+    const text = utf8Decoder.decode(all);
+    const out = new Array<string>(ids.length);
+    at = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const len = offsets[ids[k] + 1] - offsets[ids[k]];
+      out[k] = text.slice(at, at + len);
+      at += len;
+    }
+    return out;
+  }
+
+  /**
    * The pool: id i's bytes are bytes[offsets[i], offsets[i + 1]); offsets has size + 1 entries.
    * Both are views of the interner's buffers, valid until the next intern that adds an id.
    */

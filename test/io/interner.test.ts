@@ -90,6 +90,19 @@ describe("Interner", () => {
     expect(sorted).toEqual(["", "D0-10", "D0-9", "d", "d2", "d3", "z", "\u00e9"]);
   });
 
+  it("decodes many ids at once as stringOf does each, ASCII or not", () => {
+    const it_ = new Interner();
+    for (const s of ["q1", "", "301", "a b\t#"]) it_.internString(s);
+    expect(it_.stringsOf([3, 0, 1, 2, 0])).toEqual(["a b\t#", "q1", "", "301", "q1"]);
+    expect(it_.stringsOf([])).toEqual([]);
+    it_.internString("caf\u00e9");
+    it_.intern(new Uint8Array([0x71, 0xff]), 0, 2); // not UTF-8: U+FFFD, as stringOf
+    const ids = [0, 4, 5, 2];
+    expect(it_.stringsOf(ids)).toEqual(ids.map((id) => it_.stringOf(id)));
+    expect(it_.stringsOf([4])).toEqual(["caf\u00e9"]);
+    expect(() => it_.stringsOf([0, 6])).toThrow(RangeError);
+  });
+
   it("rejects ids it never gave", () => {
     const it_ = new Interner();
     it_.internString("a");
