@@ -1,8 +1,9 @@
 // npm run bench:web: the static page (web/) in headless Chromium on a generated ~1 GB run, as a user
 // gives it the files: builds the page with Vite, serves it on 127.0.0.1, drives Debian's chromium
-// (/usr/bin/chromium) with playwright-core, sets the qrels, then the run (the page starts when both are
-// set), and times from setting the run until the page says done (body[data-state]). Then the same for
-// the generator's LETOR file and its scores. A new browser for each. Prints a Markdown table with the
+// (/usr/bin/chromium) with playwright-core, sets the qrels (the page reads them at once), waits until
+// they are read (body[data-judgments]), sets the run, and times until the page says done
+// (body[data-state]): from setting the qrels, and from setting the run. Then the generator's LETOR file
+// and its scores, set together. A new browser for each. Prints a Markdown table with the
 // throughput and the tab's peak memory, then each row's timeline: the worker's messages as the page
 // receives them, how long the page takes over each, and the renderer's memory then.
 //
@@ -29,10 +30,11 @@
 // that chromium's processes (browser, zygotes, GPU and utility processes, renderers).
 //
 // Measured on this project's machine (AMD EPYC, 2 cores, 24 GiB; Node v20.20.2, Chromium 156), 2026-11-21,
-// at 94016e6 (runs read in blocks): qrels 491 MB + run 1064 MB in 10.5 s, 101 MB/s of run (148 MB/s of
-// both), tab memory 1.27 GiB (1.36 GB); LETOR 1782 MB + scores 177 MB in 12.1 s, 147 MB/s, 2.18 GiB.
-// At a803f14 (runs held whole): 11.0 s, 97 MB/s, 1.74 GiB. The target: under 1.5 GB (met for
-// the run), 200 MB/s (not yet).
+// three runs each on a quiet machine: qrels 491 MB then run 1064 MB in 6.1 s (6.0, 6.1, 6.3), the run
+// alone 4.4 s, 244 MB/s (254 MB/s of both files over all the time), tab memory 1.15 GiB (1.24 GB);
+// LETOR 1782 MB + scores 177 MB in 10.9 s, 165 MB/s, 2.11 GiB. At 0104e48 (one worker; the qrels read
+// only once the run was set): 10.5 s, 101 MB/s of run, 1.27 GiB. The targets, 200 MB/s for a
+// 1 GB run and a tab under 1.5 GB, are met.
 import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
