@@ -223,6 +223,30 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     }
   }, 60_000);
 
+  it("reads the runs again, not the qrels, for new settings when it keeps no rows (?keep-rows=0); the same numbers", async () => {
+    const page = await browser!.newPage();
+    const marks = () => page.$$eval("#progress li", (lis) => lis.map((li) => [(li as HTMLElement).dataset.file, (li as HTMLElement).dataset.mark ?? "new"]));
+    try {
+      for (const [query, reread] of [["?keep-rows=0", true], ["", false]] as const) {
+        await page.goto(base + query);
+        await page.setInputFiles('input[name="qrels"]', [qrels]);
+        await page.setInputFiles('input[name="run"]', [runA]);
+        await waitFinished(page);
+        // Marked: a file read again gets a new progress line.
+        await page.$$eval("#progress li", (lis) => lis.forEach((li) => ((li as HTMLElement).dataset.mark = "first read")));
+        await page.fill('input[name="measures"]', "P.5,10 map");
+        await page.dispatchEvent('input[name="measures"]', "change");
+        await waitFinished(page);
+        expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+        const cells = await page.$$eval('#results td[data-run="a.run"]', (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent ?? ""] as [string, string]));
+        expect(new Map(cells)).toEqual(summary((await cli("-m", "P.5,10", "-m", "map", qrels, runA)).out));
+        expect(await marks()).toEqual([["qrels.txt", "first read"], ["a.run", reread ? "new" : "first read"]]);
+      }
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it("changes ndcg to the CLI's value with --gain exp when the gain is set to exp", async () => {
     const { cells } = await drop([["qrels", [qrels]], ["run", [runA]]], undefined, {
       before: async (page) => {

@@ -28,6 +28,13 @@ const pqFilter = $<HTMLInputElement>("#pq-filter");
 const pqNote = $<HTMLParagraphElement>("#pq-note");
 const pqTable = $<HTMLDivElement>("#perquery");
 
+/**
+ * Run rows the worker keeps to re-evaluate under new settings without reading the files again: the
+ * page's `?keep-rows=N` (0: none, which bounds memory by a block whatever the runs' size), else the
+ * worker's default (8M rows, about 300 MB).
+ */
+const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(new URLSearchParams(location.search).get("keep-rows"));
+
 /** The per-query table shows at most this many rows (sort or filter to see others): the DOM stays small. */
 const MAX_ROWS = 200;
 
@@ -414,7 +421,7 @@ function job(): Job | null {
   const letor = input("letor").files?.[0];
   const scores = input("scores").files?.[0];
   if (lastKind === "letor" && letor && scores) return { kind: "letor", letor, scores, query: input("query").files?.[0] ?? null, settings: settings() };
-  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings() };
+  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings(), keepRows: KEEP_ROWS };
   return null;
 }
 

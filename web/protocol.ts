@@ -15,7 +15,8 @@ export interface Settings {
  */
 export type Job =
   | { kind: "qrels"; qrels: File }
-  | { kind: "trec"; qrels: File; runs: File[]; settings: Settings }
+  /** keepRows: run rows kept to re-evaluate without reading again (the worker's KEEP_ROWS by default). */
+  | { kind: "trec"; qrels: File; runs: File[]; settings: Settings; keepRows?: number }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings };
 

@@ -117,6 +117,8 @@ interface Unit {
  * new settings then read the files again.
  */
 const KEEP_ROWS = 8_000_000;
+/** This job's KEEP_ROWS: the page may give another (its `keep-rows` URL parameter). */
+let keepRows = KEEP_ROWS;
 /**
  * Bytes of a run line, about, to tell from the files' sizes whether their rows will fit in KEEP_ROWS
  * (gzip counted 4 to 1); and if the guess was low, blocks are dropped once past it.
@@ -242,7 +244,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     const block = { batch: joined.batch, qids: joined.qids };
     rows += block.batch.scores.length;
     keptRows += block.batch.scores.length;
-    if (keptRows > KEEP_ROWS) {
+    if (keptRows > keepRows) {
       // Too much to keep: drop every run's blocks, this one's as it goes.
       for (const u of units) u.blocks = null;
       blocks = null;
@@ -293,7 +295,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
   // Blocks of runs too large to keep are never held: held, then dropped at KEEP_ROWS, they would make
   // the tab's memory peak there.
-  const keep = bytes / RUN_LINE_BYTES <= KEEP_ROWS;
+  const keep = bytes / RUN_LINE_BYTES <= keepRows;
   for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts);
   postDownloads(ctx, texts);
 }
@@ -340,7 +342,10 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       await judgmentsOf(job.qrels);
       return;
     }
-    if (job.kind === "trec") await trec(job.qrels, job.runs, job.settings);
+    if (job.kind === "trec") {
+      keepRows = job.keepRows ?? KEEP_ROWS;
+      await trec(job.qrels, job.runs, job.settings);
+    }
     else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else reevaluate(job.settings);
     post({ type: "done", kept: units.every((u) => u.blocks !== null) });
