@@ -17,9 +17,9 @@ import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
-import { evaluateRunFile, parsedBlocks, PortableBlocks, type RunSource } from "../src/run-blocks.js";
+import { evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
+import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
-import type { ReaderJob, ReaderReport } from "./run-reader.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
@@ -41,43 +41,31 @@ async function readInto(file: File, sink: Sink): Promise<void> {
 
 /**
  * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
- * evaluates: each block is translated to `qids`' ids, added, and acknowledged, which lets the reader
- * go on (it stays at most two blocks ahead).
+ * evaluates; the progress it reports is posted as this worker's own.
  */
-function readerBlocks(file: File): NonNullable<RunSource["blocks"]> {
-  return (qids, add) =>
-    new Promise((resolve, reject) => {
-      const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
-      const arrival = new PortableBlocks(qids, file.name);
-      const state = { file: file.name, read: 0, lines: 0 };
-      reading = state;
-      // `reading` stays set on failure, for outOfMemory's message.
-      const end = (settle: () => void) => {
-        reader.terminate();
-        settle();
-      };
-      reader.onmessage = (e: MessageEvent<ReaderReport>) => {
-        const r = e.data;
-        try {
-          if (r.type === "progress") {
-            state.read = r.read;
-            state.lines = r.lines;
-            post({ type: "progress", file: file.name, read: r.read, size: file.size, lines: r.lines, seconds: r.seconds });
-          } else if (r.type === "block") {
-            add(arrival.rows(r.block));
-            reader.postMessage({ type: "evaluated" } satisfies ReaderJob);
-          } else if (r.type === "end") end(() => ((reading = null), resolve(r.runTag)));
-          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : new RankevalError("bad-input", r.message)));
-        } catch (err) {
-          end(() => reject(err));
-        }
-      };
-      reader.onerror = (e) => {
-        e.preventDefault();
-        end(() => reject(new Error(`${file.name}: the run reader failed (${e.message})`)));
-      };
-      reader.postMessage({ type: "read", file, blockRows: BLOCK_ROWS } satisfies ReaderJob);
-    });
+function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
+  const state = { file: file.name, read: 0, lines: 0 };
+  return readerBlocks(file, file.name, BLOCK_ROWS, () => {
+    // `reading` stays set on failure, for outOfMemory's message.
+    reading = state;
+    const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
+    return {
+      send: (job) => reader.postMessage(job),
+      listen: (report, fail) => {
+        reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
+        reader.onerror = (e) => {
+          e.preventDefault();
+          fail(e.message);
+        };
+      },
+      stop: () => reader.terminate(),
+    };
+  }, (read, lines, seconds) => {
+    state.read = read;
+    state.lines = lines;
+    if (read >= file.size) reading = null;
+    post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
+  });
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -228,7 +216,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   const r = await evaluateRunFile(judgments, {
     file: file.name,
     // A second worker parses where workers can start workers (every current browser); this one otherwise.
-    blocks: typeof Worker === "function" ? readerBlocks(file) : parsedBlocks(file.name, (sink) => readInto(file, sink), BLOCK_ROWS),
+    blocks: typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink), BLOCK_ROWS),
     whole: async () => {
       const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
       await readInto(file, parser);

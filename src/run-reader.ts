@@ -1,0 +1,117 @@
+/**
+ * A run parsed in another thread (the page's second Web Worker, or a Node worker thread for the
+ * command line) while this one joins and evaluates its blocks (src/run-blocks.ts): parsing and
+ * evaluating on two cores. The messages both ways, and each side's part, whatever carries them.
+ *
+ * The reader parses the run with its own query interner into blocks of whole queries and posts each
+ * as a PortableBlock, its buffers transferred, not copied; it waits while AHEAD blocks are not yet
+ * evaluated, so memory stays bounded whatever the run's size. The evaluating side translates each
+ * block's query ids, adds it, and says so.
+ *
+ * Browser compatible.
+ */
+import { RankevalError } from "./errors.js";
+import { Interner } from "./io/interner.js";
+import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./run-blocks.js";
+
+/** Evaluating side -> reader: what to read (`source`: a File, a path), then an ack per block. */
+export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated" };
+
+/** Reader -> evaluating side. */
+export type ReaderReport =
+  | { type: "progress"; read: number; lines: number; seconds: number }
+  | { type: "block"; block: PortableBlock }
+  | { type: "end"; runTag: string }
+  | { type: "error"; message: string; outOfMemory: boolean };
+
+/** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
+export const AHEAD = 2;
+
+/** What a reader reads into: a parser's push and linesRead, and when to wait before the next chunk. */
+export interface BlockSink {
+  push(chunk: Uint8Array): void;
+  readonly linesRead: number;
+  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  ready(): Promise<void> | null;
+}
+
+/**
+ * The reader's side: returns the handler of the jobs it is sent. `read` streams a source's bytes into
+ * the sink and reports progress (bytes read, seconds since the start).
+ */
+export function serveBlocks<Source>(
+  post: (r: ReaderReport, transfer: ArrayBuffer[]) => void,
+  read: (source: Source, sink: BlockSink, progress: (read: number, seconds: number) => void) => Promise<void>,
+): (job: ReaderJob<Source>) => void {
+  let waiting = 0;
+  let wake: (() => void) | null = null;
+  return (job) => {
+    if (job.type === "evaluated") {
+      waiting--;
+      if (wake && waiting < AHEAD) {
+        const w = wake;
+        wake = null;
+        w();
+      }
+      return;
+    }
+    let sent = 0;
+    const parser = new RunBlockParser(job.file, new Interner(), (rows) => {
+      const block = portableBlock(rows, sent);
+      sent = rows.qidNames.size;
+      waiting++;
+      post({ type: "block", block }, transferables(block));
+    }, job.blockRows);
+    const sink: BlockSink = {
+      push: (chunk) => parser.push(chunk),
+      get linesRead() {
+        return parser.linesRead;
+      },
+      ready: () => (waiting < AHEAD ? null : new Promise<void>((resolve) => (wake = resolve))),
+    };
+    read(job.source, sink, (bytes, seconds) => post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []))
+      .then(() => post({ type: "end", runTag: parser.finish() }, []))
+      .catch((err: unknown) => post({ type: "error", message: err instanceof Error ? err.message : String(err), outOfMemory: err instanceof RangeError }, []));
+  };
+}
+
+/** The evaluating side's view of a reader: a Web Worker or a Node worker thread, started. */
+export interface ReaderPort<Source> {
+  send(job: ReaderJob<Source>): void;
+  /** Calls `report` with each message, `fail` if the reader dies. */
+  listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
+  stop(): void;
+}
+
+/**
+ * RunSource.blocks for a run parsed by a reader that `start` starts: each block is translated to
+ * `qids`' ids, added, and acknowledged. A reader's error rejects with its message (a RangeError when
+ * it ran out of memory), as the same error here would.
+ */
+export function readerBlocks<Source>(
+  source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
+  onProgress?: (read: number, lines: number, seconds: number) => void,
+): NonNullable<RunSource["blocks"]> {
+  return (qids, add) =>
+    new Promise((resolve, reject) => {
+      const reader = start();
+      const arrival = new PortableBlocks(qids, file);
+      const end = (settle: () => void) => {
+        reader.stop();
+        settle();
+      };
+      reader.listen((r) => {
+        try {
+          if (r.type === "progress") onProgress?.(r.read, r.lines, r.seconds);
+          else if (r.type === "block") {
+            add(arrival.rows(r.block));
+            reader.send({ type: "evaluated" });
+          } else if (r.type === "end") end(() => resolve(r.runTag));
+          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : new RankevalError("bad-input", r.message)));
+        } catch (err) {
+          end(() => reject(err));
+        }
+      }, (message) => end(() => reject(new Error(`${file}: the run reader failed (${message})`))));
+      reader.send({ type: "read", source, file, blockRows });
+    });
+}
