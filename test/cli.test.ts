@@ -6,6 +6,11 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
+import { Progress } from "../src/node/progress.js";
+import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
+import { evaluateRunFile } from "../src/run-blocks.js";
+import { evaluateBlock, options, plan } from "../src/trec/plan.js";
+import { groupJudgments, type JoinedRun } from "../src/trec-join.js";
 import { parseTrecMeasures, trecLines } from "../src/trec/names.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
@@ -177,6 +182,63 @@ describe("the installed binary", () => {
   it("reads standard input for - and exits 0", () => {
     const out = execFileSync("node", [bin, "-m", "map", qrels, "-"], { input: readFileSync(runA) }).toString();
     expect(out).toMatch(/map\s+\tall\t0\.7500/);
+  });
+  // Run files are parsed in a worker thread by the built binary (src/node/run-reader.ts); in process,
+  // from the TypeScript source, in the main thread: both must print the same, errors included.
+  it("parses runs in a worker thread with the same output and errors as in process", async () => {
+    const lines: string[] = [];
+    const judged: string[] = [];
+    for (let q = 0; q < 300; q++) {
+      for (let d = 0; d < 20; d++) {
+        lines.push(`q${q} Q0 d${(d * 7 + q) % 23} ${d + 1} ${((q * 31 + d * 17) % 13) / 4} R`);
+        if ((q + d) % 3 === 0) judged.push(`q${q} 0 d${d} ${(q + d) % 4}`);
+      }
+    }
+    const big = file("big.run", lines.join("\n") + "\n");
+    const bigQrels = file("big.qrels", judged.join("\n") + "\n");
+    const cases: string[][] = [
+      ["-q", "-m", "all_trec", bigQrels, big],
+      ["-m", "map", bigQrels, file("big.run.gz", gzipSync(readFileSync(big)))],
+      ["-m", "map", qrels, file("score.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n")],
+      ["-m", "map", qrels, file("twice.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")],
+      ["-m", "map", qrels, file("scattered.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d3 2 0.8 A\n")],
+    ];
+    for (const argv of cases) {
+      const inProcess = await run(...argv);
+      const binary = spawnSync("node", [bin, ...argv]);
+      expect({ status: binary.status, out: binary.stdout.toString(), err: binary.stderr.toString() }).toEqual({ status: inProcess.status, out: inProcess.out, err: inProcess.err });
+    }
+    expect((await run(...cases[0])).out.split("\n").length).toBeGreaterThan(20_000);
+    expect((await run(...cases[2])).err).toMatch(/score\.run:2:\d+: /);
+    expect((await run(...cases[3])).err).toContain('twice.run:2: document "d1" appears twice for query "q1"');
+  });
+  it("joins the blocks of a worker thread (the built reader, a block a 1 MiB chunk) as the whole file", async () => {
+    const { threadBlocks } = (await import(new URL("../dist/node/run-reader.js", import.meta.url).href)) as typeof import("../src/node/run-reader.js");
+    const lines: string[] = [];
+    // About 6 MB: six chunks of the reader's 1 MiB, each handing over its whole queries as a block.
+    for (let q = 0; q < 2000; q++) for (let d = 0; d < 120; d++) lines.push(`q${q} Q0 d${(d * 7 + q) % 121} ${d + 1} ${(q + d) % 4} R`);
+    const path = file("blocks.run", lines.join("\n") + "\n");
+    const judgments = () => {
+      const q = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: "per-row" });
+      for (let i = 0; i < 2000; i++) q.push(new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`));
+      return groupJudgments(q.finish());
+    };
+    const p = plan(["map", "ndcg_cut.5", "P.3"], null);
+    const opts = options({}, true);
+    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, {}, path, () => {});
+    const blocks = threadBlocks(path, 50, new Progress({ write: () => true }));
+    expect(blocks).not.toBeNull();
+    let sizes = 0;
+    const inThread = await evaluateRunFile(judgments(), { file: path, blocks: (qids, add) => blocks!(qids, (rows) => (sizes++, add(rows))), whole: () => Promise.reject(new Error("not whole")) }, evaluate);
+    expect(sizes).toBeGreaterThan(4);
+    const j = judgments();
+    const r2 = new RunParser({ file: path, qids: j.qrels.qidNames, docids: "per-row" });
+    r2.push(readFileSync(path));
+    const whole = await evaluateRunFile(j, { file: path, blocks: null, whole: async () => r2.finish() }, evaluate);
+    expect(inThread.evaluated.result.qids).toEqual(whole.evaluated.result.qids);
+    expect(inThread.evaluated.result.values).toEqual(whole.evaluated.result.values);
+    expect(inThread.evaluated.result.mean).toEqual(whole.evaluated.result.mean);
+    expect(inThread.runTag).toBe("R");
   });
   it("exits 1 on usage errors and 2 on bad input, printing nothing on stdout", () => {
     const usage = spawnSync("node", [bin, "--nope"]);

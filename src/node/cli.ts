@@ -13,6 +13,10 @@ import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { formatOf, qrelsParserFor, runParserFor } from "./formats.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
+import { threadBlocks } from "./run-reader.js";
+
+/** Run rows per block when a run is read block by block (src/run-blocks.ts). */
+const BLOCK_ROWS = 1 << 20;
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -104,7 +108,8 @@ function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evalu
   const streams = file !== "-" && formatOf(file, args.inputFormat) === "trec";
   return evaluateRunFile(judgments, {
     file,
-    blocks: streams ? parsedBlocks(file, (sink) => readInto(file, sink, progress)) : null,
+    // Parsed in a worker thread while this one joins and evaluates (in this thread when run from source).
+    blocks: streams ? (threadBlocks(file, BLOCK_ROWS, progress) ?? parsedBlocks(file, (sink) => readInto(file, sink, progress), BLOCK_ROWS)) : null,
     whole: async () => {
       const parser = runParserFor(file, judgments.qrels.qidNames, await inputSize(file), { format: args.inputFormat, columns: args.columns });
       await readInto(file, parser, progress);

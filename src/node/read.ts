@@ -8,7 +8,12 @@ import type { Progress } from "./progress.js";
 /** The parsers' side of reading: chunks in, any size, any boundary. */
 export interface ChunkSink {
   push(chunk: Uint8Array): void;
+  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  ready?(): Promise<void> | null;
 }
+
+/** Where readInto reports how far it got (Progress, on a terminal). */
+export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
 
 /**
  * The size of a file's text in bytes, a hint for sizing the parsers' columns: 0 (no hint) for
@@ -34,7 +39,7 @@ export async function inputSize(path: string): Promise<number> {
  * Streams a file (or standard input for `-`) into `sink` in 1 MiB chunks, gunzipping it when it
  * starts with gzip's magic bytes, so memory holds one chunk of the file at a time.
  */
-export async function readInto(path: string, sink: ChunkSink, progress?: Progress): Promise<void> {
+export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
   const name = path === "-" ? "standard input" : path;
   let size = 0;
   if (path !== "-") {
@@ -74,6 +79,8 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
     for await (const chunk of chunks) {
       sink.push(chunk);
       progress?.update(read);
+      const wait = sink.ready?.();
+      if (wait) await wait;
     }
   } catch (e) {
     if (e instanceof RankevalError) throw e;
