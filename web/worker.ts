@@ -295,7 +295,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   postRows(ctx);
   const qidNames = new Interner();
   const docidNames = new Interner();
-  const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: docidNames });
+  const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: docidNames, expectedBytes: (await isGzip(letorFile)) ? 0 : letorFile.size });
   await readInto(letorFile, letorParser);
   const data = letorParser.finish();
   const scoresParser = new ScoresParser({ file: scoresFile.name });

@@ -261,9 +261,34 @@ export class Interner {
     return id;
   }
 
-  /** Doubles the table. Ids go in by blocks, each block's slots touched first, as in internBatch. */
-  private rehash(): void {
-    const slots = 2 * (this.mask + 1);
+  /**
+   * Makes room for about `ids` ids and `bytes` bytes of them in all, at once (a parser that estimates
+   * them from a sample of its input): one rehash instead of one at each doubling, and no copies of the
+   * pool on the way. The table is sized for 90% of `ids`: it doubles at powers of two, and an estimate
+   * a little high would otherwise double it for nothing (+256 MB at 30M ids); past that, it doubles as
+   * ever.
+   */
+  reserve(ids: number, bytes: number): void {
+    if (ids + 1 > this.offsets.length) {
+      const offsets = new Int32Array(ids + 1);
+      offsets.set(this.offsets.subarray(0, this.count + 1));
+      this.offsets = offsets;
+      const hashes = new Int32Array(ids + 1);
+      hashes.set(this.hashes.subarray(0, this.count));
+      this.hashes = hashes;
+    }
+    if (bytes > this.bytes.length) {
+      const grown = new Uint8Array(bytes);
+      grown.set(this.bytes.subarray(0, this.bytesLen));
+      this.bytes = grown;
+    }
+    let slots = this.mask + 1;
+    while (slots < 1.8 * ids) slots *= 2;
+    if (slots > this.mask + 1) this.rehash(slots);
+  }
+
+  /** Grows the table (doubles it by default). Ids go in by blocks, each block's slots touched first, as in internBatch. */
+  private rehash(slots = 2 * (this.mask + 1)): void {
     const mask = slots - 1;
     const table = new Int32Array(slots);
     const hashes = this.hashes;

@@ -36,7 +36,15 @@ export interface LetorParserOptions {
   qids: Interner;
   /** Interner for the document ids found in `# docid = X` comments. */
   docids: Interner;
+  /**
+   * The input's size, if known: once its first MiB is read, the document id interner makes room for
+   * as many ids as the whole input will have at that rate, instead of doubling its way there.
+   */
+  expectedBytes?: number;
 }
+
+/** Input read before the interner's room is estimated from it. */
+const SAMPLE_BYTES = 1 << 20;
 
 /** One entry per row, in file order. */
 export interface Letor {
@@ -75,13 +83,23 @@ export class LetorParser extends LineParser {
   private docStart = -1;
   private docEnd = -1;
 
+  private readonly docids: Interner;
+  private readonly expectedBytes: number;
+  /** Bytes of lines parsed, until the interner's room is made (then -1). */
+  private sampled = 0;
+
   constructor(options: LetorParserOptions) {
     super(options.file);
     this.lastQid = new LastId(options.qids);
+    this.docids = options.docids;
     this.pending = new IdBatch(options.docids, this.docid);
+    this.expectedBytes = options.expectedBytes ?? 0;
+    if (!(this.expectedBytes > 0)) this.sampled = -1;
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    if (this.sampled >= SAMPLE_BYTES) this.makeRoom();
+    else if (this.sampled >= 0) this.sampled += end - p;
     while (p < end) {
       this.lineStart = p;
       let c = buf[p];
@@ -92,6 +110,18 @@ export class LetorParser extends LineParser {
       this.line++;
       p++;
     }
+  }
+
+  /**
+   * After a sample of the input (its lines parsed, their ids interned): room in the interner for the
+   * ids (and their bytes) the whole input will have at the sample's rate, with 5% spare. An estimate
+   * only: past it, the interner doubles as before.
+   */
+  private makeRoom(): void {
+    const scale = (1.05 * this.expectedBytes) / this.sampled;
+    const { bytes: pool } = this.docids.pool();
+    this.docids.reserve(Math.ceil(this.docids.size * scale), Math.ceil(pool.length * scale));
+    this.sampled = -1;
   }
 
   protected linesDone(buf: Uint8Array): void {

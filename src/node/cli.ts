@@ -129,7 +129,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const qidNames = new Interner();
   const docidNames = new Interner();
   const letorFile = args.letor!;
-  const letorParser = new LetorParser({ file: letorFile, qids: qidNames, docids: docidNames });
+  const letorParser = new LetorParser({ file: letorFile, qids: qidNames, docids: docidNames, expectedBytes: await inputSize(letorFile) });
   await readInto(letorFile, letorParser, progress);
   const data = letorParser.finish();
   const scoresParser = new ScoresParser({ file: args.scores });

@@ -40,6 +40,21 @@ describe("Interner", () => {
     expect(it_.stringOf(n)).toBe(long);
   });
 
+  it("makes room up front (reserve) and keeps every id, before and after", () => {
+    const t = new Interner(4, 8);
+    const enc = new TextEncoder();
+    const add = (i: number) => {
+      const b = enc.encode(`doc-${i}`);
+      return t.intern(b, 0, b.length);
+    };
+    for (let i = 0; i < 100; i++) expect(add(i)).toBe(i);
+    t.reserve(5000, 50_000);
+    for (let i = 0; i < 100; i++) expect(add(i)).toBe(i); // found again after the rehash
+    for (let i = 100; i < 20_000; i++) expect(add(i)).toBe(i); // past the room reserved: doubles again
+    expect(t.size).toBe(20_000);
+    for (let i = 0; i < 20_000; i += 997) expect(t.stringOf(i)).toBe(`doc-${i}`);
+  });
+
   it("tells apart ids whose hashes collide", () => {
     // Two strings with the same 32-bit FNV-1a hash, found by a birthday search (~80k strings): only
     // their bytes tell them apart.

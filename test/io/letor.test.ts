@@ -50,6 +50,21 @@ describe("LetorParser", () => {
     expect(parseOk("letor", "")).toEqual({ qid: null, rel: [], docid: null, length: 0 });
   });
 
+  it("gives the same rows and ids when told its size (the interner then makes room after the first MiB)", () => {
+    const lines: string[] = [];
+    for (let q = 0; q < 1500; q++) for (let d = 0; d < 30; d++) lines.push(`${(q + d) % 3} qid:${q} 1:0.${d} 2:1 #docid = D${q}-${d}`);
+    const input = bytes(lines.join("\n") + "\n");
+    expect(input.length).toBeGreaterThan(1 << 20);
+    const parse = (expectedBytes?: number) => {
+      const docids = new Interner();
+      const p = new LetorParser({ file: "x.letor", qids: new Interner(), docids, expectedBytes });
+      for (let i = 0; i < input.length; i += 100_003) p.push(input.subarray(i, i + 100_003));
+      return { rows: p.finish(), pool: docids.pool() };
+    };
+    const plain = parse();
+    for (const size of [input.length, input.length / 4, 4 * input.length]) expect(parse(size)).toEqual(plain);
+  });
+
   it("shares its interners", () => {
     const qids = new Interner();
     const docids = new Interner();
