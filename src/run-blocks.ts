@@ -38,11 +38,18 @@ export class RunBlocks {
   /** seen[q] = 1 once query q's rows were handed over. */
   private seen = new Uint8Array(1024);
   private notJudged = 0;
+  /** The last block's batch, when onBlock lets go of each: the next join writes over its arrays. */
+  private spare: JoinedRun["batch"] | undefined;
 
+  /**
+   * `recycle`: onBlock keeps nothing of a block's batch once it returns (it evaluates and drops it),
+   * so each join reuses the arrays of the one before.
+   */
   constructor(
     private readonly judgments: GroupedJudgments,
     private readonly file: string,
     private readonly onBlock: (joined: JoinedRun) => void,
+    private readonly recycle = false,
   ) {
     this.qidNames = judgments.qrels.qidNames;
   }
@@ -67,9 +74,10 @@ export class RunBlocks {
       this.seen[q] = 1;
       prev = q;
     }
-    const joined = joinParsed(this.judgments, rows, { block: true });
+    const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare });
     this.notJudged += joined.notJudged;
     this.onBlock(joined);
+    if (this.recycle) this.spare = joined.batch;
   }
 
   /** What the blocks added up to, once the run is read; `runTag` is its last line's. */
@@ -192,6 +200,8 @@ export interface RunSource {
   complete?: boolean;
   /** Called when a streamed run turned out not grouped by query, before it is read again whole. */
   restart?: () => void;
+  /** `evaluate` keeps nothing of a block's batch: the next block's join may write over it. @default false */
+  recycle?: boolean;
 }
 
 /**
@@ -205,7 +215,7 @@ export async function evaluateRunFile(
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     try {
-      const blocks = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)));
+      const blocks = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)), source.recycle);
       const s = blocks.finish(await source.blocks(judgments.qrels.qidNames, (rows) => blocks.add(rows)));
       return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
     } catch (e) {

@@ -58,6 +58,20 @@ export interface JoinOptions {
    * @default false
    */
   block?: boolean;
+  /**
+   * A batch this join made before and nobody reads any more: its arrays are written over where large
+   * enough (the batch returned has views of them). Fresh arrays cost a page fault each 4 KiB on first
+   * write, about a third of a block's join in Chromium. @default none
+   */
+  reuse?: Batch;
+}
+
+/** `old`'s memory as n entries when it has room (its whole buffer is the join's own), else a new array. */
+function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
+  return old && old.buffer.byteLength >= 4 * n ? new Int32Array(old.buffer, 0, n) : new Int32Array(n);
+}
+function float64Room(old: Float64Array | null | undefined, n: number): Float64Array {
+  return old && old.buffer.byteLength >= 8 * n ? new Float64Array(old.buffer, 0, n) : new Float64Array(n);
 }
 
 export interface JoinedRun {
@@ -275,12 +289,15 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   absent.sort((a, b) => compareIds(qidPool, a, b));
 
   const numQueries = chosen.length;
-  const offsets = new Int32Array(numQueries + 1);
-  const judgedOffsets = new Int32Array(numQueries + 1);
-  const scores = new Float64Array(rows);
-  const labels = new Float64Array(rows);
-  const judged = new Float64Array(judgedRows);
-  const docids = new Int32Array(rows);
+  // Every entry is written below but the offsets' first.
+  const old = options.reuse;
+  const offsets = int32Room(old?.offsets, numQueries + 1);
+  const judgedOffsets = int32Room(old?.judgedOffsets, numQueries + 1);
+  offsets[0] = judgedOffsets[0] = 0;
+  const scores = float64Room(old?.scores, rows);
+  const labels = float64Room(old?.labels, rows);
+  const judged = float64Room(old?.judged, judgedRows);
+  const docids = int32Room(old?.docids, rows);
 
   // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
   // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.

@@ -38,7 +38,7 @@ function whole(qrelsText: string, runText: string): string {
  * `elsewhere`: parsed as the page's run reader does, with its own query interner, each block moved
  * (structuredClone with its buffers transferred, as postMessage) and its ids translated on arrival.
  */
-function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false): { text: string; blocks: number[]; notJudged: number } {
+function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false, recycle = false): { text: string; blocks: number[]; notJudged: number } {
   const j = judgments(qrelsText);
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
@@ -49,7 +49,7 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
     blocks.push(joined.batch.scores.length);
     const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0), {});
     parts.push({ result, strings: relstringValues(p, joined.batch, opts) });
-  });
+  }, recycle);
   const arrival = new PortableBlocks(j.qrels.qidNames, "run.txt");
   let sent = 0;
   const reader = elsewhere
@@ -79,13 +79,13 @@ const RUN = [
 ].join("\n");
 
 describe("RunBlocks", () => {
-  it("gives the whole file's trec_eval text, per query and summary, for every block size and chunk size", () => {
+  it("gives the whole file's trec_eval text, per query and summary, for every block size and chunk size, blocks parsed elsewhere or joined into the arrays of the block before", () => {
     const want = whole(QRELS, RUN);
     expect(want).toContain("map                   \tall\t0.7708\n"); // q1, q10, q2, q3
     for (const blockRows of [1, 2, 3, 5, 8, 1000]) {
       for (const chunk of [1, 7, 64, 1 << 16]) {
-        for (const elsewhere of [false, true]) {
-          const got = inBlocks(QRELS, RUN, blockRows, chunk, elsewhere);
+        for (const [elsewhere, recycle] of [[false, false], [true, false], [false, true]]) {
+          const got = inBlocks(QRELS, RUN, blockRows, chunk, elsewhere, recycle);
           expect(got.text).toBe(want);
           expect(got.notJudged).toBe(1); // q7
         }
@@ -103,7 +103,7 @@ describe("RunBlocks", () => {
       judged: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (queries, blockRows, chunk, elsewhere) => {
+      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.boolean(), (queries, blockRows, chunk, elsewhere, recycle) => {
         const qrels: string[] = [];
         const run: string[] = [];
         queries.forEach((q, i) => {
@@ -112,7 +112,7 @@ describe("RunBlocks", () => {
         });
         const qrelsText = qrels.join("\n") + "\nqz 0 a 1\n";
         const runText = run.join("\n") + "\n";
-        expect(inBlocks(qrelsText, runText, blockRows, chunk, elsewhere).text).toBe(whole(qrelsText, runText));
+        expect(inBlocks(qrelsText, runText, blockRows, chunk, elsewhere, recycle).text).toBe(whole(qrelsText, runText));
       }),
       { numRuns: 200 },
     );

@@ -222,6 +222,8 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
       await readInto(file, parser);
       return parser.finish();
     },
+    // Blocks not kept are dropped once evaluated: each join may write over the one before.
+    recycle: !keep,
     restart: () => {
       post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
       keptRows -= rows;

@@ -116,6 +116,7 @@ function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evalu
       return parser.finish();
     },
     complete: args.complete,
+    recycle: true,
   }, (joined) => evaluate(joined.batch, joined.qids));
 }
 
