@@ -30,8 +30,8 @@
 // that chromium's processes (browser, zygotes, GPU and utility processes, renderers).
 //
 // Measured on this project's machine (AMD EPYC, 2 cores, 24 GiB; Node v20.20.2, Chromium 156), 2026-11-21,
-// three runs each on a quiet machine: qrels 491 MB then run 1064 MB in 6.1 s (6.0, 6.1, 6.3), the run
-// alone 4.4 s, 244 MB/s (254 MB/s of both files over all the time), tab memory 1.15 GiB (1.24 GB);
+// three runs each on a quiet machine: qrels 491 MB then run 1064 MB in 5.4 s (5.4, 5.4, 5.5), the run
+// alone 4.0 s, 269 MB/s (287 MB/s of both files over all the time), tab memory 1.16 GiB (1.25 GB);
 // LETOR 1782 MB + scores 177 MB in 9.2 s, 195 MB/s, 2.11 GiB. At 0104e48 (one worker; the qrels read
 // only once the run was set): 10.5 s, 101 MB/s of run, 1.27 GiB. The targets, 200 MB/s for a
 // 1 GB run and a tab under 1.5 GB, are met.
