@@ -1,9 +1,11 @@
 // The page's worker: reads each File with file.stream(), chunk by chunk, straight into the library's
-// byte-level parsers, evaluates in the WebAssembly kernel and posts the aggregate values back. The
+// byte-level parsers (a run through a second worker, run-reader.ts, which parses it into blocks while
+// this one joins and evaluates), evaluates in the WebAssembly kernel and posts the values back. The
 // same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
 // without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
-// LETOR defaults for a LETOR file and its predictions. The joined batches are kept, so new settings
-// re-evaluate them without reading the files again.
+// LETOR defaults for a LETOR file and its predictions. A qrels file may come alone first: its
+// judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
+// new settings re-evaluate them without reading the files again.
 import { RankevalError } from "../src/errors.js";
 import { GroupParser } from "../src/io/group.js";
 import { Interner } from "../src/io/interner.js";
