@@ -15,11 +15,11 @@ const READER = "rankeval run reader";
 
 /**
  * RunSource.blocks for a run file parsed in a worker thread, its progress shown by `progress`; null
- * where this module is not built JavaScript (run from its TypeScript source, as the tests do, a worker
- * thread cannot load it): the caller then parses in this thread.
+ * where this module is not its own built file (run from its TypeScript source, as the tests do, or
+ * bundled into another, a worker thread cannot start it alone): the caller then parses in this thread.
  */
 export function threadBlocks(path: string, blockRows: number, progress: Progress): NonNullable<RunSource["blocks"]> | null {
-  if (!self.pathname.endsWith(".js") || !existsSync(fileURLToPath(self))) return null;
+  if (!self.pathname.endsWith("/run-reader.js") || !existsSync(fileURLToPath(self))) return null;
   const start = (): ReaderPort<string> => {
     const worker = new Worker(self, { workerData: READER });
     return {
