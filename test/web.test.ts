@@ -184,6 +184,19 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(want).toMatch(/^bad\.run:2:\d+: /);
     expect(error).toBe(want);
   }, 60_000);
+  it("shows a bad prediction file's error as the CLI prints it, and a bad LETOR file's first when both are bad", async () => {
+    const badScores = file("bad.pred", "0.3\n0.9\nx1\n");
+    const badLetor = file("bad.letor", "1 qid:1 1:0.5 # docid = a\nz qid:1 1:0.2 # docid = b\n");
+    const message = async (...argv: string[]) => (await cli(...argv)).err.trim().replace(/^rankeval: /, "").replaceAll(`${dir}/`, "");
+    const one = await drop([["letor", [letor]], ["scores", [badScores]]]);
+    expect(one.state).toBe("error");
+    expect(one.error).toMatch(/^bad\.pred:3:/);
+    expect(one.error).toBe(await message("--letor", letor, "--scores", badScores));
+    const both = await drop([["letor", [badLetor]], ["scores", [badScores]]]);
+    expect(both.error).toMatch(/^bad\.letor:2:/);
+    expect(both.error).toBe(await message("--letor", badLetor, "--scores", badScores));
+  }, 60_000);
+
   /** The page's aggregate text per measure for one run. */
   const textOf = (cells: CellRead[], run: string) => new Map(cells.filter((c) => c.run === run).map((c) => [c.measure, c.text]));
 

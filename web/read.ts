@@ -26,7 +26,9 @@ const CHUNK = 1 << 20;
  * Streams `file` into `sink`; reports progress at most every 100 ms, and at the end. An uncompressed
  * file is read with a BYOB reader into one buffer used again and again: the default reader's fresh
  * buffer a chunk cost the worker about 0.5 s more a GB in Chromium (the parsers keep no reference to
- * a chunk).
+ * a chunk). Files are read one at a time: two read at once in two workers (a LETOR file here, its
+ * predictions in the other worker), a BYOB read stalled for good in Chromium 156, midway, after the
+ * other file was done.
  */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
   const gzip = await isGzip(file);
