@@ -141,6 +141,27 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
         expect(await page.$eval(`#progress ${bar}`, (li) => (li as HTMLElement).dataset.mark)).toBe("first read");
         expect(await page.$$eval("#progress li", (lis) => lis.map((li) => (li as HTMLElement).dataset.file))).toEqual(["qrels.txt", name]);
       }
+      // Runs chosen while a qrels file chosen alone is still being read join that read.
+      const lines: string[] = [];
+      for (let q = 0; q < 20_000; q++) for (let d = 0; d < 200; d++) lines.push(`q${q} 0 d${d} ${(q + d) % 3}`); // 60 MB: still being read as the run is set
+      const bigQrels = file("big.qrels", lines.join("\n") + "\n");
+      await page.evaluate(() => {
+        const w = window as unknown as { removed: string[] };
+        w.removed = [];
+        new MutationObserver((changes) => {
+          for (const c of changes) for (const n of c.removedNodes) w.removed.push((n as HTMLElement).dataset?.file ?? "");
+        }).observe(document.querySelector("#progress")!, { childList: true });
+      });
+      await page.setInputFiles('input[name="run"]', []);
+      await page.setInputFiles('input[name="qrels"]', [bigQrels]);
+      await page.waitForSelector('#progress li[data-file="big.qrels"]');
+      expect(await page.evaluate(() => document.body.dataset.judgments)).toBeUndefined(); // still reading
+      await page.setInputFiles('input[name="run"]', [runA]);
+      await page.waitForSelector('#results td[data-run="a.run"]');
+      await waitFinished(page);
+      expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+      expect(await page.evaluate(() => (window as unknown as { removed: string[] }).removed.filter((f) => f === "big.qrels"))).toEqual([]);
+      expect(new Map(await cellsOf("a.run"))).toEqual(summary((await cli(bigQrels, runA)).out));
       // A bad qrels file chosen alone says so before any run.
       await page.setInputFiles('input[name="run"]', []);
       await page.setInputFiles('input[name="qrels"]', [file("bad.qrels", "q1 0 d1 1\nq1 0 d2\n")]);

@@ -316,14 +316,18 @@ function reset(): void {
  * again.
  */
 let workerQrels: File | null = null;
+/** The worker has no job but reading workerQrels (under way or done): runs may join it. */
+let qrelsOnly = false;
 
 /**
  * Reads the files in a worker, which keeps them for re-evaluating under new settings: the worker that
- * has the job's qrels when it is not busy, a new one otherwise.
+ * has the job's qrels when it is not busy (or busy only reading them), a new one otherwise.
  */
 function start(job: Job): void {
   kept = false;
-  if (job.kind === "trec" && worker && job.qrels === workerQrels && document.body.dataset.state !== "running") {
+  const free = qrelsOnly || document.body.dataset.state !== "running";
+  qrelsOnly = false;
+  if (job.kind === "trec" && worker && job.qrels === workerQrels && free) {
     // The qrels' bar stays: it is not read again.
     for (const [name, item] of progressItems) if (name !== job.qrels.name) (item.bar.parentElement!.remove(), progressItems.delete(name));
     reset();
@@ -343,6 +347,7 @@ function readQrels(qrels: File): void {
   reset();
   delete document.body.dataset.judgments;
   spawn({ kind: "qrels", qrels });
+  qrelsOnly = true;
 }
 
 function spawn(job: Job): void {
@@ -410,6 +415,7 @@ function cancel(): void {
   worker?.terminate();
   worker = null;
   workerQrels = null;
+  qrelsOnly = false;
   statusText.textContent = "Cancelled: the files were not read to the end.";
   setState("cancelled");
 }
