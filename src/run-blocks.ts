@@ -1,11 +1,12 @@
 /**
  * A run joined to its judgments block by block as it streams in, so that memory holds the judgments
- * and one block of run rows, not the whole run: how the web page reads runs of several GB.
+ * and a few blocks of run rows, not the whole run: how the command line and the web page read runs of
+ * several GB.
  *
  * The parser (RunBlockParser) hands over its complete queries every `blockRows` rows
  * (RunParser.takeQueries) and RunBlocks joins each block (src/trec-join.ts) and passes it to
- * `onBlock`, which evaluates it and may drop it. The parsing may happen in another worker, the page's
- * run reader, while this one joins and evaluates: its blocks travel as PortableBlocks. That
+ * `onBlock`, which evaluates it and may drop it. The parsing may happen in another thread
+ * (src/run-reader.ts) while this one joins and evaluates: its blocks travel as PortableBlocks. That
  * needs each query's rows together in the file, as every ranker writes them; a query that comes back
  * after another began throws NotGroupedError, and the caller reads the file whole instead (trec_eval
  * accepts any order).
