@@ -21,6 +21,9 @@ import { compareBytes } from "./trec/format.js";
 import { mergeBlocks, type Evaluated } from "./trec/plan.js";
 import { joinParsed, type GroupedJudgments, type JoinedRun } from "./trec-join.js";
 
+/** Run rows a block, about (a block ends with a query): the command line's and the page's. */
+export const BLOCK_ROWS = 1 << 20;
+
 /** A query's rows are not together in the run: it must be read whole. */
 export class NotGroupedError extends InputError {}
 
@@ -102,7 +105,7 @@ export class RunBlockParser {
     file: string,
     qids: Interner,
     private readonly onRows: (rows: RunRows) => void,
-    private readonly blockRows = 1 << 20,
+    private readonly blockRows = BLOCK_ROWS,
   ) {
     this.parser = new RunParser({ file, qids, docids: "per-row" });
   }

@@ -1,14 +1,10 @@
 // Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
 // by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader.ts).
 import { RankevalError } from "../src/errors.js";
+import type { BlockSink } from "../src/run-reader.js";
 
 /** Where the chunks go: a parser (LineParser's push and linesRead), which may ask to wait between chunks. */
-export interface Sink {
-  push(chunk: Uint8Array): void;
-  readonly linesRead: number;
-  /** A promise to await before the next chunk (back-pressure), or null to go on. */
-  ready?(): Promise<void> | null;
-}
+export type Sink = Omit<BlockSink, "ready"> & Partial<Pick<BlockSink, "ready">>;
 
 /** Bytes of the file read (before gunzip) and lines parsed. */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;

@@ -19,7 +19,7 @@ import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
-import { evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
+import { BLOCK_ROWS, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
@@ -114,8 +114,6 @@ let keepRows = KEEP_ROWS;
  * (gzip counted 4 to 1); and if the guess was low, blocks are dropped once past it.
  */
 const RUN_LINE_BYTES = 30;
-/** Run rows per block when a run is read block by block (src/run-blocks.ts). */
-const BLOCK_ROWS = 1 << 20;
 
 let kind: "trec" | "letor" = "trec";
 let units: Unit[] = [];
@@ -218,7 +216,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   const r = await evaluateRunFile(judgments, {
     file: file.name,
     // A second worker parses where workers can start workers (every current browser); this one otherwise.
-    blocks: typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink), BLOCK_ROWS),
+    blocks: typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     whole: async () => {
       const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
       await readInto(file, parser);

@@ -6,7 +6,7 @@ import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
 import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
-import { evaluateRunFile, parsedBlocks } from "../run-blocks.js";
+import { BLOCK_ROWS, evaluateRunFile, parsedBlocks } from "../run-blocks.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
@@ -14,9 +14,6 @@ import { formatOf, qrelsParserFor, runParserFor } from "./formats.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
-
-/** Run rows per block when a run is read block by block (src/run-blocks.ts). */
-const BLOCK_ROWS = 1 << 20;
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -109,7 +106,7 @@ function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evalu
   return evaluateRunFile(judgments, {
     file,
     // Parsed in a worker thread while this one joins and evaluates (in this thread when run from source).
-    blocks: streams ? (threadBlocks(file, BLOCK_ROWS, progress) ?? parsedBlocks(file, (sink) => readInto(file, sink, progress), BLOCK_ROWS)) : null,
+    blocks: streams ? (threadBlocks(file, BLOCK_ROWS, progress) ?? parsedBlocks(file, (sink) => readInto(file, sink, progress))) : null,
     whole: async () => {
       const parser = runParserFor(file, judgments.qrels.qidNames, await inputSize(file), { format: args.inputFormat, columns: args.columns });
       await readInto(file, parser, progress);
