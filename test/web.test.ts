@@ -205,6 +205,36 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(want).toMatch(/^bad\.run:2:\d+: /);
     expect(error).toBe(want);
   }, 60_000);
+  it("leaves none of the good files' numbers when a bad file replaces them, or comes beside them", async () => {
+    /** What the page still shows of results: cells of every table, the pickers' runs, the sections. */
+    const shown = (page: Page) =>
+      page.evaluate(() => ({
+        cells: document.querySelectorAll("td[data-measure], td[data-qid]").length,
+        pickers: ["#pq-runs", "#hist-run", "#diff-a", "#diff-b", "#chart-measure"].map((s) => document.querySelector<HTMLSelectElement>(s)!.options.length),
+        hidden: ["#perquery-section", "#charts-section", "#downloads"].map((s) => document.querySelector<HTMLElement>(s)!.hidden),
+        bars: document.querySelectorAll("#histogram rect, #difference rect").length,
+      }));
+    const seen: Awaited<ReturnType<typeof shown>>[] = [];
+    const replaced = await drop([["qrels", [qrels]], ["run", [runA, runB]]], undefined, {
+      after: async (page) => {
+        expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
+        seen.push(await shown(page)); // the good files' results, to know the check below can fail
+        await page.setInputFiles('input[name="run"]', [bad]);
+        await page.waitForFunction(() => document.body.dataset.state === "error", undefined, { timeout: 30_000 });
+        seen.push(await shown(page));
+      },
+    });
+    expect(replaced.state).toBe("error");
+    expect(replaced.error).toMatch(/^bad\.run:2:/);
+    expect(seen[0].cells).toBeGreaterThan(0);
+    expect(seen[0].pickers.every((n) => n > 0)).toBe(true);
+    expect(seen[1]).toEqual({ cells: 0, pickers: [0, 0, 0, 0, 0], hidden: [true, true, true], bars: 0 });
+    // A good run and a bad one in one job: the good one's column does not stay beside the error.
+    const beside = await drop([["qrels", [qrels]], ["run", [runA, bad]]]);
+    expect(beside.state).toBe("error");
+    expect(beside.cells).toEqual([]);
+  }, 60_000);
+
   it("shows a bad prediction file's error as the CLI prints it, and a bad LETOR file's first when both are bad", async () => {
     const badScores = file("bad.pred", "0.3\n0.9\nx1\n");
     const badLetor = file("bad.letor", "1 qid:1 1:0.5 # docid = a\nz qid:1 1:0.2 # docid = b\n");

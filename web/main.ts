@@ -297,16 +297,27 @@ function save(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function reset(): void {
+/**
+ * Forgets the results shown: the aggregate table, the pickers, charts and per-query table drawn from
+ * them, the downloads. A job that fails must leave none of an earlier job's numbers on the page.
+ */
+function clearResults(): void {
   measures = [];
   runs = [];
   files = null;
   downloads.hidden = true;
+  results.replaceChildren();
+  conventions.textContent = "";
+  renderChoices();
+  renderCharts();
+  renderPerQuery();
+}
+
+function reset(): void {
+  clearResults();
   errorBox.textContent = "";
   statusText.textContent = "";
   warnings.replaceChildren();
-  results.replaceChildren();
-  conventions.textContent = "";
   setState("running");
 }
 
@@ -398,6 +409,8 @@ function spawn(job: Job): void {
         setState("done");
         break;
       case "error":
+        // A failed job shows its error alone: no column of a run read before the bad file.
+        clearResults();
         errorBox.textContent = r.message;
         setState("error");
         break;
