@@ -3,7 +3,10 @@ import { isColumn } from "./group.js";
 import type { Batch } from "./kernel/batch.js";
 import { StringPool } from "./kernel/pool.js";
 
-/** Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns. */
+/**
+ * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
+ * (rankeval/io's QrelsParser output) are read through the `qidNames` / `docidNames` they carry.
+ */
 export type Qrels =
   | Readonly<Record<string, Readonly<Record<string, number>>>>
   | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly rel: ArrayLike<number> };
@@ -29,17 +32,49 @@ interface Triples {
   value: ArrayLike<number>;
 }
 
+/** An Interner (src/io/interner.ts), as far as naming its ids goes. */
+interface IdNames {
+  readonly size: number;
+  stringsOf(ids: readonly number[]): string[];
+}
+
+const isIdNames = (x: unknown): x is IdNames =>
+  typeof x === "object" && x !== null && typeof (x as IdNames).stringsOf === "function" && typeof (x as IdNames).size === "number";
+
+/**
+ * The ids of a column of interned ids, as strings. The parsers of rankeval/io number ids in order of
+ * first appearance in *their* interner: two parsers with two interners give the same numbers to
+ * different ids, so the numbers are joined only as the strings they stand for.
+ */
+function idStrings(what: string, column: ArrayLike<string | number>, names: IdNames): string[] {
+  const all = names.stringsOf(Array.from({ length: names.size }, (_, i) => i));
+  const out = new Array<string>(column.length);
+  for (let i = 0; i < column.length; i++) {
+    const id = column[i];
+    if (typeof id !== "number" || !(id >= 0 && id < all.length)) throw bad(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
+    out[i] = all[id];
+  }
+  return out;
+}
+
 function columnsOf(x: Qrels | Run, what: "qrels" | "run"): Triples {
   const valueName = what === "qrels" ? "rel" : "score";
   if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
-    const qid = c.qid as ArrayLike<string | number>;
+    let qid = c.qid as ArrayLike<string | number>;
+    if (!isColumn(c.docid) && c.docids !== undefined) {
+      throw bad(`${what} was parsed with docids: "per-row" (the command line's join); to pass it here, give the parser an Interner for docids`);
+    }
     for (const name of ["docid", valueName]) {
       if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== qid.length) throw bad(`${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`);
     }
-    return { qid, docid: c.docid as ArrayLike<string | number>, value: c[valueName] as ArrayLike<number> };
+    let docid = c.docid as ArrayLike<string | number>;
+    // A parser's output (rankeval/io's QrelsParser, RunParser): its ids stand for the strings.
+    if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);
+    if (isIdNames(c.docidNames)) docid = idStrings(`${what}.docid`, docid, c.docidNames);
+    return { qid, docid, value: c[valueName] as ArrayLike<number> };
   }
   const qid: string[] = [];
   const docid: string[] = [];

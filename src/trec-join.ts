@@ -33,7 +33,7 @@
  * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), resolveOptions(), 0, 0);
  * ```
  */
-import { InputError } from "./errors.js";
+import { InputError, RankevalError } from "./errors.js";
 import type { Interner } from "./io/interner.js";
 import type { QrelsRows } from "./io/qrels.js";
 import type { RunRows } from "./io/run.js";
@@ -236,14 +236,23 @@ export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "has
 }
 
 /**
- * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
+ * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner
+ * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
 export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows, options: JoinOptions = {}): JoinedRun {
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
-  if (run.qidNames !== names) throw new Error("joinParsed: parse the qrels and the run with the same qids Interner");
+  // The rows carry query ids as numbers of their interner: ids of two interners are two numberings,
+  // and joined they would pair the wrong queries without a sign. (The document ids are bytes per row,
+  // compared as bytes: they need no shared table.)
+  if (run.qidNames !== names) {
+    throw new RankevalError(
+      "bad-input",
+      `${run.file} and ${qrels.file} were parsed with different query-id Interners: give both parsers the same \`qids\` Interner (or read the files with rankeval/node's evaluateFiles)`,
+    );
+  }
   const numQids = names.size;
   // Queries interned after the judgments were grouped (by the run) have none.
   const jg = grouped.groups;

@@ -109,7 +109,9 @@ describe("input formats", () => {
     expect((await run("--columns", "qid=topic_no,docid=passage", "--columns=value=gain", "-m", "map", q, file("scored2.csv", toDelimited(RUN, ",", ["topic_no", "passage", "gain"])))).out).toBe(want);
     const missing = await run("--columns", "qid=topic_no,docid=passage", "-m", "map", q, r);
     expect(missing.status).toBe(2);
-    expect(missing.err).toBe(`rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade; the comma-separated header has "topic_no", "passage", "gain")\n`);
+    expect(missing.err).toBe(
+      `rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade, score; the comma-separated header has "topic_no", "passage", "gain"); name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv\n`,
+    );
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
     expect(bad.err).toMatch(/--columns: "query=x" is not ROLE=NAME/);

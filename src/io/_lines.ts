@@ -28,7 +28,7 @@ export abstract class LineParser {
   protected line = 1;
 
   /** Set by tokenize(): start and end (exclusive) of field i at [2i] and [2i + 1], for i < MAX_FIELDS. */
-  protected readonly fields = new Int32Array(2 * MAX_FIELDS);
+  protected readonly fields: Int32Array = new Int32Array(2 * MAX_FIELDS);
   /** Set by tokenize(): how many fields the line has (0 for a blank or comment line). */
   protected nFields = 0;
   /** Set by tokenize(): index of the line's first byte, and of its '\n' (or of the '\r' of "\r\n"). */

@@ -34,12 +34,15 @@ import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
-/** Header names for each role: the first present is used. */
+/**
+ * Header names for each role: the first present is used. `query-id`, `corpus-id` and, in qrels,
+ * `score` are BEIR's (its qrels/*.tsv: `query-id<TAB>corpus-id<TAB>score`, the score a label).
+ */
 export const DEFAULT_COLUMNS = {
-  qid: ["qid", "query", "query_id", "topic"],
-  docid: ["docid", "doc", "doc_id", "docno", "document"],
+  qid: ["qid", "query", "query_id", "query-id", "topic"],
+  docid: ["docid", "doc", "doc_id", "docno", "document", "corpus-id"],
   run: ["score", "rank_score", "prediction"],
-  qrels: ["rel", "label", "relevance", "grade"],
+  qrels: ["rel", "label", "relevance", "grade", "score"],
 } as const;
 
 /** Which header names hold the query id, the document id and the value (score or label). */
@@ -64,6 +67,11 @@ export interface DelimitedParserOptions<K extends RowsKind> {
   runTag?: string;
   /** Room for this many bytes of input up front (the file's size, if known). */
   expectedBytes?: number;
+  /**
+   * Said after the message when the header lacks a column: how the caller names the columns (the
+   * command line's `--columns`). @default nothing
+   */
+  hint?: string;
 }
 
 const QUOTE = 34;
@@ -94,6 +102,7 @@ export class DelimitedParser<K extends RowsKind> {
   private readonly qidNames: Interner;
   private readonly rows: RowsBuilder;
   private readonly columns: ColumnNames;
+  private readonly hint: string;
   private delim: number;
 
   /** The first line, held until it is complete (to skip a BOM and detect the delimiter). */
@@ -147,6 +156,7 @@ export class DelimitedParser<K extends RowsKind> {
     this.runTag = options.runTag ?? "";
     this.qidNames = options.qids;
     this.columns = options.columns ?? {};
+    this.hint = options.hint === undefined ? "" : `; ${options.hint}`;
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
     if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {
       throw new Error(`delimiter must be "," or "\\t", not ${JSON.stringify(options.delimiter)}`);
@@ -457,7 +467,7 @@ export class DelimitedParser<K extends RowsKind> {
         const looked = given !== undefined ? JSON.stringify(given) : defaults.join(", ");
         const found = names.map((s) => JSON.stringify(s)).join(", ");
         const delim = this.delim === 9 ? "tab" : "comma";
-        throw new InputError(this.file, 1, 1, `the header has no ${what} column (looked for ${looked}; the ${delim}-separated header has ${found})`);
+        throw new InputError(this.file, 1, 1, `the header has no ${what} column (looked for ${looked}; the ${delim}-separated header has ${found})${this.hint}`);
       }
       for (let r = QID; r < role; r++) {
         if (this.indexOf[r] === i) {

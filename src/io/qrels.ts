@@ -52,6 +52,10 @@ export interface Qrels {
   docid: Int32Array;
   rel: Float64Array;
   length: number;
+  /** The interner the qid column's ids refer to. */
+  qidNames: Interner;
+  /** The interner the docid column's ids refer to. */
+  docidNames: Interner;
 }
 
 /** The judgments with document ids per row (`docids: "per-row"`), in file order. */
@@ -78,12 +82,14 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
   private readonly rows: RowsBuilder | null;
   private readonly lastQid: LastId;
   private readonly qidNames: Interner;
+  private readonly docidNames: Interner | null;
 
   constructor(options: QrelsParserOptions<D>) {
     super(options.file);
     this.qidNames = options.qids;
     this.lastQid = new LastId(options.qids);
     const d = options.docids as DocidMode;
+    this.docidNames = d === "per-row" ? null : d;
     this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
     this.rows = d === "per-row" ? new RowsBuilder(options.expectedBytes) : null;
   }
@@ -403,7 +409,10 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
       };
       return rows as QrelsOf<D>;
     }
-    const qrels: Qrels = { qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length };
+    const qrels: Qrels = {
+      qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length,
+      qidNames: this.qidNames, docidNames: this.docidNames!,
+    };
     return qrels as QrelsOf<D>;
   }
 }

@@ -53,6 +53,10 @@ export interface Run {
   /** The run_id of the last line ("" when there are no rows). */
   runTag: string;
   length: number;
+  /** The interner the qid column's ids refer to. */
+  qidNames: Interner;
+  /** The interner the docid column's ids refer to. */
+  docidNames: Interner;
 }
 
 /** The run with document ids per row (`docids: "per-row"`), in file order. */
@@ -83,6 +87,7 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
   private readonly rows: RowsBuilder | null;
   private readonly lastQid: LastId;
   private readonly qidNames: Interner;
+  private readonly docidNames: Interner | null;
   private tagStart = -1;
   private tagEnd = -1;
   private runTag: Uint8Array = new Uint8Array(0);
@@ -92,6 +97,7 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     this.qidNames = options.qids;
     this.lastQid = new LastId(options.qids);
     const d = options.docids as DocidMode;
+    this.docidNames = d === "per-row" ? null : d;
     this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
     this.rows = d === "per-row" ? new RowsBuilder(options.expectedBytes) : null;
   }
@@ -525,7 +531,10 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
       };
       return rows as RunOf<D>;
     }
-    const run: Run = { qid: this.qid.finish(), docid: this.docid.finish(), score: this.score.finish(), runTag, length };
+    const run: Run = {
+      qid: this.qid.finish(), docid: this.docid.finish(), score: this.score.finish(), runTag, length,
+      qidNames: this.qidNames, docidNames: this.docidNames!,
+    };
     return run as RunOf<D>;
   }
 }

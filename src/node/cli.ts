@@ -4,16 +4,13 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
-import { judgedRowsOnly, type Batch } from "../kernel/batch.js";
+import { judgedRowsOnly } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
-import { BLOCK_ROWS, evaluateRunFile, parsedBlocks } from "../run-blocks.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Evaluated, type RunResult } from "../trec/plan.js";
-import { groupJudgments, type GroupedJudgments } from "../trec-join.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type RunResult } from "../trec/plan.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { formatOf, qrelsParserFor, runParserFor } from "./formats.js";
+import { evaluateRunPath, readJudgments } from "./files.js";
 import { Progress } from "./progress.js";
 import { inputSize, readInto } from "./read.js";
-import { threadBlocks } from "./run-reader.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -63,7 +60,8 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const qids = new Interner();
   const [qrelsFile, ...runFiles] = args.files;
   if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
-  const judgments = await readJudgments(qrelsFile, qids, args, progress);
+  const choice = { format: args.inputFormat, columns: args.columns };
+  const judgments = await readJudgments(qrelsFile, qids, choice, progress);
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
@@ -71,7 +69,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   };
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const r = await readRun(file, judgments, args, (batch, qids) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, file, warn), progress);
+    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, file, warn), progress);
     const notInRun = r.notInRunQids.length;
     if (notInRun && !args.complete) {
       const some = r.notInRunQids.slice(0, 5).join(", ");
@@ -87,34 +85,6 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery));
   }
   return 0;
-}
-
-/** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
-async function readJudgments(file: string, qids: Interner, args: CliArgs, progress: Progress): Promise<GroupedJudgments> {
-  const parser = qrelsParserFor(file, qids, await inputSize(file), { format: args.inputFormat, columns: args.columns });
-  await readInto(file, parser, progress);
-  return groupJudgments(parser.finish());
-}
-
-/**
- * Reads a run, joins it to the judgments and evaluates it (src/run-blocks.ts): a TREC text file block
- * by block as it streams, so memory holds the judgments and one block of the run, whatever its size;
- * standard input, JSON and CSV runs, -c, and a run whose queries are not grouped (read again) whole.
- */
-function readRun(file: string, judgments: GroupedJudgments, args: CliArgs, evaluate: (batch: Batch, qids: string[]) => Evaluated, progress: Progress) {
-  const streams = file !== "-" && formatOf(file, args.inputFormat) === "trec";
-  return evaluateRunFile(judgments, {
-    file,
-    // Parsed in a worker thread while this one joins and evaluates (in this thread when run from source).
-    blocks: streams ? (threadBlocks(file, BLOCK_ROWS, progress) ?? parsedBlocks(file, (sink) => readInto(file, sink, progress))) : null,
-    whole: async () => {
-      const parser = runParserFor(file, judgments.qrels.qidNames, await inputSize(file), { format: args.inputFormat, columns: args.columns });
-      await readInto(file, parser, progress);
-      return parser.finish();
-    },
-    complete: args.complete,
-    recycle: true,
-  }, (joined) => evaluate(joined.batch, joined.qids));
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {

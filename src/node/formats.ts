@@ -1,5 +1,7 @@
 // The command line's input formats: which parser reads a QRELS or RUN file, from --input-format or
-// from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text).
+// from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
+// .tsv file from its first line: a header names the columns; without one, a line of TREC's fields
+// (MS MARCO's qrels.dev.tsv: `qid<TAB>0<TAB>docid<TAB>rel`) makes it TREC text.
 import { basename } from "node:path";
 import { DelimitedParser, type ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
@@ -26,22 +28,91 @@ export function runTagOf(file: string): string {
 export interface ParserChoice {
   format?: InputFormat;
   columns?: ColumnNames;
+  /**
+   * Said after a CSV/TSV header error: how to name the columns or the format.
+   * @default the command line's options (--columns, --input-format)
+   */
+  hint?: string;
 }
 
+/** The command line's way to name the columns or the format, said when a header lacks a column. */
+export const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
+
 /** What readInto feeds and finish() reads. */
-interface Parser<T> {
+export interface Parser<T> {
   push(chunk: Uint8Array): void;
   finish(): T;
+}
+
+const LF = 10;
+/** The most of a first line held to choose a parser: a longer line is no TREC line. */
+const FIRST_LINE_MAX = 1 << 16;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Whether a .tsv file's first line is a TREC line rather than a header: exactly TREC's number of
+ * tab-separated fields (qrels `qid iter docno rel`: 4, run `qid Q0 docno rank score tag`: 6) with a
+ * number where TREC has the label or the score. A header names its columns, and no header
+ * rankeval reads has a number there.
+ */
+export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
+  const fields = line.replace(/^\uFEFF/, "").replace(/\r$/, "").split("\t").map((f) => f.trim());
+  return kind === "qrels" ? fields.length === 4 && NUMBER.test(fields[3]) : fields.length === 6 && NUMBER.test(fields[4]);
+}
+
+/**
+ * A parser chosen from the input's first line: holds the chunks until that line is complete (or
+ * FIRST_LINE_MAX bytes, or the end), then gives them all to the parser `choose` returns for it.
+ */
+class ChosenByFirstLine<T> implements Parser<T> {
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+  private parser: Parser<T> | null = null;
+
+  constructor(private readonly choose: (firstLine: string) => Parser<T>) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.parser !== null) {
+      this.parser.push(chunk);
+      return;
+    }
+    // Copied: the caller may reuse its chunk's memory once push returns.
+    this.held.push(chunk.slice());
+    this.heldBytes += chunk.length;
+    if (chunk.includes(LF) || this.heldBytes >= FIRST_LINE_MAX) this.start();
+  }
+
+  finish(): T {
+    if (this.parser === null) this.start();
+    return this.parser!.finish();
+  }
+
+  private start(): void {
+    const all = new Uint8Array(this.heldBytes);
+    let at = 0;
+    for (const c of this.held) {
+      all.set(c, at);
+      at += c.length;
+    }
+    const nl = all.indexOf(LF);
+    const parser = this.choose(new TextDecoder().decode(nl < 0 ? all : all.subarray(0, nl)));
+    this.parser = parser;
+    this.held = [];
+    parser.push(all);
+  }
 }
 
 /** The per-row parser for a QRELS file. */
 export function qrelsParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Parser<QrelsRows> {
   const format = formatOf(file, choice.format);
   if (format === "json") return new JsonParser({ file, qids, kind: "qrels", expectedBytes });
-  if (format === "csv" || format === "tsv") {
-    return new DelimitedParser({ file, qids, kind: "qrels", expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns });
-  }
-  return new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
+  const trec = () => new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
+  const delimited = () => new DelimitedParser({
+    file, qids, kind: "qrels", expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
+  });
+  if (format === "csv") return delimited();
+  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "qrels") ? trec() : delimited()));
+  return trec();
 }
 
 /** The per-row parser for a RUN file. */
@@ -49,8 +120,11 @@ export function runParserFor(file: string, qids: Interner, expectedBytes: number
   const format = formatOf(file, choice.format);
   const runTag = runTagOf(file);
   if (format === "json") return new JsonParser({ file, qids, kind: "run", runTag, expectedBytes });
-  if (format === "csv" || format === "tsv") {
-    return new DelimitedParser({ file, qids, kind: "run", runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns });
-  }
-  return new RunParser({ file, qids, docids: "per-row", expectedBytes });
+  const trec = () => new RunParser({ file, qids, docids: "per-row", expectedBytes });
+  const delimited = () => new DelimitedParser({
+    file, qids, kind: "run", runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
+  });
+  if (format === "csv") return delimited();
+  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "run") ? trec() : delimited()));
+  return trec();
 }

@@ -6,8 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parentPort, Worker, workerData } from "node:worker_threads";
 import { readerBlocks, serveBlocks, type ReaderJob, type ReaderReport, type ReaderPort } from "../run-reader.js";
 import type { RunSource } from "../run-blocks.js";
-import type { Progress } from "./progress.js";
-import { readInto } from "./read.js";
+import { readInto, type ProgressSink } from "./read.js";
 
 const self = new URL(import.meta.url);
 /** Marks the threads this module starts, so that it serves only those (not any worker that imports it). */
@@ -15,11 +14,12 @@ const READER = "rankeval run reader";
 
 /**
  * RunSource.blocks for a run file parsed in a worker thread, its progress shown by `progress`; null
- * where this module is not its own built file (run from its TypeScript source, as the tests do, or
- * bundled into another, a worker thread cannot start it alone): the caller then parses in this thread.
+ * where this module is not its own built file, ES module or CommonJS (run from its TypeScript source,
+ * as the tests do, or bundled into another, a worker thread cannot start it alone): the caller then
+ * parses in this thread.
  */
-export function threadBlocks(path: string, blockRows: number, progress: Progress): NonNullable<RunSource["blocks"]> | null {
-  if (!self.pathname.endsWith("/run-reader.js") || !existsSync(fileURLToPath(self))) return null;
+export function threadBlocks(path: string, blockRows: number, progress?: ProgressSink): NonNullable<RunSource["blocks"]> | null {
+  if (!/\/run-reader\.c?js$/.test(self.pathname) || !existsSync(fileURLToPath(self))) return null;
   const start = (): ReaderPort<string> => {
     const worker = new Worker(self, { workerData: READER });
     return {
@@ -32,11 +32,11 @@ export function threadBlocks(path: string, blockRows: number, progress: Progress
     };
   };
   return async (qids, add) => {
-    progress.start(path, await stat(path).then((s) => s.size, () => 0));
+    progress?.start(path, await stat(path).then((s) => s.size, () => 0));
     try {
-      return await readerBlocks(path, path, blockRows, start, (read) => progress.update(read))(qids, add);
+      return await readerBlocks(path, path, blockRows, start, (read) => progress?.update(read))(qids, add);
     } finally {
-      progress.done();
+      progress?.done();
     }
   };
 }

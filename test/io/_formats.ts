@@ -9,7 +9,7 @@ import { JsonParser, type RowsKind } from "../../src/io/json.js";
 import { docidString, lineOfRow, rowHash } from "../../src/io/rows.js";
 
 export type Format = "json" | "csv";
-export type Extra = Partial<Pick<DelimitedParserOptions<RowsKind>, "delimiter" | "columns">>;
+export type Extra = Partial<Pick<DelimitedParserOptions<RowsKind>, "delimiter" | "columns" | "hint">>;
 
 const encoder = new TextEncoder();
 export const bytes = (s: string): Uint8Array => encoder.encode(s);

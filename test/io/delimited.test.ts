@@ -37,6 +37,21 @@ describe("CSV and TSV qrels and runs", () => {
     expect(ok("qid,doc,relevance,grade\nq,d,1,2\n", "qrels").rel).toEqual([1]);
   });
 
+  it("reads BEIR's query-id / corpus-id / score headers, in qrels (score: the label) and runs", () => {
+    const beir = "query-id\tcorpus-id\tscore\nPLAIN-2\tMED-2427\t2\nPLAIN-2\tMED-10\t1\n";
+    expect(ok(beir, "qrels")).toEqual({ qid: ["PLAIN-2", "PLAIN-2"], docid: ["MED-2427", "MED-10"], rel: [2, 1], lines: [2, 3] });
+    expect(ok(beir, "run")).toMatchObject({ qid: ["PLAIN-2", "PLAIN-2"], docid: ["MED-2427", "MED-10"], score: [2, 1] });
+    expect(ok("Query-ID,Corpus-ID,Score\nq,d,1\n", "qrels").rel).toEqual([1]);
+    // A label column named otherwise comes first: score is the last of the qrels' names.
+    expect(ok("query-id,corpus-id,score,rel\nq,d,0.5,3\n", "qrels").rel).toEqual([3]);
+  });
+
+  it("says after a header error how the caller names the columns (hint)", () => {
+    expect(error("a\tb\tc\n", "qrels", { hint: "use --columns" })).toBe(
+      'in.csv:1:1: the header has no query id column (looked for qid, query, query_id, query-id, topic; the tab-separated header has "a", "b", "c"); use --columns',
+    );
+  });
+
   it("takes the columns given, exactly or ignoring case", () => {
     const extra: Extra = { columns: { qid: "Q", docid: "passage", value: "bm25" } };
     expect(ok("qid,Q,passage,score,BM25\nx,q1,p1,0,7\n", "run", extra)).toMatchObject({ qid: ["q1"], docid: ["p1"], score: [7] });
@@ -69,9 +84,9 @@ describe("CSV and TSV qrels and runs", () => {
       ["", "in.csv:1:1: expected a header line naming the columns, found the end of the file"],
       ["\uFEFF", "in.csv:1:1: expected a header line naming the columns, found the end of the file"],
       ["qid,doc_id,rel\nq,d,1\n", 'in.csv:1:1: the header has no score column (looked for score, rank_score, prediction; the comma-separated header has "qid", "doc_id", "rel")'],
-      ["qid,docid,score\n", 'in.csv:1:1: the header has no label column (looked for rel, label, relevance, grade; the comma-separated header has "qid", "docid", "score")', "qrels"],
-      ["q\tdocid\tscore\n", 'in.csv:1:1: the header has no query id column (looked for qid, query, query_id, topic; the tab-separated header has "q", "docid", "score")'],
-      ["qid,d,score\n", 'in.csv:1:1: the header has no document id column (looked for docid, doc, doc_id, docno, document; the comma-separated header has "qid", "d", "score")'],
+      ["qid,docid,points\n", 'in.csv:1:1: the header has no label column (looked for rel, label, relevance, grade, score; the comma-separated header has "qid", "docid", "points")', "qrels"],
+      ["q\tdocid\tscore\n", 'in.csv:1:1: the header has no query id column (looked for qid, query, query_id, query-id, topic; the tab-separated header has "q", "docid", "score")'],
+      ["qid,d,score\n", 'in.csv:1:1: the header has no document id column (looked for docid, doc, doc_id, docno, document, corpus-id; the comma-separated header has "qid", "d", "score")'],
       ["qid,docid,score\n", 'in.csv:1:1: the header has no score column (looked for "s"; the comma-separated header has "qid", "docid", "score")', "run", { columns: { value: "s" } }],
       ["qid,docid,score\n", 'in.csv:1:1: column "qid" cannot be both the query id and the value', "run", { columns: { value: "qid" } }],
       ["qid,docid,score\nq1,d1\n", 'in.csv:2:6: missing column "score" (column 3 of the header; this line has 2 fields)'],
@@ -81,7 +96,7 @@ describe("CSV and TSV qrels and runs", () => {
       ["qid,docid,score\nq1,d1,abc\n", 'in.csv:2:7: score "abc" is not a number'],
       ["qid,docid,score\nq1,d1,\n", 'in.csv:2:7: score "" is not a number'],
       ["qid,docid,score\nq1,d1,1,5\n", "in.csv:2:9: expected 3 fields as in the header, found 4"],
-      ["qid;docid;label\nq1;d1;nan\n", 'in.csv:1:1: the header has no query id column (looked for qid, query, query_id, topic; the comma-separated header has "qid;docid;label")', "qrels"],
+      ["qid;docid;label\nq1;d1;nan\n", 'in.csv:1:1: the header has no query id column (looked for qid, query, query_id, query-id, topic; the comma-separated header has "qid;docid;label")', "qrels"],
       ["qid\tdocid\tlabel\nq1\td1\tinf\n", 'in.csv:2:7: label "inf" is not a finite number', "qrels"],
       ['qid,docid,score\nq1,d1,"1e999"\n', 'in.csv:2:7: score "1e999" is not a finite number'],
       ["qid,docid,score\n,d1,1\n", 'in.csv:2:1: empty query id (column "qid")'],

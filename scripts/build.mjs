@@ -1,0 +1,59 @@
+// Builds dist/ from src/ (after build:kernel has embedded the wasm), in the two module formats the
+// package's exports name:
+//  - ES modules and their .d.ts: tsc (tsconfig.build.json), dist/**/*.js;
+//  - CommonJS for `require`: the same .js files turned into dist/**/*.cjs, one file per module
+//    beside its .js (so `new URL("./x.js", import.meta.url)` finds the same files), by rolldown,
+//    which also rewrites import.meta.url to the .cjs file's URL; and their types as .d.cts files
+//    (a copy of each .d.ts importing ./x.cjs), because TypeScript reads a .d.ts in this "type":
+//    "module" package as an ES module, which a CommonJS file cannot require before TS 5.8.
+// Node 20 before 20.19 cannot require() an ES module at all (require(esm) is unflagged from
+// 20.19.0), and the engines field admits every Node 20: hence the CommonJS build. The command line
+// (dist/node/bin.js) stays an ES module.
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, posix } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
+
+/** The package's entry points (its exports' subpaths), as dist/ paths without extension. */
+const ENTRIES = ["index", "io/index", "reference/index", "node/index"];
+
+// A clean dist/: files left by an older build (a renamed module, a source map) would be packed.
+rmSync(dist, { recursive: true, force: true });
+
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+
+await build({
+  cwd: root,
+  input: Object.fromEntries(ENTRIES.map((e) => [e, join(dist, `${e}.js`)])),
+  platform: "node",
+  external: [/^node:/],
+  logLevel: "warn",
+  output: {
+    dir: dist,
+    format: "cjs",
+    preserveModules: true,
+    preserveModulesRoot: dist,
+    entryFileNames: "[name].cjs",
+    sourcemap: false,
+  },
+});
+
+// Relative module specifiers in declarations: `from "./x.js"`, `import("../y.js")`.
+const SPECIFIER = /((?:from|import)\s*\(?\s*)(["'])(\.\.?\/[^"']*?)\.js\2/g;
+// A .d.cts for each declaration file the entries' types reach.
+const seen = new Set();
+const todo = ENTRIES.map((e) => `${e}.d.ts`);
+while (todo.length) {
+  const file = todo.pop();
+  if (seen.has(file)) continue;
+  seen.add(file);
+  const text = readFileSync(join(dist, file), "utf8");
+  for (const m of text.matchAll(SPECIFIER)) todo.push(posix.join(posix.dirname(file), `${m[3]}.d.ts`));
+  writeFileSync(join(dist, file.replace(/\.d\.ts$/, ".d.cts")), text.replace(SPECIFIER, "$1$2$3.cjs$2"));
+}

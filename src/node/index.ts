@@ -1,0 +1,211 @@
+/**
+ * rankeval/node: judgments and runs read from files, and evaluated, in Node. The only entry point
+ * that uses Node's built-ins (fs, zlib, worker_threads); "rankeval", "rankeval/io" and
+ * "rankeval/reference" stay browser-safe.
+ *
+ * Every file is streamed through the command line's parsers, in any format it reads (TREC text,
+ * JSON, CSV/TSV, each also gzipped: src/node/formats.ts), and nothing returned can be joined on the
+ * wrong ids:
+ *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a TREC run block by
+ *    block while a worker thread parses the next), so a run of any size takes the judgments and a few
+ *    blocks of memory; its results' qids are the queries' ids, as strings.
+ *  - readQrels / readRun return plain `{ qid: { docid: value } }` objects, the shape evaluateRun and
+ *    ranx / pytrec_eval take: ids are strings, so two files read apart still join right. Building
+ *    them costs a JS object a query and a property a row: about what evaluateRun then spends on them,
+ *    right for inspecting files and for judgments, while a run of millions of rows is better given to
+ *    evaluateFiles.
+ *
+ * @example
+ * ```ts
+ * import { evaluateFiles, readQrels } from "rankeval/node";
+ * const [bm25, rerank] = await evaluateFiles("qrels.txt", ["bm25.run", "rerank.run.gz"], ["ndcg@10", "map"]);
+ * bm25.mean["ndcg@10"];
+ * const qrels = await readQrels("qrels.dev.tsv"); // { "1102432": { "2026790": 1 }, ... }
+ * ```
+ */
+import { RankevalError, InputError } from "../errors.js";
+import { evaluateRun, type Result } from "../evaluate.js";
+import { Interner } from "../io/interner.js";
+import type { ColumnNames } from "../io/delimited.js";
+import type { QrelsRows } from "../io/qrels.js";
+import type { RunRows } from "../io/run.js";
+import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
+import { judgedRowsOnly } from "../kernel/batch.js";
+import { parseMeasures } from "../measures/measure.js";
+import { resolveOptions, type Options } from "../options.js";
+import { evaluateBlock, type Plan } from "../trec/plan.js";
+import { evaluateRunPath, readJudgments } from "./files.js";
+import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
+import { inputSize, readInto } from "./read.js";
+
+export { RankevalError, InputError };
+export type { ColumnNames, InputFormat };
+
+/** How to read files. */
+export interface FileOptions {
+  /**
+   * The format of every file: `"trec"`, `"json"`, `"csv"` or `"tsv"`. @default from each file's
+   * name: `.json`, `.csv`, `.tsv` (each also `.gz`), anything else TREC text; gzip is detected by its
+   * magic bytes whatever the name
+   */
+  inputFormat?: InputFormat;
+  /**
+   * CSV/TSV: the header names of the query id, document id and value (label or score) columns.
+   * @default the first present of the usual names (qid, query_id, query-id, ...; see DEFAULT_COLUMNS)
+   */
+  columns?: ColumnNames;
+}
+
+/** evaluateFiles' options: the library's conventions (as evaluateRun's), and how to read the files. */
+export interface EvaluateFilesOptions extends Options, FileOptions {
+  /**
+   * Evaluate the judged queries a run does not have too, with an empty ranking (trec_eval -c); they
+   * are counted in `queries.skipped.notInRun` either way. @default false
+   */
+  complete?: boolean;
+  /** Keep only the judged documents of each ranking (trec_eval -J). @default false */
+  judgedOnly?: boolean;
+}
+
+/** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
+export type IdValues = Record<string, Record<string, number>>;
+
+/** What measures evaluateFiles takes: what evaluateRun takes. */
+export type FileMeasures = Parameters<typeof evaluateRun>[2];
+
+/** Said after a CSV/TSV header error: this API's way to name the columns or the format. */
+const COLUMNS_HINT = 'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
+
+function choiceOf(options: FileOptions | undefined, what: string): ParserChoice {
+  if (options !== undefined && (options === null || typeof options !== "object")) throw new RankevalError("bad-option", `${what}: options must be an object`);
+  const format = options?.inputFormat;
+  if (format !== undefined && !INPUT_FORMATS.includes(format)) {
+    throw new RankevalError("bad-option", `inputFormat must be one of ${INPUT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}, not ${JSON.stringify(format)}`);
+  }
+  const columns = options?.columns;
+  if (columns !== undefined) {
+    if (columns === null || typeof columns !== "object") throw new RankevalError("bad-option", "columns must be an object { qid?, docid?, value? } of header names");
+    for (const [k, v] of Object.entries(columns)) {
+      if (!["qid", "docid", "value"].includes(k)) throw new RankevalError("bad-option", `columns.${k}: the columns are qid, docid and value`);
+      if (typeof v !== "string" || v === "") throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${JSON.stringify(v)}`);
+    }
+  }
+  return { format, columns, hint: COLUMNS_HINT };
+}
+
+function checkPath(path: unknown, what: string): string {
+  if (typeof path !== "string" || path === "") throw new RankevalError("bad-option", `${what} must be a file path, not ${JSON.stringify(path) ?? String(path)}`);
+  return path;
+}
+
+/**
+ * Evaluates one run file, or several, against a qrels file, as the command line does: the judgments
+ * are read once; each run is streamed and joined to them (documents it ranks without a judgment are
+ * non-relevant, judged documents it never ranks still count in recall and the ideal ranking); run
+ * queries without judgments are left out (`queries.skipped.notJudged`), and judged queries a run
+ * lacks too (`queries.skipped.notInRun`) unless `complete`. The measures and conventions are
+ * evaluateRun's, with its defaults. The queries come in byte order of their ids, as trec_eval lists
+ * them (evaluateRun lists them in the run's order; the values are the same).
+ *
+ * Bad input rejects with an InputError naming the file, line and column.
+ */
+export async function evaluateFiles(qrels: string, runs: string, measures: FileMeasures, options?: EvaluateFilesOptions): Promise<Result<string>>;
+export async function evaluateFiles(qrels: string, runs: readonly string[], measures: FileMeasures, options?: EvaluateFilesOptions): Promise<Result<string>[]>;
+export async function evaluateFiles(
+  qrels: string, runs: string | readonly string[], measures: FileMeasures, options: EvaluateFilesOptions = {},
+): Promise<Result<string> | Result<string>[]> {
+  const choice = choiceOf(options, "evaluateFiles");
+  const { inputFormat: _f, columns: _c, complete, judgedOnly, ...conventions } = options;
+  // Everything the call can get wrong is said before any file is read.
+  const opts = resolveOptions(conventions);
+  const plan: Plan = { kind: "canonical", measures: parseMeasures(measures) };
+  checkPath(qrels, "qrels");
+  const paths = typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
+  if (paths === null || paths.length === 0) throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
+  checkPath(paths[0], "runs");
+  if ([qrels, ...paths].filter((p) => p === "-").length > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
+
+  const judgments = await readJudgments(qrels, new Interner(), choice);
+  const results: Result<string>[] = [];
+  for (const file of paths) {
+    const { evaluated } = await evaluateRunPath(file, judgments, { ...choice, complete }, ({ batch, qids }) =>
+      evaluateBlock(plan, judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, {}, file, () => {}),
+    );
+    results.push(evaluated.result);
+  }
+  return typeof runs === "string" ? results[0] : results;
+}
+
+/**
+ * Reads a qrels file (`qid iter docno rel`, or JSON, CSV/TSV; gzipped or not) into
+ * `{ qid: { docid: label } }`. A document judged twice for one query is an InputError naming the
+ * line (the object could keep only one label).
+ */
+export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
+  const choice = choiceOf(options, "readQrels");
+  checkPath(path, "readQrels: path");
+  const parser = qrelsParserFor(path, new Interner(), await inputSize(path), choice);
+  await readInto(path, parser);
+  const rows = parser.finish();
+  return idValues(rows, rows.rel);
+}
+
+/**
+ * Reads a run file (`qid Q0 docno rank score tag`, or JSON, CSV/TSV; gzipped or not) into
+ * `{ qid: { docid: score } }` (the rank and run tag columns are not kept: scores order a ranking, as
+ * in trec_eval). A document ranked twice for one query is an InputError naming the line.
+ */
+export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
+  const choice = choiceOf(options, "readRun");
+  checkPath(path, "readRun: path");
+  const parser = runParserFor(path, new Interner(), await inputSize(path), choice);
+  await readInto(path, parser);
+  const rows = parser.finish();
+  return idValues(rows, rows.score);
+}
+
+/** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
+function put<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
+/** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
+function docidStrings(docids: RowDocids, n: number): string[] {
+  const { bytes, offsets } = docids;
+  const out = new Array<string>(n);
+  let bits = 0;
+  for (let i = offsets[0], end = offsets[n]; i < end; i++) bits |= bytes[i];
+  if (bits >= 0x80) {
+    for (let i = 0; i < n; i++) out[i] = docidString(docids, i);
+    return out;
+  }
+  // ASCII: a byte is a character, so the pool's offsets are the text's.
+  const text = new TextDecoder().decode(bytes.subarray(offsets[0], offsets[n]));
+  const base = offsets[0];
+  for (let i = 0; i < n; i++) out[i] = text.slice(offsets[i] - base, offsets[i + 1] - base);
+  return out;
+}
+
+function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
+  const names = rows.qidNames.stringsOf(Array.from({ length: rows.qidNames.size }, (_, i) => i));
+  const docids = docidStrings(rows.docids, rows.length);
+  const out: IdValues = {};
+  const qid = rows.qid;
+  let prev = -1;
+  let docs: Record<string, number> = {};
+  for (let i = 0; i < rows.length; i++) {
+    const q = qid[i];
+    if (q !== prev) {
+      prev = q;
+      if (Object.hasOwn(out, names[q])) docs = out[names[q]];
+      else put(out, names[q], (docs = {}));
+    }
+    const d = docids[i];
+    if (Object.hasOwn(docs, d)) {
+      throw new InputError(rows.file, lineOfRow(rows.lines, i), 0, `document ${JSON.stringify(d)} appears twice for query ${JSON.stringify(names[q])}`);
+    }
+    put(docs, d, values[i]);
+  }
+  return out;
+}
