@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
-import { formatOf, runTagOf } from "../src/node/formats.js";
+import { formatOf, isTrecLine, runTagOf } from "../src/node/formats.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
@@ -115,6 +115,62 @@ describe("input formats", () => {
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
     expect(bad.err).toMatch(/--columns: "query=x" is not ROLE=NAME/);
+  });
+
+  it("reads a .tsv without a header as TREC text when its first line is TREC's fields (MS MARCO's qrels.dev.tsv)", async () => {
+    const [trecQrels, trecRun] = toTrec(QRELS, RUN, "tag");
+    const out = async (...argv: string[]) => {
+      const r = await run(...argv);
+      expect(r.status, r.err).toBe(0);
+      return r.out;
+    };
+    const want = await out("-q", "-m", "map", "-m", "P.2", files.trec[0], files.trec[1]);
+    // qid<TAB>0<TAB>docid<TAB>rel, as MS MARCO writes its qrels; a run as TREC's six fields, tabbed.
+    const qrelsTsv = file("qrels.dev.tsv", trecQrels.replace(/ /g, "\t"));
+    const runTsv = file("tag.tsv", trecRun.replace(/ /g, "\t"));
+    expect(await out("-q", "-m", "map", "-m", "P.2", qrelsTsv, files.trec[1])).toBe(want);
+    expect(await out("-q", "-m", "map", "-m", "P.2", qrelsTsv, runTsv)).toBe(want);
+    expect(await out("-q", "-m", "map", "-m", "P.2", file("qrels.dev.tsv.gz", gzipSync(readFileSync(qrelsTsv))), runTsv)).toBe(want);
+    // Numeric ids as MS MARCO's, CRLF, and a first line split across chunks (a gzip stream's are small).
+    const ms = file("ms.tsv", "1102432\t0\t2026790\t1\r\n1102431\t0\t7066866\t1\r\n");
+    const msRun = file("ms.run", "1102432 Q0 2026790 1 3.5 r\n1102431 Q0 1 1 2.5 r\n1102431 Q0 7066866 2 2.0 r\n");
+    expect((await run("-q", "-m", "recip_rank", ms, msRun)).out).toBe("recip_rank            \t1102431\t0.5000\nrecip_rank            \t1102432\t1.0000\nrecip_rank            \tall\t0.7500\n");
+    // --input-format tsv reads the same way whatever the name; --columns means there is a header.
+    expect((await run("--input-format", "tsv", "-m", "map", file("qrels-tabbed.txt", trecQrels.replace(/ /g, "\t")), runTsv)).out).toBe((await run("-m", "map", qrelsTsv, runTsv)).out);
+    const named = await run("--columns", "qid=q", "-m", "map", qrelsTsv, runTsv);
+    expect(named.status).toBe(2);
+    expect(named.err).toMatch(/qrels\.dev\.tsv:1:1: the header has no query id column \(looked for "q"; the tab-separated header has "q1", "0", "d1", "1"\)/);
+  });
+
+  it("tells a header from TREC fields by the value field: a number (TREC) or a name (header)", async () => {
+    expect(isTrecLine("1102432\t0\t2026790\t1", "qrels")).toBe(true);
+    expect(isTrecLine("\uFEFFq1\t0\td1\t-1.5e0\r", "qrels")).toBe(true);
+    expect(isTrecLine("qid\titer\tdocno\trel", "qrels")).toBe(false);
+    expect(isTrecLine("query-id\tcorpus-id\tscore", "qrels")).toBe(false);
+    expect(isTrecLine("q1\t0\td1", "qrels")).toBe(false);
+    expect(isTrecLine("q1\tQ0\td1\t1\t2.5\ttag", "run")).toBe(true);
+    expect(isTrecLine("q1\tQ0\td1\t1\tscore\ttag", "run")).toBe(false);
+    expect(isTrecLine("q1\t0\td1\t1", "run")).toBe(false);
+    // A header of TREC's column names is a header, read by name.
+    const header = file("named.tsv", "qid\titer\tdocno\trel\nq1\t0\td1\t1\nq1\t0\td3\t2\n");
+    expect((await run("-m", "num_rel", header, files.trec[1])).out).toMatch(/^num_rel\s+\tall\t2\n/);
+  });
+
+  it("reads BEIR's qrels (query-id, corpus-id, score) and runs with those headers", async () => {
+    const q = file("beir-qrels.tsv", toDelimited(QRELS, "\t", ["query-id", "corpus-id", "score"]));
+    const r = file("beir-run.tsv", toDelimited(RUN, "\t", ["query-id", "corpus-id", "score"]));
+    const want = (await run("-q", "-m", "map", "-m", "ndcg_cut.3", files.trec[0], files.trec[1])).out;
+    expect((await run("-q", "-m", "map", "-m", "ndcg_cut.3", q, r)).out).toBe(want.replace(/\ttag\n/, "\tbeir-run\n"));
+  });
+
+  it("says, for a header it cannot read, how to name the columns or the format", async () => {
+    const r = await run("-m", "map", file("odd.tsv", "a\tb\tc\nq1\td1\t1\n"), files.trec[1]);
+    expect(r.status).toBe(2);
+    expect(r.err).toContain("--columns");
+    expect(r.err).toContain("--input-format");
+    // MS MARCO's run format (qid, docid, rank: no score) is no TREC line either.
+    const ms = await run("-m", "map", files.trec[0], file("run.dev.small.tsv", "1102432\t2026790\t1\n"));
+    expect(ms.err).toMatch(/run\.dev\.small\.tsv:1:1: the header has no query id column .*; name them with --columns .*--input-format/);
   });
 
   it("reports bad JSON and CSV input with file:line:col, exit 2", async () => {

@@ -46,7 +46,7 @@ class Kernel {
   private top = 0;
 
   constructor() {
-    module ??= new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
+    module ??= compileKernel();
     const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
     this.exports = instance.exports as unknown as KernelExports;
     for (const [name, value] of Object.entries(instance.exports)) {
@@ -93,6 +93,24 @@ class Kernel {
     const ptr = this.alloc(data.byteLength);
     new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     return ptr;
+  }
+}
+
+/**
+ * The kernel's module. A page's Content-Security-Policy may forbid compiling WebAssembly: CSP Level 3
+ * allows it with 'wasm-unsafe-eval' in script-src, and browsers name only 'unsafe-eval' (which
+ * allows far more) in their errors: so this one says what to add.
+ */
+function compileKernel(): WebAssembly.Module {
+  try {
+    return new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!/CSP|Content.Security.Policy|unsafe-eval/i.test(message)) throw e;
+    throw new Error(
+      `rankeval: the page's Content-Security-Policy does not allow WebAssembly, which rankeval computes with: add 'wasm-unsafe-eval' to its script-src (${message})`,
+      { cause: e },
+    );
   }
 }
 
