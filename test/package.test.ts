@@ -2,9 +2,10 @@
 // without network (rankeval has no dependencies), then used as they would: ES module imports and
 // CommonJS require of every entry point (CommonJS also with Node's require(esm) turned off, as on
 // Node 20 before 20.19), strict TypeScript consumers checked by the project's TypeScript and by
-// TypeScript 5.0 (nodenext ESM and CommonJS, and the old node10 resolution), a Vite app that imports
-// the library and builds (and runs in chromium under a Content-Security-Policy), the `rankeval`
-// bin and the bundled examples, and the tarball's file list. Needs a built dist/ (npm test builds).
+// TypeScript 5.0 (nodenext ESM and CommonJS, bundler, and the old node10 resolution), a Vite app
+// that imports the library and builds (and runs in chromium under a Content-Security-Policy), the
+// `rankeval` bin and the bundled examples, and the tarball's file list. Needs a built dist/ (npm
+// test builds).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -248,6 +249,9 @@ describe("the packed package, installed in a fresh project", () => {
       write(join(app, "legacy/package.json"), JSON.stringify({ type: "commonjs" }));
       write(join(app, "legacy/consumer.ts"), esm.replace("export async function files", "export async function filesLegacy"));
       write(join(app, "legacy/tsconfig.json"), JSON.stringify({ compilerOptions: { ...strict, target: "ES2020", module: "commonjs", esModuleInterop: true }, files: ["consumer.ts"] }));
+      // A bundler's project (Vite's template): "moduleResolution": "bundler".
+      write(join(app, "bundler/consumer.ts"), esm);
+      write(join(app, "bundler/tsconfig.json"), JSON.stringify({ compilerOptions: { ...strict, target: "ES2022", module: "esnext", moduleResolution: "bundler" }, files: ["consumer.ts"] }));
     });
 
     for (const [name, tsc] of [["the project's TypeScript", TSC], ["TypeScript 5.0", TSC_5_0]] as const) {
@@ -257,6 +261,9 @@ describe("the packed package, installed in a fresh project", () => {
       });
       it(`${name}: "module": "commonjs" (node10 resolution, through main, types and typesVersions)`, () => {
         ok(run(process.execPath, [tsc, "-p", join(app, "legacy/tsconfig.json")], app), `${name} on legacy/`);
+      });
+      it(`${name}: "moduleResolution": "bundler"`, () => {
+        ok(run(process.execPath, [tsc, "-p", join(app, "bundler/tsconfig.json")], app), `${name} on bundler/`);
       });
     }
 
