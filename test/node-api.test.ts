@@ -230,11 +230,12 @@ describe("parsed rows cannot be joined across two id spaces", () => {
     expect(truth.qids).toEqual(["q2", "q1"]);
     expect(truth.mean.map).toBe(0.5);
     const shared = [new Interner(), new Interner()] as const;
-    for (const [qrels, run] of [
+    const pairs: [ReturnType<typeof parse>, ReturnType<typeof parseRun>][] = [
       [parse(...shared), parseRun(...shared)],
       [parse(new Interner(), new Interner()), parseRun(new Interner(), new Interner())],
       [parse(shared[0], new Interner()), parseRun(shared[0], shared[1])],
-    ]) {
+    ];
+    for (const [qrels, run] of pairs) {
       const r = evaluateRun(qrels, run, ["map"]);
       expect(r.qids).toEqual(truth.qids);
       expect(r.mean).toEqual(truth.mean);
