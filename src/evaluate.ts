@@ -6,6 +6,7 @@ import { runKernel } from "./kernel/kernel.js";
 import { makeMeasure, parseMeasures, type Measure } from "./measures/measure.js";
 import { findFamily } from "./measures/registry.js";
 import { describeOptions, resolveOptions, type Options, type ResolvedOptions } from "./options.js";
+import { RankevalError } from "./errors.js";
 
 export interface Result<Q = Qid> {
   /** Canonical measure names, in the order asked (`"ndcg@10"`). */
@@ -55,11 +56,17 @@ export function evaluate(rows: Rows, measures: string | readonly string[], optio
  * without a judgment are non-relevant (and unjudged for bpref); judged documents that were never
  * ranked count in recall and in the ideal ranking. Ties in score: document id descending (trec_eval),
  * or the run's order with `ties: "input"` (for `{ qid: { docid: score } }`, Object.entries order).
+ * Throws a RankevalError ("bad-input") when the run and the judgments share no query.
  */
 export function evaluateRun(qrels: Qrels, run: Run, measures: string | readonly string[], options?: Options): Result<string> {
   const opts = resolveOptions(options);
   const ms = parseMeasures(measures);
   const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
+  // Means over no query would be NaN: a run and judgments that share no query are a mistake (ids
+  // written otherwise, "q1" against "1", or the wrong file), said as such.
+  if (qids.length === 0) {
+    throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"}, the judgments ${notInRun})`);
+  }
   return evaluateBatch(batch, qids, ms, opts, notJudged, notInRun);
 }
 

@@ -1,5 +1,6 @@
+import { RankevalError } from "./errors.js";
 import type { Result } from "./evaluate.js";
-import { formatFixed4 } from "./trec/format.js";
+import { compareBytes, formatFixed } from "./trec/format.js";
 
 /** One column of a table: a run's result under a name. */
 export interface TableColumn {
@@ -13,29 +14,154 @@ export interface TableRow {
   readonly measure: string;
 }
 
+export interface TableOptions {
+  /** The measures shown, in order, and their labels. @default every measure of the columns, in order of first appearance */
+  rows?: readonly TableRow[];
+  /** A row per query and measure too (labelled by the query id), before the means. @default false */
+  perQuery?: boolean;
+  /** The means (rows labelled "all") and the row of query counts. @default true */
+  summary?: boolean;
+}
+
+/** A result's conventions for one measure: its own where measures differ (measureConventions), else the result's. */
+type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
+const conventionsOf = (r: Result<unknown>, measure: string): string => (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
+
 /**
- * A plain-text table of means, measures down. For one result: its means and how many queries each is
- * over; for several named results (runs): one column each, side by side. Then the queries evaluated
- * and skipped, and the conventions.
+ * A value as every cell prints it: four decimals always (an integer mean such as 1 prints 1.0000, as
+ * the 0.7166 beside it), NaN as NaN (a mean over no query: a convention's NaN for every query).
  */
-export function formatTable(results: Result<unknown> | readonly TableColumn[], rows?: readonly TableRow[]): string {
+const show = (v: number) => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
+
+/**
+ * A plain-text table, measures down. For one result: its means and how many queries each is over.
+ * For several named results (runs): one column each, side by side, a row "queries" saying how many
+ * queries each column's means are over (a cell whose mean is over another number says so, as
+ * `0.5000 (n=3)`), and an empty cell where a column lacks the measure or the query. Then the queries
+ * evaluated and skipped, and the conventions: one line where every number shares them, else a legend
+ * ([1], [2], ...) marking the measures, the columns or the cells they belong to.
+ *
+ * With `perQuery`, a row per query and measure comes first, as trec_eval -q prints them (the query id
+ * in the first column, then "all" for the means); `summary: false` leaves the means out.
+ *
+ * @example
+ * formatTable(result)
+ * formatTable([{ name: "bm25", result: a }, { name: "rerank", result: b }], { perQuery: true })
+ */
+export function formatTable(results: Result<unknown> | readonly TableColumn[], options: readonly TableRow[] | TableOptions = {}): string {
+  const opts: TableOptions = Array.isArray(options) ? { rows: options as readonly TableRow[] } : (options as TableOptions);
   const single = !Array.isArray(results);
-  const columns: readonly TableColumn[] = single ? [{ name: "mean", result: results as Result<unknown> }] : (results as readonly TableColumn[]);
-  const first = columns[0].result;
-  const show = (v: number) => (Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim());
-  const header = ["measure", ...columns.map((c) => c.name), ...(single ? ["queries"] : [])];
-  const body = (rows ?? first.measures.map((m) => ({ label: m, measure: m }))).map((r) => [
-    r.label,
-    ...columns.map((c) => show(c.result.mean[r.measure])),
-    ...(single ? [String(first.counted[r.measure])] : []),
-  ]);
+  const columns: readonly TableColumn[] = single ? [{ name: opts.perQuery ? "value" : "mean", result: results as Result<unknown> }] : (results as readonly TableColumn[]);
+  if (columns.length === 0) throw new RankevalError("bad-input", "formatTable: no results to show (give a Result, or [{ name, result }, ...] with at least one)");
+  for (const c of columns) {
+    if (c === null || typeof c !== "object" || typeof c.name !== "string" || !c.result || typeof c.result.mean !== "object") {
+      throw new RankevalError("bad-input", "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)");
+    }
+  }
+  const summary = opts.summary ?? true;
+  const perQuery = opts.perQuery ?? false;
+  const rows = opts.rows ?? unionOf(columns.map((c) => c.result.measures)).map((m) => ({ label: m, measure: m }));
+  const has = (c: TableColumn, measure: string) => Object.prototype.hasOwnProperty.call(c.result.mean, measure);
+
+  // Conventions: one line where all agree; else a legend, its marks on rows, columns or cells.
+  const legend: string[] = [];
+  const mark = (conventions: string) => {
+    let i = legend.indexOf(conventions);
+    if (i < 0) i = legend.push(conventions) - 1;
+    return ` [${i + 1}]`;
+  };
+  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? conventionsOf(c.result, measure) : null);
+  const all = new Set<string>();
+  for (const r of rows) for (const c of columns) if (conv(c, r.measure) !== null) all.add(conv(c, r.measure)!);
+  if (all.size === 0) for (const c of columns) all.add(c.result.conventions);
+  const uniform = (values: (string | null)[]) => new Set(values.filter((v) => v !== null)).size <= 1;
+  const byRow = all.size > 1 && rows.every((r) => uniform(columns.map((c) => conv(c, r.measure))));
+  const byColumn = all.size > 1 && !byRow && columns.every((c) => uniform(rows.map((r) => conv(c, r.measure))));
+  const byCell = all.size > 1 && !byRow && !byColumn;
+  const rowMark = new Map<string, string>();
+  const columnMark = new Map<TableColumn, string>();
+  if (byRow) for (const r of rows) rowMark.set(r.measure, mark(columns.map((c) => conv(c, r.measure)).find((v) => v !== null) ?? columns[0].result.conventions));
+  if (byColumn) for (const c of columns) columnMark.set(c, mark(rows.map((r) => conv(c, r.measure)).find((v) => v !== null) ?? c.result.conventions));
+
+  // How many queries each column's means are over: the count most of its measures have.
+  const columnCount = new Map<TableColumn, number>();
+  for (const c of columns) columnCount.set(c, commonest(rows.filter((r) => has(c, r.measure)).map((r) => c.result.counted[r.measure])) ?? c.result.queries.evaluated);
+
+  const mean = (c: TableColumn, measure: string): string => {
+    if (!has(c, measure)) return "";
+    const n = c.result.counted[measure];
+    const cell = show(c.result.mean[measure]);
+    return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
+  };
+
+  const header = [...(perQuery ? ["query"] : []), "measure", ...columns.map((c) => c.name + (columnMark.get(c) ?? "")), ...(single ? ["queries"] : [])];
+  const body: string[][] = [];
+  const label = (r: TableRow) => r.label + (rowMark.get(r.measure) ?? "");
+  if (perQuery) {
+    // Each column's query -> index, for the queries some columns lack.
+    const index = columns.map((c) => new Map(c.result.qids.map((q, i) => [String(q), i])));
+    for (const q of queryOrder(columns)) {
+      for (const r of rows) {
+        const cells = columns.map((c, k) => {
+          const i = index[k].get(q);
+          const values = c.result.values[r.measure];
+          if (i === undefined || !values) return "";
+          return `${show(values[i])}${byCell ? mark(conv(c, r.measure)!) : ""}`;
+        });
+        body.push([q, label(r), ...cells, ...(single ? [""] : [])]);
+      }
+    }
+  }
+  if (summary) {
+    for (const r of rows) {
+      const cells = columns.map((c) => mean(c, r.measure));
+      body.push([...(perQuery ? ["all"] : []), label(r), ...cells, ...(single ? [has(columns[0], r.measure) ? String(columns[0].result.counted[r.measure]) : ""] : [])]);
+    }
+    if (!single) body.push([...(perQuery ? ["all"] : []), "queries", ...columns.map((c) => String(columnCount.get(c)))]);
+  }
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
-  const line = (cells: string[]) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join("  ");
-  const { evaluated, skipped } = first.queries;
+  const labels = perQuery ? 2 : 1;
+  const line = (cells: string[]) => cells.map((s, c) => (c < labels ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join("  ").trimEnd();
+
+  const notes = columns.map((c) => queriesNote(c.result));
+  const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
+  const conventions = all.size === 1 ? [`conventions: ${[...all][0]}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
+  return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
+}
+
+/** The queries evaluated and those left out, in one line. */
+function queriesNote(r: Result<unknown>): string {
+  const { evaluated, skipped } = r.queries;
   const notes = [
     skipped.noRelevant ? `${skipped.noRelevant} without relevant documents skipped` : "",
     skipped.notJudged ? `${skipped.notJudged} run queries without judgments ignored` : "",
     skipped.notInRun ? `${skipped.notInRun} judged queries absent from the run` : "",
   ].filter(Boolean);
-  return [line(header), ...body.map(line), "", `${evaluated} queries${notes.length ? `; ${notes.join("; ")}` : ""}`, `conventions: ${first.conventions}`].join("\n");
+  return `${evaluated} queries${notes.length ? `; ${notes.join("; ")}` : ""}`;
+}
+
+/** Every list's items once, in order of first appearance. */
+function unionOf(lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
+}
+
+/** The value most of `values` have (the larger on a tie), or undefined for none. */
+function commonest(values: readonly number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: number | undefined;
+  let most = 0;
+  for (const [v, n] of counts) if (n > most || (n === most && v > best!)) [best, most] = [v, n];
+  return best;
+}
+
+/**
+ * The queries of every column once: in trec_eval's order (byte order of the ids) when each column
+ * lists its queries so, as runs read from files do; else in order of first appearance.
+ */
+function queryOrder(columns: readonly TableColumn[]): string[] {
+  const lists = columns.map((c) => c.result.qids.map(String));
+  const union = unionOf(lists);
+  const sorted = lists.every((l) => l.every((q, i) => i === 0 || compareBytes(l[i - 1], q) < 0));
+  return sorted ? union.sort(compareBytes) : union;
 }

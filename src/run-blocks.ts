@@ -13,7 +13,7 @@
  *
  * Browser compatible.
  */
-import { InputError } from "./errors.js";
+import { InputError, RankevalError } from "./errors.js";
 import type { Interner } from "./io/interner.js";
 import { RunParser, type RunRows } from "./io/run.js";
 import { lineOfRow } from "./io/rows.js";
@@ -34,6 +34,54 @@ export interface RunSummary {
   notJudged: number;
   /** Judged queries absent from the run, in strcmp order. */
   notInRunQids: string[];
+  /** Rows of the run, and its queries (judged or not). */
+  rows: number;
+  queries: number;
+  /** Queries evaluated: the run's queries with judgments. */
+  evaluated: number;
+  /** The run's first few query ids, for a message when none is judged. */
+  someQids: string[];
+}
+
+/** Query ids a message shows, at most. */
+const SOME = 3;
+
+/** `names` joined for a message: the first SOME, then "..." when there are more. */
+function some(names: readonly string[], total = names.length): string {
+  return names.slice(0, SOME).map((n) => JSON.stringify(n)).join(", ") + (total > SOME ? ", ..." : "");
+}
+
+/**
+ * Throws when the judgments have none (an empty, blank or header-only file): every run would
+ * evaluate nothing. Called as soon as they are read, by the command line and the page.
+ */
+export function checkJudgments(judgments: GroupedJudgments): void {
+  if (judgments.qrels.length === 0) {
+    throw new RankevalError("bad-input", `${judgments.qrels.file}: no judgments in it (the file is empty, or has only blank, comment or header lines)`);
+  }
+}
+
+/**
+ * Throws when a run evaluates no query: it has no rows (an empty, blank or header-only file), or none
+ * of its queries is judged (a wrong file, or ids written otherwise: "q1" against "1"). Its report
+ * would be means over no query (trec_eval itself refuses an empty file, and prints "No queries with
+ * both results and relevance info" for the other case). Under -c too: a run sharing no query with the
+ * judgments would score 0 everywhere, which says nothing about the run.
+ */
+export function checkRunEvaluated(file: string, judgments: GroupedJudgments, run: Pick<RunSummary, "rows" | "queries" | "evaluated" | "someQids">): void {
+  if (run.rows === 0) throw new RankevalError("bad-input", `${file}: no rankings in it (the file is empty, or has only blank, comment or header lines)`);
+  if (run.evaluated > 0) return;
+  const { begin, end } = judgments.groups;
+  const judged: string[] = [];
+  let numJudged = 0;
+  for (let q = 0; q < begin.length; q++) {
+    if (end[q] <= begin[q]) continue;
+    if (numJudged++ < SOME) judged.push(judgments.qrels.qidNames.stringOf(q));
+  }
+  throw new RankevalError(
+    "bad-input",
+    `${file}: no query in common with the judgments: its ${run.queries} ${run.queries === 1 ? "query" : "queries"} (${some(run.someQids, run.queries)}) ${run.queries === 1 ? "has" : "have"} none in ${judgments.qrels.file} (${numJudged} judged: ${some(judged, numJudged)})`,
+  );
 }
 
 /** Joins a run's blocks of complete queries to the judgments as they come, checking they never come back. */
@@ -42,6 +90,10 @@ export class RunBlocks {
   /** seen[q] = 1 once query q's rows were handed over. */
   private seen = new Uint8Array(1024);
   private notJudged = 0;
+  private rows = 0;
+  private queries = 0;
+  private evaluated = 0;
+  private readonly someQids: string[] = [];
   /** The last block's batch, when onBlock lets go of each: the next join writes over its arrays. */
   private spare: JoinedRun["batch"] | undefined;
 
@@ -76,10 +128,13 @@ export class RunBlocks {
         throw new NotGroupedError(this.file, lineOfRow(rows.lines, i), 0, `query ${name} comes back after other queries (the run is not grouped by query)`);
       }
       this.seen[q] = 1;
+      if (this.queries++ < SOME) this.someQids.push(this.qidNames.stringOf(q));
       prev = q;
     }
+    this.rows += rows.length;
     const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare });
     this.notJudged += joined.notJudged;
+    this.evaluated += joined.qids.length;
     this.onBlock(joined);
     if (this.recycle) this.spare = joined.batch;
   }
@@ -90,7 +145,7 @@ export class RunBlocks {
     const { begin, end } = this.judgments.groups;
     for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && !(q < this.seen.length && this.seen[q])) absent.push(this.qidNames.stringOf(q));
     absent.sort(compareBytes);
-    return { runTag, notJudged: this.notJudged, notInRunQids: absent };
+    return { runTag, notJudged: this.notJudged, notInRunQids: absent, rows: this.rows, queries: this.queries, evaluated: this.evaluated, someQids: this.someQids };
   }
 }
 
@@ -188,6 +243,20 @@ export class PortableBlocks {
   }
 }
 
+/** The run's first few distinct query ids, in file order. */
+function firstQids(run: RunRows): string[] {
+  const out: string[] = [];
+  let prev = -1;
+  for (let i = 0; i < run.length && out.length < SOME; i++) {
+    const q = run.qid[i];
+    if (q === prev) continue;
+    prev = q;
+    const name = run.qidNames.stringOf(q);
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
 /** How evaluateRunFile reads a run. */
 export interface RunSource {
   /** The run's name in messages. */
@@ -211,22 +280,30 @@ export interface RunSource {
 /**
  * A run joined to its judgments and evaluated: block by block as it streams when it can, whole
  * otherwise or when its queries turn out scattered. `evaluate` gets each joined block (one, when whole).
- * The one way the command line and the page read a run.
+ * The one way the command line and the page read a run. Throws a RankevalError ("bad-input") when the
+ * judgments or the run are empty, or share no query (checkJudgments, checkRunEvaluated).
  */
 export async function evaluateRunFile(
   judgments: GroupedJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
+  checkJudgments(judgments);
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     try {
       const blocks = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)), source.recycle);
       const s = blocks.finish(await source.blocks(judgments.qrels.qidNames, (rows) => blocks.add(rows)));
+      checkRunEvaluated(source.file, judgments, s);
       return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
     } catch (e) {
       if (!(e instanceof NotGroupedError)) throw e;
     }
     source.restart?.();
   }
-  const joined = joinParsed(judgments, await source.whole(), { complete: source.complete });
+  const run = await source.whole();
+  const joined = joinParsed(judgments, run, { complete: source.complete });
+  const notJudgedQids = joined.notJudged;
+  // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
+  const evaluated = joined.qids.length - (source.complete ? joined.notInRun : 0);
+  checkRunEvaluated(source.file, judgments, { rows: run.length, queries: evaluated + notJudgedQids, evaluated, someQids: firstQids(run) });
   return { evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
 }

@@ -98,7 +98,7 @@ describe("rankeval QRELS RUN", () => {
     [[qrels], 1, /give a QRELS file and at least one RUN file/],
     [["-m", "bleu", qrels, runA], 1, /illegal measure 'bleu'/],
     [["-l", "x", qrels, runA], 1, /-l: "x" is not a number/],
-    [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it \(ENOENT\)/],
+    [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it: no such file \(ENOENT\)/],
     [[qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")], 2, /bad\.run:2:\d+: score "0\.1x" is not a number/],
     [[qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")], 2, /dup\.run:2: document "d1" appears twice for query "q1"/],
     [[qrels, file("short.run", "q1 Q0 d1 1\n")], 2, /short\.run:1/],
@@ -160,7 +160,7 @@ describe("rankeval --letor", () => {
     const tied = file("tied.txt", "2 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = b\n1 qid:2 1:0 # docid = c\n");
     const scattered = file("scattered.txt", "2 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = b\n");
     const same = file("same.txt", "1\n1\n1\n");
-    for (const [data, ties, mrr] of [[tied, "docid", "0.7500"], [tied, "input", "1"], [scattered, "docid", "0.7500"], [scattered, "input", "1"]]) {
+    for (const [data, ties, mrr] of [[tied, "docid", "0.7500"], [tied, "input", "1.0000"], [scattered, "docid", "0.7500"], [scattered, "input", "1.0000"]]) {
       const r = await run("--letor", data, "--scores", same, "--ties", ties, "-m", "mrr");
       expect(r.out).toMatch(new RegExp(`mrr\\s+${mrr}\n`));
     }

@@ -2,12 +2,12 @@
 // runs) gives exactly what the whole file gives: the same per-query values, means and trec_eval text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../src/errors.js";
+import { InputError, RankevalError } from "../src/errors.js";
 import { evaluateBatch } from "../src/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { resolveOptions } from "../src/options.js";
-import { NotGroupedError, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/run-blocks.js";
-import { mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
+import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/run-blocks.js";
+import { evaluateBlock, mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
 import { groupJudgments, joinParsed } from "../src/trec-join.js";
 import { bytes } from "./io/_helpers.js";
 
@@ -142,7 +142,9 @@ describe("RunBlocks", () => {
   it("reads an empty run: every judged query is absent", () => {
     const j = judgments(QRELS);
     const joiner = new RunBlocks(j, "run.txt", () => {});
-    expect(joiner.finish(new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows)).finish())).toEqual({ runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"] });
+    expect(joiner.finish(new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows)).finish())).toEqual({
+      runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"], rows: 0, queries: 0, evaluated: 0, someQids: [],
+    });
   });
 
   it("equals joinParsed's evaluation on a canonical measure's means too", () => {
@@ -164,5 +166,53 @@ describe("RunBlocks", () => {
     expect(got.mean).toEqual(want.mean);
     expect(got.values).toEqual(want.values);
     expect(got.queries).toEqual(want.queries);
+  });
+});
+
+describe("evaluateRunFile: a run that evaluates no query is an error, streamed or whole", () => {
+  const p = plan(["map"], null);
+  const opts = options({}, true);
+  /** evaluateRunFile on texts, the run streamed in blocks (or read whole, or under complete). */
+  async function evaluateTexts(qrelsText: string, runText: string, how: "blocks" | "whole" | "complete") {
+    const j = judgments(qrelsText);
+    const parse = () => {
+      const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
+      r.push(bytes(runText));
+      return r.finish();
+    };
+    return evaluateRunFile(j, {
+      file: "run.txt",
+      blocks: how === "blocks" ? parsedBlocks("run.txt", async (sink) => sink.push(bytes(runText)), 2) : null,
+      whole: async () => parse(),
+      complete: how === "complete",
+    }, (joined) => evaluateBlock(p, joined.batch, joined.qids, opts, {}, "run.txt", () => {}));
+  }
+  const HOWS = ["blocks", "whole", "complete"] as const;
+
+  it.each(HOWS)("an empty, blank or comment-only run (%s)", async (how) => {
+    for (const text of ["", "\n\n", "  \r\n", "# nothing\n"]) {
+      await expect(evaluateTexts(QRELS, text, how)).rejects.toThrow("run.txt: no rankings in it (the file is empty, or has only blank, comment or header lines)");
+    }
+  });
+
+  it.each(HOWS)("a run sharing no query with the judgments, its queries and the judged ones named (%s)", async (how) => {
+    const run = "x1 Q0 a 1 1 R\nx2 Q0 a 1 1 R\nx3 Q0 a 1 1 R\nx4 Q0 a 1 1 R\n";
+    await expect(evaluateTexts(QRELS, run, how)).rejects.toThrow(
+      'run.txt: no query in common with the judgments: its 4 queries ("x1", "x2", "x3", ...) have none in qrels.txt (5 judged: "q1", "q2", "q3", ...)',
+    );
+    await expect(evaluateTexts("q1 0 a 1\n", "7 Q0 a 1 1 R\n", how)).rejects.toThrow('run.txt: no query in common with the judgments: its 1 query ("7") has none in qrels.txt (1 judged: "q1")');
+    const error = await evaluateTexts(QRELS, run, how).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RankevalError);
+    expect((error as RankevalError).code).toBe("bad-input");
+  });
+
+  it.each(HOWS)("judgments without any (%s)", async (how) => {
+    for (const text of ["", "\n", "# c\n"]) await expect(evaluateTexts(text, RUN, how)).rejects.toThrow("qrels.txt: no judgments in it (the file is empty, or has only blank, comment or header lines)");
+  });
+
+  it.each(HOWS)("one query in common is enough (%s)", async (how) => {
+    const r = await evaluateTexts(QRELS, "x1 Q0 a 1 1 R\nq2 Q0 a 1 1 R\n", how);
+    expect(r.evaluated.result.qids).toEqual(how === "complete" ? ["q1", "q10", "q2", "q3", "q9"] : ["q2"]);
+    expect(r.evaluated.result.mean.map).toBe(how === "complete" ? 1 / 5 : 1);
   });
 });

@@ -19,7 +19,7 @@ import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
-import { BLOCK_ROWS, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
+import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
@@ -257,7 +257,10 @@ function warnNotInRun(file: string, qids: string[]): void {
 async function readJudgments(file: File): Promise<GroupedJudgments> {
   const parser = new QrelsParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
   await readInto(file, parser);
-  return groupJudgments(parser.finish());
+  const judgments = groupJudgments(parser.finish());
+  // An empty qrels file is said at once, not when the first run evaluates nothing against it.
+  checkJudgments(judgments);
+  return judgments;
 }
 
 /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */

@@ -5,13 +5,15 @@
  * - The label is a finite decimal number (it may be negative or fractional).
  * - `qid:Q` right after the label is optional, but all lines or none must have it: without it
  *   (LightGBM's rank.train / rank.test) `qid` is null and queries come from a group file.
- * - Features are skipped without being parsed: only the ranking is evaluated.
+ * - Features are checked to be INDEX:VALUE (a whole number and a decimal, nan or inf) but not parsed:
+ *   only the ranking is evaluated. `1:abc`, `x:0.5` or a token without ':' is an error.
  * - As in SVMlight, a '#' anywhere starts a comment; `docid = X` (or `docid=X`) in it gives the row's
  *   document id. All lines or none must have one; without any, `docid` is null.
  * - Blank lines and lines starting with '#' are skipped; CRLF, a UTF-8 BOM and a missing final
  *   newline are accepted.
  *
- * An empty input gives zero rows with `qid` and `docid` null. Browser compatible.
+ * An empty input gives zero rows with `qid` and `docid` null (letorBatch refuses it: nothing to
+ * evaluate). Browser compatible.
  *
  * @example
  * ```ts
@@ -26,8 +28,8 @@ import { LastId } from "./_last_id.js";
 import { hashBytes } from "./_fnv.js";
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
-import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
-import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+import { CR, HASH, LF, LineParser, quote, SPACE, TAB } from "./_lines.js";
+import { numberProblem, parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
 export interface LetorParserOptions {
   /** Name used in error messages. */
@@ -163,8 +165,14 @@ export class LetorParser extends LineParser {
       this.setMode(false);
     }
 
-    // Features, skipped up to a comment or the end of the line.
-    while ((c >= SPACE && c !== HASH) || c === TAB) c = buf[++p];
+    // Features: checked to be INDEX:VALUE, not parsed (only the ranking is evaluated), up to a
+    // comment or the end of the line.
+    for (;;) {
+      while (c === SPACE || c === TAB) c = buf[++p];
+      if (c < SPACE || c === HASH) break;
+      p = this.checkFeature(buf, p);
+      c = buf[p];
+    }
     this.docStart = -1;
     const commentStart = p;
     if (c === HASH) p = this.scanComment(buf, p);
@@ -191,6 +199,39 @@ export class LetorParser extends LineParser {
     }
     this.rel.push(label);
     return p;
+  }
+
+  /**
+   * Checks the feature at buf[p] is INDEX:VALUE, a whole number (SVMlight counts from 1, XGBoost and
+   * LightGBM from 0) and a decimal number (nan and inf too, as C's strtod and Python write them);
+   * returns the index just past it. A feature that is neither is a sign of another format or a
+   * damaged line, named by its line and column.
+   */
+  private checkFeature(buf: Uint8Array, p: number): number {
+    const start = p;
+    let c = buf[p];
+    while (c >= 48 && c <= 57) c = buf[++p];
+    if (c !== COLON || p === start) {
+      let end = p;
+      while (buf[end] > SPACE && buf[end] !== HASH) end++;
+      const colon = buf.subarray(start, end).indexOf(COLON);
+      if (colon < 0) this.fail(start, `expected a feature INDEX:VALUE (as 3:0.25), found ${quote(buf, start, end)}`);
+      this.fail(start, `feature index ${quote(buf, start, start + colon)} is not a whole number (expected INDEX:VALUE, as 3:0.25)`);
+    }
+    const index = start;
+    const valueStart = ++p;
+    // The fast path reads plain decimals; anything else is checked on the value's bytes.
+    const v = scanDecimal(buf, valueStart);
+    let end = scannedEnd();
+    c = buf[end];
+    if (v === v && (c <= SPACE || c === HASH)) return end;
+    end = valueStart;
+    while (buf[end] > SPACE && buf[end] !== HASH) end++;
+    if (parseFinite(buf, valueStart, end) === parseFinite(buf, valueStart, end)) return end;
+    // Syntax right but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
+    if (end > valueStart && numberProblem(buf, valueStart, end) === "is not a finite number") return end;
+    if (buf[end] < SPACE && buf[end] !== TAB && buf[end] !== LF && buf[end] !== CR) this.badByte(buf, end);
+    this.fail(valueStart, `feature ${quote(buf, index, valueStart - 1)}: value ${quote(buf, valueStart, end)} is not a number`);
   }
 
   private setMode(hasQid: boolean): void {

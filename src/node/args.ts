@@ -136,6 +136,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     a.files.push(arg);
   }
+  if (a.letor === undefined) {
+    // Without --letor they would be ignored, and the run evaluated without them.
+    if (a.scores !== undefined) throw usage(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
+    if (a.query !== undefined) throw usage(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
+  }
+  // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
+  if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
@@ -148,10 +155,10 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
   -m MEASURE        a measure to compute; repeatable. trec_eval names (map, P.5,10,
                     ndcg_cut.10, all_trec, official) or canonical ones (ndcg@10, map, mrr@10).
                     Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.
-  -q                per-query values too
+  -q                per-query values too (a table: a row per query and measure)
   -c                average over every judged query; those missing from the run count 0
   -J                rank only the judged documents (those with a label >= 0)
-  -n                no summary (with -q)
+  -n                no summary: the per-query values only (needs -q)
   -l N              a label >= N is relevant (default 1)
   -M N              keep the top N documents of each ranking
   --format F        trec (default for trec_eval names), table (default otherwise), json, csv
@@ -169,4 +176,8 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     prediction (runs) or rel, label, relevance, grade (qrels)
   -h, --help        this help;  -v, --version  the version
 
-Exit status: 0 success, 1 usage, 2 bad input.`;
+Several RUN files: side by side in a table; in trec_eval's text, each after a line
+==> RUN <== (as head prints several files).
+
+Exit status: 0 success, 1 usage, 2 bad input (a file), 70 internal error or out of
+memory, 74 the output could not be written; a closed output (| head) ends it quietly.`;

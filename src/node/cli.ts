@@ -10,43 +10,69 @@ import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText,
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { Progress } from "./progress.js";
-import { inputSize, readInto } from "./read.js";
+import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 
-/** Runs the command; returns the exit status: 0 success, 1 usage, 2 bad input. */
+/**
+ * Exit statuses: 0 success, 1 usage (arguments), 2 bad input (a file), and as sysexits.h: 70 an
+ * internal error (a bug, or out of memory), 74 the output could not be written. A closed standard
+ * output ends the process by SIGPIPE (bin.ts), as cat's.
+ */
+export const EXIT = { ok: 0, usage: 1, badInput: 2, internal: 70, output: 74 } as const;
+
+/** After a usage error's line: where the usage is (not the whole of it, which would hide the error). */
+const USAGE_HINT = "(rankeval --help for usage)";
+
+/** An error that is not the input's: one line, never a stack trace. */
+export function internalErrorLine(e: unknown): string {
+  if (e instanceof RangeError && /alloc|memory|array length|buffer/i.test(e.message)) {
+    return `rankeval: out of memory (${e.message}); node --max-old-space-size=MB raises the limit`;
+  }
+  const what = e instanceof Error ? `${e.name === "Error" ? "" : `${e.name}: `}${e.message}` : String(e);
+  return `rankeval: internal error: ${what.split("\n")[0]}`;
+}
+
+/** Runs the command; returns the exit status (EXIT). Never throws. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let args: CliArgs;
   try {
     args = parseArgs(argv);
   } catch (e) {
-    io.stderr.write(`rankeval: ${(e as Error).message}\n\n${USAGE}\n`);
-    return 1;
+    if (!(e instanceof RankevalError)) {
+      io.stderr.write(`${internalErrorLine(e)}\n`);
+      return EXIT.internal;
+    }
+    io.stderr.write(`rankeval: ${e.message}\n${USAGE_HINT}\n`);
+    return EXIT.usage;
   }
   if (args.help) {
     io.stdout.write(`${USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   if (args.version) {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     io.stdout.write(`rankeval ${pkg.version}\n`);
-    return 0;
+    return EXIT.ok;
   }
   try {
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
     return await trecMode(args, io);
   } catch (e) {
-    if (!(e instanceof RankevalError)) throw e;
+    if (!(e instanceof RankevalError)) {
+      io.stderr.write(`${internalErrorLine(e)}\n`);
+      return EXIT.internal;
+    }
     io.stderr.write(`rankeval: ${e.message}\n`);
     if (e.code === "bad-option" || e.code === "bad-measure") {
-      io.stderr.write(`(rankeval --help for usage)\n`);
-      return 1;
+      io.stderr.write(`${USAGE_HINT}\n`);
+      return EXIT.usage;
     }
-    return 2;
+    return EXIT.badInput;
   }
 }
 
@@ -59,7 +85,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // table of every id in the collection.
   const qids = new Interner();
   const [qrelsFile, ...runFiles] = args.files;
-  if (runFiles.filter((f) => f === "-").length + (qrelsFile === "-" ? 1 : 0) > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
+  await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   const judgments = await readJudgments(qrelsFile, qids, choice, progress);
   const warned = new Set<string>();
@@ -69,27 +95,30 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   };
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, file, warn), progress);
+    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, nameOf(file), warn), progress);
     const notInRun = r.notInRunQids.length;
     if (notInRun && !args.complete) {
       const some = r.notInRunQids.slice(0, 5).join(", ");
-      io.stderr.write(`rankeval: ${file}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+      io.stderr.write(`rankeval: ${nameOf(file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
     runs.push({ file, runTag: r.runTag, ...r.evaluated });
   }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-    for (const r of runs) io.stdout.write(trecText(p, r, args));
+    // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
+    // file, as head and tail print several files (`==> FILE <==`, a blank line between).
+    runs.forEach((r, i) => io.stdout.write(`${runs.length > 1 ? `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n` : ""}${trecText(p, r, args)}`));
   } else {
-    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery));
+    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
   }
-  return 0;
+  return EXIT.ok;
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
   if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
   if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
+  await checkReadOnce([["--letor", args.letor!], ["--scores", args.scores], ...(args.query === undefined ? [] : [["--query", args.query] as const])]);
   const p = plan(args.measures, LETOR_DEFAULT_MEASURES);
   const opts = options(args, p.kind === "trec");
   if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
@@ -97,26 +126,26 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const qidNames = new Interner();
   const docidNames = new Interner();
   const letorFile = args.letor!;
-  const letorParser = new LetorParser({ file: letorFile, qids: qidNames, docids: docidNames, expectedBytes: await inputSize(letorFile) });
+  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: docidNames, expectedBytes: await inputSize(letorFile) });
   await readInto(letorFile, letorParser, progress);
   const data = letorParser.finish();
-  const scoresParser = new ScoresParser({ file: args.scores });
+  const scoresParser = new ScoresParser({ file: nameOf(args.scores) });
   await readInto(args.scores, scoresParser, progress);
   let groups: LetorInput["groups"];
   if (!data.qid) {
-    if (args.query === undefined) throw new RankevalError("bad-input", `${args.letor} has no qid: fields; give the query group sizes with --query FILE`);
-    const groupParser = new GroupParser({ file: args.query });
+    if (args.query === undefined) throw new RankevalError("bad-input", `${nameOf(letorFile)} has no qid: fields; give the query group sizes with --query FILE`);
+    const groupParser = new GroupParser({ file: nameOf(args.query) });
     await readInto(args.query, groupParser, progress);
-    groups = { sizes: groupParser.finish(), file: args.query };
+    groups = { sizes: groupParser.finish(), file: nameOf(args.query) };
   }
-  const { batch, qids } = letorBatch({ data, file: letorFile, qidNames, docidNames, score: scoresParser.finish(), scoresFile: args.scores, groups });
-  const { result, strings } = evaluateBlock(p, batch, qids, opts, args, args.letor!, (w) => io.stderr.write(`rankeval: ${w}\n`));
+  const { batch, qids } = letorBatch({ data, file: nameOf(letorFile), qidNames, docidNames, score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
+  const { result, strings } = evaluateBlock(p, batch, qids, opts, args, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`));
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
-    io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery));
+    io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery, args.noSummary));
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -1,9 +1,13 @@
 import { createReadStream } from "node:fs";
+import { fstatSync } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { RankevalError } from "../errors.js";
 import type { Progress } from "./progress.js";
+
+/** A file as messages name it: `-` is standard input. */
+export const displayName = (path: string) => (path === "-" ? "standard input" : path);
 
 /** The parsers' side of reading: chunks in, any size, any boundary. */
 export interface ChunkSink {
@@ -17,11 +21,14 @@ export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
 
 /**
  * The size of a file's text in bytes, a hint for sizing the parsers' columns: 0 (no hint) for
- * standard input and for gzip files, whose size says little about their text.
+ * standard input, pipes and other files that are not regular, and for gzip files, whose size says
+ * little about their text. A file that is not regular is never opened here: a pipe's bytes can be
+ * read once only, by readInto.
  */
 export async function inputSize(path: string): Promise<number> {
   if (path === "-") return 0;
   try {
+    if (!(await stat(path)).isFile()) return 0;
     const file = await open(path);
     try {
       const head = new Uint8Array(2);
@@ -36,46 +43,125 @@ export async function inputSize(path: string): Promise<number> {
 }
 
 /**
+ * Whether `path` can be read more than once from its start: a regular file. Standard input, a named
+ * pipe, `<(command)` and other devices give their bytes once: they are read whole, in one pass.
+ */
+export async function rereadable(path: string): Promise<boolean> {
+  if (path === "-") return false;
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false; // readInto reports the error
+  }
+}
+
+/**
+ * Refuses inputs that could only hang or be read wrong: standard input (`-`) named twice, or the same
+ * pipe (a FIFO, a socket, /dev/stdin) given for two inputs, whose bytes the first read would take.
+ * `inputs` are [what, path] pairs, as ["--scores", "pred.txt"] or ["RUN", "a.run"].
+ */
+export async function checkReadOnce(inputs: readonly (readonly [string, string])[]): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const [what, path] of inputs) {
+    let key: string | null = null;
+    try {
+      const s = path === "-" ? fstatSync(0) : await stat(path);
+      if (path === "-" || s.isFIFO() || s.isSocket()) key = `${s.dev}:${s.ino}`;
+    } catch {
+      if (path === "-") key = "-"; // standard input closed: still one input at most
+    }
+    if (key === null) continue;
+    const given = `${what} ${path}`;
+    const before = seen.get(key);
+    if (before !== undefined) throw new RankevalError("bad-option", `${before} and ${given} are the same pipe or standard input, which can be read only once`);
+    seen.set(key, given);
+  }
+}
+
+/** What a failed read's error code means, for the message. */
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "is a directory, not a file",
+  ENOTDIR: "a part of the path is not a directory",
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "the name is too long",
+  EMFILE: "too many open files",
+  EIO: "input/output error",
+  ENXIO: "no such device",
+  EAGAIN: "no data (non-blocking input)",
+};
+
+/** A read that failed, as bad input naming the file. */
+function cannotRead(name: string, e: unknown): RankevalError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code ? `${READ_ERRORS[code] ?? "error"} (${code})` : String((e as Error).message ?? e);
+  return new RankevalError("bad-input", `${name}: cannot read it: ${why}`);
+}
+
+/**
  * Streams a file (or standard input for `-`) into `sink` in 1 MiB chunks, gunzipping it when it
- * starts with gzip's magic bytes, so memory holds one chunk of the file at a time.
+ * starts with gzip's magic bytes, so memory holds one chunk of the file at a time. The file is
+ * opened once and read from its start to its end in one pass, so a pipe works as any file.
  */
 export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
-  const name = path === "-" ? "standard input" : path;
+  const name = displayName(path);
   let size = 0;
   if (path !== "-") {
     try {
       const s = await stat(path);
-      if (s.isDirectory()) throw new RankevalError("bad-input", `${path}: is a directory, not a file`);
+      if (s.isDirectory()) throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
       size = s.size;
     } catch (e) {
       if (e instanceof RankevalError) throw e;
-      throw new RankevalError("bad-input", `${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw cannotRead(path, e);
     }
   }
-  const source: AsyncIterable<Buffer> = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  let source: AsyncIterable<Buffer>;
+  try {
+    source = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  } catch (e) {
+    throw cannotRead(name, e); // standard input closed (`<&-`): Node cannot make a stream of it
+  }
   const it = source[Symbol.asyncIterator]();
   let read = 0;
   progress?.start(name, size);
-  async function* raw(first: Buffer): AsyncGenerator<Buffer> {
-    yield first;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
   try {
-    const first = await it.next();
-    if (first.done) return;
-    const head = first.value;
-    const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    // Gzip's magic number is two bytes; a pipe may hand over one at a time.
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let ended = false;
+    while (headBytes < 2) {
+      const r = await it.next();
+      if (r.done) {
+        ended = true;
+        break;
+      }
+      head.push(r.value);
+      headBytes += r.value.length;
+    }
+    if (headBytes === 0) return;
+    const first = Buffer.concat(head);
+    const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
     const counted = (async function* () {
-      for await (const chunk of raw(head)) {
-        read += chunk.length;
-        yield chunk;
+      read += first.length;
+      yield first;
+      while (!ended) {
+        const r = await it.next();
+        if (r.done) return;
+        read += r.value.length;
+        yield r.value;
       }
     })();
-    const chunks: AsyncIterable<Buffer> = gzip ? Readable.from(counted).pipe(createGunzip({ chunkSize: 1 << 20 })) : counted;
+    let chunks: AsyncIterable<Buffer> = counted;
+    if (gzip) {
+      const gunzip = createGunzip({ chunkSize: 1 << 20 });
+      const compressed = Readable.from(counted);
+      // pipe() does not pass a read error on: without this the gunzip would wait for ever.
+      compressed.on("error", (e) => gunzip.destroy(e));
+      chunks = compressed.pipe(gunzip);
+    }
     for await (const chunk of chunks) {
       sink.push(chunk);
       progress?.update(read);
@@ -85,8 +171,13 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
   } catch (e) {
     if (e instanceof RankevalError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") throw new RankevalError("bad-input", `${name}: not valid gzip (${(e as Error).message})`);
-    throw new RankevalError("bad-input", `${name}: cannot read it (${code ?? String(e)})`);
+    if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") {
+      const why = code === "Z_BUF_ERROR" ? "it ends before its end (truncated)" : (e as Error).message;
+      throw new RankevalError("bad-input", `${name}: not valid gzip: ${why}`);
+    }
+    if (e instanceof RangeError) throw e; // out of memory: the caller says so
+    if (!code) throw e; // not a read error: a bug, not the file's
+    throw cannotRead(name, e);
   } finally {
     progress?.done();
   }

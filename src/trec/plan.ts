@@ -259,7 +259,11 @@ export function rowsOf(p: Plan): { name: string; measure: string }[] {
   });
 }
 
-export function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean): string {
+/**
+ * A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means
+ * (the table's "all" rows, JSON's mean, CSV's "all" lines).
+ */
+export function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean, noSummary = false): string {
   const rows = rowsOf(p);
   const conventions = describeOptions(runs[0].result.options);
   if (format === "json") {
@@ -270,7 +274,7 @@ export function report(format: "table" | "json" | "csv", runs: NamedResult[], p:
           run: name,
           runTag,
           queries: result.queries,
-          mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])),
+          ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])) }),
           ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
         })),
       },
@@ -283,10 +287,11 @@ export function report(format: "table" | "json" | "csv", runs: NamedResult[], p:
     const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
     for (const { name, result } of runs) {
       if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]}`)));
-      for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]}`);
+      if (!noSummary) for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]}`);
     }
     return `${out.join("\n")}\n`;
   }
-  // table: measures down, runs across.
-  return `${formatTable(runs.map((r) => ({ name: r.name, result: r.result })), rows.map((r) => ({ label: r.name, measure: r.measure })))}\n`;
+  // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
+  const columns = runs.map((r) => ({ name: r.name, result: r.result }));
+  return `${formatTable(columns, { rows: rows.map((r) => ({ label: r.name, measure: r.measure })), perQuery, summary: !noSummary })}\n`;
 }

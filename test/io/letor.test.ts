@@ -31,8 +31,9 @@ describe("LetorParser", () => {
     });
   });
 
-  it("does not parse the features (only the ranking is evaluated)", () => {
-    expect(parseOk("letor", "1 qid:1 1:abc 2:zz:9 junk\n").rel).toEqual([1]);
+  it("checks the features but keeps none (only the ranking is evaluated)", () => {
+    expect(parseOk("letor", "1 qid:1 1:0.5 136:-3 #docid = a\n")).toEqual({ qid: ["1"], rel: [1], docid: ["a"], length: 1 });
+    expect(() => parseOk("letor", "1 qid:1 1:abc 2:zz:9 junk\n")).toThrow(/feature "1": value "abc" is not a number/);
   });
 
   it("ignores comments without a docid when no line has one", () => {
@@ -46,7 +47,7 @@ describe("LetorParser", () => {
     expect(parseOk("letor", "3 qid:1 1:1 #docid = a \n0 qid:2 1:0 #docid = b\t\r\n")).toEqual(r);
   });
 
-  it("treats an empty input as zero rows with null qid and docid", () => {
+  it("treats an empty input as zero rows with null qid and docid (letorBatch refuses it)", () => {
     expect(parseOk("letor", "")).toEqual({ qid: null, rel: [], docid: null, length: 0 });
   });
 
@@ -97,6 +98,20 @@ describe("LetorParser", () => {
         'in.txt:2:18: unexpected "docid = ..." in the comment: line 1 has none (all lines or none must have one)',
       );
       expect(parseError("letor", "1 qid:1 #docid = \n")).toBe('in.txt:1:10: empty document id in "docid ="');
+    });
+    it("a feature that is not INDEX:VALUE", () => {
+      expect(parseError("letor", "1 qid:1 1:0.5 2:abc\n")).toBe('in.txt:1:17: feature "2": value "abc" is not a number');
+      expect(parseError("letor", "1 qid:1 1:0.5 7 #docid = a\n")).toBe('in.txt:1:15: expected a feature INDEX:VALUE (as 3:0.25), found "7"');
+      expect(parseError("letor", "1 qid:1 x:0.5\n")).toBe('in.txt:1:9: feature index "x" is not a whole number (expected INDEX:VALUE, as 3:0.25)');
+      expect(parseError("letor", "1 qid:1 :0.5\n")).toBe('in.txt:1:9: feature index "" is not a whole number (expected INDEX:VALUE, as 3:0.25)');
+      expect(parseError("letor", "1 1:\n")).toBe('in.txt:1:5: feature "1": value "" is not a number');
+      expect(parseError("letor", "1 1:0.5x\n")).toBe('in.txt:1:5: feature "1": value "0.5x" is not a number');
+      expect(parseError("letor", "1 qid:1 1:1\r\n0 qid:1 1:1 2:0,5\r\n")).toBe('in.txt:2:15: feature "2": value "0,5" is not a number');
+      expect(parseError("letor", "1 1:1 qid:3\n")).toBe('in.txt:1:7: feature index "qid" is not a whole number (expected INDEX:VALUE, as 3:0.25)');
+    });
+    it("accepts every number a feature may be written as", () => {
+      const r = parseOk("letor", "1 qid:1 0:1 1:-2 2:+3.5 3:1e-7 4:1.5E+300 5:.5 6:5. 7:nan 8:-inf 9:Infinity 10:1e999 11:0.12345678901234567890123 12:1#docid = a\n");
+      expect(r).toEqual({ qid: ["1"], rel: [1], docid: ["a"], length: 1 });
     });
     it("binary content", () => {
       expect(parseError("letor", "1 qid:1 1:\u00002\n")).toBe("in.txt:1:11: file is not text (NUL byte)");
