@@ -21,7 +21,7 @@ export interface LetorInput {
 export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } {
   const { data, file, score, scoresFile, groups } = input;
   // Means over no query: an empty (or blank, or comments only) file is a mistake, said as such.
-  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it (the file is empty, or has only blank or comment lines)`);
+  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
   if (score.length !== data.length) {
     throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
   }

@@ -108,7 +108,8 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
           if (i === undefined || !values) return "";
           return `${show(values[i])}${byCell ? mark(conv(c, r.measure)!) : ""}`;
         });
-        body.push([q, label(r), ...cells, ...(single ? [""] : [])]);
+        // A query no column has for this measure has no row.
+        if (cells.some((cell) => cell !== "")) body.push([q, label(r), ...cells, ...(single ? [""] : [])]);
       }
     }
   }

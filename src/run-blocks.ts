@@ -57,7 +57,7 @@ function some(names: readonly string[], total = names.length): string {
  */
 export function checkJudgments(judgments: GroupedJudgments): void {
   if (judgments.qrels.length === 0) {
-    throw new RankevalError("bad-input", `${judgments.qrels.file}: no judgments in it (the file is empty, or has only blank, comment or header lines)`);
+    throw new RankevalError("bad-input", `${judgments.qrels.file}: no judgments in it: the file is empty or holds no rows`);
   }
 }
 
@@ -69,7 +69,7 @@ export function checkJudgments(judgments: GroupedJudgments): void {
  * judgments would score 0 everywhere, which says nothing about the run.
  */
 export function checkRunEvaluated(file: string, judgments: GroupedJudgments, run: Pick<RunSummary, "rows" | "queries" | "evaluated" | "someQids">): void {
-  if (run.rows === 0) throw new RankevalError("bad-input", `${file}: no rankings in it (the file is empty, or has only blank, comment or header lines)`);
+  if (run.rows === 0) throw new RankevalError("bad-input", `${file}: no rankings in it: the file is empty or holds no rows`);
   if (run.evaluated > 0) return;
   const { begin, end } = judgments.groups;
   const judged: string[] = [];

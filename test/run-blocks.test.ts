@@ -191,7 +191,7 @@ describe("evaluateRunFile: a run that evaluates no query is an error, streamed o
 
   it.each(HOWS)("an empty, blank or comment-only run (%s)", async (how) => {
     for (const text of ["", "\n\n", "  \r\n", "# nothing\n"]) {
-      await expect(evaluateTexts(QRELS, text, how)).rejects.toThrow("run.txt: no rankings in it (the file is empty, or has only blank, comment or header lines)");
+      await expect(evaluateTexts(QRELS, text, how)).rejects.toThrow("run.txt: no rankings in it: the file is empty or holds no rows");
     }
   });
 
@@ -207,7 +207,7 @@ describe("evaluateRunFile: a run that evaluates no query is an error, streamed o
   });
 
   it.each(HOWS)("judgments without any (%s)", async (how) => {
-    for (const text of ["", "\n", "# c\n"]) await expect(evaluateTexts(text, RUN, how)).rejects.toThrow("qrels.txt: no judgments in it (the file is empty, or has only blank, comment or header lines)");
+    for (const text of ["", "\n", "# c\n"]) await expect(evaluateTexts(text, RUN, how)).rejects.toThrow("qrels.txt: no judgments in it: the file is empty or holds no rows");
   });
 
   it.each(HOWS)("one query in common is enough (%s)", async (how) => {

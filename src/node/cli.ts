@@ -132,7 +132,8 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const scoresParser = new ScoresParser({ file: nameOf(args.scores) });
   await readInto(args.scores, scoresParser, progress);
   let groups: LetorInput["groups"];
-  if (!data.qid) {
+  // No rows at all: letorBatch says so, before asking for groups the file does not need.
+  if (!data.qid && data.length > 0) {
     if (args.query === undefined) throw new RankevalError("bad-input", `${nameOf(letorFile)} has no qid: fields; give the query group sizes with --query FILE`);
     const groupParser = new GroupParser({ file: nameOf(args.query) });
     await readInto(args.query, groupParser, progress);
