@@ -22,7 +22,7 @@ export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
   | { type: "block"; block: PortableBlock }
   | { type: "end"; runTag: string }
-  | { type: "error"; message: string; outOfMemory: boolean };
+  | { type: "error"; message: string; outOfMemory: boolean; internal?: boolean };
 
 /** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
 export const AHEAD = 2;
@@ -71,7 +71,12 @@ export function serveBlocks<Source>(
     };
     read(job.source, sink, (bytes, seconds) => post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []))
       .then(() => post({ type: "end", runTag: parser.finish() }, []))
-      .catch((err: unknown) => post({ type: "error", message: err instanceof Error ? err.message : String(err), outOfMemory: err instanceof RangeError }, []));
+      .catch((err: unknown) => {
+        // Not the input's fault (a bug): said as such on the other side, not as bad input.
+        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
+        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
+        post({ type: "error", message, outOfMemory: err instanceof RangeError, internal }, []);
+      });
   };
 }
 
@@ -86,7 +91,7 @@ export interface ReaderPort<Source> {
 /**
  * RunSource.blocks for a run parsed by a reader that `start` starts: each block is translated to
  * `qids`' ids, added, and acknowledged. A reader's error rejects with its message (a RangeError when
- * it ran out of memory), as the same error here would.
+ * it ran out of memory; a plain Error for a bug), as the same error here would.
  */
 export function readerBlocks<Source>(
   source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
@@ -107,7 +112,7 @@ export function readerBlocks<Source>(
             add(arrival.rows(r.block));
             reader.send({ type: "evaluated" });
           } else if (r.type === "end") end(() => resolve(r.runTag));
-          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : new RankevalError("bad-input", r.message)));
+          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)));
         } catch (err) {
           end(() => reject(err));
         }

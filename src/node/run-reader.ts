@@ -27,6 +27,9 @@ export function threadBlocks(path: string, blockRows: number, progress?: Progres
       listen: (report, fail) => {
         worker.on("message", (r: ReaderReport) => report(r));
         worker.on("error", (e) => fail(e.message));
+        // A thread that ends without a word (killed, out of memory) would leave the read waiting for
+        // ever; once the read is settled this is a no-op.
+        worker.on("exit", (code) => fail(`its thread ended (exit code ${code})`));
       },
       stop: () => void worker.terminate(),
     };
