@@ -63,6 +63,52 @@ describe("rankeval QRELS RUN", () => {
     expect(r.out).toMatch(/conventions: gain=exp/);
   });
 
+  it("labels each run's trec_eval text with a header when there are several, as head does; one run's text has none", async () => {
+    const one = (await run("-m", "map", qrels, runA)).out;
+    expect(one).toBe("map                   \tall\t0.7500\n");
+    const r = await run("-m", "map", "-q", qrels, runA, runB);
+    expect(r.out).toBe(
+      [
+        `==> ${runA} <==`,
+        "map                   \tq1\t0.5000",
+        "map                   \tq2\t1.0000",
+        "map                   \tall\t0.7500",
+        "",
+        `==> ${runB} <==`,
+        "map                   \tq1\t1.0000",
+        "map                   \tq2\t0.0000",
+        "map                   \tall\t0.5000",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("-q and -n in a table: a row per query and measure, then the means as 'all' (not with -n)", async () => {
+    const r = await run("-q", "-m", "map", "-m", "P.1", "--format", "table", qrels, runA, runB);
+    expect(r.out.split("\n").slice(0, 8)).toEqual([
+      `query  measure  ${runA.padStart(Math.max(runA.length, 6))}  ${runB.padStart(Math.max(runB.length, 6))}`,
+      ...[
+        ["q1", "map    ", "0.5000", "1.0000"],
+        ["q1", "P_1    ", "1.0000", "1.0000"],
+        ["q2", "map    ", "1.0000", "0.0000"],
+        ["q2", "P_1    ", "1.0000", "0.0000"],
+        ["all", "map    ", "0.7500", "0.5000"],
+        ["all", "P_1    ", "1.0000", "0.5000"],
+        ["all", "queries", "2", "2"],
+      ].map(([q, m, a, b]) => `${q.padEnd(5)}  ${m}  ${a.padStart(runA.length)}  ${b.padStart(runB.length)}`),
+    ]);
+    const n = await run("-q", "-n", "-m", "map", "--format", "table", qrels, runA);
+    expect(n.out).toMatch(/^q2 +map +1\.0000\n\n/m);
+    expect(n.out).not.toMatch(/^all/m);
+  });
+
+  it("-n leaves out JSON's mean and CSV's 'all' lines", async () => {
+    const json = JSON.parse((await run("-q", "-n", "--format", "json", "-m", "map", qrels, runA)).out);
+    expect(json.runs[0].mean).toBeUndefined();
+    expect(json.runs[0].perQuery).toEqual({ q1: { map: 0.5 }, q2: { map: 1 } });
+    expect((await run("-q", "-n", "--format", "csv", "-m", "map", qrels, runA)).out).toBe(`run,qid,measure,value\n${runA},q1,map,0.5\n${runA},q2,map,1\n`);
+  });
+
   it("writes JSON and CSV", async () => {
     const json = JSON.parse((await run("--format", "json", "-m", "map", qrels, runA)).out);
     expect(json.runs[0]).toMatchObject({ run: runA, runTag: "A", mean: { map: 0.75 } });
