@@ -166,3 +166,13 @@ function queryOrder(columns: readonly TableColumn[]): string[] {
   const sorted = lists.every((l) => l.every((q, i) => i === 0 || compareBytes(l[i - 1], q) < 0));
   return sorted ? union.sort(compareBytes) : union;
 }
+
+/**
+ * Several runs' texts as one: each after a line `==> NAME <==`, a blank line between, as head and tail
+ * print several files; one text alone as it is (trec_eval's, byte for byte). The CLI's trec_eval text
+ * for several runs, and the page's download of it.
+ */
+export function labelledTexts(parts: readonly { readonly name: string; readonly text: string }[]): string {
+  if (parts.length === 1) return parts[0].text;
+  return parts.map((p, i) => `${i ? "\n" : ""}==> ${p.name} <==\n${p.text}`).join("");
+}

@@ -136,7 +136,7 @@ describe("rankeval --ties", () => {
     const data = file("letor.txt", "1 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = b\n");
     const scores = file("letor.pred", "1\n1\n");
     expect((await run("--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(/mrr\s+0\.5000/);
-    expect((await run("--ties", "input", "--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(/mrr\s+1\n/);
+    expect((await run("--ties", "input", "--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(/mrr\s+1\.0000\n/);
   });
 
   it("refuses another value as a usage error", async () => {

@@ -205,6 +205,20 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(want).toMatch(/^bad\.run:2:\d+: /);
     expect(error).toBe(want);
   }, 60_000);
+  it("shows a run that evaluates no query, and judgments without any, as errors, as the CLI prints them", async () => {
+    const message = async (...argv: string[]) => (await cli(...argv)).err.trim().replace(/^rankeval: /, "").replaceAll(`${dir}/`, "");
+    const cases = [
+      [qrels, file("empty.run", "\n# nothing\n")],
+      [qrels, file("other.run", "x1 Q0 d1 1 0.9 X\n")],
+      [file("empty.qrels", ""), runA],
+    ];
+    for (const [q, r] of cases) {
+      const { state, error } = await drop([["qrels", [q]], ["run", [r]]]);
+      expect(state).toBe("error");
+      expect(error).toMatch(/: no (rankings|judgments|query in common)/);
+      expect(error).toBe(await message(q, r));
+    }
+  }, 60_000);
   it("leaves none of the good files' numbers when a bad file replaces them, or comes beside them", async () => {
     /** What the page still shows of results: cells of every table, the pickers' runs, the sections. */
     const shown = (page: Page) =>
@@ -377,7 +391,8 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       const strip = (s: string) => s.split(`${dir}/`).join("");
       expect(await fetch("json")).toBe(strip((await cli("--format", "json", qrels, runA, runB)).out));
       expect(await fetch("csv")).toBe(strip((await cli("--format", "csv", qrels, runA, runB)).out));
-      expect(await fetch("trec")).toBe((await cli(qrels, runA, runB)).out);
+      // Each run after its header (==> a.run <==), as the CLI prints several runs.
+      expect(await fetch("trec")).toBe(strip((await cli(qrels, runA, runB)).out));
     } finally {
       await page.close();
     }

@@ -15,6 +15,7 @@ import { RunParser } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import { describeOptions, type ResolvedOptions } from "../src/options.js";
+import { labelledTexts } from "../src/report.js";
 import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
@@ -184,7 +185,7 @@ function postDownloads(ctx: Context, texts: string[]): void {
   const { p } = ctx;
   if (!units.length) return;
   const named: NamedResult[] = units.map((u) => ({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result: u.result.result }));
-  post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? texts.join("") : null });
+  post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null });
 }
 
 /** New settings for the units read: each is evaluated again from its kept blocks. */

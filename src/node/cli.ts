@@ -6,6 +6,7 @@ import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
 import { judgedRowsOnly } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
+import { labelledTexts } from "../report.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type RunResult } from "../trec/plan.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
@@ -108,7 +109,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
     // file, as head and tail print several files (`==> FILE <==`, a blank line between).
-    runs.forEach((r, i) => io.stdout.write(`${runs.length > 1 ? `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n` : ""}${trecText(p, r, args)}`));
+    io.stdout.write(labelledTexts(runs.map((r) => ({ name: nameOf(r.file), text: trecText(p, r, args) }))));
   } else {
     io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
   }
