@@ -307,7 +307,8 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   const scoresParser = new ScoresParser({ file: scoresFile.name });
   await readInto(scoresFile, scoresParser);
   let groups: { sizes: Int32Array; file: string } | undefined;
-  if (!data.qid) {
+  // No rows at all: letorBatch says so (as the CLI), before asking for groups.
+  if (!data.qid && data.length > 0) {
     if (!queryFile) throw new RankevalError("bad-input", `${letorFile.name} has no qid: fields; give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM's .query files)`);
     const groupParser = new GroupParser({ file: queryFile.name });
     await readInto(queryFile, groupParser);

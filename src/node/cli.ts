@@ -30,8 +30,8 @@ const USAGE_HINT = "(rankeval --help for usage)";
 
 /** An error that is not the input's: one line, never a stack trace. */
 export function internalErrorLine(e: unknown): string {
-  if (e instanceof RangeError && /alloc|memory|array length|buffer/i.test(e.message)) {
-    return `rankeval: out of memory (${e.message}); node --max-old-space-size=MB raises the limit`;
+  if (e instanceof RangeError && /allocation failed|out of memory|invalid (typed )?array( buffer)? length|maximum memory/i.test(e.message)) {
+    return `rankeval: out of memory (${e.message})`;
   }
   const what = e instanceof Error ? `${e.name === "Error" ? "" : `${e.name}: `}${e.message}` : String(e);
   return `rankeval: internal error: ${what.split("\n")[0]}`;
