@@ -111,7 +111,7 @@ describe("evaluateFiles", () => {
     const e = await evaluateFiles(qrelsPath, file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"), ["map"]).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InputError);
     expect((e as InputError).line).toBe(2);
-    await expect(evaluateFiles(join(dir, "missing.txt"), runA, ["map"])).rejects.toThrow(/missing\.txt: cannot read it \(ENOENT\)/);
+    await expect(evaluateFiles(join(dir, "missing.txt"), runA, ["map"])).rejects.toThrow(/missing\.txt: cannot read it: no such file \(ENOENT\)/);
     await expect(evaluateFiles(qrelsPath, file("odd.tsv", "a\tb\tc\nq1\td1\t1\n"), ["map"])).rejects.toThrow(/the header has no query id column .*; name them with the `columns` option .*`inputFormat`/);
     const bad: [() => Promise<unknown>, RegExp][] = [
       [() => evaluateFiles(qrelsPath, runA, ["nope@3"]), /nope/],
@@ -179,7 +179,7 @@ describe("readQrels and readRun", () => {
     await expect(readQrels(file("dup-qrels.txt", "q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n"))).rejects.toThrow(/dup-qrels\.txt:3: document "d1" appears twice for query "q1"/);
     await expect(readRun(file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"))).rejects.toThrow(/dup\.run:2: document "d1" appears twice for query "q1"/);
     await expect(readRun(file("bad.json", '{"q1": {"d1": 1, "d1": 2}}'))).rejects.toThrow(InputError);
-    await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(/nothing-here: cannot read it \(ENOENT\)/);
+    await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(/nothing-here: cannot read it: no such file \(ENOENT\)/);
     await expect(readQrels(qrelsPath, { inputFormat: "yaml" as "json" })).rejects.toThrow(/inputFormat must be one of/);
   });
 });
