@@ -7,14 +7,14 @@ import { rankQuery, Depths } from "./query";
 import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { numRet, numRel, numRelRet } from "./metrics/counts";
-import { precision, recall, f1, hitRate, rPrecision } from "./metrics/cutoff";
+import { precision, recall, f1, hitRate, hits, rPrecision } from "./metrics/cutoff";
 import { averagePrecision, reciprocalRank } from "./metrics/rank";
 import { dcg, ndcg } from "./metrics/gain";
 import { err } from "./metrics/err";
 import { bpref } from "./metrics/bpref";
 import { inversions, kendallTau } from "./metrics/pairs";
 import { mse } from "./metrics/pointwise";
-import { relativeP, unjudgedAt } from "./metrics/relative";
+import { relativeP, unjudgedAt, judgedAt } from "./metrics/relative";
 import { iprecAtRecall, elevenPointAverage, rPrecisionMult } from "./metrics/interpolated";
 import { infAP, binG } from "./metrics/inferred";
 import { rbp, rbpResidual } from "./metrics/rbp";
@@ -28,7 +28,7 @@ export enum Family {
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
   IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
-  G, NDCG_REL, RNDCG,
+  G, NDCG_REL, RNDCG, HITS, JUDGED,
 }
 
 /**
@@ -164,13 +164,13 @@ export function evaluate(
 function addDepths(family: i32, k: i32): void {
   switch (family) {
     case Family.NUM_RET: case Family.NUM_REL: break;
-    case Family.PRECISION: case Family.RECALL: case Family.F1: case Family.HIT_RATE: case Family.MRR:
+    case Family.PRECISION: case Family.RECALL: case Family.F1: case Family.HIT_RATE: case Family.HITS: case Family.MRR:
       Depths.rel = max(Depths.rel, k); break;
     case Family.NUM_REL_RET: case Family.R_PRECISION: Depths.rel = ALL; break;
     case Family.MAP: Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
     case Family.DCG: Depths.gain = max(Depths.gain, k); break;
     case Family.NDCG: Depths.gain = max(Depths.gain, k); Depths.ideal = max(Depths.ideal, k); break;
-    case Family.ERR: case Family.UNJ: Depths.label = max(Depths.label, k); break;
+    case Family.ERR: case Family.UNJ: case Family.JUDGED: Depths.label = max(Depths.label, k); break;
     case Family.RELATIVE_P: Depths.rel = max(Depths.rel, k); break;
     case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
     case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT: case Family.UTILITY:
@@ -204,6 +204,8 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.R_PRECISION: return rPrecision();
     case Family.BPREF: return bpref();
     case Family.HIT_RATE: return hitRate(k);
+    case Family.HITS: return hits(k);
+    case Family.JUDGED: return judgedAt(k);
     case Family.INVERSIONS: return inversions();
     case Family.KENDALL_TAU: return kendallTau();
     case Family.MSE: return mse();

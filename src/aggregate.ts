@@ -11,3 +11,27 @@ export function meanOf(values: Float64Array): { mean: number; count: number } {
   }
   return { mean: count === 0 ? NaN : sum / count, count };
 }
+
+/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
+const MIN_GEO_MEAN = 0.00001;
+
+/**
+ * The summary of a measure's per-query values that are not NaN, in query order: their mean, sum, or
+ * geometric mean as trec_eval takes it (exp of the mean of log(max(v, 1e-5)): gm_map, gm_bpref).
+ */
+export function summaryOf(values: Float64Array, aggregate: "mean" | "sum" | "geomean"): { value: number; count: number } {
+  if (aggregate === "mean") {
+    const { mean, count } = meanOf(values);
+    return { value: mean, count };
+  }
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) continue;
+    sum += aggregate === "sum" ? v : Math.log(Math.max(v, MIN_GEO_MEAN));
+    count++;
+  }
+  if (aggregate === "sum") return { value: sum, count };
+  return { value: count === 0 ? NaN : Math.exp(sum / count), count };
+}

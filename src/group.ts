@@ -4,9 +4,12 @@ import { StringPool } from "./kernel/pool.js";
 
 export type Qid = string | number;
 
-/** Rows of (query, score, label[, document id]) as columns: arrays or typed arrays of one length. */
-export interface Rows {
-  readonly qid: ArrayLike<Qid>;
+/**
+ * Rows of (query, score, label[, document id]) as columns: arrays or typed arrays of one length. `Q`
+ * is the type of the query ids, which results keep.
+ */
+export interface Rows<Q extends Qid = Qid> {
+  readonly qid: ArrayLike<Q>;
   readonly score: ArrayLike<number>;
   /** Relevance labels: may be negative or fractional. */
   readonly rel: ArrayLike<number>;

@@ -1,8 +1,10 @@
 // Public API (browser-safe: nothing here imports Node built-ins).
-export { evaluate, evaluateRun, type Result } from "./evaluate.js";
+export { evaluate, evaluateRun, type Result, type Measures } from "./evaluate.js";
 export type { Rows, Qid } from "./group.js";
 export type { Qrels, Run } from "./join.js";
-export { parseMeasures, type Measure } from "./measures/measure.js";
+export type { Measure, Tool, Aggregate } from "./measures/measure.js";
+export { parseMeasures } from "./measures/resolve.js";
+export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/names.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
 export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions } from "./options.js";
 export { formatTable } from "./report.js";

@@ -1,4 +1,5 @@
 import { RankevalError } from "./errors.js";
+import { didYouMean } from "./measures/suggest.js";
 
 /**
  * The conventions on which ranking tools disagree, written once. Every report prints them (see
@@ -70,22 +71,30 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
   ties: "docid",
 });
 
-export function resolveOptions(options: Options = {}): ResolvedOptions {
-  const r: ResolvedOptions = { ...DEFAULT_OPTIONS };
+/** The options a user set, checked: only the keys given (each convention's value as resolved). */
+export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
+
+/** The keys of `Options`, for checking that no other key was given. */
+const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "ties"];
+
+/**
+ * Checks the options a user gave and returns only those they set (undefined counts as not set), so
+ * that a measure's tool can supply its own conventions for the rest (see `measureOptions`). An
+ * unknown key is an error naming it: a misspelled option would otherwise change nothing, silently.
+ */
+export function explicitOptions(options: Options = {}): ExplicitOptions {
   const bad = (what: string) => new RankevalError("bad-option", what);
+  if (options === null || typeof options !== "object") throw bad(`options must be an object, not ${options === null ? "null" : typeof options}`);
+  for (const key of Object.keys(options)) {
+    if ((OPTION_KEYS as readonly string[]).includes(key)) continue;
+    throw bad(`unknown option "${key}"${didYouMean(key, OPTION_KEYS)} (the options are ${OPTION_KEYS.join(", ")})`);
+  }
+  const r: Partial<ResolvedOptions> = {};
   if (options.gain !== undefined) {
     const g = options.gain;
     if (g === "exp" || g === "linear") r.gain = g;
-    else if (typeof g === "object" && g !== null) {
-      const table = new Map<number, number>();
-      for (const [label, gain] of Object.entries(g)) {
-        const l = Number(label);
-        if (!Number.isInteger(l) || l < 1 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
-        if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0) throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
-        table.set(l, gain);
-      }
-      r.gain = table;
-    } else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
+    else if (typeof g === "object" && g !== null) r.gain = gainTableOf(g);
+    else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
     // Labels <= 0 are never relevant (they gain 0 and mark unjudged documents), so the threshold is above 0.
@@ -109,6 +118,24 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
     r.ties = options.ties;
   }
   return r;
+}
+
+/** A gain table (label: gain) as the kernel and the reference read it, checked. */
+export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
+  const bad = (what: string) => new RankevalError("bad-option", what);
+  const table = new Map<number, number>();
+  for (const [label, gain] of Object.entries(g)) {
+    const l = Number(label);
+    if (!Number.isInteger(l) || l < 1 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
+    if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0) throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
+    table.set(l, gain);
+  }
+  return table;
+}
+
+/** The options with every default filled in (the library's conventions, under the user's). */
+export function resolveOptions(options: Options = {}): ResolvedOptions {
+  return { ...DEFAULT_OPTIONS, ...explicitOptions(options) };
 }
 
 /** One line naming every convention, printed with every report. */

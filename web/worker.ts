@@ -14,11 +14,11 @@ import { QrelsParser } from "../src/io/qrels.js";
 import { RunParser } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
-import { describeOptions, type ResolvedOptions } from "../src/options.js";
+import type { ExplicitOptions } from "../src/options.js";
 import { labelledTexts } from "../src/report.js";
 import { letorBatch } from "../src/letor.js";
 import { trecLines } from "../src/trec/names.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, planConventions, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
 import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
 import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
@@ -124,26 +124,27 @@ let keptRows = 0;
 interface Context {
   settings: Settings;
   p: Plan;
-  opts: ResolvedOptions;
+  opts: ExplicitOptions;
   warned: Set<string>;
 }
 
 function context(settings: Settings): Context {
   const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null);
-  return { settings, p, opts: options(settings.conventions, p.kind === "trec"), warned: new Set() };
+  return { settings, p, opts: options(settings.conventions), warned: new Set() };
 }
 
 /** Starts a table: its rows (the measures as printed) and the conventions line. */
 function postRows(ctx: Context): void {
   const { p, opts } = ctx;
-  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.measures.map((m) => m.name);
-  post({ type: "rows", measures: rows, conventions: describeOptions(opts) });
-  if (p.kind === "trec" && p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
+  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
+  post({ type: "rows", measures: rows, conventions: planConventions(p, opts).join("; ") });
+  for (const w of p.warnings) post({ type: "warning", message: w });
+  if (p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
 }
 
 /** One block's values, as the CLI computes a run's; each warning once. */
 function evaluate(ctx: Context, name: string, block: Block): Evaluated {
-  return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, ctx.settings.conventions, name, (w) => {
+  return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
   });

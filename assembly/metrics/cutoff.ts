@@ -5,6 +5,7 @@
 // recall@k      = rel(k) / R                                     trec_eval recall_k
 // f1@k          = 2 P R / (P + R), 0 when both are 0              (van Rijsbergen's F with beta = 1, at k)
 // hit_rate@k    = 1 if rel(k) > 0 else 0                          trec_eval success_k
+// hits@k        = rel(k), the whole list without a cutoff           ranx hits (metrics/hits.py)
 // r-precision   = rel(R) / R                                     trec_eval Rprec
 // (0 where the denominator is 0.)
 import { N, R, cumRel, f64At, ranksFor } from "../state";
@@ -27,6 +28,10 @@ export function f1(k: i32): f64 {
 
 export function hitRate(k: i32): f64 {
   return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
+}
+
+export function hits(k: i32): f64 {
+  return f64At(cumRel, ranksFor(k));
 }
 
 export function rPrecision(): f64 {

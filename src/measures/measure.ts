@@ -1,93 +1,145 @@
 import { RankevalError } from "../errors.js";
-import { FAMILIES, findFamily, type Family } from "./registry.js";
+import { DEFAULT_OPTIONS, describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
+import { findFamily, type Family } from "./registry.js";
+
+/** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
+export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx";
 
 /**
- * A measure is a value: a family, an optional cutoff and its parameters. Its canonical string
- * (`ndcg@10`, `err(max=3)@20`) is its identity; other tools' spellings parse to the same value.
+ * How a measure's per-query values are summarised into one number: the mean of those that are not
+ * NaN; or, for a tool's name whose tool does so, their sum (trec_eval's num_ret, num_rel, ...;
+ * ir_measures' NumRet, NumRel) or trec_eval's geometric mean (gm_map, gm_bpref).
+ */
+export type Aggregate = "mean" | "sum" | "geomean";
+
+/**
+ * A measure is a value: a family, an optional cutoff and its parameters, and the tool whose name
+ * was asked, with the conventions that name implies. Its `name` is its identity and the key of
+ * results: the name in that tool's canonical spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`,
+ * `hits@10`), so the same family asked under two tools' names gives two numbers, each its tool's.
+ *
+ * The options a measure is computed with (`measureOptions`), lowest precedence first: the library's
+ * defaults, then `conventions` (its tool's), then the options the user set, then `fixed` (its own
+ * parameters: `P(rel=2)`, `nDCG(dcg='exp-log2')`, trec_eval's `ndcg.1=3,2=9`).
  */
 export interface Measure {
   readonly family: Family;
   /** Cutoff, or 0 for the whole ranking. */
   readonly k: number;
   readonly params: Readonly<Record<string, number>>;
-  /** Canonical name, used as the key of results. */
+  readonly tool: Tool;
+  /** The conventions the tool's name implies; options the user sets override them. */
+  readonly conventions: ExplicitOptions;
+  /** Conventions the measure's own parameters fix; nothing overrides them. */
+  readonly fixed: ExplicitOptions;
+  readonly aggregate: Aggregate;
+  /** The key of results: the name in its tool's canonical spelling. */
   readonly name: string;
 }
 
-function canonicalName(family: Family, k: number, params: Readonly<Record<string, number>>): string {
+/** How a tool's name departs from the family's canonical measure. */
+export interface MeasureOrigin {
+  readonly tool: Tool;
+  readonly name: string;
+  readonly conventions?: ExplicitOptions;
+  readonly fixed?: ExplicitOptions;
+  readonly aggregate?: Aggregate;
+}
+
+/** The canonical name: `ndcg@10`, `err(max=3)@20` (parameters at their defaults left out). */
+export function canonicalName(family: Family, k: number, params: Readonly<Record<string, number>>): string {
   const defaults = family.params ?? {};
   const shown = Object.keys(defaults).filter((p) => params[p] !== defaults[p]);
   const paramText = shown.length ? `(${shown.map((p) => `${p}=${params[p]}`).join(",")})` : "";
   return `${family.name}${paramText}${k > 0 ? `@${k}` : ""}`;
 }
 
-export function makeMeasure(family: Family, k = 0, params: Readonly<Record<string, number>> = {}): Measure {
+export function makeMeasure(family: Family, k = 0, params: Readonly<Record<string, number>> = {}, origin?: MeasureOrigin): Measure {
   const all = { ...(family.params ?? {}), ...params };
-  return Object.freeze({ family, k, params: Object.freeze(all), name: canonicalName(family, k, all) });
+  return Object.freeze({
+    family,
+    k,
+    params: Object.freeze(all),
+    tool: origin?.tool ?? "rankeval",
+    conventions: Object.freeze({ ...origin?.conventions }),
+    fixed: Object.freeze({ ...origin?.fixed }),
+    aggregate: origin?.aggregate ?? "mean",
+    name: origin?.name ?? canonicalName(family, k, all),
+  });
+}
+
+/** The options `m` is computed with, given the options the user set (see `Measure`). */
+export function measureOptions(m: Measure, explicit: ExplicitOptions): ResolvedOptions {
+  return { ...DEFAULT_OPTIONS, ...m.conventions, ...explicit, ...m.fixed };
+}
+
+/** What results print for a measure's conventions: `"<tool>: " + describeOptions(its options)`. */
+export function describeMeasureOptions(m: Measure, explicit: ExplicitOptions): string {
+  return `${m.tool}: ${describeOptions(measureOptions(m, explicit))}`;
+}
+
+const fail = (word: string, why: string) => new RankevalError("bad-measure", `measure "${word}": ${why}`);
+
+/** A canonical name: `family`, `family(p=v,...)`, with `@k` or `@k1,k2,...`. */
+const CANONICAL = /^([a-z0-9][a-z0-9_-]*?)(?:\(([^)]*)\))?(?:@(.*))?$/;
+
+/**
+ * Whether `word` is spelled as a canonical name of a known family (lower case, `@` before cutoffs):
+ * null if not, else its parts (the measures themselves may still be invalid: see `parseCanonical`).
+ */
+export function canonicalFamilyOf(word: string): Family | null {
+  const m = CANONICAL.exec(word);
+  return m ? (findFamily(m[1]) ?? null) : null;
 }
 
 /**
- * Parses measure specs into measures, in order, without duplicates. A spec is one measure or
- * several separated by spaces, with one or more cutoffs:
- *   canonical    ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   hit_rate@5
- *   trec_eval    ndcg_cut.10,20   P.5,10   P_5   ndcg_cut_10   recip_rank   Rprec   success.1,5
- *   ir_measures  nDCG@10   P@5   R@100   AP   RR@10   ERR@20
+ * A canonical measure word (the library's own names, lower case):
+ *   ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   hit_rate@5   iprec_at_recall(recall=0.5)
+ * Null if the word is not spelled with a known family's name; throws for a known family with a bad
+ * cutoff or parameter (naming it).
  */
-export function parseMeasures(specs: string | readonly string[]): Measure[] {
-  const list = typeof specs === "string" ? [specs] : specs;
-  const out: Measure[] = [];
-  const seen = new Set<string>();
-  for (const spec of list) {
-    if (typeof spec !== "string") throw new RankevalError("bad-measure", `measure spec must be a string, not ${typeof spec}`);
-    for (const word of spec.trim().split(/\s+/)) {
-      if (word === "") continue;
-      for (const m of parseOne(word)) {
-        if (!seen.has(m.name)) {
-          seen.add(m.name);
-          out.push(m);
-        }
-      }
-    }
-  }
-  if (out.length === 0) throw new RankevalError("bad-measure", "no measure given");
-  return out;
-}
-
-const SPEC = /^([A-Za-z0-9][A-Za-z0-9_-]*?)(?:\(([^)]*)\))?(?:(?:[@.]|_(?=\d+$))([^@.]+))?$/;
-
-function parseOne(word: string): Measure[] {
-  const m = SPEC.exec(word);
-  const fail = (why: string) => new RankevalError("bad-measure", `measure "${word}": ${why}`);
-  if (!m) throw fail("not of the form name@k, name@k1,k2, name.k or name_k");
+export function parseCanonical(word: string): Measure[] | null {
+  const m = CANONICAL.exec(word);
+  if (!m) return null;
   const [, rawName, paramText, cutoffText] = m;
   const family = findFamily(rawName);
-  if (!family) {
-    const known = FAMILIES.map((f) => f.name).join(", ");
-    throw fail(`unknown measure "${rawName}" (known: ${known})`);
-  }
+  if (!family) return null;
   const params: Record<string, number> = {};
   if (paramText !== undefined) {
     for (const pair of paramText.split(",")) {
-      const [key, value] = pair.split("=").map((s) => s.trim());
-      if (!family.params || !(key in family.params)) throw fail(`${family.name} has no parameter "${key}"`);
-      const v = Number(value);
-      if (value === undefined || value === "" || !Number.isFinite(v)) throw fail(`parameter ${key} must be a number`);
-      if (family.name === "err" && key === "max" && !(Number.isInteger(v) && v > 0 && v <= 30)) throw fail("err's max grade must be an integer from 1 to 30");
+      const eq = pair.indexOf("=");
+      const key = (eq < 0 ? pair : pair.slice(0, eq)).trim();
+      const value = eq < 0 ? undefined : pair.slice(eq + 1).trim();
+      if (!family.params || !Object.hasOwn(family.params, key)) {
+        const known = Object.keys(family.params ?? {});
+        throw fail(word, `${family.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`);
+      }
+      const v = value === undefined ? NaN : strictNumber(value);
+      if (!Number.isFinite(v)) throw fail(word, `parameter ${key}: "${value ?? ""}" is not a number`);
+      if (family.name === "err" && key === "max" && !(Number.isInteger(v) && v > 0 && v <= 30)) throw fail(word, "err's max grade must be an integer from 1 to 30");
       params[key] = v;
     }
   }
   const cutoffs: number[] = [];
   if (cutoffText !== undefined) {
-    for (const t of cutoffText.split(",")) {
-      const k = Number(t);
-      if (t.trim() === "" || !Number.isInteger(k) || k <= 0) throw fail(`cutoff "${t}" is not a positive integer`);
-      if (k > 2 ** 31 - 1) throw fail(`cutoff ${t} is too large`);
-      cutoffs.push(k);
-    }
-    if (family.cutoff === "none") throw fail(`${family.name} takes no cutoff`);
+    for (const t of cutoffText.split(",")) cutoffs.push(positiveCutoff(word, t));
+    if (family.cutoff === "none") throw fail(word, `${family.name} takes no cutoff`);
   } else if (family.cutoff === "required") {
-    throw fail(`${family.name} needs a cutoff, as ${family.name}@10`);
+    throw fail(word, `${family.name} needs a cutoff, as ${family.name}@10`);
   }
   if (cutoffs.length === 0) cutoffs.push(0);
   return cutoffs.map((k) => makeMeasure(family, k, params));
+}
+
+/** A cutoff written as a positive integer (`10`), else an error naming the text. */
+export function positiveCutoff(word: string, text: string): number {
+  const k = /^[0-9]+$/.test(text) ? Number(text) : NaN;
+  if (!(Number.isInteger(k) && k > 0)) throw fail(word, `cutoff "${text}" is not a positive integer`);
+  if (k > 2 ** 31 - 1) throw fail(word, `cutoff ${text} is too large`);
+  return k;
+}
+
+/** A decimal number written in full (`0.5`, `-1`, `.25`, `1e3`), else NaN: no trailing text, no hex. */
+export function strictNumber(text: string): number {
+  return /^\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
 }

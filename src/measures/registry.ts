@@ -5,7 +5,11 @@
 export interface Family {
   /** Canonical name, also the kernel's `Family` enum member (upper-cased, '-' as '_'). */
   readonly name: string;
-  /** Other tools' names for it (trec_eval, ir_measures, ranx), compared lower-cased. */
+  /**
+   * Other lower-case spellings of the canonical name (`p@5`, `rr`, `tau`), looked up exactly. Other
+   * tools' names (trec_eval's `P.5`, `recip_rank`; ir_measures' `nDCG@10`; ranx's `hits@10`) are not
+   * aliases: they resolve to that tool's measure, with its conventions (src/measures/resolve.ts).
+   */
   readonly aliases: readonly string[];
   /** Whether a cutoff is required ("required"), optional, or meaningless ("none"). */
   readonly cutoff: "required" | "optional" | "none";
@@ -20,25 +24,29 @@ export interface Family {
   readonly isCount?: boolean;
 }
 
-export const FAMILIES: readonly Family[] = [
+const TABLE = [
   { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false },
   { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true },
   { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true },
-  { name: "map", aliases: ["ap", "map_cut"], cutoff: "optional", needsRelevant: true },
-  { name: "mrr", aliases: ["rr", "recip_rank"], cutoff: "optional", needsRelevant: true },
+  { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true },
+  { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true },
   { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false },
-  { name: "ndcg", aliases: ["ndcg_cut"], cutoff: "optional", needsRelevant: true },
+  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true },
   { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 } },
   { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true },
   { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "hit_rate", aliases: ["success", "hits", "hitrate", "hit"], cutoff: "required", needsRelevant: true },
+  { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true },
+  // ranx's hits: the number of relevant documents in the top k (the whole list without a cutoff).
+  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true },
+  // ir_measures' Judged@k: the fraction of the top min(k, N) that have a judgment (any label).
+  { name: "judged", aliases: [], cutoff: "required", needsRelevant: false },
   { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false, isCount: true },
   { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false },
   { name: "mse", aliases: [], cutoff: "none", needsRelevant: false },
-  // trec_eval's all_trec measures, under its own names lower-cased (its spellings parse too).
+  // trec_eval's all_trec measures, under its own names lower-cased (its own spellings are its names).
   { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true },
   { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false },
   { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true },
@@ -60,7 +68,12 @@ export const FAMILIES: readonly Family[] = [
   { name: "g", aliases: [], cutoff: "none", needsRelevant: false },
   { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false },
   { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true },
-];
+] as const satisfies readonly Family[];
+
+export const FAMILIES: readonly Family[] = TABLE;
+
+/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+export type FamilyTable = typeof TABLE;
 
 /**
  * The kernel's enum member for a family: `r-precision` -> `R_PRECISION`; a name that starts with a
@@ -77,6 +90,12 @@ for (const f of FAMILIES) {
   for (const a of f.aliases) byName.set(a, f);
 }
 
+/** The family a canonical name or alias names, exactly (names are case-sensitive). */
 export function findFamily(name: string): Family | undefined {
-  return byName.get(name.toLowerCase());
+  return byName.get(name);
+}
+
+/** Every canonical name and alias, for "did you mean". */
+export function canonicalNames(): string[] {
+  return [...byName.keys()];
 }

@@ -7,7 +7,7 @@ import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js
 import { judgedRowsOnly } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
 import { labelledTexts } from "../report.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type RunResult } from "../trec/plan.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { Progress } from "./progress.js";
@@ -79,8 +79,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const p = plan(args.measures, null);
-  const opts = options(args, p.kind === "trec");
-  if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+  const opts = options(args);
+  tellPlan(p, io);
   const progress = new Progress(io.stderr);
   // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
   // table of every id in the collection.
@@ -96,7 +96,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   };
   const runs: RunResult[] = [];
   for (const file of runFiles) {
-    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, args, nameOf(file), warn), progress);
+    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, nameOf(file), warn), progress);
     const notInRun = r.notInRunQids.length;
     if (notInRun && !args.complete) {
       const some = r.notInRunQids.slice(0, 5).join(", ");
@@ -116,13 +116,19 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   return EXIT.ok;
 }
 
+/** Says on stderr what the names were read as where that may surprise, and what is left out. */
+function tellPlan(p: Plan, io: Io): void {
+  for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+  if (p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+}
+
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
   if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
   if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
   await checkReadOnce([["--letor", args.letor!], ["--scores", args.scores], ...(args.query === undefined ? [] : [["--query", args.query] as const])]);
   const p = plan(args.measures, LETOR_DEFAULT_MEASURES);
-  const opts = options(args, p.kind === "trec");
-  if (p.kind === "trec" && p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+  const opts = options(args);
+  tellPlan(p, io);
   const progress = new Progress(io.stderr);
   const qidNames = new Interner();
   const docidNames = new Interner();
@@ -141,7 +147,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     groups = { sizes: groupParser.finish(), file: nameOf(args.query) };
   }
   const { batch, qids } = letorBatch({ data, file: nameOf(letorFile), qidNames, docidNames, score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
-  const { result, strings } = evaluateBlock(p, batch, qids, opts, args, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`));
+  const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`));
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");

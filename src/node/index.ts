@@ -31,8 +31,8 @@ import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { judgedRowsOnly } from "../kernel/batch.js";
-import { parseMeasures } from "../measures/measure.js";
-import { resolveOptions, type Options } from "../options.js";
+import { parseMeasures } from "../measures/resolve.js";
+import { explicitOptions, type Options } from "../options.js";
 import { evaluateBlock, type Plan } from "../trec/plan.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
@@ -117,8 +117,11 @@ export async function evaluateFiles(
   const choice = choiceOf(options, "evaluateFiles");
   const { inputFormat: _f, columns: _c, complete, judgedOnly, ...conventions } = options;
   // Everything the call can get wrong is said before any file is read.
-  const opts = resolveOptions(conventions);
-  const plan: Plan = { kind: "canonical", measures: parseMeasures(measures) };
+  const opts = explicitOptions(conventions);
+  // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
+  const warnings: string[] = [];
+  const ms = parseMeasures(measures, warnings);
+  const plan: Plan = { kind: "measures", trec: [], measures: ms, rows: ms.map((m) => ({ name: m.name, measure: m.name })), left: [], warnings };
   checkPath(qrels, "qrels");
   const paths = typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
   if (paths === null || paths.length === 0) throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
@@ -129,7 +132,7 @@ export async function evaluateFiles(
   const results: Result<string>[] = [];
   for (const file of paths) {
     const { evaluated } = await evaluateRunPath(file, judgments, { ...choice, complete }, ({ batch, qids }) =>
-      evaluateBlock(plan, judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, {}, file, () => {}),
+      evaluateBlock(plan, judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, file, () => {}),
     );
     results.push(evaluated.result);
   }

@@ -7,13 +7,17 @@
 import { RankevalError } from "../errors.js";
 import type { Qid, Rows } from "../group.js";
 import type { Qrels, Run } from "../join.js";
-import { parseMeasures, type Measure } from "../measures/measure.js";
-import { resolveOptions, type Options, type ResolvedOptions } from "../options.js";
+import { measureOptions, type Measure } from "../measures/measure.js";
+import { parseMeasures } from "../measures/resolve.js";
+import type { Measures } from "../evaluate.js";
+import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { bpref } from "./bpref.js";
 import { numRel, numRelRet, numRet } from "./counts.js";
 import { dcg, ndcg } from "./dcg.js";
 import { expectedReciprocalRank } from "./err.js";
 import { hitRate } from "./hit-rate.js";
+import { hits } from "./hits.js";
+import { judgedAt } from "./judged.js";
 import { averagePrecision } from "./map.js";
 import { reciprocalRank } from "./mrr.js";
 import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
@@ -55,6 +59,8 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "r-precision": return rPrecision(q, o);
     case "bpref": return bpref(q, o);
     case "hit_rate": return hitRate(q, k, o);
+    case "hits": return hits(q, k, o);
+    case "judged": return judgedAt(q, k);
     case "inversions": return inversions(q);
     case "kendall_tau": return kendallTau(q);
     case "mse": return meanSquaredError(q);
@@ -101,17 +107,28 @@ export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number
   return formula(m, q, o);
 }
 
-/** Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. */
+/**
+ * Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. Each
+ * measure under its own options (the library's defaults, its tool's conventions, the options given,
+ * its own parameters: `measureOptions`), so each is ranked under its own tie order and depth.
+ */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
   measures: readonly Measure[],
-  o: ResolvedOptions,
+  explicit: ExplicitOptions,
 ): Record<string, Float64Array> {
   const values: Record<string, Float64Array> = {};
+  const options = measures.map((m) => measureOptions(m, explicit));
   for (const m of measures) values[m.name] = new Float64Array(queries.length);
   queries.forEach((input, i) => {
-    const q: Query = { ranking: rank(input.docs, o.depth, o.ties), judged: input.judged };
-    for (const m of measures) values[m.name][i] = referenceValue(m, q, o);
+    const rankings = new Map<string, Query>();
+    measures.forEach((m, s) => {
+      const o = options[s];
+      const how = `${o.depth} ${o.ties}`;
+      let q = rankings.get(how);
+      if (!q) rankings.set(how, (q = { ranking: rank(input.docs, o.depth, o.ties), judged: input.judged }));
+      values[m.name][i] = referenceValue(m, q, o);
+    });
   });
   return values;
 }
@@ -127,10 +144,10 @@ const isColumn = (c: unknown): c is ArrayLike<unknown> =>
  */
 export function referenceEvaluate(
   rows: Rows,
-  measures: string | readonly string[],
+  measures: Measures,
   options?: Options,
 ): { qids: Qid[]; values: Record<string, Float64Array> } {
-  const o = resolveOptions(options);
+  const o = explicitOptions(options);
   const ms = parseMeasures(measures);
   if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
   for (const c of ["qid", "score", "rel", "docid"] as const) {
@@ -201,10 +218,10 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
 export function referenceEvaluateRun(
   qrels: Qrels,
   run: Run,
-  measures: string | readonly string[],
+  measures: Measures,
   options?: Options,
 ): { qids: string[]; values: Record<string, Float64Array> } {
-  const o = resolveOptions(options);
+  const o = explicitOptions(options);
   const ms = parseMeasures(measures);
   const j = triples(qrels, "qrels");
   const r = triples(run, "run");

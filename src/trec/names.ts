@@ -3,24 +3,36 @@
  * meas_init.c), resolved to the lines trec_eval prints, in its order, and to rankeval's canonical
  * measures where one computes the same per-query value. Browser-safe.
  *
- * `-m NAME` or `-m NAME.PARAMS`: everything after the first '.' is the parameter string.
- *  - long cutoffs (P, recall, ndcg_cut, map_cut, relative_P, success, unj): split on ',', each read
- *    with atol ("23.4" -> 23, "x" -> 0), sorted ascending; a value <= 0 is trec_eval's "Negative
- *    cutoff detected", a repeated one "duplicate cutoffs detected". Printed `P_5`.
- *  - double cutoffs (iprec_at_recall, Rprec_mult): atof, sorted, duplicates rejected (no sign check).
- *    Printed `%s_%3.2f`: `iprec_at_recall_0.10`.
+ * `-m NAME` or `-m NAME.PARAMS`: everything after the first '.' is the parameter string. rankeval
+ * also takes the spelling trec_eval prints, `NAME_PARAMS` (`ndcg_cut_10`, `P_5`,
+ * `iprec_at_recall_0.50`, `utility_2,-1,0,0`), which trec_eval itself refuses: several of these for
+ * one measure add up (`-m P_5 -m P_10` is `P.5,10`).
+ *  - long cutoffs (P, recall, ndcg_cut, map_cut, relative_P, success, unj): split on ',', sorted
+ *    ascending; a value <= 0 is trec_eval's "Negative cutoff detected", a repeated one "duplicate
+ *    cutoffs detected". Printed `P_5`. trec_eval reads each with atol, so "23.4" is 23 (rankeval does
+ *    too, with a warning) and "1O" is 1 or "x" 0 (rankeval: an error naming it, a deliberate
+ *    divergence: a typo must not silently become another cutoff).
+ *  - double cutoffs (iprec_at_recall, Rprec_mult): numbers (atof; rankeval refuses text that is not
+ *    one), sorted, duplicates rejected (no sign check). Printed `%s_%3.2f`: `iprec_at_recall_0.10`.
  *  - single values with parameters (utility, 11pt_avg, relstring, set_F) and level=gain pairs (G, dcg,
  *    ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp, rbp_resid): one line, named `name_<param string>` when
  *    parameters were given (`utility_2,-1,0,0`, `ndcg_1=3,2=9,4=4.5`), else the plain name.
  *  - an empty parameter string (`P.`) is "improper measure in parameter".
  * The same measure given twice with parameters: trec_eval looks the parameters up at initialisation
- * and takes the FIRST `-m` entry naming that measure, so `-m P.5 -m P.10` prints only P_5; use
- * `-m P.5,10`. A plain `-m P` (or a nickname containing P) does not reset given parameters, so
- * `-m official -m P.5` prints P_5 only. Parameters on a nickname (`all_trec.5`) are ignored, as there.
+ * and takes the FIRST `-m` entry naming that measure, so `-m P.5 -m P.10` prints only P_5 (rankeval
+ * too, with a warning); use `-m P.5,10`. A plain `-m P` (or a nickname containing P) does not reset
+ * given parameters, so `-m official -m P.5` prints P_5 only. Parameters on a nickname (`all_trec.5`)
+ * or on a measure that takes none (`map.5`) are ignored, as there, with a warning.
+ *
+ * Warnings go to the `warnings` array the caller passes (the command line prints them on stderr, the
+ * library returns them in `Result.warnings`).
  * Output order is always the order of trec_eval's measure table, never the command line's.
  */
 import { RankevalError } from "../errors.js";
-import { parseMeasures, type Measure } from "../measures/measure.js";
+import { TREC_EVAL } from "../measures/conventions.js";
+import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "../measures/measure.js";
+import { gainTableOf } from "../options.js";
+import { didYouMean } from "../measures/suggest.js";
 import { formatFixed, type TrecPrint } from "./format.js";
 
 export type { TrecPrint } from "./format.js";
@@ -37,14 +49,13 @@ export type TrecAggregation =
 /** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
 export type TrecGainTable = Readonly<Record<number, number>>;
 
-/** A canonical rankeval measure computing a line's per-query value. */
+/**
+ * The measure computing a line's per-query value: rankeval's family under trec_eval's name (the
+ * line's, `ndcg_cut_10`) and conventions (linear gain, ...); a gain table from `ndcg.1=3,2=9` is its
+ * `fixed.gain` (labels not listed keep their linear gain).
+ */
 export interface TrecKernel {
   readonly measure: Measure;
-  /**
-   * The gain convention it must be computed with: "linear" (ndcg, ndcg_cut: trec_eval's gain is the
-   * label), or a table from `ndcg.1=3,2=9` (labels not listed keep their linear gain).
-   */
-  readonly gain?: "linear" | TrecGainTable;
 }
 
 /** One printed line of a measure (one per cutoff for cutoff measures). */
@@ -102,7 +113,7 @@ interface Entry {
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
   readonly kernel?: (
     k: number | undefined, custom: boolean, values: readonly number[], pairs: readonly (readonly [string, number])[],
-  ) => { spec: string; gain?: "linear" | TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
+  ) => { spec: string; table?: TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
 }
 
 const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -118,15 +129,16 @@ const persistence = (family: string) => (_k: number | undefined, _custom: boolea
   const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
   return { spec: `${family}(p=${p})` };
 };
-const at = (family: string, gain?: "linear") => (k: number | undefined) => ({ spec: `${family}@${k}`, gain });
+const at = (family: string) => (k: number | undefined) => ({ spec: `${family}@${k}` });
 /**
- * A family taking trec_eval's level=gain pairs (ndcg, G, ndcg_rel, Rndcg): linear gains by default,
- * a gain table with parameters (null when the library cannot take that table: see `gainTable`).
+ * A family taking trec_eval's level=gain pairs (ndcg, G, ndcg_rel, Rndcg): trec_eval's linear gains
+ * by default, a gain table with parameters (null when the library cannot take that table: see
+ * `gainTable`).
  */
 const gains = (spec: string) => (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
-  if (!custom) return { spec, gain: "linear" as const };
+  if (!custom) return { spec };
   const table = gainTable(pairs);
-  return table ? { spec, gain: table } : null;
+  return table ? { spec, table } : null;
 };
 /**
  * 11pt_avg with its own recall points: the mean of iprec_at_recall at each. m_11pt_avg.c walks the
@@ -144,7 +156,7 @@ const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly
 });
 
 /** trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left out. */
-const TABLE: readonly Entry[] = [
+const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },
   { name: "num_q", kind: "none", shape: "numq" },
   { name: "num_ret", kind: "none", shape: "long", kernel: plain("num_ret") },
@@ -171,7 +183,7 @@ const TABLE: readonly Entry[] = [
   { name: "ndcg", kind: "pairs", shape: "mean", kernel: gains("ndcg") },
   { name: "ndcg_rel", kind: "pairs", shape: "mean", kernel: gains("ndcg_rel") },
   { name: "Rndcg", kind: "pairs", shape: "mean", kernel: gains("rndcg") },
-  { name: "ndcg_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("ndcg", "linear") },
+  { name: "ndcg_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("ndcg") },
   { name: "map_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("map") },
   { name: "relative_P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("relative_p") },
   { name: "success", kind: "longCutoffs", shape: "mean", defaults: [1, 5, 10], kernel: at("hit_rate") },
@@ -184,15 +196,21 @@ const TABLE: readonly Entry[] = [
   { name: "rbp", kind: "pairs", shape: "mean", kernel: persistence("rbp") },
   { name: "rbp_resid", kind: "pairs", shape: "mean", kernel: persistence("rbp_resid") },
   { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20], kernel: at("unj") },
-];
+] as const satisfies readonly Entry[];
+const TABLE: readonly Entry[] = TABLE_DATA;
+
+/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
 
 /** trec_eval's measure names, in its output order. */
 export const TREC_MEASURE_NAMES: readonly string[] = TABLE.map((e) => e.name);
 
+export type TrecNickname = "official" | "all_trec" | "set";
+
 /** trec_eval 10's nicknames (measures.c). all_trec has neither dcg nor ideal_dcg in v10. */
-export const TREC_NICKNAMES: Readonly<Record<string, readonly string[]>> = {
+export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
   official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
   all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg"),
   set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
@@ -277,51 +295,158 @@ export function atof(s: string): number {
   return sign * Number(m[4]);
 }
 
+/** One `-m` argument split into trec_eval's measure (or nickname) and its parameter string. */
+export interface TrecArg {
+  readonly name: string;
+  /** What follows the name's '.' (or '_' in the printed spelling); null when nothing does. */
+  readonly params: string | null;
+  /** Written in the spelling trec_eval prints (`ndcg_cut_10`) rather than its -m syntax. */
+  readonly printed: boolean;
+}
+
+const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name) || OTHER_FORMATS.has(name);
+
+/**
+ * Splits a `-m` argument as trec_eval reads it (the name before the first '.', the parameters after
+ * it), or in the spelling trec_eval prints (the longest measure name taking parameters, '_', the
+ * parameters: `ndcg_cut_10`, `iprec_at_recall_0.50`). Null when neither names one of trec_eval's
+ * measures or nicknames.
+ */
+export function splitTrecArg(arg: string): TrecArg | null {
+  const dot = arg.indexOf(".");
+  const name = dot < 0 ? arg : arg.slice(0, dot);
+  if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
+  let best: Entry | undefined;
+  for (const e of TABLE) {
+    if (e.kind !== "none" && arg.length > e.name.length + 1 && arg.startsWith(`${e.name}_`) && (!best || e.name.length > best.name.length)) best = e;
+  }
+  return best ? { name: best.name, params: arg.slice(best.name.length + 1), printed: true } : null;
+}
+
+/** Every name trec_eval's -m takes (measures, nicknames), for "did you mean". */
+export function trecNames(): string[] {
+  return [...TREC_MEASURE_NAMES, ...Object.keys(TREC_NICKNAMES)];
+}
+
 /**
  * Resolves trec_eval `-m` arguments (each is what follows one `-m`) to the measures to print, in
  * trec_eval's output order. Throws a RankevalError ("bad-measure") where trec_eval exits: an unknown
  * name ("illegal measure"), an empty parameter string, a cutoff <= 0, duplicate cutoffs, malformed
- * level=gain pairs. An empty list means trec_eval's default, `official`.
+ * level=gain pairs; and where rankeval refuses what trec_eval would misread: a cutoff or parameter
+ * that is not a number. An empty list means trec_eval's default, `official`. What rankeval reads as
+ * trec_eval does but the user likely did not mean (a decimal cutoff, ignored parameters) is said in
+ * `warnings`.
  */
-export function parseTrecMeasures(args: readonly string[]): TrecMeasure[] {
+export function parseTrecMeasures(args: readonly string[], warnings: string[] = []): TrecMeasure[] {
   const marked = new Set<string>();
-  const params = new Map<string, string>(); // first parameter string per name
+  const params = new Map<string, { text: string; arg: string }>(); // the first parameter string per name
+  const printed = new Map<string, string[]>(); // parameters in the printed spelling, per name
   for (const arg of args.length ? args : ["official"]) {
     if (typeof arg !== "string") throw fail(`trec_eval measure must be a string, not ${typeof arg}`);
-    const dot = arg.indexOf(".");
-    const name = dot < 0 ? arg : arg.slice(0, dot);
-    if (dot >= 0) {
-      const p = arg.slice(dot + 1);
-      if (p === "") throw fail(`trec_eval measure "${arg}": improper measure in parameter '${name}' (nothing after the '.')`);
-      if (!params.has(name)) params.set(name, p);
+    const a = splitTrecArg(arg);
+    if (!a) throw fail(`trec_eval: illegal measure '${arg}'${didYouMean(arg, trecNames())}`);
+    const { name } = a;
+    if (a.params === "") throw fail(`trec_eval measure "${arg}": improper measure in parameter '${name}' (nothing after the '.')`);
+    const nick = Object.hasOwn(TREC_NICKNAMES, name) ? TREC_NICKNAMES[name as TrecNickname] : undefined;
+    if (OTHER_FORMATS.has(name)) throw fail(`trec_eval measure "${arg}" needs preference or judgment-group judgments (-R prefs / qrels_jg), which rankeval does not read`);
+    if (nick) {
+      if (a.params !== null) warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on a nickname: read as ${name}`);
+      for (const n of nick) marked.add(n);
+      continue;
     }
-    const nick = Object.hasOwn(TREC_NICKNAMES, name) ? TREC_NICKNAMES[name] : undefined;
-    if (nick) for (const n of nick) marked.add(n);
-    else if (BY_NAME.has(name)) marked.add(name);
-    else if (OTHER_FORMATS.has(name)) throw fail(`trec_eval measure "${arg}" needs preference or judgment-group judgments (-R prefs / qrels_jg), which rankeval does not read`);
-    else throw fail(`trec_eval: illegal measure '${arg}' (known: ${TREC_MEASURE_NAMES.join(", ")}; nicknames: ${Object.keys(TREC_NICKNAMES).join(", ")})`);
+    marked.add(name);
+    if (a.params === null) continue;
+    const e = BY_NAME.get(name)!;
+    if (e.kind === "none") warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on ${name}: read as ${name}`);
+    else if (a.printed) printed.set(name, [...(printed.get(name) ?? []), a.params]);
+    else if (!params.has(name)) params.set(name, { text: a.params, arg });
+    else {
+      const first = params.get(name)!;
+      const merged = e.kind === "longCutoffs" || e.kind === "doubleCutoffs" ? `; give them in one: -m ${name}.${first.text},${a.params}` : "";
+      warnings.push(`trec_eval measure "${arg}" is ignored: trec_eval uses the first parameters given for ${name} (-m ${first.arg})${merged}`);
+    }
   }
-  return TABLE.filter((e) => marked.has(e.name)).map((e) => resolve(e, params.get(e.name) ?? null));
+  return TABLE.filter((e) => marked.has(e.name)).map((e) => resolve(e, params.get(e.name)?.text ?? null, printed.get(e.name) ?? [], warnings));
 }
 
-function resolve(e: Entry, p: string | null): TrecMeasure {
+/**
+ * The measures a trec_eval name (in either spelling) asks for, as the library computes them: one per
+ * line, each keyed by the line's printed name. Null when `word` is not one of trec_eval's names.
+ * Throws for a line that is not a per-query number the library computes (runid, num_q, relstring,
+ * 11pt_avg at chosen points: the command line prints those); a nickname leaves them out.
+ */
+export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | null {
+  const a = splitTrecArg(word);
+  if (!a) return null;
+  const nickname = Object.hasOwn(TREC_NICKNAMES, a.name);
+  const out: Measure[] = [];
+  const left: string[] = [];
+  for (const l of trecLines(parseTrecMeasures([word], warnings))) {
+    if (l.kernel) {
+      out.push(l.kernel.measure);
+      continue;
+    }
+    const why = reportMakesIt(l)
+      ? "a line of trec_eval's report, not a measure"
+      : l.relstring !== undefined
+        ? "a string per query, not a number"
+        : l.meanOf
+          ? "made from several measures"
+          : "not computed by rankeval yet";
+    if (!nickname) throw fail(`trec_eval measure "${word}": ${l.name} is ${why}${l.kernel === null && !reportMakesIt(l) && l.relstring === undefined && !l.meanOf ? "" : "; the command line prints it (rankeval -m ... QRELS RUN)"}`);
+    if (!reportMakesIt(l)) left.push(l.name);
+  }
+  if (left.length) warnings.push(`trec_eval measure "${word}": left out (the library does not compute them): ${left.join(", ")}`);
+  return out;
+}
+
+const LONG_CUTOFF = /^[\t\n\v\f\r ]*[+-]?[0-9]+(\.[0-9]*)?$/;
+
+/**
+ * A long cutoff's text as trec_eval reads it (atol): an integer; a decimal is truncated as atol does
+ * ("23.4" -> 23), with a warning; anything else (`1O`, `x`, ``) is an error naming it, where atol
+ * would read a prefix or 0.
+ */
+function longCutoff(text: string, what: string, warnings: string[]): bigint {
+  const m = LONG_CUTOFF.exec(text);
+  if (!m) throw fail(`${what}: cutoff "${text}" is not a number`);
+  const v = atol(text);
+  if (m[1] !== undefined) warnings.push(`${what}: cutoff "${text}" is read as ${v}, as trec_eval reads it (atol)`);
+  return v;
+}
+
+/** A double parameter's text (atof in trec_eval): a number written in full, else an error naming it. */
+function doubleParam(text: string, what: string, role = "parameter"): number {
+  const v = strictNumber(text);
+  if (Number.isNaN(v)) throw fail(`${what}: ${role} "${text}" is not a number`);
+  return v;
+}
+
+const byValue = <T extends number | bigint>(a: T, b: T) => (a < b ? -1 : a > b ? 1 : 0);
+
+function resolve(e: Entry, p: string | null, extra: readonly string[], warnings: string[]): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
+  const aggregate: Aggregate = e.shape === "long" ? "sum" : e.shape === "geomean" ? "geomean" : "mean";
   const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = [], pairs: readonly (readonly [string, number])[] = []): TrecLine => {
     const k = e.kernel?.(cutoff, custom, values, pairs) ?? null;
-    const make = (spec: string, gain?: "linear" | TrecGainTable): TrecKernel | null => {
+    const make = (spec: string, key: string, table?: TrecGainTable, as: Aggregate = "mean"): TrecKernel | null => {
+      let base: Measure;
       try {
-        return Object.freeze({ measure: parseMeasures(spec)[0], ...(gain ? { gain } : {}) });
+        base = parseCanonical(spec)![0];
       } catch {
         return null; // a cutoff or parameter rankeval cannot take (past 2^31 - 1)
       }
+      const fixed = table ? { gain: gainTableOf(table) } : {};
+      return Object.freeze({ measure: makeMeasure(base.family, base.k, base.params, { tool: "trec_eval", name: key, conventions: TREC_EVAL, fixed, aggregate: as }) });
     };
     let kernel: TrecKernel | null = null;
-    let extra: { meanOf?: readonly TrecKernel[]; relstring?: number } = {};
-    if (k && "spec" in k) kernel = make(k.spec, k.gain);
+    let extraFields: { meanOf?: readonly TrecKernel[]; relstring?: number } = {};
+    if (k && "spec" in k) kernel = make(k.spec, name, k.table, aggregate);
     else if (k && "meanOf" in k) {
-      const parts = k.meanOf.map((spec) => make(spec));
-      if (parts.every((x) => x !== null)) extra = { meanOf: Object.freeze(parts as TrecKernel[]) };
-    } else if (k && "relstring" in k) extra = { relstring: k.relstring };
+      // Each part keyed by the line and its point, so that no other line's key can be the same.
+      const parts = k.meanOf.map((spec, i) => make(spec, `${name}@${values[i]}`));
+      if (parts.every((x) => x !== null)) extraFields = { meanOf: Object.freeze(parts as TrecKernel[]) };
+    } else if (k && "relstring" in k) extraFields = { relstring: k.relstring };
     const shape = {
       mean: ["mean", "float", true, true],
       long: ["sum", "long", true, true],
@@ -330,42 +455,74 @@ function resolve(e: Entry, p: string | null): TrecMeasure {
       geomean: ["geomean", "float", false, true],
       relstring: ["none", "quoted", true, false],
     } as const;
-    const [aggregation, print, perQuery, summary] = shape[e.shape];
-    return Object.freeze({ name, measure: e.name, ...(cutoff !== undefined ? { cutoff } : {}), aggregation, print, perQuery, summary, kernel, ...extra });
+    const [agg, print, perQuery, summary] = shape[e.shape];
+    return Object.freeze({ name, measure: e.name, ...(cutoff !== undefined ? { cutoff } : {}), aggregation: agg, print, perQuery, summary, kernel, ...extraFields });
   };
+  // Parameters in the printed spelling: cutoffs add to those given after a '.'; others stand for them.
+  if (extra.length && e.kind !== "longCutoffs" && e.kind !== "doubleCutoffs") {
+    if (p === null) p = extra[0];
+    const ignored = extra.filter((x) => x !== p);
+    if (ignored.length) warnings.push(`${what}: trec_eval uses the first parameters given for ${e.name}: ${ignored.map((x) => `${e.name}_${x}`).join(", ")} ignored`);
+    return resolve(e, p, [], warnings);
+  }
   switch (e.kind) {
     case "none":
       // trec_eval ignores parameters on these.
       return Object.freeze({ name: e.name, params: p, lines: [line(e.name)] });
     case "longCutoffs": {
       let cut: bigint[];
-      if (p === null) cut = e.defaults!.map((d) => BigInt(d));
+      if (p === null && !extra.length) cut = e.defaults!.map((d) => BigInt(d));
       else {
-        cut = p.split(",").map(atol).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        if (cut[0] <= 0n) throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs are read with atol and must be > 0)`);
+        cut = p === null ? [] : p.split(",").map((t) => longCutoff(t, what, warnings)).sort(byValue);
+        if (cut.length && cut[0] <= 0n) throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
         for (let i = 1; i < cut.length; i++) if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
+        for (const x of extra) {
+          for (const t of x.split(",")) {
+            const c = longCutoff(t, `trec_eval measure "${e.name}_${x}"`, warnings);
+            if (c <= 0n) throw fail(`trec_eval measure "${e.name}_${x}": cutoff ${c} is not > 0`);
+            if (!cut.includes(c)) cut.push(c);
+          }
+        }
+        cut.sort(byValue);
       }
       const cutoffs = cut.map(Number);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null)) });
+      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)) });
     }
     case "doubleCutoffs": {
-      const cutoffs = p === null ? [...e.defaults!] : p.split(",").map(atof).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      for (let i = 1; i < cutoffs.length; i++) if (cutoffs[i] === cutoffs[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cutoffs[i]})`);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(`${e.name}_${formatFixed(c, 2, 3)}`, c, p !== null)) });
+      let cutoffs: number[];
+      if (p === null && !extra.length) cutoffs = [...e.defaults!];
+      else {
+        cutoffs = p === null ? [] : p.split(",").map((t) => doubleParam(t, what, "cutoff")).sort(byValue);
+        for (let i = 1; i < cutoffs.length; i++) if (cutoffs[i] === cutoffs[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cutoffs[i]})`);
+        for (const x of extra) {
+          for (const t of x.split(",")) {
+            const c = doubleParam(t, `trec_eval measure "${e.name}_${x}"`, "cutoff");
+            if (!cutoffs.includes(c)) cutoffs.push(c);
+          }
+        }
+        cutoffs.sort(byValue);
+      }
+      const custom = p !== null || extra.length > 0;
+      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(`${e.name}_${formatFixed(c, 2, 3)}`, c, custom)) });
     }
     case "doubleParams": {
-      const values = p === null ? [...e.defaults!] : p.split(",").map(atof);
+      const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
       return Object.freeze({ name: e.name, params: p, values, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)] });
     }
     case "pairs": {
-      const pairs = p === null ? [] : parsePairs(p, what);
+      const pairs = p === null ? [] : parsePairs(p, what, e.name === "rbp" || e.name === "rbp_resid" ? null : warnings);
       return Object.freeze({ name: e.name, params: p, pairs, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, [], pairs)] });
     }
   }
 }
 
-/** meas_init.c get_param_pairs: `name=value,...`, rejected unless every item has exactly one '='. */
-function parsePairs(p: string, what: string): [string, number][] {
+/**
+ * meas_init.c get_param_pairs: `name=value,...`, rejected unless every item has exactly one '='.
+ * Values are numbers (atof there; rankeval refuses text that is not one). For gain tables
+ * (`warnings` given), each name is a relevance level read with atol: an integer, or a decimal
+ * truncated with a warning; anything else is refused.
+ */
+function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
   let last = ",";
   let ok = true;
   for (const ch of p) {
@@ -386,7 +543,13 @@ function parsePairs(p: string, what: string): [string, number][] {
   if (!ok || last !== "=") throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
-    return [item.slice(0, eq), atof(item.slice(eq + 1))];
+    const key = item.slice(0, eq);
+    if (warnings) {
+      const m = LONG_CUTOFF.exec(key);
+      if (!m) throw fail(`${what}: level "${key}" is not a number`);
+      if (m[1] !== undefined) warnings.push(`${what}: level "${key}" is read as ${atol(key)}, as trec_eval reads it (atol)`);
+    }
+    return [key, doubleParam(item.slice(eq + 1), what, `value of ${key}`)];
   });
 }
 

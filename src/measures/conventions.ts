@@ -1,0 +1,35 @@
+/**
+ * The conventions each tool's measure names carry (../shared/CONVENTIONS.md has the table): the
+ * options a name of that tool is computed with unless the user sets them (see `measureOptions`).
+ * Each is cited from the tool's source.
+ */
+import type { ExplicitOptions } from "../options.js";
+
+/**
+ * trec_eval 10: gain = the label (m_ndcg.c), a query without relevant documents scores 0
+ * (meas_avg.c averages over num_q), a cutoff past the list is padded (P divides by k), equal scores
+ * by document id descending (form_res_rels.c). -l's threshold is 1, as the library's.
+ */
+export const TREC_EVAL: ExplicitOptions = Object.freeze({ gain: "linear", noRelevant: "zero", beyondList: "pad", ties: "docid" });
+
+/**
+ * ir_measures through pytrec_eval (providers/pytrec_eval_provider.py), its default provider: the
+ * same as trec_eval's. Queries a provider gives no value get the measure's DEFAULT, 0
+ * (providers/base.py Evaluator.iter_calc), so a query without relevant documents scores 0 under every
+ * provider.
+ */
+export const IR_MEASURES = TREC_EVAL;
+
+/**
+ * ir_measures through gdeval (providers/gdeval_provider.py, bin/gdeval.pl), which computes
+ * `nDCG(dcg='exp-log2')@k` and `ERR@k`: gain 2^label - 1, ties by document id descending (runOrder),
+ * ranks past the list add nothing.
+ */
+export const GDEVAL: ExplicitOptions = Object.freeze({ ...TREC_EVAL, gain: "exp" });
+
+/**
+ * ranx (ranx/metrics/*.py): ties are whatever order its sort leaves (undefined: rankeval takes the
+ * input order, the run's order within the query), a query without relevant documents scores 0
+ * (`if len(qrels) == 0: return 0.0`), a cutoff past the list reads the list (fix_k).
+ */
+export const RANX: ExplicitOptions = Object.freeze({ noRelevant: "zero", beyondList: "pad", ties: "input" });

@@ -1,0 +1,359 @@
+/**
+ * ir_measures' measure names (github.com/terrierteam/ir_measures: ir_measures/measures/*.py, the
+ * parser util.parse_measure, the providers that compute each), resolved to rankeval's families with
+ * ir_measures' conventions. Names are case-sensitive, as there: `nDCG@10`, `AP`, `P(rel=2)@10`.
+ *
+ * Syntax (a Python expression, as parse_measure reads it): `Name`, `Name@at`, `Name(k=v, ...)`,
+ * `Name(k=v, ...)@at`; values are Python literals (2, 0.5, 'exp-log2', True, {0:1,1:4}). `@` sets the
+ * cutoff (for IPrec, the recall level). The key of results is ir_measures' own string for the measure
+ * (Measure.__repr__): the name, then the parameters given that differ from their defaults in the
+ * order given, then `@at`: `nDCG@10`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`; an alias gives the
+ * measure's name (`MAP@10` -> `AP@10`, `NumRelRet` -> `NumRet(rel=1)`).
+ */
+import { RankevalError } from "../errors.js";
+import { gainTableOf, type ExplicitOptions } from "../options.js";
+import { formatFixed } from "../trec/format.js";
+import { GDEVAL, IR_MEASURES } from "./conventions.js";
+import { makeMeasure, type Aggregate, type Measure } from "./measure.js";
+import { findFamily } from "./registry.js";
+
+type Value = number | string | boolean | Readonly<Record<number, number>>;
+type ValueType = "int" | "float" | "str" | "bool" | "dict";
+
+/** A parameter as ir_measures' ParamInfo declares it. */
+interface Param {
+  readonly type: ValueType;
+  readonly default?: Value;
+  readonly choices?: readonly Value[];
+}
+
+/** What a name computes: the family, its cutoff and parameters, and the options its parameters fix. */
+interface Built {
+  readonly family: string;
+  readonly k?: number;
+  readonly params?: Readonly<Record<string, number>>;
+  readonly fixed?: ExplicitOptions;
+  readonly conventions?: ExplicitOptions;
+  readonly aggregate?: Aggregate;
+}
+
+interface Entry {
+  /** ir_measures' __name__, used in its strings. */
+  readonly name: string;
+  /** The parameter `@` sets (AT_PARAM), null if it takes none, and whether it must be given. */
+  readonly at: "cutoff" | "recall" | null;
+  readonly atRequired: boolean;
+  /** Its other parameters (SUPPORTED_PARAMS). */
+  readonly params: Readonly<Record<string, Param>>;
+  readonly build: (p: Readonly<Record<string, Value | undefined>>, word: string) => Built;
+}
+
+const INT: Param = { type: "int" };
+const REL: Param = { type: "int", default: 1 };
+const JUDGED_ONLY: Param = { type: "bool", default: false };
+
+const fail = (word: string, why: string) => new RankevalError("bad-measure", `ir_measures measure "${word}": ${why}`);
+
+/** `rel=n` fixes the relevance threshold (every measure's `rel` is "minimum relevance score ... inclusive"). */
+const rel = (p: Readonly<Record<string, Value | undefined>>): ExplicitOptions =>
+  p.rel === undefined || p.rel === 1 ? {} : { relevanceThreshold: p.rel as number };
+
+const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === undefined ? 0 : (p.cutoff as number));
+
+/**
+ * Every measure rankeval computes under ir_measures' name, with the provider ir_measures' default
+ * pipeline picks for it (ir_measures/__init__.py DefaultPipeline: pytrec_eval first, then cwl_eval,
+ * compat, pyndeval, judged, msmarco, gdeval).
+ */
+const ENTRY_DATA = [
+  // pytrec_eval: P_k
+  { name: "P", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }) },
+  { name: "R", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "recall", k: cut(p), fixed: rel(p) }) },
+  // pytrec_eval: map, map_cut_k
+  { name: "AP", at: "cutoff", atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "map", k: cut(p), fixed: rel(p) }) },
+  // pytrec_eval: recip_rank; with a cutoff, MS MARCO's MRR (providers/msmarco_provider.py, bin/msmarco_eval.py)
+  { name: "RR", at: "cutoff", atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "mrr", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "nDCG",
+    at: "cutoff",
+    atRequired: false,
+    params: { dcg: { type: "str", default: "log2", choices: ["log2", "exp-log2"] }, gains: { type: "dict" }, judged_only: JUDGED_ONLY },
+    build: (p, word) => {
+      if (p.dcg === "exp-log2") {
+        // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg); it needs a cutoff, and takes no gains.
+        if (p.cutoff === undefined) throw fail(word, "ir_measures computes nDCG(dcg='exp-log2') with gdeval, which needs a cutoff: nDCG(dcg='exp-log2')@10");
+        if (p.gains !== undefined) throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
+        return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
+      }
+      // pytrec_eval: ndcg, ndcg_cut_k, with the qrels' labels mapped through `gains`.
+      if (p.gains !== undefined) return { family: "ndcg", k: cut(p), fixed: { gain: gainsOf(p.gains as Record<number, number>, word) } };
+      return { family: "ndcg", k: cut(p) };
+    },
+  },
+  // pytrec_eval: Rprec, bpref, infAP
+  { name: "Rprec", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "r-precision", fixed: rel(p) }) },
+  { name: "Bpref", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "bpref", fixed: rel(p) }) },
+  { name: "infAP", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "infap", fixed: rel(p) }) },
+  // pytrec_eval: num_ret, or num_rel_ret with rel; summed over queries (NumRet.aggregator is SumAgg).
+  {
+    name: "NumRet",
+    at: null,
+    atRequired: false,
+    params: { rel: INT },
+    build: (p) => (p.rel === undefined ? { family: "num_ret", aggregate: "sum" } : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" }),
+  },
+  // pytrec_eval: num_rel (it supports only rel=1), summed.
+  { name: "NumRel", at: null, atRequired: false, params: { rel: { type: "int", default: 1, choices: [1] } }, build: () => ({ family: "num_rel", aggregate: "sum" }) },
+  // pytrec_eval: set_P / set_relative_P, set_recall, set_F, set_map
+  {
+    name: "SetP",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, relative: { type: "bool", default: false }, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: p.relative === true ? "set_relative_p" : "set_p", fixed: rel(p) }),
+  },
+  { name: "SetR", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "set_recall", fixed: rel(p) }) },
+  {
+    name: "SetF",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, beta: { type: "float", default: 1 }, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "set_f", params: { beta: (p.beta ?? 1) as number }, fixed: rel(p) }),
+  },
+  { name: "SetAP", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "set_map", fixed: rel(p) }) },
+  // pytrec_eval: success_k
+  { name: "Success", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "hit_rate", k: cut(p), fixed: rel(p) }) },
+  // pytrec_eval: iprec_at_recall_%.2f, so the recall level is read rounded to two places.
+  {
+    name: "IPrec",
+    at: "recall",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "iprec_at_recall", params: { recall: Number(formatFixed(p.recall as number, 2, 0)) }, fixed: rel(p) }),
+  },
+  // the judged provider (providers/judged_provider.py)
+  { name: "Judged", at: "cutoff", atRequired: true, params: {}, build: (p) => ({ family: "judged", k: cut(p) }) },
+  // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT)
+  {
+    name: "ERR",
+    at: "cutoff",
+    atRequired: false,
+    params: {},
+    build: (p, word) => {
+      if (p.cutoff === undefined) throw fail(word, "ir_measures computes ERR with gdeval, which needs a cutoff: ERR@20");
+      return { family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL };
+    },
+  },
+] as const satisfies readonly Entry[];
+const ENTRIES: readonly Entry[] = ENTRY_DATA;
+
+/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+export type IrMeasuresTable = typeof ENTRY_DATA;
+
+/** ir_measures' aliases (measures.register(..., aliases) and the preset measures registered by name). */
+const ALIAS_DATA = {
+  MAP: { of: "AP" },
+  MRR: { of: "RR" },
+  NDCG: { of: "nDCG" },
+  Precision: { of: "P" },
+  Recall: { of: "R" },
+  RPrec: { of: "Rprec" },
+  BPref: { of: "Bpref" },
+  NumRelRet: { of: "NumRet", preset: { rel: 1 } },
+  SetRelP: { of: "SetP", preset: { relative: true } },
+} as const;
+const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: Readonly<Record<string, Value>> }>> = ALIAS_DATA;
+
+/** ir_measures' aliases' literal type, for the measure name types. */
+export type IrMeasuresAliases = typeof ALIAS_DATA;
+
+/** ir_measures' measures rankeval does not compute (other providers' models: cwl_eval, pyndeval, compat, ...). */
+const NOT_COMPUTED = [
+  "NumQ", "RBP", "SDCG", "BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "Compat", "alpha_DCG",
+  "alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "AP_IA", "P_IA", "STREC", "Accuracy",
+];
+
+const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
+
+/** Every ir_measures name rankeval knows (computed or not), for "did you mean". */
+export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.name), ...Object.keys(ALIASES), ...NOT_COMPUTED];
+
+const WORD = /^([A-Za-z_][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
+
+/** Whether `word` is spelled with one of ir_measures' names (then `parseIrMeasure` reads it or throws). */
+export function isIrMeasuresName(word: string): boolean {
+  const m = WORD.exec(word);
+  return m !== null && IR_MEASURES_NAMES.includes(m[1]);
+}
+
+/**
+ * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the
+ * word does not start with an ir_measures name. Throws, naming the problem, for a bad parameter or
+ * cutoff, a parameter the measure does not take, or a measure rankeval does not compute.
+ */
+export function parseIrMeasure(word: string): Measure | null {
+  const m = WORD.exec(word);
+  if (!m || !IR_MEASURES_NAMES.includes(m[1])) return null;
+  const [, written, paramText, atText] = m;
+  if (NOT_COMPUTED.includes(written)) throw fail(word, `rankeval does not compute ir_measures' ${written}`);
+  const alias = Object.hasOwn(ALIASES, written) ? ALIASES[written] : undefined;
+  const entry = BY_NAME.get(alias?.of ?? written)!;
+  // Parameters in the order ir_measures keeps them: an alias's preset ones first, then those given.
+  const given = new Map<string, { value: Value; text: string }>();
+  for (const [key, value] of Object.entries(alias?.preset ?? {})) given.set(key, { value, text: repr(value, false) });
+  if (paramText !== undefined) {
+    for (const item of splitTopLevel(paramText)) {
+      const eq = item.indexOf("=");
+      const key = item.slice(0, eq).trim();
+      if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw fail(word, `"${item.trim()}" is not a named parameter (as rel=2)`);
+      const spec = entry.at !== null && key === entry.at ? atParam(entry.at) : Object.hasOwn(entry.params, key) ? entry.params[key] : undefined;
+      if (!spec) {
+        const known = [...(entry.at ? [entry.at] : []), ...Object.keys(entry.params)];
+        throw fail(word, `${entry.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`);
+      }
+      given.delete(key);
+      given.set(key, literal(item.slice(eq + 1).trim(), spec, key, word));
+    }
+  }
+  if (atText !== undefined) {
+    if (entry.at === null) throw fail(word, `${entry.name} takes no cutoff`);
+    const parts = atText.split(",");
+    if (parts.length > 1) {
+      const separate = [`${written}${paramText === undefined ? "" : `(${paramText})`}@${parts[0]}`, ...parts.slice(1)].join(" ");
+      throw fail(word, `"@${atText}" is not one ${entry.at}: ir_measures takes one per measure; give several measures as separate words or -m options (${separate})`);
+    }
+    given.delete(entry.at);
+    given.set(entry.at, literal(atText, atParam(entry.at), entry.at, word));
+  }
+  const values: Record<string, Value | undefined> = {};
+  for (const [key, { value }] of given) values[key] = value;
+  for (const [key, spec] of Object.entries(entry.params)) {
+    if (spec.choices && values[key] !== undefined && !spec.choices.includes(values[key]!)) {
+      throw fail(word, `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`);
+    }
+  }
+  if (values.judged_only === true) throw fail(word, "rankeval does not take judged_only=True (on the command line, -J ranks only the judged documents)");
+  if (entry.at !== null && entry.atRequired && values[entry.at] === undefined) {
+    throw fail(word, `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}, as ${entry.name}@${entry.at === "cutoff" ? 10 : 0.5}`);
+  }
+  if (entry.at === "cutoff" && values.cutoff !== undefined && !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)) {
+    throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);
+  }
+  if (entry.at === "recall" && values.recall !== undefined && !((values.recall as number) >= 0 && (values.recall as number) <= 1)) throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
+  const built = entry.build(values, word);
+  const family = findFamily(built.family)!;
+  // The key: ir_measures' repr, parameters at their defaults left out (Measure.__repr__).
+  const shown = [...given].filter(([key, { value }]) => key !== entry.at && !(Object.hasOwn(entry.params, key) && entry.params[key].default === value));
+  const at = entry.at !== null ? given.get(entry.at) : undefined;
+  const name = `${entry.name}${shown.length ? `(${shown.map(([key, { text }]) => `${key}=${text}`).join(",")})` : ""}${at ? `@${at.text}` : ""}`;
+  return makeMeasure(family, built.k ?? 0, built.params ?? {}, {
+    tool: "ir_measures",
+    name,
+    conventions: built.conventions ?? IR_MEASURES,
+    fixed: built.fixed ?? {},
+    aggregate: built.aggregate ?? "mean",
+  });
+}
+
+function atParam(at: "cutoff" | "recall"): Param {
+  return at === "cutoff" ? INT : { type: "float" };
+}
+
+/** Splits `a=1, b={0:1,1:2}, c='x,y'` at the commas outside braces and quotes. */
+function splitTopLevel(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+const INT_TEXT = /^[+-]?[0-9]+$/;
+const FLOAT_TEXT = /^[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * A Python literal of the parameter's type, else an error naming it (ParamInfo.validate checks the
+ * type), with its repr as ir_measures prints it.
+ */
+function literal(text: string, spec: Param, key: string, word: string): { value: Value; text: string } {
+  const wrong = (what: string) => fail(word, `${key}=${text} is not ${what}`);
+  const of = (value: Value, isFloat = false) => ({ value, text: repr(value, isFloat) });
+  switch (spec.type) {
+    case "int":
+      if (!INT_TEXT.test(text)) throw wrong("an integer");
+      return of(Number(text));
+    case "float":
+      // ir_measures wants a float here (isinstance(v, float)); an integer is read as one.
+      if (!FLOAT_TEXT.test(text)) throw wrong("a number");
+      return of(Number(text), /[.eE]/.test(text));
+    case "str": {
+      const m = /^(['"])(.*)\1$/.exec(text);
+      if (!m) throw wrong("a quoted string (as 'exp-log2')");
+      return of(m[2]);
+    }
+    case "bool":
+      if (text === "True") return of(true);
+      if (text === "False") return of(false);
+      throw wrong("True or False");
+    case "dict": {
+      const m = /^\{(.*)\}$/.exec(text);
+      if (!m) throw wrong("a dict of label: gain (as {1:3,2:9})");
+      const table: Record<number, number> = {};
+      for (const item of m[1].split(",")) {
+        if (item.trim() === "") continue;
+        const [l, g] = item.split(":").map((s) => s?.trim());
+        if (l === undefined || g === undefined || !INT_TEXT.test(l) || !FLOAT_TEXT.test(g)) throw wrong("a dict of integer label: number (as {1:3,2:9})");
+        table[Number(l)] = Number(g);
+      }
+      return of(table);
+    }
+  }
+}
+
+/** Python's repr of a value, as ir_measures prints parameters (Measure._param_repr); 1.0 for a float 1. */
+function repr(v: Value, isFloat: boolean): string {
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "string") return `'${v}'`;
+  if (typeof v === "number") return isFloat && Number.isInteger(v) ? `${v}.0` : String(v);
+  // dicts: sorted by key, entries whose key equals their value left out (as _param_repr does)
+  return `{${Object.entries(v)
+    .map(([k, g]) => [Number(k), g] as const)
+    .sort((a, b) => a[0] - b[0])
+    .filter(([k, g]) => k !== g)
+    .map(([k, g]) => `${k}:${g}`)
+    .join(",")}}`;
+}
+
+/**
+ * pytrec_eval's `gains` (the qrels' labels mapped before nDCG: gains.get(label, label)) as a gain
+ * table. rankeval gives labels <= 0 no gain, so a gain for one is refused unless it is 0.
+ */
+function gainsOf(table: Readonly<Record<number, number>>, word: string) {
+  const positive: Record<number, number> = {};
+  for (const [label, gain] of Object.entries(table)) {
+    const l = Number(label);
+    if (l <= 0) {
+      if (gain !== 0) throw fail(word, `gains: rankeval gives label ${l} no gain (labels <= 0 always gain 0), not ${gain}`);
+      continue;
+    }
+    positive[l] = gain;
+  }
+  try {
+    return gainTableOf(positive);
+  } catch (e) {
+    throw fail(word, (e as Error).message);
+  }
+}

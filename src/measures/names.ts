@@ -1,0 +1,93 @@
+/**
+ * Measure names as types, so that editors complete them and the compiler catches a misspelled one
+ * (`"ndgc@10"`, `"ndcg@1O"`). Made from the name tables themselves (the registry, trec_eval's table,
+ * ir_measures' and ranx's), so they cannot drift from what the parser reads. A cutoff is typed as
+ * any number (a fraction is an error at run time); parameters in parentheses as any text (checked at
+ * run time). Only the first word of a space-separated string is checked at compile time: give a
+ * list (`["ndcg@10", "map"]`) to have each checked.
+ *
+ * For names known only at run time (read from a file, a form), parse them with `parseMeasures`,
+ * whose result `evaluate` takes too, or cast to `MeasureSpec` and let `evaluate` check them.
+ */
+import type { IrMeasuresAliases, IrMeasuresTable } from "./ir-measures.js";
+import type { RanxName } from "./ranx.js";
+import type { FamilyTable } from "./registry.js";
+import type { TrecNickname, TrecTable } from "../trec/names.js";
+
+/** One cutoff. */
+type K = `${number}`;
+/** One to ten cutoffs, comma-separated: `10`, `1,3,5,10`. */
+type Ks =
+  | K
+  | `${K},${K}`
+  | `${K},${K},${K}`
+  | `${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K},${K},${K},${K},${K}`
+  | `${K},${K},${K},${K},${K},${K},${K},${K},${K},${K}`;
+
+type FamilyRow = FamilyTable[number];
+/** The canonical names and aliases of the families whose row matches `Where`. */
+type FamilyNames<Where> = FamilyRow extends infer F ? (F extends Where & { name: infer N extends string; aliases: readonly (infer A extends string)[] } ? N | A : never) : never;
+type NoCutoff = FamilyNames<{ cutoff: "none" }>;
+type OptionalCutoff = FamilyNames<{ cutoff: "optional" }>;
+type RequiredCutoff = FamilyNames<{ cutoff: "required" }>;
+type WithParams = FamilyNames<{ params: object }>;
+
+/** rankeval's own names: `ndcg@10`, `ndcg@1,3,5`, `map`, `err(max=3)@20`, `iprec_at_recall(recall=0.5)`. */
+export type CanonicalName =
+  | NoCutoff
+  | OptionalCutoff
+  | `${OptionalCutoff | RequiredCutoff}@${Ks}`
+  | `${WithParams}(${string})`
+  | `${Extract<WithParams, OptionalCutoff | RequiredCutoff>}(${string})@${Ks}`;
+
+type TrecRow = TrecTable[number];
+/** trec_eval's measures of a parameter kind, but for the lines of its report that are not measures. */
+type TrecNames<Kind> = TrecRow extends infer E
+  ? E extends { shape: "runid" | "numq" | "relstring" }
+    ? never
+    : E extends { kind: Kind; name: infer N extends string }
+      ? N
+      : never
+  : never;
+
+/**
+ * trec_eval's names, in its -m syntax and as it prints them: `map`, `ndcg_cut.10`, `P.5,10`, `P_5`,
+ * `iprec_at_recall_0.50`, `utility.2,-1,0,0`, and its nicknames (`official`, `all_trec`, `set`).
+ */
+export type TrecEvalName =
+  | TrecNickname
+  | TrecNames<ParamKinds>
+  | `${TrecNames<"longCutoffs">}.${Ks}`
+  | `${TrecNames<"longCutoffs">}_${K}`
+  | `${TrecNames<"doubleCutoffs" | "doubleParams" | "pairs">}.${string}`
+  | `${TrecNames<"doubleCutoffs">}_${K}`
+  | `${TrecNames<"doubleParams" | "pairs">}_${string}`;
+type ParamKinds = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
+
+type IrmRow = IrMeasuresTable[number];
+/** The words of one ir_measures name N whose row is E. */
+type IrmWords<N extends string, E> =
+  | (E extends { atRequired: true } ? never : N | `${N}(${string})`)
+  | (E extends { at: null } ? never : `${N}@${number}` | `${N}(${string})@${number}`);
+type IrmByName = { [E in IrmRow as E["name"]]: E };
+type IrmAliasWords = { [A in keyof IrMeasuresAliases & string]: IrmWords<A, IrmByName[IrMeasuresAliases[A]["of"]]> }[keyof IrMeasuresAliases & string];
+
+/**
+ * ir_measures' names (case-sensitive): `nDCG@10`, `AP`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`,
+ * `RR@10`, `IPrec@0.5`, `Judged@10`, `ERR@20`, `Rprec`, `NumRet`, `SetF(beta=0.5)`, ...
+ */
+export type IrMeasuresName = (IrmRow extends infer E ? (E extends { name: infer N extends string } ? IrmWords<N, E> : never) : never) | IrmAliasWords;
+
+/** ranx's names that are not rankeval's: `hits@10`, `ndcg_burges@10`, `dcg_burges`, with ranx's `-l2`. */
+export type RanxMeasureName = RanxName | `${RanxName}@${K}` | `${RanxName}-l${K}` | `${RanxName}@${K}-l${K}`;
+
+/** Any measure name rankeval reads (see src/measures/resolve.ts for which tool's a name is). */
+export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMeasureName;
+
+/** A measure name, or several separated by spaces (the compiler checks the first). */
+export type MeasureSpec = MeasureName | `${MeasureName} ${string}`;

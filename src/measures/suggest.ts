@@ -1,0 +1,55 @@
+/**
+ * "Did you mean ...": the known names nearest to a misspelled one, by edit distance (Damerau's
+ * optimal string alignment: insertions, deletions, substitutions and swaps of two adjacent
+ * characters each cost 1; a change of case alone costs 1/2, so `NDCG` is nearer `nDCG` than `ndgc`).
+ */
+
+/** The edit distance between a and b, as above. */
+export function editDistance(a: string, b: string): number {
+  const n = a.length;
+  const m = b.length;
+  // d[i][j] = distance between a[0..i) and b[0..j); three rows suffice for the swap.
+  let before = new Float64Array(m + 1);
+  let previous = Float64Array.from({ length: m + 1 }, (_, j) => j);
+  let current = new Float64Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    current[0] = i;
+    for (let j = 1; j <= m; j++) {
+      const x = a[i - 1];
+      const y = b[j - 1];
+      const substitution = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + substitution);
+      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) d = Math.min(d, before[j - 2] + 1);
+      current[j] = d;
+    }
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[m];
+}
+
+/**
+ * The names of `known` nearest to `word` (at most `limit`, nearest first, ties in `known` order),
+ * among those close enough to be a plausible misspelling: within a third of the longer length,
+ * and at least one edit. Empty when nothing is that close.
+ */
+export function nearest(word: string, known: Iterable<string>, limit = 3): string[] {
+  const scored: { name: string; d: number; i: number }[] = [];
+  let i = 0;
+  const seen = new Set<string>();
+  for (const name of known) {
+    if (seen.has(name) || name === word) continue;
+    seen.add(name);
+    const d = editDistance(word, name);
+    if (d <= Math.max(1, Math.floor(Math.max(word.length, name.length) / 3))) scored.push({ name, d, i: i++ });
+  }
+  scored.sort((x, y) => x.d - y.d || x.i - y.i);
+  return scored.slice(0, limit).map((s) => s.name);
+}
+
+/** ` (did you mean a, b or c?)`, or "" when there is nothing near. */
+export function didYouMean(word: string, known: Iterable<string>, show: (name: string) => string = (n) => n): string {
+  const near = nearest(word, known).map(show);
+  if (near.length === 0) return "";
+  const list = near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`;
+  return ` (did you mean ${list}?)`;
+}
