@@ -54,13 +54,13 @@ describe("rankeval QRELS RUN", () => {
   });
 
   it("puts several runs side by side in a table, and prints the conventions", async () => {
-    const r = await run("-m", "ndcg@2", "-m", "map", qrels, runA, runB);
+    const r = await run("-m", "ndcg@2", "-m", "mrr", qrels, runA, runB);
     expect(r.status).toBe(0);
-    const [header, ndcg, map] = r.out.split("\n");
+    const [header, ndcg, mrr] = r.out.split("\n");
     expect(header.split(/\s+/)).toEqual(["measure", runA, runB]);
     expect(ndcg.split(/\s+/)[0]).toBe("ndcg@2");
-    expect(map.split(/\s+/)).toEqual(["map", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
-    expect(r.out).toMatch(/conventions: gain=exp/);
+    expect(mrr.split(/\s+/)).toEqual(["mrr", "1", "0.5000"]);
+    expect(r.out).toMatch(/\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/);
   });
 
   it("labels each run's trec_eval text with a header when there are several, as head does; one run's text has none", async () => {
@@ -106,14 +106,67 @@ describe("rankeval QRELS RUN", () => {
     const json = JSON.parse((await run("-q", "-n", "--format", "json", "-m", "map", qrels, runA)).out);
     expect(json.runs[0].mean).toBeUndefined();
     expect(json.runs[0].perQuery).toEqual({ q1: { map: 0.5 }, q2: { map: 1 } });
-    expect((await run("-q", "-n", "--format", "csv", "-m", "map", qrels, runA)).out).toBe(`run,qid,measure,value\n${runA},q1,map,0.5\n${runA},q2,map,1\n`);
+    const c = "trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid";
+    expect((await run("-q", "-n", "--format", "csv", "-m", "map", qrels, runA)).out).toBe(`run,qid,measure,value,conventions\n${runA},q1,map,0.5,${c}\n${runA},q2,map,1,${c}\n`);
   });
 
-  it("writes JSON and CSV", async () => {
-    const json = JSON.parse((await run("--format", "json", "-m", "map", qrels, runA)).out);
+  it("reads every -m as trec_eval does first: map beside a canonical name is trec_eval's, with its conventions", async () => {
+    const r = await run("-m", "ndcg@2", "-m", "map", qrels, runA, runB);
+    expect(r.status).toBe(0);
+    const [, ndcg, map] = r.out.split("\n");
+    expect(ndcg.split(/\s+/)[0]).toBe("ndcg@2");
+    expect(map.split(/\s+/)).toEqual(["map", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
+    expect(r.out).toMatch(/conventions:\n {2}ndcg@2 {2}rankeval: gain=exp .*\n {2}map {5}trec_eval: gain=linear /);
+  });
+
+  it("gives each name its tool's number: ndcg_cut.10, nDCG@10 (linear gain) and ndcg@10 (exp gain) side by side", async () => {
+    // q1 ranks d1 (1), d2 (0), d4 (unjudged) and has d3 (2) unretrieved: DCG 1; ideal 2 + 1/log2(3)
+    // linear, 3 + 1/log2(3) exp. q2 scores 1.
+    const r = await run("-m", "ndcg_cut.10", "-m", "nDCG@10", "-m", "ndcg@10", qrels, runA);
+    expect(r.status).toBe(0);
+    const lines = r.out.split("\n");
+    const linear = (1 / (2 + 1 / Math.log2(3)) + 1) / 2;
+    const exp = (1 / (3 + 1 / Math.log2(3)) + 1) / 2;
+    expect(lines.slice(1, 4).map((l) => l.split(/\s+/))).toEqual([
+      ["ndcg_cut_10", linear.toFixed(4)],
+      ["nDCG@10", linear.toFixed(4)],
+      ["ndcg@10", exp.toFixed(4)],
+    ]);
+    expect(r.out).toContain("conventions:\n  ndcg_cut_10  trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n");
+    expect(r.out).toContain("  nDCG@10      ir_measures: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n");
+    expect(r.out).toContain("  ndcg@10      rankeval: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n");
+    // Options given beat a tool's conventions, for every name
+    const g = await run("--gain", "exp", "-m", "ndcg_cut.10", "-m", "nDCG@10", "-m", "ndcg@10", qrels, runA);
+    expect(g.out.split("\n").slice(1, 4).map((l) => l.split(/\s+/)[1])).toEqual([exp.toFixed(4), exp.toFixed(4), exp.toFixed(4)]);
+  });
+
+  it("takes trec_eval's printed spelling (ndcg_cut_10) as its -m syntax, and trec_eval's text with it", async () => {
+    const a = await run("-m", "ndcg_cut_10", "-m", "P_1", "-m", "P_2", qrels, runA);
+    expect(a.status).toBe(0);
+    expect(a.out).toBe((await run("-m", "ndcg_cut.10", "-m", "P.1,2", qrels, runA)).out);
+  });
+
+  it("reads a decimal cutoff as trec_eval does, with a warning; refuses one that is not a number", async () => {
+    const r = await run("-m", "ndcg_cut.23.4", qrels, runA);
+    expect(r.status).toBe(0);
+    expect(r.out).toMatch(/^ndcg_cut_23 /);
+    expect(r.err).toContain('rankeval: warning: trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)\n');
+    const w = await run("-m", "P.5", "-m", "P.10", qrels, runA);
+    expect(w.out).toMatch(/^P_5 /);
+    expect(w.err).toMatch(/"P.10" is ignored: trec_eval uses the first parameters given for P \(-m P.5\); give them in one: -m P.5,10/);
+  });
+
+  it("writes JSON and CSV, with each measure's conventions", async () => {
+    const json = JSON.parse((await run("--format", "json", "-m", "map", "-m", "ndcg@2", qrels, runA)).out);
     expect(json.runs[0]).toMatchObject({ run: runA, runTag: "A", mean: { map: 0.75 } });
+    expect(json.conventions).toBe("gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
+    expect(json.measureConventions).toEqual({
+      map: "trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+      "ndcg@2": "rankeval: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+    });
     const csv = (await run("--format=csv", "-q", "-m", "map", qrels, runA)).out.trim().split("\n");
-    expect(csv).toEqual(["run,qid,measure,value", `${runA},q1,map,0.5`, `${runA},q2,map,1`, `${runA},all,map,0.75`]);
+    const c = "trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid";
+    expect(csv).toEqual(["run,qid,measure,value,conventions", `${runA},q1,map,0.5,${c}`, `${runA},q2,map,1,${c}`, `${runA},all,map,0.75,${c}`]);
   });
 
   it("reads gzip files", async () => {
@@ -142,7 +195,12 @@ describe("rankeval QRELS RUN", () => {
     [["--frobnicate", "a", "b"], 1, /unknown option --frobnicate/],
     [["-m"], 1, /-m needs a value/],
     [[qrels], 1, /give a QRELS file and at least one RUN file/],
-    [["-m", "bleu", qrels, runA], 1, /illegal measure 'bleu'/],
+    [["-m", "bleu", qrels, runA], 1, /unknown measure "bleu"/],
+    [["-m", "ndcg_cut.1O", qrels, runA], 1, /trec_eval measure "ndcg_cut.1O": cutoff "1O" is not a number/],
+    [["-m", "P.1O", qrels, runA], 1, /cutoff "1O" is not a number/],
+    [["-m", "ndgc@10", qrels, runA], 1, /unknown measure "ndgc@10" \(did you mean ndcg@10\?\)/],
+    [["-m", "recip_rnak", qrels, runA], 1, /did you mean recip_rank\?/],
+    [["-m", "nDCG@10,AP", qrels, runA], 1, /give several measures as separate words or -m options \(nDCG@10 AP\)/],
     [["-l", "x", qrels, runA], 1, /-l: "x" is not a number/],
     [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it: no such file \(ENOENT\)/],
     [[qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")], 2, /bad\.run:2:\d+: score "0\.1x" is not a number/],
@@ -270,8 +328,8 @@ describe("the installed binary", () => {
       return groupJudgments(q.finish());
     };
     const p = plan(["map", "ndcg_cut.5", "P.3"], null);
-    const opts = options({}, true);
-    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, {}, path, () => {});
+    const opts = options({});
+    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, path, () => {});
     const blocks = threadBlocks(path, 50, new Progress({ write: () => true }));
     expect(blocks).not.toBeNull();
     let sizes = 0;

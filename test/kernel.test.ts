@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
 import { groupRows } from "../src/group.js";
 import { runKernel } from "../src/kernel/kernel.js";
-import { parseMeasures } from "../src/measures/measure.js";
+import { parseMeasures } from "../src/measures/resolve.js";
 import { resolveOptions } from "../src/options.js";
 
 /** Deterministic pseudo-random numbers (mulberry32). */

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { InputError, RankevalError } from "../src/errors.js";
 import { evaluateBatch } from "../src/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
-import { resolveOptions } from "../src/options.js";
+import { explicitOptions } from "../src/options.js";
 import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/run-blocks.js";
-import { evaluateBlock, mergeBlocks, options, plan, relstringValues, trecExtras, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
+import { evaluateBlock, mergeBlocks, options, plan, relstringValues, trecExtras, trecOptions, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
 import { groupJudgments, joinParsed } from "../src/trec-join.js";
 import { bytes } from "./io/_helpers.js";
 
@@ -27,9 +27,9 @@ function whole(qrelsText: string, runText: string): string {
   const joined = joinParsed(j, r.finish());
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
-  const opts = options({}, true);
-  const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun), {});
-  const run: RunResult = { file: "run.txt", runTag: joined.runTag, result, strings: relstringValues(p, joined.batch, opts) };
+  const opts = options({});
+  const result = trecExtras(p, evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun));
+  const run: RunResult = { file: "run.txt", runTag: joined.runTag, result, strings: relstringValues(p, joined.batch, trecOptions(opts)) };
   return trecText(p, run, { perQuery: true });
 }
 
@@ -42,13 +42,13 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
   const j = judgments(qrelsText);
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
-  const opts = options({}, true);
+  const opts = options({});
   const parts: Evaluated[] = [];
   const blocks: number[] = [];
   const joiner = new RunBlocks(j, "run.txt", (joined) => {
     blocks.push(joined.batch.scores.length);
-    const result = trecExtras(p, joined.batch, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0), {});
-    parts.push({ result, strings: relstringValues(p, joined.batch, opts) });
+    const result = trecExtras(p, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0));
+    parts.push({ result, strings: relstringValues(p, joined.batch, trecOptions(opts)) });
   }, recycle);
   const arrival = new PortableBlocks(j.qrels.qidNames, "run.txt");
   let sent = 0;
@@ -149,7 +149,7 @@ describe("RunBlocks", () => {
 
   it("equals joinParsed's evaluation on a canonical measure's means too", () => {
     const j = judgments(QRELS);
-    const opts = resolveOptions();
+    const opts = explicitOptions();
     const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
     r.push(bytes(RUN));
     const joined = joinParsed(j, r.finish());
@@ -171,7 +171,7 @@ describe("RunBlocks", () => {
 
 describe("evaluateRunFile: a run that evaluates no query is an error, streamed or whole", () => {
   const p = plan(["map"], null);
-  const opts = options({}, true);
+  const opts = options({});
   /** evaluateRunFile on texts, the run streamed in blocks (or read whole, or under complete). */
   async function evaluateTexts(qrelsText: string, runText: string, how: "blocks" | "whole" | "complete") {
     const j = judgments(qrelsText);
@@ -185,7 +185,7 @@ describe("evaluateRunFile: a run that evaluates no query is an error, streamed o
       blocks: how === "blocks" ? parsedBlocks("run.txt", async (sink) => sink.push(bytes(runText)), 2) : null,
       whole: async () => parse(),
       complete: how === "complete",
-    }, (joined) => evaluateBlock(p, joined.batch, joined.qids, opts, {}, "run.txt", () => {}));
+    }, (joined) => evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {}));
   }
   const HOWS = ["blocks", "whole", "complete"] as const;
 

@@ -127,6 +127,29 @@ describe.each(backends)("$name", (b) => {
     });
   });
 
+  describe("ir_measures' README example (pypi.org/project/ir-measures)", () => {
+    // calc_aggregate([AP, nDCG, RR, nDCG@10, P(rel=2)@10], qrels, run) ->
+    // {AP: 0.75, nDCG: 0.8154648767857288, RR: 0.75, nDCG@10: 0.8154648767857288, P(rel=2)@10: 0.05},
+    // per query AP 0.5 / 1.0, nDCG 0.6309297535714575 / 1.0, P(rel=2)@10 0.0 / 0.1.
+    const qrels = { Q0: { D0: 0, D1: 1 }, Q1: { D0: 0, D3: 2 } };
+    const run = { Q0: { D0: 1.2, D1: 1.0 }, Q1: { D0: 2.4, D3: 3.6 } };
+    it("gives its numbers under its names, with no options", () => {
+      const r = b.evaluateRun(qrels, run, ["AP", "nDCG", "RR", "nDCG@10", "P(rel=2)@10"]);
+      expect(r.qids).toEqual(["Q0", "Q1"]);
+      const want: Record<string, [number, number]> = {
+        AP: [0.5, 1],
+        nDCG: [0.6309297535714575, 1],
+        RR: [0.5, 1],
+        "nDCG@10": [0.6309297535714575, 1],
+        "P(rel=2)@10": [0, 0.1],
+      };
+      for (const [m, [q0, q1]] of Object.entries(want)) {
+        expect(r.values[m][0], `${m} Q0`).toBeCloseTo(q0, 15);
+        expect(r.values[m][1], `${m} Q1`).toBeCloseTo(q1, 15);
+      }
+    });
+  });
+
   describe.skipIf(!haveShared)("ir_measures fixtures (../shared/golden/ir_measures)", () => {
     const pair = (name: string) => ({
       qrels: readQrels(shared(`golden/ir_measures/${name}.qrels`)),
@@ -140,35 +163,47 @@ describe.each(backends)("$name", (b) => {
       }
     };
 
-    it("tiny_a, gdeval (exp gain, ERR with max 4)", () => {
+    // Each tool's numbers under its own names, with no options: the names carry the conventions.
+    it("tiny_a, gdeval under ir_measures' names (exp gain, ERR with max 4)", () => {
       const { qrels, run } = pair("tiny_a");
-      check(b.evaluateRun(qrels, run, ["nDCG@20", "nDCG@2", "ERR@20", "ERR@2"], { gain: "exp" }), {
-        "ndcg@20": ["0.6201", "0.35099"],
-        "ndcg@2": ["0.17377", "0.38685"],
-        "err@20": ["0.10175", "0.09375"],
-        "err@2": ["0.03125", "0.09375"],
+      check(b.evaluateRun(qrels, run, ["nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@2", "ERR@20", "ERR@2"]), {
+        "nDCG(dcg='exp-log2')@20": ["0.6201", "0.35099"],
+        "nDCG(dcg='exp-log2')@2": ["0.17377", "0.38685"],
+        "ERR@20": ["0.10175", "0.09375"],
+        "ERR@2": ["0.03125", "0.09375"],
       });
     });
 
-    it("tiny_a, trec_eval (linear gain)", () => {
+    it("tiny_a, trec_eval (linear gain) under trec_eval's names and ir_measures' (pytrec_eval)", () => {
       const { qrels, run } = pair("tiny_a");
-      check(b.evaluateRun(qrels, run, ["ndcg", "ndcg_cut.2", "map", "recip_rank", "P.2"], { gain: "linear" }), {
-        ndcg: ["0.6585", "0.3354"],
-        "ndcg@2": ["0.2398", "0.3869"],
+      check(b.evaluateRun(qrels, run, ["ndcg_cut.2", "map", "recip_rank", "P.2", "nDCG", "nDCG@2", "AP", "RR", "P@2"]), {
+        ndcg_cut_2: ["0.2398", "0.3869"],
         map: ["0.6389", "0.1667"],
-        mrr: ["0.5", "0.5"],
-        "precision@2": ["0.5", "0.5"],
+        recip_rank: ["0.5", "0.5"],
+        P_2: ["0.5", "0.5"],
+        nDCG: ["0.6585", "0.3354"],
+        "nDCG@2": ["0.2398", "0.3869"],
+        AP: ["0.6389", "0.1667"],
+        RR: ["0.5", "0.5"],
+        "P@2": ["0.5", "0.5"],
       });
+      // The library's own ndcg is exp-gain: another number on the same data, under another key.
+      check(b.evaluateRun(qrels, run, ["ndcg@20"]), { "ndcg@20": ["0.6201", "0.35099"] });
     });
 
-    it("tiny_neg, pytrec_eval (linear gain; -1 labels)", () => {
-      // Its third published case, gains {0: 1, 1: 4}, gives label 0 a gain: rankeval's labels <= 0
-      // always gain 0 (and a gain table lists labels from 1), so it is not ours to match.
+    it("tiny_neg, pytrec_eval under ir_measures' names (linear gain; -1 labels)", () => {
       const { qrels, run } = pair("tiny_neg");
-      check(b.evaluateRun(qrels, run, ["ndcg", "ndcg@3"], { gain: "linear" }), {
-        ndcg: ["0.76018", "0.32739"],
-        "ndcg@3": ["0.76018", "0.00000"], // published as 0.0
+      check(b.evaluateRun(qrels, run, ["nDCG", "nDCG@3"]), {
+        nDCG: ["0.76018", "0.32739"],
+        "nDCG@3": ["0.76018", "0.00000"], // published as 0.0
       });
+      // Its third published case, gains {0: 1, 1: 4}, gives label 0 a gain: rankeval's labels <= 0
+      // always gain 0, so it is refused rather than computed otherwise.
+      expect(() => b.evaluateRun(qrels, run, ["nDCG(gains={0:1,1:4})"])).toThrow(/gives label 0 no gain/);
+      // A table that leaves label 0 alone maps the labels as pytrec_eval does: trec_eval's ndcg.1=4.
+      const r = b.evaluateRun(qrels, run, ["nDCG(gains={1:4})", "ndcg.1=4"]);
+      expect([...r.values["nDCG(gains={1:4})"]]).toEqual([...r.values["ndcg_1=4"]]);
+      expect(r.values["nDCG(gains={1:4})"][0]).not.toBeCloseTo(0.76018, 3);
     });
   });
 
@@ -176,11 +211,12 @@ describe.each(backends)("$name", (b) => {
     // See ../shared/data/lightgbm-lambdarank/SOURCE.txt: 50 queries, 215 of 768 rows in tied-score
     // groups, so trec_eval's tie rule (document id descending) decides many ranks.
     const dir = "data/lightgbm-lambdarank/reference/";
+    // trec_eval's names (bare map, ndcg, num_ret, num_rel are the library's own: given gain "linear")
     const measures = ["map", "ndcg", "ndcg_cut.1,3,5,10", "P.1,5,10", "recip_rank", "recall.10", "num_ret", "num_rel"];
     const trecName: Record<string, string> = {
-      map: "map", ndcg: "ndcg", "ndcg@1": "ndcg_cut_1", "ndcg@3": "ndcg_cut_3", "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10",
-      "precision@1": "P_1", "precision@5": "P_5", "precision@10": "P_10", mrr: "recip_rank", "recall@10": "recall_10",
-      num_ret: "num_ret", num_rel: "num_rel",
+      map: "map", ndcg: "ndcg", ndcg_cut_1: "ndcg_cut_1", ndcg_cut_3: "ndcg_cut_3", ndcg_cut_5: "ndcg_cut_5", ndcg_cut_10: "ndcg_cut_10",
+      P_1: "P_1", P_5: "P_5", P_10: "P_10", recip_rank: "recip_rank", recall_10: "recall_10", num_ret: "num_ret", num_rel: "num_rel",
+      "ndcg@1": "ndcg_cut_1", "ndcg@3": "ndcg_cut_3", "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10",
     };
     const compare = (r: Values, golden: Record<string, Record<string, number>>, names: string[], text: string) => {
       expect(r.qids.length).toBe(50);
@@ -205,7 +241,7 @@ describe.each(backends)("$name", (b) => {
       const run = readRun(shared(`${dir}lgb_rank_test_f34.run`));
       const golden = readTrecEval(shared(`${dir}lgb_rank_test_f34.trec_eval_q_linear.txt`));
       const r = b.evaluateRun(qrels, run, measures, { gain: "linear" });
-      compare(r, golden, Object.keys(trecName), "linear");
+      compare(r, golden, Object.keys(trecName).filter((n) => !n.includes("@")), "linear");
     });
 
     // The exp-gain file is trec_eval (linear gain) run on _exp.qrels, whose labels are already

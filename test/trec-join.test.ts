@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../src/errors.js";
 import { evaluateBatch, evaluateRun } from "../src/evaluate.js";
 import { docidString, Interner, QrelsParser, RunParser } from "../src/io/index.js";
-import { parseMeasures } from "../src/measures/measure.js";
-import { resolveOptions } from "../src/options.js";
+import { parseMeasures } from "../src/measures/resolve.js";
+import { explicitOptions } from "../src/options.js";
 import { joinParsed, type JoinedRun, type JoinOptions } from "../src/trec-join.js";
 import { bytes, haveShared, sharedPath } from "./io/_helpers.js";
 
@@ -216,7 +216,7 @@ describe("joinParsed, end to end", () => {
         const runBytes = new Uint8Array(readFileSync(sharedPath("golden", dir, runName)));
         const { qrels, run } = parse(qrelsBytes, runBytes);
         const joined = joinParsed(qrels, run);
-        const options = resolveOptions();
+        const options = explicitOptions();
         const got = evaluateBatch(joined.batch, joined.qids, parseMeasures(MEASURES), options, joined.notJudged, joined.notInRun);
 
         const latin1 = new TextDecoder("latin1");

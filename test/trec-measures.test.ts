@@ -52,9 +52,13 @@ describe.each(backends)("$name", (b) => {
       });
     });
 
-    it("trec_eval's spellings parse to the canonical names", () => {
+    it("trec_eval's spellings give trec_eval's lines, keyed as it prints them, with the canonical names' values", () => {
       const r = b.evaluateRun(qrels, run, ["relative_P.5", "set_P", "set_relative_P", "set_F", "unj_10", "unj.2"]);
-      expect(Object.keys(r.values).sort()).toEqual(["relative_p@5", "set_f", "set_p", "set_relative_p", "unj@10", "unj@2"]);
+      expect(Object.keys(r.values).sort()).toEqual(["relative_P_5", "set_F", "set_P", "set_relative_P", "unj_10", "unj_2"]);
+      const c = b.evaluateRun(qrels, run, ["relative_p@5", "set_f", "set_p", "set_relative_p", "unj@10", "unj@2"]);
+      expect(r.values.relative_P_5).toEqual(c.values["relative_p@5"]);
+      expect(r.values.set_F).toEqual(c.values.set_f);
+      expect(r.values.unj_2).toEqual(c.values["unj@2"]);
     });
 
     it("a query without relevant documents", () => {

@@ -105,9 +105,15 @@ function nameAndRest(word: string): [string, string] {
   return [m[1], m[2] ?? ""];
 }
 
+/**
+ * Names no tool uses but people write for one that exists (too far from it for an edit distance):
+ * interpolated precision is `iP` in papers, `IPrec` in ir_measures, `iprec_at_recall` in trec_eval.
+ */
+const ALSO_WRITTEN: Readonly<Record<string, readonly string[]>> = { iP: ["IPrec"], iprec: ["IPrec", "iprec_at_recall"] };
+
 function unknownMeasure(word: string): RankevalError {
   const [name, rest] = nameAndRest(word);
-  const near = nearest(name, knownNames()).map((n) => `${n}${rest}`);
+  const near = [...(Object.hasOwn(ALSO_WRITTEN, name) ? ALSO_WRITTEN[name] : []), ...nearest(name, knownNames())].slice(0, 3).map((n) => `${n}${rest}`);
   const hint = near.length
     ? ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`}?)`
     : ` (rankeval's names: ${FAMILIES.map((f) => f.name).join(", ")}; trec_eval's, ir_measures' and ranx's are taken too)`;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../../src/errors.js";
-import { atof, atol, gainTies, isComputed, parseTrecMeasures, reportMakesIt, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines } from "../../src/trec/names.js";
+import { canonicalName } from "../../src/measures/measure.js";
+import { atof, atol, gainTies, isComputed, parseTrecMeasures, reportMakesIt, splitTrecArg, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines, trecMeasuresOf, type TrecLine } from "../../src/trec/names.js";
+
+const gainTablesOf = (args: string[], warnings: string[]) =>
+  trecLines(parseTrecMeasures(args, warnings)).map((l) => {
+    const g = l.kernel!.measure.fixed.gain;
+    return g instanceof Map ? Object.fromEntries(g) : g;
+  });
 
 const names = (args: string[]) => trecLines(parseTrecMeasures(args)).map((l) => l.name);
 const line = (args: string[], name: string) => trecLines(parseTrecMeasures(args)).find((l) => l.name === name)!;
@@ -78,6 +85,49 @@ describe("parseTrecMeasures: names and parameters", () => {
   });
 });
 
+describe("the spelling trec_eval prints (NAME_PARAMS), which rankeval takes too", () => {
+  it("splits at the longest measure name taking parameters", () => {
+    expect(splitTrecArg("ndcg_cut_10")).toEqual({ name: "ndcg_cut", params: "10", printed: true });
+    expect(splitTrecArg("ndcg_cut.10")).toEqual({ name: "ndcg_cut", params: "10", printed: false });
+    expect(splitTrecArg("iprec_at_recall_0.50")).toEqual({ name: "iprec_at_recall", params: "0.50", printed: true });
+    expect(splitTrecArg("Rprec_mult_0.20")).toEqual({ name: "Rprec_mult", params: "0.20", printed: true });
+    expect(splitTrecArg("ndcg_1=3,2=9")).toEqual({ name: "ndcg", params: "1=3,2=9", printed: true });
+    expect(splitTrecArg("num_rel_ret")).toEqual({ name: "num_rel_ret", params: null, printed: false });
+    expect(splitTrecArg("set_F_0.5")).toEqual({ name: "set_F", params: "0.5", printed: true });
+    expect(splitTrecArg("map_5")).toBeNull(); // map takes no parameters: no printed spelling
+    expect(splitTrecArg("ndcg@10")).toBeNull();
+    expect(splitTrecArg("P_")).toBeNull();
+  });
+  it("gives the same lines as -m syntax; several for one measure add up", () => {
+    expect(names(["ndcg_cut_10"])).toEqual(["ndcg_cut_10"]);
+    expect(names(["P_5", "P_10", "P_5"])).toEqual(["P_5", "P_10"]);
+    expect(names(["P.20", "P_5"])).toEqual(["P_5", "P_20"]);
+    expect(names(["iprec_at_recall_0.50"])).toEqual(["iprec_at_recall_0.50"]);
+    expect(names(["utility_2,-1,0,0"])).toEqual(["utility_2,-1,0,0"]);
+    expect(names(["set_F_0.5"])).toEqual(["set_F_0.5"]);
+    bad(["P_1O"], /cutoff "1O" is not a number/);
+  });
+});
+
+describe("trecMeasuresOf: trec_eval's names in the library", () => {
+  it("one measure per line, keyed by the printed name", () => {
+    expect(trecMeasuresOf("P.5,10", [])!.map((m) => m.name)).toEqual(["P_5", "P_10"]);
+    expect(trecMeasuresOf("ndcg@10", [])).toBeNull();
+  });
+  it("refuses what is not a per-query number; a nickname leaves those out", () => {
+    expect(() => trecMeasuresOf("num_q", [])).toThrow(/num_q is a line of trec_eval's report/);
+    expect(() => trecMeasuresOf("11pt_avg..25,.5", [])).toThrow(/made from several measures/);
+    expect(() => trecMeasuresOf("dcg", [])).toThrow(/dcg is not computed by rankeval yet/);
+    const warnings: string[] = [];
+    const official = trecMeasuresOf("official", warnings)!.map((m) => m.name);
+    expect(official.slice(0, 3)).toEqual(["num_ret", "num_rel", "num_rel_ret"]);
+    expect(warnings).toEqual([]);
+    const all: string[] = [];
+    trecMeasuresOf("all_trec", all);
+    expect(all).toEqual(['trec_eval measure "all_trec": left out (the library does not compute them): relstring']);
+  });
+});
+
 describe("parseTrecMeasures: nicknames", () => {
   it("official: 30 lines, as out.test", () => {
     const n = names(["official"]);
@@ -121,15 +171,27 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(reportMakesIt(by("runid")) && reportMakesIt(by("num_q")) && !reportMakesIt(by("map"))).toBe(true);
   });
 
-  it("maps to rankeval's canonical measures where one exists", () => {
-    const k = (n: string) => by(n).kernel && { name: by(n).kernel!.measure.name, gain: by(n).kernel!.gain };
+  it("computes each line by rankeval's family, keyed by the printed name, with trec_eval's conventions", () => {
+    // the family's canonical name, and the gain table the line fixes (trec_eval's ndcg.1=3,2=9)
+    const of = (l: TrecLine) => {
+      const m = l.kernel!.measure;
+      expect(m.name).toBe(l.name);
+      expect(m.tool).toBe("trec_eval");
+      expect(m.conventions).toMatchObject({ gain: "linear", noRelevant: "zero", beyondList: "pad", ties: "docid" });
+      const g = m.fixed.gain;
+      return { name: canonicalName(m.family, m.k, m.params), gain: g instanceof Map ? Object.fromEntries(g) : g };
+    };
+    const k = (n: string) => by(n).kernel && of(by(n));
     expect(k("map")).toEqual({ name: "map", gain: undefined });
     expect(k("gm_map")).toEqual({ name: "map", gain: undefined });
+    expect(by("gm_map").kernel!.measure.aggregate).toBe("geomean");
+    expect(by("num_ret").kernel!.measure.aggregate).toBe("sum");
+    expect(by("map").kernel!.measure.aggregate).toBe("mean");
     expect(k("gm_bpref")).toEqual({ name: "bpref", gain: undefined });
     expect(k("P_5")!.name).toBe("precision@5");
     expect(k("recall_1000")!.name).toBe("recall@1000");
-    expect(k("ndcg")).toEqual({ name: "ndcg", gain: "linear" });
-    expect(k("ndcg_cut_10")).toEqual({ name: "ndcg@10", gain: "linear" });
+    expect(k("ndcg")).toEqual({ name: "ndcg", gain: undefined });
+    expect(k("ndcg_cut_10")).toEqual({ name: "ndcg@10", gain: undefined });
     expect(k("map_cut_100")!.name).toBe("map@100");
     expect(k("recip_rank")!.name).toBe("mrr");
     expect(k("Rprec")!.name).toBe("r-precision");
@@ -143,24 +205,25 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(k("unj_5")!.name).toBe("unj@5");
     expect(k("rbp")!.name).toBe("rbp");
     expect(k("utility")!.name).toBe("utility");
-    expect(line(["utility.2,-1,0,0"], "utility_2,-1,0,0").kernel!.measure.name).toBe("utility(a=2)");
-    expect(line(["rbp.p=0.95"], "rbp_p=0.95").kernel!.measure.name).toBe("rbp(p=0.95)");
+    expect(of(line(["utility.2,-1,0,0"], "utility_2,-1,0,0")).name).toBe("utility(a=2)");
+    expect(of(line(["rbp.p=0.95"], "rbp_p=0.95")).name).toBe("rbp(p=0.95)");
     const none = all.filter((l) => l.kernel === null).map((l) => l.measure);
     // runid and num_q are made by the report, relstring from the batch.
     expect([...new Set(none)]).toEqual(["runid", "num_q", "relstring"]);
-    expect(k("G")).toEqual({ name: "g", gain: "linear" });
-    expect(k("ndcg_rel")).toEqual({ name: "ndcg_rel", gain: "linear" });
-    expect(k("Rndcg")).toEqual({ name: "rndcg", gain: "linear" });
-    expect(line(["Rndcg.2=5"], "Rndcg_2=5").kernel).toMatchObject({ measure: { name: "rndcg" }, gain: { 2: 5 } });
-    expect(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9").kernel).toMatchObject({ measure: { name: "ndcg" }, gain: { 1: 3, 2: 9 } });
-    expect(line(["ndcg.1=3,1=5,0=0,2.7=4"], "ndcg_1=3,1=5,0=0,2.7=4").kernel!.gain).toEqual({ 1: 3, 2: 4 }); // atol levels, the first wins
-    for (const bad of ["ndcg.0=1", "ndcg.-1=2", "ndcg.x=1", "ndcg.1=-2"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
+    expect(k("G")).toEqual({ name: "g", gain: undefined });
+    expect(k("ndcg_rel")).toEqual({ name: "ndcg_rel", gain: undefined });
+    expect(k("Rndcg")).toEqual({ name: "rndcg", gain: undefined });
+    expect(of(line(["Rndcg.2=5"], "Rndcg_2=5"))).toEqual({ name: "rndcg", gain: { 2: 5 } });
+    expect(of(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9"))).toEqual({ name: "ndcg", gain: { 1: 3, 2: 9 } });
+    expect(of(line(["ndcg.1=3,1=5,0=0,2.7=4"], "ndcg_1=3,1=5,0=0,2.7=4")).gain).toEqual({ 1: 3, 2: 4 }); // atol levels, the first wins
+    for (const bad of ["ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
     expect(line(["relstring"], "relstring").relstring).toBe(10);
     expect(line(["relstring.20.7"], "relstring_20.7").relstring).toBe(20);
     expect(line(["relstring.-3"], "relstring_-3").relstring).toBe(0);
     const pts = line(["11pt_avg..25,.5"], "11pt_avg_.25,.5");
     expect(pts.kernel).toBeNull();
-    expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["iprec_at_recall(recall=0.25)", "iprec_at_recall(recall=0.5)"]);
+    expect(pts.meanOf!.map((k) => canonicalName(k.measure.family, k.measure.k, k.measure.params))).toEqual(["iprec_at_recall(recall=0.25)", "iprec_at_recall(recall=0.5)"]);
+    expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["11pt_avg_.25,.5@0.25", "11pt_avg_.25,.5@0.5"]);
     expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: left out
     expect(isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2"))).toBe(true);
     expect(all.every(isComputed)).toBe(true);
@@ -181,11 +244,29 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
     bad(["p.5"], /illegal measure/); // names are case-sensitive, as strcmp
     bad(["ndcg@10"], /illegal measure/);
   });
-  it("cutoffs <= 0, as atol reads them", () => {
+  it("cutoffs <= 0", () => {
     bad(["P.0"], /Negative cutoff detected/);
     bad(["P.5,-3"], /Negative cutoff detected/);
-    bad(["P.x"], /Negative cutoff detected/);
-    bad(["P.5,,10"], /Negative cutoff detected/);
+  });
+  it("cutoffs and parameters that are not numbers (trec_eval's atol/atof would read a prefix or 0: a deliberate divergence)", () => {
+    bad(["P.x"], /cutoff "x" is not a number/);
+    bad(["P.5,,10"], /cutoff "" is not a number/);
+    bad(["ndcg_cut.1O"], /trec_eval measure "ndcg_cut.1O": cutoff "1O" is not a number/);
+    bad(["P.5x"], /cutoff "5x" is not a number/);
+    bad(["iprec_at_recall.0.5x"], /cutoff "0.5x" is not a number/);
+    bad(["Rprec_mult.inf"], /cutoff "inf" is not a number/);
+    bad(["utility.1,-1,0,x"], /parameter "x" is not a number/);
+    bad(["set_F.beta"], /parameter "beta" is not a number/);
+    bad(["ndcg.x=1"], /level "x" is not a number/);
+    bad(["ndcg.1=3,2=9x"], /value of 2 "9x" is not a number/);
+  });
+  it("a decimal cutoff is read as trec_eval reads it (atol), with a warning", () => {
+    const warnings: string[] = [];
+    expect(trecLines(parseTrecMeasures(["ndcg_cut.23.4"], warnings)).map((l) => l.name)).toEqual(["ndcg_cut_23"]);
+    expect(warnings).toEqual(['trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)']);
+    const w2: string[] = [];
+    expect(gainTablesOf(["ndcg.1.5=3"], w2)).toEqual([{ 1: 3 }]);
+    expect(w2).toEqual(['trec_eval measure "ndcg.1.5=3": level "1.5" is read as 1, as trec_eval reads it (atol)']);
   });
   it("duplicate cutoffs, also after atol", () => {
     bad(["P.5,5"], /duplicate cutoffs/);
@@ -206,7 +287,9 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
     bad(["qrels_jg"], /-R prefs/);
   });
   it("the only-first rule is applied before checking: a later bad parameter string is never read", () => {
-    expect(names(["P.5", "P.0"])).toEqual(["P_5"]);
+    const warnings: string[] = [];
+    expect(trecLines(parseTrecMeasures(["P.5", "P.0"], warnings)).map((l) => l.name)).toEqual(["P_5"]);
+    expect(warnings).toEqual(['trec_eval measure "P.0" is ignored: trec_eval uses the first parameters given for P (-m P.5); give them in one: -m P.5,0']);
   });
 });
 
