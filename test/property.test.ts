@@ -16,7 +16,7 @@ const SHRINK_MS = Number(process.env.FC_SHRINK_MS ?? 60_000);
 const params = (numRuns: number) => ({ numRuns, seed: SEED, interruptAfterTimeLimit: SHRINK_MS + 30_000 });
 const TIMEOUT = SHRINK_MS + 60_000;
 
-const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions"]);
+const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions", "hits", "NumRet", "NumRel"]);
 
 /** Every measure in the README's table, those with cutoffs at each of `ks`. */
 export function allMeasures(ks: readonly number[]): string[] {
@@ -31,7 +31,33 @@ export function allMeasures(ks: readonly number[]): string[] {
     "iprec_at_recall", "iprec_at_recall(recall=0.3)", "iprec_at_recall(recall=1)", "11pt_avg",
     "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=1.8)", "infap", "bing",
     "rbp", "rbp(p=0.5)", "rbp_resid", "utility", "utility(a=2,b=-0.5,c=1,d=0.25,n=1000)",
-    "g", "ndcg_rel", "rndcg",
+    "g", "ndcg_rel", "rndcg", "hits", `hits@${at}`, `judged@${at}`,
+  ];
+}
+
+/**
+ * Other tools' names (trec_eval's, ir_measures', ranx's), each computed with its tool's conventions
+ * under the options given, under its own parameters: cutoffs `ks`, one measure per cutoff where the
+ * tool takes one.
+ */
+export function toolMeasures(ks: readonly number[]): string[] {
+  const at = ks.join(",");
+  const each = (f: (k: number) => string) => ks.map(f);
+  return [
+    // trec_eval
+    `ndcg_cut.${at}`, `P.${at}`, `recall.${at}`, `map_cut.${at}`, `success.${at}`, `relative_P.${at}`, `unj.${at}`,
+    ...each((k) => `ndcg_cut_${k}`), "recip_rank", "gm_map", "gm_bpref", "iprec_at_recall", "Rprec_mult", "11pt_avg",
+    "set_P", "set_relative_P", "set_F.0.5", "binG", "G", "Rndcg", "ndcg_rel.2=3", "ndcg.1=3,2=9", "utility.2,-1,0,0", "rbp.p=0.8",
+    "num_nonrel_judged_ret.x",
+    // ir_measures
+    "nDCG", "AP", "RR", "RR(rel=2)", "Rprec", "Rprec(rel=2)", "Bpref", "Bpref(rel=2)", "infAP", "NumRet", "NumRet(rel=2)", "NumRelRet",
+    "NumRel", "SetP", "SetRelP", "SetR", "SetF(beta=0.5)", "SetAP(rel=2)", "IPrec@0.3", "IPrec(rel=2)@1.0",
+    ...ks.flatMap((k) => [
+      `nDCG@${k}`, `AP@${k}`, `RR@${k}`, `P@${k}`, `P(rel=2)@${k}`, `R@${k}`, `Success@${k}`, `nDCG(dcg='exp-log2')@${k}`,
+      `ERR@${k}`, `Judged@${k}`, `nDCG(gains={1:3,2:9})@${k}`,
+    ]),
+    // ranx
+    "hits", "ndcg_burges", "dcg_burges", ...ks.flatMap((k) => [`hits@${k}`, `hits@${k}-l2`, `ndcg_burges@${k}`, `dcg_burges@${k}`]),
   ];
 }
 
@@ -279,6 +305,28 @@ const runBatch: fc.Arbitrary<RunCase> = fc
     if (shuffleQrels) for (const col of Object.values(c.qrels)) col.reverse();
     return c;
   });
+
+describe("other tools' names: kernel = reference, each under its tool's conventions", () => {
+  it("evaluate(rows), random batches and options", () => {
+    fc.assert(
+      fc.property(rowsBatch, cutoffs, options, (rows, ks, opts) => {
+        const ms = toolMeasures([...new Set([...ks, 1])]);
+        expectSame(evaluate(rows, ms as never, opts), referenceEvaluate(rows, ms as never, opts));
+      }),
+      params(Math.max(1, Math.round(RUNS / 3))),
+    );
+  }, TIMEOUT);
+
+  it("evaluateRun, with unjudged and never-retrieved documents", () => {
+    fc.assert(
+      fc.property(runBatch, cutoffs, options, ({ qrels, run }, ks, opts) => {
+        const ms = toolMeasures([...new Set([...ks, 1])]);
+        expectSame(evaluateRun(qrels, run, ms as never, opts), referenceEvaluateRun(qrels, run, ms as never, opts));
+      }),
+      params(Math.max(1, Math.round(RUNS / 3))),
+    );
+  }, TIMEOUT);
+});
 
 describe("evaluateRun(qrels, run): kernel = reference", () => {
   it("on random runs with unjudged and never-retrieved documents", () => {

@@ -133,6 +133,85 @@ describe.each(backends)("$name", (b) => {
     });
   });
 
+  describe("hits (ranx) and judged (ir_measures' Judged)", () => {
+    it("hits@k counts the relevant documents in the top k (ranx metrics/hits.py), the whole list without k", () => {
+      // seed ranked [1, 0, 2, 0, 1]: relevant at ranks 1, 3, 5
+      expectValues(b.evaluate(seed, ["hits@1", "hits@2", "hits@3", "hits@10", "hits", "hits@3-l2"]), {
+        "hits@1": 1,
+        "hits@2": 1,
+        "hits@3": 2,
+        "hits@10": 3, // k > N reads the list (ranx's fix_k)
+        hits: 3,
+        "hits@3-l2": 1, // ranx's relevance level 2: only the label-2 document at rank 3
+      });
+      // a query without relevant documents: 0 (ranx returns 0.0)
+      expectValues(b.evaluate(ranked([0, 0]), ["hits@2"], { noRelevant: "one" }), { "hits@2": 0 });
+    });
+
+    it("judged@k: the fraction of the top min(k, N) that has a judgment, whatever its label", () => {
+      // run ranks a (1), x (unjudged), b (-1, judged), y (unjudged); judgments a, b, c
+      const qrels = { q: { a: 1, b: -1, c: 2 } };
+      const run = { q: { a: 4, x: 3, b: 2, y: 1 } };
+      expectValues(b.evaluateRun(qrels, run, ["Judged@1", "Judged@2", "Judged@3", "Judged@4", "Judged@10", "judged@3"]), {
+        "Judged@1": 1,
+        "Judged@2": 1 / 2,
+        "Judged@3": 2 / 3, // b's -1 is a judgment
+        "Judged@4": 2 / 4,
+        "Judged@10": 2 / 4, // divided by the cutoff cut to the list (judged_provider.py)
+        "judged@3": 2 / 3,
+      });
+      // rows are all judged
+      expectValues(b.evaluate(seed, ["judged@3"]), { "judged@3": 1 });
+      // nothing ranked is judged: 0
+      expectValues(b.evaluateRun({ q: { a: 1 } }, { q: { x: 1 } }, ["Judged@5"]), { "Judged@5": 0 });
+    });
+  });
+
+  describe("each tool's name carries its conventions", () => {
+    it("ndcg_burges (ranx): exp gain whatever gain is given; ndcg_cut and nDCG: linear unless given", () => {
+      // seed ranked [1, 0, 2, 0, 1]
+      const exp = (1 + 3 * d(3)) / (3 + d(2) + d(3));
+      const linear = (1 + 2 * d(3)) / (2 + d(2) + d(3));
+      expectValues(b.evaluate(seed, ["ndcg_burges@3", "ndcg@3", "ndcg_cut.3", "nDCG@3", "dcg_burges@3"]), {
+        "ndcg_burges@3": exp,
+        "ndcg@3": exp,
+        ndcg_cut_3: linear,
+        "nDCG@3": linear,
+        "dcg_burges@3": 1 + 3 * d(3),
+      });
+      expectValues(b.evaluate(seed, ["ndcg_burges@3", "ndcg@3", "ndcg_cut.3", "nDCG@3", "nDCG(dcg='exp-log2')@3"], { gain: "linear" }), {
+        "ndcg_burges@3": exp, // the name fixes the gain
+        "ndcg@3": linear,
+        ndcg_cut_3: linear,
+        "nDCG@3": linear,
+        "nDCG(dcg='exp-log2')@3": exp, // the parameter fixes the gain
+      });
+    });
+
+    it("ranx's names keep ties in input order (its sort leaves them undefined); trec_eval's and ir_measures' by docid descending", () => {
+      // two documents tied at 1: input order a (relevant), b; by docid descending b, a
+      const rows = { qid: ["q", "q"], score: [1, 1], rel: [1, 0], docid: ["a", "b"] };
+      expectValues(b.evaluate(rows, ["hits@1", "success.1", "Success@1", "hit_rate@1"]), {
+        "hits@1": 1, // a first
+        success_1: 0, // b first
+        "Success@1": 0,
+        "hit_rate@1": 0, // the library's default: docid
+      });
+      expectValues(b.evaluate(rows, ["hits@1", "success.1"], { ties: "docid" }), { "hits@1": 0, success_1: 0 });
+    });
+
+    it("a measure's own relevance level beats the one given; the one given beats a tool's", () => {
+      // seed ranked [1, 0, 2, 0, 1]
+      expectValues(b.evaluate(seed, ["P(rel=2)@3", "P@3", "P.3", "precision@3"], { relevanceThreshold: 1.5 }), {
+        "P(rel=2)@3": 1 / 3,
+        "P@3": 1 / 3, // rel 1.5: only the label 2
+        P_3: 1 / 3,
+        "precision@3": 1 / 3,
+      });
+      expectValues(b.evaluate(seed, ["P(rel=2)@3", "P@3"]), { "P(rel=2)@3": 1 / 3, "P@3": 2 / 3 });
+    });
+  });
+
   describe("ties", () => {
     it("without document ids: input order", () => {
       // all scores tied: labels ranked as given [0, 1, 2]
