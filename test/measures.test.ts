@@ -179,7 +179,7 @@ describe("typos and bad names are errors, naming them", () => {
     ["nDCG(dcg='exp-log2')", /needs a cutoff/],
     ["nDCG(judged_only=True)@10", /judged_only/],
     ["NumRel(rel=2)", /only at rel=1/],
-    ["ERR", /needs a cutoff: ERR@20/],
+    ["ERR", /ERR needs a cutoff \(ir_measures computes ERR with gdeval, which needs one\), as ERR@20/],
     ["RBP", /does not compute ir_measures' RBP/],
     ["iP@0.5", /did you mean IPrec@0\.5/],
     ["nDCG@10,AP", /separate words or -m options \(nDCG@10 AP\)/],

@@ -137,12 +137,10 @@ const ENTRY_DATA = [
   {
     name: "ERR",
     at: "cutoff",
-    atRequired: false,
+    // ir_measures' ERR takes no cutoff too, but no provider computes it without one.
+    atRequired: true,
     params: {},
-    build: (p, word) => {
-      if (p.cutoff === undefined) throw fail(word, "ir_measures computes ERR with gdeval, which needs a cutoff: ERR@20");
-      return { family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL };
-    },
+    build: (p) => ({ family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL }),
   },
 ] as const satisfies readonly Entry[];
 const ENTRIES: readonly Entry[] = ENTRY_DATA;
@@ -234,7 +232,8 @@ export function parseIrMeasure(word: string): Measure | null {
   }
   if (values.judged_only === true) throw fail(word, "rankeval does not take judged_only=True (on the command line, -J ranks only the judged documents)");
   if (entry.at !== null && entry.atRequired && values[entry.at] === undefined) {
-    throw fail(word, `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}, as ${entry.name}@${entry.at === "cutoff" ? 10 : 0.5}`);
+    const why = entry.name === "ERR" ? " (ir_measures computes ERR with gdeval, which needs one)" : "";
+    throw fail(word, `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`);
   }
   if (entry.at === "cutoff" && values.cutoff !== undefined && !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)) {
     throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);

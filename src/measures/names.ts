@@ -66,7 +66,9 @@ export type TrecEvalName =
   | `${TrecNames<"longCutoffs">}_${K}`
   | `${TrecNames<"doubleCutoffs" | "doubleParams" | "pairs">}.${string}`
   | `${TrecNames<"doubleCutoffs">}_${K}`
-  | `${TrecNames<"doubleParams" | "pairs">}_${string}`;
+  | `${TrecNames<"doubleParams">}_${K}`
+  | `${TrecNames<"doubleParams">}_${K},${string}`
+  | `${TrecNames<"pairs">}_${string}=${string}`;
 type ParamKinds = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 
 type IrmRow = IrMeasuresTable[number];
