@@ -387,4 +387,14 @@ describe.skipIf(!existsSync(shared))("trec_eval's outputs, line for line", () =>
     const want = readFileSync(join(shared, expected), "utf8").split("\n").filter((l) => !leftOut(l));
     expect(r.out.split("\n")).toEqual(want);
   });
+
+  it("every line of -m all_trec, asked by the name trec_eval prints (ndcg_cut_10, iprec_at_recall_0.50, ...), gives the same text", async () => {
+    const golden = readFileSync(join(shared, "synthetic-small/small_all.txt"), "utf8");
+    const printed = golden.split("\n").filter(Boolean).map((l) => l.split("\t")[0].trimEnd()).filter((n) => n !== "relstring");
+    const argv = printed.flatMap((n) => ["-m", n]);
+    const r = await run(...argv, join(shared, "synthetic-small/qrels.txt"), join(shared, "synthetic-small/run.txt"));
+    expect(r.status).toBe(0);
+    expect(r.err).toBe("");
+    expect(r.out).toBe(golden);
+  });
 });
