@@ -30,7 +30,7 @@
  * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
  * q.push(qrelsBytes); r.push(runBytes);
  * const { batch, qids: names } = joinParsed(q.finish(), r.finish());
- * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), resolveOptions(), 0, 0);
+ * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
  * ```
  */
 import { InputError, RankevalError } from "./errors.js";

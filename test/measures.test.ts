@@ -104,6 +104,20 @@ describe("measure names: each tool's name, keyed in its tool's spelling", () => 
     expect(names("P")[0]).toBe("P_5");
   });
 
+  it("keeps an alias's preset parameter in its place (ir_measures' dict), shown when not its default", () => {
+    expect(names("NumRelRet(rel=2)")).toEqual(["NumRet(rel=2)"]);
+    expect(names("SetRelP(rel=2)")).toEqual(["SetP(relative=True,rel=2)"]);
+  });
+
+  it("takes parsed measures as they are (names known only at run time)", () => {
+    const parsed = parseMeasures(["nDCG@10", "ndcg@10"]);
+    const rows = { qid: ["q", "q"], score: [2, 1], rel: [1, 2] };
+    const r = evaluate(rows, [...parsed, "map"]);
+    expect(r.measures).toEqual(["nDCG@10", "ndcg@10", "map"]);
+    expect(r.values["nDCG@10"][0]).toBeCloseTo((1 + 2 / Math.log2(3)) / (2 + 1 / Math.log2(3)), 12);
+    expect(r.values["ndcg@10"][0]).toBeCloseTo((1 + 3 / Math.log2(3)) / (3 + 1 / Math.log2(3)), 12);
+  });
+
   it("takes several specs, separated by spaces or as a list, without duplicates by key", () => {
     expect(names("ndcg@10 map  P@10")).toEqual(["ndcg@10", "map", "P@10"]);
     expect(names(["ndcg@5", "ndcg_cut.5", "map", "ndcg@5"])).toEqual(["ndcg@5", "ndcg_cut_5", "map"]);
@@ -175,6 +189,7 @@ describe("typos and bad names are errors, naming them", () => {
     ["err(max=x)@10", /parameter max: "x" is not a number/],
     ["P(rell=2)@10", /P has no parameter "rell"/],
     ["P(rel=2.5)@10", /rel=2\.5 is not an integer/],
+    ["P(rel=2,rel=3)@10", /parameter rel given twice/],
     ["nDCG(dcg='exp')@10", /dcg='exp' is not one of 'log2', 'exp-log2'/],
     ["nDCG(dcg='exp-log2')", /needs a cutoff/],
     ["nDCG(judged_only=True)@10", /judged_only/],

@@ -169,7 +169,8 @@ describe.each(backends)("$name", (b) => {
 
   describe("each tool's name carries its conventions", () => {
     it("ndcg_burges (ranx): exp gain whatever gain is given; ndcg_cut and nDCG: linear unless given", () => {
-      // seed ranked [1, 0, 2, 0, 1]
+      // ranx/metrics/ndcg.py _dcg(jarvelin=False): sum of (2^rel - 1) / log2(i + 1) over the top k; the
+      // ideal is the qrels sorted, cut at k too (_idcg). Seed ranked [1, 0, 2, 0, 1]
       const exp = (1 + 3 * d(3)) / (3 + d(2) + d(3));
       const linear = (1 + 2 * d(3)) / (2 + d(2) + d(3));
       expectValues(b.evaluate(seed, ["ndcg_burges@3", "ndcg@3", "ndcg_cut.3", "nDCG@3", "dcg_burges@3"]), {

@@ -178,12 +178,6 @@ export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.nam
 
 const WORD = /^([A-Za-z_][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
-/** Whether `word` is spelled with one of ir_measures' names (then `parseIrMeasure` reads it or throws). */
-export function isIrMeasuresName(word: string): boolean {
-  const m = WORD.exec(word);
-  return m !== null && IR_MEASURES_NAMES.includes(m[1]);
-}
-
 /**
  * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the
  * word does not start with an ir_measures name. Throws, naming the problem, for a bad parameter or
@@ -196,7 +190,8 @@ export function parseIrMeasure(word: string): Measure | null {
   if (NOT_COMPUTED.includes(written)) throw fail(word, `rankeval does not compute ir_measures' ${written}`);
   const alias = Object.hasOwn(ALIASES, written) ? ALIASES[written] : undefined;
   const entry = BY_NAME.get(alias?.of ?? written)!;
-  // Parameters in the order ir_measures keeps them: an alias's preset ones first, then those given.
+  // Parameters in the order ir_measures keeps them (a dict: a preset one given again keeps its place):
+  // an alias's preset ones first, then those given.
   const given = new Map<string, { value: Value; text: string }>();
   for (const [key, value] of Object.entries(alias?.preset ?? {})) given.set(key, { value, text: repr(value, false) });
   if (paramText !== undefined) {
@@ -209,7 +204,7 @@ export function parseIrMeasure(word: string): Measure | null {
         const known = [...(entry.at ? [entry.at] : []), ...Object.keys(entry.params)];
         throw fail(word, `${entry.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`);
       }
-      given.delete(key);
+      if (given.has(key) && !Object.hasOwn(alias?.preset ?? {}, key)) throw fail(word, `parameter ${key} given twice`);
       given.set(key, literal(item.slice(eq + 1).trim(), spec, key, word));
     }
   }
@@ -220,7 +215,6 @@ export function parseIrMeasure(word: string): Measure | null {
       const separate = [`${written}${paramText === undefined ? "" : `(${paramText})`}@${parts[0]}`, ...parts.slice(1)].join(" ");
       throw fail(word, `"@${atText}" is not one ${entry.at}: ir_measures takes one per measure; give several measures as separate words or -m options (${separate})`);
     }
-    given.delete(entry.at);
     given.set(entry.at, literal(atText, atParam(entry.at), entry.at, word));
   }
   const values: Record<string, Value | undefined> = {};
