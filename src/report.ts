@@ -23,9 +23,16 @@ export interface TableOptions {
   summary?: boolean;
 }
 
-/** A result's conventions for one measure: its own where measures differ (measureConventions), else the result's. */
+/**
+ * A result's conventions for one measure: its own (measureConventions: a tool's name carries its
+ * tool's), else the result's. The library's own names are computed with the options given: their
+ * `rankeval: ...` is printed as the options' line, as before.
+ */
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
-const conventionsOf = (r: Result<unknown>, measure: string): string => (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
+const conventionsOf = (r: Result<unknown>, measure: string): string => {
+  const own = (r as WithMeasureConventions).measureConventions?.[measure];
+  return own === undefined || own === `rankeval: ${r.conventions}` ? r.conventions : own;
+};
 
 /**
  * A value as every cell prints it: four decimals always (an integer mean such as 1 prints 1.0000, as

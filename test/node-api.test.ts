@@ -37,7 +37,10 @@ const RUN_B = "q1 Q0 d3 1 0.9 b\nq1 Q0 d1 2 0.8 b\nq2 Q0 d1 1 0.5 b\n10 Q0 7 1 2
 const qrelsPath = file("qrels.txt", QRELS);
 const runA = file("a.run", RUN_A);
 const runB = file("b.run", RUN_B);
-const MEASURES = ["ndcg@3,10", "map", "mrr", "precision@2", "recall@10", "bpref", "num_ret"];
+// Names the library and the command line read alike: a bare name both rankeval's and trec_eval's is
+// trec_eval's on the command line (num_ret summed there, its mean in the library), so the count is
+// ir_measures' NumRet (summed in both); map and bpref give the same numbers either way.
+const MEASURES = ["ndcg@3,10", "map", "mrr", "precision@2", "recall@10", "bpref", "NumRet"];
 
 /** The values per qid, whatever the order of the queries. */
 function byQid(r: Result<string>): Record<string, Record<string, number>> {

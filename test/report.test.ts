@@ -29,7 +29,7 @@ describe("formatTable", () => {
 
   it("runs side by side, aligned by measure: an empty cell where a run lacks one, never -inf or NaN", () => {
     const a = evaluateRun(qrels, runA, ["map", "ndcg@2"]);
-    const b = evaluateRun(qrels, runB, ["ndcg@2", "P@1"]);
+    const b = evaluateRun(qrels, runB, ["ndcg@2", "precision@1"]);
     const text = formatTable([{ name: "A", result: a }, { name: "B", result: b }]);
     expect(text).not.toMatch(/inf|NaN/);
     expect(text.split("\n").slice(0, 5)).toEqual([
@@ -98,7 +98,7 @@ describe("formatTable", () => {
       "all    queries       3       2",
     ]);
     // A query no column has for a measure has no row.
-    const c = evaluateRun(qrels, runB, ["P@1"]);
+    const c = evaluateRun(qrels, runB, ["precision@1"]);
     expect(formatTable([{ name: "A", result: a }, { name: "C", result: c }], { perQuery: true })).not.toMatch(/^q3 +precision@1/m);
     const noSummary = formatTable(columns, { perQuery: true, summary: false });
     expect(noSummary).not.toMatch(/^all/m);
