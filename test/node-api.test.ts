@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { evaluateRun, RankevalError, type Result } from "../src/index.js";
+import { evaluateRun, parseMeasures, RankevalError, type Result } from "../src/index.js";
 import { InputError } from "../src/errors.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
@@ -134,7 +134,10 @@ describe("evaluateFiles", () => {
   });
 });
 
-/** A Result's means taken over its queries in another order (so sums agree to the last bit). */
+/**
+ * A Result's means taken over its queries in another order (so sums agree to the last bit); the sum
+ * for a measure whose tool sums it (ir_measures' NumRet).
+ */
 function byMeanInOrder(r: Result<string>, qids: string[]): Record<string, number> {
   const at = new Map(r.qids.map((q, i) => [q, i]));
   const out: Record<string, number> = {};
@@ -148,7 +151,7 @@ function byMeanInOrder(r: Result<string>, qids: string[]): Record<string, number
         n++;
       }
     }
-    out[m] = n ? sum / n : NaN;
+    out[m] = parseMeasures(m)[0].aggregate === "sum" ? sum : n ? sum / n : NaN;
   }
   return out;
 }
