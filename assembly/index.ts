@@ -231,3 +231,6 @@ function measure(family: i32, k: i32, p: usize): f64 {
     default: return NaN;
   }
 }
+
+// The resampling of the significance tests (src/compare/): see assembly/compare.ts.
+export { randomizationSums, bootstrapSums, tukeyRanges, TILE_BLOCKS } from "./compare";

@@ -9,3 +9,4 @@ export { FAMILIES, type Family } from "./measures/registry.js";
 export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions } from "./options.js";
 export { formatTable } from "./report.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors.js";
+export * from "./compare/index.js";

@@ -1,0 +1,373 @@
+// compare(): does a run beat a baseline? Paired tests, effect sizes and corrections over the
+// per-query values of evaluated runs (Result.values), browser-safe. The CLI and the page print
+// what this returns through format.ts.
+import { RankevalError } from "../errors.js";
+import type { Result } from "../evaluate.js";
+import { adjust, CORRECTIONS, type Correction } from "./correct.js";
+import { describe, pairedT, signTest } from "./paired.js";
+import { bootstrapTests, randomizationTests, tukeyTests, type ColumnPair, type ResamplingResult } from "./resampling.js";
+import { wilcoxon } from "./wilcoxon.js";
+
+export type TestName = "t" | "wilcoxon" | "sign" | "randomization" | "bootstrap" | "tukey";
+/** Every test, in the order reports list them. */
+export const TESTS: readonly TestName[] = ["t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"];
+
+/** A run to compare: its name (a file name, a system) and what evaluate() or evaluateRun() returned. */
+export interface NamedResult {
+  readonly name: string;
+  readonly result: Result<unknown>;
+}
+
+export interface CompareOptions {
+  /**
+   * The run every other run is compared with, by name. Ignored with `pairs: "all"`.
+   * @default the first run
+   */
+  baseline?: string;
+  /**
+   * `"baseline"`: each run against the baseline; `"all"`: every pair of runs (the earlier run in the
+   * list as the pair's baseline).
+   * @default "baseline"
+   */
+  pairs?: "baseline" | "all";
+  /**
+   * The tests to run, each two-sided (see the documentation of each in src/compare/). The paired t
+   * and randomization tests are the pair Smucker, Allan & Carterette (2007) found to agree and
+   * recommend for IR; the others are there to match what a reader or a reviewer asks for.
+   * @default ["t", "randomization"]
+   */
+  tests?: readonly TestName[];
+  /**
+   * Correction for multiple comparisons, per measure and test over that measure's comparisons.
+   * The randomised Tukey HSD is already adjusted for every pair of runs, so it is never corrected
+   * again (its pAdjusted is its p).
+   * @default "holm" when a measure has more than one comparison, else "none"
+   */
+  correction?: Correction;
+  /**
+   * A test marks a comparison significant when its adjusted p is below alpha.
+   * @default 0.05
+   */
+  alpha?: number;
+  /**
+   * Resamples B of the randomization test, the bootstrap and the Tukey HSD.
+   * @default 10000
+   */
+  iterations?: number;
+  /**
+   * Seed of the resampling tests' random stream (a safe integer >= 0), fixed so that a report
+   * reproduces.
+   * @default 42
+   */
+  seed?: number;
+  /**
+   * The measures to compare, by their names in the results.
+   * @default every measure of the first run (each run must have it)
+   */
+  measures?: readonly string[];
+}
+
+export const DEFAULT_COMPARE_OPTIONS = Object.freeze({
+  pairs: "baseline" as const,
+  tests: Object.freeze(["t", "randomization"] as TestName[]) as readonly TestName[],
+  alpha: 0.05,
+  iterations: 10_000,
+  seed: 42,
+});
+
+export interface TestResult {
+  /**
+   * t: Student's t; wilcoxon: min(R+, R-); sign: wins / (wins + losses); randomization, bootstrap,
+   * tukey: the mean difference they test.
+   */
+  readonly statistic: number;
+  /** Two-sided p. NaN where the test has no answer (too few queries, no variation). */
+  readonly p: number;
+  /** p after the correction. */
+  readonly pAdjusted: number;
+  /** pAdjusted < alpha. */
+  readonly significant: boolean;
+  /** wilcoxon: which distribution gave p ("exact", "permutation" or "normal"). */
+  readonly method?: string;
+  /** bootstrap: the 95% percentile interval of the mean difference. */
+  readonly ci95?: readonly [number, number];
+}
+
+export interface PairComparison {
+  readonly measure: string;
+  readonly baseline: string;
+  readonly run: string;
+  /** Queries both runs have a value for (not NaN), matched by qid. */
+  readonly n: number;
+  /** Queries with a value in one run that the pairing left out (the other has none). */
+  readonly lost: { readonly baseline: number; readonly run: number };
+  /** Means over the n paired queries. */
+  readonly baselineMean: number;
+  readonly runMean: number;
+  /** mean(run - baseline). */
+  readonly difference: number;
+  /** 95% Student t interval of the difference. */
+  readonly ci95: readonly [number, number];
+  /** (runMean - baselineMean) / baselineMean, in percent; NaN when baselineMean is 0. */
+  readonly relative: number;
+  /** d_z = mean(d) / sd(d). */
+  readonly effectSize: number;
+  readonly wins: number;
+  readonly ties: number;
+  readonly losses: number;
+  readonly tests: Partial<Record<TestName, TestResult>>;
+}
+
+export interface Comparison {
+  /** The conventions the runs were evaluated with (every run's must be the same). */
+  readonly conventions: string;
+  readonly measures: string[];
+  readonly runs: string[];
+  /** The baseline's name, or null when every pair is compared. */
+  readonly baseline: string | null;
+  /** Measure-major: each measure's comparisons in run order. */
+  readonly comparisons: PairComparison[];
+  /** Each run's own mean of each measure (Result.mean), over all its queries. */
+  readonly means: Record<string, Record<string, number>>;
+  /** The settings used, every default filled in. */
+  readonly settings: {
+    readonly pairs: "baseline" | "all";
+    readonly tests: readonly TestName[];
+    readonly correction: Correction;
+    readonly alpha: number;
+    readonly iterations: number;
+    readonly seed: number;
+  };
+}
+
+/**
+ * Compares runs measure by measure over the queries both runs of a pair have a value for.
+ *
+ * @example
+ * const base = evaluateRun(qrels, bm25, ["ndcg@10", "map"]);
+ * const mine = evaluateRun(qrels, rerank, ["ndcg@10", "map"]);
+ * compare([{ name: "bm25", result: base }, { name: "rerank", result: mine }]).comparisons[0].tests.t.p
+ */
+export function compare(runs: readonly NamedResult[], options: CompareOptions = {}): Comparison {
+  const settings = resolveCompareOptions(runs, options);
+  const names = runs.map((r) => r.name);
+  const conventions = runs[0].result.conventions;
+  for (const r of runs) {
+    if (r.result.conventions !== conventions) {
+      throw new RankevalError("bad-input", `runs evaluated with different conventions cannot be compared: "${runs[0].name}" has ${conventions}, "${r.name}" has ${r.result.conventions}`);
+    }
+  }
+  const measures = [...(options.measures ?? runs[0].result.measures)];
+  for (const m of measures) {
+    for (const r of runs) {
+      if (!r.result.values[m]) throw new RankevalError("bad-input", `run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`);
+    }
+  }
+
+  // Every run's values on one list of queries: the union of the runs' qids, in order of first
+  // appearance; NaN where a run has no value.
+  const universe = new Map<unknown, number>();
+  for (const r of runs) for (const q of r.result.qids) if (!universe.has(q)) universe.set(q, universe.size);
+  const aligned = measures.map((m) =>
+    runs.map((r) => {
+      const column = new Float64Array(universe.size).fill(NaN);
+      const values = r.result.values[m];
+      r.result.qids.forEach((q, i) => (column[universe.get(q)!] = values[i]));
+      return column;
+    }),
+  );
+
+  const baselineIndex = settings.pairs === "all" ? -1 : names.indexOf(settings.baseline);
+  const pairs: [number, number][] = [];
+  if (settings.pairs === "all") {
+    for (let a = 0; a < runs.length; a++) for (let b = a + 1; b < runs.length; b++) pairs.push([a, b]);
+  } else {
+    for (let r = 0; r < runs.length; r++) if (r !== baselineIndex) pairs.push([baselineIndex, r]);
+  }
+
+  // Each comparison's paired queries, and the closed-form statistics.
+  interface Work {
+    measure: number;
+    pair: [number, number];
+    positions: Int32Array;
+    run: Float64Array;
+    baseline: Float64Array;
+    comparison: Omit<PairComparison, "tests">;
+    tests: Partial<Record<TestName, Omit<TestResult, "pAdjusted" | "significant">>>;
+  }
+  const work: Work[] = [];
+  measures.forEach((measure, s) => {
+    for (const pair of pairs) {
+      const x = aligned[s][pair[1]];
+      const y = aligned[s][pair[0]];
+      const positions: number[] = [];
+      let lostRun = 0;
+      let lostBaseline = 0;
+      for (let q = 0; q < universe.size; q++) {
+        const hasX = !Number.isNaN(x[q]);
+        const hasY = !Number.isNaN(y[q]);
+        if (hasX && hasY) positions.push(q);
+        else if (hasX) lostRun++;
+        else if (hasY) lostBaseline++;
+      }
+      const run = Float64Array.from(positions, (q) => x[q]);
+      const baseline = Float64Array.from(positions, (q) => y[q]);
+      const d = Float64Array.from(positions, (_, i) => run[i] - baseline[i]);
+      const description = describe(run, baseline, d);
+      const tests: Work["tests"] = {};
+      for (const test of settings.tests) {
+        if (test === "t") tests.t = pairedT(d);
+        else if (test === "wilcoxon") tests.wilcoxon = d.length === 0 ? { statistic: NaN, p: NaN } : wilcoxon(d);
+        else if (test === "sign") tests.sign = signTest(description.wins, description.losses);
+      }
+      work.push({
+        measure: s,
+        pair,
+        positions: Int32Array.from(positions),
+        run,
+        baseline,
+        comparison: { measure, baseline: names[pair[0]], run: names[pair[1]], n: positions.length, lost: { baseline: lostBaseline, run: lostRun }, ...description },
+        tests,
+      });
+    }
+  });
+
+  // Randomization and bootstrap: comparisons over the same queries share one kernel call, with a
+  // column for each (measure, run) they use.
+  for (const test of ["randomization", "bootstrap"] as const) {
+    if (!settings.tests.includes(test)) continue;
+    for (const group of groupBy(work, (w) => keyOf(w.positions))) {
+      const columns: Float64Array[] = [];
+      const columnOf = new Map<string, number>();
+      const column = (w: Work, side: 0 | 1) => {
+        const key = `${w.measure}:${w.pair[side]}`;
+        let c = columnOf.get(key);
+        if (c === undefined) {
+          c = columns.push(side === 0 ? w.baseline : w.run) - 1;
+          columnOf.set(key, c);
+        }
+        return c;
+      };
+      const columnPairs: ColumnPair[] = group.map((w) => ({ baseline: column(w, 0), run: column(w, 1) }));
+      const rows = group[0].positions.length;
+      const run = test === "randomization" ? randomizationTests : bootstrapTests;
+      const results = run(columns, rows, columnPairs, settings.iterations, settings.seed);
+      group.forEach((w, i) => (w.tests[test] = resamplingTest(results[i])));
+    }
+  }
+
+  // Tukey HSD: per measure over the queries every run has a value for; measures with the same such
+  // queries share one call (the same permutations).
+  if (settings.tests.includes("tukey")) {
+    const complete = measures.map((_, s) => {
+      const positions: number[] = [];
+      for (let q = 0; q < universe.size; q++) if (aligned[s].every((column) => !Number.isNaN(column[q]))) positions.push(q);
+      return Int32Array.from(positions);
+    });
+    const measureGroups = groupBy(measures.map((_, s) => s), (s) => keyOf(complete[s]));
+    const columnPairs = pairs.map(([b, r]) => ({ baseline: b, run: r }));
+    for (const group of measureGroups) {
+      const positions = complete[group[0]];
+      const values = group.map((s) => aligned[s].map((column) => Float64Array.from(positions, (q) => column[q])));
+      const results = tukeyTests(values, positions.length, columnPairs, settings.iterations, settings.seed);
+      group.forEach((s, i) => {
+        for (const w of work) if (w.measure === s) w.tests.tukey = resamplingTest(results[i][pairs.indexOf(w.pair)]);
+      });
+    }
+  }
+
+  // Corrections, per measure and test.
+  const adjusted = new Map<Work, Partial<Record<TestName, number>>>();
+  for (const w of work) adjusted.set(w, {});
+  measures.forEach((_, s) => {
+    const family = work.filter((w) => w.measure === s);
+    for (const test of settings.tests) {
+      const p = family.map((w) => w.tests[test]!.p);
+      const pAdjusted = test === "tukey" ? p : adjust(p, settings.correction);
+      family.forEach((w, i) => (adjusted.get(w)![test] = pAdjusted[i]));
+    }
+  });
+
+  const comparisons = work.map((w): PairComparison => {
+    const tests: Partial<Record<TestName, TestResult>> = {};
+    for (const test of settings.tests) {
+      const raw = w.tests[test]!;
+      const pAdjusted = adjusted.get(w)![test]!;
+      tests[test] = { ...raw, pAdjusted, significant: pAdjusted < settings.alpha };
+    }
+    return { ...w.comparison, tests };
+  });
+  const means: Record<string, Record<string, number>> = {};
+  for (const r of runs) means[r.name] = Object.fromEntries(measures.map((m) => [m, r.result.mean[m]]));
+  return {
+    conventions,
+    measures,
+    runs: names,
+    baseline: settings.pairs === "all" ? null : settings.baseline,
+    comparisons,
+    means,
+    settings: {
+      pairs: settings.pairs,
+      tests: settings.tests,
+      correction: settings.correction,
+      alpha: settings.alpha,
+      iterations: settings.iterations,
+      seed: settings.seed,
+    },
+  };
+}
+
+function resamplingTest(r: ResamplingResult): Omit<TestResult, "pAdjusted" | "significant"> {
+  return r.ci95 ? { statistic: r.statistic, p: r.p, ci95: r.ci95 } : { statistic: r.statistic, p: r.p };
+}
+
+function keyOf(positions: Int32Array): string {
+  return positions.join(",");
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  return [...groups.values()];
+}
+
+interface ResolvedCompareOptions {
+  baseline: string;
+  pairs: "baseline" | "all";
+  tests: readonly TestName[];
+  correction: Correction;
+  alpha: number;
+  iterations: number;
+  seed: number;
+}
+
+function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions): ResolvedCompareOptions {
+  const bad = (what: string) => new RankevalError("bad-option", what);
+  if (runs.length < 2) throw bad(`comparing needs at least two runs, not ${runs.length}`);
+  const names = runs.map((r) => r.name);
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) throw bad(`two runs are named "${duplicate}"; give each run its own name`);
+  const pairs = o.pairs ?? DEFAULT_COMPARE_OPTIONS.pairs;
+  if (pairs !== "baseline" && pairs !== "all") throw bad(`pairs must be "baseline" or "all", not ${JSON.stringify(pairs)}`);
+  const baseline = o.baseline ?? names[0];
+  if (!names.includes(baseline)) throw bad(`baseline "${baseline}" is not one of the runs (${names.join(", ")})`);
+  const tests = o.tests ?? DEFAULT_COMPARE_OPTIONS.tests;
+  if (tests.length === 0) throw bad(`give at least one test (${TESTS.join(", ")})`);
+  for (const t of tests) if (!TESTS.includes(t)) throw bad(`unknown test ${JSON.stringify(t)}; the tests are ${TESTS.join(", ")}`);
+  const ordered = TESTS.filter((t) => tests.includes(t));
+  const perMeasure = pairs === "all" ? (runs.length * (runs.length - 1)) / 2 : runs.length - 1;
+  const correction = o.correction ?? (perMeasure > 1 ? "holm" : "none");
+  if (!CORRECTIONS.includes(correction)) throw bad(`correction must be ${CORRECTIONS.join(", ")}, not ${JSON.stringify(correction)}`);
+  const alpha = o.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha;
+  if (!(alpha > 0 && alpha < 1)) throw bad(`alpha must be between 0 and 1, not ${alpha}`);
+  const iterations = o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations;
+  if (!(Number.isInteger(iterations) && iterations >= 1 && iterations <= 10_000_000)) throw bad(`iterations must be an integer from 1 to 10000000, not ${iterations}`);
+  const seed = o.seed ?? DEFAULT_COMPARE_OPTIONS.seed;
+  if (!(Number.isSafeInteger(seed) && seed >= 0)) throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
+  return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
+}

@@ -1,0 +1,54 @@
+// The distributions the tests need, from @stdlib's per-function packages (bundled at build time
+// into stdlib.generated.ts by scripts/bundle-stdlib.mjs, so the library keeps no runtime
+// dependency). @stdlib was chosen because its functions are ports of Boost/Cephes with the same
+// accuracy as scipy's (scipy's stdtr, ndtr and binom use the same algorithms), they are plain
+// functions with no state, and each package pulls only the special functions it needs.
+import { binomialCdf, normalCdf, tCdf } from "./stdlib.generated.js";
+
+/** P(T <= x) for Student's t with df degrees of freedom. */
+export function studentCdf(x: number, df: number): number {
+  return tCdf(x, df) as number;
+}
+
+/**
+ * Two-sided p of a t statistic: 2 P(T <= -|t|), from the lower tail so that small p keep their
+ * relative precision (scipy: 2 * stdtr(df, -|t|)). NaN for NaN t or df < 1.
+ */
+export function studentTwoSided(t: number, df: number): number {
+  if (Number.isNaN(t) || !(df >= 1)) return NaN;
+  return 2 * studentCdf(-Math.abs(t), df);
+}
+
+/**
+ * The q quantile of Student's t (df >= 1): the cdf inverted by bisection on the package's cdf
+ * (to the last bit: at most 2100 halvings of the double line), which spares the library the
+ * inverse-beta code @stdlib's quantile package would add (48 KB).
+ */
+export function studentQuantile(q: number, df: number): number {
+  if (!(df >= 1) || !(q > 0 && q < 1)) return NaN;
+  if (q === 0.5) return 0;
+  if (q < 0.5) return -studentQuantile(1 - q, df);
+  let lo = 0;
+  let hi = 1;
+  while (studentCdf(hi, df) < q) {
+    lo = hi;
+    hi *= 2;
+  }
+  for (;;) {
+    const mid = lo + (hi - lo) / 2;
+    if (mid <= lo || mid >= hi) return studentCdf(hi, df) - q <= q - studentCdf(lo, df) ? hi : lo;
+    if (studentCdf(mid, df) < q) lo = mid;
+    else hi = mid;
+  }
+}
+
+/** Two-sided p of a standard normal z: 2 P(Z <= -|z|) (scipy: 2 * ndtr(-|z|)). */
+export function normalTwoSided(z: number): number {
+  if (Number.isNaN(z)) return NaN;
+  return 2 * (normalCdf(-Math.abs(z), 0, 1) as number);
+}
+
+/** P(X <= k) for X ~ Binomial(n, p). */
+export function binomialLowerTail(k: number, n: number, p: number): number {
+  return binomialCdf(k, n, p) as number;
+}

@@ -1,0 +1,48 @@
+// Sums and moments computed as NumPy computes them, so that statistics built on them (the t test's
+// mean and variance) equal scipy's to the last bits, not only to a tolerance.
+
+/**
+ * NumPy's pairwise summation of float64 (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum):
+ * fewer than 8 values in order; up to 128 in eight interleaved partial sums; above, the halves
+ * (split at a multiple of 8) summed recursively.
+ */
+export function pairwiseSum(a: ArrayLike<number>, start = 0, n = a.length - start): number {
+  if (n < 8) {
+    let res = 0;
+    for (let i = 0; i < n; i++) res += a[start + i];
+    return res;
+  }
+  if (n <= 128) {
+    const r = [a[start], a[start + 1], a[start + 2], a[start + 3], a[start + 4], a[start + 5], a[start + 6], a[start + 7]];
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (let j = 0; j < 8; j++) r[j] += a[start + i + j];
+    }
+    let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
+    for (; i < n; i++) res += a[start + i];
+    return res;
+  }
+  let n2 = Math.floor(n / 2);
+  n2 -= n2 % 8;
+  return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2);
+}
+
+/** numpy.mean. */
+export function npMean(a: ArrayLike<number>): number {
+  return pairwiseSum(a) / a.length;
+}
+
+/**
+ * The sample variance with ddof = 1 as scipy's `_var` computes it: the mean of squared deviations
+ * from numpy's mean, times n / (n - 1). NaN for n < 2.
+ */
+export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
+  const n = a.length;
+  if (n < 2) return NaN;
+  const sq = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const z = a[i] - mean;
+    sq[i] = z * z;
+  }
+  return (pairwiseSum(sq) / n) * (n / (n - 1));
+}

@@ -1,0 +1,73 @@
+// The random stream of the resampling tests in plain TypeScript (BigInt), the same stream as the
+// kernel's (assembly/compare.ts, where the definition is written out): SplitMix64, one sequence per
+// iteration, and exactly uniform bounded digits drawn in batches from one word.
+
+const MASK = (1n << 64n) - 1n;
+const G = 0x9e3779b97f4a7c15n;
+
+function mix(z: bigint): bigint {
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+  return z ^ (z >> 31n);
+}
+
+/** The words of iteration b of a test seeded with `seed`. */
+export class IterationStream {
+  private state: bigint;
+
+  constructor(seed: number, b: number) {
+    this.state = mix((BigInt(seed) + BigInt(b + 1) * G) & MASK);
+  }
+
+  next(): bigint {
+    this.state = (this.state + G) & MASK;
+    return mix(this.state);
+  }
+}
+
+export interface Batch {
+  readonly first: number;
+  readonly length: number;
+  readonly threshold: bigint;
+}
+
+/** Bounds grouped greedily into batches whose product stays below 2^64. */
+export function planBatches(bounds: readonly number[]): Batch[] {
+  const batches: Batch[] = [];
+  for (let i = 0; i < bounds.length; ) {
+    let p = 1n;
+    let j = i;
+    while (j < bounds.length && p * BigInt(bounds[j]) <= MASK) p *= BigInt(bounds[j++]);
+    batches.push({ first: i, length: j - i, threshold: ((1n << 64n) - p) % p });
+    i = j;
+  }
+  return batches;
+}
+
+/** Digits d_i uniform in [0, bounds[i]), batch by batch from `stream`. */
+export function drawDigits(stream: IterationStream, bounds: readonly number[], batches: readonly Batch[]): number[] {
+  const digits = new Array<number>(bounds.length);
+  for (const { first, length, threshold } of batches) {
+    for (;;) {
+      let low = stream.next();
+      for (let i = first; i < first + length; i++) {
+        const product = low * BigInt(bounds[i]);
+        digits[i] = Number(product >> 64n);
+        low = product & MASK;
+      }
+      if (low >= threshold) break;
+    }
+  }
+  return digits;
+}
+
+/** The n sign flips of iteration b: flips[q] when bit q % 64 of word q / 64 is set. */
+export function signFlips(seed: number, b: number, n: number): boolean[] {
+  const stream = new IterationStream(seed, b);
+  const flips: boolean[] = [];
+  for (let w = 0; w < Math.ceil(n / 64); w++) {
+    const word = stream.next();
+    for (let k = 0; k < 64 && w * 64 + k < n; k++) flips.push(((word >> BigInt(k)) & 1n) === 1n);
+  }
+  return flips;
+}

@@ -1,0 +1,116 @@
+// The resampling tests over the kernel (src/kernel/compare.ts). Several comparisons that pair the
+// same queries share one call: a run's column is resampled once, and each pair's statistic is the
+// difference of its two runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q - sum_q s_q y_q), so ten
+// runs cost ten columns, not forty-five pairs. The definitions are in assembly/compare.ts (the
+// stream) and resampling-rules.ts (ties, p); reference.ts computes the same per pair.
+import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/compare.js";
+import { pairwiseSum } from "./numeric.js";
+import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";
+
+/** A comparison within a group: indices of its run's and its baseline's columns. */
+export interface ColumnPair {
+  readonly run: number;
+  readonly baseline: number;
+}
+
+export interface ResamplingResult {
+  /** The observed mean difference (run - baseline). */
+  readonly statistic: number;
+  readonly p: number;
+  /** The bootstrap's 95% percentile interval of the mean difference. */
+  readonly ci95?: readonly [number, number];
+}
+
+function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: Float64Array; absoluteSum: number } {
+  const d = new Float64Array(run.length);
+  let absoluteSum = 0;
+  for (let q = 0; q < d.length; q++) {
+    d[q] = run[q] - baseline[q];
+    absoluteSum += Math.abs(run[q]) + Math.abs(baseline[q]);
+  }
+  return { d, absoluteSum };
+}
+
+/**
+ * Fisher's paired randomization test on the mean difference, for each pair of columns (each
+ * `rows` long, the same queries): p = (1 + #{|T*| >= |T|}) / (1 + B) over B random sign vectors,
+ * or over all 2^rows of them, exactly, when 2^rows <= B.
+ */
+export function randomizationTests(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+  if (rows === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
+  const exact = 2 ** rows <= iterations;
+  const sums = exact ? [] : kernelRandomizationSums(columns, rows, iterations, seed);
+  return pairs.map(({ run, baseline }) => {
+    const { d, absoluteSum } = differences(columns[run], columns[baseline]);
+    const observed = pairwiseSum(d);
+    const tol = tolerance(absoluteSum);
+    if (exact) return { statistic: observed / rows, p: randomizationExact(d, tol) };
+    const threshold = Math.abs(observed) - tol;
+    const x = sums[run];
+    const y = sums[baseline];
+    let hits = 0;
+    for (let b = 0; b < iterations; b++) if (Math.abs(x[b] - y[b]) >= threshold) hits++;
+    return { statistic: observed / rows, p: monteCarloP(hits, iterations) };
+  });
+}
+
+/**
+ * The paired bootstrap of the mean difference: B resamples of the queries with replacement. The
+ * 95% percentile interval of the resampled means, and the shifted-bootstrap p (Sakai 2006): the
+ * resampled means shifted by the observed mean (a null distribution centred on 0), p = (1 +
+ * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries.
+ */
+export function bootstrapTests(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+  if (rows < 2) return pairs.map(({ run, baseline }) => ({ statistic: rows === 1 ? columns[run][0] - columns[baseline][0] : NaN, p: NaN, ci95: [NaN, NaN] as const }));
+  const sums = kernelBootstrapSums(columns, rows, iterations, seed);
+  return pairs.map(({ run, baseline }) => {
+    const { d, absoluteSum } = differences(columns[run], columns[baseline]);
+    const means = new Float64Array(iterations);
+    for (let b = 0; b < iterations; b++) means[b] = (sums[run][b] - sums[baseline][b]) / rows;
+    return bootstrapSummary(d, absoluteSum, means);
+  });
+}
+
+/** The interval and p of a bootstrap from its resampled means (shared with the reference). */
+export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Float64Array): ResamplingResult {
+  const rows = d.length;
+  const mean = pairwiseSum(d) / rows;
+  const threshold = Math.abs(mean) - tolerance(absoluteSum) / rows;
+  let hits = 0;
+  for (let b = 0; b < means.length; b++) if (Math.abs(means[b] - mean) >= threshold) hits++;
+  const sorted = means.slice().sort();
+  return { statistic: mean, p: monteCarloP(hits, means.length), ci95: [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)] };
+}
+
+/**
+ * The randomised Tukey HSD (Carterette 2012) for one or more measures over the same queries:
+ * values[s][r] is measure s's column of run r, `rows` long, every value a number. Per iteration
+ * each query's values are shuffled among the runs; p of a pair = (1 + #{max_r mean*_r - min_r
+ * mean*_r >= |mean_run - mean_baseline|}) / (1 + B). Returns results[s][pair].
+ */
+export function tukeyTests(values: readonly (readonly ArrayLike<number>[])[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[][] {
+  if (rows === 0) return values.map(() => pairs.map(() => ({ statistic: NaN, p: NaN })));
+  const ranges = kernelTukeyRanges(values, rows, iterations, seed);
+  return values.map((runs, s) => tukeyCounts(runs, rows, pairs, ranges[s]));
+}
+
+/** p of each pair from the iterations' ranges (shared with the reference). */
+export function tukeyCounts(runs: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], ranges: ArrayLike<number>): ResamplingResult[] {
+  let absoluteSum = 0;
+  const sums = runs.map((column) => {
+    let s = 0;
+    for (let q = 0; q < rows; q++) {
+      s += column[q];
+      absoluteSum += Math.abs(column[q]);
+    }
+    return s;
+  });
+  const tol = tolerance(absoluteSum);
+  return pairs.map(({ run, baseline }) => {
+    const observed = sums[run] - sums[baseline];
+    const threshold = Math.abs(observed) - tol;
+    let hits = 0;
+    for (let b = 0; b < ranges.length; b++) if (ranges[b] >= threshold) hits++;
+    return { statistic: observed / rows, p: monteCarloP(hits, ranges.length) };
+  });
+}

@@ -1,0 +1,176 @@
+// The host side of the resampling kernel (assembly/compare.ts): lays columns out in the kernel's
+// linear memory, calls it, reads the sums back. Loaded as the evaluation kernel is (src/kernel/
+// kernel.ts): the same bytes embedded at build time, a plain WebAssembly.Instance over a memory
+// this module owns, numbers only across the boundary.
+import { RankevalError } from "../errors.js";
+import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
+
+interface CompareExports {
+  heapBase(): number;
+  randomizationSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, words: number, table: number, out: number): void;
+  bootstrapSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
+  tukeyRanges(
+    rows: number, runs: number, vectors: number, x: number, iterations: number, seed: bigint, acc: number, perm: number,
+    bounds: number, batches: number, digits: number, out: number,
+  ): void;
+  TILE_BLOCKS: WebAssembly.Global;
+}
+
+const PAGE = 65536;
+const MAX_MEMORY = 4 * 1024 ** 3;
+/** A memory that grew past this is dropped after the call, so that it can be freed. */
+const RETAIN_BYTES = 256 * 1024 ** 2;
+
+let module: WebAssembly.Module | undefined;
+let retained: Arena | undefined;
+
+class Arena {
+  readonly memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
+  readonly exports: CompareExports;
+  private top: number;
+
+  constructor() {
+    module ??= new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
+    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    this.exports = instance.exports as unknown as CompareExports;
+    this.top = this.exports.heapBase();
+  }
+
+  /** Reserves `bytes`, 16-aligned, growing memory. Views made before may detach. */
+  alloc(bytes: number): number {
+    const ptr = (this.top + 15) & ~15;
+    const end = ptr + bytes;
+    if (end > MAX_MEMORY) {
+      throw new RankevalError("too-large", `this comparison needs more than the 4 GiB a WebAssembly memory can address (${Math.ceil(end / 1024 ** 2)} MiB); use fewer iterations or fewer queries`);
+    }
+    const have = this.memory.buffer.byteLength;
+    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
+    this.top = end;
+    return ptr;
+  }
+
+  f64(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.memory.buffer, ptr, length);
+  }
+
+  /** Frees everything laid out: the next alloc starts at the heap base again. */
+  reset(): void {
+    this.top = this.exports.heapBase();
+  }
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Runs `work` on an arena laid out from its heap base, keeping the arena for the next call if small. */
+function withArena<T>(work: (arena: Arena) => T): T {
+  const arena = retained ?? new Arena();
+  retained = undefined;
+  try {
+    return work(arena);
+  } finally {
+    arena.reset();
+    if (arena.memory.buffer.byteLength <= RETAIN_BYTES) retained = arena;
+  }
+}
+
+/** u64 of a seed (a safe integer >= 0) for the kernel's i64 parameter. */
+function seedBits(seed: number): bigint {
+  return BigInt.asUintN(64, BigInt(seed));
+}
+
+/**
+ * Lays `columns` (each `rows` long) out row-major, two columns a v128, `vectorMultiple` v128 a row
+ * at least, rows padded with zeros to `rowMultiple`. Returns the address and the vectors a row.
+ */
+function layColumns(arena: Arena, columns: readonly ArrayLike<number>[], rows: number, rowMultiple: number, vectorMultiple: number) {
+  const vectors = Math.max(vectorMultiple, Math.ceil(Math.ceil(columns.length / 2) / vectorMultiple) * vectorMultiple);
+  const paddedRows = Math.ceil(rows / rowMultiple) * rowMultiple;
+  const width = vectors * 2;
+  const x = arena.alloc(paddedRows * width * 8);
+  const view = arena.f64(x, paddedRows * width);
+  view.fill(0);
+  columns.forEach((column, c) => {
+    for (let q = 0; q < rows; q++) view[q * width + c] = column[q];
+  });
+  return { x, vectors, width };
+}
+
+/** Reads column c of `iterations` rows of `width` doubles at `out`. */
+function readColumns(arena: Arena, out: number, iterations: number, width: number, count: number): Float64Array[] {
+  const view = arena.f64(out, iterations * width);
+  return Array.from({ length: count }, (_, c) => {
+    const column = new Float64Array(iterations);
+    for (let b = 0; b < iterations; b++) column[b] = view[b * width + c];
+    return column;
+  });
+}
+
+/**
+ * The randomization test's sums: for each column (the `rows` paired values of one run), its sum
+ * under each of `iterations` sign vectors, sum_q s_q x_q, where iteration b flips query q when bit
+ * q % 64 of word q / 64 of b's stream is set (assembly/compare.ts).
+ */
+export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number): Float64Array[] {
+  return withArena((arena) => {
+    const { x, vectors, width } = layColumns(arena, columns, rows, 64, 4);
+    const tileBlocks = arena.exports.TILE_BLOCKS.value as number;
+    const words = arena.alloc(iterations * Math.ceil(rows / 64) * 8);
+    const table = arena.alloc(tileBlocks * 256 * 64);
+    const out = arena.alloc(iterations * vectors * 16);
+    arena.exports.randomizationSums(rows, vectors, x, iterations, seedBits(seed), words, table, out);
+    return readColumns(arena, out, iterations, width, columns.length);
+  });
+}
+
+/**
+ * The bootstrap's sums: for each column, its sum over each of `iterations` resamples of the rows
+ * with replacement (the same resampled rows for every column of an iteration).
+ */
+export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number): Float64Array[] {
+  return withArena((arena) => {
+    const { x, vectors, width } = layColumns(arena, columns, rows, 1, 1);
+    const bounds = arena.alloc(rows * 4);
+    const batches = arena.alloc(rows * 32);
+    const digits = arena.alloc(rows * 4);
+    const out = arena.alloc(iterations * vectors * 16);
+    arena.exports.bootstrapSums(rows, vectors, x, iterations, seedBits(seed), bounds, batches, digits, out);
+    return readColumns(arena, out, iterations, width, columns.length);
+  });
+}
+
+/**
+ * Randomised Tukey HSD: values[s][r] is measure s's column of run r (`rows` queries, every value a
+ * number). For each measure, the range (max - min over runs) of the run sums under each of
+ * `iterations` sets of per-query permutations (the same permutations for every measure).
+ */
+export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[])[], rows: number, iterations: number, seed: number): Float64Array[] {
+  const runs = values[0].length;
+  if (runs < 2 || runs > 255) throw new RankevalError("bad-option", `the randomised Tukey HSD compares from 2 to 255 runs, not ${runs}`);
+  return withArena((arena) => {
+    const measures = values.length;
+    const vectors = Math.ceil(measures / 2);
+    const width = vectors * 2;
+    const x = arena.alloc(rows * runs * width * 8);
+    const view = arena.f64(x, rows * runs * width);
+    view.fill(0);
+    for (let s = 0; s < measures; s++) {
+      for (let r = 0; r < runs; r++) {
+        const column = values[s][r];
+        for (let q = 0; q < rows; q++) view[(q * runs + r) * width + s] = column[q];
+      }
+    }
+    const acc = arena.alloc(runs * vectors * 16);
+    const perm = arena.alloc(runs + 16);
+    const bounds = arena.alloc(runs * 4);
+    const batches = arena.alloc(runs * 32);
+    const digits = arena.alloc(runs * 4);
+    const out = arena.alloc(iterations * vectors * 16);
+    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, digits, out);
+    return readColumns(arena, out, iterations, width, measures);
+  });
+}
