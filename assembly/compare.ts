@@ -11,11 +11,12 @@
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15
 // so an iteration's draws do not depend on how the work is split or ordered.
 //
-// Bounded integers (Lemire 2019, batched as Brackett-Rozinsky & Lemire 2024): uniform digits
-// d_i in [0, k_i) for bounds k_0..k_{c-1} with P = prod k_i < 2^64 come from one word w:
-// w * P = D * 2^64 + L, where D, read digit by digit (d_0 = hi(w k_0), then hi(lo k_1), ...),
-// is the mixed-radix number of the digits; the word is redrawn while L < (2^64 - P) mod P, which
-// makes D exactly uniform on [0, P).
+// Bounded integers (Lemire 2019, batched as Brackett-Rozinsky & Lemire 2024), from 32-bit
+// halves of the words (the high half first): uniform digits d_i in [0, k_i) for bounds k_0..k_{c-1}
+// with P = prod k_i < 2^32 come from one half h: h * P = D * 2^32 + L, where D, read digit by digit
+// (d_0 = hi(h k_0), then hi(lo k_1), ...), is the mixed-radix number of the digits; the half is
+// redrawn while L = (h * P) mod 2^32 < (2^32 - P) mod P, which makes D exactly uniform on [0, P).
+// Bounds are grouped greedily into such batches, in order.
 
 const G: u64 = 0x9e3779b97f4a7c15;
 
@@ -39,10 +40,31 @@ let state: u64 = 0;
   return mix(state);
 }
 
+let spareHalf: u32 = 0;
+let hasSpare = false;
+
+// @ts-ignore: decorator
+@inline function startHalves(seed: u64, b: i32): void {
+  startIteration(seed, b);
+  hasSpare = false;
+}
+
+// @ts-ignore: decorator
+@inline function nextHalf(): u32 {
+  if (hasSpare) {
+    hasSpare = false;
+    return spareHalf;
+  }
+  const w = nextWord();
+  spareHalf = <u32>w;
+  hasSpare = true;
+  return <u32>(w >> 32);
+}
+
 /**
  * The batches of bounds for `count` digits: bounds[i] (u32) for i < count; writes, per batch, its
- * first digit index, its length, P and the rejection threshold, 32 bytes each, to `batches`, and
- * returns the number of batches.
+ * first digit index, its length, P and the rejection threshold (i32, i32, u32, u32) to `batches`,
+ * 16 bytes each, and returns the number of batches.
  */
 function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   let nb = 0;
@@ -52,39 +74,40 @@ function planBatches(bounds: usize, count: i32, batches: usize): i32 {
     let j = i;
     while (j < count) {
       const k = <u64>load<u32>(bounds + (<usize>j << 2));
-      if (p > <u64>0xffffffffffffffff / k) break;
+      if (p * k > 0xffffffff) break;
       p *= k;
       j++;
     }
-    const at = batches + (<usize>nb << 5);
+    const at = batches + (<usize>nb << 4);
     store<i32>(at, i);
     store<i32>(at, j - i, 4);
-    store<u64>(at, p, 8);
-    store<u64>(at, (<u64>0 - p) % p, 16);
+    store<u32>(at, <u32>p, 8);
+    store<u32>(at, <u32>((<u64>0x100000000 - p) % p), 12);
     nb++;
     i = j;
   }
   return nb;
 }
 
-/** Draws the digits of every batch into digits (u32 each), from the current iteration's stream. */
+/** The first half of a batch that passes its rejection test. */
+// @ts-ignore: decorator
+@inline function acceptedHalf(product: u32, threshold: u32): u32 {
+  let h = nextHalf();
+  while (h * product < threshold) h = nextHalf();
+  return h;
+}
+
+/** Draws the digits of every batch into digits (u32 each), from the current iteration's halves. */
 function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void {
   for (let t = 0; t < nb; t++) {
-    const at = batches + (<usize>t << 5);
+    const at = batches + (<usize>t << 4);
     const first = load<i32>(at);
-    const length = load<i32>(at, 4);
-    const threshold = load<u64>(at, 16);
-    for (;;) {
-      let low = nextWord();
-      for (let i = first; i < first + length; i++) {
-        const k = <u64>load<u32>(bounds + (<usize>i << 2));
-        // hi and lo of the 128-bit low * k, with k < 2^32.
-        const lowHalf = (low & 0xffffffff) * k;
-        const high = (low >> 32) * k + (lowHalf >> 32);
-        store<u32>(digits + (<usize>i << 2), <u32>(high >> 32));
-        low = low * k;
-      }
-      if (low >= threshold) break;
+    const end = first + load<i32>(at, 4);
+    let low = acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
+    for (let i = first; i < end; i++) {
+      const product = <u64>low * <u64>load<u32>(bounds + (<usize>i << 2));
+      store<u32>(digits + (<usize>i << 2), <u32>(product >> 32));
+      low = <u32>product;
     }
   }
 }
@@ -189,7 +212,7 @@ export const TILE_BLOCKS: i32 = 32;
 /**
  * Called by src/kernel/compare.ts for the paired bootstrap: the column sums of B resamples of the
  * rows with replacement. x: f64, `vectors` v128 a row; bounds, batches, digits: scratch of
- * rows * 4, rows * 32 and rows * 4 bytes; out: v128[B * vectors]. Resample b draws row indices
+ * rows * 4, rows * 16 and rows * 4 bytes; out: v128[B * vectors]. Resample b draws row indices
  * i_1..i_rows (bounds all `rows`, batched) and out[b][c] = sum_j x[i_j][c], added in draw order.
  */
 export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32, seed: u64, bounds: usize, batches: usize, digits: usize, out: usize): void {
@@ -197,7 +220,7 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
   const nb = planBatches(bounds, rows, batches);
   const rowBytes = <usize>vectors << 4;
   for (let b = 0; b < iterations; b++) {
-    startIteration(seed, b);
+    startHalves(seed, b);
     drawDigits(bounds, batches, nb, digits);
     const o = out + <usize>b * rowBytes;
     for (let v = 0; v < vectors; v++) v128.store(o + (<usize>v << 4), f64x2.splat(0));
@@ -214,53 +237,87 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
 /**
  * Called by src/kernel/compare.ts for the randomised Tukey HSD. x: f64, query-major: query q's
  * runs r = 0..runs-1, each `vectors` v128 (two measures a vector); acc: scratch of runs * vectors
- * v128; perm: scratch of runs + 16 bytes; bounds, batches, digits: scratch of runs * 4, runs * 32,
- * runs * 4 bytes; out: v128[B * vectors], the range (max - min over runs) of the run sums per
- * measure.
+ * v128; perm: scratch of max(runs, 16) bytes; bounds, batches, prefix: scratch of runs * 4, runs *
+ * 16 and runs * 8 bytes; out: v128[B * vectors], the range (max - min over runs) of the run sums per measure.
  *
  * Iteration b shuffles each query's values among the runs by Fisher-Yates: for i = runs-1 down
  * to 1, j = a digit in [0, i], swap positions i and j; run i receives position i's value once it
- * is final. The digits of a query are one batch (with bounds runs, runs-1, ..., 2: one word for up
- * to 20 runs); queries in order.
+ * is final. A query's digits are batches with bounds runs, runs-1, ..., 2 (one half-word for up
+ * to 12 runs), each digit used as it is read; queries in order.
  */
-export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, seed: u64, acc: usize, perm: usize, bounds: usize, batches: usize, digits: usize, out: usize): void {
+export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, seed: u64, acc: usize, perm: usize, bounds: usize, batches: usize, prefix: usize, out: usize): void {
+  // The loop body with the vector count known, so that its inner loop unrolls.
+  if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
+  else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
+  else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
+  else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
+  else tukeyLoop(vectors, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
+}
+
+// @ts-ignore: decorator
+@inline function addVectors(to: usize, from: usize, vectors: i32): void {
+  for (let v = 0; v < vectors; v++) {
+    const o = <usize>v << 4;
+    v128.store(to + o, f64x2.add(v128.load(to + o), v128.load(from + o)));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function tukeyLoop(vectors: i32, rows: i32, runs: i32, x: usize, iterations: i32, seed: u64, acc: usize, perm: usize, bounds: usize, batches: usize, prefix: usize, out: usize): void {
   const steps = runs - 1;
   for (let i = 0; i < steps; i++) store<u32>(bounds + (<usize>i << 2), <u32>(runs - i));
   const nb = planBatches(bounds, steps, batches);
+  for (let t = 0; t < nb; t++) {
+    const at = batches + (<usize>t << 4);
+    let product: u64 = 1;
+    for (let k = load<i32>(at); k < load<i32>(at) + load<i32>(at, 4); k++) {
+      product *= <u64>load<u32>(bounds + (<usize>k << 2));
+      store<u64>(prefix + (<usize>k << 3), product);
+    }
+  }
   const runBytes = <usize>vectors << 4;
   const rowBytes = <usize>runs * runBytes;
+  const identity = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   for (let b = 0; b < iterations; b++) {
-    startIteration(seed, b);
+    startHalves(seed, b);
     memory.fill(acc, 0, rowBytes);
+    let row = x;
     for (let q = 0; q < rows; q++) {
-      drawDigits(bounds, batches, nb, digits);
-      for (let r = 0; r < runs; r++) store<u8>(perm + r, <u8>r);
-      const row = x + <usize>q * rowBytes;
-      for (let i = steps; i >= 1; i--) {
-        const j = <usize>load<u32>(digits + (<usize>(steps - i) << 2));
-        const p = load<u8>(perm + j);
-        store<u8>(perm + j, load<u8>(perm + i));
-        const from = row + <usize>p * runBytes;
-        const to = acc + <usize>i * runBytes;
-        for (let v: usize = 0; v < <usize>vectors; v++) {
-          v128.store(to + (v << 4), f64x2.add(v128.load(to + (v << 4)), v128.load(from + (v << 4))));
+      if (runs <= 16) v128.store(perm, identity);
+      else for (let r = 0; r < runs; r++) store<u8>(perm + r, <u8>r);
+      let i = steps;
+      for (let t = 0; t < nb; t++) {
+        const at = batches + (<usize>t << 4);
+        const first = load<i32>(at);
+        const length = load<i32>(at, 4);
+        const h = <u64>acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
+        // Digit k of the batch is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32 with P_k the
+        // product of the batch's first k+1 bounds (floor(b x) = b floor(x) + floor(b frac(x))):
+        // the same digits as reading them one after another, without a chain of multiplications.
+        let previous: u64 = 0;
+        for (let k = 0; k < length; k++, i--) {
+          const a = (h * load<u64>(prefix + (<usize>(first + k) << 3))) >> 32;
+          const j = <usize>(a - <u64>(i + 1) * previous);
+          previous = a;
+          const p = load<u8>(perm + j);
+          store<u8>(perm + j, load<u8>(perm + <usize>i));
+          addVectors(acc + <usize>i * runBytes, row + <usize>p * runBytes, vectors);
         }
       }
-      const from = row + <usize>load<u8>(perm) * runBytes;
-      for (let v: usize = 0; v < <usize>vectors; v++) {
-        v128.store(acc + (v << 4), f64x2.add(v128.load(acc + (v << 4)), v128.load(from + (v << 4))));
-      }
+      addVectors(acc, row + <usize>load<u8>(perm) * runBytes, vectors);
+      row += rowBytes;
     }
     const o = out + <usize>b * runBytes;
-    for (let v: usize = 0; v < <usize>vectors; v++) {
-      let hi = v128.load(acc + (v << 4));
+    for (let v = 0; v < vectors; v++) {
+      const lane = <usize>v << 4;
+      let hi = v128.load(acc + lane);
       let lo = hi;
       for (let r = 1; r < runs; r++) {
-        const s = v128.load(acc + <usize>r * runBytes + (v << 4));
+        const s = v128.load(acc + <usize>r * runBytes + lane);
         hi = f64x2.pmax(hi, s);
         lo = f64x2.pmin(lo, s);
       }
-      v128.store(o + (v << 4), f64x2.sub(hi, lo));
+      v128.store(o + lane, f64x2.sub(hi, lo));
     }
   }
 }

@@ -36,4 +36,4 @@ writeFileSync(
     `// @ts-nocheck\n/* eslint-disable */\n` +
     chunk.code,
 );
-console.log(`src/compare/stdlib.generated.ts: ${chunk.code.length} bytes`);
+

@@ -196,23 +196,29 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
     tests: Partial<Record<TestName, Omit<TestResult, "pAdjusted" | "significant">>>;
   }
   const work: Work[] = [];
+  let everyQuery: Int32Array | undefined; // one array for every pair that pairs all queries
   measures.forEach((measure, s) => {
     for (const pair of pairs) {
       const x = aligned[s][pair[1]];
       const y = aligned[s][pair[0]];
-      const positions: number[] = [];
+      const size = universe.size;
+      const positions = new Int32Array(size);
+      let n = 0;
       let lostRun = 0;
       let lostBaseline = 0;
-      for (let q = 0; q < universe.size; q++) {
-        const hasX = !Number.isNaN(x[q]);
-        const hasY = !Number.isNaN(y[q]);
-        if (hasX && hasY) positions.push(q);
+      for (let q = 0; q < size; q++) {
+        const hasX = x[q] === x[q];
+        const hasY = y[q] === y[q];
+        if (hasX && hasY) positions[n++] = q;
         else if (hasX) lostRun++;
         else if (hasY) lostBaseline++;
       }
-      const run = Float64Array.from(positions, (q) => x[q]);
-      const baseline = Float64Array.from(positions, (q) => y[q]);
-      const d = Float64Array.from(positions, (_, i) => run[i] - baseline[i]);
+      // Every query paired (the common case): the aligned columns themselves, no copies.
+      const all = n === size;
+      const run = all ? x : gather(x, positions.subarray(0, n));
+      const baseline = all ? y : gather(y, positions.subarray(0, n));
+      const d = new Float64Array(n);
+      for (let i = 0; i < n; i++) d[i] = run[i] - baseline[i];
       const description = describe(run, baseline, d);
       const tests: Work["tests"] = {};
       for (const test of settings.tests) {
@@ -223,10 +229,10 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
       work.push({
         measure: s,
         pair,
-        positions: Int32Array.from(positions),
+        positions: all ? (everyQuery ??= positions) : positions.subarray(0, n),
         run,
         baseline,
-        comparison: { measure, baseline: names[pair[0]], run: names[pair[1]], n: positions.length, lost: { baseline: lostBaseline, run: lostRun }, ...description },
+        comparison: { measure, baseline: names[pair[0]], run: names[pair[1]], n, lost: { baseline: lostBaseline, run: lostRun }, ...description },
         tests,
       });
     }
@@ -236,7 +242,7 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
   // column for each (measure, run) they use.
   for (const test of ["randomization", "bootstrap"] as const) {
     if (!settings.tests.includes(test)) continue;
-    for (const group of groupBy(work, (w) => keyOf(w.positions))) {
+    for (const group of groupBySame(work, (w) => w.positions)) {
       const columns: Float64Array[] = [];
       const columnOf = new Map<string, number>();
       const column = (w: Work, side: 0 | 1) => {
@@ -260,15 +266,16 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
   // queries share one call (the same permutations).
   if (settings.tests.includes("tukey")) {
     const complete = measures.map((_, s) => {
-      const positions: number[] = [];
-      for (let q = 0; q < universe.size; q++) if (aligned[s].every((column) => !Number.isNaN(column[q]))) positions.push(q);
-      return Int32Array.from(positions);
+      const positions = new Int32Array(universe.size);
+      let n = 0;
+      for (let q = 0; q < universe.size; q++) if (aligned[s].every((column) => column[q] === column[q])) positions[n++] = q;
+      return positions.subarray(0, n);
     });
-    const measureGroups = groupBy(measures.map((_, s) => s), (s) => keyOf(complete[s]));
+    const measureGroups = groupBySame(measures.map((_, s) => s), (s) => complete[s]);
     const columnPairs = pairs.map(([b, r]) => ({ baseline: b, run: r }));
     for (const group of measureGroups) {
       const positions = complete[group[0]];
-      const values = group.map((s) => aligned[s].map((column) => Float64Array.from(positions, (q) => column[q])));
+      const values = group.map((s) => aligned[s].map((column) => gather(column, positions)));
       const results = tukeyTests(values, positions.length, columnPairs, settings.iterations, settings.seed);
       group.forEach((s, i) => {
         for (const w of work) if (w.measure === s) w.tests.tukey = resamplingTest(results[i][pairs.indexOf(w.pair)]);
@@ -321,19 +328,31 @@ function resamplingTest(r: ResamplingResult): Omit<TestResult, "pAdjusted" | "si
   return r.ci95 ? { statistic: r.statistic, p: r.p, ci95: r.ci95 } : { statistic: r.statistic, p: r.p };
 }
 
-function keyOf(positions: Int32Array): string {
-  return positions.join(",");
+function gather(column: Float64Array, positions: Int32Array): Float64Array {
+  const out = new Float64Array(positions.length);
+  for (let i = 0; i < positions.length; i++) out[i] = column[positions[i]];
+  return out;
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
+/** Items grouped by equal position lists (hashed, then compared). */
+function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Array): T[][] {
+  const buckets = new Map<number, { positions: Int32Array; items: T[] }[]>();
+  const groups: T[][] = [];
   for (const item of items) {
-    const k = key(item);
-    const g = groups.get(k);
-    if (g) g.push(item);
-    else groups.set(k, [item]);
+    const positions = positionsOf(item);
+    let h = positions.length | 0;
+    for (let i = 0; i < positions.length; i++) h = Math.imul(h ^ positions[i], 0x01000193);
+    let bucket = buckets.get(h);
+    if (!bucket) buckets.set(h, (bucket = []));
+    const same = bucket.find((g) => g.positions.length === positions.length && g.positions.every((q, i) => q === positions[i]));
+    if (same) same.items.push(item);
+    else {
+      const group = { positions, items: [item] };
+      bucket.push(group);
+      groups.push(group.items);
+    }
   }
-  return [...groups.values()];
+  return groups;
 }
 
 interface ResolvedCompareOptions {

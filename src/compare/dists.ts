@@ -26,8 +26,22 @@ export function studentTwoSided(t: number, df: number): number {
  */
 export function studentQuantile(q: number, df: number): number {
   if (!(df >= 1) || !(q > 0 && q < 1)) return NaN;
+  const key = `${q} ${df}`;
+  let x = quantiles.get(key);
+  if (x === undefined) {
+    x = bisectQuantile(q, df);
+    if (quantiles.size > 1000) quantiles.clear();
+    quantiles.set(key, x);
+  }
+  return x;
+}
+
+/** Comparisons over the same number of queries share their quantile. */
+const quantiles = new Map<string, number>();
+
+function bisectQuantile(q: number, df: number): number {
   if (q === 0.5) return 0;
-  if (q < 0.5) return -studentQuantile(1 - q, df);
+  if (q < 0.5) return -bisectQuantile(1 - q, df);
   let lo = 0;
   let hi = 1;
   while (studentCdf(hi, df) < q) {

@@ -1,6 +1,7 @@
 // The random stream of the resampling tests in plain TypeScript (BigInt), the same stream as the
 // kernel's (assembly/compare.ts, where the definition is written out): SplitMix64, one sequence per
-// iteration, and exactly uniform bounded digits drawn in batches from one word.
+// iteration; sign flips from whole words, and exactly uniform bounded digits drawn in batches from
+// 32-bit halves of the words.
 
 const MASK = (1n << 64n) - 1n;
 const G = 0x9e3779b97f4a7c15n;
@@ -25,37 +26,59 @@ export class IterationStream {
   }
 }
 
+/** The 32-bit halves of an iteration's words, the high half first. */
+export class HalfStream {
+  private readonly words: IterationStream;
+  private spare: bigint | undefined;
+
+  constructor(seed: number, b: number) {
+    this.words = new IterationStream(seed, b);
+  }
+
+  next(): bigint {
+    if (this.spare !== undefined) {
+      const h = this.spare;
+      this.spare = undefined;
+      return h;
+    }
+    const w = this.words.next();
+    this.spare = w & 0xffffffffn;
+    return w >> 32n;
+  }
+}
+
 export interface Batch {
   readonly first: number;
   readonly length: number;
+  readonly product: bigint;
   readonly threshold: bigint;
 }
 
-/** Bounds grouped greedily into batches whose product stays below 2^64. */
+const HALF = 1n << 32n;
+
+/** Bounds grouped greedily into batches whose product stays below 2^32. */
 export function planBatches(bounds: readonly number[]): Batch[] {
   const batches: Batch[] = [];
   for (let i = 0; i < bounds.length; ) {
     let p = 1n;
     let j = i;
-    while (j < bounds.length && p * BigInt(bounds[j]) <= MASK) p *= BigInt(bounds[j++]);
-    batches.push({ first: i, length: j - i, threshold: ((1n << 64n) - p) % p });
+    while (j < bounds.length && p * BigInt(bounds[j]) < HALF) p *= BigInt(bounds[j++]);
+    batches.push({ first: i, length: j - i, product: p, threshold: (HALF - p) % p });
     i = j;
   }
   return batches;
 }
 
-/** Digits d_i uniform in [0, bounds[i]), batch by batch from `stream`. */
-export function drawDigits(stream: IterationStream, bounds: readonly number[], batches: readonly Batch[]): number[] {
+/** Digits d_i uniform in [0, bounds[i]), batch by batch from `halves`. */
+export function drawDigits(halves: HalfStream, bounds: readonly number[], batches: readonly Batch[]): number[] {
   const digits = new Array<number>(bounds.length);
-  for (const { first, length, threshold } of batches) {
-    for (;;) {
-      let low = stream.next();
-      for (let i = first; i < first + length; i++) {
-        const product = low * BigInt(bounds[i]);
-        digits[i] = Number(product >> 64n);
-        low = product & MASK;
-      }
-      if (low >= threshold) break;
+  for (const { first, length, product, threshold } of batches) {
+    let low = halves.next();
+    while ((low * product) % HALF < threshold) low = halves.next();
+    for (let i = first; i < first + length; i++) {
+      const p = low * BigInt(bounds[i]);
+      digits[i] = Number(p >> 32n);
+      low = p % HALF;
     }
   }
   return digits;

@@ -2,7 +2,7 @@
 // kernel-backed tests (resampling.ts) are checked against. It draws the same random stream
 // (random.ts), so the p-values must be equal, not only close.
 import { pairwiseSum } from "./numeric.js";
-import { drawDigits, IterationStream, planBatches, signFlips } from "./random.js";
+import { drawDigits, HalfStream, planBatches, signFlips } from "./random.js";
 import { bootstrapSummary, tukeyCounts, type ColumnPair, type ResamplingResult } from "./resampling.js";
 import { monteCarloP, randomizationExact, tolerance } from "./resampling-rules.js";
 
@@ -37,7 +37,7 @@ export function referenceBootstrapMeans(d: ArrayLike<number>, iterations: number
   const batches = planBatches(bounds);
   const means = new Float64Array(iterations);
   for (let b = 0; b < iterations; b++) {
-    const picks = drawDigits(new IterationStream(seed, b), bounds, batches);
+    const picks = drawDigits(new HalfStream(seed, b), bounds, batches);
     let s = 0;
     for (const j of picks) s += d[j];
     means[b] = s / n;
@@ -59,7 +59,7 @@ export function referenceTukeyRanges(runs: readonly ArrayLike<number>[], iterati
   const batches = planBatches(bounds);
   const ranges = new Float64Array(iterations);
   for (let b = 0; b < iterations; b++) {
-    const stream = new IterationStream(seed, b);
+    const stream = new HalfStream(seed, b);
     const sums = new Array<number>(m).fill(0);
     for (let q = 0; q < n; q++) {
       const digits = drawDigits(stream, bounds, batches);

@@ -11,7 +11,7 @@ interface CompareExports {
   bootstrapSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
   tukeyRanges(
     rows: number, runs: number, vectors: number, x: number, iterations: number, seed: bigint, acc: number, perm: number,
-    bounds: number, batches: number, digits: number, out: number,
+    bounds: number, batches: number, prefix: number, out: number,
   ): void;
   TILE_BLOCKS: WebAssembly.Global;
 }
@@ -135,7 +135,7 @@ export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows:
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 1, 1);
     const bounds = arena.alloc(rows * 4);
-    const batches = arena.alloc(rows * 32);
+    const batches = arena.alloc(rows * 16);
     const digits = arena.alloc(rows * 4);
     const out = arena.alloc(iterations * vectors * 16);
     arena.exports.bootstrapSums(rows, vectors, x, iterations, seedBits(seed), bounds, batches, digits, out);
@@ -165,12 +165,12 @@ export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[]
       }
     }
     const acc = arena.alloc(runs * vectors * 16);
-    const perm = arena.alloc(runs + 16);
+    const perm = arena.alloc(Math.max(runs, 16));
     const bounds = arena.alloc(runs * 4);
-    const batches = arena.alloc(runs * 32);
-    const digits = arena.alloc(runs * 4);
+    const batches = arena.alloc(runs * 16);
+    const prefix = arena.alloc(runs * 8);
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, digits, out);
+    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, prefix, out);
     return readColumns(arena, out, iterations, width, measures);
   });
 }

@@ -1,0 +1,53 @@
+// npm run bench:compare: compare() on 10 runs x 10,000 queries x 5 measures, all 45 pairs, with the
+// t, Wilcoxon, randomization (B = 10,000) and Tukey HSD (B = 10,000) tests and Holm's correction.
+// The runs are evaluated once (not timed): the same judged documents, scores from one seeded signal
+// plus each run's own noise, so that the runs differ a little, as systems do.
+//   node bench/compare.bench.mjs [RUNS] [QUERIES] [ITERATIONS]
+import os from "node:os";
+import { Bench } from "tinybench";
+import { compare, evaluate } from "rankeval";
+import { random } from "./data.mjs";
+
+const runs = Number(process.argv[2] ?? 10);
+const queries = Number(process.argv[3] ?? 10_000);
+const iterations = Number(process.argv[4] ?? 10_000);
+const perQuery = 50;
+const measures = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"];
+const tests = ["t", "wilcoxon", "randomization", "tukey"];
+
+const next = random(7);
+const n = queries * perQuery;
+const qid = new Int32Array(n);
+const rel = new Float64Array(n);
+const signal = new Float64Array(n);
+for (let i = 0; i < n; i++) {
+  qid[i] = Math.floor(i / perQuery);
+  rel[i] = Math.min(4, Math.floor(-Math.log(1 - next()) * 0.8));
+  signal[i] = rel[i] * 0.5 + next();
+}
+const results = [];
+for (let r = 0; r < runs; r++) {
+  const noise = random(100 + r);
+  const strength = 1 + 0.05 * r;
+  const score = Float64Array.from(signal, (s) => Math.round((s + noise() * strength) * 1000) / 1000);
+  results.push({ name: `run${r}`, result: evaluate({ qid, score, rel }, measures) });
+}
+const options = { pairs: "all", tests, iterations, correction: "holm" };
+
+const bench = new Bench({ name: "compare", time: 0, iterations: 5, warmupIterations: 1 });
+let comparison;
+bench.add(`compare(): ${runs} runs, ${queries} queries, ${measures.length} measures, all pairs; ${tests.join(", ")}; B = ${iterations}; Holm`, () => {
+  comparison = compare(results, options);
+});
+await bench.run();
+
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+console.log(`${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`);
+console.log("| task | median ms | min ms | max ms |");
+console.log("|---|---:|---:|---:|");
+for (const task of bench.tasks) {
+  const { latency } = task.result;
+  console.log(`| ${task.name} | ${latency.p50.toFixed(0)} | ${latency.min.toFixed(0)} | ${latency.max.toFixed(0)} |`);
+}
+const significant = comparison.comparisons.filter((c) => c.tests.randomization.significant).length;
+console.log(`\n${comparison.comparisons.length} comparisons; ${significant} significant by the randomization test (Holm, alpha 0.05)`);
