@@ -1,0 +1,236 @@
+// The reports of a comparison, written once so that the CLI and the page print the same bytes:
+// a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
+import type { Comparison, PairComparison, TestName } from "./compare.js";
+
+export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
+export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
+
+export interface ComparisonFormatOptions {
+  /**
+   * LaTeX: the test whose significance the superscripts show.
+   * @default the first test of the comparison
+   */
+  markTest?: TestName;
+}
+
+/** A comparison as text in `format`; every format but JSON ends with a newline too. */
+export function formatComparison(c: Comparison, format: ComparisonFormat, options: ComparisonFormatOptions = {}): string {
+  switch (format) {
+    case "table":
+      return textTable(c, false);
+    case "markdown":
+      return textTable(c, true);
+    case "latex":
+      return latex(c, options.markTest ?? c.settings.tests[0]);
+    case "csv":
+      return csv(c);
+    case "json":
+      return JSON.stringify(comparisonJson(c), null, 2) + "\n";
+  }
+}
+
+/** What each test is, for the reports' notes. */
+export const TEST_DESCRIPTIONS: Readonly<Record<TestName, string>> = {
+  t: "paired Student's t",
+  wilcoxon: "Wilcoxon signed-rank",
+  sign: "sign test (exact binomial)",
+  randomization: "paired randomization (sign flips)",
+  bootstrap: "paired bootstrap (shifted, Sakai 2006)",
+  tukey: "randomised Tukey HSD over all runs (Carterette 2012)",
+};
+
+type JsonNumber = number | null;
+const jsonNumber = (x: number): JsonNumber => (Number.isFinite(x) ? x : null);
+
+/**
+ * The JSON the CLI prints: { conventions, measures, runs, comparisons: [{ measure, baseline, run,
+ * n, baselineMean, runMean, difference, ci95, relative, effectSize, wins, ties, losses, tests: {
+ * <test>: { statistic, p, pAdjusted } }, lost: { baseline, run } }] }; the bootstrap's entry also
+ * has its percentile ci95. Numbers that are not finite (NaN: no value) are null.
+ */
+export function comparisonJson(c: Comparison) {
+  return {
+    conventions: c.conventions,
+    measures: c.measures,
+    runs: c.runs,
+    comparisons: c.comparisons.map((x) => ({
+      measure: x.measure,
+      baseline: x.baseline,
+      run: x.run,
+      n: x.n,
+      baselineMean: jsonNumber(x.baselineMean),
+      runMean: jsonNumber(x.runMean),
+      difference: jsonNumber(x.difference),
+      ci95: [jsonNumber(x.ci95[0]), jsonNumber(x.ci95[1])],
+      relative: jsonNumber(x.relative),
+      effectSize: jsonNumber(x.effectSize),
+      wins: x.wins,
+      ties: x.ties,
+      losses: x.losses,
+      tests: Object.fromEntries(
+        c.settings.tests.map((t) => {
+          const r = x.tests[t]!;
+          const entry: Record<string, unknown> = { statistic: jsonNumber(r.statistic), p: jsonNumber(r.p), pAdjusted: jsonNumber(r.pAdjusted) };
+          if (r.ci95) entry.ci95 = [jsonNumber(r.ci95[0]), jsonNumber(r.ci95[1])];
+          return [t, entry];
+        }),
+      ),
+      lost: { baseline: x.lost.baseline, run: x.lost.run },
+    })),
+  };
+}
+
+function fixed(x: number, digits = 4): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  return x.toFixed(digits);
+}
+
+function signed(x: number, digits: number): string {
+  const s = fixed(x, digits);
+  return x > 0 && Number.isFinite(x) ? `+${s}` : s;
+}
+
+/** A p-value: 4 decimals, or 2 significant digits below 0.0001. */
+export function formatP(p: number): string {
+  if (Number.isNaN(p)) return "NaN";
+  return p >= 1e-4 ? p.toFixed(4) : p.toExponential(1);
+}
+
+function testCell(x: PairComparison, t: TestName): string {
+  const r = x.tests[t]!;
+  return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
+}
+
+/** The notes under a table: the tests, the correction, alpha, the queries lost, the conventions. */
+function notes(c: Comparison): string[] {
+  const { settings } = c;
+  const perMeasure = c.comparisons.length / Math.max(1, c.measures.length);
+  const resampled = settings.tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
+  const lines = [
+    `tests (two-sided): ${settings.tests.map((t) => `${t} = ${TEST_DESCRIPTIONS[t]}`).join("; ")}${resampled ? `; B = ${settings.iterations}, seed ${settings.seed}` : ""}`,
+    `p adjusted: ${settings.correction === "none" ? "not" : `${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = adjusted p < ${settings.alpha}`,
+    "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
+  ];
+  for (const x of c.comparisons) {
+    if (x.lost.baseline || x.lost.run) lines.push(`${x.measure}, ${x.run} vs ${x.baseline}: queries left out, with a value in ${x.baseline} only: ${x.lost.baseline}, in ${x.run} only: ${x.lost.run}`);
+  }
+  lines.push(`conventions: ${c.conventions}`);
+  return lines;
+}
+
+function textTable(c: Comparison, markdown: boolean): string {
+  const header = ["measure", "baseline", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", ...c.settings.tests];
+  const rows = c.comparisons.map((x) => [
+    x.measure,
+    x.baseline,
+    x.run,
+    String(x.n),
+    fixed(x.baselineMean),
+    fixed(x.runMean),
+    signed(x.difference, 4),
+    `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
+    Number.isNaN(x.relative) ? "NaN" : `${signed(x.relative, 1)}%`,
+    fixed(x.effectSize, 2),
+    `${x.wins}/${x.ties}/${x.losses}`,
+    ...c.settings.tests.map((t) => testCell(x, t)),
+  ]);
+  const numeric = (col: number) => col >= 3;
+  if (markdown) {
+    const cell = (s: string) => s.replace(/\|/g, "\\|");
+    const lines = [
+      `| ${header.map(cell).join(" | ")} |`,
+      `|${header.map((_, i) => (numeric(i) ? "---:" : "---")).join("|")}|`,
+      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+      "",
+      ...notes(c).map((n) => `${n}  `),
+    ];
+    return lines.join("\n").replace(/ {2}$/, "") + "\n";
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((s, i) => (numeric(i) ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line), "", ...notes(c)].join("\n") + "\n";
+}
+
+const LATEX_SPECIAL: Record<string, string> = {
+  "\\": "\\textbackslash{}",
+  "&": "\\&",
+  "%": "\\%",
+  $: "\\$",
+  "#": "\\#",
+  _: "\\_",
+  "{": "\\{",
+  "}": "\\}",
+  "~": "\\textasciitilde{}",
+  "^": "\\textasciicircum{}",
+};
+const latexEscape = (s: string) => s.replace(/[\\&%$#_{}~^]/g, (ch) => LATEX_SPECIAL[ch]);
+
+/** Run i's letter: a..z, then aa, ab, ... */
+function letter(i: number): string {
+  let s = "";
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(97 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/**
+ * A booktabs table as papers print one: runs down, measures across, each run's mean, and as a
+ * superscript the letters of the runs it is significantly better than (higher mean, adjusted p <
+ * alpha) by `markTest`. In a comparison with a baseline only the baseline's letter can appear.
+ */
+function latex(c: Comparison, markTest: TestName): string {
+  const marks = new Map<string, string[]>(); // run \0 measure -> letters
+  for (const x of c.comparisons) {
+    const r = x.tests[markTest];
+    if (!r?.significant || x.runMean === x.baselineMean) continue;
+    const [winner, loser] = x.runMean > x.baselineMean ? [x.run, x.baseline] : [x.baseline, x.run];
+    const key = `${winner}\0${x.measure}`;
+    marks.set(key, [...(marks.get(key) ?? []), letter(c.runs.indexOf(loser))]);
+  }
+  const cell = (run: string, measure: string) => {
+    const letters = (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
+    return `${fixed(c.means[run][measure])}${letters.length ? `$^{${letters.join(",")}}$` : ""}`;
+  };
+  const { settings } = c;
+  const correction = settings.correction === "none" ? "no correction" : settings.correction === "bh" ? "Benjamini-Hochberg" : settings.correction === "holm" ? "Holm" : "Bonferroni";
+  const against = c.baseline === null ? "every other run" : `the baseline (${c.baseline})`;
+  const lines = [
+    `% rankeval: each run's mean; a superscript names the runs it is significantly better than`,
+    `% (${TEST_DESCRIPTIONS[markTest]}, two-sided, ${markTest === "tukey" ? "HSD-adjusted" : correction}, adjusted p < ${settings.alpha}; compared with ${against}).`,
+    `% Conventions: ${c.conventions}`,
+    `\\begin{tabular}{ll${"r".repeat(c.measures.length)}}`,
+    "\\toprule",
+    ` & Run & ${c.measures.map(latexEscape).join(" & ")} \\\\`,
+    "\\midrule",
+    ...c.runs.map((run, i) => `(${letter(i)}) & ${latexEscape(run)} & ${c.measures.map((m) => cell(run, m)).join(" & ")} \\\\`),
+    "\\bottomrule",
+    "\\end{tabular}",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function csvField(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Numbers in full (shortest round-trip) precision; empty where there is no value. */
+const csvNumber = (x: number) => (Number.isFinite(x) ? String(x) : "");
+
+function csv(c: Comparison): string {
+  const tests = c.settings.tests;
+  const header = [
+    "measure", "baseline", "run", "n", "lost_baseline", "lost_run", "baseline_mean", "run_mean", "difference", "ci95_low", "ci95_high",
+    "relative_percent", "effect_size", "wins", "ties", "losses",
+    ...tests.flatMap((t) => [`${t}_statistic`, `${t}_p`, `${t}_p_adjusted`, ...(t === "bootstrap" ? ["bootstrap_ci95_low", "bootstrap_ci95_high"] : [])]),
+  ];
+  const rows = c.comparisons.map((x) => [
+    csvField(x.measure), csvField(x.baseline), csvField(x.run), String(x.n), String(x.lost.baseline), String(x.lost.run),
+    csvNumber(x.baselineMean), csvNumber(x.runMean), csvNumber(x.difference), csvNumber(x.ci95[0]), csvNumber(x.ci95[1]),
+    csvNumber(x.relative), csvNumber(x.effectSize), String(x.wins), String(x.ties), String(x.losses),
+    ...tests.flatMap((t) => {
+      const r = x.tests[t]!;
+      return [csvNumber(r.statistic), csvNumber(r.p), csvNumber(r.pAdjusted), ...(r.ci95 ? [csvNumber(r.ci95[0]), csvNumber(r.ci95[1])] : [])];
+    }),
+  ]);
+  return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
+}
