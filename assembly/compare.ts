@@ -237,36 +237,131 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
 /**
  * Called by src/kernel/compare.ts for the randomised Tukey HSD. x: f64, query-major: query q's
  * runs r = 0..runs-1, each `vectors` v128 (two measures a vector); acc: scratch of runs * vectors
- * v128; perm: scratch of max(runs, 16) bytes; bounds, batches, prefix: scratch of runs * 4, runs *
- * 16 and runs * 8 bytes; out: v128[B * vectors], the range (max - min over runs) of the run sums per measure.
+ * v128; perms: scratch of TUKEY_CHUNK * permBytes(runs) bytes; bounds, batches, prefix: scratch of
+ * runs * 4, runs * 16 and runs * 8 bytes; out: v128[B * vectors], the range (max - min over runs)
+ * of the run sums per measure.
  *
- * Iteration b shuffles each query's values among the runs by Fisher-Yates: for i = runs-1 down
- * to 1, j = a digit in [0, i], swap positions i and j; run i receives position i's value once it
- * is final. A query's digits are batches with bounds runs, runs-1, ..., 2 (one half-word for up
- * to 12 runs), each digit used as it is read; queries in order.
+ * Iteration b shuffles each query's values among the runs, queries in order; run r receives the
+ * value of run perm[r]. With up to RIFFLE_MAX_RUNS runs, a permutation is one uniform index in
+ * [0, runs!) read as three digits (c, a, b) with bounds C(runs, h), h!, (runs-h)!, h = runs / 2:
+ * perm[r] = AB[R_c[r]], where R_c sends the positions of the c-th h-subset of the runs (subsets in
+ * increasing order of their bit mask) to 0..h-1 in order and the others to h..runs-1 in order, and
+ * AB is the a-th permutation of 0..h-1 followed by the b-th of h..runs-1 (permutations in
+ * lexicographic order): a bijection, so perm is uniform, made from three table loads and a
+ * swizzle. With more runs, Fisher-Yates: for i = runs-1 down to 1, j = a digit in [0, i], swap
+ * positions i and j, the digits batched with bounds runs, runs-1, ..., 2. The permutations of
+ * TUKEY_CHUNK queries are made first, then added run by run, each run's sums held in registers
+ * over the chunk. tables: scratch of tukeyTableBytes(runs) bytes.
  */
-export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, seed: u64, acc: usize, perm: usize, bounds: usize, batches: usize, prefix: usize, out: usize): void {
-  // The loop body with the vector count known, so that its inner loop unrolls.
-  if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
-  else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
-  else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
-  else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
-  else tukeyLoop(vectors, rows, runs, x, iterations, seed, acc, perm, bounds, batches, prefix, out);
-}
-
-// @ts-ignore: decorator
-@inline function addVectors(to: usize, from: usize, vectors: i32): void {
-  for (let v = 0; v < vectors; v++) {
-    const o = <usize>v << 4;
-    v128.store(to + o, f64x2.add(v128.load(to + o), v128.load(from + o)));
+export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize): void {
+  // The loop with the vector count known, so that the per-run sums stay in registers.
+  if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else {
+    // More than 8 measures: four vectors at a time, the same permutations drawn again for each.
+    for (let v = 0; v < vectors; v += 4) {
+      tukeyLoop(min(4, vectors - v), rows, runs, x + (<usize>v << 4), iterations, seed, acc, perms, bounds, batches, prefix, tables, out + (<usize>v << 4), vectors);
+    }
   }
 }
 
+/** Up to this many runs, a query's permutation is read from tables (runs! < 2^32). */
+export const RIFFLE_MAX_RUNS: i32 = 12;
+
+function factorial(n: i32): i32 {
+  let f = 1;
+  for (let i = 2; i <= n; i++) f *= i;
+  return f;
+}
+
+function choose(n: i32, k: i32): i32 {
+  let c: i64 = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return <i32>c;
+}
+
+/** Bytes of the tables of tukeyRanges for `runs` runs (16 per riffle and per half permutation). */
+export function tukeyTableBytes(runs: i32): i32 {
+  if (runs > RIFFLE_MAX_RUNS) return 16;
+  const half = runs >> 1;
+  return (choose(runs, half) + factorial(half) + factorial(runs - half)) << 4;
+}
+
+/** The riffles R_c, then the permutations of 0..h-1, then those of h..runs-1, 16 bytes each. */
+function buildRiffleTables(runs: i32, tables: usize): void {
+  const half = runs >> 1;
+  let at = tables;
+  for (let mask = 0; mask < 1 << runs; mask++) {
+    if (popcnt(mask) != half) continue;
+    let inside = 0;
+    let outside = half;
+    for (let r = 0; r < 16; r++) {
+      let v = 0;
+      if (r < runs) v = (mask >> r) & 1 ? inside++ : outside++;
+      store<u8>(at + r, <u8>v);
+    }
+    at += 16;
+  }
+  at = writePermutations(half, 0, at);
+  writePermutations(runs - half, half, at);
+}
+
+/**
+ * Every permutation of offset..offset+n-1 in lexicographic order, 16 bytes each, in lanes
+ * offset..offset+n-1 (the others zero); returns the address after the last.
+ */
+function writePermutations(n: i32, offset: i32, at: usize): usize {
+  for (let i = 0; i < 16; i++) store<u8>(at + i, <u8>(i >= offset && i < offset + n ? i : 0));
+  for (;;) {
+    const cur = at + <usize>offset;
+    at += 16;
+    // next_permutation over lanes offset..offset+n-1.
+    let i = n - 2;
+    while (i >= 0 && load<u8>(cur + i) >= load<u8>(cur + i + 1)) i--;
+    if (i < 0) return at;
+    memory.copy(at, at - 16, 16);
+    const next = at + <usize>offset;
+    let j = n - 1;
+    while (load<u8>(next + j) <= load<u8>(next + i)) j--;
+    const t = load<u8>(next + i);
+    store<u8>(next + i, load<u8>(next + j));
+    store<u8>(next + j, t);
+    for (let l = i + 1, r = n - 1; l < r; l++, r--) {
+      const u = load<u8>(next + l);
+      store<u8>(next + l, load<u8>(next + r));
+      store<u8>(next + r, u);
+    }
+  }
+  return at; // unreachable
+}
+
+/** Queries whose permutations are made before they are added. */
+export const TUKEY_CHUNK: i32 = 64;
+
+/** Bytes of one query's permutation: the runs, in whole v128. */
+export function permBytes(runs: i32): i32 {
+  return (runs + 15) & ~15;
+}
+
 // @ts-ignore: decorator
-@inline function tukeyLoop(vectors: i32, rows: i32, runs: i32, x: usize, iterations: i32, seed: u64, acc: usize, perm: usize, bounds: usize, batches: usize, prefix: usize, out: usize): void {
+@inline function tukeyLoop(vectors: i32, rows: i32, runs: i32, x: usize, iterations: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize, stride: i32 = vectors): void {
   const steps = runs - 1;
-  for (let i = 0; i < steps; i++) store<u32>(bounds + (<usize>i << 2), <u32>(runs - i));
-  const nb = planBatches(bounds, steps, batches);
+  const riffle = runs <= RIFFLE_MAX_RUNS;
+  const half = runs >> 1;
+  const subsets = choose(runs, half);
+  const firstPerms = tables + (<usize>subsets << 4);
+  const secondPerms = firstPerms + (<usize>factorial(half) << 4);
+  if (riffle) {
+    buildRiffleTables(runs, tables);
+    store<u32>(bounds, <u32>subsets);
+    store<u32>(bounds, <u32>factorial(half), 4);
+    store<u32>(bounds, <u32>factorial(runs - half), 8);
+  } else {
+    for (let i = 0; i < steps; i++) store<u32>(bounds + (<usize>i << 2), <u32>(runs - i));
+  }
+  const nb = planBatches(bounds, riffle ? 3 : steps, batches);
   for (let t = 0; t < nb; t++) {
     const at = batches + (<usize>t << 4);
     let product: u64 = 1;
@@ -275,39 +370,138 @@ export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterat
       store<u64>(prefix + (<usize>k << 3), product);
     }
   }
-  const runBytes = <usize>vectors << 4;
+  const runBytes = <usize>stride << 4;
   const rowBytes = <usize>runs * runBytes;
+  const slot = <usize>permBytes(runs);
   const identity = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const step = i8x16.splat(16);
   for (let b = 0; b < iterations; b++) {
     startHalves(seed, b);
-    memory.fill(acc, 0, rowBytes);
-    let row = x;
-    for (let q = 0; q < rows; q++) {
-      if (runs <= 16) v128.store(perm, identity);
-      else for (let r = 0; r < runs; r++) store<u8>(perm + r, <u8>r);
-      let i = steps;
-      for (let t = 0; t < nb; t++) {
-        const at = batches + (<usize>t << 4);
-        const first = load<i32>(at);
-        const length = load<i32>(at, 4);
-        const h = <u64>acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
-        // Digit k of the batch is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32 with P_k the
-        // product of the batch's first k+1 bounds (floor(b x) = b floor(x) + floor(b frac(x))):
-        // the same digits as reading them one after another, without a chain of multiplications.
-        let previous: u64 = 0;
-        for (let k = 0; k < length; k++, i--) {
-          const a = (h * load<u64>(prefix + (<usize>(first + k) << 3))) >> 32;
-          const j = <usize>(a - <u64>(i + 1) * previous);
-          previous = a;
-          const p = load<u8>(perm + j);
-          store<u8>(perm + j, load<u8>(perm + <usize>i));
-          addVectors(acc + <usize>i * runBytes, row + <usize>p * runBytes, vectors);
+    for (let r = 0; r < runs; r++) {
+      for (let v = 0; v < vectors; v++) v128.store(acc + <usize>r * runBytes + (<usize>v << 4), f64x2.splat(0));
+    }
+    for (let q0 = 0; q0 < rows; q0 += TUKEY_CHUNK) {
+      const chunk = min(TUKEY_CHUNK, rows - q0);
+      // The chunk's permutations.
+      if (riffle) {
+        const b0 = <u64>load<u32>(bounds, 4);
+        const b1 = <u64>load<u32>(bounds, 8);
+        const p0 = load<u64>(prefix);
+        const p1 = load<u64>(prefix, 8);
+        const p2 = load<u64>(prefix, 16);
+        const product = load<u32>(batches, 8);
+        const threshold = load<u32>(batches, 12);
+        for (let c = 0; c < chunk; c++) {
+          const h = <u64>acceptedHalf(product, threshold);
+          const a0 = (h * p0) >> 32;
+          const a1 = (h * p1) >> 32;
+          const a2 = (h * p2) >> 32;
+          const ab = v128.or(v128.load(firstPerms + (<usize>(a1 - b0 * a0) << 4)), v128.load(secondPerms + (<usize>(a2 - b1 * a1) << 4)));
+          v128.store(perms + (<usize>c << 4), i8x16.swizzle(ab, v128.load(tables + (<usize>a0 << 4))));
+        }
+      } else for (let c = 0; c < chunk; c++) {
+        const perm = perms + <usize>c * slot;
+        let ids = identity;
+        for (let o: usize = 0; o < slot; o += 16) {
+          v128.store(perm + o, ids);
+          ids = i8x16.add(ids, step);
+        }
+        let i = steps;
+        for (let t = 0; t < nb; t++) {
+          const at = batches + (<usize>t << 4);
+          const first = load<i32>(at);
+          const length = load<i32>(at, 4);
+          const h = <u64>acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
+          // Digit k of the batch is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32 with P_k the
+          // product of the batch's first k+1 bounds (floor(b x) = b floor(x) + floor(b frac(x))):
+          // the same digits as reading them one after another, without a chain of multiplications.
+          let previous: u64 = 0;
+          for (let k = 0; k < length; k++, i--) {
+            const a = (h * load<u64>(prefix + (<usize>(first + k) << 3))) >> 32;
+            const j = <usize>(a - <u64>(i + 1) * previous);
+            previous = a;
+            const p = load<u8>(perm + j);
+            store<u8>(perm + j, load<u8>(perm + <usize>i));
+            store<u8>(perm + <usize>i, p);
+          }
         }
       }
-      addVectors(acc, row + <usize>load<u8>(perm) * runBytes, vectors);
-      row += rowBytes;
+      // Added two runs at a time (two independent chains of additions), each run's sums in
+      // query order.
+      const rows0 = x + <usize>q0 * rowBytes;
+      let r = 0;
+      for (; r + 1 < runs; r += 2) {
+        const a = acc + <usize>r * runBytes;
+        const a2 = a + runBytes;
+        let s0 = v128.load(a);
+        let s1 = vectors > 1 ? v128.load(a, 16) : s0;
+        let s2 = vectors > 2 ? v128.load(a, 32) : s0;
+        let s3 = vectors > 3 ? v128.load(a, 48) : s0;
+        let t0 = v128.load(a2);
+        let t1 = vectors > 1 ? v128.load(a2, 16) : t0;
+        let t2 = vectors > 2 ? v128.load(a2, 32) : t0;
+        let t3 = vectors > 3 ? v128.load(a2, 48) : t0;
+        let row = rows0;
+        let perm = perms + <usize>r;
+        for (let c = 0; c < chunk; c++) {
+          const from = row + <usize>load<u8>(perm) * runBytes;
+          const from2 = row + <usize>load<u8>(perm, 1) * runBytes;
+          s0 = f64x2.add(s0, v128.load(from));
+          t0 = f64x2.add(t0, v128.load(from2));
+          if (vectors > 1) {
+            s1 = f64x2.add(s1, v128.load(from, 16));
+            t1 = f64x2.add(t1, v128.load(from2, 16));
+          }
+          if (vectors > 2) {
+            s2 = f64x2.add(s2, v128.load(from, 32));
+            t2 = f64x2.add(t2, v128.load(from2, 32));
+          }
+          if (vectors > 3) {
+            s3 = f64x2.add(s3, v128.load(from, 48));
+            t3 = f64x2.add(t3, v128.load(from2, 48));
+          }
+          row += rowBytes;
+          perm += slot;
+        }
+        v128.store(a, s0);
+        v128.store(a2, t0);
+        if (vectors > 1) {
+          v128.store(a, s1, 16);
+          v128.store(a2, t1, 16);
+        }
+        if (vectors > 2) {
+          v128.store(a, s2, 32);
+          v128.store(a2, t2, 32);
+        }
+        if (vectors > 3) {
+          v128.store(a, s3, 48);
+          v128.store(a2, t3, 48);
+        }
+      }
+      if (r < runs) {
+        const a = acc + <usize>r * runBytes;
+        let s0 = v128.load(a);
+        let s1 = vectors > 1 ? v128.load(a, 16) : s0;
+        let s2 = vectors > 2 ? v128.load(a, 32) : s0;
+        let s3 = vectors > 3 ? v128.load(a, 48) : s0;
+        let row = rows0;
+        let perm = perms + <usize>r;
+        for (let c = 0; c < chunk; c++) {
+          const from = row + <usize>load<u8>(perm) * runBytes;
+          s0 = f64x2.add(s0, v128.load(from));
+          if (vectors > 1) s1 = f64x2.add(s1, v128.load(from, 16));
+          if (vectors > 2) s2 = f64x2.add(s2, v128.load(from, 32));
+          if (vectors > 3) s3 = f64x2.add(s3, v128.load(from, 48));
+          row += rowBytes;
+          perm += slot;
+        }
+        v128.store(a, s0);
+        if (vectors > 1) v128.store(a, s1, 16);
+        if (vectors > 2) v128.store(a, s2, 32);
+        if (vectors > 3) v128.store(a, s3, 48);
+      }
     }
-    const o = out + <usize>b * runBytes;
+    const o = out + <usize>b * (<usize>stride << 4);
     for (let v = 0; v < vectors; v++) {
       const lane = <usize>v << 4;
       let hi = v128.load(acc + lane);

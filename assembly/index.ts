@@ -233,4 +233,4 @@ function measure(family: i32, k: i32, p: usize): f64 {
 }
 
 // The resampling of the significance tests (src/compare/): see assembly/compare.ts.
-export { randomizationSums, bootstrapSums, tukeyRanges, TILE_BLOCKS } from "./compare";
+export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK, RIFFLE_MAX_RUNS } from "./compare";

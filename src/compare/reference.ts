@@ -51,26 +51,68 @@ export function referenceBootstrap(run: ArrayLike<number>, baseline: ArrayLike<n
   return bootstrapSummary(d, absoluteSum, referenceBootstrapMeans(d, iterations, seed));
 }
 
+/** Every permutation of offset..offset+n-1, in lexicographic order. */
+function permutations(n: number, offset: number): number[][] {
+  if (n === 0) return [[]];
+  const out: number[][] = [];
+  for (let first = 0; first < n; first++) {
+    for (const rest of permutations(n - 1, 0)) out.push([first, ...rest.map((v) => (v >= first ? v + 1 : v))].map((v) => v + offset));
+  }
+  return out;
+}
+
+/**
+ * A query's permutation of m runs from the stream (assembly/compare.ts, tukeyRanges): up to 12 runs,
+ * one uniform index read as (subset, permutation of the first half, of the second); above,
+ * Fisher-Yates. Run r receives the value of run perm[r].
+ */
+export function tukeyPermutations(m: number): (halves: HalfStream) => number[] {
+  if (m <= 12) {
+    const h = m >> 1;
+    const riffles: number[][] = [];
+    for (let mask = 0; mask < 1 << m; mask++) {
+      let bits = 0;
+      for (let r = 0; r < m; r++) bits += (mask >> r) & 1;
+      if (bits !== h) continue;
+      let inside = 0;
+      let outside = h;
+      riffles.push(Array.from({ length: m }, (_, r) => ((mask >> r) & 1 ? inside++ : outside++)));
+    }
+    const first = permutations(h, 0);
+    const second = permutations(m - h, h);
+    const bounds = [riffles.length, first.length, second.length];
+    const batches = planBatches(bounds);
+    return (halves) => {
+      const [c, a, b] = drawDigits(halves, bounds, batches);
+      const ab = [...first[a], ...second[b]];
+      return riffles[c].map((k) => ab[k]);
+    };
+  }
+  const bounds = Array.from({ length: m - 1 }, (_, i) => m - i);
+  const batches = planBatches(bounds);
+  return (halves) => {
+    const digits = drawDigits(halves, bounds, batches);
+    const perm = Array.from({ length: m }, (_, r) => r);
+    for (let i = m - 1; i >= 1; i--) {
+      const j = digits[m - 1 - i];
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    return perm;
+  };
+}
+
 /** The range of the run sums in each iteration: runs[r] is run r's column, n queries. */
 export function referenceTukeyRanges(runs: readonly ArrayLike<number>[], iterations: number, seed: number): Float64Array {
   const m = runs.length;
   const n = runs[0].length;
-  const bounds = Array.from({ length: m - 1 }, (_, i) => m - i);
-  const batches = planBatches(bounds);
+  const draw = tukeyPermutations(m);
   const ranges = new Float64Array(iterations);
   for (let b = 0; b < iterations; b++) {
-    const stream = new HalfStream(seed, b);
+    const halves = new HalfStream(seed, b);
     const sums = new Array<number>(m).fill(0);
     for (let q = 0; q < n; q++) {
-      const digits = drawDigits(stream, bounds, batches);
-      const perm = Array.from({ length: m }, (_, r) => r);
-      for (let i = m - 1; i >= 1; i--) {
-        const j = digits[m - 1 - i];
-        const p = perm[j];
-        perm[j] = perm[i];
-        sums[i] += runs[p][q];
-      }
-      sums[0] += runs[perm[0]][q];
+      const perm = draw(halves);
+      for (let r = 0; r < m; r++) sums[r] += runs[perm[r]][q];
     }
     ranges[b] = Math.max(...sums) - Math.min(...sums);
   }

@@ -11,9 +11,12 @@ interface CompareExports {
   bootstrapSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
   tukeyRanges(
     rows: number, runs: number, vectors: number, x: number, iterations: number, seed: bigint, acc: number, perm: number,
-    bounds: number, batches: number, prefix: number, out: number,
+    bounds: number, batches: number, prefix: number, tables: number, out: number,
   ): void;
+  tukeyTableBytes(runs: number): number;
+  permBytes(runs: number): number;
   TILE_BLOCKS: WebAssembly.Global;
+  TUKEY_CHUNK: WebAssembly.Global;
 }
 
 const PAGE = 65536;
@@ -165,12 +168,13 @@ export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[]
       }
     }
     const acc = arena.alloc(runs * vectors * 16);
-    const perm = arena.alloc(Math.max(runs, 16));
-    const bounds = arena.alloc(runs * 4);
-    const batches = arena.alloc(runs * 16);
-    const prefix = arena.alloc(runs * 8);
+    const perm = arena.alloc((arena.exports.TUKEY_CHUNK.value as number) * arena.exports.permBytes(runs));
+    const bounds = arena.alloc(Math.max(runs, 3) * 4);
+    const batches = arena.alloc(Math.max(runs, 3) * 16);
+    const prefix = arena.alloc(Math.max(runs, 3) * 8);
+    const tables = arena.alloc(arena.exports.tukeyTableBytes(runs));
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, prefix, out);
+    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, prefix, tables, out);
     return readColumns(arena, out, iterations, width, measures);
   });
 }
