@@ -9,7 +9,9 @@
 // SplitMix64 seeded with the test's seed:
 //   mix(z)  = z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^ (z >> 31)
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15
-// so an iteration's draws do not depend on how the work is split or ordered.
+// so an iteration's draws do not depend on how the work is split or ordered: every entry point
+// takes the index of its first iteration, and iterations first..first+B-1 called in two halves give
+// what one call gives (the host can share them between threads).
 //
 // Bounded integers (Lemire 2019, batched as Brackett-Rozinsky & Lemire 2024), from 32-bit
 // halves of the words (the high half first): uniform digits d_i in [0, k_i) for bounds k_0..k_{c-1}
@@ -123,10 +125,10 @@ function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void
  * iteration adds the table entry its byte of signs selects: one load and add per 8 queries instead
  * of 8. sum_q s_q x_q = total - 2 * (sum of the flipped x_q).
  */
-export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations: i32, seed: u64, words: usize, table: usize, out: usize): void {
+export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, words: usize, table: usize, out: usize): void {
   const wordsPerIteration = (rows + 63) >> 6;
   for (let b = 0; b < iterations; b++) {
-    startIteration(seed, b);
+    startIteration(seed, first + b);
     const w = words + ((<usize>b * <usize>wordsPerIteration) << 3);
     for (let i = 0; i < wordsPerIteration; i++) store<u64>(w + (<usize>i << 3), nextWord());
   }
@@ -215,12 +217,12 @@ export const TILE_BLOCKS: i32 = 32;
  * rows * 4, rows * 16 and rows * 4 bytes; out: v128[B * vectors]. Resample b draws row indices
  * i_1..i_rows (bounds all `rows`, batched) and out[b][c] = sum_j x[i_j][c], added in draw order.
  */
-export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32, seed: u64, bounds: usize, batches: usize, digits: usize, out: usize): void {
+export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, bounds: usize, batches: usize, digits: usize, out: usize): void {
   for (let i = 0; i < rows; i++) store<u32>(bounds + (<usize>i << 2), <u32>rows);
   const nb = planBatches(bounds, rows, batches);
   const rowBytes = <usize>vectors << 4;
   for (let b = 0; b < iterations; b++) {
-    startHalves(seed, b);
+    startHalves(seed, first + b);
     drawDigits(bounds, batches, nb, digits);
     const o = out + <usize>b * rowBytes;
     for (let v = 0; v < vectors; v++) v128.store(o + (<usize>v << 4), f64x2.splat(0));
@@ -253,16 +255,16 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
  * TUKEY_CHUNK queries are made first, then added run by run, each run's sums held in registers
  * over the chunk. tables: scratch of tukeyTableBytes(runs) bytes.
  */
-export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize): void {
+export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize): void {
   // The loop with the vector count known, so that the per-run sums stay in registers.
-  if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
-  else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
-  else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
-  else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, seed, acc, perms, bounds, batches, prefix, tables, out);
+  if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
+  else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else {
     // More than 8 measures: four vectors at a time, the same permutations drawn again for each.
     for (let v = 0; v < vectors; v += 4) {
-      tukeyLoop(min(4, vectors - v), rows, runs, x + (<usize>v << 4), iterations, seed, acc, perms, bounds, batches, prefix, tables, out + (<usize>v << 4), vectors);
+      tukeyLoop(min(4, vectors - v), rows, runs, x + (<usize>v << 4), iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out + (<usize>v << 4), vectors);
     }
   }
 }
@@ -346,7 +348,7 @@ export function permBytes(runs: i32): i32 {
 }
 
 // @ts-ignore: decorator
-@inline function tukeyLoop(vectors: i32, rows: i32, runs: i32, x: usize, iterations: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize, stride: i32 = vectors): void {
+@inline function tukeyLoop(vectors: i32, rows: i32, runs: i32, x: usize, iterations: i32, first: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize, stride: i32 = vectors): void {
   const steps = runs - 1;
   const riffle = runs <= RIFFLE_MAX_RUNS;
   const half = runs >> 1;
@@ -376,7 +378,7 @@ export function permBytes(runs: i32): i32 {
   const identity = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const step = i8x16.splat(16);
   for (let b = 0; b < iterations; b++) {
-    startHalves(seed, b);
+    startHalves(seed, first + b);
     for (let r = 0; r < runs; r++) {
       for (let v = 0; v < vectors; v++) v128.store(acc + <usize>r * runBytes + (<usize>v << 4), f64x2.splat(0));
     }

@@ -206,3 +206,23 @@ describe("Monte Carlo p converges to the exact p of full enumeration", () => {
     }
   });
 });
+
+describe("the iterations can be split", () => {
+  it("iterations 0..B-1 in two calls are the one call's, for every kernel entry point", () => {
+    const columns = [column(1, 300, 0.1), column(2, 300), column(3, 300)];
+    const join = (a: Float64Array[], b: Float64Array[]) => a.map((x, i) => [...x, ...b[i]]);
+    const whole = (xs: Float64Array[]) => xs.map((x) => [...x]);
+    expect(join(kernelRandomizationSums(columns, 300, 70, 9), kernelRandomizationSums(columns, 300, 50, 9, 70))).toEqual(whole(kernelRandomizationSums(columns, 300, 120, 9)));
+    expect(join(kernelBootstrapSums(columns, 300, 70, 9), kernelBootstrapSums(columns, 300, 50, 9, 70))).toEqual(whole(kernelBootstrapSums(columns, 300, 120, 9)));
+    const values = [columns, [column(4, 300), column(5, 300), column(6, 300)]];
+    expect(join(kernelTukeyRanges(values, 300, 70, 9), kernelTukeyRanges(values, 300, 50, 9, 70))).toEqual(whole(kernelTukeyRanges(values, 300, 120, 9)));
+  });
+
+  it("tukey with more than 8 measures (in passes of four vectors) and more than 16 runs", () => {
+    const values = Array.from({ length: 10 }, (_, s) => Array.from({ length: 5 }, (_, r) => column(s * 10 + r, 40, s % 3 ? 0 : 0.1)));
+    const ranges = kernelTukeyRanges(values, 40, 60, 2);
+    values.forEach((runs, s) => expect(Array.from(ranges[s])).toEqual(Array.from(referenceTukeyRanges(runs, 60, 2))));
+    const many = [Array.from({ length: 18 }, (_, r) => column(r, 12))];
+    expect(Array.from(kernelTukeyRanges(many, 12, 40, 5)[0])).toEqual(Array.from(referenceTukeyRanges(many[0], 40, 5)));
+  });
+});

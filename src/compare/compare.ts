@@ -197,27 +197,33 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
   }
   const work: Work[] = [];
   let everyQuery: Int32Array | undefined; // one array for every pair that pairs all queries
+  let differences = new Float64Array(0);
   measures.forEach((measure, s) => {
     for (const pair of pairs) {
       const x = aligned[s][pair[1]];
       const y = aligned[s][pair[0]];
       const size = universe.size;
-      const positions = new Int32Array(size);
       let n = 0;
       let lostRun = 0;
       let lostBaseline = 0;
       for (let q = 0; q < size; q++) {
         const hasX = x[q] === x[q];
         const hasY = y[q] === y[q];
-        if (hasX && hasY) positions[n++] = q;
+        if (hasX && hasY) n++;
         else if (hasX) lostRun++;
         else if (hasY) lostBaseline++;
       }
       // Every query paired (the common case): the aligned columns themselves, no copies.
-      const all = n === size;
-      const run = all ? x : gather(x, positions.subarray(0, n));
-      const baseline = all ? y : gather(y, positions.subarray(0, n));
-      const d = new Float64Array(n);
+      let positions: Int32Array;
+      if (n === size) positions = everyQuery ??= Int32Array.from({ length: size }, (_, q) => q);
+      else {
+        positions = new Int32Array(n);
+        for (let q = 0, i = 0; q < size; q++) if (x[q] === x[q] && y[q] === y[q]) positions[i++] = q;
+      }
+      const run = n === size ? x : gather(x, positions);
+      const baseline = n === size ? y : gather(y, positions);
+      if (differences.length < n) differences = new Float64Array(n);
+      const d = differences.subarray(0, n); // scratch: the tests below do not keep it
       for (let i = 0; i < n; i++) d[i] = run[i] - baseline[i];
       const description = describe(run, baseline, d);
       const tests: Work["tests"] = {};
@@ -229,7 +235,7 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
       work.push({
         measure: s,
         pair,
-        positions: all ? (everyQuery ??= positions) : positions.subarray(0, n),
+        positions,
         run,
         baseline,
         comparison: { measure, baseline: names[pair[0]], run: names[pair[1]], n, lost: { baseline: lostBaseline, run: lostRun }, ...description },

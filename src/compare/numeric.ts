@@ -39,10 +39,14 @@ export function npMean(a: ArrayLike<number>): number {
 export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
   const n = a.length;
   if (n < 2) return NaN;
-  const sq = new Float64Array(n);
+  if (squares.length < n) squares = new Float64Array(Math.max(n, 2 * squares.length));
+  const sq = squares;
   for (let i = 0; i < n; i++) {
     const z = a[i] - mean;
     sq[i] = z * z;
   }
-  return (pairwiseSum(sq) / n) * (n / (n - 1));
+  return (pairwiseSum(sq, 0, n) / n) * (n / (n - 1));
 }
+
+/** Scratch for npVarDdof1's squared deviations. */
+let squares = new Float64Array(1024);

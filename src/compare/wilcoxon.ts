@@ -27,42 +27,63 @@ export const WILCOXON_PERMUTATION_MAX_N = 13;
 
 export function wilcoxon(d: ArrayLike<number>): WilcoxonResult {
   const n = d.length;
-  const nonzero: number[] = [];
-  for (let i = 0; i < n; i++) if (d[i] !== 0) nonzero.push(i);
-  const count = nonzero.length;
-  const rank = new Float64Array(n); // 0 for zeros
-  const order = nonzero.slice().sort((a, b) => Math.abs(d[a]) - Math.abs(d[b]));
-  let tieCorrection = 0;
-  let hasTies = false;
-  for (let i = 0; i < count; ) {
-    let j = i + 1;
-    while (j < count && Math.abs(d[order[j]]) === Math.abs(d[order[i]])) j++;
-    const t = j - i;
-    const average = (i + 1 + j) / 2; // ranks i+1 .. j
-    for (let k = i; k < j; k++) rank[order[k]] = average;
-    if (t > 1) {
-      hasTies = true;
-      tieCorrection += t * t * t - t;
-    }
-    i = j;
-  }
-  let rPlus = 0;
-  let rMinus = 0;
-  for (let i = 0; i < n; i++) {
-    if (d[i] > 0) rPlus += rank[i];
-    else if (d[i] < 0) rMinus += rank[i];
-  }
+  const { rPlus, rMinus, count, hasTies, tieCorrection } = signedRanks(d);
   const statistic = Math.min(rPlus, rMinus);
   const zeros = n - count;
   if (n <= WILCOXON_EXACT_MAX_N && !hasTies && zeros === 0) {
     return { statistic, p: exactP(rPlus, count), method: "exact" };
   }
   if (n <= WILCOXON_EXACT_MAX_N && n <= WILCOXON_PERMUTATION_MAX_N) {
-    return { statistic, p: permutationP(d, rank, rPlus), method: "permutation" };
+    return { statistic, p: permutationP(d, rPlus), method: "permutation" };
   }
   const mean = (count * (count + 1)) / 4;
   const se = Math.sqrt((count * (count + 1) * (2 * count + 1) - tieCorrection / 2) / 24);
   return { statistic, p: normalTwoSided((rPlus - mean) / se), method: "normal" };
+}
+
+/**
+ * R+ and R- with average ranks for ties: the positive and the negative |d| sorted apart, then
+ * walked together, each group of equal |d| taking the average of its ranks. The rank sums are
+ * sums of half-integers, exact in doubles, so the order they are added in does not matter.
+ */
+function signedRanks(d: ArrayLike<number>) {
+  let np = 0;
+  let nn = 0;
+  for (let i = 0; i < d.length; i++) {
+    if (d[i] > 0) np++;
+    else if (d[i] < 0) nn++;
+  }
+  const pos = new Float64Array(np);
+  const neg = new Float64Array(nn);
+  np = nn = 0;
+  for (let i = 0; i < d.length; i++) {
+    if (d[i] > 0) pos[np++] = d[i];
+    else if (d[i] < 0) neg[nn++] = -d[i];
+  }
+  pos.sort();
+  neg.sort();
+  let rPlus = 0;
+  let rMinus = 0;
+  let tieCorrection = 0;
+  let hasTies = false;
+  let ranked = 0;
+  for (let i = 0, j = 0; i < np || j < nn; ) {
+    const v = j >= nn || (i < np && pos[i] <= neg[j]) ? pos[i] : neg[j];
+    let cp = 0;
+    let cn = 0;
+    while (i < np && pos[i] === v) (i++, cp++);
+    while (j < nn && neg[j] === v) (j++, cn++);
+    const t = cp + cn;
+    const average = ranked + (t + 1) / 2; // ranks ranked+1 .. ranked+t
+    rPlus += cp * average;
+    rMinus += cn * average;
+    if (t > 1) {
+      hasTies = true;
+      tieCorrection += t * t * t - t;
+    }
+    ranked += t;
+  }
+  return { rPlus, rMinus, count: ranked, hasTies, tieCorrection };
 }
 
 const distributions = new Map<number, Float64Array>();
@@ -103,8 +124,21 @@ function exactP(rPlus: number, n: number): number {
  * nothing), the statistic R+ of each: 2 min(#{R+* <= R+}, #{R+* >= R+}) / 2^n, at most 1, with
  * scipy's tolerance of 100 ulp of the observed statistic.
  */
-function permutationP(d: ArrayLike<number>, rank: Float64Array, rPlus: number): number {
+function permutationP(d: ArrayLike<number>, rPlus: number): number {
   const n = d.length;
+  // Each value's average rank among the nonzero |d| (n <= 13: by counting).
+  const rank = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (d[i] === 0) continue;
+    let below = 0;
+    let equal = 0;
+    for (let k = 0; k < n; k++) {
+      if (d[k] === 0) continue;
+      if (Math.abs(d[k]) < Math.abs(d[i])) below++;
+      else if (Math.abs(d[k]) === Math.abs(d[i])) equal++;
+    }
+    rank[i] = below + (equal + 1) / 2;
+  }
   const gamma = Math.abs(rPlus) * 100 * Number.EPSILON;
   let less = 0;
   let greater = 0;

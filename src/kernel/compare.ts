@@ -1,5 +1,6 @@
 // The host side of the resampling kernel (assembly/compare.ts): lays columns out in the kernel's
-// linear memory, calls it, reads the sums back. Loaded as the evaluation kernel is (src/kernel/
+// linear memory, calls it, reads the sums back. Each function computes iterations first ..
+// first + iterations - 1: a caller may split the iterations (between threads) and concatenate. Loaded as the evaluation kernel is (src/kernel/
 // kernel.ts): the same bytes embedded at build time, a plain WebAssembly.Instance over a memory
 // this module owns, numbers only across the boundary.
 import { RankevalError } from "../errors.js";
@@ -7,10 +8,10 @@ import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 
 interface CompareExports {
   heapBase(): number;
-  randomizationSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, words: number, table: number, out: number): void;
-  bootstrapSums(rows: number, vectors: number, x: number, iterations: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
+  randomizationSums(rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, words: number, table: number, out: number): void;
+  bootstrapSums(rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
   tukeyRanges(
-    rows: number, runs: number, vectors: number, x: number, iterations: number, seed: bigint, acc: number, perm: number,
+    rows: number, runs: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, acc: number, perm: number,
     bounds: number, batches: number, prefix: number, tables: number, out: number,
   ): void;
   tukeyTableBytes(runs: number): number;
@@ -118,14 +119,14 @@ function readColumns(arena: Arena, out: number, iterations: number, width: numbe
  * under each of `iterations` sign vectors, sum_q s_q x_q, where iteration b flips query q when bit
  * q % 64 of word q / 64 of b's stream is set (assembly/compare.ts).
  */
-export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number): Float64Array[] {
+export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 64, 4);
     const tileBlocks = arena.exports.TILE_BLOCKS.value as number;
     const words = arena.alloc(iterations * Math.ceil(rows / 64) * 8);
     const table = arena.alloc(tileBlocks * 256 * 64);
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.randomizationSums(rows, vectors, x, iterations, seedBits(seed), words, table, out);
+    arena.exports.randomizationSums(rows, vectors, x, iterations, first, seedBits(seed), words, table, out);
     return readColumns(arena, out, iterations, width, columns.length);
   });
 }
@@ -134,14 +135,14 @@ export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], r
  * The bootstrap's sums: for each column, its sum over each of `iterations` resamples of the rows
  * with replacement (the same resampled rows for every column of an iteration).
  */
-export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number): Float64Array[] {
+export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 1, 1);
     const bounds = arena.alloc(rows * 4);
     const batches = arena.alloc(rows * 16);
     const digits = arena.alloc(rows * 4);
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.bootstrapSums(rows, vectors, x, iterations, seedBits(seed), bounds, batches, digits, out);
+    arena.exports.bootstrapSums(rows, vectors, x, iterations, first, seedBits(seed), bounds, batches, digits, out);
     return readColumns(arena, out, iterations, width, columns.length);
   });
 }
@@ -151,7 +152,7 @@ export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows:
  * number). For each measure, the range (max - min over runs) of the run sums under each of
  * `iterations` sets of per-query permutations (the same permutations for every measure).
  */
-export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[])[], rows: number, iterations: number, seed: number): Float64Array[] {
+export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[])[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
   const runs = values[0].length;
   if (runs < 2 || runs > 255) throw new RankevalError("bad-option", `the randomised Tukey HSD compares from 2 to 255 runs, not ${runs}`);
   return withArena((arena) => {
@@ -174,7 +175,7 @@ export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[]
     const prefix = arena.alloc(Math.max(runs, 3) * 8);
     const tables = arena.alloc(arena.exports.tukeyTableBytes(runs));
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, seedBits(seed), acc, perm, bounds, batches, prefix, tables, out);
+    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, first, seedBits(seed), acc, perm, bounds, batches, prefix, tables, out);
     return readColumns(arena, out, iterations, width, measures);
   });
 }
