@@ -340,7 +340,7 @@ function writePermutations(n: i32, offset: i32, at: usize): usize {
 }
 
 /** Queries whose permutations are made before they are added. */
-export const TUKEY_CHUNK: i32 = 64;
+export const TUKEY_CHUNK: i32 = 32;
 
 /** Bytes of one query's permutation: the runs, in whole v128. */
 export function permBytes(runs: i32): i32 {

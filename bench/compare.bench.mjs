@@ -1,11 +1,13 @@
 // npm run bench:compare: compare() on 10 runs x 10,000 queries x 5 measures, all 45 pairs, with the
-// t, Wilcoxon, randomization (B = 10,000) and Tukey HSD (B = 10,000) tests and Holm's correction.
+// t, Wilcoxon, randomization (B = 10,000) and Tukey HSD (B = 10,000) tests and Holm's correction;
+// then compareAsync() with one worker thread, so that the resampling uses both cores.
 // The runs are evaluated once (not timed): the same judged documents, scores from one seeded signal
 // plus each run's own noise, so that the runs differ a little, as systems do.
 //   node bench/compare.bench.mjs [RUNS] [QUERIES] [ITERATIONS]
 import os from "node:os";
+import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
-import { compare, evaluate } from "rankeval";
+import { compare, compareAsync, evaluate } from "rankeval";
 import { random } from "./data.mjs";
 
 const runs = Number(process.argv[2] ?? 10);
@@ -34,12 +36,36 @@ for (let r = 0; r < runs; r++) {
 }
 const options = { pairs: "all", tests, iterations, correction: "holm" };
 
+// A pool of one worker thread for compareAsync().
+const worker = new Worker(new URL("./compare-worker.mjs", import.meta.url));
+const waiting = new Map();
+let nextId = 0;
+worker.on("message", ({ id, output }) => {
+  waiting.get(id)(output);
+  waiting.delete(id);
+});
+const pool = {
+  size: 1,
+  run: (job) => new Promise((resolve) => {
+    const id = nextId++;
+    waiting.set(id, resolve);
+    worker.postMessage({ id, job });
+  }),
+};
+
 const bench = new Bench({ name: "compare", time: 0, iterations: 5, warmupIterations: 1 });
 let comparison;
-bench.add(`compare(): ${runs} runs, ${queries} queries, ${measures.length} measures, all pairs; ${tests.join(", ")}; B = ${iterations}; Holm`, () => {
-  comparison = compare(results, options);
-});
+let shared;
+bench
+  .add(`compare(): ${runs} runs, ${queries} queries, ${measures.length} measures, all pairs; ${tests.join(", ")}; B = ${iterations}; Holm`, () => {
+    comparison = compare(results, options);
+  })
+  .add("compareAsync(), the same with one worker thread (both cores)", async () => {
+    shared = await compareAsync(results, options, pool);
+  });
 await bench.run();
+await worker.terminate();
+if (JSON.stringify(shared) !== JSON.stringify(comparison)) throw new Error("compareAsync() and compare() differ");
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(`${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`);

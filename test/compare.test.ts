@@ -1,7 +1,7 @@
 // compare(): pairing by qid, the numbers of a comparison, corrections, options and errors, and the
 // reports (formatComparison) byte for byte.
 import { describe, expect, it } from "vitest";
-import { compare, comparisonJson, evaluate, formatComparison, RankevalError, type NamedResult, type Result } from "../src/index.js";
+import { compare, compareAsync, comparisonJson, evaluate, formatComparison, RankevalError, type NamedResult, type Result } from "../src/index.js";
 import { adjust } from "../src/compare/correct.js";
 import { referenceBootstrap, referenceRandomization, referenceTukey } from "../src/compare/reference.js";
 
@@ -262,5 +262,37 @@ describe("reports", () => {
     expect(json.comparisons[3].lost).toEqual({ baseline: 2, run: 0 });
     const one = compare([{ name: "a", result: result(["x"], { m: [0.5] }) }, { name: "b", result: result(["x"], { m: [0.1] }) }], { tests: ["t"] });
     expect(JSON.parse(formatComparison(one, "json")).comparisons[0].tests.t).toEqual({ statistic: null, p: null, pAdjusted: null });
+  });
+});
+
+describe("compareAsync", () => {
+  const options = { tests: ["t", "randomization", "bootstrap", "tukey"] as const, iterations: 777, pairs: "all" as const };
+  const many = Array.from({ length: 4 }, (_, r) => ({
+    name: `r${r}`,
+    result: result(Array.from({ length: 40 }, (_, q) => `q${q}`), { m: Array.from({ length: 40 }, (_, q) => ((q * 7 + r * 13) % 11) / 10), n: Array.from({ length: 40 }, (_, q) => ((q * 5 + r * 3) % 7) / 7) }),
+  }));
+
+  it("with a pool, the iterations split into ranges: compare()'s result to the last bit", async () => {
+    const { runResamplingJob } = await import("../src/index.js");
+    const jobs: number[] = [];
+    const pool = { size: 2, run: async (job: Parameters<typeof runResamplingJob>[0]) => (jobs.push(job.first), runResamplingJob(job)) };
+    expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+    expect(jobs.length).toBeGreaterThan(0);
+    expect(jobs.every((first) => first > 0)).toBe(true); // the first range stays in this thread
+    expect(await compareAsync(many, { ...options, tests: [...options.tests] })).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+  });
+
+  it("with a real worker thread (bench/compare-worker.mjs, over the built library)", async () => {
+    const { Worker } = await import("node:worker_threads");
+    const worker = new Worker(new URL("../bench/compare-worker.mjs", import.meta.url));
+    const waiting = new Map<number, (o: Float64Array[]) => void>();
+    let next = 0;
+    worker.on("message", ({ id, output }) => waiting.get(id)!(output));
+    const pool = { size: 1, run: (job: unknown) => new Promise<Float64Array[]>((resolve) => (waiting.set(next, resolve), worker.postMessage({ id: next++, job }))) };
+    try {
+      expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+    } finally {
+      await worker.terminate();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { RankevalError } from "../errors.js";
 import type { Result } from "../evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
 import { describe, pairedT, signTest } from "./paired.js";
-import { bootstrapTests, randomizationTests, tukeyTests, type ColumnPair, type ResamplingResult } from "./resampling.js";
+import { bootstrapFromSums, randomizationFromSums, randomizationNeedsKernel, runResamplingJob, tukeyCounts, type ColumnPair, type ResamplingJob, type ResamplingResult } from "./resampling.js";
 import { wilcoxon } from "./wilcoxon.js";
 
 export type TestName = "t" | "wilcoxon" | "sign" | "randomization" | "bootstrap" | "tukey";
@@ -149,6 +149,53 @@ export interface Comparison {
  * compare([{ name: "bm25", result: base }, { name: "rerank", result: mine }]).comparisons[0].tests.t.p
  */
 export function compare(runs: readonly NamedResult[], options: CompareOptions = {}): Comparison {
+  const plan = planComparison(runs, options);
+  for (const step of plan.kernelWork) step.complete(runResamplingJob(step.job));
+  return plan.finish();
+}
+
+/**
+ * Workers that run resampling jobs (runResamplingJob in another thread: a worker thread in Node,
+ * a Web Worker in a page), for compareAsync.
+ */
+export interface ResamplingPool {
+  /** How many jobs it runs at once. */
+  readonly size: number;
+  /** Runs the job (posted as it is: plain data and typed arrays) and resolves with its result. */
+  run(job: ResamplingJob): Promise<Float64Array[]>;
+}
+
+/**
+ * compare() with the resampling split over this thread and a pool of workers: each kernel call's
+ * iterations are cut into pool.size + 1 ranges, one done here while the pool does the others. Every
+ * iteration draws its own random stream, so the result is compare()'s, to the last bit.
+ */
+export async function compareAsync(runs: readonly NamedResult[], options: CompareOptions = {}, pool?: ResamplingPool): Promise<Comparison> {
+  const plan = planComparison(runs, options);
+  for (const step of plan.kernelWork) step.complete(pool && pool.size > 0 ? await runShared(step.job, pool) : runResamplingJob(step.job));
+  return plan.finish();
+}
+
+async function runShared(job: ResamplingJob, pool: ResamplingPool): Promise<Float64Array[]> {
+  const parts = Math.min(pool.size + 1, job.iterations);
+  const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((job.iterations * i) / parts));
+  const range = (i: number): ResamplingJob => ({ ...job, first: job.first + bounds[i], iterations: bounds[i + 1] - bounds[i] });
+  const others = Array.from({ length: parts - 1 }, (_, i) => pool.run(range(i + 1)));
+  const outputs = [runResamplingJob(range(0)), ...(await Promise.all(others))];
+  return outputs[0].map((_, c) => {
+    const joined = new Float64Array(job.iterations);
+    outputs.forEach((o, i) => joined.set(o[c], bounds[i]));
+    return joined;
+  });
+}
+
+interface KernelStep {
+  readonly job: ResamplingJob;
+  complete(output: Float64Array[]): void;
+}
+
+/** Everything but the kernel's resampling, which the caller runs (kernelWork), then finish(). */
+function planComparison(runs: readonly NamedResult[], options: CompareOptions): { kernelWork: KernelStep[]; finish: () => Comparison } {
   const settings = resolveCompareOptions(runs, options);
   const names = runs.map((r) => r.name);
   const conventions = runs[0].result.conventions;
@@ -246,6 +293,8 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
 
   // Randomization and bootstrap: comparisons over the same queries share one kernel call, with a
   // column for each (measure, run) they use.
+  const kernelWork: KernelStep[] = [];
+  const { iterations, seed } = settings;
   for (const test of ["randomization", "bootstrap"] as const) {
     if (!settings.tests.includes(test)) continue;
     for (const group of groupBySame(work, (w) => w.positions)) {
@@ -262,9 +311,13 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
       };
       const columnPairs: ColumnPair[] = group.map((w) => ({ baseline: column(w, 0), run: column(w, 1) }));
       const rows = group[0].positions.length;
-      const run = test === "randomization" ? randomizationTests : bootstrapTests;
-      const results = run(columns, rows, columnPairs, settings.iterations, settings.seed);
-      group.forEach((w, i) => (w.tests[test] = resamplingTest(results[i])));
+      const complete = (sums: readonly Float64Array[]) => {
+        const results = (test === "randomization" ? randomizationFromSums : bootstrapFromSums)(columns, rows, columnPairs, iterations, sums);
+        group.forEach((w, i) => (w.tests[test] = resamplingTest(results[i])));
+      };
+      const needsKernel = test === "randomization" ? randomizationNeedsKernel(rows, iterations) : rows >= 2;
+      if (needsKernel) kernelWork.push({ job: { kind: test, columns, rows, iterations, first: 0, seed }, complete });
+      else complete([]);
     }
   }
 
@@ -281,53 +334,62 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
     const columnPairs = pairs.map(([b, r]) => ({ baseline: b, run: r }));
     for (const group of measureGroups) {
       const positions = complete[group[0]];
+      const rows = positions.length;
       const values = group.map((s) => aligned[s].map((column) => gather(column, positions)));
-      const results = tukeyTests(values, positions.length, columnPairs, settings.iterations, settings.seed);
-      group.forEach((s, i) => {
-        for (const w of work) if (w.measure === s) w.tests.tukey = resamplingTest(results[i][pairs.indexOf(w.pair)]);
-      });
+      const finishGroup = (ranges: readonly Float64Array[]) => {
+        group.forEach((s, i) => {
+          const results = rows === 0 ? columnPairs.map(() => ({ statistic: NaN, p: NaN })) : tukeyCounts(values[i], rows, columnPairs, ranges[i]);
+          for (const w of work) if (w.measure === s) w.tests.tukey = resamplingTest(results[pairs.indexOf(w.pair)]);
+        });
+      };
+      if (rows === 0) finishGroup([]);
+      else kernelWork.push({ job: { kind: "tukey", values, rows, iterations, first: 0, seed }, complete: finishGroup });
     }
   }
 
-  // Corrections, per measure and test.
-  const adjusted = new Map<Work, Partial<Record<TestName, number>>>();
-  for (const w of work) adjusted.set(w, {});
-  measures.forEach((_, s) => {
-    const family = work.filter((w) => w.measure === s);
-    for (const test of settings.tests) {
-      const p = family.map((w) => w.tests[test]!.p);
-      const pAdjusted = test === "tukey" ? p : adjust(p, settings.correction);
-      family.forEach((w, i) => (adjusted.get(w)![test] = pAdjusted[i]));
-    }
-  });
+  return { kernelWork, finish: () => finishComparison() };
 
-  const comparisons = work.map((w): PairComparison => {
-    const tests: Partial<Record<TestName, TestResult>> = {};
-    for (const test of settings.tests) {
-      const raw = w.tests[test]!;
-      const pAdjusted = adjusted.get(w)![test]!;
-      tests[test] = { ...raw, pAdjusted, significant: pAdjusted < settings.alpha };
-    }
-    return { ...w.comparison, tests };
-  });
-  const means: Record<string, Record<string, number>> = {};
-  for (const r of runs) means[r.name] = Object.fromEntries(measures.map((m) => [m, r.result.mean[m]]));
-  return {
-    conventions,
-    measures,
-    runs: names,
-    baseline: settings.pairs === "all" ? null : settings.baseline,
-    comparisons,
-    means,
-    settings: {
-      pairs: settings.pairs,
-      tests: settings.tests,
-      correction: settings.correction,
-      alpha: settings.alpha,
-      iterations: settings.iterations,
-      seed: settings.seed,
-    },
-  };
+  function finishComparison(): Comparison {
+    // Corrections, per measure and test.
+    const adjusted = new Map<Work, Partial<Record<TestName, number>>>();
+    for (const w of work) adjusted.set(w, {});
+    measures.forEach((_, s) => {
+      const family = work.filter((w) => w.measure === s);
+      for (const test of settings.tests) {
+        const p = family.map((w) => w.tests[test]!.p);
+        const pAdjusted = test === "tukey" ? p : adjust(p, settings.correction);
+        family.forEach((w, i) => (adjusted.get(w)![test] = pAdjusted[i]));
+      }
+    });
+
+    const comparisons = work.map((w): PairComparison => {
+      const tests: Partial<Record<TestName, TestResult>> = {};
+      for (const test of settings.tests) {
+        const raw = w.tests[test]!;
+        const pAdjusted = adjusted.get(w)![test]!;
+        tests[test] = { ...raw, pAdjusted, significant: pAdjusted < settings.alpha };
+      }
+      return { ...w.comparison, tests };
+    });
+    const means: Record<string, Record<string, number>> = {};
+    for (const r of runs) means[r.name] = Object.fromEntries(measures.map((m) => [m, r.result.mean[m]]));
+    return {
+      conventions,
+      measures,
+      runs: names,
+      baseline: settings.pairs === "all" ? null : settings.baseline,
+      comparisons,
+      means,
+      settings: {
+        pairs: settings.pairs,
+        tests: settings.tests,
+        correction: settings.correction,
+        alpha: settings.alpha,
+        iterations: settings.iterations,
+        seed: settings.seed,
+      },
+    };
+  }
 }
 
 function resamplingTest(r: ResamplingResult): Omit<TestResult, "pAdjusted" | "significant"> {

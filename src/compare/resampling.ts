@@ -32,14 +32,39 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
 }
 
 /**
- * Fisher's paired randomization test on the mean difference, for each pair of columns (each
- * `rows` long, the same queries): p = (1 + #{|T*| >= |T|}) / (1 + B) over B random sign vectors,
- * or over all 2^rows of them, exactly, when 2^rows <= B.
+ * The kernel work of a resampling test: iterations first .. first + iterations - 1 of one call.
+ * Plain data, so that it can be posted to a worker; runResamplingJob does it anywhere.
  */
-export function randomizationTests(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+export type ResamplingJob =
+  | { readonly kind: "randomization" | "bootstrap"; readonly columns: readonly Float64Array[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number }
+  | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number };
+
+/** Runs a job in this thread's kernel: one Float64Array of `iterations` values per column (per measure for tukey). */
+export function runResamplingJob(job: ResamplingJob): Float64Array[] {
+  switch (job.kind) {
+    case "randomization":
+      return kernelRandomizationSums(job.columns, job.rows, job.iterations, job.seed, job.first);
+    case "bootstrap":
+      return kernelBootstrapSums(job.columns, job.rows, job.iterations, job.seed, job.first);
+    case "tukey":
+      return kernelTukeyRanges(job.values, job.rows, job.iterations, job.seed, job.first);
+  }
+}
+
+/** Whether the randomization test over `rows` queries needs the kernel (else: none, or exact enumeration). */
+export function randomizationNeedsKernel(rows: number, iterations: number): boolean {
+  return rows > 0 && 2 ** rows > iterations;
+}
+
+/**
+ * Fisher's paired randomization test on the mean difference, for each pair of columns (each
+ * `rows` long, the same queries): p = (1 + #{|T*| >= |T|}) / (1 + B) over B random sign vectors
+ * (sums: each column's sum under each, from the kernel), or over all 2^rows of them, exactly,
+ * when 2^rows <= B (sums unused).
+ */
+export function randomizationFromSums(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, sums: readonly Float64Array[]): ResamplingResult[] {
   if (rows === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
-  const exact = 2 ** rows <= iterations;
-  const sums = exact ? [] : kernelRandomizationSums(columns, rows, iterations, seed);
+  const exact = !randomizationNeedsKernel(rows, iterations);
   return pairs.map(({ run, baseline }) => {
     const { d, absoluteSum } = differences(columns[run], columns[baseline]);
     const observed = pairwiseSum(d);
@@ -54,21 +79,30 @@ export function randomizationTests(columns: readonly ArrayLike<number>[], rows: 
   });
 }
 
+export function randomizationTests(columns: readonly Float64Array[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+  const sums = randomizationNeedsKernel(rows, iterations) ? runResamplingJob({ kind: "randomization", columns, rows, iterations, first: 0, seed }) : [];
+  return randomizationFromSums(columns, rows, pairs, iterations, sums);
+}
+
 /**
  * The paired bootstrap of the mean difference: B resamples of the queries with replacement. The
  * 95% percentile interval of the resampled means, and the shifted-bootstrap p (Sakai 2006): the
  * resampled means shifted by the observed mean (a null distribution centred on 0), p = (1 +
- * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries.
+ * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries (the kernel is not needed).
  */
-export function bootstrapTests(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+export function bootstrapFromSums(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, sums: readonly Float64Array[]): ResamplingResult[] {
   if (rows < 2) return pairs.map(({ run, baseline }) => ({ statistic: rows === 1 ? columns[run][0] - columns[baseline][0] : NaN, p: NaN, ci95: [NaN, NaN] as const }));
-  const sums = kernelBootstrapSums(columns, rows, iterations, seed);
   return pairs.map(({ run, baseline }) => {
     const { d, absoluteSum } = differences(columns[run], columns[baseline]);
     const means = new Float64Array(iterations);
     for (let b = 0; b < iterations; b++) means[b] = (sums[run][b] - sums[baseline][b]) / rows;
     return bootstrapSummary(d, absoluteSum, means);
   });
+}
+
+export function bootstrapTests(columns: readonly Float64Array[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+  const sums = rows >= 2 ? runResamplingJob({ kind: "bootstrap", columns, rows, iterations, first: 0, seed }) : [];
+  return bootstrapFromSums(columns, rows, pairs, iterations, sums);
 }
 
 /** The interval and p of a bootstrap from its resampled means (shared with the reference). */
@@ -88,9 +122,9 @@ export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Fl
  * each query's values are shuffled among the runs; p of a pair = (1 + #{max_r mean*_r - min_r
  * mean*_r >= |mean_run - mean_baseline|}) / (1 + B). Returns results[s][pair].
  */
-export function tukeyTests(values: readonly (readonly ArrayLike<number>[])[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[][] {
+export function tukeyTests(values: readonly (readonly Float64Array[])[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[][] {
   if (rows === 0) return values.map(() => pairs.map(() => ({ statistic: NaN, p: NaN })));
-  const ranges = kernelTukeyRanges(values, rows, iterations, seed);
+  const ranges = runResamplingJob({ kind: "tukey", values, rows, iterations, first: 0, seed });
   return values.map((runs, s) => tukeyCounts(runs, rows, pairs, ranges[s]));
 }
 
