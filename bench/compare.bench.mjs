@@ -67,13 +67,24 @@ await bench.run();
 await worker.terminate();
 if (JSON.stringify(shared) !== JSON.stringify(comparison)) throw new Error("compareAsync() and compare() differ");
 
-const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-console.log(`${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`);
+const model = os.cpus()[0]?.model ?? "unknown CPU";
+console.log(`${model}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`);
 console.log("| task | median ms | min ms | max ms |");
 console.log("|---|---:|---:|---:|");
 for (const task of bench.tasks) {
   const { latency } = task.result;
   console.log(`| ${task.name} | ${latency.p50.toFixed(0)} | ${latency.min.toFixed(0)} | ${latency.max.toFixed(0)} |`);
 }
+// CPU time of compare() alone (one thread; less sensitive than wall time to other processes on a
+// shared machine), the median of three calls.
+const cpu = [];
+for (let i = 0; i < 3; i++) {
+  const start = process.cpuUsage();
+  compare(results, options);
+  const used = process.cpuUsage(start);
+  cpu.push((used.user + used.system) / 1000);
+}
+cpu.sort((a, b) => a - b);
+console.log(`\ncompare() CPU time: median ${cpu[1].toFixed(0)} ms (${cpu.map((c) => c.toFixed(0)).join(", ")}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 const significant = comparison.comparisons.filter((c) => c.tests.randomization.significant).length;
 console.log(`\n${comparison.comparisons.length} comparisons; ${significant} significant by the randomization test (Holm, alpha 0.05)`);
