@@ -170,10 +170,11 @@ export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations:
         let a1 = v128.load(o, 16);
         let a2 = v128.load(o, 32);
         let a3 = v128.load(o, 48);
+        // Block k's signs are byte k of the tile's words (little-endian: bits 8k..8k+7).
         const w = words + ((<usize>b * <usize>wordsPerIteration + <usize>(tile >> 3)) << 3);
-        for (let k = 0; k < tileBlocks; k++) {
-          const byte = <usize>((load<u64>(w + (<usize>(k >> 3) << 3)) >> (<u64>(k & 7) << 3)) & 255);
-          const e = table + (<usize>k << 14) + (byte << 6);
+        let blockTable = table;
+        for (let k = 0; k < tileBlocks; k++, blockTable += 1 << 14) {
+          const e = blockTable + (<usize>load<u8>(w + <usize>k) << 6);
           a0 = f64x2.add(a0, v128.load(e));
           a1 = f64x2.add(a1, v128.load(e, 16));
           a2 = f64x2.add(a2, v128.load(e, 32));
