@@ -214,12 +214,19 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
   // Every run's values on one list of queries: the union of the runs' qids, in order of first
   // appearance; NaN where a run has no value.
   const universe = new Map<unknown, number>();
-  for (const r of runs) for (const q of r.result.qids) if (!universe.has(q)) universe.set(q, universe.size);
+  const slots = runs.map((r) =>
+    Int32Array.from(r.result.qids, (q) => {
+      let at = universe.get(q);
+      if (at === undefined) universe.set(q, (at = universe.size));
+      return at;
+    }),
+  );
   const aligned = measures.map((m) =>
-    runs.map((r) => {
+    runs.map((r, i) => {
       const column = new Float64Array(universe.size).fill(NaN);
       const values = r.result.values[m];
-      r.result.qids.forEach((q, i) => (column[universe.get(q)!] = values[i]));
+      const slot = slots[i];
+      for (let k = 0; k < slot.length; k++) column[slot[k]] = values[k];
       return column;
     }),
   );
