@@ -27,6 +27,8 @@ function result(qids: string[], values: Record<string, number[]>, conventions = 
     queries: { evaluated: qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
     options: {} as Result["options"],
     conventions,
+    measureConventions: Object.fromEntries(measures.map((m) => [m, `rankeval ${conventions}`])),
+    warnings: [],
   };
 }
 

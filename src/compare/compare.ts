@@ -127,7 +127,10 @@ export interface Comparison {
   readonly baseline: string | null;
   /** Measure-major: each measure's comparisons in run order. */
   readonly comparisons: PairComparison[];
-  /** Each run's own mean of each measure (Result.mean), over all its queries. */
+  /**
+   * Each run's own summary of each measure (Result.mean, over all its queries: the mean, or the sum
+   * or geometric mean where the measure's tool reports that), as its evaluation printed it.
+   */
   readonly means: Record<string, Record<string, number>>;
   /** The settings used, every default filled in. */
   readonly settings: {
