@@ -1,0 +1,39 @@
+// Differential test against the real trec_eval 10: seeded random small collections and command lines
+// (test/trec-eval-diff/generate.ts) run through trec_eval (built from ../shared) and rankeval (in
+// process); stdout must be byte for byte the same and both must succeed or both fail, except where a
+// deliberate divergence (test/trec-eval-diff/divergences.ts) says otherwise. A mismatch is shrunk and
+// written out as files to re-run by hand. Longer runs: npm run fuzz:trec_eval -- --cases 20000.
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../src/node/cli.js";
+import { buildTrecEval, fuzz } from "./trec-eval-diff/fuzz.js";
+import { describe as describeCase, scratchDir } from "./trec-eval-diff/harness.js";
+import { rmSync } from "node:fs";
+
+/** Cases per `npm test`: well under a minute on a 2-core machine. TREC_EVAL_DIFF_CASES / _SEED override. */
+const CASES = Number(process.env.TREC_EVAL_DIFF_CASES ?? 1500);
+const SEED = Number(process.env.TREC_EVAL_DIFF_SEED ?? 20261121);
+
+const built = buildTrecEval();
+if ("skip" in built) {
+  if (built.missingCompiler && process.env.CI) throw new Error(`trec-eval-diff: ${built.skip} (CI must have a C compiler where ../shared exists)`);
+  console.warn(`skipping the differential test against trec_eval: ${built.skip}`);
+}
+
+describe.skipIf("skip" in built)("rankeval against the real trec_eval 10", () => {
+  const dir = scratchDir("rankeval-diff-");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(`prints trec_eval's bytes on ${CASES} random command lines (seed ${SEED})`, async () => {
+    const trecEval = (built as { path: string }).path;
+    const reproDir = join(tmpdir(), `rankeval-trec-eval-diff-${SEED}`);
+    mkdirSync(reproDir, { recursive: true });
+    const report = await fuzz({ programs: { trecEval, main, dir }, seed: SEED, cases: CASES, shrinkLimit: 3, reproDir });
+    const account = report.shrunk
+      .map((s) => `${describeCase(s.shrunk)}\n  (class: ${s.signature}; files to re-run: ${s.folder})`)
+      .join("\n\n");
+    expect(report.mismatches.length, `${report.mismatches.length} of ${CASES} cases differ from trec_eval (seeds ${report.mismatches.map((m) => m.case.seed).slice(0, 20).join(", ")}); the first, shrunk:\n\n${account}`).toBe(0);
+  }, 120_000);
+});
