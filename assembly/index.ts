@@ -59,16 +59,18 @@ export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize 
 /**
  * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table. gainTable: f64, the
  * gain of each integer label 0..gainTableLength-1 (0 for label 0); gainMonotone: those gains never
- * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. discount: f64[maxRank + 1] with
+ * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. judgedOnly: after the depth cut, the
+ * documents without a judgment (NaN) or with a negative label leave the ranking (trec_eval -J, which
+ * form_res_rels.c applies after -M). discount: f64[maxRank + 1] with
  * discount[i] = 1/log2(i + 1). docids: i32 per row into the byte pool (poolBytes, poolOffsets i32[n+1])
  * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ, gainTableLength) bytes.
  */
 export function configure(
   gainMode: i32, gainTable: usize, gainTableLength: i32, gainMonotone: bool, threshold: f64, noRelevant: i32,
-  beyondListNaN: bool, depth: i32, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize, scratch: usize,
-  maxN: i32, maxJ: i32,
+  beyondListNaN: bool, depth: i32, judgedOnly: bool, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize,
+  scratch: usize, maxN: i32, maxJ: i32,
 ): void {
-  setConfiguration(gainMode, gainTable, gainTableLength, gainMonotone, threshold, noRelevant, beyondListNaN, depth, discount, docids, poolBytes, poolOffsets);
+  setConfiguration(gainMode, gainTable, gainTableLength, gainMonotone, threshold, noRelevant, beyondListNaN, depth, judgedOnly, discount, docids, poolBytes, poolOffsets);
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
   let p = (scratch + 7) & ~(<usize>7);

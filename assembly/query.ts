@@ -3,7 +3,7 @@
 
 import {
   keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, levelCount, discount, threshold,
-  depth, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery,
+  depth, judgedOnly, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery,
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
@@ -33,7 +33,8 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   const len = end - start;
   sortRows(scores, start, len, keys, order, tmpIdx);
   if (docids != 0) breakTiesByDocid(len);
-  const n = imin(len, depth);
+  let n = imin(len, depth);
+  if (judgedOnly) n = keepJudged(labels, n);
 
   // The prefix arrays, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
@@ -250,6 +251,22 @@ function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
     store<f64>(idcg + (<usize>(i + 1) << 3), sum);
   }
   return numIdeal;
+}
+
+/**
+ * trec_eval -J: of the first n ranks, keeps those whose document has a judgment >= 0, in rank order
+ * (order and keys close up); returns how many. After the depth cut, as form_res_rels.c does it.
+ */
+function keepJudged(labels: usize, n: i32): i32 {
+  let kept = 0;
+  for (let r = 0; r < n; r++) {
+    const row = load<i32>(order + (<usize>r << 2));
+    if (!(f64At(labels, row) >= 0)) continue;
+    store<i32>(order + (<usize>kept << 2), row);
+    store<f64>(keys + (<usize>kept << 3), f64At(keys, r));
+    kept++;
+  }
+  return kept;
 }
 
 /** Reorders each run of equal scores by document id, descending. */

@@ -16,6 +16,7 @@ export let threshold: f64 = 1;
 export let noRelevant: i32 = NoRelevant.ZERO;
 export let beyondListNaN: bool = false;
 export let depth: i32 = 0x7fffffff;
+export let judgedOnly: bool = false; // after the depth cut, drop documents without a judgment >= 0 (trec_eval -J)
 export let discount: usize = 0; // f64[maxRank + 1]: discount[i] = 1 / log2(i + 1), made by the host
 export let docids: usize = 0; // i32 per row: pool entry of the row's document id, or 0 when ties keep input order
 export let poolBytes: usize = 0;
@@ -47,8 +48,8 @@ export let J: i32 = 0; // judged documents with a positive gain: the length of t
 export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none
 
 export function setConfiguration(
-  gm: i32, gt: usize, gtl: i32, monotone: bool, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, disc: usize,
-  dids: usize, pb: usize, po: usize,
+  gm: i32, gt: usize, gtl: i32, monotone: bool, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, judgedOnlyFlag: bool,
+  disc: usize, dids: usize, pb: usize, po: usize,
 ): void {
   gainMode = gm;
   gainTable = gt;
@@ -58,6 +59,7 @@ export function setConfiguration(
   noRelevant = noRel;
   beyondListNaN = beyondNaN;
   depth = dep;
+  judgedOnly = judgedOnlyFlag;
   discount = disc;
   docids = dids;
   poolBytes = pb;

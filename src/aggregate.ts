@@ -1,3 +1,5 @@
+import { exp, log } from "./trec/cmath.js";
+
 /** Mean of the values that are not NaN, summed left to right in query order (as trec_eval). */
 export function meanOf(values: Float64Array): { mean: number; count: number } {
   let sum = 0;
@@ -29,9 +31,10 @@ export function summaryOf(values: Float64Array, aggregate: "mean" | "sum" | "geo
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v !== v) continue;
-    sum += aggregate === "sum" ? v : Math.log(Math.max(v, MIN_GEO_MEAN));
+    // log and exp as glibc rounds them, as trec_eval's are (src/trec/cmath.ts).
+    sum += aggregate === "sum" ? v : log(Math.max(v, MIN_GEO_MEAN));
     count++;
   }
   if (aggregate === "sum") return { value: sum, count };
-  return { value: count === 0 ? NaN : Math.exp(sum / count), count };
+  return { value: count === 0 ? NaN : exp(sum / count), count };
 }

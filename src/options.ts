@@ -16,7 +16,9 @@ export interface Options {
   gain?: "exp" | "linear" | Readonly<Record<number, number>>;
   /**
    * Binary measures (P, recall, MAP, MRR, ...) count a document as relevant when its label is at least
-   * this (trec_eval's `-l`). Must be above 0.
+   * this (trec_eval's `-l`). At least 0: with 0, every document judged with a label >= 0 is relevant
+   * (documents without a judgment or with a negative label never are). trec_eval's `-l` below 0,
+   * which counts those at their ranks but not in R, is the command line's (src/trec/exact.ts).
    * @default 1
    */
   relevanceThreshold?: number;
@@ -34,10 +36,17 @@ export interface Options {
    */
   beyondList?: "pad" | "nan";
   /**
-   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`).
+   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`); 0 keeps none.
    * @default Infinity
    */
   depth?: number;
+  /**
+   * Rank only the judged documents: after the `depth` cut, documents without a judgment or with a
+   * negative label leave the ranking and the ranks below close up (trec_eval's `-J`, which it applies
+   * after `-M`, so fewer than `depth` may remain). Judgments are kept whole (R, the ideal ranking).
+   * @default false
+   */
+  judgedOnly?: boolean;
   /**
    * The order of equal scores, the first cause of numbers that differ between tools. `"docid"`: by
    * document id, descending in UTF-8 byte order (trec_eval, pytrec_eval, ir_measures); rows without ids
@@ -58,6 +67,7 @@ export interface ResolvedOptions {
   noRelevant: "zero" | "one" | "skip" | "nan";
   beyondList: "pad" | "nan";
   depth: number;
+  judgedOnly: boolean;
   ties: "docid" | "input";
 }
 
@@ -68,6 +78,7 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
   noRelevant: "zero",
   beyondList: "pad",
   depth: Infinity,
+  judgedOnly: false,
   ties: "docid",
 });
 
@@ -75,7 +86,7 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
 /** The keys of `Options`, for checking that no other key was given. */
-const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "ties"];
+const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "judgedOnly", "ties"];
 
 /**
  * Checks the options a user gave and returns only those they set (undefined counts as not set), so
@@ -97,8 +108,8 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
-    // Labels <= 0 are never relevant (they gain 0 and mark unjudged documents), so the threshold is above 0.
-    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold > 0)) throw bad(`relevanceThreshold must be a number > 0, not ${options.relevanceThreshold}`);
+    // Negative labels mark judged-but-unjudged documents (trec_eval), never relevant: the threshold is >= 0.
+    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold >= 0)) throw bad(`relevanceThreshold must be a number >= 0, not ${options.relevanceThreshold}`);
     r.relevanceThreshold = options.relevanceThreshold;
   }
   if (options.noRelevant !== undefined) {
@@ -110,8 +121,12 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     r.beyondList = options.beyondList;
   }
   if (options.depth !== undefined) {
-    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth > 0))) throw bad("depth must be a positive integer");
+    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth >= 0))) throw bad(`depth must be an integer >= 0, not ${options.depth}`);
     r.depth = options.depth;
+  }
+  if (options.judgedOnly !== undefined) {
+    if (typeof options.judgedOnly !== "boolean") throw bad(`judgedOnly must be true or false, not ${JSON.stringify(options.judgedOnly)}`);
+    r.judgedOnly = options.judgedOnly;
   }
   if (options.ties !== undefined) {
     if (!["docid", "input"].includes(options.ties)) throw bad(`ties must be "docid" or "input", not ${JSON.stringify(options.ties)}`);
@@ -141,7 +156,7 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
 /** One line naming every convention, printed with every report. */
 export function describeOptions(o: ResolvedOptions): string {
   const gain = typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`;
-  const depth = o.depth === Infinity ? "" : ` depth=${o.depth}`;
+  const depth = (o.depth === Infinity ? "" : ` depth=${o.depth}`) + (o.judgedOnly ? " judgedOnly" : "");
   // ties is printed always, the default too: it is the convention readers most often assume wrongly.
   return `gain=${gain} relevanceThreshold=${o.relevanceThreshold} noRelevant=${o.noRelevant} beyondList=${o.beyondList} ties=${o.ties}${depth}`;
 }

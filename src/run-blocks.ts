@@ -271,6 +271,8 @@ export interface RunSource {
   whole: () => Promise<RunRows>;
   /** trec_eval -c, which needs the whole run. @default false */
   complete?: boolean;
+  /** With `complete`, absent queries rank trec_eval's placeholder document (JoinOptions.placeholder). @default false */
+  placeholder?: boolean;
   /** Called when a streamed run turned out not grouped by query, before it is read again whole. */
   restart?: () => void;
   /** `evaluate` keeps nothing of a block's batch: the next block's join may write over it. @default false */
@@ -300,7 +302,7 @@ export async function evaluateRunFile(
     source.restart?.();
   }
   const run = await source.whole();
-  const joined = joinParsed(judgments, run, { complete: source.complete });
+  const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
   const notJudgedQids = joined.notJudged;
   // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
   const evaluated = joined.qids.length - (source.complete ? joined.notInRun : 0);

@@ -53,6 +53,12 @@ export interface JoinOptions {
    */
   complete?: boolean;
   /**
+   * With `complete`: rank trec_eval's placeholder for an absent query instead of nothing, one document
+   * "ceci_nest_pas_un_docno" with score 1, judged as any other document would be (trec_eval.c's
+   * bogus_result; trec_eval then zeroes some of its values: see JoinedRun.placeholders). @default false
+   */
+  placeholder?: boolean;
+  /**
    * The run is one block of a larger one (src/run-blocks.ts): judged queries absent from it are
    * neither listed nor counted (notInRun is 0), since the caller knows them only at the run's end.
    * @default false
@@ -86,7 +92,13 @@ export interface JoinedRun {
   notInRunQids: string[];
   /** The run_id of the run's last line. */
   runTag: string;
+  /** The batch's queries ranked as trec_eval's placeholder (JoinOptions.placeholder), ascending. */
+  placeholders: number[];
 }
+
+/** trec_eval.c's bogus_result: the one document of the ranking it gives a judged query absent from the run under -c. */
+export const PLACEHOLDER_DOCNO = "ceci_nest_pas_un_docno";
+const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER_DOCNO);
 
 /**
  * Rows grouped by query id (stable): query q's rows are order[begin[q], end[q]), or rows begin[q] to
@@ -282,6 +294,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     judgedRows += nj;
     if (nj + nr > widest) widest = nj + nr;
   }
+  const placeholder = options.complete === true && options.placeholder === true;
   if (!options.block) {
     for (let q = 0; q < judgedQids; q++) {
       const nj = jg.end[q] - jg.begin[q];
@@ -290,7 +303,8 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
       if (!options.complete) continue;
       chosen.push(q);
       judgedRows += nj;
-      if (nj > widest) widest = nj;
+      if (placeholder) rows++;
+      if (nj + 1 > widest) widest = nj + 1;
     }
   }
   const qidPool = names.pool();
@@ -314,6 +328,21 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   while (capacity < 2 * widest) capacity *= 2;
   const slotKey = new Int32Array(capacity);
   const slotHash = new Int32Array(capacity);
+
+  // The placeholder's id goes after the run's ids in the batch's pool (a copy, made only when needed).
+  let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };
+  const placeholderEntry = run.length;
+  if (placeholder && absent.length > 0) {
+    const end = run.docids.offsets[run.length];
+    const bytes = new Uint8Array(end + PLACEHOLDER_BYTES.length);
+    bytes.set(run.docids.bytes.subarray(0, end));
+    bytes.set(PLACEHOLDER_BYTES, end);
+    const offsets = new Int32Array(run.length + 2);
+    offsets.set(run.docids.offsets.subarray(0, run.length + 1));
+    offsets[run.length + 1] = end + PLACEHOLDER_BYTES.length;
+    pool = { bytes, offsets };
+  }
+  const placeholders: number[] = [];
 
   const jIds = ids(qrels.docids);
   const rIds = ids(run.docids);
@@ -396,6 +425,23 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
       docids[row] = rr;
       row++;
     }
+    if (placeholder && r0 === r1) {
+      // trec_eval.c bogus_result, judged like any ranked document (form_res_rels.c).
+      let label = NaN;
+      for (let i = j0; i < j1; i++) {
+        const jr = jOrder === null ? i : jOrder[i];
+        const b = jOff[jr];
+        if (jOff[jr + 1] - b !== PLACEHOLDER_BYTES.length) continue;
+        let same = true;
+        for (let t = 0; t < PLACEHOLDER_BYTES.length && same; t++) same = jBytes[b + t] === PLACEHOLDER_BYTES[t];
+        if (same) label = rel[jr];
+      }
+      scores[row] = 1;
+      labels[row] = label;
+      docids[row] = placeholderEntry;
+      row++;
+      placeholders.push(k);
+    }
     offsets[k + 1] = row;
     judgedOffsets[k + 1] = jrow;
   }
@@ -409,9 +455,9 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     judgedOffsets,
     judged,
     docids,
-    pool: { bytes: run.docids.bytes, offsets: run.docids.offsets },
+    pool,
   };
   const notInRunQids = names.stringsOf(absent);
   const qids = names.stringsOf(chosen);
-  return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag };
+  return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
 }

@@ -218,7 +218,8 @@ describe("arguments: one line naming the argument, exit 1", () => {
     [["--letor", letor], /--letor needs --scores PREDICTIONS/],
     [["--letor", letor, "--scores", scores, run], /--letor takes no QRELS or RUN files/],
     [["-m", "bleu", qrels, run], /illegal measure 'bleu'|bleu/],
-    [["-M", "0", qrels, run], /-M: "0" is not a positive integer/],
+    // -M 0 keeps no documents (trec_eval); below 0 trec_eval crashes.
+    [["-M", "-1", qrels, run], /-M: "-1" is negative/],
     [["--format", "trec", "-m", "ndcg@10", qrels, run], /--format trec needs trec_eval measure names/],
   ])("%j", (argv, message) => {
     expectFailure(rankeval(argv as string[]), 1, message);

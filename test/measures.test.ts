@@ -249,13 +249,17 @@ describe("options", () => {
     [{ gain: { 2: Infinity } }, /must be a finite number >= 0/],
     [{ gain: { 2: -1 } }, /must be a finite number >= 0/],
     [{ relevanceThreshold: NaN }, /relevanceThreshold/],
-    [{ relevanceThreshold: 0 }, /relevanceThreshold must be a number > 0/],
+    // 0 is allowed (trec_eval -l 0: every label >= 0 relevant); below 0 is trec_eval's CLI-only reading.
+    [{ relevanceThreshold: -1 }, /relevanceThreshold must be a number >= 0/],
     [{ noRelevant: "ignore" }, /noRelevant must be/],
     [{ beyondList: "truncate" }, /beyondList must be/],
-    [{ depth: 0 }, /depth must be a positive integer/],
+    // 0 is allowed (trec_eval -M 0 keeps no documents).
+    [{ depth: -1 }, /depth must be an integer >= 0/],
+    [{ depth: 1.5 }, /depth must be an integer >= 0/],
+    [{ judgedOnly: "yes" }, /judgedOnly must be true or false/],
     [{ ties: "score" }, /ties must be "docid" or "input", not "score"/],
     [{ ties: null }, /ties must be "docid" or "input", not null/],
-    [{ tie: "input" }, /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, ties\)/],
+    [{ tie: "input" }, /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties\)/],
     [{ relevance_threshold: 2 }, /unknown option "relevance_threshold" \(did you mean relevanceThreshold\?\)/],
     [{ k: 10 }, /unknown option "k" \(the options are/],
   ])("rejects %j", (options, message) => {

@@ -145,10 +145,14 @@ const query = size.chain(queryOf);
 const options: fc.Arbitrary<Options> = fc.record(
   {
     gain: fc.constantFrom<Options["gain"]>("exp", "linear", { 1: 1, 2: 3, 3: 7 }, { 2: 10, 4: 1, 5: 0 }, { 1: 0.5, 3: 100 }),
-    relevanceThreshold: fc.constantFrom(1, 2, 1, 2, 0.5, 2.5, 4),
+    // 0: every label >= 0 relevant (trec_eval -l 0).
+    relevanceThreshold: fc.constantFrom(1, 2, 1, 2, 0.5, 2.5, 4, 0),
     noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
     beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan"),
-    depth: fc.integer({ min: 1, max: 40 }),
+    // 0 keeps nothing (trec_eval -M 0).
+    depth: fc.integer({ min: 0, max: 40 }),
+    // After the depth cut (trec_eval -J after -M).
+    judgedOnly: fc.boolean(),
     ties: fc.constantFrom<Options["ties"]>("docid", "input"),
   },
   { requiredKeys: [] },

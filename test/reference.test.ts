@@ -569,7 +569,9 @@ describe("gain tables", () => {
     expect(() => b.evaluate(ranked([1, 2]), ["dcg", "ndcg"], { gain: { 1: -1 } })).toThrow(/gain of label 1 must be a finite number >= 0/);
   });
   // Labels <= 0 are never relevant, so a threshold must be above 0.
-  it.each(backends)("$name: refuses a relevance threshold <= 0", (b) => {
-    expect(() => b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: 0 })).toThrow(/relevanceThreshold must be a number > 0/);
+  it.each(backends)("$name: refuses a relevance threshold below 0, takes 0 (every label >= 0 relevant)", (b) => {
+    expect(() => b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: -1 })).toThrow(/relevanceThreshold must be a number >= 0/);
+    // Labels 1 and 0 at ranks 1 and 2, both relevant at threshold 0: AP = (1/1 + 2/2) / 2.
+    expect(b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: 0 }).values.map[0]).toBe(1);
   });
 });

@@ -129,8 +129,8 @@ interface Context {
 }
 
 function context(settings: Settings): Context {
-  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null);
-  return { settings, p, opts: options(settings.conventions), warned: new Set() };
+  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null, settings.conventions);
+  return { settings, p, opts: options(settings.conventions, p.kind === "trec"), warned: new Set() };
 }
 
 /** Starts a table: its rows (the measures as printed) and the conventions line. */
@@ -139,7 +139,6 @@ function postRows(ctx: Context): void {
   const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
   post({ type: "rows", measures: rows, conventions: planConventions(p, opts).join("; ") });
   for (const w of p.warnings) post({ type: "warning", message: w });
-  if (p.left.length) post({ type: "warning", message: `not computed yet, left out: ${p.left.join(", ")}` });
 }
 
 /** One block's values, as the CLI computes a run's; each warning once. */

@@ -4,8 +4,9 @@
  * As trec_eval (get_qrels.c): fields are separated by spaces or tabs, `iter` is ignored, and a fifth
  * field is an error. Unlike trec_eval 10, blank lines and any number of '#' comment lines are skipped
  * (trec_eval stops at a blank line and mis-reads a second consecutive comment), and `rel` may be a
- * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. CRLF line ends, a UTF-8 BOM
- * and a missing final newline are accepted. Browser compatible.
+ * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. The labels atol reads as
+ * another number ("1.5" is 1, "1e1" is 1) are listed in `truncated`, for reports under trec_eval's
+ * names. CRLF line ends, a UTF-8 BOM and a missing final newline are accepted. Browser compatible.
  *
  * @example
  * ```ts
@@ -46,6 +47,18 @@ export interface QrelsParserOptions<D extends DocidMode = Interner> {
   expectedBytes?: number;
 }
 
+/**
+ * The labels trec_eval reads as another number than they are (get_qrels.c reads them with atol: the
+ * leading integer, so "1.5" is 1, "-0.5" is 0, "1e1" is 1): their rows and trec_eval's values, in
+ * row order, and the first one's line and text for a message.
+ */
+export interface TruncatedLabels {
+  rows: Int32Array;
+  values: Float64Array;
+  firstLine: number;
+  firstText: string;
+}
+
 /** One entry per judgment, in file order. */
 export interface Qrels {
   qid: Int32Array;
@@ -56,6 +69,8 @@ export interface Qrels {
   qidNames: Interner;
   /** The interner the docid column's ids refer to. */
   docidNames: Interner;
+  /** Labels trec_eval's atol reads otherwise; absent when there are none. */
+  truncated?: TruncatedLabels;
 }
 
 /** The judgments with document ids per row (`docids: "per-row"`), in file order. */
@@ -70,6 +85,29 @@ export interface QrelsRows {
   file: string;
   /** The interner the qid column's ids refer to. */
   qidNames: Interner;
+  /** Labels trec_eval's atol reads otherwise; absent when there are none. */
+  truncated?: TruncatedLabels;
+}
+
+/** C's atol of buf[start, end) (a decimal number): the leading [+-]digits, clamped to a long. */
+function atolBytes(buf: Uint8Array, start: number, end: number): number {
+  let p = start;
+  const neg = buf[p] === 45;
+  if (neg || buf[p] === 43) p++;
+  let v = 0n;
+  let small = 0;
+  let digits = 0;
+  for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++, digits++) {
+    if (digits < 15) small = small * 10 + (buf[p] - 48);
+    else {
+      if (digits === 15) v = BigInt(small);
+      v = v * 10n + BigInt(buf[p] - 48);
+    }
+  }
+  if (digits <= 15) return neg && small !== 0 ? -small : small;
+  const max = 2n ** 63n - 1n;
+  const r = neg ? -v : v;
+  return Number(r > max ? max : r < -max - 1n ? -max - 1n : r);
 }
 
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
@@ -83,6 +121,10 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
   private readonly lastQid: LastId;
   private readonly qidNames: Interner;
   private readonly docidNames: Interner | null;
+  /** Rows whose label atol reads otherwise, with atol's value (TruncatedLabels). */
+  private truncRows: number[] = [];
+  private truncValues: number[] = [];
+  private truncFirst = { line: 0, text: "" };
 
   constructor(options: QrelsParserOptions<D>) {
     super(options.file);
@@ -162,6 +204,8 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
           if (c !== CR || buf[p + 1] !== LF) break fast;
           p++;
         }
+        // A plain decimal (scanDecimal reads no exponent): atol is its integer part.
+        if (rel !== Math.trunc(rel)) this.truncated(this.qid.length, Math.trunc(rel) + 0, this.line, rel);
         this.qid.push(qid);
         this.pending!.add(buf, docStart, docEnd, hash);
         this.rel.push(rel);
@@ -332,6 +376,8 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
             if (c !== CR || buf[p + 1] !== LF) break fast;
             p++;
           }
+          // A plain decimal (scanDecimal reads no exponent): atol is its integer part.
+          if (rel !== Math.trunc(rel)) this.truncated(n, Math.trunc(rel) + 0, line, rel);
         }
         if (line - n !== shift) {
           rows.newShift(n, line);
@@ -374,6 +420,8 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
       if (this.nFields !== 4) this.failFieldCount("4 fields (qid iter docno rel)", 4);
       const rel = parseFinite(buf, f[6], f[7]);
       if (rel !== rel) this.failNumber(buf, f[6], f[7], "rel");
+      const trec = atolBytes(buf, f[6], f[7]);
+      if (trec !== rel) this.truncated(this.rows !== null ? this.rows.count : this.qid.length, trec, this.line, buf.subarray(f[6], f[7]));
       this.addRow(buf, f[0], f[1], f[4], f[5], hashBytes(buf, f[4], f[5]), rel);
     }
     this.line++;
@@ -398,20 +446,34 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     }
   }
 
+  /** Notes that row `row`'s label (on `line`) is `value` for trec_eval's atol. */
+  private truncated(row: number, value: number, line: number, text: number | Uint8Array): void {
+    if (this.truncRows.length === 0) this.truncFirst = { line, text: typeof text === "number" ? String(text) : new TextDecoder().decode(text) };
+    this.truncRows.push(row);
+    this.truncValues.push(value);
+  }
+
+  private truncatedLabels(): TruncatedLabels | undefined {
+    if (this.truncRows.length === 0) return undefined;
+    return { rows: Int32Array.from(this.truncRows), values: Float64Array.from(this.truncValues), firstLine: this.truncFirst.line, firstText: this.truncFirst.text };
+  }
+
   /** Parses the rest of the input and returns the judgments. */
   finish(): QrelsOf<D> {
     this.finishLines();
     const length = this.qid.length;
     if (this.rows !== null) {
       const { qid, value, docids, lines } = this.rows.finish();
+      const truncated = this.truncatedLabels();
       const rows: QrelsRows = {
-        qid, docids, rel: value, lines, length: qid.length, file: this.file, qidNames: this.qidNames,
+        qid, docids, rel: value, lines, length: qid.length, file: this.file, qidNames: this.qidNames, ...(truncated ? { truncated } : {}),
       };
       return rows as QrelsOf<D>;
     }
+    const truncated = this.truncatedLabels();
     const qrels: Qrels = {
       qid: this.qid.finish(), docid: this.docid.finish(), rel: this.rel.finish(), length,
-      qidNames: this.qidNames, docidNames: this.docidNames!,
+      qidNames: this.qidNames, docidNames: this.docidNames!, ...(truncated ? { truncated } : {}),
     };
     return qrels as QrelsOf<D>;
   }

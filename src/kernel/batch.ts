@@ -48,31 +48,3 @@ export function extents(batch: Batch, from = 0, to = batch.numQueries): { maxN: 
   }
   return { maxN, maxJ };
 }
-
-/**
- * The batch with only the ranked rows whose label is >= 0: documents without a judgment (NaN) or with
- * a negative one are dropped, and the ranks close up (trec_eval -J). Judgments are kept whole.
- */
-export function judgedRowsOnly(batch: Batch): Batch {
-  let kept = 0;
-  for (let r = 0; r < batch.labels.length; r++) if (batch.labels[r] >= 0) kept++;
-  const offsets = new Int32Array(batch.numQueries + 1);
-  const scores = new Float64Array(kept);
-  const labels = new Float64Array(kept);
-  const docids = batch.docids ? new Int32Array(kept) : null;
-  let k = 0;
-  for (let q = 0; q < batch.numQueries; q++) {
-    for (let r = batch.offsets[q]; r < batch.offsets[q + 1]; r++) {
-      if (!(batch.labels[r] >= 0)) continue;
-      scores[k] = batch.scores[r];
-      labels[k] = batch.labels[r];
-      if (docids) docids[k] = batch.docids![r];
-      k++;
-    }
-    offsets[q + 1] = k;
-  }
-  // Without separate judgments the rows were the judgments: keep them all as such.
-  const judgedOffsets = batch.judgedOffsets ?? batch.offsets;
-  const judged = batch.judged ?? batch.labels;
-  return { ...batch, offsets, scores, labels, docids, judgedOffsets, judged };
-}

@@ -12,7 +12,7 @@ interface KernelExports {
   scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
     gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number, noRelevant: number,
-    beyondListNaN: number, depth: number, discount: number, docids: number, poolBytes: number,
+    beyondListNaN: number, depth: number, judgedOnly: number, discount: number, docids: number, poolBytes: number,
     poolOffsets: number, scratch: number, maxN: number, maxJ: number,
   ): void;
   allFinite(values: number, count: number): number;
@@ -231,7 +231,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
 
     exports.configure(
       gains.mode, gainTablePtr, gains.table.length, gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
-      options.beyondList === "nan" ? 1 : 0, Math.min(options.depth, 0x7fffffff), discount, rowDocids, poolBytes,
+      options.beyondList === "nan" ? 1 : 0, Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, discount, rowDocids, poolBytes,
       poolOffsets, scratch, block.maxN, block.maxJ,
     );
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, specs[0], specs[1], specs[2], specs[3], out);

@@ -14,10 +14,24 @@ export interface CliArgs {
   judgedOnly: boolean;
   /** -n: no summary. */
   noSummary: boolean;
-  /** -l: relevance threshold. */
+  /** -l: relevance threshold, the number as written ("1.5" is 1.5). */
   threshold?: number;
-  /** -M: keep the top n documents of each ranking. */
+  /** -l as trec_eval reads it (atol: "1.5" is 1), the threshold under trec_eval names. */
+  trecThreshold?: number;
+  /** -M: keep the top n documents of each ranking (atol: "1.9" is 1; 0 keeps none). */
   depth?: number;
+  /** -N: the number of documents in the collection (utility's fourth term), atol. */
+  numDocs?: number;
+  /**
+   * Option values trec_eval reads as another number than they are written (atol: `-M 1.9` is 1),
+   * to say so: -M and -N always, -l under trec_eval names (canonical measures take -l as written).
+   */
+  truncated: { option: string; text: string; value: number }[];
+  /** -R, -T: trec_eval's judgment and run formats; only its defaults (qrels, trec_results) are read. */
+  relFormat?: string;
+  resultsFormat?: string;
+  /** trec_eval's obsolete -o (--Output_old_results_format VALUE): accepted, does nothing, as there. */
+  obsolete?: boolean | string;
   format?: "trec" | "table" | "json" | "csv";
   gain?: string;
   noRelevant?: string;
@@ -40,15 +54,47 @@ export interface CliArgs {
 
 /** Options that take a value, short (trec_eval's) and long. */
 const VALUED: Record<string, keyof CliArgs> = {
-  m: "measures", l: "threshold", M: "depth",
-  measure: "measures", format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties",
+  m: "measures", l: "threshold", M: "depth", N: "numDocs", R: "relFormat", T: "resultsFormat",
+  measure: "measures",
+  // trec_eval's long spellings (trec_eval.c long_options).
+  level_for_rel: "threshold", Max_retrieved_per_topic: "depth", Number_docs_in_coll: "numDocs",
+  Rel_info_format: "relFormat", Results_format: "resultsFormat",
+  // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
+  Output_old_results_format: "obsolete",
+  format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties",
   letor: "letor", scores: "scores", query: "query", group: "query",
   "input-format": "inputFormat", columns: "columns",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
   help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary", "judged-only": "judgedOnly",
+  // trec_eval's long spellings (trec_eval.c long_options).
+  query_eval_wanted: "perQuery", complete_rel_info_wanted: "complete", nosummary: "noSummary", Judged_docs_only: "judgedOnly",
+  // trec_eval's obsolete -o, which sets a flag nothing reads.
+  o: "obsolete",
 };
+
+/** trec_eval's options rankeval does not take, and why (an error rather than a silent difference). */
+const UNSUPPORTED: Record<string, string> = {
+  D: "debug output (-D) is trec_eval's own", Debug_level: "debug output (--Debug_level) is trec_eval's own",
+  Z: "Z scores (-Z) are not computed yet", Zscore: "Z scores (--Zscore) are not computed yet",
+};
+
+/** A number as written: a plain decimal, as the parsers read labels and scores. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * An option's number as trec_eval reads it (trec_eval.c: atol): the leading integer ("1.9" is 1,
+ * "1e3" is 1), clamped to a long. The value must be a number: "x", which atol reads as 0, is refused.
+ */
+function trecLong(option: string, value: string): { exact: number; value: number } {
+  const text = value.trim();
+  if (!DECIMAL.test(text)) throw usage(`${option}: "${value}" is not a number`);
+  const m = /^[+-]?\d*/.exec(text)![0];
+  const digits = m === "" || m === "+" || m === "-" ? 0n : BigInt(m);
+  const clamped = digits > 2n ** 63n - 1n ? 2n ** 63n - 1n : digits < -(2n ** 63n) ? -(2n ** 63n) : digits;
+  return { exact: Number(text), value: Number(clamped) };
+}
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 
@@ -57,24 +103,37 @@ const usage = (message: string) => new RankevalError("bad-option", message);
  * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, files: [], help: false, version: false };
+  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, files: [], help: false, version: false, truncated: [] };
   const set = (key: keyof CliArgs, value: string, option: string) => {
     switch (key) {
       case "measures":
         a.measures.push(value);
         break;
       case "threshold": {
-        const n = Number(value);
-        if (value.trim() === "" || !Number.isFinite(n)) throw usage(`${option}: "${value}" is not a number`);
-        a.threshold = n;
+        const { exact, value: n } = trecLong(option, value);
+        if (!Number.isFinite(exact)) throw usage(`${option}: "${value}" is not a finite number`);
+        a.threshold = exact;
+        a.trecThreshold = n;
+        if (exact !== n) a.truncated = [...a.truncated.filter((t) => t.option !== "-l"), { option: "-l", text: value, value: n }];
         break;
       }
-      case "depth": {
-        const n = Number(value);
-        if (!Number.isInteger(n) || n <= 0) throw usage(`${option}: "${value}" is not a positive integer`);
-        a.depth = n;
+      case "depth":
+      case "numDocs": {
+        const { exact, value: n } = trecLong(option, value);
+        // trec_eval -M with a negative number crashes (form_res_rels.c sorts a negative count).
+        if (key === "depth" && n < 0) throw usage(`${option}: "${value}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
+        const name = key === "depth" ? "-M" : "-N";
+        a[key] = n;
+        a.truncated = a.truncated.filter((t) => t.option !== name);
+        if (exact !== n) a.truncated.push({ option: name, text: value, value: n });
         break;
       }
+      case "relFormat":
+        if (value !== "qrels") throw usage(`${option}: rankeval reads judgments as qrels only (trec_eval's -R ${value} is not supported)`);
+        break;
+      case "resultsFormat":
+        if (value !== "trec_results") throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
+        break;
       case "format":
         if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv`);
         a.format = value as CliArgs["format"];
@@ -110,6 +169,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
+      if (name in UNSUPPORTED) throw usage(UNSUPPORTED[name]);
       if (name in FLAGS) {
         if (eq >= 0) throw usage(`--${name} takes no value`);
         (a as unknown as Record<string, boolean>)[FLAGS[name]] = true;
@@ -123,6 +183,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("-") && arg !== "-") {
       for (let j = 1; j < arg.length; j++) {
         const c = arg[j];
+        if (c in UNSUPPORTED) throw usage(UNSUPPORTED[c]);
         if (c in FLAGS) {
           (a as unknown as Record<string, boolean>)[FLAGS[c]] = true;
         } else if (c in VALUED) {
@@ -159,8 +220,10 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
   -c                average over every judged query; those missing from the run count 0
   -J                rank only the judged documents (those with a label >= 0)
   -n                no summary: the per-query values only (needs -q)
-  -l N              a label >= N is relevant (default 1)
-  -M N              keep the top N documents of each ranking
+  -l N              a label >= N is relevant (default 1; with trec_eval names, read as
+                    trec_eval does: 1.5 is 1, 0 and negative values allowed)
+  -M N              keep the top N documents of each ranking (before -J; 1.9 is 1)
+  -N N              documents in the collection (utility's last coefficient; default 0)
   --format F        trec (default for trec_eval names), table (default otherwise), json, csv
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan

@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
-import { judgedRowsOnly } from "../kernel/batch.js";
 import { letorBatch, type LetorInput } from "../letor.js";
 import { labelledTexts } from "../report.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
+import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { Progress } from "./progress.js";
@@ -77,10 +77,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
+/** Says which option values trec_eval reads as another number (-l only under its names: canonical measures take it as written). */
+function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
+  for (const t of args.truncated) {
+    if (t.option === "-l" && !trecNames) continue;
+    io.stderr.write(`rankeval: ${t.option} ${t.text} is read as ${t.value}, as trec_eval reads it (atol)\n`);
+  }
+}
+
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
-  const p = plan(args.measures, null);
-  const opts = options(args);
+  const p = plan(args.measures, null, args);
+  const opts = options(args, p.kind === "trec");
   tellPlan(p, io);
+  sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
   // table of every id in the collection.
@@ -89,20 +98,25 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   const judgments = await readJudgments(qrelsFile, qids, choice, progress);
+  if (p.kind === "trec") truncateLabels(judgments, nameOf(qrelsFile), io);
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
     warned.add(w);
   };
   const runs: RunResult[] = [];
+  // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
+  const summary = p.kind === "trec" && args.complete ? { num_rel: positiveJudgments(judgments) } : undefined;
   for (const file of runFiles) {
-    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, nameOf(file), warn), progress);
+    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders);
+    // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
+    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete, placeholder: p.kind === "trec" }, evaluate, progress);
     const notInRun = r.notInRunQids.length;
     if (notInRun && !args.complete) {
       const some = r.notInRunQids.slice(0, 5).join(", ");
       io.stderr.write(`rankeval: ${nameOf(file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
     }
-    runs.push({ file, runTag: r.runTag, ...r.evaluated });
+    runs.push({ file, runTag: r.runTag, ...r.evaluated, summary });
   }
   const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
   if (format === "trec") {
@@ -116,19 +130,40 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   return EXIT.ok;
 }
 
-/** Says on stderr what the names were read as where that may surprise, and what is left out. */
+/** Says on stderr what the names were read as where that may surprise. */
 function tellPlan(p: Plan, io: Io): void {
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
-  if (p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+}
+
+/**
+ * Under trec_eval's names, labels as trec_eval reads them (get_qrels.c: atol, so "1.5" is 1 and "1e1"
+ * is 1), said once; canonical measures keep them as written.
+ */
+function truncateLabels(judgments: GroupedJudgments, file: string, io: Io): void {
+  const t = judgments.qrels.truncated;
+  if (!t) return;
+  const rel = judgments.qrels.rel;
+  for (let i = 0; i < t.rows.length; i++) rel[t.rows[i]] = t.values[i];
+  const others = t.rows.length > 1 ? ` (and ${t.rows.length - 1} more)` : "";
+  io.stderr.write(`rankeval: ${file}:${t.firstLine}: label ${t.firstText} is read as ${t.values[0]}${others}, as trec_eval reads labels (atol); canonical measure names (ndcg@10) keep labels as written\n`);
+}
+
+/** m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l. */
+function positiveJudgments(judgments: GroupedJudgments): number {
+  let n = 0;
+  const rel = judgments.qrels.rel;
+  for (let i = 0; i < judgments.qrels.length; i++) if (rel[i] > 0) n++;
+  return n;
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
   if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
   if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
   await checkReadOnce([["--letor", args.letor!], ["--scores", args.scores], ...(args.query === undefined ? [] : [["--query", args.query] as const])]);
-  const p = plan(args.measures, LETOR_DEFAULT_MEASURES);
-  const opts = options(args);
+  const p = plan(args.measures, LETOR_DEFAULT_MEASURES, args);
+  const opts = options(args, p.kind === "trec");
   tellPlan(p, io);
+  sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   const qidNames = new Interner();
   const docidNames = new Interner();

@@ -24,11 +24,12 @@ export async function readJudgments(file: string, qids: Interner, choice: Parser
  * standard input and pipes, JSON and CSV/TSV runs, `complete` (trec_eval -c), and a run whose queries
  * are not grouped (read again) whole. `evaluate` gets each joined block and keeps nothing of its batch.
  * A run without rows, or sharing no query with the judgments, is an error (evaluateRunFile).
+ * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/trec-join.ts).
  */
 export async function evaluateRunPath(
   file: string,
   judgments: GroupedJudgments,
-  choice: ParserChoice & { complete?: boolean },
+  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
 ) {
@@ -44,6 +45,7 @@ export async function evaluateRunPath(
       return parser.finish();
     },
     complete: choice.complete,
+    placeholder: choice.placeholder,
     recycle: true,
   }, evaluate);
 }

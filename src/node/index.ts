@@ -30,7 +30,6 @@ import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
-import { judgedRowsOnly } from "../kernel/batch.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, type Options } from "../options.js";
 import { evaluateBlock, type Plan } from "../trec/plan.js";
@@ -63,8 +62,6 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
    * are counted in `queries.skipped.notInRun` either way. @default false
    */
   complete?: boolean;
-  /** Keep only the judged documents of each ranking (trec_eval -J). @default false */
-  judgedOnly?: boolean;
 }
 
 /** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
@@ -115,13 +112,13 @@ export async function evaluateFiles(
   qrels: string, runs: string | readonly string[], measures: FileMeasures, options: EvaluateFilesOptions = {},
 ): Promise<Result<string> | Result<string>[]> {
   const choice = choiceOf(options, "evaluateFiles");
-  const { inputFormat: _f, columns: _c, complete, judgedOnly, ...conventions } = options;
+  const { inputFormat: _f, columns: _c, complete, ...conventions } = options;
   // Everything the call can get wrong is said before any file is read.
   const opts = explicitOptions(conventions);
   // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const plan: Plan = { kind: "measures", trec: [], measures: ms, rows: ms.map((m) => ({ name: m.name, measure: m.name })), left: [], warnings };
+  const plan: Plan = { kind: "measures", trec: [], measures: ms, rows: ms.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi: { relevanceLevel: 1, numDocsInColl: 0 }, warnings };
   checkPath(qrels, "qrels");
   const paths = typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
   if (paths === null || paths.length === 0) throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
@@ -132,7 +129,7 @@ export async function evaluateFiles(
   const results: Result<string>[] = [];
   for (const file of paths) {
     const { evaluated } = await evaluateRunPath(file, judgments, { ...choice, complete }, ({ batch, qids }) =>
-      evaluateBlock(plan, judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, file, () => {}),
+      evaluateBlock(plan, batch, qids, opts, file, () => {}),
     );
     results.push(evaluated.result);
   }

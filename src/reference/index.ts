@@ -124,9 +124,9 @@ function evaluateQueries(
     const rankings = new Map<string, Query>();
     measures.forEach((m, s) => {
       const o = options[s];
-      const how = `${o.depth} ${o.ties}`;
+      const how = `${o.depth} ${o.ties} ${o.judgedOnly}`;
       let q = rankings.get(how);
-      if (!q) rankings.set(how, (q = { ranking: rank(input.docs, o.depth, o.ties), judged: input.judged }));
+      if (!q) rankings.set(how, (q = { ranking: rank(input.docs, o.depth, o.ties, o.judgedOnly), judged: input.judged }));
       values[m.name][i] = referenceValue(m, q, o);
     });
   });

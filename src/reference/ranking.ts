@@ -5,10 +5,10 @@
  *  - the ranking sorts the query's retrieved documents by score, descending; equal scores are
  *    ordered by document id, descending in UTF-8 byte order, when ids are given and `ties` is
  *    "docid", else in input order;
- *  - it keeps the top `depth`; N is its length; ranks are 1-based;
- *  - a document is relevant when it is judged, its label > 0 and label >= relevanceThreshold
- *    (the README says both "relevant when its label >= relevanceThreshold" and "a label <= 0 ... is
- *    non-relevant"; they differ only for a threshold <= 0, where this keeps labels <= 0 non-relevant);
+ *  - it keeps the top `depth`, then (judgedOnly) only the documents judged with a label >= 0; N is
+ *    its length; ranks are 1-based;
+ *  - a document is relevant when it is judged with a label >= 0 and >= relevanceThreshold (which is
+ *    >= 0: with 0, label 0 is relevant; negative labels never are);
  *  - gain(label) is 0 for labels <= 0 and for unjudged documents, else 2^label − 1 ("exp"),
  *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
  */
@@ -42,7 +42,7 @@ export function compareUtf8(a: string, b: string): number {
  * `ties` is "docid", else by input position (Array.prototype.sort is stable, and the comparator
  * says so explicitly too).
  */
-export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid"): Doc[] {
+export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid", judgedOnly = false): Doc[] {
   const withIds = ties === "docid" && docs.length > 0 && docs.every((d) => d.docid !== undefined);
   const indexed = docs.map((doc, index) => ({ doc, index, bytes: withIds ? utf8.encode(doc.docid!) : null }));
   indexed.sort((a, b) => {
@@ -55,7 +55,8 @@ export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions[
     return a.index - b.index;
   });
   const ranked = indexed.map((x) => x.doc);
-  return depth < ranked.length ? ranked.slice(0, depth) : ranked;
+  const cut = depth < ranked.length ? ranked.slice(0, depth) : ranked;
+  return judgedOnly ? cut.filter((d) => d.label !== undefined && d.label >= 0) : cut;
 }
 
 function compareBytes(x: Uint8Array, y: Uint8Array): number {
@@ -65,7 +66,7 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
 }
 
 export function isRelevant(label: number | undefined, o: ResolvedOptions): boolean {
-  return label !== undefined && label > 0 && label >= o.relevanceThreshold;
+  return label !== undefined && label >= 0 && label >= o.relevanceThreshold;
 }
 
 /** Judged non-relevant, for bpref: 0 <= label < threshold (negative labels are "unjudged"). */

@@ -123,7 +123,9 @@ export function formatLine(name: string, qid: string, value: number | string, pr
   let text: string;
   switch (print) {
     case "float":
-      text = formatFixed4(value as number);
+      // A NaN from arithmetic (0/0) is x86's default NaN, whose sign bit is set: glibc prints "-nan".
+      // rankeval's NaN may have either sign (WebAssembly and JavaScript do not fix it).
+      text = Number.isNaN(value) ? "  -nan" : formatFixed4(value as number);
       break;
     case "long":
       text = formatLong(value as number);

@@ -33,6 +33,7 @@ import { TREC_EVAL } from "../measures/conventions.js";
 import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "../measures/measure.js";
 import { gainTableOf } from "../options.js";
 import { didYouMean } from "../measures/suggest.js";
+import { compareLongAsC, glibcQsort } from "./csort.js";
 import { formatFixed, type TrecPrint } from "./format.js";
 
 export type { TrecPrint } from "./format.js";
@@ -86,6 +87,11 @@ export interface TrecLine {
   readonly meanOf?: readonly TrecKernel[];
   /** relstring: the number of characters (trec_eval's (long) of the parameter, at least 0). */
   readonly relstring?: number;
+  /**
+   * Computed by trec_eval's own algorithm (src/trec/exact.ts) rather than by the kernel: set by the
+   * plan (src/trec/plan.ts) for the measures the kernel does not compute as trec_eval does.
+   */
+  readonly exact?: boolean;
 }
 
 export interface TrecMeasure {
@@ -155,7 +161,11 @@ const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly
   relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n),
 });
 
-/** trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left out. */
+/**
+ * trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left
+ * out. Lines without a kernel measure (yaap, ideal_dcg, and any whose parameters the kernel cannot
+ * take) are computed by trec_eval's own algorithm (src/trec/exact.ts).
+ */
 const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },
   { name: "num_q", kind: "none", shape: "numq" },
@@ -178,7 +188,7 @@ const TABLE_DATA = [
   { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: pointsAvg },
   { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
   { name: "G", kind: "pairs", shape: "mean", kernel: gains("g") },
-  { name: "dcg", kind: "pairs", shape: "mean" },
+  { name: "dcg", kind: "pairs", shape: "mean", kernel: gains("dcg") },
   { name: "ideal_dcg", kind: "pairs", shape: "mean" },
   { name: "ndcg", kind: "pairs", shape: "mean", kernel: gains("ndcg") },
   { name: "ndcg_rel", kind: "pairs", shape: "mean", kernel: gains("ndcg_rel") },
@@ -193,6 +203,8 @@ const TABLE_DATA = [
   { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
   { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0], kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }) },
   { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
+  // (trec_eval's prefs and qrels_jg measures come here, then yaap.)
+  { name: "yaap", kind: "none", shape: "mean" },
   { name: "rbp", kind: "pairs", shape: "mean", kernel: persistence("rbp") },
   { name: "rbp_resid", kind: "pairs", shape: "mean", kernel: persistence("rbp_resid") },
   { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20], kernel: at("unj") },
@@ -209,10 +221,10 @@ export const TREC_MEASURE_NAMES: readonly string[] = TABLE.map((e) => e.name);
 
 export type TrecNickname = "official" | "all_trec" | "set";
 
-/** trec_eval 10's nicknames (measures.c). all_trec has neither dcg nor ideal_dcg in v10. */
+/** trec_eval 10's nicknames (measures.c). all_trec has neither dcg, ideal_dcg nor yaap in v10. */
 export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
   official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
-  all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg"),
+  all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap"),
   set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
 };
 
@@ -221,44 +233,61 @@ const OTHER_FORMATS = new Set([
   "all_prefs", "prefs", "qrels_jg", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
   "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
   "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg",
-  "Rprec_mult_avgjg", "yaap",
+  "Rprec_mult_avgjg",
 ]);
 
-/** Whether rankeval computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
+/** Whether the kernel computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
 export function isComputed(line: TrecLine): boolean {
   return line.kernel !== null || line.meanOf !== undefined || line.relstring !== undefined || reportMakesIt(line);
 }
 
+/** gain_init.c valid_int: the pairs whose key is not an optional sign and digits are ignored. */
+export function validLevel(key: string): boolean {
+  return /^[+-]?\d+$/.test(key);
+}
+
 /**
- * trec_eval's level=gain pairs as a gain table for the library's `gain` option: each level read with
- * atol, the first pair naming a level wins (setup_gains / get_gain). Null when the library cannot take
- * it: a level below 1 (other than level 0 keeping its gain 0: negative levels would give documents
- * outside the judgments a gain), a level past 1000000, a gain that is negative or not finite.
+ * trec_eval's level=gain pairs as a gain table for the kernel (the library's `gain` option), or null
+ * where the kernel would not compute what trec_eval does (src/trec/exact.ts does): a level given
+ * twice (gain_init.c counts the first but get_gain answers from the sorted order), a level below 1 (0
+ * keeping its gain 0 aside: the kernel gives labels <= 0 and unjudged documents no gain), a level past
+ * 1000000, and a gain that is not an integer from 0 to 2^31 - 1, since comp_rel_gain compares gains
+ * by the int of their difference: gains less than 1 apart (a fractional gain and a neighbouring
+ * label's) compare equal, and glibc's merge sort then orders trec_eval's ideal ranking otherwise.
+ * Pairs whose key is not an integer ("p", "1.0") are ignored, as there.
  */
 export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGainTable | null {
   const table: Record<number, number> = {};
   const seen = new Set<bigint>();
   for (const [key, gain] of pairs) {
+    if (!validLevel(key)) continue;
     const level = atol(key);
-    if (seen.has(level)) continue;
+    if (seen.has(level)) return null;
     seen.add(level);
+    if (!Number.isInteger(gain) || gain < 0 || gain > 2147483647) return null;
     if (level === 0n && gain === 0) continue;
-    if (level < 1n || level > 1_000_000n || !Number.isFinite(gain) || gain < 0) return null;
+    if (level < 1n || level > 1_000_000n) return null;
     table[Number(level)] = gain;
   }
   return Object.freeze(table);
 }
 
 /**
- * Gains of a table that trec_eval's comp_rel_gain, which returns (int)(g1 - g2), compares as equal
- * though they differ (by less than 1), among the levels 0..maxLevel: trec_eval's ideal ranking may
- * then order those levels either way (rankeval orders by the exact gains). Empty when it cannot matter.
+ * Gains of level=gain pairs that trec_eval's comp_rel_gain, which returns (int)(g1 - g2), compares
+ * as equal though they differ (by less than 1), among the pairs' gains and the linear gains of the
+ * levels 0..maxLevel they do not name: trec_eval's ideal ranking then follows glibc's merge sort
+ * rather than the gains (src/trec/exact.ts reproduces it). Empty when it cannot matter.
  */
-export function gainTies(table: TrecGainTable, maxLevel: number): [number, number][] {
-  const gainOf = (l: number) => (Object.hasOwn(table, l) ? table[l] : l);
-  const levels: number[] = [];
-  for (let l = 0; l <= Math.min(maxLevel, 1_000_000); l++) levels.push(l);
-  const distinct = [...new Set(levels.map(gainOf))].sort((a, b) => a - b);
+export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel: number): [number, number][] {
+  const named = new Set<bigint>();
+  const gains: number[] = [];
+  for (const [key, gain] of pairs) {
+    if (!validLevel(key)) continue;
+    named.add(atol(key));
+    gains.push(gain);
+  }
+  for (let l = 0; l <= Math.min(maxLevel, 1_000_000); l++) if (!named.has(BigInt(l))) gains.push(l);
+  const distinct = [...new Set(gains)].filter((g) => !Number.isNaN(g)).sort((a, b) => a - b);
   const out: [number, number][] = [];
   for (let i = 1; i < distinct.length; i++) if (distinct[i] - distinct[i - 1] < 1) out.push([distinct[i - 1], distinct[i]]);
   return out;
@@ -392,8 +421,8 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
         ? "a string per query, not a number"
         : l.meanOf
           ? "made from several measures"
-          : "not computed by rankeval yet";
-    if (!nickname) throw fail(`trec_eval measure "${word}": ${l.name} is ${why}${l.kernel === null && !reportMakesIt(l) && l.relstring === undefined && !l.meanOf ? "" : "; the command line prints it (rankeval -m ... QRELS RUN)"}`);
+          : "computed by trec_eval's own algorithm, which the library does not run";
+    if (!nickname) throw fail(`trec_eval measure "${word}": ${l.name} is ${why}; the command line prints it (rankeval -m ... QRELS RUN)`);
     if (!reportMakesIt(l)) left.push(l.name);
   }
   if (left.length) warnings.push(`trec_eval measure "${word}": left out (the library does not compute them): ${left.join(", ")}`);
@@ -473,9 +502,12 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       let cut: bigint[];
       if (p === null && !extra.length) cut = e.defaults!.map((d) => BigInt(d));
       else {
-        cut = p === null ? [] : p.split(",").map((t) => longCutoff(t, what, warnings)).sort(byValue);
+        // In trec_eval's order (comp_long: cutoffs past 2^31 sort out of order), checked as it checks them.
+        cut = p === null ? [] : glibcQsort(p.split(",").map((t) => longCutoff(t, what, warnings)), compareLongAsC);
         if (cut.length && cut[0] <= 0n) throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
         for (let i = 1; i < cut.length; i++) if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
+        // rankeval's own spelling (P_5): cutoffs added, in order.
+        if (extra.length) cut.sort(byValue);
         for (const x of extra) {
           for (const t of x.split(",")) {
             const c = longCutoff(t, `trec_eval measure "${e.name}_${x}"`, warnings);
@@ -483,7 +515,7 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
             if (!cut.includes(c)) cut.push(c);
           }
         }
-        cut.sort(byValue);
+        if (extra.length) cut.sort(byValue);
       }
       const cutoffs = cut.map(Number);
       return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)) });
@@ -503,10 +535,15 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
         cutoffs.sort(byValue);
       }
       const custom = p !== null || extra.length > 0;
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(`${e.name}_${formatFixed(c, 2, 3)}`, c, custom)) });
+      // meas_init.c append_double: snprintf into strlen(name) + 10 bytes, so at most 8 characters of the
+      // number are printed ("iprec_at_recall_123456.5" for 123456.5).
+      const named = (c: number) => `${e.name}_${formatFixed(c, 2, 3)}`.slice(0, e.name.length + 9);
+      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(named(c), c, custom)) });
     }
     case "doubleParams": {
       const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
+      // m_utility.c: "improper number of coefficients" (trec_eval exits 4 at the first query).
+      if (e.name === "utility" && values.length !== 4) throw fail(`${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes 4)`);
       return Object.freeze({ name: e.name, params: p, values, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)] });
     }
     case "pairs": {
@@ -519,8 +556,8 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
 /**
  * meas_init.c get_param_pairs: `name=value,...`, rejected unless every item has exactly one '='.
  * Values are numbers (atof there; rankeval refuses text that is not one). For gain tables
- * (`warnings` given), each name is a relevance level read with atol: an integer, or a decimal
- * truncated with a warning; anything else is refused.
+ * (`warnings` given), a decimal name ("1.0") is no level: gain_init.c valid_int ignores the pair, as
+ * rankeval does, and says so; a name that is no number ("x") is refused.
  */
 function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
   let last = ",";
@@ -544,10 +581,11 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
-    if (warnings) {
-      const m = LONG_CUTOFF.exec(key);
-      if (!m) throw fail(`${what}: level "${key}" is not a number`);
-      if (m[1] !== undefined) warnings.push(`${what}: level "${key}" is read as ${atol(key)}, as trec_eval reads it (atol)`);
+    if (warnings && !validLevel(key)) {
+      // A decimal level ("1.0") trec_eval ignores: so does rankeval, saying so. Anything else ("x",
+      // "1x") is refused, as a typo (a deliberate divergence: trec_eval ignores it too).
+      if (!LONG_CUTOFF.test(key)) throw fail(`${what}: level "${key}" is not a number`);
+      warnings.push(`${what}: trec_eval ignores the pair "${item}": its level is not an integer (gain_init.c valid_int)`);
     }
     return [key, doubleParam(item.slice(eq + 1), what, `value of ${key}`)];
   });

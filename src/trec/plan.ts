@@ -5,21 +5,31 @@
 import { withTies, type Batch } from "../kernel/batch.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
-import { describeMeasureOptions, type Measure } from "../measures/measure.js";
+import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatTable } from "../report.js";
-import { gainTies, isComputed, parseTrecMeasures, trecLines, type TrecLine, type TrecMeasure } from "./names.js";
+import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, trecLines, type TrecLine, type TrecMeasure } from "./names.js";
+import { exactValues, type Epi } from "./exact.js";
 import { relstrings } from "./relstring.js";
 import { formatTrecReport } from "./report.js";
 import { sortedOrder } from "./format.js";
-import { meanOf } from "../aggregate.js";
+import { meanOf, summaryOf } from "../aggregate.js";
 
-/** The conventions the user chose (the CLI's --gain, -l, -M, --no-relevant, --beyond-list, --ties); unset: the measures' own. */
+/**
+ * The conventions the user chose (the CLI's --gain, -l, -M, -J, -N, --no-relevant, --beyond-list,
+ * --ties); unset: the measures' own.
+ */
 export interface Conventions {
   gain?: string;
+  /** -l as written ("1.5" is 1.5): the threshold of other tools' names. */
   threshold?: number;
+  /** -l as trec_eval reads it (atol: "1.5" is 1): the threshold under trec_eval's names. Default: `threshold` truncated. */
+  trecThreshold?: number;
   depth?: number;
+  judgedOnly?: boolean;
+  /** -N: documents in the collection (trec_eval's utility). */
+  numDocs?: number;
   noRelevant?: string;
   beyondList?: string;
   ties?: string;
@@ -41,8 +51,13 @@ export interface Plan {
   readonly measures: Measure[];
   /** The rows of a table, JSON or CSV report: the printed name and the key of its values, in order. */
   readonly rows: readonly { readonly name: string; readonly measure: string }[];
-  /** trec_eval measures rankeval does not compute yet, left out. */
-  readonly left: string[];
+  /**
+   * trec_eval measures computed by trec_eval's own algorithm (src/trec/exact.ts) rather than by the
+   * kernel, where the kernel would compute them otherwise (their lines are `exact`): nothing is left out.
+   */
+  readonly exact: TrecMeasure[];
+  /** What exact.ts reads besides the options: trec_eval's -l (atol, any integer) and -N. */
+  readonly epi: Pick<Epi, "relevanceLevel" | "numDocsInColl">;
   /** What the names were read as where that may surprise (a decimal cutoff, ignored parameters). */
   readonly warnings: string[];
 }
@@ -53,6 +68,7 @@ export interface Plan {
  * name. Null for lines that are not numbers per query.
  */
 export function lineKey(l: TrecLine): string | null {
+  if (l.exact) return l.name;
   if (l.kernel) return l.kernel.measure.name;
   if (l.meanOf) return l.name;
   return null;
@@ -61,39 +77,56 @@ export function lineKey(l: TrecLine): string | null {
 /** The measures of a LETOR file and its predictions when none are named (the CLI's --letor, the page). */
 export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map", "mrr"];
 
+/** -l as trec_eval reads it: atol of what was written (1 when not given). */
+export function trecLevel(c: Conventions): number {
+  return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
+}
+
+/** Measures whose lines the kernel computes otherwise than trec_eval where a ranking can be empty (-M 0, -J): 0 for 0/0. */
+const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
+
 /**
  * The plan for -m names (none: trec_eval's default, `official`, or `fallback` when given). The
  * names that are trec_eval's are read together as trec_eval reads its -m list (its table order, the
  * first parameters given for a measure, nicknames); the others one by one. In a table, trec_eval's
- * lines stand where the first of its names was given.
+ * lines stand where the first of its names was given. Each trec_eval measure is computed by the
+ * kernel where it computes what trec_eval does, else by trec_eval's own algorithm (src/trec/exact.ts):
+ * every line under -l below 0 (trec_eval then counts documents without a judgment >= 0 as relevant at
+ * their ranks but not in num_rel), iprec_at_recall and 11pt_avg where rankings can be empty (-M 0,
+ * -J: trec_eval's 0/0), and the measures whose parameters the kernel cannot take (names.ts).
  */
-export function plan(specs: readonly string[], fallback: readonly string[] | null): Plan {
+export function plan(specs: readonly string[], fallback: readonly string[] | null, conventions: Conventions = {}): Plan {
   const warnings: string[] = [];
+  const epi = { relevanceLevel: trecLevel(conventions), numDocsInColl: conventions.numDocs ?? 0 };
   if (specs.length === 0 && fallback) {
     const measures = parseMeasures(fallback, warnings);
-    return { kind: "measures", trec: [], measures, rows: measures.map((m) => ({ name: m.name, measure: m.name })), left: [], warnings };
+    return { kind: "measures", trec: [], measures, rows: measures.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi, warnings };
   }
   const words = specs.length ? specs : ["official"];
   const trecWords = words.filter((w) => typeof w === "string" && isTrecName(w));
   const trec: TrecMeasure[] = [];
-  const left: string[] = [];
+  const exact: TrecMeasure[] = [];
   const measures = new Map<string, Measure>();
   const add = (m: Measure) => {
     if (!measures.has(m.name)) measures.set(m.name, m);
   };
+  const allExact = epi.relevanceLevel < 0;
+  const emptyRankings = conventions.depth === 0 || conventions.judgedOnly === true;
   if (trecWords.length) {
-    // Lines rankeval does not compute yet are left out, and said so.
     for (const m of parseTrecMeasures(trecWords, warnings)) {
-      const lines = trecLines([m]);
-      if (!lines.every(isComputed)) {
-        left.push(m.name);
+      const lines = trecLines([m]).map((l) => withCollectionSize(l, epi.numDocsInColl));
+      const numeric = lines.some((l) => l.relstring === undefined && !reportMakesIt(l));
+      if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && EXACT_WHEN_EMPTY.has(m.name))) {
+        trec.push(Object.freeze({ ...m, lines }));
+        for (const l of lines) {
+          if (l.kernel) add(l.kernel.measure);
+          for (const k of l.meanOf ?? []) add(k.measure);
+        }
         continue;
       }
-      trec.push(m);
-      for (const l of lines) {
-        if (l.kernel) add(l.kernel.measure);
-        for (const k of l.meanOf ?? []) add(k.measure);
-      }
+      const e = Object.freeze({ ...m, lines: m.lines.map((l) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: true })) });
+      trec.push(e);
+      exact.push(e);
     }
   }
   const trecRows = trecLines(trec).flatMap((l) => {
@@ -114,15 +147,30 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
       rows.push({ name: m.name, measure: m.name });
     }
   }
-  return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, left, warnings };
+  return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, exact, epi, warnings };
 }
 
-/** The options the user set on the command line or the page, checked (those unset are each measure's own). */
-export function options(args: Conventions): ExplicitOptions {
+/** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
+function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
+  if (l.measure !== "utility" || !l.kernel || numDocs === 0) return l;
+  const m = l.kernel.measure;
+  const measure = makeMeasure(m.family, m.k, { ...m.params, n: numDocs }, { tool: m.tool, name: m.name, conventions: m.conventions, fixed: m.fixed, aggregate: m.aggregate });
+  return Object.freeze({ ...l, kernel: Object.freeze({ measure }) });
+}
+
+/**
+ * The options the user set on the command line or the page, checked (those unset are each measure's
+ * own). Under trec_eval's names (`trecNames`: the plan is trec_eval's), -l is read as trec_eval reads
+ * it (atol); below 0 every line is trec_eval's own algorithm's (plan), which reads the plan's `epi`,
+ * and the kernel only counts the queries, at 0.
+ */
+export function options(args: Conventions, trecNames = false): ExplicitOptions {
   const o: Options = {};
   if (args.gain !== undefined) o.gain = args.gain as Options["gain"];
-  if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
+  if (trecNames && (args.threshold !== undefined || args.trecThreshold !== undefined)) o.relevanceThreshold = Math.max(0, trecLevel(args));
+  else if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
   if (args.depth !== undefined) o.depth = args.depth;
+  if (args.judgedOnly !== undefined) o.judgedOnly = args.judgedOnly;
   if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
   if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
   if (args.ties !== undefined) o.ties = args.ties as Options["ties"];
@@ -138,6 +186,9 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   const byKey = new Map(p.measures.map((m) => [m.name, describeMeasureOptions(m, explicit)]));
   // A line made of several measures (11pt_avg at chosen points) has its parts' conventions.
   for (const l of trecLines(p.trec)) if (l.meanOf) byKey.set(l.name, byKey.get(l.meanOf[0].measure.name)!);
+  // trec_eval's own algorithm's lines (exact.ts): trec_eval's conventions and its -l.
+  const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
+  for (const l of trecLines(p.exact)) byKey.set(l.name, exact);
   const rows = p.rows.length ? p.rows : p.measures.map((m) => ({ name: m.name, measure: m.name }));
   const given = describeOptions({ ...DEFAULT_OPTIONS, ...explicit });
   const own = rows.map((r) => byKey.get(r.measure) ?? `rankeval: ${given}`);
@@ -158,17 +209,32 @@ export interface RunResult {
   result: Result<string>;
   /** relstring's values, by printed line name. */
   strings: Record<string, string[]>;
+  /** Summary values trec_eval computes otherwise than from the per-query values (num_rel under -c), by line name. */
+  summary?: Record<string, number>;
 }
 
 /**
- * The run's result with the trec lines made of several measures (`meanOf`: 11pt_avg at chosen
- * points), merged in under their `lineKey`.
+ * The run's result with the trec lines computed by trec_eval's own algorithm (`p.exact`) and those
+ * made of several measures (`meanOf`: 11pt_avg at chosen points), merged in under their `lineKey`.
  */
-export function trecExtras(p: Plan, result: Result<string>): Result<string> {
+export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
   const values = { ...result.values };
   const mean = { ...result.mean };
   const counted = { ...result.counted };
   const measureConventions = { ...result.measureConventions };
+  if (p.exact.length) {
+    // trec_eval's own algorithm, under trec_eval's conventions and the options given.
+    const o = trecOptions(explicit);
+    const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
+    const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
+    for (const l of trecLines(p.exact)) {
+      const v = exact[l.name];
+      values[l.name] = v;
+      const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+      ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, agg));
+      measureConventions[l.name] = conventions;
+    }
+  }
   for (const l of trecLines(p.trec)) {
     if (!l.meanOf) continue;
     // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
@@ -194,13 +260,47 @@ export type Evaluated = Omit<RunResult, "file" | "runTag">;
  * its own conventions and the options given), then what trec_eval's lines add (lines made of several
  * measures, relstring); `warn` gets what to tell the user.
  */
-export function evaluateBlock(p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void): Evaluated {
+export function evaluateBlock(
+  p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
+  placeholders: readonly number[] = [],
+): Evaluated {
   // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
   const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
   const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings);
   if (!p.trec.length) return { result, strings: {} };
   for (const w of gainTieWarnings(p, batch, file)) warn(w);
-  return { result: trecExtras(p, result), strings: relstringValues(p, batch, trecOptions(explicit)) };
+  const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)) };
+  return placeholders.length ? clearPlaceholders(p, evaluated, placeholders) : evaluated;
+}
+
+/**
+ * trec_eval.c, after evaluating a judged query absent from the run on its placeholder ranking (-c):
+ * "clean up leftovers", by the value's name: num_ret, utility, rbp_resid (unparameterised: their
+ * names are exactly these) and every unj_* become 0, and relstring (unparameterised) becomes ''.
+ * The lines of parameterised utility, rbp_resid and relstring keep the placeholder's values.
+ */
+function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[]): Evaluated {
+  const values = { ...e.result.values };
+  const mean = { ...e.result.mean };
+  const counted = { ...e.result.counted };
+  const strings = { ...e.strings };
+  for (const l of trecLines(p.trec)) {
+    if (l.name === "relstring" && strings[l.name]) {
+      const s = [...strings[l.name]];
+      for (const q of placeholders) s[q] = "";
+      strings[l.name] = s;
+      continue;
+    }
+    if (!(l.name === "num_ret" || l.name === "utility" || l.name === "rbp_resid" || l.name.startsWith("unj"))) continue;
+    const key = lineKey(l);
+    if (key === null) continue;
+    const v = Float64Array.from(values[key]);
+    for (const q of placeholders) v[q] = 0;
+    values[key] = v;
+    const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+  }
+  return { result: { ...e.result, values, mean, counted }, strings };
 }
 
 /**
@@ -248,28 +348,29 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   const out: Record<string, string[]> = {};
   // The ranking the kernel evaluated: the same tie order.
   const ranked = withTies(batch, opts.ties);
-  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth);
+  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth, opts.judgedOnly);
   return out;
 }
 
-/** Says so where trec_eval's comp_rel_gain quirk could order a gain table's ideal ranking otherwise. */
+/** Gain measures that walk an ideal ranking, whose pairs trec_eval's comp_rel_gain may sort out of order (reproduced by src/trec/exact.ts). */
+const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
+
+/**
+ * Says so where trec_eval's comparison of gains as integers (gain_init.c comp_rel_gain) makes its
+ * ideal ranking other than sorted by gain: rankeval reproduces trec_eval's numbers there.
+ */
 export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
-  // The gain tables of trec_eval lines (`ndcg.1=3,2=9`), each once.
-  const tables = new Map<string, Record<number, number>>();
-  for (const m of p.measures) {
-    const g = m.fixed.gain;
-    if (m.tool === "trec_eval" && typeof g === "object") tables.set(JSON.stringify([...g]), Object.fromEntries(g));
-  }
-  if (!tables.size) return [];
+  const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
+  if (!measures.length) return [];
   let maxLevel = 0;
   const judged = batch.judged ?? batch.labels;
   for (let i = 0; i < judged.length; i++) if (judged[i] > maxLevel) maxLevel = judged[i];
   const out: string[] = [];
-  for (const table of tables.values()) {
-    const ties = gainTies(table, Math.floor(maxLevel));
+  for (const m of measures) {
+    const ties = gainTies(m.pairs!, Math.floor(maxLevel));
     if (!ties.length) continue;
     const which = ties.map(([a, b]) => `${a} and ${b}`).join(", ");
-    out.push(`${file}: gains ${which} differ by less than 1: trec_eval's comp_rel_gain compares them as equal and may order its ideal ranking otherwise (rankeval orders by the exact gains)`);
+    out.push(`${file}: ${m.name}.${m.params}: gains ${which} differ by less than 1, which trec_eval's comp_rel_gain compares as equal: its ideal ranking then follows its sort rather than the gains, and so do these numbers`);
   }
   return out;
 }
@@ -288,6 +389,7 @@ export function trecText(p: Plan, r: RunResult, args: { perQuery: boolean; noSum
     perQuery: { qids: r.result.qids, values },
     printPerQuery: args.perQuery,
     printSummary: !args.noSummary,
+    summary: r.summary,
   });
 }
 

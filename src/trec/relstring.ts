@@ -83,15 +83,20 @@ export function relstringChar(label: number): string {
 
 /**
  * relstring for every query of the batch: the first n characters (trec_eval: (long) of the parameter,
- * at least 0), within the top `depth` (-M).
+ * at least 0) of the ranking cut at `depth` (-M) and then, with `judgedOnly` (-J), without the
+ * documents that have no judgment >= 0, as form_res_rels.c makes it.
  */
-export function relstrings(batch: Batch, n: number, depth = Infinity): string[] {
-  const len = Number.isFinite(n) ? Math.max(0, Math.min(Math.trunc(n), depth)) : n > 0 ? depth : 0;
+export function relstrings(batch: Batch, n: number, depth = Infinity, judgedOnly = false): string[] {
+  // (long) of a double on x86-64: truncation, LONG_MIN (so no characters) for NaN and infinities.
+  const len = Math.abs(n) < 2 ** 63 ? Math.max(0, Math.trunc(n)) : 0;
   const out: string[] = new Array(batch.numQueries);
   for (let q = 0; q < batch.numQueries; q++) {
-    const labels = rankedLabels(batch, q, Math.min(len, batch.offsets[q + 1] - batch.offsets[q]));
+    const ranked = Math.min(depth, batch.offsets[q + 1] - batch.offsets[q]);
+    // Without -J the first len ranks are enough; with it, the whole cut ranking is filtered first.
+    let labels = rankedLabels(batch, q, judgedOnly ? ranked : Math.min(len, ranked));
+    if (judgedOnly) labels = labels.filter((l) => l >= 0);
     let s = "";
-    for (let i = 0; i < labels.length; i++) s += relstringChar(labels[i]);
+    for (let i = 0; i < labels.length && i < len; i++) s += relstringChar(labels[i]);
     out[q] = s;
   }
   return out;

@@ -93,10 +93,16 @@ export function caseSeed(base: number, i: number): number {
 }
 
 // Query ids whose byte order differs from their numeric order, and letters in both cases.
-const QIDS = ["1", "2", "9", "10", "100", "09", "301", "a", "B", "b", "q1", "Q1", "x-1", "7a"];
+// Written as latin1, so "\u00c3\u00a9" is the UTF-8 of "é" (bytes C3 A9), which sorts after every ASCII
+// byte, and "\u00e9" a lone byte E9, which is not UTF-8.
+const QIDS = ["1", "2", "9", "10", "100", "09", "301", "a", "B", "b", "q1", "Q1", "x-1", "7a", "\u00c3\u00a91", "q#2"];
+/** Not UTF-8 (a deliberate divergence: rankeval prints it as U+FFFD), so rare. */
+const LATIN1_QID = "q\u00e9";
 // Document ids whose byte order is not their natural order ("D0-9" sorts after "D0-10"), one that
 // is a prefix of another, upper and lower case.
-const DOCS = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "D0-9", "D0-10", "doc", "doc1", "A", "a", "Z9"];
+const DOCS = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "D0-9", "D0-10", "doc", "doc1", "A", "a", "Z9", "d#1", "\u00c3\u00a9"];
+/** A larger pool, for rankings long enough to reach cutoffs such as 20 and 30. */
+const MANY_DOCS = [...DOCS, ...Array.from({ length: 40 }, (_, i) => `x${i}`)];
 
 /** Labels as written in a qrels file: [weight, text]. */
 const LABELS: readonly (readonly [number, string])[] = [
@@ -157,26 +163,32 @@ function writeLines(r: Random, lines: string[][], opts: { crlf: boolean; blankLi
 function makeQueries(r: Random, fractional: boolean): Query[] {
   const nq = r.weighted([[20, 1], [30, 2], [25, 3], [15, 4], [10, 5]] as const);
   const qids = r.sample(QIDS, nq);
+  if (r.chance(0.01)) qids[0] = LATIN1_QID;
+  const long = r.chance(0.08);
   const queries: Query[] = [];
-  for (const qid of qids) {
-    const side = r.weighted([[70, "both"], [15, "qrels"], [15, "run"]] as const);
-    const pool = r.sample(DOCS, r.range(2, 12));
+  for (const [n, qid] of qids.entries()) {
+    // The first query is on both sides in most cases: a run without rankings is a divergence (not compared).
+    const side = n === 0 && r.chance(0.9) ? "both" : r.weighted([[70, "both"], [15, "qrels"], [15, "run"]] as const);
+    const pool = long ? r.sample(MANY_DOCS, r.range(20, 45)) : r.sample(DOCS, r.range(2, 12));
     const judged: [string, string][] = [];
     const ranked: [string, string][] = [];
     if (side !== "run") {
-      const nj = r.weighted([[5, 1], [30, r.range(2, 5)], [25, r.range(5, 10)]] as const);
+      const nj = long ? r.range(5, 30) : r.weighted([[5, 1], [30, r.range(2, 5)], [25, r.range(5, 10)]] as const);
       const allNegative = r.chance(0.02);
       for (const d of r.sample(pool, nj)) {
         let label = r.weighted(LABELS);
         if (fractional && r.chance(0.25)) label = r.pick(FRACTIONAL_LABELS);
-        if (r.chance(0.002)) label = r.pick(NOT_NUMBERS);
+        if (r.chance(0.0005)) label = r.pick(NOT_NUMBERS);
         if (allNegative) label = r.pick(["-1", "-2"]);
         judged.push([d, label]);
       }
-      if (r.chance(0.01) && judged.length > 0) judged.push([judged[0][0], r.weighted(LABELS)]); // a document judged twice
+      // A query whose judgments are all negative is a divergence (trec_eval's numbers are undefined):
+      // only where asked for.
+      if (!allNegative && judged.every(([, l]) => l.startsWith("-") && l !== "-0.5") && r.chance(0.8)) judged[0][1] = "0";
+      if (r.chance(0.003) && judged.length > 0) judged.push([judged[0][0], r.weighted(LABELS)]); // a document judged twice
     }
     if (side !== "qrels") {
-      const nr = r.weighted([[12, 1], [35, r.range(2, 5)], [30, r.range(5, 12)]] as const);
+      const nr = long ? r.range(15, 40) : r.weighted([[12, 1], [35, r.range(2, 5)], [30, r.range(5, 12)]] as const);
       // Ranked documents: mostly judged ones, some outside the judgments.
       const candidates = r.chance(0.7) ? [...judged.map(([d]) => d), ...r.sample(pool, 3)] : pool;
       const docs = r.sample([...new Set(candidates)], nr);
@@ -184,9 +196,9 @@ function makeQueries(r: Random, fractional: boolean): Query[] {
       const values = tied ? r.sample(SCORES, r.range(1, 3)) : SCORES;
       for (const d of docs) {
         const [, spellings] = r.pick(values);
-        ranked.push([d, r.chance(0.002) ? r.pick(NOT_NUMBERS) : r.pick(spellings)]);
+        ranked.push([d, r.chance(0.0005) ? r.pick(NOT_NUMBERS) : r.pick(spellings)]);
       }
-      if (r.chance(0.01) && ranked.length > 0) ranked.push([ranked[0][0], r.pick(SCORES)[1][0]]); // a document ranked twice
+      if (r.chance(0.003) && ranked.length > 0) ranked.push([ranked[0][0], r.pick(SCORES)[1][0]]); // a document ranked twice
     }
     queries.push({ qid, judged, ranked });
   }
@@ -236,7 +248,8 @@ const GAIN = ["ndcg", "ndcg_rel", "Rndcg", "G", "dcg", "ideal_dcg"];
 
 function cutoffList(r: Random): string {
   const values = ["1", "2", "3", "5", "10", "20", "100", "1000", "4", "7"];
-  const odd = ["2.5", "07", "+3", "99999999999", "2147483648", "4294967301", "0", "-1", "1O"];
+  // 2147483649 and up sort out of order against small cutoffs (comp_long truncates the difference).
+  const odd = ["2.5", "07", "+3", "99999999999", "2147483648", "2147483649", "3000000000", "4294967301", "0", "-1", "1O"];
   const n = r.weighted([[50, 1], [35, 2], [15, 3]] as const);
   const list: string[] = [];
   for (let i = 0; i < n; i++) list.push(r.chance(0.12) ? r.pick(odd) : r.pick(values));
@@ -323,7 +336,7 @@ function options(r: Random): Option[] {
   const nm = r.weighted([[15, 0], [45, 1], [25, 2], [10, 3], [5, 5]] as const);
   for (let i = 0; i < nm; i++) {
     const m = measure(r);
-    opts.push(r.chance(0.1) ? [`--measure=${m}`] : r.chance(0.1) ? [`-m${m}`] : ["-m", m]);
+    opts.push(r.chance(0.06) ? [`--measure=${m}`] : r.chance(0.04) ? ["--measure", m] : r.chance(0.1) ? [`-m${m}`] : ["-m", m]);
   }
   // Sometimes flags grouped into one argument, as getopt allows (-qc).
   const flags = opts.filter((o) => o.length === 1 && /^-[qcJn]$/.test(o[0]));

@@ -80,7 +80,9 @@ export async function runRankeval(main: Main, args: readonly string[]): Promise<
     stderr += `uncaught: ${(e as Error).stack ?? String(e)}\n`;
     status = 70;
   }
-  return { status, stdout, stderr };
+  // As the bytes the command line would write (UTF-8), read as trec_eval's are (latin1).
+  const bytes = (s: string) => Buffer.from(s, "utf8").toString("latin1");
+  return { status, stdout: bytes(stdout), stderr: bytes(stderr) };
 }
 
 let counter = 0;
@@ -105,6 +107,7 @@ export async function runCase(p: Programs, c: Case): Promise<CaseResult> {
   const { qrels, run, folder } = writeCase(p.dir, c);
   const mustFail = divergences.find((d) => d.expect.kind === "rankeval-fails");
   const mustSucceed = divergences.find((d) => d.expect.kind === "rankeval-succeeds");
+  const notCompared = divergences.find((d) => d.expect.kind === "not-compared");
   let trecCase = c;
   for (const d of divergences) if (d.expect.kind === "trec_eval-on") trecCase = d.expect.transform(trecCase);
   let trecFiles = { qrels, run };
@@ -115,19 +118,30 @@ export async function runCase(p: Programs, c: Case): Promise<CaseResult> {
   ]);
   rmSync(folder, { recursive: true, force: true });
   if (trecCase !== c) rmSync(join(trecFiles.qrels, ".."), { recursive: true, force: true });
+  // What the other case's command adds to trec_eval's output, or rankeval prints that it lacks, taken out.
+  let te = trecEval;
+  let re = rankeval;
+  for (const d of divergences) {
+    if (d.expect.kind !== "trec_eval-on") continue;
+    const { trecOutput, rankevalOutput } = d.expect;
+    if (trecOutput) te = { ...te, stdout: trecOutput(te.stdout, c) };
+    if (rankevalOutput) re = { ...re, stdout: rankevalOutput(re.stdout, c) };
+  }
   const names = divergences.map((d) => d.name);
-  const verdict = judge(trecEval, rankeval, names, mustFail, mustSucceed);
+  const verdict = judge(te, re, names, mustFail, mustSucceed, notCompared);
   return { case: c, trecEval, rankeval, verdict };
 }
 
-function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, mustSucceed?: Divergence): Verdict {
+function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, mustSucceed?: Divergence, notCompared?: Divergence): Verdict {
   const mismatch = (why: string): Verdict => ({ kind: "mismatch", why, divergences: names });
   if (re.status === 70) return mismatch("rankeval threw (a bug: main must turn every error into a message)");
   if (mustFail) {
     return re.status !== 0 ? { kind: "match", divergences: names } : mismatch(`rankeval succeeded where it must fail (${mustFail.name})`);
   }
   if (re.status !== 0 && re.stdout !== "") return mismatch("rankeval failed after printing on stdout");
-  if (mustSucceed) {
+  if (notCompared) return { kind: "match", divergences: names };
+  // trec_eval's exits 1 and 2 refuse the command line or the files before evaluating anything.
+  if (mustSucceed && te.status !== 1 && te.status !== 2) {
     return re.status === 0 ? { kind: "match", divergences: names } : mismatch(`rankeval failed where it must succeed (${mustSucceed.name})`);
   }
   if ((te.status === 0) !== (re.status === 0)) {

@@ -117,7 +117,7 @@ describe("trecMeasuresOf: trec_eval's names in the library", () => {
   it("refuses what is not a per-query number; a nickname leaves those out", () => {
     expect(() => trecMeasuresOf("num_q", [])).toThrow(/num_q is a line of trec_eval's report/);
     expect(() => trecMeasuresOf("11pt_avg..25,.5", [])).toThrow(/made from several measures/);
-    expect(() => trecMeasuresOf("dcg", [])).toThrow(/dcg is not computed by rankeval yet/);
+    expect(() => trecMeasuresOf("yaap", [])).toThrow(/yaap is computed by trec_eval's own algorithm, which the library does not run; the command line prints it/);
     const warnings: string[] = [];
     const official = trecMeasuresOf("official", warnings)!.map((m) => m.name);
     expect(official.slice(0, 3)).toEqual(["num_ret", "num_rel", "num_rel_ret"]);
@@ -215,8 +215,11 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(k("Rndcg")).toEqual({ name: "rndcg", gain: undefined });
     expect(of(line(["Rndcg.2=5"], "Rndcg_2=5"))).toEqual({ name: "rndcg", gain: { 2: 5 } });
     expect(of(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9"))).toEqual({ name: "ndcg", gain: { 1: 3, 2: 9 } });
-    expect(of(line(["ndcg.1=3,1=5,0=0,2.7=4"], "ndcg_1=3,1=5,0=0,2.7=4")).gain).toEqual({ 1: 3, 2: 4 }); // atol levels, the first wins
-    for (const bad of ["ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
+    // Keys that are not integers are ignored (gain_init.c valid_int).
+    expect(of(line(["ndcg.1=3,0=0,2.7=4"], "ndcg_1=3,0=0,2.7=4")).gain).toEqual({ 1: 3 });
+    // What the kernel would compute otherwise than trec_eval goes to src/trec/exact.ts (no kernel here):
+    // a level twice, a gain for level 0 or a negative level, a negative or fractional gain.
+    for (const bad of ["ndcg.1=3,1=5", "ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2", "ndcg.1=0.5"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
     expect(line(["relstring"], "relstring").relstring).toBe(10);
     expect(line(["relstring.20.7"], "relstring_20.7").relstring).toBe(20);
     expect(line(["relstring.-3"], "relstring_-3").relstring).toBe(0);
@@ -224,16 +227,20 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(pts.kernel).toBeNull();
     expect(pts.meanOf!.map((k) => canonicalName(k.measure.family, k.measure.k, k.measure.params))).toEqual(["iprec_at_recall(recall=0.25)", "iprec_at_recall(recall=0.5)"]);
     expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["11pt_avg_.25,.5@0.25", "11pt_avg_.25,.5@0.5"]);
-    expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: left out
+    expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: trec_eval's own loop (exact.ts)
     expect(isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2"))).toBe(true);
+    // Every all_trec line has a kernel measure; yaap and ideal_dcg (not in all_trec) have none.
     expect(all.every(isComputed)).toBe(true);
+    expect(isComputed(line(["yaap"], "yaap")) || isComputed(line(["ideal_dcg"], "ideal_dcg"))).toBe(false);
   });
 
   it("gainTies: gains trec_eval's comp_rel_gain would compare as equal", () => {
-    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 1)).toEqual([]);
-    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 4)).toEqual([]);
-    expect(gainTies({ 1: 3, 2: 9, 4: 4.5 }, 5)).toEqual([[4.5, 5]]);
-    expect(gainTies({ 1: 0.5 }, 1)).toEqual([[0, 0.5]]);
+    const pairs = (o: Record<number, number>) => Object.entries(o).map(([k, v]) => [k, v] as const);
+    expect(gainTies(pairs({ 1: 3, 2: 9, 4: 4.5 }), 1)).toEqual([]);
+    expect(gainTies(pairs({ 1: 3, 2: 9, 4: 4.5 }), 4)).toEqual([]);
+    expect(gainTies(pairs({ 1: 3, 2: 9, 4: 4.5 }), 5)).toEqual([[4.5, 5]]);
+    expect(gainTies(pairs({ 1: 0.5 }), 1)).toEqual([[0, 0.5]]);
+    expect(gainTies([["x", 0.5]], 1)).toEqual([]); // not a level: ignored
     expect(line(["rbp.1=2"], "rbp_1=2").kernel).toBeNull();
   });
 });
@@ -256,17 +263,18 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
     bad(["iprec_at_recall.0.5x"], /cutoff "0.5x" is not a number/);
     bad(["Rprec_mult.inf"], /cutoff "inf" is not a number/);
     bad(["utility.1,-1,0,x"], /parameter "x" is not a number/);
-    bad(["set_F.beta"], /parameter "beta" is not a number/);
     bad(["ndcg.x=1"], /level "x" is not a number/);
+    bad(["set_F.beta"], /parameter "beta" is not a number/);
     bad(["ndcg.1=3,2=9x"], /value of 2 "9x" is not a number/);
   });
   it("a decimal cutoff is read as trec_eval reads it (atol), with a warning", () => {
     const warnings: string[] = [];
     expect(trecLines(parseTrecMeasures(["ndcg_cut.23.4"], warnings)).map((l) => l.name)).toEqual(["ndcg_cut_23"]);
     expect(warnings).toEqual(['trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)']);
+    // A decimal level: trec_eval ignores the pair (gain_init.c valid_int), and so does rankeval, saying so.
     const w2: string[] = [];
-    expect(gainTablesOf(["ndcg.1.5=3"], w2)).toEqual([{ 1: 3 }]);
-    expect(w2).toEqual(['trec_eval measure "ndcg.1.5=3": level "1.5" is read as 1, as trec_eval reads it (atol)']);
+    expect(gainTablesOf(["ndcg.1.5=3,2=4"], w2)).toEqual([{ 2: 4 }]);
+    expect(w2).toEqual(['trec_eval measure "ndcg.1.5=3,2=4": trec_eval ignores the pair "1.5=3": its level is not an integer (gain_init.c valid_int)']);
   });
   it("duplicate cutoffs, also after atol", () => {
     bad(["P.5,5"], /duplicate cutoffs/);
