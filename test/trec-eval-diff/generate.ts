@@ -265,11 +265,12 @@ function doubleList(r: Random, values: readonly string[]): string {
 }
 
 function gainPairs(r: Random): string {
-  const levels = ["0", "1", "2", "3", "4", "-1", "-2", "12", "x", "1.0", "+2", "02"];
+  // "x" is refused (a divergence: trec_eval ignores the pair), so rare; "1.0" is ignored by both.
+  const levels = ["0", "1", "2", "3", "4", "-1", "-2", "12", "1.0", "+2", "02", "0", "1", "2"];
   const gains = ["0", "1", "2", "3", "5", "-1", "-2", "0.5", "1.5", "2.5", "10", "0.2", "1.2"];
   const n = r.weighted([[45, 1], [35, 2], [15, 3], [5, 4]] as const);
   const pairs: string[] = [];
-  for (let i = 0; i < n; i++) pairs.push(`${r.pick(levels)}=${r.pick(gains)}`);
+  for (let i = 0; i < n; i++) pairs.push(`${r.chance(0.01) ? "x" : r.pick(levels)}=${r.pick(gains)}`);
   if (r.chance(0.03)) return r.pick(["1=2=3", "1", ",1=2", "1=2,", "=2", "1=2,,2=3"]); // malformed: trec_eval's error
   return pairs.join(",");
 }
@@ -326,10 +327,12 @@ function options(r: Random): Option[] {
     else if (form === "long=") opts.push([`${long}=${value}`]);
     else opts.push([long, value]);
   };
-  if (r.chance(0.5)) flag("-q", "--query_eval_wanted");
+  // -n mostly with -q (without it rankeval refuses to print nothing, a divergence: not compared).
+  const noSummary = r.chance(0.08);
+  if (r.chance(0.5) || (noSummary && r.chance(0.8))) flag("-q", "--query_eval_wanted");
   if (r.chance(0.25)) flag("-c", "--complete_rel_info_wanted");
   if (r.chance(0.15)) flag("-J", "--Judged_docs_only");
-  if (r.chance(0.08)) flag("-n", "--nosummary");
+  if (noSummary) flag("-n", "--nosummary");
   if (r.chance(0.2)) valued("-l", "--level_for_rel", r.pick(["0", "2", "3", "-1", "-2", "1.5", "2.9", "1", "02"]));
   if (r.chance(0.15)) valued("-M", "--Max_retrieved_per_topic", r.pick(["0", "1", "2", "3", "1.9", "5", "10", "100"]));
   if (r.chance(0.04)) valued("-N", "--Number_docs_in_coll", r.pick(["0", "100", "50"]));
