@@ -17,7 +17,7 @@
 import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "./cmath.js";
-import { compareLongAsC, doubleToInt, glibcQsort } from "./csort.js";
+import { doubleToInt, glibcQsort } from "./csort.js";
 import { atol, type TrecMeasure } from "./names.js";
 import { rankedRows } from "./relstring.js";
 
@@ -640,24 +640,20 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
 const INFAP_EPSILON = 0.00001;
 
 /**
- * Per-query values of `measures` (none of runid, num_q, relstring), by printed line name, for every
+ * Per-query values of `measures` (none of runid, num_q, relstring), one array per line in the order
+ * of trecLines(measures) (two lines may have one name: `map_cut.1,2147483649,1` is three lines, the
+ * two map_cut_1 with different values, since comp_long's order keeps the duplicates apart), for every
  * query of the batch, as trec_eval computes them.
  */
-export function exactValues(measures: readonly TrecMeasure[], batch: Batch, ties: "docid" | "input", epi: Epi): Record<string, Float64Array> {
+export function exactValues(measures: readonly TrecMeasure[], batch: Batch, ties: "docid" | "input", epi: Epi): Float64Array[] {
   const ranked = withTies(batch, ties);
-  const out: Record<string, Float64Array> = {};
-  for (const m of measures) for (const l of m.lines) out[l.name] = new Float64Array(batch.numQueries);
+  const out: Float64Array[][] = measures.map((m) => m.lines.map(() => new Float64Array(batch.numQueries)));
   for (let q = 0; q < batch.numQueries; q++) {
     const rr = formResRels(ranked, q, epi);
-    for (const m of measures) {
+    measures.forEach((m, j) => {
       const v = measureValues(m, rr, epi);
-      m.lines.forEach((l, i) => (out[l.name][q] = v[i]));
-    }
+      for (let i = 0; i < v.length; i++) out[j][i][q] = v[i];
+    });
   }
-  return out;
-}
-
-/** The order trec_eval keeps long cutoffs in (meas_init.c get_long_cutoffs: qsort with comp_long). */
-export function trecCutoffOrder(cutoffs: readonly bigint[]): bigint[] {
-  return glibcQsort(cutoffs, compareLongAsC);
+  return out.flat();
 }

@@ -68,7 +68,7 @@ export interface Plan {
  * name. Null for lines that are not numbers per query.
  */
 export function lineKey(l: TrecLine): string | null {
-  if (l.exact) return l.name;
+  if (l.exact) return l.exact;
   if (l.kernel) return l.kernel.measure.name;
   if (l.meanOf) return l.name;
   return null;
@@ -124,7 +124,8 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
         }
         continue;
       }
-      const e = Object.freeze({ ...m, lines: m.lines.map((l) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: true })) });
+      const key = (l: TrecLine, i: number) => (m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`);
+      const e = Object.freeze({ ...m, lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })) });
       trec.push(e);
       exact.push(e);
     }
@@ -188,7 +189,7 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   for (const l of trecLines(p.trec)) if (l.meanOf) byKey.set(l.name, byKey.get(l.meanOf[0].measure.name)!);
   // trec_eval's own algorithm's lines (exact.ts): trec_eval's conventions and its -l.
   const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
-  for (const l of trecLines(p.exact)) byKey.set(l.name, exact);
+  for (const l of trecLines(p.exact)) byKey.set(lineKey(l)!, exact);
   const rows = p.rows.length ? p.rows : p.measures.map((m) => ({ name: m.name, measure: m.name }));
   const given = describeOptions({ ...DEFAULT_OPTIONS, ...explicit });
   const own = rows.map((r) => byKey.get(r.measure) ?? `rankeval: ${given}`);
@@ -227,13 +228,13 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     const o = trecOptions(explicit);
     const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
     const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
-    for (const l of trecLines(p.exact)) {
-      const v = exact[l.name];
-      values[l.name] = v;
+    trecLines(p.exact).forEach((l, i) => {
+      const key = lineKey(l)!;
+      values[key] = exact[i];
       const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
-      ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, agg));
-      measureConventions[l.name] = conventions;
-    }
+      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], agg));
+      measureConventions[key] = conventions;
+    });
   }
   for (const l of trecLines(p.trec)) {
     if (!l.meanOf) continue;
@@ -378,14 +379,16 @@ export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
 /** trec_eval's text for one run. */
 export function trecText(p: Plan, r: RunResult, args: { perQuery: boolean; noSummary?: boolean }): string {
   const values: Record<string, Float64Array | string[]> = {};
+  const keyOf = (line: TrecLine) => lineKey(line) ?? line.name;
   for (const line of trecLines(p.trec)) {
     const key = lineKey(line);
-    if (key !== null) values[line.name] = r.result.values[key];
+    if (key !== null) values[key] = r.result.values[key];
     else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
   }
   return formatTrecReport({
     runid: r.runTag,
     measures: p.trec,
+    keyOf,
     perQuery: { qids: r.result.qids, values },
     printPerQuery: args.perQuery,
     printSummary: !args.noSummary,

@@ -6,7 +6,7 @@
 import { RankevalError } from "../errors.js";
 import { exp, log } from "./cmath.js";
 import { formatLine, sortedOrder } from "./format.js";
-import { trecLines, type TrecAggregation, type TrecMeasure } from "./names.js";
+import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 export const MIN_GEO_MEAN = 0.00001;
@@ -71,6 +71,11 @@ export interface TrecReportInput {
   readonly summary?: Readonly<Record<string, number>>;
   /** num_q and the mean's denominator. Default: the number of per-query qids. */
   readonly numQ?: number;
+  /**
+   * The key of a line's values in `perQuery.values` (default: its printed name). Two lines may print
+   * one name (`map_cut.1,2147483649,1`: trec_eval keeps the duplicate cutoffs apart) with different values.
+   */
+  readonly keyOf?: (line: TrecLine) => string;
 }
 
 /** The complete trec_eval output, every line ending in "\n". */
@@ -82,7 +87,9 @@ export function formatTrecReport(input: TrecReportInput): string {
   // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
   const inOrderAlready = order.every((q, i) => q === i);
   const numQ = input.numQ ?? qids.length;
-  const column = (name: string): ArrayLike<number> | readonly string[] | undefined => {
+  const keyOf = input.keyOf ?? ((l: TrecLine) => l.name);
+  const column = (l: TrecLine): ArrayLike<number> | readonly string[] | undefined => {
+    const name = keyOf(l);
     const v = pq?.values[name];
     if (v === undefined) return undefined;
     if (v.length !== qids.length) throw new RankevalError("bad-input", `trec report: ${v.length} values for "${name}", ${qids.length} qids`);
@@ -94,7 +101,7 @@ export function formatTrecReport(input: TrecReportInput): string {
     if (!pq) throw new RankevalError("bad-input", "trec report: per-query lines asked for without per-query values");
     const printed = lines.filter((l) => l.perQuery);
     const cols = printed.map((l) => {
-      const c = column(l.name);
+      const c = column(l);
       if (c === undefined) throw new RankevalError("bad-input", `trec report: no per-query values for "${l.name}"`);
       return c;
     });
@@ -112,7 +119,7 @@ export function formatTrecReport(input: TrecReportInput): string {
       else if (given !== undefined) value = given;
       else if (l.aggregation === "count") value = numQ;
       else {
-        const c = column(l.name);
+        const c = column(l);
         if (c === undefined) throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
         if (!(c instanceof Float64Array) && Array.prototype.some.call(c, (v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
         value = aggregate(l.aggregation, inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number), numQ);
