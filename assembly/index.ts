@@ -2,13 +2,13 @@
 // heapBase(), calls configure() once and evaluate() once per batch, and reads the results back.
 // Numbers only cross this boundary; nothing here allocates.
 
-import { setConfiguration, NoRelevant, ALL } from "./state";
+import { setConfiguration, NoRelevant, BeyondList, ALL } from "./state";
 import { rankQuery, Depths } from "./query";
 import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { numRet, numRel, numRelRet } from "./metrics/counts";
 import { precision, recall, f1, hitRate, hits, rPrecision } from "./metrics/cutoff";
-import { averagePrecision, reciprocalRank } from "./metrics/rank";
+import { averagePrecision, reciprocalRank, mapLightgbm, mapXgboost, mapTorchmetrics, mapPtranking } from "./metrics/rank";
 import { dcg, ndcg } from "./metrics/gain";
 import { err } from "./metrics/err";
 import { bpref } from "./metrics/bpref";
@@ -28,7 +28,7 @@ export enum Family {
   HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
   IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
-  G, NDCG_REL, RNDCG, HITS, JUDGED,
+  G, NDCG_REL, RNDCG, HITS, JUDGED, MAP_LIGHTGBM, MAP_XGBOOST, MAP_TORCHMETRICS, MAP_PTRANKING,
 }
 
 /**
@@ -59,18 +59,19 @@ export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize 
 /**
  * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table. gainTable: f64, the
  * gain of each integer label 0..gainTableLength-1 (0 for label 0); gainMonotone: those gains never
- * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. judgedOnly: after the depth cut, the
- * documents without a judgment (NaN) or with a negative label leave the ranking (trec_eval -J, which
- * form_res_rels.c applies after -M). discount: f64[maxRank + 1] with
+ * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. beyondList: state.ts BeyondList;
+ * ties: state.ts TieMode. judgedOnly: after the depth cut, the documents without a judgment (NaN) or
+ * with a negative label leave the ranking (trec_eval -J, which form_res_rels.c applies after -M).
+ * discount: f64[maxRank + 1] with
  * discount[i] = 1/log2(i + 1). docids: i32 per row into the byte pool (poolBytes, poolOffsets i32[n+1])
  * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ, gainTableLength) bytes.
  */
 export function configure(
   gainMode: i32, gainTable: usize, gainTableLength: i32, gainMonotone: bool, threshold: f64, noRelevant: i32,
-  beyondListNaN: bool, depth: i32, judgedOnly: bool, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize,
+  beyondList: i32, ties: i32, depth: i32, judgedOnly: bool, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize,
   scratch: usize, maxN: i32, maxJ: i32,
 ): void {
-  setConfiguration(gainMode, gainTable, gainTableLength, gainMonotone, threshold, noRelevant, beyondListNaN, depth, judgedOnly, discount, docids, poolBytes, poolOffsets);
+  setConfiguration(gainMode, gainTable, gainTableLength, gainMonotone, threshold, noRelevant, beyondList, ties, depth, judgedOnly, discount, docids, poolBytes, poolOffsets);
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
   let p = (scratch + 7) & ~(<usize>7);
@@ -148,13 +149,17 @@ export function evaluate(
     rankQuery(scores, labels, start, end, judged, jStart, jEnd);
     state.setJudgments(judged, jStart, jEnd);
     for (let s = 0; s < numSpecs; s++) {
-      const k = load<i32>(cutoffs + (<usize>s << 2));
+      let k = load<i32>(cutoffs + (<usize>s << 2));
       let v: f64;
       if (state.R == 0 && state.noRelevant != NoRelevant.ZERO && (load<i32>(flags + (<usize>s << 2)) & SPEC_NEEDS_RELEVANT)) {
         v = noRelValue;
-      } else if (k > state.N && state.beyondListNaN) {
+      } else if (k > state.N && state.beyondList == BeyondList.NAN) {
         v = NaN;
+      } else if (k > state.N && state.beyondList == BeyondList.ZERO) {
+        v = 0;
       } else {
+        // clip: read at k = N (N = 0 reads the empty list whole).
+        if (k > state.N && state.beyondList == BeyondList.CLIP) k = state.N;
         v = measure(load<i32>(families + (<usize>s << 2)), k, params + <usize>s * <usize>PARAM_SLOTS * 8);
       }
       store<f64>(out + ((<usize>s * <usize>numQueries + <usize>q) << 3), v);
@@ -169,7 +174,9 @@ function addDepths(family: i32, k: i32): void {
     case Family.PRECISION: case Family.RECALL: case Family.F1: case Family.HIT_RATE: case Family.HITS: case Family.MRR:
       Depths.rel = max(Depths.rel, k); break;
     case Family.NUM_REL_RET: case Family.R_PRECISION: Depths.rel = ALL; break;
-    case Family.MAP: Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
+    case Family.MAP: case Family.MAP_LIGHTGBM: case Family.MAP_TORCHMETRICS: case Family.MAP_PTRANKING:
+      Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
+    case Family.MAP_XGBOOST: Depths.rel = ALL; Depths.ap = max(Depths.ap, k); break; // divides by rel(N)
     case Family.DCG: Depths.gain = max(Depths.gain, k); break;
     case Family.NDCG: Depths.gain = max(Depths.gain, k); Depths.ideal = max(Depths.ideal, k); break;
     case Family.ERR: case Family.UNJ: case Family.JUDGED: Depths.label = max(Depths.label, k); break;
@@ -199,6 +206,10 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.RECALL: return recall(k);
     case Family.F1: return f1(k);
     case Family.MAP: return averagePrecision(k);
+    case Family.MAP_LIGHTGBM: return mapLightgbm(k);
+    case Family.MAP_XGBOOST: return mapXgboost(k);
+    case Family.MAP_TORCHMETRICS: return mapTorchmetrics(k);
+    case Family.MAP_PTRANKING: return mapPtranking(k);
     case Family.MRR: return reciprocalRank(k);
     case Family.DCG: return dcg(k);
     case Family.NDCG: return ndcg(k);

@@ -2,8 +2,9 @@
 // measures read, each only as deep as the deepest cutoff that reads it. Metrics read from here.
 
 import {
-  keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, levelCount, discount, threshold,
-  depth, judgedOnly, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery,
+  keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, tmpA, levelCount, discount, threshold,
+  depth, judgedOnly, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery, setFirstTie,
+  tieMode, TieMode,
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
@@ -33,8 +34,15 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   const len = end - start;
   sortRows(scores, start, len, keys, order, tmpIdx);
   if (docids != 0) breakTiesByDocid(len);
+  else if (tieMode == TieMode.BEST || tieMode == TieMode.WORST) orderTiesByLabel(labels, len, tieMode == TieMode.BEST);
   let n = imin(len, depth);
   if (judgedOnly) n = keepJudged(labels, n);
+  if (tieMode == TieMode.AVERAGE) {
+    // With -J the ranking is the kept documents: its ties are among them.
+    const first = rankAverage(labels, judgedOnly ? n : len, n);
+    judgeQuery(scores, judged, jStart, jEnd, n, first);
+    return;
+  }
 
   // The prefix arrays, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
@@ -81,7 +89,15 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
   }
+  judgeQuery(scores, judged, jStart, jEnd, n, first);
+}
 
+/**
+ * The query's judgments: every judged document, retrieved or not, counted for R and NR and the ideal
+ * ranking; then the query's state is set (n ranked, the first relevant rank `first`).
+ */
+function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32, first: i32): void {
+  const thr = threshold;
   // Judgments: every judged document of the query, retrieved or not, counted for R and NR and,
   // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
   const limit = Depths.ideal;
@@ -137,6 +153,94 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   else if (limit > 0 && limit <= TOP_K_MAX && gainMonotone) numIdeal = idealFromTop(judged, jStart, jEnd, limit);
   else if (limit > 0) numIdeal = idealBySort(judged, jStart, jEnd, limit);
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
+}
+
+/**
+ * Ties "best" / "worst": reorders each run of equal scores by label, higher labels first (best) or
+ * last (worst), equal labels in row order (input order); a document without a judgment (NaN) counts as
+ * label 0. Through tmpA: a key per row, then sortPairs (key descending, row ascending).
+ */
+function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
+  let runStart = 0;
+  for (let i = 1; i <= len; i++) {
+    if (i == len || f64At(keys, i) != f64At(keys, runStart)) {
+      const t = i - runStart;
+      if (t > 1) {
+        for (let p = runStart; p < i; p++) {
+          const label = f64At(labels, load<i32>(order + (<usize>p << 2)));
+          const l = label == label ? label : 0;
+          store<f64>(tmpA + (<usize>p << 3), best ? l : -l);
+        }
+        sortPairs(tmpA + (<usize>runStart << 3), order + (<usize>runStart << 2), t);
+      }
+      runStart = i;
+    }
+  }
+}
+
+/**
+ * Ties "average" (McSherry & Najork, ECIR 2008): the prefix arrays hold the mean over every order of
+ * each run of tied documents, which for sums over ranks is the sum of their means. A tie of t
+ * documents, r of them relevant, whose gains sum to G, at ranks a+1..a+t (c relevant documents above
+ * it) gives each of its ranks a+j, whatever the order:
+ *   relevant with probability r/t          cumRel[a+j] = c + j r / t
+ *   a gain of G/t on average               cumDcg[a+j] = cumDcg[a+j-1] + (G/t) / log2(a+j+1)
+ *   to average precision, E[rel(a+j)/(a+j); relevant at a+j] = (r/t) (c + 1 + (j-1)(r-1)/(t-1)) / (a+j)
+ *     (given a relevant document at its j-th place, the other r-1 fill the other t-1 places evenly)
+ * A tie cut by depth keeps its first places: the kept documents are a random subset, whose means are
+ * the same. rankLabel keeps input order (the measures that read it refuse "average"). Returns the
+ * first rank of the first tie holding a relevant document (0 if none), whose size and relevant
+ * count go to state (for mrr and hit_rate).
+ */
+function rankAverage(labels: usize, len: i32, n: i32): i32 {
+  const labelDepth = imin(n, Depths.label);
+  const relDepth = imin(n, Depths.rel);
+  const gainDepth = imin(n, Depths.gain);
+  const apDepth = imin(n, Depths.ap);
+  const deepest = imin(n, max(relDepth, max(gainDepth, max(apDepth, labelDepth))));
+  const thr = threshold;
+  store<f64>(cumRel, 0);
+  store<f64>(cumDcg, 0);
+  store<f64>(apSum, 0);
+  let above: i32 = 0;
+  let first = 0;
+  setFirstTie(0, 0);
+  let s = 0;
+  while (s < deepest) {
+    const key = f64At(keys, s);
+    let e = s + 1;
+    while (e < len && f64At(keys, e) == key) e++;
+    const t = e - s;
+    let r = 0;
+    let gains: f64 = 0;
+    for (let p = s; p < e; p++) {
+      const label = f64At(labels, load<i32>(order + (<usize>p << 2)));
+      if (p < labelDepth) store<f64>(rankLabel + (<usize>p << 3), label);
+      r += <i32>(label >= thr);
+      gains += gainOf(label);
+    }
+    if (r > 0 && first == 0) {
+      first = s + 1;
+      setFirstTie(t, r);
+    }
+    const fr = <f64>r;
+    const ft = <f64>t;
+    const meanGain = gains / ft;
+    const spread = t > 1 ? <f64>(r - 1) / <f64>(t - 1) : 0;
+    const stop = imin(e, deepest);
+    for (let p = s; p < stop; p++) {
+      const j = p - s + 1;
+      if (p < relDepth) store<f64>(cumRel + (<usize>(p + 1) << 3), <f64>above + (<f64>j * fr) / ft);
+      if (p < gainDepth) store<f64>(cumDcg + (<usize>(p + 1) << 3), f64At(cumDcg, p) + meanGain * f64At(discount, p + 1));
+      if (p < apDepth) {
+        const term = r > 0 ? ((fr / ft) * (<f64>above + 1 + <f64>(j - 1) * spread)) / <f64>(p + 1) : 0;
+        store<f64>(apSum + (<usize>(p + 1) << 3), f64At(apSum, p) + term);
+      }
+    }
+    above += r;
+    s = e;
+  }
+  return first;
 }
 
 /** The sum of the two lanes of an i64x2 count. */

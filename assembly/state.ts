@@ -6,6 +6,13 @@ export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
 /** Ranks to read when a measure has no cutoff. */
 export const ALL: i32 = 0x7fffffff;
 export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
+/** A cutoff past the list: pad with non-relevant ranks, NaN, 0, or read at k = N. */
+export const enum BeyondList { PAD = 0, NAN = 1, ZERO = 2, CLIP = 3 }
+/**
+ * The order of equal scores: as the sort leaves them (input order, or document id when the host gave
+ * ids), the mean over every order (query.ts rankAverage), or higher / lower labels first.
+ */
+export const enum TieMode { GIVEN = 0, AVERAGE = 1, BEST = 2, WORST = 3 }
 
 // Batch configuration.
 export let gainMode: i32 = GainMode.EXP;
@@ -14,7 +21,8 @@ export let gainTableLength: i32 = 0;
 export let gainMonotone: bool = true; // gains never decrease with the label: the ideal ranking is by label
 export let threshold: f64 = 1;
 export let noRelevant: i32 = NoRelevant.ZERO;
-export let beyondListNaN: bool = false;
+export let beyondList: i32 = BeyondList.PAD;
+export let tieMode: i32 = TieMode.GIVEN;
 export let depth: i32 = 0x7fffffff;
 export let judgedOnly: bool = false; // after the depth cut, drop documents without a judgment >= 0 (trec_eval -J)
 export let discount: usize = 0; // f64[maxRank + 1]: discount[i] = 1 / log2(i + 1), made by the host
@@ -28,7 +36,8 @@ export let order: usize = 0; // i32[maxN]: rows in rank order
 export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
 export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
-export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i)
+export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i);
+//                               with ties "average", the expected sum over ranks 1..i, by rank (metrics/rank.ts apSumAt)
 export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
 export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/interpolated.ts)
 export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
@@ -45,10 +54,13 @@ export let N: i32 = 0; // documents ranked (after depth)
 export let R: i32 = 0; // judged relevant documents (label >= threshold), retrieved or not
 export let NR: i32 = 0; // judged non-relevant documents (0 <= label < threshold)
 export let J: i32 = 0; // judged documents with a positive gain: the length of the ideal ranking
-export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none
+export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none; with ties "average", the first rank of the first tie holding one
+// With ties "average": the tie that holds the first relevant document (from rank firstRel): its size and relevant documents.
+export let firstTieSize: i32 = 0;
+export let firstTieRelevant: i32 = 0;
 
 export function setConfiguration(
-  gm: i32, gt: usize, gtl: i32, monotone: bool, thr: f64, noRel: i32, beyondNaN: bool, dep: i32, judgedOnlyFlag: bool,
+  gm: i32, gt: usize, gtl: i32, monotone: bool, thr: f64, noRel: i32, beyond: i32, ties: i32, dep: i32, judgedOnlyFlag: bool,
   disc: usize, dids: usize, pb: usize, po: usize,
 ): void {
   gainMode = gm;
@@ -57,7 +69,8 @@ export function setConfiguration(
   gainMonotone = monotone;
   threshold = thr;
   noRelevant = noRel;
-  beyondListNaN = beyondNaN;
+  beyondList = beyond;
+  tieMode = ties;
   depth = dep;
   judgedOnly = judgedOnlyFlag;
   discount = disc;
@@ -68,6 +81,11 @@ export function setConfiguration(
 
 /** Counts the queries set, so a measure can tell whether what it made for the query is still current. */
 export let querySerial: i32 = 0;
+
+export function setFirstTie(size: i32, relevant: i32): void {
+  firstTieSize = size;
+  firstTieRelevant = relevant;
+}
 
 export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32): void {
   querySerial++;

@@ -3,11 +3,11 @@ import { groupRows, type Qid, type Rows } from "./group.js";
 import { joinRun, type Qrels, type Run } from "./join.js";
 import { withTies, type Batch } from "./kernel/batch.js";
 import { runKernel } from "./kernel/kernel.js";
-import { makeMeasure, measureOptions, type Measure } from "./measures/measure.js";
+import { definedMeasure, describeMeasureOptions, makeMeasure, measureOptions, type Measure } from "./measures/measure.js";
 import type { MeasureSpec } from "./measures/names.js";
 import { findFamily } from "./measures/registry.js";
 import { parseMeasures } from "./measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "./options.js";
+import { DEFAULT_OPTIONS, describeOptions, explicitOptions, overPreset, wantsTieRange, type ExplicitOptions, type Options, type ResolvedOptions } from "./options.js";
 import { RankevalError } from "./errors.js";
 
 /** The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures. */
@@ -61,6 +61,28 @@ export interface Result<Q = Qid> {
   readonly measureConventions: Readonly<Record<string, string>>;
   /** What the measure names were read as where that may surprise (a decimal cutoff, ignored parameters). */
   readonly warnings: readonly string[];
+  /**
+   * With `tieRange: true`: each measure computed with ties "worst" and "best" (within each run of
+   * equal scores, lower labels first, or higher labels first), per query and summarised as `mean`
+   * is: how far the order of tied documents alone can move the number. For the measures that grow
+   * as relevant documents move up (all but a few: see the README) every tie order gives a value in
+   * [worst, best]. Undefined without `tieRange`.
+   */
+  readonly tieRange?: Readonly<Record<string, TieRange>>;
+}
+
+/** A measure's values under the worst and the best order of tied documents (`Result.tieRange`). */
+export interface TieRange {
+  readonly worst: Float64Array;
+  readonly best: Float64Array;
+  /** Their summaries, as `Result.mean` summarises the values. */
+  readonly mean: { readonly worst: number; readonly best: number };
+}
+
+/** What `evaluateBatch` computes besides the values. */
+export interface BatchExtras {
+  /** Also the values under ties "worst" and "best" (`Result.tieRange`). */
+  readonly tieRange?: boolean;
 }
 
 /**
@@ -78,7 +100,7 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
-  return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings);
+  return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings, { tieRange: wantsTieRange(options) });
 }
 
 /**
@@ -98,7 +120,7 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   if (qids.length === 0) {
     throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"}, the judgments ${notInRun})`);
   }
-  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings);
+  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
 }
 
 /**
@@ -108,37 +130,55 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
  */
 export function evaluateBatch<Q>(
   batch: Batch, qids: Q[], measures: readonly Measure[], explicit: ExplicitOptions, notJudged: number, notInRun: number,
-  warnings: readonly string[] = [],
+  warnings: readonly string[] = [], extras: BatchExtras = {},
 ): Result<Q> {
   const groups = new Map<string, { options: ResolvedOptions; members: number[] }>();
   const described: string[] = [];
+  // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k), under its name.
+  const defined = measures.map((m) => definedMeasure(m, explicit));
   measures.forEach((m, i) => {
     const o = measureOptions(m, explicit);
     const key = describeOptions(o);
-    described.push(`${m.tool}: ${key}`);
+    described.push(describeMeasureOptions(m, explicit));
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { options: o, members: [] }));
     g.members.push(i);
   });
-  const columns: Float64Array[] = new Array(measures.length);
-  const skippedQuery = new Uint8Array(batch.numQueries);
   for (const { options, members } of groups.values()) {
-    const ms = members.map((i) => measures[i]);
-    // With noRelevant = "skip" a query without relevant documents leaves the group's means: the
-    // kernel's num_rel (under the group's threshold) says which.
-    const skip = options.noRelevant === "skip";
-    const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
-    const cols = runKernel(withTies(batch, options.ties), asked, options);
-    if (skip) {
-      const r = cols[ms.length];
-      for (let q = 0; q < batch.numQueries; q++) {
-        if (r[q] > 0) continue;
-        skippedQuery[q] = 1;
-        for (let s = 0; s < ms.length; s++) cols[s][q] = NaN;
-      }
+    if (options.ties !== "average") continue;
+    const refused = members.filter((i) => !defined[i].family.tieAverage).map((i) => measures[i].name + (defined[i] !== measures[i] ? ` (${defined[i].family.name})` : ""));
+    if (refused.length) {
+      throw new RankevalError(
+        "bad-option",
+        `ties "average" has no exact closed form for ${refused.join(", ")}: use ties "best" and "worst" (or tieRange) for the range the tie order allows, or another tie order`,
+      );
     }
-    members.forEach((i, s) => (columns[i] = cols[s]));
   }
+  const skippedQuery = new Uint8Array(batch.numQueries);
+  /** Every measure's values under the options of its group, `ties` replaced when given. */
+  const compute = (ties?: ResolvedOptions["ties"]): Float64Array[] => {
+    const columns: Float64Array[] = new Array(measures.length);
+    for (const { options: groupOptions, members } of groups.values()) {
+      const options = ties === undefined ? groupOptions : { ...groupOptions, ties };
+      const ms = members.map((i) => defined[i]);
+      // With noRelevant = "skip" a query without relevant documents leaves the group's means: the
+      // kernel's num_rel (under the group's threshold) says which.
+      const skip = options.noRelevant === "skip";
+      const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
+      const cols = runKernel(withTies(batch, options.ties), asked, options);
+      if (skip) {
+        const r = cols[ms.length];
+        for (let q = 0; q < batch.numQueries; q++) {
+          if (r[q] > 0) continue;
+          skippedQuery[q] = 1;
+          for (let s = 0; s < ms.length; s++) cols[s][q] = NaN;
+        }
+      }
+      members.forEach((i, s) => (columns[i] = cols[s]));
+    }
+    return columns;
+  };
+  const columns = compute();
   const values: Record<string, Float64Array> = {};
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
@@ -148,7 +188,20 @@ export function evaluateBatch<Q>(
     ({ value: mean[m.name], count: counted[m.name] } = summaryOf(columns[s], m.aggregate));
     measureConventions[m.name] = described[s];
   });
-  const options: ResolvedOptions = { ...DEFAULT_OPTIONS, ...explicit };
+  let tieRange: Record<string, TieRange> | undefined;
+  if (extras.tieRange) {
+    const worst = compute("worst");
+    const best = compute("best");
+    tieRange = {};
+    measures.forEach((m, s) => {
+      tieRange![m.name] = {
+        worst: worst[s],
+        best: best[s],
+        mean: { worst: summaryOf(worst[s], m.aggregate).value, best: summaryOf(best[s], m.aggregate).value },
+      };
+    });
+  }
+  const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);
   return {
     measures: measures.map((m) => m.name),
     qids,
@@ -160,5 +213,6 @@ export function evaluateBatch<Q>(
     conventions: describeOptions(options),
     measureConventions,
     warnings: [...warnings],
+    ...(tieRange ? { tieRange } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { RankevalError } from "./errors.js";
 import { didYouMean } from "./measures/suggest.js";
+import { PRESETS, presetName, type PresetName } from "./presets.js";
 
 /**
  * The conventions on which ranking tools disagree, written once. Every report prints them (see
@@ -30,11 +31,14 @@ export interface Options {
    */
   noRelevant?: "zero" | "one" | "skip" | "nan";
   /**
-   * A cutoff k beyond the query's ranked list: `"pad"` treats the missing ranks as non-relevant
-   * (trec_eval: P@k divides by k), `"nan"` gives NaN and means skip it (the MSLR notebook).
+   * A cutoff k beyond the query's ranked list of N documents: `"pad"` treats the missing ranks as
+   * non-relevant (trec_eval: P@k divides by k), `"clip"` reads the measure at k = N (LightGBM's and
+   * TF-Ranking's "k clamped to n": P@k divides by N, nDCG's ideal ranking is cut at N too), `"nan"`
+   * gives NaN and means skip it (the MSLR notebook), `"zero"` gives 0 (ptranking pads its P@k, AP@k,
+   * nDCG@k and ERR@k with 0).
    * @default "pad"
    */
-  beyondList?: "pad" | "nan";
+  beyondList?: "pad" | "clip" | "nan" | "zero";
   /**
    * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`); 0 keeps none.
    * @default Infinity
@@ -52,11 +56,31 @@ export interface Options {
    * document id, descending in UTF-8 byte order (trec_eval, pytrec_eval, ir_measures); rows without ids
    * keep their input order. `"input"`: input order (the row or file order within the query) even when
    * ids are given, as a stable sort by score does (Python's `sorted(..., reverse=True)`, most short
-   * evaluation helpers).
+   * evaluation helpers). The tie-aware orders: `"average"` is the mean of the measure over every
+   * order of each run of tied documents, computed exactly in closed form (McSherry & Najork 2008;
+   * scikit-learn's ndcg_score), for the measures that have one; `"best"` and `"worst"` put, within
+   * each run of equal scores, higher labels first or last (ties among equal labels in input order).
    * @default "docid"
    */
-  ties?: "docid" | "input";
+  ties?: Ties;
+  /**
+   * A tool's conventions and measure definitions in one word (see `PRESETS`): `"xgboost"` gives the
+   * numbers XGBoost prints. It stands above the conventions a tool's measure name carries and below
+   * the other options given here and a measure's own parameters.
+   */
+  preset?: PresetName;
+  /**
+   * Also compute every measure with ties "worst" and "best" (`Result.tieRange`): how far the order
+   * of tied documents alone can move each number. Not a convention: the values stay those of `ties`.
+   * @default false
+   */
+  tieRange?: boolean;
 }
+
+/** Tie orders: see `Options.ties`. */
+export type Ties = "docid" | "input" | "average" | "best" | "worst";
+export const TIES: readonly Ties[] = ["docid", "input", "average", "best", "worst"];
+export const BEYOND_LIST: readonly ResolvedOptions["beyondList"][] = ["pad", "clip", "nan", "zero"];
 
 export type GainTable = ReadonlyMap<number, number>;
 
@@ -65,10 +89,12 @@ export interface ResolvedOptions {
   gain: "exp" | "linear" | GainTable;
   relevanceThreshold: number;
   noRelevant: "zero" | "one" | "skip" | "nan";
-  beyondList: "pad" | "nan";
+  beyondList: "pad" | "clip" | "nan" | "zero";
   depth: number;
   judgedOnly: boolean;
-  ties: "docid" | "input";
+  ties: Ties;
+  /** The preset the options came from (printed with them), if one was given. */
+  preset?: PresetName;
 }
 
 /** The one place where defaults live. */
@@ -86,7 +112,7 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
 /** The keys of `Options`, for checking that no other key was given. */
-const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "judgedOnly", "ties"];
+const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "judgedOnly", "ties", "preset", "tieRange"];
 
 /**
  * Checks the options a user gave and returns only those they set (undefined counts as not set), so
@@ -117,7 +143,7 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     r.noRelevant = options.noRelevant;
   }
   if (options.beyondList !== undefined) {
-    if (!["pad", "nan"].includes(options.beyondList)) throw bad(`beyondList must be "pad" or "nan", not ${JSON.stringify(options.beyondList)}`);
+    if (!BEYOND_LIST.includes(options.beyondList)) throw bad(`beyondList must be ${orList(BEYOND_LIST)}, not ${JSON.stringify(options.beyondList)}`);
     r.beyondList = options.beyondList;
   }
   if (options.depth !== undefined) {
@@ -129,10 +155,23 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     r.judgedOnly = options.judgedOnly;
   }
   if (options.ties !== undefined) {
-    if (!["docid", "input"].includes(options.ties)) throw bad(`ties must be "docid" or "input", not ${JSON.stringify(options.ties)}`);
+    if (!TIES.includes(options.ties)) throw bad(`ties must be ${orList(TIES)}, not ${JSON.stringify(options.ties)}`);
     r.ties = options.ties;
   }
+  if (options.preset !== undefined) r.preset = presetName(options.preset);
+  if (options.tieRange !== undefined && typeof options.tieRange !== "boolean") throw bad(`tieRange must be true or false, not ${JSON.stringify(options.tieRange)}`);
   return r;
+}
+
+/** `"a", "b" or "c"`. */
+function orList(values: readonly string[]): string {
+  const q = values.map((v) => JSON.stringify(v));
+  return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
+}
+
+/** Whether the options ask for the tie range (see `Options.tieRange`). */
+export function wantsTieRange(options: Options | undefined): boolean {
+  return options?.tieRange === true;
 }
 
 /** A gain table (label: gain) as the kernel and the reference read it, checked. */
@@ -148,15 +187,61 @@ export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
   return table;
 }
 
-/** The options with every default filled in (the library's conventions, under the user's). */
+/**
+ * The options with every default filled in: the library's defaults, under the preset's conventions
+ * (if one is given), under the other options given.
+ */
 export function resolveOptions(options: Options = {}): ResolvedOptions {
-  return { ...DEFAULT_OPTIONS, ...explicitOptions(options) };
+  return overPreset(DEFAULT_OPTIONS, explicitOptions(options));
 }
 
-/** One line naming every convention, printed with every report. */
-export function describeOptions(o: ResolvedOptions): string {
-  const gain = typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`;
-  const depth = (o.depth === Infinity ? "" : ` depth=${o.depth}`) + (o.judgedOnly ? " judgedOnly" : "");
-  // ties is printed always, the default too: it is the convention readers most often assume wrongly.
-  return `gain=${gain} relevanceThreshold=${o.relevanceThreshold} noRelevant=${o.noRelevant} beyondList=${o.beyondList} ties=${o.ties}${depth}`;
+/**
+ * `base` under the explicit options, the preset first: `{ ...base, ...preset's conventions,
+ * ...the other options given }`, with the preset's name kept for the description.
+ */
+export function overPreset(base: Readonly<ResolvedOptions>, explicit: ExplicitOptions): ResolvedOptions {
+  const { preset, ...rest } = explicit;
+  if (preset === undefined) return { ...base, ...rest };
+  return { ...base, ...PRESETS[preset].conventions, ...rest, preset };
+}
+
+/**
+ * Which conventions can change a measure's value (src/measures/registry.ts says per family): the
+ * description of a measure's options names only those, so measures computed alike share one line.
+ */
+export interface DependsOn {
+  /** gain (and its table): the gain-based families. */
+  readonly gain: boolean;
+  /** relevanceThreshold: the binary families. */
+  readonly threshold: boolean;
+  /** noRelevant: the families that need a relevant document. */
+  readonly noRelevant: boolean;
+  /** beyondList: a measure with a cutoff. */
+  readonly beyondList: boolean;
+  /** ties: the families whose value depends on the order of the ranking. */
+  readonly ties: boolean;
+}
+
+const EVERYTHING: DependsOn = { gain: true, threshold: true, noRelevant: true, beyondList: true, ties: true };
+
+/**
+ * One line naming the conventions, printed with every report: all of them (`describeOptions(o)`), or
+ * those a measure depends on (`describeOptions(o, dependsOn)`). A noRelevant other than "zero" decides
+ * by R, the relevant documents at the threshold, so it brings the threshold in; "skip" takes a query
+ * out of every measure's mean, so it is printed for every measure. The preset, depth and judgedOnly,
+ * when set, always.
+ */
+export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING): string {
+  const parts: string[] = [];
+  if (o.preset !== undefined) parts.push(`preset=${o.preset}`);
+  const skip = o.noRelevant === "skip";
+  if (on.gain) parts.push(`gain=${typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`}`);
+  if (on.threshold || skip || (on.noRelevant && o.noRelevant !== "zero")) parts.push(`relevanceThreshold=${o.relevanceThreshold}`);
+  if (on.noRelevant || skip) parts.push(`noRelevant=${o.noRelevant}`);
+  if (on.beyondList) parts.push(`beyondList=${o.beyondList}`);
+  // ties is printed always where it matters, the default too: it is the convention readers most often assume wrongly.
+  if (on.ties) parts.push(`ties=${o.ties}`);
+  if (o.depth !== Infinity) parts.push(`depth=${o.depth}`);
+  if (o.judgedOnly) parts.push("judgedOnly=true");
+  return parts.join(" ");
 }

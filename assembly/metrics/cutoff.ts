@@ -5,10 +5,11 @@
 // recall@k      = rel(k) / R                                     trec_eval recall_k
 // f1@k          = 2 P R / (P + R), 0 when both are 0              (van Rijsbergen's F with beta = 1, at k)
 // hit_rate@k    = 1 if rel(k) > 0 else 0                          trec_eval success_k
+//                 (with ties "average" the probability of that: metrics/rank.ts)
 // hits@k        = rel(k), the whole list without a cutoff           ranx hits (metrics/hits.py)
 // r-precision   = rel(R) / R                                     trec_eval Rprec
 // (0 where the denominator is 0.)
-import { N, R, cumRel, f64At, ranksFor } from "../state";
+import { N, R, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, f64At, ranksFor } from "../state";
 
 export function precision(k: i32): f64 {
   const n = ranksFor(k);
@@ -27,7 +28,18 @@ export function f1(k: i32): f64 {
 }
 
 export function hitRate(k: i32): f64 {
-  return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
+  if (tieMode != TieMode.AVERAGE) return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
+  // The mean over tie orders (metrics/rank.ts): 1 - C(t - r, m) / C(t, m) within the first tie
+  // holding a relevant document, m of its t places read.
+  if (firstRel == 0) return 0;
+  const m = ranksFor(k) - (firstRel - 1);
+  const t = firstTieSize;
+  const r = firstTieRelevant;
+  if (m <= 0) return 0;
+  if (m >= t - r + 1) return 1;
+  let none: f64 = 1;
+  for (let i = 0; i < m; i++) none *= <f64>(t - r - i) / <f64>(t - i);
+  return 1 - none;
 }
 
 export function hits(k: i32): f64 {

@@ -1,14 +1,87 @@
-// Measures of the ranks at which relevant documents appear.
+// Measures of the ranks at which relevant documents appear. S(k) is the sum over relevant documents at
+// ranks i <= k of rel(i)/i (with ties "average", its expectation over every order of each tie).
 //
-// map@k = (1/R) * sum over relevant documents at ranks i <= k of rel(i)/i      trec_eval map, map_cut_k
-//         (the denominator is R, not min(R, k), as trec_eval; 0 if R = 0)
-// mrr@k = 1 / rank of the first relevant document if it is within k, else 0   trec_eval recip_rank
-import { R, apSum, cumRel, firstRel, f64At, ranksFor } from "../state";
+// map@k              = S(k) / R                                  trec_eval map, map_cut_k
+//                      (the denominator is R, not min(R, k), as trec_eval; 0 if R = 0)
+// map_lightgbm@k     = S(k) / min(R, k, N) (k = N without a cutoff)   LightGBM map_metric.hpp CalMapAtK
+// map_xgboost@k      = S(k) / rel(N), 0 if rel(N) = 0            XGBoost rank_metric.cc EvalMAP
+// map_torchmetrics@k = S(k) / rel(k), 0 if rel(k) = 0            torchmetrics retrieval/average_precision.py,
+//                                                                 TF-Ranking MeanAveragePrecisionMetric
+// map_ptranking@k    = S(k) / (the sum of the top min(k, J) judged labels), 0 if that is 0
+//                                                                 ptranking adhoc_metric.py torch_ap_at_ks
+// mrr@k              = 1 / rank of the first relevant document if it is within k, else 0   trec_eval recip_rank
+//
+// With ties "average" (McSherry & Najork 2008): let the first tie holding a relevant document start
+// after a ranks, hold t documents of which r are relevant. The first relevant document of it is at
+// its j-th place with probability P(j) = C(t - j, r - 1) / C(t, r), and
+//   E[mrr@k]      = sum over j <= min(t, k - a) of P(j) / (a + j)
+//   E[hit_rate@k] = 1 - C(t - r, m) / C(t, m), m = k - a, for 0 < m < t (0 for m <= 0, 1 for m >= t)
+// (metrics/cutoff.ts hitRate). S(k)'s expectation is filled per rank by query.ts rankAverage.
+import {
+  N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
+  judged, judgedStart, judgedEnd, f64At, ranksFor,
+} from "../state";
+import { sortPairs } from "../sort";
+
+/** S(n): the sum over relevant ranks i <= n of rel(i)/i (its expectation with ties "average"). */
+export function apSumAt(n: i32): f64 {
+  return tieMode == TieMode.AVERAGE ? f64At(apSum, n) : f64At(apSum, <i32>f64At(cumRel, n));
+}
 
 export function averagePrecision(k: i32): f64 {
-  return R == 0 ? 0 : f64At(apSum, <i32>f64At(cumRel, ranksFor(k))) / <f64>R;
+  return R == 0 ? 0 : apSumAt(ranksFor(k)) / <f64>R;
+}
+
+export function mapLightgbm(k: i32): f64 {
+  const n = ranksFor(k);
+  const d = R < n ? R : n;
+  return d == 0 ? 0 : apSumAt(n) / <f64>d;
+}
+
+export function mapXgboost(k: i32): f64 {
+  const d = f64At(cumRel, N);
+  return d == 0 ? 0 : apSumAt(ranksFor(k)) / d;
+}
+
+export function mapTorchmetrics(k: i32): f64 {
+  const n = ranksFor(k);
+  const d = f64At(cumRel, n);
+  return d == 0 ? 0 : apSumAt(n) / d;
+}
+
+export function mapPtranking(k: i32): f64 {
+  // The query's positive judged labels, sorted descending; the top min(k, count) summed.
+  let count = 0;
+  for (let j = judgedStart; j < judgedEnd; j++) {
+    const label = f64At(judged, j);
+    if (label > 0) {
+      store<f64>(idealKeys + (<usize>count << 3), label);
+      store<i32>(idealIdx + (<usize>count << 2), count);
+      count++;
+    }
+  }
+  const top = k == 0 || k > count ? count : k;
+  if (top < count) sortPairs(idealKeys, idealIdx, count);
+  let d: f64 = 0;
+  for (let i = 0; i < top; i++) d += f64At(idealKeys, i);
+  return d == 0 ? 0 : apSumAt(ranksFor(k)) / d;
 }
 
 export function reciprocalRank(k: i32): f64 {
-  return firstRel != 0 && firstRel <= ranksFor(k) ? 1.0 / <f64>firstRel : 0;
+  if (firstRel == 0) return 0;
+  const n = ranksFor(k);
+  if (tieMode != TieMode.AVERAGE) return firstRel <= n ? 1.0 / <f64>firstRel : 0;
+  const a = firstRel - 1;
+  const t = firstTieSize;
+  const r = <f64>firstTieRelevant;
+  const last = n - a < t ? n - a : t;
+  // P(j) = S(j-1) r / (t - j + 1), S(j) = P(first > j) = prod_{i<j} (t - r - i) / (t - i).
+  let notYet: f64 = 1;
+  let sum: f64 = 0;
+  for (let j = 1; j <= last; j++) {
+    const p = (notYet * r) / <f64>(t - j + 1);
+    sum += p / <f64>(a + j);
+    notYet *= (<f64>(t - j + 1) - r) / <f64>(t - j + 1);
+  }
+  return sum;
 }

@@ -1,3 +1,5 @@
+import type { Ties } from "../options.js";
+
 /**
  * A batch: the rows of many queries grouped by query (CSR), as the kernel reads them.
  * Query q's ranked rows are [offsets[q], offsets[q+1]); its judgments are
@@ -30,10 +32,12 @@ export interface Batch {
 /**
  * The batch to rank under the `ties` option: the one place it is decided. The kernel (and relstring)
  * order equal scores by document id when the batch has ids, else by row; so `"input"` is the batch
- * without its ids, whose rows are in input order within each query.
+ * without its ids, whose rows are in input order within each query. "average", "best" and "worst"
+ * do not read ids either: the kernel averages over every order of a tie, or orders it by label,
+ * keeping input order among equal labels.
  */
-export function withTies(batch: Batch, ties: "docid" | "input"): Batch {
-  return ties === "input" && batch.docids ? { ...batch, docids: null, pool: null } : batch;
+export function withTies(batch: Batch, ties: Ties): Batch {
+  return ties !== "docid" && batch.docids ? { ...batch, docids: null, pool: null } : batch;
 }
 
 /** The longest ranking and the most judgments of one query, over queries [from, to). */

@@ -12,7 +12,7 @@ interface KernelExports {
   scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
     gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number, noRelevant: number,
-    beyondListNaN: number, depth: number, judgedOnly: number, discount: number, docids: number, poolBytes: number,
+    beyondList: number, ties: number, depth: number, judgedOnly: number, discount: number, docids: number, poolBytes: number,
     poolOffsets: number, scratch: number, maxN: number, maxJ: number,
   ): void;
   allFinite(values: number, count: number): number;
@@ -138,6 +138,9 @@ function gainTable(gain: ResolvedOptions["gain"]): { mode: number; table: Float6
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
+/** assembly/state.ts BeyondList and TieMode. "docid" and "input" are the order the sort gives (withTies). */
+const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
+const TIE_MODE = { docid: 0, input: 0, average: 1, best: 2, worst: 3 } as const;
 
 /**
  * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
@@ -231,7 +234,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
 
     exports.configure(
       gains.mode, gainTablePtr, gains.table.length, gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
-      options.beyondList === "nan" ? 1 : 0, Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, discount, rowDocids, poolBytes,
+      BEYOND_LIST[options.beyondList], TIE_MODE[options.ties], Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, discount, rowDocids, poolBytes,
       poolOffsets, scratch, block.maxN, block.maxJ,
     );
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, specs[0], specs[1], specs[2], specs[3], out);

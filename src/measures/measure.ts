@@ -1,5 +1,6 @@
 import { RankevalError } from "../errors.js";
-import { DEFAULT_OPTIONS, describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
+import { DEFAULT_OPTIONS, describeOptions, overPreset, type DependsOn, type ExplicitOptions, type ResolvedOptions } from "../options.js";
+import { PRESETS } from "../presets.js";
 import { findFamily, type Family } from "./registry.js";
 
 /** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
@@ -68,14 +69,40 @@ export function makeMeasure(family: Family, k = 0, params: Readonly<Record<strin
   });
 }
 
-/** The options `m` is computed with, given the options the user set (see `Measure`). */
+/**
+ * The options `m` is computed with, given the options the user set (see `Measure`): the library's
+ * defaults, its tool's conventions, the preset given (src/presets.ts), the other options given, its
+ * own parameters. The one place the precedence is written.
+ */
 export function measureOptions(m: Measure, explicit: ExplicitOptions): ResolvedOptions {
-  return { ...DEFAULT_OPTIONS, ...m.conventions, ...explicit, ...m.fixed };
+  return { ...overPreset({ ...DEFAULT_OPTIONS, ...m.conventions }, explicit), ...m.fixed };
 }
 
-/** What results print for a measure's conventions: `"<tool>: " + describeOptions(its options)`. */
+/**
+ * The measure as computed under the options given: where the preset defines its family otherwise
+ * (LightGBM's map@k is `map_lightgbm@k`), that family, under the name asked. Else `m` itself.
+ */
+export function definedMeasure(m: Measure, explicit: ExplicitOptions): Measure {
+  const other = explicit.preset === undefined ? undefined : PRESETS[explicit.preset].definitions[m.family.name];
+  if (other === undefined) return m;
+  return Object.freeze({ ...m, family: findFamily(other)! });
+}
+
+/** The conventions `m`'s value depends on (the registry's flags; see `DependsOn`). */
+export function dependsOn(m: Measure): DependsOn {
+  const f = m.family;
+  return { gain: f.gain === true, threshold: f.binary === true, noRelevant: f.needsRelevant, beyondList: m.k > 0, ties: f.orderFree !== true };
+}
+
+/**
+ * What results print for a measure's conventions: `"<tool>: " + describeOptions(its options)`,
+ * naming only the conventions it depends on, and the definition a preset gave it
+ * (`definition=map_lightgbm`).
+ */
 export function describeMeasureOptions(m: Measure, explicit: ExplicitOptions): string {
-  return `${m.tool}: ${describeOptions(measureOptions(m, explicit))}`;
+  const d = definedMeasure(m, explicit);
+  const definition = d.family === m.family ? "" : ` definition=${d.family.name}`;
+  return `${m.tool}: ${describeOptions(measureOptions(m, explicit), dependsOn(d))}${definition}`;
 }
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `measure "${word}": ${why}`);

@@ -22,52 +22,78 @@ export interface Family {
   readonly params?: Readonly<Record<string, number>>;
   /** Counts are summed across queries by trec_eval and compared exactly in tests. */
   readonly isCount?: boolean;
+  /**
+   * The conventions its value depends on, besides noRelevant (`needsRelevant`), beyondList (a
+   * cutoff) and depth: `gain` (the gain option: the gain-based families), `binary` (the relevance
+   * threshold), `orderFree` (not the tie order: its value depends only on which documents are
+   * ranked). The one place that decides which conventions a measure's description names
+   * (options.ts `describeOptions`).
+   */
+  readonly gain?: boolean;
+  readonly binary?: boolean;
+  readonly orderFree?: boolean;
+  /**
+   * ties "average" has an exact closed form for it, which the kernel computes (the others refuse
+   * "average", naming themselves). See assembly/query.ts rankAverage.
+   */
+  readonly tieAverage?: boolean;
 }
 
 const TABLE = [
-  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true },
-  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true },
-  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true },
-  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false },
-  { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true },
-  { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true },
-  { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true },
-  { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true },
-  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false },
-  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true },
+  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true },
+  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true, tieAverage: true },
+  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true, tieAverage: true },
+  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false, binary: true, tieAverage: true },
+  { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  // Other tools' average precision: the same sum over relevant ranks i <= k of rel(i)/i, divided
+  // otherwise (src/presets.ts gives each to its tool's preset's map@k).
+  // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
+  { name: "map_lightgbm", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list.
+  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  // torchmetrics (retrieval/average_precision.py) and TF-Ranking (MeanAveragePrecisionMetric): by the
+  // relevant documents in the top k, 0 when there is none.
+  { name: "map_torchmetrics", aliases: [], cutoff: "optional", needsRelevant: true, binary: true },
+  // ptranking (adhoc_metric.py torch_ap_at_ks): by the sum of the top min(k, J) labels of the ideal ranking.
+  { name: "map_ptranking", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false, gain: true, tieAverage: true },
+  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true, gain: true, tieAverage: true },
   { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 } },
-  { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true },
-  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true },
+  { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
+  { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
   // ranx's hits: the number of relevant documents in the top k (the whole list without a cutoff).
-  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true },
+  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true, binary: true, tieAverage: true },
   // ir_measures' Judged@k: the fraction of the top min(k, N) that have a judgment (any label).
   { name: "judged", aliases: [], cutoff: "required", needsRelevant: false },
   { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false, isCount: true },
-  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false },
-  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false },
+  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false, orderFree: true },
+  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false, orderFree: true },
   // trec_eval's all_trec measures, under its own names lower-cased (its own spellings are its names).
-  { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true },
-  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false },
-  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 } },
-  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true },
+  { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false, binary: true, orderFree: true, tieAverage: true },
+  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true, tieAverage: true },
+  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true, tieAverage: true },
+  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true },
+  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 }, binary: true, orderFree: true },
+  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true },
   { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false },
-  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 } },
-  { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true },
-  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 } },
-  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true },
-  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
+  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 }, binary: true },
+  { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true, binary: true },
+  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 }, binary: true, tieAverage: true },
+  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
+  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
+  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 }, gain: true },
   { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
   // n: documents in the collection (trec_eval -N), read only by d's term.
-  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 } },
+  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 }, binary: true, orderFree: true, tieAverage: true },
   // trec_eval's experimental gain measures (G, ndcg_rel, Rndcg), with the gain option's gains.
-  { name: "g", aliases: [], cutoff: "none", needsRelevant: false },
-  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false },
-  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true },
+  { name: "g", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
+  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
+  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true, gain: true, binary: true },
 ] as const satisfies readonly Family[];
 
 export const FAMILIES: readonly Family[] = TABLE;

@@ -2,6 +2,7 @@
 // (web/worker.ts): the plan for a list of -m names (trec_eval's lines when every name is one of
 // trec_eval's, else canonical measures), the options, the extra evaluations trec lines need, and the
 // reports (trec_eval's text, JSON, CSV, table). No Node built-ins here.
+import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { evaluateBatch, type Result } from "../evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
@@ -226,6 +227,10 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
   if (p.exact.length) {
     // trec_eval's own algorithm, under trec_eval's conventions and the options given.
     const o = trecOptions(explicit);
+    // trec_eval's algorithm ranks one order: by document id or as given.
+    if (o.ties !== "docid" && o.ties !== "input") {
+      throw new RankevalError("bad-option", `ties "${o.ties}": ${p.exact.map((m) => m.name).join(", ")} ${p.exact.length === 1 ? "is" : "are"} computed by trec_eval's own algorithm here, which takes ties "docid" or "input"`);
+    }
     const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
     const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
     trecLines(p.exact).forEach((l, i) => {
