@@ -7,6 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";
+import { FAMILIES } from "../src/measures/registry.js";
+import { PRESET_NAMES } from "../src/presets.js";
 import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";
 
 const RUNS = Number(process.env.FC_RUNS ?? 300);
@@ -32,7 +34,15 @@ export function allMeasures(ks: readonly number[]): string[] {
     "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=1.8)", "infap", "bing",
     "rbp", "rbp(p=0.5)", "rbp_resid", "utility", "utility(a=2,b=-0.5,c=1,d=0.25,n=1000)",
     "g", "ndcg_rel", "rndcg", "hits", `hits@${at}`, `judged@${at}`,
+    "map_lightgbm", "map_xgboost", "map_torchmetrics", "map_ptranking",
+    `map_lightgbm@${at}`, `map_xgboost@${at}`, `map_torchmetrics@${at}`, `map_ptranking@${at}`,
   ];
+}
+
+/** The measures of `allMeasures` whose family has a closed form for ties "average" (the others refuse it). */
+export function averageableMeasures(ks: readonly number[]): string[] {
+  const ok = new Set(FAMILIES.filter((f) => f.tieAverage).map((f) => f.name));
+  return allMeasures(ks).filter((m) => ok.has(m.replace(/[(@].*$/, "")));
 }
 
 /**
@@ -75,7 +85,9 @@ export function expectSame(
     const got = kernel.values[name];
     const family = name.replace(/[(@].*$/, "");
     for (let q = 0; q < ref.length; q++) {
-      const same = COUNTS.has(family) ? Object.is(got[q], ref[q]) || (got[q] === ref[q]) : close(got[q], ref[q]);
+      // A count is exact, but its mean over tie orders (ties "average") is a fraction like any value.
+      const exact = COUNTS.has(family) && Number.isInteger(ref[q]);
+      const same = exact ? Object.is(got[q], ref[q]) || (got[q] === ref[q]) : close(got[q], ref[q]);
       if (!same) throw new Error(`${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${got[q]}, reference ${ref[q]}`);
     }
   }
@@ -148,12 +160,14 @@ const options: fc.Arbitrary<Options> = fc.record(
     // 0: every label >= 0 relevant (trec_eval -l 0).
     relevanceThreshold: fc.constantFrom(1, 2, 1, 2, 0.5, 2.5, 4, 0),
     noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
-    beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan"),
+    beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan", "clip", "zero"),
     // 0 keeps nothing (trec_eval -M 0).
     depth: fc.integer({ min: 0, max: 40 }),
     // After the depth cut (trec_eval -J after -M).
     judgedOnly: fc.boolean(),
-    ties: fc.constantFrom<Options["ties"]>("docid", "input"),
+    ties: fc.constantFrom<Options["ties"]>("docid", "input", "best", "worst"),
+    // Every preset but those that average ties (tested below, on queries small enough to enumerate).
+    preset: fc.constantFrom(...PRESET_NAMES.filter((p) => p !== "sklearn")),
   },
   { requiredKeys: [] },
 );
@@ -260,6 +274,65 @@ describe("evaluate(rows): kernel = reference", () => {
         expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
       }),
       params(2),
+    );
+  }, TIMEOUT);
+});
+
+describe("ties average: the kernel's closed form = the mean over every tie order, enumerated", () => {
+  // Small queries with few distinct scores: many ties, few enough orders to enumerate.
+  const smallQuery = fc.integer({ min: 0, max: 7 }).chain((n) =>
+    fc.record({
+      scores: fc.array(fc.constantFrom(0, 1, 2, 0.5), { minLength: n, maxLength: n }),
+      labels: fc.oneof(
+        { weight: 5, arbitrary: fc.array(label, { minLength: n, maxLength: n }) },
+        { weight: 1, arbitrary: fc.constant(new Array<number>(n).fill(0)) },
+      ),
+    }),
+  );
+  const batch = fc.array(smallQuery, { minLength: 1, maxLength: 12 }).map((queries) => ({
+    qid: queries.flatMap((q, i) => q.scores.map(() => `q${i}`)),
+    score: queries.flatMap((q) => q.scores),
+    rel: queries.flatMap((q) => q.labels),
+  }));
+  const averageOptions = options.map((o): Options => ({ ...o, ties: "average", preset: undefined }));
+  const smallCutoffs = fc.uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 3 });
+
+  it("every measure that has a closed form, random options", () => {
+    fc.assert(
+      fc.property(batch, smallCutoffs, averageOptions, (rows, ks, opts) => {
+        const ms = averageableMeasures([...ks, 1, 3]);
+        expectSame(evaluate(rows, ms, opts), referenceEvaluate(rows, ms, opts));
+      }),
+      params(RUNS),
+    );
+  }, TIMEOUT);
+
+  it("under the sklearn preset (linear gain, ties averaged)", () => {
+    fc.assert(
+      fc.property(batch, smallCutoffs, (rows, ks) => {
+        const ms = [`ndcg@${ks.join(",")}`, "ndcg", `dcg@${ks.join(",")}`];
+        expectSame(evaluate(rows, ms, { preset: "sklearn" }), referenceEvaluate(rows, ms, { preset: "sklearn" }));
+      }),
+      params(RUNS),
+    );
+  }, TIMEOUT);
+
+  it("best and worst bracket every tie order for the measures that grow as relevant documents move up", () => {
+    fc.assert(
+      fc.property(batch, smallCutoffs, averageOptions, (rows, ks, opts) => {
+        const ms = averageableMeasures([...ks, 1, 3]).filter((m) => !/^(num_|set_|utility|hits)/.test(m));
+        const given = { ...opts, gain: "linear" as const, tieRange: true };
+        const r = evaluate(rows, ms, given);
+        for (const m of r.measures) {
+          const { worst, best } = r.tieRange![m];
+          for (let q = 0; q < worst.length; q++) {
+            const v = r.values[m][q];
+            if (Number.isNaN(v)) continue;
+            if (!(worst[q] <= v + 1e-12 && v <= best[q] + 1e-12)) throw new Error(`${m} on ${r.qids[q]}: average ${v} outside [${worst[q]}, ${best[q]}]`);
+          }
+        }
+      }),
+      params(RUNS),
     );
   }, TIMEOUT);
 });

@@ -51,8 +51,9 @@ const TABLE = [
   // otherwise (src/presets.ts gives each to its tool's preset's map@k).
   // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
   { name: "map_lightgbm", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
-  // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list.
-  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list (which a
+  // depth cutting a tie makes depend on the order: no closed form for ties "average").
+  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true },
   // torchmetrics (retrieval/average_precision.py) and TF-Ranking (MeanAveragePrecisionMetric): by the
   // relevant documents in the top k, 0 when there is none.
   { name: "map_torchmetrics", aliases: [], cutoff: "optional", needsRelevant: true, binary: true },

@@ -7,7 +7,7 @@
 import { RankevalError } from "../errors.js";
 import type { Qid, Rows } from "../group.js";
 import type { Qrels, Run } from "../join.js";
-import { measureOptions, type Measure } from "../measures/measure.js";
+import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../evaluate.js";
 import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
@@ -18,11 +18,11 @@ import { expectedReciprocalRank } from "./err.js";
 import { hitRate } from "./hit-rate.js";
 import { hits } from "./hits.js";
 import { judgedAt } from "./judged.js";
-import { averagePrecision } from "./map.js";
+import { averagePrecision, mapLightgbm, mapPtranking, mapTorchmetrics, mapXgboost } from "./map.js";
 import { reciprocalRank } from "./mrr.js";
 import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
 import { f1, precision, recall } from "./precision-recall.js";
-import { numRelevant, rank, type Doc, type Query } from "./ranking.js";
+import { numRelevant, rank, tieOrders, type Doc, type Query } from "./ranking.js";
 import { rPrecision } from "./rprecision.js";
 import { rankBiasedPrecision, rbpResidual } from "./rbp.js";
 import { relativeP, unjudgedAt } from "./trec-cutoff.js";
@@ -32,11 +32,11 @@ import { utility } from "./utility.js";
 import { ndcgRel, rndcg, trecG } from "./trec-gain.js";
 import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
 
-export { compareUtf8, rank, gain, isRelevant, type Doc, type Query } from "./ranking.js";
+export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
 /** The measures that need a relevant document (README): their value for R = 0 is `noRelevant`'s. */
 const NEEDS_RELEVANT = new Set([
-  "recall", "f1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
+  "recall", "f1", "map", "map_lightgbm", "map_xgboost", "map_torchmetrics", "map_ptranking", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
   "relative_p", "set_relative_p", "set_recall", "set_map", "set_f",
   "iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing", "rndcg",
 ]);
@@ -52,6 +52,10 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "recall": return recall(q, k, o);
     case "f1": return f1(q, k, o);
     case "map": return averagePrecision(q, k, o);
+    case "map_lightgbm": return mapLightgbm(q, k, o);
+    case "map_xgboost": return mapXgboost(q, k, o);
+    case "map_torchmetrics": return mapTorchmetrics(q, k, o);
+    case "map_ptranking": return mapPtranking(q, k, o);
     case "mrr": return reciprocalRank(q, k, o);
     case "dcg": return dcg(q, k, o);
     case "ndcg": return ndcg(q, k, o);
@@ -92,7 +96,8 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
  *  - noRelevant "skip": a query with R = 0 has every value NaN;
  *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
  *    ("zero": its formula, with 0/0 = 0, so beyondList still applies);
- *  - beyondList "nan": a cutoff k > N gives NaN.
+ *  - beyondList "nan": a cutoff k > N gives NaN; "zero": 0; "clip": the measure at k = N (N = 0:
+ *    the whole, empty, list).
  * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
  * here the noRelevant value does, reading "'one': 1" as unconditional.
  */
@@ -103,14 +108,20 @@ export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number
     if (o.noRelevant === "one") return 1;
     if (o.noRelevant === "nan") return NaN;
   }
-  if (m.k > 0 && m.k > q.ranking.length && o.beyondList === "nan") return NaN;
+  if (m.k > 0 && m.k > q.ranking.length) {
+    if (o.beyondList === "nan") return NaN;
+    if (o.beyondList === "zero") return 0;
+    if (o.beyondList === "clip") return formula({ ...m, k: q.ranking.length }, q, o);
+  }
   return formula(m, q, o);
 }
 
 /**
  * Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. Each
- * measure under its own options (the library's defaults, its tool's conventions, the options given,
- * its own parameters: `measureOptions`), so each is ranked under its own tie order and depth.
+ * measure under its own options (the library's defaults, its tool's conventions, the preset, the
+ * options given, its own parameters: `measureOptions`), as its preset defines it
+ * (`definedMeasure`), so each is ranked under its own tie order and depth. Ties "average": the mean
+ * of its values over every tie order (`tieOrders`), by brute force.
  */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
@@ -119,15 +130,25 @@ function evaluateQueries(
 ): Record<string, Float64Array> {
   const values: Record<string, Float64Array> = {};
   const options = measures.map((m) => measureOptions(m, explicit));
+  const defined = measures.map((m) => definedMeasure(m, explicit));
   for (const m of measures) values[m.name] = new Float64Array(queries.length);
   queries.forEach((input, i) => {
-    const rankings = new Map<string, Query>();
+    const rankings = new Map<string, Query[]>();
     measures.forEach((m, s) => {
       const o = options[s];
       const how = `${o.depth} ${o.ties} ${o.judgedOnly}`;
-      let q = rankings.get(how);
-      if (!q) rankings.set(how, (q = { ranking: rank(input.docs, o.depth, o.ties, o.judgedOnly), judged: input.judged }));
-      values[m.name][i] = referenceValue(m, q, o);
+      let qs = rankings.get(how);
+      if (!qs) {
+        // Ties "average" with -J: the orders of the ties among the documents kept.
+        const orders =
+          o.ties !== "average" ? [rank(input.docs, o.depth, o.ties, o.judgedOnly)]
+          : o.judgedOnly ? tieOrders(rank(input.docs, o.depth, "input", true), Infinity)
+          : tieOrders(input.docs, o.depth);
+        rankings.set(how, (qs = orders.map((ranking) => ({ ranking, judged: input.judged }))));
+      }
+      let sum = 0;
+      for (const q of qs) sum += referenceValue(defined[s], q, o);
+      values[m.name][i] = sum / qs.length;
     });
   });
   return values;

@@ -39,11 +39,14 @@ export function compareUtf8(a: string, b: string): number {
 /**
  * Sorts the documents (given in input order) into the ranking and keeps the top `depth`.
  * Score descending; ties by docid descending in byte order when every document has an id and
- * `ties` is "docid", else by input position (Array.prototype.sort is stable, and the comparator
- * says so explicitly too).
+ * `ties` is "docid"; by label descending ("best") or ascending ("worst"), a document without a
+ * judgment as label 0; else (and among equal labels) by input position (Array.prototype.sort is
+ * stable, and the comparator says so explicitly too). "average" is not one order: see `tieOrders`.
  */
 export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid", judgedOnly = false): Doc[] {
+  if (ties === "average") throw new Error("reference: ties \"average\" is every order (tieOrders), not one");
   const withIds = ties === "docid" && docs.length > 0 && docs.every((d) => d.docid !== undefined);
+  const byLabel = ties === "best" ? -1 : ties === "worst" ? 1 : 0;
   const indexed = docs.map((doc, index) => ({ doc, index, bytes: withIds ? utf8.encode(doc.docid!) : null }));
   indexed.sort((a, b) => {
     if (a.doc.score > b.doc.score) return -1;
@@ -52,11 +55,55 @@ export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions[
       const c = compareBytes(b.bytes, a.bytes); // descending
       if (c !== 0) return c;
     }
+    if (byLabel !== 0) {
+      const la = a.doc.label ?? 0;
+      const lb = b.doc.label ?? 0;
+      if (la !== lb) return byLabel * (la - lb);
+    }
     return a.index - b.index;
   });
   const ranked = indexed.map((x) => x.doc);
   const cut = depth < ranked.length ? ranked.slice(0, depth) : ranked;
   return judgedOnly ? cut.filter((d) => d.label !== undefined && d.label >= 0) : cut;
+}
+
+/** More orders than this and `tieOrders` refuses: the reference enumerates them one by one. */
+export const MAX_TIE_ORDERS = 50_000;
+
+/**
+ * Every ranking the documents can have: sorted by score, each run of equal scores in every one of
+ * its orders (the product of their factorials), each cut at `depth`. What ties "average" averages
+ * over, enumerated by brute force (the kernel has the closed form).
+ */
+export function tieOrders(docs: readonly Doc[], depth: number): Doc[][] {
+  const sorted = rank(docs, Infinity, "input");
+  const runs: Doc[][] = [];
+  for (const d of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last[0].score === d.score) last.push(d);
+    else runs.push([d]);
+  }
+  let count = 1;
+  for (const r of runs) for (let i = 2; i <= r.length; i++) if ((count *= i) > MAX_TIE_ORDERS) throw new Error(`reference: more than ${MAX_TIE_ORDERS} tie orders to enumerate`);
+  const out: Doc[][] = [];
+  const walk = (i: number, prefix: Doc[]) => {
+    if (i === runs.length) {
+      out.push(depth < prefix.length ? prefix.slice(0, depth) : prefix);
+      return;
+    }
+    for (const p of permutations(runs[i])) walk(i + 1, [...prefix, ...p]);
+  };
+  walk(0, []);
+  return out;
+}
+
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  const out: T[][] = [];
+  xs.forEach((x, i) => {
+    for (const rest of permutations([...xs.slice(0, i), ...xs.slice(i + 1)])) out.push([x, ...rest]);
+  });
+  return out;
 }
 
 function compareBytes(x: Uint8Array, y: Uint8Array): number {
