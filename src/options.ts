@@ -245,3 +245,50 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
   if (o.judgedOnly) parts.push("judgedOnly=true");
   return parts.join(" ");
 }
+
+/** The order in which a description names the conventions. */
+const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyondList", "ties", "depth", "definition"];
+
+/**
+ * Descriptions of measures' conventions (`[tool: ]key=value ...`, as `describeMeasureOptions` makes
+ * them) merged where they agree: two measures share a line when every convention both name has the
+ * same value in both, and their definitions (a preset's `definition=`) are the same. A merged line
+ * names the union of their conventions, prefixed with the tool when all its measures are one tool's
+ * other than rankeval. So `ndcg@10` (gain=exp ... ties=docid) and trec_eval's `map` (relevanceThreshold=1
+ * noRelevant=zero ties=docid: gain never changes MAP) share one line. Returns the lines and, for each
+ * description given, the index of its line.
+ */
+export function mergeConventions(descriptions: readonly string[]): { lines: string[]; index: number[] } {
+  const parse = (d: string) => {
+    const colon = d.indexOf(": ");
+    const tool = colon >= 0 && !d.slice(0, colon).includes("=") ? d.slice(0, colon) : null;
+    const values = new Map<string, string>();
+    for (const token of (tool === null ? d : d.slice(colon + 2)).split(" ")) {
+      const eq = token.indexOf("=");
+      if (eq > 0) values.set(token.slice(0, eq), token.slice(eq + 1));
+    }
+    return { tool, values };
+  };
+  const entries: { tools: Set<string | null>; values: Map<string, string> }[] = [];
+  const index = descriptions.map((d) => {
+    const { tool, values } = parse(d);
+    const at = entries.findIndex((e) =>
+      e.values.get("definition") === values.get("definition") && [...values].every(([k, v]) => !e.values.has(k) || e.values.get(k) === v),
+    );
+    if (at >= 0) {
+      for (const [k, v] of values) entries[at].values.set(k, v);
+      entries[at].tools.add(tool);
+      return at;
+    }
+    entries.push({ tools: new Set([tool]), values: new Map(values) });
+    return entries.length - 1;
+  });
+  const lines = entries.map((e) => {
+    const tools = [...e.tools];
+    const prefix = tools.length === 1 && tools[0] !== null && tools[0] !== "rankeval" ? `${tools[0]}: ` : "";
+    const known = DESCRIBED.filter((k) => e.values.has(k)).map((k) => `${k}=${e.values.get(k)}`);
+    const other = [...e.values].filter(([k]) => !DESCRIBED.includes(k)).map(([k, v]) => `${k}=${v}`);
+    return prefix + [...known, ...other].join(" ");
+  });
+  return { lines, index };
+}

@@ -1,5 +1,6 @@
 import { RankevalError } from "./errors.js";
 import type { Result } from "./evaluate.js";
+import { mergeConventions } from "./options.js";
 import { compareBytes, formatFixed } from "./trec/format.js";
 
 /** One column of a table: a run's result under a name. */
@@ -25,14 +26,10 @@ export interface TableOptions {
 
 /**
  * A result's conventions for one measure: its own (measureConventions: a tool's name carries its
- * tool's), else the result's. The library's own names are computed with the options given: their
- * `rankeval: ...` is printed as the options' line, as before.
+ * tool's; each names only the conventions its family depends on), else the result's.
  */
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
-const conventionsOf = (r: Result<unknown>, measure: string): string => {
-  const own = (r as WithMeasureConventions).measureConventions?.[measure];
-  return own === undefined || own === `rankeval: ${r.conventions}` ? r.conventions : own;
-};
+const conventionsOf = (r: Result<unknown>, measure: string): string => (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
 
 /**
  * A value as every cell prints it: four decimals always (an integer mean such as 1 prints 1.0000, as
@@ -77,7 +74,12 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
     if (i < 0) i = legend.push(conventions) - 1;
     return ` [${i + 1}]`;
   };
-  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? conventionsOf(c.result, measure) : null);
+  // Measures computed alike share a line (options.ts mergeConventions): map's line names no gain.
+  const described = new Set<string>();
+  for (const r of rows) for (const c of columns) if (has(c, r.measure)) described.add(conventionsOf(c.result, r.measure));
+  const merged = mergeConventions([...described]);
+  const lineOf = new Map([...described].map((d, i) => [d, merged.lines[merged.index[i]]]));
+  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? lineOf.get(conventionsOf(c.result, measure))! : null);
   const all = new Set<string>();
   for (const r of rows) for (const c of columns) if (conv(c, r.measure) !== null) all.add(conv(c, r.measure)!);
   if (all.size === 0) for (const c of columns) all.add(c.result.conventions);
@@ -94,10 +96,16 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   const columnCount = new Map<TableColumn, number>();
   for (const c of columns) columnCount.set(c, commonest(rows.filter((r) => has(c, r.measure)).map((r) => c.result.counted[r.measure])) ?? c.result.queries.evaluated);
 
+  // The tie range (Result.tieRange), as "[worst, best]" after each value that has one.
+  const range = (c: TableColumn, measure: string, q?: number): string => {
+    const t = c.result.tieRange?.[measure];
+    if (!t) return "";
+    return q === undefined ? ` [${show(t.mean.worst)}, ${show(t.mean.best)}]` : ` [${show(t.worst[q])}, ${show(t.best[q])}]`;
+  };
   const mean = (c: TableColumn, measure: string): string => {
     if (!has(c, measure)) return "";
     const n = c.result.counted[measure];
-    const cell = show(c.result.mean[measure]);
+    const cell = show(c.result.mean[measure]) + range(c, measure);
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };
 
@@ -113,7 +121,7 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
           const i = index[k].get(q);
           const values = c.result.values[r.measure];
           if (i === undefined || !values) return "";
-          return `${show(values[i])}${byCell ? mark(conv(c, r.measure)!) : ""}`;
+          return `${show(values[i])}${range(c, r.measure, i)}${byCell ? mark(conv(c, r.measure)!) : ""}`;
         });
         // A query no column has for this measure has no row.
         if (cells.some((cell) => cell !== "")) body.push([q, label(r), ...cells, ...(single ? [""] : [])]);
@@ -133,6 +141,7 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
 
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
+  if (columns.some((c) => c.result.tieRange)) footer.push("[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)");
   const conventions = all.size === 1 ? [`conventions: ${[...all][0]}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
   return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
 }

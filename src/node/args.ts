@@ -36,8 +36,12 @@ export interface CliArgs {
   gain?: string;
   noRelevant?: string;
   beyondList?: string;
-  /** --ties: docid or input (checked by resolveOptions, as --no-relevant and --beyond-list). */
+  /** --ties: docid, input, average, best or worst (checked by resolveOptions, as --no-relevant and --beyond-list). */
   ties?: string;
+  /** --preset: a tool's conventions and measure definitions (src/presets.ts). */
+  preset?: string;
+  /** --tie-range: each value's [worst, best] over the orders of tied documents. */
+  tieRange: boolean;
   /** --letor DATA --scores PREDICTIONS [--query GROUPS] in place of QRELS RUN... */
   letor?: string;
   scores?: string;
@@ -61,7 +65,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   Rel_info_format: "relFormat", Results_format: "resultsFormat",
   // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
   Output_old_results_format: "obsolete",
-  format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties",
+  format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
   letor: "letor", scores: "scores", query: "query", group: "query",
   "input-format": "inputFormat", columns: "columns",
 };
@@ -72,6 +76,7 @@ const FLAGS: Record<string, keyof CliArgs> = {
   query_eval_wanted: "perQuery", complete_rel_info_wanted: "complete", nosummary: "noSummary", Judged_docs_only: "judgedOnly",
   // trec_eval's obsolete -o, which sets a flag nothing reads.
   o: "obsolete",
+  "tie-range": "tieRange",
 };
 
 /** trec_eval's options rankeval does not take, and why (an error rather than a silent difference). */
@@ -103,7 +108,7 @@ const usage = (message: string) => new RankevalError("bad-option", message);
  * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, files: [], help: false, version: false, truncated: [] };
+  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, tieRange: false, files: [], help: false, version: false, truncated: [] };
   const set = (key: keyof CliArgs, value: string, option: string) => {
     switch (key) {
       case "measures":
@@ -202,6 +207,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (a.scores !== undefined) throw usage(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
     if (a.query !== undefined) throw usage(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
   }
+  // trec_eval's text has no place for a range.
+  if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
@@ -227,9 +234,18 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
   --format F        trec (default for trec_eval names), table (default otherwise), json, csv
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan
-  --beyond-list V   a cutoff past the ranking: pad (default) or nan
-  --ties T          equal scores: docid (default; document id descending, as trec_eval) or
-                    input (the run's line order for the query: a stable sort by score)
+  --beyond-list V   a cutoff past the ranking: pad (default), clip (read at the list's
+                    length), nan or zero
+  --ties T          equal scores: docid (default; document id descending, as trec_eval),
+                    input (the run's line order for the query: a stable sort by score),
+                    average (the mean over every order of the tied documents: scikit-learn's),
+                    best or worst (higher or lower labels first)
+  --tie-range       each value's [worst, best] over the orders of tied documents, beside it
+                    (a table by default, or json or csv)
+  --preset NAME     another tool's conventions and measure definitions, under the options
+                    given beside it: trec_eval (pytrec_eval, ir_measures), ranx, sklearn,
+                    lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking,
+                    rankeval-default
   --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row), for
                     every QRELS and RUN file. Default: from each name (.json, .csv, .tsv, also
                     .gz; anything else is TREC text). A JSON/CSV run's tag is its file name.

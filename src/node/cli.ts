@@ -108,7 +108,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
   const summary = p.kind === "trec" && args.complete ? { num_rel: positiveJudgments(judgments) } : undefined;
   for (const file of runFiles) {
-    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders);
+    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
     const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete, placeholder: p.kind === "trec" }, evaluate, progress);
     const notInRun = r.notInRunQids.length;
@@ -118,7 +118,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     }
     runs.push({ file, runTag: r.runTag, ...r.evaluated, summary });
   }
-  const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
+  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
@@ -182,8 +182,8 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     groups = { sizes: groupParser.finish(), file: nameOf(args.query) };
   }
   const { batch, qids } = letorBatch({ data, file: nameOf(letorFile), qidNames, docidNames, score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
-  const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`));
-  const format = args.format ?? (p.kind === "trec" ? "trec" : "table");
+  const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
+  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));

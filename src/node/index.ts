@@ -31,7 +31,7 @@ import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { explicitOptions, type Options } from "../options.js";
+import { explicitOptions, wantsTieRange, type Options } from "../options.js";
 import { evaluateBlock, type Plan } from "../trec/plan.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
@@ -129,7 +129,7 @@ export async function evaluateFiles(
   const results: Result<string>[] = [];
   for (const file of paths) {
     const { evaluated } = await evaluateRunPath(file, judgments, { ...choice, complete }, ({ batch, qids }) =>
-      evaluateBlock(plan, batch, qids, opts, file, () => {}),
+      evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange: wantsTieRange(conventions) }),
     );
     results.push(evaluated.result);
   }

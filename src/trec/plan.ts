@@ -4,11 +4,11 @@
 // reports (trec_eval's text, JSON, CSV, table). No Node built-ins here.
 import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
-import { evaluateBatch, type Result } from "../evaluate.js";
+import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "../evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
+import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatTable } from "../report.js";
 import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, trecLines, type TrecLine, type TrecMeasure } from "./names.js";
 import { exactValues, type Epi } from "./exact.js";
@@ -34,6 +34,8 @@ export interface Conventions {
   noRelevant?: string;
   beyondList?: string;
   ties?: string;
+  /** --preset: a tool's conventions and definitions (src/presets.ts). */
+  preset?: string;
 }
 
 /**
@@ -176,13 +178,15 @@ export function options(args: Conventions, trecNames = false): ExplicitOptions {
   if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
   if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
   if (args.ties !== undefined) o.ties = args.ties as Options["ties"];
+  if (args.preset !== undefined) o.preset = args.preset as Options["preset"];
   return explicitOptions(o);
 }
 
 /**
- * The conventions of a plan's rows under the options given, as lines: one (`gain=exp ...`) when every
- * row is computed with the options given (the library's own names), one (`trec_eval: gain=linear ...`)
- * when every row shares one tool's, else one per row (`nDCG@10  ir_measures: gain=linear ...`).
+ * The conventions of a plan's rows under the options given, as lines: one when every row's
+ * conventions agree where they overlap (options.ts mergeConventions: `gain=exp ...`, or
+ * `trec_eval: gain=linear ...` when every row is one tool's), else one per row
+ * (`nDCG@10  ir_measures: gain=linear ...`).
  */
 export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   const byKey = new Map(p.measures.map((m) => [m.name, describeMeasureOptions(m, explicit)]));
@@ -192,17 +196,17 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
   for (const l of trecLines(p.exact)) byKey.set(lineKey(l)!, exact);
   const rows = p.rows.length ? p.rows : p.measures.map((m) => ({ name: m.name, measure: m.name }));
-  const given = describeOptions({ ...DEFAULT_OPTIONS, ...explicit });
+  const given = describeOptions(overPreset(DEFAULT_OPTIONS, explicit));
   const own = rows.map((r) => byKey.get(r.measure) ?? `rankeval: ${given}`);
-  if (own.every((c) => c === `rankeval: ${given}`)) return [given];
-  if (own.every((c) => c === own[0])) return [own[0]];
+  const merged = mergeConventions(own);
+  if (merged.lines.length === 1) return [merged.lines[0]];
   const width = Math.max(...rows.map((r) => r.name.length));
-  return rows.map((r, i) => `${r.name.padEnd(width)}  ${own[i]}`);
+  return rows.map((r, i) => `${r.name.padEnd(width)}  ${merged.lines[merged.index[i]]}`);
 }
 
 /** trec_eval's conventions under the options given: what relstring (which is no measure) ranks by. */
 export function trecOptions(explicit: ExplicitOptions): ResolvedOptions {
-  return { ...DEFAULT_OPTIONS, ...TREC_EVAL, ...explicit };
+  return overPreset({ ...DEFAULT_OPTIONS, ...TREC_EVAL }, explicit);
 }
 
 export interface RunResult {
@@ -241,8 +245,23 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
       measureConventions[key] = conventions;
     });
   }
+  const tieRange: Record<string, TieRange> | undefined = result.tieRange ? { ...result.tieRange } : undefined;
+  const pointsMean = (cols: Float64Array[]) => {
+    const v = new Float64Array(result.qids.length);
+    for (let q = 0; q < v.length; q++) {
+      let s = 0;
+      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
+      v[q] = s / cols.length;
+    }
+    return v;
+  };
   for (const l of trecLines(p.trec)) {
     if (!l.meanOf) continue;
+    if (tieRange) {
+      const worst = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].worst));
+      const best = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].best));
+      tieRange[l.name] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
+    }
     // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
     const cols = l.meanOf.map((k) => result.values[k.measure.name]);
     const v = new Float64Array(result.qids.length);
@@ -255,7 +274,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     ({ mean: mean[l.name], count: counted[l.name] } = meanOf(v));
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
   }
-  return { ...result, values, mean, counted, measureConventions };
+  return { ...result, values, mean, counted, measureConventions, ...(tieRange ? { tieRange } : {}) };
 }
 
 /** A run's values, or one block's, as the reports need them. */
@@ -268,11 +287,11 @@ export type Evaluated = Omit<RunResult, "file" | "runTag">;
  */
 export function evaluateBlock(
   p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
-  placeholders: readonly number[] = [],
+  placeholders: readonly number[] = [], extras: BatchExtras = {},
 ): Evaluated {
   // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
   const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
-  const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings);
+  const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings, extras);
   if (!p.trec.length) return { result, strings: {} };
   for (const w of gainTieWarnings(p, batch, file)) warn(w);
   const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)) };
@@ -290,6 +309,7 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
   const mean = { ...e.result.mean };
   const counted = { ...e.result.counted };
   const strings = { ...e.strings };
+  const tieRange = e.result.tieRange ? { ...e.result.tieRange } : undefined;
   for (const l of trecLines(p.trec)) {
     if (l.name === "relstring" && strings[l.name]) {
       const s = [...strings[l.name]];
@@ -305,8 +325,19 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     values[key] = v;
     const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
     ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+    const t = tieRange?.[key];
+    if (t) {
+      const zeroed = (x: Float64Array) => {
+        const y = Float64Array.from(x);
+        for (const q of placeholders) y[q] = 0;
+        return y;
+      };
+      const worst = zeroed(t.worst);
+      const best = zeroed(t.best);
+      tieRange![key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
+    }
   }
-  return { result: { ...e.result, values, mean, counted }, strings };
+  return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings };
 }
 
 /**
@@ -339,6 +370,26 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     values[key] = sorted;
     ({ mean: mean[key], count: counted[key] } = meanOf(values[key]));
   }
+  let tieRange: Record<string, TieRange> | undefined;
+  if (first.tieRange) {
+    tieRange = {};
+    for (const key of Object.keys(first.tieRange)) {
+      const side = (which: "worst" | "best") => {
+        const all = new Float64Array(qids.length);
+        let at = 0;
+        for (const p of parts) {
+          all.set(p.result.tieRange![key][which], at);
+          at += p.result.qids.length;
+        }
+        const sorted = new Float64Array(qids.length);
+        for (let i = 0; i < sorted.length; i++) sorted[i] = all[order[i]];
+        return sorted;
+      };
+      const worst = side("worst");
+      const best = side("best");
+      tieRange[key] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
+    }
+  }
   const strings: Record<string, string[]> = {};
   for (const key of Object.keys(parts[0].strings)) {
     const all = parts.flatMap((p) => p.strings[key]);
@@ -346,7 +397,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   }
   const noRelevant = parts.reduce((n, p) => n + p.result.queries.skipped.noRelevant, 0);
   const queries = { evaluated: qids.length, skipped: { noRelevant, notJudged, notInRun } };
-  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries }, strings };
+  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings };
 }
 
 /** relstring's per-query strings, by printed line name (`opts`: trec_eval's conventions under the options given). */
@@ -426,25 +477,42 @@ export function report(format: "table" | "json" | "csv", runs: NamedResult[], p:
       {
         conventions,
         measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
-        runs: runs.map(({ name, runTag, result }) => ({
-          run: name,
-          runTag,
-          queries: result.queries,
-          ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])) }),
-          ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
-        })),
+        runs: runs.map(({ name, runTag, result }) => {
+          const t = result.tieRange;
+          // --tie-range: each value's [worst, best], beside the means and the per-query values.
+          const ranges = t && {
+            tieRange: {
+              // (trec_eval's own algorithm's lines have none: null)
+              ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].mean.worst, best: t[r.measure].mean.best } : null])) }),
+              ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].worst[i], best: t[r.measure].best[i] } : null]))])) } : {}),
+            },
+          };
+          return {
+            run: name,
+            runTag,
+            queries: result.queries,
+            ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])) }),
+            ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
+            ...ranges,
+          };
+        }),
       },
       (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
       2,
     )}\n`;
   }
   if (format === "csv") {
-    const out = ["run,qid,measure,value,conventions"];
+    // --tie-range: the worst and best values in two columns before the conventions.
+    const ranged = runs.some((r) => r.result.tieRange);
+    const out = [ranged ? "run,qid,measure,value,worst,best,conventions" : "run,qid,measure,value,conventions"];
     const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
     for (const { name, result } of runs) {
       const tail = new Map(rows.map((r) => [r.name, cell(of(r))]));
-      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]},${tail.get(r.name)}`)));
-      if (!noSummary) for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]},${tail.get(r.name)}`);
+      const t = result.tieRange;
+      const worstBest = (r: { measure: string }, i?: number) =>
+        !ranged ? "" : !t?.[r.measure] ? ",," : i === undefined ? `${t[r.measure].mean.worst},${t[r.measure].mean.best},` : `${t[r.measure].worst[i]},${t[r.measure].best[i]},`;
+      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]},${worstBest(r, i)}${tail.get(r.name)}`)));
+      if (!noSummary) for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]},${worstBest(r)}${tail.get(r.name)}`);
     }
     return `${out.join("\n")}\n`;
   }
