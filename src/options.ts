@@ -247,7 +247,7 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
 }
 
 /** The order in which a description names the conventions. */
-const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyondList", "ties", "depth", "definition"];
+const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyondList", "ties", "depth", "judgedOnly", "definition"];
 
 /**
  * Descriptions of measures' conventions (`[tool: ]key=value ...`, as `describeMeasureOptions` makes
@@ -255,26 +255,34 @@ const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyond
  * same value in both, and their definitions (a preset's `definition=`) are the same. A merged line
  * names the union of their conventions, prefixed with the tool when all its measures are one tool's
  * other than rankeval. So `ndcg@10` (gain=exp ... ties=docid) and trec_eval's `map` (relevanceThreshold=1
- * noRelevant=zero ties=docid: gain never changes MAP) share one line. Returns the lines and, for each
- * description given, the index of its line.
+ * noRelevant=zero ties=docid: gain never changes MAP) share one line. A description that is not made
+ * of key=value pairs merges only with the same text. Returns the lines, for each description given
+ * the index of the line it was merged into, and `fits(description, line)`: whether the description
+ * agrees with a line (a measure that depends on fewer conventions fits several).
  */
-export function mergeConventions(descriptions: readonly string[]): { lines: string[]; index: number[] } {
+export function mergeConventions(descriptions: readonly string[]): {
+  lines: string[];
+  index: number[];
+  fits: (description: string, line: number) => boolean;
+} {
   const parse = (d: string) => {
     const colon = d.indexOf(": ");
     const tool = colon >= 0 && !d.slice(0, colon).includes("=") ? d.slice(0, colon) : null;
     const values = new Map<string, string>();
-    for (const token of (tool === null ? d : d.slice(colon + 2)).split(" ")) {
-      const eq = token.indexOf("=");
-      if (eq > 0) values.set(token.slice(0, eq), token.slice(eq + 1));
-    }
+    const tokens = (tool === null ? d : d.slice(colon + 2)).split(" ").filter((t) => t !== "");
+    // Opaque text: it merges only with itself.
+    if (tokens.some((t) => t.indexOf("=") <= 0)) values.set("\0text", d);
+    else for (const t of tokens) values.set(t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1));
     return { tool, values };
   };
   const entries: { tools: Set<string | null>; values: Map<string, string> }[] = [];
+  const agrees = (values: Map<string, string>, e: { values: Map<string, string> }) =>
+    e.values.get("definition") === values.get("definition") &&
+    e.values.get("\0text") === values.get("\0text") &&
+    [...values].every(([k, v]) => !e.values.has(k) || e.values.get(k) === v);
   const index = descriptions.map((d) => {
     const { tool, values } = parse(d);
-    const at = entries.findIndex((e) =>
-      e.values.get("definition") === values.get("definition") && [...values].every(([k, v]) => !e.values.has(k) || e.values.get(k) === v),
-    );
+    const at = entries.findIndex((e) => agrees(values, e));
     if (at >= 0) {
       for (const [k, v] of values) entries[at].values.set(k, v);
       entries[at].tools.add(tool);
@@ -284,11 +292,19 @@ export function mergeConventions(descriptions: readonly string[]): { lines: stri
     return entries.length - 1;
   });
   const lines = entries.map((e) => {
+    if (e.values.has("\0text")) return e.values.get("\0text")!;
     const tools = [...e.tools];
     const prefix = tools.length === 1 && tools[0] !== null && tools[0] !== "rankeval" ? `${tools[0]}: ` : "";
     const known = DESCRIBED.filter((k) => e.values.has(k)).map((k) => `${k}=${e.values.get(k)}`);
     const other = [...e.values].filter(([k]) => !DESCRIBED.includes(k)).map(([k, v]) => `${k}=${v}`);
     return prefix + [...known, ...other].join(" ");
   });
-  return { lines, index };
+  const fits = (description: string, line: number) => {
+    const { tool, values } = parse(description);
+    const e = entries[line];
+    // A line that names its tool takes only that tool's measures.
+    const named = lines[line].includes(": ") && !lines[line].startsWith("\0") ? [...e.tools][0] : undefined;
+    return agrees(values, e) && (e.tools.size > 1 || named === undefined || named === null || named === "rankeval" || named === tool);
+  };
+  return { lines, index, fits };
 }

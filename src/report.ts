@@ -74,23 +74,28 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
     if (i < 0) i = legend.push(conventions) - 1;
     return ` [${i + 1}]`;
   };
-  // Measures computed alike share a line (options.ts mergeConventions): map's line names no gain.
-  const described = new Set<string>();
-  for (const r of rows) for (const c of columns) if (has(c, r.measure)) described.add(conventionsOf(c.result, r.measure));
-  const merged = mergeConventions([...described]);
-  const lineOf = new Map([...described].map((d, i) => [d, merged.lines[merged.index[i]]]));
-  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? lineOf.get(conventionsOf(c.result, measure))! : null);
-  const all = new Set<string>();
-  for (const r of rows) for (const c of columns) if (conv(c, r.measure) !== null) all.add(conv(c, r.measure)!);
-  if (all.size === 0) for (const c of columns) all.add(c.result.conventions);
-  const uniform = (values: (string | null)[]) => new Set(values.filter((v) => v !== null)).size <= 1;
-  const byRow = all.size > 1 && rows.every((r) => uniform(columns.map((c) => conv(c, r.measure))));
-  const byColumn = all.size > 1 && !byRow && columns.every((c) => uniform(rows.map((r) => conv(c, r.measure))));
-  const byCell = all.size > 1 && !byRow && !byColumn;
+  // Measures computed alike share a line (options.ts mergeConventions): map's line names no gain. A
+  // measure that depends on fewer conventions fits several lines: it takes the one its row, else its
+  // column, shares.
+  const described: string[] = [];
+  for (const r of rows) for (const c of columns) if (has(c, r.measure) && !described.includes(conventionsOf(c.result, r.measure))) described.push(conventionsOf(c.result, r.measure));
+  const merged = mergeConventions(described);
+  const own = (c: TableColumn, measure: string) => (has(c, measure) ? conventionsOf(c.result, measure) : null);
+  const cellsOf = (cs: readonly TableColumn[], rs: readonly TableRow[]) => rs.flatMap((r) => cs.map((c) => own(c, r.measure))).filter((d): d is string => d !== null);
+  /** The first line every description fits, or -1. */
+  const common = (ds: readonly string[]) => merged.lines.findIndex((_, i) => ds.every((d) => merged.fits(d, i)));
+  const everywhere = common(cellsOf(columns, rows));
+  const rowLine = new Map(rows.map((r) => [r.measure, common(cellsOf(columns, [r]))]));
+  const columnLine = new Map(columns.map((c) => [c, common(cellsOf([c], rows))]));
+  const byRow = everywhere < 0 && rows.every((r) => rowLine.get(r.measure)! >= 0);
+  const byColumn = everywhere < 0 && !byRow && columns.every((c) => columnLine.get(c)! >= 0);
+  const byCell = everywhere < 0 && !byRow && !byColumn;
+  // A cell alone: the line it was merged into.
+  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? merged.lines[merged.index[described.indexOf(own(c, measure)!)]] : null);
   const rowMark = new Map<string, string>();
   const columnMark = new Map<TableColumn, string>();
-  if (byRow) for (const r of rows) rowMark.set(r.measure, mark(columns.map((c) => conv(c, r.measure)).find((v) => v !== null) ?? columns[0].result.conventions));
-  if (byColumn) for (const c of columns) columnMark.set(c, mark(rows.map((r) => conv(c, r.measure)).find((v) => v !== null) ?? c.result.conventions));
+  if (byRow) for (const r of rows) rowMark.set(r.measure, mark(merged.lines[rowLine.get(r.measure)!]));
+  if (byColumn) for (const c of columns) columnMark.set(c, mark(merged.lines[columnLine.get(c)!]));
 
   // How many queries each column's means are over: the count most of its measures have.
   const columnCount = new Map<TableColumn, number>();
@@ -142,7 +147,8 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
   if (columns.some((c) => c.result.tieRange)) footer.push("[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)");
-  const conventions = all.size === 1 ? [`conventions: ${[...all][0]}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
+  const single1 = everywhere >= 0 ? merged.lines[everywhere] : described.length === 0 ? columns[0].result.conventions : null;
+  const conventions = single1 !== null ? [`conventions: ${single1}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
   return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
 }
 

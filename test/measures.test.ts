@@ -127,10 +127,20 @@ describe("measure names: each tool's name, keyed in its tool's spelling", () => 
 
   it("carries each tool's conventions, under the options given, under the measure's own parameters", () => {
     const none = explicitOptions({});
-    expect(describeMeasureOptions(one("ndcg@10"), none)).toBe("rankeval: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("ndcg_cut.10"), none)).toBe("trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("nDCG@10"), none)).toBe("ir_measures: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("hits@10"), none)).toBe("ranx: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=input");
+    // Each names the conventions its family depends on (registry: gain, binary, needsRelevant, a cutoff, orderFree).
+    expect(describeMeasureOptions(one("ndcg@10"), none)).toBe("rankeval: gain=exp noRelevant=zero beyondList=pad ties=docid");
+    expect(describeMeasureOptions(one("ndcg_cut.10"), none)).toBe("trec_eval: gain=linear noRelevant=zero beyondList=pad ties=docid");
+    expect(describeMeasureOptions(one("nDCG@10"), none)).toBe("ir_measures: gain=linear noRelevant=zero beyondList=pad ties=docid");
+    expect(describeMeasureOptions(one("hits@10"), none)).toBe("ranx: relevanceThreshold=1 beyondList=pad ties=input");
+    expect(describeMeasureOptions(one("map"), none)).toBe("rankeval: relevanceThreshold=1 noRelevant=zero ties=docid");
+    expect(describeMeasureOptions(one("num_ret"), none)).toBe("rankeval: ");
+    // a noRelevant other than zero decides by R, at the threshold; skip acts on every measure
+    expect(describeMeasureOptions(one("ndcg@10"), explicitOptions({ noRelevant: "one" }))).toBe("rankeval: gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=docid");
+    expect(describeMeasureOptions(one("num_ret"), explicitOptions({ noRelevant: "skip", depth: 5 }))).toBe("rankeval: relevanceThreshold=1 noRelevant=skip depth=5");
+    // a preset is named, with the definition it gives
+    expect(describeMeasureOptions(one("map@10"), explicitOptions({ preset: "lightgbm" }))).toBe(
+      "rankeval: preset=lightgbm relevanceThreshold=1 noRelevant=one beyondList=clip ties=input definition=map_lightgbm",
+    );
     // options given beat a tool's conventions ...
     const exp = explicitOptions({ gain: "exp", relevanceThreshold: 3 });
     expect(measureOptions(one("ndcg_cut.10"), exp)).toMatchObject({ gain: "exp", relevanceThreshold: 3 });
@@ -257,9 +267,13 @@ describe("options", () => {
     [{ depth: -1 }, /depth must be an integer >= 0/],
     [{ depth: 1.5 }, /depth must be an integer >= 0/],
     [{ judgedOnly: "yes" }, /judgedOnly must be true or false/],
-    [{ ties: "score" }, /ties must be "docid" or "input", not "score"/],
-    [{ ties: null }, /ties must be "docid" or "input", not null/],
-    [{ tie: "input" }, /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties\)/],
+    [{ ties: "score" }, /ties must be "docid", "input", "average", "best" or "worst", not "score"/],
+    [{ ties: null }, /ties must be "docid", "input", "average", "best" or "worst", not null/],
+    [{ tie: "input" }, /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties, preset, tieRange\)/],
+    [{ preset: "xgb" }, /unknown preset "xgb" .*\(the presets are trec_eval, pytrec_eval, ir_measures, ranx, sklearn, lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking, rankeval-default\)/],
+    [{ preset: "lightgmb" }, /unknown preset "lightgmb" \(did you mean lightgbm\?\)/],
+    [{ tieRange: "yes" }, /tieRange must be true or false/],
+    [{ beyondList: "cut" }, /beyondList must be "pad", "clip", "nan" or "zero", not "cut"/],
     [{ relevance_threshold: 2 }, /unknown option "relevance_threshold" \(did you mean relevanceThreshold\?\)/],
     [{ k: 10 }, /unknown option "k" \(the options are/],
   ])("rejects %j", (options, message) => {

@@ -279,12 +279,15 @@ describe("evaluate(rows): kernel = reference", () => {
 });
 
 describe("ties average: the kernel's closed form = the mean over every tie order, enumerated", () => {
-  // Small queries with few distinct scores: many ties, few enough orders to enumerate.
+  // Small queries with few distinct scores: many ties, few enough orders to enumerate. Labels are
+  // not subnormal: the closed form divides a tie's gains by its size, which rounds differently
+  // there than the enumeration's divisions of whole gains.
+  const normalLabel = label.map((l) => (Math.abs(l) < 1e-300 ? 0 : l));
   const smallQuery = fc.integer({ min: 0, max: 7 }).chain((n) =>
     fc.record({
       scores: fc.array(fc.constantFrom(0, 1, 2, 0.5), { minLength: n, maxLength: n }),
       labels: fc.oneof(
-        { weight: 5, arbitrary: fc.array(label, { minLength: n, maxLength: n }) },
+        { weight: 5, arbitrary: fc.array(normalLabel, { minLength: n, maxLength: n }) },
         { weight: 1, arbitrary: fc.constant(new Array<number>(n).fill(0)) },
       ),
     }),

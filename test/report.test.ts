@@ -22,7 +22,8 @@ describe("formatTable", () => {
         "map      0.7500        2",
         "",
         "3 queries; 1 without relevant documents skipped",
-        `conventions: ${r.conventions}`,
+        // Only the conventions these measures depend on (no gain, no cutoff): the registry says which.
+        "conventions: relevanceThreshold=1 noRelevant=skip ties=docid",
       ].join("\n"),
     );
   });
@@ -58,23 +59,35 @@ describe("formatTable", () => {
     const exp = evaluateRun(qrels, runA, ["ndcg@3"], { gain: "exp" });
     const text = formatTable([{ name: "lin", result: lin }, { name: "exp", result: exp }]);
     expect(cells(text)[0]).toEqual(["measure", "lin [1]", "exp [2]"]);
-    expect(text).toContain(`\n[1] conventions: ${lin.conventions}\n[2] conventions: ${exp.conventions}`);
+    expect(text).toContain("\n[1] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n[2] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid");
     expect(text).not.toContain("\nconventions:");
   });
 
   it("prints each measure's conventions when a result's measures differ (measureConventions), marked on the measures", () => {
     const base = evaluateRun(qrels, runA, ["ndcg@3", "map"]);
-    const tagged = (r: Result<string>): Result<string> => ({ ...r, measureConventions: { "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1", map: "ir_measures: relevanceThreshold=1" } }) as Result<string>;
+    const tagged = (r: Result<string>): Result<string> => ({ ...r, measureConventions: { "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1", map: "ir_measures: relevanceThreshold=2" } }) as Result<string>;
     const text = formatTable([{ name: "A", result: tagged(base) }, { name: "B", result: tagged(base) }]);
     expect(cells(text).slice(0, 3)).toEqual([
       ["measure", "A", "B"],
       ["ndcg@3 [1]", base.mean["ndcg@3"].toFixed(4), base.mean["ndcg@3"].toFixed(4)],
       ["map [2]", "0.5000", "0.5000"],
     ]);
-    expect(text).toMatch(/\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=1$/);
+    expect(text).toMatch(/\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=2$/);
+    // Measures computed alike share a line, whatever their tools: map never depends on the gain.
+    const alike = { ...base, measureConventions: { "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1", map: "ir_measures: relevanceThreshold=1" } } as Result<string>;
+    expect(formatTable(alike)).toMatch(/\nconventions: gain=linear relevanceThreshold=1$/);
     // One convention for every measure: the one line, as before.
     const same = { ...base, measureConventions: { "ndcg@3": "x: gain=exp", map: "x: gain=exp" } } as Result<string>;
     expect(formatTable(same)).toMatch(/\nconventions: x: gain=exp$/);
+  });
+
+  it("a measure that depends on fewer conventions takes its column's line", () => {
+    // num_ret depends on none of them; map on noRelevant: a line per column, num_ret under each.
+    const a = evaluateRun(qrels, runA, ["num_ret", "map"], { noRelevant: "nan" });
+    const b = evaluateRun(qrels, runA, ["num_ret", "map"]);
+    const text = formatTable([{ name: "nan", result: a }, { name: "zero", result: b }]);
+    expect(cells(text)[0]).toEqual(["measure", "nan [1]", "zero [2]"]);
+    expect(text).toMatch(/\n\[1\] conventions: relevanceThreshold=1 noRelevant=nan ties=docid\n\[2\] conventions: relevanceThreshold=1 noRelevant=zero ties=docid$/);
   });
 
   it("marks the cells when conventions differ both ways", () => {

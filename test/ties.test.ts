@@ -67,7 +67,7 @@ describe("ties in the result", () => {
     expect(r.options.ties).toBe("input");
     expect(r.conventions).toMatch(/ ties=input/);
     expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(RankevalError);
-    expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(/ties must be "docid" or "input", not "random"/);
+    expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(/ties must be "docid", "input", "average", "best" or "worst", not "random"/);
   });
 });
 
@@ -143,6 +143,6 @@ describe("rankeval --ties", () => {
     const r = await run("--ties", "score", "-m", "map", qrelsFile, runs.trec);
     expect(r.status).toBe(1);
     expect(r.out).toBe("");
-    expect(r.err).toMatch(/ties must be "docid" or "input", not "score"/);
+    expect(r.err).toMatch(/ties must be "docid", "input", "average", "best" or "worst", not "score"/);
   });
 });
