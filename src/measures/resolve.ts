@@ -4,6 +4,7 @@
  *
  *   ir_measures   its names, case-sensitive: nDCG@10  AP  P(rel=2)@10  RR@10  IPrec@0.5  Judged@10
  *   ranx          its names that differ from rankeval's: hits@10  ndcg_burges@10  dcg_burges
+ *   XGBoost       its names that differ from rankeval's: ndcg@10-  map@10-  pre@10
  *   rankeval      the canonical names, lower case: ndcg@10  ndcg@1,3,5  map  err(max=3)@20
  *   trec_eval     its names in -m syntax or as it prints them: ndcg_cut.10  P.5,10  P_5  recip_rank
  *
@@ -18,6 +19,7 @@ import { splitTrecArg, trecMeasuresOf, trecNames } from "../trec/names.js";
 import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
 import { parseCanonical, type Measure } from "./measure.js";
 import { RANX_NAMES, parseRanx } from "./ranx.js";
+import { XGBOOST_NAMES, parseXgboost } from "./xgboost.js";
 import { canonicalNames, FAMILIES } from "./registry.js";
 import { nearest } from "./suggest.js";
 
@@ -29,6 +31,10 @@ const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)
   },
   (word) => {
     const m = parseRanx(word);
+    return m && [m];
+  },
+  (word) => {
+    const m = parseXgboost(word);
     return m && [m];
   },
   (word) => parseCanonical(word),
@@ -93,7 +99,7 @@ function isMeasure(x: unknown): x is Measure {
 
 /** Every name of every tool rankeval knows, for "did you mean". */
 export function knownNames(): string[] {
-  return [...canonicalNames(), ...IR_MEASURES_NAMES, ...RANX_NAMES, ...trecNames()];
+  return [...canonicalNames(), ...IR_MEASURES_NAMES, ...RANX_NAMES, ...XGBOOST_NAMES, ...trecNames()];
 }
 
 /**
