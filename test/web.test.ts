@@ -555,6 +555,44 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(textOf(cells, "tied.run")).toEqual(byInput);
   }, 60_000);
 
+  it("evaluates with a tool's preset and shows the tie range as an interval, as the CLI's --preset and --tie-range", async () => {
+    // q1's two documents tie, one relevant: the tie range of recip_rank is [1/2, 1].
+    const tiedQrels = file("tied2.qrels", "q1 0 d1 0\nq1 0 d2 1\nq2 0 a 1\nq2 0 b 2\n");
+    const tied = file("tied2.run", "q1 Q0 d1 1 0.5 T\nq1 Q0 d2 2 0.5 T\nq2 Q0 b 1 2 T\nq2 Q0 a 2 1 T\n");
+    const argv = ["-m", "ndcg@10", "-m", "map", "-m", "mrr"];
+    const cliJson = JSON.parse((await cli("--preset", "xgboost", "--tie-range", "--format", "json", ...argv, tiedQrels, tied)).out) as {
+      measureConventions: Record<string, string>;
+      runs: { mean: Record<string, number>; tieRange: { mean: Record<string, { worst: number; best: number }> } }[];
+    };
+    let ranges: { measure: string; worst: number; best: number }[] = [];
+    let conventionsLine = "";
+    const { cells } = await drop([["qrels", [tiedQrels]], ["run", [tied]]], undefined, {
+      before: async (page) => {
+        await page.fill('input[name="measures"]', "ndcg@10 map mrr");
+        await page.dispatchEvent('input[name="measures"]', "change");
+        await page.selectOption('select[name="conventionPreset"]', "xgboost");
+        await page.check('input[name="tieRange"]');
+      },
+      after: async (page) => {
+        ranges = await page.$$eval("#results td[data-measure]", (tds) =>
+          tds.map((td) => {
+            const span = td.querySelector<HTMLElement>(".tie-range")!;
+            return { measure: (td as HTMLElement).dataset.measure!, worst: Number(span.dataset.worst), best: Number(span.dataset.best) };
+          }),
+        );
+        conventionsLine = (await page.textContent("#conventions")) ?? "";
+      },
+    });
+    const run = cliJson.runs[0];
+    expect(Object.fromEntries(cells.map((c) => [c.measure, Number(c.value)]))).toEqual(run.mean);
+    expect(Object.fromEntries(ranges.map((r) => [r.measure, { worst: r.worst, best: r.best }]))).toEqual(run.tieRange.mean);
+    expect(run.tieRange.mean.mrr).toEqual({ worst: 0.75, best: 1 });
+    // XGBoost keeps input order: q1 ranks d1 (not relevant) first, the worst order of its tie.
+    expect(cells.find((c) => c.measure === "mrr")!.text).toBe("0.7500 [0.7500, 1.0000]");
+    expect(conventionsLine).toContain("preset=xgboost");
+    expect(cliJson.measureConventions.map).toContain("definition=map_xgboost");
+  }, 60_000);
+
   it("reads a run whose queries are not together whole, says so, and gives the CLI's numbers", async () => {
     const scattered = file("scattered.run", "q1 Q0 d1 1 0.9 S\nq2 Q0 d7 1 0.5 S\nq1 Q0 d3 2 0.6 S\nq3 Q0 d2 1 3 S\n");
     const warned: string[] = [];

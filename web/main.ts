@@ -59,7 +59,9 @@ function settings(): Settings {
       beyondList: field("beyondList") || undefined,
       ties: field("ties") || undefined,
       threshold: threshold === "" ? undefined : Number(threshold),
+      preset: field("conventionPreset") || undefined,
     },
+    tieRange: (settingsForm.elements.namedItem("tieRange") as HTMLInputElement).checked,
   };
 }
 
@@ -132,6 +134,16 @@ function render(): void {
       td.dataset.run = r.name;
       if (cell?.value !== null && cell?.value !== undefined) td.dataset.value = String(cell.value);
       td.textContent = cell?.text ?? "";
+      if (cell?.range) {
+        // The tie range, as an interval after the value: [worst, best].
+        const span = document.createElement("span");
+        span.className = "tie-range";
+        span.dataset.worst = String(cell.range.worst);
+        span.dataset.best = String(cell.range.best);
+        span.title = "with tied documents in their worst and their best order";
+        span.textContent = ` [${formatValue(cell.range.worst, "float")}, ${formatValue(cell.range.best, "float")}]`;
+        td.append(span);
+      }
     }
   }
   results.replaceChildren(table);

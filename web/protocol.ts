@@ -6,6 +6,8 @@ import type { Conventions } from "../src/trec/plan.js";
 export interface Settings {
   measures: string[];
   conventions: Conventions;
+  /** Each value's [worst, best] over the orders of tied documents too (the CLI's --tie-range). */
+  tieRange?: boolean;
 }
 
 /**
@@ -24,6 +26,8 @@ export type Job =
 export interface Cell {
   text: string;
   value: number | null;
+  /** With the tie range: the value with ties in their worst and their best order. */
+  range?: { worst: number; best: number };
 }
 
 /**

@@ -146,7 +146,7 @@ function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
-  });
+  }, { tieRange: ctx.settings.tieRange === true });
 }
 
 /** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
@@ -162,6 +162,8 @@ function postRun(ctx: Context, u: Unit): string {
     // trec_eval -q's numbers, unformatted (the report prints the same values per query).
     for (const line of trecLines(p.trec)) {
       const key = lineKey(line);
+      const t = key === null ? undefined : result.tieRange?.[key];
+      if (t && cells[line.name]) cells[line.name].range = { ...t.mean };
       if (line.perQuery && key !== null && (line.print === "float" || line.print === "long")) {
         perQuery.columns[line.name] = { values: result.values[key], print: line.print };
       }
@@ -169,7 +171,8 @@ function postRun(ctx: Context, u: Unit): string {
   } else {
     for (const m of p.measures) {
       const v = result.mean[m.name];
-      cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v };
+      const t = result.tieRange?.[m.name];
+      cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v, ...(t ? { range: { ...t.mean } } : {}) };
       perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
     }
   }
