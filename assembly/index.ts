@@ -53,7 +53,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 8 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
 }
 
 /**
@@ -83,12 +83,18 @@ export function configure(
   state.tmpA = p; p += n * 8;
   state.tmpB = p; p += n * 8;
   state.ipAt = p; p += n * 8;
+  state.reciprocal = p; p += n * 8;
+  // 1/i for the ranks (ties "average" reads it for average precision: a multiplication a rank
+  // where a division would cost several).
+  if (ties == state.TieMode.AVERAGE) for (let i = 1; i <= maxN; i++) store<f64>(state.reciprocal + (<usize>i << 3), 1.0 / <f64>i);
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
   state.order = p; p += n * 4;
   state.relRank = p; p += n * 4;
   state.tmpIdx = p; p += n * 4 * (BUCKETS_PER_ROW + 1) + 16;
   state.idealIdx = p; p += j * 4;
+  state.tieStart = state.tmpIdx;
+  state.tieDelta = state.tmpB;
   state.levelCount = p;
 }
 

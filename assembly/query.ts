@@ -4,7 +4,7 @@
 import {
   keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, tmpA, levelCount, discount, threshold,
   depth, judgedOnly, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery, setFirstTie,
-  tieMode, TieMode,
+  tieMode, TieMode, reciprocal, tieStart, tieDelta, setTies,
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
@@ -37,12 +37,6 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   else if (tieMode == TieMode.BEST || tieMode == TieMode.WORST) orderTiesByLabel(labels, len, tieMode == TieMode.BEST);
   let n = imin(len, depth);
   if (judgedOnly) n = keepJudged(labels, n);
-  if (tieMode == TieMode.AVERAGE) {
-    // With -J the ranking is the kept documents: its ties are among them.
-    const first = rankAverage(labels, judgedOnly ? n : len, n);
-    judgeQuery(scores, judged, jStart, jEnd, n, first);
-    return;
-  }
 
   // The prefix arrays, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
@@ -89,7 +83,8 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
   }
-  judgeQuery(scores, judged, jStart, jEnd, n, first);
+  // With -J the ranking is the documents kept: its ties are among them.
+  judgeQuery(scores, judged, jStart, jEnd, n, tieMode == TieMode.AVERAGE ? averageTies(labels, judgedOnly ? n : len, n, first) : first);
 }
 
 /**
@@ -179,67 +174,107 @@ function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
 }
 
 /**
- * Ties "average" (McSherry & Najork, ECIR 2008): the prefix arrays hold the mean over every order of
- * each run of tied documents, which for sums over ranks is the sum of their means. A tie of t
- * documents, r of them relevant, whose gains sum to G, at ranks a+1..a+t (c relevant documents above
- * it) gives each of its ranks a+j, whatever the order:
- *   relevant with probability r/t          cumRel[a+j] = c + j r / t
- *   a gain of G/t on average               cumDcg[a+j] = cumDcg[a+j-1] + (G/t) / log2(a+j+1)
- *   to average precision, E[rel(a+j)/(a+j); relevant at a+j] = (r/t) (c + 1 + (j-1)(r-1)/(t-1)) / (a+j)
- *     (given a relevant document at its j-th place, the other r-1 fill the other t-1 places evenly)
- * A tie cut by depth keeps its first places: the kept documents are a random subset, whose means are
- * the same. rankLabel keeps input order (the measures that read it refuse "average"). Returns the
- * first rank of the first tie holding a relevant document (0 if none), whose size and relevant
- * count go to state (for mrr and hit_rate).
+ * Ties "average" (McSherry & Najork, ECIR 2008): the mean of each measure over every order of each
+ * run of tied documents. The prefix arrays were filled for the order the sort gave; the runs of ties
+ * (rare among real scores) are found and only what they change is patched. A tie of t documents, r of
+ * them relevant, their gains summing to G, at ranks a+1..a+t with c relevant documents above it,
+ * gives each of its places j, whatever the order:
+ *   relevant with probability r/t: cumRel[a+j] = c + j r / t (exact again at the tie's end, so
+ *     nothing after it changes);
+ *   a gain of G/t on average: cumDcg is recomputed from the first tie on, as deep as measures read it;
+ *   to average precision's sum S, E[rel(a+j)/(a+j); relevant at a+j] = (r/t)(c + 1 + (j-1)(r-1)/(t-1)) / (a+j)
+ *     (given a relevant document at its j-th place, the other r-1 fill the other t-1 places evenly).
+ * S after a tie differs from the given order's by a constant, the tie's expected terms less its
+ * given ones: each tie's record (state.ts tieStart ...) keeps the sum of those before it, and
+ * metrics/rank.ts apSumAt reads S from them. A tie cut by depth keeps its first places: a random
+ * subset, whose expectations are the same per place. Returns the first rank of the first tie holding
+ * a relevant document (a document alone is a tie of one), 0 if none; its size and relevant count
+ * go to state, for mrr and hit_rate.
  */
-function rankAverage(labels: usize, len: i32, n: i32): i32 {
-  const labelDepth = imin(n, Depths.label);
+function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
   const relDepth = imin(n, Depths.rel);
   const gainDepth = imin(n, Depths.gain);
   const apDepth = imin(n, Depths.ap);
-  const deepest = imin(n, max(relDepth, max(gainDepth, max(apDepth, labelDepth))));
+  const deepest = max(relDepth, max(gainDepth, apDepth));
   const thr = threshold;
-  store<f64>(cumRel, 0);
-  store<f64>(cumDcg, 0);
-  store<f64>(apSum, 0);
-  let above: i32 = 0;
-  let first = 0;
-  setFirstTie(0, 0);
-  let s = 0;
-  while (s < deepest) {
-    const key = f64At(keys, s);
-    let e = s + 1;
-    while (e < len && f64At(keys, e) == key) e++;
-    const t = e - s;
+  const scoreAt = keys;
+  const rows = order;
+  const relAt = cumRel;
+  const inverse = reciprocal;
+  let first = givenFirst;
+  let firstSize = 1;
+  let firstRelevant = 1;
+  let firstIsTie = false;
+  let ties = 0;
+  let deltaBefore: f64 = 0;
+  let dcgFrom = -1; // the first tie within gainDepth
+  let i = 0;
+  while (i < deepest) {
+    if (i + 1 >= len || f64At(scoreAt, i + 1) != f64At(scoreAt, i)) {
+      i++;
+      continue;
+    }
+    // A tie from rank a + 1: its extent (past the depth too), relevant documents and gains.
+    const a = i;
+    const key = f64At(scoreAt, a);
+    let e = a + 2;
+    while (e < len && f64At(scoreAt, e) == key) e++;
+    const t = e - a;
     let r = 0;
     let gains: f64 = 0;
-    for (let p = s; p < e; p++) {
-      const label = f64At(labels, load<i32>(order + (<usize>p << 2)));
-      if (p < labelDepth) store<f64>(rankLabel + (<usize>p << 3), label);
+    for (let p = a; p < e; p++) {
+      const label = f64At(labels, load<i32>(rows + (<usize>p << 2)));
       r += <i32>(label >= thr);
       gains += gainOf(label);
     }
-    if (r > 0 && first == 0) {
-      first = s + 1;
-      setFirstTie(t, r);
+    if (a < gainDepth && dcgFrom < 0) dcgFrom = a;
+    // The first relevant document of the given order is in this tie, after it or past the depth
+    // read: this tie is the first that holds one.
+    if (!firstIsTie && r > 0 && (first == 0 || first > a)) {
+      first = a + 1;
+      firstSize = t;
+      firstRelevant = r;
+      firstIsTie = true;
     }
+    const c = a < relDepth ? <i32>f64At(relAt, a) : 0;
     const fr = <f64>r;
-    const ft = <f64>t;
-    const meanGain = gains / ft;
+    const share = fr / <f64>t; // the chance that a place of the tie holds a relevant document
     const spread = t > 1 ? <f64>(r - 1) / <f64>(t - 1) : 0;
-    const stop = imin(e, deepest);
-    for (let p = s; p < stop; p++) {
-      const j = p - s + 1;
-      if (p < relDepth) store<f64>(cumRel + (<usize>(p + 1) << 3), <f64>above + (<f64>j * fr) / ft);
-      if (p < gainDepth) store<f64>(cumDcg + (<usize>(p + 1) << 3), f64At(cumDcg, p) + meanGain * f64At(discount, p + 1));
-      if (p < apDepth) {
-        const term = r > 0 ? ((fr / ft) * (<f64>above + 1 + <f64>(j - 1) * spread)) / <f64>(p + 1) : 0;
-        store<f64>(apSum + (<usize>(p + 1) << 3), f64At(apSum, p) + term);
-      }
+    const relStop = imin(e - 1, relDepth); // the tie's last place is exact already
+    for (let p = a; p < relStop; p++) store<f64>(relAt + (<usize>(p + 1) << 3), <f64>c + (<f64>(p - a + 1) * fr) / <f64>t);
+    // Its expected terms of S over the places it has within apDepth; the given order's, if whole.
+    let expected: f64 = 0;
+    if (a < apDepth && r > 0) {
+      const apStop = imin(e, apDepth);
+      for (let p = a; p < apStop; p++) expected += share * (<f64>c + 1 + <f64>(p - a) * spread) * f64At(inverse, p + 1);
     }
-    above += r;
-    s = e;
+    let delta: f64 = 0;
+    if (e <= apDepth) delta = expected - (f64At(apSum, c + r) - f64At(apSum, c));
+    store<i32>(tieStart + (<usize>ties << 4), a);
+    store<i32>(tieStart + (<usize>ties << 4) + 4, t);
+    store<i32>(tieStart + (<usize>ties << 4) + 8, r);
+    store<i32>(tieStart + (<usize>ties << 4) + 12, c);
+    deltaBefore += delta;
+    store<f64>(tieDelta + (<usize>ties << 4), deltaBefore); // the sum of the differences up to this tie's end
+    store<f64>(tieDelta + (<usize>ties << 4) + 8, gains / <f64>t);
+    ties++;
+    i = e;
   }
+  setTies(ties);
+  if (dcgFrom >= 0) {
+    // DCG from the first tie on: each tied place gains its tie's mean gain.
+    let dcg = f64At(cumDcg, dcgFrom);
+    let g = 0;
+    while (g < ties && load<i32>(tieStart + (<usize>g << 4)) < dcgFrom) g++;
+    for (let p = dcgFrom; p < gainDepth; p++) {
+      while (g < ties && load<i32>(tieStart + (<usize>g << 4)) + load<i32>(tieStart + (<usize>g << 4) + 4) <= p) g++;
+      const inTie = g < ties && load<i32>(tieStart + (<usize>g << 4)) <= p;
+      const gain = inTie ? f64At(tieDelta + (<usize>g << 4), 1) : gainOf(f64At(rankLabel, p));
+      dcg += gain * f64At(discount, p + 1);
+      store<f64>(cumDcg + (<usize>(p + 1) << 3), dcg);
+    }
+  }
+  setFirstTie(first == 0 ? 0 : firstSize, first == 0 ? 0 : firstRelevant);
   return first;
 }
 

@@ -10,7 +10,7 @@ export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
 export const enum BeyondList { PAD = 0, NAN = 1, ZERO = 2, CLIP = 3 }
 /**
  * The order of equal scores: as the sort leaves them (input order, or document id when the host gave
- * ids), the mean over every order (query.ts rankAverage), or higher / lower labels first.
+ * ids), the mean over every order (query.ts averageTies), or higher / lower labels first.
  */
 export const enum TieMode { GIVEN = 0, AVERAGE = 1, BEST = 2, WORST = 3 }
 
@@ -39,6 +39,7 @@ export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
 export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i);
 //                               with ties "average", the expected sum over ranks 1..i, by rank (metrics/rank.ts apSumAt)
 export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
+export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (filled with ties "average" only)
 export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/interpolated.ts)
 export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
 export let idealIdx: usize = 0; // i32[maxJ]
@@ -47,6 +48,16 @@ export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
 export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: sortRows' buckets
 export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
+// Ties "average": the current query's runs of tied documents (query.ts averageTies), in rank order.
+// tieStart: i32 x 4 per tie (first place a, size t, relevant r, relevant above c), in tmpIdx;
+// tieDelta: f64 x 2 per tie (the sum of E[S] - S over the ties up to its end, its mean gain), in tmpB.
+export let tieStart: usize = 0;
+export let tieDelta: usize = 0;
+export let tieCount: i32 = 0;
+
+export function setTies(count: i32): void {
+  tieCount = count;
+}
 
 // The current query.
 export let scores: usize = 0; // f64 per row

@@ -44,3 +44,21 @@ for (const task of bench.tasks) {
   console.log(`| ${task.name} | ${latency.p50.toFixed(0)} | ${latency.min.toFixed(0)} | ${(n / (latency.p50 / 1000) / 1e6).toFixed(0)}M |`);
 }
 console.log(`\nkernel speed-up over the reference: ${(medians[1] / medians[0]).toFixed(1)}x`);
+
+// ties "average" (the closed form over every order of each tie) against the default order, timed
+// in alternation, round by round, so that a shared machine's slow moments fall on both alike.
+const ROUNDS = 11;
+const times = { given: [], average: [] };
+for (let i = 0; i < 2; i++) evaluate(rows, measures, { ties: "average" });
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [which, options] of [["given", {}], ["average", { ties: "average" }]]) {
+    const t0 = performance.now();
+    evaluate(rows, measures, options);
+    times[which].push(performance.now() - t0);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+console.log(`\n| ties (alternating, ${ROUNDS} rounds) | median ms | min ms |`);
+console.log("|---|---:|---:|");
+for (const which of ["given", "average"]) console.log(`| ${which === "given" ? "docid (default)" : "average"} | ${median(times[which]).toFixed(0)} | ${Math.min(...times[which]).toFixed(0)} |`);
+console.log(`\nties "average" / default, ratio of medians: ${(median(times.average) / median(times.given)).toFixed(2)}`);

@@ -16,16 +16,36 @@
 // its j-th place with probability P(j) = C(t - j, r - 1) / C(t, r), and
 //   E[mrr@k]      = sum over j <= min(t, k - a) of P(j) / (a + j)
 //   E[hit_rate@k] = 1 - C(t - r, m) / C(t, m), m = k - a, for 0 < m < t (0 for m <= 0, 1 for m >= t)
-// (metrics/cutoff.ts hitRate). S(k)'s expectation is filled per rank by query.ts rankAverage.
+// (metrics/cutoff.ts hitRate). S(k)'s expectation: apSumAt below, from query.ts averageTies.
 import {
   N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
-  judged, judgedStart, judgedEnd, f64At, ranksFor,
+  judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor,
 } from "../state";
 import { sortPairs } from "../sort";
 
-/** S(n): the sum over relevant ranks i <= n of rel(i)/i (its expectation with ties "average"). */
+/**
+ * S(n): the sum over relevant ranks i <= n of rel(i)/i, from apSum (by the count of relevant documents
+ * in ranks 1..n). With ties "average", its expectation: the given order's S plus the differences of
+ * the ties before n (query.ts averageTies), and within a tie its expected terms up to n.
+ */
 export function apSumAt(n: i32): f64 {
-  return tieMode == TieMode.AVERAGE ? f64At(apSum, n) : f64At(apSum, <i32>f64At(cumRel, n));
+  if (tieMode != TieMode.AVERAGE || tieCount == 0) return f64At(apSum, <i32>f64At(cumRel, n));
+  let g = -1;
+  while (g + 1 < tieCount && load<i32>(tieStart + (<usize>(g + 1) << 4)) < n) g++;
+  if (g < 0) return f64At(apSum, <i32>f64At(cumRel, n));
+  const at = tieStart + (<usize>g << 4);
+  const a = load<i32>(at);
+  const t = load<i32>(at, 4);
+  const before = g > 0 ? f64At(tieDelta + (<usize>(g - 1) << 4), 0) : 0;
+  if (n >= a + t) return f64At(apSum, <i32>f64At(cumRel, n)) + f64At(tieDelta + (<usize>g << 4), 0);
+  // n inside the tie: S up to its start, and its expected terms at places a+1..n.
+  const r = load<i32>(at, 8);
+  const c = load<i32>(at, 12);
+  const share = <f64>r / <f64>t;
+  const spread = t > 1 ? <f64>(r - 1) / <f64>(t - 1) : 0;
+  let terms: f64 = 0;
+  if (r > 0) for (let p = a; p < n; p++) terms += share * (<f64>c + 1 + <f64>(p - a) * spread) * f64At(reciprocal, p + 1);
+  return f64At(apSum, c) + before + terms;
 }
 
 export function averagePrecision(k: i32): f64 {
