@@ -1,12 +1,14 @@
 // Public API (browser-safe: nothing here imports Node built-ins).
-export { evaluate, evaluateRun, type Result, type Measures } from "./evaluate.js";
+export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from "./evaluate.js";
 export type { Rows, Qid } from "./group.js";
 export type { Qrels, Run } from "./join.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
 export { parseMeasures } from "./measures/resolve.js";
 export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/names.js";
+export type { XgboostName } from "./measures/xgboost.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
-export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions } from "./options.js";
+export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions, type Ties } from "./options.js";
+export { PRESETS, PRESET_NAMES, type Preset, type PresetName } from "./presets.js";
 export { formatTable } from "./report.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors.js";
 export * from "./compare/index.js";

@@ -77,3 +77,16 @@ evaluate(stringRows, "map", { tie: "input" });
 const dynamic: string = "map";
 // @ts-expect-error a string that is not a name
 evaluate(stringRows, dynamic);
+
+// Presets, tie orders, the tie range, XGBoost's names and other tools' AP families.
+const xgb = evaluate(stringRows, ["ndcg@10", "ndcg@10-", "map-", "pre@5", "map_lightgbm@10", "map_ptranking"], { preset: "xgboost", tieRange: true });
+const range: Float64Array | undefined = xgb.tieRange?.["ndcg@10"].worst;
+void range;
+evaluate(stringRows, "ndcg@10", { preset: "sklearn", ties: "average", beyondList: "clip" });
+evaluate(stringRows, "map", { ties: "best" });
+// @ts-expect-error an unknown preset
+evaluate(stringRows, "map", { preset: "xgb" });
+// @ts-expect-error an unknown tie order
+evaluate(stringRows, "map", { ties: "random" });
+// @ts-expect-error XGBoost's pre needs a cutoff
+evaluate(stringRows, "pre");
