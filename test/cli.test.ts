@@ -141,6 +141,40 @@ describe("rankeval QRELS RUN", () => {
     expect(g.out.split("\n").slice(1, 4).map((l) => l.split(/\s+/).pop())).toEqual([exp.toFixed(4), exp.toFixed(4), exp.toFixed(4)]);
   });
 
+  it("--preset NAME: a tool's conventions, named in the report; an unknown preset is a usage error", async () => {
+    const r = await run("--preset", "xgboost", "--format", "json", "-m", "ndcg@2", "-m", "map@2", qrels, runA);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.conventions).toBe("preset=xgboost gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=input");
+    expect(json.measureConventions["map@2"]).toBe("rankeval: preset=xgboost relevanceThreshold=1 noRelevant=one beyondList=pad ties=input definition=map_xgboost");
+    // q1 ranks d1 (1), d2 (0): XGBoost's AP@2 divides by the relevant documents ranked (1), trec_eval's by R (2)
+    expect(json.runs[0].mean["map@2"]).toBe(1);
+    expect(JSON.parse((await run("--format", "json", "-m", "map@2", qrels, runA)).out).runs[0].mean["map@2"]).toBe(0.75);
+    const bad = await run("--preset", "xgbost", "-m", "map", qrels, runA);
+    expect(bad.status).toBe(1);
+    expect(bad.err).toMatch(/unknown preset "xgbost" \(did you mean xgboost\?\)/);
+  });
+
+  it("--tie-range: [worst, best] beside each value in a table (per query with -q), JSON and CSV; not in trec_eval's text", async () => {
+    const tied = file("tied.run", "q1 Q0 d1 1 0.5 T\nq1 Q0 d2 2 0.5 T\nq1 Q0 d3 3 0.5 T\nq2 Q0 d1 1 1 T\n");
+    // q1: d1 (1), d2 (0), d3 (2) tied: recip_rank 1 in any order but d2 first (1/2)
+    const table = await run("--tie-range", "-q", "-m", "recip_rank", qrels, tied);
+    expect(table.status).toBe(0);
+    expect(table.out).toMatch(/^q1 +recip_rank +1\.0000 \[0\.5000, 1\.0000\]$/m);
+    expect(table.out).toMatch(/^all +recip_rank +1\.0000 \[0\.7500, 1\.0000\]/m);
+    const csv = (await run("--tie-range", "--format", "csv", "-m", "recip_rank", qrels, tied)).out.split("\n");
+    expect(csv[0]).toBe("run,qid,measure,value,worst,best,conventions");
+    expect(csv[1]).toBe(`${tied},all,recip_rank,1,0.75,1,trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid`);
+    const json = JSON.parse((await run("--tie-range", "--format", "json", "-q", "-m", "recip_rank", qrels, tied)).out);
+    expect(json.runs[0].tieRange).toEqual({ mean: { recip_rank: { worst: 0.75, best: 1 } }, perQuery: { q1: { recip_rank: { worst: 0.5, best: 1 } }, q2: { recip_rank: { worst: 1, best: 1 } } } });
+    const trec = await run("--tie-range", "--format", "trec", "-m", "recip_rank", qrels, tied);
+    expect(trec.status).toBe(1);
+    expect(trec.err).toMatch(/--tie-range prints \[worst, best\] beside each value, which trec_eval's text has no place for/);
+    // --ties average: the mean over the tie's six orders
+    const avg = JSON.parse((await run("--ties", "average", "--format", "json", "-m", "recip_rank", qrels, tied)).out);
+    expect(avg.runs[0].mean.recip_rank).toBeCloseTo(((2 / 3 + 1 / 3 * 1 / 2) + 1) / 2, 12);
+  });
+
   it("takes trec_eval's printed spelling (ndcg_cut_10) as its -m syntax, and trec_eval's text with it", async () => {
     const a = await run("-m", "ndcg_cut_10", "-m", "P_1", "-m", "P_2", qrels, runA);
     expect(a.status).toBe(0);
