@@ -146,7 +146,7 @@ function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
-  }, { tieRange: ctx.settings.tieRange === true });
+  }, [], { tieRange: ctx.settings.tieRange === true });
 }
 
 /** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
