@@ -164,9 +164,10 @@ export function evaluate(
       } else if (k > state.N && state.beyondList == BeyondList.ZERO) {
         v = 0;
       } else {
-        // clip: read at k = N (N = 0 reads the empty list whole).
+        // clip: read at k = N; an empty list (depth 0, or nothing kept by -J) scores 0 at any cutoff,
+        // where k = 0 would read "no cutoff".
         if (k > state.N && state.beyondList == BeyondList.CLIP) k = state.N;
-        v = measure(load<i32>(families + (<usize>s << 2)), k, params + <usize>s * <usize>PARAM_SLOTS * 8);
+        v = k == 0 && state.N == 0 && load<i32>(cutoffs + (<usize>s << 2)) > 0 ? 0 : measure(load<i32>(families + (<usize>s << 2)), k, params + <usize>s * <usize>PARAM_SLOTS * 8);
       }
       store<f64>(out + ((<usize>s * <usize>numQueries + <usize>q) << 3), v);
     }

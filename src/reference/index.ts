@@ -96,8 +96,8 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
  *  - noRelevant "skip": a query with R = 0 has every value NaN;
  *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
  *    ("zero": its formula, with 0/0 = 0, so beyondList still applies);
- *  - beyondList "nan": a cutoff k > N gives NaN; "zero": 0; "clip": the measure at k = N (N = 0:
- *    the whole, empty, list).
+ *  - beyondList "nan": a cutoff k > N gives NaN; "zero": 0; "clip": the measure at k = N (0 for an
+ *    empty list).
  * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
  * here the noRelevant value does, reading "'one': 1" as unconditional.
  */
@@ -111,7 +111,8 @@ export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number
   if (m.k > 0 && m.k > q.ranking.length) {
     if (o.beyondList === "nan") return NaN;
     if (o.beyondList === "zero") return 0;
-    if (o.beyondList === "clip") return formula({ ...m, k: q.ranking.length }, q, o);
+    // clip: the measure at k = N; an empty list scores 0 at any cutoff.
+    if (o.beyondList === "clip") return q.ranking.length === 0 ? 0 : formula({ ...m, k: q.ranking.length }, q, o);
   }
   return formula(m, q, o);
 }
