@@ -1,5 +1,6 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
+import { RankevalError } from "../errors.js";
 import type { Comparison, PairComparison, TestName } from "./compare.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
@@ -7,21 +8,33 @@ export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdo
 
 export interface ComparisonFormatOptions {
   /**
-   * LaTeX: the test whose significance the superscripts show.
+   * LaTeX, and the side-by-side table: the test whose significance the marks show.
    * @default the first test of the comparison
    */
   markTest?: TestName;
+  /**
+   * table and markdown: first the runs side by side (measures down, each run's mean as in LaTeX),
+   * each mean marked where it differs significantly from the baseline's by `markTest` (`+` higher,
+   * `-` lower; with every pair compared, the letters of the runs it is significantly higher than),
+   * with a legend; then the rows of comparisons and their notes, as without it. The command line's
+   * `--compare` prints this.
+   * @default false
+   */
+  sideBySide?: boolean;
 }
 
 /** A comparison as text in `format`; every format but JSON ends with a newline too. */
 export function formatComparison(c: Comparison, format: ComparisonFormat, options: ComparisonFormatOptions = {}): string {
+  const markTest = options.markTest ?? c.settings.tests[0];
+  // A test the comparison did not run would mark nothing, silently.
+  if (!c.settings.tests.includes(markTest)) throw new RankevalError("bad-option", `markTest ${JSON.stringify(markTest)} is not one of the comparison's tests (${c.settings.tests.join(", ")})`);
   switch (format) {
     case "table":
-      return textTable(c, false);
+      return (options.sideBySide ? sideBySide(c, markTest, false) : "") + textTable(c, false);
     case "markdown":
-      return textTable(c, true);
+      return (options.sideBySide ? sideBySide(c, markTest, true) : "") + textTable(c, true);
     case "latex":
-      return latex(c, options.markTest ?? c.settings.tests[0]);
+      return latex(c, markTest);
     case "csv":
       return csv(c);
     case "json":
@@ -102,6 +115,85 @@ function testCell(x: PairComparison, t: TestName): string {
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
 }
 
+/**
+ * Whether `x` is significant by `test` (adjusted p < alpha), and which way: "higher" when the run's
+ * mean over the paired queries is above the baseline's, "lower" when below; null when not
+ * significant (or not run). The marks of the side-by-side table, LaTeX and the page.
+ */
+export function significance(x: PairComparison, test: TestName): "higher" | "lower" | null {
+  if (!x.tests[test]?.significant || x.runMean === x.baselineMean) return null;
+  return x.runMean > x.baselineMean ? "higher" : "lower";
+}
+
+/** How the p-values of `test` were adjusted, in words: "Holm", "HSD-adjusted", "no correction". */
+function adjustedBy(c: Comparison, test: TestName): string {
+  if (test === "tukey") return "HSD-adjusted";
+  const correction = c.settings.correction;
+  return correction === "none" ? "no correction" : correction === "bh" ? "Benjamini-Hochberg" : correction === "holm" ? "Holm" : "Bonferroni";
+}
+
+/**
+ * The runs side by side (formatComparison's sideBySide): measures down, each run's mean, marks, a
+ * legend, then a blank line. Cells are right-aligned with the marks padded, so the numbers line up.
+ */
+function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
+  const every = c.baseline === null;
+  const marks = new Map<string, string[]>(); // run \0 measure -> marks
+  const mark = (run: string, measure: string, m: string) => {
+    const key = `${run}\0${measure}`;
+    marks.set(key, [...(marks.get(key) ?? []), m]);
+  };
+  for (const x of c.comparisons) {
+    const s = significance(x, markTest);
+    if (s === null) continue;
+    if (!every) mark(x.run, x.measure, s === "higher" ? "+" : "-");
+    else {
+      const [winner, loser] = s === "higher" ? [x.run, x.baseline] : [x.baseline, x.run];
+      mark(winner, x.measure, letter(c.runs.indexOf(loser)));
+    }
+  }
+  const markOf = (run: string, measure: string) =>
+    (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b)).join(",");
+  const header = ["measure", ...c.runs.map((r, i) => (every ? `(${letter(i)}) ${r}` : r === c.baseline ? `${r} (baseline)` : r))];
+  const values = c.measures.map((m) => c.runs.map((r) => ({ value: fixed(c.means[r][m]), mark: markOf(r, m) })));
+  const test = `${markTest} = ${TEST_DESCRIPTIONS[markTest]}, two-sided, ${adjustedBy(c, markTest)}, adjusted p < ${c.settings.alpha}`;
+  const legend = [
+    every
+      ? `a, b, ...: the runs (by letter) that this run is significantly higher than (${test})`
+      : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`,
+    "each run's mean over all its queries, as its evaluation prints it; the comparisons below pair the queries both runs have a value for",
+    pairedLine(c),
+  ];
+  if (markdown) {
+    const cell = (s: string) => s.replace(/\|/g, "\\|");
+    const rows = c.measures.map((m, i) => [m, ...values[i].map((v) => (v.mark ? `${v.value} ${v.mark}` : v.value))]);
+    return [
+      `| ${header.map(cell).join(" | ")} |`,
+      `|---|${c.runs.map(() => "---:").join("|")}|`,
+      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+      "",
+      ...legend.map((l, i) => (i < legend.length - 1 ? `${l}  ` : l)),
+      "",
+      "",
+    ].join("\n");
+  }
+  const markWidth = c.runs.map((_, r) => Math.max(0, ...values.map((row) => row[r].mark.length)));
+  const cells = values.map((row) => row.map((v, r) => (markWidth[r] ? `${v.value} ${v.mark.padEnd(markWidth[r])}` : v.value)));
+  const widths = header.map((h, i) => Math.max(h.length, ...c.measures.map((m, k) => (i === 0 ? m : cells[k][i - 1]).length)));
+  const line = (first: string, rest: string[]) => [first.padEnd(widths[0]), ...rest.map((s, i) => s.padStart(widths[i + 1]))].join("  ").trimEnd();
+  return [line(header[0], header.slice(1)), ...c.measures.map((m, k) => line(m, cells[k])), "", ...legend, "", ""].join("\n");
+}
+
+/** How many queries the comparisons pair, and whether any run lost queries to the pairing. */
+function pairedLine(c: Comparison): string {
+  const ns = c.comparisons.map((x) => x.n);
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  const n = lo === hi ? `${lo} in every comparison` : `${lo} to ${hi}`;
+  const lost = c.comparisons.some((x) => x.lost.baseline || x.lost.run);
+  return `n (queries paired): ${n}; ${lost ? "the notes below say how many queries each run lost to the pairing" : "no run lost a query to the pairing"}`;
+}
+
 /** The notes under a table: the tests, the correction, alpha, the queries lost, the conventions. */
 function notes(c: Comparison): string[] {
   const { settings } = c;
@@ -112,8 +204,19 @@ function notes(c: Comparison): string[] {
     `p adjusted: ${settings.correction === "none" ? "not" : `${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = adjusted p < ${settings.alpha}`,
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
   ];
+  // Measures that lose the same queries of a pair (a run missing some judged queries loses them in
+  // every measure) share one line.
+  const lost = new Map<string, { x: PairComparison; measures: string[] }>();
   for (const x of c.comparisons) {
-    if (x.lost.baseline || x.lost.run) lines.push(`${x.measure}, ${x.run} vs ${x.baseline}: queries left out, with a value in ${x.baseline} only: ${x.lost.baseline}, in ${x.run} only: ${x.lost.run}`);
+    if (!x.lost.baseline && !x.lost.run) continue;
+    const key = JSON.stringify([x.baseline, x.run, x.lost.baseline, x.lost.run]);
+    const group = lost.get(key);
+    if (group) group.measures.push(x.measure);
+    else lost.set(key, { x, measures: [x.measure] });
+  }
+  for (const { x, measures } of lost.values()) {
+    const which = measures.length === c.measures.length && measures.length > 1 ? "every measure" : measures.join(", ");
+    lines.push(`${which}, ${x.run} vs ${x.baseline}: queries left out, with a value in ${x.baseline} only: ${x.lost.baseline}, in ${x.run} only: ${x.lost.run}`);
   }
   lines.push(`conventions: ${c.conventions}`);
   return lines;
@@ -181,9 +284,9 @@ function letter(i: number): string {
 function latex(c: Comparison, markTest: TestName): string {
   const marks = new Map<string, string[]>(); // run \0 measure -> letters
   for (const x of c.comparisons) {
-    const r = x.tests[markTest];
-    if (!r?.significant || x.runMean === x.baselineMean) continue;
-    const [winner, loser] = x.runMean > x.baselineMean ? [x.run, x.baseline] : [x.baseline, x.run];
+    const s = significance(x, markTest);
+    if (s === null) continue;
+    const [winner, loser] = s === "higher" ? [x.run, x.baseline] : [x.baseline, x.run];
     const key = `${winner}\0${x.measure}`;
     marks.set(key, [...(marks.get(key) ?? []), letter(c.runs.indexOf(loser))]);
   }
@@ -192,11 +295,11 @@ function latex(c: Comparison, markTest: TestName): string {
     return `${fixed(c.means[run][measure])}${letters.length ? `$^{${letters.join(",")}}$` : ""}`;
   };
   const { settings } = c;
-  const correction = settings.correction === "none" ? "no correction" : settings.correction === "bh" ? "Benjamini-Hochberg" : settings.correction === "holm" ? "Holm" : "Bonferroni";
+  const correction = adjustedBy(c, markTest);
   const against = c.baseline === null ? "every other run" : `the baseline (${c.baseline})`;
   const lines = [
     `% rankeval: each run's mean; a superscript names the runs it is significantly better than`,
-    `% (${TEST_DESCRIPTIONS[markTest]}, two-sided, ${markTest === "tukey" ? "HSD-adjusted" : correction}, adjusted p < ${settings.alpha}; compared with ${against}).`,
+    `% (${TEST_DESCRIPTIONS[markTest]}, two-sided, ${correction}, adjusted p < ${settings.alpha}; compared with ${against}).`,
     `% Conventions: ${c.conventions}`,
     `\\begin{tabular}{ll${"r".repeat(c.measures.length)}}`,
     "\\toprule",

@@ -1,3 +1,5 @@
+import { TESTS, type TestName } from "../compare/compare.js";
+import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { INPUT_FORMATS, type InputFormat } from "./formats.js";
@@ -52,6 +54,21 @@ export interface CliArgs {
   columns?: ColumnNames;
   /** QRELS RUN [RUN ...] (`-` is standard input). */
   files: string[];
+  /** --compare: compare the runs (src/node/compare.ts); the options below are its own. */
+  compare?: boolean;
+  /** --test (repeatable, comma-separated): the comparison's tests, in the order named. */
+  tests?: TestName[];
+  /** --baseline RUN: the run the others are compared with (default the first). */
+  baseline?: string;
+  /** --all-pairs: every pair of runs. */
+  allPairs?: boolean;
+  correction?: Correction;
+  alpha?: number;
+  /** --permutations B: the resampling tests' iterations. */
+  permutations?: number;
+  seed?: number;
+  /** --format markdown or latex: the comparison's other formats (`format` holds the others). */
+  comparisonFormat?: "markdown" | "latex";
   help: boolean;
   version: boolean;
 }
@@ -68,6 +85,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
   letor: "letor", scores: "scores", query: "query", group: "query",
   "input-format": "inputFormat", columns: "columns",
+  test: "tests", baseline: "baseline", correction: "correction", alpha: "alpha", permutations: "permutations", seed: "seed",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
@@ -77,7 +95,10 @@ const FLAGS: Record<string, keyof CliArgs> = {
   // trec_eval's obsolete -o, which sets a flag nothing reads.
   o: "obsolete",
   "tie-range": "tieRange",
+  compare: "compare", "all-pairs": "allPairs",
 };
+/** The options that mean something only with --compare. */
+const COMPARE_ONLY: readonly (keyof CliArgs)[] = ["tests", "baseline", "allPairs", "correction", "alpha", "permutations", "seed", "comparisonFormat"];
 
 /** trec_eval's options rankeval does not take, and why (an error rather than a silent difference). */
 const UNSUPPORTED: Record<string, string> = {
@@ -140,9 +161,43 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (value !== "trec_results") throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
         break;
       case "format":
-        if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv`);
+        if (value === "markdown" || value === "latex") {
+          a.comparisonFormat = value;
+          a.format = undefined;
+          break;
+        }
+        if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv (or, with --compare, markdown, latex)`);
         a.format = value as CliArgs["format"];
+        a.comparisonFormat = undefined;
         break;
+      case "tests":
+        for (const t of value.split(",")) {
+          if (!(TESTS as readonly string[]).includes(t)) throw usage(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
+          a.tests = [...(a.tests ?? []), t as TestName];
+        }
+        break;
+      case "correction":
+        if (!(CORRECTIONS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
+        a.correction = value as Correction;
+        break;
+      case "alpha": {
+        const n = Number(value);
+        if (value.trim() === "" || !(n > 0 && n < 1)) throw usage(`${option}: "${value}" is not a number between 0 and 1`);
+        a.alpha = n;
+        break;
+      }
+      case "permutations": {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10_000_000) throw usage(`${option}: "${value}" is not an integer from 1 to 10000000`);
+        a.permutations = n;
+        break;
+      }
+      case "seed": {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0) throw usage(`${option}: "${value}" is not an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
+        a.seed = n;
+        break;
+      }
       case "inputFormat":
         if (!(INPUT_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
         a.inputFormat = value as InputFormat;
@@ -209,13 +264,31 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   // trec_eval's text has no place for a range.
   if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
+  checkCompare(a);
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
+/** --compare's options only with --compare, and none of the evaluation's that it cannot honour. */
+function checkCompare(a: CliArgs): void {
+  if (!a.compare) {
+    const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false);
+    if (given === "comparisonFormat") throw usage(`--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`);
+    if (given !== undefined) throw usage(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
+    return;
+  }
+  if (a.letor !== undefined) throw usage("--compare takes QRELS RUN RUN [RUN ...] or per-query results, not --letor (one run)");
+  if (a.format === "trec") throw usage("--format trec has no comparison; with --compare: table (default), markdown, latex, csv, json");
+  if (a.perQuery) throw usage("-q has no meaning with --compare (the comparison is over the per-query values already)");
+  if (a.tieRange) throw usage("--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)");
+  if (a.allPairs && a.baseline !== undefined) throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+}
+
 export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval [options] --letor DATA --scores PREDICTIONS [--query GROUPS]
+       rankeval --compare [compare options] [options] QRELS RUN RUN [RUN ...]
+       rankeval --compare [compare options] PER-QUERY [PER-QUERY ...]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
 QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
@@ -254,6 +327,20 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     query_id, topic; docid, doc, doc_id, docno, document; and score, rank_score,
                     prediction (runs) or rel, label, relevance, grade (qrels)
   -h, --help        this help;  -v, --version  the version
+
+Comparing runs (--compare): paired tests over the per-query values of each measure, each
+run against the baseline; runs named by their files. PER-QUERY: results rankeval wrote
+with -q --format json or csv (one or more runs each), compared again without the files.
+  --test T[,T...]   t, wilcoxon, sign, randomization, bootstrap, tukey (default t,randomization);
+                    the first named marks the table
+  --baseline RUN    the run the others are compared with (default the first)
+  --all-pairs       every pair of runs instead
+  --correction C    holm (default with more than one comparison), bonferroni, bh, none
+  --alpha A         adjusted p below A is significant (default 0.05)
+  --permutations B  iterations of randomization, bootstrap and tukey (default 10000)
+  --seed S          their random stream (default 42: the same seed, the same report)
+  --format F        table (default: runs side by side, then each comparison), markdown,
+                    latex (booktabs), csv, json
 
 Several RUN files: side by side in a table; in trec_eval's text, each after a line
 ==> RUN <== (as head prints several files).

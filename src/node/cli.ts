@@ -9,6 +9,7 @@ import { labelledTexts } from "../report.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
+import { compareMode } from "./compare.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import { Progress } from "./progress.js";
 import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
@@ -60,6 +61,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   try {
+    if (args.compare) return await compareMode(args, io);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
     return await trecMode(args, io);

@@ -1,0 +1,371 @@
+// What the command line's --compare and the page's comparison view share (no Node built-ins): the
+// runs evaluated under a plan made ready for compare() (measures under their printed names, the
+// conventions they were computed with), which lines can be compared, and the per-query results
+// rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
+// without the original files.
+import { RankevalError } from "./errors.js";
+import type { Result } from "./evaluate.js";
+import type { NamedResult as ComparedRun } from "./compare/compare.js";
+import { DEFAULT_OPTIONS } from "./options.js";
+import { sortedOrder } from "./trec/format.js";
+import { parseTrecMeasures, trecLines } from "./trec/names.js";
+import type { Plan } from "./trec/plan.js";
+
+/** A row of a report: its printed name and the key of its values in a run's result. */
+export interface Row {
+  readonly name: string;
+  readonly measure: string;
+}
+
+/**
+ * trec_eval's printed lines that are no per-query number: runid, num_q and relstring (text, or made
+ * by the report), and gm_map and gm_bpref, whose per-query values are the APs and bprefs that map
+ * and bpref compare already (their summary, a geometric mean, is not a mean of per-query numbers).
+ */
+const NOT_PER_QUERY: ReadonlySet<string> = new Set(
+  trecLines(parseTrecMeasures(["all_trec"], []))
+    .filter((l) => !l.perQuery || (l.print !== "float" && l.print !== "long"))
+    .map((l) => l.name),
+);
+
+/** Whether a printed name is one of trec_eval's lines that are no per-query number (NOT_PER_QUERY). */
+export function notPerQuery(name: string): boolean {
+  return NOT_PER_QUERY.has(name);
+}
+
+/**
+ * The rows of a plan that can be compared (per-query numbers), in report order, and the printed
+ * names of those that cannot (said to the user: they are left out).
+ */
+export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
+  const rows = p.rows.filter((r) => !notPerQuery(r.name));
+  const kept = new Set(rows.map((r) => r.name));
+  const left = trecLines(p.trec).filter((l) => l.summary && !kept.has(l.name)).map((l) => l.name);
+  return { rows, left };
+}
+
+/**
+ * The conventions of a comparison, in one line, from each compared measure's (Result's
+ * measureConventions, or the conventions column of a per-query CSV): the one string when every
+ * measure shares it (without the `rankeval: ` of the library's own names, as the evaluation's table
+ * prints it), else each group of measures and theirs: `[ndcg@10] rankeval: gain=exp ...; [map,
+ * P_10] trec_eval: gain=linear ...`. Made from what per-query files carry, so that a comparison made
+ * again from them says the same.
+ */
+export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
+  const groups = new Map<string, string[]>();
+  for (const r of rows) groups.set(r.conventions, [...(groups.get(r.conventions) ?? []), r.name]);
+  if (groups.size === 1) return [...groups.keys()][0].replace(/^rankeval: /, "");
+  return [...groups].map(([conventions, names]) => `[${names.join(", ")}] ${conventions}`).join("; ");
+}
+
+/**
+ * A run's result as compare() takes it: only the rows given, each under its printed name (trec_eval's
+ * names stay trec_eval's: `ndcg_cut_10`, `P_10`), its queries in byte order of qid (the order of
+ * every report, and of the per-query files: the resampling tests' random signs follow the query
+ * order, so a comparison made again from those files gives the same p-values), and `conventions`
+ * the comparison's (comparisonConventions).
+ */
+export function comparableResult(result: Result<string>, rows: readonly Row[]): Result<string> {
+  const order = sortedOrder(result.qids);
+  const sorted = order.every((q, i) => q === i);
+  const values: Record<string, Float64Array> = {};
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  const measureConventions: Record<string, string> = {};
+  for (const r of rows) {
+    const v = result.values[r.measure];
+    values[r.name] = sorted ? v : Float64Array.from(order, (i) => v[i]);
+    mean[r.name] = result.mean[r.measure];
+    counted[r.name] = result.counted[r.measure];
+    measureConventions[r.name] = result.measureConventions[r.measure] ?? "";
+  }
+  const conventions = comparisonConventions(rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })));
+  return {
+    ...result,
+    measures: rows.map((r) => r.name),
+    qids: sorted ? result.qids : order.map((i) => result.qids[i]),
+    values,
+    mean,
+    counted,
+    conventions,
+    measureConventions,
+  };
+}
+
+/** A run read from a per-query file: its name in the file, and the file. */
+export interface PerQueryRun extends ComparedRun {
+  readonly result: Result<string>;
+  readonly file: string;
+}
+
+/** What a per-query file holds of one run, before it is made a Result. */
+interface RunValues {
+  name: string;
+  qids: string[];
+  /** By printed measure name, in qids' order. */
+  values: Map<string, number[]>;
+  /** The run's summaries as written (absent: written with -n). */
+  mean: Map<string, number>;
+}
+
+/** The per-query values of `runs` as Results, with each measure's conventions. */
+function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<string, string>): PerQueryRun[] {
+  const measures = [...conventionsOf.keys()];
+  return runs.map((run) => {
+    const values: Record<string, Float64Array> = {};
+    const mean: Record<string, number> = {};
+    const counted: Record<string, number> = {};
+    const order = sortedOrder(run.qids);
+    for (const m of measures) {
+      const column = run.values.get(m);
+      const missing = column ? run.qids.findIndex((_, i) => typeof column[i] !== "number") : 0;
+      if (missing >= 0) throw new RankevalError("bad-input", `${file}: run ${run.name}, query ${run.qids[missing]} has no value of ${m}`);
+      values[m] = Float64Array.from(order, (i) => column![i]);
+      let count = 0;
+      for (const v of values[m]) if (v === v) count++;
+      counted[m] = count;
+      const summary = run.mean.get(m);
+      // The means compare() reports beside the tests are each run's summary as its evaluation
+      // printed it (a sum or a geometric mean for some tools' names): written with -n, it is not there.
+      if (summary === undefined) throw new RankevalError("bad-input", `${file}: run ${run.name} has no mean of ${m} (written with -n?): write it again without -n`);
+      mean[m] = summary;
+    }
+    const measureConventions = Object.fromEntries(measures.map((m) => [m, conventionsOf.get(m)!]));
+    const result: Result<string> = {
+      measures,
+      qids: order.map((i) => run.qids[i]),
+      values,
+      mean,
+      counted,
+      queries: { evaluated: run.qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
+      // Not in the file as such (its measures' conventions are, above); compare() does not read it.
+      options: DEFAULT_OPTIONS,
+      conventions: comparisonConventions(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
+      measureConventions,
+      warnings: [],
+    };
+    return { name: run.name, result, file };
+  });
+}
+
+/** Whether the start of a text is rankeval's per-query JSON (`-q --format json`): its first key. */
+export function looksLikePerQueryJson(head: string): boolean {
+  return /^\uFEFF?\s*\{\s*"conventions"\s*:/.test(head);
+}
+
+/** The header of rankeval's per-query CSV (`-q --format csv`). */
+export const PER_QUERY_CSV_HEADER = "run,qid,measure,value,conventions";
+
+/** Whether the start of a text is rankeval's per-query CSV: its header line. */
+export function looksLikePerQueryCsv(head: string): boolean {
+  const line = head.replace(/^\uFEFF/, "").split("\n")[0].replace(/\r$/, "");
+  return line === PER_QUERY_CSV_HEADER;
+}
+
+/**
+ * The runs of rankeval's per-query JSON (`rankeval -q --format json`: `{ conventions,
+ * measureConventions, runs: [{ run, runTag, queries, mean, perQuery: { qid: { measure: value } } }]
+ * }`, NaN written as null), named as the file names them (the RUN files they were evaluated from).
+ */
+export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
+  const bad = (what: string) => new RankevalError("bad-input", `${file}: ${what}`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw bad(`not valid JSON (${(e as Error).message})`);
+  }
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!isObject(doc) || !isObject(doc.measureConventions) || !Array.isArray(doc.runs)) {
+    throw bad("not the per-query JSON rankeval writes (-q --format json): it needs measureConventions and runs");
+  }
+  const conventionsOf = new Map<string, string>();
+  for (const [m, c] of Object.entries(doc.measureConventions)) {
+    if (typeof c !== "string") throw bad(`measureConventions.${m} is not a string`);
+    conventionsOf.set(m, c);
+  }
+  if (doc.runs.length === 0) throw bad("has no run");
+  const runs = doc.runs.map((r: unknown, k: number): RunValues => {
+    if (!isObject(r) || typeof r.run !== "string") throw bad(`runs[${k}] has no run name`);
+    if (!isObject(r.perQuery)) throw bad(`run ${r.run} has no per-query values (written without -q?): write it again with -q`);
+    const qids = Object.keys(r.perQuery);
+    const values = new Map([...conventionsOf.keys()].map((m) => [m, new Array<number>(qids.length)]));
+    qids.forEach((q, i) => {
+      const byMeasure = (r.perQuery as Record<string, unknown>)[q];
+      if (!isObject(byMeasure)) throw bad(`run ${r.run}, query ${q}: not an object of values`);
+      for (const [m, column] of values) {
+        const v = byMeasure[m];
+        if (v === null) column[i] = NaN;
+        else if (typeof v === "number") column[i] = v;
+        else throw bad(`run ${r.run}, query ${q}: ${m} is ${v === undefined ? "missing" : JSON.stringify(v)}, not a number or null`);
+      }
+    });
+    const mean = new Map<string, number>();
+    if (isObject(r.mean)) {
+      for (const m of conventionsOf.keys()) {
+        const v = r.mean[m];
+        if (v === null) mean.set(m, NaN);
+        else if (typeof v === "number") mean.set(m, v);
+      }
+    }
+    return { name: r.run, qids, values, mean };
+  });
+  return toResults(file, runs, conventionsOf);
+}
+
+/** A run of a per-query CSV as it is read: its queries' rows by qid, and its trailing rows of qid `all`. */
+interface CsvRun extends RunValues {
+  index: Map<string, number>;
+  tail: { qid: string; measure: string; value: number }[];
+}
+
+/**
+ * Reads rankeval's per-query CSV (`rankeval -q --format csv`: `run,qid,measure,value,conventions`, a
+ * row per run, query and measure, then each measure's summary as qid `all`), chunk by chunk. A
+ * query named `all` is told from the summary by its place: the summary rows are the last of a run's,
+ * one per measure (a query `all` written with -n as the run's last is read as its summary: JSON
+ * has no such ambiguity).
+ */
+export class PerQueryCsvReader {
+  private rest = "";
+  private line = 0;
+  private header = false;
+  private readonly runs: CsvRun[] = [];
+  private readonly conventionsOf = new Map<string, string>();
+
+  constructor(private readonly file: string) {}
+
+  push(text: string): void {
+    const all = this.rest + text;
+    let start = 0;
+    for (;;) {
+      const end = recordEnd(all, start);
+      if (end < 0) break;
+      this.record(all.slice(start, end));
+      start = end + 1;
+    }
+    this.rest = all.slice(start);
+  }
+
+  finish(): PerQueryRun[] {
+    if (this.rest !== "") this.record(this.rest);
+    this.rest = "";
+    if (!this.header) throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+    if (this.runs.length === 0) throw new RankevalError("bad-input", `${this.file}: has no run`);
+    for (const run of this.runs) {
+      // The trailing rows of qid `all`: the summary, each measure's last; any before it, a query `all`.
+      const seen = new Set<string>();
+      const summary: typeof run.tail = [];
+      for (let i = run.tail.length - 1; i >= 0; i--) {
+        const row = run.tail[i];
+        if (seen.has(row.measure)) break;
+        seen.add(row.measure);
+        summary.push(row);
+      }
+      for (const row of run.tail.slice(0, run.tail.length - summary.length)) this.value(run, row.qid, row.measure, row.value);
+      for (const row of summary) run.mean.set(row.measure, row.value);
+      if (run.qids.length === 0) throw new RankevalError("bad-input", `${this.file}: run ${run.name} has no per-query values (written without -q?): write it again with -q`);
+    }
+    return toResults(this.file, this.runs, this.conventionsOf);
+  }
+
+  private bad(line: number, what: string): RankevalError {
+    return new RankevalError("bad-input", `${this.file}:${line}: ${what}`);
+  }
+
+  private record(text: string): void {
+    this.line++;
+    // A record may hold quoted newlines: its line number is that of its first line.
+    const line = this.line;
+    this.line += (text.match(/\n/g) ?? []).length;
+    const record = text.endsWith("\r") ? text.slice(0, -1) : text;
+    if (!this.header) {
+      if (record.replace(/^\uFEFF/, "") !== PER_QUERY_CSV_HEADER) throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+      this.header = true;
+      return;
+    }
+    if (record === "") return;
+    const fields = csvFields(record);
+    if (fields === null || fields.length !== 5) throw this.bad(line, `expected 5 fields (${PER_QUERY_CSV_HEADER}), got ${fields === null ? "an unclosed quote" : fields.length}`);
+    const [name, qid, measure, written, conventions] = fields;
+    // report() writes String(value): "NaN" where a measure has no value for the query.
+    const value = written === "NaN" ? NaN : Number(written);
+    if (written.trim() === "" || Number.isNaN(value)) throw this.bad(line, `value "${written}" is not a number`);
+    const known = this.conventionsOf.get(measure);
+    if (known === undefined) this.conventionsOf.set(measure, conventions);
+    else if (known !== conventions) throw this.bad(line, `${measure} has conventions "${conventions}" here and "${known}" above`);
+    let run = this.runs.at(-1);
+    if (!run || run.name !== name) {
+      if (this.runs.some((r) => r.name === name)) throw this.bad(line, `run ${name}'s rows are not together`);
+      run = { name, qids: [], values: new Map(), mean: new Map(), index: new Map(), tail: [] };
+      this.runs.push(run);
+    }
+    if (qid === "all") {
+      run.tail.push({ qid, measure, value });
+      return;
+    }
+    // Rows of qid `all` followed by others: they were a query named `all`.
+    for (const row of run.tail) this.value(run, row.qid, row.measure, row.value);
+    run.tail = [];
+    this.value(run, qid, measure, value);
+  }
+
+  private value(run: CsvRun, qid: string, measure: string, value: number): void {
+    let q = run.index.get(qid);
+    if (q === undefined) {
+      q = run.qids.push(qid) - 1;
+      run.index.set(qid, q);
+    }
+    let column = run.values.get(measure);
+    if (!column) run.values.set(measure, (column = []));
+    column[q] = value;
+  }
+}
+
+/** Where the record starting at `start` ends (a newline outside quotes), or -1 if not yet. */
+function recordEnd(text: string, start: number): number {
+  let quoted = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) quoted = !quoted;
+    else if (c === 10 && !quoted) return i;
+  }
+  return -1;
+}
+
+/** A CSV record's fields (RFC 4180 quoting, as report() writes them); null for an unclosed quote. */
+function csvFields(record: string): string[] | null {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (record[i] === '"') {
+      let value = "";
+      i++;
+      for (;;) {
+        const q = record.indexOf('"', i);
+        if (q < 0) return null;
+        value += record.slice(i, q);
+        if (record[q + 1] === '"') {
+          value += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      fields.push(value);
+    } else {
+      const comma = record.indexOf(",", i);
+      fields.push(record.slice(i, comma < 0 ? record.length : comma));
+      i = comma < 0 ? record.length : comma;
+    }
+    if (i >= record.length) return fields;
+    if (record[i] !== ",") return null;
+    i++;
+    if (i === record.length) {
+      fields.push("");
+      return fields;
+    }
+  }
+}

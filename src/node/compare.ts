@@ -1,0 +1,213 @@
+// rankeval --compare: the runs evaluated as the command line evaluates them (QRELS RUN RUN ...), or
+// per-query results it wrote (-q --format json or csv), compared by the library's compare() (over a
+// pool of worker threads when the resampling is large enough: compare-pool.ts) and printed by its
+// formatComparison(), the same bytes as the page's downloads.
+import { constants, gunzipSync } from "node:zlib";
+import { open, stat } from "node:fs/promises";
+import { compareAsync, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
+import { formatComparison, type ComparisonFormat } from "../compare/format.js";
+import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../compare-runs.js";
+import { RankevalError } from "../errors.js";
+import { Interner } from "../io/index.js";
+import { judgedRowsOnly } from "../kernel/batch.js";
+import { evaluateBlock, options, plan, type Plan } from "../trec/plan.js";
+import type { CliArgs } from "./args.js";
+import type { Io } from "./cli.js";
+import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
+import { evaluateRunPath, readJudgments } from "./files.js";
+import { Progress } from "./progress.js";
+import { checkReadOnce, displayName, readInto } from "./read.js";
+
+const usage = (message: string) => new RankevalError("bad-option", message);
+const badInput = (message: string) => new RankevalError("bad-input", message);
+
+/** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors for main() to report. */
+export async function compareMode(args: CliArgs, io: Io): Promise<number> {
+  if (args.files.length === 0) throw usage("--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)");
+  const kinds = await Promise.all(args.files.map(perQueryKind));
+  let runs: NamedResult[];
+  if (kinds[0] !== null) {
+    const other = args.files.find((_, i) => kinds[i] === null);
+    if (other !== undefined) throw usage(`${displayName(other)} is not a per-query result rankeval wrote (-q --format json or csv): with per-query results (${args.files[0]}), give only those`);
+    runs = await perQueryRuns(args, io, kinds as ("json" | "csv")[]);
+  } else {
+    const perQuery = args.files.find((_, i) => kinds[i] !== null);
+    if (perQuery !== undefined) throw usage(`${perQuery} is a per-query result rankeval wrote: give only per-query results, or QRELS RUN RUN [RUN ...]`);
+    if (args.files.length < 3) throw usage(`--compare needs at least two runs: QRELS RUN RUN [RUN ...] (got ${args.files.length === 1 ? "one file" : `QRELS and one RUN`})`);
+    runs = await evaluatedRuns(args, io);
+  }
+  const c = await compareRuns(runs, compareOptions(args, runs));
+  const format: ComparisonFormat = args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
+  io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
+  return 0;
+}
+
+/** compare()'s options from the command line's; --baseline checked against the runs' names. */
+function compareOptions(args: CliArgs, runs: readonly NamedResult[]): CompareOptions {
+  const names = runs.map((r) => r.name);
+  let baseline = args.baseline;
+  if (baseline !== undefined && !names.includes(baseline)) {
+    // A per-query file holding one run names it too.
+    const byFile = runs.filter((r) => (r as Partial<PerQueryRun>).file === baseline);
+    if (byFile.length !== 1) throw usage(`--baseline ${baseline} is not one of the runs (${names.join(", ")})`);
+    baseline = byFile[0].name;
+  }
+  return {
+    baseline,
+    pairs: args.allPairs ? "all" : "baseline",
+    tests: args.tests,
+    correction: args.correction,
+    alpha: args.alpha,
+    iterations: args.permutations,
+    seed: args.seed,
+  };
+}
+
+/**
+ * compare() over worker threads where the resampling is large enough to pay for them (compare-pool.ts;
+ * RANKEVAL_COMPARE_THREADS sets their number, 0 for none): the same result to the last bit.
+ */
+async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
+  const env = process.env.RANKEVAL_COMPARE_THREADS;
+  if (env !== undefined && env !== "" && !/^\d+$/.test(env)) throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
+  const queries = Math.max(...runs.map((r) => r.result.qids.length));
+  const work = resamplingWork(o.tests ?? ["t", "randomization"], o.iterations ?? 10_000, queries, runs.length, runs[0].result.measures.length);
+  const pool = resamplingPool(threadsFor(work, env ? Number(env) : undefined));
+  try {
+    return await compareAsync(runs, o, pool ?? undefined);
+  } finally {
+    await pool?.close();
+  }
+}
+
+/**
+ * Whether a file is a per-query result rankeval wrote, from its first bytes (gunzipped where it is
+ * gzip): "json" (`{ "conventions": ...`), "csv" (its header), or null. Standard input and pipes are
+ * never: their bytes can be read once only, by the parser that reads them as QRELS or RUN.
+ */
+async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
+  if (path === "-") return null;
+  let head: Buffer;
+  try {
+    if (!(await stat(path)).isFile()) return null;
+    const file = await open(path);
+    try {
+      const buffer = Buffer.alloc(1 << 16);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      head = buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return null; // the reader says what is wrong with it
+  }
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    try {
+      head = gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {
+      return null;
+    }
+  }
+  const text = new TextDecoder().decode(head.subarray(0, 4096));
+  return looksLikePerQueryJson(text) ? "json" : looksLikePerQueryCsv(text) ? "csv" : null;
+}
+
+/** The evaluation's options that per-query results cannot change: they were computed with theirs. */
+const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
+  ["complete", "-c"], ["judgedOnly", "-J"], ["threshold", "-l"], ["depth", "-M"], ["gain", "--gain"], ["noRelevant", "--no-relevant"],
+  ["beyondList", "--beyond-list"], ["ties", "--ties"], ["inputFormat", "--input-format"], ["columns", "--columns"],
+];
+
+/**
+ * The runs of per-query results, each file read whole: every measure they have that is a per-query
+ * number (or those -m names), under one set of conventions for each measure across the files.
+ */
+async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "csv")[]): Promise<NamedResult[]> {
+  for (const [key, option] of EVALUATION_OPTIONS) {
+    if (args[key] !== undefined && args[key] !== false) throw usage(`${option} cannot change per-query results: they carry the conventions they were computed with`);
+  }
+  const files: PerQueryRun[][] = [];
+  for (let i = 0; i < args.files.length; i++) files.push(await readPerQueryFile(args.files[i], kinds[i]));
+  const all = files.flat();
+  if (all.length < 2) throw usage(`--compare needs at least two runs: ${args.files[0]} holds one (${all[0].name})`);
+  const first = all[0];
+  let measures = first.result.measures.filter((m) => !notPerQuery(m));
+  const left = first.result.measures.filter((m) => notPerQuery(m));
+  if (args.measures.length) {
+    const p = plan(args.measures, null);
+    for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+    const asked = p.rows.map((r) => r.name).filter((m) => !notPerQuery(m));
+    const missing = asked.filter((m) => !measures.includes(m));
+    if (missing.length) throw badInput(`${first.file} has no per-query values of ${missing.join(", ")} (it has ${measures.join(", ")})`);
+    measures = asked;
+  } else if (left.length) {
+    io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+  }
+  if (!measures.length) throw usage("no measure to compare: none is a per-query number");
+  for (const run of all) {
+    for (const m of measures) {
+      if (!run.result.values[m]) throw badInput(`${run.file}: run ${run.name} has no per-query values of ${m} (${first.file}'s ${first.name} has)`);
+      const mine = run.result.measureConventions[m];
+      const theirs = first.result.measureConventions[m];
+      if (mine !== theirs) throw badInput(`${first.file} and ${run.file} were made under different conventions (${m}: ${theirs}; ${mine}): they cannot be compared`);
+    }
+  }
+  // Two files naming a run alike (runs of one name in two directories): each named by its file too.
+  const names = all.map((r) => r.name);
+  return all.map((r) => {
+    const name = names.indexOf(r.name) !== names.lastIndexOf(r.name) ? `${r.file}:${r.name}` : r.name;
+    const run: PerQueryRun = { name, file: r.file, result: comparableResult(r.result, measures.map((m) => ({ name: m, measure: m }))) };
+    return run;
+  });
+}
+
+/** A per-query result file read whole, gunzipped where it is gzip. */
+async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<PerQueryRun[]> {
+  const decoder = new TextDecoder();
+  if (kind === "csv") {
+    const reader = new PerQueryCsvReader(path);
+    await readInto(path, { push: (chunk) => reader.push(decoder.decode(chunk, { stream: true })) });
+    reader.push(decoder.decode());
+    return reader.finish();
+  }
+  const parts: string[] = [];
+  await readInto(path, { push: (chunk) => void parts.push(decoder.decode(chunk, { stream: true })) });
+  parts.push(decoder.decode());
+  return readPerQueryJson(parts.join(""), path);
+}
+
+/**
+ * QRELS RUN RUN ...: evaluated as the evaluation's mode does (cli.ts trecMode: the same plan, options,
+ * reading and warnings), each run named by its file as given; the lines that are per-query numbers.
+ */
+async function evaluatedRuns(args: CliArgs, io: Io): Promise<NamedResult[]> {
+  const p: Plan = plan(args.measures, null);
+  const opts = options(args);
+  for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+  if (p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
+  const { rows, left } = comparableRows(p);
+  if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+  if (!rows.length) throw usage("no measure to compare: none of those asked is a per-query number");
+  const progress = new Progress(io.stderr);
+  const qids = new Interner();
+  const [qrelsFile, ...runFiles] = args.files;
+  await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
+  const choice = { format: args.inputFormat, columns: args.columns };
+  const judgments = await readJudgments(qrelsFile, qids, choice, progress);
+  const warned = new Set<string>();
+  const warn = (w: string) => {
+    if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
+    warned.add(w);
+  };
+  const runs: NamedResult[] = [];
+  for (const file of runFiles) {
+    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, displayName(file), warn), progress);
+    const notInRun = r.notInRunQids.length;
+    if (notInRun && !args.complete) {
+      const some = r.notInRunQids.slice(0, 5).join(", ");
+      io.stderr.write(`rankeval: ${displayName(file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+    }
+    runs.push({ name: file, result: comparableResult(r.evaluated.result, rows) });
+  }
+  return runs;
+}
