@@ -291,7 +291,7 @@ export class PerQueryCsvReader {
     const [name, qid, measure, written, conventions] = fields;
     // report() writes String(value): "NaN" where a measure has no value for the query.
     const value = written === "NaN" ? NaN : Number(written);
-    if (written.trim() === "" || Number.isNaN(value)) throw this.bad(line, `value "${written}" is not a number`);
+    if (written !== "NaN" && (written.trim() === "" || Number.isNaN(value))) throw this.bad(line, `value "${written}" is not a number`);
     const known = this.conventionsOf.get(measure);
     if (known === undefined) this.conventionsOf.set(measure, conventions);
     else if (known !== conventions) throw this.bad(line, `${measure} has conventions "${conventions}" here and "${known}" above`);

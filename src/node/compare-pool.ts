@@ -16,23 +16,30 @@ const self = new URL(import.meta.url);
 const RESAMPLER = "rankeval resampler";
 
 /**
- * The least resampling work (resampling.ts's units: iterations x queries x the runs' columns, summed
- * over the tests asked) for which threads pay: starting one (Node's thread, this module and the
- * kernel compiled again there) takes about 40-60 ms of a core, and the kernel does about 10^9
- * units a second (the bench shape: 10 runs x 5 measures x 10,000 queries x 10,000 iterations for
- * the randomization test and again for the Tukey HSD, 10^10 units, ~2 s). Below 10^8 (~0.1 s of work,
- * half of it moved to another core) a thread would save less than it costs.
+ * The least resampling work (resamplingWork's units) for which threads pay. Measured roughly (the
+ * machine of the project's figures, 2 cores, shared with other processes at a load of about 5, so
+ * the times are loose): starting a thread and running its first job (Node's thread, this module and
+ * the kernel compiled again there) took 50-140 ms; the kernel does about 1.5 x 10^9 units a second
+ * for the bootstrap and the Tukey HSD; compare() with one thread against compareAsync() with one
+ * worker, start-up included: bootstrap 1.2 x 10^8 units 103 ms vs 88 ms, 5 x 10^8 290 vs 180 ms;
+ * Tukey HSD 1.2 x 10^8 141 vs 202 ms, 5 x 10^8 492 vs 455 ms, 2 x 10^9 1301 vs 686 ms. Below about
+ * 3 x 10^8 units (~200 ms of one core) a thread saves less than it costs.
  */
-export const POOL_MIN_WORK = 1e8;
+export const POOL_MIN_WORK = 3e8;
 
 /**
- * How much work the resampling tests of a comparison are, in POOL_MIN_WORK's units: for each test
- * that resamples, B x queries x (runs x measures) (the randomization test and the bootstrap work on
- * a column a run and measure; the Tukey HSD permutes each query's values over the runs, per measure).
+ * How much work the resampling tests of a comparison are: for each test that resamples, B x queries
+ * x runs x measures (the bootstrap resamples a column per run and measure; the Tukey HSD permutes each
+ * query's values over the runs, per measure), the randomization test's counted an eighth: its kernel
+ * adds a table entry per 8 queries (measured: 2 x 10^9 of its units in 255 ms, where a thread did
+ * not pay yet).
  */
 export function resamplingWork(tests: readonly string[], iterations: number, queries: number, runs: number, measures: number): number {
-  const resampled = tests.filter((t) => t === "randomization" || t === "bootstrap" || t === "tukey").length;
-  return resampled * iterations * queries * runs * measures;
+  const per = iterations * queries * runs * measures;
+  let work = 0;
+  for (const t of tests) if (t === "bootstrap" || t === "tukey") work += per;
+  if (tests.includes("randomization")) work += per / 8;
+  return work;
 }
 
 /**

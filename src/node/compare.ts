@@ -4,7 +4,7 @@
 // formatComparison(), the same bytes as the page's downloads.
 import { constants, gunzipSync } from "node:zlib";
 import { open, stat } from "node:fs/promises";
-import { compareAsync, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
+import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
 import { formatComparison, type ComparisonFormat } from "../compare/format.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../compare-runs.js";
 import { RankevalError } from "../errors.js";
@@ -34,6 +34,11 @@ export async function compareMode(args: CliArgs, io: Io): Promise<number> {
     const perQuery = args.files.find((_, i) => kinds[i] !== null);
     if (perQuery !== undefined) throw usage(`${perQuery} is a per-query result rankeval wrote: give only per-query results, or QRELS RUN RUN [RUN ...]`);
     if (args.files.length < 3) throw usage(`--compare needs at least two runs: QRELS RUN RUN [RUN ...] (got ${args.files.length === 1 ? "one file" : `QRELS and one RUN`})`);
+    // Said before the files are read (compare() would say it after).
+    const runFiles = args.files.slice(1);
+    const twice = runFiles.find((f, i) => runFiles.indexOf(f) !== i);
+    if (twice !== undefined) throw usage(`two runs are named "${twice}"; give each run its own name`);
+    if (args.baseline !== undefined && !runFiles.includes(args.baseline)) throw usage(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
     runs = await evaluatedRuns(args, io);
   }
   const c = await compareRuns(runs, compareOptions(args, runs));
@@ -71,7 +76,7 @@ async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Pro
   const env = process.env.RANKEVAL_COMPARE_THREADS;
   if (env !== undefined && env !== "" && !/^\d+$/.test(env)) throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
   const queries = Math.max(...runs.map((r) => r.result.qids.length));
-  const work = resamplingWork(o.tests ?? ["t", "randomization"], o.iterations ?? 10_000, queries, runs.length, runs[0].result.measures.length);
+  const work = resamplingWork(o.tests ?? DEFAULT_COMPARE_OPTIONS.tests, o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations, queries, runs.length, runs[0].result.measures.length);
   const pool = resamplingPool(threadsFor(work, env ? Number(env) : undefined));
   try {
     return await compareAsync(runs, o, pool ?? undefined);
