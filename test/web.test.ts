@@ -1,7 +1,7 @@
 // The static page (web/) in a real browser: Debian's chromium driven by playwright-core. Builds the
 // page with Vite, serves it on 127.0.0.1, drops fixture files on its inputs and checks the table
 // against the command line's output on the same files.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -375,6 +375,113 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     } finally {
       await page.close();
     }
+  }, 60_000);
+
+  it("compares the runs in the worker as the CLI's --compare does: marks, the comparison, the interval, downloads byte for byte", async () => {
+    const fixture = new URL("./fixtures/compare-cli/", import.meta.url).pathname;
+    const [cq, ...cruns] = ["qrels.txt", "bm25.run", "rerank.run", "weak.run"].map((f) => join(fixture, f));
+    const strip = (s: string) => s.split(fixture).join("");
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const compared = () => page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.compare ?? ""), undefined, { timeout: 30_000 });
+    const fetch = async (format: string) => {
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click(`#compare-downloads button[data-format="${format}"]`)]);
+      return readFileSync((await download.path())!, "utf8");
+    };
+    /** The page's marks against the CLI's JSON: + where the test's adjusted p < alpha and the run's mean is higher. */
+    const checkMarks = async (json: { comparisons: { measure: string; run: string; runMean: number; baselineMean: number; tests: Record<string, { pAdjusted: number | null }> }[] }, test: string, alpha: number) => {
+      const marks = await page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, (td as HTMLElement).dataset.significant ?? ""]));
+      const want = json.comparisons.map((x) => [x.measure, x.run, x.tests[test].pAdjusted !== null && x.tests[test].pAdjusted < alpha ? (x.runMean > x.baselineMean ? "higher" : "lower") : ""]);
+      const got = marks.filter(([m, r]) => want.some((w) => w[0] === m && w[1] === r));
+      expect(got.sort()).toEqual(want.map(([m, r, s]) => [m, r.replace(fixture, ""), s]).sort());
+      expect(want.some((w) => w[2] !== "")).toBe(true); // the check can fail
+      return marks;
+    };
+    try {
+      await page.goto(base);
+      await page.setInputFiles('input[name="qrels"]', [cq]);
+      await page.setInputFiles('input[name="run"]', cruns);
+      await waitFinished(page);
+      await compared();
+      expect(await page.evaluate(() => document.body.dataset.compare)).toBe("done");
+      expect(await page.$eval("#compare-section", (e) => (e as HTMLElement).hidden)).toBe(false);
+      // The page's defaults: trec_eval's default measures, the first run as the baseline, the t test.
+      const defaults = ["--compare", "--test", "t", cq, ...cruns];
+      for (const format of ["markdown", "latex", "csv", "json"]) expect(await fetch(format), format).toBe(strip((await cli(...defaults, "--format", format)).out));
+      const json = JSON.parse(strip((await cli(...defaults, "--format", "json")).out));
+      const marks = await checkMarks(json, "t", 0.05);
+      // The baseline's column has no mark; the cells' text is still the CLI's number.
+      expect(marks.filter(([, r, s]) => r === "bm25.run" && s)).toEqual([]);
+      expect(await page.textContent("#compare-legend")).toContain("significantly higher / lower than the baseline, bm25.run (t = paired Student's t");
+      expect(await page.$$eval("#comparison tbody tr", (trs) => trs.length)).toBe(json.comparisons.length);
+      // The difference plot: rerank.run minus bm25.run, its mean and interval the t test's.
+      await page.selectOption("#chart-measure", "map");
+      await page.selectOption("#diff-b", "rerank.run");
+      await page.selectOption("#diff-a", "bm25.run");
+      const x = json.comparisons.find((c: { measure: string; run: string }) => c.measure === "map" && c.run === "rerank.run");
+      const drawn = await page.$eval("#difference svg", (svg) => ({ mean: svg.querySelector<SVGElement>("line.mean")?.dataset.mean, lo: svg.querySelector<SVGElement>("path.interval")?.dataset.lo, hi: svg.querySelector<SVGElement>("path.interval")?.dataset.hi }));
+      expect(drawn).toEqual({ mean: String(x.difference), lo: String(x.ci95[0]), hi: String(x.ci95[1]) });
+      expect(await page.textContent("#diff-caption")).toContain(`95% interval [${x.ci95[0].toFixed(4)}, ${x.ci95[1].toFixed(4)}] (t, n = 20)`);
+      // The other way round: negated.
+      await page.selectOption("#diff-b", "bm25.run");
+      await page.selectOption("#diff-a", "rerank.run");
+      expect(await page.$eval("#difference svg line.mean", (l) => Number((l as SVGElement).dataset.mean))).toBe(-x.difference);
+
+      // Another baseline, test, correction and alpha: compared again without reading or evaluating.
+      await page.evaluate(() => {
+        const form = document.querySelector<HTMLFormElement>("#compare-form")!;
+        const set = (name: string, value: string) => ((form.elements.namedItem(name) as HTMLInputElement).value = value);
+        set("baseline", "rerank.run");
+        set("test", "randomization");
+        set("correction", "bonferroni");
+        set("alpha", "0.1");
+        form.querySelector("select")!.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+      expect(await page.evaluate(() => document.body.dataset.compare)).toBe("running");
+      await compared();
+      const chosen = ["--compare", "--test", "randomization", "--baseline", join(fixture, "rerank.run"), "--correction", "bonferroni", "--alpha", "0.1", cq, ...cruns];
+      for (const format of ["markdown", "latex", "csv", "json"]) expect(await fetch(format), format).toBe(strip((await cli(...chosen, "--format", format)).out));
+      await checkMarks(JSON.parse(strip((await cli(...chosen, "--format", "json")).out)), "randomization", 0.1);
+      expect(await page.$eval('#results th[data-baseline]', (th) => th.textContent)).toBe("rerank.run");
+
+      // Other measures: evaluated again, then compared under the same comparison settings.
+      // (One change event: the measures' field sets the preset to custom itself.)
+      await page.$eval('input[name="measures"]', (e) => {
+        (e as HTMLInputElement).value = "ndcg_cut.5 map P.5 ndcg@10";
+        e.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+      await waitFinished(page);
+      await compared();
+      const custom = [...chosen.slice(0, -4), "-m", "ndcg_cut.5", "-m", "map", "-m", "P.5", "-m", "ndcg@10", cq, ...cruns];
+      expect(await fetch("markdown")).toBe(strip((await cli(...custom, "--format", "markdown")).out));
+      expect(await fetch("json")).toBe(strip((await cli(...custom, "--format", "json")).out));
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("shows no comparison for one run, and says a comparison's error", async () => {
+    const one = await drop([["qrels", [qrels]], ["run", [runA]]], undefined, {
+      after: async (page) => {
+        expect(await page.$eval("#compare-section", (e) => (e as HTMLElement).hidden)).toBe(true);
+        expect(await page.evaluate(() => document.body.dataset.compare)).toBeUndefined();
+      },
+    });
+    expect(one.state).toBe("done");
+    // Two runs of one name (from two directories) cannot be told apart.
+    const other = join(dir, "other");
+    mkdirSync(other, { recursive: true });
+    const twin = join(other, "a.run");
+    writeFileSync(twin, readFileSync(runB));
+    await drop([["qrels", [qrels]], ["run", [runA, twin]]], undefined, {
+      after: async (page) => {
+        await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.compare ?? ""));
+        expect(await page.evaluate(() => document.body.dataset.compare)).toBe("error");
+        expect(await page.textContent("#compare-status")).toBe('two runs are named "a.run"; give each run its own name');
+      },
+    });
   }, 60_000);
 
   it("downloads the aggregate results as the CLI's --format json, csv and trec text", async () => {

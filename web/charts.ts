@@ -106,12 +106,21 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   return svg;
 }
 
+/** The mean difference and its 95% interval, drawn over the differences. */
+export interface MeanInterval {
+  mean: number;
+  lo: number;
+  hi: number;
+}
+
 /**
  * The sorted differences as two filled areas from the zero line (improved above, hurt below). Past a
  * few points per pixel the curve is sampled at every pixel column: the values are sorted, so the shape
- * is kept.
+ * is kept. With `interval`: the mean difference as a dashed line across, and its 95% interval as a
+ * band (clipped to the plot, whose scale the differences set: an interval from few queries can be
+ * wider than they are; the caption gives its numbers).
  */
-export function differenceSvg(d: Differences): SVGSVGElement {
+export function differenceSvg(d: Differences, interval?: MeanInterval): SVGSVGElement {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });
   const n = d.sorted.length;
   const plotW = W - PAD.left - PAD.right;
@@ -136,6 +145,19 @@ export function differenceSvg(d: Differences): SVGSVGElement {
   svg.append(el("path", { class: "better", d: area((v) => v > 0) }));
   svg.append(el("path", { class: "worse", d: area((v) => v < 0) }));
   svg.append(el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }));
+  if (interval && Number.isFinite(interval.mean)) {
+    const clip = (v: number) => Math.min(PAD.top + plotH, Math.max(PAD.top, y(v)));
+    if (Number.isFinite(interval.lo) && Number.isFinite(interval.hi)) {
+      const top = clip(interval.hi);
+      const band = el("path", { class: "interval", d: `M${PAD.left},${top.toFixed(1)}H${W - PAD.right}V${clip(interval.lo).toFixed(1)}H${PAD.left}Z`, "data-lo": interval.lo, "data-hi": interval.hi });
+      band.append(el("title", {}, `95% interval of the mean difference: [${interval.lo.toFixed(4)}, ${interval.hi.toFixed(4)}]`));
+      svg.append(band);
+    }
+    const at = clip(interval.mean).toFixed(1);
+    const line = el("line", { class: "mean", x1: PAD.left, y1: at, x2: W - PAD.right, y2: at, "data-mean": interval.mean });
+    line.append(el("title", {}, `mean difference: ${interval.mean.toFixed(4)}`));
+    svg.append(line);
+  }
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, `−${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));

@@ -1,9 +1,14 @@
 // The page: picks up the files (chosen or dropped), hands them to the worker (which reads and
 // evaluates them) and shows its progress, the aggregate table (runs side by side), charts of the
-// per-query values, a per-query table and downloads. New measures or conventions re-evaluate the files
-// already read. Nothing is uploaded.
+// per-query values, a per-query table and downloads; with two runs or more, their comparison (computed
+// by the worker: marks in the aggregate table, a table of the comparisons, the difference plot's
+// interval, downloads as the command line's --compare prints them). New measures or conventions
+// re-evaluate the files already read. Nothing is uploaded.
+import type { TestName } from "../src/compare/compare.js";
+import type { Correction } from "../src/compare/correct.js";
+import { formatP, significance, TEST_DESCRIPTIONS } from "../src/compare/format.js";
 import { differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
-import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -27,6 +32,14 @@ const pqRuns = $<HTMLSelectElement>("#pq-runs");
 const pqFilter = $<HTMLInputElement>("#pq-filter");
 const pqNote = $<HTMLParagraphElement>("#pq-note");
 const pqTable = $<HTMLDivElement>("#perquery");
+const compareSection = $<HTMLElement>("#compare-section");
+const compareForm = $<HTMLFormElement>("#compare-form");
+const baselineSelect = compareForm.querySelector<HTMLSelectElement>('select[name="baseline"]')!;
+const compareStatus = $<HTMLParagraphElement>("#compare-status");
+const comparisonTable = $<HTMLDivElement>("#comparison");
+const compareNotes = $<HTMLParagraphElement>("#compare-notes");
+const compareLegend = $<HTMLParagraphElement>("#compare-legend");
+const compareDownloads = $<HTMLDivElement>("#compare-downloads");
 
 /**
  * Run rows the worker keeps to re-evaluate under new settings without reading the files again: the
@@ -65,6 +78,25 @@ function settings(): Settings {
   };
 }
 
+/**
+ * The baseline the user chose (null: the first run): kept while the runs are read again or
+ * re-evaluated, when the picker is empty.
+ */
+let chosenBaseline: string | null = null;
+
+/** The comparison form, as the command line's --baseline, --test, --correction and --alpha. */
+function compareSettings(): CompareSettings {
+  const field = (name: string) => (compareForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
+  const alpha = Number(field("alpha"));
+  return {
+    baseline: chosenBaseline,
+    test: (field("test") || "t") as TestName,
+    correction: (field("correction") || null) as Correction | null,
+    // The form's number field allows what compare() does not: out of (0, 1) is the default's.
+    alpha: alpha > 0 && alpha < 1 ? alpha : 0.05,
+  };
+}
+
 interface Run {
   name: string;
   cells: Record<string, Cell>;
@@ -77,6 +109,8 @@ let kept = false;
 let measures: string[] = [];
 let runs: Run[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
+/** The worker's comparison of the runs shown, once made. */
+let comparison: Extract<Report, { type: "comparison" }> | null = null;
 /** The per-query table's sort: a column ("qid" or measure and run) and its direction. */
 let sort: { key: string; dir: "asc" | "desc" } | null = null;
 const progressItems = new Map<string, { bar: HTMLProgressElement; text: HTMLSpanElement }>();
@@ -121,8 +155,10 @@ function render(): void {
   for (const h of ["measure", ...runs.map((r) => r.name)]) {
     const th = document.createElement("th");
     th.textContent = h;
+    if (comparison && h === comparison.comparison.baseline) th.dataset.baseline = "";
     head.append(th);
   }
+  const compared = new Map((comparison?.comparison.comparisons ?? []).map((x) => [`${x.measure}\0${x.run}`, x]));
   const body = table.createTBody();
   for (const m of measures) {
     const tr = body.insertRow();
@@ -144,9 +180,17 @@ function render(): void {
         span.textContent = ` [${formatValue(cell.range.worst, "float")}, ${formatValue(cell.range.best, "float")}]`;
         td.append(span);
       }
+      // The comparison's mark (a CSS ::after, not text: the cell's text stays the CLI's number).
+      const x = compared.get(`${m}\0${r.name}`);
+      if (x && comparison) {
+        const s = significance(x, comparison.test);
+        if (s) td.dataset.significant = s;
+        td.title = `${comparison.test} vs ${x.baseline}: p = ${formatP(x.tests[comparison.test]!.p)}, adjusted ${formatP(x.tests[comparison.test]!.pAdjusted)} (n = ${x.n})`;
+      }
     }
   }
   results.replaceChildren(table);
+  renderComparison();
   renderChoices();
   renderCharts();
   renderPerQuery();
@@ -162,9 +206,67 @@ function choices(select: HTMLSelectElement, names: readonly string[], fallback: 
   select.replaceChildren(...names.map((n, i) => new Option(n, n, false, keep ? chosen.has(n) : fallback(i))));
 }
 
+/** A number as the comparison's table prints it: 4 decimals, NaN, +/- where signed. */
+const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+
+/** The comparison's legend under the aggregate table, its table of comparisons and its notes. */
+function renderComparison(): void {
+  compareSection.hidden = runs.length < 2;
+  compareDownloads.hidden = comparison === null;
+  if (!comparison) {
+    compareLegend.textContent = "";
+    comparisonTable.replaceChildren();
+    compareNotes.textContent = "";
+    return;
+  }
+  const { comparison: c, test } = comparison;
+  const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
+  compareLegend.textContent = `\u25B2 / \u25BC: significantly higher / lower than the baseline, ${c.baseline} (${test} = ${TEST_DESCRIPTIONS[test]}, two-sided, ${correction}, adjusted p < ${c.settings.alpha})`;
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  // The adjusted p last (the raw one in its cell's title: the downloads have both).
+  for (const h of ["measure", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", `${test} p`]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const x of c.comparisons) {
+    const r = x.tests[test]!;
+    const tr = body.insertRow();
+    tr.dataset.measure = x.measure;
+    tr.dataset.run = x.run;
+    tr.dataset.pAdjusted = String(r.pAdjusted);
+    const cells = [
+      x.measure, x.run, String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
+      `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
+      fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`, `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
+    ];
+    for (const text of cells) tr.insertCell().textContent = text;
+    const pCell = tr.cells[tr.cells.length - 1];
+    pCell.title = `p = ${formatP(r.p)} before the correction`;
+    if (r.significant) pCell.className = "significant";
+  }
+  comparisonTable.replaceChildren(table);
+  // As the command line's notes: the measures of a pair that lost the same queries on one line.
+  const groups = new Map<string, string[]>();
+  for (const x of c.comparisons) {
+    if (!x.lost.baseline && !x.lost.run) continue;
+    const key = `${x.run} vs ${x.baseline}: ${x.lost.baseline} with a value in ${x.baseline} only, ${x.lost.run} in ${x.run} only`;
+    groups.set(key, [...(groups.get(key) ?? []), x.measure]);
+  }
+  const lost = [...groups].map(([key, ms]) => `${key} (${ms.length === c.measures.length && ms.length > 1 ? "every measure" : ms.join(", ")})`);
+  compareNotes.textContent =
+    `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${c.settings.alpha}` +
+    `${c.settings.tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey") ? `; B = ${c.settings.iterations}, seed ${c.settings.seed}` : ""}.` +
+    (lost.length ? ` Queries lost to the pairing: ${lost.join("; ")}.` : " No run lost a query to the pairing.");
+}
+
 /** The run and measure pickers of the charts and the per-query table. */
 function renderChoices(): void {
   const names = runs.map((r) => r.name);
+  const baseline = chosenBaseline !== null && names.includes(chosenBaseline) ? chosenBaseline : names[0];
+  baselineSelect.replaceChildren(...names.map((n) => new Option(n, n, false, n === baseline)));
   choices(pqRuns, names, (i) => i === 0);
   choices(histRun, names, (i) => i === 0);
   choices(diffA, names, (i) => i === 0);
@@ -197,13 +299,30 @@ function renderCharts(): void {
   const cb = b?.perQuery.columns[measure];
   if (a && b && a !== b && ca && cb) {
     const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
-    difference.replaceChildren(differenceSvg(d));
-    const mean = Number.isNaN(d.mean) ? "" : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
+    const interval = intervalOf(measure, a.name, b.name);
+    difference.replaceChildren(differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined));
+    const mean = interval
+      ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
+      : Number.isNaN(d.mean) ? "" : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
     diffCaption.textContent = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
   } else {
     difference.replaceChildren();
     diffCaption.textContent = runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
+}
+
+/**
+ * The mean difference b - a of a measure and its 95% t interval, from the worker's intervals (every
+ * pair once, d = later run - earlier run: the other way round, negated); undefined before the
+ * comparison is made.
+ */
+function intervalOf(measure: string, a: string, b: string): Interval | undefined {
+  for (const x of comparison?.intervals ?? []) {
+    if (x.measure !== measure) continue;
+    if (x.baseline === a && x.run === b) return x;
+    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] };
+  }
+  return undefined;
 }
 
 /**
@@ -317,6 +436,10 @@ function clearResults(): void {
   measures = [];
   runs = [];
   files = null;
+  comparison = null;
+  delete document.body.dataset.compare;
+  compareStatus.textContent = "";
+  renderComparison();
   downloads.hidden = true;
   results.replaceChildren();
   conventions.textContent = "";
@@ -419,6 +542,20 @@ function spawn(job: Job): void {
       case "done":
         kept = r.kept;
         setState("done");
+        // The worker compares two runs or more next.
+        if (runs.length >= 2) comparing();
+        break;
+      case "comparison":
+        comparison = r;
+        document.body.dataset.compare = "done";
+        compareStatus.textContent = "";
+        render();
+        break;
+      case "comparison-error":
+        comparison = null;
+        document.body.dataset.compare = "error";
+        compareStatus.textContent = r.message;
+        render();
         break;
       case "error":
         // A failed job shows its error alone: no column of a run read before the bad file.
@@ -433,6 +570,12 @@ function spawn(job: Job): void {
     setState("error");
   };
   w.postMessage(job);
+}
+
+/** Says the comparison is being made (its marks and downloads are those of the settings before until it comes). */
+function comparing(): void {
+  document.body.dataset.compare = "running";
+  compareStatus.textContent = "Comparing\u2026";
 }
 
 /** Stops reading: the worker and what it read are dropped; choosing files or settings starts again. */
@@ -452,7 +595,7 @@ function job(): Job | null {
   const letor = input("letor").files?.[0];
   const scores = input("scores").files?.[0];
   if (lastKind === "letor" && letor && scores) return { kind: "letor", letor, scores, query: input("query").files?.[0] ?? null, settings: settings() };
-  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings(), keepRows: KEEP_ROWS };
+  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings(), keepRows: KEEP_ROWS, compare: compareSettings() };
   return null;
 }
 
@@ -483,8 +626,23 @@ settingsForm.addEventListener("change", (e) => {
     start(j);
     return;
   }
+  const compare = compareSettings();
   reset();
-  worker.postMessage({ kind: "settings", settings: settings() } satisfies Job);
+  worker.postMessage({ kind: "settings", settings: settings(), compare } satisfies Job);
+});
+// New comparison settings: the worker compares the runs it evaluated again (no reading, no evaluating).
+compareForm.addEventListener("submit", (e) => e.preventDefault());
+compareForm.addEventListener("change", (e) => {
+  if ((e.target as HTMLElement).getAttribute("name") === "baseline") chosenBaseline = baselineSelect.value || null;
+  if (!worker || runs.length < 2 || document.body.dataset.state !== "done") return;
+  comparing();
+  worker.postMessage({ kind: "compare", compare: compareSettings() } satisfies Job);
+});
+compareDownloads.addEventListener("click", (e) => {
+  const format = (e.target as HTMLElement).dataset.format as "markdown" | "latex" | "csv" | "json" | undefined;
+  if (!comparison || !format) return;
+  const [ext, type] = { markdown: ["md", "text/markdown"], latex: ["tex", "application/x-tex"], csv: ["csv", "text/csv"], json: ["json", "application/json"] }[format];
+  save(`rankeval-comparison.${ext}`, type, comparison.downloads[format]);
 });
 cancelButton.addEventListener("click", cancel);
 for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns]) select.addEventListener("change", () => (select.dataset.chosen = "user"));

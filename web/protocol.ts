@@ -1,4 +1,6 @@
 // Messages between the page (main.ts) and its worker (worker.ts).
+import type { Comparison, TestName } from "../src/compare/compare.js";
+import type { Correction } from "../src/compare/correct.js";
 import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/trec/plan.js";
 
@@ -17,10 +19,36 @@ export interface Settings {
  */
 export type Job =
   | { kind: "qrels"; qrels: File }
-  /** keepRows: run rows kept to re-evaluate without reading again (the worker's KEEP_ROWS by default). */
-  | { kind: "trec"; qrels: File; runs: File[]; settings: Settings; keepRows?: number }
+  /**
+   * keepRows: run rows kept to re-evaluate without reading again (the worker's KEEP_ROWS by default);
+   * compare: the comparison to make once two runs or more are evaluated.
+   */
+  | { kind: "trec"; qrels: File; runs: File[]; settings: Settings; keepRows?: number; compare?: CompareSettings }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
-  | { kind: "settings"; settings: Settings };
+  | { kind: "settings"; settings: Settings; compare?: CompareSettings }
+  /** Another comparison of the runs evaluated (no evaluation again). */
+  | { kind: "compare"; compare: CompareSettings };
+
+/**
+ * The comparison the page asks for, as the command line's --compare options: --baseline (null: the
+ * first run), --test (one), --correction (null: compare()'s default) and --alpha.
+ */
+export interface CompareSettings {
+  baseline: string | null;
+  test: TestName;
+  correction: Correction | null;
+  alpha: number;
+}
+
+/** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
+export interface Interval {
+  measure: string;
+  baseline: string;
+  run: string;
+  n: number;
+  difference: number;
+  ci95: readonly [number, number];
+}
 
 /** One value: as displayed, and the number behind it (null for text such as runid, and for NaN). */
 export interface Cell {
@@ -61,6 +89,12 @@ export type Report =
   /** The qrels file is read: runs are evaluated against it from now on. */
   | { type: "judgments" }
   | { type: "warning"; message: string }
+  /**
+   * The comparison of the runs under the page's CompareSettings, its downloads (the command line's
+   * --compare --format markdown, latex, csv, json: the same bytes), and every pair's interval.
+   */
+  | { type: "comparison"; comparison: Comparison; test: TestName; downloads: Record<"markdown" | "latex" | "csv" | "json", string>; intervals: Interval[] }
+  | { type: "comparison-error"; message: string }
   /** `kept`: the worker kept what it read, so new settings need no second read. */
   | { type: "done"; kept: boolean }
   | { type: "error"; message: string };

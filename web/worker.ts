@@ -6,6 +6,9 @@
 // LETOR defaults for a LETOR file and its predictions. A qrels file may come alone first: its
 // judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
 // new settings re-evaluate them without reading the files again.
+import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
+import { formatComparison } from "../src/compare/format.js";
+import { comparableResult, comparableRows } from "../src/compare-runs.js";
 import { RankevalError } from "../src/errors.js";
 import { GroupParser } from "../src/io/group.js";
 import { Interner } from "../src/io/interner.js";
@@ -23,7 +26,7 @@ import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
 import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
-import { formatValue, type Cell, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
@@ -119,6 +122,12 @@ const RUN_LINE_BYTES = 30;
 let kind: "trec" | "letor" = "trec";
 let units: Unit[] = [];
 let keptRows = 0;
+/**
+ * The runs as compare() takes them (the lines that are per-query numbers, under their printed names),
+ * kept while two runs or more are evaluated: their values are copies, since postRun hands the
+ * originals to the page. Null otherwise.
+ */
+let compared: ComparedRun[] | null = null;
 
 /** What settings mean for this kind of input: the plan and the options; warnings given so far. */
 interface Context {
@@ -196,18 +205,64 @@ function reevaluate(settings: Settings): void {
   const ctx = context(settings);
   postRows(ctx);
   const texts: string[] = [];
+  compared = null;
   for (const u of units) {
     if (!u.blocks) throw new Error("the runs were too large to keep: read them again");
     u.result = mergeBlocks(u.blocks.map((b) => evaluate(ctx, u.name, b)), u.notJudged, u.notInRun);
+    if (kind === "trec" && units.length >= 2) keepForComparison(ctx, u);
     texts.push(postRun(ctx, u));
   }
   postDownloads(ctx, texts);
 }
 
 /** Adds a unit read and shows it; its summary text joins `texts`, for the downloads. */
-function addUnit(ctx: Context, u: Unit, texts: string[]): void {
+function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): void {
   units.push(u);
+  if (comparing) keepForComparison(ctx, u);
   texts.push(postRun(ctx, u));
+}
+
+/** Keeps a copy of a unit's per-query values for the comparison (before postRun hands them over). */
+function keepForComparison(ctx: Context, u: Unit): void {
+  const { rows, left } = comparableRows(ctx.p);
+  if (!compared) {
+    compared = [];
+    if (left.length) post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${left.join(", ")}` });
+  }
+  const result = comparableResult(u.result.result, rows);
+  const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
+  compared.push({ name: u.name, result: { ...result, values } });
+}
+
+/**
+ * The comparison of the runs evaluated, as the command line's --compare makes it with the same
+ * options (one test), its downloads, and each pair's mean difference with its interval (the t test's,
+ * over every pair) for the difference plot.
+ */
+function postComparison(settings: CompareSettings): void {
+  if (!compared || compared.length < 2) return;
+  try {
+    // A baseline chosen among runs no longer shown: the first run, as the page's picker then shows.
+    const baseline = compared.some((r) => r.name === settings.baseline) ? settings.baseline! : undefined;
+    const comparison = compare(compared, {
+      baseline,
+      tests: [settings.test],
+      correction: settings.correction ?? undefined,
+      alpha: settings.alpha,
+    });
+    const options = { sideBySide: true, markTest: settings.test };
+    const downloads = {
+      markdown: formatComparison(comparison, "markdown", options),
+      latex: formatComparison(comparison, "latex", options),
+      csv: formatComparison(comparison, "csv", options),
+      json: formatComparison(comparison, "json", options),
+    };
+    const pairs = compare(compared, { pairs: "all", tests: ["t"], correction: "none" });
+    const intervals: Interval[] = pairs.comparisons.map((x) => ({ measure: x.measure, baseline: x.baseline, run: x.run, n: x.n, difference: x.difference, ci95: x.ci95 }));
+    post({ type: "comparison", comparison, test: settings.test, downloads, intervals });
+  } catch (err) {
+    post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 /**
@@ -282,6 +337,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   kind = "trec";
   units = [];
   keptRows = 0;
+  compared = null;
   // Settings first: a bad measure name stops before any file is read.
   const ctx = context(settings);
   postRows(ctx);
@@ -293,13 +349,14 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   // Blocks of runs too large to keep are never held: held, then dropped at KEEP_ROWS, they would make
   // the tab's memory peak there.
   const keep = bytes / RUN_LINE_BYTES <= keepRows;
-  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts);
+  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, runFiles.length >= 2);
   postDownloads(ctx, texts);
 }
 
 async function letor(letorFile: File, scoresFile: File, queryFile: File | null, settings: Settings): Promise<void> {
   kind = "letor";
   units = [];
+  compared = null;
   const ctx = context(settings);
   postRows(ctx);
   const qidNames = new Interner();
@@ -320,7 +377,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   const block = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
-  addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts);
+  addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts, false);
   postDownloads(ctx, texts);
 }
 
@@ -340,6 +397,10 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       await judgmentsOf(job.qrels);
       return;
     }
+    if (job.kind === "compare") {
+      postComparison(job.compare);
+      return;
+    }
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       await trec(job.qrels, job.runs, job.settings);
@@ -347,6 +408,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else reevaluate(job.settings);
     post({ type: "done", kept: units.every((u) => u.blocks !== null) });
+    // After done: the table is there while the resampling runs.
+    if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
   } catch (err) {
     const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
     post({ type: "error", message });
