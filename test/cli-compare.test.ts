@@ -156,6 +156,23 @@ describe("per-query results as inputs", () => {
     expect(binary(["--compare", ...argv, file("num.json", json)]).out).toBe(direct.out);
   });
 
+  it("carries NaN (no value: --no-relevant skip) through JSON and CSV to the same comparison", () => {
+    const qrels = file("skip.qrels", "q1 0 a 1\nq1 0 b 0\nq2 0 a 0\nq2 0 b 1\nq3 0 a 0\nq3 0 b 0\nq4 0 a 2\nq4 0 b 1\n");
+    const runA = file("skip-a.run", ["q1", "q2", "q3", "q4"].flatMap((q) => [`${q} Q0 a 1 2 A`, `${q} Q0 b 2 1 A`]).join("\n") + "\n");
+    const runB = file("skip-b.run", ["q1", "q3", "q4"].flatMap((q) => [`${q} Q0 b 1 2 B`, `${q} Q0 a 2 1 B`]).join("\n") + "\n");
+    const conventions = ["--no-relevant", "skip", "-m", "ndcg@10", "-m", "mrr"];
+    const direct = binary(["--compare", "--test", "t,sign", ...conventions, qrels, runA, runB]);
+    expect(direct.status).toBe(0);
+    // q3 has no relevant document: no value in either run (not lost); q2 is not in skip-b.run.
+    expect(direct.out).toContain(`every measure, ${runB} vs ${runA}: queries left out, with a value in ${runA} only: 1, in ${runB} only: 0`);
+    const json = binary(["-q", "--format", "json", ...conventions, qrels, runA, runB]).out;
+    expect(JSON.parse(json).runs[0].perQuery.q3).toEqual({ "ndcg@10": null, mrr: null });
+    const csv = binary(["-q", "--format", "csv", ...conventions, qrels, runA, runB]).out;
+    expect(csv).toContain(`${runA},q3,ndcg@10,NaN,`);
+    expect(binary(["--compare", "--test", "t,sign", file("skip.json", json)]).out).toBe(direct.out);
+    expect(binary(["--compare", "--test", "t,sign", file("skip.csv", csv)]).out).toBe(direct.out);
+  });
+
   it("refuses results made under other conventions, naming both files", () => {
     const a = file("exp.json", binary(["-q", "--format", "json", "-m", "ndcg@10", "qrels.txt", "bm25.run"]).out);
     const b = file("lin.json", binary(["-q", "--format", "json", "-m", "ndcg@10", "--gain", "linear", "qrels.txt", "rerank.run"]).out);

@@ -248,6 +248,39 @@ describe("reports", () => {
     expect(formatComparison(all, "latex")).toContain("(b) & rerank\\_v2 & 0.5500$^{a,c}$ & 0.3875$^{a,c}$ \\\\");
   });
 
+  it("sideBySide: the runs side by side with + / - against the baseline (letters with every pair), a legend, then the same table", () => {
+    const side = formatComparison(c, "table", { sideBySide: true });
+    expect(side).toBe(
+      [
+        "measure  bm25 (baseline)  rerank_v2     dense",
+        "ndcg@10           0.4000   0.5500 +  0.3571 -",
+        "map               0.3000   0.3875 +  0.3167",
+        "",
+        "+ / -: significantly higher / lower than the baseline, bm25 (t = paired Student's t, two-sided, Holm, adjusted p < 0.05)",
+        "each run's mean over all its queries, as its evaluation prints it; the comparisons below pair the queries both runs have a value for",
+        "n (queries paired): 6 to 8; the notes below say how many queries each run lost to the pairing",
+        "",
+        formatComparison(c, "table"),
+      ].join("\n"),
+    );
+    // The marks follow markTest: by the sign test dense is not significantly lower (adjusted p 0.0625).
+    expect(formatComparison(c, "table", { sideBySide: true, markTest: "sign" }).split("\n").slice(1, 3)).toEqual(["ndcg@10           0.4000   0.5500 +  0.3571", "map               0.3000   0.3875 +  0.3167"]);
+    const md = formatComparison(c, "markdown", { sideBySide: true }).split("\n");
+    expect(md.slice(0, 4)).toEqual(["| measure | bm25 (baseline) | rerank_v2 | dense |", "|---|---:|---:|---:|", "| ndcg@10 | 0.4000 | 0.5500 + | 0.3571 - |", "| map | 0.3000 | 0.3875 + | 0.3167 |"]);
+    expect(md.slice(5, 8).map((l) => l.endsWith("  "))).toEqual([true, true, false]);
+    expect(md.slice(9).join("\n")).toBe(formatComparison(c, "markdown"));
+    // Every pair: each run's letter in the header, and the letters of the runs it is higher than.
+    const all = compare(RUNS, { tests: ["t", "sign"], pairs: "all" });
+    expect(formatComparison(all, "table", { sideBySide: true }).split("\n").slice(0, 5)).toEqual([
+      "measure  (a) bm25  (b) rerank_v2  (c) dense",
+      "ndcg@10  0.4000 c     0.5500 a,c     0.3571",
+      "map      0.3000       0.3875 a,c     0.3167",
+      "",
+      "a, b, ...: the runs (by letter) that this run is significantly higher than (t = paired Student's t, two-sided, Holm, adjusted p < 0.05)",
+    ]);
+    expect(() => formatComparison(c, "latex", { markTest: "wilcoxon" })).toThrow(/markTest "wilcoxon" is not one of the comparison's tests \(t, sign, bootstrap\)/);
+  });
+
   it("CSV: one row per comparison, every number in full, empty where there is none", () => {
     const lines = formatComparison(c, "csv").trimEnd().split("\n");
     expect(lines[0]).toBe(
