@@ -6,7 +6,7 @@
 // re-evaluate the files already read. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
-import { formatP, significance, TEST_DESCRIPTIONS } from "../src/compare/format.js";
+import { formatP, markLegend, significance } from "../src/compare/format.js";
 import { differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
@@ -221,7 +221,8 @@ function renderComparison(): void {
   }
   const { comparison: c, test } = comparison;
   const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
-  compareLegend.textContent = `\u25B2 / \u25BC: significantly higher / lower than the baseline, ${c.baseline} (${test} = ${TEST_DESCRIPTIONS[test]}, two-sided, ${correction}, adjusted p < ${c.settings.alpha})`;
+  // The words of the CLI's legend, with the page's marks.
+  compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   // The adjusted p last (the raw one in its cell's title: the downloads have both).

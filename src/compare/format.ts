@@ -125,11 +125,28 @@ export function significance(x: PairComparison, test: TestName): "higher" | "low
   return x.runMean > x.baselineMean ? "higher" : "lower";
 }
 
-/** How the p-values of `test` were adjusted, in words: "Holm", "HSD-adjusted", "no correction". */
-function adjustedBy(c: Comparison, test: TestName): string {
-  if (test === "tukey") return "HSD-adjusted";
-  const correction = c.settings.correction;
-  return correction === "none" ? "no correction" : correction === "bh" ? "Benjamini-Hochberg" : correction === "holm" ? "Holm" : "Bonferroni";
+/**
+ * What makes a comparison significant by `test`, in words: "Holm, adjusted p < 0.05" (Bonferroni,
+ * Benjamini-Hochberg likewise), "HSD-adjusted p < 0.05" (the Tukey HSD adjusts itself), "no
+ * correction, p < 0.05".
+ */
+function significantWhen(c: Comparison, test: TestName): string {
+  const { correction, alpha } = c.settings;
+  if (test === "tukey") return `HSD-adjusted p < ${alpha}`;
+  if (correction === "none") return `no correction, p < ${alpha}`;
+  return `${correction === "bh" ? "Benjamini-Hochberg" : correction === "holm" ? "Holm" : "Bonferroni"}, adjusted p < ${alpha}`;
+}
+
+/**
+ * What the side-by-side table's marks say: `+ / -: significantly higher / lower than the baseline, B
+ * (t = paired Student's t, two-sided, Holm, adjusted p < 0.05)`, or with every pair compared what
+ * its letters say. The page shows it under its own marks.
+ */
+export function markLegend(c: Comparison, markTest: TestName): string {
+  const test = `${markTest} = ${TEST_DESCRIPTIONS[markTest]}, two-sided, ${significantWhen(c, markTest)}`;
+  return c.baseline === null
+    ? `a, b, ...: the runs (by letter) that this run is significantly higher than (${test})`
+    : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`;
 }
 
 /**
@@ -156,11 +173,8 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
     (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b)).join(",");
   const header = ["measure", ...c.runs.map((r, i) => (every ? `(${letter(i)}) ${r}` : r === c.baseline ? `${r} (baseline)` : r))];
   const values = c.measures.map((m) => c.runs.map((r) => ({ value: fixed(c.means[r][m]), mark: markOf(r, m) })));
-  const test = `${markTest} = ${TEST_DESCRIPTIONS[markTest]}, two-sided, ${adjustedBy(c, markTest)}, adjusted p < ${c.settings.alpha}`;
   const legend = [
-    every
-      ? `a, b, ...: the runs (by letter) that this run is significantly higher than (${test})`
-      : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`,
+    markLegend(c, markTest),
     "each run's mean over all its queries, as its evaluation prints it; the comparisons below pair the queries both runs have a value for",
     pairedLine(c),
   ];
@@ -294,12 +308,10 @@ function latex(c: Comparison, markTest: TestName): string {
     const letters = (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
     return `${fixed(c.means[run][measure])}${letters.length ? `$^{${letters.join(",")}}$` : ""}`;
   };
-  const { settings } = c;
-  const correction = adjustedBy(c, markTest);
   const against = c.baseline === null ? "every other run" : `the baseline (${c.baseline})`;
   const lines = [
     `% rankeval: each run's mean; a superscript names the runs it is significantly better than`,
-    `% (${TEST_DESCRIPTIONS[markTest]}, two-sided, ${correction}, adjusted p < ${settings.alpha}; compared with ${against}).`,
+    `% (${TEST_DESCRIPTIONS[markTest]}, two-sided, ${significantWhen(c, markTest)}; compared with ${against}).`,
     `% Conventions: ${c.conventions}`,
     `\\begin{tabular}{ll${"r".repeat(c.measures.length)}}`,
     "\\toprule",
