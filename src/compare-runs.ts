@@ -6,7 +6,7 @@
 import { RankevalError } from "./errors.js";
 import type { Result } from "./evaluate.js";
 import type { NamedResult as ComparedRun } from "./compare/compare.js";
-import { DEFAULT_OPTIONS } from "./options.js";
+import { DEFAULT_OPTIONS, mergeConventions } from "./options.js";
 import { sortedOrder } from "./trec/format.js";
 import { parseTrecMeasures, trecLines } from "./trec/names.js";
 import type { Plan } from "./trec/plan.js";
@@ -46,17 +46,16 @@ export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
 
 /**
  * The conventions of a comparison, in one line, from each compared measure's (Result's
- * measureConventions, or the conventions column of a per-query CSV): the one string when every
- * measure shares it (without the `rankeval: ` of the library's own names, as the evaluation's table
- * prints it), else each group of measures and theirs: `[ndcg@10] rankeval: gain=exp ...; [map,
- * P_10] trec_eval: gain=linear ...`. Made from what per-query files carry, so that a comparison made
- * again from them says the same.
+ * measureConventions, or the conventions column of a per-query CSV), merged as the evaluation's table
+ * merges them (options.ts mergeConventions: measures share a line when they agree on every convention
+ * both name): that line when all merge into one (`trec_eval: gain=linear relevanceThreshold=1 ...`),
+ * else each line after the measures it holds: `[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`.
+ * Made from what per-query files carry, so that a comparison made again from them says the same.
  */
 export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
-  const groups = new Map<string, string[]>();
-  for (const r of rows) groups.set(r.conventions, [...(groups.get(r.conventions) ?? []), r.name]);
-  if (groups.size === 1) return [...groups.keys()][0].replace(/^rankeval: /, "");
-  return [...groups].map(([conventions, names]) => `[${names.join(", ")}] ${conventions}`).join("; ");
+  const merged = mergeConventions(rows.map((r) => r.conventions));
+  if (merged.lines.length === 1) return merged.lines[0];
+  return merged.lines.map((line, i) => `[${rows.filter((_, k) => merged.index[k] === i).map((r) => r.name).join(", ")}] ${line}`).join("; ");
 }
 
 /**

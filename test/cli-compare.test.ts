@@ -178,8 +178,8 @@ describe("per-query results as inputs", () => {
     const b = file("lin.json", binary(["-q", "--format", "json", "-m", "ndcg@10", "--gain", "linear", "qrels.txt", "rerank.run"]).out);
     const r = binary(["--compare", a, b]);
     expect(r.status).toBe(2);
-    expect(r.err).toBe(`rankeval: ${a} and ${b} were made under different conventions (ndcg@10: rankeval: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid; rankeval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid): they cannot be compared\n`);
-    const c = file("lin.csv", binary(["-q", "--format", "csv", "-m", "ndcg@10", "-l", "2", "qrels.txt", "rerank.run"]).out);
+    expect(r.err).toBe(`rankeval: ${a} and ${b} were made under different conventions (ndcg@10: rankeval: gain=exp noRelevant=zero beyondList=pad ties=docid; rankeval: gain=linear noRelevant=zero beyondList=pad ties=docid): they cannot be compared\n`);
+    const c = file("one.csv", binary(["-q", "--format", "csv", "-m", "ndcg@10", "--no-relevant", "one", "qrels.txt", "rerank.run"]).out);
     expect(binary(["--compare", a, c]).err).toMatch(new RegExp(`^rankeval: ${a} and ${c} were made under different conventions \\(ndcg@10: `));
   });
 

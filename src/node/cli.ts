@@ -61,7 +61,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   try {
-    if (args.compare) return await compareMode(args, io);
+    if (args.compare) return await compareMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
     return await trecMode(args, io);
@@ -88,6 +88,25 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 }
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
+  const { p, runs } = await evaluateTrecRuns(args, io);
+  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
+  if (format === "trec") {
+    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+    // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
+    // file, as head and tail print several files (`==> FILE <==`, a blank line between).
+    io.stdout.write(labelledTexts(runs.map((r) => ({ name: nameOf(r.file), text: trecText(p, r, args) }))));
+  } else {
+    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
+  }
+  return EXIT.ok;
+}
+
+/**
+ * QRELS RUN [RUN ...] read, joined and evaluated under the plan of the -m names, saying on stderr
+ * what the user should know (the plan's warnings, values read as trec_eval reads them, queries a run
+ * lacks): what trecMode prints, and what --compare compares (compare.ts).
+ */
+export async function evaluateTrecRuns(args: CliArgs, io: Io): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = plan(args.measures, null, args);
   const opts = options(args, p.kind === "trec");
   tellPlan(p, io);
@@ -120,16 +139,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     }
     runs.push({ file, runTag: r.runTag, ...r.evaluated, summary });
   }
-  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
-  if (format === "trec") {
-    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-    // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
-    // file, as head and tail print several files (`==> FILE <==`, a blank line between).
-    io.stdout.write(labelledTexts(runs.map((r) => ({ name: nameOf(r.file), text: trecText(p, r, args) }))));
-  } else {
-    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
-  }
-  return EXIT.ok;
+  return { p, runs };
 }
 
 /** Says on stderr what the names were read as where that may surprise. */

@@ -8,21 +8,20 @@ import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Compar
 import { formatComparison, type ComparisonFormat } from "../compare/format.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../compare-runs.js";
 import { RankevalError } from "../errors.js";
-import { Interner } from "../io/index.js";
-import { judgedRowsOnly } from "../kernel/batch.js";
-import { evaluateBlock, options, plan, type Plan } from "../trec/plan.js";
+import { plan, type Plan, type RunResult } from "../trec/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
-import { evaluateRunPath, readJudgments } from "./files.js";
-import { Progress } from "./progress.js";
-import { checkReadOnce, displayName, readInto } from "./read.js";
+import { displayName, readInto } from "./read.js";
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 const badInput = (message: string) => new RankevalError("bad-input", message);
 
+/** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
+export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
+
 /** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors for main() to report. */
-export async function compareMode(args: CliArgs, io: Io): Promise<number> {
+export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   if (args.files.length === 0) throw usage("--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)");
   const kinds = await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
@@ -39,7 +38,7 @@ export async function compareMode(args: CliArgs, io: Io): Promise<number> {
     const twice = runFiles.find((f, i) => runFiles.indexOf(f) !== i);
     if (twice !== undefined) throw usage(`two runs are named "${twice}"; give each run its own name`);
     if (args.baseline !== undefined && !runFiles.includes(args.baseline)) throw usage(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
-    runs = await evaluatedRuns(args, io);
+    runs = await evaluatedRuns(args, io, evaluate);
   }
   const c = await compareRuns(runs, compareOptions(args, runs));
   const format: ComparisonFormat = args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
@@ -120,7 +119,7 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
 /** The evaluation's options that per-query results cannot change: they were computed with theirs. */
 const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
   ["complete", "-c"], ["judgedOnly", "-J"], ["threshold", "-l"], ["depth", "-M"], ["gain", "--gain"], ["noRelevant", "--no-relevant"],
-  ["beyondList", "--beyond-list"], ["ties", "--ties"], ["inputFormat", "--input-format"], ["columns", "--columns"],
+  ["beyondList", "--beyond-list"], ["ties", "--ties"], ["preset", "--preset"], ["numDocs", "-N"], ["inputFormat", "--input-format"], ["columns", "--columns"],
 ];
 
 /**
@@ -182,37 +181,15 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
 }
 
 /**
- * QRELS RUN RUN ...: evaluated as the evaluation's mode does (cli.ts trecMode: the same plan, options,
- * reading and warnings), each run named by its file as given; the lines that are per-query numbers.
+ * QRELS RUN RUN ...: read and evaluated as the evaluation's mode does (cli.ts evaluateTrecRuns: the
+ * same plan, options, reading and warnings), each run named by its file as given; the lines that are
+ * per-query numbers.
  */
-async function evaluatedRuns(args: CliArgs, io: Io): Promise<NamedResult[]> {
-  const p: Plan = plan(args.measures, null);
-  const opts = options(args);
-  for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
-  if (p.left.length) io.stderr.write(`rankeval: not computed yet, left out: ${p.left.join(", ")}\n`);
-  const { rows, left } = comparableRows(p);
-  if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
+  // Said before the files are read: the plan's rows do not depend on them.
+  const { rows, left } = comparableRows(plan(args.measures, null, args));
   if (!rows.length) throw usage("no measure to compare: none of those asked is a per-query number");
-  const progress = new Progress(io.stderr);
-  const qids = new Interner();
-  const [qrelsFile, ...runFiles] = args.files;
-  await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
-  const choice = { format: args.inputFormat, columns: args.columns };
-  const judgments = await readJudgments(qrelsFile, qids, choice, progress);
-  const warned = new Set<string>();
-  const warn = (w: string) => {
-    if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
-    warned.add(w);
-  };
-  const runs: NamedResult[] = [];
-  for (const file of runFiles) {
-    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete }, ({ batch, qids }) => evaluateBlock(p, args.judgedOnly ? judgedRowsOnly(batch) : batch, qids, opts, displayName(file), warn), progress);
-    const notInRun = r.notInRunQids.length;
-    if (notInRun && !args.complete) {
-      const some = r.notInRunQids.slice(0, 5).join(", ");
-      io.stderr.write(`rankeval: ${displayName(file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
-    }
-    runs.push({ name: file, result: comparableResult(r.evaluated.result, rows) });
-  }
-  return runs;
+  if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+  const { runs } = await evaluate(args, io);
+  return runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
 }
