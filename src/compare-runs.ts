@@ -155,11 +155,13 @@ export function looksLikePerQueryJson(head: string): boolean {
 
 /** The header of rankeval's per-query CSV (`-q --format csv`). */
 export const PER_QUERY_CSV_HEADER = "run,qid,measure,value,conventions";
+/** Its header with --tie-range: each value's worst and best over the orders of tied documents (not compared). */
+const PER_QUERY_CSV_TIE_RANGE_HEADER = "run,qid,measure,value,worst,best,conventions";
 
 /** Whether the start of a text is rankeval's per-query CSV: its header line. */
 export function looksLikePerQueryCsv(head: string): boolean {
   const line = head.replace(/^\uFEFF/, "").split("\n")[0].replace(/\r$/, "");
-  return line === PER_QUERY_CSV_HEADER;
+  return line === PER_QUERY_CSV_HEADER || line === PER_QUERY_CSV_TIE_RANGE_HEADER;
 }
 
 /**
@@ -229,7 +231,8 @@ interface CsvRun extends RunValues {
 export class PerQueryCsvReader {
   private rest = "";
   private line = 0;
-  private header = false;
+  /** The header line read (its columns), or null before it. */
+  private header: string | null = null;
   private readonly runs: CsvRun[] = [];
   private readonly conventionsOf = new Map<string, string>();
 
@@ -250,7 +253,7 @@ export class PerQueryCsvReader {
   finish(): PerQueryRun[] {
     if (this.rest !== "") this.record(this.rest);
     this.rest = "";
-    if (!this.header) throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+    if (this.header === null) throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
     if (this.runs.length === 0) throw new RankevalError("bad-input", `${this.file}: has no run`);
     for (const run of this.runs) {
       // The trailing rows of qid `all`: the summary, each measure's last; any before it, a query `all`.
@@ -279,15 +282,18 @@ export class PerQueryCsvReader {
     const line = this.line;
     this.line += (text.match(/\n/g) ?? []).length;
     const record = text.endsWith("\r") ? text.slice(0, -1) : text;
-    if (!this.header) {
-      if (record.replace(/^\uFEFF/, "") !== PER_QUERY_CSV_HEADER) throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
-      this.header = true;
+    if (this.header === null) {
+      const header = record.replace(/^\uFEFF/, "");
+      if (header !== PER_QUERY_CSV_HEADER && header !== PER_QUERY_CSV_TIE_RANGE_HEADER) throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+      this.header = header;
       return;
     }
     if (record === "") return;
     const fields = csvFields(record);
-    if (fields === null || fields.length !== 5) throw this.bad(line, `expected 5 fields (${PER_QUERY_CSV_HEADER}), got ${fields === null ? "an unclosed quote" : fields.length}`);
-    const [name, qid, measure, written, conventions] = fields;
+    const columns = this.header.split(",").length;
+    if (fields === null || fields.length !== columns) throw this.bad(line, `expected ${columns} fields (${this.header}), got ${fields === null ? "an unclosed quote" : fields.length}`);
+    const [name, qid, measure, written] = fields;
+    const conventions = fields[columns - 1];
     // report() writes String(value): "NaN" where a measure has no value for the query.
     const value = written === "NaN" ? NaN : Number(written);
     if (written !== "NaN" && (written.trim() === "" || Number.isNaN(value))) throw this.bad(line, `value "${written}" is not a number`);

@@ -131,7 +131,13 @@ describe("per-query results as inputs", () => {
       const allJson = file("all.json", written("json", RUNS));
       const allCsvGz = file("all.csv.gz", gzipSync(written("csv", RUNS)));
       const mixed = [json[0], csv[1], file("2.json.gz", gzipSync(readFileSync(json[2])))];
-      for (const inputs of [json, csv, [allJson], [allCsvGz], mixed, [file("two.json", written("json", RUNS.slice(0, 2))), csv[2]]]) {
+      // With --tie-range the files carry each value's [worst, best] too (not compared).
+      const ranged = (format: string) => {
+        const r = binary([...complete, "-q", "--tie-range", "--format", format, ...measures, "qrels.txt", ...RUNS]);
+        expect(r.status).toBe(0);
+        return file(`ranged.${format}`, r.out);
+      };
+      for (const inputs of [json, csv, [allJson], [allCsvGz], mixed, [file("two.json", written("json", RUNS.slice(0, 2))), csv[2]], [ranged("json")], [ranged("csv")]]) {
         const again = binary(["--compare", ...tests, ...inputs]);
         expect(again.err, inputs.join(" ")).toBe("");
         expect(again.out, inputs.join(" ")).toBe(direct.out);
