@@ -215,7 +215,7 @@ function notes(c: Comparison): string[] {
   const resampled = settings.tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
   const lines = [
     `tests (two-sided): ${settings.tests.map((t) => `${t} = ${TEST_DESCRIPTIONS[t]}`).join("; ")}${resampled ? `; B = ${settings.iterations}, seed ${settings.seed}` : ""}`,
-    `p adjusted: ${settings.correction === "none" ? "not" : `${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = adjusted p < ${settings.alpha}`,
+    `${settings.correction === "none" ? "p not adjusted for multiple comparisons" : `p adjusted: ${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = ${settings.correction === "none" ? "p" : "adjusted p"} < ${settings.alpha}`,
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
   ];
   // Measures that lose the same queries of a pair (a run missing some judged queries loses them in
