@@ -85,7 +85,11 @@ export interface ReaderPort<Source> {
   send(job: ReaderJob<Source>): void;
   /** Calls `report` with each message, `fail` if the reader dies. */
   listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
-  stop(): void;
+  /**
+   * Ends the read. `idle`: the reader said it is done (its end or its error), so a reader kept for
+   * other reads can take the next; otherwise it may be mid-read and must be ended.
+   */
+  stop(idle?: boolean): void;
 }
 
 /**
@@ -101,8 +105,8 @@ export function readerBlocks<Source>(
     new Promise((resolve, reject) => {
       const reader = start();
       const arrival = new PortableBlocks(qids, file);
-      const end = (settle: () => void) => {
-        reader.stop();
+      const end = (settle: () => void, idle = false) => {
+        reader.stop(idle);
         settle();
       };
       reader.listen((r) => {
@@ -111,8 +115,9 @@ export function readerBlocks<Source>(
           else if (r.type === "block") {
             add(arrival.rows(r.block));
             reader.send({ type: "evaluated" });
-          } else if (r.type === "end") end(() => resolve(r.runTag));
-          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)));
+          } else if (r.type === "end") end(() => resolve(r.runTag), true);
+          // A reader out of memory is ended: its heap may be past saving.
+          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)), !r.outOfMemory);
         } catch (err) {
           end(() => reject(err));
         }

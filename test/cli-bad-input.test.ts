@@ -131,8 +131,12 @@ describe("nothing to evaluate: an error naming the file, exit 2", () => {
     expectFailure(rankeval(["-c", "-m", "map", qrels, other]), 2, message);
     expectFailure(rankeval(["-m", "map", qrels, file("other.json", '{"x1": {"d1": 1}}')]), 2, /other\.json: no query in common/);
     expectFailure(rankeval(["-m", "map", qrelsJson, file("other.csv", "qid,docid,score\n1,d1,0.5\n")]), 2, /other\.csv: no query in common .*\("1"\).*"q1"/);
-    // One of several runs: the report of the others is not printed either.
-    expectFailure(rankeval(["-m", "map", qrels, run, other]), 2, /other\.run: no query in common/);
+    // One of several runs: a table of the others is not printed either (a table is all the runs).
+    expectFailure(rankeval(["-m", "map", "--format", "table", qrels, run, other]), 2, /other\.run: no query in common/);
+    // trec_eval's text is printed run by run: the runs before the bad one are out, whole.
+    const r = rankeval(["-m", "map", qrels, run, other]);
+    expect([r.status, r.err]).toEqual([2, `rankeval: ${other}: no query in common with the judgments: its 2 queries ("x1", "x2") have none in ${qrels} (2 judged: "q1", "q2")\n`]);
+    expect(r.out).toBe(`==> ${run} <==\nmap                   \tall\t0.7500\n`);
   });
 
   it("LETOR: empty predictions or groups, named", () => {
@@ -178,7 +182,9 @@ describe("files that cannot be read", () => {
     expectFailure(rankeval([qrels, join(dir, "missing.run")]), 2, /missing\.run: cannot read it: no such file \(ENOENT\)/);
     const sub = join(dir, "a-directory");
     mkdirSync(sub, { recursive: true });
-    expectFailure(rankeval([qrels, sub]), 2, /a-directory: cannot read it: is a directory, not a file/);
+    // A directory of runs gives the files in it (test/cli-many-runs.test.ts): none is bad input.
+    expectFailure(rankeval([qrels, sub]), 2, /a-directory: no run files in it$/m);
+    expectFailure(rankeval([sub, run]), 2, /a-directory: cannot read it: is a directory, not a file/);
     expectFailure(rankeval(["--letor", sub, "--scores", scores]), 2, /a-directory: cannot read it: is a directory/);
     expectFailure(rankeval([join(run, "x"), run]), 2, /a\.run\/x: cannot read it: a part of the path is not a directory \(ENOTDIR\)/);
   });

@@ -324,8 +324,9 @@ describe("the installed binary", () => {
     const out = execFileSync("node", [bin, "-m", "map", qrels, "-"], { input: readFileSync(runA) }).toString();
     expect(out).toMatch(/map\s+\tall\t0\.7500/);
   });
-  // Run files are parsed in a worker thread by the built binary (src/node/run-reader.ts); in process,
-  // from the TypeScript source, in the main thread: both must print the same, errors included.
+  // Large run files are parsed in a worker thread by the built binary (src/node/run-reader.ts, every
+  // run with RANKEVAL_THREAD_MIN_BYTES=0); in process, from the TypeScript source, in the main
+  // thread: both must print the same, errors included.
   it("parses runs in a worker thread with the same output and errors as in process", async () => {
     const lines: string[] = [];
     const judged: string[] = [];
@@ -346,8 +347,10 @@ describe("the installed binary", () => {
     ];
     for (const argv of cases) {
       const inProcess = await run(...argv);
-      const binary = spawnSync("node", [bin, ...argv]);
-      expect({ status: binary.status, out: binary.stdout.toString(), err: binary.stderr.toString() }).toEqual({ status: inProcess.status, out: inProcess.out, err: inProcess.err });
+      for (const env of [{ RANKEVAL_THREAD_MIN_BYTES: "0" }, {}]) {
+        const binary = spawnSync("node", [bin, ...argv], { env: { ...process.env, ...env } });
+        expect({ status: binary.status, out: binary.stdout.toString(), err: binary.stderr.toString() }).toEqual({ status: inProcess.status, out: inProcess.out, err: inProcess.err });
+      }
     }
     expect((await run(...cases[0])).out.split("\n").length).toBeGreaterThan(20_000);
     expect((await run(...cases[2])).err).toMatch(/score\.run:2:\d+: /);
@@ -355,6 +358,9 @@ describe("the installed binary", () => {
   });
   it("joins the blocks of a worker thread (the built reader, a block a 1 MiB chunk) as the whole file", async () => {
     const { threadBlocks } = (await import(new URL("../dist/node/run-reader.js", import.meta.url).href)) as typeof import("../src/node/run-reader.js");
+    const { threadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");
+    const pool = threadPool();
+    expect(pool).not.toBeNull();
     const lines: string[] = [];
     // About 6 MB: six chunks of the reader's 1 MiB, each handing over its whole queries as a block.
     for (let q = 0; q < 2000; q++) for (let d = 0; d < 120; d++) lines.push(`q${q} Q0 d${(d * 7 + q) % 121} ${d + 1} ${(q + d) % 4} R`);
@@ -367,8 +373,7 @@ describe("the installed binary", () => {
     const p = plan(["map", "ndcg_cut.5", "P.3"], null);
     const opts = options({});
     const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, path, () => {});
-    const blocks = threadBlocks(path, 50, new Progress({ write: () => true }));
-    expect(blocks).not.toBeNull();
+    const blocks = threadBlocks(path, 50, pool!, new Progress({ write: () => true }));
     let sizes = 0;
     const inThread = await evaluateRunFile(judgments(), { file: path, blocks: (qids, add) => blocks!(qids, (rows) => (sizes++, add(rows))), whole: () => Promise.reject(new Error("not whole")) }, evaluate);
     expect(sizes).toBeGreaterThan(4);

@@ -3,16 +3,17 @@
 // trec_eval's text (byte for byte), a table, JSON or CSV.
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
-import { GroupParser, Interner, LetorParser, ScoresParser } from "../io/index.js";
-import { letorBatch, type LetorInput } from "../letor.js";
-import { labelledTexts } from "../report.js";
+import { Interner } from "../io/interner.js";
+import type { LetorInput } from "../letor.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { compareMode } from "./compare.js";
-import { evaluateRunPath, readJudgments } from "./files.js";
+import { readJudgments } from "./files.js";
+import { threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
+import { evaluateRuns, expandRuns } from "./runs.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -88,17 +89,31 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 }
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
-  const { p, runs } = await evaluateTrecRuns(args, io);
+  const p = planOf(args, io);
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
-  if (format === "trec") {
-    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-    // One run: trec_eval's text, byte for byte. Several: each run's text after a header naming its
-    // file, as head and tail print several files (`==> FILE <==`, a blank line between).
-    io.stdout.write(labelledTexts(runs.map((r) => ({ name: nameOf(r.file), text: trecText(p, r, args) }))));
-  } else {
-    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
-  }
+  // Said before any file is read.
+  if (format === "trec" && p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  // trec_eval's text is written run by run, each as soon as it and the runs before it are done (one
+  // run: trec_eval's text, byte for byte; several: each after a header naming its file, as head and
+  // tail print several files, `==> FILE <==`, a blank line between); a table, JSON or CSV puts every
+  // run side by side, so it is written once all are. A bad run stops the command there: the trec
+  // text of every run before it is out, whole; a table, JSON or CSV is not written at all.
+  const runs: RunResult[] = [];
+  await evaluateEachRun(args, io, p, (i, r, total) => {
+    if (format !== "trec") return void runs.push(r);
+    const text = trecText(p, r, args);
+    io.stdout.write(total === 1 ? text : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${text}`);
+  });
+  if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
   return EXIT.ok;
+}
+
+/** The plan of the -m names, having said on stderr what they were read as where that may surprise. */
+function planOf(args: CliArgs, io: Io): Plan {
+  const p = plan(args.measures, null, args);
+  tellPlan(p, io);
+  sayTruncated(args, p.kind === "trec", io);
+  return p;
 }
 
 /**
@@ -107,15 +122,28 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
  * lacks): what trecMode prints, and what --compare compares (compare.ts).
  */
 export async function evaluateTrecRuns(args: CliArgs, io: Io): Promise<{ p: Plan; runs: RunResult[] }> {
-  const p = plan(args.measures, null, args);
+  const p = planOf(args, io);
+  const runs: RunResult[] = [];
+  await evaluateEachRun(args, io, p, (_, r) => runs.push(r));
+  return { p, runs };
+}
+
+/**
+ * The judgments read once, then each run (a directory or a glob gives its files: src/node/runs.ts)
+ * read, joined and evaluated, a few at a time, large ones parsed by the process's worker threads
+ * (src/node/pool.ts); `onRun` gets each in the order given as soon as it and the runs before it are
+ * done (the i-th of `total`), after its warnings. The first run that fails rejects, after the runs
+ * before it were handed on.
+ */
+async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void): Promise<void> {
   const opts = options(args, p.kind === "trec");
-  tellPlan(p, io);
-  sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
   // table of every id in the collection.
   const qids = new Interner();
-  const [qrelsFile, ...runFiles] = args.files;
+  const [qrelsFile, ...runArgs] = args.files;
+  const { files: runFiles, notes } = expandRuns(runArgs);
+  for (const n of notes) io.stderr.write(`rankeval: ${n}\n`);
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   const judgments = await readJudgments(qrelsFile, qids, choice, progress);
@@ -125,21 +153,26 @@ export async function evaluateTrecRuns(args: CliArgs, io: Io): Promise<{ p: Plan
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
     warned.add(w);
   };
-  const runs: RunResult[] = [];
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
   const summary = p.kind === "trec" && args.complete ? { num_rel: positiveJudgments(judgments) } : undefined;
-  for (const file of runFiles) {
-    const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
+  const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) =>
+    evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
+  progress.runsGiven(runFiles.length);
+  try {
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
-    const r = await evaluateRunPath(file, judgments, { ...choice, complete: args.complete, placeholder: p.kind === "trec" }, evaluate, progress);
-    const notInRun = r.notInRunQids.length;
-    if (notInRun && !args.complete) {
-      const some = r.notInRunQids.slice(0, 5).join(", ");
-      io.stderr.write(`rankeval: ${nameOf(file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
-    }
-    runs.push({ file, runTag: r.runTag, ...r.evaluated, summary });
+    await evaluateRuns(runFiles, judgments, evaluateFor, (i, r) => {
+      progress.clear();
+      for (const w of r.warnings) warn(w);
+      const notInRun = r.notInRunQids.length;
+      if (notInRun && !args.complete) {
+        const some = r.notInRunQids.slice(0, 5).join(", ");
+        io.stderr.write(`rankeval: ${nameOf(r.file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+      }
+      onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
+    }, { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress });
+  } finally {
+    progress.done();
   }
-  return { p, runs };
 }
 
 /** Says on stderr what the names were read as where that may surprise. */
@@ -177,6 +210,10 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   tellPlan(p, io);
   sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
+  // LETOR's parsers are loaded for this mode only.
+  const [{ GroupParser }, { LetorParser }, { ScoresParser }, { letorBatch }] = await Promise.all([
+    import("../io/group.js"), import("../io/letor.js"), import("../io/scores.js"), import("../letor.js"),
+  ]);
   const qidNames = new Interner();
   const docidNames = new Interner();
   const letorFile = args.letor!;

@@ -5,17 +5,38 @@ import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks } from "../ru
 import type { Evaluated } from "../trec/plan.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../trec-join.js";
 import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
-import { displayName, inputSize, readInto, rereadable, type ProgressSink } from "./read.js";
+import type { ThreadPool } from "./pool.js";
+import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
   // Named in messages as the user knows it (standard input for -), its format from its real name.
-  const parser = qrelsParserFor(displayName(file), qids, await inputSize(file), { ...choice, format: formatOf(file, choice.format) });
+  const info = inputInfo(file);
+  const parser = await qrelsParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
   await readInto(file, parser, progress);
   const judgments = groupJudgments(parser.finish());
   checkJudgments(judgments);
   return judgments;
+}
+
+/**
+ * The least bytes of run text parsed by a thread of the pool rather than by the calling thread. A
+ * thread pays where it parses one block while this thread evaluates the one before; a run that fits
+ * in one block (BLOCK_ROWS rows) gains nothing from it, and a run whose size says it cannot hold more
+ * rows (a TREC line is at least 12 bytes: `q Q0 d 1 1 t` and its newline) is parsed here, without
+ * waiting for a thread to start. The RANKEVAL_THREAD_MIN_BYTES environment variable sets another
+ * (0: every run that streams goes to a thread).
+ */
+export const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
+
+/** A gzip file's text is taken to be this many times its size, to decide where it is parsed. */
+const GZIP_RATIO = 6;
+
+/** THREAD_MIN_BYTES, or the environment's. */
+function threadMinBytes(): number {
+  const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
+  return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : THREAD_MIN_BYTES;
 }
 
 /**
@@ -25,6 +46,8 @@ export async function readJudgments(file: string, qids: Interner, choice: Parser
  * are not grouped (read again) whole. `evaluate` gets each joined block and keeps nothing of its batch.
  * A run without rows, or sharing no query with the judgments, is an error (evaluateRunFile).
  * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/trec-join.ts).
+ * A large run is parsed by a thread of `pool` (THREAD_MIN_BYTES) while this thread evaluates; a small
+ * one, or any without a pool, in this thread.
  */
 export async function evaluateRunPath(
   file: string,
@@ -32,15 +55,18 @@ export async function evaluateRunPath(
   choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
+  pool?: ThreadPool | null,
 ) {
+  const info = inputInfo(file);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
-  const streams = formatOf(file, choice.format) === "trec" && (await rereadable(file));
+  const streams = formatOf(file, choice.format) === "trec" && info.regular;
+  const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
   return evaluateRunFile(judgments, {
     file: displayName(file),
-    // Parsed in a worker thread while this one joins and evaluates (in this thread when run from source).
-    blocks: streams ? (threadBlocks(file, BLOCK_ROWS, progress) ?? parsedBlocks(file, (sink) => readInto(file, sink, progress))) : null,
+    // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
+    blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress))) : null,
     whole: async () => {
-      const parser = runParserFor(displayName(file), judgments.qrels.qidNames, await inputSize(file), { ...choice, format: formatOf(file, choice.format) });
+      const parser = await runParserFor(displayName(file), judgments.qrels.qidNames, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
       await readInto(file, parser, progress);
       return parser.finish();
     },

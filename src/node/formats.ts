@@ -2,10 +2,10 @@
 // from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
 // .tsv file from its first line: a header names the columns; without one, a line of TREC's fields
 // (MS MARCO's qrels.dev.tsv: `qid<TAB>0<TAB>docid<TAB>rel`) makes it TREC text.
+// The JSON and CSV/TSV parsers are loaded when a file needs one: a TREC evaluation never loads them.
 import { basename } from "node:path";
-import { DelimitedParser, type ColumnNames } from "../io/delimited.js";
+import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
-import { JsonParser } from "../io/json.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
@@ -103,10 +103,12 @@ class ChosenByFirstLine<T> implements Parser<T> {
 }
 
 /** The per-row parser for a QRELS file. */
-export function qrelsParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Parser<QrelsRows> {
+export async function qrelsParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<QrelsRows>> {
   const format = formatOf(file, choice.format);
-  if (format === "json") return new JsonParser({ file, qids, kind: "qrels", expectedBytes });
+  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "qrels", expectedBytes });
   const trec = () => new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
+  if (format === "trec") return trec();
+  const { DelimitedParser } = await import("../io/delimited.js");
   const delimited = () => new DelimitedParser({
     file, qids, kind: "qrels", expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
   });
@@ -116,11 +118,13 @@ export function qrelsParserFor(file: string, qids: Interner, expectedBytes: numb
 }
 
 /** The per-row parser for a RUN file. */
-export function runParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Parser<RunRows> {
+export async function runParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<RunRows>> {
   const format = formatOf(file, choice.format);
   const runTag = runTagOf(file);
-  if (format === "json") return new JsonParser({ file, qids, kind: "run", runTag, expectedBytes });
+  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "run", runTag, expectedBytes });
   const trec = () => new RunParser({ file, qids, docids: "per-row", expectedBytes });
+  if (format === "trec") return trec();
+  const { DelimitedParser } = await import("../io/delimited.js");
   const delimited = () => new DelimitedParser({
     file, qids, kind: "run", runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
   });

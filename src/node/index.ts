@@ -144,7 +144,7 @@ export async function evaluateFiles(
 export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readQrels");
   checkPath(path, "readQrels: path");
-  const parser = qrelsParserFor(path, new Interner(), await inputSize(path), choice);
+  const parser = await qrelsParserFor(path, new Interner(), await inputSize(path), choice);
   await readInto(path, parser);
   const rows = parser.finish();
   return idValues(rows, rows.rel);
@@ -158,7 +158,7 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
 export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readRun");
   checkPath(path, "readRun: path");
-  const parser = runParserFor(path, new Interner(), await inputSize(path), choice);
+  const parser = await runParserFor(path, new Interner(), await inputSize(path), choice);
   await readInto(path, parser);
   const rows = parser.finish();
   return idValues(rows, rows.score);

@@ -1,41 +1,96 @@
+/** A file being read, as progress shows it. */
+interface Reading {
+  total: number;
+  bytes: number;
+  started: number;
+}
+
 /**
- * Progress on a terminal: file, bytes read, speed and time left, on one line of stderr rewritten at
- * most four times a second. Silent when stderr is not a terminal or the file is small, so pipes and
- * logs stay clean.
+ * Progress on a terminal, on one line of stderr rewritten at most four times a second: for a large
+ * file, its name, bytes read, speed and time left; for several runs, the runs done of the runs given
+ * and the time left (at the rate runs were done so far), then the large files being read. Silent when
+ * stderr is not a terminal, so pipes and logs stay clean; for files smaller than `minBytes`; and for
+ * runs in the first half second, so quick commands never flash a line.
  */
 export class Progress {
-  private name = "";
-  private total = 0;
-  private started = 0;
+  /** Files being read, by name (runs may be read several at once). */
+  private readonly reading = new Map<string, Reading>();
+  private last = "";
+  /** Runs given (0: one run, no runs' line) and done, and when the first started. */
+  private runsTotal = 0;
+  private runsDone = 0;
+  private runsStarted = 0;
   private shown = 0;
   private visible = false;
 
   constructor(
     private readonly out: { write(s: string): unknown; isTTY?: boolean },
     private readonly minBytes = 64 * 1024 ** 2,
+    private readonly now: () => number = Date.now,
   ) {}
 
+  /** A file's read starts: `totalBytes` of it (0: unknown). */
   start(name: string, totalBytes: number): void {
-    this.name = name;
-    this.total = totalBytes;
-    this.started = this.shown = Date.now();
+    const now = this.now();
+    this.reading.set(name, { total: totalBytes, bytes: 0, started: now });
+    this.last = name;
+    if (!this.runsTotal && this.reading.size === 1) this.shown = now;
   }
 
-  update(bytes: number): void {
-    if (!this.out.isTTY || this.total < this.minBytes) return;
-    const now = Date.now();
-    if (now - this.shown < 250) return;
-    this.shown = now;
-    const seconds = (now - this.started) / 1000;
-    const rate = bytes / Math.max(seconds, 1e-3);
-    const left = this.total > bytes ? (this.total - bytes) / rate : 0;
-    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MB`;
-    this.out.write(`\r\x1b[K${this.name}: ${mb(bytes)} of ${mb(this.total)}, ${mb(rate)}/s, ${left.toFixed(0)} s left`);
-    this.visible = true;
+  /** `bytes` of file `name` (default: the one started last) are read. */
+  update(bytes: number, name = this.last): void {
+    const r = this.reading.get(name);
+    if (r) r.bytes = bytes;
+    this.render();
   }
 
-  done(): void {
+  /** File `name` (default: the one started last) is read; the runs' line, if any, stays. */
+  done(name = this.last): void {
+    this.reading.delete(name);
+    if (!this.runsTotal || this.runsDone >= this.runsTotal) this.clear();
+  }
+
+  /** The number of runs the command evaluates: from two on, the line says how many are done. */
+  runsGiven(total: number): void {
+    this.runsTotal = total > 1 ? total : 0;
+    this.runsDone = 0;
+    this.runsStarted = this.shown = this.now();
+  }
+
+  /** `done` runs of `total` are evaluated. */
+  runs(done: number, total: number): void {
+    if (total !== this.runsTotal) return;
+    this.runsDone = done;
+    if (done >= total) this.clear();
+    else this.render();
+  }
+
+  /** Takes the line away (before other text goes to the terminal); the next update draws it again. */
+  clear(): void {
     if (this.visible) this.out.write("\r\x1b[K");
     this.visible = false;
+  }
+
+  private render(): void {
+    if (!this.out.isTTY) return;
+    const now = this.now();
+    const files = [...this.reading].filter(([, r]) => r.total >= this.minBytes);
+    if (!files.length && !this.runsTotal) return;
+    if (now - this.shown < 250 || (this.runsTotal && now - this.runsStarted < 500)) return;
+    this.shown = now;
+    const mb = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MB`;
+    const parts: string[] = [];
+    if (this.runsTotal) {
+      const seconds = (now - this.runsStarted) / 1000;
+      const left = this.runsDone > 0 ? ((this.runsTotal - this.runsDone) * seconds) / this.runsDone : NaN;
+      parts.push(`${this.runsDone} of ${this.runsTotal} runs${Number.isNaN(left) ? "" : `, ${left.toFixed(0)} s left`}`);
+    }
+    for (const [name, r] of files) {
+      const rate = r.bytes / Math.max((now - r.started) / 1000, 1e-3);
+      const left = r.total > r.bytes ? (r.total - r.bytes) / rate : 0;
+      parts.push(`${name}: ${mb(r.bytes)} of ${mb(r.total)}, ${mb(rate)}/s, ${left.toFixed(0)} s left`);
+    }
+    this.out.write(`\r\x1b[K${parts.join("; ")}`);
+    this.visible = true;
   }
 }

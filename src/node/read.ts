@@ -1,8 +1,4 @@
-import { createReadStream } from "node:fs";
-import { fstatSync } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { RankevalError } from "../errors.js";
 import type { Progress } from "./progress.js";
 
@@ -26,21 +22,49 @@ export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
  * read once only, by readInto.
  */
 export async function inputSize(path: string): Promise<number> {
-  if (path === "-") return 0;
+  const info = inputInfo(path);
+  return info.regular && !info.gzip ? info.size : 0;
+}
+
+/** What an input is, from one stat (and its first two bytes): the few facts callers decide by. */
+export interface InputInfo {
+  /** A regular file: it can be read again from its start (not standard input, a pipe or a device). */
+  regular: boolean;
+  /** Its size in bytes (0 when not regular). */
+  size: number;
+  /** A regular file starting with gzip's magic bytes. */
+  gzip: boolean;
+}
+
+/**
+ * What `path` is. Synchronous: a stat and, for a regular file, a read of two bytes, which cost less
+ * than a trip through the thread pool of asynchronous calls, and are made once per input. An input
+ * that cannot be read says regular: false (readInto reports the error); a pipe is never opened here.
+ */
+export function inputInfo(path: string): InputInfo {
+  if (path === "-") return { regular: false, size: 0, gzip: false };
   try {
-    if (!(await stat(path)).isFile()) return 0;
-    const file = await open(path);
-    try {
-      const head = new Uint8Array(2);
-      await file.read(head, 0, 2, 0);
-      return head[0] === 0x1f && head[1] === 0x8b ? 0 : (await file.stat()).size;
-    } finally {
-      await file.close();
-    }
+    const s = statSync(path);
+    if (!s.isFile()) return { regular: false, size: 0, gzip: false };
+    return { regular: true, size: s.size, gzip: s.size >= 2 && isGzip(readHead(path)) };
   } catch {
-    return 0; // readInto reports the error
+    return { regular: false, size: 0, gzip: false };
   }
 }
+
+/** A file's first two bytes. */
+function readHead(path: string): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const head = new Uint8Array(2);
+    readSync(fd, head, 0, 2, 0);
+    return head;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 /**
  * Whether `path` can be read more than once from its start: a regular file. Standard input, a named
@@ -49,7 +73,7 @@ export async function inputSize(path: string): Promise<number> {
 export async function rereadable(path: string): Promise<boolean> {
   if (path === "-") return false;
   try {
-    return (await stat(path)).isFile();
+    return statSync(path).isFile();
   } catch {
     return false; // readInto reports the error
   }
@@ -65,7 +89,7 @@ export async function checkReadOnce(inputs: readonly (readonly [string, string])
   for (const [what, path] of inputs) {
     let key: string | null = null;
     try {
-      const s = path === "-" ? fstatSync(0) : await stat(path);
+      const s = path === "-" ? fstatSync(0) : statSync(path);
       if (path === "-" || s.isFIFO() || s.isSocket()) key = `${s.dev}:${s.ino}`;
     } catch {
       if (path === "-") key = "-"; // standard input closed: still one input at most
@@ -100,6 +124,19 @@ function cannotRead(name: string, e: unknown): RankevalError {
   return new RankevalError("bad-input", `${name}: cannot read it: ${why}`);
 }
 
+/** Chunks pushed into a sink at most: the parsers' unit of work, and of a stream's reads. */
+const CHUNK = 1 << 20;
+
+/**
+ * Regular files up to this size are read in one synchronous call rather than streamed: a stream's
+ * set-up and its trips through the thread pool cost more than the read of a small file (a TREC run of
+ * 20 queries is about 20 kB), and the command line reads hundreds of such files in one go.
+ */
+const READ_AT_ONCE = 4 << 20;
+
+/** The gzip streams zlib is loaded for, the first time one is read. */
+let zlib: typeof import("node:zlib") | undefined;
+
 /**
  * Streams a file (or standard input for `-`) into `sink` in 1 MiB chunks, gunzipping it when it
  * starts with gzip's magic bytes, so memory holds one chunk of the file at a time. The file is
@@ -108,19 +145,34 @@ function cannotRead(name: string, e: unknown): RankevalError {
 export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
   const name = displayName(path);
   let size = 0;
+  let stats: Stats | undefined;
   if (path !== "-") {
     try {
-      const s = await stat(path);
-      if (s.isDirectory()) throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
-      size = s.size;
+      stats = statSync(path);
+      if (stats.isDirectory()) throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
+      size = stats.size;
     } catch (e) {
       if (e instanceof RankevalError) throw e;
       throw cannotRead(path, e);
     }
   }
+  if (stats?.isFile() && size <= READ_AT_ONCE) {
+    const bytes = readWhole(path, size);
+    if (bytes && !isGzip(bytes)) {
+      progress?.start(name, size);
+      for (let at = 0; at < bytes.length; at += CHUNK) {
+        sink.push(bytes.subarray(at, Math.min(at + CHUNK, bytes.length)));
+        const wait = sink.ready?.();
+        if (wait) await wait;
+      }
+      progress?.done();
+      return;
+    }
+    // A gzip file (or one that changed under us): streamed below, as any.
+  }
   let source: AsyncIterable<Buffer>;
   try {
-    source = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+    source = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
   } catch (e) {
     throw cannotRead(name, e); // standard input closed (`<&-`): Node cannot make a stream of it
   }
@@ -156,7 +208,9 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
     })();
     let chunks: AsyncIterable<Buffer> = counted;
     if (gzip) {
-      const gunzip = createGunzip({ chunkSize: 1 << 20 });
+      zlib ??= await import("node:zlib");
+      const { Readable } = await import("node:stream");
+      const gunzip = zlib.createGunzip({ chunkSize: CHUNK });
       const compressed = Readable.from(counted);
       // pipe() does not pass a read error on: without this the gunzip would wait for ever.
       compressed.on("error", (e) => gunzip.destroy(e));
@@ -180,5 +234,33 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
     throw cannotRead(name, e);
   } finally {
     progress?.done();
+  }
+}
+
+/**
+ * A regular file's bytes, `size` of them as its stat said, in one read; null where it is not that
+ * size any more or cannot be read now (the stream then reads it, or reports the error as for any file).
+ */
+function readWhole(path: string, size: number): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  try {
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, bytes, at, size - at, at);
+      if (n === 0) return null;
+      at += n;
+    }
+    // One more byte: a file that grew since its stat is streamed whole instead.
+    return readSync(fd, new Uint8Array(1), 0, 1, size) === 0 ? bytes : null;
+  } catch (e) {
+    throw cannotRead(path, e);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,0 +1,242 @@
+/**
+ * The worker threads of the command line and of rankeval/node: one pool per process, of at most one
+ * thread per core, each thread started when first needed and kept for the next job, so that a
+ * command over 200 runs pays a thread's start-up (Node's bootstrap and the modules it loads, 50 to
+ * 150 ms on the project's machine) once per thread, not once per run, and a program that evaluates
+ * every epoch pays it once. Idle threads do not keep the process alive.
+ *
+ * A job holds a thread for a conversation (acquire: the run reader's blocks and acknowledgements,
+ * src/run-reader.ts) or for one request and its reply (request: compare's resampling jobs). The
+ * threads run this module (below: `serve`); what each job needs is imported there when first asked
+ * for, so a thread that only reads runs never loads the comparison code. Where this module is not
+ * beside its built file (run from its TypeScript source, as the tests do) there is no pool, and the
+ * callers do the work in this thread, with the same results.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { Worker } from "node:worker_threads";
+
+/** Marks the threads this module starts, so that it serves only those (not any worker that imports it). */
+const THREAD_ENV = "RANKEVAL_POOL_THREAD";
+
+/** A message to a thread: what it starts (`kind`), then the job's own messages. */
+export interface PoolMessage {
+  kind: "read" | "reader" | "request";
+  [key: string]: unknown;
+}
+
+/** A thread held by one job: its messages go to this job only until it is released. */
+export interface Conversation {
+  post(message: PoolMessage, transfer?: ArrayBuffer[]): void;
+  /** `onMessage` gets each message of the thread; `onFail` once if the thread dies. */
+  listen(onMessage: (message: unknown) => void, onFail: (message: string) => void): void;
+  /**
+   * Gives the thread back. `idle`: the job ended as its protocol says and the thread waits for the
+   * next; otherwise (the job was abandoned mid-way) the thread is ended and replaced when needed.
+   */
+  release(idle: boolean): void;
+}
+
+interface Slot {
+  worker: Worker;
+  onMessage: ((message: unknown) => void) | null;
+  onFail: ((message: string) => void) | null;
+  /** Set once the thread died or was ended: never handed out again. */
+  dead: boolean;
+}
+
+/** The worker threads of one process; see the module's comment. */
+export class ThreadPool {
+  private readonly slots: Slot[] = [];
+  private readonly idle: Slot[] = [];
+  private readonly queue: ((slot: Slot) => void)[] = [];
+  private workerClass: typeof Worker | undefined;
+
+  /** `size`: threads at most; `script`: the built file of this module, which the threads run. */
+  constructor(
+    readonly size: number,
+    private readonly script: URL,
+  ) {}
+
+  /** Threads started and not ended. */
+  get started(): number {
+    return this.slots.length;
+  }
+
+  /** Holds a thread for a conversation: an idle one, a new one while there are fewer than `size`, else the next released. */
+  async acquire(): Promise<Conversation> {
+    const slot = this.idle.pop() ?? (this.slots.length < this.size ? await this.start() : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
+    slot.worker.ref();
+    let released = false;
+    return {
+      post: (message, transfer) => slot.worker.postMessage(message, transfer ?? []),
+      listen: (onMessage, onFail) => {
+        slot.onMessage = onMessage;
+        slot.onFail = onFail;
+      },
+      release: (idle) => {
+        if (released) return;
+        released = true;
+        slot.onMessage = slot.onFail = null;
+        if (idle && !slot.dead) this.give(slot);
+        else {
+          this.end(slot);
+          void slot.worker.terminate();
+          // A job waiting for a thread gets a new one in this one's place.
+          const next = this.queue.shift();
+          if (next) void this.start().then(next);
+        }
+      },
+    };
+  }
+
+  /** One request, answered by one message (compare's resampling jobs): `kind` names the handler (see serve). */
+  async request<T>(handler: string, job: unknown, transfer?: ArrayBuffer[]): Promise<T> {
+    const c = await this.acquire();
+    return new Promise<T>((resolve, reject) => {
+      c.listen(
+        (m) => {
+          const reply = m as { ok: boolean; value?: T; message?: string };
+          c.release(true);
+          if (reply.ok) resolve(reply.value as T);
+          else reject(new Error(reply.message));
+        },
+        (message) => {
+          c.release(false);
+          reject(new Error(`a worker thread failed (${message})`));
+        },
+      );
+      c.post({ kind: "request", handler, job }, transfer);
+    });
+  }
+
+  /** Ends every thread (the pool can start new ones after). */
+  async close(): Promise<void> {
+    const all = this.slots.splice(0);
+    this.idle.length = 0;
+    for (const s of all) s.dead = true;
+    await Promise.all(all.map((s) => s.worker.terminate()));
+  }
+
+  private async start(): Promise<Slot> {
+    this.workerClass ??= (await import("node:worker_threads")).Worker;
+    // The thread knows itself by its environment: the main thread never loads node:worker_threads to ask.
+    const worker = new this.workerClass(this.script, { env: { ...process.env, [THREAD_ENV]: "1" } });
+    const slot: Slot = { worker, onMessage: null, onFail: null, dead: false };
+    this.slots.push(slot);
+    worker.on("message", (m) => slot.onMessage?.(m));
+    const fail = (message: string) => {
+      const onFail = slot.onFail;
+      this.end(slot);
+      slot.onMessage = slot.onFail = null;
+      onFail?.(message);
+    };
+    worker.on("error", (e) => fail(e.message));
+    // A thread that ends without a word (killed, out of memory) would leave its job waiting for ever.
+    worker.on("exit", (code) => fail(`its thread ended (exit code ${code})`));
+    return slot;
+  }
+
+  private give(slot: Slot): void {
+    const next = this.queue.shift();
+    if (next) return next(slot);
+    // An idle thread does not keep the process alive.
+    slot.worker.unref();
+    this.idle.push(slot);
+  }
+
+  private end(slot: Slot): void {
+    slot.dead = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    const j = this.idle.indexOf(slot);
+    if (j >= 0) this.idle.splice(j, 1);
+  }
+}
+
+/**
+ * The most threads a pool starts: the RANKEVAL_THREADS environment variable when set (0: none), else
+ * one per core. The main thread works too (it joins and evaluates what the threads parse), so one
+ * per core keeps every core busy while the main thread waits on one of them.
+ */
+export function poolSize(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.RANKEVAL_THREADS;
+  if (given !== undefined && /^\d+$/.test(given.trim())) return Math.min(Number(given), 256);
+  return availableParallelism();
+}
+
+const self = new URL(import.meta.url);
+
+/**
+ * The built file of this module, which the threads run: this file when it is the built pool.js or
+ * pool.cjs; beside it when this code was bundled into another file (the command line's bin.js);
+ * null when there is none (run from the TypeScript source).
+ */
+function scriptOf(url: URL): URL | null {
+  const own = /\/pool\.c?js$/.test(url.pathname) ? url : new URL("./pool.js", url);
+  return /\/pool\.c?js$/.test(own.pathname) && existsSync(fileURLToPath(own)) ? own : null;
+}
+
+let shared: ThreadPool | null | undefined;
+
+/** The process's pool; null when threads cannot start here (run from source) or RANKEVAL_THREADS is 0. */
+export function threadPool(): ThreadPool | null {
+  if (shared === undefined) {
+    const size = poolSize();
+    const script = size > 0 ? scriptOf(self) : null;
+    shared = script ? new ThreadPool(size, script) : null;
+  }
+  return shared;
+}
+
+// ---- In a thread of the pool ----
+
+/** A request handler: the job in, its reply and the buffers to move. */
+type Handler = (job: unknown) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
+
+/** The request handlers, each module imported when first asked for. */
+const HANDLERS: Record<string, () => Promise<Handler>> = {
+  resample: async () => {
+    const { runResamplingJob } = await import("../compare/resampling.js");
+    return (job) => {
+      const output = runResamplingJob(job as Parameters<typeof runResamplingJob>[0]);
+      return { value: output, transfer: output.map((o) => o.buffer as ArrayBuffer) };
+    };
+  },
+};
+
+async function serve(): Promise<void> {
+  const { parentPort } = await import("node:worker_threads");
+  if (!parentPort) return;
+  const port = parentPort;
+  const handlers = new Map<string, Handler>();
+  // The run reader's conversation: the handler of the current read, which gets its acknowledgements.
+  let reader: ((job: unknown) => void) | null = null;
+  port.on("message", async (m: PoolMessage) => {
+    if (m.kind === "read") {
+      const { readerThread } = await import("./run-reader.js");
+      reader = readerThread((r, transfer) => port.postMessage(r, transfer));
+      reader(m.job);
+    } else if (m.kind === "reader") {
+      reader?.(m.job);
+    } else if (m.kind === "request") {
+      try {
+        const name = m.handler as string;
+        let h = handlers.get(name);
+        if (!h) {
+          const make = HANDLERS[name];
+          if (!make) throw new Error(`no handler ${name}`);
+          handlers.set(name, (h = await make()));
+        }
+        const { value, transfer } = await h(m.job);
+        port.postMessage({ ok: true, value }, transfer ?? []);
+      } catch (e) {
+        port.postMessage({ ok: false, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+      }
+    }
+  });
+}
+
+// Only in a thread this module started: the main thread never imports node:worker_threads for this.
+if (process.env[THREAD_ENV] === "1") void serve();

@@ -1,0 +1,216 @@
+// Many runs in one command: RUN arguments that name a directory or a glob, and the runs evaluated a
+// few at a time, each handed on in the order given as soon as it and the runs before it are done.
+import { readdirSync, statSync } from "node:fs";
+import { RankevalError } from "../errors.js";
+import { compareBytes } from "../trec/format.js";
+import type { Evaluated } from "../trec/plan.js";
+import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
+import { evaluateRunPath } from "./files.js";
+import type { ParserChoice } from "./formats.js";
+import type { ThreadPool } from "./pool.js";
+import type { ProgressSink } from "./read.js";
+
+/** A RUN argument's runs: the argument itself, or the files of a directory or a glob, and what was skipped. */
+export interface ExpandedRuns {
+  files: string[];
+  /** One line per directory or glob that skipped something, for stderr. */
+  notes: string[];
+}
+
+const WILDCARD = /[*?[]/;
+
+/**
+ * RUN arguments as run files. A directory gives the files in it, sorted by name in byte order (as
+ * `ls` sorts under LC_ALL=C): not its hidden files (names starting with a dot), not its
+ * subdirectories (runs are not looked for further down), not what is neither a file nor a link to one;
+ * each skipped entry is named in a note. An argument that is no file but has a wildcard (`*`, `?`,
+ * `[...]`) in its last component is a glob, matched in its directory as a shell matches it (a leading
+ * dot only by a leading dot), for the quoted `'runs/*.run'` of a list too long for a command line.
+ * Anything else (a file, `-`, a missing path) stays as given, for the reader to report. A directory
+ * or a glob that gives no file is bad input.
+ */
+export function expandRuns(args: readonly string[]): ExpandedRuns {
+  const files: string[] = [];
+  const notes: string[] = [];
+  for (const arg of args) {
+    let isDir = false;
+    let exists = true;
+    if (arg !== "-") {
+      try {
+        isDir = statSync(arg).isDirectory();
+      } catch {
+        exists = false;
+      }
+    }
+    if (isDir) {
+      const { found, skipped } = listed(arg, null);
+      if (skipped.length) notes.push(`${arg}: skipped ${skipped.join(", ")} (runs are the files directly in it, hidden ones left out)`);
+      if (!found.length) throw new RankevalError("bad-input", `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`);
+      files.push(...found);
+    } else if (!exists && WILDCARD.test(lastPart(arg))) {
+      const slash = arg.lastIndexOf("/");
+      const dir = slash < 0 ? "." : slash === 0 ? "/" : arg.slice(0, slash);
+      const pattern = globRegExp(arg.slice(slash + 1));
+      let dirOk = false;
+      try {
+        dirOk = statSync(dir).isDirectory();
+      } catch {
+        // said below
+      }
+      const found = dirOk ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
+      if (!found.length) throw new RankevalError("bad-input", `${arg}: no such file, and no file matches it as a pattern`);
+      files.push(...found);
+    } else {
+      files.push(arg);
+    }
+  }
+  return { files, notes };
+}
+
+function lastPart(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * The run files of directory `dir`, sorted by name in byte order, each as `prefix` + name (the
+ * directory as written, with one slash after it); with a pattern, only the names it matches.
+ */
+function listed(dir: string, pattern: RegExp | null, prefix = dir.endsWith("/") ? dir : `${dir}/`): { found: string[]; skipped: string[] } {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    throw new RankevalError("bad-input", `${dir}: cannot list it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  names.sort(compareBytes);
+  const found: string[] = [];
+  const skipped: string[] = [];
+  for (const name of names) {
+    if (pattern ? !pattern.test(name) : name.startsWith(".")) {
+      if (!pattern) skipped.push(name);
+      continue;
+    }
+    const path = prefix + name;
+    let kind: "file" | "directory" | "other" = "other";
+    try {
+      const s = statSync(path);
+      kind = s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
+    } catch {
+      // a broken link: skipped
+    }
+    if (kind === "file") found.push(path);
+    else skipped.push(kind === "directory" ? `${name}/` : name);
+  }
+  return { found, skipped };
+}
+
+/** A shell pattern of one path component as a RegExp: `*`, `?`, `[...]` (`[!...]`, `[^...]`); a leading dot only matched by one. */
+export function globRegExp(pattern: string): RegExp {
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close < 0) {
+        re += "\\[";
+        continue;
+      }
+      let body = pattern.slice(i + 1, close);
+      const negate = body[0] === "!" || body[0] === "^";
+      if (negate) body = body.slice(1);
+      re += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, (m) => `\\${m}`)}]`;
+      i = close;
+    } else re += c.replace(/[.+^${}()|\\/]/g, (m) => `\\${m}`);
+  }
+  // A shell's * and ? do not match a leading dot.
+  return new RegExp(`^${pattern.startsWith(".") ? "" : "(?!\\.)"}${re}$`, "u");
+}
+
+/** One run, evaluated. */
+export interface RunOutcome {
+  file: string;
+  runTag: string;
+  evaluated: Evaluated;
+  /** Judged queries the run lacks, in byte order. */
+  notInRunQids: string[];
+  /** What evaluating it had to say (warnings), to print with its results. */
+  warnings: string[];
+}
+
+/** Where evaluateRuns says how far it got: each file's read (by name: several may be read at once), and the runs done. */
+export interface RunsProgress {
+  start(name: string, totalBytes: number): void;
+  update(bytes: number, name?: string): void;
+  done(name?: string): void;
+  runs?(done: number, total: number): void;
+}
+
+/** A sink for one run's reads that names its file in every call, as runs are read several at once. */
+function oneFile(progress: RunsProgress): ProgressSink {
+  let name = "";
+  return {
+    start: (n, total) => progress.start((name = n), total),
+    update: (bytes) => progress.update(bytes, name),
+    done: () => progress.done(name),
+  };
+}
+
+/** Thrown into a run still being read when an earlier one failed: its outcome is not wanted. */
+class Abandoned extends Error {}
+
+export interface EvaluateRunsOptions extends ParserChoice {
+  complete?: boolean;
+  placeholder?: boolean;
+  pool?: ThreadPool | null;
+  progress?: RunsProgress;
+  /** Runs read at once, at most. @default one more than the pool's threads */
+  inFlight?: number;
+}
+
+/**
+ * Evaluates `files` against the judgments (evaluateRunPath, each `evaluateFor(file, warn)`'s blocks),
+ * a few at a time, and hands each outcome to `done` in the order given, as soon as it and every run
+ * before it are evaluated: output can be written run by run, and memory holds the runs in flight, not
+ * all of them. Large runs are parsed by the pool's threads while this one evaluates; small ones here.
+ * The first run (in the order given) that fails rejects, after `done` got every run before it; the
+ * runs after it still being read are abandoned.
+ */
+export async function evaluateRuns(
+  files: readonly string[],
+  judgments: GroupedJudgments,
+  evaluateFor: (file: string, warn: (message: string) => void) => (joined: JoinedRun) => Evaluated,
+  done: (index: number, outcome: RunOutcome) => void,
+  options: EvaluateRunsOptions = {},
+): Promise<void> {
+  const { pool, progress } = options;
+  const inFlight = Math.max(1, options.inFlight ?? (pool ? pool.size + 1 : 1));
+  const pending: (Promise<RunOutcome> | undefined)[] = new Array(files.length);
+  let abandoned = false;
+  const start = (i: number): Promise<RunOutcome> => {
+    const file = files[i];
+    const warnings: string[] = [];
+    const evaluate = evaluateFor(file, (w) => warnings.push(w));
+    const p = evaluateRunPath(file, judgments, options, (joined) => {
+      if (abandoned) throw new Abandoned();
+      return evaluate(joined);
+    }, progress && oneFile(progress), pool).then((r) => ({ file, runTag: r.runTag, evaluated: r.evaluated, notInRunQids: r.notInRunQids, warnings }));
+    // Its error is raised in its turn; never an unhandled rejection before (or when abandoned).
+    p.catch(() => {});
+    return p;
+  };
+  let next = 0;
+  try {
+    for (let i = 0; i < files.length; i++) {
+      while (next < files.length && next - i < inFlight) pending[next] = start(next++);
+      const outcome = await pending[i]!;
+      pending[i] = undefined;
+      done(i, outcome);
+      progress?.runs?.(i + 1, files.length);
+    }
+  } catch (e) {
+    abandoned = true;
+    throw e;
+  }
+}
