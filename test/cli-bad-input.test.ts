@@ -320,17 +320,19 @@ describe("the process itself", () => {
   });
 
   it("an internal error (a bug): one line, exit 70, no trace, in the main thread and after it", () => {
-    // A bug simulated by replacing a method of the built library before the command runs.
+    // A bug simulated by replacing a method of the built library before the command runs: the
+    // command's modules as they are (RANKEVAL_BUNDLE=0), not the one file bin.js loads otherwise.
     const interner = new URL("../dist/io/interner.js", import.meta.url).href;
+    const env = { ...process.env, RANKEVAL_BUNDLE: "0" };
     const broken = `data:text/javascript,import { Interner } from "${interner}"; Interner.prototype.intern = () => { throw new TypeError("simulated bug"); };`;
-    const r = ran(spawnSync("node", ["--import", broken, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000 }));
+    const r = ran(spawnSync("node", ["--import", broken, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }));
     expect(r.signal).toBeNull();
     expectNoTrace(r);
     expect(r.err).toBe("rankeval: internal error: TypeError: simulated bug\n");
     expect(r.status).toBe(70);
     // Thrown outside any call main() awaits (as a stream's callback would), once the command runs.
     const late = `data:text/javascript,import { Interner } from "${interner}"; const intern = Interner.prototype.intern; Interner.prototype.intern = function (...a) { Interner.prototype.intern = intern; setImmediate(() => { throw new Error("thrown later"); }); return intern.apply(this, a); };`;
-    const r2 = ran(spawnSync("node", ["--import", late, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000 }));
+    const r2 = ran(spawnSync("node", ["--import", late, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }));
     expectNoTrace(r2);
     expect(r2.err).toBe("rankeval: internal error: thrown later\n");
     expect(r2.status).toBe(70);

@@ -1,40 +1,52 @@
 #!/usr/bin/env node
-// The installed command. main() (cli.ts) turns every error into one line and an exit status; here,
-// what only the process can see: a closed standard output, and errors nothing caught.
-import { EXIT, internalErrorLine, main } from "./cli.js";
+// The installed command: starts the command line (command.ts) as fast as Node allows, since most
+// evaluations are small and a command's start-up is most of its time.
+//
+// The build (scripts/build.mjs) bundles command.ts and every module it loads into one file,
+// command.cjs, beside this one: loading ~50 ES modules one by one cost about 20 ms of CPU, one file
+// a few. It also runs the command once on the bundled example and saves V8's code cache of that file
+// (command.cjs.cache: its functions as the run compiled them), which saves about 10 ms more where the
+// Node that runs it is the Node that built it (V8 refuses a cache of another version, or of other
+// flags, and the code is then compiled as usual, with the same results). Node 20 has no compile cache
+// of its own (module.enableCompileCache is from 22.1).
+//
+// Without the bundle (a build without that step), or with RANKEVAL_BUNDLE=0 (to debug with the
+// modules' own file names), the modules are imported as they are.
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
 
-/**
- * Standard output closed by its reader (`rankeval ... | head -1`): stop at once and quietly, killed by
- * SIGPIPE as cat or grep are (the shell reports 141). Node ignores SIGPIPE; removing the last listener
- * of a signal gives it back its default action, which the kill then takes. Any other write error
- * (a full disk) is one line and EXIT.output.
- */
-function onOutputError(e: NodeJS.ErrnoException): void {
-  if (e.code === "EPIPE") {
-    const none = () => {};
-    process.on("SIGPIPE", none);
-    process.removeListener("SIGPIPE", none);
-    process.kill(process.pid, "SIGPIPE");
-    // Where the signal could not end the process, the status a shell gives to one it ended.
-    setTimeout(() => process.exit(128 + 13), 100);
-    return;
-  }
+const bundle = fileURLToPath(new URL("./command.cjs", import.meta.url));
+const cache = `${bundle}.cache`;
+
+/** The bundle's source, or null where there is none (or it is not wanted). */
+function bundleSource(): string | null {
+  if (process.env.RANKEVAL_BUNDLE === "0") return null;
   try {
-    process.stderr.write(`rankeval: cannot write the output: ${e.code ?? e.message}\n`);
-  } finally {
-    process.exit(EXIT.output);
+    return readFileSync(bundle, "utf8");
+  } catch {
+    return null;
   }
 }
-process.stdout.on("error", onOutputError);
-// Nothing useful to say where stderr itself is closed.
-process.stderr.on("error", () => process.exit(EXIT.output));
 
-// Errors main() could not catch (in a callback, a stream): one line, never Node's stack trace.
-const fatal = (e: unknown) => {
-  process.stderr.write(`${internalErrorLine(e)}\n`);
-  process.exit(EXIT.internal);
-};
-process.on("uncaughtException", fatal);
-process.on("unhandledRejection", fatal);
-
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+const source = bundleSource();
+if (source === null) {
+  const { runCommand } = (await import("./command.js")) as typeof import("./command.js");
+  await runCommand();
+} else {
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cache);
+  } catch {
+    // none: compiled as usual
+  }
+  // CommonJS's wrapper, on the source's first line so that its line numbers stay the file's.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const module = { exports: {} as typeof import("./command.js") };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  await module.exports.runCommand();
+  // The build's run: the cache of what this run compiled (scripts/build.mjs).
+  if (process.env.RANKEVAL_WRITE_CODE_CACHE === "1") writeFileSync(cache, script.createCachedData());
+}

@@ -6,9 +6,11 @@
  * Every file is streamed through the command line's parsers, in any format it reads (TREC text,
  * JSON, CSV/TSV, each also gzipped: src/node/formats.ts), and nothing returned can be joined on the
  * wrong ids:
- *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a TREC run block by
- *    block while a worker thread parses the next), so a run of any size takes the judgments and a few
- *    blocks of memory; its results' qids are the queries' ids, as strings.
+ *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a large TREC run
+ *    block by block while a worker thread parses the next, a small one in the calling thread), so a
+ *    run of any size takes the judgments and a few blocks of memory; its results' qids are the
+ *    queries' ids, as strings. The worker threads are kept for the next call (idle, they do not keep
+ *    the process alive).
  *  - readQrels / readRun return plain `{ qid: { docid: value } }` objects, the shape evaluateRun and
  *    ranx / pytrec_eval take: ids are strings, so two files read apart still join right. Building
  *    them costs a JS object a query and a property a row: about what evaluateRun then spends on them,
@@ -33,7 +35,9 @@ import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../options.js";
 import { evaluateBlock, type Plan } from "../trec/plan.js";
-import { evaluateRunPath, readJudgments } from "./files.js";
+import { readJudgments } from "./files.js";
+import { threadPool } from "./pool.js";
+import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
 import { inputSize, readInto } from "./read.js";
 
@@ -127,12 +131,11 @@ export async function evaluateFiles(
 
   const judgments = await readJudgments(qrels, new Interner(), choice);
   const results: Result<string>[] = [];
-  for (const file of paths) {
-    const { evaluated } = await evaluateRunPath(file, judgments, { ...choice, complete }, ({ batch, qids }) =>
-      evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange: wantsTieRange(conventions) }),
-    );
-    results.push(evaluated.result);
-  }
+  // Large runs are parsed by the process's worker threads (src/node/pool.ts), kept for the next call.
+  const tieRange = wantsTieRange(conventions);
+  await evaluateRuns(paths, judgments, (file) => ({ batch, qids }) => evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange }), (_, r) => {
+    results.push(r.evaluated.result);
+  }, { ...choice, complete, pool: threadPool() });
   return typeof runs === "string" ? results[0] : results;
 }
 
