@@ -4,7 +4,7 @@
 // kernel.ts): the same bytes embedded at build time, a plain WebAssembly.Instance over a memory
 // this module owns, numbers only across the boundary.
 import { RankevalError } from "../errors.js";
-import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
+import { kernelModule } from "./module.js";
 
 interface CompareExports {
   heapBase(): number;
@@ -25,7 +25,6 @@ const MAX_MEMORY = 4 * 1024 ** 3;
 /** A memory that grew past this is dropped after the call, so that it can be freed. */
 const RETAIN_BYTES = 256 * 1024 ** 2;
 
-let module: WebAssembly.Module | undefined;
 let retained: Arena | undefined;
 
 class Arena {
@@ -34,8 +33,8 @@ class Arena {
   private top: number;
 
   constructor() {
-    module ??= new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    // The evaluation kernel's module, compiled once (module.ts).
+    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
     this.exports = instance.exports as unknown as CompareExports;
     this.top = this.exports.heapBase();
   }
@@ -61,13 +60,6 @@ class Arena {
   reset(): void {
     this.top = this.exports.heapBase();
   }
-}
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /** Runs `work` on an arena laid out from its heap base, keeping the arena for the next call if small. */

@@ -4,7 +4,7 @@ import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../options.js";
 import { extents, type Batch } from "./batch.js";
-import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
+import { kernelModule } from "./module.js";
 
 /** The kernel's exports (assembly/index.ts is the ABI). */
 interface KernelExports {
@@ -36,18 +36,21 @@ const BLOCK_BYTES = 1024 ** 2;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 
-let module: WebAssembly.Module | undefined;
 let retained: Kernel | undefined;
 
 class Kernel {
   readonly memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
   readonly exports: KernelExports;
   readonly familyIds = new Map<string, number>();
+  /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
+  discountHeld: Float64Array | null = null;
   private top = 0;
+  /** A byte view of the memory, made again when it grows (its buffer is then another). */
+  private bytes: Uint8Array;
 
   constructor() {
-    module ??= compileKernel();
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
+    this.bytes = new Uint8Array(this.memory.buffer);
     this.exports = instance.exports as unknown as KernelExports;
     for (const [name, value] of Object.entries(instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
@@ -91,41 +94,34 @@ class Kernel {
   /** Copies `data` into fresh memory and returns its address. */
   put(data: Float64Array | Int32Array | Uint8Array): number {
     const ptr = this.alloc(data.byteLength);
-    new Uint8Array(this.memory.buffer, ptr, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    if (this.bytes.buffer !== this.memory.buffer) this.bytes = new Uint8Array(this.memory.buffer);
+    // Copied as doubles or words where aligned (alloc aligns to 8): no byte view of `data` to make.
+    if (data instanceof Float64Array) new Float64Array(this.memory.buffer, ptr, data.length).set(data);
+    else if (data instanceof Int32Array) new Int32Array(this.memory.buffer, ptr, data.length).set(data);
+    else this.bytes.set(data, ptr);
     return ptr;
   }
-}
-
-/**
- * The kernel's module. A page's Content-Security-Policy may forbid compiling WebAssembly: CSP Level 3
- * allows it with 'wasm-unsafe-eval' in script-src, and browsers name only 'unsafe-eval' (which
- * allows far more) in their errors: so this one says what to add.
- */
-function compileKernel(): WebAssembly.Module {
-  try {
-    return new WebAssembly.Module(decodeBase64(KERNEL_WASM_BASE64));
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (!/CSP|Content.Security.Policy|unsafe-eval/i.test(message)) throw e;
-    throw new Error(
-      `rankeval: the page's Content-Security-Policy does not allow WebAssembly, which rankeval computes with: add 'wasm-unsafe-eval' to its script-src (${message})`,
-      { cause: e },
-    );
-  }
-}
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /**
  * The gain of every integer label from 0 to at least 63, looked up by the kernel (labels outside
  * the table use the formula). Custom tables give unlisted labels their linear gain, as trec_eval.
  */
-function gainTable(gain: ResolvedOptions["gain"]): { mode: number; table: Float64Array; monotone: boolean } {
+function gainTable(gain: ResolvedOptions["gain"]): GainTable {
+  if (typeof gain === "string") return (NAMED_GAINS[gain] ??= makeGainTable(gain));
+  return makeGainTable(gain);
+}
+
+interface GainTable {
+  mode: number;
+  table: Float64Array;
+  monotone: boolean;
+}
+
+/** The tables of the named gains, made once: every call asks for one (a custom table is made each time). */
+const NAMED_GAINS: Record<string, GainTable> = {};
+
+function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
   const custom = typeof gain === "string" ? null : gain;
   const length = Math.max(64, ...(custom ? [...custom.keys()].map((l) => l + 1) : []));
   const table = new Float64Array(length);
@@ -153,10 +149,14 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   const results = measures.map(() => new Float64Array(nq));
   const { exports } = kernel;
 
-  // Laid out once: the discount table, the gain table, the document-id pool.
+  // Laid out once: the discount table, the gain table, the document-id pool. The discount table
+  // is the same from call to call (discount.ts keeps one, growing it when a longer ranking needs):
+  // at the heap base, where the last call left it, it is not copied again.
   kernel.reset(exports.heapBase());
   const { maxN, maxJ } = extents(batch);
-  const discount = kernel.put(discountTable(Math.max(maxN, maxJ) + 1));
+  const table = discountTable(Math.max(maxN, maxJ) + 1);
+  const discount = kernel.discountHeld === table ? kernel.alloc(table.byteLength) : kernel.put(table);
+  kernel.discountHeld = table;
   const gains = gainTable(options.gain);
   const gainTablePtr = kernel.put(gains.table);
   let poolBytes = 0;

@@ -41,8 +41,30 @@ const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)
   (word, warnings) => trecMeasuresOf(word, warnings),
 ];
 
-/** One word's measures (a cutoff list or a trec_eval name gives several). */
+/** Words read before and what they gave (measures are frozen values), at most WORDS_KEPT. */
+const wordsRead = new Map<string, { measures: Measure[]; warnings: string[] }>();
+const WORDS_KEPT = 512;
+
+/**
+ * One word's measures (a cutoff list or a trec_eval name gives several). A word read before gives
+ * what it gave then, without reading it again: a program evaluating every epoch names the same
+ * measures at every call, and reading them was a tenth of a small evaluation.
+ */
 export function resolveWord(word: string, warnings: string[]): Measure[] {
+  const known = wordsRead.get(word);
+  if (known) {
+    warnings.push(...known.warnings);
+    return [...known.measures];
+  }
+  const said: string[] = [];
+  const measures = readWord(word, said);
+  if (wordsRead.size >= WORDS_KEPT) wordsRead.clear();
+  wordsRead.set(word, { measures, warnings: said });
+  warnings.push(...said);
+  return [...measures];
+}
+
+function readWord(word: string, warnings: string[]): Measure[] {
   let first: unknown;
   for (const read of READERS) {
     // Warnings of a reading that fails are not the user's: keep only the one used.

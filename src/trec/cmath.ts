@@ -6,60 +6,75 @@
  * in double-double arithmetic (about 106 bits) and rounded once. glibc guarantees 0.52 ulp, not
  * correct rounding, so at near-ties (about 0.07% of random inputs) it may still round the other way.
  * Used by trec_eval's own algorithms (src/trec/exact.ts) and the geometric means of gm_map and
- * gm_bpref; not in hot loops. Browser-safe.
+ * gm_bpref, once per query and run: the double-doubles live in scalars (a result's high part returned,
+ * its low part in `lo`), so that an operation allocates nothing (a pair per operation was most of a
+ * small run's garbage). Browser-safe.
  */
 
-type DD = readonly [number, number];
+/** The low part of the double-double the last operation returned the high part of. */
+let lo = 0;
 
-function twoSum(a: number, b: number): DD {
+/** a + b exactly: returns the sum, its error in `lo` (Knuth's two-sum). */
+function twoSum(a: number, b: number): number {
   const s = a + b;
   const v = s - a;
-  return [s, a - (s - v) + (b - v)];
+  lo = a - (s - v) + (b - v);
+  return s;
 }
 
-function quickTwoSum(a: number, b: number): DD {
+/** a + b exactly where |a| >= |b|: returns the sum, its error in `lo`. */
+function quickTwoSum(a: number, b: number): number {
   const s = a + b;
-  return [s, b - (s - a)];
+  lo = b - (s - a);
+  return s;
 }
 
 const SPLITTER = 134217729; // 2^27 + 1
 
-function twoProd(a: number, b: number): DD {
-  const p = a * b;
-  const ta = SPLITTER * a;
-  const ah = ta - (ta - a);
-  const al = a - ah;
-  const tb = SPLITTER * b;
-  const bh = tb - (tb - b);
-  const bl = b - bh;
-  return [p, ah * bh - p + ah * bl + al * bh + al * bl];
+/** (ah, al) + (bh, bl): high part returned, low part in `lo`. */
+function add(ah: number, al: number, bh: number, bl: number): number {
+  const s = twoSum(ah, bh);
+  const e1 = lo;
+  const t = twoSum(al, bl);
+  const f = lo;
+  const s2 = quickTwoSum(s, e1 + t);
+  return quickTwoSum(s2, lo + f);
 }
 
-function add(a: DD, b: DD): DD {
-  const [s, e1] = twoSum(a[0], b[0]);
-  const [t, f] = twoSum(a[1], b[1]);
-  const [s2, e2] = quickTwoSum(s, e1 + t);
-  return quickTwoSum(s2, e2 + f);
+/** (ah, al) * (bh, bl): high part returned, low part in `lo`. */
+function mul(ah: number, al: number, bh: number, bl: number): number {
+  // a_h * b_h exactly (Dekker's two-product), then the cross terms.
+  const p = ah * bh;
+  const ta = SPLITTER * ah;
+  const ahh = ta - (ta - ah);
+  const ahl = ah - ahh;
+  const tb = SPLITTER * bh;
+  const bhh = tb - (tb - bh);
+  const bhl = bh - bhh;
+  const e = ahh * bhh - p + ahh * bhl + ahl * bhh + ahl * bhl;
+  return quickTwoSum(p, e + (ah * bl + al * bh));
 }
 
-function mul(a: DD, b: DD): DD {
-  const [p, e] = twoProd(a[0], b[0]);
-  return quickTwoSum(p, e + (a[0] * b[1] + a[1] * b[0]));
+/** (ah, al) / (bh, bl): high part returned, low part in `lo`. */
+function div(ah: number, al: number, bh: number, bl: number): number {
+  const q1 = ah / bh;
+  let m = mul(-q1, 0, bh, bl);
+  let rh = add(ah, al, m, lo);
+  let rl = lo;
+  const q2 = rh / bh;
+  m = mul(-q2, 0, bh, bl);
+  rh = add(rh, rl, m, lo);
+  rl = lo;
+  const q3 = rh / bh;
+  const qh = quickTwoSum(q1, q2);
+  return add(qh, lo, q3, 0);
 }
 
-function div(a: DD, b: DD): DD {
-  const q1 = a[0] / b[0];
-  let r = add(a, mul([-q1, 0], b));
-  const q2 = r[0] / b[0];
-  r = add(r, mul([-q2, 0], b));
-  const q3 = r[0] / b[0];
-  return add(quickTwoSum(q1, q2), [q3, 0]);
-}
+const LN2_HI = 0.6931471805599453;
+const LN2_LO = 2.3190468138462996e-17;
 
-const LN2: DD = [0.6931471805599453, 2.3190468138462996e-17];
-
-/** log(x) in double-double, for a positive normal x. */
-function logDD(x: number): DD {
+/** log(x) in double-double, for a positive normal x: high part returned, low part in `lo`. */
+function logDD(x: number): number {
   // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the scaling by a power of two is exact.
   let k = Math.floor(Math.log2(x));
   let m = x / 2 ** k;
@@ -71,17 +86,27 @@ function logDD(x: number): DD {
     k++;
   }
   // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172: m - 1 is exact (Sterbenz), m + 1 kept in double-double.
-  const s = div([m - 1, 0], twoSum(m, 1));
-  const s2 = mul(s, s);
-  let power = s;
-  let sum = s;
+  const dh = twoSum(m, 1);
+  const sh = div(m - 1, 0, dh, lo);
+  const sl = lo;
+  const s2h = mul(sh, sl, sh, sl);
+  const s2l = lo;
+  let ph = sh;
+  let pl = sl;
+  let sumh = sh;
+  let suml = sl;
   for (let n = 3; n < 101; n += 2) {
-    power = mul(power, s2);
-    const term = div(power, [n, 0]);
-    sum = add(sum, term);
-    if (Math.abs(term[0]) <= 1e-36 * Math.abs(sum[0])) break;
+    ph = mul(ph, pl, s2h, s2l);
+    pl = lo;
+    const th = div(ph, pl, n, 0);
+    sumh = add(sumh, suml, th, lo);
+    suml = lo;
+    if (Math.abs(th) <= 1e-36 * Math.abs(sumh)) break;
   }
-  return add(mul(LN2, [k, 0]), mul(sum, [2, 0]));
+  const kh = mul(LN2_HI, LN2_LO, k, 0);
+  const kl = lo;
+  const twoh = mul(sumh, suml, 2, 0);
+  return add(kh, kl, twoh, lo);
 }
 
 /** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
@@ -90,8 +115,8 @@ const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infini
 /** Natural logarithm, correctly rounded (but for inputs within about 2^-100 relative of a rounding tie). */
 export function log(x: number): number {
   if (!positiveNormal(x)) return Math.log(x);
-  const r = logDD(x);
-  return r[0] + r[1];
+  const h = logDD(x);
+  return h + lo;
 }
 
 /**
@@ -102,22 +127,30 @@ export function log2(x: number): number {
   if (!positiveNormal(x)) return Math.log2(x);
   const k = Math.log2(x);
   if (Number.isInteger(k) && 2 ** k === x) return k;
-  const r = div(logDD(x), LN2);
-  return r[0] + r[1];
+  const h = logDD(x);
+  const q = div(h, lo, LN2_HI, LN2_LO);
+  return q + lo;
 }
 
 /** e^x, correctly rounded (as `log`), for |x| < 700; Math.exp's beyond (overflow, subnormals). */
 export function exp(x: number): number {
   if (!(Math.abs(x) < 700)) return Math.exp(x);
   // x = k ln2 + r, |r| <= ln2 / 2; e^r by its series in double-double.
-  const k = Math.round(x / LN2[0]);
-  const r = add([x, 0], mul(LN2, [-k, 0]));
-  let term: DD = [1, 0];
-  let sum: DD = [1, 0];
+  const k = Math.round(x / LN2_HI);
+  const m = mul(LN2_HI, LN2_LO, -k, 0);
+  const rh = add(x, 0, m, lo);
+  const rl = lo;
+  let th = 1;
+  let tl = 0;
+  let sumh = 1;
+  let suml = 0;
   for (let n = 1; n < 60; n++) {
-    term = div(mul(term, r), [n, 0]);
-    sum = add(sum, term);
-    if (Math.abs(term[0]) <= 1e-36 * Math.abs(sum[0])) break;
+    const ph = mul(th, tl, rh, rl);
+    th = div(ph, lo, n, 0);
+    tl = lo;
+    sumh = add(sumh, suml, th, tl);
+    suml = lo;
+    if (Math.abs(th) <= 1e-36 * Math.abs(sumh)) break;
   }
-  return (sum[0] + sum[1]) * 2 ** k;
+  return (sumh + suml) * 2 ** k;
 }
