@@ -12,9 +12,9 @@ import { threadBlocks } from "./run-reader.js";
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
   // Named in messages as the user knows it (standard input for -), its format from its real name.
-  const info = inputInfo(file);
+  const info = inputInfo(file, true);
   const parser = await qrelsParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
-  await readInto(file, parser, progress);
+  await readInto(file, parser, progress, info);
   const judgments = groupJudgments(parser.finish());
   checkJudgments(judgments);
   return judgments;
@@ -57,17 +57,18 @@ export async function evaluateRunPath(
   progress?: ProgressSink,
   pool?: ThreadPool | null,
 ) {
-  const info = inputInfo(file);
+  // A small file is read here and now, in one call (its bytes then parsed from memory).
+  const info = inputInfo(file, true);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
   const streams = formatOf(file, choice.format) === "trec" && info.regular;
   const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
   return evaluateRunFile(judgments, {
     file: displayName(file),
     // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
-    blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress))) : null,
+    blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info))) : null,
     whole: async () => {
       const parser = await runParserFor(displayName(file), judgments.qrels.qidNames, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
-      await readInto(file, parser, progress);
+      await readInto(file, parser, progress, info);
       return parser.finish();
     },
     complete: choice.complete,

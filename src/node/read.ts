@@ -34,6 +34,8 @@ export interface InputInfo {
   size: number;
   /** A regular file starting with gzip's magic bytes. */
   gzip: boolean;
+  /** With `read`, a regular file's bytes where it is small (up to READ_AT_ONCE): read once, here. */
+  bytes?: Uint8Array;
 }
 
 /**
@@ -41,11 +43,15 @@ export interface InputInfo {
  * than a trip through the thread pool of asynchronous calls, and are made once per input. An input
  * that cannot be read says regular: false (readInto reports the error); a pipe is never opened here.
  */
-export function inputInfo(path: string): InputInfo {
+export function inputInfo(path: string, read = false): InputInfo {
   if (path === "-") return { regular: false, size: 0, gzip: false };
   try {
     const s = statSync(path);
     if (!s.isFile()) return { regular: false, size: 0, gzip: false };
+    if (read && s.size <= READ_AT_ONCE) {
+      const bytes = readWhole(path, s.size);
+      if (bytes) return { regular: true, size: s.size, gzip: isGzip(bytes), bytes };
+    }
     return { regular: true, size: s.size, gzip: s.size >= 2 && isGzip(readHead(path)) };
   } catch {
     return { regular: false, size: 0, gzip: false };
@@ -142,8 +148,10 @@ let zlib: typeof import("node:zlib") | undefined;
  * starts with gzip's magic bytes, so memory holds one chunk of the file at a time. The file is
  * opened once and read from its start to its end in one pass, so a pipe works as any file.
  */
-export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
+export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink, known?: InputInfo): Promise<void> {
   const name = displayName(path);
+  // Read already (inputInfo): its bytes as they are (a gzip file is streamed, as any).
+  if (known?.bytes && !known.gzip) return pushAll(name, known.bytes, sink, progress);
   let size = 0;
   let stats: Stats | undefined;
   if (path !== "-") {
@@ -158,16 +166,7 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
   }
   if (stats?.isFile() && size <= READ_AT_ONCE) {
     const bytes = readWhole(path, size);
-    if (bytes && !isGzip(bytes)) {
-      progress?.start(name, size);
-      for (let at = 0; at < bytes.length; at += CHUNK) {
-        sink.push(bytes.subarray(at, Math.min(at + CHUNK, bytes.length)));
-        const wait = sink.ready?.();
-        if (wait) await wait;
-      }
-      progress?.done();
-      return;
-    }
+    if (bytes && !isGzip(bytes)) return pushAll(name, bytes, sink, progress);
     // A gzip file (or one that changed under us): streamed below, as any.
   }
   let source: AsyncIterable<Buffer>;
@@ -263,4 +262,15 @@ function readWhole(path: string, size: number): Uint8Array | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A file's bytes, read at once, into `sink` in chunks of CHUNK (the parsers' unit). */
+async function pushAll(name: string, bytes: Uint8Array, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
+  progress?.start(name, bytes.length);
+  for (let at = 0; at < bytes.length; at += CHUNK) {
+    sink.push(bytes.subarray(at, Math.min(at + CHUNK, bytes.length)));
+    const wait = sink.ready?.();
+    if (wait) await wait;
+  }
+  progress?.done();
 }

@@ -112,11 +112,44 @@ function logDD(x: number): number {
 /** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
+/**
+ * The last results of a function of one double, in a direct-mapped table of SLOTS: the same value
+ * comes back often (the per-query values of gm_map are taken the log of twice, for the result's mean
+ * and for trec_eval's text; trec_eval's discounts log2(rank + 1) at every query), and a series in
+ * double-doubles costs a few microseconds. A pure function's memo: the results are the same.
+ */
+const SLOTS = 1024;
+const bits = new Float64Array(1);
+const words = new Int32Array(bits.buffer);
+
+class Memo {
+  private readonly keys = new Float64Array(SLOTS).fill(NaN);
+  private readonly values = new Float64Array(SLOTS);
+
+  constructor(private readonly f: (x: number) => number) {}
+
+  /** f(x), for x a positive normal double (never NaN: NaN marks an empty slot). */
+  get(x: number): number {
+    bits[0] = x;
+    const slot = (words[0] ^ words[1] ^ (words[1] >>> 10)) & (SLOTS - 1);
+    if (this.keys[slot] === x) return this.values[slot];
+    const y = this.f(x);
+    this.keys[slot] = x;
+    this.values[slot] = y;
+    return y;
+  }
+}
+
+const logs = new Memo((x) => logDD(x) + lo);
+const log2s = new Memo((x) => {
+  const h = logDD(x);
+  return div(h, lo, LN2_HI, LN2_LO) + lo;
+});
+
 /** Natural logarithm, correctly rounded (but for inputs within about 2^-100 relative of a rounding tie). */
 export function log(x: number): number {
   if (!positiveNormal(x)) return Math.log(x);
-  const h = logDD(x);
-  return h + lo;
+  return logs.get(x);
 }
 
 /**
@@ -127,9 +160,7 @@ export function log2(x: number): number {
   if (!positiveNormal(x)) return Math.log2(x);
   const k = Math.log2(x);
   if (Number.isInteger(k) && 2 ** k === x) return k;
-  const h = logDD(x);
-  const q = div(h, lo, LN2_HI, LN2_LO);
-  return q + lo;
+  return log2s.get(x);
 }
 
 /** e^x, correctly rounded (as `log`), for |x| < 700; Math.exp's beyond (overflow, subnormals). */

@@ -595,5 +595,13 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
 
 /** Every line of the measures, in print order. */
 export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
-  return measures.flatMap((m) => m.lines);
+  // A plan's list is asked for its lines several times per run evaluated: made once per list.
+  const known = linesOf.get(measures);
+  if (known && known.of.length === measures.length && known.of.every((m, i) => m === measures[i])) return known.lines;
+  const lines = measures.flatMap((m) => m.lines);
+  linesOf.set(measures, { of: [...measures], lines });
+  return lines;
 }
+
+/** trecLines of a list of measures, and the measures they were made from (a list may change). */
+const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
