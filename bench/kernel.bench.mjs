@@ -62,6 +62,7 @@ console.log(`\n| ties (alternating, ${ROUNDS} rounds) | median ms | min ms |`);
 console.log("|---|---:|---:|");
 for (const which of ["given", "average"]) console.log(`| ${which === "given" ? "docid (default)" : "average"} | ${median(times[which]).toFixed(0)} | ${Math.min(...times[which]).toFixed(0)} |`);
 console.log(`\nties "average" / default, ratio of medians: ${(median(times.average) / median(times.given)).toFixed(2)}`);
+
 // Small calls, as a training loop makes them every epoch (bench/small-calls.mjs; npm run bench:small too).
 const { smallCallsTable } = await import("./small-calls.mjs");
 console.log(`\n${smallCallsTable()}`);

@@ -123,6 +123,35 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
 }
 
+/** A measure under the options given, as evaluateBatch groups and computes measures. */
+interface ResolvedMeasure {
+  options: ResolvedOptions;
+  /** describeOptions of them: the group's key. */
+  key: string;
+  /** The measure's conventions line (describeMeasureOptions). */
+  described: string;
+  /** The measure as its preset defines it (definedMeasure). */
+  defined: Measure;
+}
+
+function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure {
+  const options = measureOptions(m, explicit);
+  return { options, key: describeOptions(options), described: describeMeasureOptions(m, explicit), defined: definedMeasure(m, explicit) };
+}
+
+/**
+ * Measures' options resolved under one object of options given: the command line evaluates every run
+ * and block under one, and resolving some thirty measures' options and their descriptions was a
+ * tenth of a small run's evaluation. Options objects are made by explicitOptions and not changed after.
+ */
+const resolvedUnder = new WeakMap<ExplicitOptions, Map<Measure, ResolvedMeasure>>();
+
+function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
+  let r = resolvedUnder.get(explicit);
+  if (!r) resolvedUnder.set(explicit, (r = new Map()));
+  return r;
+}
+
 /**
  * The pipeline after grouping: the measures grouped by the options each is computed with (its tool's
  * conventions under the options given, under its own parameters), the kernel once per group, the
@@ -135,11 +164,14 @@ export function evaluateBatch<Q>(
   const groups = new Map<string, { options: ResolvedOptions; members: number[] }>();
   const described: string[] = [];
   // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k), under its name.
-  const defined = measures.map((m) => definedMeasure(m, explicit));
+  const resolved = resolvedFor(explicit);
+  const defined: Measure[] = new Array(measures.length);
   measures.forEach((m, i) => {
-    const o = measureOptions(m, explicit);
-    const key = describeOptions(o);
-    described.push(describeMeasureOptions(m, explicit));
+    let r = resolved.get(m);
+    if (!r) resolved.set(m, (r = resolvedMeasure(m, explicit)));
+    const { options: o, key } = r;
+    defined[i] = r.defined;
+    described.push(r.described);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { options: o, members: [] }));
     g.members.push(i);

@@ -138,6 +138,19 @@ const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
 const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
 const TIE_MODE = { docid: 0, input: 0, average: 1, best: 2, worst: 3 } as const;
 
+/** Each family's id in the kernel (the same in every instance of its module), looked up by name once. */
+const familyIdOf = new Map<Measure["family"], number>();
+
+function familyId(kernel: Kernel, family: Measure["family"]): number {
+  let id = familyIdOf.get(family);
+  if (id === undefined) {
+    id = kernel.familyIds.get(kernelFamilyName(family));
+    if (id === undefined) throw new Error(`kernel has no family ${kernelFamilyName(family)}`);
+    familyIdOf.set(family, id);
+  }
+  return id;
+}
+
 /**
  * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
  * per measure, index = query.
@@ -165,11 +178,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     poolBytes = kernel.put(batch.pool.bytes);
     poolOffsets = kernel.put(batch.pool.offsets);
   }
-  const families = Int32Array.from(measures, (m) => {
-    const id = kernel.familyIds.get(kernelFamilyName(m.family));
-    if (id === undefined) throw new Error(`kernel has no family ${kernelFamilyName(m.family)}`);
-    return id;
-  });
+  const families = Int32Array.from(measures, (m) => familyId(kernel, m.family));
   const cutoffs = Int32Array.from(measures, (m) => m.k);
   // PARAM_SLOTS f64 per measure: its parameters in the order the registry row lists them, then 0s.
   const params = new Float64Array(measures.length * PARAM_SLOTS);
