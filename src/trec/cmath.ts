@@ -41,6 +41,23 @@ function add(ah: number, al: number, bh: number, bl: number): number {
   return quickTwoSum(s2, lo + f);
 }
 
+/** add, written out (no calls): the loop of logDD calls it three times a term. */
+function addHi(ah: number, al: number, bh: number, bl: number): number {
+  let s = ah + bh;
+  let v = s - ah;
+  const e1 = ah - (s - v) + (bh - v);
+  const t = al + bl;
+  v = t - al;
+  const f = al - (t - v) + (bl - v);
+  let x = e1 + t;
+  const s2 = s + x;
+  const e2 = x - (s2 - s);
+  x = e2 + f;
+  s = s2 + x;
+  lo = x - (s - s2);
+  return s;
+}
+
 /** (ah, al) * (bh, bl): high part returned, low part in `lo`. */
 function mul(ah: number, al: number, bh: number, bl: number): number {
   // a_h * b_h exactly (Dekker's two-product), then the cross terms.
@@ -95,11 +112,56 @@ function logDD(x: number): number {
   let pl = sl;
   let sumh = sh;
   let suml = sl;
+  // The series' loop with mul, div and add written out (the same operations in the same order): its
+  // calls were most of a log's time while the code is still interpreted, as in a short command.
+  // s2h's split, the same at every term, is made once.
+  const tb = SPLITTER * s2h;
+  const s2hh = tb - (tb - s2h);
+  const s2hl = s2h - s2hh;
   for (let n = 3; n < 101; n += 2) {
-    ph = mul(ph, pl, s2h, s2l);
-    pl = lo;
-    const th = div(ph, pl, n, 0);
-    sumh = add(sumh, suml, th, lo);
+    // (ph, pl) = mul(ph, pl, s2h, s2l)
+    let p = ph * s2h;
+    let ta = SPLITTER * ph;
+    let ah = ta - (ta - ph);
+    let al = ph - ah;
+    let e = ah * s2hh - p + ah * s2hl + al * s2hh + al * s2hl;
+    let b = e + (ph * s2l + pl * s2h);
+    let sum = p + b;
+    pl = b - (sum - p);
+    ph = sum;
+    // (th, tl) = div(ph, pl, n, 0): three quotients, each remainder by mul(-q, 0, n, 0) and add
+    const nt = SPLITTER * n;
+    const nh = nt - (nt - n);
+    const nl = n - nh;
+    const q1 = ph / n;
+    let mq = -q1;
+    p = mq * n;
+    ta = SPLITTER * mq;
+    ah = ta - (ta - mq);
+    al = mq - ah;
+    e = ah * nh - p + ah * nl + al * nh + al * nl;
+    b = e + (mq * 0 + 0 * n);
+    let mh = p + b;
+    let ml = b - (mh - p);
+    let rh = addHi(ph, pl, mh, ml);
+    let rl = lo;
+    const q2 = rh / n;
+    mq = -q2;
+    p = mq * n;
+    ta = SPLITTER * mq;
+    ah = ta - (ta - mq);
+    al = mq - ah;
+    e = ah * nh - p + ah * nl + al * nh + al * nl;
+    b = e + (mq * 0 + 0 * n);
+    mh = p + b;
+    ml = b - (mh - p);
+    rh = addHi(rh, rl, mh, ml);
+    rl = lo;
+    const q3 = rh / n;
+    const qh = q1 + q2;
+    const ql = q2 - (qh - q1);
+    const th = addHi(qh, ql, q3, 0);
+    sumh = addHi(sumh, suml, th, lo);
     suml = lo;
     if (Math.abs(th) <= 1e-36 * Math.abs(sumh)) break;
   }
