@@ -2,18 +2,12 @@
 // (runResamplingJob: the randomization test's sign flips, the bootstrap's resamples, the Tukey HSD's
 // permutations, in the WebAssembly kernel) on the other cores while the main thread does its share.
 // Every iteration draws its own random stream, so the result is compare()'s to the last bit whatever
-// the number of threads. This module is also the threads' script (as run-reader.ts is); it is kept
-// small and in one place so that a general pool of the command line's threads can take it over.
-import { existsSync } from "node:fs";
+// the number of threads. The threads are the process's pool's (pool.ts), which runs a job as
+// `request("resample", job)` (runResamplingJob, loaded in a thread when first asked for).
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
-import { parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResamplingPool } from "../compare/compare.js";
-import { runResamplingJob, type ResamplingJob } from "../compare/resampling.js";
-
-const self = new URL(import.meta.url);
-/** Marks the threads this module starts, so that it serves only those. */
-const RESAMPLER = "rankeval resampler";
+import type { ResamplingJob } from "../compare/resampling.js";
+import { threadPool } from "./pool.js";
 
 /**
  * The least resampling work (resamplingWork's units) for which threads pay. Measured roughly (the
@@ -51,62 +45,25 @@ export function threadsFor(work: number, requested?: number): number {
   return work >= POOL_MIN_WORK ? Math.max(0, Math.min(availableParallelism() - 1, 15)) : 0;
 }
 
-/** A pool compareAsync() can use, and close() to end its threads. */
+/** A pool compareAsync() can use, and close() to end its use. */
 export interface ThreadPool extends ResamplingPool {
   close(): Promise<void>;
 }
 
 /**
- * A pool of `size` worker threads; null when `size` is 0, or where this module is not its own built
- * file (run from its TypeScript source, as the tests do, or bundled into another): the comparison
+ * compareAsync()'s pool over `size` threads of the process's pool (pool.ts: started when first
+ * needed, kept for the next job, at most RANKEVAL_THREADS or one per core at once: a larger `size`
+ * splits the work into more jobs, which wait their turn, with the same result); null when `size` is
+ * 0 or there are no threads here (run from the TypeScript source, as the tests do): the comparison
  * then runs in this thread, with the same result.
  */
 export function resamplingPool(size: number): ThreadPool | null {
-  if (size <= 0 || !/\/compare-pool\.c?js$/.test(self.pathname) || !existsSync(fileURLToPath(self))) return null;
-  const workers = Array.from({ length: size }, () => new Worker(self, { workerData: RESAMPLER }));
-  const idle = [...workers];
-  const queue: (() => void)[] = [];
-  const waiting = new Map<number, { resolve: (o: Float64Array[]) => void; reject: (e: Error) => void; worker: Worker }>();
-  let nextId = 0;
-  const fail = (worker: Worker, e: Error) => {
-    for (const [id, w] of waiting) if (w.worker === worker) (waiting.delete(id), w.reject(e));
-  };
-  for (const worker of workers) {
-    worker.on("message", ({ id, output }: { id: number; output: Float64Array[] }) => {
-      const w = waiting.get(id);
-      waiting.delete(id);
-      idle.push(worker);
-      queue.shift()?.();
-      w?.resolve(output);
-    });
-    worker.on("error", (e) => fail(worker, e));
-    // A thread that ends without a word (killed, out of memory) would leave its job waiting for ever.
-    worker.on("exit", (code) => fail(worker, new Error(`a resampling thread ended (exit code ${code})`)));
-  }
+  const threads = size > 0 ? threadPool() : null;
+  if (!threads) return null;
   return {
     size,
-    run: (job: ResamplingJob) =>
-      new Promise<Float64Array[]>((resolve, reject) => {
-        const start = () => {
-          const worker = idle.pop()!;
-          const id = nextId++;
-          waiting.set(id, { resolve, reject, worker });
-          worker.postMessage({ id, job });
-        };
-        if (idle.length) start();
-        else queue.push(start);
-      }),
-    close: async () => {
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
+    run: (job: ResamplingJob) => threads.request<Float64Array[]>("resample", job),
+    // Idle threads do not keep the process alive: nothing to end here.
+    close: async () => {},
   };
-}
-
-// In a worker thread: run the jobs the main thread posts, and move the arrays back.
-if (parentPort && workerData === RESAMPLER) {
-  const port = parentPort;
-  port.on("message", ({ id, job }: { id: number; job: ResamplingJob }) => {
-    const output = runResamplingJob(job);
-    port.postMessage({ id, output }, output.map((o) => o.buffer as ArrayBuffer));
-  });
 }
