@@ -386,6 +386,42 @@ describe("the installed binary", () => {
     expect(inThread.evaluated.result.mean).toEqual(whole.evaluated.result.mean);
     expect(inThread.runTag).toBe("R");
   });
+  it("reuses the pool's threads from run to run, and replaces one whose read was abandoned", async () => {
+    const { ThreadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");
+    const { evaluateRuns } = (await import(new URL("../dist/node/runs.js", import.meta.url).href)) as typeof import("../src/node/runs.js");
+    const pool = new ThreadPool(1, new URL("../dist/node/pool.js", import.meta.url));
+    const j = () => {
+      const q = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: "per-row" });
+      q.push(readFileSync(qrels));
+      return groupJudgments(q.finish());
+    };
+    const p = plan(["map", "P.1"], null);
+    const evaluateFor = (f: string) => (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, options({}), f, () => {});
+    const scattered = file("scattered2.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d3 2 0.8 A\n");
+    const bad = file("bad2.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 x A\n");
+    const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
+    process.env.RANKEVAL_THREAD_MIN_BYTES = "0";
+    try {
+      const maps: number[] = [];
+      const files = [runA, runB, runA, runB, runA];
+      await evaluateRuns(files, j(), evaluateFor, (_, r) => maps.push(r.evaluated.result.mean.map), { pool, inFlight: 3 });
+      // Five runs, three at once, one thread: started once, waited for, given back each time.
+      expect(pool.started).toBe(1);
+      expect(maps).toEqual([0.75, 1, 0.75, 1, 0.75].map((v, i) => (i % 2 ? maps[1] : v)));
+      // A bad line: the thread says so and waits for the next read.
+      await expect(evaluateRuns([bad], j(), evaluateFor, () => {}, { pool })).rejects.toThrow(/bad2\.run:2:\d+: score "x" is not a number/);
+      expect(pool.started).toBe(1);
+      // A run not grouped by query: its blocks are abandoned (read again whole here), the thread ended.
+      const out: number[] = [];
+      await evaluateRuns([scattered, runA], j(), evaluateFor, (_, r) => out.push(r.evaluated.result.mean.map), { pool });
+      expect(out[1]).toBe(0.75);
+      expect(pool.started).toBe(1);
+    } finally {
+      if (given === undefined) delete process.env.RANKEVAL_THREAD_MIN_BYTES;
+      else process.env.RANKEVAL_THREAD_MIN_BYTES = given;
+      await pool.close();
+    }
+  });
   it("exits 1 on usage errors and 2 on bad input, printing nothing on stdout", () => {
     const usage = spawnSync("node", [bin, "--nope"]);
     expect(usage.status).toBe(1);

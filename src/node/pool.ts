@@ -52,6 +52,8 @@ export class ThreadPool {
   private readonly idle: Slot[] = [];
   private readonly queue: ((slot: Slot) => void)[] = [];
   private workerClass: typeof Worker | undefined;
+  /** Threads being started (not yet in `slots`). */
+  private starting = 0;
 
   /** `size`: threads at most; `script`: the built file of this module, which the threads run. */
   constructor(
@@ -66,7 +68,7 @@ export class ThreadPool {
 
   /** Holds a thread for a conversation: an idle one, a new one while there are fewer than `size`, else the next released. */
   async acquire(): Promise<Conversation> {
-    const slot = this.idle.pop() ?? (this.slots.length < this.size ? await this.start() : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
+    const slot = this.idle.pop() ?? (this.slots.length + this.starting < this.size ? await this.start() : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
     slot.worker.ref();
     let released = false;
     return {
@@ -120,7 +122,13 @@ export class ThreadPool {
   }
 
   private async start(): Promise<Slot> {
-    this.workerClass ??= (await import("node:worker_threads")).Worker;
+    // Counted at once: acquires made meanwhile see it and wait rather than start more than `size`.
+    this.starting++;
+    try {
+      this.workerClass ??= (await import("node:worker_threads")).Worker;
+    } finally {
+      this.starting--;
+    }
     // The thread knows itself by its environment: the main thread never loads node:worker_threads to ask.
     const worker = new this.workerClass(this.script, { env: { ...process.env, [THREAD_ENV]: "1" } });
     const slot: Slot = { worker, onMessage: null, onFail: null, dead: false };
