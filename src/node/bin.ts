@@ -52,5 +52,11 @@ if (source === null) {
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   await module.exports.runCommand();
   // The build's run: the cache of what this run compiled (scripts/build.mjs).
-  if (process.env.RANKEVAL_WRITE_CODE_CACHE === "1") writeFileSync(cache, script.createCachedData());
+  if (process.env.RANKEVAL_WRITE_CODE_CACHE === "1") {
+    try {
+      writeFileSync(cache, script.createCachedData());
+    } catch (e) {
+      process.stderr.write(`rankeval: the code cache was not written (${(e as Error).message})\n`);
+    }
+  }
 }
