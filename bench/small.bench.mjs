@@ -17,7 +17,8 @@ import { smallCallsTable } from "./small-calls.mjs";
 
 const repeats = Number(process.argv[2] ?? 15);
 const root = new URL("..", import.meta.url).pathname;
-const bin = join(root, "dist/node/bin.js");
+// The installed command (package.json bin).
+const bin = join(root, "dist/node/bin.cjs");
 const tmp = mkdtempSync(join(os.tmpdir(), "rankeval-small-"));
 process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");

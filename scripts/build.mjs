@@ -70,9 +70,32 @@ await build({
   platform: "node",
   external: [/^node:/],
   logLevel: "warn",
-  output: { dir: join(dist, "node"), format: "cjs", entryFileNames: "[name].cjs", codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
+  // Everything an evaluation needs in command.cjs; what only --compare needs (the tests, their
+  // distributions, per-query inputs: a third of the code) and what only LETOR, JSON or CSV inputs need
+  // in files of their own, loaded by the commands that use them. Each module in one place: a group
+  // takes the modules its test names, not their dependencies.
+  output: {
+    dir: join(dist, "node"),
+    format: "cjs",
+    // The evaluation's code, the group "command", is the entry's file (command.cjs, which bin.cjs
+    // loads); --compare's and the other inputs' files require it for what they share.
+    entryFileNames: "[name].cjs",
+    chunkFileNames: (chunk) => (chunk.name.startsWith("command") ? "[name].cjs" : "command-[name].cjs"),
+    dynamicImportInCjs: false,
+    sourcemap: false,
+    codeSplitting: {
+      includeDependenciesRecursively: false,
+      groups: [
+        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|compare-runs\.js$|node[\\/]compare(-pool)?\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
+        { name: "command-inputs", test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|letor\.js$)/, priority: 2 },
+        { name: "command", test: /./, priority: 1 },
+      ],
+    },
+  },
+  // Needed by includeDependenciesRecursively: false; the entry's exports are the command's (runCommand).
+  preserveEntrySignatures: "allow-extension",
 });
-execFileSync(process.execPath, [join(dist, "node/bin.js"), join(root, "examples/qrels.txt"), join(root, "examples/bm25.run")], {
+execFileSync(process.execPath, [join(dist, "node/bin.cjs"), join(root, "examples/qrels.txt"), join(root, "examples/bm25.run")], {
   env: { ...process.env, RANKEVAL_WRITE_CODE_CACHE: "1", RANKEVAL_BUNDLE: "1" },
   stdio: ["ignore", "ignore", "inherit"],
 });

@@ -1,4 +1,4 @@
-import { TESTS, type TestName } from "../compare/compare.js";
+import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";

@@ -8,7 +8,6 @@ import type { LetorInput } from "../letor.js";
 import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { compareMode } from "./compare.js";
 import { readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
@@ -62,7 +61,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   try {
-    if (args.compare) return await compareMode(args, io, evaluateTrecRuns);
+    // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
+    if (args.compare) return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
     return await trecMode(args, io);

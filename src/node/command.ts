@@ -1,7 +1,9 @@
 // The installed command's process (bin.ts starts it). main() (cli.ts) turns every error into one
 // line and an exit status; here, what only the process can see: a closed standard output, and errors
 // nothing caught.
-import { EXIT, internalErrorLine, main } from "./cli.js";
+import { fstatSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { EXIT, internalErrorLine, main, type Io } from "./cli.js";
 
 /**
  * Standard output closed by its reader (`rankeval ... | head -1`): stop at once and quietly, killed by
@@ -25,19 +27,97 @@ function onOutputError(e: NodeJS.ErrnoException): void {
     process.exit(EXIT.output);
   }
 }
+/**
+ * The process's standard output and error as main() writes them. Standard output that is a file or a
+ * terminal (or /dev/null) is written with synchronous writes, as Node's own stream writes a file: the
+ * stream a pipe needs (Node's net and stream modules, 3 ms to load) is made only for a pipe or a
+ * socket, or when a write would block. Standard error is made when first written to: most commands
+ * never do.
+ */
+function processIo(): Io {
+  let direct: boolean | undefined;
+  let out: NodeJS.WriteStream | undefined;
+  let err: NodeJS.WriteStream | undefined;
+  const stream = () => {
+    if (!out) (out = process.stdout).on("error", onOutputError);
+    return out;
+  };
+  return {
+    stdout: {
+      write(s: string) {
+        direct ??= writesDirectly(1);
+        if (!direct) return stream().write(s);
+        const bytes = Buffer.from(s);
+        let at = 0;
+        try {
+          while (at < bytes.length) at += writeSync(1, bytes, at);
+        } catch (e) {
+          // A terminal someone made non-blocking: the stream waits for it, for this and the rest.
+          if ((e as NodeJS.ErrnoException).code !== "EAGAIN") {
+            onOutputError(e as NodeJS.ErrnoException);
+            return false;
+          }
+          direct = false;
+          return stream().write(bytes.subarray(at));
+        }
+        return true;
+      },
+    },
+    stderr: {
+      write(s: string) {
+        // Nothing useful to say where stderr itself is closed.
+        if (!err) (err = process.stderr).on("error", () => process.exit(EXIT.output));
+        return err.write(s);
+      },
+      get isTTY() {
+        return isTerminal(2);
+      },
+    },
+  };
+}
+
+const terminals = new Map<number, boolean>();
+
+/**
+ * Whether `fd` is a terminal. node:tty (which loads Node's net and stream modules) is loaded only for
+ * a character device, which a terminal is: a pipe or a file never loads it.
+ */
+function isTerminal(fd: number): boolean {
+  let yes = terminals.get(fd);
+  if (yes === undefined) {
+    let device = false;
+    try {
+      device = fstatSync(fd).isCharacterDevice();
+    } catch {
+      // closed
+    }
+    yes = device && (createRequire(import.meta.url)("node:tty") as typeof import("node:tty")).isatty(fd);
+    terminals.set(fd, yes);
+  }
+  return yes;
+}
+
+/** Whether `fd` is a file or a device (a terminal, /dev/null): not a pipe or a socket. */
+function writesDirectly(fd: number): boolean {
+  try {
+    const s = fstatSync(fd);
+    return s.isFile() || s.isCharacterDevice();
+  } catch {
+    return false; // closed: the stream says so
+  }
+}
+
 /** Runs the command line of this process (`argv`: its arguments) and sets its exit status. */
 export async function runCommand(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  process.stdout.on("error", onOutputError);
-  // Nothing useful to say where stderr itself is closed.
-  process.stderr.on("error", () => process.exit(EXIT.output));
+  const io = processIo();
 
   // Errors main() could not catch (in a callback, a stream): one line, never Node's stack trace.
   const fatal = (e: unknown) => {
-    process.stderr.write(`${internalErrorLine(e)}\n`);
+    io.stderr.write(`${internalErrorLine(e)}\n`);
     process.exit(EXIT.internal);
   };
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
 
-  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = await main(argv, io);
 }

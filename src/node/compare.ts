@@ -2,8 +2,8 @@
 // per-query results it wrote (-q --format json or csv), compared by the library's compare() (over a
 // pool of worker threads when the resampling is large enough: compare-pool.ts) and printed by its
 // formatComparison(), the same bytes as the page's downloads.
-import { constants, gunzipSync } from "node:zlib";
-import { open, stat } from "node:fs/promises";
+// zlib and fs/promises are loaded when a comparison reads its inputs: the command line is one file
+// (scripts/build.mjs), and what its modules import at their top every command pays for.
 import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
 import { formatComparison, type ComparisonFormat } from "../compare/format.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../compare-runs.js";
@@ -92,6 +92,7 @@ async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Pro
 async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   if (path === "-") return null;
   let head: Buffer;
+  const { open, stat } = await import("node:fs/promises");
   try {
     if (!(await stat(path)).isFile()) return null;
     const file = await open(path);
@@ -106,6 +107,7 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
     return null; // the reader says what is wrong with it
   }
   if (head[0] === 0x1f && head[1] === 0x8b) {
+    const { constants, gunzipSync } = await import("node:zlib");
     try {
       head = gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
     } catch {

@@ -1,7 +1,7 @@
 // The command line's run reader: a thread of the pool (src/node/pool.ts) parses a run file into
 // blocks while the main thread joins and evaluates them (src/run-reader.ts), as the page's second
 // worker does.
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../run-reader.js";
 import type { RunSource } from "../run-blocks.js";
 import type { ThreadPool } from "./pool.js";
@@ -14,7 +14,7 @@ import { readInto, type ProgressSink } from "./read.js";
  */
 export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, progress?: ProgressSink): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
-    progress?.start(path, await stat(path).then((s) => s.size, () => 0));
+    progress?.start(path, fileSize(path));
     const thread = await pool.acquire();
     const port: ReaderPort<string> = {
       send: (job) => thread.post({ kind: job.type === "read" ? "read" : "reader", job }),
@@ -38,4 +38,12 @@ export function readerThread(post: (r: ReaderReport, transfer: ArrayBuffer[]) =>
     return readInto(path, sink, { start() {}, update: (read) => progress(read, (Date.now() - started) / 1000), done() {} });
   });
   return (job) => handle(job as ReaderJob<string>);
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // the read reports the error
+  }
 }
