@@ -52,10 +52,12 @@ describe("the scalar double-double arithmetic", () => {
     };
     const inputs = [1, 2, 3, 1 / 3, 0.5, 1e-5, 0.75, 1375, 1621, 2 ** 52 + 1, 1e300, 2.2250738585072014e-308, 0, -1, NaN, Infinity, 699.9, -699.9];
     for (let i = 0; i < 100_000; i++) inputs.push(next() * 2 ** Math.floor(next() * 200 - 100), next(), 1 + next() * 1e-9, (next() - 0.5) * 1400, Math.floor(next() * 100_000) + 1);
+    const differ: string[] = [];
     for (const x of inputs) {
-      expect(Object.is(log(x), pairs.log(x)), `log(${x})`).toBe(true);
-      expect(Object.is(log2(x), pairs.log2(x)), `log2(${x})`).toBe(true);
-      expect(Object.is(exp(x), pairs.exp(x)), `exp(${x})`).toBe(true);
+      if (!Object.is(log(x), pairs.log(x))) differ.push(`log(${x})`);
+      if (!Object.is(log2(x), pairs.log2(x))) differ.push(`log2(${x})`);
+      if (!Object.is(exp(x), pairs.exp(x))) differ.push(`exp(${x})`);
     }
+    expect(differ).toEqual([]);
   });
 });
