@@ -96,7 +96,7 @@ export function evaluate(rows: Rows<string>, measures: Measures, options?: Optio
 export function evaluate(rows: Rows<number>, measures: Measures, options?: Options): Result<number>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
-  const explicit = explicitOptions(options);
+  const explicit = explicitOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
@@ -111,7 +111,7 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
  * Throws a RankevalError ("bad-input") when the run and the judgments share no query.
  */
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
-  const explicit = explicitOptions(options);
+  const explicit = explicitOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
@@ -121,6 +121,31 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
     throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"}, the judgments ${notInRun})`);
   }
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
+}
+
+/** The options of a call that gives none: made once, as calls under them share what is resolved below. */
+const NO_OPTIONS: ExplicitOptions = Object.freeze(explicitOptions());
+
+/** The options a caller passed, checked, and the plain values they were made from (see explicitOf). */
+const explicitMade = new WeakMap<object, { values: unknown[]; explicit: ExplicitOptions }>();
+
+/**
+ * explicitOptions(options), made once for a caller that passes none, or the same object of plain
+ * values (strings, numbers, booleans) at every call, as a training loop does: then the measures'
+ * options resolved under them are found again too (evaluateBatch). An object whose values changed
+ * since, or that holds an object (a gain table), is read again.
+ */
+function explicitOf(options: Options | undefined): ExplicitOptions {
+  if (options === undefined) return NO_OPTIONS;
+  if (options === null || typeof options !== "object") return explicitOptions(options);
+  const keys = Object.keys(options);
+  const values = keys.map((k) => (options as Record<string, unknown>)[k]);
+  if (values.some((v) => v !== null && typeof v === "object")) return explicitOptions(options);
+  const made = explicitMade.get(options);
+  if (made && made.values.length === keys.length * 2 && keys.every((k, i) => made.values[2 * i] === k && made.values[2 * i + 1] === values[i])) return made.explicit;
+  const explicit = Object.freeze(explicitOptions(options));
+  explicitMade.set(options, { values: keys.flatMap((k, i) => [k, values[i]]), explicit });
+  return explicit;
 }
 
 /** A measure under the options given, as evaluateBatch groups and computes measures. */
