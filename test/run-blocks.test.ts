@@ -169,6 +169,34 @@ describe("RunBlocks", () => {
   });
 });
 
+describe("mergeBlocks: each summary as the blocks took it", () => {
+  it("sums num_ret and num_rel and takes gm_map's geometric mean over the blocks, as for the run read whole", () => {
+    for (const names of [["num_ret", "num_rel", "gm_map", "map", "gm_bpref"], ["NumRet", "NumRel", "AP"]]) {
+      const p = plan(names, null);
+      const opts = options({}, p.kind === "trec");
+      const j = judgments(QRELS);
+      const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
+      r.push(bytes(RUN));
+      const joined = joinParsed(j, r.finish());
+      const want = mergeBlocks([evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {})], joined.notJudged, joined.notInRun).result;
+      const parts: Evaluated[] = [];
+      const j2 = judgments(QRELS);
+      const joiner = new RunBlocks(j2, "run.txt", (b) => parts.push(evaluateBlock(p, b.batch, b.qids, opts, "run.txt", () => {})));
+      const reader = new RunBlockParser("run.txt", j2.qrels.qidNames, (rows) => joiner.add(rows), 1);
+      reader.push(bytes(RUN));
+      const s = joiner.finish(reader.finish());
+      expect(parts.length).toBeGreaterThan(1);
+      const got = mergeBlocks(parts, s.notJudged, s.notInRunQids.length).result;
+      expect(got.qids).toEqual(want.qids);
+      expect(got.mean).toEqual(want.mean);
+      expect(got.counted).toEqual(want.counted);
+      // A sum is no mean: the test sees the difference.
+      const sum = names[0];
+      expect(got.mean[p.rows.find((row) => row.name === sum || row.name.startsWith(sum))!.measure]).toBeGreaterThan(1);
+    }
+  });
+});
+
 describe("evaluateRunFile: a run that evaluates no query is an error, streamed or whole", () => {
   const p = plan(["map"], null);
   const opts = options({});

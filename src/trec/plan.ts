@@ -6,7 +6,7 @@ import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "../evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
-import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
+import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatTable } from "../report.js";
@@ -217,6 +217,12 @@ export interface RunResult {
   strings: Record<string, string[]>;
   /** Summary values trec_eval computes otherwise than from the per-query values (num_rel under -c), by line name. */
   summary?: Record<string, number>;
+  /**
+   * How each key's summary in `result.mean` is taken, where not the mean: trec_eval's num_ret, num_rel
+   * (sums) and gm_map, gm_bpref (geometric means), ir_measures' NumRet... For mergeBlocks, which takes
+   * the summaries of a run read in blocks again.
+   */
+  aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
 /**
@@ -292,10 +298,25 @@ export function evaluateBlock(
   // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
   const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
   const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings, extras);
-  if (!p.trec.length) return { result, strings: {} };
+  const aggregates = aggregatesOf(p, measures);
+  if (!p.trec.length) return { result, strings: {}, aggregates };
   for (const w of gainTieWarnings(p, batch, file)) warn(w);
-  const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)) };
+  const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)), aggregates };
   return placeholders.length ? clearPlaceholders(p, evaluated, placeholders) : evaluated;
+}
+
+/** The summaries that are not means, by key, of a plan's measures and trec lines (made once per plan). */
+const aggregatesMade = new WeakMap<Plan, Readonly<Record<string, Aggregate>>>();
+
+function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<string, Aggregate>> {
+  let a = aggregatesMade.get(p);
+  if (a) return a;
+  const out: Record<string, Aggregate> = {};
+  for (const m of measures) if (m.aggregate !== "mean") out[m.name] = m.aggregate;
+  // trec_eval's own algorithm's lines, as trecExtras summarises them.
+  for (const l of trecLines(p.exact)) if (l.aggregation === "sum" || l.aggregation === "geomean") out[lineKey(l)!] = l.aggregation;
+  aggregatesMade.set(p, (a = Object.freeze(out)));
+  return a;
 }
 
 /**
@@ -337,7 +358,7 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
       tieRange![key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
     }
   }
-  return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings };
+  return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: e.aggregates };
 }
 
 /**
@@ -350,8 +371,10 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   if (parts.length === 1) {
     // One block (a whole run, a LETOR file): its queries stay in the order they have.
     const queries = { ...first.queries, skipped: { ...first.queries.skipped, notJudged, notInRun } };
-    return { result: { ...first, queries }, strings: parts[0].strings };
+    return { result: { ...first, queries }, strings: parts[0].strings, aggregates: parts[0].aggregates };
   }
+  // Each key summarised as its blocks were (a sum, a geometric mean: not always the mean).
+  const aggregates = parts[0].aggregates ?? {};
   const qids = parts.flatMap((p) => p.result.qids);
   const order = sortedOrder(qids);
   const values: Record<string, Float64Array> = {};
@@ -368,7 +391,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     const sorted = new Float64Array(qids.length);
     for (let i = 0; i < sorted.length; i++) sorted[i] = all[order[i]];
     values[key] = sorted;
-    ({ mean: mean[key], count: counted[key] } = meanOf(values[key]));
+    ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregates[key] ?? "mean"));
   }
   let tieRange: Record<string, TieRange> | undefined;
   if (first.tieRange) {
@@ -387,7 +410,8 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
       };
       const worst = side("worst");
       const best = side("best");
-      tieRange[key] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
+      const agg = aggregates[key] ?? "mean";
+      tieRange[key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
     }
   }
   const strings: Record<string, string[]> = {};
@@ -397,7 +421,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   }
   const noRelevant = parts.reduce((n, p) => n + p.result.queries.skipped.noRelevant, 0);
   const queries = { evaluated: qids.length, skipped: { noRelevant, notJudged, notInRun } };
-  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings };
+  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: parts[0].aggregates };
 }
 
 /** relstring's per-query strings, by printed line name (`opts`: trec_eval's conventions under the options given). */
