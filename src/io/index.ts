@@ -12,3 +12,6 @@ export { ScoresParser, type ScoresParserOptions } from "./scores.js";
 export { GroupParser, type GroupParserOptions } from "./group.js";
 export { JsonParser, type JsonParserOptions, type RowsKind, type RowsOf } from "./json.js";
 export { DelimitedParser, DEFAULT_COLUMNS, type ColumnNames, type DelimitedParserOptions } from "./delimited.js";
+export { GroupQrelsParser, type GroupQrels, type GroupQrelsParserOptions } from "./group-qrels.js";
+export { PrefsParser, type Prefs, type PrefsParserOptions } from "./prefs.js";
+export { ZscoresParser, type Zscores, type ZscoresParserOptions } from "./zscores.js";

@@ -7,15 +7,18 @@ import { expect } from "vitest";
 import { InputError } from "../../src/errors.js";
 import {
   GroupParser,
+  GroupQrelsParser,
   Interner,
   LetorParser,
   QrelsParser,
   RunParser,
+  PrefsParser,
   ScoresParser,
+  ZscoresParser,
 } from "../../src/io/index.js";
 
-export type Kind = "qrels" | "run" | "letor" | "scores" | "group";
-export const KINDS: Kind[] = ["qrels", "run", "letor", "scores", "group"];
+export type Kind = "qrels" | "run" | "letor" | "scores" | "group" | "group-qrels" | "prefs" | "zscores";
+export const KINDS: Kind[] = ["qrels", "run", "letor", "scores", "group", "group-qrels", "prefs", "zscores"];
 
 const encoder = new TextEncoder();
 export const bytes = (s: string): Uint8Array => encoder.encode(s);
@@ -70,6 +73,24 @@ export function parseChunks(kind: Kind, chunks: Uint8Array[], file = "in.txt"): 
       const p = new GroupParser({ file });
       for (const c of chunks) p.push(c);
       return { size: Array.from(p.finish()) };
+    }
+    case "group-qrels": {
+      const p = new GroupQrelsParser({ file });
+      for (const c of chunks) p.push(c);
+      const r = p.finish();
+      return { qid: r.qid, group: r.group, docno: r.docno, value: Array.from(r.value), lines: Array.from(r.lines), length: r.length };
+    }
+    case "prefs": {
+      const p = new PrefsParser({ file });
+      for (const c of chunks) p.push(c);
+      const r = p.finish();
+      return { qid: r.qid, jg: r.jg, jsg: r.jsg, docno: r.docno, rel: Array.from(r.rel), lines: Array.from(r.lines), length: r.length };
+    }
+    case "zscores": {
+      const p = new ZscoresParser({ file });
+      for (const c of chunks) p.push(c);
+      const r = p.finish();
+      return { qid: r.qid, measure: r.measure, mean: Array.from(r.mean), stddev: Array.from(r.stddev), lines: Array.from(r.lines), length: r.length };
     }
   }
 }

@@ -56,6 +56,9 @@ const VALID: Record<Kind, fc.Arbitrary<string>> = {
   ),
   scores: fileOf(num),
   group: fileOf(fc.integer({ min: 1, max: 100000 }).map(String)),
+  "group-qrels": fileOf(fc.tuple(token, sep, token, sep, token, sep, num).map((p) => p.join(""))),
+  prefs: fileOf(fc.tuple(token, sep, token, sep, token, sep, token, sep, num).map((p) => p.join(""))),
+  zscores: fileOf(fc.tuple(token, sep, token, sep, num, sep, num).map((p) => p.join(""))),
 };
 
 /** A naive reader of the same formats (strings and regular expressions), for valid inputs only. */
@@ -91,7 +94,32 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
       return { score: fields.map((f) => Number(f[f.length - 1])) };
     case "group":
       return { size: fields.map((f) => Number(f[0])) };
+    case "group-qrels":
+      return {
+        qid: fields.map((f) => f[0]), group: fields.map((f) => f[1]), docno: fields.map((f) => f[2]), value: fields.map((f) => Number(f[3])),
+        lines: lineNumbers(text), length: lines.length,
+      };
+    case "prefs":
+      return {
+        qid: fields.map((f) => f[0]), jg: fields.map((f) => f[1]), jsg: fields.map((f) => f[2]), docno: fields.map((f) => f[3]),
+        rel: fields.map((f) => Number(f[4])), lines: lineNumbers(text), length: lines.length,
+      };
+    case "zscores":
+      return {
+        qid: fields.map((f) => f[0]), measure: fields.map((f) => f[1]), mean: fields.map((f) => Number(f[2])), stddev: fields.map((f) => Number(f[3])),
+        lines: lineNumbers(text), length: lines.length,
+      };
   }
+}
+
+/** The 1-based numbers of the lines that are neither blank nor comments. */
+function lineNumbers(text: string): number[] {
+  const out: number[] = [];
+  text.replace(/^\uFEFF/, "").split("\n").forEach((l, i) => {
+    const t = l.replace(/\r$/, "").trim();
+    if (t !== "" && !t.startsWith("#")) out.push(i + 1);
+  });
+  return out;
 }
 
 describe("fuzz", () => {
