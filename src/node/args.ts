@@ -2,6 +2,7 @@ import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
+import { REL_FORMATS, type RelFormat } from "../trec/names.js";
 import { INPUT_FORMATS, type InputFormat } from "./formats.js";
 
 /** What the command line asked for. */
@@ -29,9 +30,16 @@ export interface CliArgs {
    * to say so: -M and -N always, -l under trec_eval names (canonical measures take -l as written).
    */
   truncated: { option: string; text: string; value: number }[];
-  /** -R, -T: trec_eval's judgment and run formats; only its defaults (qrels, trec_results) are read. */
-  relFormat?: string;
+  /** -R: trec_eval's judgment format: qrels (the default), prefs, qrels_prefs or qrels_jg. */
+  relFormat?: RelFormat;
+  /** -T: trec_eval's run format; only its default (trec_results) is read. */
   resultsFormat?: string;
+  /** -Z FILE: print Z scores against the means and standard deviations of that file (trec_eval's text only). */
+  zscoreFile?: string;
+  /** -D N or -D N.QID: trec_eval's debug level (its debug output is not printed) ... */
+  debugLevel?: number;
+  /** ... and the one query to evaluate (-D N.QID; "" evaluates none, as trec_eval). */
+  debugQuery?: string;
   /** trec_eval's obsolete -o (--Output_old_results_format VALUE): accepted, does nothing, as there. */
   obsolete?: boolean | string;
   format?: "trec" | "table" | "json" | "csv";
@@ -75,11 +83,11 @@ export interface CliArgs {
 
 /** Options that take a value, short (trec_eval's) and long. */
 const VALUED: Record<string, keyof CliArgs> = {
-  m: "measures", l: "threshold", M: "depth", N: "numDocs", R: "relFormat", T: "resultsFormat",
+  m: "measures", l: "threshold", M: "depth", N: "numDocs", R: "relFormat", T: "resultsFormat", Z: "zscoreFile", D: "debugLevel",
   measure: "measures",
   // trec_eval's long spellings (trec_eval.c long_options).
   level_for_rel: "threshold", Max_retrieved_per_topic: "depth", Number_docs_in_coll: "numDocs",
-  Rel_info_format: "relFormat", Results_format: "resultsFormat",
+  Rel_info_format: "relFormat", Results_format: "resultsFormat", Zscore: "zscoreFile", Debug_level: "debugLevel",
   // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
   Output_old_results_format: "obsolete",
   format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
@@ -101,10 +109,7 @@ const FLAGS: Record<string, keyof CliArgs> = {
 const COMPARE_ONLY: readonly (keyof CliArgs)[] = ["tests", "baseline", "allPairs", "correction", "alpha", "permutations", "seed", "comparisonFormat"];
 
 /** trec_eval's options rankeval does not take, and why (an error rather than a silent difference). */
-const UNSUPPORTED: Record<string, string> = {
-  D: "debug output (-D) is trec_eval's own", Debug_level: "debug output (--Debug_level) is trec_eval's own",
-  Z: "Z scores (-Z) are not computed yet", Zscore: "Z scores (--Zscore) are not computed yet",
-};
+const UNSUPPORTED: Record<string, string> = {};
 
 /** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -155,8 +160,17 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       }
       case "relFormat":
-        if (value !== "qrels") throw usage(`${option}: rankeval reads judgments as qrels only (trec_eval's -R ${value} is not supported)`);
+        if (!(REL_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${REL_FORMATS.join(", ")} (trec_eval: Illegal rel_format)`);
+        a.relFormat = value as RelFormat;
         break;
+      case "debugLevel": {
+        // trec_eval.c get_debug_level_query: the level before the first '.', the query after it.
+        const dot = value.indexOf(".");
+        const level = dot < 0 ? value : value.slice(0, dot);
+        a.debugLevel = level.trim() === "" ? 0 : trecLong(option, level).value;
+        a.debugQuery = dot < 0 ? undefined : value.slice(dot + 1);
+        break;
+      }
       case "resultsFormat":
         if (value !== "trec_results") throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
         break;
@@ -304,6 +318,13 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     trec_eval does: 1.5 is 1, 0 and negative values allowed)
   -M N              keep the top N documents of each ranking (before -J; 1.9 is 1)
   -N N              documents in the collection (utility's last coefficient; default 0)
+  -R FORMAT         the judgments' format, as trec_eval's: qrels (default), prefs,
+                    qrels_prefs (a qrels file read as preferences) or qrels_jg (judgment
+                    groups), with trec_eval's measures over them (-m prefs, qrels_jg, ...)
+  -Z FILE           each value as a Z score against FILE's means and standard deviations
+                    (lines: qid measure mean stddev), as trec_eval -Z
+  -D N[.QID]        trec_eval's debug level (its debug output is not printed); .QID
+                    evaluates only that query
   --format F        trec (default for trec_eval names), table (default otherwise), json, csv
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan

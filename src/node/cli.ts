@@ -5,12 +5,13 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
 import type { LetorInput } from "../letor.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
+import { evaluateBlock, LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
+import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
 import { evaluateRuns, expandRuns } from "./runs.js";
 
@@ -89,10 +90,15 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 }
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
+  // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
+  if (args.relFormat !== undefined && args.relFormat !== "qrels") return await relFormatMode(args, io);
   const p = planOf(args, io);
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   // Said before any file is read.
   if (format === "trec" && p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  // -Z and -D (src/node/trec-formats.ts).
+  const text = await trecTextOptions(args, p, format, io);
+  const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
   // trec_eval's text is written run by run, each as soon as it and the runs before it are done (one
   // run: trec_eval's text, byte for byte; several: each after a header naming its file, as head and
   // tail print several files, `==> FILE <==`, a blank line between); a table, JSON or CSV puts every
@@ -101,10 +107,10 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   const runs: RunResult[] = [];
   await evaluateEachRun(args, io, p, (i, r, total) => {
     if (format !== "trec") return void runs.push(r);
-    const text = trecText(p, r, args);
-    io.stdout.write(total === 1 ? text : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${text}`);
+    const t = trecText(p, r, text);
+    io.stdout.write(total === 1 ? t : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${t}`);
   });
-  if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
+  if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
   return EXIT.ok;
 }
 

@@ -108,16 +108,30 @@ export interface TrecMeasure {
   /** Resolved level=gain pairs (G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp, rbp_resid); keys as given. */
   readonly pairs?: readonly (readonly [string, number])[];
   readonly lines: readonly TrecLine[];
+  /** The judgments it needs besides qrels (the table's `format`): computed by src/trec/prefs.ts or jg.ts. */
+  readonly format?: "prefs" | "qrels_jg";
 }
 
 type ParamKind = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 type Shape = "mean" | "long" | "runid" | "numq" | "geomean" | "relstring";
+
+/**
+ * The judgment formats of trec_eval's -R (formats.c): `qrels` (the default), `prefs` and
+ * `qrels_prefs` (preferences: src/trec/prefs.ts), `qrels_jg` (judgment groups: src/trec/jg.ts).
+ */
+export type RelFormat = "qrels" | "prefs" | "qrels_prefs" | "qrels_jg";
+export const REL_FORMATS: readonly RelFormat[] = ["qrels", "prefs", "qrels_prefs", "qrels_jg"];
 
 interface Entry {
   readonly name: string;
   readonly kind: ParamKind;
   readonly shape: Shape;
   readonly defaults?: readonly number[];
+  /**
+   * The judgments the measure reads when not qrels: "prefs" (-R prefs or -R qrels_prefs, both read
+   * as preferences: form_prefs_counts.c) or "qrels_jg" (form_res_rels_jg.c).
+   */
+  readonly format?: "prefs" | "qrels_jg";
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
   readonly kernel?: (
     k: number | undefined, custom: boolean, values: readonly number[], pairs: readonly (readonly [string, number])[],
@@ -164,9 +178,10 @@ const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly
 });
 
 /**
- * trec_eval 10's measure table (measures.c te_trec_measures), in output order; prefs / qrels_jg left
- * out. Lines without a kernel measure (yaap, ideal_dcg, and any whose parameters the kernel cannot
- * take) are computed by trec_eval's own algorithm (src/trec/exact.ts).
+ * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
+ * measure (yaap, ideal_dcg, and any whose parameters the kernel cannot take) are computed by
+ * trec_eval's own algorithm (src/trec/exact.ts); those over preferences or judgment groups (-R
+ * prefs, qrels_prefs, qrels_jg) by src/trec/prefs.ts and src/trec/jg.ts.
  */
 const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },
@@ -205,7 +220,25 @@ const TABLE_DATA = [
   { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
   { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0], kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }) },
   { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
-  // (trec_eval's prefs and qrels_jg measures come here, then yaap.)
+  // Preferences (-R prefs, -R qrels_prefs): m_prefs_*.c.
+  { name: "prefs_num_prefs_poss", kind: "none", shape: "long", format: "prefs" },
+  { name: "prefs_num_prefs_ful", kind: "none", shape: "long", format: "prefs" },
+  { name: "prefs_num_prefs_ful_ret", kind: "none", shape: "long", format: "prefs" },
+  { name: "prefs_simp", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_pair", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_avgjg", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_avgjg_Rnonrel", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_simp_ret", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_pair_ret", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_avgjg_ret", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_avgjg_Rnonrel_ret", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_simp_imp", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_pair_imp", kind: "none", shape: "mean", format: "prefs" },
+  { name: "prefs_avgjg_imp", kind: "none", shape: "mean", format: "prefs" },
+  // Judgment groups (-R qrels_jg): m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c.
+  { name: "map_avgjg", kind: "none", shape: "mean", format: "qrels_jg" },
+  { name: "P_avgjg", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, format: "qrels_jg" },
+  { name: "Rprec_mult_avgjg", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, format: "qrels_jg" },
   { name: "yaap", kind: "none", shape: "mean" },
   { name: "rbp", kind: "pairs", shape: "mean", kernel: persistence("rbp") },
   { name: "rbp_resid", kind: "pairs", shape: "mean", kernel: persistence("rbp_resid") },
@@ -221,22 +254,23 @@ const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
 /** trec_eval's measure names, in its output order. */
 export const TREC_MEASURE_NAMES: readonly string[] = TABLE.map((e) => e.name);
 
-export type TrecNickname = "official" | "all_trec" | "set";
+export type TrecNickname = "official" | "all_trec" | "set" | "all_prefs" | "prefs" | "qrels_jg";
 
-/** trec_eval 10's nicknames (measures.c). all_trec has neither dcg, ideal_dcg nor yaap in v10. */
+/**
+ * trec_eval 10's nicknames (measures.c). all_trec has neither dcg, ideal_dcg, yaap nor the measures
+ * of other judgment formats in v10; all_prefs and prefs are preference measures (-R prefs or
+ * qrels_prefs), qrels_jg the judgment-group ones (-R qrels_jg).
+ */
 export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
   official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
-  all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap"),
+  all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap" && !BY_NAME.get(n)!.format),
   set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
+  all_prefs: ["runid", "num_q", ...TABLE.filter((e) => e.format === "prefs").map((e) => e.name)],
+  prefs: [
+    "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+  ],
+  qrels_jg: ["runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"],
 };
-
-/** Measures and nicknames of trec_eval that need another judgment format (-R prefs, qrels_jg). */
-const OTHER_FORMATS = new Set([
-  "all_prefs", "prefs", "qrels_jg", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-  "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-  "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg",
-  "Rprec_mult_avgjg",
-]);
 
 /** Whether the kernel computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
 export function isComputed(line: TrecLine): boolean {
@@ -335,7 +369,7 @@ export interface TrecArg {
   readonly printed: boolean;
 }
 
-const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name) || OTHER_FORMATS.has(name);
+const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
 
 /**
  * Splits a `-m` argument as trec_eval reads it (the name before the first '.', the parameters after
@@ -379,7 +413,6 @@ export function parseTrecMeasures(args: readonly string[], warnings: string[] = 
     const { name } = a;
     if (a.params === "") throw fail(`trec_eval measure "${arg}": improper measure in parameter '${name}' (nothing after the '.')`);
     const nick = Object.hasOwn(TREC_NICKNAMES, name) ? TREC_NICKNAMES[name as TrecNickname] : undefined;
-    if (OTHER_FORMATS.has(name)) throw fail(`trec_eval measure "${arg}" needs preference or judgment-group judgments (-R prefs / qrels_jg), which rankeval does not read`);
     if (nick) {
       if (a.params !== null) warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on a nickname: read as ${name}`);
       for (const n of nick) marked.add(n);
@@ -410,6 +443,11 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
   const a = splitTrecArg(word);
   if (!a) return null;
   const nickname = Object.hasOwn(TREC_NICKNAMES, a.name);
+  const format = nickname ? TREC_NICKNAMES[a.name as TrecNickname].map((n) => BY_NAME.get(n)!.format).find((f) => f) : BY_NAME.get(a.name)!.format;
+  if (format) {
+    const r = format === "prefs" ? "-R prefs or -R qrels_prefs" : "-R qrels_jg";
+    throw fail(`trec_eval measure "${word}" reads ${format === "prefs" ? "preference judgments" : "judgment groups"} (trec_eval's ${r}), which the command line reads (rankeval ${r} -m ${word} JUDGMENTS RUN)`);
+  }
   const out: Measure[] = [];
   const left: string[] = [];
   for (const l of trecLines(parseTrecMeasures([word], warnings))) {
@@ -499,7 +537,7 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
   switch (e.kind) {
     case "none":
       // trec_eval ignores parameters on these.
-      return Object.freeze({ name: e.name, params: p, lines: [line(e.name)] });
+      return Object.freeze({ name: e.name, params: p, lines: [line(e.name)], ...formatOf(e) });
     case "longCutoffs": {
       let cut: bigint[];
       if (p === null && !extra.length) cut = e.defaults!.map((d) => BigInt(d));
@@ -520,7 +558,7 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
         if (extra.length) cut.sort(byValue);
       }
       const cutoffs = cut.map(Number);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)) });
+      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)), ...formatOf(e) });
     }
     case "doubleCutoffs": {
       let cutoffs: number[];
@@ -540,7 +578,7 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       // meas_init.c append_double: snprintf into strlen(name) + 10 bytes, so at most 8 characters of the
       // number are printed ("iprec_at_recall_123456.5" for 123456.5).
       const named = (c: number) => `${e.name}_${formatFixed(c, 2, 3)}`.slice(0, e.name.length + 9);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(named(c), c, custom)) });
+      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(named(c), c, custom)), ...formatOf(e) });
     }
     case "doubleParams": {
       const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
@@ -591,6 +629,11 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
     }
     return [key, doubleParam(item.slice(eq + 1), what, `value of ${key}`)];
   });
+}
+
+/** The `format` field of a measure from its table row (absent for qrels measures). */
+function formatOf(e: Entry): { format?: "prefs" | "qrels_jg" } {
+  return e.format ? { format: e.format } : {};
 }
 
 /** Every line of the measures, in print order. */

@@ -10,11 +10,12 @@ import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } fro
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { formatTable } from "../report.js";
-import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, trecLines, type TrecLine, type TrecMeasure } from "./names.js";
+import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "./names.js";
 import { exactValues, type Epi } from "./exact.js";
 import { relstrings } from "./relstring.js";
 import { formatTrecReport } from "./report.js";
 import { sortedOrder } from "./format.js";
+import type { ZscoreLookup } from "./zscores.js";
 import { meanOf, summaryOf } from "../aggregate.js";
 
 /**
@@ -36,6 +37,8 @@ export interface Conventions {
   ties?: string;
   /** --preset: a tool's conventions and definitions (src/presets.ts). */
   preset?: string;
+  /** -R: the judgments' format (default qrels); the measures must be that format's. */
+  relFormat?: RelFormat;
 }
 
 /**
@@ -63,6 +66,13 @@ export interface Plan {
   readonly epi: Pick<Epi, "relevanceLevel" | "numDocsInColl">;
   /** What the names were read as where that may surprise (a decimal cutoff, ignored parameters). */
   readonly warnings: string[];
+  /** -R: the judgments' format (absent: qrels). */
+  readonly relFormat?: RelFormat;
+  /**
+   * trec_eval measures over preferences or judgment groups (-R prefs, qrels_prefs, qrels_jg),
+   * computed from those judgments (src/trec/prefs.ts, jg.ts); their lines are keyed like `exact`'s.
+   */
+  readonly formatted?: TrecMeasure[];
 }
 
 /**
@@ -101,14 +111,21 @@ const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
 export function plan(specs: readonly string[], fallback: readonly string[] | null, conventions: Conventions = {}): Plan {
   const warnings: string[] = [];
   const epi = { relevanceLevel: trecLevel(conventions), numDocsInColl: conventions.numDocs ?? 0 };
+  const relFormat = conventions.relFormat ?? "qrels";
   if (specs.length === 0 && fallback) {
+    if (relFormat !== "qrels") throw new RankevalError("bad-option", `-R ${relFormat}: rankeval reads ${relFormat} judgments with trec_eval's measures only (-m ...)`);
     const measures = parseMeasures(fallback, warnings);
-    return { kind: "measures", trec: [], measures, rows: measures.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi, warnings };
+    return { kind: "measures", trec: [], measures, rows: measures.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi, warnings, relFormat, formatted: [] };
   }
   const words = specs.length ? specs : ["official"];
   const trecWords = words.filter((w) => typeof w === "string" && isTrecName(w));
+  if (relFormat !== "qrels") {
+    const other = words.find((w) => !isTrecName(w));
+    if (other !== undefined) throw new RankevalError("bad-measure", `measure "${other}": with -R ${relFormat}, only trec_eval's measures over those judgments are computed (${relFormat === "qrels_jg" ? "map_avgjg, P_avgjg, Rprec_mult_avgjg" : "prefs_simp, prefs_pair, ..."}, runid, num_q)`);
+  }
   const trec: TrecMeasure[] = [];
   const exact: TrecMeasure[] = [];
+  const formatted: TrecMeasure[] = [];
   const measures = new Map<string, Measure>();
   const add = (m: Measure) => {
     if (!measures.has(m.name)) measures.set(m.name, m);
@@ -117,6 +134,13 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
   const emptyRankings = conventions.depth === 0 || conventions.judgedOnly === true;
   if (trecWords.length) {
     for (const m of parseTrecMeasures(trecWords, warnings)) {
+      checkFormat(m, relFormat);
+      if (m.format) {
+        const f = keyedLines(m);
+        trec.push(f);
+        formatted.push(f);
+        continue;
+      }
       const lines = trecLines([m]).map((l) => withCollectionSize(l, epi.numDocsInColl));
       const numeric = lines.some((l) => l.relstring === undefined && !reportMakesIt(l));
       if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && EXACT_WHEN_EMPTY.has(m.name))) {
@@ -127,8 +151,7 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
         }
         continue;
       }
-      const key = (l: TrecLine, i: number) => (m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`);
-      const e = Object.freeze({ ...m, lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })) });
+      const e = keyedLines(m);
       trec.push(e);
       exact.push(e);
     }
@@ -151,7 +174,31 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
       rows.push({ name: m.name, measure: m.name });
     }
   }
-  return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, exact, epi, warnings };
+  return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, exact, epi, warnings, relFormat, formatted };
+}
+
+/**
+ * The measure with each line keyed for values computed outside the kernel (`TrecLine.exact`): its
+ * name, or, for a name printed twice (cutoffs comp_long keeps apart, `map_cut.1,2147483649,1`), its
+ * name and position.
+ */
+function keyedLines(m: TrecMeasure): TrecMeasure {
+  const key = (l: TrecLine, i: number) => (m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`);
+  return Object.freeze({ ...m, lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })) });
+}
+
+/**
+ * A measure must read the judgments given (trec_eval: "Can't calculate measure", exit 4, at the
+ * first query): qrels measures need qrels, preference measures -R prefs or qrels_prefs, judgment
+ * group measures -R qrels_jg; runid and num_q read none.
+ */
+function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
+  if (m.lines.every(reportMakesIt)) return;
+  const needs = m.format ?? "qrels";
+  const ok = needs === "prefs" ? relFormat === "prefs" || relFormat === "qrels_prefs" : needs === relFormat;
+  if (ok) return;
+  const how = needs === "prefs" ? "-R prefs (or -R qrels_prefs for a qrels file)" : needs === "qrels_jg" ? "-R qrels_jg" : "qrels judgments (-R qrels, the default)";
+  throw new RankevalError("bad-measure", `trec_eval measure "${m.name}" reads ${how}, not -R ${relFormat} (trec_eval: Can't calculate measure '${m.name}')`);
 }
 
 /** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
@@ -456,14 +503,32 @@ export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
   return out;
 }
 
+/** What trec_eval's text depends on besides the plan and the values. */
+export interface TrecTextOptions {
+  /** -q */
+  perQuery: boolean;
+  /** -n */
+  noSummary?: boolean;
+  /** -c: with `debugQuery`, the means stay over every judged query (meas_avg.c). */
+  complete?: boolean;
+  /** -D n.qid: only that query (trec_eval.c). */
+  debugQuery?: string;
+  /** -Z: the Z-score file's lookups (src/trec/zscores.ts). */
+  zscores?: ZscoreLookup;
+}
+
 /** trec_eval's text for one run. */
-export function trecText(p: Plan, r: RunResult, args: { perQuery: boolean; noSummary?: boolean }): string {
+export function trecText(p: Plan, r: RunResult, args: TrecTextOptions): string {
   const values: Record<string, Float64Array | string[]> = {};
   const keyOf = (line: TrecLine) => lineKey(line) ?? line.name;
   for (const line of trecLines(p.trec)) {
     const key = lineKey(line);
     if (key !== null) values[key] = r.result.values[key];
     else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
+  }
+  const only = args.debugQuery;
+  if (only !== undefined && !r.result.qids.includes(only)) {
+    throw new RankevalError("bad-input", `-D ${only}: query ${JSON.stringify(only)} is not evaluated (it needs judgments${args.complete ? "" : " and a ranking"}; trec_eval: No queries with both results and relevance info)`);
   }
   return formatTrecReport({
     runid: r.runTag,
@@ -473,7 +538,31 @@ export function trecText(p: Plan, r: RunResult, args: { perQuery: boolean; noSum
     printPerQuery: args.perQuery,
     printSummary: !args.noSummary,
     summary: r.summary,
+    ...(only !== undefined ? { onlyQuery: only, numQ: args.complete ? r.result.qids.length : 1 } : {}),
+    ...(args.zscores ? { zscores: args.zscores } : {}),
   });
+}
+
+/**
+ * A run's result reduced to one query (-D n.qid outside trec_eval's text): its values, each summary
+ * that query's value (a mean, a sum of one; trec_eval's gm_map of one would floor it at 1e-5).
+ */
+export function onlyQuery(result: Result<string>, qid: string): Result<string> {
+  const i = result.qids.indexOf(qid);
+  if (i < 0) throw new RankevalError("bad-input", `-D ${qid}: query ${JSON.stringify(qid)} is not evaluated (it needs judgments and a ranking)`);
+  const pick = (x: Float64Array) => x.slice(i, i + 1);
+  const values: Record<string, Float64Array> = {};
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  for (const [key, v] of Object.entries(result.values)) {
+    values[key] = pick(v);
+    mean[key] = v[i];
+    counted[key] = Number.isNaN(v[i]) ? 0 : 1;
+  }
+  const tieRange = result.tieRange
+    ? Object.fromEntries(Object.entries(result.tieRange).map(([k, t]) => [k, { worst: pick(t.worst), best: pick(t.best), mean: { worst: t.worst[i], best: t.best[i] } }]))
+    : undefined;
+  return { ...result, qids: [qid], values, mean, counted, queries: { ...result.queries, evaluated: 1 }, ...(tieRange ? { tieRange } : {}) };
 }
 
 export interface NamedResult {

@@ -7,6 +7,7 @@ import { RankevalError } from "../errors.js";
 import { exp, log } from "./cmath.js";
 import { formatLine, sortedOrder } from "./format.js";
 import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
+import type { ZscoreLookup } from "./zscores.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 export const MIN_GEO_MEAN = 0.00001;
@@ -18,11 +19,13 @@ export const MIN_GEO_MEAN = 0.00001;
  *  - sum:     sum                                        (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret)
  *  - geomean: exp(Σ log(max(v, 1e-5)) / n)               (gm_map, gm_bpref; v the per-query map / bpref)
  *  - count:   n                                          (num_q)
- * n = `count` if given (trec_eval's num_q), else the number of values. "runid" and "none" have no
- * numeric summary and throw. log and exp are correctly rounded, as glibc's nearly always are
+ * n = `count` if given (trec_eval's num_q), else the number of values. With -c and -D's query
+ * (`count` > the values), the mean is over `count`, and gm_map's sum of logs has log(1e-5) for each
+ * query not evaluated (meas_avg.c te_calc_avg_meas_s_gm). `logged`: the values are gm_map's logs
+ * already (Z scores of them, under -Z). "runid" and "none" have no numeric summary and throw. log and exp are correctly rounded, as glibc's nearly always are
  * (src/trec/cmath.ts; V8's Math.log and Math.exp differ from them in about 7% of inputs).
  */
-export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length): number {
+export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length, logged = false): number {
   switch (kind) {
     case "mean": {
       let s = 0;
@@ -36,7 +39,8 @@ export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, coun
     }
     case "geomean": {
       let s = 0;
-      for (let i = 0; i < values.length; i++) s += log(Math.max(values[i], MIN_GEO_MEAN));
+      for (let i = 0; i < values.length; i++) s += logged ? values[i] : log(Math.max(values[i], MIN_GEO_MEAN));
+      if (count > values.length) s += (count - values.length) * log(MIN_GEO_MEAN);
       return exp(s / count);
     }
     case "count":
@@ -76,6 +80,16 @@ export interface TrecReportInput {
    * one name (`map_cut.1,2147483649,1`: trec_eval keeps the duplicate cutoffs apart) with different values.
    */
   readonly keyOf?: (line: TrecLine) => string;
+  /**
+   * -Z: each per-query value replaced by its Z score (src/trec/zscores.ts) before it is printed and
+   * summarised, and every numeric line printed as `Z<name>` with `%6.4f`.
+   */
+  readonly zscores?: ZscoreLookup;
+  /**
+   * -D n.qid: only this query is printed and summarised (the mean still over `numQ`, which -c makes
+   * every judged query: trec_eval.c skips the others but meas_avg.c divides by num_q_rels).
+   */
+  readonly onlyQuery?: string;
 }
 
 /** The complete trec_eval output, every line ending in "\n". */
@@ -83,10 +97,18 @@ export function formatTrecReport(input: TrecReportInput): string {
   const lines = trecLines(input.measures);
   const pq = input.perQuery;
   const qids = pq?.qids ?? [];
-  const order = sortedOrder(qids);
+  const z = input.zscores;
+  const only = input.onlyQuery;
+  const order = only === undefined ? sortedOrder(qids) : sortedOrder(qids).filter((q) => qids[q] === only);
   // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
-  const inOrderAlready = order.every((q, i) => q === i);
-  const numQ = input.numQ ?? qids.length;
+  const inOrderAlready = order.length === qids.length && order.every((q, i) => q === i);
+  const numQ = input.numQ ?? order.length;
+  // The value trec_eval holds per query: gm_map's and gm_bpref's is the log of the floored map /
+  // bpref (m_gm_map.c); under -Z, its Z score.
+  const held = (l: TrecLine, q: number, v: number): number => {
+    const x = l.aggregation === "geomean" ? log(Math.max(v, MIN_GEO_MEAN)) : v;
+    return z ? z.z(qids[q], l.name, x) : x;
+  };
   const keyOf = input.keyOf ?? ((l: TrecLine) => l.name);
   const column = (l: TrecLine): ArrayLike<number> | readonly string[] | undefined => {
     const name = keyOf(l);
@@ -106,7 +128,11 @@ export function formatTrecReport(input: TrecReportInput): string {
       return c;
     });
     for (const q of order) {
-      for (let j = 0; j < printed.length; j++) out.push(formatLine(printed[j].name, qids[q], cols[j][q], printed[j].print));
+      for (let j = 0; j < printed.length; j++) {
+        const l = printed[j];
+        const v = cols[j][q];
+        out.push(z && typeof v === "number" ? zLine(l.name, qids[q], held(l, q, v)) : formatLine(l.name, qids[q], v, l.print));
+      }
     }
   }
 
@@ -122,10 +148,16 @@ export function formatTrecReport(input: TrecReportInput): string {
         const c = column(l);
         if (c === undefined) throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
         if (!(c instanceof Float64Array) && Array.prototype.some.call(c, (v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
-        value = aggregate(l.aggregation, inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number), numQ);
+        if (z) value = aggregate(l.aggregation, order.map((q) => held(l, q, c[q] as number)), numQ, true);
+        else value = aggregate(l.aggregation, inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number), numQ);
       }
-      out.push(formatLine(l.name, "all", value, l.print));
+      out.push(z && typeof value === "number" ? zLine(l.name, "all", value) : formatLine(l.name, "all", value, l.print));
     }
   }
   return out.join("");
+}
+
+/** A line under -Z (meas_print_*.c): `Z%-22s\t%s\t%6.4f`, for longs too. */
+function zLine(name: string, qid: string, value: number): string {
+  return `Z${formatLine(name, qid, value, "float")}`;
 }

@@ -1,0 +1,217 @@
+// trec_eval's options beside its measures, for the command line (cli.ts): -Z (Z scores from a file),
+// -D (debug level, and the one query to evaluate), and -R's judgment formats other than qrels (prefs,
+// qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs.ts and
+// src/trec/jg.ts, and printed as trec_eval prints them.
+import { RankevalError } from "../errors.js";
+import { summaryOf } from "../aggregate.js";
+import type { Result } from "../evaluate.js";
+import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
+import { Interner } from "../io/interner.js";
+import { PrefsParser, type Prefs } from "../io/prefs.js";
+import { docidString } from "../io/rows.js";
+import type { RunRows } from "../io/run.js";
+import { ZscoresParser } from "../io/zscores.js";
+import { DEFAULT_OPTIONS, describeOptions } from "../options.js";
+import { labelledTexts } from "../report.js";
+import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
+import { trecLines, type TrecMeasure } from "../trec/names.js";
+import { lineKey, plan, trecLevel, trecText, type Plan, type RunResult, type TrecTextOptions } from "../trec/plan.js";
+import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs.js";
+import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscores.js";
+import type { CliArgs } from "./args.js";
+import { formatOf, runParserFor } from "./formats.js";
+import { checkReadOnce, displayName, inputSize, readInto } from "./read.js";
+
+interface Io {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+}
+
+/** trec_eval.c's bogus results for a judged query absent from the run (-c): one document, score 1. */
+const PLACEHOLDER: Retrieved = { docno: "ceci_nest_pas_un_docno", sim: 1.0 };
+
+/** -Z: the Z-score file, read and sorted as trec_eval searches it. */
+export async function readZscores(file: string): Promise<ZscoreLookup> {
+  const parser = new ZscoresParser({ file: displayName(file) });
+  await readInto(file, parser);
+  const z = parser.finish();
+  // get_zscores.c: "Cannot read zscores file" for an empty one.
+  if (z.length === 0) throw new RankevalError("bad-input", `${displayName(file)}: the Z-score file has no lines (qid measure mean stddev)`);
+  return zscoreLookup(zscoreTable(z));
+}
+
+/**
+ * The options of trec_eval's text from the command line, and what -Z and -D require: -Z prints
+ * trec_eval's text only; a debug level above 0 is accepted, its output (trec_eval's measures'
+ * internals on stdout) not printed, which is said.
+ */
+export async function trecTextOptions(args: CliArgs, p: Plan, format: string, io: Io): Promise<TrecTextOptions> {
+  if (args.debugLevel !== undefined && args.debugLevel > 0) {
+    io.stderr.write(`rankeval: -D ${args.debugLevel}: trec_eval's debug output is not printed${args.debugQuery !== undefined ? ` (only query ${JSON.stringify(args.debugQuery)} is evaluated)` : ""}\n`);
+  }
+  let zscores: ZscoreLookup | undefined;
+  if (args.zscoreFile !== undefined) {
+    if (p.kind !== "trec" || format !== "trec") throw new RankevalError("bad-option", "-Z prints Z scores in trec_eval's text: give trec_eval measure names (as map, P.5) and no --format");
+    zscores = await readZscores(args.zscoreFile);
+  }
+  return { perQuery: args.perQuery, noSummary: args.noSummary, complete: args.complete, debugQuery: args.debugQuery, zscores };
+}
+
+/** One query's judgments in the format of -R: preference lines, or judgments by group. */
+type QueryJudgments = { kind: "prefs"; lines: PrefLine[] } | { kind: "qrels_jg"; judgments: JgJudgment[] };
+
+/**
+ * -R prefs, qrels_prefs or qrels_jg: reads the judgments in that format and each run whole, and prints
+ * trec_eval's text for the measures over those judgments (and runid, num_q). Returns the exit status.
+ */
+export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
+  const relFormat = args.relFormat!;
+  const p = plan(args.measures, null, args);
+  for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+  const format = args.format ?? "trec";
+  if (format !== "trec") throw new RankevalError("bad-option", `-R ${relFormat}: rankeval prints trec_eval's text for these judgments (no --format ${format})`);
+  if (args.tieRange) throw new RankevalError("bad-option", `-R ${relFormat}: --tie-range is not computed for these judgments`);
+  const text = await trecTextOptions(args, p, format, io);
+  const [judgmentsFile, ...runFiles] = args.files;
+  await checkReadOnce([["JUDGMENTS", judgmentsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
+  const judged = await readFormatted(judgmentsFile, relFormat, io);
+  const texts: { name: string; text: string }[] = [];
+  for (const file of runFiles) {
+    const run = await readRun(file);
+    const r = evaluateFormatted(p, judged, run, args, io);
+    texts.push({ name: displayName(file), text: trecText(p, r, text) });
+  }
+  io.stdout.write(labelledTexts(texts));
+  return 0;
+}
+
+/** The judgments file in its -R format, by query. */
+async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFormat"]>, io: Io): Promise<Map<string, QueryJudgments>> {
+  const name = displayName(file);
+  const out = new Map<string, QueryJudgments>();
+  if (relFormat === "prefs") {
+    const parser = new PrefsParser({ file: name });
+    await readInto(file, parser);
+    const prefs: Prefs = parser.finish();
+    if (prefs.length === 0) throw new RankevalError("bad-input", `${name}: no preferences (qid jg jsg docno rel_level)`);
+    for (let i = 0; i < prefs.length; i++) {
+      let q = out.get(prefs.qid[i]);
+      if (!q) out.set(prefs.qid[i], (q = { kind: "prefs", lines: [] }));
+      (q as { lines: PrefLine[] }).lines.push({ jg: prefs.jg[i], jsg: prefs.jsg[i], rel: prefs.rel[i], docno: prefs.docno[i] });
+    }
+    return out;
+  }
+  const parser = new GroupQrelsParser({ file: name, groupName: relFormat === "qrels_jg" ? "jg" : "jg", valueName: "rel" });
+  await readInto(file, parser);
+  const g: GroupQrels = parser.finish();
+  if (g.length === 0) throw new RankevalError("bad-input", `${name}: no judgments (qid jg docno rel)`);
+  if (relFormat === "qrels_prefs") {
+    // get_qrels_prefs.c: a qrels file whose second column is the judgment group, rel_level read with
+    // atof (as written), every line in the single subgroup "0".
+    for (let i = 0; i < g.length; i++) {
+      let q = out.get(g.qid[i]);
+      if (!q) out.set(g.qid[i], (q = { kind: "prefs", lines: [] }));
+      (q as { lines: PrefLine[] }).lines.push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
+    }
+    return out;
+  }
+  // qrels_jg (get_qrels_jg.c): labels read with atol ("1.5" is 1), a document judged twice by a group
+  // is an error for the whole file.
+  const seen = new Set<string>();
+  let truncated = 0;
+  let first = -1;
+  for (let i = 0; i < g.length; i++) {
+    const key = `${g.qid[i]}\u0000${g.group[i]}\u0000${g.docno[i]}`;
+    if (seen.has(key)) throw new RankevalError("bad-input", `${name}:${g.lines[i]}: document ${JSON.stringify(g.docno[i])} is judged twice by judgment group ${JSON.stringify(g.group[i])} of query ${JSON.stringify(g.qid[i])} (trec_eval: duplicate docs)`);
+    seen.add(key);
+    const rel = Math.trunc(g.value[i]) + 0;
+    if (rel !== g.value[i]) {
+      truncated++;
+      if (first < 0) first = i;
+    }
+    let q = out.get(g.qid[i]);
+    if (!q) out.set(g.qid[i], (q = { kind: "qrels_jg", judgments: [] }));
+    (q as { judgments: JgJudgment[] }).judgments.push({ jg: g.group[i], docno: g.docno[i], rel });
+  }
+  if (truncated) {
+    const others = truncated > 1 ? ` (and ${truncated - 1} more)` : "";
+    io.stderr.write(`rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${Math.trunc(g.value[first]) + 0}${others}, as trec_eval reads labels (atol)\n`);
+  }
+  return out;
+}
+
+/** A run read whole, its documents by query (strings), and its tag. */
+async function readRun(file: string): Promise<{ file: string; runTag: string; byQuery: Map<string, Retrieved[]> }> {
+  const name = displayName(file);
+  const parser = runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
+  await readInto(file, parser);
+  const run = parser.finish() as RunRows;
+  if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
+  const byQuery = new Map<string, Retrieved[]>();
+  for (let i = 0; i < run.length; i++) {
+    const qid = run.qidNames.stringOf(run.qid[i]);
+    let docs = byQuery.get(qid);
+    if (!docs) byQuery.set(qid, (docs = []));
+    docs.push({ docno: docidString(run.docids, i), sim: run.score[i] });
+  }
+  return { file, runTag: run.runTag, byQuery };
+}
+
+/** Every line of the plan's measures over these judgments, for each evaluated query. */
+function evaluateFormatted(
+  p: Plan, judged: Map<string, QueryJudgments>, run: { file: string; runTag: string; byQuery: Map<string, Retrieved[]> }, args: CliArgs, io: Io,
+): RunResult {
+  const name = displayName(run.file);
+  const qids = [...judged.keys()].filter((q) => args.complete || run.byQuery.has(q));
+  if (!qids.some((q) => run.byQuery.has(q))) {
+    throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${run.byQuery.size} ${run.byQuery.size === 1 ? "query" : "queries"}, the judgments ${judged.size})`);
+  }
+  const absent = [...judged.keys()].filter((q) => !run.byQuery.has(q));
+  if (absent.length && !args.complete) {
+    io.stderr.write(`rankeval: ${name}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`);
+  }
+  const formatted = p.formatted ?? [];
+  const values: Record<string, Float64Array> = {};
+  for (const l of trecLines(formatted)) values[lineKey(l)!] = new Float64Array(qids.length);
+  const maxDocs = args.depth ?? Infinity;
+  const level = trecLevel(args);
+  qids.forEach((qid, i) => {
+    // A document ranked twice is an error in every evaluated query (a deliberate divergence: trec_eval
+    // sees it only within -M).
+    const retrieved = run.byQuery.get(qid) ?? [PLACEHOLDER];
+    const docs = new Set<string>();
+    for (const d of retrieved) {
+      if (docs.has(d.docno)) throw new RankevalError("bad-input", `${name}: document ${JSON.stringify(d.docno)} appears twice for query ${JSON.stringify(qid)}`);
+      docs.add(d.docno);
+    }
+    const j = judged.get(qid)!;
+    if (j.kind === "prefs") {
+      const rp = formPrefsCounts(qid, retrieved, j.lines, maxDocs);
+      for (const m of formatted) for (const l of m.lines) values[lineKey(l)!][i] = prefsValue(m.name as PrefsMeasure, rp);
+      return;
+    }
+    const groups = formResRelsJg(qid, retrieved, j.judgments, { relevanceLevel: level, maxDocs, judgedOnly: args.judgedOnly });
+    for (const m of formatted) {
+      const v = m.name === "map_avgjg" ? [mapAvgjg(groups, level)] : m.name === "P_avgjg" ? pAvgjg(groups, m.cutoffs!, level) : rprecMultAvgjg(groups, m.cutoffs!, level);
+      m.lines.forEach((l, k) => (values[lineKey(l)!][i] = v[k]));
+    }
+  });
+  return { file: run.file, runTag: run.runTag, result: resultOf(qids, values, formatted), strings: {} };
+}
+
+/** The values as a Result (what trecText and the reports read). */
+function resultOf(qids: string[], values: Record<string, Float64Array>, measures: readonly TrecMeasure[]): Result<string> {
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  const measureConventions: Record<string, string> = {};
+  for (const l of trecLines(measures)) {
+    const key = lineKey(l)!;
+    ({ value: mean[key], count: counted[key] } = summaryOf(values[key], l.aggregation === "sum" ? "sum" : "mean"));
+    measureConventions[key] = "trec_eval";
+  }
+  return {
+    measures: Object.keys(values), qids, values, mean, counted,
+    queries: { evaluated: qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
+    options: DEFAULT_OPTIONS, conventions: describeOptions(DEFAULT_OPTIONS), measureConventions, warnings: [],
+  };
+}

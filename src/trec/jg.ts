@@ -1,0 +1,159 @@
+/**
+ * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`, one set of
+ * judgments per user), ported from its C source: form_res_rels_jg.c (the ranking judged by each
+ * group) and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c (map, P at cutoffs and precision at
+ * multiples of R, each averaged over the query's judgment groups). trec_eval measures over another
+ * judgment format, so they follow src/trec/exact.ts's approach (trec_eval's algorithm per query in
+ * TypeScript): the kernel's batch holds one judgment per document, not one per group. Browser-safe.
+ *
+ * Per query and judgment group (form_res_rels_jg.c): the ranking is the run's documents by score
+ * descending, equal scores by document id descending (as form_res_rels.c), cut at -M; a document the
+ * group does not judge is "nonpool" (-1), one it judges with a negative label "unjudged" (-2); with
+ * -J both leave the ranking (after the -M cut). num_rel counts the group's judgments >= -l (labels
+ * below 0 never); num_rel_ret the ranked documents whose value is >= -l (with -l below 0, -1 and -2
+ * too, as trec_eval).
+ */
+import { RankevalError } from "../errors.js";
+import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "./exact.js";
+import { compareBytes } from "./format.js";
+import type { Retrieved } from "./prefs.js";
+
+/** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
+export interface JgJudgment {
+  readonly jg: string;
+  readonly docno: string;
+  readonly rel: number;
+}
+
+/** trec_format.h RES_RELS, per judgment group. */
+export interface JgResRels {
+  readonly numRet: number;
+  readonly numRel: number;
+  readonly numRelRet: number;
+  /** results_rel_list: each rank's value (a label >= 0, RELVALUE_NONPOOL or RELVALUE_UNJUDGED). */
+  readonly rel: Float64Array;
+}
+
+/** What the measures read: -l (atol), -M, -J. */
+export interface JgEpi {
+  readonly relevanceLevel: number;
+  readonly maxDocs: number;
+  readonly judgedOnly: boolean;
+}
+
+const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
+
+/**
+ * te_form_res_rels_jg for one query: one RES_RELS per judgment group, groups in id order. Throws
+ * trec_eval's error for a document retrieved twice within -M, and for one judged twice in a group.
+ */
+export function formResRelsJg(qid: string, retrieved: readonly Retrieved[], judgments: readonly JgJudgment[], epi: JgEpi): JgResRels[] {
+  // Sorted by sim descending, ties by docno descending, cut at -M.
+  const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(b.docno, a.docno)));
+  const numResults = Math.min(ranked.length, epi.maxDocs);
+  const seen = new Set<string>();
+  for (let i = 0; i < numResults; i++) {
+    if (seen.has(ranked[i].docno)) throw new RankevalError("bad-input", `query ${JSON.stringify(qid)}: document ${JSON.stringify(ranked[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
+    seen.add(ranked[i].docno);
+  }
+  // Groups in strcmp order, as get_qrels_jg.c sorts the lines (qid, jg, docno).
+  const groups = new Map<string, Map<string, number>>();
+  for (const j of judgments) {
+    let g = groups.get(j.jg);
+    if (!g) groups.set(j.jg, (g = new Map()));
+    if (g.has(j.docno)) throw new RankevalError("bad-input", `query ${JSON.stringify(qid)}: document ${JSON.stringify(j.docno)} is judged twice by judgment group ${JSON.stringify(j.jg)} (trec_eval: duplicate docs)`);
+    g.set(j.docno, j.rel);
+  }
+  const names = [...groups.keys()].sort(cmp);
+  const level = epi.relevanceLevel;
+  return names.map((name) => {
+    const g = groups.get(name)!;
+    const rel: number[] = [];
+    for (let i = 0; i < numResults; i++) {
+      const label = g.get(ranked[i].docno);
+      const r = label === undefined ? RELVALUE_NONPOOL : label < 0 ? RELVALUE_UNJUDGED : label;
+      if (epi.judgedOnly && r < 0) continue;
+      rel.push(r);
+    }
+    // num_rel: judgments at levels >= -l among the levels 0 .. max (labels below 0 are no level).
+    let numRel = 0;
+    for (const label of g.values()) if (label >= 0 && label >= level) numRel++;
+    return { numRet: rel.length, numRel, numRelRet: countRelRet(rel, level), rel: Float64Array.from(rel) };
+  });
+}
+
+/**
+ * num_rel_ret as form_res_rels_jg.c counts it: ranked documents with a label >= 0 that is >= -l (the
+ * nonpool and unjudged values are counted apart there, never as relevant, even under -l below 0).
+ */
+function countRelRet(rel: readonly number[], level: number): number {
+  let n = 0;
+  for (const r of rel) if (r >= 0 && r >= level) n++;
+  return n;
+}
+
+/** trec_eval's measures over judgment groups, in its measure table's order. */
+export const JG_MEASURES = ["map_avgjg", "P_avgjg", "Rprec_mult_avgjg"] as const;
+
+/** m_map_avgjg.c: average precision per group (over its num_rel), summed, divided by the groups when more than one. */
+export function mapAvgjg(groups: readonly JgResRels[], level: number): number {
+  let value = 0;
+  for (const g of groups) {
+    let relSoFar = 0;
+    let sum = 0.0;
+    for (let i = 0; i < g.numRet; i++) {
+      if (g.rel[i] >= level) {
+        relSoFar++;
+        sum += relSoFar / (i + 1);
+      }
+    }
+    if (relSoFar) value += sum / g.numRel;
+  }
+  return groups.length > 1 ? value / groups.length : value;
+}
+
+/** m_P_avgjg.c: precision at each cutoff (trec_eval's order), per group, averaged over the groups. */
+export function pAvgjg(groups: readonly JgResRels[], cutoffs: readonly number[], level: number): number[] {
+  const values = cutoffs.map(() => 0);
+  for (const g of groups) {
+    let ci = 0;
+    let relSoFar = 0;
+    for (let i = 0; i < g.numRet; i++) {
+      if (i === cutoffs[ci]) {
+        values[ci] += relSoFar / i;
+        if (++ci === cutoffs.length) break;
+      }
+      if (g.rel[i] >= level) relSoFar++;
+    }
+    for (; ci < cutoffs.length; ci++) values[ci] += relSoFar / cutoffs[ci];
+  }
+  return groups.length > 1 ? values.map((v) => v / groups.length) : values;
+}
+
+/**
+ * m_Rprec_mult_avgjg.c: precision at each multiple x of R (the cutoff (long)(x R + 0.9)) per group,
+ * from the last retrieved document up (a cutoff past the ranking: num_rel_ret / cutoff), averaged
+ * over the groups.
+ */
+export function rprecMultAvgjg(groups: readonly JgResRels[], percents: readonly number[], level: number): number[] {
+  const values = percents.map(() => 0);
+  const toLong = (x: number) => (Math.abs(x) < 2 ** 63 ? Math.trunc(x) : -(2 ** 63));
+  for (const g of groups) {
+    const cutoffs = percents.map((p) => toLong(p * g.numRel + 0.9));
+    let cur = percents.length - 1;
+    while (cur >= 0 && cutoffs[cur] > g.numRet) {
+      values[cur] += g.numRelRet / cutoffs[cur];
+      cur--;
+    }
+    let relSoFar = g.numRelRet;
+    for (let i = g.numRet; i > 0 && relSoFar > 0; i--) {
+      const precis = relSoFar / i;
+      while (cur >= 0 && i === cutoffs[cur]) {
+        values[cur] += precis;
+        cur--;
+      }
+      if (g.rel[i - 1] >= level) relSoFar--;
+    }
+  }
+  return groups.length > 1 ? values.map((v) => v / groups.length) : values;
+}

@@ -1,0 +1,449 @@
+/**
+ * trec_eval 10's preference measures (-R prefs and -R qrels_prefs), ported from its C source:
+ * form_prefs_counts.c (the preferences of each judgment group, as equivalence classes or as a
+ * preference array, counted against the ranking) and m_prefs_*.c (the measures). These are trec_eval
+ * measures over another judgment format, so they follow src/trec/exact.ts's approach (trec_eval's own
+ * algorithm, per query, in TypeScript) rather than the kernel's: the kernel's batch holds one label
+ * per document, and preferences are relations between documents, per judgment group, that a label
+ * cannot hold; and these measures are rare, their inputs small.
+ *
+ * Per query (form_prefs_counts.c):
+ *  1. The ranking: the run's documents by score descending, equal scores by document id ASCENDING
+ *     (comp_sim_docno here is unlike form_res_rels.c's), cut at -M. -J and -l are not read.
+ *  2. Each document named in the preferences gets a "docid rank": the retrieved ones 0 ..
+ *     num_judged_ret - 1 in rank order, the others num_judged_ret .. num_judged - 1 in document id order.
+ *  3. Each judgment group (JG) with a single subgroup (JSG) is a list of equivalence classes (ECs):
+ *     its documents by rel_level, every document of a higher class preferred to every one of a lower
+ *     class. A JG with several JSGs is a preference array: in each JSG a higher rel_level is
+ *     preferred to a lower, then the transitive closure over the JG. A preference A > B is
+ *     "fulfilled" when A is ranked above B (both retrieved), "implied fulfilled" when only A is
+ *     retrieved, "implied not fulfilled" when only B is, and "not occurring" when neither is; a
+ *     count array over all JGs holds, per pair of docid ranks, how many JGs prefer the first.
+ * Inconsistent judgments are trec_eval's errors here too: a document in two classes of one
+ * single-subgroup JG, a document both at 0 and above 0 in one JG, and a preference cycle (on which
+ * trec_eval aborts). Browser-safe.
+ */
+import { RankevalError } from "../errors.js";
+import { compareBytes } from "./format.js";
+
+/** One preference line of a query: its judgment group, subgroup, rel_level and document. */
+export interface PrefLine {
+  readonly jg: string;
+  readonly jsg: string;
+  readonly rel: number;
+  readonly docno: string;
+}
+
+/** One retrieved document (in the run's order: the ranking is made here). */
+export interface Retrieved {
+  readonly docno: string;
+  readonly sim: number;
+}
+
+/** trec_format.h EC: the documents of one rel_level in a single-subgroup JG, by docid rank. */
+interface Ec {
+  readonly rel: number;
+  readonly ranks: number[];
+}
+
+/** trec_format.h JG. */
+export interface Jg {
+  /** Equivalence classes (a single-subgroup JG), by rel_level descending; empty for a preference array. */
+  readonly ecs: readonly Ec[];
+  /** num_ecs: the classes trec_eval counts (see formJgs: one fewer when the first rel_level is -3). */
+  readonly numEcs: number;
+  /** The preference array (several subgroups): pa[i * numJudged + j] = 1 when i is preferred to j. */
+  readonly pa: Uint8Array | null;
+  /** rel_array (preference arrays only): each docid rank's rel_level in this JG, -1 when absent. */
+  readonly relArray: Float64Array | null;
+  numPrefsFulfilledRet: number;
+  numPrefsPossibleRet: number;
+  numPrefsFulfilledImp: number;
+  numPrefsPossibleImp: number;
+  numPrefsPossibleNotoccur: number;
+  numNonrel: number;
+  numNonrelRet: number;
+  numRel: number;
+  numRelRet: number;
+}
+
+/** trec_format.h RESULTS_PREFS. */
+export interface ResultsPrefs {
+  readonly jgs: readonly Jg[];
+  readonly numJudged: number;
+  readonly numJudgedRet: number;
+  /** pref_counts: [i * numJudged + j] = how many JGs prefer docid rank i to j (unsigned short). */
+  readonly counts: Uint16Array;
+}
+
+const fail = (qid: string, why: string) => new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
+
+/** strcmp on the strings' UTF-8 bytes. */
+const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
+
+/**
+ * form_prefs_counts for one query: its ranking (the run's documents, any order), its preference
+ * lines, and -M (Infinity: all). Throws trec_eval's errors (as RankevalErrors) for duplicate
+ * retrieved documents within -M and for inconsistent preferences.
+ */
+export function formPrefsCounts(qid: string, retrieved: readonly Retrieved[], prefs: readonly PrefLine[], maxDocs: number): ResultsPrefs {
+  // form_prefs_and_ranks: the ranking (sim descending, docno ascending), cut at -M, then by docno.
+  const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(a.docno, b.docno)));
+  const numResults = Math.min(ranked.length, maxDocs);
+  const results = ranked.slice(0, numResults).map((d, i) => ({ docno: d.docno, rank: i + 1 }));
+  results.sort((a, b) => cmp(a.docno, b.docno));
+  for (let i = 1; i < results.length; i++) {
+    if (results[i].docno === results[i - 1].docno) throw fail(qid, `document ${JSON.stringify(results[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
+  }
+  // The preference lines by docno (a stable sort, as glibc's merge sort).
+  const byDocno = prefs.map((p, i) => ({ p, i })).sort((a, b) => cmp(a.p.docno, b.p.docno) || a.i - b.i).map((x) => x.p);
+  const judgedDocnos = new Set(byDocno.map((p) => p.docno));
+  // Retrieved documents that have preferences, in rank order, get docid ranks 0 .. num_judged_ret - 1.
+  const judgedRet = results.filter((r) => judgedDocnos.has(r.docno)).sort((a, b) => a.rank - b.rank);
+  const numJudgedRet = judgedRet.length;
+  const docidRank = new Map<string, number>();
+  judgedRet.forEach((r, i) => docidRank.set(r.docno, i));
+  // The others in docno order from num_judged_ret.
+  let next = numJudgedRet;
+  for (const p of byDocno) if (!docidRank.has(p.docno)) docidRank.set(p.docno, next++);
+  const numJudged = next;
+  // comp_prefs_and_ranks_jg_rel_level: jg, jsg, rel_level descending, docid rank ascending.
+  const lines = byDocno
+    .map((p) => ({ ...p, rank: docidRank.get(p.docno)! }))
+    .sort((a, b) => cmp(a.jg, b.jg) || cmp(a.jsg, b.jsg) || (a.rel > b.rel ? -1 : a.rel < b.rel ? 1 : a.rank - b.rank));
+
+  const counts = new Uint16Array(numJudged * numJudged);
+  const jgs: Jg[] = [];
+  // form_prefs_counts' main loop: each JG, its subgroups and rel_level changes counted as there.
+  let start = 0;
+  while (start < lines.length) {
+    let end = start;
+    let numSubGroup = 0;
+    let numRelLevel = 0;
+    let jsg = "";
+    let rel = -3.0; // "Illegal rel_level": a first rel_level of -3 is not counted
+    while (end < lines.length && lines[end].jg === lines[start].jg) {
+      if (lines[end].jsg !== jsg) {
+        numSubGroup++;
+        jsg = lines[end].jsg;
+      }
+      if (rel !== lines[end].rel) {
+        numRelLevel++;
+        rel = lines[end].rel;
+      }
+      end++;
+    }
+    const group = lines.slice(start, end);
+    jgs.push(numSubGroup > 1 ? formJgPa(qid, group, numJudged, numJudgedRet, counts) : formJgEc(qid, group, numRelLevel, numJudged, numJudgedRet, counts));
+    start = end;
+  }
+  return { jgs, numJudged, numJudgedRet, counts };
+}
+
+function emptyJg(ecs: Ec[], numEcs: number, pa: Uint8Array | null, relArray: Float64Array | null): Jg {
+  return {
+    ecs, numEcs, pa, relArray,
+    numPrefsFulfilledRet: 0, numPrefsPossibleRet: 0, numPrefsFulfilledImp: 0, numPrefsPossibleImp: 0, numPrefsPossibleNotoccur: 0,
+    numNonrel: 0, numNonrelRet: 0, numRel: 0, numRelRet: 0,
+  };
+}
+
+/** form_jg_ec and add_ec_pref_to_jg: a single-subgroup JG as equivalence classes. */
+function formJgEc(
+  qid: string, prefs: readonly (PrefLine & { rank: number })[], numEcs: number, numJudged: number, numJudgedRet: number, counts: Uint16Array,
+): Jg {
+  const ecs: Ec[] = [];
+  for (const p of prefs) {
+    if (ecs.length === 0 || ecs[ecs.length - 1].rel !== p.rel) ecs.push({ rel: p.rel, ranks: [] });
+    ecs[ecs.length - 1].ranks.push(p.rank);
+  }
+  const jg = emptyJg(ecs, numEcs, null, null);
+  for (let e1 = 0; e1 < numEcs; e1++) {
+    const r1 = ecs[e1].ranks;
+    let ret = 0;
+    while (ret < r1.length && r1[ret] < numJudgedRet) ret++;
+    if (ecs[e1].rel > 0.0) {
+      jg.numRelRet += ret;
+      jg.numRel += r1.length;
+    } else {
+      jg.numNonrelRet += ret;
+      jg.numNonrel += r1.length;
+    }
+    for (let e2 = e1 + 1; e2 < numEcs; e2++) {
+      for (const a of r1) {
+        for (const b of ecs[e2].ranks) {
+          counts[a * numJudged + b]++;
+          if (a === b) throw fail(qid, `a document has two rel_levels in one judgment subgroup (trec_eval: internal docid ${a} occurs with different rel_level in same jsg)`);
+          if (a < b) {
+            if (b < numJudgedRet) jg.numPrefsFulfilledRet++;
+            else if (a < numJudgedRet) jg.numPrefsFulfilledImp++;
+            else jg.numPrefsPossibleNotoccur++;
+          } else if (a < numJudgedRet) jg.numPrefsPossibleRet++;
+          else if (b < numJudgedRet) jg.numPrefsPossibleImp++;
+          else jg.numPrefsPossibleNotoccur++;
+        }
+      }
+    }
+  }
+  jg.numPrefsPossibleRet += jg.numPrefsFulfilledRet;
+  jg.numPrefsPossibleImp += jg.numPrefsFulfilledImp;
+  return jg;
+}
+
+/** form_jg_pa, add_transitives and add_pa_pref_to_jg: a JG with several subgroups as a preference array. */
+function formJgPa(qid: string, prefs: readonly (PrefLine & { rank: number })[], n: number, numJudgedRet: number, counts: Uint16Array): Jg {
+  const pa = new Uint8Array(n * n);
+  const relArray = new Float64Array(n).fill(-1.0);
+  for (let i = 0; i < prefs.length; i++) {
+    const p = prefs[i];
+    const old = relArray[p.rank];
+    if ((old > 0.0 && p.rel === 0.0) || (old === 0.0 && p.rel > 0.0)) {
+      throw fail(qid, `document ${JSON.stringify(p.docno)} has both 0 and a rel_level above 0 in judgment group ${JSON.stringify(p.jg)}`);
+    }
+    relArray[p.rank] = p.rel;
+    let j = i + 1;
+    while (j < prefs.length && prefs[j].jsg === p.jsg && prefs[j].rel === p.rel) j++;
+    for (; j < prefs.length && prefs[j].jsg === p.jsg; j++) pa[p.rank * n + prefs[j].rank] = 1;
+  }
+  // The transitive closure (trec_eval multiplies the array, diagonal set, by itself until nothing
+  // changes: the same closure), then the diagonal cleared; a pair preferred both ways is a cycle.
+  for (let i = 0; i < n; i++) pa[i * n + i] = 1;
+  for (let k = 0; k < n; k++) {
+    for (let i = 0; i < n; i++) {
+      if (!pa[i * n + k]) continue;
+      for (let j = 0; j < n; j++) if (pa[k * n + j]) pa[i * n + j] = 1;
+    }
+  }
+  for (let i = 0; i < n; i++) pa[i * n + i] = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      if (i !== j && pa[i * n + j] && pa[j * n + i]) {
+        throw fail(qid, `the preferences of judgment group ${JSON.stringify(prefs[0].jg)} contradict each other (a cycle; trec_eval aborts: "Pref inconsistency found")`);
+      }
+    }
+  }
+  const jg = emptyJg([], 0, pa, relArray);
+  for (let i = 0; i < numJudgedRet; i++) {
+    if (relArray[i] > 0.0) jg.numRelRet++;
+    else if (relArray[i] === 0.0) jg.numNonrelRet++;
+  }
+  jg.numRel = jg.numRelRet;
+  jg.numNonrel = jg.numNonrelRet;
+  for (let i = numJudgedRet; i < n; i++) {
+    if (relArray[i] > 0.0) jg.numRel++;
+    else if (relArray[i] === 0.0) jg.numNonrel++;
+  }
+  for (let i = 0; i < numJudgedRet; i++) {
+    for (let j = 0; j < i; j++) {
+      if (pa[i * n + j]) {
+        counts[i * n + j]++;
+        jg.numPrefsPossibleRet++;
+      }
+    }
+    for (let j = i + 1; j < numJudgedRet; j++) {
+      if (pa[i * n + j]) {
+        counts[i * n + j]++;
+        jg.numPrefsFulfilledRet++;
+      }
+    }
+    for (let j = numJudgedRet; j < n; j++) {
+      if (pa[i * n + j]) {
+        counts[i * n + j]++;
+        jg.numPrefsFulfilledImp++;
+      }
+    }
+  }
+  for (let i = numJudgedRet; i < n; i++) {
+    for (let j = 0; j < numJudgedRet; j++) {
+      if (pa[i * n + j]) {
+        counts[i * n + j]++;
+        jg.numPrefsPossibleImp++;
+      }
+    }
+    for (let j = numJudgedRet; j < n; j++) {
+      if (pa[i * n + j]) {
+        counts[i * n + j]++;
+        jg.numPrefsPossibleNotoccur++;
+      }
+    }
+  }
+  jg.numPrefsPossibleRet += jg.numPrefsFulfilledRet;
+  jg.numPrefsPossibleImp += jg.numPrefsFulfilledImp;
+  return jg;
+}
+
+/** trec_eval's preference measures, in its measure table's order. */
+export const PREFS_MEASURES = [
+  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+  "prefs_pair_imp", "prefs_avgjg_imp",
+] as const;
+export type PrefsMeasure = (typeof PREFS_MEASURES)[number];
+
+/** Those whose summary is the sum over queries (and which print as longs). */
+export const PREFS_COUNTS: ReadonlySet<string> = new Set(["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"]);
+
+type Part = "ret" | "imp" | "all";
+
+/** Fulfilled and possible counts of one JG: among the retrieved ("ret"), with implied ("imp"), or all. */
+function fulPoss(jg: Jg, part: Part): [number, number] {
+  let ful = jg.numPrefsFulfilledRet;
+  let poss = jg.numPrefsPossibleRet;
+  if (part !== "ret") {
+    ful += jg.numPrefsFulfilledImp;
+    poss += jg.numPrefsPossibleImp;
+  }
+  if (part === "all") poss += jg.numPrefsPossibleNotoccur;
+  return [ful, poss];
+}
+
+/** m_prefs_simp*.c: fulfilled over possible, summed over JGs; 0 when nothing is possible. */
+function simp(rp: ResultsPrefs, part: Part): number {
+  let ful = 0;
+  let poss = 0;
+  for (const jg of rp.jgs) {
+    const [f, p] = fulPoss(jg, part);
+    ful += f;
+    poss += p;
+  }
+  return poss ? ful / poss : 0;
+}
+
+/** m_prefs_avgjg*.c: fulfilled over possible per JG, averaged over JGs (0 unless the sum is > 0). */
+function avgjg(rp: ResultsPrefs, part: Part): number {
+  let sum = 0.0;
+  for (const jg of rp.jgs) {
+    const [f, p] = fulPoss(jg, part);
+    if (p) sum += f / p;
+  }
+  return sum > 0.0 ? sum / rp.jgs.length : 0;
+}
+
+/** m_prefs_pair*.c: per pair of documents preferred either way, the share of JGs preferring the first. */
+function pair(rp: ResultsPrefs, part: Part): number {
+  const n = rp.numJudged;
+  const ret = rp.numJudgedRet;
+  const c = rp.counts;
+  let sum = 0;
+  let pairs = 0;
+  const add = (i: number, j: number, withSum: boolean) => {
+    const a = c[i * n + j];
+    const b = c[j * n + i];
+    if (a || b) {
+      pairs++;
+      if (withSum) sum += a / (a + b);
+    }
+  };
+  for (let i = 0; i < ret; i++) for (let j = i + 1; j < ret; j++) add(i, j, true);
+  if (part !== "ret") for (let i = 0; i < ret; i++) for (let j = ret; j < n; j++) add(i, j, true);
+  if (part === "all") for (let i = ret; i < n; i++) for (let j = i + 1; j < n; j++) add(i, j, false);
+  return pairs ? sum / pairs : 0;
+}
+
+/**
+ * m_prefs_avgjg_Rnonrel.c (`retOnly` false) and m_prefs_avgjg_Rnonrel_ret.c (true): per JG as
+ * prefs_avgjg, but with as many non-relevant documents as relevant ones: R >= N adds R (R - N)
+ * fulfilled preferences; R < N recounts with the first R non-relevant documents only.
+ */
+function avgjgRnonrel(rp: ResultsPrefs, retOnly: boolean): number {
+  let sum = 0.0;
+  for (const jg of rp.jgs) {
+    const R = retOnly ? jg.numRelRet : jg.numRel;
+    const N = retOnly ? jg.numNonrelRet : jg.numNonrel;
+    let ful: number;
+    let poss: number;
+    if (R >= N) {
+      [ful, poss] = fulPoss(jg, retOnly ? "ret" : "all");
+      ful += jg.numRelRet * (R - N);
+      poss += jg.numRel * (R - N);
+    } else {
+      [ful, poss] = recalculate(jg, rp.numJudgedRet, retOnly);
+    }
+    sum += ful / poss; // 0/0 is NaN, as in C, and then sum > 0.0 is false
+  }
+  return sum > 0.0 ? sum / rp.jgs.length : 0;
+}
+
+/**
+ * The `recalculate` of m_prefs_avgjg_Rnonrel(_ret).c, as written there: in an EC JG the last class
+ * stands for the non-relevant documents (its first num_rel, or num_rel_ret, of them) and every class
+ * before it for relevant ones, even a class at rel_level 0 or below. (trec_eval reads past that last
+ * class when it has fewer documents than that: rankeval reads only its own.) In a preference array,
+ * non-relevant documents after the num_rel-th (in docid-rank order) are left out.
+ */
+function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, number] {
+  let ful = 0;
+  let poss = 0;
+  if (jg.numEcs > 0) {
+    const last = jg.ecs[jg.numEcs - 1].ranks;
+    const nonrel = last.slice(0, Math.min(retOnly ? jg.numRelRet : jg.numRel, last.length));
+    const count = (a: number, b: number) => {
+      if (retOnly) {
+        if (a < b) ful++;
+        else poss++;
+      } else if (a < b && a < numJudgedRet) ful++;
+      else poss++;
+    };
+    // (The _ret variant stops each walk at the first unretrieved document: ranks ascend within a class.)
+    const walk = (ranks: readonly number[]) => (retOnly ? ranks.filter((r) => r < numJudgedRet) : ranks);
+    for (let e1 = 0; e1 < jg.numEcs; e1++) {
+      for (let e2 = e1 + 1; e2 < jg.numEcs - 1; e2++) {
+        for (const a of walk(jg.ecs[e1].ranks)) for (const b of walk(jg.ecs[e2].ranks)) count(a, b);
+      }
+    }
+    for (let e1 = 0; e1 < jg.numEcs; e1++) {
+      for (const a of walk(jg.ecs[e1].ranks)) for (const b of walk(nonrel)) count(a, b);
+    }
+    poss += ful;
+    return [ful, poss];
+  }
+  const a = jg.pa!;
+  const rel = jg.relArray!;
+  const n = rel.length;
+  let seen = 0;
+  let i = 0;
+  // Rnonrel scans every docid rank for the (num_rel + 1)-th non-relevant document, _ret only the retrieved.
+  for (; i < (retOnly ? numJudgedRet : n); i++) {
+    if (rel[i] === 0.0 && ++seen === jg.numRel + 1) break;
+  }
+  const firstDiscarded = i;
+  const gone = (x: number) => x >= firstDiscarded && rel[x] === 0.0;
+  for (let r = 0; r < numJudgedRet; r++) {
+    if (gone(r)) continue;
+    for (let c = 0; c < r; c++) if (!gone(c) && a[r * n + c]) poss++;
+    for (let c = r + 1; c < numJudgedRet; c++) if (!gone(c) && a[r * n + c]) ful++;
+    if (!retOnly) for (let c = numJudgedRet; c < n; c++) if (!gone(c) && a[r * n + c]) ful++;
+  }
+  if (!retOnly) {
+    for (let r = numJudgedRet; r < n; r++) {
+      if (gone(r)) continue;
+      for (let c = 0; c < numJudgedRet; c++) if (!gone(c) && a[r * n + c]) poss++;
+      for (let c = numJudgedRet; c < n; c++) if (!gone(c) && a[r * n + c]) poss++;
+    }
+  }
+  poss += ful;
+  return [ful, poss];
+}
+
+/** One preference measure's value for a query. */
+export function prefsValue(name: PrefsMeasure, rp: ResultsPrefs): number {
+  switch (name) {
+    case "prefs_num_prefs_poss":
+      return rp.jgs.reduce((s, jg) => s + jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur, 0);
+    case "prefs_num_prefs_ful":
+      return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp, 0);
+    case "prefs_num_prefs_ful_ret":
+      return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet, 0);
+    case "prefs_simp": return simp(rp, "all");
+    case "prefs_simp_ret": return simp(rp, "ret");
+    case "prefs_simp_imp": return simp(rp, "imp");
+    case "prefs_pair": return pair(rp, "all");
+    case "prefs_pair_ret": return pair(rp, "ret");
+    case "prefs_pair_imp": return pair(rp, "imp");
+    case "prefs_avgjg": return avgjg(rp, "all");
+    case "prefs_avgjg_ret": return avgjg(rp, "ret");
+    case "prefs_avgjg_imp": return avgjg(rp, "imp");
+    case "prefs_avgjg_Rnonrel": return avgjgRnonrel(rp, false);
+    case "prefs_avgjg_Rnonrel_ret": return avgjgRnonrel(rp, true);
+  }
+}

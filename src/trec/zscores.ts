@@ -1,0 +1,100 @@
+/**
+ * trec_eval's -Z: each per-query value replaced by its Z score, (value − mean) / stddev, with the mean
+ * and standard deviation of that query and measure from a file of `qid measure mean stddev` lines
+ * (get_zscores.c, convert_zscores.c). The measure is named as trec_eval names the value (`map`,
+ * `P_5`, `ndcg_cut_10`; gm_map's per-query value is log(max(map, 1e-5)) there). A value without its
+ * line, and a value other than the mean when the stddev is 0, becomes -1000000 (MISSING_ZSCORE_VALUE);
+ * a query without any line makes every value -1000000. The summary is then taken over the Z scores
+ * as over the values (the mean, the sum, gm_map's exp of the mean), and every line is printed `Z`
+ * before its name, longs as `%6.4f`.
+ *
+ * The lookups are trec_eval's binary searches over the file's lines sorted by qid then measure
+ * (strcmp; equal lines in file order, as glibc's merge sort leaves them). Those searches read one
+ * entry past their table when the key sorts after every entry: for a measure of a query that is not
+ * the file's last, that is the next query's first line, which trec_eval then matches (and uses) when
+ * it has the same measure, as rankeval does; past the file's last line (a query sorting after every
+ * qid of the file, or a measure after every measure of its last qid) trec_eval reads memory it does
+ * not own (a crash, or garbage): rankeval gives -1000000 there (`zscoreLookup` reports it).
+ * Browser-safe.
+ */
+import type { Zscores } from "../io/zscores.js";
+import { compareBytes } from "./format.js";
+
+/** convert_zscores.c MISSING_ZSCORE_VALUE. */
+export const MISSING_ZSCORE = -1000000;
+
+interface Line {
+  readonly qid: string;
+  readonly measure: string;
+  readonly mean: number;
+  readonly stddev: number;
+}
+
+/** The Z-score file as trec_eval holds it: lines sorted, and the distinct qids with their first line. */
+export interface ZscoreTable {
+  readonly lines: readonly Line[];
+  readonly qids: readonly { readonly qid: string; readonly start: number; readonly count: number }[];
+}
+
+const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
+
+/** get_zscores.c: the lines sorted by qid, then measure (stable), grouped by qid. */
+export function zscoreTable(z: Zscores): ZscoreTable {
+  const order = Array.from({ length: z.length }, (_, i) => i);
+  order.sort((a, b) => cmp(z.qid[a], z.qid[b]) || cmp(z.measure[a], z.measure[b]) || a - b);
+  const lines = order.map((i) => ({ qid: z.qid[i], measure: z.measure[i], mean: z.mean[i], stddev: z.stddev[i] }));
+  const qids: { qid: string; start: number; count: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (i === 0 || lines[i].qid !== lines[i - 1].qid) qids.push({ qid: lines[i].qid, start: i, count: 0 });
+    qids[qids.length - 1].count++;
+  }
+  return { lines, qids };
+}
+
+/**
+ * The binary search of convert_zscores.c (find_qid, find_meas): `start = 0, end = count` (one past the
+ * table), so that the key past every entry is compared with entry `count`. Returns the index found,
+ * -1 when absent, or "past" when the search reads past the file's last line (trec_eval's undefined
+ * read).
+ */
+function search(count: number, available: number, key: string, at: (i: number) => string): number | "past" {
+  let start = 0;
+  let end = count;
+  while (start <= end) {
+    const current = Math.floor((start + end) / 2);
+    if (current >= available) return "past";
+    const r = cmp(key, at(current));
+    if (r < 0) end = current - 1;
+    else if (r > 0) start = current + 1;
+    else return current;
+  }
+  return -1;
+}
+
+export interface ZscoreLookup {
+  /** The Z score of `value`, the per-query value named `name` of query `qid`. */
+  readonly z: (qid: string, name: string, value: number) => number;
+  /** Whether trec_eval's search for that value reads past its table (its output is undefined there). */
+  readonly undefinedRead: (qid: string, name: string) => boolean;
+}
+
+/** te_convert_to_zscore, one value at a time. */
+export function zscoreLookup(table: ZscoreTable): ZscoreLookup {
+  const find = (qid: string, name: string): Line | null | "past" => {
+    const q = search(table.qids.length, table.qids.length, qid, (i) => table.qids[i].qid);
+    if (q === "past" || q < 0) return q === "past" ? "past" : null;
+    const { start, count } = table.qids[q];
+    const m = search(count, table.lines.length - start, name, (i) => table.lines[start + i].measure);
+    if (m === "past") return "past";
+    return m < 0 ? null : table.lines[start + m];
+  };
+  return {
+    z: (qid, name, value) => {
+      const line = find(qid, name);
+      if (line === null || line === "past") return MISSING_ZSCORE;
+      if (line.stddev) return (value - line.mean) / line.stddev;
+      return value === line.mean ? 0 : MISSING_ZSCORE;
+    },
+    undefinedRead: (qid, name) => find(qid, name) === "past",
+  };
+}
