@@ -8,10 +8,15 @@
  *    to compare), unless trec_eval refuses the command line or the files (exit 1 or 2) before
  *    evaluating anything, where rankeval must fail too;
  *  - "not-compared": either may happen (trec_eval refuses what rankeval reads as its own);
+ *  - "same-status": both succeed or both fail, their stdout not compared (it differs in a known way);
  *  - "trec_eval-on": rankeval must print what trec_eval prints for another case (the same case
  *    without what rankeval reads differently), e.g. without the judged queries absent from the run;
  *    `trecOutput` / `rankevalOutput` take from either output the lines the other case adds or lacks.
  */
+import { plan } from "../../src/trec/plan.js";
+import { trecLines, type RelFormat } from "../../src/trec/names.js";
+import { zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
+import { ZscoresParser } from "../../src/io/zscores.js";
 import type { Case, Option } from "./generate.js";
 
 export interface Divergence {
@@ -25,6 +30,7 @@ export interface Divergence {
     | { readonly kind: "rankeval-fails" }
     | { readonly kind: "rankeval-succeeds" }
     | { readonly kind: "not-compared" }
+    | { readonly kind: "same-status" }
     | {
         readonly kind: "trec_eval-on";
         readonly transform: (c: Case) => Case;
@@ -66,13 +72,45 @@ interface Row {
   value: string;
 }
 
-/** The qrels' data lines (not blank, not '#' comments), as [qid, docno, rel text]. */
+/** The judgments' format (-R, the last given: getopt overwrites it), qrels by default. */
+function relFormat(c: Case): RelFormat {
+  let format: RelFormat = "qrels";
+  for (const o of [...c.options, ...c.after]) {
+    const t = o[0];
+    if (t === "-R" || t === "--Rel_info_format") format = o[1] as RelFormat;
+    else if (t.startsWith("--Rel_info_format=")) format = t.slice("--Rel_info_format=".length) as RelFormat;
+    else if (/^-R./.test(t)) format = t.slice(2) as RelFormat;
+  }
+  return format;
+}
+
+/** The fields of a judgments line in the case's format: 5 for prefs, else 4. */
+const judgmentFields = (c: Case) => (relFormat(c) === "prefs" ? 5 : 4);
+
+/** The judgments' data lines (not blank, not '#' comments), as [qid, docno, rel text]. */
 function qrelsRows(c: Case): Row[] {
+  const n = judgmentFields(c);
   return lines(stripBom(c.qrels))
     .filter((l) => !l.startsWith("#") && fields(l).length > 0)
     .map((l) => fields(l))
-    .filter((f) => f.length === 4)
-    .map((f) => ({ qid: f[0], docno: f[2], value: f[3] }));
+    .filter((f) => f.length === n)
+    .map((f) => ({ qid: f[0], docno: f[n - 2], value: f[n - 1] }));
+}
+
+/** -D's query (the last -D given), or undefined: trec_eval evaluates only that one. */
+function debugOption(c: Case): { level: number; query?: string } | undefined {
+  let out: { level: number; query?: string } | undefined;
+  for (const o of [...c.options, ...c.after]) {
+    const t = o[0];
+    let v: string | undefined;
+    if (t === "-D" || t === "--Debug_level") v = o[1];
+    else if (t.startsWith("--Debug_level=")) v = t.slice("--Debug_level=".length);
+    else if (/^-D./.test(t)) v = t.slice(2);
+    if (v === undefined) continue;
+    const dot = v.indexOf(".");
+    out = { level: atol(dot < 0 ? v : v.slice(0, dot)), ...(dot < 0 ? {} : { query: v.slice(dot + 1) }) };
+  }
+  return out;
 }
 
 /** The run's data lines, as [qid, docno, score text]. */
@@ -147,23 +185,30 @@ function asks(c: Case, name: string): boolean {
   return measureNames(c).some((m) => m === name || (NICKNAME_HAS[m] ?? []).includes(name));
 }
 
-/** Lines of trec_eval's output for `name` (exactly, or with its parameters: name_...). */
+/** Lines of trec_eval's output for `name` (exactly, or with its parameters: name_...; under -Z, Z before it). */
 function withoutLines(stdout: string, name: string): string {
   return stdout
     .split("\n")
     .filter((l) => {
       const n = l.split("\t")[0].trimEnd();
-      return !(n === name || n.startsWith(`${name}_`));
+      return ![name, `Z${name}`].some((x) => n === x || n.startsWith(`${x}_`));
     })
     .join("\n");
 }
 
-/** The qids trec_eval evaluates: judged ones in the run, or every judged one with -c. */
-function evaluatedQids(c: Case): Set<string> {
+/** The qids joined to the run: judged ones in the run, or every judged one with -c (rankeval evaluates these). */
+function joinedQids(c: Case): Set<string> {
   const judged = new Set(qrelsRows(c).map((r) => r.qid));
   const ranked = new Set(runRows(c).map((r) => r.qid));
   const { complete } = readOptions(c);
   return new Set([...judged].filter((q) => complete || ranked.has(q)));
+}
+
+/** The qids trec_eval evaluates: the joined ones, or only -D's query. */
+function evaluatedQids(c: Case): Set<string> {
+  const joined = joinedQids(c);
+  const d = debugOption(c)?.query;
+  return d === undefined ? joined : new Set([...joined].filter((q) => q === d));
 }
 
 function hasDuplicate(rows: Row[], evaluated: Set<string>): boolean {
@@ -188,16 +233,25 @@ function firstParameters(c: Case): string[] {
   });
 }
 
-/** The measures of other judgment formats (-R prefs, qrels_jg), which both refuse here. */
-const OTHER_FORMATS = new Set([
-  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-  "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "all_prefs", "prefs", "qrels_jg",
+/** The judgments each measure or nickname reads when not qrels (runid and num_q read none). */
+const NEEDS_FORMAT: Record<string, string> = Object.fromEntries([
+  ...["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+    "prefs_pair_imp", "prefs_avgjg_imp", "all_prefs", "prefs"].map((n) => [n, "prefs"]),
+  ...["map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "qrels_jg"].map((n) => [n, "qrels_jg"]),
 ]);
+
+/** Whether a measure reads other judgments than the case's -R gives (both refuse: trec_eval exits 4). */
+function wrongFormat(c: Case): boolean {
+  const f = relFormat(c);
+  const given = f === "qrels_prefs" ? "prefs" : f;
+  const names = measureNames(c);
+  return (names.length ? names : ["official"]).some((n) => n !== "runid" && n !== "num_q" && TREC_NAMES.has(n) && (NEEDS_FORMAT[n] ?? "qrels") !== given);
+}
 
 /** Whether the case asks for a measure both refuse: another judgment format's, or utility with other than 4 coefficients. */
 function refusedMeasure(c: Case): boolean {
-  if (measureNames(c).some((name) => OTHER_FORMATS.has(name))) return true;
+  if (wrongFormat(c)) return true;
   // trec_eval reads the first parameters given for utility only.
   const utility = firstParameters(c).find((m) => m.split(".")[0] === "utility");
   return utility !== undefined && utility.slice(utility.indexOf(".") + 1).split(",").length !== 4;
@@ -211,7 +265,7 @@ function isMeasure(o: Option, name: string): boolean {
 }
 
 /** Long-cutoff measures, whose parameters trec_eval reads with atol. */
-const LONG_CUTOFF = new Set(["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj"]);
+const LONG_CUTOFF = new Set(["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg"]);
 
 export const DIVERGENCES: readonly Divergence[] = [
   {
@@ -237,10 +291,11 @@ export const DIVERGENCES: readonly Divergence[] = [
       kind: "trec_eval-on",
       transform: (c) => {
         const ranked = new Set(runRows(c).map((r) => r.qid));
+        const n = judgmentFields(c);
         // Comment lines go too: one left last, or two brought together, would crash trec_eval.
         const kept = lines(c.qrels).filter((l, i) => {
           const f = fields(i === 0 ? stripBom(l) : l);
-          return !l.startsWith("#") && (f.length !== 4 || ranked.has(f[0]));
+          return !l.startsWith("#") && (f.length !== n || ranked.has(f[0]));
         });
         return { ...c, qrels: kept.map((l) => `${l}\n`).join("") };
       },
@@ -276,7 +331,8 @@ export const DIVERGENCES: readonly Divergence[] = [
       "trec_eval rejects a document judged or ranked twice in a query only when a measure forms that query's ranking, and only " +
       "within the top -M of the ranking. rankeval rejects it in every evaluated query, whatever the measures and -M.",
     readme: ["a document twice in a query is an error only within the top -M, and only when a measure ranks that query", "always an error, naming the file and line"],
-    applies: (c) => hasDuplicate(qrelsRows(c), evaluatedQids(c)) || hasDuplicate(runRows(c), evaluatedQids(c)),
+    // (prefs and qrels_prefs judge a document on several lines; qrels_jg's duplicates both refuse, in any query)
+    applies: (c) => (relFormat(c) === "qrels" && hasDuplicate(qrelsRows(c), joinedQids(c))) || hasDuplicate(runRows(c), joinedQids(c)),
     expect: { kind: "rankeval-fails" },
   },
   {
@@ -286,6 +342,7 @@ export const DIVERGENCES: readonly Divergence[] = [
       "the previous query's value), so its numbers are undefined; rankeval evaluates the query (nothing relevant, nothing judged).",
     readme: ["undefined numbers (stale memory) for a query whose judgments are all negative", "evaluated: nothing relevant, nothing judged"],
     applies: (c) => {
+      if (relFormat(c) !== "qrels") return false;
       const evaluated = evaluatedQids(c);
       const best = new Map<string, number>();
       for (const r of qrelsRows(c)) if (evaluated.has(r.qid)) best.set(r.qid, Math.max(best.get(r.qid) ?? -Infinity, atol(r.value)));
@@ -299,8 +356,8 @@ export const DIVERGENCES: readonly Divergence[] = [
       "trec_eval prints a query id's bytes as they are; rankeval's text is UTF-8, so a byte sequence that is not UTF-8 " +
       "(a Latin-1 'é') is printed as U+FFFD. Document ids are compared as bytes either way.",
     readme: ["prints query ids' bytes as they are", "query ids are read as UTF-8: bytes that are not print as U+FFFD"],
-    applies: (c) => [...qrelsRows(c), ...runRows(c)].some((r) => !isUtf8(r.qid)),
-    expect: { kind: "rankeval-succeeds" },
+    applies: (c) => [...evaluatedQids(c)].some((q) => !isUtf8(q)),
+    expect: { kind: "same-status" },
   },
   {
     name: "a run without rankings",
@@ -407,7 +464,84 @@ export const DIVERGENCES: readonly Divergence[] = [
       }),
     expect: { kind: "rankeval-fails" },
   },
+  {
+    name: "trec_eval's debug output",
+    reason:
+      "trec_eval -D N with N above 0 prints its measures' internals on stdout (m_ndcg.c, m_G.c, form_prefs_counts.c, ...); " +
+      "rankeval accepts the level and prints none of it (N.QID still evaluates only that query).",
+    readme: ["-D N (N > 0) prints debug lines among the results", "accepted; no debug output (-D N.QID evaluates that query only, as trec_eval)"],
+    applies: (c) => (debugOption(c)?.level ?? 0) > 0,
+    expect: {
+      kind: "trec_eval-on",
+      transform: (c) => {
+        const zero = (o: Option): Option => {
+          const t = o[0];
+          const set = (v: string) => (v.includes(".") ? `0${v.slice(v.indexOf("."))}` : "0");
+          if (t === "-D" || t === "--Debug_level") return [t, set(o[1])];
+          if (t.startsWith("--Debug_level=")) return [`--Debug_level=${set(t.slice("--Debug_level=".length))}`];
+          if (/^-D./.test(t)) return [`-D${set(t.slice(2))}`];
+          return o;
+        };
+        return { ...c, options: c.options.map(zero), after: c.after.map(zero) };
+      },
+    },
+  },
+  {
+    name: "a Z-score lookup past the file's last line",
+    reason:
+      "convert_zscores.c's binary searches start with end = the table's size, so a key sorting after every entry is compared " +
+      "with the entry past the table: for a query sorting after every qid of the Z-score file, or a measure after every " +
+      "measure of the file's last qid, trec_eval reads memory it does not own (it crashes, or uses garbage). rankeval gives " +
+      "-1000000 there, as for any value the file lacks. (Past a query other than the last, the entry read is the next " +
+      "query's first line, which trec_eval matches and uses: rankeval does the same.)",
+    readme: ["-Z: a qid (or the last qid's measure) sorting after every entry of the file: reads past its table (crash or garbage)", "-1000000, as for a value the file lacks"],
+    applies: (c) => {
+      if (c.zscores === undefined || !readOptions(c).measures.every((m) => TREC_NAMES.has(m.split(".")[0]))) return false;
+      try {
+        const parser = new ZscoresParser({ file: "zscores" });
+        parser.push(Buffer.from(c.zscores, "latin1"));
+        const lookup = zscoreLookup(zscoreTable(parser.finish()));
+        const names = trecLines(plan(readOptions(c).measures, null, { relFormat: relFormat(c) }).trec)
+          .filter((l) => l.aggregation !== "runid")
+          .map((l) => l.name);
+        // The qids as rankeval reads them (UTF-8), as the Z-score file's.
+        const utf8 = (q: string) => Buffer.from(q, "latin1").toString("utf8");
+        return [...evaluatedQids(c)].some((q) => names.some((n) => lookup.undefinedRead(utf8(q), n)));
+      } catch {
+        return false; // a case both refuse
+      }
+    },
+    expect: { kind: "rankeval-succeeds" },
+  },
+  {
+    name: "prefs_avgjg_Rnonrel with classes below 0",
+    reason:
+      "m_prefs_avgjg_Rnonrel.c recounts a judgment group with more non-relevant than relevant documents from its last " +
+      "equivalence class, taking as many documents from it as the group has relevant ones; when levels below 0 split the " +
+      "non-relevant documents into several classes, that last class can be shorter, and trec_eval reads past it (other " +
+      "groups' documents, or memory left from other queries). rankeval reads that class only. Its other lines are compared.",
+    readme: ["prefs_avgjg_Rnonrel(_ret) with rel_levels below 0: reads past an equivalence class (undefined numbers)", "reads within the class"],
+    applies: (c) => {
+      const f = relFormat(c);
+      if (f !== "prefs" && f !== "qrels_prefs") return false;
+      if (!["prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret", "all_prefs"].some((n) => measureNames(c).includes(n))) return false;
+      const evaluated = evaluatedQids(c);
+      return qrelsRows(c).some((r) => evaluated.has(r.qid) && atof(r.value) < 0);
+    },
+    expect: {
+      kind: "trec_eval-on",
+      transform: (c) => c,
+      trecOutput: (stdout) => withoutLines(stdout, "prefs_avgjg_Rnonrel"),
+      rankevalOutput: (stdout) => withoutLines(stdout, "prefs_avgjg_Rnonrel"),
+    },
+  },
 ];
+
+/** C's atof on a number's text (the case's valid ones): its value, 0 when it is none. */
+function atof(s: string): number {
+  const v = Number(s);
+  return Number.isNaN(v) ? 0 : v;
+}
 
 export function applicableDivergences(c: Case): Divergence[] {
   // Where both refuse a measure (another judgment format's, utility with other than 4 coefficients),

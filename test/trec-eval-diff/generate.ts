@@ -17,8 +17,11 @@ export type Option = readonly string[];
 
 export interface Case {
   readonly seed: number;
+  /** The judgments: qrels, or the format -R names (prefs, qrels_prefs, qrels_jg). */
   readonly qrels: string;
   readonly run: string;
+  /** -Z's file (its path is written ZSCORES_PATH in the options). */
+  readonly zscores?: string;
   /** Options before the file names. */
   readonly options: readonly Option[];
   /** Options after the file names (GNU getopt permutes them to the front, as rankeval's parser does). */
@@ -275,6 +278,29 @@ function gainPairs(r: Random): string {
   return pairs.join(",");
 }
 
+/** trec_eval's preference measures (-R prefs, qrels_prefs) and judgment-group ones (-R qrels_jg). */
+const PREFS_MEASURES = [
+  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+  "prefs_pair_imp", "prefs_avgjg_imp",
+];
+
+/** One `-m` argument for a case whose judgments are -R `format`'s. */
+function formatMeasure(r: Random, format: "prefs" | "qrels_prefs" | "qrels_jg"): string {
+  // Now and then another format's measure (both refuse it) or runid / num_q (which need no judgments).
+  const kind = r.weighted([[80, "own"], [12, "plain"], [4, "other"]] as const);
+  if (kind === "plain") return r.pick(["runid", "num_q"]);
+  if (kind === "other") return format === "qrels_jg" ? r.pick(["prefs_simp", "map", "prefs"]) : r.pick(["map_avgjg", "map", "P.5"]);
+  if (format !== "qrels_jg") return r.chance(0.2) ? r.pick(["all_prefs", "prefs"]) : r.pick(PREFS_MEASURES);
+  switch (r.weighted([[15, "nick"], [20, "map"], [30, "P"], [30, "Rprec_mult"]] as const)) {
+    case "nick": return "qrels_jg";
+    case "map": return "map_avgjg";
+    case "P": return r.chance(0.4) ? "P_avgjg" : `P_avgjg.${cutoffList(r)}`;
+    case "Rprec_mult":
+      return r.chance(0.4) ? "Rprec_mult_avgjg" : `Rprec_mult_avgjg.${doubleList(r, ["0.2", "0.5", "1", "1.5", "2", "0.25", "3", "-1", "0"])}`;
+  }
+}
+
 /** One `-m` argument. */
 function measure(r: Random): string {
   const kind = r.weighted([
@@ -316,8 +342,8 @@ function measure(r: Random): string {
   }
 }
 
-/** The command line's options, in order. */
-function options(r: Random): Option[] {
+/** The command line's options, in order (`pick` draws one -m argument). */
+function options(r: Random, pick: (r: Random) => string = measure): Option[] {
   const opts: Option[] = [];
   const flag = (short: string, long: string) => opts.push(r.chance(0.15) ? [long] : [short]);
   const valued = (short: string, long: string, value: string) => {
@@ -338,7 +364,7 @@ function options(r: Random): Option[] {
   if (r.chance(0.04)) valued("-N", "--Number_docs_in_coll", r.pick(["0", "100", "50"]));
   const nm = r.weighted([[15, 0], [45, 1], [25, 2], [10, 3], [5, 5]] as const);
   for (let i = 0; i < nm; i++) {
-    const m = measure(r);
+    const m = pick(r);
     opts.push(r.chance(0.06) ? [`--measure=${m}`] : r.chance(0.04) ? ["--measure", m] : r.chance(0.1) ? [`-m${m}`] : ["-m", m]);
   }
   // Sometimes flags grouped into one argument, as getopt allows (-qc).
@@ -351,8 +377,131 @@ function options(r: Random): Option[] {
   return opts;
 }
 
+/** The path a case's -Z option names, replaced by the Z-score file's path when the case runs. */
+export const ZSCORES_PATH = "@ZSCORES@";
+
+/** A judgment format other than qrels, for -R. */
+type OtherFormat = "prefs" | "qrels_prefs" | "qrels_jg";
+
+/** One option valued as trec_eval's getopt takes it: separate, attached, or the long spelling. */
+function valuedOption(r: Random, short: string, long: string, value: string): Option {
+  const form = r.weighted([[60, "separate"], [20, "attached"], [10, "long="], [10, "long"]] as const);
+  if (form === "separate") return [short, value];
+  if (form === "attached") return [`${short}${value}`];
+  if (form === "long=") return [`${long}=${value}`];
+  return [long, value];
+}
+
+/** The -m arguments of a list of options (each as trec_eval reads it). */
+function measureArgs(opts: readonly Option[]): string[] {
+  const out: string[] = [];
+  for (const o of opts) {
+    const t = o[0];
+    if (t.startsWith("--measure")) out.push(t.includes("=") ? t.slice(t.indexOf("=") + 1) : o[1]);
+    else if (t === "-m") out.push(o[1]);
+    else if (t.startsWith("-m")) out.push(t.slice(2));
+  }
+  return out;
+}
+
+/**
+ * A Z-score file for the case's queries and (roughly) its measures' value names: some lines each,
+ * means and standard deviations drawn from a few values (0 among them), and, mostly, a last line that
+ * sorts after every qid and measure (trec_eval's searches read past their table without it).
+ */
+function zscoresText(r: Random, qids: readonly string[], measures: readonly string[]): string {
+  const names = new Set(["map", "P_5", "P_10", "num_ret", "num_rel", "num_rel_ret", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg", "num_q", "prefs_simp", "prefs_pair", "map_avgjg", "P_avgjg_5", "iprec_at_recall_0.00", "relstring"]);
+  for (const m of measures) {
+    const dot = m.indexOf(".");
+    const name = dot < 0 ? m : m.slice(0, dot);
+    names.add(name);
+    if (dot >= 0) names.add(`${name}_${m.slice(dot + 1).split(",")[0]}`);
+  }
+  const all = [...names];
+  const lines: string[] = [];
+  for (const q of [...qids, ...(r.chance(0.2) ? [r.pick(QIDS)] : [])]) {
+    if (r.chance(0.1)) continue; // a query the file lacks
+    for (const name of r.sample(all, r.range(1, all.length))) {
+      const mean = r.pick(["0", "0.5", "1", "0.25", "3", "0.1", "-1"]);
+      const sd = r.pick(["0.1", "0.5", "1", "0", "2", "-1", "0.25"]);
+      lines.push(`${q}${r.weighted(SEPARATORS)}${name}${r.weighted(SEPARATORS)}${mean}${r.weighted(SEPARATORS)}${sd}`);
+    }
+  }
+  shuffle(r, lines);
+  if (r.chance(0.95)) lines.push("\u00ef\u00bf\u00bf ~ 0 1"); // U+FFFF and '~': after every qid and measure
+  if (lines.length === 0) lines.push(`${r.pick(QIDS)} map 0 1`);
+  return lines.map((l) => `${l}\n`).join("");
+}
+
+/** -Z and -D, now and then, on a case's options (drawn from their own stream: the rest of the case is unchanged). */
+function extraOptions(x: Random, qids: readonly string[], opts: Option[], format: "qrels" | OtherFormat): { opts: Option[]; zscores?: string } {
+  let zscores: string | undefined;
+  const out = [...opts];
+  if (x.chance(format === "qrels" ? 0.08 : 0.15)) {
+    zscores = zscoresText(x, qids, measureArgs(opts));
+    out.push(valuedOption(x, "-Z", "--Zscore", ZSCORES_PATH));
+  }
+  if (x.chance(0.06)) {
+    const level = x.pick(["0", "1", "2", "", "0", "3"]);
+    // (ASCII ids only: an argument's bytes are its UTF-8, which a Latin-1 or UTF-8 qid's text here is not.)
+    const ascii = (q: string) => /^[\x20-\x7e]+$/.test(q);
+    const known = qids.filter(ascii);
+    const qid = x.chance(0.8) ? (known.length && x.chance(0.9) ? x.pick(known) : x.pick(QIDS.filter(ascii))) : null;
+    out.push(valuedOption(x, "-D", "--Debug_level", qid === null ? (level || "0") : `${level}.${qid}`));
+  }
+  if (out.length !== opts.length) shuffle(x, out);
+  return { opts: out, ...(zscores !== undefined ? { zscores } : {}) };
+}
+
+/**
+ * A case whose judgments are in another format (-R): the queries and run as for qrels, the judgments
+ * rewritten. qrels_jg and qrels_prefs: a judgment group in the second column, some documents judged
+ * by several groups (with other labels); prefs: judgment groups and subgroups over each query's
+ * documents, levels mostly consistent within a group (a cycle or a class conflict now and then).
+ */
+function otherFormatCase(seed: number, r: Random, x: Random, format: OtherFormat): Case {
+  const queries = makeQueries(r, r.chance(0.15));
+  const crlf = r.chance(0.03);
+  const fileOpts = { crlf, blankLines: r.chance(0.03), comments: r.chance(0.04) };
+  const lines: string[][] = [];
+  for (const q of queries) {
+    if (format === "prefs") {
+      const docs = [...new Set(q.judged.map(([d]) => d))];
+      if (docs.length === 0) continue;
+      for (const jg of r.sample(["u1", "u2", "u3", "g"], r.weighted([[50, 1], [35, 2], [15, 3]] as const))) {
+        const level = new Map(docs.map((d) => [d, r.pick(["0", "1", "2", "3", "0.5", "2.5", "10", "4", "1", "0", "3.0", "+2"])]));
+        if (r.chance(0.03)) level.set(docs[0], "-1");
+        for (const jsg of r.sample(["s1", "s2", "0", "s3"], r.weighted([[60, 1], [30, 2], [10, 3]] as const))) {
+          for (const d of r.sample(docs, r.range(1, Math.min(docs.length, 6)))) {
+            const l = r.chance(0.04) ? r.pick(["0", "1", "5", "2"]) : level.get(d)!;
+            lines.push([q.qid, jg, jsg, d, l]);
+          }
+        }
+      }
+      continue;
+    }
+    const groups = format === "qrels_jg" ? ["u1", "u2", "u3", "0"] : ["0", "Q0", "u1", "u2"];
+    for (const [d, label] of q.judged) {
+      for (const g of r.sample(groups, r.weighted([[70, 1], [20, 2], [10, 3]] as const))) lines.push([q.qid, g, d, g === groups[0] ? label : r.weighted(LABELS)]);
+    }
+  }
+  if (r.chance(0.3)) shuffle(r, lines);
+  const qrels = writeLines(r, lines, fileOpts);
+  const run = runText(r, queries, { crlf, blankLines: r.chance(0.05), comments: r.chance(0.05) });
+  const base = options(r, (rr) => formatMeasure(rr, format));
+  base.push(valuedOption(r, "-R", "--Rel_info_format", format));
+  shuffle(r, base);
+  const { opts, zscores } = extraOptions(x, queries.map((q) => q.qid), base, format);
+  return { seed, qrels, run, options: opts, after: [], ...(zscores !== undefined ? { zscores } : {}) };
+}
+
 /** The case of a seed. */
 export function generateCase(seed: number): Case {
+  // The judgment format and -Z / -D come from a stream of their own, so that a qrels case without
+  // them is the case the seed gave before they were generated.
+  const x = new Random((seed ^ 0x6a09e667) >>> 0);
+  const format = x.weighted([[82, "qrels"], [6, "prefs"], [5, "qrels_prefs"], [7, "qrels_jg"]] as const);
+  if (format !== "qrels") return otherFormatCase(seed, new Random(seed), x, format);
   const r = new Random(seed);
   const fractional = r.chance(0.15);
   const queries = makeQueries(r, fractional);
@@ -361,12 +510,13 @@ export function generateCase(seed: number): Case {
   const run = runText(r, queries, { crlf, blankLines: r.chance(0.05), comments: r.chance(0.05) });
   const bom = "\u00ef\u00bb\u00bf"; // the UTF-8 byte-order mark's bytes (files are written as latin1)
   const withBom = (text: string) => (r.chance(0.01) ? bom + text : text);
-  const opts = options(r);
-  const split = r.chance(0.05) ? r.int(opts.length + 1) : opts.length;
-  return { seed, qrels: withBom(qrels), run: withBom(run), options: opts.slice(0, split), after: opts.slice(split) };
+  const base = options(r);
+  const split = r.chance(0.05) ? r.int(base.length + 1) : base.length;
+  const { opts, zscores } = extraOptions(x, queries.map((q) => q.qid), base.slice(0, split), "qrels");
+  return { seed, qrels: withBom(qrels), run: withBom(run), options: opts, after: base.slice(split), ...(zscores !== undefined ? { zscores } : {}) };
 }
 
-/** The arguments of a case, with the files' paths. */
-export function argv(c: Case, qrels: string, run: string): string[] {
-  return [...c.options.flat(), qrels, run, ...c.after.flat()];
+/** The arguments of a case, with the files' paths (-Z's file at `zscores`). */
+export function argv(c: Case, qrels: string, run: string, zscores = "zscores"): string[] {
+  return [...c.options.flat(), qrels, run, ...c.after.flat()].map((a) => a.replace(ZSCORES_PATH, zscores));
 }

@@ -88,14 +88,16 @@ export async function runRankeval(main: Main, args: readonly string[]): Promise<
 let counter = 0;
 
 /** Writes a case's files into a fresh directory under `dir`; returns their paths. */
-function writeCase(dir: string, c: Case): { qrels: string; run: string; folder: string } {
+function writeCase(dir: string, c: Case): { qrels: string; run: string; zscores: string; folder: string } {
   const folder = join(dir, `c${counter++}`);
   mkdirSync(folder, { recursive: true });
   const qrels = join(folder, "qrels");
   const run = join(folder, "run");
+  const zscores = join(folder, "zscores");
   writeFileSync(qrels, c.qrels, "latin1");
   writeFileSync(run, c.run, "latin1");
-  return { qrels, run, folder };
+  if (c.zscores !== undefined) writeFileSync(zscores, c.zscores, "latin1");
+  return { qrels, run, zscores, folder };
 }
 
 /**
@@ -104,17 +106,20 @@ function writeCase(dir: string, c: Case): { qrels: string; run: string; folder: 
  */
 export async function runCase(p: Programs, c: Case): Promise<CaseResult> {
   const divergences = applicableDivergences(c);
-  const { qrels, run, folder } = writeCase(p.dir, c);
+  const written = writeCase(p.dir, c);
+  const { qrels, run, folder } = written;
   const mustFail = divergences.find((d) => d.expect.kind === "rankeval-fails");
   const mustSucceed = divergences.find((d) => d.expect.kind === "rankeval-succeeds");
   const notCompared = divergences.find((d) => d.expect.kind === "not-compared");
+  const sameStatus = divergences.find((d) => d.expect.kind === "same-status");
   let trecCase = c;
   for (const d of divergences) if (d.expect.kind === "trec_eval-on") trecCase = d.expect.transform(trecCase);
-  let trecFiles = { qrels, run };
+  const { zscores } = written;
+  let trecFiles = { qrels, run, zscores };
   if (trecCase !== c) trecFiles = writeCase(p.dir, trecCase);
   const [trecEval, rankeval] = await Promise.all([
-    runTrecEval(p.trecEval, argv(trecCase, trecFiles.qrels, trecFiles.run)),
-    runRankeval(p.main, argv(c, qrels, run)),
+    runTrecEval(p.trecEval, argv(trecCase, trecFiles.qrels, trecFiles.run, trecFiles.zscores)),
+    runRankeval(p.main, argv(c, qrels, run, zscores)),
   ]);
   rmSync(folder, { recursive: true, force: true });
   if (trecCase !== c) rmSync(join(trecFiles.qrels, ".."), { recursive: true, force: true });
@@ -128,11 +133,11 @@ export async function runCase(p: Programs, c: Case): Promise<CaseResult> {
     if (rankevalOutput) re = { ...re, stdout: rankevalOutput(re.stdout, c) };
   }
   const names = divergences.map((d) => d.name);
-  const verdict = judge(te, re, names, mustFail, mustSucceed, notCompared);
+  const verdict = judge(te, re, names, mustFail, mustSucceed, notCompared, sameStatus);
   return { case: c, trecEval, rankeval, verdict };
 }
 
-function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, mustSucceed?: Divergence, notCompared?: Divergence): Verdict {
+function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, mustSucceed?: Divergence, notCompared?: Divergence, sameStatus?: Divergence): Verdict {
   const mismatch = (why: string): Verdict => ({ kind: "mismatch", why, divergences: names });
   if (re.status === 70) return mismatch("rankeval threw (a bug: main must turn every error into a message)");
   if (mustFail) {
@@ -147,7 +152,7 @@ function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, m
   if ((te.status === 0) !== (re.status === 0)) {
     return mismatch(te.status === 0 ? `rankeval failed (exit ${re.status}) where trec_eval succeeds` : `rankeval succeeded where trec_eval fails (exit ${te.status})`);
   }
-  if (te.status === 0 && te.stdout !== re.stdout) return mismatch("stdout differs");
+  if (te.status === 0 && te.stdout !== re.stdout && !sameStatus) return mismatch("stdout differs");
   return { kind: "match", divergences: names };
 }
 
@@ -198,11 +203,12 @@ export async function shrink(p: Programs, found: CaseResult, budget = 400): Prom
       }
     }
     // Lines of each file.
-    for (const file of ["run", "qrels"] as const) {
-      const lines = splitLines(best.case[file]);
+    for (const file of ["run", "qrels", "zscores"] as const) {
+      if (best.case[file] === undefined) continue;
+      const lines = splitLines(best.case[file]!);
       for (let chunk = Math.max(1, lines.length >> 1); chunk >= 1; chunk >>= 1) {
-        for (let at = 0; at < splitLines(best.case[file]).length; ) {
-          const now = splitLines(best.case[file]);
+        for (let at = 0; at < splitLines(best.case[file]!).length; ) {
+          const now = splitLines(best.case[file]!);
           const fewer = [...now.slice(0, at), ...now.slice(at + chunk)];
           if (fewer.length < now.length && (await tryCase({ ...best.case, [file]: fewer.join("") }))) progress = true;
           else at += chunk;
@@ -257,6 +263,7 @@ export function writeRepro(outDir: string, r: CaseResult, trecEvalBinary: string
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, "qrels"), r.case.qrels, "latin1");
   writeFileSync(join(folder, "run"), r.case.run, "latin1");
+  if (r.case.zscores !== undefined) writeFileSync(join(folder, "zscores"), r.case.zscores, "latin1");
   const { trecEval, rankeval } = commandLines(r.case);
   const args = trecEval.slice("trec_eval ".length);
   writeFileSync(
@@ -288,6 +295,7 @@ export function describe(r: CaseResult): string {
   const out = [`seed ${r.case.seed}: ${why}`, `  ${trecEval}`];
   if (r.verdict.divergences.length) out.push(`  divergences that apply: ${r.verdict.divergences.join(", ")}`);
   out.push("  --- qrels", ...indent(r.case.qrels), "  --- run", ...indent(r.case.run));
+  if (r.case.zscores !== undefined) out.push("  --- zscores", ...indent(r.case.zscores));
   out.push(`  --- trec_eval (exit ${r.trecEval.status})`, ...indent(firstDiff(r.trecEval.stdout, r.rankeval.stdout)), ...indent(head(r.trecEval.stderr)));
   out.push(`  --- rankeval (exit ${r.rankeval.status})`, ...indent(firstDiff(r.rankeval.stdout, r.trecEval.stdout)), ...indent(head(r.rankeval.stderr)));
   return out.join("\n");
@@ -327,7 +335,7 @@ export function signature(c: Case): string {
       const dot = m[1].indexOf(".");
       measures.add(dot < 0 ? m[1] : `${m[1].slice(0, dot)}.<params>`);
     } else if (/^-[qcJn]+$/.test(tokens)) for (const ch of tokens.slice(1)) flags.add(`-${ch}`);
-    else flags.add(LONG_FLAG[tokens.split(/[= ]/)[0]] ?? tokens.replace(/^(-[lMN]).*$/, "$1"));
+    else flags.add(LONG_FLAG[tokens.split(/[= ]/)[0]] ?? tokens.replace(/^(-[lMNRZD]).*$/, "$1"));
   }
   return `${[...flags].sort().join(" ") || "(no options)"} | ${[...measures].sort().join(" ") || "(default measures)"}`;
 }
@@ -335,4 +343,5 @@ export function signature(c: Case): string {
 const LONG_FLAG: Record<string, string> = {
   "--query_eval_wanted": "-q", "--complete_rel_info_wanted": "-c", "--Judged_docs_only": "-J", "--nosummary": "-n",
   "--level_for_rel": "-l", "--Max_retrieved_per_topic": "-M", "--Number_docs_in_coll": "-N",
+  "--Rel_info_format": "-R", "--Zscore": "-Z", "--Debug_level": "-D",
 };
