@@ -37,6 +37,11 @@ export interface GroupQrels {
   group: string[];
   docno: string[];
   value: Float64Array;
+  /**
+   * Each value as C's atol reads its text (trec_eval's qrels_jg labels: "1.5" is 1, "1e1" is 1, "-0.5"
+   * is 0).
+   */
+  long: Float64Array;
   /** The line of each entry, for error messages. */
   lines: Int32Array;
   length: number;
@@ -51,6 +56,7 @@ export class GroupQrelsParser extends LineParser {
   private readonly group: string[] = [];
   private readonly docno: string[] = [];
   private readonly value = new Float64Column();
+  private readonly long = new Float64Column();
   private readonly lineOf: number[] = [];
   private readonly groupName: string;
   private readonly valueName: string;
@@ -73,6 +79,7 @@ export class GroupQrelsParser extends LineParser {
         this.group.push(decoder.decode(buf.subarray(f[2], f[3])));
         this.docno.push(decoder.decode(buf.subarray(f[4], f[5])));
         this.value.push(v);
+        this.long.push(atol(buf, f[6], f[7]));
         this.lineOf.push(this.line);
       }
       this.line++;
@@ -84,6 +91,16 @@ export class GroupQrelsParser extends LineParser {
   finish(): GroupQrels {
     this.finishLines();
     const value = this.value.finish();
-    return { qid: this.qid, group: this.group, docno: this.docno, value, lines: Int32Array.from(this.lineOf), length: value.length, file: this.file };
+    return { qid: this.qid, group: this.group, docno: this.docno, value, long: this.long.finish(), lines: Int32Array.from(this.lineOf), length: value.length, file: this.file };
   }
+}
+
+/** C's atol of buf[start, end), a decimal number: its leading [+-]digits (0 when none), as a double. */
+function atol(buf: Uint8Array, start: number, end: number): number {
+  let p = start;
+  const neg = buf[p] === 45;
+  if (neg || buf[p] === 43) p++;
+  let v = 0;
+  for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++) v = v * 10 + (buf[p] - 48);
+  return neg && v !== 0 ? -v : v;
 }

@@ -124,7 +124,7 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
     const key = `${g.qid[i]}\u0000${g.group[i]}\u0000${g.docno[i]}`;
     if (seen.has(key)) throw new RankevalError("bad-input", `${name}:${g.lines[i]}: document ${JSON.stringify(g.docno[i])} is judged twice by judgment group ${JSON.stringify(g.group[i])} of query ${JSON.stringify(g.qid[i])} (trec_eval: duplicate docs)`);
     seen.add(key);
-    const rel = Math.trunc(g.value[i]) + 0;
+    const rel = g.long[i];
     if (rel !== g.value[i]) {
       truncated++;
       if (first < 0) first = i;
@@ -135,7 +135,7 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
   }
   if (truncated) {
     const others = truncated > 1 ? ` (and ${truncated - 1} more)` : "";
-    io.stderr.write(`rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${Math.trunc(g.value[first]) + 0}${others}, as trec_eval reads labels (atol)\n`);
+    io.stderr.write(`rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${g.long[first]}${others}, as trec_eval reads labels (atol)\n`);
   }
   return out;
 }

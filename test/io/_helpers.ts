@@ -78,7 +78,7 @@ export function parseChunks(kind: Kind, chunks: Uint8Array[], file = "in.txt"): 
       const p = new GroupQrelsParser({ file });
       for (const c of chunks) p.push(c);
       const r = p.finish();
-      return { qid: r.qid, group: r.group, docno: r.docno, value: Array.from(r.value), lines: Array.from(r.lines), length: r.length };
+      return { qid: r.qid, group: r.group, docno: r.docno, value: Array.from(r.value), long: Array.from(r.long), lines: Array.from(r.lines), length: r.length };
     }
     case "prefs": {
       const p = new PrefsParser({ file });

@@ -97,6 +97,7 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
     case "group-qrels":
       return {
         qid: fields.map((f) => f[0]), group: fields.map((f) => f[1]), docno: fields.map((f) => f[2]), value: fields.map((f) => Number(f[3])),
+        long: fields.map((f) => { const m = /^[+-]?\d*/.exec(f[3])![0]; const v = Number(m.replace(/^[+-]$/, "0") || "0"); return v === 0 ? 0 : v; }),
         lines: lineNumbers(text), length: lines.length,
       };
     case "prefs":

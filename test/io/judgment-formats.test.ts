@@ -7,12 +7,15 @@ import { parseError, parseOk } from "./_helpers.js";
 describe("GroupQrelsParser", () => {
   it("keeps the group column, ids as strings, values as written", () => {
     expect(parseOk("group-qrels", "301 u1 d1 1\n301\tu2  d1 0.5\n# c\n\n302 3 D-9 -1\n")).toEqual({
-      qid: ["301", "301", "302"], group: ["u1", "u2", "3"], docno: ["d1", "d1", "D-9"], value: [1, 0.5, -1], lines: [1, 2, 5], length: 3,
+      qid: ["301", "301", "302"], group: ["u1", "u2", "3"], docno: ["d1", "d1", "D-9"], value: [1, 0.5, -1], long: [1, 0, -1], lines: [1, 2, 5], length: 3,
     });
   });
+  it("gives each value as C's atol reads it too (trec_eval's qrels_jg labels)", () => {
+    expect(parseOk("group-qrels", "q g d 1e1\nq g e -0.5\nq g f +2.9\n").long).toEqual([1, 0, 2]);
+  });
   it("accepts CRLF, a BOM and no final newline; an empty input is no entry", () => {
-    expect(parseOk("group-qrels", "\uFEFFq g d 2\r\nq g e 3")).toEqual({ qid: ["q", "q"], group: ["g", "g"], docno: ["d", "e"], value: [2, 3], lines: [1, 2], length: 2 });
-    expect(parseOk("group-qrels", "")).toEqual({ qid: [], group: [], docno: [], value: [], lines: [], length: 0 });
+    expect(parseOk("group-qrels", "\uFEFFq g d 2\r\nq g e 3")).toEqual({ qid: ["q", "q"], group: ["g", "g"], docno: ["d", "e"], value: [2, 3], long: [2, 3], lines: [1, 2], length: 2 });
+    expect(parseOk("group-qrels", "")).toEqual({ qid: [], group: [], docno: [], value: [], long: [], lines: [], length: 0 });
   });
   it("names the file, line and column of a bad line", () => {
     expect(parseError("group-qrels", "1 g d 1\n1 g d\n")).toBe("in.txt:2:6: expected 4 fields (qid group docno rel), found 3");

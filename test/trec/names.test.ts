@@ -290,9 +290,16 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
     bad(["ndcg.,1=3"], /malformed pair/);
     bad(["ndcg.1"], /malformed pair/);
   });
-  it("preference and judgment-group measures", () => {
-    bad(["all_prefs"], /-R prefs/);
-    bad(["qrels_jg"], /-R prefs/);
+  it("preference and judgment-group measures parse (the command line computes them from -R's judgments); the library refuses them", () => {
+    expect(trecLines(parseTrecMeasures(["all_prefs"])).map((l) => l.name)).toEqual([
+      "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+      "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+      "prefs_pair_imp", "prefs_avgjg_imp",
+    ]);
+    expect(parseTrecMeasures(["P_avgjg.10,5"])[0]).toMatchObject({ name: "P_avgjg", cutoffs: [5, 10], format: "qrels_jg" });
+    expect(trecLines(parseTrecMeasures(["qrels_jg"])).map((l) => l.name).slice(0, 4)).toEqual(["runid", "num_q", "map_avgjg", "P_avgjg_5"]);
+    expect(() => trecMeasuresOf("prefs_simp", [])).toThrow(/-R prefs or -R qrels_prefs/);
+    expect(() => trecMeasuresOf("qrels_jg", [])).toThrow(/-R qrels_jg/);
   });
   it("the only-first rule is applied before checking: a later bad parameter string is never read", () => {
     const warnings: string[] = [];
