@@ -21,6 +21,10 @@ import { rbp, rbpResidual } from "./metrics/rbp";
 import { utility } from "./metrics/utility";
 import { trecG, ndcgRel, rndcg } from "./metrics/trecgain";
 import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
+import { cwl, CwlModel } from "./metrics/cwl";
+import { compat } from "./metrics/compat";
+import { accuracy } from "./metrics/accuracy";
+import { extraBytes, layExtra } from "./metrics/extra-scratch";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
 export enum Family {
@@ -29,6 +33,7 @@ export enum Family {
   RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
   IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
   G, NDCG_REL, RNDCG, HITS, JUDGED, MAP_LIGHTGBM, MAP_XGBOOST, MAP_TORCHMETRICS, MAP_PTRANKING,
+  NUMQ, SDCG, INST, INSQ, NERR8, NERR9, NERR10, NERR11, BPM, RBP_CWL, COMPAT, ACCURACY,
 }
 
 /**
@@ -53,7 +58,7 @@ export function heapBase(): usize {
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
-  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64;
+  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64 + extraBytes(maxN, maxJ);
 }
 
 /**
@@ -96,6 +101,8 @@ export function configure(
   state.tieStart = state.tmpIdx;
   state.tieDelta = state.tmpB;
   state.levelCount = p;
+  p += <usize>gainTableLength << 2;
+  layExtra(p, maxN, maxJ);
 }
 
 /**
@@ -192,6 +199,8 @@ function addDepths(family: i32, k: i32): void {
     case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT: case Family.UTILITY:
       Depths.rel = ALL; break;
     case Family.G: Depths.label = ALL; break;
+    case Family.NUMQ: break;
+    case Family.ACCURACY: Depths.label = max(Depths.label, k); break;
     case Family.NDCG_REL: case Family.RNDCG: Depths.gain = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
   }
@@ -248,6 +257,18 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.G: return trecG();
     case Family.NDCG_REL: return ndcgRel();
     case Family.RNDCG: return rndcg();
+    case Family.NUMQ: return 1;
+    case Family.SDCG: return cwl(CwlModel.SDCG, k, 0, param(p, 0), param(p, 1));
+    case Family.INST: return cwl(CwlModel.INST, k, param(p, 0), param(p, 1), param(p, 2));
+    case Family.INSQ: return cwl(CwlModel.INSQ, k, param(p, 0), param(p, 1), param(p, 2));
+    case Family.NERR8: return cwl(CwlModel.NERR8, k, 0, param(p, 0), param(p, 1));
+    case Family.NERR9: return cwl(CwlModel.NERR9, k, 0, param(p, 0), param(p, 1));
+    case Family.NERR10: return cwl(CwlModel.NERR10, k, param(p, 0), param(p, 1), param(p, 2));
+    case Family.NERR11: return cwl(CwlModel.NERR11, k, param(p, 0), param(p, 1), param(p, 2));
+    case Family.BPM: return cwl(CwlModel.BPM, k, param(p, 0), param(p, 1), param(p, 2));
+    case Family.RBP_CWL: return cwl(CwlModel.RBP, k, param(p, 0), 0, 1);
+    case Family.COMPAT: return compat(param(p, 0), param(p, 1) != 0);
+    case Family.ACCURACY: return accuracy(k);
     default: return NaN;
   }
 }

@@ -18,7 +18,7 @@ const SHRINK_MS = Number(process.env.FC_SHRINK_MS ?? 60_000);
 const params = (numRuns: number) => ({ numRuns, seed: SEED, interruptAfterTimeLimit: SHRINK_MS + 30_000 });
 const TIMEOUT = SHRINK_MS + 60_000;
 
-const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions", "hits", "NumRet", "NumRel"]);
+const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions", "hits", "NumRet", "NumRel", "numq", "NumQ"]);
 
 /** Every measure in the README's table, those with cutoffs at each of `ks`. */
 export function allMeasures(ks: readonly number[]): string[] {
@@ -36,6 +36,9 @@ export function allMeasures(ks: readonly number[]): string[] {
     "g", "ndcg_rel", "rndcg", "hits", `hits@${at}`, `judged@${at}`,
     "map_lightgbm", "map_xgboost", "map_torchmetrics", "map_ptranking",
     `map_lightgbm@${at}`, `map_xgboost@${at}`, `map_torchmetrics@${at}`, `map_ptranking@${at}`,
+    "numq", "inst", "inst(t=2,max=3)", "insq(t=0.5,min=1,max=4)", "nerr10", "nerr10(p=0.5,max=2)", "nerr11(t=2,max=4)", "rbp_cwl", "rbp_cwl(p=0.95)",
+    `sdcg@${at}`, `sdcg(max=4)@${at}`, `nerr8(max=2)@${at}`, `nerr9@${at}`, `bpm(t=2,max=3)@${at}`,
+    "compat", "compat(p=0.8,normalize=0)", "accuracy", `accuracy@${at}`,
   ];
 }
 
@@ -65,7 +68,11 @@ export function toolMeasures(ks: readonly number[]): string[] {
     ...ks.flatMap((k) => [
       `nDCG@${k}`, `AP@${k}`, `RR@${k}`, `P@${k}`, `P(rel=2)@${k}`, `R@${k}`, `Success@${k}`, `nDCG(dcg='exp-log2')@${k}`,
       `ERR@${k}`, `Judged@${k}`, `nDCG(gains={1:3,2:9})@${k}`,
+      `SDCG(max_rel=3)@${k}`, `NERR8(max_rel=2)@${k}`, `NERR9(min_rel=1,max_rel=4)@${k}`, `BPM(T=2.0,max_rel=3)@${k}`, `Accuracy(rel=2)@${k}`,
+      `P(judged_only=True)@${k}`, `AP(judged_only=True)@${k}`,
     ]),
+    "NumQ", "INST(max_rel=3)", "INSQ(T=2.0,max_rel=1)", "NERR10(p=0.5,max_rel=4)", "NERR11(max_rel=2)", "RBP(rel=1)", "RBP(p=0.95,rel=2)",
+    "Compat", "Compat(p=0.7,normalize=False)", "Accuracy", "nDCG(dcg='exp-log2')", "nDCG(judged_only=True)", "Rprec(judged_only=True)",
     // ranx
     "hits", "ndcg_burges", "dcg_burges", ...ks.flatMap((k) => [`hits@${k}`, `hits@${k}-l2`, `ndcg_burges@${k}`, `dcg_burges@${k}`]),
   ];

@@ -13,7 +13,7 @@
 import { RankevalError } from "../errors.js";
 import { gainTableOf, type ExplicitOptions } from "../options.js";
 import { formatFixed } from "../trec/format.js";
-import { GDEVAL, IR_MEASURES } from "./conventions.js";
+import { GDEVAL, IR_MEASURES, RANX } from "./conventions.js";
 import { makeMeasure, type Aggregate, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 
@@ -25,6 +25,8 @@ interface Param {
   readonly type: ValueType;
   readonly default?: Value;
   readonly choices?: readonly Value[];
+  /** The measure needs it (ParamInfo required=True, or its provider's Any(required=True)). */
+  readonly required?: boolean;
 }
 
 /** What a name computes: the family, its cutoff and parameters, and the options its parameters fix. */
@@ -51,6 +53,18 @@ interface Entry {
 const INT: Param = { type: "int" };
 const REL: Param = { type: "int", default: 1 };
 const JUDGED_ONLY: Param = { type: "bool", default: false };
+/** cwl_eval's gain scale (ir_measures' min_rel, max_rel: the gains (label - min) / (max - min), clipped). */
+const MIN_REL: Param = { type: "int", default: 0 };
+const MAX_REL: Param = { type: "int", required: true };
+const T: Param = { type: "float", default: 1 };
+
+/** cwl_eval's scale as the family's parameters; max_rel must exceed min_rel (IrmQrelHandler asserts it). */
+const scale = (p: Readonly<Record<string, Value | undefined>>, word: string) => {
+  const min = (p.min_rel ?? 0) as number;
+  const max = p.max_rel as number;
+  if (!(min < max)) throw fail(word, `min_rel (${min}) must be less than max_rel (${max}) (cwl_eval scales the gains between them)`);
+  return { min, max };
+};
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `ir_measures measure "${word}": ${why}`);
 
@@ -80,9 +94,11 @@ const ENTRY_DATA = [
     params: { dcg: { type: "str", default: "log2", choices: ["log2", "exp-log2"] }, gains: { type: "dict" }, judged_only: JUDGED_ONLY },
     build: (p, word) => {
       if (p.dcg === "exp-log2") {
-        // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg); it needs a cutoff, and takes no gains.
-        if (p.cutoff === undefined) throw fail(word, "ir_measures computes nDCG(dcg='exp-log2') with gdeval, which needs a cutoff: nDCG(dcg='exp-log2')@10");
         if (p.gains !== undefined) throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
+        // Without a cutoff, gdeval (which needs one) passes and ranx computes it: its ndcg_burges,
+        // 2^label - 1 over the whole ranking (providers/ranx_provider.py).
+        if (p.cutoff === undefined) return { family: "ndcg", fixed: { gain: "exp" }, conventions: RANX };
+        // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg).
         return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
       }
       // pytrec_eval: ndcg, ndcg_cut_k, with the qrels' labels mapped through `gains`.
@@ -133,6 +149,57 @@ const ENTRY_DATA = [
   },
   // the judged provider (providers/judged_provider.py)
   { name: "Judged", at: "cutoff", atRequired: true, params: {}, build: (p) => ({ family: "judged", k: cut(p) }) },
+  // cwl_eval (providers/cwl_eval.py): C/W/L measures over gains scaled from [min_rel, max_rel]
+  {
+    name: "SDCG",
+    at: "cutoff",
+    atRequired: true,
+    params: { dcg: { type: "str", default: "log2", choices: ["log2"] }, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "sdcg", k: cut(p), params: scale(p, word) }),
+  },
+  { name: "INST", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "inst", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
+  { name: "INSQ", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "insq", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
+  { name: "NERR8", at: "cutoff", atRequired: true, params: { min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr8", k: cut(p), params: scale(p, word) }) },
+  { name: "NERR9", at: "cutoff", atRequired: true, params: { min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr9", k: cut(p), params: scale(p, word) }) },
+  {
+    name: "NERR10",
+    at: null,
+    atRequired: false,
+    params: { p: { type: "float", default: 0.9 }, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "nerr10", params: { p: (p.p ?? 0.9) as number, ...scale(p, word) } }),
+  },
+  { name: "NERR11", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr11", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
+  {
+    name: "BPM",
+    at: "cutoff",
+    atRequired: true,
+    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "bpm", k: cut(p), params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
+  },
+  // cwl_eval's RBP: binary gains (rel, which cwl_eval needs: no provider of the default pipeline
+  // computes RBP's graded form), a ranking of 1000 (its weights normalised over them), no cutoff.
+  {
+    name: "RBP",
+    at: "cutoff",
+    atRequired: false,
+    params: { p: { type: "float", default: 0.8 }, rel: { type: "int", required: true } },
+    build: (p, word) => {
+      if (p.cutoff !== undefined) throw fail(word, "ir_measures computes RBP with cwl_eval, which takes no cutoff");
+      return { family: "rbp_cwl", params: { p: (p.p ?? 0.8) as number }, fixed: { relevanceThreshold: p.rel as number } };
+    },
+  },
+  // compat (providers/compat_provider.py)
+  {
+    name: "Compat",
+    at: null,
+    atRequired: false,
+    params: { p: { type: "float", default: 0.95 }, normalize: { type: "bool", default: true } },
+    build: (p) => ({ family: "compat", params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 } }),
+  },
+  // accuracy (providers/accuracy_provider.py)
+  { name: "Accuracy", at: "cutoff", atRequired: false, params: { rel: REL }, build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }) },
+  // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
+  { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
   // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT)
   {
     name: "ERR",
@@ -167,8 +234,7 @@ export type IrMeasuresAliases = typeof ALIAS_DATA;
 
 /** ir_measures' measures rankeval does not compute (other providers' models: cwl_eval, pyndeval, compat, ...). */
 const NOT_COMPUTED = [
-  "NumQ", "RBP", "SDCG", "BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "Compat", "alpha_DCG",
-  "alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "AP_IA", "P_IA", "STREC", "Accuracy",
+  "alpha_DCG", "alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "AP_IA", "P_IA", "STREC",
 ];
 
 const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
@@ -224,7 +290,9 @@ export function parseIrMeasure(word: string): Measure | null {
       throw fail(word, `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`);
     }
   }
-  if (values.judged_only === true) throw fail(word, "rankeval does not take judged_only=True (on the command line, -J ranks only the judged documents)");
+  for (const [key, spec] of Object.entries(entry.params)) {
+    if (spec.required && values[key] === undefined) throw fail(word, `${entry.name} needs ${key} (as ${entry.name}(${key}=${key === "max_rel" ? 3 : 1}))`);
+  }
   if (entry.at !== null && entry.atRequired && values[entry.at] === undefined) {
     const why = entry.name === "ERR" ? " (ir_measures computes ERR with gdeval, which needs one)" : "";
     throw fail(word, `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`);
@@ -233,7 +301,14 @@ export function parseIrMeasure(word: string): Measure | null {
     throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);
   }
   if (entry.at === "recall" && values.recall !== undefined && !((values.recall as number) >= 0 && (values.recall as number) <= 1)) throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
-  const built = entry.build(values, word);
+  let built = entry.build(values, word);
+  // judged_only=True: pytrec_eval's judged_docs_only_flag, trec_eval's -J (unjudged documents leave the
+  // ranking), where the provider computing the measure takes it.
+  if (values.judged_only === true) {
+    const provider = built.conventions === GDEVAL || built.conventions === RANX ? "gdeval or ranx" : entry.name === "RR" && values.cutoff !== undefined ? "MS MARCO's RR@k" : null;
+    if (provider) throw fail(word, `judged_only=True: ir_measures computes this with ${provider}, which does not take it`);
+    built = { ...built, fixed: { ...built.fixed, judgedOnly: true } };
+  }
   const family = findFamily(built.family)!;
   // The key: ir_measures' repr, parameters at their defaults left out (Measure.__repr__).
   const shown = [...given].filter(([key, { value }]) => key !== entry.at && !(Object.hasOwn(entry.params, key) && entry.params[key].default === value));

@@ -95,6 +95,23 @@ const TABLE = [
   { name: "g", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
   { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
   { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true, gain: true, binary: true },
+  // ir_measures' NumQ: 1 per query (ir_measures sums it: the number of queries).
+  { name: "numq", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true },
+  // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
+  // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
+  { name: "sdcg", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
+  { name: "inst", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
+  { name: "insq", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
+  { name: "nerr8", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
+  { name: "nerr9", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
+  { name: "nerr10", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9, min: 0, max: 1 } },
+  { name: "nerr11", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
+  { name: "bpm", aliases: [], cutoff: "required", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
+  { name: "rbp_cwl", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.8 }, binary: true },
+  // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).
+  { name: "compat", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.95, normalize: 1 } },
+  // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
+  { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true },
 ] as const satisfies readonly Family[];
 
 export const FAMILIES: readonly Family[] = TABLE;

@@ -185,8 +185,9 @@ function evaluateFormatted(
       docs.add(d.docno);
     }
     const j = judged.get(qid)!;
-    // runid and num_q alone read no judgments (trec_eval never forms them: their errors stay unseen).
-    if (formatted.length === 0) return;
+    // runid and num_q alone read no judgments (trec_eval never forms them: their errors stay unseen);
+    // -D's query alone is evaluated (trec_eval.c skips the others).
+    if (formatted.length === 0 || (args.debugQuery !== undefined && qid !== args.debugQuery)) return;
     if (j.kind === "prefs") {
       const rp = formPrefsCounts(qid, retrieved, j.lines, maxDocs);
       for (const m of formatted) for (const l of m.lines) values[lineKey(l)!][i] = prefsValue(m.name as PrefsMeasure, rp);

@@ -31,6 +31,9 @@ import { elevenPointAverage, iprecAtRecall, rPrecisionMult } from "./trec-recall
 import { utility } from "./utility.js";
 import { ndcgRel, rndcg, trecG } from "./trec-gain.js";
 import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
+import { cwlMeasure } from "./cwl.js";
+import { compatibility } from "./compat.js";
+import { pairAccuracy } from "./accuracy.js";
 
 export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
@@ -87,6 +90,11 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
     case "g": return trecG(q, o);
     case "ndcg_rel": return ndcgRel(q, o);
     case "rndcg": return rndcg(q, o);
+    case "numq": return 1;
+    case "sdcg": case "inst": case "insq": case "nerr8": case "nerr9": case "nerr10": case "nerr11": case "bpm": case "rbp_cwl":
+      return cwlMeasure(q, m.family.name, k, m.params, o);
+    case "compat": return compatibility(q, m.params.p, m.params.normalize !== 0);
+    case "accuracy": return pairAccuracy(q, k, o);
   }
   throw new Error(`reference: no implementation of measure ${m.name}`);
 }

@@ -496,7 +496,8 @@ export const DIVERGENCES: readonly Divergence[] = [
       "query's first line, which trec_eval matches and uses: rankeval does the same.)",
     readme: ["-Z: a qid (or the last qid's measure) sorting after every entry of the file: reads past its table (crash or garbage)", "-1000000, as for a value the file lacks"],
     applies: (c) => {
-      if (c.zscores === undefined || !readOptions(c).measures.every((m) => TREC_NAMES.has(m.split(".")[0]))) return false;
+      const z = [...c.options, ...c.after].some((o) => o[0] === "-Z" || o[0].startsWith("--Zscore") || /^-Z./.test(o[0]));
+      if (c.zscores === undefined || !z || !readOptions(c).measures.every((m) => TREC_NAMES.has(m.split(".")[0]))) return false;
       try {
         const parser = new ZscoresParser({ file: "zscores" });
         parser.push(Buffer.from(c.zscores, "latin1"));
@@ -511,7 +512,9 @@ export const DIVERGENCES: readonly Divergence[] = [
         return false; // a case both refuse
       }
     },
-    expect: { kind: "rankeval-succeeds" },
+    // With a last line after every qid and measure, trec_eval's searches stay in the file and find
+    // nothing where they read past it before: -1000000, as rankeval gives.
+    expect: { kind: "trec_eval-on", transform: (c) => ({ ...c, zscores: `${c.zscores}\u00ef\u00bf\u00bf ~ 0 1\n` }) },
   },
   {
     name: "prefs_avgjg_Rnonrel with classes below 0",
