@@ -25,6 +25,9 @@ import { cwl, CwlModel } from "./metrics/cwl";
 import { compat } from "./metrics/compat";
 import { accuracy } from "./metrics/accuracy";
 import { extraBytes, layExtra } from "./metrics/extra-scratch";
+import {
+  clearDiversity, setDiversityQuery, diversityActive, alphaDcg, alphaNdcg, errIa, nerrIa, nrbpOf, nnrbpOf, mapIaOf, pIa, strec,
+} from "./metrics/diversity";
 
 /** Measure families. src/measures/registry.ts names each by this enum's member names. */
 export enum Family {
@@ -34,6 +37,7 @@ export enum Family {
   IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
   G, NDCG_REL, RNDCG, HITS, JUDGED, MAP_LIGHTGBM, MAP_XGBOOST, MAP_TORCHMETRICS, MAP_PTRANKING,
   NUMQ, SDCG, INST, INSQ, NERR8, NERR9, NERR10, NERR11, BPM, RBP_CWL, COMPAT, ACCURACY,
+  ALPHA_DCG, ALPHA_NDCG, ERR_IA, NERR_IA, NRBP, NNRBP, MAP_IA, P_IA, STREC,
 }
 
 /**
@@ -103,7 +107,12 @@ export function configure(
   state.levelCount = p;
   p += <usize>gainTableLength << 2;
   layExtra(p, maxN, maxJ);
+  // Subtopic judgments come with configureDiversity(), called after this for a batch that has them.
+  clearDiversity();
 }
+
+// Subtopic judgments (the diversity measures): see assembly/metrics/diversity.ts.
+export { configureDiversity, diversityScratchBytes } from "./metrics/diversity";
 
 /**
  * Called by src/kernel/ on each block of rows whose numbers the host has not checked: whether the
@@ -161,6 +170,7 @@ export function evaluate(
     const jEnd = load<i32>(judgedOffsets + (<usize>(q + 1) << 2));
     rankQuery(scores, labels, start, end, judged, jStart, jEnd);
     state.setJudgments(judged, jStart, jEnd);
+    setDiversityQuery(q);
     for (let s = 0; s < numSpecs; s++) {
       let k = load<i32>(cutoffs + (<usize>s << 2));
       let v: f64;
@@ -200,6 +210,9 @@ function addDepths(family: i32, k: i32): void {
       Depths.rel = ALL; break;
     case Family.G: Depths.label = ALL; break;
     case Family.NUMQ: break;
+    case Family.ALPHA_DCG: case Family.ALPHA_NDCG: case Family.ERR_IA: case Family.NERR_IA: case Family.NRBP: case Family.NNRBP:
+    case Family.MAP_IA: case Family.P_IA: case Family.STREC:
+      break; // they read the order (and their own judgments) only
     case Family.ACCURACY: Depths.label = max(Depths.label, k); break;
     case Family.NDCG_REL: case Family.RNDCG: Depths.gain = ALL; break;
     default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
@@ -269,6 +282,15 @@ function measure(family: i32, k: i32, p: usize): f64 {
     case Family.RBP_CWL: return cwl(CwlModel.RBP, k, param(p, 0), 0, 1);
     case Family.COMPAT: return compat(param(p, 0), param(p, 1) != 0);
     case Family.ACCURACY: return accuracy(k);
+    case Family.ALPHA_DCG: return diversityActive() ? alphaDcg(state.querySerial, k, param(p, 0)) : NaN;
+    case Family.ALPHA_NDCG: return diversityActive() ? alphaNdcg(state.querySerial, k, param(p, 0)) : NaN;
+    case Family.ERR_IA: return diversityActive() ? errIa(state.querySerial, k, param(p, 0)) : NaN;
+    case Family.NERR_IA: return diversityActive() ? nerrIa(state.querySerial, k, param(p, 0)) : NaN;
+    case Family.NRBP: return diversityActive() ? nrbpOf(state.querySerial, param(p, 0), param(p, 1)) : NaN;
+    case Family.NNRBP: return diversityActive() ? nnrbpOf(state.querySerial, param(p, 0), param(p, 1)) : NaN;
+    case Family.MAP_IA: return diversityActive() ? mapIaOf(state.querySerial) : NaN;
+    case Family.P_IA: return diversityActive() ? pIa(state.querySerial, k) : NaN;
+    case Family.STREC: return diversityActive() ? strec(state.querySerial, k) : NaN;
     default: return NaN;
   }
 }

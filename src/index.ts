@@ -12,3 +12,4 @@ export { PRESETS, PRESET_NAMES, type Preset, type PresetName } from "./presets.j
 export { formatTable } from "./report.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors.js";
 export * from "./compare/index.js";
+export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./diversity.js";

@@ -27,6 +27,31 @@ export interface Batch {
    * score or label that is not.
    */
   readonly checkNumbers?: () => never;
+  /** Subtopic judgments, for the diversity measures (src/diversity.ts builds them). */
+  readonly diversity?: DiversityData;
+}
+
+/**
+ * A batch's subtopic judgments (a diversity qrels), beside its labels (each document's highest
+ * judgment). Lists of (subtopic, judgment) pairs in subtopic order, subtopics numbered 0..n-1 per
+ * query in their order (numeric when every subtopic id is a number).
+ */
+export interface DiversityData {
+  /** Per query: its number of subtopics. */
+  readonly subtopics: Int32Array;
+  /** Per ranked row: its pairs, [rowOffsets[r], rowOffsets[r+1]) of rowSub / rowGrade. */
+  readonly rowOffsets: Int32Array;
+  readonly rowSub: Int32Array;
+  readonly rowGrade: Float64Array;
+  /**
+   * Per query: its judged documents, in descending document id order (ndeval's greedy ideal ranking
+   * takes the greatest id among equal scores), [docOffsets[q], docOffsets[q+1]).
+   */
+  readonly docOffsets: Int32Array;
+  /** Per judged document: its pairs, [docPairs[d], docPairs[d+1]) of docSub / docGrade. */
+  readonly docPairs: Int32Array;
+  readonly docSub: Int32Array;
+  readonly docGrade: Float64Array;
 }
 
 /**

@@ -3,7 +3,7 @@ import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../options.js";
-import { extents, type Batch } from "./batch.js";
+import { extents, type Batch, type DiversityData } from "./batch.js";
 import { kernelModule } from "./module.js";
 
 /** The kernel's exports (assembly/index.ts is the ABI). */
@@ -19,6 +19,11 @@ interface KernelExports {
   evaluate(
     numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
     numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
+  ): void;
+  diversityScratchBytes(maxN: number, maxD: number, maxS: number): number;
+  configureDiversity(
+    subtopics: number, rowOffsets: number, rowSub: number, rowGrade: number, docOffsets: number, docPairs: number, docSub: number, docGrade: number,
+    scratch: number, maxN: number, maxD: number, maxS: number,
   ): void;
 }
 
@@ -133,6 +138,55 @@ function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
   return { mode: custom ? 2 : gain === "exp" ? 1 : 0, table, monotone };
 }
 
+/** Bytes query q's subtopic judgments take in the kernel's memory. */
+function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
+  const pairs = d.rowOffsets[batch.offsets[q + 1]] - d.rowOffsets[batch.offsets[q]];
+  const docs = d.docOffsets[q + 1] - d.docOffsets[q];
+  const docPairs = d.docPairs[d.docOffsets[q + 1]] - d.docPairs[d.docOffsets[q]];
+  return 4 + pairs * 12 + docs * 4 + docPairs * 12;
+}
+
+/**
+ * Copies queries [from, to)'s subtopic judgments (rows [r0, r1)) into the kernel's memory after the
+ * block, rebased to the block, with the scratch the diversity measures need, and hands them over.
+ * Called after configure(), which forgets the previous block's.
+ */
+function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number, r0: number, r1: number, maxN: number): void {
+  const n = to - from;
+  const p0 = d.rowOffsets[r0];
+  const p1 = d.rowOffsets[r1];
+  const d0 = d.docOffsets[from];
+  const d1 = d.docOffsets[to];
+  const q0 = d.docPairs[d0];
+  const q1 = d.docPairs[d1];
+  let maxD = 0;
+  let maxS = 0;
+  for (let q = from; q < to; q++) {
+    maxD = Math.max(maxD, d.docOffsets[q + 1] - d.docOffsets[q]);
+    maxS = Math.max(maxS, d.subtopics[q]);
+  }
+  const subtopics = kernel.put(d.subtopics.subarray(from, to));
+  const rowOffsets = kernel.alloc((r1 - r0 + 1) * 4);
+  const rowSub = kernel.alloc((p1 - p0) * 4);
+  const rowGrade = kernel.alloc((p1 - p0) * 8);
+  const docOffsets = kernel.alloc((n + 1) * 4);
+  const docPairs = kernel.alloc((d1 - d0 + 1) * 4);
+  const docSub = kernel.alloc((q1 - q0) * 4);
+  const docGrade = kernel.alloc((q1 - q0) * 8);
+  const scratch = kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS));
+  const ro = kernel.i32(rowOffsets, r1 - r0 + 1);
+  for (let i = 0; i <= r1 - r0; i++) ro[i] = d.rowOffsets[r0 + i] - p0;
+  kernel.i32(rowSub, p1 - p0).set(d.rowSub.subarray(p0, p1));
+  kernel.f64(rowGrade, p1 - p0).set(d.rowGrade.subarray(p0, p1));
+  const dof = kernel.i32(docOffsets, n + 1);
+  for (let i = 0; i <= n; i++) dof[i] = d.docOffsets[from + i] - d0;
+  const dp = kernel.i32(docPairs, d1 - d0 + 1);
+  for (let i = 0; i <= d1 - d0; i++) dp[i] = d.docPairs[d0 + i] - q0;
+  kernel.i32(docSub, q1 - q0).set(d.docSub.subarray(q0, q1));
+  kernel.f64(docGrade, q1 - q0).set(d.docGrade.subarray(q0, q1));
+  kernel.exports.configureDiversity(subtopics, rowOffsets, rowSub, rowGrade, docOffsets, docPairs, docSub, docGrade, scratch, maxN, maxD, maxS);
+}
+
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
 /** assembly/state.ts BeyondList and TieMode. "docid" and "input" are the order the sort gives (withTies). */
 const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
@@ -188,6 +242,11 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
   });
   const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
+  const div = batch.diversity;
+  const needsSubtopics = measures.find((m) => m.family.diversity);
+  if (needsSubtopics && !div) {
+    throw new RankevalError("bad-measure", `${needsSubtopics.name} reads subtopic judgments (a diversity qrels: qid subtopic docno rel): give them with evaluateDiversity, or --diversity on the command line`);
+  }
   const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
   const blockStart = kernel.mark;
 
@@ -200,7 +259,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     while (to < nq) {
       const rows = batch.offsets[to + 1] - batch.offsets[to];
       const judged = jo ? jo[to + 1] - jo[to] : 0;
-      const add = rows * (16 + (batch.docids ? 4 : 0)) + judged * 8 + 8 + ns * 8;
+      const add = rows * (16 + (batch.docids ? 4 : 0)) + judged * 8 + 8 + ns * 8 + (div && needsSubtopics ? diversityBytes(batch, div, to) : 0);
       if (to > from && bytes + add > blockBytes) break;
       bytes += add;
       to++;
@@ -246,6 +305,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       BEYOND_LIST[options.beyondList], TIE_MODE[options.ties], Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, discount, rowDocids, poolBytes,
       poolOffsets, scratch, block.maxN, block.maxJ,
     );
+    if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, specs[0], specs[1], specs[2], specs[3], out);
 
     const values = kernel.f64(out, ns * n);

@@ -33,3 +33,11 @@ export const GDEVAL: ExplicitOptions = Object.freeze({ ...TREC_EVAL, gain: "exp"
  * (`if len(qrels) == 0: return 0.0`), a cutoff past the list reads the list (fix_k).
  */
 export const RANX: ExplicitOptions = Object.freeze({ noRelevant: "zero", beyondList: "pad", ties: "input" });
+
+/**
+ * TREC's ndeval (ndeval.c): rankeval ranks as ndeval -traditional does, by score then document id
+ * descending (ndeval's default reads the run's rank column, which well-formed runs agree with); every
+ * value is 0 for a query without a relevant subtopic but nNRBP (its 0/0, fixed on that name); a cutoff
+ * past the ranking is padded (P-IA@k divides by k).
+ */
+export const NDEVAL: ExplicitOptions = Object.freeze({ noRelevant: "zero", beyondList: "pad", ties: "docid" });

@@ -57,6 +57,8 @@ const JUDGED_ONLY: Param = { type: "bool", default: false };
 const MIN_REL: Param = { type: "int", default: 0 };
 const MAX_REL: Param = { type: "int", required: true };
 const T: Param = { type: "float", default: 1 };
+/** ndeval's alpha and beta (pyndeval's defaults). */
+const ALPHA: Param = { type: "float", default: 0.5 };
 
 /** cwl_eval's scale as the family's parameters; max_rel must exceed min_rel (IrmQrelHandler asserts it). */
 const scale = (p: Readonly<Record<string, Value | undefined>>, word: string) => {
@@ -200,6 +202,42 @@ const ENTRY_DATA = [
   { name: "Accuracy", at: "cutoff", atRequired: false, params: { rel: REL }, build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }) },
   // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
   { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
+  // pyndeval (providers/pyndeval_provider.py): the diversity measures, as ndeval computes them, over
+  // subtopic judgments (assembly/metrics/diversity.ts); a cutoff is needed (pyndeval reads ERR-IA@k).
+  { name: "ERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }) },
+  { name: "nERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "alpha_DCG",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "alpha_dcg", k: cut(p), params: { alpha: (p.alpha ?? 0.5) as number }, fixed: rel(p) }),
+  },
+  {
+    name: "alpha_nDCG",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "alpha_ndcg", k: cut(p), params: { alpha: (p.alpha ?? 0.5) as number }, fixed: rel(p) }),
+  },
+  {
+    name: "NRBP",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, alpha: ALPHA, beta: ALPHA },
+    build: (p) => ({ family: "nrbp", params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number }, fixed: rel(p) }),
+  },
+  {
+    name: "nNRBP",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, alpha: ALPHA, beta: ALPHA },
+    // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
+    build: (p) => ({ family: "nnrbp", params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number }, fixed: { ...rel(p), noRelevant: "nan" } }),
+  },
+  { name: "AP_IA", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "map_ia", fixed: rel(p) }) },
+  { name: "P_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "p_ia", k: cut(p), fixed: rel(p) }) },
+  { name: "STREC", at: "cutoff", atRequired: true, params: { rel: REL }, build: (p) => ({ family: "strec", k: cut(p), fixed: rel(p) }) },
   // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT)
   {
     name: "ERR",
@@ -226,6 +264,10 @@ const ALIAS_DATA = {
   BPref: { of: "Bpref" },
   NumRelRet: { of: "NumRet", preset: { rel: 1 } },
   SetRelP: { of: "SetP", preset: { relative: true } },
+  MAP_IA: { of: "AP_IA" },
+  StRecall: { of: "STREC" },
+  α_DCG: { of: "alpha_DCG" },
+  α_nDCG: { of: "alpha_nDCG" },
 } as const;
 const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: Readonly<Record<string, Value>> }>> = ALIAS_DATA;
 
@@ -233,16 +275,14 @@ const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: 
 export type IrMeasuresAliases = typeof ALIAS_DATA;
 
 /** ir_measures' measures rankeval does not compute (other providers' models: cwl_eval, pyndeval, compat, ...). */
-const NOT_COMPUTED = [
-  "alpha_DCG", "alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "AP_IA", "P_IA", "STREC",
-];
+const NOT_COMPUTED: string[] = [];
 
 const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
 
 /** Every ir_measures name rankeval knows (computed or not), for "did you mean". */
 export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.name), ...Object.keys(ALIASES), ...NOT_COMPUTED];
 
-const WORD = /^([A-Za-z_][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
+const WORD = /^([A-Za-z_α][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
 /**
  * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the

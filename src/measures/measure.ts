@@ -4,7 +4,7 @@ import { PRESETS } from "../presets.js";
 import { findFamily, type Family } from "./registry.js";
 
 /** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
-export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx" | "xgboost";
+export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx" | "xgboost" | "ndeval";
 
 /**
  * How a measure's per-query values are summarised into one number: the mean of those that are not

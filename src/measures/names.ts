@@ -12,6 +12,7 @@
 import type { IrMeasuresAliases, IrMeasuresTable } from "./ir-measures.js";
 import type { RanxName } from "./ranx.js";
 import type { XgboostName } from "./xgboost.js";
+import type { NdevalName } from "./ndeval.js";
 import type { FamilyTable } from "./registry.js";
 import type { TrecNickname, TrecTable } from "../trec/names.js";
 
@@ -83,7 +84,7 @@ export type IrMeasuresName = (IrmRow extends infer E ? (E extends { name: infer 
 export type RanxMeasureName = RanxName | `${RanxName}@${K}` | `${RanxName}-l${K}` | `${RanxName}@${K}-l${K}`;
 
 /** Any measure name rankeval reads (see src/measures/resolve.ts for which tool's a name is). */
-export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMeasureName | XgboostName;
+export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMeasureName | XgboostName | NdevalName;
 
 /** A measure name, or several separated by spaces (the compiler checks the first). */
 export type MeasureSpec = MeasureName | `${MeasureName} ${string}`;

@@ -37,6 +37,11 @@ export interface Family {
    * "average", naming themselves). See assembly/query.ts rankAverage.
    */
   readonly tieAverage?: boolean;
+  /**
+   * Reads subtopic judgments (a diversity qrels: qid subtopic docno rel), which the batch must carry
+   * (src/diversity.ts); the query's label is then its documents' highest judgment.
+   */
+  readonly diversity?: boolean;
 }
 
 const TABLE = [
@@ -112,6 +117,17 @@ const TABLE = [
   { name: "compat", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.95, normalize: 1 } },
   // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
   { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true },
+  // Novelty and diversity over subtopic judgments, as TREC's ndeval (assembly/metrics/diversity.ts):
+  // alpha (redundancy intolerance) and beta (patience), ndeval's defaults 0.5.
+  { name: "alpha_dcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
+  { name: "alpha_ndcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
+  { name: "err_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
+  { name: "nerr_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
+  { name: "nrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true, diversity: true },
+  { name: "nnrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true, diversity: true },
+  { name: "map_ia", aliases: ["ap_ia"], cutoff: "none", needsRelevant: true, binary: true, diversity: true },
+  { name: "p_ia", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, diversity: true },
+  { name: "strec", aliases: ["subtopic_recall"], cutoff: "optional", needsRelevant: true, binary: true, diversity: true },
 ] as const satisfies readonly Family[];
 
 export const FAMILIES: readonly Family[] = TABLE;

@@ -5,6 +5,7 @@
  *   ir_measures   its names, case-sensitive: nDCG@10  AP  P(rel=2)@10  RR@10  IPrec@0.5  Judged@10
  *   ranx          its names that differ from rankeval's: hits@10  ndcg_burges@10  dcg_burges
  *   XGBoost       its names that differ from rankeval's: ndcg@10-  map@10-  pre@10
+ *   ndeval        TREC's diversity evaluation's: alpha-nDCG@20  ERR-IA@20  NRBP  strec@10  ndeval
  *   rankeval      the canonical names, lower case: ndcg@10  ndcg@1,3,5  map  err(max=3)@20
  *   trec_eval     its names in -m syntax or as it prints them: ndcg_cut.10  P.5,10  P_5  recip_rank
  *
@@ -20,6 +21,7 @@ import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
 import { parseCanonical, type Measure } from "./measure.js";
 import { RANX_NAMES, parseRanx } from "./ranx.js";
 import { XGBOOST_NAMES, parseXgboost } from "./xgboost.js";
+import { NDEVAL_NAMES, parseNdeval } from "./ndeval.js";
 import { canonicalNames, FAMILIES } from "./registry.js";
 import { nearest } from "./suggest.js";
 
@@ -37,6 +39,7 @@ const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)
     const m = parseXgboost(word);
     return m && [m];
   },
+  (word) => parseNdeval(word),
   (word) => parseCanonical(word),
   (word, warnings) => trecMeasuresOf(word, warnings),
 ];
@@ -121,7 +124,7 @@ function isMeasure(x: unknown): x is Measure {
 
 /** Every name of every tool rankeval knows, for "did you mean". */
 export function knownNames(): string[] {
-  return [...canonicalNames(), ...IR_MEASURES_NAMES, ...RANX_NAMES, ...XGBOOST_NAMES, ...trecNames()];
+  return [...canonicalNames(), ...IR_MEASURES_NAMES, ...RANX_NAMES, ...XGBOOST_NAMES, ...NDEVAL_NAMES, ...trecNames()];
 }
 
 /**

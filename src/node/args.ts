@@ -42,7 +42,9 @@ export interface CliArgs {
   debugQuery?: string;
   /** trec_eval's obsolete -o (--Output_old_results_format VALUE): accepted, does nothing, as there. */
   obsolete?: boolean | string;
-  format?: "trec" | "table" | "json" | "csv";
+  format?: "trec" | "table" | "json" | "csv" | "ndeval";
+  /** --diversity: QRELS is a subtopic qrels (qid subtopic docno judgment), for the diversity measures. */
+  diversity: boolean;
   gain?: string;
   noRelevant?: string;
   beyondList?: string;
@@ -104,6 +106,7 @@ const FLAGS: Record<string, keyof CliArgs> = {
   o: "obsolete",
   "tie-range": "tieRange",
   compare: "compare", "all-pairs": "allPairs",
+  diversity: "diversity",
 };
 /** The options that mean something only with --compare. */
 const COMPARE_ONLY: readonly (keyof CliArgs)[] = ["tests", "baseline", "allPairs", "correction", "alpha", "permutations", "seed", "comparisonFormat"];
@@ -134,7 +137,7 @@ const usage = (message: string) => new RankevalError("bad-option", message);
  * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, tieRange: false, files: [], help: false, version: false, truncated: [] };
+  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, tieRange: false, diversity: false, files: [], help: false, version: false, truncated: [] };
   const set = (key: keyof CliArgs, value: string, option: string) => {
     switch (key) {
       case "measures":
@@ -180,7 +183,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           a.format = undefined;
           break;
         }
-        if (!["trec", "table", "json", "csv"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv (or, with --compare, markdown, latex)`);
+        if (!["trec", "table", "json", "csv", "ndeval"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv, ndeval (or, with --compare, markdown, latex)`);
         a.format = value as CliArgs["format"];
         a.comparisonFormat = undefined;
         break;
@@ -325,7 +328,13 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     (lines: qid measure mean stddev), as trec_eval -Z
   -D N[.QID]        trec_eval's debug level (its debug output is not printed); .QID
                     evaluates only that query
-  --format F        trec (default for trec_eval names), table (default otherwise), json, csv
+  --format F        trec (default for trec_eval names), table (default otherwise), json, csv,
+                    ndeval (TREC's diversity evaluation's CSV, for its measures)
+  --diversity       QRELS is a subtopic qrels (qid subtopic docno judgment, as TREC's
+                    diversity tasks): alpha-nDCG@20, ERR-IA@20, NRBP, P-IA@20, strec@20, ...
+                    (ndeval's, ir_measures' and rankeval's names). Also when such a measure or
+                    --format ndeval is asked for, or when QRELS judges a document under two
+                    subtopics. Without -m: ndeval's measures, printed as ndeval prints them
   --gain G          exp or linear (default: linear with trec_eval names, exp otherwise)
   --no-relevant V   a query without relevant documents scores zero (default), one, skip or nan
   --beyond-list V   a cutoff past the ranking: pad (default), clip (read at the list's

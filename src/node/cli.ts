@@ -12,6 +12,7 @@ import { readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
+import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
 import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
 import { evaluateRuns, expandRuns } from "./runs.js";
 
@@ -92,10 +93,17 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
   if (args.relFormat !== undefined && args.relFormat !== "qrels") return await relFormatMode(args, io);
+  // Subtopic judgments (src/node/diversity.ts): asked for, or a qrels of that shape.
+  if (asksForDiversity(args)) return await diversityMode(args, io);
+  if (await looksLikeSubtopicQrels(args.files[0])) {
+    io.stderr.write(`rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`);
+    return await diversityMode(args, io);
+  }
   const p = planOf(args, io);
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   // Said before any file is read.
   if (format === "trec" && p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
@@ -239,6 +247,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const { batch, qids } = letorBatch({ data, file: nameOf(letorFile), qidNames, docidNames, score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
   const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
+  if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   if (format === "trec") {
     if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
