@@ -108,11 +108,15 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
  *    empty list).
  * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
  * here the noRelevant value does, reading "'one': 1" as unconditional.
+ * `value`: the measure's formula (the diversity measures pass theirs: src/reference/diversity.ts).
  */
-export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number {
+export function referenceValue(
+  m: Measure, q: Query, o: ResolvedOptions,
+  value: (m: Measure) => number = (m) => formula(m, q, o),
+): number {
   const noRelevant = numRelevant(q, o) === 0;
   if (noRelevant && o.noRelevant === "skip") return NaN;
-  if (noRelevant && NEEDS_RELEVANT.has(m.family.name)) {
+  if (noRelevant && (NEEDS_RELEVANT.has(m.family.name) || (m.family.diversity && m.family.needsRelevant))) {
     if (o.noRelevant === "one") return 1;
     if (o.noRelevant === "nan") return NaN;
   }
@@ -120,9 +124,9 @@ export function referenceValue(m: Measure, q: Query, o: ResolvedOptions): number
     if (o.beyondList === "nan") return NaN;
     if (o.beyondList === "zero") return 0;
     // clip: the measure at k = N; an empty list scores 0 at any cutoff.
-    if (o.beyondList === "clip") return q.ranking.length === 0 ? 0 : formula({ ...m, k: q.ranking.length }, q, o);
+    if (o.beyondList === "clip") return q.ranking.length === 0 ? 0 : value({ ...m, k: q.ranking.length });
   }
-  return formula(m, q, o);
+  return value(m);
 }
 
 /**

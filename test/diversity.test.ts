@@ -1,0 +1,171 @@
+// Diversity measures (TREC's ndeval's: alpha-DCG, alpha-nDCG, ERR-IA, nERR-IA, NRBP, nNRBP, MAP-IA,
+// P-IA, strec) over subtopic judgments: worked by hand from their definitions; the kernel
+// (evaluateDiversity) against the reference (src/reference/diversity.ts, written from the
+// definitions) on random judgments, runs, parameters and conventions; names and refusals.
+// test/ndeval-diff.test.ts compares --format ndeval with ndeval itself, byte for byte.
+//
+// FC_RUNS=1000 npx vitest run test/diversity.test.ts   runs more cases; FC_SEED=<n> replays one.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { evaluate, evaluateDiversity, parseMeasures, type Options } from "../src/index.js";
+import { referenceEvaluateDiversity } from "../src/reference/diversity.js";
+
+const RUNS = Number(process.env.FC_RUNS ?? 300);
+const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+
+describe("worked by hand", () => {
+  // Query q, subtopics 1 and 2: d1 is relevant to both, d2 to 1, d3 to 2, d4 judged 0 for 1.
+  // The run ranks d2, d4, d1, d3. With alpha = 0.5 the gains by rank are
+  //   d2: 1 (subtopic 1 unseen); d4: 0; d1: 0.5 (1 seen once) + 1 (2 unseen) = 1.5; d3: 0.5 (2 seen once).
+  // The ideal ranking, greedily: d1 (gain 2), then d2 and d3 both gain 0.5: the greater id first, d3, then d2.
+  const qrels = { q: { "1": { d1: 1, d2: 1, d4: 0 }, "2": { d1: 1, d3: 1 } } };
+  const run = { qid: ["q", "q", "q", "q"], docid: ["d2", "d4", "d1", "d3"], score: [4, 3, 2, 1] };
+  const log2 = Math.log2;
+  const want: Record<string, number> = {
+    // ndeval divides alpha-DCG by m (1 − alpha)^(r−1) summed over the ranks (m = 2 subtopics)
+    "alpha_dcg@4": (1 + 0 + 1.5 / log2(4) + 0.5 / log2(5)) / (2 + 1 / log2(3) + 0.5 / log2(4) + 0.25 / log2(5)),
+    "alpha_ndcg@4": (1 + 1.5 / log2(4) + 0.5 / log2(5)) / (2 + 0.5 / log2(3) + 0.5 / log2(4)),
+    "err_ia@4": (1 + 1.5 / 3 + 0.5 / 4) / (2 + 1 / 2 + 0.5 / 3 + 0.25 / 4),
+    "nerr_ia@4": (1 + 1.5 / 3 + 0.5 / 4) / (2 + 0.5 / 2 + 0.5 / 3),
+    // At k = 1 ndeval leaves alpha-DCG and ERR-IA undivided.
+    "alpha_dcg@1": 1,
+    "err_ia@1": 1,
+    "alpha_ndcg@1": 1 / 2,
+    // NRBP: (1 − (1 − alpha) beta) / m Σ g_r beta^(r−1), beta = 0.5.
+    nrbp: ((1 - 0.25) / 2) * (1 + 1.5 / 4 + 0.5 / 8),
+    nnrbp: (1 + 1.5 / 4 + 0.5 / 8) / (2 + 0.5 / 2 + 0.5 / 4),
+    // P-IA@4: (subtopic, document) pairs in the top 4 over 4 m.
+    "p_ia@4": (1 + 0 + 2 + 1) / 8,
+    "p_ia@2": 1 / 4,
+    "strec@1": 1 / 2,
+    "strec@3": 1,
+    // MAP-IA: subtopic 1's AP (d2 at 1, d1 at 3) and subtopic 2's (d1 at 3, d3 at 4), averaged.
+    map_ia: ((1 + 2 / 3) / 2 + (1 / 3 + 2 / 4) / 2) / 2,
+    // alpha = 0: no novelty (every relevant subtopic gains 1): gains 1, 0, 2, 1; the ideal 2, 1, 1.
+    "alpha_ndcg(alpha=0)@4": (1 + 2 / log2(4) + 1 / log2(5)) / (2 + 1 / log2(3) + 1 / log2(4)),
+    // alpha = 1: a subtopic counts once: gains 1, 0, 1, 0; the ideal 2 (d1), then nothing.
+    "alpha_ndcg(alpha=1)@4": (1 + 1 / log2(4)) / 2,
+  };
+  it("each measure's value", () => {
+    const r = evaluateDiversity(qrels, run, Object.keys(want));
+    expect(r.qids).toEqual(["q"]);
+    for (const [m, v] of Object.entries(want)) expect(r.values[m][0], m).toBeCloseTo(v, 14);
+    const ref = referenceEvaluateDiversity(qrels, run, Object.keys(want));
+    for (const [m, v] of Object.entries(want)) expect(ref.values[m][0], m).toBeCloseTo(v, 14);
+  });
+  it("under the names of ndeval and ir_measures", () => {
+    const r = evaluateDiversity(qrels, run, ["alpha-nDCG@4", "ERR-IA@4", "NRBP", "nNRBP", "MAP-IA", "P-IA@4", "strec@3", "alpha_nDCG@4", "ERR_IA@4", "nERR_IA@4", "AP_IA", "P_IA@4", "STREC@3"]);
+    expect(r.values["alpha-nDCG@4"][0]).toBeCloseTo(want["alpha_ndcg@4"], 14);
+    expect(r.values["ERR-IA@4"][0]).toBeCloseTo(want["err_ia@4"], 14);
+    expect(r.values["nERR_IA@4"][0]).toBeCloseTo(want["nerr_ia@4"], 14);
+    expect(r.values.NRBP[0]).toBeCloseTo(want.nrbp, 14);
+    expect(r.values.nNRBP[0]).toBeCloseTo(want.nnrbp, 14);
+    expect(r.values["MAP-IA"][0]).toBeCloseTo(want.map_ia, 14);
+    expect(r.values.AP_IA[0]).toBeCloseTo(want.map_ia, 14);
+    expect(r.values["P_IA@4"][0]).toBeCloseTo(want["p_ia@4"], 14);
+    expect(r.values["STREC@3"][0]).toBe(1);
+  });
+  it("a measure that is not a diversity one reads each document's highest judgment", () => {
+    const r = evaluateDiversity(qrels, run, ["P@2", "ndcg@4"]);
+    const flat = evaluate({ qid: ["q", "q", "q", "q"], score: [4, 3, 2, 1], rel: [1, 0, 1, 1] }, ["P@2", "ndcg@4"]);
+    expect(r.values["P@2"][0]).toBe(flat.values["P@2"][0]);
+    expect(r.values["ndcg@4"][0]).toBe(flat.values["ndcg@4"][0]);
+  });
+  it("a query without a relevant subtopic: 0, nNRBP NaN (0/0) under ndeval's names", () => {
+    const r = evaluateDiversity({ q: { "1": { d1: 0 } } }, { qid: ["q"], docid: ["d1"], score: [1] }, ["alpha_ndcg@5", "nrbp", "nNRBP", "strec@5"]);
+    expect(r.values["alpha_ndcg@5"][0]).toBe(0);
+    expect(r.values.nrbp[0]).toBe(0);
+    expect(Number.isNaN(r.values.nNRBP[0])).toBe(true);
+    expect(r.values["strec@5"][0]).toBe(0);
+  });
+  it("a diversity measure without subtopic judgments is refused", () => {
+    expect(() => evaluate({ qid: ["q"], score: [1], rel: [1] }, ["alpha_ndcg@5"])).toThrow(/subtopic judgments/);
+    expect(parseMeasures(["alpha-nDCG@20"])[0].family.name).toBe("alpha_ndcg");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Property: kernel = reference.
+
+const docs = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "da", "db"];
+
+/** Subtopic judgments for one query: 0..4 subtopics (numbers, some with leading zeros, or words). */
+const judgments = fc
+  .record({
+    subtopics: fc.uniqueArray(fc.constantFrom("1", "2", "3", "10", "04", "x"), { minLength: 1, maxLength: 4 }),
+    cells: fc.array(fc.record({ s: fc.nat(3), d: fc.constantFrom(...docs), v: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }), { minLength: 1, maxLength: 30 }),
+  })
+  .map(({ subtopics, cells }) => {
+    const out: Record<string, Record<string, number>> = {};
+    for (const c of cells) {
+      const s = subtopics[c.s % subtopics.length];
+      (out[s] ??= {})[c.d] = c.v;
+    }
+    return out;
+  });
+
+const ranking = fc.uniqueArray(fc.record({ d: fc.constantFrom(...docs), score: fc.constantFrom(0, 1, 2, 3, 0.5, -1) }), { selector: (x) => x.d, maxLength: 12 });
+
+const batch = fc.array(fc.record({ judged: fc.boolean(), j: judgments, r: ranking }), { minLength: 1, maxLength: 5 }).map((qs) => {
+  const qrels: Record<string, Record<string, Record<string, number>>> = {};
+  const run = { qid: [] as string[], docid: [] as string[], score: [] as number[] };
+  qs.forEach((q, i) => {
+    const qid = `q${i}`;
+    if (q.judged || i === 0) qrels[qid] = q.j;
+    for (const x of q.r) {
+      run.qid.push(qid);
+      run.docid.push(x.d);
+      run.score.push(x.score);
+    }
+    if (q.r.length === 0) {
+      run.qid.push(qid);
+      run.docid.push("none");
+      run.score.push(0);
+    }
+  });
+  return { qrels, run };
+});
+
+const alpha = fc.constantFrom(0, 0.25, 0.5, 0.75, 1);
+const cutoff = fc.integer({ min: 1, max: 14 });
+const measure = fc.oneof(
+  fc.tuple(fc.constantFrom("alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia"), alpha, cutoff).map(([f, a, k]) => `${f}(alpha=${a})@${k}`),
+  fc.constantFrom("alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "map_ia", "strec", "p_ia", "nrbp", "nnrbp"),
+  fc.tuple(fc.constantFrom("nrbp", "nnrbp"), alpha, fc.constantFrom(0.1, 0.5, 0.9)).map(([f, a, b]) => `${f}(alpha=${a},beta=${b})`),
+  fc.tuple(fc.constantFrom("p_ia", "strec"), cutoff).map(([f, k]) => `${f}@${k}`),
+  fc.constantFrom("alpha-nDCG@20", "ERR-IA@5", "nNRBP", "P-IA@10", "strec@20", "alpha_nDCG(alpha=0.25)@5", "nERR_IA@10", "AP_IA", "STREC(rel=2)@5", "P_IA(rel=2)@3", "ndcg@5", "P@3", "map"),
+);
+
+const options: fc.Arbitrary<Options> = fc.record(
+  {
+    relevanceThreshold: fc.constantFrom(1, 2, 0, 0.5),
+    noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
+    beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan", "clip", "zero"),
+    depth: fc.integer({ min: 0, max: 14 }),
+    judgedOnly: fc.boolean(),
+    ties: fc.constantFrom<Options["ties"]>("docid", "input", "best", "worst"),
+  },
+  { requiredKeys: [] },
+);
+
+const close = (a: number, b: number) =>
+  a === b || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
+
+function expectSame(kernel: { qids: unknown[]; values: Record<string, Float64Array> }, reference: { qids: unknown[]; values: Record<string, Float64Array> }) {
+  expect(kernel.qids).toEqual(reference.qids);
+  expect(Object.keys(kernel.values).sort()).toEqual(Object.keys(reference.values).sort());
+  for (const [name, ref] of Object.entries(reference.values))
+    for (let q = 0; q < ref.length; q++)
+      if (!close(kernel.values[name][q], ref[q])) throw new Error(`${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${kernel.values[name][q]}, reference ${ref[q]}`);
+}
+
+describe("kernel = reference", () => {
+  it("on random subtopic judgments, runs, measures and conventions", () => {
+    fc.assert(
+      fc.property(batch, fc.uniqueArray(measure, { minLength: 1, maxLength: 6 }), options, ({ qrels, run }, measures, o) => {
+        expectSame(evaluateDiversity(qrels, run, measures, o), referenceEvaluateDiversity(qrels, run, measures, o));
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  }, 120_000);
+});
