@@ -5,8 +5,12 @@
 // test/ndeval-diff.test.ts compares --format ndeval with ndeval itself, byte for byte.
 //
 // FC_RUNS=1000 npx vitest run test/diversity.test.ts   runs more cases; FC_SEED=<n> replays one.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../src/node/cli.js";
 import { evaluate, evaluateDiversity, parseMeasures, type Options } from "../src/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/diversity.js";
 
@@ -168,4 +172,61 @@ describe("kernel = reference", () => {
       { numRuns: RUNS, seed: SEED },
     );
   }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The command line: a subtopic qrels read by its shape, with --diversity, for a diversity measure.
+
+describe("command line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rankeval-diversity-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  // The worked example above, as files: topic 1; its run's tag "sys".
+  const qrels = file("div.qrels", "1 1 d1 1\n1 1 d2 1\n1 1 d4 0\n1 2 d1 1\n1 2 d3 1\n");
+  const run = file("div.run", "1 Q0 d2 1 4 sys\n1 Q0 d4 2 3 sys\n1 Q0 d1 3 2 sys\n1 Q0 d3 4 1 sys\n");
+  // One subtopic per document: no shape to tell it by.
+  const plain = file("plain.qrels", "1 1 d1 1\n1 1 d2 1\n1 2 d3 1\n");
+  async function cli(args: string[]) {
+    let stdout = "";
+    let stderr = "";
+    const status = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+    return { status, stdout, stderr };
+  }
+
+  it("by its shape: ndeval's measures, as ndeval prints them", async () => {
+    const r = await cli([qrels, run]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/judges documents per subtopic .*--diversity/);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("runid,topic,ERR-IA@5,ERR-IA@10,ERR-IA@20,nERR-IA@5,nERR-IA@10,nERR-IA@20,alpha-DCG@5,alpha-DCG@10,alpha-DCG@20,alpha-nDCG@5,alpha-nDCG@10,alpha-nDCG@20,NRBP,nNRBP,MAP-IA,P-IA@5,P-IA@10,P-IA@20,strec@5,strec@10,strec@20");
+    expect(lines).toHaveLength(3);
+    expect(lines[1].startsWith("sys,1,")).toBe(true);
+    expect(lines[2].replace(/^sys,amean,/, "")).toBe(lines[1].replace(/^sys,1,/, ""));
+    // MAP-IA (column 15) = 0.625; strec@5 = 1
+    expect(lines[1].split(",")[16]).toBe("0.625000");
+    expect(lines[1].split(",")[20]).toBe("1.000000");
+  });
+  it("with -m: rankeval's report", async () => {
+    const r = await cli(["-m", "alpha-nDCG@4", "-m", "strec@1", "-q", qrels, run]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("alpha-nDCG@4");
+    expect(r.stdout).toContain("0.7661");
+  });
+  it("--diversity where the shape does not tell; a diversity measure asks for it", async () => {
+    const asked = await cli(["--diversity", "-m", "strec@1", plain, run]);
+    expect(asked.status).toBe(0);
+    expect(asked.stdout).toMatch(/strec@1\s.*0\.5/);
+    const byMeasure = await cli(["-m", "P-IA@2", plain, run]);
+    expect(byMeasure.status).toBe(0);
+    expect(byMeasure.stdout).toMatch(/P-IA@2\s.*0\.25/);
+  });
+  it("refusals: --format ndeval with another measure, or without subtopic judgments", async () => {
+    const other = await cli(["--format", "ndeval", "-m", "ndcg@5", qrels, run]);
+    expect(other.status).not.toBe(0);
+    expect(other.stderr).toMatch(/--format ndeval prints ndeval's measures/);
+  });
 });
