@@ -51,6 +51,26 @@ function compareBytes(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/**
+ * Tells a subtopic qrels by its shape, line by line: a document of a query judged on two lines with
+ * two different second columns (subtopics), which read as plain qrels would be a document judged
+ * twice. `line` returns (and `found` keeps) whether one was seen.
+ */
+export class SubtopicShape {
+  private readonly seen = new Map<string, string>();
+  found = false;
+  line(line: string): boolean {
+    if (this.found) return true;
+    const f = line.trim().split(/[ \t]+/);
+    if (f.length !== 4 || f[0].startsWith("#")) return false;
+    const key = `${f[0]}\u0000${f[2]}`;
+    const before = this.seen.get(key);
+    if (before !== undefined && before !== f[1]) return (this.found = true);
+    this.seen.set(key, f[1]);
+    return false;
+  }
+}
+
 /** Subtopic ids in order: by number when every one is a natural number (ndeval's), else by their bytes. */
 export function subtopicOrder(ids: readonly string[]): string[] {
   const numeric = ids.every((s) => /^\d+$/.test(s));

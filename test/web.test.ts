@@ -276,6 +276,41 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     expect(textOf(cells, "a.run")).toEqual(want);
   }, 60_000);
 
+  it("evaluates the ir_measures preset, and a diversity qrels (told by its shape) with ndeval's measures, as the CLI", async () => {
+    const meanOf = async (...argv: string[]) => (JSON.parse((await cli(...argv, "--format", "json")).out) as { runs: { mean: Record<string, number> }[] }).runs[0].mean;
+    const irm = await drop([["qrels", [qrels]], ["run", [runA]]], undefined, {
+      before: async (page) => void (await page.selectOption('select[name="preset"]', "ir_measures")),
+    });
+    expect(irm.error).toBe("");
+    const irmWant = await meanOf(...["nDCG@10", "AP", "RR@10", "P@10", "R@1000", "Judged@10", "ERR@20", "RBP(rel=1)", "Compat"].flatMap((m) => ["-m", m]), qrels, runA);
+    expect(irm.cells.map((c) => c.measure)).toEqual(Object.keys(irmWant));
+    for (const c of irm.cells) expect(Number(c.value)).toBe(irmWant[c.measure]);
+
+    // Topic 1: d1 relevant to subtopics 1 and 2; the run's d1 and d4 (d2, d3 also judged).
+    const subtopics = file("div.qrels", "1 1 d1 1\n1 1 d2 1\n1 1 d4 0\n1 2 d1 1\n1 2 d3 1\n2 1 d9 1\n");
+    const divRun = file("div.run", "1 Q0 d2 1 4 S\n1 Q0 d4 2 3 S\n1 Q0 d1 3 2 S\n1 Q0 d3 4 1 S\n2 Q0 d9 1 1 S\n");
+    const div = await drop([["qrels", [subtopics]], ["run", [divRun]]]);
+    expect(div.error).toBe("");
+    expect(div.state).toBe("done");
+    const divWant = await meanOf("-m", "ndeval", subtopics, divRun);
+    expect(Object.keys(divWant)).toContain("alpha-nDCG@20");
+    expect(div.cells.map((c) => c.measure)).toEqual(Object.keys(divWant));
+    for (const c of div.cells) expect(Number(c.value), c.measure).toBe(divWant[c.measure]);
+
+    // A qrels of one subtopic a document: read plainly, then again per subtopic when the diversity preset asks.
+    const plain = file("plain.qrels", "1 1 d1 1\n1 1 d2 1\n1 2 d3 1\n");
+    const again = await drop([["qrels", [plain]], ["run", [divRun]]], undefined, {
+      after: async (page) => {
+        await page.selectOption('select[name="preset"]', "diversity");
+        await waitFinished(page);
+      },
+    });
+    expect(again.error).toBe("");
+    const againWant = await meanOf("--diversity", "-m", "ndeval", plain, divRun);
+    expect(again.cells.map((c) => c.measure)).toEqual(Object.keys(againWant));
+    for (const c of again.cells) expect(Number(c.value), c.measure).toBe(againWant[c.measure]);
+  }, 60_000);
+
   it("re-evaluates the files read for free-text measures, trec_eval and canonical names, as the CLI's -m", async () => {
     for (const text of ["P.5,10 map", "ndcg@10 precision@5"]) {
       const { state, cells } = await drop([["qrels", [qrels]], ["run", [runA, runB]]], undefined, {

@@ -56,6 +56,10 @@ const PRESETS: Record<string, string[]> = {
   default: [],
   all_trec: ["all_trec"],
   ltr: ["ndcg@1,3,5,10", "map", "mrr", "precision@10", "recall@100"],
+  // ir_measures' names and conventions (as ir_measures.calc_aggregate with these).
+  ir_measures: ["nDCG@10", "AP", "RR@10", "P@10", "R@1000", "Judged@10", "ERR@20", "RBP(rel=1)", "Compat"],
+  // TREC's ndeval's measures over subtopic judgments (qid subtopic docno judgment), as ndeval prints them.
+  diversity: ["ndeval"],
 };
 
 /** The settings as the form says: the free text (one -m per blank-separated word) when the preset is custom. */

@@ -9,12 +9,15 @@
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/compare/format.js";
 import { comparableResult, comparableRows } from "../src/compare-runs.js";
+import { joinDiversity, SubtopicShape } from "../src/diversity.js";
 import { RankevalError } from "../src/errors.js";
+import { GroupQrelsParser } from "../src/io/group-qrels.js";
+import { docidString } from "../src/io/rows.js";
 import { GroupParser } from "../src/io/group.js";
 import { Interner } from "../src/io/interner.js";
 import { LetorParser } from "../src/io/letor.js";
 import { QrelsParser } from "../src/io/qrels.js";
-import { RunParser } from "../src/io/run.js";
+import { RunParser, type RunRows } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
@@ -200,9 +203,14 @@ function postDownloads(ctx: Context, texts: string[]): void {
   post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null });
 }
 
-/** New settings for the units read: each is evaluated again from its kept blocks. */
-function reevaluate(settings: Settings): void {
-  const ctx = context(settings);
+/**
+ * New settings for the units read: each is evaluated again from its kept blocks; runs read without
+ * subtopic judgments are read again if the settings ask for them.
+ */
+async function reevaluate(settings: Settings): Promise<void> {
+  let ctx = context(settings);
+  if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p)) return trec(lastTrec.qrels, lastTrec.runs, settings);
+  if (kind === "trec" && shapedQrels && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
   postRows(ctx);
   const texts: string[] = [];
   compared = null;
@@ -333,14 +341,100 @@ function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
   return judgmentsRead;
 }
 
+/** The last trec job's files: read again when new settings ask for subtopic judgments they were read without. */
+let lastTrec: { qrels: File; runs: File[] } | null = null;
+/** Whether the last trec job's judgments were read per subtopic (a diversity qrels); `shapedQrels`: told by its shape. */
+let perSubtopic = false;
+let shapedQrels = false;
+
+/** Whether the plan has a diversity measure (alpha-nDCG, ERR-IA, ...: subtopic judgments). */
+const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
+
+/** How much of a qrels file is read to tell a subtopic qrels by its shape (the command line's too). */
+const SNIFF_BYTES = 1 << 20;
+
+/**
+ * Whether a qrels file judges a document of a query under two subtopics within its first MiB
+ * (src/diversity.ts's SubtopicShape): read from a slice, gunzipped if need be, so no stream of the
+ * file is left open.
+ */
+async function subtopicShaped(file: File): Promise<boolean> {
+  const shape = new SubtopicShape();
+  let text: string;
+  if (await isGzip(file)) {
+    const reader = file.slice(0, SNIFF_BYTES / 4).stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    text = "";
+    try {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done || text.length > SNIFF_BYTES) break;
+        text += decoder.decode(r.value, { stream: true });
+      }
+    } catch {
+      // the slice ends mid-stream: what was decompressed is enough
+    }
+    void reader.cancel().catch(() => undefined);
+  } else text = await file.slice(0, SNIFF_BYTES).text();
+  const lines = text.split("\n");
+  if (file.size > SNIFF_BYTES || lines.length > 1) lines.pop(); // the last line may be cut
+  return lines.some((l) => shape.line(l));
+}
+
+/**
+ * Runs against subtopic judgments (src/diversity.ts: the CLI's --diversity): the qrels read per
+ * subtopic, each run read whole and joined, one block a run (kept: it carries the subtopic judgments,
+ * so new settings, of any measures, evaluate it again).
+ */
+async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): Promise<string[]> {
+  const parser = new GroupQrelsParser({ file: qrelsFile.name, groupName: "subtopic", valueName: "judgment" });
+  await readInto(qrelsFile, parser);
+  const q = parser.finish();
+  if (q.length === 0) throw new RankevalError("bad-input", `${qrelsFile.name}: no judgments in it (qid subtopic docno judgment)`);
+  post({ type: "judgments" });
+  const qrels = { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value };
+  const texts: string[] = [];
+  for (const file of runFiles) {
+    const runParser = new RunParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
+    await readInto(file, runParser);
+    const run = runParser.finish() as RunRows;
+    if (run.length === 0) throw new RankevalError("bad-input", `${file.name}: the run has no rankings`);
+    const columns = {
+      qid: Array.from(run.qid, (id) => run.qidNames.stringOf(id)),
+      docid: Array.from({ length: run.length }, (_, i) => docidString(run.docids, i)),
+      score: run.score,
+    };
+    const joined = joinDiversity(qrels, columns);
+    if (joined.qids.length === 0) throw new RankevalError("bad-input", `the run ${file.name} and the judgments have no query in common`);
+    if (joined.notInRun) post({ type: "warning", message: `${file.name}: ${joined.notInRun} judged queries are not in the run and are left out` });
+    const block = { batch: joined.batch, qids: joined.qids };
+    keptRows += block.batch.scores.length;
+    const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
+    addUnit(ctx, { name: file.name, runTag: run.runTag, blocks: [block], notJudged: joined.notJudged, notInRun: joined.notInRun, result }, texts, runFiles.length >= 2);
+  }
+  return texts;
+}
+
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
   kind = "trec";
   units = [];
   keptRows = 0;
   compared = null;
+  lastTrec = { qrels: qrelsFile, runs: runFiles };
+  // Subtopic judgments: asked for by a diversity measure, or a qrels of that shape (without
+  // measures: ndeval's, as the command line's).
+  const shaped = await subtopicShaped(qrelsFile);
   // Settings first: a bad measure name stops before any file is read.
-  const ctx = context(settings);
+  let ctx = context(settings);
+  if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
+  shapedQrels = shaped;
+  perSubtopic = shaped || asksForSubtopics(ctx.p);
   postRows(ctx);
+  if (perSubtopic) {
+    if (shaped) post({ type: "warning", message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels` });
+    postDownloads(ctx, await diversityRuns(ctx, qrelsFile, runFiles));
+    return;
+  }
   const judgments = await judgmentsOf(qrelsFile);
   const texts: string[] = [];
   // Each run's column as soon as it is read.
@@ -406,7 +500,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       await trec(job.qrels, job.runs, job.settings);
     }
     else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
-    else reevaluate(job.settings);
+    else await reevaluate(job.settings);
     post({ type: "done", kept: units.every((u) => u.blocks !== null) });
     // After done: the table is there while the resampling runs.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);

@@ -4,7 +4,7 @@
 // each run read whole and joined to it (src/diversity.ts), evaluated, and printed as any report or
 // as ndeval prints it (--format ndeval).
 import { RankevalError } from "../errors.js";
-import { joinDiversity } from "../diversity.js";
+import { joinDiversity, SubtopicShape } from "../diversity.js";
 import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
@@ -37,8 +37,7 @@ class Enough extends Error {}
  */
 export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
   if (!(await rereadable(file))) return false;
-  const seen = new Map<string, string>();
-  let found = false;
+  const shape = new SubtopicShape();
   let carry = "";
   let read = 0;
   const decoder = new TextDecoder();
@@ -48,17 +47,7 @@ export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
       const text = carry + decoder.decode(chunk, { stream: true });
       const lines = text.split("\n");
       carry = lines.pop() ?? "";
-      for (const line of lines) {
-        const f = line.trim().split(/[ \t]+/);
-        if (f.length !== 4 || f[0].startsWith("#")) continue;
-        const key = `${f[0]}\u0000${f[2]}`;
-        const before = seen.get(key);
-        if (before !== undefined && before !== f[1]) {
-          found = true;
-          throw new Enough();
-        }
-        seen.set(key, f[1]);
-      }
+      for (const line of lines) if (shape.line(line)) throw new Enough();
       if (read >= SNIFF_BYTES) throw new Enough();
     },
   };
@@ -67,7 +56,7 @@ export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
   } catch (e) {
     if (!(e instanceof Enough)) return false; // readJudgments says what is wrong with the file
   }
-  return found;
+  return shape.found;
 }
 
 /** Whether the command line asks for subtopic judgments: --diversity, --format ndeval, or a diversity measure. */
