@@ -19,10 +19,14 @@ import type { TrecNickname, TrecTable } from "../trec/names.js";
 /** One cutoff. */
 type K = `${number}`;
 /**
- * Cutoffs, comma-separated: `10`, `1,3,5,10`. The first four are checked; a fifth and more are any
- * text (each a union member more would make the name types too large for the compiler to relate).
+ * Cutoffs, comma-separated: `10`, `1,3,5,10`. The first three are checked; a fourth and more are any
+ * text. The name types are unions of template literals, and the compiler compares their members pair
+ * by pair when it reports a name that is none of them: past about a thousand members (MeasureSpec's)
+ * it gives up with "Expression produces a union type that is too complex to represent" beside the
+ * real error. So each form here is one member a name at most: a fourth checked cutoff, or the
+ * parameters' forms spelled out with and without a cutoff, would take it past that.
  */
-type Ks = K | `${K},${K}` | `${K},${K},${K}` | `${K},${K},${K},${K}` | `${K},${K},${K},${K},${string}`;
+type Ks = K | `${K},${K}` | `${K},${K},${K}` | `${K},${K},${K},${string}`;
 
 type FamilyRow = FamilyTable[number];
 /** The canonical names and aliases of the families whose row matches `Where`. */
@@ -32,13 +36,15 @@ type OptionalCutoff = FamilyNames<{ cutoff: "optional" }>;
 type RequiredCutoff = FamilyNames<{ cutoff: "required" }>;
 type WithParams = FamilyNames<{ params: object }>;
 
-/** rankeval's own names: `ndcg@10`, `ndcg@1,3,5`, `map`, `err(max=3)@20`, `iprec_at_recall(recall=0.5)`. */
+/**
+ * rankeval's own names: `ndcg@10`, `ndcg@1,3,5`, `map`, `err(max=3)@20`, `iprec_at_recall(recall=0.5)`
+ * (with parameters, the name is checked, not what follows its parenthesis).
+ */
 export type CanonicalName =
   | NoCutoff
   | OptionalCutoff
   | `${OptionalCutoff | RequiredCutoff}@${Ks}`
-  | `${WithParams}(${string})`
-  | `${Extract<WithParams, OptionalCutoff | RequiredCutoff>}(${string})@${Ks}`;
+  | `${WithParams}(${string}`;
 
 type TrecRow = TrecTable[number];
 /** trec_eval's measures of a parameter kind, but for the lines of its report that are not measures. */
@@ -67,10 +73,11 @@ export type TrecEvalName =
 type ParamKinds = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 
 type IrmRow = IrMeasuresTable[number];
-/** The words of one ir_measures name N whose row is E. */
+/** The words of one ir_measures name N whose row is E (with parameters, the name is checked, not what follows). */
 type IrmWords<N extends string, E> =
-  | (E extends { atRequired: true } ? never : N | `${N}(${string})`)
-  | (E extends { at: null } ? never : `${N}@${number}` | `${N}(${string})@${number}`);
+  | (E extends { atRequired: true } ? never : N)
+  | `${N}(${string}`
+  | (E extends { at: null } ? never : `${N}@${number}`);
 type IrmByName = { [E in IrmRow as E["name"]]: E };
 type IrmAliasWords = { [A in keyof IrMeasuresAliases & string]: IrmWords<A, IrmByName[IrMeasuresAliases[A]["of"]]> }[keyof IrMeasuresAliases & string];
 

@@ -17,6 +17,7 @@ import { plan } from "../../src/trec/plan.js";
 import { trecLines, type RelFormat } from "../../src/trec/names.js";
 import { zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
 import { ZscoresParser } from "../../src/io/zscores.js";
+import { SubtopicShape } from "../../src/diversity.js";
 import type { Case, Option } from "./generate.js";
 
 export interface Divergence {
@@ -267,7 +268,42 @@ function isMeasure(o: Option, name: string): boolean {
 /** Long-cutoff measures, whose parameters trec_eval reads with atol. */
 const LONG_CUTOFF = new Set(["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg"]);
 
+/**
+ * Whether rankeval reads the case's qrels as subtopic judgments by their shape (src/node/diversity.ts
+ * looksLikeSubtopicQrels: a document of a query judged on two lines under two second columns, among
+ * the lines that end with a line end), as it does under -R qrels.
+ */
+function subtopicShaped(c: Case): boolean {
+  if (relFormat(c) !== "qrels") return false;
+  const text = Buffer.from(c.qrels, "latin1").toString("utf8").split("\n");
+  text.pop();
+  const shape = new SubtopicShape();
+  return text.some((line) => shape.line(line));
+}
+
+/**
+ * A qrels that judges a document of a query under two second columns is a diversity qrels to rankeval
+ * (qid subtopic docno judgment: TREC's diversity tasks, ndeval's input), read as such, saying so; its
+ * measures are then the diversity evaluation's (ndeval's without -m), so none of trec_eval's other
+ * divergences applies.
+ */
+const SUBTOPIC_QRELS: Divergence = {
+  name: "a qrels judging a document under two second columns",
+  reason:
+    "trec_eval reads the second column of a qrels as an unused iteration number, so a document judged under two of them is " +
+    "judged twice (form_res_rels.c: \"duplicate docs\" once a measure ranks the query). rankeval reads such a file as a " +
+    "subtopic qrels (qid subtopic docno judgment), as TREC's diversity tasks and ndeval write them, says so on stderr, and " +
+    "evaluates it as --diversity does.",
+  readme: [
+    "a qrels judging a document of a query under two second columns: \"duplicate docs\" (when a measure ranks that query)",
+    "read as subtopic judgments (a diversity qrels, --diversity), said on stderr; without -m, ndeval's measures as ndeval prints them",
+  ],
+  applies: subtopicShaped,
+  expect: { kind: "not-compared" },
+};
+
 export const DIVERGENCES: readonly Divergence[] = [
+  SUBTOPIC_QRELS,
   {
     // First: the other transforms read the files without it.
     name: "byte-order mark",
@@ -547,6 +583,7 @@ function atof(s: string): number {
 }
 
 export function applicableDivergences(c: Case): Divergence[] {
+  if (SUBTOPIC_QRELS.applies(c)) return [SUBTOPIC_QRELS];
   // Where both refuse a measure (another judgment format's, utility with other than 4 coefficients),
   // rankeval need not succeed: trec_eval's exit 4 there is no undefined behaviour.
   const refused = refusedMeasure(c);
