@@ -95,7 +95,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const ndeval: { name: string; text: string }[] = [];
   for (const file of runFiles) {
     const name = displayName(file);
-    const parserRun = runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file, args.inputFormat), columns: args.columns });
+    const parserRun = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file, args.inputFormat), columns: args.columns });
     await readInto(file, parserRun);
     const run = parserRun.finish() as RunRows;
     if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);

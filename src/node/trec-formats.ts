@@ -143,7 +143,7 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
 /** A run read whole, its documents by query (strings), and its tag. */
 async function readRun(file: string): Promise<{ file: string; runTag: string; byQuery: Map<string, Retrieved[]> }> {
   const name = displayName(file);
-  const parser = runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
+  const parser = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
   await readInto(file, parser);
   const run = parser.finish() as RunRows;
   if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
