@@ -212,6 +212,19 @@ function evaluatedQids(c: Case): Set<string> {
   return d === undefined ? joined : new Set([...joined].filter((q) => q === d));
 }
 
+/** A qrels_jg line (qid jg docno rel) whose qid, group and document an earlier line has. */
+function hasGroupDuplicate(c: Case): boolean {
+  const seen = new Set<string>();
+  for (const l of lines(stripBom(c.qrels))) {
+    const f = fields(l);
+    if (l.startsWith("#") || f.length !== 4) continue;
+    const key = f.slice(0, 3).join("\u0000");
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
 function hasDuplicate(rows: Row[], evaluated: Set<string>): boolean {
   const seen = new Set<string>();
   for (const r of rows) {
@@ -367,8 +380,13 @@ export const DIVERGENCES: readonly Divergence[] = [
       "trec_eval rejects a document judged or ranked twice in a query only when a measure forms that query's ranking, and only " +
       "within the top -M of the ranking. rankeval rejects it in every evaluated query, whatever the measures and -M.",
     readme: ["a document twice in a query is an error only within the top -M, and only when a measure ranks that query", "always an error, naming the file and line"],
-    // (prefs and qrels_prefs judge a document on several lines; qrels_jg's duplicates both refuse, in any query)
-    applies: (c) => (relFormat(c) === "qrels" && hasDuplicate(qrelsRows(c), joinedQids(c))) || hasDuplicate(runRows(c), joinedQids(c)),
+    // (prefs and qrels_prefs judge a document on several lines. A qrels_jg file with a document judged
+    // twice by one group is refused by both, in any query (get_qrels_jg.c), but trec_eval may be run
+    // on a file without the queries the run lacks (the divergence on those), so it is listed here.)
+    applies: (c) =>
+      (relFormat(c) === "qrels" && hasDuplicate(qrelsRows(c), joinedQids(c))) ||
+      (relFormat(c) === "qrels_jg" && hasGroupDuplicate(c)) ||
+      hasDuplicate(runRows(c), joinedQids(c)),
     expect: { kind: "rankeval-fails" },
   },
   {
@@ -423,7 +441,8 @@ export const DIVERGENCES: readonly Divergence[] = [
     applies: (c) => {
       const ms = readOptions(c).measures;
       const family = ["dcg", "ideal_dcg", "ndcg"].filter((n) => asks(c, n));
-      return family.length >= 2 && ms.some((m) => family.includes(m.split(".")[0]) && m.includes("."));
+      // (with no query to evaluate, -D's absent, trec_eval fails before the double free, as rankeval does)
+      return family.length >= 2 && ms.some((m) => family.includes(m.split(".")[0]) && m.includes(".")) && evaluatedQids(c).size > 0;
     },
     expect: { kind: "rankeval-succeeds" },
   },
