@@ -13,6 +13,7 @@ import type { Batch, DiversityData } from "./kernel/batch.js";
 import { StringPool } from "./kernel/pool.js";
 import { parseMeasures } from "./measures/resolve.js";
 import { explicitOptions, type Options } from "./options.js";
+import { compareBytes } from "./trec/format.js";
 
 /**
  * Subtopic judgments: `{ qid: { subtopic: { docid: judgment } } }` (pyndeval's nested form) or
@@ -38,18 +39,6 @@ export interface DiversityJoin {
 }
 
 const bad = (message: string) => new RankevalError("bad-input", message);
-
-const utf8 = new TextEncoder();
-
-/** strcmp on the strings' UTF-8 bytes. */
-function compareBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  const x = utf8.encode(a);
-  const y = utf8.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
-}
 
 /**
  * Tells a subtopic qrels by its shape, line by line: a document of a query judged on two lines with
