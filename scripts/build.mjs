@@ -78,8 +78,8 @@ await build({
     handler(level, log);
   },
   // Everything an evaluation needs in command.cjs; what only --compare needs (the tests, their
-  // distributions, per-query inputs: a third of the code) and what only LETOR, JSON or CSV inputs need
-  // in files of their own, loaded by the commands that use them. Each module in one place: a group
+  // distributions, per-query inputs: a third of the code) and what only LETOR, JSON or CSV inputs need,
+  // and what only --explain and --report need, in files of their own, loaded by the commands that use them. Each module in one place: a group
   // takes the modules its test names, not their dependencies.
   output: {
     dir: join(dist, "node"),
@@ -95,6 +95,9 @@ await build({
       groups: [
         { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|compare-runs\.js$|node[\\/]compare(-pool)?\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
         { name: "command-inputs", test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|letor\.js$)/, priority: 2 },
+        // --explain's and --report's code (the report's page script is most of the latter).
+        { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain\.js$)/, priority: 2 },
+        { name: "command-report", test: /[\\/]dist[\\/](report-html[\\/]|node[\\/]report\.js$)/, priority: 2 },
         { name: "command", test: /./, priority: 1 },
       ],
     },

@@ -40,6 +40,8 @@ export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bi
 export interface Differences {
   /** b − a for each query both runs have a number for, largest first. */
   sorted: Float64Array;
+  /** The query of each of them (the drill-down a click on the plot opens). */
+  qids: string[];
   better: number;
   worse: number;
   equal: number;
@@ -51,13 +53,20 @@ export function differences(a: { qids: readonly string[]; values: ArrayLike<numb
   const index = new Map<string, number>();
   a.qids.forEach((q, i) => index.set(q, i));
   const out: number[] = [];
+  const at: number[] = [];
   for (let j = 0; j < b.qids.length; j++) {
     const i = index.get(b.qids[j]);
     if (i === undefined) continue;
     const d = b.values[j] - a.values[i];
-    if (!Number.isNaN(d)) out.push(d);
+    if (!Number.isNaN(d)) {
+      out.push(d);
+      at.push(j);
+    }
   }
-  const sorted = Float64Array.from(out).sort().reverse();
+  // Largest first; equal differences in the order of b's queries (a stable sort).
+  const order = out.map((_, k) => k).sort((x, y) => out[y] - out[x]);
+  const sorted = Float64Array.from(order, (k) => out[k]);
+  const qids = order.map((k) => b.qids[at[k]]);
   let better = 0;
   let worse = 0;
   let sum = 0;
@@ -66,7 +75,20 @@ export function differences(a: { qids: readonly string[]; values: ArrayLike<numb
     else if (d < 0) worse++;
     sum += d;
   }
-  return { sorted, better, worse, equal: sorted.length - better - worse, mean: sorted.length ? sum / sorted.length : NaN };
+  return { sorted, qids, better, worse, equal: sorted.length - better - worse, mean: sorted.length ? sum / sorted.length : NaN };
+}
+
+/**
+ * The index into Differences.sorted of the query drawn at a point of the difference plot (`clientX`
+ * in the page), or null outside the plot: what a click on it opens.
+ */
+export function differenceAt(svg: SVGSVGElement, clientX: number, n: number): number | null {
+  const box = svg.getBoundingClientRect();
+  if (!box.width || n === 0) return null;
+  const x = ((clientX - box.left) / box.width) * W;
+  const plotW = W - PAD.left - PAD.right;
+  if (x < PAD.left || x > PAD.left + plotW) return null;
+  return Math.min(n - 1, Math.floor(((x - PAD.left) / plotW) * n));
 }
 
 const SVG = "http://www.w3.org/2000/svg";

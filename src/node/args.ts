@@ -79,6 +79,12 @@ export interface CliArgs {
   seed?: number;
   /** --format markdown or latex: the comparison's other formats (`format` holds the others). */
   comparisonFormat?: "markdown" | "latex";
+  /** --explain QID: one query's drill-down (src/node/explain.ts); --explain-depth N: ranks shown. */
+  explain?: string;
+  explainDepth?: number;
+  /** --report FILE: the HTML report (src/node/report.ts); --report-queries N: drill-downs in it. */
+  report?: string;
+  reportQueries?: number;
   help: boolean;
   version: boolean;
 }
@@ -96,6 +102,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   letor: "letor", scores: "scores", query: "query", group: "query",
   "input-format": "inputFormat", columns: "columns",
   test: "tests", baseline: "baseline", correction: "correction", alpha: "alpha", permutations: "permutations", seed: "seed",
+  explain: "explain", "explain-depth": "explainDepth", report: "report", "report-queries": "reportQueries",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
@@ -215,6 +222,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         a.seed = n;
         break;
       }
+      case "explainDepth":
+      case "reportQueries": {
+        const n = Number(value);
+        const least = key === "explainDepth" ? 1 : 0;
+        if (value.trim() === "" || !Number.isSafeInteger(n) || n < least) throw usage(`${option}: "${value}" is not an integer from ${least} up`);
+        a[key] = n;
+        break;
+      }
       case "inputFormat":
         if (!(INPUT_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
         a.inputFormat = value as InputFormat;
@@ -282,13 +297,35 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   // trec_eval's text has no place for a range.
   if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
   checkCompare(a);
+  checkExplainReport(a);
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
-/** --compare's options only with --compare, and none of the evaluation's that it cannot honour. */
+/** --explain's and --report's options only with them, and none they cannot honour. */
+function checkExplainReport(a: CliArgs): void {
+  if (a.explainDepth !== undefined && a.explain === undefined) throw usage("--explain-depth needs --explain QID");
+  if (a.reportQueries !== undefined && a.report === undefined) throw usage("--report-queries needs --report FILE");
+  const mode = a.explain !== undefined ? "--explain" : a.report !== undefined ? "--report" : null;
+  if (mode === null) return;
+  if (a.explain !== undefined && a.report !== undefined) throw usage("--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)");
+  if (a.compare) throw usage(`${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`);
+  if (a.letor !== undefined) throw usage(`${mode} takes QRELS RUN [RUN ...], not --letor`);
+  if (a.tieRange) throw usage(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
+  if (a.noSummary) throw usage(`-n has no meaning with ${mode}`);
+  if (a.perQuery) throw usage(`-q has no meaning with ${mode} (${mode === "--explain" ? "it shows one query" : "the report has every query's values"})`);
+  if (mode === "--explain" && a.format !== undefined && a.format !== "table" && a.format !== "json") throw usage(`--explain prints text (--format table, the default) or --format json, not ${a.format}`);
+  if (mode === "--report" && a.format !== undefined) throw usage("--report writes HTML: --format has no meaning with it");
+}
+
+/** --compare's options only with --compare (or --report, whose comparison they set), and none of the evaluation's that it cannot honour. */
 function checkCompare(a: CliArgs): void {
+  if (a.report !== undefined && !a.compare) {
+    if (a.comparisonFormat !== undefined) throw usage(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
+    if (a.allPairs && a.baseline !== undefined) throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+    return;
+  }
   if (!a.compare) {
     const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false);
     if (given === "comparisonFormat") throw usage(`--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`);
@@ -306,6 +343,8 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval [options] --letor DATA --scores PREDICTIONS [--query GROUPS]
        rankeval --compare [compare options] [options] QRELS RUN RUN [RUN ...]
        rankeval --compare [compare options] PER-QUERY [PER-QUERY ...]
+       rankeval --explain QID [-m MEASURE] [options] QRELS RUN [RUN ...]
+       rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
 QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
@@ -357,6 +396,18 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     query_id, topic; docid, doc, doc_id, docno, document; and score, rank_score,
                     prediction (runs) or rel, label, relevance, grade (qrels)
   -h, --help        this help;  -v, --version  the version
+
+Why a number moved:
+  --explain QID     one query's drill-down instead of the report: each run's ranking side by
+                    side (rank, document, score, label, gain, ties, the rank in the other run,
+                    each measure's running value: its value for the ranking cut there), the
+                    judged documents never retrieved, and the ideal ranking. Default measure:
+                    ndcg_cut.10. --format json for data.
+  --explain-depth N ranks shown (default: the largest cutoff asked, at least 20)
+  --report FILE     one HTML file (inline script and SVG, opens offline): the means with the
+                    comparison's marks (the compare options below set it), the conventions,
+                    charts, the per-query table, and drill-downs of the queries that changed most
+  --report-queries N  drill-downs in the report (default 50)
 
 Comparing runs (--compare): paired tests over the per-query values of each measure, each
 run against the baseline; runs named by their files. PER-QUERY: results rankeval wrote

@@ -65,6 +65,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
     if (args.compare) return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns);
+    // --explain's and --report's code too.
+    if (args.explain !== undefined) return await (await import("./explain.js")).explainMode(args, io, evaluateTrecRuns);
+    if (args.report !== undefined) return await (await import("./report.js")).reportMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
     return await trecMode(args, io);
@@ -135,11 +138,21 @@ function planOf(args: CliArgs, io: Io): Plan {
  * what the user should know (the plan's warnings, values read as trec_eval reads them, queries a run
  * lacks): what trecMode prints, and what --compare compares (compare.ts).
  */
-export async function evaluateTrecRuns(args: CliArgs, io: Io): Promise<{ p: Plan; runs: RunResult[] }> {
+export async function evaluateTrecRuns(args: CliArgs, io: Io, hooks?: EvaluationHooks): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = planOf(args, io);
   const runs: RunResult[] = [];
-  await evaluateEachRun(args, io, p, (_, r) => runs.push(r));
+  await evaluateEachRun(args, io, p, (_, r) => runs.push(r), hooks);
   return { p, runs };
+}
+
+/**
+ * What --explain and --report see of an evaluation as it goes (src/explain/query.ts takes a query's
+ * rows from them): the judgments once read (labels as the evaluation reads them), and each joined
+ * block of each run (RUN as given) before it is evaluated, whose arrays the next block may reuse.
+ */
+export interface EvaluationHooks {
+  judgments?(judgments: GroupedJudgments): void;
+  block?(file: string, joined: JoinedRun): void;
 }
 
 /**
@@ -149,7 +162,7 @@ export async function evaluateTrecRuns(args: CliArgs, io: Io): Promise<{ p: Plan
  * done (the i-th of `total`), after its warnings. The first run that fails rejects, after the runs
  * before it were handed on.
  */
-async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void): Promise<void> {
+async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void, hooks: EvaluationHooks = {}): Promise<void> {
   const opts = options(args, p.kind === "trec");
   const progress = new Progress(io.stderr);
   // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
@@ -162,6 +175,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   const choice = { format: args.inputFormat, columns: args.columns };
   const judgments = await readJudgments(qrelsFile, qids, choice, progress);
   if (p.kind === "trec") truncateLabels(judgments, nameOf(qrelsFile), io);
+  hooks.judgments?.(judgments);
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
@@ -169,8 +183,10 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   };
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
   const summary = p.kind === "trec" && args.complete ? { num_rel: positiveJudgments(judgments) } : undefined;
-  const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) =>
-    evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
+  const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) => {
+    hooks.block?.(file, joined);
+    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
+  };
   progress.runsGiven(runFiles.length);
   try {
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.

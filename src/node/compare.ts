@@ -47,7 +47,7 @@ export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
 }
 
 /** compare()'s options from the command line's; --baseline checked against the runs' names. */
-function compareOptions(args: CliArgs, runs: readonly NamedResult[]): CompareOptions {
+export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): CompareOptions {
   const names = runs.map((r) => r.name);
   let baseline = args.baseline;
   if (baseline !== undefined && !names.includes(baseline)) {
@@ -71,7 +71,7 @@ function compareOptions(args: CliArgs, runs: readonly NamedResult[]): CompareOpt
  * compare() over worker threads where the resampling is large enough to pay for them (compare-pool.ts;
  * RANKEVAL_COMPARE_THREADS sets their number, 0 for none): the same result to the last bit.
  */
-async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
+export async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
   const env = process.env.RANKEVAL_COMPARE_THREADS;
   if (env !== undefined && env !== "" && !/^\d+$/.test(env)) throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
   const queries = Math.max(...runs.map((r) => r.result.qids.length));

@@ -1,0 +1,82 @@
+// The queries that lost the most, and gained the most, from a baseline to a run on one measure; and
+// the queries a report explains: those that changed most. Shared by the page, the report and the
+// command line's --report. Browser-safe.
+import { compareBytes } from "../trec/format.js";
+
+/** One run's values of one measure: qids and values aligned. */
+export interface QueryValues {
+  readonly qids: readonly string[];
+  readonly values: ArrayLike<number>;
+}
+
+export interface Change {
+  readonly qid: string;
+  readonly baseline: number;
+  readonly run: number;
+  /** run - baseline. */
+  readonly difference: number;
+}
+
+/**
+ * Per-query differences run - baseline over the queries both have a number for (a NaN on either
+ * side leaves the query out): the `limit` that lost most (most negative first) and the `limit` that
+ * gained most (most positive first); equal differences in byte order of qid. A query that did not
+ * move is in neither.
+ */
+export function changes(baseline: QueryValues, run: QueryValues, limit = 10): { lost: Change[]; gained: Change[] } {
+  const all = paired(baseline, run);
+  const byQid = (a: Change, b: Change) => compareBytes(a.qid, b.qid);
+  const lost = all.filter((c) => c.difference < 0).sort((a, b) => a.difference - b.difference || byQid(a, b)).slice(0, limit);
+  const gained = all.filter((c) => c.difference > 0).sort((a, b) => b.difference - a.difference || byQid(a, b)).slice(0, limit);
+  return { lost, gained };
+}
+
+function paired(baseline: QueryValues, run: QueryValues): Change[] {
+  const at = new Map<string, number>();
+  baseline.qids.forEach((q, i) => at.set(q, i));
+  const out: Change[] = [];
+  for (let j = 0; j < run.qids.length; j++) {
+    const i = at.get(run.qids[j]);
+    if (i === undefined) continue;
+    const a = baseline.values[i];
+    const b = run.values[j];
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    out.push({ qid: run.qids[j], baseline: a, run: b, difference: b - a });
+  }
+  return out;
+}
+
+/**
+ * The `n` queries that changed most on a measure against the baseline: taken in turn from each
+ * other run's losses and gains, largest first (so that each run's lists of the queries that lost and
+ * gained most have their drill-downs), then the next largest, until n. With one run, nothing changed:
+ * its `n` lowest values (where it failed), in byte order of qid among equal values.
+ */
+export function changedMost(runs: readonly QueryValues[], baseline: number, n: number): string[] {
+  if (n <= 0 || runs.length === 0) return [];
+  if (runs.length === 1) {
+    const r = runs[0];
+    const order = r.qids.map((q, i) => ({ q, v: r.values[i] })).filter((x) => !Number.isNaN(x.v));
+    order.sort((a, b) => a.v - b.v || compareBytes(a.q, b.q));
+    return order.slice(0, n).map((x) => x.q);
+  }
+  const lists: Change[][] = [];
+  runs.forEach((r, i) => {
+    if (i === baseline) return;
+    const { lost, gained } = changes(runs[baseline], r, Infinity);
+    lists.push(lost, gained);
+  });
+  const chosen = new Set<string>();
+  const next = lists.map(() => 0);
+  for (let more = true; more && chosen.size < n; ) {
+    more = false;
+    for (let l = 0; l < lists.length && chosen.size < n; l++) {
+      while (next[l] < lists[l].length && chosen.has(lists[l][next[l]].qid)) next[l]++;
+      if (next[l] < lists[l].length) {
+        chosen.add(lists[l][next[l]++].qid);
+        more = true;
+      }
+    }
+  }
+  return [...chosen];
+}

@@ -1,0 +1,273 @@
+// A drill-down of one query: each run's ranking (rank, document id, score, label, gain, the measures'
+// running values), ties marked with the order used, unjudged documents marked, the documents that
+// moved against another run, the judged documents the run never retrieved, and the ideal ranking.
+// Plain data (JSON), shared by the command line's --explain (text and JSON), the HTML report and the
+// page's drill-down. Browser-safe.
+import { measureOptions } from "../measures/measure.js";
+import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../options.js";
+import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
+import { trecLines } from "../trec/names.js";
+import { lineKey, trecOptions, type Plan } from "../trec/plan.js";
+import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.js";
+import type { QueryRows, RunRows } from "./query.js";
+import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
+
+/** Ranks shown when none is asked for: the largest cutoff of the measures shown, at least this. */
+export const MIN_DEPTH = 20;
+
+/** The ranks shown when none is asked for: the largest cutoff of the measures, at least MIN_DEPTH. */
+export function defaultDepth(measures: readonly Pick<ExplainedMeasure, "cutoff">[]): number {
+  return Math.max(MIN_DEPTH, ...measures.map((m) => m.cutoff));
+}
+
+/** The cutoff of a plan's value row (0: none), by its printed name. */
+export function cutoffOf(p: Plan, name: string): number {
+  const key = valueRows(p).find((r) => r.name === name)?.key;
+  return key === undefined ? 0 : (rowCutoffs(p).get(key) ?? 0);
+}
+
+/** A measure of the drill-down: printed name, key of its values, printing, conventions and cutoff. */
+export interface ExplainedMeasure {
+  readonly name: string;
+  readonly key: string;
+  readonly print: ValuePrint;
+  /** The ranking (of `Explanation.rankings`) its running values go down. */
+  readonly ranking: number;
+  /** Its cutoff (0: the whole ranking): at ranks from here on its running value is its value. */
+  readonly cutoff: number;
+}
+
+/** How a ranking is ordered and cut: the conventions of the measures that go down it. */
+export interface RankingRule {
+  readonly ties: Ties;
+  /** In words, for a reader: "equal scores by document id, descending (trec_eval's order)". */
+  readonly tieOrder: string;
+  /** -M: ranks kept (null: all). */
+  readonly depth: number | null;
+  /** -J: only judged documents ranked. */
+  readonly judgedOnly: boolean;
+  /** The label from which a document is relevant, and the gain of labels, as the measures' first reads them. */
+  readonly relevanceThreshold: number;
+  readonly gain: string;
+}
+
+/** One rank of a run's ranking. */
+export interface ExplainedRow {
+  readonly rank: number;
+  readonly docid: string;
+  readonly score: number;
+  /** null: the document has no judgment (unjudged). */
+  readonly label: number | null;
+  readonly gain: number;
+  readonly relevant: boolean;
+  /** The run of equal scores it is in (1, 2, ... down the ranking); null when its score is its own. */
+  readonly tie: number | null;
+  /** Its rank in the other run (Explanation.other), null when the other run does not rank it. */
+  readonly otherRank: number | null;
+  /** The running values at this rank, by measure key (null: NaN). */
+  readonly running: Readonly<Record<string, number | null>>;
+}
+
+/** One run's part. */
+export interface ExplainedRun {
+  readonly name: string;
+  /** Whether the run has lines for the query. */
+  readonly inRun: boolean;
+  /** Its lines for the query. */
+  readonly retrieved: number;
+  /** Each ranking's rows (as `Explanation.rankings`), shown to `Explanation.depth`. */
+  readonly rankings: readonly {
+    /** The ranking's length as the measures read it (after -M and -J). */
+    readonly length: number;
+    readonly rows: readonly ExplainedRow[];
+  }[];
+  /** The per-query values, by key (null: NaN, or the query is not in the run and counts for nothing). */
+  readonly values: Readonly<Record<string, number | null>>;
+  /** The same, as the CLI prints them (`-q`); "" where the run has no value. */
+  readonly printed: Readonly<Record<string, string>>;
+  /** Judged documents the run does not retrieve: the relevant ones (best labels first, at most `listed`), and the count of all. */
+  readonly unretrieved: { readonly relevant: readonly { readonly docid: string; readonly label: number }[]; readonly relevantCount: number; readonly count: number };
+  /** Ranked documents without a judgment in the ranks shown (of the first ranking). */
+  readonly unjudgedShown: number;
+}
+
+export interface Explanation {
+  readonly qid: string;
+  readonly measures: readonly ExplainedMeasure[];
+  readonly rankings: readonly RankingRule[];
+  /** Ranks shown at most. */
+  readonly depth: number;
+  readonly judged: { readonly count: number; readonly relevant: number };
+  readonly runs: readonly ExplainedRun[];
+  /** Moved against: for each run, the index of the run its `otherRank`s are from (null: none). */
+  readonly other: readonly (number | null)[];
+  /** The ideal ranking (the judged documents, best labels first: what the ideal DCG ranks), as a run, shown to `depth`. */
+  readonly ideal: { readonly length: number; readonly rows: readonly ExplainedRow[]; readonly values: Readonly<Record<string, number | null>> };
+}
+
+/** What to show. */
+export interface ExplainOptions {
+  /** Ranks shown (default: the largest cutoff of the measures shown, at least MIN_DEPTH). */
+  readonly depth?: number;
+  /** Keys of the measures shown (default: every row of the plan that is a number per query). */
+  readonly keys?: readonly string[];
+  /** Relevant documents listed among those never retrieved, at most. @default 50 */
+  readonly listed?: number;
+}
+
+const TIE_WORDS: Record<Ties, string> = {
+  docid: "equal scores by document id, descending (trec_eval's order)",
+  input: "equal scores in the run's line order",
+  average: "equal scores: the value is the mean over every order of the tie (shown in the run's line order); a running value is defined where a tie ends",
+  best: "equal scores: higher labels first (the best order)",
+  worst: "equal scores: lower labels first (the worst order)",
+};
+
+/** The options each value row is computed under: its measure's, trec_eval's for its own algorithm's lines. */
+function rowOptions(p: Plan, e: Evaluation): Map<string, ResolvedOptions> {
+  const out = new Map<string, ResolvedOptions>();
+  for (const m of p.measures) out.set(m.name, measureOptions(m, e.explicit));
+  for (const l of trecLines(p.trec)) if (l.meanOf) out.set(l.name, measureOptions(l.meanOf[0].measure, e.explicit));
+  for (const l of trecLines(p.exact)) out.set(lineKey(l)!, { ...trecOptions(e.explicit), relevanceThreshold: p.epi.relevanceLevel });
+  return out;
+}
+
+/** The cutoff of each value row (0: none), from the plan's measures and trec_eval's lines. */
+function rowCutoffs(p: Plan): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of p.measures) out.set(m.name, m.k);
+  for (const l of trecLines(p.trec)) {
+    const key = lineKey(l);
+    if (key !== null && !out.has(key)) out.set(key, l.cutoff ?? 0);
+  }
+  return out;
+}
+
+const describeGain = (g: ResolvedOptions["gain"]) => (typeof g === "string" ? g : `table ${[...g].map(([l, v]) => `${l}=${v}`).join(",")}`);
+
+/** The run's rows ranked as measures under `o` rank them (the reference's ranking: the README's definitions). */
+function ranked(rows: RunRows, labels: ReadonlyMap<string, number>, o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">): RankedDoc[] {
+  const docs = rows.docids.map((docid, index) => ({ docid, score: rows.scores[index], label: labels.get(docid), index }));
+  // "average" is every order of a tie: shown in the run's order.
+  return rank(docs as Doc[], o.depth, o.ties === "average" ? "input" : o.ties, o.judgedOnly) as unknown as RankedDoc[];
+}
+
+const nullable = (v: number) => (Number.isNaN(v) ? null : v);
+
+/**
+ * The drill-down of a query (its rows: src/explain/query.ts) under the evaluation's plan and options:
+ * `runs` in the order given; each run's moved documents against the first run (the first's against
+ * the second).
+ */
+export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}): Explanation {
+  const { p } = e;
+  const all = valueRows(p);
+  const wanted = o.keys ? all.filter((r) => o.keys!.includes(r.key)) : all;
+  const rows: ValueRow[] = wanted.length ? wanted : all;
+  const options = rowOptions(p, e);
+  const cutoffs = rowCutoffs(p);
+  // The rankings the measures shown go down: one per (tie order, depth, -J).
+  const rules: RankingRule[] = [];
+  const ruleOf = new Map<string, number>();
+  const measures: ExplainedMeasure[] = rows.map((r) => {
+    const opts = options.get(r.key) ?? DEFAULT_OPTIONS;
+    const id = `${opts.ties}\0${opts.depth}\0${opts.judgedOnly}`;
+    let ranking = ruleOf.get(id);
+    if (ranking === undefined) {
+      ruleOf.set(id, (ranking = rules.length));
+      rules.push({
+        ties: opts.ties, tieOrder: TIE_WORDS[opts.ties], depth: Number.isFinite(opts.depth) ? opts.depth : null, judgedOnly: opts.judgedOnly,
+        relevanceThreshold: opts.relevanceThreshold, gain: describeGain(opts.gain),
+      });
+    }
+    return { name: r.name, key: r.key, print: r.print, ranking, cutoff: cutoffs.get(r.key) ?? 0 };
+  });
+  const depth = Math.max(1, Math.floor(o.depth ?? defaultDepth(measures)));
+  const ruleOptions = rules.map((_, i) => options.get(measures.find((m) => m.ranking === i)!.key) ?? DEFAULT_OPTIONS);
+  const labels = new Map<string, number>();
+  q.judged.docids.forEach((d, i) => labels.set(d, q.judged.labels[i]));
+  const first = ruleOptions[0];
+  const relevantJudged = q.judged.labels.filter((l) => isRelevant(l, first)).length;
+  const keys = measures.map((m) => m.key);
+  const pick = (values: Readonly<Record<string, number>> | Record<string, Float64Array>, at?: number) =>
+    Object.fromEntries(keys.map((k) => {
+      const v = values[k] as number | Float64Array | undefined;
+      return [k, v === undefined ? null : nullable(typeof v === "number" ? v : v[at!])];
+    }));
+
+  // Each run's rankings; ranks by document id, for the moved documents.
+  const rankings = q.runs.map((run) => rules.map((_, i) => (run.rows ? ranked(run.rows, labels, ruleOptions[i]) : [])));
+  const rankOf = rankings.map((rs) => new Map(rs[0].map((d, i) => [d.docid, i + 1])));
+  const other = q.runs.map((_, i) => (q.runs.length < 2 ? null : i === 0 ? 1 : 0));
+
+  const runs: ExplainedRun[] = q.runs.map((run, r) => {
+    const inputOrder = run.rows ? run.rows.docids.map((docid, index) => ({ docid, score: run.rows!.scores[index], label: labels.get(docid), index })) : null;
+    const values = queryValues(e, q.judged, inputOrder);
+    const rowsOf = (ranking: readonly RankedDoc[], rule: number) => {
+      const o2 = ruleOptions[rule];
+      const running = runningValues(e, q.judged, ranking, depth, o2.ties);
+      const shown = ranking.slice(0, depth);
+      const ties = tieGroups(ranking);
+      const otherRanks = other[r] === null ? null : rankOf[other[r]!];
+      return shown.map((d, i): ExplainedRow => ({
+        rank: i + 1,
+        docid: d.docid,
+        score: d.score,
+        label: d.label === undefined ? null : d.label,
+        gain: gainOf(d.label, o2),
+        relevant: isRelevant(d.label, o2),
+        tie: ties[i],
+        otherRank: otherRanks ? (otherRanks.get(d.docid) ?? null) : null,
+        running: pick(running, i),
+      }));
+    };
+    const retrieved = new Set(run.rows?.docids ?? []);
+    const missing = q.judged.docids.map((docid, i) => ({ docid, label: q.judged.labels[i] })).filter((d) => !retrieved.has(d.docid));
+    const relevantMissing = missing.filter((d) => isRelevant(d.label, first)).sort((a, b) => b.label - a.label);
+    const firstRows = rowsOf(rankings[r][0], 0);
+    return {
+      name: run.name,
+      inRun: run.rows !== null,
+      retrieved: run.rows?.docids.length ?? 0,
+      rankings: rules.map((_, i) => ({ length: rankings[r][i].length, rows: i === 0 ? firstRows : rowsOf(rankings[r][i], i) })),
+      values: values ? pick(values) : Object.fromEntries(keys.map((k) => [k, null])),
+      printed: Object.fromEntries(measures.map((m) => [m.key, values ? printValue(values[m.key] ?? NaN, m.print) : ""])),
+      unretrieved: { relevant: relevantMissing.slice(0, o.listed ?? 50), relevantCount: relevantMissing.length, count: missing.length },
+      unjudgedShown: firstRows.filter((x) => x.label === null).length,
+    };
+  });
+
+  // The ideal ranking: every judged document, higher labels first (the judgments' order among equal
+  // labels), evaluated as a run would be: what the measures give the best ranking of these judgments.
+  const idealDocs: RankedDoc[] = q.judged.docids
+    .map((docid, index) => ({ docid, label: q.judged.labels[index], index }))
+    .sort((a, b) => b.label - a.label || a.index - b.index)
+    .map((d, i, all) => ({ docid: d.docid, score: all.length - i, label: d.label, index: d.index }));
+  const idealRanking = rank(idealDocs as Doc[], first.depth, "input", first.judgedOnly) as unknown as RankedDoc[];
+  const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input");
+  const idealValues = queryValues(e, q.judged, idealDocs)!;
+  const ideal = {
+    length: idealRanking.length,
+    rows: idealRanking.slice(0, depth).map((d, i): ExplainedRow => ({
+      rank: i + 1, docid: d.docid, score: d.score, label: d.label ?? null, gain: gainOf(d.label, first), relevant: isRelevant(d.label, first), tie: null, otherRank: null, running: pick(idealRunning, i),
+    })),
+    values: pick(idealValues),
+  };
+  return { qid: q.qid, measures, rankings: rules, depth, judged: { count: q.judged.docids.length, relevant: relevantJudged }, runs, other, ideal };
+}
+
+/** Each rank's run of equal scores (numbered 1, 2, ... down the ranking), null for a score of its own. */
+function tieGroups(ranking: readonly RankedDoc[]): (number | null)[] {
+  const out: (number | null)[] = new Array(ranking.length).fill(null);
+  let group = 0;
+  for (let i = 0; i < ranking.length; ) {
+    let j = i + 1;
+    while (j < ranking.length && ranking[j].score === ranking[i].score) j++;
+    if (j - i > 1) {
+      group++;
+      for (let k = i; k < j; k++) out[k] = group;
+    }
+    i = j;
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+// A per-query value as the command line prints it: trec_eval's `%6.4f` ("float", a NaN as trec_eval's
+// "-nan") and `%ld` ("long") for its names (src/trec/format.ts formatLine), the table's four decimals
+// ("table": src/report.ts) for other names. What --explain, the report and the page's drill-down show,
+// so that each reads as the CLI's `-q` output does. Browser-safe.
+import { comparableRows } from "../compare-runs.js";
+import { formatFixed, formatFixed4, formatLong } from "../trec/format.js";
+import { trecLines } from "../trec/names.js";
+import type { Plan } from "../trec/plan.js";
+
+export type ValuePrint = "float" | "long" | "table";
+
+/** `v` as the CLI prints it under `print` (no padding). */
+export function printValue(v: number, print: ValuePrint): string {
+  if (print === "long") return formatLong(v);
+  if (print === "float") return Number.isNaN(v) ? "-nan" : formatFixed4(v).trim();
+  return Number.isNaN(v) ? "NaN" : formatFixed(v, 4);
+}
+
+/** A row of a plan that is a number per query: its printed name, the key of its values, how it prints. */
+export interface ValueRow {
+  readonly name: string;
+  readonly key: string;
+  readonly print: ValuePrint;
+}
+
+/**
+ * The plan's rows that are numbers per query (those --compare compares: not runid, num_q, relstring,
+ * gm_map, gm_bpref), in report order, with their printing.
+ */
+export function valueRows(p: Plan): ValueRow[] {
+  // trec_eval's text only when every name is trec_eval's (its default output); else the CLI's table.
+  const prints = new Map<string, ValuePrint>();
+  if (p.kind === "trec") for (const l of trecLines(p.trec)) if (l.print === "float" || l.print === "long") prints.set(l.name, l.print);
+  return comparableRows(p).rows.map((r) => ({ name: r.name, key: r.measure, print: prints.get(r.name) ?? "table" }));
+}

@@ -1,0 +1,130 @@
+// The measure's running value down a ranking: at rank i, the measure's value for the ranking cut
+// after rank i (the documents below it removed, the judgments unchanged), computed by the same code
+// as the report's number (src/trec/plan.ts evaluateBlock: the kernel, or trec_eval's own algorithm
+// for the lines it computes; each measure under its own conventions, tie order, gain and cutoff). So
+// at the last rank the running value is the per-query value, and at any rank i >= the measure's
+// cutoff k it is too (a measure at k reads the top k only). Before the end of the ranking, a cutoff
+// past rank i counts the missing ranks as non-relevant ("pad"), whatever the measure's beyondList
+// says of rankings shorter than k: a running value says what the ranks so far contribute.
+// Browser-safe.
+import type { Batch } from "../kernel/batch.js";
+import type { ExplicitOptions, Ties } from "../options.js";
+import { evaluateBlock, type Plan } from "../trec/plan.js";
+import { PLACEHOLDER_DOCNO } from "../trec-join.js";
+import type { JudgedDocs } from "./query.js";
+
+/** A document of a ranking: its id, score, label (undefined: no judgment) and position in the run's lines. */
+export interface RankedDoc {
+  readonly docid: string;
+  readonly score: number;
+  readonly label: number | undefined;
+  /** Its row among the query's rows in the run (0-based): input order, which the tie orders fall back on. */
+  readonly index: number;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * One batch of queries, each the given documents (in the order given) against the same judgments:
+ * what the kernel reads. Document ids go in the batch's pool, for trec_eval's tie order.
+ */
+export function batchOf(queries: readonly (readonly RankedDoc[])[], judged: JudgedDocs): Batch {
+  let rows = 0;
+  for (const q of queries) rows += q.length;
+  const offsets = new Int32Array(queries.length + 1);
+  const scores = new Float64Array(rows);
+  const labels = new Float64Array(rows);
+  const docids = new Int32Array(rows);
+  const J = judged.labels.length;
+  const judgedOffsets = new Int32Array(queries.length + 1);
+  const judgedLabels = new Float64Array(J * queries.length);
+  // One pool entry per distinct document (by its index in the run).
+  const entry = new Map<number, number>();
+  const encoded: Uint8Array[] = [];
+  let at = 0;
+  queries.forEach((q, k) => {
+    for (const d of q) {
+      scores[at] = d.score;
+      labels[at] = d.label === undefined ? NaN : d.label;
+      let e = entry.get(d.index);
+      if (e === undefined) {
+        entry.set(d.index, (e = encoded.length));
+        encoded.push(utf8.encode(d.docid));
+      }
+      docids[at++] = e;
+    }
+    offsets[k + 1] = at;
+    judgedLabels.set(judged.labels, J * k);
+    judgedOffsets[k + 1] = J * (k + 1);
+  });
+  const poolOffsets = new Int32Array(encoded.length + 1);
+  for (let e = 0; e < encoded.length; e++) poolOffsets[e + 1] = poolOffsets[e] + encoded[e].length;
+  const bytes = new Uint8Array(poolOffsets[encoded.length]);
+  encoded.forEach((b, e) => bytes.set(b, poolOffsets[e]));
+  return { numQueries: queries.length, offsets, scores, labels, judgedOffsets, judged: judgedLabels, docids, pool: { bytes, offsets: poolOffsets } };
+}
+
+/** What the evaluation was asked for: the plan, the options given, and trec_eval's -c. */
+export interface Evaluation {
+  readonly p: Plan;
+  readonly explicit: ExplicitOptions;
+  /** trec_eval -c: a judged query absent from a run is evaluated (on trec_eval's placeholder under its names). */
+  readonly complete?: boolean;
+}
+
+/** The evaluation's values of one batch, by key (warnings are the evaluation's, said already). */
+function valuesOf(e: Evaluation, batch: Batch, explicit: ExplicitOptions, placeholders: number[] = []): Record<string, Float64Array> {
+  const qids = Array.from({ length: batch.numQueries }, (_, i) => String(i));
+  return evaluateBlock(e.p, batch, qids, explicit, "", () => {}, placeholders).result.values;
+}
+
+/**
+ * A run's values of the query, by key, as the evaluation computes them: its rows in the run's order
+ * against the judgments. A run without the query: under -c, its values on an empty ranking (trec_eval's
+ * placeholder document under trec_eval's names, as the evaluation ranks it); else null (the query is
+ * left out of that run's numbers).
+ */
+export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly RankedDoc[] | null): Record<string, number> | null {
+  let values: Record<string, Float64Array>;
+  if (docs) values = valuesOf(e, batchOf([docs], judged), e.explicit);
+  else if (!e.complete) return null;
+  else if (e.p.kind === "trec") {
+    const at = judged.docids.indexOf(PLACEHOLDER_DOCNO);
+    const placeholder: RankedDoc = { docid: PLACEHOLDER_DOCNO, score: 1, label: at < 0 ? undefined : judged.labels[at], index: 0 };
+    values = valuesOf(e, batchOf([[placeholder]], judged), e.explicit, [0]);
+  } else values = valuesOf(e, batchOf([[]], judged), e.explicit);
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[0]]));
+}
+
+/**
+ * The running values of the measures at ranks 1..upTo of `ranking` (a ranking as the measures rank
+ * it: sorted under their tie order, cut at their depth, judged documents only under -J), by key:
+ * entry i - 1 is the value at rank i. Each prefix is given to the kernel in the run's order, so that
+ * it ranks it as it ranked the whole list. Under ties "average" a prefix that ends inside a run of
+ * equal scores is not one set of documents but an average over which of them come first: its value
+ * is NaN there, and defined again at the tie's last rank.
+ */
+export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readonly RankedDoc[], upTo: number, ties: Ties): Record<string, Float64Array> {
+  const n = Math.min(upTo, ranking.length);
+  const inputOrder = (docs: readonly RankedDoc[]) => [...docs].sort((a, b) => a.index - b.index);
+  const prefixes: RankedDoc[][] = [];
+  for (let i = 1; i <= n && i < ranking.length; i++) prefixes.push(inputOrder(ranking.slice(0, i)));
+  const out: Record<string, Float64Array> = {};
+  const pad: ExplicitOptions = Object.freeze({ ...e.explicit, beyondList: "pad" });
+  const before = prefixes.length ? valuesOf(e, batchOf(prefixes, judged), pad) : {};
+  // The whole ranking under the measure's own conventions (beyondList's own say on a short list).
+  const whole = n === ranking.length && n > 0 ? valuesOf(e, batchOf([inputOrder(ranking)], judged), e.explicit) : {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(whole)])) {
+    const v = new Float64Array(n);
+    if (before[key]) v.set(before[key]);
+    if (whole[key]) v[n - 1] = whole[key][0];
+    out[key] = v;
+  }
+  if (ties === "average") {
+    for (let i = 1; i < n; i++) {
+      if (ranking[i - 1].score !== ranking[i].score) continue;
+      for (const v of Object.values(out)) v[i - 1] = NaN;
+    }
+  }
+  return out;
+}

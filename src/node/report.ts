@@ -1,0 +1,165 @@
+// rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]: one HTML file with the
+// evaluation (as the command line evaluates it: cli.ts evaluateTrecRuns), its comparison (as
+// --compare makes it, from the same options), charts, every query's values and the drill-downs of the
+// queries that changed most (src/explain/). The runs are read twice: once to evaluate them, which
+// says which queries changed most, then again to take those queries' rows from the joined blocks.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { compare, type NamedResult } from "../compare/compare.js";
+import { comparableResult, comparableRows } from "../compare-runs.js";
+import { RankevalError } from "../errors.js";
+import { changedMost } from "../explain/changes.js";
+import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
+import { valueRows } from "../explain/print.js";
+import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
+import { reportData, type MeanDifference, type ReportRun } from "../report-html/data.js";
+import { reportHtml } from "../report-html/html.js";
+import { printValue } from "../explain/print.js";
+import { trecLines } from "../trec/names.js";
+import { options, planConventions, trecText, type Plan, type RunResult } from "../trec/plan.js";
+import type { GroupedJudgments } from "../trec-join.js";
+import type { CliArgs } from "./args.js";
+import type { Io } from "./cli.js";
+import { compareOptions, compareRuns } from "./compare.js";
+import type { EvaluateRuns } from "./explain.js";
+import { displayName, rereadable } from "./read.js";
+import { expandRuns } from "./runs.js";
+
+/** Drill-downs in a report when --report-queries does not say. */
+export const REPORT_QUERIES = 50;
+
+const usage = (message: string) => new RankevalError("bad-option", message);
+
+/** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
+export function reportMeasure(p: Plan): string | null {
+  const rows = valueRows(p);
+  return (rows.find((r) => /^(map|ndcg@10|ndcg_cut_10)$/.test(r.name)) ?? rows[0])?.name ?? null;
+}
+
+/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name (as the page's worker reads them). */
+function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
+  const out: Record<string, { text: string; value: number | null }> = {};
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const [name, , value] = line.split("\t");
+    const n = Number(value);
+    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
+  }
+  return out;
+}
+
+/** The aggregate rows and each run's cells and per-query values, as the report holds them. */
+export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[]; runs: ReportRun[] } {
+  const values = valueRows(p);
+  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
+  return {
+    rows,
+    runs: runs.map((r) => {
+      const cells =
+        p.kind === "trec"
+          ? summaryCells(trecText(p, r, { perQuery: false }))
+          : Object.fromEntries(p.rows.map((row) => {
+              const v = r.result.mean[row.measure];
+              return [row.name, { text: printValue(v, "table"), value: Number.isNaN(v) ? null : v }];
+            }));
+      const columns = Object.fromEntries(values.map((v) => [v.name, { values: r.result.values[v.key], print: v.print }]));
+      return { name: displayName(r.file), cells, perQuery: { qids: r.result.qids, columns } };
+    }),
+  };
+}
+
+/** Runs `rankeval --report FILE ...`; errors are thrown as RankevalErrors for main() to report. */
+export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
+  const started = performance.now();
+  const out = resolve(args.report!);
+  if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
+  // Said before anything is read: where the report goes, and that every input can be read twice.
+  try {
+    if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new RankevalError("bad-input", `--report ${args.report}: ${dirname(out)} is not a directory to write it in`);
+  }
+  const [qrels, ...runArgs] = args.files;
+  for (const f of [qrels, ...expandRuns(runArgs).files]) {
+    if (!(await rereadable(f))) throw usage(`--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`);
+  }
+  const { p, runs } = await evaluate(args, io);
+  const explicit = options(args, p.kind === "trec");
+  const { rows, runs: reported } = reportRuns(p, runs);
+
+  // The comparison, as --compare makes it from the same options, with two runs or more.
+  let comparison = null;
+  const intervals: MeanDifference[] = [];
+  const names = reported.map((r) => r.name);
+  if (runs.length >= 2) {
+    const { rows: comparable, left } = comparableRows(p);
+    if (comparable.length) {
+      if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+      const named: NamedResult[] = runs.map((r, i) => ({ name: names[i], result: comparableResult(r.result, comparable) }));
+      const o = compareOptions({ ...args, baseline: args.baseline === undefined ? undefined : displayName(args.baseline) }, named);
+      const c = await compareRuns(named, o);
+      comparison = { comparison: c, test: c.settings.tests[0] };
+      for (const x of compare(named, { pairs: "all", tests: ["t"], correction: "none" }).comparisons) {
+        intervals.push({ measure: x.measure, baseline: x.baseline, run: x.run, n: x.n, difference: x.difference, ci95: x.ci95 });
+      }
+    }
+  }
+
+  // The queries that changed most on the chosen measure against the baseline.
+  const measure = reportMeasure(p);
+  const baseline = comparison?.comparison.baseline ?? names[0];
+  const n = args.reportQueries ?? REPORT_QUERIES;
+  const chosen = measure === null ? [] : changedMost(reported.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure].values })), Math.max(0, names.indexOf(baseline)), n);
+  // Shown to the chosen measure's cutoff (at least 20): every measure's running values are there.
+  const depth = defaultDepth([{ cutoff: measure === null ? 0 : cutoffOf(p, measure) }]);
+  const explanations = chosen.length ? await explainQueries(args, io, evaluate, p, chosen, runs.map((r) => r.file), depth) : [];
+
+  const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  const data = reportData({
+    source: `rankeval ${version} (command line)`,
+    rows,
+    conventions: planConventions(p, explicit).join("; "),
+    runs: reported,
+    comparison,
+    intervals,
+    explained: { measure: measure ?? "", baseline, explanations },
+    warnings: [],
+  });
+  const { gzipSync } = await import("node:zlib");
+  const html = await reportHtml(data, (bytes) => gzipSync(bytes, { level: 9 }));
+  try {
+    writeFileSync(out, html);
+  } catch (e) {
+    throw new RankevalError("bad-input", `--report ${args.report}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const bytes = Buffer.byteLength(html);
+  const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+  const queries = data.perQuery.qids.length;
+  io.stderr.write(`rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${runs.length} run${runs.length === 1 ? "" : "s"}, ${queries} quer${queries === 1 ? "y" : "ies"}, ${explanations.length} drill-down${explanations.length === 1 ? "" : "s"}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return 0;
+}
+
+/**
+ * The drill-downs of `qids`: the files read again, as the evaluation read them (the same plan kind,
+ * so labels are read alike; a measure of no cost, its warnings said already), each query's rows taken
+ * from the joined blocks.
+ */
+async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number): Promise<Explanation[]> {
+  const wanted = new Set(qids);
+  let judgments: GroupedJudgments | null = null;
+  const rows = new Map<string, RunRows | null>();
+  const quiet: Io = { stdout: io.stdout, stderr: { write: () => true } };
+  // A plan of the same kind: trec_eval's names read labels as trec_eval does (atol), others as written.
+  const again: CliArgs = { ...args, measures: [p.kind === "trec" ? "num_ret" : "precision@1"] };
+  await evaluate(again, quiet, {
+    judgments: (j) => void (judgments = j),
+    block: (file, joined) => {
+      for (const [q, r] of rowsInBlock(joined, wanted)) rows.set(`${file}\0${q}`, r);
+    },
+  });
+  const explicit = options(args, p.kind === "trec");
+  return qids.map((qid) => {
+    const judged: JudgedDocs = judgedOf(judgments!, qid)!;
+    return explainQuery({ p, explicit, complete: args.complete }, { qid, judged, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) }, { depth });
+  });
+}

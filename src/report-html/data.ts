@@ -1,0 +1,174 @@
+// What an HTML report holds (plain data, JSON), made from what the command line's --report and the
+// page's "download report" both have: each run's aggregate cells (as printed) and per-query values,
+// the conventions, the comparison, and the drill-downs of the queries that changed most. The page's
+// script in the report (web/report-view.ts) draws everything from it. Browser-safe.
+import type { Comparison, TestName } from "../compare/compare.js";
+import { formatP, markLegend, significance } from "../compare/format.js";
+import type { Explanation } from "../explain/explain.js";
+import { printValue, type ValuePrint } from "../explain/print.js";
+import { sortQids } from "../trec/format.js";
+
+/** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
+export interface ReportRun {
+  readonly name: string;
+  readonly cells: Readonly<Record<string, { readonly text: string; readonly value: number | null }>>;
+  readonly perQuery: {
+    readonly qids: readonly string[];
+    readonly columns: Readonly<Record<string, { readonly values: ArrayLike<number>; readonly print: ValuePrint }>>;
+  };
+}
+
+/** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
+export interface MeanDifference {
+  readonly measure: string;
+  readonly baseline: string;
+  readonly run: string;
+  readonly n: number;
+  readonly difference: number;
+  readonly ci95: readonly [number, number];
+}
+
+/** What a report is made of. */
+export interface ReportInput {
+  /** What made it (the command line, or "the rankeval page"), and rankeval's version. */
+  readonly source: string;
+  /** The aggregate table's rows, as printed, in order. */
+  readonly rows: readonly string[];
+  readonly conventions: string;
+  readonly runs: readonly ReportRun[];
+  /** The comparison (with two runs or more) and the test whose marks the table shows. */
+  readonly comparison: { readonly comparison: Comparison; readonly test: TestName } | null;
+  readonly intervals: readonly MeanDifference[];
+  /** The drill-downs, and the measure and baseline whose changes chose them. */
+  readonly explained: { readonly measure: string; readonly baseline: string; readonly explanations: readonly Explanation[] };
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A per-query column as stored: each value as printed, compactly: a number when the printed text is
+ * `scale` decimals (4 for trec_eval's `%6.4f` and the table's; 0 for `%ld`), written without its
+ * decimal point (0.8422 as 8422); else the text itself ("-nan", "NaN"); null where the run lacks the
+ * query. Exact (the digits printed), and about a third the size of the doubles.
+ */
+export interface StoredColumn {
+  readonly measure: string;
+  /** Index into ReportData.runs. */
+  readonly run: number;
+  readonly print: ValuePrint;
+  readonly scale: 0 | 4;
+  readonly values: readonly (number | string | null)[];
+}
+
+export interface ReportData {
+  readonly version: 1;
+  readonly source: string;
+  readonly rows: readonly string[];
+  readonly conventions: string;
+  readonly runs: readonly { readonly name: string; readonly cells: Readonly<Record<string, readonly [string, number | null]>> }[];
+  /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
+  readonly marks: Readonly<Record<string, Readonly<Record<string, { readonly mark: "higher" | "lower" | null; readonly title: string }>>>>;
+  readonly comparison: {
+    readonly baseline: string | null;
+    readonly test: TestName;
+    readonly legend: string;
+    readonly header: readonly string[];
+    readonly rows: readonly (readonly string[])[];
+    readonly significant: readonly boolean[];
+    readonly notes: string;
+  } | null;
+  readonly intervals: readonly MeanDifference[];
+  readonly perQuery: { readonly qids: readonly string[]; readonly columns: readonly StoredColumn[] };
+  readonly explained: ReportInput["explained"];
+  readonly warnings: readonly string[];
+}
+
+const DECIMALS = /^-?\d+\.\d{4}$/;
+const INTEGER = /^-?\d+$/;
+
+/** A value as stored (StoredColumn): its printed text, as a number where that is exact. */
+export function storeValue(v: number, print: ValuePrint): number | string {
+  const text = printValue(v, print);
+  if (print === "long") return INTEGER.test(text) && Number.isSafeInteger(Number(text)) && text !== "-0" ? Number(text) : text;
+  if (!DECIMALS.test(text) || text.startsWith("-0.0000")) return text;
+  const n = Number(text.replace(".", ""));
+  return Number.isSafeInteger(n) ? n : text;
+}
+
+/** A stored value's text: as the CLI printed it. */
+export function storedText(v: number | string | null, scale: 0 | 4): string {
+  if (v === null) return "";
+  if (typeof v === "string") return v;
+  if (scale === 0) return String(v);
+  const digits = String(Math.abs(v)).padStart(5, "0");
+  return `${v < 0 ? "-" : ""}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+}
+
+/** A stored value as a number (NaN for "-nan", "NaN", or none). */
+export function storedNumber(v: number | string | null, scale: 0 | 4): number {
+  if (v === null) return NaN;
+  if (typeof v === "string") return Number(v);
+  return scale === 0 ? v : v / 1e4;
+}
+
+/** A number as the comparison's table prints it: 4 decimals, NaN, + where signed. */
+const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+
+/** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
+function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData["comparison"]> {
+  const tests = c.settings.tests;
+  const header = ["measure", "baseline", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", ...tests.map((t) => `${t} p`)];
+  const rows = c.comparisons.map((x) => [
+    x.measure, x.baseline, x.run, String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
+    `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
+    fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`,
+    ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
+  ]);
+  const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
+  const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
+  const notes = `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${c.settings.alpha}${resampled ? `; B = ${c.settings.iterations}, seed ${c.settings.seed}` : ""}.`;
+  return { baseline: c.baseline, test, legend: markLegend(c, test), header, rows, significant: c.comparisons.map((x) => x.tests[test]?.significant === true), notes };
+}
+
+/** The report's data from what the command line or the page has. */
+export function reportData(input: ReportInput): ReportData {
+  const runs = input.runs.map((r) => ({ name: r.name, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])) }));
+  const marks: Record<string, Record<string, { mark: "higher" | "lower" | null; title: string }>> = {};
+  const c = input.comparison;
+  if (c && c.comparison.baseline !== null) {
+    for (const x of c.comparison.comparisons) {
+      const r = x.tests[c.test];
+      if (!r) continue;
+      (marks[x.measure] ??= {})[x.run] = {
+        mark: significance(x, c.test),
+        title: `${c.test} vs ${x.baseline}: p = ${formatP(r.p)}, adjusted ${formatP(r.pAdjusted)} (n = ${x.n})`,
+      };
+    }
+  }
+  // Every run's queries, in byte order (as every report lists them), and each column aligned to them.
+  const qids = sortQids([...new Set(input.runs.flatMap((r) => r.perQuery.qids))]);
+  const row = new Map(qids.map((q, i) => [q, i]));
+  const columns: StoredColumn[] = [];
+  const measures = [...new Set(input.runs.flatMap((r) => Object.keys(r.perQuery.columns)))];
+  for (const m of measures) {
+    input.runs.forEach((r, i) => {
+      const col = r.perQuery.columns[m];
+      if (!col) return;
+      const values: (number | string | null)[] = new Array(qids.length).fill(null);
+      r.perQuery.qids.forEach((q, k) => (values[row.get(q)!] = storeValue(col.values[k], col.print)));
+      columns.push({ measure: m, run: i, print: col.print, scale: col.print === "long" ? 0 : 4, values });
+    });
+  }
+  return {
+    version: 1,
+    source: input.source,
+    rows: input.rows,
+    conventions: input.conventions,
+    runs,
+    marks,
+    comparison: c ? comparisonTable(c.comparison, c.test) : null,
+    intervals: input.intervals,
+    perQuery: { qids, columns },
+    explained: input.explained,
+    warnings: input.warnings,
+  };
+}

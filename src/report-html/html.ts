@@ -1,0 +1,51 @@
+// The HTML report as one file: inline CSS, the data (src/report-html/data.ts) gzipped and
+// base64-encoded, and the script that draws it (web/report-view.ts, bundled at build time into
+// viewer.generated.ts). It loads nothing else, so it opens from disk and works offline. Browser-safe:
+// the command line and the page both write it.
+import type { ReportData } from "./data.js";
+import { REPORT_VIEWER_JS, REPORT_VIEWER_CSS } from "./viewer.generated.js";
+
+/** gzip, by the platform's CompressionStream (Node 18+, every current browser), unless one is given. */
+async function gzipStream(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Base64 of bytes, in pieces (String.fromCharCode takes so many arguments at most). */
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+/**
+ * The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster);
+ * the report's script reads gzip with the browser's DecompressionStream.
+ */
+export async function reportHtml(data: ReportData, gzip: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> = gzipStream): Promise<string> {
+  const packed = base64(await gzip(new TextEncoder().encode(JSON.stringify(data))));
+  // A "</script" in the script would end its element: none is meant, but none can be, either.
+  const script = REPORT_VIEWER_JS.replace(/<\/(script)/gi, "<\\/$1");
+  const title = `rankeval report: ${data.runs.map((r) => r.name).join(", ")}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${escapeHtml(data.source)}">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_VIEWER_CSS}</style>
+</head>
+<body data-state="loading">
+<h1>rankeval report</h1>
+<p class="lead">${escapeHtml(data.runs.map((r) => r.name).join(", "))}. Made by ${escapeHtml(data.source)}. Everything is in this file: it opens offline.</p>
+<noscript><p class="error">This report draws its tables and charts with a script in this file: allow scripts to see them.</p></noscript>
+<main id="report"></main>
+<script type="application/octet-stream" id="report-data" data-encoding="gzip+base64">${packed}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,235 @@
+// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs: the report has
+// no other file and needs no network): it reads the report's data (src/report-html/data.ts, gzipped
+// and base64-encoded in a <script type="application/octet-stream"> element) and draws the aggregate
+// table with the comparison's marks, the conventions, the comparison, the charts (charts.ts), the
+// queries that lost and gained most, the per-query table (sortable, filterable) and the drill-downs
+// (explain-view.ts). The same data- attributes as the page on every value cell; numbers as the CLI
+// prints them. `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
+import { changes } from "../src/explain/changes.js";
+import type { Explanation } from "../src/explain/explain.js";
+import type { ValuePrint } from "../src/explain/print.js";
+import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/report-html/data.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
+
+/** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
+const MAX_ROWS = 200;
+/** Lost / gained lists: this many queries each. */
+const CHANGES = 10;
+
+async function readData(): Promise<ReportData> {
+  const el = document.getElementById("report-data")!;
+  const binary = atob((el.textContent ?? "").trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return JSON.parse(await new Response(stream).text()) as ReportData;
+}
+
+/** A column decoded: its values as numbers (NaN: none) and as printed. */
+interface Column extends StoredColumn {
+  numbers: Float64Array;
+}
+
+function draw(data: ReportData): void {
+  document.head.append(h("style", {}, DRILLDOWN_CSS));
+  const root = document.getElementById("report")!;
+  const runs = data.runs.map((r) => r.name);
+  const columns: Column[] = data.perQuery.columns.map((c) => ({ ...c, numbers: Float64Array.from(c.values, (v) => storedNumber(v, c.scale)) }));
+  const column = (measure: string, run: number) => columns.find((c) => c.measure === measure && c.run === run);
+  const measures = [...new Set(columns.map((c) => c.measure))];
+  const qids = data.perQuery.qids;
+  const explained = new Map<string, Explanation>(data.explained.explanations.map((x) => [x.qid, x]));
+  const drill = h("div", { id: "drilldown" });
+
+  /** Opens a query's drill-down (scrolled to), or says the report has none for it. */
+  const open = (qid: string, measure?: string) => {
+    const x = explained.get(qid);
+    if (!x) {
+      drill.replaceChildren(h("p", { class: "dd-none", "data-qid": qid }, `No drill-down of query ${qid} in this report: it has those of the ${data.explained.explanations.length} queries that changed most. `, h("code", {}, `rankeval --explain ${qid} QRELS RUN ...`), " shows any."));
+    } else {
+      const key = x.measures.find((m) => m.name === measure)?.key ?? x.measures.find((m) => m.name === data.explained.measure)?.key;
+      drill.replaceChildren(drilldownView(x, { measure: key }));
+    }
+    drill.scrollIntoView({ block: "start" });
+  };
+
+  // The aggregate table, runs side by side, the comparison's marks.
+  const table = h("table", { id: "results-table" });
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...runs.map((r) => h("th", { "data-baseline": data.comparison?.baseline === r ? true : null }, r)))));
+  const body = h("tbody");
+  for (const row of data.rows) {
+    const tr = h("tr", {}, h("td", {}, row));
+    for (const r of data.runs) {
+      const [text, value] = r.cells[row] ?? ["", null];
+      const mark = data.marks[row]?.[r.name];
+      tr.append(h("td", { "data-measure": row, "data-run": r.name, "data-value": value === null ? null : String(value), "data-significant": mark?.mark ?? null, title: mark?.title ?? null }, text));
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  root.append(h("div", { id: "results", class: "scroll" }, table));
+  if (data.comparison) root.append(h("p", { id: "compare-legend" }, data.comparison.legend.replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ")));
+  root.append(h("p", { id: "conventions" }, `conventions: ${data.conventions}`));
+  for (const w of data.warnings) root.append(h("p", { class: "warning" }, w));
+
+  if (data.comparison) {
+    const c = data.comparison;
+    const t = h("table", {});
+    t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", {}, x)))));
+    const tb = h("tbody");
+    c.rows.forEach((cells, i) => tb.append(h("tr", { "data-measure": cells[0], "data-run": cells[2] }, ...cells.map((x, k) => h("td", { class: k === cells.length - 1 && c.significant[i] ? "significant" : null }, x)))));
+    t.append(tb);
+    root.append(h("section", { id: "compare-section" }, h("h2", {}, "Comparison"), h("div", { id: "comparison", class: "scroll" }, t), h("p", { id: "compare-notes" }, c.notes)));
+  }
+
+  if (!measures.length) {
+    document.body.dataset.state = "done";
+    return;
+  }
+  // The charts: a measure, a run's histogram, the difference of two runs (a click opens that query).
+  const select = (id: string, names: readonly string[], chosen: number) => h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
+  // The measure whose changes chose the drill-downs, else the page's choice (map, nDCG@10), else the first.
+  const chartMeasure = select("chart-measure", measures, [measures.indexOf(data.explained.measure), measures.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)), 0].find((i) => i >= 0)!);
+  const baselineIndex = Math.max(0, runs.indexOf(data.explained.baseline));
+  const histRun = select("hist-run", runs, 0);
+  const diffA = select("diff-a", runs, baselineIndex);
+  const diffB = select("diff-b", runs, runs.length > 1 ? (baselineIndex === 0 ? 1 : 0) : 0);
+  const histogram = h("div", { id: "histogram" });
+  const histCaption = h("figcaption", { id: "hist-caption" });
+  const difference = h("div", { id: "difference" });
+  const diffCaption = h("figcaption", { id: "diff-caption" });
+  const changesBox = h("div", { id: "changes" });
+  root.append(h("section", { id: "charts-section" },
+    h("h2", {}, "Per-query values"),
+    h("label", {}, h("span", {}, "measure "), chartMeasure),
+    h("div", { id: "charts" },
+      h("figure", {}, h("label", {}, h("span", {}, "run "), histRun), histogram, histCaption),
+      h("figure", {}, h("label", {}, h("span", {}, "difference "), diffB, " minus ", diffA), difference, diffCaption)),
+    changesBox));
+  const renderCharts = () => {
+    const measure = measures[Number(chartMeasure.value)];
+    const hc = column(measure, Number(histRun.value));
+    if (hc) {
+      const { bins, nan } = histogramBins(hc.numbers);
+      histogram.replaceChildren(histogramSvg(bins));
+      histCaption.textContent = `${measure} of ${runs[hc.run]} over ${hc.numbers.length - nan - hc.values.filter((v) => v === null).length} queries`;
+    } else {
+      histogram.replaceChildren();
+      histCaption.textContent = "";
+    }
+    const a = Number(diffA.value);
+    const b = Number(diffB.value);
+    const ca = column(measure, a);
+    const cb = column(measure, b);
+    if (a !== b && ca && cb) {
+      const d = differences({ qids, values: ca.numbers }, { qids, values: cb.numbers });
+      const interval = intervalOf(data, measure, runs[a], runs[b]);
+      const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
+      svg.addEventListener("click", (e) => {
+        const i = differenceAt(svg, e.clientX, d.sorted.length);
+        if (i !== null) open(d.qids[i], measure);
+      });
+      svg.style.cursor = "pointer";
+      difference.replaceChildren(svg);
+      const mean = interval ? `; mean difference ${signed(interval.difference)}, 95% interval [${interval.ci95[0].toFixed(4)}, ${interval.ci95[1].toFixed(4)}] (t, n = ${interval.n})` : Number.isNaN(d.mean) ? "" : `; mean difference ${signed(d.mean)}`;
+      diffCaption.textContent = `${measure}: ${runs[b]} minus ${runs[a]}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean} (values as printed, to 4 decimals). Click a query to open it.`;
+      changesBox.replaceChildren(changesView(measure, runs[a], runs[b], changes({ qids, values: ca.numbers }, { qids, values: cb.numbers }, CHANGES), printOf(cb), (q) => open(q, measure), (q) => explained.has(q)));
+    } else {
+      difference.replaceChildren();
+      diffCaption.textContent = runs.length < 2 ? "One run: no difference to plot." : "Choose two different runs.";
+      changesBox.replaceChildren();
+    }
+  };
+  for (const s of [chartMeasure, histRun, diffA, diffB]) s.addEventListener("change", renderCharts);
+  renderCharts();
+
+  // The drill-downs the report has.
+  const list = h("p", { id: "explained" }, `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `);
+  [...explained.keys()].forEach((q, i) => {
+    const b = h("button", { type: "button", class: "qid-link", "data-qid": q }, q);
+    b.addEventListener("click", () => open(q));
+    list.append(i ? ", " : "", b);
+  });
+  root.append(h("section", { id: "drilldown-section" }, h("h2", {}, "Drill-down"), list, drill));
+
+  // The per-query table: a column per measure and chosen run; sorted by a header, filtered by qid.
+  const pqRuns = h("select", { id: "pq-runs", multiple: true, size: Math.min(4, runs.length) }, ...runs.map((r, i) => h("option", { value: String(i), selected: true }, r)));
+  const pqFilter = h("input", { id: "pq-filter", type: "text", placeholder: "qid contains" });
+  const pqNote = h("p", { id: "pq-note" });
+  const pqTable = h("div", { id: "perquery", class: "scroll" });
+  root.append(h("section", { id: "perquery-section" }, h("h2", {}, "Per query"),
+    h("label", {}, h("span", {}, "runs "), pqRuns), h("label", {}, h("span", {}, "qid filter "), pqFilter), pqNote, pqTable));
+  let sort: { key: string; dir: "asc" | "desc" } | null = null;
+  const renderPerQuery = () => {
+    const chosen = [...pqRuns.selectedOptions].map((o) => Number(o.value));
+    const cols = measures.flatMap((m) => chosen.map((r) => column(m, r)).filter((c): c is Column => c !== undefined));
+    const keyOf = (c: Column) => `${c.measure}\u0000${c.run}`;
+    const filter = pqFilter.value.trim().toLowerCase();
+    let rows = qids.map((_, k) => k);
+    if (filter) rows = rows.filter((k) => qids[k].toLowerCase().includes(filter));
+    if (sort) {
+      const s = sort;
+      const col = cols.find((c) => keyOf(c) === s.key);
+      const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
+      const cmp = (a: number, b: number): number => {
+        if (!col) return byQid(qids[a], qids[b]);
+        const x = col.numbers[a];
+        const y = col.numbers[b];
+        if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) === Number.isNaN(y) ? 0 : Number.isNaN(x) ? 1 : -1;
+        return x - y;
+      };
+      rows.sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+    }
+    pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.` : "";
+    const t = h("table", {});
+    const head = h("tr");
+    for (const c of [{ key: "qid", label: "qid" }, ...cols.map((c) => ({ key: keyOf(c), label: chosen.length > 1 ? `${c.measure} (${runs[c.run]})` : c.measure }))]) {
+      const th = h("th", { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null }, c.label);
+      th.addEventListener("click", () => {
+        sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
+        renderPerQuery();
+      });
+      head.append(th);
+    }
+    t.append(h("thead", {}, head));
+    const tb = h("tbody");
+    for (const k of rows.slice(0, MAX_ROWS)) {
+      const q = qids[k];
+      const qcell = explained.has(q) ? h("td", {}, h("button", { type: "button", class: "qid-link", "data-qid": q, title: "open its drill-down" }, q)) : h("td", {}, q);
+      qcell.querySelector("button")?.addEventListener("click", () => open(q));
+      const tr = h("tr", {}, qcell);
+      for (const c of cols) {
+        const v = c.values[k];
+        tr.append(h("td", { "data-measure": c.measure, "data-run": runs[c.run], "data-qid": q, "data-query": q, "data-value": Number.isNaN(c.numbers[k]) ? null : String(c.numbers[k]) }, storedText(v, c.scale)));
+      }
+      tb.append(tr);
+    }
+    t.append(tb);
+    pqTable.replaceChildren(t);
+  };
+  pqRuns.addEventListener("change", renderPerQuery);
+  pqFilter.addEventListener("input", renderPerQuery);
+  renderPerQuery();
+  document.body.dataset.state = "done";
+}
+
+const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(4)}`;
+
+/** How a column's values print, for the lists of changes. */
+const printOf = (c: Column): ValuePrint => c.print;
+
+/** The mean difference b - a and its interval, from the report's (each pair once: the other way round, negated). */
+function intervalOf(data: ReportData, measure: string, a: string, b: string) {
+  for (const x of data.intervals) {
+    if (x.measure !== measure) continue;
+    if (x.baseline === a && x.run === b) return x;
+    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] as const };
+  }
+  return undefined;
+}
+
+readData().then(draw, (e: unknown) => {
+  document.getElementById("report")!.append(h("p", { class: "error" }, `This report's data could not be read: ${e instanceof Error ? e.message : String(e)}`));
+  document.body.dataset.state = "error";
+});
