@@ -143,6 +143,16 @@ function rowCutoffs(p: Plan): Map<string, number> {
   return out;
 }
 
+/** Families whose value at cutoff k reads ranks 1..k only (so a ranking cut at any rank from k on has the same value). */
+const TOP_K = new Set(["ndcg", "dcg", "precision", "recall", "f1", "map", "mrr", "err", "hit_rate", "hits", "judged", "unj", "relative_p"]);
+
+/** The kernel measures read at their cutoff only, by key: their cutoff. */
+function readAtCutoff(p: Plan): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of p.measures) if (m.k > 0 && TOP_K.has(m.family.name)) out.set(m.name, m.k);
+  return out;
+}
+
 const describeGain = (g: ResolvedOptions["gain"]) => (typeof g === "string" ? g : `table ${[...g].map(([l, v]) => `${l}=${v}`).join(",")}`);
 
 /** The run's rows ranked as measures under `o` rank them (the reference's ranking: the README's definitions). */
@@ -166,6 +176,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const rows: ValueRow[] = wanted.length ? wanted : all;
   const options = rowOptions(p, e);
   const cutoffs = rowCutoffs(p);
+  const topK = readAtCutoff(p);
   // The rankings the measures shown go down: one per (tie order, depth, -J).
   const rules: RankingRule[] = [];
   const ruleOf = new Map<string, number>();
@@ -205,7 +216,15 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     const values = queryValues(e, q.judged, inputOrder);
     const rowsOf = (ranking: readonly RankedDoc[], rule: number) => {
       const o2 = ruleOptions[rule];
-      const running = runningValues(e, q.judged, ranking, depth, o2.ties);
+      const running = runningValues(e, q.judged, ranking, depth, o2.ties, values);
+      // Under ties "average" a rank inside a tie has no one value, but from a measure's cutoff on
+      // its value is the measure's (each order's top k is within the ranks so far).
+      if (o2.ties === "average" && values) {
+        for (const [key, k] of topK) {
+          const v = running[key];
+          if (v) for (let i = k - 1; i < v.length; i++) if (Number.isNaN(v[i])) v[i] = values[key];
+        }
+      }
       const shown = ranking.slice(0, depth);
       const ties = tieGroups(ranking);
       const otherRanks = other[r] === null ? null : rankOf[other[r]!];
@@ -244,8 +263,8 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     .sort((a, b) => b.label - a.label || a.index - b.index)
     .map((d, i, all) => ({ docid: d.docid, score: all.length - i, label: d.label, index: d.index }));
   const idealRanking = rank(idealDocs as Doc[], first.depth, "input", first.judgedOnly) as unknown as RankedDoc[];
-  const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input");
   const idealValues = queryValues(e, q.judged, idealDocs)!;
+  const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input", idealValues);
   const ideal = {
     length: idealRanking.length,
     rows: idealRanking.slice(0, depth).map((d, i): ExplainedRow => ({

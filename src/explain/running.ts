@@ -104,7 +104,7 @@ export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly Ra
  * equal scores is not one set of documents but an average over which of them come first: its value
  * is NaN there, and defined again at the tie's last rank.
  */
-export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readonly RankedDoc[], upTo: number, ties: Ties): Record<string, Float64Array> {
+export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readonly RankedDoc[], upTo: number, ties: Ties, final?: Readonly<Record<string, number>> | null): Record<string, Float64Array> {
   const n = Math.min(upTo, ranking.length);
   const inputOrder = (docs: readonly RankedDoc[]) => [...docs].sort((a, b) => a.index - b.index);
   const prefixes: RankedDoc[][] = [];
@@ -112,8 +112,12 @@ export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readon
   const out: Record<string, Float64Array> = {};
   const pad: ExplicitOptions = Object.freeze({ ...e.explicit, beyondList: "pad" });
   const before = prefixes.length ? valuesOf(e, batchOf(prefixes, judged), pad) : {};
-  // The whole ranking under the measure's own conventions (beyondList's own say on a short list).
-  const whole = n === ranking.length && n > 0 ? valuesOf(e, batchOf([inputOrder(ranking)], judged), e.explicit) : {};
+  // The whole ranking under the measure's own conventions (beyondList's own say on a short list): its
+  // value, `final` when given (the run's rows evaluated as they are: under ties "average" with -M
+  // cutting a tie, which of its documents are kept is itself averaged over, not the ones shown).
+  const last = (): Record<string, ArrayLike<number>> =>
+    final ? Object.fromEntries(Object.entries(final).map(([k, v]) => [k, [v]])) : valuesOf(e, batchOf([inputOrder(ranking)], judged), e.explicit);
+  const whole = n === ranking.length && n > 0 ? last() : {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(whole)])) {
     const v = new Float64Array(n);
     if (before[key]) v.set(before[key]);

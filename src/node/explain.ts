@@ -61,7 +61,7 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
   if (runRows.every((r) => r.rows === null) && !args.complete) {
     const first = runs[0];
     const which = runs.length === 1 ? displayName(first.file) : `any of ${runs.map((r) => displayName(r.file)).join(", ")}`;
-    throw badInput(`query "${qid}" is judged but not in ${which}${near(qid, first.result.qids)}; the queries evaluated are ${some(first.result.qids)} (-c evaluates a judged query a run lacks as an empty ranking)`);
+    throw badInput(`query "${qid}" is judged but not in ${which}; the queries evaluated are ${some(first.result.qids)} (-c evaluates a judged query a run lacks as an empty ranking)`);
   }
   const explicit = options(a, p.kind === "trec");
   const x = explainQuery({ p, explicit, complete: args.complete }, { qid, judged: judged!, runs: runRows.map((r) => ({ name: displayName(r.name), rows: r.rows })) }, { depth: args.explainDepth });
