@@ -7,7 +7,8 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/compare/format.js";
-import { differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { changesLists, PageDrilldowns } from "./drilldown.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
@@ -40,6 +41,8 @@ const comparisonTable = $<HTMLDivElement>("#comparison");
 const compareNotes = $<HTMLParagraphElement>("#compare-notes");
 const compareLegend = $<HTMLParagraphElement>("#compare-legend");
 const compareDownloads = $<HTMLDivElement>("#compare-downloads");
+/** Drill-downs (drilldown.ts), asked of the worker that read the files. */
+const drill = new PageDrilldowns((job) => (worker ? (worker.postMessage(job), true) : false), $("#drilldown-section"), $("#drilldown"), $("#drilldown-status"));
 
 /**
  * Run rows the worker keeps to re-evaluate under new settings without reading the files again: the
@@ -305,13 +308,21 @@ function renderCharts(): void {
   if (a && b && a !== b && ca && cb) {
     const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
     const interval = intervalOf(measure, a.name, b.name);
-    difference.replaceChildren(differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined));
+    const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
+    // A click on the plot opens the query drawn there.
+    svg.addEventListener("click", (e) => {
+      const i = differenceAt(svg, e.clientX, d.sorted.length);
+      if (i !== null) void drill.open(d.qids[i], measure);
+    });
+    difference.replaceChildren(svg);
+    $<HTMLDivElement>("#changes").replaceChildren(changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "");
     const mean = interval
       ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
       : Number.isNaN(d.mean) ? "" : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
     diffCaption.textContent = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
   } else {
     difference.replaceChildren();
+    $<HTMLDivElement>("#changes").replaceChildren();
     diffCaption.textContent = runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
 }
@@ -421,6 +432,22 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+/** The HTML report of what the page shows (drilldown.ts), saved as rankeval-report.html. */
+async function downloadReport(): Promise<void> {
+  document.body.dataset.report = "running";
+  try {
+    const html = await drill.report({
+      measures, runs, conventions: conventions.textContent?.replace(/^conventions: /, "") ?? "", warnings: [...warnings.children].map((p) => p.textContent ?? ""),
+      comparison, measure: chartMeasure.value, baseline: diffA.value,
+    });
+    save("rankeval-report.html", "text/html", html);
+    document.body.dataset.report = "done";
+  } catch (e) {
+    errorBox.textContent = `the report could not be made: ${e instanceof Error ? e.message : String(e)}`;
+    document.body.dataset.report = "error";
+  }
+}
+
 /** Saves `text` as a file through a Blob and an <a download>. */
 function save(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -446,6 +473,7 @@ function clearResults(): void {
   compareStatus.textContent = "";
   renderComparison();
   downloads.hidden = true;
+  drill.clear();
   results.replaceChildren();
   conventions.textContent = "";
   renderChoices();
@@ -509,6 +537,7 @@ function spawn(job: Job): void {
   w.onmessage = (e: MessageEvent<Report>) => {
     if (w !== worker) return;
     const r = e.data;
+    if (drill.receive(r)) return;
     switch (r.type) {
       case "progress":
         showProgress(r);
@@ -653,6 +682,12 @@ cancelButton.addEventListener("click", cancel);
 for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns]) select.addEventListener("change", () => (select.dataset.chosen = "user"));
 for (const select of [chartMeasure, histRun, diffA, diffB]) select.addEventListener("change", renderCharts);
 pqRuns.addEventListener("change", renderPerQuery);
+// A click on a query's row of the per-query table opens its drill-down (the running values of the cell's measure).
+pqTable.addEventListener("click", (e) => {
+  const td = (e.target as Element).closest("td");
+  const cell = td?.dataset.qid !== undefined ? td : td?.parentElement?.querySelector<HTMLElement>("td[data-qid]");
+  if (cell?.dataset.qid !== undefined && document.body.dataset.state === "done") void drill.open(cell.dataset.qid, cell.dataset.measure);
+});
 pqFilter.addEventListener("input", renderPerQuery);
 downloads.addEventListener("click", (e) => {
   const format = (e.target as HTMLElement).dataset.format;
@@ -660,6 +695,7 @@ downloads.addEventListener("click", (e) => {
   if (format === "json") save("rankeval.json", "application/json", files.json);
   else if (format === "csv") save("rankeval.csv", "text/csv", files.csv);
   else if (format === "trec" && files.trec !== null) save("rankeval.txt", "text/plain", files.trec);
+  else if (format === "report") void downloadReport();
 });
 
 // Drag and drop: onto one input's row, the files go to that input; anywhere else on the inputs, each

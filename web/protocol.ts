@@ -3,6 +3,7 @@ import type { Comparison, TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/trec/plan.js";
+import type { Explanation } from "../src/explain/explain.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
 export interface Settings {
@@ -27,7 +28,13 @@ export type Job =
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
   /** Another comparison of the runs evaluated (no evaluation again). */
-  | { kind: "compare"; compare: CompareSettings };
+  | { kind: "compare"; compare: CompareSettings }
+  /**
+   * Drill-downs of these queries (src/explain/) over every run read, under the current settings, shown
+   * to `depth` ranks (default: the cutoff of `measure`, a printed name, at least 20); `id` comes back
+   * with the answer.
+   */
+  | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string };
 
 /**
  * The comparison the page asks for, as the command line's --compare options: --baseline (null: the
@@ -97,4 +104,6 @@ export type Report =
   | { type: "comparison-error"; message: string }
   /** `kept`: the worker kept what it read, so new settings need no second read. */
   | { type: "done"; kept: boolean }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  | { type: "explain"; id: number; explanations: Explanation[] }
+  | { type: "explain-error"; id: number; message: string };

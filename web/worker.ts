@@ -30,6 +30,7 @@ import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSour
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { explainQueries } from "./worker-explain.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
@@ -145,8 +146,12 @@ function context(settings: Settings): Context {
   return { settings, p, opts: options(settings.conventions, p.kind === "trec"), warned: new Set() };
 }
 
+/** The settings of the table shown: what drill-downs explain. */
+let current: Context | null = null;
+
 /** Starts a table: its rows (the measures as printed) and the conventions line. */
 function postRows(ctx: Context): void {
+  current = ctx;
   const { p, opts } = ctx;
   const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
   post({ type: "rows", measures: rows, conventions: planConventions(p, opts).join("; ") });
@@ -493,6 +498,16 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     }
     if (job.kind === "compare") {
       postComparison(job.compare);
+      return;
+    }
+    if (job.kind === "explain") {
+      // Drill-downs (worker-explain.ts): answered apart, so that a failure leaves the table as it is.
+      try {
+        const state = { kind, p: current!.p, opts: current!.opts, units, judgments: judgmentsRead, perSubtopic, file: (name: string) => lastTrec?.runs.find((f) => f.name === name), readInto };
+        post({ type: "explain", id: job.id, explanations: await explainQueries(state, job.qids, job.depth, job.measure) });
+      } catch (err) {
+        post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });
+      }
       return;
     }
     if (job.kind === "trec") {

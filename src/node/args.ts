@@ -312,6 +312,10 @@ function checkExplainReport(a: CliArgs): void {
   if (a.explain !== undefined && a.report !== undefined) throw usage("--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)");
   if (a.compare) throw usage(`${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`);
   if (a.letor !== undefined) throw usage(`${mode} takes QRELS RUN [RUN ...], not --letor`);
+  // Relevance judgments only: not trec_eval's other judgment formats, nor subtopic judgments.
+  if (a.relFormat !== undefined && a.relFormat !== "qrels") throw usage(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
+  if (a.diversity) throw usage(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
+  if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined) throw usage(`-Z and -D have no meaning with ${mode}`);
   if (a.tieRange) throw usage(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
   if (a.noSummary) throw usage(`-n has no meaning with ${mode}`);
   if (a.perQuery) throw usage(`-q has no meaning with ${mode} (${mode === "--explain" ? "it shows one query" : "the report has every query's values"})`);

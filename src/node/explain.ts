@@ -10,6 +10,7 @@ import { nearest } from "../measures/suggest.js";
 import { options, planConventions } from "../trec/plan.js";
 import type { GroupedJudgments } from "../trec-join.js";
 import type { CliArgs } from "./args.js";
+import { asksForDiversity } from "./diversity.js";
 import type { EvaluationHooks, Io } from "./cli.js";
 import type { Plan, RunResult } from "../trec/plan.js";
 import { displayName } from "./read.js";
@@ -39,6 +40,7 @@ function near(qid: string, known: readonly string[]): string {
 export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const qid = args.explain!;
   if (args.files.length < 2) throw new RankevalError("bad-option", "--explain QID needs QRELS and at least one RUN file");
+  if (asksForDiversity(args)) throw new RankevalError("bad-option", "--explain explains measures of relevance judgments, not the diversity measures' (subtopic judgments)");
   const a: CliArgs = args.measures.length ? args : { ...args, measures: [...EXPLAIN_DEFAULT_MEASURES] };
   const wanted = new Set([qid]);
   let judged: JudgedDocs | null = null;

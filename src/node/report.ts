@@ -19,6 +19,7 @@ import { trecLines } from "../trec/names.js";
 import { options, planConventions, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments } from "../trec-join.js";
 import type { CliArgs } from "./args.js";
+import { asksForDiversity } from "./diversity.js";
 import type { Io } from "./cli.js";
 import { compareOptions, compareRuns } from "./compare.js";
 import type { EvaluateRuns } from "./explain.js";
@@ -73,6 +74,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const started = performance.now();
   const out = resolve(args.report!);
   if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
+  if (asksForDiversity(args)) throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
   // Said before anything is read: where the report goes, and that every input can be read twice.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");

@@ -1,0 +1,138 @@
+// The page's drill-downs: a query opened from the per-query table or the difference plot is explained
+// by the worker (worker-explain.ts) and drawn by explain-view.ts, with more ranks on demand; the lists
+// of the queries that lost and gained most under the difference plot; and the HTML report of what the
+// page shows (src/report-html/), with the drill-downs of the queries that changed most.
+import { changedMost, changes } from "../src/explain/changes.js";
+import type { Explanation } from "../src/explain/explain.js";
+import { printValue, type ValuePrint } from "../src/explain/print.js";
+import { reportData, type ReportRun } from "../src/report-html/data.js";
+import { reportHtml } from "../src/report-html/html.js";
+import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
+import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
+
+document.head.append(h("style", {}, DRILLDOWN_CSS));
+
+/** Drill-downs in a report made by the page (as the command line's --report-queries default). */
+const REPORT_QUERIES = 50;
+
+/** A run as the page holds it (main.ts). */
+export interface PageRun {
+  name: string;
+  cells: Record<string, Cell>;
+  perQuery: PerQuery;
+}
+
+/** What the page shows, for a report of it. */
+export interface PageState {
+  measures: readonly string[];
+  runs: readonly PageRun[];
+  conventions: string;
+  warnings: readonly string[];
+  comparison: Extract<Report, { type: "comparison" }> | null;
+  /** The charts' measure and the difference plot's baseline (its "minus" run). */
+  measure: string;
+  baseline: string;
+}
+
+export class PageDrilldowns {
+  private next = 1;
+  private waiting = new Map<number, { resolve: (x: Explanation[]) => void; reject: (e: Error) => void }>();
+  /** The query shown and the measure whose running values are shown. */
+  private shown: { qid: string; measure?: string } | null = null;
+
+  constructor(private readonly send: (job: Job) => boolean, private readonly section: HTMLElement, private readonly box: HTMLElement, private readonly status: HTMLElement) {}
+
+  /** Asks the worker for drill-downs. */
+  private ask(qids: string[], depth?: number, measure?: string): Promise<Explanation[]> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      if (!this.send({ kind: "explain", id, qids, depth, measure })) {
+        this.waiting.delete(id);
+        reject(new Error("the files are no longer read: choose them again"));
+      }
+    });
+  }
+
+  /** The worker's answer; true when it was one. */
+  receive(r: Report): boolean {
+    if (r.type !== "explain" && r.type !== "explain-error") return false;
+    const w = this.waiting.get(r.id);
+    this.waiting.delete(r.id);
+    if (r.type === "explain") w?.resolve(r.explanations);
+    else w?.reject(new Error(r.message));
+    return true;
+  }
+
+  /** Opens a query's drill-down (its running values of `measure`, a printed name), `depth` ranks. */
+  async open(qid: string, measure?: string, depth?: number): Promise<void> {
+    this.shown = { qid, measure };
+    this.section.hidden = false;
+    document.body.dataset.drilldown = "running";
+    this.status.textContent = `Explaining query ${qid}\u2026`;
+    try {
+      const [x] = await this.ask([qid], depth, measure);
+      if (this.shown?.qid !== qid) return;
+      const key = x.measures.find((m) => m.name === measure)?.key;
+      this.box.replaceChildren(drilldownView(x, { measure: key, more: (d) => void this.open(qid, this.shownMeasure() ?? measure, d) }));
+      this.status.textContent = "";
+      document.body.dataset.drilldown = "done";
+      this.section.scrollIntoView({ block: "start" });
+    } catch (e) {
+      this.status.textContent = e instanceof Error ? e.message : String(e);
+      document.body.dataset.drilldown = "error";
+    }
+  }
+
+  /** The measure chosen in the drill-down shown (its select), as printed. */
+  private shownMeasure(): string | undefined {
+    return this.box.querySelector<HTMLElement>(".drilldown")?.dataset.measure;
+  }
+
+  clear(): void {
+    this.shown = null;
+    this.box.replaceChildren();
+    this.status.textContent = "";
+    this.section.hidden = true;
+    delete document.body.dataset.drilldown;
+  }
+
+  /**
+   * The report of what the page shows: its tables and charts, and the drill-downs of the queries that
+   * changed most on the charts' measure against the difference plot's baseline.
+   */
+  async report(s: PageState): Promise<string> {
+    const runs: ReportRun[] = s.runs.map((r) => ({
+      name: r.name,
+      // The command line's printing: a canonical name's value to 4 decimals (the page prints whole numbers as such).
+      cells: Object.fromEntries(Object.entries(r.cells).map(([m, c]) => [m, r.perQuery.columns[m]?.print === "table" && c.value !== null ? { text: printValue(c.value, "table"), value: c.value } : { text: c.text, value: c.value }])),
+      perQuery: { qids: r.perQuery.qids, columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }> },
+    }));
+    const measure = s.runs.some((r) => r.perQuery.columns[s.measure]) ? s.measure : (s.measures.find((m) => s.runs[0]?.perQuery.columns[m]) ?? "");
+    const baseline = s.runs.some((r) => r.name === s.baseline) ? s.baseline : (s.runs[0]?.name ?? "");
+    const columns = s.runs.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure]?.values ?? new Float64Array(r.perQuery.qids.length).fill(NaN) }));
+    const chosen = measure ? changedMost(columns, Math.max(0, s.runs.findIndex((r) => r.name === baseline)), REPORT_QUERIES) : [];
+    const explanations = chosen.length ? await this.ask(chosen, undefined, measure) : [];
+    const c = s.comparison;
+    const data = reportData({
+      source: "the rankeval page",
+      rows: s.measures,
+      conventions: s.conventions,
+      runs,
+      comparison: c ? { comparison: c.comparison, test: c.test } : null,
+      intervals: (c?.intervals ?? []) as Interval[],
+      explained: { measure, baseline, explanations },
+      warnings: s.warnings,
+    });
+    return reportHtml(data);
+  }
+}
+
+/** The queries that lost and gained most from run `a` to run `b` on `measure`, each opening its drill-down. */
+export function changesLists(measure: string, a: PageRun, b: PageRun, open: (qid: string) => void): HTMLElement | null {
+  const ca = a.perQuery.columns[measure];
+  const cb = b.perQuery.columns[measure];
+  if (!ca || !cb) return null;
+  const lists = changes({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values }, 10);
+  return changesView(measure, a.name, b.name, lists, cb.print as ValuePrint, open);
+}

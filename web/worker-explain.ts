@@ -1,0 +1,80 @@
+// The worker's drill-downs (src/explain/): each query's rows taken from the blocks it kept, or, for a
+// run too large to keep, from the run read again (its blocks joined as before, each query's rows
+// copied out as they pass); the judgments from the qrels read (a LETOR file's rows are its own).
+import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
+import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
+import { RankevalError } from "../src/errors.js";
+import { RunParser } from "../src/io/run.js";
+import type { Batch } from "../src/kernel/batch.js";
+import type { ExplicitOptions } from "../src/options.js";
+import { evaluateRunFile, parsedBlocks } from "../src/run-blocks.js";
+import { evaluateBlock, plan, type Plan } from "../src/trec/plan.js";
+import type { GroupedJudgments } from "../src/trec-join.js";
+import type { Sink } from "./read.js";
+
+/** What the worker has read, as a drill-down needs it. */
+export interface ExplainState {
+  kind: "trec" | "letor";
+  /** The current settings' plan and options. */
+  p: Plan;
+  opts: ExplicitOptions;
+  units: readonly { name: string; blocks: readonly { batch: Batch; qids: string[] }[] | null }[];
+  judgments: Promise<GroupedJudgments> | null;
+  /** Runs read against subtopic judgments (diversity): no drill-down. */
+  perSubtopic: boolean;
+  /** The File of a run read (to read it again), by name. */
+  file(name: string): File | undefined;
+  readInto(file: File, sink: Sink): Promise<void>;
+}
+
+/** A plan of no cost: what reading a run again to take rows out of its blocks evaluates. */
+const NOTHING = plan(["num_ret"], null, {});
+
+/**
+ * The drill-downs of `qids`, over every run, in the order of the runs read, to `depth` ranks (default:
+ * the cutoff of `measure`, a printed name, at least 20).
+ */
+export async function explainQueries(s: ExplainState, qids: readonly string[], depth?: number, measure?: string): Promise<Explanation[]> {
+  if (s.perSubtopic) throw new RankevalError("bad-option", "drill-downs explain measures of relevance judgments: these runs were read against subtopic judgments (diversity)");
+  if (!s.units.length) throw new RankevalError("bad-option", "no run is read yet");
+  const wanted = new Set(qids);
+  const judged = new Map<string, JudgedDocs>();
+  if (s.kind === "letor") {
+    for (const b of s.units[0].blocks ?? []) for (const [q, j] of judgedInBlock(b, wanted)) judged.set(q, j);
+  } else {
+    const judgments = await s.judgments!;
+    for (const q of qids) {
+      const j = judgedOf(judgments, q);
+      if (j) judged.set(q, j);
+    }
+  }
+  const missing = qids.filter((q) => !judged.has(q));
+  if (missing.length) throw new RankevalError("bad-input", `no judgments of query ${missing.map((q) => JSON.stringify(q)).join(", ")}`);
+  const rows: Map<string, RunRows | null>[] = [];
+  for (const u of s.units) {
+    const found = new Map<string, RunRows | null>();
+    if (u.blocks) {
+      for (const b of u.blocks) for (const [q, r] of rowsInBlock(b, wanted)) found.set(q, r);
+    } else {
+      const file = s.file(u.name);
+      if (!file) throw new RankevalError("bad-input", `${u.name} is no longer at hand: choose the files again`);
+      const judgments = await s.judgments!;
+      await evaluateRunFile(judgments, {
+        file: file.name,
+        blocks: parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
+        whole: async () => {
+          const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
+          await s.readInto(file, parser);
+          return parser.finish();
+        },
+        recycle: true,
+      }, (joined) => {
+        for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);
+        return evaluateBlock(NOTHING, joined.batch, joined.qids, {}, file.name, () => {});
+      });
+    }
+    rows.push(found);
+  }
+  const ranks = depth ?? (measure === undefined ? undefined : defaultDepth([{ cutoff: cutoffOf(s.p, measure) }]));
+  return qids.map((qid) => explainQuery({ p: s.p, explicit: s.opts }, { qid, judged: judged.get(qid)!, runs: s.units.map((u, i) => ({ name: u.name, rows: rows[i].get(qid) ?? null })) }, { depth: ranks }));
+}
