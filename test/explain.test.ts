@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { explainQuery, type Explanation } from "../src/explain/explain.js";
 import type { QueryRows } from "../src/explain/query.js";
+import { QueryLines } from "../src/explain/lines.js";
 import { changedMost, changes } from "../src/explain/changes.js";
 import { evaluateRun, RankevalError } from "../src/index.js";
 import { definedMeasure, measureOptions } from "../src/measures/measure.js";
@@ -190,5 +191,22 @@ describe("changes", () => {
     expect(changedMost([base, run], 0, 2)).toEqual(["e", "c"]);
     expect(changedMost([base, run], 0, 10)).toEqual(["e", "c", "a"]);
     expect(changedMost([base], 0, 2)).toEqual(["c", "a"]);
+  });
+});
+
+describe("a run's lines of a few queries (QueryLines)", () => {
+  const text = "\uFEFFq1 Q0 a 1 2.5 t\r\n# q2 Q0 z 1 9 t\n\n  q2\tQ0 b 1 1e1 t\nq10 Q0 c 1 3 t\nq2 Q0 d 2 -0.5 t\nq1 Q0 e 2 1 t";
+  const bytes = new TextEncoder().encode(text);
+  it("keeps the lines of the queries asked, in the run's order, split anywhere", () => {
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const sink = new QueryLines(["q1", "q2"]);
+      sink.push(bytes.subarray(0, cut));
+      sink.push(bytes.subarray(cut));
+      const got = sink.finish("run");
+      expect(Object.fromEntries(got)).toEqual({
+        q1: { docids: ["a", "e"], scores: [2.5, 1] },
+        q2: { docids: ["b", "d"], scores: [10, -0.5] },
+      });
+    }
   });
 });

@@ -11,6 +11,7 @@ import { RankevalError } from "../errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
 import { valueRows } from "../explain/print.js";
+import { QueryLines } from "../explain/lines.js";
 import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { reportData, type MeanDifference, type ReportRun } from "../report-html/data.js";
 import { reportHtml } from "../report-html/html.js";
@@ -23,7 +24,8 @@ import { asksForDiversity } from "./diversity.js";
 import type { Io } from "./cli.js";
 import { compareOptions, compareRuns } from "./compare.js";
 import type { EvaluateRuns } from "./explain.js";
-import { displayName, rereadable } from "./read.js";
+import { formatOf } from "./formats.js";
+import { displayName, readInto, rereadable } from "./read.js";
 import { expandRuns } from "./runs.js";
 
 /** Drill-downs in a report when --report-queries does not say. */
@@ -85,7 +87,9 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   for (const f of [qrels, ...expandRuns(runArgs).files]) {
     if (!(await rereadable(f))) throw usage(`--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`);
   }
-  const { p, runs } = await evaluate(args, io);
+  // The judgments as the evaluation read them, kept for the drill-downs.
+  let judgments: GroupedJudgments | null = null;
+  const { p, runs } = await evaluate(args, io, { judgments: (j) => void (judgments = j) });
   const explicit = options(args, p.kind === "trec");
   const { rows, runs: reported } = reportRuns(p, runs);
 
@@ -114,7 +118,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const chosen = measure === null ? [] : changedMost(reported.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure].values })), Math.max(0, names.indexOf(baseline)), n);
   // Shown to the chosen measure's cutoff (at least 20): every measure's running values are there.
   const depth = defaultDepth([{ cutoff: measure === null ? 0 : cutoffOf(p, measure) }]);
-  const explanations = chosen.length ? await explainQueries(args, io, evaluate, p, chosen, runs.map((r) => r.file), depth) : [];
+  const explanations = chosen.length ? await explainQueries(args, io, evaluate, p, chosen, runs.map((r) => r.file), depth, judgments!) : [];
 
   const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
   const data = reportData({
@@ -142,14 +146,23 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
 }
 
 /**
- * The drill-downs of `qids`: the files read again, as the evaluation read them (the same plan kind,
- * so labels are read alike; a measure of no cost, its warnings said already), each query's rows taken
- * from the joined blocks.
+ * The drill-downs of `qids` (their judgments as the evaluation read them): the runs read again. TREC
+ * text runs by their lines of those queries only (src/explain/lines.ts, the run's parser reading them);
+ * other formats as the evaluation read them, each query's rows taken from the joined blocks.
  */
-async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number): Promise<Explanation[]> {
+async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number, judged: GroupedJudgments): Promise<Explanation[]> {
   const wanted = new Set(qids);
-  let judgments: GroupedJudgments | null = null;
+  const explicit = options(args, p.kind === "trec");
   const rows = new Map<string, RunRows | null>();
+  if (files.every((f) => formatOf(f, args.inputFormat) === "trec")) {
+    for (const f of files) {
+      const sink = new QueryLines(qids);
+      await readInto(f, sink);
+      for (const [q, r] of sink.finish(displayName(f))) rows.set(`${f}\0${q}`, r);
+    }
+    return qids.map((qid) => explainQuery({ p, explicit, complete: args.complete }, { qid, judged: judgedOf(judged, qid)!, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) }, { depth }));
+  }
+  let judgments: GroupedJudgments | null = null;
   const quiet: Io = { stdout: io.stdout, stderr: { write: () => true } };
   // A plan of the same kind: trec_eval's names read labels as trec_eval does (atol), others as written.
   const again: CliArgs = { ...args, measures: [p.kind === "trec" ? "num_ret" : "precision@1"] };
@@ -159,7 +172,6 @@ async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: 
       for (const [q, r] of rowsInBlock(joined, wanted)) rows.set(`${file}\0${q}`, r);
     },
   });
-  const explicit = options(args, p.kind === "trec");
   return qids.map((qid) => {
     const judged: JudgedDocs = judgedOf(judgments!, qid)!;
     return explainQuery({ p, explicit, complete: args.complete }, { qid, judged, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) }, { depth });
