@@ -226,3 +226,19 @@ describe("rankeval --report", () => {
     expect(r.err).toMatch(/is not a directory to write it in/);
   });
 });
+
+describe("rankeval --explain's text", () => {
+  it("lists the relevant documents a run does not retrieve, best labels first", async () => {
+    const run = file("short.run", "q1 Q0 doc-1-3 1 2 t\nq1 Q0 doc-1-9 2 1 t\nq1 Q0 x 3 1 t\n");
+    const r = await cli("--explain", "q1", "-m", "P.2", QRELS, run);
+    expect(r.status, r.err).toBe(0);
+    expect(r.out).toMatch(/^.*short\.run: 3 documents retrieved; ranks 1-3; 1 unjudged among them \(label -\)$/m);
+    // x and doc-1-9 tie at score 1: by document id, descending ("x" > "doc-1-9").
+    expect(r.out).toMatch(/^ +2  x +1 +- +0 +t1 +0\.5000$/m);
+    expect(r.out).toMatch(/^ +3  doc-1-9 +1 +0 +0 +t1 +0\.5000$/m);
+    expect(r.out).toMatch(/^\(t1, t2, \.\.\.: documents of equal score, equal scores by document id, descending \(trec_eval's order\)\)$/m);
+    expect(r.out).toMatch(/^judged documents not retrieved: 24, 19 of them relevant: doc-1-2 \(3\), doc-1-4 \(3\), doc-1-5 \(3\), doc-1-7 \(3\), doc-1-25 \(3\), doc-1-10 \(2\), /m);
+    const all = await cli("--explain", "q1", QRELS, BM25);
+    expect(all.out).toMatch(/^every judged document is retrieved$/m);
+  });
+});

@@ -66,7 +66,7 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       if (k === 0) {
         const u = run.unretrieved;
         const listed = u.relevant.map((d) => `${d.docid} (${num(d.label)})`).join(", ");
-        out.push(`judged documents not retrieved: ${u.count}, ${u.relevantCount} of them relevant${u.relevantCount ? `: ${listed}${u.relevantCount > u.relevant.length ? ", ..." : ""}` : ""}`);
+        out.push(u.count === 0 ? "every judged document is retrieved" : `judged documents not retrieved: ${u.count}, ${u.relevantCount} of them relevant${u.relevantCount ? `: ${listed}${u.relevantCount > u.relevant.length ? ", ..." : ""}` : ""}`);
       }
     });
   });
