@@ -31,26 +31,11 @@
 import { InputError } from "../errors.js";
 import type { Interner } from "./interner.js";
 import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
+import { DEFAULT_COLUMNS, findColumn, type ColumnNames } from "./column-names.js";
 import { RowsBuilder } from "./rows.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
-/**
- * Header names for each role: the first present is used. `query-id`, `corpus-id` and, in qrels,
- * `score` are BEIR's (its qrels/*.tsv: `query-id<TAB>corpus-id<TAB>score`, the score a label).
- */
-export const DEFAULT_COLUMNS = {
-  qid: ["qid", "query", "query_id", "query-id", "topic"],
-  docid: ["docid", "doc", "doc_id", "docno", "document", "corpus-id"],
-  run: ["score", "rank_score", "prediction"],
-  qrels: ["rel", "label", "relevance", "grade", "score"],
-} as const;
-
-/** Which header names hold the query id, the document id and the value (score or label). */
-export interface ColumnNames {
-  qid?: string;
-  docid?: string;
-  value?: string;
-}
+export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
 export interface DelimitedParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
@@ -448,20 +433,13 @@ export class DelimitedParser<K extends RowsKind> {
   private header(): void {
     const names = this.names;
     this.nFields = names.length;
-    const norm = names.map((s) => s.trim().toLowerCase());
     const wanted: [number, string | undefined, readonly string[]][] = [
       [QID, this.columns.qid, DEFAULT_COLUMNS.qid],
       [DOCID, this.columns.docid, DEFAULT_COLUMNS.docid],
       [VALUE, this.columns.value, this.kind === "qrels" ? DEFAULT_COLUMNS.qrels : DEFAULT_COLUMNS.run],
     ];
     for (const [role, given, defaults] of wanted) {
-      let i = -1;
-      if (given !== undefined) {
-        i = names.indexOf(given);
-        if (i < 0) i = norm.indexOf(given.trim().toLowerCase());
-      } else {
-        for (const name of defaults) if (i < 0) i = norm.indexOf(name);
-      }
+      const i = findColumn(names, given, defaults);
       if (i < 0) {
         const what = role === VALUE ? (this.kind === "qrels" ? "label" : "score") : ROLE_WHAT[role];
         const looked = given !== undefined ? JSON.stringify(given) : defaults.join(", ");

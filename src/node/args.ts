@@ -240,8 +240,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           const eq = part.indexOf("=");
           const role = part.slice(0, eq).trim();
           const name = part.slice(eq + 1);
-          if (eq < 0 || !["qid", "docid", "value"].includes(role) || name === "") {
-            throw usage(`${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value (as qid=query_id,docid=doc,value=score)`);
+          if (eq < 0 || !["qid", "docid", "value", "tag"].includes(role) || name === "") {
+            throw usage(`${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value, tag (as qid=query_id,docid=doc,value=score)`);
           }
           columns[role as keyof ColumnNames] = name;
         }

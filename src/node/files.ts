@@ -1,5 +1,6 @@
 // QRELS and RUN files read, joined and evaluated: the one way the command line (cli.ts) and
 // rankeval/node (index.ts) do it.
+import { statSync } from "node:fs";
 import type { Interner } from "../io/interner.js";
 import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks } from "../run-blocks.js";
 import type { Evaluated } from "../trec/plan.js";
@@ -8,9 +9,22 @@ import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./for
 import type { ThreadPool } from "./pool.js";
 import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
+import { asRowError, columnarBlocks, isColumnarPath, readColumnarRows } from "./columnar.js";
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
+  // Parquet and Arrow files and datasets: src/node/columnar.ts.
+  if (isColumnarPath(file, choice.format)) {
+    const { rows, placeOf } = await readColumnarRows(file, "qrels", qids, choice, progress);
+    let judgments: GroupedJudgments;
+    try {
+      judgments = groupJudgments(rows);
+    } catch (e) {
+      throw asRowError(e, rows.file, { placeOf });
+    }
+    checkJudgments(judgments);
+    return judgments;
+  }
   // Named in messages as the user knows it (standard input for -), its format from its real name.
   const info = inputInfo(file, true);
   const parser = await qrelsParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
@@ -57,6 +71,7 @@ export async function evaluateRunPath(
   progress?: ProgressSink,
   pool?: ThreadPool | null,
 ) {
+  if (isColumnarPath(file, choice.format)) return evaluateColumnarRun(file, judgments, choice, evaluate, progress);
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
@@ -75,4 +90,41 @@ export async function evaluateRunPath(
     placeholder: choice.placeholder,
     recycle: true,
   }, evaluate);
+}
+
+/**
+ * A Parquet or Arrow run (a file or a dataset: src/node/columnar.ts) read, joined and evaluated as a
+ * TREC run is: block by block as its row groups or record batches come, whole when its queries turn
+ * out scattered or under `complete`. Errors about a row name its file and row.
+ */
+async function evaluateColumnarRun(
+  file: string,
+  judgments: GroupedJudgments,
+  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
+  evaluate: (joined: JoinedRun) => Evaluated,
+  progress?: ProgressSink,
+) {
+  let whole: { placeOf: (line: number) => { file: string; row: number } } | null = null;
+  // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read again if scattered).
+  const blocks = inputInfo(file).regular || isColumnarDirectory(file);
+  try {
+    return await evaluateRunFile(judgments, {
+      file: displayName(file),
+      blocks: blocks ? columnarBlocks(file, choice, BLOCK_ROWS, progress) : null,
+      whole: async () => {
+        const read = await readColumnarRows(file, "run", judgments.qrels.qidNames, choice, progress);
+        whole = read;
+        return read.rows;
+      },
+      complete: choice.complete,
+      placeholder: choice.placeholder,
+      recycle: true,
+    }, evaluate);
+  } catch (e) {
+    throw whole ? asRowError(e, displayName(file), whole) : e;
+  }
+}
+
+function isColumnarDirectory(file: string): boolean {
+  return file !== "-" && statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
 }

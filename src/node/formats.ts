@@ -9,20 +9,34 @@ import type { Interner } from "../io/interner.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
-export type InputFormat = "trec" | "json" | "csv" | "tsv";
-export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv"];
+export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
+export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
 
-/** The format of `file`: the one given, else from its name (standard input, `-`, is TREC text). */
+/** The columnar formats (src/node/columnar.ts reads them): binary files read in row groups or record batches. */
+export const isColumnar = (format: InputFormat): format is "parquet" | "arrow" => format === "parquet" || format === "arrow";
+
+/** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
+const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
+
+/**
+ * The format of `file`: the one given, else from its name (standard input, `-`, is TREC text). A
+ * directory (a Parquet or Arrow dataset) is told by src/node/columnar.ts, which looks inside.
+ */
 export function formatOf(file: string, given?: InputFormat): InputFormat {
   if (given !== undefined) return given;
+  const c = COLUMNAR_NAME.exec(file);
+  if (c) return c[1].toLowerCase() === "parquet" ? "parquet" : "arrow";
   const m = /\.(json|csv|tsv)(\.gz)?$/i.exec(file);
   return m ? (m[1].toLowerCase() as InputFormat) : "trec";
 }
 
-/** A JSON or CSV/TSV run's tag: the file's name without its directory and its format's extension. */
+/**
+ * A JSON, CSV/TSV, Parquet or Arrow run's tag (a Parquet or Arrow file without a tag column): the
+ * file's name without its directory and its format's extension.
+ */
 export function runTagOf(file: string): string {
   if (file === "-") return "-";
-  return basename(file).replace(/\.(json|csv|tsv)(\.gz)?$/i, "") || basename(file);
+  return basename(file).replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || basename(file);
 }
 
 export interface ParserChoice {

@@ -5,6 +5,7 @@ import { RankevalError } from "../errors.js";
 import { compareBytes } from "../trec/format.js";
 import type { Evaluated } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
+import { isDataset } from "./columnar.js";
 import { evaluateRunPath } from "./files.js";
 import type { ParserChoice } from "./formats.js";
 import type { ThreadPool } from "./pool.js";
@@ -42,7 +43,10 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
         exists = false;
       }
     }
-    if (isDir) {
+    if (isDir && isDataset(arg)) {
+      // A Parquet or Arrow dataset (Hive-partitioned, or a Spark job's output): one run.
+      files.push(arg);
+    } else if (isDir) {
       const { found, skipped } = listed(arg, null);
       if (skipped.length) notes.push(`${arg}: skipped ${skipped.join(", ")} (runs are the files directly in it, hidden ones left out)`);
       if (!found.length) throw new RankevalError("bad-input", `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`);

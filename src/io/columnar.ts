@@ -1,0 +1,419 @@
+/**
+ * Rows from columnar files (Parquet: parquet.ts, Arrow IPC: arrow.ts) into the per-row columns every
+ * other parser fills (rows.ts RowsBuilder), so that a run or judgments read from Parquet or Arrow are
+ * joined, blocked and evaluated by the same code as TREC text, JSON or CSV.
+ *
+ * The readers hand over a batch of rows at a time (a Parquet row group, an Arrow record batch), as one
+ * ColumnValues per role: the query id, the document id, the value (a run's score, a judgment's label)
+ * and, for a run, its tag when the file has a tag column. Ids may be strings or integers (written in
+ * decimal, as a text file would hold them); values integers or floating-point numbers, finite. A null
+ * anywhere is an error naming the file, the row (1-based, counted over the whole input) and the column.
+ *
+ * Browser compatible.
+ */
+import { InputError, RankevalError } from "../errors.js";
+import type { ColumnNames } from "./column-names.js";
+import { pickColumns, roleWhat, type Role } from "./column-names.js";
+import type { Interner } from "./interner.js";
+import { rowsOf, type RowsKind, type RowsOf } from "./json.js";
+import { RowsBuilder } from "./rows.js";
+import type { RunRows } from "./run.js";
+
+/**
+ * A file read in byte ranges, as hyparquet's AsyncBuffer: a File (`slice(a, b).arrayBuffer()`), a
+ * file handle in Node, or bytes in memory. Parquet files and Arrow IPC files are read this way (their
+ * footer says where each row group or record batch is), so only the batch being read is in memory.
+ */
+export interface ByteSource {
+  readonly byteLength: number;
+  slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
+}
+
+/** A ByteSource over bytes in memory. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    byteLength: bytes.length,
+    slice: (start, end = bytes.length) => bytes.slice(start, end).buffer as ArrayBuffer,
+  };
+}
+
+/**
+ * One column's values for a batch of rows, as a reader has them:
+ * - `values`: an array (or typed array) of strings, numbers or bigints, null or undefined for a null
+ *   (what hyparquet gives; and an Arrow vector's values through its `get`);
+ * - `utf8`: Arrow's layout of strings: row i is bytes[offsets[i], offsets[i + 1]), null where `valid`
+ *   says so;
+ * - `dictionary`: row i is dictionary[indices[i]] (Arrow's dictionary-encoded strings);
+ * - `constant`: every row has this text (a Hive partition's value, from the file's path).
+ */
+export type ColumnValues =
+  | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
+  | { readonly kind: "utf8"; readonly bytes: Uint8Array; readonly offsets: Int32Array; readonly valid?: (i: number) => boolean }
+  | { readonly kind: "dictionary"; readonly indices: ArrayLike<number | bigint>; readonly dictionary: ColumnValues; readonly valid?: (i: number) => boolean }
+  | { readonly kind: "constant"; readonly text: string };
+
+/** A batch of rows: each role's values, `length` rows, the first being row `firstRow` (0-based) of `file`. */
+export interface ColumnBatch {
+  readonly qid: ColumnValues;
+  readonly docid: ColumnValues;
+  readonly value: ColumnValues;
+  readonly tag?: ColumnValues;
+  readonly length: number;
+  /** The file the rows are in (a dataset's part), for messages. */
+  readonly file: string;
+  /** The batch's first row within that file, 0-based. */
+  readonly firstRow: number;
+  /** The names of the columns read, for messages. */
+  readonly names: ChosenColumns;
+}
+
+/** Which column holds each role in a file: the names, found by column-names.ts's rule. */
+export interface ChosenColumns {
+  readonly qid: string;
+  readonly docid: string;
+  readonly value: string;
+  readonly tag?: string;
+}
+
+/**
+ * The columns of each role among a file's column names (pickColumns: the names given, or the usual
+ * ones), or an InputError naming the file, what was looked for and the columns the file has.
+ * `hint`: how the caller names the columns (the command line's --columns), said after the message.
+ */
+export function chooseColumns(file: string, names: readonly string[], kind: RowsKind, given: ColumnNames | undefined, hint = ""): ChosenColumns {
+  const picked = pickColumns(names, kind, given);
+  const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
+  if ("missing" in picked) {
+    throw new RankevalError("bad-input", `${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
+  }
+  if ("twice" in picked) {
+    throw new RankevalError("bad-input", `${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
+  }
+  return { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
+}
+
+/**
+ * Bad input at a row of a columnar file: `run.parquet: row 57 (column "score"): the score is null`.
+ * An InputError whose `line` is the row, counted from 1 (`column` 0: a row has no byte column).
+ */
+export class RowError extends InputError {
+  constructor(file: string, row: number, readonly columnName: string | undefined, reason: string) {
+    super(file, row, 0, reason);
+    this.message = `${file}: row ${row}${columnName === undefined ? "" : ` (column ${JSON.stringify(columnName)})`}: ${reason}`;
+  }
+}
+
+/** The error for row `row` (0-based in `file`) of column `column`. */
+export function rowError(file: string, row: number, column: string | undefined, reason: string): RowError {
+  return new RowError(file, row + 1, column, reason);
+}
+
+export interface ColumnarRowsOptions<K extends RowsKind> {
+  /** The input's name, as its rows carry it (the file, or a dataset's directory). */
+  file: string;
+  /** Interner for query ids (share it with the other side's so the ids agree). */
+  qids: Interner;
+  kind: K;
+  /** A run's tag when the file has no tag column (the file's name). @default "" */
+  runTag?: string;
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder("utf-8");
+
+/**
+ * The rows of a columnar input as they come, batch by batch, into the per-row columns (RowsBuilder).
+ * A row's "line" is its number over the whole input, from 1 (a dataset's files one after another),
+ * which `placeOf` turns back into a file and a row there.
+ */
+export class ColumnarRows<K extends RowsKind> {
+  private readonly rows = new RowsBuilder(0);
+  private readonly file: string;
+  private readonly kind: K;
+  private readonly qidNames: Interner;
+  private runTag: string;
+  /** Rows added so far, over the whole input. */
+  private total = 0;
+  /** Where each file's rows start in the input's numbering (for placeOf). */
+  private readonly starts: { file: string; first: number }[] = [];
+  /** Scratch for one id's bytes. */
+  private scratch = new Uint8Array(256);
+  /** Per-batch scratch columns. */
+  private qidIds = new Int32Array(0);
+  private values = new Float64Array(0);
+  /** The previous row's query id and its interned id (rows of a query come together). */
+  private prevQid: unknown = undefined;
+  private prevQidId = -1;
+
+  constructor(options: ColumnarRowsOptions<K>) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.qidNames = options.qids;
+    this.runTag = options.runTag ?? "";
+  }
+
+  /** Rows added so far. */
+  get length(): number {
+    return this.total;
+  }
+
+  /** Appends a batch of rows. */
+  add(batch: ColumnBatch): void {
+    const n = batch.length;
+    if (n === 0) return;
+    const last = this.starts[this.starts.length - 1];
+    if (!last || last.file !== batch.file) this.starts.push({ file: batch.file, first: this.total - batch.firstRow });
+    if (this.qidIds.length < n) {
+      this.qidIds = new Int32Array(n);
+      this.values = new Float64Array(n);
+    }
+    this.internQids(batch, n);
+    this.readValues(batch, n);
+    if (batch.tag) this.runTag = this.textAt(batch.tag, n - 1, batch, "tag");
+    this.appendRows(batch, n);
+    this.total += n;
+  }
+
+  /**
+   * Once at least `minRows` rows are held, hands over the complete queries (every row but the last
+   * query's, which may go on in the next batch) and forgets them; null before that. As
+   * RunParser.takeQueries, for a run evaluated block by block as it is read.
+   */
+  takeQueries(minRows: number): RowsOf<K> | null {
+    const rows = this.rows;
+    if (rows.count < minRows || rows.count === 0) return null;
+    const qid = rows.qid;
+    let k = rows.count - 1;
+    const lastQ = qid[k];
+    while (k > 0 && qid[k - 1] === lastQ) k--;
+    if (k === 0) return null;
+    const { qid: q, value, docids, lines } = rows.take(k);
+    const common = { qid: q, docids, lines, length: k, file: this.file, qidNames: this.qidNames };
+    return (this.kind === "qrels" ? { ...common, rel: value } : ({ ...common, score: value, runTag: this.runTag } satisfies RunRows)) as RowsOf<K>;
+  }
+
+  /** The rows (those takeQueries left), as the text parsers give them. */
+  finish(): RowsOf<K> {
+    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
+  }
+
+  /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */
+  placeOf(line: number): { file: string; row: number } {
+    let s = this.starts[0] ?? { file: this.file, first: 0 };
+    for (const x of this.starts) if (x.first < line) s = x;
+    return { file: s.file, row: line - s.first };
+  }
+
+  private fail(batch: ColumnBatch, i: number, role: Role | "tag", reason: string): never {
+    throw rowError(batch.file, batch.firstRow + i, columnName(batch, role), reason);
+  }
+
+  /** Each row's query id, interned (asking the interner only when it differs from the row before's). */
+  private internQids(batch: ColumnBatch, n: number): void {
+    const col = batch.qid;
+    const out = this.qidIds;
+    if (col.kind === "utf8") {
+      let prevStart = -1;
+      let prevEnd = -1;
+      let prevId = -1;
+      for (let i = 0; i < n; i++) {
+        if (col.valid && !col.valid(i)) this.fail(batch, i, "qid", "the query id is null");
+        const a = col.offsets[i];
+        const b = col.offsets[i + 1];
+        if (prevId < 0 || b - a !== prevEnd - prevStart || !sameBytes(col.bytes, a, prevStart, b - a)) {
+          if (a === b) this.fail(batch, i, "qid", "the query id is empty");
+          prevId = this.qidNames.intern(col.bytes, a, b);
+          prevStart = a;
+          prevEnd = b;
+        }
+        out[i] = prevId;
+      }
+      this.prevQid = undefined;
+      return;
+    }
+    if (col.kind === "constant") {
+      const id = this.internText(col.text, batch, 0, "qid");
+      out.fill(id, 0, n);
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : dictionaryValue(col, i);
+      if (v === this.prevQid && v !== undefined && v !== null) {
+        out[i] = this.prevQidId;
+        continue;
+      }
+      const id = this.internAny(v, batch, i, "qid");
+      this.prevQid = v;
+      this.prevQidId = id;
+      out[i] = id;
+    }
+  }
+
+  /** An id value (string, integer, bytes) interned as the text a text file would hold. */
+  private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+    const len = this.idBytes(v, batch, i, role);
+    return this.qidNames.intern(this.scratch, 0, len);
+  }
+
+  private internText(text: string, batch: ColumnBatch, i: number, role: Role): number {
+    const len = this.idBytes(text, batch, i, role);
+    return this.qidNames.intern(this.scratch, 0, len);
+  }
+
+  /**
+   * Writes an id's bytes into `scratch` and returns their length: a string as UTF-8, an integer
+   * (number or bigint) in decimal, bytes as they are. Null, empty, a fractional or non-finite
+   * number, or any other type is an error.
+   */
+  private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+    if (typeof v === "string") {
+      if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
+      let s = this.scratch;
+      if (s.length < 3 * v.length) s = this.scratch = new Uint8Array(Math.max(3 * v.length, 2 * s.length));
+      // ASCII, the usual ids, byte by byte; anything else through the encoder.
+      let k = 0;
+      for (; k < v.length; k++) {
+        const c = v.charCodeAt(k);
+        if (c >= 0x80) break;
+        s[k] = c;
+      }
+      if (k === v.length) return k;
+      return utf8Encoder.encodeInto(v, s).written;
+    }
+    if (typeof v === "number") {
+      if (!Number.isInteger(v)) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${v}, not an integer or a string`);
+      return this.ascii(String(v));
+    }
+    if (typeof v === "bigint") return this.ascii(v.toString());
+    if (v instanceof Uint8Array) {
+      if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
+      if (this.scratch.length < v.length) this.scratch = new Uint8Array(2 * v.length);
+      this.scratch.set(v);
+      return v.length;
+    }
+    if (v === null || v === undefined) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is null`);
+    this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${describe(v)}: ids must be strings or integers`);
+  }
+
+  private ascii(text: string): number {
+    const s = this.scratch;
+    for (let k = 0; k < text.length; k++) s[k] = text.charCodeAt(k);
+    return text.length;
+  }
+
+  /** Each row's value: a finite number (an integer or a float; a bigint converted as text would be). */
+  private readValues(batch: ColumnBatch, n: number): void {
+    const col = batch.value;
+    const out = this.values;
+    const what = roleWhat("value", this.kind);
+    if (col.kind === "values") {
+      const values = col.values;
+      if ((values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array || values instanceof Uint32Array || values instanceof Int16Array || values instanceof Uint16Array || values instanceof Int8Array || values instanceof Uint8Array) && !col.valid) {
+        for (let i = 0; i < n; i++) {
+          const v = values[i];
+          if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
+          out[i] = v;
+        }
+        return;
+      }
+      for (let i = 0; i < n; i++) {
+        const v = col.valid && !col.valid(i) ? null : values[i];
+        if (typeof v === "number") {
+          if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
+          out[i] = v;
+        } else out[i] = this.numberOf(v, batch, i);
+      }
+      return;
+    }
+    if (col.kind === "constant") {
+      const v = Number(col.text);
+      if (col.text.trim() === "" || !Number.isFinite(v)) this.fail(batch, 0, "value", `the ${what} is ${JSON.stringify(col.text)} (from the path), not a number`);
+      out.fill(v, 0, n);
+      return;
+    }
+    for (let i = 0; i < n; i++) out[i] = this.numberOf(col.kind === "dictionary" ? dictionaryValue(col, i) : utf8At(col, i), batch, i);
+  }
+
+  private numberOf(v: unknown, batch: ColumnBatch, i: number): number {
+    const what = roleWhat("value", this.kind);
+    if (typeof v === "number") {
+      if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
+      return v;
+    }
+    if (typeof v === "bigint") return Number(v);
+    if (v === null || v === undefined) this.fail(batch, i, "value", `the ${what} is null`);
+    this.fail(batch, i, "value", `the ${what} is ${describe(v)}, not a number`);
+  }
+
+  /** Row i's text of a column (the tag). */
+  private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
+    const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.kind === "utf8" ? utf8At(col, i) : col.text;
+    if (typeof v === "string") return v;
+    if (typeof v === "number" || typeof v === "bigint") return String(v);
+    if (v instanceof Uint8Array) return utf8Decoder.decode(v);
+    if (v === null || v === undefined) this.fail(batch, i, role, "the run tag is null");
+    this.fail(batch, i, role, `the run tag is ${describe(v)}`);
+  }
+
+  /** Appends the batch's rows: each document id's bytes, with the query ids and values read before. */
+  private appendRows(batch: ColumnBatch, n: number): void {
+    const rows = this.rows;
+    const col = batch.docid;
+    const qids = this.qidIds;
+    const values = this.values;
+    const line0 = this.total + 1;
+    rows.reserve(8 * n);
+    if (col.kind === "utf8") {
+      for (let i = 0; i < n; i++) {
+        if (col.valid && !col.valid(i)) this.fail(batch, i, "docid", "the document id is null");
+        const a = col.offsets[i];
+        const b = col.offsets[i + 1];
+        if (a === b) this.fail(batch, i, "docid", "the document id is empty");
+        if (rows.used + (b - a) > rows.pool.length) rows.reserve(Math.max(b - a, 8 * (n - i)));
+        rows.add(qids[i], col.bytes, a, b, values[i], line0 + i);
+      }
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.text;
+      const len = this.idBytes(v, batch, i, "docid");
+      if (rows.used + len > rows.pool.length) rows.reserve(Math.max(len, 8 * (n - i)));
+      rows.add(qids[i], this.scratch, 0, len, values[i], line0 + i);
+    }
+  }
+}
+
+/** The name of a role's column in a batch's file, for messages. */
+function columnName(batch: ColumnBatch, role: Role | "tag"): string {
+  return batch.names[role] ?? role;
+}
+
+function dictionaryValue(col: Extract<ColumnValues, { kind: "dictionary" }>, i: number): unknown {
+  if (col.valid && !col.valid(i)) return null;
+  const k = Number(col.indices[i]);
+  const d = col.dictionary;
+  if (d.kind === "values") return d.valid && !d.valid(k) ? null : d.values[k];
+  if (d.kind === "utf8") return utf8At(d, k);
+  if (d.kind === "constant") return d.text;
+  return dictionaryValue(d, k);
+}
+
+function utf8At(col: Extract<ColumnValues, { kind: "utf8" }>, i: number): string | null {
+  if (col.valid && !col.valid(i)) return null;
+  return utf8Decoder.decode(col.bytes.subarray(col.offsets[i], col.offsets[i + 1]));
+}
+
+function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (buf[a + k] !== buf[b + k]) return false;
+  return true;
+}
+
+/** A value that is not what a column should hold, as a message shows it. */
+function describe(v: unknown): string {
+  if (typeof v === "boolean") return `a boolean (${v})`;
+  if (v instanceof Date) return `a date (${v.toISOString()})`;
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a structure";
+  return typeof v;
+}

@@ -1,0 +1,175 @@
+/**
+ * Qrels and runs from Parquet files, read with hyparquet (pure JavaScript, no native code; its
+ * companion hyparquet-compressors adds the codecs Spark, DuckDB and pyarrow write: Snappy, Gzip,
+ * Zstd, Brotli, LZ4), row group by row group, into ColumnarRows (columnar.ts): the same per-row
+ * columns as every other input.
+ *
+ * A Parquet file's footer says where each row group's columns are, so the file is read in byte ranges
+ * (a ByteSource: a File in a page, a file handle in Node): only the three or four columns rankeval
+ * reads, one row group (or a slice of at most SLICE_ROWS rows of a larger one) at a time, so memory is
+ * bounded as it is for text whatever the file's size.
+ *
+ * Errors name the file: one that does not start or end with Parquet's magic number ("PAR1": not a
+ * Parquet file, or one cut short, whose footer is missing), a footer that cannot be read, a column
+ * missing (naming the columns the file has), a column of the wrong type, a null or non-finite value
+ * (naming the row, from 1). Browser compatible.
+ */
+import { parquetMetadataAsync, parquetScan, parquetSchema, type FileMetaData, type SchemaElement } from "hyparquet";
+import { compressors } from "hyparquet-compressors";
+import { RankevalError } from "../errors.js";
+import { roleWhat } from "./column-names.js";
+import type { ColumnNames } from "./column-names.js";
+import { chooseColumns, type ByteSource, type ChosenColumns, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import type { RowsKind } from "./json.js";
+
+/** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
+export const SLICE_ROWS = 1 << 20;
+
+export interface ColumnarReadOptions<K extends RowsKind> {
+  /** The file's name in messages. */
+  file: string;
+  kind: K;
+  /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
+  columns?: ColumnNames;
+  /** Said after a missing column's message: how the caller names the columns (the CLI's --columns). */
+  hint?: string;
+  /**
+   * Columns the file's path gives (a Hive partition, `bucket=3/`), by name: each row of the file has
+   * that text. A role's column is looked for among the file's columns and these.
+   */
+  partition?: Readonly<Record<string, string>>;
+}
+
+const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+/** Whether bytes start with Parquet's magic number. */
+export function isParquet(head: Uint8Array): boolean {
+  return head.length >= 4 && MAGIC.every((b, i) => head[i] === b);
+}
+
+/** Reads bytes [start, end) of a source. */
+async function bytesAt(source: ByteSource, start: number, end: number): Promise<Uint8Array> {
+  return new Uint8Array(await source.slice(start, end));
+}
+
+/**
+ * The file's footer (FileMetaData), having checked its magic numbers and the footer's length, so that a
+ * file that is no Parquet file, or one cut short, says so by name rather than by a decoder's error.
+ */
+export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
+  const size = source.byteLength;
+  if (size < 12) throw bad(`${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`);
+  const head = await bytesAt(source, 0, 4);
+  if (!isParquet(head)) throw bad(`${file}: not a Parquet file: it does not start with Parquet's magic number "PAR1" (it starts with ${show(head)})`);
+  const tail = await bytesAt(source, size - 8, size);
+  if (!isParquet(tail.subarray(4))) {
+    throw bad(`${file}: not a whole Parquet file: it does not end with Parquet's magic number "PAR1" (truncated? its footer, which says where its rows are, is missing)`);
+  }
+  const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
+  if (footerLength + 12 > size) throw bad(`${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`);
+  try {
+    return await parquetMetadataAsync(source);
+  } catch (e) {
+    throw bad(`${file}: damaged Parquet file: its footer cannot be read (${messageOf(e)})`);
+  }
+}
+
+/** The key-value metadata of a Parquet footer, as an object. */
+export function parquetKeyValues(metadata: FileMetaData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of metadata.key_value_metadata ?? []) out[kv.key] = kv.value ?? "";
+  return out;
+}
+
+/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`, `INT64 (TIMESTAMP)`. */
+function typeName(e: SchemaElement): string {
+  const logical = e.logical_type?.type ?? e.converted_type;
+  return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
+}
+
+/** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
+const NOT_PLAIN = new Set(["DATE", "TIME", "TIMESTAMP", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "INTERVAL", "LIST", "MAP", "MAP_KEY_VALUE", "JSON", "BSON", "VARIANT", "GEOMETRY", "GEOGRAPHY", "FLOAT16"]);
+
+/** Throws where a role's column cannot hold what the role needs: ids strings or integers, values numbers. */
+function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
+  const logical = e.logical_type?.type ?? e.converted_type;
+  const ok = e.type !== undefined && !(logical && NOT_PLAIN.has(logical)) && (
+    role === "value" ? ["INT32", "INT64", "FLOAT", "DOUBLE"].includes(e.type) || logical === "DECIMAL"
+      : role === "id" ? ["BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY", "INT32", "INT64"].includes(e.type) && logical !== "DECIMAL"
+        : e.type !== "BOOLEAN");
+  if (ok) return;
+  const want = role === "value" ? "numbers (integers or floating-point)" : role === "id" ? "strings or integers" : "strings";
+  throw bad(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
+}
+
+/**
+ * Reads a Parquet file's rows into `onBatch`, a row group (or a slice of SLICE_ROWS rows) at a time,
+ * awaiting each call (a reader in another thread may wait until the block before is taken).
+ */
+export async function readParquet<K extends RowsKind>(
+  source: ByteSource, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
+): Promise<void> {
+  const { file, kind } = o;
+  const metadata = await parquetFooter(source, file);
+  const top = parquetSchema(metadata).children;
+  const elements = new Map(top.map((c) => [c.element.name, c]));
+  const partition = o.partition ?? {};
+  const names = [...top.map((c) => c.element.name), ...Object.keys(partition).filter((k) => !elements.has(k))];
+  const chosen = chooseColumns(file, names, kind, o.columns, o.hint);
+  const roles = (["qid", "docid", "value", "tag"] as const).filter((r) => chosen[r] !== undefined);
+  for (const r of roles) {
+    const c = elements.get(chosen[r]!);
+    if (!c) continue; // from the path: text
+    if (c.children.length) throw bad(`${file}: column ${JSON.stringify(chosen[r])} (the ${roleWhat(r, kind)}) is a nested structure, not a plain column`);
+    checkType(file, chosen[r]!, c.element, r === "value" ? "value" : r === "tag" ? "tag" : "id", roleWhat(r, kind));
+  }
+  const read = [...new Set(roles.map((r) => chosen[r]!).filter((n) => elements.has(n)))];
+  let scan: Awaited<ReturnType<typeof parquetScan>>;
+  try {
+    scan = await parquetScan({ file: source, metadata, columns: read, compressors, utf8: true });
+  } catch (e) {
+    throw bad(`${file}: damaged Parquet file: ${messageOf(e)}`);
+  }
+  for (const range of scan.ranges) {
+    for (let start = range.rowStart; start < range.rowEnd; start += SLICE_ROWS) {
+      const end = Math.min(range.rowEnd, start + SLICE_ROWS);
+      let data: unknown[][];
+      try {
+        data = await Promise.all(read.map((column) => scan.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>));
+      } catch (e) {
+        throw bad(`${file}: damaged Parquet file: rows ${start + 1} to ${end} cannot be read (${messageOf(e)})`);
+      }
+      const values = (r: (typeof roles)[number]): ColumnValues => {
+        const name = chosen[r]!;
+        const k = read.indexOf(name);
+        if (k < 0) return { kind: "constant", text: partition[name] };
+        const v = data[k];
+        if (v.length !== end - start) throw bad(`${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${v.length} values for rows ${start + 1} to ${end}`);
+        return { kind: "values", values: v };
+      };
+      await onBatch({
+        qid: values("qid"),
+        docid: values("docid"),
+        value: values("value"),
+        ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
+        length: end - start,
+        file,
+        firstRow: start,
+        names: chosen as ChosenColumns,
+      });
+    }
+  }
+}
+
+/** The first bytes of a file, as a message shows them: text when printable, else hex. */
+export function show(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "nothing: the file is empty";
+  const printable = bytes.every((b) => b >= 32 && b < 127);
+  return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

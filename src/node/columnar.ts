@@ -1,0 +1,261 @@
+// Parquet and Arrow inputs in Node: a file, or a dataset directory (Hive-partitioned, as Spark,
+// DuckDB, Polars and pyarrow write them: DIR/bucket=3/part-0.parquet) read as one input, its files
+// one after another in byte order of their paths. Each file is read in byte ranges through a file
+// handle (src/io/parquet.ts, src/io/arrow.ts), so only the row group or record batch being read is in
+// memory; an Arrow stream from standard input or a pipe as its bytes come. The rows go into the
+// same per-row columns as text (src/io/columnar.ts), and a run is handed on in blocks of whole
+// queries, as a TREC run is (src/run-blocks.ts).
+import { open, type FileHandle } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
+import { RankevalError, InputError } from "../errors.js";
+import type { ColumnNames } from "../io/column-names.js";
+import { ColumnarRows, RowError, type ByteSource, type ColumnBatch } from "../io/columnar.js";
+import type { Interner } from "../io/interner.js";
+import type { RowsKind, RowsOf } from "../io/json.js";
+import type { RunRows } from "../io/run.js";
+import { compareBytes } from "../trec/format.js";
+import { formatOf, runTagOf, type InputFormat } from "./formats.js";
+import { displayName, type ProgressSink } from "./read.js";
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+/** Said after a missing column's message: the command line's way to name the columns. */
+export const COLUMNAR_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME";
+
+/** A Hive partition directory's name: `key=value`. */
+const PARTITION = /^([^=/]+)=([^/]*)$/;
+
+/** Hive's name for a null partition value. */
+const HIVE_NULL = "__HIVE_DEFAULT_PARTITION__";
+
+/**
+ * Whether a directory is one dataset rather than a directory of runs: it has a Hive partition
+ * directory (`bucket=3/`) in it, or Hadoop's `_SUCCESS` marker (a Spark job's output).
+ */
+export function isDataset(dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.includes("_SUCCESS") || names.some((n) => PARTITION.test(n) && isDirectory(`${dir}/${n}`));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The name a dataset's partition stands for: the path before its first `key=value` component
+ * (`runs/bm25/bucket=3` is a part of `runs/bm25`), so that the shards of one dataset, evaluated
+ * apart, carry one run's name and tag; the path itself otherwise.
+ */
+export function datasetName(path: string): string {
+  const parts = path.split("/");
+  const k = parts.findIndex((p) => PARTITION.test(p));
+  if (k <= 0) return path;
+  return parts.slice(0, k).join("/") || path;
+}
+
+/** A columnar input's run tag (when its files have no tag column): its dataset's name without extension. */
+export function columnarRunTag(path: string): string {
+  return runTagOf(datasetName(path.replace(/\/+$/, "")) || path);
+}
+
+/** One file of a columnar input, and the partition values its path gives. */
+export interface Part {
+  file: string;
+  partition: Record<string, string>;
+}
+
+/** A columnar input: its format, and its files in the order read. */
+export interface ColumnarInput {
+  format: "parquet" | "arrow";
+  parts: Part[];
+}
+
+/** Parquet or Arrow from a file's name (a data file of a dataset), or null. */
+function partFormat(name: string): "parquet" | "arrow" | null {
+  const f = formatOf(name);
+  return f === "parquet" || f === "arrow" ? f : null;
+}
+
+/**
+ * The files of a columnar input: a file, or a dataset directory's data files, found in it and in its
+ * subdirectories, in byte order of their paths, each with the partition values of its `key=value`
+ * directories (Hive's escapes undone: `%3A` is ':'). Hidden files and those starting with `_` or `.`
+ * (`_SUCCESS`, `.part-0.crc`) are skipped, as Spark and Hive skip them; any other file must be of the
+ * dataset's format (given, or the first data file's), else it is named in an error.
+ */
+export function columnarInput(path: string, given?: InputFormat): ColumnarInput {
+  if (path === "-" || !isDirectory(path)) {
+    const format = formatOf(path, given);
+    if (format !== "parquet" && format !== "arrow") throw new Error(`columnarInput: ${path} is ${format}`);
+    return { format, parts: [{ file: path, partition: {} }] };
+  }
+  const files: Part[] = [];
+  const walk = (dir: string, partition: Record<string, string>) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      throw bad(`${dir}: cannot list it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+    for (const name of names.sort(compareBytes)) {
+      if (name.startsWith(".") || name.startsWith("_")) continue;
+      const path = `${dir.replace(/\/+$/, "")}/${name}`;
+      if (isDirectory(path)) {
+        const m = PARTITION.exec(name);
+        walk(path, m ? { ...partition, [unescapeHive(m[1])]: m[2] === HIVE_NULL ? "" : unescapeHive(m[2]) } : partition);
+      } else files.push({ file: path, partition });
+    }
+  };
+  walk(path, {});
+  const format = given === "parquet" || given === "arrow" ? given : files.map((f) => partFormat(f.file)).find((f) => f !== null);
+  if (!files.length || !format) throw bad(`${path}: no Parquet or Arrow files in it${files.length ? ` (it has ${files.slice(0, 3).map((f) => f.file).join(", ")}${files.length > 3 ? ", ..." : ""})` : ""}`);
+  const other = given === undefined ? files.find((f) => partFormat(f.file) !== format) : undefined;
+  if (other) throw bad(`${other.file}: not a ${format === "parquet" ? "Parquet" : "Arrow"} file as the rest of the dataset ${path} (the files of a dataset are all of one format)`);
+  return { format, parts: files };
+}
+
+/** Hive's escaping of partition names and values (%XX), undone. */
+function unescapeHive(s: string): string {
+  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** Whether `path` (with the format given) is a columnar input: a Parquet or Arrow file, or a dataset directory. */
+export function isColumnarPath(path: string, given?: InputFormat): boolean {
+  if (given !== undefined) return given === "parquet" || given === "arrow";
+  if (path !== "-" && isDirectory(path)) return true;
+  return partFormat(path) !== null;
+}
+
+/** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
+async function fileSource(path: string): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch (e) {
+    throw cannotRead(path, e);
+  }
+  const { size } = await handle.stat();
+  let read = 0;
+  const source: ByteSource = {
+    byteLength: size,
+    async slice(start: number, end = size) {
+      const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+      let at = 0;
+      while (at < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at);
+        if (bytesRead === 0) throw bad(`${path}: the file became shorter while it was read`);
+        at += bytesRead;
+      }
+      read += bytes.length;
+      return bytes.buffer;
+    },
+  };
+  return { source, handle, read: () => read };
+}
+
+function cannotRead(path: string, e: unknown): RankevalError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === "ENOENT" ? "no such file (ENOENT)" : code === "EACCES" || code === "EPERM" ? `permission denied (${code})` : code ? `error (${code})` : String(e);
+  return bad(`${path}: cannot read it: ${why}`);
+}
+
+/** Standard input's bytes as they come. */
+async function* stdinChunks(): AsyncGenerator<Uint8Array> {
+  for await (const c of process.stdin) yield c as Uint8Array;
+}
+
+/** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
+export async function readColumnar<K extends RowsKind>(
+  path: string, kind: K, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string },
+  onBatch: (batch: ColumnBatch) => void | Promise<void>, progress?: ProgressSink,
+): Promise<void> {
+  const input = columnarInput(path, choice.format);
+  const [{ readParquet }, { readArrow }] = await Promise.all([import("../io/parquet.js"), import("../io/arrow.js")]);
+  for (const part of input.parts) {
+    const o = { file: displayName(part.file), kind, columns: choice.columns, hint: choice.hint ?? COLUMNAR_HINT, partition: part.partition };
+    if (part.file === "-") {
+      if (input.format === "parquet") throw bad("standard input: Parquet cannot be read from standard input or a pipe (its footer, at the end, says where its rows are): give the file");
+      await readArrow({ chunks: stdinChunks() }, o, onBatch);
+      continue;
+    }
+    let stats;
+    try {
+      stats = statSync(part.file);
+    } catch (e) {
+      throw cannotRead(part.file, e);
+    }
+    if (!stats.isFile()) {
+      if (input.format === "parquet") throw bad(`${part.file}: Parquet cannot be read from a pipe (its footer, at the end, says where its rows are): give the file`);
+      const { createReadStream } = await import("node:fs");
+      await readArrow({ chunks: createReadStream(part.file) as AsyncIterable<Uint8Array> }, o, onBatch);
+      continue;
+    }
+    const { source, handle, read } = await fileSource(part.file);
+    progress?.start(o.file, source.byteLength);
+    try {
+      const counted = async (b: ColumnBatch) => {
+        await onBatch(b);
+        progress?.update(read());
+      };
+      if (input.format === "parquet") await (readParquet(source, o, counted));
+      else await readArrow({ source }, o, counted);
+    } finally {
+      progress?.done(o.file);
+      await handle.close();
+    }
+  }
+}
+
+/**
+ * An error of the join or the grouping about row `line` of a columnar input (which counts rows over
+ * the whole input, as `line`), said as a row of its file: `run.parquet: row 57: ...`.
+ */
+export function asRowError(e: unknown, name: string, rows: { placeOf(line: number): { file: string; row: number } }): unknown {
+  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
+  const { file, row } = rows.placeOf(e.line);
+  return new RowError(file, row, undefined, e.reason);
+}
+
+/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
+export async function readColumnarRows<K extends RowsKind>(
+  path: string, kind: K, qids: Interner, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, progress?: ProgressSink,
+): Promise<{ rows: RowsOf<K>; placeOf: (line: number) => { file: string; row: number } }> {
+  const rows = new ColumnarRows({ file: displayName(path), qids, kind, runTag: columnarRunTag(path) });
+  await readColumnar(path, kind, choice, (b) => rows.add(b), progress);
+  return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
+}
+
+/**
+ * A columnar run read in blocks of whole queries (RunSource.blocks, src/run-blocks.ts): every
+ * `blockRows` rows, the complete queries are handed to `add`; the run tag is returned.
+ */
+export function columnarBlocks(path: string, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, blockRows: number, progress?: ProgressSink) {
+  return async (qids: Interner, add: (rows: RunRows) => void): Promise<string> => {
+    const name = displayName(path);
+    const rows = new ColumnarRows({ file: name, qids, kind: "run", runTag: columnarRunTag(path) });
+    const give = (r: RunRows) => {
+      try {
+        add(r);
+      } catch (e) {
+        throw asRowError(e, name, rows);
+      }
+    };
+    await readColumnar(path, "run", choice, (b) => {
+      rows.add(b);
+      const block = rows.takeQueries(blockRows);
+      if (block) give(block);
+    }, progress);
+    const last = rows.finish();
+    give(last);
+    return last.runTag;
+  };
+}
