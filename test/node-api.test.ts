@@ -122,8 +122,8 @@ describe("evaluateFiles", () => {
       [() => evaluateFiles(qrelsPath, [], ["map"]), /runs must be a run file's path or a non-empty array/],
       [() => evaluateFiles(qrelsPath, [runA, 3 as unknown as string], ["map"]), /runs\[1\] must be a file path/],
       [() => evaluateFiles(undefined as unknown as string, runA, ["map"]), /qrels must be a file path/],
-      [() => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }), /inputFormat must be one of "trec", "json", "csv", "tsv", not "xml"/],
-      [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }), /columns\.query: the columns are qid, docid and value/],
+      [() => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }), /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", not "xml"/],
+      [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }), /columns\.query: the columns are qid, docid, value and tag \(Parquet and Arrow\)/],
       [() => evaluateFiles("-", "-", ["map"]), /only one file can be standard input/],
     ];
     for (const [call, message] of bad) {

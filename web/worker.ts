@@ -29,6 +29,8 @@ import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
 import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
+import { asRowError, columnarBlocks, columnarFormat, columnarRows } from "./columnar.js";
+import type { ColumnarRows } from "../src/io/columnar.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
 
@@ -285,11 +287,19 @@ function postComparison(settings: CompareSettings): void {
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
+  // Parquet or Arrow (columnar.ts): read in this worker, block by block.
+  const format = await columnarFormat(file);
+  let columnarWhole: ColumnarRows<"run"> | null = null;
   const r = await evaluateRunFile(judgments, {
     file: file.name,
     // A second worker parses where workers can start workers (every current browser); this one otherwise.
-    blocks: typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     whole: async () => {
+      if (format) {
+        const read = await columnarRows(file, format, "run", judgments.qrels.qidNames, progressOf(file));
+        columnarWhole = read.reader;
+        return read.rows;
+      }
       const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
       await readInto(file, parser);
       return parser.finish();
@@ -313,6 +323,10 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     }
     blocks?.push(block);
     return evaluate(ctx, file.name, block);
+  }).catch((e: unknown) => {
+    // A row of a Parquet or Arrow run, or of such judgments (a document twice in a query): the row of its file.
+    const judged = columnarJudgments.get(judgments);
+    throw judged ? asRowError(columnarWhole ? asRowError(e, file.name, columnarWhole) : e, judgments.qrels.file, judged) : columnarWhole ? asRowError(e, file.name, columnarWhole) : e;
   });
   warnNotInRun(file.name, r.notInRunQids);
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
@@ -325,8 +339,30 @@ function warnNotInRun(file: string, qids: string[]): void {
   post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
 }
 
+/** The rows of judgments read from Parquet or Arrow files, for errors about their rows. */
+const columnarJudgments = new WeakMap<GroupedJudgments, ColumnarRows<"qrels">>();
+
+/** Posts a columnar file's progress as a text file's: bytes read, and rows for lines. */
+function progressOf(file: File) {
+  return (read: number, lines: number, seconds: number) => post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
+}
+
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 async function readJudgments(file: File): Promise<GroupedJudgments> {
+  const format = await columnarFormat(file);
+  if (format) {
+    // Parquet or Arrow (columnar.ts).
+    const { rows, reader } = await columnarRows(file, format, "qrels", new Interner(), progressOf(file));
+    let judgments: GroupedJudgments;
+    try {
+      judgments = groupJudgments(rows);
+    } catch (e) {
+      throw asRowError(e, file.name, reader);
+    }
+    checkJudgments(judgments);
+    columnarJudgments.set(judgments, reader);
+    return judgments;
+  }
   const parser = new QrelsParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
   await readInto(file, parser);
   const judgments = groupJudgments(parser.finish());

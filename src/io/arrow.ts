@@ -14,13 +14,11 @@
  * end-of-stream marker), a column missing (naming the columns it has), of the wrong type, a null or
  * non-finite value (naming the row, from 1). Browser compatible.
  */
-import { DataType, RecordBatchReader, type Data, type RecordBatch, type Schema, type Vector } from "apache-arrow";
+import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { chooseColumns, type ByteSource, type ChosenColumns, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { chooseColumns, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
-import type { ColumnarReadOptions } from "./parquet.js";
-import { show } from "./parquet.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
 
@@ -90,6 +88,10 @@ export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8A
  */
 export async function readArrow<K extends RowsKind>(input: ArrowInput, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void> {
   const { file } = o;
+  // apache-arrow, loaded when an Arrow file is first read.
+  const arrow = await import("apache-arrow");
+  const { RecordBatchReader } = arrow;
+  DataType = arrow.DataType;
   let reader: RecordBatchReader;
   let tail: Tail | null = null;
   try {
@@ -161,14 +163,17 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   if (tail && !tail.endsWell) throw bad(`${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`);
 }
 
+/** apache-arrow's DataType (its type predicates), once loaded. */
+let DataType: typeof ArrowType;
+
 /** Arrow types an id may have: strings, binary, integers, or a dictionary of those. */
-function isIdType(t: DataType): boolean {
+function isIdType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
   return DataType.isUtf8(t) || DataType.isLargeUtf8(t) || DataType.isBinary(t) || DataType.isLargeBinary(t) || DataType.isInt(t) || DataType.isUtf8View?.(t) || DataType.isBinaryView?.(t);
 }
 
 /** Arrow types a value may have: integers and floating-point numbers. */
-function isNumberType(t: DataType): boolean {
+function isNumberType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isNumberType(t.dictionary);
   return DataType.isInt(t) || DataType.isFloat(t);
 }
@@ -177,7 +182,7 @@ function isNumberType(t: DataType): boolean {
 function columnOf(v: Vector): ColumnValues {
   if (v.data.length !== 1) return generic(v);
   const data = v.data[0] as Data;
-  const t = data.type as DataType;
+  const t = data.type as ArrowType;
   const valid = data.nullCount > 0 ? (i: number) => data.getValid(i) : undefined;
   if (data.offset === 0 && (DataType.isUtf8(t) || DataType.isBinary(t)) && data.valueOffsets instanceof Int32Array) {
     return { kind: "utf8", bytes: data.values as Uint8Array, offsets: data.valueOffsets, valid };

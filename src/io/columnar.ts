@@ -29,11 +29,59 @@ export interface ByteSource {
   slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
 }
 
+export interface ColumnarReadOptions<K extends RowsKind> {
+  /** The file's name in messages. */
+  file: string;
+  kind: K;
+  /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
+  columns?: ColumnNames;
+  /** Said after a missing column's message: how the caller names the columns (the CLI's --columns). */
+  hint?: string;
+  /**
+   * Columns the file's path gives (a Hive partition, `bucket=3/`), by name: each row of the file has
+   * that text. A role's column is looked for among the file's columns and these.
+   */
+  partition?: Readonly<Record<string, string>>;
+}
+
+/** The first bytes of a file, as a message shows them: text when printable, else hex. */
+export function show(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "nothing: the file is empty";
+  bytes = bytes.subarray(0, 8);
+  const printable = bytes.every((b) => b >= 32 && b < 127);
+  return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
+}
+
+/** The columnar formats: Parquet, and Arrow IPC (files and streams). */
+export type ColumnarFormat = "parquet" | "arrow";
+
+/**
+ * A file's columnar format from its first bytes: Parquet's "PAR1", an Arrow IPC file's "ARROW1" or an
+ * IPC stream's first message (0xFFFFFFFF); null for anything else.
+ */
+export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return "parquet";
+  if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
+  if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "arrow";
+  return null;
+}
+
+/**
+ * Reads a Parquet file (parquet.ts) or an Arrow IPC file or stream (arrow.ts) into `onBatch`, a row
+ * group or record batch at a time; each reader, and the library it reads with, loaded when first used.
+ */
+export async function readColumnarSource<K extends RowsKind>(
+  source: ByteSource, format: ColumnarFormat, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
+): Promise<void> {
+  if (format === "parquet") return (await import("./parquet.js")).readParquet(source, o, onBatch);
+  return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
+}
+
 /** A ByteSource over bytes in memory. */
 export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     byteLength: bytes.length,
-    slice: (start, end = bytes.length) => bytes.slice(start, end).buffer as ArrayBuffer,
+    slice: (start, end = bytes.length) => new Uint8Array(bytes.subarray(start, end)).buffer as ArrayBuffer,
   };
 }
 
@@ -416,4 +464,25 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "a structure";
   return typeof v;
+}
+
+/**
+ * All the rows of a Parquet or Arrow file, as the text parsers give them (QrelsRows or RunRows, with
+ * query ids interned in `qids`): the format from its first bytes unless given.
+ *
+ * @example
+ * ```ts
+ * const qids = new Interner();
+ * const qrels = await columnarRows(bytesSource(parquetBytes), { file: "qrels.parquet", qids, kind: "qrels" });
+ * const run = await columnarRows(fileSource, { file: "run.arrow", qids, kind: "run" }); // RunRows
+ * ```
+ */
+export async function columnarRows<K extends RowsKind>(
+  source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
+): Promise<RowsOf<K>> {
+  const format = o.format ?? columnarFormatOf(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))));
+  if (format === null) throw new RankevalError("bad-input", `${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))))})`);
+  const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
+  await readColumnarSource(source, format, o, (b) => rows.add(b));
+  return rows.finish();
 }

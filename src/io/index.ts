@@ -15,3 +15,9 @@ export { DelimitedParser, DEFAULT_COLUMNS, type ColumnNames, type DelimitedParse
 export { GroupQrelsParser, type GroupQrels, type GroupQrelsParserOptions } from "./group-qrels.js";
 export { PrefsParser, type Prefs, type PrefsParserOptions } from "./prefs.js";
 export { ZscoresParser, type Zscores, type ZscoresParserOptions } from "./zscores.js";
+// Parquet (hyparquet) and Arrow IPC (apache-arrow): read in byte ranges, a row group or record batch at
+// a time; each library loaded when a file of its format is first read.
+export {
+  ColumnarRows, RowError, bytesSource, columnarFormatOf, columnarRows, readColumnarSource,
+  type ByteSource, type ColumnBatch, type ColumnValues, type ColumnarFormat, type ColumnarReadOptions,
+} from "./columnar.js";

@@ -14,35 +14,27 @@
  * missing (naming the columns the file has), a column of the wrong type, a null or non-finite value
  * (naming the row, from 1). Browser compatible.
  */
-import { parquetMetadataAsync, parquetScan, parquetSchema, type FileMetaData, type SchemaElement } from "hyparquet";
-import { compressors } from "hyparquet-compressors";
+import type { FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import type { ColumnNames } from "./column-names.js";
-import { chooseColumns, type ByteSource, type ChosenColumns, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { chooseColumns, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
 export const SLICE_ROWS = 1 << 20;
 
-export interface ColumnarReadOptions<K extends RowsKind> {
-  /** The file's name in messages. */
-  file: string;
-  kind: K;
-  /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
-  columns?: ColumnNames;
-  /** Said after a missing column's message: how the caller names the columns (the CLI's --columns). */
-  hint?: string;
-  /**
-   * Columns the file's path gives (a Hive partition, `bucket=3/`), by name: each row of the file has
-   * that text. A role's column is looked for among the file's columns and these.
-   */
-  partition?: Readonly<Record<string, string>>;
-}
-
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 const bad = (message: string) => new RankevalError("bad-input", message);
+
+/**
+ * hyparquet and its codecs, loaded when a Parquet file is first read: importing rankeval/io (or the
+ * command line) costs nothing for those who read none.
+ */
+async function hyparquet() {
+  const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
+  return { ...h, compressors: c.compressors };
+}
 
 /** Whether bytes start with Parquet's magic number. */
 export function isParquet(head: Uint8Array): boolean {
@@ -69,6 +61,7 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
   }
   const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
   if (footerLength + 12 > size) throw bad(`${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`);
+  const { parquetMetadataAsync } = await hyparquet();
   try {
     return await parquetMetadataAsync(source);
   } catch (e) {
@@ -113,6 +106,7 @@ export async function readParquet<K extends RowsKind>(
 ): Promise<void> {
   const { file, kind } = o;
   const metadata = await parquetFooter(source, file);
+  const { parquetSchema, parquetScan, compressors } = await hyparquet();
   const top = parquetSchema(metadata).children;
   const elements = new Map(top.map((c) => [c.element.name, c]));
   const partition = o.partition ?? {};
@@ -161,13 +155,6 @@ export async function readParquet<K extends RowsKind>(
       });
     }
   }
-}
-
-/** The first bytes of a file, as a message shows them: text when printable, else hex. */
-export function show(bytes: Uint8Array): string {
-  if (bytes.length === 0) return "nothing: the file is empty";
-  const printable = bytes.every((b) => b >= 32 && b < 127);
-  return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
 }
 
 function messageOf(e: unknown): string {

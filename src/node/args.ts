@@ -392,13 +392,17 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     given beside it: trec_eval (pytrec_eval, ir_measures), ranx, sklearn,
                     lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking,
                     rankeval-default
-  --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row), for
-                    every QRELS and RUN file. Default: from each name (.json, .csv, .tsv, also
-                    .gz; anything else is TREC text). A JSON/CSV run's tag is its file name.
-  --columns qid=Q,docid=D,value=V
-                    the CSV/TSV header names to read. Default: the first present of qid, query,
-                    query_id, topic; docid, doc, doc_id, docno, document; and score, rank_score,
-                    prediction (runs) or rel, label, relevance, grade (qrels)
+  --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
+                    parquet or arrow (an IPC file or stream), for every QRELS and RUN file.
+                    Default: from each name (.json, .csv, .tsv, also .gz; .parquet; .arrow,
+                    .feather, .arrows; anything else is TREC text). A directory with key=value
+                    subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.
+                    A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.
+  --columns qid=Q,docid=D,value=V[,tag=T]
+                    the CSV/TSV header or Parquet/Arrow column names to read. Default: the first
+                    present of qid, query, query_id, topic; docid, doc, doc_id, docno, document;
+                    score, rank_score, prediction (runs) or rel, label, relevance, grade (qrels);
+                    and tag, runid, run_id, run_tag (a run's tag: Parquet and Arrow only)
   -h, --help        this help;  -v, --version  the version
 
 Why a number moved:

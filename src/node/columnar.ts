@@ -225,6 +225,20 @@ export function asRowError(e: unknown, name: string, rows: { placeOf(line: numbe
   return new RowError(file, row, undefined, e.reason);
 }
 
+/** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
+const places = new WeakMap<object, (line: number) => { file: string; row: number }>();
+
+/** Remembers that `judgments` were read from a columnar input whose rows `placeOf` places. */
+export function rememberPlaces(judgments: object, placeOf: (line: number) => { file: string; row: number }): void {
+  places.set(judgments, placeOf);
+}
+
+/** An error about a row of columnar judgments (the join finds a document judged twice), said as the row of its file. */
+export function judgmentsRowError(e: unknown, judgments: { qrels: { file: string } }): unknown {
+  const placeOf = places.get(judgments);
+  return placeOf ? asRowError(e, judgments.qrels.file, { placeOf }) : e;
+}
+
 /** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
 export async function readColumnarRows<K extends RowsKind>(
   path: string, kind: K, qids: Interner, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, progress?: ProgressSink,

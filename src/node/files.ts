@@ -9,7 +9,7 @@ import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./for
 import type { ThreadPool } from "./pool.js";
 import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
-import { asRowError, columnarBlocks, isColumnarPath, readColumnarRows } from "./columnar.js";
+import { asRowError, columnarBlocks, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
@@ -23,6 +23,7 @@ export async function readJudgments(file: string, qids: Interner, choice: Parser
       throw asRowError(e, rows.file, { placeOf });
     }
     checkJudgments(judgments);
+    rememberPlaces(judgments, placeOf);
     return judgments;
   }
   // Named in messages as the user knows it (standard input for -), its format from its real name.
@@ -71,7 +72,23 @@ export async function evaluateRunPath(
   progress?: ProgressSink,
   pool?: ThreadPool | null,
 ) {
-  if (isColumnarPath(file, choice.format)) return evaluateColumnarRun(file, judgments, choice, evaluate, progress);
+  try {
+    if (isColumnarPath(file, choice.format)) return await evaluateColumnarRun(file, judgments, choice, evaluate, progress);
+    return await evaluateTextRun(file, judgments, choice, evaluate, progress, pool);
+  } catch (e) {
+    // A document twice in a query of Parquet or Arrow judgments, found by the join: the row of its file.
+    throw judgmentsRowError(e, judgments);
+  }
+}
+
+async function evaluateTextRun(
+  file: string,
+  judgments: GroupedJudgments,
+  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
+  evaluate: (joined: JoinedRun) => Evaluated,
+  progress?: ProgressSink,
+  pool?: ThreadPool | null,
+) {
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.

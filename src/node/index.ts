@@ -40,6 +40,7 @@ import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
 import { inputSize, readInto } from "./read.js";
+import { asRowError, isColumnarPath, readColumnarRows } from "./columnar.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };
@@ -47,13 +48,15 @@ export type { ColumnNames, InputFormat };
 /** How to read files. */
 export interface FileOptions {
   /**
-   * The format of every file: `"trec"`, `"json"`, `"csv"` or `"tsv"`. @default from each file's
-   * name: `.json`, `.csv`, `.tsv` (each also `.gz`), anything else TREC text; gzip is detected by its
-   * magic bytes whatever the name
+   * The format of every file: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"` or `"arrow"` (an
+   * IPC file or stream). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
+   * `.parquet`, `.arrow`, `.feather`, `.arrows`, anything else TREC text (a directory: a Parquet or
+   * Arrow dataset, Hive-partitioned or not); gzip is detected by its magic bytes whatever the name
    */
   inputFormat?: InputFormat;
   /**
-   * CSV/TSV: the header names of the query id, document id and value (label or score) columns.
+   * CSV/TSV, Parquet, Arrow: the names of the query id, document id and value (label or score)
+   * columns, and (Parquet, Arrow) of a run's tag column.
    * @default the first present of the usual names (qid, query_id, query-id, ...; see DEFAULT_COLUMNS)
    */
   columns?: ColumnNames;
@@ -87,7 +90,7 @@ function choiceOf(options: FileOptions | undefined, what: string): ParserChoice 
   if (columns !== undefined) {
     if (columns === null || typeof columns !== "object") throw new RankevalError("bad-option", "columns must be an object { qid?, docid?, value? } of header names");
     for (const [k, v] of Object.entries(columns)) {
-      if (!["qid", "docid", "value"].includes(k)) throw new RankevalError("bad-option", `columns.${k}: the columns are qid, docid and value`);
+      if (!["qid", "docid", "value", "tag"].includes(k)) throw new RankevalError("bad-option", `columns.${k}: the columns are qid, docid, value and tag (Parquet and Arrow)`);
       if (typeof v !== "string" || v === "") throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${JSON.stringify(v)}`);
     }
   }
@@ -147,6 +150,10 @@ export async function evaluateFiles(
 export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readQrels");
   checkPath(path, "readQrels: path");
+  if (isColumnarPath(path, choice.format)) {
+    const { rows, placeOf } = await readColumnarRows(path, "qrels", new Interner(), choice);
+    return idValuesAt(rows, rows.rel, placeOf);
+  }
   const parser = await qrelsParserFor(path, new Interner(), await inputSize(path), choice);
   await readInto(path, parser);
   const rows = parser.finish();
@@ -161,6 +168,10 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
 export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readRun");
   checkPath(path, "readRun: path");
+  if (isColumnarPath(path, choice.format)) {
+    const { rows, placeOf } = await readColumnarRows(path, "run", new Interner(), choice);
+    return idValuesAt(rows, rows.score, placeOf);
+  }
   const parser = await runParserFor(path, new Interner(), await inputSize(path), choice);
   await readInto(path, parser);
   const rows = parser.finish();
@@ -188,6 +199,15 @@ function docidStrings(docids: RowDocids, n: number): string[] {
   const base = offsets[0];
   for (let i = 0; i < n; i++) out[i] = text.slice(offsets[i] - base, offsets[i + 1] - base);
   return out;
+}
+
+/** idValues of a columnar input's rows, an error about a row said as the row of its file. */
+function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf: (line: number) => { file: string; row: number }): IdValues {
+  try {
+    return idValues(rows, values);
+  } catch (e) {
+    throw asRowError(e, rows.file, { placeOf });
+  }
 }
 
 function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
