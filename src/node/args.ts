@@ -64,6 +64,10 @@ export interface CliArgs {
   columns?: ColumnNames;
   /** QRELS RUN [RUN ...] (`-` is standard input). */
   files: string[];
+  /** --per-query-out FILE: every run's per-query values, written as Parquet, Arrow, CSV or JSON by its name (src/node/merge.ts). */
+  perQueryOut?: string;
+  /** --merge: FILES are per-query results of shards (--per-query-out), merged into one evaluation's report. */
+  merge?: boolean;
   /** --compare: compare the runs (src/node/compare.ts); the options below are its own. */
   compare?: boolean;
   /** --test (repeatable, comma-separated): the comparison's tests, in the order named. */
@@ -100,7 +104,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   Output_old_results_format: "obsolete",
   format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
   letor: "letor", scores: "scores", query: "query", group: "query",
-  "input-format": "inputFormat", columns: "columns",
+  "input-format": "inputFormat", columns: "columns", "per-query-out": "perQueryOut",
   test: "tests", baseline: "baseline", correction: "correction", alpha: "alpha", permutations: "permutations", seed: "seed",
   explain: "explain", "explain-depth": "explainDepth", report: "report", "report-queries": "reportQueries",
 };
@@ -112,7 +116,7 @@ const FLAGS: Record<string, keyof CliArgs> = {
   // trec_eval's obsolete -o, which sets a flag nothing reads.
   o: "obsolete",
   "tie-range": "tieRange",
-  compare: "compare", "all-pairs": "allPairs",
+  compare: "compare", "all-pairs": "allPairs", merge: "merge",
   diversity: "diversity",
 };
 /** The options that mean something only with --compare. */
@@ -298,6 +302,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
   checkCompare(a);
   checkExplainReport(a);
+  if (a.perQueryOut !== undefined) {
+    if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut)) throw usage(`--per-query-out ${a.perQueryOut}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`);
+    if (a.letor !== undefined) throw usage("--per-query-out writes the runs of QRELS RUN [RUN ...] (or of --merge), not of --letor");
+    if (a.compare) throw usage("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
+    if (a.debugQuery !== undefined) throw usage("--per-query-out writes every query's values: -D evaluates one only");
+    if (a.explain !== undefined || a.report !== undefined) throw usage(`--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`);
+  }
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
@@ -349,6 +360,7 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --compare [compare options] PER-QUERY [PER-QUERY ...]
        rankeval --explain QID [-m MEASURE] [options] QRELS RUN [RUN ...]
        rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
+       rankeval --merge [-q] [--format F] [--compare ...] SHARD [SHARD ...]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
 QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
@@ -403,6 +415,12 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     present of qid, query, query_id, topic; docid, doc, doc_id, docno, document;
                     score, rank_score, prediction (runs) or rel, label, relevance, grade (qrels);
                     and tag, runid, run_id, run_tag (a run's tag: Parquet and Arrow only)
+  --per-query-out FILE
+                    every run's per-query values (a row per run and query: run, qid, a column
+                    per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
+                    JSON by FILE's name, the measures and conventions in its metadata
+  --merge           SHARD files are --per-query-out files of one evaluation's shards (disjoint
+                    queries): print the report one process on the whole input prints
   -h, --help        this help;  -v, --version  the version
 
 Why a number moved:

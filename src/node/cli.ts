@@ -9,6 +9,7 @@ import { evaluateBlock, LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report
 import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { readJudgments } from "./files.js";
+import { isColumnarPath } from "./columnar.js";
 import { threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
@@ -64,6 +65,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
+    // --merge: shards' per-query results (src/node/merge.ts), reported or compared.
+    if (args.merge) {
+      const merge = await import("./merge.js");
+      if (!args.compare) return await merge.mergeMode(args, io);
+      merge.checkMergeArgs(args);
+      return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
+    }
     if (args.compare) return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns);
     // --explain's and --report's code too.
     if (args.explain !== undefined) return await (await import("./explain.js")).explainMode(args, io, evaluateTrecRuns);
@@ -94,11 +102,23 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 }
 
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
+  // --per-query-out writes qrels' evaluations (the modes below have their own judgments and reports).
+  const noPerQueryOut = (what: string) => {
+    if (args.perQueryOut !== undefined) throw new RankevalError("bad-option", `--per-query-out is not written for ${what} (only for qrels judgments)`);
+  };
   // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
-  if (args.relFormat !== undefined && args.relFormat !== "qrels") return await relFormatMode(args, io);
+  if (args.relFormat !== undefined && args.relFormat !== "qrels") {
+    noPerQueryOut(`-R ${args.relFormat}`);
+    return await relFormatMode(args, io);
+  }
   // Subtopic judgments (src/node/diversity.ts): asked for, or a qrels of that shape.
-  if (asksForDiversity(args)) return await diversityMode(args, io);
-  if (await looksLikeSubtopicQrels(args.files[0])) {
+  if (asksForDiversity(args)) {
+    noPerQueryOut("subtopic judgments (--diversity)");
+    return await diversityMode(args, io);
+  }
+  // (Parquet and Arrow judgments are qrels: their columns say so.)
+  if (!isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]))) {
+    noPerQueryOut("subtopic judgments (--diversity)");
     io.stderr.write(`rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`);
     return await diversityMode(args, io);
   }
@@ -116,12 +136,19 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // run side by side, so it is written once all are. A bad run stops the command there: the trec
   // text of every run before it is out, whole; a table, JSON or CSV is not written at all.
   const runs: RunResult[] = [];
+  // --per-query-out: every run kept for the file, written once all are done.
+  const keep = args.perQueryOut !== undefined;
   await evaluateEachRun(args, io, p, (i, r, total) => {
-    if (format !== "trec") return void runs.push(r);
+    if (format !== "trec" || keep) runs.push(r);
+    if (format !== "trec") return;
     const t = trecText(p, r, text);
     io.stdout.write(total === 1 ? t : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${t}`);
   });
   if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
+  if (keep) {
+    const { settingsOf, writePerQueryOut } = await import("./merge.js");
+    if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;
+  }
   return EXIT.ok;
 }
 

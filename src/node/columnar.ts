@@ -51,20 +51,21 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * The name a dataset's partition stands for: the path before its first `key=value` component
- * (`runs/bm25/bucket=3` is a part of `runs/bm25`), so that the shards of one dataset, evaluated
- * apart, carry one run's name and tag; the path itself otherwise.
+ * The name of the whole a Hive partition stands for: the path without its `key=value` components
+ * (`runs/bm25/bucket=3` is a part of `runs/bm25`, `shards/bucket=3/bm25.run` of `shards/bm25.run`),
+ * so that the shards of one input, evaluated apart, carry the whole's name and tag; the path itself
+ * when it has none.
  */
 export function datasetName(path: string): string {
-  const parts = path.split("/");
-  const k = parts.findIndex((p) => PARTITION.test(p));
-  if (k <= 0) return path;
-  return parts.slice(0, k).join("/") || path;
+  const trimmed = path.replace(/\/+$/, "");
+  const parts = trimmed.split("/");
+  if (!parts.some((p) => PARTITION.test(p))) return path;
+  return parts.filter((p) => !PARTITION.test(p)).join("/") || path;
 }
 
 /** A columnar input's run tag (when its files have no tag column): its dataset's name without extension. */
 export function columnarRunTag(path: string): string {
-  return runTagOf(datasetName(path.replace(/\/+$/, "")) || path);
+  return runTagOf(datasetName(path).replace(/\/+$/, "") || path);
 }
 
 /** One file of a columnar input, and the partition values its path gives. */

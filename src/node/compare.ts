@@ -21,11 +21,20 @@ const badInput = (message: string) => new RankevalError("bad-input", message);
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
 
 /** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors for main() to report. */
-export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
+export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns, merged?: () => Promise<{ p: Plan; runs: RunResult[] }>): Promise<number> {
   if (args.files.length === 0) throw usage("--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)");
-  const kinds = await Promise.all(args.files.map(perQueryKind));
+  const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
-  if (kinds[0] !== null) {
+  if (merged) {
+    // --merge: the shards' runs merged (src/node/merge.ts), compared as if evaluated here.
+    const m = await merged();
+    const { rows, left } = comparableRows(m.p);
+    if (!rows.length) throw usage("no measure to compare: none of the shards' is a per-query number");
+    if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+    if (m.runs.length < 2) throw usage(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
+    if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline)) throw usage(`--baseline ${args.baseline} is not one of the runs (${m.runs.map((r) => r.file).join(", ")})`);
+    runs = m.runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
+  } else if (kinds[0] !== null) {
     const other = args.files.find((_, i) => kinds[i] === null);
     if (other !== undefined) throw usage(`${displayName(other)} is not a per-query result rankeval wrote (-q --format json or csv): with per-query results (${args.files[0]}), give only those`);
     runs = await perQueryRuns(args, io, kinds as ("json" | "csv")[]);

@@ -46,7 +46,8 @@ describe("Parquet and Arrow inputs", () => {
     expect(runTagOf("runs/bm25.parquet")).toBe("bm25");
     expect(runTagOf("runs/bm25.arrows")).toBe("bm25");
     expect(datasetName("runs/bm25/bucket=3")).toBe("runs/bm25");
-    expect(datasetName("runs/bm25/bucket=3/part-0.parquet")).toBe("runs/bm25");
+    expect(datasetName("shards/bucket=3/bm25.run")).toBe("shards/bm25.run");
+    expect(datasetName("runs/bm25")).toBe("runs/bm25");
     expect(datasetName("bucket=3")).toBe("bucket=3");
     expect(columnarRunTag("out/bm25.parquet/bucket=3/")).toBe("bm25");
   });

@@ -1,0 +1,322 @@
+/**
+ * Per-query tables (src/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
+ * in the footer's key-value metadata), Arrow IPC file or stream (apache-arrow, in the schema's
+ * metadata), CSV (a first comment line holding the metadata, then a header `run,qid,...`) and JSON
+ * (`{ "metadata": ..., "rows": [{ "run": ..., "qid": ..., ...}] }`); and read back, the format told
+ * by the bytes.
+ *
+ * Values are written exactly: Parquet DOUBLE and Arrow Float64 hold the doubles; CSV and JSON the
+ * shortest decimal that reads back as the same double (JavaScript's), with -0 as `-0`, NaN as `NaN`
+ * in CSV and null in JSON, infinities as `Infinity` / `-Infinity` (strings in JSON). Parquet's
+ * doubles are PLAIN-encoded: hyparquet-writer's dictionary encoding keys values by SameValueZero, so
+ * -0 and 0 would come back as one of them.
+ *
+ * Browser compatible.
+ */
+import { RankevalError } from "./errors.js";
+import { bytesSource, type ByteSource } from "./io/columnar.js";
+import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, type PerQueryTable } from "./per-query.js";
+
+export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
+
+/** The format of a per-query file from its name: .parquet, .arrow / .feather (IPC file), .arrows (IPC stream), .csv, .json; null otherwise. */
+export function perQueryFormatOf(name: string): PerQueryFormat | null {
+  const m = /\.(parquet|arrow|feather|arrows|csv|json)$/i.exec(name);
+  if (!m) return null;
+  const ext = m[1].toLowerCase();
+  return ext === "feather" ? "arrow" : (ext as PerQueryFormat);
+}
+
+const bad = (message: string) => new RankevalError("bad-input", message);
+
+/** A number as CSV and JSON write it: the shortest round-trip decimal, -0 kept. */
+function numberText(v: number): string {
+  return Object.is(v, -0) ? "-0" : String(v);
+}
+
+/** A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The column names of a table, in order. */
+function names(t: PerQueryTable): string[] {
+  return ["run", "qid", ...t.meta.columns.map((c) => c.name)];
+}
+
+/** A per-query table's bytes in a format. */
+export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): Promise<Uint8Array> {
+  const metaJson = JSON.stringify(t.meta);
+  const n = t.qid.length;
+  if (format === "parquet") {
+    const { parquetWriteBuffer } = await import("hyparquet-writer");
+    const columnData = [
+      { name: "run", data: t.run, type: "STRING" as const, nullable: false },
+      { name: "qid", data: t.qid, type: "STRING" as const, nullable: false },
+      ...t.meta.columns.map((c) => c.kind === "number"
+        ? { name: c.name, data: t.numbers[c.name], type: "DOUBLE" as const, nullable: false, encoding: "PLAIN" as const }
+        : { name: c.name, data: t.strings[c.name], type: "STRING" as const, nullable: false }),
+    ];
+    const buffer = parquetWriteBuffer({
+      columnData,
+      kvMetadata: [{ key: META_KEY, value: metaJson }, { key: CONVENTIONS_KEY, value: t.meta.conventions }],
+      createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
+      rowGroupSize: 1 << 20,
+    });
+    return new Uint8Array(buffer);
+  }
+  if (format === "arrow" || format === "arrows") {
+    const arrow = await import("apache-arrow");
+    const { Field, Float64, RecordBatchFileWriter, RecordBatchStreamWriter, Schema, Table, Utf8, vectorFromArray, makeData, RecordBatch, Struct } = arrow;
+    const fields = names(t).map((name, i) => new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false));
+    const schema = new Schema(fields, new Map([[META_KEY, metaJson], [CONVENTIONS_KEY, t.meta.conventions]]));
+    const children = names(t).map((name, i) => {
+      if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
+      if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];
+      const c = t.meta.columns[i - 2];
+      return c.kind === "string" ? vectorFromArray(t.strings[name], new Utf8()).data[0] : makeData({ type: new Float64(), length: n, data: t.numbers[name] });
+    });
+    const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, children }));
+    const table = new Table(schema, [batch]);
+    const writer = format === "arrow" ? RecordBatchFileWriter.writeAll(table) : RecordBatchStreamWriter.writeAll(table);
+    return writer.toUint8Array(true);
+  }
+  const enc = new TextEncoder();
+  if (format === "csv") {
+    const lines = [`${CSV_PREFIX}${metaJson}`, names(t).map(csvField).join(",")];
+    const cols = t.meta.columns;
+    for (let i = 0; i < n; i++) {
+      let line = `${csvField(t.run[i])},${csvField(t.qid[i])}`;
+      for (const c of cols) line += `,${c.kind === "number" ? numberText(t.numbers[c.name][i]) : csvField(t.strings[c.name][i])}`;
+      lines.push(line);
+    }
+    return enc.encode(`${lines.join("\n")}\n`);
+  }
+  // JSON: the metadata, then a row object per query.
+  const cols = t.meta.columns;
+  const rows: string[] = [];
+  const json = (v: number) => (Number.isNaN(v) ? "null" : Number.isFinite(v) ? numberText(v) : JSON.stringify(String(v)));
+  for (let i = 0; i < n; i++) {
+    const fields = [`"run": ${JSON.stringify(t.run[i])}`, `"qid": ${JSON.stringify(t.qid[i])}`];
+    for (const c of cols) fields.push(`${JSON.stringify(c.name)}: ${c.kind === "number" ? json(t.numbers[c.name][i]) : JSON.stringify(t.strings[c.name][i])}`);
+    rows.push(`    {${fields.join(", ")}}`);
+  }
+  return enc.encode(`{\n  "metadata": ${metaJson},\n  "rows": [\n${rows.join(",\n")}\n  ]\n}\n`);
+}
+
+/** A per-query table read from a file, its format told by its first bytes; `file` names it in messages. */
+export async function readPerQuery(source: ByteSource, file: string): Promise<PerQueryTable> {
+  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 64)));
+  const text = new TextDecoder().decode(head);
+  if (head.length >= 4 && text.startsWith("PAR1")) return readParquetTable(source, file);
+  if (text.startsWith("ARROW1") || (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)) return readArrowTable(source, file);
+  const all = new TextDecoder().decode(new Uint8Array(await source.slice(0, source.byteLength)));
+  if (all.startsWith(CSV_PREFIX)) return readCsvTable(all, file);
+  if (/^\s*\{/.test(all)) return readJsonTable(all, file);
+  throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "${CSV_PREFIX.trim()}", or JSON)`);
+}
+
+/** Reads per-query results from bytes in memory. */
+export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQueryTable> {
+  return readPerQuery(bytesSource(bytes), file);
+}
+
+/** The columns' names a table's metadata says it has, checked against the file's. */
+function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
+  for (const name of ["run", "qid", ...meta.columns.map((c) => c.name)]) {
+    if (!found.includes(name)) throw bad(`${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`);
+  }
+}
+
+/** An empty table of a metadata's columns, `n` rows. */
+function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
+  const numbers: Record<string, Float64Array> = {};
+  const strings: Record<string, string[]> = {};
+  for (const c of meta.columns) {
+    if (c.kind === "number") numbers[c.name] = new Float64Array(n);
+    else strings[c.name] = new Array<string>(n);
+  }
+  return { meta, run: new Array<string>(n), qid: new Array<string>(n), numbers, strings };
+}
+
+function parseMeta(json: string | undefined, file: string): PerQueryMeta {
+  if (json === undefined) throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata)`);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (e) {
+    throw bad(`${file}: damaged per-query results: its "${META_KEY}" metadata is not JSON (${(e as Error).message})`);
+  }
+  return checkMeta(value, file);
+}
+
+async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const metadata = await parquetFooter(source, file);
+  const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
+  const { parquetScan, parquetSchema } = await import("hyparquet");
+  const { compressors } = await import("hyparquet-compressors");
+  checkColumns(meta, parquetSchema(metadata).children.map((c) => c.element.name), file);
+  const n = Number(metadata.num_rows);
+  const t = emptyTable(meta, n);
+  const scan = await parquetScan({ file: source, metadata, compressors });
+  for (const range of scan.ranges) {
+    const put = async (name: string, into: string[] | Float64Array) => {
+      const v = (await scan.readColumn({ column: name, rowStart: range.rowStart, rowEnd: range.rowEnd })) as ArrayLike<unknown>;
+      for (let i = 0; i < v.length; i++) (into as unknown[])[range.rowStart + i] = v[i];
+    };
+    await put("run", t.run);
+    await put("qid", t.qid);
+    for (const c of meta.columns) await put(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
+  }
+  return t;
+}
+
+async function readArrowTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+  const { tableFromIPC } = await import("apache-arrow");
+  let table;
+  try {
+    table = tableFromIPC(new Uint8Array(await source.slice(0, source.byteLength)));
+  } catch (e) {
+    throw bad(`${file}: damaged Arrow IPC data: ${(e as Error).message}`);
+  }
+  const meta = parseMeta(table.schema.metadata.get(META_KEY), file);
+  checkColumns(meta, table.schema.fields.map((f) => f.name), file);
+  const t = emptyTable(meta, table.numRows);
+  const fill = (name: string, into: string[] | Float64Array) => {
+    const v = table.getChild(name)!;
+    for (let i = 0; i < table.numRows; i++) (into as unknown[])[i] = v.get(i);
+  };
+  fill("run", t.run);
+  fill("qid", t.qid);
+  for (const c of meta.columns) fill(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
+  return t;
+}
+
+/** A CSV number as written (the shortest round-trip decimal, -0, NaN, Infinity), or NaN with `ok` false. */
+function csvNumber(s: string): number | null {
+  if (s === "NaN") return NaN;
+  if (s === "Infinity") return Infinity;
+  if (s === "-Infinity") return -Infinity;
+  if (!/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return null;
+  return Number(s);
+}
+
+/** The fields of CSV records (RFC 4180: quotes, doubled quotes, line breaks inside quotes). */
+function* csvRecords(text: string, start: number): Generator<{ fields: string[]; line: number }> {
+  let i = start;
+  let line = 2;
+  while (i < text.length) {
+    const fields: string[] = [];
+    const recordLine = line;
+    for (;;) {
+      let field = "";
+      if (text[i] === '"') {
+        i++;
+        for (;;) {
+          const q = text.indexOf('"', i);
+          if (q < 0) throw new Error(`line ${recordLine}: a quoted field is not closed`);
+          field += text.slice(i, q);
+          for (let k = i; k < q; k++) if (text[k] === "\n") line++;
+          i = q + 1;
+          if (text[i] === '"') {
+            field += '"';
+            i++;
+            continue;
+          }
+          break;
+        }
+      } else {
+        let j = i;
+        while (j < text.length && text[j] !== "," && text[j] !== "\n") j++;
+        field = text.slice(i, j).replace(/\r$/, "");
+        i = j;
+      }
+      fields.push(field);
+      if (text[i] === ",") {
+        i++;
+        continue;
+      }
+      if (text[i] === "\r") i++;
+      if (text[i] === "\n" || i >= text.length) {
+        i++;
+        line++;
+        break;
+      }
+      throw new Error(`line ${recordLine}: expected ',' or the end of the line after a quoted field`);
+    }
+    if (fields.length === 1 && fields[0] === "") continue;
+    yield { fields, line: recordLine };
+  }
+}
+
+function readCsvTable(text: string, file: string): PerQueryTable {
+  const nl = text.indexOf("\n");
+  const meta = parseMeta(text.slice(CSV_PREFIX.length, nl < 0 ? text.length : nl), file);
+  const body = nl < 0 ? text.length : nl + 1;
+  const records: string[][] = [];
+  let header: string[] | null = null;
+  try {
+    for (const r of csvRecords(text, body)) {
+      if (!header) header = r.fields;
+      else {
+        if (r.fields.length !== header.length) throw new Error(`line ${r.line + 1}: ${r.fields.length} fields, the header has ${header.length}`);
+        records.push(r.fields);
+      }
+    }
+  } catch (e) {
+    throw bad(`${file}: damaged per-query results: ${(e as Error).message}`);
+  }
+  checkColumns(meta, header ?? [], file);
+  const t = emptyTable(meta, records.length);
+  const at = (name: string) => header!.indexOf(name);
+  const ri = at("run");
+  const qi = at("qid");
+  records.forEach((f, i) => {
+    t.run[i] = f[ri];
+    t.qid[i] = f[qi];
+  });
+  for (const c of meta.columns) {
+    const k = at(c.name);
+    records.forEach((f, i) => {
+      if (c.kind === "string") t.strings[c.name][i] = f[k];
+      else {
+        const v = csvNumber(f[k]);
+        if (v === null) throw bad(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`);
+        t.numbers[c.name][i] = v;
+      }
+    });
+  }
+  return t;
+}
+
+function readJsonTable(text: string, file: string): PerQueryTable {
+  let doc: { metadata?: unknown; rows?: unknown };
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw bad(`${file}: not per-query results rankeval wrote with --per-query-out: not JSON (${(e as Error).message})`);
+  }
+  const meta = checkMeta(doc?.metadata, file);
+  if (!Array.isArray(doc.rows)) throw bad(`${file}: damaged per-query results: no "rows" array`);
+  const rows = doc.rows as Record<string, unknown>[];
+  const t = emptyTable(meta, rows.length);
+  rows.forEach((r, i) => {
+    if (!r || typeof r !== "object") throw bad(`${file}: damaged per-query results: row ${i + 1} is not an object`);
+    if (typeof r.run !== "string" || typeof r.qid !== "string") throw bad(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
+    t.run[i] = r.run;
+    t.qid[i] = r.qid;
+    for (const c of meta.columns) {
+      const v = r[c.name];
+      if (c.kind === "string") {
+        if (typeof v !== "string") throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
+        t.strings[c.name][i] = v;
+      } else {
+        const x = v === null ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v;
+        if (typeof x !== "number") throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
+        t.numbers[c.name][i] = x;
+      }
+    }
+  });
+  return t;
+}
