@@ -10,9 +10,9 @@
 // 20.19.0), and the engines field admits every Node 20: hence the CommonJS build. The command line
 // (dist/node/bin.js) stays an ES module.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, posix } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
@@ -27,6 +27,62 @@ rmSync(dist, { recursive: true, force: true });
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+
+// The libraries that read and write Parquet and Arrow (hyparquet, hyparquet-compressors,
+// hyparquet-writer, apache-arrow) are built into dist/vendor/, not dependencies of the package: the
+// package keeps no dependencies (an install brings 0.5 MB of their code rather than 15 MB with
+// apache-arrow's several builds and the @types/node it depends on), installs offline from its tarball,
+// and every import of them is dynamic (src/io/parquet.ts, arrow.ts, per-query-files.ts), so nobody
+// who reads no such file loads them. Their browser builds (no Node built-ins: they read through the
+// ByteSource rankeval gives them); their licences in dist/vendor/LICENSES.md.
+const VENDORED = ["hyparquet", "hyparquet-compressors", "hyparquet-writer", "apache-arrow"];
+const vendorDir = join(dist, "vendor");
+const vendorSrc = join(root, "node_modules", ".rankeval-vendor");
+mkdirSync(vendorSrc, { recursive: true });
+const vendorName = (pkg) => pkg.replace(/[^a-z0-9]+/gi, "-");
+for (const pkg of VENDORED) writeFileSync(join(vendorSrc, `${vendorName(pkg)}.js`), `export * from ${JSON.stringify(pkg)};\n`);
+await build({
+  cwd: root,
+  input: Object.fromEntries(VENDORED.map((pkg) => [vendorName(pkg), join(vendorSrc, `${vendorName(pkg)}.js`)])),
+  platform: "browser",
+  logLevel: "warn",
+  output: { dir: vendorDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "shared-[hash].js", minify: true, sourcemap: false, comments: { legal: true } },
+});
+rmSync(vendorSrc, { recursive: true, force: true });
+// Their licences, from each bundled package's own files.
+{
+  const seen = new Set();
+  const texts = [];
+  // A package's directory as Node finds it from `from`: node_modules/pkg here or in a directory above.
+  const dirOf = (pkg, from) => {
+    for (let d = from; ; d = dirname(d)) {
+      const candidate = join(d, "node_modules", pkg);
+      if (existsSync(join(candidate, "package.json"))) return candidate;
+      if (dirname(d) === d) throw new Error(`vendor licences: ${pkg} not found from ${from}`);
+    }
+  };
+  const add = (pkg, from) => {
+    if (seen.has(pkg)) return;
+    const dir = dirOf(pkg, from);
+    seen.add(pkg);
+    const meta = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const licence = readdirSync(dir).filter((f) => /^(licen[cs]e|notice|copying)/i.test(f)).map((f) => readFileSync(join(dir, f), "utf8").trim());
+    texts.push(`## ${pkg} ${meta.version} (${meta.license})\n\n${licence.join("\n\n") || `License: ${meta.license}`}\n`);
+    for (const dep of Object.keys(meta.dependencies ?? {})) if (!dep.startsWith("@types/")) add(dep, dir);
+  };
+  for (const pkg of VENDORED) add(pkg, root);
+  writeFileSync(join(vendorDir, "LICENSES.md"), `# Libraries built into dist/vendor/\n\n${texts.join("\n")}`);
+}
+// The modules' imports of them, pointed at dist/vendor/.
+const VENDORED_IMPORT = new RegExp(`((?:from|import)\\s*\\(?\\s*)(["'])(${VENDORED.join("|")})\\2`, "g");
+for (const file of readdirSync(dist, { recursive: true })) {
+  if (!String(file).endsWith(".js") || String(file).startsWith("vendor")) continue;
+  const path = join(dist, String(file));
+  const text = readFileSync(path, "utf8");
+  if (text.search(VENDORED_IMPORT) < 0) continue;
+  const up = posix.relative(posix.dirname(String(file).split("\\").join("/")), "vendor") || ".";
+  writeFileSync(path, text.replace(VENDORED_IMPORT, (_, lead, q, pkg) => `${lead}${q}${up.startsWith(".") ? up : `./${up}`}/${vendorName(pkg)}.js${q}`));
+}
 
 await build({
   cwd: root,
@@ -98,6 +154,8 @@ await build({
         // --explain's and --report's code (the report's page script is most of the latter).
         { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain\.js$)/, priority: 2 },
         { name: "command-report", test: /[\\/]dist[\\/](report-html[\\/]|node[\\/]report\.js$)/, priority: 2 },
+        // Parquet and Arrow: the readers, the writers of per-query results, and the libraries under them.
+        { name: "command-columnar", test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|per-query(-files)?\.js$|node[\\/]merge\.js$)/, priority: 2 },
         { name: "command", test: /./, priority: 1 },
       ],
     },

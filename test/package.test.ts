@@ -316,10 +316,11 @@ describe("the packed package, installed in a fresh project", () => {
     it("builds without Node built-ins or warnings, and the bundle computes", () => {
       expect(warnings).toEqual([]);
       for (const f of bundle()) expect(readFileSync(f, "utf8")).not.toMatch(/["']node:/);
-      // Run in Node with just the document the script touches.
+      // Run in Node with just the document the script touches (and the <link> Vite's preload helper
+      // probes when the bundle has lazy chunks: rankeval/io's Parquet and Arrow readers).
       const runner = write(join(app, "run-bundle.mjs"), `
         const out = { dataset: {}, textContent: "" };
-        globalThis.document = { getElementById: () => out };
+        globalThis.document = { getElementById: () => out, createElement: () => ({}) };
         for (const f of ${JSON.stringify(bundle())}) await import(f);
         console.log(out.textContent);
       `);
@@ -373,6 +374,27 @@ describe("the packed package, installed in a fresh project", () => {
       expect(trec).toMatch(/^runid\s+\tall\tbm25\n/m);
       expect(trec).toMatch(/^map\s+\tall\t0\.\d{4}\n/m);
       expect(ok(run("npx", ["--no-install", "rankeval", "--version"], app), "rankeval --version")).toBe(`rankeval ${pkg.version}\n`);
+    });
+
+    it("reads Parquet and Arrow files and writes per-query results through the libraries built into dist/vendor", async () => {
+      // The example run as Parquet (written by apache-arrow's and hyparquet-writer's dev copies here).
+      const { tableFromArrays, tableToIPC } = await import("apache-arrow");
+      const { parquetWriteBuffer } = await import("hyparquet-writer");
+      const rows = readFileSync(examples("bm25.run"), "utf8").trim().split("\n").map((l) => l.split(/\s+/));
+      writeFileSync(join(app, "bm25.parquet"), new Uint8Array(parquetWriteBuffer({ columnData: [
+        { name: "qid", data: rows.map((f) => f[0]), type: "STRING" }, { name: "docno", data: rows.map((f) => f[2]), type: "STRING" },
+        { name: "score", data: rows.map((f) => Number(f[4])), type: "DOUBLE" }, { name: "tag", data: rows.map((f) => f[5]), type: "STRING" },
+      ] })));
+      writeFileSync(join(app, "bm25.arrows"), tableToIPC(tableFromArrays({ qid: rows.map((f) => f[0]), docid: rows.map((f) => f[2]), score: Float64Array.from(rows.map((f) => Number(f[4]))), tag: rows.map((f) => f[5]) }), "stream"));
+      const text = ok(run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), examples("bm25.run")], app), "npx rankeval (text)");
+      for (const input of ["bm25.parquet", "bm25.arrows"]) expect(ok(run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), input], app), `npx rankeval ${input}`)).toBe(text);
+      ok(run("npx", ["--no-install", "rankeval", "-q", "--per-query-out", "bm25-q.parquet", examples("qrels.txt"), "bm25.parquet"], app), "npx rankeval --per-query-out");
+      expect(ok(run("npx", ["--no-install", "rankeval", "--merge", "-q", "bm25-q.parquet"], app), "npx rankeval --merge")).toBe(text);
+      // rankeval/node from both module systems (the CommonJS build requires dist/vendor's .cjs).
+      const esm = write(join(app, "columnar.mjs"), `import { evaluateFiles } from "rankeval/node";\nconst r = await evaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.parquet", ["map"]);\nconsole.log(r.mean.map.toFixed(4));\n`);
+      const cjs = write(join(app, "columnar.cjs"), `const { evaluateFiles } = require("rankeval/node");\nevaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.arrows", ["map"]).then((r) => console.log(r.mean.map.toFixed(4)));\n`);
+      expect(ok(run(process.execPath, [esm], app), "columnar.mjs")).toBe("0.7570\n");
+      expect(ok(run(process.execPath, [cjs], app), "columnar.cjs")).toBe("0.7570\n");
     });
 
     it("runs every example script (ES module and CommonJS)", () => {

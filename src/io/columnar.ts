@@ -15,7 +15,7 @@ import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import type { Interner } from "./interner.js";
-import { rowsOf, type RowsKind, type RowsOf } from "./json.js";
+import type { RowsKind, RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 
@@ -242,7 +242,9 @@ export class ColumnarRows<K extends RowsKind> {
 
   /** The rows (those takeQueries left), as the text parsers give them. */
   finish(): RowsOf<K> {
-    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
+    const { qid, value, docids, lines } = this.rows.finish();
+    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
+    return (this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag }) as RowsOf<K>;
   }
 
   /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */
