@@ -29,10 +29,12 @@ const PARTITION = /^([^=/]+)=([^/]*)$/;
 const HIVE_NULL = "__HIVE_DEFAULT_PARTITION__";
 
 /**
- * Whether a directory is one dataset rather than a directory of runs: it has a Hive partition
- * directory (`bucket=3/`) in it, or Hadoop's `_SUCCESS` marker (a Spark job's output).
+ * Whether a directory is one dataset rather than a directory of runs: it is a Hive partition itself
+ * (`run/bucket=3`, a shard of a dataset, or a directory within one), it has one in it (`bucket=3/`),
+ * or it holds Hadoop's `_SUCCESS` marker (a Spark job's output).
  */
 export function isDataset(dir: string): boolean {
+  if (dir.split("/").some((p) => PARTITION.test(p))) return true;
   let names: string[];
   try {
     names = readdirSync(dir);
