@@ -131,10 +131,22 @@ function unescapeHive(s: string): string {
   return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** Whether `path` (with the format given) is a columnar input: a Parquet or Arrow file, or a dataset directory. */
+/**
+ * Whether `path` (with the format given) is a columnar input: a Parquet or Arrow file, or a dataset
+ * directory (isDataset, or one holding Parquet or Arrow files: judgments written as several files).
+ * Any other directory is not (its reader says it is a directory).
+ */
 export function isColumnarPath(path: string, given?: InputFormat): boolean {
+  if (path !== "-" && isDirectory(path)) {
+    if (given !== undefined) return given === "parquet" || given === "arrow";
+    if (isDataset(path)) return true;
+    try {
+      return readdirSync(path).some((n) => !n.startsWith(".") && !n.startsWith("_") && partFormat(n) !== null);
+    } catch {
+      return false;
+    }
+  }
   if (given !== undefined) return given === "parquet" || given === "arrow";
-  if (path !== "-" && isDirectory(path)) return true;
   return partFormat(path) !== null;
 }
 
