@@ -35,7 +35,13 @@ execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], {
 // and every import of them is dynamic (src/io/parquet.ts, arrow.ts, per-query-files.ts), so nobody
 // who reads no such file loads them. Their browser builds (no Node built-ins: they read through the
 // ByteSource rankeval gives them); their licences in dist/vendor/LICENSES.md.
-const VENDORED = ["hyparquet", "hyparquet-compressors", "hyparquet-writer", "apache-arrow"];
+const VENDORED = [
+  "hyparquet", "hyparquet-compressors", "hyparquet-writer", "apache-arrow",
+  // hyparquet's page-level functions, which src/io/parquet-pages.ts decodes pages with.
+  "hyparquet/src/column.js", "hyparquet/src/datapage.js", "hyparquet/src/encoding.js", "hyparquet/src/delta.js", "hyparquet/src/plain.js",
+];
+/** The packages themselves (for their licences). */
+const VENDORED_PACKAGES = [...new Set(VENDORED.map((v) => v.split("/")[0]))];
 const vendorDir = join(dist, "vendor");
 const vendorSrc = join(root, "node_modules", ".rankeval-vendor");
 mkdirSync(vendorSrc, { recursive: true });
@@ -70,11 +76,11 @@ rmSync(vendorSrc, { recursive: true, force: true });
     texts.push(`## ${pkg} ${meta.version} (${meta.license})\n\n${licence.join("\n\n") || `License: ${meta.license}`}\n`);
     for (const dep of Object.keys(meta.dependencies ?? {})) if (!dep.startsWith("@types/")) add(dep, dir);
   };
-  for (const pkg of VENDORED) add(pkg, root);
+  for (const pkg of VENDORED_PACKAGES) add(pkg, root);
   writeFileSync(join(vendorDir, "LICENSES.md"), `# Libraries built into dist/vendor/\n\n${texts.join("\n")}`);
 }
 // The modules' imports of them, pointed at dist/vendor/.
-const VENDORED_IMPORT = new RegExp(`((?:from|import)\\s*\\(?\\s*)(["'])(${VENDORED.join("|")})\\2`, "g");
+const VENDORED_IMPORT = new RegExp(`((?:from|import)\\s*\\(?\\s*)(["'])(${VENDORED.map((v) => v.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})\\2`, "g");
 for (const file of readdirSync(dist, { recursive: true })) {
   if (!String(file).endsWith(".js") || String(file).startsWith("vendor")) continue;
   const path = join(dist, String(file));

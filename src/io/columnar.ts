@@ -42,6 +42,8 @@ export interface ColumnarReadOptions<K extends RowsKind> {
    * that text. A role's column is looked for among the file's columns and these.
    */
   partition?: Readonly<Record<string, string>>;
+  /** Parquet: read every row group with hyparquet's general reader (for tests of the page decoder). */
+  generic?: boolean;
 }
 
 /** The first bytes of a file, as a message shows them: text when printable, else hex. */

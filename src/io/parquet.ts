@@ -14,10 +14,11 @@
  * missing (naming the columns the file has), a column of the wrong type, a null or non-finite value
  * (naming the row, from 1). Browser compatible.
  */
-import type { FileMetaData, SchemaElement } from "hyparquet";
+import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { chooseColumns, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
+import { chooseColumns, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
@@ -120,41 +121,118 @@ export async function readParquet<K extends RowsKind>(
     checkType(file, chosen[r]!, c.element, r === "value" ? "value" : r === "tag" ? "tag" : "id", roleWhat(r, kind));
   }
   const read = [...new Set(roles.map((r) => chosen[r]!).filter((n) => elements.has(n)))];
-  let scan: Awaited<ReturnType<typeof parquetScan>>;
-  try {
-    scan = await parquetScan({ file: source, metadata, columns: read, compressors, utf8: true });
-  } catch (e) {
-    throw bad(`${file}: damaged Parquet file: ${messageOf(e)}`);
-  }
-  for (const range of scan.ranges) {
-    for (let start = range.rowStart; start < range.rowEnd; start += SLICE_ROWS) {
-      const end = Math.min(range.rowEnd, start + SLICE_ROWS);
+  // hyparquet's general reader, for the row groups the page decoder does not take (parquet-pages.ts).
+  let scan: Awaited<ReturnType<typeof parquetScan>> | undefined;
+  const generic = async () => {
+    try {
+      return (scan ??= await parquetScan({ file: source, metadata, columns: read, compressors, utf8: true }));
+    } catch (e) {
+      throw bad(`${file}: damaged Parquet file: ${messageOf(e)}`);
+    }
+  };
+  const pages = o.generic ? null : await pageFunctions();
+  /** A batch of rows [start, start + n) from each read column's values. */
+  const batch = (start: number, n: number, columns: ColumnValues[]): ColumnBatch => {
+    const values = (r: (typeof roles)[number]): ColumnValues => {
+      const name = chosen[r]!;
+      const k = read.indexOf(name);
+      return k < 0 ? { kind: "constant", text: partition[name] } : columns[k];
+    };
+    return {
+      qid: values("qid"),
+      docid: values("docid"),
+      value: values("value"),
+      ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
+      length: n,
+      file,
+      firstRow: start,
+      names: chosen as ChosenColumns,
+    };
+  };
+  const roleOf = (name: string) => roles.find((r) => chosen[r] === name)!;
+  let groupStart = 0;
+  for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
+    const metas = read.map((name) => group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data);
+    const kinds = read.map((name, k) => fastKind(elements.get(name)!.element, metas[k]));
+    let emitted = 0;
+    if (pages && groupRows > 0 && kinds.every((k) => k !== null)) {
+      try {
+        parquetGroupsRead.pages++;
+        emitted = await fastGroup(source, file, groupStart, groupRows, read, metas.map((m) => m!), kinds.map((k) => k!), elements, pages, async (start, n, columns) => {
+          await onBatch(batch(start, n, columns));
+        }, (name) => roleWhat(roleOf(name), kind));
+      } catch (e) {
+        // A page of a kind the decoder does not take, before any row of the group was handed on: the general reader reads the group.
+        if (!(e instanceof Unsupported) || e.emitted > 0) throw e instanceof Unsupported ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`) : e;
+      }
+    }
+    if (emitted < groupRows) parquetGroupsRead.general++;
+    for (let start = groupStart + emitted; start < groupStart + groupRows; start += SLICE_ROWS) {
+      const end = Math.min(groupStart + groupRows, start + SLICE_ROWS);
+      const sc = await generic();
       let data: unknown[][];
       try {
-        data = await Promise.all(read.map((column) => scan.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>));
+        data = await Promise.all(read.map((column) => sc.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>));
       } catch (e) {
         throw bad(`${file}: damaged Parquet file: rows ${start + 1} to ${end} cannot be read (${messageOf(e)})`);
       }
-      const values = (r: (typeof roles)[number]): ColumnValues => {
-        const name = chosen[r]!;
-        const k = read.indexOf(name);
-        if (k < 0) return { kind: "constant", text: partition[name] };
-        const v = data[k];
-        if (v.length !== end - start) throw bad(`${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${v.length} values for rows ${start + 1} to ${end}`);
-        return { kind: "values", values: v };
-      };
-      await onBatch({
-        qid: values("qid"),
-        docid: values("docid"),
-        value: values("value"),
-        ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
-        length: end - start,
-        file,
-        firstRow: start,
-        names: chosen as ChosenColumns,
+      read.forEach((name, k) => {
+        if (data[k].length !== end - start) throw bad(`${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`);
       });
+      await onBatch(batch(start, end - start, data.map((values) => ({ kind: "values", values }))));
     }
+    groupStart += groupRows;
   }
+}
+
+/** Row groups read by the page decoder and by hyparquet's general reader, since the process started (for tests). */
+export const parquetGroupsRead = { pages: 0, general: 0 };
+
+/** A page the decoder does not take (an encoding or level encoding of its own), after `emitted` rows of the group. */
+class Unsupported extends Error {
+  constructor(message: string, readonly emitted: number) {
+    super(message);
+  }
+}
+
+/** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
+const BATCH_ROWS = 1 << 18;
+
+/**
+ * A row group's columns decoded page by page (parquet-pages.ts), handed to `emit` in batches of at most
+ * about BATCH_ROWS rows as the slowest column's pages come; returns the rows handed on. A null is an
+ * error naming its row and column.
+ */
+async function fastGroup(
+  source: ByteSource, file: string, groupStart: number, groupRows: number, read: string[], metas: ColumnMetaData[], kinds: NonNullable<ReturnType<typeof fastKind>>[],
+  elements: Map<string, { element: SchemaElement }>, f: PageFunctions, emit: (start: number, n: number, columns: ColumnValues[]) => Promise<void>, what: (name: string) => string,
+): Promise<number> {
+  const chunks = await Promise.all(metas.map(async (m) => {
+    const start = Number(m.dictionary_page_offset || m.data_page_offset);
+    const end = start + Number(m.total_compressed_size);
+    if (end > source.byteLength) throw bad(`${file}: damaged Parquet file: a column chunk of rows ${groupStart + 1} to ${groupStart + groupRows} ends past the end of the file`);
+    return new Uint8Array(await source.slice(start, end));
+  }));
+  const pages = chunks.map((bytes, k) => new ColumnPages(bytes, elements.get(read[k])!.element, kinds[k], metas[k].codec, f));
+  const buffers = kinds.map((k) => new ColumnBuffer(k));
+  let emitted = 0;
+  while (emitted < groupRows) {
+    for (let k = 0; k < pages.length; k++) {
+      try {
+        while (buffers[k].length < BATCH_ROWS && !pages[k].done) pages[k].next(buffers[k]);
+      } catch (e) {
+        if (e instanceof NullValue) throw rowError(file, groupStart + e.row, read[k], `the ${what(read[k])} is null`);
+        if (e instanceof RankevalError) throw e;
+        throw new Unsupported(`column ${JSON.stringify(read[k])}: ${messageOf(e)}`, emitted);
+      }
+    }
+    const n = Math.min(groupRows - emitted, ...buffers.map((b) => b.length));
+    if (n === 0) throw bad(`${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${emitted} values`);
+    await emit(groupStart + emitted, n, buffers.map((b) => b.take(n)));
+    emitted += n;
+  }
+  return emitted;
 }
 
 function messageOf(e: unknown): string {
