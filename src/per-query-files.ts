@@ -19,6 +19,9 @@ import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, ty
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
 
+/** Rows of a per-query Parquet file's row groups: what a streaming merge holds of each shard at once. */
+export const PARQUET_GROUP_ROWS = 1 << 14;
+
 /** The format of a per-query file from its name: .parquet, .arrow / .feather (IPC file), .arrows (IPC stream), .csv, .json; null otherwise. */
 export function perQueryFormatOf(name: string): PerQueryFormat | null {
   const m = /\.(parquet|arrow|feather|arrows|csv|json)$/i.exec(name);
@@ -61,7 +64,8 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
       columnData,
       kvMetadata: [{ key: META_KEY, value: metaJson }, { key: CONVENTIONS_KEY, value: t.meta.conventions }],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
-      rowGroupSize: 1 << 20,
+      // Small row groups: --merge reads each shard a group at a time (PerQueryCursor), a few shards' groups in memory.
+      rowGroupSize: PARQUET_GROUP_ROWS,
     });
     return new Uint8Array(buffer);
   }
@@ -319,4 +323,48 @@ function readJsonTable(text: string, file: string): PerQueryTable {
     }
   });
   return t;
+}
+
+/** A run's rows in a per-query file, a chunk at a time, in the file's order (byte order of qid). */
+export interface PerQueryChunk {
+  qid: string[];
+  numbers: Record<string, ArrayLike<number>>;
+}
+
+/**
+ * A per-query Parquet file opened for reading a run at a time, a row group at a time: its metadata, and
+ * for each run (by its index in the metadata) its rows as chunks. Null when the file is not Parquet.
+ */
+export async function openPerQueryParquet(source: ByteSource, file: string): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
+  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
+  if (new TextDecoder().decode(head) !== "PAR1") return null;
+  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const metadata = await parquetFooter(source, file);
+  const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
+  const { parquetScan, parquetSchema } = await import("hyparquet");
+  const { compressors } = await import("hyparquet-compressors");
+  const numeric = meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
+  checkColumns(meta, parquetSchema(metadata).children.map((c) => c.element.name), file);
+  const scan = await parquetScan({ file: source, metadata, columns: ["qid", ...numeric], compressors });
+  // Row groups' bounds, and each run's rows [start, end).
+  const groups: number[] = [0];
+  for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
+  const starts = [0];
+  for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
+  if (starts[starts.length - 1] !== groups[groups.length - 1]) throw bad(`${file}: damaged per-query results: ${groups[groups.length - 1]} rows, its metadata's runs have ${starts[starts.length - 1]}`);
+  async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
+    const end = starts[run + 1];
+    for (let at = starts[run]; at < end; ) {
+      // To the end of the run or of the row group, whichever comes first.
+      const groupEnd = groups.find((g) => g > at)!;
+      const to = Math.min(end, groupEnd);
+      const read = async (name: string) => (await scan.readColumn({ column: name, rowStart: at, rowEnd: to })) as ArrayLike<unknown>;
+      const qid = Array.from(await read("qid"), String);
+      const numbers: Record<string, ArrayLike<number>> = {};
+      for (const name of numeric) numbers[name] = (await read(name)) as ArrayLike<number>;
+      yield { qid, numbers };
+      at = to;
+    }
+  }
+  return { meta, chunks };
 }

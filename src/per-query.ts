@@ -28,6 +28,8 @@ import type { Result, TieRange } from "./evaluate.js";
 import type { Aggregate } from "./measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "./options.js";
 import { summaryOf } from "./aggregate.js";
+import { exp, log } from "./trec/cmath.js";
+import { MIN_GEO_MEAN } from "./trec/report.js";
 import { compareBytes, sortedOrder } from "./trec/format.js";
 import { lineKey, options, plan, type Conventions, type Plan, type RunResult } from "./trec/plan.js";
 import { trecLines } from "./trec/names.js";
@@ -363,6 +365,257 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     return { file: name, runTag: tags[0], result, strings, ...(summary ? { summary } : {}), aggregates: meta.aggregates };
   });
   return { p, settings, runs, meta };
+}
+
+/**
+ * Running sums of one value's per-query numbers, given in query order: what summaryOf (the library's
+ * means, sums and geometric means over the values that are not NaN) and trec_eval's aggregate (a
+ * plain sum over every query, divided by num_q) compute from the whole column, the same additions in
+ * the same order, so the same doubles, without the column.
+ */
+export class RunningSummary {
+  /** Values added, their plain sum and sum of logs (trec_eval's), and those not NaN (summaryOf's). */
+  n = 0;
+  sum = 0;
+  logSum = 0;
+  kept = 0;
+  keptSum = 0;
+  keptLogSum = 0;
+
+  /** `logs`: the geometric means are wanted (gm_map, gm_bpref): logs are taken of each value. */
+  constructor(readonly logs: boolean) {}
+
+  add(v: number): void {
+    this.n++;
+    this.sum += v;
+    const isNumber = v === v;
+    if (isNumber) {
+      this.kept++;
+      this.keptSum += v;
+    }
+    if (this.logs) {
+      const l = log(Math.max(v, MIN_GEO_MEAN));
+      this.logSum += l;
+      if (isNumber) this.keptLogSum += l;
+    }
+  }
+
+  /** summaryOf(values, agg). */
+  summary(agg: Aggregate): { value: number; count: number } {
+    const count = this.kept;
+    if (agg === "mean") return { value: count === 0 ? NaN : this.keptSum / count, count };
+    if (agg === "sum") return { value: this.keptSum, count };
+    return { value: count === 0 ? NaN : exp(this.keptLogSum / count), count };
+  }
+
+  /** trec_eval's aggregate(kind, values, numQ) (src/trec/report.ts). */
+  trec(kind: "mean" | "sum" | "geomean", numQ: number): number {
+    if (kind === "mean") return this.sum / numQ;
+    if (kind === "sum") return this.sum;
+    let s = this.logSum;
+    if (numQ > this.n) s += (numQ - this.n) * log(MIN_GEO_MEAN);
+    return exp(s / numQ);
+  }
+}
+
+/** A shard's cursor over one run's rows, for mergeSummaries. */
+export interface ShardRows {
+  file: string;
+  chunks: AsyncIterator<{ qid: string[]; numbers: Record<string, ArrayLike<number>> }>;
+}
+
+/** A run merged to its summaries only: what a report without per-query values prints. */
+export interface MergedSummary {
+  name: string;
+  runTag: string;
+  /** The queries, the run's counts summed. */
+  queries: Result<string>["queries"];
+  /** Each value's running sums over the merged queries in byte order of qid. */
+  sums: Record<string, RunningSummary>;
+  /** -c's num_rel, summed. */
+  summary?: Record<string, number>;
+}
+
+/** Whether a string has a UTF-16 surrogate (a code point past U+FFFF), whose code-unit order is not byte order. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The summaries of one run from its shards (each lists its queries in byte order of qid), merged k ways
+ * in byte order of qid without holding the per-query values: memory holds a chunk of each shard.
+ * A query in two shards, or a shard whose queries are out of order, is an error naming the files.
+ */
+export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos: { file: string; info: PerQueryRun }[], shards: ShardRows[], logKeys: ReadonlySet<string>): Promise<MergedSummary> {
+  const tags = infos.map((x) => x.info.runTag);
+  const other = infos.find((x) => x.info.runTag !== tags[0]);
+  if (other) throw bad(`${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`);
+  const columns = meta.columns.filter((c) => c.kind === "number");
+  const sums: Record<string, RunningSummary> = {};
+  for (const c of columns) sums[c.name] = new RunningSummary(logKeys.has(c.key));
+  // Each shard's current chunk and row; a heap of shards by their current qid.
+  interface Cursor { k: number; qid: string[]; numbers: Record<string, ArrayLike<number>>; at: number; wide: boolean }
+  // Byte order of qids: the strings' own order when neither has a surrogate (then code-unit order is
+  // code-point order, which is UTF-8's byte order), else compareBytes.
+  const order = (x: string, xWide: boolean, y: string, yWide: boolean): number => (xWide || yWide ? compareBytes(x, y) : x < y ? -1 : x === y ? 0 : 1);
+  const before = (a: Cursor, b: Cursor): boolean => order(a.qid[a.at], a.wide, b.qid[b.at], b.wide) < 0;
+  const load = async (k: number): Promise<Cursor | null> => {
+    for (;;) {
+      const r = await shards[k].chunks.next();
+      if (r.done) return null;
+      if (r.value.qid.length) return { k, ...r.value, at: 0, wide: r.value.qid.some((q) => SURROGATE.test(q)) };
+    }
+  };
+  const heap: Cursor[] = [];
+  const push = (c: Cursor) => {
+    heap.push(c);
+    for (let i = heap.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (!before(heap[i], heap[p])) break;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
+      i = p;
+    }
+  };
+  const siftDown = () => {
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l], heap[m])) m = l;
+      if (r < heap.length && before(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (let k = 0; k < shards.length; k++) {
+    const c = await load(k);
+    if (c) push(c);
+  }
+  let last: string | null = null;
+  let lastWide = false;
+  let lastShard = -1;
+  let n = 0;
+  while (heap.length) {
+    const c = heap[0];
+    const q = c.qid[c.at];
+    if (last !== null && order(q, c.wide, last, lastWide) <= 0) {
+      const where = q === last && lastShard !== c.k
+        ? `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`
+        : `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === last ? "there twice" : "out of byte order"}`;
+      throw bad(where);
+    }
+    for (const col of columns) sums[col.name].add(col.name in c.numbers ? Number(c.numbers[col.name][c.at]) : NaN);
+    last = q;
+    lastWide = c.wide;
+    lastShard = c.k;
+    n++;
+    c.at++;
+    if (c.at < c.qid.length) {
+      // Within one shard the queries must rise.
+      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0) throw bad(`${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(c.qid[c.at])} is ${c.qid[c.at] === q ? "there twice" : "out of byte order"}`);
+      siftDown();
+    } else {
+      const next = await load(c.k);
+      if (next) {
+        if (order(next.qid[0], next.wide, q, lastWide) <= 0) throw bad(`${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(next.qid[0])} is ${next.qid[0] === q ? "there twice" : "out of byte order"}`);
+        heap[0] = next;
+      } else {
+        heap[0] = heap[heap.length - 1];
+        heap.pop();
+      }
+      if (heap.length) siftDown();
+    }
+  }
+  const total = (f: (r: PerQueryRun) => number) => infos.reduce((s, x) => s + f(x.info), 0);
+  if (n !== total((r) => r.queries)) throw bad(`damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`);
+  let summary: Record<string, number> | undefined;
+  for (const x of infos) {
+    if (!x.info.summary) continue;
+    summary ??= {};
+    for (const [k, v] of Object.entries(x.info.summary)) summary[k] = (summary[k] ?? 0) + v;
+  }
+  return {
+    name,
+    runTag: tags[0],
+    queries: { evaluated: n, skipped: { noRelevant: total((r) => r.noRelevant), notJudged: total((r) => r.notJudged), notInRun: total((r) => r.notInRun) } },
+    sums,
+    ...(summary ? { summary } : {}),
+  };
+}
+
+/**
+ * The merged summaries as a run's result for reports without per-query values: means, counts and the
+ * tie range's means as summaryOf gives them; no per-query values (qids and values empty).
+ */
+export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Result<string> {
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  const tieRange: Record<string, TieRange> = {};
+  for (const c of meta.columns) {
+    if (c.kind !== "number") continue;
+    const agg = meta.aggregates[c.key] ?? "mean";
+    const s = m.sums[c.name].summary(agg);
+    if (!c.tie) {
+      mean[c.key] = s.value;
+      counted[c.key] = s.count;
+    } else {
+      const t = (tieRange[c.key] ??= { worst: new Float64Array(0), best: new Float64Array(0), mean: { worst: NaN, best: NaN } }) as { mean: { worst: number; best: number } };
+      t.mean[c.tie] = s.value;
+    }
+  }
+  const explicit = options(meta.settings.conventions, p.kind === "trec");
+  return {
+    measures: [...meta.measures],
+    qids: [],
+    values: {},
+    mean,
+    counted,
+    queries: m.queries,
+    options: overPreset(DEFAULT_OPTIONS, explicit),
+    conventions: meta.conventions,
+    measureConventions: { ...meta.measureConventions },
+    warnings: [...p.warnings],
+    ...(Object.keys(tieRange).length ? { tieRange } : {}),
+  };
+}
+
+/**
+ * trec_eval's summary lines of merged summaries (what trec_eval prints without -q), as
+ * formatTrecReport takes them: each numeric line's value by line name, and num_q. Null where two
+ * summary lines share a name (their values would collide): the whole merge prints those.
+ */
+export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary): Record<string, number> | null {
+  const out: Record<string, number> = { ...(m.summary ?? {}) };
+  const numQ = m.queries.evaluated;
+  const seen = new Set<string>();
+  for (const l of trecLines(p.trec)) {
+    if (!l.summary) continue;
+    if (seen.has(l.name)) return null;
+    seen.add(l.name);
+    if (l.aggregation === "runid" || l.aggregation === "count" || out[l.name] !== undefined) continue;
+    const key = lineKey(l);
+    const column = key === null ? undefined : meta.columns.find((c) => c.key === key && !c.tie);
+    if (!column || (l.aggregation !== "mean" && l.aggregation !== "sum" && l.aggregation !== "geomean")) return null;
+    out[l.name] = m.sums[column.name].trec(l.aggregation, numQ);
+  }
+  return out;
+}
+
+/** The keys whose geometric means a plan's reports take (gm_map, gm_bpref): logs are summed for them. */
+export function geometricKeys(p: Plan, meta: PerQueryMeta): Set<string> {
+  const keys = new Set(Object.entries(meta.aggregates).filter(([, a]) => a === "geomean").map(([k]) => k));
+  for (const l of trecLines(p.trec)) if (l.aggregation === "geomean") {
+    const k = lineKey(l);
+    if (k !== null) keys.add(k);
+  }
+  return keys;
+}
+
+/** Checks that shards were made under one evaluation's settings (as mergeTables does). */
+export function checkSameEvaluation(metas: readonly { file: string; meta: PerQueryMeta }[]): void {
+  for (const t of metas.slice(1)) {
+    const why = settingsDiffer(metas[0].meta, t.meta);
+    if (why) throw bad(`${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
+  }
 }
 
 /** Run names in the order of first appearance, for messages. */

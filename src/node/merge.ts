@@ -4,10 +4,13 @@
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { RankevalError } from "../errors.js";
-import { mergeTables, perQueryTable, type Merged, type NamedTable, type PerQuerySettings } from "../per-query.js";
-import { perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../per-query-files.js";
+import type { ByteSource } from "../io/columnar.js";
+import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, perQueryTable, summaryResult, trecSummaryValues, type Merged, type NamedTable, type PerQuerySettings } from "../per-query.js";
+import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../per-query-files.js";
+import { labelledTexts } from "../report.js";
+import { formatTrecReport } from "../trec/report.js";
 import type { Plan, RunResult } from "../trec/plan.js";
-import { report, trecText } from "../trec/plan.js";
+import { lineKey, plan, report, trecText } from "../trec/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { datasetName } from "./columnar.js";
@@ -125,6 +128,14 @@ export function checkMergeArgs(args: CliArgs): void {
  */
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
+  // Summaries only, from Parquet shards: merged as they stream (memory: a row group of each shard).
+  if (!args.perQuery && args.perQueryOut === undefined && args.zscoreFile === undefined && args.format !== "ndeval") {
+    const status = await mergeSummariesMode(args, io);
+    if (status !== null) {
+      mergesStreamed.count++;
+      return status;
+    }
+  }
   const merged = await readMerged(args.files);
   const { p, settings, runs } = merged;
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
@@ -144,4 +155,93 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   }
   if (args.perQueryOut !== undefined && !(await writePerQueryOut(args.perQueryOut, p, settings, runs, io, runs.map((r) => r.file)))) return 74;
   return 0;
+}
+
+/** Merges made as the shards stream (mergeSummariesMode), since the process started (for tests). */
+export const mergesStreamed = { count: 0 };
+
+/** A file opened for reading in byte ranges (closed by the caller). */
+async function openSource(file: string): Promise<{ source: ByteSource; close: () => Promise<void> }> {
+  if (file === "-") throw usage("--merge reads per-query files, not standard input");
+  let handle;
+  try {
+    handle = await open(file, "r");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw bad(`${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : code ?? String(e)}`);
+  }
+  const h = handle;
+  const { size } = await h.stat();
+  return {
+    source: {
+      byteLength: size,
+      async slice(start: number, end = size) {
+        const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+        let at = 0;
+        while (at < bytes.length) {
+          const { bytesRead } = await h.read(bytes, at, bytes.length - at, start + at);
+          if (bytesRead === 0) break;
+          at += bytesRead;
+        }
+        return bytes.buffer;
+      },
+    },
+    close: () => h.close(),
+  };
+}
+
+/**
+ * The merge of shards' summaries without their per-query values in memory (src/per-query.ts
+ * mergeRunSummaries): every shard read a row group at a time, k ways in byte order of qid, each value's
+ * sums taken as the whole columns' would be. For reports without -q from Parquet shards; null when the
+ * shards are not all Parquet (the whole merge reads them).
+ */
+async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null> {
+  const opened: { file: string; close: () => Promise<void>; pq: NonNullable<Awaited<ReturnType<typeof openPerQueryParquet>>> }[] = [];
+  try {
+    for (const file of args.files) {
+      const { source, close } = await openSource(file);
+      let pq: Awaited<ReturnType<typeof openPerQueryParquet>>;
+      try {
+        pq = await openPerQueryParquet(source, file);
+      } catch (e) {
+        await close();
+        throw e;
+      }
+      if (!pq) {
+        await close();
+        return null;
+      }
+      opened.push({ file, close, pq });
+    }
+    checkSameEvaluation(opened.map((o) => ({ file: o.file, meta: o.pq.meta })));
+    const meta = opened[0].pq.meta;
+    const p = plan(meta.settings.measures, null, meta.settings.conventions);
+    const format = args.format ?? (p.kind === "trec" && !meta.settings.tieRange ? "trec" : "table");
+    if (format === "trec" && (p.kind !== "trec" || meta.settings.tieRange)) return null; // said by the whole merge
+    const logKeys = geometricKeys(p, meta);
+    const names: string[] = [];
+    for (const o of opened) for (const r of o.pq.meta.runs) if (!names.includes(r.name)) names.push(r.name);
+    const merged = [];
+    for (const name of names) {
+      const holding = opened.flatMap((o) => o.pq.meta.runs.map((info, i) => ({ o, info, i })).filter((x) => x.info.name === name));
+      merged.push(await mergeRunSummaries(name, meta, holding.map((x) => ({ file: x.o.file, info: x.info })), holding.map((x) => ({ file: x.o.file, chunks: x.o.pq.chunks(x.i) })), logKeys));
+    }
+    for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+    if (format === "trec") {
+      const texts: string[] = [];
+      for (const m of merged) {
+        const summary = trecSummaryValues(p, meta, m);
+        if (!summary) return null;
+        texts.push(formatTrecReport({ runid: m.runTag, measures: p.trec, keyOf: (l) => lineKey(l) ?? l.name, printPerQuery: false, printSummary: !args.noSummary, summary, numQ: m.queries.evaluated }));
+      }
+      io.stdout.write(labelledTexts(merged.map((m, i) => ({ name: m.name, text: texts[i] }))));
+    } else {
+      if (format === "ndeval") return null;
+      io.stdout.write(report(format, merged.map((m) => ({ name: m.name, runTag: m.runTag, result: summaryResult(meta, p, m) })), p, false, args.noSummary));
+    }
+    return 0;
+  } finally {
+    for (const o of opened) await o.close();
+  }
 }

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/node/cli.js";
 import { readPerQueryBytes, writePerQuery } from "../../src/per-query-files.js";
-import { mergeTables, type PerQueryTable } from "../../src/per-query.js";
+import { mergeTables, RunningSummary, type PerQueryTable } from "../../src/per-query.js";
+import { mergesStreamed } from "../../src/node/merge.js";
+import { summaryOf } from "../../src/aggregate.js";
+import { aggregate } from "../../src/trec/report.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
@@ -157,6 +160,32 @@ describe.skipIf(!have)("the golden sets split into shards and merged give one pr
     }
   });
 
+  it("Parquet shards merged as they stream (summaries only: a row group of each shard in memory) give one process's output", async () => {
+    const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
+    const { whole, shards } = shard(join(dir, "stream"), { qrels: syn("qrels.txt"), "a.run": syn("run.txt"), "b.run": syn("run.txt").replace(/ synth$/gm, " other") }, 5, hashed(5));
+    const files = (s: Record<string, string>) => [s.qrels, s["a.run"], s["b.run"]];
+    for (const [label, argv] of [["all", ["-m", "all_trec"]], ["c", ["-c", "-m", "official", "-m", "gm_bpref"]], ["canonical", ["-m", "ndcg@10", "-m", "map", "-m", "NumRet", "-m", "nDCG@10", "--no-relevant", "nan"]], ["tie", ["-m", "ndcg@10", "-m", "P@5", "--tie-range"]]] as const) {
+      const outs = await Promise.all(shards.map(async (s, i) => {
+        const out = join(dir, `stream-${label}-${i}.parquet`);
+        const r = await run(...argv, "--per-query-out", out, ...files(s));
+        expect(r.status, r.err).toBe(0);
+        return out;
+      }));
+      for (const report of label === "tie" ? [[], ["--format", "json"], ["--format", "csv"]] : [[], ["--format", "table"], ["--format", "json"], ["--format", "csv"]]) {
+        const one = await run(...argv, ...report, ...files(whole));
+        const before = mergesStreamed.count;
+        const merged = await run("--merge", ...report, ...outs);
+        expect(mergesStreamed.count, `${label} ${report.join(" ")}: streamed`).toBe(before + 1);
+        expect(merged.status, merged.err).toBe(0);
+        expect(merged.out, `${label} ${report.join(" ")}`).toBe(one.out);
+      }
+      // An overlap said as the whole merge says it.
+      const twice = await run("--merge", outs[0], outs[1], outs[0]);
+      expect(twice.status).toBe(2);
+      expect(twice.err).toMatch(/both hold query "\d+" of run .*: the shards of a run must hold disjoint queries/);
+    }
+  });
+
   it("a merged file merges again (shards of shards), and one process's own file merges alone to its output", async () => {
     const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
     const { whole, shards } = shard(join(dir, "again"), { qrels: syn("qrels.txt"), "run.txt": syn("run.txt") }, 4, hashed(4));
@@ -252,6 +281,37 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     const unwritable = await run("-m", "map", "--per-query-out", join(dir, "err", "no-such-dir", "x.parquet"), q, a);
     expect(unwritable.status).toBe(74);
     expect(unwritable.err).toMatch(/x\.parquet: cannot write the per-query results: ENOENT\n$/);
+  });
+
+  it("sums as it streams exactly what summaryOf and trec_eval's aggregate sum over the whole column", () => {
+    let seed = 5;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let t = 0; t < 200; t++) {
+      const n = Math.floor(rnd() * 50);
+      const v = Float64Array.from({ length: n }, () => (rnd() < 0.1 ? NaN : rnd() < 0.1 ? -0 : rnd() < 0.2 ? 0 : rnd() * (rnd() < 0.5 ? 1e-7 : 1)));
+      const s = new RunningSummary(true);
+      for (const x of v) s.add(x);
+      for (const agg of ["mean", "sum", "geomean"] as const) {
+        expect(s.summary(agg)).toEqual(summaryOf(v, agg));
+        const numQ = n + (t % 3);
+        if (n > 0) expect(Object.is(s.trec(agg, numQ), aggregate(agg, v, numQ))).toBe(true);
+      }
+    }
+  });
+
+  it("refuses a Parquet shard whose queries are out of byte order, or a query twice in one shard", async () => {
+    const meta = {
+      format: "rankeval-per-query" as const, version: 1 as const, settings: { measures: ["map"], conventions: {}, complete: false, tieRange: false },
+      conventions: "c", measureConventions: { map: "c" }, aggregates: {}, measures: ["map"],
+      columns: [{ name: "map", key: "map", kind: "number" as const }], runs: [{ name: "r", runTag: "t", queries: 3, noRelevant: 0, notJudged: 0, notInRun: 0 }],
+    };
+    for (const [qids, why] of [[["a", "c", "b"], 'query "b" is out of byte order'], [["a", "b", "b"], 'query "b" is there twice']] as const) {
+      const p = join(dir, `order-${why.length}.parquet`);
+      writeFileSync(p, await writePerQuery({ meta, run: ["r", "r", "r"], qid: [...qids], numbers: { map: Float64Array.from([0.1, 0.2, 0.3]) }, strings: {} }, "parquet"));
+      const r = await run("--merge", p);
+      expect(r.status).toBe(2);
+      expect(r.err).toBe(`rankeval: ${p}: damaged per-query results: run "r"'s ${why}\n`);
+    }
   });
 
   it("keeps every double as it is: -0, NaN, infinities, in every format", async () => {
