@@ -112,3 +112,41 @@ for (const s of settings) {
   console.log(`| rankeval ${s.label} | ${m.wall.toFixed(1)} s | ${m.cpu.toFixed(1)} s | ${(rows / m.wall / 1e6).toFixed(2)}M | ${(rows / m.cpu / 1e6).toFixed(2)}M | ${m.rssMB.toFixed(0)} MB | ${before} |`);
 }
 console.log(`\n${out}`);
+
+// The merge of a cluster's shards, at this run's number of queries: the run's per-query results
+// (--per-query-out) dealt into SHARDS Parquet files by a hash of qid, as SHARDS tasks would write
+// them, then `rankeval --merge` (summaries only: it streams, a row group of each shard in memory).
+const shards = 16;
+const pqDir = join(data, `per-query-${shards}`);
+if (!existsSync(join(pqDir, `shard-${shards - 1}.parquet`))) {
+  const whole = join(data, "per-query.parquet");
+  const r = spawnSync(process.execPath, [bin, "--per-query-out", whole, ...args], { maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(r.stderr.toString());
+  const { readPerQueryBytes, writePerQuery } = await import(join(root, "dist/per-query-files.js"));
+  const { readFileSync, writeFileSync } = await import("node:fs");
+  const t = await readPerQueryBytes(readFileSync(whole), whole);
+  mkdirSync(pqDir, { recursive: true });
+  const bucketOf = (q) => {
+    let h = 2166136261;
+    for (let i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 16777619);
+    return (h >>> 0) % shards;
+  };
+  const rowsOf = Array.from({ length: shards }, () => []);
+  t.qid.forEach((q, i) => rowsOf[bucketOf(q)].push(i));
+  for (let b = 0; b < shards; b++) {
+    const idx = rowsOf[b];
+    const pick = (a) => idx.map((i) => a[i]);
+    const numbers = Object.fromEntries(Object.entries(t.numbers).map(([k, v]) => [k, Float64Array.from(idx, (i) => v[i])]));
+    const strings = Object.fromEntries(Object.entries(t.strings).map(([k, v]) => [k, pick(v)]));
+    const meta = { ...t.meta, runs: t.meta.runs.map((r) => ({ ...r, queries: idx.length, noRelevant: 0, notJudged: 0, notInRun: 0 })) };
+    writeFileSync(join(pqDir, `shard-${b}.parquet`), await writePerQuery({ meta, run: pick(t.run), qid: pick(t.qid), numbers, strings }, "parquet"));
+  }
+}
+const merge = spawnSync("/usr/bin/time", ["-v", process.execPath, bin, "--merge", ...Array.from({ length: shards }, (_, b) => join(pqDir, `shard-${b}.parquet`))], { maxBuffer: 1 << 26 });
+if (merge.status !== 0) throw new Error(merge.stderr.toString());
+const merr = merge.stderr.toString();
+const mwall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(merr)[1].split(":").map(Number).reduce((s, x) => s * 60 + x, 0);
+const mrss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(merr)[1]) / 1024;
+const same = merge.stdout.toString() === out;
+console.log(`| rankeval --merge, ${shards} Parquet shards of ${queries.toLocaleString("en")} queries in all | ${mwall.toFixed(1)} s | | ${(queries / mwall / 1e6).toFixed(2)}M queries/s | | ${mrss.toFixed(0)} MB | ${load()} |`);
+if (!same) throw new Error("the merge's output differs from one process's");
