@@ -152,6 +152,7 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
         length: n,
         file,
         firstRow: row,
+        endOfGroup: true,
         names: chosen as ChosenColumns,
       });
       row += n;

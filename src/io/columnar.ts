@@ -18,6 +18,7 @@ import type { Interner } from "./interner.js";
 import type { RowsKind, RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
+import type { RowLines } from "./rows.js";
 
 /**
  * A file read in byte ranges, as hyparquet's AsyncBuffer: a File (`slice(a, b).arrayBuffer()`), a
@@ -115,6 +116,12 @@ export interface ColumnBatch {
   readonly firstRow: number;
   /** The names of the columns read, for messages. */
   readonly names: ChosenColumns;
+  /**
+   * The batch ends a row group (an Arrow record batch is one): where a run read in blocks hands on its
+   * complete queries, so that the order of what is found (a null decoded, a document twice joined) is
+   * the same whatever the threads decoding the groups (src/node/columnar-reader.ts).
+   */
+  readonly endOfGroup?: boolean;
 }
 
 /** Which column holds each role in a file: the names, found by column-names.ts's rule. */
@@ -166,6 +173,11 @@ export interface ColumnarRowsOptions<K extends RowsKind> {
   kind: K;
   /** A run's tag when the file has no tag column (the file's name). @default "" */
   runTag?: string;
+  /**
+   * The rows before the first added, over the input (a reader given a part of it: a row group): the
+   * first row's "line" is lineBase + 1. @default 0
+   */
+  lineBase?: number;
 }
 
 const utf8Encoder = new TextEncoder();
@@ -182,8 +194,10 @@ export class ColumnarRows<K extends RowsKind> {
   private readonly kind: K;
   private readonly qidNames: Interner;
   private runTag: string;
-  /** Rows added so far, over the whole input. */
+  /** Rows added so far. */
   private total = 0;
+  /** Rows of the input before the first added (ColumnarRowsOptions.lineBase). */
+  private readonly lineBase: number;
   /** Where each file's rows start in the input's numbering (for placeOf). */
   private readonly starts: { file: string; first: number }[] = [];
   /** Scratch for one id's bytes. */
@@ -200,6 +214,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.kind = options.kind;
     this.qidNames = options.qids;
     this.runTag = options.runTag ?? "";
+    this.lineBase = options.lineBase ?? 0;
   }
 
   /** Rows added so far. */
@@ -212,7 +227,7 @@ export class ColumnarRows<K extends RowsKind> {
     const n = batch.length;
     if (n === 0) return;
     const last = this.starts[this.starts.length - 1];
-    if (!last || last.file !== batch.file) this.starts.push({ file: batch.file, first: this.total - batch.firstRow });
+    if (!last || last.file !== batch.file) this.starts.push({ file: batch.file, first: this.lineBase + this.total - batch.firstRow });
     if (this.qidIds.length < n) {
       this.qidIds = new Int32Array(n);
       this.values = new Float64Array(n);
@@ -413,7 +428,7 @@ export class ColumnarRows<K extends RowsKind> {
     const col = batch.docid;
     const qids = this.qidIds;
     const values = this.values;
-    const line0 = this.total + 1;
+    const line0 = this.lineBase + this.total + 1;
     rows.reserve(8 * n);
     if (col.kind === "utf8") {
       for (let i = 0; i < n; i++) {
@@ -489,4 +504,102 @@ export async function columnarRows<K extends RowsKind>(
   const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
   await readColumnarSource(source, format, o, (b) => rows.add(b));
   return rows.finish();
+}
+
+/**
+ * Run rows cut after their last complete query: `head` the rows of every query but the last, `tail` the
+ * last query's rows (which may go on in the rows read next), copied. `head` is null when the rows hold
+ * one query only.
+ */
+export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: RunRows } {
+  const n = rows.length;
+  let k = n - 1;
+  while (k > 0 && rows.qid[k - 1] === rows.qid[n - 1]) k--;
+  if (k === 0) return { head: null, tail: rows };
+  return { head: sliceRows(rows, 0, k), tail: copyRows(sliceRows(rows, k, n)) };
+}
+
+/**
+ * Run rows cut after their first query: `first` its rows (copied), `rest` the others (views), null when
+ * the rows hold one query only (then `first` is the rows themselves).
+ */
+export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows | null } {
+  const n = rows.length;
+  let k = 1;
+  while (k < n && rows.qid[k] === rows.qid[0]) k++;
+  if (k === n) return { first: rows, rest: null };
+  return { first: copyRows(sliceRows(rows, 0, k)), rest: sliceRows(rows, k, n) };
+}
+
+/** Rows [start, end) of run rows: views of their arrays (document id offsets stay offsets into `bytes`). */
+function sliceRows(rows: RunRows, start: number, end: number): RunRows {
+  const { docids } = rows;
+  return {
+    ...rows,
+    qid: rows.qid.subarray(start, end),
+    score: rows.score.subarray(start, end),
+    docids: { bytes: docids.bytes, offsets: docids.offsets.subarray(start, end + 1), hashes: docids.hashes.subarray(start, end) },
+    lines: linesOf(rows.lines, start, end),
+    length: end - start,
+  };
+}
+
+/** Run rows in arrays of their own, document ids from offset 0. */
+function copyRows(rows: RunRows): RunRows {
+  const { docids } = rows;
+  const base = docids.offsets[0];
+  const end = docids.offsets[rows.length];
+  const offsets = new Int32Array(rows.length + 1);
+  for (let i = 0; i <= rows.length; i++) offsets[i] = docids.offsets[i] - base;
+  return {
+    ...rows,
+    qid: rows.qid.slice(),
+    score: rows.score.slice(),
+    docids: { bytes: docids.bytes.slice(base, end), offsets, hashes: docids.hashes.slice() },
+    lines: { rows: rows.lines.rows.slice(), shifts: rows.lines.shifts.slice() },
+  };
+}
+
+/** The RowLines of rows [start, end) of rows whose lines are `lines`. */
+function linesOf(lines: RowLines, start: number, end: number): RowLines {
+  const rows: number[] = [0];
+  const shifts: number[] = [];
+  // The stretch holding `start`, then every stretch starting before `end`.
+  let k = 0;
+  while (k + 1 < lines.rows.length && lines.rows[k + 1] <= start) k++;
+  shifts.push(lines.shifts[k] + start);
+  for (k++; k < lines.rows.length && lines.rows[k] < end; k++) {
+    rows.push(lines.rows[k] - start);
+    shifts.push(lines.shifts[k] + start);
+  }
+  return { rows: Int32Array.from(rows), shifts: Int32Array.from(shifts) };
+}
+
+/** `a`'s rows then `b`'s, in new arrays (the query ids of both in one interner). */
+export function concatRows(a: RunRows, b: RunRows): RunRows {
+  if (a.length === 0) return b;
+  const n = a.length + b.length;
+  const qid = new Int32Array(n);
+  qid.set(a.qid);
+  qid.set(b.qid, a.length);
+  const score = new Float64Array(n);
+  score.set(a.score);
+  score.set(b.score, a.length);
+  const aBase = a.docids.offsets[0];
+  const aBytes = a.docids.offsets[a.length] - aBase;
+  const bBase = b.docids.offsets[0];
+  const bBytes = b.docids.offsets[b.length] - bBase;
+  const bytes = new Uint8Array(aBytes + bBytes);
+  bytes.set(a.docids.bytes.subarray(aBase, aBase + aBytes));
+  bytes.set(b.docids.bytes.subarray(bBase, bBase + bBytes), aBytes);
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i <= a.length; i++) offsets[i] = a.docids.offsets[i] - aBase;
+  for (let i = 1; i <= b.length; i++) offsets[a.length + i] = aBytes + b.docids.offsets[i] - bBase;
+  const hashes = new Int32Array(n);
+  hashes.set(a.docids.hashes);
+  hashes.set(b.docids.hashes, a.length);
+  // Row r of b is row a.length + r here: its stretches start a.length later, their shifts a.length less.
+  const rows = Int32Array.from([...a.lines.rows, ...Array.from(b.lines.rows, (r) => r + a.length)]);
+  const shifts = Int32Array.from([...a.lines.shifts, ...Array.from(b.lines.shifts, (s) => s - a.length)]);
+  return { ...b, qid, score, docids: { bytes, offsets, hashes }, lines: { rows, shifts }, length: n };
 }

@@ -99,15 +99,13 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
 }
 
 /**
- * Reads a Parquet file's rows into `onBatch`, a row group (or a slice of SLICE_ROWS rows) at a time,
- * awaiting each call (a reader in another thread may wait until the block before is taken).
+ * A Parquet file's footer and the columns of each role, checked (their presence, names and types),
+ * with the same errors as readParquet; the footer read here unless given.
  */
-export async function readParquet<K extends RowsKind>(
-  source: ByteSource, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
-): Promise<void> {
+export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: ColumnarReadOptions<K> & { metadata?: FileMetaData }) {
   const { file, kind } = o;
-  const metadata = await parquetFooter(source, file);
-  const { parquetSchema, parquetScan, compressors } = await hyparquet();
+  const metadata = o.metadata ?? (await parquetFooter(source, file));
+  const { parquetSchema } = await hyparquet();
   const top = parquetSchema(metadata).children;
   const elements = new Map(top.map((c) => [c.element.name, c]));
   const partition = o.partition ?? {};
@@ -121,6 +119,19 @@ export async function readParquet<K extends RowsKind>(
     checkType(file, chosen[r]!, c.element, r === "value" ? "value" : r === "tag" ? "tag" : "id", roleWhat(r, kind));
   }
   const read = [...new Set(roles.map((r) => chosen[r]!).filter((n) => elements.has(n)))];
+  return { metadata, elements, partition, chosen, roles, read };
+}
+
+/**
+ * Reads a Parquet file's rows into `onBatch`, a row group (or a slice of SLICE_ROWS rows) at a time,
+ * awaiting each call (a reader in another thread may wait until the block before is taken).
+ */
+export async function readParquet<K extends RowsKind>(
+  source: ByteSource, o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData }, onBatch: (batch: ColumnBatch) => void | Promise<void>,
+): Promise<void> {
+  const { file, kind } = o;
+  const { metadata, elements, partition, chosen, roles, read } = await prepareParquet(source, o);
+  const { parquetScan, compressors } = await hyparquet();
   // hyparquet's general reader, for the row groups the page decoder does not take (parquet-pages.ts).
   let scan: Awaited<ReturnType<typeof parquetScan>> | undefined;
   const generic = async () => {
@@ -132,7 +143,7 @@ export async function readParquet<K extends RowsKind>(
   };
   const pages = o.generic ? null : await pageFunctions();
   /** A batch of rows [start, start + n) from each read column's values. */
-  const batch = (start: number, n: number, columns: ColumnValues[]): ColumnBatch => {
+  const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch => {
     const values = (r: (typeof roles)[number]): ColumnValues => {
       const name = chosen[r]!;
       const k = read.indexOf(name);
@@ -147,12 +158,19 @@ export async function readParquet<K extends RowsKind>(
       file,
       firstRow: start,
       names: chosen as ChosenColumns,
+      endOfGroup: start + n === groupEnd,
     };
   };
   const roleOf = (name: string) => roles.find((r) => chosen[r] === name)!;
   let groupStart = 0;
-  for (const group of metadata.row_groups) {
+  for (let g = 0; g < metadata.row_groups.length; g++) {
+    const group = metadata.row_groups[g];
     const groupRows = Number(group.num_rows);
+    // Only the row groups asked for (a reader thread's share), in the file's order.
+    if (o.rowGroups && !o.rowGroups.includes(g)) {
+      groupStart += groupRows;
+      continue;
+    }
     const metas = read.map((name) => group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data);
     const kinds = read.map((name, k) => fastKind(elements.get(name)!.element, metas[k]));
     let emitted = 0;
@@ -160,7 +178,7 @@ export async function readParquet<K extends RowsKind>(
       try {
         parquetGroupsRead.pages++;
         emitted = await fastGroup(source, file, groupStart, groupRows, read, metas.map((m) => m!), kinds.map((k) => k!), elements, pages, async (start, n, columns) => {
-          await onBatch(batch(start, n, columns));
+          await onBatch(batch(start, n, columns, groupStart + groupRows));
         }, (name) => roleWhat(roleOf(name), kind));
       } catch (e) {
         // A page of a kind the decoder does not take, before any row of the group was handed on: the general reader reads the group.
@@ -180,7 +198,7 @@ export async function readParquet<K extends RowsKind>(
       read.forEach((name, k) => {
         if (data[k].length !== end - start) throw bad(`${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`);
       });
-      await onBatch(batch(start, end - start, data.map((values) => ({ kind: "values", values }))));
+      await onBatch(batch(start, end - start, data.map((values) => ({ kind: "values", values })), groupStart + groupRows));
     }
     groupStart += groupRows;
   }

@@ -66,6 +66,8 @@ export interface CliArgs {
   files: string[];
   /** --per-query-out FILE: every run's per-query values, written as Parquet, Arrow, CSV or JSON by its name (src/node/merge.ts). */
   perQueryOut?: string;
+  /** --threads N: N threads work (the main thread and N - 1 worker threads); default: a worker per core beside the main thread. */
+  threads?: number;
   /** --merge: FILES are per-query results of shards (--per-query-out), merged into one evaluation's report. */
   merge?: boolean;
   /** --compare: compare the runs (src/node/compare.ts); the options below are its own. */
@@ -104,7 +106,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   Output_old_results_format: "obsolete",
   format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
   letor: "letor", scores: "scores", query: "query", group: "query",
-  "input-format": "inputFormat", columns: "columns", "per-query-out": "perQueryOut",
+  "input-format": "inputFormat", columns: "columns", "per-query-out": "perQueryOut", threads: "threads",
   test: "tests", baseline: "baseline", correction: "correction", alpha: "alpha", permutations: "permutations", seed: "seed",
   explain: "explain", "explain-depth": "explainDepth", report: "report", "report-queries": "reportQueries",
 };
@@ -232,6 +234,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         const least = key === "explainDepth" ? 1 : 0;
         if (value.trim() === "" || !Number.isSafeInteger(n) || n < least) throw usage(`${option}: "${value}" is not an integer from ${least} up`);
         a[key] = n;
+        break;
+      }
+      case "threads": {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 256) throw usage(`${option}: "${value}" is not a number of threads from 1 to 256`);
+        a.threads = n;
         break;
       }
       case "inputFormat":
@@ -419,6 +427,9 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
                     JSON by FILE's name, the measures and conventions in its metadata
+  --threads N       N threads at most: the main thread (joining and evaluating) and N-1 worker
+                    threads (reading runs, several at once; decoding a Parquet run's row groups).
+                    Default: a worker per core. The output is the same with any number.
   --merge           SHARD files are --per-query-out files of one evaluation's shards (disjoint
                     queries): print the report one process on the whole input prints
   -h, --help        this help;  -v, --version  the version

@@ -10,7 +10,7 @@ import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { readJudgments } from "./files.js";
 import { isColumnarPath } from "./columnar.js";
-import { threadPool } from "./pool.js";
+import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
@@ -63,6 +63,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`rankeval ${pkg.version}\n`);
     return EXIT.ok;
   }
+  // --threads N: the pool's size, before anything starts it.
+  if (args.threads !== undefined) setPoolSize(args.threads - 1);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
     // --merge: shards' per-query results (src/node/merge.ts), reported or compared.

@@ -151,7 +151,7 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
 }
 
 /** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
-async function fileSource(path: string): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
+export async function fileSource(path: string): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
@@ -280,6 +280,9 @@ export function columnarBlocks(path: string, choice: { format?: InputFormat; col
     };
     await readColumnar(path, "run", choice, (b) => {
       rows.add(b);
+      // At the end of a row group (a record batch, a file): the complete queries read, once at least
+      // `blockRows` rows (1: at each group, as the parallel reader hands them on).
+      if (!b.endOfGroup) return;
       const block = rows.takeQueries(blockRows);
       if (block) give(block);
     }, progress);

@@ -9,7 +9,8 @@ import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./for
 import type { ThreadPool } from "./pool.js";
 import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
-import { asRowError, columnarBlocks, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
+import { asRowError, columnarBlocks, columnarInput, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
+import { parallelColumnarBlocks } from "./columnar-reader.js";
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
@@ -73,7 +74,7 @@ export async function evaluateRunPath(
   pool?: ThreadPool | null,
 ) {
   try {
-    if (isColumnarPath(file, choice.format)) return await evaluateColumnarRun(file, judgments, choice, evaluate, progress);
+    if (isColumnarPath(file, choice.format)) return await evaluateColumnarRun(file, judgments, choice, evaluate, progress, pool);
     return await evaluateTextRun(file, judgments, choice, evaluate, progress, pool);
   } catch (e) {
     // A document twice in a query of Parquet or Arrow judgments, found by the join: the row of its file.
@@ -120,14 +121,17 @@ async function evaluateColumnarRun(
   choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
+  pool?: ThreadPool | null,
 ) {
   let whole: { placeOf: (line: number) => { file: string; row: number } } | null = null;
   // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read again if scattered).
   const blocks = inputInfo(file).regular || isColumnarDirectory(file);
+  // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
+  const parallel = blocks && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
   try {
     return await evaluateRunFile(judgments, {
       file: displayName(file),
-      blocks: blocks ? columnarBlocks(file, choice, BLOCK_ROWS, progress) : null,
+      blocks: blocks ? (parallel ? parallelColumnarBlocks(file, choice, pool, pool.size, progress) : columnarBlocks(file, choice, 1, progress)) : null,
       whole: async () => {
         const read = await readColumnarRows(file, "run", judgments.qrels.qidNames, choice, progress);
         whole = read;

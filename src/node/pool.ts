@@ -22,7 +22,7 @@ const THREAD_ENV = "RANKEVAL_POOL_THREAD";
 
 /** A message to a thread: what it starts (`kind`), then the job's own messages. */
 export interface PoolMessage {
-  kind: "read" | "reader" | "request";
+  kind: "read" | "reader" | "request" | "columnar";
   [key: string]: unknown;
 }
 
@@ -91,6 +91,11 @@ export class ThreadPool {
         }
       },
     };
+  }
+
+  /** A thread for a conversation if one is idle or may be started now; null if every thread is busy. */
+  tryAcquire(): Promise<Conversation> | null {
+    return this.idle.length || this.slots.length + this.starting < this.size ? this.acquire() : null;
   }
 
   /** One request, answered by one message (compare's resampling jobs): `kind` names the handler (see serve). */
@@ -187,11 +192,19 @@ function scriptOf(url: URL): URL | null {
 }
 
 let shared: ThreadPool | null | undefined;
+/** The pool's size the command line asked for (--threads N: N - 1 threads beside the main thread). */
+let sizeGiven: number | undefined;
 
-/** The process's pool; null when threads cannot start here (run from source) or RANKEVAL_THREADS is 0. */
+/** Sets the size of the process's pool before it is made (the command line's --threads). */
+export function setPoolSize(size: number): void {
+  if (shared !== undefined && (shared?.size ?? 0) !== size) shared = undefined;
+  sizeGiven = size;
+}
+
+/** The process's pool; null when threads cannot start here (run from source) or RANKEVAL_THREADS (or --threads 1) gives none. */
 export function threadPool(): ThreadPool | null {
   if (shared === undefined) {
-    const size = poolSize();
+    const size = sizeGiven ?? poolSize();
     const script = size > 0 ? scriptOf(self) : null;
     shared = script ? new ThreadPool(size, script) : null;
   }
@@ -221,6 +234,8 @@ async function serve(): Promise<void> {
   const handlers = new Map<string, Handler>();
   // The run reader's conversation: the handler of the current read, which gets its acknowledgements.
   let reader: ((job: unknown) => void) | null = null;
+  // The Parquet reader's (src/node/columnar-reader.ts): row groups decoded on request.
+  let columnar: ((job: unknown) => void) | null = null;
   port.on("message", async (m: PoolMessage) => {
     if (m.kind === "read") {
       const { readerThread } = await import("./run-reader.js");
@@ -228,6 +243,12 @@ async function serve(): Promise<void> {
       reader(m.job);
     } else if (m.kind === "reader") {
       reader?.(m.job);
+    } else if (m.kind === "columnar") {
+      if (!columnar) {
+        const { columnarThread } = await import("./columnar-reader.js");
+        columnar ??= columnarThread((r, transfer) => port.postMessage(r, transfer));
+      }
+      columnar(m.job);
     } else if (m.kind === "request") {
       try {
         const name = m.handler as string;

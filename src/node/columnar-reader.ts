@@ -1,0 +1,228 @@
+// A Parquet run (a file or a dataset) decoded by several threads of the pool (src/node/pool.ts) at
+// once, a row group each at a time, while the main thread joins and evaluates the rows in the file's
+// order (--threads). Each thread decodes the row groups it is given (src/io/parquet.ts, as the main
+// thread would) into run rows with its own query interner, and posts them as a PortableBlock (their
+// buffers moved, not copied); the main thread translates their query ids, puts the row groups back in
+// order, carries the last query of each into the next (a query may span two row groups), and adds
+// blocks of whole queries to the join (src/run-blocks.ts), which sees the rows one thread would have
+// read: the output is the same to the byte, errors included (the first row group's in order wins).
+import { InputError, RankevalError } from "../errors.js";
+import { ColumnarRows, RowError, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
+import { Interner } from "../io/interner.js";
+import type { RunRows } from "../io/run.js";
+import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../run-blocks.js";
+import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
+import type { ParserChoice } from "./formats.js";
+import type { ThreadPool, Conversation } from "./pool.js";
+import { displayName, type ProgressSink } from "./read.js";
+
+/** Main -> thread. */
+export type ColumnarJob =
+  | { type: "start" }
+  | { type: "decode"; unit: number; path: string; group: number; lineBase: number; runTag: string; options: Omit<ColumnarReadOptions<"run">, "kind"> }
+  | { type: "end" };
+
+/** Thread -> main. */
+export type ColumnarReport =
+  | { type: "rows"; unit: number; block: PortableBlock }
+  | { type: "error"; unit: number; message: string; outOfMemory: boolean; internal: boolean };
+
+/** Row groups decoded and not yet added, beyond one per thread, at most: memory stays bounded. */
+const AHEAD = 2;
+
+/** In a thread of the pool: the handler of the columnar reader's messages. */
+export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]) => void): (job: unknown) => void {
+  let qids = new Interner();
+  let sent = 0;
+  const files = new Map<string, Promise<Awaited<ReturnType<typeof fileSource>> & { metadata: unknown }>>();
+  const closeAll = () => {
+    for (const f of files.values()) void f.then((x) => x.handle.close()).catch(() => {});
+    files.clear();
+  };
+  // Jobs are decoded one after another, in the order sent.
+  let queue: Promise<void> = Promise.resolve();
+  return (message) => {
+    const job = message as ColumnarJob;
+    if (job.type === "start") {
+      qids = new Interner();
+      sent = 0;
+      return;
+    }
+    if (job.type === "end") {
+      queue = queue.then(closeAll);
+      return;
+    }
+    queue = queue.then(async () => {
+      try {
+        const { readParquet, parquetFooter } = await import("../io/parquet.js");
+        let opened = files.get(job.path);
+        if (!opened) {
+          opened = fileSource(job.path).then(async (f) => ({ ...f, metadata: await parquetFooter(f.source, job.options.file) }));
+          files.set(job.path, opened);
+        }
+        const { source, metadata } = await opened;
+        const rows = new ColumnarRows({ file: job.options.file, qids, kind: "run", runTag: job.runTag, lineBase: job.lineBase });
+        await readParquet(source, { ...job.options, kind: "run", rowGroups: [job.group], metadata: metadata as never }, (b) => rows.add(b));
+        const r = rows.finish();
+        const block = portableBlock(r, sent);
+        sent = qids.size;
+        post({ type: "rows", unit: job.unit, block }, transferables(block));
+      } catch (err) {
+        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
+        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
+        post({ type: "error", unit: job.unit, message, outOfMemory: err instanceof RangeError, internal }, []);
+      }
+    });
+  };
+}
+
+/** A decoded row group waiting for its turn, or the error decoding it gave. */
+type Arrived = { rows: RunRows; runTag: string } | { error: unknown };
+
+/**
+ * RunSource.blocks for a Parquet run decoded by `threads` threads of `pool` (see the module's comment).
+ * Each file's footer and columns are checked here first, with the errors one thread gives.
+ */
+export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool: ThreadPool, threads: number, progress?: ProgressSink): NonNullable<RunSource["blocks"]> {
+  return async (qids, add) => {
+    const { prepareParquet } = await import("../io/parquet.js");
+    const input = columnarInput(path, choice.format);
+    const name = displayName(path);
+    const runTag = columnarRunTag(path);
+    // The units (row groups) in the input's order, and where each file's rows start in it.
+    const units: { path: string; group: number; lineBase: number; options: Omit<ColumnarReadOptions<"run">, "kind"> }[] = [];
+    const starts: { file: string; first: number }[] = [];
+    let lineBase = 0;
+    for (const part of input.parts) {
+      const options = { file: displayName(part.file), columns: choice.columns, hint: choice.hint ?? COLUMNAR_HINT, partition: part.partition };
+      const f = await fileSource(part.file);
+      try {
+        const { metadata } = await prepareParquet(f.source, { ...options, kind: "run" });
+        starts.push({ file: options.file, first: lineBase });
+        metadata.row_groups.forEach((g, group) => {
+          units.push({ path: part.file, group, lineBase, options });
+          lineBase += Number(g.num_rows);
+        });
+      } finally {
+        await f.handle.close();
+      }
+    }
+    const placeOf = (line: number) => {
+      let s = starts[0];
+      for (const x of starts) if (x.first < line) s = x;
+      return { file: s.file, row: line - s.first };
+    };
+    progress?.start(name, 0);
+    const wanted = Math.max(1, Math.min(threads, units.length));
+    const conversations: Conversation[] = [];
+    const arrivals = new Map<number, Arrived>();
+    let wake: (() => void) | null = null;
+    let failed: unknown = null;
+    try {
+      // One thread, waited for; more where idle now (other runs of the command may hold the rest).
+      conversations.push(await pool.acquire());
+      for (let t = 1; t < wanted; t++) {
+        const c = pool.tryAcquire();
+        if (!c) break;
+        conversations.push(await c);
+      }
+      const n = conversations.length;
+      const translate = conversations.map(() => new PortableBlocks(qids, name));
+      // Row groups sent to each thread and not yet back: two, so that a thread has the next at hand
+      // while this thread, busy joining, has not yet read its message.
+      const busy = new Array<number>(n).fill(0);
+      let next = 0;
+      let done = 0;
+      const assign = () => {
+        for (let round = 0; round < 2; round++) {
+          for (let t = 0; t < n && next < units.length; t++) {
+            if (busy[t] > round || next - done >= 2 * n + AHEAD) continue;
+            busy[t]++;
+          const u = units[next];
+            conversations[t].post({ kind: "columnar", job: { type: "decode", unit: next, path: u.path, group: u.group, lineBase: u.lineBase, runTag, options: u.options } satisfies ColumnarJob });
+            next++;
+          }
+        }
+      };
+      conversations.forEach((c, t) => {
+        c.listen((m) => {
+          const r = m as ColumnarReport;
+          busy[t]--;
+          if (r.type === "rows") {
+            try {
+              const rows = translate[t].rows(r.block);
+              arrivals.set(r.unit, { rows, runTag: rows.runTag });
+            } catch (e) {
+              arrivals.set(r.unit, { error: e });
+            }
+          } else {
+            arrivals.set(r.unit, { error: r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message) });
+          }
+          wake?.();
+        }, (message) => {
+          failed = new Error(`${name}: a Parquet reader thread failed (${message})`);
+          wake?.();
+        });
+        c.post({ kind: "columnar", job: { type: "start" } satisfies ColumnarJob });
+      });
+      assign();
+      let carry: RunRows | null = null;
+      let tag = runTag;
+      while (done < units.length) {
+        let a = arrivals.get(done);
+        while (!a) {
+          if (failed) throw failed;
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+          a = arrivals.get(done);
+        }
+        arrivals.delete(done);
+        done++;
+        if ("error" in a) throw a.error;
+        tag = a.runTag;
+        // The query carried from the row group before, with this one's first query where it goes on
+        // (a small copy), then this one's queries but its last (views), which it carries on.
+        const { first, rest } = splitFirstQuery(a.rows);
+        const blocks: RunRows[] = [];
+        if (carry && carry.qid[0] === first.qid[0]) {
+          if (rest) blocks.push(concatRows(carry, first));
+          else carry = concatRows(carry, first);
+        } else {
+          if (carry) blocks.push(carry);
+          if (rest) blocks.push(first);
+          else carry = first;
+        }
+        if (rest) {
+          const { head, tail } = splitLastQuery(rest);
+          if (head) blocks.push(head);
+          carry = tail;
+        }
+        try {
+          for (const b of blocks) add(b);
+        } catch (e) {
+          throw rowErrorAt(e, name, placeOf);
+        }
+        assign();
+      }
+      try {
+        if (carry) add(carry);
+      } catch (e) {
+        throw rowErrorAt(e, name, placeOf);
+      }
+      for (const c of conversations) c.post({ kind: "columnar", job: { type: "end" } satisfies ColumnarJob });
+      for (const c of conversations.splice(0)) c.release(true);
+      return tag;
+    } finally {
+      // A read abandoned (an error, a scattered run read again whole): its threads ended.
+      for (const c of conversations) c.release(false);
+      progress?.done();
+    }
+  };
+}
+
+/** An error of the join about a row of the input (its "line"), said as the row of its file. */
+function rowErrorAt(e: unknown, name: string, placeOf: (line: number) => { file: string; row: number }): unknown {
+  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
+  const { file, row } = placeOf(e.line);
+  return new RowError(file, row, undefined, e.reason);
+}
