@@ -42,16 +42,24 @@ await bench.run();
 const bin = join(root, "dist/node/bin.js");
 const args = ["-m", "ndcg_cut.10", "-m", "map", "-m", "P.10", "-m", "recip_rank", "-m", "recall.100", qrels, run];
 const haveTime = existsSync("/usr/bin/time");
-const runs = [];
-for (let i = 0; i < 3; i++) {
-  const t = performance.now();
-  const r = haveTime ? spawnSync("/usr/bin/time", ["-v", "node", bin, ...args]) : spawnSync("node", [bin, ...args]);
-  const seconds = (performance.now() - t) / 1000;
-  if (r.status !== 0) throw new Error(r.stderr.toString());
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr.toString());
-  runs.push({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : NaN, out: r.stdout.toString() });
-}
-runs.sort((a, b) => a.seconds - b.seconds);
+/** Three runs of the command with `--threads n`, sorted by time. */
+const timed = (threads) => {
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const argv = ["--threads", String(threads), ...args];
+    const t = performance.now();
+    const r = haveTime ? spawnSync("/usr/bin/time", ["-v", "node", bin, ...argv]) : spawnSync("node", [bin, ...argv]);
+    const seconds = (performance.now() - t) / 1000;
+    if (r.status !== 0) throw new Error(r.stderr.toString());
+    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr.toString());
+    runs.push({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : NaN, out: r.stdout.toString() });
+  }
+  return runs.sort((a, b) => a.seconds - b.seconds);
+};
+// One thread (everything in the main thread) and two (the run parsed by a worker thread meanwhile).
+const byThreads = [1, 2].map((n) => ({ n, runs: timed(n), load: os.loadavg()[0] }));
+if (byThreads[0].runs[1].out !== byThreads[1].runs[1].out) throw new Error("--threads 1 and 2 give different outputs");
+const runs = byThreads[1].runs;
 
 console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
 console.log(`qrels ${mb(qrels).toFixed(0)} MB, run ${mb(run).toFixed(0)} MB (${queries} queries x ${docs})\n`);
@@ -62,5 +70,7 @@ for (const task of bench.tasks) {
   console.log(`| parse ${task.name} | ${(ms / 1000).toFixed(2)} s | ${(size / (ms / 1000)).toFixed(0)} MB/s |`);
 }
 const median = runs[1];
-console.log(`| rankeval ${args.slice(0, 10).join(" ")} (whole command) | ${median.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / median.seconds).toFixed(0)} MB/s, peak ${median.rssMB.toFixed(0)} MB |`);
+for (const { n, runs: r, load } of byThreads) {
+  console.log(`| rankeval --threads ${n} ${args.slice(0, 10).join(" ")} (whole command) | ${r[1].seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / r[1].seconds).toFixed(0)} MB/s, peak ${r[1].rssMB.toFixed(0)} MB (load ${load.toFixed(1)}) |`);
+}
 console.log(`\n${median.out}`);

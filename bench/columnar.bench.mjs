@@ -1,7 +1,7 @@
 // npm run bench:columnar: the command line on a generated run as Parquet, at scale (100M rows by
 // default), with its peak memory and its throughput per core; the figures from which the README
 // extrapolates the machines for 10 billion rows in 10 minutes.
-//   node bench/columnar.bench.mjs [ROWS] [DOCS_PER_QUERY] [THREADS...]   (default 100000000 100; seed 7)
+//   node bench/columnar.bench.mjs [ROWS] [DOCS_PER_QUERY] [THREADS...]   (default 100000000 100 1 2; seed 7)
 // The data (written here, once, with hyparquet-writer, into the system's temporary directory):
 // run.parquet, ROWS rows of (qid INT32, docid STRING, score DOUBLE), ROWS / DOCS_PER_QUERY queries of
 // DOCS_PER_QUERY documents each, each query's rows together, nullable columns (as Spark and DuckDB
@@ -15,7 +15,7 @@ import { join } from "node:path";
 
 const rows = Number(process.argv[2] ?? 100_000_000);
 const docs = Number(process.argv[3] ?? 100);
-const threads = process.argv.slice(4).map(Number);
+const threads = process.argv.length > 4 ? process.argv.slice(4).map(Number) : [1, 2];
 const queries = Math.ceil(rows / docs);
 const root = new URL("..", import.meta.url).pathname;
 const data = join(os.tmpdir(), `rankeval-columnar-${rows}-${docs}-7`);
@@ -88,8 +88,8 @@ if (!existsSync(bin)) throw new Error("dist/ is not built: npm run bench:columna
 const args = ["-m", "ndcg_cut.10", "-m", "map", "-m", "P.10", "-m", "recip_rank", "-m", "recall.100", qrels, run];
 
 /** The command as a child process under GNU time: wall and CPU seconds, peak memory, output. */
-function measure(env) {
-  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+function measure(extra) {
+  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...extra, ...args], { maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(r.stderr.toString());
   const err = r.stderr.toString();
   const field = (name) => Number(new RegExp(`${name}: ([\\d.:]+)`).exec(err)?.[1] ?? NaN);
@@ -102,11 +102,11 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
 console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 16)}`);
 console.log(`run.parquet ${(statSync(run).size / 1e6).toFixed(0)} MB (${rows.toLocaleString("en")} rows, ${queries.toLocaleString("en")} queries), qrels.parquet ${(statSync(qrels).size / 1e6).toFixed(0)} MB (${(queries * 10).toLocaleString("en")} judgments)\n`);
 console.log("| command | wall | CPU | rows/s | rows/s per CPU-second | peak memory | load before |\n|---|---:|---:|---:|---:|---:|---|");
-const settings = threads.length ? threads.map((n) => ({ label: `--threads ${n}`, env: { RANKEVAL_THREADS: String(n) } })) : [{ label: "default", env: {} }];
+const settings = threads.map((n) => ({ label: `--threads ${n}`, extra: ["--threads", String(n)] }));
 let out = "";
 for (const s of settings) {
   const before = load();
-  const m = measure(s.env);
+  const m = measure(s.extra);
   out ||= m.out;
   if (m.out !== out) throw new Error(`${s.label}: another output`);
   console.log(`| rankeval ${s.label} | ${m.wall.toFixed(1)} s | ${m.cpu.toFixed(1)} s | ${(rows / m.wall / 1e6).toFixed(2)}M | ${(rows / m.cpu / 1e6).toFixed(2)}M | ${m.rssMB.toFixed(0)} MB | ${before} |`);
