@@ -62,7 +62,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     ];
     const buffer = parquetWriteBuffer({
       columnData,
-      kvMetadata: [{ key: META_KEY, value: metaJson }, { key: CONVENTIONS_KEY, value: t.meta.conventions }],
+      kvMetadata: [{ key: META_KEY, value: metaJson }, { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") }],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
       // Small row groups: --merge reads each shard a group at a time (PerQueryCursor), a few shards' groups in memory.
       rowGroupSize: PARQUET_GROUP_ROWS,
@@ -73,7 +73,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     const arrow = await import("apache-arrow");
     const { Field, Float64, RecordBatchFileWriter, RecordBatchStreamWriter, Schema, Table, Utf8, vectorFromArray, makeData, RecordBatch, Struct } = arrow;
     const fields = names(t).map((name, i) => new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false));
-    const schema = new Schema(fields, new Map([[META_KEY, metaJson], [CONVENTIONS_KEY, t.meta.conventions]]));
+    const schema = new Schema(fields, new Map([[META_KEY, metaJson], [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")]]));
     const children = names(t).map((name, i) => {
       if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
       if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];

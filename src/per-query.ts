@@ -31,7 +31,7 @@ import { summaryOf } from "./aggregate.js";
 import { exp, log } from "./trec/cmath.js";
 import { MIN_GEO_MEAN } from "./trec/report.js";
 import { compareBytes, sortedOrder } from "./trec/format.js";
-import { lineKey, options, plan, type Conventions, type Plan, type RunResult } from "./trec/plan.js";
+import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "./trec/plan.js";
 import { trecLines } from "./trec/names.js";
 
 /** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
@@ -83,9 +83,11 @@ export interface PerQueryMeta {
   /** The rankeval that wrote it. */
   rankeval?: string;
   settings: PerQuerySettings;
-  /** The conventions line every report prints, and each value's. */
+  /** The options given over the library's defaults, in one line (Result.conventions), and each value's conventions. */
   conventions: string;
   measureConventions: Record<string, string>;
+  /** The conventions as the evaluation's table prints them: one line, or one per measure (`name  line`). */
+  conventionLines: string[];
   /** The summaries that are not means, by key. */
   aggregates: Record<string, Aggregate>;
   /** The kernel's measures, by key, in order (Result.measures). */
@@ -170,6 +172,7 @@ export function perQueryTable(p: Plan, settings: PerQuerySettings, runs: readonl
     settings,
     conventions: first.conventions,
     measureConventions: { ...first.measureConventions },
+    conventionLines: planConventions(p, options(settings.conventions, p.kind === "trec")),
     aggregates: { ...(runs[0].aggregates ?? {}) },
     measures: [...first.measures],
     columns,

@@ -302,7 +302,7 @@ describe("merging shards that do not make one evaluation: errors naming both fil
   it("refuses a Parquet shard whose queries are out of byte order, or a query twice in one shard", async () => {
     const meta = {
       format: "rankeval-per-query" as const, version: 1 as const, settings: { measures: ["map"], conventions: {}, complete: false, tieRange: false },
-      conventions: "c", measureConventions: { map: "c" }, aggregates: {}, measures: ["map"],
+      conventions: "c", measureConventions: { map: "c" }, conventionLines: ["c"], aggregates: {}, measures: ["map"],
       columns: [{ name: "map", key: "map", kind: "number" as const }], runs: [{ name: "r", runTag: "t", queries: 3, noRelevant: 0, notJudged: 0, notInRun: 0 }],
     };
     for (const [qids, why] of [[["a", "c", "b"], 'query "b" is out of byte order'], [["a", "b", "b"], 'query "b" is there twice']] as const) {
@@ -314,11 +314,23 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     }
   });
 
+  it("writes per-query Parquet other engines read: DuckDB reads its rows and its metadata", async () => {
+    const { duck } = await import("./_data.js");
+    const pq = await out("duck.parquet", "-q", "-m", "map", "-m", "P.1", q, a);
+    const c = await duck();
+    const rows = (await c.runAndReadAll(`SELECT run, qid, map, P_1 FROM '${pq}' ORDER BY qid`)).getRowObjects();
+    expect(rows).toEqual([{ run: a, qid: "q1", map: 1, P_1: 1 }]);
+    const kv = (await c.runAndReadAll(`SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata('${pq}')`)).getRowObjects();
+    const meta = JSON.parse(String(kv.find((r) => r.key === "rankeval")!.value));
+    expect(meta.settings.measures).toEqual(["map", "P.1"]);
+    expect(kv.find((r) => r.key === "rankeval.conventions")!.value).toMatch(/^trec_eval: relevanceThreshold=1 /);
+  });
+
   it("keeps every double as it is: -0, NaN, infinities, in every format", async () => {
     const table: PerQueryTable = {
       meta: {
         format: "rankeval-per-query", version: 1, settings: { measures: ["ndcg@10"], conventions: {}, complete: false, tieRange: false },
-        conventions: "c", measureConventions: { "ndcg@10": "c" }, aggregates: {}, measures: ["ndcg@10"],
+        conventions: "c", measureConventions: { "ndcg@10": "c" }, conventionLines: ["c"], aggregates: {}, measures: ["ndcg@10"],
         columns: [{ name: "ndcg@10", key: "ndcg@10", kind: "number" }], runs: [{ name: "r,1", runTag: "t", queries: 5, noRelevant: 0, notJudged: 0, notInRun: 0 }],
       },
       run: ["r,1", "r,1", "r,1", "r,1", "r,1"], qid: ["a", "b\"", "c,d", "e\nf", "#g"],
