@@ -28,7 +28,7 @@
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
-import { InputError } from "../errors.js";
+import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "./interner.js";
 import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
 import { DEFAULT_COLUMNS, findColumn, type ColumnNames } from "./column-names.js";
@@ -141,6 +141,10 @@ export class DelimitedParser<K extends RowsKind> {
     this.runTag = options.runTag ?? "";
     this.qidNames = options.qids;
     this.columns = options.columns ?? {};
+    // A run tag column is read from Parquet and Arrow files (src/io/columnar.ts); here it would be ignored.
+    if (this.kind === "run" && this.columns.tag !== undefined) {
+      throw new RankevalError("bad-option", `${this.file}: a run tag column (tag=${this.columns.tag}) is read from Parquet and Arrow files only; a CSV or TSV run's tag is its file's name`);
+    }
     this.hint = options.hint === undefined ? "" : `; ${options.hint}`;
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
     if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {

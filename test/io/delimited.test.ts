@@ -58,6 +58,13 @@ describe("CSV and TSV qrels and runs", () => {
     expect(ok("q;x,doc,score\nq1,d,1\n", "run", { columns: { qid: "q;x" } }).qid).toEqual(["q1"]);
   });
 
+  it("refuses a run tag column, which it does not read (Parquet and Arrow do), rather than ignore it", () => {
+    const parser = () => new DelimitedParser({ file: "run.csv", qids: new Interner(), kind: "run", columns: { tag: "runid" } });
+    expect(parser).toThrow('run.csv: a run tag column (tag=runid) is read from Parquet and Arrow files only; a CSV or TSV run\'s tag is its file\'s name');
+    // Judgments have no tag: the mapping given for the runs beside them is no concern of theirs.
+    expect(ok("qid,docid,rel\nq1,d1,1\n", "qrels", { columns: { tag: "runid" } }).qid).toEqual(["q1"]);
+  });
+
   it("takes the delimiter given, even when the header holds more of the other", () => {
     expect(ok("qid\tdocid\tscore\ta,b,c,d,e\nq\td\t1\tx,y\n", "run", { delimiter: "\t" }).docid).toEqual(["d"]);
     expect(parseRows("csv", "run", [bytes("qid,docid,score,x\tx\tx\tx\nq,d,1,x\tx\tx\tx\n")], { delimiter: "," }).docid).toEqual(["d"]);
