@@ -73,32 +73,11 @@ export async function writePerQueryOut(file: string, p: Plan, settings: PerQuery
 export async function readMerged(files: readonly string[]): Promise<Merged> {
   const tables: NamedTable[] = [];
   for (const file of files) {
-    if (file === "-") throw usage("--merge reads per-query files, not standard input");
-    let handle;
+    const { source, close } = await openSource(file);
     try {
-      handle = await open(file, "r");
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw bad(`${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : code ?? String(e)}`);
-    }
-    try {
-      const { size } = await handle.stat();
-      const source = {
-        byteLength: size,
-        async slice(start: number, end = size) {
-          const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
-          let at = 0;
-          while (at < bytes.length) {
-            const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at);
-            if (bytesRead === 0) break;
-            at += bytesRead;
-          }
-          return bytes.buffer;
-        },
-      };
       tables.push({ file, table: await readPerQuery(source, file) });
     } finally {
-      await handle.close();
+      await close();
     }
   }
   return mergeTables(tables);
