@@ -1,12 +1,12 @@
-// npm run bench:join: joinParsed (src/trec-join.ts) alone, as the page and the command line call it on
+// npm run bench:join: joinParsed (src/pipeline/join-rows.ts) alone, as the page and the command line call it on
 // a run read in blocks: the web benchmark's generated set (qrels 491 MB, run 1064 MB: 23M judgments,
-// 30M run rows, 300,000 queries) is parsed once, the run in blocks of 1 << 20 rows as src/run-blocks.ts
+// 30M run rows, 300,000 queries) is parsed once, the run in blocks of 1 << 20 rows as src/pipeline/blocks.ts
 // takes them, all kept in memory; then only the joins of every block are timed, ROUNDS times, and the
 // median printed.
 //
 //   node bench/join.bench.mjs [ROUNDS] [OTHER.mjs ...]       (default 7 rounds)
 //
-// OTHER: modules that export a joinParsed to compare with this build's (an older dist/trec-join.js
+// OTHER: modules that export a joinParsed to compare with this build's (an older dist/pipeline/join-rows.js
 // copied out, its relative imports made absolute). Their results must equal this build's (checked
 // first); then each round times every version, in alternating order. On a shared 2-core machine only
 // versions compared in the same process, alternating, say which is faster.
@@ -24,7 +24,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Interner, QrelsParser, RunParser } from "rankeval/io";
-import { groupJudgments, joinParsed } from "../dist/trec-join.js";
+import { groupJudgments, joinParsed } from "../dist/pipeline/join-rows.js";
 
 const rounds = Number(process.argv[2] ?? 7);
 const data = process.env.RANKEVAL_WEB_BENCH_DIR ?? join(os.tmpdir(), "rankeval-web-bench-300000-100-2");

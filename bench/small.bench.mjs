@@ -146,8 +146,10 @@ async function runPhases(files) {
   const { Interner } = await import(join(root, "dist/io/interner.js"));
   const { readJudgments } = await import(join(root, "dist/node/files.js"));
   const { inputInfo } = await import(join(root, "dist/node/read.js"));
-  const { RunBlockParser, RunBlocks } = await import(join(root, "dist/run-blocks.js"));
-  const { evaluateBlock, mergeBlocks, options, plan, trecText } = await import(join(root, "dist/trec/plan.js"));
+  const { RunBlockParser, RunBlocks } = await import(join(root, "dist/pipeline/blocks.js"));
+  const { evaluateBlock } = await import(join(root, "dist/pipeline/evaluate-block.js"));
+  const { mergeBlocks } = await import(join(root, "dist/pipeline/merge.js"));
+  const { options, plan, trecText } = await import(join(root, "dist/trec/plan.js"));
   const judgments = await readJudgments(qrels, new Interner(), {});
   const p = plan([], null, {});
   const opts = options({}, true);
@@ -194,7 +196,7 @@ async function runPhases(files) {
   return [
     ["read the file (stat, open, read, close)", totals.read / n],
     ["parse it (RunBlockParser)", totals.parse / n],
-    ["join it to the judgments (RunBlocks, trec-join.ts)", totals.join / n],
+    ["join it to the judgments (RunBlocks, pipeline/join-rows.ts)", totals.join / n],
     ["evaluate (kernel, means, trec_eval's extra lines)", totals.evaluate / n],
     ["trec_eval's text", totals.text / n],
     ["total", Object.values(totals).reduce((a, b) => a + b, 0) / n],

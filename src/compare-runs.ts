@@ -4,7 +4,7 @@
 // rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
 // without the original files.
 import { RankevalError } from "./errors.js";
-import type { Result } from "./evaluate.js";
+import type { Result } from "./pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "./compare/compare.js";
 import { DEFAULT_OPTIONS, mergeConventions } from "./options.js";
 import { sortedOrder } from "./trec/format.js";

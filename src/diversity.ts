@@ -6,9 +6,9 @@
  * assembly/metrics/diversity.ts). Browser-safe.
  */
 import { RankevalError } from "./errors.js";
-import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
-import { isColumn } from "./group.js";
-import type { Run } from "./join.js";
+import { evaluateBatch, type Measures, type Result } from "./pipeline/evaluate.js";
+import { isColumn } from "./pipeline/group.js";
+import type { Run } from "./pipeline/join.js";
 import type { Batch, DiversityData } from "./kernel/batch.js";
 import { StringPool } from "./kernel/pool.js";
 import { parseMeasures } from "./measures/resolve.js";

@@ -1,7 +1,7 @@
 // Public API (browser-safe: nothing here imports Node built-ins).
-export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from "./evaluate.js";
-export type { Rows, Qid } from "./group.js";
-export type { Qrels, Run } from "./join.js";
+export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from "./pipeline/evaluate.js";
+export type { Rows, Qid } from "./pipeline/group.js";
+export type { Qrels, Run } from "./pipeline/join.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
 export { parseMeasures } from "./measures/resolve.js";
 export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/names.js";

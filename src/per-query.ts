@@ -24,10 +24,10 @@
  * Browser compatible.
  */
 import { RankevalError } from "./errors.js";
-import type { Result, TieRange } from "./evaluate.js";
+import type { Result, TieRange } from "./pipeline/evaluate.js";
 import type { Aggregate } from "./measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "./options.js";
-import { summaryOf } from "./aggregate.js";
+import { summaryOf } from "./pipeline/aggregate.js";
 import { exp, log } from "./trec/cmath.js";
 import { MIN_GEO_MEAN } from "./trec/report.js";
 import { compareBytes, sortedOrder } from "./trec/format.js";

@@ -1,5 +1,5 @@
 import { RankevalError } from "./errors.js";
-import type { Result } from "./evaluate.js";
+import type { Result } from "./pipeline/evaluate.js";
 import { mergeConventions } from "./options.js";
 import { compareBytes, formatFixed } from "./trec/format.js";
 

@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
 import { Progress } from "../src/node/progress.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
-import { evaluateRunFile } from "../src/run-blocks.js";
-import { evaluateBlock, options, plan } from "../src/trec/plan.js";
-import { groupJudgments, type JoinedRun } from "../src/trec-join.js";
+import { evaluateRunFile } from "../src/pipeline/blocks.js";
+import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { options, plan } from "../src/trec/plan.js";
+import { groupJudgments, type JoinedRun } from "../src/pipeline/join-rows.js";
 import { parseTrecMeasures, trecLines } from "../src/trec/names.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

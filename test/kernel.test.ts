@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
-import { groupRows } from "../src/group.js";
+import { groupRows } from "../src/pipeline/group.js";
 import { runKernel } from "../src/kernel/kernel.js";
 import { parseMeasures } from "../src/measures/resolve.js";
 import { resolveOptions } from "../src/options.js";

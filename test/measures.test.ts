@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../src/errors.js";
-import { evaluate } from "../src/evaluate.js";
+import { evaluate } from "../src/pipeline/evaluate.js";
 import { describeMeasureOptions, measureOptions } from "../src/measures/measure.js";
 import { parseMeasures } from "../src/measures/resolve.js";
 import { editDistance, nearest } from "../src/measures/suggest.js";

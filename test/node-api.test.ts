@@ -1,7 +1,7 @@
 // rankeval/node (src/node/index.ts): evaluateFiles gives the command line's numbers for every input
 // format, and evaluateRun's on readQrels/readRun objects; readQrels/readRun read every format into
 // { qid: { docid: value } }; bad input and bad calls say what is wrong. And the join of parsed rows
-// cannot go wrong on two id spaces (src/trec-join.ts, src/join.ts).
+// cannot go wrong on two id spaces (src/pipeline/join-rows.ts, src/pipeline/join.ts).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
 import { qrelsParserFor } from "../src/node/formats.js";
 import { evaluateFiles, readQrels, readRun } from "../src/node/index.js";
-import { joinParsed } from "../src/trec-join.js";
+import { joinParsed } from "../src/pipeline/join-rows.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-node-api-"));
 function file(name: string, text: string | Uint8Array): string {

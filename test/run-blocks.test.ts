@@ -3,12 +3,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, RankevalError } from "../src/errors.js";
-import { evaluateBatch } from "../src/evaluate.js";
+import { evaluateBatch } from "../src/pipeline/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { explicitOptions } from "../src/options.js";
-import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/run-blocks.js";
-import { evaluateBlock, mergeBlocks, options, plan, relstringValues, trecExtras, trecOptions, trecText, type Evaluated, type RunResult } from "../src/trec/plan.js";
-import { groupJudgments, joinParsed } from "../src/trec-join.js";
+import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/pipeline/blocks.js";
+import { evaluateBlock, relstringValues, trecExtras, type Evaluated } from "../src/pipeline/evaluate-block.js";
+import { mergeBlocks } from "../src/pipeline/merge.js";
+import { options, plan, trecOptions, trecText, type RunResult } from "../src/trec/plan.js";
+import { groupJudgments, joinParsed } from "../src/pipeline/join-rows.js";
 import { bytes } from "./io/_helpers.js";
 
 const MEASURES = ["map", "P.5", "ndcg_cut.3", "recip_rank", "bpref", "num_rel_ret", "relstring.4", "11pt_avg"];

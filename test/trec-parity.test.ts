@@ -10,9 +10,10 @@ import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
 import { exactValues } from "../src/trec/exact.js";
-import { evaluateBlock, lineKey, options, plan, trecOptions, type Conventions } from "../src/trec/plan.js";
+import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { lineKey, options, plan, trecOptions, type Conventions } from "../src/trec/plan.js";
 import { trecLines } from "../src/trec/names.js";
-import { joinParsed } from "../src/trec-join.js";
+import { joinParsed } from "../src/pipeline/join-rows.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";

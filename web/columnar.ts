@@ -7,7 +7,7 @@ import { ColumnarRows, RowError, columnarFormatOf, readColumnarSource, type Byte
 import type { Interner } from "../src/io/interner.js";
 import type { RowsKind, RowsOf } from "../src/io/json.js";
 import type { RunRows } from "../src/io/run.js";
-import type { RunSource } from "../src/run-blocks.js";
+import type { RunSource } from "../src/pipeline/blocks.js";
 import type { OnProgress } from "./read.js";
 
 /** A File as a ByteSource, counting the bytes read. */

@@ -1,7 +1,7 @@
 // Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
 // by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader.ts).
 import { RankevalError } from "../src/errors.js";
-import type { BlockSink } from "../src/run-reader.js";
+import type { BlockSink } from "../src/pipeline/reader.js";
 
 /** Where the chunks go: a parser (LineParser's push and linesRead), which may ask to wait between chunks. */
 export type Sink = Omit<BlockSink, "ready"> & Partial<Pick<BlockSink, "ready">>;

@@ -1,6 +1,6 @@
 // The page's run reader: a second worker, started by worker.ts for each run file, that parses the run
-// into blocks while worker.ts joins and evaluates them (src/run-reader.ts).
-import { serveBlocks, type ReaderJob } from "../src/run-reader.js";
+// into blocks while worker.ts joins and evaluates them (src/pipeline/reader.ts).
+import { serveBlocks, type ReaderJob } from "../src/pipeline/reader.js";
 import { readInto } from "./read.js";
 
 const handle = serveBlocks<File>(

@@ -7,9 +7,10 @@ import { RankevalError } from "../src/errors.js";
 import { RunParser } from "../src/io/run.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
-import { evaluateRunFile, parsedBlocks } from "../src/run-blocks.js";
-import { evaluateBlock, plan, type Plan } from "../src/trec/plan.js";
-import type { GroupedJudgments } from "../src/trec-join.js";
+import { evaluateRunFile, parsedBlocks } from "../src/pipeline/blocks.js";
+import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { plan, type Plan } from "../src/trec/plan.js";
+import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./read.js";
 
 /** What the worker has read, as a drill-down needs it. */

@@ -22,12 +22,14 @@ import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
 import { labelledTexts } from "../src/report.js";
-import { letorBatch } from "../src/letor.js";
+import { letorBatch } from "../src/pipeline/letor.js";
 import { trecLines } from "../src/trec/names.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, lineKey, mergeBlocks, options, plan, planConventions, report, trecText, type Evaluated, type NamedResult, type Plan } from "../src/trec/plan.js";
-import { groupJudgments, type GroupedJudgments } from "../src/trec-join.js";
-import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/run-blocks.js";
-import { readerBlocks, type ReaderReport } from "../src/run-reader.js";
+import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
+import { mergeBlocks } from "../src/pipeline/merge.js";
+import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, report, trecText, type NamedResult, type Plan } from "../src/trec/plan.js";
+import { groupJudgments, type GroupedJudgments } from "../src/pipeline/join-rows.js";
+import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
+import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { isGzip, readInto as readFile, type Sink } from "./read.js";
 import { asRowError, columnarBlocks, columnarFormat, columnarRows } from "./columnar.js";
 import type { ColumnarRows } from "../src/io/columnar.js";
@@ -281,7 +283,7 @@ function postComparison(settings: CompareSettings): void {
 }
 
 /**
- * Reads a run block by block, each evaluated as it comes (src/run-blocks.ts); a run whose queries are
+ * Reads a run block by block, each evaluated as it comes (src/pipeline/blocks.ts); a run whose queries are
  * not grouped is read again whole. Blocks are kept while KEEP_ROWS allows.
  */
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {

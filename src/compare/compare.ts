@@ -2,7 +2,7 @@
 // per-query values of evaluated runs (Result.values), browser-safe. The CLI and the page print
 // what this returns through format.ts.
 import { RankevalError } from "../errors.js";
-import type { Result } from "../evaluate.js";
+import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
 import { describe, pairedT, signTest } from "./paired.js";
 import { bootstrapFromSums, randomizationFromSums, randomizationNeedsKernel, runResamplingJob, tukeyCounts, type ColumnPair, type ResamplingJob, type ResamplingResult } from "./resampling.js";

@@ -5,7 +5,7 @@
 // parsers, join, label reading (trec_eval's atol under its names) and placeholders. Browser-safe.
 import type { Batch } from "../kernel/batch.js";
 import { docidString } from "../io/rows.js";
-import type { GroupedJudgments } from "../trec-join.js";
+import type { GroupedJudgments } from "../pipeline/join-rows.js";
 
 /** A query's judgments: document ids and labels, in the qrels' order. */
 export interface JudgedDocs {

@@ -1,6 +1,6 @@
 // The measure's running value down a ranking: at rank i, the measure's value for the ranking cut
 // after rank i (the documents below it removed, the judgments unchanged), computed by the same code
-// as the report's number (src/trec/plan.ts evaluateBlock: the kernel, or trec_eval's own algorithm
+// as the report's number (src/pipeline/evaluate-block.ts evaluateBlock: the kernel, or trec_eval's own algorithm
 // for the lines it computes; each measure under its own conventions, tie order, gain and cutoff). So
 // at the last rank the running value is the per-query value, and at any rank i >= the measure's
 // cutoff k it is too (a measure at k reads the top k only). Before the end of the ranking, a cutoff
@@ -9,8 +9,9 @@
 // Browser-safe.
 import type { Batch } from "../kernel/batch.js";
 import type { ExplicitOptions, Ties } from "../options.js";
-import { evaluateBlock, type Plan } from "../trec/plan.js";
-import { PLACEHOLDER_DOCNO } from "../trec-join.js";
+import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import type { Plan } from "../trec/plan.js";
+import { PLACEHOLDER_DOCNO } from "../pipeline/join-rows.js";
 import type { JudgedDocs } from "./query.js";
 
 /** A document of a ranking: its id, score, label (undefined: no judgment) and position in the run's lines. */

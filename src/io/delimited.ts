@@ -17,7 +17,7 @@
  * header; this line has 2 fields)`, `run.csv:1:1: the header has no document id column (looked for
  * docid, doc, doc_id, docno, document)`.
  *
- * The output is the per-row mode of the TREC parsers (rows.ts), so `joinParsed` (src/trec-join.ts)
+ * The output is the per-row mode of the TREC parsers (rows.ts), so `joinParsed` (src/pipeline/join-rows.ts)
  * takes it unchanged; a row's line is the line its record starts on. Browser compatible.
  *
  * @example

@@ -9,7 +9,7 @@
  * error too (JSON would keep the last value: here it is a mistake to report). A UTF-8 BOM is skipped.
  *
  * The output is the per-row mode of the TREC parsers (rows.ts): query ids interned, each row's
- * document id bytes and hash in a pool, its value and line, so `joinParsed` (src/trec-join.ts) takes it
+ * document id bytes and hash in a pool, its value and line, so `joinParsed` (src/pipeline/join-rows.ts) takes it
  * unchanged. The file is never held whole: a state machine reads byte by byte, and only the id or
  * number being read is kept across chunks. Browser compatible.
  *

@@ -15,7 +15,7 @@
  * p.push(new TextEncoder().encode("301 0 d1 1\n301 0 d2 0\n"));
  * const { qid, docid, rel, length } = p.finish(); // length 2, rel Float64Array [1, 0]
  *
- * // Document ids per row, not interned (for src/trec-join.ts): see rows.ts.
+ * // Document ids per row, not interned (for src/pipeline/join-rows.ts): see rows.ts.
  * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
  * q.push(new TextEncoder().encode("301 0 d1 1\n"));
  * q.finish(); // { qid, docids: { bytes, offsets, hashes }, rel, lines, length: 1, file, qidNames: qids }

@@ -4,7 +4,7 @@
  * Document ids only need comparing within a query (the run/judgment join, duplicate checks and
  * trec_eval's tie order are all per query), so in this mode a parser interns nothing: each row appends
  * its id's bytes to one pool in row order and records a 32-bit hash of them (`rowHash`). A global table of ~10M ids costs a cache miss per lookup; appending costs none. The join
- * (src/trec-join.ts) then builds a small table per query. Query ids, which are few and come in runs,
+ * (src/pipeline/join-rows.ts) then builds a small table per query. Query ids, which are few and come in runs,
  * are still interned.
  *
  * Browser compatible.

@@ -15,7 +15,7 @@
  * p.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
  * p.finish(); // { qid: [0], docid: [0], score: [2.5], runTag: "bm25", length: 1 }
  *
- * // Document ids per row, not interned (for src/trec-join.ts): see rows.ts.
+ * // Document ids per row, not interned (for src/pipeline/join-rows.ts): see rows.ts.
  * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
  * r.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
  * r.finish(); // { qid, docids: { bytes, offsets, hashes }, score, runTag, lines, length: 1, file, qidNames: qids }

@@ -4,9 +4,10 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
-import type { LetorInput } from "../letor.js";
-import { evaluateBlock, LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
-import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
+import type { LetorInput } from "../pipeline/letor.js";
+import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
+import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { readJudgments } from "./files.js";
 import { isColumnarPath } from "./columnar.js";
@@ -194,7 +195,7 @@ export interface EvaluationHooks {
 async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void, hooks: EvaluationHooks = {}): Promise<void> {
   const opts = options(args, p.kind === "trec");
   const progress = new Progress(io.stderr);
-  // Document ids are kept per row and compared within each query only (src/trec-join.ts): no
+  // Document ids are kept per row and compared within each query only (src/pipeline/join-rows.ts): no
   // table of every id in the collection.
   const qids = new Interner();
   const [qrelsFile, ...runArgs] = args.files;
@@ -271,7 +272,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const progress = new Progress(io.stderr);
   // LETOR's parsers are loaded for this mode only.
   const [{ GroupParser }, { LetorParser }, { ScoresParser }, { letorBatch }] = await Promise.all([
-    import("../io/group.js"), import("../io/letor.js"), import("../io/scores.js"), import("../letor.js"),
+    import("../io/group.js"), import("../io/letor.js"), import("../io/scores.js"), import("../pipeline/letor.js"),
   ]);
   const qidNames = new Interner();
   const docidNames = new Interner();

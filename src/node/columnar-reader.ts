@@ -4,13 +4,13 @@
 // thread would) into run rows with its own query interner, and posts them as a PortableBlock (their
 // buffers moved, not copied); the main thread translates their query ids, puts the row groups back in
 // order, carries the last query of each into the next (a query may span two row groups), and adds
-// blocks of whole queries to the join (src/run-blocks.ts), which sees the rows one thread would have
+// blocks of whole queries to the join (src/pipeline/blocks.ts), which sees the rows one thread would have
 // read: the output is the same to the byte, errors included (the first row group's in order wins).
 import { InputError, RankevalError } from "../errors.js";
 import { ColumnarRows, RowError, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
-import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../run-blocks.js";
+import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
 import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
 import type { ParserChoice } from "./formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";

@@ -4,7 +4,7 @@
 // handle (src/io/parquet.ts, src/io/arrow.ts), so only the row group or record batch being read is in
 // memory; an Arrow stream from standard input or a pipe as its bytes come. The rows go into the
 // same per-row columns as text (src/io/columnar.ts), and a run is handed on in blocks of whole
-// queries, as a TREC run is (src/run-blocks.ts).
+// queries, as a TREC run is (src/pipeline/blocks.ts).
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
 import { RankevalError, InputError } from "../errors.js";
@@ -264,7 +264,7 @@ export async function readColumnarRows<K extends RowsKind>(
 }
 
 /**
- * A columnar run read in blocks of whole queries (RunSource.blocks, src/run-blocks.ts): every
+ * A columnar run read in blocks of whole queries (RunSource.blocks, src/pipeline/blocks.ts): every
  * `blockRows` rows, the complete queries are handed to `add`; the run tag is returned.
  */
 export function columnarBlocks(path: string, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, blockRows: number, progress?: ProgressSink) {

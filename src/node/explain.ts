@@ -8,7 +8,7 @@ import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } f
 import { formatExplanation } from "../explain/text.js";
 import { nearest } from "../measures/suggest.js";
 import { options, planConventions } from "../trec/plan.js";
-import type { GroupedJudgments } from "../trec-join.js";
+import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { EvaluationHooks, Io } from "./cli.js";

@@ -2,9 +2,9 @@
 // rankeval/node (index.ts) do it.
 import { statSync } from "node:fs";
 import type { Interner } from "../io/interner.js";
-import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks } from "../run-blocks.js";
-import type { Evaluated } from "../trec/plan.js";
-import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../trec-join.js";
+import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks } from "../pipeline/blocks.js";
+import type { Evaluated } from "../pipeline/evaluate-block.js";
+import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
 import type { ThreadPool } from "./pool.js";
 import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
@@ -56,12 +56,12 @@ function threadMinBytes(): number {
 }
 
 /**
- * Reads a run, joins it to the judgments and evaluates it (src/run-blocks.ts): a TREC text file block
+ * Reads a run, joins it to the judgments and evaluates it (src/pipeline/blocks.ts): a TREC text file block
  * by block as it streams, so memory holds the judgments and one block of the run, whatever its size;
  * standard input and pipes, JSON and CSV/TSV runs, `complete` (trec_eval -c), and a run whose queries
  * are not grouped (read again) whole. `evaluate` gets each joined block and keeps nothing of its batch.
  * A run without rows, or sharing no query with the judgments, is an error (evaluateRunFile).
- * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/trec-join.ts).
+ * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/pipeline/join-rows.ts).
  * A large run is parsed by a thread of `pool` (THREAD_MIN_BYTES) while this thread evaluates; a small
  * one, or any without a pool, in this thread.
  */

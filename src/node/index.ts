@@ -26,7 +26,7 @@
  * ```
  */
 import { RankevalError, InputError } from "../errors.js";
-import { evaluateRun, type Result } from "../evaluate.js";
+import { evaluateRun, type Result } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
@@ -34,7 +34,8 @@ import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../options.js";
-import { evaluateBlock, type Plan } from "../trec/plan.js";
+import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import type { Plan } from "../trec/plan.js";
 import { readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";

@@ -6,7 +6,7 @@
  * every epoch pays it once. Idle threads do not keep the process alive.
  *
  * A job holds a thread for a conversation (acquire: the run reader's blocks and acknowledgements,
- * src/run-reader.ts) or for one request and its reply (request: compare's resampling jobs). The
+ * src/pipeline/reader.ts) or for one request and its reply (request: compare's resampling jobs). The
  * threads run this module (below: `serve`); what each job needs is imported there when first asked
  * for, so a thread that only reads runs never loads the comparison code. Where this module is not
  * beside its built file (run from its TypeScript source, as the tests do) there is no pool, and the

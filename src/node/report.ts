@@ -18,7 +18,7 @@ import { reportHtml } from "../report-html/html.js";
 import { printValue } from "../explain/print.js";
 import { trecLines } from "../trec/names.js";
 import { options, planConventions, trecText, type Plan, type RunResult } from "../trec/plan.js";
-import type { GroupedJudgments } from "../trec-join.js";
+import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { Io } from "./cli.js";

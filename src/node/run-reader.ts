@@ -1,9 +1,9 @@
 // The command line's run reader: a thread of the pool (src/node/pool.ts) parses a run file into
-// blocks while the main thread joins and evaluates them (src/run-reader.ts), as the page's second
+// blocks while the main thread joins and evaluates them (src/pipeline/reader.ts), as the page's second
 // worker does.
 import { statSync } from "node:fs";
-import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../run-reader.js";
-import type { RunSource } from "../run-blocks.js";
+import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../pipeline/reader.js";
+import type { RunSource } from "../pipeline/blocks.js";
 import type { ThreadPool } from "./pool.js";
 import { readInto, type ProgressSink } from "./read.js";
 

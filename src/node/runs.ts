@@ -3,8 +3,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { compareBytes } from "../trec/format.js";
-import type { Evaluated } from "../trec/plan.js";
-import type { GroupedJudgments, JoinedRun } from "../trec-join.js";
+import type { Evaluated } from "../pipeline/evaluate-block.js";
+import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { isDataset } from "./columnar.js";
 import { evaluateRunPath } from "./files.js";
 import type { ParserChoice } from "./formats.js";

@@ -3,8 +3,8 @@
 // qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs.ts and
 // src/trec/jg.ts, and printed as trec_eval prints them.
 import { RankevalError } from "../errors.js";
-import { summaryOf } from "../aggregate.js";
-import type { Result } from "../evaluate.js";
+import { summaryOf } from "../pipeline/aggregate.js";
+import type { Result } from "../pipeline/evaluate.js";
 import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { PrefsParser, type Prefs } from "../io/prefs.js";

@@ -23,10 +23,10 @@
 import { RankevalError } from "../errors.js";
 import type { SubtopicQrels } from "../diversity.js";
 import { subtopicOrder } from "../diversity.js";
-import type { Run } from "../join.js";
+import type { Run } from "../pipeline/join.js";
 import { measureOptions, type Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
-import type { Measures } from "../evaluate.js";
+import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { compareUtf8, rank, type Doc } from "./ranking.js";
 import { referenceValue } from "./index.js";

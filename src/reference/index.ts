@@ -5,11 +5,11 @@
  * slow and obviously correct: one sort per query, one small function per measure.
  */
 import { RankevalError } from "../errors.js";
-import type { Qid, Rows } from "../group.js";
-import type { Qrels, Run } from "../join.js";
+import type { Qid, Rows } from "../pipeline/group.js";
+import type { Qrels, Run } from "../pipeline/join.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
-import type { Measures } from "../evaluate.js";
+import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { bpref } from "./bpref.js";
 import { numRel, numRelRet, numRet } from "./counts.js";

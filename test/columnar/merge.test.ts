@@ -11,7 +11,7 @@ import { main } from "../../src/node/cli.js";
 import { readPerQueryBytes, writePerQuery } from "../../src/per-query-files.js";
 import { mergeTables, RunningSummary, type PerQueryTable } from "../../src/per-query.js";
 import { mergesStreamed } from "../../src/node/merge.js";
-import { summaryOf } from "../../src/aggregate.js";
+import { summaryOf } from "../../src/pipeline/aggregate.js";
 import { aggregate } from "../../src/trec/report.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

@@ -8,7 +8,7 @@ import { JsonParser } from "../../src/io/json.js";
 import { lineOfRow } from "../../src/io/rows.js";
 import { QrelsParser } from "../../src/io/qrels.js";
 import { RunParser } from "../../src/io/run.js";
-import { joinParsed } from "../../src/trec-join.js";
+import { joinParsed } from "../../src/pipeline/join-rows.js";
 import { bytes, outcome, parseError, parseOk, parseRows, splitAt, mutate, mutationArb } from "./_formats.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

@@ -8,7 +8,7 @@ import { Interner, QrelsParser, RunParser } from "../../src/io/index.js";
 import type { Batch } from "../../src/kernel/batch.js";
 import { StringPool } from "../../src/kernel/pool.js";
 import { rank } from "../../src/reference/ranking.js";
-import { joinParsed } from "../../src/trec-join.js";
+import { joinParsed } from "../../src/pipeline/join-rows.js";
 import { rankedLabels, rankedRows, relstringChar, relstrings } from "../../src/trec/relstring.js";
 import { goldenUrl, haveGolden, readGolden, splitLine } from "./_shared.js";
 

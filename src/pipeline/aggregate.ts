@@ -1,4 +1,5 @@
-import { exp, log } from "./trec/cmath.js";
+// The summary of a measure's per-query values: the mean (as trec_eval sums it), a sum, a geometric mean.
+import { exp, log } from "../trec/cmath.js";
 
 /** Mean of the values that are not NaN, summed left to right in query order (as trec_eval). */
 export function meanOf(values: Float64Array): { mean: number; count: number } {

@@ -33,13 +33,13 @@
  * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
  * ```
  */
-import { InputError, RankevalError } from "./errors.js";
-import type { Interner } from "./io/interner.js";
-import type { QrelsRows } from "./io/qrels.js";
-import type { RunRows } from "./io/run.js";
-import { lineOfRow, type RowDocids } from "./io/rows.js";
-import { quote } from "./io/_lines.js";
-import type { Batch } from "./kernel/batch.js";
+import { InputError, RankevalError } from "../errors.js";
+import type { Interner } from "../io/interner.js";
+import type { QrelsRows } from "../io/qrels.js";
+import type { RunRows } from "../io/run.js";
+import { lineOfRow, type RowDocids } from "../io/rows.js";
+import { quote } from "../io/_lines.js";
+import type { Batch } from "../kernel/batch.js";
 
 export interface JoinOptions {
   /**
@@ -59,7 +59,7 @@ export interface JoinOptions {
    */
   placeholder?: boolean;
   /**
-   * The run is one block of a larger one (src/run-blocks.ts): judged queries absent from it are
+   * The run is one block of a larger one (src/pipeline/blocks.ts): judged queries absent from it are
    * neither listed nor counted (notInRun is 0), since the caller knows them only at the run's end.
    * @default false
    */

@@ -4,22 +4,28 @@
  * several GB.
  *
  * The parser (RunBlockParser) hands over its complete queries every `blockRows` rows
- * (RunParser.takeQueries) and RunBlocks joins each block (src/trec-join.ts) and passes it to
+ * (RunParser.takeQueries) and RunBlocks joins each block (src/pipeline/join-rows.ts) and passes it to
  * `onBlock`, which evaluates it and may drop it. The parsing may happen in another thread
- * (src/run-reader.ts) while this one joins and evaluates: its blocks travel as PortableBlocks. That
+ * (src/pipeline/reader.ts) while this one joins and evaluates: its blocks travel as PortableBlocks. That
  * needs each query's rows together in the file, as every ranker writes them; a query that comes back
  * after another began throws NotGroupedError, and the caller reads the file whole instead (trec_eval
  * accepts any order).
  *
+ * The path of a run file's bytes (the command line, the page): read (src/node/read.ts, web/read.ts)
+ * -> parsed (src/io/) into blocks of whole queries (here; in another thread: reader.ts) -> joined to
+ * the judgments (join-rows.ts) -> evaluated by the kernel (evaluate-block.ts, src/kernel/) -> the
+ * blocks' per-query values merged (merge.ts) -> reports (src/trec/plan.ts).
+ *
  * Browser compatible.
  */
-import { InputError, RankevalError } from "./errors.js";
-import type { Interner } from "./io/interner.js";
-import { RunParser, type RunRows } from "./io/run.js";
-import { lineOfRow } from "./io/rows.js";
-import { compareBytes } from "./trec/format.js";
-import { mergeBlocks, type Evaluated } from "./trec/plan.js";
-import { joinParsed, type GroupedJudgments, type JoinedRun } from "./trec-join.js";
+import { InputError, RankevalError } from "../errors.js";
+import type { Interner } from "../io/interner.js";
+import { RunParser, type RunRows } from "../io/run.js";
+import { lineOfRow } from "../io/rows.js";
+import { compareBytes } from "../trec/format.js";
+import type { Evaluated } from "./evaluate-block.js";
+import { mergeBlocks } from "./merge.js";
+import { joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
 /** Run rows a block, about (a block ends with a query): the command line's and the page's. */
 export const BLOCK_ROWS = 1 << 20;

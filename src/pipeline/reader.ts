@@ -1,6 +1,6 @@
 /**
  * A run parsed in another thread (the page's second Web Worker, or a Node worker thread for the
- * command line) while this one joins and evaluates its blocks (src/run-blocks.ts): parsing and
+ * command line) while this one joins and evaluates its blocks (src/pipeline/blocks.ts): parsing and
  * evaluating on two cores. The messages both ways, and each side's part, whatever carries them.
  *
  * The reader parses the run with its own query interner into blocks of whole queries and posts each
@@ -10,9 +10,9 @@
  *
  * Browser compatible.
  */
-import { RankevalError } from "./errors.js";
-import { Interner } from "./io/interner.js";
-import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./run-blocks.js";
+import { RankevalError } from "../errors.js";
+import { Interner } from "../io/interner.js";
+import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./blocks.js";
 
 /** Evaluating side -> reader: what to read (`source`: a File, a path), then an ack per block. */
 export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated" };

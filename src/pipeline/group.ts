@@ -1,6 +1,7 @@
-import { RankevalError } from "./errors.js";
-import type { Batch } from "./kernel/batch.js";
-import { StringPool } from "./kernel/pool.js";
+// Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
+import { RankevalError } from "../errors.js";
+import type { Batch } from "../kernel/batch.js";
+import { StringPool } from "../kernel/pool.js";
 
 export type Qid = string | number;
 

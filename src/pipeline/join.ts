@@ -1,7 +1,8 @@
-import { RankevalError } from "./errors.js";
+// A run given as columns or objects joined to its judgments into the kernel's batch: evaluateRun.
+import { RankevalError } from "../errors.js";
 import { isColumn } from "./group.js";
-import type { Batch } from "./kernel/batch.js";
-import { StringPool } from "./kernel/pool.js";
+import type { Batch } from "../kernel/batch.js";
+import { StringPool } from "../kernel/pool.js";
 
 /**
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids

@@ -1,9 +1,9 @@
 // A LETOR file and its predictions as a batch: the one place the command line (--letor) and the web
 // page check that the files agree and find each row's query (its qid: field, or else the group sizes).
-import { RankevalError } from "./errors.js";
+import { RankevalError } from "../errors.js";
 import { groupRows } from "./group.js";
-import type { Interner, Letor } from "./io/index.js";
-import type { Batch } from "./kernel/batch.js";
+import type { Interner, Letor } from "../io/index.js";
+import type { Batch } from "../kernel/batch.js";
 
 export interface LetorInput {
   /** The LETOR file parsed, its name, and the interners its parser used. */

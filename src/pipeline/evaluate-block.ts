@@ -1,0 +1,181 @@
+// One block of rows (a whole run, a block of a streamed one, a LETOR file) through the kernel as the
+// command line and the page evaluate it: the plan's measures (src/trec/plan.ts) under the options
+// given, then what trec_eval's lines add (trec_eval's own algorithm where the kernel computes
+// otherwise, lines made of several measures, relstring, -c's placeholders). No Node built-ins here.
+import { withTies, type Batch } from "../kernel/batch.js";
+import type { Aggregate, Measure } from "../measures/measure.js";
+import { parseMeasures } from "../measures/resolve.js";
+import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
+import { RankevalError } from "../errors.js";
+import { exactValues } from "../trec/exact.js";
+import { gainTies, trecLines } from "../trec/names.js";
+import { lineKey, trecOptions, type Plan, type RunResult } from "../trec/plan.js";
+import { relstrings } from "../trec/relstring.js";
+import { meanOf, summaryOf } from "./aggregate.js";
+import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "./evaluate.js";
+
+/**
+ * The run's result with the trec lines computed by trec_eval's own algorithm (`p.exact`) and those
+ * made of several measures (`meanOf`: 11pt_avg at chosen points), merged in under their `lineKey`.
+ */
+export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
+  const values = { ...result.values };
+  const mean = { ...result.mean };
+  const counted = { ...result.counted };
+  const measureConventions = { ...result.measureConventions };
+  if (p.exact.length) {
+    // trec_eval's own algorithm, under trec_eval's conventions and the options given.
+    const o = trecOptions(explicit);
+    // trec_eval's algorithm ranks one order: by document id or as given.
+    if (o.ties !== "docid" && o.ties !== "input") {
+      throw new RankevalError("bad-option", `ties "${o.ties}": ${p.exact.map((m) => m.name).join(", ")} ${p.exact.length === 1 ? "is" : "are"} computed by trec_eval's own algorithm here, which takes ties "docid" or "input"`);
+    }
+    const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
+    const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
+    trecLines(p.exact).forEach((l, i) => {
+      const key = lineKey(l)!;
+      values[key] = exact[i];
+      const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], agg));
+      measureConventions[key] = conventions;
+    });
+  }
+  const tieRange: Record<string, TieRange> | undefined = result.tieRange ? { ...result.tieRange } : undefined;
+  const pointsMean = (cols: Float64Array[]) => {
+    const v = new Float64Array(result.qids.length);
+    for (let q = 0; q < v.length; q++) {
+      let s = 0;
+      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
+      v[q] = s / cols.length;
+    }
+    return v;
+  };
+  for (const l of trecLines(p.trec)) {
+    if (!l.meanOf) continue;
+    if (tieRange) {
+      const worst = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].worst));
+      const best = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].best));
+      tieRange[l.name] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
+    }
+    // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
+    const cols = l.meanOf.map((k) => result.values[k.measure.name]);
+    const v = new Float64Array(result.qids.length);
+    for (let q = 0; q < v.length; q++) {
+      let s = 0;
+      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
+      v[q] = s / cols.length;
+    }
+    values[l.name] = v;
+    ({ mean: mean[l.name], count: counted[l.name] } = meanOf(v));
+    measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
+  }
+  return { ...result, values, mean, counted, measureConventions, ...(tieRange ? { tieRange } : {}) };
+}
+/** A run's values, or one block's, as the reports need them. */
+export type Evaluated = Omit<RunResult, "file" | "runTag">;
+
+/**
+ * One batch's values as the command line and the page compute them: the kernel (each measure under
+ * its own conventions and the options given), then what trec_eval's lines add (lines made of several
+ * measures, relstring); `warn` gets what to tell the user.
+ */
+export function evaluateBlock(
+  p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
+  placeholders: readonly number[] = [], extras: BatchExtras = {},
+): Evaluated {
+  // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
+  const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
+  const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings, extras);
+  const aggregates = aggregatesOf(p, measures);
+  if (!p.trec.length) return { result, strings: {}, aggregates };
+  for (const w of gainTieWarnings(p, batch, file)) warn(w);
+  const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)), aggregates };
+  return placeholders.length ? clearPlaceholders(p, evaluated, placeholders) : evaluated;
+}
+
+/** The summaries that are not means, by key, of a plan's measures and trec lines (made once per plan). */
+const aggregatesMade = new WeakMap<Plan, Readonly<Record<string, Aggregate>>>();
+
+function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<string, Aggregate>> {
+  let a = aggregatesMade.get(p);
+  if (a) return a;
+  const out: Record<string, Aggregate> = {};
+  for (const m of measures) if (m.aggregate !== "mean") out[m.name] = m.aggregate;
+  // trec_eval's own algorithm's lines, as trecExtras summarises them.
+  for (const l of trecLines(p.exact)) if (l.aggregation === "sum" || l.aggregation === "geomean") out[lineKey(l)!] = l.aggregation;
+  aggregatesMade.set(p, (a = Object.freeze(out)));
+  return a;
+}
+
+/**
+ * trec_eval.c, after evaluating a judged query absent from the run on its placeholder ranking (-c):
+ * "clean up leftovers", by the value's name: num_ret, utility, rbp_resid (unparameterised: their
+ * names are exactly these) and every unj_* become 0, and relstring (unparameterised) becomes ''.
+ * The lines of parameterised utility, rbp_resid and relstring keep the placeholder's values.
+ */
+function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[]): Evaluated {
+  const values = { ...e.result.values };
+  const mean = { ...e.result.mean };
+  const counted = { ...e.result.counted };
+  const strings = { ...e.strings };
+  const tieRange = e.result.tieRange ? { ...e.result.tieRange } : undefined;
+  for (const l of trecLines(p.trec)) {
+    if (l.name === "relstring" && strings[l.name]) {
+      const s = [...strings[l.name]];
+      for (const q of placeholders) s[q] = "";
+      strings[l.name] = s;
+      continue;
+    }
+    if (!(l.name === "num_ret" || l.name === "utility" || l.name === "rbp_resid" || l.name.startsWith("unj"))) continue;
+    const key = lineKey(l);
+    if (key === null) continue;
+    const v = Float64Array.from(values[key]);
+    for (const q of placeholders) v[q] = 0;
+    values[key] = v;
+    const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+    const t = tieRange?.[key];
+    if (t) {
+      const zeroed = (x: Float64Array) => {
+        const y = Float64Array.from(x);
+        for (const q of placeholders) y[q] = 0;
+        return y;
+      };
+      const worst = zeroed(t.worst);
+      const best = zeroed(t.best);
+      tieRange![key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
+    }
+  }
+  return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: e.aggregates };
+}
+/** relstring's per-query strings, by printed line name (`opts`: trec_eval's conventions under the options given). */
+export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  // The ranking the kernel evaluated: the same tie order.
+  const ranked = withTies(batch, opts.ties);
+  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth, opts.judgedOnly);
+  return out;
+}
+
+/** Gain measures that walk an ideal ranking, whose pairs trec_eval's comp_rel_gain may sort out of order (reproduced by src/trec/exact.ts). */
+const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
+
+/**
+ * Says so where trec_eval's comparison of gains as integers (gain_init.c comp_rel_gain) makes its
+ * ideal ranking other than sorted by gain: rankeval reproduces trec_eval's numbers there.
+ */
+export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
+  const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
+  if (!measures.length) return [];
+  let maxLevel = 0;
+  const judged = batch.judged ?? batch.labels;
+  for (let i = 0; i < judged.length; i++) if (judged[i] > maxLevel) maxLevel = judged[i];
+  const out: string[] = [];
+  for (const m of measures) {
+    const ties = gainTies(m.pairs!, Math.floor(maxLevel));
+    if (!ties.length) continue;
+    const which = ties.map(([a, b]) => `${a} and ${b}`).join(", ");
+    out.push(`${file}: ${m.name}.${m.params}: gains ${which} differ by less than 1, which trec_eval's comp_rel_gain compares as equal: its ideal ranking then follows its sort rather than the gains, and so do these numbers`);
+  }
+  return out;
+}
