@@ -345,6 +345,12 @@ describe("the installed binary", () => {
       ["-m", "map", qrels, file("score.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n")],
       ["-m", "map", qrels, file("twice.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")],
       ["-m", "map", qrels, file("scattered.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d3 2 0.8 A\n")],
+      // The judgments are read while a thread reads the run: when both are bad, the judgments' error
+      // (as when they are read first), however far the run got.
+      ["-m", "map", file("bad.qrels", "q1 0 d1 1\nq1 0 d2 x\n"), file("score.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n")],
+      ["-m", "map", file("bad.qrels", "q1 0 d1 1\nq1 0 d2 x\n"), big],
+      ["-m", "map", file("empty.qrels", ""), big],
+      ["-m", "map", bigQrels, join(dir, "missing.run")],
     ];
     for (const argv of cases) {
       const inProcess = await run(...argv);
@@ -386,6 +392,23 @@ describe("the installed binary", () => {
     expect(inThread.evaluated.result.values).toEqual(whole.evaluated.result.values);
     expect(inThread.evaluated.result.mean).toEqual(whole.evaluated.result.mean);
     expect(inThread.runTag).toBe("R");
+    // Judgments still being read: the thread starts at once, its blocks wait for them.
+    const qids = new Interner();
+    let resolve!: (j: ReturnType<typeof judgments>) => void;
+    const ready = new Promise<ReturnType<typeof judgments>>((r) => (resolve = r));
+    let early = 0;
+    let given = false;
+    const pending = evaluateRunFile({ qids, ready }, { file: path, blocks: (q, add) => blocks!(q, (rows) => (given ? undefined : early++, add(rows))), early: true, whole: () => Promise.reject(new Error("not whole")) }, evaluate);
+    await new Promise((r) => setTimeout(r, 300));
+    const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
+    for (let i = 0; i < 2000; i++) q.push(new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`));
+    given = true;
+    resolve(groupJudgments(q.finish()));
+    const read = await pending;
+    expect(early).toBeGreaterThan(0);
+    expect(read.evaluated.result.qids).toEqual(whole.evaluated.result.qids);
+    expect(read.evaluated.result.values).toEqual(whole.evaluated.result.values);
+    expect(read.notInRunQids).toEqual(inThread.notInRunQids);
   });
   it("reuses the pool's threads from run to run, and replaces one whose read was abandoned", async () => {
     const { ThreadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");

@@ -16,7 +16,7 @@ import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
 import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
-import { evaluateRuns, expandRuns } from "./runs.js";
+import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -203,16 +203,23 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   for (const n of notes) io.stderr.write(`rankeval: ${n}\n`);
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
-  const judgments = await readJudgments(qrelsFile, qids, choice, progress);
-  if (p.kind === "trec") truncateLabels(judgments, nameOf(qrelsFile), io);
-  hooks.judgments?.(judgments);
+  // The judgments are read while the first runs are: a run parsed by a thread starts at once, its
+  // blocks waiting for the judgments (src/pipeline/blocks.ts evaluateRunFile).
+  // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
+  let summary: { num_rel: number } | undefined;
+  const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
+    if (p.kind === "trec") truncateLabels(judgments, nameOf(qrelsFile), io);
+    if (p.kind === "trec" && args.complete) summary = { num_rel: positiveJudgments(judgments) };
+    hooks.judgments?.(judgments);
+    return judgments;
+  });
+  // Raised by the runs, which wait for it (or below, when there is none to wait).
+  ready.catch(() => {});
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
     warned.add(w);
   };
-  // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
-  const summary = p.kind === "trec" && args.complete ? { num_rel: positiveJudgments(judgments) } : undefined;
   const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) => {
     hooks.block?.(file, joined);
     return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
@@ -220,7 +227,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   progress.runsGiven(runFiles.length);
   try {
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
-    await evaluateRuns(runFiles, judgments, evaluateFor, (i, r) => {
+    await evaluateRuns(runFiles, { qids, ready }, evaluateFor, (i, r) => {
       progress.clear();
       for (const w of r.warnings) warn(w);
       const notInRun = r.notInRunQids.length;

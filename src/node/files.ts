@@ -2,7 +2,7 @@
 // rankeval/node (index.ts) do it.
 import { statSync } from "node:fs";
 import type { Interner } from "../io/interner.js";
-import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks } from "../pipeline/blocks.js";
+import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
@@ -63,11 +63,12 @@ function threadMinBytes(): number {
  * A run without rows, or sharing no query with the judgments, is an error (evaluateRunFile).
  * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/pipeline/join-rows.ts).
  * A large run is parsed by a thread of `pool` (THREAD_MIN_BYTES) while this thread evaluates; a small
- * one, or any without a pool, in this thread.
+ * one, or any without a pool, in this thread. The judgments may still be being read (PendingJudgments):
+ * a thread starts parsing the run at once, its blocks waiting for them.
  */
 export async function evaluateRunPath(
   file: string,
-  judgments: GroupedJudgments,
+  judgments: GroupedJudgments | PendingJudgments,
   choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
@@ -99,8 +100,10 @@ async function evaluateTextRun(
     file: displayName(file),
     // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
     blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info))) : null,
+    early: !!threaded,
     whole: async () => {
-      const parser = await runParserFor(displayName(file), judgments.qrels.qidNames, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
+      const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
+      const parser = await runParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
       await readInto(file, parser, progress, info);
       return parser.finish();
     },

@@ -4,6 +4,7 @@ import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { compareBytes } from "../trec/format.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
+import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { isDataset } from "./columnar.js";
 import { evaluateRunPath } from "./files.js";
@@ -151,8 +152,8 @@ export interface RunsProgress {
   runs?(done: number, total: number): void;
 }
 
-/** A sink for one run's reads that names its file in every call, as runs are read several at once. */
-function oneFile(progress: RunsProgress): ProgressSink {
+/** A sink for one file's reads that names it in every call, as files are read several at once. */
+export function oneFile(progress: RunsProgress): ProgressSink {
   let name = "";
   return {
     start: (n, total) => progress.start((name = n), total),
@@ -178,12 +179,13 @@ export interface EvaluateRunsOptions extends ParserChoice {
  * a few at a time, and hands each outcome to `done` in the order given, as soon as it and every run
  * before it are evaluated: output can be written run by run, and memory holds the runs in flight, not
  * all of them. Large runs are parsed by the pool's threads while this one evaluates; small ones here.
+ * The judgments may still be being read (PendingJudgments): the threads start on the runs at once.
  * The first run (in the order given) that fails rejects, after `done` got every run before it; the
  * runs after it still being read are abandoned.
  */
 export async function evaluateRuns(
   files: readonly string[],
-  judgments: GroupedJudgments,
+  judgments: GroupedJudgments | PendingJudgments,
   evaluateFor: (file: string, warn: (message: string) => void) => (joined: JoinedRun) => Evaluated,
   done: (index: number, outcome: RunOutcome) => void,
   options: EvaluateRunsOptions = {},

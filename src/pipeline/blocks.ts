@@ -270,9 +270,16 @@ export interface RunSource {
   /**
    * Reads the run into `add`, complete queries at a time and in file order, with query ids interned
    * in `qids`, and returns its run tag (parsedBlocks, or another worker's); null when the run cannot
-   * be read in blocks (read it whole).
+   * be read in blocks (read it whole). `add` returns a promise while the judgments are still being
+   * read (only where `early`): the next block waits for it.
    */
-  blocks: ((qids: Interner, add: (rows: RunRows) => void) => Promise<string>) | null;
+  blocks: ((qids: Interner, add: (rows: RunRows) => void | Promise<void>) => Promise<string>) | null;
+  /**
+   * The blocks may come before the judgments are read: true for a reader in another thread, which
+   * then starts reading at once, both files read at the same time. @default false: the blocks are
+   * read once the judgments are
+   */
+  early?: boolean;
   /** Reads the run (again) whole into a parser's rows. */
   whole: () => Promise<RunRows>;
   /** trec_eval -c, which needs the whole run. @default false */
@@ -286,27 +293,50 @@ export interface RunSource {
 }
 
 /**
+ * Judgments still being read: the query-id interner their parser interns into (a run read at the
+ * same time interns into it too), and the judgments once read.
+ */
+export interface PendingJudgments {
+  readonly qids: Interner;
+  readonly ready: Promise<GroupedJudgments>;
+}
+
+/**
  * A run joined to its judgments and evaluated: block by block as it streams when it can, whole
  * otherwise or when its queries turn out scattered. `evaluate` gets each joined block (one, when whole).
- * The one way the command line and the page read a run. Throws a RankevalError ("bad-input") when the
- * judgments or the run are empty, or share no query (checkJudgments, checkRunEvaluated).
+ * The one way the command line and the page read a run. The judgments may still be being read
+ * (PendingJudgments): a source that can (`early`) starts reading the run at once, its blocks waiting
+ * for them. Throws a RankevalError ("bad-input") when the judgments or the run are empty, or share no
+ * query (checkJudgments, checkRunEvaluated); when both the judgments and the run are bad, the
+ * judgments' error, as when they are read first.
  */
 export async function evaluateRunFile(
-  judgments: GroupedJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated,
+  given: GroupedJudgments | PendingJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
-  checkJudgments(judgments);
+  const pending = "ready" in given ? given : null;
+  const ready = pending ? pending.ready.then((j) => (checkJudgments(j), j)) : null;
+  // Raised where awaited below (a run that fails first waits for it, so the judgments' error wins).
+  ready?.catch(() => {});
+  if (!pending) checkJudgments(given as GroupedJudgments);
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
+    let blocks: RunBlocks | null = null;
+    const start = (j: GroupedJudgments) => (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
+    if (!pending || !source.early) start(pending ? await ready! : (given as GroupedJudgments));
+    const qids = pending ? pending.qids : (given as GroupedJudgments).qrels.qidNames;
     try {
-      const blocks = new RunBlocks(judgments, source.file, (joined) => parts.push(evaluate(joined)), source.recycle);
-      const s = blocks.finish(await source.blocks(judgments.qrels.qidNames, (rows) => blocks.add(rows)));
+      const runTag = await source.blocks(qids, (rows) => (blocks ? blocks.add(rows) : ready!.then((j) => start(j).add(rows))));
+      const judgments = pending ? await ready! : (given as GroupedJudgments);
+      const s = start(judgments).finish(runTag);
       checkRunEvaluated(source.file, judgments, s);
       return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
     } catch (e) {
+      if (ready) await ready;
       if (!(e instanceof NotGroupedError)) throw e;
     }
     source.restart?.();
   }
+  const judgments = pending ? await ready! : (given as GroupedJudgments);
   const run = await source.whole();
   const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
   const notJudgedQids = joined.notJudged;

@@ -94,8 +94,10 @@ export interface ReaderPort<Source> {
 
 /**
  * RunSource.blocks for a run parsed by a reader that `start` starts: each block is translated to
- * `qids`' ids, added, and acknowledged. A reader's error rejects with its message (a RangeError when
- * it ran out of memory; a plain Error for a bug), as the same error here would.
+ * `qids`' ids, added, and acknowledged. `add` may return a promise (the judgments are still being
+ * read): the block is acknowledged once it settles, and the reader's later messages wait behind it,
+ * in order. A reader's error rejects with its message (a RangeError when it ran out of memory; a
+ * plain Error for a bug), as the same error here would.
  */
 export function readerBlocks<Source>(
   source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
@@ -105,22 +107,43 @@ export function readerBlocks<Source>(
     new Promise((resolve, reject) => {
       const reader = start();
       const arrival = new PortableBlocks(qids, file);
+      let settled = false;
       const end = (settle: () => void, idle = false) => {
+        if (settled) return;
+        settled = true;
         reader.stop(idle);
         settle();
       };
-      reader.listen((r) => {
-        try {
-          if (r.type === "progress") onProgress?.(r.read, r.lines, r.seconds);
-          else if (r.type === "block") {
-            add(arrival.rows(r.block));
-            reader.send({ type: "evaluated" });
-          } else if (r.type === "end") end(() => resolve(r.runTag), true);
-          // A reader out of memory is ended: its heap may be past saving.
-          else end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)), !r.outOfMemory);
-        } catch (err) {
-          end(() => reject(err));
+      const handle = (r: ReaderReport): void | Promise<void> => {
+        if (r.type === "block") {
+          const added = add(arrival.rows(r.block));
+          if (!added) return void reader.send({ type: "evaluated" });
+          return added.then(() => {
+            if (!settled) reader.send({ type: "evaluated" });
+          });
         }
+        if (r.type === "end") end(() => resolve(r.runTag), true);
+        // A reader out of memory is ended: its heap may be past saving.
+        else if (r.type === "error") end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)), !r.outOfMemory);
+      };
+      // Set while an add is waiting: the messages after it wait behind it.
+      let waiting: Promise<void> | null = null;
+      const fail = (err: unknown) => end(() => reject(err));
+      reader.listen((r) => {
+        if (settled) return;
+        if (r.type === "progress") return onProgress?.(r.read, r.lines, r.seconds);
+        let next: void | Promise<void>;
+        try {
+          next = waiting ? waiting.then(() => (settled ? undefined : handle(r))) : handle(r);
+        } catch (err) {
+          return fail(err);
+        }
+        if (!next) return;
+        const mine: Promise<void> = next.then(() => {
+          if (waiting === mine) waiting = null;
+        });
+        waiting = mine;
+        mine.catch(fail);
       }, (message) => end(() => reject(new Error(`${file}: the run reader failed (${message})`))));
       reader.send({ type: "read", source, file, blockRows });
     });
