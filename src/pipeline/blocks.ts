@@ -183,7 +183,16 @@ export class RunBlockParser {
 
   finish(): string {
     const last = this.parser.finish();
-    this.onRows(last);
+    // Copies, as takeQueries' blocks are: finish() gives views of the parser's memory, which a block
+    // handed to another thread cannot take with it.
+    const { docids, lines } = last;
+    this.onRows({
+      ...last,
+      qid: last.qid.slice(),
+      score: last.score.slice(),
+      docids: { bytes: docids.bytes.slice(), offsets: docids.offsets.slice(), hashes: docids.hashes.slice() },
+      lines: { rows: lines.rows.slice(), shifts: lines.shifts.slice() },
+    });
     return last.runTag;
   }
 }

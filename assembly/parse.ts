@@ -1,0 +1,467 @@
+// TREC text parsed in the kernel: the fast path of the per-row parsers (src/io/run.ts, qrels.ts
+// with docids "per-row"). The host copies a range of whole lines into memory (buf[end - 1] is '\n',
+// and at least PAD readable bytes follow end) and calls parseRunRows / parseQrelsRows, which append
+// the usual lines' rows to the columns the host laid out (value f64, offsets i32 (the end of each
+// row's id in the pool), hashes i32, pool u8, qid i32) and stop at the first line they do not take,
+// saying why in the state block: a line for the host's parser (comments, blank lines, extra
+// fields, numbers it must read itself, every error: the host's slow path has the exact messages),
+// a query id the host has to intern, or a row that starts a new stretch of lines (RowLines). The
+// host deals with it and calls again from there. Nothing here allocates.
+//
+// Fields are found 16 bytes at a time: the bitmask of the bytes <= ' ' (unsigned: UTF-8 bytes are
+// field bytes), whose lowest set bit is the field's end. Numbers: Clinger's fast path (digits below
+// 2^53, a power of ten up to 22: one correctly rounded multiplication or division of exact doubles,
+// so the double Number() gives); anything else goes to the host, which reads it as Number() does.
+
+/** Readable bytes the host leaves after `end` (16-byte loads run past a line's '\n'). */
+export const PARSE_PAD: i32 = 64;
+
+/** The state block's i32 fields (byte offsets), which the host reads and writes between calls. */
+export const ST_ROWS: i32 = 0; // rows so far (n)
+export const ST_USED: i32 = 4; // pool bytes used
+export const ST_LINE: i32 = 8; // 1-based number of the line at the stopping point
+export const ST_SHIFT: i32 = 12; // line - row of the current stretch (RowLines)
+export const ST_STOP: i32 = 16; // why the call stopped (STOP_*)
+export const ST_QID_START: i32 = 20; // STOP_QID: the new query id is buf[start, end)
+export const ST_QID_END: i32 = 24;
+export const ST_QID_ID: i32 = 28; // the current query id's number, as the host interned it
+export const ST_QID_LEN: i32 = 32; // its length (its bytes at ST_QID_BYTES), -1: none yet
+export const ST_TAG_START: i32 = 36; // the last row's run tag, buf[start, end) (-1: no row this call)
+export const ST_TAG_END: i32 = 40;
+export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
+export const QID_MAX: i32 = 64;
+/** Bytes of the state block. */
+export const PARSE_STATE_BYTES: i32 = ST_QID_BYTES + QID_MAX + 16;
+
+export const STOP_END: i32 = 0; // every line parsed
+export const STOP_SLOW: i32 = 1; // the line at the stopping point is the host's to parse
+export const STOP_QID: i32 = 2; // a new query id (ST_QID_START, ST_QID_END): intern it, set ST_QID_*
+export const STOP_SHIFT: i32 = 3; // the next row starts a stretch (line - row != ST_SHIFT): record it
+
+const SPACE: u32 = 32;
+const TAB: u32 = 9;
+const LF: u32 = 10;
+const CR: u32 = 13;
+const HASH: u32 = 35;
+
+// @ts-ignore: decorator
+@inline function blank(c: u32): bool {
+  return c == SPACE || c == TAB;
+}
+
+/** The first byte <= ' ' at or after p (one exists: the range ends with '\n'). */
+// @ts-ignore: decorator
+@inline function fieldEnd(p: usize): usize {
+  const space = i8x16.splat(32);
+  let m = i8x16.bitmask(i8x16.le_u(v128.load(p), space));
+  while (m == 0) {
+    p += 16;
+    m = i8x16.bitmask(i8x16.le_u(v128.load(p), space));
+  }
+  return p + <usize>ctz<i32>(m);
+}
+
+/** The first byte at or after p that is not a space or a tab. */
+// @ts-ignore: decorator
+@inline function skipBlanks(p: usize): usize {
+  while (blank(load<u8>(p))) p++;
+  return p;
+}
+
+/**
+ * rowHash (src/io/rows.ts) of [p, p + len): h = len, then h = imul(h ^ w, 0x9e3779b1) for each 4-byte
+ * little-endian word w (the last one zero-padded), then h ^ (h >>> 16). Ids of up to 8 bytes, most,
+ * are one masked 8-byte load and at most two multiplications.
+ */
+// @ts-ignore: decorator
+@inline function rowHash(p: usize, len: i32): i32 {
+  let h: u32 = <u32>len;
+  if (len <= 8) {
+    const x = load<u64>(p) & (~(<u64>0) >> (<u64>(64 - (len << 3))));
+    h = (h ^ <u32>x) * 0x9e3779b1;
+    if (len > 4) h = (h ^ <u32>(x >> 32)) * 0x9e3779b1;
+  } else {
+    let i = 0;
+    for (; i + 4 <= len; i += 4) h = (h ^ load<u32>(p + <usize>i)) * 0x9e3779b1;
+    if (i < len) h = (h ^ (load<u32>(p + <usize>i) & (0xffffffff >> (<u32>(4 - (len - i)) << 3)))) * 0x9e3779b1;
+  }
+  return <i32>(h ^ (h >>> 16));
+}
+
+/** Copies [src, src + len) to dst in 16-byte steps (dst has room for len rounded up to 16). */
+// @ts-ignore: decorator
+@inline function copyId(dst: usize, src: usize, len: i32): void {
+  let i = 0;
+  do {
+    v128.store(dst + <usize>i, v128.load(src + <usize>i));
+    i += 16;
+  } while (i < len);
+}
+
+/** Whether [p, p + len) equals the state block's query id (len <= QID_MAX). */
+// @ts-ignore: decorator
+@inline function sameQid(st: usize, p: usize, len: i32): bool {
+  const q = st + <usize>ST_QID_BYTES;
+  let i = 0;
+  for (; i + 16 <= len; i += 16) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(p + <usize>i), v128.load(q + <usize>i)))) return false;
+  }
+  if (i == len) return true;
+  const eq = i8x16.bitmask(i8x16.eq(v128.load(p + <usize>i), v128.load(q + <usize>i)));
+  const want = (1 << (len - i)) - 1;
+  return (eq & want) == want;
+}
+
+/**
+ * The bytes <= ' ' among the 64 (or 32) bytes at p, as bits (bit i: byte p + i); in the 32-byte form
+ * the upper 32 bits are set.
+ */
+// @ts-ignore: decorator
+@inline function blanks64(p: usize): u64 {
+  const sp = i8x16.splat(32);
+  const a = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p), sp));
+  const b = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p, 16), sp));
+  const c = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p, 32), sp));
+  const d = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p, 48), sp));
+  return a | (b << 16) | (c << 32) | (d << 48);
+}
+// @ts-ignore: decorator
+@inline function blanks32(p: usize): u64 {
+  const sp = i8x16.splat(32);
+  const a = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p), sp));
+  const b = <u64><u32>i8x16.bitmask(i8x16.le_u(v128.load(p, 16), sp));
+  return a | (b << 16) | 0xffffffff00000000;
+}
+
+/**
+ * The bytes below ' ' that are not a tab (a line's end: '\n', '\r', or a control byte the parser's
+ * own code reports) among the 64 (or 32) bytes at p, as bits; the first is the line's end.
+ */
+// @ts-ignore: decorator
+@inline function ends64(p: usize): u64 {
+  return ends32(p) | (ends32(p + 32) << 32);
+}
+// @ts-ignore: decorator
+@inline function ends32(p: usize): u64 {
+  const sp = i8x16.splat(32);
+  const tab = i8x16.splat(9);
+  let v = v128.load(p);
+  const a = <u64><u32>i8x16.bitmask(v128.andnot(i8x16.lt_u(v, sp), i8x16.eq(v, tab)));
+  v = v128.load(p, 16);
+  const b = <u64><u32>i8x16.bitmask(v128.andnot(i8x16.lt_u(v, sp), i8x16.eq(v, tab)));
+  return a | (b << 16);
+}
+
+// 10^i, exact, for i <= 22.
+const POW10: StaticArray<f64> = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const TWO53: u64 = 9007199254740992;
+
+/** Where the last number() stopped. */
+let numberEnd: usize = 0;
+
+/**
+ * The decimal number at p, `[+-]?digits[.digits]([eE][+-]?digits)?` with at least one digit before
+ * the exponent, when Clinger's fast path gives it exactly (as Number() would); NaN otherwise (not that
+ * form, or the host must read it). numberEnd: the byte after it.
+ */
+// @ts-ignore: decorator
+@inline function number(p: usize): f64 {
+  let c = <u32>load<u8>(p);
+  const neg = c == 45;
+  if (neg || c == 43) c = <u32>load<u8>(++p);
+  let m: u64 = 0;
+  let digits = 0;
+  let d = c - 48;
+  while (d <= 9) {
+    m = m * 10 + <u64>d;
+    digits++;
+    d = <u32>load<u8>(++p) - 48;
+  }
+  let exp = 0;
+  if (d == <u32>-2) {
+    // '.' (46 - 48)
+    d = <u32>load<u8>(++p) - 48;
+    while (d <= 9) {
+      m = m * 10 + <u64>d;
+      digits++;
+      exp--;
+      d = <u32>load<u8>(++p) - 48;
+    }
+  }
+  if ((d | 32) == 101 - 48) {
+    // 'e' or 'E': [+-]?digits
+    c = <u32>load<u8>(++p);
+    const expNeg = c == 45;
+    if (expNeg || c == 43) c = <u32>load<u8>(++p);
+    let e = 0;
+    let eDigits = 0;
+    d = c - 48;
+    while (d <= 9) {
+      if (e < 100000) e = e * 10 + <i32>d;
+      eDigits++;
+      d = <u32>load<u8>(++p) - 48;
+    }
+    if (eDigits == 0) return NaN;
+    exp += expNeg ? -e : e;
+  }
+  numberEnd = p;
+  if (digits == 0 || digits > 19) return NaN;
+  let v: f64;
+  if (m == 0) v = 0;
+  else if (m < TWO53 && exp >= -22 && exp <= 22) v = exp < 0 ? <f64>m / unchecked(POW10[-exp]) : <f64>m * unchecked(POW10[exp]);
+  else return NaN;
+  return neg ? -v : v;
+}
+
+/**
+ * splitLong's fields, as offsets from the line's start: [fieldStarts[i], fieldEnds[i]) (the first
+ * FIELDS), and the offset of the line's end.
+ */
+const FIELDS = 8;
+// Literals: static data, below the heap base (`new` would allocate at the heap base, which is the host's).
+const fieldStarts: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
+const fieldEnds: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
+let lineEnd: i32 = 0;
+
+/** Whether the byte at p ends a line: '\n', or the '\r' of "\r\n". */
+// @ts-ignore: decorator
+@inline function lineEnds(p: usize): bool {
+  const c = <u32>load<u8>(p);
+  return c == LF || (c == CR && <u32>load<u8>(p + 1) == LF);
+}
+
+/**
+ * The fields of a line of 64 bytes or more at p (which starts with a field byte), 16 bytes at a time
+ * (the parsers split shorter lines, nearly all, from bitmasks of their bytes): their bounds in
+ * fieldStarts and fieldEnds, the line's end in lineEnd. Returns how many fields the line has (`max`
+ * + 1 for more than `max`), or -1 when a byte below ' ' other than a tab comes before its '\n'.
+ */
+function splitLong(p: usize, max: i32): i32 {
+  let at = p;
+  let n = 0;
+  let c: u32;
+  do {
+    const e = fieldEnd(at);
+    if (n < FIELDS) {
+      unchecked(fieldStarts[n] = <i32>(at - p));
+      unchecked(fieldEnds[n] = <i32>(e - p));
+    }
+    n++;
+    at = skipBlanks(e);
+    c = <u32>load<u8>(at);
+  } while (c > SPACE);
+  if (!lineEnds(at)) return -1;
+  lineEnd = <i32>(at - p);
+  return n > max ? max + 1 : n;
+}
+
+/**
+ * Run and qrels lines are split into fields the same way: the first byte must be a field's (not a
+ * blank, not '#': blank and comment lines are the host's); the line ends at its first byte below ' '
+ * that is not a tab, which must be its '\n' (or "\r\n"; a bare '\r' or a control byte is the host's,
+ * which reports it). For a line shorter than 64 bytes (32 first, for qrels), two bitmasks of its bytes
+ * give every field's bounds: a field starts at a field byte after a blank, ends at one before a blank;
+ * `starts` and `ends` hold one bit per field, taken lowest first.
+ *
+ * The query id: most lines repeat the last one, whose bytes and number the state block holds; a new
+ * one stops the call (STOP_QID) for the host to intern, and one longer than QID_MAX is the host's.
+ */
+
+/**
+ * TREC run lines `qid iter docno rank sim run_id` (get_trec_results.c): six fields separated by spaces
+ * and tabs, then '\n' or "\r\n" (lines with more fields are the host's, which reads the first six).
+ * Appends rows from buf[p, end) (whole lines) and returns where it stopped; ST_STOP says why.
+ * value: the scores.
+ */
+export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+  let n = load<i32>(st + ST_ROWS);
+  let used = load<i32>(st + ST_USED);
+  let line = load<i32>(st + ST_LINE);
+  const shift = load<i32>(st + ST_SHIFT);
+  const qidId = load<i32>(st + ST_QID_ID);
+  const qidLen = load<i32>(st + ST_QID_LEN);
+  let tagStart: usize = -1;
+  let tagEnd: usize = -1;
+  let stop = STOP_SLOW;
+  while (p < end) {
+    const c = <u32>load<u8>(p);
+    if (c <= SPACE || c == HASH) break;
+    let L = <i32>ctz<u64>(ends64(p));
+    let e0: i32, ds: i32, de: i32, ss: i32, se: i32, ts: i32, te: i32;
+    if (L < 64) {
+      const f = ~blanks64(p) & ((<u64>1 << <u64>L) - 1);
+      let starts = f & ~(f << 1);
+      let ends = f & ~(f >> 1);
+      if (popcnt<u64>(starts) != 6) break;
+      e0 = <i32>ctz<u64>(ends) + 1;
+      ends &= ends - 1;
+      starts &= starts - 1;
+      ends &= ends - 1; // iter
+      starts &= starts - 1;
+      ds = <i32>ctz<u64>(starts);
+      starts &= starts - 1;
+      de = <i32>ctz<u64>(ends) + 1;
+      ends &= ends - 1;
+      ends &= ends - 1; // rank
+      starts &= starts - 1;
+      ss = <i32>ctz<u64>(starts);
+      starts &= starts - 1;
+      se = <i32>ctz<u64>(ends) + 1;
+      ends &= ends - 1;
+      ts = <i32>ctz<u64>(starts);
+      te = <i32>ctz<u64>(ends) + 1;
+    } else {
+      if (splitLong(p, 6) != 6) break;
+      L = lineEnd;
+      e0 = unchecked(fieldEnds[0]);
+      ds = unchecked(fieldStarts[2]);
+      de = unchecked(fieldEnds[2]);
+      ss = unchecked(fieldStarts[4]);
+      se = unchecked(fieldEnds[4]);
+      ts = unchecked(fieldStarts[5]);
+      te = unchecked(fieldEnds[5]);
+    }
+    if (e0 != qidLen || !sameQid(st, p, qidLen)) {
+      if (e0 <= QID_MAX) {
+        store<i32>(st + ST_QID_START, <i32>p);
+        store<i32>(st + ST_QID_END, <i32>(p + <usize>e0));
+        stop = STOP_QID;
+      }
+      break;
+    }
+    const score = number(p + <usize>ss);
+    if (score != score || numberEnd != p + <usize>se) break;
+    // The line's end, checked last: a branch on a byte that the bitmasks above need not wait for.
+    let next = p + <usize>L;
+    if (<u32>load<u8>(next) != LF) {
+      if (<u32>load<u8>(next) != CR || <u32>load<u8>(next + 1) != LF) break;
+      next++;
+    }
+    if (line - n != shift) {
+      stop = STOP_SHIFT;
+      break;
+    }
+    const docStart = p + <usize>ds;
+    const docLen = de - ds;
+    copyId(pool + <usize>used, docStart, docLen);
+    store<i32>(hashes + (<usize>n << 2), rowHash(docStart, docLen));
+    used += docLen;
+    store<i32>(offsets + (<usize>(n + 1) << 2), used);
+    store<f64>(value + (<usize>n << 3), score);
+    store<i32>(qid + (<usize>n << 2), qidId);
+    n++;
+    line++;
+    tagStart = p + <usize>ts;
+    tagEnd = p + <usize>te;
+    p = next + 1;
+  }
+  if (p >= end) stop = STOP_END;
+  store<i32>(st + ST_ROWS, n);
+  store<i32>(st + ST_USED, used);
+  store<i32>(st + ST_LINE, line);
+  store<i32>(st + ST_STOP, stop);
+  store<i32>(st + ST_TAG_START, <i32>tagStart);
+  store<i32>(st + ST_TAG_END, <i32>tagEnd);
+  return p;
+}
+
+/**
+ * TREC qrels lines `qid iter docno rel` (get_qrels.c): four fields, then '\n' or "\r\n"; the label an
+ * integer of at most 15 digits here (exact; a decimal label goes to the host, which notes what
+ * trec_eval's atol reads it as). value: the labels.
+ */
+export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+  let n = load<i32>(st + ST_ROWS);
+  let used = load<i32>(st + ST_USED);
+  let line = load<i32>(st + ST_LINE);
+  const shift = load<i32>(st + ST_SHIFT);
+  const qidId = load<i32>(st + ST_QID_ID);
+  const qidLen = load<i32>(st + ST_QID_LEN);
+  let stop = STOP_SLOW;
+  while (p < end) {
+    const c = <u32>load<u8>(p);
+    if (c <= SPACE || c == HASH) break;
+    let L = <i32>ctz<u64>(ends32(p));
+    let b: u64 = 0;
+    if (L < 32) b = blanks32(p);
+    else {
+      L = <i32>ctz<u64>(ends64(p));
+      if (L < 64) b = blanks64(p);
+    }
+    let e0: i32, ds: i32, de: i32, rs: i32, re: i32;
+    if (L < 64) {
+      const f = ~b & ((<u64>1 << <u64>L) - 1);
+      let starts = f & ~(f << 1);
+      let ends = f & ~(f >> 1);
+      if (popcnt<u64>(starts) != 4) break;
+      e0 = <i32>ctz<u64>(ends) + 1;
+      ends &= ends - 1;
+      starts &= starts - 1;
+      ends &= ends - 1; // iter
+      starts &= starts - 1;
+      ds = <i32>ctz<u64>(starts);
+      starts &= starts - 1;
+      de = <i32>ctz<u64>(ends) + 1;
+      ends &= ends - 1;
+      rs = <i32>ctz<u64>(starts);
+      re = <i32>ctz<u64>(ends) + 1;
+    } else {
+      if (splitLong(p, 4) != 4) break;
+      L = lineEnd;
+      e0 = unchecked(fieldEnds[0]);
+      ds = unchecked(fieldStarts[2]);
+      de = unchecked(fieldEnds[2]);
+      rs = unchecked(fieldStarts[3]);
+      re = unchecked(fieldEnds[3]);
+    }
+    if (e0 != qidLen || !sameQid(st, p, qidLen)) {
+      if (e0 <= QID_MAX) {
+        store<i32>(st + ST_QID_START, <i32>p);
+        store<i32>(st + ST_QID_END, <i32>(p + <usize>e0));
+        stop = STOP_QID;
+      }
+      break;
+    }
+    let r = p + <usize>rs;
+    const relEnd = p + <usize>re;
+    const sign = <u32>load<u8>(r);
+    const neg = sign == 45;
+    if (neg || sign == 43) r++;
+    const digits = <i32>(relEnd - r);
+    let rel: i64 = 0;
+    let bad = digits == 0 || digits > 15;
+    for (; r < relEnd; r++) {
+      const d = <u32>load<u8>(r) - 48;
+      bad |= d > 9;
+      rel = rel * 10 + <i64>d;
+    }
+    if (bad) break;
+    let next = p + <usize>L;
+    if (<u32>load<u8>(next) != LF) {
+      if (<u32>load<u8>(next) != CR || <u32>load<u8>(next + 1) != LF) break;
+      next++;
+    }
+    if (line - n != shift) {
+      stop = STOP_SHIFT;
+      break;
+    }
+    const docStart = p + <usize>ds;
+    const docLen = de - ds;
+    copyId(pool + <usize>used, docStart, docLen);
+    store<i32>(hashes + (<usize>n << 2), rowHash(docStart, docLen));
+    used += docLen;
+    store<i32>(offsets + (<usize>(n + 1) << 2), used);
+    const v = <f64>rel;
+    store<f64>(value + (<usize>n << 3), neg ? -v : v);
+    store<i32>(qid + (<usize>n << 2), qidId);
+    n++;
+    line++;
+    p = next + 1;
+  }
+  if (p >= end) stop = STOP_END;
+  store<i32>(st + ST_ROWS, n);
+  store<i32>(st + ST_USED, used);
+  store<i32>(st + ST_LINE, line);
+  store<i32>(st + ST_STOP, stop);
+  return p;
+}

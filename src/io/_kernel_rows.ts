@@ -1,0 +1,210 @@
+/**
+ * The per-row columns (rows.ts) laid out in a WebAssembly memory of the kernel's module, so that the
+ * kernel's fast path parses TREC text into them (assembly/parse.ts): the host copies each range of
+ * whole lines into the same memory, calls the kernel, and handles what it stops at (a line for the
+ * parser's own code, a new query id to intern, a new stretch of lines), then calls it again. The
+ * columns are views of that memory (made again whenever it grows), so everything that reads a
+ * RowsBuilder reads these the same way; finish() hands out views of it (the memory is this builder's
+ * own: nothing grows it after), take() copies out, as RowsBuilder's.
+ *
+ * Browser compatible.
+ */
+import { kernelModule } from "../kernel/module.js";
+import type { LastId } from "./_last_id.js";
+import { RowsBuilder } from "./rows.js";
+
+type Parse = (st: number, p: number, end: number, qid: number, value: number, offsets: number, hashes: number, pool: number) => number;
+
+interface ParseExports {
+  heapBase(): number;
+  parseRunRows: Parse;
+  parseQrelsRows: Parse;
+}
+
+/** assembly/parse.ts's constants, read from the module once. */
+interface ParseLayout {
+  pad: number;
+  stateBytes: number;
+  qidMax: number;
+  /** Byte offsets of the state block's fields. */
+  rows: number;
+  used: number;
+  line: number;
+  shift: number;
+  stop: number;
+  qidStart: number;
+  qidEnd: number;
+  qidId: number;
+  qidLen: number;
+  tagStart: number;
+  tagEnd: number;
+  qidBytes: number;
+  /** Stop reasons. */
+  stopEnd: number;
+  stopSlow: number;
+  stopQid: number;
+  stopShift: number;
+}
+
+let layout: ParseLayout | undefined;
+
+function layoutOf(exports: WebAssembly.Exports): ParseLayout {
+  if (layout) return layout;
+  const g = (name: string) => {
+    const v = exports[name] as WebAssembly.Global | undefined;
+    if (!v) throw new Error(`kernel has no ${name}`);
+    return v.value as number;
+  };
+  layout = {
+    pad: g("PARSE_PAD"), stateBytes: g("PARSE_STATE_BYTES"), qidMax: g("QID_MAX"),
+    rows: g("ST_ROWS"), used: g("ST_USED"), line: g("ST_LINE"), shift: g("ST_SHIFT"), stop: g("ST_STOP"),
+    qidStart: g("ST_QID_START"), qidEnd: g("ST_QID_END"), qidId: g("ST_QID_ID"), qidLen: g("ST_QID_LEN"),
+    tagStart: g("ST_TAG_START"), tagEnd: g("ST_TAG_END"), qidBytes: g("ST_QID_BYTES"),
+    stopEnd: g("STOP_END"), stopSlow: g("STOP_SLOW"), stopQid: g("STOP_QID"), stopShift: g("STOP_SHIFT"),
+  };
+  return layout;
+}
+
+const PAGE = 65536;
+/** The most a WebAssembly memory holds (wasm32): 4 GiB less a page, which a Memory's maximum can name. */
+const MAX_PAGES = 65535;
+
+/** What the parser gives the fast path's loop: its line count, query ids, and its own code for other lines. */
+export interface LineHost {
+  line: number;
+  readonly lastQid: LastId;
+  /** Parses the line at bytes[p] (any line: every error is found here) and returns the index after it. */
+  slowLine(bytes: Uint8Array, p: number): number;
+  /** Runs: the run tag of the last row the fast path appended is bytes[start, end). */
+  tag?(bytes: Uint8Array, start: number, end: number): void;
+}
+
+const align = (n: number, a: number) => (n + a - 1) & -a;
+
+export class KernelRows extends RowsBuilder {
+  private readonly memory: WebAssembly.Memory;
+  private readonly kernel: ParseExports;
+  private readonly k: ParseLayout;
+  /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
+  private readonly st: number;
+  private readonly base: number;
+  private valueAt = 0;
+  private qidAt = 0;
+  private offsetsAt = 0;
+  private hashesAt = 0;
+  private poolAt = 0;
+  private rowCap = 0;
+  private poolCap = 0;
+  /** The whole memory as bytes, and the state block as i32s (made again when the memory grows). */
+  private bytes!: Uint8Array;
+  private state!: Int32Array;
+
+  constructor(expectedBytes = 0) {
+    super(expectedBytes);
+    this.memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES });
+    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
+    this.kernel = instance.exports as unknown as ParseExports;
+    this.k = layoutOf(instance.exports);
+    this.st = align(this.kernel.heapBase(), 16);
+    this.base = align(this.st + this.k.stateBytes, 16);
+    this.place(256, 4096);
+    this.state[this.k.qidLen >> 2] = -1;
+  }
+
+  protected override resize(rows: number, poolBytes: number): void {
+    this.place(Math.max(rows, this.rowCap), Math.max(poolBytes, this.poolCap));
+  }
+
+  /**
+   * Lays the columns out for `rows` rows and `poolBytes` bytes of ids (16 more: the kernel stores ids
+   * 16 bytes at a time), moving what they hold: from the last column to the first, each only ever
+   * moving up, so none is written over before it moved.
+   */
+  private place(rows: number, poolBytes: number): void {
+    const valueAt = this.base;
+    const qidAt = valueAt + 8 * rows;
+    const offsetsAt = qidAt + 4 * rows;
+    const hashesAt = align(offsetsAt + 4 * (rows + 1), 8);
+    const poolAt = hashesAt + 4 * rows;
+    this.ensure(poolAt + poolBytes + 16);
+    const b = this.bytes;
+    const n = this.count;
+    if (this.rowCap > 0) {
+      b.copyWithin(poolAt, this.poolAt, this.poolAt + this.used);
+      b.copyWithin(hashesAt, this.hashesAt, this.hashesAt + 4 * n);
+      b.copyWithin(offsetsAt, this.offsetsAt, this.offsetsAt + 4 * (n + 1));
+      b.copyWithin(qidAt, this.qidAt, this.qidAt + 4 * n);
+      b.copyWithin(valueAt, this.valueAt, this.valueAt + 8 * n);
+    }
+    Object.assign(this, { valueAt, qidAt, offsetsAt, hashesAt, poolAt, rowCap: rows, poolCap: poolBytes });
+    this.views();
+  }
+
+  /** Grows the memory to hold `end` bytes. */
+  private ensure(end: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (end > have) {
+      const pages = Math.ceil((end - have) / PAGE);
+      if (have / PAGE + pages > MAX_PAGES) throw new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${Math.ceil(end / 1024 ** 2)} MiB)`);
+      this.memory.grow(pages);
+    }
+    if (!this.bytes || this.bytes.buffer !== this.memory.buffer) this.views();
+  }
+
+  private views(): void {
+    const buf = this.memory.buffer;
+    this.bytes = new Uint8Array(buf);
+    this.state = new Int32Array(buf, this.st, this.k.stateBytes >> 2);
+    if (this.rowCap === 0) return;
+    this.value = new Float64Array(buf, this.valueAt, this.rowCap);
+    this.qid = new Int32Array(buf, this.qidAt, this.rowCap);
+    this.offsets = new Int32Array(buf, this.offsetsAt, this.rowCap + 1);
+    this.hashes = new Int32Array(buf, this.hashesAt, this.rowCap);
+    this.pool = new Uint8Array(buf, this.poolAt, this.poolCap);
+  }
+
+  /**
+   * Parses the whole lines buf[p, end) (buf[end - 1] is '\n') into the columns: the kernel's fast path
+   * (`run`: TREC run lines, else qrels lines), `host.slowLine` for the lines it leaves. The bytes the
+   * host is given stay as they are until the next call.
+   */
+  parseLines(run: boolean, host: LineHost, buf: Uint8Array, p: number, end: number): void {
+    this.reserve(end - p);
+    const len = end - p;
+    const input = align(this.poolAt + this.poolCap + 16, 16);
+    this.ensure(input + len + this.k.pad);
+    const bytes = this.bytes;
+    bytes.set(buf.subarray(p, end), input);
+    const k = this.k;
+    const s = this.state;
+    const parse = run ? this.kernel.parseRunRows : this.kernel.parseQrelsRows;
+    const stop = input + len;
+    let at = input;
+    for (;;) {
+      s[k.rows >> 2] = this.count;
+      s[k.used >> 2] = this.used;
+      s[k.line >> 2] = host.line;
+      s[k.shift >> 2] = this.shift;
+      at = parse(this.st, at, stop, this.qidAt, this.valueAt, this.offsetsAt, this.hashesAt, this.poolAt);
+      this.count = s[k.rows >> 2];
+      this.used = s[k.used >> 2];
+      host.line = s[k.line >> 2];
+      if (run && s[k.tagStart >> 2] >= 0) host.tag?.(bytes, s[k.tagStart >> 2], s[k.tagEnd >> 2]);
+      const why = s[k.stop >> 2];
+      if (why === k.stopEnd) break;
+      if (why === k.stopQid) {
+        const qs = s[k.qidStart >> 2];
+        const qe = s[k.qidEnd >> 2];
+        s[k.qidId >> 2] = host.lastQid.get(bytes, qs, qe);
+        bytes.copyWithin(this.st + k.qidBytes, qs, qe);
+        s[k.qidLen >> 2] = qe - qs;
+      } else if (why === k.stopShift) {
+        this.newShift(this.count, host.line);
+      } else {
+        // The parser's own code: it appends its row (if any) through add(), counts the line, and
+        // throws the exact error for a bad one.
+        at = host.slowLine(bytes, at);
+      }
+    }
+  }
+}
