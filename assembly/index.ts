@@ -304,3 +304,6 @@ export {
   ST_ROWS, ST_USED, ST_LINE, ST_SHIFT, ST_STOP, ST_QID_START, ST_QID_END, ST_QID_ID, ST_QID_LEN, ST_TAG_START, ST_TAG_END, ST_QID_BYTES,
   STOP_END, STOP_SLOW, STOP_QID, STOP_SHIFT,
 } from "./parse";
+
+// A block of a run joined to its judgments (src/pipeline/join-kernel.ts): see assembly/join.ts.
+export { joinQueries, duplicateRow, duplicateQuery, JOIN_PAD, DUP_NONE, DUP_JUDGED, DUP_RUN } from "./join";

@@ -7,7 +7,8 @@ import { evaluateBatch, evaluateRun } from "../src/pipeline/evaluate.js";
 import { docidString, Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { parseMeasures } from "../src/measures/resolve.js";
 import { explicitOptions } from "../src/options.js";
-import { joinParsed, type JoinedRun, type JoinOptions } from "../src/pipeline/join-rows.js";
+import { groupJudgments, joinParsed, type JoinedRun, type JoinOptions } from "../src/pipeline/join-rows.js";
+import { rowHash } from "../src/io/rows.js";
 import { bytes, haveShared, sharedPath } from "./io/_helpers.js";
 
 function parse(qrelsText: string | Uint8Array, runText: string | Uint8Array) {
@@ -167,6 +168,83 @@ describe("joinParsed", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the join in the kernel (src/pipeline/join-kernel.ts)", () => {
+  /** The batch's arrays and the join's counts, or the InputError's message. */
+  function outcome(qrelsText: string, runText: string, how: "kernel" | "transient" | "own", complete = false): unknown {
+    const { qrels, run } = parse(qrelsText, runText);
+    // The same hashes through JoinOptions.hash: join-rows.ts's own loop.
+    const grouped = groupJudgments(qrels, how === "own" ? { hash: rowHash } : {});
+    expect(grouped.inKernel).toBe(how !== "own");
+    try {
+      const j = joinParsed(grouped, run, { transient: how === "transient", complete });
+      expect(j.batch.inPlace !== undefined).toBe(how === "transient");
+      const b = j.batch;
+      const measures = parseMeasures(MEASURES);
+      const values = evaluateBatch(b, j.qids, measures, explicitOptions(), 0, 0).values;
+      return {
+        arrays: [b.offsets, b.judgedOffsets!, b.scores, b.labels, b.judged!, b.docids!].map((a) => Array.from(a)),
+        values, qids: j.qids, notJudged: j.notJudged, notInRunQids: j.notInRunQids, runTag: j.runTag,
+      };
+    } catch (e) {
+      if (e instanceof InputError) return { error: e.message };
+      throw e;
+    }
+  }
+  it("equals join-rows.ts's own loop, batch and errors, on random files (scattered queries, documents twice, ids that collide)", () => {
+    const doc = fc.constantFrom("a", "b", "ab", "ba", "d1", "d10", "é", "doc-0001", "doc-0010", "0123456789abcdef", "0123456789abcdeX", "clueweb09-en0000-00-00001", "clueweb09-en0000-00-10000");
+    const qid = fc.constantFrom("1", "2", "10", "x");
+    const rows = <T>(value: fc.Arbitrary<T>) => fc.array(fc.tuple(qid, doc, value), { maxLength: 40 });
+    fc.assert(
+      fc.property(rows(fc.integer({ min: -2, max: 3 })), rows(fc.integer({ min: -5, max: 5 })), fc.boolean(), fc.boolean(), (judgments, ranked, sorted, complete) => {
+        // Files that list each query's rows together, as most are, or not.
+        const order = (r: [string, string, number][]) => (sorted ? [...r].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : r);
+        const qrelsText = order(judgments).map(([q, d, v]) => `${q} 0 ${d} ${v}\n`).join("");
+        const runText = order(ranked).map(([q, d, v], i) => `${q} Q0 ${d} ${i} ${v} t${i}\n`).join("");
+        const own = outcome(qrelsText, runText, "own", complete);
+        expect(outcome(qrelsText, runText, "kernel", complete)).toEqual(own);
+        expect(outcome(qrelsText, runText, "transient", complete)).toEqual(own);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  it("evaluates a transient batch where it lies, and each block of a run over the one before", () => {
+    const lines: string[] = [];
+    const judged: string[] = [];
+    for (let q = 0; q < 300; q++) {
+      for (let d = 0; d < 40; d++) lines.push(`q${q} Q0 d${(d * 7 + q) % 53} ${d} ${((q * 31 + d * 17) % 13) / 4} t`);
+      for (let d = 0; d < 53; d += 3) judged.push(`q${q} 0 d${d} ${(q + d) % 4}`);
+    }
+    const { qrels, run } = parse(judged.join("\n") + "\n", lines.join("\n") + "\n");
+    const g = groupJudgments(qrels);
+    const measures = parseMeasures(MEASURES);
+    const valuesOf = (j: JoinedRun) => {
+      const r = evaluateBatch(j.batch, j.qids, measures, explicitOptions(), 0, 0);
+      return r.qids.map((q, i) => [q, ...MEASURES.map((m) => r.values[m][i])]);
+    };
+    const whole = joinParsed(g, run);
+    expect(whole.batch.inPlace).toBeUndefined();
+    const want = valuesOf(whole);
+    expect(want[0].slice(1).every((v) => typeof v === "number")).toBe(true);
+    const r2 = new RunParser({ file: "run.txt", qids: qrels.qidNames, docids: "per-row" });
+    const all = bytes(lines.join("\n") + "\n");
+    const got: unknown[][] = [];
+    let blocks = 0;
+    for (let i = 0; i < all.length; i += 4096) {
+      r2.push(all.subarray(i, i + 4096));
+      const rows = r2.takeQueries(1000);
+      if (!rows) continue;
+      const j = joinParsed(g, rows, { block: true, transient: true });
+      expect(j.batch.inPlace).toBeDefined();
+      got.push(...valuesOf(j));
+      blocks++;
+    }
+    got.push(...valuesOf(joinParsed(g, r2.finish(), { block: true, transient: true })));
+    expect(blocks).toBeGreaterThan(5);
+    const byQid = (rows: unknown[][]) => [...rows].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+    expect(byQid(got)).toEqual(byQid(want));
   });
 });
 

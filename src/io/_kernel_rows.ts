@@ -81,8 +81,26 @@ export interface LineHost {
 
 const align = (n: number, a: number) => (n + a - 1) & -a;
 
+/**
+ * Where a finished parser's columns lie in its kernel's memory, for a join in that memory
+ * (src/pipeline/join-kernel.ts): the instance, its memory, the columns' addresses (value f64, id end
+ * offsets i32, hashes i32, id bytes, each id followed by 16 readable bytes), and the first byte after
+ * them that nothing uses.
+ */
+export interface KernelColumns {
+  /** A WebAssembly.Instance of the kernel's module and the WebAssembly.Memory it imports (typed without the WebAssembly namespace, which the package's types must not need). */
+  readonly instance: { readonly exports: object };
+  readonly memory: { readonly buffer: ArrayBuffer };
+  readonly value: number;
+  readonly offsets: number;
+  readonly hashes: number;
+  readonly pool: number;
+  readonly free: number;
+}
+
 export class KernelRows extends RowsBuilder {
   private readonly memory: WebAssembly.Memory;
+  private readonly instance: WebAssembly.Instance;
   private readonly kernel: ParseExports;
   private readonly k: ParseLayout;
   /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
@@ -102,13 +120,30 @@ export class KernelRows extends RowsBuilder {
   constructor(expectedBytes = 0) {
     super(expectedBytes);
     this.memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES });
-    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
-    this.kernel = instance.exports as unknown as ParseExports;
-    this.k = layoutOf(instance.exports);
+    this.instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
+    this.kernel = this.instance.exports as unknown as ParseExports;
+    this.k = layoutOf(this.instance.exports);
     this.st = align(this.kernel.heapBase(), 16);
     this.base = align(this.st + this.k.stateBytes, 16);
     this.place(256, 4096);
     this.state[this.k.qidLen >> 2] = -1;
+  }
+
+  /**
+   * Grows the memory now to hold `bytes` more after the columns, for a join in it (the judgments'
+   * parser, before finish(): the memory never grows after, so the views finish() hands out stay
+   * valid). Pages not yet written cost address space, not memory.
+   */
+  keepRoom(bytes: number): void {
+    this.ensure(align(this.poolAt + this.poolCap + 16, 16) + bytes);
+  }
+
+  /** Where the columns lie: for a join in this memory, once the parser is finished (nothing grows it after). */
+  columns(): KernelColumns {
+    return {
+      instance: this.instance, memory: this.memory, value: this.valueAt, offsets: this.offsetsAt, hashes: this.hashesAt, pool: this.poolAt,
+      free: align(this.poolAt + this.poolCap + 16, 16),
+    };
   }
 
   protected override resize(rows: number, poolBytes: number): void {

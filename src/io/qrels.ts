@@ -25,7 +25,7 @@ import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
-import { KernelRows } from "./_kernel_rows.js";
+import { KernelRows, type KernelColumns } from "./_kernel_rows.js";
 import type { RowDocids, RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
@@ -88,6 +88,11 @@ export interface QrelsRows {
   qidNames: Interner;
   /** Labels trec_eval's atol reads otherwise; absent when there are none. */
   truncated?: TruncatedLabels;
+  /**
+   * Where the columns lie in the kernel's memory they were parsed into (views of it), for a join
+   * there (src/pipeline/join-kernel.ts); absent for rows parsed otherwise.
+   */
+  kernel?: KernelColumns;
 }
 
 /** C's atol of buf[start, end) (a decimal number): the leading [+-]digits, clamped to a long. */
@@ -110,6 +115,12 @@ function atolBytes(buf: Uint8Array, start: number, end: number): number {
   const r = neg ? -v : v;
   return Number(r > max ? max : r < -max - 1n ? -max - 1n : r);
 }
+
+/**
+ * Bytes the judgments' kernel memory keeps free for joining and evaluating a run's blocks beside them
+ * (a block of about a million rows takes some 60 MB): address space until written.
+ */
+const JOIN_ROOM = 192 << 20;
 
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
@@ -293,10 +304,13 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
     this.finishLines();
     const length = this.qid.length;
     if (this.rows !== null) {
+      // Room for a run's blocks to be joined and evaluated beside the judgments (src/pipeline/join-kernel.ts).
+      this.rows.keepRoom(JOIN_ROOM + 4 * this.rows.count);
       const { qid, value, docids, lines } = this.rows.finish();
       const truncated = this.truncatedLabels();
       const rows: QrelsRows = {
         qid, docids, rel: value, lines, length: qid.length, file: this.file, qidNames: this.qidNames, ...(truncated ? { truncated } : {}),
+        kernel: this.rows.columns(),
       };
       return rows as QrelsOf<D>;
     }

@@ -29,6 +29,11 @@ export interface Batch {
   readonly checkNumbers?: () => never;
   /** Subtopic judgments, for the diversity measures (src/diversity.ts builds them). */
   readonly diversity?: DiversityData;
+  /**
+   * Where the batch lies in a kernel's memory, when it does (a join's output, whose arrays are views
+   * of that memory): runKernel evaluates it there instead of copying it.
+   */
+  readonly inPlace?: InPlace;
 }
 
 /**
@@ -52,6 +57,26 @@ export interface DiversityData {
   readonly docPairs: Int32Array;
   readonly docSub: Int32Array;
   readonly docGrade: Float64Array;
+}
+
+/**
+ * Where a batch already lies in a kernel's memory (a join's output: src/pipeline/join-kernel.ts), so
+ * that runKernel evaluates it there, not copied: the kernel (kernel.ts's Kernel, opaque here), the
+ * batch's addresses, and the first byte after it, from which the evaluation lays out its tables,
+ * scratch and results when they fit in the memory as it is (it must not grow: the batch's views would
+ * go with the old buffer).
+ */
+export interface InPlace {
+  readonly kernel: object;
+  readonly offsets: number;
+  readonly scores: number;
+  readonly labels: number;
+  readonly judgedOffsets: number;
+  readonly judged: number;
+  readonly docids: number;
+  readonly poolBytes: number;
+  readonly poolOffsets: number;
+  readonly top: number;
 }
 
 /**

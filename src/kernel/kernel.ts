@@ -3,11 +3,11 @@ import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../options.js";
-import { extents, type Batch, type DiversityData } from "./batch.js";
+import { extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
 import { kernelModule } from "./module.js";
 
 /** The kernel's exports (assembly/index.ts is the ABI). */
-interface KernelExports {
+export interface KernelExports {
   heapBase(): number;
   scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
@@ -43,8 +43,12 @@ const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
-class Kernel {
-  readonly memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
+/**
+ * An instance of the kernel's module and its memory: its own (runKernel's), or one whose memory
+ * already holds a batch (a join's: src/pipeline/join-kernel.ts), which is evaluated where it is.
+ */
+export class Kernel {
+  readonly memory: WebAssembly.Memory;
   readonly exports: KernelExports;
   readonly familyIds = new Map<string, number>();
   /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
@@ -53,8 +57,10 @@ class Kernel {
   /** A byte view of the memory, made again when it grows (its buffer is then another). */
   private bytes: Uint8Array;
 
-  constructor() {
-    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
+  /** `given`: an instance of the module and the memory it imports, else new ones. */
+  constructor(given?: { memory: WebAssembly.Memory; instance: WebAssembly.Instance }) {
+    this.memory = given?.memory ?? new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
+    const instance = given?.instance ?? new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
     this.bytes = new Uint8Array(this.memory.buffer);
     this.exports = instance.exports as unknown as KernelExports;
     for (const [name, value] of Object.entries(instance.exports)) {
@@ -205,33 +211,24 @@ function familyId(kernel: Kernel, family: Measure["family"]): number {
   return id;
 }
 
-/**
- * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
- * per measure, index = query.
- */
-export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES): Float64Array[] {
-  const kernel = retained ?? new Kernel();
-  retained = undefined;
-  const nq = batch.numQueries;
-  const results = measures.map(() => new Float64Array(nq));
-  const { exports } = kernel;
+/** What every evaluation lays out first: the discount and gain tables, the measures' specs. */
+interface Setup {
+  discount: number;
+  gains: GainTable;
+  gainTablePtr: number;
+  specs: number[];
+}
 
-  // Laid out once: the discount table, the gain table, the document-id pool. The discount table
-  // is the same from call to call (discount.ts keeps one, growing it when a longer ranking needs):
-  // at the heap base, where the last call left it, it is not copied again.
-  kernel.reset(exports.heapBase());
-  const { maxN, maxJ } = extents(batch);
+function setUp(kernel: Kernel, from: number, batch: Batch, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Setup {
+  // The discount table is the same from call to call (discount.ts keeps one, growing it when a
+  // longer ranking needs): at the heap base, where the last call left it, it is not copied again.
+  kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
-  const discount = kernel.discountHeld === table ? kernel.alloc(table.byteLength) : kernel.put(table);
-  kernel.discountHeld = table;
+  const atBase = from === kernel.exports.heapBase();
+  const discount = atBase && kernel.discountHeld === table ? kernel.alloc(table.byteLength) : kernel.put(table);
+  kernel.discountHeld = atBase ? table : null;
   const gains = gainTable(options.gain);
   const gainTablePtr = kernel.put(gains.table);
-  let poolBytes = 0;
-  let poolOffsets = 0;
-  if (batch.docids && batch.pool) {
-    poolBytes = kernel.put(batch.pool.bytes);
-    poolOffsets = kernel.put(batch.pool.offsets);
-  }
   const families = Int32Array.from(measures, (m) => familyId(kernel, m.family));
   const cutoffs = Int32Array.from(measures, (m) => m.k);
   // PARAM_SLOTS f64 per measure: its parameters in the order the registry row lists them, then 0s.
@@ -242,12 +239,60 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
   });
   const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
+  const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
+  return { discount, gains, gainTablePtr, specs };
+}
+
+/** Bytes setUp, the scratch and the results take, at most (the in-place path checks they fit). */
+function setUpBytes(kernel: Kernel, measures: readonly Measure[], options: ResolvedOptions, nq: number, maxN: number, maxJ: number): number {
+  const gainLength = Math.max(64, typeof options.gain === "string" ? 0 : Math.max(0, ...options.gain.keys()) + 1);
+  return (
+    8 * (Math.max(maxN, maxJ) + 2) + 8 * gainLength + measures.length * (4 + 4 + 8 * PARAM_SLOTS + 4) + 64 +
+    kernel.exports.scratchBytes(maxN, maxJ, gainLength) + 8 * measures.length * nq + 64
+  );
+}
+
+function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: number, poolBytes: number, poolOffsets: number, scratch: number, maxN: number, maxJ: number): void {
+  kernel.exports.configure(
+    s.gains.mode, s.gainTablePtr, s.gains.table.length, s.gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
+    BEYOND_LIST[options.beyondList], TIE_MODE[options.ties], Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, s.discount, docids, poolBytes,
+    poolOffsets, scratch, maxN, maxJ,
+  );
+}
+
+/**
+ * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
+ * per measure, index = query. A batch in a kernel's memory (`inPlace`) is evaluated there when what
+ * the evaluation lays out fits; any other is copied into this call's kernel in blocks.
+ */
+export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES): Float64Array[] {
   const div = batch.diversity;
   const needsSubtopics = measures.find((m) => m.family.diversity);
   if (needsSubtopics && !div) {
     throw new RankevalError("bad-measure", `${needsSubtopics.name} reads subtopic judgments (a diversity qrels: qid subtopic docno rel): give them with evaluateDiversity, or --diversity on the command line`);
   }
-  const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
+  const inPlace = batch.inPlace;
+  if (inPlace && !needsSubtopics) {
+    const { maxN, maxJ } = extents(batch);
+    const k = inPlace.kernel as Kernel;
+    const top = (inPlace.top + 7) & ~7;
+    if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength) return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
+  }
+  const kernel = retained ?? new Kernel();
+  retained = undefined;
+  const nq = batch.numQueries;
+  const results = measures.map(() => new Float64Array(nq));
+  const { exports } = kernel;
+
+  // Laid out once: the discount table, the gain table, the specs, the document-id pool.
+  const { maxN, maxJ } = extents(batch);
+  const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
+  let poolBytes = 0;
+  let poolOffsets = 0;
+  if (batch.docids && batch.pool) {
+    poolBytes = kernel.put(batch.pool.bytes);
+    poolOffsets = kernel.put(batch.pool.offsets);
+  }
   const blockStart = kernel.mark;
 
   const ns = measures.length;
@@ -284,7 +329,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       judged = kernel.alloc((j1 - j0) * 8);
     }
     const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
-    const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ, gains.table.length));
+    const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ, setup.gains.table.length));
     const out = kernel.alloc(ns * n * 8);
 
     // Memory is grown now; views made from here on stay valid until the next alloc.
@@ -300,13 +345,9 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     }
     if (batch.docids) kernel.i32(rowDocids, r1 - r0).set(batch.docids.subarray(r0, r1));
 
-    exports.configure(
-      gains.mode, gainTablePtr, gains.table.length, gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
-      BEYOND_LIST[options.beyondList], TIE_MODE[options.ties], Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, discount, rowDocids, poolBytes,
-      poolOffsets, scratch, block.maxN, block.maxJ,
-    );
+    configure(kernel, setup, options, rowDocids, poolBytes, poolOffsets, scratch, block.maxN, block.maxJ);
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
-    exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, specs[0], specs[1], specs[2], specs[3], out);
+    exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, setup.specs[0], setup.specs[1], setup.specs[2], setup.specs[3], out);
 
     const values = kernel.f64(out, ns * n);
     for (let s = 0; s < ns; s++) results[s].set(values.subarray(s * n, (s + 1) * n), from);
@@ -314,4 +355,20 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   }
   if (kernel.memory.buffer.byteLength <= RETAIN_BYTES) retained = kernel;
   return results;
+}
+
+/** runKernel on a batch where it lies (InPlace), in one call: nothing copied but the results. */
+function evaluateInPlace(batch: Batch, at: InPlace, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Float64Array[] {
+  const kernel = at.kernel as Kernel;
+  const nq = batch.numQueries;
+  const ns = measures.length;
+  const setup = setUp(kernel, (at.top + 7) & ~7, batch, measures, options, maxN, maxJ);
+  const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
+  const out = kernel.alloc(ns * nq * 8);
+  const docids = batch.docids ? at.docids : 0;
+  configure(kernel, setup, options, docids, docids ? at.poolBytes : 0, docids ? at.poolOffsets : 0, scratch, maxN, maxJ);
+  const judged = batch.judged && batch.judgedOffsets;
+  kernel.exports.evaluate(nq, at.offsets, at.scores, at.labels, judged ? at.judgedOffsets : at.offsets, judged ? at.judged : at.labels, ns, setup.specs[0], setup.specs[1], setup.specs[2], setup.specs[3], out);
+  const values = kernel.f64(out, ns * nq);
+  return measures.map((_, s) => values.slice(s * nq, (s + 1) * nq));
 }

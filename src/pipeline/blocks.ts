@@ -138,7 +138,7 @@ export class RunBlocks {
       prev = q;
     }
     this.rows += rows.length;
-    const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare });
+    const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare, transient: this.recycle });
     this.notJudged += joined.notJudged;
     this.evaluated += joined.qids.length;
     this.onBlock(joined);

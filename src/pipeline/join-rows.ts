@@ -40,6 +40,7 @@ import type { RunRows } from "../io/run.js";
 import { lineOfRow, type RowDocids } from "../io/rows.js";
 import { quote } from "../io/_lines.js";
 import type { Batch } from "../kernel/batch.js";
+import { JoinKernel } from "./join-kernel.js";
 
 export interface JoinOptions {
   /**
@@ -70,6 +71,12 @@ export interface JoinOptions {
    * write, about a third of a block's join in Chromium. @default none
    */
   reuse?: Batch;
+  /**
+   * The batch is read only until the next join to the same judgments (a run evaluated block by
+   * block): joined in the kernel, it stays in the kernel's memory and is evaluated there
+   * (src/pipeline/join-kernel.ts); otherwise its arrays are the caller's. @default false
+   */
+  transient?: boolean;
 }
 
 /** `old`'s memory as n entries when it has room (its whole buffer is the join's own), else a new array. */
@@ -239,12 +246,19 @@ export interface GroupedJudgments {
   readonly qrels: Omit<QrelsRows, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
+  /**
+   * The join in the kernel's memory the judgments were parsed into (QrelsRows.kernel), made at the
+   * first join; absent for judgments parsed otherwise, or hashed otherwise (JoinOptions.hash).
+   */
+  kernel?: JoinKernel;
+  /** Whether the judgments may be joined in their kernel (their hashes are the parser's). */
+  readonly inKernel: boolean;
 }
 
 export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
   const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
-  return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes };
+  return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes, inKernel: !options.hash && qrels.kernel !== undefined };
 }
 
 /**
@@ -312,6 +326,22 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   absent.sort((a, b) => compareIds(qidPool, a, b));
 
   const numQueries = chosen.length;
+  const notInRunQids = names.stringsOf(absent);
+  const qids = names.stringsOf(chosen);
+  if (grouped.inKernel && !options.hash && !placeholder) {
+    // In the kernel, where the judgments were parsed (src/pipeline/join-kernel.ts).
+    const ranges = new Int32Array(4 * numQueries);
+    for (let k = 0; k < numQueries; k++) {
+      const q = chosen[k];
+      ranges[4 * k] = jg.begin[q];
+      ranges[4 * k + 1] = jg.end[q];
+      ranges[4 * k + 2] = rg.end[q] > rg.begin[q] ? rg.begin[q] : 0;
+      ranges[4 * k + 3] = rg.end[q] > rg.begin[q] ? rg.end[q] : 0;
+    }
+    grouped.kernel ??= new JoinKernel(qrels.kernel!, grouped);
+    const batch = grouped.kernel.join(run, { ranges, numQueries, rows, judgedRows, widest, runOrder: rg.order, qids: chosen }, names, options.transient === true);
+    if (batch) return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
+  }
   // Every entry is written below but the offsets' first.
   const old = options.reuse;
   const offsets = int32Room(old?.offsets, numQueries + 1);
@@ -457,7 +487,5 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     docids,
     pool,
   };
-  const notInRunQids = names.stringsOf(absent);
-  const qids = names.stringsOf(chosen);
   return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
 }

@@ -1,0 +1,150 @@
+// A block of a run joined to its judgments in the kernel, query by query (src/pipeline/join-rows.ts
+// lays the inputs out and chooses the queries; this is its inner loop). Each query gets a small
+// open-addressing table of its judged ids (reused, cleared per query): slot = (key, hash), key =
+// judged row + 1 (> 0), or -(run row + 1) once the run ranked that document, 0 when empty; the slot
+// is the top bits of hash times 2^32/phi. A run row probes it: a hash match is confirmed by comparing
+// the bytes, never by the hash alone; the run's rows go into the same table, which finds a document
+// ranked twice. Nothing here allocates.
+
+/** Readable bytes after every id of a pool the join reads (16-byte compares run past an id's end). */
+export const JOIN_PAD: i32 = 16;
+
+/** Where joinQueries stopped on a duplicate document: the row (judged or run) and its query's index. */
+export const DUP_NONE: i32 = 0;
+export const DUP_JUDGED: i32 = 1;
+export const DUP_RUN: i32 = 2;
+let dupRow: i32 = 0;
+let dupQuery: i32 = 0;
+export function duplicateRow(): i32 {
+  return dupRow;
+}
+export function duplicateQuery(): i32 {
+  return dupQuery;
+}
+
+/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
+// @ts-ignore: decorator
+@inline function sameBytes(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 16 <= len; i += 16) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
+  }
+  if (i == len) return true;
+  const want = (1 << (len - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
+}
+
+// @ts-ignore: decorator
+@inline function i32At(p: usize, i: i32): i32 {
+  return load<i32>(p + (<usize>i << 2));
+}
+
+/**
+ * Joins `nq` queries. Query k's judged rows are entries [q[4k], q[4k+1]) of jOrder (rows grouped by
+ * query) or, when jOrder is 0, rows [q[4k], q[4k+1]) themselves; its run rows likewise from q[4k+2],
+ * q[4k+3] and rOrder. Judgments: id end offsets jOff (i32[rows + 1]), bytes jBytes, hashes jHash,
+ * labels jRel (f64); the run: rOff, rBytes, rHash, scores rScore. Writes the batch: offsets and
+ * judgedOffsets (i32[nq + 1]), per ranked row scores, labels (NaN: not judged), docids (the run row),
+ * and judged (f64, every judgment of a query in its order). slots: 8 bytes a slot, room for the widest
+ * query's table (tableBits: log2 of the slots the widest needs). Returns DUP_NONE, or DUP_JUDGED /
+ * DUP_RUN for a document twice in one query (duplicateRow(), duplicateQuery() say where).
+ */
+export function joinQueries(
+  nq: i32, q: usize,
+  jOrder: usize, jOff: usize, jBytes: usize, jHash: usize, jRel: usize,
+  rOrder: usize, rOff: usize, rBytes: usize, rHash: usize, rScore: usize,
+  slots: usize,
+  offsets: usize, scores: usize, labels: usize, judgedOffsets: usize, judged: usize, docids: usize,
+): i32 {
+  let row = 0;
+  let jrow = 0;
+  store<i32>(offsets, 0);
+  store<i32>(judgedOffsets, 0);
+  for (let k = 0; k < nq; k++) {
+    const j0 = i32At(q, 4 * k);
+    const j1 = i32At(q, 4 * k + 1);
+    const r0 = i32At(q, 4 * k + 2);
+    const r1 = i32At(q, 4 * k + 3);
+    let size = 16;
+    let bits = 4;
+    while (size < 2 * (j1 - j0 + r1 - r0)) {
+      size <<= 1;
+      bits++;
+    }
+    const mask = size - 1;
+    const shift = <u32>(32 - bits);
+    memory.fill(slots, 0, <usize>size << 3);
+
+    for (let i = j0; i < j1; i++) {
+      const jr = jOrder == 0 ? i : i32At(jOrder, i);
+      const h = i32At(jHash, jr);
+      const a = i32At(jOff, jr);
+      const len = i32At(jOff, jr + 1) - a;
+      let s = (<u32>h * 0x9e3779b1) >>> shift;
+      for (;;) {
+        const slot = slots + (<usize>s << 3);
+        const key = load<i32>(slot);
+        if (key == 0) {
+          store<i32>(slot, jr + 1);
+          store<i32>(slot, h, 4);
+          break;
+        }
+        if (load<i32>(slot, 4) == h) {
+          const b = i32At(jOff, key - 1);
+          if (i32At(jOff, key) - b == len && sameBytes(jBytes + <usize>a, jBytes + <usize>b, len)) {
+            dupRow = jr;
+            dupQuery = k;
+            return DUP_JUDGED;
+          }
+        }
+        s = (s + 1) & mask;
+      }
+      store<f64>(judged + (<usize>jrow << 3), load<f64>(jRel + (<usize>jr << 3)));
+      jrow++;
+    }
+
+    for (let i = r0; i < r1; i++) {
+      const rr = rOrder == 0 ? i : i32At(rOrder, i);
+      const h = i32At(rHash, rr);
+      const a = i32At(rOff, rr);
+      const len = i32At(rOff, rr + 1) - a;
+      let s = (<u32>h * 0x9e3779b1) >>> shift;
+      let label: f64 = NaN;
+      let slot: usize;
+      for (;;) {
+        slot = slots + (<usize>s << 3);
+        const key = load<i32>(slot);
+        if (key == 0) {
+          store<i32>(slot, h, 4);
+          break;
+        }
+        if (load<i32>(slot, 4) == h) {
+          if (key > 0) {
+            // Judged: the same id when the same length and bytes (most often, hashes being equal).
+            const b = i32At(jOff, key - 1);
+            if (i32At(jOff, key) - b == len && sameBytes(rBytes + <usize>a, jBytes + <usize>b, len)) {
+              label = load<f64>(jRel + (<usize>(key - 1) << 3));
+              break;
+            }
+          } else {
+            const b = i32At(rOff, -key - 1);
+            if (i32At(rOff, -key) - b == len && sameBytes(rBytes + <usize>a, rBytes + <usize>b, len)) {
+              dupRow = rr;
+              dupQuery = k;
+              return DUP_RUN;
+            }
+          }
+        }
+        s = (s + 1) & mask;
+      }
+      store<i32>(slot, -(rr + 1));
+      store<f64>(scores + (<usize>row << 3), load<f64>(rScore + (<usize>rr << 3)));
+      store<f64>(labels + (<usize>row << 3), label);
+      store<i32>(docids + (<usize>row << 2), rr);
+      row++;
+    }
+    store<i32>(offsets + (<usize>(k + 1) << 2), row);
+    store<i32>(judgedOffsets + (<usize>(k + 1) << 2), jrow);
+  }
+  return DUP_NONE;
+}

@@ -1,0 +1,169 @@
+/**
+ * The join in the kernel (assembly/join.ts): judgments parsed into a kernel's memory (QrelsRows.kernel)
+ * stay there, each block of a run is copied in beside them, joined there into a batch, and evaluated
+ * there (the batch's `inPlace`): no JavaScript strings, no copy of rows between the join and the
+ * kernel. join-rows.ts chooses the queries and orders them; this lays the block out and runs the loop.
+ *
+ * The memory never grows after the judgments are parsed (their views would go with its old buffer):
+ * their parser left room (QrelsParser's JOIN_ROOM), and a block that does not fit is joined by
+ * join-rows.ts's own loop. A batch made here is read until the next join to the same judgments
+ * (`transient`), as a run read in blocks does; a batch kept longer is copied out.
+ *
+ * Browser compatible.
+ */
+import { InputError } from "../errors.js";
+import type { KernelColumns } from "../io/_kernel_rows.js";
+import type { Interner } from "../io/interner.js";
+import type { RunRows } from "../io/run.js";
+import { lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
+import { quote } from "../io/_lines.js";
+import type { Batch, InPlace } from "../kernel/batch.js";
+import { Kernel } from "../kernel/kernel.js";
+import type { GroupedJudgments } from "./join-rows.js";
+
+interface JoinExports {
+  joinQueries(
+    nq: number, q: number, jOrder: number, jOff: number, jBytes: number, jHash: number, jRel: number,
+    rOrder: number, rOff: number, rBytes: number, rHash: number, rScore: number, slots: number,
+    offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number, docids: number,
+  ): number;
+  duplicateRow(): number;
+  duplicateQuery(): number;
+}
+
+/** Bytes left free after a block's batch for its evaluation's tables and results (else it is evaluated by copying). */
+const HEADROOM = 16 << 20;
+/** Readable bytes after a pool's last id (assembly/join.ts JOIN_PAD). */
+const PAD = 16;
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** What the join of one block needs from join-rows.ts: its queries in order and their sizes. */
+export interface BlockQueries {
+  /** Per query, 4 numbers: judged entries [a, b) of the judgments' order (or rows), run entries [c, d) of the run's. */
+  ranges: Int32Array;
+  numQueries: number;
+  /** Ranked rows and judgments over the block's queries, and the most of both in one query. */
+  rows: number;
+  judgedRows: number;
+  widest: number;
+  /** The run's rows grouped by query (null: in file order). */
+  runOrder: Int32Array | null;
+  /** The query ids of the block's queries, for a duplicate's message. */
+  qids: readonly number[];
+}
+
+export class JoinKernel {
+  readonly kernel: Kernel;
+  private readonly exports: JoinExports;
+  private readonly memory: { readonly buffer: ArrayBuffer };
+  /** The judgments' order (rows grouped by query) copied in, or 0 when their rows are in query order. */
+  private readonly jOrder: number;
+  /** The first byte a block may use. */
+  private readonly base: number;
+  /** Whether the judgments' order fitted (else every join is join-rows.ts's own). */
+  private readonly usable: boolean;
+
+  constructor(
+    private readonly cols: KernelColumns,
+    private readonly judgments: GroupedJudgments,
+  ) {
+    this.memory = cols.memory;
+    this.kernel = new Kernel({ memory: cols.memory as WebAssembly.Memory, instance: cols.instance as WebAssembly.Instance });
+    this.exports = cols.instance.exports as unknown as JoinExports;
+    let base = align8(cols.free);
+    const order = judgments.groups.order;
+    if (order && this.fits(base + 4 * order.length)) {
+      new Int32Array(this.memory.buffer, base, order.length).set(order);
+      this.jOrder = base;
+      base = align8(base + 4 * order.length);
+    } else this.jOrder = 0;
+    this.usable = !order || this.jOrder !== 0;
+    this.base = base;
+  }
+
+  /** Whether the memory holds `end` bytes (it never grows: the judgments' views would go with its old buffer). */
+  private fits(end: number): boolean {
+    return end <= this.memory.buffer.byteLength;
+  }
+
+  /**
+   * Joins the block's queries (`b`, chosen by join-rows.ts) of `run` into a batch in this memory.
+   * `transient`: the batch is read only until the next join (its arrays are views of the memory, and
+   * it is evaluated there); else its arrays are copies. Returns null when the block does not fit in
+   * the memory (join-rows.ts then joins it itself). Throws an InputError (file:line) for a document
+   * twice in one query.
+   */
+  join(run: RunRows, b: BlockQueries, names: Interner, transient: boolean): Batch | null {
+    if (!this.usable) return null;
+    const R = run.length;
+    const nq = b.numQueries;
+    const poolUsed = run.docids.offsets[R];
+    let size = 16;
+    while (size < 2 * b.widest) size *= 2;
+    // The block's layout: its query ranges, the run's columns, the table, then the batch.
+    let at = this.base;
+    const take = (bytes: number) => {
+      const p = at;
+      at = align8(at + bytes);
+      return p;
+    };
+    const qAt = take(16 * nq);
+    const rOff = take(4 * (R + 1));
+    const rBytes = take(poolUsed + PAD);
+    const rHash = take(4 * R);
+    const rScore = take(8 * R);
+    const rOrder = b.runOrder ? take(4 * R) : 0;
+    const slots = take(8 * size);
+    const offsets = take(4 * (nq + 1));
+    const judgedOffsets = take(4 * (nq + 1));
+    const scores = take(8 * b.rows);
+    const labels = take(8 * b.rows);
+    const judged = take(8 * b.judgedRows);
+    const docids = take(4 * b.rows);
+    const top = at;
+    if (!this.fits(top + HEADROOM)) return null;
+
+    const buf = this.memory.buffer;
+    new Int32Array(buf, qAt, 4 * nq).set(b.ranges.subarray(0, 4 * nq));
+    new Int32Array(buf, rOff, R + 1).set(run.docids.offsets.subarray(0, R + 1));
+    new Uint8Array(buf, rBytes, poolUsed).set(run.docids.bytes.subarray(0, poolUsed));
+    new Int32Array(buf, rHash, R).set(run.docids.hashes.subarray(0, R));
+    new Float64Array(buf, rScore, R).set(run.score.subarray(0, R));
+    if (b.runOrder) new Int32Array(buf, rOrder, R).set(b.runOrder);
+
+    const c = this.cols;
+    const dup = this.exports.joinQueries(nq, qAt, this.jOrder, c.offsets, c.pool, c.hashes, c.value, rOrder, rOff, rBytes, rHash, rScore, slots, offsets, scores, labels, judgedOffsets, judged, docids);
+    if (dup !== 0) {
+      const row = this.exports.duplicateRow();
+      const qid = b.qids[this.exports.duplicateQuery()];
+      const q = this.judgments.qrels;
+      if (dup === 1) duplicate(q.file, q.lines, row, q.docids, names, qid);
+      duplicate(run.file, run.lines, row, run.docids, names, qid);
+    }
+    const views = {
+      numQueries: nq,
+      offsets: new Int32Array(buf, offsets, nq + 1),
+      scores: new Float64Array(buf, scores, b.rows),
+      labels: new Float64Array(buf, labels, b.rows),
+      judgedOffsets: new Int32Array(buf, judgedOffsets, nq + 1),
+      judged: new Float64Array(buf, judged, b.judgedRows),
+      docids: new Int32Array(buf, docids, b.rows),
+      pool: { bytes: run.docids.bytes, offsets: run.docids.offsets },
+    };
+    if (!transient) {
+      return {
+        ...views, offsets: views.offsets.slice(), scores: views.scores.slice(), labels: views.labels.slice(), judgedOffsets: views.judgedOffsets.slice(),
+        judged: views.judged.slice(), docids: views.docids.slice(),
+      };
+    }
+    const inPlace: InPlace = { kernel: this.kernel, offsets, scores, labels, judgedOffsets, judged, docids, poolBytes: rBytes, poolOffsets: rOff, top };
+    return { ...views, inPlace };
+  }
+}
+
+function duplicate(file: string, lines: RowLines, row: number, docs: RowDocids, names: Interner, qid: number): never {
+  const d = docs.offsets;
+  const doc = quote(docs.bytes, d[row], d[row + 1]);
+  throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
+}
