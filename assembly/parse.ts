@@ -465,3 +465,22 @@ export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, valu
   store<i32>(st + ST_STOP, stop);
   return p;
 }
+
+/**
+ * The runs of equal ids of the n query ids at qid (src/io/rows.ts QuerySpans): each run's id to ids,
+ * its first row to starts (room for n each); returns how many runs.
+ */
+export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
+  let k = 0;
+  let prev: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const q = load<i32>(qid + (<usize>i << 2));
+    if (i == 0 || q != prev) {
+      store<i32>(ids + (<usize>k << 2), q);
+      store<i32>(starts + (<usize>k << 2), i);
+      k++;
+      prev = q;
+    }
+  }
+  return k;
+}

@@ -40,7 +40,9 @@ function whole(qrelsText: string, runText: string): string {
  * `elsewhere`: parsed as the page's run reader does, with its own query interner, each block moved
  * (structuredClone with its buffers transferred, as postMessage) and its ids translated on arrival.
  */
-function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false, recycle = false): { text: string; blocks: number[]; notJudged: number } {
+function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false, recycle = false): { text: string; blocks: number[]; notJudged: number; reused: number } {
+  let given: ArrayBuffer | undefined;
+  let reused = 0;
   const j = judgments(qrelsText);
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
@@ -54,20 +56,29 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
   }, recycle);
   const arrival = new PortableBlocks(j.qrels.qidNames, "run.txt");
   let sent = 0;
+  // Elsewhere and recycling: each block's buffer goes back to the reader once added, as the ack does.
+  let spare: ArrayBuffer | undefined;
   const reader = elsewhere
     ? new RunBlockParser("run.txt", new Interner(), (rows) => {
         const block = portableBlock(rows, sent);
         sent = rows.qidNames.size;
+        if (rows.score.buffer === given) reused++;
         const moved = structuredClone(block, { transfer: transferables(block) });
         expect(block.rows.qid.byteLength + block.rows.docids.bytes.byteLength + block.newQids.offsets.byteLength).toBe(0); // moved, not copied
         joiner.add(arrival.rows(moved));
-      }, blockRows)
+        const buffer = moved.rows.score.buffer;
+        if (recycle) spare = structuredClone(buffer, { transfer: [buffer] });
+      }, blockRows, () => {
+        given = spare;
+        spare = undefined;
+        return given;
+      })
     : new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows), blockRows);
   const all = bytes(runText);
   for (let i = 0; i < all.length; i += chunk) reader.push(all.subarray(i, i + chunk));
   const summary = joiner.finish(reader.finish());
   const merged = mergeBlocks(parts, summary.notJudged, summary.notInRunQids.length);
-  return { text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }), blocks, notJudged: summary.notJudged };
+  return { text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }), blocks, notJudged: summary.notJudged, reused };
 }
 
 const QRELS = ["q1 0 a 1", "q1 0 b 0", "q1 0 c 2", "q2 0 a 1", "q3 0 x 1", "q3 0 y 1", "q10 0 z 1", "q9 0 lost 1", ""].join("\n");
@@ -86,10 +97,12 @@ describe("RunBlocks", () => {
     expect(want).toContain("map                   \tall\t0.7708\n"); // q1, q10, q2, q3
     for (const blockRows of [1, 2, 3, 5, 8, 1000]) {
       for (const chunk of [1, 7, 64, 1 << 16]) {
-        for (const [elsewhere, recycle] of [[false, false], [true, false], [false, true]]) {
+        for (const [elsewhere, recycle] of [[false, false], [true, false], [false, true], [true, true]]) {
           const got = inBlocks(QRELS, RUN, blockRows, chunk, elsewhere, recycle);
           expect(got.text).toBe(want);
           expect(got.notJudged).toBe(1); // q7
+          // Blocks written into the buffers of blocks before (each large enough: the first has a tenth spare).
+          if (elsewhere && recycle && blockRows === 1 && chunk === 1) expect(got.reused).toBeGreaterThan(0);
         }
       }
     }

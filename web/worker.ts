@@ -57,14 +57,14 @@ async function readInto(file: File, sink: Sink): Promise<void> {
  * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
  * evaluates; the progress it reports is posted as this worker's own.
  */
-function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
+function readerBlocksOf(file: File, giveBack: boolean): NonNullable<RunSource["blocks"]> {
   const state = { file: file.name, read: 0, lines: 0 };
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
     // `reading` stays set on failure, for outOfMemory's message.
     reading = state;
     const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
     return {
-      send: (job) => reader.postMessage(job),
+      send: (job, transfer) => reader.postMessage(job, transfer ?? []),
       listen: (report, fail) => {
         reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
         reader.onerror = (e) => {
@@ -79,7 +79,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
     state.lines = lines;
     if (read >= file.size) reading = null;
     post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  });
+  }, giveBack);
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -295,7 +295,8 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   const r = await evaluateRunFile(judgments, {
     file: file.name,
     // A second worker parses where workers can start workers (every current browser); this one otherwise.
-    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+    // Blocks not kept give their buffers back to the second worker, for later blocks.
+    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file, !keep) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     whole: async () => {
       if (format) {
         const read = await columnarRows(file, format, "run", judgments.qrels.qidNames, progressOf(file));

@@ -11,7 +11,7 @@
  */
 import { kernelModule } from "../kernel/module.js";
 import type { LastId } from "./_last_id.js";
-import { RowsBuilder } from "./rows.js";
+import { RowsBuilder, type QuerySpans } from "./rows.js";
 
 type Parse = (st: number, p: number, end: number, qid: number, value: number, offsets: number, hashes: number, pool: number) => number;
 
@@ -19,6 +19,7 @@ interface ParseExports {
   heapBase(): number;
   parseRunRows: Parse;
   parseQrelsRows: Parse;
+  querySpans(qid: number, n: number, ids: number, starts: number): number;
 }
 
 /** assembly/parse.ts's constants, read from the module once. */
@@ -196,6 +197,18 @@ export class KernelRows extends RowsBuilder {
     this.offsets = new Int32Array(buf, this.offsetsAt, this.rowCap + 1);
     this.hashes = new Int32Array(buf, this.hashesAt, this.rowCap);
     this.pool = new Uint8Array(buf, this.poolAt, this.poolCap);
+  }
+
+  /** querySpans (rows.ts) of rows [0, k), by the kernel: a block's query ids as runs, as copies. */
+  spans(k: number): QuerySpans {
+    const at = align(this.poolAt + this.poolCap + 16, 16);
+    this.ensure(at + 8 * k + 8);
+    const runs = this.kernel.querySpans(this.qidAt, k, at, at + 4 * k);
+    const buf = this.memory.buffer;
+    const starts = new Int32Array(runs + 1);
+    starts.set(new Int32Array(buf, at + 4 * k, runs));
+    starts[runs] = k;
+    return { ids: new Int32Array(buf, at, runs).slice(), starts };
   }
 
   /**

@@ -47,6 +47,37 @@ export function rowHash(buf: Uint8Array, start: number, end: number): number {
   return h ^ (h >>> 16);
 }
 
+/**
+ * Rows' query ids as runs: rows [starts[k], starts[k + 1]) all have query id ids[k], and runs next to
+ * each other have different ids (a query whose rows are together is one run). starts has one more
+ * entry than ids: the number of rows. Loops over queries (grouping, a block's checks, translating
+ * ids between interners) go through a block's thousands of runs instead of its million rows.
+ */
+export interface QuerySpans {
+  readonly ids: Int32Array;
+  readonly starts: Int32Array;
+}
+
+/** The runs of equal ids of qid[0, n). */
+export function querySpans(qid: Int32Array, n: number): QuerySpans {
+  let runs = 0;
+  for (let i = 0, prev = -1; i < n; i++) {
+    if (qid[i] !== prev) runs++;
+    prev = qid[i];
+  }
+  const ids = new Int32Array(runs);
+  const starts = new Int32Array(runs + 1);
+  for (let i = 0, k = -1, prev = -1; i < n; i++) {
+    const q = qid[i];
+    if (q === prev) continue;
+    ids[++k] = q;
+    starts[k] = i;
+    prev = q;
+  }
+  starts[runs] = n;
+  return { ids, starts };
+}
+
 /** The 1-based line number of a row. */
 export function lineOfRow(lines: RowLines, row: number): number {
   const rows = lines.rows;
@@ -185,22 +216,33 @@ export class RowsBuilder {
   }
 
   /**
-   * Hands over rows [0, k) as exact-size copies and moves the rest to the front, so a parser can give
-   * its input away in blocks (a run evaluated as it streams) with memory bounded by a block.
+   * Hands over rows [0, k) as copies and moves the rest to the front, so a parser can give its input
+   * away in blocks (a run evaluated as it streams) with memory bounded by a block. The copies' large
+   * columns (values, query ids, id offsets, hashes, id bytes) are views of one ArrayBuffer, which moves
+   * to another thread in one piece and can come back to be written over by a later block (`into`:
+   * one such buffer, used when large enough; fresh pages cost a fault each on first write).
    */
-  take(k: number): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
+  take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const cut = this.offsets[k];
     // Stretches (see RowLines) that start before row k go with the block; the one holding row k also
     // stays, renumbered: line = row + shift, so a row moving from r to r - k keeps its line with shift + k.
     let s = 1;
     while (s < this.nShifts && this.lineRows[s] <= k) s++;
-    const block = {
-      qid: this.qid.slice(0, k),
-      value: this.value.slice(0, k),
-      docids: { bytes: this.pool.slice(0, cut), offsets: this.offsets.slice(0, k + 1), hashes: this.hashes.slice(0, k) },
-      lines: { rows: this.lineRows.slice(0, s), shifts: this.lineShifts.slice(0, s) },
-    };
+    const need = 8 * k + 4 * k + 4 * (k + 1) + 4 * k + cut + 8;
+    // A new buffer has room for a tenth more: the next blocks, a little larger, fit in it when it comes back.
+    const buf = into && into.byteLength >= need ? into : new ArrayBuffer(Math.ceil(need * 1.1));
+    const value = new Float64Array(buf, 0, k);
+    const qid = new Int32Array(buf, 8 * k, k);
+    const offsets = new Int32Array(buf, 12 * k, k + 1);
+    const hashes = new Int32Array(buf, 16 * k + 4, k);
+    const bytes = new Uint8Array(buf, 20 * k + 4, cut);
+    value.set(this.value.subarray(0, k));
+    qid.set(this.qid.subarray(0, k));
+    offsets.set(this.offsets.subarray(0, k + 1));
+    hashes.set(this.hashes.subarray(0, k));
+    bytes.set(this.pool.subarray(0, cut));
+    const block = { qid, value, docids: { bytes, offsets, hashes }, lines: { rows: this.lineRows.slice(0, s), shifts: this.lineShifts.slice(0, s) } };
     this.qid.copyWithin(0, k, n);
     this.value.copyWithin(0, k, n);
     this.hashes.copyWithin(0, k, n);

@@ -27,7 +27,7 @@ import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
 import type { DocidMode } from "./qrels.js";
 import { KernelRows } from "./_kernel_rows.js";
-import type { RowDocids, RowLines } from "./rows.js";
+import type { QuerySpans, RowDocids, RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
@@ -74,6 +74,8 @@ export interface RunRows {
   file: string;
   /** The interner the qid column's ids refer to. */
   qidNames: Interner;
+  /** The qid column as runs of equal ids (rows.ts QuerySpans), when the parser made them. */
+  spans?: QuerySpans;
 }
 
 export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;
@@ -277,8 +279,10 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
    * complete (every row but the last query's, which may go on in the next chunk) and forgets them;
    * null before that. Meant for runs that list each query's rows together, as rankers write them:
    * a caller evaluating blocks as they come must itself check that a query does not come back.
+   * `into`: gives a buffer of an earlier block, written over if large enough (RowsBuilder.take);
+   * asked only when a block is taken.
    */
-  takeQueries(minRows: number): RunRows | null {
+  takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
     if (rows === null) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
     if (rows.count < minRows || rows.count === 0) return null;
@@ -287,8 +291,9 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     const last = qid[k];
     while (k > 0 && qid[k - 1] === last) k--;
     if (k === 0) return null; // one query so far: wait for its end
-    const { qid: q, value, docids, lines } = rows.take(k);
-    return { qid: q, docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames };
+    const spans = rows.spans(k);
+    const { qid: q, value, docids, lines } = rows.take(k, into?.());
+    return { qid: q, docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames, spans };
   }
 
   /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */
@@ -297,10 +302,11 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     const length = this.qid.length;
     const runTag = utf8Decoder.decode(this.runTag);
     if (this.rows !== null) {
+      const spans = this.rows.spans(this.rows.count);
       const { qid, value, docids, lines } = this.rows.finish();
       const rows: RunRows = {
         qid, docids, score: value, runTag, lines, length: qid.length, file: this.file,
-        qidNames: this.qidNames,
+        qidNames: this.qidNames, spans,
       };
       return rows as RunOf<D>;
     }

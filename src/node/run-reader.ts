@@ -17,12 +17,13 @@ export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, 
     progress?.start(path, fileSize(path));
     const thread = await pool.acquire();
     const port: ReaderPort<string> = {
-      send: (job) => thread.post({ kind: job.type === "read" ? "read" : "reader", job }),
+      send: (job, transfer) => thread.post({ kind: job.type === "read" ? "read" : "reader", job }, transfer),
       listen: (report, fail) => thread.listen((r) => report(r as ReaderReport), fail),
       stop: (idle) => thread.release(idle === true),
     };
     try {
-      return await readerBlocks(path, path, blockRows, () => port, (read) => progress?.update(read))(qids, add);
+      // The command line keeps no block once evaluated: each block's buffer goes back to the thread.
+      return await readerBlocks(path, path, blockRows, () => port, (read) => progress?.update(read), true)(qids, add);
     } finally {
       // Released already where the read ended; here where it never started (an error before).
       thread.release(false);

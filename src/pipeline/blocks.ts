@@ -21,7 +21,7 @@
 import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import { lineOfRow } from "../io/rows.js";
+import { lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../trec/format.js";
 import type { Evaluated } from "./evaluate-block.js";
 import { mergeBlocks } from "./merge.js";
@@ -124,18 +124,15 @@ export class RunBlocks {
       grown.set(this.seen);
       this.seen = grown;
     }
-    const qid = rows.qid;
-    let prev = -1;
-    for (let i = 0; i < rows.length; i++) {
-      const q = qid[i];
-      if (q === prev) continue;
+    const { ids, starts } = rows.spans ?? querySpans(rows.qid, rows.length);
+    for (let k = 0; k < ids.length; k++) {
+      const q = ids[k];
       if (this.seen[q]) {
         const name = JSON.stringify(this.qidNames.stringOf(q));
-        throw new NotGroupedError(this.file, lineOfRow(rows.lines, i), 0, `query ${name} comes back after other queries (the run is not grouped by query)`);
+        throw new NotGroupedError(this.file, lineOfRow(rows.lines, starts[k]), 0, `query ${name} comes back after other queries (the run is not grouped by query)`);
       }
       this.seen[q] = 1;
       if (this.queries++ < SOME) this.someQids.push(this.qidNames.stringOf(q));
-      prev = q;
     }
     this.rows += rows.length;
     const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare, transient: this.recycle });
@@ -162,11 +159,13 @@ export class RunBlocks {
 export class RunBlockParser {
   private readonly parser: RunParser<"per-row">;
 
+  /** `spare`: a buffer of a block evaluated and given back, for the next block to be written into (or none). */
   constructor(
     file: string,
     qids: Interner,
     private readonly onRows: (rows: RunRows) => void,
     private readonly blockRows = BLOCK_ROWS,
+    private readonly spare?: () => ArrayBuffer | undefined,
   ) {
     this.parser = new RunParser({ file, qids, docids: "per-row" });
   }
@@ -177,7 +176,7 @@ export class RunBlockParser {
 
   push(chunk: Uint8Array): void {
     this.parser.push(chunk);
-    const rows = this.parser.takeQueries(this.blockRows);
+    const rows = this.parser.takeQueries(this.blockRows, this.spare);
     if (rows) this.onRows(rows);
   }
 
@@ -192,6 +191,7 @@ export class RunBlockParser {
       score: last.score.slice(),
       docids: { bytes: docids.bytes.slice(), offsets: docids.offsets.slice(), hashes: docids.hashes.slice() },
       lines: { rows: lines.rows.slice(), shifts: lines.shifts.slice() },
+      ...(last.spans ? { spans: { ids: last.spans.ids.slice(), starts: last.spans.starts.slice() } } : {}),
     });
     return last.runTag;
   }
@@ -229,6 +229,7 @@ export function portableBlock(rows: RunRows, first: number): PortableBlock {
 export function transferables(b: PortableBlock): ArrayBuffer[] {
   const { rows, newQids } = b;
   const arrays = [rows.qid, rows.score, rows.docids.bytes, rows.docids.offsets, rows.docids.hashes, rows.lines.rows, rows.lines.shifts, newQids.bytes, newQids.offsets];
+  if (rows.spans) arrays.push(rows.spans.ids, rows.spans.starts);
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
@@ -253,7 +254,14 @@ export class PortableBlocks {
     for (let k = 0; k < count; k++) this.ids[first + k] = this.qids.intern(bytes, offsets[k], offsets[k + 1]);
     const qid = b.rows.qid;
     const ids = this.ids;
-    for (let i = 0; i < qid.length; i++) qid[i] = ids[qid[i]];
+    const spans = b.rows.spans;
+    if (spans) {
+      // A run of rows at a time: a fill per query, not a lookup per row.
+      for (let k = 0; k < spans.ids.length; k++) {
+        const id = (spans.ids[k] = ids[spans.ids[k]]);
+        qid.fill(id, spans.starts[k], spans.starts[k + 1]);
+      }
+    } else for (let i = 0; i < qid.length; i++) qid[i] = ids[qid[i]];
     return { ...b.rows, qidNames: this.qids, file: this.file };
   }
 }

@@ -37,7 +37,7 @@ import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
-import { lineOfRow, type RowDocids } from "../io/rows.js";
+import { lineOfRow, type QuerySpans, type RowDocids } from "../io/rows.js";
 import { quote } from "../io/_lines.js";
 import type { Batch } from "../kernel/batch.js";
 import { JoinKernel } from "./join-kernel.js";
@@ -122,15 +122,26 @@ interface QueryGroups extends Groups {
   queries: number[];
 }
 
-function groupByQuery(qid: Int32Array, n: number, numQids: number): QueryGroups {
+function groupByQuery(qid: Int32Array, n: number, numQids: number, spans?: QuerySpans): QueryGroups {
   // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
   const queries: number[] = [];
   // Files usually list a query's rows together: then each query's rows are one range, found in one
-  // pass, and no order array is needed.
+  // pass (over the runs of equal ids, where the parser gave them), and no order array is needed.
   let grouped = true;
-  for (let i = 0; i < n; ) {
+  if (spans) {
+    for (let k = 0; k < spans.ids.length; k++) {
+      const q = spans.ids[k];
+      if (end[q] !== 0) {
+        grouped = false;
+        break;
+      }
+      begin[q] = spans.starts[k];
+      end[q] = spans.starts[k + 1];
+      queries.push(q);
+    }
+  } else for (let i = 0; i < n; ) {
     const q = qid[i];
     if (end[q] !== 0) {
       grouped = false;
@@ -283,7 +294,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   // Queries interned after the judgments were grouped (by the run) have none.
   const jg = grouped.groups;
   const judgedQids = jg.begin.length;
-  const rg = groupByQuery(run.qid, run.length, numQids);
+  const rg = groupByQuery(run.qid, run.length, numQids, run.spans);
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 

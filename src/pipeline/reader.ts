@@ -14,8 +14,11 @@ import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
 import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./blocks.js";
 
-/** Evaluating side -> reader: what to read (`source`: a File, a path), then an ack per block. */
-export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated" };
+/**
+ * Evaluating side -> reader: what to read (`source`: a File, a path), then an ack per block, with the
+ * block's buffer when nothing keeps it (the reader writes a later block into it: no fresh pages).
+ */
+export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated"; buffer?: ArrayBuffer };
 
 /** Reader -> evaluating side. */
 export type ReaderReport =
@@ -45,8 +48,11 @@ export function serveBlocks<Source>(
 ): (job: ReaderJob<Source>) => void {
   let waiting = 0;
   let wake: (() => void) | null = null;
+  /** Buffers of blocks evaluated and given back. */
+  const spares: ArrayBuffer[] = [];
   return (job) => {
     if (job.type === "evaluated") {
+      if (job.buffer) spares.push(job.buffer);
       waiting--;
       if (wake && waiting < AHEAD) {
         const w = wake;
@@ -61,7 +67,7 @@ export function serveBlocks<Source>(
       sent = rows.qidNames.size;
       waiting++;
       post({ type: "block", block }, transferables(block));
-    }, job.blockRows);
+    }, job.blockRows, () => spares.pop());
     const sink: BlockSink = {
       push: (chunk) => parser.push(chunk),
       get linesRead() {
@@ -82,7 +88,7 @@ export function serveBlocks<Source>(
 
 /** The evaluating side's view of a reader: a Web Worker or a Node worker thread, started. */
 export interface ReaderPort<Source> {
-  send(job: ReaderJob<Source>): void;
+  send(job: ReaderJob<Source>, transfer?: ArrayBuffer[]): void;
   /** Calls `report` with each message, `fail` if the reader dies. */
   listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
   /**
@@ -97,11 +103,12 @@ export interface ReaderPort<Source> {
  * `qids`' ids, added, and acknowledged. `add` may return a promise (the judgments are still being
  * read): the block is acknowledged once it settles, and the reader's later messages wait behind it,
  * in order. A reader's error rejects with its message (a RangeError when it ran out of memory; a
- * plain Error for a bug), as the same error here would.
+ * plain Error for a bug), as the same error here would. `giveBack`: nothing keeps a block once added
+ * (RunSource.recycle): its buffer goes back with the ack, for the reader to write a later block into.
  */
 export function readerBlocks<Source>(
   source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
-  onProgress?: (read: number, lines: number, seconds: number) => void,
+  onProgress?: (read: number, lines: number, seconds: number) => void, giveBack = false,
 ): NonNullable<RunSource["blocks"]> {
   return (qids, add) =>
     new Promise((resolve, reject) => {
@@ -116,11 +123,16 @@ export function readerBlocks<Source>(
       };
       const handle = (r: ReaderReport): void | Promise<void> => {
         if (r.type === "block") {
-          const added = add(arrival.rows(r.block));
-          if (!added) return void reader.send({ type: "evaluated" });
-          return added.then(() => {
-            if (!settled) reader.send({ type: "evaluated" });
-          });
+          const rows = arrival.rows(r.block);
+          const ack = () => {
+            if (settled) return;
+            const buffer = rows.score.buffer as ArrayBuffer;
+            if (giveBack) reader.send({ type: "evaluated", buffer }, [buffer]);
+            else reader.send({ type: "evaluated" });
+          };
+          const added = add(rows);
+          if (!added) return ack();
+          return added.then(ack);
         }
         if (r.type === "end") end(() => resolve(r.runTag), true);
         // A reader out of memory is ended: its heap may be past saving.

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
 import { docidString, Interner, lineOfRow, QrelsParser, RunParser } from "../../src/io/index.js";
-import { rowHash } from "../../src/io/rows.js";
+import { querySpans, rowHash } from "../../src/io/rows.js";
 import { bytes, parseChunks } from "./_helpers.js";
 
 type Kind = "qrels" | "run";
@@ -24,6 +24,8 @@ function perRow(kind: Kind, chunks: Uint8Array[]): unknown {
     const r = p.finish();
     const d = r.docids;
     for (let i = 0; i < r.length; i++) expect(d.hashes[i]).toBe(rowHash(d.bytes, d.offsets[i], d.offsets[i + 1]));
+    // The kernel's runs of query ids are the rows' own.
+    if ("score" in r) expect(r.spans).toEqual(querySpans(r.qid, r.length));
     const rows = {
       qid: Array.from(r.qid, (q) => qids.stringOf(q)),
       docid: Array.from({ length: r.length }, (_, i) => docidString(d, i)),
