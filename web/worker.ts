@@ -167,7 +167,7 @@ function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
-  }, [], { tieRange: ctx.settings.tieRange === true });
+  }, [], { tieRange: ctx.settings.tieRange === true, summaries: false });
 }
 
 /** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
@@ -295,8 +295,11 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   const r = await evaluateRunFile(judgments, {
     file: file.name,
     // A second worker parses where workers can start workers (every current browser); this one otherwise.
-    // Blocks not kept give their buffers back to the second worker, for later blocks.
-    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file, !keep) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+    // Blocks' buffers are not given back to the second worker here (RunSource.recycle's ReaderJob
+    // buffer, as the command line does): with them, the second worker's reads stalled for good in
+    // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
+    // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
+    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file, false) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     whole: async () => {
       if (format) {
         const read = await columnarRows(file, format, "run", judgments.qrels.qidNames, progressOf(file));

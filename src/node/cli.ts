@@ -222,7 +222,8 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   };
   const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) => {
     hooks.block?.(file, joined);
-    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange });
+    // Summaries are taken once the run's blocks are merged (mergeBlocks), not per block.
+    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange, summaries: false });
   };
   progress.runsGiven(runFiles.length);
   try {

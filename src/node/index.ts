@@ -137,7 +137,7 @@ export async function evaluateFiles(
   const results: Result<string>[] = [];
   // Large runs are parsed by the process's worker threads (src/node/pool.ts), kept for the next call.
   const tieRange = wantsTieRange(conventions);
-  await evaluateRuns(paths, judgments, (file) => ({ batch, qids }) => evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange }), (_, r) => {
+  await evaluateRuns(paths, judgments, (file) => ({ batch, qids }) => evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange, summaries: false }), (_, r) => {
     results.push(r.evaluated.result);
   }, { ...choice, complete, pool: threadPool() });
   return typeof runs === "string" ? results[0] : results;

@@ -1,5 +1,5 @@
 // The summary of a measure's per-query values: the mean (as trec_eval sums it), a sum, a geometric mean.
-import { exp, log } from "../trec/cmath.js";
+import { exp, geoLogs } from "../trec/cmath.js";
 
 /** Mean of the values that are not NaN, summed left to right in query order (as trec_eval). */
 export function meanOf(values: Float64Array): { mean: number; count: number } {
@@ -15,9 +15,6 @@ export function meanOf(values: Float64Array): { mean: number; count: number } {
   return { mean: count === 0 ? NaN : sum / count, count };
 }
 
-/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
-const MIN_GEO_MEAN = 0.00001;
-
 /**
  * The summary of a measure's per-query values that are not NaN, in query order: their mean, sum, or
  * geometric mean as trec_eval takes it (exp of the mean of log(max(v, 1e-5)): gm_map, gm_bpref).
@@ -29,11 +26,11 @@ export function summaryOf(values: Float64Array, aggregate: "mean" | "sum" | "geo
   }
   let sum = 0;
   let count = 0;
+  // log and exp as glibc rounds them, as trec_eval's are (src/trec/cmath.ts).
+  const terms = aggregate === "sum" ? values : geoLogs(values);
   for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v !== v) continue;
-    // log and exp as glibc rounds them, as trec_eval's are (src/trec/cmath.ts).
-    sum += aggregate === "sum" ? v : log(Math.max(v, MIN_GEO_MEAN));
+    if (values[i] !== values[i]) continue;
+    sum += terms[i];
     count++;
   }
   if (aggregate === "sum") return { value: sum, count };

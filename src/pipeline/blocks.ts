@@ -139,7 +139,8 @@ export class RunBlocks {
     this.notJudged += joined.notJudged;
     this.evaluated += joined.qids.length;
     this.onBlock(joined);
-    if (this.recycle) this.spare = joined.batch;
+    // A batch in the kernel's memory (join-kernel.ts) is not for join-rows.ts's own loop to write over.
+    if (this.recycle) this.spare = joined.batch.inPlace ? undefined : joined.batch;
   }
 
   /** What the blocks added up to, once the run is read; `runTag` is its last line's. */

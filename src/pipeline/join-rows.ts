@@ -79,12 +79,15 @@ export interface JoinOptions {
   transient?: boolean;
 }
 
-/** `old`'s memory as n entries when it has room (its whole buffer is the join's own), else a new array. */
+/**
+ * `old`'s memory as n entries when it has room (its whole buffer is the join's own: a view at its
+ * start, as this join makes them), else a new array.
+ */
 function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
-  return old && old.buffer.byteLength >= 4 * n ? new Int32Array(old.buffer, 0, n) : new Int32Array(n);
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n ? new Int32Array(old.buffer, 0, n) : new Int32Array(n);
 }
 function float64Room(old: Float64Array | null | undefined, n: number): Float64Array {
-  return old && old.buffer.byteLength >= 8 * n ? new Float64Array(old.buffer, 0, n) : new Float64Array(n);
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= 8 * n ? new Float64Array(old.buffer, 0, n) : new Float64Array(n);
 }
 
 export interface JoinedRun {

@@ -2,20 +2,35 @@
 // merged into the run's, in the order and with the summaries the run read whole would have.
 import { sortedOrder } from "../trec/format.js";
 import { summaryOf } from "./aggregate.js";
+import { geoLogs, hasGeoLogs, knownGeoLogs } from "../trec/cmath.js";
 import type { Evaluated } from "./evaluate-block.js";
 import type { TieRange } from "./evaluate.js";
 
 /**
  * One run's results from blocks of disjoint queries (src/pipeline/blocks.ts) as one: the queries in strcmp
  * order, as the join of the whole file gives them, and the means taken in that order, so every
- * report prints the same numbers as for the run read whole.
+ * report prints the same numbers as for the run read whole. Every summary is taken here, from the
+ * per-query values (the blocks' own are not read: they may have none, BatchExtras.summaries).
  */
 export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notInRun: number): Evaluated {
   const first = parts[0].result;
   if (parts.length === 1) {
-    // One block (a whole run, a LETOR file): its queries stay in the order they have.
+    // One block (a whole run, a LETOR file): its queries stay in the order they have, its summaries
+    // taken here (a block may come without: BatchExtras.summaries).
     const queries = { ...first.queries, skipped: { ...first.queries.skipped, notJudged, notInRun } };
-    return { result: { ...first, queries }, strings: parts[0].strings, aggregates: parts[0].aggregates };
+    const aggregates = parts[0].aggregates ?? {};
+    const mean: Record<string, number> = {};
+    const counted: Record<string, number> = {};
+    for (const key of Object.keys(first.values)) ({ value: mean[key], count: counted[key] } = summaryOf(first.values[key], aggregates[key] ?? "mean"));
+    let tieRange: Record<string, TieRange> | undefined;
+    if (first.tieRange) {
+      tieRange = {};
+      for (const [key, t] of Object.entries(first.tieRange)) {
+        const agg = aggregates[key] ?? "mean";
+        tieRange[key] = { ...t, mean: { worst: summaryOf(t.worst, agg).value, best: summaryOf(t.best, agg).value } };
+      }
+    }
+    return { result: { ...first, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings: parts[0].strings, aggregates: parts[0].aggregates };
   }
   // Each key summarised as its blocks were (a sum, a geometric mean: not always the mean).
   const aggregates = parts[0].aggregates ?? {};
@@ -35,6 +50,18 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     const sorted = new Float64Array(qids.length);
     for (let i = 0; i < sorted.length; i++) sorted[i] = all[order[i]];
     values[key] = sorted;
+    // A geometric mean's logs, made for each block's values, gathered the same way (not made again).
+    if (aggregates[key] === "geomean" && parts.every((p) => hasGeoLogs(p.result.values[key]))) {
+      const logs = new Float64Array(qids.length);
+      at = 0;
+      for (const p of parts) {
+        logs.set(geoLogs(p.result.values[key]), at);
+        at += p.result.qids.length;
+      }
+      const sortedLogs = new Float64Array(qids.length);
+      for (let i = 0; i < sortedLogs.length; i++) sortedLogs[i] = logs[order[i]];
+      knownGeoLogs(sorted, sortedLogs);
+    }
     ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregates[key] ?? "mean"));
   }
   let tieRange: Record<string, TieRange> | undefined;

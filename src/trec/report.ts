@@ -4,7 +4,7 @@
  * summary block ("all"), in the same order. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { exp, log } from "./cmath.js";
+import { exp, geoLogs, log } from "./cmath.js";
 import { formatLine, sortedOrder } from "./format.js";
 import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
 import type { ZscoreLookup } from "./zscores.js";
@@ -39,7 +39,9 @@ export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, coun
     }
     case "geomean": {
       let s = 0;
-      for (let i = 0; i < values.length; i++) s += logged ? values[i] : log(Math.max(values[i], MIN_GEO_MEAN));
+      // A run's own values: their logs made once (geoLogs), as the run's summaries took them.
+      const terms = !logged && values instanceof Float64Array ? geoLogs(values) : null;
+      for (let i = 0; i < values.length; i++) s += logged ? values[i] : terms ? terms[i] : log(Math.max(values[i], MIN_GEO_MEAN));
       if (count > values.length) s += (count - values.length) * log(MIN_GEO_MEAN);
       return exp(s / count);
     }
