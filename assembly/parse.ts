@@ -28,6 +28,7 @@ export const ST_QID_ID: i32 = 28; // the current query id's number, as the host 
 export const ST_QID_LEN: i32 = 32; // its length (its bytes at ST_QID_BYTES), -1: none yet
 export const ST_TAG_START: i32 = 36; // the last row's run tag, buf[start, end) (-1: no row this call)
 export const ST_TAG_END: i32 = 40;
+export const ST_LETOR: i32 = 44; // LETOR: which optional fields every line has (LETOR_*), 0: not yet known
 export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
 export const QID_MAX: i32 = 64;
 /** Bytes of the state block. */
@@ -483,4 +484,231 @@ export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
     }
   }
   return k;
+}
+
+/** ST_LETOR's bits: the lines have `qid:`, the lines have `# docid = X`; LETOR_KNOWN: the first line was read. */
+export const LETOR_KNOWN: i32 = 1;
+export const LETOR_QID: i32 = 2;
+export const LETOR_DOCID: i32 = 4;
+
+const COLON: u32 = 58;
+const QID_COLON: u32 = 0x3a646971; // "qid:" as a little-endian word
+const DOCI: u32 = 0x69636f64; // "doci"
+
+/** Whether c is an ASCII digit. */
+// @ts-ignore: decorator
+@inline function digit(c: u32): bool {
+  return c - 48 <= 9;
+}
+
+/** Where the usual feature value at p ([-+]?digits[.digits]) ends, or 0 when it is not one. */
+// @ts-ignore: decorator
+@inline function plainValue(p: usize): usize {
+  let c = <u32>load<u8>(p);
+  if (c == 45 || c == 43) c = <u32>load<u8>(++p);
+  const start = p;
+  while (digit(c)) c = <u32>load<u8>(++p);
+  if (p == start) return 0;
+  if (c == 46) {
+    c = <u32>load<u8>(++p);
+    const frac = p;
+    while (digit(c)) c = <u32>load<u8>(++p);
+    if (p == frac) return 0;
+  }
+  return p;
+}
+
+/**
+ * LETOR / SVMlight lines `rel qid:Q f:v f:v ... # docid = X` (src/io/letor.ts): the label, `qid:` and
+ * `# docid = X` as every line has them (ST_LETOR, set by the host from the first line), features
+ * checked to be INDEX:VALUE with a plain decimal value (others, the host's: nan, inf, exponents, and
+ * every error). Appends the label (value) and the document id (pool, offsets) of each row; no query
+ * id per row and no hash (the host keeps the rows' query ids as runs, from ST_QID stops and its own
+ * lines, and the id's hashes are made where needed). Lines of any length, field by field.
+ */
+export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+  let n = load<i32>(st + ST_ROWS);
+  let used = load<i32>(st + ST_USED);
+  let line = load<i32>(st + ST_LINE);
+  const shift = load<i32>(st + ST_SHIFT);
+  const qidLen = load<i32>(st + ST_QID_LEN);
+  const modes = load<i32>(st + ST_LETOR);
+  const hasQid = (modes & LETOR_QID) != 0;
+  const hasDoc = (modes & LETOR_DOCID) != 0;
+  let stop = STOP_SLOW;
+  // The first line is the host's: it says which optional fields every line has.
+  while (p < end && (modes & LETOR_KNOWN) != 0) {
+    // q reads the line; p stays at its start until it is taken.
+    let c = <u32>load<u8>(p);
+    if (c <= SPACE || c == HASH) break;
+    // The label: a number up to a blank.
+    const label = number(p);
+    let q = numberEnd;
+    if (label != label || !blank(load<u8>(q))) break;
+    q = skipBlanks(q);
+    if (hasQid) {
+      if (load<u32>(q) != QID_COLON) break;
+      const qs = q + 4;
+      const qe = fieldEnd(qs);
+      const len = <i32>(qe - qs);
+      if (len == 0 || !blank(load<u8>(qe))) break;
+      // '#' ends a query id (a comment starts there): the host's.
+      let hashIn = false;
+      for (let i: usize = qs; i < qe; i++) hashIn |= <u32>load<u8>(i) == HASH;
+      if (hashIn) break;
+      if (len != qidLen || !sameQid(st, qs, qidLen)) {
+        if (len <= QID_MAX) {
+          store<i32>(st + ST_QID_START, <i32>qs);
+          store<i32>(st + ST_QID_END, <i32>qe);
+          stop = STOP_QID;
+        }
+        break;
+      }
+      q = skipBlanks(qe);
+    } else if (load<u32>(q) == QID_COLON) break;
+    // Features, up to a comment or the line's end: INDEX:VALUE, a plain decimal value.
+    c = <u32>load<u8>(q);
+    let ok = true;
+    while (c > SPACE && c != HASH) {
+      const index = q;
+      while (digit(c)) c = <u32>load<u8>(++q);
+      const e = q > index && c == COLON ? plainValue(q + 1) : 0;
+      if (e == 0) {
+        ok = false;
+        break;
+      }
+      c = <u32>load<u8>(e);
+      if (c > SPACE && c != HASH) {
+        ok = false;
+        break;
+      }
+      q = skipBlanks(e);
+      c = <u32>load<u8>(q);
+    }
+    if (!ok) break;
+    let docStart: usize = 0;
+    let docLen = 0;
+    if (c == HASH) {
+      // `# docid = X` right after the '#', then anything up to the line's end.
+      if (!hasDoc) break;
+      let r = skipBlanks(q + 1);
+      if (load<u32>(r) != DOCI || <u32>load<u8>(r + 4) != 100) break;
+      r = skipBlanks(r + 5);
+      if (<u32>load<u8>(r) != 61) break; // '='
+      r = skipBlanks(r + 1);
+      const de = fieldEnd(r);
+      docStart = r;
+      docLen = <i32>(de - r);
+      if (docLen == 0) break;
+      // The rest of the comment: no byte below ' ' but a tab before the line's end.
+      q = de;
+      c = <u32>load<u8>(q);
+      while (c >= SPACE || c == TAB) c = <u32>load<u8>(++q);
+    } else if (hasDoc) break;
+    if (c != LF) {
+      if (c != CR || <u32>load<u8>(q + 1) != LF) break;
+      q++;
+    }
+    if (line - n != shift) {
+      stop = STOP_SHIFT;
+      break;
+    }
+    if (hasDoc) copyId(pool + <usize>used, docStart, docLen);
+    used += docLen;
+    store<i32>(offsets + (<usize>(n + 1) << 2), used);
+    store<f64>(value + (<usize>n << 3), label);
+    n++;
+    line++;
+    p = q + 1;
+  }
+  if (p >= end) stop = STOP_END;
+  store<i32>(st + ST_ROWS, n);
+  store<i32>(st + ST_USED, used);
+  store<i32>(st + ST_LINE, line);
+  store<i32>(st + ST_STOP, stop);
+  return p;
+}
+
+/**
+ * Prediction lines, one score each (src/io/scores.ts): a number and the line's end; other lines
+ * (RankLib's three fields, comments, blank lines, errors) are the host's. value: the scores.
+ */
+export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+  let n = load<i32>(st + ST_ROWS);
+  let line = load<i32>(st + ST_LINE);
+  let stop = STOP_SLOW;
+  while (p < end) {
+    const v = number(p);
+    let q = numberEnd;
+    if (v != v) break;
+    let c = <u32>load<u8>(q);
+    if (c != LF) {
+      if (c != CR || <u32>load<u8>(q + 1) != LF) break;
+      q++;
+    }
+    store<f64>(value + (<usize>n << 3), v);
+    n++;
+    line++;
+    p = q + 1;
+  }
+  if (p >= end) stop = STOP_END;
+  store<i32>(st + ST_ROWS, n);
+  store<i32>(st + ST_LINE, line);
+  store<i32>(st + ST_STOP, stop);
+  return p;
+}
+
+/**
+ * The first row whose document id came earlier in its query, or -1: query k's rows are [starts[k],
+ * starts[k + 1]), row i's id bytes [offsets[i], offsets[i + 1]) of bytes (16 readable bytes after
+ * each). A table per query as assembly/join.ts's, of rowHash values made here; slots: 8 bytes each,
+ * room for twice the largest query's rows rounded up to a power of two (at least 16).
+ */
+export function firstRepeated(nq: i32, starts: usize, offsets: usize, bytes: usize, slots: usize): i32 {
+  for (let k = 0; k < nq; k++) {
+    const r0 = load<i32>(starts + (<usize>k << 2));
+    const r1 = load<i32>(starts + (<usize>(k + 1) << 2));
+    let size = 16;
+    let bits = 4;
+    while (size < 2 * (r1 - r0)) {
+      size <<= 1;
+      bits++;
+    }
+    const mask = size - 1;
+    const shift = <u32>(32 - bits);
+    memory.fill(slots, 0, <usize>size << 3);
+    for (let r = r0; r < r1; r++) {
+      const a = load<i32>(offsets + (<usize>r << 2));
+      const len = load<i32>(offsets + (<usize>(r + 1) << 2)) - a;
+      const h = rowHash(bytes + <usize>a, len);
+      let s = (<u32>h * 0x9e3779b1) >>> shift;
+      for (;;) {
+        const slot = slots + (<usize>s << 3);
+        const key = load<i32>(slot);
+        if (key == 0) {
+          store<i32>(slot, r + 1);
+          store<i32>(slot, h, 4);
+          break;
+        }
+        if (load<i32>(slot, 4) == h) {
+          const b = load<i32>(offsets + (<usize>(key - 1) << 2));
+          if (load<i32>(offsets + (<usize>key << 2)) - b == len && sameIdBytes(bytes + <usize>a, bytes + <usize>b, len)) return r;
+        }
+        s = (s + 1) & mask;
+      }
+    }
+  }
+  return -1;
+}
+
+/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
+// @ts-ignore: decorator
+@inline function sameIdBytes(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 16 <= len; i += 16) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
+  }
+  if (i == len) return true;
+  const want = (1 << (len - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
 }

@@ -92,4 +92,39 @@ describe("kernel", () => {
     const blocks = runKernel(batch, measures, options, 2000); // a few queries per block
     expect(blocks).toEqual(whole);
   });
+
+  it("orders ties by document id alike with the pool laid out whole, a block's range of it, or a block's entries gathered", () => {
+    const next = random(13);
+    const qid: number[] = [];
+    const score: number[] = [];
+    const rel: number[] = [];
+    const docid: string[] = [];
+    for (let q = 0; q < 200; q++) {
+      const n = 1 + Math.floor(next() * 60);
+      for (let i = 0; i < n; i++) {
+        qid.push(q);
+        score.push(Math.floor(next() * 4)); // many ties
+        rel.push(Math.floor(next() * 3));
+        docid.push(`doc-${Math.floor(next() * 1e6)}-${q}-${i}`);
+      }
+    }
+    const { batch } = groupRows({ qid, score, rel, docid });
+    const measures = parseMeasures("ndcg@5,10 map mrr precision@3 bpref err@10");
+    const options = resolveOptions({ ties: "docid" });
+    const whole = runKernel(batch, measures, options, 2000, Infinity);
+    // Rows name entries in order (a LETOR file's, a join's): each block's range of the pool.
+    expect(runKernel(batch, measures, options, 2000, 0)).toEqual(whole);
+    // Rows naming entries far apart (the pool's entries shuffled): each block's entries gathered.
+    const n = batch.docids!.length;
+    const at = Array.from({ length: n }, (_, i) => (i * 7919) % n); // entry i moves to at[i] (n is not a multiple of 7919)
+    const parts: Uint8Array[] = new Array(n);
+    for (let i = 0; i < n; i++) parts[at[i]] = batch.pool!.bytes.subarray(batch.pool!.offsets[i], batch.pool!.offsets[i + 1]);
+    const offsets = new Int32Array(n + 1);
+    parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
+    const bytes = new Uint8Array(offsets[n]);
+    parts.forEach((p, i) => bytes.set(p, offsets[i]));
+    const flipped = { ...batch, pool: { bytes, offsets }, docids: Int32Array.from(batch.docids!, (d) => at[d]) };
+    expect(new Set(at).size).toBe(n);
+    expect(runKernel(flipped, measures, options, 2000, 0)).toEqual(whole);
+  });
 });

@@ -22,7 +22,7 @@ import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
 import { labelledTexts } from "../src/report.js";
-import { letorBatch } from "../src/pipeline/letor.js";
+import { letorRowsBatch } from "../src/pipeline/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
@@ -501,21 +501,21 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   const ctx = context(settings);
   postRows(ctx);
   const qidNames = new Interner();
-  const docidNames = new Interner();
-  const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: docidNames, expectedBytes: (await isGzip(letorFile)) ? 0 : letorFile.size });
+  // Document ids kept per row (no table of every id), read by the kernel's fast path.
+  const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: "per-row", expectedBytes: (await isGzip(letorFile)) ? 0 : letorFile.size });
   await readInto(letorFile, letorParser);
   const data = letorParser.finish();
-  const scoresParser = new ScoresParser({ file: scoresFile.name });
+  const scoresParser = new ScoresParser({ file: scoresFile.name, expectedBytes: (await isGzip(scoresFile)) ? 0 : scoresFile.size });
   await readInto(scoresFile, scoresParser);
   let groups: { sizes: Int32Array; file: string } | undefined;
-  // No rows at all: letorBatch says so (as the CLI), before asking for groups.
-  if (!data.qid && data.length > 0) {
+  // No rows at all: letorRowsBatch says so (as the CLI), before asking for groups.
+  if (!data.spans && data.length > 0) {
     if (!queryFile) throw new RankevalError("bad-input", `${letorFile.name} has no qid: fields; give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM's .query files)`);
     const groupParser = new GroupParser({ file: queryFile.name });
     await readInto(queryFile, groupParser);
     groups = { sizes: groupParser.finish(), file: queryFile.name };
   }
-  const block = letorBatch({ data, file: letorFile.name, qidNames, docidNames, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
+  const block = letorRowsBatch({ data, file: letorFile.name, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
   addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts, false);

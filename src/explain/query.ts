@@ -3,7 +3,7 @@
 // of the batches the evaluation joined (the command line's blocks, the page's kept blocks or a read
 // again), so that a drill-down sees exactly the rows the numbers were computed from: the same files,
 // parsers, join, label reading (trec_eval's atol under its names) and placeholders. Browser-safe.
-import type { Batch } from "../kernel/batch.js";
+import { docidEntry, type Batch } from "../kernel/batch.js";
 import { docidString } from "../io/rows.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 
@@ -37,7 +37,7 @@ const utf8 = new TextDecoder("utf-8");
 /** Batch row i's document id: its pool entry's bytes as UTF-8, or its position when the batch has no ids. */
 function docidOf(batch: Batch, row: number, first: number): string {
   if (!batch.docids || !batch.pool) return String(row - first + 1);
-  const e = batch.docids[row];
+  const e = docidEntry(batch.docids, row);
   return utf8.decode(batch.pool.bytes.subarray(batch.pool.offsets[e], batch.pool.offsets[e + 1]));
 }
 

@@ -19,8 +19,14 @@ interface ParseExports {
   heapBase(): number;
   parseRunRows: Parse;
   parseQrelsRows: Parse;
+  parseLetorRows: Parse;
+  parseScoreRows: Parse;
   querySpans(qid: number, n: number, ids: number, starts: number): number;
+  firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
 }
+
+/** The line formats the kernel's fast path reads (assembly/parse.ts). */
+export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
 /** assembly/parse.ts's constants, read from the module once. */
 interface ParseLayout {
@@ -39,6 +45,10 @@ interface ParseLayout {
   qidLen: number;
   tagStart: number;
   tagEnd: number;
+  letor: number;
+  letorKnown: number;
+  letorQid: number;
+  letorDocid: number;
   qidBytes: number;
   /** Stop reasons. */
   stopEnd: number;
@@ -60,7 +70,7 @@ function layoutOf(exports: WebAssembly.Exports): ParseLayout {
     pad: g("PARSE_PAD"), stateBytes: g("PARSE_STATE_BYTES"), qidMax: g("QID_MAX"),
     rows: g("ST_ROWS"), used: g("ST_USED"), line: g("ST_LINE"), shift: g("ST_SHIFT"), stop: g("ST_STOP"),
     qidStart: g("ST_QID_START"), qidEnd: g("ST_QID_END"), qidId: g("ST_QID_ID"), qidLen: g("ST_QID_LEN"),
-    tagStart: g("ST_TAG_START"), tagEnd: g("ST_TAG_END"), qidBytes: g("ST_QID_BYTES"),
+    tagStart: g("ST_TAG_START"), tagEnd: g("ST_TAG_END"), letor: g("ST_LETOR"), letorKnown: g("LETOR_KNOWN"), letorQid: g("LETOR_QID"), letorDocid: g("LETOR_DOCID"), qidBytes: g("ST_QID_BYTES"),
     stopEnd: g("STOP_END"), stopSlow: g("STOP_SLOW"), stopQid: g("STOP_QID"), stopShift: g("STOP_SHIFT"),
   };
   return layout;
@@ -78,6 +88,8 @@ export interface LineHost {
   slowLine(bytes: Uint8Array, p: number): number;
   /** Runs: the run tag of the last row the fast path appended is bytes[start, end). */
   tag?(bytes: Uint8Array, start: number, end: number): void;
+  /** LETOR: the optional fields every line has (`qid:`, `# docid = X`), or null until the first row says. */
+  letorModes?(): { qid: boolean; docid: boolean } | null;
 }
 
 const align = (n: number, a: number) => (n + a - 1) & -a;
@@ -117,6 +129,13 @@ export class KernelRows extends RowsBuilder {
   /** The whole memory as bytes, and the state block as i32s (made again when the memory grows). */
   private bytes!: Uint8Array;
   private state!: Int32Array;
+  /**
+   * LETOR: the rows' query ids as runs (rows.ts QuerySpans), kept as rows come (the kernel writes
+   * no query id per row for LETOR: a run is a query id's number and its first row).
+   */
+  private spanIds = new Int32Array(64);
+  private spanStarts = new Int32Array(64);
+  private nSpans = 0;
 
   constructor(expectedBytes = 0) {
     super(expectedBytes);
@@ -199,6 +218,48 @@ export class KernelRows extends RowsBuilder {
     this.pool = new Uint8Array(buf, this.poolAt, this.poolCap);
   }
 
+  /** LETOR: rows from `row` on have query id `id` (a new run unless the last run's id is the same). */
+  private noteSpan(row: number, id: number): void {
+    const k = this.nSpans;
+    if (k > 0 && this.spanIds[k - 1] === id) return;
+    if (k === this.spanIds.length) {
+      const ids = new Int32Array(2 * k);
+      ids.set(this.spanIds);
+      this.spanIds = ids;
+      const starts = new Int32Array(2 * k);
+      starts.set(this.spanStarts);
+      this.spanStarts = starts;
+    }
+    this.spanIds[k] = id;
+    this.spanStarts[k] = row;
+    this.nSpans = k + 1;
+  }
+
+  /** LETOR: the runs of query ids kept as the rows came, as copies. */
+  keptSpans(): QuerySpans {
+    const starts = new Int32Array(this.nSpans + 1);
+    starts.set(this.spanStarts.subarray(0, this.nSpans));
+    starts[this.nSpans] = this.count;
+    return { ids: this.spanIds.slice(0, this.nSpans), starts };
+  }
+
+  /**
+   * LETOR: the first row whose document id came earlier in its query (queries: rows [starts[k],
+   * starts[k + 1])), or -1; by the kernel (assembly/parse.ts firstRepeated), in the room keepRoom left.
+   */
+  firstRepeated(starts: Int32Array): number {
+    const nq = starts.length - 1;
+    let widest = 0;
+    for (let k = 0; k < nq; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
+    let size = 16;
+    while (size < 2 * widest) size *= 2;
+    const at = align(this.poolAt + this.poolCap + 16, 16);
+    const slots = align(at + 4 * (nq + 1), 16);
+    this.ensure(slots + 8 * size);
+    new Int32Array(this.memory.buffer, at, nq + 1).set(starts);
+    return this.kernel.firstRepeated(nq, at, this.offsetsAt, this.poolAt, slots);
+  }
+
   /** querySpans (rows.ts) of rows [0, k), by the kernel: a block's query ids as runs, as copies. */
   spans(k: number): QuerySpans {
     const at = align(this.poolAt + this.poolCap + 16, 16);
@@ -216,8 +277,10 @@ export class KernelRows extends RowsBuilder {
    * (`run`: TREC run lines, else qrels lines), `host.slowLine` for the lines it leaves. The bytes the
    * host is given stay as they are until the next call.
    */
-  parseLines(run: boolean, host: LineHost, buf: Uint8Array, p: number, end: number): void {
-    this.reserve(end - p);
+  parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number): void {
+    const run = format === "run";
+    const letor = format === "letor";
+    this.reserve(end - p, format === "letor" || format === "scores" ? 2 : 8);
     const len = end - p;
     const input = align(this.poolAt + this.poolCap + 16, 16);
     this.ensure(input + len + this.k.pad);
@@ -225,7 +288,8 @@ export class KernelRows extends RowsBuilder {
     bytes.set(buf.subarray(p, end), input);
     const k = this.k;
     const s = this.state;
-    const parse = run ? this.kernel.parseRunRows : this.kernel.parseQrelsRows;
+    const k0 = this.kernel;
+    const parse = run ? k0.parseRunRows : format === "qrels" ? k0.parseQrelsRows : letor ? k0.parseLetorRows : k0.parseScoreRows;
     const stop = input + len;
     let at = input;
     for (;;) {
@@ -233,8 +297,14 @@ export class KernelRows extends RowsBuilder {
       s[k.used >> 2] = this.used;
       s[k.line >> 2] = host.line;
       s[k.shift >> 2] = this.shift;
+      if (letor) {
+        const m = host.letorModes?.();
+        s[k.letor >> 2] = m ? k.letorKnown | (m.qid ? k.letorQid : 0) | (m.docid ? k.letorDocid : 0) : 0;
+      }
+      const before = this.count;
       at = parse(this.st, at, stop, this.qidAt, this.valueAt, this.offsetsAt, this.hashesAt, this.poolAt);
       this.count = s[k.rows >> 2];
+      if (letor && this.count > before) this.noteSpan(before, s[k.qidId >> 2]);
       this.used = s[k.used >> 2];
       host.line = s[k.line >> 2];
       if (run && s[k.tagStart >> 2] >= 0) host.tag?.(bytes, s[k.tagStart >> 2], s[k.tagEnd >> 2]);
@@ -251,7 +321,9 @@ export class KernelRows extends RowsBuilder {
       } else {
         // The parser's own code: it appends its row (if any) through add(), counts the line, and
         // throws the exact error for a bad one.
+        const before = this.count;
         at = host.slowLine(bytes, at);
+        if (letor && this.count > before) this.noteSpan(before, this.qid[before]);
       }
     }
   }

@@ -7,7 +7,8 @@ export {
 } from "./qrels.js";
 export { RunParser, type Run, type RunRows, type RunOf, type RunParserOptions } from "./run.js";
 export { lineOfRow, docidBytes, docidString, rowHash, type RowDocids, type RowLines } from "./rows.js";
-export { LetorParser, type Letor, type LetorParserOptions } from "./letor.js";
+export { LetorParser, type Letor, type LetorRows, type LetorOf, type LetorParserOptions } from "./letor.js";
+export type { QuerySpans } from "./rows.js";
 export { ScoresParser, type ScoresParserOptions } from "./scores.js";
 export { GroupParser, type GroupParserOptions } from "./group.js";
 export { JsonParser, type JsonParserOptions, type RowsKind, type RowsOf } from "./json.js";

@@ -28,16 +28,22 @@ import { LastId } from "./_last_id.js";
 import { hashBytes } from "./_fnv.js";
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
+import { KernelRows } from "./_kernel_rows.js";
+import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, LineParser, quote, SPACE, TAB } from "./_lines.js";
 import { numberProblem, parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
-export interface LetorParserOptions {
+export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
   /** Name used in error messages. */
   file: string;
   /** Interner for query ids. */
   qids: Interner;
-  /** Interner for the document ids found in `# docid = X` comments. */
-  docids: Interner;
+  /**
+   * Interner for the document ids found in `# docid = X` comments, or "per-row": each row keeps its
+   * id's bytes (no table of every id), the rows' query ids are kept as runs, and finish() returns
+   * LetorRows (the kernel's fast path reads the usual lines: assembly/parse.ts parseLetorRows).
+   */
+  docids: D;
   /**
    * The input's size, if known: once its first MiB is read, the document id interner makes room for
    * as many ids as the whole input will have at that rate, instead of doubling its way there.
@@ -58,6 +64,27 @@ export interface Letor {
   length: number;
 }
 
+/** The rows with document ids per row (`docids: "per-row"`), in file order. */
+export interface LetorRows {
+  /** The rows' query ids as runs (each query's rows one run when the file lists them together), or null when no line has `qid:`. */
+  spans: QuerySpans | null;
+  rel: Float64Array;
+  /** Each row's document id, bytes[offsets[i], offsets[i + 1]), or null when no line has a `docid = X` comment. */
+  docids: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
+  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  lines: RowLines;
+  length: number;
+  /** The interner the spans' query ids refer to. */
+  qidNames: Interner;
+  /**
+   * The first row whose document id came earlier in its query (queries: rows [starts[k], starts[k +
+   * 1])), or -1: in the kernel, where the ids are (letorRowsBatch's check).
+   */
+  firstRepeated(starts: Int32Array): number;
+}
+
+export type LetorOf<D extends Interner | "per-row"> = D extends "per-row" ? LetorRows : Letor;
+
 /** Whether the lines seen so far have a field: not yet known, all have it, none has it. */
 const UNKNOWN = 0;
 const PRESENT = 1;
@@ -71,11 +98,14 @@ const LOWER_Q = 113;
 const COLON = 58;
 const EQUALS = 61;
 
-export class LetorParser extends LineParser {
+export class LetorParser<D extends Interner | "per-row" = Interner> extends LineParser {
   private readonly qid = new Int32Column();
   private readonly rel = new Float64Column();
   private readonly docid = new Int32Column();
-  private readonly pending: IdBatch;
+  private readonly pending: IdBatch | null;
+  /** Per-row mode: the columns, in a kernel's memory. */
+  private readonly rows: KernelRows | null;
+  private readonly qidNames: Interner;
   private readonly lastQid: LastId;
   private qidMode = UNKNOWN;
   private qidModeLine = 0;
@@ -85,33 +115,57 @@ export class LetorParser extends LineParser {
   private docStart = -1;
   private docEnd = -1;
 
-  private readonly docids: Interner;
+  private readonly docids: Interner | null;
   private readonly expectedBytes: number;
   /** Bytes of lines parsed, until the interner's room is made (then -1). */
   private sampled = 0;
 
-  constructor(options: LetorParserOptions) {
+  constructor(options: LetorParserOptions<D>) {
     super(options.file);
+    this.qidNames = options.qids;
     this.lastQid = new LastId(options.qids);
-    this.docids = options.docids;
-    this.pending = new IdBatch(options.docids, this.docid);
+    const d = options.docids as Interner | "per-row";
+    this.docids = d === "per-row" ? null : d;
+    this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
+    this.rows = d === "per-row" ? new KernelRows(options.expectedBytes) : null;
     this.expectedBytes = options.expectedBytes ?? 0;
-    if (!(this.expectedBytes > 0)) this.sampled = -1;
+    if (!(this.expectedBytes > 0) || this.rows) this.sampled = -1;
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    if (this.rows !== null) return this.kernelLines(this.rows, buf, p, end);
     if (this.sampled >= SAMPLE_BYTES) this.makeRoom();
     else if (this.sampled >= 0) this.sampled += end - p;
-    while (p < end) {
-      this.lineStart = p;
-      let c = buf[p];
-      while (c === SPACE || c === TAB) c = buf[++p];
-      if (c === HASH) p = this.skipComment(buf, p);
-      else if (c === CR && buf[p + 1] === LF) p++;
-      else if (c !== LF) p = this.parseRow(buf, p);
-      this.line++;
-      p++;
-    }
+    while (p < end) p = this.oneLine(buf, p);
+  }
+
+  /** Parses the line at buf[p] (blank, comment or row); returns the index after its '\n'. */
+  private oneLine(buf: Uint8Array, p: number): number {
+    this.lineStart = p;
+    let c = buf[p];
+    while (c === SPACE || c === TAB) c = buf[++p];
+    if (c === HASH) p = this.skipComment(buf, p);
+    else if (c === CR && buf[p + 1] === LF) p++;
+    else if (c !== LF) p = this.parseRow(buf, p);
+    this.line++;
+    return p + 1;
+  }
+
+  /** Per-row mode: the kernel's fast path, oneLine for the lines it leaves (the first row among them). */
+  private kernelLines(rows: KernelRows, buf: Uint8Array, p: number, end: number): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const parser = this;
+    rows.parseLines("letor", {
+      get line() {
+        return parser.line;
+      },
+      set line(v: number) {
+        parser.line = v;
+      },
+      lastQid: this.lastQid,
+      slowLine: (bytes, at) => this.oneLine(bytes, at),
+      letorModes: () => (this.qidMode === UNKNOWN || this.docMode === UNKNOWN ? null : { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT }),
+    }, buf, p, end);
   }
 
   /**
@@ -120,14 +174,15 @@ export class LetorParser extends LineParser {
    * only: past it, the interner doubles as before.
    */
   private makeRoom(): void {
+    const docids = this.docids!;
     const scale = (1.05 * this.expectedBytes) / this.sampled;
-    const { bytes: pool } = this.docids.pool();
-    this.docids.reserve(Math.ceil(this.docids.size * scale), Math.ceil(pool.length * scale));
+    const { bytes: pool } = docids.pool();
+    docids.reserve(Math.ceil(docids.size * scale), Math.ceil(pool.length * scale));
     this.sampled = -1;
   }
 
   protected linesDone(buf: Uint8Array): void {
-    this.pending.flush(buf);
+    this.pending?.flush(buf);
     this.lastQid.release();
   }
 
@@ -144,6 +199,7 @@ export class LetorParser extends LineParser {
       if (label !== label) this.failNumber(buf, labelStart, p, "label");
     }
     while (c === SPACE || c === TAB) c = buf[++p];
+    let qid = 0;
 
     // qid:Q
     if (c === LOWER_Q && buf[p + 1] === LOWER_I && buf[p + 2] === LOWER_D && buf[p + 3] === COLON) {
@@ -157,7 +213,8 @@ export class LetorParser extends LineParser {
       while (c > SPACE && c !== HASH) c = buf[++p];
       if (p === qidStart) this.fail(fieldStart, `empty query id in "qid:"`);
       this.setMode(true);
-      this.qid.push(this.lastQid.get(buf, qidStart, p));
+      qid = this.lastQid.get(buf, qidStart, p);
+      if (this.rows === null) this.qid.push(qid);
     } else {
       if (this.qidMode === PRESENT) {
         this.fail(p, `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`);
@@ -187,8 +244,10 @@ export class LetorParser extends LineParser {
         this.docMode = PRESENT;
         this.docModeLine = this.line;
       }
-      this.pending.add(buf, this.docStart, this.docEnd, hashBytes(buf, this.docStart, this.docEnd));
+      if (this.rows !== null) this.rows.add(qid, buf, this.docStart, this.docEnd, label, this.line);
+      else this.pending!.add(buf, this.docStart, this.docEnd, hashBytes(buf, this.docStart, this.docEnd));
     } else {
+      if (this.rows !== null) this.rows.add(qid, buf, p, p, label, this.line);
       if (this.docMode === PRESENT) {
         this.fail(commentStart, `expected "# docid = <id>" at the end of the line, as on line ${this.docModeLine} (all lines or none must have one)`);
       }
@@ -197,7 +256,7 @@ export class LetorParser extends LineParser {
         this.docModeLine = this.line;
       }
     }
-    this.rel.push(label);
+    if (this.rows === null) this.rel.push(label);
     return p;
   }
 
@@ -290,14 +349,38 @@ export class LetorParser extends LineParser {
   }
 
   /** Parses the rest of the input and returns the rows. */
-  finish(): Letor {
+  finish(): LetorOf<D> {
     this.finishLines();
+    const rows = this.rows;
+    if (rows !== null) {
+      const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
+      // Room for letorRowsBatch's check of document ids twice in a query, in the kernel's memory:
+      // made now, as nothing may grow it once finish() hands out views of it.
+      const starts = spans?.starts ?? Int32Array.of(0, rows.count);
+      let widest = 0;
+      for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
+      let table = 16;
+      while (table < 2 * widest) table *= 2;
+      rows.keepRoom(4 * starts.length + 8 * table + 64);
+      const { value, docids, lines } = rows.finish();
+      const out: LetorRows = {
+        spans,
+        rel: value,
+        docids: this.docMode === PRESENT ? { bytes: docids.bytes, offsets: docids.offsets } : null,
+        lines,
+        length: value.length,
+        qidNames: this.qidNames,
+        firstRepeated: (s) => rows.firstRepeated(s),
+      };
+      return out as LetorOf<D>;
+    }
     const length = this.rel.length;
-    return {
+    const out: Letor = {
       qid: this.qidMode === PRESENT ? this.qid.finish() : null,
       rel: this.rel.finish(),
       docid: this.docMode === PRESENT ? this.docid.finish() : null,
       length,
     };
+    return out as LetorOf<D>;
   }
 }

@@ -236,7 +236,7 @@ export class QrelsParser<D extends DocidMode = Interner> extends LineParser {
   private parseRows(rows: KernelRows, buf: Uint8Array, p: number, end: number): void {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const parser = this;
-    rows.parseLines(false, {
+    rows.parseLines("qrels", {
       get line() {
         return parser.line;
       },

@@ -143,13 +143,14 @@ export class RowsBuilder {
   }
 
   /**
-   * Makes room for a range of `bytes` bytes of whole lines: at most bytes / 8 rows (no row's line is
-   * shorter than "q 0 d 1\n") and `bytes` bytes of ids (an id lies inside its line).
+   * Makes room for a range of `bytes` bytes of whole lines: at most bytes / `shortestLine` rows (8: no
+   * TREC line is shorter than "q 0 d 1\n"; a prediction or a LETOR label alone is 2, "1\n") and
+   * `bytes` bytes of ids (an id lies inside its line).
    */
-  reserve(bytes: number): void {
+  reserve(bytes: number, shortestLine = 8): void {
     const before = this.bytesSeen;
     this.bytesSeen += bytes;
-    const rows = this.count + (bytes >> 3) + 1;
+    const rows = this.count + Math.floor(bytes / shortestLine) + 1;
     const poolBytes = this.used + bytes;
     const rowCap = rows > this.qid.length ? this.capacity(rows, this.count, this.qid.length, before, 1024) : this.qid.length;
     const poolCap = poolBytes > this.pool.length ? this.capacity(poolBytes, this.used, this.pool.length, before, 65536) : this.pool.length;

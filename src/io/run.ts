@@ -208,7 +208,7 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
   private parseRows(rows: KernelRows, buf: Uint8Array, p: number, end: number): void {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const parser = this;
-    rows.parseLines(true, {
+    rows.parseLines("run", {
       get line() {
         return parser.line;
       },

@@ -12,36 +12,42 @@
  * p.finish(); // Float64Array [0.5, -1.25]
  * ```
  */
-import { Float64Column } from "./columns.js";
-import { CR, LF, LineParser } from "./_lines.js";
-import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+import { KernelRows } from "./_kernel_rows.js";
+import { LastId } from "./_last_id.js";
+import { Interner } from "./interner.js";
+import { LineParser } from "./_lines.js";
+import { parseFinite } from "./_number.js";
 
 export interface ScoresParserOptions {
   /** Name used in error messages. */
   file: string;
+  /** The input's size, if known: the scores' column is sized from it once a sample is read. */
+  expectedBytes?: number;
 }
 
 export class ScoresParser extends LineParser {
-  private readonly score = new Float64Column();
+  /** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
+  private readonly rows: KernelRows;
+  private readonly none = new LastId(new Interner());
 
   constructor(options: ScoresParserOptions) {
     super(options.file);
+    this.rows = new KernelRows(options.expectedBytes);
   }
 
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    while (p < end) {
-      // Fast path: a plain decimal number and the end of the line; slowLine handles the rest.
-      const v = scanDecimal(buf, p);
-      const q = scannedEnd();
-      const c = buf[q];
-      if (v === v && (c === LF || (c === CR && buf[q + 1] === LF))) {
-        this.score.push(v);
-        this.line++;
-        p = c === LF ? q + 1 : q + 2;
-      } else {
-        p = this.slowLine(buf, p);
-      }
-    }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const parser = this;
+    this.rows.parseLines("scores", {
+      get line() {
+        return parser.line;
+      },
+      set line(v: number) {
+        parser.line = v;
+      },
+      lastQid: this.none,
+      slowLine: (bytes, at) => this.slowLine(bytes, at),
+    }, buf, p, end);
   }
 
   /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
@@ -55,15 +61,15 @@ export class ScoresParser extends LineParser {
       const e = f[2 * n - 1];
       const v = parseFinite(buf, s, e);
       if (v !== v) this.failNumber(buf, s, e, "score");
-      this.score.push(v);
+      this.rows.add(0, buf, s, s, v, this.line);
     }
     this.line++;
     return next;
   }
 
-  /** Parses the rest of the input and returns the scores in file order. */
+  /** Parses the rest of the input and returns the scores in file order (a view of the parser's memory). */
   finish(): Float64Array {
     this.finishLines();
-    return this.score.finish();
+    return this.rows.finish().value;
   }
 }

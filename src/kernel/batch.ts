@@ -15,10 +15,11 @@ export interface Batch {
   readonly judgedOffsets: Int32Array | null;
   readonly judged: Float64Array | null;
   /**
-   * For trec_eval's tie order (document id descending): each row's entry in `pool`. Null: equal
+   * For trec_eval's tie order (document id descending): each row's entry in `pool`, or "rows" when
+   * row i's is entry i (a LETOR file read per row: no array of a row's own number). Null: equal
    * scores keep row order, which is input order (grouping and joining keep it within a query).
    */
-  readonly docids: Int32Array | null;
+  readonly docids: Int32Array | "rows" | null;
   /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
   /**
@@ -77,6 +78,11 @@ export interface InPlace {
   readonly poolBytes: number;
   readonly poolOffsets: number;
   readonly top: number;
+}
+
+/** Row `row`'s entry in the batch's pool (its docids). */
+export function docidEntry(docids: Int32Array | "rows", row: number): number {
+  return docids === "rows" ? row : docids[row];
 }
 
 /**

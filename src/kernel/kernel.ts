@@ -3,7 +3,7 @@ import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../options.js";
-import { extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
+import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
 import { kernelModule } from "./module.js";
 
 /** The kernel's exports (assembly/index.ts is the ABI). */
@@ -38,6 +38,8 @@ const MAX_MEMORY = 4 * 1024 ** 3;
  * cache when the kernel reads it after the copy.
  */
 const BLOCK_BYTES = 1024 ** 2;
+/** A document-id pool of at most this many bytes is laid out whole, once per call; larger ones a block's entries at a time. */
+const POOL_WHOLE = 4 << 20;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 
@@ -265,7 +267,7 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: n
  * per measure, index = query. A batch in a kernel's memory (`inPlace`) is evaluated there when what
  * the evaluation lays out fits; any other is copied into this call's kernel in blocks.
  */
-export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES): Float64Array[] {
+export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE): Float64Array[] {
   const div = batch.diversity;
   const needsSubtopics = measures.find((m) => m.family.diversity);
   if (needsSubtopics && !div) {
@@ -287,11 +289,15 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   // Laid out once: the discount table, the gain table, the specs, the document-id pool.
   const { maxN, maxJ } = extents(batch);
   const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
+  // The document ids' pool: whole when small; else each block's ids only, where they are a range of
+  // entries (a join's rows, a LETOR file's), so a pool of GBs is never copied whole.
   let poolBytes = 0;
   let poolOffsets = 0;
-  if (batch.docids && batch.pool) {
-    poolBytes = kernel.put(batch.pool.bytes);
-    poolOffsets = kernel.put(batch.pool.offsets);
+  const pool = batch.docids && batch.pool ? batch.pool : null;
+  const wholePool = pool !== null && pool.bytes.length <= poolWhole;
+  if (wholePool) {
+    poolBytes = kernel.put(pool.bytes);
+    poolOffsets = kernel.put(pool.offsets);
   }
   const blockStart = kernel.mark;
 
@@ -329,6 +335,57 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       judged = kernel.alloc((j1 - j0) * 8);
     }
     const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
+    // A large pool: the block's entries only, a range [lo, hi] of them where they are one (rows then
+    // name entry id - lo), else gathered one by one (rows then name their position in the block).
+    let blockPoolBytes = poolBytes;
+    let blockPoolOffsets = poolOffsets;
+    let idBase = 0;
+    let gathered = false;
+    if (pool && !wholePool) {
+      const ids = batch.docids!;
+      let lo = 0x7fffffff;
+      let hi = -1;
+      if (ids === "rows") {
+        lo = r0;
+        hi = r1 - 1;
+      } else {
+        for (let i = r0; i < r1; i++) {
+          const d = ids[i];
+          if (d < lo) lo = d;
+          if (d > hi) hi = d;
+        }
+      }
+      if (hi < lo) lo = hi = 0;
+      gathered = hi - lo > 4 * (r1 - r0) + 1024;
+      const entries = gathered ? r1 - r0 : hi - lo + 1;
+      let size = 0;
+      if (gathered) for (let i = r0; i < r1; i++) size += pool.offsets[docidEntry(ids, i) + 1] - pool.offsets[docidEntry(ids, i)];
+      else size = pool.offsets[hi + 1] - pool.offsets[lo];
+      blockPoolOffsets = kernel.alloc((entries + 1) * 4);
+      const o = kernel.i32(blockPoolOffsets, entries + 1);
+      if (gathered) {
+        for (let i = 0, at = 0; i < entries; i++) {
+          const e = docidEntry(ids, r0 + i);
+          o[i] = at;
+          at += pool.offsets[e + 1] - pool.offsets[e];
+        }
+        o[entries] = size;
+      } else {
+        const b0 = pool.offsets[lo];
+        for (let i = 0; i <= entries; i++) o[i] = pool.offsets[lo + i] - b0;
+        idBase = lo;
+      }
+      blockPoolBytes = kernel.alloc(size + 16);
+      const bytes = kernel.u8(blockPoolBytes, size);
+      if (gathered) {
+        for (let i = 0, at = 0; i < entries; i++) {
+          const s = pool.offsets[docidEntry(ids, r0 + i)];
+          const e = pool.offsets[docidEntry(ids, r0 + i) + 1];
+          bytes.set(pool.bytes.subarray(s, e), at);
+          at += e - s;
+        }
+      } else bytes.set(pool.bytes.subarray(pool.offsets[lo], pool.offsets[hi + 1]));
+    }
     const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ, setup.gains.table.length));
     const out = kernel.alloc(ns * n * 8);
 
@@ -343,9 +400,16 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       for (let q = 0; q <= n; q++) j[q] = jo[from + q] - j0;
       kernel.f64(judged, j1 - j0).set(batch.judged.subarray(j0, j1));
     }
-    if (batch.docids) kernel.i32(rowDocids, r1 - r0).set(batch.docids.subarray(r0, r1));
+    if (batch.docids) {
+      const d = kernel.i32(rowDocids, r1 - r0);
+      const ids = batch.docids;
+      if (gathered) for (let i = 0; i < r1 - r0; i++) d[i] = i;
+      else if (ids === "rows") for (let i = 0; i < r1 - r0; i++) d[i] = r0 + i - idBase;
+      else if (idBase === 0) d.set(ids.subarray(r0, r1));
+      else for (let i = 0; i < r1 - r0; i++) d[i] = ids[r0 + i] - idBase;
+    }
 
-    configure(kernel, setup, options, rowDocids, poolBytes, poolOffsets, scratch, block.maxN, block.maxJ);
+    configure(kernel, setup, options, rowDocids, blockPoolBytes, blockPoolOffsets, scratch, block.maxN, block.maxJ);
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, setup.specs[0], setup.specs[1], setup.specs[2], setup.specs[3], out);
 

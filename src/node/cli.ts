@@ -279,26 +279,26 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   // LETOR's parsers are loaded for this mode only.
-  const [{ GroupParser }, { LetorParser }, { ScoresParser }, { letorBatch }] = await Promise.all([
+  const [{ GroupParser }, { LetorParser }, { ScoresParser }, { letorRowsBatch }] = await Promise.all([
     import("../io/group.js"), import("../io/letor.js"), import("../io/scores.js"), import("../pipeline/letor.js"),
   ]);
   const qidNames = new Interner();
-  const docidNames = new Interner();
   const letorFile = args.letor!;
-  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: docidNames, expectedBytes: await inputSize(letorFile) });
+  // Document ids kept per row (no table of every id), read by the kernel's fast path.
+  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: "per-row", expectedBytes: await inputSize(letorFile) });
   await readInto(letorFile, letorParser, progress);
   const data = letorParser.finish();
-  const scoresParser = new ScoresParser({ file: nameOf(args.scores) });
+  const scoresParser = new ScoresParser({ file: nameOf(args.scores), expectedBytes: await inputSize(args.scores) });
   await readInto(args.scores, scoresParser, progress);
   let groups: LetorInput["groups"];
-  // No rows at all: letorBatch says so, before asking for groups the file does not need.
-  if (!data.qid && data.length > 0) {
+  // No rows at all: letorRowsBatch says so, before asking for groups the file does not need.
+  if (!data.spans && data.length > 0) {
     if (args.query === undefined) throw new RankevalError("bad-input", `${nameOf(letorFile)} has no qid: fields; give the query group sizes with --query FILE`);
     const groupParser = new GroupParser({ file: nameOf(args.query) });
     await readInto(args.query, groupParser, progress);
     groups = { sizes: groupParser.finish(), file: nameOf(args.query) };
   }
-  const { batch, qids } = letorBatch({ data, file: nameOf(letorFile), qidNames, docidNames, score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
+  const { batch, qids } = letorRowsBatch({ data, file: nameOf(letorFile), score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
   const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");

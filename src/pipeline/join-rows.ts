@@ -364,7 +364,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   const scores = float64Room(old?.scores, rows);
   const labels = float64Room(old?.labels, rows);
   const judged = float64Room(old?.judged, judgedRows);
-  const docids = int32Room(old?.docids, rows);
+  const docids = int32Room(old?.docids === "rows" ? null : old?.docids, rows);
 
   // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
   // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.

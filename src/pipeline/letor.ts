@@ -2,7 +2,7 @@
 // page check that the files agree and find each row's query (its qid: field, or else the group sizes).
 import { RankevalError } from "../errors.js";
 import { groupRows } from "./group.js";
-import type { Interner, Letor } from "../io/index.js";
+import type { Interner, Letor, LetorRows } from "../io/index.js";
 import type { Batch } from "../kernel/batch.js";
 
 export interface LetorInput {
@@ -59,6 +59,89 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
   // Grouped: row i stays row i, so the interned ids are the tie keys, and the interner's bytes the pool.
   const named = qids.map((q) => name(q as number));
   return { batch: docid ? { ...batch, docids: docid, pool: input.docidNames.pool() } : batch, qids: named };
+}
+
+/** letorBatch's input with the LETOR file read per row (LetorParser's `docids: "per-row"`). */
+export interface LetorRowsInput {
+  data: LetorRows;
+  file: string;
+  score: Float64Array;
+  scoresFile: string;
+  groups?: { sizes: Int32Array; file: string };
+}
+
+/**
+ * letorBatch for a LETOR file read per row: no table of every document id. Queries whose rows are
+ * together (as LETOR files list them) are used in place: the batch's labels are the parser's, its
+ * scores the predictions', its document ids the rows' own, checked for a document twice in a query
+ * by the kernel; queries scattered over the file go through groupRows as letorBatch's do.
+ */
+export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: string[] } {
+  const { data, file, score, scoresFile, groups } = input;
+  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
+  if (score.length !== data.length) {
+    throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
+  }
+  let starts: Int32Array;
+  let names: string[];
+  let together = true;
+  if (data.spans) {
+    const { ids } = data.spans;
+    starts = data.spans.starts;
+    const seen = new Uint8Array(data.qidNames.size);
+    for (let k = 0; k < ids.length && together; k++) {
+      together = !seen[ids[k]];
+      seen[ids[k]] = 1;
+    }
+    names = together ? data.qidNames.stringsOf(Array.from(ids)) : [];
+  } else {
+    if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
+    let total = 0;
+    for (const size of groups.sizes) total += size;
+    if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
+    // Queries are named by their group's position: 0, 1, 2, ...
+    starts = new Int32Array(groups.sizes.length + 1);
+    groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
+    names = Array.from(groups.sizes, (_, g) => String(g));
+  }
+  const docs = data.docids;
+  if (!together) {
+    // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them.
+    const { ids } = data.spans!;
+    const qid = new Array<string>(data.length);
+    for (let k = 0; k < ids.length; k++) qid.fill(data.qidNames.stringOf(ids[k]), data.spans!.starts[k], data.spans!.starts[k + 1]);
+    let docid: string[] | undefined;
+    if (docs) {
+      const decoder = new TextDecoder();
+      docid = Array.from({ length: data.length }, (_, i) => decoder.decode(docs.bytes.subarray(docs.offsets[i], docs.offsets[i + 1])));
+      // A document twice in one query, said as letorBatch says it.
+      const seen = new Set<string>();
+      for (let i = 0; i < qid.length; i++) {
+        const key = `${qid[i]}\u0000${docid[i]}`;
+        if (seen.has(key)) throw new RankevalError("bad-input", `${file}: document ${JSON.stringify(docid[i])} appears twice in query ${JSON.stringify(qid[i])}`);
+        seen.add(key);
+      }
+    }
+    const { batch, qids } = groupRows({ qid, score, rel: data.rel, ...(docid ? { docid } : {}) });
+    return { batch, qids: qids as string[] };
+  }
+  if (docs) {
+    // A document twice in one query: trec_eval refuses it, and its tie order would be undefined.
+    const twice = data.firstRepeated(starts);
+    if (twice >= 0) {
+      let q = 0;
+      while (starts[q + 1] <= twice) q++;
+      const doc = new TextDecoder().decode(docs.bytes.subarray(docs.offsets[twice], docs.offsets[twice + 1]));
+      throw new RankevalError("bad-input", `${file}: document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(names[q])}`);
+    }
+  }
+  // Every row in place: row i is entry i of the document ids ("rows"). Labels and scores were
+  // checked finite by their parsers.
+  const batch: Batch = {
+    numQueries: starts.length - 1, offsets: starts, scores: score, labels: data.rel, judgedOffsets: null, judged: null,
+    docids: docs ? "rows" : null, pool: docs ? { bytes: docs.bytes, offsets: docs.offsets } : null,
+  };
+  return { batch, qids: names };
 }
 
 /** Whether each query's rows are together. */

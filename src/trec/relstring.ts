@@ -2,7 +2,7 @@
  * trec_eval's relstring (m_relstring.c): the labels of a query's first n ranked documents, one
  * character each. Computed here, from the batch, not by the kernel (it is a string). Browser-safe.
  */
-import type { Batch } from "../kernel/batch.js";
+import { docidEntry, type Batch } from "../kernel/batch.js";
 
 /**
  * Rows of query q in ranking order, the first min(n, N) of them: score descending; equal scores by
@@ -23,10 +23,12 @@ export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
     if (s[a] !== s[b]) return s[a] > s[b];
     if (ids && pool) {
       const bytes = pool.bytes;
-      let i = pool.offsets[ids[a]];
-      const ie = pool.offsets[ids[a] + 1];
-      let j = pool.offsets[ids[b]];
-      const je = pool.offsets[ids[b] + 1];
+      const ea = docidEntry(ids, a);
+      const eb = docidEntry(ids, b);
+      let i = pool.offsets[ea];
+      const ie = pool.offsets[ea + 1];
+      let j = pool.offsets[eb];
+      const je = pool.offsets[eb + 1];
       for (; i < ie && j < je; i++, j++) if (bytes[i] !== bytes[j]) return bytes[i] > bytes[j];
       if (ie - i !== je - j) return ie - i > je - j; // the longer id is greater, so ranks first
     }

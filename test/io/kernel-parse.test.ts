@@ -5,8 +5,12 @@
 // rest to Number() itself.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
-import { docidString, Interner, lineOfRow, QrelsParser, RunParser } from "../../src/io/index.js";
+import { InputError, RankevalError } from "../../src/errors.js";
+import { docidString, Interner, LetorParser, lineOfRow, QrelsParser, RunParser } from "../../src/io/index.js";
+import { parseMeasures } from "../../src/measures/resolve.js";
+import { explicitOptions } from "../../src/options.js";
+import { evaluateBatch } from "../../src/pipeline/evaluate.js";
+import { letorBatch, letorRowsBatch } from "../../src/pipeline/letor.js";
 import { querySpans, rowHash } from "../../src/io/rows.js";
 import { bytes, parseChunks } from "./_helpers.js";
 
@@ -232,5 +236,126 @@ describe("numbers read in the kernel are Number()'s, bit for bit", () => {
     ];
     for (const t of edges) same(score(t), t);
     for (const t of ["0", "-0", "+7", "-123456789012345", "1234567890123456", "-1234567890123456789", "007"]) same(label(t), t);
+  });
+});
+
+describe("LETOR read per row (the kernel's fast path) reads what the interner mode reads", () => {
+  /** The per-row parse, ids as strings; or the InputError's message. */
+  function letorRows(chunks: Uint8Array[]): unknown {
+    try {
+      const qids = new Interner();
+      const p = new LetorParser({ file: "in.txt", qids, docids: "per-row" });
+      for (const c of chunks) p.push(c);
+      const r = p.finish();
+      const qid: string[] | null = r.spans ? new Array(r.length) : null;
+      if (r.spans && qid) for (let k = 0; k < r.spans.ids.length; k++) qid.fill(qids.stringOf(r.spans.ids[k]), r.spans.starts[k], r.spans.starts[k + 1]);
+      const d = r.docids;
+      const docid = d ? Array.from({ length: r.length }, (_, i) => new TextDecoder().decode(d.bytes.subarray(d.offsets[i], d.offsets[i + 1]))) : null;
+      return { rows: { qid, rel: Array.from(r.rel), docid, length: r.length }, lines: Array.from({ length: r.length }, (_, i) => lineOfRow(r.lines, i)) };
+    } catch (e) {
+      if (e instanceof InputError) return { error: e.message };
+      throw e;
+    }
+  }
+  function same(text: string | Uint8Array, cuts: number[] = []): unknown {
+    const b = typeof text === "string" ? bytes(text) : text;
+    const whole = letorRows([b]) as { rows?: unknown; error?: string };
+    let other: { rows?: unknown; error?: string };
+    try {
+      other = { rows: parseChunks("letor", [b]) };
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      other = { error: e.message };
+    }
+    expect(whole.error ?? whole.rows, JSON.stringify(new TextDecoder().decode(b))).toEqual(other.error ?? other.rows);
+    for (const cut of cuts) {
+      const at = Math.floor(cut * (b.length + 1));
+      const two = letorRows([b.subarray(0, at), b.subarray(at)]);
+      if (JSON.stringify(two) !== JSON.stringify(whole)) expect(two, `split at ${at}`).toEqual(whole);
+    }
+    return whole;
+  }
+  const value = fc.oneof(numArb, fc.constantFrom("0.5", "-1.25", "3", "nan", "inf", "1e-3", ".5", "5.", "-0"));
+  const feature = fc.tuple(fc.oneof(fc.nat(300).map(String), fc.constantFrom("x", "")), value).map(([i, v]) => `${i}:${v}`);
+  const lineArbL = fc
+    .tuple(
+      fc.oneof(fc.integer({ min: -2, max: 4 }).map(String), fc.constantFrom("0.5", "x", "1e1")),
+      fc.constantFrom(" qid:", "\tqid:", " qid:", " "),
+      idArb,
+      fc.array(fc.tuple(sepArb, feature), { maxLength: 8 }),
+      fc.oneof(fc.constant(""), idArb.map((d) => ` #docid = ${d}`), idArb.map((d) => `\t# docid=${d} extra words`), fc.constant(" # a comment")),
+    )
+    .map(([label, q, id, fs, comment]) => `${label}${q}${q === " " ? "" : id}${fs.map(([s, f]) => s + f).join("")}${comment}`);
+  const fileArbL = fc.array(fc.tuple(lineArbL, eolArb, fc.boolean()), { maxLength: 12 }).map((lines) => {
+    let prev = "";
+    return lines
+      .map(([l, e, repeat]) => {
+        // Most lines repeat the line before's query (the kernel's fast path).
+        const line = repeat && prev ? l.replace(/qid:\S*/, prev) : l;
+        prev = /qid:\S*/.exec(line)?.[0] ?? prev;
+        return line + e;
+      })
+      .join("");
+  });
+  it("random files (labels, qid: or none, features of every form, docid comments or none, long lines, bad bytes), whole and split", () => {
+    fc.assert(
+      fc.property(fileArbL, fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }), (text, cuts) => {
+        same(text, cuts);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("random bytes mutated into valid files", () => {
+    fc.assert(
+      fc.property(fileArbL, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), (text, edits) => {
+        const b = bytes(text);
+        for (const [at, byte] of edits) if (b.length) b[at % b.length] = byte;
+        same(b, [0.5]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+  it("the usual lines, every split: qid and docid, query ids that change, CRLF, a comment line", () => {
+    const text = "2 qid:1 1:0.5 2:-1.25 #docid = d1\n0 qid:1 1:0 2:3 #docid = d2\r\n# a comment\n1 qid:10 1:.5 #docid = d3\n3 qid:10 5:1 7:2.25 # docid = d4 more\n";
+    const b = bytes(text);
+    const whole = same(text);
+    expect(whole).toMatchObject({ rows: { length: 4 } });
+    for (let i = 0; i <= b.length; i++) expect(letorRows([b.subarray(0, i), b.subarray(i)]), `split at ${i}`).toEqual(whole);
+  });
+});
+
+describe("letorRowsBatch: the batch letorBatch makes, from rows read per row", () => {
+  it("equals letorBatch's evaluation, and its errors, on random files", () => {
+    const line = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom("q1", "q2", "q10"), fc.constantFrom("a", "b", "c", "d", "e")).map(([l, q, d]) => `${l} qid:${q} 1:0.5 #docid = ${d}`);
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 25 }), fc.boolean(), (lines, sorted) => {
+        if (sorted) lines.sort((a, b) => (a.split(" ")[1] < b.split(" ")[1] ? -1 : a.split(" ")[1] > b.split(" ")[1] ? 1 : 0));
+        const text = bytes(lines.join("\n") + "\n");
+        const score = Float64Array.from(lines, (_, i) => ((i * 7) % 5) / 4);
+        const outcome = (perRow: boolean) => {
+          try {
+            let batch, qids;
+            if (perRow) {
+              const p = new LetorParser({ file: "l.txt", qids: new Interner(), docids: "per-row" });
+              p.push(text);
+              ({ batch, qids } = letorRowsBatch({ data: p.finish(), file: "l.txt", score, scoresFile: "s.txt" }));
+            } else {
+              const qidNames = new Interner();
+              const docidNames = new Interner();
+              const p = new LetorParser({ file: "l.txt", qids: qidNames, docids: docidNames });
+              p.push(text);
+              ({ batch, qids } = letorBatch({ data: p.finish(), file: "l.txt", qidNames, docidNames, score, scoresFile: "s.txt" }));
+            }
+            const r = evaluateBatch(batch, qids, parseMeasures("map ndcg@3 mrr"), explicitOptions({ ties: "docid" }), 0, 0);
+            return { qids: r.qids, values: r.values };
+          } catch (e) {
+            if (e instanceof RankevalError) return { error: e.message };
+            throw e;
+          }
+        };
+        expect(outcome(true)).toEqual(outcome(false));
+      }),
+      { numRuns: RUNS },
+    );
   });
 });
