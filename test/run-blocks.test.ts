@@ -64,7 +64,7 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
         sent = rows.qidNames.size;
         if (rows.score.buffer === given) reused++;
         const moved = structuredClone(block, { transfer: transferables(block) });
-        expect(block.rows.qid.byteLength + block.rows.docids.bytes.byteLength + block.newQids.offsets.byteLength).toBe(0); // moved, not copied
+        expect(block.rows.score.byteLength + block.rows.docids.bytes.byteLength + block.rows.spans.ids.byteLength + block.newQids.offsets.byteLength).toBe(0); // moved, not copied
         joiner.add(arrival.rows(moved));
         const buffer = moved.rows.score.buffer;
         if (recycle) spare = structuredClone(buffer, { transfer: [buffer] });
@@ -108,6 +108,26 @@ describe("RunBlocks", () => {
     }
     // Small blocks really are blocks: whole queries, handed over as they end.
     expect(inBlocks(QRELS, RUN, 1, 1).blocks).toEqual([3, 4, 0, 2, 3]);
+  });
+
+  it("makes a block's qid column from its runs of query ids when read, as the whole file's", () => {
+    const qids = new Interner();
+    const text = bytes(RUN);
+    const whole = new RunParser({ file: "run.txt", qids, docids: "per-row" });
+    whole.push(text);
+    const want = Array.from(whole.finish().qid);
+    const got: number[] = [];
+    const p = new RunParser({ file: "run.txt", qids, docids: "per-row" });
+    for (let i = 0; i < text.length; i += 7) {
+      p.push(text.subarray(i, i + 7));
+      const rows = p.takeQueries(2);
+      if (rows) {
+        expect(Object.keys(rows)).not.toContain("qid"); // not made until read
+        got.push(...rows.qid);
+      }
+    }
+    got.push(...p.finish().qid);
+    expect(got).toEqual(want);
   });
 
   it("equals the whole file on random grouped runs (fast-check)", () => {

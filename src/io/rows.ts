@@ -78,6 +78,27 @@ export function querySpans(qid: Int32Array, n: number): QuerySpans {
   return { ids, starts };
 }
 
+/**
+ * Gives `rows` a `qid` column made from its spans when first read (and kept): a block of a run handed
+ * between threads carries its query ids as runs only, 4 bytes a row less to copy and move, and the
+ * loops over its queries read the runs; only a reader of the column pays for it.
+ */
+export function lazyQid<T extends object>(rows: T, spans: QuerySpans, n: number): T & { qid: Int32Array } {
+  let qid: Int32Array | null = null;
+  Object.defineProperty(rows, "qid", {
+    get(): Int32Array {
+      if (!qid) {
+        qid = new Int32Array(n);
+        for (let k = 0; k < spans.ids.length; k++) qid.fill(spans.ids[k], spans.starts[k], spans.starts[k + 1]);
+      }
+      return qid;
+    },
+    enumerable: false,
+    configurable: true,
+  });
+  return rows as T & { qid: Int32Array };
+}
+
 /** The 1-based line number of a row. */
 export function lineOfRow(lines: RowLines, row: number): number {
   const rows = lines.rows;
@@ -223,23 +244,26 @@ export class RowsBuilder {
    * to another thread in one piece and can come back to be written over by a later block (`into`:
    * one such buffer, used when large enough; fresh pages cost a fault each on first write).
    */
-  take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines } {
+  take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines };
+  take(k: number, into: ArrayBuffer | undefined, withQid: false): { qid: null; value: Float64Array; docids: RowDocids; lines: RowLines };
+  take(k: number, into?: ArrayBuffer, withQid = true): { qid: Int32Array | null; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const cut = this.offsets[k];
     // Stretches (see RowLines) that start before row k go with the block; the one holding row k also
     // stays, renumbered: line = row + shift, so a row moving from r to r - k keeps its line with shift + k.
     let s = 1;
     while (s < this.nShifts && this.lineRows[s] <= k) s++;
-    const need = 8 * k + 4 * k + 4 * (k + 1) + 4 * k + cut + 8;
+    const q = withQid ? 4 * k : 0;
+    const need = 8 * k + q + 4 * (k + 1) + 4 * k + cut + 8;
     // A new buffer has room for a tenth more: the next blocks, a little larger, fit in it when it comes back.
     const buf = into && into.byteLength >= need ? into : new ArrayBuffer(Math.ceil(need * 1.1));
     const value = new Float64Array(buf, 0, k);
-    const qid = new Int32Array(buf, 8 * k, k);
-    const offsets = new Int32Array(buf, 12 * k, k + 1);
-    const hashes = new Int32Array(buf, 16 * k + 4, k);
-    const bytes = new Uint8Array(buf, 20 * k + 4, cut);
+    const qid = withQid ? new Int32Array(buf, 8 * k, k) : null;
+    const offsets = new Int32Array(buf, 8 * k + q, k + 1);
+    const hashes = new Int32Array(buf, 12 * k + q + 4, k);
+    const bytes = new Uint8Array(buf, 16 * k + q + 4, cut);
     value.set(this.value.subarray(0, k));
-    qid.set(this.qid.subarray(0, k));
+    qid?.set(this.qid.subarray(0, k));
     offsets.set(this.offsets.subarray(0, k + 1));
     hashes.set(this.hashes.subarray(0, k));
     bytes.set(this.pool.subarray(0, cut));

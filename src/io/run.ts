@@ -27,7 +27,7 @@ import { IdBatch } from "./_batch.js";
 import { LastId } from "./_last_id.js";
 import type { DocidMode } from "./qrels.js";
 import { KernelRows } from "./_kernel_rows.js";
-import type { QuerySpans, RowDocids, RowLines } from "./rows.js";
+import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
 import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
 import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
 import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
@@ -280,7 +280,8 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
    * null before that. Meant for runs that list each query's rows together, as rankers write them:
    * a caller evaluating blocks as they come must itself check that a query does not come back.
    * `into`: gives a buffer of an earlier block, written over if large enough (RowsBuilder.take);
-   * asked only when a block is taken.
+   * asked only when a block is taken. The block's qid column is made from its spans when first read
+   * (rows.ts lazyQid): not copied, nor moved with the block to another thread.
    */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
@@ -292,8 +293,8 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     while (k > 0 && qid[k - 1] === last) k--;
     if (k === 0) return null; // one query so far: wait for its end
     const spans = rows.spans(k);
-    const { qid: q, value, docids, lines } = rows.take(k, into?.());
-    return { qid: q, docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames, spans };
+    const { value, docids, lines } = rows.take(k, into?.(), false);
+    return lazyQid({ docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames, spans }, spans, k);
   }
 
   /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */

@@ -21,7 +21,7 @@
 import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import { lineOfRow, querySpans } from "../io/rows.js";
+import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../trec/format.js";
 import type { Evaluated } from "./evaluate-block.js";
 import { mergeBlocks } from "./merge.js";
@@ -213,7 +213,8 @@ export function parsedBlocks(file: string, read: (sink: RunBlockParser) => Promi
  * interned since its previous block, ids `first` to `first + count - 1`.
  */
 export interface PortableBlock {
-  rows: Omit<RunRows, "qidNames" | "file">;
+  /** The rows but their query ids, which travel as runs (spans): the receiver makes the column when read (rows.ts lazyQid). */
+  rows: Omit<RunRows, "qidNames" | "file" | "qid" | "spans"> & { spans: NonNullable<RunRows["spans"]> };
   newQids: { first: number; bytes: Uint8Array; offsets: Int32Array };
 }
 
@@ -222,15 +223,15 @@ export function portableBlock(rows: RunRows, first: number): PortableBlock {
   const { bytes, offsets } = rows.qidNames.pool();
   const base = offsets[first];
   const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
-  const { qidNames: _, file: __, ...columns } = rows;
+  // Named one by one: the qid column is not read (where it is made from the spans, reading it makes it).
+  const columns = { docids: rows.docids, score: rows.score, runTag: rows.runTag, lines: rows.lines, length: rows.length, spans: rows.spans ?? querySpans(rows.qid, rows.length) };
   return { rows: columns, newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets } };
 }
 
 /** The buffers a PortableBlock hands over. */
 export function transferables(b: PortableBlock): ArrayBuffer[] {
   const { rows, newQids } = b;
-  const arrays = [rows.qid, rows.score, rows.docids.bytes, rows.docids.offsets, rows.docids.hashes, rows.lines.rows, rows.lines.shifts, newQids.bytes, newQids.offsets];
-  if (rows.spans) arrays.push(rows.spans.ids, rows.spans.starts);
+  const arrays = [rows.score, rows.docids.bytes, rows.docids.offsets, rows.docids.hashes, rows.lines.rows, rows.lines.shifts, newQids.bytes, newQids.offsets, rows.spans.ids, rows.spans.starts];
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
@@ -253,17 +254,11 @@ export class PortableBlocks {
       this.ids = grown;
     }
     for (let k = 0; k < count; k++) this.ids[first + k] = this.qids.intern(bytes, offsets[k], offsets[k + 1]);
-    const qid = b.rows.qid;
+    // The runs' ids translated; the qid column made from them if read (lazyQid).
     const ids = this.ids;
     const spans = b.rows.spans;
-    if (spans) {
-      // A run of rows at a time: a fill per query, not a lookup per row.
-      for (let k = 0; k < spans.ids.length; k++) {
-        const id = (spans.ids[k] = ids[spans.ids[k]]);
-        qid.fill(id, spans.starts[k], spans.starts[k + 1]);
-      }
-    } else for (let i = 0; i < qid.length; i++) qid[i] = ids[qid[i]];
-    return { ...b.rows, qidNames: this.qids, file: this.file };
+    for (let k = 0; k < spans.ids.length; k++) spans.ids[k] = ids[spans.ids[k]];
+    return lazyQid({ ...b.rows, qidNames: this.qids, file: this.file }, spans, b.rows.length);
   }
 }
 

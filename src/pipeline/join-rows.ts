@@ -125,7 +125,7 @@ interface QueryGroups extends Groups {
   queries: number[];
 }
 
-function groupByQuery(qid: Int32Array, n: number, numQids: number, spans?: QuerySpans): QueryGroups {
+function groupByQuery(column: Int32Array | (() => Int32Array), n: number, numQids: number, spans?: QuerySpans): QueryGroups {
   // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
@@ -144,7 +144,10 @@ function groupByQuery(qid: Int32Array, n: number, numQids: number, spans?: Query
       end[q] = spans.starts[k + 1];
       queries.push(q);
     }
-  } else for (let i = 0; i < n; ) {
+  }
+  // The column read only where the spans do not tell (a block's may be made from them when read).
+  const qid = grouped && spans ? null : typeof column === "function" ? column() : column;
+  if (qid && !spans) for (let i = 0; i < n; ) {
     const q = qid[i];
     if (end[q] !== 0) {
       grouped = false;
@@ -159,14 +162,15 @@ function groupByQuery(qid: Int32Array, n: number, numQids: number, spans?: Query
   // A counting sort by qid id.
   queries.length = 0;
   const count = new Int32Array(numQids + 1);
-  for (let i = 0; i < n; i++) count[qid[i] + 1]++;
+  const ids = qid!;
+  for (let i = 0; i < n; i++) count[ids[i] + 1]++;
   for (let q = 0; q < numQids; q++) {
     if (count[q + 1] > 0) queries.push(q);
     count[q + 1] += count[q];
   }
   const next = count.slice(0, numQids);
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[next[qid[i]]++] = i;
+  for (let i = 0; i < n; i++) order[next[ids[i]]++] = i;
   return { begin: count.subarray(0, numQids), end: count.subarray(1), order, queries };
 }
 
@@ -297,7 +301,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   // Queries interned after the judgments were grouped (by the run) have none.
   const jg = grouped.groups;
   const judgedQids = jg.begin.length;
-  const rg = groupByQuery(run.qid, run.length, numQids, run.spans);
+  const rg = groupByQuery(() => run.qid, run.length, numQids, run.spans);
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
