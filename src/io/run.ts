@@ -82,6 +82,9 @@ export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;
 
 const utf8Decoder = new TextDecoder("utf-8");
 
+/** Rows a per-row run has at most for finish() to hand copies and keep its kernel's instance for the next parser. */
+const SMALL_ROWS = 1 << 16;
+
 export class RunParser<D extends DocidMode = Interner> extends LineParser {
   private readonly qid = new Int32Column();
   private readonly docid = new Int32Column();
@@ -304,7 +307,8 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
     const runTag = utf8Decoder.decode(this.runTag);
     if (this.rows !== null) {
       const spans = this.rows.spans(this.rows.count);
-      const { qid, value, docids, lines } = this.rows.finish();
+      // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
+      const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
       const rows: RunRows = {
         qid, docids, score: value, runTag, lines, length: qid.length, file: this.file,
         qidNames: this.qidNames, spans,
