@@ -79,13 +79,19 @@ export async function evaluateRunPath(
     return await evaluateTextRun(file, judgments, choice, evaluate, progress, pool);
   } catch (e) {
     // A document twice in a query of Parquet or Arrow judgments, found by the join: the row of its file.
-    throw judgmentsRowError(e, judgments);
+    const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
+    throw read ? judgmentsRowError(e, read) : e;
   }
+}
+
+/** The interner the run's query ids go into: the judgments', read or still being read. */
+function qidsOf(judgments: GroupedJudgments | PendingJudgments) {
+  return "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
 }
 
 async function evaluateTextRun(
   file: string,
-  judgments: GroupedJudgments,
+  judgments: GroupedJudgments | PendingJudgments,
   choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
@@ -102,8 +108,7 @@ async function evaluateTextRun(
     blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info))) : null,
     early: !!threaded,
     whole: async () => {
-      const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
-      const parser = await runParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
+      const parser = await runParserFor(displayName(file), qidsOf(judgments), info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
       await readInto(file, parser, progress, info);
       return parser.finish();
     },
@@ -120,7 +125,7 @@ async function evaluateTextRun(
  */
 async function evaluateColumnarRun(
   file: string,
-  judgments: GroupedJudgments,
+  judgments: GroupedJudgments | PendingJudgments,
   choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
@@ -136,7 +141,7 @@ async function evaluateColumnarRun(
       file: displayName(file),
       blocks: blocks ? (parallel ? parallelColumnarBlocks(file, choice, pool, pool.size, progress) : columnarBlocks(file, choice, 1, progress)) : null,
       whole: async () => {
-        const read = await readColumnarRows(file, "run", judgments.qrels.qidNames, choice, progress);
+        const read = await readColumnarRows(file, "run", qidsOf(judgments), choice, progress);
         whole = read;
         return read.rows;
       },
