@@ -536,6 +536,8 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   const { docids } = rows;
   return {
     ...rows,
+    // Query runs are recomputed from the slice's qid column (the rows' own describe all of them).
+    spans: undefined,
     qid: rows.qid.subarray(start, end),
     score: rows.score.subarray(start, end),
     docids: { bytes: docids.bytes, offsets: docids.offsets.subarray(start, end + 1), hashes: docids.hashes.subarray(start, end) },
@@ -553,6 +555,7 @@ function copyRows(rows: RunRows): RunRows {
   for (let i = 0; i <= rows.length; i++) offsets[i] = docids.offsets[i] - base;
   return {
     ...rows,
+    spans: undefined,
     qid: rows.qid.slice(),
     score: rows.score.slice(),
     docids: { bytes: docids.bytes.slice(base, end), offsets, hashes: docids.hashes.slice() },
@@ -601,5 +604,5 @@ export function concatRows(a: RunRows, b: RunRows): RunRows {
   // Row r of b is row a.length + r here: its stretches start a.length later, their shifts a.length less.
   const rows = Int32Array.from([...a.lines.rows, ...Array.from(b.lines.rows, (r) => r + a.length)]);
   const shifts = Int32Array.from([...a.lines.shifts, ...Array.from(b.lines.shifts, (s) => s - a.length)]);
-  return { ...b, qid, score, docids: { bytes, offsets, hashes }, lines: { rows, shifts }, length: n };
+  return { ...b, spans: undefined, qid, score, docids: { bytes, offsets, hashes }, lines: { rows, shifts }, length: n };
 }
