@@ -70,7 +70,7 @@ const warm = (bytes, isRun) => {
     for (let start = 0; start < bytes.length; ) {
       let end = Math.min(start + CHUNK, bytes.length);
       end = bytes.lastIndexOf(10, end - 1) + 1;
-      rows.parseLines(isRun, host, bytes, start, end);
+      rows.parseLines(isRun ? "run" : "qrels", host, bytes, start, end);
       start = end;
     }
   };
