@@ -90,10 +90,15 @@ function div(ah: number, al: number, bh: number, bl: number): number {
 const LN2_HI = 0.6931471805599453;
 const LN2_LO = 2.3190468138462996e-17;
 
-/** log(x) in double-double, for a positive normal x: high part returned, low part in `lo`. */
-function logDD(x: number): number {
-  // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the scaling by a power of two is exact.
-  let k = Math.floor(Math.log2(x));
+/**
+ * log(x) in double-double, for a positive normal x, by the series of atanh about 1 (up to ~49 terms,
+ * about a microsecond): high part returned, low part in `lo`. The reference: it makes logDD's table
+ * (log of its grid points) and the tests check logDD against it (logSlow, log2Slow).
+ */
+function logDDSlow(x: number): number {
+  // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the scaling by a power of two is exact. Math.log2 of the
+  // doubles just under 2^1024 rounds to 1024, and 2^1024 is Infinity: k is at most 1023.
+  let k = Math.min(Math.floor(Math.log2(x)), 1023);
   let m = x / 2 ** k;
   if (m < Math.SQRT1_2) {
     m *= 2;
@@ -171,6 +176,114 @@ function logDD(x: number): number {
   return add(kh, kl, twoh, lo);
 }
 
+/** 1/3 and 1/5 in double-double: the series' first terms are multiplied by them (a product, not a quotient). */
+const THIRD_HI = 0.3333333333333333;
+const THIRD_LO = 1.850371707708594e-17;
+const FIFTH_HI = 0.2;
+const FIFTH_LO = -1.1102230246251566e-17;
+
+/**
+ * logDD's grid: c = 1 + j/256 for j in [GRID_MIN, GRID_MAX], the points nearest the reduced m in
+ * [sqrt(1/2), sqrt(2)) (|m - c| <= 1/512). log(c) in double-double, made once, on the first log, by
+ * logDDSlow (182 slow logs, a fraction of a millisecond): one algorithm for the table and the reference
+ * the tests compare with, rather than 364 literal constants and a script that makes them, which could
+ * drift apart.
+ */
+const GRID = 256;
+const GRID_MIN = -75; // round((sqrt(1/2) - 1) * 256)
+const GRID_MAX = 106; // round((sqrt(2) - 1) * 256)
+let logGridHi: Float64Array | undefined;
+let logGridLo: Float64Array | undefined;
+
+function makeLogGrid(): void {
+  const n = GRID_MAX - GRID_MIN + 1;
+  logGridHi = new Float64Array(n);
+  logGridLo = new Float64Array(n);
+  for (let j = GRID_MIN; j <= GRID_MAX; j++) {
+    if (j === 0) continue; // log(1) = 0 exactly
+    logGridHi[j - GRID_MIN] = logDDSlow(1 + j / GRID);
+    logGridLo[j - GRID_MIN] = lo;
+  }
+}
+
+/** The exponent of a positive normal double read from its bits (the high word's index by the platform's byte order). */
+const exponentBits = new Float64Array(1);
+const exponentWords = new Uint32Array(exponentBits.buffer);
+const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * log(x) in double-double, for a positive normal x: high part returned, low part in `lo`. The same
+ * ~106 bits as logDDSlow in about a tenth of its time (the doubles they round to are checked equal in
+ * test/trec/cmath.test.ts and on 10 million random inputs, /work/notes/log.md):
+ * x = c (1 + r) 2^k with c on a grid of 256 points a unit, log(x) = k ln 2 + log(c) + 2 atanh(s),
+ * s = (m - c) / (m + c), |s| < 0.0014 (2^-9.5), where the series needs 6 terms (s^13/13 < 2^-117 s).
+ */
+function logDD(x: number): number {
+  if (logGridHi === undefined) makeLogGrid();
+  // x = m 2^k, m in [1, 2) by the exponent's bits (exact), then in [sqrt(1/2), sqrt(2)).
+  exponentBits[0] = x;
+  const high = exponentWords[HIGH_WORD];
+  let k = (high >>> 20) - 1023;
+  exponentWords[HIGH_WORD] = (high & 0x000fffff) | 0x3ff00000;
+  let m = exponentBits[0];
+  if (m >= Math.SQRT2) {
+    m *= 0.5;
+    k++;
+  }
+  // c, the grid point nearest m: m - c is exact (Sterbenz), m + c kept in double-double.
+  const j = Math.round((m - 1) * GRID);
+  const c = 1 + j / GRID;
+  const d = m - c;
+  const ah = m + c;
+  let v = ah - m;
+  const al = m - (ah - v) + (c - v);
+  // s = d / (ah + al): q1 = d / ah, the remainder d - q1 (ah + al) (d - q1 ah exact: Dekker's product,
+  // then Sterbenz), q2 = remainder / ah. Relative error about 2^-105.
+  const q1 = d / ah;
+  let p = q1 * ah;
+  let t = SPLITTER * q1;
+  let xh = t - (t - q1);
+  let xl = q1 - xh;
+  t = SPLITTER * ah;
+  let yh = t - (t - ah);
+  let yl = ah - yh;
+  let e = xh * yh - p + xh * yl + xl * yh + xl * yl;
+  const q2 = (d - p - e - q1 * al) / ah;
+  const sh = q1 + q2;
+  const sl = q2 - (sh - q1);
+  // s^2 (double-double, Dekker's product of sh by itself and the cross term).
+  t = SPLITTER * sh;
+  xh = t - (t - sh);
+  xl = sh - xh;
+  p = sh * sh;
+  e = xh * xh - p + 2 * xh * xl + xl * xl;
+  const s2h = p + (e + 2 * sh * sl);
+  const s2l = e + 2 * sh * sl - (s2h - p);
+  // 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + s^7 (1/7 + s^2/9 + s^4/11 + s^6/13)): the terms to s^5 in
+  // double-double (s^5/5 is 2^-40 of s: a double's 53 bits would leave 93); from s^7/7 (2^-59 of s)
+  // on, doubles suffice.
+  const s3h = mul(sh, sl, s2h, s2l);
+  const s3l = lo;
+  const s5h = mul(s3h, s3l, s2h, s2l);
+  const s5l = lo;
+  const tail = s5h * s2h * (1 / 7 + s2h * (1 / 9 + s2h * (1 / 11 + s2h * (1 / 13))));
+  const t5h = mul(s5h, s5l, FIFTH_HI, FIFTH_LO);
+  const t5l = lo;
+  const t3h = mul(s3h, s3l, THIRD_HI, THIRD_LO);
+  const t3l = lo;
+  let sumh = addHi(t5h, t5l, tail, 0);
+  let suml = lo;
+  sumh = addHi(t3h, t3l, sumh, suml);
+  suml = lo;
+  sumh = addHi(sh, sl, sumh, suml);
+  suml = lo;
+  // k ln 2 + log(c) + 2 sum (the doubling exact).
+  const kh = mul(LN2_HI, LN2_LO, k, 0);
+  const kl = lo;
+  const ch = addHi(kh, kl, logGridHi![j - GRID_MIN], logGridLo![j - GRID_MIN]);
+  return addHi(ch, lo, 2 * sumh, 2 * suml);
+}
+
 /** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
@@ -207,6 +320,21 @@ const log2s = new Memo((x) => {
   const h = logDD(x);
   return div(h, lo, LN2_HI, LN2_LO) + lo;
 });
+
+/** logDDSlow rounded, through log's paths (no memo): the reference the tests compare `log` with. */
+export function logSlow(x: number): number {
+  if (!positiveNormal(x)) return Math.log(x);
+  return logDDSlow(x) + lo;
+}
+
+/** logDDSlow divided by ln 2 and rounded, through log2's paths (no memo): the reference for `log2`. */
+export function log2Slow(x: number): number {
+  if (!positiveNormal(x)) return Math.log2(x);
+  const k = Math.log2(x);
+  if (Number.isInteger(k) && 2 ** k === x) return k;
+  const h = logDDSlow(x);
+  return div(h, lo, LN2_HI, LN2_LO) + lo;
+}
 
 /** Natural logarithm, correctly rounded (but for inputs within about 2^-100 relative of a rounding tie). */
 export function log(x: number): number {

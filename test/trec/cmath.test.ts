@@ -1,6 +1,7 @@
 // log, log2 and exp as glibc rounds them (src/trec/cmath.ts), where V8's Math functions differ.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exp, log, log2 } from "../../src/trec/cmath.js";
+import { exp, log, log2, log2Slow, logSlow } from "../../src/trec/cmath.js";
 
 describe("glibc's log, log2 and exp", () => {
   // Pairs (x, f(x)) printed by glibc 2.36 (printf("%a") of log(x), log2(x), exp(x)), where V8 gives another double.
@@ -59,5 +60,63 @@ describe("the scalar double-double arithmetic", () => {
       if (!Object.is(exp(x), pairs.exp(x))) differ.push(`exp(${x})`);
     }
     expect(differ).toEqual([]);
+  });
+});
+
+// The table-driven log (logDD: x = c (1 + r) 2^k, c on a grid of 256 points a unit, six terms of the
+// series) against the series about 1 it replaced (logDDSlow, ~49 terms), kept as the reference: the
+// same doubles for log and log2. A fixed seed, so a failure replays; the inputs are the ones a reduction
+// could get wrong: every exponent, the values trec_eval takes logs of, 1 and its neighbours, powers of
+// two, the grid points and the boundaries between them (where the nearest point changes), sqrt(2).
+describe("the table-driven log equals the slow double-double series (logSlow, log2Slow)", () => {
+  const SEED = 0x6c6f67; // "log"
+  const RUNS = 20_000;
+  const MIN_NORMAL = 2.2250738585072014e-308;
+  const bits = new Float64Array(1);
+  const ints = new BigInt64Array(bits.buffer);
+  /** The double n steps of one ulp away from x (n may be negative; x positive). */
+  const stepUlps = (x: number, n: number) => {
+    bits[0] = x;
+    ints[0] += BigInt(n);
+    return bits[0];
+  };
+  const same = (x: number) => {
+    if (!Object.is(log(x), logSlow(x))) throw new Error(`log(${x}) = ${log(x)}, the slow series ${logSlow(x)}`);
+    if (!Object.is(log2(x), log2Slow(x))) throw new Error(`log2(${x}) = ${log2(x)}, the slow series ${log2Slow(x)}`);
+  };
+  const check = (inputs: fc.Arbitrary<number>) => fc.assert(fc.property(inputs, same), { seed: SEED, numRuns: RUNS });
+  const ulps = fc.integer({ min: -4, max: 4 });
+  const exponent = fc.integer({ min: -1022, max: 1023 });
+
+  it("on doubles over the whole positive normal range", () => {
+    check(fc.double({ min: MIN_NORMAL, max: Number.MAX_VALUE, noNaN: true }));
+  });
+
+  it("on values in (0, 1] like average precisions: ratios i/j of small integers, and means of them", () => {
+    const ratio = fc.integer({ min: 1, max: 1000 }).chain((j) => fc.integer({ min: 1, max: j }).map((i) => i / j));
+    check(ratio);
+    check(fc.array(ratio, { minLength: 1, maxLength: 50 }).map((rs) => rs.reduce((a, b) => a + b, 0) / rs.length));
+    check(fc.tuple(fc.array(ratio, { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 200 })).map(([rs, rel]) => Math.min(1, rs.reduce((a, b) => a + b, 0) / (rs.length + rel))));
+  });
+
+  it("near 1: 1 plus or minus a few ulps, and 1 plus or minus tiny amounts", () => {
+    check(fc.integer({ min: -1000, max: 1000 }).map((n) => stepUlps(1, n)));
+    check(fc.tuple(fc.double({ min: 2 ** -60, max: 2 ** -8, noNaN: true }), fc.boolean()).map(([d, up]) => (up ? 1 + d : 1 - d)));
+  });
+
+  it("on powers of two and their neighbours", () => {
+    check(fc.tuple(exponent, ulps).map(([e, n]) => Math.max(MIN_NORMAL, Math.min(Number.MAX_VALUE, stepUlps(2 ** e, n)))));
+    for (let e = -1022; e <= 1023; e++) for (let n = -2; n <= 2; n++) if (2 ** e > MIN_NORMAL || n >= 0) same(stepUlps(2 ** e, n));
+    same(Number.MAX_VALUE); // Math.log2 rounds it to 1024, and 2^1024 is Infinity (the reduction's edge)
+  });
+
+  it("on the grid points c = 1 + j/256, the boundaries between them, sqrt(2), times powers of two, and their neighbours", () => {
+    const grid = fc.integer({ min: -75 * 2, max: 106 * 2 + 1 }).map((h) => 1 + h / 512); // points and midpoints
+    const edges = fc.constantFrom(Math.SQRT2, Math.SQRT1_2, 2 * Math.SQRT1_2, Math.SQRT2 / 2);
+    const scaled = (m: fc.Arbitrary<number>) =>
+      fc.tuple(m, fc.integer({ min: -1020, max: 1020 }), ulps).map(([c, e, n]) => stepUlps(c * 2 ** e, n));
+    check(scaled(grid));
+    check(scaled(edges));
+    for (let h = -75 * 2; h <= 106 * 2 + 1; h++) for (let n = -3; n <= 3; n++) same(stepUlps(1 + h / 512, n));
   });
 });
