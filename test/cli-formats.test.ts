@@ -115,6 +115,16 @@ describe("input formats", () => {
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
     expect(bad.err).toMatch(/--columns: "query=x" is not ROLE=NAME/);
+      // Given when every input is read as TREC text or JSON, it would change nothing: refused, not ignored.
+    const headed = file("scored.txt", toDelimited(RUN, "\t", ["topic_no", "passage", "gain"]));
+    const unread = await run("--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", files.trec[0], headed);
+    expect(unread.status).toBe(1);
+    expect(unread.err).toBe("rankeval: --columns names CSV/TSV, Parquet or Arrow columns, but every input is read as TREC text (by its name): give the format with --input-format csv|tsv|parquet|arrow\n(rankeval --help for usage)\n");
+    const json = file("judged.json", toJson(QRELS));
+    expect((await run("--columns", "qid=topic_no", json, headed)).err).toMatch(/every input is read as JSON or TREC text \(by its name\)/);
+    // With --input-format tsv, the same file is read by its header.
+    const tsvJudged = file("judged.tsv", toDelimited(QRELS, "\t", ["topic_no", "passage", "gain"]));
+    expect((await run("--input-format", "tsv", "--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", tsvJudged, headed)).out).toBe(want);
   });
 
   it("reads a .tsv without a header as TREC text when its first line is TREC's fields (MS MARCO's qrels.dev.tsv)", async () => {
