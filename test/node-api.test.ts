@@ -125,6 +125,10 @@ describe("evaluateFiles", () => {
       [() => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }), /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", not "xml"/],
       [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }), /columns\.query: the columns are qid, docid, value and tag \(Parquet and Arrow\)/],
       [() => evaluateFiles("-", "-", ["map"]), /only one file can be standard input/],
+      // Column names for inputs that have no columns (TREC text by their names): refused, not ignored.
+      [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { qid: "topic" } }), /^columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\): give the format with `inputFormat`/],
+      [() => readQrels(qrelsPath, { columns: { qid: "topic" } }), /^readQrels: columns names .* read as TREC text/],
+      [() => readRun(file("r.json", "{}"), { columns: { qid: "topic" } }), /^readRun: columns names .* read as JSON \(by its name\)/],
     ];
     for (const [call, message] of bad) {
       const err = await call().catch((x: unknown) => x);

@@ -9,9 +9,8 @@ import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { readJudgments } from "./files.js";
+import { checkColumnsRead, readJudgments } from "./files.js";
 import { isColumnarPath } from "./columnar.js";
-import { formatOf } from "./formats.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
@@ -203,8 +202,8 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   const { files: runFiles, notes } = expandRuns(runArgs);
   for (const n of notes) io.stderr.write(`rankeval: ${n}\n`);
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
-  checkColumnsRead(args, [qrelsFile, ...runFiles]);
   const choice = { format: args.inputFormat, columns: args.columns };
+  checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", "give the format with --input-format csv|tsv|parquet|arrow");
   // The judgments are read while the first runs are: a run parsed by a thread starts at once, its
   // blocks waiting for the judgments (src/pipeline/blocks.ts evaluateRunFile).
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
@@ -246,18 +245,6 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
 }
 
 /** Says on stderr what the names were read as where that may surprise. */
-/**
- * --columns names the columns of CSV/TSV, Parquet and Arrow inputs: given when every input is read as
- * TREC text or JSON (a header-row file named .txt, say), it would change nothing, so it is refused.
- */
-function checkColumnsRead(args: CliArgs, files: readonly string[]): void {
-  if (args.columns === undefined) return;
-  const given = args.inputFormat;
-  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(formatOf(f, given)))) return;
-  const read = [...new Set(files.map((f) => (formatOf(f, given) === "json" ? "JSON" : "TREC text")))].join(" or ");
-  throw new RankevalError("bad-option", `--columns names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: give the format with --input-format csv|tsv|parquet|arrow`);
-}
-
 function tellPlan(p: Plan, io: Io): void {
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
 }

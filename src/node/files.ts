@@ -1,6 +1,7 @@
 // QRELS and RUN files read, joined and evaluated: the one way the command line (cli.ts) and
 // rankeval/node (index.ts) do it.
 import { statSync } from "node:fs";
+import { RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
@@ -11,6 +12,19 @@ import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
 import { asRowError, columnarBlocks, columnarInput, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
+
+/**
+ * Column names (--columns, `columns`) name the columns of CSV/TSV, Parquet and Arrow inputs. Given when
+ * every input is read as TREC text or JSON (a headed file named .txt, say), they would change nothing:
+ * refused, not ignored. `how` says how to give the format (the command line's option or the API's).
+ */
+export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
+  if (choice.columns === undefined) return;
+  const given = choice.format;
+  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(formatOf(f, given)))) return;
+  const read = [...new Set(files.map((f) => (formatOf(f, given) === "json" ? "JSON" : "TREC text")))].join(" or ");
+  throw new RankevalError("bad-option", `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`);
+}
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {

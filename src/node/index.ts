@@ -36,7 +36,7 @@ import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import type { Plan } from "../trec/plan.js";
-import { readJudgments } from "./files.js";
+import { checkColumnsRead, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
@@ -77,6 +77,9 @@ export type IdValues = Record<string, Record<string, number>>;
 
 /** What measures evaluateFiles takes: what evaluateRun takes. */
 export type FileMeasures = Parameters<typeof evaluateRun>[2];
+
+/** Said when `columns` is given for inputs that have none: this API's way to give the format. */
+const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
 
 /** Said after a CSV/TSV header error: this API's way to name the columns or the format. */
 const COLUMNS_HINT = 'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
@@ -132,6 +135,7 @@ export async function evaluateFiles(
   if (paths === null || paths.length === 0) throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
   checkPath(paths[0], "runs");
   if ([qrels, ...paths].filter((p) => p === "-").length > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
+  checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
 
   const judgments = await readJudgments(qrels, new Interner(), choice);
   const results: Result<string>[] = [];
@@ -151,6 +155,7 @@ export async function evaluateFiles(
 export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readQrels");
   checkPath(path, "readQrels: path");
+  checkColumnsRead([path], choice, "readQrels: columns", COLUMNS_FORMAT);
   if (isColumnarPath(path, choice.format)) {
     const { rows, placeOf } = await readColumnarRows(path, "qrels", new Interner(), choice);
     return idValuesAt(rows, rows.rel, placeOf);
@@ -169,6 +174,7 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
 export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
   const choice = choiceOf(options, "readRun");
   checkPath(path, "readRun: path");
+  checkColumnsRead([path], choice, "readRun: columns", COLUMNS_FORMAT);
   if (isColumnarPath(path, choice.format)) {
     const { rows, placeOf } = await readColumnarRows(path, "run", new Interner(), choice);
     return idValuesAt(rows, rows.score, placeOf);
