@@ -300,9 +300,9 @@ export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableByt
 
 // TREC text parsed into per-row columns (src/io/_kernel_rows.ts): see assembly/parse.ts.
 export {
-  parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, firstRepeated, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES, QID_MAX,
+  parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, firstRepeated, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES,
   ST_ROWS, ST_USED, ST_LINE, ST_SHIFT, ST_STOP, ST_QID_START, ST_QID_END, ST_QID_ID, ST_QID_LEN, ST_TAG_START, ST_TAG_END, ST_QID_BYTES,
-  STOP_END, STOP_SLOW, STOP_QID, STOP_SHIFT,
+  STOP_END, STOP_QID, STOP_SHIFT,
 } from "./parse";
 
 // A block of a run joined to its judgments (src/pipeline/join-kernel.ts): see assembly/join.ts.

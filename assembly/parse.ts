@@ -1,6 +1,7 @@
-// TREC text parsed in the kernel: the fast path of the per-row parsers (src/io/run.ts, qrels.ts
-// with docids "per-row"). The host copies a range of whole lines into memory (buf[end - 1] is '\n',
-// and at least PAD readable bytes follow end) and calls parseRunRows / parseQrelsRows, which append
+// TREC text parsed in the kernel: the fast path of the per-row parsers (src/io/run.ts, qrels.ts and
+// letor.ts with docids "per-row", scores.ts). The host copies a range of whole lines into memory
+// (buf[end - 1] is '\n', and at least PAD readable bytes follow end) and calls parseRunRows /
+// parseQrelsRows (parseLetorRows, parseScoreRows for LETOR files and their predictions), which append
 // the usual lines' rows to the columns the host laid out (value f64, offsets i32 (the end of each
 // row's id in the pool), hashes i32, pool u8, qid i32) and stop at the first line they do not take,
 // saying why in the state block: a line for the host's parser (comments, blank lines, extra

@@ -165,7 +165,7 @@ async function runPhases(files) {
       let tag = "";
       const blocks = new RunBlocks(judgments, file, (joined) => {
         const e0 = performance.now();
-        parts.push(evaluateBlock(p, joined.batch, joined.qids, opts, file, () => {}, joined.placeholders));
+        parts.push(evaluateBlock(p, joined.batch, joined.qids, opts, file, () => {}, joined.placeholders, { summaries: false }));
         evalMs += performance.now() - e0;
       }, true);
       const parser = new RunBlockParser(file, judgments.qrels.qidNames, (rows) => {

@@ -57,7 +57,7 @@ async function readInto(file: File, sink: Sink): Promise<void> {
  * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
  * evaluates; the progress it reports is posted as this worker's own.
  */
-function readerBlocksOf(file: File, giveBack: boolean): NonNullable<RunSource["blocks"]> {
+function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   const state = { file: file.name, read: 0, lines: 0 };
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
     // `reading` stays set on failure, for outOfMemory's message.
@@ -79,7 +79,7 @@ function readerBlocksOf(file: File, giveBack: boolean): NonNullable<RunSource["b
     state.lines = lines;
     if (read >= file.size) reading = null;
     post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  }, giveBack);
+  });
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -299,7 +299,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     // buffer, as the command line does): with them, the second worker's reads stalled for good in
     // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
     // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
-    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file, false) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     whole: async () => {
       if (format) {
         const read = await columnarRows(file, format, "run", judgments.qrels.qidNames, progressOf(file));

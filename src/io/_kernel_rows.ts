@@ -32,7 +32,6 @@ export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 interface ParseLayout {
   pad: number;
   stateBytes: number;
-  qidMax: number;
   /** Byte offsets of the state block's fields. */
   rows: number;
   used: number;
@@ -52,7 +51,6 @@ interface ParseLayout {
   qidBytes: number;
   /** Stop reasons. */
   stopEnd: number;
-  stopSlow: number;
   stopQid: number;
   stopShift: number;
 }
@@ -67,11 +65,11 @@ function layoutOf(exports: WebAssembly.Exports): ParseLayout {
     return v.value as number;
   };
   layout = {
-    pad: g("PARSE_PAD"), stateBytes: g("PARSE_STATE_BYTES"), qidMax: g("QID_MAX"),
+    pad: g("PARSE_PAD"), stateBytes: g("PARSE_STATE_BYTES"),
     rows: g("ST_ROWS"), used: g("ST_USED"), line: g("ST_LINE"), shift: g("ST_SHIFT"), stop: g("ST_STOP"),
     qidStart: g("ST_QID_START"), qidEnd: g("ST_QID_END"), qidId: g("ST_QID_ID"), qidLen: g("ST_QID_LEN"),
     tagStart: g("ST_TAG_START"), tagEnd: g("ST_TAG_END"), letor: g("ST_LETOR"), letorKnown: g("LETOR_KNOWN"), letorQid: g("LETOR_QID"), letorDocid: g("LETOR_DOCID"), qidBytes: g("ST_QID_BYTES"),
-    stopEnd: g("STOP_END"), stopSlow: g("STOP_SLOW"), stopQid: g("STOP_QID"), stopShift: g("STOP_SHIFT"),
+    stopEnd: g("STOP_END"), stopQid: g("STOP_QID"), stopShift: g("STOP_SHIFT"),
   };
   return layout;
 }
@@ -165,7 +163,7 @@ export class KernelRows extends RowsBuilder {
    * valid). Pages not yet written cost address space, not memory.
    */
   keepRoom(bytes: number): void {
-    this.ensure(align(this.poolAt + this.poolCap + 16, 16) + bytes);
+    this.ensure(this.free + bytes);
   }
 
   /**
@@ -181,11 +179,16 @@ export class KernelRows extends RowsBuilder {
     return copies;
   }
 
+  /** The first byte after the columns (and the 16 bytes the kernel may read past the last id): room for a join or a check. */
+  private get free(): number {
+    return align(this.poolAt + this.poolCap + 16, 16);
+  }
+
   /** Where the columns lie: for a join in this memory, once the parser is finished (nothing grows it after). */
   columns(): KernelColumns {
     return {
       instance: this.instance, memory: this.memory, value: this.valueAt, offsets: this.offsetsAt, hashes: this.hashesAt, pool: this.poolAt,
-      free: align(this.poolAt + this.poolCap + 16, 16),
+      free: this.free,
     };
   }
 
@@ -266,17 +269,19 @@ export class KernelRows extends RowsBuilder {
     return { ids: this.spanIds.slice(0, this.nSpans), starts };
   }
 
+  /** keepRoom for firstRepeated over queries `starts`: their starts and the widest one's table. */
+  keepRepeatRoom(starts: Int32Array): void {
+    this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
+  }
+
   /**
    * LETOR: the first row whose document id came earlier in its query (queries: rows [starts[k],
    * starts[k + 1])), or -1; by the kernel (assembly/parse.ts firstRepeated), in the room keepRoom left.
    */
   firstRepeated(starts: Int32Array): number {
     const nq = starts.length - 1;
-    let widest = 0;
-    for (let k = 0; k < nq; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
-    let size = 16;
-    while (size < 2 * widest) size *= 2;
-    const at = align(this.poolAt + this.poolCap + 16, 16);
+    const size = repeatTableSlots(starts);
+    const at = this.free;
     const slots = align(at + 4 * (nq + 1), 16);
     this.ensure(slots + 8 * size);
     new Int32Array(this.memory.buffer, at, nq + 1).set(starts);
@@ -285,7 +290,7 @@ export class KernelRows extends RowsBuilder {
 
   /** querySpans (rows.ts) of rows [0, k), by the kernel: a block's query ids as runs, as copies. */
   spans(k: number): QuerySpans {
-    const at = align(this.poolAt + this.poolCap + 16, 16);
+    const at = this.free;
     this.ensure(at + 8 * k + 8);
     const runs = this.kernel.querySpans(this.qidAt, k, at, at + 4 * k);
     const buf = this.memory.buffer;
@@ -297,15 +302,15 @@ export class KernelRows extends RowsBuilder {
 
   /**
    * Parses the whole lines buf[p, end) (buf[end - 1] is '\n') into the columns: the kernel's fast path
-   * (`run`: TREC run lines, else qrels lines), `host.slowLine` for the lines it leaves. The bytes the
-   * host is given stay as they are until the next call.
+   * (TREC run or qrels lines, LETOR lines or one score a line, as `format` says), `host.slowLine` for
+   * the lines it leaves. The bytes the host is given stay as they are until the next call.
    */
   parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number): void {
     const run = format === "run";
     const letor = format === "letor";
     this.reserve(end - p, format === "letor" || format === "scores" ? 2 : 8);
     const len = end - p;
-    const input = align(this.poolAt + this.poolCap + 16, 16);
+    const input = this.free;
     this.ensure(input + len + this.k.pad);
     const bytes = this.bytes;
     bytes.set(buf.subarray(p, end), input);
@@ -350,4 +355,13 @@ export class KernelRows extends RowsBuilder {
       }
     }
   }
+}
+
+/** Slots of firstRepeated's table for queries `starts` (rows [starts[k], starts[k + 1])): a power of two, at least twice the widest query's rows. */
+function repeatTableSlots(starts: Int32Array): number {
+  let widest = 0;
+  for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
+  let size = 16;
+  while (size < 2 * widest) size *= 2;
+  return size;
 }

@@ -11,7 +11,7 @@
  */
 
 /** POW10[i] = 10^i, exact, for i <= 22. */
-export const POW10: Float64Array = new Float64Array(23);
+const POW10: Float64Array = new Float64Array(23);
 for (let i = 0, p = 1; i < 23; i++, p *= 10) POW10[i] = p;
 const TWO53 = 9007199254740992;
 

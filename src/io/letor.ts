@@ -356,12 +356,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
       const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
       // Room for letorRowsBatch's check of document ids twice in a query, in the kernel's memory:
       // made now, as nothing may grow it once finish() hands out views of it.
-      const starts = spans?.starts ?? Int32Array.of(0, rows.count);
-      let widest = 0;
-      for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
-      let table = 16;
-      while (table < 2 * widest) table *= 2;
-      rows.keepRoom(4 * starts.length + 8 * table + 64);
+      rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
       const { value, docids, lines } = rows.finish();
       const out: LetorRows = {
         spans,

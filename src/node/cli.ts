@@ -15,7 +15,7 @@ import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
-import { checkReadOnce, displayName as nameOf, inputSize, readInto } from "./read.js";
+import { checkReadOnce, displayName as nameOf, inputInfo, readInto, textSize } from "./read.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
 export interface Io {
@@ -214,7 +214,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
     hooks.judgments?.(judgments);
     return judgments;
   });
-  // Raised by the runs, which wait for it (or below, when there is none to wait).
+  // Raised by the runs, which wait for it (every mode that comes here gives at least one RUN).
   ready.catch(() => {});
   const warned = new Set<string>();
   const warn = (w: string) => {
@@ -286,11 +286,14 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const qidNames = new Interner();
   const letorFile = args.letor!;
   // Document ids kept per row (no table of every id), read by the kernel's fast path.
-  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: "per-row", expectedBytes: await inputSize(letorFile) });
-  await readInto(letorFile, letorParser, progress);
+  // Each file looked at once (inputInfo): its size for the parser, and whether it is gzip for the reader.
+  const letorInfo = inputInfo(letorFile, true);
+  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: "per-row", expectedBytes: textSize(letorInfo) });
+  await readInto(letorFile, letorParser, progress, letorInfo);
   const data = letorParser.finish();
-  const scoresParser = new ScoresParser({ file: nameOf(args.scores), expectedBytes: await inputSize(args.scores) });
-  await readInto(args.scores, scoresParser, progress);
+  const scoresInfo = inputInfo(args.scores, true);
+  const scoresParser = new ScoresParser({ file: nameOf(args.scores), expectedBytes: textSize(scoresInfo) });
+  await readInto(args.scores, scoresParser, progress, scoresInfo);
   let groups: LetorInput["groups"];
   // No rows at all: letorRowsBatch says so, before asking for groups the file does not need.
   if (!data.spans && data.length > 0) {

@@ -8,7 +8,7 @@ import type { Evaluated } from "../pipeline/evaluate-block.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
 import type { ThreadPool } from "./pool.js";
-import { displayName, inputInfo, readInto, type ProgressSink } from "./read.js";
+import { displayName, inputInfo, readInto, textSize, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
 import { asRowError, columnarBlocks, columnarInput, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
@@ -43,7 +43,7 @@ export async function readJudgments(file: string, qids: Interner, choice: Parser
   }
   // Named in messages as the user knows it (standard input for -), its format from its real name.
   const info = inputInfo(file, true);
-  const parser = await qrelsParserFor(displayName(file), qids, info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
+  const parser = await qrelsParserFor(displayName(file), qids, textSize(info), { ...choice, format: formatOf(file, choice.format) });
   await readInto(file, parser, progress, info);
   const judgments = groupJudgments(parser.finish());
   checkJudgments(judgments);
@@ -122,7 +122,7 @@ async function evaluateTextRun(
     blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info))) : null,
     early: !!threaded,
     whole: async () => {
-      const parser = await runParserFor(displayName(file), qidsOf(judgments), info.regular && !info.gzip ? info.size : 0, { ...choice, format: formatOf(file, choice.format) });
+      const parser = await runParserFor(displayName(file), qidsOf(judgments), textSize(info), { ...choice, format: formatOf(file, choice.format) });
       await readInto(file, parser, progress, info);
       return parser.finish();
     },

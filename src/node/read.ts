@@ -22,7 +22,11 @@ export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
  * read once only, by readInto.
  */
 export async function inputSize(path: string): Promise<number> {
-  const info = inputInfo(path);
+  return textSize(inputInfo(path));
+}
+
+/** inputSize's hint from what inputInfo found: the size of a regular file that is not gzip, else 0. */
+export function textSize(info: InputInfo): number {
   return info.regular && !info.gzip ? info.size : 0;
 }
 
@@ -168,7 +172,7 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
     const bytes = readWhole(path, size);
     if (bytes && !isGzip(bytes)) return pushAll(name, bytes, sink, progress);
     // A gzip file (or one that changed under us): streamed below, as any.
-  } else if (stats?.isFile() && !(size >= 2 && isGzip(readHead(path)))) {
+  } else if (stats?.isFile() && !(known ? known.gzip : size >= 2 && isGzip(readHead(path)))) {
     return readRegular(path, name, size, sink, progress);
   }
   let source: AsyncIterable<Buffer>;

@@ -43,7 +43,7 @@ function perRow(kind: Kind, chunks: Uint8Array[]): unknown {
   }
 }
 
-/** The interner mode's parse (the parsers' own fast path), with each row's line from the kernel's. */
+/** The interner mode's parse (the parsers' own fast path): its rows, or its error's message. */
 function interned(kind: Kind, b: Uint8Array): unknown {
   try {
     return { rows: parseChunks(kind, [b]) };
