@@ -115,7 +115,7 @@ describe("input formats", () => {
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
     expect(bad.err).toMatch(/--columns: "query=x" is not ROLE=NAME/);
-      // Given when every input is read as TREC text or JSON, it would change nothing: refused, not ignored.
+    // Given when every input is read as TREC text or JSON, it would change nothing: refused, not ignored.
     const headed = file("scored.txt", toDelimited(RUN, "\t", ["topic_no", "passage", "gain"]));
     const unread = await run("--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", files.trec[0], headed);
     expect(unread.status).toBe(1);
@@ -125,6 +125,27 @@ describe("input formats", () => {
     // With --input-format tsv, the same file is read by its header.
     const tsvJudged = file("judged.tsv", toDelimited(QRELS, "\t", ["topic_no", "passage", "gain"]));
     expect((await run("--input-format", "tsv", "--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", tsvJudged, headed)).out).toBe(want);
+  });
+
+  it("refuses --columns where nothing read has columns: --letor, -R's other judgments, --diversity's TREC text", async () => {
+    const letor = await run("--columns", "qid=topic_no", "--letor", "data.txt", "--scores", "scores.txt");
+    expect(letor.status).toBe(1);
+    expect(letor.err).toMatch(/^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none\n/);
+    const prefs = await run("--columns", "qid=topic_no", "-R", "prefs", "prefs.txt", "run.txt");
+    expect(prefs.status).toBe(1);
+    expect(prefs.err).toMatch(/^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: -R prefs reads trec_eval's text, which has none\n/);
+    // Subtopic judgments are TREC text; a run may be CSV, whose columns --columns names.
+    const subtopics = file("subtopics.txt", "q1 1 d1 1\nq1 2 d2 1\nq2 1 d3 1\n");
+    const trecRun = file("div.run", "q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq2 Q0 d3 1 1 t\n");
+    const csvRun = file("div.csv", "topic_no,passage,gain\nq1,d1,3\nq1,d2,2\nq2,d3,1\n");
+    const headedRun = file("div.txt", "topic_no\tpassage\tgain\nq1\td1\t3\n");
+    const divCols = ["--diversity", "--columns", "qid=topic_no,docid=passage,value=gain"];
+    const refused = await run(...divCols, subtopics, headedRun);
+    expect(refused.status).toBe(1);
+    expect(refused.err).toMatch(/^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\)/);
+    const byColumns = await run(...divCols, "-m", "alpha-nDCG@10", subtopics, csvRun);
+    expect(byColumns.status).toBe(0);
+    expect(byColumns.out).toBe((await run("--diversity", "-m", "alpha-nDCG@10", subtopics, trecRun)).out.replaceAll("div.run", "div.csv"));
   });
 
   it("reads a .tsv without a header as TREC text when its first line is TREC's fields (MS MARCO's qrels.dev.tsv)", async () => {

@@ -306,6 +306,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (a.scores !== undefined) throw usage(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
     if (a.query !== undefined) throw usage(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
   }
+  // --columns names the columns of CSV/TSV, Parquet and Arrow inputs: these modes read none (refused, not ignored).
+  if (a.columns !== undefined && a.letor !== undefined) throw usage("--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none");
+  if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels") throw usage(`--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`);
   // trec_eval's text has no place for a range.
   if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
   checkCompare(a);

@@ -9,7 +9,7 @@ import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
-import { checkColumnsRead, readJudgments } from "./files.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
 import { isColumnarPath } from "./columnar.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
@@ -203,7 +203,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   for (const n of notes) io.stderr.write(`rankeval: ${n}\n`);
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
-  checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", "give the format with --input-format csv|tsv|parquet|arrow");
+  checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
   // The judgments are read while the first runs are: a run parsed by a thread starts at once, its
   // blocks waiting for the judgments (src/pipeline/blocks.ts evaluateRunFile).
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).

@@ -16,6 +16,7 @@ import { formatFixed } from "../trec/format.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { CliArgs } from "./args.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT } from "./files.js";
 import { formatOf, runParserFor } from "./formats.js";
 import { checkReadOnce, displayName, inputSize, readInto, rereadable } from "./read.js";
 import { trecTextOptions } from "./trec-formats.js";
@@ -77,6 +78,8 @@ export function asksForDiversity(args: CliArgs): boolean {
 export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const [qrelsFile, ...runFiles] = args.files;
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
+  // Subtopic judgments are TREC text: --columns can name only the runs' columns.
+  checkColumnsRead(runFiles, { format: args.inputFormat, columns: args.columns }, "--columns", CLI_COLUMNS_FORMAT);
   // Without -m: ndeval's measures, printed as ndeval prints them.
   const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);

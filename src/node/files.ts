@@ -26,6 +26,9 @@ export function checkColumnsRead(files: readonly string[], choice: ParserChoice,
   throw new RankevalError("bad-option", `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`);
 }
 
+/** Said by the command line when --columns is given for inputs that have none: how to give the format. */
+export const CLI_COLUMNS_FORMAT = "give the format with --input-format csv|tsv|parquet|arrow";
+
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
   // Parquet and Arrow files and datasets: src/node/columnar.ts.
