@@ -64,11 +64,19 @@ export function inputInfo(path: string, read = false): InputInfo {
 
 /** A file's first two bytes. */
 function readHead(path: string): Uint8Array {
-  const fd = openSync(path, "r");
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    // A file that can be stat'ed but not opened (no read permission): said as readInto says it.
+    throw cannotRead(displayName(path), e);
+  }
   try {
     const head = new Uint8Array(2);
     readSync(fd, head, 0, 2, 0);
     return head;
+  } catch (e) {
+    throw cannotRead(displayName(path), e);
   } finally {
     closeSync(fd);
   }
