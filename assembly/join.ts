@@ -46,7 +46,7 @@ export function duplicateQuery(): i32 {
  * labels jRel (f64); the run: rOff, rBytes, rHash, scores rScore. Writes the batch: offsets and
  * judgedOffsets (i32[nq + 1]), per ranked row scores, labels (NaN: not judged), docids (the run row),
  * and judged (f64, every judgment of a query in its order). slots: 8 bytes a slot, room for the widest
- * query's table (tableBits: log2 of the slots the widest needs). Returns DUP_NONE, or DUP_JUDGED /
+ * query's table (each query's is sized here: a power of two, at least twice its rows). Returns DUP_NONE, or DUP_JUDGED /
  * DUP_RUN for a document twice in one query (duplicateRow(), duplicateQuery() say where).
  */
 export function joinQueries(

@@ -57,14 +57,8 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
       const best = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].best));
       tieRange[l.name] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
     }
-    // m_11pt_avg.c adds the points from the last to the first, then divides by their number.
-    const cols = l.meanOf.map((k) => result.values[k.measure.name]);
-    const v = new Float64Array(result.qids.length);
-    for (let q = 0; q < v.length; q++) {
-      let s = 0;
-      for (let i = cols.length - 1; i >= 0; i--) s += cols[i][q];
-      v[q] = s / cols.length;
-    }
+    // m_11pt_avg.c adds the points from the last to the first, then divides by their number (pointsMean).
+    const v = pointsMean(l.meanOf.map((k) => result.values[k.measure.name]));
     values[l.name] = v;
     ({ mean: mean[l.name], count: counted[l.name] } = meanOf(v));
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];

@@ -162,7 +162,8 @@ export class JoinKernel {
   }
 }
 
-function duplicate(file: string, lines: RowLines, row: number, docs: RowDocids, names: Interner, qid: number): never {
+/** A document twice in one query: the error naming its row's line (the kernel's join and join-rows.ts's). */
+export function duplicate(file: string, lines: RowLines, row: number, docs: RowDocids, names: Interner, qid: number): never {
   const d = docs.offsets;
   const doc = quote(docs.bytes, d[row], d[row + 1]);
   throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);

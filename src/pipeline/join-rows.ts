@@ -37,10 +37,9 @@ import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
-import { lineOfRow, type QuerySpans, type RowDocids } from "../io/rows.js";
-import { quote } from "../io/_lines.js";
+import { type QuerySpans, type RowDocids } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
-import { JoinKernel } from "./join-kernel.js";
+import { duplicate, JoinKernel } from "./join-kernel.js";
 
 export interface JoinOptions {
   /**
@@ -247,12 +246,6 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = hash(docs.bytes, docs.offsets[i], docs.offsets[i + 1]) | 0;
   return out;
-}
-
-function duplicate(file: string, lines: RunRows["lines"], row: number, docs: RowDocids, names: Interner, qid: number): never {
-  const d = docs.offsets;
-  const doc = quote(docs.bytes, d[row], d[row + 1]);
-  throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
 }
 
 /**

@@ -379,7 +379,7 @@ export function exp(x: number): number {
 }
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
-const MIN_GEO_MEAN = 0.00001;
+export const MIN_GEO_MEAN = 0.00001;
 
 /**
  * log(max(v, 1e-5)) of each value, as glibc rounds it (a double-double, about 0.15 us each):

@@ -4,13 +4,13 @@
  * summary block ("all"), in the same order. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { exp, geoLogs, log } from "./cmath.js";
+import { exp, geoLogs, log, MIN_GEO_MEAN } from "./cmath.js";
 import { formatLine, sortedOrder } from "./format.js";
 import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
 import type { ZscoreLookup } from "./zscores.js";
 
-/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
-export const MIN_GEO_MEAN = 0.00001;
+/** trec_eval.h MIN_GEO_MEAN (src/trec/cmath.ts), for per-query.ts. */
+export { MIN_GEO_MEAN };
 
 /**
  * A summary value from per-query values, as trec_eval accumulates them: a plain left-to-right double
