@@ -33,3 +33,37 @@ export class InputError extends RankevalError {
     this.name = "InputError";
   }
 }
+
+/** The first three of `total` names, quoted, then "..." when there are more: `"q1", "q2", "q3", ...`. */
+export function someNames(names: readonly string[], total = names.length): string {
+  return names.slice(0, 3).map((n) => JSON.stringify(n)).join(", ") + (total > 3 ? ", ..." : "");
+}
+
+/**
+ * The one wording of a document twice in one query, in judgments or a run (`where`: the file and
+ * line, or the rows' field, when known).
+ */
+export function documentTwice(doc: string, query: string, where?: string): RankevalError {
+  const at = where === undefined ? "" : `${where}: `;
+  return new RankevalError("bad-input", `${at}document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`);
+}
+
+/** What a run or judgments hold, for noQueryInCommon: a name, the number of queries, some of them. */
+export interface QuerySample {
+  readonly name: string;
+  readonly queries: number;
+  readonly some: readonly string[];
+}
+
+/**
+ * The one wording of a run that shares no query with its judgments: a mistake (ids written otherwise,
+ * "q1" against "1", or the wrong file) whose means would be NaN over no query.
+ */
+export function noQueryInCommon(run: QuerySample, judgments: QuerySample): RankevalError {
+  const n = run.queries;
+  return new RankevalError(
+    "bad-input",
+    `${run.name}: no query in common with the judgments: its ${n} ${n === 1 ? "query" : "queries"} (${someNames(run.some, n)}) ` +
+      `${n === 1 ? "has" : "have"} none in ${judgments.name} (${judgments.queries} judged: ${someNames(judgments.some, judgments.queries)})`,
+  );
+}
