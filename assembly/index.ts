@@ -6,39 +6,11 @@ import { setConfiguration, NoRelevant, BeyondList, ALL } from "./state";
 import { rankQuery, Depths } from "./query";
 import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
-import { numRet, numRel, numRelRet } from "./metrics/counts";
-import { precision, recall, f1, hitRate, hits, rPrecision } from "./metrics/cutoff";
-import { averagePrecision, reciprocalRank, mapLightgbm, mapXgboost, mapTorchmetrics, mapPtranking } from "./metrics/rank";
-import { dcg, ndcg } from "./metrics/gain";
-import { err } from "./metrics/err";
-import { bpref } from "./metrics/bpref";
-import { inversions, kendallTau } from "./metrics/pairs";
-import { mse } from "./metrics/pointwise";
-import { relativeP, unjudgedAt, judgedAt } from "./metrics/relative";
-import { iprecAtRecall, elevenPointAverage, rPrecisionMult } from "./metrics/interpolated";
-import { infAP, binG } from "./metrics/inferred";
-import { rbp, rbpResidual } from "./metrics/rbp";
-import { utility } from "./metrics/utility";
-import { trecG, ndcgRel, rndcg } from "./metrics/trecgain";
-import { setP, setRelativeP, setRecall, setMap, setF, numNonrelJudgedRet } from "./metrics/set";
-import { cwl, CwlModel } from "./metrics/cwl";
-import { compat } from "./metrics/compat";
-import { accuracy } from "./metrics/accuracy";
 import { extraBytes, layExtra } from "./metrics/extra-scratch";
-import {
-  clearDiversity, setDiversityQuery, diversityActive, alphaDcg, alphaNdcg, errIa, nerrIa, nrbpOf, nnrbpOf, mapIaOf, pIa, strec,
-} from "./metrics/diversity";
-
-/** Measure families. src/measures/registry.ts names each by this enum's member names. */
-export enum Family {
-  NUM_RET, NUM_REL, NUM_REL_RET, PRECISION, RECALL, F1, MAP, MRR, DCG, NDCG, ERR, R_PRECISION, BPREF,
-  HIT_RATE, INVERSIONS, KENDALL_TAU, MSE,
-  RELATIVE_P, SET_P, SET_RELATIVE_P, SET_RECALL, SET_MAP, SET_F, NUM_NONREL_JUDGED_RET, UNJ,
-  IPREC_AT_RECALL, _11PT_AVG, RPREC_MULT, INFAP, BING, RBP, RBP_RESID, UTILITY,
-  G, NDCG_REL, RNDCG, HITS, JUDGED, MAP_LIGHTGBM, MAP_XGBOOST, MAP_TORCHMETRICS, MAP_PTRANKING,
-  NUMQ, SDCG, INST, INSQ, NERR8, NERR9, NERR10, NERR11, BPM, RBP_CWL, COMPAT, ACCURACY,
-  ALPHA_DCG, ALPHA_NDCG, ERR_IA, NERR_IA, NRBP, NNRBP, MAP_IA, P_IA, STREC,
-}
+import { clearDiversity, setDiversityQuery } from "./metrics/diversity";
+// The families' enum, depths and values, generated from src/measures/registry.ts (npm run build:kernel).
+import { addDepths, measure } from "./families.generated";
+export { Family } from "./families.generated";
 
 /**
  * Parameter slots per measure: evaluate()'s params hold PARAM_SLOTS f64 per measure, the family's
@@ -188,110 +160,6 @@ export function evaluate(
       }
       store<f64>(out + ((<usize>s * <usize>numQueries + <usize>q) << 3), v);
     }
-  }
-}
-
-/** Which prefix arrays a measure reads, and how deep (k = its cutoff, or ALL). */
-function addDepths(family: i32, k: i32): void {
-  switch (family) {
-    case Family.NUM_RET: case Family.NUM_REL: break;
-    case Family.PRECISION: case Family.RECALL: case Family.F1: case Family.HIT_RATE: case Family.HITS: case Family.MRR:
-      Depths.rel = max(Depths.rel, k); break;
-    case Family.NUM_REL_RET: case Family.R_PRECISION: Depths.rel = ALL; break;
-    case Family.MAP: case Family.MAP_LIGHTGBM: case Family.MAP_TORCHMETRICS: case Family.MAP_PTRANKING:
-      Depths.rel = max(Depths.rel, k); Depths.ap = max(Depths.ap, k); break;
-    case Family.MAP_XGBOOST: Depths.rel = ALL; Depths.ap = max(Depths.ap, k); break; // divides by rel(N)
-    case Family.DCG: Depths.gain = max(Depths.gain, k); break;
-    case Family.NDCG: Depths.gain = max(Depths.gain, k); Depths.ideal = max(Depths.ideal, k); break;
-    case Family.ERR: case Family.UNJ: case Family.JUDGED: Depths.label = max(Depths.label, k); break;
-    case Family.RELATIVE_P: Depths.rel = max(Depths.rel, k); break;
-    case Family.SET_P: case Family.SET_RELATIVE_P: case Family.SET_RECALL: case Family.SET_MAP: case Family.SET_F:
-    case Family.IPREC_AT_RECALL: case Family._11PT_AVG: case Family.RPREC_MULT: case Family.UTILITY:
-      Depths.rel = ALL; break;
-    case Family.G: Depths.label = ALL; break;
-    case Family.NUMQ: break;
-    case Family.ALPHA_DCG: case Family.ALPHA_NDCG: case Family.ERR_IA: case Family.NERR_IA: case Family.NRBP: case Family.NNRBP:
-    case Family.MAP_IA: case Family.P_IA: case Family.STREC:
-      break; // they read the order (and their own judgments) only
-    case Family.ACCURACY: Depths.label = max(Depths.label, k); break;
-    case Family.NDCG_REL: case Family.RNDCG: Depths.gain = ALL; break;
-    default: Depths.label = ALL; // bpref, inversions, kendall_tau, mse read every ranked label
-  }
-  Depths.label = max(Depths.label, max(Depths.rel, max(Depths.gain, Depths.ap)));
-}
-
-/** Parameter i of a measure whose slots start at p. */
-// @ts-ignore: decorator
-@inline function param(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-function measure(family: i32, k: i32, p: usize): f64 {
-  switch (family) {
-    case Family.NUM_RET: return numRet();
-    case Family.NUM_REL: return numRel();
-    case Family.NUM_REL_RET: return numRelRet();
-    case Family.PRECISION: return precision(k);
-    case Family.RECALL: return recall(k);
-    case Family.F1: return f1(k);
-    case Family.MAP: return averagePrecision(k);
-    case Family.MAP_LIGHTGBM: return mapLightgbm(k);
-    case Family.MAP_XGBOOST: return mapXgboost(k);
-    case Family.MAP_TORCHMETRICS: return mapTorchmetrics(k);
-    case Family.MAP_PTRANKING: return mapPtranking(k);
-    case Family.MRR: return reciprocalRank(k);
-    case Family.DCG: return dcg(k);
-    case Family.NDCG: return ndcg(k);
-    case Family.ERR: return err(k, param(p, 0));
-    case Family.R_PRECISION: return rPrecision();
-    case Family.BPREF: return bpref();
-    case Family.HIT_RATE: return hitRate(k);
-    case Family.HITS: return hits(k);
-    case Family.JUDGED: return judgedAt(k);
-    case Family.INVERSIONS: return inversions();
-    case Family.KENDALL_TAU: return kendallTau();
-    case Family.MSE: return mse();
-    case Family.RELATIVE_P: return relativeP(k);
-    case Family.SET_P: return setP();
-    case Family.SET_RELATIVE_P: return setRelativeP();
-    case Family.SET_RECALL: return setRecall();
-    case Family.SET_MAP: return setMap();
-    case Family.SET_F: return setF(param(p, 0));
-    case Family.NUM_NONREL_JUDGED_RET: return numNonrelJudgedRet();
-    case Family.UNJ: return unjudgedAt(k);
-    case Family.IPREC_AT_RECALL: return iprecAtRecall(param(p, 0));
-    case Family._11PT_AVG: return elevenPointAverage();
-    case Family.RPREC_MULT: return rPrecisionMult(param(p, 0));
-    case Family.INFAP: return infAP();
-    case Family.BING: return binG();
-    case Family.RBP: return rbp(param(p, 0));
-    case Family.RBP_RESID: return rbpResidual(param(p, 0));
-    case Family.UTILITY: return utility(param(p, 0), param(p, 1), param(p, 2), param(p, 3), param(p, 4));
-    case Family.G: return trecG();
-    case Family.NDCG_REL: return ndcgRel();
-    case Family.RNDCG: return rndcg();
-    case Family.NUMQ: return 1;
-    case Family.SDCG: return cwl(CwlModel.SDCG, k, 0, param(p, 0), param(p, 1));
-    case Family.INST: return cwl(CwlModel.INST, k, param(p, 0), param(p, 1), param(p, 2));
-    case Family.INSQ: return cwl(CwlModel.INSQ, k, param(p, 0), param(p, 1), param(p, 2));
-    case Family.NERR8: return cwl(CwlModel.NERR8, k, 0, param(p, 0), param(p, 1));
-    case Family.NERR9: return cwl(CwlModel.NERR9, k, 0, param(p, 0), param(p, 1));
-    case Family.NERR10: return cwl(CwlModel.NERR10, k, param(p, 0), param(p, 1), param(p, 2));
-    case Family.NERR11: return cwl(CwlModel.NERR11, k, param(p, 0), param(p, 1), param(p, 2));
-    case Family.BPM: return cwl(CwlModel.BPM, k, param(p, 0), param(p, 1), param(p, 2));
-    case Family.RBP_CWL: return cwl(CwlModel.RBP, k, param(p, 0), 0, 1);
-    case Family.COMPAT: return compat(param(p, 0), param(p, 1) != 0);
-    case Family.ACCURACY: return accuracy(k);
-    case Family.ALPHA_DCG: return diversityActive() ? alphaDcg(state.querySerial, k, param(p, 0)) : NaN;
-    case Family.ALPHA_NDCG: return diversityActive() ? alphaNdcg(state.querySerial, k, param(p, 0)) : NaN;
-    case Family.ERR_IA: return diversityActive() ? errIa(state.querySerial, k, param(p, 0)) : NaN;
-    case Family.NERR_IA: return diversityActive() ? nerrIa(state.querySerial, k, param(p, 0)) : NaN;
-    case Family.NRBP: return diversityActive() ? nrbpOf(state.querySerial, param(p, 0), param(p, 1)) : NaN;
-    case Family.NNRBP: return diversityActive() ? nnrbpOf(state.querySerial, param(p, 0), param(p, 1)) : NaN;
-    case Family.MAP_IA: return diversityActive() ? mapIaOf(state.querySerial) : NaN;
-    case Family.P_IA: return diversityActive() ? pIa(state.querySerial, k) : NaN;
-    case Family.STREC: return diversityActive() ? strec(state.querySerial, k) : NaN;
-    default: return NaN;
   }
 }
 

@@ -11,11 +11,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
-import { evaluate, evaluateDiversity, parseMeasures, type Options } from "../src/index.js";
+import { evaluate, evaluateDiversity, parseMeasures } from "../src/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/diversity.js";
+import { expectSame, RUNS, SEED, subtopicBatch, subtopicOptions } from "./_random.js";
 
-const RUNS = Number(process.env.FC_RUNS ?? 300);
-const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 
 describe("worked by hand", () => {
   // Query q, subtopics 1 and 2: d1 is relevant to both, d2 to 1, d3 to 2, d4 judged 0 for 1.
@@ -91,45 +90,6 @@ describe("worked by hand", () => {
 // ---------------------------------------------------------------------------------------------
 // Property: kernel = reference.
 
-const docs = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "da", "db"];
-
-/** Subtopic judgments for one query: 0..4 subtopics (numbers, some with leading zeros, or words). */
-const judgments = fc
-  .record({
-    subtopics: fc.uniqueArray(fc.constantFrom("1", "2", "3", "10", "04", "x"), { minLength: 1, maxLength: 4 }),
-    cells: fc.array(fc.record({ s: fc.nat(3), d: fc.constantFrom(...docs), v: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }), { minLength: 1, maxLength: 30 }),
-  })
-  .map(({ subtopics, cells }) => {
-    const out: Record<string, Record<string, number>> = {};
-    for (const c of cells) {
-      const s = subtopics[c.s % subtopics.length];
-      (out[s] ??= {})[c.d] = c.v;
-    }
-    return out;
-  });
-
-const ranking = fc.uniqueArray(fc.record({ d: fc.constantFrom(...docs), score: fc.constantFrom(0, 1, 2, 3, 0.5, -1) }), { selector: (x) => x.d, maxLength: 12 });
-
-const batch = fc.array(fc.record({ judged: fc.boolean(), j: judgments, r: ranking }), { minLength: 1, maxLength: 5 }).map((qs) => {
-  const qrels: Record<string, Record<string, Record<string, number>>> = {};
-  const run = { qid: [] as string[], docid: [] as string[], score: [] as number[] };
-  qs.forEach((q, i) => {
-    const qid = `q${i}`;
-    if (q.judged || i === 0) qrels[qid] = q.j;
-    for (const x of q.r) {
-      run.qid.push(qid);
-      run.docid.push(x.d);
-      run.score.push(x.score);
-    }
-    if (q.r.length === 0) {
-      run.qid.push(qid);
-      run.docid.push("none");
-      run.score.push(0);
-    }
-  });
-  return { qrels, run };
-});
-
 const alpha = fc.constantFrom(0, 0.25, 0.5, 0.75, 1);
 const cutoff = fc.integer({ min: 1, max: 14 });
 const measure = fc.oneof(
@@ -140,34 +100,12 @@ const measure = fc.oneof(
   fc.constantFrom("alpha-nDCG@20", "ERR-IA@5", "nNRBP", "P-IA@10", "strec@20", "alpha_nDCG(alpha=0.25)@5", "nERR_IA@10", "AP_IA", "STREC(rel=2)@5", "P_IA(rel=2)@3", "ndcg@5", "P@3", "map"),
 );
 
-const options: fc.Arbitrary<Options> = fc.record(
-  {
-    relevanceThreshold: fc.constantFrom(1, 2, 0, 0.5),
-    noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
-    beyondList: fc.constantFrom<Options["beyondList"]>("pad", "nan", "clip", "zero"),
-    depth: fc.integer({ min: 0, max: 14 }),
-    judgedOnly: fc.boolean(),
-    ties: fc.constantFrom<Options["ties"]>("docid", "input", "best", "worst"),
-  },
-  { requiredKeys: [] },
-);
-
-const close = (a: number, b: number) =>
-  a === b || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
-
-function expectSame(kernel: { qids: unknown[]; values: Record<string, Float64Array> }, reference: { qids: unknown[]; values: Record<string, Float64Array> }) {
-  expect(kernel.qids).toEqual(reference.qids);
-  expect(Object.keys(kernel.values).sort()).toEqual(Object.keys(reference.values).sort());
-  for (const [name, ref] of Object.entries(reference.values))
-    for (let q = 0; q < ref.length; q++)
-      if (!close(kernel.values[name][q], ref[q])) throw new Error(`${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${kernel.values[name][q]}, reference ${ref[q]}`);
-}
-
 describe("kernel = reference", () => {
   it("on random subtopic judgments, runs, measures and conventions", () => {
+    const measures = fc.uniqueArray(measure, { minLength: 1, maxLength: 6 });
     fc.assert(
-      fc.property(batch, fc.uniqueArray(measure, { minLength: 1, maxLength: 6 }), options, ({ qrels, run }, measures, o) => {
-        expectSame(evaluateDiversity(qrels, run, measures, o), referenceEvaluateDiversity(qrels, run, measures, o));
+      fc.property(subtopicBatch, measures, subtopicOptions, ({ qrels, run }, ms, o) => {
+        expectSame(evaluateDiversity(qrels, run, ms, o), referenceEvaluateDiversity(qrels, run, ms, o));
       }),
       { numRuns: RUNS, seed: SEED },
     );

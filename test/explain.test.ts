@@ -25,8 +25,6 @@ const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.
 /** Names the plan reads as canonical measures (not trec_eval's), and trec_eval's the kernel computes. */
 const CANONICAL = ["ndcg@3", "dcg@5", "precision@4", "recall@3", "f1@2", "map@5", "mrr@3", "err@4", "hit_rate@2", "r-precision", "map_lightgbm@3", "map_xgboost@3", "infap", "bing", "rbp(p=0.5)", "ndcg@20", "kendall_tau", "mse", "inversions", "judged@3"];
 const TREC = ["ndcg_cut.3", "P.2", "recip_rank", "Rprec", "bpref", "recall.5", "num_rel_ret", "infAP"];
-/** Families read at their cutoff only: their running value from the cutoff on is the value. */
-const TOP_K = new Set(["ndcg", "dcg", "precision", "recall", "f1", "map", "mrr", "err", "hit_rate", "judged"]);
 
 const close = (a: number, b: number) => (Number.isNaN(a) && Number.isNaN(b)) || a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
 
@@ -110,7 +108,7 @@ describe("running values", () => {
               if (i + 1 === rows.length) return;
               // Inside a tie: from a cutoff on, the value (each order's top k is in); else none.
               if (i + 1 < rows.length && rows[i + 1].score === r.score) {
-                if (TOP_K.has(m.family.name) && m.k > 0 && r.rank >= m.k) return expect(close(got, run.values[key] ?? NaN)).toBe(true);
+                if (m.family.topK && m.k > 0 && r.rank >= m.k) return expect(close(got, run.values[key] ?? NaN)).toBe(true);
                 return expect(got).toBeNaN();
               }
               const orders = tieOrders(prefix, Infinity);
@@ -121,7 +119,7 @@ describe("running values", () => {
           // At the end, and from the cutoff on for measures read at their cutoff, the value itself.
           const value = run.values[key] ?? NaN;
           if (rows.length) expect(close(rows[rows.length - 1].running[key] ?? NaN, value)).toBe(true);
-          if (TOP_K.has(m.family.name) && m.k > 0) for (const r of rows) if (r.rank >= m.k) expect(close(r.running[key] ?? NaN, value)).toBe(true);
+          if (m.family.topK && m.k > 0) for (const r of rows) if (r.rank >= m.k) expect(close(r.running[key] ?? NaN, value)).toBe(true);
         }
         // The value is the library's (evaluateRun: its own join, the kernel) for the canonical names.
         if (p.kind !== "trec") {

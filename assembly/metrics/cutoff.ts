@@ -30,7 +30,7 @@ export function f1(k: i32): f64 {
 export function hitRate(k: i32): f64 {
   if (tieMode != TieMode.AVERAGE) return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
   // The mean over tie orders (metrics/rank.ts): 1 - C(t - r, m) / C(t, m) within the first tie
-  // holding a relevant document, m of its t places read.
+  // holding a relevant document, m = k - a of its t places read (0 for m <= 0, 1 for m > t - r).
   if (firstRel == 0) return 0;
   const m = ranksFor(k) - (firstRel - 1);
   const t = firstTieSize;

@@ -14,9 +14,9 @@
 // With ties "average" (McSherry & Najork 2008): let the first tie holding a relevant document start
 // after a ranks, hold t documents of which r are relevant. The first relevant document of it is at
 // its j-th place with probability P(j) = C(t - j, r - 1) / C(t, r), and
-//   E[mrr@k]      = sum over j <= min(t, k - a) of P(j) / (a + j)
-//   E[hit_rate@k] = 1 - C(t - r, m) / C(t, m), m = k - a, for 0 < m < t (0 for m <= 0, 1 for m >= t)
-// (metrics/cutoff.ts hitRate). S(k)'s expectation: apSumAt below, from query.ts averageTies.
+//   E[mrr@k] = sum over j <= min(t, k - a) of P(j) / (a + j)
+// (metrics/cutoff.ts hitRate: the probability of a relevant document in the top k). S(k)'s expectation:
+// apSumAt below, from query.ts averageTies.
 import {
   N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
   judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor,

@@ -143,13 +143,10 @@ function rowCutoffs(p: Plan): Map<string, number> {
   return out;
 }
 
-/** Families whose value at cutoff k reads ranks 1..k only (so a ranking cut at any rank from k on has the same value). */
-const TOP_K = new Set(["ndcg", "dcg", "precision", "recall", "f1", "map", "mrr", "err", "hit_rate", "hits", "judged", "unj", "relative_p"]);
-
 /** The kernel measures read at their cutoff only, by key: their cutoff. */
 function readAtCutoff(p: Plan): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of p.measures) if (m.k > 0 && TOP_K.has(m.family.name)) out.set(m.name, m.k);
+  for (const m of p.measures) if (m.k > 0 && m.family.topK) out.set(m.name, m.k);
   return out;
 }
 

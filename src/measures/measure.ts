@@ -121,7 +121,7 @@ export function canonicalFamilyOf(word: string): Family | null {
 
 /**
  * A canonical measure word (the library's own names, lower case):
- *   ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   hit_rate@5   iprec_at_recall(recall=0.5)
+ *   ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   iprec_at_recall(recall=0.5)
  * Null if the word is not spelled with a known family's name; throws for a known family with a bad
  * cutoff or parameter (naming it).
  */
@@ -143,7 +143,11 @@ export function parseCanonical(word: string): Measure[] | null {
       }
       const v = value === undefined ? NaN : strictNumber(value);
       if (!Number.isFinite(v)) throw fail(word, `parameter ${key}: "${value ?? ""}" is not a number`);
-      if (family.name === "err" && key === "max" && !(Number.isInteger(v) && v > 0 && v <= 30)) throw fail(word, "err's max grade must be an integer from 1 to 30");
+      const r = family.ranges?.[key];
+      if (r && !((!r.integer || Number.isInteger(v)) && v >= r.from && v <= r.to)) {
+        const kind = r.integer ? "an integer" : "a number";
+        throw fail(word, `${family.name}'s ${r.what ?? key} must be ${kind} from ${r.from} to ${r.to}`);
+      }
       params[key] = v;
     }
   }

@@ -1,9 +1,11 @@
 /**
- * One row per family of measures. Adding a measure touches this table, one kernel function
- * (assembly/metrics/), one reference function (src/reference/) and their tests.
+ * One row per family of measures, and every fact about a family is in its row. Adding a measure touches
+ * this table, one kernel function (assembly/metrics/), one reference function (src/reference/index.ts's
+ * table) and their tests: the kernel's enum, depths and dispatch are generated from the rows
+ * (scripts/kernel-families.mjs), and test/registry.test.ts checks kernel against reference for every row.
  */
 export interface Family {
-  /** Canonical name, also the kernel's `Family` enum member (upper-cased, '-' as '_'). */
+  /** Canonical name, also the kernel's `Family` enum member (`kernelFamilyName`). */
   readonly name: string;
   /**
    * Other lower-case spellings of the canonical name (`p@5`, `rr`, `tau`), looked up exactly. Other
@@ -20,6 +22,22 @@ export interface Family {
   readonly needsRelevant: boolean;
   /** Named parameters with defaults, written `err(max=3)@20`. */
   readonly params?: Readonly<Record<string, number>>;
+  /** The values a parameter may take, if not every finite number: `err`'s max grade, 1 to 30. */
+  readonly ranges?: Readonly<Record<string, { from: number; to: number; integer?: boolean; what?: string }>>;
+  /**
+   * The kernel's value for one query: an AssemblyScript call of assembly/metrics/'s functions over `k`
+   * (the cutoff, 0 for none), the parameters by name and `q` (the query's number, for the diversity
+   * measures, which are NaN in a batch without subtopic judgments).
+   */
+  readonly kernel: string;
+  /**
+   * The kernel's prefix arrays it reads (assembly/query.ts Depths), space-separated: `label`, `rel`,
+   * `gain`, `ap`, `ideal`, each to the cutoff (`rel@k`) or the whole ranking (`rel`); "" none. Left
+   * out: every ranked label.
+   */
+  readonly reads?: string;
+  /** Its value at cutoff k reads ranks 1..k only: the drill-down shows those (src/explain/explain.ts). */
+  readonly topK?: boolean;
   /** Counts are summed across queries by trec_eval and compared exactly in tests. */
   readonly isCount?: boolean;
   /**
@@ -45,95 +63,154 @@ export interface Family {
 }
 
 const TABLE = [
-  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true },
-  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true, tieAverage: true },
-  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true, tieAverage: true },
-  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false, binary: true, tieAverage: true },
-  { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true,
+    tieAverage: true, kernel: "numRet()", reads: "" },
+  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+    orderFree: true, tieAverage: true, kernel: "numRel()", reads: "" },
+  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+    orderFree: true, tieAverage: true, kernel: "numRelRet()", reads: "rel" },
+  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false, binary: true, tieAverage: true,
+    kernel: "precision(k)", reads: "rel@k", topK: true },
+  { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "recall(k)", reads: "rel@k", topK: true },
+  { name: "f1", aliases: ["f", "f1_score"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "f1(k)", reads: "rel@k", topK: true },
+  { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "averagePrecision(k)", reads: "rel@k ap@k", topK: true },
   // Other tools' average precision: the same sum over relevant ranks i <= k of rel(i)/i, divided
   // otherwise (src/presets.ts gives each to its tool's preset's map@k).
   // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
-  { name: "map_lightgbm", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "map_lightgbm", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "mapLightgbm(k)", reads: "rel@k ap@k" },
   // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list (which a
   // depth cutting a tie makes depend on the order: no closed form for ties "average").
-  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true },
+  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, kernel: "mapXgboost(k)",
+    reads: "rel ap@k" },
   // torchmetrics (retrieval/average_precision.py) and TF-Ranking (MeanAveragePrecisionMetric): by the
   // relevant documents in the top k, 0 when there is none.
-  { name: "map_torchmetrics", aliases: [], cutoff: "optional", needsRelevant: true, binary: true },
+  { name: "map_torchmetrics", aliases: [], cutoff: "optional", needsRelevant: true, binary: true,
+    kernel: "mapTorchmetrics(k)", reads: "rel@k ap@k" },
   // ptranking (adhoc_metric.py torch_ap_at_ks): by the sum of the top min(k, J) labels of the ideal ranking.
-  { name: "map_ptranking", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false, gain: true, tieAverage: true },
-  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true, gain: true, tieAverage: true },
-  { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 } },
-  { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
-  { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
+  { name: "map_ptranking", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "mapPtranking(k)", reads: "rel@k ap@k" },
+  { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+    kernel: "reciprocalRank(k)", reads: "rel@k", topK: true },
+  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false, gain: true, tieAverage: true,
+    kernel: "dcg(k)", reads: "gain@k", topK: true },
+  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true, gain: true, tieAverage: true, kernel: "ndcg(k)",
+    reads: "gain@k ideal@k", topK: true },
+  { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 }, kernel: "err(k, max)",
+    reads: "label@k", topK: true, ranges: { max: { from: 1, to: 30, integer: true, what: "max grade" } } },
+  { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true,
+    binary: true, tieAverage: true, kernel: "rPrecision()", reads: "rel" },
+  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "bpref()" },
+  { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true, binary: true,
+    tieAverage: true, kernel: "hitRate(k)", reads: "rel@k", topK: true },
   // ranx's hits: the number of relevant documents in the top k (the whole list without a cutoff).
-  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true, binary: true, tieAverage: true },
+  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true, binary: true, tieAverage: true,
+    kernel: "hits(k)", reads: "rel@k", topK: true },
   // ir_measures' Judged@k: the fraction of the top min(k, N) that have a judgment (any label).
-  { name: "judged", aliases: [], cutoff: "required", needsRelevant: false },
-  { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false, isCount: true },
-  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false, orderFree: true },
-  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false, orderFree: true },
+  { name: "judged", aliases: [], cutoff: "required", needsRelevant: false, kernel: "judgedAt(k)", reads: "label@k",
+    topK: true },
+  { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false,
+    isCount: true, kernel: "inversions()" },
+  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false, orderFree: true,
+    kernel: "kendallTau()" },
+  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false, orderFree: true, kernel: "mse()" },
   // trec_eval's all_trec measures, under its own names lower-cased (its own spellings are its names).
-  { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true },
-  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false, binary: true, orderFree: true, tieAverage: true },
-  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true, tieAverage: true },
-  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true, tieAverage: true },
-  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true },
-  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 }, binary: true, orderFree: true },
-  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, binary: true, orderFree: true },
-  { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false },
-  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 }, binary: true },
-  { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true, binary: true },
-  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 }, binary: true, tieAverage: true },
-  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
-  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true, binary: true },
-  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 }, gain: true },
-  { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 } },
+  { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true, binary: true,
+    tieAverage: true, kernel: "relativeP(k)", reads: "rel@k", topK: true },
+  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false, binary: true, orderFree: true, tieAverage: true,
+    kernel: "setP()", reads: "rel" },
+  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+    tieAverage: true, kernel: "setRelativeP()", reads: "rel" },
+  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+    tieAverage: true, kernel: "setRecall()", reads: "rel" },
+  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+    kernel: "setMap()", reads: "rel" },
+  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 }, binary: true, orderFree: true,
+    kernel: "setF(beta)", reads: "rel" },
+  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+    orderFree: true, kernel: "numNonrelJudgedRet()" },
+  { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false, kernel: "unjudgedAt(k)",
+    reads: "label@k", topK: true },
+  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 }, binary: true,
+    kernel: "iprecAtRecall(recall)", reads: "rel" },
+  { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true, binary: true,
+    kernel: "elevenPointAverage()", reads: "rel" },
+  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 }, binary: true,
+    tieAverage: true, kernel: "rPrecisionMult(x)", reads: "rel" },
+  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "infAP()" },
+  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "binG()" },
+  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 }, gain: true, kernel: "rbp(p)" },
+  { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 },
+    kernel: "rbpResidual(p)" },
   // n: documents in the collection (trec_eval -N), read only by d's term.
-  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 }, binary: true, orderFree: true, tieAverage: true },
+  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 },
+    binary: true, orderFree: true, tieAverage: true, kernel: "utility(a, b, c, d, n)", reads: "rel" },
   // trec_eval's experimental gain measures (G, ndcg_rel, Rndcg), with the gain option's gains.
-  { name: "g", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
-  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false, gain: true },
-  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true, gain: true, binary: true },
+  { name: "g", aliases: [], cutoff: "none", needsRelevant: false, gain: true, kernel: "trecG()", reads: "label" },
+  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false, gain: true, kernel: "ndcgRel()",
+    reads: "gain" },
+  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true, gain: true, binary: true, kernel: "rndcg()",
+    reads: "gain" },
   // ir_measures' NumQ: 1 per query (ir_measures sums it: the number of queries).
-  { name: "numq", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true },
+  { name: "numq", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true,
+    kernel: "1", reads: "" },
   // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
   // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
-  { name: "sdcg", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
-  { name: "inst", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
-  { name: "insq", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
-  { name: "nerr8", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
-  { name: "nerr9", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 } },
-  { name: "nerr10", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9, min: 0, max: 1 } },
-  { name: "nerr11", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
-  { name: "bpm", aliases: [], cutoff: "required", needsRelevant: false, params: { t: 1, min: 0, max: 1 } },
-  { name: "rbp_cwl", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.8 }, binary: true },
+  { name: "sdcg", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+    kernel: "cwl(CwlModel.SDCG, k, 0, min, max)" },
+  { name: "inst", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+    kernel: "cwl(CwlModel.INST, k, t, min, max)" },
+  { name: "insq", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+    kernel: "cwl(CwlModel.INSQ, k, t, min, max)" },
+  { name: "nerr8", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+    kernel: "cwl(CwlModel.NERR8, k, 0, min, max)" },
+  { name: "nerr9", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+    kernel: "cwl(CwlModel.NERR9, k, 0, min, max)" },
+  { name: "nerr10", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9, min: 0, max: 1 },
+    kernel: "cwl(CwlModel.NERR10, k, p, min, max)" },
+  { name: "nerr11", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+    kernel: "cwl(CwlModel.NERR11, k, t, min, max)" },
+  { name: "bpm", aliases: [], cutoff: "required", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+    kernel: "cwl(CwlModel.BPM, k, t, min, max)" },
+  { name: "rbp_cwl", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.8 }, binary: true,
+    kernel: "cwl(CwlModel.RBP, k, p, 0, 1)" },
   // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).
-  { name: "compat", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.95, normalize: 1 } },
+  { name: "compat", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.95, normalize: 1 },
+    kernel: "compat(p, normalize != 0)" },
   // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
-  { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true },
+  { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true, kernel: "accuracy(k)",
+    reads: "label@k" },
   // Novelty and diversity over subtopic judgments, as TREC's ndeval (assembly/metrics/diversity.ts):
   // alpha (redundancy intolerance) and beta (patience), ndeval's defaults 0.5.
-  { name: "alpha_dcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
-  { name: "alpha_ndcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
-  { name: "err_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
-  { name: "nerr_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true, diversity: true },
-  { name: "nrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true, diversity: true },
-  { name: "nnrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true, diversity: true },
-  { name: "map_ia", aliases: ["ap_ia"], cutoff: "none", needsRelevant: true, binary: true, diversity: true },
-  { name: "p_ia", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, diversity: true },
-  { name: "strec", aliases: ["subtopic_recall"], cutoff: "optional", needsRelevant: true, binary: true, diversity: true },
+  { name: "alpha_dcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+    diversity: true, kernel: "alphaDcg(q, k, alpha)", reads: "" },
+  { name: "alpha_ndcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+    diversity: true, kernel: "alphaNdcg(q, k, alpha)", reads: "" },
+  { name: "err_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+    diversity: true, kernel: "errIa(q, k, alpha)", reads: "" },
+  { name: "nerr_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+    diversity: true, kernel: "nerrIa(q, k, alpha)", reads: "" },
+  { name: "nrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
+    diversity: true, kernel: "nrbpOf(q, alpha, beta)", reads: "" },
+  { name: "nnrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
+    diversity: true, kernel: "nnrbpOf(q, alpha, beta)", reads: "" },
+  { name: "map_ia", aliases: ["ap_ia"], cutoff: "none", needsRelevant: true, binary: true, diversity: true,
+    kernel: "mapIaOf(q)", reads: "" },
+  { name: "p_ia", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, diversity: true,
+    kernel: "pIa(q, k)", reads: "" },
+  { name: "strec", aliases: ["subtopic_recall"], cutoff: "optional", needsRelevant: true, binary: true, diversity: true,
+    kernel: "strec(q, k)", reads: "" },
 ] as const satisfies readonly Family[];
 
 export const FAMILIES: readonly Family[] = TABLE;
 
 /** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
 export type FamilyTable = typeof TABLE;
+/** A family's canonical name. */
+export type FamilyName = FamilyTable[number]["name"];
 
 /**
  * The kernel's enum member for a family: `r-precision` -> `R_PRECISION`; a name that starts with a

@@ -34,69 +34,93 @@ import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from 
 import { cwlMeasure } from "./cwl.js";
 import { compatibility } from "./compat.js";
 import { pairAccuracy } from "./accuracy.js";
+import {
+  alphaDcg, alphaNdcg, errIa, mapIa, nerrIa, nnrbp, nrbp, pIa, strec, type SubtopicQuery,
+} from "./subtopic-measures.js";
+import type { FamilyName } from "../measures/registry.js";
 
 export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
-/** The measures that need a relevant document (README): their value for R = 0 is `noRelevant`'s. */
-const NEEDS_RELEVANT = new Set([
-  "recall", "f1", "map", "map_lightgbm", "map_xgboost", "map_torchmetrics", "map_ptranking", "mrr", "ndcg", "r-precision", "bpref", "hit_rate",
-  "relative_p", "set_relative_p", "set_recall", "set_map", "set_f",
-  "iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing", "rndcg",
-]);
+type Params = Readonly<Record<string, number>>;
+/** A family's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
 
-/** The measure's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+/** A diversity family's formula, NaN for a query without subtopic judgments (as the kernel). */
+const sub = (f: (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) => number): Formula =>
+  (q, k, o, p) => (q.subtopics ? f(q.subtopics, k, o, p) : NaN);
+
+/** Each family's formula, by its registry row's name. */
+const FORMULAS: { readonly [F in FamilyName]: Formula } = {
+  num_ret: numRet,
+  num_rel: (q, _k, o) => numRel(q, o),
+  num_rel_ret: (q, _k, o) => numRelRet(q, o),
+  precision,
+  recall,
+  f1,
+  map: averagePrecision,
+  map_lightgbm: mapLightgbm,
+  map_xgboost: mapXgboost,
+  map_torchmetrics: mapTorchmetrics,
+  map_ptranking: mapPtranking,
+  mrr: reciprocalRank,
+  dcg,
+  ndcg,
+  err: (q, k, _o, p) => expectedReciprocalRank(q, k, p.max),
+  "r-precision": (q, _k, o) => rPrecision(q, o),
+  bpref: (q, _k, o) => bpref(q, o),
+  hit_rate: hitRate,
+  hits,
+  judged: judgedAt,
+  inversions,
+  kendall_tau: kendallTau,
+  mse: meanSquaredError,
+  relative_p: relativeP,
+  set_p: (q, _k, o) => setP(q, o),
+  set_relative_p: (q, _k, o) => setRelativeP(q, o),
+  set_recall: (q, _k, o) => setRecall(q, o),
+  set_map: (q, _k, o) => setMap(q, o),
+  set_f: (q, _k, o, p) => setF(q, o, p.beta),
+  num_nonrel_judged_ret: (q, _k, o) => numNonrelJudgedRet(q, o),
+  unj: unjudgedAt,
+  iprec_at_recall: (q, _k, o, p) => iprecAtRecall(q, p.recall, o),
+  "11pt_avg": (q, _k, o) => elevenPointAverage(q, o),
+  rprec_mult: (q, _k, o, p) => rPrecisionMult(q, p.x, o),
+  infap: (q, _k, o) => infAP(q, o),
+  bing: (q, _k, o) => binG(q, o),
+  rbp: (q, _k, o, p) => rankBiasedPrecision(q, p.p, o),
+  rbp_resid: (q, _k, _o, p) => rbpResidual(q, p.p),
+  utility: (q, _k, o, p) => utility(q, p, o),
+  g: (q, _k, o) => trecG(q, o),
+  ndcg_rel: (q, _k, o) => ndcgRel(q, o),
+  rndcg: (q, _k, o) => rndcg(q, o),
+  numq: () => 1,
+  sdcg: (q, k, o, p) => cwlMeasure(q, "sdcg", k, p, o),
+  inst: (q, k, o, p) => cwlMeasure(q, "inst", k, p, o),
+  insq: (q, k, o, p) => cwlMeasure(q, "insq", k, p, o),
+  nerr8: (q, k, o, p) => cwlMeasure(q, "nerr8", k, p, o),
+  nerr9: (q, k, o, p) => cwlMeasure(q, "nerr9", k, p, o),
+  nerr10: (q, k, o, p) => cwlMeasure(q, "nerr10", k, p, o),
+  nerr11: (q, k, o, p) => cwlMeasure(q, "nerr11", k, p, o),
+  bpm: (q, k, o, p) => cwlMeasure(q, "bpm", k, p, o),
+  rbp_cwl: (q, k, o, p) => cwlMeasure(q, "rbp_cwl", k, p, o),
+  compat: (q, _k, _o, p) => compatibility(q, p.p, p.normalize !== 0),
+  accuracy: pairAccuracy,
+  alpha_dcg: sub(alphaDcg),
+  alpha_ndcg: sub(alphaNdcg),
+  err_ia: sub(errIa),
+  nerr_ia: sub(nerrIa),
+  nrbp: sub(nrbp),
+  nnrbp: sub(nnrbp),
+  map_ia: sub(mapIa),
+  p_ia: sub(pIa),
+  strec: sub(strec),
+};
+
+/** The measure's formula for one query. */
 function formula(m: Measure, q: Query, o: ResolvedOptions): number {
-  const k = m.k;
-  switch (m.family.name) {
-    case "num_ret": return numRet(q);
-    case "num_rel": return numRel(q, o);
-    case "num_rel_ret": return numRelRet(q, o);
-    case "precision": return precision(q, k, o);
-    case "recall": return recall(q, k, o);
-    case "f1": return f1(q, k, o);
-    case "map": return averagePrecision(q, k, o);
-    case "map_lightgbm": return mapLightgbm(q, k, o);
-    case "map_xgboost": return mapXgboost(q, k, o);
-    case "map_torchmetrics": return mapTorchmetrics(q, k, o);
-    case "map_ptranking": return mapPtranking(q, k, o);
-    case "mrr": return reciprocalRank(q, k, o);
-    case "dcg": return dcg(q, k, o);
-    case "ndcg": return ndcg(q, k, o);
-    case "err": return expectedReciprocalRank(q, k, m.params.max);
-    case "r-precision": return rPrecision(q, o);
-    case "bpref": return bpref(q, o);
-    case "hit_rate": return hitRate(q, k, o);
-    case "hits": return hits(q, k, o);
-    case "judged": return judgedAt(q, k);
-    case "inversions": return inversions(q);
-    case "kendall_tau": return kendallTau(q);
-    case "mse": return meanSquaredError(q);
-    case "relative_p": return relativeP(q, k, o);
-    case "set_p": return setP(q, o);
-    case "set_relative_p": return setRelativeP(q, o);
-    case "set_recall": return setRecall(q, o);
-    case "set_map": return setMap(q, o);
-    case "set_f": return setF(q, o, m.params.beta);
-    case "num_nonrel_judged_ret": return numNonrelJudgedRet(q, o);
-    case "unj": return unjudgedAt(q, k);
-    case "iprec_at_recall": return iprecAtRecall(q, m.params.recall, o);
-    case "11pt_avg": return elevenPointAverage(q, o);
-    case "rprec_mult": return rPrecisionMult(q, m.params.x, o);
-    case "infap": return infAP(q, o);
-    case "bing": return binG(q, o);
-    case "rbp": return rankBiasedPrecision(q, m.params.p, o);
-    case "rbp_resid": return rbpResidual(q, m.params.p);
-    case "utility": return utility(q, m.params, o);
-    case "g": return trecG(q, o);
-    case "ndcg_rel": return ndcgRel(q, o);
-    case "rndcg": return rndcg(q, o);
-    case "numq": return 1;
-    case "sdcg": case "inst": case "insq": case "nerr8": case "nerr9": case "nerr10": case "nerr11": case "bpm": case "rbp_cwl":
-      return cwlMeasure(q, m.family.name, k, m.params, o);
-    case "compat": return compatibility(q, m.params.p, m.params.normalize !== 0);
-    case "accuracy": return pairAccuracy(q, k, o);
-  }
-  throw new Error(`reference: no implementation of measure ${m.name}`);
+  const f = (FORMULAS as Readonly<Record<string, Formula>>)[m.family.name];
+  if (!f) throw new Error(`reference: no implementation of measure ${m.name}`);
+  return f(q, m.k, o, m.params);
 }
 
 /**
@@ -108,7 +132,7 @@ function formula(m: Measure, q: Query, o: ResolvedOptions): number {
  *    empty list).
  * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
  * here the noRelevant value does, reading "'one': 1" as unconditional.
- * `value`: the measure's formula (the diversity measures pass theirs: src/reference/diversity.ts).
+ * `value`: the measure's formula (the table's, by default).
  */
 export function referenceValue(
   m: Measure, q: Query, o: ResolvedOptions,
@@ -116,7 +140,7 @@ export function referenceValue(
 ): number {
   const noRelevant = numRelevant(q, o) === 0;
   if (noRelevant && o.noRelevant === "skip") return NaN;
-  if (noRelevant && (NEEDS_RELEVANT.has(m.family.name) || (m.family.diversity && m.family.needsRelevant))) {
+  if (noRelevant && m.family.needsRelevant) {
     if (o.noRelevant === "one") return 1;
     if (o.noRelevant === "nan") return NaN;
   }

@@ -13,6 +13,7 @@
  *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
  */
 import type { ResolvedOptions } from "../options.js";
+import type { SubtopicQuery } from "./subtopic-measures.js";
 
 /** One retrieved document of a query. `label` is undefined when the document has no judgment. */
 export interface Doc {
@@ -27,6 +28,8 @@ export interface Query {
   readonly ranking: readonly Doc[];
   /** The labels of all the query's judged documents, retrieved or not. */
   readonly judged: readonly number[];
+  /** Its subtopic judgments, for the diversity measures (src/reference/diversity.ts). */
+  readonly subtopics?: SubtopicQuery;
 }
 
 const utf8 = new TextEncoder();
