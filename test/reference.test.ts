@@ -165,6 +165,36 @@ describe.each(backends)("$name", (b) => {
       // nothing ranked is judged: 0
       expectValues(b.evaluateRun({ q: { a: 1 } }, { q: { x: 1 } }, ["Judged@5"]), { "Judged@5": 0 });
     });
+
+    it("fall_out@k: the share of the judged non-relevant documents in the top k (torchmetrics' fall-out)", () => {
+      // the seed ranks labels [1, 0, 2, 0, 1]: NR = 2 (ranks 2 and 4)
+      expectValues(b.evaluate(seed, ["fall_out@1,2,3,4,10", "fall_out"]), {
+        "fall_out@1": 0,
+        "fall_out@2": 1 / 2,
+        "fall_out@3": 1 / 2,
+        "fall_out@4": 1,
+        "fall_out@10": 1,
+        fall_out: 1,
+      });
+      expectValues(b.evaluate(seed, ["fallout@2"]), { "fall_out@2": 1 / 2 }); // the alias, keyed by the canonical name
+      // threshold 2: labels 0 and 1 are non-relevant, NR = 4; the top 2 hold 2 of them, the top 3 still 2
+      const threshold2 = { relevanceThreshold: 2 };
+      expectValues(b.evaluate(seed, ["fall_out@2,3"], threshold2), { "fall_out@2": 2 / 4, "fall_out@3": 2 / 4 });
+      // no judged non-relevant document: 1 (empty_target_action's default "pos"), whatever R
+      expectValues(b.evaluate(ranked([1, 2]), ["fall_out@1"]), { "fall_out@1": 1 });
+      // torchmetrics' example (RetrievalFallOut(top_k=2)): 0.5 for both queries
+      const example = {
+        qid: [0, 0, 0, 1, 1, 1, 1], score: [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2], rel: [0, 0, 1, 0, 1, 0, 1],
+      };
+      expectValues(b.evaluate(example, ["fall_out@2"]), { "fall_out@2": [0.5, 0.5] });
+      // judgments a 1, b 0, c 0 (never ranked), d -1; the run ranks a, x (unjudged), d, b: NR = 2 (b, c);
+      // neither x nor d counts
+      const run = { q: { a: 4, x: 3, d: 2, b: 1 } };
+      expectValues(b.evaluateRun({ q: { a: 1, b: 0, c: 0, d: -1 } }, run, ["fall_out@3", "fall_out"]), {
+        "fall_out@3": 0,
+        fall_out: 1 / 2,
+      });
+    });
   });
 
   describe("each tool's name carries its conventions", () => {

@@ -183,6 +183,10 @@ const TABLE = [
   // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
   { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true, kernel: "accuracy(k)",
     reads: "label@k" },
+  // torchmetrics' RetrievalFallOut: the share of the query's judged non-relevant documents in the top k, 1 for
+  // a query with none (its empty_target_action's default, "pos"). Lower is better.
+  { name: "fall_out", aliases: ["fallout"], cutoff: "optional", needsRelevant: false, binary: true,
+    kernel: "fallOut(k)", reads: "label@k", topK: true },
   // Novelty and diversity over subtopic judgments, as TREC's ndeval (assembly/metrics/diversity.ts):
   // alpha (redundancy intolerance) and beta (patience), ndeval's defaults 0.5.
   { name: "alpha_dcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,

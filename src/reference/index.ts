@@ -34,6 +34,7 @@ import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from 
 import { cwlMeasure } from "./cwl.js";
 import { compatibility } from "./compat.js";
 import { pairAccuracy } from "./accuracy.js";
+import { fallOut } from "./fall-out.js";
 import {
   alphaDcg, alphaNdcg, errIa, mapIa, nerrIa, nnrbp, nrbp, pIa, strec, type SubtopicQuery,
 } from "./subtopic-measures.js";
@@ -105,6 +106,7 @@ const FORMULAS: { readonly [F in FamilyName]: Formula } = {
   rbp_cwl: (q, k, o, p) => cwlMeasure(q, "rbp_cwl", k, p, o),
   compat: (q, _k, _o, p) => compatibility(q, p.p, p.normalize !== 0),
   accuracy: pairAccuracy,
+  fall_out: fallOut,
   alpha_dcg: sub(alphaDcg),
   alpha_ndcg: sub(alphaNdcg),
   err_ia: sub(errIa),
