@@ -6,13 +6,14 @@
 // order, carries the last query of each into the next (a query may span two row groups), and adds
 // blocks of whole queries to the join (src/pipeline/blocks.ts), which sees the rows one thread would have
 // read: the output is the same to the byte, errors included (the first row group's in order wins).
-import { InputError, RankevalError } from "../errors.js";
-import { ColumnarRows, RowError, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
+import { RankevalError } from "../errors.js";
+import { asRowError } from "../input/input.js";
+import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
 import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
-import type { ParserChoice } from "./formats.js";
+import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";
 import { displayName, type ProgressSink } from "./read.js";
 
@@ -200,14 +201,14 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
         try {
           for (const b of blocks) add(b);
         } catch (e) {
-          throw rowErrorAt(e, name, placeOf);
+          throw asRowError(e, name, { placeOf });
         }
         assign();
       }
       try {
         if (carry) add(carry);
       } catch (e) {
-        throw rowErrorAt(e, name, placeOf);
+        throw asRowError(e, name, { placeOf });
       }
       for (const c of conversations) c.post({ kind: "columnar", job: { type: "end" } satisfies ColumnarJob });
       for (const c of conversations.splice(0)) c.release(true);
@@ -218,11 +219,4 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
       progress?.done();
     }
   };
-}
-
-/** An error of the join about a row of the input (its "line"), said as the row of its file. */
-function rowErrorAt(e: unknown, name: string, placeOf: (line: number) => { file: string; row: number }): unknown {
-  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
-  const { file, row } = placeOf(e.line);
-  return new RowError(file, row, undefined, e.reason);
 }

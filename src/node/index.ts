@@ -39,9 +39,10 @@ import type { Plan } from "../trec/plan.js";
 import { checkColumnsRead, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";
-import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
+import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { inputSize, readInto } from "./read.js";
-import { asRowError, isColumnarPath, readColumnarRows } from "./columnar.js";
+import { isColumnarPath, readColumnarRows } from "./columnar.js";
+import { asRowError } from "../input/input.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };

@@ -1,9 +1,8 @@
-// The command line's input formats: which parser reads a QRELS or RUN file, from --input-format or
-// from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
+// The input formats of the command line and the page: which parser reads judgments or a run, from
+// --input-format or from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
 // .tsv file from its first line: a header names the columns; without one, a line of TREC's fields
 // (MS MARCO's qrels.dev.tsv: `qid<TAB>0<TAB>docid<TAB>rel`) makes it TREC text.
 // The JSON and CSV/TSV parsers are loaded when a file needs one: a TREC evaluation never loads them.
-import { basename } from "node:path";
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
@@ -12,7 +11,7 @@ import { RunParser, type RunRows } from "../io/run.js";
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
 
-/** The columnar formats (src/node/columnar.ts reads them): binary files read in row groups or record batches. */
+/** The columnar formats (src/input/columnar.ts reads them): binary files read in row groups or record batches. */
 export const isColumnar = (format: InputFormat): format is "parquet" | "arrow" => format === "parquet" || format === "arrow";
 
 /** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
@@ -32,11 +31,11 @@ export function formatOf(file: string, given?: InputFormat): InputFormat {
 
 /**
  * A JSON, CSV/TSV, Parquet or Arrow run's tag (a Parquet or Arrow file without a tag column): the
- * file's name without its directory and its format's extension.
+ * file's name without its directory and its format's extension; the command line's and the page's.
  */
 export function runTagOf(file: string): string {
-  if (file === "-") return "-";
-  return basename(file).replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || basename(file);
+  const name = file.replace(/\/+$/, "").replace(/^.*\//, "");
+  return name.replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || name;
 }
 
 export interface ParserChoice {

@@ -1,0 +1,156 @@
+// The input layer the command line and the page share: judgments and runs read from an Input, which
+// each side adapts from what it has (src/node/files.ts: a path, a dataset directory, standard input;
+// web/read.ts and web/columnar.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
+// The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
+// Browser compatible: no Node built-ins here.
+import { InputError } from "../errors.js";
+import { ColumnarRows, RowError, type ColumnBatch } from "../io/columnar.js";
+import type { Interner } from "../io/interner.js";
+import type { RowsKind, RowsOf } from "../io/json.js";
+import type { RunRows } from "../io/run.js";
+import { checkJudgments, evaluateRunFile, type PendingJudgments, type RunSource } from "../pipeline/blocks.js";
+import type { Evaluated } from "../pipeline/evaluate-block.js";
+import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
+import { qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
+
+/** The parsers' side of reading: chunks in, any size, any boundary. */
+export interface ChunkSink {
+  push(chunk: Uint8Array): void;
+  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  ready?(): Promise<void> | null;
+}
+
+/** A text input (TREC, JSON, CSV/TSV, LETOR, ...): its bytes, gunzipped, pushed chunk by chunk. */
+export interface TextInput {
+  /** As messages name it. */
+  readonly name: string;
+  /** The size of its text in bytes, to size the parsers' columns (0: not known). */
+  readonly size: number;
+  read(sink: ChunkSink): Promise<void>;
+}
+
+/** A Parquet or Arrow input: its row groups or record batches, in order, as rows of `kind`. */
+export interface BatchInput {
+  readonly name: string;
+  /** Its run tag where its rows have no tag column. */
+  readonly runTag: string;
+  batches(kind: RowsKind, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void>;
+}
+
+export type Input = TextInput | BatchInput;
+
+/** Where row `line` of a columnar input (its rows counted over the whole input) is: its file and row there. */
+export type PlaceOf = (line: number) => { file: string; row: number };
+
+/**
+ * An error of the join or the grouping about row `line` of a columnar input named `name`, said as a
+ * row of its file: `run.parquet: row 57: ...`.
+ */
+export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }): unknown {
+  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
+  const { file, row } = rows.placeOf(e.line);
+  return new RowError(file, row, undefined, e.reason);
+}
+
+/** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
+const places = new WeakMap<object, PlaceOf>();
+
+/** An error about a row of columnar judgments (the join finds a document judged twice), said as the row of its file. */
+export function judgmentsRowError(e: unknown, judgments: GroupedJudgments): unknown {
+  const placeOf = places.get(judgments);
+  return placeOf ? asRowError(e, judgments.qrels.file, { placeOf }) : e;
+}
+
+/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
+export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<{ rows: RowsOf<K>; placeOf: PlaceOf }> {
+  const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
+  await input.batches(kind, (b) => rows.add(b));
+  return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
+}
+
+/**
+ * RunSource.blocks for a columnar run: at the end of each row group (a record batch, a file), its
+ * complete queries once at least `blockRows` rows are held; the run tag is returned.
+ */
+export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<RunSource["blocks"]> {
+  return async (qids, add) => {
+    const rows = new ColumnarRows({ file: input.name, qids, kind: "run", runTag: input.runTag });
+    const give = (r: RunRows) => {
+      try {
+        add(r);
+      } catch (e) {
+        throw asRowError(e, input.name, rows);
+      }
+    };
+    await input.batches("run", (b) => {
+      rows.add(b);
+      if (!b.endOfGroup) return;
+      const block = rows.takeQueries(blockRows);
+      if (block) give(block);
+    });
+    const last = rows.finish();
+    give(last);
+    return last.runTag;
+  };
+}
+
+/**
+ * The judgments, grouped by query (an empty file said at once, not when the first run evaluates
+ * nothing against it); the parser (and its query column) is garbage once this returns.
+ */
+export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice): Promise<GroupedJudgments> {
+  let judgments: GroupedJudgments;
+  if ("batches" in input) {
+    const { rows, placeOf } = await batchRows(input, "qrels", qids);
+    try {
+      judgments = groupJudgments(rows);
+    } catch (e) {
+      throw asRowError(e, rows.file, { placeOf });
+    }
+    places.set(judgments, placeOf);
+  } else {
+    const parser = await qrelsParserFor(input.name, qids, input.size, choice);
+    await input.read(parser);
+    judgments = groupJudgments(parser.finish());
+  }
+  checkJudgments(judgments);
+  return judgments;
+}
+
+/** A run read whole, and for a columnar one where its rows are (for errors about them). */
+export async function readRun(input: Input, qids: Interner, choice: ParserChoice): Promise<{ rows: RunRows; placeOf?: PlaceOf }> {
+  if ("batches" in input) return batchRows(input, "run", qids);
+  const parser = await runParserFor(input.name, qids, input.size, choice);
+  await input.read(parser);
+  return { rows: parser.finish() };
+}
+
+/**
+ * A run read, joined to the judgments and evaluated (evaluateRunFile): in the blocks `source` gives,
+ * or whole (read here). Errors about a row of a columnar run or of columnar judgments name its file
+ * and row.
+ */
+export async function evaluateRun(
+  input: Input,
+  judgments: GroupedJudgments | PendingJudgments,
+  source: Omit<RunSource, "file" | "whole">,
+  choice: ParserChoice,
+  evaluate: (joined: JoinedRun) => Evaluated,
+) {
+  let whole: { placeOf?: PlaceOf } = {};
+  try {
+    return await evaluateRunFile(judgments, {
+      ...source,
+      file: input.name,
+      whole: async () => {
+        const read = await readRun(input, "ready" in judgments ? judgments.qids : judgments.qrels.qidNames, choice);
+        whole = read;
+        return read.rows;
+      },
+    }, evaluate);
+  } catch (e) {
+    const err = whole.placeOf ? asRowError(e, input.name, { placeOf: whole.placeOf }) : e;
+    const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
+    throw read ? judgmentsRowError(err, read) : err;
+  }
+}
