@@ -279,7 +279,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   // LETOR's parsers are loaded for this mode only.
-  const { readLetor } = await import("../input/letor-files.js");
+  const { readLetor } = await import("../input/read-letor.js");
   const letorFile = args.letor!;
   const query = args.query === undefined ? null : textInput(args.query, progress);
   const { batch, qids } = await readLetor(textInput(letorFile, progress), textInput(args.scores, progress), query, "give the query group sizes with --query FILE");
