@@ -23,7 +23,7 @@ import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, report
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type Sink } from "./read.js";
+import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read.js";
 import { batchInput, columnarFormat } from "./columnar.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
@@ -33,27 +33,27 @@ const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as W
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
 
-/** Streams `file` into `sink` (read.ts), posting the bytes and lines read as it goes. */
-async function readInto(file: File, sink: Sink): Promise<void> {
+/**
+ * Posts the progress of reading `file` (bytes read, lines or rows), kept in `reading` until the file
+ * is read whole (and on failure, for outOfMemory's message).
+ */
+function progressOf(file: File): OnProgress {
   const state = { file: file.name, read: 0, lines: 0 };
-  reading = state;
-  await readFile(file, sink, (read, lines, seconds) => {
-    state.read = read;
-    state.lines = lines;
+  return (read, lines, seconds) => {
+    reading = read >= file.size ? null : Object.assign(state, { read, lines });
     post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  });
-  reading = null;
+  };
 }
+
+/** Streams `file` into `sink` (read.ts), posting its progress. */
+const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
 /**
  * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
  * evaluates; the progress it reports is posted as this worker's own.
  */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
-  const state = { file: file.name, read: 0, lines: 0 };
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
-    // `reading` stays set on failure, for outOfMemory's message.
-    reading = state;
     const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
     return {
       send: (job, transfer) => reader.postMessage(job, transfer ?? []),
@@ -66,12 +66,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       },
       stop: () => reader.terminate(),
     };
-  }, (read, lines, seconds) => {
-    state.read = read;
-    state.lines = lines;
-    if (read >= file.size) reading = null;
-    post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  });
+  }, progressOf(file));
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -319,11 +314,6 @@ function warnNotInRun(file: string, qids: string[]): void {
   if (!qids.length) return;
   const some = qids.slice(0, 5).join(", ");
   post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
-}
-
-/** Posts a columnar file's progress as a text file's: bytes read, and rows for lines. */
-function progressOf(file: File) {
-  return (read: number, lines: number, seconds: number) => post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
 }
 
 /** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
