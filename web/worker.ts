@@ -9,7 +9,7 @@
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/compare/format.js";
 import { comparableResult, comparableRows } from "../src/compare-runs.js";
-import { batchBlocks, evaluateRun, readJudgments as readInput, type Input, type TextInput } from "../src/input/input.js";
+import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput, type Input, type TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
 import { Interner } from "../src/io/interner.js";
@@ -305,16 +305,11 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     blocks?.push(block);
     return evaluate(ctx, file.name, block);
   });
-  warnNotInRun(file.name, r.notInRunQids);
+  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
 }
 
-function warnNotInRun(file: string, qids: string[]): void {
-  if (!qids.length) return;
-  const some = qids.slice(0, 5).join(", ");
-  post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
-}
 
 /** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
 const TREC = { format: "trec" } as const;
@@ -392,7 +387,7 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   const texts: string[] = [];
   for (const file of runFiles) {
     const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), TREC);
-    if (joined.notInRun) post({ type: "warning", message: `${file.name}: ${joined.notInRun} judged queries are not in the run and are left out` });
+    if (joined.notInRun) post({ type: "warning", message: notInRun(file.name, joined.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     keptRows += block.batch.scores.length;
     const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);

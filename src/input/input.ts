@@ -154,3 +154,10 @@ export async function evaluateRun(
     throw read ? judgmentsRowError(err, read) : err;
   }
 }
+
+/** Said of the judged queries a run lacks (left out, unless -c): how many, and the first five where known. */
+export function notInRun(name: string, qids: readonly string[] | number): string {
+  const n = typeof qids === "number" ? qids : qids.length;
+  const some = typeof qids === "number" ? "" : ` (${qids.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""})`;
+  return `${name}: ${n} judged queries are not in the run and are left out${some}`;
+}

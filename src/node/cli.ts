@@ -15,6 +15,7 @@ import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./read.js";
+import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
 export interface Io {
@@ -231,11 +232,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
     await evaluateRuns(runFiles, { qids, ready }, evaluateFor, (i, r) => {
       progress.clear();
       for (const w of r.warnings) warn(w);
-      const notInRun = r.notInRunQids.length;
-      if (notInRun && !args.complete) {
-        const some = r.notInRunQids.slice(0, 5).join(", ");
-        io.stderr.write(`rankeval: ${nameOf(r.file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
-      }
+      if (r.notInRunQids.length && !args.complete) io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
       onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
     }, { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress });
   } finally {

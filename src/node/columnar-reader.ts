@@ -6,12 +6,12 @@
 // order, carries the last query of each into the next (a query may span two row groups), and adds
 // blocks of whole queries to the join (src/pipeline/blocks.ts), which sees the rows one thread would have
 // read: the output is the same to the byte, errors included (the first row group's in order wins).
-import { RankevalError } from "../errors.js";
 import { asRowError } from "../input/input.js";
 import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
+import { rethrown, threadError, type ThreadError } from "../pipeline/reader.js";
 import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";
@@ -26,7 +26,7 @@ export type ColumnarJob =
 /** Thread -> main. */
 export type ColumnarReport =
   | { type: "rows"; unit: number; block: PortableBlock }
-  | { type: "error"; unit: number; message: string; outOfMemory: boolean; internal: boolean };
+  | ({ type: "error"; unit: number } & ThreadError);
 
 /** Row groups decoded and not yet added, beyond one per thread, at most: memory stays bounded. */
 const AHEAD = 2;
@@ -69,9 +69,7 @@ export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]
         sent = qids.size;
         post({ type: "rows", unit: job.unit, block }, transferables(block));
       } catch (err) {
-        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
-        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
-        post({ type: "error", unit: job.unit, message, outOfMemory: err instanceof RangeError, internal }, []);
+        post({ type: "error", unit: job.unit, ...threadError(err) }, []);
       }
     });
   };
@@ -157,7 +155,7 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
               arrivals.set(r.unit, { error: e });
             }
           } else {
-            arrivals.set(r.unit, { error: r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message) });
+            arrivals.set(r.unit, { error: rethrown(r) });
           }
           wake?.();
         }, (message) => {

@@ -5,6 +5,7 @@
 // or as ndeval prints it (--format ndeval).
 import { RankevalError } from "../errors.js";
 import { formatOf } from "../input/formats.js";
+import { notInRun } from "../input/input.js";
 import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { parseMeasures } from "../measures/resolve.js";
@@ -67,7 +68,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
     const choice = { format: formatOf(file, args.inputFormat), columns: args.columns };
     const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
     if (joined.notInRun && !args.complete) {
-      io.stderr.write(`rankeval: ${name}: ${joined.notInRun} judged queries are not in the run and are left out; -c counts them\n`);
+      io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun)}; -c counts them\n`);
     }
     const warned = new Set<string>();
     const evaluated = evaluateBlock(p, joined.batch, joined.qids, opts, name, (w) => {

@@ -25,7 +25,29 @@ export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
   | { type: "block"; block: PortableBlock }
   | { type: "end"; runTag: string }
-  | { type: "error"; message: string; outOfMemory: boolean; internal?: boolean };
+  | ({ type: "error" } & ThreadError);
+
+/**
+ * An error thrown in another thread, as it crosses: bad input, out of memory (a RangeError), or not
+ * the input's fault (a bug: `internal`, said as such on the other side, not as bad input).
+ */
+export interface ThreadError {
+  message: string;
+  outOfMemory: boolean;
+  internal?: boolean;
+}
+
+/** An error as it crosses to another thread (ThreadError). */
+export function threadError(err: unknown): ThreadError {
+  const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
+  const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
+  return { message, outOfMemory: err instanceof RangeError, internal };
+}
+
+/** A ThreadError thrown again on this side, as the same error here would be. */
+export function rethrown(r: ThreadError): Error {
+  return r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
+}
 
 /** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
 export const AHEAD = 2;
@@ -77,12 +99,7 @@ export function serveBlocks<Source>(
     };
     read(job.source, sink, (bytes, seconds) => post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []))
       .then(() => post({ type: "end", runTag: parser.finish() }, []))
-      .catch((err: unknown) => {
-        // Not the input's fault (a bug): said as such on the other side, not as bad input.
-        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
-        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
-        post({ type: "error", message, outOfMemory: err instanceof RangeError, internal }, []);
-      });
+      .catch((err: unknown) => post({ type: "error", ...threadError(err) }, []));
   };
 }
 
@@ -136,7 +153,7 @@ export function readerBlocks<Source>(
         }
         if (r.type === "end") end(() => resolve(r.runTag), true);
         // A reader out of memory is ended: its heap may be past saving.
-        else if (r.type === "error") end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)), !r.outOfMemory);
+        else if (r.type === "error") end(() => reject(rethrown(r)), !r.outOfMemory);
       };
       // Set while an add is waiting: the messages after it wait behind it.
       let waiting: Promise<void> | null = null;
