@@ -5,14 +5,12 @@
 // The JSON and CSV/TSV parsers are loaded when a file needs one: a TREC evaluation never loads them.
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
-import { QrelsParser, type QrelsRows } from "../io/qrels.js";
-import { RunParser, type RunRows } from "../io/run.js";
+import type { RowsKind, RowsOf } from "../io/json.js";
+import { QrelsParser } from "../io/qrels.js";
+import { RunParser } from "../io/run.js";
 
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
-
-/** The columnar formats (src/input/columnar.ts reads them): binary files read in row groups or record batches. */
-export const isColumnar = (format: InputFormat): format is "parquet" | "arrow" => format === "parquet" || format === "arrow";
 
 /** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
@@ -115,33 +113,24 @@ class ChosenByFirstLine<T> implements Parser<T> {
   }
 }
 
-/** The per-row parser for a QRELS file. */
-export async function qrelsParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<QrelsRows>> {
+/** The per-row parser for judgments (`kind` qrels) or a run. */
+async function parserFor<K extends RowsKind>(kind: K, file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<RowsOf<K>>> {
   const format = formatOf(file, choice.format);
-  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "qrels", expectedBytes });
-  const trec = () => new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
+  const runTag = kind === "run" ? runTagOf(file) : undefined;
+  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind, runTag, expectedBytes });
+  const trec = () => new (kind === "qrels" ? QrelsParser : RunParser)({ file, qids, docids: "per-row", expectedBytes }) as unknown as Parser<RowsOf<K>>;
   if (format === "trec") return trec();
   const { DelimitedParser } = await import("../io/delimited.js");
   const delimited = () => new DelimitedParser({
-    file, qids, kind: "qrels", expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
+    file, qids, kind, runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
   });
   if (format === "csv") return delimited();
-  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "qrels") ? trec() : delimited()));
+  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, kind) ? trec() : delimited()));
   return trec();
 }
 
+/** The per-row parser for a QRELS file. */
+export const qrelsParserFor = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => parserFor("qrels", file, qids, expectedBytes, choice);
+
 /** The per-row parser for a RUN file. */
-export async function runParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<RunRows>> {
-  const format = formatOf(file, choice.format);
-  const runTag = runTagOf(file);
-  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "run", runTag, expectedBytes });
-  const trec = () => new RunParser({ file, qids, docids: "per-row", expectedBytes });
-  if (format === "trec") return trec();
-  const { DelimitedParser } = await import("../io/delimited.js");
-  const delimited = () => new DelimitedParser({
-    file, qids, kind: "run", runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
-  });
-  if (format === "csv") return delimited();
-  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "run") ? trec() : delimited()));
-  return trec();
-}
+export const runParserFor = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => parserFor("run", file, qids, expectedBytes, choice);

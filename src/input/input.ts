@@ -55,12 +55,6 @@ export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf })
 /** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
 const places = new WeakMap<object, PlaceOf>();
 
-/** An error about a row of columnar judgments (the join finds a document judged twice), said as the row of its file. */
-export function judgmentsRowError(e: unknown, judgments: GroupedJudgments): unknown {
-  const placeOf = places.get(judgments);
-  return placeOf ? asRowError(e, judgments.qrels.file, { placeOf }) : e;
-}
-
 /** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
 export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<{ rows: RowsOf<K>; placeOf: PlaceOf }> {
   const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
@@ -108,21 +102,17 @@ export async function readJudgments(input: Input, qids: Interner, choice: Parser
       throw asRowError(e, rows.file, { placeOf });
     }
     places.set(judgments, placeOf);
-  } else {
-    const parser = await qrelsParserFor(input.name, qids, input.size, choice);
-    await input.read(parser);
-    judgments = groupJudgments(parser.finish());
-  }
+  } else judgments = groupJudgments((await readRows("qrels", input, qids, choice)).rows);
   checkJudgments(judgments);
   return judgments;
 }
 
-/** A run read whole, and for a columnar one where its rows are (for errors about them). */
-export async function readRun(input: Input, qids: Interner, choice: ParserChoice): Promise<{ rows: RunRows; placeOf?: PlaceOf }> {
-  if ("batches" in input) return batchRows(input, "run", qids);
-  const parser = await runParserFor(input.name, qids, input.size, choice);
+/** Judgments or a run read whole, and for a columnar input where its rows are (for errors about them). */
+export async function readRows<K extends RowsKind>(kind: K, input: Input, qids: Interner, choice: ParserChoice): Promise<{ rows: RowsOf<K>; placeOf?: PlaceOf }> {
+  if ("batches" in input) return batchRows(input, kind, qids);
+  const parser = await (kind === "qrels" ? qrelsParserFor : runParserFor)(input.name, qids, input.size, choice);
   await input.read(parser);
-  return { rows: parser.finish() };
+  return { rows: parser.finish() as RowsOf<K> };
 }
 
 /**
@@ -143,15 +133,17 @@ export async function evaluateRun(
       ...source,
       file: input.name,
       whole: async () => {
-        const read = await readRun(input, "ready" in judgments ? judgments.qids : judgments.qrels.qidNames, choice);
+        const read = await readRows("run", input, "ready" in judgments ? judgments.qids : judgments.qrels.qidNames, choice);
         whole = read;
         return read.rows;
       },
     }, evaluate);
   } catch (e) {
     const err = whole.placeOf ? asRowError(e, input.name, { placeOf: whole.placeOf }) : e;
+    // A document twice in a query of columnar judgments, found by the join: the row of its file.
     const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
-    throw read ? judgmentsRowError(err, read) : err;
+    const placeOf = read && places.get(read);
+    throw placeOf ? asRowError(err, read.qrels.file, { placeOf }) : err;
   }
 }
 

@@ -7,7 +7,7 @@ import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
 import type { ParserChoice } from "./formats.js";
-import { readRun, type ChunkSink, type Input, type TextInput } from "./input.js";
+import { readRows, type ChunkSink, type Input, type TextInput } from "./input.js";
 
 /** How much of a qrels file is read to tell a subtopic qrels by its shape. */
 export const SNIFF_BYTES = 1 << 20;
@@ -69,7 +69,7 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
  * sharing no query with the judgments, is an error.
  */
 export async function joinSubtopicRun(judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean) {
-  const { rows: run } = await readRun(input, new Interner(), choice);
+  const { rows: run } = await readRows("run", input, new Interner(), choice);
   if (run.length === 0) throw new RankevalError("bad-input", `${input.name}: the run has no rankings`);
   const qid = Array.from(run.qid, (id) => run.qidNames.stringOf(id));
   const docid = Array.from({ length: run.length }, (_, i) => docidString(run.docids, i));

@@ -9,11 +9,10 @@ import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch } from "../io/columnar.js";
-import type { Interner } from "../io/interner.js";
 import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../trec/format.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
-import { batchRows, type BatchInput } from "../input/input.js";
+import type { BatchInput } from "../input/input.js";
 import { displayName, type ProgressSink } from "./read.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
@@ -235,9 +234,4 @@ export async function readColumnar(
 /** A columnar input (a file, a dataset directory, an Arrow stream on standard input) as the input layer reads it. */
 export function batchInput(path: string, choice: ColumnarChoice, progress?: ProgressSink): BatchInput {
   return { name: displayName(path), runTag: columnarRunTag(path), batches: (kind, onBatch) => readColumnar(path, kind, choice, onBatch, progress) };
-}
-
-/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
-export function readColumnarRows<K extends RowsKind>(path: string, kind: K, qids: Interner, choice: ColumnarChoice, progress?: ProgressSink) {
-  return batchRows(batchInput(path, choice, progress), kind, qids);
 }

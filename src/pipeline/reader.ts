@@ -27,24 +27,16 @@ export type ReaderReport =
   | { type: "end"; runTag: string }
   | ({ type: "error" } & ThreadError);
 
-/**
- * An error thrown in another thread, as it crosses: bad input, out of memory (a RangeError), or not
- * the input's fault (a bug: `internal`, said as such on the other side, not as bad input).
- */
-export interface ThreadError {
-  message: string;
-  outOfMemory: boolean;
-  internal?: boolean;
-}
+/** An error of another thread as it crosses: out of memory, a bug (`internal`: not said as bad input), or bad input. */
+export type ThreadError = { message: string; outOfMemory: boolean; internal?: boolean };
 
-/** An error as it crosses to another thread (ThreadError). */
 export function threadError(err: unknown): ThreadError {
   const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
   const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
   return { message, outOfMemory: err instanceof RangeError, internal };
 }
 
-/** A ThreadError thrown again on this side, as the same error here would be. */
+/** A ThreadError as the same error here would be. */
 export function rethrown(r: ThreadError): Error {
   return r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
 }
