@@ -86,7 +86,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
     }
   }, 60_000);
 
-  it("tags a run without a tag column as the CLI does: its name without its format's extension, .json and .csv too", async () => {
+  it("tags a run without a tag column as the CLI does: its name less its extension, .json and .csv too", async () => {
     const page = await browser!.newPage();
     try {
       await page.goto(site!.url);
@@ -94,11 +94,14 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
       await page.setInputFiles('input[name="run"]', [path("tagged.json"), path("other.csv")]);
       await waitFinished(page);
       expect(await page.textContent("#error")).toBe("");
-      const [download] = await Promise.all([page.waitForEvent("download"), page.click('#downloads button[data-format="json"]')]);
-      const json = readFileSync((await download.path())!, "utf8");
+      const download = page.waitForEvent("download");
+      await page.click('#downloads button[data-format="json"]');
+      const json = readFileSync((await (await download).path())!, "utf8");
       const runs = [path("tagged.json"), path("other.csv")];
-      expect(json).toBe((await cli("--format", "json", "--input-format", "arrow", path("qrels.arrow"), ...runs)).out.split(`${dir}/`).join(""));
-      expect((JSON.parse(json) as { runs: { runTag: string }[] }).runs.map((r) => r.runTag)).toEqual(["tagged", "other"]);
+      const want = (await cli("--format", "json", "--input-format", "arrow", path("qrels.arrow"), ...runs)).out;
+      expect(json).toBe(want.split(`${dir}/`).join(""));
+      const tags = (JSON.parse(json) as { runs: { runTag: string }[] }).runs.map((r) => r.runTag);
+      expect(tags).toEqual(["tagged", "other"]);
     } finally {
       await page.close();
     }

@@ -63,7 +63,9 @@ export async function explainQueries(s: ExplainState, qids: readonly string[], d
       const judgments = await s.judgments!;
       const input = await s.inputOf(file);
       await evaluateRun(input, judgments, {
-        blocks: "batches" in input ? batchBlocks(input, BLOCK_ROWS) : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
+        blocks: "batches" in input
+          ? batchBlocks(input, BLOCK_ROWS)
+          : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
         recycle: true,
       }, { format: "trec" }, (joined) => {
         for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);

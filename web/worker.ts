@@ -1,6 +1,7 @@
 // The page's worker: reads each File with file.stream(), chunk by chunk, through the input layer the
 // command line shares (src/input/: this is the page's adapter, with its progress posts), a run
-// through a second worker (run-reader.ts, which parses it into blocks while this one joins and evaluates), evaluates in the WebAssembly kernel and posts the values back. The
+// through a second worker (run-reader.ts, which parses it into blocks while this one joins and
+// evaluates), evaluates in the WebAssembly kernel and posts the values back. The
 // same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
 // without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
 // LETOR defaults for a LETOR file and its predictions. A qrels file may come alone first: its
@@ -9,7 +10,8 @@
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/compare/format.js";
 import { comparableResult, comparableRows } from "../src/compare-runs.js";
-import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput, type Input, type TextInput } from "../src/input/input.js";
+import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
+import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
 import { Interner } from "../src/io/interner.js";
@@ -284,7 +286,9 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     // buffer, as the command line does): with them, the second worker's reads stalled for good in
     // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
     // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
-    blocks: "batches" in input ? batchBlocks(input, BLOCK_ROWS) : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+    blocks: "batches" in input
+      ? batchBlocks(input, BLOCK_ROWS)
+      : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     // Blocks not kept are dropped once evaluated: each join may write over the one before.
     recycle: !keep,
     restart: () => {
@@ -358,7 +362,8 @@ function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
     const stream = file.slice(0, SNIFF_BYTES / 4).stream();
-    const reader = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
+    const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
+    const reader = stream.pipeThrough(gunzip).getReader();
     try {
       for (;;) {
         let r: ReadableStreamReadResult<Uint8Array>;
@@ -391,7 +396,8 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
     const block = { batch: joined.batch, qids: joined.qids };
     keptRows += block.batch.scores.length;
     const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
-    addUnit(ctx, { name: file.name, runTag, blocks: [block], notJudged: joined.notJudged, notInRun: joined.notInRun, result }, texts, runFiles.length >= 2);
+    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
+    addUnit(ctx, { name: file.name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
@@ -435,7 +441,8 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   const ctx = context(settings);
   postRows(ctx);
   const query = queryFile && (await textOf(queryFile));
-  const noQid = `give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM's .query files)`;
+  const noQid = 'give the query group sizes as the "query groups" file' +
+    " (one number of rows per line, as LightGBM's .query files)";
   const block = await readLetor(await textOf(letorFile), await textOf(scoresFile), query, noQid);
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
@@ -466,7 +473,9 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "explain") {
       // Drill-downs (worker-explain.ts): answered apart, so that a failure leaves the table as it is.
       try {
-        const state = { kind, p: current!.p, opts: current!.opts, units, judgments: judgmentsRead, perSubtopic, file: (name: string) => lastTrec?.runs.find((f) => f.name === name), readInto, inputOf };
+        const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
+        const { p, opts } = current!;
+        const state = { kind, p, opts, units, judgments: judgmentsRead, perSubtopic, file, readInto, inputOf };
         post({ type: "explain", id: job.id, explanations: await explainQueries(state, job.qids, job.depth, job.measure) });
       } catch (err) {
         post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });

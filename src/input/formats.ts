@@ -6,8 +6,8 @@
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
-import { QrelsParser } from "../io/qrels.js";
-import { RunParser } from "../io/run.js";
+import { QrelsParser, type QrelsRows } from "../io/qrels.js";
+import { RunParser, type RunRows } from "../io/run.js";
 
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
@@ -114,23 +114,32 @@ class ChosenByFirstLine<T> implements Parser<T> {
 }
 
 /** The per-row parser for judgments (`kind` qrels) or a run. */
-async function parserFor<K extends RowsKind>(kind: K, file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<RowsOf<K>>> {
+async function parserFor<K extends RowsKind>(
+  kind: K, file: string, qids: Interner, expectedBytes: number, choice: ParserChoice,
+): Promise<Parser<RowsOf<K>>> {
   const format = formatOf(file, choice.format);
   const runTag = kind === "run" ? runTagOf(file) : undefined;
-  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind, runTag, expectedBytes });
-  const trec = () => new (kind === "qrels" ? QrelsParser : RunParser)({ file, qids, docids: "per-row", expectedBytes }) as unknown as Parser<RowsOf<K>>;
+  const o = { file, qids, kind, runTag, expectedBytes };
+  if (format === "json") return new (await import("../io/json.js")).JsonParser(o);
+  const trec = () => {
+    const t = { file, qids, docids: "per-row" as const, expectedBytes };
+    return (kind === "qrels" ? new QrelsParser(t) : new RunParser(t)) as unknown as Parser<RowsOf<K>>;
+  };
   if (format === "trec") return trec();
   const { DelimitedParser } = await import("../io/delimited.js");
-  const delimited = () => new DelimitedParser({
-    file, qids, kind, runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
-  });
+  const delimiter = format === "csv" ? "," : "\t";
+  const hint = choice.hint ?? CLI_COLUMNS_HINT;
+  const delimited = () => new DelimitedParser({ ...o, delimiter, columns: choice.columns, hint });
   if (format === "csv") return delimited();
-  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, kind) ? trec() : delimited()));
-  return trec();
+  if (format !== "tsv") return trec();
+  if (choice.columns) return delimited();
+  return new ChosenByFirstLine((line) => (isTrecLine(line, kind) ? trec() : delimited()));
 }
 
+type ParserFor<T> = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => Promise<Parser<T>>;
+
 /** The per-row parser for a QRELS file. */
-export const qrelsParserFor = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => parserFor("qrels", file, qids, expectedBytes, choice);
+export const qrelsParserFor: ParserFor<QrelsRows> = (...a) => parserFor("qrels", ...a);
 
 /** The per-row parser for a RUN file. */
-export const runParserFor = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => parserFor("run", file, qids, expectedBytes, choice);
+export const runParserFor: ParserFor<RunRows> = (...a) => parserFor("run", ...a);

@@ -42,6 +42,10 @@ export type Input = TextInput | BatchInput;
 /** Where row `line` of a columnar input (its rows counted over the whole input) is: its file and row there. */
 export type PlaceOf = (line: number) => { file: string; row: number };
 
+/** Rows read whole, and for a columnar input where each is. */
+type Rows<K extends RowsKind> = { rows: RowsOf<K>; placeOf?: PlaceOf };
+type Placed<K extends RowsKind> = Required<Rows<K>>;
+
 /**
  * An error of the join or the grouping about row `line` of a columnar input named `name`, said as a
  * row of its file: `run.parquet: row 57: ...`.
@@ -56,7 +60,7 @@ export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf })
 const places = new WeakMap<object, PlaceOf>();
 
 /** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
-export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<{ rows: RowsOf<K>; placeOf: PlaceOf }> {
+export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
   const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
   await input.batches(kind, (b) => rows.add(b));
   return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
@@ -108,7 +112,9 @@ export async function readJudgments(input: Input, qids: Interner, choice: Parser
 }
 
 /** Judgments or a run read whole, and for a columnar input where its rows are (for errors about them). */
-export async function readRows<K extends RowsKind>(kind: K, input: Input, qids: Interner, choice: ParserChoice): Promise<{ rows: RowsOf<K>; placeOf?: PlaceOf }> {
+export async function readRows<K extends RowsKind>(
+  kind: K, input: Input, qids: Interner, choice: ParserChoice,
+): Promise<Rows<K>> {
   if ("batches" in input) return batchRows(input, kind, qids);
   const parser = await (kind === "qrels" ? qrelsParserFor : runParserFor)(input.name, qids, input.size, choice);
   await input.read(parser);
@@ -133,7 +139,8 @@ export async function evaluateRun(
       ...source,
       file: input.name,
       whole: async () => {
-        const read = await readRows("run", input, "ready" in judgments ? judgments.qids : judgments.qrels.qidNames, choice);
+        const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
+        const read = await readRows("run", input, qids, choice);
         whole = read;
         return read.rows;
       },

@@ -12,7 +12,9 @@ import type { TextInput } from "./input.js";
 /** The batch of a LETOR file and its predictions. `noQid`: said when the rows have no qid: and no `groups` is given. */
 export async function readLetor(letor: TextInput, scores: TextInput, groups: TextInput | null, noQid: string) {
   // Document ids kept per row (no table of every id), read by the kernel's fast path.
-  const letorParser = new LetorParser({ file: letor.name, qids: new Interner(), docids: "per-row", expectedBytes: letor.size });
+  const letorParser = new LetorParser({
+    file: letor.name, qids: new Interner(), docids: "per-row", expectedBytes: letor.size,
+  });
   await letor.read(letorParser);
   const data = letorParser.finish();
   const scoresParser = new ScoresParser({ file: scores.name, expectedBytes: scores.size });
@@ -25,5 +27,6 @@ export async function readLetor(letor: TextInput, scores: TextInput, groups: Tex
     await groups.read(groupParser);
     sizes = { sizes: groupParser.finish(), file: groups.name };
   }
-  return letorRowsBatch({ data, file: letor.name, score: scoresParser.finish(), scoresFile: scores.name, groups: sizes });
+  const score = scoresParser.finish();
+  return letorRowsBatch({ data, file: letor.name, score, scoresFile: scores.name, groups: sizes });
 }

@@ -59,8 +59,11 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
   const parser = new GroupQrelsParser({ file: input.name, groupName: "subtopic", valueName: "judgment" });
   await input.read(parser);
   const q = parser.finish();
-  if (q.length === 0) throw new RankevalError("bad-input", `${input.name}: no judgments in it (qid subtopic docno judgment)`);
-  return { qrels: { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value }, sample: sampleOf(input.name, q.qid) };
+  if (q.length === 0) {
+    throw new RankevalError("bad-input", `${input.name}: no judgments in it (qid subtopic docno judgment)`);
+  }
+  const qrels = { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value };
+  return { qrels, sample: sampleOf(input.name, q.qid) };
 }
 
 /**
@@ -68,7 +71,9 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
  * with `complete`): the join, the run's tag and its query ids row by row. A run without rows, or
  * sharing no query with the judgments, is an error.
  */
-export async function joinSubtopicRun(judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean) {
+export async function joinSubtopicRun(
+  judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean,
+) {
   const { rows: run } = await readRows("run", input, new Interner(), choice);
   if (run.length === 0) throw new RankevalError("bad-input", `${input.name}: the run has no rankings`);
   const qid = Array.from(run.qid, (id) => run.qidNames.stringOf(id));

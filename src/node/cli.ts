@@ -232,7 +232,9 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
     await evaluateRuns(runFiles, { qids, ready }, evaluateFor, (i, r) => {
       progress.clear();
       for (const w of r.warnings) warn(w);
-      if (r.notInRunQids.length && !args.complete) io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
+      if (r.notInRunQids.length && !args.complete) {
+        io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
+      }
       onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
     }, { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress });
   } finally {
@@ -279,7 +281,9 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const { readLetor } = await import("../input/read-letor.js");
   const letorFile = args.letor!;
   const query = args.query === undefined ? null : textInput(args.query, progress);
-  const { batch, qids } = await readLetor(textInput(letorFile, progress), textInput(args.scores, progress), query, "give the query group sizes with --query FILE");
+  const noQid = "give the query group sizes with --query FILE";
+  const scores = textInput(args.scores, progress);
+  const { batch, qids } = await readLetor(textInput(letorFile, progress), scores, query, noQid);
   const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");

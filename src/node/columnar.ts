@@ -233,5 +233,6 @@ export async function readColumnar(
 
 /** A columnar input (a file, a dataset directory, an Arrow stream on standard input) as the input layer reads it. */
 export function batchInput(path: string, choice: ColumnarChoice, progress?: ProgressSink): BatchInput {
-  return { name: displayName(path), runTag: columnarRunTag(path), batches: (kind, onBatch) => readColumnar(path, kind, choice, onBatch, progress) };
+  const batches: BatchInput["batches"] = (kind, onBatch) => readColumnar(path, kind, choice, onBatch, progress);
+  return { name: displayName(path), runTag: columnarRunTag(path), batches };
 }

@@ -37,10 +37,10 @@ export function inputOf(path: string, choice: ParserChoice, progress?: ProgressS
 }
 
 /** The choice with the format told from the real name (standard input's messages name it otherwise). */
-const resolved = (path: string, choice: ParserChoice): ParserChoice => ({ ...choice, format: formatOf(path, choice.format) });
+const resolved = (path: string, choice: ParserChoice) => ({ ...choice, format: formatOf(path, choice.format) });
 
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
-export function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
+export function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink) {
   return readInput(inputOf(file, choice, progress), qids, resolved(file, choice));
 }
 
@@ -84,13 +84,16 @@ export async function evaluateRunPath(
 ) {
   const source = { complete: choice.complete, placeholder: choice.placeholder, recycle: true };
   if (isColumnarPath(file, choice.format)) {
-    // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read again if scattered).
-    const blocks = inputInfo(file).regular || statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+    // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read
+    // again if scattered).
+    const streams = inputInfo(file).regular || statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
     // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
-    const parallel = blocks && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
+    const parallel = streams && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
     const input = batchInput(file, choice, progress);
-    const read = parallel ? parallelColumnarBlocks(file, choice, pool, pool.size, progress) : blocks ? batchBlocks(input, 1) : null;
-    return evaluateRun(input, judgments, { ...source, blocks: read }, choice, evaluate);
+    const blocks = !streams ? null : parallel
+      ? parallelColumnarBlocks(file, choice, pool, pool.size, progress)
+      : batchBlocks(input, 1);
+    return evaluateRun(input, judgments, { ...source, blocks }, choice, evaluate);
   }
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
@@ -98,6 +101,9 @@ export async function evaluateRunPath(
   const streams = formatOf(file, choice.format) === "trec" && info.regular;
   const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
   // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
-  const blocks = threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
-  return evaluateRun(textInput(file, progress, info), judgments, { ...source, blocks: streams ? blocks : null, early: !!threaded }, resolved(file, choice), evaluate);
+  const blocks = !streams ? null : threaded
+    ? threadBlocks(file, BLOCK_ROWS, pool, progress)
+    : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
+  const input = textInput(file, progress, info);
+  return evaluateRun(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);
 }

@@ -38,7 +38,8 @@ export function threadError(err: unknown): ThreadError {
 
 /** A ThreadError as the same error here would be. */
 export function rethrown(r: ThreadError): Error {
-  return r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
+  if (r.outOfMemory) return new RangeError(r.message);
+  return r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
 }
 
 /** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
