@@ -4,7 +4,7 @@
  * "rankeval/reference" stay browser-safe.
  *
  * Every file is streamed through the command line's parsers, in any format it reads (TREC text,
- * JSON, CSV/TSV, each also gzipped: src/node/formats.ts), and nothing returned can be joined on the
+ * JSON, CSV/TSV, each also gzipped: src/input/formats.ts), and nothing returned can be joined on the
  * wrong ids:
  *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a large TREC run
  *    block by block while a worker thread parses the next, a small one in the calling thread), so a
