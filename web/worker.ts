@@ -314,7 +314,6 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
 }
 
-
 /** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
 const TREC = { format: "trec" } as const;
 
