@@ -156,7 +156,11 @@ await build({
       includeDependenciesRecursively: false,
       groups: [
         { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|compare-runs\.js$|node[\\/]compare(-pool)?\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
-        { name: "command-inputs", test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|letor\.js$)/, priority: 2 },
+        {
+          name: "command-inputs",
+          test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|input[\\/]read-letor\.js$)/,
+          priority: 2,
+        },
         // --explain's and --report's code (the report's page script is most of the latter).
         { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain\.js$)/, priority: 2 },
         { name: "command-report", test: /[\\/]dist[\\/](report-html[\\/]|node[\\/]report\.js$)/, priority: 2 },

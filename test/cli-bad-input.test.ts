@@ -137,6 +137,11 @@ describe("nothing to evaluate: an error naming the file, exit 2", () => {
     const r = rankeval(["-m", "map", qrels, run, other]);
     expect([r.status, r.err]).toEqual([2, `rankeval: ${other}: no query in common with the judgments: its 2 queries ("x1", "x2") have none in ${qrels} (2 judged: "q1", "q2")\n`]);
     expect(r.out).toBe(`==> ${run} <==\nmap                   \tall\t0.7500\n`);
+    // Against subtopic judgments (--diversity), in the same words.
+    const subtopics = file("subtopics.txt", "q1 1 d1 1\nq1 2 d1 1\nq2 1 d2 1\n");
+    const d = rankeval(["--diversity", subtopics, other]);
+    const none = `its 2 queries ("x1", "x2") have none in ${subtopics} (2 judged: "q1", "q2")`;
+    expect([d.status, d.err]).toEqual([2, `rankeval: ${other}: no query in common with the judgments: ${none}\n`]);
   });
 
   it("LETOR: empty predictions or groups, named", () => {

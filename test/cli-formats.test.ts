@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
-import { formatOf, isTrecLine, runTagOf } from "../src/node/formats.js";
+import { formatOf, isTrecLine, runTagOf } from "../src/input/formats.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";

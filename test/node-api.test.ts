@@ -11,7 +11,7 @@ import { evaluateRun, parseMeasures, RankevalError, type Result } from "../src/i
 import { InputError } from "../src/errors.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
-import { qrelsParserFor } from "../src/node/formats.js";
+import { qrelsParserFor } from "../src/input/formats.js";
 import { evaluateFiles, readQrels, readRun } from "../src/node/index.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
 

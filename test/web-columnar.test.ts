@@ -46,6 +46,12 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
     writeArrow(arrowTable(trecRows(RUN, "run"), "run"), path("a.arrows"), "stream");
     const parquet = readFileSync(path("a.parquet"));
     writeFileSync(path("cut.parquet"), parquet.subarray(0, parquet.length - 50));
+    // Runs without a tag column under names of other formats: the page tells them by their bytes, the
+    // CLI by --input-format.
+    const untagged = arrowTable(trecRows(RUN, "run"), "run").select(["qid", "docid", "score"]);
+    writeArrow(untagged, path("tagged.json"), "file");
+    writeArrow(untagged, path("other.csv"), "stream");
+    writeArrow(arrowTable(trecRows(QRELS, "qrels"), "qrels"), path("qrels.arrow"), "file");
     site = await servePage(join(dir, "site"));
     browser = await launchChromium();
   }, 120_000);
@@ -75,6 +81,27 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
         expect(new Map(got.filter(([r]) => r === run).map(([, m, t]) => [m, t])), run).toEqual(want);
       }
       expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("tags a run without a tag column as the CLI does: its name less its extension, .json and .csv too", async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.goto(site!.url);
+      await page.setInputFiles('input[name="qrels"]', [path("qrels.arrow")]);
+      await page.setInputFiles('input[name="run"]', [path("tagged.json"), path("other.csv")]);
+      await waitFinished(page);
+      expect(await page.textContent("#error")).toBe("");
+      const download = page.waitForEvent("download");
+      await page.click('#downloads button[data-format="json"]');
+      const json = readFileSync((await (await download).path())!, "utf8");
+      const runs = [path("tagged.json"), path("other.csv")];
+      const want = (await cli("--format", "json", "--input-format", "arrow", path("qrels.arrow"), ...runs)).out;
+      expect(json).toBe(want.split(`${dir}/`).join(""));
+      const tags = (JSON.parse(json) as { runs: { runTag: string }[] }).runs.map((r) => r.runTag);
+      expect(tags).toEqual(["tagged", "other"]);
     } finally {
       await page.close();
     }

@@ -1,13 +1,11 @@
 // Parquet and Arrow files in the page's worker: a File read in byte ranges (File.slice), a row group
-// or record batch at a time, into the rows the text parsers give (src/io/columnar.ts), so a run is
-// joined and evaluated block by block as a TREC run is. Read in this worker (the run-reader worker
-// parses text only).
-import { InputError, RankevalError } from "../src/errors.js";
-import { ColumnarRows, RowError, columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
-import type { Interner } from "../src/io/interner.js";
-import type { RowsKind, RowsOf } from "../src/io/json.js";
-import type { RunRows } from "../src/io/run.js";
-import type { RunSource } from "../src/pipeline/blocks.js";
+// or record batch at a time: the page's adapter of src/input/input.ts's BatchInput, which makes them
+// rows and blocks as the command line's files. Read in this worker (the run-reader worker parses
+// text only).
+import { RankevalError } from "../src/errors.js";
+import { runTagOf } from "../src/input/formats.js";
+import type { BatchInput } from "../src/input/input.js";
+import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
 import type { OnProgress } from "./read.js";
 
 /** A File as a ByteSource, counting the bytes read. */
@@ -27,59 +25,26 @@ export async function columnarFormat(file: File): Promise<ColumnarFormat | null>
   return columnarFormatOf(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
 }
 
-/** A run tag from a file's name, as the command line's: without its format's extension. */
-function runTagOf(name: string): string {
-  return name.replace(/\.(parquet|arrow|feather|arrows)$/i, "") || name;
-}
-
-/** Reads a columnar File into `rows`, posting progress (bytes read, rows) as it goes. */
-async function read<K extends RowsKind>(file: File, format: ColumnarFormat, rows: ColumnarRows<K>, kind: K, onProgress: OnProgress, onBatch?: () => void): Promise<void> {
-  const counted = { read: 0 };
-  const started = performance.now();
-  let last = 0;
-  await readColumnarSource(fileSource(file, counted), format, { file: file.name, kind }, (b) => {
-    rows.add(b);
-    onBatch?.();
-    if (performance.now() - last > 100) {
-      last = performance.now();
-      onProgress(Math.min(counted.read, file.size), rows.length, (last - started) / 1000);
-    }
-  });
-  onProgress(file.size, rows.length, (performance.now() - started) / 1000);
-}
-
-/** An error of the join about a row (its "line" counts rows), said as the row of its file. */
-export function asRowError(e: unknown, name: string, rows: ColumnarRows<RowsKind>): unknown {
-  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
-  const { file, row } = rows.placeOf(e.line);
-  return new RowError(file, row, undefined, e.reason);
-}
-
-/** Every row of a columnar File (judgments, or a run read whole). */
-export async function columnarRows<K extends RowsKind>(file: File, format: ColumnarFormat, kind: K, qids: Interner, onProgress: OnProgress): Promise<{ rows: RowsOf<K>; reader: ColumnarRows<K> }> {
-  const reader = new ColumnarRows({ file: file.name, qids, kind, runTag: runTagOf(file.name) });
-  await read(file, format, reader, kind, onProgress);
-  return { rows: reader.finish(), reader };
-}
-
-/** RunSource.blocks for a columnar run: its complete queries every `blockRows` rows, as they come. */
-export function columnarBlocks(file: File, format: ColumnarFormat, blockRows: number, onProgress: OnProgress): NonNullable<RunSource["blocks"]> {
-  return async (qids, add) => {
-    const rows = new ColumnarRows({ file: file.name, qids, kind: "run", runTag: runTagOf(file.name) });
-    const give = (r: RunRows) => {
-      try {
-        add(r);
-      } catch (e) {
-        throw asRowError(e, file.name, rows);
-      }
-    };
-    await read(file, format, rows, "run", onProgress, () => {
-      const block = rows.takeQueries(blockRows);
-      if (block) give(block);
-    });
-    const last = rows.finish();
-    give(last);
-    return last.runTag;
+/** A columnar File as the input layer reads it (src/input/input.ts), posting progress (bytes read, rows) as it goes. */
+export function batchInput(file: File, format: ColumnarFormat, onProgress: OnProgress): BatchInput {
+  return {
+    name: file.name,
+    runTag: runTagOf(file.name),
+    async batches(kind, onBatch) {
+      const counted = { read: 0 };
+      const started = performance.now();
+      let last = 0;
+      let rows = 0;
+      await readColumnarSource(fileSource(file, counted), format, { file: file.name, kind }, async (b) => {
+        await onBatch(b);
+        rows += b.length;
+        if (performance.now() - last > 100) {
+          last = performance.now();
+          onProgress(Math.min(counted.read, file.size), rows, (last - started) / 1000);
+        }
+      });
+      onProgress(file.size, rows, (performance.now() - started) / 1000);
+    },
   };
 }
 

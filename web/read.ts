@@ -1,10 +1,10 @@
 // Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
 // by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader.ts).
 import { RankevalError } from "../src/errors.js";
-import type { BlockSink } from "../src/pipeline/reader.js";
+import type { ChunkSink } from "../src/input/input.js";
 
-/** Where the chunks go: a parser (LineParser's push and linesRead), which may ask to wait between chunks. */
-export type Sink = Omit<BlockSink, "ready"> & Partial<Pick<BlockSink, "ready">>;
+/** Where the chunks go: a parser (its push and, for progress, linesRead), which may ask to wait between chunks. */
+export type Sink = ChunkSink & { readonly linesRead?: number };
 
 /** Bytes of the file read (before gunzip) and lines parsed. */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
@@ -33,7 +33,7 @@ export async function readInto(file: File, sink: Sink, onProgress: OnProgress): 
   let last = 0;
   const progress = () => {
     last = performance.now();
-    onProgress(read, sink.linesRead, (last - started) / 1000);
+    onProgress(read, sink.linesRead ?? 0, (last - started) / 1000);
   };
   const fail = (e: unknown) => new RankevalError("bad-input", `${file.name}: ${gzip ? "not valid gzip" : "cannot read it"} (${(e as Error).message})`);
   const take = async (chunk: Uint8Array) => {

@@ -4,10 +4,10 @@
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
 import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
 import { RankevalError } from "../src/errors.js";
-import { RunParser } from "../src/io/run.js";
+import { batchBlocks, evaluateRun, type Input } from "../src/input/input.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
-import { evaluateRunFile, parsedBlocks } from "../src/pipeline/blocks.js";
+import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
 import { plan, type Plan } from "../src/trec/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
@@ -26,6 +26,7 @@ export interface ExplainState {
   /** The File of a run read (to read it again), by name. */
   file(name: string): File | undefined;
   readInto(file: File, sink: Sink): Promise<void>;
+  inputOf(file: File): Promise<Input>;
 }
 
 /** A plan of no cost: what reading a run again to take rows out of its blocks evaluates. */
@@ -60,16 +61,13 @@ export async function explainQueries(s: ExplainState, qids: readonly string[], d
       const file = s.file(u.name);
       if (!file) throw new RankevalError("bad-input", `${u.name} is no longer at hand: choose the files again`);
       const judgments = await s.judgments!;
-      await evaluateRunFile(judgments, {
-        file: file.name,
-        blocks: parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
-        whole: async () => {
-          const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
-          await s.readInto(file, parser);
-          return parser.finish();
-        },
+      const input = await s.inputOf(file);
+      await evaluateRun(input, judgments, {
+        blocks: "batches" in input
+          ? batchBlocks(input, BLOCK_ROWS)
+          : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
         recycle: true,
-      }, (joined) => {
+      }, { format: "trec" }, (joined) => {
         for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);
         return evaluateBlock(NOTHING, joined.batch, joined.qids, {}, file.name, () => {});
       });

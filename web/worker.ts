@@ -1,6 +1,7 @@
-// The page's worker: reads each File with file.stream(), chunk by chunk, straight into the library's
-// byte-level parsers (a run through a second worker, run-reader.ts, which parses it into blocks while
-// this one joins and evaluates), evaluates in the WebAssembly kernel and posts the values back. The
+// The page's worker: reads each File with file.stream(), chunk by chunk, through the input layer the
+// command line shares (src/input/: this is the page's adapter, with its progress posts), a run
+// through a second worker (run-reader.ts, which parses it into blocks while this one joins and
+// evaluates), evaluates in the WebAssembly kernel and posts the values back. The
 // same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
 // without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
 // LETOR defaults for a LETOR file and its predictions. A qrels file may come alone first: its
@@ -9,30 +10,23 @@
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/compare/format.js";
 import { comparableResult, comparableRows } from "../src/compare-runs.js";
-import { joinDiversity, SubtopicShape } from "../src/diversity.js";
-import { RankevalError } from "../src/errors.js";
-import { GroupQrelsParser } from "../src/io/group-qrels.js";
-import { docidString } from "../src/io/rows.js";
-import { GroupParser } from "../src/io/group.js";
+import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
+import type { Input, TextInput } from "../src/input/input.js";
+import { readLetor } from "../src/input/read-letor.js";
+import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
 import { Interner } from "../src/io/interner.js";
-import { LetorParser } from "../src/io/letor.js";
-import { QrelsParser } from "../src/io/qrels.js";
-import { RunParser, type RunRows } from "../src/io/run.js";
-import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
 import { labelledTexts } from "../src/report.js";
-import { letorRowsBatch } from "../src/pipeline/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, report, trecText, type NamedResult, type Plan } from "../src/trec/plan.js";
-import { groupJudgments, type GroupedJudgments } from "../src/pipeline/join-rows.js";
-import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
+import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
+import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type Sink } from "./read.js";
-import { asRowError, columnarBlocks, columnarFormat, columnarRows } from "./columnar.js";
-import type { ColumnarRows } from "../src/io/columnar.js";
+import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read.js";
+import { batchInput, columnarFormat } from "./columnar.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
 
@@ -41,27 +35,27 @@ const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as W
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
 
-/** Streams `file` into `sink` (read.ts), posting the bytes and lines read as it goes. */
-async function readInto(file: File, sink: Sink): Promise<void> {
+/**
+ * Posts the progress of reading `file` (bytes read, lines or rows), kept in `reading` until the file
+ * is read whole (and on failure, for outOfMemory's message).
+ */
+function progressOf(file: File): OnProgress {
   const state = { file: file.name, read: 0, lines: 0 };
-  reading = state;
-  await readFile(file, sink, (read, lines, seconds) => {
-    state.read = read;
-    state.lines = lines;
+  return (read, lines, seconds) => {
+    reading = read >= file.size ? null : Object.assign(state, { read, lines });
     post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  });
-  reading = null;
+  };
 }
+
+/** Streams `file` into `sink` (read.ts), posting its progress. */
+const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
 /**
  * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
  * evaluates; the progress it reports is posted as this worker's own.
  */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
-  const state = { file: file.name, read: 0, lines: 0 };
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
-    // `reading` stays set on failure, for outOfMemory's message.
-    reading = state;
     const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
     return {
       send: (job, transfer) => reader.postMessage(job, transfer ?? []),
@@ -74,12 +68,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       },
       stop: () => reader.terminate(),
     };
-  }, (read, lines, seconds) => {
-    state.read = read;
-    state.lines = lines;
-    if (read >= file.size) reading = null;
-    post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-  });
+  }, progressOf(file));
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
@@ -289,27 +278,17 @@ function postComparison(settings: CompareSettings): void {
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
-  // Parquet or Arrow (columnar.ts): read in this worker, block by block.
-  const format = await columnarFormat(file);
-  let columnarWhole: ColumnarRows<"run"> | null = null;
-  const r = await evaluateRunFile(judgments, {
-    file: file.name,
-    // A second worker parses where workers can start workers (every current browser); this one otherwise.
+  const input = await inputOf(file);
+  const r = await evaluateRun(input, judgments, {
+    // Parquet or Arrow (columnar.ts): read in this worker, block by block. Text: a second worker parses
+    // where workers can start workers (every current browser); this one otherwise.
     // Blocks' buffers are not given back to the second worker here (RunSource.recycle's ReaderJob
     // buffer, as the command line does): with them, the second worker's reads stalled for good in
     // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
     // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
-    blocks: format ? columnarBlocks(file, format, BLOCK_ROWS, progressOf(file)) : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
-    whole: async () => {
-      if (format) {
-        const read = await columnarRows(file, format, "run", judgments.qrels.qidNames, progressOf(file));
-        columnarWhole = read.reader;
-        return read.rows;
-      }
-      const parser = new RunParser({ file: file.name, qids: judgments.qrels.qidNames, docids: "per-row", expectedBytes: file.size });
-      await readInto(file, parser);
-      return parser.finish();
-    },
+    blocks: "batches" in input
+      ? batchBlocks(input, BLOCK_ROWS)
+      : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
     // Blocks not kept are dropped once evaluated: each join may write over the one before.
     recycle: !keep,
     restart: () => {
@@ -318,7 +297,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
       rows = 0;
       if (blocks) blocks = [];
     },
-  }, (joined) => {
+  }, TREC, (joined) => {
     const block = { batch: joined.batch, qids: joined.qids };
     rows += block.batch.scores.length;
     keptRows += block.batch.scores.length;
@@ -329,52 +308,29 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     }
     blocks?.push(block);
     return evaluate(ctx, file.name, block);
-  }).catch((e: unknown) => {
-    // A row of a Parquet or Arrow run, or of such judgments (a document twice in a query): the row of its file.
-    const judged = columnarJudgments.get(judgments);
-    throw judged ? asRowError(columnarWhole ? asRowError(e, file.name, columnarWhole) : e, judgments.qrels.file, judged) : columnarWhole ? asRowError(e, file.name, columnarWhole) : e;
   });
-  warnNotInRun(file.name, r.notInRunQids);
+  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
 }
 
-function warnNotInRun(file: string, qids: string[]): void {
-  if (!qids.length) return;
-  const some = qids.slice(0, 5).join(", ");
-  post({ type: "warning", message: `${file}: ${qids.length} judged queries are not in the run and are left out (${some}${qids.length > 5 ? ", ..." : ""})` });
+/** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
+const TREC = { format: "trec" } as const;
+
+/** A File as the input layer reads text (src/input/input.ts). */
+async function textOf(file: File): Promise<TextInput> {
+  return { name: file.name, size: (await isGzip(file)) ? 0 : file.size, read: (sink) => readInto(file, sink) };
 }
 
-/** The rows of judgments read from Parquet or Arrow files, for errors about their rows. */
-const columnarJudgments = new WeakMap<GroupedJudgments, ColumnarRows<"qrels">>();
-
-/** Posts a columnar file's progress as a text file's: bytes read, and rows for lines. */
-function progressOf(file: File) {
-  return (read: number, lines: number, seconds: number) => post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
-}
-
-/** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
-async function readJudgments(file: File): Promise<GroupedJudgments> {
+/** A File as the input layer reads it: Parquet or Arrow (columnar.ts) by its first bytes, else text. */
+async function inputOf(file: File): Promise<Input> {
   const format = await columnarFormat(file);
-  if (format) {
-    // Parquet or Arrow (columnar.ts).
-    const { rows, reader } = await columnarRows(file, format, "qrels", new Interner(), progressOf(file));
-    let judgments: GroupedJudgments;
-    try {
-      judgments = groupJudgments(rows);
-    } catch (e) {
-      throw asRowError(e, file.name, reader);
-    }
-    checkJudgments(judgments);
-    columnarJudgments.set(judgments, reader);
-    return judgments;
-  }
-  const parser = new QrelsParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
-  await readInto(file, parser);
-  const judgments = groupJudgments(parser.finish());
-  // An empty qrels file is said at once, not when the first run evaluates nothing against it.
-  checkJudgments(judgments);
-  return judgments;
+  return format ? batchInput(file, format, progressOf(file)) : textOf(file);
+}
+
+/** The judgments, grouped by query; an empty file is said at once. */
+async function readJudgments(file: File): Promise<GroupedJudgments> {
+  return readInput(await inputOf(file), new Interner(), TREC);
 }
 
 /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
@@ -397,67 +353,50 @@ let shapedQrels = false;
 /** Whether the plan has a diversity measure (alpha-nDCG, ERR-IA, ...: subtopic judgments). */
 const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
 
-/** How much of a qrels file is read to tell a subtopic qrels by its shape (the command line's too). */
-const SNIFF_BYTES = 1 << 20;
-
 /**
- * Whether a qrels file judges a document of a query under two subtopics within its first MiB
- * (src/diversity.ts's SubtopicShape): read from a slice, gunzipped if need be, so no stream of the
- * file is left open.
+ * Whether a qrels file is subtopic judgments by its shape (src/input/subtopics.ts): read from a
+ * slice, gunzipped if need be, so no stream of the file is left open.
  */
-async function subtopicShaped(file: File): Promise<boolean> {
-  const shape = new SubtopicShape();
-  let text: string;
-  if (await isGzip(file)) {
-    const reader = file.slice(0, SNIFF_BYTES / 4).stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    text = "";
+function subtopicShapedFile(file: File): Promise<boolean> {
+  return subtopicShaped(async (sink) => {
+    if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
+    const stream = file.slice(0, SNIFF_BYTES / 4).stream();
+    const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
+    const reader = stream.pipeThrough(gunzip).getReader();
     try {
       for (;;) {
-        const r = await reader.read();
-        if (r.done || text.length > SNIFF_BYTES) break;
-        text += decoder.decode(r.value, { stream: true });
+        let r: ReadableStreamReadResult<Uint8Array>;
+        try {
+          r = await reader.read();
+        } catch {
+          break; // the slice ends mid-stream: what was decompressed is enough
+        }
+        if (r.done) break;
+        sink.push(r.value);
       }
-    } catch {
-      // the slice ends mid-stream: what was decompressed is enough
+    } finally {
+      void reader.cancel().catch(() => undefined);
     }
-    void reader.cancel().catch(() => undefined);
-  } else text = await file.slice(0, SNIFF_BYTES).text();
-  const lines = text.split("\n");
-  if (file.size > SNIFF_BYTES || lines.length > 1) lines.pop(); // the last line may be cut
-  return lines.some((l) => shape.line(l));
+  });
 }
 
 /**
- * Runs against subtopic judgments (src/diversity.ts: the CLI's --diversity): the qrels read per
- * subtopic, each run read whole and joined, one block a run (kept: it carries the subtopic judgments,
- * so new settings, of any measures, evaluate it again).
+ * Runs against subtopic judgments (the CLI's --diversity): each run read whole and joined
+ * (src/input/subtopics.ts), one block a run (kept: it carries the subtopic judgments, so new
+ * settings, of any measures, evaluate it again).
  */
 async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): Promise<string[]> {
-  const parser = new GroupQrelsParser({ file: qrelsFile.name, groupName: "subtopic", valueName: "judgment" });
-  await readInto(qrelsFile, parser);
-  const q = parser.finish();
-  if (q.length === 0) throw new RankevalError("bad-input", `${qrelsFile.name}: no judgments in it (qid subtopic docno judgment)`);
+  const judgments = await readSubtopicJudgments(await textOf(qrelsFile));
   post({ type: "judgments" });
-  const qrels = { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value };
   const texts: string[] = [];
   for (const file of runFiles) {
-    const runParser = new RunParser({ file: file.name, qids: new Interner(), docids: "per-row", expectedBytes: file.size });
-    await readInto(file, runParser);
-    const run = runParser.finish() as RunRows;
-    if (run.length === 0) throw new RankevalError("bad-input", `${file.name}: the run has no rankings`);
-    const columns = {
-      qid: Array.from(run.qid, (id) => run.qidNames.stringOf(id)),
-      docid: Array.from({ length: run.length }, (_, i) => docidString(run.docids, i)),
-      score: run.score,
-    };
-    const joined = joinDiversity(qrels, columns);
-    if (joined.qids.length === 0) throw new RankevalError("bad-input", `the run ${file.name} and the judgments have no query in common`);
-    if (joined.notInRun) post({ type: "warning", message: `${file.name}: ${joined.notInRun} judged queries are not in the run and are left out` });
+    const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), TREC);
+    if (joined.notInRun) post({ type: "warning", message: notInRun(file.name, joined.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     keptRows += block.batch.scores.length;
     const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
-    addUnit(ctx, { name: file.name, runTag: run.runTag, blocks: [block], notJudged: joined.notJudged, notInRun: joined.notInRun, result }, texts, runFiles.length >= 2);
+    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
+    addUnit(ctx, { name: file.name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
@@ -470,7 +409,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   lastTrec = { qrels: qrelsFile, runs: runFiles };
   // Subtopic judgments: asked for by a diversity measure, or a qrels of that shape (without
   // measures: ndeval's, as the command line's).
-  const shaped = await subtopicShaped(qrelsFile);
+  const shaped = await subtopicShapedFile(qrelsFile);
   // Settings first: a bad measure name stops before any file is read.
   let ctx = context(settings);
   if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
@@ -500,22 +439,10 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   compared = null;
   const ctx = context(settings);
   postRows(ctx);
-  const qidNames = new Interner();
-  // Document ids kept per row (no table of every id), read by the kernel's fast path.
-  const letorParser = new LetorParser({ file: letorFile.name, qids: qidNames, docids: "per-row", expectedBytes: (await isGzip(letorFile)) ? 0 : letorFile.size });
-  await readInto(letorFile, letorParser);
-  const data = letorParser.finish();
-  const scoresParser = new ScoresParser({ file: scoresFile.name, expectedBytes: (await isGzip(scoresFile)) ? 0 : scoresFile.size });
-  await readInto(scoresFile, scoresParser);
-  let groups: { sizes: Int32Array; file: string } | undefined;
-  // No rows at all: letorRowsBatch says so (as the CLI), before asking for groups.
-  if (!data.spans && data.length > 0) {
-    if (!queryFile) throw new RankevalError("bad-input", `${letorFile.name} has no qid: fields; give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM's .query files)`);
-    const groupParser = new GroupParser({ file: queryFile.name });
-    await readInto(queryFile, groupParser);
-    groups = { sizes: groupParser.finish(), file: queryFile.name };
-  }
-  const block = letorRowsBatch({ data, file: letorFile.name, score: scoresParser.finish(), scoresFile: scoresFile.name, groups });
+  const query = queryFile && (await textOf(queryFile));
+  const noQid = 'give the query group sizes as the "query groups" file' +
+    " (one number of rows per line, as LightGBM's .query files)";
+  const block = await readLetor(await textOf(letorFile), await textOf(scoresFile), query, noQid);
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
   addUnit(ctx, { name: scoresFile.name, runTag: "", blocks: [block], notJudged: 0, notInRun: 0, result }, texts, false);
@@ -545,7 +472,9 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "explain") {
       // Drill-downs (worker-explain.ts): answered apart, so that a failure leaves the table as it is.
       try {
-        const state = { kind, p: current!.p, opts: current!.opts, units, judgments: judgmentsRead, perSubtopic, file: (name: string) => lastTrec?.runs.find((f) => f.name === name), readInto };
+        const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
+        const { p, opts } = current!;
+        const state = { kind, p, opts, units, judgments: judgmentsRead, perSubtopic, file, readInto, inputOf };
         post({ type: "explain", id: job.id, explanations: await explainQueries(state, job.qids, job.depth, job.measure) });
       } catch (err) {
         post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });

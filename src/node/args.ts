@@ -3,7 +3,7 @@ import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { REL_FORMATS, type RelFormat } from "../trec/names.js";
-import { INPUT_FORMATS, type InputFormat } from "./formats.js";
+import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
 /** What the command line asked for. */
 export interface CliArgs {

@@ -4,7 +4,6 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
-import type { LetorInput } from "../pipeline/letor.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
@@ -15,7 +14,8 @@ import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
-import { checkReadOnce, displayName as nameOf, inputInfo, readInto, textSize } from "./read.js";
+import { checkReadOnce, displayName as nameOf, textInput } from "./read.js";
+import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
 export interface Io {
@@ -232,10 +232,8 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
     await evaluateRuns(runFiles, { qids, ready }, evaluateFor, (i, r) => {
       progress.clear();
       for (const w of r.warnings) warn(w);
-      const notInRun = r.notInRunQids.length;
-      if (notInRun && !args.complete) {
-        const some = r.notInRunQids.slice(0, 5).join(", ");
-        io.stderr.write(`rankeval: ${nameOf(r.file)}: ${notInRun} judged queries are not in the run and are left out (${some}${notInRun > 5 ? ", ..." : ""}); -c counts them as 0\n`);
+      if (r.notInRunQids.length && !args.complete) {
+        io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
       }
       onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
     }, { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress });
@@ -280,29 +278,12 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
   // LETOR's parsers are loaded for this mode only.
-  const [{ GroupParser }, { LetorParser }, { ScoresParser }, { letorRowsBatch }] = await Promise.all([
-    import("../io/group.js"), import("../io/letor.js"), import("../io/scores.js"), import("../pipeline/letor.js"),
-  ]);
-  const qidNames = new Interner();
+  const { readLetor } = await import("../input/read-letor.js");
   const letorFile = args.letor!;
-  // Document ids kept per row (no table of every id), read by the kernel's fast path.
-  // Each file looked at once (inputInfo): its size for the parser, and whether it is gzip for the reader.
-  const letorInfo = inputInfo(letorFile, true);
-  const letorParser = new LetorParser({ file: nameOf(letorFile), qids: qidNames, docids: "per-row", expectedBytes: textSize(letorInfo) });
-  await readInto(letorFile, letorParser, progress, letorInfo);
-  const data = letorParser.finish();
-  const scoresInfo = inputInfo(args.scores, true);
-  const scoresParser = new ScoresParser({ file: nameOf(args.scores), expectedBytes: textSize(scoresInfo) });
-  await readInto(args.scores, scoresParser, progress, scoresInfo);
-  let groups: LetorInput["groups"];
-  // No rows at all: letorRowsBatch says so, before asking for groups the file does not need.
-  if (!data.spans && data.length > 0) {
-    if (args.query === undefined) throw new RankevalError("bad-input", `${nameOf(letorFile)} has no qid: fields; give the query group sizes with --query FILE`);
-    const groupParser = new GroupParser({ file: nameOf(args.query) });
-    await readInto(args.query, groupParser, progress);
-    groups = { sizes: groupParser.finish(), file: nameOf(args.query) };
-  }
-  const { batch, qids } = letorRowsBatch({ data, file: nameOf(letorFile), score: scoresParser.finish(), scoresFile: nameOf(args.scores), groups });
+  const query = args.query === undefined ? null : textInput(args.query, progress);
+  const noQid = "give the query group sizes with --query FILE";
+  const scores = textInput(args.scores, progress);
+  const { batch, qids } = await readLetor(textInput(letorFile, progress), scores, query, noQid);
   const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");

@@ -6,13 +6,14 @@
 // order, carries the last query of each into the next (a query may span two row groups), and adds
 // blocks of whole queries to the join (src/pipeline/blocks.ts), which sees the rows one thread would have
 // read: the output is the same to the byte, errors included (the first row group's in order wins).
-import { InputError, RankevalError } from "../errors.js";
-import { ColumnarRows, RowError, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
+import { asRowError } from "../input/input.js";
+import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
+import { rethrown, threadError, type ThreadError } from "../pipeline/reader.js";
 import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
-import type { ParserChoice } from "./formats.js";
+import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";
 import { displayName, type ProgressSink } from "./read.js";
 
@@ -25,7 +26,7 @@ export type ColumnarJob =
 /** Thread -> main. */
 export type ColumnarReport =
   | { type: "rows"; unit: number; block: PortableBlock }
-  | { type: "error"; unit: number; message: string; outOfMemory: boolean; internal: boolean };
+  | ({ type: "error"; unit: number } & ThreadError);
 
 /** Row groups decoded and not yet added, beyond one per thread, at most: memory stays bounded. */
 const AHEAD = 2;
@@ -68,9 +69,7 @@ export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]
         sent = qids.size;
         post({ type: "rows", unit: job.unit, block }, transferables(block));
       } catch (err) {
-        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
-        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
-        post({ type: "error", unit: job.unit, message, outOfMemory: err instanceof RangeError, internal }, []);
+        post({ type: "error", unit: job.unit, ...threadError(err) }, []);
       }
     });
   };
@@ -156,7 +155,7 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
               arrivals.set(r.unit, { error: e });
             }
           } else {
-            arrivals.set(r.unit, { error: r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message) });
+            arrivals.set(r.unit, { error: rethrown(r) });
           }
           wake?.();
         }, (message) => {
@@ -200,14 +199,14 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
         try {
           for (const b of blocks) add(b);
         } catch (e) {
-          throw rowErrorAt(e, name, placeOf);
+          throw asRowError(e, name, { placeOf });
         }
         assign();
       }
       try {
         if (carry) add(carry);
       } catch (e) {
-        throw rowErrorAt(e, name, placeOf);
+        throw asRowError(e, name, { placeOf });
       }
       for (const c of conversations) c.post({ kind: "columnar", job: { type: "end" } satisfies ColumnarJob });
       for (const c of conversations.splice(0)) c.release(true);
@@ -218,11 +217,4 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
       progress?.done();
     }
   };
-}
-
-/** An error of the join about a row of the input (its "line"), said as the row of its file. */
-function rowErrorAt(e: unknown, name: string, placeOf: (line: number) => { file: string; row: number }): unknown {
-  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
-  const { file, row } = placeOf(e.line);
-  return new RowError(file, row, undefined, e.reason);
 }

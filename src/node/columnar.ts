@@ -2,19 +2,17 @@
 // DuckDB, Polars and pyarrow write them: DIR/bucket=3/part-0.parquet) read as one input, its files
 // one after another in byte order of their paths. Each file is read in byte ranges through a file
 // handle (src/io/parquet.ts, src/io/arrow.ts), so only the row group or record batch being read is in
-// memory; an Arrow stream from standard input or a pipe as its bytes come. The rows go into the
-// same per-row columns as text (src/io/columnar.ts), and a run is handed on in blocks of whole
-// queries, as a TREC run is (src/pipeline/blocks.ts).
+// memory; an Arrow stream from standard input or a pipe as its bytes come: Node's adapter of
+// src/input/input.ts (a BatchInput), which makes them rows and blocks as the page's Files.
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
-import { RankevalError, InputError } from "../errors.js";
+import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/column-names.js";
-import { ColumnarRows, RowError, type ByteSource, type ColumnBatch } from "../io/columnar.js";
-import type { Interner } from "../io/interner.js";
-import type { RowsKind, RowsOf } from "../io/json.js";
-import type { RunRows } from "../io/run.js";
+import type { ByteSource, ColumnBatch } from "../io/columnar.js";
+import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../trec/format.js";
-import { formatOf, runTagOf, type InputFormat } from "./formats.js";
+import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
+import type { BatchInput } from "../input/input.js";
 import { displayName, type ProgressSink } from "./read.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
@@ -188,9 +186,12 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
   for await (const c of process.stdin) yield c as Uint8Array;
 }
 
+/** How a columnar input is read: its format if given, its columns' names, what to say when one lacks. */
+type ColumnarChoice = { format?: InputFormat; columns?: ColumnNames; hint?: string };
+
 /** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
-export async function readColumnar<K extends RowsKind>(
-  path: string, kind: K, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string },
+export async function readColumnar(
+  path: string, kind: RowsKind, choice: ColumnarChoice,
   onBatch: (batch: ColumnBatch) => void | Promise<void>, progress?: ProgressSink,
 ): Promise<void> {
   const input = columnarInput(path, choice.format);
@@ -230,64 +231,8 @@ export async function readColumnar<K extends RowsKind>(
   }
 }
 
-/**
- * An error of the join or the grouping about row `line` of a columnar input (which counts rows over
- * the whole input, as `line`), said as a row of its file: `run.parquet: row 57: ...`.
- */
-export function asRowError(e: unknown, name: string, rows: { placeOf(line: number): { file: string; row: number } }): unknown {
-  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
-  const { file, row } = rows.placeOf(e.line);
-  return new RowError(file, row, undefined, e.reason);
-}
-
-/** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
-const places = new WeakMap<object, (line: number) => { file: string; row: number }>();
-
-/** Remembers that `judgments` were read from a columnar input whose rows `placeOf` places. */
-export function rememberPlaces(judgments: object, placeOf: (line: number) => { file: string; row: number }): void {
-  places.set(judgments, placeOf);
-}
-
-/** An error about a row of columnar judgments (the join finds a document judged twice), said as the row of its file. */
-export function judgmentsRowError(e: unknown, judgments: { qrels: { file: string } }): unknown {
-  const placeOf = places.get(judgments);
-  return placeOf ? asRowError(e, judgments.qrels.file, { placeOf }) : e;
-}
-
-/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
-export async function readColumnarRows<K extends RowsKind>(
-  path: string, kind: K, qids: Interner, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, progress?: ProgressSink,
-): Promise<{ rows: RowsOf<K>; placeOf: (line: number) => { file: string; row: number } }> {
-  const rows = new ColumnarRows({ file: displayName(path), qids, kind, runTag: columnarRunTag(path) });
-  await readColumnar(path, kind, choice, (b) => rows.add(b), progress);
-  return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
-}
-
-/**
- * A columnar run read in blocks of whole queries (RunSource.blocks, src/pipeline/blocks.ts): every
- * `blockRows` rows, the complete queries are handed to `add`; the run tag is returned.
- */
-export function columnarBlocks(path: string, choice: { format?: InputFormat; columns?: ColumnNames; hint?: string }, blockRows: number, progress?: ProgressSink) {
-  return async (qids: Interner, add: (rows: RunRows) => void): Promise<string> => {
-    const name = displayName(path);
-    const rows = new ColumnarRows({ file: name, qids, kind: "run", runTag: columnarRunTag(path) });
-    const give = (r: RunRows) => {
-      try {
-        add(r);
-      } catch (e) {
-        throw asRowError(e, name, rows);
-      }
-    };
-    await readColumnar(path, "run", choice, (b) => {
-      rows.add(b);
-      // At the end of a row group (a record batch, a file): the complete queries read, once at least
-      // `blockRows` rows (1: at each group, as the parallel reader hands them on).
-      if (!b.endOfGroup) return;
-      const block = rows.takeQueries(blockRows);
-      if (block) give(block);
-    }, progress);
-    const last = rows.finish();
-    give(last);
-    return last.runTag;
-  };
+/** A columnar input (a file, a dataset directory, an Arrow stream on standard input) as the input layer reads it. */
+export function batchInput(path: string, choice: ColumnarChoice, progress?: ProgressSink): BatchInput {
+  const batches: BatchInput["batches"] = (kind, onBatch) => readColumnar(path, kind, choice, onBatch, progress);
+  return { name: displayName(path), runTag: columnarRunTag(path), batches };
 }

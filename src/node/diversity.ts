@@ -1,14 +1,12 @@
 // The command line's diversity evaluation (cli.ts): a subtopic qrels (`qid subtopic docno judgment`,
 // TREC's diversity format, ndeval's) read with --diversity, or when a diversity measure or
 // --format ndeval is asked for, or when the qrels judge a document under two subtopics (its shape);
-// each run read whole and joined to it (src/diversity.ts), evaluated, and printed as any report or
-// as ndeval prints it (--format ndeval).
+// each run read whole and joined to it (src/input/subtopics.ts), evaluated, and printed as any report
+// or as ndeval prints it (--format ndeval).
 import { RankevalError } from "../errors.js";
-import { joinDiversity, SubtopicShape } from "../diversity.js";
-import { GroupQrelsParser } from "../io/group-qrels.js";
-import { Interner } from "../io/interner.js";
-import { docidString } from "../io/rows.js";
-import type { RunRows } from "../io/run.js";
+import { formatOf } from "../input/formats.js";
+import { notInRun } from "../input/input.js";
+import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { labelledTexts } from "../report.js";
@@ -16,9 +14,8 @@ import { formatFixed } from "../trec/format.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { onlyQuery, options, plan, report, trecText, type Plan, type RunResult } from "../trec/plan.js";
 import type { CliArgs } from "./args.js";
-import { checkColumnsRead, CLI_COLUMNS_FORMAT } from "./files.js";
-import { formatOf, runParserFor } from "./formats.js";
-import { checkReadOnce, displayName, inputSize, readInto, rereadable } from "./read.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
+import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
 interface Io {
@@ -26,39 +23,12 @@ interface Io {
   stderr: { write(s: string): unknown };
 }
 
-/** How much of a qrels file is read to tell a subtopic qrels by its shape. */
-const SNIFF_BYTES = 1 << 20;
-
-/** Thrown by the sniffing sink to stop reading. */
-class Enough extends Error {}
-
 /**
- * Whether a qrels file judges a document of a query on two lines with two different second columns
- * (subtopics), within its first MiB: a diversity qrels, which read as plain qrels would be an error
- * (a document judged twice). Standard input and pipes are not sniffed (they can be read once).
+ * Whether a qrels file is subtopic judgments by its shape (src/input/subtopics.ts). Standard input and
+ * pipes are not sniffed (they can be read once).
  */
 export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
-  if (!(await rereadable(file))) return false;
-  const shape = new SubtopicShape();
-  let carry = "";
-  let read = 0;
-  const decoder = new TextDecoder();
-  const sink = {
-    push(chunk: Uint8Array) {
-      read += chunk.length;
-      const text = carry + decoder.decode(chunk, { stream: true });
-      const lines = text.split("\n");
-      carry = lines.pop() ?? "";
-      for (const line of lines) if (shape.line(line)) throw new Enough();
-      if (read >= SNIFF_BYTES) throw new Enough();
-    },
-  };
-  try {
-    await readInto(file, sink);
-  } catch (e) {
-    if (!(e instanceof Enough)) return false; // readJudgments says what is wrong with the file
-  }
-  return shape.found;
+  return (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
 }
 
 /** Whether the command line asks for subtopic judgments: --diversity, --format ndeval, or a diversity measure. */
@@ -89,39 +59,26 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const text = await trecTextOptions(args, p, format, io);
   const opts = options(args, p.kind === "trec");
 
-  const parser = new GroupQrelsParser({ file: displayName(qrelsFile), groupName: "subtopic", valueName: "judgment" });
-  await readInto(qrelsFile, parser);
-  const q = parser.finish();
-  if (q.length === 0) throw new RankevalError("bad-input", `${displayName(qrelsFile)}: no judgments in it (qid subtopic docno judgment)`);
-  const qrels = { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value };
+  const judgments = await readSubtopicJudgments(textInput(qrelsFile));
 
   const runs: RunResult[] = [];
   const ndeval: { name: string; text: string }[] = [];
   for (const file of runFiles) {
     const name = displayName(file);
-    const parserRun = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file, args.inputFormat), columns: args.columns });
-    await readInto(file, parserRun);
-    const run = parserRun.finish() as RunRows;
-    if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
-    const columnsOfRun = {
-      qid: Array.from(run.qid, (id) => run.qidNames.stringOf(id)),
-      docid: Array.from({ length: run.length }, (_, i) => docidString(run.docids, i)),
-      score: run.score,
-    };
-    const joined = joinDiversity(qrels, columnsOfRun, { complete: args.complete });
-    if (joined.qids.length === 0) throw new RankevalError("bad-input", `the run ${name} and the judgments have no query in common`);
+    const choice = { format: formatOf(file, args.inputFormat), columns: args.columns };
+    const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
     if (joined.notInRun && !args.complete) {
-      io.stderr.write(`rankeval: ${name}: ${joined.notInRun} judged queries are not in the run and are left out; -c counts them\n`);
+      io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun)}; -c counts them\n`);
     }
     const warned = new Set<string>();
     const evaluated = evaluateBlock(p, joined.batch, joined.qids, opts, name, (w) => {
       if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
       warned.add(w);
     }, [], { tieRange: args.tieRange });
-    const r: RunResult = { file, runTag: run.runTag, ...evaluated };
+    const r: RunResult = { file, runTag, ...evaluated };
     runs.push(r);
     if (format === "ndeval") {
-      const ranked = new Set(columnsOfRun.qid);
+      const ranked = new Set(qids);
       const absent = new Set(joined.qids.filter((id) => !ranked.has(id)));
       ndeval.push({ name, text: ndevalText(columns, r, joined.runOnly, absent, joined.qids.length) });
     }

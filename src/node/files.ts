@@ -1,16 +1,18 @@
 // QRELS and RUN files read, joined and evaluated: the one way the command line (cli.ts) and
-// rankeval/node (index.ts) do it.
+// rankeval/node (index.ts) do it. Node's adapter of the input layer (src/input/input.ts): which
+// paths are Parquet or Arrow, which runs stream, which a thread parses.
 import { statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
+import { formatOf, type ParserChoice } from "../input/formats.js";
+import { batchBlocks, evaluateRun, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
-import { BLOCK_ROWS, checkJudgments, evaluateRunFile, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
+import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
-import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
-import { formatOf, qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
+import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
-import { displayName, inputInfo, readInto, textSize, type ProgressSink } from "./read.js";
+import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./read.js";
 import { threadBlocks } from "./run-reader.js";
-import { asRowError, columnarBlocks, columnarInput, isColumnarPath, judgmentsRowError, readColumnarRows, rememberPlaces } from "./columnar.js";
+import { batchInput, columnarInput, isColumnarPath } from "./columnar.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
 /**
@@ -29,28 +31,17 @@ export function checkColumnsRead(files: readonly string[], choice: ParserChoice,
 /** Said by the command line when --columns is given for inputs that have none: how to give the format. */
 export const CLI_COLUMNS_FORMAT = "give the format with --input-format csv|tsv|parquet|arrow";
 
+/** `path` as the input layer reads it (src/input/input.ts): text, or Parquet and Arrow files and datasets. */
+export function inputOf(path: string, choice: ParserChoice, progress?: ProgressSink, info?: InputInfo): Input {
+  return isColumnarPath(path, choice.format) ? batchInput(path, choice, progress) : textInput(path, progress, info);
+}
+
+/** The choice with the format told from the real name (standard input's messages name it otherwise). */
+const resolved = (path: string, choice: ParserChoice) => ({ ...choice, format: formatOf(path, choice.format) });
+
 /** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
-export async function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink): Promise<GroupedJudgments> {
-  // Parquet and Arrow files and datasets: src/node/columnar.ts.
-  if (isColumnarPath(file, choice.format)) {
-    const { rows, placeOf } = await readColumnarRows(file, "qrels", qids, choice, progress);
-    let judgments: GroupedJudgments;
-    try {
-      judgments = groupJudgments(rows);
-    } catch (e) {
-      throw asRowError(e, rows.file, { placeOf });
-    }
-    checkJudgments(judgments);
-    rememberPlaces(judgments, placeOf);
-    return judgments;
-  }
-  // Named in messages as the user knows it (standard input for -), its format from its real name.
-  const info = inputInfo(file, true);
-  const parser = await qrelsParserFor(displayName(file), qids, textSize(info), { ...choice, format: formatOf(file, choice.format) });
-  await readInto(file, parser, progress, info);
-  const judgments = groupJudgments(parser.finish());
-  checkJudgments(judgments);
-  return judgments;
+export function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink) {
+  return readInput(inputOf(file, choice, progress), qids, resolved(file, choice));
 }
 
 /**
@@ -91,86 +82,28 @@ export async function evaluateRunPath(
   progress?: ProgressSink,
   pool?: ThreadPool | null,
 ) {
-  try {
-    if (isColumnarPath(file, choice.format)) return await evaluateColumnarRun(file, judgments, choice, evaluate, progress, pool);
-    return await evaluateTextRun(file, judgments, choice, evaluate, progress, pool);
-  } catch (e) {
-    // A document twice in a query of Parquet or Arrow judgments, found by the join: the row of its file.
-    const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
-    throw read ? judgmentsRowError(e, read) : e;
+  const source = { complete: choice.complete, placeholder: choice.placeholder, recycle: true };
+  if (isColumnarPath(file, choice.format)) {
+    // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read
+    // again if scattered).
+    const streams = inputInfo(file).regular || statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+    // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
+    const parallel = streams && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
+    const input = batchInput(file, choice, progress);
+    const blocks = !streams ? null : parallel
+      ? parallelColumnarBlocks(file, choice, pool, pool.size, progress)
+      : batchBlocks(input, 1);
+    return evaluateRun(input, judgments, { ...source, blocks }, choice, evaluate);
   }
-}
-
-/** The interner the run's query ids go into: the judgments', read or still being read. */
-function qidsOf(judgments: GroupedJudgments | PendingJudgments) {
-  return "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
-}
-
-async function evaluateTextRun(
-  file: string,
-  judgments: GroupedJudgments | PendingJudgments,
-  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
-  evaluate: (joined: JoinedRun) => Evaluated,
-  progress?: ProgressSink,
-  pool?: ThreadPool | null,
-) {
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
   const streams = formatOf(file, choice.format) === "trec" && info.regular;
   const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
-  return evaluateRunFile(judgments, {
-    file: displayName(file),
-    // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
-    blocks: streams ? (threaded ? threadBlocks(file, BLOCK_ROWS, pool, progress) : parsedBlocks(file, (sink) => readInto(file, sink, progress, info))) : null,
-    early: !!threaded,
-    whole: async () => {
-      const parser = await runParserFor(displayName(file), qidsOf(judgments), textSize(info), { ...choice, format: formatOf(file, choice.format) });
-      await readInto(file, parser, progress, info);
-      return parser.finish();
-    },
-    complete: choice.complete,
-    placeholder: choice.placeholder,
-    recycle: true,
-  }, evaluate);
-}
-
-/**
- * A Parquet or Arrow run (a file or a dataset: src/node/columnar.ts) read, joined and evaluated as a
- * TREC run is: block by block as its row groups or record batches come, whole when its queries turn
- * out scattered or under `complete`. Errors about a row name its file and row.
- */
-async function evaluateColumnarRun(
-  file: string,
-  judgments: GroupedJudgments | PendingJudgments,
-  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
-  evaluate: (joined: JoinedRun) => Evaluated,
-  progress?: ProgressSink,
-  pool?: ThreadPool | null,
-) {
-  let whole: { placeOf: (line: number) => { file: string; row: number } } | null = null;
-  // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read again if scattered).
-  const blocks = inputInfo(file).regular || isColumnarDirectory(file);
-  // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
-  const parallel = blocks && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
-  try {
-    return await evaluateRunFile(judgments, {
-      file: displayName(file),
-      blocks: blocks ? (parallel ? parallelColumnarBlocks(file, choice, pool, pool.size, progress) : columnarBlocks(file, choice, 1, progress)) : null,
-      whole: async () => {
-        const read = await readColumnarRows(file, "run", qidsOf(judgments), choice, progress);
-        whole = read;
-        return read.rows;
-      },
-      complete: choice.complete,
-      placeholder: choice.placeholder,
-      recycle: true,
-    }, evaluate);
-  } catch (e) {
-    throw whole ? asRowError(e, displayName(file), whole) : e;
-  }
-}
-
-function isColumnarDirectory(file: string): boolean {
-  return file !== "-" && statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+  // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
+  const blocks = !streams ? null : threaded
+    ? threadBlocks(file, BLOCK_ROWS, pool, progress)
+    : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
+  const input = textInput(file, progress, info);
+  return evaluateRun(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);
 }

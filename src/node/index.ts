@@ -4,7 +4,7 @@
  * "rankeval/reference" stay browser-safe.
  *
  * Every file is streamed through the command line's parsers, in any format it reads (TREC text,
- * JSON, CSV/TSV, each also gzipped: src/node/formats.ts), and nothing returned can be joined on the
+ * JSON, CSV/TSV, each also gzipped: src/input/formats.ts), and nothing returned can be joined on the
  * wrong ids:
  *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a large TREC run
  *    block by block while a worker thread parses the next, a small one in the calling thread), so a
@@ -36,12 +36,11 @@ import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import type { Plan } from "../trec/plan.js";
-import { checkColumnsRead, readJudgments } from "./files.js";
+import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";
-import { INPUT_FORMATS, qrelsParserFor, runParserFor, type InputFormat, type ParserChoice } from "./formats.js";
-import { inputSize, readInto } from "./read.js";
-import { asRowError, isColumnarPath, readColumnarRows } from "./columnar.js";
+import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
+import { asRowError, readRows, type PlaceOf } from "../input/input.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };
@@ -156,14 +155,8 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
   const choice = choiceOf(options, "readQrels");
   checkPath(path, "readQrels: path");
   checkColumnsRead([path], choice, "readQrels: columns", COLUMNS_FORMAT);
-  if (isColumnarPath(path, choice.format)) {
-    const { rows, placeOf } = await readColumnarRows(path, "qrels", new Interner(), choice);
-    return idValuesAt(rows, rows.rel, placeOf);
-  }
-  const parser = await qrelsParserFor(path, new Interner(), await inputSize(path), choice);
-  await readInto(path, parser);
-  const rows = parser.finish();
-  return idValues(rows, rows.rel);
+  const { rows, placeOf } = await readRows("qrels", inputOf(path, choice), new Interner(), choice);
+  return idValuesAt(rows, rows.rel, placeOf);
 }
 
 /**
@@ -175,14 +168,8 @@ export async function readRun(path: string, options?: FileOptions): Promise<IdVa
   const choice = choiceOf(options, "readRun");
   checkPath(path, "readRun: path");
   checkColumnsRead([path], choice, "readRun: columns", COLUMNS_FORMAT);
-  if (isColumnarPath(path, choice.format)) {
-    const { rows, placeOf } = await readColumnarRows(path, "run", new Interner(), choice);
-    return idValuesAt(rows, rows.score, placeOf);
-  }
-  const parser = await runParserFor(path, new Interner(), await inputSize(path), choice);
-  await readInto(path, parser);
-  const rows = parser.finish();
-  return idValues(rows, rows.score);
+  const { rows, placeOf } = await readRows("run", inputOf(path, choice), new Interner(), choice);
+  return idValuesAt(rows, rows.score, placeOf);
 }
 
 /** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
@@ -209,11 +196,11 @@ function docidStrings(docids: RowDocids, n: number): string[] {
 }
 
 /** idValues of a columnar input's rows, an error about a row said as the row of its file. */
-function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf: (line: number) => { file: string; row: number }): IdValues {
+function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf): IdValues {
   try {
     return idValues(rows, values);
   } catch (e) {
-    throw asRowError(e, rows.file, { placeOf });
+    throw placeOf ? asRowError(e, rows.file, { placeOf }) : e;
   }
 }
 

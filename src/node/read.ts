@@ -1,16 +1,10 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { RankevalError } from "../errors.js";
+import type { ChunkSink, TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 
 /** A file as messages name it: `-` is standard input. */
 export const displayName = (path: string) => (path === "-" ? "standard input" : path);
-
-/** The parsers' side of reading: chunks in, any size, any boundary. */
-export interface ChunkSink {
-  push(chunk: Uint8Array): void;
-  /** A promise to await before the next chunk (back-pressure), or null to go on. */
-  ready?(): Promise<void> | null;
-}
 
 /** Where readInto reports how far it got (Progress, on a terminal). */
 export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
@@ -118,6 +112,14 @@ export async function checkReadOnce(inputs: readonly (readonly [string, string])
     if (before !== undefined) throw new RankevalError("bad-option", `${before} and ${given} are the same pipe or standard input, which can be read only once`);
     seen.set(key, given);
   }
+}
+
+/**
+ * A file (or standard input, `-`) as the input layer reads text (src/input/input.ts), looked at once
+ * (inputInfo: a small file read here and now).
+ */
+export function textInput(path: string, progress?: ProgressSink, info = inputInfo(path, true)): TextInput {
+  return { name: displayName(path), size: textSize(info), read: (sink) => readInto(path, sink, progress, info) };
 }
 
 /** What a failed read's error code means, for the message. */

@@ -24,7 +24,7 @@ import { asksForDiversity } from "./diversity.js";
 import type { Io } from "./cli.js";
 import { compareOptions, compareRuns } from "./compare.js";
 import type { EvaluateRuns } from "./explain.js";
-import { formatOf } from "./formats.js";
+import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./read.js";
 import { expandRuns } from "./runs.js";
 

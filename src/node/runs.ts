@@ -8,7 +8,7 @@ import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { isDataset } from "./columnar.js";
 import { evaluateRunPath } from "./files.js";
-import type { ParserChoice } from "./formats.js";
+import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
 import type { ProgressSink } from "./read.js";
 

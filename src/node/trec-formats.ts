@@ -19,7 +19,7 @@ import { lineKey, plan, trecLevel, trecText, type Plan, type RunResult, type Tre
 import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs.js";
 import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscores.js";
 import type { CliArgs } from "./args.js";
-import { formatOf, runParserFor } from "./formats.js";
+import { formatOf, runParserFor } from "../input/formats.js";
 import { checkReadOnce, displayName, inputSize, readInto } from "./read.js";
 
 interface Io {

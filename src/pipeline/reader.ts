@@ -25,7 +25,22 @@ export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
   | { type: "block"; block: PortableBlock }
   | { type: "end"; runTag: string }
-  | { type: "error"; message: string; outOfMemory: boolean; internal?: boolean };
+  | ({ type: "error" } & ThreadError);
+
+/** An error of another thread as it crosses: out of memory, a bug (`internal`: not said as bad input), or bad input. */
+export type ThreadError = { message: string; outOfMemory: boolean; internal?: boolean };
+
+export function threadError(err: unknown): ThreadError {
+  const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
+  const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
+  return { message, outOfMemory: err instanceof RangeError, internal };
+}
+
+/** A ThreadError as the same error here would be. */
+export function rethrown(r: ThreadError): Error {
+  if (r.outOfMemory) return new RangeError(r.message);
+  return r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
+}
 
 /** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
 export const AHEAD = 2;
@@ -77,12 +92,7 @@ export function serveBlocks<Source>(
     };
     read(job.source, sink, (bytes, seconds) => post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []))
       .then(() => post({ type: "end", runTag: parser.finish() }, []))
-      .catch((err: unknown) => {
-        // Not the input's fault (a bug): said as such on the other side, not as bad input.
-        const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
-        const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
-        post({ type: "error", message, outOfMemory: err instanceof RangeError, internal }, []);
-      });
+      .catch((err: unknown) => post({ type: "error", ...threadError(err) }, []));
   };
 }
 
@@ -136,7 +146,7 @@ export function readerBlocks<Source>(
         }
         if (r.type === "end") end(() => resolve(r.runTag), true);
         // A reader out of memory is ended: its heap may be past saving.
-        else if (r.type === "error") end(() => reject(r.outOfMemory ? new RangeError(r.message) : r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message)), !r.outOfMemory);
+        else if (r.type === "error") end(() => reject(rethrown(r)), !r.outOfMemory);
       };
       // Set while an add is waiting: the messages after it wait behind it.
       let waiting: Promise<void> | null = null;

@@ -12,7 +12,7 @@ import { bytesSource, columnarRows, ColumnarRows } from "../../src/io/columnar.j
 import { main } from "../../src/node/cli.js";
 import { columnarInput, datasetName, columnarRunTag, isDataset } from "../../src/node/columnar.js";
 import { evaluateFiles, readQrels, readRun } from "../../src/node/index.js";
-import { formatOf, runTagOf } from "../../src/node/formats.js";
+import { formatOf, runTagOf } from "../../src/input/formats.js";
 import { arrowTable, duck, duckParquet, trecRows, writeArrow, type TrecRows } from "./_data.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

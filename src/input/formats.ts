@@ -1,19 +1,16 @@
-// The command line's input formats: which parser reads a QRELS or RUN file, from --input-format or
-// from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
+// The input formats of the command line and the page: which parser reads judgments or a run, from
+// --input-format or from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
 // .tsv file from its first line: a header names the columns; without one, a line of TREC's fields
 // (MS MARCO's qrels.dev.tsv: `qid<TAB>0<TAB>docid<TAB>rel`) makes it TREC text.
 // The JSON and CSV/TSV parsers are loaded when a file needs one: a TREC evaluation never loads them.
-import { basename } from "node:path";
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
+import type { RowsKind, RowsOf } from "../io/json.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
-
-/** The columnar formats (src/node/columnar.ts reads them): binary files read in row groups or record batches. */
-export const isColumnar = (format: InputFormat): format is "parquet" | "arrow" => format === "parquet" || format === "arrow";
 
 /** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
@@ -32,11 +29,11 @@ export function formatOf(file: string, given?: InputFormat): InputFormat {
 
 /**
  * A JSON, CSV/TSV, Parquet or Arrow run's tag (a Parquet or Arrow file without a tag column): the
- * file's name without its directory and its format's extension.
+ * file's name without its directory and its format's extension; the command line's and the page's.
  */
 export function runTagOf(file: string): string {
-  if (file === "-") return "-";
-  return basename(file).replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || basename(file);
+  const name = file.replace(/\/+$/, "").replace(/^.*\//, "");
+  return name.replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || name;
 }
 
 export interface ParserChoice {
@@ -116,33 +113,33 @@ class ChosenByFirstLine<T> implements Parser<T> {
   }
 }
 
-/** The per-row parser for a QRELS file. */
-export async function qrelsParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<QrelsRows>> {
+/** The per-row parser for judgments (`kind` qrels) or a run. */
+async function parserFor<K extends RowsKind>(
+  kind: K, file: string, qids: Interner, expectedBytes: number, choice: ParserChoice,
+): Promise<Parser<RowsOf<K>>> {
   const format = formatOf(file, choice.format);
-  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "qrels", expectedBytes });
-  const trec = () => new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
+  const runTag = kind === "run" ? runTagOf(file) : undefined;
+  const o = { file, qids, kind, runTag, expectedBytes };
+  if (format === "json") return new (await import("../io/json.js")).JsonParser(o);
+  const trec = () => {
+    const t = { file, qids, docids: "per-row" as const, expectedBytes };
+    return (kind === "qrels" ? new QrelsParser(t) : new RunParser(t)) as unknown as Parser<RowsOf<K>>;
+  };
   if (format === "trec") return trec();
   const { DelimitedParser } = await import("../io/delimited.js");
-  const delimited = () => new DelimitedParser({
-    file, qids, kind: "qrels", expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
-  });
+  const delimiter = format === "csv" ? "," : "\t";
+  const hint = choice.hint ?? CLI_COLUMNS_HINT;
+  const delimited = () => new DelimitedParser({ ...o, delimiter, columns: choice.columns, hint });
   if (format === "csv") return delimited();
-  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "qrels") ? trec() : delimited()));
-  return trec();
+  if (format !== "tsv") return trec();
+  if (choice.columns) return delimited();
+  return new ChosenByFirstLine((line) => (isTrecLine(line, kind) ? trec() : delimited()));
 }
 
+type ParserFor<T> = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => Promise<Parser<T>>;
+
+/** The per-row parser for a QRELS file. */
+export const qrelsParserFor: ParserFor<QrelsRows> = (...a) => parserFor("qrels", ...a);
+
 /** The per-row parser for a RUN file. */
-export async function runParserFor(file: string, qids: Interner, expectedBytes: number, choice: ParserChoice): Promise<Parser<RunRows>> {
-  const format = formatOf(file, choice.format);
-  const runTag = runTagOf(file);
-  if (format === "json") return new (await import("../io/json.js")).JsonParser({ file, qids, kind: "run", runTag, expectedBytes });
-  const trec = () => new RunParser({ file, qids, docids: "per-row", expectedBytes });
-  if (format === "trec") return trec();
-  const { DelimitedParser } = await import("../io/delimited.js");
-  const delimited = () => new DelimitedParser({
-    file, qids, kind: "run", runTag, expectedBytes, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint: choice.hint ?? CLI_COLUMNS_HINT,
-  });
-  if (format === "csv") return delimited();
-  if (format === "tsv") return choice.columns ? delimited() : new ChosenByFirstLine((line) => (isTrecLine(line, "run") ? trec() : delimited()));
-  return trec();
-}
+export const runParserFor: ParserFor<RunRows> = (...a) => parserFor("run", ...a);

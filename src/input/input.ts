@@ -1,0 +1,162 @@
+// The input layer the command line and the page share: judgments and runs read from an Input, which
+// each side adapts from what it has (src/node/files.ts: a path, a dataset directory, standard input;
+// web/read.ts and web/columnar.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
+// The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
+// Browser compatible: no Node built-ins here.
+import { InputError } from "../errors.js";
+import { ColumnarRows, RowError, type ColumnBatch } from "../io/columnar.js";
+import type { Interner } from "../io/interner.js";
+import type { RowsKind, RowsOf } from "../io/json.js";
+import type { RunRows } from "../io/run.js";
+import { checkJudgments, evaluateRunFile, type PendingJudgments, type RunSource } from "../pipeline/blocks.js";
+import type { Evaluated } from "../pipeline/evaluate-block.js";
+import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
+import { qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
+
+/** The parsers' side of reading: chunks in, any size, any boundary. */
+export interface ChunkSink {
+  push(chunk: Uint8Array): void;
+  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  ready?(): Promise<void> | null;
+}
+
+/** A text input (TREC, JSON, CSV/TSV, LETOR, ...): its bytes, gunzipped, pushed chunk by chunk. */
+export interface TextInput {
+  /** As messages name it. */
+  readonly name: string;
+  /** The size of its text in bytes, to size the parsers' columns (0: not known). */
+  readonly size: number;
+  read(sink: ChunkSink): Promise<void>;
+}
+
+/** A Parquet or Arrow input: its row groups or record batches, in order, as rows of `kind`. */
+export interface BatchInput {
+  readonly name: string;
+  /** Its run tag where its rows have no tag column. */
+  readonly runTag: string;
+  batches(kind: RowsKind, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void>;
+}
+
+export type Input = TextInput | BatchInput;
+
+/** Where row `line` of a columnar input (its rows counted over the whole input) is: its file and row there. */
+export type PlaceOf = (line: number) => { file: string; row: number };
+
+/** Rows read whole, and for a columnar input where each is. */
+type Rows<K extends RowsKind> = { rows: RowsOf<K>; placeOf?: PlaceOf };
+type Placed<K extends RowsKind> = Required<Rows<K>>;
+
+/**
+ * An error of the join or the grouping about row `line` of a columnar input named `name`, said as a
+ * row of its file: `run.parquet: row 57: ...`.
+ */
+export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }): unknown {
+  if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
+  const { file, row } = rows.placeOf(e.line);
+  return new RowError(file, row, undefined, e.reason);
+}
+
+/** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
+const places = new WeakMap<object, PlaceOf>();
+
+/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
+export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
+  const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
+  await input.batches(kind, (b) => rows.add(b));
+  return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
+}
+
+/**
+ * RunSource.blocks for a columnar run: at the end of each row group (a record batch, a file), its
+ * complete queries once at least `blockRows` rows are held; the run tag is returned.
+ */
+export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<RunSource["blocks"]> {
+  return async (qids, add) => {
+    const rows = new ColumnarRows({ file: input.name, qids, kind: "run", runTag: input.runTag });
+    const give = (r: RunRows) => {
+      try {
+        add(r);
+      } catch (e) {
+        throw asRowError(e, input.name, rows);
+      }
+    };
+    await input.batches("run", (b) => {
+      rows.add(b);
+      if (!b.endOfGroup) return;
+      const block = rows.takeQueries(blockRows);
+      if (block) give(block);
+    });
+    const last = rows.finish();
+    give(last);
+    return last.runTag;
+  };
+}
+
+/**
+ * The judgments, grouped by query (an empty file said at once, not when the first run evaluates
+ * nothing against it); the parser (and its query column) is garbage once this returns.
+ */
+export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice): Promise<GroupedJudgments> {
+  let judgments: GroupedJudgments;
+  if ("batches" in input) {
+    const { rows, placeOf } = await batchRows(input, "qrels", qids);
+    try {
+      judgments = groupJudgments(rows);
+    } catch (e) {
+      throw asRowError(e, rows.file, { placeOf });
+    }
+    places.set(judgments, placeOf);
+  } else judgments = groupJudgments((await readRows("qrels", input, qids, choice)).rows);
+  checkJudgments(judgments);
+  return judgments;
+}
+
+/** Judgments or a run read whole, and for a columnar input where its rows are (for errors about them). */
+export async function readRows<K extends RowsKind>(
+  kind: K, input: Input, qids: Interner, choice: ParserChoice,
+): Promise<Rows<K>> {
+  if ("batches" in input) return batchRows(input, kind, qids);
+  const parser = await (kind === "qrels" ? qrelsParserFor : runParserFor)(input.name, qids, input.size, choice);
+  await input.read(parser);
+  return { rows: parser.finish() as RowsOf<K> };
+}
+
+/**
+ * A run read, joined to the judgments and evaluated (evaluateRunFile): in the blocks `source` gives,
+ * or whole (read here). Errors about a row of a columnar run or of columnar judgments name its file
+ * and row.
+ */
+export async function evaluateRun(
+  input: Input,
+  judgments: GroupedJudgments | PendingJudgments,
+  source: Omit<RunSource, "file" | "whole">,
+  choice: ParserChoice,
+  evaluate: (joined: JoinedRun) => Evaluated,
+) {
+  let whole: { placeOf?: PlaceOf } = {};
+  try {
+    return await evaluateRunFile(judgments, {
+      ...source,
+      file: input.name,
+      whole: async () => {
+        const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
+        const read = await readRows("run", input, qids, choice);
+        whole = read;
+        return read.rows;
+      },
+    }, evaluate);
+  } catch (e) {
+    const err = whole.placeOf ? asRowError(e, input.name, { placeOf: whole.placeOf }) : e;
+    // A document twice in a query of columnar judgments, found by the join: the row of its file.
+    const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
+    const placeOf = read && places.get(read);
+    throw placeOf ? asRowError(err, read.qrels.file, { placeOf }) : err;
+  }
+}
+
+/** Said of the judged queries a run lacks (left out, unless -c): how many, and the first five where known. */
+export function notInRun(name: string, qids: readonly string[] | number): string {
+  const n = typeof qids === "number" ? qids : qids.length;
+  const some = typeof qids === "number" ? "" : ` (${qids.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""})`;
+  return `${name}: ${n} judged queries are not in the run and are left out${some}`;
+}

@@ -1,0 +1,84 @@
+// Subtopic judgments (`qid subtopic docno judgment`, TREC's diversity format, ndeval's) told by their
+// shape, read, and each run joined to them (src/diversity.ts): the command line's --diversity
+// (src/node/diversity.ts) and the page's. Browser compatible.
+import { joinDiversity, SubtopicShape } from "../diversity.js";
+import { noQueryInCommon, RankevalError, type QuerySample } from "../errors.js";
+import { GroupQrelsParser } from "../io/group-qrels.js";
+import { Interner } from "../io/interner.js";
+import { docidString } from "../io/rows.js";
+import type { ParserChoice } from "./formats.js";
+import { readRows, type ChunkSink, type Input, type TextInput } from "./input.js";
+
+/** How much of a qrels file is read to tell a subtopic qrels by its shape. */
+export const SNIFF_BYTES = 1 << 20;
+
+/** Thrown by the sniffing sink to stop reading. */
+class Enough extends Error {}
+
+/**
+ * Whether judgments judge a document of a query on two lines with two different second columns
+ * (subtopics) within their first MiB: a diversity qrels, which read as plain qrels would be an error
+ * (a document judged twice). `read` pushes the judgments' text from its start (the sink throws once
+ * it has seen enough); a read that fails says no (reading the judgments then says what is wrong).
+ */
+export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): Promise<boolean> {
+  const shape = new SubtopicShape();
+  const decoder = new TextDecoder();
+  let carry = "";
+  let bytes = 0;
+  try {
+    await read({
+      push(chunk) {
+        bytes += chunk.length;
+        const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
+        carry = lines.pop() ?? "";
+        for (const line of lines) if (shape.line(line)) throw new Enough();
+        if (bytes >= SNIFF_BYTES) throw new Enough();
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof Enough)) return false;
+  }
+  return shape.found;
+}
+
+/** Subtopic judgments as columns, and what a "no query in common" message says of them. */
+export interface SubtopicJudgments {
+  qrels: { qid: string[]; subtopic: string[]; docid: string[]; rel: Float64Array };
+  sample: QuerySample;
+}
+
+/** Queries in order of first appearance, as a message shows them. */
+function sampleOf(name: string, qids: readonly string[]): QuerySample {
+  const distinct = [...new Set(qids)];
+  return { name, queries: distinct.length, some: distinct.slice(0, 3) };
+}
+
+/** Subtopic judgments read; none at all is an error. */
+export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJudgments> {
+  const parser = new GroupQrelsParser({ file: input.name, groupName: "subtopic", valueName: "judgment" });
+  await input.read(parser);
+  const q = parser.finish();
+  if (q.length === 0) {
+    throw new RankevalError("bad-input", `${input.name}: no judgments in it (qid subtopic docno judgment)`);
+  }
+  const qrels = { qid: q.qid, subtopic: q.group, docid: q.docno, rel: q.value };
+  return { qrels, sample: sampleOf(input.name, q.qid) };
+}
+
+/**
+ * A run read whole and joined to subtopic judgments (src/diversity.ts's joinDiversity, ndeval -c
+ * with `complete`): the join, the run's tag and its query ids row by row. A run without rows, or
+ * sharing no query with the judgments, is an error.
+ */
+export async function joinSubtopicRun(
+  judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean,
+) {
+  const { rows: run } = await readRows("run", input, new Interner(), choice);
+  if (run.length === 0) throw new RankevalError("bad-input", `${input.name}: the run has no rankings`);
+  const qid = Array.from(run.qid, (id) => run.qidNames.stringOf(id));
+  const docid = Array.from({ length: run.length }, (_, i) => docidString(run.docids, i));
+  const joined = joinDiversity(judgments.qrels, { qid, docid, score: run.score }, { complete });
+  if (joined.qids.length === 0) throw noQueryInCommon(sampleOf(input.name, qid), judgments.sample);
+  return { joined, runTag: run.runTag, qids: qid };
+}
