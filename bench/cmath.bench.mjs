@@ -8,7 +8,8 @@
 //   node bench/cmath.bench.mjs [N]     (default 1,000,000)
 import os from "node:os";
 import { Bench } from "tinybench";
-import { geoLogs, log, log2, log2Slow, logSlow } from "../dist/trec/cmath.js";
+import { log, log2, log2Slow, logSlow } from "../dist/trec/cmath.js";
+import { geoLogs } from "../dist/pipeline/aggregate.js";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
