@@ -7,7 +7,7 @@ import { RankevalError } from "./errors.js";
 import type { Result } from "./pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "./compare/compare.js";
 import { DEFAULT_OPTIONS, mergeConventions } from "./options.js";
-import { sortedOrder } from "./trec/format.js";
+import { sortedOrder } from "./c/strings.js";
 import { parseTrecMeasures, trecLines } from "./trec/names.js";
 import type { Plan } from "./trec/plan.js";
 

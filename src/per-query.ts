@@ -28,7 +28,7 @@ import type { Result, TieRange } from "./pipeline/evaluate.js";
 import type { Aggregate } from "./measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "./options.js";
 import { RunningSummary, summaryOf } from "./pipeline/aggregate.js";
-import { compareBytes, sortedOrder } from "./trec/format.js";
+import { compareBytes, sortedOrder } from "./c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "./trec/plan.js";
 import { trecLines } from "./trec/names.js";
 
@@ -573,5 +573,3 @@ export function runNames(t: PerQueryTable): string[] {
   return t.meta.runs.map((r) => r.name);
 }
 
-/** Byte order of strings (trec_eval's strcmp), re-exported for readers that sort. */
-export { compareBytes };

@@ -13,7 +13,7 @@ import { ColumnarRows, RowError, type ByteSource, type ColumnBatch } from "../io
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
 import type { RunRows } from "../io/run.js";
-import { compareBytes } from "../trec/format.js";
+import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "./formats.js";
 import { displayName, type ProgressSink } from "./read.js";
 

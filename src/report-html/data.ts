@@ -6,7 +6,7 @@ import type { Comparison, TestName } from "../compare/compare.js";
 import { formatP, markLegend, significance } from "../compare/format.js";
 import type { Explanation } from "../explain/explain.js";
 import { printValue, type ValuePrint } from "../explain/print.js";
-import { sortQids } from "../trec/format.js";
+import { sortQids } from "../c/strings.js";
 
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
 export interface ReportRun {

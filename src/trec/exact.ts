@@ -18,7 +18,8 @@ import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "./cmath.js";
 import { doubleToInt, glibcQsort } from "./csort.js";
-import { atol, type TrecMeasure } from "./names.js";
+import { atol } from "../c/strings.js";
+import type { TrecMeasure } from "./names.js";
 import { rankedRows } from "./relstring.js";
 
 /** trec_eval's evaluation parameters (trec_eval.h EPI) that the measures read. */

@@ -24,7 +24,7 @@
  * trec_eval aborts). Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { compareBytes } from "./format.js";
+import { compareBytes } from "../c/strings.js";
 
 /** One preference line of a query: its judgment group, subgroup, rel_level and document. */
 export interface PrefLine {

@@ -6,7 +6,8 @@
 import { RankevalError } from "../errors.js";
 import { aggregate, MIN_GEO_MEAN } from "../pipeline/aggregate.js";
 import { log } from "./cmath.js";
-import { formatLine, sortedOrder } from "./format.js";
+import { sortedOrder } from "../c/strings.js";
+import { formatLine } from "./format.js";
 import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
 import type { ZscoreLookup } from "./zscores.js";
 
