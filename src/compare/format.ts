@@ -1,6 +1,7 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
 import { RankevalError } from "../errors.js";
+import { csvField } from "../output/csv.js";
 import type { Comparison, PairComparison, TestName } from "./compare.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
@@ -322,10 +323,6 @@ function latex(c: Comparison, markTest: TestName): string {
     "\\end{tabular}",
   ];
   return lines.join("\n") + "\n";
-}
-
-function csvField(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Numbers in full (shortest round-trip) precision; empty where there is no value. */

@@ -12,6 +12,7 @@ import { formatTable } from "../report.js";
 import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "./names.js";
 import type { Epi } from "./exact.js";
 import { formatTrecReport } from "./report.js";
+import { csvField } from "../output/csv.js";
 import type { ZscoreLookup } from "./zscores.js";
 
 /**
@@ -383,14 +384,13 @@ export function report(format: "table" | "json" | "csv", runs: NamedResult[], p:
     // --tie-range: the worst and best values in two columns before the conventions.
     const ranged = runs.some((r) => r.result.tieRange);
     const out = [ranged ? "run,qid,measure,value,worst,best,conventions" : "run,qid,measure,value,conventions"];
-    const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
     for (const { name, result } of runs) {
-      const tail = new Map(rows.map((r) => [r.name, cell(of(r))]));
+      const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
       const t = result.tieRange;
       const worstBest = (r: { measure: string }, i?: number) =>
         !ranged ? "" : !t?.[r.measure] ? ",," : i === undefined ? `${t[r.measure].mean.worst},${t[r.measure].mean.best},` : `${t[r.measure].worst[i]},${t[r.measure].best[i]},`;
-      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]},${worstBest(r, i)}${tail.get(r.name)}`)));
-      if (!noSummary) for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]},${worstBest(r)}${tail.get(r.name)}`);
+      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${csvField(name)},${csvField(q)},${csvField(r.name)},${result.values[r.measure][i]},${worstBest(r, i)}${tail.get(r.name)}`)));
+      if (!noSummary) for (const r of rows) out.push(`${csvField(name)},all,${csvField(r.name)},${result.mean[r.measure]},${worstBest(r)}${tail.get(r.name)}`);
     }
     return `${out.join("\n")}\n`;
   }
