@@ -10,6 +10,9 @@ import type { TrecAggregation } from "../trec/names.js";
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 export const MIN_GEO_MEAN = 0.00001;
 
+/** What trec_eval holds per query for gm_map and gm_bpref (m_gm_map.c): the log of the floored value. */
+export const geoLog = (v: number): number => log(Math.max(v, MIN_GEO_MEAN));
+
 /**
  * log(max(v, 1e-5)) of each value, as glibc rounds it (a double-double, about 0.15 us each):
  * what trec_eval's geometric means (gm_map, gm_bpref) sum. Made once per array and kept beside it:
@@ -22,7 +25,7 @@ export function geoLogs(values: Float64Array): Float64Array {
   let logs = logsOf.get(values);
   if (logs && logs.length === values.length) return logs;
   logs = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) logs[i] = log(Math.max(values[i], MIN_GEO_MEAN));
+  for (let i = 0; i < values.length; i++) logs[i] = geoLog(values[i]);
   logsOf.set(values, logs);
   return logs;
 }
@@ -51,7 +54,7 @@ export class RunningSummary {
   constructor(readonly logs: boolean) {}
 
   /** Adds a value; `l` its log as the geometric mean takes it (made here when not given). */
-  add(v: number, l = this.logs ? log(Math.max(v, MIN_GEO_MEAN)) : 0): void {
+  add(v: number, l = this.logs ? geoLog(v) : 0): void {
     this.n++;
     this.sum += v;
     this.logSum += l;

@@ -4,8 +4,7 @@
  * summary block ("all"), in the same order. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { aggregate, MIN_GEO_MEAN } from "../pipeline/aggregate.js";
-import { log } from "./cmath.js";
+import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
 import { formatLine } from "./format.js";
 import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
@@ -64,10 +63,9 @@ export function formatTrecReport(input: TrecReportInput): string {
   // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
   const inOrderAlready = order.length === qids.length && order.every((q, i) => q === i);
   const numQ = input.numQ ?? order.length;
-  // The value trec_eval holds per query: gm_map's and gm_bpref's is the log of the floored map /
-  // bpref (m_gm_map.c); under -Z, its Z score.
+  // The value trec_eval holds per query (gm_map's: geoLog); under -Z, its Z score.
   const held = (l: TrecLine, q: number, v: number): number => {
-    const x = l.aggregation === "geomean" ? log(Math.max(v, MIN_GEO_MEAN)) : v;
+    const x = l.aggregation === "geomean" ? geoLog(v) : v;
     return z ? z.z(qids[q], l.name, x) : x;
   };
   const keyOf = input.keyOf ?? ((l: TrecLine) => l.name);
