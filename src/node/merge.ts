@@ -10,7 +10,8 @@ import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, typ
 import { labelledTexts } from "../report.js";
 import { formatTrecReport } from "../trec/report.js";
 import type { Plan, RunResult } from "../trec/plan.js";
-import { lineKey, plan, report, trecText } from "../trec/plan.js";
+import { lineKey, plan } from "../trec/plan.js";
+import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { datasetName } from "./columnar.js";
