@@ -59,8 +59,8 @@ export function sortedOrder(qids: readonly string[]): number[] {
   return idx;
 }
 
-const LONG_MAX = 2n ** 63n - 1n;
-const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 9223372036854775807n;
+const LONG_MIN = -9223372036854775808n;
 
 /** C's atol (strtol base 10, clamped to a long on overflow as glibc does): the leading integer, 0 if none. */
 export function atol(s: string): bigint {
