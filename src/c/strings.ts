@@ -59,15 +59,13 @@ export function sortedOrder(qids: readonly string[]): number[] {
   return idx;
 }
 
-const LONG_MAX = 9223372036854775807n;
-const LONG_MIN = -9223372036854775808n;
-
 /** C's atol (strtol base 10, clamped to a long on overflow as glibc does): the leading integer, 0 if none. */
 export function atol(s: string): bigint {
   const m = /^[\t\n\v\f\r ]*([+-]?\d+)/.exec(s);
   if (!m) return 0n;
   const v = BigInt(m[1]);
-  return v > LONG_MAX ? LONG_MAX : v < LONG_MIN ? LONG_MIN : v;
+  const max = 9223372036854775807n;
+  return v > max ? max : v < -max - 1n ? -max - 1n : v;
 }
 
 /** atol of buf[start, end) as a double (a long past 2^53 rounded): Number(atol(the bytes as text)). */

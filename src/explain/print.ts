@@ -3,7 +3,8 @@
 // ("table": src/report.ts) for other names. What --explain, the report and the page's drill-down show,
 // so that each reads as the CLI's `-q` output does. Browser-safe.
 import { comparableRows } from "../compare-runs.js";
-import { formatFixed, formatFixed4, formatLong } from "../trec/format.js";
+import { tableValue } from "../report.js";
+import { formatFixed4, formatLong } from "../trec/format.js";
 import { trecLines } from "../trec/names.js";
 import type { Plan } from "../trec/plan.js";
 
@@ -13,7 +14,7 @@ export type ValuePrint = "float" | "long" | "table";
 export function printValue(v: number, print: ValuePrint): string {
   if (print === "long") return formatLong(v);
   if (print === "float") return Number.isNaN(v) ? "-nan" : formatFixed4(v).trim();
-  return Number.isNaN(v) ? "NaN" : formatFixed(v, 4);
+  return tableValue(v);
 }
 
 /** A row of a plan that is a number per query: its printed name, the key of its values, how it prints. */
