@@ -297,7 +297,9 @@ export class PerQueryCsvReader {
     }
     if (fields.length === 1 && fields[0] === "") return;
     const columns = this.header.split(",").length;
-    if (fields.length !== columns) throw this.bad(line, `expected ${columns} fields (${this.header}), got ${fields.length}`);
+    if (fields.length !== columns) {
+      throw this.bad(line, `expected ${columns} fields (${this.header}), got ${fields.length}`);
+    }
     const [name, qid, measure, written] = fields;
     const conventions = fields[columns - 1];
     // report() writes String(value): "NaN" where a measure has no value for the query.

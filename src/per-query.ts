@@ -568,8 +568,3 @@ export function checkSameEvaluation(metas: readonly { file: string; meta: PerQue
   }
 }
 
-/** Run names in the order of first appearance, for messages. */
-export function runNames(t: PerQueryTable): string[] {
-  return t.meta.runs.map((r) => r.name);
-}
-

@@ -106,7 +106,8 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   const range = (c: TableColumn, measure: string, q?: number): string => {
     const t = c.result.tieRange?.[measure];
     if (!t) return "";
-    return q === undefined ? ` [${tableValue(t.mean.worst)}, ${tableValue(t.mean.best)}]` : ` [${tableValue(t.worst[q])}, ${tableValue(t.best[q])}]`;
+    const [worst, best] = q === undefined ? [t.mean.worst, t.mean.best] : [t.worst[q], t.best[q]];
+    return ` [${tableValue(worst)}, ${tableValue(best)}]`;
   };
   const mean = (c: TableColumn, measure: string): string => {
     if (!has(c, measure)) return "";

@@ -34,7 +34,10 @@ export function trecText(p: Plan, r: RunResult, args: TrecTextOptions): string {
   }
   const only = args.debugQuery;
   if (only !== undefined && !r.result.qids.includes(only)) {
-    throw new RankevalError("bad-input", `-D ${only}: query ${JSON.stringify(only)} is not evaluated (it needs judgments${args.complete ? "" : " and a ranking"}; trec_eval: No queries with both results and relevance info)`);
+    const needs = `judgments${args.complete ? "" : " and a ranking"}`;
+    const trec = "trec_eval: No queries with both results and relevance info";
+    const what = `query ${JSON.stringify(only)} is not evaluated`;
+    throw new RankevalError("bad-input", `-D ${only}: ${what} (it needs ${needs}; ${trec})`);
   }
   return formatTrecReport({
     runid: r.runTag,
@@ -59,39 +62,51 @@ export interface NamedResult {
  * A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means
  * (the table's "all" rows, JSON's mean, CSV's "all" lines).
  */
-export function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean, noSummary = false): string {
+export function report(
+  format: "table" | "json" | "csv",
+  runs: NamedResult[],
+  p: Plan,
+  perQuery: boolean,
+  noSummary = false,
+): string {
   const rows = p.rows;
-  const conventions = runs[0].result.conventions;
   // Each row's conventions: its tool and the options its measure was computed with.
   const of = (r: { measure: string }) => runs[0].result.measureConventions[r.measure] ?? "";
   if (format === "json") {
-    return `${JSON.stringify(
-      {
-        conventions,
-        measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
-        runs: runs.map(({ name, runTag, result }) => {
-          const t = result.tieRange;
-          // --tie-range: each value's [worst, best], beside the means and the per-query values.
-          const ranges = t && {
-            tieRange: {
-              // (trec_eval's own algorithm's lines have none: null)
-              ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].mean.worst, best: t[r.measure].mean.best } : null])) }),
-              ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].worst[i], best: t[r.measure].best[i] } : null]))])) } : {}),
-            },
-          };
-          return {
-            run: name,
-            runTag,
-            queries: result.queries,
-            ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])) }),
-            ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
-            ...ranges,
-          };
-        }),
-      },
-      (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
-      2,
-    )}\n`;
+    // A value per row, by printed name; and so per query.
+    const byRow = (value: (measure: string) => unknown) =>
+      Object.fromEntries(rows.map((r) => [r.name, value(r.measure)]));
+    const byQuery = (result: Result<string>, value: (measure: string, i: number) => unknown) =>
+      Object.fromEntries(result.qids.map((q, i) => [q, byRow((m) => value(m, i))]));
+    const doc = {
+      conventions: runs[0].result.conventions,
+      measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
+      runs: runs.map(({ name, runTag, result }) => {
+        const t = result.tieRange;
+        // --tie-range: each value's [worst, best], beside the means and the per-query values (trec_eval's
+        // own algorithm's lines have none: null).
+        const range = (m: string, i?: number) => {
+          const x = t?.[m];
+          if (!x) return null;
+          return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
+        };
+        const ranges = t && {
+          tieRange: {
+            ...(noSummary ? {} : { mean: byRow((m) => range(m)) }),
+            ...(perQuery ? { perQuery: byQuery(result, range) } : {}),
+          },
+        };
+        return {
+          run: name,
+          runTag,
+          queries: result.queries,
+          ...(noSummary ? {} : { mean: byRow((m) => result.mean[m]) }),
+          ...(perQuery ? { perQuery: byQuery(result, (m, i) => result.values[m][i]) } : {}),
+          ...ranges,
+        };
+      }),
+    };
+    return `${JSON.stringify(doc, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`;
   }
   if (format === "csv") {
     // --tie-range: the worst and best values in two columns before the conventions.
@@ -100,14 +115,21 @@ export function report(format: "table" | "json" | "csv", runs: NamedResult[], p:
     for (const { name, result } of runs) {
       const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
       const t = result.tieRange;
-      const worstBest = (r: { measure: string }, i?: number) =>
-        !ranged ? "" : !t?.[r.measure] ? ",," : i === undefined ? `${t[r.measure].mean.worst},${t[r.measure].mean.best},` : `${t[r.measure].worst[i]},${t[r.measure].best[i]},`;
-      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${csvField(name)},${csvField(q)},${csvField(r.name)},${result.values[r.measure][i]},${worstBest(r, i)}${tail.get(r.name)}`)));
-      if (!noSummary) for (const r of rows) out.push(`${csvField(name)},all,${csvField(r.name)},${result.mean[r.measure]},${worstBest(r)}${tail.get(r.name)}`);
+      const line = (qid: string, r: { name: string; measure: string }, value: number, i?: number) => {
+        const x = t?.[r.measure];
+        const [worst, best] = !x ? [] : i === undefined ? [x.mean.worst, x.mean.best] : [x.worst[i], x.best[i]];
+        const range = !ranged ? "" : `${worst ?? ""},${best ?? ""},`;
+        out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${range}${tail.get(r.name)}`);
+      };
+      if (perQuery) {
+        result.qids.forEach((q, i) => rows.forEach((r) => line(csvField(q), r, result.values[r.measure][i], i)));
+      }
+      if (!noSummary) for (const r of rows) line("all", r, result.mean[r.measure]);
     }
     return `${out.join("\n")}\n`;
   }
   // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
   const columns = runs.map((r) => ({ name: r.name, result: r.result }));
-  return `${formatTable(columns, { rows: rows.map((r) => ({ label: r.name, measure: r.measure })), perQuery, summary: !noSummary })}\n`;
+  const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
+  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary })}\n`;
 }

@@ -92,9 +92,6 @@ function countRelRet(rel: readonly number[], level: number): number {
   return n;
 }
 
-/** trec_eval's measures over judgment groups, in its measure table's order. */
-export const JG_MEASURES = ["map_avgjg", "P_avgjg", "Rprec_mult_avgjg"] as const;
-
 /** m_map_avgjg.c: average precision per group (over its num_rel), summed, divided by the groups when more than one. */
 export function mapAvgjg(groups: readonly JgResRels[], level: number): number {
   let value = 0;

@@ -280,9 +280,6 @@ export const PREFS_MEASURES = [
 ] as const;
 export type PrefsMeasure = (typeof PREFS_MEASURES)[number];
 
-/** Those whose summary is the sum over queries (and which print as longs). */
-export const PREFS_COUNTS: ReadonlySet<string> = new Set(["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"]);
-
 type Part = "ret" | "imp" | "all";
 
 /** Fulfilled and possible counts of one JG: among the retrieved ("ret"), with implied ("imp"), or all. */
