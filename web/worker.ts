@@ -7,8 +7,8 @@
 // judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
 // new settings re-evaluate them without reading the files again.
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
-import { formatComparison } from "../src/compare/format.js";
-import { comparableResult, comparableRows } from "../src/compare-runs.js";
+import { formatComparison } from "../src/output/comparison.js";
+import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
 import { joinDiversity, SubtopicShape } from "../src/diversity.js";
 import { RankevalError } from "../src/errors.js";
 import { GroupQrelsParser } from "../src/io/group-qrels.js";
@@ -21,7 +21,7 @@ import { RunParser, type RunRows } from "../src/io/run.js";
 import { ScoresParser } from "../src/io/scores.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
-import { labelledTexts } from "../src/report.js";
+import { labelledTexts } from "../src/output/table.js";
 import { letorRowsBatch } from "../src/pipeline/letor.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";

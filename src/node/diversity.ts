@@ -11,7 +11,7 @@ import { docidString } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { labelledTexts } from "../report.js";
+import { labelledTexts } from "../output/table.js";
 import { formatFixed } from "../trec/format.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { onlyQuery, options, plan, type Plan, type RunResult } from "../trec/plan.js";

@@ -6,15 +6,15 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { compare, type NamedResult } from "../compare/compare.js";
-import { comparableResult, comparableRows } from "../compare-runs.js";
+import { comparableResult, comparableRows } from "../output/per-query-runs.js";
 import { RankevalError } from "../errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
 import { valueRows } from "../explain/print.js";
 import { QueryLines } from "../explain/lines.js";
 import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
-import { reportData, type MeanDifference, type ReportRun } from "../report-html/data.js";
-import { reportHtml } from "../report-html/html.js";
+import { reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
+import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { trecLines } from "../trec/names.js";
 import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";

@@ -12,7 +12,7 @@ import { docidString } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
 import { ZscoresParser } from "../io/zscores.js";
 import { DEFAULT_OPTIONS, describeOptions } from "../options.js";
-import { labelledTexts } from "../report.js";
+import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
 import { trecLines, type TrecMeasure } from "../trec/names.js";
 import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../trec/plan.js";

@@ -2,10 +2,10 @@
 // table, JSON or CSV of several runs. Browser-safe.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
-import { formatTable } from "../report.js";
+import { formatTable } from "./table.js";
 import { trecLines, type TrecLine } from "../trec/names.js";
 import { lineKey, type Plan, type RunResult } from "../trec/plan.js";
-import { formatTrecReport } from "../trec/report.js";
+import { formatTrecReport } from "./trec-text.js";
 import type { ZscoreLookup } from "../trec/zscores.js";
 import { csvField } from "./csv.js";
 

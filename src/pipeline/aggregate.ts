@@ -4,7 +4,7 @@
 // the same order, so the same doubles.
 import { RankevalError } from "../errors.js";
 import type { Aggregate } from "../measures/measure.js";
-import { exp, log } from "../trec/cmath.js";
+import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../trec/names.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
@@ -108,7 +108,7 @@ export function meanOf(values: Float64Array): { mean: number; count: number } {
  * A summary value as trec_eval accumulates it (pass the values in qid strcmp order): mean, sum or
  * geomean over `count` queries (trec_eval's num_q; default the number of values), or the count itself
  * (num_q). `logged`: the values are gm_map's logs already (Z scores of them, under -Z). "runid" and
- * "none" have no numeric summary and throw. log and exp are glibc's (src/trec/cmath.ts).
+ * "none" have no numeric summary and throw. log and exp are glibc's (src/c/math.ts).
  */
 export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length, logged = false) {
   if (kind === "count") return count;

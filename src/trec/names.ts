@@ -34,7 +34,7 @@ import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure
 import { gainTableOf } from "../options.js";
 import { didYouMean } from "../measures/suggest.js";
 import { atol } from "../c/strings.js";
-import { compareLongAsC, glibcQsort } from "./csort.js";
+import { compareLongAsC, glibcQsort } from "../c/qsort.js";
 import { formatFixed, type TrecPrint } from "./format.js";
 
 export type { TrecPrint } from "./format.js";

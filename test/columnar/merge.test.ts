@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/node/cli.js";
-import { readPerQueryBytes, writePerQuery } from "../../src/per-query-files.js";
-import { mergeTables, type PerQueryTable } from "../../src/per-query.js";
+import { readPerQueryBytes, writePerQuery } from "../../src/output/per-query-files.js";
+import { mergeTables, type PerQueryTable } from "../../src/output/per-query.js";
 import { mergesStreamed } from "../../src/node/merge.js";
 import { aggregate, RunningSummary, summaryOf } from "../../src/pipeline/aggregate.js";
 

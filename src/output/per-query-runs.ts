@@ -3,14 +3,14 @@
 // conventions they were computed with), which lines can be compared, and the per-query results
 // rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
 // without the original files.
-import { RankevalError } from "./errors.js";
-import type { Result } from "./pipeline/evaluate.js";
-import type { NamedResult as ComparedRun } from "./compare/compare.js";
-import { DEFAULT_OPTIONS, mergeConventions } from "./options.js";
-import { sortedOrder } from "./c/strings.js";
-import { csvRecord } from "./output/csv.js";
-import { parseTrecMeasures, trecLines } from "./trec/names.js";
-import type { Plan } from "./trec/plan.js";
+import { RankevalError } from "../errors.js";
+import type { Result } from "../pipeline/evaluate.js";
+import type { NamedResult as ComparedRun } from "../compare/compare.js";
+import { DEFAULT_OPTIONS, mergeConventions } from "../options.js";
+import { sortedOrder } from "../c/strings.js";
+import { csvRecord } from "./csv.js";
+import { parseTrecMeasures, trecLines } from "../trec/names.js";
+import type { Plan } from "../trec/plan.js";
 
 /** A row of a report: its printed name and the key of its values in a run's result. */
 export interface Row {

@@ -1,8 +1,8 @@
-import { RankevalError } from "./errors.js";
-import type { Result } from "./pipeline/evaluate.js";
-import { mergeConventions } from "./options.js";
-import { compareBytes } from "./c/strings.js";
-import { formatFixed } from "./trec/format.js";
+import { RankevalError } from "../errors.js";
+import type { Result } from "../pipeline/evaluate.js";
+import { mergeConventions } from "../options.js";
+import { compareBytes } from "../c/strings.js";
+import { formatFixed } from "../trec/format.js";
 
 /** One column of a table: a run's result under a name. */
 export interface TableColumn {

@@ -1,8 +1,8 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
 import { RankevalError } from "../errors.js";
-import { csvField } from "../output/csv.js";
-import type { Comparison, PairComparison, TestName } from "./compare.js";
+import { csvField } from "./csv.js";
+import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];

@@ -1,5 +1,5 @@
 /**
- * Per-query tables (src/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
+ * Per-query tables (src/output/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
  * in the footer's key-value metadata), Arrow IPC file or stream (apache-arrow, in the schema's
  * metadata), CSV (a first comment line holding the metadata, then a header `run,qid,...`) and JSON
  * (`{ "metadata": ..., "rows": [{ "run": ..., "qid": ..., ...}] }`); and read back, the format told
@@ -13,9 +13,9 @@
  *
  * Browser compatible.
  */
-import { RankevalError } from "./errors.js";
-import { bytesSource, type ByteSource } from "./io/columnar.js";
-import { csvField, csvRecords } from "./output/csv.js";
+import { RankevalError } from "../errors.js";
+import { bytesSource, type ByteSource } from "../io/columnar.js";
+import { csvField, csvRecords } from "./csv.js";
 import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, type PerQueryTable } from "./per-query.js";
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
@@ -151,7 +151,7 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
 }
 
 async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
-  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
   const { parquetScan, parquetSchema } = await import("hyparquet");
@@ -286,7 +286,7 @@ export interface PerQueryChunk {
 export async function openPerQueryParquet(source: ByteSource, file: string): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
   const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
   if (new TextDecoder().decode(head) !== "PAR1") return null;
-  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
   const { parquetScan, parquetSchema } = await import("hyparquet");

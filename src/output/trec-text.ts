@@ -6,9 +6,9 @@
 import { RankevalError } from "../errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
-import { formatLine } from "./format.js";
-import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
-import type { ZscoreLookup } from "./zscores.js";
+import { formatLine } from "../trec/format.js";
+import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../trec/names.js";
+import type { ZscoreLookup } from "../trec/zscores.js";
 
 export interface TrecReportInput {
   /** The run tag (trec_eval: from the last line of the run file). */
