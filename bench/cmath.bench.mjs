@@ -1,4 +1,4 @@
-// npm run bench:cmath: glibc-exact log and log2 (src/trec/cmath.ts), the table-driven double-double
+// npm run bench:cmath: glibc-exact log and log2 (src/c/math.ts), the table-driven double-double
 // log against the series about 1 it replaced (kept as logSlow and log2Slow, the tests' reference),
 // side by side in one run, on 1M values like average precisions (what gm_map and gm_bpref take the
 // logs of: one a query). The values are nearly all distinct, so log's memo rarely answers: these are
@@ -8,7 +8,8 @@
 //   node bench/cmath.bench.mjs [N]     (default 1,000,000)
 import os from "node:os";
 import { Bench } from "tinybench";
-import { geoLogs, log, log2, log2Slow, logSlow } from "../dist/trec/cmath.js";
+import { log, log2, log2Slow, logSlow } from "../dist/c/math.js";
+import { geoLogs } from "../dist/pipeline/aggregate.js";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");

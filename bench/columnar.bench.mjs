@@ -122,7 +122,7 @@ if (!existsSync(join(pqDir, `shard-${shards - 1}.parquet`))) {
   const whole = join(data, "per-query.parquet");
   const r = spawnSync(process.execPath, [bin, "--per-query-out", whole, ...args], { maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(r.stderr.toString());
-  const { readPerQueryBytes, writePerQuery } = await import(join(root, "dist/per-query-files.js"));
+  const { readPerQueryBytes, writePerQuery } = await import(join(root, "dist/output/per-query-files.js"));
   const { readFileSync, writeFileSync } = await import("node:fs");
   const t = await readPerQueryBytes(readFileSync(whole), whole);
   mkdirSync(pqDir, { recursive: true });

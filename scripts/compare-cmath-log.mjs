@@ -1,4 +1,4 @@
-// A one-off check, outside `npm test` (it takes a minute): src/trec/cmath.ts's table-driven log and
+// A one-off check, outside `npm test` (it takes a minute): src/c/math.ts's table-driven log and
 // log2 against the slow double-double series they replaced (logSlow, log2Slow), on N seeded random
 // inputs (default 10 million) of four kinds:
 //   - 40% doubles over the whole positive normal range (exponent and mantissa uniform);
@@ -9,7 +9,7 @@
 // ~106-bit values, so only a near-tie (the true log within ~2^-102 relative of a rounding boundary)
 // could differ.
 //   npm run build && node scripts/compare-cmath-log.mjs [N] [SEED]
-import { log, log2, log2Slow, logSlow } from "../dist/trec/cmath.js";
+import { log, log2, log2Slow, logSlow } from "../dist/c/math.js";
 
 const n = Number(process.argv[2] ?? 10_000_000);
 // xorshift32 seeded by SEED (a nonzero 32-bit integer): the same inputs each run.

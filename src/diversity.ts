@@ -13,7 +13,7 @@ import type { Batch, DiversityData } from "./kernel/batch.js";
 import { StringPool } from "./kernel/pool.js";
 import { parseMeasures } from "./measures/resolve.js";
 import { explicitOptions, type Options } from "./options.js";
-import { compareBytes } from "./trec/format.js";
+import { compareBytes } from "./c/strings.js";
 
 /**
  * Subtopic judgments: `{ qid: { subtopic: { docid: judgment } } }` (pyndeval's nested form) or

@@ -9,7 +9,7 @@ export type { XgboostName } from "./measures/xgboost.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
 export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions, type Ties } from "./options.js";
 export { PRESETS, PRESET_NAMES, type Preset, type PresetName } from "./presets.js";
-export { formatTable } from "./report.js";
+export { formatTable } from "./output/table.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors.js";
 export * from "./compare/index.js";
 export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./diversity.js";

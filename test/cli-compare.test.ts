@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compare, formatComparison } from "../src/index.js";
-import { comparisonConventions, PerQueryCsvReader, readPerQueryJson } from "../src/compare-runs.js";
+import { comparisonConventions, PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-runs.js";
 import { main } from "../src/node/cli.js";
 import { evaluateFiles } from "../src/node/index.js";
 

@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue } from "../src/explain/print.js";
-import { storedText, type ReportData } from "../src/report-html/data.js";
+import { storedText, type ReportData } from "../src/output/html/data.js";
 import { main } from "../src/node/cli.js";
 
 const examples = new URL("../examples/", import.meta.url).pathname;

@@ -1,12 +1,12 @@
 // The page's drill-downs: a query opened from the per-query table or the difference plot is explained
 // by the worker (worker-explain.ts) and drawn by explain-view.ts, with more ranks on demand; the lists
 // of the queries that lost and gained most under the difference plot; and the HTML report of what the
-// page shows (src/report-html/), with the drill-downs of the queries that changed most.
+// page shows (src/output/html/), with the drill-downs of the queries that changed most.
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";
-import { reportData, type ReportRun } from "../src/report-html/data.js";
-import { reportHtml } from "../src/report-html/html.js";
+import { reportData, type ReportRun } from "../src/output/html/data.js";
+import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
 

@@ -1,5 +1,5 @@
 // The HTML report's script (bundled into every report by scripts/embed-viewer.mjs: the report has
-// no other file and needs no network): it reads the report's data (src/report-html/data.ts, gzipped
+// no other file and needs no network): it reads the report's data (src/output/html/data.ts, gzipped
 // and base64-encoded in a <script type="application/octet-stream"> element) and draws the aggregate
 // table with the comparison's marks, the conventions, the comparison, the charts (charts.ts), the
 // queries that lost and gained most, the per-query table (sortable, filterable) and the drill-downs
@@ -8,7 +8,7 @@
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
-import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/report-html/data.js";
+import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 

@@ -8,8 +8,8 @@
 // judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
 // new settings re-evaluate them without reading the files again.
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
-import { formatComparison } from "../src/compare/format.js";
-import { comparableResult, comparableRows } from "../src/compare-runs.js";
+import { formatComparison } from "../src/output/comparison.js";
+import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
 import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
@@ -17,11 +17,12 @@ import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } f
 import { Interner } from "../src/io/interner.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
-import { labelledTexts } from "../src/report.js";
+import { labelledTexts } from "../src/output/table.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, report, trecText, type NamedResult, type Plan } from "../src/trec/plan.js";
+import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/trec/plan.js";
+import { report, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";

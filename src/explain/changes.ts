@@ -1,7 +1,7 @@
 // The queries that lost the most, and gained the most, from a baseline to a run on one measure; and
 // the queries a report explains: those that changed most. Shared by the page, the report and the
 // command line's --report. Browser-safe.
-import { compareBytes } from "../trec/format.js";
+import { compareBytes } from "../c/strings.js";
 
 /** One run's values of one measure: qids and values aligned. */
 export interface QueryValues {

@@ -1,9 +1,10 @@
 // A per-query value as the command line prints it: trec_eval's `%6.4f` ("float", a NaN as trec_eval's
 // "-nan") and `%ld` ("long") for its names (src/trec/format.ts formatLine), the table's four decimals
-// ("table": src/report.ts) for other names. What --explain, the report and the page's drill-down show,
+// ("table": src/output/table.ts) for other names. What --explain, the report and the page's drill-down show,
 // so that each reads as the CLI's `-q` output does. Browser-safe.
-import { comparableRows } from "../compare-runs.js";
-import { formatFixed, formatFixed4, formatLong } from "../trec/format.js";
+import { comparableRows } from "../output/per-query-runs.js";
+import { tableValue } from "../output/table.js";
+import { formatFixed4, formatLong } from "../trec/format.js";
 import { trecLines } from "../trec/names.js";
 import type { Plan } from "../trec/plan.js";
 
@@ -13,7 +14,7 @@ export type ValuePrint = "float" | "long" | "table";
 export function printValue(v: number, print: ValuePrint): string {
   if (print === "long") return formatLong(v);
   if (print === "float") return Number.isNaN(v) ? "-nan" : formatFixed4(v).trim();
-  return Number.isNaN(v) ? "NaN" : formatFixed(v, 4);
+  return tableValue(v);
 }
 
 /** A row of a plan that is a number per query: its printed name, the key of its values, how it prints. */

@@ -18,6 +18,7 @@
  * p.finish(); // { qid: ["301", "301"], group: ["u1", "u2"], docno: ["d1", "d1"], value: Float64Array [1, 0], lines: [1, 2], length: 2 }
  * ```
  */
+import { atolBytes } from "../c/strings.js";
 import { Float64Column } from "./columns.js";
 import { LineParser } from "./_lines.js";
 import { parseFinite } from "./_number.js";
@@ -79,7 +80,7 @@ export class GroupQrelsParser extends LineParser {
         this.group.push(decoder.decode(buf.subarray(f[2], f[3])));
         this.docno.push(decoder.decode(buf.subarray(f[4], f[5])));
         this.value.push(v);
-        this.long.push(atol(buf, f[6], f[7]));
+        this.long.push(atolBytes(buf, f[6], f[7]));
         this.lineOf.push(this.line);
       }
       this.line++;
@@ -93,14 +94,4 @@ export class GroupQrelsParser extends LineParser {
     const value = this.value.finish();
     return { qid: this.qid, group: this.group, docno: this.docno, value, long: this.long.finish(), lines: Int32Array.from(this.lineOf), length: value.length, file: this.file };
   }
-}
-
-/** C's atol of buf[start, end), a decimal number: its leading [+-]digits (0 when none), as a double. */
-function atol(buf: Uint8Array, start: number, end: number): number {
-  let p = start;
-  const neg = buf[p] === 45;
-  if (neg || buf[p] === 43) p++;
-  let v = 0;
-  for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++) v = v * 10 + (buf[p] - 48);
-  return neg && v !== 0 ? -v : v;
 }

@@ -21,6 +21,7 @@
  * q.finish(); // { qid, docids: { bytes, offsets, hashes }, rel, lines, length: 1, file, qidNames: qids }
  * ```
  */
+import { atolBytes } from "../c/strings.js";
 import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
 import { IdBatch } from "./_batch.js";
@@ -93,27 +94,6 @@ export interface QrelsRows {
    * there (src/pipeline/join-kernel.ts); absent for rows parsed otherwise.
    */
   kernel?: KernelColumns;
-}
-
-/** C's atol of buf[start, end) (a decimal number): the leading [+-]digits, clamped to a long. */
-function atolBytes(buf: Uint8Array, start: number, end: number): number {
-  let p = start;
-  const neg = buf[p] === 45;
-  if (neg || buf[p] === 43) p++;
-  let v = 0n;
-  let small = 0;
-  let digits = 0;
-  for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++, digits++) {
-    if (digits < 15) small = small * 10 + (buf[p] - 48);
-    else {
-      if (digits === 15) v = BigInt(small);
-      v = v * 10n + BigInt(buf[p] - 48);
-    }
-  }
-  if (digits <= 15) return neg && small !== 0 ? -small : small;
-  const max = 2n ** 63n - 1n;
-  const r = neg ? -v : v;
-  return Number(r > max ? max : r < -max - 1n ? -max - 1n : r);
 }
 
 /**

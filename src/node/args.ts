@@ -1,5 +1,6 @@
 import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
+import { atol } from "../c/strings.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { REL_FORMATS, type RelFormat } from "../trec/names.js";
@@ -137,10 +138,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 function trecLong(option: string, value: string): { exact: number; value: number } {
   const text = value.trim();
   if (!DECIMAL.test(text)) throw usage(`${option}: "${value}" is not a number`);
-  const m = /^[+-]?\d*/.exec(text)![0];
-  const digits = m === "" || m === "+" || m === "-" ? 0n : BigInt(m);
-  const clamped = digits > 2n ** 63n - 1n ? 2n ** 63n - 1n : digits < -(2n ** 63n) ? -(2n ** 63n) : digits;
-  return { exact: Number(text), value: Number(clamped) };
+  return { exact: Number(text), value: Number(atol(text)) };
 }
 
 const usage = (message: string) => new RankevalError("bad-option", message);

@@ -10,7 +10,7 @@ import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";
-import { compareBytes } from "../trec/format.js";
+import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
 import { displayName, type ProgressSink } from "./read.js";

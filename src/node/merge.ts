@@ -1,16 +1,17 @@
 // Per-query results out (--per-query-out FILE) and back in (--merge FILE [FILE ...]): shards of one
 // evaluation, each made by its own process (a task of a cluster job, a bucket of a dataset), merged
-// into the report one process gives on the whole input (src/per-query.ts says what a shard carries).
+// into the report one process gives on the whole input (src/output/per-query.ts says what a shard carries).
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { RankevalError } from "../errors.js";
 import type { ByteSource } from "../io/columnar.js";
-import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, perQueryTable, summaryResult, trecSummaryValues, type Merged, type NamedTable, type PerQuerySettings } from "../per-query.js";
-import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../per-query-files.js";
-import { labelledTexts } from "../report.js";
-import { formatTrecReport } from "../trec/report.js";
+import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, perQueryTable, summaryResult, trecSummaryValues, type Merged, type NamedTable, type PerQuerySettings } from "../output/per-query.js";
+import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../output/per-query-files.js";
+import { labelledTexts } from "../output/table.js";
+import { formatTrecReport } from "../output/trec-text.js";
 import type { Plan, RunResult } from "../trec/plan.js";
-import { lineKey, plan, report, trecText } from "../trec/plan.js";
+import { lineKey, plan } from "../trec/plan.js";
+import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { datasetName } from "./columnar.js";
@@ -69,7 +70,7 @@ export async function writePerQueryOut(file: string, p: Plan, settings: PerQuery
   return true;
 }
 
-/** Per-query files read and merged (src/per-query.ts mergeTables). */
+/** Per-query files read and merged (src/output/per-query.ts mergeTables). */
 export async function readMerged(files: readonly string[]): Promise<Merged> {
   const tables: NamedTable[] = [];
   for (const file of files) {
@@ -170,7 +171,7 @@ async function openSource(file: string): Promise<{ source: ByteSource; close: ()
 }
 
 /**
- * The merge of shards' summaries without their per-query values in memory (src/per-query.ts
+ * The merge of shards' summaries without their per-query values in memory (src/output/per-query.ts
  * mergeRunSummaries): every shard read a row group at a time, k ways in byte order of qid, each value's
  * sums taken as the whole columns' would be. For reports without -q from Parquet shards; null when the
  * shards are not all Parquet (the whole merge reads them).

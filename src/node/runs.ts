@@ -2,7 +2,7 @@
 // few at a time, each handed on in the order given as soon as it and the runs before it are done.
 import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
-import { compareBytes } from "../trec/format.js";
+import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";

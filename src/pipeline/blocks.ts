@@ -22,7 +22,7 @@ import { InputError, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
 import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
-import { compareBytes } from "../trec/format.js";
+import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate-block.js";
 import { mergeBlocks } from "./merge.js";
 import { joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";

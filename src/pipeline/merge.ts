@@ -1,8 +1,7 @@
 // A run read in blocks of whole queries (src/pipeline/blocks.ts), its blocks' per-query values
 // merged into the run's, in the order and with the summaries the run read whole would have.
-import { sortedOrder } from "../trec/format.js";
-import { summaryOf } from "./aggregate.js";
-import { geoLogs, hasGeoLogs, knownGeoLogs } from "../trec/cmath.js";
+import { sortedOrder } from "../c/strings.js";
+import { geoLogs, hasGeoLogs, knownGeoLogs, summaryOf } from "./aggregate.js";
 import type { Evaluated } from "./evaluate-block.js";
 import type { TieRange } from "./evaluate.js";
 

@@ -16,9 +16,10 @@
  */
 import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
-import { log as cmathLog, log2 as cmathLog2 } from "./cmath.js";
-import { doubleToInt, glibcQsort } from "./csort.js";
-import { atol, type TrecMeasure } from "./names.js";
+import { log as cmathLog, log2 as cmathLog2 } from "../c/math.js";
+import { doubleToInt, glibcQsort } from "../c/qsort.js";
+import { atol } from "../c/strings.js";
+import type { TrecMeasure } from "./names.js";
 import { rankedRows } from "./relstring.js";
 
 /** trec_eval's evaluation parameters (trec_eval.h EPI) that the measures read. */
@@ -146,7 +147,7 @@ function getGain(level: number, gains: readonly RelGain[]): number {
   return 0;
 }
 
-// glibc's log2 and log, as trec_eval's numbers are made with them (src/trec/cmath.ts).
+// glibc's log2 and log, as trec_eval's numbers are made with them (src/c/math.ts).
 const log2 = cmathLog2;
 
 /**

@@ -15,7 +15,7 @@
  */
 import { RankevalError } from "../errors.js";
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "./exact.js";
-import { compareBytes } from "./format.js";
+import { compareBytes } from "../c/strings.js";
 import type { Retrieved } from "./prefs.js";
 
 /** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
@@ -91,9 +91,6 @@ function countRelRet(rel: readonly number[], level: number): number {
   for (const r of rel) if (r >= 0 && r >= level) n++;
   return n;
 }
-
-/** trec_eval's measures over judgment groups, in its measure table's order. */
-export const JG_MEASURES = ["map_avgjg", "P_avgjg", "Rprec_mult_avgjg"] as const;
 
 /** m_map_avgjg.c: average precision per group (over its num_rel), summed, divided by the groups when more than one. */
 export function mapAvgjg(groups: readonly JgResRels[], level: number): number {

@@ -33,7 +33,8 @@ import { TREC_EVAL } from "../measures/conventions.js";
 import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "../measures/measure.js";
 import { gainTableOf } from "../options.js";
 import { didYouMean } from "../measures/suggest.js";
-import { compareLongAsC, glibcQsort } from "./csort.js";
+import { atol } from "../c/strings.js";
+import { compareLongAsC, glibcQsort } from "../c/qsort.js";
 import { formatFixed, type TrecPrint } from "./format.js";
 
 export type { TrecPrint } from "./format.js";
@@ -335,30 +336,6 @@ export function reportMakesIt(line: TrecLine): boolean {
 }
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
-
-const LONG_MAX = 2n ** 63n - 1n;
-const LONG_MIN = -(2n ** 63n);
-
-/** C's atol (strtol base 10, clamped as glibc does on overflow): the leading integer, 0 if none. */
-export function atol(s: string): bigint {
-  const m = /^[\t\n\v\f\r ]*([+-]?\d+)/.exec(s);
-  if (!m) return 0n;
-  const v = BigInt(m[1]);
-  return v > LONG_MAX ? LONG_MAX : v < LONG_MIN ? LONG_MIN : v;
-}
-
-/**
- * C's atof (strtod) on a decimal prefix: the longest leading number, 0 if none; "inf", "infinity" and
- * "nan" in any case. (Hexadecimal floats, which glibc also reads, are not handled: read as 0.)
- */
-export function atof(s: string): number {
-  const m = /^[\t\n\v\f\r ]*([+-]?)(?:(infinity|inf)|(nan)|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))/i.exec(s);
-  if (!m) return 0;
-  const sign = m[1] === "-" ? -1 : 1;
-  if (m[2]) return sign * Infinity;
-  if (m[3]) return NaN;
-  return sign * Number(m[4]);
-}
 
 /** One `-m` argument split into trec_eval's measure (or nickname) and its parameter string. */
 export interface TrecArg {

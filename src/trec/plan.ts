@@ -8,11 +8,8 @@ import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { formatTable } from "../report.js";
 import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "./names.js";
 import type { Epi } from "./exact.js";
-import { formatTrecReport } from "./report.js";
-import type { ZscoreLookup } from "./zscores.js";
 
 /**
  * The conventions the user chose (the CLI's --gain, -l, -M, -J, -N, --no-relevant, --beyond-list,
@@ -268,46 +265,6 @@ export interface RunResult {
   aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
-/** What trec_eval's text depends on besides the plan and the values. */
-export interface TrecTextOptions {
-  /** -q */
-  perQuery: boolean;
-  /** -n */
-  noSummary?: boolean;
-  /** -c: with `debugQuery`, the means stay over every judged query (meas_avg.c). */
-  complete?: boolean;
-  /** -D n.qid: only that query (trec_eval.c). */
-  debugQuery?: string;
-  /** -Z: the Z-score file's lookups (src/trec/zscores.ts). */
-  zscores?: ZscoreLookup;
-}
-
-/** trec_eval's text for one run. */
-export function trecText(p: Plan, r: RunResult, args: TrecTextOptions): string {
-  const values: Record<string, Float64Array | string[]> = {};
-  const keyOf = (line: TrecLine) => lineKey(line) ?? line.name;
-  for (const line of trecLines(p.trec)) {
-    const key = lineKey(line);
-    if (key !== null) values[key] = r.result.values[key];
-    else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
-  }
-  const only = args.debugQuery;
-  if (only !== undefined && !r.result.qids.includes(only)) {
-    throw new RankevalError("bad-input", `-D ${only}: query ${JSON.stringify(only)} is not evaluated (it needs judgments${args.complete ? "" : " and a ranking"}; trec_eval: No queries with both results and relevance info)`);
-  }
-  return formatTrecReport({
-    runid: r.runTag,
-    measures: p.trec,
-    keyOf,
-    perQuery: { qids: r.result.qids, values },
-    printPerQuery: args.perQuery,
-    printSummary: !args.noSummary,
-    summary: r.summary,
-    ...(only !== undefined ? { onlyQuery: only, numQ: args.complete ? r.result.qids.length : 1 } : {}),
-    ...(args.zscores ? { zscores: args.zscores } : {}),
-  });
-}
-
 /**
  * A run's result reduced to one query (-D n.qid outside trec_eval's text): its values, each summary
  * that query's value (a mean, a sum of one; trec_eval's gm_map of one would floor it at 1e-5).
@@ -328,73 +285,4 @@ export function onlyQuery(result: Result<string>, qid: string): Result<string> {
     ? Object.fromEntries(Object.entries(result.tieRange).map(([k, t]) => [k, { worst: pick(t.worst), best: pick(t.best), mean: { worst: t.worst[i], best: t.best[i] } }]))
     : undefined;
   return { ...result, qids: [qid], values, mean, counted, queries: { ...result.queries, evaluated: 1 }, ...(tieRange ? { tieRange } : {}) };
-}
-
-export interface NamedResult {
-  name: string;
-  runTag: string;
-  result: Result<string>;
-}
-
-/** The rows of a report: (printed name, key of its values) in order. */
-export function rowsOf(p: Plan): { name: string; measure: string }[] {
-  return [...p.rows];
-}
-
-/**
- * A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means
- * (the table's "all" rows, JSON's mean, CSV's "all" lines).
- */
-export function report(format: "table" | "json" | "csv", runs: NamedResult[], p: Plan, perQuery: boolean, noSummary = false): string {
-  const rows = rowsOf(p);
-  const conventions = runs[0].result.conventions;
-  // Each row's conventions: its tool and the options its measure was computed with.
-  const of = (r: { measure: string }) => runs[0].result.measureConventions[r.measure] ?? "";
-  if (format === "json") {
-    return `${JSON.stringify(
-      {
-        conventions,
-        measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
-        runs: runs.map(({ name, runTag, result }) => {
-          const t = result.tieRange;
-          // --tie-range: each value's [worst, best], beside the means and the per-query values.
-          const ranges = t && {
-            tieRange: {
-              // (trec_eval's own algorithm's lines have none: null)
-              ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].mean.worst, best: t[r.measure].mean.best } : null])) }),
-              ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, t[r.measure] ? { worst: t[r.measure].worst[i], best: t[r.measure].best[i] } : null]))])) } : {}),
-            },
-          };
-          return {
-            run: name,
-            runTag,
-            queries: result.queries,
-            ...(noSummary ? {} : { mean: Object.fromEntries(rows.map((r) => [r.name, result.mean[r.measure]])) }),
-            ...(perQuery ? { perQuery: Object.fromEntries(result.qids.map((q, i) => [q, Object.fromEntries(rows.map((r) => [r.name, result.values[r.measure][i]]))])) } : {}),
-            ...ranges,
-          };
-        }),
-      },
-      (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v),
-      2,
-    )}\n`;
-  }
-  if (format === "csv") {
-    // --tie-range: the worst and best values in two columns before the conventions.
-    const ranged = runs.some((r) => r.result.tieRange);
-    const out = [ranged ? "run,qid,measure,value,worst,best,conventions" : "run,qid,measure,value,conventions"];
-    const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-    for (const { name, result } of runs) {
-      const tail = new Map(rows.map((r) => [r.name, cell(of(r))]));
-      const t = result.tieRange;
-      const worstBest = (r: { measure: string }, i?: number) =>
-        !ranged ? "" : !t?.[r.measure] ? ",," : i === undefined ? `${t[r.measure].mean.worst},${t[r.measure].mean.best},` : `${t[r.measure].worst[i]},${t[r.measure].best[i]},`;
-      if (perQuery) result.qids.forEach((q, i) => rows.forEach((r) => out.push(`${cell(name)},${cell(q)},${cell(r.name)},${result.values[r.measure][i]},${worstBest(r, i)}${tail.get(r.name)}`)));
-      if (!noSummary) for (const r of rows) out.push(`${cell(name)},all,${cell(r.name)},${result.mean[r.measure]},${worstBest(r)}${tail.get(r.name)}`);
-    }
-    return `${out.join("\n")}\n`;
-  }
-  // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
-  const columns = runs.map((r) => ({ name: r.name, result: r.result }));
-  return `${formatTable(columns, { rows: rows.map((r) => ({ label: r.name, measure: r.measure })), perQuery, summary: !noSummary })}\n`;
 }

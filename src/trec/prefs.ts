@@ -24,7 +24,7 @@
  * trec_eval aborts). Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { compareBytes } from "./format.js";
+import { compareBytes } from "../c/strings.js";
 
 /** One preference line of a query: its judgment group, subgroup, rel_level and document. */
 export interface PrefLine {
@@ -279,9 +279,6 @@ export const PREFS_MEASURES = [
   "prefs_pair_imp", "prefs_avgjg_imp",
 ] as const;
 export type PrefsMeasure = (typeof PREFS_MEASURES)[number];
-
-/** Those whose summary is the sum over queries (and which print as longs). */
-export const PREFS_COUNTS: ReadonlySet<string> = new Set(["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"]);
 
 type Part = "ret" | "imp" | "all";
 

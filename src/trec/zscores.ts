@@ -18,7 +18,7 @@
  * Browser-safe.
  */
 import type { Zscores } from "../io/zscores.js";
-import { compareBytes } from "./format.js";
+import { compareBytes } from "../c/strings.js";
 
 /** convert_zscores.c MISSING_ZSCORE_VALUE. */
 export const MISSING_ZSCORE = -1000000;

@@ -8,11 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/node/cli.js";
-import { readPerQueryBytes, writePerQuery } from "../../src/per-query-files.js";
-import { mergeTables, RunningSummary, type PerQueryTable } from "../../src/per-query.js";
+import { readPerQueryBytes, writePerQuery } from "../../src/output/per-query-files.js";
+import { mergeTables, type PerQueryTable } from "../../src/output/per-query.js";
 import { mergesStreamed } from "../../src/node/merge.js";
-import { summaryOf } from "../../src/pipeline/aggregate.js";
-import { aggregate } from "../../src/trec/report.js";
+import { aggregate, RunningSummary, summaryOf } from "../../src/pipeline/aggregate.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";

@@ -1,4 +1,4 @@
-// The array-based double-double log, log2 and exp as src/trec/cmath.ts had them before it computed
+// The array-based double-double log, log2 and exp as src/c/math.ts had them before it computed
 // in scalars (no allocation per operation): kept as the oracle its results must equal bit for bit.
 /**
  * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp, so

@@ -1,7 +1,7 @@
-// log, log2 and exp as glibc rounds them (src/trec/cmath.ts), where V8's Math functions differ.
+// log, log2 and exp as glibc rounds them (src/c/math.ts), where V8's Math functions differ.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exp, log, log2, log2Slow, logSlow } from "../../src/trec/cmath.js";
+import { exp, log, log2, log2Slow, logSlow } from "../../src/c/math.js";
 
 describe("glibc's log, log2 and exp", () => {
   // Pairs (x, f(x)) printed by glibc 2.36 (printf("%a") of log(x), log2(x), exp(x)), where V8 gives another double.

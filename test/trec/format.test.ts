@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compareBytes, sortQids } from "../../src/c/strings.js";
 import {
-  compareBytes,
   formatFixed,
   formatFixed4,
   formatFixedExact,
@@ -9,7 +9,6 @@ import {
   formatLong,
   padName,
   signBit,
-  sortQids,
 } from "../../src/trec/format.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../../src/errors.js";
 import { isComputed, parseTrecMeasures, type TrecMeasure } from "../../src/trec/names.js";
-import { aggregate, formatTrecReport } from "../../src/trec/report.js";
+import { aggregate } from "../../src/pipeline/aggregate.js";
+import { formatTrecReport } from "../../src/output/trec-text.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";
 
 /** A golden output parsed back: per-query values (qids in order of appearance), summary values, run tag. */

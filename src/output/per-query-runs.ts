@@ -3,13 +3,14 @@
 // conventions they were computed with), which lines can be compared, and the per-query results
 // rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
 // without the original files.
-import { RankevalError } from "./errors.js";
-import type { Result } from "./pipeline/evaluate.js";
-import type { NamedResult as ComparedRun } from "./compare/compare.js";
-import { DEFAULT_OPTIONS, mergeConventions } from "./options.js";
-import { sortedOrder } from "./trec/format.js";
-import { parseTrecMeasures, trecLines } from "./trec/names.js";
-import type { Plan } from "./trec/plan.js";
+import { RankevalError } from "../errors.js";
+import type { Result } from "../pipeline/evaluate.js";
+import type { NamedResult as ComparedRun } from "../compare/compare.js";
+import { DEFAULT_OPTIONS, mergeConventions } from "../options.js";
+import { sortedOrder } from "../c/strings.js";
+import { csvRecord } from "./csv.js";
+import { parseTrecMeasures, trecLines } from "../trec/names.js";
+import type { Plan } from "../trec/plan.js";
 
 /** A row of a report: its printed name and the key of its values in a run's result. */
 export interface Row {
@@ -239,20 +240,29 @@ export class PerQueryCsvReader {
   constructor(private readonly file: string) {}
 
   push(text: string): void {
-    const all = this.rest + text;
+    this.read(this.rest + text, false);
+  }
+
+  /** Reads the records of `all`, keeping the last one's start when it may go on in text to come. */
+  private read(all: string, final: boolean): void {
     let start = 0;
-    for (;;) {
-      const end = recordEnd(all, start);
-      if (end < 0) break;
-      this.record(all.slice(start, end));
-      start = end + 1;
+    while (start < all.length) {
+      let r;
+      try {
+        r = csvRecord(all, start, final);
+      } catch (e) {
+        throw this.bad(this.line + 1, (e as Error).message);
+      }
+      if (!r) break;
+      this.record(r.fields);
+      this.line += r.lines;
+      start = r.next;
     }
     this.rest = all.slice(start);
   }
 
   finish(): PerQueryRun[] {
-    if (this.rest !== "") this.record(this.rest);
-    this.rest = "";
+    this.read(this.rest, true);
     if (this.header === null) throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
     if (this.runs.length === 0) throw new RankevalError("bad-input", `${this.file}: has no run`);
     for (const run of this.runs) {
@@ -276,22 +286,20 @@ export class PerQueryCsvReader {
     return new RankevalError("bad-input", `${this.file}:${line}: ${what}`);
   }
 
-  private record(text: string): void {
-    this.line++;
+  private record(fields: string[]): void {
     // A record may hold quoted newlines: its line number is that of its first line.
-    const line = this.line;
-    this.line += (text.match(/\n/g) ?? []).length;
-    const record = text.endsWith("\r") ? text.slice(0, -1) : text;
+    const line = this.line + 1;
     if (this.header === null) {
-      const header = record.replace(/^\uFEFF/, "");
+      const header = fields.join(",").replace(/^\uFEFF/, "");
       if (header !== PER_QUERY_CSV_HEADER && header !== PER_QUERY_CSV_TIE_RANGE_HEADER) throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
       this.header = header;
       return;
     }
-    if (record === "") return;
-    const fields = csvFields(record);
+    if (fields.length === 1 && fields[0] === "") return;
     const columns = this.header.split(",").length;
-    if (fields === null || fields.length !== columns) throw this.bad(line, `expected ${columns} fields (${this.header}), got ${fields === null ? "an unclosed quote" : fields.length}`);
+    if (fields.length !== columns) {
+      throw this.bad(line, `expected ${columns} fields (${this.header}), got ${fields.length}`);
+    }
     const [name, qid, measure, written] = fields;
     const conventions = fields[columns - 1];
     // report() writes String(value): "NaN" where a measure has no value for the query.
@@ -325,52 +333,5 @@ export class PerQueryCsvReader {
     let column = run.values.get(measure);
     if (!column) run.values.set(measure, (column = []));
     column[q] = value;
-  }
-}
-
-/** Where the record starting at `start` ends (a newline outside quotes), or -1 if not yet. */
-function recordEnd(text: string, start: number): number {
-  let quoted = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) quoted = !quoted;
-    else if (c === 10 && !quoted) return i;
-  }
-  return -1;
-}
-
-/** A CSV record's fields (RFC 4180 quoting, as report() writes them); null for an unclosed quote. */
-function csvFields(record: string): string[] | null {
-  const fields: string[] = [];
-  let i = 0;
-  for (;;) {
-    if (record[i] === '"') {
-      let value = "";
-      i++;
-      for (;;) {
-        const q = record.indexOf('"', i);
-        if (q < 0) return null;
-        value += record.slice(i, q);
-        if (record[q + 1] === '"') {
-          value += '"';
-          i = q + 2;
-        } else {
-          i = q + 1;
-          break;
-        }
-      }
-      fields.push(value);
-    } else {
-      const comma = record.indexOf(",", i);
-      fields.push(record.slice(i, comma < 0 ? record.length : comma));
-      i = comma < 0 ? record.length : comma;
-    }
-    if (i >= record.length) return fields;
-    if (record[i] !== ",") return null;
-    i++;
-    if (i === record.length) {
-      fields.push("");
-      return fields;
-    }
   }
 }

@@ -377,34 +377,3 @@ export function exp(x: number): number {
   }
   return (sumh + suml) * 2 ** k;
 }
-
-/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
-export const MIN_GEO_MEAN = 0.00001;
-
-/**
- * log(max(v, 1e-5)) of each value, as glibc rounds it (a double-double, about 0.15 us each):
- * what trec_eval's geometric means (gm_map, gm_bpref) sum. Made once per array and kept beside it:
- * one run's values are summarised several times (each block, the blocks merged, trec_eval's text),
- * and the page spent a second of a 300,000-query run in these logs.
- */
-const logsOf = new WeakMap<Float64Array, Float64Array>();
-
-export function geoLogs(values: Float64Array): Float64Array {
-  let logs = logsOf.get(values);
-  if (logs && logs.length === values.length) return logs;
-  logs = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) logs[i] = log(Math.max(values[i], MIN_GEO_MEAN));
-  logsOf.set(values, logs);
-  return logs;
-}
-
-/** Says that `logs` are geoLogs(values) (values gathered from arrays whose logs were made: mergeBlocks). */
-export function knownGeoLogs(values: Float64Array, logs: Float64Array): void {
-  logsOf.set(values, logs);
-}
-
-/** Whether geoLogs(values) was made (or said) already. */
-export function hasGeoLogs(values: Float64Array): boolean {
-  return logsOf.get(values)?.length === values.length;
-}
-

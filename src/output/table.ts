@@ -1,7 +1,8 @@
-import { RankevalError } from "./errors.js";
-import type { Result } from "./pipeline/evaluate.js";
-import { mergeConventions } from "./options.js";
-import { compareBytes, formatFixed } from "./trec/format.js";
+import { RankevalError } from "../errors.js";
+import type { Result } from "../pipeline/evaluate.js";
+import { mergeConventions } from "../options.js";
+import { compareBytes } from "../c/strings.js";
+import { formatFixed } from "../trec/format.js";
 
 /** One column of a table: a run's result under a name. */
 export interface TableColumn {
@@ -35,7 +36,7 @@ const conventionsOf = (r: Result<unknown>, measure: string): string => (r as Wit
  * A value as every cell prints it: four decimals always (an integer mean such as 1 prints 1.0000, as
  * the 0.7166 beside it), NaN as NaN (a mean over no query: a convention's NaN for every query).
  */
-const show = (v: number) => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
+export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
 
 /**
  * A plain-text table, measures down. For one result: its means and how many queries each is over.
@@ -105,12 +106,13 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   const range = (c: TableColumn, measure: string, q?: number): string => {
     const t = c.result.tieRange?.[measure];
     if (!t) return "";
-    return q === undefined ? ` [${show(t.mean.worst)}, ${show(t.mean.best)}]` : ` [${show(t.worst[q])}, ${show(t.best[q])}]`;
+    const [worst, best] = q === undefined ? [t.mean.worst, t.mean.best] : [t.worst[q], t.best[q]];
+    return ` [${tableValue(worst)}, ${tableValue(best)}]`;
   };
   const mean = (c: TableColumn, measure: string): string => {
     if (!has(c, measure)) return "";
     const n = c.result.counted[measure];
-    const cell = show(c.result.mean[measure]) + range(c, measure);
+    const cell = tableValue(c.result.mean[measure]) + range(c, measure);
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };
 
@@ -126,7 +128,7 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
           const i = index[k].get(q);
           const values = c.result.values[r.measure];
           if (i === undefined || !values) return "";
-          return `${show(values[i])}${range(c, r.measure, i)}${byCell ? mark(conv(c, r.measure)!) : ""}`;
+          return `${tableValue(values[i])}${range(c, r.measure, i)}${byCell ? mark(conv(c, r.measure)!) : ""}`;
         });
         // A query no column has for this measure has no row.
         if (cells.some((cell) => cell !== "")) body.push([q, label(r), ...cells, ...(single ? [""] : [])]);

@@ -1,7 +1,8 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
 import { RankevalError } from "../errors.js";
-import type { Comparison, PairComparison, TestName } from "./compare.js";
+import { csvField } from "./csv.js";
+import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -322,10 +323,6 @@ function latex(c: Comparison, markTest: TestName): string {
     "\\end{tabular}",
   ];
   return lines.join("\n") + "\n";
-}
-
-function csvField(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Numbers in full (shortest round-trip) precision; empty where there is no value. */

@@ -1,5 +1,5 @@
 /**
- * Per-query tables (src/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
+ * Per-query tables (src/output/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
  * in the footer's key-value metadata), Arrow IPC file or stream (apache-arrow, in the schema's
  * metadata), CSV (a first comment line holding the metadata, then a header `run,qid,...`) and JSON
  * (`{ "metadata": ..., "rows": [{ "run": ..., "qid": ..., ...}] }`); and read back, the format told
@@ -13,8 +13,9 @@
  *
  * Browser compatible.
  */
-import { RankevalError } from "./errors.js";
-import { bytesSource, type ByteSource } from "./io/columnar.js";
+import { RankevalError } from "../errors.js";
+import { bytesSource, type ByteSource } from "../io/columnar.js";
+import { csvField, csvRecords } from "./csv.js";
 import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, type PerQueryTable } from "./per-query.js";
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
@@ -35,11 +36,6 @@ const bad = (message: string) => new RankevalError("bad-input", message);
 /** A number as CSV and JSON write it: the shortest round-trip decimal, -0 kept. */
 function numberText(v: number): string {
   return Object.is(v, -0) ? "-0" : String(v);
-}
-
-/** A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The column names of a table, in order. */
@@ -155,7 +151,7 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
 }
 
 async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
-  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
   const { parquetScan, parquetSchema } = await import("hyparquet");
@@ -206,54 +202,6 @@ function csvNumber(s: string): number | null {
   return Number(s);
 }
 
-/** The fields of CSV records (RFC 4180: quotes, doubled quotes, line breaks inside quotes). */
-function* csvRecords(text: string, start: number): Generator<{ fields: string[]; line: number }> {
-  let i = start;
-  let line = 2;
-  while (i < text.length) {
-    const fields: string[] = [];
-    const recordLine = line;
-    for (;;) {
-      let field = "";
-      if (text[i] === '"') {
-        i++;
-        for (;;) {
-          const q = text.indexOf('"', i);
-          if (q < 0) throw new Error(`line ${recordLine}: a quoted field is not closed`);
-          field += text.slice(i, q);
-          for (let k = i; k < q; k++) if (text[k] === "\n") line++;
-          i = q + 1;
-          if (text[i] === '"') {
-            field += '"';
-            i++;
-            continue;
-          }
-          break;
-        }
-      } else {
-        let j = i;
-        while (j < text.length && text[j] !== "," && text[j] !== "\n") j++;
-        field = text.slice(i, j).replace(/\r$/, "");
-        i = j;
-      }
-      fields.push(field);
-      if (text[i] === ",") {
-        i++;
-        continue;
-      }
-      if (text[i] === "\r") i++;
-      if (text[i] === "\n" || i >= text.length) {
-        i++;
-        line++;
-        break;
-      }
-      throw new Error(`line ${recordLine}: expected ',' or the end of the line after a quoted field`);
-    }
-    if (fields.length === 1 && fields[0] === "") continue;
-    yield { fields, line: recordLine };
-  }
-}
-
 function readCsvTable(text: string, file: string): PerQueryTable {
   const nl = text.indexOf("\n");
   const meta = parseMeta(text.slice(CSV_PREFIX.length, nl < 0 ? text.length : nl), file);
@@ -261,7 +209,7 @@ function readCsvTable(text: string, file: string): PerQueryTable {
   const records: string[][] = [];
   let header: string[] | null = null;
   try {
-    for (const r of csvRecords(text, body)) {
+    for (const r of csvRecords(text, body, 2)) {
       if (!header) header = r.fields;
       else {
         if (r.fields.length !== header.length) throw new Error(`line ${r.line + 1}: ${r.fields.length} fields, the header has ${header.length}`);
@@ -338,7 +286,7 @@ export interface PerQueryChunk {
 export async function openPerQueryParquet(source: ByteSource, file: string): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
   const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
   if (new TextDecoder().decode(head) !== "PAR1") return null;
-  const { parquetFooter, parquetKeyValues } = await import("./io/parquet.js");
+  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
   const { parquetScan, parquetSchema } = await import("hyparquet");

@@ -23,16 +23,14 @@
  *
  * Browser compatible.
  */
-import { RankevalError } from "./errors.js";
-import type { Result, TieRange } from "./pipeline/evaluate.js";
-import type { Aggregate } from "./measures/measure.js";
-import { DEFAULT_OPTIONS, overPreset } from "./options.js";
-import { summaryOf } from "./pipeline/aggregate.js";
-import { exp, log } from "./trec/cmath.js";
-import { MIN_GEO_MEAN } from "./trec/report.js";
-import { compareBytes, sortedOrder } from "./trec/format.js";
-import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "./trec/plan.js";
-import { trecLines } from "./trec/names.js";
+import { RankevalError } from "../errors.js";
+import type { Result, TieRange } from "../pipeline/evaluate.js";
+import type { Aggregate } from "../measures/measure.js";
+import { DEFAULT_OPTIONS, overPreset } from "../options.js";
+import { RunningSummary, summaryOf } from "../pipeline/aggregate.js";
+import { compareBytes, sortedOrder } from "../c/strings.js";
+import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../trec/plan.js";
+import { trecLines } from "../trec/names.js";
 
 /** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
 export const META_KEY = "rankeval";
@@ -370,57 +368,6 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
   return { p, settings, runs, meta };
 }
 
-/**
- * Running sums of one value's per-query numbers, given in query order: what summaryOf (the library's
- * means, sums and geometric means over the values that are not NaN) and trec_eval's aggregate (a
- * plain sum over every query, divided by num_q) compute from the whole column, the same additions in
- * the same order, so the same doubles, without the column.
- */
-export class RunningSummary {
-  /** Values added, their plain sum and sum of logs (trec_eval's), and those not NaN (summaryOf's). */
-  n = 0;
-  sum = 0;
-  logSum = 0;
-  kept = 0;
-  keptSum = 0;
-  keptLogSum = 0;
-
-  /** `logs`: the geometric means are wanted (gm_map, gm_bpref): logs are taken of each value. */
-  constructor(readonly logs: boolean) {}
-
-  add(v: number): void {
-    this.n++;
-    this.sum += v;
-    const isNumber = v === v;
-    if (isNumber) {
-      this.kept++;
-      this.keptSum += v;
-    }
-    if (this.logs) {
-      const l = log(Math.max(v, MIN_GEO_MEAN));
-      this.logSum += l;
-      if (isNumber) this.keptLogSum += l;
-    }
-  }
-
-  /** summaryOf(values, agg). */
-  summary(agg: Aggregate): { value: number; count: number } {
-    const count = this.kept;
-    if (agg === "mean") return { value: count === 0 ? NaN : this.keptSum / count, count };
-    if (agg === "sum") return { value: this.keptSum, count };
-    return { value: count === 0 ? NaN : exp(this.keptLogSum / count), count };
-  }
-
-  /** trec_eval's aggregate(kind, values, numQ) (src/trec/report.ts). */
-  trec(kind: "mean" | "sum" | "geomean", numQ: number): number {
-    if (kind === "mean") return this.sum / numQ;
-    if (kind === "sum") return this.sum;
-    let s = this.logSum;
-    if (numQ > this.n) s += (numQ - this.n) * log(MIN_GEO_MEAN);
-    return exp(s / numQ);
-  }
-}
-
 /** A shard's cursor over one run's rows, for mergeSummaries. */
 export interface ShardRows {
   file: string;
@@ -621,10 +568,3 @@ export function checkSameEvaluation(metas: readonly { file: string; meta: PerQue
   }
 }
 
-/** Run names in the order of first appearance, for messages. */
-export function runNames(t: PerQueryTable): string[] {
-  return t.meta.runs.map((r) => r.name);
-}
-
-/** Byte order of strings (trec_eval's strcmp), re-exported for readers that sort. */
-export { compareBytes };

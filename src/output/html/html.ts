@@ -1,4 +1,4 @@
-// The HTML report as one file: inline CSS, the data (src/report-html/data.ts) gzipped and
+// The HTML report as one file: inline CSS, the data (src/output/html/data.ts) gzipped and
 // base64-encoded, and the script that draws it (web/report-view.ts, bundled at build time into
 // viewer.generated.ts). It loads nothing else, so it opens from disk and works offline. Browser-safe:
 // the command line and the page both write it.

@@ -2,11 +2,11 @@
 // page's "download report" both have: each run's aggregate cells (as printed) and per-query values,
 // the conventions, the comparison, and the drill-downs of the queries that changed most. The page's
 // script in the report (web/report-view.ts) draws everything from it. Browser-safe.
-import type { Comparison, TestName } from "../compare/compare.js";
-import { formatP, markLegend, significance } from "../compare/format.js";
-import type { Explanation } from "../explain/explain.js";
-import { printValue, type ValuePrint } from "../explain/print.js";
-import { sortQids } from "../trec/format.js";
+import type { Comparison, TestName } from "../../compare/compare.js";
+import { formatP, markLegend, significance } from "../comparison.js";
+import type { Explanation } from "../../explain/explain.js";
+import { printValue, type ValuePrint } from "../../explain/print.js";
+import { sortQids } from "../../c/strings.js";
 
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
 export interface ReportRun {

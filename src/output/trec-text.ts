@@ -4,53 +4,11 @@
  * summary block ("all"), in the same order. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { exp, geoLogs, log, MIN_GEO_MEAN } from "./cmath.js";
-import { formatLine, sortedOrder } from "./format.js";
-import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "./names.js";
-import type { ZscoreLookup } from "./zscores.js";
-
-/** trec_eval.h MIN_GEO_MEAN (src/trec/cmath.ts), for per-query.ts. */
-export { MIN_GEO_MEAN };
-
-/**
- * A summary value from per-query values, as trec_eval accumulates them: a plain left-to-right double
- * sum in the order given (pass the values in qid strcmp order, as `formatTrecReport` does), then
- *  - mean:    sum / n                                    (meas_avg.c te_calc_avg_meas_s)
- *  - sum:     sum                                        (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret)
- *  - geomean: exp(Σ log(max(v, 1e-5)) / n)               (gm_map, gm_bpref; v the per-query map / bpref)
- *  - count:   n                                          (num_q)
- * n = `count` if given (trec_eval's num_q), else the number of values. With -c and -D's query
- * (`count` > the values), the mean is over `count`, and gm_map's sum of logs has log(1e-5) for each
- * query not evaluated (meas_avg.c te_calc_avg_meas_s_gm). `logged`: the values are gm_map's logs
- * already (Z scores of them, under -Z). "runid" and "none" have no numeric summary and throw. log and exp are correctly rounded, as glibc's nearly always are
- * (src/trec/cmath.ts; V8's Math.log and Math.exp differ from them in about 7% of inputs).
- */
-export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length, logged = false): number {
-  switch (kind) {
-    case "mean": {
-      let s = 0;
-      for (let i = 0; i < values.length; i++) s += values[i];
-      return s / count;
-    }
-    case "sum": {
-      let s = 0;
-      for (let i = 0; i < values.length; i++) s += values[i];
-      return s;
-    }
-    case "geomean": {
-      let s = 0;
-      // A run's own values: their logs made once (geoLogs), as the run's summaries took them.
-      const terms = !logged && values instanceof Float64Array ? geoLogs(values) : null;
-      for (let i = 0; i < values.length; i++) s += logged ? values[i] : terms ? terms[i] : log(Math.max(values[i], MIN_GEO_MEAN));
-      if (count > values.length) s += (count - values.length) * log(MIN_GEO_MEAN);
-      return exp(s / count);
-    }
-    case "count":
-      return count;
-    default:
-      throw new RankevalError("bad-option", `aggregate: "${kind}" has no numeric summary`);
-  }
-}
+import { aggregate, geoLog } from "../pipeline/aggregate.js";
+import { sortedOrder } from "../c/strings.js";
+import { formatLine } from "../trec/format.js";
+import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../trec/names.js";
+import type { ZscoreLookup } from "../trec/zscores.js";
 
 export interface TrecReportInput {
   /** The run tag (trec_eval: from the last line of the run file). */
@@ -105,10 +63,9 @@ export function formatTrecReport(input: TrecReportInput): string {
   // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
   const inOrderAlready = order.length === qids.length && order.every((q, i) => q === i);
   const numQ = input.numQ ?? order.length;
-  // The value trec_eval holds per query: gm_map's and gm_bpref's is the log of the floored map /
-  // bpref (m_gm_map.c); under -Z, its Z score.
+  // The value trec_eval holds per query (gm_map's: geoLog); under -Z, its Z score.
   const held = (l: TrecLine, q: number, v: number): number => {
-    const x = l.aggregation === "geomean" ? log(Math.max(v, MIN_GEO_MEAN)) : v;
+    const x = l.aggregation === "geomean" ? geoLog(v) : v;
     return z ? z.z(qids[q], l.name, x) : x;
   };
   const keyOf = input.keyOf ?? ((l: TrecLine) => l.name);

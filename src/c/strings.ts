@@ -1,0 +1,96 @@
+/**
+ * C's string functions as trec_eval gets them from glibc: strcmp's order (on UTF-8 bytes) and atol, atof.
+ * atol comes twice, on bytes (the parsers' labels) and on a string (options, -m parameters), with
+ * one meaning: leading blanks, a sign, the digits; 0 when none; clamped to a long (strtol). Browser-safe.
+ */
+
+const utf8 = new TextEncoder();
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Whether qids are already in strcmp order (as joined runs give them): one pass, no sort. */
+function inByteOrder(qids: readonly string[]): boolean {
+  for (let i = 1; i < qids.length; i++) {
+    const a = qids[i - 1];
+    const b = qids[i];
+    // Code unit order is byte order unless a surrogate is involved: then leave it to the sort.
+    if (a > b || SURROGATE.test(a) || SURROGATE.test(b)) return false;
+  }
+  return true;
+}
+
+/** strcmp on the UTF-8 bytes: negative, 0 or positive. */
+export function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Query ids in trec_eval's order: byte order (strcmp on UTF-8), so "10" < "100" < "9". A new array. */
+export function sortQids(qids: readonly string[]): string[] {
+  return sortedOrder(qids).map((i) => qids[i]);
+}
+
+/** The indices of qids in byte order (stable for equal ids). */
+export function sortedOrder(qids: readonly string[]): number[] {
+  const idx = qids.map((_, i) => i);
+  if (inByteOrder(qids)) return idx;
+  // Without surrogates, the strings' own (UTF-16 code unit) order is code point order, which is
+  // UTF-8 byte order: compare them as they are, several times faster than by their bytes.
+  if (!qids.some((q) => SURROGATE.test(q))) {
+    idx.sort((i, j) => {
+      const a = qids[i];
+      const b = qids[j];
+      return a < b ? -1 : a > b ? 1 : i - j;
+    });
+    return idx;
+  }
+  // Pre-encode once: sorting with compareBytes would encode O(n log n) times.
+  const keys = qids.map((q) => utf8.encode(q));
+  idx.sort((i, j) => {
+    const x = keys[i];
+    const y = keys[j];
+    const n = Math.min(x.length, y.length);
+    for (let k = 0; k < n; k++) if (x[k] !== y[k]) return x[k] - y[k];
+    return x.length - y.length || i - j;
+  });
+  return idx;
+}
+
+/** C's atol (strtol base 10, clamped to a long on overflow as glibc does): the leading integer, 0 if none. */
+export function atol(s: string): bigint {
+  const m = /^[\t\n\v\f\r ]*([+-]?\d+)/.exec(s);
+  if (!m) return 0n;
+  const v = BigInt(m[1]);
+  const max = 9223372036854775807n;
+  return v > max ? max : v < -max - 1n ? -max - 1n : v;
+}
+
+/** atol of buf[start, end) as a double (a long past 2^53 rounded): Number(atol(the bytes as text)). */
+export function atolBytes(buf: Uint8Array, start: number, end: number): number {
+  let p = start;
+  while (p < end && (buf[p] === 32 || (buf[p] >= 9 && buf[p] <= 13))) p++;
+  const neg = p < end && buf[p] === 45;
+  if (neg || (p < end && buf[p] === 43)) p++;
+  let v = 0;
+  let digits = 0;
+  for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++, digits++) v = v * 10 + (buf[p] - 48);
+  // Up to 15 digits the double is exact; past them, the exact long (ASCII bytes are their own chars).
+  if (digits > 15) return Number(atol(String.fromCharCode(...buf.subarray(start, p))));
+  return neg && v !== 0 ? -v : v;
+}
+
+/**
+ * C's atof (strtod) on a decimal prefix: the longest leading number, 0 if none; "inf", "infinity" and
+ * "nan" in any case. (Hexadecimal floats, which glibc also reads, are not handled: read as 0.)
+ */
+export function atof(s: string): number {
+  const m = /^[\t\n\v\f\r ]*([+-]?)(?:(infinity|inf)|(nan)|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))/i.exec(s);
+  if (!m) return 0;
+  const sign = m[1] === "-" ? -1 : 1;
+  if (m[2]) return sign * Infinity;
+  if (m[3]) return NaN;
+  return sign * Number(m[4]);
+}

@@ -1,0 +1,81 @@
+// CSV as rankeval writes it (reports, comparisons, per-query results) and reads its own back (--merge,
+// --compare): RFC 4180 records, quoted only where they must be. Browser-safe. (Judgments and runs as
+// CSV are read byte by byte by src/io/delimited.ts.)
+
+/**
+ * A field as written: quoted, its quotes doubled, when it holds a comma, a quote or a line break, or
+ * starts with '#' (the per-query file's first line is a '#' comment, and readers told to skip comments
+ * would skip a row starting with one).
+ */
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A record's fields, where the next begins, and the line breaks it spans. */
+export interface CsvRecord {
+  fields: string[];
+  next: number;
+  lines: number;
+}
+
+/**
+ * The record starting at text[start]: its fields, where the next begins and the line breaks it spans.
+ * A record ends at a line break (LF or CRLF) outside quotes, or with the text when `final`; null when it
+ * may go on in text yet to come. A quote inside an unquoted field is kept as data. Throws an Error
+ * (its message for the caller to place) on an unclosed quote or text after a closing one.
+ */
+export function csvRecord(text: string, start: number, final: boolean): CsvRecord | null {
+  const fields: string[] = [];
+  let i = start;
+  const end = (next: number) => {
+    let lines = 0;
+    for (let k = text.indexOf("\n", start); k >= 0 && k < next; k = text.indexOf("\n", k + 1)) lines++;
+    return { fields, next, lines };
+  };
+  for (;;) {
+    let field = "";
+    if (text[i] === '"') {
+      for (i++; ; i++) {
+        const q = text.indexOf('"', i);
+        if (q < 0) {
+          if (final) throw new Error("a quoted field is not closed");
+          return null;
+        }
+        field += text.slice(i, q);
+        i = q + 1;
+        if (text[i] !== '"') break;
+        field += '"';
+      }
+    } else {
+      let j = i;
+      while (j < text.length && text[j] !== "," && text[j] !== "\n") j++;
+      field = text.slice(i, j);
+      if (text[j] !== ",") field = field.replace(/\r$/, "");
+      i = j;
+    }
+    fields.push(field);
+    if (text[i] === ",") {
+      i++;
+      continue;
+    }
+    if (text[i] === "\r") i++;
+    if (i >= text.length) return final ? end(text.length) : null;
+    if (text[i] === "\n") return end(i + 1);
+    throw new Error("expected ',' or the end of the line after a quoted field");
+  }
+}
+
+/** The records of a whole text from `start` (its line `line`), blank lines skipped; errors name the line. */
+export function* csvRecords(text: string, start = 0, line = 1): Generator<{ fields: string[]; line: number }> {
+  for (let i = start; i < text.length; ) {
+    let r;
+    try {
+      r = csvRecord(text, i, true)!;
+    } catch (e) {
+      throw new Error(`line ${line}: ${(e as Error).message}`);
+    }
+    if (r.fields.length > 1 || r.fields[0] !== "") yield { fields: r.fields, line };
+    line += r.lines;
+    i = r.next;
+  }
+}

@@ -1,0 +1,135 @@
+// What the command line and the page print for runs evaluated under a plan: trec_eval's text, and a
+// table, JSON or CSV of several runs. Browser-safe.
+import { RankevalError } from "../errors.js";
+import type { Result } from "../pipeline/evaluate.js";
+import { formatTable } from "./table.js";
+import { trecLines, type TrecLine } from "../trec/names.js";
+import { lineKey, type Plan, type RunResult } from "../trec/plan.js";
+import { formatTrecReport } from "./trec-text.js";
+import type { ZscoreLookup } from "../trec/zscores.js";
+import { csvField } from "./csv.js";
+
+/** What trec_eval's text depends on besides the plan and the values. */
+export interface TrecTextOptions {
+  /** -q */
+  perQuery: boolean;
+  /** -n */
+  noSummary?: boolean;
+  /** -c: with `debugQuery`, the means stay over every judged query (meas_avg.c). */
+  complete?: boolean;
+  /** -D n.qid: only that query (trec_eval.c). */
+  debugQuery?: string;
+  /** -Z: the Z-score file's lookups (src/trec/zscores.ts). */
+  zscores?: ZscoreLookup;
+}
+
+/** trec_eval's text for one run. */
+export function trecText(p: Plan, r: RunResult, args: TrecTextOptions): string {
+  const values: Record<string, Float64Array | string[]> = {};
+  const keyOf = (line: TrecLine) => lineKey(line) ?? line.name;
+  for (const line of trecLines(p.trec)) {
+    const key = lineKey(line);
+    if (key !== null) values[key] = r.result.values[key];
+    else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
+  }
+  const only = args.debugQuery;
+  if (only !== undefined && !r.result.qids.includes(only)) {
+    const needs = `judgments${args.complete ? "" : " and a ranking"}`;
+    const trec = "trec_eval: No queries with both results and relevance info";
+    const what = `query ${JSON.stringify(only)} is not evaluated`;
+    throw new RankevalError("bad-input", `-D ${only}: ${what} (it needs ${needs}; ${trec})`);
+  }
+  return formatTrecReport({
+    runid: r.runTag,
+    measures: p.trec,
+    keyOf,
+    perQuery: { qids: r.result.qids, values },
+    printPerQuery: args.perQuery,
+    printSummary: !args.noSummary,
+    summary: r.summary,
+    ...(only !== undefined ? { onlyQuery: only, numQ: args.complete ? r.result.qids.length : 1 } : {}),
+    ...(args.zscores ? { zscores: args.zscores } : {}),
+  });
+}
+
+export interface NamedResult {
+  name: string;
+  runTag: string;
+  result: Result<string>;
+}
+
+/**
+ * A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means
+ * (the table's "all" rows, JSON's mean, CSV's "all" lines).
+ */
+export function report(
+  format: "table" | "json" | "csv",
+  runs: NamedResult[],
+  p: Plan,
+  perQuery: boolean,
+  noSummary = false,
+): string {
+  const rows = p.rows;
+  // Each row's conventions: its tool and the options its measure was computed with.
+  const of = (r: { measure: string }) => runs[0].result.measureConventions[r.measure] ?? "";
+  if (format === "json") {
+    // A value per row, by printed name; and so per query.
+    const byRow = (value: (measure: string) => unknown) =>
+      Object.fromEntries(rows.map((r) => [r.name, value(r.measure)]));
+    const byQuery = (result: Result<string>, value: (measure: string, i: number) => unknown) =>
+      Object.fromEntries(result.qids.map((q, i) => [q, byRow((m) => value(m, i))]));
+    const doc = {
+      conventions: runs[0].result.conventions,
+      measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
+      runs: runs.map(({ name, runTag, result }) => {
+        const t = result.tieRange;
+        // --tie-range: each value's [worst, best], beside the means and the per-query values (trec_eval's
+        // own algorithm's lines have none: null).
+        const range = (m: string, i?: number) => {
+          const x = t?.[m];
+          if (!x) return null;
+          return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
+        };
+        const ranges = t && {
+          tieRange: {
+            ...(noSummary ? {} : { mean: byRow((m) => range(m)) }),
+            ...(perQuery ? { perQuery: byQuery(result, range) } : {}),
+          },
+        };
+        return {
+          run: name,
+          runTag,
+          queries: result.queries,
+          ...(noSummary ? {} : { mean: byRow((m) => result.mean[m]) }),
+          ...(perQuery ? { perQuery: byQuery(result, (m, i) => result.values[m][i]) } : {}),
+          ...ranges,
+        };
+      }),
+    };
+    return `${JSON.stringify(doc, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`;
+  }
+  if (format === "csv") {
+    // --tie-range: the worst and best values in two columns before the conventions.
+    const ranged = runs.some((r) => r.result.tieRange);
+    const out = [ranged ? "run,qid,measure,value,worst,best,conventions" : "run,qid,measure,value,conventions"];
+    for (const { name, result } of runs) {
+      const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
+      const t = result.tieRange;
+      const line = (qid: string, r: { name: string; measure: string }, value: number, i?: number) => {
+        const x = t?.[r.measure];
+        const [worst, best] = !x ? [] : i === undefined ? [x.mean.worst, x.mean.best] : [x.worst[i], x.best[i]];
+        const range = !ranged ? "" : `${worst ?? ""},${best ?? ""},`;
+        out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${range}${tail.get(r.name)}`);
+      };
+      if (perQuery) {
+        result.qids.forEach((q, i) => rows.forEach((r) => line(csvField(q), r, result.values[r.measure][i], i)));
+      }
+      if (!noSummary) for (const r of rows) line("all", r, result.mean[r.measure]);
+    }
+    return `${out.join("\n")}\n`;
+  }
+  // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
+  const columns = runs.map((r) => ({ name: r.name, result: r.result }));
+  const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
+  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary })}\n`;
+}
