@@ -27,7 +27,7 @@ import type { Interner } from "./interner.js";
 import { KernelLineParser } from "./_kernel_rows.js";
 import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, quote, SPACE, TAB } from "./_lines.js";
-import { numberProblem, parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+import { numberProblem, parseFinite } from "./_number.js";
 
 export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
   /** Name used in error messages. */
@@ -127,11 +127,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     let c = buf[p];
     while (c > SPACE && c !== HASH) c = buf[++p];
     if (p === labelStart) this.badByte(buf, p);
-    let label = scanDecimal(buf, labelStart);
-    if (scannedEnd() !== p || label !== label) {
-      label = parseFinite(buf, labelStart, p);
-      if (label !== label) this.failNumber(buf, labelStart, p, "label");
-    }
+    const label = parseFinite(buf, labelStart, p);
+    if (label !== label) this.failNumber(buf, labelStart, p, "label");
     while (c === SPACE || c === TAB) c = buf[++p];
     let qid = 0;
 
@@ -210,12 +207,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     }
     const index = start;
     const valueStart = ++p;
-    // The fast path reads plain decimals; anything else is checked on the value's bytes.
-    const v = scanDecimal(buf, valueStart);
-    let end = scannedEnd();
-    c = buf[end];
-    if (v === v && (c <= SPACE || c === HASH)) return end;
-    end = valueStart;
+    let end = valueStart;
     while (buf[end] > SPACE && buf[end] !== HASH) end++;
     if (parseFinite(buf, valueStart, end) === parseFinite(buf, valueStart, end)) return end;
     // Syntax right but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
