@@ -134,7 +134,7 @@ const HASH: u32 = 35;
   return c == CR && <u32>load<u8>(q + 1) == LF ? q + 1 : 0;
 }
 
-/** Appends row n's document id [p, p + len) (bytes, hash, end offset) after `used` bytes of ids; returns the bytes used then. */
+/** Appends row n's document id [p, p + len) (bytes, hash, end offset) after `used` bytes; returns the bytes used. */
 // @ts-ignore: decorator
 @inline function appendId(n: i32, used: i32, p: usize, len: i32, offsets: usize, hashes: usize, pool: usize): i32 {
   copyId(pool + <usize>used, p, len);
@@ -144,7 +144,7 @@ const HASH: u32 = 35;
   return used;
 }
 
-/** Ends a call: its rows, id bytes and line count in the state block, and why it stopped (STOP_END once p reaches end). */
+/** Ends a call: its rows, id bytes and line in the state block, and why it stopped (STOP_END once p reaches end). */
 // @ts-ignore: decorator
 @inline function saveState(st: usize, p: usize, end: usize, n: i32, used: i32, line: i32, stop: i32): void {
   store<i32>(st + ST_ROWS, n);

@@ -283,8 +283,10 @@ export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
         const x = load<T>(src + (<usize>i << shift));
         const y = load<T>(src + (<usize>j << shift));
         let first: bool;
-        if (isInteger<T>()) first = compareBytes(bytes, offsets, load<i32>(docid + (<usize>x << 2)), load<i32>(docid + (<usize>y << 2))) >= 0;
-        else first = x >= y;
+        if (isInteger<T>()) {
+          const dx = load<i32>(docid + (<usize>x << 2));
+          first = compareBytes(bytes, offsets, dx, load<i32>(docid + (<usize>y << 2))) >= 0;
+        } else first = x >= y;
         if (first) {
           store<T>(dst + (<usize>(o++) << shift), x);
           i++;

@@ -20,10 +20,11 @@ export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
 /** assembly/parse.ts's constants (its state block's field offsets ST_*, stop reasons STOP_*, ...), read once. */
 const NAMES = {
-  pad: "PARSE_PAD", stateBytes: "PARSE_STATE_BYTES", rows: "ST_ROWS", used: "ST_USED", line: "ST_LINE", shift: "ST_SHIFT",
-  stop: "ST_STOP", qidStart: "ST_QID_START", qidEnd: "ST_QID_END", qidId: "ST_QID_ID", qidLen: "ST_QID_LEN",
-  tagStart: "ST_TAG_START", tagEnd: "ST_TAG_END", letor: "ST_LETOR", letorKnown: "LETOR_KNOWN", letorQid: "LETOR_QID",
-  letorDocid: "LETOR_DOCID", qidBytes: "ST_QID_BYTES", stopEnd: "STOP_END", stopQid: "STOP_QID", stopShift: "STOP_SHIFT",
+  pad: "PARSE_PAD", stateBytes: "PARSE_STATE_BYTES", rows: "ST_ROWS", used: "ST_USED", line: "ST_LINE",
+  shift: "ST_SHIFT", stop: "ST_STOP", qidStart: "ST_QID_START", qidEnd: "ST_QID_END", qidId: "ST_QID_ID",
+  qidLen: "ST_QID_LEN", tagStart: "ST_TAG_START", tagEnd: "ST_TAG_END", letor: "ST_LETOR", letorKnown: "LETOR_KNOWN",
+  letorQid: "LETOR_QID", letorDocid: "LETOR_DOCID", qidBytes: "ST_QID_BYTES", stopEnd: "STOP_END", stopQid: "STOP_QID",
+  stopShift: "STOP_SHIFT",
 } as const;
 type ParseLayout = Record<keyof typeof NAMES, number>;
 
@@ -131,7 +132,9 @@ export class KernelRows extends RowsBuilder {
     const docids = { bytes: out.docids.bytes.slice(), offsets: out.docids.offsets.slice(), hashes: out.docids.hashes.slice() };
     const copies = { qid: out.qid.slice(), value: out.value.slice(), docids, lines: out.lines };
     // Not kept when it grew large: a small parse should not hold a large memory.
-    if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) spares.push({ memory: this.memory, instance: this.instance, exports: this.kernel });
+    if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) {
+      spares.push({ memory: this.memory, instance: this.instance, exports: this.kernel });
+    }
     return copies;
   }
 
@@ -179,7 +182,9 @@ export class KernelRows extends RowsBuilder {
 
   /** Grows the memory to hold `end` bytes. */
   private ensure(end: number): void {
-    growTo(this.memory, end, (mib) => new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${mib} MiB)`));
+    growTo(this.memory, end, (mib) => {
+      return new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${mib} MiB)`);
+    });
     if (!this.bytes || this.bytes.buffer !== this.memory.buffer) this.views();
   }
 

@@ -285,7 +285,8 @@ export abstract class TextRowsParser extends LineParser {
   /** Parses the rest of the input: the numeric columns, and each row's line, how many, and the file. */
   protected finishRows(): { values: Float64Array[]; lines: Int32Array; length: number; file: string } {
     this.finishLines();
-    return { values: this.numbers.map((c) => c.finish()), lines: Int32Array.from(this.lineOf), length: this.lineOf.length, file: this.file };
+    const values = this.numbers.map((c) => c.finish());
+    return { values, lines: Int32Array.from(this.lineOf), length: this.lineOf.length, file: this.file };
   }
 }
 

@@ -52,7 +52,8 @@ export class GroupQrelsParser extends TextRowsParser {
   private readonly long = new Float64Column();
 
   constructor(options: GroupQrelsParserOptions) {
-    super(options.file, ["qid", options.groupName ?? "group", "docno", options.valueName ?? "rel"], [false, false, false, true]);
+    const names = ["qid", options.groupName ?? "group", "docno", options.valueName ?? "rel"];
+    super(options.file, names, [false, false, false, true]);
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

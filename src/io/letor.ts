@@ -117,7 +117,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   protected override letorModes(): { qid: boolean; docid: boolean } | null {
-    return this.qidMode === UNKNOWN || this.docMode === UNKNOWN ? null : { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
+    if (this.qidMode === UNKNOWN || this.docMode === UNKNOWN) return null;
+    return { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
   }
 
   /** Parses the row whose label starts at buf[p]; returns the index of its '\n'. */

@@ -116,6 +116,8 @@ function atolBytes(buf: Uint8Array, start: number, end: number): number {
  */
 const JOIN_ROOM = 192 << 20;
 
+const utf8Decoder = new TextDecoder("utf-8");
+
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
 export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParser {
@@ -136,7 +138,8 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
     const rel = this.numberField(buf, 3, "rel");
     const trec = atolBytes(buf, f[6], f[7]);
     if (trec !== rel) {
-      if (this.truncRows.length === 0) this.truncFirst = { line: this.line, text: new TextDecoder().decode(buf.subarray(f[6], f[7])) };
+      const text = utf8Decoder.decode(buf.subarray(f[6], f[7]));
+      if (this.truncRows.length === 0) this.truncFirst = { line: this.line, text };
       this.truncRows.push(this.rows.count);
       this.truncValues.push(trec);
     }
@@ -146,15 +149,18 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
   /** Parses the rest of the input and returns the judgments. */
   finish(): QrelsOf<D> {
     this.finishLines();
-    const truncated = this.truncRows.length === 0 ? {} : {
+    const { truncRows, truncValues, truncFirst: first } = this;
+    const truncated = truncRows.length === 0 ? {} : {
       truncated: {
-        rows: Int32Array.from(this.truncRows), values: Float64Array.from(this.truncValues), firstLine: this.truncFirst.line,
-        firstText: this.truncFirst.text,
+        rows: Int32Array.from(truncRows), values: Float64Array.from(truncValues),
+        firstLine: first.line, firstText: first.text,
       },
     };
     if (this.docidNames) {
       const { qid, value, docid } = this.interned(this.docidNames);
-      const qrels: Qrels = { qid, docid, rel: value, length: qid.length, qidNames: this.qidNames, docidNames: this.docidNames, ...truncated };
+      const qrels: Qrels = {
+        qid, docid, rel: value, length: qid.length, qidNames: this.qidNames, docidNames: this.docidNames, ...truncated,
+      };
       return qrels as QrelsOf<D>;
     }
     // Room for a run's blocks to be joined and evaluated beside the judgments (src/pipeline/join-kernel.ts).

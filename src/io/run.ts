@@ -141,13 +141,16 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     const runTag = utf8Decoder.decode(this.runTag);
     if (this.docidNames) {
       const { qid, value, docid } = this.interned(this.docidNames);
-      const run: Run = { qid, docid, score: value, runTag, length: qid.length, qidNames: this.qidNames, docidNames: this.docidNames };
+      const { qidNames, docidNames } = this;
+      const run: Run = { qid, docid, score: value, runTag, length: qid.length, qidNames, docidNames };
       return run as RunOf<D>;
     }
     const spans = this.rows.spans(this.rows.count);
     // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
     const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
-    const rows: RunRows = { qid, docids, score: value, runTag, lines, length: qid.length, file: this.file, qidNames: this.qidNames, spans };
+    const rows: RunRows = {
+      qid, docids, score: value, runTag, lines, length: qid.length, file: this.file, qidNames: this.qidNames, spans,
+    };
     return rows as RunOf<D>;
   }
 }

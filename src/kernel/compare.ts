@@ -19,7 +19,11 @@ class Arena {
   alloc(bytes: number): number {
     const ptr = (this.top + 15) & ~15;
     const end = ptr + bytes;
-    growTo(this.kernel.memory, end, (mib) => new RankevalError("too-large", `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); use fewer iterations or fewer queries`));
+    growTo(this.kernel.memory, end, (mib) => new RankevalError(
+      "too-large",
+      `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+        "use fewer iterations or fewer queries",
+    ));
     this.top = end;
     return ptr;
   }

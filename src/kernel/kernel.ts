@@ -61,7 +61,11 @@ export class Kernel {
   alloc(bytes: number): number {
     const ptr = (this.top + 7) & ~7;
     const end = ptr + bytes;
-    growTo(this.memory, end, (mib) => new RankevalError("too-large", `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); split it into smaller batches of queries`));
+    growTo(this.memory, end, (mib) => new RankevalError(
+      "too-large",
+      `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+        "split it into smaller batches of queries",
+    ));
     this.top = end;
     return ptr;
   }
