@@ -5,7 +5,8 @@
  * parser's own code, a new query id to intern, a new stretch of lines), then calls it again. The
  * columns are views of that memory (made again whenever it grows), so everything that reads a
  * RowsBuilder reads these the same way; finish() hands out views of it (the memory is this builder's
- * own: nothing grows it after), take() copies out, as RowsBuilder's.
+ * own: nothing grows it after), take() copies out, as RowsBuilder's. KernelLineParser is the parsers'
+ * side (qrels, runs, LETOR, scores): every line through the kernel, its own slow line for the rest.
  *
  * Browser compatible.
  */

@@ -7,6 +7,7 @@
  * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. The labels atol reads as
  * another number ("1.5" is 1, "1e1" is 1) are listed in `truncated`, for reports under trec_eval's
  * names. CRLF line ends, a UTF-8 BOM and a missing final newline are accepted. Browser compatible.
+ * Both modes parse through the kernel (_kernel_rows.ts); the interned one interns ids at finish().
  *
  * @example
  * ```ts

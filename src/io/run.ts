@@ -6,7 +6,8 @@
  * non-blank byte is '#' skipped, and the run tag is the one on the last line. Unlike trec_eval's atof,
  * a score must be a finite decimal number: "0.1x", "nan" and "inf" are errors naming the line, since
  * NaN scores make the ranking undefined. CRLF, a UTF-8 BOM and a missing final newline are accepted.
- * Browser compatible.
+ * Browser compatible. Both modes parse through the kernel (_kernel_rows.ts); the interned one interns
+ * document ids at finish().
  *
  * @example
  * ```ts
