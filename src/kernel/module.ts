@@ -95,6 +95,56 @@ export function growTo(memory: WebAssembly.Memory, end: number, tooLarge: (mib: 
   if (end > have) memory.grow(Math.ceil((end - have) / PAGE));
 }
 
+/**
+ * An instance of the module and its memory (new ones, or given), laid out from an address up:
+ * alloc(bytes) aligns to `align`, grows the memory and throws tooLarge(MiB) past 4 GiB.
+ */
+export class KernelMemory implements KernelInstance {
+  readonly memory: WebAssembly.Memory;
+  readonly instance: WebAssembly.Instance;
+  readonly exports: KernelExports;
+  private top = 0;
+
+  constructor(
+    given: Pick<KernelInstance, "memory" | "instance"> | undefined,
+    private readonly align: number,
+    private readonly tooLarge: (mib: number) => Error,
+  ) {
+    const k = given ? { ...given, exports: given.instance.exports as unknown as KernelExports } : instantiate();
+    this.memory = k.memory;
+    this.instance = k.instance;
+    this.exports = k.exports;
+  }
+
+  /** Starts laying out a new region at `from` (the heap base, or a mark). */
+  reset(from: number): void {
+    this.top = from;
+  }
+
+  get mark(): number {
+    return this.top;
+  }
+
+  /** Reserves `bytes` and grows memory to hold them. Views made before may detach. */
+  alloc(bytes: number): number {
+    const ptr = (this.top + this.align - 1) & -this.align;
+    const end = ptr + bytes;
+    growTo(this.memory, end, this.tooLarge);
+    this.top = end;
+    return ptr;
+  }
+
+  f64(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.memory.buffer, ptr, length);
+  }
+  i32(ptr: number, length: number): Int32Array {
+    return new Int32Array(this.memory.buffer, ptr, length);
+  }
+  u8(ptr: number, length: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, ptr, length);
+  }
+}
+
 let compiled: WebAssembly.Module | undefined;
 
 /**
