@@ -115,6 +115,45 @@ const HASH: u32 = 35;
 }
 
 /**
+ * At a line whose query id [start, start + len) is not the current one: STOP_QID with its place (the
+ * host interns it), or STOP_SLOW when it is too long for the state block.
+ */
+// @ts-ignore: decorator
+@inline function newQid(st: usize, start: usize, len: i32): i32 {
+  if (len > QID_MAX) return STOP_SLOW;
+  store<i32>(st + ST_QID_START, <i32>start);
+  store<i32>(st + ST_QID_END, <i32>(start + <usize>len));
+  return STOP_QID;
+}
+
+/** The '\n' of the line end at q ('\n' or "\r\n"), or 0 when q is not a line's end. */
+// @ts-ignore: decorator
+@inline function lineEndAt(q: usize): usize {
+  const c = <u32>load<u8>(q);
+  if (c == LF) return q;
+  return c == CR && <u32>load<u8>(q + 1) == LF ? q + 1 : 0;
+}
+
+/** Appends row n's document id [p, p + len) (bytes, hash, end offset) after `used` bytes; returns the bytes used. */
+// @ts-ignore: decorator
+@inline function appendId(n: i32, used: i32, p: usize, len: i32, offsets: usize, hashes: usize, pool: usize): i32 {
+  copyId(pool + <usize>used, p, len);
+  store<i32>(hashes + (<usize>n << 2), rowHash(p, len));
+  used += len;
+  store<i32>(offsets + (<usize>(n + 1) << 2), used);
+  return used;
+}
+
+/** Ends a call: its rows, id bytes and line in the state block, and why it stopped (STOP_END once p reaches end). */
+// @ts-ignore: decorator
+@inline function saveState(st: usize, p: usize, end: usize, n: i32, used: i32, line: i32, stop: i32): void {
+  store<i32>(st + ST_ROWS, n);
+  store<i32>(st + ST_USED, used);
+  store<i32>(st + ST_LINE, line);
+  store<i32>(st + ST_STOP, p >= end ? STOP_END : stop);
+}
+
+/**
  * The bytes <= ' ' among the 64 (or 32) bytes at p, as bits (bit i: byte p + i); in the 32-byte form
  * the upper 32 bits are set.
  */
@@ -324,31 +363,19 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
       te = unchecked(fieldEnds[5]);
     }
     if (e0 != qidLen || !sameQid(st, p, qidLen)) {
-      if (e0 <= QID_MAX) {
-        store<i32>(st + ST_QID_START, <i32>p);
-        store<i32>(st + ST_QID_END, <i32>(p + <usize>e0));
-        stop = STOP_QID;
-      }
+      stop = newQid(st, p, e0);
       break;
     }
     const score = number(p + <usize>ss);
     if (score != score || numberEnd != p + <usize>se) break;
     // The line's end, checked last: a branch on a byte that the bitmasks above need not wait for.
-    let next = p + <usize>L;
-    if (<u32>load<u8>(next) != LF) {
-      if (<u32>load<u8>(next) != CR || <u32>load<u8>(next + 1) != LF) break;
-      next++;
-    }
+    const next = lineEndAt(p + <usize>L);
+    if (next == 0) break;
     if (line - n != shift) {
       stop = STOP_SHIFT;
       break;
     }
-    const docStart = p + <usize>ds;
-    const docLen = de - ds;
-    copyId(pool + <usize>used, docStart, docLen);
-    store<i32>(hashes + (<usize>n << 2), rowHash(docStart, docLen));
-    used += docLen;
-    store<i32>(offsets + (<usize>(n + 1) << 2), used);
+    used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
     store<f64>(value + (<usize>n << 3), score);
     store<i32>(qid + (<usize>n << 2), qidId);
     n++;
@@ -357,11 +384,7 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
     tagEnd = p + <usize>te;
     p = next + 1;
   }
-  if (p >= end) stop = STOP_END;
-  store<i32>(st + ST_ROWS, n);
-  store<i32>(st + ST_USED, used);
-  store<i32>(st + ST_LINE, line);
-  store<i32>(st + ST_STOP, stop);
+  saveState(st, p, end, n, used, line, stop);
   store<i32>(st + ST_TAG_START, <i32>tagStart);
   store<i32>(st + ST_TAG_END, <i32>tagEnd);
   return p;
@@ -417,11 +440,7 @@ export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, valu
       re = unchecked(fieldEnds[3]);
     }
     if (e0 != qidLen || !sameQid(st, p, qidLen)) {
-      if (e0 <= QID_MAX) {
-        store<i32>(st + ST_QID_START, <i32>p);
-        store<i32>(st + ST_QID_END, <i32>(p + <usize>e0));
-        stop = STOP_QID;
-      }
+      stop = newQid(st, p, e0);
       break;
     }
     let r = p + <usize>rs;
@@ -438,21 +457,13 @@ export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, valu
       rel = rel * 10 + <i64>d;
     }
     if (bad) break;
-    let next = p + <usize>L;
-    if (<u32>load<u8>(next) != LF) {
-      if (<u32>load<u8>(next) != CR || <u32>load<u8>(next + 1) != LF) break;
-      next++;
-    }
+    const next = lineEndAt(p + <usize>L);
+    if (next == 0) break;
     if (line - n != shift) {
       stop = STOP_SHIFT;
       break;
     }
-    const docStart = p + <usize>ds;
-    const docLen = de - ds;
-    copyId(pool + <usize>used, docStart, docLen);
-    store<i32>(hashes + (<usize>n << 2), rowHash(docStart, docLen));
-    used += docLen;
-    store<i32>(offsets + (<usize>(n + 1) << 2), used);
+    used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
     const v = <f64>rel;
     store<f64>(value + (<usize>n << 3), neg ? -v : v);
     store<i32>(qid + (<usize>n << 2), qidId);
@@ -460,11 +471,7 @@ export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, valu
     line++;
     p = next + 1;
   }
-  if (p >= end) stop = STOP_END;
-  store<i32>(st + ST_ROWS, n);
-  store<i32>(st + ST_USED, used);
-  store<i32>(st + ST_LINE, line);
-  store<i32>(st + ST_STOP, stop);
+  saveState(st, p, end, n, used, line, stop);
   return p;
 }
 
@@ -558,11 +565,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       for (let i: usize = qs; i < qe; i++) hashIn |= <u32>load<u8>(i) == HASH;
       if (hashIn) break;
       if (len != qidLen || !sameQid(st, qs, qidLen)) {
-        if (len <= QID_MAX) {
-          store<i32>(st + ST_QID_START, <i32>qs);
-          store<i32>(st + ST_QID_END, <i32>qe);
-          stop = STOP_QID;
-        }
+        stop = newQid(st, qs, len);
         break;
       }
       q = skipBlanks(qe);
@@ -606,10 +609,8 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       c = <u32>load<u8>(q);
       while (c >= SPACE || c == TAB) c = <u32>load<u8>(++q);
     } else if (hasDoc) break;
-    if (c != LF) {
-      if (c != CR || <u32>load<u8>(q + 1) != LF) break;
-      q++;
-    }
+    q = lineEndAt(q);
+    if (q == 0) break;
     if (line - n != shift) {
       stop = STOP_SHIFT;
       break;
@@ -622,11 +623,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
     line++;
     p = q + 1;
   }
-  if (p >= end) stop = STOP_END;
-  store<i32>(st + ST_ROWS, n);
-  store<i32>(st + ST_USED, used);
-  store<i32>(st + ST_LINE, line);
-  store<i32>(st + ST_STOP, stop);
+  saveState(st, p, end, n, used, line, stop);
   return p;
 }
 
@@ -640,22 +637,15 @@ export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, valu
   let stop = STOP_SLOW;
   while (p < end) {
     const v = number(p);
-    let q = numberEnd;
     if (v != v) break;
-    let c = <u32>load<u8>(q);
-    if (c != LF) {
-      if (c != CR || <u32>load<u8>(q + 1) != LF) break;
-      q++;
-    }
+    const q = lineEndAt(numberEnd);
+    if (q == 0) break;
     store<f64>(value + (<usize>n << 3), v);
     n++;
     line++;
     p = q + 1;
   }
-  if (p >= end) stop = STOP_END;
-  store<i32>(st + ST_ROWS, n);
-  store<i32>(st + ST_LINE, line);
-  store<i32>(st + ST_STOP, stop);
+  saveState(st, p, end, n, load<i32>(st + ST_USED), line, stop);
   return p;
 }
 

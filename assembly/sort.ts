@@ -253,38 +253,22 @@ export function sortByDocidDesc(idx: usize, n: i32, docid: usize, bytes: usize, 
     }
     return;
   }
-  let src = idx;
-  let dst = tmp;
-  for (let width = 1; width < n; width <<= 1) {
-    for (let lo = 0; lo < n; lo += width << 1) {
-      const mid = min(lo + width, n);
-      const hi = min(lo + (width << 1), n);
-      let i = lo;
-      let j = mid;
-      let o = lo;
-      while (i < mid && j < hi) {
-        const a = load<i32>(src + (<usize>i << 2));
-        const b = load<i32>(src + (<usize>j << 2));
-        if (compareBytes(bytes, offsets, load<i32>(docid + (<usize>a << 2)), load<i32>(docid + (<usize>b << 2))) >= 0) {
-          store<i32>(dst + (<usize>(o++) << 2), a);
-          i++;
-        } else {
-          store<i32>(dst + (<usize>(o++) << 2), b);
-          j++;
-        }
-      }
-      while (i < mid) store<i32>(dst + (<usize>(o++) << 2), load<i32>(src + (<usize>(i++) << 2)));
-      while (j < hi) store<i32>(dst + (<usize>(o++) << 2), load<i32>(src + (<usize>(j++) << 2)));
-    }
-    const t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != idx) memory.copy(idx, src, <usize>n << 2);
+  mergeSortDesc<i32>(idx, n, tmp, docid, bytes, offsets);
 }
 
 /** Sorts n f64 at a DESCENDING, through tmp (n f64); returns the number of pairs i < j with a[i] < a[j]. */
 export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
+  return mergeSortDesc<f64>(a, n, tmp, 0, 0, 0);
+}
+
+/**
+ * Bottom-up merge sort of n elements at a, DESCENDING and stable, through tmp (n more): i32 rows by
+ * their document ids (docid[row], entries of the byte pool: sortByDocidDesc), or f64 values, counting
+ * the pairs i < j with a[i] < a[j] (sortDescCountInversions; 0 for rows).
+ */
+// @ts-ignore: decorator
+@inline function mergeSortDesc<T>(a: usize, n: i32, tmp: usize, docid: usize, bytes: usize, offsets: usize): f64 {
+  const shift = alignof<T>();
   let count: f64 = 0;
   let src = a;
   let dst = tmp;
@@ -296,25 +280,30 @@ export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
       let j = mid;
       let o = lo;
       while (i < mid && j < hi) {
-        const x = load<f64>(src + (<usize>i << 3));
-        const y = load<f64>(src + (<usize>j << 3));
-        if (x >= y) {
-          store<f64>(dst + (<usize>(o++) << 3), x);
+        const x = load<T>(src + (<usize>i << shift));
+        const y = load<T>(src + (<usize>j << shift));
+        let first: bool;
+        if (isInteger<T>()) {
+          const dx = load<i32>(docid + (<usize>x << 2));
+          first = compareBytes(bytes, offsets, dx, load<i32>(docid + (<usize>y << 2))) >= 0;
+        } else first = x >= y;
+        if (first) {
+          store<T>(dst + (<usize>(o++) << shift), x);
           i++;
         } else {
           // y is strictly greater than every element left in the left half: each is a pair out of order.
-          count += <f64>(mid - i);
-          store<f64>(dst + (<usize>(o++) << 3), y);
+          if (isFloat<T>()) count += <f64>(mid - i);
+          store<T>(dst + (<usize>(o++) << shift), y);
           j++;
         }
       }
-      while (i < mid) store<f64>(dst + (<usize>(o++) << 3), load<f64>(src + (<usize>(i++) << 3)));
-      while (j < hi) store<f64>(dst + (<usize>(o++) << 3), load<f64>(src + (<usize>(j++) << 3)));
+      while (i < mid) store<T>(dst + (<usize>(o++) << shift), load<T>(src + (<usize>(i++) << shift)));
+      while (j < hi) store<T>(dst + (<usize>(o++) << shift), load<T>(src + (<usize>(j++) << shift)));
     }
     const t = src;
     src = dst;
     dst = t;
   }
-  if (src != a) memory.copy(a, src, <usize>n << 3);
+  if (src != a) memory.copy(a, src, <usize>n << shift);
   return count;
 }

@@ -5,78 +5,36 @@
  * parser's own code, a new query id to intern, a new stretch of lines), then calls it again. The
  * columns are views of that memory (made again whenever it grows), so everything that reads a
  * RowsBuilder reads these the same way; finish() hands out views of it (the memory is this builder's
- * own: nothing grows it after), take() copies out, as RowsBuilder's.
+ * own: nothing grows it after), take() copies out, as RowsBuilder's. KernelLineParser is the parsers'
+ * side (qrels, runs, LETOR, scores): every line through the kernel, its own slow line for the rest.
  *
  * Browser compatible.
  */
-import { kernelModule } from "../kernel/module.js";
-import type { LastId } from "./_last_id.js";
+import { constant, growTo, instantiate, type KernelExports, type KernelInstance } from "../kernel/module.js";
+import type { Interner } from "./interner.js";
+import { LastId } from "./_last_id.js";
+import { LineParser } from "./_lines.js";
 import { RowsBuilder, type QuerySpans } from "./rows.js";
-
-type Parse = (st: number, p: number, end: number, qid: number, value: number, offsets: number, hashes: number, pool: number) => number;
-
-interface ParseExports {
-  heapBase(): number;
-  parseRunRows: Parse;
-  parseQrelsRows: Parse;
-  parseLetorRows: Parse;
-  parseScoreRows: Parse;
-  querySpans(qid: number, n: number, ids: number, starts: number): number;
-  firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
-}
 
 /** The line formats the kernel's fast path reads (assembly/parse.ts). */
 export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
-/** assembly/parse.ts's constants, read from the module once. */
-interface ParseLayout {
-  pad: number;
-  stateBytes: number;
-  /** Byte offsets of the state block's fields. */
-  rows: number;
-  used: number;
-  line: number;
-  shift: number;
-  stop: number;
-  qidStart: number;
-  qidEnd: number;
-  qidId: number;
-  qidLen: number;
-  tagStart: number;
-  tagEnd: number;
-  letor: number;
-  letorKnown: number;
-  letorQid: number;
-  letorDocid: number;
-  qidBytes: number;
-  /** Stop reasons. */
-  stopEnd: number;
-  stopQid: number;
-  stopShift: number;
-}
+/** assembly/parse.ts's constants (its state block's field offsets ST_*, stop reasons STOP_*, ...), read once. */
+const NAMES = {
+  pad: "PARSE_PAD", stateBytes: "PARSE_STATE_BYTES", rows: "ST_ROWS", used: "ST_USED", line: "ST_LINE",
+  shift: "ST_SHIFT", stop: "ST_STOP", qidStart: "ST_QID_START", qidEnd: "ST_QID_END", qidId: "ST_QID_ID",
+  qidLen: "ST_QID_LEN", tagStart: "ST_TAG_START", tagEnd: "ST_TAG_END", letor: "ST_LETOR", letorKnown: "LETOR_KNOWN",
+  letorQid: "LETOR_QID", letorDocid: "LETOR_DOCID", qidBytes: "ST_QID_BYTES", stopEnd: "STOP_END", stopQid: "STOP_QID",
+  stopShift: "STOP_SHIFT",
+} as const;
+type ParseLayout = Record<keyof typeof NAMES, number>;
 
 let layout: ParseLayout | undefined;
 
-function layoutOf(exports: WebAssembly.Exports): ParseLayout {
-  if (layout) return layout;
-  const g = (name: string) => {
-    const v = exports[name] as WebAssembly.Global | undefined;
-    if (!v) throw new Error(`kernel has no ${name}`);
-    return v.value as number;
-  };
-  layout = {
-    pad: g("PARSE_PAD"), stateBytes: g("PARSE_STATE_BYTES"),
-    rows: g("ST_ROWS"), used: g("ST_USED"), line: g("ST_LINE"), shift: g("ST_SHIFT"), stop: g("ST_STOP"),
-    qidStart: g("ST_QID_START"), qidEnd: g("ST_QID_END"), qidId: g("ST_QID_ID"), qidLen: g("ST_QID_LEN"),
-    tagStart: g("ST_TAG_START"), tagEnd: g("ST_TAG_END"), letor: g("ST_LETOR"), letorKnown: g("LETOR_KNOWN"), letorQid: g("LETOR_QID"), letorDocid: g("LETOR_DOCID"), qidBytes: g("ST_QID_BYTES"),
-    stopEnd: g("STOP_END"), stopQid: g("STOP_QID"), stopShift: g("STOP_SHIFT"),
-  };
+function layoutOf(instance: WebAssembly.Instance): ParseLayout {
+  layout ??= Object.fromEntries(Object.entries(NAMES).map(([k, name]) => [k, constant(instance, name)])) as ParseLayout;
   return layout;
 }
-
-const PAGE = 65536;
-/** The most a WebAssembly memory holds (wasm32): 4 GiB less a page, which a Memory's maximum can name. */
-const MAX_PAGES = 65535;
 
 /** What the parser gives the fast path's loop: its line count, query ids, and its own code for other lines. */
 export interface LineHost {
@@ -93,7 +51,7 @@ export interface LineHost {
 const align = (n: number, a: number) => (n + a - 1) & -a;
 
 /** Instances and memories given back by finished parsers (finishCopies), at most SPARES, none over SPARE_BYTES. */
-const spares: { memory: WebAssembly.Memory; instance: WebAssembly.Instance }[] = [];
+const spares: KernelInstance[] = [];
 const SPARES = 4;
 const SPARE_BYTES = 64 << 20;
 
@@ -117,7 +75,7 @@ export interface KernelColumns {
 export class KernelRows extends RowsBuilder {
   private readonly memory: WebAssembly.Memory;
   private readonly instance: WebAssembly.Instance;
-  private readonly kernel: ParseExports;
+  private readonly kernel: KernelExports;
   private readonly k: ParseLayout;
   /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
   private readonly st: number;
@@ -144,11 +102,11 @@ export class KernelRows extends RowsBuilder {
     super(expectedBytes);
     // An instance given back by an earlier parser (finishCopies) when there is one: a new one costs
     // 0.1 to 0.3 ms, which a command over a thousand small runs paid a thousand times.
-    const spare = spares.pop();
-    this.memory = spare?.memory ?? new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES });
-    this.instance = spare?.instance ?? new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
-    this.kernel = this.instance.exports as unknown as ParseExports;
-    this.k = layoutOf(this.instance.exports);
+    const k = spares.pop() ?? instantiate();
+    this.memory = k.memory;
+    this.instance = k.instance;
+    this.kernel = k.exports;
+    this.k = layoutOf(k.instance);
     this.st = align(this.kernel.heapBase(), 16);
     this.base = align(this.st + this.k.stateBytes, 16);
     this.place(256, 4096);
@@ -175,7 +133,9 @@ export class KernelRows extends RowsBuilder {
     const docids = { bytes: out.docids.bytes.slice(), offsets: out.docids.offsets.slice(), hashes: out.docids.hashes.slice() };
     const copies = { qid: out.qid.slice(), value: out.value.slice(), docids, lines: out.lines };
     // Not kept when it grew large: a small parse should not hold a large memory.
-    if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) spares.push({ memory: this.memory, instance: this.instance });
+    if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) {
+      spares.push({ memory: this.memory, instance: this.instance, exports: this.kernel });
+    }
     return copies;
   }
 
@@ -223,12 +183,9 @@ export class KernelRows extends RowsBuilder {
 
   /** Grows the memory to hold `end` bytes. */
   private ensure(end: number): void {
-    const have = this.memory.buffer.byteLength;
-    if (end > have) {
-      const pages = Math.ceil((end - have) / PAGE);
-      if (have / PAGE + pages > MAX_PAGES) throw new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${Math.ceil(end / 1024 ** 2)} MiB)`);
-      this.memory.grow(pages);
-    }
+    growTo(this.memory, end, (mib) => {
+      return new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${mib} MiB)`);
+    });
     if (!this.bytes || this.bytes.buffer !== this.memory.buffer) this.views();
   }
 
@@ -364,4 +321,76 @@ function repeatTableSlots(starts: Int32Array): number {
   let size = 16;
   while (size < 2 * widest) size *= 2;
   return size;
+}
+
+/**
+ * A parser of lines whose usual ones the kernel reads (KernelRows.parseLines: TREC qrels and runs,
+ * LETOR, scores) and its own slowLine the others, every row into `rows`, query ids interned into
+ * `qidNames`. In the interned mode (document ids interned, not per row), finish() reads the same
+ * columns: one parser, one slow line per format.
+ */
+export abstract class KernelLineParser extends LineParser {
+  protected readonly rows: KernelRows;
+  protected readonly lastQid: LastId;
+  private readonly host: LineHost;
+
+  constructor(
+    file: string,
+    maxFields: number,
+    private readonly format: KernelFormat,
+    protected readonly qidNames: Interner,
+    expectedBytes?: number,
+  ) {
+    super(file, maxFields);
+    this.rows = new KernelRows(expectedBytes);
+    this.lastQid = new LastId(qidNames);
+    const parser = this;
+    this.host = {
+      get line() {
+        return parser.line;
+      },
+      set line(v: number) {
+        parser.line = v;
+      },
+      lastQid: this.lastQid,
+      slowLine: (bytes, at) => this.slowLine(bytes, at),
+      tag: (bytes, start, end) => this.tag(bytes, start, end),
+      letorModes: () => this.letorModes(),
+    };
+  }
+
+  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
+    this.rows.parseLines(this.format, this.host, buf, p, end);
+  }
+
+  protected override linesDone(_buf: Uint8Array): void {
+    this.lastQid.release();
+  }
+
+  /** The line the kernel left at bytes[p] (any line: every error is found here); returns the index after it. */
+  protected slowLine(bytes: Uint8Array, p: number): number {
+    return this.fieldLine(bytes, p);
+  }
+
+  /** LineHost's tag and letorModes, for the formats that have them. */
+  protected tag(_bytes: Uint8Array, _start: number, _end: number): void {}
+  protected letorModes(): { qid: boolean; docid: boolean } | null {
+    return null;
+  }
+
+  /** Appends the row of fields `f` (qid first, the document id third: TREC qrels and runs) with its value. */
+  protected addRow(buf: Uint8Array, f: Int32Array, value: number): void {
+    this.rows.add(this.lastQid.get(buf, f[0], f[1]), buf, f[4], f[5], value, this.line);
+  }
+
+  /**
+   * The interned mode's columns: copies of the rows' (the kernel's instance given back), and each row's
+   * document id interned into `names` (in row order: ids by first appearance), if given.
+   */
+  protected interned(names: Interner): { qid: Int32Array; value: Float64Array; docid: Int32Array };
+  protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null };
+  protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null } {
+    const { qid, value, docids } = this.rows.finishCopies();
+    return { qid, value, docid: names && names.internAll(docids.bytes, docids.offsets, value.length) };
+  }
 }

@@ -5,10 +5,12 @@
  * Complete lines are parsed in place in the caller's chunk; only the unfinished line at the end of a
  * chunk is copied (into `carry`) and completed from the next chunk. A parser subclass implements
  * `parseLines(buf, start, end)` over a range of whole lines: buf[end - 1] is always '\n', so its loops
- * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line.
+ * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line. By default
+ * it reads every line as fields (fieldLine), handing each row to `row`.
  */
 import { InputError } from "../errors.js";
-import { numberProblem } from "./_number.js";
+import { Float64Column } from "./columns.js";
+import { numberProblem, parseFinite } from "./_number.js";
 
 export const LF = 10;
 export const CR = 13;
@@ -45,7 +47,8 @@ export abstract class LineParser {
   /** The first error thrown: an input is bad once, so push() and finish() throw it again after. */
   private error: unknown = null;
 
-  constructor(file: string) {
+  /** `maxFields`: how many fields of a line fieldLine records (at most MAX_FIELDS; one more than a row has). */
+  constructor(file: string, private readonly maxFields = MAX_FIELDS) {
     this.file = file;
   }
 
@@ -91,7 +94,31 @@ export abstract class LineParser {
   }
 
   /** Parses the whole lines in buf[start, end); buf[end - 1] is '\n'. Increments `line` per line. */
-  protected abstract parseLines(buf: Uint8Array, start: number, end: number): void;
+  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+    while (p < end) p = this.fieldLine(buf, p);
+  }
+
+  /**
+   * Parses any line as fields (tokenize), hands one that is neither blank nor a comment to row(), and
+   * counts it; returns the index after its '\n'. Every error a line can have is found here.
+   */
+  protected fieldLine(buf: Uint8Array, p: number): number {
+    const next = this.tokenize(buf, p, this.maxFields);
+    if (this.nFields !== 0) this.row(buf, this.fields, this.nFields);
+    this.line++;
+    return next;
+  }
+
+  /** A line's fields: [2i, 2i + 1] are field i's start and end in buf, `n` of them (fieldLine). */
+  protected row(_buf: Uint8Array, _fields: Int32Array, _n: number): void {}
+
+  /** Field i of the line as a finite number, else the error naming it `what`. */
+  protected numberField(buf: Uint8Array, i: number, what: string): number {
+    const f = this.fields;
+    const v = parseFinite(buf, f[2 * i], f[2 * i + 1]);
+    if (v !== v) this.failNumber(buf, f[2 * i], f[2 * i + 1], what);
+    return v;
+  }
 
   /**
    * Called after each parseLines, while buf is still valid: where a parser finishes work it queued
@@ -220,6 +247,46 @@ export abstract class LineParser {
     const n = this.nFields;
     const at = n > maxFields ? this.fields[2 * maxFields] : this.lineEnd;
     this.fail(at, `expected ${expected}, found ${n}`);
+  }
+}
+
+/**
+ * Lines of `names.length` fields (named so in errors), each field a finite number where `numeric` says,
+ * else text, kept as columns of strings and of float64, with each row's line: trec_eval's small
+ * formats (prefs, zscores, group qrels).
+ */
+export abstract class TextRowsParser extends LineParser {
+  /** The text fields' columns and the numeric fields', each in field order. */
+  protected readonly texts: string[][] = [];
+  protected readonly numbers: Float64Column[] = [];
+  private readonly lineOf: number[] = [];
+  private readonly expected: string;
+
+  constructor(
+    file: string,
+    private readonly names: readonly string[],
+    private readonly numeric: readonly boolean[],
+  ) {
+    super(file, names.length + 1);
+    this.expected = `${names.length} fields (${names.join(" ")})`;
+    for (const n of numeric) (n ? this.numbers.push(new Float64Column()) : this.texts.push([]));
+  }
+
+  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+    const names = this.names;
+    if (n !== names.length) this.failFieldCount(this.expected, names.length);
+    for (let i = 0, t = 0, v = 0; i < names.length; i++) {
+      if (this.numeric[i]) this.numbers[v++].push(this.numberField(buf, i, names[i]));
+      else this.texts[t++].push(utf8Decoder.decode(buf.subarray(f[2 * i], f[2 * i + 1])));
+    }
+    this.lineOf.push(this.line);
+  }
+
+  /** Parses the rest of the input: the numeric columns, and each row's line, how many, and the file. */
+  protected finishRows(): { values: Float64Array[]; lines: Int32Array; length: number; file: string } {
+    this.finishLines();
+    const values = this.numbers.map((c) => c.finish());
+    return { values, lines: Int32Array.from(this.lineOf), length: this.lineOf.length, file: this.file };
   }
 }
 

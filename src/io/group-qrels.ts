@@ -20,8 +20,7 @@
  */
 import { atolBytes } from "../c/strings.js";
 import { Float64Column } from "./columns.js";
-import { LineParser } from "./_lines.js";
-import { parseFinite } from "./_number.js";
+import { TextRowsParser } from "./_lines.js";
 
 export interface GroupQrelsParserOptions {
   /** Name used in error messages. */
@@ -50,48 +49,23 @@ export interface GroupQrels {
   file: string;
 }
 
-const decoder = new TextDecoder("utf-8");
-
-export class GroupQrelsParser extends LineParser {
-  private readonly qid: string[] = [];
-  private readonly group: string[] = [];
-  private readonly docno: string[] = [];
-  private readonly value = new Float64Column();
+export class GroupQrelsParser extends TextRowsParser {
   private readonly long = new Float64Column();
-  private readonly lineOf: number[] = [];
-  private readonly groupName: string;
-  private readonly valueName: string;
 
   constructor(options: GroupQrelsParserOptions) {
-    super(options.file);
-    this.groupName = options.groupName ?? "group";
-    this.valueName = options.valueName ?? "rel";
+    const names = ["qid", options.groupName ?? "group", "docno", options.valueName ?? "rel"];
+    super(options.file, names, [false, false, false, true]);
   }
 
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    const f = this.fields;
-    while (p < end) {
-      const next = this.tokenize(buf, p, 5);
-      if (this.nFields !== 0) {
-        if (this.nFields !== 4) this.failFieldCount(`4 fields (qid ${this.groupName} docno ${this.valueName})`, 4);
-        const v = parseFinite(buf, f[6], f[7]);
-        if (v !== v) this.failNumber(buf, f[6], f[7], this.valueName);
-        this.qid.push(decoder.decode(buf.subarray(f[0], f[1])));
-        this.group.push(decoder.decode(buf.subarray(f[2], f[3])));
-        this.docno.push(decoder.decode(buf.subarray(f[4], f[5])));
-        this.value.push(v);
-        this.long.push(atolBytes(buf, f[6], f[7]));
-        this.lineOf.push(this.line);
-      }
-      this.line++;
-      p = next;
-    }
+  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+    super.row(buf, f, n);
+    this.long.push(atolBytes(buf, f[6], f[7]));
   }
 
   /** Parses the rest of the input and returns the entries. */
   finish(): GroupQrels {
-    this.finishLines();
-    const value = this.value.finish();
-    return { qid: this.qid, group: this.group, docno: this.docno, value, long: this.long.finish(), lines: Int32Array.from(this.lineOf), length: value.length, file: this.file };
+    const { values: [value], ...rest } = this.finishRows();
+    const [qid, group, docno] = this.texts;
+    return { qid, group, docno, value, long: this.long.finish(), ...rest };
   }
 }

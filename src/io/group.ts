@@ -24,22 +24,14 @@ export class GroupParser extends LineParser {
   private readonly size = new Int32Column();
 
   constructor(options: GroupParserOptions) {
-    super(options.file);
+    super(options.file, 2);
   }
 
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    const f = this.fields;
-    while (p < end) {
-      const next = this.tokenize(buf, p, 2);
-      if (this.nFields !== 0) {
-        if (this.nFields !== 1) this.failFieldCount("1 field (group size)", 1);
-        const v = parsePositiveInt(buf, f[0], f[1]);
-        if (v < 0) this.fail(f[0], `group size ${quote(buf, f[0], f[1])} is not a positive integer`);
-        this.size.push(v);
-      }
-      this.line++;
-      p = next;
-    }
+  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+    if (n !== 1) this.failFieldCount("1 field (group size)", 1);
+    const v = parsePositiveInt(buf, f[0], f[1]);
+    if (v < 0) this.fail(f[0], `group size ${quote(buf, f[0], f[1])} is not a positive integer`);
+    this.size.push(v);
   }
 
   /** Parses the rest of the input and returns the group sizes in file order. */

@@ -20,7 +20,13 @@
  * ```
  */
 import { RankevalError } from "../errors.js";
-import { hashBytes } from "./_fnv.js";
+
+/** FNV-1a, 32-bit, over buf[start, end), as a signed integer: the hash the table is keyed with. */
+function hashBytes(buf: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 16777619);
+  return h;
+}
 
 /**
  * A table entry is `tag | (id + 1)`, 0 for an empty slot: the low ID_BITS hold id + 1 and the top bits
@@ -80,10 +86,7 @@ export class Interner {
     return this.internHashed(buf, start, end, hashBytes(buf, start, end));
   }
 
-  /**
-   * Like `intern`, with `hash` already computed as `hashBytes(buf, start, end)` (see _fnv.ts): the
-   * parsers compute it while they scan for the end of the field, and read the bytes once.
-   */
+  /** Like `intern`, with `hash` already computed as `intern` does (FNV-1a, 32-bit, as a signed integer). */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
     const table = this.table;
     const mask = this.mask;
@@ -128,6 +131,23 @@ export class Interner {
     }
     this.sink = touched;
     for (let i = 0; i < n; i++) out[i] = this.internHashed(buf, starts[i], ends[i], hashes[i]);
+  }
+
+  /**
+   * The ids of n byte strings, string i being bytes[offsets[i], offsets[i + 1]), in order: internBatch
+   * a block at a time (the parsers' interned mode, from the per-row columns).
+   */
+  internAll(bytes: Uint8Array, offsets: Int32Array, n: number): Int32Array {
+    const out = new Int32Array(n);
+    const hashes = new Int32Array(256);
+    for (let i = 0; i < n; i += 256) {
+      const m = Math.min(256, n - i);
+      const starts = offsets.subarray(i, i + m);
+      const ends = offsets.subarray(i + 1, i + 1 + m);
+      for (let k = 0; k < m; k++) hashes[k] = hashBytes(bytes, starts[k], ends[k]);
+      this.internBatch(bytes, starts, ends, hashes, m, out.subarray(i, i + m));
+    }
+    return out;
   }
 
   /** True when id's bytes equal buf[start, end) (a cheap check for "same id as the previous row"). */

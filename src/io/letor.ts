@@ -23,15 +23,11 @@
  * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
  * ```
  */
-import { IdBatch } from "./_batch.js";
-import { LastId } from "./_last_id.js";
-import { hashBytes } from "./_fnv.js";
-import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
-import { KernelRows } from "./_kernel_rows.js";
+import { KernelLineParser } from "./_kernel_rows.js";
 import type { QuerySpans, RowLines } from "./rows.js";
-import { CR, HASH, LF, LineParser, quote, SPACE, TAB } from "./_lines.js";
-import { numberProblem, parseFinite, scanDecimal, scannedEnd } from "./_number.js";
+import { CR, HASH, LF, quote, SPACE, TAB } from "./_lines.js";
+import { numberProblem, parseFinite } from "./_number.js";
 
 export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
   /** Name used in error messages. */
@@ -41,18 +37,12 @@ export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
   /**
    * Interner for the document ids found in `# docid = X` comments, or "per-row": each row keeps its
    * id's bytes (no table of every id), the rows' query ids are kept as runs, and finish() returns
-   * LetorRows (the kernel's fast path reads the usual lines: assembly/parse.ts parseLetorRows).
+   * LetorRows.
    */
   docids: D;
-  /**
-   * The input's size, if known: once its first MiB is read, the document id interner makes room for
-   * as many ids as the whole input will have at that rate, instead of doubling its way there.
-   */
+  /** The input's size, if known: the columns are sized from it once a sample is read. */
   expectedBytes?: number;
 }
-
-/** Input read before the interner's room is estimated from it. */
-const SAMPLE_BYTES = 1 << 20;
 
 /** One entry per row, in file order. */
 export interface Letor {
@@ -98,15 +88,8 @@ const LOWER_Q = 113;
 const COLON = 58;
 const EQUALS = 61;
 
-export class LetorParser<D extends Interner | "per-row" = Interner> extends LineParser {
-  private readonly qid = new Int32Column();
-  private readonly rel = new Float64Column();
-  private readonly docid = new Int32Column();
-  private readonly pending: IdBatch | null;
-  /** Per-row mode: the columns, in a kernel's memory. */
-  private readonly rows: KernelRows | null;
-  private readonly qidNames: Interner;
-  private readonly lastQid: LastId;
+export class LetorParser<D extends Interner | "per-row" = Interner> extends KernelLineParser {
+  private readonly docids: Interner | null;
   private qidMode = UNKNOWN;
   private qidModeLine = 0;
   private docMode = UNKNOWN;
@@ -115,32 +98,14 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
   private docStart = -1;
   private docEnd = -1;
 
-  private readonly docids: Interner | null;
-  private readonly expectedBytes: number;
-  /** Bytes of lines parsed, until the interner's room is made (then -1). */
-  private sampled = 0;
-
   constructor(options: LetorParserOptions<D>) {
-    super(options.file);
-    this.qidNames = options.qids;
-    this.lastQid = new LastId(options.qids);
-    const d = options.docids as Interner | "per-row";
-    this.docids = d === "per-row" ? null : d;
-    this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
-    this.rows = d === "per-row" ? new KernelRows(options.expectedBytes) : null;
-    this.expectedBytes = options.expectedBytes ?? 0;
-    if (!(this.expectedBytes > 0) || this.rows) this.sampled = -1;
-  }
-
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    if (this.rows !== null) return this.kernelLines(this.rows, buf, p, end);
-    if (this.sampled >= SAMPLE_BYTES) this.makeRoom();
-    else if (this.sampled >= 0) this.sampled += end - p;
-    while (p < end) p = this.oneLine(buf, p);
+    // The kernel's fast path reads the usual lines (assembly/parse.ts parseLetorRows), slowLine the others.
+    super(options.file, 0, "letor", options.qids, options.expectedBytes);
+    this.docids = options.docids === "per-row" ? null : (options.docids as Interner);
   }
 
   /** Parses the line at buf[p] (blank, comment or row); returns the index after its '\n'. */
-  private oneLine(buf: Uint8Array, p: number): number {
+  protected override slowLine(buf: Uint8Array, p: number): number {
     this.lineStart = p;
     let c = buf[p];
     while (c === SPACE || c === TAB) c = buf[++p];
@@ -151,39 +116,9 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
     return p + 1;
   }
 
-  /** Per-row mode: the kernel's fast path, oneLine for the lines it leaves (the first row among them). */
-  private kernelLines(rows: KernelRows, buf: Uint8Array, p: number, end: number): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const parser = this;
-    rows.parseLines("letor", {
-      get line() {
-        return parser.line;
-      },
-      set line(v: number) {
-        parser.line = v;
-      },
-      lastQid: this.lastQid,
-      slowLine: (bytes, at) => this.oneLine(bytes, at),
-      letorModes: () => (this.qidMode === UNKNOWN || this.docMode === UNKNOWN ? null : { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT }),
-    }, buf, p, end);
-  }
-
-  /**
-   * After a sample of the input (its lines parsed, their ids interned): room in the interner for the
-   * ids (and their bytes) the whole input will have at the sample's rate, with 5% spare. An estimate
-   * only: past it, the interner doubles as before.
-   */
-  private makeRoom(): void {
-    const docids = this.docids!;
-    const scale = (1.05 * this.expectedBytes) / this.sampled;
-    const { bytes: pool } = docids.pool();
-    docids.reserve(Math.ceil(docids.size * scale), Math.ceil(pool.length * scale));
-    this.sampled = -1;
-  }
-
-  protected linesDone(buf: Uint8Array): void {
-    this.pending?.flush(buf);
-    this.lastQid.release();
+  protected override letorModes(): { qid: boolean; docid: boolean } | null {
+    if (this.qidMode === UNKNOWN || this.docMode === UNKNOWN) return null;
+    return { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
   }
 
   /** Parses the row whose label starts at buf[p]; returns the index of its '\n'. */
@@ -193,11 +128,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
     let c = buf[p];
     while (c > SPACE && c !== HASH) c = buf[++p];
     if (p === labelStart) this.badByte(buf, p);
-    let label = scanDecimal(buf, labelStart);
-    if (scannedEnd() !== p || label !== label) {
-      label = parseFinite(buf, labelStart, p);
-      if (label !== label) this.failNumber(buf, labelStart, p, "label");
-    }
+    const label = parseFinite(buf, labelStart, p);
+    if (label !== label) this.failNumber(buf, labelStart, p, "label");
     while (c === SPACE || c === TAB) c = buf[++p];
     let qid = 0;
 
@@ -214,7 +146,6 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
       if (p === qidStart) this.fail(fieldStart, `empty query id in "qid:"`);
       this.setMode(true);
       qid = this.lastQid.get(buf, qidStart, p);
-      if (this.rows === null) this.qid.push(qid);
     } else {
       if (this.qidMode === PRESENT) {
         this.fail(p, `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`);
@@ -244,10 +175,9 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
         this.docMode = PRESENT;
         this.docModeLine = this.line;
       }
-      if (this.rows !== null) this.rows.add(qid, buf, this.docStart, this.docEnd, label, this.line);
-      else this.pending!.add(buf, this.docStart, this.docEnd, hashBytes(buf, this.docStart, this.docEnd));
+      this.rows.add(qid, buf, this.docStart, this.docEnd, label, this.line);
     } else {
-      if (this.rows !== null) this.rows.add(qid, buf, p, p, label, this.line);
+      this.rows.add(qid, buf, p, p, label, this.line);
       if (this.docMode === PRESENT) {
         this.fail(commentStart, `expected "# docid = <id>" at the end of the line, as on line ${this.docModeLine} (all lines or none must have one)`);
       }
@@ -256,7 +186,6 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
         this.docModeLine = this.line;
       }
     }
-    if (this.rows === null) this.rel.push(label);
     return p;
   }
 
@@ -279,12 +208,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
     }
     const index = start;
     const valueStart = ++p;
-    // The fast path reads plain decimals; anything else is checked on the value's bytes.
-    const v = scanDecimal(buf, valueStart);
-    let end = scannedEnd();
-    c = buf[end];
-    if (v === v && (c <= SPACE || c === HASH)) return end;
-    end = valueStart;
+    let end = valueStart;
     while (buf[end] > SPACE && buf[end] !== HASH) end++;
     if (parseFinite(buf, valueStart, end) === parseFinite(buf, valueStart, end)) return end;
     // Syntax right but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
@@ -352,29 +276,29 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Line
   finish(): LetorOf<D> {
     this.finishLines();
     const rows = this.rows;
-    if (rows !== null) {
-      const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
-      // Room for letorRowsBatch's check of document ids twice in a query, in the kernel's memory:
-      // made now, as nothing may grow it once finish() hands out views of it.
-      rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
-      const { value, docids, lines } = rows.finish();
-      const out: LetorRows = {
-        spans,
-        rel: value,
-        docids: this.docMode === PRESENT ? { bytes: docids.bytes, offsets: docids.offsets } : null,
-        lines,
-        length: value.length,
-        qidNames: this.qidNames,
-        firstRepeated: (s) => rows.firstRepeated(s),
-      };
+    const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
+    if (this.docids) {
+      const { value, docid } = this.interned(this.docMode === PRESENT ? this.docids : null);
+      let qid: Int32Array | null = null;
+      if (spans) {
+        qid = new Int32Array(value.length);
+        for (let k = 0; k < spans.ids.length; k++) qid.fill(spans.ids[k], spans.starts[k], spans.starts[k + 1]);
+      }
+      const out: Letor = { qid, rel: value, docid, length: value.length };
       return out as LetorOf<D>;
     }
-    const length = this.rel.length;
-    const out: Letor = {
-      qid: this.qidMode === PRESENT ? this.qid.finish() : null,
-      rel: this.rel.finish(),
-      docid: this.docMode === PRESENT ? this.docid.finish() : null,
-      length,
+    // Room for letorRowsBatch's check of document ids twice in a query, in the kernel's memory:
+    // made now, as nothing may grow it once finish() hands out views of it.
+    rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
+    const { value, docids, lines } = rows.finish();
+    const out: LetorRows = {
+      spans,
+      rel: value,
+      docids: this.docMode === PRESENT ? { bytes: docids.bytes, offsets: docids.offsets } : null,
+      lines,
+      length: value.length,
+      qidNames: this.qidNames,
+      firstRepeated: (s) => rows.firstRepeated(s),
     };
     return out as LetorOf<D>;
   }

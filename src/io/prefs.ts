@@ -14,9 +14,7 @@
  * p.finish(); // { qid: ["301", "301"], jg: ["u1", "u1"], jsg: ["s1", "s1"], docno: ["d1", "d2"], rel: Float64Array [3, 2], ... }
  * ```
  */
-import { Float64Column } from "./columns.js";
-import { LineParser } from "./_lines.js";
-import { parseFinite } from "./_number.js";
+import { TextRowsParser } from "./_lines.js";
 
 export interface PrefsParserOptions {
   /** Name used in error messages. */
@@ -37,44 +35,15 @@ export interface Prefs {
   file: string;
 }
 
-const decoder = new TextDecoder("utf-8");
-
-export class PrefsParser extends LineParser {
-  private readonly qid: string[] = [];
-  private readonly jg: string[] = [];
-  private readonly jsg: string[] = [];
-  private readonly docno: string[] = [];
-  private readonly rel = new Float64Column();
-  private readonly lineOf: number[] = [];
-
+export class PrefsParser extends TextRowsParser {
   constructor(options: PrefsParserOptions) {
-    super(options.file);
-  }
-
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    const f = this.fields;
-    while (p < end) {
-      const next = this.tokenize(buf, p, 6);
-      if (this.nFields !== 0) {
-        if (this.nFields !== 5) this.failFieldCount("5 fields (qid jg jsg docno rel_level)", 5);
-        const v = parseFinite(buf, f[8], f[9]);
-        if (v !== v) this.failNumber(buf, f[8], f[9], "rel_level");
-        this.qid.push(decoder.decode(buf.subarray(f[0], f[1])));
-        this.jg.push(decoder.decode(buf.subarray(f[2], f[3])));
-        this.jsg.push(decoder.decode(buf.subarray(f[4], f[5])));
-        this.docno.push(decoder.decode(buf.subarray(f[6], f[7])));
-        this.rel.push(v);
-        this.lineOf.push(this.line);
-      }
-      this.line++;
-      p = next;
-    }
+    super(options.file, ["qid", "jg", "jsg", "docno", "rel_level"], [false, false, false, false, true]);
   }
 
   /** Parses the rest of the input and returns the entries. */
   finish(): Prefs {
-    this.finishLines();
-    const rel = this.rel.finish();
-    return { qid: this.qid, jg: this.jg, jsg: this.jsg, docno: this.docno, rel, lines: Int32Array.from(this.lineOf), length: rel.length, file: this.file };
+    const { values: [rel], ...rest } = this.finishRows();
+    const [qid, jg, jsg, docno] = this.texts;
+    return { qid, jg, jsg, docno, rel, ...rest };
   }
 }

@@ -6,7 +6,8 @@
  * non-blank byte is '#' skipped, and the run tag is the one on the last line. Unlike trec_eval's atof,
  * a score must be a finite decimal number: "0.1x", "nan" and "inf" are errors naming the line, since
  * NaN scores make the ranking undefined. CRLF, a UTF-8 BOM and a missing final newline are accepted.
- * Browser compatible.
+ * Browser compatible. Both modes parse through the kernel (_kernel_rows.ts); the interned one interns
+ * document ids at finish().
  *
  * @example
  * ```ts
@@ -21,16 +22,10 @@
  * r.finish(); // { qid, docids: { bytes, offsets, hashes }, score, runTag, lines, length: 1, file, qidNames: qids }
  * ```
  */
-import { Float64Column, Int32Column } from "./columns.js";
 import type { Interner } from "./interner.js";
-import { IdBatch } from "./_batch.js";
-import { LastId } from "./_last_id.js";
 import type { DocidMode } from "./qrels.js";
-import { KernelRows } from "./_kernel_rows.js";
+import { KernelLineParser } from "./_kernel_rows.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
-import { FNV_OFFSET, FNV_PRIME, hashBytes } from "./_fnv.js";
-import { CR, HASH, LF, LineParser, SPACE, TAB } from "./_lines.js";
-import { parseFinite, scanDecimal, scannedEnd } from "./_number.js";
 
 export interface RunParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
@@ -85,196 +80,37 @@ const utf8Decoder = new TextDecoder("utf-8");
 /** Rows a per-row run has at most for finish() to hand copies and keep its kernel's instance for the next parser. */
 const SMALL_ROWS = 1 << 16;
 
-export class RunParser<D extends DocidMode = Interner> extends LineParser {
-  private readonly qid = new Int32Column();
-  private readonly docid = new Int32Column();
-  private readonly score = new Float64Column();
-  private readonly pending: IdBatch | null;
-  private readonly rows: KernelRows | null;
-  private readonly lastQid: LastId;
-  private readonly qidNames: Interner;
+export class RunParser<D extends DocidMode = Interner> extends KernelLineParser {
   private readonly docidNames: Interner | null;
-  private tagStart = -1;
-  private tagEnd = -1;
+  /** The last row's run tag, bytes[tagStart, tagEnd) (the kernel's copy of the lines), copied by linesDone. */
+  private tagBytes: Uint8Array | null = null;
+  private tagStart = 0;
+  private tagEnd = 0;
   private runTag: Uint8Array = new Uint8Array(0);
-  /** The bytes tagStart and tagEnd are in, where not the buffer parseLines was given (the kernel's copy). */
-  private tagBuf: Uint8Array | null = null;
 
   constructor(options: RunParserOptions<D>) {
-    super(options.file);
-    this.qidNames = options.qids;
-    this.lastQid = new LastId(options.qids);
-    const d = options.docids as DocidMode;
-    this.docidNames = d === "per-row" ? null : d;
-    this.pending = d === "per-row" ? null : new IdBatch(d, this.docid);
-    this.rows = d === "per-row" ? new KernelRows(options.expectedBytes) : null;
+    super(options.file, 6, "run", options.qids, options.expectedBytes);
+    this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
   }
 
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    const rows = this.rows;
-    if (rows !== null) {
-      this.parseRows(rows, buf, p, end);
-      return;
-    }
-    // The previous fast-path row's qid in buf, compared in place with the next line's first bytes.
-    let prevQid = -1;
-    let prevStart = 0;
-    let prevLen = 0;
-    while (p < end) {
-      // Fast path for the usual line: six fields separated by single blanks or runs of them, a plain
-      // decimal score, '\n' or "\r\n" right after the tag. Anything else (comments, blank lines, extra
-      // fields, exponents, errors) goes to slowLine, which handles every case.
-      const lineStart = p;
-      let c = buf[p];
-      fast: {
-        if (c <= SPACE || c === HASH) break fast;
-        const qidStart = p;
-        // Most lines repeat the previous line's qid: compare instead of scanning, then interning.
-        // (The comparison stops at the '\n' ending buf at the latest: a qid byte is never one.)
-        let qid = -1;
-        if (prevQid >= 0) {
-          let i = 0;
-          while (i < prevLen && buf[p + i] === buf[prevStart + i]) i++;
-          const after = buf[p + i];
-          if (i === prevLen && (after === SPACE || after === TAB)) {
-            qid = prevQid;
-            p += i;
-            c = after;
-          }
-        }
-        if (qid < 0) {
-          do c = buf[++p];
-          while (c > SPACE);
-          if (c !== SPACE && c !== TAB) break fast;
-          qid = this.lastQid.get(buf, qidStart, p);
-          prevQid = qid;
-          prevStart = qidStart;
-          prevLen = p - qidStart;
-        }
-        do c = buf[++p];
-        while (c === SPACE || c === TAB);
-        if (c <= SPACE) break fast;
-        do c = buf[++p]; // iter
-        while (c > SPACE);
-        if (c !== SPACE && c !== TAB) break fast;
-        do c = buf[++p];
-        while (c === SPACE || c === TAB);
-        if (c <= SPACE) break fast;
-        const docStart = p;
-        let hash = FNV_OFFSET;
-        do {
-          hash = Math.imul(hash ^ c, FNV_PRIME);
-          c = buf[++p];
-        } while (c > SPACE);
-        const docEnd = p;
-        if (c !== SPACE && c !== TAB) break fast;
-        do c = buf[++p];
-        while (c === SPACE || c === TAB);
-        if (c <= SPACE) break fast;
-        do c = buf[++p]; // rank
-        while (c > SPACE);
-        if (c !== SPACE && c !== TAB) break fast;
-        do c = buf[++p];
-        while (c === SPACE || c === TAB);
-        const score = scanDecimal(buf, p);
-        p = scannedEnd();
-        c = buf[p];
-        if (score !== score || (c !== SPACE && c !== TAB)) break fast;
-        do c = buf[++p];
-        while (c === SPACE || c === TAB);
-        if (c <= SPACE) break fast;
-        const tagStart = p;
-        do c = buf[++p];
-        while (c > SPACE);
-        const tagEnd = p;
-        if (c !== LF) {
-          if (c !== CR || buf[p + 1] !== LF) break fast;
-          p++;
-        }
-        this.qid.push(qid);
-        this.pending!.add(buf, docStart, docEnd, hash);
-        this.score.push(score);
-        this.tagStart = tagStart;
-        this.tagEnd = tagEnd;
-        this.line++;
-        p++;
-        continue;
-      }
-      p = this.slowLine(buf, lineStart);
-    }
+  /** A line the kernel left (more than six fields, exponents, comments, errors). */
+  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+    if (n < 6) this.failFieldCount("at least 6 fields (qid iter docno rank sim run_id)", 6);
+    this.addRow(buf, f, this.numberField(buf, 4, "score"));
+    this.tag(buf, f[10], f[11]);
   }
 
-  /**
-   * parseLines in per-row mode: the kernel's fast path (assembly/parse.ts, through KernelRows), this
-   * parser's slowLine for the lines it leaves.
-   */
-  private parseRows(rows: KernelRows, buf: Uint8Array, p: number, end: number): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const parser = this;
-    rows.parseLines("run", {
-      get line() {
-        return parser.line;
-      },
-      set line(v: number) {
-        parser.line = v;
-      },
-      lastQid: this.lastQid,
-      slowLine: (bytes, at) => {
-        this.tagBuf = bytes;
-        return this.slowLine(bytes, at);
-      },
-      tag: (bytes, start, end) => {
-        this.tagBuf = bytes;
-        this.tagStart = start;
-        this.tagEnd = end;
-      },
-    }, buf, p, end);
+  protected override tag(bytes: Uint8Array, start: number, end: number): void {
+    this.tagBytes = bytes;
+    this.tagStart = start;
+    this.tagEnd = end;
   }
 
-  protected linesDone(buf: Uint8Array): void {
-    if (this.pending !== null) this.pending.flush(buf);
-    this.lastQid.release();
-    // Copy the tag now: the caller may reuse buf after push() returns.
-    if (this.tagStart >= 0) this.runTag = (this.tagBuf ?? buf).slice(this.tagStart, this.tagEnd);
-    this.tagStart = -1;
-    this.tagBuf = null;
-  }
-
-  /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
-  private slowLine(buf: Uint8Array, p: number): number {
-    const next = this.tokenize(buf, p, 6);
-    if (this.nFields !== 0) {
-      const f = this.fields;
-      if (this.nFields < 6) this.failFieldCount("at least 6 fields (qid iter docno rank sim run_id)", 6);
-      const score = parseFinite(buf, f[8], f[9]);
-      if (score !== score) this.failNumber(buf, f[8], f[9], "score");
-      const hash = hashBytes(buf, f[4], f[5]);
-      this.addRow(buf, f[0], f[1], f[4], f[5], hash, score, f[10], f[11]);
-    }
-    this.line++;
-    return next;
-  }
-
-  private addRow(
-    buf: Uint8Array,
-    qidStart: number,
-    qidEnd: number,
-    docStart: number,
-    docEnd: number,
-    docHash: number,
-    score: number,
-    tagStart: number,
-    tagEnd: number,
-  ): void {
-    const qid = this.lastQid.get(buf, qidStart, qidEnd);
-    if (this.rows !== null) this.rows.add(qid, buf, docStart, docEnd, score, this.line);
-    else {
-      this.qid.push(qid);
-      this.pending!.add(buf, docStart, docEnd, docHash);
-      this.score.push(score);
-    }
-    this.tagStart = tagStart;
-    this.tagEnd = tagEnd;
+  protected override linesDone(buf: Uint8Array): void {
+    super.linesDone(buf);
+    // Copy the tag now: the bytes are written over by the next lines.
+    if (this.tagBytes) this.runTag = this.tagBytes.slice(this.tagStart, this.tagEnd);
+    this.tagBytes = null;
   }
 
   /**
@@ -288,7 +124,7 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
    */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
-    if (rows === null) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
+    if (this.docidNames) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
     if (rows.count < minRows || rows.count === 0) return null;
     const qid = rows.qid;
     let k = rows.count - 1;
@@ -303,22 +139,19 @@ export class RunParser<D extends DocidMode = Interner> extends LineParser {
   /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */
   finish(): RunOf<D> {
     this.finishLines();
-    const length = this.qid.length;
     const runTag = utf8Decoder.decode(this.runTag);
-    if (this.rows !== null) {
-      const spans = this.rows.spans(this.rows.count);
-      // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
-      const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
-      const rows: RunRows = {
-        qid, docids, score: value, runTag, lines, length: qid.length, file: this.file,
-        qidNames: this.qidNames, spans,
-      };
-      return rows as RunOf<D>;
+    if (this.docidNames) {
+      const { qid, value, docid } = this.interned(this.docidNames);
+      const { qidNames, docidNames } = this;
+      const run: Run = { qid, docid, score: value, runTag, length: qid.length, qidNames, docidNames };
+      return run as RunOf<D>;
     }
-    const run: Run = {
-      qid: this.qid.finish(), docid: this.docid.finish(), score: this.score.finish(), runTag, length,
-      qidNames: this.qidNames, docidNames: this.docidNames!,
+    const spans = this.rows.spans(this.rows.count);
+    // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
+    const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
+    const rows: RunRows = {
+      qid, docids, score: value, runTag, lines, length: qid.length, file: this.file, qidNames: this.qidNames, spans,
     };
-    return run as RunOf<D>;
+    return rows as RunOf<D>;
   }
 }

@@ -12,11 +12,8 @@
  * p.finish(); // Float64Array [0.5, -1.25]
  * ```
  */
-import { KernelRows } from "./_kernel_rows.js";
-import { LastId } from "./_last_id.js";
+import { KernelLineParser } from "./_kernel_rows.js";
 import { Interner } from "./interner.js";
-import { LineParser } from "./_lines.js";
-import { parseFinite } from "./_number.js";
 
 export interface ScoresParserOptions {
   /** Name used in error messages. */
@@ -25,46 +22,16 @@ export interface ScoresParserOptions {
   expectedBytes?: number;
 }
 
-export class ScoresParser extends LineParser {
-  /** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
-  private readonly rows: KernelRows;
-  private readonly none = new LastId(new Interner());
-
+/** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
+export class ScoresParser extends KernelLineParser {
   constructor(options: ScoresParserOptions) {
-    super(options.file);
-    this.rows = new KernelRows(options.expectedBytes);
+    super(options.file, 4, "scores", new Interner(), options.expectedBytes);
   }
 
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const parser = this;
-    this.rows.parseLines("scores", {
-      get line() {
-        return parser.line;
-      },
-      set line(v: number) {
-        parser.line = v;
-      },
-      lastQid: this.none,
-      slowLine: (bytes, at) => this.slowLine(bytes, at),
-    }, buf, p, end);
-  }
-
-  /** Parses any line, with the exact error for a bad one; returns the index after its '\n'. */
-  private slowLine(buf: Uint8Array, p: number): number {
-    const next = this.tokenize(buf, p, 4);
-    const n = this.nFields;
-    if (n !== 0) {
-      if (n !== 1 && n !== 3) this.failFieldCount("1 field (score) or 3 (qid docIndex score)", 3);
-      const f = this.fields;
-      const s = f[2 * n - 2];
-      const e = f[2 * n - 1];
-      const v = parseFinite(buf, s, e);
-      if (v !== v) this.failNumber(buf, s, e, "score");
-      this.rows.add(0, buf, s, s, v, this.line);
-    }
-    this.line++;
-    return next;
+  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+    if (n !== 1 && n !== 3) this.failFieldCount("1 field (score) or 3 (qid docIndex score)", 3);
+    const s = f[2 * n - 2];
+    this.rows.add(0, buf, s, s, this.numberField(buf, n - 1, "score"), this.line);
   }
 
   /** Parses the rest of the input and returns the scores in file order (a view of the parser's memory). */

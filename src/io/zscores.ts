@@ -13,9 +13,7 @@
  * p.finish(); // { qid: ["301"], measure: ["map"], mean: Float64Array [0.25], stddev: Float64Array [0.1], length: 1, ... }
  * ```
  */
-import { Float64Column } from "./columns.js";
-import { LineParser } from "./_lines.js";
-import { parseFinite } from "./_number.js";
+import { TextRowsParser } from "./_lines.js";
 
 export interface ZscoresParserOptions {
   /** Name used in error messages. */
@@ -35,44 +33,15 @@ export interface Zscores {
   file: string;
 }
 
-const decoder = new TextDecoder("utf-8");
-
-export class ZscoresParser extends LineParser {
-  private readonly qid: string[] = [];
-  private readonly measure: string[] = [];
-  private readonly mean = new Float64Column();
-  private readonly stddev = new Float64Column();
-  private readonly lineOf: number[] = [];
-
+export class ZscoresParser extends TextRowsParser {
   constructor(options: ZscoresParserOptions) {
-    super(options.file);
-  }
-
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
-    const f = this.fields;
-    while (p < end) {
-      const next = this.tokenize(buf, p, 5);
-      if (this.nFields !== 0) {
-        if (this.nFields !== 4) this.failFieldCount("4 fields (qid measure mean stddev)", 4);
-        const mean = parseFinite(buf, f[4], f[5]);
-        if (mean !== mean) this.failNumber(buf, f[4], f[5], "mean");
-        const sd = parseFinite(buf, f[6], f[7]);
-        if (sd !== sd) this.failNumber(buf, f[6], f[7], "stddev");
-        this.qid.push(decoder.decode(buf.subarray(f[0], f[1])));
-        this.measure.push(decoder.decode(buf.subarray(f[2], f[3])));
-        this.mean.push(mean);
-        this.stddev.push(sd);
-        this.lineOf.push(this.line);
-      }
-      this.line++;
-      p = next;
-    }
+    super(options.file, ["qid", "measure", "mean", "stddev"], [false, false, true, true]);
   }
 
   /** Parses the rest of the input and returns the entries. */
   finish(): Zscores {
-    this.finishLines();
-    const mean = this.mean.finish();
-    return { qid: this.qid, measure: this.measure, mean, stddev: this.stddev.finish(), lines: Int32Array.from(this.lineOf), length: mean.length, file: this.file };
+    const { values: [mean, stddev], ...rest } = this.finishRows();
+    const [qid, measure] = this.texts;
+    return { qid, measure, mean, stddev, ...rest };
   }
 }

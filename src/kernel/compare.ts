@@ -1,75 +1,26 @@
 // The host side of the resampling kernel (assembly/compare.ts): lays columns out in the kernel's
 // linear memory, calls it, reads the sums back. Each function computes iterations first ..
-// first + iterations - 1: a caller may split the iterations (between threads) and concatenate. Loaded as the evaluation kernel is (src/kernel/
-// kernel.ts): the same bytes embedded at build time, a plain WebAssembly.Instance over a memory
-// this module owns, numbers only across the boundary.
+// first + iterations - 1: a caller may split the iterations (between threads) and concatenate.
 import { RankevalError } from "../errors.js";
-import { kernelModule } from "./module.js";
+import { constant, KernelMemory } from "./module.js";
 
-interface CompareExports {
-  heapBase(): number;
-  randomizationSums(rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, words: number, table: number, out: number): void;
-  bootstrapSums(rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, bounds: number, batches: number, digits: number, out: number): void;
-  tukeyRanges(
-    rows: number, runs: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, acc: number, perm: number,
-    bounds: number, batches: number, prefix: number, tables: number, out: number,
-  ): void;
-  tukeyTableBytes(runs: number): number;
-  permBytes(runs: number): number;
-  TILE_BLOCKS: WebAssembly.Global;
-  TUKEY_CHUNK: WebAssembly.Global;
-}
-
-const PAGE = 65536;
-const MAX_MEMORY = 4 * 1024 ** 3;
 /** A memory that grew past this is dropped after the call, so that it can be freed. */
 const RETAIN_BYTES = 256 * 1024 ** 2;
 
-let retained: Arena | undefined;
+let retained: KernelMemory | undefined;
 
-class Arena {
-  readonly memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
-  readonly exports: CompareExports;
-  private top: number;
-
-  constructor() {
-    // The evaluation kernel's module, compiled once (module.ts).
-    const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
-    this.exports = instance.exports as unknown as CompareExports;
-    this.top = this.exports.heapBase();
-  }
-
-  /** Reserves `bytes`, 16-aligned, growing memory. Views made before may detach. */
-  alloc(bytes: number): number {
-    const ptr = (this.top + 15) & ~15;
-    const end = ptr + bytes;
-    if (end > MAX_MEMORY) {
-      throw new RankevalError("too-large", `this comparison needs more than the 4 GiB a WebAssembly memory can address (${Math.ceil(end / 1024 ** 2)} MiB); use fewer iterations or fewer queries`);
-    }
-    const have = this.memory.buffer.byteLength;
-    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
-    this.top = end;
-    return ptr;
-  }
-
-  f64(ptr: number, length: number): Float64Array {
-    return new Float64Array(this.memory.buffer, ptr, length);
-  }
-
-  /** Frees everything laid out: the next alloc starts at the heap base again. */
-  reset(): void {
-    this.top = this.exports.heapBase();
-  }
-}
-
-/** Runs `work` on an arena laid out from its heap base, keeping the arena for the next call if small. */
-function withArena<T>(work: (arena: Arena) => T): T {
-  const arena = retained ?? new Arena();
+/** Runs `work` on a kernel laid out from its heap base (16-aligned: v128 columns), kept for the next call if small. */
+function withArena<T>(work: (arena: KernelMemory) => T): T {
+  const arena = retained ?? new KernelMemory(undefined, 16, (mib) => new RankevalError(
+    "too-large",
+    `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+      "use fewer iterations or fewer queries",
+  ));
   retained = undefined;
+  arena.reset(arena.exports.heapBase());
   try {
     return work(arena);
   } finally {
-    arena.reset();
     if (arena.memory.buffer.byteLength <= RETAIN_BYTES) retained = arena;
   }
 }
@@ -83,7 +34,9 @@ function seedBits(seed: number): bigint {
  * Lays `columns` (each `rows` long) out row-major, two columns a v128, `vectorMultiple` v128 a row
  * at least, rows padded with zeros to `rowMultiple`. Returns the address and the vectors a row.
  */
-function layColumns(arena: Arena, columns: readonly ArrayLike<number>[], rows: number, rowMultiple: number, vectorMultiple: number) {
+function layColumns(
+  arena: KernelMemory, columns: readonly ArrayLike<number>[], rows: number, rowMultiple: number, vectorMultiple: number,
+) {
   const vectors = Math.max(vectorMultiple, Math.ceil(Math.ceil(columns.length / 2) / vectorMultiple) * vectorMultiple);
   const paddedRows = Math.ceil(rows / rowMultiple) * rowMultiple;
   const width = vectors * 2;
@@ -97,9 +50,9 @@ function layColumns(arena: Arena, columns: readonly ArrayLike<number>[], rows: n
 }
 
 /** Reads column c of `iterations` rows of `width` doubles at `out`. */
-function readColumns(arena: Arena, out: number, iterations: number, width: number, count: number): Float64Array[] {
+function readColumns(arena: KernelMemory, out: number, iterations: number, width: number, n: number): Float64Array[] {
   const view = arena.f64(out, iterations * width);
-  return Array.from({ length: count }, (_, c) => {
+  return Array.from({ length: n }, (_, c) => {
     const column = new Float64Array(iterations);
     for (let b = 0; b < iterations; b++) column[b] = view[b * width + c];
     return column;
@@ -114,7 +67,7 @@ function readColumns(arena: Arena, out: number, iterations: number, width: numbe
 export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 64, 4);
-    const tileBlocks = arena.exports.TILE_BLOCKS.value as number;
+    const tileBlocks = constant(arena.instance, "TILE_BLOCKS");
     const words = arena.alloc(iterations * Math.ceil(rows / 64) * 8);
     const table = arena.alloc(tileBlocks * 256 * 64);
     const out = arena.alloc(iterations * vectors * 16);
@@ -161,7 +114,7 @@ export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[]
       }
     }
     const acc = arena.alloc(runs * vectors * 16);
-    const perm = arena.alloc((arena.exports.TUKEY_CHUNK.value as number) * arena.exports.permBytes(runs));
+    const perm = arena.alloc(constant(arena.instance, "TUKEY_CHUNK") * arena.exports.permBytes(runs));
     const bounds = arena.alloc(Math.max(runs, 3) * 4);
     const batches = arena.alloc(Math.max(runs, 3) * 16);
     const prefix = arena.alloc(Math.max(runs, 3) * 8);

@@ -4,34 +4,10 @@ import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
-import { kernelModule } from "./module.js";
-
-/** The kernel's exports (assembly/index.ts is the ABI). */
-export interface KernelExports {
-  heapBase(): number;
-  scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
-  configure(
-    gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number, noRelevant: number,
-    beyondList: number, ties: number, depth: number, judgedOnly: number, discount: number, docids: number, poolBytes: number,
-    poolOffsets: number, scratch: number, maxN: number, maxJ: number,
-  ): void;
-  allFinite(values: number, count: number): number;
-  evaluate(
-    numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
-    numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
-  ): void;
-  diversityScratchBytes(maxN: number, maxD: number, maxS: number): number;
-  configureDiversity(
-    subtopics: number, rowOffsets: number, rowSub: number, rowGrade: number, docOffsets: number, docPairs: number, docSub: number, docGrade: number,
-    scratch: number, maxN: number, maxD: number, maxS: number,
-  ): void;
-}
+import { constant, KernelMemory, type KernelInstance } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
-const PAGE = 65536;
-/** wasm32 addresses 4 GiB. */
-const MAX_MEMORY = 4 * 1024 ** 3;
 /**
  * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
  * whatever the batch size; a block is one or more whole queries. A block this small is still in
@@ -49,59 +25,26 @@ let retained: Kernel | undefined;
  * An instance of the kernel's module and its memory: its own (runKernel's), or one whose memory
  * already holds a batch (a join's: src/pipeline/join-kernel.ts), which is evaluated where it is.
  */
-export class Kernel {
-  readonly memory: WebAssembly.Memory;
-  readonly exports: KernelExports;
+export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
   /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
   discountHeld: Float64Array | null = null;
-  private top = 0;
   /** A byte view of the memory, made again when it grows (its buffer is then another). */
   private bytes: Uint8Array;
 
   /** `given`: an instance of the module and the memory it imports, else new ones. */
-  constructor(given?: { memory: WebAssembly.Memory; instance: WebAssembly.Instance }) {
-    this.memory = given?.memory ?? new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
-    const instance = given?.instance ?? new WebAssembly.Instance(kernelModule(), { env: { memory: this.memory } });
+  constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
+    super(given, 8, (mib) => new RankevalError(
+      "too-large",
+      `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+        "split it into smaller batches of queries",
+    ));
     this.bytes = new Uint8Array(this.memory.buffer);
-    this.exports = instance.exports as unknown as KernelExports;
-    for (const [name, value] of Object.entries(instance.exports)) {
+    for (const [name, value] of Object.entries(this.instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
     }
-    const slots = (instance.exports.PARAM_SLOTS as WebAssembly.Global | undefined)?.value;
+    const slots = constant(this.instance, "PARAM_SLOTS");
     if (slots !== PARAM_SLOTS) throw new Error(`kernel has ${slots} parameter slots per measure, the host ${PARAM_SLOTS}`);
-  }
-
-  /** Starts laying out a new region at `from` (the heap base, or a mark). */
-  reset(from: number): void {
-    this.top = from;
-  }
-
-  get mark(): number {
-    return this.top;
-  }
-
-  /** Reserves `bytes` (8-aligned) and grows memory to hold them. Views made before may detach. */
-  alloc(bytes: number): number {
-    const ptr = (this.top + 7) & ~7;
-    const end = ptr + bytes;
-    if (end > MAX_MEMORY) {
-      throw new RankevalError("too-large", `this batch needs more than the 4 GiB a WebAssembly memory can address (${Math.ceil(end / 1024 ** 2)} MiB); split it into smaller batches of queries`);
-    }
-    const have = this.memory.buffer.byteLength;
-    if (end > have) this.memory.grow(Math.ceil((end - have) / PAGE));
-    this.top = end;
-    return ptr;
-  }
-
-  f64(ptr: number, length: number): Float64Array {
-    return new Float64Array(this.memory.buffer, ptr, length);
-  }
-  i32(ptr: number, length: number): Int32Array {
-    return new Int32Array(this.memory.buffer, ptr, length);
-  }
-  u8(ptr: number, length: number): Uint8Array {
-    return new Uint8Array(this.memory.buffer, ptr, length);
   }
 
   /** Copies `data` into fresh memory and returns its address. */

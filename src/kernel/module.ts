@@ -1,9 +1,149 @@
 /**
  * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process (or
- * page, or worker) and shared by every instance: the evaluation kernel's (kernel.ts) and the
- * resampling kernel's (compare.ts). Browser-safe.
+ * page, or worker), its instances with the memory each imports, and the one declaration of its exports
+ * that every host uses: the evaluation (kernel.ts), the resampling (compare.ts), the parsers
+ * (src/io/_kernel_rows.ts) and the join (src/pipeline/join-kernel.ts). Browser-safe.
  */
 import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
+
+/** A row parser of assembly/parse.ts: (state, bytes [p, end), the columns' addresses) -> where it stopped. */
+type ParseRows = (
+  st: number, p: number, end: number, qid: number, value: number, offsets: number, hashes: number, pool: number,
+) => number;
+
+/** The kernel's exports (assembly/index.ts is the ABI), addresses and sizes as numbers. */
+export interface KernelExports {
+  heapBase(): number;
+  // Evaluation (assembly/index.ts).
+  scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
+  configure(
+    gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number,
+    noRelevant: number, beyondList: number, ties: number, depth: number, judgedOnly: number, discount: number,
+    docids: number, poolBytes: number, poolOffsets: number, scratch: number, maxN: number, maxJ: number,
+  ): void;
+  allFinite(values: number, count: number): number;
+  evaluate(
+    numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
+    numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
+  ): void;
+  diversityScratchBytes(maxN: number, maxD: number, maxS: number): number;
+  configureDiversity(
+    subtopics: number, rowOffsets: number, rowSub: number, rowGrade: number, docOffsets: number, docPairs: number,
+    docSub: number, docGrade: number, scratch: number, maxN: number, maxD: number, maxS: number,
+  ): void;
+  // Parsing (assembly/parse.ts).
+  parseRunRows: ParseRows;
+  parseQrelsRows: ParseRows;
+  parseLetorRows: ParseRows;
+  parseScoreRows: ParseRows;
+  querySpans(qid: number, n: number, ids: number, starts: number): number;
+  firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
+  // The join (assembly/join.ts).
+  joinQueries(
+    nq: number, q: number, jOrder: number, jOff: number, jBytes: number, jHash: number, jRel: number,
+    rOrder: number, rOff: number, rBytes: number, rHash: number, rScore: number, slots: number,
+    offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number, docids: number,
+  ): number;
+  duplicateRow(): number;
+  duplicateQuery(): number;
+  // Resampling (assembly/compare.ts).
+  randomizationSums(
+    rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, words: number,
+    table: number, out: number,
+  ): void;
+  bootstrapSums(
+    rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, bounds: number,
+    batches: number, digits: number, out: number,
+  ): void;
+  tukeyRanges(
+    rows: number, runs: number, vectors: number, x: number, iterations: number, first: number, seed: bigint,
+    acc: number, perm: number, bounds: number, batches: number, prefix: number, tables: number, out: number,
+  ): void;
+  tukeyTableBytes(runs: number): number;
+  permBytes(runs: number): number;
+}
+
+/** An instance of the module, the memory it imports, and its exports. */
+export interface KernelInstance {
+  readonly memory: WebAssembly.Memory;
+  readonly instance: WebAssembly.Instance;
+  readonly exports: KernelExports;
+}
+
+const PAGE = 65536;
+/** wasm32 addresses 4 GiB. */
+export const MAX_MEMORY = 4 * 1024 ** 3;
+
+/** A new instance of the module over a new memory (1 MiB to start, growing up to 4 GiB). */
+export function instantiate(): KernelInstance {
+  const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
+  const instance = new WebAssembly.Instance(kernelModule(), { env: { memory } });
+  return { memory, instance, exports: instance.exports as unknown as KernelExports };
+}
+
+/** The value of the kernel's exported constant `name` (a global of assembly/). */
+export function constant(instance: { readonly exports: object }, name: string): number {
+  const v = (instance.exports as Record<string, WebAssembly.Global | undefined>)[name];
+  if (!v) throw new Error(`kernel has no ${name}`);
+  return v.value as number;
+}
+
+/** Grows `memory` to hold `end` bytes; throws the error `tooLarge` makes when that passes 4 GiB. */
+export function growTo(memory: WebAssembly.Memory, end: number, tooLarge: (mib: number) => Error): void {
+  if (end > MAX_MEMORY) throw tooLarge(Math.ceil(end / 1024 ** 2));
+  const have = memory.buffer.byteLength;
+  if (end > have) memory.grow(Math.ceil((end - have) / PAGE));
+}
+
+/**
+ * An instance of the module and its memory (new ones, or given), laid out from an address up:
+ * alloc(bytes) aligns to `align`, grows the memory and throws tooLarge(MiB) past 4 GiB.
+ */
+export class KernelMemory implements KernelInstance {
+  readonly memory: WebAssembly.Memory;
+  readonly instance: WebAssembly.Instance;
+  readonly exports: KernelExports;
+  private top = 0;
+
+  constructor(
+    given: Pick<KernelInstance, "memory" | "instance"> | undefined,
+    private readonly align: number,
+    private readonly tooLarge: (mib: number) => Error,
+  ) {
+    const k = given ? { ...given, exports: given.instance.exports as unknown as KernelExports } : instantiate();
+    this.memory = k.memory;
+    this.instance = k.instance;
+    this.exports = k.exports;
+  }
+
+  /** Starts laying out a new region at `from` (the heap base, or a mark). */
+  reset(from: number): void {
+    this.top = from;
+  }
+
+  get mark(): number {
+    return this.top;
+  }
+
+  /** Reserves `bytes` and grows memory to hold them. Views made before may detach. */
+  alloc(bytes: number): number {
+    const ptr = (this.top + this.align - 1) & -this.align;
+    const end = ptr + bytes;
+    growTo(this.memory, end, this.tooLarge);
+    this.top = end;
+    return ptr;
+  }
+
+  f64(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.memory.buffer, ptr, length);
+  }
+  i32(ptr: number, length: number): Int32Array {
+    return new Int32Array(this.memory.buffer, ptr, length);
+  }
+  u8(ptr: number, length: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, ptr, length);
+  }
+}
 
 let compiled: WebAssembly.Module | undefined;
 

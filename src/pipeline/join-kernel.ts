@@ -19,17 +19,8 @@ import { lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
 import { quote } from "../io/_lines.js";
 import type { Batch, InPlace } from "../kernel/batch.js";
 import { Kernel } from "../kernel/kernel.js";
+import type { KernelExports } from "../kernel/module.js";
 import type { GroupedJudgments } from "./join-rows.js";
-
-interface JoinExports {
-  joinQueries(
-    nq: number, q: number, jOrder: number, jOff: number, jBytes: number, jHash: number, jRel: number,
-    rOrder: number, rOff: number, rBytes: number, rHash: number, rScore: number, slots: number,
-    offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number, docids: number,
-  ): number;
-  duplicateRow(): number;
-  duplicateQuery(): number;
-}
 
 /** Bytes left free after a block's batch for its evaluation's tables and results (else it is evaluated by copying). */
 const HEADROOM = 16 << 20;
@@ -55,7 +46,7 @@ export interface BlockQueries {
 
 export class JoinKernel {
   readonly kernel: Kernel;
-  private readonly exports: JoinExports;
+  private readonly exports: KernelExports;
   private readonly memory: { readonly buffer: ArrayBuffer };
   /** The judgments' order (rows grouped by query) copied in, or 0 when their rows are in query order. */
   private readonly jOrder: number;
@@ -70,7 +61,7 @@ export class JoinKernel {
   ) {
     this.memory = cols.memory;
     this.kernel = new Kernel({ memory: cols.memory as WebAssembly.Memory, instance: cols.instance as WebAssembly.Instance });
-    this.exports = cols.instance.exports as unknown as JoinExports;
+    this.exports = this.kernel.exports;
     let base = align8(cols.free);
     const order = judgments.groups.order;
     if (order && this.fits(base + 4 * order.length)) {

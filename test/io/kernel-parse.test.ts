@@ -1,6 +1,6 @@
-// The per-row parsers' fast path runs in the kernel (assembly/parse.ts, src/io/_kernel_rows.ts); the
-// interner mode's is the parsers' own TypeScript. Both must read every input alike: the same rows and
-// numbers, the same errors at the same line and column, however the input is split into chunks.
+// The parsers' fast path runs in the kernel (assembly/parse.ts, src/io/_kernel_rows.ts), in both modes
+// (the interner mode is a view of the per-row columns). Both must read every input alike: the same rows
+// and numbers, the same errors at the same line and column, however the input is split into chunks.
 // Numbers: the kernel's Clinger fast path must give Number()'s double, bit for bit, and leave the
 // rest to Number() itself.
 import fc from "fast-check";
