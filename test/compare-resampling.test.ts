@@ -1,4 +1,4 @@
-// The resampling tests: the kernel (assembly/compare.ts through src/compare/resampling.ts) against
+// The resampling tests: the kernel (assembly/significance.ts through src/compare/resampling.ts) against
 // the plain-TypeScript reference (src/compare/reference.ts) on the same random stream, p-values
 // exactly equal; and both converging, as B grows, to the exact p of full enumeration.
 import fc from "fast-check";

@@ -6,7 +6,7 @@
 // re-evaluate the files already read. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
-import { formatP, markLegend, significance } from "../src/compare/format.js";
+import { formatP, markLegend, significance } from "../src/compare/comparison-formats.js";
 import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
 import { changesLists, PageDrilldowns } from "./drilldown.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";

@@ -7,7 +7,7 @@
 // judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
 // new settings re-evaluate them without reading the files again.
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
-import { formatComparison } from "../src/compare/format.js";
+import { formatComparison } from "../src/compare/comparison-formats.js";
 import { comparableResult, comparableRows } from "../src/compare-runs.js";
 import { joinDiversity, SubtopicShape } from "../src/diversity.js";
 import { RankevalError } from "../src/errors.js";

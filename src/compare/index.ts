@@ -5,4 +5,4 @@ export {
 } from "./compare.js";
 export { runResamplingJob, type ResamplingJob } from "./resampling.js";
 export { CORRECTIONS, type Correction } from "./correct.js";
-export { formatComparison, comparisonJson, formatP, markLegend, significance, COMPARISON_FORMATS, TEST_DESCRIPTIONS, type ComparisonFormat, type ComparisonFormatOptions } from "./format.js";
+export { formatComparison, comparisonJson, formatP, markLegend, significance, COMPARISON_FORMATS, TEST_DESCRIPTIONS, type ComparisonFormat, type ComparisonFormatOptions } from "./comparison-formats.js";

@@ -62,7 +62,7 @@ function permutations(n: number, offset: number): number[][] {
 }
 
 /**
- * A query's permutation of m runs from the stream (assembly/compare.ts, tukeyRanges): up to 12 runs,
+ * A query's permutation of m runs from the stream (assembly/significance.ts, tukeyRanges): up to 12 runs,
  * one uniform index read as (subset, permutation of the first half, of the second); above,
  * Fisher-Yates. Run r receives the value of run perm[r].
  */

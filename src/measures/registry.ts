@@ -1,8 +1,8 @@
 /**
- * One row per family of measures, and every fact about a family is in its row. Adding a measure touches
- * this table, one kernel function (assembly/metrics/), one reference function (src/reference/index.ts's
- * table) and their tests: the kernel's enum, depths and dispatch are generated from the rows
- * (scripts/kernel-families.mjs), and test/registry.test.ts checks kernel against reference for every row.
+ * One row per family of measures, holding every fact about it. Adding a measure touches this table,
+ * one kernel function (assembly/metrics/), one reference formula (src/reference/formulas-*.ts) and
+ * their tests: the kernel's enum, depths and dispatch are generated from the rows
+ * (scripts/kernel-families.mjs); test/registry.test.ts checks kernel against reference for every row.
  */
 export interface Family {
   /** Canonical name, also the kernel's `Family` enum member (`kernelFamilyName`). */
@@ -31,7 +31,7 @@ export interface Family {
    */
   readonly kernel: string;
   /**
-   * The kernel's prefix arrays it reads (assembly/query.ts Depths), space-separated: `label`, `rel`,
+   * The kernel's prefix arrays it reads (assembly/prefix-sums.ts Depths), space-separated: `label`, `rel`,
    * `gain`, `ap`, `ideal`, each to the cutoff (`rel@k`) or the whole ranking (`rel`); "" none. Left
    * out: every ranked label.
    */
@@ -52,7 +52,7 @@ export interface Family {
   readonly orderFree?: boolean;
   /**
    * ties "average" has an exact closed form for it, which the kernel computes (the others refuse
-   * "average", naming themselves). See assembly/query.ts rankAverage.
+   * "average", naming themselves). See assembly/prefix-sums.ts rankAverage.
    */
   readonly tieAverage?: boolean;
   /**
@@ -211,7 +211,7 @@ const TABLE = [
 
 export const FAMILIES: readonly Family[] = TABLE;
 
-/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+/** The table's literal type: the measure name types (src/measures/name-types.ts) are made from it. */
 export type FamilyTable = typeof TABLE;
 /** A family's canonical name. */
 export type FamilyName = FamilyTable[number]["name"];

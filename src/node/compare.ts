@@ -5,7 +5,7 @@
 // zlib and fs/promises are loaded when a comparison reads its inputs: the command line is one file
 // (scripts/build.mjs), and what its modules import at their top every command pays for.
 import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
-import { formatComparison, type ComparisonFormat } from "../compare/format.js";
+import { formatComparison, type ComparisonFormat } from "../compare/comparison-formats.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../compare-runs.js";
 import { RankevalError } from "../errors.js";
 import { plan, type Plan, type RunResult } from "../trec/plan.js";

@@ -13,7 +13,7 @@
  *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
  */
 import type { ResolvedOptions } from "../options.js";
-import type { SubtopicQuery } from "./subtopic-measures.js";
+import type { SubtopicQuery } from "./formulas-subtopic.js";
 
 /** One retrieved document of a query. `label` is undefined when the document has no judgment. */
 export interface Doc {
@@ -28,7 +28,7 @@ export interface Query {
   readonly ranking: readonly Doc[];
   /** The labels of all the query's judged documents, retrieved or not. */
   readonly judged: readonly number[];
-  /** Its subtopic judgments, for the diversity measures (src/reference/diversity.ts). */
+  /** Its subtopic judgments, for the diversity measures (evaluate-diversity.ts). */
   readonly subtopics?: SubtopicQuery;
 }
 
@@ -71,7 +71,7 @@ export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions[
 }
 
 /** More orders than this and `tieOrders` refuses: the reference enumerates them one by one. */
-export const MAX_TIE_ORDERS = 50_000;
+const MAX_TIE_ORDERS = 50_000;
 
 /**
  * Every ranking the documents can have: sorted by score, each run of equal scores in every one of
@@ -139,7 +139,7 @@ export function numRelevant(q: Query, o: ResolvedOptions): number {
 
 /** rel(k): relevant documents in ranks 1..min(k, N); k = 0 means the whole ranking. */
 export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
-  const end = k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
+  const end = ranksRead(q, k);
   let count = 0;
   for (let i = 0; i < end; i++) if (isRelevant(q.ranking[i].label, o)) count++;
   return count;
@@ -149,6 +149,10 @@ export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
 export function ranksRead(q: Query, k: number): number {
   return k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
 }
+
+export type Params = Readonly<Record<string, number>>;
+/** A family's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+export type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
 
 /** "0/0 = 0". */
 export function ratio(a: number, b: number): number {

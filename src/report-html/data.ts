@@ -3,7 +3,7 @@
 // the conventions, the comparison, and the drill-downs of the queries that changed most. The page's
 // script in the report (web/report-view.ts) draws everything from it. Browser-safe.
 import type { Comparison, TestName } from "../compare/compare.js";
-import { formatP, markLegend, significance } from "../compare/format.js";
+import { formatP, markLegend, significance } from "../compare/comparison-formats.js";
 import type { Explanation } from "../explain/explain.js";
 import { printValue, type ValuePrint } from "../explain/print.js";
 import { sortQids } from "../trec/format.js";
