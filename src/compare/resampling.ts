@@ -2,7 +2,7 @@
 // same queries share one call: a run's column is resampled once, and each pair's statistic is the
 // difference of its two runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q - sum_q s_q y_q), so ten
 // runs cost ten columns, not forty-five pairs. The definitions are in assembly/significance.ts (the
-// stream) and resampling-rules.ts (ties, p); reference.ts computes the same per pair.
+// stream) and resampling-rules.ts (ties, p); test/_resampling-reference.ts computes the same per pair.
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/compare.js";
 import { pairwiseSum } from "./numeric.js";
 import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";

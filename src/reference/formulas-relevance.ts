@@ -47,7 +47,7 @@ function iprecAtRecall(q: Query, x: number, o: O): number {
   return best;
 }
 
-const INFAP_EPSILON = 1e-5;
+const EPS = 1e-5;
 
 export const RELEVANCE_FORMULAS = {
   /** N, the ranking's length (after depth). */
@@ -189,7 +189,7 @@ export const RELEVANCE_FORMULAS = {
       const unj = count(above, (a) => a.label !== undefined && a.label < 0);
       const nonrel = count(above, (a) => nonRel(a.label, o));
       sum += j === 0 ? 1
-        : 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + unj) / j) * ((rel + INFAP_EPSILON) / (rel + nonrel + 2 * INFAP_EPSILON));
+        : 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + unj) / j) * ((rel + EPS) / (rel + nonrel + 2 * EPS));
     });
     return ratio(sum, numRelevant(q, o));
   },

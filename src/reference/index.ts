@@ -20,7 +20,9 @@ import type { FamilyName } from "../measures/registry.js";
 export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
 /** Each family's formula, by its registry row's name. */
-const FORMULAS: { readonly [F in FamilyName]: Formula } = { ...RELEVANCE_FORMULAS, ...GRADED_FORMULAS, ...SUBTOPIC_FORMULAS };
+const FORMULAS: { readonly [F in FamilyName]: Formula } = {
+  ...RELEVANCE_FORMULAS, ...GRADED_FORMULAS, ...SUBTOPIC_FORMULAS,
+};
 
 /** The measure's formula for one query. */
 function formula(m: Measure, q: Query, o: ResolvedOptions): number {
