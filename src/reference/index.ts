@@ -24,12 +24,8 @@ const FORMULAS: { readonly [F in FamilyName]: Formula } = {
   ...RELEVANCE_FORMULAS, ...GRADED_FORMULAS, ...SUBTOPIC_FORMULAS,
 };
 
-/** The measure's formula for one query. */
-function formula(m: Measure, q: Query, o: ResolvedOptions): number {
-  const f = (FORMULAS as Readonly<Record<string, Formula>>)[m.family.name];
-  if (!f) throw new Error(`reference: no implementation of measure ${m.name}`);
-  return f(q, m.k, o, m.params);
-}
+const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
+  FORMULAS[m.family.name as FamilyName](q, m.k, o, m.params);
 
 /**
  * One measure's value for one query under the conventions:
