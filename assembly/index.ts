@@ -3,7 +3,7 @@
 // Numbers only cross this boundary; nothing here allocates.
 
 import { setConfiguration, NoRelevant, BeyondList, ALL } from "./state";
-import { rankQuery, Depths } from "./query";
+import { rankQuery, Depths } from "./prefix-sums";
 import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { extraBytes, layExtra } from "./metrics/extra-scratch";
@@ -163,8 +163,8 @@ export function evaluate(
   }
 }
 
-// The resampling of the significance tests (src/compare/): see assembly/compare.ts.
-export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK, RIFFLE_MAX_RUNS } from "./compare";
+// The resampling of the significance tests (src/compare/): see assembly/significance.ts.
+export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK, RIFFLE_MAX_RUNS } from "./significance";
 
 // TREC text parsed into per-row columns (src/io/_kernel_rows.ts): see assembly/parse.ts.
 export {

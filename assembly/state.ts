@@ -1,5 +1,5 @@
 // The batch's configuration (set once per batch by `configure`) and the current query's ranking
-// and prefix arrays (filled by query.ts, read by metrics/). Pointers are into linear memory laid out
+// and prefix arrays (filled by prefix-sums.ts, read by metrics/). Pointers are into linear memory laid out
 // by the host; the kernel never allocates.
 
 export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
@@ -10,7 +10,7 @@ export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
 export const enum BeyondList { PAD = 0, NAN = 1, ZERO = 2, CLIP = 3 }
 /**
  * The order of equal scores: as the sort leaves them (input order, or document id when the host gave
- * ids), the mean over every order (query.ts averageTies), or higher / lower labels first.
+ * ids), the mean over every order (prefix-sums.ts averageTies), or higher / lower labels first.
  */
 export const enum TieMode { GIVEN = 0, AVERAGE = 1, BEST = 2, WORST = 3 }
 
@@ -40,7 +40,7 @@ export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c r
 //                               with ties "average", the expected sum over ranks 1..i, by rank (metrics/rank.ts apSumAt)
 export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
 export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (filled with ties "average" only)
-export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/interpolated.ts)
+export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/relevance.ts)
 export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
@@ -48,7 +48,7 @@ export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
 export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: sortRows' buckets
 export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
-// Ties "average": the current query's runs of tied documents (query.ts averageTies), in rank order.
+// Ties "average": the current query's runs of tied documents (prefix-sums.ts averageTies), in rank order.
 // tieStart: i32 x 4 per tie (first place a, size t, relevant r, relevant above c), in tmpIdx;
 // tieDelta: f64 x 2 per tie (the sum of E[S] - S over the ties up to its end, its mean gain), in tmpB.
 export let tieStart: usize = 0;
@@ -147,7 +147,7 @@ function gainOutsideTable(label: f64): f64 {
 }
 
 // The current query's judgments (set by index.ts before its measures run), for the measures that
-// read more of them than query.ts summarises in R, NR and J (trec_eval's per-level counts, the
+// read more of them than prefix-sums.ts summarises in R, NR and J (trec_eval's per-level counts, the
 // highest judged label): labels judged[judgedStart..judgedEnd), negative = judged "unjudged".
 export let judged: usize = 0;
 export let judgedStart: i32 = 0;

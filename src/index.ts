@@ -4,7 +4,7 @@ export type { Rows, Qid } from "./pipeline/group.js";
 export type { Qrels, Run } from "./pipeline/join.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
 export { parseMeasures } from "./measures/resolve.js";
-export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/names.js";
+export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/name-types.js";
 export type { XgboostName } from "./measures/xgboost.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
 export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions, type Ties } from "./options.js";

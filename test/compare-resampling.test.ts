@@ -1,11 +1,11 @@
-// The resampling tests: the kernel (assembly/compare.ts through src/compare/resampling.ts) against
-// the plain-TypeScript reference (src/compare/reference.ts) on the same random stream, p-values
+// The resampling tests: the kernel (assembly/significance.ts through src/compare/resampling.ts) against
+// the plain-TypeScript reference (test/_resampling-reference.ts) on the same random stream, p-values
 // exactly equal; and both converging, as B grows, to the exact p of full enumeration.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../src/kernel/compare.js";
-import { referenceBootstrap, referenceBootstrapMeans, referenceRandomization, referenceTukey, referenceTukeyRanges } from "../src/compare/reference.js";
-import { drawDigits, HalfStream, IterationStream, planBatches, signFlips } from "../src/compare/random.js";
+import { referenceBootstrap, referenceBootstrapMeans, referenceRandomization, referenceTukey, referenceTukeyRanges } from "./_resampling-reference.js";
+import { drawDigits, HalfStream, IterationStream, planBatches, signFlips } from "./_splitmix.js";
 import { bootstrapTests, randomizationTests, tukeyTests } from "../src/compare/resampling.js";
 import { randomizationExact, tolerance } from "../src/compare/resampling-rules.js";
 

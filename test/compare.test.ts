@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { compare, compareAsync, comparisonJson, evaluate, formatComparison, RankevalError, type NamedResult, type Result } from "../src/index.js";
 import { adjust } from "../src/compare/correct.js";
-import { referenceBootstrap, referenceRandomization, referenceTukey } from "../src/compare/reference.js";
+import { referenceBootstrap, referenceRandomization, referenceTukey } from "./_resampling-reference.js";
 
 const CONVENTIONS = "gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid";
 

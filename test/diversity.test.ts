@@ -1,6 +1,6 @@
 // Diversity measures (TREC's ndeval's: alpha-DCG, alpha-nDCG, ERR-IA, nERR-IA, NRBP, nNRBP, MAP-IA,
 // P-IA, strec) over subtopic judgments: worked by hand from their definitions; the kernel
-// (evaluateDiversity) against the reference (src/reference/diversity.ts, written from the
+// (evaluateDiversity) against the reference (src/reference/evaluate-diversity.ts, written from the
 // definitions) on random judgments, runs, parameters and conventions; names and refusals.
 // test/ndeval-diff.test.ts compares --format ndeval with ndeval itself, byte for byte.
 //
@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
 import { evaluate, evaluateDiversity, parseMeasures } from "../src/index.js";
-import { referenceEvaluateDiversity } from "../src/reference/diversity.js";
+import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import { expectSame, RUNS, SEED, subtopicBatch, subtopicOptions } from "./_random.js";
 
 

@@ -1,6 +1,6 @@
 // Every family of the registry (src/measures/registry.ts) has its two functions: the kernel's (the
-// row's `kernel`, generated into the kernel's dispatch) equals the reference's (src/reference/index.ts's
-// table) on random queries and conventions, at its default parameters, with and without a cutoff as
+// row's `kernel`, generated into the kernel's dispatch) equals the reference's (src/reference/formulas-*.ts's
+// tables) on random queries and conventions, at its default parameters, with and without a cutoff as
 // its row allows. The diversity families on random subtopic judgments. A row without either function
 // fails here (or, for the kernel, in the build).
 //
@@ -10,7 +10,7 @@ import { describe, it } from "vitest";
 import { evaluate, evaluateDiversity } from "../src/index.js";
 import { FAMILIES, type Family } from "../src/measures/registry.js";
 import { referenceEvaluate } from "../src/reference/index.js";
-import { referenceEvaluateDiversity } from "../src/reference/diversity.js";
+import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import {
   cutoffs, expectSame, options, params, rowsBatch, RUNS, subtopicBatch, subtopicOptions, TIMEOUT,
 } from "./_random.js";

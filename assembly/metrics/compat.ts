@@ -1,9 +1,5 @@
-// Compatibility (Clarke, Vtyurina & Smucker, "Assessing top-k preferences", TOIS 2021), as
-// ir_measures' compat provider computes it (providers/compat_provider.py): the rank-biased overlap
-// of the ranking with an ideal ranking of the judged documents with a label > 0, by label descending,
-// then by the run's score descending (0 for a document not retrieved),
-//   RBO(p) = sum_{i<d} p^i |R[..i] n I[..i]| / (i + 1)  /  sum_{i<d} p^i,   d = max(|R|, |I|),
-// normalised (normalize=1) by the ideal's RBO with itself when that is > 0.
+// Compatibility (Clarke, Vtyurina & Smucker, "Assessing top-k preferences", TOIS 2021), as ir_measures'
+// compat provider computes it (providers/compat_provider.py); definition: src/reference/formulas-graded.ts.
 // rankeval orders the ideal ranking's ties (equal label and score) by the run's order, retrieved
 // documents before unretrieved ones at score 0; ir_measures by the qrels' order (README).
 import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At } from "../state";

@@ -1,20 +1,8 @@
-// The C/W/L framework's measures (Moffat et al.; Azzopardi, Thomas & Moffat, cwl_eval, SIGIR 2019),
-// as cwl_eval computes them (cwl/ruler/measures/cwl_metrics.py and each metric's c_vector) for
-// ir_measures' providers/cwl_eval.py:
-//   a ranking of n = 1000 positions (the run's documents, truncated at 1000, padded with gain 0);
-//   gains g_i in [0, 1]: (clip(max(label, 0), min, max) - min) / (max - min), 0 for a document
-//     without a judgment; RBP's are binary: max(label, 0) >= the relevance threshold;
-//   continuation probabilities C_i (i = 1..n, below); W_1 = 1 / sum_{i=1..n} prod_{j<i} C_j,
-//     W_i = W_1 prod_{j<i} C_j; the measure is the expected utility sum_i W_i g_i.
-//   SDCG@k   C_i = log2(i+1) / log2(i+2) for i < k, else 0        (cwl_dcg.py NDCGCWLMetric)
-//   INST(T)  C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T - sum_{j<=i} g_j   (cwl_inst.py)
-//   INSQ(T)  C_i = ((i + 2T - 1) / (i + 2T))^2                      (cwl_insq.py)
-//   NERR8@k  C_i = 1 - g_i for i < k, else 0                       (cwl_nerr.py NERReq8)
-//   NERR9@k  C_i = i / (i+1) (1 - g_i) for i < k, else 0           (NERReq9)
-//   NERR10(p) C_i = p (1 - g_i)                                     (NERReq10)
-//   NERR11(T) C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i)           (NERReq11)
-//   BPM(T)@k C_i = 1 while sum_{j<=i} g_j < T and i < k, else 0    (cwl_bpm.py, static, unit costs)
-//   RBP(p)   C_i = p                                                (cwl_rbp.py)
+// The C/W/L framework's measures (Moffat et al.; Azzopardi, Thomas & Moffat, cwl_eval, SIGIR 2019), as
+// cwl_eval computes them (cwl/ruler/measures/cwl_metrics.py and each metric's c_vector: cwl_dcg.py
+// NDCGCWLMetric, cwl_inst.py, cwl_insq.py, cwl_nerr.py NERReq8-11, cwl_bpm.py static with unit costs,
+// cwl_rbp.py) for ir_measures' providers/cwl_eval.py; definitions: src/reference/formulas-graded.ts.
+// W_1 = 1 / sum_{i=1..n} prod_{j<i} C_j, W_i = W_1 prod_{j<i} C_j; the value sum_i W_i g_i.
 import { N, rankLabel, threshold, f64At } from "../state";
 
 /** cwl_eval's ranking depth (RankingMaker max_n). */

@@ -1,24 +1,10 @@
 // Novelty and diversity measures over subtopic judgments, as TREC's ndeval computes them (ndeval.c,
-// version 4.5 of the TREC Web track; pyndeval for ir_measures). A query's subtopics j = 0..S-1 (in
-// subtopic order); a document is relevant to j when its judgment for j is >= the relevance threshold;
-// m = the subtopics with a relevant document ("actual subtopics"; every value is 0 when m = 0).
-//
-// Walking a ranking with subtopic gains starting at 1: the document at rank r (0-based) scores
-//   s_r = sum over its relevant subtopics j (ascending) of gain_j, then each such gain_j *= (1 - alpha).
-//   alpha-DCG@k  = sum_{r<k} s_r / log2(r + 2)  /  sum_{r<k} m (1 - alpha)^r / log2(r + 2)   (Clarke et al. 2008)
-//   ERR-IA@k     = sum_{r<k} s_r / (r + 1)      /  sum_{r<k} m (1 - alpha)^r / (r + 1)      (Chapelle et al. 2009)
-//     ("ideal ideal" normalisations: every subtopic covered at every rank); at k = 1 ndeval leaves
-//     both unnormalised (its loop normalises from the second rank on), as here;
-//   alpha-nDCG@k, nERR-IA@k: the same over the ideal ranking's, 0 when the ranking's is 0. The ideal
-//     ranking is ndeval's greedy one over every judged document: at each rank, the document of highest
-//     s (equal scores: the greatest document id, which the host's document order puts first);
-//   NRBP = (1 - (1 - alpha) beta) / m sum_r s_r beta^r over the whole ranking; nNRBP = NRBP / the
-//     ideal ranking's (0/0: NaN, as ndeval);                                            (Clarke et al. 2009)
-//   P-IA@k = (relevant (document, subtopic) pairs in the top k) / (k m);
-//   strec@k = (subtopics with a relevant document in the top k) / m;
-//   MAP-IA = (1/m) sum over subtopics j with relevant documents of
-//            (sum over ranks r of j's relevant documents of c_j(r) / (r + 1)) / R_j,
-//            c_j(r) its relevant documents in ranks 0..r, R_j those judged.
+// version 4.5 of the TREC Web track; pyndeval for ir_measures); definitions:
+// src/reference/formulas-subtopic.ts. A walk with subtopic gains starting at 1: the document at rank r
+// (0-based) scores s_r = the sum of gain_j over its relevant subtopics j (ascending), then each such
+// gain_j *= (1 - alpha). At k = 1 ndeval leaves alpha-DCG and ERR-IA unnormalised (its loop normalises
+// from the second rank on), as here. The ideal ranking's equal scores: the greatest document id, which
+// the host's document order puts first.
 import { N, order, threshold, f64At, i32At } from "../state";
 
 // The host's subtopic judgments for the block (index.ts configureDiversity): per query its subtopic

@@ -1,6 +1,6 @@
 // compare(): does a run beat a baseline? Paired tests, effect sizes and corrections over the
 // per-query values of evaluated runs (Result.values), browser-safe. The CLI and the page print
-// what this returns through format.ts.
+// what this returns through src/output/comparison.ts.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";

@@ -1,5 +1,5 @@
 // The definitions the resampling tests share, written once for the library (src/compare/
-// resampling.ts, over the kernel) and for the plain-TypeScript reference (reference.ts).
+// resampling.ts, over the kernel) and for the plain-TypeScript reference (test/_resampling-reference.ts).
 
 /**
  * Two statistics of a resampling test count as equal when they differ by at most this, given the

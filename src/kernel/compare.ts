@@ -1,4 +1,4 @@
-// The host side of the resampling kernel (assembly/compare.ts): lays columns out in the kernel's
+// The host side of the resampling kernel (assembly/significance.ts): lays columns out in the kernel's
 // linear memory, calls it, reads the sums back. Each function computes iterations first ..
 // first + iterations - 1: a caller may split the iterations (between threads) and concatenate.
 import { RankevalError } from "../errors.js";
@@ -62,7 +62,7 @@ function readColumns(arena: KernelMemory, out: number, iterations: number, width
 /**
  * The randomization test's sums: for each column (the `rows` paired values of one run), its sum
  * under each of `iterations` sign vectors, sum_q s_q x_q, where iteration b flips query q when bit
- * q % 64 of word q / 64 of b's stream is set (assembly/compare.ts).
+ * q % 64 of word q / 64 of b's stream is set (assembly/significance.ts).
  */
 export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
   return withArena((arena) => {

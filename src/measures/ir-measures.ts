@@ -250,7 +250,7 @@ const ENTRY_DATA = [
 ] as const satisfies readonly Entry[];
 const ENTRIES: readonly Entry[] = ENTRY_DATA;
 
-/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+/** The table's literal type: the measure name types (src/measures/name-types.ts) are made from it. */
 export type IrMeasuresTable = typeof ENTRY_DATA;
 
 /** ir_measures' aliases (measures.register(..., aliases) and the preset measures registered by name). */
@@ -274,26 +274,23 @@ const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: 
 /** ir_measures' aliases' literal type, for the measure name types. */
 export type IrMeasuresAliases = typeof ALIAS_DATA;
 
-/** ir_measures' measures rankeval does not compute (other providers' models: cwl_eval, pyndeval, compat, ...). */
-const NOT_COMPUTED: string[] = [];
 
 const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
 
-/** Every ir_measures name rankeval knows (computed or not), for "did you mean". */
-export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.name), ...Object.keys(ALIASES), ...NOT_COMPUTED];
+/** Every ir_measures name rankeval knows, for "did you mean". */
+export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.name), ...Object.keys(ALIASES)];
 
 const WORD = /^([A-Za-z_α][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
 /**
  * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the
  * word does not start with an ir_measures name. Throws, naming the problem, for a bad parameter or
- * cutoff, a parameter the measure does not take, or a measure rankeval does not compute.
+ * cutoff, or a parameter the measure does not take.
  */
 export function parseIrMeasure(word: string): Measure | null {
   const m = WORD.exec(word);
   if (!m || !IR_MEASURES_NAMES.includes(m[1])) return null;
   const [, written, paramText, atText] = m;
-  if (NOT_COMPUTED.includes(written)) throw fail(word, `rankeval does not compute ir_measures' ${written}`);
   const alias = Object.hasOwn(ALIASES, written) ? ALIASES[written] : undefined;
   const entry = BY_NAME.get(alias?.of ?? written)!;
   // Parameters in the order ir_measures keeps them (a dict: a preset one given again keeps its place):

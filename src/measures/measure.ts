@@ -111,15 +111,6 @@ const fail = (word: string, why: string) => new RankevalError("bad-measure", `me
 const CANONICAL = /^([a-z0-9][a-z0-9_-]*?)(?:\(([^)]*)\))?(?:@(.*))?$/;
 
 /**
- * Whether `word` is spelled as a canonical name of a known family (lower case, `@` before cutoffs):
- * null if not, else its parts (the measures themselves may still be invalid: see `parseCanonical`).
- */
-export function canonicalFamilyOf(word: string): Family | null {
-  const m = CANONICAL.exec(word);
-  return m ? (findFamily(m[1]) ?? null) : null;
-}
-
-/**
  * A canonical measure word (the library's own names, lower case):
  *   ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   iprec_at_recall(recall=0.5)
  * Null if the word is not spelled with a known family's name; throws for a known family with a bad

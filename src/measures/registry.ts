@@ -1,8 +1,8 @@
 /**
- * One row per family of measures, and every fact about a family is in its row. Adding a measure touches
- * this table, one kernel function (assembly/metrics/), one reference function (src/reference/index.ts's
- * table) and their tests: the kernel's enum, depths and dispatch are generated from the rows
- * (scripts/kernel-families.mjs), and test/registry.test.ts checks kernel against reference for every row.
+ * One row per family of measures, holding every fact about it. Adding a measure touches this table,
+ * one kernel function (assembly/metrics/), one reference formula (src/reference/formulas-*.ts) and
+ * their tests: the kernel's enum, depths and dispatch are generated from the rows
+ * (scripts/kernel-families.mjs); test/registry.test.ts checks kernel against reference for every row.
  */
 export interface Family {
   /** Canonical name, also the kernel's `Family` enum member (`kernelFamilyName`). */
@@ -31,7 +31,7 @@ export interface Family {
    */
   readonly kernel: string;
   /**
-   * The kernel's prefix arrays it reads (assembly/query.ts Depths), space-separated: `label`, `rel`,
+   * The kernel's prefix arrays it reads (assembly/prefix-sums.ts Depths), space-separated: `label`, `rel`,
    * `gain`, `ap`, `ideal`, each to the cutoff (`rel@k`) or the whole ranking (`rel`); "" none. Left
    * out: every ranked label.
    */
@@ -52,7 +52,7 @@ export interface Family {
   readonly orderFree?: boolean;
   /**
    * ties "average" has an exact closed form for it, which the kernel computes (the others refuse
-   * "average", naming themselves). See assembly/query.ts rankAverage.
+   * "average", naming themselves). See assembly/prefix-sums.ts rankAverage.
    */
   readonly tieAverage?: boolean;
   /**
@@ -62,14 +62,17 @@ export interface Family {
   readonly diversity?: boolean;
 }
 
+/** A row as written: `aliases` ([]) and `needsRelevant` (false) may be left out. */
+type Row = Omit<Family, "aliases" | "needsRelevant"> & Partial<Pick<Family, "aliases" | "needsRelevant">>;
+
 const TABLE = [
-  { name: "num_ret", aliases: ["numret"], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true,
+  { name: "num_ret", aliases: ["numret"], cutoff: "none", isCount: true, orderFree: true,
     tieAverage: true, kernel: "numRet()", reads: "" },
-  { name: "num_rel", aliases: ["numrel"], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+  { name: "num_rel", aliases: ["numrel"], cutoff: "none", isCount: true, binary: true,
     orderFree: true, tieAverage: true, kernel: "numRel()", reads: "" },
-  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+  { name: "num_rel_ret", aliases: ["numrelret"], cutoff: "none", isCount: true, binary: true,
     orderFree: true, tieAverage: true, kernel: "numRelRet()", reads: "rel" },
-  { name: "precision", aliases: ["p"], cutoff: "required", needsRelevant: false, binary: true, tieAverage: true,
+  { name: "precision", aliases: ["p"], cutoff: "required", binary: true, tieAverage: true,
     kernel: "precision(k)", reads: "rel@k", topK: true },
   { name: "recall", aliases: ["r"], cutoff: "required", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "recall(k)", reads: "rel@k", topK: true },
@@ -80,138 +83,139 @@ const TABLE = [
   // Other tools' average precision: the same sum over relevant ranks i <= k of rel(i)/i, divided
   // otherwise (src/presets.ts gives each to its tool's preset's map@k).
   // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
-  { name: "map_lightgbm", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+  { name: "map_lightgbm", cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "mapLightgbm(k)", reads: "rel@k ap@k" },
   // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list (which a
   // depth cutting a tie makes depend on the order: no closed form for ties "average").
-  { name: "map_xgboost", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, kernel: "mapXgboost(k)",
+  { name: "map_xgboost", cutoff: "optional", needsRelevant: true, binary: true, kernel: "mapXgboost(k)",
     reads: "rel ap@k" },
   // torchmetrics (retrieval/average_precision.py) and TF-Ranking (MeanAveragePrecisionMetric): by the
   // relevant documents in the top k, 0 when there is none.
-  { name: "map_torchmetrics", aliases: [], cutoff: "optional", needsRelevant: true, binary: true,
+  { name: "map_torchmetrics", cutoff: "optional", needsRelevant: true, binary: true,
     kernel: "mapTorchmetrics(k)", reads: "rel@k ap@k" },
   // ptranking (adhoc_metric.py torch_ap_at_ks): by the sum of the top min(k, J) labels of the ideal ranking.
-  { name: "map_ptranking", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
+  { name: "map_ptranking", cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "mapPtranking(k)", reads: "rel@k ap@k" },
   { name: "mrr", aliases: ["rr"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "reciprocalRank(k)", reads: "rel@k", topK: true },
-  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", needsRelevant: false, gain: true, tieAverage: true,
+  { name: "dcg", aliases: ["dcg_cut"], cutoff: "optional", gain: true, tieAverage: true,
     kernel: "dcg(k)", reads: "gain@k", topK: true },
-  { name: "ndcg", aliases: [], cutoff: "optional", needsRelevant: true, gain: true, tieAverage: true, kernel: "ndcg(k)",
+  { name: "ndcg", cutoff: "optional", needsRelevant: true, gain: true, tieAverage: true, kernel: "ndcg(k)",
     reads: "gain@k ideal@k", topK: true },
-  { name: "err", aliases: [], cutoff: "optional", needsRelevant: false, params: { max: 4 }, kernel: "err(k, max)",
+  { name: "err", cutoff: "optional", params: { max: 4 }, kernel: "err(k, max)",
     reads: "label@k", topK: true, ranges: { max: { from: 1, to: 30, integer: true, what: "max grade" } } },
   { name: "r-precision", aliases: ["rprec", "r-prec", "r_precision", "rprecision"], cutoff: "none", needsRelevant: true,
     binary: true, tieAverage: true, kernel: "rPrecision()", reads: "rel" },
-  { name: "bpref", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "bpref()" },
+  { name: "bpref", cutoff: "none", needsRelevant: true, binary: true, kernel: "bpref()" },
   { name: "hit_rate", aliases: ["hitrate", "hit"], cutoff: "required", needsRelevant: true, binary: true,
     tieAverage: true, kernel: "hitRate(k)", reads: "rel@k", topK: true },
   // ranx's hits: the number of relevant documents in the top k (the whole list without a cutoff).
-  { name: "hits", aliases: [], cutoff: "optional", needsRelevant: false, isCount: true, binary: true, tieAverage: true,
+  { name: "hits", cutoff: "optional", isCount: true, binary: true, tieAverage: true,
     kernel: "hits(k)", reads: "rel@k", topK: true },
   // ir_measures' Judged@k: the fraction of the top min(k, N) that have a judgment (any label).
-  { name: "judged", aliases: [], cutoff: "required", needsRelevant: false, kernel: "judgedAt(k)", reads: "label@k",
+  { name: "judged", cutoff: "required", kernel: "judgedAt(k)", reads: "label@k",
     topK: true },
   { name: "inversions", aliases: ["discordant_pairs", "pairwise_difference"], cutoff: "none", needsRelevant: false,
     isCount: true, kernel: "inversions()" },
-  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", needsRelevant: false, orderFree: true,
+  { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", orderFree: true,
     kernel: "kendallTau()" },
-  { name: "mse", aliases: [], cutoff: "none", needsRelevant: false, orderFree: true, kernel: "mse()" },
+  { name: "mse", cutoff: "none", orderFree: true, kernel: "mse()" },
   // trec_eval's all_trec measures, under its own names lower-cased (its own spellings are its names).
   { name: "relative_p", aliases: ["relative_precision"], cutoff: "required", needsRelevant: true, binary: true,
     tieAverage: true, kernel: "relativeP(k)", reads: "rel@k", topK: true },
-  { name: "set_p", aliases: [], cutoff: "none", needsRelevant: false, binary: true, orderFree: true, tieAverage: true,
+  { name: "set_p", cutoff: "none", binary: true, orderFree: true, tieAverage: true,
     kernel: "setP()", reads: "rel" },
-  { name: "set_relative_p", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+  { name: "set_relative_p", cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
     tieAverage: true, kernel: "setRelativeP()", reads: "rel" },
-  { name: "set_recall", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+  { name: "set_recall", cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
     tieAverage: true, kernel: "setRecall()", reads: "rel" },
-  { name: "set_map", aliases: [], cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
+  { name: "set_map", cutoff: "none", needsRelevant: true, binary: true, orderFree: true,
     kernel: "setMap()", reads: "rel" },
-  { name: "set_f", aliases: [], cutoff: "none", needsRelevant: true, params: { beta: 1 }, binary: true, orderFree: true,
+  { name: "set_f", cutoff: "none", needsRelevant: true, params: { beta: 1 }, binary: true, orderFree: true,
     kernel: "setF(beta)", reads: "rel" },
-  { name: "num_nonrel_judged_ret", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, binary: true,
+  { name: "num_nonrel_judged_ret", cutoff: "none", isCount: true, binary: true,
     orderFree: true, kernel: "numNonrelJudgedRet()" },
-  { name: "unj", aliases: ["unjudged"], cutoff: "required", needsRelevant: false, kernel: "unjudgedAt(k)",
+  { name: "unj", aliases: ["unjudged"], cutoff: "required", kernel: "unjudgedAt(k)",
     reads: "label@k", topK: true },
-  { name: "iprec_at_recall", aliases: [], cutoff: "none", needsRelevant: true, params: { recall: 0 }, binary: true,
+  { name: "iprec_at_recall", cutoff: "none", needsRelevant: true, params: { recall: 0 }, binary: true,
     kernel: "iprecAtRecall(recall)", reads: "rel" },
   { name: "11pt_avg", aliases: ["11-pt_avg"], cutoff: "none", needsRelevant: true, binary: true,
     kernel: "elevenPointAverage()", reads: "rel" },
-  { name: "rprec_mult", aliases: [], cutoff: "none", needsRelevant: true, params: { x: 1 }, binary: true,
+  { name: "rprec_mult", cutoff: "none", needsRelevant: true, params: { x: 1 }, binary: true,
     tieAverage: true, kernel: "rPrecisionMult(x)", reads: "rel" },
-  { name: "infap", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "infAP()" },
-  { name: "bing", aliases: [], cutoff: "none", needsRelevant: true, binary: true, kernel: "binG()" },
-  { name: "rbp", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 }, gain: true, kernel: "rbp(p)" },
-  { name: "rbp_resid", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9 },
+  { name: "infap", cutoff: "none", needsRelevant: true, binary: true, kernel: "infAP()" },
+  { name: "bing", cutoff: "none", needsRelevant: true, binary: true, kernel: "binG()" },
+  { name: "rbp", cutoff: "none", params: { p: 0.9 }, gain: true, kernel: "rbp(p)" },
+  { name: "rbp_resid", cutoff: "none", params: { p: 0.9 },
     kernel: "rbpResidual(p)" },
   // n: documents in the collection (trec_eval -N), read only by d's term.
-  { name: "utility", aliases: [], cutoff: "none", needsRelevant: false, params: { a: 1, b: -1, c: 0, d: 0, n: 0 },
+  { name: "utility", cutoff: "none", params: { a: 1, b: -1, c: 0, d: 0, n: 0 },
     binary: true, orderFree: true, tieAverage: true, kernel: "utility(a, b, c, d, n)", reads: "rel" },
   // trec_eval's experimental gain measures (G, ndcg_rel, Rndcg), with the gain option's gains.
-  { name: "g", aliases: [], cutoff: "none", needsRelevant: false, gain: true, kernel: "trecG()", reads: "label" },
-  { name: "ndcg_rel", aliases: [], cutoff: "none", needsRelevant: false, gain: true, kernel: "ndcgRel()",
+  { name: "g", cutoff: "none", gain: true, kernel: "trecG()", reads: "label" },
+  { name: "ndcg_rel", cutoff: "none", gain: true, kernel: "ndcgRel()",
     reads: "gain" },
-  { name: "rndcg", aliases: [], cutoff: "none", needsRelevant: true, gain: true, binary: true, kernel: "rndcg()",
+  { name: "rndcg", cutoff: "none", needsRelevant: true, gain: true, binary: true, kernel: "rndcg()",
     reads: "gain" },
   // ir_measures' NumQ: 1 per query (ir_measures sums it: the number of queries).
-  { name: "numq", aliases: [], cutoff: "none", needsRelevant: false, isCount: true, orderFree: true, tieAverage: true,
+  { name: "numq", cutoff: "none", isCount: true, orderFree: true, tieAverage: true,
     kernel: "1", reads: "" },
   // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
   // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
-  { name: "sdcg", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+  { name: "sdcg", cutoff: "required", params: { min: 0, max: 1 },
     kernel: "cwl(CwlModel.SDCG, k, 0, min, max)" },
-  { name: "inst", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+  { name: "inst", cutoff: "none", params: { t: 1, min: 0, max: 1 },
     kernel: "cwl(CwlModel.INST, k, t, min, max)" },
-  { name: "insq", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+  { name: "insq", cutoff: "none", params: { t: 1, min: 0, max: 1 },
     kernel: "cwl(CwlModel.INSQ, k, t, min, max)" },
-  { name: "nerr8", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+  { name: "nerr8", cutoff: "required", params: { min: 0, max: 1 },
     kernel: "cwl(CwlModel.NERR8, k, 0, min, max)" },
-  { name: "nerr9", aliases: [], cutoff: "required", needsRelevant: false, params: { min: 0, max: 1 },
+  { name: "nerr9", cutoff: "required", params: { min: 0, max: 1 },
     kernel: "cwl(CwlModel.NERR9, k, 0, min, max)" },
-  { name: "nerr10", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.9, min: 0, max: 1 },
+  { name: "nerr10", cutoff: "none", params: { p: 0.9, min: 0, max: 1 },
     kernel: "cwl(CwlModel.NERR10, k, p, min, max)" },
-  { name: "nerr11", aliases: [], cutoff: "none", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+  { name: "nerr11", cutoff: "none", params: { t: 1, min: 0, max: 1 },
     kernel: "cwl(CwlModel.NERR11, k, t, min, max)" },
-  { name: "bpm", aliases: [], cutoff: "required", needsRelevant: false, params: { t: 1, min: 0, max: 1 },
+  { name: "bpm", cutoff: "required", params: { t: 1, min: 0, max: 1 },
     kernel: "cwl(CwlModel.BPM, k, t, min, max)" },
-  { name: "rbp_cwl", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.8 }, binary: true,
+  { name: "rbp_cwl", cutoff: "none", params: { p: 0.8 }, binary: true,
     kernel: "cwl(CwlModel.RBP, k, p, 0, 1)" },
   // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).
-  { name: "compat", aliases: [], cutoff: "none", needsRelevant: false, params: { p: 0.95, normalize: 1 },
+  { name: "compat", cutoff: "none", params: { p: 0.95, normalize: 1 },
     kernel: "compat(p, normalize != 0)" },
   // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
-  { name: "accuracy", aliases: [], cutoff: "optional", needsRelevant: false, binary: true, kernel: "accuracy(k)",
+  { name: "accuracy", cutoff: "optional", binary: true, kernel: "accuracy(k)",
     reads: "label@k" },
   // torchmetrics' RetrievalFallOut: the share of the query's judged non-relevant documents in the top k, 1 for
   // a query with none (its empty_target_action's default, "pos"). Lower is better.
-  { name: "fall_out", aliases: ["fallout"], cutoff: "optional", needsRelevant: false, binary: true,
+  { name: "fall_out", aliases: ["fallout"], cutoff: "optional", binary: true,
     kernel: "fallOut(k)", reads: "label@k", topK: true },
   // Novelty and diversity over subtopic judgments, as TREC's ndeval (assembly/metrics/diversity.ts):
   // alpha (redundancy intolerance) and beta (patience), ndeval's defaults 0.5.
-  { name: "alpha_dcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+  { name: "alpha_dcg", cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
     diversity: true, kernel: "alphaDcg(q, k, alpha)", reads: "" },
-  { name: "alpha_ndcg", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+  { name: "alpha_ndcg", cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
     diversity: true, kernel: "alphaNdcg(q, k, alpha)", reads: "" },
-  { name: "err_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+  { name: "err_ia", cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
     diversity: true, kernel: "errIa(q, k, alpha)", reads: "" },
-  { name: "nerr_ia", aliases: [], cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
+  { name: "nerr_ia", cutoff: "optional", needsRelevant: true, params: { alpha: 0.5 }, binary: true,
     diversity: true, kernel: "nerrIa(q, k, alpha)", reads: "" },
-  { name: "nrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
+  { name: "nrbp", cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
     diversity: true, kernel: "nrbpOf(q, alpha, beta)", reads: "" },
-  { name: "nnrbp", aliases: [], cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
+  { name: "nnrbp", cutoff: "none", needsRelevant: true, params: { alpha: 0.5, beta: 0.5 }, binary: true,
     diversity: true, kernel: "nnrbpOf(q, alpha, beta)", reads: "" },
   { name: "map_ia", aliases: ["ap_ia"], cutoff: "none", needsRelevant: true, binary: true, diversity: true,
     kernel: "mapIaOf(q)", reads: "" },
-  { name: "p_ia", aliases: [], cutoff: "optional", needsRelevant: true, binary: true, diversity: true,
+  { name: "p_ia", cutoff: "optional", needsRelevant: true, binary: true, diversity: true,
     kernel: "pIa(q, k)", reads: "" },
   { name: "strec", aliases: ["subtopic_recall"], cutoff: "optional", needsRelevant: true, binary: true, diversity: true,
     kernel: "strec(q, k)", reads: "" },
-] as const satisfies readonly Family[];
+] as const satisfies readonly Row[];
 
-export const FAMILIES: readonly Family[] = TABLE;
+export const FAMILIES: readonly Family[] = TABLE.map((r: Row) =>
+  ({ ...r, aliases: r.aliases ?? [], needsRelevant: r.needsRelevant ?? false }));
 
-/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+/** The table's literal type: the measure name types (src/measures/name-types.ts) are made from it. */
 export type FamilyTable = typeof TABLE;
 /** A family's canonical name. */
 export type FamilyName = FamilyTable[number]["name"];

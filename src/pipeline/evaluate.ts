@@ -7,7 +7,7 @@ import { joinRun, type Qrels, type Run } from "./join.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { runKernel } from "../kernel/kernel.js";
 import { definedMeasure, describeMeasureOptions, makeMeasure, measureOptions, type Measure } from "../measures/measure.js";
-import type { MeasureSpec } from "../measures/names.js";
+import type { MeasureSpec } from "../measures/name-types.js";
 import { findFamily } from "../measures/registry.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, overPreset, wantsTieRange, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";

@@ -11,119 +11,21 @@ import { definedMeasure, measureOptions, type Measure } from "../measures/measur
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { bpref } from "./bpref.js";
-import { numRel, numRelRet, numRet } from "./counts.js";
-import { dcg, ndcg } from "./dcg.js";
-import { expectedReciprocalRank } from "./err.js";
-import { hitRate } from "./hit-rate.js";
-import { hits } from "./hits.js";
-import { judgedAt } from "./judged.js";
-import { averagePrecision, mapLightgbm, mapPtranking, mapTorchmetrics, mapXgboost } from "./map.js";
-import { reciprocalRank } from "./mrr.js";
-import { inversions, kendallTau, meanSquaredError } from "./pairs.js";
-import { f1, precision, recall } from "./precision-recall.js";
-import { numRelevant, rank, tieOrders, type Doc, type Query } from "./ranking.js";
-import { rPrecision } from "./rprecision.js";
-import { rankBiasedPrecision, rbpResidual } from "./rbp.js";
-import { relativeP, unjudgedAt } from "./trec-cutoff.js";
-import { binG, infAP } from "./trec-inferred.js";
-import { elevenPointAverage, iprecAtRecall, rPrecisionMult } from "./trec-recall-levels.js";
-import { utility } from "./utility.js";
-import { ndcgRel, rndcg, trecG } from "./trec-gain.js";
-import { numNonrelJudgedRet, setF, setMap, setP, setRecall, setRelativeP } from "./trec-set.js";
-import { cwlMeasure } from "./cwl.js";
-import { compatibility } from "./compat.js";
-import { pairAccuracy } from "./accuracy.js";
-import { fallOut } from "./fall-out.js";
-import {
-  alphaDcg, alphaNdcg, errIa, mapIa, nerrIa, nnrbp, nrbp, pIa, strec, type SubtopicQuery,
-} from "./subtopic-measures.js";
+import { numRelevant, rank, tieOrders, type Doc, type Formula, type Query } from "./ranking.js";
+import { RELEVANCE_FORMULAS } from "./formulas-relevance.js";
+import { GRADED_FORMULAS } from "./formulas-graded.js";
+import { SUBTOPIC_FORMULAS } from "./formulas-subtopic.js";
 import type { FamilyName } from "../measures/registry.js";
 
 export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
-type Params = Readonly<Record<string, number>>;
-/** A family's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
-type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
-
-/** A diversity family's formula, NaN for a query without subtopic judgments (as the kernel). */
-const sub = (f: (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) => number): Formula =>
-  (q, k, o, p) => (q.subtopics ? f(q.subtopics, k, o, p) : NaN);
-
 /** Each family's formula, by its registry row's name. */
 const FORMULAS: { readonly [F in FamilyName]: Formula } = {
-  num_ret: numRet,
-  num_rel: (q, _k, o) => numRel(q, o),
-  num_rel_ret: (q, _k, o) => numRelRet(q, o),
-  precision,
-  recall,
-  f1,
-  map: averagePrecision,
-  map_lightgbm: mapLightgbm,
-  map_xgboost: mapXgboost,
-  map_torchmetrics: mapTorchmetrics,
-  map_ptranking: mapPtranking,
-  mrr: reciprocalRank,
-  dcg,
-  ndcg,
-  err: (q, k, _o, p) => expectedReciprocalRank(q, k, p.max),
-  "r-precision": (q, _k, o) => rPrecision(q, o),
-  bpref: (q, _k, o) => bpref(q, o),
-  hit_rate: hitRate,
-  hits,
-  judged: judgedAt,
-  inversions,
-  kendall_tau: kendallTau,
-  mse: meanSquaredError,
-  relative_p: relativeP,
-  set_p: (q, _k, o) => setP(q, o),
-  set_relative_p: (q, _k, o) => setRelativeP(q, o),
-  set_recall: (q, _k, o) => setRecall(q, o),
-  set_map: (q, _k, o) => setMap(q, o),
-  set_f: (q, _k, o, p) => setF(q, o, p.beta),
-  num_nonrel_judged_ret: (q, _k, o) => numNonrelJudgedRet(q, o),
-  unj: unjudgedAt,
-  iprec_at_recall: (q, _k, o, p) => iprecAtRecall(q, p.recall, o),
-  "11pt_avg": (q, _k, o) => elevenPointAverage(q, o),
-  rprec_mult: (q, _k, o, p) => rPrecisionMult(q, p.x, o),
-  infap: (q, _k, o) => infAP(q, o),
-  bing: (q, _k, o) => binG(q, o),
-  rbp: (q, _k, o, p) => rankBiasedPrecision(q, p.p, o),
-  rbp_resid: (q, _k, _o, p) => rbpResidual(q, p.p),
-  utility: (q, _k, o, p) => utility(q, p, o),
-  g: (q, _k, o) => trecG(q, o),
-  ndcg_rel: (q, _k, o) => ndcgRel(q, o),
-  rndcg: (q, _k, o) => rndcg(q, o),
-  numq: () => 1,
-  sdcg: (q, k, o, p) => cwlMeasure(q, "sdcg", k, p, o),
-  inst: (q, k, o, p) => cwlMeasure(q, "inst", k, p, o),
-  insq: (q, k, o, p) => cwlMeasure(q, "insq", k, p, o),
-  nerr8: (q, k, o, p) => cwlMeasure(q, "nerr8", k, p, o),
-  nerr9: (q, k, o, p) => cwlMeasure(q, "nerr9", k, p, o),
-  nerr10: (q, k, o, p) => cwlMeasure(q, "nerr10", k, p, o),
-  nerr11: (q, k, o, p) => cwlMeasure(q, "nerr11", k, p, o),
-  bpm: (q, k, o, p) => cwlMeasure(q, "bpm", k, p, o),
-  rbp_cwl: (q, k, o, p) => cwlMeasure(q, "rbp_cwl", k, p, o),
-  compat: (q, _k, _o, p) => compatibility(q, p.p, p.normalize !== 0),
-  accuracy: pairAccuracy,
-  fall_out: fallOut,
-  alpha_dcg: sub(alphaDcg),
-  alpha_ndcg: sub(alphaNdcg),
-  err_ia: sub(errIa),
-  nerr_ia: sub(nerrIa),
-  nrbp: sub(nrbp),
-  nnrbp: sub(nnrbp),
-  map_ia: sub(mapIa),
-  p_ia: sub(pIa),
-  strec: sub(strec),
+  ...RELEVANCE_FORMULAS, ...GRADED_FORMULAS, ...SUBTOPIC_FORMULAS,
 };
 
-/** The measure's formula for one query. */
-function formula(m: Measure, q: Query, o: ResolvedOptions): number {
-  const f = (FORMULAS as Readonly<Record<string, Formula>>)[m.family.name];
-  if (!f) throw new Error(`reference: no implementation of measure ${m.name}`);
-  return f(q, m.k, o, m.params);
-}
+const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
+  FORMULAS[m.family.name as FamilyName](q, m.k, o, m.params);
 
 /**
  * One measure's value for one query under the conventions:

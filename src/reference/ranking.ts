@@ -1,19 +1,10 @@
 /**
- * What every reference measure reads: one query's documents, sorted, and its judgments.
- *
- * Written from the README ("Measures", "Conventions"), independently of the kernel:
- *  - the ranking sorts the query's retrieved documents by score, descending; equal scores are
- *    ordered by document id, descending in UTF-8 byte order, when ids are given and `ties` is
- *    "docid", else in input order;
- *  - it keeps the top `depth`, then (judgedOnly) only the documents judged with a label >= 0; N is
- *    its length; ranks are 1-based;
- *  - a document is relevant when it is judged with a label >= 0 and >= relevanceThreshold (which is
- *    >= 0: with 0, label 0 is relevant; negative labels never are);
- *  - gain(label) is 0 for labels <= 0 and for unjudged documents, else 2^label − 1 ("exp"),
- *    label ("linear"), or the table's gain for an integer label it lists (other labels: linear).
+ * What every reference measure reads: one query's documents, ranked as the README says
+ * ("Measures", "Conventions"), independently of the kernel, and its judgments. N is the ranking's
+ * length; ranks are 1-based.
  */
 import type { ResolvedOptions } from "../options.js";
-import type { SubtopicQuery } from "./subtopic-measures.js";
+import type { SubtopicQuery } from "./formulas-subtopic.js";
 
 /** One retrieved document of a query. `label` is undefined when the document has no judgment. */
 export interface Doc {
@@ -28,7 +19,7 @@ export interface Query {
   readonly ranking: readonly Doc[];
   /** The labels of all the query's judged documents, retrieved or not. */
   readonly judged: readonly number[];
-  /** Its subtopic judgments, for the diversity measures (src/reference/diversity.ts). */
+  /** Its subtopic judgments, for the diversity measures (evaluate-diversity.ts). */
   readonly subtopics?: SubtopicQuery;
 }
 
@@ -40,7 +31,8 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 /**
- * Sorts the documents (given in input order) into the ranking and keeps the top `depth`.
+ * Sorts the documents (given in input order) into the ranking, keeps the top `depth`, then (judgedOnly)
+ * only those judged with a label >= 0.
  * Score descending; ties by docid descending in byte order when every document has an id and
  * `ties` is "docid"; by label descending ("best") or ascending ("worst"), a document without a
  * judgment as label 0; else (and among equal labels) by input position (Array.prototype.sort is
@@ -71,7 +63,7 @@ export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions[
 }
 
 /** More orders than this and `tieOrders` refuses: the reference enumerates them one by one. */
-export const MAX_TIE_ORDERS = 50_000;
+const MAX_TIE_ORDERS = 50_000;
 
 /**
  * Every ranking the documents can have: sorted by score, each run of equal scores in every one of
@@ -115,6 +107,7 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
   return x.length - y.length;
 }
 
+/** Judged with a label >= 0 and >= relevanceThreshold (which is >= 0: negative labels never are). */
 export function isRelevant(label: number | undefined, o: ResolvedOptions): boolean {
   return label !== undefined && label >= 0 && label >= o.relevanceThreshold;
 }
@@ -124,6 +117,7 @@ export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOption
   return label !== undefined && label >= 0 && !isRelevant(label, o);
 }
 
+/** 0 for labels <= 0 and unjudged documents; else 2^label − 1, label, or the table's for an integer it lists. */
 export function gain(label: number | undefined, o: ResolvedOptions): number {
   if (label === undefined || label <= 0) return 0;
   if (o.gain === "exp") return Math.pow(2, label) - 1;
@@ -139,7 +133,7 @@ export function numRelevant(q: Query, o: ResolvedOptions): number {
 
 /** rel(k): relevant documents in ranks 1..min(k, N); k = 0 means the whole ranking. */
 export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
-  const end = k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
+  const end = ranksRead(q, k);
   let count = 0;
   for (let i = 0; i < end; i++) if (isRelevant(q.ranking[i].label, o)) count++;
   return count;
@@ -149,6 +143,10 @@ export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
 export function ranksRead(q: Query, k: number): number {
   return k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
 }
+
+export type Params = Readonly<Record<string, number>>;
+/** A family's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+export type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
 
 /** "0/0 = 0". */
 export function ratio(a: number, b: number): number {

@@ -1,10 +1,10 @@
 // The resampling tests written plainly, one pair at a time, from the definitions: the oracle the
-// kernel-backed tests (resampling.ts) are checked against. It draws the same random stream
-// (random.ts), so the p-values must be equal, not only close.
-import { pairwiseSum } from "./numeric.js";
-import { drawDigits, HalfStream, planBatches, signFlips } from "./random.js";
-import { bootstrapSummary, tukeyCounts, type ColumnPair, type ResamplingResult } from "./resampling.js";
-import { monteCarloP, randomizationExact, tolerance } from "./resampling-rules.js";
+// kernel-backed tests (src/compare/resampling.ts) are checked against. It draws the same random stream
+// (_splitmix.ts), so the p-values must be equal, not only close.
+import { pairwiseSum } from "../src/compare/numeric.js";
+import { drawDigits, HalfStream, planBatches, signFlips } from "./_splitmix.js";
+import { bootstrapSummary, tukeyCounts, type ColumnPair, type ResamplingResult } from "../src/compare/resampling.js";
+import { monteCarloP, randomizationExact, tolerance } from "../src/compare/resampling-rules.js";
 
 function differences(run: ArrayLike<number>, baseline: ArrayLike<number>) {
   const d = Float64Array.from({ length: run.length }, (_, q) => run[q] - baseline[q]);
@@ -62,7 +62,7 @@ function permutations(n: number, offset: number): number[][] {
 }
 
 /**
- * A query's permutation of m runs from the stream (assembly/compare.ts, tukeyRanges): up to 12 runs,
+ * A query's permutation of m runs from the stream (assembly/significance.ts, tukeyRanges): up to 12 runs,
  * one uniform index read as (subset, permutation of the first half, of the second); above,
  * Fisher-Yates. Run r receives the value of run perm[r].
  */

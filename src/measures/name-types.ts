@@ -30,7 +30,11 @@ type Ks = K | `${K},${K}` | `${K},${K},${K}` | `${K},${K},${K},${string}`;
 
 type FamilyRow = FamilyTable[number];
 /** The canonical names and aliases of the families whose row matches `Where`. */
-type FamilyNames<Where> = FamilyRow extends infer F ? (F extends Where & { name: infer N extends string; aliases: readonly (infer A extends string)[] } ? N | A : never) : never;
+type FamilyNames<Where> = FamilyRow extends infer F
+  ? F extends Where & { name: infer N extends string }
+    ? N | (F extends { aliases: readonly (infer A extends string)[] } ? A : never)
+    : never
+  : never;
 type NoCutoff = FamilyNames<{ cutoff: "none" }>;
 type OptionalCutoff = FamilyNames<{ cutoff: "optional" }>;
 type RequiredCutoff = FamilyNames<{ cutoff: "required" }>;

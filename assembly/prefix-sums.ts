@@ -189,7 +189,7 @@ function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
  * metrics/rank.ts apSumAt reads S from them. A tie cut by depth keeps its first places: a random
  * subset, whose expectations are the same per place. Returns the first rank of the first tie holding
  * a relevant document (a document alone is a tie of one), 0 if none; its size and relevant count
- * go to state, for the measures of the first relevant rank (metrics/rank.ts, cutoff.ts).
+ * go to state, for the measures of the first relevant rank (metrics/rank.ts, relevance.ts).
  */
 function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
   const relDepth = imin(n, Depths.rel);

@@ -1,7 +1,7 @@
 // Resampling for the significance tests of src/compare/: the sign flips of the paired randomization
 // test, the resamples of the paired bootstrap and the per-query permutations of the randomised
 // Tukey HSD. The host (src/kernel/compare.ts) lays every array out in linear memory and reads the
-// results back; nothing here allocates. src/compare/reference.ts is the same in plain TypeScript,
+// results back; nothing here allocates. test/_resampling-reference.ts is the same in plain TypeScript,
 // drawing the same random stream, and the tests hold the two to the same p-values.
 //
 // The random stream. Every iteration b (a sign vector, a resample, a set of permutations) draws

@@ -1,16 +1,13 @@
-/**
- * The diversity measures' reference (their definitions: src/reference/subtopic-measures.ts).
- */
+// The diversity measures' reference (their definitions: formulas-subtopic.ts).
 import { RankevalError } from "../errors.js";
-import type { SubtopicQrels } from "../diversity.js";
-import { subtopicOrder } from "../diversity.js";
+import { subtopicOrder, type SubtopicQrels } from "../diversity.js";
 import type { Run } from "../pipeline/join.js";
 import { measureOptions } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type Options } from "../options.js";
 import { rank, type Doc } from "./ranking.js";
-import type { SubtopicQuery } from "./subtopic-measures.js";
+import type { SubtopicQuery } from "./formulas-subtopic.js";
 import { referenceValue } from "./index.js";
 
 /**

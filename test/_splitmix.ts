@@ -1,5 +1,5 @@
 // The random stream of the resampling tests in plain TypeScript (BigInt), the same stream as the
-// kernel's (assembly/compare.ts, where the definition is written out): SplitMix64, one sequence per
+// kernel's (assembly/significance.ts, where the definition is written out): SplitMix64, one sequence per
 // iteration; sign flips from whole words, and exactly uniform bounded digits drawn in batches from
 // 32-bit halves of the words.
 

@@ -21,7 +21,7 @@
  * Without a cutoff, @k reads the whole ranking (alpha-nDCG and nERR-IA: and the whole ideal ranking).
  */
 import type { ResolvedOptions } from "../options.js";
-import { compareUtf8 } from "./ranking.js";
+import { compareUtf8, type Formula, type Params } from "./ranking.js";
 
 /** A document's judgments: subtopic index -> judgment. */
 export type Judgments = ReadonlyMap<number, number>;
@@ -86,7 +86,7 @@ function idealIdeal(m: number, k: number, alpha: number, weight: (r: number) => 
   return s;
 }
 
-/** The query as the diversity measures see it (src/reference/diversity.ts builds it). */
+/** The query as the diversity measures see it (evaluate-diversity.ts builds it). */
 export interface SubtopicQuery {
   /** The ranking (ranked as every measure ranks: score, then document id descending; depth, -J). */
   readonly ranking: readonly { readonly subs?: Judgments }[];
@@ -94,19 +94,17 @@ export interface SubtopicQuery {
   readonly judged: readonly { readonly docid: string; readonly subs: Judgments }[];
 }
 
-type Params = Readonly<Record<string, number>>;
-/** A diversity family's formula for one query. */
-type Formula = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) => number;
+type SubFormula = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) => number;
 
 /** `f` over the m subtopics judged relevant and the ranking's gains g (alpha 0.5 if it has none); 0 if m = 0. */
 type Over = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params, m: number, g: number[]) => number;
-const over = (f: Over): Formula => (q, k, o, p) => {
+const over = (f: Over): SubFormula => (q, k, o, p) => {
   const m = actual(q, o).size;
   return m === 0 ? 0 : f(q, k, o, p, m, gains(q.ranking.map((d) => d.subs), p.alpha ?? 0.5, o));
 };
 
 /** alpha-DCG@k and ERR-IA@k: weighted by `w`, over the ideal-ideal gains (ndeval divides neither at k = 1). */
-const undivided = (w: (r: number) => number): Formula => over((_q, k, _o, p, m, g) => {
+const undivided = (w: (r: number) => number): SubFormula => over((_q, k, _o, p, m, g) => {
   const at = k === 0 ? g.length : k;
   if (at === 0) return 0;
   const raw = sumTo(g, at, w);
@@ -114,7 +112,7 @@ const undivided = (w: (r: number) => number): Formula => over((_q, k, _o, p, m, 
 });
 
 /** alpha-nDCG@k and nERR-IA@k: the ranking's over the ideal ranking's. */
-const normalized = (w: (r: number) => number): Formula => over((q, k, o, p, _m, g) => {
+const normalized = (w: (r: number) => number): SubFormula => over((q, k, o, p, _m, g) => {
   const gi = gains(ideal(q, p.alpha, o), p.alpha, o);
   const at = k === 0 ? Math.max(g.length, gi.length) : k;
   if (at === 0) return 0;
@@ -125,17 +123,17 @@ const normalized = (w: (r: number) => number): Formula => over((q, k, o, p, _m, 
 const nrbpSum = (g: readonly number[], beta: number) => g.reduce((s, x, i) => s + x * beta ** i, 0);
 
 const byRank = (r: number) => 1 / r;
-export const alphaDcg = undivided(discount);
-export const errIa = undivided(byRank);
-export const alphaNdcg = normalized(discount);
-export const nerrIa = normalized(byRank);
+const alphaDcg = undivided(discount);
+const errIa = undivided(byRank);
+const alphaNdcg = normalized(discount);
+const nerrIa = normalized(byRank);
 
-export const nrbp = over((_q, _k, _o, p, m, g) => ((1 - (1 - p.alpha) * p.beta) / m) * nrbpSum(g, p.beta));
+const nrbp = over((_q, _k, _o, p, m, g) => ((1 - (1 - p.alpha) * p.beta) / m) * nrbpSum(g, p.beta));
 
-export const nnrbp = over((q, _k, o, p, _m, g) =>
+const nnrbp = over((q, _k, o, p, _m, g) =>
   nrbpSum(g, p.beta) / nrbpSum(gains(ideal(q, p.alpha, o), p.alpha, o), p.beta));
 
-export const pIa = over((q, k, o, _p, m, g) => {
+const pIa = over((q, k, o, _p, m, g) => {
   const at = k === 0 ? g.length : k;
   if (at === 0) return 0;
   let pairs = 0;
@@ -143,14 +141,14 @@ export const pIa = over((q, k, o, _p, m, g) => {
   return pairs / (at * m);
 });
 
-export const strec = over((q, k, o, _p, m, g) => {
+const strec = over((q, k, o, _p, m, g) => {
   const at = k === 0 ? g.length : k;
   const covered = new Set<number>();
   for (let r = 0; r < Math.min(at, g.length); r++) for (const j of relevantTo(q.ranking[r].subs, o)) covered.add(j);
   return covered.size / m;
 });
 
-export const mapIa = over((q, _k, o, _p, m) => {
+const mapIa = over((q, _k, o, _p, m) => {
   let sum = 0;
   for (const [j, rj] of [...actual(q, o).entries()].sort((a, b) => a[0] - b[0])) {
     let c = 0;
@@ -162,3 +160,18 @@ export const mapIa = over((q, _k, o, _p, m) => {
   }
   return sum / m;
 });
+
+/** A diversity family's formula: NaN for a query without subtopic judgments (as the kernel). */
+const sub = (f: SubFormula): Formula => (q, k, o, p) => (q.subtopics ? f(q.subtopics, k, o, p) : NaN);
+
+export const SUBTOPIC_FORMULAS = {
+  alpha_dcg: sub(alphaDcg),
+  alpha_ndcg: sub(alphaNdcg),
+  err_ia: sub(errIa),
+  nerr_ia: sub(nerrIa),
+  nrbp: sub(nrbp),
+  nnrbp: sub(nnrbp),
+  map_ia: sub(mapIa),
+  p_ia: sub(pIa),
+  strec: sub(strec),
+} satisfies Record<string, Formula>;
