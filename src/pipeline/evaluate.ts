@@ -124,11 +124,6 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
-  // Means over no query would be NaN: a run and judgments that share no query are a mistake (ids
-  // written otherwise, "q1" against "1", or the wrong file), said as such.
-  if (qids.length === 0) {
-    throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"}, the judgments ${notInRun})`);
-  }
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
 }
 

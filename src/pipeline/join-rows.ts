@@ -33,11 +33,11 @@
  * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
  * ```
  */
-import { InputError, RankevalError } from "../errors.js";
+import { RankevalError, type QuerySample } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
-import { type QuerySpans, type RowDocids } from "../io/rows.js";
+import type { QuerySpans, RowDocids, RowLines } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
 
@@ -76,7 +76,21 @@ export interface JoinOptions {
    * (src/pipeline/join-kernel.ts); otherwise its arrays are the caller's. @default false
    */
   transient?: boolean;
+  /**
+   * The queries in the order of their ids, not strcmp's: rows in memory (join.ts) number the run's in
+   * order of first appearance, then the judgments'. @default false
+   */
+  inIdOrder?: boolean;
+  /**
+   * Queries the run holds without a row (an object's `{}`, join.ts), by id: evaluated when judged, on
+   * an empty ranking, and not absent from the run. @default none
+   */
+  emptyQueries?: ReadonlySet<number>;
 }
+
+/** What the join reads: a parser's rows, or rows in memory (join.ts), which have no lines: their errors name the row. */
+export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
+export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
 
 /**
  * `old`'s memory as n entries when it has room (its whole buffer is the join's own: a view at its
@@ -254,7 +268,7 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
  * evaluation holds in memory.
  */
 export interface GroupedJudgments {
-  readonly qrels: Omit<QrelsRows, "qid">;
+  readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
   /**
@@ -266,10 +280,19 @@ export interface GroupedJudgments {
   readonly inKernel: boolean;
 }
 
-export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
+export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
   const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
   return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes, inKernel: !options.hash && qrels.kernel !== undefined };
+}
+
+/** The judged queries, for noQueryInCommon: how many, and the first few in id order. */
+export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels.file): QuerySample {
+  const { begin, end } = judgments.groups;
+  const some: number[] = [];
+  let queries = 0;
+  for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && queries++ < 3) some.push(q);
+  return { name, queries, some: judgments.qrels.qidNames.stringsOf(some) };
 }
 
 /**
@@ -277,7 +300,7 @@ export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "has
  * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
-export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows, options: JoinOptions = {}): JoinedRun {
+export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun, options: JoinOptions = {}): JoinedRun {
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
@@ -324,8 +347,9 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     for (let q = 0; q < judgedQids; q++) {
       const nj = jg.end[q] - jg.begin[q];
       if (nj === 0 || rg.end[q] > rg.begin[q]) continue;
-      absent.push(q);
-      if (!options.complete) continue;
+      const empty = options.emptyQueries?.has(q) === true;
+      if (!empty) absent.push(q);
+      if (!options.complete && !empty) continue;
       chosen.push(q);
       judgedRows += nj;
       if (placeholder) rows++;
@@ -333,7 +357,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     }
   }
   const qidPool = names.pool();
-  chosen.sort((a, b) => compareIds(qidPool, a, b));
+  chosen.sort(options.inIdOrder ? (a, b) => a - b : (a, b) => compareIds(qidPool, a, b));
   absent.sort((a, b) => compareIds(qidPool, a, b));
 
   const numQueries = chosen.length;
@@ -425,7 +449,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
       for (;;) {
         const key = slotKey[s];
         if (key === 0) break;
-        if (slotHash[s] === h && sameId(jIds, jr, jIds, key - 1)) duplicate(qrels.file, qrels.lines, jr, qrels.docids, names, q);
+        if (slotHash[s] === h && sameId(jIds, jr, jIds, key - 1)) duplicate(qrels, jr, names, q);
         s = (s + 1) & mask;
       }
       slotKey[s] = jr + 1;
@@ -455,7 +479,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
               break;
             }
           } else if (sameId(rIds, rr, rIds, -key - 1)) {
-            duplicate(run.file, run.lines, rr, run.docids, names, q);
+            duplicate(run, rr, names, q);
           }
         }
         s = (s + 1) & mask;
