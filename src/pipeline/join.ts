@@ -97,11 +97,11 @@ export function givenRows(x: unknown, what: "qrels" | "run", valueName: string):
  * document id as UTF-8 with its rowHash, values as numbers (NaN for what is not one).
  */
 export class MemoryRows {
-  private bytes = new Uint8Array(256);
-  private offsets = new Int32Array(17);
-  private hashes = new Int32Array(16);
-  private qid = new Int32Array(16);
-  private value = new Float64Array(16);
+  private bytes: Uint8Array = NO_BYTES;
+  private value: Float64Array = NO_VALUES;
+  private qid: Int32Array = NO_INTS;
+  private hashes: Int32Array = NO_INTS;
+  private offsets: Int32Array = NO_INTS;
   private used = 0;
   length = 0;
   /** The values given that are not numbers, by row, for messages. */
@@ -114,31 +114,55 @@ export class MemoryRows {
     readonly qidNames: Interner,
   ) {}
 
-  add(q: number, d: string, v: unknown): void {
-    const n = this.length;
-    if (n === this.qid.length) {
-      this.qid = grow(this.qid, 2 * n);
-      this.value = grow(this.value, 2 * n);
-      this.hashes = grow(this.hashes, 2 * n);
-      this.offsets = grow(this.offsets, 2 * n + 1);
-    }
+  /**
+   * Makes room for `rows` more rows (of ids of about 16 bytes): the columns in one buffer, as a small
+   * evaluation's allocations (a garbage collection's third of it) are mostly buffers.
+   */
+  reserve(rows: number): void {
+    const n = this.length + rows;
+    if (n <= this.qid.length) return;
+    const buffer = new ArrayBuffer(20 * n + 8);
+    const value = new Float64Array(buffer, 0, n);
+    const qid = new Int32Array(buffer, 8 * n, n);
+    const hashes = new Int32Array(buffer, 12 * n, n);
+    const offsets = new Int32Array(buffer, 16 * n, n + 1);
+    value.set(this.value);
+    qid.set(this.qid);
+    hashes.set(this.hashes);
+    offsets.set(this.offsets);
+    [this.value, this.qid, this.hashes, this.offsets] = [value, qid, hashes, offsets];
+    if (this.bytes.length < 16 * n) this.bytes = grow(this.bytes, 16 * n);
+  }
+
+  /** Writes s as UTF-8 at the end of the bytes (not yet kept: `used` stays) and returns its end. */
+  private write(s: string): number {
     // A UTF-16 code unit is at most 3 UTF-8 bytes.
-    if (this.used + 3 * d.length > this.bytes.length) this.bytes = grow(this.bytes, 2 * (this.used + 3 * d.length));
+    if (this.used + 3 * s.length > this.bytes.length) this.bytes = grow(this.bytes, 2 * (this.used + 3 * s.length));
     const bytes = this.bytes;
     const start = this.used;
     let at = start;
     // Short ASCII ids (the usual) byte by byte: cheaper than a call to the encoder.
-    for (let i = 0; i < d.length; i++) {
-      const c = d.charCodeAt(i);
-      if (c >= 0x80) {
-        at = start + encoder.encodeInto(d, bytes.subarray(start)).written;
-        break;
-      }
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return start + encoder.encodeInto(s, bytes.subarray(start)).written;
       bytes[at++] = c;
     }
+    return at;
+  }
+
+  /** The id of query s in qidNames. */
+  query(s: string): number {
+    return this.qidNames.intern(this.bytes, this.used, this.write(s));
+  }
+
+  add(q: number, d: string, v: unknown): void {
+    const n = this.length;
+    if (n === this.qid.length) this.reserve(n + 16);
+    const start = this.used;
+    const at = this.write(d);
     this.used = at;
     this.offsets[n + 1] = at;
-    this.hashes[n] = rowHash(bytes, start, at);
+    this.hashes[n] = rowHash(this.bytes, start, at);
     this.qid[n] = q;
     if (typeof v === "number") this.value[n] = v;
     else {
@@ -151,15 +175,17 @@ export class MemoryRows {
   /** Adds rows as given: a column's query ids interned in order of first appearance. */
   addGiven(g: Given): this {
     if ("qids" in g) {
+      const keys = g.docs.map((docs) => Object.keys(docs));
+      this.reserve(keys.reduce((n, k) => n + k.length, 0));
       for (let k = 0; k < g.qids.length; k++) {
-        const q = this.qidNames.internString(g.qids[k]);
+        const q = this.query(g.qids[k]);
         const docs = g.docs[k];
-        const keys = Object.keys(docs);
-        if (keys.length === 0) this.empty.add(q);
-        for (const d of keys) this.add(q, d, docs[d]);
+        if (keys[k].length === 0) this.empty.add(q);
+        for (const d of keys[k]) this.add(q, d, docs[d]);
       }
       return this;
     }
+    this.reserve(g.qid.length);
     const ids = new Map<string | number, number>();
     let last: string | number | undefined;
     let q = -1;
@@ -168,7 +194,7 @@ export class MemoryRows {
       if (v !== last || q < 0) {
         last = v;
         q = ids.get(v) ?? -1;
-        if (q < 0) ids.set(v, (q = this.qidNames.internString(String(v))));
+        if (q < 0) ids.set(v, (q = this.query(String(v))));
       }
       this.add(q, String(g.docid[i]), g.value[i]);
     }
@@ -201,9 +227,12 @@ export class MemoryRows {
 }
 
 const encoder = new TextEncoder();
+const NO_BYTES: Uint8Array = new Uint8Array(0);
+const NO_VALUES = new Float64Array(0);
+const NO_INTS = new Int32Array(0);
 
-function grow<T extends Uint8Array | Int32Array | Float64Array>(a: T, n: number): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
+function grow(a: Uint8Array, n: number): Uint8Array {
+  const b = new Uint8Array(n);
   b.set(a);
   return b;
 }
@@ -224,7 +253,7 @@ export interface MemoryJoin extends JoinedQueries {
  * checked finite; a document twice in one of them is an error naming its row.
  */
 export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRows, options: { complete?: boolean } = {}): MemoryJoin {
-  const names = new Interner(64);
+  const names = new Interner(16);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
   const runQueries = names.size;
   const j = judgments(names);

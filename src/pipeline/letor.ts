@@ -18,27 +18,39 @@ export interface LetorInput {
   groups?: { sizes: Int32Array; file: string };
 }
 
-export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } {
+/**
+ * What both batches check: rows, one score a row, and without qid: fields, group sizes that add up to
+ * the rows, returned as each group's first row (then queries are named by their group's position: 0,
+ * 1, 2, ...).
+ */
+function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32Array | null {
   const { data, file, score, scoresFile, groups } = input;
   // Means over no query: an empty (or blank, or comments only) file is a mistake, said as such.
   if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
   if (score.length !== data.length) {
     throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
   }
+  if (hasQid) return null;
+  if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
+  let total = 0;
+  for (const size of groups.sizes) total += size;
+  if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
+  const starts = new Int32Array(groups.sizes.length + 1);
+  groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
+  return starts;
+}
+
+export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } {
+  const { data, file, score } = input;
+  const starts = groupStarts(input, data.qid !== null);
   let qid: Int32Array;
   let name: (q: number) => string;
-  if (data.qid) {
-    qid = data.qid;
+  if (!starts) {
+    qid = data.qid!;
     name = (q) => input.qidNames.stringOf(q);
   } else {
-    if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
-    let total = 0;
-    for (const size of groups.sizes) total += size;
-    if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
-    // Queries are named by their group's position: 0, 1, 2, ...
     qid = new Int32Array(data.length);
-    let row = 0;
-    groups.sizes.forEach((size, g) => qid.fill(g, row, (row += size)));
+    for (let g = 0; g + 1 < starts.length; g++) qid.fill(g, starts[g], starts[g + 1]);
     name = String;
   }
   // Query and document ids stay interned numbers: millions of rows would otherwise become millions
@@ -78,11 +90,8 @@ export interface LetorRowsInput {
  * by the kernel; queries scattered over the file go through groupRows as letorBatch's do.
  */
 export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: string[] } {
-  const { data, file, score, scoresFile, groups } = input;
-  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
-  if (score.length !== data.length) {
-    throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
-  }
+  const { data, file, score } = input;
+  const groupsStart = groupStarts(input, data.spans !== null);
   let starts: Int32Array;
   let names: string[];
   let together = true;
@@ -96,14 +105,8 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     }
     names = together ? data.qidNames.stringsOf(Array.from(ids)) : [];
   } else {
-    if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
-    let total = 0;
-    for (const size of groups.sizes) total += size;
-    if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
-    // Queries are named by their group's position: 0, 1, 2, ...
-    starts = new Int32Array(groups.sizes.length + 1);
-    groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
-    names = Array.from(groups.sizes, (_, g) => String(g));
+    starts = groupsStart!;
+    names = Array.from({ length: starts.length - 1 }, (_, g) => String(g));
   }
   const docs = data.docids;
   const decoder = new TextDecoder();
