@@ -158,14 +158,19 @@ function judgedOf(name: string, byQuery: Map<string, QueryJudgments>): Judged {
   return { byQuery, grouped: groupJudgments(rows.rows()), qids };
 }
 
-/** A run read whole, its query ids interned in the judgments' `qids`. */
+/**
+ * A run read whole, its query ids interned in the judgments' `qids` as the strings they decode to, as
+ * the judgments' parsers give them (bytes that are not UTF-8 read as U+FFFD on both sides).
+ */
 async function readRun(file: string, qids: Interner): Promise<RunRows> {
   const name = displayName(file);
-  const parser = await runParserFor(name, qids, await inputSize(file), { format: formatOf(file) });
+  const parser = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
   await readInto(file, parser);
   const run = parser.finish() as RunRows;
   if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
-  return run;
+  const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) => qids.internString(q));
+  const { spans, ...rest } = run;
+  return { ...rest, qid: run.qid.map((q) => to[q]), qidNames: qids };
 }
 
 /** Every line of the plan's measures over these judgments, for each evaluated query. */
