@@ -169,8 +169,8 @@ async function readRun(file: string, qids: Interner): Promise<RunRows> {
   const run = parser.finish() as RunRows;
   if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
   const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) => qids.internString(q));
-  const { spans, ...rest } = run;
-  return { ...rest, qid: run.qid.map((q) => to[q]), qidNames: qids };
+  // Without the parser's runs of query ids (spans), which name its interner's ids.
+  return { ...run, qid: run.qid.map((q) => to[q]), qidNames: qids, spans: undefined };
 }
 
 /** Every line of the plan's measures over these judgments, for each evaluated query. */
@@ -181,8 +181,8 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   const joined = joinParsed(judged.grouped, run, { complete: args.complete, placeholder: true, inIdOrder: true });
   checkJoined(run.file, judged.grouped, run, joined, args.complete === true);
   const { qids, batch } = joined;
-  const inRun = new Set(joined.notInRunQids);
-  const absent = [...judged.byQuery.keys()].filter((q) => inRun.has(q));
+  const lacking = new Set(joined.notInRunQids);
+  const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
   if (absent.length && !args.complete) {
     io.stderr.write(`rankeval: ${run.file}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`);
   }

@@ -1,6 +1,7 @@
 // The library's path (evaluate, evaluateRun): columns or objects in memory grouped by query (group.ts)
-// or a run joined to its judgments (join.ts) into the kernel's batch, the kernel (src/kernel/), then
-// conventions across measures and summaries (aggregate.ts). evaluateBatch is the step every path shares.
+// or a run joined to its judgments (join.ts, through the command line's join) into the kernel's batch,
+// the kernel (src/kernel/), then conventions across measures and summaries (aggregate.ts).
+// evaluateBatch is the step every path shares.
 import { summaryOf } from "./aggregate.js";
 import { groupRows, type Qid, type Rows } from "./group.js";
 import { joinRun, type Qrels, type Run } from "./join.js";

@@ -1,6 +1,9 @@
 /**
- * The command line's join: a run parsed from TREC text joined to its judgments, both parsed with
- * `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch.
+ * The one join of runs to judgments: a run parsed from TREC text (or CSV, JSON, Parquet) joined to its
+ * judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch. Runs and
+ * judgments in memory (evaluateRun, evaluateDiversity) and -R's judgments come as the same rows
+ * (join.ts's MemoryRows); the loop here has its twin in the kernel (join-kernel.ts, assembly/join.ts),
+ * for judgments parsed into the kernel's memory.
  *
  * Document ids are only ever compared within a query (trec_eval joins, checks duplicates and breaks
  * ties per query), so no global document table is built: both sides are grouped by query id with a
