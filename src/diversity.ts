@@ -8,7 +8,7 @@
 import { documentTwice, RankevalError } from "./errors.js";
 import { evaluateBatch, type Measures, type Result } from "./pipeline/evaluate.js";
 import { isColumn } from "./pipeline/group.js";
-import { joinMemory, memoryNoQueryInCommon, MemoryRows, type MemoryJoin, type Run } from "./pipeline/join.js";
+import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./pipeline/join.js";
 import type { Batch } from "./kernel/batch.js";
 import { parseMeasures } from "./measures/resolve.js";
 import { explicitOptions, type Options } from "./options.js";
@@ -183,8 +183,7 @@ function subtopicJoin(qrels: SubtopicQrels, run: Run, options: { complete?: bool
     docPairs, docSub: Int32Array.from(docSub), docGrade: Float64Array.from(docGrade),
   } };
   const runOnly: string[] = [];
-  const { begin, end } = joined.judgments.groups;
-  for (let q = 0; q < joined.runQueries; q++) if (!(q < begin.length && end[q] > begin[q])) runOnly.push(joined.run.qidNames.stringOf(q));
+  for (let q = 0; q < joined.runQueries; q++) if (!joined.judged(q)) runOnly.push(joined.run.qidNames.stringOf(q));
   return { batch: diversity, qids, runOnly, notJudged: joined.notJudged, notInRun: joined.notInRun, joined };
 }
 
@@ -202,6 +201,6 @@ export function evaluateDiversity(qrels: SubtopicQrels, run: Run, measures: Meas
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun, joined } = subtopicJoin(qrels, run, { complete });
-  if (qids.length === 0) throw memoryNoQueryInCommon(joined, "the subtopic judgments");
+  if (qids.length === 0) throw joined.noQueryInCommon("the subtopic judgments");
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings);
 }

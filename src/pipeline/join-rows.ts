@@ -40,9 +40,12 @@ import { RankevalError, type QuerySample } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
-import type { QuerySpans, RowDocids, RowLines } from "../io/rows.js";
+import type { QuerySpans, RowDocids } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
+import type { JoinQrels, JoinRun } from "./join.js";
+
+export type { JoinQrels, JoinRun };
 
 export interface JoinOptions {
   /**
@@ -90,10 +93,6 @@ export interface JoinOptions {
    */
   emptyQueries?: ReadonlySet<number>;
 }
-
-/** What the join reads: a parser's rows, or rows in memory (join.ts), which have no lines: their errors name the row. */
-export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
-export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
 
 /**
  * `old`'s memory as n entries when it has room (its whole buffer is the join's own: a view at its

@@ -2,10 +2,12 @@
 // evaluateRun's, and evaluateDiversity's (src/diversity.ts).
 import { noQueryInCommon, RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
-import { rowHash, type RowDocids } from "../io/rows.js";
+import type { QrelsRows } from "../io/qrels.js";
+import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
+import type { RunRows } from "../io/run.js";
 import { isColumn } from "./group.js";
 import type { Batch } from "../kernel/batch.js";
-import { groupJudgments, joinParsed, judgedSample, type GroupedJudgments, type JoinQrels, type JoinRun } from "./join-rows.js";
+import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
 
 /**
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
@@ -19,6 +21,10 @@ export type Qrels =
 export type Run =
   | Readonly<Record<string, Readonly<Record<string, number>>>>
   | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly score: ArrayLike<number> };
+
+/** What the join (join-rows.ts) reads: a parser's rows, or rows in memory, which have no lines: their errors name the row. */
+export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
+export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
 
 export interface JoinedQueries {
   batch: Batch;
@@ -106,6 +112,8 @@ export class MemoryRows {
   length = 0;
   /** The values given that are not numbers, by row, for messages. */
   private readonly odd = new Map<number, unknown>();
+  /** The columns given (addGiven), whose ids messages quote as given (numbers unquoted). */
+  private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
   /** Queries given without a row (an object's `{}`), by id. */
   readonly empty = new Set<number>();
 
@@ -186,6 +194,7 @@ export class MemoryRows {
       return this;
     }
     this.reserve(g.qid.length);
+    this.columns = g;
     const ids = new Map<string | number, number>();
     let last: string | number | undefined;
     let q = -1;
@@ -211,8 +220,10 @@ export class MemoryRows {
 
   /** Row i, for a message: `run row 3 (query "q1", document "d2")`. */
   where(i: number): string {
-    const d = new TextDecoder().decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1]));
-    return `${this.file} row ${i} (query ${JSON.stringify(this.qidNames.stringOf(this.qid[i]))}, document ${JSON.stringify(d)})`;
+    const c = this.columns;
+    const q = c ? c.qid[i] : this.qidNames.stringOf(this.qid[i]);
+    const d = c ? c.docid[i] : new TextDecoder().decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1]));
+    return `${this.file} row ${i} (query ${JSON.stringify(q)}, document ${JSON.stringify(d)})`;
   }
 
   /** Throws for the first value that is not a finite number, of the rows `rows` lists (all when null). */
@@ -237,12 +248,18 @@ function grow(a: Uint8Array, n: number): Uint8Array {
   return b;
 }
 
-/** A run and its judgments in memory, joined (join-rows.ts) with their rows. */
+/**
+ * A run and its judgments in memory, joined (join-rows.ts). (Its declaration names no type of
+ * join-rows.ts, whose kernel's types the public entry points keep out of their declarations.)
+ */
 export interface MemoryJoin extends JoinedQueries {
   run: MemoryRows;
   /** The run's queries: ids 0 to runQueries - 1, in order of first appearance. */
   runQueries: number;
-  judgments: GroupedJudgments;
+  /** Whether query id q has judgments. */
+  judged(q: number): boolean;
+  /** noQueryInCommon for this run, the judgments so named. */
+  noQueryInCommon(judgments: string): RankevalError;
 }
 
 /**
@@ -261,11 +278,16 @@ export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRo
   const joined = joinParsed(grouped, r.rows(), { inIdOrder: true, emptyQueries: r.empty, complete: options.complete });
   // The batch's docids are the run rows of its rows.
   r.checkFinite("score", joined.batch.docids as Int32Array);
+  const { begin, end } = grouped.groups;
+  const judged = (q: number) => q < begin.length && end[q] > begin[q];
   // Queries given empty and not judged are not judged run queries.
   let notJudged = joined.notJudged;
-  const { begin, end } = grouped.groups;
-  for (const q of r.empty) if (!(q < begin.length && end[q] > begin[q])) notJudged++;
-  return { batch: joined.batch, qids: joined.qids, notJudged, notInRun: options.complete ? 0 : joined.notInRun, run: r, runQueries, judgments: grouped };
+  for (const q of r.empty) if (!judged(q)) notJudged++;
+  const noCommon = (name: string) => {
+    const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
+    return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
+  };
+  return { batch: joined.batch, qids: joined.qids, notJudged, notInRun: options.complete ? 0 : joined.notInRun, run: r, runQueries, judged, noQueryInCommon: noCommon };
 }
 
 /**
@@ -281,13 +303,6 @@ export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
     j.checkFinite("label");
     return j;
   });
-  if (joined.qids.length === 0) throw memoryNoQueryInCommon(joined);
+  if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
   return joined;
-}
-
-/** A run in memory sharing no query with its judgments: noQueryInCommon, its queries the first ids. */
-export function memoryNoQueryInCommon(joined: MemoryJoin, judgmentsName = "qrels"): RankevalError {
-  const queries = joined.runQueries;
-  const some = joined.run.qidNames.stringsOf([0, 1, 2].filter((q) => q < queries));
-  return noQueryInCommon({ name: "run", queries, some }, judgedSample(joined.judgments, judgmentsName));
 }
