@@ -393,8 +393,9 @@ export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun
   // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
   let capacity = 16;
   while (capacity < 2 * widest) capacity *= 2;
-  const slotKey = new Int32Array(capacity);
-  const slotHash = new Int32Array(capacity);
+  const slots = new Int32Array(2 * capacity);
+  const slotKey = slots.subarray(0, capacity);
+  const slotHash = slots.subarray(capacity);
 
   // The placeholder's id goes after the run's ids in the batch's pool (a copy, made only when needed).
   let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };

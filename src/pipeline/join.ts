@@ -123,13 +123,13 @@ export class MemoryRows {
   ) {}
 
   /**
-   * Makes room for `rows` more rows (of ids of about 16 bytes): the columns in one buffer, as a small
-   * evaluation's allocations (a garbage collection's third of it) are mostly buffers.
+   * Makes room for `rows` more rows (their ids' bytes for 8 a row): the columns and bytes in one
+   * buffer, as buffers are most of what a small evaluation's garbage collections (a third of it) free.
    */
   reserve(rows: number): void {
     const n = this.length + rows;
     if (n <= this.qid.length) return;
-    const buffer = new ArrayBuffer(20 * n + 8);
+    const buffer = new ArrayBuffer(28 * n + 8);
     const value = new Float64Array(buffer, 0, n);
     const qid = new Int32Array(buffer, 8 * n, n);
     const hashes = new Int32Array(buffer, 12 * n, n);
@@ -139,13 +139,13 @@ export class MemoryRows {
     hashes.set(this.hashes);
     offsets.set(this.offsets);
     [this.value, this.qid, this.hashes, this.offsets] = [value, qid, hashes, offsets];
-    if (this.bytes.length < 16 * n) this.bytes = grow(this.bytes, 16 * n);
+    if (this.bytes.length < 8 * n) this.bytes = grow(this.bytes, this.used, new Uint8Array(buffer, 20 * n + 8));
   }
 
   /** Writes s as UTF-8 at the end of the bytes (not yet kept: `used` stays) and returns its end. */
   private write(s: string): number {
     // A UTF-16 code unit is at most 3 UTF-8 bytes.
-    if (this.used + 3 * s.length > this.bytes.length) this.bytes = grow(this.bytes, 2 * (this.used + 3 * s.length));
+    if (this.used + 3 * s.length > this.bytes.length) this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
     const bytes = this.bytes;
     const start = this.used;
     let at = start;
@@ -160,7 +160,8 @@ export class MemoryRows {
 
   /** The id of query s in qidNames. */
   query(s: string): number {
-    return this.qidNames.intern(this.bytes, this.used, this.write(s));
+    const end = this.write(s);
+    return this.qidNames.intern(this.bytes, this.used, end);
   }
 
   add(q: number, d: string, v: unknown): void {
@@ -242,10 +243,10 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
 const NO_VALUES = new Float64Array(0);
 const NO_INTS = new Int32Array(0);
 
-function grow(a: Uint8Array, n: number): Uint8Array {
-  const b = new Uint8Array(n);
-  b.set(a);
-  return b;
+/** `to` with the first `used` bytes of `from`. */
+function grow(from: Uint8Array, used: number, to: Uint8Array): Uint8Array {
+  to.set(from.subarray(0, used));
+  return to;
 }
 
 /**
@@ -270,7 +271,8 @@ export interface MemoryJoin extends JoinedQueries {
  * checked finite; a document twice in one of them is an error naming its row.
  */
 export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRows, options: { complete?: boolean } = {}): MemoryJoin {
-  const names = new Interner(16);
+  // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap (64 bytes at most).
+  const names = new Interner(4);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
   const runQueries = names.size;
   const j = judgments(names);
