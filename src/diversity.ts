@@ -5,12 +5,11 @@
  * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
  * assembly/metrics/diversity.ts). Browser-safe.
  */
-import { RankevalError } from "./errors.js";
+import { documentTwice, RankevalError } from "./errors.js";
 import { evaluateBatch, type Measures, type Result } from "./pipeline/evaluate.js";
 import { isColumn } from "./pipeline/group.js";
-import type { Run } from "./pipeline/join.js";
-import type { Batch, DiversityData } from "./kernel/batch.js";
-import { StringPool } from "./kernel/pool.js";
+import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./pipeline/join.js";
+import type { Batch } from "./kernel/batch.js";
 import { parseMeasures } from "./measures/resolve.js";
 import { explicitOptions, type Options } from "./options.js";
 import { compareBytes } from "./c/strings.js";
@@ -104,7 +103,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
     if (!query) byQuery.set(q, (query = { docs: new Map(), subtopics: new Set() }));
     let doc = query.docs.get(d);
     if (!doc) query.docs.set(d, (doc = new Map()));
-    if (doc.has(s)) throw bad(`${where}: document ${JSON.stringify(d)} is judged twice for subtopic ${JSON.stringify(s)} of query ${JSON.stringify(q)}`);
+    if (doc.has(s)) throw documentTwice(d, q, `${where} (subtopic ${JSON.stringify(s)})`);
     doc.set(s, v);
     query.subtopics.add(s);
   }
@@ -119,126 +118,73 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   return out;
 }
 
-/** The run as (qid, docid, score) columns. */
-function runColumns(run: Run): { qid: ArrayLike<string | number>; docid: ArrayLike<string | number>; score: ArrayLike<number> } {
-  if (run === null || typeof run !== "object") throw bad("run must be { qid: { docid: score } } or columns { qid, docid, score }");
-  const c = run as Record<string, unknown>;
-  if (isColumn(c.qid)) {
-    for (const name of ["docid", "score"]) {
-      if (!isColumn(c[name])) throw bad(`run.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length) throw bad(`run.${name} has ${(c[name] as ArrayLike<unknown>).length} values but run.qid has ${(c.qid as ArrayLike<unknown>).length}`);
-    }
-    return { qid: c.qid as ArrayLike<string | number>, docid: c.docid as ArrayLike<string | number>, score: c.score as ArrayLike<number> };
-  }
-  const qid: string[] = [];
-  const docid: string[] = [];
-  const score: number[] = [];
-  for (const [q, docs] of Object.entries(run as Record<string, Record<string, number>>)) {
-    if (docs === null || typeof docs !== "object") throw bad(`run[${JSON.stringify(q)}] must be an object of docid: score`);
-    for (const [d, s] of Object.entries(docs)) {
-      qid.push(q);
-      docid.push(d);
-      score.push(s);
-    }
-  }
-  return { qid, docid, score };
-}
-
 /**
- * Joins a run to subtopic judgments, query by query. A ranked document's label is its highest
- * judgment (NaN without one), and it carries its judgment per subtopic; each query carries its judged
- * documents (in descending id order, for ndeval's ideal ranking) with theirs. `complete`: the judged
- * queries the run lacks are evaluated too, on an empty ranking (ndeval -c). A document judged twice for
- * one subtopic, or ranked twice, is an error.
+ * Joins a run to subtopic judgments, query by query, with the one join (src/pipeline/join.ts): each
+ * judged document of a query is one judgment row, in descending id order (for ndeval's ideal ranking),
+ * whose label for the join is its own number, so that each ranked row finds its document's judgments.
+ * A ranked document's label is its highest judgment (NaN without one), and it carries its judgment per
+ * subtopic; each query carries its judged documents with theirs. `complete`: the judged queries the
+ * run lacks are evaluated too, on an empty ranking (ndeval -c). A document judged twice for one
+ * subtopic, or ranked twice, is an error.
  */
 export function joinDiversity(qrels: SubtopicQrels, run: Run, options: { complete?: boolean } = {}): DiversityJoin {
-  const judgments = judgmentsOf(qrels);
-  const r = runColumns(run);
-  const rowsOf = new Map<string, number[]>();
-  for (let i = 0; i < r.qid.length; i++) {
-    const q = String(r.qid[i]);
-    let rows = rowsOf.get(q);
-    if (!rows) rowsOf.set(q, (rows = []));
-    rows.push(i);
-  }
-  const qids = [...rowsOf.keys()].filter((q) => judgments.has(q));
-  const runOnly = [...rowsOf.keys()].filter((q) => !judgments.has(q));
-  const absent = [...judgments.keys()].filter((q) => !rowsOf.has(q));
-  if (options.complete) qids.push(...absent);
+  const { joined, ...rest } = subtopicJoin(qrels, run, options);
+  return rest;
+}
 
-  const pool = new StringPool();
-  const offsets: number[] = [0];
-  const judgedOffsets: number[] = [0];
-  const scores: number[] = [];
-  const labels: number[] = [];
-  const judged: number[] = [];
-  const docids: number[] = [];
-  const subtopics: number[] = [];
-  const rowOffsets: number[] = [0];
+/** joinDiversity, with the join's run and judgments (for a message). */
+function subtopicJoin(qrels: SubtopicQrels, run: Run, options: { complete?: boolean }): DiversityJoin & { joined: MemoryJoin } {
+  const judgments = judgmentsOf(qrels);
+  // Each judged document's subtopics and judgments, by its judgment row.
+  const entries: Map<number, number>[] = [];
+  // Each query's number of subtopics, by its id as the join names it.
+  const subtopics = new Map<string, number>();
+  const joined = joinMemory(run, (names) => {
+    const rows = new MemoryRows("qrels", names);
+    for (const [q, j] of judgments) {
+      const id = names.internString(q);
+      subtopics.set(names.stringOf(id), j.subtopics.length);
+      for (const d of [...j.docs.keys()].sort((a, b) => compareBytes(b, a))) {
+        rows.add(id, d, entries.length);
+        entries.push(j.docs.get(d)!);
+      }
+    }
+    return rows;
+  }, options);
+  const { qids } = joined;
+  const highest = (e: number) => Math.max(...entries[e].values());
+  const batch = joined.batch;
+  const nq = batch.numQueries;
+  const numSubtopics = Int32Array.from(qids, (q) => subtopics.get(q)!);
+  const rowOffsets = new Int32Array(batch.offsets[nq] + 1);
+  const docPairs = new Int32Array(batch.judgedOffsets![nq] + 1);
   const rowSub: number[] = [];
   const rowGrade: number[] = [];
-  const docOffsets: number[] = [0];
-  const docPairs: number[] = [0];
   const docSub: number[] = [];
   const docGrade: number[] = [];
-  const highest = (subs: Map<number, number>) => Math.max(...subs.values());
-  for (const q of qids) {
-    const j = judgments.get(q)!;
-    const seen = new Set<string>();
-    for (const i of rowsOf.get(q) ?? []) {
-      const d = String(r.docid[i]);
-      const s = r.score[i];
-      if (typeof s !== "number" || !Number.isFinite(s)) throw bad(`run row ${i} (query ${JSON.stringify(q)}, document ${JSON.stringify(d)}): score ${JSON.stringify(s)} is not a finite number`);
-      if (seen.has(d)) throw bad(`run row ${i}: document ${JSON.stringify(d)} is ranked twice for query ${JSON.stringify(q)}`);
-      seen.add(d);
-      const subs = j.docs.get(d);
-      scores.push(s);
-      labels.push(subs ? highest(subs) : NaN);
-      docids.push(pool.intern(d));
-      if (subs) {
-        for (const [sub, v] of subs) {
-          rowSub.push(sub);
-          rowGrade.push(v);
-        }
-      }
-      rowOffsets.push(rowSub.length);
+  const pairs = (e: number, sub: number[], grade: number[]) => {
+    for (const [s, v] of entries[e]) {
+      sub.push(s);
+      grade.push(v);
     }
-    offsets.push(scores.length);
-    for (const d of [...j.docs.keys()].sort((a, b) => compareBytes(b, a))) {
-      const subs = j.docs.get(d)!;
-      judged.push(highest(subs));
-      for (const [sub, v] of subs) {
-        docSub.push(sub);
-        docGrade.push(v);
-      }
-      docPairs.push(docSub.length);
-    }
-    judgedOffsets.push(judged.length);
-    docOffsets.push(judged.length);
-    subtopics.push(j.subtopics.length);
-  }
-  const diversity: DiversityData = {
-    subtopics: Int32Array.from(subtopics),
-    rowOffsets: Int32Array.from(rowOffsets),
-    rowSub: Int32Array.from(rowSub),
-    rowGrade: Float64Array.from(rowGrade),
-    docOffsets: Int32Array.from(docOffsets),
-    docPairs: Int32Array.from(docPairs),
-    docSub: Int32Array.from(docSub),
-    docGrade: Float64Array.from(docGrade),
   };
-  const batch: Batch = {
-    numQueries: qids.length,
-    offsets: Int32Array.from(offsets),
-    scores: Float64Array.from(scores),
-    labels: Float64Array.from(labels),
-    judgedOffsets: Int32Array.from(judgedOffsets),
-    judged: Float64Array.from(judged),
-    docids: Int32Array.from(docids),
-    pool: pool.pool(),
-    diversity,
-  };
-  return { batch, qids, runOnly, notJudged: runOnly.length, notInRun: options.complete ? 0 : absent.length };
+  batch.labels.forEach((e, row) => {
+    if (e === e) pairs(e, rowSub, rowGrade);
+    rowOffsets[row + 1] = rowSub.length;
+    batch.labels[row] = e === e ? highest(e) : NaN;
+  });
+  batch.judged!.forEach((e, k) => {
+    pairs(e, docSub, docGrade);
+    docPairs[k + 1] = docSub.length;
+    batch.judged![k] = highest(e);
+  });
+  const diversity: Batch = { ...batch, diversity: {
+    subtopics: numSubtopics, rowOffsets, rowSub: Int32Array.from(rowSub), rowGrade: Float64Array.from(rowGrade), docOffsets: batch.judgedOffsets!,
+    docPairs, docSub: Int32Array.from(docSub), docGrade: Float64Array.from(docGrade),
+  } };
+  const runOnly: string[] = [];
+  for (let q = 0; q < joined.runQueries; q++) if (!joined.judged(q)) runOnly.push(joined.run.qidNames.stringOf(q));
+  return { batch: diversity, qids, runOnly, notJudged: joined.notJudged, notInRun: joined.notInRun, joined };
 }
 
 /**
@@ -254,7 +200,7 @@ export function evaluateDiversity(qrels: SubtopicQrels, run: Run, measures: Meas
   const explicit = explicitOptions(rest);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const { batch, qids, notJudged, notInRun } = joinDiversity(qrels, run, { complete });
-  if (qids.length === 0) throw bad(`the run and the subtopic judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"})`);
+  const { batch, qids, notJudged, notInRun, joined } = subtopicJoin(qrels, run, { complete });
+  if (qids.length === 0) throw joined.noQueryInCommon("the subtopic judgments");
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings);
 }

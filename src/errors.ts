@@ -40,12 +40,13 @@ export function someNames(names: readonly string[], total = names.length): strin
 }
 
 /**
- * The one wording of a document twice in one query, in judgments or a run (`where`: the file and
- * line, or the rows' field, when known).
+ * The one wording of a document twice in one query, in judgments or a run. `where`: the rows' field
+ * or row, when known; a file's line is an InputError (which columnar inputs say as the row of their file).
  */
-export function documentTwice(doc: string, query: string, where?: string): RankevalError {
-  const at = where === undefined ? "" : `${where}: `;
-  return new RankevalError("bad-input", `${at}document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`);
+export function documentTwice(doc: string, query: string, where?: string | { file: string; line: number }): RankevalError {
+  const reason = `document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`;
+  if (typeof where === "object") return new InputError(where.file, where.line, 0, reason);
+  return new RankevalError("bad-input", where === undefined ? reason : `${where}: ${reason}`);
 }
 
 /** What a run or judgments hold, for noQueryInCommon: a name, the number of queries, some of them. */

@@ -213,7 +213,7 @@ describe("input formats", () => {
     expect(r2.err).toBe(`rankeval: ${join(dir, "bad.csv")}:2:7: score "x" is not a number\n`);
     const r3 = await run("-m", "map", files.csv[0], file("dup.csv", "qid,docid,score\nq1,d1,1\nq1,d1,2\n"));
     expect(r3.status).toBe(2);
-    expect(r3.err).toBe(`rankeval: ${join(dir, "dup.csv")}:3: document "d1" appears twice for query "q1"\n`);
+    expect(r3.err).toBe(`rankeval: ${join(dir, "dup.csv")}:3: document "d1" appears twice in query "q1"\n`);
   });
 });
 

@@ -241,7 +241,7 @@ describe("rankeval QRELS RUN", () => {
     [["-l", "x", qrels, runA], 1, /-l: "x" is not a number/],
     [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it: no such file \(ENOENT\)/],
     [[qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")], 2, /bad\.run:2:\d+: score "0\.1x" is not a number/],
-    [[qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")], 2, /dup\.run:2: document "d1" appears twice for query "q1"/],
+    [[qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")], 2, /dup\.run:2: document "d1" appears twice in query "q1"/],
     [[qrels, file("short.run", "q1 Q0 d1 1\n")], 2, /short\.run:1/],
   ])("%j exits %i with a clear message", async (argv, status, message) => {
     const r = await run(...(argv as string[]));
@@ -361,7 +361,7 @@ describe("the installed binary", () => {
     }
     expect((await run(...cases[0])).out.split("\n").length).toBeGreaterThan(20_000);
     expect((await run(...cases[2])).err).toMatch(/score\.run:2:\d+: /);
-    expect((await run(...cases[3])).err).toContain('twice.run:2: document "d1" appears twice for query "q1"');
+    expect((await run(...cases[3])).err).toContain('twice.run:2: document "d1" appears twice in query "q1"');
   });
   it("joins the blocks of a worker thread (the built reader, a block a 1 MiB chunk) as the whole file", async () => {
     const { threadBlocks } = (await import(new URL("../dist/node/run-reader.js", import.meta.url).href)) as typeof import("../src/node/run-reader.js");

@@ -84,6 +84,14 @@ describe("evaluateRun on objects", () => {
     }
   });
 
+  it("joins query and document ids longer than the room made for them, ASCII or not", () => {
+    for (const long of ["q".repeat(100), "é".repeat(100)]) {
+      const r = evaluateRun({ [long]: { [long]: 1 }, q2: { d: 1 } }, { q2: { d: 1 }, [long]: { [long]: 1, d: 0 } }, "P@1");
+      expect(r.qids).toEqual(["q2", long]);
+      expect(Array.from(r.values["P@1"])).toEqual([1, 1]);
+    }
+  });
+
   it("reads an own __proto__ key as a document, and ignores inherited properties", () => {
     const qrels = JSON.parse('{"q1": {"__proto__": 2, "d1": 1}}') as Objects;
     const run = JSON.parse('{"q1": {"__proto__": 0.9, "d2": 0.8, "d1": 0.1}}') as Objects;

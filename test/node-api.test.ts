@@ -186,8 +186,8 @@ describe("readQrels and readRun", () => {
   });
 
   it("say where a document is judged or ranked twice (an object keeps one value)", async () => {
-    await expect(readQrels(file("dup-qrels.txt", "q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n"))).rejects.toThrow(/dup-qrels\.txt:3: document "d1" appears twice for query "q1"/);
-    await expect(readRun(file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"))).rejects.toThrow(/dup\.run:2: document "d1" appears twice for query "q1"/);
+    await expect(readQrels(file("dup-qrels.txt", "q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n"))).rejects.toThrow(/dup-qrels\.txt:3: document "d1" appears twice in query "q1"/);
+    await expect(readRun(file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"))).rejects.toThrow(/dup\.run:2: document "d1" appears twice in query "q1"/);
     await expect(readRun(file("bad.json", '{"q1": {"d1": 1, "d1": 2}}'))).rejects.toThrow(InputError);
     await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(/nothing-here: cannot read it: no such file \(ENOENT\)/);
     await expect(readQrels(qrelsPath, { inputFormat: "yaml" as "json" })).rejects.toThrow(/inputFormat must be one of/);

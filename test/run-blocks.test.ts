@@ -170,7 +170,7 @@ describe("RunBlocks", () => {
 
   it("keeps the line numbers of later blocks in errors", () => {
     const run = "q1 Q0 a 1 1 R\n\nq2 Q0 a 1 1 R\n# c\nq3 Q0 x 1 1 R\nq3 Q0 x 2 1 R\n";
-    for (const elsewhere of [false, true]) expect(() => inBlocks(QRELS, run, 1, 3, elsewhere)).toThrow("run.txt:6: document \"x\" appears twice for query \"q3\"");
+    for (const elsewhere of [false, true]) expect(() => inBlocks(QRELS, run, 1, 3, elsewhere)).toThrow("run.txt:6: document \"x\" appears twice in query \"q3\"");
     const bad = "q1 Q0 a 1 1 R\nq2 Q0 a 1 1 R\nq3 Q0 x 1 1 R\nq3 Q0 y 2 zz R\n";
     expect(() => inBlocks(QRELS, bad, 1, 4)).toThrow(/^run\.txt:4:\d+: /);
   });

@@ -108,15 +108,15 @@ describe("joinParsed", () => {
 
   it("rejects a document twice in one query of the run, naming file and line", () => {
     const run = "q1 Q0 x 1 1 t\nq1 Q0 y 2 1 t\n\n# c\nq2 Q0 x 1 1 t\nq1 Q0 x 3 0 t\n";
-    expect(() => join("q1 0 x 1\nq2 0 x 1\n", run)).toThrow(new InputError("run.txt", 6, 0, 'document "x" appears twice for query "q1"'));
-    expect(() => join("q1 0 x 1\n", run)).toThrow('run.txt:6: document "x" appears twice for query "q1"');
+    expect(() => join("q1 0 x 1\nq2 0 x 1\n", run)).toThrow(new InputError("run.txt", 6, 0, 'document "x" appears twice in query "q1"'));
+    expect(() => join("q1 0 x 1\n", run)).toThrow('run.txt:6: document "x" appears twice in query "q1"');
     // Unjudged documents too.
-    expect(() => join("q1 0 a 1\n", "q1 Q0 u 1 1 t\nq1 Q0 u 2 1 t\n")).toThrow('run.txt:2: document "u" appears twice for query "q1"');
+    expect(() => join("q1 0 a 1\n", "q1 Q0 u 1 1 t\nq1 Q0 u 2 1 t\n")).toThrow('run.txt:2: document "u" appears twice in query "q1"');
   });
 
   it("rejects a document twice in one query of the judgments, naming file and line", () => {
     const qrels = "# judged\nq1 0 x 1\nq2 0 x 1\nq1 0 y 0\nq1 0 x 0\n";
-    expect(() => join(qrels, "q1 Q0 x 1 1 t\n")).toThrow('qrels.txt:5: document "x" appears twice for query "q1"');
+    expect(() => join(qrels, "q1 Q0 x 1 1 t\n")).toThrow('qrels.txt:5: document "x" appears twice in query "q1"');
   });
 
   it("checks only the evaluated queries for duplicates, as trec_eval", () => {
@@ -129,10 +129,10 @@ describe("joinParsed", () => {
     expect(describeJoin(join(QRELS, RUN, { hash: () => 0 }))).toEqual(same);
     expect(describeJoin(join(QRELS, RUN, { hash: (_b, s, e) => e - s }))).toEqual(same);
     expect(() => join("q 0 a 1\nq 0 b 1\nq 0 a 0\n", "q Q0 a 1 1 t\n", { hash: () => 7 })).toThrow(
-      'qrels.txt:3: document "a" appears twice for query "q"',
+      'qrels.txt:3: document "a" appears twice in query "q"',
     );
     expect(() => join("q 0 a 1\n", "q Q0 b 1 1 t\nq Q0 a 1 1 t\nq Q0 b 1 1 t\n", { hash: () => 7 })).toThrow(
-      'run.txt:3: document "b" appears twice for query "q"',
+      'run.txt:3: document "b" appears twice in query "q"',
     );
   });
 
@@ -147,7 +147,7 @@ describe("joinParsed", () => {
         expect(describeJoin(j)).toEqual([["q", [[other, 2, 2], [id, 1, 1]], [1, 2]]]);
       }
       expect(() => join(`q 0 ${id} 1\n`, `q Q0 ${id} 1 2 t\nq Q0 ${id}X 2 1 t\nq Q0 ${id} 3 0 t\n`, { hash: () => 0 })).toThrow(
-        `run.txt:3: document "${id}" appears twice for query "q"`,
+        `run.txt:3: document "${id}" appears twice in query "q"`,
       );
     }
   });

@@ -25,7 +25,7 @@
  * const qrels = await readQrels("qrels.dev.tsv"); // { "1102432": { "2026790": 1 }, ... }
  * ```
  */
-import { RankevalError, InputError } from "../errors.js";
+import { documentTwice, RankevalError, InputError } from "../errors.js";
 import { evaluateRun, type Result } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
@@ -220,7 +220,7 @@ function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
     }
     const d = docids[i];
     if (Object.hasOwn(docs, d)) {
-      throw new InputError(rows.file, lineOfRow(rows.lines, i), 0, `document ${JSON.stringify(d)} appears twice for query ${JSON.stringify(names[q])}`);
+      throw documentTwice(d, names[q], { file: rows.file, line: lineOfRow(rows.lines, i) });
     }
     put(docs, d, values[i]);
   }

@@ -8,10 +8,12 @@ import type { Result } from "../pipeline/evaluate.js";
 import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { PrefsParser, type Prefs } from "../io/prefs.js";
-import { docidString } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
 import { ZscoresParser } from "../io/zscores.js";
 import { DEFAULT_OPTIONS, describeOptions } from "../options.js";
+import { checkJoined } from "../pipeline/blocks.js";
+import { MemoryRows } from "../pipeline/join.js";
+import { groupJudgments, joinParsed, type GroupedJudgments } from "../pipeline/join-rows.js";
 import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
 import { trecLines, type TrecMeasure } from "../trec/names.js";
@@ -27,9 +29,6 @@ interface Io {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
 }
-
-/** trec_eval.c's bogus results for a judged query absent from the run (-c): one document, score 1. */
-const PLACEHOLDER: Retrieved = { docno: "ceci_nest_pas_un_docno", sim: 1.0 };
 
 /** -Z: the Z-score file, read and sorted as trec_eval searches it. */
 export async function readZscores(file: string): Promise<ZscoreLookup> {
@@ -62,6 +61,16 @@ export async function trecTextOptions(args: CliArgs, p: Plan, format: string, io
 type QueryJudgments = { kind: "prefs"; lines: PrefLine[] } | { kind: "qrels_jg"; judgments: JgJudgment[] };
 
 /**
+ * The judgments of -R by query, and as the one join (src/pipeline/join-rows.ts) reads them: each
+ * query's documents, once each, their query ids interned in `qids` in file order (the runs' after).
+ */
+interface Judged {
+  byQuery: Map<string, QueryJudgments>;
+  grouped: GroupedJudgments;
+  qids: Interner;
+}
+
+/**
  * -R prefs, qrels_prefs or qrels_jg: reads the judgments in that format and each run whole, and prints
  * trec_eval's text for the measures over those judgments (and runid, num_q). Returns the exit status.
  */
@@ -78,8 +87,7 @@ export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
   const judged = await readFormatted(judgmentsFile, relFormat, io);
   const texts: { name: string; text: string }[] = [];
   for (const file of runFiles) {
-    const run = await readRun(file);
-    const r = evaluateFormatted(p, judged, run, args, io);
+    const r = evaluateFormatted(p, judged, await readRun(file, judged.qids), args, io);
     texts.push({ name: displayName(file), text: trecText(p, r, text) });
   }
   io.stdout.write(labelledTexts(texts));
@@ -87,7 +95,7 @@ export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
 }
 
 /** The judgments file in its -R format, by query. */
-async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFormat"]>, io: Io): Promise<Map<string, QueryJudgments>> {
+async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFormat"]>, io: Io): Promise<Judged> {
   const name = displayName(file);
   const out = new Map<string, QueryJudgments>();
   if (relFormat === "prefs") {
@@ -100,7 +108,7 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
       if (!q) out.set(prefs.qid[i], (q = { kind: "prefs", lines: [] }));
       (q as { lines: PrefLine[] }).lines.push({ jg: prefs.jg[i], jsg: prefs.jsg[i], rel: prefs.rel[i], docno: prefs.docno[i] });
     }
-    return out;
+    return judgedOf(name, out);
   }
   const parser = new GroupQrelsParser({ file: name, groupName: relFormat === "qrels_jg" ? "jg" : "jg", valueName: "rel" });
   await readInto(file, parser);
@@ -114,7 +122,7 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
       if (!q) out.set(g.qid[i], (q = { kind: "prefs", lines: [] }));
       (q as { lines: PrefLine[] }).lines.push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
     }
-    return out;
+    return judgedOf(name, out);
   }
   // qrels_jg (get_qrels_jg.c): labels read with atol ("1.5" is 1), a document judged twice by a group
   // is an error for the whole file.
@@ -138,57 +146,65 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
     const others = truncated > 1 ? ` (and ${truncated - 1} more)` : "";
     io.stderr.write(`rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${g.long[first]}${others}, as trec_eval reads labels (atol)\n`);
   }
-  return out;
+  return judgedOf(name, out);
 }
 
-/** A run read whole, its documents by query (strings), and its tag. */
-async function readRun(file: string): Promise<{ file: string; runTag: string; byQuery: Map<string, Retrieved[]> }> {
+function judgedOf(name: string, byQuery: Map<string, QueryJudgments>): Judged {
+  const qids = new Interner();
+  const rows = new MemoryRows(name, qids);
+  for (const [q, j] of byQuery) {
+    const id = qids.internString(q);
+    for (const d of new Set(j.kind === "prefs" ? j.lines.map((l) => l.docno) : j.judgments.map((l) => l.docno))) rows.add(id, d, 0);
+  }
+  return { byQuery, grouped: groupJudgments(rows.rows()), qids };
+}
+
+/**
+ * A run read whole, its query ids interned in the judgments' `qids` as the strings they decode to, as
+ * the judgments' parsers give them (bytes that are not UTF-8 read as U+FFFD on both sides).
+ */
+async function readRun(file: string, qids: Interner): Promise<RunRows> {
   const name = displayName(file);
   const parser = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
   await readInto(file, parser);
   const run = parser.finish() as RunRows;
   if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
-  const byQuery = new Map<string, Retrieved[]>();
-  for (let i = 0; i < run.length; i++) {
-    const qid = run.qidNames.stringOf(run.qid[i]);
-    let docs = byQuery.get(qid);
-    if (!docs) byQuery.set(qid, (docs = []));
-    docs.push({ docno: docidString(run.docids, i), sim: run.score[i] });
-  }
-  return { file, runTag: run.runTag, byQuery };
+  const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) => qids.internString(q));
+  // Without the parser's runs of query ids (spans), which name its interner's ids.
+  return { ...run, qid: run.qid.map((q) => to[q]), qidNames: qids, spans: undefined };
 }
 
 /** Every line of the plan's measures over these judgments, for each evaluated query. */
-function evaluateFormatted(
-  p: Plan, judged: Map<string, QueryJudgments>, run: { file: string; runTag: string; byQuery: Map<string, Retrieved[]> }, args: CliArgs, io: Io,
-): RunResult {
-  const name = displayName(run.file);
-  const qids = [...judged.keys()].filter((q) => args.complete || run.byQuery.has(q));
-  if (!qids.some((q) => run.byQuery.has(q))) {
-    throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${run.byQuery.size} ${run.byQuery.size === 1 ? "query" : "queries"}, the judgments ${judged.size})`);
-  }
-  const absent = [...judged.keys()].filter((q) => !run.byQuery.has(q));
+function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs, io: Io): RunResult {
+  // The judged queries in the run (with -c, every judged query, ranking trec_eval's placeholder where
+  // absent), in the judgments' order. A document ranked twice is an error in every evaluated query (a
+  // deliberate divergence: trec_eval sees it only within -M).
+  const joined = joinParsed(judged.grouped, run, { complete: args.complete, placeholder: true, inIdOrder: true });
+  checkJoined(run.file, judged.grouped, run, joined, args.complete === true);
+  const { qids, batch } = joined;
+  const lacking = new Set(joined.notInRunQids);
+  const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
   if (absent.length && !args.complete) {
-    io.stderr.write(`rankeval: ${name}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`);
+    io.stderr.write(`rankeval: ${run.file}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`);
   }
   const formatted = p.formatted ?? [];
   const values: Record<string, Float64Array> = {};
   for (const l of trecLines(formatted)) values[lineKey(l)!] = new Float64Array(qids.length);
   const maxDocs = args.depth ?? Infinity;
   const level = trecLevel(args);
+  const { offsets, scores, pool } = batch;
+  const docids = batch.docids as Int32Array;
+  const decoder = new TextDecoder();
   qids.forEach((qid, i) => {
-    // A document ranked twice is an error in every evaluated query (a deliberate divergence: trec_eval
-    // sees it only within -M).
-    const retrieved = run.byQuery.get(qid) ?? [PLACEHOLDER];
-    const docs = new Set<string>();
-    for (const d of retrieved) {
-      if (docs.has(d.docno)) throw new RankevalError("bad-input", `${name}: document ${JSON.stringify(d.docno)} appears twice for query ${JSON.stringify(qid)}`);
-      docs.add(d.docno);
-    }
-    const j = judged.get(qid)!;
     // runid and num_q alone read no judgments (trec_eval never forms them: their errors stay unseen);
     // -D's query alone is evaluated (trec_eval.c skips the others).
     if (formatted.length === 0 || (args.debugQuery !== undefined && qid !== args.debugQuery)) return;
+    const retrieved: Retrieved[] = [];
+    for (let row = offsets[i]; row < offsets[i + 1]; row++) {
+      const d = docids[row];
+      retrieved.push({ docno: decoder.decode(pool!.bytes.subarray(pool!.offsets[d], pool!.offsets[d + 1])), sim: scores[row] });
+    }
+    const j = judged.byQuery.get(qid)!;
     if (j.kind === "prefs") {
       const rp = formPrefsCounts(qid, retrieved, j.lines, maxDocs);
       for (const m of formatted) for (const l of m.lines) values[lineKey(l)!][i] = prefsValue(m.name as PrefsMeasure, rp);

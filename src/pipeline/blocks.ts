@@ -18,14 +18,14 @@
  *
  * Browser compatible.
  */
-import { InputError, RankevalError } from "../errors.js";
+import { InputError, noQueryInCommon, RankevalError } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
 import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate-block.js";
 import { mergeBlocks } from "./merge.js";
-import { joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
+import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
 /** Run rows a block, about (a block ends with a query): the command line's and the page's. */
 export const BLOCK_ROWS = 1 << 20;
@@ -52,11 +52,6 @@ export interface RunSummary {
 /** Query ids a message shows, at most. */
 const SOME = 3;
 
-/** `names` joined for a message: the first SOME, then "..." when there are more. */
-function some(names: readonly string[], total = names.length): string {
-  return names.slice(0, SOME).map((n) => JSON.stringify(n)).join(", ") + (total > SOME ? ", ..." : "");
-}
-
 /**
  * Throws when the judgments have none (an empty, blank or header-only file): every run would
  * evaluate nothing. Called as soon as they are read, by the command line and the page.
@@ -77,17 +72,7 @@ export function checkJudgments(judgments: GroupedJudgments): void {
 export function checkRunEvaluated(file: string, judgments: GroupedJudgments, run: Pick<RunSummary, "rows" | "queries" | "evaluated" | "someQids">): void {
   if (run.rows === 0) throw new RankevalError("bad-input", `${file}: no rankings in it: the file is empty or holds no rows`);
   if (run.evaluated > 0) return;
-  const { begin, end } = judgments.groups;
-  const judged: string[] = [];
-  let numJudged = 0;
-  for (let q = 0; q < begin.length; q++) {
-    if (end[q] <= begin[q]) continue;
-    if (numJudged++ < SOME) judged.push(judgments.qrels.qidNames.stringOf(q));
-  }
-  throw new RankevalError(
-    "bad-input",
-    `${file}: no query in common with the judgments: its ${run.queries} ${run.queries === 1 ? "query" : "queries"} (${some(run.someQids, run.queries)}) ${run.queries === 1 ? "has" : "have"} none in ${judgments.qrels.file} (${numJudged} judged: ${some(judged, numJudged)})`,
-  );
+  throw noQueryInCommon({ name: file, queries: run.queries, some: run.someQids }, judgedSample(judgments));
 }
 
 /** Joins a run's blocks of complete queries to the judgments as they come, checking they never come back. */
@@ -276,6 +261,13 @@ function firstQids(run: RunRows): string[] {
   return out;
 }
 
+/** checkRunEvaluated for a run joined whole (with `complete`, or not). */
+export function checkJoined(file: string, judgments: GroupedJudgments, run: RunRows, joined: JoinedRun, complete: boolean): void {
+  // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
+  const evaluated = joined.qids.length - (complete ? joined.notInRun : 0);
+  checkRunEvaluated(file, judgments, { rows: run.length, queries: evaluated + joined.notJudged, evaluated, someQids: firstQids(run) });
+}
+
 /** How evaluateRunFile reads a run. */
 export interface RunSource {
   /** The run's name in messages. */
@@ -352,9 +344,6 @@ export async function evaluateRunFile(
   const judgments = pending ? await ready! : (given as GroupedJudgments);
   const run = await source.whole();
   const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
-  const notJudgedQids = joined.notJudged;
-  // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
-  const evaluated = joined.qids.length - (source.complete ? joined.notInRun : 0);
-  checkRunEvaluated(source.file, judgments, { rows: run.length, queries: evaluated + notJudgedQids, evaluated, someQids: firstQids(run) });
+  checkJoined(source.file, judgments, run, joined, source.complete === true);
   return { evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
 }

@@ -1,6 +1,7 @@
 // The library's path (evaluate, evaluateRun): columns or objects in memory grouped by query (group.ts)
-// or a run joined to its judgments (join.ts) into the kernel's batch, the kernel (src/kernel/), then
-// conventions across measures and summaries (aggregate.ts). evaluateBatch is the step every path shares.
+// or a run joined to its judgments (join.ts, through the command line's join) into the kernel's batch,
+// the kernel (src/kernel/), then conventions across measures and summaries (aggregate.ts).
+// evaluateBatch is the step every path shares.
 import { summaryOf } from "./aggregate.js";
 import { groupRows, type Qid, type Rows } from "./group.js";
 import { joinRun, type Qrels, type Run } from "./join.js";
@@ -124,11 +125,6 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
-  // Means over no query would be NaN: a run and judgments that share no query are a mistake (ids
-  // written otherwise, "q1" against "1", or the wrong file), said as such.
-  if (qids.length === 0) {
-    throw new RankevalError("bad-input", `the run and the judgments have no query in common (the run has ${notJudged} ${notJudged === 1 ? "query" : "queries"}, the judgments ${notInRun})`);
-  }
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
 }
 

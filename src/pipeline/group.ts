@@ -1,5 +1,5 @@
 // Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
-import { RankevalError } from "../errors.js";
+import { documentTwice, RankevalError } from "../errors.js";
 import type { Batch } from "../kernel/batch.js";
 import { StringPool } from "../kernel/pool.js";
 
@@ -26,9 +26,10 @@ const bad = (message: string) => new RankevalError("bad-input", message);
 /**
  * Groups rows by query, keeping input order within each query (which is the tie order when there
  * are no document ids). Queries are numbered in order of first appearance. Rows already grouped
- * (each query's rows contiguous) are used in place.
+ * (each query's rows contiguous) are used in place. A document twice in one query is an error naming
+ * the row, or, given `file`, the file and the query as `file.query` names it.
  */
-export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
+export function groupRows(rows: Rows, file?: { name: string; query: (q: Qid) => string }): { batch: Batch; qids: Qid[] } {
   if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
   for (const column of ["qid", "score", "rel"] as const) {
     if (!isColumn(rows[column])) throw bad(`rows.${column} must be an array or typed array`);
@@ -102,7 +103,7 @@ export function groupRows(rows: Rows): { batch: Batch; qids: Qid[] } {
       const id = pool.intern(String(d));
       while (offsets[grouped + 1] <= i) grouped++;
       const q = queryOf ? queryOf[i] : grouped;
-      if (lastQuery[id] === q + 1) throw bad(`rows.docid[${i}]: document ${JSON.stringify(d)} appears twice in query ${JSON.stringify(rows.qid[i])}`);
+      if (lastQuery[id] === q + 1) throw documentTwice(String(d), (file?.query ?? String)(rows.qid[i]), file?.name ?? `rows.docid[${i}]`);
       lastQuery[id] = q + 1;
       docids[rowAt ? rowAt[i] : i] = id;
     }

@@ -11,16 +11,14 @@
  *
  * Browser compatible.
  */
-import { InputError } from "../errors.js";
+import { documentTwice } from "../errors.js";
 import type { KernelColumns } from "../io/_kernel_rows.js";
 import type { Interner } from "../io/interner.js";
-import type { RunRows } from "../io/run.js";
-import { lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
-import { quote } from "../io/_lines.js";
+import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
 import type { Batch, InPlace } from "../kernel/batch.js";
 import { Kernel } from "../kernel/kernel.js";
 import type { KernelExports } from "../kernel/module.js";
-import type { GroupedJudgments } from "./join-rows.js";
+import type { GroupedJudgments, JoinRun } from "./join-rows.js";
 
 /** Bytes left free after a block's batch for its evaluation's tables and results (else it is evaluated by copying). */
 const HEADROOM = 16 << 20;
@@ -85,7 +83,7 @@ export class JoinKernel {
    * the memory (join-rows.ts then joins it itself). Throws an InputError (file:line) for a document
    * twice in one query.
    */
-  join(run: RunRows, b: BlockQueries, names: Interner, transient: boolean): Batch | null {
+  join(run: JoinRun, b: BlockQueries, names: Interner, transient: boolean): Batch | null {
     if (!this.usable) return null;
     const R = run.length;
     const nq = b.numQueries;
@@ -128,9 +126,7 @@ export class JoinKernel {
     if (dup !== 0) {
       const row = this.exports.duplicateRow();
       const qid = b.qids[this.exports.duplicateQuery()];
-      const q = this.judgments.qrels;
-      if (dup === 1) duplicate(q.file, q.lines, row, q.docids, names, qid);
-      duplicate(run.file, run.lines, row, run.docids, names, qid);
+      duplicate(dup === 1 ? this.judgments.qrels : run, row, names, qid);
     }
     const views = {
       numQueries: nq,
@@ -153,9 +149,11 @@ export class JoinKernel {
   }
 }
 
-/** A document twice in one query: the error naming its row's line (the kernel's join and join-rows.ts's). */
-export function duplicate(file: string, lines: RowLines, row: number, docs: RowDocids, names: Interner, qid: number): never {
-  const d = docs.offsets;
-  const doc = quote(docs.bytes, d[row], d[row + 1]);
-  throw new InputError(file, lineOfRow(lines, row), 0, `document ${doc} appears twice for query ${JSON.stringify(names.stringOf(qid))}`);
+/**
+ * A document twice in one query, row `row` of `rows` (the kernel's join and join-rows.ts's): said at
+ * its file's line, or, for rows in memory (no lines), as the row.
+ */
+export function duplicate(rows: { file: string; lines?: RowLines; docids: RowDocids }, row: number, names: Interner, qid: number): never {
+  const where = rows.lines ? { file: rows.file, line: lineOfRow(rows.lines, row) } : `${rows.file} row ${row}`;
+  throw documentTwice(docidString(rows.docids, row), names.stringOf(qid), where);
 }

@@ -1,6 +1,9 @@
 /**
- * The command line's join: a run parsed from TREC text joined to its judgments, both parsed with
- * `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch.
+ * The one join of runs to judgments: a run parsed from TREC text (or CSV, JSON, Parquet) joined to its
+ * judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch. Runs and
+ * judgments in memory (evaluateRun, evaluateDiversity) and -R's judgments come as the same rows
+ * (join.ts's MemoryRows); the loop here has its twin in the kernel (join-kernel.ts, assembly/join.ts),
+ * for judgments parsed into the kernel's memory.
  *
  * Document ids are only ever compared within a query (trec_eval joins, checks duplicates and breaks
  * ties per query), so no global document table is built: both sides are grouped by query id with a
@@ -33,13 +36,16 @@
  * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
  * ```
  */
-import { InputError, RankevalError } from "../errors.js";
+import { RankevalError, type QuerySample } from "../errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
-import { type QuerySpans, type RowDocids } from "../io/rows.js";
+import type { QuerySpans, RowDocids } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
+import type { JoinQrels, JoinRun } from "./join.js";
+
+export type { JoinQrels, JoinRun };
 
 export interface JoinOptions {
   /**
@@ -76,6 +82,16 @@ export interface JoinOptions {
    * (src/pipeline/join-kernel.ts); otherwise its arrays are the caller's. @default false
    */
   transient?: boolean;
+  /**
+   * The queries in the order of their ids, not strcmp's: rows in memory (join.ts) number the run's in
+   * order of first appearance, then the judgments'. @default false
+   */
+  inIdOrder?: boolean;
+  /**
+   * Queries the run holds without a row (an object's `{}`, join.ts), by id: evaluated when judged, on
+   * an empty ranking, and not absent from the run. @default none
+   */
+  emptyQueries?: ReadonlySet<number>;
 }
 
 /**
@@ -254,7 +270,7 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
  * evaluation holds in memory.
  */
 export interface GroupedJudgments {
-  readonly qrels: Omit<QrelsRows, "qid">;
+  readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
   /**
@@ -266,10 +282,19 @@ export interface GroupedJudgments {
   readonly inKernel: boolean;
 }
 
-export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
+export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
   const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
   return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes, inKernel: !options.hash && qrels.kernel !== undefined };
+}
+
+/** The judged queries, for noQueryInCommon: how many, and the first few in id order. */
+export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels.file): QuerySample {
+  const { begin, end } = judgments.groups;
+  const some: number[] = [];
+  let queries = 0;
+  for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && queries++ < 3) some.push(q);
+  return { name, queries, some: judgments.qrels.qidNames.stringsOf(some) };
 }
 
 /**
@@ -277,7 +302,7 @@ export function groupJudgments(qrels: QrelsRows, options: Pick<JoinOptions, "has
  * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
-export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows, options: JoinOptions = {}): JoinedRun {
+export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun, options: JoinOptions = {}): JoinedRun {
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
@@ -324,8 +349,9 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     for (let q = 0; q < judgedQids; q++) {
       const nj = jg.end[q] - jg.begin[q];
       if (nj === 0 || rg.end[q] > rg.begin[q]) continue;
-      absent.push(q);
-      if (!options.complete) continue;
+      const empty = options.emptyQueries?.has(q) === true;
+      if (!empty) absent.push(q);
+      if (!options.complete && !empty) continue;
       chosen.push(q);
       judgedRows += nj;
       if (placeholder) rows++;
@@ -333,7 +359,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
     }
   }
   const qidPool = names.pool();
-  chosen.sort((a, b) => compareIds(qidPool, a, b));
+  chosen.sort(options.inIdOrder ? (a, b) => a - b : (a, b) => compareIds(qidPool, a, b));
   absent.sort((a, b) => compareIds(qidPool, a, b));
 
   const numQueries = chosen.length;
@@ -367,8 +393,9 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
   // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
   let capacity = 16;
   while (capacity < 2 * widest) capacity *= 2;
-  const slotKey = new Int32Array(capacity);
-  const slotHash = new Int32Array(capacity);
+  const slots = new Int32Array(2 * capacity);
+  const slotKey = slots.subarray(0, capacity);
+  const slotHash = slots.subarray(capacity);
 
   // The placeholder's id goes after the run's ids in the batch's pool (a copy, made only when needed).
   let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };
@@ -425,7 +452,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
       for (;;) {
         const key = slotKey[s];
         if (key === 0) break;
-        if (slotHash[s] === h && sameId(jIds, jr, jIds, key - 1)) duplicate(qrels.file, qrels.lines, jr, qrels.docids, names, q);
+        if (slotHash[s] === h && sameId(jIds, jr, jIds, key - 1)) duplicate(qrels, jr, names, q);
         s = (s + 1) & mask;
       }
       slotKey[s] = jr + 1;
@@ -455,7 +482,7 @@ export function joinParsed(judgments: QrelsRows | GroupedJudgments, run: RunRows
               break;
             }
           } else if (sameId(rIds, rr, rIds, -key - 1)) {
-            duplicate(run.file, run.lines, rr, run.docids, names, q);
+            duplicate(run, rr, names, q);
           }
         }
         s = (s + 1) & mask;

@@ -1,8 +1,13 @@
-// A run given as columns or objects joined to its judgments into the kernel's batch: evaluateRun.
-import { RankevalError } from "../errors.js";
+// Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
+// evaluateRun's, and evaluateDiversity's (src/diversity.ts).
+import { noQueryInCommon, RankevalError } from "../errors.js";
+import { Interner } from "../io/interner.js";
+import type { QrelsRows } from "../io/qrels.js";
+import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
+import type { RunRows } from "../io/run.js";
 import { isColumn } from "./group.js";
 import type { Batch } from "../kernel/batch.js";
-import { StringPool } from "../kernel/pool.js";
+import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
 
 /**
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
@@ -17,6 +22,10 @@ export type Run =
   | Readonly<Record<string, Readonly<Record<string, number>>>>
   | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly score: ArrayLike<number> };
 
+/** What the join (join-rows.ts) reads: a parser's rows, or rows in memory, which have no lines: their errors name the row. */
+export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
+export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
+
 export interface JoinedQueries {
   batch: Batch;
   qids: string[];
@@ -27,11 +36,13 @@ export interface JoinedQueries {
 
 const bad = (message: string) => new RankevalError("bad-input", message);
 
-interface Triples {
-  qid: ArrayLike<string | number>;
-  docid: ArrayLike<string | number>;
-  value: ArrayLike<number>;
-}
+/** `{ qid: { docid: value } }`. */
+type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/** Rows in memory as given: columns, or an object's queries (each checked to be an object). */
+type Given =
+  | { qid: ArrayLike<string | number>; docid: ArrayLike<string | number>; value: ArrayLike<unknown> }
+  | { qids: string[]; docs: Readonly<Record<string, unknown>>[] };
 
 /** An Interner (src/io/interner.ts), as far as naming its ids goes. */
 interface IdNames {
@@ -58,8 +69,8 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   return out;
 }
 
-function columnsOf(x: Qrels | Run, what: "qrels" | "run"): Triples {
-  const valueName = what === "qrels" ? "rel" : "score";
+/** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
+export function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
   if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
@@ -75,255 +86,225 @@ function columnsOf(x: Qrels | Run, what: "qrels" | "run"): Triples {
     // A parser's output (rankeval/io's QrelsParser, RunParser): its ids stand for the strings.
     if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);
     if (isIdNames(c.docidNames)) docid = idStrings(`${what}.docid`, docid, c.docidNames);
-    return { qid, docid, value: c[valueName] as ArrayLike<number> };
+    return { qid, docid, value: c[valueName] as ArrayLike<unknown> };
   }
-  const qid: string[] = [];
-  const docid: string[] = [];
-  const value: number[] = [];
-  for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
-    if (docs === null || typeof docs !== "object") throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
-    for (const [d, v] of Object.entries(docs)) {
-      qid.push(q);
-      docid.push(d);
-      value.push(v);
-    }
+  const qids = Object.keys(x);
+  const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
+  for (let k = 0; k < qids.length; k++) {
+    const d = (x as IdObjects)[qids[k]];
+    if (d === null || typeof d !== "object") throw bad(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
+    docs[k] = d;
   }
-  return { qid, docid, value };
+  return { qids, docs };
 }
 
-function where(what: string, t: Triples, i: number): string {
-  return `${what} row ${i} (query ${JSON.stringify(t.qid[i])}, document ${JSON.stringify(t.docid[i])})`;
+/**
+ * Rows in memory as a parser's per-row rows (io/rows.ts): query ids interned in `qidNames`, each row's
+ * document id as UTF-8 with its rowHash, values as numbers (NaN for what is not one).
+ */
+export class MemoryRows {
+  private bytes: Uint8Array = NO_BYTES;
+  private value: Float64Array = NO_VALUES;
+  private qid: Int32Array = NO_INTS;
+  private hashes: Int32Array = NO_INTS;
+  private offsets: Int32Array = NO_INTS;
+  private used = 0;
+  length = 0;
+  /** The values given that are not numbers, by row, for messages. */
+  private readonly odd = new Map<number, unknown>();
+  /** The columns given (addGiven), whose ids messages quote as given (numbers unquoted). */
+  private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
+  /** Queries given without a row (an object's `{}`), by id. */
+  readonly empty = new Set<number>();
+
+  constructor(
+    readonly file: string,
+    readonly qidNames: Interner,
+  ) {}
+
+  /**
+   * Makes room for `rows` more rows (their ids' bytes for 8 a row): the columns and bytes in one
+   * buffer, as buffers are most of what a small evaluation's garbage collections (a third of it) free.
+   */
+  reserve(rows: number): void {
+    const n = this.length + rows;
+    if (n <= this.qid.length) return;
+    const buffer = new ArrayBuffer(28 * n + 8);
+    const value = new Float64Array(buffer, 0, n);
+    const qid = new Int32Array(buffer, 8 * n, n);
+    const hashes = new Int32Array(buffer, 12 * n, n);
+    const offsets = new Int32Array(buffer, 16 * n, n + 1);
+    value.set(this.value);
+    qid.set(this.qid);
+    hashes.set(this.hashes);
+    offsets.set(this.offsets);
+    [this.value, this.qid, this.hashes, this.offsets] = [value, qid, hashes, offsets];
+    if (this.bytes.length < 8 * n) this.bytes = grow(this.bytes, this.used, new Uint8Array(buffer, 20 * n + 8));
+  }
+
+  /** Writes s as UTF-8 at the end of the bytes (not yet kept: `used` stays) and returns its end. */
+  private write(s: string): number {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes.
+    if (this.used + 3 * s.length > this.bytes.length) this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
+    const bytes = this.bytes;
+    const start = this.used;
+    let at = start;
+    // Short ASCII ids (the usual) byte by byte: cheaper than a call to the encoder.
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return start + encoder.encodeInto(s, bytes.subarray(start)).written;
+      bytes[at++] = c;
+    }
+    return at;
+  }
+
+  /** The id of query s in qidNames. */
+  query(s: string): number {
+    const end = this.write(s);
+    return this.qidNames.intern(this.bytes, this.used, end);
+  }
+
+  add(q: number, d: string, v: unknown): void {
+    const n = this.length;
+    if (n === this.qid.length) this.reserve(n + 16);
+    const start = this.used;
+    const at = this.write(d);
+    this.used = at;
+    this.offsets[n + 1] = at;
+    this.hashes[n] = rowHash(this.bytes, start, at);
+    this.qid[n] = q;
+    if (typeof v === "number") this.value[n] = v;
+    else {
+      this.value[n] = NaN;
+      this.odd.set(n, v);
+    }
+    this.length = n + 1;
+  }
+
+  /** Adds rows as given: a column's query ids interned in order of first appearance. */
+  addGiven(g: Given): this {
+    if ("qids" in g) {
+      const keys = g.docs.map((docs) => Object.keys(docs));
+      this.reserve(keys.reduce((n, k) => n + k.length, 0));
+      for (let k = 0; k < g.qids.length; k++) {
+        const q = this.query(g.qids[k]);
+        const docs = g.docs[k];
+        if (keys[k].length === 0) this.empty.add(q);
+        for (const d of keys[k]) this.add(q, d, docs[d]);
+      }
+      return this;
+    }
+    this.reserve(g.qid.length);
+    this.columns = g;
+    const ids = new Map<string | number, number>();
+    let last: string | number | undefined;
+    let q = -1;
+    for (let i = 0; i < g.qid.length; i++) {
+      const v = g.qid[i];
+      if (v !== last || q < 0) {
+        last = v;
+        q = ids.get(v) ?? -1;
+        if (q < 0) ids.set(v, (q = this.query(String(v))));
+      }
+      this.add(q, String(g.docid[i]), g.value[i]);
+    }
+    return this;
+  }
+
+  /** The rows as join-rows.ts reads them (views of this builder's arrays). */
+  rows(): JoinQrels & JoinRun {
+    const n = this.length;
+    const docids: RowDocids = { bytes: this.bytes.subarray(0, this.used), offsets: this.offsets.subarray(0, n + 1), hashes: this.hashes.subarray(0, n) };
+    const value = this.value.subarray(0, n);
+    return { qid: this.qid.subarray(0, n), docids, rel: value, score: value, length: n, file: this.file, qidNames: this.qidNames, runTag: "" };
+  }
+
+  /** Row i, for a message: `run row 3 (query "q1", document "d2")`. */
+  where(i: number): string {
+    const c = this.columns;
+    const q = c ? c.qid[i] : this.qidNames.stringOf(this.qid[i]);
+    const d = c ? c.docid[i] : new TextDecoder().decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1]));
+    return `${this.file} row ${i} (query ${JSON.stringify(q)}, document ${JSON.stringify(d)})`;
+  }
+
+  /** Throws for the first value that is not a finite number, of the rows `rows` lists (all when null). */
+  checkFinite(what: string, rows: Int32Array | null = null): void {
+    const n = rows ? rows.length : this.length;
+    for (let k = 0; k < n; k++) {
+      const i = rows ? rows[k] : k;
+      const v = this.value[i];
+      if (v - v !== 0) throw bad(`${this.where(i)}: ${what} ${JSON.stringify(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`);
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+const NO_BYTES: Uint8Array = new Uint8Array(0);
+const NO_VALUES = new Float64Array(0);
+const NO_INTS = new Int32Array(0);
+
+/** `to` with the first `used` bytes of `from`. */
+function grow(from: Uint8Array, used: number, to: Uint8Array): Uint8Array {
+  to.set(from.subarray(0, used));
+  return to;
+}
+
+/**
+ * A run and its judgments in memory, joined (join-rows.ts). (Its declaration names no type of
+ * join-rows.ts, whose kernel's types the public entry points keep out of their declarations.)
+ */
+export interface MemoryJoin extends JoinedQueries {
+  run: MemoryRows;
+  /** The run's queries: ids 0 to runQueries - 1, in order of first appearance. */
+  runQueries: number;
+  /** Whether query id q has judgments. */
+  judged(q: number): boolean;
+  /** noQueryInCommon for this run, the judgments so named. */
+  noQueryInCommon(judgments: string): RankevalError;
+}
+
+/**
+ * Joins a run in memory to judgments, built as `judgments` builds them into the same query ids
+ * (after the run's): the queries evaluated are the run's that have judgments, in order of first
+ * appearance in the run; with `complete`, then the judged queries the run lacks. A run query given
+ * empty (`{}`) is evaluated when judged, on an empty ranking. Scores of the evaluated queries are
+ * checked finite; a document twice in one of them is an error naming its row.
+ */
+export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRows, options: { complete?: boolean } = {}): MemoryJoin {
+  // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap (64 bytes at most).
+  const names = new Interner(4);
+  const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
+  const runQueries = names.size;
+  const j = judgments(names);
+  const grouped = groupJudgments(j.rows());
+  const joined = joinParsed(grouped, r.rows(), { inIdOrder: true, emptyQueries: r.empty, complete: options.complete });
+  // The batch's docids are the run rows of its rows.
+  r.checkFinite("score", joined.batch.docids as Int32Array);
+  const { begin, end } = grouped.groups;
+  const judged = (q: number) => q < begin.length && end[q] > begin[q];
+  // Queries given empty and not judged are not judged run queries.
+  let notJudged = joined.notJudged;
+  for (const q of r.empty) if (!judged(q)) notJudged++;
+  const noCommon = (name: string) => {
+    const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
+    return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
+  };
+  return { batch: joined.batch, qids: joined.qids, notJudged, notInRun: options.complete ? 0 : joined.notInRun, run: r, runQueries, judged, noQueryInCommon: noCommon };
 }
 
 /**
  * Joins a run to its judgments, query by query: each ranked document gets its label (NaN when
  * unjudged), and each query keeps all its judgments, so judged documents never retrieved still count
  * in recall and in the ideal ranking. Queries are those of the run that have judgments, in order of
- * first appearance in the run.
+ * first appearance in the run. Throws when there is none.
  */
 export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
-  if (isObjects(qrels) && isObjects(run)) return joinObjects(qrels, run);
-  const j = columnsOf(qrels, "qrels");
-  const r = columnsOf(run, "run");
-
-  const judgments = new Map<string, Map<string, number>>();
-  for (let i = 0; i < j.qid.length; i++) {
-    const q = String(j.qid[i]);
-    const d = String(j.docid[i]);
-    const v = j.value[i];
-    if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${where("qrels", j, i)}: label ${JSON.stringify(v)} is not a finite number`);
-    let docs = judgments.get(q);
-    if (!docs) judgments.set(q, (docs = new Map()));
-    if (docs.has(d)) throw bad(`${where("qrels", j, i)}: document judged twice for this query`);
-    docs.set(d, v);
-  }
-
-  // Group the run's rows by query, in order of first appearance (stable within a query).
-  const queryIndex = new Map<string, number>();
-  const runQids: string[] = [];
-  const queryOf = new Int32Array(r.qid.length);
-  for (let i = 0; i < r.qid.length; i++) {
-    const q = String(r.qid[i]);
-    let k = queryIndex.get(q);
-    if (k === undefined) {
-      queryIndex.set(q, (k = runQids.length));
-      runQids.push(q);
-    }
-    queryOf[i] = k;
-  }
-  const rowsOf: number[][] = runQids.map(() => []);
-  for (let i = 0; i < r.qid.length; i++) rowsOf[queryOf[i]].push(i);
-
-  const qids: string[] = [];
-  let notJudged = 0;
-  let rows = 0;
-  let judgedRows = 0;
-  for (let k = 0; k < runQids.length; k++) {
-    const docs = judgments.get(runQids[k]);
-    if (!docs) {
-      notJudged++;
-      continue;
-    }
-    qids.push(runQids[k]);
-    rows += rowsOf[k].length;
-    judgedRows += docs.size;
-  }
-  let notInRun = 0;
-  for (const q of judgments.keys()) if (!queryIndex.has(q)) notInRun++;
-
-  const offsets = new Int32Array(qids.length + 1);
-  const judgedOffsets = new Int32Array(qids.length + 1);
-  const scores = new Float64Array(rows);
-  const labels = new Float64Array(rows);
-  const judged = new Float64Array(judgedRows);
-  const docids = new Int32Array(rows);
-  const pool = new StringPool();
-  const lastQuery: number[] = [];
-  let row = 0;
-  let jrow = 0;
-  for (let q = 0; q < qids.length; q++) {
-    const docs = judgments.get(qids[q])!;
-    for (const i of rowsOf[queryIndex.get(qids[q])!]) {
-      const d = String(r.docid[i]);
-      const s = r.value[i];
-      if (typeof s !== "number" || !Number.isFinite(s)) throw bad(`${where("run", r, i)}: score ${JSON.stringify(s)} is not a finite number`);
-      const id = pool.intern(d);
-      if (lastQuery[id] === q + 1) throw bad(`${where("run", r, i)}: document ranked twice for this query`);
-      lastQuery[id] = q + 1;
-      scores[row] = s;
-      labels[row] = docs.get(d) ?? NaN;
-      docids[row] = id;
-      row++;
-    }
-    for (const v of docs.values()) judged[jrow++] = v;
-    offsets[q + 1] = row;
-    judgedOffsets[q + 1] = jrow;
-  }
-  const batch: Batch = { numQueries: qids.length, offsets, scores, labels, judgedOffsets, judged, docids, pool: pool.pool() };
-  return { batch, qids, notJudged, notInRun };
-}
-
-/** `{ qid: { docid: value } }`, as columnsOf tells it from columns. */
-type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
-
-function isObjects(x: Qrels | Run): x is IdObjects {
-  return x !== null && typeof x === "object" && !isColumn((x as Record<string, unknown>).qid);
-}
-
-/** Each query's documents, checked to be objects, in Object.entries order (columnsOf's checks and messages). */
-function queriesOf(x: IdObjects, what: "qrels" | "run"): { qids: string[]; docs: Readonly<Record<string, number>>[] } {
-  const qids = Object.keys(x);
-  const docs = new Array<Readonly<Record<string, number>>>(qids.length);
-  for (let k = 0; k < qids.length; k++) {
-    const d = x[qids[k]];
-    if (d === null || typeof d !== "object") throw bad(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${what === "qrels" ? "rel" : "score"}`);
-    docs[k] = d;
-  }
-  return { qids, docs };
-}
-
-const rowAt = (what: string, i: number, q: string, d: string) => `${what} row ${i} (query ${JSON.stringify(q)}, document ${JSON.stringify(d)})`;
-
-/**
- * joinRun for `{ qid: { docid: value } }` on both sides: the same batch, errors and messages, made
- * from the objects as they are (a document's label is a property lookup) rather than from rows
- * copied out of them and into maps, which was four fifths of evaluateRun's time on a small run. A
- * document cannot be twice in one query of an object, so the run's document ids are laid out one per
- * row, as the command line's join lays them out.
- */
-function joinObjects(qrels: IdObjects, run: IdObjects): JoinedQueries {
-  const j = queriesOf(qrels, "qrels");
-  const r = queriesOf(run, "run");
-  // Labels checked in row order over every judgment, as the rows' join checks them; a query without
-  // a document is no judged query.
-  const judged = new Map<string, Readonly<Record<string, number>>>();
-  const judgedKeys = new Map<string, string[]>();
-  let i = 0;
-  for (let k = 0; k < j.qids.length; k++) {
-    const docs = j.docs[k];
-    const keys = Object.keys(docs);
-    for (const d of keys) {
-      const v = docs[d];
-      if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${rowAt("qrels", i, j.qids[k], d)}: label ${JSON.stringify(v)} is not a finite number`);
-      i++;
-    }
-    if (keys.length) {
-      judged.set(j.qids[k], docs);
-      judgedKeys.set(j.qids[k], keys);
-    }
-  }
-  const runKeys = r.docs.map((d) => Object.keys(d));
-  const qids: string[] = [];
-  const which: number[] = [];
-  let rows = 0;
-  let judgedRows = 0;
-  for (let k = 0; k < r.qids.length; k++) {
-    const keys = judgedKeys.get(r.qids[k]);
-    if (!keys) continue;
-    qids.push(r.qids[k]);
-    which.push(k);
-    rows += runKeys[k].length;
-    judgedRows += keys.length;
-  }
-  const notJudged = r.qids.length - qids.length;
-  const inRun = new Set(r.qids);
-  let notInRun = 0;
-  for (const q of judged.keys()) if (!inRun.has(q)) notInRun++;
-
-  // Each run query's first row, in the order of the rows' join.
-  const firstRow = new Int32Array(r.qids.length + 1);
-  for (let k = 0; k < r.qids.length; k++) firstRow[k + 1] = firstRow[k] + runKeys[k].length;
-
-  const offsets = new Int32Array(qids.length + 1);
-  const judgedOffsets = new Int32Array(qids.length + 1);
-  const scores = new Float64Array(rows);
-  const labels = new Float64Array(rows);
-  const judgedLabels = new Float64Array(judgedRows);
-  const docids = new Int32Array(rows);
-  const pool = new RowIds(rows);
-  let row = 0;
-  let jrow = 0;
-  for (let q = 0; q < qids.length; q++) {
-    const k = which[q];
-    const docs = r.docs[k];
-    const keys = runKeys[k];
-    const judgments = judged.get(qids[q])!;
-    for (let t = 0; t < keys.length; t++) {
-      const d = keys[t];
-      const s = docs[d];
-      if (typeof s !== "number" || !Number.isFinite(s)) throw bad(`${rowAt("run", firstRow[k] + t, qids[q], d)}: score ${JSON.stringify(s)} is not a finite number`);
-      scores[row] = s;
-      labels[row] = Object.hasOwn(judgments, d) ? judgments[d] : NaN;
-      docids[row] = pool.add(d);
-      row++;
-    }
-    for (const d of judgedKeys.get(qids[q])!) judgedLabels[jrow++] = judgments[d];
-    offsets[q + 1] = row;
-    judgedOffsets[q + 1] = jrow;
-  }
-  const batch: Batch = { numQueries: qids.length, offsets, scores, labels, judgedOffsets, judged: judgedLabels, docids, pool: pool.pool() };
-  return { batch, qids, notJudged, notInRun };
-}
-
-/** Document ids as UTF-8, one entry per row (no lookup: ids are unique within a query of an object). */
-class RowIds {
-  private bytes: Uint8Array;
-  private readonly offsets: Int32Array;
-  private used = 0;
-  private count = 0;
-  private readonly encoder = new TextEncoder();
-
-  constructor(rows: number) {
-    this.bytes = new Uint8Array(Math.max(64, rows * 16));
-    this.offsets = new Int32Array(rows + 1);
-  }
-
-  add(s: string): number {
-    // A UTF-16 code unit is at most 3 UTF-8 bytes.
-    if (this.used + 3 * s.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.used + 3 * s.length));
-      grown.set(this.bytes.subarray(0, this.used));
-      this.bytes = grown;
-    }
-    let at = this.used;
-    const bytes = this.bytes;
-    let ascii = true;
-    // Short ASCII ids (the usual) byte by byte: cheaper than a call to the encoder.
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) {
-        ascii = false;
-        break;
-      }
-      bytes[at++] = c;
-    }
-    if (!ascii) at = this.used + this.encoder.encodeInto(s, bytes.subarray(this.used)).written;
-    this.used = at;
-    this.offsets[++this.count] = at;
-    return this.count - 1;
-  }
-
-  pool(): { bytes: Uint8Array; offsets: Int32Array } {
-    return { bytes: this.bytes.subarray(0, this.used), offsets: this.offsets.subarray(0, this.count + 1) };
-  }
+  const given = givenRows(qrels, "qrels", "rel");
+  const joined = joinMemory(run, (names) => {
+    const j = new MemoryRows("qrels", names).addGiven(given);
+    j.checkFinite("label");
+    return j;
+  });
+  if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
+  return joined;
 }

@@ -1,6 +1,6 @@
 // A LETOR file and its predictions as a batch: the one place the command line (--letor) and the web
 // page check that the files agree and find each row's query (its qid: field, or else the group sizes).
-import { RankevalError } from "../errors.js";
+import { documentTwice, RankevalError } from "../errors.js";
 import { groupRows } from "./group.js";
 import type { Interner, Letor, LetorRows } from "../io/index.js";
 import type { Batch } from "../kernel/batch.js";
@@ -18,42 +18,55 @@ export interface LetorInput {
   groups?: { sizes: Int32Array; file: string };
 }
 
-export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } {
+/**
+ * What both batches check: rows, one score a row, and without qid: fields, group sizes that add up to
+ * the rows, returned as each group's first row (then queries are named by their group's position: 0,
+ * 1, 2, ...).
+ */
+function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32Array | null {
   const { data, file, score, scoresFile, groups } = input;
   // Means over no query: an empty (or blank, or comments only) file is a mistake, said as such.
   if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
   if (score.length !== data.length) {
     throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
   }
+  if (hasQid) return null;
+  if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
+  let total = 0;
+  for (const size of groups.sizes) total += size;
+  if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
+  const starts = new Int32Array(groups.sizes.length + 1);
+  groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
+  return starts;
+}
+
+export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } {
+  const { data, file, score } = input;
+  const starts = groupStarts(input, data.qid !== null);
   let qid: Int32Array;
   let name: (q: number) => string;
-  if (data.qid) {
-    qid = data.qid;
+  if (!starts) {
+    qid = data.qid!;
     name = (q) => input.qidNames.stringOf(q);
   } else {
-    if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
-    let total = 0;
-    for (const size of groups.sizes) total += size;
-    if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
-    // Queries are named by their group's position: 0, 1, 2, ...
     qid = new Int32Array(data.length);
-    let row = 0;
-    groups.sizes.forEach((size, g) => qid.fill(g, row, (row += size)));
+    for (let g = 0; g + 1 < starts.length; g++) qid.fill(g, starts[g], starts[g + 1]);
     name = String;
   }
   // Query and document ids stay interned numbers: millions of rows would otherwise become millions
   // of strings. Ids in the order of the file's first appearance, as groupRows numbers queries.
   const docid = data.docid;
-  const together = grouped(qid);
+  if (docid && !grouped(qid)) {
+    // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them, ids too,
+    // and finds a document twice in a query.
+    const docids = Array.from(docid, (d) => input.docidNames.stringOf(d));
+    const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid: docids }, { name: file, query: (q) => name(q as number) });
+    return { batch, qids: qids.map((q) => name(q as number)) };
+  }
   if (docid) {
     // A document twice in one query: trec_eval refuses it, and its tie order would be undefined.
-    const twice = together ? repeatedInGroups(qid, docid, input.docidNames.size) : repeated(qid, docid);
-    if (twice >= 0) throw new RankevalError("bad-input", `${file}: document ${JSON.stringify(input.docidNames.stringOf(docid[twice]))} appears twice in query ${JSON.stringify(name(qid[twice]))}`);
-  }
-  if (docid && !together) {
-    // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them, ids too.
-    const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid: Array.from(docid, (d) => input.docidNames.stringOf(d)) });
-    return { batch, qids: qids.map((q) => name(q as number)) };
+    const twice = repeatedInGroups(qid, docid, input.docidNames.size);
+    if (twice >= 0) throw documentTwice(input.docidNames.stringOf(docid[twice]), name(qid[twice]), file);
   }
   const { batch, qids } = groupRows({ qid, score, rel: data.rel });
   // Grouped: row i stays row i, so the interned ids are the tie keys, and the interner's bytes the pool.
@@ -77,11 +90,8 @@ export interface LetorRowsInput {
  * by the kernel; queries scattered over the file go through groupRows as letorBatch's do.
  */
 export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: string[] } {
-  const { data, file, score, scoresFile, groups } = input;
-  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
-  if (score.length !== data.length) {
-    throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
-  }
+  const { data, file, score } = input;
+  const groupsStart = groupStarts(input, data.spans !== null);
   let starts: Int32Array;
   let names: string[];
   let together = true;
@@ -95,34 +105,19 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     }
     names = together ? data.qidNames.stringsOf(Array.from(ids)) : [];
   } else {
-    if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
-    let total = 0;
-    for (const size of groups.sizes) total += size;
-    if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
-    // Queries are named by their group's position: 0, 1, 2, ...
-    starts = new Int32Array(groups.sizes.length + 1);
-    groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
-    names = Array.from(groups.sizes, (_, g) => String(g));
+    starts = groupsStart!;
+    names = Array.from({ length: starts.length - 1 }, (_, g) => String(g));
   }
   const docs = data.docids;
+  const decoder = new TextDecoder();
+  const docidString = (i: number) => decoder.decode(docs!.bytes.subarray(docs!.offsets[i], docs!.offsets[i + 1]));
   if (!together) {
     // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them.
     const { ids } = data.spans!;
     const qid = new Array<string>(data.length);
     for (let k = 0; k < ids.length; k++) qid.fill(data.qidNames.stringOf(ids[k]), data.spans!.starts[k], data.spans!.starts[k + 1]);
-    let docid: string[] | undefined;
-    if (docs) {
-      const decoder = new TextDecoder();
-      docid = Array.from({ length: data.length }, (_, i) => decoder.decode(docs.bytes.subarray(docs.offsets[i], docs.offsets[i + 1])));
-      // A document twice in one query, said as letorBatch says it.
-      const seen = new Set<string>();
-      for (let i = 0; i < qid.length; i++) {
-        const key = `${qid[i]}\u0000${docid[i]}`;
-        if (seen.has(key)) throw new RankevalError("bad-input", `${file}: document ${JSON.stringify(docid[i])} appears twice in query ${JSON.stringify(qid[i])}`);
-        seen.add(key);
-      }
-    }
-    const { batch, qids } = groupRows({ qid, score, rel: data.rel, ...(docid ? { docid } : {}) });
+    const docid = docs && Array.from({ length: data.length }, (_, i) => docidString(i));
+    const { batch, qids } = groupRows({ qid, score, rel: data.rel, ...(docid ? { docid } : {}) }, { name: file, query: String });
     return { batch, qids: qids as string[] };
   }
   if (docs) {
@@ -131,8 +126,7 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     if (twice >= 0) {
       let q = 0;
       while (starts[q + 1] <= twice) q++;
-      const doc = new TextDecoder().decode(docs.bytes.subarray(docs.offsets[twice], docs.offsets[twice + 1]));
-      throw new RankevalError("bad-input", `${file}: document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(names[q])}`);
+      throw documentTwice(docidString(twice), names[q], file);
     }
   }
   // Every row in place: row i is entry i of the document ids ("rows"). Labels and scores were
@@ -163,17 +157,6 @@ function repeatedInGroups(qid: Int32Array, docid: Int32Array, numDocids: number)
     if (i > 0 && qid[i] !== qid[i - 1]) run++;
     if (lastRun[docid[i]] === run) return i;
     lastRun[docid[i]] = run;
-  }
-  return -1;
-}
-
-/** The same for queries in any order. */
-function repeated(qid: Int32Array, docid: Int32Array): number {
-  const seen = new Set<string>();
-  for (let i = 0; i < qid.length; i++) {
-    const key = `${qid[i]} ${docid[i]}`;
-    if (seen.has(key)) return i;
-    seen.add(key);
   }
   return -1;
 }

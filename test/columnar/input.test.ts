@@ -276,15 +276,15 @@ describe("bad Parquet and Arrow files: exit 2, a message naming the file (and th
   it("a document twice in one query, and a query that comes back: the row of its file", async () => {
     const c = await duck();
     await c.run(`COPY (SELECT * FROM (VALUES ('q1', 'd1', 1.0), ('q1', 'd2', 0.5), ('q1', 'd1', 0.2)) t(qid, docid, score)) TO '${path("bad/dup.parquet")}' (FORMAT parquet)`);
-    await bad("bad/dup.parquet", `: row 3: document "d1" appears twice for query "q1"`);
+    await bad("bad/dup.parquet", `: row 3: document "d1" appears twice in query "q1"`);
     // Scattered, then read whole: still the row.
     await c.run(`COPY (SELECT * FROM (VALUES ('q1', 'd1', 1.0), ('q2', 'd2', 0.5), ('q1', 'd1', 0.2)) t(qid, docid, score)) TO '${path("bad/dupscattered.parquet")}' (FORMAT parquet)`);
-    await bad("bad/dupscattered.parquet", `: row 3: document "d1" appears twice for query "q1"`);
-    await bad("bad/dup.parquet", `: row 3: document "d1" appears twice for query "q1"`, true);
+    await bad("bad/dupscattered.parquet", `: row 3: document "d1" appears twice in query "q1"`);
+    await bad("bad/dup.parquet", `: row 3: document "d1" appears twice in query "q1"`, true);
     // In a dataset: the file within it, and its row there.
     await c.run(`COPY (SELECT *, 1 AS part FROM (VALUES ('q1', 'd1', 1.0)) t(qid, docid, score)) TO '${path("bad/dupds")}' (FORMAT parquet, PARTITION_BY (part))`);
     await c.run(`COPY (SELECT *, 2 AS part FROM (VALUES ('q2', 'd1', 1.0), ('q2', 'd1', 2.0)) t(qid, docid, score)) TO '${path("bad/dupds")}' (FORMAT parquet, PARTITION_BY (part), APPEND)`);
-    const err = await bad("bad/dupds", /dupds\/part=2\/[^:]+\.parquet: row 2: document "d1" appears twice for query "q2"\n$/);
+    const err = await bad("bad/dupds", /dupds\/part=2\/[^:]+\.parquet: row 2: document "d1" appears twice in query "q2"\n$/);
     expect(err).toMatch(/^rankeval: /);
   });
 

@@ -56,7 +56,7 @@ describe.skipIf(!built)("--threads: the same output with any number of threads",
     await c.run(`COPY (SELECT 'q' || (r // 50)::VARCHAR AS qid, 'd' || r::VARCHAR AS docid, 1 AS rel FROM range(0, 40000, 10) t(r)) TO '${path("badqrels.parquet")}' (FORMAT parquet)`);
     const one = rankeval("--threads", "1", path("badqrels.parquet"), path("bad.parquet"));
     expect(one.status).toBe(2);
-    expect(one.err).toBe(`rankeval: ${path("bad.parquet")}: row 12000: document "d11998" appears twice for query "q239"\n`);
+    expect(one.err).toBe(`rankeval: ${path("bad.parquet")}: row 12000: document "d11998" appears twice in query "q239"\n`);
     for (const t of ["2", "4"]) expect(rankeval("--threads", t, path("badqrels.parquet"), path("bad.parquet"))).toEqual(one);
     // Only the null.
     await c.run(`COPY (SELECT 'q' || (r // 50)::VARCHAR AS qid, 'd' || r::VARCHAR AS docid, CASE WHEN r = 30500 THEN NULL ELSE r / 7.0 END AS score FROM range(40000) t(r)) TO '${path("null.parquet")}' (FORMAT parquet, ROW_GROUP_SIZE 1000)`);
