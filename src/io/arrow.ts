@@ -17,7 +17,7 @@
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { chooseColumns, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { chooseColumns, columnBatch, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
@@ -139,22 +139,11 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   try {
     for await (const batch of reader as AsyncIterable<RecordBatch>) {
       const n = batch.numRows;
-      const values = (r: "qid" | "docid" | "value" | "tag"): ColumnValues => {
-        const name = chosen[r]!;
+      const read = (name: string) => {
         const v = fields.has(name) ? batch.getChild(name) : null;
-        return v ? columnOf(v) : { kind: "constant", text: partition[name] };
+        return v ? columnOf(v) : null;
       };
-      await onBatch({
-        qid: values("qid"),
-        docid: values("docid"),
-        value: values("value"),
-        ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
-        length: n,
-        file,
-        firstRow: row,
-        endOfGroup: true,
-        names: chosen as ChosenColumns,
-      });
+      await onBatch(columnBatch(chosen, partition, read, file, row, n, true));
       row += n;
     }
   } catch (e) {

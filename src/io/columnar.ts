@@ -124,6 +124,28 @@ export interface ColumnBatch {
   readonly endOfGroup?: boolean;
 }
 
+/**
+ * The batch of rows [firstRow, firstRow + length) of `file`: each chosen column's values from `read`, or
+ * null where the column is the file path's partition.
+ */
+export function columnBatch(
+  chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>, read: (name: string) => ColumnValues | null,
+  file: string, firstRow: number, length: number, endOfGroup: boolean,
+): ColumnBatch {
+  const values = (name: string): ColumnValues => read(name) ?? { kind: "constant", text: partition[name] };
+  return {
+    qid: values(chosen.qid!),
+    docid: values(chosen.docid!),
+    value: values(chosen.value!),
+    ...(chosen.tag !== undefined ? { tag: values(chosen.tag) } : {}),
+    length,
+    file,
+    firstRow,
+    names: chosen as ChosenColumns,
+    endOfGroup,
+  };
+}
+
 /** Which column holds each role in a file: the names, found by column-names.ts's rule. */
 export interface ChosenColumns {
   readonly qid: string;

@@ -29,33 +29,18 @@
  * ```
  */
 import { InputError, RankevalError } from "../errors.js";
-import type { Interner } from "./interner.js";
-import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
+import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
 import { DEFAULT_COLUMNS, findColumn, type ColumnNames } from "./column-names.js";
-import { RowsBuilder } from "./rows.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
-export interface DelimitedParserOptions<K extends RowsKind> {
-  /** Name used in error messages. */
-  file: string;
-  /** Interner for query ids (share it with the other side's parser so the ids agree). */
-  qids: Interner;
-  /** Judgments (values are labels, `rel`) or a run (values are scores). */
-  kind: K;
+export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOptions<K> {
   /** ',' or '\t'. @default detected from the header line */
   delimiter?: "," | "\t";
   /** The header names of the columns to read. @default the first of DEFAULT_COLUMNS' names present */
   columns?: ColumnNames;
-  /** A run's tag. @default "" */
-  runTag?: string;
-  /** Room for this many bytes of input up front (the file's size, if known). */
-  expectedBytes?: number;
-  /**
-   * Said after the message when the header lacks a column: how the caller names the columns (the
-   * command line's `--columns`). @default nothing
-   */
+  /** Said after the message when the header lacks a column (the command line's `--columns`). */
   hint?: string;
 }
 
@@ -80,12 +65,7 @@ const ROLE_WHAT = ["", "query id", "document id", "value"];
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-export class DelimitedParser<K extends RowsKind> {
-  private readonly file: string;
-  private readonly kind: K;
-  private readonly runTag: string;
-  private readonly qidNames: Interner;
-  private readonly rows: RowsBuilder;
+export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   private readonly columns: ColumnNames;
   private readonly hint: string;
   private delim: number;
@@ -95,24 +75,20 @@ export class DelimitedParser<K extends RowsKind> {
   private headLen = 0;
 
   private state = FIELD_START;
-  /** 1-based line; absolute offset (after any BOM) of the byte being read and of the line's start. */
+  /** 1-based line, and the offset (after any BOM) of its start. */
   private line = 1;
-  private abs = 0;
   private lineStart = 0;
-  private reservedAt = 0;
 
   /** The record being read: its first line, its field index, whether the current field was quoted. */
   private recLine = 1;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
-  /** Where the first field past the header's count started (for "too many fields"). */
+  /** Where the first field past the header's count started (for "too many fields"), and the current field. */
   private extraLine = 0;
   private extraCol = 0;
-  /** Where the current field started. */
   private fieldLine = 1;
   private fieldCol = 1;
-  /** Until the header record ends. */
   private inHeader = true;
 
   /** Role of each field index (past the end: 0). */
@@ -122,7 +98,7 @@ export class DelimitedParser<K extends RowsKind> {
   private names: string[] = [];
   private nFields = 0;
   /** The bytes of the fields read, by role, and where each started. */
-  private readonly bufs: Uint8Array[] = [new Uint8Array(0), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64)];
+  private readonly bufs: Uint8Array[] = [0, 64, 64, 64, 64].map((n) => new Uint8Array(n));
   private readonly lens = new Int32Array(5);
   private readonly startLine = new Int32Array(5);
   private readonly startCol = new Int32Array(5);
@@ -132,68 +108,47 @@ export class DelimitedParser<K extends RowsKind> {
   private prevQidLen = -1;
   private prevQidId = -1;
 
-  private finished = false;
-  private error: unknown = null;
-
   constructor(options: DelimitedParserOptions<K>) {
-    this.file = options.file;
-    this.kind = options.kind;
-    this.runTag = options.runTag ?? "";
-    this.qidNames = options.qids;
+    super(options);
     this.columns = options.columns ?? {};
     // A run tag column is read from Parquet and Arrow files (src/io/columnar.ts); here it would be ignored.
     if (this.kind === "run" && this.columns.tag !== undefined) {
-      throw new RankevalError("bad-option", `${this.file}: a run tag column (tag=${this.columns.tag}) is read from Parquet and Arrow files only; a CSV or TSV run's tag is its file's name`);
+      throw new RankevalError(
+        "bad-option",
+        `${this.file}: a run tag column (tag=${this.columns.tag}) is read from Parquet and Arrow files only; ` +
+          "a CSV or TSV run's tag is its file's name",
+      );
     }
     this.hint = options.hint === undefined ? "" : `; ${options.hint}`;
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
     if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {
       throw new Error(`delimiter must be "," or "\\t", not ${JSON.stringify(options.delimiter)}`);
     }
-    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
   }
 
-  /** Parses the next piece of the input; chunks may split it anywhere. */
-  push(chunk: Uint8Array): void {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
-    try {
-      if (this.head !== null) {
-        const nl = chunk.indexOf(LF);
-        this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
-        if (nl < 0) return;
-        this.startBody();
-        chunk = chunk.subarray(nl + 1);
-      }
-      this.scan(chunk);
-    } catch (e) {
-      this.error = e;
-      throw e;
+  protected feed(chunk: Uint8Array): void {
+    if (this.head !== null) {
+      const nl = chunk.indexOf(LF);
+      this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
+      if (nl < 0) return;
+      this.startBody();
+      chunk = chunk.subarray(nl + 1);
     }
+    this.scan(chunk);
   }
 
-  /** Checks the input is complete and returns its rows. */
-  finish(): RowsOf<K> {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
-    this.finished = true;
-    try {
-      if (this.head !== null) this.startBody();
-      if (this.inHeader && this.abs === 0) {
-        throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
-      }
-      if (this.state === QUOTED) {
-        throw new InputError(this.file, this.fieldLine, this.fieldCol, "a quoted field is not closed: the file ends inside it");
-      }
-      if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
-        this.endField();
-        this.endRecord();
-      }
-    } catch (e) {
-      this.error = e;
-      throw e;
+  protected end(): void {
+    if (this.head !== null) this.startBody();
+    if (this.inHeader && this.abs === 0) {
+      throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
     }
-    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
+    if (this.state === QUOTED) {
+      throw new InputError(this.file, this.fieldLine, this.fieldCol, "a quoted field is not closed: the file ends inside it");
+    }
+    if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
+      this.endField();
+      this.endRecord();
+    }
   }
 
   private hold(bytes: Uint8Array): void {
@@ -405,17 +360,11 @@ export class DelimitedParser<K extends RowsKind> {
     while (ve > vs && (vb[ve - 1] === 32 || vb[ve - 1] === 9)) ve--;
     const value = parseFinite(vb, vs, ve);
     if (value !== value) {
-      const text = JSON.stringify(utf8Decoder.decode(vb.subarray(0, Math.min(lens[VALUE], 40))) + (lens[VALUE] > 40 ? "…" : ""));
-      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${text} ${numberProblem(vb, vs, ve)}`);
+      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${show(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`);
     }
     const qid = this.qidOf(bufs[QID], lens[QID]);
-    const rows = this.rows;
-    const len = lens[DOCID];
-    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
-      rows.reserve(Math.max(len, this.abs - this.reservedAt));
-      this.reservedAt = this.abs;
-    }
-    rows.add(qid, bufs[DOCID], 0, len, value, this.recLine);
+    this.reserve(lens[DOCID]);
+    this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
   /** The interned id of a query id, asking the interner only when it differs from the previous row's. */

@@ -31,14 +31,6 @@ import { parseFinite } from "./_number.js";
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
 
-/** The finished rows of a JSON or CSV/TSV parser, shaped as the TREC parsers' per-row output. */
-export function rowsOf<K extends RowsKind>(kind: K, rows: RowsBuilder, file: string, qidNames: Interner, runTag: string): RowsOf<K> {
-  const { qid, value, docids, lines } = rows.finish();
-  const common = { qid, docids, lines, length: qid.length, file, qidNames };
-  const out = kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag };
-  return out as RowsOf<K>;
-}
-
 export interface JsonParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
   file: string;
@@ -46,10 +38,72 @@ export interface JsonParserOptions<K extends RowsKind> {
   qids: Interner;
   /** Judgments (values are labels, `rel`) or a run (values are scores). */
   kind: K;
-  /** A run's tag (JSON has no place for one). @default "" */
+  /** A run's tag. @default "" */
   runTag?: string;
   /** Room for this many bytes of input up front (the file's size, if known). */
   expectedBytes?: number;
+}
+
+/**
+ * What the JSON and CSV/TSV parsers share: push() chunks, then finish() once for rows shaped as the TREC
+ * parsers' per-row output; after an error every call throws it again.
+ */
+export abstract class RowsParser<K extends RowsKind> {
+  protected readonly file: string;
+  protected readonly kind: K;
+  protected readonly runTag: string;
+  protected readonly qidNames: Interner;
+  protected readonly rows: RowsBuilder;
+  /** Offset of the byte being read; at the last reserve() of the rows, so it is told how much input it covers. */
+  protected abs = 0;
+  private reservedAt = 0;
+  private finished = false;
+  private error: unknown = null;
+
+  constructor(options: JsonParserOptions<K>) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.runTag = options.runTag ?? "";
+    this.qidNames = options.qids;
+    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  }
+
+  protected abstract feed(chunk: Uint8Array): void;
+  protected abstract end(): void;
+
+  /** Parses the next piece of the input; chunks may split it anywhere. */
+  push(chunk: Uint8Array): void {
+    this.guard("push() after finish()", () => this.feed(chunk));
+  }
+
+  /** Checks the input is complete and returns its rows. */
+  finish(): RowsOf<K> {
+    this.guard("finish() called twice", () => this.end());
+    this.finished = true;
+    const { qid, value, docids, lines } = this.rows.finish();
+    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
+    return (this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag }) as RowsOf<K>;
+  }
+
+  private guard(late: string, f: () => void): void {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: ${late}`);
+    try {
+      f();
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+  }
+
+  /** Makes room for one more row whose document id has `len` bytes. */
+  protected reserve(len: number): void {
+    const rows = this.rows;
+    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
+      rows.reserve(Math.max(len, this.abs - this.reservedAt));
+      this.reservedAt = this.abs;
+    }
+  }
 }
 
 // States: what the next non-blank byte must be.
@@ -91,8 +145,8 @@ export function describeByte(c: number): string {
   return `byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
 }
 
-/** A decoded id for an error message, shortened if long. */
-function show(bytes: Uint8Array, start: number, end: number): string {
+/** Bytes decoded for an error message, shortened if long. */
+export function show(bytes: Uint8Array, start: number, end: number): string {
   const max = 40;
   let text = utf8Decoder.decode(bytes.subarray(start, Math.min(end, start + max)));
   if (end - start > max) text += "…";
@@ -127,30 +181,20 @@ function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
-export class JsonParser<K extends RowsKind> {
-  private readonly file: string;
-  private readonly kind: K;
-  private readonly runTag: string;
-  private readonly qidNames: Interner;
-  private readonly rows: RowsBuilder;
-
+export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   private state = TOP;
   /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
   private after = 0;
-  /** 1-based line; absolute offset of the byte being read, and of the current line's first byte. */
+  /** 1-based line, and the offset of its first byte. */
   private line = 1;
-  private abs = 0;
   private lineStart = 0;
-  /** Where the current token started (line, column), for its errors. */
+  /** Where the current token started, for its errors. */
   private tokLine = 0;
   private tokCol = 0;
-  /** Absolute offset at the last reserve() of the rows, so it is told how much input it covers. */
-  private reservedAt = 0;
 
-  /** The id being read (decoded: escapes resolved, UTF-8). */
+  /** The id being read (escapes resolved, UTF-8). */
   private id: Uint8Array = new Uint8Array(256);
   private idLen = 0;
-  /** The number being read. */
   private num: Uint8Array = new Uint8Array(32);
   private numLen = 0;
   /** \uXXXX: digits read and value so far; a high surrogate waiting for its low half (0: none). */
@@ -161,7 +205,7 @@ export class JsonParser<K extends RowsKind> {
   /** The current query's id, and the first row of its documents. */
   private qid = -1;
   private queryFirstRow = 0;
-  /** Queries seen by this parser (by interned id), to reject a query given twice. */
+  /** Queries seen (by interned id), to reject a query given twice. */
   private seenQuery = new Uint8Array(64);
   /** The current query's documents by hash: stamp[slot] === generation marks a used slot. */
   private slots = new Int32Array(64);
@@ -169,49 +213,16 @@ export class JsonParser<K extends RowsKind> {
   private generation = 1;
   private inQuery = 0;
 
-  /** Where the current document id started (the number's token position replaces tokLine/tokCol). */
+  /** Where the current document id started (a number's token position replaces tokLine/tokCol). */
   private docIdLine = 0;
   private docIdCol = 0;
 
-  private finished = false;
-  private error: unknown = null;
-
-  constructor(options: JsonParserOptions<K>) {
-    this.file = options.file;
-    this.kind = options.kind;
-    this.runTag = options.runTag ?? "";
-    this.qidNames = options.qids;
-    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  protected end(): void {
+    if (this.state === NUMBER) this.endNumber();
+    if (this.state !== END) this.failEnd();
   }
 
-  /** Parses the next piece of the input; chunks may split it anywhere (inside ids, numbers, escapes). */
-  push(chunk: Uint8Array): void {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
-    try {
-      this.feed(chunk);
-    } catch (e) {
-      this.error = e;
-      throw e;
-    }
-  }
-
-  /** Checks the input is complete and returns its rows. */
-  finish(): RowsOf<K> {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
-    this.finished = true;
-    try {
-      if (this.state === NUMBER) this.endNumber();
-      if (this.state !== END) this.failEnd();
-    } catch (e) {
-      this.error = e;
-      throw e;
-    }
-    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
-  }
-
-  private feed(buf: Uint8Array): void {
+  protected feed(buf: Uint8Array): void {
     const n = buf.length;
     const base = this.abs;
     let p = 0;
@@ -434,15 +445,10 @@ export class JsonParser<K extends RowsKind> {
   }
 
   private addRow(value: number): void {
-    const rows = this.rows;
     const len = this.idLen;
-    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
-      rows.reserve(Math.max(len, this.abs - this.reservedAt));
-      this.reservedAt = this.abs;
-    }
+    this.reserve(len);
     this.checkDuplicate(rowHash(this.id, 0, len));
-    // The row's line is its document id's line.
-    rows.add(this.qid, this.id, 0, len, value, this.docIdLine);
+    this.rows.add(this.qid, this.id, 0, len, value, this.docIdLine);
     this.inQuery++;
   }
 

@@ -18,7 +18,7 @@ import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
-import { chooseColumns, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { chooseColumns, columnBatch, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
@@ -142,25 +142,8 @@ export async function readParquet<K extends RowsKind>(
     }
   };
   const pages = o.generic ? null : await pageFunctions();
-  /** A batch of rows [start, start + n) from each read column's values. */
-  const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch => {
-    const values = (r: (typeof roles)[number]): ColumnValues => {
-      const name = chosen[r]!;
-      const k = read.indexOf(name);
-      return k < 0 ? { kind: "constant", text: partition[name] } : columns[k];
-    };
-    return {
-      qid: values("qid"),
-      docid: values("docid"),
-      value: values("value"),
-      ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
-      length: n,
-      file,
-      firstRow: start,
-      names: chosen as ChosenColumns,
-      endOfGroup: start + n === groupEnd,
-    };
-  };
+  const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch =>
+    columnBatch(chosen, partition, (name) => columns[read.indexOf(name)] ?? null, file, start, n, start + n === groupEnd);
   const roleOf = (name: string) => roles.find((r) => chosen[r] === name)!;
   let groupStart = 0;
   for (let g = 0; g < metadata.row_groups.length; g++) {
