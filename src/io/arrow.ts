@@ -26,7 +26,7 @@ const bad = (message: string) => new RankevalError("bad-input", message);
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
 
 /** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (a message's continuation marker, 0xFFFFFFFF). */
-export function arrowKind(head: Uint8Array): "file" | "stream" | null {
+function arrowKind(head: Uint8Array): "file" | "stream" | null {
   if (head.length >= 6 && FILE_MAGIC.every((b, i) => head[i] === b)) return "file";
   if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "stream";
   return null;

@@ -46,7 +46,7 @@ export function findColumn(names: readonly string[], given: string | undefined, 
 }
 
 /** The three roles every input has, in the order they are looked for. */
-export const ROLES = ["qid", "docid", "value"] as const;
+const ROLES = ["qid", "docid", "value"] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A role as messages name it: "query id", "document id", "score" or "label". */
@@ -55,7 +55,7 @@ export function roleWhat(role: Role | "tag", kind: "qrels" | "run"): string {
 }
 
 /** The default names of a role, by kind. */
-export function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[] {
+function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[] {
   return role === "value" ? DEFAULT_COLUMNS[kind] : DEFAULT_COLUMNS[role];
 }
 

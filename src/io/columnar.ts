@@ -15,7 +15,7 @@ import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import type { Interner } from "./interner.js";
-import type { RowsKind, RowsOf } from "./json.js";
+import { rowsOf, type RowsKind, type RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
@@ -274,16 +274,12 @@ export class ColumnarRows<K extends RowsKind> {
     const lastQ = qid[k];
     while (k > 0 && qid[k - 1] === lastQ) k--;
     if (k === 0) return null;
-    const { qid: q, value, docids, lines } = rows.take(k);
-    const common = { qid: q, docids, lines, length: k, file: this.file, qidNames: this.qidNames };
-    return (this.kind === "qrels" ? { ...common, rel: value } : ({ ...common, score: value, runTag: this.runTag } satisfies RunRows)) as RowsOf<K>;
+    return rowsOf(this.kind, rows.take(k), this.file, this.qidNames, this.runTag);
   }
 
   /** The rows (those takeQueries left), as the text parsers give them. */
   finish(): RowsOf<K> {
-    const { qid, value, docids, lines } = this.rows.finish();
-    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
-    return (this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag }) as RowsOf<K>;
+    return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
   /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */

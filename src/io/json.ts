@@ -31,6 +31,15 @@ import { parseFinite } from "./_number.js";
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
 
+/** Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output. */
+export function rowsOf<K extends RowsKind>(
+  kind: K, rows: ReturnType<RowsBuilder["finish"]>, file: string, qidNames: Interner, runTag: string,
+): RowsOf<K> {
+  const { qid, value, docids, lines } = rows;
+  const common = { qid, docids, lines, length: qid.length, file, qidNames };
+  return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
+}
+
 export interface JsonParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
   file: string;
@@ -80,9 +89,7 @@ export abstract class RowsParser<K extends RowsKind> {
   finish(): RowsOf<K> {
     this.guard("finish() called twice", () => this.end());
     this.finished = true;
-    const { qid, value, docids, lines } = this.rows.finish();
-    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
-    return (this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag }) as RowsOf<K>;
+    return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
   private guard(late: string, f: () => void): void {

@@ -22,7 +22,7 @@ import { chooseColumns, columnBatch, rowError, show, type ByteSource, type Chose
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
-export const SLICE_ROWS = 1 << 20;
+const SLICE_ROWS = 1 << 20;
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
@@ -38,7 +38,7 @@ async function hyparquet() {
 }
 
 /** Whether bytes start with Parquet's magic number. */
-export function isParquet(head: Uint8Array): boolean {
+function isParquet(head: Uint8Array): boolean {
   return head.length >= 4 && MAGIC.every((b, i) => head[i] === b);
 }
 

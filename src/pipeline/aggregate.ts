@@ -8,7 +8,7 @@ import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../trec/names.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
-export const MIN_GEO_MEAN = 0.00001;
+const MIN_GEO_MEAN = 0.00001;
 
 /** What trec_eval holds per query for gm_map and gm_bpref (m_gm_map.c): the log of the floored value. */
 export const geoLog = (v: number): number => log(Math.max(v, MIN_GEO_MEAN));

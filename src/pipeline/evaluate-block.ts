@@ -158,7 +158,7 @@ const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rnd
  * Says so where trec_eval's comparison of gains as integers (gain_init.c comp_rel_gain) makes its
  * ideal ranking other than sorted by gain: rankeval reproduces trec_eval's numbers there.
  */
-export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
+function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
   const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
   if (!measures.length) return [];
   let maxLevel = 0;
