@@ -1,29 +1,16 @@
 /**
- * Qrels and runs as CSV or TSV with a header row, parsed from bytes chunk by chunk:
- * `qid,docid,score` or `query_id\tdoc_id\tlabel`, any other columns ignored.
- *
- * The header names the columns; which ones hold the query id, the document id and the value (a run's
- * score, a judgment's label) is given by `columns`, or else is the first of the default names present
- * (DEFAULT_COLUMNS; matched ignoring case and surrounding blanks). The delimiter is ',' or '\t', given
- * or detected from the header line (the one it holds more of, outside quotes; ',' on a tie). Fields
- * follow RFC 4180: a field may be quoted ("a,b"), a quote inside one is doubled (""), and a quoted
- * field may hold delimiters and line breaks; a quote inside an unquoted field is kept as data. Lines
- * end in LF or CRLF; a UTF-8 BOM is skipped; blank lines are skipped. Every row has the header's number
- * of fields. Values are decimal numbers (as in TREC files) and must be finite; blanks around a value
- * are allowed, ids are taken as they are and must not be empty.
- *
- * Errors are InputErrors naming the line and column (bytes, 1-based) of the field or place at fault:
- * `run.csv:7:9: score "n/a" is not a number`, `run.csv:3:5: missing column "score" (column 3 of the
- * header; this line has 2 fields)`, `run.csv:1:1: the header has no document id column (looked for
- * docid, doc, doc_id, docno, document)`.
- *
- * The output is the per-row mode of the TREC parsers (rows.ts), so `joinParsed` (src/pipeline/join-rows.ts)
- * takes it unchanged; a row's line is the line its record starts on. Browser compatible.
+ * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed from
+ * bytes chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (ignoring
+ * case and blanks); the delimiter is given or the one the header holds more of outside quotes (',' on a
+ * tie). RFC 4180 fields; a quote inside an unquoted field is data; LF or CRLF; BOM and blank lines
+ * skipped. Values are finite decimal numbers, blanks around them allowed; ids must not be empty.
+ * Errors name line and byte column: `run.csv:7:9: score "n/a" is not a number`. The output is the
+ * TREC parsers' per-row mode (rows.ts), so `joinParsed` takes it unchanged; a row's line is its
+ * record's first. Browser compatible.
  *
  * @example
  * ```ts
- * const qids = new Interner();
- * const p = new DelimitedParser({ file: "run.csv", qids, kind: "run", runTag: "bm25" });
+ * const p = new DelimitedParser({ file: "run.csv", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode("qid,docid,score\nq1,d1,2.5\nq1,\"d,2\",1\n"));
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
@@ -49,7 +36,6 @@ const LF = 10;
 const CR = 13;
 const BOM = [0xef, 0xbb, 0xbf];
 
-// States of the field scanner.
 const FIELD_START = 0;
 const UNQUOTED = 1;
 const QUOTED = 2;
@@ -162,7 +148,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     this.headLen = need;
   }
 
-  /** The first line is complete (or the input ended): skip a BOM, find the delimiter, read it. */
+  /** The first line is complete (or the input ended): skip a BOM, find the delimiter. */
   private startBody(): void {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
@@ -186,7 +172,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     return field < this.roles.length ? this.roles[field] : 0;
   }
 
-  /** Reads a chunk through the field scanner. */
   private scan(buf: Uint8Array): void {
     const n = buf.length;
     const base = this.abs;
@@ -352,7 +337,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     const lens = this.lens;
     if (lens[QID] === 0) this.failAt(QID, `empty ${ROLE_WHAT[QID]} (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
     if (lens[DOCID] === 0) this.failAt(DOCID, `empty ${ROLE_WHAT[DOCID]} (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
-    // The value, without blanks around it.
     const vb = bufs[VALUE];
     let vs = 0;
     let ve = lens[VALUE];
@@ -382,7 +366,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     return this.prevQidId;
   }
 
-  /** The header record just ended: find the columns. */
+  /** The header record ended: find the columns. */
   private header(): void {
     const names = this.names;
     this.nFields = names.length;

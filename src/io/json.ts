@@ -1,22 +1,15 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, parsed from bytes chunk by chunk:
- * `{ "q1": { "d1": 12.5, "d2": 9.1 }, "q2": { ... } }` (a run's scores) or `{ "q1": { "d1": 1 } }`
- * (judgments). Exactly an object of objects of numbers: whitespace anywhere between tokens, ids with
- * every JSON string escape (`\uXXXX` included, surrogate pairs combined into one code point, stored
- * as UTF-8), values in JSON number syntax and finite. Anything else is an InputError naming the line
- * and column (in bytes, 1-based) where it starts, as `run.json:3:9: expected a number for document
- * "d1" of query "q1", found 't'`. A query twice in the file or a document twice in one query is an
- * error too (JSON would keep the last value: here it is a mistake to report). A UTF-8 BOM is skipped.
- *
- * The output is the per-row mode of the TREC parsers (rows.ts): query ids interned, each row's
- * document id bytes and hash in a pool, its value and line, so `joinParsed` (src/pipeline/join-rows.ts) takes it
- * unchanged. The file is never held whole: a state machine reads byte by byte, and only the id or
- * number being read is kept across chunks. Browser compatible.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed from bytes
+ * chunk by chunk: exactly an object of objects of finite numbers, ids with every JSON escape (surrogate
+ * pairs combined, stored as UTF-8), a BOM skipped. Anything else is an InputError at its line and byte
+ * column (`run.json:3:9: expected a number for document "d1" of query "q1", found 't'`); so is a query
+ * or a document given twice (JSON would keep the last: here it is a mistake to report). The output is
+ * the TREC parsers' per-row mode (rows.ts). Only the id or number being read is kept across chunks.
+ * Browser compatible.
  *
  * @example
  * ```ts
- * const qids = new Interner();
- * const p = new JsonParser({ file: "run.json", qids, kind: "run", runTag: "bm25" });
+ * const p = new JsonParser({ file: "run.json", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode('{"q1": {"d1": 2.5, "d2": 1}}'));
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
@@ -113,26 +106,25 @@ export abstract class RowsParser<K extends RowsKind> {
   }
 }
 
-// States: what the next non-blank byte must be.
-const TOP = 0; // '{' opening the file
-const QKEY_OR_END = 1; // a query id or '}' (right after '{')
-const QKEY = 2; // a query id (after ',')
-const QCOLON = 3; // ':' after a query id
-const QOPEN = 4; // '{' opening a query's documents
-const DKEY_OR_END = 5; // a document id or '}' (right after '{')
-const DKEY = 6; // a document id (after ',')
-const DCOLON = 7; // ':' after a document id
-const VALUE = 8; // a number
-const DNEXT = 9; // ',' or '}' after a value
-const QNEXT = 10; // ',' or '}' after a query's documents
-const END = 11; // nothing but whitespace
-// Inside tokens.
-const STRING = 12; // in an id, after '"'
-const ESCAPE = 13; // after '\' in an id
-const UNICODE = 14; // in the 4 hex digits of \u
-const NUMBER = 15; // in a number
-const BOM1 = 16; // after 0xEF at the start
-const BOM2 = 17; // after 0xEF 0xBB
+// States (failEnd says what each expects), then inside tokens.
+const TOP = 0;
+const QKEY_OR_END = 1;
+const QKEY = 2;
+const QCOLON = 3;
+const QOPEN = 4;
+const DKEY_OR_END = 5;
+const DKEY = 6;
+const DCOLON = 7;
+const VALUE = 8;
+const DNEXT = 9;
+const QNEXT = 10;
+const END = 11;
+const STRING = 12;
+const ESCAPE = 13;
+const UNICODE = 14;
+const NUMBER = 15;
+const BOM1 = 16; // after 0xEF at the start (BOM2: 0xEF 0xBB)
+const BOM2 = 17;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -237,7 +229,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
       const c = buf[p];
       switch (this.state) {
         case STRING: {
-          // The common case in a tight loop: plain bytes up to the closing quote or an escape.
+          // A tight loop over plain bytes up to the closing quote or an escape.
           let id = this.id;
           let len = this.idLen;
           let q = p;
@@ -258,7 +250,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
           if (p === n) break;
           const b = buf[p];
           this.abs = base + p;
-          if (this.high !== 0 && b !== BACKSLASH) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          if (this.high !== 0 && b !== BACKSLASH) this.unpaired(this.high);
           if (b === QUOTE) {
             this.state = this.after;
             this.endId();
@@ -284,7 +276,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
           continue; // the byte after the number is read in state DNEXT
         case ESCAPE: {
           this.abs = base + p;
-          if (this.high !== 0 && c !== 117) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          if (this.high !== 0 && c !== 117) this.unpaired(this.high);
           let v = -1;
           if (c === QUOTE || c === BACKSLASH || c === 47) v = c;
           else if (c === 98) v = 8;
@@ -332,7 +324,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
           p++;
           continue;
       }
-      // Between tokens: skip whitespace, counting lines.
       if (c === 32 || c === 9 || c === 13) {
         p++;
         continue;
@@ -350,7 +341,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     this.abs = base + n;
   }
 
-  /** Handles the first byte of a token, `c`, in a between-tokens state. */
+  /** The first byte of a token, in a between-tokens state. */
   private token(c: number): void {
     switch (this.state) {
       case TOP:
@@ -436,10 +427,9 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
       this.generation++;
       this.inQuery = 0;
     }
-    // A document id waits in `id` for its value (rows are added in endNumber).
+    // A document id waits in `id` for its value (endNumber adds the row).
   }
 
-  /** A number just ended (at the byte at this.abs, or at the end of the input). */
   private endNumber(): void {
     const num = this.num;
     const n = this.numLen;
@@ -493,7 +483,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     this.slots[s] = rows.count; // the row about to be added
   }
 
-  /** Doubles the per-query table and puts the current query's rows back in. */
   private rehash(): void {
     const size = this.slots.length * 2;
     this.slots = new Int32Array(size);
@@ -521,18 +510,16 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     return g;
   }
 
-  /** A \uXXXX escape's value: surrogate pairs combined, then written as UTF-8. */
+  /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
   private codePoint(v: number): void {
-    const what = () => this.idWhat();
-    const hex = (x: number) => `\\u${x.toString(16).toUpperCase().padStart(4, "0")}`;
     if (this.high !== 0) {
-      if (v < 0xdc00 || v > 0xdfff) this.failHere(`unpaired surrogate ${hex(this.high)} in ${what()}`);
+      if (v < 0xdc00 || v > 0xdfff) this.unpaired(this.high);
       v = 0x10000 + ((this.high - 0xd800) << 10) + (v - 0xdc00);
       this.high = 0;
     } else if (v >= 0xd800 && v <= 0xdbff) {
       this.high = v;
       return;
-    } else if (v >= 0xdc00 && v <= 0xdfff) this.failHere(`unpaired surrogate ${hex(v)} in ${what()}`);
+    } else if (v >= 0xdc00 && v <= 0xdfff) this.unpaired(v);
     if (v < 0x80) this.idByte(v);
     else if (v < 0x800) {
       this.idByte(0xc0 | (v >> 6));
@@ -549,7 +536,10 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     }
   }
 
-  /** What the string being read is, for its errors. */
+  private unpaired(v: number): never {
+    this.failHere(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
+  }
+
   private idWhat(): string {
     return this.after === QCOLON ? "a query id" : `a document id of query ${this.queryName()}`;
   }
@@ -562,7 +552,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     return show(this.id, 0, this.idLen);
   }
 
-  /** The end of the input came too early: says what was expected. */
   private failEnd(): never {
     const s = this.state;
     if (s === BOM1 || s === BOM2) {
@@ -586,12 +575,10 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     this.failHere(`expected ${expected}, found the end of the file`);
   }
 
-  /** Throws at the byte being read (this.abs). */
   private failHere(reason: string): never {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1, reason);
   }
 
-  /** Throws at the start of the current token. */
   private failToken(reason: string): never {
     throw new InputError(this.file, this.tokLine, this.tokCol, reason);
   }
