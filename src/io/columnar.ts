@@ -1,15 +1,9 @@
 /**
- * Rows from columnar files (Parquet: parquet.ts, Arrow IPC: arrow.ts) into the per-row columns every
- * other parser fills (rows.ts RowsBuilder), so that a run or judgments read from Parquet or Arrow are
- * joined, blocked and evaluated by the same code as TREC text, JSON or CSV.
- *
- * The readers hand over a batch of rows at a time (a Parquet row group, an Arrow record batch), as one
- * ColumnValues per role: the query id, the document id, the value (a run's score, a judgment's label)
- * and, for a run, its tag when the file has a tag column. Ids may be strings or integers (written in
- * decimal, as a text file would hold them); values integers or floating-point numbers, finite. A null
- * anywhere is an error naming the file, the row (1-based, counted over the whole input) and the column.
- *
- * Browser compatible.
+ * Rows of Parquet (parquet.ts) and Arrow IPC (arrow.ts) files into the per-row columns every other parser
+ * fills (RowsBuilder), so they are joined and evaluated as TREC text is. The readers hand over a batch
+ * at a time (a row group, a record batch), one ColumnValues per role. Ids are strings or integers
+ * (in decimal, as text would hold them), values finite numbers; a null is an error naming file, row
+ * (1-based over the whole input) and column. Browser compatible.
  */
 import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
@@ -21,9 +15,8 @@ import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
 
 /**
- * A file read in byte ranges, as hyparquet's AsyncBuffer: a File (`slice(a, b).arrayBuffer()`), a
- * file handle in Node, or bytes in memory. Parquet files and Arrow IPC files are read this way (their
- * footer says where each row group or record batch is), so only the batch being read is in memory.
+ * A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes), so that
+ * only the row group or record batch being read is in memory.
  */
 export interface ByteSource {
   readonly byteLength: number;
@@ -31,17 +24,13 @@ export interface ByteSource {
 }
 
 export interface ColumnarReadOptions<K extends RowsKind> {
-  /** The file's name in messages. */
   file: string;
   kind: K;
   /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
   columns?: ColumnNames;
-  /** Said after a missing column's message: how the caller names the columns (the CLI's --columns). */
+  /** Said after a missing column's message (the CLI's --columns). */
   hint?: string;
-  /**
-   * Columns the file's path gives (a Hive partition, `bucket=3/`), by name: each row of the file has
-   * that text. A role's column is looked for among the file's columns and these.
-   */
+  /** Columns the file's path gives (a Hive partition, `bucket=3/`): each row has that text. */
   partition?: Readonly<Record<string, string>>;
   /** Parquet: read every row group with hyparquet's general reader (for tests of the page decoder). */
   generic?: boolean;
@@ -55,13 +44,9 @@ export function show(bytes: Uint8Array): string {
   return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
 }
 
-/** The columnar formats: Parquet, and Arrow IPC (files and streams). */
 export type ColumnarFormat = "parquet" | "arrow";
 
-/**
- * A file's columnar format from its first bytes: Parquet's "PAR1", an Arrow IPC file's "ARROW1" or an
- * IPC stream's first message (0xFFFFFFFF); null for anything else.
- */
+/** A file's format from its first bytes: "PAR1", "ARROW1" or an IPC stream's 0xFFFFFFFF; else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return "parquet";
   if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
@@ -69,10 +54,7 @@ export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   return null;
 }
 
-/**
- * Reads a Parquet file (parquet.ts) or an Arrow IPC file or stream (arrow.ts) into `onBatch`, a row
- * group or record batch at a time; each reader, and the library it reads with, loaded when first used.
- */
+/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
 export async function readColumnarSource<K extends RowsKind>(
   source: ByteSource, format: ColumnarFormat, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
@@ -80,7 +62,6 @@ export async function readColumnarSource<K extends RowsKind>(
   return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
 }
 
-/** A ByteSource over bytes in memory. */
 export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     byteLength: bytes.length,
@@ -89,13 +70,10 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
 }
 
 /**
- * One column's values for a batch of rows, as a reader has them:
- * - `values`: an array (or typed array) of strings, numbers or bigints, null or undefined for a null
- *   (what hyparquet gives; and an Arrow vector's values through its `get`);
- * - `utf8`: Arrow's layout of strings: row i is bytes[offsets[i], offsets[i + 1]), null where `valid`
- *   says so;
- * - `dictionary`: row i is dictionary[indices[i]] (Arrow's dictionary-encoded strings);
- * - `constant`: every row has this text (a Hive partition's value, from the file's path).
+ * One column's values for a batch, as a reader has them: `values` (hyparquet's arrays, an Arrow
+ * vector's values; null or undefined for a null), `utf8` (Arrow's strings: row i is
+ * bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant`
+ * (a Hive partition's value).
  */
 export type ColumnValues =
   | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
@@ -110,16 +88,13 @@ export interface ColumnBatch {
   readonly value: ColumnValues;
   readonly tag?: ColumnValues;
   readonly length: number;
-  /** The file the rows are in (a dataset's part), for messages. */
+  /** The file the rows are in (a dataset's part). */
   readonly file: string;
-  /** The batch's first row within that file, 0-based. */
   readonly firstRow: number;
-  /** The names of the columns read, for messages. */
   readonly names: ChosenColumns;
   /**
-   * The batch ends a row group (an Arrow record batch is one): where a run read in blocks hands on its
-   * complete queries, so that the order of what is found (a null decoded, a document twice joined) is
-   * the same whatever the threads decoding the groups (src/node/columnar-reader.ts).
+   * The batch ends a row group (a record batch is one): where a run read in blocks hands on its queries,
+   * so that what is found first is the same whatever the threads decoding the groups.
    */
   readonly endOfGroup?: boolean;
 }
@@ -146,7 +121,7 @@ export function columnBatch(
   };
 }
 
-/** Which column holds each role in a file: the names, found by column-names.ts's rule. */
+/** Which column holds each role in a file. */
 export interface ChosenColumns {
   readonly qid: string;
   readonly docid: string;
@@ -154,11 +129,7 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
-/**
- * The columns of each role among a file's column names (pickColumns: the names given, or the usual
- * ones), or an InputError naming the file, what was looked for and the columns the file has.
- * `hint`: how the caller names the columns (the command line's --columns), said after the message.
- */
+/** The columns of each role among a file's columns, or an error naming what was looked for and found. */
 export function chooseColumns(file: string, names: readonly string[], kind: RowsKind, given: ColumnNames | undefined, hint = ""): ChosenColumns {
   const picked = pickColumns(names, kind, given);
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
@@ -171,10 +142,7 @@ export function chooseColumns(file: string, names: readonly string[], kind: Rows
   return { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
 }
 
-/**
- * Bad input at a row of a columnar file: `run.parquet: row 57 (column "score"): the score is null`.
- * An InputError whose `line` is the row, counted from 1 (`column` 0: a row has no byte column).
- */
+/** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */
 export class RowError extends InputError {
   constructor(file: string, row: number, readonly columnName: string | undefined, reason: string) {
     super(file, row, 0, reason);
@@ -182,23 +150,19 @@ export class RowError extends InputError {
   }
 }
 
-/** The error for row `row` (0-based in `file`) of column `column`. */
+/** The error for row `row` (0-based) of column `column`. */
 export function rowError(file: string, row: number, column: string | undefined, reason: string): RowError {
   return new RowError(file, row + 1, column, reason);
 }
 
 export interface ColumnarRowsOptions<K extends RowsKind> {
-  /** The input's name, as its rows carry it (the file, or a dataset's directory). */
+  /** The input's name (the file, or a dataset's directory). */
   file: string;
-  /** Interner for query ids (share it with the other side's so the ids agree). */
   qids: Interner;
   kind: K;
   /** A run's tag when the file has no tag column (the file's name). @default "" */
   runTag?: string;
-  /**
-   * The rows before the first added, over the input (a reader given a part of it: a row group): the
-   * first row's "line" is lineBase + 1. @default 0
-   */
+  /** Rows of the input before the first added (a reader given a row group): the first's "line" is lineBase + 1. */
   lineBase?: number;
 }
 
@@ -206,9 +170,8 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
 /**
- * The rows of a columnar input as they come, batch by batch, into the per-row columns (RowsBuilder).
- * A row's "line" is its number over the whole input, from 1 (a dataset's files one after another),
- * which `placeOf` turns back into a file and a row there.
+ * The rows of a columnar input, batch by batch. A row's "line" is its number over the whole input, from
+ * 1 (a dataset's files one after another); `placeOf` turns it back into a file and a row.
  */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
@@ -216,15 +179,12 @@ export class ColumnarRows<K extends RowsKind> {
   private readonly kind: K;
   private readonly qidNames: Interner;
   private runTag: string;
-  /** Rows added so far. */
   private total = 0;
-  /** Rows of the input before the first added (ColumnarRowsOptions.lineBase). */
   private readonly lineBase: number;
-  /** Where each file's rows start in the input's numbering (for placeOf). */
+  /** Where each file's rows start in the input's numbering. */
   private readonly starts: { file: string; first: number }[] = [];
-  /** Scratch for one id's bytes. */
+  /** Scratch for one id's bytes, and per-batch columns. */
   private scratch = new Uint8Array(256);
-  /** Per-batch scratch columns. */
   private qidIds = new Int32Array(0);
   private values = new Float64Array(0);
   /** The previous row's query id and its interned id (rows of a query come together). */
@@ -239,12 +199,10 @@ export class ColumnarRows<K extends RowsKind> {
     this.lineBase = options.lineBase ?? 0;
   }
 
-  /** Rows added so far. */
   get length(): number {
     return this.total;
   }
 
-  /** Appends a batch of rows. */
   add(batch: ColumnBatch): void {
     const n = batch.length;
     if (n === 0) return;
@@ -261,11 +219,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.total += n;
   }
 
-  /**
-   * Once at least `minRows` rows are held, hands over the complete queries (every row but the last
-   * query's, which may go on in the next batch) and forgets them; null before that. As
-   * RunParser.takeQueries, for a run evaluated block by block as it is read.
-   */
+  /** As RunParser.takeQueries: once `minRows` rows are held, hands over every query but the last. */
   takeQueries(minRows: number): RowsOf<K> | null {
     const rows = this.rows;
     if (rows.count < minRows || rows.count === 0) return null;
@@ -317,7 +271,7 @@ export class ColumnarRows<K extends RowsKind> {
       return;
     }
     if (col.kind === "constant") {
-      const id = this.internText(col.text, batch, 0, "qid");
+      const id = this.internAny(col.text, batch, 0, "qid");
       out.fill(id, 0, n);
       return;
     }
@@ -334,28 +288,18 @@ export class ColumnarRows<K extends RowsKind> {
     }
   }
 
-  /** An id value (string, integer, bytes) interned as the text a text file would hold. */
   private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
     const len = this.idBytes(v, batch, i, role);
     return this.qidNames.intern(this.scratch, 0, len);
   }
 
-  private internText(text: string, batch: ColumnBatch, i: number, role: Role): number {
-    const len = this.idBytes(text, batch, i, role);
-    return this.qidNames.intern(this.scratch, 0, len);
-  }
-
-  /**
-   * Writes an id's bytes into `scratch` and returns their length: a string as UTF-8, an integer
-   * (number or bigint) in decimal, bytes as they are. Null, empty, a fractional or non-finite
-   * number, or any other type is an error.
-   */
+  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns their length. */
   private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
     if (typeof v === "string") {
       if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
       let s = this.scratch;
       if (s.length < 3 * v.length) s = this.scratch = new Uint8Array(Math.max(3 * v.length, 2 * s.length));
-      // ASCII, the usual ids, byte by byte; anything else through the encoder.
+      // ASCII, the usual ids, byte by byte.
       let k = 0;
       for (; k < v.length; k++) {
         const c = v.charCodeAt(k);
@@ -386,16 +330,17 @@ export class ColumnarRows<K extends RowsKind> {
     return text.length;
   }
 
-  /** Each row's value: a finite number (an integer or a float; a bigint converted as text would be). */
+  /** Each row's value: a finite number (a bigint converted as text would be). */
   private readValues(batch: ColumnBatch, n: number): void {
     const col = batch.value;
     const out = this.values;
     const what = roleWhat("value", this.kind);
     if (col.kind === "values") {
       const values = col.values;
-      if ((values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array || values instanceof Uint32Array || values instanceof Int16Array || values instanceof Uint16Array || values instanceof Int8Array || values instanceof Uint8Array) && !col.valid) {
+      const big = values instanceof BigInt64Array || values instanceof BigUint64Array;
+      if (ArrayBuffer.isView(values) && !big && !(values instanceof DataView) && !col.valid) {
         for (let i = 0; i < n; i++) {
-          const v = values[i];
+          const v = values[i] as number;
           if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
           out[i] = v;
         }
@@ -430,7 +375,6 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, "value", `the ${what} is ${describe(v)}, not a number`);
   }
 
-  /** Row i's text of a column (the tag). */
   private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
     const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.kind === "utf8" ? utf8At(col, i) : col.text;
     if (typeof v === "string") return v;
@@ -440,7 +384,6 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the run tag is ${describe(v)}`);
   }
 
-  /** Appends the batch's rows: each document id's bytes, with the query ids and values read before. */
   private appendRows(batch: ColumnBatch, n: number): void {
     const rows = this.rows;
     const col = batch.docid;
@@ -468,7 +411,6 @@ export class ColumnarRows<K extends RowsKind> {
   }
 }
 
-/** The name of a role's column in a batch's file, for messages. */
 function columnName(batch: ColumnBatch, role: Role | "tag"): string {
   return batch.names[role] ?? role;
 }
@@ -504,8 +446,8 @@ function describe(v: unknown): string {
 }
 
 /**
- * All the rows of a Parquet or Arrow file, as the text parsers give them (QrelsRows or RunRows, with
- * query ids interned in `qids`): the format from its first bytes unless given.
+ * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first
+ * bytes unless given.
  *
  * @example
  * ```ts
@@ -524,11 +466,7 @@ export async function columnarRows<K extends RowsKind>(
   return rows.finish();
 }
 
-/**
- * Run rows cut after their last complete query: `head` the rows of every query but the last, `tail` the
- * last query's rows (which may go on in the rows read next), copied. `head` is null when the rows hold
- * one query only.
- */
+/** Run rows cut before their last query: `head` (null if one query only) and `tail`, the last, copied. */
 export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: RunRows } {
   const n = rows.length;
   let k = n - 1;
@@ -537,10 +475,7 @@ export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: Run
   return { head: sliceRows(rows, 0, k), tail: copyRows(sliceRows(rows, k, n)) };
 }
 
-/**
- * Run rows cut after their first query: `first` its rows (copied), `rest` the others (views), null when
- * the rows hold one query only (then `first` is the rows themselves).
- */
+/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query only). */
 export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows | null } {
   const n = rows.length;
   let k = 1;
@@ -549,12 +484,11 @@ export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows 
   return { first: copyRows(sliceRows(rows, 0, k)), rest: sliceRows(rows, k, n) };
 }
 
-/** Rows [start, end) of run rows: views of their arrays (document id offsets stay offsets into `bytes`). */
+/** Rows [start, end) as views (document id offsets still into `bytes`). */
 function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   const { docids } = rows;
   return {
     ...rows,
-    // Query runs are recomputed from the slice's qid column (the rows' own describe all of them).
     spans: undefined,
     qid: rows.qid.subarray(start, end),
     score: rows.score.subarray(start, end),
@@ -564,7 +498,6 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   };
 }
 
-/** Run rows in arrays of their own, document ids from offset 0. */
 function copyRows(rows: RunRows): RunRows {
   const { docids } = rows;
   const base = docids.offsets[0];
@@ -581,11 +514,10 @@ function copyRows(rows: RunRows): RunRows {
   };
 }
 
-/** The RowLines of rows [start, end) of rows whose lines are `lines`. */
+/** The RowLines of rows [start, end). */
 function linesOf(lines: RowLines, start: number, end: number): RowLines {
   const rows: number[] = [0];
   const shifts: number[] = [];
-  // The stretch holding `start`, then every stretch starting before `end`.
   let k = 0;
   while (k + 1 < lines.rows.length && lines.rows[k + 1] <= start) k++;
   shifts.push(lines.shifts[k] + start);
