@@ -1,18 +1,10 @@
 /**
- * Qrels and runs from Arrow IPC files (`.arrow`, `.feather`: Feather v2 is the IPC file format) and
- * streams (`.arrows`), read with apache-arrow record batch by record batch into ColumnarRows
- * (columnar.ts): the same per-row columns as every other input.
- *
- * An IPC file's footer says where each record batch is: read in byte ranges (a ByteSource), one batch
- * in memory at a time. A stream is read as its bytes come (a pipe, standard input), one batch at a
- * time too; an IPC file that comes through a pipe is read whole (apache-arrow needs its footer).
- * Strings, binary, integers, dictionary-encoded strings or integers are ids; integers and floats are
- * values. Uncompressed IPC only (apache-arrow reads no LZ4 or Zstd body compression).
- *
- * Errors name the file: no Arrow magic number at its start ("ARROW1", or a stream's first message), a
- * file that does not end with "ARROW1" (cut short), a stream cut short (inside a message, or with no
- * end-of-stream marker), a column missing (naming the columns it has), of the wrong type, a null or
- * non-finite value (naming the row, from 1). Browser compatible.
+ * Qrels and runs from Arrow IPC files (`.arrow`, Feather v2) and streams (`.arrows`), read with
+ * apache-arrow record batch by record batch into ColumnarRows. A file is read in byte ranges (its footer
+ * says where each batch is); a stream as its bytes come; a file through a pipe whole (apache-arrow needs
+ * its footer). Uncompressed IPC only (apache-arrow reads no LZ4 or Zstd body compression). Errors name
+ * the file: a missing magic number, a file or stream cut short, a column missing or of the wrong type, a
+ * null (with its row, from 1). Browser compatible.
  */
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
@@ -25,7 +17,7 @@ const bad = (message: string) => new RankevalError("bad-input", message);
 /** "ARROW1": an IPC file starts and ends with it. */
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
 
-/** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (a message's continuation marker, 0xFFFFFFFF). */
+/** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (0xFFFFFFFF). */
 function arrowKind(head: Uint8Array): "file" | "stream" | null {
   if (head.length >= 6 && FILE_MAGIC.every((b, i) => head[i] === b)) return "file";
   if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "stream";
@@ -39,10 +31,7 @@ async function* chunksOf(source: ByteSource, start = 0): AsyncGenerator<Uint8Arr
   for (let at = start; at < source.byteLength; at += CHUNK) yield new Uint8Array(await source.slice(at, Math.min(source.byteLength, at + CHUNK)));
 }
 
-/**
- * A ByteSource as the file handle apache-arrow reads an IPC file from at random (its footer, then each
- * batch where the footer says): only `stat`, `read` and `close`, and an `fd` it looks for.
- */
+/** A ByteSource as the file handle apache-arrow reads an IPC file from (`stat`, `read`, `close`, `fd`). */
 function fileHandleOf(source: ByteSource) {
   return {
     fd: -1,
@@ -56,10 +45,7 @@ function fileHandleOf(source: ByteSource) {
   };
 }
 
-/**
- * The chunks of a stream, passed on as they are, remembering the last 8 bytes: an Arrow stream ends
- * with the end-of-stream marker (0xFFFFFFFF then a length of 0), whose absence says it was cut short.
- */
+/** A stream's chunks passed on, its last 8 bytes kept: without the end-of-stream marker it was cut short. */
 class Tail {
   last = new Uint8Array(0);
   async *watch(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -83,12 +69,9 @@ class Tail {
 /** Where an Arrow input's bytes come from: a ByteSource (random access) or chunks as they come (a pipe). */
 export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8Array> };
 
-/**
- * Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call.
- */
+/** Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call. */
 export async function readArrow<K extends RowsKind>(input: ArrowInput, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void> {
   const { file } = o;
-  // apache-arrow, loaded when an Arrow file is first read.
   const arrow = await import("apache-arrow");
   const { RecordBatchReader } = arrow;
   DataType = arrow.DataType;
@@ -153,7 +136,6 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   if (tail && !tail.endsWell) throw bad(`${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`);
 }
 
-/** apache-arrow's DataType (its type predicates), once loaded. */
 let DataType: typeof ArrowType;
 
 /** Arrow types an id may have: strings, binary, integers, or a dictionary of those. */

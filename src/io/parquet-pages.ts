@@ -1,20 +1,12 @@
 /**
- * The columns rankeval reads from Parquet (flat: a query id, a document id, a value, a tag) decoded
- * page by page straight into the layouts ColumnarRows takes: strings as one byte buffer and offsets
- * (Arrow's layout), numbers as typed arrays. No JavaScript object is made per row: hyparquet's general
- * reader makes a string (and an array slot) per value and assembles nested lists, which made its
- * garbage collection most of the time of reading a large run. hyparquet's own page-level pieces are
- * used for what they are (the page header, decompression, RLE/bit-packed levels and dictionary
- * indices, delta and byte-stream-split numbers, plain dictionary pages).
- *
- * A column chunk is taken here when it is flat (a top-level REQUIRED or OPTIONAL column) of BYTE_ARRAY,
- * INT32, INT64, FLOAT or DOUBLE, with no logical type but strings and integers, encoded with PLAIN,
- * dictionaries, RLE, DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT, DELTA_LENGTH_BYTE_ARRAY or
- * DELTA_BYTE_ARRAY (what Spark, DuckDB, pyarrow, Polars and hyparquet-writer write for such columns,
- * in format versions 1 and 2), in a codec hyparquet-compressors reads; any other (DECIMAL values,
- * fixed-length byte arrays, ...) is read by hyparquet's general reader (parquet.ts).
- *
- * Browser compatible.
+ * The flat Parquet columns rankeval reads decoded page by page straight into ColumnarRows' layouts
+ * (strings as one byte buffer and offsets, numbers as typed arrays), with no object per row: hyparquet's
+ * general reader makes a string per value, and its garbage collection was most of the time of reading
+ * a large run. hyparquet's page-level pieces are used (page header, decompression, levels, dictionary
+ * indices, delta and byte-stream-split numbers). Taken here: a top-level BYTE_ARRAY, INT32, INT64,
+ * FLOAT or DOUBLE column with no logical type but strings and integers, in PLAIN, dictionary, RLE,
+ * DELTA_* or BYTE_STREAM_SPLIT encodings (what Spark, DuckDB, pyarrow, Polars write); anything else
+ * (DECIMAL, fixed-length bytes, ...) goes to the general reader (parquet.ts). Browser compatible.
  */
 import type { ColumnMetaData, CompressionCodec, SchemaElement } from "hyparquet";
 
@@ -69,7 +61,6 @@ export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Ki
 
 /** The decoded rows of one column, growing as pages are decoded, taken from the front in batches. */
 export class ColumnBuffer {
-  /** Rows held. */
   length = 0;
   // bytes: row i is bytes[offsets[i], offsets[i + 1]).
   bytes = new Uint8Array(1 << 16);
@@ -93,7 +84,6 @@ export class ColumnBuffer {
     }
   }
 
-  /** Appends a byte string. */
   addBytes(src: Uint8Array, start: number, end: number): void {
     const len = end - start;
     if (this.usedBytes + len > this.bytes.length) this.reserve(0, len + (1 << 16));
@@ -108,10 +98,7 @@ export class ColumnBuffer {
     this.offsets[++this.length] = at;
   }
 
-  /**
-   * Hands over the first `n` rows (copies) and keeps the rest: the values ColumnarRows reads, in the
-   * layout of their kind.
-   */
+  /** Hands over the first `n` rows (copies) and keeps the rest. */
   take(n: number): { kind: "utf8"; bytes: Uint8Array; offsets: Int32Array } | { kind: "values"; values: Float64Array | BigInt64Array | BigUint64Array } {
     if (this.kind === "bytes") {
       const cut = this.offsets[n];
@@ -142,14 +129,10 @@ export class NullValue extends Error {
   }
 }
 
-/**
- * One column chunk's pages, decoded one at a time into a ColumnBuffer. `bytes` holds the chunk
- * (from its dictionary page, if any, to its last data page).
- */
+/** One column chunk's pages (`bytes`: from its dictionary page, if any), decoded one at a time. */
 export class ColumnPages {
   private readonly reader: { view: DataView; offset: number };
   private dictionary: { bytes: Uint8Array; offsets: Int32Array } | Float64Array | BigInt64Array | BigUint64Array | null = null;
-  /** Rows decoded so far. */
   rows = 0;
 
   constructor(

@@ -1,18 +1,9 @@
 /**
- * Qrels and runs from Parquet files, read with hyparquet (pure JavaScript, no native code; its
- * companion hyparquet-compressors adds the codecs Spark, DuckDB and pyarrow write: Snappy, Gzip,
- * Zstd, Brotli, LZ4), row group by row group, into ColumnarRows (columnar.ts): the same per-row
- * columns as every other input.
- *
- * A Parquet file's footer says where each row group's columns are, so the file is read in byte ranges
- * (a ByteSource: a File in a page, a file handle in Node): only the three or four columns rankeval
- * reads, one row group (or a slice of at most SLICE_ROWS rows of a larger one) at a time, so memory is
- * bounded as it is for text whatever the file's size.
- *
- * Errors name the file: one that does not start or end with Parquet's magic number ("PAR1": not a
- * Parquet file, or one cut short, whose footer is missing), a footer that cannot be read, a column
- * missing (naming the columns the file has), a column of the wrong type, a null or non-finite value
- * (naming the row, from 1). Browser compatible.
+ * Qrels and runs from Parquet files, read with hyparquet (pure JavaScript; hyparquet-compressors adds
+ * Snappy, Gzip, Zstd, Brotli, LZ4) into ColumnarRows. The footer says where each column is, so the
+ * file is read in byte ranges: only the columns read, one row group (or SLICE_ROWS rows of one) at a
+ * time, memory bounded whatever the file's size. Errors name the file (and the row, from 1).
+ * Browser compatible.
  */
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
@@ -28,29 +19,21 @@ const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 const bad = (message: string) => new RankevalError("bad-input", message);
 
-/**
- * hyparquet and its codecs, loaded when a Parquet file is first read: importing rankeval/io (or the
- * command line) costs nothing for those who read none.
- */
+/** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
 async function hyparquet() {
   const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   return { ...h, compressors: c.compressors };
 }
 
-/** Whether bytes start with Parquet's magic number. */
 function isParquet(head: Uint8Array): boolean {
   return head.length >= 4 && MAGIC.every((b, i) => head[i] === b);
 }
 
-/** Reads bytes [start, end) of a source. */
 async function bytesAt(source: ByteSource, start: number, end: number): Promise<Uint8Array> {
   return new Uint8Array(await source.slice(start, end));
 }
 
-/**
- * The file's footer (FileMetaData), having checked its magic numbers and the footer's length, so that a
- * file that is no Parquet file, or one cut short, says so by name rather than by a decoder's error.
- */
+/** The file's footer, its magic numbers and length checked (a file cut short says so, not a decoder). */
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
   if (size < 12) throw bad(`${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`);
@@ -70,7 +53,6 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
   }
 }
 
-/** The key-value metadata of a Parquet footer, as an object. */
 export function parquetKeyValues(metadata: FileMetaData): Record<string, string> {
   const out: Record<string, string> = {};
   for (const kv of metadata.key_value_metadata ?? []) out[kv.key] = kv.value ?? "";
@@ -98,10 +80,7 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
   throw bad(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
-/**
- * A Parquet file's footer and the columns of each role, checked (their presence, names and types),
- * with the same errors as readParquet; the footer read here unless given.
- */
+/** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
 export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: ColumnarReadOptions<K> & { metadata?: FileMetaData }) {
   const { file, kind } = o;
   const metadata = o.metadata ?? (await parquetFooter(source, file));
@@ -122,10 +101,7 @@ export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: 
   return { metadata, elements, partition, chosen, roles, read };
 }
 
-/**
- * Reads a Parquet file's rows into `onBatch`, a row group (or a slice of SLICE_ROWS rows) at a time,
- * awaiting each call (a reader in another thread may wait until the block before is taken).
- */
+/** Reads a Parquet file's rows into `onBatch`, awaiting each call (another thread's reader may wait). */
 export async function readParquet<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData }, onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
@@ -164,7 +140,7 @@ export async function readParquet<K extends RowsKind>(
           await onBatch(batch(start, n, columns, groupStart + groupRows));
         }, (name) => roleWhat(roleOf(name), kind));
       } catch (e) {
-        // A page of a kind the decoder does not take, before any row of the group was handed on: the general reader reads the group.
+        // A page the decoder does not take, before any row was handed on: the general reader reads the group.
         if (!(e instanceof Unsupported) || e.emitted > 0) throw e instanceof Unsupported ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`) : e;
       }
     }
@@ -200,11 +176,7 @@ class Unsupported extends Error {
 /** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
 const BATCH_ROWS = 1 << 18;
 
-/**
- * A row group's columns decoded page by page (parquet-pages.ts), handed to `emit` in batches of at most
- * about BATCH_ROWS rows as the slowest column's pages come; returns the rows handed on. A null is an
- * error naming its row and column.
- */
+/** A row group decoded page by page, handed to `emit` as the slowest column's pages come; returns the rows. */
 async function fastGroup(
   source: ByteSource, file: string, groupStart: number, groupRows: number, read: string[], metas: ColumnMetaData[], kinds: NonNullable<ReturnType<typeof fastKind>>[],
   elements: Map<string, { element: SchemaElement }>, f: PageFunctions, emit: (start: number, n: number, columns: ColumnValues[]) => Promise<void>, what: (name: string) => string,
