@@ -314,11 +314,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
         case BOM1:
         case BOM2:
           this.abs = base + p;
-          if (c !== (this.state === BOM1 ? 0xbb : 0xbf)) {
-            this.abs = 0;
-            this.lineStart = 0;
-            this.failHere(`expected '{', found ${describeByte(0xef)}`);
-          }
+          if (c !== (this.state === BOM1 ? 0xbb : 0xbf)) this.badBom();
           this.state = this.state === BOM1 ? BOM2 : TOP;
           if (this.state === TOP) this.lineStart = base + p + 1; // the BOM is not part of line 1's columns
           p++;
@@ -347,36 +343,34 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
       case TOP:
         if (c === LBRACE) this.state = QKEY_OR_END;
         else if (c === 0xef && this.abs === 0) this.state = BOM1;
-        else this.failHere(`expected '{', found ${describeByte(c)}`);
+        else this.unexpected(c);
         return;
       case QKEY_OR_END:
       case QKEY:
         if (c === QUOTE) this.startId(QCOLON);
         else if (c === RBRACE && this.state === QKEY_OR_END) this.state = END;
-        else this.failHere(`expected a query id (a string)${this.state === QKEY_OR_END ? " or '}'" : ""}, found ${describeByte(c)}`);
+        else this.unexpected(c);
         return;
       case QCOLON:
-        if (c !== COLON) this.failHere(`expected ':' after query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== COLON) this.unexpected(c);
         this.state = QOPEN;
         return;
       case QOPEN:
-        if (c !== LBRACE) this.failHere(`expected '{' (the documents of query ${this.queryName()}), found ${describeByte(c)}`);
+        if (c !== LBRACE) this.unexpected(c);
         this.state = DKEY_OR_END;
         return;
       case DKEY_OR_END:
       case DKEY:
         if (c === QUOTE) this.startId(DCOLON);
         else if (c === RBRACE && this.state === DKEY_OR_END) this.state = QNEXT;
-        else {
-          this.failHere(`expected a document id (a string)${this.state === DKEY_OR_END ? " or '}'" : ""} in query ${this.queryName()}, found ${describeByte(c)}`);
-        }
+        else this.unexpected(c);
         return;
       case DCOLON:
-        if (c !== COLON) this.failHere(`expected ':' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== COLON) this.unexpected(c);
         this.state = VALUE;
         return;
       case VALUE:
-        if (c !== 45 && !(c >= 48 && c <= 57)) this.failHere(`expected a number for document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== 45 && !(c >= 48 && c <= 57)) this.unexpected(c);
         this.tokLine = this.line;
         this.tokCol = this.abs - this.lineStart + 1;
         this.num[0] = c;
@@ -384,17 +378,13 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
         this.state = NUMBER;
         return;
       case DNEXT:
-        if (c === COMMA) this.state = DKEY;
-        else if (c === RBRACE) this.state = QNEXT;
-        else this.failHere(`expected ',' or '}' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
-        return;
       case QNEXT:
-        if (c === COMMA) this.state = QKEY;
-        else if (c === RBRACE) this.state = END;
-        else this.failHere(`expected ',' or '}' after the documents of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c === COMMA) this.state = this.state === DNEXT ? DKEY : QKEY;
+        else if (c === RBRACE) this.state = this.state === DNEXT ? QNEXT : END;
+        else this.unexpected(c);
         return;
       case END:
-        this.failHere(`expected the end of the file after the JSON object, found ${describeByte(c)}`);
+        this.unexpected(c);
     }
   }
 
@@ -552,27 +542,41 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     return show(this.id, 0, this.idLen);
   }
 
-  private failEnd(): never {
+  /** What the state expects next, for errors. */
+  private expected(): string {
     const s = this.state;
-    if (s === BOM1 || s === BOM2) {
-      this.abs = 0;
-      this.lineStart = 0;
-      this.failHere(`expected '{', found ${describeByte(0xef)}`);
-    }
-    const expected =
-      s === TOP || s === BOM1 || s === BOM2 ? "'{'"
+    const q = () => this.queryName();
+    const d = () => `document ${this.docName()} of query ${q()}`;
+    return s === TOP ? "'{'"
       : s === QKEY_OR_END ? "a query id (a string) or '}'"
       : s === QKEY ? "a query id (a string)"
-      : s === QCOLON ? `':' after query ${this.queryName()}`
-      : s === QOPEN ? `'{' (the documents of query ${this.queryName()})`
-      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${this.queryName()}`
-      : s === DKEY ? `a document id (a string) in query ${this.queryName()}`
-      : s === DCOLON ? `':' after document ${this.docName()} of query ${this.queryName()}`
-      : s === VALUE ? `a number for document ${this.docName()} of query ${this.queryName()}`
-      : s === DNEXT ? `',' or '}' after document ${this.docName()} of query ${this.queryName()}`
-      : s === QNEXT ? `',' or '}' after the documents of query ${this.queryName()}`
+      : s === QCOLON ? `':' after query ${q()}`
+      : s === QOPEN ? `'{' (the documents of query ${q()})`
+      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${q()}`
+      : s === DKEY ? `a document id (a string) in query ${q()}`
+      : s === DCOLON ? `':' after ${d()}`
+      : s === VALUE ? `a number for ${d()}`
+      : s === DNEXT ? `',' or '}' after ${d()}`
+      : s === QNEXT ? `',' or '}' after the documents of query ${q()}`
+      : s === END ? "the end of the file after the JSON object"
       : `the closing '"' of ${this.idWhat()}`;
-    this.failHere(`expected ${expected}, found the end of the file`);
+  }
+
+  private unexpected(c: number): never {
+    this.failHere(`expected ${this.expected()}, found ${describeByte(c)}`);
+  }
+
+  /** A file starting with 0xEF but no whole BOM. */
+  private badBom(): never {
+    this.abs = 0;
+    this.lineStart = 0;
+    this.state = TOP;
+    this.unexpected(0xef);
+  }
+
+  private failEnd(): never {
+    if (this.state === BOM1 || this.state === BOM2) this.badBom();
+    this.failHere(`expected ${this.expected()}, found the end of the file`);
   }
 
   private failHere(reason: string): never {
