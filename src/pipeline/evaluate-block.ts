@@ -1,7 +1,6 @@
-// One block of rows (a whole run, a block of a streamed one, a LETOR file) through the kernel as the
-// command line and the page evaluate it: the plan's measures (src/trec/plan.ts) under the options
-// given, then what trec_eval's lines add (trec_eval's own algorithm where the kernel computes
-// otherwise, lines made of several measures, relstring, -c's placeholders). No Node built-ins here.
+// One block of rows (a run, a block of one, a LETOR file) through the kernel as the command line and the
+// page evaluate it, then what trec_eval's lines add (its own algorithm where the kernel differs, lines
+// made of several measures, relstring, -c's placeholders). No Node built-ins here.
 import { withTies, type Batch } from "../kernel/batch.js";
 import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
@@ -68,11 +67,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
 /** A run's values, or one block's, as the reports need them. */
 export type Evaluated = Omit<RunResult, "file" | "runTag">;
 
-/**
- * One batch's values as the command line and the page compute them: the kernel (each measure under
- * its own conventions and the options given), then what trec_eval's lines add (lines made of several
- * measures, relstring); `warn` gets what to tell the user.
- */
+/** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
   p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
   placeholders: readonly number[] = [], extras: BatchExtras = {},
