@@ -9,10 +9,8 @@
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { chooseColumns, columnBatch, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { bad, chooseColumns, columnBatch, messageOf, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** "ARROW1": an IPC file starts and ends with it. */
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
@@ -175,6 +173,3 @@ function generic(v: Vector): ColumnValues {
   return { kind: "values", values };
 }
 
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

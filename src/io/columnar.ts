@@ -14,6 +14,12 @@ import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
 
+export const bad = (message: string) => new RankevalError("bad-input", message);
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /**
  * A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes), so that
  * only the row group or record batch being read is in memory.
@@ -134,10 +140,10 @@ export function chooseColumns(file: string, names: readonly string[], kind: Rows
   const picked = pickColumns(names, kind, given);
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
-    throw new RankevalError("bad-input", `${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
+    throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
   }
   if ("twice" in picked) {
-    throw new RankevalError("bad-input", `${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
+    throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
   }
   return { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
 }
@@ -460,7 +466,7 @@ export async function columnarRows<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
 ): Promise<RowsOf<K>> {
   const format = o.format ?? columnarFormatOf(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))));
-  if (format === null) throw new RankevalError("bad-input", `${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))))})`);
+  if (format === null) throw bad(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))))})`);
   const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
   await readColumnarSource(source, format, o, (b) => rows.add(b));
   return rows.finish();

@@ -9,15 +9,13 @@ import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
-import { chooseColumns, columnBatch, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import { bad, chooseColumns, columnBatch, messageOf, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
 const SLICE_ROWS = 1 << 20;
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
 async function hyparquet() {
@@ -208,6 +206,3 @@ async function fastGroup(
   return emitted;
 }
 
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
