@@ -172,4 +172,3 @@ function generic(v: Vector): ColumnValues {
   for (let i = 0; i < v.length; i++) values[i] = v.get(i);
   return { kind: "values", values };
 }
-

@@ -205,4 +205,3 @@ async function fastGroup(
   }
   return emitted;
 }
-
