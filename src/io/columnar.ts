@@ -9,7 +9,7 @@ import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import type { Interner } from "./interner.js";
-import { rowsOf, type RowsKind, type RowsOf } from "./json.js";
+import type { RowsKind, RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
@@ -18,6 +18,18 @@ export const bad = (message: string) => new RankevalError("bad-input", message);
 
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output (here, not in json.ts: the
+ * command line's bundle keeps the JSON parser in a file of its own).
+ */
+export function rowsOf<K extends RowsKind>(
+  kind: K, rows: ReturnType<RowsBuilder["finish"]>, file: string, qidNames: Interner, runTag: string,
+): RowsOf<K> {
+  const { qid, value, docids, lines } = rows;
+  const common = { qid, docids, lines, length: qid.length, file, qidNames };
+  return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
 }
 
 /**

@@ -19,19 +19,11 @@ import type { Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
+import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./_number.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
-
-/** Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output. */
-export function rowsOf<K extends RowsKind>(
-  kind: K, rows: ReturnType<RowsBuilder["finish"]>, file: string, qidNames: Interner, runTag: string,
-): RowsOf<K> {
-  const { qid, value, docids, lines } = rows;
-  const common = { qid, docids, lines, length: qid.length, file, qidNames };
-  return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
-}
 
 export interface JsonParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
