@@ -62,18 +62,16 @@ export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Ki
 /** The decoded rows of one column, growing as pages are decoded, taken from the front in batches. */
 export class ColumnBuffer {
   length = 0;
-  // bytes: row i is bytes[offsets[i], offsets[i + 1]).
+  /** Row i is bytes[offsets[i], offsets[i + 1]) (bytes), or numbers[i]. */
   bytes = new Uint8Array(1 << 16);
   offsets = new Int32Array(1 << 12);
   usedBytes = 0;
-  // numbers
   numbers: Float64Array | BigInt64Array | BigUint64Array;
 
   constructor(readonly kind: Kind) {
     this.numbers = kind === "int64" ? new BigInt64Array(1 << 12) : kind === "uint64" ? new BigUint64Array(1 << 12) : new Float64Array(1 << 12);
   }
 
-  /** Room for `rows` more rows (and `bytes` more bytes). */
   reserve(rows: number, bytes = 0): void {
     const need = this.length + rows;
     if (this.kind === "bytes") {
@@ -194,7 +192,7 @@ export class ColumnPages {
         this.rows += h.num_values;
         return h.num_values;
       }
-      // An index page, or another the format may add: skipped.
+      // An index page, or another the format may add.
     }
   }
 
@@ -206,22 +204,12 @@ export class ColumnPages {
 
   /** PLAIN values of a dictionary page, in this column's layout. */
   private plain(page: Uint8Array, n: number) {
-    if (this.kind === "bytes") {
-      const offsets = new Int32Array(n + 1);
-      const bytes = new Uint8Array(page.length);
-      const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
-      let at = 0;
-      let used = 0;
-      for (let i = 0; i < n; i++) {
-        const len = view.getUint32(at, true);
-        bytes.set(page.subarray(at + 4, at + 4 + len), used);
-        at += 4 + len;
-        used += len;
-        offsets[i + 1] = used;
-      }
-      return { bytes, offsets };
-    }
     const r = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+    if (this.kind === "bytes") {
+      const b = new ColumnBuffer("bytes");
+      this.values(page, r, "PLAIN", n, b);
+      return { bytes: b.bytes, offsets: b.offsets };
+    }
     return this.numbersOf(this.f.readPlain(r, this.element.type!, n, undefined) as ArrayLike<number | bigint>, n);
   }
 
