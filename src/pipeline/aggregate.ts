@@ -5,6 +5,7 @@ import { RankevalError } from "../errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../trec/names.js";
+import type { TieRange } from "./evaluate.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 const MIN_GEO_MEAN = 0.00001;
@@ -91,10 +92,9 @@ export function summaryOf(values: Float64Array, aggregate: Aggregate): { value: 
   return new RunningSummary(aggregate === "geomean").addAll(values).summary(aggregate);
 }
 
-/** Mean of the values that are not NaN, summed left to right in query order (as trec_eval). */
-export function meanOf(values: Float64Array): { mean: number; count: number } {
-  const { value, count } = summaryOf(values, "mean");
-  return { mean: value, count };
+/** A tie range: the worst and best values and their summaries. */
+export function tieRangeOf(worst: Float64Array, best: Float64Array, agg: Aggregate): TieRange {
+  return { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sortedOrder } from "../c/strings.js";
-import { geoLogs, hasGeoLogs, knownGeoLogs, summaryOf } from "./aggregate.js";
+import { geoLogs, hasGeoLogs, knownGeoLogs, summaryOf, tieRangeOf } from "./aggregate.js";
 import type { Evaluated } from "./evaluate-block.js";
 import type { TieRange } from "./evaluate.js";
 
@@ -21,8 +21,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     if (first.tieRange) {
       tieRange = {};
       for (const [key, t] of Object.entries(first.tieRange)) {
-        const agg = aggregates[key] ?? "mean";
-        tieRange[key] = { ...t, mean: { worst: summaryOf(t.worst, agg).value, best: summaryOf(t.best, agg).value } };
+        tieRange[key] = tieRangeOf(t.worst, t.best, aggregates[key] ?? "mean");
       }
     }
     return { result: { ...first, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings: parts[0].strings, aggregates: parts[0].aggregates };
@@ -58,10 +57,8 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   if (first.tieRange) {
     tieRange = {};
     for (const key of Object.keys(first.tieRange)) {
-      const worst = gather((p) => p.result.tieRange![key].worst);
-      const best = gather((p) => p.result.tieRange![key].best);
-      const agg = aggregates[key] ?? "mean";
-      tieRange[key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
+      const side = (w: "worst" | "best") => gather((p) => p.result.tieRange![key][w]);
+      tieRange[key] = tieRangeOf(side("worst"), side("best"), aggregates[key] ?? "mean");
     }
   }
   const strings: Record<string, string[]> = {};
