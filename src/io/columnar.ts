@@ -1,10 +1,6 @@
-/**
- * Rows of Parquet (parquet.ts) and Arrow IPC (arrow.ts) files into the per-row columns every other parser
- * fills (RowsBuilder), so they are joined and evaluated as TREC text is. The readers hand over a batch
- * at a time (a row group, a record batch), one ColumnValues per role. Ids are strings or integers
- * (in decimal, as text would hold them), values finite numbers; a null is an error naming file, row
- * (1-based over the whole input) and column. Browser compatible.
- */
+// Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
+// at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
+// values finite numbers; a null is an error naming file, row and column. Browser compatible.
 import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
@@ -44,7 +40,6 @@ export interface ByteSource {
 export interface ColumnarReadOptions<K extends RowsKind> {
   file: string;
   kind: K;
-  /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
   columns?: ColumnNames;
   /** Said after a missing column's message (the CLI's --columns). */
   hint?: string;
@@ -54,7 +49,7 @@ export interface ColumnarReadOptions<K extends RowsKind> {
   generic?: boolean;
 }
 
-/** The first bytes of a file, as a message shows them: text when printable, else hex. */
+/** A file's first bytes as a message shows them: text when printable, else hex. */
 export function show(bytes: Uint8Array): string {
   if (bytes.length === 0) return "nothing: the file is empty";
   bytes = bytes.subarray(0, 8);
@@ -99,14 +94,13 @@ export type ColumnValues =
   | { readonly kind: "dictionary"; readonly indices: ArrayLike<number | bigint>; readonly dictionary: ColumnValues; readonly valid?: (i: number) => boolean }
   | { readonly kind: "constant"; readonly text: string };
 
-/** A batch of rows: each role's values, `length` rows, the first being row `firstRow` (0-based) of `file`. */
+/** A batch of rows: each role's values, `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
 export interface ColumnBatch {
   readonly qid: ColumnValues;
   readonly docid: ColumnValues;
   readonly value: ColumnValues;
   readonly tag?: ColumnValues;
   readonly length: number;
-  /** The file the rows are in (a dataset's part). */
   readonly file: string;
   readonly firstRow: number;
   readonly names: ChosenColumns;
@@ -117,10 +111,7 @@ export interface ColumnBatch {
   readonly endOfGroup?: boolean;
 }
 
-/**
- * The batch of rows [firstRow, firstRow + length) of `file`: each chosen column's values from `read`, or
- * null where the column is the file path's partition.
- */
+/** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
 export function columnBatch(
   chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>, read: (name: string) => ColumnValues | null,
   file: string, firstRow: number, length: number, endOfGroup: boolean,
@@ -168,17 +159,15 @@ export class RowError extends InputError {
   }
 }
 
-/** The error for row `row` (0-based) of column `column`. */
 export function rowError(file: string, row: number, column: string | undefined, reason: string): RowError {
   return new RowError(file, row + 1, column, reason);
 }
 
 export interface ColumnarRowsOptions<K extends RowsKind> {
-  /** The input's name (the file, or a dataset's directory). */
   file: string;
   qids: Interner;
   kind: K;
-  /** A run's tag when the file has no tag column (the file's name). @default "" */
+  /** A run's tag when the file has no tag column. */
   runTag?: string;
   /** Rows of the input before the first added (a reader given a row group): the first's "line" is lineBase + 1. */
   lineBase?: number;
@@ -205,7 +194,7 @@ export class ColumnarRows<K extends RowsKind> {
   private scratch = new Uint8Array(256);
   private qidIds = new Int32Array(0);
   private values = new Float64Array(0);
-  /** The previous row's query id and its interned id (rows of a query come together). */
+  /** The previous row's query id and its interned id. */
   private prevQid: unknown = undefined;
   private prevQidId = -1;
 
@@ -249,7 +238,6 @@ export class ColumnarRows<K extends RowsKind> {
     return rowsOf(this.kind, rows.take(k), this.file, this.qidNames, this.runTag);
   }
 
-  /** The rows (those takeQueries left), as the text parsers give them. */
   finish(): RowsOf<K> {
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
@@ -453,7 +441,6 @@ function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean 
   return true;
 }
 
-/** A value that is not what a column should hold, as a message shows it. */
 function describe(v: unknown): string {
   if (typeof v === "boolean") return `a boolean (${v})`;
   if (v instanceof Date) return `a date (${v.toISOString()})`;
@@ -464,15 +451,8 @@ function describe(v: unknown): string {
 }
 
 /**
- * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first
- * bytes unless given.
- *
- * @example
- * ```ts
- * const qids = new Interner();
- * const qrels = await columnarRows(bytesSource(parquetBytes), { file: "qrels.parquet", qids, kind: "qrels" });
- * const run = await columnarRows(fileSource, { file: "run.arrow", qids, kind: "run" }); // RunRows
- * ```
+ * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first bytes
+ * unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`.
  */
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },

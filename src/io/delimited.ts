@@ -249,7 +249,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     this.abs = base + n;
   }
 
-  /** A delimiter, LF or CR at absolute offset `at` ends the current field. */
+  /** A delimiter, LF or CR at offset `at` ends the current field. */
   private separator(c: number, at: number): void {
     this.abs = at;
     this.endField();
@@ -400,7 +400,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
-  /** Throws at the start of the field of `role`. */
   private failAt(role: number, reason: string): never {
     throw new InputError(this.file, this.startLine[role], this.startCol[role], reason);
   }

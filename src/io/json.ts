@@ -30,9 +30,8 @@ export interface JsonParserOptions<K extends RowsKind> {
   file: string;
   /** Interner for query ids (share it with the other side's parser so the ids agree). */
   qids: Interner;
-  /** Judgments (values are labels, `rel`) or a run (values are scores). */
+  /** Judgments (labels, `rel`) or a run (scores). */
   kind: K;
-  /** A run's tag. @default "" */
   runTag?: string;
   /** Room for this many bytes of input up front (the file's size, if known). */
   expectedBytes?: number;
@@ -65,12 +64,11 @@ export abstract class RowsParser<K extends RowsKind> {
   protected abstract feed(chunk: Uint8Array): void;
   protected abstract end(): void;
 
-  /** Parses the next piece of the input; chunks may split it anywhere. */
+  /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
     this.guard("push() after finish()", () => this.feed(chunk));
   }
 
-  /** Checks the input is complete and returns its rows. */
   finish(): RowsOf<K> {
     this.guard("finish() called twice", () => this.end());
     this.finished = true;
@@ -128,7 +126,7 @@ const LF = 10;
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-/** A byte as an error message shows what was found. */
+/** A byte as an error message shows it. */
 export function describeByte(c: number): string {
   if (c === 39) return `"'"`;
   if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
@@ -329,7 +327,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     this.abs = base + n;
   }
 
-  /** The first byte of a token, in a between-tokens state. */
   private token(c: number): void {
     switch (this.state) {
       case TOP:
