@@ -74,25 +74,21 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   const { RecordBatchReader } = arrow;
   DataType = arrow.DataType;
   let reader: RecordBatchReader;
-  let tail: Tail | null = null;
+  let tail: Tail | null = new Tail();
   try {
+    let chunks = "chunks" in input ? input.chunks : null;
     if ("source" in input) {
       const { source } = input;
       const head = new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
       const kind = arrowKind(head);
       if (kind === null) throw bad(`${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`);
-      if (kind === "file") {
+      if (kind === "stream") chunks = chunksOf(source);
+      else {
         const end = new Uint8Array(await source.slice(Math.max(0, source.byteLength - 6), source.byteLength));
         if (source.byteLength < 12 || arrowKind(end) !== "file") throw bad(`${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`);
-        reader = await RecordBatchReader.from(fileHandleOf(source) as never);
-      } else {
-        tail = new Tail();
-        reader = await RecordBatchReader.from(tail.watch(chunksOf(source)));
       }
-    } else {
-      tail = new Tail();
-      reader = await RecordBatchReader.from(tail.watch(input.chunks));
     }
+    reader = await RecordBatchReader.from(chunks ? tail.watch(chunks) : (fileHandleOf((input as { source: ByteSource }).source) as never));
     await reader.open();
   } catch (e) {
     if (e instanceof RankevalError) throw e;
@@ -102,16 +98,13 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   if (reader.isFile()) tail = null;
   const schema = reader.schema as Schema | undefined;
   if (!schema) throw bad(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
-  const partition = o.partition ?? {};
   const fields = new Map(schema.fields.map((f) => [f.name, f]));
-  const names = [...schema.fields.map((f) => f.name), ...Object.keys(partition).filter((k) => !fields.has(k))];
-  const chosen = chooseColumns(file, names, o.kind, o.columns, o.hint);
+  const { chosen, partition } = chooseColumns(schema.fields.map((f) => f.name), o);
   for (const r of ["qid", "docid", "value", "tag"] as const) {
     const name = chosen[r];
     const f = name === undefined ? undefined : fields.get(name);
     if (!f) continue;
-    const ok = r === "value" ? isNumberType(f.type) : r === "tag" ? isIdType(f.type) : isIdType(f.type);
-    if (!ok) {
+    if (!(r === "value" ? isNumberType(f.type) : isIdType(f.type))) {
       const want = r === "value" ? "numbers (integers or floating-point)" : "strings or integers";
       throw bad(`${file}: column ${JSON.stringify(name)} (the ${roleWhat(r, o.kind)}) is ${String(f.type)}: ${roleWhat(r, o.kind)}s must be ${want}`);
     }

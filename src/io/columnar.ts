@@ -138,9 +138,15 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
-/** The columns of each role among a file's columns, or an error naming what was looked for and found. */
-export function chooseColumns(file: string, names: readonly string[], kind: RowsKind, given: ColumnNames | undefined, hint = ""): ChosenColumns {
-  const picked = pickColumns(names, kind, given);
+/**
+ * The columns of each role among a file's columns and its path's partition, or an error naming what was
+ * looked for and found.
+ */
+export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
+  const { file, kind, hint } = o;
+  const partition = o.partition ?? {};
+  const names = [...columns, ...Object.keys(partition).filter((k) => !columns.includes(k))];
+  const picked = pickColumns(names, kind, o.columns);
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
     throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
@@ -148,7 +154,8 @@ export function chooseColumns(file: string, names: readonly string[], kind: Rows
   if ("twice" in picked) {
     throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
   }
-  return { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
+  const chosen: ChosenColumns = { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
+  return { chosen, partition };
 }
 
 /** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */

@@ -85,9 +85,7 @@ export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: 
   const { parquetSchema } = await hyparquet();
   const top = parquetSchema(metadata).children;
   const elements = new Map(top.map((c) => [c.element.name, c]));
-  const partition = o.partition ?? {};
-  const names = [...top.map((c) => c.element.name), ...Object.keys(partition).filter((k) => !elements.has(k))];
-  const chosen = chooseColumns(file, names, kind, o.columns, o.hint);
+  const { chosen, partition } = chooseColumns(top.map((c) => c.element.name), o);
   const roles = (["qid", "docid", "value", "tag"] as const).filter((r) => chosen[r] !== undefined);
   for (const r of roles) {
     const c = elements.get(chosen[r]!);
