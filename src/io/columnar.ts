@@ -289,7 +289,7 @@ export class ColumnarRows<K extends RowsKind> {
       return;
     }
     for (let i = 0; i < n; i++) {
-      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : dictionaryValue(col, i);
+      const v = valueAt(col, i);
       if (v === this.prevQid && v !== undefined && v !== null) {
         out[i] = this.prevQidId;
         continue;
@@ -374,7 +374,7 @@ export class ColumnarRows<K extends RowsKind> {
       out.fill(v, 0, n);
       return;
     }
-    for (let i = 0; i < n; i++) out[i] = this.numberOf(col.kind === "dictionary" ? dictionaryValue(col, i) : utf8At(col, i), batch, i);
+    for (let i = 0; i < n; i++) out[i] = this.numberOf(valueAt(col, i), batch, i);
   }
 
   private numberOf(v: unknown, batch: ColumnBatch, i: number): number {
@@ -389,7 +389,7 @@ export class ColumnarRows<K extends RowsKind> {
   }
 
   private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
-    const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.kind === "utf8" ? utf8At(col, i) : col.text;
+    const v = valueAt(col, i);
     if (typeof v === "string") return v;
     if (typeof v === "number" || typeof v === "bigint") return String(v);
     if (v instanceof Uint8Array) return utf8Decoder.decode(v);
@@ -416,7 +416,7 @@ export class ColumnarRows<K extends RowsKind> {
       return;
     }
     for (let i = 0; i < n; i++) {
-      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.text;
+      const v = valueAt(col, i);
       const len = this.idBytes(v, batch, i, "docid");
       if (rows.used + len > rows.pool.length) rows.reserve(Math.max(len, 8 * (n - i)));
       rows.add(qids[i], this.scratch, 0, len, values[i], line0 + i);
@@ -428,19 +428,13 @@ function columnName(batch: ColumnBatch, role: Role | "tag"): string {
   return batch.names[role] ?? role;
 }
 
-function dictionaryValue(col: Extract<ColumnValues, { kind: "dictionary" }>, i: number): unknown {
+/** Row i's value of a column (null for a null). */
+function valueAt(col: ColumnValues, i: number): unknown {
+  if (col.kind === "constant") return col.text;
   if (col.valid && !col.valid(i)) return null;
-  const k = Number(col.indices[i]);
-  const d = col.dictionary;
-  if (d.kind === "values") return d.valid && !d.valid(k) ? null : d.values[k];
-  if (d.kind === "utf8") return utf8At(d, k);
-  if (d.kind === "constant") return d.text;
-  return dictionaryValue(d, k);
-}
-
-function utf8At(col: Extract<ColumnValues, { kind: "utf8" }>, i: number): string | null {
-  if (col.valid && !col.valid(i)) return null;
-  return utf8Decoder.decode(col.bytes.subarray(col.offsets[i], col.offsets[i + 1]));
+  if (col.kind === "values") return col.values[i];
+  if (col.kind === "utf8") return utf8Decoder.decode(col.bytes.subarray(col.offsets[i], col.offsets[i + 1]));
+  return valueAt(col.dictionary, Number(col.indices[i]));
 }
 
 function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
