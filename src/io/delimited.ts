@@ -17,7 +17,7 @@
  */
 import { InputError, RankevalError } from "../errors.js";
 import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
-import { DEFAULT_COLUMNS, findColumn, type ColumnNames } from "./column-names.js";
+import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
@@ -47,7 +47,6 @@ const QID = 1;
 const DOCID = 2;
 const VALUE = 3;
 const HEADER = 4;
-const ROLE_WHAT = ["", "query id", "document id", "value"];
 
 const utf8Decoder = new TextDecoder("utf-8");
 
@@ -335,8 +334,8 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     }
     const bufs = this.bufs;
     const lens = this.lens;
-    if (lens[QID] === 0) this.failAt(QID, `empty ${ROLE_WHAT[QID]} (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
-    if (lens[DOCID] === 0) this.failAt(DOCID, `empty ${ROLE_WHAT[DOCID]} (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
+    if (lens[QID] === 0) this.failAt(QID, `empty query id (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
+    if (lens[DOCID] === 0) this.failAt(DOCID, `empty document id (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
     const vb = bufs[VALUE];
     let vs = 0;
     let ve = lens[VALUE];
@@ -369,28 +368,21 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   /** The header record ended: find the columns. */
   private header(): void {
     const names = this.names;
+    const kind = this.kind;
     this.nFields = names.length;
-    const wanted: [number, string | undefined, readonly string[]][] = [
-      [QID, this.columns.qid, DEFAULT_COLUMNS.qid],
-      [DOCID, this.columns.docid, DEFAULT_COLUMNS.docid],
-      [VALUE, this.columns.value, this.kind === "qrels" ? DEFAULT_COLUMNS.qrels : DEFAULT_COLUMNS.run],
-    ];
-    for (const [role, given, defaults] of wanted) {
-      const i = findColumn(names, given, defaults);
-      if (i < 0) {
-        const what = role === VALUE ? (this.kind === "qrels" ? "label" : "score") : ROLE_WHAT[role];
-        const looked = given !== undefined ? JSON.stringify(given) : defaults.join(", ");
-        const found = names.map((s) => JSON.stringify(s)).join(", ");
-        const delim = this.delim === 9 ? "tab" : "comma";
-        throw new InputError(this.file, 1, 1, `the header has no ${what} column (looked for ${looked}; the ${delim}-separated header has ${found})${this.hint}`);
-      }
-      for (let r = QID; r < role; r++) {
-        if (this.indexOf[r] === i) {
-          throw new InputError(this.file, 1, 1, `column ${JSON.stringify(names[i])} cannot be both the ${ROLE_WHAT[r]} and the ${role === VALUE ? "value" : ROLE_WHAT[role]}`);
-        }
-      }
-      this.indexOf[role] = i;
+    const p = pickColumns(names, kind, this.columns);
+    if ("missing" in p) {
+      const found = names.map((s) => JSON.stringify(s)).join(", ");
+      const delim = this.delim === 9 ? "tab" : "comma";
+      const reason = `the header has no ${roleWhat(p.missing, kind)} column (looked for ${p.looked}; the ${delim}-separated header has ${found})`;
+      throw new InputError(this.file, 1, 1, reason + this.hint);
     }
+    if ("twice" in p) {
+      const [a, b] = p.twice;
+      const reason = `column ${JSON.stringify(p.name)} cannot be both the ${roleWhat(a, kind)} and the ${b === "value" ? b : roleWhat(b, kind)}`;
+      throw new InputError(this.file, 1, 1, reason);
+    }
+    this.indexOf.splice(1, 3, p.qid, p.docid, p.value);
     this.roles = new Uint8Array(this.nFields);
     for (const role of [QID, DOCID, VALUE]) this.roles[this.indexOf[role]] = role;
   }
