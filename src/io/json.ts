@@ -524,7 +524,8 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   }
 
   private queryName(q = this.qid): string {
-    return JSON.stringify(this.qidNames.stringOf(q).length > 40 ? this.qidNames.stringOf(q).slice(0, 40) + "…" : this.qidNames.stringOf(q));
+    const name = this.qidNames.stringOf(q);
+    return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
   }
 
   private docName(): string {
