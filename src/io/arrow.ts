@@ -1,18 +1,12 @@
-/**
- * Qrels and runs from Arrow IPC files (`.arrow`, Feather v2) and streams (`.arrows`), read with
- * apache-arrow record batch by record batch into ColumnarRows. A file is read in byte ranges (its footer
- * says where each batch is); a stream as its bytes come; a file through a pipe whole (apache-arrow needs
- * its footer). Uncompressed IPC only (apache-arrow reads no LZ4 or Zstd body compression). Errors name
- * the file: a missing magic number, a file or stream cut short, a column missing or of the wrong type, a
- * null (with its row, from 1). Browser compatible.
- */
+// Qrels and runs from Arrow IPC files (Feather v2) and streams, read with apache-arrow a record batch at
+// a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
+// footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
 import { bad, chooseColumns, columnBatch, messageOf, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
-/** "ARROW1": an IPC file starts and ends with it. */
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
 
 /** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (0xFFFFFFFF). */
@@ -22,7 +16,6 @@ function arrowKind(head: Uint8Array): "file" | "stream" | null {
   return null;
 }
 
-/** Bytes an async iterable of chunks is read in, from a ByteSource holding a stream. */
 const CHUNK = 1 << 20;
 
 async function* chunksOf(source: ByteSource, start = 0): AsyncGenerator<Uint8Array> {
@@ -64,7 +57,6 @@ class Tail {
   }
 }
 
-/** Where an Arrow input's bytes come from: a ByteSource (random access) or chunks as they come (a pipe). */
 export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8Array> };
 
 /** Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call. */
@@ -129,19 +121,17 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
 
 let DataType: typeof ArrowType;
 
-/** Arrow types an id may have: strings, binary, integers, or a dictionary of those. */
 function isIdType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
   return DataType.isUtf8(t) || DataType.isLargeUtf8(t) || DataType.isBinary(t) || DataType.isLargeBinary(t) || DataType.isInt(t) || DataType.isUtf8View?.(t) || DataType.isBinaryView?.(t);
 }
 
-/** Arrow types a value may have: integers and floating-point numbers. */
 function isNumberType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isNumberType(t.dictionary);
   return DataType.isInt(t) || DataType.isFloat(t);
 }
 
-/** A column of a record batch as ColumnValues: its buffers where their layout allows, else each value through `get`. */
+/** A column as ColumnValues: its buffers where their layout allows, else each value through `get`. */
 function columnOf(v: Vector): ColumnValues {
   if (v.data.length !== 1) return generic(v);
   const data = v.data[0] as Data;
@@ -159,7 +149,6 @@ function columnOf(v: Vector): ColumnValues {
   return generic(v);
 }
 
-/** Any column, each value through the vector's `get` (a string, number, bigint or null). */
 function generic(v: Vector): ColumnValues {
   const values = new Array<unknown>(v.length);
   for (let i = 0; i < v.length; i++) values[i] = v.get(i);

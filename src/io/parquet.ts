@@ -1,10 +1,5 @@
-/**
- * Qrels and runs from Parquet files, read with hyparquet (pure JavaScript; hyparquet-compressors adds
- * Snappy, Gzip, Zstd, Brotli, LZ4) into ColumnarRows. The footer says where each column is, so the
- * file is read in byte ranges: only the columns read, one row group (or SLICE_ROWS rows of one) at a
- * time, memory bounded whatever the file's size. Errors name the file (and the row, from 1).
- * Browser compatible.
- */
+// Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
+// ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
@@ -57,7 +52,7 @@ export function parquetKeyValues(metadata: FileMetaData): Record<string, string>
   return out;
 }
 
-/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`, `INT64 (TIMESTAMP)`. */
+/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`. */
 function typeName(e: SchemaElement): string {
   const logical = e.logical_type?.type ?? e.converted_type;
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
@@ -66,7 +61,7 @@ function typeName(e: SchemaElement): string {
 /** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
 const NOT_PLAIN = new Set(["DATE", "TIME", "TIMESTAMP", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "INTERVAL", "LIST", "MAP", "MAP_KEY_VALUE", "JSON", "BSON", "VARIANT", "GEOMETRY", "GEOGRAPHY", "FLOAT16"]);
 
-/** Throws where a role's column cannot hold what the role needs: ids strings or integers, values numbers. */
+/** Throws where a role's column cannot hold what the role needs. */
 function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
   const logical = e.logical_type?.type ?? e.converted_type;
   const ok = e.type !== undefined && !(logical && NOT_PLAIN.has(logical)) && (
@@ -159,10 +154,10 @@ export async function readParquet<K extends RowsKind>(
   }
 }
 
-/** Row groups read by the page decoder and by hyparquet's general reader, since the process started (for tests). */
+/** Row groups read by the page decoder and by hyparquet's general reader (for tests). */
 export const parquetGroupsRead = { pages: 0, general: 0 };
 
-/** A page the decoder does not take (an encoding or level encoding of its own), after `emitted` rows of the group. */
+/** A page the decoder does not take, after `emitted` rows of the group. */
 class Unsupported extends Error {
   constructor(message: string, readonly emitted: number) {
     super(message);

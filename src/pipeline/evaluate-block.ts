@@ -127,7 +127,6 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
   return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: e.aggregates };
 }
 
-/** A trec line's summary. */
 function aggregationOf(l: { aggregation: string }): Aggregate {
   return l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
 }
@@ -141,13 +140,10 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures that walk an ideal ranking, whose pairs trec_eval's comp_rel_gain may sort out of order (reproduced by src/trec/exact.ts). */
+/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/trec/exact.ts). */
 const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
 
-/**
- * Says so where trec_eval's comparison of gains as integers (gain_init.c comp_rel_gain) makes its
- * ideal ranking other than sorted by gain: rankeval reproduces trec_eval's numbers there.
- */
+/** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */
 function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
   const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
   if (!measures.length) return [];

@@ -12,7 +12,6 @@ import { portableBlock, PortableBlocks, RunBlockParser, transferables, type Port
 /** Evaluating side -> reader: what to read, then an ack per block, with its buffer when nothing keeps it. */
 export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated"; buffer?: ArrayBuffer };
 
-/** Reader -> evaluating side. */
 export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
   | { type: "block"; block: PortableBlock }
@@ -28,7 +27,6 @@ export function threadError(err: unknown): ThreadError {
   return { message, outOfMemory: err instanceof RangeError, internal };
 }
 
-/** A ThreadError as the same error here would be. */
 export function rethrown(r: ThreadError): Error {
   if (r.outOfMemory) return new RangeError(r.message);
   return r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
@@ -52,7 +50,6 @@ export function serveBlocks<Source>(
 ): (job: ReaderJob<Source>) => void {
   let waiting = 0;
   let wake: (() => void) | null = null;
-  /** Buffers of blocks evaluated and given back. */
   const spares: ArrayBuffer[] = [];
   return (job) => {
     if (job.type === "evaluated") {
@@ -88,12 +85,8 @@ export function serveBlocks<Source>(
 /** The evaluating side's view of a reader: a Web Worker or a Node worker thread, started. */
 export interface ReaderPort<Source> {
   send(job: ReaderJob<Source>, transfer?: ArrayBuffer[]): void;
-  /** Calls `report` with each message, `fail` if the reader dies. */
   listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
-  /**
-   * Ends the read. `idle`: the reader said it is done (its end or its error), so a reader kept for
-   * other reads can take the next; otherwise it may be mid-read and must be ended.
-   */
+  /** Ends the read. `idle`: the reader said it is done, so a reader kept for other reads can take the next. */
   stop(idle?: boolean): void;
 }
 
