@@ -60,10 +60,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   private headLen = 0;
 
   private state = FIELD_START;
-  /** 1-based line, and the offset (after any BOM) of its start. */
-  private line = 1;
-  private lineStart = 0;
-
   /** The record being read: its first line, its field index, whether the current field was quoted. */
   private recLine = 1;
   private field = 0;
@@ -385,11 +381,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     this.indexOf.splice(1, 3, p.qid, p.docid, p.value);
     this.roles = new Uint8Array(this.nFields);
     for (const role of [QID, DOCID, VALUE]) this.roles[this.indexOf[role]] = role;
-  }
-
-  /** Throws at the byte being read (this.abs); `shift` moves the column (-1: the CR before a byte). */
-  private fail(reason: string, shift = 0): never {
-    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
   private failAt(role: number, reason: string): never {

@@ -49,6 +49,9 @@ export abstract class RowsParser<K extends RowsKind> {
   protected readonly rows: RowsBuilder;
   /** Offset of the byte being read; at the last reserve() of the rows, so it is told how much input it covers. */
   protected abs = 0;
+  /** 1-based line, and the offset of its first byte. */
+  protected line = 1;
+  protected lineStart = 0;
   private reservedAt = 0;
   private finished = false;
   private error: unknown = null;
@@ -84,6 +87,11 @@ export abstract class RowsParser<K extends RowsKind> {
       this.error = e;
       throw e;
     }
+  }
+
+  /** Throws at the byte being read; `shift` moves the column (-1: the CR before a byte). */
+  protected fail(reason: string, shift = 0): never {
+    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
   /** Makes room for one more row whose document id has `len` bytes. */
@@ -174,9 +182,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   private state = TOP;
   /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
   private after = 0;
-  /** 1-based line, and the offset of its first byte. */
-  private line = 1;
-  private lineStart = 0;
   /** Where the current token started, for its errors. */
   private tokLine = 0;
   private tokCol = 0;
@@ -245,8 +250,8 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
             this.state = this.after;
             this.endId();
           } else if (b === BACKSLASH) this.state = ESCAPE;
-          else if (b === LF) this.failHere(`${this.idWhat()} is not closed: a line ends inside it`);
-          else this.failHere(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
+          else if (b === LF) this.fail(`${this.idWhat()} is not closed: a line ends inside it`);
+          else this.fail(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
           p++;
           continue;
         }
@@ -282,7 +287,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
             continue;
           } else {
             const esc = c > 32 && c < 127 ? `'\\${String.fromCharCode(c)}'` : `'\\' followed by ${describeByte(c)}`;
-            this.failHere(`invalid escape ${esc} in ${this.idWhat()}`);
+            this.fail(`invalid escape ${esc} in ${this.idWhat()}`);
           }
           this.idByte(v);
           this.state = STRING;
@@ -292,7 +297,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
         case UNICODE: {
           this.abs = base + p;
           const h = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
-          if (h < 0) this.failHere(`expected 4 hex digits after \\u in ${this.idWhat()}, found ${describeByte(c)}`);
+          if (h < 0) this.fail(`expected 4 hex digits after \\u in ${this.idWhat()}, found ${describeByte(c)}`);
           this.hexValue = this.hexValue * 16 + h;
           if (++this.hexDigits === 4) {
             this.codePoint(this.hexValue);
@@ -428,7 +433,6 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     this.inQuery++;
   }
 
-
   /**
    * Rejects the current document id if the current query already has it: an open-addressing table of
    * the query's rows by hash, cleared per query by bumping `generation`; bytes are compared in the pool.
@@ -516,7 +520,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   }
 
   private unpaired(v: number): never {
-    this.failHere(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
+    this.fail(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
   }
 
   private idWhat(): string {
@@ -553,7 +557,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   }
 
   private unexpected(c: number): never {
-    this.failHere(`expected ${this.expected()}, found ${describeByte(c)}`);
+    this.fail(`expected ${this.expected()}, found ${describeByte(c)}`);
   }
 
   /** A file starting with 0xEF but no whole BOM. */
@@ -566,11 +570,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
 
   private failEnd(): never {
     if (this.state === BOM1 || this.state === BOM2) this.badBom();
-    this.failHere(`expected ${this.expected()}, found the end of the file`);
-  }
-
-  private failHere(reason: string): never {
-    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1, reason);
+    this.fail(`expected ${this.expected()}, found the end of the file`);
   }
 
   private failToken(reason: string): never {
