@@ -12,7 +12,6 @@ export const DEFAULT_COLUMNS = {
   tag: ["tag", "runid", "run_id", "run_tag"],
 } as const;
 
-/** The names of the columns holding each role. */
 export interface ColumnNames {
   qid?: string;
   docid?: string;

@@ -1,13 +1,7 @@
-/**
- * The flat Parquet columns rankeval reads decoded page by page straight into ColumnarRows' layouts
- * (strings as one byte buffer and offsets, numbers as typed arrays), with no object per row: hyparquet's
- * general reader makes a string per value, and its garbage collection was most of the time of reading
- * a large run. hyparquet's page-level pieces are used (page header, decompression, levels, dictionary
- * indices, delta and byte-stream-split numbers). Taken here: a top-level BYTE_ARRAY, INT32, INT64,
- * FLOAT or DOUBLE column with no logical type but strings and integers, in PLAIN, dictionary, RLE,
- * DELTA_* or BYTE_STREAM_SPLIT encodings (what Spark, DuckDB, pyarrow, Polars write); anything else
- * (DECIMAL, fixed-length bytes, ...) goes to the general reader (parquet.ts). Browser compatible.
- */
+// Flat Parquet columns decoded page by page (with hyparquet's page-level pieces) straight into
+// ColumnarRows' layouts, no object per row: hyparquet's general reader makes a string per value, and its
+// garbage collection was most of the time of reading a large run. Columns fastKind does not take
+// (DECIMAL, fixed-length bytes, ...) go to the general reader (parquet.ts). Browser compatible.
 import type { ColumnMetaData, CompressionCodec, SchemaElement } from "hyparquet";
 
 /** hyparquet's page-level functions, loaded with it. */
@@ -33,7 +27,6 @@ export async function pageFunctions(): Promise<PageFunctions> {
   };
 }
 
-/** How a column's values come out: bytes (strings, binary), or numbers of a kind. */
 type Kind = "bytes" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double";
 
 const ENCODINGS = new Set(["PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY"]);
@@ -96,7 +89,6 @@ export class ColumnBuffer {
     this.offsets[++this.length] = at;
   }
 
-  /** Hands over the first `n` rows (copies) and keeps the rest. */
   take(n: number): { kind: "utf8"; bytes: Uint8Array; offsets: Int32Array } | { kind: "values"; values: Float64Array | BigInt64Array | BigUint64Array } {
     if (this.kind === "bytes") {
       const cut = this.offsets[n];
@@ -213,7 +205,6 @@ export class ColumnPages {
     return this.numbersOf(this.f.readPlain(r, this.element.type!, n, undefined) as ArrayLike<number | bigint>, n);
   }
 
-  /** Numbers as decoded (any array of them) in this column's typed array. */
   private numbersOf(v: ArrayLike<number | bigint>, n: number): Float64Array | BigInt64Array | BigUint64Array {
     if (this.kind === "int64") return v instanceof BigInt64Array ? v : BigInt64Array.from(v as ArrayLike<bigint>);
     if (this.kind === "uint64") return v instanceof BigInt64Array ? new BigUint64Array(v.buffer, v.byteOffset, n) : BigUint64Array.from(v as ArrayLike<bigint>);

@@ -50,7 +50,6 @@ export class RunningSummary {
   /** `logs`: a geometric mean is wanted. */
   constructor(readonly logs: boolean) {}
 
-  /** Adds a value and its geoLog. */
   add(v: number, l = this.logs ? geoLog(v) : 0): void {
     this.n++;
     this.sum += v;
@@ -87,7 +86,6 @@ export class RunningSummary {
   }
 }
 
-/** The library's summary of a column, in query order. */
 export function summaryOf(values: Float64Array, aggregate: Aggregate): { value: number; count: number } {
   return new RunningSummary(aggregate === "geomean").addAll(values).summary(aggregate);
 }
