@@ -4,7 +4,10 @@
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { bad, chooseColumns, columnBatch, messageOf, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import {
+  bad, chooseColumns, columnBatch, messageOf, show,
+  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+} from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
@@ -80,7 +83,8 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
         if (source.byteLength < 12 || arrowKind(end) !== "file") throw bad(`${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`);
       }
     }
-    reader = await RecordBatchReader.from(chunks ? tail.watch(chunks) : (fileHandleOf((input as { source: ByteSource }).source) as never));
+    const handle = () => fileHandleOf((input as { source: ByteSource }).source) as never;
+    reader = await RecordBatchReader.from(chunks ? tail.watch(chunks) : handle());
     await reader.open();
   } catch (e) {
     if (e instanceof RankevalError) throw e;

@@ -113,8 +113,8 @@ export interface ColumnBatch {
 
 /** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
 export function columnBatch(
-  chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>, read: (name: string) => ColumnValues | null,
-  file: string, firstRow: number, length: number, endOfGroup: boolean,
+  chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>,
+  read: (name: string) => ColumnValues | null, file: string, firstRow: number, length: number, endOfGroup: boolean,
 ): ColumnBatch {
   const values = (name: string): ColumnValues => read(name) ?? { kind: "constant", text: partition[name] };
   return {
@@ -149,12 +149,17 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   const picked = pickColumns(names, kind, o.columns);
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
-    throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
+    const looked = `looked for ${picked.looked}; its columns are ${has}`;
+    throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
   }
   if ("twice" in picked) {
-    throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
+    const [a, b] = picked.twice.map((r) => roleWhat(r, kind));
+    throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${a} and the ${b}`);
   }
-  const chosen: ChosenColumns = { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
+  const chosen: ChosenColumns = {
+    qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value],
+    ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}),
+  };
   return { chosen, partition };
 }
 
@@ -458,8 +463,9 @@ function describe(v: unknown): string {
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
 ): Promise<RowsOf<K>> {
-  const format = o.format ?? columnarFormatOf(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))));
-  if (format === null) throw bad(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))))})`);
+  const head = async () => new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
+  const format = o.format ?? columnarFormatOf(await head());
+  if (format === null) throw bad(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(await head())})`);
   const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
   await readColumnarSource(source, format, o, (b) => rows.add(b));
   return rows.finish();

@@ -124,7 +124,8 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
       throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
     }
     if (this.state === QUOTED) {
-      throw new InputError(this.file, this.fieldLine, this.fieldCol, "a quoted field is not closed: the file ends inside it");
+      const reason = "a quoted field is not closed: the file ends inside it";
+      throw new InputError(this.file, this.fieldLine, this.fieldCol, reason);
     }
     if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
       this.endField();
@@ -331,7 +332,9 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     const bufs = this.bufs;
     const lens = this.lens;
     if (lens[QID] === 0) this.failAt(QID, `empty query id (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
-    if (lens[DOCID] === 0) this.failAt(DOCID, `empty document id (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
+    if (lens[DOCID] === 0) {
+      this.failAt(DOCID, `empty document id (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
+    }
     const vb = bufs[VALUE];
     let vs = 0;
     let ve = lens[VALUE];
@@ -370,12 +373,14 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     if ("missing" in p) {
       const found = names.map((s) => JSON.stringify(s)).join(", ");
       const delim = this.delim === 9 ? "tab" : "comma";
-      const reason = `the header has no ${roleWhat(p.missing, kind)} column (looked for ${p.looked}; the ${delim}-separated header has ${found})`;
+      const has = `the ${delim}-separated header has ${found}`;
+      const reason = `the header has no ${roleWhat(p.missing, kind)} column (looked for ${p.looked}; ${has})`;
       throw new InputError(this.file, 1, 1, reason + this.hint);
     }
     if ("twice" in p) {
       const [a, b] = p.twice;
-      const reason = `column ${JSON.stringify(p.name)} cannot be both the ${roleWhat(a, kind)} and the ${b === "value" ? b : roleWhat(b, kind)}`;
+      const second = b === "value" ? b : roleWhat(b, kind);
+      const reason = `column ${JSON.stringify(p.name)} cannot be both the ${roleWhat(a, kind)} and the ${second}`;
       throw new InputError(this.file, 1, 1, reason);
     }
     this.indexOf.splice(1, 3, p.qid, p.docid, p.value);

@@ -4,7 +4,10 @@ import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
-import { bad, chooseColumns, columnBatch, messageOf, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import {
+  bad, chooseColumns, columnBatch, messageOf, rowError, show,
+  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+} from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
@@ -110,7 +113,7 @@ export async function readParquet<K extends RowsKind>(
   };
   const pages = o.generic ? null : await pageFunctions();
   const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch =>
-    columnBatch(chosen, partition, (name) => columns[read.indexOf(name)] ?? null, file, start, n, start + n === groupEnd);
+    columnBatch(chosen, partition, (c) => columns[read.indexOf(c)] ?? null, file, start, n, start + n === groupEnd);
   const roleOf = (name: string) => roles.find((r) => chosen[r] === name)!;
   let groupStart = 0;
   for (let g = 0; g < metadata.row_groups.length; g++) {
