@@ -1,48 +1,31 @@
-/**
- * Qrels and runs from Arrow IPC files (`.arrow`, `.feather`: Feather v2 is the IPC file format) and
- * streams (`.arrows`), read with apache-arrow record batch by record batch into ColumnarRows
- * (columnar.ts): the same per-row columns as every other input.
- *
- * An IPC file's footer says where each record batch is: read in byte ranges (a ByteSource), one batch
- * in memory at a time. A stream is read as its bytes come (a pipe, standard input), one batch at a
- * time too; an IPC file that comes through a pipe is read whole (apache-arrow needs its footer).
- * Strings, binary, integers, dictionary-encoded strings or integers are ids; integers and floats are
- * values. Uncompressed IPC only (apache-arrow reads no LZ4 or Zstd body compression).
- *
- * Errors name the file: no Arrow magic number at its start ("ARROW1", or a stream's first message), a
- * file that does not end with "ARROW1" (cut short), a stream cut short (inside a message, or with no
- * end-of-stream marker), a column missing (naming the columns it has), of the wrong type, a null or
- * non-finite value (naming the row, from 1). Browser compatible.
- */
+// Qrels and runs from Arrow IPC files (Feather v2) and streams, read with apache-arrow a record batch at
+// a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
+// footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
-import { chooseColumns, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import {
+  bad, chooseColumns, columnBatch, messageOf, show,
+  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+} from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
-const bad = (message: string) => new RankevalError("bad-input", message);
-
-/** "ARROW1": an IPC file starts and ends with it. */
 const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
 
-/** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (a message's continuation marker, 0xFFFFFFFF). */
-export function arrowKind(head: Uint8Array): "file" | "stream" | null {
+/** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (0xFFFFFFFF). */
+function arrowKind(head: Uint8Array): "file" | "stream" | null {
   if (head.length >= 6 && FILE_MAGIC.every((b, i) => head[i] === b)) return "file";
   if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "stream";
   return null;
 }
 
-/** Bytes an async iterable of chunks is read in, from a ByteSource holding a stream. */
 const CHUNK = 1 << 20;
 
 async function* chunksOf(source: ByteSource, start = 0): AsyncGenerator<Uint8Array> {
   for (let at = start; at < source.byteLength; at += CHUNK) yield new Uint8Array(await source.slice(at, Math.min(source.byteLength, at + CHUNK)));
 }
 
-/**
- * A ByteSource as the file handle apache-arrow reads an IPC file from at random (its footer, then each
- * batch where the footer says): only `stat`, `read` and `close`, and an `fd` it looks for.
- */
+/** A ByteSource as the file handle apache-arrow reads an IPC file from (`stat`, `read`, `close`, `fd`). */
 function fileHandleOf(source: ByteSource) {
   return {
     fd: -1,
@@ -56,10 +39,7 @@ function fileHandleOf(source: ByteSource) {
   };
 }
 
-/**
- * The chunks of a stream, passed on as they are, remembering the last 8 bytes: an Arrow stream ends
- * with the end-of-stream marker (0xFFFFFFFF then a length of 0), whose absence says it was cut short.
- */
+/** A stream's chunks passed on, its last 8 bytes kept: without the end-of-stream marker it was cut short. */
 class Tail {
   last = new Uint8Array(0);
   async *watch(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -80,38 +60,31 @@ class Tail {
   }
 }
 
-/** Where an Arrow input's bytes come from: a ByteSource (random access) or chunks as they come (a pipe). */
 export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8Array> };
 
-/**
- * Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call.
- */
+/** Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call. */
 export async function readArrow<K extends RowsKind>(input: ArrowInput, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void> {
   const { file } = o;
-  // apache-arrow, loaded when an Arrow file is first read.
   const arrow = await import("apache-arrow");
   const { RecordBatchReader } = arrow;
   DataType = arrow.DataType;
   let reader: RecordBatchReader;
-  let tail: Tail | null = null;
+  let tail: Tail | null = new Tail();
   try {
+    let chunks = "chunks" in input ? input.chunks : null;
     if ("source" in input) {
       const { source } = input;
       const head = new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
       const kind = arrowKind(head);
       if (kind === null) throw bad(`${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`);
-      if (kind === "file") {
+      if (kind === "stream") chunks = chunksOf(source);
+      else {
         const end = new Uint8Array(await source.slice(Math.max(0, source.byteLength - 6), source.byteLength));
         if (source.byteLength < 12 || arrowKind(end) !== "file") throw bad(`${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`);
-        reader = await RecordBatchReader.from(fileHandleOf(source) as never);
-      } else {
-        tail = new Tail();
-        reader = await RecordBatchReader.from(tail.watch(chunksOf(source)));
       }
-    } else {
-      tail = new Tail();
-      reader = await RecordBatchReader.from(tail.watch(input.chunks));
     }
+    const handle = () => fileHandleOf((input as { source: ByteSource }).source) as never;
+    reader = await RecordBatchReader.from(chunks ? tail.watch(chunks) : handle());
     await reader.open();
   } catch (e) {
     if (e instanceof RankevalError) throw e;
@@ -121,16 +94,13 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   if (reader.isFile()) tail = null;
   const schema = reader.schema as Schema | undefined;
   if (!schema) throw bad(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
-  const partition = o.partition ?? {};
   const fields = new Map(schema.fields.map((f) => [f.name, f]));
-  const names = [...schema.fields.map((f) => f.name), ...Object.keys(partition).filter((k) => !fields.has(k))];
-  const chosen = chooseColumns(file, names, o.kind, o.columns, o.hint);
+  const { chosen, partition } = chooseColumns(schema.fields.map((f) => f.name), o);
   for (const r of ["qid", "docid", "value", "tag"] as const) {
     const name = chosen[r];
     const f = name === undefined ? undefined : fields.get(name);
     if (!f) continue;
-    const ok = r === "value" ? isNumberType(f.type) : r === "tag" ? isIdType(f.type) : isIdType(f.type);
-    if (!ok) {
+    if (!(r === "value" ? isNumberType(f.type) : isIdType(f.type))) {
       const want = r === "value" ? "numbers (integers or floating-point)" : "strings or integers";
       throw bad(`${file}: column ${JSON.stringify(name)} (the ${roleWhat(r, o.kind)}) is ${String(f.type)}: ${roleWhat(r, o.kind)}s must be ${want}`);
     }
@@ -139,22 +109,11 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   try {
     for await (const batch of reader as AsyncIterable<RecordBatch>) {
       const n = batch.numRows;
-      const values = (r: "qid" | "docid" | "value" | "tag"): ColumnValues => {
-        const name = chosen[r]!;
+      const read = (name: string) => {
         const v = fields.has(name) ? batch.getChild(name) : null;
-        return v ? columnOf(v) : { kind: "constant", text: partition[name] };
+        return v ? columnOf(v) : null;
       };
-      await onBatch({
-        qid: values("qid"),
-        docid: values("docid"),
-        value: values("value"),
-        ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
-        length: n,
-        file,
-        firstRow: row,
-        endOfGroup: true,
-        names: chosen as ChosenColumns,
-      });
+      await onBatch(columnBatch(chosen, partition, read, file, row, n, true));
       row += n;
     }
   } catch (e) {
@@ -164,22 +123,19 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   if (tail && !tail.endsWell) throw bad(`${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`);
 }
 
-/** apache-arrow's DataType (its type predicates), once loaded. */
 let DataType: typeof ArrowType;
 
-/** Arrow types an id may have: strings, binary, integers, or a dictionary of those. */
 function isIdType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
   return DataType.isUtf8(t) || DataType.isLargeUtf8(t) || DataType.isBinary(t) || DataType.isLargeBinary(t) || DataType.isInt(t) || DataType.isUtf8View?.(t) || DataType.isBinaryView?.(t);
 }
 
-/** Arrow types a value may have: integers and floating-point numbers. */
 function isNumberType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isNumberType(t.dictionary);
   return DataType.isInt(t) || DataType.isFloat(t);
 }
 
-/** A column of a record batch as ColumnValues: its buffers where their layout allows, else each value through `get`. */
+/** A column as ColumnValues: its buffers where their layout allows, else each value through `get`. */
 function columnOf(v: Vector): ColumnValues {
   if (v.data.length !== 1) return generic(v);
   const data = v.data[0] as Data;
@@ -197,13 +153,8 @@ function columnOf(v: Vector): ColumnValues {
   return generic(v);
 }
 
-/** Any column, each value through the vector's `get` (a string, number, bigint or null). */
 function generic(v: Vector): ColumnValues {
   const values = new Array<unknown>(v.length);
   for (let i = 0; i < v.length; i++) values[i] = v.get(i);
   return { kind: "values", values };
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

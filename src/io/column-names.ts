@@ -1,14 +1,8 @@
-/**
- * Which named column holds the query id, the document id, the value (a run's score, a judgment's
- * label) and, in a run, the run tag: one rule for every input with named columns, the CSV/TSV header
- * (delimited.ts) and the columns of a Parquet or Arrow file (columnar.ts). Browser compatible.
- */
+// Which named column holds each role: one rule for CSV/TSV headers and Parquet and Arrow columns.
 
 /**
- * Header names for each role: the first present is used. `query-id`, `corpus-id` and, in qrels,
- * `score` are BEIR's (its qrels/*.tsv: `query-id<TAB>corpus-id<TAB>score`, the score a label).
- * `tag` is a run's tag (trec_eval's runid, the last row's), read from Parquet and Arrow files only,
- * where it is optional.
+ * Names for each role, the first present used. `query-id`, `corpus-id` and, in qrels, `score` are
+ * BEIR's. `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only.
  */
 export const DEFAULT_COLUMNS = {
   qid: ["qid", "query", "query_id", "query-id", "topic"],
@@ -18,20 +12,14 @@ export const DEFAULT_COLUMNS = {
   tag: ["tag", "runid", "run_id", "run_tag"],
 } as const;
 
-/** Which header names hold the query id, the document id, the value (score or label) and a run's tag. */
 export interface ColumnNames {
   qid?: string;
   docid?: string;
   value?: string;
-  /** A run's tag (trec_eval's runid: the last row's). Parquet and Arrow files only. */
   tag?: string;
 }
 
-/**
- * The index of the column for one role among `names`: the name given (as written, else ignoring case
- * and blanks around it), or else the first of `defaults` present (ignoring case and blanks); -1 when
- * none is there.
- */
+/** The index of the column given (as written, else ignoring case and blanks) or of the first default; or -1. */
 export function findColumn(names: readonly string[], given: string | undefined, defaults: readonly string[]): number {
   const norm = names.map((s) => s.trim().toLowerCase());
   if (given !== undefined) {
@@ -45,8 +33,7 @@ export function findColumn(names: readonly string[], given: string | undefined, 
   return -1;
 }
 
-/** The three roles every input has, in the order they are looked for. */
-export const ROLES = ["qid", "docid", "value"] as const;
+const ROLES = ["qid", "docid", "value"] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A role as messages name it: "query id", "document id", "score" or "label". */
@@ -54,16 +41,11 @@ export function roleWhat(role: Role | "tag", kind: "qrels" | "run"): string {
   return role === "qid" ? "query id" : role === "docid" ? "document id" : role === "tag" ? "run tag" : kind === "qrels" ? "label" : "score";
 }
 
-/** The default names of a role, by kind. */
-export function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[] {
+function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[] {
   return role === "value" ? DEFAULT_COLUMNS[kind] : DEFAULT_COLUMNS[role];
 }
 
-/**
- * The columns of each role among `names` (tag: -1 when absent, and always for judgments), or what
- * is wrong, for the caller's message: a role no column has (`missing`, with what was looked for), or
- * one column taken for two roles (`twice`).
- */
+/** The columns of each role among `names` (tag -1: none), or a role `missing` or a column taken `twice`. */
 export function pickColumns(
   names: readonly string[], kind: "qrels" | "run", given: ColumnNames = {},
 ): { qid: number; docid: number; value: number; tag: number } | { missing: Role | "tag"; looked: string } | { twice: [Role, Role]; name: string } {

@@ -1,16 +1,6 @@
-/**
- * Rows from columnar files (Parquet: parquet.ts, Arrow IPC: arrow.ts) into the per-row columns every
- * other parser fills (rows.ts RowsBuilder), so that a run or judgments read from Parquet or Arrow are
- * joined, blocked and evaluated by the same code as TREC text, JSON or CSV.
- *
- * The readers hand over a batch of rows at a time (a Parquet row group, an Arrow record batch), as one
- * ColumnValues per role: the query id, the document id, the value (a run's score, a judgment's label)
- * and, for a run, its tag when the file has a tag column. Ids may be strings or integers (written in
- * decimal, as a text file would hold them); values integers or floating-point numbers, finite. A null
- * anywhere is an error naming the file, the row (1-based, counted over the whole input) and the column.
- *
- * Browser compatible.
- */
+// Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
+// at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
+// values finite numbers; a null is an error naming file, row and column. Browser compatible.
 import { InputError, RankevalError } from "../errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
@@ -20,10 +10,27 @@ import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
 
+export const bad = (message: string) => new RankevalError("bad-input", message);
+
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /**
- * A file read in byte ranges, as hyparquet's AsyncBuffer: a File (`slice(a, b).arrayBuffer()`), a
- * file handle in Node, or bytes in memory. Parquet files and Arrow IPC files are read this way (their
- * footer says where each row group or record batch is), so only the batch being read is in memory.
+ * Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output (here, not in json.ts: the
+ * command line's bundle keeps the JSON parser in a file of its own).
+ */
+export function rowsOf<K extends RowsKind>(
+  kind: K, rows: ReturnType<RowsBuilder["finish"]>, file: string, qidNames: Interner, runTag: string,
+): RowsOf<K> {
+  const { qid, value, docids, lines } = rows;
+  const common = { qid, docids, lines, length: qid.length, file, qidNames };
+  return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
+}
+
+/**
+ * A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes), so that
+ * only the row group or record batch being read is in memory.
  */
 export interface ByteSource {
   readonly byteLength: number;
@@ -31,23 +38,18 @@ export interface ByteSource {
 }
 
 export interface ColumnarReadOptions<K extends RowsKind> {
-  /** The file's name in messages. */
   file: string;
   kind: K;
-  /** The names of the columns to read. @default the first present of the usual names (column-names.ts) */
   columns?: ColumnNames;
-  /** Said after a missing column's message: how the caller names the columns (the CLI's --columns). */
+  /** Said after a missing column's message (the CLI's --columns). */
   hint?: string;
-  /**
-   * Columns the file's path gives (a Hive partition, `bucket=3/`), by name: each row of the file has
-   * that text. A role's column is looked for among the file's columns and these.
-   */
+  /** Columns the file's path gives (a Hive partition, `bucket=3/`): each row has that text. */
   partition?: Readonly<Record<string, string>>;
   /** Parquet: read every row group with hyparquet's general reader (for tests of the page decoder). */
   generic?: boolean;
 }
 
-/** The first bytes of a file, as a message shows them: text when printable, else hex. */
+/** A file's first bytes as a message shows them: text when printable, else hex. */
 export function show(bytes: Uint8Array): string {
   if (bytes.length === 0) return "nothing: the file is empty";
   bytes = bytes.subarray(0, 8);
@@ -55,13 +57,9 @@ export function show(bytes: Uint8Array): string {
   return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
 }
 
-/** The columnar formats: Parquet, and Arrow IPC (files and streams). */
 export type ColumnarFormat = "parquet" | "arrow";
 
-/**
- * A file's columnar format from its first bytes: Parquet's "PAR1", an Arrow IPC file's "ARROW1" or an
- * IPC stream's first message (0xFFFFFFFF); null for anything else.
- */
+/** A file's format from its first bytes: "PAR1", "ARROW1" or an IPC stream's 0xFFFFFFFF; else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return "parquet";
   if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
@@ -69,10 +67,7 @@ export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   return null;
 }
 
-/**
- * Reads a Parquet file (parquet.ts) or an Arrow IPC file or stream (arrow.ts) into `onBatch`, a row
- * group or record batch at a time; each reader, and the library it reads with, loaded when first used.
- */
+/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
 export async function readColumnarSource<K extends RowsKind>(
   source: ByteSource, format: ColumnarFormat, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
@@ -80,7 +75,6 @@ export async function readColumnarSource<K extends RowsKind>(
   return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
 }
 
-/** A ByteSource over bytes in memory. */
 export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     byteLength: bytes.length,
@@ -89,13 +83,10 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
 }
 
 /**
- * One column's values for a batch of rows, as a reader has them:
- * - `values`: an array (or typed array) of strings, numbers or bigints, null or undefined for a null
- *   (what hyparquet gives; and an Arrow vector's values through its `get`);
- * - `utf8`: Arrow's layout of strings: row i is bytes[offsets[i], offsets[i + 1]), null where `valid`
- *   says so;
- * - `dictionary`: row i is dictionary[indices[i]] (Arrow's dictionary-encoded strings);
- * - `constant`: every row has this text (a Hive partition's value, from the file's path).
+ * One column's values for a batch, as a reader has them: `values` (hyparquet's arrays, an Arrow
+ * vector's values; null or undefined for a null), `utf8` (Arrow's strings: row i is
+ * bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant`
+ * (a Hive partition's value).
  */
 export type ColumnValues =
   | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
@@ -103,28 +94,43 @@ export type ColumnValues =
   | { readonly kind: "dictionary"; readonly indices: ArrayLike<number | bigint>; readonly dictionary: ColumnValues; readonly valid?: (i: number) => boolean }
   | { readonly kind: "constant"; readonly text: string };
 
-/** A batch of rows: each role's values, `length` rows, the first being row `firstRow` (0-based) of `file`. */
+/** A batch of rows: each role's values, `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
 export interface ColumnBatch {
   readonly qid: ColumnValues;
   readonly docid: ColumnValues;
   readonly value: ColumnValues;
   readonly tag?: ColumnValues;
   readonly length: number;
-  /** The file the rows are in (a dataset's part), for messages. */
   readonly file: string;
-  /** The batch's first row within that file, 0-based. */
   readonly firstRow: number;
-  /** The names of the columns read, for messages. */
   readonly names: ChosenColumns;
   /**
-   * The batch ends a row group (an Arrow record batch is one): where a run read in blocks hands on its
-   * complete queries, so that the order of what is found (a null decoded, a document twice joined) is
-   * the same whatever the threads decoding the groups (src/node/columnar-reader.ts).
+   * The batch ends a row group (a record batch is one): where a run read in blocks hands on its queries,
+   * so that what is found first is the same whatever the threads decoding the groups.
    */
   readonly endOfGroup?: boolean;
 }
 
-/** Which column holds each role in a file: the names, found by column-names.ts's rule. */
+/** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
+export function columnBatch(
+  chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>,
+  read: (name: string) => ColumnValues | null, file: string, firstRow: number, length: number, endOfGroup: boolean,
+): ColumnBatch {
+  const values = (name: string): ColumnValues => read(name) ?? { kind: "constant", text: partition[name] };
+  return {
+    qid: values(chosen.qid!),
+    docid: values(chosen.docid!),
+    value: values(chosen.value!),
+    ...(chosen.tag !== undefined ? { tag: values(chosen.tag) } : {}),
+    length,
+    file,
+    firstRow,
+    names: chosen as ChosenColumns,
+    endOfGroup,
+  };
+}
+
+/** Which column holds each role in a file. */
 export interface ChosenColumns {
   readonly qid: string;
   readonly docid: string;
@@ -133,26 +139,31 @@ export interface ChosenColumns {
 }
 
 /**
- * The columns of each role among a file's column names (pickColumns: the names given, or the usual
- * ones), or an InputError naming the file, what was looked for and the columns the file has.
- * `hint`: how the caller names the columns (the command line's --columns), said after the message.
+ * The columns of each role among a file's columns and its path's partition, or an error naming what was
+ * looked for and found.
  */
-export function chooseColumns(file: string, names: readonly string[], kind: RowsKind, given: ColumnNames | undefined, hint = ""): ChosenColumns {
-  const picked = pickColumns(names, kind, given);
+export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
+  const { file, kind, hint } = o;
+  const partition = o.partition ?? {};
+  const names = [...columns, ...Object.keys(partition).filter((k) => !columns.includes(k))];
+  const picked = pickColumns(names, kind, o.columns);
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
-    throw new RankevalError("bad-input", `${file}: no ${roleWhat(picked.missing, kind)} column (looked for ${picked.looked}; its columns are ${has})${hint ? `; ${hint}` : ""}`);
+    const looked = `looked for ${picked.looked}; its columns are ${has}`;
+    throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
   }
   if ("twice" in picked) {
-    throw new RankevalError("bad-input", `${file}: column ${JSON.stringify(picked.name)} cannot be both the ${roleWhat(picked.twice[0], kind)} and the ${roleWhat(picked.twice[1], kind)}`);
+    const [a, b] = picked.twice.map((r) => roleWhat(r, kind));
+    throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${a} and the ${b}`);
   }
-  return { qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value], ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}) };
+  const chosen: ChosenColumns = {
+    qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value],
+    ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}),
+  };
+  return { chosen, partition };
 }
 
-/**
- * Bad input at a row of a columnar file: `run.parquet: row 57 (column "score"): the score is null`.
- * An InputError whose `line` is the row, counted from 1 (`column` 0: a row has no byte column).
- */
+/** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */
 export class RowError extends InputError {
   constructor(file: string, row: number, readonly columnName: string | undefined, reason: string) {
     super(file, row, 0, reason);
@@ -160,23 +171,17 @@ export class RowError extends InputError {
   }
 }
 
-/** The error for row `row` (0-based in `file`) of column `column`. */
 export function rowError(file: string, row: number, column: string | undefined, reason: string): RowError {
   return new RowError(file, row + 1, column, reason);
 }
 
 export interface ColumnarRowsOptions<K extends RowsKind> {
-  /** The input's name, as its rows carry it (the file, or a dataset's directory). */
   file: string;
-  /** Interner for query ids (share it with the other side's so the ids agree). */
   qids: Interner;
   kind: K;
-  /** A run's tag when the file has no tag column (the file's name). @default "" */
+  /** A run's tag when the file has no tag column. */
   runTag?: string;
-  /**
-   * The rows before the first added, over the input (a reader given a part of it: a row group): the
-   * first row's "line" is lineBase + 1. @default 0
-   */
+  /** Rows of the input before the first added (a reader given a row group): the first's "line" is lineBase + 1. */
   lineBase?: number;
 }
 
@@ -184,9 +189,8 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
 /**
- * The rows of a columnar input as they come, batch by batch, into the per-row columns (RowsBuilder).
- * A row's "line" is its number over the whole input, from 1 (a dataset's files one after another),
- * which `placeOf` turns back into a file and a row there.
+ * The rows of a columnar input, batch by batch. A row's "line" is its number over the whole input, from
+ * 1 (a dataset's files one after another); `placeOf` turns it back into a file and a row.
  */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
@@ -194,18 +198,15 @@ export class ColumnarRows<K extends RowsKind> {
   private readonly kind: K;
   private readonly qidNames: Interner;
   private runTag: string;
-  /** Rows added so far. */
   private total = 0;
-  /** Rows of the input before the first added (ColumnarRowsOptions.lineBase). */
   private readonly lineBase: number;
-  /** Where each file's rows start in the input's numbering (for placeOf). */
+  /** Where each file's rows start in the input's numbering. */
   private readonly starts: { file: string; first: number }[] = [];
-  /** Scratch for one id's bytes. */
+  /** Scratch for one id's bytes, and per-batch columns. */
   private scratch = new Uint8Array(256);
-  /** Per-batch scratch columns. */
   private qidIds = new Int32Array(0);
   private values = new Float64Array(0);
-  /** The previous row's query id and its interned id (rows of a query come together). */
+  /** The previous row's query id and its interned id. */
   private prevQid: unknown = undefined;
   private prevQidId = -1;
 
@@ -217,12 +218,10 @@ export class ColumnarRows<K extends RowsKind> {
     this.lineBase = options.lineBase ?? 0;
   }
 
-  /** Rows added so far. */
   get length(): number {
     return this.total;
   }
 
-  /** Appends a batch of rows. */
   add(batch: ColumnBatch): void {
     const n = batch.length;
     if (n === 0) return;
@@ -239,11 +238,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.total += n;
   }
 
-  /**
-   * Once at least `minRows` rows are held, hands over the complete queries (every row but the last
-   * query's, which may go on in the next batch) and forgets them; null before that. As
-   * RunParser.takeQueries, for a run evaluated block by block as it is read.
-   */
+  /** As RunParser.takeQueries: once `minRows` rows are held, hands over every query but the last. */
   takeQueries(minRows: number): RowsOf<K> | null {
     const rows = this.rows;
     if (rows.count < minRows || rows.count === 0) return null;
@@ -252,16 +247,11 @@ export class ColumnarRows<K extends RowsKind> {
     const lastQ = qid[k];
     while (k > 0 && qid[k - 1] === lastQ) k--;
     if (k === 0) return null;
-    const { qid: q, value, docids, lines } = rows.take(k);
-    const common = { qid: q, docids, lines, length: k, file: this.file, qidNames: this.qidNames };
-    return (this.kind === "qrels" ? { ...common, rel: value } : ({ ...common, score: value, runTag: this.runTag } satisfies RunRows)) as RowsOf<K>;
+    return rowsOf(this.kind, rows.take(k), this.file, this.qidNames, this.runTag);
   }
 
-  /** The rows (those takeQueries left), as the text parsers give them. */
   finish(): RowsOf<K> {
-    const { qid, value, docids, lines } = this.rows.finish();
-    const common = { qid, docids, lines, length: qid.length, file: this.file, qidNames: this.qidNames };
-    return (this.kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag: this.runTag }) as RowsOf<K>;
+    return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
   /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */
@@ -299,12 +289,12 @@ export class ColumnarRows<K extends RowsKind> {
       return;
     }
     if (col.kind === "constant") {
-      const id = this.internText(col.text, batch, 0, "qid");
+      const id = this.internAny(col.text, batch, 0, "qid");
       out.fill(id, 0, n);
       return;
     }
     for (let i = 0; i < n; i++) {
-      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : dictionaryValue(col, i);
+      const v = valueAt(col, i);
       if (v === this.prevQid && v !== undefined && v !== null) {
         out[i] = this.prevQidId;
         continue;
@@ -316,28 +306,18 @@ export class ColumnarRows<K extends RowsKind> {
     }
   }
 
-  /** An id value (string, integer, bytes) interned as the text a text file would hold. */
   private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
     const len = this.idBytes(v, batch, i, role);
     return this.qidNames.intern(this.scratch, 0, len);
   }
 
-  private internText(text: string, batch: ColumnBatch, i: number, role: Role): number {
-    const len = this.idBytes(text, batch, i, role);
-    return this.qidNames.intern(this.scratch, 0, len);
-  }
-
-  /**
-   * Writes an id's bytes into `scratch` and returns their length: a string as UTF-8, an integer
-   * (number or bigint) in decimal, bytes as they are. Null, empty, a fractional or non-finite
-   * number, or any other type is an error.
-   */
+  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns their length. */
   private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
     if (typeof v === "string") {
       if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
       let s = this.scratch;
       if (s.length < 3 * v.length) s = this.scratch = new Uint8Array(Math.max(3 * v.length, 2 * s.length));
-      // ASCII, the usual ids, byte by byte; anything else through the encoder.
+      // ASCII, the usual ids, byte by byte.
       let k = 0;
       for (; k < v.length; k++) {
         const c = v.charCodeAt(k);
@@ -368,16 +348,17 @@ export class ColumnarRows<K extends RowsKind> {
     return text.length;
   }
 
-  /** Each row's value: a finite number (an integer or a float; a bigint converted as text would be). */
+  /** Each row's value: a finite number (a bigint converted as text would be). */
   private readValues(batch: ColumnBatch, n: number): void {
     const col = batch.value;
     const out = this.values;
     const what = roleWhat("value", this.kind);
     if (col.kind === "values") {
       const values = col.values;
-      if ((values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array || values instanceof Uint32Array || values instanceof Int16Array || values instanceof Uint16Array || values instanceof Int8Array || values instanceof Uint8Array) && !col.valid) {
+      const big = values instanceof BigInt64Array || values instanceof BigUint64Array;
+      if (ArrayBuffer.isView(values) && !big && !(values instanceof DataView) && !col.valid) {
         for (let i = 0; i < n; i++) {
-          const v = values[i];
+          const v = values[i] as number;
           if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
           out[i] = v;
         }
@@ -398,7 +379,7 @@ export class ColumnarRows<K extends RowsKind> {
       out.fill(v, 0, n);
       return;
     }
-    for (let i = 0; i < n; i++) out[i] = this.numberOf(col.kind === "dictionary" ? dictionaryValue(col, i) : utf8At(col, i), batch, i);
+    for (let i = 0; i < n; i++) out[i] = this.numberOf(valueAt(col, i), batch, i);
   }
 
   private numberOf(v: unknown, batch: ColumnBatch, i: number): number {
@@ -412,9 +393,8 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, "value", `the ${what} is ${describe(v)}, not a number`);
   }
 
-  /** Row i's text of a column (the tag). */
   private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
-    const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.kind === "utf8" ? utf8At(col, i) : col.text;
+    const v = valueAt(col, i);
     if (typeof v === "string") return v;
     if (typeof v === "number" || typeof v === "bigint") return String(v);
     if (v instanceof Uint8Array) return utf8Decoder.decode(v);
@@ -422,7 +402,6 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the run tag is ${describe(v)}`);
   }
 
-  /** Appends the batch's rows: each document id's bytes, with the query ids and values read before. */
   private appendRows(batch: ColumnBatch, n: number): void {
     const rows = this.rows;
     const col = batch.docid;
@@ -442,7 +421,7 @@ export class ColumnarRows<K extends RowsKind> {
       return;
     }
     for (let i = 0; i < n; i++) {
-      const v = col.kind === "values" ? (col.valid && !col.valid(i) ? null : col.values[i]) : col.kind === "dictionary" ? dictionaryValue(col, i) : col.text;
+      const v = valueAt(col, i);
       const len = this.idBytes(v, batch, i, "docid");
       if (rows.used + len > rows.pool.length) rows.reserve(Math.max(len, 8 * (n - i)));
       rows.add(qids[i], this.scratch, 0, len, values[i], line0 + i);
@@ -450,24 +429,17 @@ export class ColumnarRows<K extends RowsKind> {
   }
 }
 
-/** The name of a role's column in a batch's file, for messages. */
 function columnName(batch: ColumnBatch, role: Role | "tag"): string {
   return batch.names[role] ?? role;
 }
 
-function dictionaryValue(col: Extract<ColumnValues, { kind: "dictionary" }>, i: number): unknown {
+/** Row i's value of a column (null for a null). */
+function valueAt(col: ColumnValues, i: number): unknown {
+  if (col.kind === "constant") return col.text;
   if (col.valid && !col.valid(i)) return null;
-  const k = Number(col.indices[i]);
-  const d = col.dictionary;
-  if (d.kind === "values") return d.valid && !d.valid(k) ? null : d.values[k];
-  if (d.kind === "utf8") return utf8At(d, k);
-  if (d.kind === "constant") return d.text;
-  return dictionaryValue(d, k);
-}
-
-function utf8At(col: Extract<ColumnValues, { kind: "utf8" }>, i: number): string | null {
-  if (col.valid && !col.valid(i)) return null;
-  return utf8Decoder.decode(col.bytes.subarray(col.offsets[i], col.offsets[i + 1]));
+  if (col.kind === "values") return col.values[i];
+  if (col.kind === "utf8") return utf8Decoder.decode(col.bytes.subarray(col.offsets[i], col.offsets[i + 1]));
+  return valueAt(col.dictionary, Number(col.indices[i]));
 }
 
 function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
@@ -475,7 +447,6 @@ function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean 
   return true;
 }
 
-/** A value that is not what a column should hold, as a message shows it. */
 function describe(v: unknown): string {
   if (typeof v === "boolean") return `a boolean (${v})`;
   if (v instanceof Date) return `a date (${v.toISOString()})`;
@@ -486,31 +457,21 @@ function describe(v: unknown): string {
 }
 
 /**
- * All the rows of a Parquet or Arrow file, as the text parsers give them (QrelsRows or RunRows, with
- * query ids interned in `qids`): the format from its first bytes unless given.
- *
- * @example
- * ```ts
- * const qids = new Interner();
- * const qrels = await columnarRows(bytesSource(parquetBytes), { file: "qrels.parquet", qids, kind: "qrels" });
- * const run = await columnarRows(fileSource, { file: "run.arrow", qids, kind: "run" }); // RunRows
- * ```
+ * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first bytes
+ * unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`.
  */
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
 ): Promise<RowsOf<K>> {
-  const format = o.format ?? columnarFormatOf(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))));
-  if (format === null) throw new RankevalError("bad-input", `${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(new Uint8Array(await source.slice(0, Math.min(8, source.byteLength))))})`);
+  const head = async () => new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
+  const format = o.format ?? columnarFormatOf(await head());
+  if (format === null) throw bad(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(await head())})`);
   const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
   await readColumnarSource(source, format, o, (b) => rows.add(b));
   return rows.finish();
 }
 
-/**
- * Run rows cut after their last complete query: `head` the rows of every query but the last, `tail` the
- * last query's rows (which may go on in the rows read next), copied. `head` is null when the rows hold
- * one query only.
- */
+/** Run rows cut before their last query: `head` (null if one query only) and `tail`, the last, copied. */
 export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: RunRows } {
   const n = rows.length;
   let k = n - 1;
@@ -519,10 +480,7 @@ export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: Run
   return { head: sliceRows(rows, 0, k), tail: copyRows(sliceRows(rows, k, n)) };
 }
 
-/**
- * Run rows cut after their first query: `first` its rows (copied), `rest` the others (views), null when
- * the rows hold one query only (then `first` is the rows themselves).
- */
+/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query only). */
 export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows | null } {
   const n = rows.length;
   let k = 1;
@@ -531,12 +489,11 @@ export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows 
   return { first: copyRows(sliceRows(rows, 0, k)), rest: sliceRows(rows, k, n) };
 }
 
-/** Rows [start, end) of run rows: views of their arrays (document id offsets stay offsets into `bytes`). */
+/** Rows [start, end) as views (document id offsets still into `bytes`). */
 function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   const { docids } = rows;
   return {
     ...rows,
-    // Query runs are recomputed from the slice's qid column (the rows' own describe all of them).
     spans: undefined,
     qid: rows.qid.subarray(start, end),
     score: rows.score.subarray(start, end),
@@ -546,7 +503,6 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   };
 }
 
-/** Run rows in arrays of their own, document ids from offset 0. */
 function copyRows(rows: RunRows): RunRows {
   const { docids } = rows;
   const base = docids.offsets[0];
@@ -563,11 +519,10 @@ function copyRows(rows: RunRows): RunRows {
   };
 }
 
-/** The RowLines of rows [start, end) of rows whose lines are `lines`. */
+/** The RowLines of rows [start, end). */
 function linesOf(lines: RowLines, start: number, end: number): RowLines {
   const rows: number[] = [0];
   const shifts: number[] = [];
-  // The stretch holding `start`, then every stretch starting before `end`.
   let k = 0;
   while (k + 1 < lines.rows.length && lines.rows[k + 1] <= start) k++;
   shifts.push(lines.shifts[k] + start);

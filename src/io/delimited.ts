@@ -1,61 +1,33 @@
 /**
- * Qrels and runs as CSV or TSV with a header row, parsed from bytes chunk by chunk:
- * `qid,docid,score` or `query_id\tdoc_id\tlabel`, any other columns ignored.
- *
- * The header names the columns; which ones hold the query id, the document id and the value (a run's
- * score, a judgment's label) is given by `columns`, or else is the first of the default names present
- * (DEFAULT_COLUMNS; matched ignoring case and surrounding blanks). The delimiter is ',' or '\t', given
- * or detected from the header line (the one it holds more of, outside quotes; ',' on a tie). Fields
- * follow RFC 4180: a field may be quoted ("a,b"), a quote inside one is doubled (""), and a quoted
- * field may hold delimiters and line breaks; a quote inside an unquoted field is kept as data. Lines
- * end in LF or CRLF; a UTF-8 BOM is skipped; blank lines are skipped. Every row has the header's number
- * of fields. Values are decimal numbers (as in TREC files) and must be finite; blanks around a value
- * are allowed, ids are taken as they are and must not be empty.
- *
- * Errors are InputErrors naming the line and column (bytes, 1-based) of the field or place at fault:
- * `run.csv:7:9: score "n/a" is not a number`, `run.csv:3:5: missing column "score" (column 3 of the
- * header; this line has 2 fields)`, `run.csv:1:1: the header has no document id column (looked for
- * docid, doc, doc_id, docno, document)`.
- *
- * The output is the per-row mode of the TREC parsers (rows.ts), so `joinParsed` (src/pipeline/join-rows.ts)
- * takes it unchanged; a row's line is the line its record starts on. Browser compatible.
+ * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed from
+ * bytes chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (ignoring
+ * case and blanks); the delimiter is given or the one the header holds more of outside quotes (',' on a
+ * tie). RFC 4180 fields; a quote inside an unquoted field is data; LF or CRLF; BOM and blank lines
+ * skipped. Values are finite decimal numbers, blanks around them allowed; ids must not be empty.
+ * Errors name line and byte column: `run.csv:7:9: score "n/a" is not a number`. The output is the
+ * TREC parsers' per-row mode (rows.ts), so `joinParsed` takes it unchanged; a row's line is its
+ * record's first. Browser compatible.
  *
  * @example
  * ```ts
- * const qids = new Interner();
- * const p = new DelimitedParser({ file: "run.csv", qids, kind: "run", runTag: "bm25" });
+ * const p = new DelimitedParser({ file: "run.csv", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode("qid,docid,score\nq1,d1,2.5\nq1,\"d,2\",1\n"));
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
 import { InputError, RankevalError } from "../errors.js";
-import type { Interner } from "./interner.js";
-import { describeByte, rowsOf, type RowsKind, type RowsOf } from "./json.js";
-import { DEFAULT_COLUMNS, findColumn, type ColumnNames } from "./column-names.js";
-import { RowsBuilder } from "./rows.js";
+import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
+import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
-export interface DelimitedParserOptions<K extends RowsKind> {
-  /** Name used in error messages. */
-  file: string;
-  /** Interner for query ids (share it with the other side's parser so the ids agree). */
-  qids: Interner;
-  /** Judgments (values are labels, `rel`) or a run (values are scores). */
-  kind: K;
+export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOptions<K> {
   /** ',' or '\t'. @default detected from the header line */
   delimiter?: "," | "\t";
   /** The header names of the columns to read. @default the first of DEFAULT_COLUMNS' names present */
   columns?: ColumnNames;
-  /** A run's tag. @default "" */
-  runTag?: string;
-  /** Room for this many bytes of input up front (the file's size, if known). */
-  expectedBytes?: number;
-  /**
-   * Said after the message when the header lacks a column: how the caller names the columns (the
-   * command line's `--columns`). @default nothing
-   */
+  /** Said after the message when the header lacks a column (the command line's `--columns`). */
   hint?: string;
 }
 
@@ -64,7 +36,6 @@ const LF = 10;
 const CR = 13;
 const BOM = [0xef, 0xbb, 0xbf];
 
-// States of the field scanner.
 const FIELD_START = 0;
 const UNQUOTED = 1;
 const QUOTED = 2;
@@ -76,16 +47,10 @@ const QID = 1;
 const DOCID = 2;
 const VALUE = 3;
 const HEADER = 4;
-const ROLE_WHAT = ["", "query id", "document id", "value"];
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-export class DelimitedParser<K extends RowsKind> {
-  private readonly file: string;
-  private readonly kind: K;
-  private readonly runTag: string;
-  private readonly qidNames: Interner;
-  private readonly rows: RowsBuilder;
+export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   private readonly columns: ColumnNames;
   private readonly hint: string;
   private delim: number;
@@ -95,24 +60,16 @@ export class DelimitedParser<K extends RowsKind> {
   private headLen = 0;
 
   private state = FIELD_START;
-  /** 1-based line; absolute offset (after any BOM) of the byte being read and of the line's start. */
-  private line = 1;
-  private abs = 0;
-  private lineStart = 0;
-  private reservedAt = 0;
-
   /** The record being read: its first line, its field index, whether the current field was quoted. */
   private recLine = 1;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
-  /** Where the first field past the header's count started (for "too many fields"). */
+  /** Where the first field past the header's count started (for "too many fields"), and the current field. */
   private extraLine = 0;
   private extraCol = 0;
-  /** Where the current field started. */
   private fieldLine = 1;
   private fieldCol = 1;
-  /** Until the header record ends. */
   private inHeader = true;
 
   /** Role of each field index (past the end: 0). */
@@ -122,7 +79,7 @@ export class DelimitedParser<K extends RowsKind> {
   private names: string[] = [];
   private nFields = 0;
   /** The bytes of the fields read, by role, and where each started. */
-  private readonly bufs: Uint8Array[] = [new Uint8Array(0), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64), new Uint8Array(64)];
+  private readonly bufs: Uint8Array[] = [0, 64, 64, 64, 64].map((n) => new Uint8Array(n));
   private readonly lens = new Int32Array(5);
   private readonly startLine = new Int32Array(5);
   private readonly startCol = new Int32Array(5);
@@ -132,68 +89,48 @@ export class DelimitedParser<K extends RowsKind> {
   private prevQidLen = -1;
   private prevQidId = -1;
 
-  private finished = false;
-  private error: unknown = null;
-
   constructor(options: DelimitedParserOptions<K>) {
-    this.file = options.file;
-    this.kind = options.kind;
-    this.runTag = options.runTag ?? "";
-    this.qidNames = options.qids;
+    super(options);
     this.columns = options.columns ?? {};
     // A run tag column is read from Parquet and Arrow files (src/io/columnar.ts); here it would be ignored.
     if (this.kind === "run" && this.columns.tag !== undefined) {
-      throw new RankevalError("bad-option", `${this.file}: a run tag column (tag=${this.columns.tag}) is read from Parquet and Arrow files only; a CSV or TSV run's tag is its file's name`);
+      throw new RankevalError(
+        "bad-option",
+        `${this.file}: a run tag column (tag=${this.columns.tag}) is read from Parquet and Arrow files only; ` +
+          "a CSV or TSV run's tag is its file's name",
+      );
     }
     this.hint = options.hint === undefined ? "" : `; ${options.hint}`;
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
     if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {
       throw new Error(`delimiter must be "," or "\\t", not ${JSON.stringify(options.delimiter)}`);
     }
-    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
   }
 
-  /** Parses the next piece of the input; chunks may split it anywhere. */
-  push(chunk: Uint8Array): void {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
-    try {
-      if (this.head !== null) {
-        const nl = chunk.indexOf(LF);
-        this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
-        if (nl < 0) return;
-        this.startBody();
-        chunk = chunk.subarray(nl + 1);
-      }
-      this.scan(chunk);
-    } catch (e) {
-      this.error = e;
-      throw e;
+  protected feed(chunk: Uint8Array): void {
+    if (this.head !== null) {
+      const nl = chunk.indexOf(LF);
+      this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
+      if (nl < 0) return;
+      this.startBody();
+      chunk = chunk.subarray(nl + 1);
     }
+    this.scan(chunk);
   }
 
-  /** Checks the input is complete and returns its rows. */
-  finish(): RowsOf<K> {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
-    this.finished = true;
-    try {
-      if (this.head !== null) this.startBody();
-      if (this.inHeader && this.abs === 0) {
-        throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
-      }
-      if (this.state === QUOTED) {
-        throw new InputError(this.file, this.fieldLine, this.fieldCol, "a quoted field is not closed: the file ends inside it");
-      }
-      if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
-        this.endField();
-        this.endRecord();
-      }
-    } catch (e) {
-      this.error = e;
-      throw e;
+  protected end(): void {
+    if (this.head !== null) this.startBody();
+    if (this.inHeader && this.abs === 0) {
+      throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
     }
-    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
+    if (this.state === QUOTED) {
+      const reason = "a quoted field is not closed: the file ends inside it";
+      throw new InputError(this.file, this.fieldLine, this.fieldCol, reason);
+    }
+    if (this.state !== CR_SEEN && (this.state !== FIELD_START || this.field > 0)) {
+      this.endField();
+      this.endRecord();
+    }
   }
 
   private hold(bytes: Uint8Array): void {
@@ -207,7 +144,7 @@ export class DelimitedParser<K extends RowsKind> {
     this.headLen = need;
   }
 
-  /** The first line is complete (or the input ended): skip a BOM, find the delimiter, read it. */
+  /** The first line is complete (or the input ended): skip a BOM, find the delimiter. */
   private startBody(): void {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
@@ -231,7 +168,6 @@ export class DelimitedParser<K extends RowsKind> {
     return field < this.roles.length ? this.roles[field] : 0;
   }
 
-  /** Reads a chunk through the field scanner. */
   private scan(buf: Uint8Array): void {
     const n = buf.length;
     const base = this.abs;
@@ -309,7 +245,7 @@ export class DelimitedParser<K extends RowsKind> {
     this.abs = base + n;
   }
 
-  /** A delimiter, LF or CR at absolute offset `at` ends the current field. */
+  /** A delimiter, LF or CR at offset `at` ends the current field. */
   private separator(c: number, at: number): void {
     this.abs = at;
     this.endField();
@@ -395,9 +331,10 @@ export class DelimitedParser<K extends RowsKind> {
     }
     const bufs = this.bufs;
     const lens = this.lens;
-    if (lens[QID] === 0) this.failAt(QID, `empty ${ROLE_WHAT[QID]} (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
-    if (lens[DOCID] === 0) this.failAt(DOCID, `empty ${ROLE_WHAT[DOCID]} (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
-    // The value, without blanks around it.
+    if (lens[QID] === 0) this.failAt(QID, `empty query id (column ${JSON.stringify(this.names[this.indexOf[QID]])})`);
+    if (lens[DOCID] === 0) {
+      this.failAt(DOCID, `empty document id (column ${JSON.stringify(this.names[this.indexOf[DOCID]])})`);
+    }
     const vb = bufs[VALUE];
     let vs = 0;
     let ve = lens[VALUE];
@@ -405,17 +342,11 @@ export class DelimitedParser<K extends RowsKind> {
     while (ve > vs && (vb[ve - 1] === 32 || vb[ve - 1] === 9)) ve--;
     const value = parseFinite(vb, vs, ve);
     if (value !== value) {
-      const text = JSON.stringify(utf8Decoder.decode(vb.subarray(0, Math.min(lens[VALUE], 40))) + (lens[VALUE] > 40 ? "…" : ""));
-      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${text} ${numberProblem(vb, vs, ve)}`);
+      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${show(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`);
     }
     const qid = this.qidOf(bufs[QID], lens[QID]);
-    const rows = this.rows;
-    const len = lens[DOCID];
-    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
-      rows.reserve(Math.max(len, this.abs - this.reservedAt));
-      this.reservedAt = this.abs;
-    }
-    rows.add(qid, bufs[DOCID], 0, len, value, this.recLine);
+    this.reserve(lens[DOCID]);
+    this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
   /** The interned id of a query id, asking the interner only when it differs from the previous row's. */
@@ -433,41 +364,30 @@ export class DelimitedParser<K extends RowsKind> {
     return this.prevQidId;
   }
 
-  /** The header record just ended: find the columns. */
+  /** The header record ended: find the columns. */
   private header(): void {
     const names = this.names;
+    const kind = this.kind;
     this.nFields = names.length;
-    const wanted: [number, string | undefined, readonly string[]][] = [
-      [QID, this.columns.qid, DEFAULT_COLUMNS.qid],
-      [DOCID, this.columns.docid, DEFAULT_COLUMNS.docid],
-      [VALUE, this.columns.value, this.kind === "qrels" ? DEFAULT_COLUMNS.qrels : DEFAULT_COLUMNS.run],
-    ];
-    for (const [role, given, defaults] of wanted) {
-      const i = findColumn(names, given, defaults);
-      if (i < 0) {
-        const what = role === VALUE ? (this.kind === "qrels" ? "label" : "score") : ROLE_WHAT[role];
-        const looked = given !== undefined ? JSON.stringify(given) : defaults.join(", ");
-        const found = names.map((s) => JSON.stringify(s)).join(", ");
-        const delim = this.delim === 9 ? "tab" : "comma";
-        throw new InputError(this.file, 1, 1, `the header has no ${what} column (looked for ${looked}; the ${delim}-separated header has ${found})${this.hint}`);
-      }
-      for (let r = QID; r < role; r++) {
-        if (this.indexOf[r] === i) {
-          throw new InputError(this.file, 1, 1, `column ${JSON.stringify(names[i])} cannot be both the ${ROLE_WHAT[r]} and the ${role === VALUE ? "value" : ROLE_WHAT[role]}`);
-        }
-      }
-      this.indexOf[role] = i;
+    const p = pickColumns(names, kind, this.columns);
+    if ("missing" in p) {
+      const found = names.map((s) => JSON.stringify(s)).join(", ");
+      const delim = this.delim === 9 ? "tab" : "comma";
+      const has = `the ${delim}-separated header has ${found}`;
+      const reason = `the header has no ${roleWhat(p.missing, kind)} column (looked for ${p.looked}; ${has})`;
+      throw new InputError(this.file, 1, 1, reason + this.hint);
     }
+    if ("twice" in p) {
+      const [a, b] = p.twice;
+      const second = b === "value" ? b : roleWhat(b, kind);
+      const reason = `column ${JSON.stringify(p.name)} cannot be both the ${roleWhat(a, kind)} and the ${second}`;
+      throw new InputError(this.file, 1, 1, reason);
+    }
+    this.indexOf.splice(1, 3, p.qid, p.docid, p.value);
     this.roles = new Uint8Array(this.nFields);
     for (const role of [QID, DOCID, VALUE]) this.roles[this.indexOf[role]] = role;
   }
 
-  /** Throws at the byte being read (this.abs); `shift` moves the column (-1: the CR before a byte). */
-  private fail(reason: string, shift = 0): never {
-    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
-  }
-
-  /** Throws at the start of the field of `role`. */
   private failAt(role: number, reason: string): never {
     throw new InputError(this.file, this.startLine[role], this.startCol[role], reason);
   }

@@ -1,22 +1,15 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, parsed from bytes chunk by chunk:
- * `{ "q1": { "d1": 12.5, "d2": 9.1 }, "q2": { ... } }` (a run's scores) or `{ "q1": { "d1": 1 } }`
- * (judgments). Exactly an object of objects of numbers: whitespace anywhere between tokens, ids with
- * every JSON string escape (`\uXXXX` included, surrogate pairs combined into one code point, stored
- * as UTF-8), values in JSON number syntax and finite. Anything else is an InputError naming the line
- * and column (in bytes, 1-based) where it starts, as `run.json:3:9: expected a number for document
- * "d1" of query "q1", found 't'`. A query twice in the file or a document twice in one query is an
- * error too (JSON would keep the last value: here it is a mistake to report). A UTF-8 BOM is skipped.
- *
- * The output is the per-row mode of the TREC parsers (rows.ts): query ids interned, each row's
- * document id bytes and hash in a pool, its value and line, so `joinParsed` (src/pipeline/join-rows.ts) takes it
- * unchanged. The file is never held whole: a state machine reads byte by byte, and only the id or
- * number being read is kept across chunks. Browser compatible.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed from bytes
+ * chunk by chunk: exactly an object of objects of finite numbers, ids with every JSON escape (surrogate
+ * pairs combined, stored as UTF-8), a BOM skipped. Anything else is an InputError at its line and byte
+ * column (`run.json:3:9: expected a number for document "d1" of query "q1", found 't'`); so is a query
+ * or a document given twice (JSON would keep the last: here it is a mistake to report). The output is
+ * the TREC parsers' per-row mode (rows.ts). Only the id or number being read is kept across chunks.
+ * Browser compatible.
  *
  * @example
  * ```ts
- * const qids = new Interner();
- * const p = new JsonParser({ file: "run.json", qids, kind: "run", runTag: "bm25" });
+ * const p = new JsonParser({ file: "run.json", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode('{"q1": {"d1": 2.5, "d2": 1}}'));
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
@@ -26,52 +19,110 @@ import type { Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
+import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./_number.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
-
-/** The finished rows of a JSON or CSV/TSV parser, shaped as the TREC parsers' per-row output. */
-export function rowsOf<K extends RowsKind>(kind: K, rows: RowsBuilder, file: string, qidNames: Interner, runTag: string): RowsOf<K> {
-  const { qid, value, docids, lines } = rows.finish();
-  const common = { qid, docids, lines, length: qid.length, file, qidNames };
-  const out = kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag };
-  return out as RowsOf<K>;
-}
 
 export interface JsonParserOptions<K extends RowsKind> {
   /** Name used in error messages. */
   file: string;
   /** Interner for query ids (share it with the other side's parser so the ids agree). */
   qids: Interner;
-  /** Judgments (values are labels, `rel`) or a run (values are scores). */
+  /** Judgments (labels, `rel`) or a run (scores). */
   kind: K;
-  /** A run's tag (JSON has no place for one). @default "" */
   runTag?: string;
   /** Room for this many bytes of input up front (the file's size, if known). */
   expectedBytes?: number;
 }
 
-// States: what the next non-blank byte must be.
-const TOP = 0; // '{' opening the file
-const QKEY_OR_END = 1; // a query id or '}' (right after '{')
-const QKEY = 2; // a query id (after ',')
-const QCOLON = 3; // ':' after a query id
-const QOPEN = 4; // '{' opening a query's documents
-const DKEY_OR_END = 5; // a document id or '}' (right after '{')
-const DKEY = 6; // a document id (after ',')
-const DCOLON = 7; // ':' after a document id
-const VALUE = 8; // a number
-const DNEXT = 9; // ',' or '}' after a value
-const QNEXT = 10; // ',' or '}' after a query's documents
-const END = 11; // nothing but whitespace
-// Inside tokens.
-const STRING = 12; // in an id, after '"'
-const ESCAPE = 13; // after '\' in an id
-const UNICODE = 14; // in the 4 hex digits of \u
-const NUMBER = 15; // in a number
-const BOM1 = 16; // after 0xEF at the start
-const BOM2 = 17; // after 0xEF 0xBB
+/**
+ * What the JSON and CSV/TSV parsers share: push() chunks, then finish() once for rows shaped as the TREC
+ * parsers' per-row output; after an error every call throws it again.
+ */
+export abstract class RowsParser<K extends RowsKind> {
+  protected readonly file: string;
+  protected readonly kind: K;
+  protected readonly runTag: string;
+  protected readonly qidNames: Interner;
+  protected readonly rows: RowsBuilder;
+  /** Offset of the byte being read; at the last reserve() of the rows, so it is told how much input it covers. */
+  protected abs = 0;
+  /** 1-based line, and the offset of its first byte. */
+  protected line = 1;
+  protected lineStart = 0;
+  private reservedAt = 0;
+  private finished = false;
+  private error: unknown = null;
+
+  constructor(options: JsonParserOptions<K>) {
+    this.file = options.file;
+    this.kind = options.kind;
+    this.runTag = options.runTag ?? "";
+    this.qidNames = options.qids;
+    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  }
+
+  protected abstract feed(chunk: Uint8Array): void;
+  protected abstract end(): void;
+
+  /** Parses the next chunk (split anywhere). */
+  push(chunk: Uint8Array): void {
+    this.guard("push() after finish()", () => this.feed(chunk));
+  }
+
+  finish(): RowsOf<K> {
+    this.guard("finish() called twice", () => this.end());
+    this.finished = true;
+    return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
+  }
+
+  private guard(late: string, f: () => void): void {
+    if (this.error !== null) throw this.error;
+    if (this.finished) throw new Error(`${this.file}: ${late}`);
+    try {
+      f();
+    } catch (e) {
+      this.error = e;
+      throw e;
+    }
+  }
+
+  /** Throws at the byte being read; `shift` moves the column (-1: the CR before a byte). */
+  protected fail(reason: string, shift = 0): never {
+    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
+  }
+
+  /** Makes room for one more row whose document id has `len` bytes. */
+  protected reserve(len: number): void {
+    const rows = this.rows;
+    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
+      rows.reserve(Math.max(len, this.abs - this.reservedAt));
+      this.reservedAt = this.abs;
+    }
+  }
+}
+
+// States (failEnd says what each expects), then inside tokens.
+const TOP = 0;
+const QKEY_OR_END = 1;
+const QKEY = 2;
+const QCOLON = 3;
+const QOPEN = 4;
+const DKEY_OR_END = 5;
+const DKEY = 6;
+const DCOLON = 7;
+const VALUE = 8;
+const DNEXT = 9;
+const QNEXT = 10;
+const END = 11;
+const STRING = 12;
+const ESCAPE = 13;
+const UNICODE = 14;
+const NUMBER = 15;
+const BOM1 = 16; // after 0xEF at the start (BOM2: 0xEF 0xBB)
+const BOM2 = 17;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -83,7 +134,7 @@ const LF = 10;
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-/** A byte as an error message shows what was found. */
+/** A byte as an error message shows it. */
 export function describeByte(c: number): string {
   if (c === 39) return `"'"`;
   if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
@@ -91,8 +142,8 @@ export function describeByte(c: number): string {
   return `byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
 }
 
-/** A decoded id for an error message, shortened if long. */
-function show(bytes: Uint8Array, start: number, end: number): string {
+/** Bytes decoded for an error message, shortened if long. */
+export function show(bytes: Uint8Array, start: number, end: number): string {
   const max = 40;
   let text = utf8Decoder.decode(bytes.subarray(start, Math.min(end, start + max)));
   if (end - start > max) text += "…";
@@ -127,30 +178,17 @@ function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
-export class JsonParser<K extends RowsKind> {
-  private readonly file: string;
-  private readonly kind: K;
-  private readonly runTag: string;
-  private readonly qidNames: Interner;
-  private readonly rows: RowsBuilder;
-
+export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   private state = TOP;
   /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
   private after = 0;
-  /** 1-based line; absolute offset of the byte being read, and of the current line's first byte. */
-  private line = 1;
-  private abs = 0;
-  private lineStart = 0;
-  /** Where the current token started (line, column), for its errors. */
+  /** Where the current token started, for its errors. */
   private tokLine = 0;
   private tokCol = 0;
-  /** Absolute offset at the last reserve() of the rows, so it is told how much input it covers. */
-  private reservedAt = 0;
 
-  /** The id being read (decoded: escapes resolved, UTF-8). */
+  /** The id being read (escapes resolved, UTF-8). */
   private id: Uint8Array = new Uint8Array(256);
   private idLen = 0;
-  /** The number being read. */
   private num: Uint8Array = new Uint8Array(32);
   private numLen = 0;
   /** \uXXXX: digits read and value so far; a high surrogate waiting for its low half (0: none). */
@@ -161,7 +199,7 @@ export class JsonParser<K extends RowsKind> {
   /** The current query's id, and the first row of its documents. */
   private qid = -1;
   private queryFirstRow = 0;
-  /** Queries seen by this parser (by interned id), to reject a query given twice. */
+  /** Queries seen (by interned id), to reject a query given twice. */
   private seenQuery = new Uint8Array(64);
   /** The current query's documents by hash: stamp[slot] === generation marks a used slot. */
   private slots = new Int32Array(64);
@@ -169,49 +207,16 @@ export class JsonParser<K extends RowsKind> {
   private generation = 1;
   private inQuery = 0;
 
-  /** Where the current document id started (the number's token position replaces tokLine/tokCol). */
+  /** Where the current document id started (a number's token position replaces tokLine/tokCol). */
   private docIdLine = 0;
   private docIdCol = 0;
 
-  private finished = false;
-  private error: unknown = null;
-
-  constructor(options: JsonParserOptions<K>) {
-    this.file = options.file;
-    this.kind = options.kind;
-    this.runTag = options.runTag ?? "";
-    this.qidNames = options.qids;
-    this.rows = new RowsBuilder(options.expectedBytes ?? 0);
+  protected end(): void {
+    if (this.state === NUMBER) this.endNumber();
+    if (this.state !== END) this.failEnd();
   }
 
-  /** Parses the next piece of the input; chunks may split it anywhere (inside ids, numbers, escapes). */
-  push(chunk: Uint8Array): void {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
-    try {
-      this.feed(chunk);
-    } catch (e) {
-      this.error = e;
-      throw e;
-    }
-  }
-
-  /** Checks the input is complete and returns its rows. */
-  finish(): RowsOf<K> {
-    if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
-    this.finished = true;
-    try {
-      if (this.state === NUMBER) this.endNumber();
-      if (this.state !== END) this.failEnd();
-    } catch (e) {
-      this.error = e;
-      throw e;
-    }
-    return rowsOf(this.kind, this.rows, this.file, this.qidNames, this.runTag);
-  }
-
-  private feed(buf: Uint8Array): void {
+  protected feed(buf: Uint8Array): void {
     const n = buf.length;
     const base = this.abs;
     let p = 0;
@@ -219,7 +224,7 @@ export class JsonParser<K extends RowsKind> {
       const c = buf[p];
       switch (this.state) {
         case STRING: {
-          // The common case in a tight loop: plain bytes up to the closing quote or an escape.
+          // A tight loop over plain bytes up to the closing quote or an escape.
           let id = this.id;
           let len = this.idLen;
           let q = p;
@@ -240,13 +245,13 @@ export class JsonParser<K extends RowsKind> {
           if (p === n) break;
           const b = buf[p];
           this.abs = base + p;
-          if (this.high !== 0 && b !== BACKSLASH) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          if (this.high !== 0 && b !== BACKSLASH) this.unpaired(this.high);
           if (b === QUOTE) {
             this.state = this.after;
             this.endId();
           } else if (b === BACKSLASH) this.state = ESCAPE;
-          else if (b === LF) this.failHere(`${this.idWhat()} is not closed: a line ends inside it`);
-          else this.failHere(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
+          else if (b === LF) this.fail(`${this.idWhat()} is not closed: a line ends inside it`);
+          else this.fail(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
           p++;
           continue;
         }
@@ -266,7 +271,7 @@ export class JsonParser<K extends RowsKind> {
           continue; // the byte after the number is read in state DNEXT
         case ESCAPE: {
           this.abs = base + p;
-          if (this.high !== 0 && c !== 117) this.failHere(`unpaired surrogate \\u${this.high.toString(16).toUpperCase()} in ${this.idWhat()}`);
+          if (this.high !== 0 && c !== 117) this.unpaired(this.high);
           let v = -1;
           if (c === QUOTE || c === BACKSLASH || c === 47) v = c;
           else if (c === 98) v = 8;
@@ -282,7 +287,7 @@ export class JsonParser<K extends RowsKind> {
             continue;
           } else {
             const esc = c > 32 && c < 127 ? `'\\${String.fromCharCode(c)}'` : `'\\' followed by ${describeByte(c)}`;
-            this.failHere(`invalid escape ${esc} in ${this.idWhat()}`);
+            this.fail(`invalid escape ${esc} in ${this.idWhat()}`);
           }
           this.idByte(v);
           this.state = STRING;
@@ -292,7 +297,7 @@ export class JsonParser<K extends RowsKind> {
         case UNICODE: {
           this.abs = base + p;
           const h = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
-          if (h < 0) this.failHere(`expected 4 hex digits after \\u in ${this.idWhat()}, found ${describeByte(c)}`);
+          if (h < 0) this.fail(`expected 4 hex digits after \\u in ${this.idWhat()}, found ${describeByte(c)}`);
           this.hexValue = this.hexValue * 16 + h;
           if (++this.hexDigits === 4) {
             this.codePoint(this.hexValue);
@@ -304,17 +309,12 @@ export class JsonParser<K extends RowsKind> {
         case BOM1:
         case BOM2:
           this.abs = base + p;
-          if (c !== (this.state === BOM1 ? 0xbb : 0xbf)) {
-            this.abs = 0;
-            this.lineStart = 0;
-            this.failHere(`expected '{', found ${describeByte(0xef)}`);
-          }
+          if (c !== (this.state === BOM1 ? 0xbb : 0xbf)) this.badBom();
           this.state = this.state === BOM1 ? BOM2 : TOP;
           if (this.state === TOP) this.lineStart = base + p + 1; // the BOM is not part of line 1's columns
           p++;
           continue;
       }
-      // Between tokens: skip whitespace, counting lines.
       if (c === 32 || c === 9 || c === 13) {
         p++;
         continue;
@@ -332,42 +332,39 @@ export class JsonParser<K extends RowsKind> {
     this.abs = base + n;
   }
 
-  /** Handles the first byte of a token, `c`, in a between-tokens state. */
   private token(c: number): void {
     switch (this.state) {
       case TOP:
         if (c === LBRACE) this.state = QKEY_OR_END;
         else if (c === 0xef && this.abs === 0) this.state = BOM1;
-        else this.failHere(`expected '{', found ${describeByte(c)}`);
+        else this.unexpected(c);
         return;
       case QKEY_OR_END:
       case QKEY:
         if (c === QUOTE) this.startId(QCOLON);
         else if (c === RBRACE && this.state === QKEY_OR_END) this.state = END;
-        else this.failHere(`expected a query id (a string)${this.state === QKEY_OR_END ? " or '}'" : ""}, found ${describeByte(c)}`);
+        else this.unexpected(c);
         return;
       case QCOLON:
-        if (c !== COLON) this.failHere(`expected ':' after query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== COLON) this.unexpected(c);
         this.state = QOPEN;
         return;
       case QOPEN:
-        if (c !== LBRACE) this.failHere(`expected '{' (the documents of query ${this.queryName()}), found ${describeByte(c)}`);
+        if (c !== LBRACE) this.unexpected(c);
         this.state = DKEY_OR_END;
         return;
       case DKEY_OR_END:
       case DKEY:
         if (c === QUOTE) this.startId(DCOLON);
         else if (c === RBRACE && this.state === DKEY_OR_END) this.state = QNEXT;
-        else {
-          this.failHere(`expected a document id (a string)${this.state === DKEY_OR_END ? " or '}'" : ""} in query ${this.queryName()}, found ${describeByte(c)}`);
-        }
+        else this.unexpected(c);
         return;
       case DCOLON:
-        if (c !== COLON) this.failHere(`expected ':' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== COLON) this.unexpected(c);
         this.state = VALUE;
         return;
       case VALUE:
-        if (c !== 45 && !(c >= 48 && c <= 57)) this.failHere(`expected a number for document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c !== 45 && !(c >= 48 && c <= 57)) this.unexpected(c);
         this.tokLine = this.line;
         this.tokCol = this.abs - this.lineStart + 1;
         this.num[0] = c;
@@ -375,17 +372,13 @@ export class JsonParser<K extends RowsKind> {
         this.state = NUMBER;
         return;
       case DNEXT:
-        if (c === COMMA) this.state = DKEY;
-        else if (c === RBRACE) this.state = QNEXT;
-        else this.failHere(`expected ',' or '}' after document ${this.docName()} of query ${this.queryName()}, found ${describeByte(c)}`);
-        return;
       case QNEXT:
-        if (c === COMMA) this.state = QKEY;
-        else if (c === RBRACE) this.state = END;
-        else this.failHere(`expected ',' or '}' after the documents of query ${this.queryName()}, found ${describeByte(c)}`);
+        if (c === COMMA) this.state = this.state === DNEXT ? DKEY : QKEY;
+        else if (c === RBRACE) this.state = this.state === DNEXT ? QNEXT : END;
+        else this.unexpected(c);
         return;
       case END:
-        this.failHere(`expected the end of the file after the JSON object, found ${describeByte(c)}`);
+        this.unexpected(c);
     }
   }
 
@@ -418,10 +411,9 @@ export class JsonParser<K extends RowsKind> {
       this.generation++;
       this.inQuery = 0;
     }
-    // A document id waits in `id` for its value (rows are added in endNumber).
+    // A document id waits in `id` for its value (endNumber adds the row).
   }
 
-  /** A number just ended (at the byte at this.abs, or at the end of the input). */
   private endNumber(): void {
     const num = this.num;
     const n = this.numLen;
@@ -434,18 +426,12 @@ export class JsonParser<K extends RowsKind> {
   }
 
   private addRow(value: number): void {
-    const rows = this.rows;
     const len = this.idLen;
-    if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
-      rows.reserve(Math.max(len, this.abs - this.reservedAt));
-      this.reservedAt = this.abs;
-    }
+    this.reserve(len);
     this.checkDuplicate(rowHash(this.id, 0, len));
-    // The row's line is its document id's line.
-    rows.add(this.qid, this.id, 0, len, value, this.docIdLine);
+    this.rows.add(this.qid, this.id, 0, len, value, this.docIdLine);
     this.inQuery++;
   }
-
 
   /**
    * Rejects the current document id if the current query already has it: an open-addressing table of
@@ -480,7 +466,6 @@ export class JsonParser<K extends RowsKind> {
     this.slots[s] = rows.count; // the row about to be added
   }
 
-  /** Doubles the per-query table and puts the current query's rows back in. */
   private rehash(): void {
     const size = this.slots.length * 2;
     this.slots = new Int32Array(size);
@@ -508,18 +493,16 @@ export class JsonParser<K extends RowsKind> {
     return g;
   }
 
-  /** A \uXXXX escape's value: surrogate pairs combined, then written as UTF-8. */
+  /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
   private codePoint(v: number): void {
-    const what = () => this.idWhat();
-    const hex = (x: number) => `\\u${x.toString(16).toUpperCase().padStart(4, "0")}`;
     if (this.high !== 0) {
-      if (v < 0xdc00 || v > 0xdfff) this.failHere(`unpaired surrogate ${hex(this.high)} in ${what()}`);
+      if (v < 0xdc00 || v > 0xdfff) this.unpaired(this.high);
       v = 0x10000 + ((this.high - 0xd800) << 10) + (v - 0xdc00);
       this.high = 0;
     } else if (v >= 0xd800 && v <= 0xdbff) {
       this.high = v;
       return;
-    } else if (v >= 0xdc00 && v <= 0xdfff) this.failHere(`unpaired surrogate ${hex(v)} in ${what()}`);
+    } else if (v >= 0xdc00 && v <= 0xdfff) this.unpaired(v);
     if (v < 0x80) this.idByte(v);
     else if (v < 0x800) {
       this.idByte(0xc0 | (v >> 6));
@@ -536,49 +519,60 @@ export class JsonParser<K extends RowsKind> {
     }
   }
 
-  /** What the string being read is, for its errors. */
+  private unpaired(v: number): never {
+    this.fail(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
+  }
+
   private idWhat(): string {
     return this.after === QCOLON ? "a query id" : `a document id of query ${this.queryName()}`;
   }
 
   private queryName(q = this.qid): string {
-    return JSON.stringify(this.qidNames.stringOf(q).length > 40 ? this.qidNames.stringOf(q).slice(0, 40) + "…" : this.qidNames.stringOf(q));
+    const name = this.qidNames.stringOf(q);
+    return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
   }
 
   private docName(): string {
     return show(this.id, 0, this.idLen);
   }
 
-  /** The end of the input came too early: says what was expected. */
-  private failEnd(): never {
+  /** What the state expects next, for errors. */
+  private expected(): string {
     const s = this.state;
-    if (s === BOM1 || s === BOM2) {
-      this.abs = 0;
-      this.lineStart = 0;
-      this.failHere(`expected '{', found ${describeByte(0xef)}`);
-    }
-    const expected =
-      s === TOP || s === BOM1 || s === BOM2 ? "'{'"
+    const q = () => this.queryName();
+    const d = () => `document ${this.docName()} of query ${q()}`;
+    return s === TOP ? "'{'"
       : s === QKEY_OR_END ? "a query id (a string) or '}'"
       : s === QKEY ? "a query id (a string)"
-      : s === QCOLON ? `':' after query ${this.queryName()}`
-      : s === QOPEN ? `'{' (the documents of query ${this.queryName()})`
-      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${this.queryName()}`
-      : s === DKEY ? `a document id (a string) in query ${this.queryName()}`
-      : s === DCOLON ? `':' after document ${this.docName()} of query ${this.queryName()}`
-      : s === VALUE ? `a number for document ${this.docName()} of query ${this.queryName()}`
-      : s === DNEXT ? `',' or '}' after document ${this.docName()} of query ${this.queryName()}`
-      : s === QNEXT ? `',' or '}' after the documents of query ${this.queryName()}`
+      : s === QCOLON ? `':' after query ${q()}`
+      : s === QOPEN ? `'{' (the documents of query ${q()})`
+      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${q()}`
+      : s === DKEY ? `a document id (a string) in query ${q()}`
+      : s === DCOLON ? `':' after ${d()}`
+      : s === VALUE ? `a number for ${d()}`
+      : s === DNEXT ? `',' or '}' after ${d()}`
+      : s === QNEXT ? `',' or '}' after the documents of query ${q()}`
+      : s === END ? "the end of the file after the JSON object"
       : `the closing '"' of ${this.idWhat()}`;
-    this.failHere(`expected ${expected}, found the end of the file`);
   }
 
-  /** Throws at the byte being read (this.abs). */
-  private failHere(reason: string): never {
-    throw new InputError(this.file, this.line, this.abs - this.lineStart + 1, reason);
+  private unexpected(c: number): never {
+    this.fail(`expected ${this.expected()}, found ${describeByte(c)}`);
   }
 
-  /** Throws at the start of the current token. */
+  /** A file starting with 0xEF but no whole BOM. */
+  private badBom(): never {
+    this.abs = 0;
+    this.lineStart = 0;
+    this.state = TOP;
+    this.unexpected(0xef);
+  }
+
+  private failEnd(): never {
+    if (this.state === BOM1 || this.state === BOM2) this.badBom();
+    this.fail(`expected ${this.expected()}, found the end of the file`);
+  }
+
   private failToken(reason: string): never {
     throw new InputError(this.file, this.tokLine, this.tokCol, reason);
   }

@@ -1,21 +1,7 @@
-/**
- * The columns rankeval reads from Parquet (flat: a query id, a document id, a value, a tag) decoded
- * page by page straight into the layouts ColumnarRows takes: strings as one byte buffer and offsets
- * (Arrow's layout), numbers as typed arrays. No JavaScript object is made per row: hyparquet's general
- * reader makes a string (and an array slot) per value and assembles nested lists, which made its
- * garbage collection most of the time of reading a large run. hyparquet's own page-level pieces are
- * used for what they are (the page header, decompression, RLE/bit-packed levels and dictionary
- * indices, delta and byte-stream-split numbers, plain dictionary pages).
- *
- * A column chunk is taken here when it is flat (a top-level REQUIRED or OPTIONAL column) of BYTE_ARRAY,
- * INT32, INT64, FLOAT or DOUBLE, with no logical type but strings and integers, encoded with PLAIN,
- * dictionaries, RLE, DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT, DELTA_LENGTH_BYTE_ARRAY or
- * DELTA_BYTE_ARRAY (what Spark, DuckDB, pyarrow, Polars and hyparquet-writer write for such columns,
- * in format versions 1 and 2), in a codec hyparquet-compressors reads; any other (DECIMAL values,
- * fixed-length byte arrays, ...) is read by hyparquet's general reader (parquet.ts).
- *
- * Browser compatible.
- */
+// Flat Parquet columns decoded page by page (with hyparquet's page-level pieces) straight into
+// ColumnarRows' layouts, no object per row: hyparquet's general reader makes a string per value, and its
+// garbage collection was most of the time of reading a large run. Columns fastKind does not take
+// (DECIMAL, fixed-length bytes, ...) go to the general reader (parquet.ts). Browser compatible.
 import type { ColumnMetaData, CompressionCodec, SchemaElement } from "hyparquet";
 
 /** hyparquet's page-level functions, loaded with it. */
@@ -41,7 +27,6 @@ export async function pageFunctions(): Promise<PageFunctions> {
   };
 }
 
-/** How a column's values come out: bytes (strings, binary), or numbers of a kind. */
 type Kind = "bytes" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double";
 
 const ENCODINGS = new Set(["PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY"]);
@@ -69,20 +54,17 @@ export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Ki
 
 /** The decoded rows of one column, growing as pages are decoded, taken from the front in batches. */
 export class ColumnBuffer {
-  /** Rows held. */
   length = 0;
-  // bytes: row i is bytes[offsets[i], offsets[i + 1]).
+  /** Row i is bytes[offsets[i], offsets[i + 1]) (bytes), or numbers[i]. */
   bytes = new Uint8Array(1 << 16);
   offsets = new Int32Array(1 << 12);
   usedBytes = 0;
-  // numbers
   numbers: Float64Array | BigInt64Array | BigUint64Array;
 
   constructor(readonly kind: Kind) {
     this.numbers = kind === "int64" ? new BigInt64Array(1 << 12) : kind === "uint64" ? new BigUint64Array(1 << 12) : new Float64Array(1 << 12);
   }
 
-  /** Room for `rows` more rows (and `bytes` more bytes). */
   reserve(rows: number, bytes = 0): void {
     const need = this.length + rows;
     if (this.kind === "bytes") {
@@ -93,7 +75,6 @@ export class ColumnBuffer {
     }
   }
 
-  /** Appends a byte string. */
   addBytes(src: Uint8Array, start: number, end: number): void {
     const len = end - start;
     if (this.usedBytes + len > this.bytes.length) this.reserve(0, len + (1 << 16));
@@ -108,10 +89,6 @@ export class ColumnBuffer {
     this.offsets[++this.length] = at;
   }
 
-  /**
-   * Hands over the first `n` rows (copies) and keeps the rest: the values ColumnarRows reads, in the
-   * layout of their kind.
-   */
   take(n: number): { kind: "utf8"; bytes: Uint8Array; offsets: Int32Array } | { kind: "values"; values: Float64Array | BigInt64Array | BigUint64Array } {
     if (this.kind === "bytes") {
       const cut = this.offsets[n];
@@ -142,14 +119,10 @@ export class NullValue extends Error {
   }
 }
 
-/**
- * One column chunk's pages, decoded one at a time into a ColumnBuffer. `bytes` holds the chunk
- * (from its dictionary page, if any, to its last data page).
- */
+/** One column chunk's pages (`bytes`: from its dictionary page, if any), decoded one at a time. */
 export class ColumnPages {
   private readonly reader: { view: DataView; offset: number };
   private dictionary: { bytes: Uint8Array; offsets: Int32Array } | Float64Array | BigInt64Array | BigUint64Array | null = null;
-  /** Rows decoded so far. */
   rows = 0;
 
   constructor(
@@ -211,7 +184,7 @@ export class ColumnPages {
         this.rows += h.num_values;
         return h.num_values;
       }
-      // An index page, or another the format may add: skipped.
+      // An index page, or another the format may add.
     }
   }
 
@@ -223,26 +196,15 @@ export class ColumnPages {
 
   /** PLAIN values of a dictionary page, in this column's layout. */
   private plain(page: Uint8Array, n: number) {
-    if (this.kind === "bytes") {
-      const offsets = new Int32Array(n + 1);
-      const bytes = new Uint8Array(page.length);
-      const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
-      let at = 0;
-      let used = 0;
-      for (let i = 0; i < n; i++) {
-        const len = view.getUint32(at, true);
-        bytes.set(page.subarray(at + 4, at + 4 + len), used);
-        at += 4 + len;
-        used += len;
-        offsets[i + 1] = used;
-      }
-      return { bytes, offsets };
-    }
     const r = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+    if (this.kind === "bytes") {
+      const b = new ColumnBuffer("bytes");
+      this.values(page, r, "PLAIN", n, b);
+      return { bytes: b.bytes, offsets: b.offsets };
+    }
     return this.numbersOf(this.f.readPlain(r, this.element.type!, n, undefined) as ArrayLike<number | bigint>, n);
   }
 
-  /** Numbers as decoded (any array of them) in this column's typed array. */
   private numbersOf(v: ArrayLike<number | bigint>, n: number): Float64Array | BigInt64Array | BigUint64Array {
     if (this.kind === "int64") return v instanceof BigInt64Array ? v : BigInt64Array.from(v as ArrayLike<bigint>);
     if (this.kind === "uint64") return v instanceof BigInt64Array ? new BigUint64Array(v.buffer, v.byteOffset, n) : BigUint64Array.from(v as ArrayLike<bigint>);

@@ -1,56 +1,35 @@
-/**
- * Qrels and runs from Parquet files, read with hyparquet (pure JavaScript, no native code; its
- * companion hyparquet-compressors adds the codecs Spark, DuckDB and pyarrow write: Snappy, Gzip,
- * Zstd, Brotli, LZ4), row group by row group, into ColumnarRows (columnar.ts): the same per-row
- * columns as every other input.
- *
- * A Parquet file's footer says where each row group's columns are, so the file is read in byte ranges
- * (a ByteSource: a File in a page, a file handle in Node): only the three or four columns rankeval
- * reads, one row group (or a slice of at most SLICE_ROWS rows of a larger one) at a time, so memory is
- * bounded as it is for text whatever the file's size.
- *
- * Errors name the file: one that does not start or end with Parquet's magic number ("PAR1": not a
- * Parquet file, or one cut short, whose footer is missing), a footer that cannot be read, a column
- * missing (naming the columns the file has), a column of the wrong type, a null or non-finite value
- * (naming the row, from 1). Browser compatible.
- */
+// Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
+// ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { RankevalError } from "../errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
-import { chooseColumns, rowError, show, type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues } from "./columnar.js";
+import {
+  bad, chooseColumns, columnBatch, messageOf, rowError, show,
+  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+} from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
-export const SLICE_ROWS = 1 << 20;
+const SLICE_ROWS = 1 << 20;
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
-const bad = (message: string) => new RankevalError("bad-input", message);
-
-/**
- * hyparquet and its codecs, loaded when a Parquet file is first read: importing rankeval/io (or the
- * command line) costs nothing for those who read none.
- */
+/** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
 async function hyparquet() {
   const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   return { ...h, compressors: c.compressors };
 }
 
-/** Whether bytes start with Parquet's magic number. */
-export function isParquet(head: Uint8Array): boolean {
+function isParquet(head: Uint8Array): boolean {
   return head.length >= 4 && MAGIC.every((b, i) => head[i] === b);
 }
 
-/** Reads bytes [start, end) of a source. */
 async function bytesAt(source: ByteSource, start: number, end: number): Promise<Uint8Array> {
   return new Uint8Array(await source.slice(start, end));
 }
 
-/**
- * The file's footer (FileMetaData), having checked its magic numbers and the footer's length, so that a
- * file that is no Parquet file, or one cut short, says so by name rather than by a decoder's error.
- */
+/** The file's footer, its magic numbers and length checked (a file cut short says so, not a decoder). */
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
   if (size < 12) throw bad(`${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`);
@@ -70,14 +49,13 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
   }
 }
 
-/** The key-value metadata of a Parquet footer, as an object. */
 export function parquetKeyValues(metadata: FileMetaData): Record<string, string> {
   const out: Record<string, string> = {};
   for (const kv of metadata.key_value_metadata ?? []) out[kv.key] = kv.value ?? "";
   return out;
 }
 
-/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`, `INT64 (TIMESTAMP)`. */
+/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`. */
 function typeName(e: SchemaElement): string {
   const logical = e.logical_type?.type ?? e.converted_type;
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
@@ -86,7 +64,7 @@ function typeName(e: SchemaElement): string {
 /** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
 const NOT_PLAIN = new Set(["DATE", "TIME", "TIMESTAMP", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "INTERVAL", "LIST", "MAP", "MAP_KEY_VALUE", "JSON", "BSON", "VARIANT", "GEOMETRY", "GEOGRAPHY", "FLOAT16"]);
 
-/** Throws where a role's column cannot hold what the role needs: ids strings or integers, values numbers. */
+/** Throws where a role's column cannot hold what the role needs. */
 function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
   const logical = e.logical_type?.type ?? e.converted_type;
   const ok = e.type !== undefined && !(logical && NOT_PLAIN.has(logical)) && (
@@ -98,19 +76,14 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
   throw bad(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
-/**
- * A Parquet file's footer and the columns of each role, checked (their presence, names and types),
- * with the same errors as readParquet; the footer read here unless given.
- */
+/** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
 export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: ColumnarReadOptions<K> & { metadata?: FileMetaData }) {
   const { file, kind } = o;
   const metadata = o.metadata ?? (await parquetFooter(source, file));
   const { parquetSchema } = await hyparquet();
   const top = parquetSchema(metadata).children;
   const elements = new Map(top.map((c) => [c.element.name, c]));
-  const partition = o.partition ?? {};
-  const names = [...top.map((c) => c.element.name), ...Object.keys(partition).filter((k) => !elements.has(k))];
-  const chosen = chooseColumns(file, names, kind, o.columns, o.hint);
+  const { chosen, partition } = chooseColumns(top.map((c) => c.element.name), o);
   const roles = (["qid", "docid", "value", "tag"] as const).filter((r) => chosen[r] !== undefined);
   for (const r of roles) {
     const c = elements.get(chosen[r]!);
@@ -122,10 +95,7 @@ export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: 
   return { metadata, elements, partition, chosen, roles, read };
 }
 
-/**
- * Reads a Parquet file's rows into `onBatch`, a row group (or a slice of SLICE_ROWS rows) at a time,
- * awaiting each call (a reader in another thread may wait until the block before is taken).
- */
+/** Reads a Parquet file's rows into `onBatch`, awaiting each call (another thread's reader may wait). */
 export async function readParquet<K extends RowsKind>(
   source: ByteSource, o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData }, onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
@@ -142,25 +112,8 @@ export async function readParquet<K extends RowsKind>(
     }
   };
   const pages = o.generic ? null : await pageFunctions();
-  /** A batch of rows [start, start + n) from each read column's values. */
-  const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch => {
-    const values = (r: (typeof roles)[number]): ColumnValues => {
-      const name = chosen[r]!;
-      const k = read.indexOf(name);
-      return k < 0 ? { kind: "constant", text: partition[name] } : columns[k];
-    };
-    return {
-      qid: values("qid"),
-      docid: values("docid"),
-      value: values("value"),
-      ...(chosen.tag !== undefined ? { tag: values("tag") } : {}),
-      length: n,
-      file,
-      firstRow: start,
-      names: chosen as ChosenColumns,
-      endOfGroup: start + n === groupEnd,
-    };
-  };
+  const batch = (start: number, n: number, columns: ColumnValues[], groupEnd: number): ColumnBatch =>
+    columnBatch(chosen, partition, (c) => columns[read.indexOf(c)] ?? null, file, start, n, start + n === groupEnd);
   const roleOf = (name: string) => roles.find((r) => chosen[r] === name)!;
   let groupStart = 0;
   for (let g = 0; g < metadata.row_groups.length; g++) {
@@ -181,7 +134,7 @@ export async function readParquet<K extends RowsKind>(
           await onBatch(batch(start, n, columns, groupStart + groupRows));
         }, (name) => roleWhat(roleOf(name), kind));
       } catch (e) {
-        // A page of a kind the decoder does not take, before any row of the group was handed on: the general reader reads the group.
+        // A page the decoder does not take, before any row was handed on: the general reader reads the group.
         if (!(e instanceof Unsupported) || e.emitted > 0) throw e instanceof Unsupported ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`) : e;
       }
     }
@@ -204,10 +157,10 @@ export async function readParquet<K extends RowsKind>(
   }
 }
 
-/** Row groups read by the page decoder and by hyparquet's general reader, since the process started (for tests). */
+/** Row groups read by the page decoder and by hyparquet's general reader (for tests). */
 export const parquetGroupsRead = { pages: 0, general: 0 };
 
-/** A page the decoder does not take (an encoding or level encoding of its own), after `emitted` rows of the group. */
+/** A page the decoder does not take, after `emitted` rows of the group. */
 class Unsupported extends Error {
   constructor(message: string, readonly emitted: number) {
     super(message);
@@ -217,11 +170,7 @@ class Unsupported extends Error {
 /** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
 const BATCH_ROWS = 1 << 18;
 
-/**
- * A row group's columns decoded page by page (parquet-pages.ts), handed to `emit` in batches of at most
- * about BATCH_ROWS rows as the slowest column's pages come; returns the rows handed on. A null is an
- * error naming its row and column.
- */
+/** A row group decoded page by page, handed to `emit` as the slowest column's pages come; returns the rows. */
 async function fastGroup(
   source: ByteSource, file: string, groupStart: number, groupRows: number, read: string[], metas: ColumnMetaData[], kinds: NonNullable<ReturnType<typeof fastKind>>[],
   elements: Map<string, { element: SchemaElement }>, f: PageFunctions, emit: (start: number, n: number, columns: ColumnValues[]) => Promise<void>, what: (name: string) => string,
@@ -251,8 +200,4 @@ async function fastGroup(
     emitted += n;
   }
   return emitted;
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

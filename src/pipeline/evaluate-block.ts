@@ -1,7 +1,6 @@
-// One block of rows (a whole run, a block of a streamed one, a LETOR file) through the kernel as the
-// command line and the page evaluate it: the plan's measures (src/trec/plan.ts) under the options
-// given, then what trec_eval's lines add (trec_eval's own algorithm where the kernel computes
-// otherwise, lines made of several measures, relstring, -c's placeholders). No Node built-ins here.
+// One block of rows (a run, a block of one, a LETOR file) through the kernel as the command line and the
+// page evaluate it, then what trec_eval's lines add (its own algorithm where the kernel differs, lines
+// made of several measures, relstring, -c's placeholders). No Node built-ins here.
 import { withTies, type Batch } from "../kernel/batch.js";
 import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
@@ -11,20 +10,16 @@ import { exactValues } from "../trec/exact.js";
 import { gainTies, trecLines } from "../trec/names.js";
 import { lineKey, trecOptions, type Plan, type RunResult } from "../trec/plan.js";
 import { relstrings } from "../trec/relstring.js";
-import { meanOf, summaryOf } from "./aggregate.js";
+import { summaryOf, tieRangeOf } from "./aggregate.js";
 import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "./evaluate.js";
 
-/**
- * The run's result with the trec lines computed by trec_eval's own algorithm (`p.exact`) and those
- * made of several measures (`meanOf`: 11pt_avg at chosen points), merged in under their `lineKey`.
- */
+/** The result with the trec lines of trec_eval's own algorithm (`p.exact`) and of several measures (`meanOf`). */
 export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
   const values = { ...result.values };
   const mean = { ...result.mean };
   const counted = { ...result.counted };
   const measureConventions = { ...result.measureConventions };
   if (p.exact.length) {
-    // trec_eval's own algorithm, under trec_eval's conventions and the options given.
     const o = trecOptions(explicit);
     // trec_eval's algorithm ranks one order: by document id or as given.
     if (o.ties !== "docid" && o.ties !== "input") {
@@ -35,8 +30,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     trecLines(p.exact).forEach((l, i) => {
       const key = lineKey(l)!;
       values[key] = exact[i];
-      const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
-      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], agg));
+      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], aggregationOf(l)));
       measureConventions[key] = conventions;
     });
   }
@@ -53,26 +47,22 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
   for (const l of trecLines(p.trec)) {
     if (!l.meanOf) continue;
     if (tieRange) {
-      const worst = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].worst));
-      const best = pointsMean(l.meanOf.map((k) => result.tieRange![k.measure.name].best));
-      tieRange[l.name] = { worst, best, mean: { worst: meanOf(worst).mean, best: meanOf(best).mean } };
+      const side = (w: "worst" | "best") => pointsMean(l.meanOf!.map((k) => result.tieRange![k.measure.name][w]));
+      tieRange[l.name] = tieRangeOf(side("worst"), side("best"), "mean");
     }
     // m_11pt_avg.c adds the points from the last to the first, then divides by their number (pointsMean).
     const v = pointsMean(l.meanOf.map((k) => result.values[k.measure.name]));
     values[l.name] = v;
-    ({ mean: mean[l.name], count: counted[l.name] } = meanOf(v));
+    ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, "mean"));
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
   }
   return { ...result, values, mean, counted, measureConventions, ...(tieRange ? { tieRange } : {}) };
 }
+
 /** A run's values, or one block's, as the reports need them. */
 export type Evaluated = Omit<RunResult, "file" | "runTag">;
 
-/**
- * One batch's values as the command line and the page compute them: the kernel (each measure under
- * its own conventions and the options given), then what trec_eval's lines add (lines made of several
- * measures, relstring); `warn` gets what to tell the user.
- */
+/** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
   p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
   placeholders: readonly number[] = [], extras: BatchExtras = {},
@@ -96,7 +86,7 @@ function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<st
   const out: Record<string, Aggregate> = {};
   for (const m of measures) if (m.aggregate !== "mean") out[m.name] = m.aggregate;
   // trec_eval's own algorithm's lines, as trecExtras summarises them.
-  for (const l of trecLines(p.exact)) if (l.aggregation === "sum" || l.aggregation === "geomean") out[lineKey(l)!] = l.aggregation;
+  for (const l of trecLines(p.exact)) if (aggregationOf(l) !== "mean") out[lineKey(l)!] = aggregationOf(l);
   aggregatesMade.set(p, (a = Object.freeze(out)));
   return a;
 }
@@ -113,6 +103,11 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
   const counted = { ...e.result.counted };
   const strings = { ...e.strings };
   const tieRange = e.result.tieRange ? { ...e.result.tieRange } : undefined;
+  const zeroed = (x: Float64Array) => {
+    const y = Float64Array.from(x);
+    for (const q of placeholders) y[q] = 0;
+    return y;
+  };
   for (const l of trecLines(p.trec)) {
     if (l.name === "relstring" && strings[l.name]) {
       const s = [...strings[l.name]];
@@ -123,25 +118,19 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     if (!(l.name === "num_ret" || l.name === "utility" || l.name === "rbp_resid" || l.name.startsWith("unj"))) continue;
     const key = lineKey(l);
     if (key === null) continue;
-    const v = Float64Array.from(values[key]);
-    for (const q of placeholders) v[q] = 0;
-    values[key] = v;
-    const agg = l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+    const v = (values[key] = zeroed(values[key]));
+    const agg = aggregationOf(l);
     ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
     const t = tieRange?.[key];
-    if (t) {
-      const zeroed = (x: Float64Array) => {
-        const y = Float64Array.from(x);
-        for (const q of placeholders) y[q] = 0;
-        return y;
-      };
-      const worst = zeroed(t.worst);
-      const best = zeroed(t.best);
-      tieRange![key] = { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
-    }
+    if (t) tieRange![key] = tieRangeOf(zeroed(t.worst), zeroed(t.best), agg);
   }
   return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: e.aggregates };
 }
+
+function aggregationOf(l: { aggregation: string }): Aggregate {
+  return l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
+}
+
 /** relstring's per-query strings, by printed line name (`opts`: trec_eval's conventions under the options given). */
 export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -151,14 +140,11 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures that walk an ideal ranking, whose pairs trec_eval's comp_rel_gain may sort out of order (reproduced by src/trec/exact.ts). */
+/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/trec/exact.ts). */
 const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
 
-/**
- * Says so where trec_eval's comparison of gains as integers (gain_init.c comp_rel_gain) makes its
- * ideal ranking other than sorted by gain: rankeval reproduces trec_eval's numbers there.
- */
-export function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
+/** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */
+function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
   const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
   if (!measures.length) return [];
   let maxLevel = 0;

@@ -1,26 +1,17 @@
 /**
- * A run parsed in another thread (the page's second Web Worker, or a Node worker thread for the
- * command line) while this one joins and evaluates its blocks (src/pipeline/blocks.ts): parsing and
- * evaluating on two cores. The messages both ways, and each side's part, whatever carries them.
- *
- * The reader parses the run with its own query interner into blocks of whole queries and posts each
- * as a PortableBlock, its buffers transferred, not copied; it waits while AHEAD blocks are not yet
- * evaluated, so memory stays bounded whatever the run's size. The evaluating side translates each
- * block's query ids, adds it, and says so.
- *
- * Browser compatible.
+ * A run parsed in another thread (a Web Worker, a Node worker thread) while this one joins and evaluates
+ * its blocks: parsing and evaluating on two cores. The reader parses into blocks of whole queries with
+ * its own interner and posts each as a PortableBlock, buffers transferred; it waits while AHEAD blocks
+ * are not yet evaluated, so memory stays bounded. The evaluating side translates each block's query
+ * ids, adds it, and says so. Browser compatible.
  */
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
 import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./blocks.js";
 
-/**
- * Evaluating side -> reader: what to read (`source`: a File, a path), then an ack per block, with the
- * block's buffer when nothing keeps it (the reader writes a later block into it: no fresh pages).
- */
+/** Evaluating side -> reader: what to read, then an ack per block, with its buffer when nothing keeps it. */
 export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated"; buffer?: ArrayBuffer };
 
-/** Reader -> evaluating side. */
 export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
   | { type: "block"; block: PortableBlock }
@@ -36,7 +27,6 @@ export function threadError(err: unknown): ThreadError {
   return { message, outOfMemory: err instanceof RangeError, internal };
 }
 
-/** A ThreadError as the same error here would be. */
 export function rethrown(r: ThreadError): Error {
   if (r.outOfMemory) return new RangeError(r.message);
   return r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
@@ -53,17 +43,13 @@ export interface BlockSink {
   ready(): Promise<void> | null;
 }
 
-/**
- * The reader's side: returns the handler of the jobs it is sent. `read` streams a source's bytes into
- * the sink and reports progress (bytes read, seconds since the start).
- */
+/** The reader's side: the handler of the jobs it is sent. `read` streams a source into the sink. */
 export function serveBlocks<Source>(
   post: (r: ReaderReport, transfer: ArrayBuffer[]) => void,
   read: (source: Source, sink: BlockSink, progress: (read: number, seconds: number) => void) => Promise<void>,
 ): (job: ReaderJob<Source>) => void {
   let waiting = 0;
   let wake: (() => void) | null = null;
-  /** Buffers of blocks evaluated and given back. */
   const spares: ArrayBuffer[] = [];
   return (job) => {
     if (job.type === "evaluated") {
@@ -99,22 +85,16 @@ export function serveBlocks<Source>(
 /** The evaluating side's view of a reader: a Web Worker or a Node worker thread, started. */
 export interface ReaderPort<Source> {
   send(job: ReaderJob<Source>, transfer?: ArrayBuffer[]): void;
-  /** Calls `report` with each message, `fail` if the reader dies. */
   listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
-  /**
-   * Ends the read. `idle`: the reader said it is done (its end or its error), so a reader kept for
-   * other reads can take the next; otherwise it may be mid-read and must be ended.
-   */
+  /** Ends the read. `idle`: the reader said it is done, so a reader kept for other reads can take the next. */
   stop(idle?: boolean): void;
 }
 
 /**
- * RunSource.blocks for a run parsed by a reader that `start` starts: each block is translated to
- * `qids`' ids, added, and acknowledged. `add` may return a promise (the judgments are still being
- * read): the block is acknowledged once it settles, and the reader's later messages wait behind it,
- * in order. A reader's error rejects with its message (a RangeError when it ran out of memory; a
- * plain Error for a bug), as the same error here would. `giveBack`: nothing keeps a block once added
- * (RunSource.recycle): its buffer goes back with the ack, for the reader to write a later block into.
+ * RunSource.blocks for a run parsed by a reader `start` starts: each block translated to `qids`' ids,
+ * added, and acknowledged once `add`'s promise settles (the reader's later messages wait behind it). A
+ * reader's error rejects as the same error here would. `giveBack`: nothing keeps a block once added, so
+ * its buffer goes back with the ack.
  */
 export function readerBlocks<Source>(
   source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
