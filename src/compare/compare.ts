@@ -4,7 +4,7 @@
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
-import { describe, pairedT, signTest } from "./paired.js";
+import { describe, pairedT, signTest, type Description } from "./paired.js";
 import { bootstrapFromSums, randomizationFromSums, randomizationNeedsKernel, runResamplingJob, tukeyCounts, type ColumnPair, type ResamplingJob, type ResamplingResult } from "./resampling.js";
 import { wilcoxon } from "./wilcoxon.js";
 
@@ -93,7 +93,7 @@ export interface TestResult {
   readonly ci95?: readonly [number, number];
 }
 
-export interface PairComparison {
+export interface PairComparison extends Description {
   readonly measure: string;
   readonly baseline: string;
   readonly run: string;
@@ -101,20 +101,6 @@ export interface PairComparison {
   readonly n: number;
   /** Queries with a value in one run that the pairing left out (the other has none). */
   readonly lost: { readonly baseline: number; readonly run: number };
-  /** Means over the n paired queries. */
-  readonly baselineMean: number;
-  readonly runMean: number;
-  /** mean(run - baseline). */
-  readonly difference: number;
-  /** 95% Student t interval of the difference. */
-  readonly ci95: readonly [number, number];
-  /** (runMean - baselineMean) / baselineMean, in percent; NaN when baselineMean is 0. */
-  readonly relative: number;
-  /** d_z = mean(d) / sd(d). */
-  readonly effectSize: number;
-  readonly wins: number;
-  readonly ties: number;
-  readonly losses: number;
   readonly tests: Partial<Record<TestName, TestResult>>;
 }
 

@@ -36,11 +36,16 @@ export function signTest(wins: number, losses: number): TestStatistic {
 }
 
 export interface Description {
+  /** Means over the n paired queries. */
   readonly baselineMean: number;
   readonly runMean: number;
+  /** mean(run - baseline). */
   readonly difference: number;
+  /** 95% Student t interval of the difference. */
   readonly ci95: readonly [number, number];
+  /** (runMean - baselineMean) / baselineMean, in percent; NaN when baselineMean is 0. */
   readonly relative: number;
+  /** d_z = mean(d) / sd(d). */
   readonly effectSize: number;
   readonly wins: number;
   readonly ties: number;
