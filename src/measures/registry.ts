@@ -65,6 +65,13 @@ export interface Family {
 /** A row as written: `aliases` ([]) and `needsRelevant` (false) may be left out. */
 type Row = Omit<Family, "aliases" | "needsRelevant"> & Partial<Pick<Family, "aliases" | "needsRelevant">>;
 
+/** A C/W/L row: the model named in upper case, its one parameter (if any) passed on. */
+function cwl<const N extends string, const C extends Row["cutoff"], const P extends Record<string, number>>(
+  name: N, cutoff: C, params: P) {
+  const arg = Object.keys(params)[0] ?? "0";
+  return { name, cutoff, params: { ...params, min: 0, max: 1 }, kernel: `cwl(CwlModel.${name.toUpperCase()}, k, ${arg}, min, max)` };
+}
+
 const TABLE = [
   { name: "num_ret", aliases: ["numret"], cutoff: "none", isCount: true, orderFree: true,
     tieAverage: true, kernel: "numRet()", reads: "" },
@@ -162,22 +169,14 @@ const TABLE = [
     kernel: "1", reads: "" },
   // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
   // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
-  { name: "sdcg", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.SDCG, k, 0, min, max)" },
-  { name: "inst", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.INST, k, t, min, max)" },
-  { name: "insq", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.INSQ, k, t, min, max)" },
-  { name: "nerr8", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR8, k, 0, min, max)" },
-  { name: "nerr9", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR9, k, 0, min, max)" },
-  { name: "nerr10", cutoff: "none", params: { p: 0.9, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR10, k, p, min, max)" },
-  { name: "nerr11", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR11, k, t, min, max)" },
-  { name: "bpm", cutoff: "required", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.BPM, k, t, min, max)" },
+  cwl("sdcg", "required", {}),
+  cwl("inst", "none", { t: 1 }),
+  cwl("insq", "none", { t: 1 }),
+  cwl("nerr8", "required", {}),
+  cwl("nerr9", "required", {}),
+  cwl("nerr10", "none", { p: 0.9 }),
+  cwl("nerr11", "none", { t: 1 }),
+  cwl("bpm", "required", { t: 1 }),
   { name: "rbp_cwl", cutoff: "none", params: { p: 0.8 }, binary: true,
     kernel: "cwl(CwlModel.RBP, k, p, 0, 1)" },
   // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).
