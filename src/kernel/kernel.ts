@@ -103,39 +103,22 @@ function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
  * Called after configure(), which forgets the previous block's.
  */
 function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number, r0: number, r1: number, maxN: number): void {
-  const n = to - from;
-  const p0 = d.rowOffsets[r0];
-  const p1 = d.rowOffsets[r1];
-  const d0 = d.docOffsets[from];
-  const d1 = d.docOffsets[to];
-  const q0 = d.docPairs[d0];
-  const q1 = d.docPairs[d1];
+  // Offsets [a, b] of `o`, rebased to o[a], copied in.
+  const rebased = (o: Int32Array, a: number, b: number) => kernel.put(o.subarray(a, b + 1).map((v) => v - o[a]));
+  const [p0, p1, d0, d1] = [d.rowOffsets[r0], d.rowOffsets[r1], d.docOffsets[from], d.docOffsets[to]];
+  const [q0, q1] = [d.docPairs[d0], d.docPairs[d1]];
   let maxD = 0;
   let maxS = 0;
   for (let q = from; q < to; q++) {
     maxD = Math.max(maxD, d.docOffsets[q + 1] - d.docOffsets[q]);
     maxS = Math.max(maxS, d.subtopics[q]);
   }
-  const subtopics = kernel.put(d.subtopics.subarray(from, to));
-  const rowOffsets = kernel.alloc((r1 - r0 + 1) * 4);
-  const rowSub = kernel.alloc((p1 - p0) * 4);
-  const rowGrade = kernel.alloc((p1 - p0) * 8);
-  const docOffsets = kernel.alloc((n + 1) * 4);
-  const docPairs = kernel.alloc((d1 - d0 + 1) * 4);
-  const docSub = kernel.alloc((q1 - q0) * 4);
-  const docGrade = kernel.alloc((q1 - q0) * 8);
-  const scratch = kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS));
-  const ro = kernel.i32(rowOffsets, r1 - r0 + 1);
-  for (let i = 0; i <= r1 - r0; i++) ro[i] = d.rowOffsets[r0 + i] - p0;
-  kernel.i32(rowSub, p1 - p0).set(d.rowSub.subarray(p0, p1));
-  kernel.f64(rowGrade, p1 - p0).set(d.rowGrade.subarray(p0, p1));
-  const dof = kernel.i32(docOffsets, n + 1);
-  for (let i = 0; i <= n; i++) dof[i] = d.docOffsets[from + i] - d0;
-  const dp = kernel.i32(docPairs, d1 - d0 + 1);
-  for (let i = 0; i <= d1 - d0; i++) dp[i] = d.docPairs[d0 + i] - q0;
-  kernel.i32(docSub, q1 - q0).set(d.docSub.subarray(q0, q1));
-  kernel.f64(docGrade, q1 - q0).set(d.docGrade.subarray(q0, q1));
-  kernel.exports.configureDiversity(subtopics, rowOffsets, rowSub, rowGrade, docOffsets, docPairs, docSub, docGrade, scratch, maxN, maxD, maxS);
+  kernel.exports.configureDiversity(
+    kernel.put(d.subtopics.subarray(from, to)),
+    rebased(d.rowOffsets, r0, r1), kernel.put(d.rowSub.subarray(p0, p1)), kernel.put(d.rowGrade.subarray(p0, p1)),
+    rebased(d.docOffsets, from, to), rebased(d.docPairs, d0, d1),
+    kernel.put(d.docSub.subarray(q0, q1)), kernel.put(d.docGrade.subarray(q0, q1)),
+    kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS)), maxN, maxD, maxS);
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
