@@ -1,8 +1,6 @@
-// A drill-down of one query: each run's ranking (rank, document id, score, label, gain, the measures'
-// running values), ties marked with the order used, unjudged documents marked, the documents that
-// moved against another run, the judged documents the run never retrieved, and the ideal ranking.
-// Plain data (JSON), shared by the command line's --explain (text and JSON), the HTML report and the
-// page's drill-down. Browser-safe.
+// A drill-down of one query: each run's ranking with the measures' running values, ties, unjudged and
+// moved documents, the judged documents never retrieved, and the ideal ranking. Plain data (JSON),
+// shared by the command line's --explain, the HTML report and the page.
 import { measureOptions } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
@@ -12,8 +10,7 @@ import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.j
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
 
-/** Ranks shown when none is asked for: the largest cutoff of the measures shown, at least this. */
-export const MIN_DEPTH = 20;
+const MIN_DEPTH = 20;
 
 /** The ranks shown when none is asked for: the largest cutoff of the measures, at least MIN_DEPTH. */
 export function defaultDepth(measures: readonly Pick<ExplainedMeasure, "cutoff">[]): number {

@@ -1,14 +1,9 @@
 /**
- * ir_measures' measure names (github.com/terrierteam/ir_measures: ir_measures/measures/*.py, the
- * parser util.parse_measure, the providers that compute each), resolved to rankeval's families with
- * ir_measures' conventions. Names are case-sensitive, as there: `nDCG@10`, `AP`, `P(rel=2)@10`.
- *
- * Syntax (a Python expression, as parse_measure reads it): `Name`, `Name@at`, `Name(k=v, ...)`,
- * `Name(k=v, ...)@at`; values are Python literals (2, 0.5, 'exp-log2', True, {0:1,1:4}). `@` sets the
- * cutoff (for IPrec, the recall level). The key of results is ir_measures' own string for the measure
- * (Measure.__repr__): the name, then the parameters given that differ from their defaults in the
- * order given, then `@at`: `nDCG@10`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`; an alias gives the
- * measure's name (`MAP@10` -> `AP@10`, `NumRelRet` -> `NumRet(rel=1)`).
+ * ir_measures' measure names (case-sensitive: `nDCG@10`, `P(rel=2)@10`) resolved to rankeval's
+ * families with ir_measures' conventions. Syntax as util.parse_measure: `Name`, `Name(k=v, ...)`, either
+ * with `@at` (the cutoff; IPrec's recall level), values Python literals. A result's key is ir_measures'
+ * Measure.__repr__: parameters at their defaults left out, an alias gives the measure's name
+ * (`MAP@10` -> `AP@10`).
  */
 import { RankevalError } from "../errors.js";
 import { gainTableOf, type ExplicitOptions } from "../options.js";
@@ -76,11 +71,7 @@ const rel = (p: Readonly<Record<string, Value | undefined>>): ExplicitOptions =>
 
 const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === undefined ? 0 : (p.cutoff as number));
 
-/**
- * Every measure rankeval computes under ir_measures' name, with the provider ir_measures' default
- * pipeline picks for it (ir_measures/__init__.py DefaultPipeline: pytrec_eval first, then cwl_eval,
- * compat, pyndeval, judged, msmarco, gdeval).
- */
+/** Every measure rankeval computes under ir_measures' name, as its DefaultPipeline's provider does. */
 const ENTRY_DATA = [
   // pytrec_eval: P_k
   { name: "P", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }) },
@@ -282,11 +273,7 @@ export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.nam
 
 const WORD = /^([A-Za-z_α][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
-/**
- * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the
- * word does not start with an ir_measures name. Throws, naming the problem, for a bad parameter or
- * cutoff, or a parameter the measure does not take.
- */
+/** One ir_measures measure word as rankeval's measure, or null if it starts with no ir_measures name. */
 export function parseIrMeasure(word: string): Measure | null {
   const m = WORD.exec(word);
   if (!m || !IR_MEASURES_NAMES.includes(m[1])) return null;
