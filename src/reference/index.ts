@@ -1,8 +1,7 @@
 /**
- * The reference implementation: plain TypeScript written from the README's definitions
- * ("Measures", "Conventions"), which checks every number the WebAssembly kernel produces. It shares
- * only types, option/measure parsing and the discount table with the library, and is meant to be
- * slow and obviously correct: one sort per query, one small function per measure.
+ * The reference implementation, from the README's definitions, which checks every number the kernel
+ * produces. It shares only types, parsing and the discount table with the library; slow and obviously
+ * correct: one sort per query, one small function per measure.
  */
 import { RankevalError } from "../errors.js";
 import type { Qid, Rows } from "../pipeline/group.js";
@@ -58,11 +57,8 @@ export function referenceValue(
 }
 
 /**
- * Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. Each
- * measure under its own options (the library's defaults, its tool's conventions, the preset, the
- * options given, its own parameters: `measureOptions`), as its preset defines it
- * (`definedMeasure`), so each is ranked under its own tie order and depth. Ties "average": the mean
- * of its values over every tie order (`tieOrders`), by brute force.
+ * Evaluates prepared queries, each measure under its own options (`measureOptions`) and definition
+ * (`definedMeasure`). Ties "average": the mean over every tie order, by brute force.
  */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
