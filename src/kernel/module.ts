@@ -1,8 +1,6 @@
 /**
- * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process (or
- * page, or worker), its instances with the memory each imports, and the one declaration of its exports
- * that every host uses: the evaluation (kernel.ts), the resampling (compare.ts), the parsers
- * (src/io/_kernel_rows.ts) and the join (src/pipeline/join-kernel.ts). Browser-safe.
+ * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process, its
+ * instances, and the one declaration of its exports that every host uses.
  */
 import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 

@@ -13,10 +13,8 @@ import type { ExplicitOptions } from "../options.js";
 export const TREC_EVAL: ExplicitOptions = Object.freeze({ gain: "linear", noRelevant: "zero", beyondList: "pad", ties: "docid" });
 
 /**
- * ir_measures through pytrec_eval (providers/pytrec_eval_provider.py), its default provider: the
- * same as trec_eval's. Queries a provider gives no value get the measure's DEFAULT, 0
- * (providers/base.py Evaluator.iter_calc), so a query without relevant documents scores 0 under every
- * provider.
+ * ir_measures through pytrec_eval, its default provider: trec_eval's. Queries a provider gives no value
+ * get the measure's DEFAULT, 0 (providers/base.py Evaluator.iter_calc).
  */
 export const IR_MEASURES = TREC_EVAL;
 
