@@ -8,11 +8,7 @@ import { constant, KernelMemory, type KernelInstance } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
-/**
- * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
- * whatever the batch size; a block is one or more whole queries. A block this small is still in
- * cache when the kernel reads it after the copy.
- */
+/** Queries are copied in and evaluated in blocks of whole queries of about this many bytes: bounded memory, in cache. */
 const BLOCK_BYTES = 1024 ** 2;
 /** A document-id pool of at most this many bytes is laid out whole, once per call; larger ones a block's entries at a time. */
 const POOL_WHOLE = 4 << 20;
@@ -21,10 +17,7 @@ const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
-/**
- * An instance of the kernel's module and its memory: its own (runKernel's), or one whose memory
- * already holds a batch (a join's: src/pipeline/join-kernel.ts), which is evaluated where it is.
- */
+/** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
   /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
@@ -97,11 +90,7 @@ function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
   return 4 + pairs * 12 + docs * 4 + docPairs * 12;
 }
 
-/**
- * Copies queries [from, to)'s subtopic judgments (rows [r0, r1)) into the kernel's memory after the
- * block, rebased to the block, with the scratch the diversity measures need, and hands them over.
- * Called after configure(), which forgets the previous block's.
- */
+/** Lays queries [from, to)'s subtopic judgments (rows [r0, r1)) out after the block, rebased, after configure(). */
 function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number, r0: number, r1: number, maxN: number): void {
   // Offsets [a, b] of `o`, rebased to o[a], copied in.
   const rebased = (o: Int32Array, a: number, b: number) => kernel.put(o.subarray(a, b + 1).map((v) => v - o[a]));
