@@ -82,7 +82,7 @@ export interface ExplainedRun {
   readonly values: Readonly<Record<string, number | null>>;
   /** The same, as the CLI prints them (`-q`); "" where the run has no value. */
   readonly printed: Readonly<Record<string, string>>;
-  /** Judged documents the run does not retrieve: the relevant ones (best labels first, at most `listed`), and the count of all. */
+  /** Relevant documents the run does not retrieve (best first, at most `listed`), and the count of all unretrieved. */
   readonly unretrieved: { readonly relevant: readonly { readonly docid: string; readonly label: number }[]; readonly relevantCount: number; readonly count: number };
   /** Ranked documents without a judgment in the ranks shown (of the first ranking). */
   readonly unjudgedShown: number;
@@ -98,7 +98,7 @@ export interface Explanation {
   readonly runs: readonly ExplainedRun[];
   /** Moved against: for each run, the index of the run its `otherRank`s are from (null: none). */
   readonly other: readonly (number | null)[];
-  /** The ideal ranking (the judged documents, best labels first: what the ideal DCG ranks), as a run, shown to `depth`. */
+  /** The ideal ranking (the judged documents, best labels first), as a run, shown to `depth`. */
   readonly ideal: { readonly length: number; readonly rows: readonly ExplainedRow[]; readonly values: Readonly<Record<string, number | null>> };
 }
 
@@ -250,8 +250,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     };
   });
 
-  // The ideal ranking: every judged document, higher labels first (the judgments' order among equal
-  // labels), evaluated as a run would be: what the measures give the best ranking of these judgments.
+  // The ideal ranking: every judged document, higher labels first (judgments' order among equals), as a run.
   const idealDocs: RankedDoc[] = q.judged.docids
     .map((docid, index) => ({ docid, label: q.judged.labels[index], index }))
     .sort((a, b) => b.label - a.label || a.index - b.index)

@@ -10,7 +10,7 @@ import { constant, KernelMemory, type KernelInstance } from "./module.js";
 const PARAM_SLOTS = 5;
 /** Queries are copied in and evaluated in blocks of whole queries of about this many bytes: bounded memory, in cache. */
 const BLOCK_BYTES = 1024 ** 2;
-/** A document-id pool of at most this many bytes is laid out whole, once per call; larger ones a block's entries at a time. */
+/** A document-id pool up to this many bytes is laid out whole, once per call; larger ones per block. */
 const POOL_WHOLE = 4 << 20;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
@@ -67,7 +67,7 @@ interface GainTable {
   monotone: boolean;
 }
 
-/** The tables of the named gains, made once: every call asks for one (a custom table is made each time). */
+/** The named gains' tables, made once. */
 const NAMED_GAINS: Record<string, GainTable> = {};
 
 function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
@@ -137,8 +137,7 @@ interface Setup {
 }
 
 function setUp(kernel: Kernel, from: number, batch: Batch, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Setup {
-  // The discount table is the same from call to call (discount.ts keeps one, growing it when a
-  // longer ranking needs): at the heap base, where the last call left it, it is not copied again.
+  // The discount table, at the heap base where the last call left it, is not copied again.
   kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
   const atBase = from === kernel.exports.heapBase();
@@ -178,9 +177,8 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: n
 }
 
 /**
- * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
- * per measure, index = query. A batch in a kernel's memory (`inPlace`) is evaluated there when what
- * the evaluation lays out fits; any other is copied into this call's kernel in blocks.
+ * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
+ * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
  */
 export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE): Float64Array[] {
   const div = batch.diversity;
@@ -204,8 +202,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   // Laid out once: the discount table, the gain table, the specs, the document-id pool.
   const { maxN, maxJ } = extents(batch);
   const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
-  // The document ids' pool: whole when small; else each block's ids only, where they are a range of
-  // entries (a join's rows, a LETOR file's), so a pool of GBs is never copied whole.
+  // The document ids' pool: whole when small, else per block, so a pool of GBs is never copied whole.
   let poolBytes = 0;
   let poolOffsets = 0;
   const pool = batch.docids && batch.pool ? batch.pool : null;
