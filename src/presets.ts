@@ -1,16 +1,9 @@
 /**
- * Presets: another tool's conventions and measure definitions in one word, so that
- * `evaluate(rows, ["ndcg@10", "map@10"], { preset: "xgboost" })` gives the numbers XGBoost prints.
- * Each row cites where the tool decides each convention (the notes for the README have the table and
- * the values each reproduces in tests). A tool whose tie order is not defined (an unstable sort, or
- * random tie-breaking) gets input order, and its row says so.
- *
- * Precedence (src/measures/measure.ts `measureOptions`), lowest first: the library's defaults, a tool's
- * name's conventions (trec_eval's `ndcg_cut.10`), the preset, the other options given, the measure's
- * own parameters. A preset stands above a tool's name because it is chosen, where a name's tool is
- * implied by its spelling (on the command line `-m map` is trec_eval's whatever the user meant).
- *
- * Browser-safe, and imports no values from options.ts (which imports this).
+ * Presets: another tool's conventions and measure definitions in one word, so that `{ preset:
+ * "xgboost" }` gives the numbers XGBoost prints. Each row cites where the tool decides each convention;
+ * a tool whose tie order is not defined gets input order. A preset stands above a tool's name's
+ * conventions (`measureOptions`): it is chosen, where a name's tool is only implied by its spelling.
+ * Imports no values from options.ts (which imports this).
  */
 import { RankevalError } from "./errors.js";
 import { didYouMean } from "./measures/suggest.js";

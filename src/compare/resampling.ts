@@ -29,10 +29,7 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
   return { d, absoluteSum };
 }
 
-/**
- * The kernel work of a resampling test: iterations first .. first + iterations - 1 of one call.
- * Plain data, so that it can be posted to a worker; runResamplingJob does it anywhere.
- */
+/** Iterations first .. first + iterations - 1 of a resampling test: plain data, for a worker. */
 export type ResamplingJob =
   | { readonly kind: "randomization" | "bootstrap"; readonly columns: readonly Float64Array[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number }
   | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number };
