@@ -273,8 +273,7 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     }
   });
 
-  // Randomization and bootstrap: comparisons over the same queries share one kernel call, with a
-  // column for each (measure, run) they use.
+  // Randomization and bootstrap: comparisons over the same queries share one kernel call.
   const kernelWork: KernelStep[] = [];
   const { iterations, seed } = settings;
   for (const test of ["randomization", "bootstrap"] as const) {
@@ -303,8 +302,7 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     }
   }
 
-  // Tukey HSD: per measure over the queries every run has a value for; measures with the same such
-  // queries share one call (the same permutations).
+  // Tukey HSD: per measure over the queries every run has; measures with the same queries share one call.
   if (settings.tests.includes("tukey")) {
     const complete = measures.map((_, s) => {
       const positions = new Int32Array(universe.size);

@@ -88,8 +88,7 @@ const ENTRY_DATA = [
     build: (p, word) => {
       if (p.dcg === "exp-log2") {
         if (p.gains !== undefined) throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
-        // Without a cutoff, gdeval (which needs one) passes and ranx computes it: its ndcg_burges,
-        // 2^label - 1 over the whole ranking (providers/ranx_provider.py).
+        // Without a cutoff gdeval passes and ranx computes it: ndcg_burges over the whole ranking.
         if (p.cutoff === undefined) return { family: "ndcg", fixed: { gain: "exp" }, conventions: RANX };
         // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg).
         return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
@@ -169,8 +168,7 @@ const ENTRY_DATA = [
     params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
     build: (p, word) => ({ family: "bpm", k: cut(p), params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
   },
-  // cwl_eval's RBP: binary gains (rel, which cwl_eval needs: no provider of the default pipeline
-  // computes RBP's graded form), a ranking of 1000 (its weights normalised over them), no cutoff.
+  // cwl_eval's RBP: binary gains (rel), a ranking of 1000 (weights normalised over them), no cutoff.
   {
     name: "RBP",
     at: "cutoff",
@@ -193,8 +191,7 @@ const ENTRY_DATA = [
   { name: "Accuracy", at: "cutoff", atRequired: false, params: { rel: REL }, build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }) },
   // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
   { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
-  // pyndeval (providers/pyndeval_provider.py): the diversity measures, as ndeval computes them, over
-  // subtopic judgments (assembly/metrics/diversity.ts); a cutoff is needed (pyndeval reads ERR-IA@k).
+  // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
   { name: "ERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }) },
   { name: "nERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }) },
   {
@@ -326,8 +323,7 @@ export function parseIrMeasure(word: string): Measure | null {
   }
   if (entry.at === "recall" && values.recall !== undefined && !((values.recall as number) >= 0 && (values.recall as number) <= 1)) throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
   let built = entry.build(values, word);
-  // judged_only=True: pytrec_eval's judged_docs_only_flag, trec_eval's -J (unjudged documents leave the
-  // ranking), where the provider computing the measure takes it.
+  // judged_only=True: trec_eval's -J, where the provider computing the measure takes it.
   if (values.judged_only === true) {
     const provider = built.conventions === GDEVAL || built.conventions === RANX ? "gdeval or ranx" : entry.name === "RR" && values.cutoff !== undefined ? "MS MARCO's RR@k" : null;
     if (provider) throw fail(word, `judged_only=True: ir_measures computes this with ${provider}, which does not take it`);

@@ -168,11 +168,7 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   return t;
 }
 
-/**
- * evaluateRun by the definitions: the queries of the run that have judgments, in order of first
- * appearance in the run; ranked documents without a judgment are unjudged (label undefined); every
- * judgment of the query counts in R, NR and the ideal ranking, retrieved or not.
- */
+/** evaluateRun by the definitions: the run's judged queries in order; every judgment counts, retrieved or not. */
 export function referenceEvaluateRun(
   qrels: Qrels,
   run: Run,
