@@ -146,9 +146,8 @@ export class KernelMemory implements KernelInstance {
 let compiled: WebAssembly.Module | undefined;
 
 /**
- * The module. A page's Content-Security-Policy may forbid compiling WebAssembly: CSP Level 3 allows
- * it with 'wasm-unsafe-eval' in script-src, and browsers name only 'unsafe-eval' (which allows far
- * more) in their errors: so this one says what to add.
+ * The module. A page's CSP may forbid compiling WebAssembly; browsers' errors name only 'unsafe-eval',
+ * so this one names 'wasm-unsafe-eval', which is enough.
  */
 export function kernelModule(): WebAssembly.Module {
   if (compiled) return compiled;

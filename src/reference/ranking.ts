@@ -1,8 +1,4 @@
-/**
- * What every reference measure reads: one query's documents, ranked as the README says
- * ("Measures", "Conventions"), independently of the kernel, and its judgments. N is the ranking's
- * length; ranks are 1-based.
- */
+/** One query's documents ranked as the README says, independently of the kernel, and its judgments. */
 import type { ResolvedOptions } from "../options.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 
