@@ -27,15 +27,10 @@ const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
   FORMULAS[m.family.name as FamilyName](q, m.k, o, m.params);
 
 /**
- * One measure's value for one query under the conventions:
- *  - noRelevant "skip": a query with R = 0 has every value NaN;
- *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
- *    ("zero": its formula, with 0/0 = 0, so beyondList still applies);
- *  - beyondList "nan": a cutoff k > N gives NaN; "zero": 0; "clip": the measure at k = N (0 for an
- *    empty list).
- * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
- * here the noRelevant value does, reading "'one': 1" as unconditional.
- * `value`: the measure's formula (the table's, by default).
+ * One measure's value for one query under the conventions: noRelevant "skip" (R = 0: NaN), "one" /
+ * "nan" (R = 0: 1 / NaN for a measure that needs a relevant document; "zero": its formula, 0/0 = 0);
+ * beyondList for k > N: "nan", "zero", "clip" (at k = N; 0 for an empty list). noRelevant wins over
+ * beyondList "nan". `value`: the measure's formula (the table's, by default).
  */
 export function referenceValue(
   m: Measure, q: Query, o: ResolvedOptions,
