@@ -1,8 +1,4 @@
-/**
- * The conventions each tool's measure names carry (../shared/CONVENTIONS.md has the table): the
- * options a name of that tool is computed with unless the user sets them (see `measureOptions`).
- * Each is cited from the tool's source.
- */
+/** The conventions each tool's measure names carry unless the user sets them, cited from its source. */
 import type { ExplicitOptions } from "../options.js";
 
 /**
