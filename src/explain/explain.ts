@@ -158,7 +158,7 @@ function ranked(rows: RunRows, labels: ReadonlyMap<string, number>, o: Pick<Reso
 
 const nullable = (v: number) => (Number.isNaN(v) ? null : v);
 
-/** The drill-down of a query under the evaluation's plan and options; moves against the first run (its against the second). */
+/** The drill-down of a query under the evaluation's plan; moves against the first run (its against the second). */
 export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}): Explanation {
   const { p } = e;
   const all = valueRows(p);

@@ -8,7 +8,7 @@ import { constant, KernelMemory, type KernelInstance } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
-/** Queries are copied in and evaluated in blocks of whole queries of about this many bytes: bounded memory, in cache. */
+/** Queries are copied in and evaluated in blocks of whole queries of about this many bytes. */
 const BLOCK_BYTES = 1024 ** 2;
 /** A document-id pool up to this many bytes is laid out whole, once per call; larger ones per block. */
 const POOL_WHOLE = 4 << 20;

@@ -6,7 +6,7 @@ import { findFamily, type Family } from "./registry.js";
 /** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
 export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx" | "xgboost" | "ndeval";
 
-/** How per-query values are summarised: the mean of those not NaN, or the sum or geometric mean where the tool does so. */
+/** How per-query values are summarised: the mean of those not NaN, or the tool's sum or geometric mean. */
 export type Aggregate = "mean" | "sum" | "geomean";
 
 /**

@@ -48,7 +48,8 @@ type Row = Omit<Family, "aliases" | "needsRelevant"> & Partial<Pick<Family, "ali
 function cwl<const N extends string, const C extends Row["cutoff"], const P extends Record<string, number>>(
   name: N, cutoff: C, params: P) {
   const arg = Object.keys(params)[0] ?? "0";
-  return { name, cutoff, params: { ...params, min: 0, max: 1 }, kernel: `cwl(CwlModel.${name.toUpperCase()}, k, ${arg}, min, max)` };
+  const kernel = `cwl(CwlModel.${name.toUpperCase()}, k, ${arg}, min, max)`;
+  return { name, cutoff, params: { ...params, min: 0, max: 1 }, kernel };
 }
 
 const TABLE = [
