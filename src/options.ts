@@ -2,76 +2,58 @@ import { RankevalError } from "./errors.js";
 import { didYouMean } from "./measures/suggest.js";
 import { PRESETS, presetName, type PresetName } from "./presets.js";
 
-/**
- * The conventions on which ranking tools disagree, written once. Every report prints them (see
- * `describeOptions`), so a number never travels without the conventions that made it.
- */
+/** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */
 export interface Options {
   /**
-   * Gain of a judged label in DCG-based measures. `"exp"` is 2^rel − 1 (Burges et al. 2005; LightGBM,
-   * XGBoost, ptranking, gdeval); `"linear"` is rel itself (trec_eval, ranx `ndcg`, scikit-learn). A
-   * table maps integer labels >= 1 to gains >= 0; labels it does not list keep their linear gain
-   * (trec_eval's `ndcg.1=3,2=9`). Labels <= 0 and unjudged documents always gain 0.
+   * Gain of a label in DCG-based measures: `"exp"` 2^rel − 1 (LightGBM, XGBoost), `"linear"` rel
+   * (trec_eval, ranx, scikit-learn), or a table of integer labels >= 1 to gains (unlisted labels keep
+   * their linear gain). Labels <= 0 and unjudged documents gain 0.
    * @default "exp"
    */
   gain?: "exp" | "linear" | Readonly<Record<number, number>>;
   /**
-   * Binary measures (P, recall, MAP, MRR, ...) count a document as relevant when its label is at least
-   * this (trec_eval's `-l`). At least 0: with 0, every document judged with a label >= 0 is relevant
-   * (documents without a judgment or with a negative label never are). trec_eval's `-l` below 0,
-   * which counts those at their ranks but not in R, is the command line's (src/trec/exact.ts).
+   * Binary measures count a label at least this as relevant (trec_eval's `-l`); at least 0. Unjudged
+   * documents and negative labels never are.
    * @default 1
    */
   relevanceThreshold?: number;
   /**
-   * What a query without any relevant judged document scores in the measures that need one (see the
-   * README): `"zero"` (trec_eval), `"one"` (LightGBM, XGBoost), `"skip"` (left out of every mean, as
-   * PyTorch-Ignite's ignore_zero_hits) or `"nan"` (NaN for those measures; means skip NaN).
+   * What a query without a relevant document scores in measures that need one: `"zero"` (trec_eval),
+   * `"one"` (LightGBM, XGBoost), `"skip"` (left out of every mean) or `"nan"` (means skip NaN).
    * @default "zero"
    */
   noRelevant?: "zero" | "one" | "skip" | "nan";
   /**
-   * A cutoff k beyond the query's ranked list of N documents: `"pad"` treats the missing ranks as
-   * non-relevant (trec_eval: P@k divides by k), `"clip"` reads the measure at k = N (LightGBM's and
-   * TF-Ranking's "k clamped to n": P@k divides by N, nDCG's ideal ranking is cut at N too), `"nan"`
-   * gives NaN and means skip it (the MSLR notebook), `"zero"` gives 0 (ptranking pads its P@k, AP@k,
-   * nDCG@k and ERR@k with 0).
+   * A cutoff k past the list's N documents: `"pad"` counts the missing ranks non-relevant (trec_eval),
+   * `"clip"` reads the measure at k = N (LightGBM), `"nan"` gives NaN (skipped by means), `"zero"` 0.
    * @default "pad"
    */
   beyondList?: "pad" | "clip" | "nan" | "zero";
   /**
-   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`); 0 keeps none.
+   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`).
    * @default Infinity
    */
   depth?: number;
   /**
-   * Rank only the judged documents: after the `depth` cut, documents without a judgment or with a
-   * negative label leave the ranking and the ranks below close up (trec_eval's `-J`, which it applies
-   * after `-M`, so fewer than `depth` may remain). Judgments are kept whole (R, the ideal ranking).
+   * Rank only judged documents, after the `depth` cut (trec_eval's `-J`); judgments are kept whole.
    * @default false
    */
   judgedOnly?: boolean;
   /**
-   * The order of equal scores, the first cause of numbers that differ between tools. `"docid"`: by
-   * document id, descending in UTF-8 byte order (trec_eval, pytrec_eval, ir_measures); rows without ids
-   * keep their input order. `"input"`: input order (the row or file order within the query) even when
-   * ids are given, as a stable sort by score does (Python's `sorted(..., reverse=True)`, most short
-   * evaluation helpers). The tie-aware orders: `"average"` is the mean of the measure over every
-   * order of each run of tied documents, computed exactly in closed form (McSherry & Najork 2008;
-   * scikit-learn's ndcg_score), for the measures that have one; `"best"` and `"worst"` put, within
-   * each run of equal scores, higher labels first or last (ties among equal labels in input order).
+   * The order of equal scores: `"docid"` by document id descending in UTF-8 byte order (trec_eval;
+   * rows without ids keep input order), `"input"` input order, `"average"` the exact mean over every
+   * order of tied documents (for the measures that have a closed form), `"best"`/`"worst"` higher
+   * labels first/last.
    * @default "docid"
    */
   ties?: Ties;
   /**
-   * A tool's conventions and measure definitions in one word (see `PRESETS`): `"xgboost"` gives the
-   * numbers XGBoost prints. It stands above the conventions a tool's measure name carries and below
-   * the other options given here and a measure's own parameters.
+   * A tool's conventions and measure definitions in one word (see `PRESETS`): `"xgboost"` gives what
+   * XGBoost prints. Above a measure name's tool conventions, below the other options given here.
    */
   preset?: PresetName;
   /**
-   * Also compute every measure with ties "worst" and "best" (`Result.tieRange`): how far the order
-   * of tied documents alone can move each number. Not a convention: the values stay those of `ties`.
+   * Also compute every measure with ties "worst" and "best" (`Result.tieRange`); values stay `ties`'.
    * @default false
    */
   tieRange?: boolean;
@@ -111,13 +93,11 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
 /** The options a user set, checked: only the keys given (each convention's value as resolved). */
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
-/** The keys of `Options`, for checking that no other key was given. */
 const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "judgedOnly", "ties", "preset", "tieRange"];
 
 /**
- * Checks the options a user gave and returns only those they set (undefined counts as not set), so
- * that a measure's tool can supply its own conventions for the rest (see `measureOptions`). An
- * unknown key is an error naming it: a misspelled option would otherwise change nothing, silently.
+ * The options a user set (undefined is not set), checked, so a measure's tool can supply the rest
+ * (`measureOptions`). An unknown key is an error: a misspelling would otherwise change nothing.
  */
 export function explicitOptions(options: Options = {}): ExplicitOptions {
   const bad = (what: string) => new RankevalError("bad-option", what);
@@ -134,7 +114,6 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
-    // Negative labels mark judged-but-unjudged documents (trec_eval), never relevant: the threshold is >= 0.
     if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold >= 0)) throw bad(`relevanceThreshold must be a number >= 0, not ${options.relevanceThreshold}`);
     r.relevanceThreshold = options.relevanceThreshold;
   }
@@ -187,49 +166,32 @@ export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
   return table;
 }
 
-/**
- * The options with every default filled in: the library's defaults, under the preset's conventions
- * (if one is given), under the other options given.
- */
+/** The defaults, under the preset's conventions, under the other options given. */
 export function resolveOptions(options: Options = {}): ResolvedOptions {
   return overPreset(DEFAULT_OPTIONS, explicitOptions(options));
 }
 
-/**
- * `base` under the explicit options, the preset first: `{ ...base, ...preset's conventions,
- * ...the other options given }`, with the preset's name kept for the description.
- */
+/** `{ ...base, ...preset's conventions, ...the other options }`, the preset's name kept. */
 export function overPreset(base: Readonly<ResolvedOptions>, explicit: ExplicitOptions): ResolvedOptions {
   const { preset, ...rest } = explicit;
   if (preset === undefined) return { ...base, ...rest };
   return { ...base, ...PRESETS[preset].conventions, ...rest, preset };
 }
 
-/**
- * Which conventions can change a measure's value (src/measures/registry.ts says per family): the
- * description of a measure's options names only those, so measures computed alike share one line.
- */
+/** Which conventions can change a measure's value: its description names only those. */
 export interface DependsOn {
-  /** gain (and its table): the gain-based families. */
   readonly gain: boolean;
-  /** relevanceThreshold: the binary families. */
   readonly threshold: boolean;
-  /** noRelevant: the families that need a relevant document. */
   readonly noRelevant: boolean;
-  /** beyondList: a measure with a cutoff. */
   readonly beyondList: boolean;
-  /** ties: the families whose value depends on the order of the ranking. */
   readonly ties: boolean;
 }
 
 const EVERYTHING: DependsOn = { gain: true, threshold: true, noRelevant: true, beyondList: true, ties: true };
 
 /**
- * One line naming the conventions, printed with every report: all of them (`describeOptions(o)`), or
- * those a measure depends on (`describeOptions(o, dependsOn)`). A noRelevant other than "zero" decides
- * by R, the relevant documents at the threshold, so it brings the threshold in; "skip" takes a query
- * out of every measure's mean, so it is printed for every measure. The preset, depth and judgedOnly,
- * when set, always.
+ * One line naming the conventions (all, or those `on` names). A noRelevant other than "zero" decides
+ * by R, so it brings the threshold in; "skip" changes every mean, so it is always printed.
  */
 export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING): string {
   const parts: string[] = [];
@@ -239,7 +201,7 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
   if (on.threshold || skip || (on.noRelevant && o.noRelevant !== "zero")) parts.push(`relevanceThreshold=${o.relevanceThreshold}`);
   if (on.noRelevant || skip) parts.push(`noRelevant=${o.noRelevant}`);
   if (on.beyondList) parts.push(`beyondList=${o.beyondList}`);
-  // ties is printed always where it matters, the default too: it is the convention readers most often assume wrongly.
+  // Even the default: the convention readers most often assume wrongly.
   if (on.ties) parts.push(`ties=${o.ties}`);
   if (o.depth !== Infinity) parts.push(`depth=${o.depth}`);
   if (o.judgedOnly) parts.push("judgedOnly=true");
@@ -250,15 +212,10 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
 const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyondList", "ties", "depth", "judgedOnly", "definition"];
 
 /**
- * Descriptions of measures' conventions (`[tool: ]key=value ...`, as `describeMeasureOptions` makes
- * them) merged where they agree: two measures share a line when every convention both name has the
- * same value in both, and their definitions (a preset's `definition=`) are the same. A merged line
- * names the union of their conventions, prefixed with the tool when all its measures are one tool's
- * other than rankeval. So `ndcg@10` (gain=exp ... ties=docid) and trec_eval's `map` (relevanceThreshold=1
- * noRelevant=zero ties=docid: gain never changes MAP) share one line. A description that is not made
- * of key=value pairs merges only with the same text. Returns the lines, for each description given
- * the index of the line it was merged into, and `fits(description, line)`: whether the description
- * agrees with a line (a measure that depends on fewer conventions fits several).
+ * Measures' convention descriptions (`[tool: ]key=value ...`) merged where every convention both name
+ * agrees and their definitions match; a merged line names the union, prefixed with the tool when all
+ * its measures are one tool's (not rankeval). Other text merges only with itself. Returns the lines,
+ * each description's line, and `fits(description, line)`.
  */
 export function mergeConventions(descriptions: readonly string[]): {
   lines: string[];

@@ -1,14 +1,9 @@
 /**
- * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp, so
- * nearly always the correctly rounded double). JavaScript's Math.log and Math.exp are not: V8's differ
- * from glibc's in the last bit for about 7% of inputs, and that shows where trec_eval's sums cancel
- * exactly (yaap's log(3) + log(1/3) is 0 in trec_eval, -2.2e-16 with Math.log: "-0.0000"). Computed
- * in double-double arithmetic (about 106 bits) and rounded once. glibc guarantees 0.52 ulp, not
- * correct rounding, so at near-ties (about 0.07% of random inputs) it may still round the other way.
- * Used by trec_eval's own algorithms (src/trec/exact.ts) and the geometric means of gm_map and
- * gm_bpref, once per query and run: the double-doubles live in scalars (a result's high part returned,
- * its low part in `lo`), so that an operation allocates nothing (a pair per operation was most of a
- * small run's garbage). Browser-safe.
+ * log and exp correctly rounded, as trec_eval nearly always gets them from glibc (0.52 ulp). V8's
+ * Math.log and Math.exp differ in the last bit for about 7% of inputs, which shows where trec_eval's
+ * sums cancel exactly (yaap's log(3) + log(1/3) is 0 there, -2.2e-16 with Math.log: "-0.0000").
+ * Computed in double-double (about 106 bits) and rounded once. The double-doubles live in scalars (the
+ * high part returned, the low part in `lo`) so that an operation allocates nothing.
  */
 
 /** The low part of the double-double the last operation returned the high part of. */
@@ -91,9 +86,8 @@ const LN2_HI = 0.6931471805599453;
 const LN2_LO = 2.3190468138462996e-17;
 
 /**
- * log(x) in double-double, for a positive normal x, by the series of atanh about 1 (up to ~49 terms,
- * about a microsecond): high part returned, low part in `lo`. The reference: it makes logDD's table
- * (log of its grid points) and the tests check logDD against it (logSlow, log2Slow).
+ * log(x) in double-double, for a positive normal x, by the series of atanh about 1 (up to ~49 terms).
+ * The reference: it makes logDD's table and the tests check logDD against it.
  */
 function logDDSlow(x: number): number {
   // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the scaling by a power of two is exact. Math.log2 of the
@@ -117,9 +111,8 @@ function logDDSlow(x: number): number {
   let pl = sl;
   let sumh = sh;
   let suml = sl;
-  // The series' loop with mul, div and add written out (the same operations in the same order): its
-  // calls were most of a log's time while the code is still interpreted, as in a short command.
-  // s2h's split, the same at every term, is made once.
+  // mul, div and add written out (the same operations in the same order): their calls were most of a
+  // log's time while the code is still interpreted, as in a short command.
   const tb = SPLITTER * s2h;
   const s2hh = tb - (tb - s2h);
   const s2hl = s2h - s2hh;
@@ -138,30 +131,24 @@ function logDDSlow(x: number): number {
     const nt = SPLITTER * n;
     const nh = nt - (nt - n);
     const nl = n - nh;
-    const q1 = ph / n;
-    let mq = -q1;
-    p = mq * n;
-    ta = SPLITTER * mq;
-    ah = ta - (ta - mq);
-    al = mq - ah;
-    e = ah * nh - p + ah * nl + al * nh + al * nl;
-    b = e + (mq * 0 + 0 * n);
-    let mh = p + b;
-    let ml = b - (mh - p);
-    let rh = addHi(ph, pl, mh, ml);
-    let rl = lo;
-    const q2 = rh / n;
-    mq = -q2;
-    p = mq * n;
-    ta = SPLITTER * mq;
-    ah = ta - (ta - mq);
-    al = mq - ah;
-    e = ah * nh - p + ah * nl + al * nh + al * nl;
-    b = e + (mq * 0 + 0 * n);
-    mh = p + b;
-    ml = b - (mh - p);
-    rh = addHi(rh, rl, mh, ml);
-    rl = lo;
+    let rh = ph;
+    let rl = pl;
+    let q1 = 0;
+    let q2 = 0;
+    for (let i = 0; i < 2; i++) {
+      q1 = q2;
+      q2 = rh / n;
+      const mq = -q2;
+      p = mq * n;
+      ta = SPLITTER * mq;
+      ah = ta - (ta - mq);
+      al = mq - ah;
+      e = ah * nh - p + ah * nl + al * nh + al * nl;
+      b = e + (mq * 0 + 0 * n);
+      const mh = p + b;
+      rh = addHi(rh, rl, mh, b - (mh - p));
+      rl = lo;
+    }
     const q3 = rh / n;
     const qh = q1 + q2;
     const ql = q2 - (qh - q1);
@@ -183,11 +170,9 @@ const FIFTH_HI = 0.2;
 const FIFTH_LO = -1.1102230246251566e-17;
 
 /**
- * logDD's grid: c = 1 + j/256 for j in [GRID_MIN, GRID_MAX], the points nearest the reduced m in
- * [sqrt(1/2), sqrt(2)) (|m - c| <= 1/512). log(c) in double-double, made once, on the first log, by
- * logDDSlow (182 slow logs, a fraction of a millisecond): one algorithm for the table and the reference
- * the tests compare with, rather than 364 literal constants and a script that makes them, which could
- * drift apart.
+ * logDD's grid: c = 1 + j/256 for j in [GRID_MIN, GRID_MAX], covering [sqrt(1/2), sqrt(2)). log(c) is
+ * made on the first log by logDDSlow: one algorithm for the table and the tests' reference, rather
+ * than 364 literal constants that could drift.
  */
 const GRID = 256;
 const GRID_MIN = -75; // round((sqrt(1/2) - 1) * 256)
@@ -212,12 +197,9 @@ const exponentWords = new Uint32Array(exponentBits.buffer);
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
- * log(x) in double-double, for a positive normal x: high part returned, low part in `lo`. The same
- * ~106 bits as logDDSlow in about a tenth of its time (the doubles they round to are checked equal in
- * test/trec/cmath.test.ts, and on 10 million random inputs by scripts/compare-cmath-log.mjs):
- * x = c (1 + r) 2^k with c on a grid of 256 points a unit, log(x) = k ln 2 + log(c) + 2 atanh(s),
- * s = (m - c) / (m + c), |s| < 0.0014 (2^-9.5), where the series needs six terms, to s^11/11 (2^-98 of s;
- * s^13/13, under 2^-117 of s, is summed too, for margin).
+ * log(x) in double-double, for a positive normal x: logDDSlow's ~106 bits in a tenth of its time.
+ * log(x) = k ln 2 + log(c) + 2 atanh(s), c on the grid, s = (m - c) / (m + c), |s| < 2^-9.5: the
+ * series to s^13/13 (s^11/11 is 2^-98 of s; one more term for margin).
  */
 function logDD(x: number): number {
   if (logGridHi === undefined) makeLogGrid();
@@ -289,11 +271,8 @@ function logDD(x: number): number {
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
 /**
- * The last results of a function of one double, in a direct-mapped table of SLOTS: the same value
- * comes back often (the per-query values of gm_map are taken the log of twice, for the result's mean
- * and for trec_eval's text; trec_eval's discounts log2(rank + 1) at every query), and a log in
- * double-doubles costs 0.15 to 0.3 us (1.3 us before the table). A pure function's memo: the results
- * are the same.
+ * The last results of a function of one double, in a direct-mapped table of SLOTS: the same values
+ * come back often (gm_map's logs, trec_eval's log2(rank + 1) discounts) and a log costs 0.15-0.3 us.
  */
 const SLOTS = 1024;
 const bits = new Float64Array(1);

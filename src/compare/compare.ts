@@ -1,14 +1,12 @@
-// compare(): does a run beat a baseline? Paired tests, effect sizes and corrections over the
-// per-query values of evaluated runs (Result.values), browser-safe. The CLI and the page print
-// what this returns through src/output/comparison.ts.
+// compare(): paired tests, effect sizes and corrections over evaluated runs' per-query values.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
-import { describe, pairedT, signTest } from "./paired.js";
+import { describe, pairedT, signTest, type Description } from "./paired.js";
 import { bootstrapFromSums, randomizationFromSums, randomizationNeedsKernel, runResamplingJob, tukeyCounts, type ColumnPair, type ResamplingJob, type ResamplingResult } from "./resampling.js";
 import { wilcoxon } from "./wilcoxon.js";
 
-// The tests' names, in a module of their own that the command line's arguments read without this one.
+// Its own module: the command line's arguments read it without this one.
 import { TESTS, type TestName } from "./tests.js";
 export { TESTS, type TestName };
 
@@ -25,27 +23,24 @@ export interface CompareOptions {
    */
   baseline?: string;
   /**
-   * `"baseline"`: each run against the baseline; `"all"`: every pair of runs (the earlier run in the
-   * list as the pair's baseline).
+   * `"baseline"`: each run against the baseline; `"all"`: every pair (the earlier run as baseline).
    * @default "baseline"
    */
   pairs?: "baseline" | "all";
   /**
-   * The tests to run, each two-sided (see the documentation of each in src/compare/). The paired t
-   * and randomization tests are the pair Smucker, Allan & Carterette (2007) found to agree and
-   * recommend for IR; the others are there to match what a reader or a reviewer asks for.
+   * The tests to run, each two-sided. t and randomization: the pair Smucker, Allan & Carterette (2007)
+   * recommend for IR.
    * @default ["t", "randomization"]
    */
   tests?: readonly TestName[];
   /**
-   * Correction for multiple comparisons, per measure and test over that measure's comparisons.
-   * The randomised Tukey HSD is already adjusted for every pair of runs, so it is never corrected
-   * again (its pAdjusted is its p).
+   * Correction for multiple comparisons, per measure and test. Never applied to Tukey HSD, which is
+   * already adjusted.
    * @default "holm" when a measure has more than one comparison, else "none"
    */
   correction?: Correction;
   /**
-   * A test marks a comparison significant when its adjusted p is below alpha.
+   * Significance level for the adjusted p.
    * @default 0.05
    */
   alpha?: number;
@@ -55,8 +50,7 @@ export interface CompareOptions {
    */
   iterations?: number;
   /**
-   * Seed of the resampling tests' random stream (a safe integer >= 0), fixed so that a report
-   * reproduces.
+   * Seed of the resampling tests' random stream (a safe integer >= 0).
    * @default 42
    */
   seed?: number;
@@ -93,7 +87,7 @@ export interface TestResult {
   readonly ci95?: readonly [number, number];
 }
 
-export interface PairComparison {
+export interface PairComparison extends Description {
   readonly measure: string;
   readonly baseline: string;
   readonly run: string;
@@ -101,20 +95,6 @@ export interface PairComparison {
   readonly n: number;
   /** Queries with a value in one run that the pairing left out (the other has none). */
   readonly lost: { readonly baseline: number; readonly run: number };
-  /** Means over the n paired queries. */
-  readonly baselineMean: number;
-  readonly runMean: number;
-  /** mean(run - baseline). */
-  readonly difference: number;
-  /** 95% Student t interval of the difference. */
-  readonly ci95: readonly [number, number];
-  /** (runMean - baselineMean) / baselineMean, in percent; NaN when baselineMean is 0. */
-  readonly relative: number;
-  /** d_z = mean(d) / sd(d). */
-  readonly effectSize: number;
-  readonly wins: number;
-  readonly ties: number;
-  readonly losses: number;
   readonly tests: Partial<Record<TestName, TestResult>>;
 }
 
@@ -127,10 +107,7 @@ export interface Comparison {
   readonly baseline: string | null;
   /** Measure-major: each measure's comparisons in run order. */
   readonly comparisons: PairComparison[];
-  /**
-   * Each run's own summary of each measure (Result.mean, over all its queries: the mean, or the sum
-   * or geometric mean where the measure's tool reports that), as its evaluation printed it.
-   */
+  /** Each run's own summary of each measure (Result.mean, over all its queries). */
   readonly means: Record<string, Record<string, number>>;
   /** The settings used, every default filled in. */
   readonly settings: {
@@ -157,10 +134,7 @@ export function compare(runs: readonly NamedResult[], options: CompareOptions = 
   return plan.finish();
 }
 
-/**
- * Workers that run resampling jobs (runResamplingJob in another thread: a worker thread in Node,
- * a Web Worker in a page), for compareAsync.
- */
+/** Workers that run runResamplingJob in other threads, for compareAsync. */
 export interface ResamplingPool {
   /** How many jobs it runs at once. */
   readonly size: number;
@@ -169,9 +143,8 @@ export interface ResamplingPool {
 }
 
 /**
- * compare() with the resampling split over this thread and a pool of workers: each kernel call's
- * iterations are cut into pool.size + 1 ranges, one done here while the pool does the others. Every
- * iteration draws its own random stream, so the result is compare()'s, to the last bit.
+ * compare() with the resampling split over this thread and a pool of workers. Every iteration draws
+ * its own random stream, so the result is compare()'s to the last bit.
  */
 export async function compareAsync(runs: readonly NamedResult[], options: CompareOptions = {}, pool?: ResamplingPool): Promise<Comparison> {
   const plan = planComparison(runs, options);
@@ -214,8 +187,7 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     }
   }
 
-  // Every run's values on one list of queries: the union of the runs' qids, in order of first
-  // appearance; NaN where a run has no value.
+  // Every run's values over the union of the runs' qids (first appearance order), NaN where missing.
   const universe = new Map<unknown, number>();
   const slots = runs.map((r) =>
     Int32Array.from(r.result.qids, (q) => {
@@ -301,8 +273,7 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     }
   });
 
-  // Randomization and bootstrap: comparisons over the same queries share one kernel call, with a
-  // column for each (measure, run) they use.
+  // Randomization and bootstrap: comparisons over the same queries share one kernel call.
   const kernelWork: KernelStep[] = [];
   const { iterations, seed } = settings;
   for (const test of ["randomization", "bootstrap"] as const) {
@@ -331,8 +302,7 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     }
   }
 
-  // Tukey HSD: per measure over the queries every run has a value for; measures with the same such
-  // queries share one call (the same permutations).
+  // Tukey HSD: per measure over the queries every run has; measures with the same queries share one call.
   if (settings.tests.includes("tukey")) {
     const complete = measures.map((_, s) => {
       const positions = new Int32Array(universe.size);
@@ -360,7 +330,6 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
   return { kernelWork, finish: () => finishComparison() };
 
   function finishComparison(): Comparison {
-    // Corrections, per measure and test.
     const adjusted = new Map<Work, Partial<Record<TestName, number>>>();
     for (const w of work) adjusted.set(w, {});
     measures.forEach((_, s) => {

@@ -1,8 +1,5 @@
-// The distributions the tests need, from @stdlib's per-function packages (bundled at build time
-// into stdlib.generated.ts by scripts/bundle-stdlib.mjs, so the library keeps no runtime
-// dependency). @stdlib was chosen because its functions are ports of Boost/Cephes with the same
-// accuracy as scipy's (scipy's stdtr, ndtr and binom use the same algorithms), they are plain
-// functions with no state, and each package pulls only the special functions it needs.
+// The distributions the tests need, from @stdlib's per-function packages (bundled at build time: no
+// runtime dependency): ports of Boost/Cephes with scipy's accuracy, stateless, each pulling only what it needs.
 import { binomialCdf, normalCdf, tCdf } from "./stdlib.generated.js";
 
 /** P(T <= x) for Student's t with df degrees of freedom. */

@@ -1,5 +1,4 @@
-// The closed-form paired statistics: the comparison's description (means, difference, interval,
-// effect size, wins) and the t and sign tests. d = run - baseline over the paired queries.
+// The closed-form paired statistics and the t and sign tests. d = run - baseline over the paired queries.
 import { binomialLowerTail, studentQuantile, studentTwoSided } from "./dists.js";
 import { npMean, npVarDdof1 } from "./numeric.js";
 
@@ -36,23 +35,23 @@ export function signTest(wins: number, losses: number): TestStatistic {
 }
 
 export interface Description {
+  /** Means over the n paired queries. */
   readonly baselineMean: number;
   readonly runMean: number;
+  /** mean(run - baseline). */
   readonly difference: number;
+  /** 95% Student t interval of the difference. */
   readonly ci95: readonly [number, number];
+  /** (runMean - baselineMean) / baselineMean, in percent; NaN when baselineMean is 0. */
   readonly relative: number;
+  /** d_z = mean(d) / sd(d). */
   readonly effectSize: number;
   readonly wins: number;
   readonly ties: number;
   readonly losses: number;
 }
 
-/**
- * The comparison's numbers over the paired queries: both means; the mean difference with its 95%
- * t interval, mean(d) +- t_{0.975, n-1} sd(d) / sqrt(n); the relative change (runMean -
- * baselineMean) / baselineMean in percent (NaN when the baseline's mean is 0); the paired effect
- * size d_z = mean(d) / sd(d); wins, ties (exact equality) and losses of the run.
- */
+/** The comparison's numbers over the paired queries; the interval is mean(d) +- t_{0.975, n-1} sd(d) / sqrt(n). */
 export function describe(run: ArrayLike<number>, baseline: ArrayLike<number>, d: ArrayLike<number>): Description {
   const n = d.length;
   const baselineMean = npMean(baseline);

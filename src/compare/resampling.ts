@@ -1,8 +1,6 @@
-// The resampling tests over the kernel (src/kernel/compare.ts). Several comparisons that pair the
-// same queries share one call: a run's column is resampled once, and each pair's statistic is the
-// difference of its two runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q - sum_q s_q y_q), so ten
-// runs cost ten columns, not forty-five pairs. The definitions are in assembly/significance.ts (the
-// stream) and resampling-rules.ts (ties, p); test/_resampling-reference.ts computes the same per pair.
+// The resampling tests over the kernel. Comparisons that pair the same queries share one call: each
+// pair's statistic is the difference of its runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q -
+// sum_q s_q y_q), so ten runs cost ten columns, not forty-five pairs.
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/compare.js";
 import { pairwiseSum } from "./numeric.js";
 import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";
@@ -31,10 +29,7 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
   return { d, absoluteSum };
 }
 
-/**
- * The kernel work of a resampling test: iterations first .. first + iterations - 1 of one call.
- * Plain data, so that it can be posted to a worker; runResamplingJob does it anywhere.
- */
+/** Iterations first .. first + iterations - 1 of a resampling test: plain data, for a worker. */
 export type ResamplingJob =
   | { readonly kind: "randomization" | "bootstrap"; readonly columns: readonly Float64Array[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number }
   | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number };

@@ -41,11 +41,7 @@ export function wilcoxon(d: ArrayLike<number>): WilcoxonResult {
   return { statistic, p: normalTwoSided((rPlus - mean) / se), method: "normal" };
 }
 
-/**
- * R+ and R- with average ranks for ties: the positive and the negative |d| sorted apart, then
- * walked together, each group of equal |d| taking the average of its ranks. The rank sums are
- * sums of half-integers, exact in doubles, so the order they are added in does not matter.
- */
+/** R+ and R- with average ranks for ties: sums of half-integers, exact in doubles in any order. */
 function signedRanks(d: ArrayLike<number>) {
   let np = 0;
   let nn = 0;

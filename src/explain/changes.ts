@@ -1,6 +1,4 @@
-// The queries that lost the most, and gained the most, from a baseline to a run on one measure; and
-// the queries a report explains: those that changed most. Shared by the page, the report and the
-// command line's --report. Browser-safe.
+// The queries that lost and gained most from a baseline to a run on one measure, and those a report explains.
 import { compareBytes } from "../c/strings.js";
 
 /** One run's values of one measure: qids and values aligned. */
@@ -18,10 +16,8 @@ export interface Change {
 }
 
 /**
- * Per-query differences run - baseline over the queries both have a number for (a NaN on either
- * side leaves the query out): the `limit` that lost most (most negative first) and the `limit` that
- * gained most (most positive first); equal differences in byte order of qid. A query that did not
- * move is in neither.
+ * The `limit` queries that lost most and the `limit` that gained most (run - baseline, NaN left out),
+ * largest first, equal differences in byte order of qid; unmoved queries in neither.
  */
 export function changes(baseline: QueryValues, run: QueryValues, limit = 10): { lost: Change[]; gained: Change[] } {
   const all = paired(baseline, run);
@@ -47,10 +43,8 @@ function paired(baseline: QueryValues, run: QueryValues): Change[] {
 }
 
 /**
- * The `n` queries that changed most on a measure against the baseline: taken in turn from each
- * other run's losses and gains, largest first (so that each run's lists of the queries that lost and
- * gained most have their drill-downs), then the next largest, until n. With one run, nothing changed:
- * its `n` lowest values (where it failed), in byte order of qid among equal values.
+ * The `n` queries that changed most against the baseline, taken in turn from each other run's losses
+ * and gains, largest first. With one run: its `n` lowest values, equal values in byte order of qid.
  */
 export function changedMost(runs: readonly QueryValues[], baseline: number, n: number): string[] {
   if (n <= 0 || runs.length === 0) return [];

@@ -1,8 +1,6 @@
-// A drill-down of one query: each run's ranking (rank, document id, score, label, gain, the measures'
-// running values), ties marked with the order used, unjudged documents marked, the documents that
-// moved against another run, the judged documents the run never retrieved, and the ideal ranking.
-// Plain data (JSON), shared by the command line's --explain (text and JSON), the HTML report and the
-// page's drill-down. Browser-safe.
+// A drill-down of one query: each run's ranking with the measures' running values, ties, unjudged and
+// moved documents, the judged documents never retrieved, and the ideal ranking. Plain data (JSON),
+// shared by the command line's --explain, the HTML report and the page.
 import { measureOptions } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
@@ -12,8 +10,7 @@ import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.j
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
 
-/** Ranks shown when none is asked for: the largest cutoff of the measures shown, at least this. */
-export const MIN_DEPTH = 20;
+const MIN_DEPTH = 20;
 
 /** The ranks shown when none is asked for: the largest cutoff of the measures, at least MIN_DEPTH. */
 export function defaultDepth(measures: readonly Pick<ExplainedMeasure, "cutoff">[]): number {
@@ -85,7 +82,7 @@ export interface ExplainedRun {
   readonly values: Readonly<Record<string, number | null>>;
   /** The same, as the CLI prints them (`-q`); "" where the run has no value. */
   readonly printed: Readonly<Record<string, string>>;
-  /** Judged documents the run does not retrieve: the relevant ones (best labels first, at most `listed`), and the count of all. */
+  /** Relevant documents the run does not retrieve (best first, at most `listed`), and the count of all unretrieved. */
   readonly unretrieved: { readonly relevant: readonly { readonly docid: string; readonly label: number }[]; readonly relevantCount: number; readonly count: number };
   /** Ranked documents without a judgment in the ranks shown (of the first ranking). */
   readonly unjudgedShown: number;
@@ -101,7 +98,7 @@ export interface Explanation {
   readonly runs: readonly ExplainedRun[];
   /** Moved against: for each run, the index of the run its `otherRank`s are from (null: none). */
   readonly other: readonly (number | null)[];
-  /** The ideal ranking (the judged documents, best labels first: what the ideal DCG ranks), as a run, shown to `depth`. */
+  /** The ideal ranking (the judged documents, best labels first), as a run, shown to `depth`. */
   readonly ideal: { readonly length: number; readonly rows: readonly ExplainedRow[]; readonly values: Readonly<Record<string, number | null>> };
 }
 
@@ -161,11 +158,7 @@ function ranked(rows: RunRows, labels: ReadonlyMap<string, number>, o: Pick<Reso
 
 const nullable = (v: number) => (Number.isNaN(v) ? null : v);
 
-/**
- * The drill-down of a query (its rows: src/explain/query.ts) under the evaluation's plan and options:
- * `runs` in the order given; each run's moved documents against the first run (the first's against
- * the second).
- */
+/** The drill-down of a query under the evaluation's plan; moves against the first run (its against the second). */
 export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}): Explanation {
   const { p } = e;
   const all = valueRows(p);
@@ -253,8 +246,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     };
   });
 
-  // The ideal ranking: every judged document, higher labels first (the judgments' order among equal
-  // labels), evaluated as a run would be: what the measures give the best ranking of these judgments.
+  // The ideal ranking: every judged document, higher labels first (judgments' order among equals), as a run.
   const idealDocs: RankedDoc[] = q.judged.docids
     .map((docid, index) => ({ docid, label: q.judged.labels[index], index }))
     .sort((a, b) => b.label - a.label || a.index - b.index)

@@ -1,9 +1,6 @@
-// A TREC run's lines of a few queries, taken out of the file as it streams by: what the drill-downs of
-// a report need once the evaluation has said which queries they are. Only each line's first field is
-// looked at (compared as bytes with the line before's, as rankers write a query's lines together);
-// the lines kept are then parsed by the run's own parser (src/io/run.ts), so their ids and scores
-// are read exactly as the evaluation read them. Used on a file the evaluation has read whole already
-// (its errors said there). Browser-safe.
+// A TREC run's lines of a few queries, kept as the file streams by, for a report's drill-downs. Only
+// each line's first field is looked at; the lines kept go through the run's own parser, so they read
+// exactly as the evaluation read them (which has reported the file's errors already).
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
 import { RunParser } from "../io/run.js";

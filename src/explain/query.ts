@@ -1,8 +1,5 @@
-// One query's rows, as a drill-down needs them: its judgments (document ids and labels, in the
-// qrels' order) and each run's lines for it (document ids and scores, in the run's order), taken out
-// of the batches the evaluation joined (the command line's blocks, the page's kept blocks or a read
-// again), so that a drill-down sees exactly the rows the numbers were computed from: the same files,
-// parsers, join, label reading (trec_eval's atol under its names) and placeholders. Browser-safe.
+// One query's judgments and each run's lines for it, taken out of the batches the evaluation joined,
+// so a drill-down sees exactly the rows the numbers were computed from.
 import { docidEntry, type Batch } from "../kernel/batch.js";
 import { docidString } from "../io/rows.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
@@ -42,10 +39,8 @@ function docidOf(batch: Batch, row: number, first: number): string {
 }
 
 /**
- * The rows of the `wanted` queries found in a joined block (a batch and its queries' ids), copied out
- * (a block's arrays may be written over by the next join): scores and document ids in the run's order
- * (the join keeps it within a query). A query of `placeholders` (trec_eval -c's placeholder ranking
- * of a judged query absent from the run), or with no row (-c without it), is absent from the run: null.
+ * The rows of the `wanted` queries in a joined block, copied out (the next join may write over it), in
+ * the run's order. A query of `placeholders` (trec_eval -c's) or with no row is absent from the run: null.
  */
 export function rowsInBlock(block: { batch: Batch; qids: readonly string[]; placeholders?: readonly number[] }, wanted: ReadonlySet<string>): Map<string, RunRows | null> {
   const out = new Map<string, RunRows | null>();
@@ -95,10 +90,7 @@ export function judgedInBlock(block: { batch: Batch; qids: readonly string[] }, 
 /** Query id -> its index in the judgments' groups, made once per judgments. */
 const judgedIndex = new WeakMap<GroupedJudgments, Map<string, number>>();
 
-/**
- * A query's judgments as read (labels as the evaluation read them: under trec_eval's names, truncated
- * as trec_eval reads them), or null when the qrels have none for it.
- */
+/** A query's judgments, labels as the evaluation read them, or null when the qrels have none for it. */
 export function judgedOf(judgments: GroupedJudgments, qid: string): JudgedDocs | null {
   let index = judgedIndex.get(judgments);
   if (!index) {

@@ -1,12 +1,7 @@
-// The measure's running value down a ranking: at rank i, the measure's value for the ranking cut
-// after rank i (the documents below it removed, the judgments unchanged), computed by the same code
-// as the report's number (src/pipeline/evaluate-block.ts evaluateBlock: the kernel, or trec_eval's own algorithm
-// for the lines it computes; each measure under its own conventions, tie order, gain and cutoff). So
-// at the last rank the running value is the per-query value, and at any rank i >= the measure's
-// cutoff k it is too (a measure at k reads the top k only). Before the end of the ranking, a cutoff
-// past rank i counts the missing ranks as non-relevant ("pad"), whatever the measure's beyondList
-// says of rankings shorter than k: a running value says what the ranks so far contribute.
-// Browser-safe.
+// The measure's running value down a ranking: at rank i, its value for the ranking cut after rank i
+// (judgments unchanged), by the same code as the report's number (evaluateBlock), so at the last rank
+// and at ranks >= its cutoff it is the per-query value. Before the end, a cutoff past rank i pads
+// ("pad") whatever beyondList says: a running value says what the ranks so far contribute.
 import type { Batch } from "../kernel/batch.js";
 import type { ExplicitOptions, Ties } from "../options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
@@ -80,10 +75,8 @@ function valuesOf(e: Evaluation, batch: Batch, explicit: ExplicitOptions, placeh
 }
 
 /**
- * A run's values of the query, by key, as the evaluation computes them: its rows in the run's order
- * against the judgments. A run without the query: under -c, its values on an empty ranking (trec_eval's
- * placeholder document under trec_eval's names, as the evaluation ranks it); else null (the query is
- * left out of that run's numbers).
+ * A run's values of the query, by key, as the evaluation computes them. A run without the query: under
+ * -c, its values on an empty ranking (trec_eval's placeholder under its names); else null.
  */
 export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly RankedDoc[] | null): Record<string, number> | null {
   let values: Record<string, Float64Array>;
@@ -98,12 +91,9 @@ export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly Ra
 }
 
 /**
- * The running values of the measures at ranks 1..upTo of `ranking` (a ranking as the measures rank
- * it: sorted under their tie order, cut at their depth, judged documents only under -J), by key:
- * entry i - 1 is the value at rank i. Each prefix is given to the kernel in the run's order, so that
- * it ranks it as it ranked the whole list. Under ties "average" a prefix that ends inside a run of
- * equal scores is not one set of documents but an average over which of them come first: its value
- * is NaN there, and defined again at the tie's last rank.
+ * The running values of the measures at ranks 1..upTo of `ranking` (as the measures rank it), by key:
+ * entry i - 1 is the value at rank i. Each prefix goes to the kernel in the run's order, so it ranks it
+ * as it ranked the whole list. Under ties "average" a prefix ending inside a tie is NaN.
  */
 export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readonly RankedDoc[], upTo: number, ties: Ties, final?: Readonly<Record<string, number>> | null): Record<string, Float64Array> {
   const n = Math.min(upTo, ranking.length);

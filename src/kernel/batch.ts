@@ -22,11 +22,7 @@ export interface Batch {
   readonly docids: Int32Array | "rows" | null;
   /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
-  /**
-   * Set when scores and labels have not been checked to be finite (groupRows leaves that to the
-   * kernel, which checks each block as it copies it): throws the input error naming the first
-   * score or label that is not.
-   */
+  /** Set when scores and labels are unchecked (the kernel checks each block): throws for the first not finite. */
   readonly checkNumbers?: () => never;
   /** Subtopic judgments, for the diversity measures (src/diversity.ts builds them). */
   readonly diversity?: DiversityData;

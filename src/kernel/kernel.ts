@@ -8,23 +8,16 @@ import { constant, KernelMemory, type KernelInstance } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
-/**
- * Queries are copied in and evaluated in blocks of about this many bytes, so memory stays bounded
- * whatever the batch size; a block is one or more whole queries. A block this small is still in
- * cache when the kernel reads it after the copy.
- */
+/** Queries are copied in and evaluated in blocks of whole queries of about this many bytes. */
 const BLOCK_BYTES = 1024 ** 2;
-/** A document-id pool of at most this many bytes is laid out whole, once per call; larger ones a block's entries at a time. */
+/** A document-id pool up to this many bytes is laid out whole, once per call; larger ones per block. */
 const POOL_WHOLE = 4 << 20;
 /** An instance whose memory grew past this is dropped after use so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
-/**
- * An instance of the kernel's module and its memory: its own (runKernel's), or one whose memory
- * already holds a batch (a join's: src/pipeline/join-kernel.ts), which is evaluated where it is.
- */
+/** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
   /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
@@ -74,7 +67,7 @@ interface GainTable {
   monotone: boolean;
 }
 
-/** The tables of the named gains, made once: every call asks for one (a custom table is made each time). */
+/** The named gains' tables, made once. */
 const NAMED_GAINS: Record<string, GainTable> = {};
 
 function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
@@ -97,45 +90,24 @@ function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
   return 4 + pairs * 12 + docs * 4 + docPairs * 12;
 }
 
-/**
- * Copies queries [from, to)'s subtopic judgments (rows [r0, r1)) into the kernel's memory after the
- * block, rebased to the block, with the scratch the diversity measures need, and hands them over.
- * Called after configure(), which forgets the previous block's.
- */
+/** Lays queries [from, to)'s subtopic judgments (rows [r0, r1)) out after the block, rebased, after configure(). */
 function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number, r0: number, r1: number, maxN: number): void {
-  const n = to - from;
-  const p0 = d.rowOffsets[r0];
-  const p1 = d.rowOffsets[r1];
-  const d0 = d.docOffsets[from];
-  const d1 = d.docOffsets[to];
-  const q0 = d.docPairs[d0];
-  const q1 = d.docPairs[d1];
+  // Offsets [a, b] of `o`, rebased to o[a], copied in.
+  const rebased = (o: Int32Array, a: number, b: number) => kernel.put(o.subarray(a, b + 1).map((v) => v - o[a]));
+  const [p0, p1, d0, d1] = [d.rowOffsets[r0], d.rowOffsets[r1], d.docOffsets[from], d.docOffsets[to]];
+  const [q0, q1] = [d.docPairs[d0], d.docPairs[d1]];
   let maxD = 0;
   let maxS = 0;
   for (let q = from; q < to; q++) {
     maxD = Math.max(maxD, d.docOffsets[q + 1] - d.docOffsets[q]);
     maxS = Math.max(maxS, d.subtopics[q]);
   }
-  const subtopics = kernel.put(d.subtopics.subarray(from, to));
-  const rowOffsets = kernel.alloc((r1 - r0 + 1) * 4);
-  const rowSub = kernel.alloc((p1 - p0) * 4);
-  const rowGrade = kernel.alloc((p1 - p0) * 8);
-  const docOffsets = kernel.alloc((n + 1) * 4);
-  const docPairs = kernel.alloc((d1 - d0 + 1) * 4);
-  const docSub = kernel.alloc((q1 - q0) * 4);
-  const docGrade = kernel.alloc((q1 - q0) * 8);
-  const scratch = kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS));
-  const ro = kernel.i32(rowOffsets, r1 - r0 + 1);
-  for (let i = 0; i <= r1 - r0; i++) ro[i] = d.rowOffsets[r0 + i] - p0;
-  kernel.i32(rowSub, p1 - p0).set(d.rowSub.subarray(p0, p1));
-  kernel.f64(rowGrade, p1 - p0).set(d.rowGrade.subarray(p0, p1));
-  const dof = kernel.i32(docOffsets, n + 1);
-  for (let i = 0; i <= n; i++) dof[i] = d.docOffsets[from + i] - d0;
-  const dp = kernel.i32(docPairs, d1 - d0 + 1);
-  for (let i = 0; i <= d1 - d0; i++) dp[i] = d.docPairs[d0 + i] - q0;
-  kernel.i32(docSub, q1 - q0).set(d.docSub.subarray(q0, q1));
-  kernel.f64(docGrade, q1 - q0).set(d.docGrade.subarray(q0, q1));
-  kernel.exports.configureDiversity(subtopics, rowOffsets, rowSub, rowGrade, docOffsets, docPairs, docSub, docGrade, scratch, maxN, maxD, maxS);
+  kernel.exports.configureDiversity(
+    kernel.put(d.subtopics.subarray(from, to)),
+    rebased(d.rowOffsets, r0, r1), kernel.put(d.rowSub.subarray(p0, p1)), kernel.put(d.rowGrade.subarray(p0, p1)),
+    rebased(d.docOffsets, from, to), rebased(d.docPairs, d0, d1),
+    kernel.put(d.docSub.subarray(q0, q1)), kernel.put(d.docGrade.subarray(q0, q1)),
+    kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS)), maxN, maxD, maxS);
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
@@ -165,8 +137,7 @@ interface Setup {
 }
 
 function setUp(kernel: Kernel, from: number, batch: Batch, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Setup {
-  // The discount table is the same from call to call (discount.ts keeps one, growing it when a
-  // longer ranking needs): at the heap base, where the last call left it, it is not copied again.
+  // The discount table, at the heap base where the last call left it, is not copied again.
   kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
   const atBase = from === kernel.exports.heapBase();
@@ -206,9 +177,8 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: n
 }
 
 /**
- * Evaluates `measures` on every query of `batch` in the WebAssembly kernel. Returns one Float64Array
- * per measure, index = query. A batch in a kernel's memory (`inPlace`) is evaluated there when what
- * the evaluation lays out fits; any other is copied into this call's kernel in blocks.
+ * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
+ * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
  */
 export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE): Float64Array[] {
   const div = batch.diversity;
@@ -232,8 +202,7 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
   // Laid out once: the discount table, the gain table, the specs, the document-id pool.
   const { maxN, maxJ } = extents(batch);
   const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
-  // The document ids' pool: whole when small; else each block's ids only, where they are a range of
-  // entries (a join's rows, a LETOR file's), so a pool of GBs is never copied whole.
+  // The document ids' pool: whole when small, else per block, so a pool of GBs is never copied whole.
   let poolBytes = 0;
   let poolOffsets = 0;
   const pool = batch.docids && batch.pool ? batch.pool : null;

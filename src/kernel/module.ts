@@ -1,8 +1,6 @@
 /**
- * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process (or
- * page, or worker), its instances with the memory each imports, and the one declaration of its exports
- * that every host uses: the evaluation (kernel.ts), the resampling (compare.ts), the parsers
- * (src/io/_kernel_rows.ts) and the join (src/pipeline/join-kernel.ts). Browser-safe.
+ * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process, its
+ * instances, and the one declaration of its exports that every host uses.
  */
 import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 
@@ -148,9 +146,8 @@ export class KernelMemory implements KernelInstance {
 let compiled: WebAssembly.Module | undefined;
 
 /**
- * The module. A page's Content-Security-Policy may forbid compiling WebAssembly: CSP Level 3 allows
- * it with 'wasm-unsafe-eval' in script-src, and browsers name only 'unsafe-eval' (which allows far
- * more) in their errors: so this one says what to add.
+ * The module. A page's CSP may forbid compiling WebAssembly; browsers' errors name only 'unsafe-eval',
+ * so this one names 'wasm-unsafe-eval', which is enough.
  */
 export function kernelModule(): WebAssembly.Module {
   if (compiled) return compiled;

@@ -1,8 +1,4 @@
-/**
- * The conventions each tool's measure names carry (../shared/CONVENTIONS.md has the table): the
- * options a name of that tool is computed with unless the user sets them (see `measureOptions`).
- * Each is cited from the tool's source.
- */
+/** The conventions each tool's measure names carry unless the user sets them, cited from its source. */
 import type { ExplicitOptions } from "../options.js";
 
 /**
@@ -13,10 +9,8 @@ import type { ExplicitOptions } from "../options.js";
 export const TREC_EVAL: ExplicitOptions = Object.freeze({ gain: "linear", noRelevant: "zero", beyondList: "pad", ties: "docid" });
 
 /**
- * ir_measures through pytrec_eval (providers/pytrec_eval_provider.py), its default provider: the
- * same as trec_eval's. Queries a provider gives no value get the measure's DEFAULT, 0
- * (providers/base.py Evaluator.iter_calc), so a query without relevant documents scores 0 under every
- * provider.
+ * ir_measures through pytrec_eval, its default provider: trec_eval's. Queries a provider gives no value
+ * get the measure's DEFAULT, 0 (providers/base.py Evaluator.iter_calc).
  */
 export const IR_MEASURES = TREC_EVAL;
 

@@ -1,14 +1,9 @@
 /**
- * ir_measures' measure names (github.com/terrierteam/ir_measures: ir_measures/measures/*.py, the
- * parser util.parse_measure, the providers that compute each), resolved to rankeval's families with
- * ir_measures' conventions. Names are case-sensitive, as there: `nDCG@10`, `AP`, `P(rel=2)@10`.
- *
- * Syntax (a Python expression, as parse_measure reads it): `Name`, `Name@at`, `Name(k=v, ...)`,
- * `Name(k=v, ...)@at`; values are Python literals (2, 0.5, 'exp-log2', True, {0:1,1:4}). `@` sets the
- * cutoff (for IPrec, the recall level). The key of results is ir_measures' own string for the measure
- * (Measure.__repr__): the name, then the parameters given that differ from their defaults in the
- * order given, then `@at`: `nDCG@10`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`; an alias gives the
- * measure's name (`MAP@10` -> `AP@10`, `NumRelRet` -> `NumRet(rel=1)`).
+ * ir_measures' measure names (case-sensitive: `nDCG@10`, `P(rel=2)@10`) resolved to rankeval's
+ * families with ir_measures' conventions. Syntax as util.parse_measure: `Name`, `Name(k=v, ...)`, either
+ * with `@at` (the cutoff; IPrec's recall level), values Python literals. A result's key is ir_measures'
+ * Measure.__repr__: parameters at their defaults left out, an alias gives the measure's name
+ * (`MAP@10` -> `AP@10`).
  */
 import { RankevalError } from "../errors.js";
 import { gainTableOf, type ExplicitOptions } from "../options.js";
@@ -76,11 +71,7 @@ const rel = (p: Readonly<Record<string, Value | undefined>>): ExplicitOptions =>
 
 const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === undefined ? 0 : (p.cutoff as number));
 
-/**
- * Every measure rankeval computes under ir_measures' name, with the provider ir_measures' default
- * pipeline picks for it (ir_measures/__init__.py DefaultPipeline: pytrec_eval first, then cwl_eval,
- * compat, pyndeval, judged, msmarco, gdeval).
- */
+/** Every measure rankeval computes under ir_measures' name, as its DefaultPipeline's provider does. */
 const ENTRY_DATA = [
   // pytrec_eval: P_k
   { name: "P", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }) },
@@ -97,8 +88,7 @@ const ENTRY_DATA = [
     build: (p, word) => {
       if (p.dcg === "exp-log2") {
         if (p.gains !== undefined) throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
-        // Without a cutoff, gdeval (which needs one) passes and ranx computes it: its ndcg_burges,
-        // 2^label - 1 over the whole ranking (providers/ranx_provider.py).
+        // Without a cutoff gdeval passes and ranx computes it: ndcg_burges over the whole ranking.
         if (p.cutoff === undefined) return { family: "ndcg", fixed: { gain: "exp" }, conventions: RANX };
         // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg).
         return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
@@ -178,8 +168,7 @@ const ENTRY_DATA = [
     params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
     build: (p, word) => ({ family: "bpm", k: cut(p), params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
   },
-  // cwl_eval's RBP: binary gains (rel, which cwl_eval needs: no provider of the default pipeline
-  // computes RBP's graded form), a ranking of 1000 (its weights normalised over them), no cutoff.
+  // cwl_eval's RBP: binary gains (rel), a ranking of 1000 (weights normalised over them), no cutoff.
   {
     name: "RBP",
     at: "cutoff",
@@ -202,8 +191,7 @@ const ENTRY_DATA = [
   { name: "Accuracy", at: "cutoff", atRequired: false, params: { rel: REL }, build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }) },
   // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
   { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
-  // pyndeval (providers/pyndeval_provider.py): the diversity measures, as ndeval computes them, over
-  // subtopic judgments (assembly/metrics/diversity.ts); a cutoff is needed (pyndeval reads ERR-IA@k).
+  // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
   { name: "ERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }) },
   { name: "nERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }) },
   {
@@ -282,11 +270,7 @@ export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.nam
 
 const WORD = /^([A-Za-z_α][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
-/**
- * One ir_measures measure word as rankeval's measure with ir_measures' conventions, or null if the
- * word does not start with an ir_measures name. Throws, naming the problem, for a bad parameter or
- * cutoff, or a parameter the measure does not take.
- */
+/** One ir_measures measure word as rankeval's measure, or null if it starts with no ir_measures name. */
 export function parseIrMeasure(word: string): Measure | null {
   const m = WORD.exec(word);
   if (!m || !IR_MEASURES_NAMES.includes(m[1])) return null;
@@ -339,8 +323,7 @@ export function parseIrMeasure(word: string): Measure | null {
   }
   if (entry.at === "recall" && values.recall !== undefined && !((values.recall as number) >= 0 && (values.recall as number) <= 1)) throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
   let built = entry.build(values, word);
-  // judged_only=True: pytrec_eval's judged_docs_only_flag, trec_eval's -J (unjudged documents leave the
-  // ranking), where the provider computing the measure takes it.
+  // judged_only=True: trec_eval's -J, where the provider computing the measure takes it.
   if (values.judged_only === true) {
     const provider = built.conventions === GDEVAL || built.conventions === RANX ? "gdeval or ranx" : entry.name === "RR" && values.cutoff !== undefined ? "MS MARCO's RR@k" : null;
     if (provider) throw fail(word, `judged_only=True: ir_measures computes this with ${provider}, which does not take it`);

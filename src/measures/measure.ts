@@ -6,22 +6,13 @@ import { findFamily, type Family } from "./registry.js";
 /** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
 export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx" | "xgboost" | "ndeval";
 
-/**
- * How a measure's per-query values are summarised into one number: the mean of those that are not
- * NaN; or, for a tool's name whose tool does so, their sum (trec_eval's num_ret, num_rel, ...;
- * ir_measures' NumRet, NumRel) or trec_eval's geometric mean (gm_map, gm_bpref).
- */
+/** How per-query values are summarised: the mean of those not NaN, or the tool's sum or geometric mean. */
 export type Aggregate = "mean" | "sum" | "geomean";
 
 /**
- * A measure is a value: a family, an optional cutoff and its parameters, and the tool whose name
- * was asked, with the conventions that name implies. Its `name` is its identity and the key of
- * results: the name in that tool's canonical spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`,
- * `hits@10`), so the same family asked under two tools' names gives two numbers, each its tool's.
- *
- * The options a measure is computed with (`measureOptions`), lowest precedence first: the library's
- * defaults, then `conventions` (its tool's), then the options the user set, then `fixed` (its own
- * parameters: `P(rel=2)`, `nDCG(dcg='exp-log2')`, trec_eval's `ndcg.1=3,2=9`).
+ * A measure: a family, an optional cutoff and parameters, and the tool whose name was asked, with
+ * that name's conventions. `name`, in that tool's spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`), is
+ * its identity: one family under two tools' names gives two numbers, each its tool's.
  */
 export interface Measure {
   readonly family: Family;
@@ -70,9 +61,8 @@ export function makeMeasure(family: Family, k = 0, params: Readonly<Record<strin
 }
 
 /**
- * The options `m` is computed with, given the options the user set (see `Measure`): the library's
- * defaults, its tool's conventions, the preset given (src/presets.ts), the other options given, its
- * own parameters. The one place the precedence is written.
+ * The options `m` is computed with, lowest precedence first: the defaults, its tool's conventions, the
+ * preset, the other options given, its own parameters. The one place the precedence is written.
  */
 export function measureOptions(m: Measure, explicit: ExplicitOptions): ResolvedOptions {
   return { ...overPreset({ ...DEFAULT_OPTIONS, ...m.conventions }, explicit), ...m.fixed };
@@ -94,11 +84,7 @@ export function dependsOn(m: Measure): DependsOn {
   return { gain: f.gain === true, threshold: f.binary === true, noRelevant: f.needsRelevant, beyondList: m.k > 0, ties: f.orderFree !== true };
 }
 
-/**
- * What results print for a measure's conventions: `"<tool>: " + describeOptions(its options)`,
- * naming only the conventions it depends on, and the definition a preset gave it
- * (`definition=map_lightgbm`).
- */
+/** `"<tool>: "` and the conventions `m` depends on, and a preset's definition (`definition=map_lightgbm`). */
 export function describeMeasureOptions(m: Measure, explicit: ExplicitOptions): string {
   const d = definedMeasure(m, explicit);
   const definition = d.family === m.family ? "" : ` definition=${d.family.name}`;

@@ -1,13 +1,8 @@
 /**
- * Measure names as types, so that editors complete them and the compiler catches a misspelled one
- * (`"ndgc@10"`, `"ndcg@1O"`). Made from the name tables themselves (the registry, trec_eval's table,
- * ir_measures' and ranx's), so they cannot drift from what the parser reads. A cutoff is typed as
- * any number (a fraction is an error at run time); parameters in parentheses as any text (checked at
- * run time). Only the first word of a space-separated string is checked at compile time: give a
- * list (`["ndcg@10", "map"]`) to have each checked.
- *
- * For names known only at run time (read from a file, a form), parse them with `parseMeasures`,
- * whose result `evaluate` takes too, or cast to `MeasureSpec` and let `evaluate` check them.
+ * Measure names as types, made from the name tables themselves, so editors complete them and the
+ * compiler catches a misspelling (`"ndgc@10"`). Cutoffs are any number, parameters any text (both
+ * checked at run time); only a string's first word is checked. Names known only at run time: parse
+ * them with `parseMeasures`, or cast to `MeasureSpec`.
  */
 import type { IrMeasuresAliases, IrMeasuresTable } from "./ir-measures.js";
 import type { RanxName } from "./ranx.js";
@@ -19,12 +14,8 @@ import type { TrecNickname, TrecTable } from "../trec/names.js";
 /** One cutoff. */
 type K = `${number}`;
 /**
- * Cutoffs, comma-separated: `10`, `1,3,5,10`. The first three are checked; a fourth and more are any
- * text. The name types are unions of template literals, and the compiler compares their members pair
- * by pair when it reports a name that is none of them: past about a thousand members (MeasureSpec's)
- * it gives up with "Expression produces a union type that is too complex to represent" beside the
- * real error. So each form here is one member a name at most: a fourth checked cutoff, or the
- * parameters' forms spelled out with and without a cutoff, would take it past that.
+ * Cutoffs, comma-separated; the first three checked. Past about a thousand union members the compiler
+ * reports "union type that is too complex" beside the real error, so each form is one member at most.
  */
 type Ks = K | `${K},${K}` | `${K},${K},${K}` | `${K},${K},${K},${string}`;
 

@@ -7,33 +7,21 @@
 export interface Family {
   /** Canonical name, also the kernel's `Family` enum member (`kernelFamilyName`). */
   readonly name: string;
-  /**
-   * Other lower-case spellings of the canonical name (`p@5`, `rr`, `tau`), looked up exactly. Other
-   * tools' names (trec_eval's `P.5`, `recip_rank`; ir_measures' `nDCG@10`; ranx's `hits@10`) are not
-   * aliases: they resolve to that tool's measure, with its conventions (src/measures/resolve.ts).
-   */
+  /** Other lower-case spellings (`p@5`, `rr`); other tools' names resolve to that tool's measure instead. */
   readonly aliases: readonly string[];
   /** Whether a cutoff is required ("required"), optional, or meaningless ("none"). */
   readonly cutoff: "required" | "optional" | "none";
-  /**
-   * Undefined for a query without a relevant document (R = 0, or an ideal DCG of 0 for nDCG), so
-   * the `noRelevant` convention decides its value there.
-   */
+  /** Undefined without a relevant document (R = 0, or an ideal DCG of 0): `noRelevant` decides. */
   readonly needsRelevant: boolean;
   /** Named parameters with defaults, written `err(max=3)@20`. */
   readonly params?: Readonly<Record<string, number>>;
   /** The values a parameter may take, if not every finite number: `err`'s max grade, 1 to 30. */
   readonly ranges?: Readonly<Record<string, { from: number; to: number; integer?: boolean; what?: string }>>;
-  /**
-   * The kernel's value for one query: an AssemblyScript call of assembly/metrics/'s functions over `k`
-   * (the cutoff, 0 for none), the parameters by name and `q` (the query's number, for the diversity
-   * measures, which are NaN in a batch without subtopic judgments).
-   */
+  /** The kernel's value for one query: an AssemblyScript expression over `k` (0: none), the parameters and `q`. */
   readonly kernel: string;
   /**
-   * The kernel's prefix arrays it reads (assembly/prefix-sums.ts Depths), space-separated: `label`, `rel`,
-   * `gain`, `ap`, `ideal`, each to the cutoff (`rel@k`) or the whole ranking (`rel`); "" none. Left
-   * out: every ranked label.
+   * The kernel's prefix arrays it reads (assembly/prefix-sums.ts Depths), space-separated, each to the
+   * cutoff (`rel@k`) or the whole ranking (`rel`); "" none; left out: every ranked label.
    */
   readonly reads?: string;
   /** Its value at cutoff k reads ranks 1..k only: the drill-down shows those (src/explain/explain.ts). */
@@ -41,29 +29,28 @@ export interface Family {
   /** Counts are summed across queries by trec_eval and compared exactly in tests. */
   readonly isCount?: boolean;
   /**
-   * The conventions its value depends on, besides noRelevant (`needsRelevant`), beyondList (a
-   * cutoff) and depth: `gain` (the gain option: the gain-based families), `binary` (the relevance
-   * threshold), `orderFree` (not the tie order: its value depends only on which documents are
-   * ranked). The one place that decides which conventions a measure's description names
-   * (options.ts `describeOptions`).
+   * The conventions its value depends on, besides noRelevant, beyondList and depth: `gain`, `binary`
+   * (the threshold), `orderFree` (not the tie order). They decide what its description names.
    */
   readonly gain?: boolean;
   readonly binary?: boolean;
   readonly orderFree?: boolean;
-  /**
-   * ties "average" has an exact closed form for it, which the kernel computes (the others refuse
-   * "average", naming themselves). See assembly/prefix-sums.ts rankAverage.
-   */
+  /** ties "average" has a closed form for it in the kernel (assembly/prefix-sums.ts rankAverage). */
   readonly tieAverage?: boolean;
-  /**
-   * Reads subtopic judgments (a diversity qrels: qid subtopic docno rel), which the batch must carry
-   * (src/diversity.ts); the query's label is then its documents' highest judgment.
-   */
+  /** Reads subtopic judgments (qid subtopic docno rel); a document's label is then its highest. */
   readonly diversity?: boolean;
 }
 
 /** A row as written: `aliases` ([]) and `needsRelevant` (false) may be left out. */
 type Row = Omit<Family, "aliases" | "needsRelevant"> & Partial<Pick<Family, "aliases" | "needsRelevant">>;
+
+/** A C/W/L row: the model named in upper case, its one parameter (if any) passed on. */
+function cwl<const N extends string, const C extends Row["cutoff"], const P extends Record<string, number>>(
+  name: N, cutoff: C, params: P) {
+  const arg = Object.keys(params)[0] ?? "0";
+  const kernel = `cwl(CwlModel.${name.toUpperCase()}, k, ${arg}, min, max)`;
+  return { name, cutoff, params: { ...params, min: 0, max: 1 }, kernel };
+}
 
 const TABLE = [
   { name: "num_ret", aliases: ["numret"], cutoff: "none", isCount: true, orderFree: true,
@@ -162,22 +149,14 @@ const TABLE = [
     kernel: "1", reads: "" },
   // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
   // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
-  { name: "sdcg", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.SDCG, k, 0, min, max)" },
-  { name: "inst", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.INST, k, t, min, max)" },
-  { name: "insq", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.INSQ, k, t, min, max)" },
-  { name: "nerr8", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR8, k, 0, min, max)" },
-  { name: "nerr9", cutoff: "required", params: { min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR9, k, 0, min, max)" },
-  { name: "nerr10", cutoff: "none", params: { p: 0.9, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR10, k, p, min, max)" },
-  { name: "nerr11", cutoff: "none", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.NERR11, k, t, min, max)" },
-  { name: "bpm", cutoff: "required", params: { t: 1, min: 0, max: 1 },
-    kernel: "cwl(CwlModel.BPM, k, t, min, max)" },
+  cwl("sdcg", "required", {}),
+  cwl("inst", "none", { t: 1 }),
+  cwl("insq", "none", { t: 1 }),
+  cwl("nerr8", "required", {}),
+  cwl("nerr9", "required", {}),
+  cwl("nerr10", "none", { p: 0.9 }),
+  cwl("nerr11", "none", { t: 1 }),
+  cwl("bpm", "required", { t: 1 }),
   { name: "rbp_cwl", cutoff: "none", params: { p: 0.8 }, binary: true,
     kernel: "cwl(CwlModel.RBP, k, p, 0, 1)" },
   // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).

@@ -49,9 +49,8 @@ const wordsRead = new Map<string, { measures: Measure[]; warnings: string[] }>()
 const WORDS_KEPT = 512;
 
 /**
- * One word's measures (a cutoff list or a trec_eval name gives several). A word read before gives
- * what it gave then, without reading it again: a program evaluating every epoch names the same
- * measures at every call, and reading them was a tenth of a small evaluation.
+ * One word's measures (a cutoff list or a trec_eval name gives several), memoised: a program evaluating
+ * every epoch names the same measures each call, and reading them was a tenth of a small evaluation.
  */
 export function resolveWord(word: string, warnings: string[]): Measure[] {
   const known = wordsRead.get(word);
@@ -88,11 +87,8 @@ function readWord(word: string, warnings: string[]): Measure[] {
 }
 
 /**
- * Parses measure specs into measures, in order, without duplicates (by key). A spec is one measure
- * name or several separated by spaces, in any tool's spelling (see above); a parsed `Measure` is taken
- * as it is. Warnings (a decimal cutoff read as trec_eval reads it, ignored parameters) are appended
- * to `warnings`. Takes any string (names known only at run time; `evaluate` takes its result): bad
- * names are errors here, naming them.
+ * Parses measure specs (names separated by spaces, in any tool's spelling, or parsed `Measure`s) into
+ * measures, in order, without duplicates. Warnings are appended to `warnings`; bad names throw.
  */
 export function parseMeasures(specs: string | readonly (string | Measure)[], warnings: string[] = []): Measure[] {
   const list: readonly unknown[] = typeof specs === "string" ? [specs] : Array.isArray(specs) ? specs : [specs];

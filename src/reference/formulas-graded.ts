@@ -1,8 +1,4 @@
-/**
- * The measures of graded labels, by their definitions (README: "Measures"): DCG's, ERR, trec_eval's
- * gain measures and RBP, the C/W/L user models, compatibility, and the pair measures. gain(label) is
- * the `gain` option's, 0 for a label <= 0 and for a document without a judgment.
- */
+/** The measures of graded labels, by their definitions. gain(label): the option's, 0 for labels <= 0 and unjudged. */
 import { discountTable } from "../measures/discount.js";
 import type { ResolvedOptions } from "../options.js";
 import { gain, isRelevant, ranksRead, ratio, type Formula, type Query } from "./ranking.js";
@@ -23,10 +19,7 @@ const rankedGains = (q: Query, o: O) => q.ranking.map((d) => gain(d.label, o));
 const idealGains = (q: Query, o: O) => q.judged.map((l) => gain(l, o)).sort((a, b) => b - a);
 const dcg = (q: Query, k: number, o: O) => discountedSum(rankedGains(q, o), k);
 
-/**
- * trec_eval's experimental gain measures, as its loops run (m_G.c, m_ndcg_rel.c, m_Rndcg.c): the
- * ranking's gains and the ideal gains walked side by side, the ideal walk stopping at its first gain <= 0.
- */
+/** trec_eval's gain measures as its loops run (m_G.c ...): the ideal walk stops at its first gain <= 0. */
 function trecG(q: Query, o: O): number {
   const results = rankedGains(q, o);
   const ideal = idealGains(q, o);

@@ -1,8 +1,7 @@
 /**
- * The reference implementation: plain TypeScript written from the README's definitions
- * ("Measures", "Conventions"), which checks every number the WebAssembly kernel produces. It shares
- * only types, option/measure parsing and the discount table with the library, and is meant to be
- * slow and obviously correct: one sort per query, one small function per measure.
+ * The reference implementation, from the README's definitions, which checks every number the kernel
+ * produces. It shares only types, parsing and the discount table with the library; slow and obviously
+ * correct: one sort per query, one small function per measure.
  */
 import { RankevalError } from "../errors.js";
 import type { Qid, Rows } from "../pipeline/group.js";
@@ -28,15 +27,10 @@ const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
   FORMULAS[m.family.name as FamilyName](q, m.k, o, m.params);
 
 /**
- * One measure's value for one query under the conventions:
- *  - noRelevant "skip": a query with R = 0 has every value NaN;
- *  - noRelevant "one" / "nan": a measure that needs a relevant document is 1 / NaN when R = 0
- *    ("zero": its formula, with 0/0 = 0, so beyondList still applies);
- *  - beyondList "nan": a cutoff k > N gives NaN; "zero": 0; "clip": the measure at k = N (0 for an
- *    empty list).
- * When both "one" and beyondList "nan" apply (R = 0 and k > N) the README does not say which wins;
- * here the noRelevant value does, reading "'one': 1" as unconditional.
- * `value`: the measure's formula (the table's, by default).
+ * One measure's value for one query under the conventions: noRelevant "skip" (R = 0: NaN), "one" /
+ * "nan" (R = 0: 1 / NaN for a measure that needs a relevant document; "zero": its formula, 0/0 = 0);
+ * beyondList for k > N: "nan", "zero", "clip" (at k = N; 0 for an empty list). noRelevant wins over
+ * beyondList "nan". `value`: the measure's formula (the table's, by default).
  */
 export function referenceValue(
   m: Measure, q: Query, o: ResolvedOptions,
@@ -58,11 +52,8 @@ export function referenceValue(
 }
 
 /**
- * Evaluates prepared queries: `docs` in input order, `judged` the labels of all judgments. Each
- * measure under its own options (the library's defaults, its tool's conventions, the preset, the
- * options given, its own parameters: `measureOptions`), as its preset defines it
- * (`definedMeasure`), so each is ranked under its own tie order and depth. Ties "average": the mean
- * of its values over every tie order (`tieOrders`), by brute force.
+ * Evaluates prepared queries, each measure under its own options (`measureOptions`) and definition
+ * (`definedMeasure`). Ties "average": the mean over every tie order, by brute force.
  */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
@@ -172,11 +163,7 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   return t;
 }
 
-/**
- * evaluateRun by the definitions: the queries of the run that have judgments, in order of first
- * appearance in the run; ranked documents without a judgment are unjudged (label undefined); every
- * judgment of the query counts in R, NR and the ideal ranking, retrieved or not.
- */
+/** evaluateRun by the definitions: the run's judged queries in order; every judgment counts, retrieved or not. */
 export function referenceEvaluateRun(
   qrels: Qrels,
   run: Run,

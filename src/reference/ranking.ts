@@ -1,8 +1,4 @@
-/**
- * What every reference measure reads: one query's documents, ranked as the README says
- * ("Measures", "Conventions"), independently of the kernel, and its judgments. N is the ranking's
- * length; ranks are 1-based.
- */
+/** One query's documents ranked as the README says, independently of the kernel, and its judgments. */
 import type { ResolvedOptions } from "../options.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 
@@ -31,12 +27,9 @@ export function compareUtf8(a: string, b: string): number {
 }
 
 /**
- * Sorts the documents (given in input order) into the ranking, keeps the top `depth`, then (judgedOnly)
- * only those judged with a label >= 0.
- * Score descending; ties by docid descending in byte order when every document has an id and
- * `ties` is "docid"; by label descending ("best") or ascending ("worst"), a document without a
- * judgment as label 0; else (and among equal labels) by input position (Array.prototype.sort is
- * stable, and the comparator says so explicitly too). "average" is not one order: see `tieOrders`.
+ * Sorts the documents into the ranking, keeps the top `depth`, then (judgedOnly) those judged >= 0.
+ * Score descending; ties by docid descending in byte order ("docid", every document with an id), by
+ * label descending ("best") or ascending ("worst", unjudged as 0), else by input position.
  */
 export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid", judgedOnly = false): Doc[] {
   if (ties === "average") throw new Error("reference: ties \"average\" is every order (tieOrders), not one");
