@@ -734,11 +734,11 @@ form.addEventListener("drop", async (e) => {
  * the name says so (LightGBM's `.query`, `.group`).
  */
 async function sniff(file: File): Promise<string> {
-  // Parquet and Arrow: judgments when their columns say so (web/columnar.ts), else a run.
+  // Parquet and Arrow: judgments when their columns say so (web/file-columns.ts), else a run.
   const magic = new Uint8Array(await file.slice(0, 8).arrayBuffer());
   const { columnarFormatOf } = await import("../src/io/columnar.js");
   const format = columnarFormatOf(magic);
-  if (format) return (await import("./columnar.js")).columnarRole(file, format);
+  if (format) return (await import("./file-columns.js")).columnarRole(file, format);
   let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b) bytes = file.stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);

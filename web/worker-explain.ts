@@ -11,7 +11,7 @@ import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
 import { plan, type Plan } from "../src/trec/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
-import type { Sink } from "./read.js";
+import type { Sink } from "./file-read.js";
 
 /** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {

@@ -1,6 +1,6 @@
 // The page's worker: reads each File with file.stream(), chunk by chunk, through the input layer the
 // command line shares (src/input/: this is the page's adapter, with its progress posts), a run
-// through a second worker (run-reader.ts, which parses it into blocks while this one joins and
+// through a second worker (run-reader-worker.ts, which parses it into blocks while this one joins and
 // evaluates), evaluates in the WebAssembly kernel and posts the values back. The
 // same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
 // without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
@@ -26,8 +26,8 @@ import { report, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read.js";
-import { batchInput, columnarFormat } from "./columnar.js";
+import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./file-read.js";
+import { batchInput, columnarFormat } from "./file-columns.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
 
@@ -48,16 +48,16 @@ function progressOf(file: File): OnProgress {
   };
 }
 
-/** Streams `file` into `sink` (read.ts), posting its progress. */
+/** Streams `file` into `sink` (file-read.ts), posting its progress. */
 const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
 /**
- * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
+ * RunSource.blocks for a run parsed in a second worker (run-reader-worker.ts) while this one joins and
  * evaluates; the progress it reports is posted as this worker's own.
  */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
-    const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
+    const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
     return {
       send: (job, transfer) => reader.postMessage(job, transfer ?? []),
       listen: (report, fail) => {
@@ -281,12 +281,12 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   let rows = 0;
   const input = await inputOf(file);
   const r = await evaluateRun(input, judgments, {
-    // Parquet or Arrow (columnar.ts): read in this worker, block by block. Text: a second worker parses
+    // Parquet or Arrow (file-columns.ts): read in this worker, block by block. Text: a second worker parses
     // where workers can start workers (every current browser); this one otherwise.
     // Blocks' buffers are not given back to the second worker here (RunSource.recycle's ReaderJob
     // buffer, as the command line does): with them, the second worker's reads stalled for good in
     // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
-    // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
+    // two files read at once: see file-read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
     blocks: "batches" in input
       ? batchBlocks(input, BLOCK_ROWS)
       : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
@@ -323,7 +323,7 @@ async function textOf(file: File): Promise<TextInput> {
   return { name: file.name, size: (await isGzip(file)) ? 0 : file.size, read: (sink) => readInto(file, sink) };
 }
 
-/** A File as the input layer reads it: Parquet or Arrow (columnar.ts) by its first bytes, else text. */
+/** A File as the input layer reads it: Parquet or Arrow (file-columns.ts) by its first bytes, else text. */
 async function inputOf(file: File): Promise<Input> {
   const format = await columnarFormat(file);
   return format ? batchInput(file, format, progressOf(file)) : textOf(file);

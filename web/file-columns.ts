@@ -1,12 +1,12 @@
 // Parquet and Arrow files in the page's worker: a File read in byte ranges (File.slice), a row group
 // or record batch at a time: the page's adapter of src/input/input.ts's BatchInput, which makes them
-// rows and blocks as the command line's files. Read in this worker (the run-reader worker parses
+// rows and blocks as the command line's files. Read in this worker (the run-reader-worker parses
 // text only).
 import { RankevalError } from "../src/errors.js";
 import { runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
 import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
-import type { OnProgress } from "./read.js";
+import type { OnProgress } from "./file-read.js";
 
 /** A File as a ByteSource, counting the bytes read. */
 function fileSource(file: File, counted: { read: number }): ByteSource {

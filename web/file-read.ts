@@ -1,5 +1,5 @@
 // Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
-// by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader.ts).
+// by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader-worker.ts).
 import { RankevalError } from "../src/errors.js";
 import type { ChunkSink } from "../src/input/input.js";
 
