@@ -22,7 +22,7 @@ import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/trec/plan.js";
-import { report, trecText, type NamedResult } from "../src/output/results.js";
+import { report, summaryCells, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
@@ -70,18 +70,6 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       stop: () => reader.terminate(),
     };
   }, progressOf(file));
-}
-
-/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
-function summaryCells(text: string): Record<string, Cell> {
-  const out: Record<string, Cell> = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [name, , value] = line.split("\t");
-    const n = Number(value);
-    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
-  }
-  return out;
 }
 
 /** Rows of one or more queries, joined and grouped: what the kernel evaluates in one go. */

@@ -18,7 +18,7 @@ import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { trecLines } from "../trec/names.js";
 import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
-import { trecText } from "../output/results.js";
+import { summaryCells, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
@@ -38,18 +38,6 @@ const usage = (message: string) => new RankevalError("bad-option", message);
 export function reportMeasure(p: Plan): string | null {
   const rows = valueRows(p);
   return (rows.find((r) => /^(map|ndcg@10|ndcg_cut_10)$/.test(r.name)) ?? rows[0])?.name ?? null;
-}
-
-/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name (as the page's worker reads them). */
-function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
-  const out: Record<string, { text: string; value: number | null }> = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [name, , value] = line.split("\t");
-    const n = Number(value);
-    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
-  }
-  return out;
 }
 
 /** The aggregate rows and each run's cells and per-query values, as the report holds them. */

@@ -133,3 +133,15 @@ export function report(
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
   return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary })}\n`;
 }
+
+/** trec_eval's summary lines ("name\tall\tvalue") as cells by printed name: the text and its number (null if none). */
+export function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
+  const out: Record<string, { text: string; value: number | null }> = {};
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const [name, , value] = line.split("\t");
+    const n = Number(value);
+    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
+  }
+  return out;
+}
