@@ -1,9 +1,6 @@
-// A query's drill-down (src/explain/explain.ts) drawn as HTML: the runs' values side by side, each
-// run's ranking beside the others (rank, document, score, label, gain, tie, its rank in the other
-// run, the chosen measure's running value), then the ideal ranking; and the lists of the queries that
-// lost and gained most. Shared by the page (main.ts) and the HTML report's script (report-view.ts).
-// Every value cell carries data-measure, data-run and data-qid; every ranked row data-rank,
-// data-docid and data-label, so tests read them from the DOM.
+// A query's drill-down (src/explain/) drawn as HTML, and the queries that lost and gained most; shared by
+// the page and the report's script. Value cells carry data-measure, data-run and data-qid, ranked rows
+// data-rank, data-docid and data-label: tests read them from the DOM.
 import type { Change } from "../src/explain/changes.js";
 import type { ExplainedRow, Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";

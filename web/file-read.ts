@@ -19,12 +19,9 @@ export async function isGzip(file: File): Promise<boolean> {
 const CHUNK = 1 << 20;
 
 /**
- * Streams `file` into `sink`; reports progress at most every 100 ms, and at the end. An uncompressed
- * file is read with a BYOB reader into one buffer used again and again: the default reader's fresh
- * buffer a chunk cost the worker about 0.5 s more a GB in Chromium (the parsers keep no reference to
- * a chunk). Files are read one at a time: two read at once in two workers (a LETOR file here, its
- * predictions in the other worker), a BYOB read stalled for good in Chromium 156, midway, after the
- * other file was done.
+ * Streams `file` into `sink`, with progress every 100 ms. Uncompressed files go through a BYOB reader
+ * into one reused buffer (fresh buffers cost 0.5 s a GB in Chromium). One file at a time: with two read
+ * at once in two workers, a BYOB read stalled for good in Chromium 156.
  */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
   const gzip = await isGzip(file);

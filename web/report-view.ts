@@ -1,10 +1,6 @@
-// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs: the report has
-// no other file and needs no network): it reads the report's data (src/output/html/data.ts, gzipped
-// and base64-encoded in a <script type="application/octet-stream"> element) and draws the aggregate
-// table with the comparison's marks, the conventions, the comparison, the charts (charts.ts), the
-// queries that lost and gained most, the per-query table (sortable, filterable) and the drill-downs
-// (explain-view.ts). The same data- attributes as the page on every value cell; numbers as the CLI
-// prints them. `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
+// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs): draws the report's
+// data (src/output/html/data.ts) as the page draws its results, with the same data- attributes.
+// `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";

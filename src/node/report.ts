@@ -1,8 +1,6 @@
-// rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]: one HTML file with the
-// evaluation (as the command line evaluates it: cli.ts evaluateTrecRuns), its comparison (as
-// --compare makes it, from the same options), charts, every query's values and the drill-downs of the
-// queries that changed most (src/explain/). The runs are read twice: once to evaluate them, which
-// says which queries changed most, then again to take those queries' rows from the joined blocks.
+// rankeval --report FILE QRELS RUN...: one HTML file with the evaluation, its comparison, charts, every
+// query's values and drill-downs. The runs are read twice: evaluating them says which queries changed
+// most, then those queries' rows are taken from the joined blocks.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { compare, type NamedResult } from "../compare/compare.js";

@@ -1,8 +1,5 @@
-// What the command line's --compare and the page's comparison view share (no Node built-ins): the
-// runs evaluated under a plan made ready for compare() (measures under their printed names, the
-// conventions they were computed with), which lines can be compared, and the per-query results
-// rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
-// without the original files.
+// What --compare and the page's comparison share: runs made ready for compare() (printed names, their
+// conventions), and per-query results (-q --format json / csv) read back as runs to compare again.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
@@ -46,12 +43,8 @@ export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
 }
 
 /**
- * The conventions of a comparison, in one line, from each compared measure's (Result's
- * measureConventions, or the conventions column of a per-query CSV), merged as the evaluation's table
- * merges them (options.ts mergeConventions: measures share a line when they agree on every convention
- * both name): that line when all merge into one (`trec_eval: gain=linear relevanceThreshold=1 ...`),
- * else each line after the measures it holds: `[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`.
- * Made from what per-query files carry, so that a comparison made again from them says the same.
+ * A comparison's conventions in one line, merged as the table merges them: one line, else each after
+ * its measures (`[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`). Per-query files carry them.
  */
 export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
   const merged = mergeConventions(rows.map((r) => r.conventions));
@@ -60,11 +53,8 @@ export function comparisonConventions(rows: readonly { name: string; conventions
 }
 
 /**
- * A run's result as compare() takes it: only the rows given, each under its printed name (trec_eval's
- * names stay trec_eval's: `ndcg_cut_10`, `P_10`), its queries in byte order of qid (the order of
- * every report, and of the per-query files: the resampling tests' random signs follow the query
- * order, so a comparison made again from those files gives the same p-values), and `conventions`
- * the comparison's (comparisonConventions).
+ * A run's result as compare() takes it: the rows given under their printed names, queries in byte
+ * order (the per-query files' order: resampling's random signs follow it, so p-values come out the same).
  */
 export function comparableResult(result: Result<string>, rows: readonly Row[]): Result<string> {
   const order = sortedOrder(result.qids);

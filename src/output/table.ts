@@ -39,15 +39,9 @@ const conventionsOf = (r: Result<unknown>, measure: string): string => (r as Wit
 export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
 
 /**
- * A plain-text table, measures down. For one result: its means and how many queries each is over.
- * For several named results (runs): one column each, side by side, a row "queries" saying how many
- * queries each column's means are over (a cell whose mean is over another number says so, as
- * `0.5000 (n=3)`), and an empty cell where a column lacks the measure or the query. Then the queries
- * evaluated and skipped, and the conventions: one line where every number shares them, else a legend
- * ([1], [2], ...) marking the measures, the columns or the cells they belong to.
- *
- * With `perQuery`, a row per query and measure comes first, as trec_eval -q prints them (the query id
- * in the first column, then "all" for the means); `summary: false` leaves the means out.
+ * A plain-text table, measures down, a column per run, a "queries" row (a mean over another number of
+ * queries says `(n=3)`), then the queries skipped and the conventions (one line, or a legend [1], [2]
+ * marking what they belong to). `perQuery`: rows per query first, as trec_eval -q.
  *
  * @example
  * formatTable(result)
