@@ -1,7 +1,5 @@
-// The page's two charts, drawn as plain SVG: a histogram of one run's per-query values, and the
-// per-query difference between two runs sorted from most improved to most hurt (the usual "per-topic
-// difference" plot of IR papers). The numbers behind them (bins, differences) are plain functions,
-// tested without a browser; every bar and the summary carry data- attributes for automation.
+// The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
+// per-query differences. Bins and differences are plain functions, tested without a browser.
 
 export interface Bin {
   lo: number;
@@ -136,11 +134,9 @@ export interface MeanInterval {
 }
 
 /**
- * The sorted differences as two filled areas from the zero line (improved above, hurt below). Past a
- * few points per pixel the curve is sampled at every pixel column: the values are sorted, so the shape
- * is kept. With `interval`: the mean difference as a dashed line across, and its 95% interval as a
- * band (clipped to the plot, whose scale the differences set: an interval from few queries can be
- * wider than they are; the caption gives its numbers).
+ * The sorted differences as two areas from the zero line (improved above, hurt below), sampled per
+ * pixel column when dense (sorted, so the shape is kept). `interval`: the mean as a dashed line and its
+ * 95% interval as a band, clipped to the plot (from few queries it can be wider than the differences).
  */
 export function differenceSvg(d: Differences, interval?: MeanInterval): SVGSVGElement {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });

@@ -1,7 +1,5 @@
-// The page's drill-downs: a query opened from the per-query table or the difference plot is explained
-// by the worker (worker-explain.ts) and drawn by explain-view.ts, with more ranks on demand; the lists
-// of the queries that lost and gained most under the difference plot; and the HTML report of what the
-// page shows (src/output/html/), with the drill-downs of the queries that changed most.
+// The page's drill-downs (explained by worker-explain.ts, drawn by explain-view.ts), the queries that
+// lost and gained most, and the HTML report of what the page shows.
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";

@@ -14,11 +14,9 @@ export interface ComparisonFormatOptions {
    */
   markTest?: TestName;
   /**
-   * table and markdown: first the runs side by side (measures down, each run's mean as in LaTeX),
-   * each mean marked where it differs significantly from the baseline's by `markTest` (`+` higher,
-   * `-` lower; with every pair compared, the letters of the runs it is significantly higher than),
-   * with a legend; then the rows of comparisons and their notes, as without it. The command line's
-   * `--compare` prints this.
+   * table and markdown: first the runs side by side, each mean marked where significantly different
+   * from the baseline's by `markTest` (`+`, `-`; with every pair compared, the letters of the runs it
+   * beats), then the comparisons, as `--compare` prints them.
    * @default false
    */
   sideBySide?: boolean;
@@ -56,12 +54,7 @@ export const TEST_DESCRIPTIONS: Readonly<Record<TestName, string>> = {
 type JsonNumber = number | null;
 const jsonNumber = (x: number): JsonNumber => (Number.isFinite(x) ? x : null);
 
-/**
- * The JSON the CLI prints: { conventions, measures, runs, comparisons: [{ measure, baseline, run,
- * n, baselineMean, runMean, difference, ci95, relative, effectSize, wins, ties, losses, tests: {
- * <test>: { statistic, p, pAdjusted } }, lost: { baseline, run } }] }; the bootstrap's entry also
- * has its percentile ci95. Numbers that are not finite (NaN: no value) are null.
- */
+/** The JSON the CLI prints; numbers that are not finite (NaN: no value) are null. */
 export function comparisonJson(c: Comparison) {
   return {
     conventions: c.conventions,

@@ -1,17 +1,11 @@
-// CSV as rankeval writes it (reports, comparisons, per-query results) and reads its own back (--merge,
-// --compare): RFC 4180 records, quoted only where they must be. Browser-safe. (Judgments and runs as
-// CSV are read byte by byte by src/io/delimited.ts.)
+// CSV as rankeval writes it and reads its own back (--merge, --compare): RFC 4180, quoted only where
+// needed. Browser-safe. (Judgments and runs as CSV: src/io/delimited.ts.)
 
-/**
- * A field as written: quoted, its quotes doubled, when it holds a comma, a quote or a line break, or
- * starts with '#' (the per-query file's first line is a '#' comment, and readers told to skip comments
- * would skip a row starting with one).
- */
+/** A field as written: quoted where needed, and when it starts with '#' (readers may skip comment lines). */
 export function csvField(s: string): string {
   return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** A record's fields, where the next begins, and the line breaks it spans. */
 export interface CsvRecord {
   fields: string[];
   next: number;
@@ -19,10 +13,9 @@ export interface CsvRecord {
 }
 
 /**
- * The record starting at text[start]: its fields, where the next begins and the line breaks it spans.
- * A record ends at a line break (LF or CRLF) outside quotes, or with the text when `final`; null when it
- * may go on in text yet to come. A quote inside an unquoted field is kept as data. Throws an Error
- * (its message for the caller to place) on an unclosed quote or text after a closing one.
+ * The record starting at text[start]: its fields, where the next begins and the line breaks it spans;
+ * null when it may go on in text yet to come (not `final`). A quote inside an unquoted field is data.
+ * Throws an Error on an unclosed quote or text after a closing one.
  */
 export function csvRecord(text: string, start: number, final: boolean): CsvRecord | null {
   const fields: string[] = [];

@@ -1,7 +1,5 @@
-// What an HTML report holds (plain data, JSON), made from what the command line's --report and the
-// page's "download report" both have: each run's aggregate cells (as printed) and per-query values,
-// the conventions, the comparison, and the drill-downs of the queries that changed most. The page's
-// script in the report (web/report-view.ts) draws everything from it. Browser-safe.
+// What an HTML report holds (JSON), from what both --report and the page's "download report" have;
+// web/report-view.ts draws it. Browser-safe.
 import type { Comparison, TestName } from "../../compare/compare.js";
 import { formatP, markLegend, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
@@ -45,10 +43,8 @@ export interface ReportInput {
 }
 
 /**
- * A per-query column as stored: each value as printed, compactly: a number when the printed text is
- * `scale` decimals (4 for trec_eval's `%6.4f` and the table's; 0 for `%ld`), written without its
- * decimal point (0.8422 as 8422); else the text itself ("-nan", "NaN"); null where the run lacks the
- * query. Exact (the digits printed), and about a third the size of the doubles.
+ * A per-query column as printed, compactly: `scale` decimals as an integer (0.8422 as 8422), else the
+ * text ("-nan"), null where the run lacks the query. Exact, and a third the size of the doubles.
  */
 export interface StoredColumn {
   readonly measure: string;
