@@ -1,5 +1,6 @@
 // The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
 // per-query differences. Bins and differences are plain functions, tested without a browser.
+import type { MeanDifference } from "../src/output/html/data.js";
 
 export interface Bin {
   lo: number;
@@ -126,11 +127,17 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   return svg;
 }
 
-/** The mean difference and its 95% interval, drawn over the differences. */
-export interface MeanInterval {
-  mean: number;
-  lo: number;
-  hi: number;
+/**
+ * The mean difference b - a of a measure and its 95% t interval, from intervals that hold each pair
+ * once (the other way round: negated); undefined where none.
+ */
+export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string): MeanDifference | undefined {
+  for (const x of intervals) {
+    if (x.measure !== measure) continue;
+    if (x.baseline === a && x.run === b) return x;
+    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] };
+  }
+  return undefined;
 }
 
 /**
@@ -138,7 +145,8 @@ export interface MeanInterval {
  * pixel column when dense (sorted, so the shape is kept). `interval`: the mean as a dashed line and its
  * 95% interval as a band, clipped to the plot (from few queries it can be wider than the differences).
  */
-export function differenceSvg(d: Differences, interval?: MeanInterval): SVGSVGElement {
+export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElement {
+  const interval = mean && { mean: mean.difference, lo: mean.ci95[0], hi: mean.ci95[1] };
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });
   const n = d.sorted.length;
   const plotW = W - PAD.left - PAD.right;

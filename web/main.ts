@@ -4,9 +4,9 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
 import { changesLists, PageDrilldowns } from "./drilldown.js";
-import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -279,8 +279,8 @@ function renderCharts(): void {
   const cb = b?.perQuery.columns[measure];
   if (a && b && a !== b && ca && cb) {
     const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
-    const interval = intervalOf(measure, a.name, b.name);
-    const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
+    const interval = intervalOf(comparison?.intervals ?? [], measure, a.name, b.name);
+    const svg = differenceSvg(d, interval);
     svg.addEventListener("click", (e) => {
       const i = differenceAt(svg, e.clientX, d.sorted.length);
       if (i !== null) void drill.open(d.qids[i], measure);
@@ -296,16 +296,6 @@ function renderCharts(): void {
     $<HTMLDivElement>("#changes").replaceChildren();
     diffCaption.textContent = runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
-}
-
-/** The mean difference b - a and its 95% t interval (the worker gives each pair once: negated if need be). */
-function intervalOf(measure: string, a: string, b: string): Interval | undefined {
-  for (const x of comparison?.intervals ?? []) {
-    if (x.measure !== measure) continue;
-    if (x.baseline === a && x.run === b) return x;
-    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] };
-  }
-  return undefined;
 }
 
 function renderPerQuery(): void {

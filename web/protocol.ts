@@ -4,6 +4,7 @@ import type { Correction } from "../src/compare/correct.js";
 import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/trec/plan.js";
 import type { Explanation } from "../src/explain/explain.js";
+import type { MeanDifference } from "../src/output/html/data.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
 export interface Settings {
@@ -36,14 +37,7 @@ export interface CompareSettings {
 }
 
 /** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
-export interface Interval {
-  measure: string;
-  baseline: string;
-  run: string;
-  n: number;
-  difference: number;
-  ci95: readonly [number, number];
-}
+export type Interval = MeanDifference;
 
 /** One value: as displayed, and the number behind it (null for text such as runid, and for NaN). */
 export interface Cell {

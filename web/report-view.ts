@@ -5,7 +5,7 @@ import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -120,8 +120,8 @@ function draw(data: ReportData): void {
     const cb = column(measure, b);
     if (a !== b && ca && cb) {
       const d = differences({ qids, values: ca.numbers }, { qids, values: cb.numbers });
-      const interval = intervalOf(data, measure, runs[a], runs[b]);
-      const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
+      const interval = intervalOf(data.intervals, measure, runs[a], runs[b]);
+      const svg = differenceSvg(d, interval);
       svg.addEventListener("click", (e) => {
         const i = differenceAt(svg, e.clientX, d.sorted.length);
         if (i !== null) open(d.qids[i], measure);
@@ -214,16 +214,6 @@ const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(4)}`;
 
 /** How a column's values print, for the lists of changes. */
 const printOf = (c: Column): ValuePrint => c.print;
-
-/** The mean difference b - a and its interval, from the report's (each pair once: the other way round, negated). */
-function intervalOf(data: ReportData, measure: string, a: string, b: string) {
-  for (const x of data.intervals) {
-    if (x.measure !== measure) continue;
-    if (x.baseline === a && x.run === b) return x;
-    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] as const };
-  }
-  return undefined;
-}
 
 readData().then(draw, (e: unknown) => {
   document.getElementById("report")!.append(h("p", { class: "error" }, `This report's data could not be read: ${e instanceof Error ? e.message : String(e)}`));
