@@ -4,6 +4,7 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
+import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
 import { changesLists, PageDrilldowns } from "./drilldown.js";
 import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
@@ -203,12 +204,11 @@ function renderComparison(): void {
     return;
   }
   const { comparison: c, test } = comparison;
-  const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
   compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   // The adjusted p last (the raw one in its cell's title: the downloads have both).
-  for (const h of ["measure", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", `${test} p`]) {
+  for (const h of ["measure", "run", ...PAIR_HEADER, `${test} p`]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
@@ -220,12 +220,9 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    const cells = [
-      x.measure, x.run, String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
-      `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
-      fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`, `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
-    ];
-    for (const text of cells) tr.insertCell().textContent = text;
+    for (const text of [x.measure, x.run, ...pairCells(x), `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`]) {
+      tr.insertCell().textContent = text;
+    }
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;
     if (r.significant) pCell.className = "significant";
@@ -238,9 +235,7 @@ function renderComparison(): void {
     groups.set(key, [...(groups.get(key) ?? []), x.measure]);
   }
   const lost = [...groups].map(([key, ms]) => `${key} (${ms.length === c.measures.length && ms.length > 1 ? "every measure" : ms.join(", ")})`);
-  compareNotes.textContent =
-    `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${c.settings.alpha}` +
-    `${c.settings.tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey") ? `; B = ${c.settings.iterations}, seed ${c.settings.seed}` : ""}.` +
+  compareNotes.textContent = pairNotes(c, test) +
     (lost.length ? ` Queries lost to the pairing: ${lost.join("; ")}.` : " No run lost a query to the pairing.");
 }
 
