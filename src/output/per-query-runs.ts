@@ -15,11 +15,7 @@ export interface Row {
   readonly measure: string;
 }
 
-/**
- * trec_eval's printed lines that are no per-query number: runid, num_q and relstring (text, or made
- * by the report), and gm_map and gm_bpref, whose per-query values are the APs and bprefs that map
- * and bpref compare already (their summary, a geometric mean, is not a mean of per-query numbers).
- */
+/** trec_eval's lines that are no per-query number: text, counts, and geometric means (map and bpref compare theirs). */
 const NOT_PER_QUERY: ReadonlySet<string> = new Set(
   trecLines(parseTrecMeasures(["all_trec"], []))
     .filter((l) => !l.perQuery || (l.print !== "float" && l.print !== "long"))
@@ -31,10 +27,7 @@ export function notPerQuery(name: string): boolean {
   return NOT_PER_QUERY.has(name);
 }
 
-/**
- * The rows of a plan that can be compared (per-query numbers), in report order, and the printed
- * names of those that cannot (said to the user: they are left out).
- */
+/** The rows of a plan that can be compared, in report order, and the names of those left out. */
 export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
   const rows = p.rows.filter((r) => !notPerQuery(r.name));
   const kept = new Set(rows.map((r) => r.name));
@@ -116,8 +109,7 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
       for (const v of values[m]) if (v === v) count++;
       counted[m] = count;
       const summary = run.mean.get(m);
-      // The means compare() reports beside the tests are each run's summary as its evaluation
-      // printed it (a sum or a geometric mean for some tools' names): written with -n, it is not there.
+      // The means compare() reports are the summaries as printed (absent when written with -n).
       if (summary === undefined) throw new RankevalError("bad-input", `${file}: run ${run.name} has no mean of ${m} (written with -n?): write it again without -n`);
       mean[m] = summary;
     }
@@ -155,11 +147,7 @@ export function looksLikePerQueryCsv(head: string): boolean {
   return line === PER_QUERY_CSV_HEADER || line === PER_QUERY_CSV_TIE_RANGE_HEADER;
 }
 
-/**
- * The runs of rankeval's per-query JSON (`rankeval -q --format json`: `{ conventions,
- * measureConventions, runs: [{ run, runTag, queries, mean, perQuery: { qid: { measure: value } } }]
- * }`, NaN written as null), named as the file names them (the RUN files they were evaluated from).
- */
+/** The runs of rankeval's per-query JSON (`-q --format json`, NaN as null), named as the file names them. */
 export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   const bad = (what: string) => new RankevalError("bad-input", `${file}: ${what}`);
   let doc: unknown;
@@ -213,11 +201,8 @@ interface CsvRun extends RunValues {
 }
 
 /**
- * Reads rankeval's per-query CSV (`rankeval -q --format csv`: `run,qid,measure,value,conventions`, a
- * row per run, query and measure, then each measure's summary as qid `all`), chunk by chunk. A
- * query named `all` is told from the summary by its place: the summary rows are the last of a run's,
- * one per measure (a query `all` written with -n as the run's last is read as its summary: JSON
- * has no such ambiguity).
+ * Reads rankeval's per-query CSV (`-q --format csv`), chunk by chunk. A query named `all` is told from
+ * the summary rows by place: those are a run's last, one per measure.
  */
 export class PerQueryCsvReader {
   private rest = "";

@@ -371,9 +371,8 @@ export interface MergedSummary {
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
- * The summaries of one run from its shards (each lists its queries in byte order of qid), merged k ways
- * in byte order of qid without holding the per-query values: memory holds a chunk of each shard.
- * A query in two shards, or a shard whose queries are out of order, is an error naming the files.
+ * One run's summaries from its shards, merged k ways in byte order of qid, holding a chunk of each shard.
+ * A query in two shards, or a shard out of order, is an error naming the files.
  */
 export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos: { file: string; info: PerQueryRun }[], shards: ShardRows[], logKeys: ReadonlySet<string>): Promise<MergedSummary> {
   const tags = infos.map((x) => x.info.runTag);
@@ -473,10 +472,7 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
   };
 }
 
-/**
- * The merged summaries as a run's result for reports without per-query values: means, counts and the
- * tie range's means as summaryOf gives them; no per-query values (qids and values empty).
- */
+/** The merged summaries as a run's result without per-query values (qids and values empty). */
 export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
@@ -509,11 +505,7 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
   };
 }
 
-/**
- * trec_eval's summary lines of merged summaries (what trec_eval prints without -q), as
- * formatTrecReport takes them: each numeric line's value by line name, and num_q. Null where two
- * summary lines share a name (their values would collide): the whole merge prints those.
- */
+/** trec_eval's summary lines of merged summaries by line name; null where two lines share a name. */
 export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary): Record<string, number> | null {
   const out: Record<string, number> = { ...(m.summary ?? {}) };
   const numQ = m.queries.evaluated;
