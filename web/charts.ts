@@ -131,11 +131,13 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
  * The mean difference b - a of a measure and its 95% t interval, from intervals that hold each pair
  * once (the other way round: negated); undefined where none.
  */
-export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string): MeanDifference | undefined {
+export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string) {
   for (const x of intervals) {
     if (x.measure !== measure) continue;
     if (x.baseline === a && x.run === b) return x;
-    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] };
+    if (x.baseline === b && x.run === a) {
+      return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] as const };
+    }
   }
   return undefined;
 }

@@ -7,7 +7,8 @@ import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
 import { changesLists, PageDrilldowns } from "./drilldown.js";
-import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings }
+  from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");

@@ -7,9 +7,11 @@ import type { Plan, RunResult } from "../trec/plan.js";
 /** The plan's rows as ndeval's columns: ndeval's own names only, its 21 first in its order. */
 export function ndevalColumns(p: Plan): string[] {
   const names = p.rows.map((r) => r.name);
-  const notNdeval = p.rows.filter((r) => !p.measures.some((m) => m.name === r.measure && m.family.diversity && /^(ERR-IA|nERR-IA|alpha-DCG|alpha-nDCG|P-IA|strec)@\d+$|^(NRBP|nNRBP|MAP-IA)$/.test(m.name)));
+  const ndeval = /^(ERR-IA|nERR-IA|alpha-DCG|alpha-nDCG|P-IA|strec)@\d+$|^(NRBP|nNRBP|MAP-IA)$/;
+  const notNdeval = p.rows.filter((r) => !p.measures.some((m) => m.name === r.measure && m.family.diversity && ndeval.test(m.name)));
   if (notNdeval.length) {
-    throw new RankevalError("bad-option", `--format ndeval prints ndeval's measures (ndeval, alpha-nDCG@20, ERR-IA@20, NRBP, ...), not ${notNdeval.map((r) => r.name).join(", ")}`);
+    const not = notNdeval.map((r) => r.name).join(", ");
+    throw new RankevalError("bad-option", `--format ndeval prints ndeval's measures (ndeval, alpha-nDCG@20, ERR-IA@20, NRBP, ...), not ${not}`);
   }
   return [...NDEVAL_COLUMNS.filter((c) => names.includes(c)), ...names.filter((n) => !NDEVAL_COLUMNS.includes(n))];
 }

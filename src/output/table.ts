@@ -63,7 +63,7 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
     if (i < 0) i = legend.push(conventions) - 1;
     return ` [${i + 1}]`;
   };
-  // Measures computed alike share a line (mergeConventions); a measure fitting several takes its row's, else its column's.
+  // Measures computed alike share a line (mergeConventions); one fitting several takes its row's, else its column's.
   const described: string[] = [];
   for (const r of rows) for (const c of columns) if (has(c, r.measure) && !described.includes(conventionsOf(c.result, r.measure))) described.push(conventionsOf(c.result, r.measure));
   const merged = mergeConventions(described);

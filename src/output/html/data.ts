@@ -122,9 +122,12 @@ export const pairCells = (x: PairComparison): string[] => [
 /** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
 export function pairNotes(c: Comparison, test: TestName): string {
   const { correction: k, alpha, tests, iterations, seed } = c.settings;
-  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[k];
+  const names = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
+  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : names[k];
   const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
-  return `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`;
+  return "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
+    "d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; " +
+    `p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`;
 }
 
 /** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
@@ -136,7 +139,8 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
     ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
   ]);
   const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
-  return { baseline: c.baseline, test, legend: markLegend(c, test), header, rows, significant, notes: pairNotes(c, test) };
+  const legend = markLegend(c, test);
+  return { baseline: c.baseline, test, legend, header, rows, significant, notes: pairNotes(c, test) };
 }
 
 /** The report's data from what the command line or the page has. */
