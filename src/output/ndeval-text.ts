@@ -8,10 +8,12 @@ import type { Plan, RunResult } from "../trec/plan.js";
 export function ndevalColumns(p: Plan): string[] {
   const names = p.rows.map((r) => r.name);
   const ndeval = /^(ERR-IA|nERR-IA|alpha-DCG|alpha-nDCG|P-IA|strec)@\d+$|^(NRBP|nNRBP|MAP-IA)$/;
-  const notNdeval = p.rows.filter((r) => !p.measures.some((m) => m.name === r.measure && m.family.diversity && ndeval.test(m.name)));
+  const isNdeval = (name: string) => p.measures.some((m) => m.name === name && m.family.diversity && ndeval.test(m.name));
+  const notNdeval = p.rows.filter((r) => !isNdeval(r.measure));
   if (notNdeval.length) {
     const not = notNdeval.map((r) => r.name).join(", ");
-    throw new RankevalError("bad-option", `--format ndeval prints ndeval's measures (ndeval, alpha-nDCG@20, ERR-IA@20, NRBP, ...), not ${not}`);
+    const its = "ndeval, alpha-nDCG@20, ERR-IA@20, NRBP, ...";
+    throw new RankevalError("bad-option", `--format ndeval prints ndeval's measures (${its}), not ${not}`);
   }
   return [...NDEVAL_COLUMNS.filter((c) => names.includes(c)), ...names.filter((n) => !NDEVAL_COLUMNS.includes(n))];
 }
