@@ -95,14 +95,11 @@ export class PageDrilldowns {
     delete document.body.dataset.drilldown;
   }
 
-  /**
-   * The report of what the page shows: its tables and charts, and the drill-downs of the queries that
-   * changed most on the charts' measure against the difference plot's baseline.
-   */
+  /** The report of what the page shows, with the drill-downs of the queries that changed most. */
   async report(s: PageState): Promise<string> {
     const runs: ReportRun[] = s.runs.map((r) => ({
       name: r.name,
-      // The command line's printing: a canonical name's value to 4 decimals (the page prints whole numbers as such).
+      // As the command line prints it: 4 decimals (the page prints whole numbers as such).
       cells: Object.fromEntries(Object.entries(r.cells).map(([m, c]) => [m, r.perQuery.columns[m]?.print === "table" && c.value !== null ? { text: printValue(c.value, "table"), value: c.value } : { text: c.text, value: c.value }])),
       perQuery: { qids: r.perQuery.qids, columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }> },
     }));

@@ -64,7 +64,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const out = resolve(args.report!);
   if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
   if (asksForDiversity(args)) throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
-  // Said before anything is read: where the report goes, and that every input can be read twice.
+  // Checked before anything is read: the report's folder, and that every input can be read twice.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
   } catch {
@@ -133,9 +133,8 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
 }
 
 /**
- * The drill-downs of `qids` (their judgments as the evaluation read them): the runs read again. TREC
- * text runs by their lines of those queries only (src/explain/lines.ts, the run's parser reading them);
- * other formats as the evaluation read them, each query's rows taken from the joined blocks.
+ * The drill-downs of `qids`, the runs read again: TREC text by those queries' lines only
+ * (src/explain/lines.ts), other formats whole, the rows taken from the joined blocks.
  */
 async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number, judged: GroupedJudgments): Promise<Explanation[]> {
   const wanted = new Set(qids);
