@@ -192,3 +192,22 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
   svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, `${n} queries, most improved first`));
   return svg;
 }
+
+/**
+ * The per-query table's rows (indexes into `qids`), sorted in place by a column's values (none or NaN
+ * last) or, with no column, by qid in numeric-aware order; "desc" reverses.
+ */
+export function sortRows(
+  rows: number[], qids: readonly string[], value: ((k: number) => number | undefined) | null, dir: "asc" | "desc",
+) {
+  const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
+  const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
+  const cmp = (a: number, b: number): number => {
+    if (!value) return byQid(qids[a], qids[b]);
+    const x = value(a);
+    const y = value(b);
+    if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
+    return x! - y!;
+  };
+  return rows.sort((a, b) => (dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+}

@@ -5,7 +5,7 @@ import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns } from "./drilldown.js";
 import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings }
   from "./protocol.js";
@@ -326,16 +326,7 @@ function renderPerQuery(): void {
   if (sort) {
     const s = sort;
     const col = cols.find((c) => c.key === s.key);
-    const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
-    const cmp = (a: number, b: number): number => {
-      if (!col) return byQid(qids[a], qids[b]);
-      const x = valueOf(a, col);
-      const y = valueOf(b, col);
-      const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
-      if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
-      return x! - y!;
-    };
-    rows = (rows ?? qids.map((_, k) => k)).sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+    rows = sortRows(rows ?? qids.map((_, k) => k), qids, col ? (k) => valueOf(k, col) : null, s.dir);
   }
   const count = rows ? rows.length : qids.length;
   pqNote.textContent = count > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";

@@ -5,7 +5,7 @@ import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -167,15 +167,7 @@ function draw(data: ReportData): void {
     if (sort) {
       const s = sort;
       const col = cols.find((c) => keyOf(c) === s.key);
-      const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
-      const cmp = (a: number, b: number): number => {
-        if (!col) return byQid(qids[a], qids[b]);
-        const x = col.numbers[a];
-        const y = col.numbers[b];
-        if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) === Number.isNaN(y) ? 0 : Number.isNaN(x) ? 1 : -1;
-        return x - y;
-      };
-      rows.sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+      sortRows(rows, qids, col ? (k) => col.numbers[k] : null, s.dir);
     }
     pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.` : "";
     const t = h("table", {});
