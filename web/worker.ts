@@ -17,7 +17,7 @@ import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/trec/plan.js";
-import { report, summaryCells, trecText, type NamedResult } from "../src/output/results.js";
+import { report, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
@@ -112,8 +112,7 @@ let current: Context | null = null;
 function postRows(ctx: Context): void {
   current = ctx;
   const { p, opts } = ctx;
-  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
-  post({ type: "rows", measures: rows, conventions: planConventions(p, opts).join("; ") });
+  post({ type: "rows", measures: summaryRows(p), conventions: planConventions(p, opts).join("; ") });
   for (const w of p.warnings) post({ type: "warning", message: w });
 }
 

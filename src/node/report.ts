@@ -14,9 +14,8 @@ import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain
 import { reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
-import { trecLines } from "../trec/names.js";
 import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
-import { summaryCells, trecText } from "../output/results.js";
+import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
@@ -41,9 +40,8 @@ export function reportMeasure(p: Plan): string | null {
 /** The aggregate rows and each run's cells and per-query values, as the report holds them. */
 export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[]; runs: ReportRun[] } {
   const values = valueRows(p);
-  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
   return {
-    rows,
+    rows: summaryRows(p),
     runs: runs.map((r) => {
       const cells =
         p.kind === "trec"
