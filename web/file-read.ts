@@ -1,5 +1,4 @@
-// Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
-// by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader-worker.ts).
+// A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
 import { RankevalError } from "../src/errors.js";
 import type { ChunkSink } from "../src/input/input.js";
 
@@ -9,7 +8,6 @@ export type Sink = ChunkSink & { readonly linesRead?: number };
 /** Bytes of the file read (before gunzip) and lines parsed. */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
 
-/** Whether the file starts with gzip's magic bytes. */
 export async function isGzip(file: File): Promise<boolean> {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;

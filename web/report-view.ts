@@ -22,7 +22,6 @@ async function readData(): Promise<ReportData> {
   return JSON.parse(await new Response(stream).text()) as ReportData;
 }
 
-/** A column decoded: its values as numbers (NaN: none) and as printed. */
 interface Column extends StoredColumn {
   numbers: Float64Array;
 }
@@ -50,7 +49,6 @@ function draw(data: ReportData): void {
     drill.scrollIntoView({ block: "start" });
   };
 
-  // The aggregate table, runs side by side, the comparison's marks.
   const table = h("table", { id: "results-table" });
   table.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...runs.map((r) => h("th", { "data-baseline": data.comparison?.baseline === r ? true : null }, r)))));
   const body = h("tbody");
@@ -83,7 +81,6 @@ function draw(data: ReportData): void {
     document.body.dataset.state = "done";
     return;
   }
-  // The charts: a measure, a run's histogram, the difference of two runs (a click opens that query).
   const select = (id: string, names: readonly string[], chosen: number) => h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
   // The measure whose changes chose the drill-downs, else the page's choice (map, nDCG@10), else the first.
   const chartMeasure = select("chart-measure", measures, [measures.indexOf(data.explained.measure), measures.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)), 0].find((i) => i >= 0)!);
@@ -140,7 +137,6 @@ function draw(data: ReportData): void {
   for (const s of [chartMeasure, histRun, diffA, diffB]) s.addEventListener("change", renderCharts);
   renderCharts();
 
-  // The drill-downs the report has.
   const list = h("p", { id: "explained" }, `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `);
   [...explained.keys()].forEach((q, i) => {
     const b = h("button", { type: "button", class: "qid-link", "data-qid": q }, q);
@@ -149,7 +145,6 @@ function draw(data: ReportData): void {
   });
   root.append(h("section", { id: "drilldown-section" }, h("h2", {}, "Drill-down"), list, drill));
 
-  // The per-query table: a column per measure and chosen run; sorted by a header, filtered by qid.
   const pqRuns = h("select", { id: "pq-runs", multiple: true, size: Math.min(4, runs.length) }, ...runs.map((r, i) => h("option", { value: String(i), selected: true }, r)));
   const pqFilter = h("input", { id: "pq-filter", type: "text", placeholder: "qid contains" });
   const pqNote = h("p", { id: "pq-note" });
