@@ -3,15 +3,13 @@
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";
-import { reportData, type ReportRun } from "../src/output/html/data.js";
+import { REPORT_QUERIES, reportData, type ReportRun } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
 
 document.head.append(h("style", {}, DRILLDOWN_CSS));
 
-/** Drill-downs in a report made by the page (as the command line's --report-queries default). */
-const REPORT_QUERIES = 50;
 
 /** A run as the page holds it (main.ts). */
 export interface PageRun {

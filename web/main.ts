@@ -6,9 +6,8 @@ import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
-import { changesLists, PageDrilldowns } from "./drilldown.js";
-import { formatValue, type Cell, type CompareSettings, type Job, type PerQuery, type Report, type Settings }
-  from "./protocol.js";
+import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
+import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -91,17 +90,11 @@ function compareSettings(): CompareSettings {
   };
 }
 
-interface Run {
-  name: string;
-  cells: Record<string, Cell>;
-  perQuery: PerQuery;
-}
-
 let worker: Worker | null = null;
 /** Whether the worker kept the files' rows (else new settings read the files again). */
 let kept = false;
 let measures: string[] = [];
-let runs: Run[] = [];
+let runs: PageRun[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
 let sort: { key: string; dir: "asc" | "desc" } | null = null;
@@ -302,7 +295,7 @@ function renderPerQuery(): void {
   // queries gets `at`, its index for each row (-1: none).
   const first = chosen[0]?.perQuery.qids ?? [];
   let qids = first;
-  const at = new Map<Run, Int32Array>();
+  const at = new Map<PageRun, Int32Array>();
   if (!chosen.every((r) => sameList(r.perQuery.qids, first))) {
     const row = new Map<string, number>();
     qids = [];

@@ -11,7 +11,7 @@ import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../expla
 import { valueRows } from "../explain/print.js";
 import { QueryLines } from "../explain/lines.js";
 import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
-import { reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
+import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
@@ -26,8 +26,6 @@ import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./read.js";
 import { expandRuns } from "./runs.js";
 
-/** Drill-downs in a report when --report-queries does not say. */
-export const REPORT_QUERIES = 50;
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 

@@ -106,6 +106,9 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
   return scale === 0 ? v : v / 1e4;
 }
 
+/** Drill-downs in a report: the page's, and the command line's without --report-queries. */
+export const REPORT_QUERIES = 50;
+
 /** A number as the comparison's table prints it: 4 decimals, NaN, + where signed. */
 const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
 
