@@ -1,7 +1,6 @@
-// The page's two charts, drawn as plain SVG: a histogram of one run's per-query values, and the
-// per-query difference between two runs sorted from most improved to most hurt (the usual "per-topic
-// difference" plot of IR papers). The numbers behind them (bins, differences) are plain functions,
-// tested without a browser; every bar and the summary carry data- attributes for automation.
+// The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
+// per-query differences. Bins and differences are plain functions, tested without a browser.
+import type { MeanDifference } from "../src/output/html/data.js";
 
 export interface Bin {
   lo: number;
@@ -128,21 +127,28 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   return svg;
 }
 
-/** The mean difference and its 95% interval, drawn over the differences. */
-export interface MeanInterval {
-  mean: number;
-  lo: number;
-  hi: number;
+/**
+ * The mean difference b - a of a measure and its 95% t interval, from intervals that hold each pair
+ * once (the other way round: negated); undefined where none.
+ */
+export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string) {
+  for (const x of intervals) {
+    if (x.measure !== measure) continue;
+    if (x.baseline === a && x.run === b) return x;
+    if (x.baseline === b && x.run === a) {
+      return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] as const };
+    }
+  }
+  return undefined;
 }
 
 /**
- * The sorted differences as two filled areas from the zero line (improved above, hurt below). Past a
- * few points per pixel the curve is sampled at every pixel column: the values are sorted, so the shape
- * is kept. With `interval`: the mean difference as a dashed line across, and its 95% interval as a
- * band (clipped to the plot, whose scale the differences set: an interval from few queries can be
- * wider than they are; the caption gives its numbers).
+ * The sorted differences as two areas from the zero line (improved above, hurt below), sampled per
+ * pixel column when dense (sorted, so the shape is kept). `interval`: the mean as a dashed line and its
+ * 95% interval as a band, clipped to the plot (from few queries it can be wider than the differences).
  */
-export function differenceSvg(d: Differences, interval?: MeanInterval): SVGSVGElement {
+export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElement {
+  const interval = mean && { mean: mean.difference, lo: mean.ci95[0], hi: mean.ci95[1] };
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });
   const n = d.sorted.length;
   const plotW = W - PAD.left - PAD.right;
@@ -185,4 +191,23 @@ export function differenceSvg(d: Differences, interval?: MeanInterval): SVGSVGEl
   svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));
   svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, `${n} queries, most improved first`));
   return svg;
+}
+
+/**
+ * The per-query table's rows (indexes into `qids`), sorted in place by a column's values (none or NaN
+ * last) or, with no column, by qid in numeric-aware order; "desc" reverses.
+ */
+export function sortRows(
+  rows: number[], qids: readonly string[], value: ((k: number) => number | undefined) | null, dir: "asc" | "desc",
+) {
+  const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
+  const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
+  const cmp = (a: number, b: number): number => {
+    if (!value) return byQid(qids[a], qids[b]);
+    const x = value(a);
+    const y = value(b);
+    if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
+    return x! - y!;
+  };
+  return rows.sort((a, b) => (dir === "asc" ? cmp(a, b) : -cmp(a, b)));
 }

@@ -1,19 +1,15 @@
-// The page's drill-downs: a query opened from the per-query table or the difference plot is explained
-// by the worker (worker-explain.ts) and drawn by explain-view.ts, with more ranks on demand; the lists
-// of the queries that lost and gained most under the difference plot; and the HTML report of what the
-// page shows (src/output/html/), with the drill-downs of the queries that changed most.
+// The page's drill-downs (explained by worker-explain.ts, drawn by explain-view.ts), the queries that
+// lost and gained most, and the HTML report of what the page shows.
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";
-import { reportData, type ReportRun } from "../src/output/html/data.js";
+import { REPORT_QUERIES, reportData, type ReportRun } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
 
 document.head.append(h("style", {}, DRILLDOWN_CSS));
 
-/** Drill-downs in a report made by the page (as the command line's --report-queries default). */
-const REPORT_QUERIES = 50;
 
 /** A run as the page holds it (main.ts). */
 export interface PageRun {
@@ -97,14 +93,11 @@ export class PageDrilldowns {
     delete document.body.dataset.drilldown;
   }
 
-  /**
-   * The report of what the page shows: its tables and charts, and the drill-downs of the queries that
-   * changed most on the charts' measure against the difference plot's baseline.
-   */
+  /** The report of what the page shows, with the drill-downs of the queries that changed most. */
   async report(s: PageState): Promise<string> {
     const runs: ReportRun[] = s.runs.map((r) => ({
       name: r.name,
-      // The command line's printing: a canonical name's value to 4 decimals (the page prints whole numbers as such).
+      // As the command line prints it: 4 decimals (the page prints whole numbers as such).
       cells: Object.fromEntries(Object.entries(r.cells).map(([m, c]) => [m, r.perQuery.columns[m]?.print === "table" && c.value !== null ? { text: printValue(c.value, "table"), value: c.value } : { text: c.text, value: c.value }])),
       perQuery: { qids: r.perQuery.qids, columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }> },
     }));

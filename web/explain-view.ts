@@ -1,9 +1,6 @@
-// A query's drill-down (src/explain/explain.ts) drawn as HTML: the runs' values side by side, each
-// run's ranking beside the others (rank, document, score, label, gain, tie, its rank in the other
-// run, the chosen measure's running value), then the ideal ranking; and the lists of the queries that
-// lost and gained most. Shared by the page (main.ts) and the HTML report's script (report-view.ts).
-// Every value cell carries data-measure, data-run and data-qid; every ranked row data-rank,
-// data-docid and data-label, so tests read them from the DOM.
+// A query's drill-down (src/explain/) drawn as HTML, and the queries that lost and gained most; shared by
+// the page and the report's script. Value cells carry data-measure, data-run and data-qid, ranked rows
+// data-rank, data-docid and data-label: tests read them from the DOM.
 import type { Change } from "../src/explain/changes.js";
 import type { ExplainedRow, Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/explain/print.js";
@@ -57,7 +54,6 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
     select.addEventListener("change", () => redraw(select.value));
     section.append(h("label", { class: "dd-pick" }, h("span", {}, "running value of "), select));
   }
-  // The values, runs side by side, each run's difference from the first.
   const values = h("table", { class: "dd-values" });
   values.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...x.runs.map((r) => h("th", {}, r.name)), ...x.runs.slice(1).map((r) => h("th", {}, `${r.name} \u2212 ${x.runs[0].name}`)))));
   const vbody = h("tbody");
@@ -94,7 +90,6 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
       u.relevantCount > u.relevant.length ? ", \u2026" : ""));
     rankings.append(box);
   });
-  // The ideal ranking: the judgments, best labels first, as a run.
   const ideal = h("div", { class: "dd-run dd-ideal", "data-run": "ideal" });
   ideal.append(h("h4", {}, "ideal ranking ", h("span", { class: "dd-value" }, `${measure.name} ${x.ideal.values[measure.key] === null ? "\u2014" : printValue(x.ideal.values[measure.key]!, measure.print)}`)));
   ideal.append(h("p", { class: "dd-note" }, `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`));

@@ -1,15 +1,13 @@
-// The page: picks up the files (chosen or dropped), hands them to the worker (which reads and
-// evaluates them) and shows its progress, the aggregate table (runs side by side), charts of the
-// per-query values, a per-query table and downloads; with two runs or more, their comparison (computed
-// by the worker: marks in the aggregate table, a table of the comparisons, the difference plot's
-// interval, downloads as the command line's --compare prints them). New measures or conventions
+// The page: hands the files chosen or dropped to the worker, shows its progress, the aggregate table,
+// charts, the per-query table, downloads and, with two runs or more, their comparison. New settings
 // re-evaluate the files already read. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
-import { changesLists, PageDrilldowns } from "./drilldown.js";
-import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
+import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
+import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -41,31 +39,23 @@ const comparisonTable = $<HTMLDivElement>("#comparison");
 const compareNotes = $<HTMLParagraphElement>("#compare-notes");
 const compareLegend = $<HTMLParagraphElement>("#compare-legend");
 const compareDownloads = $<HTMLDivElement>("#compare-downloads");
-/** Drill-downs (drilldown.ts), asked of the worker that read the files. */
 const drill = new PageDrilldowns((job) => (worker ? (worker.postMessage(job), true) : false), $("#drilldown-section"), $("#drilldown"), $("#drilldown-status"));
 
-/**
- * Run rows the worker keeps to re-evaluate under new settings without reading the files again: the
- * page's `?keep-rows=N` (0: none, which bounds memory by a block whatever the runs' size), else the
- * worker's default (8M rows, about 300 MB).
- */
+/** The page's `?keep-rows=N`: run rows the worker keeps for new settings (0: none), else its default. */
 const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(new URLSearchParams(location.search).get("keep-rows"));
 
-/** The per-query table shows at most this many rows (sort or filter to see others): the DOM stays small. */
+/** The per-query table's rows at most: the DOM stays small. */
 const MAX_ROWS = 200;
 
-/** The presets' -m names; none: the defaults (trec_eval's for runs, the CLI's --letor ones for LETOR). */
+/** The presets' -m names; none: the defaults. */
 const PRESETS: Record<string, string[]> = {
   default: [],
   all_trec: ["all_trec"],
   ltr: ["ndcg@1,3,5,10", "map", "mrr", "precision@10", "recall@100"],
-  // ir_measures' names and conventions (as ir_measures.calc_aggregate with these).
   ir_measures: ["nDCG@10", "AP", "RR@10", "P@10", "R@1000", "Judged@10", "ERR@20", "RBP(rel=1)", "Compat"],
-  // TREC's ndeval's measures over subtopic judgments (qid subtopic docno judgment), as ndeval prints them.
   diversity: ["ndeval"],
 };
 
-/** The settings as the form says: the free text (one -m per blank-separated word) when the preset is custom. */
 function settings(): Settings {
   const field = (name: string) => (settingsForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
   const preset = field("preset");
@@ -85,13 +75,9 @@ function settings(): Settings {
   };
 }
 
-/**
- * The baseline the user chose (null: the first run): kept while the runs are read again or
- * re-evaluated, when the picker is empty.
- */
+/** The baseline the user chose (null: the first run), kept while the picker is empty. */
 let chosenBaseline: string | null = null;
 
-/** The comparison form, as the command line's --baseline, --test, --correction and --alpha. */
 function compareSettings(): CompareSettings {
   const field = (name: string) => (compareForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
   const alpha = Number(field("alpha"));
@@ -104,21 +90,13 @@ function compareSettings(): CompareSettings {
   };
 }
 
-interface Run {
-  name: string;
-  cells: Record<string, Cell>;
-  perQuery: PerQuery;
-}
-
 let worker: Worker | null = null;
-/** Whether the worker kept the files' rows: else new settings read the files again. */
+/** Whether the worker kept the files' rows (else new settings read the files again). */
 let kept = false;
 let measures: string[] = [];
-let runs: Run[] = [];
+let runs: PageRun[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
-/** The worker's comparison of the runs shown, once made. */
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
-/** The per-query table's sort: a column ("qid" or measure and run) and its direction. */
 let sort: { key: string; dir: "asc" | "desc" } | null = null;
 const progressItems = new Map<string, { bar: HTMLProgressElement; text: HTMLSpanElement }>();
 
@@ -136,7 +114,6 @@ function size(bytes: number): string {
 
 const perSecond = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0));
 
-/** A file's bar and line: bytes read of its size, MB/s, lines/s and the time left at that rate. */
 function showProgress(r: Extract<Report, { type: "progress" }>): void {
   let item = progressItems.get(r.file);
   if (!item) {
@@ -178,7 +155,6 @@ function render(): void {
       if (cell?.value !== null && cell?.value !== undefined) td.dataset.value = String(cell.value);
       td.textContent = cell?.text ?? "";
       if (cell?.range) {
-        // The tie range, as an interval after the value: [worst, best].
         const span = document.createElement("span");
         span.className = "tie-range";
         span.dataset.worst = String(cell.range.worst);
@@ -203,20 +179,15 @@ function render(): void {
   renderPerQuery();
 }
 
-/**
- * Fills a <select> with `names`: what the user chose stays chosen where it still exists; otherwise
- * (or before any choice) the options for which `fallback` is true.
- */
+/** Fills a <select> with `names`, keeping the user's choice where it still exists, else `fallback`'s. */
 function choices(select: HTMLSelectElement, names: readonly string[], fallback: (i: number) => boolean): void {
   const chosen = new Set([...select.selectedOptions].map((o) => o.value));
   const keep = select.dataset.chosen === "user" && names.some((n) => chosen.has(n));
   select.replaceChildren(...names.map((n, i) => new Option(n, n, false, keep ? chosen.has(n) : fallback(i))));
 }
 
-/** A number as the comparison's table prints it: 4 decimals, NaN, +/- where signed. */
 const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
 
-/** The comparison's legend under the aggregate table, its table of comparisons and its notes. */
 function renderComparison(): void {
   compareSection.hidden = runs.length < 2;
   compareDownloads.hidden = comparison === null;
@@ -227,13 +198,11 @@ function renderComparison(): void {
     return;
   }
   const { comparison: c, test } = comparison;
-  const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
-  // The words of the CLI's legend, with the page's marks.
   compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   // The adjusted p last (the raw one in its cell's title: the downloads have both).
-  for (const h of ["measure", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", `${test} p`]) {
+  for (const h of ["measure", "run", ...PAIR_HEADER, `${test} p`]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
@@ -245,18 +214,14 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    const cells = [
-      x.measure, x.run, String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
-      `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
-      fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`, `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
-    ];
-    for (const text of cells) tr.insertCell().textContent = text;
+    for (const text of [x.measure, x.run, ...pairCells(x), `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`]) {
+      tr.insertCell().textContent = text;
+    }
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;
     if (r.significant) pCell.className = "significant";
   }
   comparisonTable.replaceChildren(table);
-  // As the command line's notes: the measures of a pair that lost the same queries on one line.
   const groups = new Map<string, string[]>();
   for (const x of c.comparisons) {
     if (!x.lost.baseline && !x.lost.run) continue;
@@ -264,13 +229,10 @@ function renderComparison(): void {
     groups.set(key, [...(groups.get(key) ?? []), x.measure]);
   }
   const lost = [...groups].map(([key, ms]) => `${key} (${ms.length === c.measures.length && ms.length > 1 ? "every measure" : ms.join(", ")})`);
-  compareNotes.textContent =
-    `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${c.settings.alpha}` +
-    `${c.settings.tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey") ? `; B = ${c.settings.iterations}, seed ${c.settings.seed}` : ""}.` +
+  compareNotes.textContent = pairNotes(c, test) +
     (lost.length ? ` Queries lost to the pairing: ${lost.join("; ")}.` : " No run lost a query to the pairing.");
 }
 
-/** The run and measure pickers of the charts and the per-query table. */
 function renderChoices(): void {
   const names = runs.map((r) => r.name);
   const baseline = chosenBaseline !== null && names.includes(chosenBaseline) ? chosenBaseline : names[0];
@@ -284,7 +246,6 @@ function renderChoices(): void {
   pqSection.hidden = chartsSection.hidden = runs.length === 0;
 }
 
-/** The histogram of the chosen run and measure, and the difference plot of the two chosen runs. */
 function renderCharts(): void {
   const measure = chartMeasure.value;
   const run = runs.find((r) => r.name === histRun.value);
@@ -307,9 +268,8 @@ function renderCharts(): void {
   const cb = b?.perQuery.columns[measure];
   if (a && b && a !== b && ca && cb) {
     const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
-    const interval = intervalOf(measure, a.name, b.name);
-    const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
-    // A click on the plot opens the query drawn there.
+    const interval = intervalOf(comparison?.intervals ?? [], measure, a.name, b.name);
+    const svg = differenceSvg(d, interval);
     svg.addEventListener("click", (e) => {
       const i = differenceAt(svg, e.clientX, d.sorted.length);
       if (i !== null) void drill.open(d.qids[i], measure);
@@ -327,34 +287,15 @@ function renderCharts(): void {
   }
 }
 
-/**
- * The mean difference b - a of a measure and its 95% t interval, from the worker's intervals (every
- * pair once, d = later run - earlier run: the other way round, negated); undefined before the
- * comparison is made.
- */
-function intervalOf(measure: string, a: string, b: string): Interval | undefined {
-  for (const x of comparison?.intervals ?? []) {
-    if (x.measure !== measure) continue;
-    if (x.baseline === a && x.run === b) return x;
-    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] };
-  }
-  return undefined;
-}
-
-/**
- * qid rows, a column per measure and selected run; sorted by the clicked header, filtered by qid;
- * the first MAX_ROWS rows are drawn.
- */
 function renderPerQuery(): void {
   const chosen = runs.filter((r) => [...pqRuns.selectedOptions].some((o) => o.value === r.name));
   const names = measures.filter((m) => chosen.some((r) => r.perQuery.columns[m]));
   const cols = names.flatMap((m) => chosen.map((r) => ({ key: `${m}\u0000${r.name}`, measure: m, run: r })));
-  // The rows: the chosen runs' queries, as row numbers into `qids`. Runs of the same queries (the
-  // usual case) share them: a run's value for row k is its k-th. A run of other queries gets `at`,
-  // its index for each row (-1: not in the run), so hundreds of thousands of queries cost no maps.
+  // Rows are indexes into `qids`; runs of the same queries (the usual case) need no map. A run of other
+  // queries gets `at`, its index for each row (-1: none).
   const first = chosen[0]?.perQuery.qids ?? [];
   let qids = first;
-  const at = new Map<Run, Int32Array>();
+  const at = new Map<PageRun, Int32Array>();
   if (!chosen.every((r) => sameList(r.perQuery.qids, first))) {
     const row = new Map<string, number>();
     qids = [];
@@ -365,7 +306,6 @@ function renderPerQuery(): void {
       at.set(r, index);
     }
   }
-  /** The value of a cell; undefined when the run has no such query or measure. */
   const valueOf = (k: number, c: (typeof cols)[number]): number | undefined => {
     const i = at.get(c.run)?.[k] ?? k;
     return i < 0 ? undefined : c.run.perQuery.columns[c.measure]?.values[i];
@@ -379,16 +319,7 @@ function renderPerQuery(): void {
   if (sort) {
     const s = sort;
     const col = cols.find((c) => c.key === s.key);
-    const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
-    const cmp = (a: number, b: number): number => {
-      if (!col) return byQid(qids[a], qids[b]);
-      const x = valueOf(a, col);
-      const y = valueOf(b, col);
-      const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);
-      if (missing(x) || missing(y)) return missing(x) === missing(y) ? 0 : missing(x) ? 1 : -1;
-      return x! - y!;
-    };
-    rows = (rows ?? qids.map((_, k) => k)).sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+    rows = sortRows(rows ?? qids.map((_, k) => k), qids, col ? (k) => valueOf(k, col) : null, s.dir);
   }
   const count = rows ? rows.length : qids.length;
   pqNote.textContent = count > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";
@@ -424,7 +355,6 @@ function renderPerQuery(): void {
   pqTable.replaceChildren(table);
 }
 
-/** Whether two lists of query ids are the same, in the same order. */
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
@@ -432,7 +362,6 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** The HTML report of what the page shows (drilldown.ts), saved as rankeval-report.html. */
 async function downloadReport(): Promise<void> {
   document.body.dataset.report = "running";
   try {
@@ -448,7 +377,6 @@ async function downloadReport(): Promise<void> {
   }
 }
 
-/** Saves `text` as a file through a Blob and an <a download>. */
 function save(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement("a");
@@ -460,10 +388,7 @@ function save(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/**
- * Forgets the results shown: the aggregate table, the pickers, charts and per-query table drawn from
- * them, the downloads. A job that fails must leave none of an earlier job's numbers on the page.
- */
+/** Forgets the results shown: a job that fails must leave none of an earlier job's numbers. */
 function clearResults(): void {
   measures = [];
   runs = [];
@@ -489,19 +414,12 @@ function reset(): void {
   setState("running");
 }
 
-/**
- * The qrels file the worker reads, or has read: chosen before any run, it is read at once, while the
- * runs are being picked, and the worker then evaluates runs against its judgments without reading it
- * again.
- */
+/** The qrels file the worker reads or has read: chosen first, it is read while the runs are picked. */
 let workerQrels: File | null = null;
 /** The worker has no job but reading workerQrels (under way or done): runs may join it. */
 let qrelsOnly = false;
 
-/**
- * Reads the files in a worker, which keeps them for re-evaluating under new settings: the worker that
- * has the job's qrels when it is not busy (or busy only reading them), a new one otherwise.
- */
+/** Reads the files in the worker that has the job's qrels when not busy (but reading them), else a new one. */
 function start(job: Job): void {
   kept = false;
   const free = qrelsOnly || document.body.dataset.state !== "running";
@@ -606,13 +524,11 @@ function spawn(job: Job): void {
   w.postMessage(job);
 }
 
-/** Says the comparison is being made (its marks and downloads are those of the settings before until it comes). */
 function comparing(): void {
   document.body.dataset.compare = "running";
   compareStatus.textContent = "Comparing\u2026";
 }
 
-/** Stops reading: the worker and what it read are dropped; choosing files or settings starts again. */
 function cancel(): void {
   worker?.terminate();
   worker = null;
@@ -622,7 +538,6 @@ function cancel(): void {
   setState("cancelled");
 }
 
-/** The job the inputs make: qrels and at least one run, or LETOR and scores (null until complete). */
 function job(): Job | null {
   const qrels = input("qrels").files?.[0];
   const runFiles = [...(input("run").files ?? [])];
@@ -647,8 +562,7 @@ function inputsChanged(kind: "trec" | "letor"): void {
 for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));
 for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
 
-// New settings: the worker re-evaluates what it has read; a read still under way, cancelled or failed,
-// or of runs too large to keep, starts over with them.
+// New settings: re-evaluated by the worker, or read again if it does not hold the rows.
 settingsForm.addEventListener("submit", (e) => e.preventDefault());
 settingsForm.addEventListener("change", (e) => {
   const target = e.target as HTMLInputElement;
@@ -664,7 +578,6 @@ settingsForm.addEventListener("change", (e) => {
   reset();
   worker.postMessage({ kind: "settings", settings: settings(), compare } satisfies Job);
 });
-// New comparison settings: the worker compares the runs it evaluated again (no reading, no evaluating).
 compareForm.addEventListener("submit", (e) => e.preventDefault());
 compareForm.addEventListener("change", (e) => {
   if ((e.target as HTMLElement).getAttribute("name") === "baseline") chosenBaseline = baselineSelect.value || null;
@@ -682,7 +595,6 @@ cancelButton.addEventListener("click", cancel);
 for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns]) select.addEventListener("change", () => (select.dataset.chosen = "user"));
 for (const select of [chartMeasure, histRun, diffA, diffB]) select.addEventListener("change", renderCharts);
 pqRuns.addEventListener("change", renderPerQuery);
-// A click on a query's row of the per-query table opens its drill-down (the running values of the cell's measure).
 pqTable.addEventListener("click", (e) => {
   const td = (e.target as Element).closest("td");
   const cell = td?.dataset.qid !== undefined ? td : td?.parentElement?.querySelector<HTMLElement>("td[data-qid]");
@@ -698,8 +610,7 @@ downloads.addEventListener("click", (e) => {
   else if (format === "report") void downloadReport();
 });
 
-// Drag and drop: onto one input's row, the files go to that input; anywhere else on the inputs, each
-// file goes where its first line says it belongs (see `sniff`).
+// Drag and drop: onto one input's row, to that input; elsewhere, where its first line says (`sniff`).
 form.addEventListener("dragover", (e) => {
   e.preventDefault();
   form.classList.add("dragging");
@@ -729,16 +640,13 @@ form.addEventListener("drop", async (e) => {
 });
 
 /**
- * Which input a dropped file belongs to, from its first line: a LETOR row has `qid:` or `n:value`
- * features; a qrels line 4 fields; a run line 6; a single number is a score, or a group size when
- * the name says so (LightGBM's `.query`, `.group`).
+ * Which input a dropped file belongs to, from its first line: LETOR has `qid:` or `n:value` features,
+ * qrels 4 fields, a run 6; one number is a score, or a group size by the name (`.query`, `.group`).
  */
 async function sniff(file: File): Promise<string> {
-  // Parquet and Arrow: judgments when their columns say so (web/columnar.ts), else a run.
-  const magic = new Uint8Array(await file.slice(0, 8).arrayBuffer());
-  const { columnarFormatOf } = await import("../src/io/columnar.js");
-  const format = columnarFormatOf(magic);
-  if (format) return (await import("./columnar.js")).columnarRole(file, format);
+  const { columnarFormat, columnarRole } = await import("./file-columns.js");
+  const format = await columnarFormat(file);
+  if (format) return columnarRole(file, format);
   let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b) bytes = file.stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);

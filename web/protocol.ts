@@ -4,6 +4,7 @@ import type { Correction } from "../src/compare/correct.js";
 import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/trec/plan.js";
 import type { Explanation } from "../src/explain/explain.js";
+import type { MeanDifference } from "../src/output/html/data.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
 export interface Settings {
@@ -14,32 +15,20 @@ export interface Settings {
 }
 
 /**
- * Page -> worker: files to read and evaluate, or new settings for the files already read. A qrels
- * file may come first alone, to be read while runs are chosen; a worker reads one qrels file, so a
- * later trec job's qrels is the one it has (the page starts another worker for another).
+ * Page -> worker. A qrels file may come first alone, read while runs are chosen; a worker reads one
+ * qrels file (the page starts another worker for another).
  */
 export type Job =
   | { kind: "qrels"; qrels: File }
-  /**
-   * keepRows: run rows kept to re-evaluate without reading again (the worker's KEEP_ROWS by default);
-   * compare: the comparison to make once two runs or more are evaluated.
-   */
+  /** keepRows: the worker's KEEP_ROWS; compare: the comparison to make once two runs are evaluated. */
   | { kind: "trec"; qrels: File; runs: File[]; settings: Settings; keepRows?: number; compare?: CompareSettings }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
-  /** Another comparison of the runs evaluated (no evaluation again). */
   | { kind: "compare"; compare: CompareSettings }
-  /**
-   * Drill-downs of these queries (src/explain/) over every run read, under the current settings, shown
-   * to `depth` ranks (default: the cutoff of `measure`, a printed name, at least 20); `id` comes back
-   * with the answer.
-   */
+  /** Drill-downs to `depth` ranks (default: the cutoff of `measure`, at least 20); `id` comes back. */
   | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string };
 
-/**
- * The comparison the page asks for, as the command line's --compare options: --baseline (null: the
- * first run), --test (one), --correction (null: compare()'s default) and --alpha.
- */
+/** The command line's --baseline (null: the first run), --test, --correction (null: default), --alpha. */
 export interface CompareSettings {
   baseline: string | null;
   test: TestName;
@@ -48,14 +37,7 @@ export interface CompareSettings {
 }
 
 /** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
-export interface Interval {
-  measure: string;
-  baseline: string;
-  run: string;
-  n: number;
-  difference: number;
-  ci95: readonly [number, number];
-}
+export type Interval = MeanDifference;
 
 /** One value: as displayed, and the number behind it (null for text such as runid, and for NaN). */
 export interface Cell {
@@ -65,16 +47,10 @@ export interface Cell {
   range?: { worst: number; best: number };
 }
 
-/**
- * How a per-query value is shown: trec_eval's `%6.4f` ("float") and `%ld` ("long") for trec_eval
- * names, the CLI's table otherwise (whole numbers as such, others to 4 decimals).
- */
+/** trec_eval's `%6.4f` ("float") and `%ld` ("long"), else whole numbers as such, others to 4 decimals. */
 export type Print = "float" | "long" | "table";
 
-/**
- * One run's per-query values: qids in order, and each measure's values in the same order, as
- * numbers (one Float64Array per measure: a few hundred thousand queries stay compact).
- */
+/** One run's per-query values, a Float64Array per measure in the order of `qids`. */
 export interface PerQuery {
   qids: string[];
   columns: Record<string, { values: Float64Array; print: Print }>;
@@ -96,10 +72,7 @@ export type Report =
   /** The qrels file is read: runs are evaluated against it from now on. */
   | { type: "judgments" }
   | { type: "warning"; message: string }
-  /**
-   * The comparison of the runs under the page's CompareSettings, its downloads (the command line's
-   * --compare --format markdown, latex, csv, json: the same bytes), and every pair's interval.
-   */
+  /** The comparison, its downloads (the bytes of --compare --format ...) and every pair's interval. */
   | { type: "comparison"; comparison: Comparison; test: TestName; downloads: Record<"markdown" | "latex" | "csv" | "json", string>; intervals: Interval[] }
   | { type: "comparison-error"; message: string }
   /** `kept`: the worker kept what it read, so new settings need no second read. */

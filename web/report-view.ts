@@ -1,15 +1,11 @@
-// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs: the report has
-// no other file and needs no network): it reads the report's data (src/output/html/data.ts, gzipped
-// and base64-encoded in a <script type="application/octet-stream"> element) and draws the aggregate
-// table with the comparison's marks, the conventions, the comparison, the charts (charts.ts), the
-// queries that lost and gained most, the per-query table (sortable, filterable) and the drill-downs
-// (explain-view.ts). The same data- attributes as the page on every value cell; numbers as the CLI
-// prints them. `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
+// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs): draws the report's
+// data (src/output/html/data.ts) as the page draws its results, with the same data- attributes.
+// `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg } from "./charts.js";
+import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -26,7 +22,6 @@ async function readData(): Promise<ReportData> {
   return JSON.parse(await new Response(stream).text()) as ReportData;
 }
 
-/** A column decoded: its values as numbers (NaN: none) and as printed. */
 interface Column extends StoredColumn {
   numbers: Float64Array;
 }
@@ -54,7 +49,6 @@ function draw(data: ReportData): void {
     drill.scrollIntoView({ block: "start" });
   };
 
-  // The aggregate table, runs side by side, the comparison's marks.
   const table = h("table", { id: "results-table" });
   table.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...runs.map((r) => h("th", { "data-baseline": data.comparison?.baseline === r ? true : null }, r)))));
   const body = h("tbody");
@@ -87,7 +81,6 @@ function draw(data: ReportData): void {
     document.body.dataset.state = "done";
     return;
   }
-  // The charts: a measure, a run's histogram, the difference of two runs (a click opens that query).
   const select = (id: string, names: readonly string[], chosen: number) => h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
   // The measure whose changes chose the drill-downs, else the page's choice (map, nDCG@10), else the first.
   const chartMeasure = select("chart-measure", measures, [measures.indexOf(data.explained.measure), measures.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)), 0].find((i) => i >= 0)!);
@@ -124,8 +117,8 @@ function draw(data: ReportData): void {
     const cb = column(measure, b);
     if (a !== b && ca && cb) {
       const d = differences({ qids, values: ca.numbers }, { qids, values: cb.numbers });
-      const interval = intervalOf(data, measure, runs[a], runs[b]);
-      const svg = differenceSvg(d, interval ? { mean: interval.difference, lo: interval.ci95[0], hi: interval.ci95[1] } : undefined);
+      const interval = intervalOf(data.intervals, measure, runs[a], runs[b]);
+      const svg = differenceSvg(d, interval);
       svg.addEventListener("click", (e) => {
         const i = differenceAt(svg, e.clientX, d.sorted.length);
         if (i !== null) open(d.qids[i], measure);
@@ -144,7 +137,6 @@ function draw(data: ReportData): void {
   for (const s of [chartMeasure, histRun, diffA, diffB]) s.addEventListener("change", renderCharts);
   renderCharts();
 
-  // The drill-downs the report has.
   const list = h("p", { id: "explained" }, `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `);
   [...explained.keys()].forEach((q, i) => {
     const b = h("button", { type: "button", class: "qid-link", "data-qid": q }, q);
@@ -153,7 +145,6 @@ function draw(data: ReportData): void {
   });
   root.append(h("section", { id: "drilldown-section" }, h("h2", {}, "Drill-down"), list, drill));
 
-  // The per-query table: a column per measure and chosen run; sorted by a header, filtered by qid.
   const pqRuns = h("select", { id: "pq-runs", multiple: true, size: Math.min(4, runs.length) }, ...runs.map((r, i) => h("option", { value: String(i), selected: true }, r)));
   const pqFilter = h("input", { id: "pq-filter", type: "text", placeholder: "qid contains" });
   const pqNote = h("p", { id: "pq-note" });
@@ -171,15 +162,7 @@ function draw(data: ReportData): void {
     if (sort) {
       const s = sort;
       const col = cols.find((c) => keyOf(c) === s.key);
-      const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
-      const cmp = (a: number, b: number): number => {
-        if (!col) return byQid(qids[a], qids[b]);
-        const x = col.numbers[a];
-        const y = col.numbers[b];
-        if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) === Number.isNaN(y) ? 0 : Number.isNaN(x) ? 1 : -1;
-        return x - y;
-      };
-      rows.sort((a, b) => (s.dir === "asc" ? cmp(a, b) : -cmp(a, b)));
+      sortRows(rows, qids, col ? (k) => col.numbers[k] : null, s.dir);
     }
     pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.` : "";
     const t = h("table", {});
@@ -218,16 +201,6 @@ const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(4)}`;
 
 /** How a column's values print, for the lists of changes. */
 const printOf = (c: Column): ValuePrint => c.print;
-
-/** The mean difference b - a and its interval, from the report's (each pair once: the other way round, negated). */
-function intervalOf(data: ReportData, measure: string, a: string, b: string) {
-  for (const x of data.intervals) {
-    if (x.measure !== measure) continue;
-    if (x.baseline === a && x.run === b) return x;
-    if (x.baseline === b && x.run === a) return { ...x, baseline: a, run: b, difference: -x.difference, ci95: [-x.ci95[1], -x.ci95[0]] as const };
-  }
-  return undefined;
-}
 
 readData().then(draw, (e: unknown) => {
   document.getElementById("report")!.append(h("p", { class: "error" }, `This report's data could not be read: ${e instanceof Error ? e.message : String(e)}`));

@@ -1,6 +1,5 @@
-// The worker's drill-downs (src/explain/): each query's rows taken from the blocks it kept, or, for a
-// run too large to keep, from the run read again (its blocks joined as before, each query's rows
-// copied out as they pass); the judgments from the qrels read (a LETOR file's rows are its own).
+// The worker's drill-downs (src/explain/): each query's rows from the blocks kept, or from the run read
+// again when too large to keep.
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
 import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
 import { RankevalError } from "../src/errors.js";
@@ -11,7 +10,7 @@ import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
 import { plan, type Plan } from "../src/trec/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
-import type { Sink } from "./read.js";
+import type { Sink } from "./file-read.js";
 
 /** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {
@@ -32,10 +31,7 @@ export interface ExplainState {
 /** A plan of no cost: what reading a run again to take rows out of its blocks evaluates. */
 const NOTHING = plan(["num_ret"], null, {});
 
-/**
- * The drill-downs of `qids`, over every run, in the order of the runs read, to `depth` ranks (default:
- * the cutoff of `measure`, a printed name, at least 20).
- */
+/** The drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
 export async function explainQueries(s: ExplainState, qids: readonly string[], depth?: number, measure?: string): Promise<Explanation[]> {
   if (s.perSubtopic) throw new RankevalError("bad-option", "drill-downs explain measures of relevance judgments: these runs were read against subtopic judgments (diversity)");
   if (!s.units.length) throw new RankevalError("bad-option", "no run is read yet");

@@ -1,12 +1,7 @@
-// The page's worker: reads each File with file.stream(), chunk by chunk, through the input layer the
-// command line shares (src/input/: this is the page's adapter, with its progress posts), a run
-// through a second worker (run-reader.ts, which parses it into blocks while this one joins and
-// evaluates), evaluates in the WebAssembly kernel and posts the values back. The
-// same pipeline as the command line (src/node/cli.ts), with its plan and reports (src/trec/plan.ts):
-// without measures, trec_eval's default measures and conventions for a qrels file and runs, the CLI's
-// LETOR defaults for a LETOR file and its predictions. A qrels file may come alone first: its
-// judgments are kept for the runs that follow. The joined batches are kept up to KEEP_ROWS rows, so
-// new settings re-evaluate them without reading the files again.
+// The page's worker: the page's adapter of the input layer (src/input/), a run parsed in a second worker
+// (run-reader-worker.ts), evaluated with the command line's plan and reports. A qrels file may come
+// alone first: its judgments are kept for the runs that follow. Joined batches are kept up to KEEP_ROWS
+// rows, so new settings re-evaluate them without reading the files again.
 import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
@@ -22,12 +17,12 @@ import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/trec/plan.js";
-import { report, trecText, type NamedResult } from "../src/output/results.js";
+import { report, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read.js";
-import { batchInput, columnarFormat } from "./columnar.js";
+import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./file-read.js";
+import { batchInput, columnarFormat } from "./file-columns.js";
 import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
 
@@ -36,10 +31,7 @@ const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as W
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
 
-/**
- * Posts the progress of reading `file` (bytes read, lines or rows), kept in `reading` until the file
- * is read whole (and on failure, for outOfMemory's message).
- */
+/** Posts the progress of reading `file`, kept in `reading` until it is read whole (for outOfMemory). */
 function progressOf(file: File): OnProgress {
   const state = { file: file.name, read: 0, lines: 0 };
   return (read, lines, seconds) => {
@@ -48,16 +40,12 @@ function progressOf(file: File): OnProgress {
   };
 }
 
-/** Streams `file` into `sink` (read.ts), posting its progress. */
 const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
-/**
- * RunSource.blocks for a run parsed in a second worker (run-reader.ts) while this one joins and
- * evaluates; the progress it reports is posted as this worker's own.
- */
+/** RunSource.blocks for a run parsed in a second worker while this one joins and evaluates. */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(file, file.name, BLOCK_ROWS, () => {
-    const reader = new Worker(new URL("./run-reader.ts", import.meta.url), { type: "module" });
+    const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
     return {
       send: (job, transfer) => reader.postMessage(job, transfer ?? []),
       listen: (report, fail) => {
@@ -70,18 +58,6 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       stop: () => reader.terminate(),
     };
   }, progressOf(file));
-}
-
-/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name. */
-function summaryCells(text: string): Record<string, Cell> {
-  const out: Record<string, Cell> = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [name, , value] = line.split("\t");
-    const n = Number(value);
-    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
-  }
-  return out;
 }
 
 /** Rows of one or more queries, joined and grouped: what the kernel evaluates in one go. */
@@ -103,31 +79,21 @@ interface Unit {
 }
 
 /**
- * Rows of joined blocks kept, over all runs, so that new settings re-evaluate without reading the
- * files again (about 36 bytes a row). Runs larger than this are not kept: their blocks are evaluated
- * as they come and dropped, so memory holds the judgments and a few blocks whatever the run's size;
- * new settings then read the files again.
+ * Rows of joined blocks kept over all runs (about 36 bytes a row). Larger runs' blocks are dropped once
+ * evaluated, so memory stays bounded; new settings then read the files again.
  */
 const KEEP_ROWS = 8_000_000;
-/** This job's KEEP_ROWS: the page may give another (its `keep-rows` URL parameter). */
+/** This job's KEEP_ROWS (the page's `keep-rows` URL parameter). */
 let keepRows = KEEP_ROWS;
-/**
- * Bytes of a run line, about, to tell from the files' sizes whether their rows will fit in KEEP_ROWS
- * (gzip counted 4 to 1); and if the guess was low, blocks are dropped once past it.
- */
+/** Bytes of a run line, about, to guess from file sizes (gzip 4 to 1) whether the rows fit in KEEP_ROWS. */
 const RUN_LINE_BYTES = 30;
 
 let kind: "trec" | "letor" = "trec";
 let units: Unit[] = [];
 let keptRows = 0;
-/**
- * The runs as compare() takes them (the lines that are per-query numbers, under their printed names),
- * kept while two runs or more are evaluated: their values are copies, since postRun hands the
- * originals to the page. Null otherwise.
- */
+/** With two runs or more, the runs as compare() takes them: copies, since postRun hands the originals over. */
 let compared: ComparedRun[] | null = null;
 
-/** What settings mean for this kind of input: the plan and the options; warnings given so far. */
 interface Context {
   settings: Settings;
   p: Plan;
@@ -143,16 +109,13 @@ function context(settings: Settings): Context {
 /** The settings of the table shown: what drill-downs explain. */
 let current: Context | null = null;
 
-/** Starts a table: its rows (the measures as printed) and the conventions line. */
 function postRows(ctx: Context): void {
   current = ctx;
   const { p, opts } = ctx;
-  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
-  post({ type: "rows", measures: rows, conventions: planConventions(p, opts).join("; ") });
+  post({ type: "rows", measures: summaryRows(p), conventions: planConventions(p, opts).join("; ") });
   for (const w of p.warnings) post({ type: "warning", message: w });
 }
 
-/** One block's values, as the CLI computes a run's; each warning once. */
 function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
@@ -160,7 +123,7 @@ function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   }, [], { tieRange: ctx.settings.tieRange === true, summaries: false });
 }
 
-/** Shows a unit's column and per-query values; returns its summary text (trec_eval's lines) for downloads. */
+/** Shows a unit's column and per-query values; returns its trec_eval summary text for downloads. */
 function postRun(ctx: Context, u: Unit): string {
   const { p } = ctx;
   const { result, strings } = u.result;
@@ -170,7 +133,6 @@ function postRun(ctx: Context, u: Unit): string {
   if (p.kind === "trec") {
     text = trecText(p, { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings }, { perQuery: false });
     cells = summaryCells(text);
-    // trec_eval -q's numbers, unformatted (the report prints the same values per query).
     for (const line of trecLines(p.trec)) {
       const key = lineKey(line);
       const t = key === null ? undefined : result.tieRange?.[key];
@@ -187,14 +149,12 @@ function postRun(ctx: Context, u: Unit): string {
       perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
     }
   }
-  // The per-query values go to the page without a copy (tens of MB for 300k queries): nothing here
-  // reads them after this (downloads need the means; new settings evaluate again).
+  // Handed over without a copy (tens of MB for 300k queries): nothing here reads them after this.
   const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
   post({ type: "run", name: u.name, cells, perQuery }, [...buffers]);
   return text;
 }
 
-/** The downloads, once every unit is shown. */
 function postDownloads(ctx: Context, texts: string[]): void {
   const { p } = ctx;
   if (!units.length) return;
@@ -202,10 +162,7 @@ function postDownloads(ctx: Context, texts: string[]): void {
   post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null });
 }
 
-/**
- * New settings for the units read: each is evaluated again from its kept blocks; runs read without
- * subtopic judgments are read again if the settings ask for them.
- */
+/** New settings: units evaluated again from their kept blocks (read again if now asking for subtopics). */
 async function reevaluate(settings: Settings): Promise<void> {
   let ctx = context(settings);
   if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p)) return trec(lastTrec.qrels, lastTrec.runs, settings);
@@ -222,14 +179,12 @@ async function reevaluate(settings: Settings): Promise<void> {
   postDownloads(ctx, texts);
 }
 
-/** Adds a unit read and shows it; its summary text joins `texts`, for the downloads. */
 function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): void {
   units.push(u);
   if (comparing) keepForComparison(ctx, u);
   texts.push(postRun(ctx, u));
 }
 
-/** Keeps a copy of a unit's per-query values for the comparison (before postRun hands them over). */
 function keepForComparison(ctx: Context, u: Unit): void {
   const { rows, left } = comparableRows(ctx.p);
   if (!compared) {
@@ -241,11 +196,7 @@ function keepForComparison(ctx: Context, u: Unit): void {
   compared.push({ name: u.name, result: { ...result, values } });
 }
 
-/**
- * The comparison of the runs evaluated, as the command line's --compare makes it with the same
- * options (one test), its downloads, and each pair's mean difference with its interval (the t test's,
- * over every pair) for the difference plot.
- */
+/** The comparison as --compare makes it, its downloads, and every pair's t interval for the difference plot. */
 function postComparison(settings: CompareSettings): void {
   if (!compared || compared.length < 2) return;
   try {
@@ -272,25 +223,18 @@ function postComparison(settings: CompareSettings): void {
   }
 }
 
-/**
- * Reads a run block by block, each evaluated as it comes (src/pipeline/blocks.ts); a run whose queries are
- * not grouped is read again whole. Blocks are kept while KEEP_ROWS allows.
- */
+/** Reads and evaluates a run block by block; blocks are kept while KEEP_ROWS allows. */
 async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
   const input = await inputOf(file);
   const r = await evaluateRun(input, judgments, {
-    // Parquet or Arrow (columnar.ts): read in this worker, block by block. Text: a second worker parses
-    // where workers can start workers (every current browser); this one otherwise.
-    // Blocks' buffers are not given back to the second worker here (RunSource.recycle's ReaderJob
-    // buffer, as the command line does): with them, the second worker's reads stalled for good in
-    // Chromium 156 about one page load in five, early in the run (a BYOB read never settling, as with
-    // two files read at once: see read.ts); without, none in many. Fresh blocks cost about 0.2 s a GB.
+    // Text is parsed by a second worker where workers can start workers. Blocks' buffers are not given
+    // back to it (as the command line does): with them its reads stalled for good in Chromium 156 one
+    // page load in five (a BYOB read never settling: see file-read.ts). Fresh blocks cost 0.2 s a GB.
     blocks: "batches" in input
       ? batchBlocks(input, BLOCK_ROWS)
       : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
-    // Blocks not kept are dropped once evaluated: each join may write over the one before.
     recycle: !keep,
     restart: () => {
       post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
@@ -303,7 +247,6 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     rows += block.batch.scores.length;
     keptRows += block.batch.scores.length;
     if (keptRows > keepRows) {
-      // Too much to keep: drop every run's blocks, this one's as it goes.
       for (const u of units) u.blocks = null;
       blocks = null;
     }
@@ -318,18 +261,15 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
 /** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
 const TREC = { format: "trec" } as const;
 
-/** A File as the input layer reads text (src/input/input.ts). */
 async function textOf(file: File): Promise<TextInput> {
   return { name: file.name, size: (await isGzip(file)) ? 0 : file.size, read: (sink) => readInto(file, sink) };
 }
 
-/** A File as the input layer reads it: Parquet or Arrow (columnar.ts) by its first bytes, else text. */
 async function inputOf(file: File): Promise<Input> {
   const format = await columnarFormat(file);
   return format ? batchInput(file, format, progressOf(file)) : textOf(file);
 }
 
-/** The judgments, grouped by query; an empty file is said at once. */
 async function readJudgments(file: File): Promise<GroupedJudgments> {
   return readInput(await inputOf(file), new Interner(), TREC);
 }
@@ -351,13 +291,9 @@ let lastTrec: { qrels: File; runs: File[] } | null = null;
 let perSubtopic = false;
 let shapedQrels = false;
 
-/** Whether the plan has a diversity measure (alpha-nDCG, ERR-IA, ...: subtopic judgments). */
 const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
 
-/**
- * Whether a qrels file is subtopic judgments by its shape (src/input/subtopics.ts): read from a
- * slice, gunzipped if need be, so no stream of the file is left open.
- */
+/** Whether a qrels file is subtopic judgments by its shape: from a slice, so no stream is left open. */
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
@@ -381,11 +317,7 @@ function subtopicShapedFile(file: File): Promise<boolean> {
   });
 }
 
-/**
- * Runs against subtopic judgments (the CLI's --diversity): each run read whole and joined
- * (src/input/subtopics.ts), one block a run (kept: it carries the subtopic judgments, so new
- * settings, of any measures, evaluate it again).
- */
+/** Runs against subtopic judgments (--diversity): one block a run, always kept (new settings reuse it). */
 async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): Promise<string[]> {
   const judgments = await readSubtopicJudgments(await textOf(qrelsFile));
   post({ type: "judgments" });
@@ -408,10 +340,8 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   keptRows = 0;
   compared = null;
   lastTrec = { qrels: qrelsFile, runs: runFiles };
-  // Subtopic judgments: asked for by a diversity measure, or a qrels of that shape (without
-  // measures: ndeval's, as the command line's).
   const shaped = await subtopicShapedFile(qrelsFile);
-  // Settings first: a bad measure name stops before any file is read.
+  // Settings first: a bad measure name stops before any run is read.
   let ctx = context(settings);
   if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
   shapedQrels = shaped;
@@ -424,11 +354,9 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   }
   const judgments = await judgmentsOf(qrelsFile);
   const texts: string[] = [];
-  // Each run's column as soon as it is read.
   let bytes = 0;
   for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
-  // Blocks of runs too large to keep are never held: held, then dropped at KEEP_ROWS, they would make
-  // the tab's memory peak there.
+  // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
   const keep = bytes / RUN_LINE_BYTES <= keepRows;
   for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, runFiles.length >= 2);
   postDownloads(ctx, texts);
@@ -450,10 +378,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   postDownloads(ctx, texts);
 }
 
-/**
- * An allocation the tab could not get (a typed array, or the kernel's memory past what the browser
- * gives a wasm32 instance) as the page's error, saying how far it got and what to do instead.
- */
+/** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
   const where = reading ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} lines)` : "out of memory while evaluating";
   return `${where}: this tab could not allocate more (${err.message}). The page holds about 40 bytes per line of the qrels, one block of a run whose queries are together (each query's lines in one place), and a whole run otherwise; evaluate files this large with the command line (npx rankeval QRELS RUN), or split them by query.`;
@@ -471,7 +396,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       return;
     }
     if (job.kind === "explain") {
-      // Drill-downs (worker-explain.ts): answered apart, so that a failure leaves the table as it is.
+      // Answered apart, so that a failure leaves the table as it is.
       try {
         const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
         const { p, opts } = current!;

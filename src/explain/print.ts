@@ -1,7 +1,5 @@
-// A per-query value as the command line prints it: trec_eval's `%6.4f` ("float", a NaN as trec_eval's
-// "-nan") and `%ld` ("long") for its names (src/trec/format.ts formatLine), the table's four decimals
-// ("table": src/output/table.ts) for other names. What --explain, the report and the page's drill-down show,
-// so that each reads as the CLI's `-q` output does. Browser-safe.
+// A per-query value as the command line prints it (trec_eval's `%6.4f` and `%ld` for its names, the
+// table's four decimals otherwise), for --explain, the report and the page's drill-downs. Browser-safe.
 import { comparableRows } from "../output/per-query-runs.js";
 import { tableValue } from "../output/table.js";
 import { formatFixed4, formatLong } from "../trec/format.js";

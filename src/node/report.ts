@@ -1,8 +1,6 @@
-// rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]: one HTML file with the
-// evaluation (as the command line evaluates it: cli.ts evaluateTrecRuns), its comparison (as
-// --compare makes it, from the same options), charts, every query's values and the drill-downs of the
-// queries that changed most (src/explain/). The runs are read twice: once to evaluate them, which
-// says which queries changed most, then again to take those queries' rows from the joined blocks.
+// rankeval --report FILE QRELS RUN...: one HTML file with the evaluation, its comparison, charts, every
+// query's values and drill-downs. The runs are read twice: evaluating them says which queries changed
+// most, then those queries' rows are taken from the joined blocks.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { compare, type NamedResult } from "../compare/compare.js";
@@ -13,12 +11,11 @@ import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../expla
 import { valueRows } from "../explain/print.js";
 import { QueryLines } from "../explain/lines.js";
 import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
-import { reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
+import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
-import { trecLines } from "../trec/names.js";
 import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
-import { trecText } from "../output/results.js";
+import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
@@ -29,8 +26,6 @@ import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./read.js";
 import { expandRuns } from "./runs.js";
 
-/** Drill-downs in a report when --report-queries does not say. */
-export const REPORT_QUERIES = 50;
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 
@@ -40,24 +35,11 @@ export function reportMeasure(p: Plan): string | null {
   return (rows.find((r) => /^(map|ndcg@10|ndcg_cut_10)$/.test(r.name)) ?? rows[0])?.name ?? null;
 }
 
-/** trec_eval's summary lines ("name\tall\tvalue") as cells, by printed name (as the page's worker reads them). */
-function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
-  const out: Record<string, { text: string; value: number | null }> = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [name, , value] = line.split("\t");
-    const n = Number(value);
-    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
-  }
-  return out;
-}
-
 /** The aggregate rows and each run's cells and per-query values, as the report holds them. */
 export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[]; runs: ReportRun[] } {
   const values = valueRows(p);
-  const rows = p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
   return {
-    rows,
+    rows: summaryRows(p),
     runs: runs.map((r) => {
       const cells =
         p.kind === "trec"
@@ -78,7 +60,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const out = resolve(args.report!);
   if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
   if (asksForDiversity(args)) throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
-  // Said before anything is read: where the report goes, and that every input can be read twice.
+  // Checked before anything is read: the report's folder, and that every input can be read twice.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
   } catch {
@@ -147,9 +129,8 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
 }
 
 /**
- * The drill-downs of `qids` (their judgments as the evaluation read them): the runs read again. TREC
- * text runs by their lines of those queries only (src/explain/lines.ts, the run's parser reading them);
- * other formats as the evaluation read them, each query's rows taken from the joined blocks.
+ * The drill-downs of `qids`, the runs read again: TREC text by those queries' lines only
+ * (src/explain/lines.ts), other formats whole, the rows taken from the joined blocks.
  */
 async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number, judged: GroupedJudgments): Promise<Explanation[]> {
   const wanted = new Set(qids);

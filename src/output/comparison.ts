@@ -14,11 +14,9 @@ export interface ComparisonFormatOptions {
    */
   markTest?: TestName;
   /**
-   * table and markdown: first the runs side by side (measures down, each run's mean as in LaTeX),
-   * each mean marked where it differs significantly from the baseline's by `markTest` (`+` higher,
-   * `-` lower; with every pair compared, the letters of the runs it is significantly higher than),
-   * with a legend; then the rows of comparisons and their notes, as without it. The command line's
-   * `--compare` prints this.
+   * table and markdown: first the runs side by side, each mean marked where significantly different
+   * from the baseline's by `markTest` (`+`, `-`; with every pair compared, the letters of the runs it
+   * beats), then the comparisons, as `--compare` prints them.
    * @default false
    */
   sideBySide?: boolean;
@@ -56,12 +54,7 @@ export const TEST_DESCRIPTIONS: Readonly<Record<TestName, string>> = {
 type JsonNumber = number | null;
 const jsonNumber = (x: number): JsonNumber => (Number.isFinite(x) ? x : null);
 
-/**
- * The JSON the CLI prints: { conventions, measures, runs, comparisons: [{ measure, baseline, run,
- * n, baselineMean, runMean, difference, ci95, relative, effectSize, wins, ties, losses, tests: {
- * <test>: { statistic, p, pAdjusted } }, lost: { baseline, run } }] }; the bootstrap's entry also
- * has its percentile ci95. Numbers that are not finite (NaN: no value) are null.
- */
+/** The JSON the CLI prints; numbers that are not finite (NaN: no value) are null. */
 export function comparisonJson(c: Comparison) {
   return {
     conventions: c.conventions,
@@ -116,21 +109,13 @@ function testCell(x: PairComparison, t: TestName): string {
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
 }
 
-/**
- * Whether `x` is significant by `test` (adjusted p < alpha), and which way: "higher" when the run's
- * mean over the paired queries is above the baseline's, "lower" when below; null when not
- * significant (or not run). The marks of the side-by-side table, LaTeX and the page.
- */
+/** Whether `x` is significant by `test` (adjusted p < alpha), and which way: the reports' and the page's marks. */
 export function significance(x: PairComparison, test: TestName): "higher" | "lower" | null {
   if (!x.tests[test]?.significant || x.runMean === x.baselineMean) return null;
   return x.runMean > x.baselineMean ? "higher" : "lower";
 }
 
-/**
- * What makes a comparison significant by `test`, in words: "Holm, adjusted p < 0.05" (Bonferroni,
- * Benjamini-Hochberg likewise), "HSD-adjusted p < 0.05" (the Tukey HSD adjusts itself), "no
- * correction, p < 0.05".
- */
+/** What makes a comparison significant by `test`, in words: "Holm, adjusted p < 0.05", "no correction, p < 0.05". */
 function significantWhen(c: Comparison, test: TestName): string {
   const { correction, alpha } = c.settings;
   if (test === "tukey") return `HSD-adjusted p < ${alpha}`;
@@ -138,11 +123,7 @@ function significantWhen(c: Comparison, test: TestName): string {
   return `${correction === "bh" ? "Benjamini-Hochberg" : correction === "holm" ? "Holm" : "Bonferroni"}, adjusted p < ${alpha}`;
 }
 
-/**
- * What the side-by-side table's marks say: `+ / -: significantly higher / lower than the baseline, B
- * (t = paired Student's t, two-sided, Holm, adjusted p < 0.05)`, or with every pair compared what
- * its letters say. The page shows it under its own marks.
- */
+/** What the side-by-side table's marks (or letters, with every pair compared) say; the page shows it too. */
 export function markLegend(c: Comparison, markTest: TestName): string {
   const test = `${markTest} = ${TEST_DESCRIPTIONS[markTest]}, two-sided, ${significantWhen(c, markTest)}`;
   return c.baseline === null
@@ -150,10 +131,7 @@ export function markLegend(c: Comparison, markTest: TestName): string {
     : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`;
 }
 
-/**
- * The runs side by side (formatComparison's sideBySide): measures down, each run's mean, marks, a
- * legend, then a blank line. Cells are right-aligned with the marks padded, so the numbers line up.
- */
+/** The runs side by side (sideBySide): each run's mean and marks, padded so the numbers line up; a legend. */
 function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
   const every = c.baseline === null;
   const marks = new Map<string, string[]>(); // run \0 measure -> marks
@@ -219,8 +197,7 @@ function notes(c: Comparison): string[] {
     `${settings.correction === "none" ? "p not adjusted for multiple comparisons" : `p adjusted: ${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = ${settings.correction === "none" ? "p" : "adjusted p"} < ${settings.alpha}`,
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
   ];
-  // Measures that lose the same queries of a pair (a run missing some judged queries loses them in
-  // every measure) share one line.
+  // Measures that lose the same queries of a pair share one line.
   const lost = new Map<string, { x: PairComparison; measures: string[] }>();
   for (const x of c.comparisons) {
     if (!x.lost.baseline && !x.lost.run) continue;
@@ -291,11 +268,7 @@ function letter(i: number): string {
   return s;
 }
 
-/**
- * A booktabs table as papers print one: runs down, measures across, each run's mean, and as a
- * superscript the letters of the runs it is significantly better than (higher mean, adjusted p <
- * alpha) by `markTest`. In a comparison with a baseline only the baseline's letter can appear.
- */
+/** A booktabs table: runs down, measures across, each mean with the letters of the runs it is significantly above. */
 function latex(c: Comparison, markTest: TestName): string {
   const marks = new Map<string, string[]>(); // run \0 measure -> letters
   for (const x of c.comparisons) {

@@ -1,14 +1,9 @@
 // CSV as rankeval writes it and reads its own back (--merge, --compare): RFC 4180, quoted only where
-// needed. Browser-safe. Judgments and runs as CSV are read by src/io/delimited.ts, which this does not
-// share: that one scans bytes as they stream, keeping only three named columns, interning ids and
-// placing errors by byte column, and rejects a lone CR; this one returns every field of a record as a
-// string from decoded text, a record at a time as more text comes, and keeps a CR inside a field as data
-// (one rankeval wrote quoted). Bending either to the other's shape would cost delimited.ts its speed.
+// needed. Browser-safe. Judgments and runs as CSV are read by src/io/delimited.ts, a byte scanner that keeps
+// three named columns and places errors by byte column; this one returns every field of a record from
+// decoded text. Bending either to the other's shape would cost delimited.ts its speed.
 
-/**
- * A field as written: quoted when it holds a comma, a quote or a line break, or starts with '#' (readers
- * told to skip the per-query file's '#' comment line would skip such a row).
- */
+/** A field as written: quoted where needed, and when it starts with '#' (readers may skip comment lines). */
 export function csvField(s: string): string {
   return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -20,10 +15,9 @@ export interface CsvRecord {
 }
 
 /**
- * The record at text[start]: its fields, where the next begins and the line breaks it spans. It ends at
- * LF or CRLF outside quotes, or with the text when `final`; null when it may go on in text yet to come.
- * A quote inside an unquoted field is data. Throws (for the caller to place) on an unclosed quote or
- * text after a closing one.
+ * The record starting at text[start]: its fields, where the next begins and the line breaks it spans;
+ * null when it may go on in text yet to come (not `final`). A quote inside an unquoted field is data.
+ * Throws an Error on an unclosed quote or text after a closing one.
  */
 export function csvRecord(text: string, start: number, final: boolean): CsvRecord | null {
   const fields: string[] = [];

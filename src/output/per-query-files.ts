@@ -1,17 +1,8 @@
 /**
- * Per-query tables (src/output/per-query.ts) as files, by extension: Parquet (hyparquet-writer, the metadata
- * in the footer's key-value metadata), Arrow IPC file or stream (apache-arrow, in the schema's
- * metadata), CSV (a first comment line holding the metadata, then a header `run,qid,...`) and JSON
- * (`{ "metadata": ..., "rows": [{ "run": ..., "qid": ..., ...}] }`); and read back, the format told
- * by the bytes.
- *
- * Values are written exactly: Parquet DOUBLE and Arrow Float64 hold the doubles; CSV and JSON the
- * shortest decimal that reads back as the same double (JavaScript's), with -0 as `-0`, NaN as `NaN`
- * in CSV and null in JSON, infinities as `Infinity` / `-Infinity` (strings in JSON). Parquet's
- * doubles are PLAIN-encoded: hyparquet-writer's dictionary encoding keys values by SameValueZero, so
- * -0 and 0 would come back as one of them.
- *
- * Browser compatible.
+ * Per-query tables (per-query.ts) as files by extension (Parquet, Arrow file or stream, CSV with a
+ * comment line of metadata, JSON), read back by their bytes. Values are exact: doubles, or the
+ * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
+ * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
  */
 import { RankevalError } from "../errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";

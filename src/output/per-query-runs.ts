@@ -1,8 +1,5 @@
-// What the command line's --compare and the page's comparison view share (no Node built-ins): the
-// runs evaluated under a plan made ready for compare() (measures under their printed names, the
-// conventions they were computed with), which lines can be compared, and the per-query results
-// rankeval writes (-q --format json / csv) read back as runs, so that a comparison can be made again
-// without the original files.
+// What --compare and the page's comparison share: runs made ready for compare() (printed names, their
+// conventions), and per-query results (-q --format json / csv) read back as runs to compare again.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
@@ -18,11 +15,7 @@ export interface Row {
   readonly measure: string;
 }
 
-/**
- * trec_eval's printed lines that are no per-query number: runid, num_q and relstring (text, or made
- * by the report), and gm_map and gm_bpref, whose per-query values are the APs and bprefs that map
- * and bpref compare already (their summary, a geometric mean, is not a mean of per-query numbers).
- */
+/** trec_eval's lines that are no per-query number: text, counts, and geometric means (map and bpref compare theirs). */
 const NOT_PER_QUERY: ReadonlySet<string> = new Set(
   trecLines(parseTrecMeasures(["all_trec"], []))
     .filter((l) => !l.perQuery || (l.print !== "float" && l.print !== "long"))
@@ -34,10 +27,7 @@ export function notPerQuery(name: string): boolean {
   return NOT_PER_QUERY.has(name);
 }
 
-/**
- * The rows of a plan that can be compared (per-query numbers), in report order, and the printed
- * names of those that cannot (said to the user: they are left out).
- */
+/** The rows of a plan that can be compared, in report order, and the names of those left out. */
 export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
   const rows = p.rows.filter((r) => !notPerQuery(r.name));
   const kept = new Set(rows.map((r) => r.name));
@@ -46,12 +36,8 @@ export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
 }
 
 /**
- * The conventions of a comparison, in one line, from each compared measure's (Result's
- * measureConventions, or the conventions column of a per-query CSV), merged as the evaluation's table
- * merges them (options.ts mergeConventions: measures share a line when they agree on every convention
- * both name): that line when all merge into one (`trec_eval: gain=linear relevanceThreshold=1 ...`),
- * else each line after the measures it holds: `[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`.
- * Made from what per-query files carry, so that a comparison made again from them says the same.
+ * A comparison's conventions in one line, merged as the table merges them: one line, else each after
+ * its measures (`[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`). Per-query files carry them.
  */
 export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
   const merged = mergeConventions(rows.map((r) => r.conventions));
@@ -60,11 +46,8 @@ export function comparisonConventions(rows: readonly { name: string; conventions
 }
 
 /**
- * A run's result as compare() takes it: only the rows given, each under its printed name (trec_eval's
- * names stay trec_eval's: `ndcg_cut_10`, `P_10`), its queries in byte order of qid (the order of
- * every report, and of the per-query files: the resampling tests' random signs follow the query
- * order, so a comparison made again from those files gives the same p-values), and `conventions`
- * the comparison's (comparisonConventions).
+ * A run's result as compare() takes it: the rows given under their printed names, queries in byte
+ * order (the per-query files' order: resampling's random signs follow it, so p-values come out the same).
  */
 export function comparableResult(result: Result<string>, rows: readonly Row[]): Result<string> {
   const order = sortedOrder(result.qids);
@@ -126,8 +109,7 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
       for (const v of values[m]) if (v === v) count++;
       counted[m] = count;
       const summary = run.mean.get(m);
-      // The means compare() reports beside the tests are each run's summary as its evaluation
-      // printed it (a sum or a geometric mean for some tools' names): written with -n, it is not there.
+      // The means compare() reports are the summaries as printed (absent when written with -n).
       if (summary === undefined) throw new RankevalError("bad-input", `${file}: run ${run.name} has no mean of ${m} (written with -n?): write it again without -n`);
       mean[m] = summary;
     }
@@ -165,11 +147,7 @@ export function looksLikePerQueryCsv(head: string): boolean {
   return line === PER_QUERY_CSV_HEADER || line === PER_QUERY_CSV_TIE_RANGE_HEADER;
 }
 
-/**
- * The runs of rankeval's per-query JSON (`rankeval -q --format json`: `{ conventions,
- * measureConventions, runs: [{ run, runTag, queries, mean, perQuery: { qid: { measure: value } } }]
- * }`, NaN written as null), named as the file names them (the RUN files they were evaluated from).
- */
+/** The runs of rankeval's per-query JSON (`-q --format json`, NaN as null), named as the file names them. */
 export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   const bad = (what: string) => new RankevalError("bad-input", `${file}: ${what}`);
   let doc: unknown;
@@ -223,11 +201,8 @@ interface CsvRun extends RunValues {
 }
 
 /**
- * Reads rankeval's per-query CSV (`rankeval -q --format csv`: `run,qid,measure,value,conventions`, a
- * row per run, query and measure, then each measure's summary as qid `all`), chunk by chunk. A
- * query named `all` is told from the summary by its place: the summary rows are the last of a run's,
- * one per measure (a query `all` written with -n as the run's last is read as its summary: JSON
- * has no such ambiguity).
+ * Reads rankeval's per-query CSV (`-q --format csv`), chunk by chunk. A query named `all` is told from
+ * the summary rows by place: those are a run's last, one per measure.
  */
 export class PerQueryCsvReader {
   private rest = "";

@@ -1,27 +1,11 @@
 /**
- * Per-query results as a table (`--per-query-out`): a row per run and query, the run's name, the
- * query id and one column per value the reports read, with what the reports need besides in the
- * table's metadata; and such tables, from shards of one evaluation that hold disjoint queries, merged
- * back into the runs' results (`--merge`), from which every report prints exactly what one process
- * evaluating the whole input prints.
- *
- * What a shard must carry for that, beyond each query's values:
- *  - every value a report reads, not only the printed lines: gm_map's per-query APs, the points of
- *    11pt_avg, trec_eval's own algorithm's lines (src/trec/plan.ts lineKey), relstring's strings,
- *    each [worst, best] under --tie-range. Values are doubles written exactly (Parquet DOUBLE, Arrow
- *    Float64, the shortest round-trip decimal in CSV and JSON, -0 and NaN kept), so the merged means,
- *    sums and geometric means, taken again in query order, are the same doubles;
- *  - how each line is summarised (a mean, trec_eval's num_ret sum, gm_map's geometric mean);
- *  - what is not a per-query value: the queries a run has without judgments (`notJudged`), the judged
- *    queries absent from it (`notInRun`), those skipped for having nothing relevant, and under -c
- *    trec_eval's num_rel, which it counts over every judgment rather than the evaluated queries
- *    (m_num_rel.c): each shard's, summed; -c itself counts a shard's judged queries its run lacks as
- *    rows (placeholders), so num_q and the means come out right when the judgments are partitioned as
- *    the runs are;
- *  - the run's tag (trec_eval's runid), and the command's measures and conventions, which must be the
- *    same in every shard (the plan is made again from them).
- *
- * Browser compatible.
+ * Per-query results as a table (`--per-query-out`: a row per run and query, a column per value the
+ * reports read, the rest in the metadata), and tables of shards holding disjoint queries merged back
+ * (`--merge`) so that every report prints what one process evaluating the whole input prints. So a
+ * shard carries every value a report reads (gm_map's APs, 11pt_avg's points, relstring, --tie-range's
+ * [worst, best]) as exact doubles, how each line is summarised, the counts that are not per-query
+ * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
+ * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
  */
 import { RankevalError } from "../errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
@@ -247,11 +231,8 @@ export interface Merged {
 }
 
 /**
- * Merges per-query tables: each run (by name) gathered from every table holding it, its queries
- * disjoint across them, into the result one evaluation of the whole input gives: queries in byte
- * order of qid, each value summarised as its line is, the run's counts and -c's num_rel summed.
- * Tables made under other measures or conventions, a query of a run in two tables, or a run whose
- * tables give it different tags are errors naming both files.
+ * Merges per-query tables into the results one evaluation of the whole input gives (queries in byte
+ * order, counts summed). Other settings, a query in two tables, or two tags of a run are errors.
  */
 export function mergeTables(tables: readonly NamedTable[]): Merged {
   if (!tables.length) throw new Error("mergeTables: no tables");
@@ -390,9 +371,8 @@ export interface MergedSummary {
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
- * The summaries of one run from its shards (each lists its queries in byte order of qid), merged k ways
- * in byte order of qid without holding the per-query values: memory holds a chunk of each shard.
- * A query in two shards, or a shard whose queries are out of order, is an error naming the files.
+ * One run's summaries from its shards, merged k ways in byte order of qid, holding a chunk of each shard.
+ * A query in two shards, or a shard out of order, is an error naming the files.
  */
 export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos: { file: string; info: PerQueryRun }[], shards: ShardRows[], logKeys: ReadonlySet<string>): Promise<MergedSummary> {
   const tags = infos.map((x) => x.info.runTag);
@@ -492,10 +472,7 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
   };
 }
 
-/**
- * The merged summaries as a run's result for reports without per-query values: means, counts and the
- * tie range's means as summaryOf gives them; no per-query values (qids and values empty).
- */
+/** The merged summaries as a run's result without per-query values (qids and values empty). */
 export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
@@ -528,11 +505,7 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
   };
 }
 
-/**
- * trec_eval's summary lines of merged summaries (what trec_eval prints without -q), as
- * formatTrecReport takes them: each numeric line's value by line name, and num_q. Null where two
- * summary lines share a name (their values would collide): the whole merge prints those.
- */
+/** trec_eval's summary lines of merged summaries by line name; null where two lines share a name. */
 export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary): Record<string, number> | null {
   const out: Record<string, number> = { ...(m.summary ?? {}) };
   const numQ = m.queries.evaluated;

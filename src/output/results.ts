@@ -58,10 +58,7 @@ export interface NamedResult {
   result: Result<string>;
 }
 
-/**
- * A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means
- * (the table's "all" rows, JSON's mean, CSV's "all" lines).
- */
+/** A report of several runs. `perQuery` (-q): each query's values too; `noSummary` (-n): not the means. */
 export function report(
   format: "table" | "json" | "csv",
   runs: NamedResult[],
@@ -73,7 +70,6 @@ export function report(
   // Each row's conventions: its tool and the options its measure was computed with.
   const of = (r: { measure: string }) => runs[0].result.measureConventions[r.measure] ?? "";
   if (format === "json") {
-    // A value per row, by printed name; and so per query.
     const byRow = (value: (measure: string) => unknown) =>
       Object.fromEntries(rows.map((r) => [r.name, value(r.measure)]));
     const byQuery = (result: Result<string>, value: (measure: string, i: number) => unknown) =>
@@ -83,8 +79,7 @@ export function report(
       measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
       runs: runs.map(({ name, runTag, result }) => {
         const t = result.tieRange;
-        // --tie-range: each value's [worst, best], beside the means and the per-query values (trec_eval's
-        // own algorithm's lines have none: null).
+        // --tie-range: each value's [worst, best] (null for trec_eval's own algorithm's lines).
         const range = (m: string, i?: number) => {
           const x = t?.[m];
           if (!x) return null;
@@ -133,3 +128,19 @@ export function report(
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
   return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary })}\n`;
 }
+
+/** trec_eval's summary lines ("name\tall\tvalue") as cells by printed name: the text and its number (null if none). */
+export function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
+  const out: Record<string, { text: string; value: number | null }> = {};
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const [name, , value] = line.split("\t");
+    const n = Number(value);
+    out[name.trim()] = { text: value, value: value !== "" && Number.isFinite(n) ? n : null };
+  }
+  return out;
+}
+
+/** The aggregate table's rows, as printed: trec_eval's summary lines, else the plan's rows. */
+export const summaryRows = (p: Plan): string[] =>
+  p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);

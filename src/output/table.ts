@@ -25,29 +25,17 @@ export interface TableOptions {
   summary?: boolean;
 }
 
-/**
- * A result's conventions for one measure: its own (measureConventions: a tool's name carries its
- * tool's; each names only the conventions its family depends on), else the result's.
- */
+/** A result's conventions for one measure: its own (measureConventions), else the result's. */
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
 const conventionsOf = (r: Result<unknown>, measure: string): string => (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
 
-/**
- * A value as every cell prints it: four decimals always (an integer mean such as 1 prints 1.0000, as
- * the 0.7166 beside it), NaN as NaN (a mean over no query: a convention's NaN for every query).
- */
+/** A value as every cell prints it: four decimals always (1.0000 beside 0.7166), NaN as NaN. */
 export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
 
 /**
- * A plain-text table, measures down. For one result: its means and how many queries each is over.
- * For several named results (runs): one column each, side by side, a row "queries" saying how many
- * queries each column's means are over (a cell whose mean is over another number says so, as
- * `0.5000 (n=3)`), and an empty cell where a column lacks the measure or the query. Then the queries
- * evaluated and skipped, and the conventions: one line where every number shares them, else a legend
- * ([1], [2], ...) marking the measures, the columns or the cells they belong to.
- *
- * With `perQuery`, a row per query and measure comes first, as trec_eval -q prints them (the query id
- * in the first column, then "all" for the means); `summary: false` leaves the means out.
+ * A plain-text table, measures down, a column per run, a "queries" row (a mean over another number of
+ * queries says `(n=3)`), then the queries skipped and the conventions (one line, or a legend [1], [2]
+ * marking what they belong to). `perQuery`: rows per query first, as trec_eval -q.
  *
  * @example
  * formatTable(result)
@@ -75,9 +63,7 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
     if (i < 0) i = legend.push(conventions) - 1;
     return ` [${i + 1}]`;
   };
-  // Measures computed alike share a line (options.ts mergeConventions): map's line names no gain. A
-  // measure that depends on fewer conventions fits several lines: it takes the one its row, else its
-  // column, shares.
+  // Measures computed alike share a line (mergeConventions); one fitting several takes its row's, else its column's.
   const described: string[] = [];
   for (const r of rows) for (const c of columns) if (has(c, r.measure) && !described.includes(conventionsOf(c.result, r.measure))) described.push(conventionsOf(c.result, r.measure));
   const merged = mergeConventions(described);
@@ -180,10 +166,7 @@ function commonest(values: readonly number[]): number | undefined {
   return best;
 }
 
-/**
- * The queries of every column once: in trec_eval's order (byte order of the ids) when each column
- * lists its queries so, as runs read from files do; else in order of first appearance.
- */
+/** The queries of every column once: in byte order when each column lists them so, else as they first appear. */
 function queryOrder(columns: readonly TableColumn[]): string[] {
   const lists = columns.map((c) => c.result.qids.map(String));
   const union = unionOf(lists);
@@ -191,11 +174,7 @@ function queryOrder(columns: readonly TableColumn[]): string[] {
   return sorted ? union.sort(compareBytes) : union;
 }
 
-/**
- * Several runs' texts as one: each after a line `==> NAME <==`, a blank line between, as head and tail
- * print several files; one text alone as it is (trec_eval's, byte for byte). The CLI's trec_eval text
- * for several runs, and the page's download of it.
- */
+/** Several runs' texts as one, each after `==> NAME <==` as head and tail print files; one text as it is. */
 export function labelledTexts(parts: readonly { readonly name: string; readonly text: string }[]): string {
   if (parts.length === 1) return parts[0].text;
   return parts.map((p, i) => `${i ? "\n" : ""}==> ${p.name} <==\n${p.text}`).join("");

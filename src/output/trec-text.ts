@@ -16,9 +16,8 @@ export interface TrecReportInput {
   /** From parseTrecMeasures: what to print and in which order. */
   readonly measures: readonly TrecMeasure[];
   /**
-   * Per-query values, keyed by printed line name (`P_5`), each aligned with `qids` (any order: the
-   * report sorts by strcmp). relstring lines take strings. gm_map / gm_bpref take the per-query
-   * map / bpref (summary only). A line without its values must have a `summary` value instead.
+   * Per-query values by line key, aligned with `qids` (any order); relstring's are strings, gm_map's the
+   * APs. A line without values must have a `summary` value.
    */
   readonly perQuery?: {
     readonly qids: readonly string[];
@@ -28,27 +27,15 @@ export interface TrecReportInput {
   readonly printPerQuery?: boolean;
   /** Print the summary block (false = trec_eval -n). Default true. */
   readonly printSummary?: boolean;
-  /**
-   * Summary values by printed line name, used instead of aggregating `perQuery` (e.g. num_rel under
-   * -c, which trec_eval recomputes from the qrels, or values computed elsewhere).
-   */
+  /** Summary values by line name, instead of aggregating `perQuery` (num_rel under -c, merged values). */
   readonly summary?: Readonly<Record<string, number>>;
   /** num_q and the mean's denominator. Default: the number of per-query qids. */
   readonly numQ?: number;
-  /**
-   * The key of a line's values in `perQuery.values` (default: its printed name). Two lines may print
-   * one name (`map_cut.1,2147483649,1`: trec_eval keeps the duplicate cutoffs apart) with different values.
-   */
+  /** The key of a line's values (default: its name; two lines may print one name with other values). */
   readonly keyOf?: (line: TrecLine) => string;
-  /**
-   * -Z: each per-query value replaced by its Z score (src/trec/zscores.ts) before it is printed and
-   * summarised, and every numeric line printed as `Z<name>` with `%6.4f`.
-   */
+  /** -Z: each per-query value replaced by its Z score, every numeric line printed as `Z<name>` with `%6.4f`. */
   readonly zscores?: ZscoreLookup;
-  /**
-   * -D n.qid: only this query is printed and summarised (the mean still over `numQ`, which -c makes
-   * every judged query: trec_eval.c skips the others but meas_avg.c divides by num_q_rels).
-   */
+  /** -D n.qid: only this query printed and summarised (the mean still over `numQ`, as meas_avg.c). */
   readonly onlyQuery?: string;
 }
 

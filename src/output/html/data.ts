@@ -1,8 +1,6 @@
-// What an HTML report holds (plain data, JSON), made from what the command line's --report and the
-// page's "download report" both have: each run's aggregate cells (as printed) and per-query values,
-// the conventions, the comparison, and the drill-downs of the queries that changed most. The page's
-// script in the report (web/report-view.ts) draws everything from it. Browser-safe.
-import type { Comparison, TestName } from "../../compare/compare.js";
+// What an HTML report holds (JSON), from what both --report and the page's "download report" have;
+// web/report-view.ts draws it. Browser-safe.
+import type { Comparison, PairComparison, TestName } from "../../compare/compare.js";
 import { formatP, markLegend, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../explain/print.js";
@@ -45,10 +43,8 @@ export interface ReportInput {
 }
 
 /**
- * A per-query column as stored: each value as printed, compactly: a number when the printed text is
- * `scale` decimals (4 for trec_eval's `%6.4f` and the table's; 0 for `%ld`), written without its
- * decimal point (0.8422 as 8422); else the text itself ("-nan", "NaN"); null where the run lacks the
- * query. Exact (the digits printed), and about a third the size of the doubles.
+ * A per-query column as printed, compactly: `scale` decimals as an integer (0.8422 as 8422), else the
+ * text ("-nan"), null where the run lacks the query. Exact, and a third the size of the doubles.
  */
 export interface StoredColumn {
   readonly measure: string;
@@ -110,23 +106,44 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
   return scale === 0 ? v : v / 1e4;
 }
 
+/** Drill-downs in a report: the page's, and the command line's without --report-queries. */
+export const REPORT_QUERIES = 50;
+
 /** A number as the comparison's table prints it: 4 decimals, NaN, + where signed. */
 const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+
+/** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
+export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L"];
+
+/** A pair's PAIR_HEADER cells. */
+export const pairCells = (x: PairComparison): string[] => [
+  String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
+  `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
+  fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`,
+];
+
+/** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
+export function pairNotes(c: Comparison, test: TestName): string {
+  const { correction: k, alpha, tests, iterations, seed } = c.settings;
+  const names = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
+  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : names[k];
+  const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
+  return "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
+    "d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; " +
+    `p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`;
+}
 
 /** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
 function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData["comparison"]> {
   const tests = c.settings.tests;
-  const header = ["measure", "baseline", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", ...tests.map((t) => `${t} p`)];
+  const header = ["measure", "baseline", "run", ...PAIR_HEADER, ...tests.map((t) => `${t} p`)];
   const rows = c.comparisons.map((x) => [
-    x.measure, x.baseline, x.run, String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
-    `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
-    fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`,
+    x.measure, x.baseline, x.run, ...pairCells(x),
     ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
   ]);
-  const correction = test === "tukey" ? "HSD-adjusted" : c.settings.correction === "none" ? "no correction" : { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" }[c.settings.correction];
-  const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
-  const notes = `n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; p: adjusted (${correction}), * below ${c.settings.alpha}${resampled ? `; B = ${c.settings.iterations}, seed ${c.settings.seed}` : ""}.`;
-  return { baseline: c.baseline, test, legend: markLegend(c, test), header, rows, significant: c.comparisons.map((x) => x.tests[test]?.significant === true), notes };
+  const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
+  const legend = markLegend(c, test);
+  return { baseline: c.baseline, test, legend, header, rows, significant, notes: pairNotes(c, test) };
 }
 
 /** The report's data from what the command line or the page has. */

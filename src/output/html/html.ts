@@ -1,7 +1,5 @@
-// The HTML report as one file: inline CSS, the data (src/output/html/data.ts) gzipped and
-// base64-encoded, and the script that draws it (web/report-view.ts, bundled at build time into
-// viewer.generated.ts). It loads nothing else, so it opens from disk and works offline. Browser-safe:
-// the command line and the page both write it.
+// The HTML report as one file (CSS, gzipped data, web/report-view.ts bundled into viewer.generated.ts):
+// it loads nothing else, so it opens from disk and offline. Browser-safe: the CLI and the page write it.
 import type { ReportData } from "./data.js";
 import { REPORT_VIEWER_JS, REPORT_VIEWER_CSS } from "./viewer.generated.js";
 
@@ -20,10 +18,7 @@ function base64(bytes: Uint8Array): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
-/**
- * The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster);
- * the report's script reads gzip with the browser's DecompressionStream.
- */
+/** The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster). */
 export async function reportHtml(data: ReportData, gzip: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> = gzipStream): Promise<string> {
   const packed = base64(await gzip(new TextEncoder().encode(JSON.stringify(data))));
   // A "</script" in the script would end its element: none is meant, but none can be, either.

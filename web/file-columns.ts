@@ -1,12 +1,10 @@
-// Parquet and Arrow files in the page's worker: a File read in byte ranges (File.slice), a row group
-// or record batch at a time: the page's adapter of src/input/input.ts's BatchInput, which makes them
-// rows and blocks as the command line's files. Read in this worker (the run-reader worker parses
-// text only).
+// Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
+// BatchInput (src/input/input.ts).
 import { RankevalError } from "../src/errors.js";
 import { runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
 import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
-import type { OnProgress } from "./read.js";
+import type { OnProgress } from "./file-read.js";
 
 /** A File as a ByteSource, counting the bytes read. */
 function fileSource(file: File, counted: { read: number }): ByteSource {
@@ -20,12 +18,12 @@ function fileSource(file: File, counted: { read: number }): ByteSource {
   };
 }
 
-/** A File's columnar format, from its first bytes (Parquet's "PAR1", Arrow's "ARROW1" or a stream's first message), or null. */
+/** A File's columnar format, from its first bytes, or null. */
 export async function columnarFormat(file: File): Promise<ColumnarFormat | null> {
   return columnarFormatOf(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
 }
 
-/** A columnar File as the input layer reads it (src/input/input.ts), posting progress (bytes read, rows) as it goes. */
+/** A columnar File as the input layer reads it, posting progress. */
 export function batchInput(file: File, format: ColumnarFormat, onProgress: OnProgress): BatchInput {
   return {
     name: file.name,
@@ -49,9 +47,8 @@ export function batchInput(file: File, format: ColumnarFormat, onProgress: OnPro
 }
 
 /**
- * Which input a columnar file dropped on the page belongs to: judgments when it has a label column
- * (rel, label, relevance, grade) and no run's score column (score, rank_score, prediction); a run
- * otherwise. A file whose columns cannot be read goes to the runs, whose reading says what is wrong.
+ * Which input a columnar file dropped on the page belongs to: judgments with a label column and no
+ * score column, else a run (whose reading says what is wrong with an unreadable one).
  */
 export async function columnarRole(file: File, format: ColumnarFormat): Promise<"qrels" | "run"> {
   const enough = new Error("the columns are found");

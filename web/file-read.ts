@@ -1,5 +1,4 @@
-// Reading a File in a worker: File.stream(), gunzipped when it starts with gzip's magic bytes, chunk
-// by chunk into a parser. Shared by the page's two workers (worker.ts, run-reader.ts).
+// A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
 import { RankevalError } from "../src/errors.js";
 import type { ChunkSink } from "../src/input/input.js";
 
@@ -9,7 +8,6 @@ export type Sink = ChunkSink & { readonly linesRead?: number };
 /** Bytes of the file read (before gunzip) and lines parsed. */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
 
-/** Whether the file starts with gzip's magic bytes. */
 export async function isGzip(file: File): Promise<boolean> {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
@@ -19,12 +17,9 @@ export async function isGzip(file: File): Promise<boolean> {
 const CHUNK = 1 << 20;
 
 /**
- * Streams `file` into `sink`; reports progress at most every 100 ms, and at the end. An uncompressed
- * file is read with a BYOB reader into one buffer used again and again: the default reader's fresh
- * buffer a chunk cost the worker about 0.5 s more a GB in Chromium (the parsers keep no reference to
- * a chunk). Files are read one at a time: two read at once in two workers (a LETOR file here, its
- * predictions in the other worker), a BYOB read stalled for good in Chromium 156, midway, after the
- * other file was done.
+ * Streams `file` into `sink`, with progress every 100 ms. Uncompressed files go through a BYOB reader
+ * into one reused buffer (fresh buffers cost 0.5 s a GB in Chromium). One file at a time: with two read
+ * at once in two workers, a BYOB read stalled for good in Chromium 156.
  */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
   const gzip = await isGzip(file);
