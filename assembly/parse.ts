@@ -248,10 +248,13 @@ function splitLong(p: usize, max: i32): i32 {
 
 // Run and qrels lines: the first byte is a field's (blank and comment lines are the host's); the
 // first byte below ' ' but a tab must be the line's '\n' or "\r\n". In a line under 64 bytes, `starts`
-// and `ends` hold a bit per field's start and end, taken lowest first.
-
-/** Run lines `qid iter docno rank sim run_id` (get_trec_results.c; more fields: the host's). */
-export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+// and `ends` hold a bit per field's start and end, taken lowest first. `run` is a constant: each
+// parser inlines its own loop.
+// @ts-ignore: decorator
+@inline function trecRows(
+  run: bool, st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
+  const fields = run ? 6 : 4;
   let n = load<i32>(st + ST_ROWS);
   let used = load<i32>(st + ST_USED);
   let line = load<i32>(st + ST_LINE);
@@ -264,13 +267,28 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
   while (p < end) {
     const c = <u32>load<u8>(p);
     if (c <= SPACE || c == HASH) break;
-    let L = <i32>ctz<u64>(ends64(p));
-    let e0: i32, ds: i32, de: i32, ss: i32, se: i32, ts: i32, te: i32;
+    let L: i32;
+    let b: u64 = 0;
+    if (run) {
+      L = <i32>ctz<u64>(ends64(p));
+      if (L < 64) b = blanks64(p);
+    } else {
+      L = <i32>ctz<u64>(ends32(p));
+      if (L < 32) b = blanks32(p);
+      else {
+        L = <i32>ctz<u64>(ends64(p));
+        if (L < 64) b = blanks64(p);
+      }
+    }
+    // The query id's end; the document id, score or label, and tag: [start, end).
+    let e0: i32, ds: i32, de: i32, vs: i32, ve: i32;
+    let ts = 0;
+    let te = 0;
     if (L < 64) {
-      const f = ~blanks64(p) & ((<u64>1 << <u64>L) - 1);
+      const f = ~b & ((<u64>1 << <u64>L) - 1);
       let starts = f & ~(f << 1);
       let ends = f & ~(f >> 1);
-      if (popcnt<u64>(starts) != 6) break;
+      if (popcnt<u64>(starts) != fields) break;
       e0 = <i32>ctz<u64>(ends) + 1;
       ends &= ends - 1;
       starts &= starts - 1;
@@ -280,31 +298,56 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
       starts &= starts - 1;
       de = <i32>ctz<u64>(ends) + 1;
       ends &= ends - 1;
-      ends &= ends - 1; // rank
-      starts &= starts - 1;
-      ss = <i32>ctz<u64>(starts);
-      starts &= starts - 1;
-      se = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      ts = <i32>ctz<u64>(starts);
-      te = <i32>ctz<u64>(ends) + 1;
+      if (run) {
+        ends &= ends - 1; // rank
+        starts &= starts - 1;
+      }
+      vs = <i32>ctz<u64>(starts);
+      ve = <i32>ctz<u64>(ends) + 1;
+      if (run) {
+        starts &= starts - 1;
+        ends &= ends - 1;
+        ts = <i32>ctz<u64>(starts);
+        te = <i32>ctz<u64>(ends) + 1;
+      }
     } else {
-      if (splitLong(p, 6) != 6) break;
+      if (splitLong(p, fields) != fields) break;
       L = lineEnd;
       e0 = unchecked(fieldEnds[0]);
       ds = unchecked(fieldStarts[2]);
       de = unchecked(fieldEnds[2]);
-      ss = unchecked(fieldStarts[4]);
-      se = unchecked(fieldEnds[4]);
-      ts = unchecked(fieldStarts[5]);
-      te = unchecked(fieldEnds[5]);
+      vs = unchecked(fieldStarts[fields - 2]);
+      ve = unchecked(fieldEnds[fields - 2]);
+      if (run) {
+        ts = unchecked(fieldStarts[5]);
+        te = unchecked(fieldEnds[5]);
+      }
     }
     if (e0 != qidLen || !sameQid(st, p, qidLen)) {
       stop = newQid(st, p, e0);
       break;
     }
-    const score = number(p + <usize>ss);
-    if (score != score || numberEnd != p + <usize>se) break;
+    let v: f64;
+    if (run) {
+      v = number(p + <usize>vs);
+      if (v != v || numberEnd != p + <usize>ve) break;
+    } else {
+      let r = p + <usize>vs;
+      const relEnd = p + <usize>ve;
+      const sign = <u32>load<u8>(r);
+      const neg = sign == 45;
+      if (neg || sign == 43) r++;
+      const digits = <i32>(relEnd - r);
+      let rel: i64 = 0;
+      let bad = digits == 0 || digits > 15;
+      for (; r < relEnd; r++) {
+        const d = <u32>load<u8>(r) - 48;
+        bad |= d > 9;
+        rel = rel * 10 + <i64>d;
+      }
+      if (bad) break;
+      v = neg ? -<f64>rel : <f64>rel;
+    }
     // The line's end, checked last: a branch on a byte that the bitmasks above need not wait for.
     const next = lineEndAt(p + <usize>L);
     if (next == 0) break;
@@ -313,99 +356,32 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
       break;
     }
     used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
-    store<f64>(value + (<usize>n << 3), score);
+    store<f64>(value + (<usize>n << 3), v);
     store<i32>(qid + (<usize>n << 2), qidId);
     n++;
     line++;
-    tagStart = p + <usize>ts;
-    tagEnd = p + <usize>te;
+    if (run) {
+      tagStart = p + <usize>ts;
+      tagEnd = p + <usize>te;
+    }
     p = next + 1;
   }
   saveState(st, p, end, n, used, line, stop);
-  store<i32>(st + ST_TAG_START, <i32>tagStart);
-  store<i32>(st + ST_TAG_END, <i32>tagEnd);
+  if (run) {
+    store<i32>(st + ST_TAG_START, <i32>tagStart);
+    store<i32>(st + ST_TAG_END, <i32>tagEnd);
+  }
   return p;
+}
+
+/** Run lines `qid iter docno rank sim run_id` (get_trec_results.c; more fields: the host's). */
+export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+  return trecRows(true, st, p, end, qid, value, offsets, hashes, pool);
 }
 
 /** Qrels lines `qid iter docno rel` (get_qrels.c); labels of up to 15 digits (others: atol, the host's). */
 export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
-  let n = load<i32>(st + ST_ROWS);
-  let used = load<i32>(st + ST_USED);
-  let line = load<i32>(st + ST_LINE);
-  const shift = load<i32>(st + ST_SHIFT);
-  const qidId = load<i32>(st + ST_QID_ID);
-  const qidLen = load<i32>(st + ST_QID_LEN);
-  let stop = STOP_SLOW;
-  while (p < end) {
-    const c = <u32>load<u8>(p);
-    if (c <= SPACE || c == HASH) break;
-    let L = <i32>ctz<u64>(ends32(p));
-    let b: u64 = 0;
-    if (L < 32) b = blanks32(p);
-    else {
-      L = <i32>ctz<u64>(ends64(p));
-      if (L < 64) b = blanks64(p);
-    }
-    let e0: i32, ds: i32, de: i32, rs: i32, re: i32;
-    if (L < 64) {
-      const f = ~b & ((<u64>1 << <u64>L) - 1);
-      let starts = f & ~(f << 1);
-      let ends = f & ~(f >> 1);
-      if (popcnt<u64>(starts) != 4) break;
-      e0 = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      starts &= starts - 1;
-      ends &= ends - 1; // iter
-      starts &= starts - 1;
-      ds = <i32>ctz<u64>(starts);
-      starts &= starts - 1;
-      de = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      rs = <i32>ctz<u64>(starts);
-      re = <i32>ctz<u64>(ends) + 1;
-    } else {
-      if (splitLong(p, 4) != 4) break;
-      L = lineEnd;
-      e0 = unchecked(fieldEnds[0]);
-      ds = unchecked(fieldStarts[2]);
-      de = unchecked(fieldEnds[2]);
-      rs = unchecked(fieldStarts[3]);
-      re = unchecked(fieldEnds[3]);
-    }
-    if (e0 != qidLen || !sameQid(st, p, qidLen)) {
-      stop = newQid(st, p, e0);
-      break;
-    }
-    let r = p + <usize>rs;
-    const relEnd = p + <usize>re;
-    const sign = <u32>load<u8>(r);
-    const neg = sign == 45;
-    if (neg || sign == 43) r++;
-    const digits = <i32>(relEnd - r);
-    let rel: i64 = 0;
-    let bad = digits == 0 || digits > 15;
-    for (; r < relEnd; r++) {
-      const d = <u32>load<u8>(r) - 48;
-      bad |= d > 9;
-      rel = rel * 10 + <i64>d;
-    }
-    if (bad) break;
-    const next = lineEndAt(p + <usize>L);
-    if (next == 0) break;
-    if (line - n != shift) {
-      stop = STOP_SHIFT;
-      break;
-    }
-    used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
-    const v = <f64>rel;
-    store<f64>(value + (<usize>n << 3), neg ? -v : v);
-    store<i32>(qid + (<usize>n << 2), qidId);
-    n++;
-    line++;
-    p = next + 1;
-  }
-  saveState(st, p, end, n, used, line, stop);
-  return p;
+  return trecRows(false, st, p, end, qid, value, offsets, hashes, pool);
 }
 
 /** src/io/rows.ts QuerySpans: each run of equal query ids' id and first row; returns the count. */
