@@ -136,7 +136,9 @@ export function evaluate(
   }
 }
 
-export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK } from "./significance";
+export {
+  randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK,
+} from "./significance";
 
 export {
   parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, firstRepeated, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES,

@@ -375,12 +375,16 @@ function splitLong(p: usize, max: i32): i32 {
 }
 
 /** Run lines `qid iter docno rank sim run_id` (get_trec_results.c; more fields: the host's). */
-export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+export function parseRunRows(
+  st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
   return trecRows(true, st, p, end, qid, value, offsets, hashes, pool);
 }
 
 /** Qrels lines `qid iter docno rel` (get_qrels.c); labels of up to 15 digits (others: atol, the host's). */
-export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+export function parseQrelsRows(
+  st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
   return trecRows(false, st, p, end, qid, value, offsets, hashes, pool);
 }
 
