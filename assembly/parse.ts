@@ -23,11 +23,11 @@ export const ST_TAG_START: i32 = 36; // the last row's run tag (-1: no row this 
 export const ST_TAG_END: i32 = 40;
 export const ST_LETOR: i32 = 44; // LETOR_* bits
 export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
-export const QID_MAX: i32 = 64;
+const QID_MAX: i32 = 64;
 export const PARSE_STATE_BYTES: i32 = ST_QID_BYTES + QID_MAX + 16;
 
 export const STOP_END: i32 = 0; // every line parsed
-export const STOP_SLOW: i32 = 1; // the host parses the line
+const STOP_SLOW: i32 = 1; // the host parses the line
 export const STOP_QID: i32 = 2; // the host interns a new query id, sets ST_QID_*
 export const STOP_SHIFT: i32 = 3; // line - row != ST_SHIFT: a new stretch
 
