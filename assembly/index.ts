@@ -1,6 +1,5 @@
-// The kernel's whole ABI. The host (src/kernel/) owns linear memory: it lays out the batch after
-// heapBase(), calls configure() once and evaluate() once per batch, and reads the results back.
-// Numbers only cross this boundary; nothing here allocates.
+// The kernel's whole ABI (declared for the host in src/kernel/module.ts). The host owns linear memory
+// from heapBase() on; nothing here allocates.
 
 import { setConfiguration, NoRelevant, BeyondList, ALL } from "./state";
 import { rankQuery, Depths } from "./prefix-sums";
@@ -8,29 +7,19 @@ import { BUCKETS_PER_ROW } from "./sort";
 import * as state from "./state";
 import { extraBytes, layExtra } from "./metrics/extra-scratch";
 import { clearDiversity, setDiversityQuery } from "./metrics/diversity";
-// The families' enum, depths and values, generated from src/measures/registry.ts (npm run build:kernel).
 import { addDepths, measure } from "./families.generated";
 export { Family } from "./families.generated";
 
-/**
- * Parameter slots per measure: evaluate()'s params hold PARAM_SLOTS f64 per measure, the family's
- * parameters in the order its registry row lists them (src/measures/registry.ts), unused slots 0.
- * Five is utility's count (a, b, c, d and the collection size n).
- */
+/** f64 parameters per measure, in its registry row's order: utility's five (a, b, c, d, n). */
 export const PARAM_SLOTS: i32 = 5;
 
-/** Spec flags, per measure. */
 export const SPEC_NEEDS_RELEVANT: i32 = 1;
 
-/** Called by src/kernel/: the first byte the host may use. */
 export function heapBase(): usize {
   return __heap_base;
 }
 
-/**
- * Called by src/kernel/ to size the scratch region passed to configure(): maxN is the longest
- * ranking in the batch, maxJ the most judgments of one query, gainTableLength as for configure().
- */
+/** configure()'s scratch for rankings of up to maxN rows and maxJ judgments. */
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
   const n = <usize>maxN + 1;
   const j = <usize>maxJ + 1;
@@ -38,14 +27,8 @@ export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize 
 }
 
 /**
- * Called by src/kernel/ before evaluate(). gainMode: 0 linear, 1 exp, 2 table. gainTable: f64, the
- * gain of each integer label 0..gainTableLength-1 (0 for label 0); gainMonotone: those gains never
- * decrease with the label. noRelevant: 0 zero, 1 one, 2 NaN. beyondList: state.ts BeyondList;
- * ties: state.ts TieMode. judgedOnly: after the depth cut, the documents without a judgment (NaN) or
- * with a negative label leave the ranking (trec_eval -J, which form_res_rels.c applies after -M).
- * discount: f64[maxRank + 1] with
- * discount[i] = 1/log2(i + 1). docids: i32 per row into the byte pool (poolBytes, poolOffsets i32[n+1])
- * for trec_eval's tie order, or 0 to keep ties in input order. scratch: scratchBytes(maxN, maxJ, gainTableLength) bytes.
+ * Before evaluate() (the fields: state.ts). gainMode: 0 linear, 1 exp, 2 table; noRelevant: 0 zero,
+ * 1 one, 2 NaN. docids: 0 keeps ties in input order.
  */
 export function configure(
   gainMode: i32, gainTable: usize, gainTableLength: i32, gainMonotone: bool, threshold: f64, noRelevant: i32,
@@ -79,18 +62,14 @@ export function configure(
   state.levelCount = p;
   p += <usize>gainTableLength << 2;
   layExtra(p, maxN, maxJ);
-  // Subtopic judgments come with configureDiversity(), called after this for a batch that has them.
   clearDiversity();
 }
 
-// Subtopic judgments (the diversity measures): see assembly/metrics/diversity.ts.
 export { configureDiversity, diversityScratchBytes } from "./metrics/diversity";
 
 /**
- * Called by src/kernel/ on each block of rows whose numbers the host has not checked: whether the
- * `count` doubles at `values` are all finite. x - x is 0 for a finite x and NaN for NaN and the
- * infinities, so the sums stay 0 only if all are; eight at a time, in four sums so that the
- * additions overlap instead of each waiting for the one before.
+ * Whether the `count` doubles at `values` are all finite: x - x is 0 only for a finite x; four sums
+ * so that the additions overlap.
  */
 export function allFinite(values: usize, count: i32): bool {
   let sum0 = f64x2.splat(0);
@@ -118,13 +97,7 @@ export function allFinite(values: usize, count: i32): bool {
   return total == 0;
 }
 
-/**
- * Called by src/kernel/ once per batch. Query q's ranked rows are [offsets[q], offsets[q+1]) of
- * scores (f64) and labels (f64, NaN = unjudged); its judgments are [judgedOffsets[q],
- * judgedOffsets[q+1]) of judged (f64), which may alias labels/offsets when every row is judged.
- * Measure s is (families[s], cutoffs[s] (0 = none), params[s * PARAM_SLOTS ..+ PARAM_SLOTS], flags[s]);
- * its value for query q goes to out[s * numQueries + q].
- */
+/** Measure s's value for query q to out[s * numQueries + q]; labels NaN = unjudged. */
 export function evaluate(
   numQueries: i32, offsets: usize, scores: usize, labels: usize, judgedOffsets: usize, judged: usize,
   numSpecs: i32, families: usize, cutoffs: usize, params: usize, flags: usize, out: usize,
@@ -163,15 +136,14 @@ export function evaluate(
   }
 }
 
-// The resampling of the significance tests (src/compare/): see assembly/significance.ts.
-export { randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK, RIFFLE_MAX_RUNS } from "./significance";
+export {
+  randomizationSums, bootstrapSums, tukeyRanges, permBytes, tukeyTableBytes, TILE_BLOCKS, TUKEY_CHUNK,
+} from "./significance";
 
-// TREC text parsed into per-row columns (src/io/_kernel_rows.ts): see assembly/parse.ts.
 export {
   parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, firstRepeated, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES,
   ST_ROWS, ST_USED, ST_LINE, ST_SHIFT, ST_STOP, ST_QID_START, ST_QID_END, ST_QID_ID, ST_QID_LEN, ST_TAG_START, ST_TAG_END, ST_QID_BYTES,
   STOP_END, STOP_QID, STOP_SHIFT,
 } from "./parse";
 
-// A block of a run joined to its judgments (src/pipeline/join-kernel.ts): see assembly/join.ts.
 export { joinQueries, duplicateRow, duplicateQuery, JOIN_PAD, DUP_NONE, DUP_JUDGED, DUP_RUN } from "./join";

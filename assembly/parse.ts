@@ -1,44 +1,35 @@
-// TREC text parsed in the kernel: the fast path of the per-row parsers (src/io/run.ts, qrels.ts and
-// letor.ts with docids "per-row", scores.ts). The host copies a range of whole lines into memory
-// (buf[end - 1] is '\n', and at least PAD readable bytes follow end) and calls parseRunRows /
-// parseQrelsRows (parseLetorRows, parseScoreRows for LETOR files and their predictions), which append
-// the usual lines' rows to the columns the host laid out (value f64, offsets i32 (the end of each
-// row's id in the pool), hashes i32, pool u8, qid i32) and stop at the first line they do not take,
-// saying why in the state block: a line for the host's parser (comments, blank lines, extra
-// fields, numbers it must read itself, every error: the host's slow path has the exact messages),
-// a query id the host has to intern, or a row that starts a new stretch of lines (RowLines). The
-// host deals with it and calls again from there. Nothing here allocates.
-//
-// Fields are found 16 bytes at a time: the bitmask of the bytes <= ' ' (unsigned: UTF-8 bytes are
-// field bytes), whose lowest set bit is the field's end. Numbers: Clinger's fast path (digits below
-// 2^53, a power of ten up to 22: one correctly rounded multiplication or division of exact doubles,
-// so the double Number() gives); anything else goes to the host, which reads it as Number() does.
+// The fast path of the per-row parsers (src/io/run.ts, qrels.ts, letor.ts, scores.ts). The host copies
+// whole lines (buf[end - 1] is '\n', PARSE_PAD readable bytes after end); a parser appends the usual
+// lines' rows to the host's columns and stops at the first line it does not take (comments, errors,
+// numbers it cannot read exactly: the host's slow path has the exact messages), a new query id, or a
+// new stretch of lines (RowLines), saying why in the state block. Nothing here allocates.
+// Bitmasks of the bytes <= ' ' (unsigned: UTF-8 bytes are field bytes) find fields. Numbers: Clinger's
+// fast path (digits below 2^53, 10^|e| <= 10^22: one correctly rounded operation, as Number() gives).
 
-/** Readable bytes the host leaves after `end` (16-byte loads run past a line's '\n'). */
+// 16-byte loads run past a line's '\n'.
 export const PARSE_PAD: i32 = 64;
 
-/** The state block's i32 fields (byte offsets), which the host reads and writes between calls. */
+// The state block's i32 fields (byte offsets).
 export const ST_ROWS: i32 = 0; // rows so far (n)
 export const ST_USED: i32 = 4; // pool bytes used
 export const ST_LINE: i32 = 8; // 1-based number of the line at the stopping point
 export const ST_SHIFT: i32 = 12; // line - row of the current stretch (RowLines)
 export const ST_STOP: i32 = 16; // why the call stopped (STOP_*)
-export const ST_QID_START: i32 = 20; // STOP_QID: the new query id is buf[start, end)
+export const ST_QID_START: i32 = 20; // STOP_QID: the new id is buf[start, end)
 export const ST_QID_END: i32 = 24;
-export const ST_QID_ID: i32 = 28; // the current query id's number, as the host interned it
+export const ST_QID_ID: i32 = 28; // the current query id's number
 export const ST_QID_LEN: i32 = 32; // its length (its bytes at ST_QID_BYTES), -1: none yet
-export const ST_TAG_START: i32 = 36; // the last row's run tag, buf[start, end) (-1: no row this call)
+export const ST_TAG_START: i32 = 36; // the last row's run tag (-1: no row this call)
 export const ST_TAG_END: i32 = 40;
-export const ST_LETOR: i32 = 44; // LETOR: which optional fields every line has (LETOR_*), 0: not yet known
+export const ST_LETOR: i32 = 44; // LETOR_* bits
 export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
-export const QID_MAX: i32 = 64;
-/** Bytes of the state block. */
+const QID_MAX: i32 = 64;
 export const PARSE_STATE_BYTES: i32 = ST_QID_BYTES + QID_MAX + 16;
 
 export const STOP_END: i32 = 0; // every line parsed
-export const STOP_SLOW: i32 = 1; // the line at the stopping point is the host's to parse
-export const STOP_QID: i32 = 2; // a new query id (ST_QID_START, ST_QID_END): intern it, set ST_QID_*
-export const STOP_SHIFT: i32 = 3; // the next row starts a stretch (line - row != ST_SHIFT): record it
+const STOP_SLOW: i32 = 1; // the host parses the line
+export const STOP_QID: i32 = 2; // the host interns a new query id, sets ST_QID_*
+export const STOP_SHIFT: i32 = 3; // line - row != ST_SHIFT: a new stretch
 
 const SPACE: u32 = 32;
 const TAB: u32 = 9;
@@ -51,7 +42,6 @@ const HASH: u32 = 35;
   return c == SPACE || c == TAB;
 }
 
-/** The first byte <= ' ' at or after p (one exists: the range ends with '\n'). */
 // @ts-ignore: decorator
 @inline function fieldEnd(p: usize): usize {
   const space = i8x16.splat(32);
@@ -63,18 +53,13 @@ const HASH: u32 = 35;
   return p + <usize>ctz<i32>(m);
 }
 
-/** The first byte at or after p that is not a space or a tab. */
 // @ts-ignore: decorator
 @inline function skipBlanks(p: usize): usize {
   while (blank(load<u8>(p))) p++;
   return p;
 }
 
-/**
- * rowHash (src/io/rows.ts) of [p, p + len): h = len, then h = imul(h ^ w, 0x9e3779b1) for each 4-byte
- * little-endian word w (the last one zero-padded), then h ^ (h >>> 16). Ids of up to 8 bytes, most,
- * are one masked 8-byte load and at most two multiplications.
- */
+/** rowHash of src/io/rows.ts; ids of up to 8 bytes (most) are one masked 8-byte load. */
 // @ts-ignore: decorator
 @inline function rowHash(p: usize, len: i32): i32 {
   let h: u32 = <u32>len;
@@ -90,7 +75,6 @@ const HASH: u32 = 35;
   return <i32>(h ^ (h >>> 16));
 }
 
-/** Copies [src, src + len) to dst in 16-byte steps (dst has room for len rounded up to 16). */
 // @ts-ignore: decorator
 @inline function copyId(dst: usize, src: usize, len: i32): void {
   let i = 0;
@@ -100,24 +84,11 @@ const HASH: u32 = 35;
   } while (i < len);
 }
 
-/** Whether [p, p + len) equals the state block's query id (len <= QID_MAX). */
 // @ts-ignore: decorator
 @inline function sameQid(st: usize, p: usize, len: i32): bool {
-  const q = st + <usize>ST_QID_BYTES;
-  let i = 0;
-  for (; i + 16 <= len; i += 16) {
-    if (!i8x16.all_true(i8x16.eq(v128.load(p + <usize>i), v128.load(q + <usize>i)))) return false;
-  }
-  if (i == len) return true;
-  const eq = i8x16.bitmask(i8x16.eq(v128.load(p + <usize>i), v128.load(q + <usize>i)));
-  const want = (1 << (len - i)) - 1;
-  return (eq & want) == want;
+  return sameIdBytes(p, st + <usize>ST_QID_BYTES, len);
 }
 
-/**
- * At a line whose query id [start, start + len) is not the current one: STOP_QID with its place (the
- * host interns it), or STOP_SLOW when it is too long for the state block.
- */
 // @ts-ignore: decorator
 @inline function newQid(st: usize, start: usize, len: i32): i32 {
   if (len > QID_MAX) return STOP_SLOW;
@@ -126,7 +97,7 @@ const HASH: u32 = 35;
   return STOP_QID;
 }
 
-/** The '\n' of the line end at q ('\n' or "\r\n"), or 0 when q is not a line's end. */
+/** The '\n' of the line end at q, or 0 when none. */
 // @ts-ignore: decorator
 @inline function lineEndAt(q: usize): usize {
   const c = <u32>load<u8>(q);
@@ -134,7 +105,6 @@ const HASH: u32 = 35;
   return c == CR && <u32>load<u8>(q + 1) == LF ? q + 1 : 0;
 }
 
-/** Appends row n's document id [p, p + len) (bytes, hash, end offset) after `used` bytes; returns the bytes used. */
 // @ts-ignore: decorator
 @inline function appendId(n: i32, used: i32, p: usize, len: i32, offsets: usize, hashes: usize, pool: usize): i32 {
   copyId(pool + <usize>used, p, len);
@@ -144,7 +114,6 @@ const HASH: u32 = 35;
   return used;
 }
 
-/** Ends a call: its rows, id bytes and line in the state block, and why it stopped (STOP_END once p reaches end). */
 // @ts-ignore: decorator
 @inline function saveState(st: usize, p: usize, end: usize, n: i32, used: i32, line: i32, stop: i32): void {
   store<i32>(st + ST_ROWS, n);
@@ -153,10 +122,7 @@ const HASH: u32 = 35;
   store<i32>(st + ST_STOP, p >= end ? STOP_END : stop);
 }
 
-/**
- * The bytes <= ' ' among the 64 (or 32) bytes at p, as bits (bit i: byte p + i); in the 32-byte form
- * the upper 32 bits are set.
- */
+/** The bytes <= ' ' among the 64 (32, upper bits set) bytes at p, as bits. */
 // @ts-ignore: decorator
 @inline function blanks64(p: usize): u64 {
   const sp = i8x16.splat(32);
@@ -174,10 +140,7 @@ const HASH: u32 = 35;
   return a | (b << 16) | 0xffffffff00000000;
 }
 
-/**
- * The bytes below ' ' that are not a tab (a line's end: '\n', '\r', or a control byte the parser's
- * own code reports) among the 64 (or 32) bytes at p, as bits; the first is the line's end.
- */
+/** The bytes below ' ' but tabs among the 64 (32) bytes at p, as bits; the first ends the line. */
 // @ts-ignore: decorator
 @inline function ends64(p: usize): u64 {
   return ends32(p) | (ends32(p + 32) << 32);
@@ -193,18 +156,12 @@ const HASH: u32 = 35;
   return a | (b << 16);
 }
 
-// 10^i, exact, for i <= 22.
 const POW10: StaticArray<f64> = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 const TWO53: u64 = 9007199254740992;
 
-/** Where the last number() stopped. */
 let numberEnd: usize = 0;
 
-/**
- * The decimal number at p, `[+-]?digits[.digits]([eE][+-]?digits)?` with at least one digit before
- * the exponent, when Clinger's fast path gives it exactly (as Number() would); NaN otherwise (not that
- * form, or the host must read it). numberEnd: the byte after it.
- */
+/** `[+-]?digits[.digits]([eE][+-]?digits)?` at p when the fast path reads it, else NaN; ends at numberEnd. */
 // @ts-ignore: decorator
 @inline function number(p: usize): f64 {
   let c = <u32>load<u8>(p);
@@ -254,17 +211,12 @@ let numberEnd: usize = 0;
   return neg ? -v : v;
 }
 
-/**
- * splitLong's fields, as offsets from the line's start: [fieldStarts[i], fieldEnds[i]) (the first
- * FIELDS), and the offset of the line's end.
- */
 const FIELDS = 8;
-// Literals: static data, below the heap base (`new` would allocate at the heap base, which is the host's).
+// Literals are static data; `new` would allocate at the heap base, which is the host's.
 const fieldStarts: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
 const fieldEnds: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
 let lineEnd: i32 = 0;
 
-/** Whether the byte at p ends a line: '\n', or the '\r' of "\r\n". */
 // @ts-ignore: decorator
 @inline function lineEnds(p: usize): bool {
   const c = <u32>load<u8>(p);
@@ -272,10 +224,8 @@ let lineEnd: i32 = 0;
 }
 
 /**
- * The fields of a line of 64 bytes or more at p (which starts with a field byte), 16 bytes at a time
- * (the parsers split shorter lines, nearly all, from bitmasks of their bytes): their bounds in
- * fieldStarts and fieldEnds, the line's end in lineEnd. Returns how many fields the line has (`max`
- * + 1 for more than `max`), or -1 when a byte below ' ' other than a tab comes before its '\n'.
+ * The fields of a line of 64 bytes or more (shorter ones are split from bitmasks) to fieldStarts/Ends,
+ * its end to lineEnd. Returns min(fields, max + 1), or -1 for a control byte before its '\n'.
  */
 function splitLong(p: usize, max: i32): i32 {
   let at = p;
@@ -296,25 +246,15 @@ function splitLong(p: usize, max: i32): i32 {
   return n > max ? max + 1 : n;
 }
 
-/**
- * Run and qrels lines are split into fields the same way: the first byte must be a field's (not a
- * blank, not '#': blank and comment lines are the host's); the line ends at its first byte below ' '
- * that is not a tab, which must be its '\n' (or "\r\n"; a bare '\r' or a control byte is the host's,
- * which reports it). For a line shorter than 64 bytes (32 first, for qrels), two bitmasks of its bytes
- * give every field's bounds: a field starts at a field byte after a blank, ends at one before a blank;
- * `starts` and `ends` hold one bit per field, taken lowest first.
- *
- * The query id: most lines repeat the last one, whose bytes and number the state block holds; a new
- * one stops the call (STOP_QID) for the host to intern, and one longer than QID_MAX is the host's.
- */
-
-/**
- * TREC run lines `qid iter docno rank sim run_id` (get_trec_results.c): six fields separated by spaces
- * and tabs, then '\n' or "\r\n" (lines with more fields are the host's, which reads the first six).
- * Appends rows from buf[p, end) (whole lines) and returns where it stopped; ST_STOP says why.
- * value: the scores.
- */
-export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
+// Run and qrels lines: the first byte is a field's (blank and comment lines are the host's); the
+// first byte below ' ' but a tab must be the line's '\n' or "\r\n". In a line under 64 bytes, `starts`
+// and `ends` hold a bit per field's start and end, taken lowest first. `run` is a constant: each
+// parser inlines its own loop.
+// @ts-ignore: decorator
+@inline function trecRows(
+  run: bool, st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
+  const fields = run ? 6 : 4;
   let n = load<i32>(st + ST_ROWS);
   let used = load<i32>(st + ST_USED);
   let line = load<i32>(st + ST_LINE);
@@ -327,13 +267,28 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
   while (p < end) {
     const c = <u32>load<u8>(p);
     if (c <= SPACE || c == HASH) break;
-    let L = <i32>ctz<u64>(ends64(p));
-    let e0: i32, ds: i32, de: i32, ss: i32, se: i32, ts: i32, te: i32;
+    let L: i32;
+    let b: u64 = 0;
+    if (run) {
+      L = <i32>ctz<u64>(ends64(p));
+      if (L < 64) b = blanks64(p);
+    } else {
+      L = <i32>ctz<u64>(ends32(p));
+      if (L < 32) b = blanks32(p);
+      else {
+        L = <i32>ctz<u64>(ends64(p));
+        if (L < 64) b = blanks64(p);
+      }
+    }
+    // The query id's end; the document id, score or label, and tag: [start, end).
+    let e0: i32, ds: i32, de: i32, vs: i32, ve: i32;
+    let ts = 0;
+    let te = 0;
     if (L < 64) {
-      const f = ~blanks64(p) & ((<u64>1 << <u64>L) - 1);
+      const f = ~b & ((<u64>1 << <u64>L) - 1);
       let starts = f & ~(f << 1);
       let ends = f & ~(f >> 1);
-      if (popcnt<u64>(starts) != 6) break;
+      if (popcnt<u64>(starts) != fields) break;
       e0 = <i32>ctz<u64>(ends) + 1;
       ends &= ends - 1;
       starts &= starts - 1;
@@ -343,31 +298,56 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
       starts &= starts - 1;
       de = <i32>ctz<u64>(ends) + 1;
       ends &= ends - 1;
-      ends &= ends - 1; // rank
-      starts &= starts - 1;
-      ss = <i32>ctz<u64>(starts);
-      starts &= starts - 1;
-      se = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      ts = <i32>ctz<u64>(starts);
-      te = <i32>ctz<u64>(ends) + 1;
+      if (run) {
+        ends &= ends - 1; // rank
+        starts &= starts - 1;
+      }
+      vs = <i32>ctz<u64>(starts);
+      ve = <i32>ctz<u64>(ends) + 1;
+      if (run) {
+        starts &= starts - 1;
+        ends &= ends - 1;
+        ts = <i32>ctz<u64>(starts);
+        te = <i32>ctz<u64>(ends) + 1;
+      }
     } else {
-      if (splitLong(p, 6) != 6) break;
+      if (splitLong(p, fields) != fields) break;
       L = lineEnd;
       e0 = unchecked(fieldEnds[0]);
       ds = unchecked(fieldStarts[2]);
       de = unchecked(fieldEnds[2]);
-      ss = unchecked(fieldStarts[4]);
-      se = unchecked(fieldEnds[4]);
-      ts = unchecked(fieldStarts[5]);
-      te = unchecked(fieldEnds[5]);
+      vs = unchecked(fieldStarts[fields - 2]);
+      ve = unchecked(fieldEnds[fields - 2]);
+      if (run) {
+        ts = unchecked(fieldStarts[5]);
+        te = unchecked(fieldEnds[5]);
+      }
     }
     if (e0 != qidLen || !sameQid(st, p, qidLen)) {
       stop = newQid(st, p, e0);
       break;
     }
-    const score = number(p + <usize>ss);
-    if (score != score || numberEnd != p + <usize>se) break;
+    let v: f64;
+    if (run) {
+      v = number(p + <usize>vs);
+      if (v != v || numberEnd != p + <usize>ve) break;
+    } else {
+      let r = p + <usize>vs;
+      const relEnd = p + <usize>ve;
+      const sign = <u32>load<u8>(r);
+      const neg = sign == 45;
+      if (neg || sign == 43) r++;
+      const digits = <i32>(relEnd - r);
+      let rel: i64 = 0;
+      let bad = digits == 0 || digits > 15;
+      for (; r < relEnd; r++) {
+        const d = <u32>load<u8>(r) - 48;
+        bad |= d > 9;
+        rel = rel * 10 + <i64>d;
+      }
+      if (bad) break;
+      v = neg ? -<f64>rel : <f64>rel;
+    }
     // The line's end, checked last: a branch on a byte that the bitmasks above need not wait for.
     const next = lineEndAt(p + <usize>L);
     if (next == 0) break;
@@ -376,109 +356,39 @@ export function parseRunRows(st: usize, p: usize, end: usize, qid: usize, value:
       break;
     }
     used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
-    store<f64>(value + (<usize>n << 3), score);
+    store<f64>(value + (<usize>n << 3), v);
     store<i32>(qid + (<usize>n << 2), qidId);
     n++;
     line++;
-    tagStart = p + <usize>ts;
-    tagEnd = p + <usize>te;
+    if (run) {
+      tagStart = p + <usize>ts;
+      tagEnd = p + <usize>te;
+    }
     p = next + 1;
   }
   saveState(st, p, end, n, used, line, stop);
-  store<i32>(st + ST_TAG_START, <i32>tagStart);
-  store<i32>(st + ST_TAG_END, <i32>tagEnd);
-  return p;
-}
-
-/**
- * TREC qrels lines `qid iter docno rel` (get_qrels.c): four fields, then '\n' or "\r\n"; the label an
- * integer of at most 15 digits here (exact; a decimal label goes to the host, which notes what
- * trec_eval's atol reads it as). value: the labels.
- */
-export function parseQrelsRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
-  let n = load<i32>(st + ST_ROWS);
-  let used = load<i32>(st + ST_USED);
-  let line = load<i32>(st + ST_LINE);
-  const shift = load<i32>(st + ST_SHIFT);
-  const qidId = load<i32>(st + ST_QID_ID);
-  const qidLen = load<i32>(st + ST_QID_LEN);
-  let stop = STOP_SLOW;
-  while (p < end) {
-    const c = <u32>load<u8>(p);
-    if (c <= SPACE || c == HASH) break;
-    let L = <i32>ctz<u64>(ends32(p));
-    let b: u64 = 0;
-    if (L < 32) b = blanks32(p);
-    else {
-      L = <i32>ctz<u64>(ends64(p));
-      if (L < 64) b = blanks64(p);
-    }
-    let e0: i32, ds: i32, de: i32, rs: i32, re: i32;
-    if (L < 64) {
-      const f = ~b & ((<u64>1 << <u64>L) - 1);
-      let starts = f & ~(f << 1);
-      let ends = f & ~(f >> 1);
-      if (popcnt<u64>(starts) != 4) break;
-      e0 = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      starts &= starts - 1;
-      ends &= ends - 1; // iter
-      starts &= starts - 1;
-      ds = <i32>ctz<u64>(starts);
-      starts &= starts - 1;
-      de = <i32>ctz<u64>(ends) + 1;
-      ends &= ends - 1;
-      rs = <i32>ctz<u64>(starts);
-      re = <i32>ctz<u64>(ends) + 1;
-    } else {
-      if (splitLong(p, 4) != 4) break;
-      L = lineEnd;
-      e0 = unchecked(fieldEnds[0]);
-      ds = unchecked(fieldStarts[2]);
-      de = unchecked(fieldEnds[2]);
-      rs = unchecked(fieldStarts[3]);
-      re = unchecked(fieldEnds[3]);
-    }
-    if (e0 != qidLen || !sameQid(st, p, qidLen)) {
-      stop = newQid(st, p, e0);
-      break;
-    }
-    let r = p + <usize>rs;
-    const relEnd = p + <usize>re;
-    const sign = <u32>load<u8>(r);
-    const neg = sign == 45;
-    if (neg || sign == 43) r++;
-    const digits = <i32>(relEnd - r);
-    let rel: i64 = 0;
-    let bad = digits == 0 || digits > 15;
-    for (; r < relEnd; r++) {
-      const d = <u32>load<u8>(r) - 48;
-      bad |= d > 9;
-      rel = rel * 10 + <i64>d;
-    }
-    if (bad) break;
-    const next = lineEndAt(p + <usize>L);
-    if (next == 0) break;
-    if (line - n != shift) {
-      stop = STOP_SHIFT;
-      break;
-    }
-    used = appendId(n, used, p + <usize>ds, de - ds, offsets, hashes, pool);
-    const v = <f64>rel;
-    store<f64>(value + (<usize>n << 3), neg ? -v : v);
-    store<i32>(qid + (<usize>n << 2), qidId);
-    n++;
-    line++;
-    p = next + 1;
+  if (run) {
+    store<i32>(st + ST_TAG_START, <i32>tagStart);
+    store<i32>(st + ST_TAG_END, <i32>tagEnd);
   }
-  saveState(st, p, end, n, used, line, stop);
   return p;
 }
 
-/**
- * The runs of equal ids of the n query ids at qid (src/io/rows.ts QuerySpans): each run's id to ids,
- * its first row to starts (room for n each); returns how many runs.
- */
+/** Run lines `qid iter docno rank sim run_id` (get_trec_results.c; more fields: the host's). */
+export function parseRunRows(
+  st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
+  return trecRows(true, st, p, end, qid, value, offsets, hashes, pool);
+}
+
+/** Qrels lines `qid iter docno rel` (get_qrels.c); labels of up to 15 digits (others: atol, the host's). */
+export function parseQrelsRows(
+  st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
+): usize {
+  return trecRows(false, st, p, end, qid, value, offsets, hashes, pool);
+}
+
+/** src/io/rows.ts QuerySpans: each run of equal query ids' id and first row; returns the count. */
 export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
   let k = 0;
   let prev: i32 = 0;
@@ -494,7 +404,7 @@ export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
   return k;
 }
 
-/** ST_LETOR's bits: the lines have `qid:`, the lines have `# docid = X`; LETOR_KNOWN: the first line was read. */
+// ST_LETOR: the first line was read, lines have `qid:`, lines have `# docid = X`.
 export const LETOR_KNOWN: i32 = 1;
 export const LETOR_QID: i32 = 2;
 export const LETOR_DOCID: i32 = 4;
@@ -503,13 +413,12 @@ const COLON: u32 = 58;
 const QID_COLON: u32 = 0x3a646971; // "qid:" as a little-endian word
 const DOCI: u32 = 0x69636f64; // "doci"
 
-/** Whether c is an ASCII digit. */
 // @ts-ignore: decorator
 @inline function digit(c: u32): bool {
   return c - 48 <= 9;
 }
 
-/** Where the usual feature value at p ([-+]?digits[.digits]) ends, or 0 when it is not one. */
+/** The end of the feature value `[-+]?digits[.digits]` at p, or 0. */
 // @ts-ignore: decorator
 @inline function plainValue(p: usize): usize {
   let c = <u32>load<u8>(p);
@@ -527,12 +436,8 @@ const DOCI: u32 = 0x69636f64; // "doci"
 }
 
 /**
- * LETOR / SVMlight lines `rel qid:Q f:v f:v ... # docid = X` (src/io/letor.ts): the label, `qid:` and
- * `# docid = X` as every line has them (ST_LETOR, set by the host from the first line), features
- * checked to be INDEX:VALUE with a plain decimal value (others, the host's: nan, inf, exponents, and
- * every error). Appends the label (value) and the document id (pool, offsets) of each row; no query
- * id per row and no hash (the host keeps the rows' query ids as runs, from ST_QID stops and its own
- * lines, and the id's hashes are made where needed). Lines of any length, field by field.
+ * LETOR lines `rel qid:Q f:v ... # docid = X` (src/io/letor.ts), optional parts as ST_LETOR says;
+ * features INDEX:VALUE with a plain decimal (others: the host's). No per-row query id or hash.
  */
 export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
   let n = load<i32>(st + ST_ROWS);
@@ -546,10 +451,8 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
   let stop = STOP_SLOW;
   // The first line is the host's: it says which optional fields every line has.
   while (p < end && (modes & LETOR_KNOWN) != 0) {
-    // q reads the line; p stays at its start until it is taken.
     let c = <u32>load<u8>(p);
     if (c <= SPACE || c == HASH) break;
-    // The label: a number up to a blank.
     const label = number(p);
     let q = numberEnd;
     if (label != label || !blank(load<u8>(q))) break;
@@ -560,7 +463,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       const qe = fieldEnd(qs);
       const len = <i32>(qe - qs);
       if (len == 0 || !blank(load<u8>(qe))) break;
-      // '#' ends a query id (a comment starts there): the host's.
+      // '#' ends a query id: the host's.
       let hashIn = false;
       for (let i: usize = qs; i < qe; i++) hashIn |= <u32>load<u8>(i) == HASH;
       if (hashIn) break;
@@ -570,7 +473,6 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       }
       q = skipBlanks(qe);
     } else if (load<u32>(q) == QID_COLON) break;
-    // Features, up to a comment or the line's end: INDEX:VALUE, a plain decimal value.
     c = <u32>load<u8>(q);
     let ok = true;
     while (c > SPACE && c != HASH) {
@@ -593,7 +495,6 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
     let docStart: usize = 0;
     let docLen = 0;
     if (c == HASH) {
-      // `# docid = X` right after the '#', then anything up to the line's end.
       if (!hasDoc) break;
       let r = skipBlanks(q + 1);
       if (load<u32>(r) != DOCI || <u32>load<u8>(r + 4) != 100) break;
@@ -604,7 +505,6 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       docStart = r;
       docLen = <i32>(de - r);
       if (docLen == 0) break;
-      // The rest of the comment: no byte below ' ' but a tab before the line's end.
       q = de;
       c = <u32>load<u8>(q);
       while (c >= SPACE || c == TAB) c = <u32>load<u8>(++q);
@@ -627,10 +527,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
   return p;
 }
 
-/**
- * Prediction lines, one score each (src/io/scores.ts): a number and the line's end; other lines
- * (RankLib's three fields, comments, blank lines, errors) are the host's. value: the scores.
- */
+/** Prediction lines of one number (src/io/scores.ts); others are the host's. */
 export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
   let n = load<i32>(st + ST_ROWS);
   let line = load<i32>(st + ST_LINE);
@@ -650,10 +547,8 @@ export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, valu
 }
 
 /**
- * The first row whose document id came earlier in its query, or -1: query k's rows are [starts[k],
- * starts[k + 1]), row i's id bytes [offsets[i], offsets[i + 1]) of bytes (16 readable bytes after
- * each). A table per query as assembly/join.ts's, of rowHash values made here; slots: 8 bytes each,
- * room for twice the largest query's rows rounded up to a power of two (at least 16).
+ * The first row whose document id came earlier in its query, or -1. A hash table per query as in
+ * assembly/join.ts; slots: 8 bytes for each of twice the largest query's rows, a power of two >= 16.
  */
 export function firstRepeated(nq: i32, starts: usize, offsets: usize, bytes: usize, slots: usize): i32 {
   for (let k = 0; k < nq; k++) {

@@ -8,10 +8,7 @@ import {
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
-/**
- * How deep each prefix array must go for the batch's measures (ranks; 0 = not needed, ALL = the
- * whole ranking). Set by index.ts from the measures before the first query.
- */
+/** How deep each prefix array goes for the batch's measures (0: not read, ALL: whole ranking). */
 export class Depths {
   static label: i32 = 0; // rankLabel
   static rel: i32 = 0; // cumRel, firstRel
@@ -25,11 +22,7 @@ export class Depths {
   return a < b ? a : b;
 }
 
-/**
- * Ranks rows [start, end) by score descending; ties in input order, or by document id descending
- * (byte order) when the host gave document ids: trec_eval's order. Keeps the top `depth` ranks and
- * fills the arrays the measures read; counts the query's judgments [jStart, jEnd) of `judged`.
- */
+/** Ranks rows [start, end) (ties: input order, or trec_eval's document id order) and fills the prefix arrays. */
 export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, judged: usize, jStart: i32, jEnd: i32): void {
   const len = end - start;
   sortRows(scores, start, len, keys, order, tmpIdx);
@@ -38,17 +31,13 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   let n = imin(len, depth);
   if (judgedOnly) n = keepJudged(labels, n);
 
-  // The prefix arrays, each as deep as its measures read.
   const labelDepth = imin(n, Depths.label);
   const relDepth = imin(n, Depths.rel);
   const gainDepth = imin(n, Depths.gain);
   const apDepth = imin(n, Depths.ap); // <= relDepth: MAP reads both
   store<f64>(cumRel, 0);
-  // One pass reads each ranked label, as deep as needed (apDepth <= relDepth <= labelDepth), with
-  // the arrays and the threshold in locals: a global is a load from memory at each use. Relevance
-  // is a coin flip to the branch predictor, so nothing branches on it: the count adds 0 or 1 (an
-  // integer, off the latency of f64 additions), and each rank is written at relRank[count], kept
-  // only when relevant, which lists the relevant ranks in order.
+  // Globals in locals: a global is a load at each use. Nothing branches on relevance (a coin flip to
+  // the predictor): the count adds 0 or 1, and each rank is written at relRank[count], kept if relevant.
   const rows = order;
   const labelAt = rankLabel;
   const relAt = cumRel;
@@ -67,9 +56,7 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     store<f64>(labelAt + (<usize>r << 3), f64At(labels, load<i32>(rows + (<usize>r << 2))));
   }
   const first = rel > 0 ? load<i32>(ranks) : 0;
-  // Average precision over the relevant ranks only, in rank order: the same sum as over every rank
-  // with 0 added at the others, with a division and an f64 addition per relevant rank instead of
-  // per rank.
+  // Average precision over the relevant ranks only: the same sum, fewer divisions.
   const apCount = apDepth > 0 ? <i32>f64At(relAt, apDepth) : 0;
   let ap: f64 = 0;
   store<f64>(apSum, 0);
@@ -87,20 +74,14 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   judgeQuery(scores, judged, jStart, jEnd, n, tieMode == TieMode.AVERAGE ? averageTies(labels, judgedOnly ? n : len, n, first) : first);
 }
 
-/**
- * The query's judgments: every judged document, retrieved or not, counted for R and NR and the ideal
- * ranking; then the query's state is set (n ranked, the first relevant rank `first`).
- */
 function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32, first: i32): void {
   const thr = threshold;
   // Judgments: every judged document of the query, retrieved or not, counted for R and NR and,
   // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
   const limit = Depths.ideal;
   const countLevels = limit > 0 && gainMonotone;
-  // Two labels at a time, without branches (whether a label is 0 is a coin flip to the branch
-  // predictor): each count is a lane of 0 / -1 masks subtracted from an accumulator. The levels
-  // are counted for 1 to 4, where nearly all relevance scales end, in registers; a query with
-  // another positive label is counted again level by level. The last of an odd count comes with a -1.
+  // Two labels at a time, branch-free: counts subtract 0 / -1 lane masks. Levels 1 to 4 (nearly all
+  // scales) count in registers; other positive labels recount level by level. An odd count pads with -1.
   const thr2 = f64x2.splat(thr);
   const zero2 = f64x2.splat(0);
   let rel2 = i64x2.splat(0);
@@ -150,11 +131,7 @@ function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
 }
 
-/**
- * Ties "best" / "worst": reorders each run of equal scores by label, higher labels first (best) or
- * last (worst), equal labels in row order (input order); a document without a judgment (NaN) counts as
- * label 0. Through tmpA: a key per row, then sortPairs (key descending, row ascending).
- */
+/** Ties "best" / "worst": each run of equal scores by label (NaN as 0), equal labels in row order. */
 function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
   let runStart = 0;
   for (let i = 1; i <= len; i++) {
@@ -278,16 +255,12 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
   return first;
 }
 
-/** The sum of the two lanes of an i64x2 count. */
 // @ts-ignore: decorator
 @inline function lanes(count: v128): i32 {
   return <i32>(i64x2.extract_lane(count, 0) + i64x2.extract_lane(count, 1));
 }
 
-/**
- * Counts judged[jStart..jEnd) per table level into levelCount and returns the highest level met,
- * or -1 if a positive label is no table level (fractional or very large).
- */
+/** Counts judged labels per table level; returns the highest, or -1 for a positive non-level label. */
 function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
   memory.fill(levelCount, 0, <usize>gainTableLength << 2);
   let topLevel = 0;
@@ -308,7 +281,6 @@ function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
 /** With labels that are no table level, cutoffs up to this read the ideal ranking from a kept top k; deeper ones sort. */
 const TOP_K_MAX: i32 = 64;
 
-/** Inserts label into the descending top list idealKeys[0..kept), at most `limit` long. */
 function keepTop(label: f64, kept: i32, limit: i32): i32 {
   let i = kept < limit ? kept : limit - 1;
   while (i > 0 && f64At(idealKeys, i - 1) < label) {
@@ -320,9 +292,8 @@ function keepTop(label: f64, kept: i32, limit: i32): i32 {
 }
 
 /**
- * The ideal ranking sorts all judged gains descending. Each of these fills idcg[0..min(J, limit)]
- * and returns J, the number of judged documents with a positive gain, or (idealFromTop) min(J, limit),
- * which the measures cannot tell apart: they read idcg at min(k, J) with k <= limit.
+ * Each fills idcg[0..min(J, limit)] and returns J (idealFromTop: min(J, limit), the same to measures,
+ * which read idcg at min(k, J), k <= limit).
  */
 function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   let kept = 0; // labels kept in idealKeys, descending
@@ -348,10 +319,7 @@ function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   return numIdeal;
 }
 
-/**
- * With integer labels and gains that grow with the label, the ranking is by label, read from the
- * counts per level (as trec_eval does): O(levels + cutoff) instead of a sort.
- */
+/** Integer labels, monotone gains: the ideal ranking from the counts per level (as trec_eval), no sort. */
 function idealByLevel(topLevel: i32, limit: i32): i32 {
   let sum: f64 = 0;
   let i = 0;
@@ -392,10 +360,7 @@ function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   return numIdeal;
 }
 
-/**
- * trec_eval -J: of the first n ranks, keeps those whose document has a judgment >= 0, in rank order
- * (order and keys close up); returns how many. After the depth cut, as form_res_rels.c does it.
- */
+/** trec_eval -J after the depth cut (form_res_rels.c): keeps ranks judged >= 0; returns how many. */
 function keepJudged(labels: usize, n: i32): i32 {
   let kept = 0;
   for (let r = 0; r < n; r++) {
@@ -408,7 +373,6 @@ function keepJudged(labels: usize, n: i32): i32 {
   return kept;
 }
 
-/** Reorders each run of equal scores by document id, descending. */
 function breakTiesByDocid(len: i32): void {
   let runStart = 0;
   for (let i = 1; i <= len; i++) {

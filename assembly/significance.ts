@@ -1,24 +1,13 @@
-// Resampling for the significance tests of src/compare/: the sign flips of the paired randomization
-// test, the resamples of the paired bootstrap and the per-query permutations of the randomised
-// Tukey HSD. The host (src/kernel/compare.ts) lays every array out in linear memory and reads the
-// results back; nothing here allocates. test/_resampling-reference.ts is the same in plain TypeScript,
-// drawing the same random stream, and the tests hold the two to the same p-values.
-//
-// The random stream. Every iteration b (a sign vector, a resample, a set of permutations) draws
-// from its own SplitMix64 sequence (Steele, Lea & Flood 2014), started at the b-th output of
-// SplitMix64 seeded with the test's seed:
+// Resampling for src/compare/'s tests (randomization, bootstrap, randomised Tukey HSD); the host is
+// src/kernel/compare.ts, and test/_resampling-reference.ts draws the same stream in plain TypeScript.
+// Iteration b draws from its own SplitMix64 sequence (Steele, Lea & Flood 2014):
 //   mix(z)  = z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^ (z >> 31)
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15
-// so an iteration's draws do not depend on how the work is split or ordered: every entry point
-// takes the index of its first iteration, and iterations first..first+B-1 called in two halves give
-// what one call gives (the host can share them between threads).
-//
-// Bounded integers (Lemire 2019, batched as Brackett-Rozinsky & Lemire 2024), from 32-bit
-// halves of the words (the high half first): uniform digits d_i in [0, k_i) for bounds k_0..k_{c-1}
-// with P = prod k_i < 2^32 come from one half h: h * P = D * 2^32 + L, where D, read digit by digit
-// (d_0 = hi(h k_0), then hi(lo k_1), ...), is the mixed-radix number of the digits; the half is
-// redrawn while L = (h * P) mod 2^32 < (2^32 - P) mod P, which makes D exactly uniform on [0, P).
-// Bounds are grouped greedily into such batches, in order.
+// so draws do not depend on how iterations are split between calls (or threads).
+// Bounded integers (Lemire 2019, batched as Brackett-Rozinsky & Lemire 2024) from 32-bit halves (high
+// first): digits d_i in [0, k_i) with P = prod k_i < 2^32 come from one half h: h * P = D * 2^32 + L,
+// D the digits' mixed-radix number (d_0 = hi(h k_0), then hi(lo k_1), ...); h is redrawn while
+// L < (2^32 - P) mod P, so D is exactly uniform. Bounds are batched greedily, in order.
 
 const G: u64 = 0x9e3779b97f4a7c15;
 
@@ -63,11 +52,7 @@ let hasSpare = false;
   return <u32>(w >> 32);
 }
 
-/**
- * The batches of bounds for `count` digits: bounds[i] (u32) for i < count; writes, per batch, its
- * first digit index, its length, P and the rejection threshold (i32, i32, u32, u32) to `batches`,
- * 16 bytes each, and returns the number of batches.
- */
+/** Batches of bounds[0..count): (first digit, length, P, rejection threshold), 16 bytes each; returns how many. */
 function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   let nb = 0;
   let i = 0;
@@ -99,7 +84,6 @@ function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   return h;
 }
 
-/** Draws the digits of every batch into digits (u32 each), from the current iteration's halves. */
 function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void {
   for (let t = 0; t < nb; t++) {
     const at = batches + (<usize>t << 4);
@@ -115,15 +99,9 @@ function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void
 }
 
 /**
- * Called by src/kernel/compare.ts for the randomization test: the column sums under B random sign
- * vectors. x: f64, rows padded to a multiple of 64 with zeros, `vectors` v128 (2 columns) a row,
- * vectors a multiple of 4; words: u64[B * ceil(rows / 64)], filled here; table: scratch of
- * TILE_BLOCKS * 256 * 64 bytes; out: v128[B * vectors]. Query q of iteration b is flipped when bit
- * q % 64 of word_{b, q / 64} is set, and out[b][c] = sum_q s_q x[q][c].
- *
- * Queries go in blocks of 8: a block's 256 subset sums per column are made once (a table), and each
- * iteration adds the table entry its byte of signs selects: one load and add per 8 queries instead
- * of 8. sum_q s_q x_q = total - 2 * (sum of the flipped x_q).
+ * Randomization test: column sums under B sign vectors (query q flipped when bit q % 64 of word_{b,
+ * q / 64} is set). A block of 8 queries' 256 subset sums are made once; an iteration adds the entry
+ * its byte of signs selects (one add per 8 queries): sum s_q x_q = total - 2 * (flipped sum).
  */
 export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, words: usize, table: usize, out: usize): void {
   const wordsPerIteration = (rows + 63) >> 6;
@@ -145,8 +123,7 @@ export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations:
     }
     for (let tile = 0; tile < blocks; tile += TILE_BLOCKS) {
       const tileBlocks = min(TILE_BLOCKS, blocks - tile);
-      // The subset sums of each block of the tile, over these 8 columns: entry e adds the row of
-      // its lowest set bit to entry e & (e - 1).
+      // Entry e adds the row of its lowest set bit to entry e & (e - 1).
       for (let k = 0; k < tileBlocks; k++) {
         const t = table + (<usize>k << 14);
         v128.store(t, f64x2.splat(0));
@@ -212,12 +189,7 @@ export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations:
 /** Blocks of 8 queries whose tables are made at once: 32 x 16 KiB, within a core's L2. */
 export const TILE_BLOCKS: i32 = 32;
 
-/**
- * Called by src/kernel/compare.ts for the paired bootstrap: the column sums of B resamples of the
- * rows with replacement. x: f64, `vectors` v128 a row; bounds, batches, digits: scratch of
- * rows * 4, rows * 16 and rows * 4 bytes; out: v128[B * vectors]. Resample b draws row indices
- * i_1..i_rows (bounds all `rows`, batched) and out[b][c] = sum_j x[i_j][c], added in draw order.
- */
+/** Paired bootstrap: column sums of B resamples of the rows, added in draw order. */
 export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, bounds: usize, batches: usize, digits: usize, out: usize): void {
   for (let i = 0; i < rows; i++) store<u32>(bounds + (<usize>i << 2), <u32>rows);
   const nb = planBatches(bounds, rows, batches);
@@ -238,26 +210,15 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
 }
 
 /**
- * Called by src/kernel/compare.ts for the randomised Tukey HSD. x: f64, query-major: query q's
- * runs r = 0..runs-1, each `vectors` v128 (two measures a vector); acc: scratch of runs * vectors
- * v128; perms: scratch of TUKEY_CHUNK * permBytes(runs) bytes; bounds, batches, prefix: scratch of
- * runs * 4, runs * 16 and runs * 8 bytes; out: v128[B * vectors], the range (max - min over runs)
- * of the run sums per measure.
- *
- * Iteration b shuffles each query's values among the runs, queries in order; run r receives the
- * value of run perm[r]. With up to RIFFLE_MAX_RUNS runs, a permutation is one uniform index in
- * [0, runs!) read as three digits (c, a, b) with bounds C(runs, h), h!, (runs-h)!, h = runs / 2:
- * perm[r] = AB[R_c[r]], where R_c sends the positions of the c-th h-subset of the runs (subsets in
- * increasing order of their bit mask) to 0..h-1 in order and the others to h..runs-1 in order, and
- * AB is the a-th permutation of 0..h-1 followed by the b-th of h..runs-1 (permutations in
- * lexicographic order): a bijection, so perm is uniform, made from three table loads and a
- * swizzle. With more runs, Fisher-Yates: for i = runs-1 down to 1, j = a digit in [0, i], swap
- * positions i and j, the digits batched with bounds runs, runs-1, ..., 2. The permutations of
- * TUKEY_CHUNK queries are made first, then added run by run, each run's sums held in registers
- * over the chunk. tables: scratch of tukeyTableBytes(runs) bytes.
+ * Randomised Tukey HSD: per iteration, the range over runs of the run sums, each query's values
+ * shuffled among the runs (run r gets run perm[r]'s). Up to RIFFLE_MAX_RUNS runs, perm is one index
+ * in [0, runs!) read as digits (c, a, b) with bounds C(runs, h), h!, (runs-h)!, h = runs / 2:
+ * perm[r] = AB[R_c[r]], R_c sending the c-th h-subset's positions (by bit mask) to 0..h-1 and the
+ * rest to h..runs-1, AB the a-th permutation of 0..h-1 then the b-th of h..runs-1: a bijection, so
+ * uniform, from three table loads and a swizzle. More runs: Fisher-Yates, digits batched.
  */
 export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize): void {
-  // The loop with the vector count known, so that the per-run sums stay in registers.
+  // A known vector count keeps the per-run sums in registers.
   if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
@@ -285,14 +246,12 @@ function choose(n: i32, k: i32): i32 {
   return <i32>c;
 }
 
-/** Bytes of the tables of tukeyRanges for `runs` runs (16 per riffle and per half permutation). */
 export function tukeyTableBytes(runs: i32): i32 {
   if (runs > RIFFLE_MAX_RUNS) return 16;
   const half = runs >> 1;
   return (choose(runs, half) + factorial(half) + factorial(runs - half)) << 4;
 }
 
-/** The riffles R_c, then the permutations of 0..h-1, then those of h..runs-1, 16 bytes each. */
 function buildRiffleTables(runs: i32, tables: usize): void {
   const half = runs >> 1;
   let at = tables;
@@ -311,10 +270,7 @@ function buildRiffleTables(runs: i32, tables: usize): void {
   writePermutations(runs - half, half, at);
 }
 
-/**
- * Every permutation of offset..offset+n-1 in lexicographic order, 16 bytes each, in lanes
- * offset..offset+n-1 (the others zero); returns the address after the last.
- */
+/** Every permutation of lanes offset..offset+n-1 in lexicographic order; returns the end. */
 function writePermutations(n: i32, offset: i32, at: usize): usize {
   for (let i = 0; i < 16; i++) store<u8>(at + i, <u8>(i >= offset && i < offset + n ? i : 0));
   for (;;) {
@@ -385,7 +341,6 @@ export function permBytes(runs: i32): i32 {
     }
     for (let q0 = 0; q0 < rows; q0 += TUKEY_CHUNK) {
       const chunk = min(TUKEY_CHUNK, rows - q0);
-      // The chunk's permutations.
       if (riffle) {
         const b0 = <u64>load<u32>(bounds, 4);
         const b1 = <u64>load<u32>(bounds, 8);
@@ -415,9 +370,8 @@ export function permBytes(runs: i32): i32 {
           const first = load<i32>(at);
           const length = load<i32>(at, 4);
           const h = <u64>acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
-          // Digit k of the batch is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32 with P_k the
-          // product of the batch's first k+1 bounds (floor(b x) = b floor(x) + floor(b frac(x))):
-          // the same digits as reading them one after another, without a chain of multiplications.
+          // Digit k is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32, P_k the first k+1 bounds'
+          // product: the same digits without a chain of multiplications.
           let previous: u64 = 0;
           for (let k = 0; k < length; k++, i--) {
             const a = (h * load<u64>(prefix + (<usize>(first + k) << 3))) >> 32;
@@ -429,8 +383,7 @@ export function permBytes(runs: i32): i32 {
           }
         }
       }
-      // Added two runs at a time (two independent chains of additions), each run's sums in
-      // query order.
+      // Two runs at a time: two independent chains of additions.
       const rows0 = x + <usize>q0 * rowBytes;
       let r = 0;
       for (; r + 1 < runs; r += 2) {

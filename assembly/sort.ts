@@ -1,9 +1,5 @@
-// Sorting for the kernel: no allocation, no indirect calls.
-//
-// Rankings are (score f64, row i32) pairs in DESCENDING score, then ascending row: rows are unique,
-// so no two pairs are equal, equal scores come out in row (input) order, and a Lomuto partition
-// never meets the runs of equal elements that make it quadratic. Scores compare as doubles, so -0
-// and +0 tie, as in trec_eval; the host rejects NaN.
+// Rankings are (score f64, row i32) pairs by DESCENDING score, then ascending row: no two pairs are
+// equal, so a Lomuto partition never goes quadratic. -0 and +0 tie, as in trec_eval; no NaN comes.
 
 // @ts-ignore: decorator
 @inline function before(sa: f64, ia: i32, sb: f64, ib: i32): i32 {
@@ -20,7 +16,6 @@
   store<i32>(idx + (<usize>b << 2), ia);
 }
 
-/** Insertion sort of pairs [lo, hi]: O(n + inversions), so linear on nearly sorted input. */
 function insertionSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   for (let i = lo + 1; i <= hi; i++) {
     const k = load<f64>(keys + (<usize>i << 3));
@@ -39,10 +34,9 @@ function insertionSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   }
 }
 
-/** Quicksort with a branchless partition: comparisons of scores are unpredictable, swaps are cheap. */
+/** Branchless partition: comparisons of scores are unpredictable, swaps are cheap. */
 function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   while (hi - lo > 24) {
-    // Median of three, moved to hi as the pivot.
     const mid = lo + ((hi - lo) >> 1);
     if (before(load<f64>(keys + (<usize>mid << 3)), load<i32>(idx + (<usize>mid << 2)), load<f64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, mid, lo);
     if (before(load<f64>(keys + (<usize>hi << 3)), load<i32>(idx + (<usize>hi << 2)), load<f64>(keys + (<usize>lo << 3)), load<i32>(idx + (<usize>lo << 2)))) swap(keys, idx, hi, lo);
@@ -60,7 +54,7 @@ function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
       i += before(k, v, pk, pv);
     }
     swap(keys, idx, i, hi);
-    // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
+    // Recurse into the smaller side: O(log n) stack.
     if (i - lo < hi - i) {
       quickSort(keys, idx, lo, i - 1);
       lo = i + 1;
@@ -72,7 +66,6 @@ function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   insertionSort(keys, idx, lo, hi);
 }
 
-/** Sorts n (score, row) pairs at keys (f64) and idx (i32): score descending, then row ascending. */
 export function sortPairs(keys: usize, idx: usize, n: i32): void {
   if (n > 1) quickSort(keys, idx, 0, n - 1);
 }
@@ -81,28 +74,20 @@ export function sortPairs(keys: usize, idx: usize, n: i32): void {
 const BUCKET_LIMIT = 24;
 
 /**
- * Buckets per row. Rows that share a bucket may need the final insertion pass to reorder them,
- * a mispredicted branch each time; more buckets than rows make those rarer for a longer pass over
- * the counts (four at a time). Measured on the bench batch: 2 buckets per row beat 1 by ~13 ms,
- * 4 beat 2 by ~5 ms, 6 and 8 were no better than 4.
+ * Rows sharing a bucket may cost the insertion pass a mispredicted branch. Measured on the bench batch:
+ * 2 buckets per row beat 1 by ~13 ms, 4 beat 2 by ~5 ms, 6 and 8 were no better than 4.
  */
 export const BUCKETS_PER_ROW: i32 = 4;
 
 /**
- * Sorts a query's rows [start, start + n) by score descending, then row ascending, writing the rows
- * in rank order to `order` and their scores to `keys`. `buckets` is scratch for (BUCKETS_PER_ROW + 1) n + 5 i32.
- *
- * Most of the kernel's time goes here, so instead of a comparison sort this is an interpolation
- * (bucket) sort: BUCKETS_PER_ROW n buckets spread evenly from the highest to the lowest score, rows scattered into
- * them in row order, then put in exact order within their buckets. Scores rarely bunch, so buckets
- * hold a row or two and the sort is O(n); when a bucket does fill up (an outlier squeezing the rest
- * into one bucket, scores equal to many digits), that bucket is quicksorted, so the worst case is
- * that of the quicksort. Exact ties land in one bucket in row order, which is their final order.
+ * Sorts a query's rows [start, start + n) into `order` (scores to `keys`); `buckets`: (BUCKETS_PER_ROW
+ * + 1) n + 5 i32. Most of the kernel's time goes here: an interpolation sort, buckets spread evenly
+ * over the scores' range, rows scattered in row order: O(n) as scores rarely bunch; a full bucket is
+ * quicksorted. Exact ties land in one bucket in row order, their final order.
  */
 export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, buckets: usize): void {
   const base = scores + (<usize>start << 3);
-  // The range, two scores at a time: pmax and pmin are one instruction each, where V8 makes
-  // branches of a scalar select of doubles.
+  // pmax/pmin are one instruction each; V8 makes branches of a scalar select of doubles.
   let his = f64x2.splat(-Infinity);
   let los = f64x2.splat(Infinity);
   let i = 0;
@@ -188,10 +173,8 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
 }
 
 /**
- * The last step of sortRows: every row is in its bucket, and within a bucket equal scores are in
- * row order already, so an insertion pass that moves a row only past strictly lower scores puts
- * the ranking in exact order. Rows rarely move; the common step is one load and one comparison
- * with the previous score, kept in a register.
+ * sortRows' last step: equal scores are in row order already, so moving rows only past strictly lower
+ * scores gives the exact order. Rows rarely move: one load and one comparison a step.
  */
 function finishBuckets(keys: usize, order: usize, n: i32): void {
   let prev = load<f64>(keys);
@@ -215,7 +198,7 @@ function finishBuckets(keys: usize, order: usize, n: i32): void {
   }
 }
 
-/** Byte order of two pool entries, as C's strcmp: negative, zero or positive. */
+/** Byte order of two pool entries, as C's strcmp. */
 export function compareBytes(bytes: usize, offsets: usize, a: i32, b: i32): i32 {
   const a0 = load<i32>(offsets + (<usize>a << 2));
   const a1 = load<i32>(offsets + (<usize>(a + 1) << 2));
@@ -232,11 +215,7 @@ export function compareBytes(bytes: usize, offsets: usize, a: i32, b: i32): i32 
   return la - lb;
 }
 
-/**
- * Reorders rows idx[0..n) so that their document ids (docid[row], entries of the byte pool) are in
- * DESCENDING byte order: trec_eval's tie order. Stable insertion sort for short runs, which tied runs
- * almost always are; a bottom-up merge sort through `tmp` (n i32) otherwise.
- */
+/** Rows idx[0..n) by DESCENDING document id bytes, trec_eval's tie order; stable. */
 export function sortByDocidDesc(idx: usize, n: i32, docid: usize, bytes: usize, offsets: usize, tmp: usize): void {
   if (n <= 16) {
     for (let i = 1; i < n; i++) {
@@ -261,11 +240,7 @@ export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
   return mergeSortDesc<f64>(a, n, tmp, 0, 0, 0);
 }
 
-/**
- * Bottom-up merge sort of n elements at a, DESCENDING and stable, through tmp (n more): i32 rows by
- * their document ids (docid[row], entries of the byte pool: sortByDocidDesc), or f64 values, counting
- * the pairs i < j with a[i] < a[j] (sortDescCountInversions; 0 for rows).
- */
+/** Stable bottom-up merge sort, DESCENDING, through tmp: rows by document id, or f64 counting inversions. */
 // @ts-ignore: decorator
 @inline function mergeSortDesc<T>(a: usize, n: i32, tmp: usize, docid: usize, bytes: usize, offsets: usize): f64 {
   const shift = alignof<T>();

@@ -1,6 +1,4 @@
-// The batch's configuration (set once per batch by `configure`) and the current query's ranking
-// and prefix arrays (filled by prefix-sums.ts, read by metrics/). Pointers are into linear memory laid out
-// by the host; the kernel never allocates.
+// The batch's configuration and the current query's ranking and prefix arrays (prefix-sums.ts).
 
 export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
 /** Ranks to read when a measure has no cutoff. */
@@ -8,13 +6,8 @@ export const ALL: i32 = 0x7fffffff;
 export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
 /** A cutoff past the list: pad with non-relevant ranks, NaN, 0, or read at k = N. */
 export const enum BeyondList { PAD = 0, NAN = 1, ZERO = 2, CLIP = 3 }
-/**
- * The order of equal scores: as the sort leaves them (input order, or document id when the host gave
- * ids), the mean over every order (prefix-sums.ts averageTies), or higher / lower labels first.
- */
 export const enum TieMode { GIVEN = 0, AVERAGE = 1, BEST = 2, WORST = 3 }
 
-// Batch configuration.
 export let gainMode: i32 = GainMode.EXP;
 export let gainTable: usize = 0; // f64[gainTableLength]: the gain of each integer label 0..length-1
 export let gainTableLength: i32 = 0;
@@ -26,7 +19,7 @@ export let tieMode: i32 = TieMode.GIVEN;
 export let depth: i32 = 0x7fffffff;
 export let judgedOnly: bool = false; // after the depth cut, drop documents without a judgment >= 0 (trec_eval -J)
 export let discount: usize = 0; // f64[maxRank + 1]: discount[i] = 1 / log2(i + 1), made by the host
-export let docids: usize = 0; // i32 per row: pool entry of the row's document id, or 0 when ties keep input order
+export let docids: usize = 0; // i32 per row: pool entry of its document id; 0: ties in input order
 export let poolBytes: usize = 0;
 export let poolOffsets: usize = 0; // i32[entries + 1]
 
@@ -90,7 +83,7 @@ export function setConfiguration(
   poolOffsets = po;
 }
 
-/** Counts the queries set, so a measure can tell whether what it made for the query is still current. */
+/** Counts the queries set: a measure's cache for a query is current while this is unchanged. */
 export let querySerial: i32 = 0;
 
 export function setFirstTie(size: i32, relevant: i32): void {
@@ -146,9 +139,7 @@ function gainOutsideTable(label: f64): f64 {
   return gainMode == GainMode.EXP ? Math.pow(2.0, label) - 1.0 : label;
 }
 
-// The current query's judgments (set by index.ts before its measures run), for the measures that
-// read more of them than prefix-sums.ts summarises in R, NR and J (trec_eval's per-level counts, the
-// highest judged label): labels judged[judgedStart..judgedEnd), negative = judged "unjudged".
+// The current query's judged labels, for measures that read more than R, NR and J (negative: "unjudged").
 export let judged: usize = 0;
 export let judgedStart: i32 = 0;
 export let judgedEnd: i32 = 0;

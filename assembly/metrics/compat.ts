@@ -1,14 +1,11 @@
-// Compatibility (Clarke, Vtyurina & Smucker, "Assessing top-k preferences", TOIS 2021), as ir_measures'
-// compat provider computes it (providers/compat_provider.py); definition: src/reference/formulas-graded.ts.
-// rankeval orders the ideal ranking's ties (equal label and score) by the run's order, retrieved
-// documents before unretrieved ones at score 0; ir_measures by the qrels' order (README).
+// Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021) as ir_measures' compat_provider.py; the ideal
+// ranking's ties by the run's order, retrieved before unretrieved at score 0 (ir_measures: qrels order).
 import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At } from "../state";
 import { sortPairs } from "../sort";
 import { extraA, extraB, extraIdx, extraIdx2 } from "./extra-scratch";
 
 export function compat(p: f64, normalize: bool): f64 {
-  // The retrieved documents with a label > 0: their label (extraA) and rank (extraIdx), sorted by label
-  // descending, rank ascending.
+  // Retrieved documents with a label > 0: label (extraA), rank (extraIdx), by label desc, rank asc.
   let m = 0;
   for (let r = 0; r < N; r++) {
     const label = f64At(rankLabel, r);
@@ -19,7 +16,7 @@ export function compat(p: f64, normalize: bool): f64 {
     }
   }
   sortPairs(extraA, extraIdx, m);
-  // Every judged label > 0, descending (extraB), to count the unretrieved documents of each label.
+  // Every judged label > 0, descending (extraB).
   let total = 0;
   for (let j = judgedStart; j < judgedEnd; j++) {
     const label = f64At(judged, j);
@@ -30,8 +27,7 @@ export function compat(p: f64, normalize: bool): f64 {
     }
   }
   sortPairs(extraB, extraIdx2, total);
-  // Each retrieved relevant document's place in the ideal ranking; then, per depth i, the overlap
-  // counts the documents whose rank and ideal place are both <= i: a histogram of their max (extraIdx2).
+  // Overlap at depth i: documents whose rank and ideal place are <= i, a histogram of their max.
   const depth = N > total ? N : total;
   for (let i = 0; i <= depth; i++) store<i32>(extraIdx2 + (<usize>i << 2), 0);
   let place = 0; // next ideal place
@@ -45,8 +41,7 @@ export function compat(p: f64, normalize: bool): f64 {
       count++;
     }
     let retrieved = 0;
-    // Retrieved documents of this label with a score >= 0, in rank order; then the unretrieved ones
-    // (score 0); then those with a score below 0.
+    // Scores >= 0 in rank order, then the unretrieved (score 0), then scores below 0.
     let c = a;
     while (c < m && f64At(extraA, c) == label && f64At(scores, i32At(order, i32At(extraIdx, c))) >= 0) {
       mark(i32At(extraIdx, c), place);
@@ -72,7 +67,6 @@ export function compat(p: f64, normalize: bool): f64 {
   return best > 0 ? score / best : score;
 }
 
-/** Counts a document at rank r (0-based) and ideal place q in the histogram of max(r, q). */
 function mark(r: i32, q: i32): void {
   const at = extraIdx2 + (<usize>(r > q ? r : q) << 2);
   store<i32>(at, load<i32>(at) + 1);

@@ -1,7 +1,5 @@
-// The C/W/L framework's measures (Moffat et al.; Azzopardi, Thomas & Moffat, cwl_eval, SIGIR 2019), as
-// cwl_eval computes them (cwl/ruler/measures/cwl_metrics.py and each metric's c_vector: cwl_dcg.py
-// NDCGCWLMetric, cwl_inst.py, cwl_insq.py, cwl_nerr.py NERReq8-11, cwl_bpm.py static with unit costs,
-// cwl_rbp.py) for ir_measures' providers/cwl_eval.py; definitions: src/reference/formulas-graded.ts.
+// C/W/L measures as cwl_eval (SIGIR 2019) computes them for ir_measures (cwl_metrics.py and each metric's
+// c_vector; cwl_bpm.py static with unit costs); definitions: src/reference/formulas-graded.ts.
 // W_1 = 1 / sum_{i=1..n} prod_{j<i} C_j, W_i = W_1 prod_{j<i} C_j; the value sum_i W_i g_i.
 import { N, rankLabel, threshold, f64At } from "../state";
 
@@ -10,7 +8,6 @@ const DEPTH: i32 = 1000;
 
 export const enum CwlModel { SDCG = 0, INST = 1, INSQ = 2, NERR8 = 3, NERR9 = 4, NERR10 = 5, NERR11 = 6, BPM = 7, RBP = 8 }
 
-/** The gain of the document at 0-based position i, as above. */
 // @ts-ignore: decorator
 @inline function gainAt(i: i32, binary: bool, lo: f64, hi: f64): f64 {
   if (i >= N) return 0;

@@ -1,15 +1,9 @@
-// Novelty and diversity measures over subtopic judgments, as TREC's ndeval computes them (ndeval.c,
-// version 4.5 of the TREC Web track; pyndeval for ir_measures); definitions:
-// src/reference/formulas-subtopic.ts. A walk with subtopic gains starting at 1: the document at rank r
-// (0-based) scores s_r = the sum of gain_j over its relevant subtopics j (ascending), then each such
-// gain_j *= (1 - alpha). At k = 1 ndeval leaves alpha-DCG and ERR-IA unnormalised (its loop normalises
-// from the second rank on), as here. The ideal ranking's equal scores: the greatest document id, which
-// the host's document order puts first.
+// Diversity measures as ndeval.c 4.5 computes them (src/reference/formulas-subtopic.ts). At k = 1 ndeval
+// leaves alpha-DCG and ERR-IA unnormalised (its loop normalises from rank 2), as here. The ideal
+// ranking's equal scores: the greatest document id, first in the host's document order.
 import { N, order, threshold, f64At, i32At } from "../state";
 
-// The host's subtopic judgments for the block (index.ts configureDiversity): per query its subtopic
-// count; per ranked row and per judged document (each query's in descending document id order) a list
-// [offsets[i], offsets[i+1]) of (subtopic, judgment) pairs in subtopic order.
+// Per ranked row and per judged document (descending id order), its (subtopic, judgment) pairs.
 let subtopics: usize = 0; // i32 per query
 let rowOffsets: usize = 0; // i32 per row + 1
 let rowSub: usize = 0; // i32 per pair
@@ -33,7 +27,6 @@ let count: usize = 0; // i32 per subtopic: relevant documents seen (MAP-IA), or 
 let total: usize = 0; // f64 per subtopic: MAP-IA's sum
 let judgedRel: usize = 0; // i32 per subtopic: relevant judged documents (R_j)
 
-/** Bytes of scratch for rankings of maxN documents, maxD judged documents and maxS subtopics. */
 export function diversityScratchBytes(maxN: i32, maxD: i32, maxS: i32): usize {
   return (<usize>maxN + 1) * 8 * 4 + (<usize>maxD + 1) * (8 * 2 + 4) + (<usize>maxS + 1) * (8 * 2 + 4 * 2) + 64;
 }
@@ -67,7 +60,6 @@ export function configureDiversity(
   judgedRel = p;
 }
 
-/** The batch has no subtopic judgments (the next configure() call forgets them). */
 export function clearDiversity(): void {
   active = false;
 }
@@ -76,7 +68,7 @@ export function diversityActive(): bool {
   return active;
 }
 
-// The current query (index.ts sets it) and what was computed for it, and with which alpha and beta.
+// The current query, and what was computed for it with which alpha and beta.
 let query: i32 = 0;
 let doneSerial: i32 = -1;
 let doneAlpha: f64 = NaN;
@@ -87,12 +79,10 @@ let idealNrbp: f64 = 0;
 let idealLength: i32 = 0;
 let mapIa: f64 = 0;
 
-/** The query index.ts evaluates next (its measures read that query's judgments). */
 export function setDiversityQuery(q: i32): void {
   query = q;
 }
 
-/** Fills the ranking's and the ideal ranking's sums for the current query, alpha and beta. */
 function compute(serial: i32, alpha: f64, beta: f64): void {
   if (doneSerial == serial && doneAlpha == alpha && doneBeta == beta) return;
   doneSerial = serial;
@@ -102,7 +92,6 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
   const d0 = i32At(docOffsets, query);
   const d1 = i32At(docOffsets, query + 1);
   const thr = threshold;
-  // R_j and m from the judged documents.
   for (let j = 0; j < S; j++) store<i32>(judgedRel + (<usize>j << 2), 0);
   for (let d = d0; d < d1; d++) {
     for (let p = i32At(docPairs, d); p < i32At(docPairs, d + 1); p++) {
@@ -114,7 +103,6 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
   }
   m = 0;
   for (let j = 0; j < S; j++) if (i32At(judgedRel, j) > 0) m++;
-  // The ranking.
   for (let j = 0; j < S; j++) {
     store<f64>(gain + (<usize>j << 3), 1);
     store<i32>(count + (<usize>j << 2), 0);
@@ -215,7 +203,6 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
   return r == 0 ? 1 : Math.log(2.0) / Math.log(<f64>r + 2);
 }
 
-/** The sum of the ranks 0..k-1 (k 0: the whole ranking) of a prefix array of `length` ranks. */
 // @ts-ignore: decorator
 @inline function prefix(a: usize, length: i32, k: i32): f64 {
   return f64At(a, k == 0 || k > length ? length : k);
@@ -232,13 +219,12 @@ function idealIdeal(k: i32, alpha: f64, dcg: bool): f64 {
   return sum;
 }
 
-/** The cutoff a measure reads: k, or the whole ranking (the ideal's too) without one. */
 // @ts-ignore: decorator
 @inline function depthOf(k: i32): i32 {
   return k == 0 ? (N > idealLength ? N : idealLength) : k;
 }
 
-/** alpha-DCG@k (normalised: the "ideal ideal" one) or ERR-IA@k, as ndeval's normalised values; without a cutoff, over the ranking. */
+/** alpha-DCG@k (over the "ideal ideal") or ERR-IA@k, as ndeval's normalised values. */
 function collectionIndependent(k: i32, alpha: f64, dcg: bool): f64 {
   if (m == 0) return 0;
   const kk = k == 0 ? N : k;
@@ -257,7 +243,7 @@ export function errIa(serial: i32, k: i32, alpha: f64): f64 {
   return collectionIndependent(k, alpha, false);
 }
 
-/** alpha-nDCG@k or nERR-IA@k: the ranking's normalised value over the ideal ranking's (0 when the ranking's is 0). */
+/** alpha-nDCG@k or nERR-IA@k over the ideal ranking's (0 when the ranking's is 0). */
 function collectionDependent(serial: i32, k: i32, alpha: f64, dcg: bool): f64 {
   compute(serial, alpha, 0.5);
   if (m == 0) return 0;

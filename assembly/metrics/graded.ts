@@ -94,11 +94,8 @@ export function rbpResidual(p: f64): f64 {
   return any ? weight + (1 - p) * sum : 0;
 }
 
-// trec_eval's G, ndcg_rel and Rndcg (m_G.c, m_ndcg_rel.c, m_Rndcg.c): ndcg_rel reads idcg(min(i, J));
-// rndcg adds dcg(N) / idcg(J) only when N >= J + 2, as trec_eval's loop does. Each walks the ranking
-// once and the ideal gains once, sorted in the idealKeys scratch, which prefix-sums.ts uses only
-// while ranking.
-/** Sorts the query's positive judged gains descending into idealKeys; returns J, their number. */
+// trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
+// when N >= J + 2, as trec_eval's loop does. idealKeys is free: prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
   let n = 0;
   for (let j = judgedStart; j < judgedEnd; j++) {

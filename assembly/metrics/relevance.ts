@@ -1,7 +1,5 @@
-// The measures of binary relevance, from the prefix arrays (cumRel: relevant documents in ranks
-// 1..i; rankLabel: the ranked labels, NaN for a document without a judgment). Their definitions:
-// src/reference/formulas-relevance.ts. Ranks past the list are non-relevant (trec_eval's padding);
-// 0 where a denominator is 0.
+// Binary relevance measures (src/reference/formulas-relevance.ts). Ranks past the list are non-relevant
+// (trec_eval's padding); 0 where a denominator is 0.
 import {
   N, R, NR, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, rankLabel, threshold, discount,
   relRank, ipAt, querySerial, f64At, i32At, ranksFor,
@@ -228,15 +226,11 @@ export function accuracy(k: i32): f64 {
   return x - f >= 0.5 ? f + 1 : f;
 }
 
-/** The query ipAt was made for (querySerial). */
 let ipQuery: i32 = -1;
 
 /**
- * Interpolated precision at each count c of relevant documents retrieved: ipAt[c] = the best P(j) at
- * ranks j >= r_c. Precision only rises at a relevant rank (at any other it falls), so that best is
- * at one of the relevant ranks r_c, r_c+1, ...: a suffix maximum of m / r_m over them, from the
- * relevant ranks relRank lists. The same quotients as a walk up every rank gives, so the same value;
- * made once a query for its iprec_at_recall points instead of a walk for each.
+ * ipAt[c] = the best P(j) at ranks j >= r_c. Precision only rises at a relevant rank, so it is a suffix
+ * maximum of m / r_m over the relevant ranks: the same quotients as a walk up every rank, once a query.
  */
 function fillIpAt(relRet: i32): void {
   let best: f64 = 0;
