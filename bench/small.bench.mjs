@@ -149,7 +149,7 @@ async function runPhases(files) {
   const { RunBlockParser, RunBlocks } = await import(join(root, "dist/pipeline/blocks.js"));
   const { evaluateBlock } = await import(join(root, "dist/pipeline/evaluate-block.js"));
   const { mergeBlocks } = await import(join(root, "dist/pipeline/merge.js"));
-  const { options, plan } = await import(join(root, "dist/trec/plan.js"));
+  const { options, plan } = await import(join(root, "dist/app/plan.js"));
   const { trecText } = await import(join(root, "dist/output/results.js"));
   const judgments = await readJudgments(qrels, new Interner(), {});
   const p = plan([], null, {});

@@ -10,7 +10,7 @@ import { Progress } from "../src/node/progress.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { evaluateRunFile } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
-import { options, plan } from "../src/trec/plan.js";
+import { options, plan } from "../src/app/plan.js";
 import { groupJudgments, type JoinedRun } from "../src/pipeline/join-rows.js";
 import { parseTrecMeasures, trecLines } from "../src/trec/names.js";
 

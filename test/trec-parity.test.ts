@@ -11,7 +11,7 @@ import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
 import { exactValues } from "../src/trec/exact.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
-import { lineKey, options, plan, trecOptions, type Conventions } from "../src/trec/plan.js";
+import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
 import { trecLines } from "../src/trec/names.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
 

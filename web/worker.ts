@@ -21,7 +21,7 @@ import { labelledTexts } from "../src/output/table.js";
 import { trecLines } from "../src/trec/names.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/trec/plan.js";
+import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
 import { report, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../trec/plan.js";
+import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";

@@ -8,7 +8,7 @@ import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Compar
 import { formatComparison, type ComparisonFormat } from "../output/comparison.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../output/per-query-runs.js";
 import { RankevalError } from "../errors.js";
-import { plan, type Plan, type RunResult } from "../trec/plan.js";
+import { plan, type Plan, type RunResult } from "../app/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";

@@ -12,7 +12,7 @@ import { parseMeasures } from "../measures/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { formatFixed } from "../trec/format.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { onlyQuery, options, plan, type Plan, type RunResult } from "../trec/plan.js";
+import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";

@@ -7,12 +7,12 @@ import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { formatExplanation } from "../explain/text.js";
 import { nearest } from "../measures/suggest.js";
-import { options, planConventions } from "../trec/plan.js";
+import { options, planConventions } from "../app/plan.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { EvaluationHooks, Io } from "./cli.js";
-import type { Plan, RunResult } from "../trec/plan.js";
+import type { Plan, RunResult } from "../app/plan.js";
 import { displayName } from "./read.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), with hooks that see the rows. */

@@ -9,8 +9,8 @@ import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, per
 import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../output/per-query-files.js";
 import { labelledTexts } from "../output/table.js";
 import { formatTrecReport } from "../output/trec-text.js";
-import type { Plan, RunResult } from "../trec/plan.js";
-import { lineKey, plan } from "../trec/plan.js";
+import type { Plan, RunResult } from "../app/plan.js";
+import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";

@@ -17,7 +17,7 @@ import { reportData, type MeanDifference, type ReportRun } from "../output/html/
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { trecLines } from "../trec/names.js";
-import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
+import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
 import { trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";

@@ -15,7 +15,7 @@ import { DEFAULT_OPTIONS, describeOptions } from "../options.js";
 import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
 import { trecLines, type TrecMeasure } from "../trec/names.js";
-import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../trec/plan.js";
+import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../app/plan.js";
 import { trecText, type TrecTextOptions } from "../output/results.js";
 import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs.js";
 import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscores.js";

@@ -9,7 +9,7 @@ import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../
 import { RankevalError } from "../errors.js";
 import { exactValues } from "../trec/exact.js";
 import { gainTies, trecLines } from "../trec/names.js";
-import { lineKey, trecOptions, type Plan, type RunResult } from "../trec/plan.js";
+import { lineKey, trecOptions, type Plan, type RunResult } from "../app/plan.js";
 import { relstrings } from "../trec/relstring.js";
 import { meanOf, summaryOf } from "./aggregate.js";
 import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "./evaluate.js";

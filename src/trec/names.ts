@@ -90,7 +90,7 @@ export interface TrecLine {
   readonly relstring?: number;
   /**
    * Computed by trec_eval's own algorithm (src/trec/exact.ts) rather than by the kernel: set by the
-   * plan (src/trec/plan.ts) for the measures the kernel does not compute as trec_eval does, to the
+   * plan (src/app/plan.ts) for the measures the kernel does not compute as trec_eval does, to the
    * key of the line's values: its name, or with a name printed twice (cutoffs comp_long keeps apart,
    * `map_cut.1,2147483649,1`), its name and position.
    */

@@ -13,7 +13,7 @@
  *    without what rankeval reads differently), e.g. without the judged queries absent from the run;
  *    `trecOutput` / `rankevalOutput` take from either output the lines the other case adds or lacks.
  */
-import { plan } from "../../src/trec/plan.js";
+import { plan } from "../../src/app/plan.js";
 import { trecLines, type RelFormat } from "../../src/trec/names.js";
 import { zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
 import { ZscoresParser } from "../../src/io/zscores.js";

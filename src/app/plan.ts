@@ -8,8 +8,8 @@ import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "./names.js";
-import type { Epi } from "./exact.js";
+import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/names.js";
+import type { Epi } from "../trec/exact.js";
 
 /**
  * The conventions the user chose (the CLI's --gain, -l, -M, -J, -N, --no-relevant, --beyond-list,
