@@ -145,7 +145,7 @@ console.log(`\nThe library (in process):\n\n${smallCallsTable()}`);
 async function runPhases(files) {
   const { Interner } = await import(join(root, "dist/io/interner.js"));
   const { readJudgments } = await import(join(root, "dist/node/files.js"));
-  const { inputInfo } = await import(join(root, "dist/node/read.js"));
+  const { inputInfo } = await import(join(root, "dist/node/file-read.js"));
   const { RunBlockParser, RunBlocks } = await import(join(root, "dist/pipeline/blocks.js"));
   const { evaluateBlock } = await import(join(root, "dist/pipeline/evaluate-block.js"));
   const { mergeBlocks } = await import(join(root, "dist/pipeline/merge.js"));

@@ -18,7 +18,7 @@ import { Interner } from "../src/io/interner.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
 import { labelledTexts } from "../src/output/table.js";
-import { trecLines } from "../src/trec/names.js";
+import { trecLines } from "../src/trec/measure-table.js";
 import { evaluateBlock, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";

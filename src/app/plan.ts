@@ -8,7 +8,7 @@ import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/names.js";
+import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
 import type { Epi } from "../trec/exact.js";
 
 /**
@@ -63,7 +63,7 @@ export interface Plan {
   readonly relFormat?: RelFormat;
   /**
    * trec_eval measures over preferences or judgment groups (-R prefs, qrels_prefs, qrels_jg),
-   * computed from those judgments (src/trec/prefs.ts, jg.ts); their lines are keyed like `exact`'s.
+   * computed from those judgments (src/trec/prefs-measures.ts, jg.ts); their lines are keyed like `exact`'s.
    */
   readonly formatted?: TrecMeasure[];
 }
@@ -99,7 +99,7 @@ const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
  * kernel where it computes what trec_eval does, else by trec_eval's own algorithm (src/trec/exact.ts):
  * every line under -l below 0 (trec_eval then counts documents without a judgment >= 0 as relevant at
  * their ranks but not in num_rel), iprec_at_recall and 11pt_avg where rankings can be empty (-M 0,
- * -J: trec_eval's 0/0), and the measures whose parameters the kernel cannot take (names.ts).
+ * -J: trec_eval's 0/0), and the measures whose parameters the kernel cannot take (measure-table.ts).
  */
 export function plan(specs: readonly string[], fallback: readonly string[] | null, conventions: Conventions = {}): Plan {
   const warnings: string[] = [];

@@ -17,7 +17,7 @@ const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
 
 /**
  * The format of `file`: the one given, else from its name (standard input, `-`, is TREC text). A
- * directory (a Parquet or Arrow dataset) is told by src/node/columnar.ts, which looks inside.
+ * directory (a Parquet or Arrow dataset) is told by src/node/columnar-files.ts, which looks inside.
  */
 export function formatOf(file: string, given?: InputFormat): InputFormat {
   if (given !== undefined) return given;

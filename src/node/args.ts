@@ -3,7 +3,7 @@ import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
-import { REL_FORMATS, type RelFormat } from "../trec/names.js";
+import { REL_FORMATS, type RelFormat } from "../trec/measure-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
 /** What the command line asked for. */
@@ -65,13 +65,13 @@ export interface CliArgs {
   columns?: ColumnNames;
   /** QRELS RUN [RUN ...] (`-` is standard input). */
   files: string[];
-  /** --per-query-out FILE: every run's per-query values, written as Parquet, Arrow, CSV or JSON by its name (src/node/merge.ts). */
+  /** --per-query-out FILE: every run's per-query values, written as Parquet, Arrow, CSV or JSON by its name (src/node/merge-command.ts). */
   perQueryOut?: string;
   /** --threads N: N threads work (the main thread and N - 1 worker threads); default: a worker per core beside the main thread. */
   threads?: number;
   /** --merge: FILES are per-query results of shards (--per-query-out), merged into one evaluation's report. */
   merge?: boolean;
-  /** --compare: compare the runs (src/node/compare.ts); the options below are its own. */
+  /** --compare: compare the runs (src/node/compare-command.ts); the options below are its own. */
   compare?: boolean;
   /** --test (repeatable, comma-separated): the comparison's tests, in the order named. */
   tests?: TestName[];
@@ -86,7 +86,7 @@ export interface CliArgs {
   seed?: number;
   /** --format markdown or latex: the comparison's other formats (`format` holds the others). */
   comparisonFormat?: "markdown" | "latex";
-  /** --explain QID: one query's drill-down (src/node/explain.ts); --explain-depth N: ranks shown. */
+  /** --explain QID: one query's drill-down (src/node/explain-command.ts); --explain-depth N: ranks shown. */
   explain?: string;
   explainDepth?: number;
   /** --report FILE: the HTML report (src/node/report.ts); --report-queries N: drill-downs in it. */

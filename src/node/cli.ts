@@ -10,12 +10,12 @@ import { report, trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
-import { isColumnarPath } from "./columnar.js";
+import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
-import { checkReadOnce, displayName as nameOf, textInput } from "./read.js";
+import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
 import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
@@ -69,16 +69,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (args.threads !== undefined) setPoolSize(args.threads - 1);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
-    // --merge: shards' per-query results (src/node/merge.ts), reported or compared.
+    // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
     if (args.merge) {
-      const merge = await import("./merge.js");
+      const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
       merge.checkMergeArgs(args);
-      return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
+      return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
     }
-    if (args.compare) return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns);
+    if (args.compare) return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns);
     // --explain's and --report's code too.
-    if (args.explain !== undefined) return await (await import("./explain.js")).explainMode(args, io, evaluateTrecRuns);
+    if (args.explain !== undefined) return await (await import("./explain-command.js")).explainMode(args, io, evaluateTrecRuns);
     if (args.report !== undefined) return await (await import("./report.js")).reportMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
@@ -150,7 +150,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   });
   if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
   if (keep) {
-    const { settingsOf, writePerQueryOut } = await import("./merge.js");
+    const { settingsOf, writePerQueryOut } = await import("./merge-command.js");
     if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;
   }
   return EXIT.ok;
@@ -167,7 +167,7 @@ function planOf(args: CliArgs, io: Io): Plan {
 /**
  * QRELS RUN [RUN ...] read, joined and evaluated under the plan of the -m names, saying on stderr
  * what the user should know (the plan's warnings, values read as trec_eval reads them, queries a run
- * lacks): what trecMode prints, and what --compare compares (compare.ts).
+ * lacks): what trecMode prints, and what --compare compares (compare-command.ts).
  */
 export async function evaluateTrecRuns(args: CliArgs, io: Io, hooks?: EvaluationHooks): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = planOf(args, io);

@@ -12,10 +12,10 @@ import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
 import { rethrown, threadError, type ThreadError } from "../pipeline/reader.js";
-import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
+import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar-files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";
-import { displayName, type ProgressSink } from "./read.js";
+import { displayName, type ProgressSink } from "./file-read.js";
 
 /** Main -> thread. */
 export type ColumnarJob =

@@ -16,7 +16,7 @@ import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
-import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./read.js";
+import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
 interface Io {

@@ -10,9 +10,9 @@ import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blo
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
-import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./read.js";
-import { threadBlocks } from "./run-reader.js";
-import { batchInput, columnarInput, isColumnarPath } from "./columnar.js";
+import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./file-read.js";
+import { threadBlocks } from "./run-reader-thread.js";
+import { batchInput, columnarInput, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
 /**

@@ -238,7 +238,7 @@ async function serve(): Promise<void> {
   let columnar: ((job: unknown) => void) | null = null;
   port.on("message", async (m: PoolMessage) => {
     if (m.kind === "read") {
-      const { readerThread } = await import("./run-reader.js");
+      const { readerThread } = await import("./run-reader-thread.js");
       reader = readerThread((r, transfer) => port.postMessage(r, transfer));
       reader(m.job);
     } else if (m.kind === "reader") {

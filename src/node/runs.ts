@@ -6,11 +6,11 @@ import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
-import { isDataset } from "./columnar.js";
+import { isDataset } from "./columnar-files.js";
 import { evaluateRunPath } from "./files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
-import type { ProgressSink } from "./read.js";
+import type { ProgressSink } from "./file-read.js";
 
 /** A RUN argument's runs: the argument itself, or the files of a directory or a glob, and what was skipped. */
 export interface ExpandedRuns {

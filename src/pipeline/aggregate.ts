@@ -5,7 +5,7 @@
 import { RankevalError } from "../errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
-import type { TrecAggregation } from "../trec/names.js";
+import type { TrecAggregation } from "../trec/measure-table.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 export const MIN_GEO_MEAN = 0.00001;

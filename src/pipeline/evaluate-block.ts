@@ -8,7 +8,7 @@ import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
 import { RankevalError } from "../errors.js";
 import { exactValues } from "../trec/exact.js";
-import { gainTies, trecLines } from "../trec/names.js";
+import { gainTies, trecLines } from "../trec/measure-table.js";
 import { lineKey, trecOptions, type Plan, type RunResult } from "../app/plan.js";
 import { relstrings } from "../trec/relstring.js";
 import { meanOf, summaryOf } from "./aggregate.js";

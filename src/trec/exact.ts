@@ -19,7 +19,7 @@ import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "../c/math.js";
 import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
-import type { TrecMeasure } from "./names.js";
+import type { TrecMeasure } from "./measure-table.js";
 import { rankedRows } from "./relstring.js";
 
 /** trec_eval's evaluation parameters (trec_eval.h EPI) that the measures read. */

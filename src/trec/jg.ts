@@ -16,7 +16,7 @@
 import { RankevalError } from "../errors.js";
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "./exact.js";
 import { compareBytes } from "../c/strings.js";
-import type { Retrieved } from "./prefs.js";
+import type { Retrieved } from "./prefs-measures.js";
 
 /** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
 export interface JgJudgment {

@@ -14,8 +14,8 @@
  *    `trecOutput` / `rankevalOutput` take from either output the lines the other case adds or lacks.
  */
 import { plan } from "../../src/app/plan.js";
-import { trecLines, type RelFormat } from "../../src/trec/names.js";
-import { zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
+import { trecLines, type RelFormat } from "../../src/trec/measure-table.js";
+import { zscoreLookup, zscoreTable } from "../../src/trec/zscore-lookup.js";
 import { ZscoresParser } from "../../src/io/zscores.js";
 import { SubtopicShape } from "../../src/diversity.js";
 import type { Case, Option } from "./generate.js";

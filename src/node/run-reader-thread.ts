@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../pipeline/reader.js";
 import type { RunSource } from "../pipeline/blocks.js";
 import type { ThreadPool } from "./pool.js";
-import { readInto, type ProgressSink } from "./read.js";
+import { readInto, type ProgressSink } from "./file-read.js";
 
 /**
  * RunSource.blocks for a run file parsed by a thread of `pool`, its progress shown by `progress`. The

@@ -13,7 +13,7 @@ import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
-import { displayName, type ProgressSink } from "./read.js";
+import { displayName, type ProgressSink } from "./file-read.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
 

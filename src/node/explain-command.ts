@@ -13,7 +13,7 @@ import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { EvaluationHooks, Io } from "./cli.js";
 import type { Plan, RunResult } from "../app/plan.js";
-import { displayName } from "./read.js";
+import { displayName } from "./file-read.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), with hooks that see the rows. */
 export type EvaluateRuns = (args: CliArgs, io: Io, hooks?: EvaluationHooks) => Promise<{ p: Plan; runs: RunResult[] }>;

@@ -12,7 +12,7 @@ import { plan, type Plan, type RunResult } from "../app/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
-import { displayName, readInto } from "./read.js";
+import { displayName, readInto } from "./file-read.js";
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 const badInput = (message: string) => new RankevalError("bad-input", message);
@@ -26,7 +26,7 @@ export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns,
   const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
   if (merged) {
-    // --merge: the shards' runs merged (src/node/merge.ts), compared as if evaluated here.
+    // --merge: the shards' runs merged (src/node/merge-command.ts), compared as if evaluated here.
     const m = await merged();
     const { rows, left } = comparableRows(m.p);
     if (!rows.length) throw usage("no measure to compare: none of the shards' is a per-query number");

@@ -109,7 +109,7 @@ export interface TrecMeasure {
   /** Resolved level=gain pairs (G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp, rbp_resid); keys as given. */
   readonly pairs?: readonly (readonly [string, number])[];
   readonly lines: readonly TrecLine[];
-  /** The judgments it needs besides qrels (the table's `format`): computed by src/trec/prefs.ts or jg.ts. */
+  /** The judgments it needs besides qrels (the table's `format`): computed by src/trec/prefs-measures.ts or jg.ts. */
   readonly format?: "prefs" | "qrels_jg";
 }
 
@@ -118,7 +118,7 @@ type Shape = "mean" | "long" | "runid" | "numq" | "geomean" | "relstring";
 
 /**
  * The judgment formats of trec_eval's -R (formats.c): `qrels` (the default), `prefs` and
- * `qrels_prefs` (preferences: src/trec/prefs.ts), `qrels_jg` (judgment groups: src/trec/jg.ts).
+ * `qrels_prefs` (preferences: src/trec/prefs-measures.ts), `qrels_jg` (judgment groups: src/trec/jg.ts).
  */
 export type RelFormat = "qrels" | "prefs" | "qrels_prefs" | "qrels_jg";
 export const REL_FORMATS: readonly RelFormat[] = ["qrels", "prefs", "qrels_prefs", "qrels_jg"];
@@ -182,7 +182,7 @@ const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly
  * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
  * measure (yaap, ideal_dcg, and any whose parameters the kernel cannot take) are computed by
  * trec_eval's own algorithm (src/trec/exact.ts); those over preferences or judgment groups (-R
- * prefs, qrels_prefs, qrels_jg) by src/trec/prefs.ts and src/trec/jg.ts.
+ * prefs, qrels_prefs, qrels_jg) by src/trec/prefs-measures.ts and src/trec/jg.ts.
  */
 const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },

@@ -14,8 +14,8 @@ import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
-import { datasetName } from "./columnar.js";
-import { displayName } from "./read.js";
+import { datasetName } from "./columnar-files.js";
+import { displayName } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
 const usage = (message: string) => new RankevalError("bad-option", message);
@@ -104,7 +104,7 @@ export function checkMergeArgs(args: CliArgs): void {
 /**
  * rankeval --merge PERQUERY [PERQUERY ...]: the shards merged, then printed as the evaluation of the
  * whole input prints (trec_eval's text, a table, JSON, CSV; -q, -n), written again (--per-query-out:
- * shards of shards), or compared (--compare, handled by compare.ts over these runs).
+ * shards of shards), or compared (--compare, handled by compare-command.ts over these runs).
  */
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
