@@ -47,7 +47,7 @@ export interface ParserChoice {
 }
 
 /** The command line's way to name the columns or the format, said when a header lacks a column. */
-export const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
+const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
 
 /** What readInto feeds and finish() reads. */
 export interface Parser<T> {

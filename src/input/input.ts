@@ -60,7 +60,7 @@ export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf })
 const places = new WeakMap<object, PlaceOf>();
 
 /** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
-export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
+async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
   const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
   await input.batches(kind, (b) => rows.add(b));
   return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };

@@ -190,7 +190,7 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
 type ColumnarChoice = { format?: InputFormat; columns?: ColumnNames; hint?: string };
 
 /** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
-export async function readColumnar(
+async function readColumnar(
   path: string, kind: RowsKind, choice: ColumnarChoice,
   onBatch: (batch: ColumnBatch) => void | Promise<void>, progress?: ProgressSink,
 ): Promise<void> {

@@ -19,7 +19,7 @@ import { threadPool } from "./pool.js";
  * Tukey HSD 1.2 x 10^8 141 vs 202 ms, 5 x 10^8 492 vs 455 ms, 2 x 10^9 1301 vs 686 ms. Below about
  * 3 x 10^8 units (~200 ms of one core) a thread saves less than it costs.
  */
-export const POOL_MIN_WORK = 3e8;
+const POOL_MIN_WORK = 3e8;
 
 /**
  * How much work the resampling tests of a comparison are: for each test that resamples, B x queries

@@ -19,7 +19,7 @@ import { displayName } from "./file-read.js";
 export type EvaluateRuns = (args: CliArgs, io: Io, hooks?: EvaluationHooks) => Promise<{ p: Plan; runs: RunResult[] }>;
 
 /** The measure explained when none is named: trec_eval's nDCG at 10, under its conventions (as the CLI's default output). */
-export const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
+const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
 
 const badInput = (message: string) => new RankevalError("bad-input", message);
 

@@ -20,7 +20,7 @@ export async function inputSize(path: string): Promise<number> {
 }
 
 /** inputSize's hint from what inputInfo found: the size of a regular file that is not gzip, else 0. */
-export function textSize(info: InputInfo): number {
+function textSize(info: InputInfo): number {
   return info.regular && !info.gzip ? info.size : 0;
 }
 

@@ -52,7 +52,7 @@ export function readJudgments(file: string, qids: Interner, choice: ParserChoice
  * waiting for a thread to start. The RANKEVAL_THREAD_MIN_BYTES environment variable sets another
  * (0: every run that streams goes to a thread).
  */
-export const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
+const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
 
 /** A gzip file's text is taken to be this many times its size, to decide where it is parsed. */
 const GZIP_RATIO = 6;

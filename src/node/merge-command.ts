@@ -22,7 +22,7 @@ const usage = (message: string) => new RankevalError("bad-option", message);
 const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** The format of --per-query-out's file, from its name; a usage error for any other name. */
-export function perQueryOutFormat(file: string): PerQueryFormat {
+function perQueryOutFormat(file: string): PerQueryFormat {
   const f = perQueryFormatOf(file);
   if (!f) throw usage(`--per-query-out ${file}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`);
   return f;

@@ -173,7 +173,7 @@ export class ThreadPool {
  * one per core. The main thread works too (it joins and evaluates what the threads parse), so one
  * per core keeps every core busy while the main thread waits on one of them.
  */
-export function poolSize(env: NodeJS.ProcessEnv = process.env): number {
+function poolSize(env: NodeJS.ProcessEnv = process.env): number {
   const given = env.RANKEVAL_THREADS;
   if (given !== undefined && /^\d+$/.test(given.trim())) return Math.min(Number(given), 256);
   return availableParallelism();

@@ -61,7 +61,7 @@ const MAX_LEVEL = 10_000_000;
  * document without a judgment): the ranking (score descending, document id descending; the batch's
  * `ties`), cut at -M, then (-J) the documents without a judgment >= 0 dropped.
  */
-export function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
+function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   const n = batch.offsets[q + 1] - batch.offsets[q];
   const rows = rankedRows(batch, q, n);
   const numResults = Math.min(n, epi.maxDocs);
