@@ -1,14 +1,9 @@
 /**
- * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp, so
- * nearly always the correctly rounded double). JavaScript's Math.log and Math.exp are not: V8's differ
- * from glibc's in the last bit for about 7% of inputs, and that shows where trec_eval's sums cancel
- * exactly (yaap's log(3) + log(1/3) is 0 in trec_eval, -2.2e-16 with Math.log: "-0.0000"). Computed
- * in double-double arithmetic (about 106 bits) and rounded once. glibc guarantees 0.52 ulp, not
- * correct rounding, so at near-ties (about 0.07% of random inputs) it may still round the other way.
- * Used by trec_eval's own algorithms (src/trec/exact.ts) and the geometric means of gm_map and
- * gm_bpref, once per query and run: the double-doubles live in scalars (a result's high part returned,
- * its low part in `lo`), so that an operation allocates nothing (a pair per operation was most of a
- * small run's garbage). Browser-safe.
+ * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp).
+ * V8's Math.log differs in the last bit for about 7% of inputs, which shows where trec_eval's sums
+ * cancel exactly (yaap's log(3) + log(1/3) is 0 there, "-0.0000" with Math.log). Computed in
+ * double-double arithmetic and rounded once; the high part is returned, the low part left in `lo`, so
+ * that an operation allocates nothing. Browser-safe.
  */
 
 /** The low part of the double-double the last operation returned the high part of. */
@@ -183,11 +178,8 @@ const FIFTH_HI = 0.2;
 const FIFTH_LO = -1.1102230246251566e-17;
 
 /**
- * logDD's grid: c = 1 + j/256 for j in [GRID_MIN, GRID_MAX], the points nearest the reduced m in
- * [sqrt(1/2), sqrt(2)) (|m - c| <= 1/512). log(c) in double-double, made once, on the first log, by
- * logDDSlow (182 slow logs, a fraction of a millisecond): one algorithm for the table and the reference
- * the tests compare with, rather than 364 literal constants and a script that makes them, which could
- * drift apart.
+ * logDD's grid: c = 1 + j/256 nearest the reduced m in [sqrt(1/2), sqrt(2)); log(c) made on the first
+ * log by logDDSlow (a fraction of a millisecond), the tests' reference, rather than 364 literal constants.
  */
 const GRID = 256;
 const GRID_MIN = -75; // round((sqrt(1/2) - 1) * 256)
@@ -288,13 +280,7 @@ function logDD(x: number): number {
 /** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
-/**
- * The last results of a function of one double, in a direct-mapped table of SLOTS: the same value
- * comes back often (the per-query values of gm_map are taken the log of twice, for the result's mean
- * and for trec_eval's text; trec_eval's discounts log2(rank + 1) at every query), and a log in
- * double-doubles costs 0.15 to 0.3 us (1.3 us before the table). A pure function's memo: the results
- * are the same.
- */
+/** A direct-mapped memo of a function of one double: the same values come back often (log2(rank + 1)). */
 const SLOTS = 1024;
 const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);
