@@ -7,7 +7,7 @@ import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } fro
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
 import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
-import type { Epi } from "../trec/exact.js";
+import type { Epi } from "./exact.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */
 export interface Conventions {

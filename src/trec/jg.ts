@@ -1,12 +1,15 @@
 /**
  * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`), ported from
- * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as exact.ts (a
+ * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/exact.ts (a
  * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "./exact.js";
 import { compareBytes } from "../c/strings.js";
 import type { Retrieved } from "./prefs-measures.js";
+
+/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
+export const RELVALUE_NONPOOL = -1;
+export const RELVALUE_UNJUDGED = -2;
 
 /** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
 export interface JgJudgment {

@@ -10,8 +10,9 @@ import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "../c/math.js";
 import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
-import type { TrecMeasure } from "./measure-table.js";
+import type { TrecMeasure } from "../trec/measure-table.js";
 import { rankedRows } from "./relstring.js";
+import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "../trec/jg.js";
 
 /** trec_eval.h EPI: the evaluation parameters the measures read (-l, -M, -J, -N). */
 export interface Epi {
@@ -21,9 +22,6 @@ export interface Epi {
   readonly numDocsInColl: number;
 }
 
-/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
-export const RELVALUE_NONPOOL = -1;
-export const RELVALUE_UNJUDGED = -2;
 
 /** form_res_rels.c RES_RELS: one query's ranking as relevance values, and its counts. */
 export interface ResRels {
