@@ -112,9 +112,7 @@ function logDDSlow(x: number): number {
   let pl = sl;
   let sumh = sh;
   let suml = sl;
-  // The series' loop with mul, div and add written out (the same operations in the same order): its
-  // calls were most of a log's time while the code is still interpreted, as in a short command.
-  // s2h's split, the same at every term, is made once.
+  // mul, div and add written out (their calls were most of a log's time while interpreted).
   const tb = SPLITTER * s2h;
   const s2hh = tb - (tb - s2h);
   const s2hl = s2h - s2hh;
@@ -198,18 +196,15 @@ function makeLogGrid(): void {
   }
 }
 
-/** The exponent of a positive normal double read from its bits (the high word's index by the platform's byte order). */
+/** The exponent of a double read from its bits. */
 const exponentBits = new Float64Array(1);
 const exponentWords = new Uint32Array(exponentBits.buffer);
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
- * log(x) in double-double, for a positive normal x: high part returned, low part in `lo`. The same
- * ~106 bits as logDDSlow in about a tenth of its time (the doubles they round to are checked equal in
- * test/trec/cmath.test.ts, and on 10 million random inputs by scripts/compare-cmath-log.mjs):
- * x = c (1 + r) 2^k with c on a grid of 256 points a unit, log(x) = k ln 2 + log(c) + 2 atanh(s),
- * s = (m - c) / (m + c), |s| < 0.0014 (2^-9.5), where the series needs six terms, to s^11/11 (2^-98 of s;
- * s^13/13, under 2^-117 of s, is summed too, for margin).
+ * log(x) in double-double, for a positive normal x: logDDSlow's bits in a tenth of its time (checked
+ * equal by the tests and scripts/compare-cmath-log.mjs): log(x) = k ln 2 + log(c) + 2 atanh(s),
+ * c on logDD's grid, s = (m - c) / (m + c), |s| < 2^-9.5, to s^13/13 (past 2^-98 of s, for margin).
  */
 function logDD(x: number): number {
   if (logGridHi === undefined) makeLogGrid();
