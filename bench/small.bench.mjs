@@ -145,11 +145,11 @@ console.log(`\nThe library (in process):\n\n${smallCallsTable()}`);
 async function runPhases(files) {
   const { Interner } = await import(join(root, "dist/io/interner.js"));
   const { readJudgments } = await import(join(root, "dist/node/files.js"));
-  const { inputInfo } = await import(join(root, "dist/node/read.js"));
+  const { inputInfo } = await import(join(root, "dist/node/file-read.js"));
   const { RunBlockParser, RunBlocks } = await import(join(root, "dist/pipeline/blocks.js"));
   const { evaluateBlock } = await import(join(root, "dist/pipeline/evaluate-block.js"));
   const { mergeBlocks } = await import(join(root, "dist/pipeline/merge.js"));
-  const { options, plan } = await import(join(root, "dist/trec/plan.js"));
+  const { options, plan } = await import(join(root, "dist/app/plan.js"));
   const { trecText } = await import(join(root, "dist/output/results.js"));
   const judgments = await readJudgments(qrels, new Interner(), {});
   const p = plan([], null, {});

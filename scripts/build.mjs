@@ -155,17 +155,17 @@ await build({
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
-        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare(-pool)?\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
+        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
         {
           name: "command-inputs",
           test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|input[\\/]read-letor\.js$)/,
           priority: 2,
         },
         // --explain's and --report's code (the report's page script is most of the latter).
-        { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain\.js$)/, priority: 2 },
+        { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/, priority: 2 },
         { name: "command-report", test: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/, priority: 2 },
         // Parquet and Arrow: the readers, the writers of per-query results, and the libraries under them.
-        { name: "command-columnar", test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge\.js$)/, priority: 2 },
+        { name: "command-columnar", test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/, priority: 2 },
         { name: "command", test: /./, priority: 1 },
       ],
     },

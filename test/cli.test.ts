@@ -10,9 +10,9 @@ import { Progress } from "../src/node/progress.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { evaluateRunFile } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
-import { options, plan } from "../src/trec/plan.js";
+import { options, plan } from "../src/app/plan.js";
 import { groupJudgments, type JoinedRun } from "../src/pipeline/join-rows.js";
-import { parseTrecMeasures, trecLines } from "../src/trec/names.js";
+import { parseTrecMeasures, trecLines } from "../src/trec/measure-table.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
@@ -364,7 +364,7 @@ describe("the installed binary", () => {
     expect((await run(...cases[3])).err).toContain('twice.run:2: document "d1" appears twice in query "q1"');
   });
   it("joins the blocks of a worker thread (the built reader, a block a 1 MiB chunk) as the whole file", async () => {
-    const { threadBlocks } = (await import(new URL("../dist/node/run-reader.js", import.meta.url).href)) as typeof import("../src/node/run-reader.js");
+    const { threadBlocks } = (await import(new URL("../dist/node/run-reader-thread.js", import.meta.url).href)) as typeof import("../src/node/run-reader-thread.js");
     const { threadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");
     const pool = threadPool();
     expect(pool).not.toBeNull();

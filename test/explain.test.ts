@@ -17,7 +17,7 @@ import { definedMeasure, measureOptions } from "../src/measures/measure.js";
 import type { Options } from "../src/options.js";
 import { referenceValue } from "../src/reference/index.js";
 import { rank, tieOrders, type Doc } from "../src/reference/ranking.js";
-import { options, plan, type Conventions } from "../src/trec/plan.js";
+import { options, plan, type Conventions } from "../src/app/plan.js";
 
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);

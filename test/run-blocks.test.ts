@@ -9,7 +9,7 @@ import { explicitOptions } from "../src/options.js";
 import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/pipeline/blocks.js";
 import { evaluateBlock, relstringValues, trecExtras, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import { options, plan, trecOptions, type RunResult } from "../src/trec/plan.js";
+import { options, plan, trecOptions, type RunResult } from "../src/app/plan.js";
 import { trecText } from "../src/output/results.js";
 import { groupJudgments, joinParsed } from "../src/pipeline/join-rows.js";
 import { bytes } from "./io/_helpers.js";

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
-import { exactValues } from "../src/trec/exact.js";
+import { exactValues } from "../src/app/exact.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
-import { lineKey, options, plan, trecOptions, type Conventions } from "../src/trec/plan.js";
-import { trecLines } from "../src/trec/names.js";
+import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
+import { trecLines } from "../src/trec/measure-table.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

@@ -2,7 +2,7 @@
 import type { Comparison, TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatFixed4, formatLong } from "../src/trec/format.js";
-import type { Conventions } from "../src/trec/plan.js";
+import type { Conventions } from "../src/app/plan.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 

@@ -8,7 +8,7 @@ import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/options.js";
 import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
-import { plan, type Plan } from "../src/trec/plan.js";
+import { plan, type Plan } from "../src/app/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./file-read.js";
 

@@ -1,9 +1,9 @@
 /**
- * log and exp correctly rounded, as trec_eval nearly always gets them from glibc (0.52 ulp). V8's
- * Math.log and Math.exp differ in the last bit for about 7% of inputs, which shows where trec_eval's
- * sums cancel exactly (yaap's log(3) + log(1/3) is 0 there, -2.2e-16 with Math.log: "-0.0000").
- * Computed in double-double (about 106 bits) and rounded once. The double-doubles live in scalars (the
- * high part returned, the low part in `lo`) so that an operation allocates nothing.
+ * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp).
+ * V8's Math.log differs in the last bit for about 7% of inputs, which shows where trec_eval's sums
+ * cancel exactly (yaap's log(3) + log(1/3) is 0 there, "-0.0000" with Math.log). Computed in
+ * double-double arithmetic and rounded once; the high part is returned, the low part left in `lo`, so
+ * that an operation allocates nothing. Browser-safe.
  */
 
 /** The low part of the double-double the last operation returned the high part of. */
@@ -111,8 +111,7 @@ function logDDSlow(x: number): number {
   let pl = sl;
   let sumh = sh;
   let suml = sl;
-  // mul, div and add written out (the same operations in the same order): their calls were most of a
-  // log's time while the code is still interpreted, as in a short command.
+  // mul, div and add written out (their calls were most of a log's time while interpreted).
   const tb = SPLITTER * s2h;
   const s2hh = tb - (tb - s2h);
   const s2hl = s2h - s2hh;
@@ -170,9 +169,8 @@ const FIFTH_HI = 0.2;
 const FIFTH_LO = -1.1102230246251566e-17;
 
 /**
- * logDD's grid: c = 1 + j/256 for j in [GRID_MIN, GRID_MAX], covering [sqrt(1/2), sqrt(2)). log(c) is
- * made on the first log by logDDSlow: one algorithm for the table and the tests' reference, rather
- * than 364 literal constants that could drift.
+ * logDD's grid: c = 1 + j/256 nearest the reduced m in [sqrt(1/2), sqrt(2)); log(c) made on the first
+ * log by logDDSlow (a fraction of a millisecond), the tests' reference, rather than 364 literal constants.
  */
 const GRID = 256;
 const GRID_MIN = -75; // round((sqrt(1/2) - 1) * 256)
@@ -191,15 +189,15 @@ function makeLogGrid(): void {
   }
 }
 
-/** The exponent of a positive normal double read from its bits (the high word's index by the platform's byte order). */
+/** The exponent of a double read from its bits. */
 const exponentBits = new Float64Array(1);
 const exponentWords = new Uint32Array(exponentBits.buffer);
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
- * log(x) in double-double, for a positive normal x: logDDSlow's ~106 bits in a tenth of its time.
- * log(x) = k ln 2 + log(c) + 2 atanh(s), c on the grid, s = (m - c) / (m + c), |s| < 2^-9.5: the
- * series to s^13/13 (s^11/11 is 2^-98 of s; one more term for margin).
+ * log(x) in double-double, for a positive normal x: logDDSlow's bits in a tenth of its time (checked
+ * equal by the tests and scripts/compare-cmath-log.mjs): log(x) = k ln 2 + log(c) + 2 atanh(s),
+ * c on logDD's grid, s = (m - c) / (m + c), |s| < 2^-9.5, to s^13/13 (past 2^-98 of s, for margin).
  */
 function logDD(x: number): number {
   if (logGridHi === undefined) makeLogGrid();
@@ -270,10 +268,7 @@ function logDD(x: number): number {
 /** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
-/**
- * The last results of a function of one double, in a direct-mapped table of SLOTS: the same values
- * come back often (gm_map's logs, trec_eval's log2(rank + 1) discounts) and a log costs 0.15-0.3 us.
- */
+/** A direct-mapped memo of a function of one double: the same values come back often (log2(rank + 1)). */
 const SLOTS = 1024;
 const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);

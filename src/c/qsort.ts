@@ -1,11 +1,6 @@
 /**
- * C's qsort as trec_eval 10 gets it from glibc (2.36 and earlier, 2.39 and later: msort.c), for the
- * arrays trec_eval sorts with comparators that are not consistent orders: its cutoffs (meas_init.c
- * comp_long returns the long difference truncated to an int, so cutoffs past 2^31 sort out of
- * order) and its gain levels (gain_init.c comp_rel_gain returns the double difference truncated to
- * an int, so gains less than 1 apart compare equal). glibc's qsort is a stable top-down merge sort;
- * with such a comparator its result depends on exactly which pairs it compares, so this does the
- * same comparisons in the same order. Browser-safe.
+ * glibc's qsort (msort.c: a stable top-down merge sort), for trec_eval's inconsistent comparators
+ * (comp_long, comp_rel_gain truncate a difference to an int): the same comparisons in the same order.
  */
 
 /** glibc msort_with_tmp: halves of n / 2 and n - n / 2, each sorted, then merged taking the left on cmp <= 0. */

@@ -1,8 +1,4 @@
-/**
- * C's string functions as trec_eval gets them from glibc: strcmp's order (on UTF-8 bytes) and atol, atof.
- * atol comes twice, on bytes (the parsers' labels) and on a string (options, -m parameters), with
- * one meaning: leading blanks, a sign, the digits; 0 when none; clamped to a long (strtol). Browser-safe.
- */
+/** glibc's strcmp order (on UTF-8 bytes), atol (on bytes and on strings, one meaning) and atof. Browser-safe. */
 
 const utf8 = new TextEncoder();
 const SURROGATE = /[\uD800-\uDFFF]/;

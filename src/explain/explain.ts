@@ -4,8 +4,8 @@
 import { measureOptions } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
-import { trecLines } from "../trec/names.js";
-import { lineKey, trecOptions, type Plan } from "../trec/plan.js";
+import { trecLines } from "../trec/measure-table.js";
+import { lineKey, trecOptions, type Plan } from "../app/plan.js";
 import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.js";
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";

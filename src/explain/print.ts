@@ -3,8 +3,8 @@
 import { comparableRows } from "../output/per-query-runs.js";
 import { tableValue } from "../output/table.js";
 import { formatFixed4, formatLong } from "../trec/format.js";
-import { trecLines } from "../trec/names.js";
-import type { Plan } from "../trec/plan.js";
+import { trecLines } from "../trec/measure-table.js";
+import type { Plan } from "../app/plan.js";
 
 export type ValuePrint = "float" | "long" | "table";
 

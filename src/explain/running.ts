@@ -5,7 +5,7 @@
 import type { Batch } from "../kernel/batch.js";
 import type { ExplicitOptions, Ties } from "../options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import type { Plan } from "../trec/plan.js";
+import type { Plan } from "../app/plan.js";
 import { PLACEHOLDER_DOCNO } from "../pipeline/join-rows.js";
 import type { JudgedDocs } from "./query.js";
 

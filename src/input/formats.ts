@@ -1,8 +1,6 @@
-// The input formats of the command line and the page: which parser reads judgments or a run, from
-// --input-format or from the file's name (.json, .csv, .tsv, each also .gz; anything else is TREC text), and for a
-// .tsv file from its first line: a header names the columns; without one, a line of TREC's fields
-// (MS MARCO's qrels.dev.tsv: `qid<TAB>0<TAB>docid<TAB>rel`) makes it TREC text.
-// The JSON and CSV/TSV parsers are loaded when a file needs one: a TREC evaluation never loads them.
+// Which parser reads judgments or a run: --input-format, else the file's name (anything else is TREC
+// text), and for a .tsv its first line (TREC's fields without a header, as MS MARCO's qrels, are TREC
+// text). The JSON and CSV/TSV parsers are loaded when a file needs one.
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
@@ -17,7 +15,7 @@ const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
 
 /**
  * The format of `file`: the one given, else from its name (standard input, `-`, is TREC text). A
- * directory (a Parquet or Arrow dataset) is told by src/node/columnar.ts, which looks inside.
+ * directory (a Parquet or Arrow dataset) is told by src/node/columnar-files.ts, which looks inside.
  */
 export function formatOf(file: string, given?: InputFormat): InputFormat {
   if (given !== undefined) return given;
@@ -27,10 +25,7 @@ export function formatOf(file: string, given?: InputFormat): InputFormat {
   return m ? (m[1].toLowerCase() as InputFormat) : "trec";
 }
 
-/**
- * A JSON, CSV/TSV, Parquet or Arrow run's tag (a Parquet or Arrow file without a tag column): the
- * file's name without its directory and its format's extension; the command line's and the page's.
- */
+/** A JSON, CSV/TSV, Parquet or Arrow run's tag (without a tag column): its name without directory and extension. */
 export function runTagOf(file: string): string {
   const name = file.replace(/\/+$/, "").replace(/^.*\//, "");
   return name.replace(/\.(json|csv|tsv)(\.gz)?$/i, "").replace(COLUMNAR_NAME, "") || name;
@@ -47,7 +42,7 @@ export interface ParserChoice {
 }
 
 /** The command line's way to name the columns or the format, said when a header lacks a column. */
-export const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
+const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
 
 /** What readInto feeds and finish() reads. */
 export interface Parser<T> {
@@ -60,21 +55,13 @@ const LF = 10;
 const FIRST_LINE_MAX = 1 << 16;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * Whether a .tsv file's first line is a TREC line rather than a header: exactly TREC's number of
- * tab-separated fields (qrels `qid iter docno rel`: 4, run `qid Q0 docno rank score tag`: 6) with a
- * number where TREC has the label or the score. A header names its columns, and no header
- * rankeval reads has a number there.
- */
+/** Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or score is. */
 export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
   const fields = line.replace(/^\uFEFF/, "").replace(/\r$/, "").split("\t").map((f) => f.trim());
   return kind === "qrels" ? fields.length === 4 && NUMBER.test(fields[3]) : fields.length === 6 && NUMBER.test(fields[4]);
 }
 
-/**
- * A parser chosen from the input's first line: holds the chunks until that line is complete (or
- * FIRST_LINE_MAX bytes, or the end), then gives them all to the parser `choose` returns for it.
- */
+/** A parser chosen from the input's first line: holds the chunks until it is complete, then hands them on. */
 class ChosenByFirstLine<T> implements Parser<T> {
   private held: Uint8Array[] = [];
   private heldBytes = 0;

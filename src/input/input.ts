@@ -20,9 +20,8 @@ export interface ChunkSink {
   ready?(): Promise<void> | null;
 }
 
-/** A text input (TREC, JSON, CSV/TSV, LETOR, ...): its bytes, gunzipped, pushed chunk by chunk. */
+/** A text input: its bytes, gunzipped, pushed chunk by chunk. */
 export interface TextInput {
-  /** As messages name it. */
   readonly name: string;
   /** The size of its text in bytes, to size the parsers' columns (0: not known). */
   readonly size: number;
@@ -46,10 +45,7 @@ export type PlaceOf = (line: number) => { file: string; row: number };
 type Rows<K extends RowsKind> = { rows: RowsOf<K>; placeOf?: PlaceOf };
 type Placed<K extends RowsKind> = Required<Rows<K>>;
 
-/**
- * An error of the join or the grouping about row `line` of a columnar input named `name`, said as a
- * row of its file: `run.parquet: row 57: ...`.
- */
+/** An error about row `line` of a columnar input, said as a row of its file: `run.parquet: row 57: ...`. */
 export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }): unknown {
   if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
   const { file, row } = rows.placeOf(e.line);
@@ -60,7 +56,7 @@ export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf })
 const places = new WeakMap<object, PlaceOf>();
 
 /** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
-export async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
+async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
   const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
   await input.batches(kind, (b) => rows.add(b));
   return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
@@ -92,10 +88,7 @@ export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<R
   };
 }
 
-/**
- * The judgments, grouped by query (an empty file said at once, not when the first run evaluates
- * nothing against it); the parser (and its query column) is garbage once this returns.
- */
+/** The judgments, grouped by query (an empty file said at once). */
 export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice): Promise<GroupedJudgments> {
   let judgments: GroupedJudgments;
   if ("batches" in input) {
@@ -121,11 +114,7 @@ export async function readRows<K extends RowsKind>(
   return { rows: parser.finish() as RowsOf<K> };
 }
 
-/**
- * A run read, joined to the judgments and evaluated (evaluateRunFile): in the blocks `source` gives,
- * or whole (read here). Errors about a row of a columnar run or of columnar judgments name its file
- * and row.
- */
+/** A run read, joined and evaluated, in the blocks `source` gives or whole; columnar errors name file and row. */
 export async function evaluateRun(
   input: Input,
   judgments: GroupedJudgments | PendingJudgments,

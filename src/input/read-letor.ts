@@ -1,6 +1,4 @@
-// A LETOR/SVMlight file, its predictions (one score per line) and, where its rows have no qid:,
-// its query group sizes, read into one batch (src/pipeline/letor.ts): the command line's --letor and
-// the page's. Browser compatible.
+// A LETOR/SVMlight file, its predictions and, without qid:, its query group sizes, read into one batch.
 import { RankevalError } from "../errors.js";
 import { GroupParser } from "../io/group.js";
 import { Interner } from "../io/interner.js";

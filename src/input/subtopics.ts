@@ -1,6 +1,5 @@
-// Subtopic judgments (`qid subtopic docno judgment`, TREC's diversity format, ndeval's) told by their
-// shape, read, and each run joined to them (src/diversity.ts): the command line's --diversity
-// (src/node/diversity.ts) and the page's. Browser compatible.
+// Subtopic judgments (`qid subtopic docno judgment`, ndeval's) told by their shape, read, and each run
+// joined to them, for the command line and the page. Browser compatible.
 import { joinDiversity, SubtopicShape } from "../diversity.js";
 import { noQueryInCommon, RankevalError, type QuerySample } from "../errors.js";
 import { GroupQrelsParser } from "../io/group-qrels.js";
@@ -15,12 +14,7 @@ export const SNIFF_BYTES = 1 << 20;
 /** Thrown by the sniffing sink to stop reading. */
 class Enough extends Error {}
 
-/**
- * Whether judgments judge a document of a query on two lines with two different second columns
- * (subtopics) within their first MiB: a diversity qrels, which read as plain qrels would be an error
- * (a document judged twice). `read` pushes the judgments' text from its start (the sink throws once
- * it has seen enough); a read that fails says no (reading the judgments then says what is wrong).
- */
+/** Whether the first MiB of judgments judges a document under two subtopics (a failed read says no). */
 export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): Promise<boolean> {
   const shape = new SubtopicShape();
   const decoder = new TextDecoder();
@@ -66,11 +60,7 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
   return { qrels, sample: sampleOf(input.name, q.qid) };
 }
 
-/**
- * A run read whole and joined to subtopic judgments (src/diversity.ts's joinDiversity, ndeval -c
- * with `complete`): the join, the run's tag and its query ids row by row. A run without rows, or
- * sharing no query with the judgments, is an error.
- */
+/** A run read whole and joined to subtopic judgments (ndeval -c with `complete`). */
 export async function joinSubtopicRun(
   judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean,
 ) {

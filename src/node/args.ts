@@ -3,93 +3,61 @@ import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
 import { RankevalError } from "../errors.js";
 import type { ColumnNames } from "../io/delimited.js";
-import { REL_FORMATS, type RelFormat } from "../trec/names.js";
+import { REL_FORMATS, type RelFormat } from "../trec/measure-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
-/** What the command line asked for. */
+/** What the command line asked for (the options as `rankeval --help` says). */
 export interface CliArgs {
-  /** -m: measures (trec_eval names, nicknames or canonical names), in order. */
   measures: string[];
-  /** -q: per-query values too. */
   perQuery: boolean;
-  /** -c: average over every judged query, those missing from the run counting 0. */
   complete: boolean;
-  /** -J: rank only the judged documents (no judgment or a negative label: dropped). */
   judgedOnly: boolean;
-  /** -n: no summary. */
   noSummary: boolean;
-  /** -l: relevance threshold, the number as written ("1.5" is 1.5). */
+  /** -l as written ("1.5" is 1.5). */
   threshold?: number;
   /** -l as trec_eval reads it (atol: "1.5" is 1), the threshold under trec_eval names. */
   trecThreshold?: number;
-  /** -M: keep the top n documents of each ranking (atol: "1.9" is 1; 0 keeps none). */
   depth?: number;
-  /** -N: the number of documents in the collection (utility's fourth term), atol. */
   numDocs?: number;
-  /**
-   * Option values trec_eval reads as another number than they are written (atol: `-M 1.9` is 1),
-   * to say so: -M and -N always, -l under trec_eval names (canonical measures take -l as written).
-   */
+  /** Values trec_eval reads as another number than written (atol: `-M 1.9` is 1), to say so. */
   truncated: { option: string; text: string; value: number }[];
-  /** -R: trec_eval's judgment format: qrels (the default), prefs, qrels_prefs or qrels_jg. */
   relFormat?: RelFormat;
-  /** -T: trec_eval's run format; only its default (trec_results) is read. */
   resultsFormat?: string;
-  /** -Z FILE: print Z scores against the means and standard deviations of that file (trec_eval's text only). */
   zscoreFile?: string;
-  /** -D N or -D N.QID: trec_eval's debug level (its debug output is not printed) ... */
+  /** -D N.QID: trec_eval's debug level (its output is not printed) and the one query evaluated. */
   debugLevel?: number;
-  /** ... and the one query to evaluate (-D N.QID; "" evaluates none, as trec_eval). */
   debugQuery?: string;
-  /** trec_eval's obsolete -o (--Output_old_results_format VALUE): accepted, does nothing, as there. */
+  /** trec_eval's obsolete -o: accepted, does nothing, as there. */
   obsolete?: boolean | string;
   format?: "trec" | "table" | "json" | "csv" | "ndeval";
-  /** --diversity: QRELS is a subtopic qrels (qid subtopic docno judgment), for the diversity measures. */
   diversity: boolean;
   gain?: string;
   noRelevant?: string;
   beyondList?: string;
-  /** --ties: docid, input, average, best or worst (checked by resolveOptions, as --no-relevant and --beyond-list). */
   ties?: string;
-  /** --preset: a tool's conventions and measure definitions (src/presets.ts). */
   preset?: string;
-  /** --tie-range: each value's [worst, best] over the orders of tied documents. */
   tieRange: boolean;
-  /** --letor DATA --scores PREDICTIONS [--query GROUPS] in place of QRELS RUN... */
   letor?: string;
   scores?: string;
   query?: string;
-  /** --input-format: the format of every QRELS and RUN file (default: from each file's name). */
   inputFormat?: InputFormat;
-  /** --columns qid=NAME,docid=NAME,value=NAME: the header names CSV/TSV files use. */
   columns?: ColumnNames;
-  /** QRELS RUN [RUN ...] (`-` is standard input). */
   files: string[];
-  /** --per-query-out FILE: every run's per-query values, written as Parquet, Arrow, CSV or JSON by its name (src/node/merge.ts). */
   perQueryOut?: string;
-  /** --threads N: N threads work (the main thread and N - 1 worker threads); default: a worker per core beside the main thread. */
   threads?: number;
-  /** --merge: FILES are per-query results of shards (--per-query-out), merged into one evaluation's report. */
   merge?: boolean;
-  /** --compare: compare the runs (src/node/compare.ts); the options below are its own. */
   compare?: boolean;
-  /** --test (repeatable, comma-separated): the comparison's tests, in the order named. */
   tests?: TestName[];
-  /** --baseline RUN: the run the others are compared with (default the first). */
   baseline?: string;
-  /** --all-pairs: every pair of runs. */
   allPairs?: boolean;
   correction?: Correction;
   alpha?: number;
-  /** --permutations B: the resampling tests' iterations. */
   permutations?: number;
   seed?: number;
-  /** --format markdown or latex: the comparison's other formats (`format` holds the others). */
+  /** --format markdown or latex (`format` holds the others). */
   comparisonFormat?: "markdown" | "latex";
-  /** --explain QID: one query's drill-down (src/node/explain.ts); --explain-depth N: ranks shown. */
   explain?: string;
   explainDepth?: number;
-  /** --report FILE: the HTML report (src/node/report.ts); --report-queries N: drill-downs in it. */
   report?: string;
   reportQueries?: number;
   help: boolean;
@@ -100,7 +68,7 @@ export interface CliArgs {
 const VALUED: Record<string, keyof CliArgs> = {
   m: "measures", l: "threshold", M: "depth", N: "numDocs", R: "relFormat", T: "resultsFormat", Z: "zscoreFile", D: "debugLevel",
   measure: "measures",
-  // trec_eval's long spellings (trec_eval.c long_options).
+  // trec_eval.c long_options.
   level_for_rel: "threshold", Max_retrieved_per_topic: "depth", Number_docs_in_coll: "numDocs",
   Rel_info_format: "relFormat", Results_format: "resultsFormat", Zscore: "zscoreFile", Debug_level: "debugLevel",
   // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
@@ -114,9 +82,7 @@ const VALUED: Record<string, keyof CliArgs> = {
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
   help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary", "judged-only": "judgedOnly",
-  // trec_eval's long spellings (trec_eval.c long_options).
   query_eval_wanted: "perQuery", complete_rel_info_wanted: "complete", nosummary: "noSummary", Judged_docs_only: "judgedOnly",
-  // trec_eval's obsolete -o, which sets a flag nothing reads.
   o: "obsolete",
   "tie-range": "tieRange",
   compare: "compare", "all-pairs": "allPairs", merge: "merge",
@@ -125,16 +91,10 @@ const FLAGS: Record<string, keyof CliArgs> = {
 /** The options that mean something only with --compare. */
 const COMPARE_ONLY: readonly (keyof CliArgs)[] = ["tests", "baseline", "allPairs", "correction", "alpha", "permutations", "seed", "comparisonFormat"];
 
-/** trec_eval's options rankeval does not take, and why (an error rather than a silent difference). */
-const UNSUPPORTED: Record<string, string> = {};
-
 /** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * An option's number as trec_eval reads it (trec_eval.c: atol): the leading integer ("1.9" is 1,
- * "1e3" is 1), clamped to a long. The value must be a number: "x", which atol reads as 0, is refused.
- */
+/** An option's number as trec_eval reads it (atol: "1.9" is 1), but "x" (0 there) is refused. */
 function trecLong(option: string, value: string): { exact: number; value: number } {
   const text = value.trim();
   if (!DECIMAL.test(text)) throw usage(`${option}: "${value}" is not a number`);
@@ -271,11 +231,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
-      if (name in UNSUPPORTED) throw usage(UNSUPPORTED[name]);
-      if (name in FLAGS) {
+      if (Object.hasOwn(FLAGS, name)) {
         if (eq >= 0) throw usage(`--${name} takes no value`);
         (a as unknown as Record<string, boolean>)[FLAGS[name]] = true;
-      } else if (name in VALUED) {
+      } else if (Object.hasOwn(VALUED, name)) {
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined) throw usage(`--${name} needs a value`);
         set(VALUED[name], value, `--${name}`);
@@ -285,10 +244,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("-") && arg !== "-") {
       for (let j = 1; j < arg.length; j++) {
         const c = arg[j];
-        if (c in UNSUPPORTED) throw usage(UNSUPPORTED[c]);
-        if (c in FLAGS) {
+        if (Object.hasOwn(FLAGS, c)) {
           (a as unknown as Record<string, boolean>)[FLAGS[c]] = true;
-        } else if (c in VALUED) {
+        } else if (Object.hasOwn(VALUED, c)) {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : argv[++i];
           if (value === undefined) throw usage(`-${c} needs a value`);
           set(VALUED[c], value, `-${c}`);

@@ -1,20 +1,9 @@
 #!/usr/bin/env node
-// The installed command (package.json's bin): starts the command line (command.ts) as fast as Node
-// allows, since most evaluations are small and a command's start-up is most of its time. A CommonJS
-// file: an ES module as the entry point sets up Node's ES module loader first (4 ms).
-//
-// The build (scripts/build.mjs) bundles command.ts and the modules an evaluation loads into one file,
-// command.cjs, beside this one (what only --compare, LETOR, JSON or CSV inputs need in files of their
-// own, loaded by those commands): loading ~55 ES modules one by one cost about 20 ms of CPU, one file
-// a few. It also runs the command once on the bundled example and saves V8's code cache of that file
-// (command.cjs.cache: its functions as the run compiled them), which saves about 10 ms more where the
-// Node that runs it is the Node that built it (V8 refuses a cache of another version, or of other
-// flags, and the code is then compiled as usual, with the same results). Node 20 has no compile cache
-// of its own (module.enableCompileCache is from 22.1).
-//
-// Without the bundle (a build without that step), or with RANKEVAL_BUNDLE=0 (to debug with the
-// modules' own file names), the modules are imported as they are. bin.js, an ES module, starts this
-// file: `node dist/node/bin.js` works as before.
+// The installed command: starts the command line as fast as Node allows (start-up is most of a small
+// evaluation's time). CommonJS: an ES module entry point sets up Node's ES module loader first (4 ms).
+// It loads the bundle the build makes (command.cjs: ~55 modules one by one cost about 20 ms) with
+// V8's code cache of a run on the example (about 10 ms more, where the Node that built it runs it).
+// Without the bundle, or with RANKEVAL_BUNDLE=0 (to debug), the modules are imported as they are.
 import fs = require("node:fs");
 import nodeModule = require("node:module");
 import path = require("node:path");

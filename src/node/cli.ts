@@ -1,21 +1,19 @@
-// The command line: rankeval [options] QRELS RUN [RUN ...] | --letor DATA --scores PREDICTIONS.
-// Reads files as streams into the byte-level parsers, joins, evaluates in the kernel, and prints
-// trec_eval's text (byte for byte), a table, JSON or CSV.
+// The command line: reads, joins, evaluates and prints trec_eval's text (byte for byte), a table, JSON or CSV.
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../trec/plan.js";
+import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
-import { isColumnarPath } from "./columnar.js";
+import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
-import { checkReadOnce, displayName as nameOf, textInput } from "./read.js";
+import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
 import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
 
@@ -24,11 +22,7 @@ export interface Io {
   stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 
-/**
- * Exit statuses: 0 success, 1 usage (arguments), 2 bad input (a file), and as sysexits.h: 70 an
- * internal error (a bug, or out of memory), 74 the output could not be written. A closed standard
- * output ends the process by SIGPIPE (bin.ts), as cat's.
- */
+/** Exit statuses: 0, 1 usage, 2 bad input, and as sysexits.h: 70 internal error, 74 output not written. */
 export const EXIT = { ok: 0, usage: 1, badInput: 2, internal: 70, output: 74 } as const;
 
 /** After a usage error's line: where the usage is (not the whole of it, which would hide the error). */
@@ -69,16 +63,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (args.threads !== undefined) setPoolSize(args.threads - 1);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
-    // --merge: shards' per-query results (src/node/merge.ts), reported or compared.
+    // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
     if (args.merge) {
-      const merge = await import("./merge.js");
+      const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
       merge.checkMergeArgs(args);
-      return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
+      return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
     }
-    if (args.compare) return await (await import("./compare.js")).compareMode(args, io, evaluateTrecRuns);
+    if (args.compare) return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns);
     // --explain's and --report's code too.
-    if (args.explain !== undefined) return await (await import("./explain.js")).explainMode(args, io, evaluateTrecRuns);
+    if (args.explain !== undefined) return await (await import("./explain-command.js")).explainMode(args, io, evaluateTrecRuns);
     if (args.report !== undefined) return await (await import("./report.js")).reportMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
     if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
@@ -134,13 +128,10 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
-  // trec_eval's text is written run by run, each as soon as it and the runs before it are done (one
-  // run: trec_eval's text, byte for byte; several: each after a header naming its file, as head and
-  // tail print several files, `==> FILE <==`, a blank line between); a table, JSON or CSV puts every
-  // run side by side, so it is written once all are. A bad run stops the command there: the trec
-  // text of every run before it is out, whole; a table, JSON or CSV is not written at all.
+  // trec_eval's text is written run by run as each is done (several: each after `==> FILE <==`, as
+  // head prints); a table, JSON or CSV puts the runs side by side, so it waits for all. A bad run
+  // stops the command: trec text of the runs before it is out, whole; a table is not written at all.
   const runs: RunResult[] = [];
-  // --per-query-out: every run kept for the file, written once all are done.
   const keep = args.perQueryOut !== undefined;
   await evaluateEachRun(args, io, p, (i, r, total) => {
     if (format !== "trec" || keep) runs.push(r);
@@ -150,7 +141,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   });
   if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
   if (keep) {
-    const { settingsOf, writePerQueryOut } = await import("./merge.js");
+    const { settingsOf, writePerQueryOut } = await import("./merge-command.js");
     if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;
   }
   return EXIT.ok;
@@ -164,11 +155,7 @@ function planOf(args: CliArgs, io: Io): Plan {
   return p;
 }
 
-/**
- * QRELS RUN [RUN ...] read, joined and evaluated under the plan of the -m names, saying on stderr
- * what the user should know (the plan's warnings, values read as trec_eval reads them, queries a run
- * lacks): what trecMode prints, and what --compare compares (compare.ts).
- */
+/** QRELS RUN [RUN ...] evaluated under the plan of the -m names, saying on stderr what may surprise. */
 export async function evaluateTrecRuns(args: CliArgs, io: Io, hooks?: EvaluationHooks): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = planOf(args, io);
   const runs: RunResult[] = [];
@@ -176,28 +163,20 @@ export async function evaluateTrecRuns(args: CliArgs, io: Io, hooks?: Evaluation
   return { p, runs };
 }
 
-/**
- * What --explain and --report see of an evaluation as it goes (src/explain/query.ts takes a query's
- * rows from them): the judgments once read (labels as the evaluation reads them), and each joined
- * block of each run (RUN as given) before it is evaluated, whose arrays the next block may reuse.
- */
+/** What --explain and --report see of an evaluation: the judgments, each joined block (arrays reused after). */
 export interface EvaluationHooks {
   judgments?(judgments: GroupedJudgments): void;
   block?(file: string, joined: JoinedRun): void;
 }
 
 /**
- * The judgments read once, then each run (a directory or a glob gives its files: src/node/runs.ts)
- * read, joined and evaluated, a few at a time, large ones parsed by the process's worker threads
- * (src/node/pool.ts); `onRun` gets each in the order given as soon as it and the runs before it are
- * done (the i-th of `total`), after its warnings. The first run that fails rejects, after the runs
- * before it were handed on.
+ * The judgments read once, then each run evaluated, a few at a time; `onRun` gets each in the order
+ * given as soon as the runs before it are done. The first run that fails rejects, after those before it.
  */
 async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void, hooks: EvaluationHooks = {}): Promise<void> {
   const opts = options(args, p.kind === "trec");
   const progress = new Progress(io.stderr);
-  // Document ids are kept per row and compared within each query only (src/pipeline/join-rows.ts): no
-  // table of every id in the collection.
+  // Document ids are compared within each query only: no table of every id in the collection.
   const qids = new Interner();
   const [qrelsFile, ...runArgs] = args.files;
   const { files: runFiles, notes } = expandRuns(runArgs);
@@ -205,8 +184,7 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
-  // The judgments are read while the first runs are: a run parsed by a thread starts at once, its
-  // blocks waiting for the judgments (src/pipeline/blocks.ts evaluateRunFile).
+  // The judgments are read while the first runs are (their blocks wait for them).
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
   let summary: { num_rel: number } | undefined;
   const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {

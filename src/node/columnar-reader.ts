@@ -1,21 +1,16 @@
-// A Parquet run (a file or a dataset) decoded by several threads of the pool (src/node/pool.ts) at
-// once, a row group each at a time, while the main thread joins and evaluates the rows in the file's
-// order (--threads). Each thread decodes the row groups it is given (src/io/parquet.ts, as the main
-// thread would) into run rows with its own query interner, and posts them as a PortableBlock (their
-// buffers moved, not copied); the main thread translates their query ids, puts the row groups back in
-// order, carries the last query of each into the next (a query may span two row groups), and adds
-// blocks of whole queries to the join (src/pipeline/blocks.ts), which sees the rows one thread would have
-// read: the output is the same to the byte, errors included (the first row group's in order wins).
+// A Parquet run decoded by several threads of the pool, a row group each, while the main thread puts
+// them back in order, carries each last query into the next row group, and joins and evaluates blocks
+// of whole queries: the output is one thread's to the byte, errors included.
 import { asRowError } from "../input/input.js";
 import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
 import { rethrown, threadError, type ThreadError } from "../pipeline/reader.js";
-import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar.js";
+import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar-files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool, Conversation } from "./pool.js";
-import { displayName, type ProgressSink } from "./read.js";
+import { displayName, type ProgressSink } from "./file-read.js";
 
 /** Main -> thread. */
 export type ColumnarJob =
@@ -127,8 +122,7 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
       }
       const n = conversations.length;
       const translate = conversations.map(() => new PortableBlocks(qids, name));
-      // Row groups sent to each thread and not yet back: two, so that a thread has the next at hand
-      // while this thread, busy joining, has not yet read its message.
+      // Two row groups in flight per thread: the next is at hand while this thread is busy joining.
       const busy = new Array<number>(n).fill(0);
       let next = 0;
       let done = 0;

@@ -1,15 +1,11 @@
-// The installed command's process (bin.ts starts it). main() (cli.ts) turns every error into one
-// line and an exit status; here, what only the process can see: a closed standard output, and errors
-// nothing caught.
+// The installed command's process (bin.ts starts it): a closed standard output, errors nothing caught.
 import { fstatSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { EXIT, internalErrorLine, main, type Io } from "./cli.js";
 
 /**
- * Standard output closed by its reader (`rankeval ... | head -1`): stop at once and quietly, killed by
- * SIGPIPE as cat or grep are (the shell reports 141). Node ignores SIGPIPE; removing the last listener
- * of a signal gives it back its default action, which the kill then takes. Any other write error
- * (a full disk) is one line and EXIT.output.
+ * Standard output closed by its reader (`| head -1`): killed by SIGPIPE as cat is (Node ignores it
+ * while a listener is set). Any other write error (a full disk) is one line and EXIT.output.
  */
 function onOutputError(e: NodeJS.ErrnoException): void {
   if (e.code === "EPIPE") {
@@ -28,11 +24,8 @@ function onOutputError(e: NodeJS.ErrnoException): void {
   }
 }
 /**
- * The process's standard output and error as main() writes them. Standard output that is a file or a
- * terminal (or /dev/null) is written with synchronous writes, as Node's own stream writes a file: the
- * stream a pipe needs (Node's net and stream modules, 3 ms to load) is made only for a pipe or a
- * socket, or when a write would block. Standard error is made when first written to: most commands
- * never do.
+ * Standard output and error: a file or a terminal written synchronously; the stream a pipe needs (3 ms
+ * to load) made only for a pipe, or when a write would block; standard error when first written to.
  */
 function processIo(): Io {
   let direct: boolean | undefined;
@@ -78,10 +71,7 @@ function processIo(): Io {
 
 const terminals = new Map<number, boolean>();
 
-/**
- * Whether `fd` is a terminal. node:tty (which loads Node's net and stream modules) is loaded only for
- * a character device, which a terminal is: a pipe or a file never loads it.
- */
+/** Whether `fd` is a terminal; node:tty (slow to load) only for a character device. */
 function isTerminal(fd: number): boolean {
   let yes = terminals.get(fd);
   if (yes === undefined) {

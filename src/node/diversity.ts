@@ -1,8 +1,5 @@
-// The command line's diversity evaluation (cli.ts): a subtopic qrels (`qid subtopic docno judgment`,
-// TREC's diversity format, ndeval's) read with --diversity, or when a diversity measure or
-// --format ndeval is asked for, or when the qrels judge a document under two subtopics (its shape);
-// each run read whole and joined to it (src/input/subtopics.ts), evaluated, and printed as any report
-// or as ndeval prints it (--format ndeval).
+// The command line's diversity evaluation: subtopic qrels (asked for, or told by their shape), each run
+// read whole, joined and evaluated, printed as any report or as ndeval prints it.
 import { RankevalError } from "../errors.js";
 import { formatOf } from "../input/formats.js";
 import { notInRun } from "../input/input.js";
@@ -11,11 +8,11 @@ import { parseMeasures } from "../measures/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { onlyQuery, options, plan, type RunResult } from "../trec/plan.js";
+import { onlyQuery, options, plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
-import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./read.js";
+import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
 interface Io {
@@ -23,10 +20,7 @@ interface Io {
   stderr: { write(s: string): unknown };
 }
 
-/**
- * Whether a qrels file is subtopic judgments by its shape (src/input/subtopics.ts). Standard input and
- * pipes are not sniffed (they can be read once).
- */
+/** Whether a qrels file is subtopic judgments by its shape (pipes are not sniffed: read once). */
 export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
   return (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
 }

@@ -1,6 +1,5 @@
-// QRELS and RUN files read, joined and evaluated: the one way the command line (cli.ts) and
-// rankeval/node (index.ts) do it. Node's adapter of the input layer (src/input/input.ts): which
-// paths are Parquet or Arrow, which runs stream, which a thread parses.
+// QRELS and RUN files read, joined and evaluated, for the command line and rankeval/node: Node's adapter
+// of the input layer (src/input/input.ts).
 import { statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
 import { formatOf, type ParserChoice } from "../input/formats.js";
@@ -10,16 +9,12 @@ import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blo
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
-import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./read.js";
-import { threadBlocks } from "./run-reader.js";
-import { batchInput, columnarInput, isColumnarPath } from "./columnar.js";
+import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./file-read.js";
+import { threadBlocks } from "./run-reader-thread.js";
+import { batchInput, columnarInput, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
-/**
- * Column names (--columns, `columns`) name the columns of CSV/TSV, Parquet and Arrow inputs. Given when
- * every input is read as TREC text or JSON (a headed file named .txt, say), they would change nothing:
- * refused, not ignored. `how` says how to give the format (the command line's option or the API's).
- */
+/** Column names given where every input is TREC text or JSON would change nothing: refused, not ignored. */
 export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
   if (choice.columns === undefined) return;
   const given = choice.format;
@@ -39,40 +34,28 @@ export function inputOf(path: string, choice: ParserChoice, progress?: ProgressS
 /** The choice with the format told from the real name (standard input's messages name it otherwise). */
 const resolved = (path: string, choice: ParserChoice) => ({ ...choice, format: formatOf(path, choice.format) });
 
-/** The judgments, grouped by query; the parser (and its query column) is garbage once this returns. */
 export function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink) {
   return readInput(inputOf(file, choice, progress), qids, resolved(file, choice));
 }
 
 /**
- * The least bytes of run text parsed by a thread of the pool rather than by the calling thread. A
- * thread pays where it parses one block while this thread evaluates the one before; a run that fits
- * in one block (BLOCK_ROWS rows) gains nothing from it, and a run whose size says it cannot hold more
- * rows (a TREC line is at least 12 bytes: `q Q0 d 1 1 t` and its newline) is parsed here, without
- * waiting for a thread to start. The RANKEVAL_THREAD_MIN_BYTES environment variable sets another
- * (0: every run that streams goes to a thread).
+ * The least bytes of run text a thread parses: one of a single block gains nothing (a TREC line is at
+ * least 12 bytes). RANKEVAL_THREAD_MIN_BYTES sets another (0: every run that streams).
  */
-export const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
+const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
 
-/** A gzip file's text is taken to be this many times its size, to decide where it is parsed. */
+/** A gzip file's text is taken to be this many times its size. */
 const GZIP_RATIO = 6;
 
-/** THREAD_MIN_BYTES, or the environment's. */
 function threadMinBytes(): number {
   const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
   return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : THREAD_MIN_BYTES;
 }
 
 /**
- * Reads a run, joins it to the judgments and evaluates it (src/pipeline/blocks.ts): a TREC text file block
- * by block as it streams, so memory holds the judgments and one block of the run, whatever its size;
- * standard input and pipes, JSON and CSV/TSV runs, `complete` (trec_eval -c), and a run whose queries
- * are not grouped (read again) whole. `evaluate` gets each joined block and keeps nothing of its batch.
- * A run without rows, or sharing no query with the judgments, is an error (evaluateRunFile).
- * `placeholder`: with `complete`, an absent query ranks trec_eval's placeholder document (src/pipeline/join-rows.ts).
- * A large run is parsed by a thread of `pool` (THREAD_MIN_BYTES) while this thread evaluates; a small
- * one, or any without a pool, in this thread. The judgments may still be being read (PendingJudgments):
- * a thread starts parsing the run at once, its blocks waiting for them.
+ * Reads a run, joins it to the judgments and evaluates it (src/pipeline/blocks.ts), a TREC text file
+ * block by block as it streams; `evaluate` gets each joined block. A large run is parsed by a thread
+ * of `pool` while this thread evaluates. The judgments may still be being read (PendingJudgments).
  */
 export async function evaluateRunPath(
   file: string,

@@ -35,7 +35,7 @@ import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import type { Plan } from "../trec/plan.js";
+import type { Plan } from "../app/plan.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 import { evaluateRuns } from "./runs.js";

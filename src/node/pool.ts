@@ -1,16 +1,9 @@
 /**
- * The worker threads of the command line and of rankeval/node: one pool per process, of at most one
- * thread per core, each thread started when first needed and kept for the next job, so that a
- * command over 200 runs pays a thread's start-up (Node's bootstrap and the modules it loads, 50 to
- * 150 ms on the project's machine) once per thread, not once per run, and a program that evaluates
- * every epoch pays it once. Idle threads do not keep the process alive.
- *
- * A job holds a thread for a conversation (acquire: the run reader's blocks and acknowledgements,
- * src/pipeline/reader.ts) or for one request and its reply (request: compare's resampling jobs). The
- * threads run this module (below: `serve`); what each job needs is imported there when first asked
- * for, so a thread that only reads runs never loads the comparison code. Where this module is not
- * beside its built file (run from its TypeScript source, as the tests do) there is no pool, and the
- * callers do the work in this thread, with the same results.
+ * The process's worker threads (command line and rankeval/node), at most one per core, each started
+ * when first needed and kept, so that 200 runs pay a thread's start-up (50 to 150 ms) once per thread.
+ * Idle threads do not keep the process alive. A job holds a thread for a conversation (acquire: the
+ * run reader) or one request (compare's resampling). A thread imports a job's code when first asked.
+ * Run from the TypeScript source there is no pool, and callers do the work in this thread.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -31,10 +24,7 @@ export interface Conversation {
   post(message: PoolMessage, transfer?: ArrayBuffer[]): void;
   /** `onMessage` gets each message of the thread; `onFail` once if the thread dies. */
   listen(onMessage: (message: unknown) => void, onFail: (message: string) => void): void;
-  /**
-   * Gives the thread back. `idle`: the job ended as its protocol says and the thread waits for the
-   * next; otherwise (the job was abandoned mid-way) the thread is ended and replaced when needed.
-   */
+  /** Gives the thread back; not `idle` (a job abandoned mid-way): the thread is ended. */
   release(idle: boolean): void;
 }
 
@@ -46,7 +36,6 @@ interface Slot {
   dead: boolean;
 }
 
-/** The worker threads of one process; see the module's comment. */
 export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly idle: Slot[] = [];
@@ -66,7 +55,7 @@ export class ThreadPool {
     return this.slots.length;
   }
 
-  /** Holds a thread for a conversation: an idle one, a new one while there are fewer than `size`, else the next released. */
+  /** Holds a thread: an idle one, a new one while fewer than `size`, else the next released. */
   async acquire(): Promise<Conversation> {
     const slot = this.idle.pop() ?? (this.slots.length + this.starting < this.size ? await this.start() : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
     slot.worker.ref();
@@ -98,7 +87,7 @@ export class ThreadPool {
     return this.idle.length || this.slots.length + this.starting < this.size ? this.acquire() : null;
   }
 
-  /** One request, answered by one message (compare's resampling jobs): `kind` names the handler (see serve). */
+  /** One request, answered by one message: `kind` names the handler. */
   async request<T>(handler: string, job: unknown, transfer?: ArrayBuffer[]): Promise<T> {
     const c = await this.acquire();
     return new Promise<T>((resolve, reject) => {
@@ -168,12 +157,8 @@ export class ThreadPool {
   }
 }
 
-/**
- * The most threads a pool starts: the RANKEVAL_THREADS environment variable when set (0: none), else
- * one per core. The main thread works too (it joins and evaluates what the threads parse), so one
- * per core keeps every core busy while the main thread waits on one of them.
- */
-export function poolSize(env: NodeJS.ProcessEnv = process.env): number {
+/** RANKEVAL_THREADS (0: none), else one per core (the main thread mostly waits on them). */
+function poolSize(env: NodeJS.ProcessEnv = process.env): number {
   const given = env.RANKEVAL_THREADS;
   if (given !== undefined && /^\d+$/.test(given.trim())) return Math.min(Number(given), 256);
   return availableParallelism();
@@ -181,11 +166,7 @@ export function poolSize(env: NodeJS.ProcessEnv = process.env): number {
 
 const self = new URL(import.meta.url);
 
-/**
- * The built file of this module, which the threads run: this file when it is the built pool.js or
- * pool.cjs; beside it when this code was bundled into another file (the command line's bin.js);
- * null when there is none (run from the TypeScript source).
- */
+/** The built pool.js (or .cjs) the threads run: this file, or beside the bundle; null from source. */
 function scriptOf(url: URL): URL | null {
   const own = /\/pool\.c?js$/.test(url.pathname) ? url : new URL("./pool.js", url);
   return /\/pool\.c?js$/.test(own.pathname) && existsSync(fileURLToPath(own)) ? own : null;
@@ -238,7 +219,7 @@ async function serve(): Promise<void> {
   let columnar: ((job: unknown) => void) | null = null;
   port.on("message", async (m: PoolMessage) => {
     if (m.kind === "read") {
-      const { readerThread } = await import("./run-reader.js");
+      const { readerThread } = await import("./run-reader-thread.js");
       reader = readerThread((r, transfer) => port.postMessage(r, transfer));
       reader(m.job);
     } else if (m.kind === "reader") {

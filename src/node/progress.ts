@@ -6,11 +6,9 @@ interface Reading {
 }
 
 /**
- * Progress on a terminal, on one line of stderr rewritten at most four times a second: for a large
- * file, its name, bytes read, speed and time left; for several runs, the runs done of the runs given
- * and the time left (at the rate runs were done so far), then the large files being read. Silent when
- * stderr is not a terminal, so pipes and logs stay clean; for files smaller than `minBytes`; and for
- * runs in the first half second, so quick commands never flash a line.
+ * Progress on one line of a terminal's stderr, at most four times a second: a large file's bytes,
+ * speed and time left; runs done of those given. Silent off a terminal, for small files, and for the
+ * first half second of runs, so quick commands never flash a line.
  */
 export class Progress {
   /** Files being read, by name (runs may be read several at once). */

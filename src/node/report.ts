@@ -14,16 +14,16 @@ import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain
 import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
-import { options, planConventions, type Plan, type RunResult } from "../trec/plan.js";
+import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
 import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { Io } from "./cli.js";
-import { compareOptions, compareRuns } from "./compare.js";
-import type { EvaluateRuns } from "./explain.js";
+import { compareOptions, compareRuns } from "./compare-command.js";
+import type { EvaluateRuns } from "./explain-command.js";
 import { formatOf } from "../input/formats.js";
-import { displayName, readInto, rereadable } from "./read.js";
+import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
 
 

@@ -6,30 +6,25 @@ import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
-import { isDataset } from "./columnar.js";
+import { isDataset } from "./columnar-files.js";
 import { evaluateRunPath } from "./files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
-import type { ProgressSink } from "./read.js";
+import type { ProgressSink } from "./file-read.js";
 
-/** A RUN argument's runs: the argument itself, or the files of a directory or a glob, and what was skipped. */
+/** RUN arguments' files, and a note per directory or glob that skipped something. */
 export interface ExpandedRuns {
   files: string[];
-  /** One line per directory or glob that skipped something, for stderr. */
   notes: string[];
 }
 
 const WILDCARD = /[*?[]/;
 
 /**
- * RUN arguments as run files. A directory gives the files in it, sorted by name in byte order (as
- * `ls` sorts under LC_ALL=C): not its hidden files (names starting with a dot), not its
- * subdirectories (runs are not looked for further down), not what is neither a file nor a link to one;
- * each skipped entry is named in a note. An argument that is no file but has a wildcard (`*`, `?`,
- * `[...]`) in its last component is a glob, matched in its directory as a shell matches it (a leading
- * dot only by a leading dot), for the quoted `'runs/*.run'` of a list too long for a command line.
- * Anything else (a file, `-`, a missing path) stays as given, for the reader to report. A directory
- * or a glob that gives no file is bad input.
+ * RUN arguments as run files. A directory gives its files in byte order (as `ls` under LC_ALL=C), not
+ * hidden ones nor subdirectories (each skipped one noted). An argument that is no file but has a
+ * wildcard in its last component is a glob, matched as a shell does (for `'runs/*.run'` of a list too
+ * long for a command line). Anything else stays as given. A directory or glob giving no file is bad input.
  */
 export function expandRuns(args: readonly string[]): ExpandedRuns {
   const files: string[] = [];
@@ -144,7 +139,7 @@ export interface RunOutcome {
   warnings: string[];
 }
 
-/** Where evaluateRuns says how far it got: each file's read (by name: several may be read at once), and the runs done. */
+/** Where evaluateRuns says how far it got: each file's read (by name) and the runs done. */
 export interface RunsProgress {
   start(name: string, totalBytes: number): void;
   update(bytes: number, name?: string): void;
@@ -175,13 +170,9 @@ export interface EvaluateRunsOptions extends ParserChoice {
 }
 
 /**
- * Evaluates `files` against the judgments (evaluateRunPath, each `evaluateFor(file, warn)`'s blocks),
- * a few at a time, and hands each outcome to `done` in the order given, as soon as it and every run
- * before it are evaluated: output can be written run by run, and memory holds the runs in flight, not
- * all of them. Large runs are parsed by the pool's threads while this one evaluates; small ones here.
- * The judgments may still be being read (PendingJudgments): the threads start on the runs at once.
- * The first run (in the order given) that fails rejects, after `done` got every run before it; the
- * runs after it still being read are abandoned.
+ * Evaluates `files` a few at a time, handing each outcome to `done` in the order given as soon as the
+ * runs before it are done (memory holds the runs in flight only). The first run that fails rejects,
+ * after `done` got those before it; the runs after it are abandoned.
  */
 export async function evaluateRuns(
   files: readonly string[],

@@ -16,14 +16,14 @@ import { MemoryRows } from "../pipeline/join.js";
 import { groupJudgments, joinParsed, type GroupedJudgments } from "../pipeline/join-rows.js";
 import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
-import { trecLines, type TrecMeasure } from "../trec/names.js";
-import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../trec/plan.js";
+import { trecLines, type TrecMeasure } from "../trec/measure-table.js";
+import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../app/plan.js";
 import { trecText, type TrecTextOptions } from "../output/results.js";
-import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs.js";
-import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscores.js";
+import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs-measures.js";
+import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscore-lookup.js";
 import type { CliArgs } from "./args.js";
 import { formatOf, runParserFor } from "../input/formats.js";
-import { checkReadOnce, displayName, inputSize, readInto } from "./read.js";
+import { checkReadOnce, displayName, inputSize, readInto } from "./file-read.js";
 
 interface Io {
   stdout: { write(s: string): unknown };

@@ -2,7 +2,7 @@
 import { RankevalError } from "../errors.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { formatFixed } from "../trec/format.js";
-import type { Plan, RunResult } from "../trec/plan.js";
+import type { Plan, RunResult } from "../app/plan.js";
 
 /** The plan's rows as ndeval's columns: ndeval's own names only, its 21 first in its order. */
 export function ndevalColumns(p: Plan): string[] {

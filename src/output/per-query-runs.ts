@@ -6,8 +6,8 @@ import type { NamedResult as ComparedRun } from "../compare/compare.js";
 import { DEFAULT_OPTIONS, mergeConventions } from "../options.js";
 import { sortedOrder } from "../c/strings.js";
 import { csvRecord } from "./csv.js";
-import { parseTrecMeasures, trecLines } from "../trec/names.js";
-import type { Plan } from "../trec/plan.js";
+import { parseTrecMeasures, trecLines } from "../trec/measure-table.js";
+import type { Plan } from "../app/plan.js";
 
 /** A row of a report: its printed name and the key of its values in a run's result. */
 export interface Row {

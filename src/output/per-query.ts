@@ -13,8 +13,8 @@ import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../options.js";
 import { RunningSummary, summaryOf } from "../pipeline/aggregate.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
-import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../trec/plan.js";
-import { trecLines } from "../trec/names.js";
+import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
+import { trecLines } from "../trec/measure-table.js";
 
 /** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
 export const META_KEY = "rankeval";

@@ -3,10 +3,10 @@
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { formatTable } from "./table.js";
-import { trecLines, type TrecLine } from "../trec/names.js";
-import { lineKey, type Plan, type RunResult } from "../trec/plan.js";
+import { trecLines, type TrecLine } from "../trec/measure-table.js";
+import { lineKey, type Plan, type RunResult } from "../app/plan.js";
 import { formatTrecReport } from "./trec-text.js";
-import type { ZscoreLookup } from "../trec/zscores.js";
+import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 import { csvField } from "./csv.js";
 
 /** What trec_eval's text depends on besides the plan and the values. */

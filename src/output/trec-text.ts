@@ -7,8 +7,8 @@ import { RankevalError } from "../errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
 import { formatLine } from "../trec/format.js";
-import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../trec/names.js";
-import type { ZscoreLookup } from "../trec/zscores.js";
+import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
+import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 
 export interface TrecReportInput {
   /** The run tag (trec_eval: from the last line of the run file). */

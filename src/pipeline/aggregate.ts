@@ -4,7 +4,7 @@
 import { RankevalError } from "../errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
-import type { TrecAggregation } from "../trec/names.js";
+import type { TrecAggregation } from "../trec/measure-table.js";
 import type { TieRange } from "./evaluate.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */

@@ -6,10 +6,10 @@ import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
 import { RankevalError } from "../errors.js";
-import { exactValues } from "../trec/exact.js";
-import { gainTies, trecLines } from "../trec/names.js";
-import { lineKey, trecOptions, type Plan, type RunResult } from "../trec/plan.js";
-import { relstrings } from "../trec/relstring.js";
+import { exactValues } from "../app/exact.js";
+import { gainTies, trecLines } from "../trec/measure-table.js";
+import { lineKey, trecOptions, type Plan, type RunResult } from "../app/plan.js";
+import { relstrings } from "../app/relstring.js";
 import { summaryOf, tieRangeOf } from "./aggregate.js";
 import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "./evaluate.js";
 

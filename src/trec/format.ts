@@ -79,12 +79,9 @@ export function formatFixedExact(x: number, digits: number, width = 0): string {
 }
 
 /**
- * `%W.Df` as glibc prints it. Number.prototype.toFixed also rounds the exact binary value, but
- * sends an exact tie away from zero where glibc goes to the even digit, drops the sign of -0, and
- * switches to exponent notation from 1e21. An exact tie at D places happens only when x is an odd
- * multiple of 2^-(D+1) (x·10^D = n + 1/2 with x dyadic forces x = odd / 2^(D+1)); those, -0,
- * and |x| >= 1e21 go through the exact BigInt path, everything else through toFixed. The two are
- * cross-checked on random doubles in test/trec/format.test.ts.
+ * `%W.Df` as glibc prints it. toFixed sends an exact tie away from zero (glibc: to even), drops -0's
+ * sign and uses exponents from 1e21: ties (x an odd multiple of 2^-(D+1)), -0 and |x| >= 1e21 take
+ * the exact path, everything else toFixed.
  */
 export function formatFixed(x: number, digits: number, width = 0): string {
   if (!Number.isFinite(x)) return padStart(nonFinite(x), width);
@@ -111,7 +108,7 @@ export function formatLong(x: number): string {
   return Number.isSafeInteger(t) ? String(t === 0 ? 0 : t) : BigInt(t).toString();
 }
 
-/** `%-22s`: left-justified, space-padded to 22 columns (longer names are printed whole). */
+/** `%-22s`. */
 export function padName(name: string): string {
   return name.length >= 22 ? name : name + " ".repeat(22 - name.length);
 }

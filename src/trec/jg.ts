@@ -1,22 +1,15 @@
 /**
- * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`, one set of
- * judgments per user), ported from its C source: form_res_rels_jg.c (the ranking judged by each
- * group) and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c (map, P at cutoffs and precision at
- * multiples of R, each averaged over the query's judgment groups). trec_eval measures over another
- * judgment format, so they follow src/trec/exact.ts's approach (trec_eval's algorithm per query in
- * TypeScript): the kernel's batch holds one judgment per document, not one per group. Browser-safe.
- *
- * Per query and judgment group (form_res_rels_jg.c): the ranking is the run's documents by score
- * descending, equal scores by document id descending (as form_res_rels.c), cut at -M; a document the
- * group does not judge is "nonpool" (-1), one it judges with a negative label "unjudged" (-2); with
- * -J both leave the ranking (after the -M cut). num_rel counts the group's judgments >= -l (labels
- * below 0 never); num_rel_ret the ranked documents whose value is >= -l (with -l below 0, -1 and -2
- * too, as trec_eval).
+ * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`), ported from
+ * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/exact.ts (a
+ * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
 import { RankevalError } from "../errors.js";
-import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "./exact.js";
 import { compareBytes } from "../c/strings.js";
-import type { Retrieved } from "./prefs.js";
+import type { Retrieved } from "./prefs-measures.js";
+
+/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
+export const RELVALUE_NONPOOL = -1;
+export const RELVALUE_UNJUDGED = -2;
 
 /** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
 export interface JgJudgment {
@@ -30,7 +23,7 @@ export interface JgResRels {
   readonly numRet: number;
   readonly numRel: number;
   readonly numRelRet: number;
-  /** results_rel_list: each rank's value (a label >= 0, RELVALUE_NONPOOL or RELVALUE_UNJUDGED). */
+  /** results_rel_list. */
   readonly rel: Float64Array;
 }
 

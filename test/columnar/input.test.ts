@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Interner } from "../../src/io/interner.js";
 import { bytesSource, columnarRows, ColumnarRows } from "../../src/io/columnar.js";
 import { main } from "../../src/node/cli.js";
-import { columnarInput, datasetName, columnarRunTag, isDataset } from "../../src/node/columnar.js";
+import { columnarInput, datasetName, columnarRunTag, isDataset } from "../../src/node/columnar-files.js";
 import { evaluateFiles, readQrels, readRun } from "../../src/node/index.js";
 import { formatOf, runTagOf } from "../../src/input/formats.js";
 import { arrowTable, duck, duckParquet, trecRows, writeArrow, type TrecRows } from "./_data.js";

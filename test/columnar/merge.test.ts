@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/node/cli.js";
 import { readPerQueryBytes, writePerQuery } from "../../src/output/per-query-files.js";
 import { mergeTables, type PerQueryTable } from "../../src/output/per-query.js";
-import { mergesStreamed } from "../../src/node/merge.js";
+import { mergesStreamed } from "../../src/node/merge-command.js";
 import { aggregate, RunningSummary, summaryOf } from "../../src/pipeline/aggregate.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

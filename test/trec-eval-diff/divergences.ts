@@ -13,9 +13,9 @@
  *    without what rankeval reads differently), e.g. without the judged queries absent from the run;
  *    `trecOutput` / `rankevalOutput` take from either output the lines the other case adds or lacks.
  */
-import { plan } from "../../src/trec/plan.js";
-import { trecLines, type RelFormat } from "../../src/trec/names.js";
-import { zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
+import { plan } from "../../src/app/plan.js";
+import { trecLines, type RelFormat } from "../../src/trec/measure-table.js";
+import { zscoreLookup, zscoreTable } from "../../src/trec/zscore-lookup.js";
 import { ZscoresParser } from "../../src/io/zscores.js";
 import { SubtopicShape } from "../../src/diversity.js";
 import type { Case, Option } from "./generate.js";

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/node/cli.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg } from "../../src/trec/jg.js";
-import { formPrefsCounts, prefsValue, PREFS_MEASURES, type PrefLine } from "../../src/trec/prefs.js";
-import { MISSING_ZSCORE, zscoreLookup, zscoreTable } from "../../src/trec/zscores.js";
+import { formPrefsCounts, prefsValue, PREFS_MEASURES, type PrefLine } from "../../src/trec/prefs-measures.js";
+import { MISSING_ZSCORE, zscoreLookup, zscoreTable } from "../../src/trec/zscore-lookup.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-formats-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

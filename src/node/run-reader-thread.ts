@@ -1,17 +1,11 @@
-// The command line's run reader: a thread of the pool (src/node/pool.ts) parses a run file into
-// blocks while the main thread joins and evaluates them (src/pipeline/reader.ts), as the page's second
-// worker does.
+// A thread of the pool parses a run file into blocks while the main thread joins and evaluates them.
 import { statSync } from "node:fs";
 import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../pipeline/reader.js";
 import type { RunSource } from "../pipeline/blocks.js";
 import type { ThreadPool } from "./pool.js";
-import { readInto, type ProgressSink } from "./read.js";
+import { readInto, type ProgressSink } from "./file-read.js";
 
-/**
- * RunSource.blocks for a run file parsed by a thread of `pool`, its progress shown by `progress`. The
- * thread is held while the run is read and given back after (ended instead if the read was
- * abandoned: a block that did not join, a thread that failed).
- */
+/** RunSource.blocks for a run file parsed by a thread of `pool` (held while the run is read). */
 export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, progress?: ProgressSink): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
     progress?.start(path, fileSize(path));

@@ -1,9 +1,6 @@
-// Parquet and Arrow inputs in Node: a file, or a dataset directory (Hive-partitioned, as Spark,
-// DuckDB, Polars and pyarrow write them: DIR/bucket=3/part-0.parquet) read as one input, its files
-// one after another in byte order of their paths. Each file is read in byte ranges through a file
-// handle (src/io/parquet.ts, src/io/arrow.ts), so only the row group or record batch being read is in
-// memory; an Arrow stream from standard input or a pipe as its bytes come: Node's adapter of
-// src/input/input.ts (a BatchInput), which makes them rows and blocks as the page's Files.
+// Parquet and Arrow inputs in Node (a BatchInput of src/input/input.ts): a file, or a Hive-partitioned
+// dataset directory (DIR/bucket=3/part-0.parquet) read as one input, its files in byte order of their
+// paths, each read in byte ranges so that only the row group being read is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors.js";
@@ -13,24 +10,19 @@ import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
-import { displayName, type ProgressSink } from "./read.js";
+import { displayName, type ProgressSink } from "./file-read.js";
 
 const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** Said after a missing column's message: the command line's way to name the columns. */
 export const COLUMNAR_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME";
 
-/** A Hive partition directory's name: `key=value`. */
 const PARTITION = /^([^=/]+)=([^/]*)$/;
 
 /** Hive's name for a null partition value. */
 const HIVE_NULL = "__HIVE_DEFAULT_PARTITION__";
 
-/**
- * Whether a directory is one dataset rather than a directory of runs: it is a Hive partition itself
- * (`run/bucket=3`, a shard of a dataset, or a directory within one), it has one in it (`bucket=3/`),
- * or it holds Hadoop's `_SUCCESS` marker (a Spark job's output).
- */
+/** Whether a directory is one dataset rather than a directory of runs: a Hive partition, holds one, or `_SUCCESS`. */
 export function isDataset(dir: string): boolean {
   if (dir.split("/").some((p) => PARTITION.test(p))) return true;
   let names: string[];
@@ -50,12 +42,7 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/**
- * The name of the whole a Hive partition stands for: the path without its `key=value` components
- * (`runs/bm25/bucket=3` is a part of `runs/bm25`, `shards/bucket=3/bm25.run` of `shards/bm25.run`),
- * so that the shards of one input, evaluated apart, carry the whole's name and tag; the path itself
- * when it has none.
- */
+/** The path without its `key=value` components, so that shards evaluated apart carry the whole's name. */
 export function datasetName(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   const parts = trimmed.split("/");
@@ -68,13 +55,11 @@ export function columnarRunTag(path: string): string {
   return runTagOf(datasetName(path).replace(/\/+$/, "") || path);
 }
 
-/** One file of a columnar input, and the partition values its path gives. */
 export interface Part {
   file: string;
   partition: Record<string, string>;
 }
 
-/** A columnar input: its format, and its files in the order read. */
 export interface ColumnarInput {
   format: "parquet" | "arrow";
   parts: Part[];
@@ -87,11 +72,8 @@ function partFormat(name: string): "parquet" | "arrow" | null {
 }
 
 /**
- * The files of a columnar input: a file, or a dataset directory's data files, found in it and in its
- * subdirectories, in byte order of their paths, each with the partition values of its `key=value`
- * directories (Hive's escapes undone: `%3A` is ':'). Hidden files and those starting with `_` or `.`
- * (`_SUCCESS`, `.part-0.crc`) are skipped, as Spark and Hive skip them; any other file must be of the
- * dataset's format (given, or the first data file's), else it is named in an error.
+ * The files of a columnar input, in byte order of their paths, with their partition values; files
+ * starting with `_` or `.` are skipped as Spark does; any other must be of the dataset's format.
  */
 export function columnarInput(path: string, given?: InputFormat): ColumnarInput {
   if (path === "-" || !isDirectory(path)) {
@@ -129,11 +111,7 @@ function unescapeHive(s: string): string {
   return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/**
- * Whether `path` (with the format given) is a columnar input: a Parquet or Arrow file, or a dataset
- * directory (isDataset, or one holding Parquet or Arrow files: judgments written as several files).
- * Any other directory is not (its reader says it is a directory).
- */
+/** Whether `path` is a Parquet or Arrow file, or a dataset directory (or one holding such files). */
 export function isColumnarPath(path: string, given?: InputFormat): boolean {
   if (path !== "-" && isDirectory(path)) {
     if (given !== undefined) return given === "parquet" || given === "arrow";
@@ -190,7 +168,7 @@ async function* stdinChunks(): AsyncGenerator<Uint8Array> {
 type ColumnarChoice = { format?: InputFormat; columns?: ColumnNames; hint?: string };
 
 /** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
-export async function readColumnar(
+async function readColumnar(
   path: string, kind: RowsKind, choice: ColumnarChoice,
   onBatch: (batch: ColumnBatch) => void | Promise<void>, progress?: ProgressSink,
 ): Promise<void> {

@@ -1,6 +1,5 @@
-// Per-query results out (--per-query-out FILE) and back in (--merge FILE [FILE ...]): shards of one
-// evaluation, each made by its own process (a task of a cluster job, a bucket of a dataset), merged
-// into the report one process gives on the whole input (src/output/per-query.ts says what a shard carries).
+// Per-query results out (--per-query-out) and back in (--merge): shards of one evaluation, each made
+// by its own process, merged into the report one process gives on the whole input.
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { RankevalError } from "../errors.js";
@@ -9,20 +8,20 @@ import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, per
 import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../output/per-query-files.js";
 import { labelledTexts } from "../output/table.js";
 import { formatTrecReport } from "../output/trec-text.js";
-import type { Plan, RunResult } from "../trec/plan.js";
-import { lineKey, plan } from "../trec/plan.js";
+import type { Plan, RunResult } from "../app/plan.js";
+import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
-import { datasetName } from "./columnar.js";
-import { displayName } from "./read.js";
+import { datasetName } from "./columnar-files.js";
+import { displayName } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** The format of --per-query-out's file, from its name; a usage error for any other name. */
-export function perQueryOutFormat(file: string): PerQueryFormat {
+function perQueryOutFormat(file: string): PerQueryFormat {
   const f = perQueryFormatOf(file);
   if (!f) throw usage(`--per-query-out ${file}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`);
   return f;
@@ -48,11 +47,7 @@ function version(): string | undefined {
   }
 }
 
-/**
- * Writes --per-query-out's file: a row per run and query, each run named by its path without its
- * Hive partitions (`runs/bm25/bucket=3` is `runs/bm25`: the shards of one run share its name).
- * Returns false when the file cannot be written, having said why on stderr.
- */
+/** Writes --per-query-out's file (runs named without their Hive partitions); false when it cannot (said). */
 export async function writePerQueryOut(file: string, p: Plan, settings: PerQuerySettings, runs: readonly RunResult[], io: Io, names?: readonly string[]): Promise<boolean> {
   const table = perQueryTable(p, settings, runs, names ?? runs.map((r) => datasetName(displayName(r.file))), version());
   const bytes = await writePerQuery(table, perQueryOutFormat(file));
@@ -101,11 +96,7 @@ export function checkMergeArgs(args: CliArgs): void {
   if (!args.files.length) throw usage("--merge needs per-query files (written with --per-query-out)");
 }
 
-/**
- * rankeval --merge PERQUERY [PERQUERY ...]: the shards merged, then printed as the evaluation of the
- * whole input prints (trec_eval's text, a table, JSON, CSV; -q, -n), written again (--per-query-out:
- * shards of shards), or compared (--compare, handled by compare.ts over these runs).
- */
+/** rankeval --merge: the shards merged, then printed as the whole input's evaluation, or written again. */
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
   // Summaries only, from Parquet shards: merged as they stream (memory: a row group of each shard).
@@ -171,10 +162,8 @@ async function openSource(file: string): Promise<{ source: ByteSource; close: ()
 }
 
 /**
- * The merge of shards' summaries without their per-query values in memory (src/output/per-query.ts
- * mergeRunSummaries): every shard read a row group at a time, k ways in byte order of qid, each value's
- * sums taken as the whole columns' would be. For reports without -q from Parquet shards; null when the
- * shards are not all Parquet (the whole merge reads them).
+ * Parquet shards' summaries merged a row group at a time, k ways in qid order (reports without -q);
+ * null when the shards are not all Parquet.
  */
 async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null> {
   const opened: { file: string; close: () => Promise<void>; pq: NonNullable<Awaited<ReturnType<typeof openPerQueryParquet>>> }[] = [];

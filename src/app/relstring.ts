@@ -4,11 +4,7 @@
  */
 import { docidEntry, type Batch } from "../kernel/batch.js";
 
-/**
- * Rows of query q in ranking order, the first min(n, N) of them: score descending; equal scores by
- * document id descending in byte order when the batch has ids (the pool), else by input order — the
- * kernel's order (`ties: "input"` reaches both as a batch without ids: withTies in kernel/batch.ts). Selects with a bounded heap (O(N log n)), without sorting the whole query.
- */
+/** Query q's first min(n, N) rows in the kernel's ranking order, by a bounded heap (O(N log n)). */
 export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
   const from = batch.offsets[q];
   const to = batch.offsets[q + 1];
@@ -71,11 +67,7 @@ export function rankedLabels(batch: Batch, q: number, n: number): Float64Array {
   return out;
 }
 
-/**
- * One label as m_relstring.c prints it: its digit for 0..9 (a fractional label: its integer part),
- * '>' above 9, '-' for a document without a judgment (trec_eval's "not in the pool"), '.' for a
- * negative label (judged "unjudged").
- */
+/** One label as m_relstring.c prints it: 0..9, '>' above 9, '-' without a judgment, '.' below 0. */
 export function relstringChar(label: number): string {
   if (Number.isNaN(label)) return "-";
   if (label < 0) return ".";
@@ -83,11 +75,7 @@ export function relstringChar(label: number): string {
   return String.fromCharCode(48 + Math.trunc(label));
 }
 
-/**
- * relstring for every query of the batch: the first n characters (trec_eval: (long) of the parameter,
- * at least 0) of the ranking cut at `depth` (-M) and then, with `judgedOnly` (-J), without the
- * documents that have no judgment >= 0, as form_res_rels.c makes it.
- */
+/** relstring for every query: n characters of the ranking cut at -M, then -J, as form_res_rels.c makes it. */
 export function relstrings(batch: Batch, n: number, depth = Infinity, judgedOnly = false): string[] {
   // (long) of a double on x86-64: truncation, LONG_MIN (so no characters) for NaN and infinities.
   const len = Math.abs(n) < 2 ** 63 ? Math.max(0, Math.trunc(n)) : 0;

@@ -1,25 +1,20 @@
-// What to compute and how to print it, shared by the command line (src/node/cli.ts) and the page
-// (web/worker.ts): the plan for a list of -m names (trec_eval's lines when every name is one of
-// trec_eval's, else canonical measures), the options, and the reports (trec_eval's text, JSON, CSV,
-// table). Evaluating a block under a plan is src/pipeline/evaluate-block.ts. No Node built-ins here.
+// What the command line and the page compute for a list of -m names (the plan), under which options.
+// Evaluating a block under a plan is src/pipeline/evaluate-block.ts. No Node built-ins here.
 import { RankevalError } from "../errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "./names.js";
+import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
 import type { Epi } from "./exact.js";
 
-/**
- * The conventions the user chose (the CLI's --gain, -l, -M, -J, -N, --no-relevant, --beyond-list,
- * --ties); unset: the measures' own.
- */
+/** The conventions the user chose (the command line's options); unset: the measures' own. */
 export interface Conventions {
   gain?: string;
-  /** -l as written ("1.5" is 1.5): the threshold of other tools' names. */
+  /** -l as written: the threshold of other tools' names. */
   threshold?: number;
-  /** -l as trec_eval reads it (atol: "1.5" is 1): the threshold under trec_eval's names. Default: `threshold` truncated. */
+  /** -l as trec_eval reads it (atol: "1.5" is 1). Default: `threshold` truncated. */
   trecThreshold?: number;
   depth?: number;
   judgedOnly?: boolean;
@@ -28,51 +23,31 @@ export interface Conventions {
   noRelevant?: string;
   beyondList?: string;
   ties?: string;
-  /** --preset: a tool's conventions and definitions (src/presets.ts). */
   preset?: string;
-  /** -R: the judgments' format (default qrels); the measures must be that format's. */
   relFormat?: RelFormat;
 }
 
-/**
- * What to compute for a list of -m names. Every -m is read as trec_eval reads it first, then as any
- * other tool's name (src/measures/resolve.ts); each measure is computed with its tool's conventions.
- */
+/** What to compute for a list of -m names, each read as trec_eval's first, then as other tools'. */
 export interface Plan {
-  /**
-   * "trec" when every name is trec_eval's: the output is then trec_eval's text by default; else a
-   * table ("measures").
-   */
+  /** "trec" when every name is trec_eval's (the output is then trec_eval's text by default). */
   readonly kind: "trec" | "measures";
-  /** trec_eval's measures asked (none: `[]`), in its table order, as it prints them. */
+  /** trec_eval's measures asked, in its table order. */
   readonly trec: TrecMeasure[];
-  /** Everything the kernel computes, each once, keyed by name. */
+  /** Everything the kernel computes, each once. */
   readonly measures: Measure[];
-  /** The rows of a table, JSON or CSV report: the printed name and the key of its values, in order. */
+  /** The rows of a table, JSON or CSV report: the printed name and the key of its values. */
   readonly rows: readonly { readonly name: string; readonly measure: string }[];
-  /**
-   * trec_eval measures computed by trec_eval's own algorithm (src/trec/exact.ts) rather than by the
-   * kernel, where the kernel would compute them otherwise (their lines are `exact`): nothing is left out.
-   */
+  /** trec_eval measures computed by trec_eval's own algorithm, where the kernel's would differ. */
   readonly exact: TrecMeasure[];
-  /** What exact.ts reads besides the options: trec_eval's -l (atol, any integer) and -N. */
   readonly epi: Pick<Epi, "relevanceLevel" | "numDocsInColl">;
-  /** What the names were read as where that may surprise (a decimal cutoff, ignored parameters). */
+  /** What the names were read as where that may surprise. */
   readonly warnings: string[];
-  /** -R: the judgments' format (absent: qrels). */
   readonly relFormat?: RelFormat;
-  /**
-   * trec_eval measures over preferences or judgment groups (-R prefs, qrels_prefs, qrels_jg),
-   * computed from those judgments (src/trec/prefs.ts, jg.ts); their lines are keyed like `exact`'s.
-   */
+  /** trec_eval measures over preferences or judgment groups; keyed like `exact`'s. */
   readonly formatted?: TrecMeasure[];
 }
 
-/**
- * The key under which a numeric trec line's per-query values are found in the run's merged result:
- * its measure's key (the printed name); for a line made of several measures (`meanOf`), its printed
- * name. Null for lines that are not numbers per query.
- */
+/** Where a numeric trec line's per-query values are in a run's result; null for other lines. */
 export function lineKey(l: TrecLine): string | null {
   if (l.exact) return l.exact;
   if (l.kernel) return l.kernel.measure.name;
@@ -80,26 +55,23 @@ export function lineKey(l: TrecLine): string | null {
   return null;
 }
 
-/** The measures of a LETOR file and its predictions when none are named (the CLI's --letor, the page). */
+/** The measures of a LETOR file when none are named. */
 export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map", "mrr"];
 
-/** -l as trec_eval reads it: atol of what was written (1 when not given). */
+/** -l as trec_eval reads it (1 when not given). */
 export function trecLevel(c: Conventions): number {
   return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
 }
 
-/** Measures whose lines the kernel computes otherwise than trec_eval where a ranking can be empty (-M 0, -J): 0 for 0/0. */
+/** Where a ranking can be empty (-M 0, -J), the kernel's 0/0 is 0, not trec_eval's. */
 const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
 
 /**
- * The plan for -m names (none: trec_eval's default, `official`, or `fallback` when given). The
- * names that are trec_eval's are read together as trec_eval reads its -m list (its table order, the
- * first parameters given for a measure, nicknames); the others one by one. In a table, trec_eval's
- * lines stand where the first of its names was given. Each trec_eval measure is computed by the
- * kernel where it computes what trec_eval does, else by trec_eval's own algorithm (src/trec/exact.ts):
- * every line under -l below 0 (trec_eval then counts documents without a judgment >= 0 as relevant at
- * their ranks but not in num_rel), iprec_at_recall and 11pt_avg where rankings can be empty (-M 0,
- * -J: trec_eval's 0/0), and the measures whose parameters the kernel cannot take (names.ts).
+ * The plan for -m names (none: `official`, or `fallback` when given). trec_eval's names are read
+ * together as trec_eval reads its -m list; in a table its lines stand where the first was given.
+ * trec_eval's own algorithm computes what the kernel would compute otherwise: every line under -l
+ * below 0 (trec_eval then counts unjudged documents as relevant at their ranks but not in num_rel),
+ * iprec_at_recall and 11pt_avg where rankings can be empty, parameters the kernel cannot take.
  */
 export function plan(specs: readonly string[], fallback: readonly string[] | null, conventions: Conventions = {}): Plan {
   const warnings: string[] = [];
@@ -170,21 +142,13 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
   return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, exact, epi, warnings, relFormat, formatted };
 }
 
-/**
- * The measure with each line keyed for values computed outside the kernel (`TrecLine.exact`): its
- * name, or, for a name printed twice (cutoffs comp_long keeps apart, `map_cut.1,2147483649,1`), its
- * name and position.
- */
+/** The measure with each line keyed for values computed outside the kernel (`TrecLine.exact`). */
 function keyedLines(m: TrecMeasure): TrecMeasure {
   const key = (l: TrecLine, i: number) => (m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`);
   return Object.freeze({ ...m, lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })) });
 }
 
-/**
- * A measure must read the judgments given (trec_eval: "Can't calculate measure", exit 4, at the
- * first query): qrels measures need qrels, preference measures -R prefs or qrels_prefs, judgment
- * group measures -R qrels_jg; runid and num_q read none.
- */
+/** A measure must read the judgments given (trec_eval: "Can't calculate measure"). */
 function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
   if (m.lines.every(reportMakesIt)) return;
   const needs = m.format ?? "qrels";
@@ -203,10 +167,8 @@ function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
 }
 
 /**
- * The options the user set on the command line or the page, checked (those unset are each measure's
- * own). Under trec_eval's names (`trecNames`: the plan is trec_eval's), -l is read as trec_eval reads
- * it (atol); below 0 every line is trec_eval's own algorithm's (plan), which reads the plan's `epi`,
- * and the kernel only counts the queries, at 0.
+ * The options the user set, checked. Under trec_eval's names -l is read with atol; below 0 trec_eval's
+ * algorithm computes every line (from the plan's `epi`) and the kernel only counts queries, at 0.
  */
 export function options(args: Conventions, trecNames = false): ExplicitOptions {
   const o: Options = {};
@@ -222,17 +184,10 @@ export function options(args: Conventions, trecNames = false): ExplicitOptions {
   return explicitOptions(o);
 }
 
-/**
- * The conventions of a plan's rows under the options given, as lines: one when every row's
- * conventions agree where they overlap (options.ts mergeConventions: `gain=exp ...`, or
- * `trec_eval: gain=linear ...` when every row is one tool's), else one per row
- * (`nDCG@10  ir_measures: gain=linear ...`).
- */
+/** The conventions of a plan's rows as lines: one when they agree where they overlap, else one per row. */
 export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   const byKey = new Map(p.measures.map((m) => [m.name, describeMeasureOptions(m, explicit)]));
-  // A line made of several measures (11pt_avg at chosen points) has its parts' conventions.
   for (const l of trecLines(p.trec)) if (l.meanOf) byKey.set(l.name, byKey.get(l.meanOf[0].measure.name)!);
-  // trec_eval's own algorithm's lines (exact.ts): trec_eval's conventions and its -l.
   const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
   for (const l of trecLines(p.exact)) byKey.set(lineKey(l)!, exact);
   const rows = p.rows.length ? p.rows : p.measures.map((m) => ({ name: m.name, measure: m.name }));
@@ -244,7 +199,7 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   return rows.map((r, i) => `${r.name.padEnd(width)}  ${merged.lines[merged.index[i]]}`);
 }
 
-/** trec_eval's conventions under the options given: what relstring (which is no measure) ranks by. */
+/** trec_eval's conventions under the options given (relstring, which is no measure, ranks by them). */
 export function trecOptions(explicit: ExplicitOptions): ResolvedOptions {
   return overPreset({ ...DEFAULT_OPTIONS, ...TREC_EVAL }, explicit);
 }
@@ -253,22 +208,16 @@ export interface RunResult {
   file: string;
   runTag: string;
   result: Result<string>;
-  /** relstring's values, by printed line name. */
+  /** relstring's values, by line name. */
   strings: Record<string, string[]>;
-  /** Summary values trec_eval computes otherwise than from the per-query values (num_rel under -c), by line name. */
+  /** Summaries not made from the per-query values (num_rel under -c), by line name. */
   summary?: Record<string, number>;
-  /**
-   * How each key's summary in `result.mean` is taken, where not the mean: trec_eval's num_ret, num_rel
-   * (sums) and gm_map, gm_bpref (geometric means), ir_measures' NumRet... For mergeBlocks, which takes
-   * the summaries of a run read in blocks again.
-   */
+  /** How each key's summary is taken where not the mean (sums, geometric means), for mergeBlocks. */
   aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
-/**
- * A run's result reduced to one query (-D n.qid outside trec_eval's text): its values, each summary
- * that query's value (a mean, a sum of one; trec_eval's gm_map of one would floor it at 1e-5).
- */
+/** A run's result reduced to one query (-D n.qid): each summary is its value (gm_map not floored). */
+
 export function onlyQuery(result: Result<string>, qid: string): Result<string> {
   const i = result.qids.indexOf(qid);
   if (i < 0) throw new RankevalError("bad-input", `-D ${qid}: query ${JSON.stringify(qid)} is not evaluated (it needs judgments and a ranking)`);

@@ -1,18 +1,14 @@
-// rankeval --compare: the runs evaluated as the command line evaluates them (QRELS RUN RUN ...), or
-// per-query results it wrote (-q --format json or csv), compared by the library's compare() (over a
-// pool of worker threads when the resampling is large enough: compare-pool.ts) and printed by its
-// formatComparison(), the same bytes as the page's downloads.
-// zlib and fs/promises are loaded when a comparison reads its inputs: the command line is one file
-// (scripts/build.mjs), and what its modules import at their top every command pays for.
+// rankeval --compare: runs evaluated (QRELS RUN RUN ...) or per-query results, compared by compare()
+// and printed as the page's downloads. zlib is loaded only when needed (every command pays for top imports).
 import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
 import { formatComparison, type ComparisonFormat } from "../output/comparison.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../output/per-query-runs.js";
 import { RankevalError } from "../errors.js";
-import { plan, type Plan, type RunResult } from "../trec/plan.js";
+import { plan, type Plan, type RunResult } from "../app/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
-import { displayName, readInto } from "./read.js";
+import { displayName, readInto } from "./file-read.js";
 
 const usage = (message: string) => new RankevalError("bad-option", message);
 const badInput = (message: string) => new RankevalError("bad-input", message);
@@ -26,7 +22,7 @@ export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns,
   const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
   if (merged) {
-    // --merge: the shards' runs merged (src/node/merge.ts), compared as if evaluated here.
+    // --merge: the shards' runs merged (src/node/merge-command.ts), compared as if evaluated here.
     const m = await merged();
     const { rows, left } = comparableRows(m.p);
     if (!rows.length) throw usage("no measure to compare: none of the shards' is a per-query number");
@@ -76,10 +72,7 @@ export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): Com
   };
 }
 
-/**
- * compare() over worker threads where the resampling is large enough to pay for them (compare-pool.ts;
- * RANKEVAL_COMPARE_THREADS sets their number, 0 for none): the same result to the last bit.
- */
+/** compare() over worker threads where the resampling pays for them: the same result to the last bit. */
 export async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
   const env = process.env.RANKEVAL_COMPARE_THREADS;
   if (env !== undefined && env !== "" && !/^\d+$/.test(env)) throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
@@ -93,11 +86,7 @@ export async function compareRuns(runs: readonly NamedResult[], o: CompareOption
   }
 }
 
-/**
- * Whether a file is a per-query result rankeval wrote, from its first bytes (gunzipped where it is
- * gzip): "json" (`{ "conventions": ...`), "csv" (its header), or null. Standard input and pipes are
- * never: their bytes can be read once only, by the parser that reads them as QRELS or RUN.
- */
+/** Whether a file is a per-query result rankeval wrote, from its first bytes (never a pipe: read once). */
 async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   if (path === "-") return null;
   let head: Buffer;
@@ -133,10 +122,7 @@ const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
   ["beyondList", "--beyond-list"], ["ties", "--ties"], ["preset", "--preset"], ["numDocs", "-N"], ["inputFormat", "--input-format"], ["columns", "--columns"],
 ];
 
-/**
- * The runs of per-query results, each file read whole: every measure they have that is a per-query
- * number (or those -m names), under one set of conventions for each measure across the files.
- */
+/** The runs of per-query results: their per-query numbers (or the -m names), one set of conventions each. */
 async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "csv")[]): Promise<NamedResult[]> {
   for (const [key, option] of EVALUATION_OPTIONS) {
     if (args[key] !== undefined && args[key] !== false) throw usage(`${option} cannot change per-query results: they carry the conventions they were computed with`);
@@ -191,11 +177,7 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
   return readPerQueryJson(parts.join(""), path);
 }
 
-/**
- * QRELS RUN RUN ...: read and evaluated as the evaluation's mode does (cli.ts evaluateTrecRuns: the
- * same plan, options, reading and warnings), each run named by its file as given; the lines that are
- * per-query numbers.
- */
+/** QRELS RUN RUN ... evaluated as the evaluation's mode does; the lines that are per-query numbers. */
 async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
   // Said before the files are read: the plan's rows do not depend on them.
   const { rows, left } = comparableRows(plan(args.measures, null, args));

@@ -1,32 +1,14 @@
 /**
- * trec_eval 10's measure names, nicknames and `-m` syntax (trec_eval.c mark_measure, measures.c,
- * meas_init.c), resolved to the lines trec_eval prints, in its order, and to rankeval's canonical
+ * trec_eval 10's measure table, nicknames and `-m` syntax (trec_eval.c mark_measure, measures.c,
+ * meas_init.c), resolved to the lines trec_eval prints, in its table's order, and to rankeval's
  * measures where one computes the same per-query value. Browser-safe.
  *
- * `-m NAME` or `-m NAME.PARAMS`: everything after the first '.' is the parameter string. rankeval
- * also takes the spelling trec_eval prints, `NAME_PARAMS` (`ndcg_cut_10`, `P_5`,
- * `iprec_at_recall_0.50`, `utility_2,-1,0,0`), which trec_eval itself refuses: several of these for
- * one measure add up (`-m P_5 -m P_10` is `P.5,10`).
- *  - long cutoffs (P, recall, ndcg_cut, map_cut, relative_P, success, unj): split on ',', sorted
- *    ascending; a value <= 0 is trec_eval's "Negative cutoff detected", a repeated one "duplicate
- *    cutoffs detected". Printed `P_5`. trec_eval reads each with atol, so "23.4" is 23 (rankeval does
- *    too, with a warning) and "1O" is 1 or "x" 0 (rankeval: an error naming it, a deliberate
- *    divergence: a typo must not silently become another cutoff).
- *  - double cutoffs (iprec_at_recall, Rprec_mult): numbers (atof; rankeval refuses text that is not
- *    one), sorted, duplicates rejected (no sign check). Printed `%s_%3.2f`: `iprec_at_recall_0.10`.
- *  - single values with parameters (utility, 11pt_avg, relstring, set_F) and level=gain pairs (G, dcg,
- *    ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp, rbp_resid): one line, named `name_<param string>` when
- *    parameters were given (`utility_2,-1,0,0`, `ndcg_1=3,2=9,4=4.5`), else the plain name.
- *  - an empty parameter string (`P.`) is "improper measure in parameter".
- * The same measure given twice with parameters: trec_eval looks the parameters up at initialisation
- * and takes the FIRST `-m` entry naming that measure, so `-m P.5 -m P.10` prints only P_5 (rankeval
- * too, with a warning); use `-m P.5,10`. A plain `-m P` (or a nickname containing P) does not reset
- * given parameters, so `-m official -m P.5` prints P_5 only. Parameters on a nickname (`all_trec.5`)
- * or on a measure that takes none (`map.5`) are ignored, as there, with a warning.
- *
- * Warnings go to the `warnings` array the caller passes (the command line prints them on stderr, the
- * library returns them in `Result.warnings`).
- * Output order is always the order of trec_eval's measure table, never the command line's.
+ * `-m NAME.PARAMS`: the parameters follow the first '.'. rankeval also takes the printed spelling
+ * (`ndcg_cut_10`, `iprec_at_recall_0.50`), which trec_eval refuses; several add up (`-m P_5 -m P_10`).
+ * Long cutoffs are read with atol ("23.4" is 23, with a warning) but text that is no number is an
+ * error (a deliberate divergence: a typo must not become another cutoff). trec_eval takes the FIRST
+ * parameters given for a measure (`-m P.5 -m P.10` prints P_5 only; a warning says so), and ignores
+ * parameters on a nickname or a measure without any (a warning too).
  */
 import { RankevalError } from "../errors.js";
 import { TREC_EVAL } from "../measures/conventions.js";
@@ -39,87 +21,58 @@ import { formatFixed, type TrecPrint } from "./format.js";
 
 export type { TrecPrint } from "./format.js";
 
-/** How the summary ("all") line is made from the per-query values. */
-export type TrecAggregation =
-  | "mean" // sum left to right in qid order, divided by num_q
-  | "sum" // num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret
-  | "geomean" // gm_map, gm_bpref: exp(mean of log(max(v, 1e-5)))
-  | "count" // num_q: the number of queries
-  | "runid" // the run tag, not a per-query value
-  | "none"; // relstring: no summary line
+/** How the summary ("all") line is made: geomean is exp(mean of log(max(v, 1e-5))); count is num_q. */
+export type TrecAggregation = "mean" | "sum" | "geomean" | "count" | "runid" | "none";
 
 /** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
 export type TrecGainTable = Readonly<Record<number, number>>;
 
-/**
- * The measure computing a line's per-query value: rankeval's family under trec_eval's name (the
- * line's, `ndcg_cut_10`) and conventions (linear gain, ...); a gain table from `ndcg.1=3,2=9` is its
- * `fixed.gain` (labels not listed keep their linear gain).
- */
+/** A line's measure, named as the line; a gain table from `ndcg.1=3,2=9` is its `fixed.gain`. */
 export interface TrecKernel {
   readonly measure: Measure;
 }
 
 /** One printed line of a measure (one per cutoff for cutoff measures). */
 export interface TrecLine {
-  /** As printed: `P_5`, `iprec_at_recall_0.10`, `utility_2,-1,0,0`. */
+  /** As printed: `P_5`, `iprec_at_recall_0.10`. */
   readonly name: string;
   /** trec_eval's measure: `P`. */
   readonly measure: string;
-  /** The cutoff this line is at, for cutoff measures. */
   readonly cutoff?: number;
   readonly aggregation: TrecAggregation;
-  /** `%6.4f` ("float"), `%ld` ("long"), the run tag ("string"), `'%s'` ("quoted"). */
   readonly print: TrecPrint;
-  /** Printed per query with -q. */
+  /** Printed per query with -q; in the summary ("all"). */
   readonly perQuery: boolean;
-  /** Printed in the summary block ("all"). */
   readonly summary: boolean;
-  /**
-   * rankeval's measure for the per-query value (for gm_map / gm_bpref: the per-query map / bpref the
-   * geometric mean is taken over); null when rankeval does not compute it yet (and for runid and num_q,
-   * which the report makes itself: see `reportMakesIt`).
-   */
+  /** The per-query value's measure (gm_map's: map); null where the kernel does not compute it. */
   readonly kernel: TrecKernel | null;
-  /**
-   * Lines computed from other measures rather than by one: the per-query value is the mean of these
-   * (`11pt_avg..25,.5,.75`: iprec_at_recall at each point, summed last to first as m_11pt_avg.c does).
-   */
+  /** A line that is the mean of these (11pt_avg at chosen points, summed last to first as m_11pt_avg.c). */
   readonly meanOf?: readonly TrecKernel[];
-  /** relstring: the number of characters (trec_eval's (long) of the parameter, at least 0). */
+  /** relstring's length. */
   readonly relstring?: number;
   /**
-   * Computed by trec_eval's own algorithm (src/trec/exact.ts) rather than by the kernel: set by the
-   * plan (src/trec/plan.ts) for the measures the kernel does not compute as trec_eval does, to the
-   * key of the line's values: its name, or with a name printed twice (cutoffs comp_long keeps apart,
-   * `map_cut.1,2147483649,1`), its name and position.
+   * Set by the plan where trec_eval's own algorithm computes the line: its values' key (the name, or
+   * name and position for a name printed twice: `map_cut.1,2147483649,1`).
    */
   readonly exact?: string;
 }
 
 export interface TrecMeasure {
-  /** trec_eval's name: `P`, `ndcg_cut`. */
   readonly name: string;
   /** The parameter string given with -m, or null for the defaults. */
   readonly params: string | null;
-  /** Resolved cutoffs (long or double cutoff measures), ascending. */
   readonly cutoffs?: readonly number[];
-  /** Resolved numeric parameters (utility, 11pt_avg, relstring, set_F). */
   readonly values?: readonly number[];
-  /** Resolved level=gain pairs (G, dcg, ideal_dcg, ndcg, ndcg_rel, Rndcg, rbp, rbp_resid); keys as given. */
   readonly pairs?: readonly (readonly [string, number])[];
   readonly lines: readonly TrecLine[];
-  /** The judgments it needs besides qrels (the table's `format`): computed by src/trec/prefs.ts or jg.ts. */
+  /** The judgments it needs besides qrels. */
   readonly format?: "prefs" | "qrels_jg";
 }
 
 type ParamKind = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 type Shape = "mean" | "long" | "runid" | "numq" | "geomean" | "relstring";
 
-/**
- * The judgment formats of trec_eval's -R (formats.c): `qrels` (the default), `prefs` and
- * `qrels_prefs` (preferences: src/trec/prefs.ts), `qrels_jg` (judgment groups: src/trec/jg.ts).
- */
+/** The judgment formats of trec_eval's -R (formats.c). */
 export type RelFormat = "qrels" | "prefs" | "qrels_prefs" | "qrels_jg";
 export const REL_FORMATS: readonly RelFormat[] = ["qrels", "prefs", "qrels_prefs", "qrels_jg"];
 
@@ -128,10 +81,6 @@ interface Entry {
   readonly kind: ParamKind;
   readonly shape: Shape;
   readonly defaults?: readonly number[];
-  /**
-   * The judgments the measure reads when not qrels: "prefs" (-R prefs or -R qrels_prefs, both read
-   * as preferences: form_prefs_counts.c) or "qrels_jg" (form_res_rels_jg.c).
-   */
   readonly format?: "prefs" | "qrels_jg";
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
   readonly kernel?: (
@@ -144,45 +93,36 @@ const IPREC_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 
 const plain = (spec: string) => () => ({ spec });
-/** A measure whose one parameter is the line's double cutoff: iprec_at_recall(recall=0.1). */
 const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
-/** rbp and rbp_resid: the persistence p; custom level=gain pairs are not computed yet. */
+/** rbp and rbp_resid: the persistence p; other pairs are not computed. */
 const persistence = (family: string) => (_k: number | undefined, _custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
   if (pairs.some(([key]) => key !== "p")) return null;
   const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
   return { spec: `${family}(p=${p})` };
 };
 const at = (family: string) => (k: number | undefined) => ({ spec: `${family}@${k}` });
-/**
- * A family taking trec_eval's level=gain pairs (ndcg, G, ndcg_rel, Rndcg): trec_eval's linear gains
- * by default, a gain table with parameters (null when the library cannot take that table: see
- * `gainTable`).
- */
+/** A family taking level=gain pairs: a gain table (null when the kernel cannot take it: `gainTable`). */
 const gains = (spec: string) => (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
   if (!custom) return { spec };
   const table = gainTable(pairs);
   return table ? { spec, table } : null;
 };
 /**
- * 11pt_avg with its own recall points: the mean of iprec_at_recall at each. m_11pt_avg.c walks the
- * points from the last to the first assuming they ascend; for points that do not (or a negative one)
- * it gives other values, and the line is left out.
+ * 11pt_avg at chosen points: the mean of iprec_at_recall at each. m_11pt_avg.c assumes they ascend;
+ * for points that do not (or a negative one) the line is left to trec_eval's algorithm.
  */
 const pointsAvg = (_k: number | undefined, custom: boolean, values: readonly number[]) => {
   if (!custom) return { spec: "11pt_avg" };
   if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1]))) return null;
   return { meanOf: values.map((x) => `iprec_at_recall(recall=${x})`) };
 };
-/** relstring's length: trec_eval's (long) of the parameter, at least 0. */
 const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly number[]) => ({
   relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n),
 });
 
 /**
  * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
- * measure (yaap, ideal_dcg, and any whose parameters the kernel cannot take) are computed by
- * trec_eval's own algorithm (src/trec/exact.ts); those over preferences or judgment groups (-R
- * prefs, qrels_prefs, qrels_jg) by src/trec/prefs.ts and src/trec/jg.ts.
+ * measure are computed by trec_eval's own algorithm (src/app/exact.ts, prefs-measures.ts, jg.ts).
  */
 const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },
@@ -247,21 +187,16 @@ const TABLE_DATA = [
 ] as const satisfies readonly Entry[];
 const TABLE: readonly Entry[] = TABLE_DATA;
 
-/** The table's literal type: the measure name types (src/measures/names.ts) are made from it. */
+/** The measure name types (src/measures/names.ts) are made from it. */
 export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
 
-/** trec_eval's measure names, in its output order. */
 export const TREC_MEASURE_NAMES: readonly string[] = TABLE.map((e) => e.name);
 
 export type TrecNickname = "official" | "all_trec" | "set" | "all_prefs" | "prefs" | "qrels_jg";
 
-/**
- * trec_eval 10's nicknames (measures.c). all_trec has neither dcg, ideal_dcg, yaap nor the measures
- * of other judgment formats in v10; all_prefs and prefs are preference measures (-R prefs or
- * qrels_prefs), qrels_jg the judgment-group ones (-R qrels_jg).
- */
+/** trec_eval 10's nicknames (measures.c). */
 export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
   official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
   all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap" && !BY_NAME.get(n)!.format),
@@ -278,20 +213,16 @@ export function isComputed(line: TrecLine): boolean {
   return line.kernel !== null || line.meanOf !== undefined || line.relstring !== undefined || reportMakesIt(line);
 }
 
-/** gain_init.c valid_int: the pairs whose key is not an optional sign and digits are ignored. */
-export function validLevel(key: string): boolean {
+/** gain_init.c valid_int. */
+function validLevel(key: string): boolean {
   return /^[+-]?\d+$/.test(key);
 }
 
 /**
- * trec_eval's level=gain pairs as a gain table for the kernel (the library's `gain` option), or null
- * where the kernel would not compute what trec_eval does (src/trec/exact.ts does): a level given
- * twice (gain_init.c counts the first but get_gain answers from the sorted order), a level below 1 (0
- * keeping its gain 0 aside: the kernel gives labels <= 0 and unjudged documents no gain), a level past
- * 1000000, and a gain that is not an integer from 0 to 2^31 - 1, since comp_rel_gain compares gains
- * by the int of their difference: gains less than 1 apart (a fractional gain and a neighbouring
- * label's) compare equal, and glibc's merge sort then orders trec_eval's ideal ranking otherwise.
- * Pairs whose key is not an integer ("p", "1.0") are ignored, as there.
+ * level=gain pairs as the kernel's gain table, or null where the kernel would not compute what
+ * trec_eval does: a level given twice (gain_init.c counts the first, get_gain answers from the sorted
+ * order), a level below 1 (the kernel gives labels <= 0 no gain) or past 1000000, a gain that is not
+ * an integer in [0, 2^31 - 1] (comp_rel_gain compares gains by the int of their difference).
  */
 export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGainTable | null {
   const table: Record<number, number> = {};
@@ -310,10 +241,9 @@ export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGa
 }
 
 /**
- * Gains of level=gain pairs that trec_eval's comp_rel_gain, which returns (int)(g1 - g2), compares
- * as equal though they differ (by less than 1), among the pairs' gains and the linear gains of the
- * levels 0..maxLevel they do not name: trec_eval's ideal ranking then follows glibc's merge sort
- * rather than the gains (src/trec/exact.ts reproduces it). Empty when it cannot matter.
+ * Gains less than 1 apart, which comp_rel_gain ((int)(g1 - g2)) calls equal, among the pairs' gains
+ * and the linear gains of levels 0..maxLevel they do not name: trec_eval's ideal ranking then follows
+ * glibc's merge sort rather than the gains.
  */
 export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel: number): [number, number][] {
   const named = new Set<bigint>();
@@ -330,30 +260,23 @@ export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel
   return out;
 }
 
-/** Lines whose value the report makes itself (no per-query measure): runid and num_q. */
+/** runid and num_q: made by the report. */
 export function reportMakesIt(line: TrecLine): boolean {
   return line.aggregation === "runid" || line.aggregation === "count";
 }
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
 
-/** One `-m` argument split into trec_eval's measure (or nickname) and its parameter string. */
+/** One `-m` argument: trec_eval's measure or nickname, its parameters, whether in the printed spelling. */
 export interface TrecArg {
   readonly name: string;
-  /** What follows the name's '.' (or '_' in the printed spelling); null when nothing does. */
   readonly params: string | null;
-  /** Written in the spelling trec_eval prints (`ndcg_cut_10`) rather than its -m syntax. */
   readonly printed: boolean;
 }
 
 const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
 
-/**
- * Splits a `-m` argument as trec_eval reads it (the name before the first '.', the parameters after
- * it), or in the spelling trec_eval prints (the longest measure name taking parameters, '_', the
- * parameters: `ndcg_cut_10`, `iprec_at_recall_0.50`). Null when neither names one of trec_eval's
- * measures or nicknames.
- */
+/** Splits `-m NAME.PARAMS`, or the printed spelling (the longest name taking parameters, '_', ...). */
 export function splitTrecArg(arg: string): TrecArg | null {
   const dot = arg.indexOf(".");
   const name = dot < 0 ? arg : arg.slice(0, dot);
@@ -365,19 +288,15 @@ export function splitTrecArg(arg: string): TrecArg | null {
   return best ? { name: best.name, params: arg.slice(best.name.length + 1), printed: true } : null;
 }
 
-/** Every name trec_eval's -m takes (measures, nicknames), for "did you mean". */
+/** For "did you mean". */
 export function trecNames(): string[] {
   return [...TREC_MEASURE_NAMES, ...Object.keys(TREC_NICKNAMES)];
 }
 
 /**
- * Resolves trec_eval `-m` arguments (each is what follows one `-m`) to the measures to print, in
- * trec_eval's output order. Throws a RankevalError ("bad-measure") where trec_eval exits: an unknown
- * name ("illegal measure"), an empty parameter string, a cutoff <= 0, duplicate cutoffs, malformed
- * level=gain pairs; and where rankeval refuses what trec_eval would misread: a cutoff or parameter
- * that is not a number. An empty list means trec_eval's default, `official`. What rankeval reads as
- * trec_eval does but the user likely did not mean (a decimal cutoff, ignored parameters) is said in
- * `warnings`.
+ * trec_eval `-m` arguments resolved to the measures to print, in its table's order (none: `official`).
+ * Throws where trec_eval exits, and where it would misread a parameter that is no number; what the
+ * user likely did not mean (a decimal cutoff, ignored parameters) goes to `warnings`.
  */
 export function parseTrecMeasures(args: readonly string[], warnings: string[] = []): TrecMeasure[] {
   const marked = new Set<string>();
@@ -411,10 +330,8 @@ export function parseTrecMeasures(args: readonly string[], warnings: string[] = 
 }
 
 /**
- * The measures a trec_eval name (in either spelling) asks for, as the library computes them: one per
- * line, each keyed by the line's printed name. Null when `word` is not one of trec_eval's names.
- * Throws for a line that is not a per-query number the library computes (runid, num_q, relstring,
- * 11pt_avg at chosen points: the command line prints those); a nickname leaves them out.
+ * The library's measures for a trec_eval name, one per line, keyed by its printed name (null: not
+ * trec_eval's). Throws for a line the library does not compute; a nickname leaves those out.
  */
 export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | null {
   const a = splitTrecArg(word);
@@ -448,11 +365,7 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
 
 const LONG_CUTOFF = /^[\t\n\v\f\r ]*[+-]?[0-9]+(\.[0-9]*)?$/;
 
-/**
- * A long cutoff's text as trec_eval reads it (atol): an integer; a decimal is truncated as atol does
- * ("23.4" -> 23), with a warning; anything else (`1O`, `x`, ``) is an error naming it, where atol
- * would read a prefix or 0.
- */
+/** A long cutoff as atol reads it, a decimal with a warning; text that is no number is an error. */
 function longCutoff(text: string, what: string, warnings: string[]): bigint {
   const m = LONG_CUTOFF.exec(text);
   if (!m) throw fail(`${what}: cutoff "${text}" is not a number`);
@@ -461,7 +374,7 @@ function longCutoff(text: string, what: string, warnings: string[]): bigint {
   return v;
 }
 
-/** A double parameter's text (atof in trec_eval): a number written in full, else an error naming it. */
+/** A double parameter (atof there): a number written in full, else an error. */
 function doubleParam(text: string, what: string, role = "parameter"): number {
   const v = strictNumber(text);
   if (Number.isNaN(v)) throw fail(`${what}: ${role} "${text}" is not a number`);
@@ -552,8 +465,7 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
         cutoffs.sort(byValue);
       }
       const custom = p !== null || extra.length > 0;
-      // meas_init.c append_double: snprintf into strlen(name) + 10 bytes, so at most 8 characters of the
-      // number are printed ("iprec_at_recall_123456.5" for 123456.5).
+      // meas_init.c append_double: snprintf into strlen(name) + 10 bytes.
       const named = (c: number) => `${e.name}_${formatFixed(c, 2, 3)}`.slice(0, e.name.length + 9);
       return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(named(c), c, custom)), ...formatOf(e) });
     }
@@ -571,10 +483,8 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
 }
 
 /**
- * meas_init.c get_param_pairs: `name=value,...`, rejected unless every item has exactly one '='.
- * Values are numbers (atof there; rankeval refuses text that is not one). For gain tables
- * (`warnings` given), a decimal name ("1.0") is no level: gain_init.c valid_int ignores the pair, as
- * rankeval does, and says so; a name that is no number ("x") is refused.
+ * meas_init.c get_param_pairs: `name=value,...`, each with one '='. For gain tables (`warnings`
+ * given), a decimal level ("1.0") is ignored as gain_init.c valid_int does, with a warning.
  */
 function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
   let last = ",";
@@ -599,8 +509,7 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
     if (warnings && !validLevel(key)) {
-      // A decimal level ("1.0") trec_eval ignores: so does rankeval, saying so. Anything else ("x",
-      // "1x") is refused, as a typo (a deliberate divergence: trec_eval ignores it too).
+      // "x" is refused as a typo (a deliberate divergence: trec_eval ignores it too).
       if (!LONG_CUTOFF.test(key)) throw fail(`${what}: level "${key}" is not a number`);
       warnings.push(`${what}: trec_eval ignores the pair "${item}": its level is not an integer (gain_init.c valid_int)`);
     }
@@ -608,14 +517,12 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
   });
 }
 
-/** The `format` field of a measure from its table row (absent for qrels measures). */
 function formatOf(e: Entry): { format?: "prefs" | "qrels_jg" } {
   return e.format ? { format: e.format } : {};
 }
 
-/** Every line of the measures, in print order. */
+/** Every line of the measures, in print order; made once per list (a plan asks many times). */
 export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
-  // A plan's list is asked for its lines several times per run evaluated: made once per list.
   const known = linesOf.get(measures);
   if (known && known.of.length === measures.length && known.of.every((m, i) => m === measures[i])) return known.lines;
   const lines = measures.flatMap((m) => m.lines);
@@ -623,5 +530,5 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
   return lines;
 }
 
-/** trecLines of a list of measures, and the measures they were made from (a list may change). */
-const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
+const linesOf
+ = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();

@@ -1,42 +1,27 @@
 /**
- * trec_eval 10's per-query computations, ported line by line from its C source (form_res_rels.c,
- * gain_init.c and each m_*.c), for the trec_eval lines the kernel does not compute as trec_eval does:
- *  - every line under -l below 0, where trec_eval counts a document without a judgment (its -1,
- *    "nonpool") or with a negative label (-2, "unjudged") as relevant at its rank, but not in num_rel
- *    nor num_rel_ret;
- *  - gain tables the kernel cannot take (gain_init.c): a negative gain, a gain for level 0 or for a
- *    negative level (-1 is every document without a judgment, -2 every negative label), a level
- *    given twice, and gains less than 1 apart, which comp_rel_gain compares as equal, so that
- *    trec_eval's ideal ranking follows glibc's merge sort rather than the gains;
- *  - rbp and rbp_resid with gains, 11pt_avg at recall points out of order, cutoffs past 2^31 (which
- *    comp_long sorts out of order), and yaap, dcg and ideal_dcg.
- * The kernel computes everything else, much faster; this is the contract it is checked against.
- * Arithmetic is kept in the C source's order (divisions by log2(i + 2), sums left to right), so the
- * doubles are the same. Browser-safe.
+ * trec_eval 10's per-query computations, ported line by line from form_res_rels.c, gain_init.c and
+ * m_*.c, for the lines the kernel does not compute as trec_eval does: every line under -l below 0
+ * (unjudged documents relevant at their ranks but not in num_rel), gain tables the kernel cannot take,
+ * rbp with gains, 11pt_avg at unordered points, cutoffs past 2^31, yaap, dcg and ideal_dcg. The kernel
+ * is checked against it. Arithmetic in the C source's order, so the doubles are the same. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "../c/math.js";
 import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
-import type { TrecMeasure } from "./names.js";
+import type { TrecMeasure } from "../trec/measure-table.js";
 import { rankedRows } from "./relstring.js";
+import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "../trec/jg.js";
 
-/** trec_eval's evaluation parameters (trec_eval.h EPI) that the measures read. */
+/** trec_eval.h EPI: the evaluation parameters the measures read (-l, -M, -J, -N). */
 export interface Epi {
-  /** -l, as trec_eval reads it (atol). */
   readonly relevanceLevel: number;
-  /** -M: ranks kept (Infinity: all). */
   readonly maxDocs: number;
-  /** -J: only judged documents are ranked, after the -M cut. */
   readonly judgedOnly: boolean;
-  /** -N: documents in the collection (utility). */
   readonly numDocsInColl: number;
 }
 
-/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
-export const RELVALUE_NONPOOL = -1;
-export const RELVALUE_UNJUDGED = -2;
 
 /** form_res_rels.c RES_RELS: one query's ranking as relevance values, and its counts. */
 export interface ResRels {
@@ -45,9 +30,9 @@ export interface ResRels {
   readonly numRelRet: number;
   readonly numNonpool: number;
   readonly numUnjudged: number;
-  /** results_rel_list: the label at each rank (an integer >= 0), RELVALUE_NONPOOL or RELVALUE_UNJUDGED. */
+  /** results_rel_list. */
   readonly rel: Float64Array;
-  /** rel_levels: judged documents (retrieved or not) per label 0..max. */
+  /** rel_levels: judged documents per label 0..max. */
   readonly relLevels: readonly number[];
   /** 1 + the highest label with a judged document; 0 when none is >= 0. */
   readonly numRelLevels: number;
@@ -56,12 +41,8 @@ export interface ResRels {
 /** Labels trec_eval keeps a count for each of (rel_levels); past this it would need gigabytes too. */
 const MAX_LEVEL = 10_000_000;
 
-/**
- * te_form_res_rels for query q of the batch (labels as trec_eval reads them: integers, NaN for a
- * document without a judgment): the ranking (score descending, document id descending; the batch's
- * `ties`), cut at -M, then (-J) the documents without a judgment >= 0 dropped.
- */
-export function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
+/** te_form_res_rels for query q of the batch: ranked (the batch's `ties`), cut at -M, then -J. */
+function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   const n = batch.offsets[q + 1] - batch.offsets[q];
   const rows = rankedRows(batch, q, n);
   const numResults = Math.min(n, epi.maxDocs);
@@ -125,11 +106,7 @@ interface RelGain {
   count: number;
 }
 
-/**
- * gain_init.c setup_gains: the pairs whose key is an integer, then every level 0..num_rel_levels-1
- * not among them with its linear gain; the first pair naming a level (in parameter order) holds that
- * level's count; all sorted by comp_rel_gain ((int) of the difference of the gains) as glibc sorts.
- */
+/** gain_init.c setup_gains, sorted by comp_rel_gain ((int) of the gains' difference) as glibc sorts. */
 function setupGains(pairs: readonly (readonly [string, number])[], rr: ResRels): RelGain[] {
   const gains: RelGain[] = [];
   for (const [name, value] of pairs) if (validInt(name)) gains.push({ level: Number(atol(name)), gain: value, count: 0 });
@@ -150,10 +127,7 @@ function getGain(level: number, gains: readonly RelGain[]): number {
 // glibc's log2 and log, as trec_eval's numbers are made with them (src/c/math.ts).
 const log2 = cmathLog2;
 
-/**
- * The ideal ranking's walk, shared by m_ndcg.c, m_G.c, m_ndcg_rel.c and m_Rndcg.c: from the highest
- * sorted gain down, each level's documents in turn, stopping at the first gain <= 0 met.
- */
+/** The ideal ranking's walk of m_ndcg.c, m_G.c, m_ndcg_rel.c, m_Rndcg.c: stops at the first gain <= 0. */
 class IdealWalk {
   cur: number;
   gain: number;
@@ -365,11 +339,7 @@ function rbpResid(rr: ResRels, pairs: readonly (readonly [string, number])[]): n
   return unjudged ? weight + (1 - p) * sum : 0;
 }
 
-/**
- * The cutoff loop of m_P.c, m_recall.c, m_map_cut.c, m_rel_P.c, m_success.c and m_unjudged.c: walks
- * the ranks, and at rank i == cutoffs[c] (cutoffs in the order trec_eval sorted them) records
- * `atCut(c, i)`, then moves to the next cutoff; cutoffs not reached get `past(c)` at the end.
- */
+/** The cutoff loop of m_P.c, m_recall.c, m_map_cut.c, ... (cutoffs in trec_eval's order). */
 function cutoffLoop(rr: ResRels, cutoffs: readonly number[], count: (i: number) => void, atCut: (c: number, i: number) => number, past: (c: number) => number): number[] {
   const v = new Array<number>(cutoffs.length).fill(0);
   let c = 0;
@@ -640,12 +610,7 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
 /** trec_eval.h INFAP_EPSILON. */
 const INFAP_EPSILON = 0.00001;
 
-/**
- * Per-query values of `measures` (none of runid, num_q, relstring), one array per line in the order
- * of trecLines(measures) (two lines may have one name: `map_cut.1,2147483649,1` is three lines, the
- * two map_cut_1 with different values, since comp_long's order keeps the duplicates apart), for every
- * query of the batch, as trec_eval computes them.
- */
+/** Per-query values of `measures` (not runid, num_q, relstring), an array per line of trecLines(measures). */
 export function exactValues(measures: readonly TrecMeasure[], batch: Batch, ties: "docid" | "input", epi: Epi): Float64Array[] {
   const ranked = withTies(batch, ties);
   const out: Float64Array[][] = measures.map((m) => m.lines.map(() => new Float64Array(batch.numQueries)));

@@ -1,32 +1,14 @@
 /**
- * trec_eval 10's preference measures (-R prefs and -R qrels_prefs), ported from its C source:
- * form_prefs_counts.c (the preferences of each judgment group, as equivalence classes or as a
- * preference array, counted against the ranking) and m_prefs_*.c (the measures). These are trec_eval
- * measures over another judgment format, so they follow src/trec/exact.ts's approach (trec_eval's own
- * algorithm, per query, in TypeScript) rather than the kernel's: the kernel's batch holds one label
- * per document, and preferences are relations between documents, per judgment group, that a label
- * cannot hold; and these measures are rare, their inputs small.
- *
- * Per query (form_prefs_counts.c):
- *  1. The ranking: the run's documents by score descending, equal scores by document id ASCENDING
- *     (comp_sim_docno here is unlike form_res_rels.c's), cut at -M. -J and -l are not read.
- *  2. Each document named in the preferences gets a "docid rank": the retrieved ones 0 ..
- *     num_judged_ret - 1 in rank order, the others num_judged_ret .. num_judged - 1 in document id order.
- *  3. Each judgment group (JG) with a single subgroup (JSG) is a list of equivalence classes (ECs):
- *     its documents by rel_level, every document of a higher class preferred to every one of a lower
- *     class. A JG with several JSGs is a preference array: in each JSG a higher rel_level is
- *     preferred to a lower, then the transitive closure over the JG. A preference A > B is
- *     "fulfilled" when A is ranked above B (both retrieved), "implied fulfilled" when only A is
- *     retrieved, "implied not fulfilled" when only B is, and "not occurring" when neither is; a
- *     count array over all JGs holds, per pair of docid ranks, how many JGs prefer the first.
- * Inconsistent judgments are trec_eval's errors here too: a document in two classes of one
- * single-subgroup JG, a document both at 0 and above 0 in one JG, and a preference cycle (on which
- * trec_eval aborts). Browser-safe.
+ * trec_eval 10's preference measures (-R prefs, qrels_prefs), ported from form_prefs_counts.c and
+ * m_prefs_*.c: trec_eval's own algorithm per query, as src/app/exact.ts (a kernel batch holds one label per
+ * document; preferences are relations between documents per judgment group). The ranking: score
+ * descending, equal scores by document id ASCENDING (unlike form_res_rels.c), cut at -M. A judgment
+ * group (JG) of one subgroup is a list of equivalence classes by rel_level; of several, a preference
+ * array closed transitively. Inconsistent judgments are trec_eval's errors here too. Browser-safe.
  */
 import { RankevalError } from "../errors.js";
 import { compareBytes } from "../c/strings.js";
 
-/** One preference line of a query: its judgment group, subgroup, rel_level and document. */
 export interface PrefLine {
   readonly jg: string;
   readonly jsg: string;
@@ -34,7 +16,6 @@ export interface PrefLine {
   readonly docno: string;
 }
 
-/** One retrieved document (in the run's order: the ranking is made here). */
 export interface Retrieved {
   readonly docno: string;
   readonly sim: number;
@@ -78,14 +59,9 @@ export interface ResultsPrefs {
 
 const fail = (qid: string, why: string) => new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
 
-/** strcmp on the strings' UTF-8 bytes. */
 const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
-/**
- * form_prefs_counts for one query: its ranking (the run's documents, any order), its preference
- * lines, and -M (Infinity: all). Throws trec_eval's errors (as RankevalErrors) for duplicate
- * retrieved documents within -M and for inconsistent preferences.
- */
+/** form_prefs_counts for one query (its documents in any order; -M Infinity: all); throws trec_eval's errors. */
 export function formPrefsCounts(qid: string, retrieved: readonly Retrieved[], prefs: readonly PrefLine[], maxDocs: number): ResultsPrefs {
   // form_prefs_and_ranks: the ranking (sim descending, docno ascending), cut at -M, then by docno.
   const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(a.docno, b.docno)));
@@ -362,11 +338,9 @@ function avgjgRnonrel(rp: ResultsPrefs, retOnly: boolean): number {
 }
 
 /**
- * The `recalculate` of m_prefs_avgjg_Rnonrel(_ret).c, as written there: in an EC JG the last class
- * stands for the non-relevant documents (its first num_rel, or num_rel_ret, of them) and every class
- * before it for relevant ones, even a class at rel_level 0 or below. (trec_eval reads past that last
- * class when it has fewer documents than that: rankeval reads only its own.) In a preference array,
- * non-relevant documents after the num_rel-th (in docid-rank order) are left out.
+ * m_prefs_avgjg_Rnonrel(_ret).c's `recalculate`, as written there: in an EC JG the last class stands
+ * for the non-relevant documents, every class before it for relevant ones (trec_eval reads past a short
+ * last class: rankeval does not). In a preference array, non-relevant ones after the num_rel-th go.
  */
 function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, number] {
   let ful = 0;

@@ -1,21 +1,10 @@
 /**
- * trec_eval's -Z: each per-query value replaced by its Z score, (value − mean) / stddev, with the mean
- * and standard deviation of that query and measure from a file of `qid measure mean stddev` lines
- * (get_zscores.c, convert_zscores.c). The measure is named as trec_eval names the value (`map`,
- * `P_5`, `ndcg_cut_10`; gm_map's per-query value is log(max(map, 1e-5)) there). A value without its
- * line, and a value other than the mean when the stddev is 0, becomes -1000000 (MISSING_ZSCORE_VALUE);
- * a query without any line makes every value -1000000. The summary is then taken over the Z scores
- * as over the values (the mean, the sum, gm_map's exp of the mean), and every line is printed `Z`
- * before its name, longs as `%6.4f`.
- *
- * The lookups are trec_eval's binary searches over the file's lines sorted by qid then measure
- * (strcmp; equal lines in file order, as glibc's merge sort leaves them). Those searches read one
- * entry past their table when the key sorts after every entry: for a measure of a query that is not
- * the file's last, that is the next query's first line, which trec_eval then matches (and uses) when
- * it has the same measure, as rankeval does; past the file's last line (a query sorting after every
- * qid of the file, or a measure after every measure of its last qid) trec_eval reads memory it does
- * not own (a crash, or garbage): rankeval gives -1000000 there (`zscoreLookup` reports it).
- * Browser-safe.
+ * trec_eval's -Z (get_zscores.c, convert_zscores.c): each per-query value as (value − mean) / stddev
+ * from a file of `qid measure mean stddev` lines; a value without its line (or other than the mean
+ * when the stddev is 0) is -1000000. The lookups are trec_eval's binary searches, which read one entry
+ * past their table: the next query's first line, which trec_eval then matches, as rankeval does; past
+ * the file's last line trec_eval reads memory it does not own, where rankeval gives -1000000 (and
+ * `zscoreLookup` reports it). Browser-safe.
  */
 import type { Zscores } from "../io/zscores.js";
 import { compareBytes } from "../c/strings.js";
@@ -51,12 +40,7 @@ export function zscoreTable(z: Zscores): ZscoreTable {
   return { lines, qids };
 }
 
-/**
- * The binary search of convert_zscores.c (find_qid, find_meas): `start = 0, end = count` (one past the
- * table), so that the key past every entry is compared with entry `count`. Returns the index found,
- * -1 when absent, or "past" when the search reads past the file's last line (trec_eval's undefined
- * read).
- */
+/** convert_zscores.c's find_qid, find_meas (`end = count`: one past the table); "past": past the file. */
 function search(count: number, available: number, key: string, at: (i: number) => string): number | "past" {
   let start = 0;
   let end = count;

@@ -1,25 +1,23 @@
-// rankeval --explain QID [-m MEASURE] QRELS RUN [RUN ...]: the runs evaluated as the command line
-// evaluates them (cli.ts evaluateTrecRuns: the same reading, join, plan and warnings), the query's
-// rows taken from the joined blocks as they pass (src/explain/query.ts), and its drill-down
-// (src/explain/explain.ts) printed as text or JSON.
+// rankeval --explain QID: the runs evaluated as the command line does, the query's rows taken from the
+// joined blocks as they pass, and its drill-down printed as text or JSON.
 import { RankevalError } from "../errors.js";
 import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { formatExplanation } from "../explain/text.js";
 import { nearest } from "../measures/suggest.js";
-import { options, planConventions } from "../trec/plan.js";
+import { options, planConventions } from "../app/plan.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity.js";
 import type { EvaluationHooks, Io } from "./cli.js";
-import type { Plan, RunResult } from "../trec/plan.js";
-import { displayName } from "./read.js";
+import type { Plan, RunResult } from "../app/plan.js";
+import { displayName } from "./file-read.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), with hooks that see the rows. */
 export type EvaluateRuns = (args: CliArgs, io: Io, hooks?: EvaluationHooks) => Promise<{ p: Plan; runs: RunResult[] }>;
 
-/** The measure explained when none is named: trec_eval's nDCG at 10, under its conventions (as the CLI's default output). */
-export const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
+/** The measure explained when none is named. */
+const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
 
 const badInput = (message: string) => new RankevalError("bad-input", message);
 

@@ -9,38 +9,26 @@ export const displayName = (path: string) => (path === "-" ? "standard input" : 
 /** Where readInto reports how far it got (Progress, on a terminal). */
 export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
 
-/**
- * The size of a file's text in bytes, a hint for sizing the parsers' columns: 0 (no hint) for
- * standard input, pipes and other files that are not regular, and for gzip files, whose size says
- * little about their text. A file that is not regular is never opened here: a pipe's bytes can be
- * read once only, by readInto.
- */
+/** A regular, not gzipped file's size, a hint for sizing the parsers' columns; else 0 (a pipe is not opened). */
 export async function inputSize(path: string): Promise<number> {
   return textSize(inputInfo(path));
 }
 
-/** inputSize's hint from what inputInfo found: the size of a regular file that is not gzip, else 0. */
-export function textSize(info: InputInfo): number {
+function textSize(info: InputInfo): number {
   return info.regular && !info.gzip ? info.size : 0;
 }
 
-/** What an input is, from one stat (and its first two bytes): the few facts callers decide by. */
+/** What an input is, from one stat (and its first two bytes). */
 export interface InputInfo {
-  /** A regular file: it can be read again from its start (not standard input, a pipe or a device). */
+  /** It can be read again from its start (not standard input, a pipe or a device). */
   regular: boolean;
-  /** Its size in bytes (0 when not regular). */
   size: number;
-  /** A regular file starting with gzip's magic bytes. */
   gzip: boolean;
   /** With `read`, a regular file's bytes where it is small (up to READ_AT_ONCE): read once, here. */
   bytes?: Uint8Array;
 }
 
-/**
- * What `path` is. Synchronous: a stat and, for a regular file, a read of two bytes, which cost less
- * than a trip through the thread pool of asynchronous calls, and are made once per input. An input
- * that cannot be read says regular: false (readInto reports the error); a pipe is never opened here.
- */
+/** What `path` is; synchronous (cheaper than asynchronous calls, once per input); a pipe is not opened. */
 export function inputInfo(path: string, read = false): InputInfo {
   if (path === "-") return { regular: false, size: 0, gzip: false };
   try {
@@ -56,7 +44,6 @@ export function inputInfo(path: string, read = false): InputInfo {
   }
 }
 
-/** A file's first two bytes. */
 function readHead(path: string): Uint8Array {
   let fd: number;
   try {
@@ -78,10 +65,7 @@ function readHead(path: string): Uint8Array {
 
 const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
-/**
- * Whether `path` can be read more than once from its start: a regular file. Standard input, a named
- * pipe, `<(command)` and other devices give their bytes once: they are read whole, in one pass.
- */
+/** Whether `path` can be read more than once from its start (not standard input, a pipe, a device). */
 export async function rereadable(path: string): Promise<boolean> {
   if (path === "-") return false;
   try {
@@ -91,11 +75,7 @@ export async function rereadable(path: string): Promise<boolean> {
   }
 }
 
-/**
- * Refuses inputs that could only hang or be read wrong: standard input (`-`) named twice, or the same
- * pipe (a FIFO, a socket, /dev/stdin) given for two inputs, whose bytes the first read would take.
- * `inputs` are [what, path] pairs, as ["--scores", "pred.txt"] or ["RUN", "a.run"].
- */
+/** Refuses standard input or one pipe given for two inputs (the first read would take its bytes). */
 export async function checkReadOnce(inputs: readonly (readonly [string, string])[]): Promise<void> {
   const seen = new Map<string, string>();
   for (const [what, path] of inputs) {
@@ -114,15 +94,11 @@ export async function checkReadOnce(inputs: readonly (readonly [string, string])
   }
 }
 
-/**
- * A file (or standard input, `-`) as the input layer reads text (src/input/input.ts), looked at once
- * (inputInfo: a small file read here and now).
- */
+/** A file (or standard input, `-`) as the input layer reads text. */
 export function textInput(path: string, progress?: ProgressSink, info = inputInfo(path, true)): TextInput {
   return { name: displayName(path), size: textSize(info), read: (sink) => readInto(path, sink, progress, info) };
 }
 
-/** What a failed read's error code means, for the message. */
 const READ_ERRORS: Record<string, string> = {
   ENOENT: "no such file",
   EACCES: "permission denied",
@@ -137,7 +113,6 @@ const READ_ERRORS: Record<string, string> = {
   EAGAIN: "no data (non-blocking input)",
 };
 
-/** A read that failed, as bad input naming the file. */
 function cannotRead(name: string, e: unknown): RankevalError {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code ? `${READ_ERRORS[code] ?? "error"} (${code})` : String((e as Error).message ?? e);
@@ -147,21 +122,13 @@ function cannotRead(name: string, e: unknown): RankevalError {
 /** Chunks pushed into a sink at most: the parsers' unit of work, and of a stream's reads. */
 const CHUNK = 1 << 20;
 
-/**
- * Regular files up to this size are read in one synchronous call rather than streamed: a stream's
- * set-up and its trips through the thread pool cost more than the read of a small file (a TREC run of
- * 20 queries is about 20 kB), and the command line reads hundreds of such files in one go.
- */
+/** Files up to this size are read in one call: a stream costs more (a run of 20 queries is about 20 kB). */
 const READ_AT_ONCE = 4 << 20;
 
 /** The gzip streams zlib is loaded for, the first time one is read. */
 let zlib: typeof import("node:zlib") | undefined;
 
-/**
- * Streams a file (or standard input for `-`) into `sink` in 1 MiB chunks, gunzipping it when it
- * starts with gzip's magic bytes, so memory holds one chunk of the file at a time. The file is
- * opened once and read from its start to its end in one pass, so a pipe works as any file.
- */
+/** Streams a file (or `-`) into `sink` in 1 MiB chunks, gunzipped if it is gzip, in one pass (a pipe works). */
 export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink, known?: InputInfo): Promise<void> {
   const name = displayName(path);
   // Read already (inputInfo): its bytes as they are (a gzip file is streamed, as any).
@@ -252,10 +219,7 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
   }
 }
 
-/**
- * A regular file's bytes, `size` of them as its stat said, in one read; null where it is not that
- * size any more or cannot be read now (the stream then reads it, or reports the error as for any file).
- */
+/** A regular file's `size` bytes in one read; null where it changed or cannot be read (streamed instead). */
 function readWhole(path: string, size: number): Uint8Array | null {
   let fd: number;
   try {
@@ -281,11 +245,8 @@ function readWhole(path: string, size: number): Uint8Array | null {
 }
 
 /**
- * A regular file (not gzip) read into `sink` by synchronous reads of CHUNK into one buffer used again:
- * a stream's reads each go through libuv's thread pool, whose thread waits for a core while both are
- * busy (the command line parses the judgments while a thread parses the run), and the parsing thread
- * waited for it, idle, a quarter of the judgments' time. The file is read to its end, whatever its
- * size said (a file that grows is read as far as it goes).
+ * A regular file (not gzip) read by synchronous reads into one buffer: a stream's reads wait for
+ * libuv's thread, which waits for a core while both are busy (a quarter of the judgments' time).
  */
 async function readRegular(path: string, name: string, size: number, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
   let fd: number;
