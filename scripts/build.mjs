@@ -155,10 +155,10 @@ await build({
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
-        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$|kernel[\\/]compare\.js$)/, priority: 2 },
+        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$|kernel[\\/]significance-kernel\.js$)/, priority: 2 },
         {
           name: "command-inputs",
-          test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|group)\.js$|input[\\/]read-letor\.js$)/,
+          test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|query-groups)\.js$|input[\\/]read-letor\.js$)/,
           priority: 2,
         },
         // --explain's and --report's code (the report's page script is most of the latter).

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { Options } from "../src/index.js";
-import { PRESET_NAMES } from "../src/presets.js";
+import { PRESET_NAMES } from "../src/measures/presets.js";
 
 export const RUNS = Number(process.env.FC_RUNS ?? 300);
 export const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);

@@ -3,7 +3,7 @@
 // exactly equal; and both converging, as B grows, to the exact p of full enumeration.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../src/kernel/compare.js";
+import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../src/kernel/significance-kernel.js";
 import { referenceBootstrap, referenceBootstrapMeans, referenceRandomization, referenceTukey, referenceTukeyRanges } from "./_resampling-reference.js";
 import { drawDigits, HalfStream, IterationStream, planBatches, signFlips } from "./_splitmix.js";
 import { bootstrapTests, randomizationTests, tukeyTests } from "../src/compare/resampling.js";

@@ -14,7 +14,7 @@ import { QueryLines } from "../src/explain/lines.js";
 import { changedMost, changes } from "../src/explain/changes.js";
 import { evaluateRun, RankevalError } from "../src/index.js";
 import { definedMeasure, measureOptions } from "../src/measures/measure.js";
-import type { Options } from "../src/options.js";
+import type { Options } from "../src/measures/options.js";
 import { referenceValue } from "../src/reference/index.js";
 import { rank, tieOrders, type Doc } from "../src/reference/ranking.js";
 import { options, plan, type Conventions } from "../src/app/plan.js";

@@ -3,10 +3,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
-import { groupRows } from "../src/pipeline/group.js";
+import { groupRows } from "../src/pipeline/rows-by-query.js";
 import { runKernel } from "../src/kernel/kernel.js";
 import { parseMeasures } from "../src/measures/resolve.js";
-import { resolveOptions } from "../src/options.js";
+import { resolveOptions } from "../src/measures/options.js";
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function random(seed: number): () => number {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RankevalError } from "../src/errors.js";
+import { RankevalError } from "../src/errors/errors.js";
 import { evaluate } from "../src/pipeline/evaluate.js";
 import { describeMeasureOptions, measureOptions } from "../src/measures/measure.js";
 import { parseMeasures } from "../src/measures/resolve.js";
 import { editDistance, nearest } from "../src/measures/suggest.js";
-import { describeOptions, explicitOptions, resolveOptions } from "../src/options.js";
+import { describeOptions, explicitOptions, resolveOptions } from "../src/measures/options.js";
 
 const names = (spec: string | string[]) => parseMeasures(spec).map((m) => m.name);
 const one = (spec: string) => {

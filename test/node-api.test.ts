@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { evaluateRun, parseMeasures, RankevalError, type Result } from "../src/index.js";
-import { InputError } from "../src/errors.js";
+import { InputError } from "../src/errors/errors.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
 import { qrelsParserFor } from "../src/input/formats.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";
 import { evaluateFiles } from "../src/node/index.js";
-import { PRESETS, PRESET_NAMES } from "../src/presets.js";
+import { PRESETS, PRESET_NAMES } from "../src/measures/presets.js";
 import { referenceEvaluate } from "../src/reference/index.js";
 
 interface Fixtures {

@@ -1,7 +1,7 @@
 // formatTable: runs side by side aligned by measure, each column's query count, the conventions where
 // they differ, per-query rows, and the same decimals everywhere.
 import { describe, expect, it } from "vitest";
-import { RankevalError } from "../src/errors.js";
+import { RankevalError } from "../src/errors/errors.js";
 import { evaluateRun, formatTable, type Result } from "../src/index.js";
 
 const qrels = { q1: { a: 1, b: 0, c: 2 }, q2: { a: 1 }, q3: { z: 0 } };

@@ -2,10 +2,10 @@
 // runs) gives exactly what the whole file gives: the same per-query values, means and trec_eval text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError, RankevalError } from "../src/errors.js";
+import { InputError, RankevalError } from "../src/errors/errors.js";
 import { evaluateBatch } from "../src/pipeline/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
-import { explicitOptions } from "../src/options.js";
+import { explicitOptions } from "../src/measures/options.js";
 import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/pipeline/blocks.js";
 import { evaluateBlock, relstringValues, trecExtras, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";

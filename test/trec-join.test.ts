@@ -2,11 +2,11 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../src/errors.js";
+import { InputError } from "../src/errors/errors.js";
 import { evaluateBatch, evaluateRun } from "../src/pipeline/evaluate.js";
 import { docidString, Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { parseMeasures } from "../src/measures/resolve.js";
-import { explicitOptions } from "../src/options.js";
+import { explicitOptions } from "../src/measures/options.js";
 import { groupJudgments, joinParsed, type JoinedRun, type JoinOptions } from "../src/pipeline/join-rows.js";
 import { rowHash } from "../src/io/rows.js";
 import { bytes, haveShared, sharedPath } from "./io/_helpers.js";

@@ -12,7 +12,7 @@ import { main } from "../src/node/cli.js";
 import { exactValues } from "../src/app/exact.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
 import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
-import { trecLines } from "../src/trec/measure-table.js";
+import { trecLines } from "../src/measures/trec-eval-table.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {

@@ -1,10 +1,10 @@
 // Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
 // BatchInput (src/input/input.ts).
-import { RankevalError } from "../src/errors.js";
+import { RankevalError } from "../src/errors/errors.js";
 import { runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
 import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
-import type { OnProgress } from "./file-read.js";
+import type { OnProgress } from "./read-file.js";
 
 /** A File as a ByteSource, counting the bytes read. */
 function fileSource(file: File, counted: { read: number }): ByteSource {

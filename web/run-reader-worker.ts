@@ -1,7 +1,7 @@
 // The page's run reader: a second worker, started by worker.ts for each run file, that parses the run
 // into blocks while worker.ts joins and evaluates them (src/pipeline/reader.ts).
 import { serveBlocks, type ReaderJob } from "../src/pipeline/reader.js";
-import { readInto } from "./file-read.js";
+import { readInto } from "./read-file.js";
 
 const handle = serveBlocks<File>(
   (r, transfer) => (self as unknown as Worker).postMessage(r, transfer),

@@ -2,15 +2,15 @@
 // again when too large to keep.
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
 import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
-import { RankevalError } from "../src/errors.js";
+import { RankevalError } from "../src/errors/errors.js";
 import { batchBlocks, evaluateRun, type Input } from "../src/input/input.js";
 import type { Batch } from "../src/kernel/batch.js";
-import type { ExplicitOptions } from "../src/options.js";
+import type { ExplicitOptions } from "../src/measures/options.js";
 import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
 import { plan, type Plan } from "../src/app/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
-import type { Sink } from "./file-read.js";
+import type { Sink } from "./read-file.js";
 
 /** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {

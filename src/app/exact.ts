@@ -5,12 +5,12 @@
  * rbp with gains, 11pt_avg at unordered points, cutoffs past 2^31, yaap, dcg and ideal_dcg. The kernel
  * is checked against it. Arithmetic in the C source's order, so the doubles are the same. Browser-safe.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { log as cmathLog, log2 as cmathLog2 } from "../c/math.js";
 import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
-import type { TrecMeasure } from "../trec/measure-table.js";
+import type { TrecMeasure } from "../measures/trec-eval-table.js";
 import { rankedRows } from "./relstring.js";
 import { RELVALUE_NONPOOL, RELVALUE_UNJUDGED } from "../trec/jg.js";
 

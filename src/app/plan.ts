@@ -1,12 +1,12 @@
 // What the command line and the page compute for a list of -m names (the plan), under which options.
 // Evaluating a block under a plan is src/pipeline/evaluate-block.ts. No Node built-ins here.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
+import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
+import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
 import type { Epi } from "./exact.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */

@@ -1,5 +1,5 @@
 // compare(): paired tests, effect sizes and corrections over evaluated runs' per-query values.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
 import { describe, pairedT, signTest, type Description } from "./paired.js";

@@ -1,7 +1,7 @@
 // The resampling tests over the kernel. Comparisons that pair the same queries share one call: each
 // pair's statistic is the difference of its runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q -
 // sum_q s_q y_q), so ten runs cost ten columns, not forty-five pairs.
-import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/compare.js";
+import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/significance-kernel.js";
 import { pairwiseSum } from "./numeric.js";
 import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";
 

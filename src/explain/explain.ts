@@ -2,9 +2,9 @@
 // moved documents, the judged documents never retrieved, and the ideal ranking. Plain data (JSON),
 // shared by the command line's --explain, the HTML report and the page.
 import { measureOptions } from "../measures/measure.js";
-import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../options.js";
+import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../measures/options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
-import { trecLines } from "../trec/measure-table.js";
+import { trecLines } from "../measures/trec-eval-table.js";
 import { lineKey, trecOptions, type Plan } from "../app/plan.js";
 import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.js";
 import type { QueryRows, RunRows } from "./query.js";

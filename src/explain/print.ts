@@ -3,7 +3,7 @@
 import { comparableRows } from "../output/per-query-runs.js";
 import { tableValue } from "../output/table.js";
 import { formatFixed4, formatLong } from "../trec/format.js";
-import { trecLines } from "../trec/measure-table.js";
+import { trecLines } from "../measures/trec-eval-table.js";
 import type { Plan } from "../app/plan.js";
 
 export type ValuePrint = "float" | "long" | "table";

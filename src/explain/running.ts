@@ -3,7 +3,7 @@
 // and at ranks >= its cutoff it is the per-query value. Before the end, a cutoff past rank i pads
 // ("pad") whatever beyondList says: a running value says what the ranks so far contribute.
 import type { Batch } from "../kernel/batch.js";
-import type { ExplicitOptions, Ties } from "../options.js";
+import type { ExplicitOptions, Ties } from "../measures/options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { PLACEHOLDER_DOCNO } from "../pipeline/join-rows.js";

@@ -3,7 +3,7 @@
 // web/file-read.ts and web/file-columns.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
 // The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
 // Browser compatible: no Node built-ins here.
-import { InputError } from "../errors.js";
+import { InputError } from "../errors/errors.js";
 import { ColumnarRows, RowError, type ColumnBatch } from "../io/columnar.js";
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";

@@ -1,10 +1,10 @@
 // A LETOR/SVMlight file, its predictions and, without qid:, its query group sizes, read into one batch.
-import { RankevalError } from "../errors.js";
-import { GroupParser } from "../io/group.js";
+import { RankevalError } from "../errors/errors.js";
+import { GroupParser } from "../io/query-groups.js";
 import { Interner } from "../io/interner.js";
 import { LetorParser } from "../io/letor.js";
 import { ScoresParser } from "../io/scores.js";
-import { letorRowsBatch, type LetorInput } from "../pipeline/letor.js";
+import { letorRowsBatch, type LetorInput } from "../pipeline/letor-batch.js";
 import type { TextInput } from "./input.js";
 
 /** The batch of a LETOR file and its predictions. `noQid`: said when the rows have no qid: and no `groups` is given. */

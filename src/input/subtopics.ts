@@ -1,7 +1,7 @@
 // Subtopic judgments (`qid subtopic docno judgment`, ndeval's) told by their shape, read, and each run
 // joined to them, for the command line and the page. Browser compatible.
-import { joinDiversity, SubtopicShape } from "../diversity.js";
-import { noQueryInCommon, RankevalError, type QuerySample } from "../errors.js";
+import { joinDiversity, SubtopicShape } from "../pipeline/join-subtopics.js";
+import { noQueryInCommon, RankevalError, type QuerySample } from "../errors/errors.js";
 import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";

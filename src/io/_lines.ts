@@ -8,7 +8,7 @@
  * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line. By default
  * it reads every line as fields (fieldLine), handing each row to `row`.
  */
-import { InputError } from "../errors.js";
+import { InputError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
 import { numberProblem, parseFinite } from "./_number.js";
 

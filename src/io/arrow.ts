@@ -2,7 +2,7 @@
 // a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
 // footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import {
   bad, chooseColumns, columnBatch, messageOf, show,

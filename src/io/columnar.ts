@@ -1,7 +1,7 @@
 // Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
 // at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
 // values finite numbers; a null is an error naming file, row and column. Browser compatible.
-import { InputError, RankevalError } from "../errors.js";
+import { InputError, RankevalError } from "../errors/errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import type { Interner } from "./interner.js";

@@ -15,7 +15,7 @@
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
-import { InputError, RankevalError } from "../errors.js";
+import { InputError, RankevalError } from "../errors/errors.js";
 import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";

@@ -10,7 +10,7 @@ export { lineOfRow, docidBytes, docidString, rowHash, type RowDocids, type RowLi
 export { LetorParser, type Letor, type LetorRows, type LetorOf, type LetorParserOptions } from "./letor.js";
 export type { QuerySpans } from "./rows.js";
 export { ScoresParser, type ScoresParserOptions } from "./scores.js";
-export { GroupParser, type GroupParserOptions } from "./group.js";
+export { GroupParser, type GroupParserOptions } from "./query-groups.js";
 export { JsonParser, type JsonParserOptions, type RowsKind, type RowsOf } from "./json.js";
 export { DelimitedParser, DEFAULT_COLUMNS, type ColumnNames, type DelimitedParserOptions } from "./delimited.js";
 export { GroupQrelsParser, type GroupQrels, type GroupQrelsParserOptions } from "./group-qrels.js";

@@ -19,7 +19,7 @@
  * ids.stringOf(1); // "d2"
  * ```
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 
 /** FNV-1a, 32-bit, over buf[start, end), as a signed integer: the hash the table is keyed with. */
 function hashBytes(buf: Uint8Array, start: number, end: number): number {

@@ -14,7 +14,7 @@
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
-import { InputError } from "../errors.js";
+import { InputError } from "../errors/errors.js";
 import type { Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";

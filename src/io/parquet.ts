@@ -1,7 +1,7 @@
 // Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
 // ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
 import {

@@ -1,4 +1,4 @@
-import type { Ties } from "../options.js";
+import type { Ties } from "../measures/options.js";
 
 /**
  * A batch: the rows of many queries grouped by query (CSR), as the kernel reads them.

@@ -1,8 +1,8 @@
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
-import type { ResolvedOptions } from "../options.js";
+import type { ResolvedOptions } from "../measures/options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
 import { constant, KernelMemory, type KernelInstance } from "./module.js";
 

@@ -1,5 +1,5 @@
 /** The conventions each tool's measure names carry unless the user sets them, cited from its source. */
-import type { ExplicitOptions } from "../options.js";
+import type { ExplicitOptions } from "./options.js";
 
 /**
  * trec_eval 10: gain = the label (m_ndcg.c), a query without relevant documents scores 0

@@ -5,8 +5,8 @@
  * Measure.__repr__: parameters at their defaults left out, an alias gives the measure's name
  * (`MAP@10` -> `AP@10`).
  */
-import { RankevalError } from "../errors.js";
-import { gainTableOf, type ExplicitOptions } from "../options.js";
+import { RankevalError } from "../errors/errors.js";
+import { gainTableOf, type ExplicitOptions } from "./options.js";
 import { formatFixed } from "../trec/format.js";
 import { GDEVAL, IR_MEASURES, RANX } from "./conventions.js";
 import { makeMeasure, type Aggregate, type Measure } from "./measure.js";

@@ -1,6 +1,6 @@
-import { RankevalError } from "../errors.js";
-import { DEFAULT_OPTIONS, describeOptions, overPreset, type DependsOn, type ExplicitOptions, type ResolvedOptions } from "../options.js";
-import { PRESETS } from "../presets.js";
+import { RankevalError } from "../errors/errors.js";
+import { DEFAULT_OPTIONS, describeOptions, overPreset, type DependsOn, type ExplicitOptions, type ResolvedOptions } from "./options.js";
+import { PRESETS } from "./presets.js";
 import { findFamily, type Family } from "./registry.js";
 
 /** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */

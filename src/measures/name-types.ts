@@ -9,7 +9,7 @@ import type { RanxName } from "./ranx.js";
 import type { XgboostName } from "./xgboost.js";
 import type { NdevalName } from "./ndeval.js";
 import type { FamilyTable } from "./registry.js";
-import type { TrecNickname, TrecTable } from "../trec/measure-table.js";
+import type { TrecNickname, TrecTable } from "./trec-eval-table.js";
 
 /** One cutoff. */
 type K = `${number}`;

@@ -8,7 +8,7 @@
  * and `ndeval`, the 21 columns it prints (each @k at 5, 10 and 20). ndeval computes cutoffs up to
  * 20; rankeval any. nNRBP is NaN for a query without a subtopic with a relevant document (its 0/0).
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { NDEVAL } from "./conventions.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";

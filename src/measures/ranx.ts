@@ -13,7 +13,7 @@
  * level, sets the relevance threshold (meta/evaluate.py extract_metric_and_params). Results are keyed
  * by the name as written, as ranx keys them.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { RANX } from "./conventions.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";

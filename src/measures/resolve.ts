@@ -15,8 +15,8 @@
  * goes on to the next that can (trec_eval's `P` and `recall`: every default cutoff); if none can,
  * the first error is thrown. A name nobody knows gets "did you mean" from every tool's names.
  */
-import { RankevalError } from "../errors.js";
-import { splitTrecArg, trecMeasuresOf, trecNames } from "../trec/measure-table.js";
+import { RankevalError } from "../errors/errors.js";
+import { splitTrecArg, trecMeasuresOf, trecNames } from "./trec-eval-table.js";
 import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
 import { parseCanonical, type Measure } from "./measure.js";
 import { RANX_NAMES, parseRanx } from "./ranx.js";

@@ -11,8 +11,8 @@
  * XGBoost's `ndcg@k` and `map@k` are also rankeval's canonical names: under the xgboost preset they
  * are XGBoost's (1 without relevant documents).
  */
-import { RankevalError } from "../errors.js";
-import { PRESETS } from "../presets.js";
+import { RankevalError } from "../errors/errors.js";
+import { PRESETS } from "./presets.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 

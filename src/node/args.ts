@@ -1,9 +1,9 @@
 import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/delimited.js";
-import { REL_FORMATS, type RelFormat } from "../trec/measure-table.js";
+import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
 /** What the command line asked for (the options as `rankeval --help` says). */

@@ -1,6 +1,6 @@
 // The command line: reads, joins, evaluates and prints trec_eval's text (byte for byte), a table, JSON or CSV.
 import { readFileSync } from "node:fs";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
@@ -12,7 +12,7 @@ import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
-import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity.js";
+import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
 import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";

@@ -3,7 +3,7 @@
 // paths, each read in byte ranges so that only the row group being read is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";

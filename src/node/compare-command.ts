@@ -3,7 +3,7 @@
 import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
 import { formatComparison, type ComparisonFormat } from "../output/comparison.js";
 import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../output/per-query-runs.js";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { plan, type Plan, type RunResult } from "../app/plan.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";

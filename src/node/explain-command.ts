@@ -1,6 +1,6 @@
 // rankeval --explain QID: the runs evaluated as the command line does, the query's rows taken from the
 // joined blocks as they pass, and its drill-down printed as text or JSON.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { formatExplanation } from "../explain/text.js";
@@ -8,7 +8,7 @@ import { nearest } from "../measures/suggest.js";
 import { options, planConventions } from "../app/plan.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
-import { asksForDiversity } from "./diversity.js";
+import { asksForDiversity } from "./diversity-command.js";
 import type { EvaluationHooks, Io } from "./cli.js";
 import type { Plan, RunResult } from "../app/plan.js";
 import { displayName } from "./file-read.js";

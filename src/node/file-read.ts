@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { ChunkSink, TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 

@@ -1,7 +1,7 @@
 // QRELS and RUN files read, joined and evaluated, for the command line and rankeval/node: Node's adapter
 // of the input layer (src/input/input.ts).
 import { statSync } from "node:fs";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { formatOf, type ParserChoice } from "../input/formats.js";
 import { batchBlocks, evaluateRun, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";

@@ -25,7 +25,7 @@
  * const qrels = await readQrels("qrels.dev.tsv"); // { "1102432": { "2026790": 1 }, ... }
  * ```
  */
-import { documentTwice, RankevalError, InputError } from "../errors.js";
+import { documentTwice, RankevalError, InputError } from "../errors/errors.js";
 import { evaluateRun, type Result } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
@@ -33,7 +33,7 @@ import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { explicitOptions, wantsTieRange, type Options } from "../options.js";
+import { explicitOptions, wantsTieRange, type Options } from "../measures/options.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";

@@ -2,7 +2,7 @@
 // by its own process, merged into the report one process gives on the whole input.
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { ByteSource } from "../io/columnar.js";
 import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, perQueryTable, summaryResult, trecSummaryValues, type Merged, type NamedTable, type PerQuerySettings } from "../output/per-query.js";
 import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../output/per-query-files.js";

@@ -5,7 +5,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { compare, type NamedResult } from "../compare/compare.js";
 import { comparableResult, comparableRows } from "../output/per-query-runs.js";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
 import { valueRows } from "../explain/print.js";
@@ -18,7 +18,7 @@ import { options, planConventions, type Plan, type RunResult } from "../app/plan
 import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
-import { asksForDiversity } from "./diversity.js";
+import { asksForDiversity } from "./diversity-command.js";
 import type { Io } from "./cli.js";
 import { compareOptions, compareRuns } from "./compare-command.js";
 import type { EvaluateRuns } from "./explain-command.js";

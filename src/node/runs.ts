@@ -1,7 +1,7 @@
 // Many runs in one command: RUN arguments that name a directory or a glob, and the runs evaluated a
 // few at a time, each handed on in the order given as soon as it and the runs before it are done.
 import { readdirSync, statSync } from "node:fs";
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate-block.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";

@@ -2,7 +2,7 @@
 // -D (debug level, and the one query to evaluate), and -R's judgment formats other than qrels (prefs,
 // qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs.ts and
 // src/trec/jg.ts, and printed as trec_eval prints them.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { summaryOf } from "../pipeline/aggregate.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
@@ -10,13 +10,13 @@ import { Interner } from "../io/interner.js";
 import { PrefsParser, type Prefs } from "../io/prefs.js";
 import type { RunRows } from "../io/run.js";
 import { ZscoresParser } from "../io/zscores.js";
-import { DEFAULT_OPTIONS, describeOptions } from "../options.js";
+import { DEFAULT_OPTIONS, describeOptions } from "../measures/options.js";
 import { checkJoined } from "../pipeline/blocks.js";
-import { MemoryRows } from "../pipeline/join.js";
+import { MemoryRows } from "../pipeline/join-memory.js";
 import { groupJudgments, joinParsed, type GroupedJudgments } from "../pipeline/join-rows.js";
 import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
-import { trecLines, type TrecMeasure } from "../trec/measure-table.js";
+import { trecLines, type TrecMeasure } from "../measures/trec-eval-table.js";
 import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../app/plan.js";
 import { trecText, type TrecTextOptions } from "../output/results.js";
 import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs-measures.js";

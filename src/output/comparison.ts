@@ -1,6 +1,6 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { csvField } from "./csv.js";
 import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
 

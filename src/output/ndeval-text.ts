@@ -1,5 +1,5 @@
 // ndeval's output (--format ndeval): its columns and its text, a row per topic and the mean.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { formatFixed } from "../trec/format.js";
 import type { Plan, RunResult } from "../app/plan.js";

@@ -4,7 +4,7 @@
  * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
  * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
 import { csvField, csvRecords } from "./csv.js";
 import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, type PerQueryTable } from "./per-query.js";

@@ -1,12 +1,12 @@
 // What --compare and the page's comparison share: runs made ready for compare() (printed names, their
 // conventions), and per-query results (-q --format json / csv) read back as runs to compare again.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
-import { DEFAULT_OPTIONS, mergeConventions } from "../options.js";
+import { DEFAULT_OPTIONS, mergeConventions } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
 import { csvRecord } from "./csv.js";
-import { parseTrecMeasures, trecLines } from "../trec/measure-table.js";
+import { parseTrecMeasures, trecLines } from "../measures/trec-eval-table.js";
 import type { Plan } from "../app/plan.js";
 
 /** A row of a report: its printed name and the key of its values in a run's result. */

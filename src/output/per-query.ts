@@ -7,14 +7,14 @@
  * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
  * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
-import { DEFAULT_OPTIONS, overPreset } from "../options.js";
+import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
 import { RunningSummary, summaryOf } from "../pipeline/aggregate.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
-import { trecLines } from "../trec/measure-table.js";
+import { trecLines } from "../measures/trec-eval-table.js";
 
 /** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
 export const META_KEY = "rankeval";

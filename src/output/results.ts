@@ -1,9 +1,9 @@
 // What the command line and the page print for runs evaluated under a plan: trec_eval's text, and a
 // table, JSON or CSV of several runs. Browser-safe.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { formatTable } from "./table.js";
-import { trecLines, type TrecLine } from "../trec/measure-table.js";
+import { trecLines, type TrecLine } from "../measures/trec-eval-table.js";
 import { lineKey, type Plan, type RunResult } from "../app/plan.js";
 import { formatTrecReport } from "./trec-text.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";

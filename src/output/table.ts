@@ -1,6 +1,6 @@
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
-import { mergeConventions } from "../options.js";
+import { mergeConventions } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 import { formatFixed } from "../trec/format.js";
 

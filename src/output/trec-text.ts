@@ -3,11 +3,11 @@
  * with -q, for each query in strcmp order, each of its lines in measure-table order; then the
  * summary block ("all"), in the same order. Browser-safe.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
 import { formatLine } from "../trec/format.js";
-import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../trec/measure-table.js";
+import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 
 export interface TrecReportInput {

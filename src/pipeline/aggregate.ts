@@ -1,10 +1,10 @@
 // The summary of a measure's per-query values, one computation for every caller, the library's (over the
 // values not NaN) and trec_eval's (over num_q), whole or streamed (--merge): the same additions in the
 // same order, so the same doubles.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
-import type { TrecAggregation } from "../trec/measure-table.js";
+import type { TrecAggregation } from "../measures/trec-eval-table.js";
 import type { TieRange } from "./evaluate.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */

@@ -18,7 +18,7 @@
  *
  * Browser compatible.
  */
-import { InputError, noQueryInCommon, RankevalError } from "../errors.js";
+import { InputError, noQueryInCommon, RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
 import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";

@@ -4,10 +4,10 @@
 import { withTies, type Batch } from "../kernel/batch.js";
 import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../options.js";
-import { RankevalError } from "../errors.js";
+import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
+import { RankevalError } from "../errors/errors.js";
 import { exactValues } from "../app/exact.js";
-import { gainTies, trecLines } from "../trec/measure-table.js";
+import { gainTies, trecLines } from "../measures/trec-eval-table.js";
 import { lineKey, trecOptions, type Plan, type RunResult } from "../app/plan.js";
 import { relstrings } from "../app/relstring.js";
 import { summaryOf, tieRangeOf } from "./aggregate.js";

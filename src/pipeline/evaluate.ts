@@ -3,16 +3,16 @@
 // the kernel (src/kernel/), then conventions across measures and summaries (aggregate.ts).
 // evaluateBatch is the step every path shares.
 import { summaryOf } from "./aggregate.js";
-import { groupRows, type Qid, type Rows } from "./group.js";
-import { joinRun, type Qrels, type Run } from "./join.js";
+import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
+import { joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { runKernel } from "../kernel/kernel.js";
 import { definedMeasure, describeMeasureOptions, makeMeasure, measureOptions, type Measure } from "../measures/measure.js";
 import type { MeasureSpec } from "../measures/name-types.js";
 import { findFamily } from "../measures/registry.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, overPreset, wantsTieRange, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
-import { RankevalError } from "../errors.js";
+import { DEFAULT_OPTIONS, describeOptions, explicitOptions, overPreset, wantsTieRange, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
+import { RankevalError } from "../errors/errors.js";
 
 /** The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures. */
 export type Measures = MeasureSpec | readonly (MeasureSpec | Measure)[];

@@ -11,7 +11,7 @@
  *
  * Browser compatible.
  */
-import { documentTwice } from "../errors.js";
+import { documentTwice } from "../errors/errors.js";
 import type { KernelColumns } from "../io/_kernel_rows.js";
 import type { Interner } from "../io/interner.js";
 import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";

@@ -36,14 +36,14 @@
  * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
  * ```
  */
-import { RankevalError, type QuerySample } from "../errors.js";
+import { RankevalError, type QuerySample } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import type { QuerySpans, RowDocids } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
-import type { JoinQrels, JoinRun } from "./join.js";
+import type { JoinQrels, JoinRun } from "./join-memory.js";
 
 export type { JoinQrels, JoinRun };
 

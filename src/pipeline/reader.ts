@@ -5,7 +5,7 @@
  * are not yet evaluated, so memory stays bounded. The evaluating side translates each block's query
  * ids, adds it, and says so. Browser compatible.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./blocks.js";
 

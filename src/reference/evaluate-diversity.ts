@@ -1,11 +1,11 @@
 // The diversity measures' reference (their definitions: formulas-subtopic.ts).
-import { RankevalError } from "../errors.js";
-import { subtopicOrder, type SubtopicQrels } from "../diversity.js";
-import type { Run } from "../pipeline/join.js";
+import { RankevalError } from "../errors/errors.js";
+import { subtopicOrder, type SubtopicQrels } from "../pipeline/join-subtopics.js";
+import type { Run } from "../pipeline/join-memory.js";
 import { measureOptions } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
-import { explicitOptions, type Options } from "../options.js";
+import { explicitOptions, type Options } from "../measures/options.js";
 import { rank, type Doc } from "./ranking.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 import { referenceValue } from "./index.js";

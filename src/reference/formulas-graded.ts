@@ -1,6 +1,6 @@
 /** The measures of graded labels, by their definitions. gain(label): the option's, 0 for labels <= 0 and unjudged. */
 import { discountTable } from "../measures/discount.js";
-import type { ResolvedOptions } from "../options.js";
+import type { ResolvedOptions } from "../measures/options.js";
 import { gain, isRelevant, ranksRead, ratio, type Formula, type Query } from "./ranking.js";
 
 type O = ResolvedOptions;

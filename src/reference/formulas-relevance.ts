@@ -4,7 +4,7 @@
  * non-relevant; no cutoff: the whole ranking); R = the query's relevant judgments, retrieved or not;
  * NR = its judged non-relevant ones (0 <= label < threshold); "0/0 = 0".
  */
-import type { ResolvedOptions } from "../options.js";
+import type { ResolvedOptions } from "../measures/options.js";
 import {
   isJudgedNonRelevant as nonRel, isRelevant, numRelevant, ranksRead, ratio, relevantInTop, type Formula, type Query,
 } from "./ranking.js";

@@ -20,7 +20,7 @@
  *   MAP-IA = (1/m) Σ_{j judged relevant R_j > 0 times} (Σ_{r: relevant to j} (its relevant ones in 1..r) / r) / R_j
  * Without a cutoff, @k reads the whole ranking (alpha-nDCG and nERR-IA: and the whole ideal ranking).
  */
-import type { ResolvedOptions } from "../options.js";
+import type { ResolvedOptions } from "../measures/options.js";
 import { compareUtf8, type Formula, type Params } from "./ranking.js";
 
 /** A document's judgments: subtopic index -> judgment. */

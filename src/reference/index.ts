@@ -3,13 +3,13 @@
  * produces. It shares only types, parsing and the discount table with the library; slow and obviously
  * correct: one sort per query, one small function per measure.
  */
-import { RankevalError } from "../errors.js";
-import type { Qid, Rows } from "../pipeline/group.js";
-import type { Qrels, Run } from "../pipeline/join.js";
+import { RankevalError } from "../errors/errors.js";
+import type { Qid, Rows } from "../pipeline/rows-by-query.js";
+import type { Qrels, Run } from "../pipeline/join-memory.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
-import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../options.js";
+import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
 import { numRelevant, rank, tieOrders, type Doc, type Formula, type Query } from "./ranking.js";
 import { RELEVANCE_FORMULAS } from "./formulas-relevance.js";
 import { GRADED_FORMULAS } from "./formulas-graded.js";

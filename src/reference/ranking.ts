@@ -1,5 +1,5 @@
 /** One query's documents ranked as the README says, independently of the kernel, and its judgments. */
-import type { ResolvedOptions } from "../options.js";
+import type { ResolvedOptions } from "../measures/options.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 
 /** One retrieved document of a query. `label` is undefined when the document has no judgment. */

@@ -3,7 +3,7 @@
  * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/exact.ts (a
  * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
 import type { Retrieved } from "./prefs-measures.js";
 

@@ -6,7 +6,7 @@
  * group (JG) of one subgroup is a list of equivalence classes by rel_level; of several, a preference
  * array closed transitively. Inconsistent judgments are trec_eval's errors here too. Browser-safe.
  */
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
 
 export interface PrefLine {

@@ -2,7 +2,7 @@
 // with strings (query ids, document ids, lines), and check every way of splitting the input agrees.
 import fc from "fast-check";
 import { expect } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import { DelimitedParser, type DelimitedParserOptions } from "../../src/io/delimited.js";
 import { Interner } from "../../src/io/interner.js";
 import { JsonParser, type RowsKind } from "../../src/io/json.js";

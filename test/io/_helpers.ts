@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import {
   GroupParser,
   GroupQrelsParser,

@@ -2,7 +2,7 @@
 // CRLF, BOM, and every error, for every way of splitting the input into chunks; fuzzed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import { DelimitedParser } from "../../src/io/delimited.js";
 import { Interner } from "../../src/io/interner.js";
 import { bytes, outcome, parseError, parseOk, parseRows, splitAt, mutate, mutationArb, type Extra } from "./_formats.js";

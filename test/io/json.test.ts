@@ -2,7 +2,7 @@
 // for every way of splitting the input into chunks; fuzzed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import { Interner } from "../../src/io/interner.js";
 import { JsonParser } from "../../src/io/json.js";
 import { lineOfRow } from "../../src/io/rows.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import { Interner, QrelsParser } from "../../src/io/index.js";
 import { bytes, parseError, parseOk } from "./_helpers.js";
 

@@ -2,7 +2,7 @@
 // hash and line, for every way of splitting the input.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/errors.js";
+import { InputError } from "../../src/errors/errors.js";
 import { docidString, Interner, lineOfRow, QrelsParser, RunParser, type RowDocids } from "../../src/io/index.js";
 import { rowHash } from "../../src/io/rows.js";
 import { bytes, haveShared, parseChunks, sharedPath } from "./_helpers.js";

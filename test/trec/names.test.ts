@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { RankevalError } from "../../src/errors.js";
+import { RankevalError } from "../../src/errors/errors.js";
 import { canonicalName } from "../../src/measures/measure.js";
-import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, splitTrecArg, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines, trecMeasuresOf, type TrecLine } from "../../src/trec/measure-table.js";
+import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, splitTrecArg, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines, trecMeasuresOf, type TrecLine } from "../../src/measures/trec-eval-table.js";
 import { atof, atol } from "../../src/c/strings.js";
 
 const gainTablesOf = (args: string[], warnings: string[]) =>

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../../src/io/index.js";
 import type { Batch } from "../../src/kernel/batch.js";
-import { StringPool } from "../../src/kernel/pool.js";
+import { StringPool } from "../../src/kernel/kernel-pool.js";
 import { rank } from "../../src/reference/ranking.js";
 import { joinParsed } from "../../src/pipeline/join-rows.js";
 import { rankedLabels, rankedRows, relstringChar, relstrings } from "../../src/app/relstring.js";

@@ -1,7 +1,7 @@
 // A LETOR file and its predictions as a batch: the one place the command line (--letor) and the web
 // page check that the files agree and find each row's query (its qid: field, or else the group sizes).
-import { documentTwice, RankevalError } from "../errors.js";
-import { groupRows } from "./group.js";
+import { documentTwice, RankevalError } from "../errors/errors.js";
+import { groupRows } from "./rows-by-query.js";
 import type { Interner, Letor, LetorRows } from "../io/index.js";
 import type { Batch } from "../kernel/batch.js";
 

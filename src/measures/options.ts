@@ -1,5 +1,5 @@
-import { RankevalError } from "./errors.js";
-import { didYouMean } from "./measures/suggest.js";
+import { RankevalError } from "../errors/errors.js";
+import { didYouMean } from "./suggest.js";
 import { PRESETS, presetName, type PresetName } from "./presets.js";
 
 /** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */

@@ -1,7 +1,7 @@
 // Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
-import { documentTwice, RankevalError } from "../errors.js";
+import { documentTwice, RankevalError } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
-import { StringPool } from "../kernel/pool.js";
+import { StringPool } from "../kernel/kernel-pool.js";
 
 export type Qid = string | number;
 

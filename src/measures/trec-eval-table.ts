@@ -10,16 +10,16 @@
  * parameters given for a measure (`-m P.5 -m P.10` prints P_5 only; a warning says so), and ignores
  * parameters on a nickname or a measure without any (a warning too).
  */
-import { RankevalError } from "../errors.js";
-import { TREC_EVAL } from "../measures/conventions.js";
-import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "../measures/measure.js";
-import { gainTableOf } from "../options.js";
-import { didYouMean } from "../measures/suggest.js";
+import { RankevalError } from "../errors/errors.js";
+import { TREC_EVAL } from "./conventions.js";
+import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "./measure.js";
+import { gainTableOf } from "./options.js";
+import { didYouMean } from "./suggest.js";
 import { atol } from "../c/strings.js";
 import { compareLongAsC, glibcQsort } from "../c/qsort.js";
-import { formatFixed, type TrecPrint } from "./format.js";
+import { formatFixed, type TrecPrint } from "../trec/format.js";
 
-export type { TrecPrint } from "./format.js";
+export type { TrecPrint } from "../trec/format.js";
 
 /** How the summary ("all") line is made: geomean is exp(mean of log(max(v, 1e-5))); count is num_q. */
 export type TrecAggregation = "mean" | "sum" | "geomean" | "count" | "runid" | "none";

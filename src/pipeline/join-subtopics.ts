@@ -5,14 +5,14 @@
  * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
  * assembly/metrics/diversity.ts). Browser-safe.
  */
-import { documentTwice, RankevalError } from "./errors.js";
-import { evaluateBatch, type Measures, type Result } from "./pipeline/evaluate.js";
-import { isColumn } from "./pipeline/group.js";
-import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./pipeline/join.js";
-import type { Batch } from "./kernel/batch.js";
-import { parseMeasures } from "./measures/resolve.js";
-import { explicitOptions, type Options } from "./options.js";
-import { compareBytes } from "./c/strings.js";
+import { documentTwice, RankevalError } from "../errors/errors.js";
+import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
+import { isColumn } from "./rows-by-query.js";
+import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
+import type { Batch } from "../kernel/batch.js";
+import { parseMeasures } from "../measures/resolve.js";
+import { explicitOptions, type Options } from "../measures/options.js";
+import { compareBytes } from "../c/strings.js";
 
 /**
  * Subtopic judgments: `{ qid: { subtopic: { docid: judgment } } }` (pyndeval's nested form) or

@@ -1,6 +1,6 @@
 // The command line's diversity evaluation: subtopic qrels (asked for, or told by their shape), each run
 // read whole, joined and evaluated, printed as any report or as ndeval prints it.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { formatOf } from "../input/formats.js";
 import { notInRun } from "../input/input.js";
 import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";

@@ -5,8 +5,8 @@
  * conventions (`measureOptions`): it is chosen, where a name's tool is only implied by its spelling.
  * Imports no values from options.ts (which imports this).
  */
-import { RankevalError } from "./errors.js";
-import { didYouMean } from "./measures/suggest.js";
+import { RankevalError } from "../errors/errors.js";
+import { didYouMean } from "./suggest.js";
 import type { ExplicitOptions } from "./options.js";
 
 export interface Preset {

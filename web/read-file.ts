@@ -1,5 +1,5 @@
 // A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
-import { RankevalError } from "../src/errors.js";
+import { RankevalError } from "../src/errors/errors.js";
 import type { ChunkSink } from "../src/input/input.js";
 
 /** Where the chunks go: a parser (its push and, for progress, linesRead), which may ask to wait between chunks. */

@@ -1,7 +1,7 @@
 // The host side of the resampling kernel (assembly/significance.ts): lays columns out in the kernel's
 // linear memory, calls it, reads the sums back. Each function computes iterations first ..
 // first + iterations - 1: a caller may split the iterations (between threads) and concatenate.
-import { RankevalError } from "../errors.js";
+import { RankevalError } from "../errors/errors.js";
 import { constant, KernelMemory } from "./module.js";
 
 /** A memory that grew past this is dropped after the call, so that it can be freed. */

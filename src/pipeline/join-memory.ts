@@ -1,11 +1,11 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
 // evaluateRun's, and evaluateDiversity's (src/diversity.ts).
-import { noQueryInCommon, RankevalError } from "../errors.js";
+import { noQueryInCommon, RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
-import { isColumn } from "./group.js";
+import { isColumn } from "./rows-by-query.js";
 import type { Batch } from "../kernel/batch.js";
 import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
 
