@@ -1,5 +1,5 @@
 // Resampling for src/compare/'s tests (randomization, bootstrap, randomised Tukey HSD); the host is
-// src/kernel/compare.ts, and test/_resampling-reference.ts draws the same stream in plain TypeScript.
+// src/kernel/significance-kernel.ts, and test/_resampling-reference.ts draws the same stream in plain TypeScript.
 // Iteration b draws from its own SplitMix64 sequence (Steele, Lea & Flood 2014):
 //   mix(z)  = z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^ (z >> 31)
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15

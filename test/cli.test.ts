@@ -325,7 +325,7 @@ describe("the installed binary", () => {
     const out = execFileSync("node", [bin, "-m", "map", qrels, "-"], { input: readFileSync(runA) }).toString();
     expect(out).toMatch(/map\s+\tall\t0\.7500/);
   });
-  // Large run files are parsed in a worker thread by the built binary (src/node/run-reader.ts, every
+  // Large run files are parsed in a worker thread by the built binary (src/node/run-reader-thread.ts, every
   // run with RANKEVAL_THREAD_MIN_BYTES=0); in process, from the TypeScript source, in the main
   // thread: both must print the same, errors included.
   it("parses runs in a worker thread with the same output and errors as in process", async () => {

@@ -1,4 +1,4 @@
-// evaluateRun on { qid: { docid: value } } objects joins them as they are (src/pipeline/join.ts joinObjects):
+// evaluateRun on { qid: { docid: value } } objects joins them as they are (src/pipeline/join-memory.ts joinObjects):
 // the same batch, values and errors as the same rows given as columns, which the rows' join reads.
 import { describe, expect, it } from "vitest";
 import { evaluateRun, RankevalError } from "../src/index.js";

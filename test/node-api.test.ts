@@ -1,7 +1,7 @@
 // rankeval/node (src/node/index.ts): evaluateFiles gives the command line's numbers for every input
 // format, and evaluateRun's on readQrels/readRun objects; readQrels/readRun read every format into
 // { qid: { docid: value } }; bad input and bad calls say what is wrong. And the join of parsed rows
-// cannot go wrong on two id spaces (src/pipeline/join-rows.ts, src/pipeline/join.ts).
+// cannot go wrong on two id spaces (src/pipeline/join-rows.ts, src/pipeline/join-memory.ts).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // The input layer the command line and the page share: judgments and runs read from an Input, which
 // each side adapts from what it has (src/node/files.ts: a path, a dataset directory, standard input;
-// web/file-read.ts and web/file-columns.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
+// web/read-file.ts and web/file-columns.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
 // The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
 // Browser compatible: no Node built-ins here.
 import { InputError } from "../errors/errors.js";

@@ -24,7 +24,7 @@ export interface Batch {
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
   /** Set when scores and labels are unchecked (the kernel checks each block): throws for the first not finite. */
   readonly checkNumbers?: () => never;
-  /** Subtopic judgments, for the diversity measures (src/diversity.ts builds them). */
+  /** Subtopic judgments, for the diversity measures (src/pipeline/join-subtopics.ts builds them). */
   readonly diversity?: DiversityData;
   /**
    * Where the batch lies in a kernel's memory, when it does (a join's output, whose arrays are views

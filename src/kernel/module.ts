@@ -44,7 +44,7 @@ export interface KernelExports {
   ): number;
   duplicateRow(): number;
   duplicateQuery(): number;
-  // Resampling (assembly/compare.ts).
+  // Resampling (assembly/significance.ts).
   randomizationSums(
     rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, words: number,
     table: number, out: number,

@@ -68,7 +68,7 @@ const TABLE = [
   { name: "map", aliases: ["ap"], cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "averagePrecision(k)", reads: "rel@k ap@k", topK: true },
   // Other tools' average precision: the same sum over relevant ranks i <= k of rel(i)/i, divided
-  // otherwise (src/presets.ts gives each to its tool's preset's map@k).
+  // otherwise (src/measures/presets.ts gives each to its tool's preset's map@k).
   // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
   { name: "map_lightgbm", cutoff: "optional", needsRelevant: true, binary: true, tieAverage: true,
     kernel: "mapLightgbm(k)", reads: "rel@k ap@k" },

@@ -10,7 +10,7 @@
  *   trec_eval     its names in -m syntax or as it prints them: ndcg_cut.10  P.5,10  P_5  recip_rank
  *
  * so a bare name that is both rankeval's and trec_eval's (`map`, `ndcg`, `bpref`) is rankeval's here;
- * the command line reads every -m as trec_eval does first (src/trec/plan.ts). A word whose name is a
+ * the command line reads every -m as trec_eval does first (src/app/plan.ts). A word whose name is a
  * tool's but which that tool cannot read (ir_measures' `P` needs a cutoff; rankeval's `recall` too)
  * goes on to the next that can (trec_eval's `P` and `recall`: every default cutoff); if none can,
  * the first error is thrown. A name nobody knows gets "did you mean" from every tool's names.

@@ -187,7 +187,7 @@ const TABLE_DATA = [
 ] as const satisfies readonly Entry[];
 const TABLE: readonly Entry[] = TABLE_DATA;
 
-/** The measure name types (src/measures/names.ts) are made from it. */
+/** The measure name types (src/measures/name-types.ts) are made from it. */
 export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));

@@ -2,7 +2,7 @@
  * XGBoost's measure names that are not rankeval's (src/metric/rank_metric.cc, 1.x: EvalRank's
  * constructor reads `name@k`, and a trailing `-`): its `-` variants, which score a query without
  * relevant documents 0 where the plain names score 1, and `pre@k`. Computed as XGBoost computes them
- * (the xgboost preset's conventions, src/presets.ts), keyed by the name as written:
+ * (the xgboost preset's conventions, src/measures/presets.ts), keyed by the name as written:
  *
  *   ndcg-, ndcg@k-   nDCG, 0 without relevant documents            EvalNDCG (minus_)
  *   map-, map@k-     XGBoost's AP (map_xgboost), 0 without them    EvalMAP (minus_)

@@ -109,7 +109,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
-  // Subtopic judgments (src/node/diversity.ts): asked for, or a qrels of that shape.
+  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape.
   if (asksForDiversity(args)) {
     noPerQueryOut("subtopic judgments (--diversity)");
     return await diversityMode(args, io);

@@ -1,6 +1,6 @@
 // trec_eval's options beside its measures, for the command line (cli.ts): -Z (Z scores from a file),
 // -D (debug level, and the one query to evaluate), and -R's judgment formats other than qrels (prefs,
-// qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs.ts and
+// qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs-measures.ts and
 // src/trec/jg.ts, and printed as trec_eval prints them.
 import { RankevalError } from "../errors/errors.js";
 import { summaryOf } from "../pipeline/aggregate.js";

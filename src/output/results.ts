@@ -19,7 +19,7 @@ export interface TrecTextOptions {
   complete?: boolean;
   /** -D n.qid: only that query (trec_eval.c). */
   debugQuery?: string;
-  /** -Z: the Z-score file's lookups (src/trec/zscores.ts). */
+  /** -Z: the Z-score file's lookups (src/trec/zscore-lookup.ts). */
   zscores?: ZscoreLookup;
 }
 

@@ -11,10 +11,10 @@
  * after another began throws NotGroupedError, and the caller reads the file whole instead (trec_eval
  * accepts any order).
  *
- * The path of a run file's bytes (the command line, the page): read (src/node/read.ts, web/file-read.ts)
+ * The path of a run file's bytes (the command line, the page): read (src/node/file-read.ts, web/read-file.ts)
  * -> parsed (src/io/) into blocks of whole queries (here; in another thread: reader.ts) -> joined to
  * the judgments (join-rows.ts) -> evaluated by the kernel (evaluate-block.ts, src/kernel/) -> the
- * blocks' per-query values merged (merge.ts) -> reports (src/trec/plan.ts).
+ * blocks' per-query values merged (merge.ts) -> reports (src/app/plan.ts).
  *
  * Browser compatible.
  */

@@ -140,7 +140,7 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/trec/exact.ts). */
+/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/app/exact.ts). */
 const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
 
 /** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */

@@ -1,5 +1,5 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
-// evaluateRun's, and evaluateDiversity's (src/diversity.ts).
+// evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
 import { noQueryInCommon, RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";

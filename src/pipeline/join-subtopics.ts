@@ -119,7 +119,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
 }
 
 /**
- * Joins a run to subtopic judgments, query by query, with the one join (src/pipeline/join.ts): each
+ * Joins a run to subtopic judgments, query by query, with the one join (src/pipeline/join-memory.ts): each
  * judged document of a query is one judgment row, in descending id order (for ndeval's ideal ranking),
  * whose label for the join is its own number, so that each ranked row finds its document's judgments.
  * A ranked document's label is its highest judgment (NaN without one), and it carries its judgment per

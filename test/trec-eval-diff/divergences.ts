@@ -282,7 +282,7 @@ function isMeasure(o: Option, name: string): boolean {
 const LONG_CUTOFF = new Set(["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg"]);
 
 /**
- * Whether rankeval reads the case's qrels as subtopic judgments by their shape (src/node/diversity.ts
+ * Whether rankeval reads the case's qrels as subtopic judgments by their shape (src/node/diversity-command.ts
  * looksLikeSubtopicQrels: a document of a query judged on two lines under two second columns, among
  * the lines that end with a line end), as it does under -R qrels.
  */

@@ -1,5 +1,5 @@
 // trec_eval's options beside its measures, worked by hand: -R prefs (preferences per judgment group,
-// src/trec/prefs.ts), -R qrels_jg (judgment groups, src/trec/jg.ts), -Z (Z scores, src/trec/zscores.ts)
+// src/trec/prefs-measures.ts), -R qrels_jg (judgment groups, src/trec/jg.ts), -Z (Z scores, src/trec/zscore-lookup.ts)
 // and -D (one query). The command lines' outputs are trec_eval 10's own on these files (checked with
 // the real binary when this was written; the differential test keeps checking).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
