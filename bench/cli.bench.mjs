@@ -38,7 +38,7 @@ const run = join(data, "run.txt");
 const mb = (f) => statSync(f).size / 1e6;
 
 // 1. Parsing alone, from memory, in 1 MiB chunks, as the command line reads files.
-const { Interner, QrelsParser, RunParser } = await import("rankeval/io");
+const { Interner, QrelsParser } = await import("rankeval/io");
 const { RunBlockParser } = await import(join(root, "dist/pipeline/blocks.js"));
 const { KernelRows } = await import(join(root, "dist/io/_kernel_rows.js"));
 const { LastId } = await import(join(root, "dist/io/_last_id.js"));
@@ -52,18 +52,31 @@ const fresh = (Parser, bytes) => {
 };
 const inBlocks = (bytes) => {
   let spare;
-  const p = new RunBlockParser("bench", new Interner(), (rows) => (spare = rows.score.buffer), 1 << 20, () => {
-    const s = spare;
-    spare = undefined;
-    return s;
-  });
+  const p = new RunBlockParser(
+    "bench",
+    new Interner(),
+    (rows) => (spare = rows.score.buffer),
+    1 << 20,
+    () => {
+      const s = spare;
+      spare = undefined;
+      return s;
+    },
+  );
   for (let i = 0; i < bytes.length; i += CHUNK) p.push(bytes.subarray(i, i + CHUNK));
   p.finish();
 };
 /** The kernel's parse over columns already touched (the same parser's second pass over the text). */
 const warm = (bytes, isRun) => {
   const rows = new KernelRows(bytes.length);
-  const host = { line: 1, lastQid: new LastId(new Interner()), slowLine: () => { throw new Error("a line for the parser's own code"); }, tag() {} };
+  const host = {
+    line: 1,
+    lastQid: new LastId(new Interner()),
+    slowLine: () => {
+      throw new Error("a line for the parser's own code");
+    },
+    tag() {},
+  };
   const pass = () => {
     rows.count = rows.used = 0;
     host.line = 1;
@@ -97,7 +110,9 @@ function command(files, threads) {
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
     const t = performance.now();
-    const r = haveTime ? spawnSync("/usr/bin/time", ["-v", "node", bin, ...args], { maxBuffer: 1 << 26 }) : spawnSync("node", [bin, ...args], { maxBuffer: 1 << 26 });
+    const r = haveTime
+      ? spawnSync("/usr/bin/time", ["-v", "node", bin, ...args], { maxBuffer: 1 << 26 })
+      : spawnSync("node", [bin, ...args], { maxBuffer: 1 << 26 });
     const seconds = (performance.now() - t) / 1000;
     if (r.status !== 0) throw new Error(r.stderr.toString());
     const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr.toString());
@@ -114,7 +129,9 @@ const one = command([qrels, run], 2);
 if (single.out !== one.out) throw new Error("--threads 1 and 2 give different outputs");
 const eight = command([qrels, ...Array(8).fill(run)]);
 
-console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} -> ${load()}`);
+console.log(
+  `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} -> ${load()}`,
+);
 console.log(`qrels ${mb(qrels).toFixed(0)} MB, run ${mb(run).toFixed(0)} MB (${queries} queries x ${docs})\n`);
 console.log("| step | median | throughput |\n|---|---:|---:|");
 for (const task of bench.tasks) {
@@ -122,7 +139,13 @@ for (const task of bench.tasks) {
   const size = task.name.startsWith("qrels") ? mb(qrels) : mb(run);
   console.log(`| parse ${task.name} | ${(ms / 1000).toFixed(2)} s | ${(size / (ms / 1000)).toFixed(0)} MB/s |`);
 }
-console.log(`| rankeval --threads 1 ${measures.join(" ")} qrels run (whole command) | ${single.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / single.seconds).toFixed(0)} MB/s, peak ${single.rssMB.toFixed(0)} MB |`);
-console.log(`| rankeval --threads 2 ${measures.join(" ")} qrels run (whole command) | ${one.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / one.seconds).toFixed(0)} MB/s, peak ${one.rssMB.toFixed(0)} MB |`);
-console.log(`| the same with the run given 8 times | ${eight.seconds.toFixed(2)} s | ${(eight.seconds / one.seconds).toFixed(2)}x one run, peak ${eight.rssMB.toFixed(0)} MB |`);
+console.log(
+  `| rankeval --threads 1 ${measures.join(" ")} qrels run (whole command) | ${single.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / single.seconds).toFixed(0)} MB/s, peak ${single.rssMB.toFixed(0)} MB |`,
+);
+console.log(
+  `| rankeval --threads 2 ${measures.join(" ")} qrels run (whole command) | ${one.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / one.seconds).toFixed(0)} MB/s, peak ${one.rssMB.toFixed(0)} MB |`,
+);
+console.log(
+  `| the same with the run given 8 times | ${eight.seconds.toFixed(2)} s | ${(eight.seconds / one.seconds).toFixed(2)}x one run, peak ${eight.rssMB.toFixed(0)} MB |`,
+);
 console.log(`\n${one.out}`);

@@ -12,7 +12,11 @@ import { log, log2, log2Slow, logSlow } from "../dist/c/math.js";
 import { geoLogs } from "../dist/pipeline/aggregate.js";
 
 const n = Number(process.argv[2] ?? 1_000_000);
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 const loadBefore = load();
 
 // Average precisions: R relevant documents (1..50) at increasing ranks, the mean of the precisions
@@ -39,7 +43,8 @@ for (let i = 0; i < n; i++) {
 
 for (let i = 0; i < n; i++) {
   const x = values[i];
-  if (!Object.is(log(x), logSlow(x)) || !Object.is(log2(x), log2Slow(x))) throw new Error(`log or log2 of ${x} differs from the slow series`);
+  if (!Object.is(log(x), logSlow(x)) || !Object.is(log2(x), log2Slow(x)))
+    throw new Error(`log or log2 of ${x} differs from the slow series`);
 }
 
 let sink = 0;
@@ -60,14 +65,22 @@ bench
 await bench.run();
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-console.log(`${n.toLocaleString("en")} values like average precisions (log and log2 checked equal to the slow series first; sum ${sink.toPrecision(3)})`);
-console.log(`${cpu}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} before, ${load()} after\n`);
+console.log(
+  `${n.toLocaleString("en")} values like average precisions (log and log2 checked equal to the slow series first; sum ${sink.toPrecision(3)})`,
+);
+console.log(
+  `${cpu}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} before, ${load()} after\n`,
+);
 console.log("| function | median ms | min ms | ns per call |");
 console.log("|---|---:|---:|---:|");
 const medians = [];
 for (const task of bench.tasks) {
   const { latency } = task.result;
   medians.push(latency.p50);
-  console.log(`| ${task.name} | ${latency.p50.toFixed(0)} | ${latency.min.toFixed(0)} | ${((latency.p50 * 1e6) / n).toFixed(0)} |`);
+  console.log(
+    `| ${task.name} | ${latency.p50.toFixed(0)} | ${latency.min.toFixed(0)} | ${((latency.p50 * 1e6) / n).toFixed(0)} |`,
+  );
 }
-console.log(`\nspeed-up, ratio of medians: log ${(medians[0] / medians[1]).toFixed(1)}x, log2 ${(medians[2] / medians[3]).toFixed(1)}x`);
+console.log(
+  `\nspeed-up, ratio of medians: log ${(medians[0] / medians[1]).toFixed(1)}x, log2 ${(medians[2] / medians[3]).toFixed(1)}x`,
+);

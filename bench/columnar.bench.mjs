@@ -54,32 +54,60 @@ if (!existsSync(run) || !existsSync(qrels)) {
   const t = performance.now();
   const rnd = random(7);
   const optional = (name, type, extra = {}) => ({ name, type, repetition_type: "OPTIONAL", ...extra });
-  await writeParquet(run, [{ name: "root", num_children: 3 }, optional("qid", "INT32"), optional("docid", "BYTE_ARRAY", { converted_type: "UTF8" }), optional("score", "DOUBLE")], rows, (start, end) => {
-    const qid = new Int32Array(end - start);
-    const docid = new Array(end - start);
-    const score = new Float64Array(end - start);
-    for (let i = start; i < end; i++) {
-      const q = Math.floor(i / docs);
-      qid[i - start] = q;
-      docid[i - start] = `D${q}-${i - q * docs}`;
-      score[i - start] = Math.round(rnd() * 1e6) / 1e3;
-    }
-    return [{ name: "qid", data: qid }, { name: "docid", data: docid }, { name: "score", data: score }];
-  });
+  await writeParquet(
+    run,
+    [
+      { name: "root", num_children: 3 },
+      optional("qid", "INT32"),
+      optional("docid", "BYTE_ARRAY", { converted_type: "UTF8" }),
+      optional("score", "DOUBLE"),
+    ],
+    rows,
+    (start, end) => {
+      const qid = new Int32Array(end - start);
+      const docid = new Array(end - start);
+      const score = new Float64Array(end - start);
+      for (let i = start; i < end; i++) {
+        const q = Math.floor(i / docs);
+        qid[i - start] = q;
+        docid[i - start] = `D${q}-${i - q * docs}`;
+        score[i - start] = Math.round(rnd() * 1e6) / 1e3;
+      }
+      return [
+        { name: "qid", data: qid },
+        { name: "docid", data: docid },
+        { name: "score", data: score },
+      ];
+    },
+  );
   const judged = 10;
-  await writeParquet(qrels, [{ name: "root", num_children: 3 }, optional("qid", "INT32"), optional("docid", "BYTE_ARRAY", { converted_type: "UTF8" }), optional("rel", "INT32")], queries * judged, (start, end) => {
-    const qid = new Int32Array(end - start);
-    const docid = new Array(end - start);
-    const rel = new Int32Array(end - start);
-    for (let i = start; i < end; i++) {
-      const q = Math.floor(i / judged);
-      qid[i - start] = q;
-      // Judged documents among the first docs + 5 (some the run does not rank), one each.
-      docid[i - start] = `D${q}-${Math.floor(((i - q * judged) * (docs + 5)) / judged)}`;
-      rel[i - start] = Math.floor(rnd() * rnd() * 4);
-    }
-    return [{ name: "qid", data: qid }, { name: "docid", data: docid }, { name: "rel", data: rel }];
-  });
+  await writeParquet(
+    qrels,
+    [
+      { name: "root", num_children: 3 },
+      optional("qid", "INT32"),
+      optional("docid", "BYTE_ARRAY", { converted_type: "UTF8" }),
+      optional("rel", "INT32"),
+    ],
+    queries * judged,
+    (start, end) => {
+      const qid = new Int32Array(end - start);
+      const docid = new Array(end - start);
+      const rel = new Int32Array(end - start);
+      for (let i = start; i < end; i++) {
+        const q = Math.floor(i / judged);
+        qid[i - start] = q;
+        // Judged documents among the first docs + 5 (some the run does not rank), one each.
+        docid[i - start] = `D${q}-${Math.floor(((i - q * judged) * (docs + 5)) / judged)}`;
+        rel[i - start] = Math.floor(rnd() * rnd() * 4);
+      }
+      return [
+        { name: "qid", data: qid },
+        { name: "docid", data: docid },
+        { name: "rel", data: rel },
+      ];
+    },
+  );
   console.log(`generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 
@@ -95,13 +123,28 @@ function measure(extra) {
   const field = (name) => Number(new RegExp(`${name}: ([\\d.:]+)`).exec(err)?.[1] ?? NaN);
   const wallText = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(err)[1].split(":").map(Number);
   const wall = wallText.reduce((s, x) => s * 60 + x, 0);
-  return { wall, cpu: field("User time \\(seconds\\)") + field("System time \\(seconds\\)"), rssMB: field("Maximum resident set size \\(kbytes\\)") / 1024, out: r.stdout.toString() };
+  return {
+    wall,
+    cpu: field("User time \\(seconds\\)") + field("System time \\(seconds\\)"),
+    rssMB: field("Maximum resident set size \\(kbytes\\)") / 1024,
+    out: r.stdout.toString(),
+  };
 }
 
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
-console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 16)}`);
-console.log(`run.parquet ${(statSync(run).size / 1e6).toFixed(0)} MB (${rows.toLocaleString("en")} rows, ${queries.toLocaleString("en")} queries), qrels.parquet ${(statSync(qrels).size / 1e6).toFixed(0)} MB (${(queries * 10).toLocaleString("en")} judgments)\n`);
-console.log("| command | wall | CPU | rows/s | rows/s per CPU-second | peak memory | load before |\n|---|---:|---:|---:|---:|---:|---|");
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+console.log(
+  `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 16)}`,
+);
+console.log(
+  `run.parquet ${(statSync(run).size / 1e6).toFixed(0)} MB (${rows.toLocaleString("en")} rows, ${queries.toLocaleString("en")} queries), qrels.parquet ${(statSync(qrels).size / 1e6).toFixed(0)} MB (${(queries * 10).toLocaleString("en")} judgments)\n`,
+);
+console.log(
+  "| command | wall | CPU | rows/s | rows/s per CPU-second | peak memory | load before |\n|---|---:|---:|---:|---:|---:|---|",
+);
 const settings = threads.map((n) => ({ label: `--threads ${n}`, extra: ["--threads", String(n)] }));
 let out = "";
 for (const s of settings) {
@@ -109,7 +152,9 @@ for (const s of settings) {
   const m = measure(s.extra);
   out ||= m.out;
   if (m.out !== out) throw new Error(`${s.label}: another output`);
-  console.log(`| rankeval ${s.label} | ${m.wall.toFixed(1)} s | ${m.cpu.toFixed(1)} s | ${(rows / m.wall / 1e6).toFixed(2)}M | ${(rows / m.cpu / 1e6).toFixed(2)}M | ${m.rssMB.toFixed(0)} MB | ${before} |`);
+  console.log(
+    `| rankeval ${s.label} | ${m.wall.toFixed(1)} s | ${m.cpu.toFixed(1)} s | ${(rows / m.wall / 1e6).toFixed(2)}M | ${(rows / m.cpu / 1e6).toFixed(2)}M | ${m.rssMB.toFixed(0)} MB | ${before} |`,
+  );
 }
 console.log(`\n${out}`);
 
@@ -136,17 +181,41 @@ if (!existsSync(join(pqDir, `shard-${shards - 1}.parquet`))) {
   for (let b = 0; b < shards; b++) {
     const idx = rowsOf[b];
     const pick = (a) => idx.map((i) => a[i]);
-    const numbers = Object.fromEntries(Object.entries(t.numbers).map(([k, v]) => [k, Float64Array.from(idx, (i) => v[i])]));
+    const numbers = Object.fromEntries(
+      Object.entries(t.numbers).map(([k, v]) => [k, Float64Array.from(idx, (i) => v[i])]),
+    );
     const strings = Object.fromEntries(Object.entries(t.strings).map(([k, v]) => [k, pick(v)]));
-    const meta = { ...t.meta, runs: t.meta.runs.map((r) => ({ ...r, queries: idx.length, noRelevant: 0, notJudged: 0, notInRun: 0 })) };
-    writeFileSync(join(pqDir, `shard-${b}.parquet`), await writePerQuery({ meta, run: pick(t.run), qid: pick(t.qid), numbers, strings }, "parquet"));
+    const meta = {
+      ...t.meta,
+      runs: t.meta.runs.map((r) => ({ ...r, queries: idx.length, noRelevant: 0, notJudged: 0, notInRun: 0 })),
+    };
+    writeFileSync(
+      join(pqDir, `shard-${b}.parquet`),
+      await writePerQuery({ meta, run: pick(t.run), qid: pick(t.qid), numbers, strings }, "parquet"),
+    );
   }
 }
-const merge = spawnSync("/usr/bin/time", ["-v", process.execPath, bin, "--merge", ...Array.from({ length: shards }, (_, b) => join(pqDir, `shard-${b}.parquet`))], { maxBuffer: 1 << 26 });
+const merge = spawnSync(
+  "/usr/bin/time",
+  [
+    "-v",
+    process.execPath,
+    bin,
+    "--merge",
+    ...Array.from({ length: shards }, (_, b) => join(pqDir, `shard-${b}.parquet`)),
+  ],
+  { maxBuffer: 1 << 26 },
+);
 if (merge.status !== 0) throw new Error(merge.stderr.toString());
 const merr = merge.stderr.toString();
-const mwall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(merr)[1].split(":").map(Number).reduce((s, x) => s * 60 + x, 0);
+const mwall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/
+  .exec(merr)[1]
+  .split(":")
+  .map(Number)
+  .reduce((s, x) => s * 60 + x, 0);
 const mrss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(merr)[1]) / 1024;
 const same = merge.stdout.toString() === out;
-console.log(`| rankeval --merge, ${shards} Parquet shards of ${queries.toLocaleString("en")} queries in all | ${mwall.toFixed(1)} s | | ${(queries / mwall / 1e6).toFixed(2)}M queries/s | | ${mrss.toFixed(0)} MB | ${load()} |`);
+console.log(
+  `| rankeval --merge, ${shards} Parquet shards of ${queries.toLocaleString("en")} queries in all | ${mwall.toFixed(1)} s | | ${(queries / mwall / 1e6).toFixed(2)}M queries/s | | ${mrss.toFixed(0)} MB | ${load()} |`,
+);
 if (!same) throw new Error("the merge's output differs from one process's");

@@ -4,5 +4,8 @@ import { runResamplingJob } from "rankeval";
 
 parentPort.on("message", ({ id, job }) => {
   const output = runResamplingJob(job);
-  parentPort.postMessage({ id, output }, output.map((o) => o.buffer));
+  parentPort.postMessage(
+    { id, output },
+    output.map((o) => o.buffer),
+  );
 });

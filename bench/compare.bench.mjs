@@ -46,20 +46,24 @@ worker.on("message", ({ id, output }) => {
 });
 const pool = {
   size: 1,
-  run: (job) => new Promise((resolve) => {
-    const id = nextId++;
-    waiting.set(id, resolve);
-    worker.postMessage({ id, job });
-  }),
+  run: (job) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      worker.postMessage({ id, job });
+    }),
 };
 
 const bench = new Bench({ name: "compare", time: 0, iterations: 5, warmupIterations: 1 });
 let comparison;
 let shared;
 bench
-  .add(`compare(): ${runs} runs, ${queries} queries, ${measures.length} measures, all pairs; ${tests.join(", ")}; B = ${iterations}; Holm`, () => {
-    comparison = compare(results, options);
-  })
+  .add(
+    `compare(): ${runs} runs, ${queries} queries, ${measures.length} measures, all pairs; ${tests.join(", ")}; B = ${iterations}; Holm`,
+    () => {
+      comparison = compare(results, options);
+    },
+  )
   .add("compareAsync(), the same with one worker thread (both cores)", async () => {
     shared = await compareAsync(results, options, pool);
   });
@@ -68,7 +72,9 @@ await worker.terminate();
 if (JSON.stringify(shared) !== JSON.stringify(comparison)) throw new Error("compareAsync() and compare() differ");
 
 const model = os.cpus()[0]?.model ?? "unknown CPU";
-console.log(`${model}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`);
+console.log(
+  `${model}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}\n`,
+);
 console.log("| task | median ms | min ms | max ms |");
 console.log("|---|---:|---:|---:|");
 for (const task of bench.tasks) {
@@ -85,6 +91,13 @@ for (let i = 0; i < 3; i++) {
   cpu.push((used.user + used.system) / 1000);
 }
 cpu.sort((a, b) => a - b);
-console.log(`\ncompare() CPU time: median ${cpu[1].toFixed(0)} ms (${cpu.map((c) => c.toFixed(0)).join(", ")}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `\ncompare() CPU time: median ${cpu[1].toFixed(0)} ms (${cpu.map((c) => c.toFixed(0)).join(", ")}); load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 const significant = comparison.comparisons.filter((c) => c.tests.randomization.significant).length;
-console.log(`\n${comparison.comparisons.length} comparisons; ${significant} significant by the randomization test (Holm, alpha 0.05)`);
+console.log(
+  `\n${comparison.comparisons.length} comparisons; ${significant} significant by the randomization test (Holm, alpha 0.05)`,
+);

@@ -30,12 +30,15 @@ const rounds = Number(process.argv[2] ?? 7);
 const data = process.env.RANKEVAL_WEB_BENCH_DIR ?? join(os.tmpdir(), "rankeval-web-bench-300000-100-2");
 for (const f of ["qrels.txt", "run.txt"]) {
   if (!existsSync(join(data, f))) {
-    console.error(`bench/join.bench.mjs: ${join(data, f)} is missing: npm run bench:web generates it (or set RANKEVAL_WEB_BENCH_DIR)`);
+    console.error(
+      `bench/join.bench.mjs: ${join(data, f)} is missing: npm run bench:web generates it (or set RANKEVAL_WEB_BENCH_DIR)`,
+    );
     process.exit(1);
   }
 }
 const versions = [{ name: "this build", joinParsed, times: [] }];
-for (const file of process.argv.slice(3)) versions.push({ name: file, joinParsed: (await import(pathToFileURL(file).href)).joinParsed, times: [] });
+for (const file of process.argv.slice(3))
+  versions.push({ name: file, joinParsed: (await import(pathToFileURL(file).href)).joinParsed, times: [] });
 
 /** Calls onChunk with the file's bytes, 8 MB at a time. */
 function readChunks(file, onChunk) {
@@ -63,7 +66,9 @@ readChunks(join(data, "run.txt"), (chunk) => {
 });
 blocks.push(rp.finish());
 const runRows = blocks.reduce((n, b) => n + b.length, 0);
-console.log(`parsed in ${((performance.now() - start) / 1000).toFixed(1)} s: ${judgments.qrels.length} judgments, ${runRows} run rows in ${blocks.length} blocks`);
+console.log(
+  `parsed in ${((performance.now() - start) / 1000).toFixed(1)} s: ${judgments.qrels.length} judgments, ${runRows} run rows in ${blocks.length} blocks`,
+);
 
 /** A digest of everything a join returns. */
 function digest(joined) {
@@ -79,7 +84,8 @@ if (versions.length > 1) {
   const expected = blocks.map((b) => digest(joinParsed(judgments, b, { block: true })));
   for (const v of versions.slice(1)) {
     blocks.forEach((b, i) => {
-      if (digest(v.joinParsed(judgments, b, { block: true })) !== expected[i]) throw new Error(`${v.name}: block ${i} is joined otherwise`);
+      if (digest(v.joinParsed(judgments, b, { block: true })) !== expected[i])
+        throw new Error(`${v.name}: block ${i} is joined otherwise`);
     });
   }
   console.log("same results");

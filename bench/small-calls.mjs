@@ -79,7 +79,10 @@ export function smallCalls() {
   const tasks = [
     ["a 15-line JavaScript nDCG@10 (one measure)", () => naiveNdcg10(rows)],
     ["evaluate(rows, [ndcg@10, map, mrr])", () => evaluate(rows, measures)],
-    ["evaluateRun(qrels, run, [ndcg@10, map, mrr]) on { qid: { docid: value } }", () => evaluateRun(qrels, run, measures)],
+    [
+      "evaluateRun(qrels, run, [ndcg@10, map, mrr]) on { qid: { docid: value } }",
+      () => evaluateRun(qrels, run, measures),
+    ],
   ];
   const samples = tasks.map(() => []);
   for (let round = 0; round < 5; round++) tasks.forEach(([, f], i) => samples[i].push(perCall(f, 2000, 3)));
@@ -92,8 +95,13 @@ export function smallCalls() {
 /** The comparison as Markdown lines. */
 export function smallCallsTable(results = smallCalls()) {
   const base = results[0].us;
-  const lines = ["| call (200 rows: 10 queries x 20 documents) | us per call | vs the naive nDCG@10 | target |", "|---|---:|---:|---|"];
+  const lines = [
+    "| call (200 rows: 10 queries x 20 documents) | us per call | vs the naive nDCG@10 | target |",
+    "|---|---:|---:|---|",
+  ];
   const targets = ["", "<= 1x", "<= 2x"];
-  results.forEach((r, i) => lines.push(`| ${r.name} | ${r.us.toFixed(1)} | ${(r.us / base).toFixed(2)}x | ${targets[i]} |`));
+  results.forEach((r, i) =>
+    lines.push(`| ${r.name} | ${r.us.toFixed(1)} | ${(r.us / base).toFixed(2)}x | ${targets[i]} |`),
+  );
   return lines.join("\n");
 }

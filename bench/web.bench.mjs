@@ -36,7 +36,20 @@
 // only once the run was set): 10.5 s, 101 MB/s of run, 1.27 GiB. The issue's targets, 200 MB/s for a
 // 1 GB run and a tab under 1.5 GB, are met.
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
@@ -55,7 +68,8 @@ const fail = (message) => {
   process.exit(1);
 };
 
-if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: the browser benchmark needs Debian's chromium (apt-get install chromium)`);
+if (!existsSync(CHROMIUM))
+  fail(`${CHROMIUM} is missing: the browser benchmark needs Debian's chromium (apt-get install chromium)`);
 
 // 1. The generated set: once, into a temporary name renamed when complete, so that a generation cut
 //    short is never taken for a set.
@@ -63,7 +77,10 @@ const generator = join(root, "../shared/tools/gen-trec.mjs");
 const data = process.env.RANKEVAL_WEB_BENCH_DIR ?? join(os.tmpdir(), `rankeval-web-bench-${queries}-${docs}-${SEED}`);
 const FILES = ["qrels.txt", "run.txt", "letor.txt", "letor.scores"];
 if (!FILES.every((f) => existsSync(join(data, f)))) {
-  if (!existsSync(generator)) fail(`${generator} is missing: the generator lives in ../shared/tools (or set RANKEVAL_WEB_BENCH_DIR to a generated set)`);
+  if (!existsSync(generator))
+    fail(
+      `${generator} is missing: the generator lives in ../shared/tools (or set RANKEVAL_WEB_BENCH_DIR to a generated set)`,
+    );
   const partial = `${data}.partial-${process.pid}`;
   console.log(`generating ${data} (${queries} queries x ${docs} documents, seed ${SEED}; a few minutes) ...`);
   execFileSync("node", [generator, partial, queries, docs, SEED], { stdio: "inherit" });
@@ -76,7 +93,9 @@ const MB = (n) => n / 1e6;
 // The default set must be the issue's: a run of about 1 GB (other sizes: not empty).
 const [low, high] = process.argv[2] === undefined && process.argv[3] === undefined ? [0.9e9, 1.2e9] : [1, Infinity];
 if (!(bytes("run.txt") >= low && bytes("run.txt") <= high)) {
-  fail(`${path("run.txt")} has ${bytes("run.txt")} bytes, not the ${low}..${high} expected: delete ${data} to generate it again`);
+  fail(
+    `${path("run.txt")} has ${bytes("run.txt")} bytes, not the ${low}..${high} expected: delete ${data} to generate it again`,
+  );
 }
 // The files in the page cache, so that the disk is not what is measured (a file just written or
 // downloaded is there too).
@@ -106,7 +125,7 @@ function processes() {
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parent) if (!mine.has(pid) && mine.has(ppid)) (mine.add(pid), (grew = true));
+    for (const [pid, ppid] of parent) if (!mine.has(pid) && mine.has(ppid)) mine.add(pid), (grew = true);
   }
   const out = [];
   for (const pid of mine) {
@@ -115,7 +134,10 @@ function processes() {
       const argv = readFileSync(`/proc/${pid}/cmdline`, "latin1").split(/[\0 ]/);
       if (!/chromium/.test(argv[0])) continue;
       const type = /^--type=(.*)$/.exec(argv.find((a) => a.startsWith("--type=")) ?? "")?.[1] ?? "browser";
-      out.push({ pid, type: type === "utility" ? `utility ${/--utility-sub-type=([\w.]+)/.exec(argv.join(" "))?.[1] ?? ""}` : type });
+      out.push({
+        pid,
+        type: type === "utility" ? `utility ${/--utility-sub-type=([\w.]+)/.exec(argv.join(" "))?.[1] ?? ""}` : type,
+      });
     } catch {}
   }
   return out;
@@ -128,12 +150,22 @@ function memory(pid, withPss) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "latin1");
     const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    const [utime, stime] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 13).map(Number);
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .slice(11, 13)
+      .map(Number);
     let pss = 0;
     // smaps_rollup walks the page tables under the process's mmap lock: costly on a process of
     // gigabytes (150 ms at 7 GiB: a core, and a slower page, at every 100 ms), so every 2 seconds.
     if (withPss) pss = kB(readFileSync(`/proc/${pid}/smaps_rollup`, "latin1"), "Pss");
-    return { rss: kB(status, "VmRSS"), hwm: kB(status, "VmHWM"), anon: kB(status, "RssAnon"), pss, cpu: (utime + stime) / 100 };
+    return {
+      rss: kB(status, "VmRSS"),
+      hwm: kB(status, "VmHWM"),
+      anon: kB(status, "RssAnon"),
+      pss,
+      cpu: (utime + stime) / 100,
+    };
   } catch {
     return null; // gone meanwhile
   }
@@ -145,7 +177,11 @@ function threads(pid) {
     for (const t of readdirSync(`/proc/${pid}/task`)) {
       const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, "latin1");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const [utime, stime] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 13).map(Number);
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .slice(11, 13)
+        .map(Number);
       out[name] = (out[name] ?? 0) + (utime + stime) / 100;
     }
   } catch {}
@@ -243,11 +279,15 @@ function topFunctions(profile, n = 12) {
   let total = 0;
   for (const node of profile.nodes) {
     const f = node.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url ? `${f.url.split("/").pop()}:${f.lineNumber + 1}` : ""}`.trim();
+    const key =
+      `${f.functionName || "(anonymous)"} ${f.url ? `${f.url.split("/").pop()}:${f.lineNumber + 1}` : ""}`.trim();
     self.set(key, (self.get(key) ?? 0) + dt.get(node.id));
     total += dt.get(node.id);
   }
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${(us / 1e6).toFixed(2).padStart(7)} s ${((100 * us) / total).toFixed(0).padStart(3)}%  ${k}`);
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, us]) => `${(us / 1e6).toFixed(2).padStart(7)} s ${((100 * us) / total).toFixed(0).padStart(3)}%  ${k}`);
 }
 
 /**
@@ -303,7 +343,10 @@ async function measure(label, inputs) {
         if (busy) return;
         busy = true;
         const now = Date.now();
-        const [w, m] = await Promise.all([workerSession.heap(), session.send("Runtime.getHeapUsage").catch(() => null)]);
+        const [w, m] = await Promise.all([
+          workerSession.heap(),
+          session.send("Runtime.getHeapUsage").catch(() => null),
+        ]);
         note("worker", w, now);
         note("main", m, now);
         series.push({ now, rss: sampling.now(), w, m });
@@ -316,7 +359,8 @@ async function measure(label, inputs) {
       if (i === inputs.length - 1) mainStart = Date.now();
       await page.setInputFiles(`input[name="${name}"]`, path(f));
       if (then !== "judgments") continue;
-      while (!live.some((e) => e.judgments || e.state === "error") && !crashed && Date.now() - start < TIMEOUT) await new Promise((r) => setTimeout(r, 20));
+      while (!live.some((e) => e.judgments || e.state === "error") && !crashed && Date.now() - start < TIMEOUT)
+        await new Promise((r) => setTimeout(r, 20));
     }
     let state;
     let timedOut = false;
@@ -329,7 +373,9 @@ async function measure(label, inputs) {
       if (Date.now() - lastNote > 30_000) {
         lastNote = Date.now();
         const e = live.findLast((x) => x.type);
-        console.log(`  ${((Date.now() - start) / 1000).toFixed(0)} s: largest renderer RSS ${(sampling.now() / 2 ** 30).toFixed(2)} GiB; last message: ${e?.type ?? "none"}${e?.type === "progress" ? ` ${e.file} ${(e.read / 1e6).toFixed(0)} MB` : ""}`);
+        console.log(
+          `  ${((Date.now() - start) / 1000).toFixed(0)} s: largest renderer RSS ${(sampling.now() / 2 ** 30).toFixed(2)} GiB; last message: ${e?.type ?? "none"}${e?.type === "progress" ? ` ${e.file} ${(e.read / 1e6).toFixed(0)} MB` : ""}`,
+        );
       }
       if (Date.now() - start > TIMEOUT) {
         timedOut = true;
@@ -342,7 +388,8 @@ async function measure(label, inputs) {
     clearInterval(heapTimer);
     const log = live;
     const end = log.find((e) => e.state === "done" || e.state === "error")?.t;
-    const error = crashed || timedOut ? "" : ((await page.textContent("#error", { timeout: 30_000 }).catch(() => "")) ?? "");
+    const error =
+      crashed || timedOut ? "" : ((await page.textContent("#error", { timeout: 30_000 }).catch(() => "")) ?? "");
     if (PROFILE && !crashed) {
       // The worker first: a page that timed out may be busy for long on its main thread.
       const within = (p) => Promise.race([p.catch(() => null), new Promise((r) => setTimeout(() => r(null), 30_000))]);
@@ -355,7 +402,11 @@ async function measure(label, inputs) {
       label,
       version,
       state: crashed ? "crashed" : timedOut ? "timeout" : state,
-      error: crashed ? "the renderer crashed (out of memory?)" : timedOut ? `no result after ${TIMEOUT / 1000} s` : error,
+      error: crashed
+        ? "the renderer crashed (out of memory?)"
+        : timedOut
+          ? `no result after ${TIMEOUT / 1000} s`
+          : error,
       pageErrors: errors,
       seconds: ((end ?? start + waited) - start) / 1000,
       mainSeconds: ((end ?? start + waited) - mainStart) / 1000,
@@ -384,7 +435,7 @@ function attachWorkers(session) {
   let id = 0;
   const pending = new Map();
   let worker = null;
-  session.on("Target.receivedMessageFromTarget", ({ sessionId, message }) => {
+  session.on("Target.receivedMessageFromTarget", ({ message }) => {
     const m = JSON.parse(message);
     if (m.id && pending.has(m.id)) pending.get(m.id)(m);
   });
@@ -392,7 +443,9 @@ function attachWorkers(session) {
     new Promise((resolve) => {
       const i = ++id;
       pending.set(i, resolve);
-      session.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id: i, method, params }) }).catch(() => resolve({}));
+      session
+        .send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id: i, method, params }) })
+        .catch(() => resolve({}));
     });
   session.on("Target.attachedToTarget", async ({ sessionId, targetInfo, waitingForDebugger }) => {
     if (targetInfo.type !== "worker") return;
@@ -402,7 +455,9 @@ function attachWorkers(session) {
     await send(sessionId, "Profiler.start");
     if (waitingForDebugger) await send(sessionId, "Runtime.runIfWaitingForDebugger");
   });
-  session.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: false }).catch((e) => console.error(`no worker profile: ${e.message}`));
+  session
+    .send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: false })
+    .catch((e) => console.error(`no worker profile: ${e.message}`));
   return {
     async heap() {
       return worker ? ((await send(worker, "Runtime.getHeapUsage")).result ?? null) : null;
@@ -430,19 +485,60 @@ async function row(label, inputs, extra) {
   const median = byTime[Math.floor((byTime.length - 1) / 2)];
   const top = (r) => Math.max(0, ...r.mem.peaks.filter((p) => p.type === "renderer").map((p) => p.hwm));
   const worst = runs.reduce((a, b) => (top(b) > top(a) ? b : a));
-  return { ...median, ...extra, runs: runs.length, times: runs.map((r) => r.seconds), tab: top(worst), tabAnon: Math.max(...runs.map((r) => Math.max(0, ...r.mem.peaks.filter((p) => p.type === "renderer").map((p) => p.anon)))), sumPss: Math.max(...runs.map((r) => r.mem.sumPss)) };
+  return {
+    ...median,
+    ...extra,
+    runs: runs.length,
+    times: runs.map((r) => r.seconds),
+    tab: top(worst),
+    tabAnon: Math.max(
+      ...runs.map((r) => Math.max(0, ...r.mem.peaks.filter((p) => p.type === "renderer").map((p) => p.anon))),
+    ),
+    sumPss: Math.max(...runs.map((r) => r.mem.sumPss)),
+  };
 }
 
 const rows = [];
-const set = { qrels: bytes("qrels.txt"), run: bytes("run.txt"), letor: bytes("letor.txt"), scores: bytes("letor.scores") };
+const set = {
+  qrels: bytes("qrels.txt"),
+  run: bytes("run.txt"),
+  letor: bytes("letor.txt"),
+  scores: bytes("letor.scores"),
+};
 try {
   if (ONLY !== "letor") {
     console.log(`TREC: qrels ${MB(set.qrels).toFixed(0)} MB, run ${MB(set.run).toFixed(0)} MB ...`);
-    rows.push(await row("TREC", [["qrels", "qrels.txt", "judgments"], ["run", "run.txt"]], { main: set.run, total: set.run + set.qrels, what: `qrels ${MB(set.qrels).toFixed(0)} MB + run ${MB(set.run).toFixed(0)} MB` }));
+    rows.push(
+      await row(
+        "TREC",
+        [
+          ["qrels", "qrels.txt", "judgments"],
+          ["run", "run.txt"],
+        ],
+        {
+          main: set.run,
+          total: set.run + set.qrels,
+          what: `qrels ${MB(set.qrels).toFixed(0)} MB + run ${MB(set.run).toFixed(0)} MB`,
+        },
+      ),
+    );
   }
   if (ONLY !== "trec") {
     console.log(`LETOR: ${MB(set.letor).toFixed(0)} MB, scores ${MB(set.scores).toFixed(0)} MB ...`);
-    rows.push(await row("LETOR", [["letor", "letor.txt"], ["scores", "letor.scores"]], { main: set.letor, total: set.letor + set.scores, what: `LETOR ${MB(set.letor).toFixed(0)} MB + scores ${MB(set.scores).toFixed(0)} MB` }));
+    rows.push(
+      await row(
+        "LETOR",
+        [
+          ["letor", "letor.txt"],
+          ["scores", "letor.scores"],
+        ],
+        {
+          main: set.letor,
+          total: set.letor + set.scores,
+          what: `LETOR ${MB(set.letor).toFixed(0)} MB + scores ${MB(set.scores).toFixed(0)} MB`,
+        },
+      ),
+    );
   }
 } finally {
   await server.close();
@@ -451,9 +547,15 @@ try {
 
 // 5. The report.
 const gb = (n) => `${(n / 2 ** 30).toFixed(2)} GiB`;
-console.log(`\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; Chromium ${rows[0]?.version ?? "?"} (headless, ${CHROMIUM}); ${new Date().toISOString().slice(0, 10)}`);
-console.log(`${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)\n`);
-console.log("| input | result | time, all files (median) | of which the run or LETOR file | MB/s of run or LETOR file, in its time | MB/s of all bytes, in all the time | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |");
+console.log(
+  `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; Chromium ${rows[0]?.version ?? "?"} (headless, ${CHROMIUM}); ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log(
+  `${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)\n`,
+);
+console.log(
+  "| input | result | time, all files (median) | of which the run or LETOR file | MB/s of run or LETOR file, in its time | MB/s of all bytes, in all the time | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |",
+);
 console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const result = r.state === "done" ? "done" : `**${r.state}**: ${r.error}`;
@@ -462,45 +564,84 @@ for (const r of rows) {
     `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
   );
 }
-console.log("\nThe qrels are read first (the page reads a qrels file as soon as it is chosen), then the run is set: its time runs from then to the results. A LETOR file and its scores are set together.");
-console.log("\nTab memory: VmHWM (peak resident set, all of it: main thread, worker, wasm memory, shared libraries) of the page's renderer (the largest renderer process), from /proc; RssAnon sampled every 100 ms, Pss every 2 s. The issue's target: 200 MB/s of run or more, tab memory under 1.5 GB.");
+console.log(
+  "\nThe qrels are read first (the page reads a qrels file as soon as it is chosen), then the run is set: its time runs from then to the results. A LETOR file and its scores are set together.",
+);
+console.log(
+  "\nTab memory: VmHWM (peak resident set, all of it: main thread, worker, wasm memory, shared libraries) of the page's renderer (the largest renderer process), from /proc; RssAnon sampled every 100 ms, Pss every 2 s. The issue's target: 200 MB/s of run or more, tab memory under 1.5 GB.",
+);
 
 for (const r of rows) {
-  console.log(`\n### ${r.label}: timeline${r.runs > 1 ? " of the median run" : ""} (seconds from setting the first input; page: deserializing the message's data + the page's handler)\n`);
-  console.log(`renderer's sampled peak RSS ${gb(Math.max(...r.mem.peaks.map((p) => p.rss)))} at ${r.mem.peakAt ? (r.mem.peakAt - r.start) / 1000 : "?"} s\n`);
+  console.log(
+    `\n### ${r.label}: timeline${r.runs > 1 ? " of the median run" : ""} (seconds from setting the first input; page: deserializing the message's data + the page's handler)\n`,
+  );
+  console.log(
+    `renderer's sampled peak RSS ${gb(Math.max(...r.mem.peaks.map((p) => p.rss)))} at ${r.mem.peakAt ? (r.mem.peakAt - r.start) / 1000 : "?"} s\n`,
+  );
   console.log("| at | message | page | renderer RSS |\n|---:|---|---:|---:|");
   let lastProgress = null;
   for (const e of r.log) {
     if (e.state || e.judgments) {
-      console.log(`| ${e.t.toFixed(2)} | ${e.state ? `state ${e.state}` : `judgments ${e.judgments}`} | | ${gb(e.rss)} |`);
+      console.log(
+        `| ${e.t.toFixed(2)} | ${e.state ? `state ${e.state}` : `judgments ${e.judgments}`} | | ${gb(e.rss)} |`,
+      );
       continue;
     }
     if (e.type === "progress") {
       // Each file's first, one a quarter, and the last.
       const quarter = Math.floor((4 * e.read) / e.size);
-      if (lastProgress?.file !== e.file || quarter > Math.floor((4 * lastProgress.read) / lastProgress.size) || e.read === e.size) console.log(`| ${e.t.toFixed(2)} | progress ${e.file} ${MB(e.read).toFixed(0)} of ${MB(e.size).toFixed(0)} MB | ${(e.data + e.handler).toFixed(0)} ms | ${gb(e.rss)} |`);
+      if (
+        lastProgress?.file !== e.file ||
+        quarter > Math.floor((4 * lastProgress.read) / lastProgress.size) ||
+        e.read === e.size
+      )
+        console.log(
+          `| ${e.t.toFixed(2)} | progress ${e.file} ${MB(e.read).toFixed(0)} of ${MB(e.size).toFixed(0)} MB | ${(e.data + e.handler).toFixed(0)} ms | ${gb(e.rss)} |`,
+        );
       lastProgress = e;
       continue;
     }
     const what = `${e.type}${e.name ? ` ${e.name}` : ""}${e.message ? `: ${e.message}` : ""}`;
-    if (e.received) console.log(`| ${e.t.toFixed(2)} | ${what}: received | ${e.data.toFixed(0)} ms to deserialize | ${gb(e.rss)} |`);
-    else if (e.handler >= 1) console.log(`| ${e.t.toFixed(2)} | ${what}: handled | ${e.handler.toFixed(0)} ms in the page's handler | ${gb(e.rss)} |`);
+    if (e.received)
+      console.log(`| ${e.t.toFixed(2)} | ${what}: received | ${e.data.toFixed(0)} ms to deserialize | ${gb(e.rss)} |`);
+    else if (e.handler >= 1)
+      console.log(
+        `| ${e.t.toFixed(2)} | ${what}: handled | ${e.handler.toFixed(0)} ms in the page's handler | ${gb(e.rss)} |`,
+      );
   }
   if (r.heaps) {
     const at = (t) => (t ? ` at ${((t - r.start) / 1000).toFixed(1)} s` : "");
-    for (const [which, h] of Object.entries(r.heaps)) console.log(`\nV8, ${which}: peak JS heap used ${gb(h.used)}${at(h.usedAt)}, peak ArrayBuffer backing stores ${gb(h.backing)}${at(h.backingAt)} (sampled every 500 ms)`);
+    for (const [which, h] of Object.entries(r.heaps))
+      console.log(
+        `\nV8, ${which}: peak JS heap used ${gb(h.used)}${at(h.usedAt)}, peak ArrayBuffer backing stores ${gb(h.backing)}${at(h.backingAt)} (sampled every 500 ms)`,
+      );
     const g = (n) => (n / 2 ** 30).toFixed(2);
-    console.log("\nseconds: renderer RSS | worker: JS heap used, JS heap committed, ArrayBuffers (allocated, not all touched) | main thread: the same (GiB)");
+    console.log(
+      "\nseconds: renderer RSS | worker: JS heap used, JS heap committed, ArrayBuffers (allocated, not all touched) | main thread: the same (GiB)",
+    );
     const step = Math.ceil(r.series.length / 60);
-    for (const x of r.series.filter((_, i) => i % step === 0)) console.log(`  ${((x.now - r.start) / 1000).toFixed(1)}: ${g(x.rss)} | ${g(x.w?.usedSize ?? 0)}, ${g(x.w?.totalSize ?? 0)}, ${g(x.w?.backingStorageSize ?? 0)} | ${g(x.m?.usedSize ?? 0)}, ${g(x.m?.totalSize ?? 0)}, ${g(x.m?.backingStorageSize ?? 0)}`);
+    for (const x of r.series.filter((_, i) => i % step === 0))
+      console.log(
+        `  ${((x.now - r.start) / 1000).toFixed(1)}: ${g(x.rss)} | ${g(x.w?.usedSize ?? 0)}, ${g(x.w?.totalSize ?? 0)}, ${g(x.w?.backingStorageSize ?? 0)} | ${g(x.m?.usedSize ?? 0)}, ${g(x.m?.totalSize ?? 0)}, ${g(x.m?.backingStorageSize ?? 0)}`,
+      );
   }
   if (r.pageErrors.length) console.log(`\npage errors: ${r.pageErrors.join("; ")}`);
   for (const p of r.mem.peaks.filter((p) => p.threads && p.cpu > 1)) {
-    const named = Object.entries(p.threads).filter(([, s]) => s >= 0.1).sort((a, b) => b[1] - a[1]);
-    console.log(`\nrenderer ${p.pid}, CPU by thread: ${named.map(([n, s]) => `${n === "chromium" ? "main thread" : n} ${s.toFixed(1)} s`).join(", ")}`);
+    const named = Object.entries(p.threads)
+      .filter(([, s]) => s >= 0.1)
+      .sort((a, b) => b[1] - a[1]);
+    console.log(
+      `\nrenderer ${p.pid}, CPU by thread: ${named.map(([n, s]) => `${n === "chromium" ? "main thread" : n} ${s.toFixed(1)} s`).join(", ")}`,
+    );
   }
   console.log(`\nsampling /proc cost this script ${r.mem.samplerCpu.toFixed(1)} s of CPU in ${r.seconds.toFixed(0)} s`);
-  console.log("processes (peaks): " + r.mem.peaks.map((p) => `${p.type} ${p.pid}: RSS ${gb(p.hwm)}, Pss ${gb(p.pss)}, CPU ${p.cpu.toFixed(1)} s`).join("; "));
-  for (const p of r.profiles ?? []) console.log(`\nCPU profile, ${p.which} (${p.file}), self time:\n${p.top.map((l) => `    ${l}`).join("\n")}`);
+  console.log(
+    "processes (peaks): " +
+      r.mem.peaks
+        .map((p) => `${p.type} ${p.pid}: RSS ${gb(p.hwm)}, Pss ${gb(p.pss)}, CPU ${p.cpu.toFixed(1)} s`)
+        .join("; "),
+  );
+  for (const p of r.profiles ?? [])
+    console.log(`\nCPU profile, ${p.which} (${p.file}), self time:\n${p.top.map((l) => `    ${l}`).join("\n")}`);
 }
 if (rows.some((r) => r.state !== "done")) process.exitCode = 1;

@@ -6,8 +6,17 @@ import { formatTable } from "rankeval";
 import { evaluateFiles, readQrels } from "rankeval/node";
 
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
-const [bm25, rerank] = await evaluateFiles(here("qrels.txt"), [here("bm25.run"), here("rerank.run")], ["ndcg@10", "map", "mrr", "recall@10"]);
-console.log(formatTable([{ name: "bm25", result: bm25 }, { name: "rerank", result: rerank }]));
+const [bm25, rerank] = await evaluateFiles(
+  here("qrels.txt"),
+  [here("bm25.run"), here("rerank.run")],
+  ["ndcg@10", "map", "mrr", "recall@10"],
+);
+console.log(
+  formatTable([
+    { name: "bm25", result: bm25 },
+    { name: "rerank", result: rerank },
+  ]),
+);
 
 const qrels = await readQrels(here("qrels.txt"));
 const relevant = Object.values(qrels.q1).filter((label) => label > 0).length;

@@ -18,7 +18,10 @@ for (let q = 1; q <= 20; q++) {
     docs.push({ id: `doc-${q}-${d}`, label, bm25: label * 0.3 + next() * 2.5, rerank: label * 0.8 + next() * 2.5 });
     if (d <= 24 || label > 0) qrels.push(`q${q} 0 doc-${q}-${d} ${label}`);
   }
-  for (const [name, out] of [["bm25", bm25], ["rerank", rerank]]) {
+  for (const [name, out] of [
+    ["bm25", bm25],
+    ["rerank", rerank],
+  ]) {
     docs
       .slice()
       .sort((a, b) => b[name] - a[name])

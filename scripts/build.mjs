@@ -36,9 +36,16 @@ execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], {
 // who reads no such file loads them. Their browser builds (no Node built-ins: they read through the
 // ByteSource rankeval gives them); their licences in dist/vendor/LICENSES.md.
 const VENDORED = [
-  "hyparquet", "hyparquet-compressors", "hyparquet-writer", "apache-arrow",
+  "hyparquet",
+  "hyparquet-compressors",
+  "hyparquet-writer",
+  "apache-arrow",
   // hyparquet's page-level functions, which src/io/parquet-pages.ts decodes pages with.
-  "hyparquet/src/column.js", "hyparquet/src/datapage.js", "hyparquet/src/encoding.js", "hyparquet/src/delta.js", "hyparquet/src/plain.js",
+  "hyparquet/src/column.js",
+  "hyparquet/src/datapage.js",
+  "hyparquet/src/encoding.js",
+  "hyparquet/src/delta.js",
+  "hyparquet/src/plain.js",
 ];
 /** The packages themselves (for their licences). */
 const VENDORED_PACKAGES = [...new Set(VENDORED.map((v) => v.split("/")[0]))];
@@ -46,13 +53,22 @@ const vendorDir = join(dist, "vendor");
 const vendorSrc = join(root, "node_modules", ".rankeval-vendor");
 mkdirSync(vendorSrc, { recursive: true });
 const vendorName = (pkg) => pkg.replace(/[^a-z0-9]+/gi, "-");
-for (const pkg of VENDORED) writeFileSync(join(vendorSrc, `${vendorName(pkg)}.js`), `export * from ${JSON.stringify(pkg)};\n`);
+for (const pkg of VENDORED)
+  writeFileSync(join(vendorSrc, `${vendorName(pkg)}.js`), `export * from ${JSON.stringify(pkg)};\n`);
 await build({
   cwd: root,
   input: Object.fromEntries(VENDORED.map((pkg) => [vendorName(pkg), join(vendorSrc, `${vendorName(pkg)}.js`)])),
   platform: "browser",
   logLevel: "warn",
-  output: { dir: vendorDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "shared-[hash].js", minify: true, sourcemap: false, comments: { legal: true } },
+  output: {
+    dir: vendorDir,
+    format: "esm",
+    entryFileNames: "[name].js",
+    chunkFileNames: "shared-[hash].js",
+    minify: true,
+    sourcemap: false,
+    comments: { legal: true },
+  },
 });
 rmSync(vendorSrc, { recursive: true, force: true });
 // Their licences, from each bundled package's own files.
@@ -72,22 +88,35 @@ rmSync(vendorSrc, { recursive: true, force: true });
     const dir = dirOf(pkg, from);
     seen.add(pkg);
     const meta = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    const licence = readdirSync(dir).filter((f) => /^(licen[cs]e|notice|copying)/i.test(f)).map((f) => readFileSync(join(dir, f), "utf8").trim());
-    texts.push(`## ${pkg} ${meta.version} (${meta.license})\n\n${licence.join("\n\n") || `License: ${meta.license}`}\n`);
+    const licence = readdirSync(dir)
+      .filter((f) => /^(licen[cs]e|notice|copying)/i.test(f))
+      .map((f) => readFileSync(join(dir, f), "utf8").trim());
+    texts.push(
+      `## ${pkg} ${meta.version} (${meta.license})\n\n${licence.join("\n\n") || `License: ${meta.license}`}\n`,
+    );
     for (const dep of Object.keys(meta.dependencies ?? {})) if (!dep.startsWith("@types/")) add(dep, dir);
   };
   for (const pkg of VENDORED_PACKAGES) add(pkg, root);
   writeFileSync(join(vendorDir, "LICENSES.md"), `# Libraries built into dist/vendor/\n\n${texts.join("\n")}`);
 }
 // The modules' imports of them, pointed at dist/vendor/.
-const VENDORED_IMPORT = new RegExp(`((?:from|import)\\s*\\(?\\s*)(["'])(${VENDORED.map((v) => v.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})\\2`, "g");
+const VENDORED_IMPORT = new RegExp(
+  `((?:from|import)\\s*\\(?\\s*)(["'])(${VENDORED.map((v) => v.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})\\2`,
+  "g",
+);
 for (const file of readdirSync(dist, { recursive: true })) {
   if (!String(file).endsWith(".js") || String(file).startsWith("vendor")) continue;
   const path = join(dist, String(file));
   const text = readFileSync(path, "utf8");
   if (text.search(VENDORED_IMPORT) < 0) continue;
   const up = posix.relative(posix.dirname(String(file).split("\\").join("/")), "vendor") || ".";
-  writeFileSync(path, text.replace(VENDORED_IMPORT, (_, lead, q, pkg) => `${lead}${q}${up.startsWith(".") ? up : `./${up}`}/${vendorName(pkg)}.js${q}`));
+  writeFileSync(
+    path,
+    text.replace(
+      VENDORED_IMPORT,
+      (_, lead, q, pkg) => `${lead}${q}${up.startsWith(".") ? up : `./${up}`}/${vendorName(pkg)}.js${q}`,
+    ),
+  );
 }
 
 await build({
@@ -155,7 +184,11 @@ await build({
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
-        { name: "command-compare", test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$|kernel[\\/]significance-kernel\.js$)/, priority: 2 },
+        {
+          name: "command-compare",
+          test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$|kernel[\\/]significance-kernel\.js$)/,
+          priority: 2,
+        },
         {
           name: "command-inputs",
           test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|query-groups)\.js$|input[\\/]read-letor\.js$)/,
@@ -165,7 +198,11 @@ await build({
         { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/, priority: 2 },
         { name: "command-report", test: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/, priority: 2 },
         // Parquet and Arrow: the readers, the writers of per-query results, and the libraries under them.
-        { name: "command-columnar", test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/, priority: 2 },
+        {
+          name: "command-columnar",
+          test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/,
+          priority: 2,
+        },
         { name: "command", test: /./, priority: 1 },
       ],
     },
@@ -173,7 +210,11 @@ await build({
   // Needed by includeDependenciesRecursively: false; the entry's exports are the command's (runCommand).
   preserveEntrySignatures: "allow-extension",
 });
-execFileSync(process.execPath, [join(dist, "node/bin.cjs"), join(root, "examples/qrels.txt"), join(root, "examples/bm25.run")], {
-  env: { ...process.env, RANKEVAL_WRITE_CODE_CACHE: "1", RANKEVAL_BUNDLE: "1" },
-  stdio: ["ignore", "ignore", "inherit"],
-});
+execFileSync(
+  process.execPath,
+  [join(dist, "node/bin.cjs"), join(root, "examples/qrels.txt"), join(root, "examples/bm25.run")],
+  {
+    env: { ...process.env, RANKEVAL_WRITE_CODE_CACHE: "1", RANKEVAL_BUNDLE: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);

@@ -56,6 +56,8 @@ for (let i = 0; i < n; i++) {
   if (!Object.is(log(x), logSlow(x))) differ.push(`log(${x}): ${log(x)}, slow ${logSlow(x)}`);
   if (!Object.is(log2(x), log2Slow(x))) differ.push(`log2(${x}): ${log2(x)}, slow ${log2Slow(x)}`);
 }
-console.log(`${compared} inputs: ${differ.length} results differ (log and log2) (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(
+  `${compared} inputs: ${differ.length} results differ (log and log2) (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+);
 for (const d of differ.slice(0, 20)) console.log(`  ${d}`);
 process.exit(differ.length === 0 ? 0 : 1);

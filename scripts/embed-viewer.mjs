@@ -15,7 +15,10 @@ const result = await build({
   write: false,
   output: { format: "iife", minify: true, sourcemap: false },
 });
-const js = result.output.filter((o) => o.type === "chunk").map((o) => o.code).join("\n");
+const js = result.output
+  .filter((o) => o.type === "chunk")
+  .map((o) => o.code)
+  .join("\n");
 const css = readFileSync(new URL("web/report.css", root), "utf8");
 writeFileSync(
   new URL("src/output/html/viewer.generated.ts", root),

@@ -59,13 +59,16 @@ try {
     });
     process.stderr.write("\n");
     rmSync(dir, { recursive: true, force: true });
-    console.log(`${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.mismatches.length} mismatches`);
+    console.log(
+      `${cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.mismatches.length} mismatches`,
+    );
     for (const [name, n] of report.divergences) console.log(`  deliberate divergence applied: ${name}: ${n} cases`);
     if (report.mismatches.length) {
       console.log(`seeds: ${report.mismatches.map((m) => m.case.seed).join(" ")}`);
       console.log(`\nclasses of the first ${report.shrunk.length}, shrunk (written under ${out}/):`);
       for (const [signature, n] of classes(report)) console.log(`  ${n}\t${signature}`);
-      for (const s of report.shrunk) console.log(`\n${describe(s.shrunk)}\n  (class: ${s.signature}; files: ${s.folder})`);
+      for (const s of report.shrunk)
+        console.log(`\n${describe(s.shrunk)}\n  (class: ${s.signature}; files: ${s.folder})`);
       process.exitCode = 1;
     }
   }

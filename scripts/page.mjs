@@ -10,8 +10,14 @@ import { build } from "vite";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 const root = new URL("..", import.meta.url).pathname;
@@ -30,7 +36,11 @@ const MIME = {
  * options (e.g. `{ minify: false }` for readable profiles).
  */
 export async function servePage(outDir, viteBuild = {}) {
-  await build({ configFile: join(root, "web/vite.config.ts"), logLevel: "silent", build: { outDir, emptyOutDir: true, ...viteBuild } });
+  await build({
+    configFile: join(root, "web/vite.config.ts"),
+    logLevel: "silent",
+    build: { outDir, emptyOutDir: true, ...viteBuild },
+  });
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     const rel = normalize(path === "/" ? "/index.html" : path);
@@ -52,6 +62,7 @@ export async function servePage(outDir, viteBuild = {}) {
 
 /** Debian's chromium, headless, through playwright-core. */
 export function launchChromium(options = {}) {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, ...options });
 }

@@ -12,7 +12,24 @@ const out = process.argv[2] ?? join(root, "docs/report.png");
 const dir = mkdtempSync(join(tmpdir(), "rankeval-report-screenshot-"));
 const report = join(dir, "report.html");
 // Run from examples/, so that the runs are named as a user would name them.
-execFileSync(process.execPath, [join(root, "dist/node/bin.js"), "--report", report, "-m", "ndcg_cut.10", "-m", "map", "-m", "P.10", "qrels.txt", "bm25.run", "rerank.run"], { cwd: join(root, "examples"), stdio: "inherit" });
+execFileSync(
+  process.execPath,
+  [
+    join(root, "dist/node/bin.js"),
+    "--report",
+    report,
+    "-m",
+    "ndcg_cut.10",
+    "-m",
+    "map",
+    "-m",
+    "P.10",
+    "qrels.txt",
+    "bm25.run",
+    "rerank.run",
+  ],
+  { cwd: join(root, "examples"), stdio: "inherit" },
+);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });

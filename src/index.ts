@@ -4,19 +4,52 @@ export type { Rows, Qid } from "./pipeline/rows-by-query.js";
 export type { Qrels, Run } from "./pipeline/join-memory.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
 export { parseMeasures } from "./measures/resolve.js";
-export type { MeasureName, MeasureSpec, CanonicalName, TrecEvalName, IrMeasuresName, RanxMeasureName } from "./measures/name-types.js";
+export type {
+  MeasureName,
+  MeasureSpec,
+  CanonicalName,
+  TrecEvalName,
+  IrMeasuresName,
+  RanxMeasureName,
+} from "./measures/name-types.js";
 export type { XgboostName } from "./measures/xgboost.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
-export { DEFAULT_OPTIONS, resolveOptions, describeOptions, type Options, type ResolvedOptions, type Ties } from "./measures/options.js";
+export {
+  DEFAULT_OPTIONS,
+  resolveOptions,
+  describeOptions,
+  type Options,
+  type ResolvedOptions,
+  type Ties,
+} from "./measures/options.js";
 export { PRESETS, PRESET_NAMES, type Preset, type PresetName } from "./measures/presets.js";
 export { formatTable } from "./output/table.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors/errors.js";
 // Comparing runs: paired significance tests, effect sizes, corrections, and their reports.
 export {
-  compare, compareAsync, TESTS, DEFAULT_COMPARE_OPTIONS,
-  type TestName, type NamedResult, type CompareOptions, type Comparison, type PairComparison, type TestResult, type ResamplingPool,
+  compare,
+  compareAsync,
+  TESTS,
+  DEFAULT_COMPARE_OPTIONS,
+  type TestName,
+  type NamedResult,
+  type CompareOptions,
+  type Comparison,
+  type PairComparison,
+  type TestResult,
+  type ResamplingPool,
 } from "./compare/compare.js";
 export { runResamplingJob, type ResamplingJob } from "./compare/resampling.js";
 export { CORRECTIONS, type Correction } from "./compare/correct.js";
-export { formatComparison, comparisonJson, formatP, markLegend, significance, COMPARISON_FORMATS, TEST_DESCRIPTIONS, type ComparisonFormat, type ComparisonFormatOptions } from "./output/comparison.js";
+export {
+  formatComparison,
+  comparisonJson,
+  formatP,
+  markLegend,
+  significance,
+  COMPARISON_FORMATS,
+  TEST_DESCRIPTIONS,
+  type ComparisonFormat,
+  type ComparisonFormatOptions,
+} from "./output/comparison.js";
 export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./pipeline/join-subtopics.js";

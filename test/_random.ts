@@ -13,7 +13,17 @@ const SHRINK_MS = Number(process.env.FC_SHRINK_MS ?? 60_000);
 export const params = (numRuns: number) => ({ numRuns, seed: SEED, interruptAfterTimeLimit: SHRINK_MS + 30_000 });
 export const TIMEOUT = SHRINK_MS + 60_000;
 
-export const COUNTS = new Set(["num_ret", "num_rel", "num_rel_ret", "inversions", "hits", "NumRet", "NumRel", "numq", "NumQ"]);
+export const COUNTS = new Set([
+  "num_ret",
+  "num_rel",
+  "num_rel_ret",
+  "inversions",
+  "hits",
+  "NumRet",
+  "NumRel",
+  "numq",
+  "NumQ",
+]);
 
 const close = (a: number, b: number) =>
   a === b || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
@@ -31,8 +41,11 @@ export function expectSame(
     for (let q = 0; q < ref.length; q++) {
       // A count is exact, but its mean over tie orders (ties "average") is a fraction like any value.
       const exact = COUNTS.has(family) && Number.isInteger(ref[q]);
-      const same = exact ? Object.is(got[q], ref[q]) || (got[q] === ref[q]) : close(got[q], ref[q]);
-      if (!same) throw new Error(`${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${got[q]}, reference ${ref[q]}`);
+      const same = exact ? Object.is(got[q], ref[q]) || got[q] === ref[q] : close(got[q], ref[q]);
+      if (!same)
+        throw new Error(
+          `${name} differs on query ${JSON.stringify(kernel.qids[q])}: kernel ${got[q]}, reference ${ref[q]}`,
+        );
     }
   }
 }
@@ -47,7 +60,19 @@ export const score = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 5 }).map((i) => i / 4) },
   // the whole double range: subnormals, ±Number.MAX_VALUE, values a few ulps apart
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
-  { weight: 1, arbitrary: fc.constantFrom(Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 1 + Number.EPSILON, 1 - Number.EPSILON / 2, 2 ** 53, 2 ** 53 + 2) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      1 + Number.EPSILON,
+      1 - Number.EPSILON / 2,
+      2 ** 53,
+      2 ** 53 + 2,
+    ),
+  },
 );
 
 /** Labels: {-1, 0, 1, 2, 3, 4}, plus fractional ones. */
@@ -66,7 +91,8 @@ const docidLike = fc.oneof(
 
 /** `n` distinct document ids for one query, random (small n) or generated from the index. */
 function docidsFor(n: number): fc.Arbitrary<(string | number)[]> {
-  if (n > 200) return fc.constantFrom("d", "D0-", "").map((p) => Array.from({ length: n }, (_, i) => (p === "" ? i : `${p}${i}`)));
+  if (n > 200)
+    return fc.constantFrom("d", "D0-", "").map((p) => Array.from({ length: n }, (_, i) => (p === "" ? i : `${p}${i}`)));
   return fc.oneof(
     fc.uniqueArray(docidLike, { minLength: n, maxLength: n }),
     fc.uniqueArray(fc.integer({ min: 0, max: 1000 }), { minLength: n, maxLength: n }),
@@ -100,7 +126,13 @@ export const query = size.chain(queryOf);
 
 export const options: fc.Arbitrary<Options> = fc.record(
   {
-    gain: fc.constantFrom<Options["gain"]>("exp", "linear", { 1: 1, 2: 3, 3: 7 }, { 2: 10, 4: 1, 5: 0 }, { 1: 0.5, 3: 100 }),
+    gain: fc.constantFrom<Options["gain"]>(
+      "exp",
+      "linear",
+      { 1: 1, 2: 3, 3: 7 },
+      { 2: 10, 4: 1, 5: 0 },
+      { 1: 0.5, 3: 100 },
+    ),
     // 0: every label >= 0 relevant (trec_eval -l 0).
     relevanceThreshold: fc.constantFrom(1, 2, 1, 2, 0.5, 2.5, 4, 0),
     noRelevant: fc.constantFrom<Options["noRelevant"]>("zero", "one", "nan", "skip"),
@@ -118,7 +150,12 @@ export const options: fc.Arbitrary<Options> = fc.record(
 
 export const cutoffs = fc.uniqueArray(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 4 });
 
-type RowsColumns = { qid: ArrayLike<string | number>; score: ArrayLike<number>; rel: ArrayLike<number>; docid?: (string | number)[] };
+type RowsColumns = {
+  qid: ArrayLike<string | number>;
+  score: ArrayLike<number>;
+  rel: ArrayLike<number>;
+  docid?: (string | number)[];
+};
 
 /**
  * A batch of rows: 1..30 queries, qids strings or numbers, sometimes interleaved (a query's rows
@@ -153,11 +190,15 @@ export const rowsBatch = fc
         const j = (order[i % Math.max(1, order.length)] ?? i) % (i + 1);
         [idx[i], idx[j]] = [idx[j], idx[i]];
       }
-      const pick = <T,>(c: T[]) => idx.map((i) => c[i]);
+      const pick = <T>(c: T[]) => idx.map((i) => c[i]);
       [qid, score, rel, docid] = [pick(qid), pick(score), pick(rel), pick(docid)];
     }
     const columns: RowsColumns = typed
-      ? { qid: numericQids ? Int32Array.from(qid as number[]) : qid, score: Float64Array.from(score), rel: Float64Array.from(rel) }
+      ? {
+          qid: numericQids ? Int32Array.from(qid as number[]) : qid,
+          score: Float64Array.from(score),
+          rel: Float64Array.from(rel),
+        }
       : { qid, score, rel };
     return withDocids ? { ...columns, docid } : columns;
   });
@@ -168,7 +209,10 @@ const docs = ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "da", 
 const judgments = fc
   .record({
     subtopics: fc.uniqueArray(fc.constantFrom("1", "2", "3", "10", "04", "x"), { minLength: 1, maxLength: 4 }),
-    cells: fc.array(fc.record({ s: fc.nat(3), d: fc.constantFrom(...docs), v: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }), { minLength: 1, maxLength: 30 }),
+    cells: fc.array(
+      fc.record({ s: fc.nat(3), d: fc.constantFrom(...docs), v: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }),
+      { minLength: 1, maxLength: 30 },
+    ),
   })
   .map(({ subtopics, cells }) => {
     const out: Record<string, Record<string, number>> = {};
@@ -179,28 +223,33 @@ const judgments = fc
     return out;
   });
 
-const ranking = fc.uniqueArray(fc.record({ d: fc.constantFrom(...docs), score: fc.constantFrom(0, 1, 2, 3, 0.5, -1) }), { selector: (x) => x.d, maxLength: 12 });
+const ranking = fc.uniqueArray(
+  fc.record({ d: fc.constantFrom(...docs), score: fc.constantFrom(0, 1, 2, 3, 0.5, -1) }),
+  { selector: (x) => x.d, maxLength: 12 },
+);
 
 /** Subtopic judgments (a diversity qrels) and a run of 1..5 queries. */
-export const subtopicBatch = fc.array(fc.record({ judged: fc.boolean(), j: judgments, r: ranking }), { minLength: 1, maxLength: 5 }).map((qs) => {
-  const qrels: Record<string, Record<string, Record<string, number>>> = {};
-  const run = { qid: [] as string[], docid: [] as string[], score: [] as number[] };
-  qs.forEach((q, i) => {
-    const qid = `q${i}`;
-    if (q.judged || i === 0) qrels[qid] = q.j;
-    for (const x of q.r) {
-      run.qid.push(qid);
-      run.docid.push(x.d);
-      run.score.push(x.score);
-    }
-    if (q.r.length === 0) {
-      run.qid.push(qid);
-      run.docid.push("none");
-      run.score.push(0);
-    }
+export const subtopicBatch = fc
+  .array(fc.record({ judged: fc.boolean(), j: judgments, r: ranking }), { minLength: 1, maxLength: 5 })
+  .map((qs) => {
+    const qrels: Record<string, Record<string, Record<string, number>>> = {};
+    const run = { qid: [] as string[], docid: [] as string[], score: [] as number[] };
+    qs.forEach((q, i) => {
+      const qid = `q${i}`;
+      if (q.judged || i === 0) qrels[qid] = q.j;
+      for (const x of q.r) {
+        run.qid.push(qid);
+        run.docid.push(x.d);
+        run.score.push(x.score);
+      }
+      if (q.r.length === 0) {
+        run.qid.push(qid);
+        run.docid.push("none");
+        run.score.push(0);
+      }
+    });
+    return { qrels, run };
   });
-  return { qrels, run };
-});
 
 /** Options for the diversity measures. */
 export const subtopicOptions: fc.Arbitrary<Options> = fc.record(
@@ -214,4 +263,3 @@ export const subtopicOptions: fc.Arbitrary<Options> = fc.record(
   },
   { requiredKeys: [] },
 );
-

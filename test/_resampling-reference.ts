@@ -13,7 +13,12 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>) {
   return { d, absoluteSum };
 }
 
-export function referenceRandomization(run: ArrayLike<number>, baseline: ArrayLike<number>, iterations: number, seed: number): ResamplingResult {
+export function referenceRandomization(
+  run: ArrayLike<number>,
+  baseline: ArrayLike<number>,
+  iterations: number,
+  seed: number,
+): ResamplingResult {
   const n = run.length;
   if (n === 0) return { statistic: NaN, p: NaN };
   const { d, absoluteSum } = differences(run, baseline);
@@ -45,7 +50,12 @@ export function referenceBootstrapMeans(d: ArrayLike<number>, iterations: number
   return means;
 }
 
-export function referenceBootstrap(run: ArrayLike<number>, baseline: ArrayLike<number>, iterations: number, seed: number): ResamplingResult {
+export function referenceBootstrap(
+  run: ArrayLike<number>,
+  baseline: ArrayLike<number>,
+  iterations: number,
+  seed: number,
+): ResamplingResult {
   const { d, absoluteSum } = differences(run, baseline);
   if (d.length < 2) return { statistic: d.length === 1 ? d[0] : NaN, p: NaN, ci95: [NaN, NaN] };
   return bootstrapSummary(d, absoluteSum, referenceBootstrapMeans(d, iterations, seed));
@@ -56,7 +66,8 @@ function permutations(n: number, offset: number): number[][] {
   if (n === 0) return [[]];
   const out: number[][] = [];
   for (let first = 0; first < n; first++) {
-    for (const rest of permutations(n - 1, 0)) out.push([first, ...rest.map((v) => (v >= first ? v + 1 : v))].map((v) => v + offset));
+    for (const rest of permutations(n - 1, 0))
+      out.push([first, ...rest.map((v) => (v >= first ? v + 1 : v))].map((v) => v + offset));
   }
   return out;
 }
@@ -102,7 +113,11 @@ export function tukeyPermutations(m: number): (halves: HalfStream) => number[] {
 }
 
 /** The range of the run sums in each iteration: runs[r] is run r's column, n queries. */
-export function referenceTukeyRanges(runs: readonly ArrayLike<number>[], iterations: number, seed: number): Float64Array {
+export function referenceTukeyRanges(
+  runs: readonly ArrayLike<number>[],
+  iterations: number,
+  seed: number,
+): Float64Array {
   const m = runs.length;
   const n = runs[0].length;
   const draw = tukeyPermutations(m);
@@ -119,7 +134,12 @@ export function referenceTukeyRanges(runs: readonly ArrayLike<number>[], iterati
   return ranges;
 }
 
-export function referenceTukey(runs: readonly ArrayLike<number>[], pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+export function referenceTukey(
+  runs: readonly ArrayLike<number>[],
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  seed: number,
+): ResamplingResult[] {
   const n = runs[0].length;
   if (n === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
   return tukeyCounts(runs, n, pairs, referenceTukeyRanges(runs, iterations, seed));

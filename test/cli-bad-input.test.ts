@@ -3,7 +3,16 @@
 // file or the argument; never a stack trace, never a hang (each run under a timeout), never a silent
 // pass. Named pipes and standard input work as any file.
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -27,7 +36,12 @@ interface Ran {
   err: string;
 }
 
-const ran = (r: SpawnSyncReturns<string>): Ran => ({ status: r.status, signal: r.signal, out: r.stdout ?? "", err: r.stderr ?? "" });
+const ran = (r: SpawnSyncReturns<string>): Ran => ({
+  status: r.status,
+  signal: r.signal,
+  out: r.stdout ?? "",
+  err: r.stderr ?? "",
+});
 
 /** The binary with `args`, `input` on standard input. */
 function rankeval(args: readonly string[], input = ""): Ran {
@@ -48,14 +62,15 @@ function expectNoTrace(r: Ran): void {
   expect(r.err).not.toMatch(/^\s+at /m);
   expect(r.err).not.toContain("node:internal");
   expect(r.err).not.toMatch(/^Node\.js v/m);
-  for (const line of r.err.split("\n").filter(Boolean)) expect(line).toMatch(/^(rankeval: |\(rankeval --help for usage\)$)/);
+  for (const line of r.err.split("\n").filter(Boolean))
+    expect(line).toMatch(/^(rankeval: |\(rankeval --help for usage\)$)/);
 }
 
 /** Ended by itself (not by the timeout), with `status`, a message matching `message`, nothing on stdout. */
 function expectFailure(r: Ran, status: number, message: RegExp | string): void {
   expect(r.signal, "ended by the timeout: a hang").toBeNull();
   expectNoTrace(r);
-  expect(r.err).toMatch(typeof message === "string" ? new RegExp(escape(message)) : message);
+  expect(r.err).toMatch(typeof message === "string" ? new RegExp(escapeRegex(message)) : message);
   expect(r.status).toBe(status);
   expect(r.out).toBe("");
   // One line: the error (for usage errors, and the hint after it).
@@ -63,7 +78,7 @@ function expectFailure(r: Ran, status: number, message: RegExp | string): void {
   expect(lines.length).toBe(status === 1 ? 2 : 1);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // Good inputs, each format.
 const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d1 1\n";
@@ -103,13 +118,21 @@ const EMPTY_QRELS: [string, string][] = [
 describe("nothing to evaluate: an error naming the file, exit 2", () => {
   it.each(EMPTY_RUNS)("a run %s, and gzipped", (name, text) => {
     for (const path of [file(name, text), file(`${name}.gz`, gzipSync(text))]) {
-      expectFailure(rankeval(["-m", "map", qrels, path]), 2, `${path}: no rankings in it: the file is empty or holds no rows`);
+      expectFailure(
+        rankeval(["-m", "map", qrels, path]),
+        2,
+        `${path}: no rankings in it: the file is empty or holds no rows`,
+      );
     }
   });
 
   it.each(EMPTY_QRELS)("judgments %s, and gzipped", (name, text) => {
     for (const path of [file(name, text), file(`${name}.gz`, gzipSync(text))]) {
-      expectFailure(rankeval(["-m", "map", path, run]), 2, `${path}: no judgments in it: the file is empty or holds no rows`);
+      expectFailure(
+        rankeval(["-m", "map", path, run]),
+        2,
+        `${path}: no judgments in it: the file is empty or holds no rows`,
+      );
     }
   });
 
@@ -126,16 +149,28 @@ describe("nothing to evaluate: an error naming the file, exit 2", () => {
 
   it("a run with no query in common with the judgments, under -c too, in every format", () => {
     const other = file("other.run", "x1 Q0 d1 1 0.9 A\nx2 Q0 d1 1 0.9 A\n");
-    const message = /other\.run: no query in common with the judgments: its 2 queries \("x1", "x2"\) have none in .*qrels\.txt \(2 judged: "q1", "q2"\)/;
+    const message =
+      /other\.run: no query in common with the judgments: its 2 queries \("x1", "x2"\) have none in .*qrels\.txt \(2 judged: "q1", "q2"\)/;
     expectFailure(rankeval(["-m", "map", qrels, other]), 2, message);
     expectFailure(rankeval(["-c", "-m", "map", qrels, other]), 2, message);
-    expectFailure(rankeval(["-m", "map", qrels, file("other.json", '{"x1": {"d1": 1}}')]), 2, /other\.json: no query in common/);
-    expectFailure(rankeval(["-m", "map", qrelsJson, file("other.csv", "qid,docid,score\n1,d1,0.5\n")]), 2, /other\.csv: no query in common .*\("1"\).*"q1"/);
+    expectFailure(
+      rankeval(["-m", "map", qrels, file("other.json", '{"x1": {"d1": 1}}')]),
+      2,
+      /other\.json: no query in common/,
+    );
+    expectFailure(
+      rankeval(["-m", "map", qrelsJson, file("other.csv", "qid,docid,score\n1,d1,0.5\n")]),
+      2,
+      /other\.csv: no query in common .*\("1"\).*"q1"/,
+    );
     // One of several runs: a table of the others is not printed either (a table is all the runs).
     expectFailure(rankeval(["-m", "map", "--format", "table", qrels, run, other]), 2, /other\.run: no query in common/);
     // trec_eval's text is printed run by run: the runs before the bad one are out, whole.
     const r = rankeval(["-m", "map", qrels, run, other]);
-    expect([r.status, r.err]).toEqual([2, `rankeval: ${other}: no query in common with the judgments: its 2 queries ("x1", "x2") have none in ${qrels} (2 judged: "q1", "q2")\n`]);
+    expect([r.status, r.err]).toEqual([
+      2,
+      `rankeval: ${other}: no query in common with the judgments: its 2 queries ("x1", "x2") have none in ${qrels} (2 judged: "q1", "q2")\n`,
+    ]);
     expect(r.out).toBe(`==> ${run} <==\nmap                   \tall\t0.7500\n`);
     // Against subtopic judgments (--diversity), in the same words.
     const subtopics = file("subtopics.txt", "q1 1 d1 1\nq1 2 d1 1\nq2 1 d2 1\n");
@@ -145,30 +180,86 @@ describe("nothing to evaluate: an error naming the file, exit 2", () => {
   });
 
   it("LETOR: empty predictions or groups, named", () => {
-    expectFailure(rankeval(["--letor", letor, "--scores", file("empty.pred", "")]), 2, /empty\.pred has 0 scores but .*data\.txt has 3 rows/);
-    expectFailure(rankeval(["--letor", file("empty.letor.gz", gzipSync("")), "--scores", scores]), 2, /empty\.letor\.gz: no rows in it/);
-    expectFailure(rankeval(["--letor", noQid, "--scores", scores, "--query", file("empty.groups", "\n")]), 2, /empty\.groups: the group sizes add up to 0/);
+    expectFailure(
+      rankeval(["--letor", letor, "--scores", file("empty.pred", "")]),
+      2,
+      /empty\.pred has 0 scores but .*data\.txt has 3 rows/,
+    );
+    expectFailure(
+      rankeval(["--letor", file("empty.letor.gz", gzipSync("")), "--scores", scores]),
+      2,
+      /empty\.letor\.gz: no rows in it/,
+    );
+    expectFailure(
+      rankeval(["--letor", noQid, "--scores", scores, "--query", file("empty.groups", "\n")]),
+      2,
+      /empty\.groups: the group sizes add up to 0/,
+    );
   });
 });
 
 describe("malformed files: file, line and column", () => {
   it.each([
-    ["a LETOR feature value that is not a number", "2 qid:1 1:0.5 2:abc\n", /bad\.letor:1:17: feature "2": value "abc" is not a number/],
-    ["a LETOR feature index that is not a number", "2 qid:1 x:0.5\n", /bad\.letor:1:9: feature index "x" is not a whole number/],
-    ["a LETOR token without a colon", "2 qid:1 1:0.5 oops\n", /bad\.letor:1:15: expected a feature INDEX:VALUE \(as 3:0\.25\), found "oops"/],
+    [
+      "a LETOR feature value that is not a number",
+      "2 qid:1 1:0.5 2:abc\n",
+      /bad\.letor:1:17: feature "2": value "abc" is not a number/,
+    ],
+    [
+      "a LETOR feature index that is not a number",
+      "2 qid:1 x:0.5\n",
+      /bad\.letor:1:9: feature index "x" is not a whole number/,
+    ],
+    [
+      "a LETOR token without a colon",
+      "2 qid:1 1:0.5 oops\n",
+      /bad\.letor:1:15: expected a feature INDEX:VALUE \(as 3:0\.25\), found "oops"/,
+    ],
   ])("%s", (_, text, message) => {
     const data = file("bad.letor", text);
     expectFailure(rankeval(["--letor", data, "--scores", file("one.pred", "1\n")]), 2, message);
   });
 
   it.each([
-    ["binary garbage", () => file("garbage.run", Uint8Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 256)), /garbage\.run:\d+(:\d+)?: /],
-    ["a NUL byte", () => file("nul.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d\u00002 2 0.8 A\n"), /nul\.run:2:8: file is not text \(NUL byte\)/],
+    [
+      "binary garbage",
+      () =>
+        file(
+          "garbage.run",
+          Uint8Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 256),
+        ),
+      /garbage\.run:\d+(:\d+)?: /,
+    ],
+    [
+      "a NUL byte",
+      () => file("nul.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d\u00002 2 0.8 A\n"),
+      /nul\.run:2:8: file is not text \(NUL byte\)/,
+    ],
     ["a bare CR", () => file("cr.run", "q1 Q0 d1 1 0.9 A\rq1 Q0 d2 2 0.8 A\n"), /cr\.run:1:\d+: carriage return/],
-    ["a truncated gzip", () => file("trunc.run.gz", gzipSync(RUN.repeat(50)).subarray(0, 40)), /trunc\.run\.gz: not valid gzip/],
-    ["a corrupt gzip", () => file("corrupt.run.gz", Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])), /corrupt\.run\.gz: not valid gzip/],
-    ["gzip of garbage", () => file("gzgarbage.run.gz", gzipSync(Uint8Array.from({ length: 300 }, (_, i) => (i * 31) % 256))), /gzgarbage\.run\.gz:\d+(:\d+)?: /],
-    ["a score that is not a number", () => file("score.run", "q1 Q0 d1 1 0.9x A\n"), /score\.run:1:12: score "0\.9x" is not a number/],
+    [
+      "a truncated gzip",
+      () => file("trunc.run.gz", gzipSync(RUN.repeat(50)).subarray(0, 40)),
+      /trunc\.run\.gz: not valid gzip/,
+    ],
+    [
+      "a corrupt gzip",
+      () =>
+        file(
+          "corrupt.run.gz",
+          Uint8Array.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]),
+        ),
+      /corrupt\.run\.gz: not valid gzip/,
+    ],
+    [
+      "gzip of garbage",
+      () => file("gzgarbage.run.gz", gzipSync(Uint8Array.from({ length: 300 }, (_, i) => (i * 31) % 256))),
+      /gzgarbage\.run\.gz:\d+(:\d+)?: /,
+    ],
+    [
+      "a score that is not a number",
+      () => file("score.run", "q1 Q0 d1 1 0.9x A\n"),
+      /score\.run:1:12: score "0\.9x" is not a number/,
+    ],
     ["JSON cut short", () => file("cut.json", '{"q1": {"d1": 0.'), /cut\.json:1:\d+: /],
     ["a JSON array", () => file("array.json", "[1, 2]"), /array\.json:1:1: expected '\{'/],
     ["CSV without a score column", () => file("noscore.csv", "qid,docid\nq1,d1\n"), /noscore\.csv:1:1: .*score/],
@@ -184,14 +275,22 @@ describe("malformed files: file, line and column", () => {
 
 describe("files that cannot be read", () => {
   it("a missing file, a directory, a path through a file", () => {
-    expectFailure(rankeval([qrels, join(dir, "missing.run")]), 2, /missing\.run: cannot read it: no such file \(ENOENT\)/);
+    expectFailure(
+      rankeval([qrels, join(dir, "missing.run")]),
+      2,
+      /missing\.run: cannot read it: no such file \(ENOENT\)/,
+    );
     const sub = join(dir, "a-directory");
     mkdirSync(sub, { recursive: true });
     // A directory of runs gives the files in it (test/cli-many-runs.test.ts): none is bad input.
     expectFailure(rankeval([qrels, sub]), 2, /a-directory: no run files in it$/m);
     expectFailure(rankeval([sub, run]), 2, /a-directory: cannot read it: is a directory, not a file/);
     expectFailure(rankeval(["--letor", sub, "--scores", scores]), 2, /a-directory: cannot read it: is a directory/);
-    expectFailure(rankeval([join(run, "x"), run]), 2, /a\.run\/x: cannot read it: a part of the path is not a directory \(ENOTDIR\)/);
+    expectFailure(
+      rankeval([join(run, "x"), run]),
+      2,
+      /a\.run\/x: cannot read it: a part of the path is not a directory \(ENOTDIR\)/,
+    );
   });
 
   it("permission denied", () => {
@@ -205,7 +304,12 @@ describe("files that cannot be read", () => {
     chmodSync(qrels, 0o644);
     const argv = [qrels, locked];
     const r = root
-      ? ran(spawnSync(setpriv!, ["--reuid=65534", "--regid=65534", "--clear-groups", "node", bin, ...argv], { encoding: "utf8", timeout: TIMEOUT_S * 1000 }))
+      ? ran(
+          spawnSync(setpriv!, ["--reuid=65534", "--regid=65534", "--clear-groups", "node", bin, ...argv], {
+            encoding: "utf8",
+            timeout: TIMEOUT_S * 1000,
+          }),
+        )
       : rankeval(argv);
     expectFailure(r, 2, /locked\.run: cannot read it: permission denied \(EACCES\)/);
   });
@@ -237,7 +341,11 @@ describe("arguments: one line naming the argument, exit 1", () => {
   });
 
   it("standard input named twice", () => {
-    expectFailure(rankeval(["-", "-"], QRELS), 1, /QRELS - and RUN - are the same pipe or standard input, which can be read only once/);
+    expectFailure(
+      rankeval(["-", "-"], QRELS),
+      1,
+      /QRELS - and RUN - are the same pipe or standard input, which can be read only once/,
+    );
     expectFailure(rankeval([qrels, run, "-", "-"], RUN), 1, /RUN - and RUN - are the same/);
     expectFailure(rankeval(["--letor", "-", "--scores", "-"], LETOR), 1, /--letor - and --scores - are the same/);
   });
@@ -249,46 +357,86 @@ describe("standard input and named pipes work as any file", () => {
     expect(good.status).toBe(0);
     expect(rankeval(["-m", "map", "-m", "P.2", qrels, "-"], RUN)).toEqual(good);
     expect(rankeval(["-m", "map", "-m", "P.2", "-", run], QRELS)).toEqual(good);
-    const gz = spawnSync("node", [bin, "-m", "map", "-m", "P.2", qrels, "-"], { input: gzipSync(RUN), encoding: "utf8", timeout: TIMEOUT_S * 1000 });
+    const gz = spawnSync("node", [bin, "-m", "map", "-m", "P.2", qrels, "-"], {
+      input: gzipSync(RUN),
+      encoding: "utf8",
+      timeout: TIMEOUT_S * 1000,
+    });
     expect(ran(gz)).toEqual(good);
     const runJson = file("a.json", '{"q1": {"d1": 0.9, "d2": 0.8, "d4": 0.7}, "q2": {"d1": 0.5}}');
-    expect(rankeval(["--input-format", "json", "-m", "map", "-m", "P.2", "-", runJson], readFileSync(qrelsJson, "utf8"))).toEqual(good);
+    expect(
+      rankeval(["--input-format", "json", "-m", "map", "-m", "P.2", "-", runJson], readFileSync(qrelsJson, "utf8")),
+    ).toEqual(good);
   });
 
-  it.skipIf(process.platform === "win32")("a FIFO as QRELS, as RUN (several, gzipped), with -c, as --letor, --scores and --query", () => {
-    const good = GOOD();
-    const fifo = (name: string) => {
-      const path = join(dir, name);
-      if (!existsSync(path)) spawnSync("mkfifo", [path]);
-      return path;
-    };
-    const [f1, f2, f3, fcsv] = [fifo("f1"), fifo("f2"), fifo("f3"), fifo("f.csv")];
-    // The run parsed whole (a pipe cannot be read again), the judgments from a pipe.
-    expect(shell(`cat ${qrels} > ${f1} & cat ${run} > ${f2} & $R -m map -m P.2 ${f1} ${f2}`)).toEqual(good);
-    expect(shell(`gzip -c ${run} > ${f2} & $R -m map -m P.2 ${qrels} ${f2}`)).toEqual(good);
-    // Its format from its name, as any file's.
-    expect(shell(`cat ${qrelsCsv} > ${fcsv} & $R -m map -m P.2 ${fcsv} ${run}`)).toEqual(good);
-    const c = rankeval(["-c", "-m", "map", qrels, run]);
-    expect(shell(`cat ${run} > ${f2} & $R -c -m map ${qrels} ${f2}`)).toEqual(c);
-    // A run not grouped by query, from a pipe: it cannot be read twice, so it is read whole at once.
-    const scattered = file("scattered.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\n");
-    expect(shell(`cat ${scattered} > ${f2} & $R -m map -m P.2 ${qrels} ${f2}`)).toEqual(rankeval(["-m", "map", "-m", "P.2", qrels, scattered]));
-    // Two runs from pipes, in trec_eval's text: each after its header.
-    const two = shell(`cat ${run} > ${f2} & cat ${run} > ${f3} & $R -m map ${qrels} ${f2} ${f3}`);
-    expect(two.out).toBe(`==> ${f2} <==\nmap                   \tall\t0.7500\n\n==> ${f3} <==\nmap                   \tall\t0.7500\n`);
-    // --letor, --scores, --query.
-    const letorGood = rankeval(["--letor", noQid, "--scores", scores, "--query", groups, "-m", "mrr", "--format", "csv"]);
-    expect(letorGood.out).toBe(`run,qid,measure,value,conventions\n${scores},all,mrr,0.75,rankeval: relevanceThreshold=1 noRelevant=zero ties=docid\n`);
-    expect(shell(`cat ${noQid} > ${f1} & cat ${scores} > ${f2} & cat ${groups} > ${f3} & $R --letor ${f1} --scores ${f2} --query ${f3} -m mrr --format csv`).out).toBe(letorGood.out.replaceAll(scores, f2));
-    expect(shell(`gzip -c ${letor} > ${f1} & cat ${scores} > ${f2} & $R --letor ${f1} --scores ${f2} -m mrr --format csv`).out).toBe(letorGood.out.replaceAll(scores, f2));
-    // Bad input from a pipe is named as any file's.
-    const e = shell(`printf '' > ${f2} & $R ${qrels} ${f2}`);
-    expectFailure(e, 2, `${f2}: no rankings in it`);
-    expectFailure(shell(`printf 'q1 Q0 d1 1 zz A\\n' > ${f2} & $R ${qrels} ${f2}`), 2, new RegExp(`${escape(f2)}:1:12: score "zz" is not a number`));
-    // The same pipe twice: refused before anything is read (it could only hang).
-    expectFailure(shell(`$R ${f1} ${f1}`), 1, /QRELS .*f1 and RUN .*f1 are the same pipe or standard input/);
-    expectFailure(shell(`$R --letor ${f1} --scores ${f1}`), 1, /--letor .*f1 and --scores .*f1 are the same pipe/);
-  });
+  it.skipIf(process.platform === "win32")(
+    "a FIFO as QRELS, as RUN (several, gzipped), with -c, as --letor, --scores and --query",
+    () => {
+      const good = GOOD();
+      const fifo = (name: string) => {
+        const path = join(dir, name);
+        if (!existsSync(path)) spawnSync("mkfifo", [path]);
+        return path;
+      };
+      const [f1, f2, f3, fcsv] = [fifo("f1"), fifo("f2"), fifo("f3"), fifo("f.csv")];
+      // The run parsed whole (a pipe cannot be read again), the judgments from a pipe.
+      expect(shell(`cat ${qrels} > ${f1} & cat ${run} > ${f2} & $R -m map -m P.2 ${f1} ${f2}`)).toEqual(good);
+      expect(shell(`gzip -c ${run} > ${f2} & $R -m map -m P.2 ${qrels} ${f2}`)).toEqual(good);
+      // Its format from its name, as any file's.
+      expect(shell(`cat ${qrelsCsv} > ${fcsv} & $R -m map -m P.2 ${fcsv} ${run}`)).toEqual(good);
+      const c = rankeval(["-c", "-m", "map", qrels, run]);
+      expect(shell(`cat ${run} > ${f2} & $R -c -m map ${qrels} ${f2}`)).toEqual(c);
+      // A run not grouped by query, from a pipe: it cannot be read twice, so it is read whole at once.
+      const scattered = file(
+        "scattered.run",
+        "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\n",
+      );
+      expect(shell(`cat ${scattered} > ${f2} & $R -m map -m P.2 ${qrels} ${f2}`)).toEqual(
+        rankeval(["-m", "map", "-m", "P.2", qrels, scattered]),
+      );
+      // Two runs from pipes, in trec_eval's text: each after its header.
+      const two = shell(`cat ${run} > ${f2} & cat ${run} > ${f3} & $R -m map ${qrels} ${f2} ${f3}`);
+      expect(two.out).toBe(
+        `==> ${f2} <==\nmap                   \tall\t0.7500\n\n==> ${f3} <==\nmap                   \tall\t0.7500\n`,
+      );
+      // --letor, --scores, --query.
+      const letorGood = rankeval([
+        "--letor",
+        noQid,
+        "--scores",
+        scores,
+        "--query",
+        groups,
+        "-m",
+        "mrr",
+        "--format",
+        "csv",
+      ]);
+      expect(letorGood.out).toBe(
+        `run,qid,measure,value,conventions\n${scores},all,mrr,0.75,rankeval: relevanceThreshold=1 noRelevant=zero ties=docid\n`,
+      );
+      expect(
+        shell(
+          `cat ${noQid} > ${f1} & cat ${scores} > ${f2} & cat ${groups} > ${f3} & $R --letor ${f1} --scores ${f2} --query ${f3} -m mrr --format csv`,
+        ).out,
+      ).toBe(letorGood.out.replaceAll(scores, f2));
+      expect(
+        shell(`gzip -c ${letor} > ${f1} & cat ${scores} > ${f2} & $R --letor ${f1} --scores ${f2} -m mrr --format csv`)
+          .out,
+      ).toBe(letorGood.out.replaceAll(scores, f2));
+      // Bad input from a pipe is named as any file's.
+      const e = shell(`printf '' > ${f2} & $R ${qrels} ${f2}`);
+      expectFailure(e, 2, `${f2}: no rankings in it`);
+      expectFailure(
+        shell(`printf 'q1 Q0 d1 1 zz A\\n' > ${f2} & $R ${qrels} ${f2}`),
+        2,
+        new RegExp(`${escapeRegex(f2)}:1:12: score "zz" is not a number`),
+      );
+      // The same pipe twice: refused before anything is read (it could only hang).
+      expectFailure(shell(`$R ${f1} ${f1}`), 1, /QRELS .*f1 and RUN .*f1 are the same pipe or standard input/);
+      expectFailure(shell(`$R --letor ${f1} --scores ${f1}`), 1, /--letor .*f1 and --scores .*f1 are the same pipe/);
+    },
+  );
 
   it("process substitution (/dev/fd/N pipes), as shells give them", () => {
     const r = shell(`$R -m map -m P.2 <(cat ${qrels}) <(gzip -c ${run})`);
@@ -304,7 +452,9 @@ describe("the process itself", () => {
     const big = file("big.run", lines.join("\n") + "\n");
     const bigQrels = file("big.qrels", Array.from({ length: 3000 }, (_, q) => `q${q} 0 d${q % 5} 1\n`).join(""));
     for (const format of ["trec", "table", "json", "csv"]) {
-      const r = shell(`$R -q -m map -m P.5 --format ${format} ${bigQrels} ${big} | head -1 > /dev/null; echo "\${PIPESTATUS[0]}"`);
+      const r = shell(
+        `$R -q -m map -m P.5 --format ${format} ${bigQrels} ${big} | head -1 > /dev/null; echo "\${PIPESTATUS[0]}"`,
+      );
       expect(r.err).toBe("");
       // 141: killed by SIGPIPE (128 + 13), as the shell reports it.
       expect(r.out.trim()).toBe("141");
@@ -315,7 +465,11 @@ describe("the process itself", () => {
     if (!existsSync("/dev/full")) return;
     const full = openSync("/dev/full", "w");
     try {
-      const r = spawnSync("node", [bin, "-m", "map", qrels, run], { stdio: ["ignore", full, "pipe"], encoding: "utf8", timeout: TIMEOUT_S * 1000 });
+      const r = spawnSync("node", [bin, "-m", "map", qrels, run], {
+        stdio: ["ignore", full, "pipe"],
+        encoding: "utf8",
+        timeout: TIMEOUT_S * 1000,
+      });
       expect(r.signal).toBeNull();
       expect(r.status).toBe(74);
       expect(r.stderr).toBe("rankeval: cannot write the output: ENOSPC\n");
@@ -330,14 +484,18 @@ describe("the process itself", () => {
     const interner = new URL("../dist/io/interner.js", import.meta.url).href;
     const env = { ...process.env, RANKEVAL_BUNDLE: "0" };
     const broken = `data:text/javascript,import { Interner } from "${interner}"; Interner.prototype.intern = () => { throw new TypeError("simulated bug"); };`;
-    const r = ran(spawnSync("node", ["--import", broken, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }));
+    const r = ran(
+      spawnSync("node", ["--import", broken, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }),
+    );
     expect(r.signal).toBeNull();
     expectNoTrace(r);
     expect(r.err).toBe("rankeval: internal error: TypeError: simulated bug\n");
     expect(r.status).toBe(70);
     // Thrown outside any call main() awaits (as a stream's callback would), once the command runs.
     const late = `data:text/javascript,import { Interner } from "${interner}"; const intern = Interner.prototype.intern; Interner.prototype.intern = function (...a) { Interner.prototype.intern = intern; setImmediate(() => { throw new Error("thrown later"); }); return intern.apply(this, a); };`;
-    const r2 = ran(spawnSync("node", ["--import", late, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }));
+    const r2 = ran(
+      spawnSync("node", ["--import", late, bin, qrels, run], { encoding: "utf8", timeout: TIMEOUT_S * 1000, env }),
+    );
     expectNoTrace(r2);
     expect(r2.err).toBe("rankeval: internal error: thrown later\n");
     expect(r2.status).toBe(70);
@@ -353,12 +511,17 @@ describe("odd but valid input: a correct result", () => {
     const long = file("long.run", `${RUN}q2 Q0 ${"d".repeat(20_000_000)} 2 0.1 A\n`);
     expect(rankeval(["-m", "map", "-m", "P.2", qrels, long]).out).toBe(good.out);
     // Bytes that are not UTF-8 in a query id: compared as bytes, that query has no judgments.
-    const latin = file("latin.run", Buffer.concat([Buffer.from(RUN), Buffer.from([0x71, 0xff, 0x0a].slice(0, 2)), Buffer.from(" Q0 d1 1 0.5 A\n")]));
+    const latin = file(
+      "latin.run",
+      Buffer.concat([Buffer.from(RUN), Buffer.from([0x71, 0xff, 0x0a].slice(0, 2)), Buffer.from(" Q0 d1 1 0.5 A\n")]),
+    );
     const l = rankeval(["-m", "map", "-m", "P.2", qrels, latin]);
     expect(l.status).toBe(0);
     expect(l.out).toBe(good.out);
     const twice = rankeval(["-m", "map", qrels, run, run]);
     expect(twice.status).toBe(0);
-    expect(twice.out).toBe(`==> ${run} <==\nmap                   \tall\t0.7500\n\n==> ${run} <==\nmap                   \tall\t0.7500\n`);
+    expect(twice.out).toBe(
+      `==> ${run} <==\nmap                   \tall\t0.7500\n\n==> ${run} <==\nmap                   \tall\t0.7500\n`,
+    );
   });
 });

@@ -44,7 +44,12 @@ describe("the built command line", () => {
     }
     const t = rankeval("-m", "nDCG@10", "-m", "ndcg@10", qrels, runA);
     expect(t.status).toBe(0);
-    const rows = new Map(t.out.split("\n").map((l) => l.split(/\s+/)).map((c) => [c[0], c[c.length - 1]]));
+    const rows = new Map(
+      t.out
+        .split("\n")
+        .map((l) => l.split(/\s+/))
+        .map((c) => [c[0], c[c.length - 1]]),
+    );
     expect(rows.get("nDCG@10")).toBe(linear);
     expect(rows.get("ndcg@10")).toBe(exp);
     // Each measure's conventions are printed with it: ir_measures' linear gain, the library's exp.
@@ -73,8 +78,18 @@ describe("the built command line", () => {
     const lines = r.out.split("\n");
     expect(lines[0].split(/\s+/)).toEqual(["measure", runA, runB]);
     // num_ret is trec_eval's here, summed: 5 and 2 rows; b.run is over q1 only.
-    expect(lines.find((l) => l.startsWith("num_ret"))!.split(/\s+/).slice(-2)).toEqual(["5.0000", "2.0000"]);
-    expect(lines.find((l) => l.startsWith("queries"))!.split(/\s+/).slice(1)).toEqual(["2", "1"]);
+    expect(
+      lines
+        .find((l) => l.startsWith("num_ret"))!
+        .split(/\s+/)
+        .slice(-2),
+    ).toEqual(["5.0000", "2.0000"]);
+    expect(
+      lines
+        .find((l) => l.startsWith("queries"))!
+        .split(/\s+/)
+        .slice(1),
+    ).toEqual(["2", "1"]);
   });
 
   it("gives per-query values with -q and leaves the means out with -n, in a table and in JSON", () => {
@@ -90,7 +105,9 @@ describe("the built command line", () => {
   it("labels each run's trec_eval text when there are several, and keeps one run's text as trec_eval's", () => {
     const r = rankeval("-m", "num_ret", qrels, runA, runB);
     expect(r.status).toBe(0);
-    expect(r.out).toBe(`==> ${runA} <==\nnum_ret               \tall\t5\n\n==> ${runB} <==\nnum_ret               \tall\t2\n`);
+    expect(r.out).toBe(
+      `==> ${runA} <==\nnum_ret               \tall\t5\n\n==> ${runB} <==\nnum_ret               \tall\t2\n`,
+    );
   });
 
   it("reads a four-column TSV without a header as TREC qrels, and BEIR's headers", () => {

@@ -22,7 +22,10 @@ const RERANK = join(examples, "rerank.run");
 async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
@@ -62,7 +65,25 @@ describe("rankeval --explain", () => {
     const q2 = await cli("-q", "-m", "ndcg_cut.10", "-m", "P.5", "-m", "recip_rank", "-m", "map", QRELS, RERANK);
     const want = [perQuery(q.out), perQuery(q2.out)];
     for (const qid of ["q1", "q7", "q20"]) {
-      const r = await cli("--explain", qid, "--explain-depth", "40", "--format", "json", "-m", "ndcg_cut.10", "-m", "P.5", "-m", "recip_rank", "-m", "map", QRELS, BM25, RERANK);
+      const r = await cli(
+        "--explain",
+        qid,
+        "--explain-depth",
+        "40",
+        "--format",
+        "json",
+        "-m",
+        "ndcg_cut.10",
+        "-m",
+        "P.5",
+        "-m",
+        "recip_rank",
+        "-m",
+        "map",
+        QRELS,
+        BM25,
+        RERANK,
+      );
       expect(r.status, r.err).toBe(0);
       const x = JSON.parse(r.out) as Explanation & { conventions: string[] };
       expect(x.qid).toBe(qid);
@@ -88,14 +109,37 @@ describe("rankeval --explain", () => {
     const rows = x.runs[0].rankings[0].rows;
     expect(rows).toHaveLength(20);
     for (const row of rows.slice(4)) expect(row.running.ndcg_cut_5).toBe(x.runs[0].values.ndcg_cut_5);
-    const deep = JSON.parse((await cli("--explain", "q3", "--format", "json", "-m", "P.25", QRELS, BM25)).out) as Explanation;
+    const deep = JSON.parse(
+      (await cli("--explain", "q3", "--format", "json", "-m", "P.25", QRELS, BM25)).out,
+    ) as Explanation;
     expect(deep.depth).toBe(25);
   });
 
   it("explains canonical names under their conventions, as the table's -q prints them", async () => {
     const q = await cli("-q", "--format", "csv", "-m", "ndcg@10", "-m", "err@5", "--gain", "exp", QRELS, BM25);
-    const values = new Map(q.out.trim().split("\n").slice(1).map((l) => l.split(",")).filter((c) => c[1] === "q2").map((c) => [c[2], Number(c[3])]));
-    const r = await cli("--explain", "q2", "--format", "json", "-m", "ndcg@10", "-m", "err@5", "--gain", "exp", QRELS, BM25);
+    const values = new Map(
+      q.out
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(","))
+        .filter((c) => c[1] === "q2")
+        .map((c) => [c[2], Number(c[3])]),
+    );
+    const r = await cli(
+      "--explain",
+      "q2",
+      "--format",
+      "json",
+      "-m",
+      "ndcg@10",
+      "-m",
+      "err@5",
+      "--gain",
+      "exp",
+      QRELS,
+      BM25,
+    );
     const x = JSON.parse(r.out) as Explanation;
     for (const m of x.measures) {
       expect(x.runs[0].values[m.key]).toBe(values.get(m.name));
@@ -105,7 +149,10 @@ describe("rankeval --explain", () => {
   });
 
   it("reads JSON runs as the evaluation does", async () => {
-    const lines = readFileSync(BM25, "utf8").trim().split("\n").map((l) => l.split(/\s+/));
+    const lines = readFileSync(BM25, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/\s+/));
     const json: Record<string, Record<string, number>> = {};
     for (const [qid, , doc, , score] of lines) (json[qid] ??= {})[doc] = Number(score);
     const run = file("bm25.json", JSON.stringify(json));
@@ -121,9 +168,11 @@ describe("rankeval --explain", () => {
     const out = r.stdout.toString();
     expect(out).toMatch(/^query q1: 26 judged documents, 20 relevant \(label >= 1\)\nconventions: trec_eval: /);
     expect(out).toMatch(/^ndcg_cut_10 +0\.8422 +0\.9312 +\+0\.0890$/m);
-    expect(out).toMatch(/^rank  docid +score  label  gain  tie  rank in .*rerank\.run  moved  ndcg_cut_10$/m);
-    expect(out).toMatch(/^ +1  doc-1-3 +3\.188 +3 +3 +11 +\u219110 +0\.2421$/m);
-    expect(out).toMatch(/^ +12  doc-1-26 +1\.579 +- +0 +18 +\u21916 +0\.8422$/m);
+    expect(out).toMatch(
+      /^rank {2}docid +score {2}label {2}gain {2}tie {2}rank in .*rerank\.run {2}moved {2}ndcg_cut_10$/m,
+    );
+    expect(out).toMatch(/^ +1 {2}doc-1-3 +3\.188 +3 +3 +11 +\u219110 +0\.2421$/m);
+    expect(out).toMatch(/^ +12 {2}doc-1-26 +1\.579 +- +0 +18 +\u21916 +0\.8422$/m);
     expect(out).toMatch(/^ideal ranking \(the judged documents, higher labels first\): ranks 1-20 of 26$/m);
   });
 
@@ -131,15 +180,25 @@ describe("rankeval --explain", () => {
     const unjudged = file("extra.run", `${readFileSync(BM25, "utf8")}q99 Q0 doc-1-1 1 1.0 x\n`);
     let r = await cli("--explain", "q99", QRELS, unjudged);
     expect(r.status).toBe(2);
-    expect(r.err).toMatch(/^rankeval: query "q99" has no judgments in .*qrels\.txt \(did you mean q9, q19\?\); its queries are q1, q2, q3, q4, q5, \.\.\. \(20\), and only judged queries are evaluated\n$/);
+    expect(r.err).toMatch(
+      /^rankeval: query "q99" has no judgments in .*qrels\.txt \(did you mean q9, q19\?\); its queries are q1, q2, q3, q4, q5, \.\.\. \(20\), and only judged queries are evaluated\n$/,
+    );
     expect(r.out).toBe("");
     r = await cli("--explain", "1", QRELS, BM25);
     expect(r.status).toBe(2);
     expect(r.err).toMatch(/query "1" has no judgments .*\(did you mean q1, q11\?\)/);
-    const some = file("some.run", readFileSync(BM25, "utf8").split("\n").filter((l) => !l.startsWith("q2 ")).join("\n"));
+    const some = file(
+      "some.run",
+      readFileSync(BM25, "utf8")
+        .split("\n")
+        .filter((l) => !l.startsWith("q2 "))
+        .join("\n"),
+    );
     r = await cli("--explain", "q2", QRELS, some);
     expect(r.status).toBe(2);
-    expect(r.err).toMatch(/^rankeval: query "q2" is judged but not in .*some\.run; the queries evaluated are q1, q10, q11, q12, q13, \.\.\. \(19\) \(-c evaluates a judged query a run lacks as an empty ranking\)\n$/m);
+    expect(r.err).toMatch(
+      /^rankeval: query "q2" is judged but not in .*some\.run; the queries evaluated are q1, q10, q11, q12, q13, \.\.\. \(19\) \(-c evaluates a judged query a run lacks as an empty ranking\)\n$/m,
+    );
     r = await cli("--explain", "q2", QRELS, some, BM25);
     expect(r.status, r.err).toBe(0);
     expect(r.out).toMatch(/some\.run: no line for query q2 \(left out of its numbers\)/);
@@ -171,7 +230,10 @@ describe("rankeval --explain", () => {
 /** The report's data, out of its HTML. */
 function reportData(path: string): ReportData {
   const html = readFileSync(path, "utf8");
-  const packed = /<script type="application\/octet-stream" id="report-data" data-encoding="gzip\+base64">([^<]*)<\/script>/.exec(html)![1];
+  const packed =
+    /<script type="application\/octet-stream" id="report-data" data-encoding="gzip\+base64">([^<]*)<\/script>/.exec(
+      html,
+    )![1];
   return JSON.parse(gunzipSync(Buffer.from(packed, "base64")).toString("utf8")) as ReportData;
 }
 
@@ -181,7 +243,11 @@ describe("rankeval --report", () => {
     const r = await cli("--report", out, "-m", "ndcg_cut.10", "-m", "map", "-m", "P.5", QRELS, BM25, RERANK);
     expect(r.status, r.err).toBe(0);
     expect(r.out).toBe("");
-    expect(r.err).toMatch(new RegExp(`rankeval: wrote .*report\\.html: [\\d.]+ kB \\(${statSync(out).size} bytes\\), 2 runs, 20 queries, 20 drill-downs, in [\\d.]+ s\\n$`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `rankeval: wrote .*report\\.html: [\\d.]+ kB \\(${statSync(out).size} bytes\\), 2 runs, 20 queries, 20 drill-downs, in [\\d.]+ s\\n$`,
+      ),
+    );
     const html = readFileSync(out, "utf8");
     // One file: nothing loaded from elsewhere.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
@@ -191,7 +257,9 @@ describe("rankeval --report", () => {
     for (const [i, run] of [BM25, RERANK].entries()) {
       const q = perQuery((await cli("-q", "-m", "ndcg_cut.10", "-m", "map", "-m", "P.5", QRELS, run)).out);
       for (const c of data.perQuery.columns.filter((c) => c.run === i)) {
-        data.perQuery.qids.forEach((qid, k) => expect(storedText(c.values[k], c.scale)).toBe(q.get(c.measure)!.get(qid)));
+        data.perQuery.qids.forEach((qid, k) =>
+          expect(storedText(c.values[k], c.scale)).toBe(q.get(c.measure)!.get(qid)),
+        );
         expect(data.runs[i].cells[c.measure][0]).toBe(q.get(c.measure)!.get("all"));
       }
     }
@@ -200,7 +268,25 @@ describe("rankeval --report", () => {
     expect(data.explained.measure).toBe("map");
     expect(data.explained.explanations).toHaveLength(20);
     const x = data.explained.explanations[0];
-    const cli1 = JSON.parse((await cli("--explain", x.qid, "--format", "json", "-m", "ndcg_cut.10", "-m", "map", "-m", "P.5", QRELS, BM25, RERANK)).out) as Explanation;
+    const cli1 = JSON.parse(
+      (
+        await cli(
+          "--explain",
+          x.qid,
+          "--format",
+          "json",
+          "-m",
+          "ndcg_cut.10",
+          "-m",
+          "map",
+          "-m",
+          "P.5",
+          QRELS,
+          BM25,
+          RERANK,
+        )
+      ).out,
+    ) as Explanation;
     expect(x.runs.map((r) => r.rankings)).toEqual(cli1.runs.map((r) => r.rankings));
   });
 
@@ -234,10 +320,14 @@ describe("rankeval --explain's text", () => {
     expect(r.status, r.err).toBe(0);
     expect(r.out).toMatch(/^.*short\.run: 3 documents retrieved; ranks 1-3; 1 unjudged among them \(label -\)$/m);
     // x and doc-1-9 tie at score 1: by document id, descending ("x" > "doc-1-9").
-    expect(r.out).toMatch(/^ +2  x +1 +- +0 +t1 +0\.5000$/m);
-    expect(r.out).toMatch(/^ +3  doc-1-9 +1 +0 +0 +t1 +0\.5000$/m);
-    expect(r.out).toMatch(/^\(t1, t2, \.\.\.: documents of equal score, equal scores by document id, descending \(trec_eval's order\)\)$/m);
-    expect(r.out).toMatch(/^judged documents not retrieved: 24, 19 of them relevant: doc-1-2 \(3\), doc-1-4 \(3\), doc-1-5 \(3\), doc-1-7 \(3\), doc-1-25 \(3\), doc-1-10 \(2\), /m);
+    expect(r.out).toMatch(/^ +2 {2}x +1 +- +0 +t1 +0\.5000$/m);
+    expect(r.out).toMatch(/^ +3 {2}doc-1-9 +1 +0 +0 +t1 +0\.5000$/m);
+    expect(r.out).toMatch(
+      /^\(t1, t2, \.\.\.: documents of equal score, equal scores by document id, descending \(trec_eval's order\)\)$/m,
+    );
+    expect(r.out).toMatch(
+      /^judged documents not retrieved: 24, 19 of them relevant: doc-1-2 \(3\), doc-1-4 \(3\), doc-1-5 \(3\), doc-1-7 \(3\), doc-1-25 \(3\), doc-1-10 \(2\), /m,
+    );
     const all = await cli("--explain", "q1", QRELS, BM25);
     expect(all.out).toMatch(/^every judged document is retrieved$/m);
   });

@@ -24,21 +24,33 @@ function file(path: string, text: string): string {
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
 function binary(argv: string[], env: Record<string, string> = {}): { status: number | null; out: string; err: string } {
-  const r = spawnSync("node", [bin, ...argv], { encoding: "utf8", timeout: 120_000, maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  const r = spawnSync("node", [bin, ...argv], {
+    encoding: "utf8",
+    timeout: 120_000,
+    maxBuffer: 1 << 28,
+    env: { ...process.env, ...env },
+  });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 
 // Three queries judged; run i ranks them with scores that differ from run to run.
-const qrels = file("qrels.txt", ["q1 0 d1 1", "q1 0 d2 0", "q1 0 d3 2", "q2 0 d1 1", "q2 0 d4 1", "q3 0 d2 1"].join("\n") + "\n");
+const qrels = file(
+  "qrels.txt",
+  ["q1 0 d1 1", "q1 0 d2 0", "q1 0 d3 2", "q2 0 d1 1", "q2 0 d4 1", "q3 0 d2 1"].join("\n") + "\n",
+);
 function runText(i: number, queries = 3): string {
   const lines: string[] = [];
   for (let q = 1; q <= queries; q++) {
-    for (let d = 1; d <= 4; d++) lines.push(`q${q} Q0 d${d} ${d} ${(((i * 7 + q * 3 + d * 5) % 11) / 4).toFixed(2)} run${i}`);
+    for (let d = 1; d <= 4; d++)
+      lines.push(`q${q} Q0 d${d} ${d} ${(((i * 7 + q * 3 + d * 5) % 11) / 4).toFixed(2)} run${i}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -65,7 +77,9 @@ describe("a directory of runs", () => {
     expect(r.out).toBe((await run(qrels, ...sorted)).out);
     expect(r.out).toBe(await expectedTrec(sorted));
     // Skipped entries are named, once, on stderr.
-    expect(r.err).toBe(`rankeval: ${runs}: skipped .hidden.run, old/ (runs are the files directly in it, hidden ones left out)\n`);
+    expect(r.err).toBe(
+      `rankeval: ${runs}: skipped .hidden.run, old/ (runs are the files directly in it, hidden ones left out)\n`,
+    );
   });
 
   it("puts them side by side in a table, JSON and CSV, as the files given one by one", async () => {
@@ -95,12 +109,17 @@ describe("a directory of runs", () => {
   });
 
   it("reads a quoted glob in the last component as a shell would (a leading dot only by a dot)", async () => {
-    expect((await run(qrels, join(runs, "r*.run"))).out).toBe((await run(qrels, join(runs, "r10.run"), join(runs, "r2.run"))).out);
+    expect((await run(qrels, join(runs, "r*.run"))).out).toBe(
+      (await run(qrels, join(runs, "r10.run"), join(runs, "r2.run"))).out,
+    );
     expect(expandRuns([join(runs, "[aB].run")]).files).toEqual([join(runs, "B.run"), join(runs, "a.run")]);
     expect(expandRuns([join(runs, "*")]).files).toEqual(sorted);
     expect(expandRuns([join(runs, ".*.run")]).files).toEqual([join(runs, ".hidden.run")]);
     const none = await run(qrels, join(runs, "*.txt"));
-    expect([none.status, none.err]).toEqual([2, `rankeval: ${join(runs, "*.txt")}: no such file, and no file matches it as a pattern\n`]);
+    expect([none.status, none.err]).toEqual([
+      2,
+      `rankeval: ${join(runs, "*.txt")}: no such file, and no file matches it as a pattern\n`,
+    ]);
     expect(globRegExp("r?.run").test("r1.run")).toBe(true);
     expect(globRegExp("r[!0-4].run").test("r5.run")).toBe(true);
     expect(globRegExp("r[!0-4].run").test("r3.run")).toBe(false);
@@ -109,7 +128,9 @@ describe("a directory of runs", () => {
 });
 
 describe("1,000 runs in one command", () => {
-  const files = Array.from({ length: 1000 }, (_, i) => file(`thousand/r${String(i).padStart(4, "0")}.run`, runText(i, 2)));
+  const files = Array.from({ length: 1000 }, (_, i) =>
+    file(`thousand/r${String(i).padStart(4, "0")}.run`, runText(i, 2)),
+  );
 
   it("prints every run's text, whole, in the order given (in process, and through the binary)", async () => {
     // Given in an order that is not the files' names: the output follows the arguments.
@@ -130,7 +151,9 @@ describe("1,000 runs in one command", () => {
       expect(r.status).toBe(0);
       expect(b).toEqual(r);
     }
-    const json = JSON.parse((await run("-m", "map", "--format", "json", qrels, join(dir, "thousand"))).out) as { runs: { run: string }[] };
+    const json = JSON.parse((await run("-m", "map", "--format", "json", qrels, join(dir, "thousand"))).out) as {
+      runs: { run: string }[];
+    };
     expect(json.runs.map((r) => r.run)).toEqual(files);
   });
 

@@ -17,7 +17,10 @@ import { parseTrecMeasures, trecLines } from "../src/measures/trec-eval-table.js
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
@@ -108,7 +111,9 @@ describe("rankeval QRELS RUN", () => {
     expect(json.runs[0].mean).toBeUndefined();
     expect(json.runs[0].perQuery).toEqual({ q1: { map: 0.5 }, q2: { map: 1 } });
     const c = "trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid";
-    expect((await run("-q", "-n", "--format", "csv", "-m", "map", qrels, runA)).out).toBe(`run,qid,measure,value,conventions\n${runA},q1,map,0.5,${c}\n${runA},q2,map,1,${c}\n`);
+    expect((await run("-q", "-n", "--format", "csv", "-m", "map", qrels, runA)).out).toBe(
+      `run,qid,measure,value,conventions\n${runA},q1,map,0.5,${c}\n${runA},q2,map,1,${c}\n`,
+    );
   });
 
   it("reads every -m as trec_eval does first: map beside a canonical name is trec_eval's, with its conventions", async () => {
@@ -119,7 +124,9 @@ describe("rankeval QRELS RUN", () => {
     expect(map.split(/\s+/)).toEqual(["map", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
     // trec_eval's map is computed as the canonical map would be (gain never changes MAP): one line.
     expect(r.out).toMatch(/\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/);
-    expect(JSON.parse((await run("--format", "json", "-m", "ndcg@2", "-m", "map", qrels, runA)).out).measureConventions.map).toBe("trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid");
+    expect(
+      JSON.parse((await run("--format", "json", "-m", "ndcg@2", "-m", "map", qrels, runA)).out).measureConventions.map,
+    ).toBe("trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid");
   });
 
   it("gives each name its tool's number: ndcg_cut.10, nDCG@10 (linear gain) and ndcg@10 (exp gain) side by side", async () => {
@@ -136,21 +143,34 @@ describe("rankeval QRELS RUN", () => {
       ["ndcg@10", "[2]", exp.toFixed(4)],
     ]);
     // trec_eval's and ir_measures' names are computed alike: one line (without a tool: it is two tools').
-    expect(r.out).toMatch(/\n\[1\] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n$/);
+    expect(r.out).toMatch(
+      /\n\[1\] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n$/,
+    );
     // Options given beat a tool's conventions, for every name
     const g = await run("--gain", "exp", "-m", "ndcg_cut.10", "-m", "nDCG@10", "-m", "ndcg@10", qrels, runA);
-    expect(g.out.split("\n").slice(1, 4).map((l) => l.split(/\s+/).pop())).toEqual([exp.toFixed(4), exp.toFixed(4), exp.toFixed(4)]);
+    expect(
+      g.out
+        .split("\n")
+        .slice(1, 4)
+        .map((l) => l.split(/\s+/).pop()),
+    ).toEqual([exp.toFixed(4), exp.toFixed(4), exp.toFixed(4)]);
   });
 
   it("--preset NAME: a tool's conventions, named in the report; an unknown preset is a usage error", async () => {
     const r = await run("--preset", "xgboost", "--format", "json", "-m", "ndcg@2", "-m", "map@2", qrels, runA);
     expect(r.status).toBe(0);
     const json = JSON.parse(r.out);
-    expect(json.conventions).toBe("preset=xgboost gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=input");
-    expect(json.measureConventions["map@2"]).toBe("rankeval: preset=xgboost relevanceThreshold=1 noRelevant=one beyondList=pad ties=input definition=map_xgboost");
+    expect(json.conventions).toBe(
+      "preset=xgboost gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=input",
+    );
+    expect(json.measureConventions["map@2"]).toBe(
+      "rankeval: preset=xgboost relevanceThreshold=1 noRelevant=one beyondList=pad ties=input definition=map_xgboost",
+    );
     // q1 ranks d1 (1), d2 (0): XGBoost's AP@2 divides by the relevant documents ranked (1), trec_eval's by R (2)
     expect(json.runs[0].mean["map@2"]).toBe(1);
-    expect(JSON.parse((await run("--format", "json", "-m", "map@2", qrels, runA)).out).runs[0].mean["map@2"]).toBe(0.75);
+    expect(JSON.parse((await run("--format", "json", "-m", "map@2", qrels, runA)).out).runs[0].mean["map@2"]).toBe(
+      0.75,
+    );
     const bad = await run("--preset", "xgbost", "-m", "map", qrels, runA);
     expect(bad.status).toBe(1);
     expect(bad.err).toMatch(/unknown preset "xgbost" \(did you mean xgboost\?\)/);
@@ -167,13 +187,18 @@ describe("rankeval QRELS RUN", () => {
     expect(csv[0]).toBe("run,qid,measure,value,worst,best,conventions");
     expect(csv[1]).toBe(`${tied},all,recip_rank,1,0.75,1,trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid`);
     const json = JSON.parse((await run("--tie-range", "--format", "json", "-q", "-m", "recip_rank", qrels, tied)).out);
-    expect(json.runs[0].tieRange).toEqual({ mean: { recip_rank: { worst: 0.75, best: 1 } }, perQuery: { q1: { recip_rank: { worst: 0.5, best: 1 } }, q2: { recip_rank: { worst: 1, best: 1 } } } });
+    expect(json.runs[0].tieRange).toEqual({
+      mean: { recip_rank: { worst: 0.75, best: 1 } },
+      perQuery: { q1: { recip_rank: { worst: 0.5, best: 1 } }, q2: { recip_rank: { worst: 1, best: 1 } } },
+    });
     const trec = await run("--tie-range", "--format", "trec", "-m", "recip_rank", qrels, tied);
     expect(trec.status).toBe(1);
-    expect(trec.err).toMatch(/--tie-range prints \[worst, best\] beside each value, which trec_eval's text has no place for/);
+    expect(trec.err).toMatch(
+      /--tie-range prints \[worst, best\] beside each value, which trec_eval's text has no place for/,
+    );
     // --ties average: the mean over the tie's six orders
     const avg = JSON.parse((await run("--ties", "average", "--format", "json", "-m", "recip_rank", qrels, tied)).out);
-    expect(avg.runs[0].mean.recip_rank).toBeCloseTo(((2 / 3 + 1 / 3 * 1 / 2) + 1) / 2, 12);
+    expect(avg.runs[0].mean.recip_rank).toBeCloseTo((2 / 3 + ((1 / 3) * 1) / 2 + 1) / 2, 12);
   });
 
   it("takes trec_eval's printed spelling (ndcg_cut_10) as its -m syntax, and trec_eval's text with it", async () => {
@@ -186,10 +211,14 @@ describe("rankeval QRELS RUN", () => {
     const r = await run("-m", "ndcg_cut.23.4", qrels, runA);
     expect(r.status).toBe(0);
     expect(r.out).toMatch(/^ndcg_cut_23 /);
-    expect(r.err).toContain('rankeval: warning: trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)\n');
+    expect(r.err).toContain(
+      'rankeval: warning: trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)\n',
+    );
     const w = await run("-m", "P.5", "-m", "P.10", qrels, runA);
     expect(w.out).toMatch(/^P_5 /);
-    expect(w.err).toMatch(/"P.10" is ignored: trec_eval uses the first parameters given for P \(-m P.5\); give them in one: -m P.5,10/);
+    expect(w.err).toMatch(
+      /"P.10" is ignored: trec_eval uses the first parameters given for P \(-m P.5\); give them in one: -m P.5,10/,
+    );
   });
 
   it("writes JSON and CSV, with each measure's conventions", async () => {
@@ -203,7 +232,12 @@ describe("rankeval QRELS RUN", () => {
     });
     const csv = (await run("--format=csv", "-q", "-m", "map", qrels, runA)).out.trim().split("\n");
     const c = "trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid";
-    expect(csv).toEqual(["run,qid,measure,value,conventions", `${runA},q1,map,0.5,${c}`, `${runA},q2,map,1,${c}`, `${runA},all,map,0.75,${c}`]);
+    expect(csv).toEqual([
+      "run,qid,measure,value,conventions",
+      `${runA},q1,map,0.5,${c}`,
+      `${runA},q2,map,1,${c}`,
+      `${runA},all,map,0.75,${c}`,
+    ]);
   });
 
   it("reads gzip files", async () => {
@@ -223,9 +257,13 @@ describe("rankeval QRELS RUN", () => {
     const neg = file("neg.txt", "q1 0 d1 1\nq1 0 d2 -1\nq1 0 d3 1\n");
     const r = file("j.run", "q1 Q0 d2 1 0.9 A\nq1 Q0 d4 2 0.8 A\nq1 Q0 d3 3 0.7 A\nq1 Q0 d1 4 0.6 A\n");
     // Without -J: ranks d2 (-1, unjudged), d4 (none), d3 (1), d1 (1): recip_rank 1/3, num_ret 4.
-    expect((await run("-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(/num_ret\s+\tall\t4\nrecip_rank\s+\tall\t0\.3333/);
+    expect((await run("-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(
+      /num_ret\s+\tall\t4\nrecip_rank\s+\tall\t0\.3333/,
+    );
     // With -J: only d3, d1 remain: recip_rank 1, num_ret 2.
-    expect((await run("-J", "-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(/num_ret\s+\tall\t2\nrecip_rank\s+\tall\t1\.0000/);
+    expect((await run("-J", "-m", "recip_rank", "-m", "num_ret", neg, r)).out).toMatch(
+      /num_ret\s+\tall\t2\nrecip_rank\s+\tall\t1\.0000/,
+    );
   });
 
   it.each([
@@ -240,8 +278,16 @@ describe("rankeval QRELS RUN", () => {
     [["-m", "nDCG@10,AP", qrels, runA], 1, /give several measures as separate words or -m options \(nDCG@10 AP\)/],
     [["-l", "x", qrels, runA], 1, /-l: "x" is not a number/],
     [[qrels, join(dir, "missing.run")], 2, /missing\.run: cannot read it: no such file \(ENOENT\)/],
-    [[qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")], 2, /bad\.run:2:\d+: score "0\.1x" is not a number/],
-    [[qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")], 2, /dup\.run:2: document "d1" appears twice in query "q1"/],
+    [
+      [qrels, file("bad.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.1x A\n")],
+      2,
+      /bad\.run:2:\d+: score "0\.1x" is not a number/,
+    ],
+    [
+      [qrels, file("dup.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d1 2 0.8 A\n")],
+      2,
+      /dup\.run:2: document "d1" appears twice in query "q1"/,
+    ],
     [[qrels, file("short.run", "q1 Q0 d1 1\n")], 2, /short\.run:1/],
   ])("%j exits %i with a clear message", async (argv, status, message) => {
     const r = await run(...(argv as string[]));
@@ -253,7 +299,21 @@ describe("rankeval QRELS RUN", () => {
 
 describe("rankeval QRELS RUN: lines beyond one evaluation", () => {
   it("relstring, ndcg with a gain table beside the linear one, 11pt_avg at given points", async () => {
-    const r = await run("-q", "-m", "relstring", "-m", "ndcg", "-m", "ndcg_cut.1", "-m", "11pt_avg..5,1", "-m", "ndcg_rel.1=3", qrels, runA);
+    const r = await run(
+      "-q",
+      "-m",
+      "relstring",
+      "-m",
+      "ndcg",
+      "-m",
+      "ndcg_cut.1",
+      "-m",
+      "11pt_avg..5,1",
+      "-m",
+      "ndcg_rel.1=3",
+      qrels,
+      runA,
+    );
     expect(r.status).toBe(0);
     expect(r.err).toBe("");
     const lines = r.out.split("\n");
@@ -275,7 +335,14 @@ describe("rankeval QRELS RUN: lines beyond one evaluation", () => {
     expect(r.err).toMatch(/gains 0 and 0.5 differ by less than 1/);
     // trec_eval 10's output for this command: comp_rel_gain compares 0.5 and 0 as equal, so its ideal
     // ranking stops at level 0 before level 1's documents (q1: 0.5 / 2; q2: no ideal, 0).
-    expect(r.out).toBe(["11pt_avg_.5,.25       \tall\t1.0000", "G_0=2                 \tall\t0.6893", "ndcg_1=0.5            \tall\t0.1250", ""].join("\n"));
+    expect(r.out).toBe(
+      [
+        "11pt_avg_.5,.25       \tall\t1.0000",
+        "G_0=2                 \tall\t0.6893",
+        "ndcg_1=0.5            \tall\t0.1250",
+        "",
+      ].join("\n"),
+    );
   });
 });
 
@@ -300,13 +367,24 @@ describe("rankeval --letor", () => {
   it("breaks ties by document id (descending) or input order, and refuses a document twice in a query, with queries grouped or not", async () => {
     // q1: a and b tie; by id b (0) comes first, in input order a (2). q2 comes between q1's rows in the scattered file.
     const tied = file("tied.txt", "2 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = b\n1 qid:2 1:0 # docid = c\n");
-    const scattered = file("scattered.txt", "2 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = b\n");
+    const scattered = file(
+      "scattered.txt",
+      "2 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = b\n",
+    );
     const same = file("same.txt", "1\n1\n1\n");
-    for (const [data, ties, mrr] of [[tied, "docid", "0.7500"], [tied, "input", "1.0000"], [scattered, "docid", "0.7500"], [scattered, "input", "1.0000"]]) {
+    for (const [data, ties, mrr] of [
+      [tied, "docid", "0.7500"],
+      [tied, "input", "1.0000"],
+      [scattered, "docid", "0.7500"],
+      [scattered, "input", "1.0000"],
+    ]) {
       const r = await run("--letor", data, "--scores", same, "--ties", ties, "-m", "mrr");
       expect(r.out).toMatch(new RegExp(`mrr\\s+${mrr}\n`));
     }
-    for (const text of ["1 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n", "1 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = a\n"]) {
+    for (const text of [
+      "1 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n",
+      "1 qid:1 1:0 # docid = a\n1 qid:2 1:0 # docid = c\n0 qid:1 1:0 # docid = a\n",
+    ]) {
       const r = await run("--letor", file("twice.txt", text), "--scores", same, "-m", "mrr");
       expect(r.status).toBe(2);
       expect(r.err).toMatch(/document "a" appears twice in query "1"/);
@@ -347,7 +425,12 @@ describe("the installed binary", () => {
       ["-m", "map", qrels, file("scattered.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d3 2 0.8 A\n")],
       // The judgments are read while a thread reads the run: when both are bad, the judgments' error
       // (as when they are read first), however far the run got.
-      ["-m", "map", file("bad.qrels", "q1 0 d1 1\nq1 0 d2 x\n"), file("score.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n")],
+      [
+        "-m",
+        "map",
+        file("bad.qrels", "q1 0 d1 1\nq1 0 d2 x\n"),
+        file("score.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8x A\n"),
+      ],
       ["-m", "map", file("bad.qrels", "q1 0 d1 1\nq1 0 d2 x\n"), big],
       ["-m", "map", file("empty.qrels", ""), big],
       ["-m", "map", bigQrels, join(dir, "missing.run")],
@@ -356,7 +439,11 @@ describe("the installed binary", () => {
       const inProcess = await run(...argv);
       for (const env of [{ RANKEVAL_THREAD_MIN_BYTES: "0" }, {}]) {
         const binary = spawnSync("node", [bin, ...argv], { env: { ...process.env, ...env } });
-        expect({ status: binary.status, out: binary.stdout.toString(), err: binary.stderr.toString() }).toEqual({ status: inProcess.status, out: inProcess.out, err: inProcess.err });
+        expect({ status: binary.status, out: binary.stdout.toString(), err: binary.stderr.toString() }).toEqual({
+          status: inProcess.status,
+          out: inProcess.out,
+          err: inProcess.err,
+        });
       }
     }
     expect((await run(...cases[0])).out.split("\n").length).toBeGreaterThan(20_000);
@@ -364,17 +451,25 @@ describe("the installed binary", () => {
     expect((await run(...cases[3])).err).toContain('twice.run:2: document "d1" appears twice in query "q1"');
   });
   it("joins the blocks of a worker thread (the built reader, a block a 1 MiB chunk) as the whole file", async () => {
-    const { threadBlocks } = (await import(new URL("../dist/node/run-reader-thread.js", import.meta.url).href)) as typeof import("../src/node/run-reader-thread.js");
-    const { threadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");
+    const { threadBlocks } = (await import(
+      new URL("../dist/node/run-reader-thread.js", import.meta.url).href
+    )) as typeof import("../src/node/run-reader-thread.js");
+    const { threadPool } = (await import(
+      new URL("../dist/node/pool.js", import.meta.url).href
+    )) as typeof import("../src/node/pool.js");
     const pool = threadPool();
     expect(pool).not.toBeNull();
     const lines: string[] = [];
     // About 6 MB: six chunks of the reader's 1 MiB, each handing over its whole queries as a block.
-    for (let q = 0; q < 2000; q++) for (let d = 0; d < 120; d++) lines.push(`q${q} Q0 d${(d * 7 + q) % 121} ${d + 1} ${(q + d) % 4} R`);
+    for (let q = 0; q < 2000; q++)
+      for (let d = 0; d < 120; d++) lines.push(`q${q} Q0 d${(d * 7 + q) % 121} ${d + 1} ${(q + d) % 4} R`);
     const path = file("blocks.run", lines.join("\n") + "\n");
     const judgments = () => {
       const q = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: "per-row" });
-      for (let i = 0; i < 2000; i++) q.push(new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`));
+      for (let i = 0; i < 2000; i++)
+        q.push(
+          new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`),
+        );
       return groupJudgments(q.finish());
     };
     const p = plan(["map", "ndcg_cut.5", "P.3"], null);
@@ -382,7 +477,15 @@ describe("the installed binary", () => {
     const evaluate = (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, opts, path, () => {});
     const blocks = threadBlocks(path, 50, pool!, new Progress({ write: () => true }));
     let sizes = 0;
-    const inThread = await evaluateRunFile(judgments(), { file: path, blocks: (qids, add) => blocks!(qids, (rows) => (sizes++, add(rows))), whole: () => Promise.reject(new Error("not whole")) }, evaluate);
+    const inThread = await evaluateRunFile(
+      judgments(),
+      {
+        file: path,
+        blocks: (qids, add) => blocks!(qids, (rows) => (sizes++, add(rows))),
+        whole: () => Promise.reject(new Error("not whole")),
+      },
+      evaluate,
+    );
     expect(sizes).toBeGreaterThan(4);
     const j = judgments();
     const r2 = new RunParser({ file: path, qids: j.qrels.qidNames, docids: "per-row" });
@@ -398,10 +501,22 @@ describe("the installed binary", () => {
     const ready = new Promise<ReturnType<typeof judgments>>((r) => (resolve = r));
     let early = 0;
     let given = false;
-    const pending = evaluateRunFile({ qids, ready }, { file: path, blocks: (q, add) => blocks!(q, (rows) => (given ? undefined : early++, add(rows))), early: true, whole: () => Promise.reject(new Error("not whole")) }, evaluate);
+    const pending = evaluateRunFile(
+      { qids, ready },
+      {
+        file: path,
+        blocks: (q, add) => blocks!(q, (rows) => (given ? undefined : early++, add(rows))),
+        early: true,
+        whole: () => Promise.reject(new Error("not whole")),
+      },
+      evaluate,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
-    for (let i = 0; i < 2000; i++) q.push(new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`));
+    for (let i = 0; i < 2000; i++)
+      q.push(
+        new TextEncoder().encode(`q${i} 0 d${i % 121} 1\nq${i} 0 d${(i + 3) % 121} 2\nq${i} 0 d${(i + 9) % 121} 0\n`),
+      );
     given = true;
     resolve(groupJudgments(q.finish()));
     const read = await pending;
@@ -411,8 +526,12 @@ describe("the installed binary", () => {
     expect(read.notInRunQids).toEqual(inThread.notInRunQids);
   });
   it("reuses the pool's threads from run to run, and replaces one whose read was abandoned", async () => {
-    const { ThreadPool } = (await import(new URL("../dist/node/pool.js", import.meta.url).href)) as typeof import("../src/node/pool.js");
-    const { evaluateRuns } = (await import(new URL("../dist/node/runs.js", import.meta.url).href)) as typeof import("../src/node/runs.js");
+    const { ThreadPool } = (await import(
+      new URL("../dist/node/pool.js", import.meta.url).href
+    )) as typeof import("../src/node/pool.js");
+    const { evaluateRuns } = (await import(
+      new URL("../dist/node/runs.js", import.meta.url).href
+    )) as typeof import("../src/node/runs.js");
     const pool = new ThreadPool(1, new URL("../dist/node/pool.js", import.meta.url));
     const j = () => {
       const q = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: "per-row" });
@@ -420,7 +539,8 @@ describe("the installed binary", () => {
       return groupJudgments(q.finish());
     };
     const p = plan(["map", "P.1"], null);
-    const evaluateFor = (f: string) => (joined: JoinedRun) => evaluateBlock(p, joined.batch, joined.qids, options({}), f, () => {});
+    const evaluateFor = (f: string) => (joined: JoinedRun) =>
+      evaluateBlock(p, joined.batch, joined.qids, options({}), f, () => {});
     const scattered = file("scattered2.run", "q1 Q0 d1 1 0.9 A\nq2 Q0 d1 1 0.5 A\nq1 Q0 d3 2 0.8 A\n");
     const bad = file("bad2.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 x A\n");
     const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
@@ -428,16 +548,23 @@ describe("the installed binary", () => {
     try {
       const maps: number[] = [];
       const files = [runA, runB, runA, runB, runA];
-      await evaluateRuns(files, j(), evaluateFor, (_, r) => maps.push(r.evaluated.result.mean.map), { pool, inFlight: 3 });
+      await evaluateRuns(files, j(), evaluateFor, (_, r) => maps.push(r.evaluated.result.mean.map), {
+        pool,
+        inFlight: 3,
+      });
       // Five runs, three at once, one thread: started once, waited for, given back each time.
       expect(pool.started).toBe(1);
       expect(maps).toEqual([0.75, 1, 0.75, 1, 0.75].map((v, i) => (i % 2 ? maps[1] : v)));
       // A bad line: the thread says so and waits for the next read.
-      await expect(evaluateRuns([bad], j(), evaluateFor, () => {}, { pool })).rejects.toThrow(/bad2\.run:2:\d+: score "x" is not a number/);
+      await expect(evaluateRuns([bad], j(), evaluateFor, () => {}, { pool })).rejects.toThrow(
+        /bad2\.run:2:\d+: score "x" is not a number/,
+      );
       expect(pool.started).toBe(1);
       // A run not grouped by query: its blocks are abandoned (read again whole here), the thread ended.
       const out: number[] = [];
-      await evaluateRuns([scattered, runA], j(), evaluateFor, (_, r) => out.push(r.evaluated.result.mean.map), { pool });
+      await evaluateRuns([scattered, runA], j(), evaluateFor, (_, r) => out.push(r.evaluated.result.mean.map), {
+        pool,
+      });
       expect(out[1]).toBe(0.75);
       expect(pool.started).toBe(1);
     } finally {
@@ -465,12 +592,41 @@ const cases: [string, string[]][] = [
   ["trec_eval/out.test.a", ["-m", "all_trec", "trec_eval/qrels.test", "trec_eval/results.test"]],
   ["trec_eval/out.test.aq", ["-m", "all_trec", "-q", "trec_eval/qrels.test", "trec_eval/results.test"]],
   ["trec_eval/out.test.aqc", ["-m", "all_trec", "-q", "-c", "trec_eval/qrels.test", "trec_eval/results.trunc"]],
-  ["trec_eval/out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "trec_eval/qrels.test", "trec_eval/results.trunc"]],
-  ["trec_eval/out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "trec_eval/qrels.rel_level", "trec_eval/results.test"]],
-  ["trec_eval/out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "trec_eval/qrels.test", "trec_eval/results.test"]],
+  [
+    "trec_eval/out.test.aqcM",
+    ["-m", "all_trec", "-q", "-c", "-M100", "trec_eval/qrels.test", "trec_eval/results.trunc"],
+  ],
+  [
+    "trec_eval/out.test.aql",
+    ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "trec_eval/qrels.rel_level", "trec_eval/results.test"],
+  ],
+  [
+    "trec_eval/out.test.meas_params",
+    [
+      "-q",
+      "-miprec_at_recall..10,.20,.25,.75,.50",
+      "-m",
+      "P.5,7,3",
+      "-m",
+      "recall.20,2000",
+      "-m",
+      "Rprec_mult.5.0,0.2,0.35",
+      "-mutility.2,-1,0,0",
+      "-m",
+      "11pt_avg..25,.5,.75",
+      "-mndcg.1=3,2=9,4=4.5",
+      "-mndcg_cut.10,20,23.4",
+      "-msuccess.2,5,20",
+      "trec_eval/qrels.test",
+      "trec_eval/results.test",
+    ],
+  ],
   ["synthetic-small/small_default.txt", ["synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
   ["synthetic-small/small_all.txt", ["-m", "all_trec", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
-  ["synthetic-small/small_all_l2.txt", ["-m", "all_trec", "-l", "2", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
+  [
+    "synthetic-small/small_all_l2.txt",
+    ["-m", "all_trec", "-l", "2", "synthetic-small/qrels.txt", "synthetic-small/run.txt"],
+  ],
   ["synthetic-small/small_all_q.txt", ["-m", "all_trec", "-q", "synthetic-small/qrels.txt", "synthetic-small/run.txt"]],
 ];
 
@@ -486,13 +642,19 @@ describe.skipIf(!existsSync(shared))("trec_eval's outputs, line for line", () =>
     const specs = argv.flatMap((a, i) => (a === "-m" ? [argv[i + 1]] : a.startsWith("-m") ? [a.slice(2)] : []));
     const names = new Set(trecLines(parseTrecMeasures(specs).filter((m) => left.includes(m.name))).map((l) => l.name));
     const leftOut = (line: string) => names.has(line.split("\t")[0].trimEnd());
-    const want = readFileSync(join(shared, expected), "utf8").split("\n").filter((l) => !leftOut(l));
+    const want = readFileSync(join(shared, expected), "utf8")
+      .split("\n")
+      .filter((l) => !leftOut(l));
     expect(r.out.split("\n")).toEqual(want);
   });
 
   it("every line of -m all_trec, asked by the name trec_eval prints (ndcg_cut_10, iprec_at_recall_0.50, ...), gives the same text", async () => {
     const golden = readFileSync(join(shared, "synthetic-small/small_all.txt"), "utf8");
-    const printed = golden.split("\n").filter(Boolean).map((l) => l.split("\t")[0].trimEnd()).filter((n) => n !== "relstring");
+    const printed = golden
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0].trimEnd())
+      .filter((n) => n !== "relstring");
     const argv = printed.flatMap((n) => ["-m", n]);
     const r = await run(...argv, join(shared, "synthetic-small/qrels.txt"), join(shared, "synthetic-small/run.txt"));
     expect(r.status).toBe(0);

@@ -10,15 +10,16 @@ import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
 import { compare, evaluate, formatComparison, type CompareOptions } from "../src/index.js";
 
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !process.env.CI) console.warn(`test/compare-browser.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!haveChromium && !process.env.CI)
+  console.warn(`test/compare-browser.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Seeded rows of three runs over the same 60 queries: one signal, each run's own noise. */
 function rows(run: number) {
   let s = 17 + run * 101;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   let t = 5;
-  const shared = () => ((t = (Math.imul(t, 22695477) + 1) >>> 0) / 2 ** 32);
+  const shared = () => (t = (Math.imul(t, 22695477) + 1) >>> 0) / 2 ** 32;
   const qid: number[] = [];
   const score: number[] = [];
   const rel: number[] = [];
@@ -39,12 +40,15 @@ describe.skipIf(!haveChromium && !process.env.CI)("compare() in a page", () => {
   let base = "";
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
+    if (!haveChromium)
+      throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
     server = createServer((req, res) => {
       const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
-      if (path === "/") return void res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>compare</title>");
+      if (path === "/")
+        return void res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>compare</title>");
       const full = join(root, path);
-      if (!path.startsWith("/dist/") || !existsSync(full) || !statSync(full).isFile()) return void res.writeHead(404).end();
+      if (!path.startsWith("/dist/") || !existsSync(full) || !statSync(full).isFile())
+        return void res.writeHead(404).end();
       res.writeHead(200, { "content-type": "text/javascript" });
       createReadStream(full).pipe(res);
     });
@@ -61,7 +65,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("compare() in a page", () => {
 
   it("every test, every report: the same bytes as in Node", async () => {
     const measures = ["ndcg@10", "map", "precision@5"];
-    const options: CompareOptions = { tests: ["t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"], iterations: 2000, pairs: "all" };
+    const options: CompareOptions = {
+      tests: ["t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"],
+      iterations: 2000,
+      pairs: "all",
+    };
     const formats = ["table", "markdown", "latex", "csv", "json"] as const;
     const inputs = [0, 1, 2].map(rows);
     const page = await browser!.newPage();

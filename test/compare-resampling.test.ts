@@ -4,7 +4,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../src/kernel/significance-kernel.js";
-import { referenceBootstrap, referenceBootstrapMeans, referenceRandomization, referenceTukey, referenceTukeyRanges } from "./_resampling-reference.js";
+import {
+  referenceBootstrap,
+  referenceBootstrapMeans,
+  referenceRandomization,
+  referenceTukey,
+  referenceTukeyRanges,
+} from "./_resampling-reference.js";
 import { drawDigits, HalfStream, IterationStream, planBatches, signFlips } from "./_splitmix.js";
 import { bootstrapTests, randomizationTests, tukeyTests } from "../src/compare/resampling.js";
 import { randomizationExact, tolerance } from "../src/compare/resampling-rules.js";
@@ -19,7 +25,8 @@ function column(seed: number, n: number, step = 0): Float64Array {
   });
 }
 
-const closeTo = (a: number, b: number, relative = 1e-12) => Math.abs(a - b) <= relative * Math.max(1, Math.abs(a), Math.abs(b));
+const closeTo = (a: number, b: number, relative = 1e-12) =>
+  Math.abs(a - b) <= relative * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe("the random stream", () => {
   it("SplitMix64: the first outputs of seed 0 are the published ones", () => {
@@ -64,16 +71,23 @@ describe("the kernel against the reference", () => {
 
   it("randomization: the same p as the reference, pair by pair", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 14, max: 300 }), fc.integer({ min: 1, max: 600 }), fc.nat(1000), fc.constantFrom(0, 0.1, 0.25), fc.integer({ min: 2, max: 5 }), (n, iterations, seed, step, runs) => {
-        const columns = Array.from({ length: runs }, (_, r) => column(seed * 7 + r, n, step));
-        const pairs = Array.from({ length: runs - 1 }, (_, r) => ({ baseline: 0, run: r + 1 }));
-        const got = randomizationTests(columns, n, pairs, iterations, seed);
-        pairs.forEach((p, i) => {
-          const want = referenceRandomization(columns[p.run], columns[p.baseline], iterations, seed);
-          expect(got[i].p).toBe(want.p);
-          expect(closeTo(got[i].statistic, want.statistic)).toBe(true);
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 14, max: 300 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.nat(1000),
+        fc.constantFrom(0, 0.1, 0.25),
+        fc.integer({ min: 2, max: 5 }),
+        (n, iterations, seed, step, runs) => {
+          const columns = Array.from({ length: runs }, (_, r) => column(seed * 7 + r, n, step));
+          const pairs = Array.from({ length: runs - 1 }, (_, r) => ({ baseline: 0, run: r + 1 }));
+          const got = randomizationTests(columns, n, pairs, iterations, seed);
+          pairs.forEach((p, i) => {
+            const want = referenceRandomization(columns[p.run], columns[p.baseline], iterations, seed);
+            expect(got[i].p).toBe(want.p);
+            expect(closeTo(got[i].statistic, want.statistic)).toBe(true);
+          });
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -88,39 +102,58 @@ describe("the kernel against the reference", () => {
 
   it("bootstrap: the same resamples, the same p and interval", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 120 }), fc.integer({ min: 1, max: 400 }), fc.nat(1000), fc.constantFrom(0, 0.1), (n, iterations, seed, step) => {
-        const columns = [column(seed, n, step), column(seed + 1, n, step), column(seed + 2, n, step)];
-        const pairs = [{ baseline: 0, run: 1 }, { baseline: 0, run: 2 }, { baseline: 1, run: 2 }];
-        const got = bootstrapTests(columns, n, pairs, iterations, seed);
-        pairs.forEach((p, i) => {
-          const want = referenceBootstrap(columns[p.run], columns[p.baseline], iterations, seed);
-          expect(got[i].p).toBe(want.p);
-          expect(closeTo(got[i].ci95![0], want.ci95![0])).toBe(true);
-          expect(closeTo(got[i].ci95![1], want.ci95![1])).toBe(true);
-        });
-        // The kernel's sums are the reference's resamples.
-        const sums = kernelBootstrapSums([columns[0]], n, iterations, seed)[0];
-        const means = referenceBootstrapMeans(columns[0], iterations, seed);
-        for (let b = 0; b < iterations; b++) expect(sums[b] / n).toBe(means[b]);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 120 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.nat(1000),
+        fc.constantFrom(0, 0.1),
+        (n, iterations, seed, step) => {
+          const columns = [column(seed, n, step), column(seed + 1, n, step), column(seed + 2, n, step)];
+          const pairs = [
+            { baseline: 0, run: 1 },
+            { baseline: 0, run: 2 },
+            { baseline: 1, run: 2 },
+          ];
+          const got = bootstrapTests(columns, n, pairs, iterations, seed);
+          pairs.forEach((p, i) => {
+            const want = referenceBootstrap(columns[p.run], columns[p.baseline], iterations, seed);
+            expect(got[i].p).toBe(want.p);
+            expect(closeTo(got[i].ci95![0], want.ci95![0])).toBe(true);
+            expect(closeTo(got[i].ci95![1], want.ci95![1])).toBe(true);
+          });
+          // The kernel's sums are the reference's resamples.
+          const sums = kernelBootstrapSums([columns[0]], n, iterations, seed)[0];
+          const means = referenceBootstrapMeans(columns[0], iterations, seed);
+          for (let b = 0; b < iterations; b++) expect(sums[b] / n).toBe(means[b]);
+        },
+      ),
       { numRuns: 30 },
     );
   });
 
   it("tukey: the same permutations, bit for bit, for every measure at once", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 2, max: 12 }), fc.integer({ min: 1, max: 300 }), fc.nat(1000), fc.integer({ min: 1, max: 5 }), (n, runs, iterations, seed, measures) => {
-        const values = Array.from({ length: measures }, (_, s) => Array.from({ length: runs }, (_, r) => column(seed * 31 + s * 7 + r, n, s % 2 ? 0.1 : 0)));
-        const ranges = kernelTukeyRanges(values, n, iterations, seed);
-        const pairs = [];
-        for (let a = 0; a < runs; a++) for (let b = a + 1; b < runs; b++) pairs.push({ baseline: a, run: b });
-        const got = tukeyTests(values, n, pairs, iterations, seed);
-        values.forEach((runsOf, s) => {
-          expect(Array.from(ranges[s])).toEqual(Array.from(referenceTukeyRanges(runsOf, iterations, seed)));
-          const want = referenceTukey(runsOf, pairs, iterations, seed);
-          pairs.forEach((_, i) => expect(got[s][i].p).toBe(want[i].p));
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 2, max: 12 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.nat(1000),
+        fc.integer({ min: 1, max: 5 }),
+        (n, runs, iterations, seed, measures) => {
+          const values = Array.from({ length: measures }, (_, s) =>
+            Array.from({ length: runs }, (_, r) => column(seed * 31 + s * 7 + r, n, s % 2 ? 0.1 : 0)),
+          );
+          const ranges = kernelTukeyRanges(values, n, iterations, seed);
+          const pairs = [];
+          for (let a = 0; a < runs; a++) for (let b = a + 1; b < runs; b++) pairs.push({ baseline: a, run: b });
+          const got = tukeyTests(values, n, pairs, iterations, seed);
+          values.forEach((runsOf, s) => {
+            expect(Array.from(ranges[s])).toEqual(Array.from(referenceTukeyRanges(runsOf, iterations, seed)));
+            const want = referenceTukey(runsOf, pairs, iterations, seed);
+            pairs.forEach((_, i) => expect(got[s][i].p).toBe(want[i].p));
+          });
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -128,7 +161,9 @@ describe("the kernel against the reference", () => {
   it("tukey: more than 12 runs take more than one half-word a query", () => {
     const runs = 23;
     const values = [Array.from({ length: runs }, (_, r) => column(r, 9))];
-    expect(Array.from(kernelTukeyRanges(values, 9, 50, 3)[0])).toEqual(Array.from(referenceTukeyRanges(values[0], 50, 3)));
+    expect(Array.from(kernelTukeyRanges(values, 9, 50, 3)[0])).toEqual(
+      Array.from(referenceTukeyRanges(values[0], 50, 3)),
+    );
   });
 });
 
@@ -160,10 +195,25 @@ describe("Monte Carlo p converges to the exact p of full enumeration", () => {
   });
 
   it("tukey: 3 runs x 5 queries, all 6^5 permutation sets", () => {
-    const runs = [Float64Array.from([0.2, 0.5, 0.1, 0.9, 0.4]), Float64Array.from([0.3, 0.7, 0.1, 0.8, 0.6]), Float64Array.from([0.6, 0.9, 0.4, 0.9, 0.7])];
-    const perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const runs = [
+      Float64Array.from([0.2, 0.5, 0.1, 0.9, 0.4]),
+      Float64Array.from([0.3, 0.7, 0.1, 0.8, 0.6]),
+      Float64Array.from([0.6, 0.9, 0.4, 0.9, 0.7]),
+    ];
+    const perms = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ];
     const sumsOf = (r: number) => runs[r].reduce((a, b) => a + b, 0);
-    const pairs = [{ baseline: 0, run: 1 }, { baseline: 0, run: 2 }, { baseline: 1, run: 2 }];
+    const pairs = [
+      { baseline: 0, run: 1 },
+      { baseline: 0, run: 2 },
+      { baseline: 1, run: 2 },
+    ];
     const hits = pairs.map(() => 0);
     const total = 6 ** 5;
     for (let code = 0; code < total; code++) {
@@ -202,7 +252,11 @@ describe("Monte Carlo p converges to the exact p of full enumeration", () => {
       if (Math.abs(s / 6 - mean) >= Math.abs(mean) - 1e-12) hits++;
     }
     for (const iterations of [2000, 50_000]) {
-      expectConverged(bootstrapTests([y, x], 6, [{ baseline: 0, run: 1 }], iterations, 4)[0].p, hits / total, iterations);
+      expectConverged(
+        bootstrapTests([y, x], 6, [{ baseline: 0, run: 1 }], iterations, 4)[0].p,
+        hits / total,
+        iterations,
+      );
     }
   });
 });
@@ -212,14 +266,22 @@ describe("the iterations can be split", () => {
     const columns = [column(1, 300, 0.1), column(2, 300), column(3, 300)];
     const join = (a: Float64Array[], b: Float64Array[]) => a.map((x, i) => [...x, ...b[i]]);
     const whole = (xs: Float64Array[]) => xs.map((x) => [...x]);
-    expect(join(kernelRandomizationSums(columns, 300, 70, 9), kernelRandomizationSums(columns, 300, 50, 9, 70))).toEqual(whole(kernelRandomizationSums(columns, 300, 120, 9)));
-    expect(join(kernelBootstrapSums(columns, 300, 70, 9), kernelBootstrapSums(columns, 300, 50, 9, 70))).toEqual(whole(kernelBootstrapSums(columns, 300, 120, 9)));
+    expect(
+      join(kernelRandomizationSums(columns, 300, 70, 9), kernelRandomizationSums(columns, 300, 50, 9, 70)),
+    ).toEqual(whole(kernelRandomizationSums(columns, 300, 120, 9)));
+    expect(join(kernelBootstrapSums(columns, 300, 70, 9), kernelBootstrapSums(columns, 300, 50, 9, 70))).toEqual(
+      whole(kernelBootstrapSums(columns, 300, 120, 9)),
+    );
     const values = [columns, [column(4, 300), column(5, 300), column(6, 300)]];
-    expect(join(kernelTukeyRanges(values, 300, 70, 9), kernelTukeyRanges(values, 300, 50, 9, 70))).toEqual(whole(kernelTukeyRanges(values, 300, 120, 9)));
+    expect(join(kernelTukeyRanges(values, 300, 70, 9), kernelTukeyRanges(values, 300, 50, 9, 70))).toEqual(
+      whole(kernelTukeyRanges(values, 300, 120, 9)),
+    );
   });
 
   it("tukey with more than 8 measures (in passes of four vectors) and more than 16 runs", () => {
-    const values = Array.from({ length: 10 }, (_, s) => Array.from({ length: 5 }, (_, r) => column(s * 10 + r, 40, s % 3 ? 0 : 0.1)));
+    const values = Array.from({ length: 10 }, (_, s) =>
+      Array.from({ length: 5 }, (_, r) => column(s * 10 + r, 40, s % 3 ? 0 : 0.1)),
+    );
     const ranges = kernelTukeyRanges(values, 40, 60, 2);
     values.forEach((runs, s) => expect(Array.from(ranges[s])).toEqual(Array.from(referenceTukeyRanges(runs, 60, 2))));
     const many = [Array.from({ length: 18 }, (_, r) => column(r, 12))];

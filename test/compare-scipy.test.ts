@@ -25,16 +25,19 @@ const fixtures = JSON.parse(readFileSync(new URL("fixtures/compare/scipy.json", 
   bh: { p: number[]; adjusted: Num[] }[];
   t_quantiles: { df: number; q975: Num }[];
 };
-const num = (x: Num): number => (typeof x === "number" ? x : x === "NaN" ? NaN : x === "Infinity" ? Infinity : -Infinity);
+const num = (x: Num): number =>
+  typeof x === "number" ? x : x === "NaN" ? NaN : x === "Infinity" ? Infinity : -Infinity;
 
 /** Equal to `relative` of the larger magnitude; NaN equals NaN, infinities themselves. */
 function close(got: number, want: number, relative = 1e-9): boolean {
-  if (Number.isNaN(want) || !Number.isFinite(want)) return Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want));
+  if (Number.isNaN(want) || !Number.isFinite(want))
+    return Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want));
   return Math.abs(got - want) <= relative * Math.max(Math.abs(want), Math.abs(got)) || got === want;
 }
 
 function expectClose(got: number, want: number, what: string, relative = 1e-9) {
-  if (!close(got, want, relative)) expect.fail(`${what}: ${got}, scipy ${want} (relative ${Math.abs(got - want) / Math.abs(want)})`);
+  if (!close(got, want, relative))
+    expect.fail(`${what}: ${got}, scipy ${want} (relative ${Math.abs(got - want) / Math.abs(want)})`);
 }
 
 describe(`the paired tests equal scipy (${fixtures.made_by})`, () => {
@@ -65,15 +68,19 @@ describe(`the paired tests equal scipy (${fixtures.made_by})`, () => {
   });
 
   it("Benjamini-Hochberg as scipy.stats.false_discovery_control", () => {
-    for (const b of fixtures.bh) b.adjusted.forEach((want, i) => expectClose(adjust(b.p, "bh")[i], num(want), `bh ${b.p}`, 1e-12));
+    for (const b of fixtures.bh)
+      b.adjusted.forEach((want, i) => expectClose(adjust(b.p, "bh")[i], num(want), `bh ${b.p}`, 1e-12));
   });
 
   it("Student t quantiles", () => {
-    for (const q of fixtures.t_quantiles) expectClose(studentQuantile(0.975, q.df), num(q.q975), `t quantile df=${q.df}`, 1e-12);
+    for (const q of fixtures.t_quantiles)
+      expectClose(studentQuantile(0.975, q.df), num(q.q975), `t quantile df=${q.df}`, 1e-12);
   });
 
   it("covers every rule of scipy's wilcoxon", () => {
-    const methods = new Set(fixtures.cases.map((c) => wilcoxon(c.run.map((x, i) => num(x) - num(c.baseline[i]))).method));
+    const methods = new Set(
+      fixtures.cases.map((c) => wilcoxon(c.run.map((x, i) => num(x) - num(c.baseline[i]))).method),
+    );
     expect([...methods].sort()).toEqual(["exact", "normal", "permutation"]);
   });
 });

@@ -1,7 +1,16 @@
 // compare(): pairing by qid, the numbers of a comparison, corrections, options and errors, and the
 // reports (formatComparison) byte for byte.
 import { describe, expect, it } from "vitest";
-import { compare, compareAsync, comparisonJson, evaluate, formatComparison, RankevalError, type NamedResult, type Result } from "../src/index.js";
+import {
+  compare,
+  compareAsync,
+  comparisonJson,
+  evaluate,
+  formatComparison,
+  RankevalError,
+  type NamedResult,
+  type Result,
+} from "../src/index.js";
 import { adjust } from "../src/compare/correct.js";
 import { referenceBootstrap, referenceRandomization, referenceTukey } from "./_resampling-reference.js";
 
@@ -34,17 +43,41 @@ function result(qids: string[], values: Record<string, number[]>, conventions = 
 
 const Q = ["q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8"];
 const RUNS: NamedResult[] = [
-  { name: "bm25", result: result(Q, { "ndcg@10": [0.2, 0.5, 0.1, 0.9, 0.4, 0.3, 0.6, 0.2], map: [0.1, 0.4, 0.1, 0.7, 0.3, 0.2, 0.5, 0.1] }) },
-  { name: "rerank_v2", result: result(Q, { "ndcg@10": [0.3, 0.7, 0.2, 0.9, 0.6, 0.5, 0.8, 0.4], map: [0.2, 0.5, 0.1, 0.8, 0.4, 0.3, 0.6, 0.2] }) },
+  {
+    name: "bm25",
+    result: result(Q, {
+      "ndcg@10": [0.2, 0.5, 0.1, 0.9, 0.4, 0.3, 0.6, 0.2],
+      map: [0.1, 0.4, 0.1, 0.7, 0.3, 0.2, 0.5, 0.1],
+    }),
+  },
+  {
+    name: "rerank_v2",
+    result: result(Q, {
+      "ndcg@10": [0.3, 0.7, 0.2, 0.9, 0.6, 0.5, 0.8, 0.4],
+      map: [0.2, 0.5, 0.1, 0.8, 0.4, 0.3, 0.6, 0.2],
+    }),
+  },
   // Seven queries, and no map value for q3.
-  { name: "dense", result: result(Q.slice(0, 7), { "ndcg@10": [0.1, 0.4, 0.1, 0.8, 0.4, 0.2, 0.5], map: [0.1, 0.3, NaN, 0.6, 0.3, 0.2, 0.4] }) },
+  {
+    name: "dense",
+    result: result(Q.slice(0, 7), {
+      "ndcg@10": [0.1, 0.4, 0.1, 0.8, 0.4, 0.2, 0.5],
+      map: [0.1, 0.3, NaN, 0.6, 0.3, 0.2, 0.4],
+    }),
+  },
 ];
 
 describe("pairing", () => {
   it("pairs queries by qid, whatever their order, and says how many each run lost", () => {
     const base = result(["a", "b", "c", "d"], { m: [0.1, 0.2, 0.3, NaN] });
     const run = result(["d", "c", "e", "a"], { m: [0.9, 0.5, 0.7, 0.4] });
-    const [c] = compare([{ name: "base", result: base }, { name: "run", result: run }], { tests: ["t"] }).comparisons;
+    const [c] = compare(
+      [
+        { name: "base", result: base },
+        { name: "run", result: run },
+      ],
+      { tests: ["t"] },
+    ).comparisons;
     expect(c.n).toBe(2); // a and c
     expect(c.baselineMean).toBeCloseTo(0.2, 15);
     expect(c.runMean).toBeCloseTo(0.45, 15);
@@ -54,7 +87,15 @@ describe("pairing", () => {
 
   it("a comparison: means, difference, interval, relative change, d_z, wins/ties/losses", () => {
     const c = compare(RUNS, { tests: ["t"] }).comparisons[0];
-    expect(c).toMatchObject({ measure: "ndcg@10", baseline: "bm25", run: "rerank_v2", n: 8, wins: 7, ties: 1, losses: 0 });
+    expect(c).toMatchObject({
+      measure: "ndcg@10",
+      baseline: "bm25",
+      run: "rerank_v2",
+      n: 8,
+      wins: 7,
+      ties: 1,
+      losses: 0,
+    });
     expect(c.difference).toBeCloseTo(0.15, 15);
     expect(c.relative).toBeCloseTo(37.5, 12);
     // d = .1 .2 .1 0 .2 .2 .2 .2: sd = sqrt(0.005714...) ; d_z = 0.15 / sd
@@ -66,13 +107,25 @@ describe("pairing", () => {
   });
 
   it("relative change is NaN (null in JSON) when the baseline's mean is 0", () => {
-    const c = compare([{ name: "a", result: result(["x", "y"], { m: [0, 0] }) }, { name: "b", result: result(["x", "y"], { m: [0.5, 0.1] }) }], { tests: ["t"] });
+    const c = compare(
+      [
+        { name: "a", result: result(["x", "y"], { m: [0, 0] }) },
+        { name: "b", result: result(["x", "y"], { m: [0.5, 0.1] }) },
+      ],
+      { tests: ["t"] },
+    );
     expect(c.comparisons[0].relative).toBeNaN();
     expect(comparisonJson(c).comparisons[0].relative).toBeNull();
   });
 
   it("no query in common: n = 0 and every test NaN", () => {
-    const c = compare([{ name: "a", result: result(["x"], { m: [0.5] }) }, { name: "b", result: result(["y"], { m: [0.1] }) }], { tests: ["t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"] });
+    const c = compare(
+      [
+        { name: "a", result: result(["x"], { m: [0.5] }) },
+        { name: "b", result: result(["y"], { m: [0.1] }) },
+      ],
+      { tests: ["t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"] },
+    );
     const x = c.comparisons[0];
     expect(x.n).toBe(0);
     for (const t of c.settings.tests) expect(x.tests[t]!.p).toBeNaN();
@@ -83,14 +136,18 @@ describe("pairing", () => {
     const qids = Array.from({ length: 40 }, (_, q) => `q${q}`);
     const wide = [0, 1, 2].map((r) => ({
       name: `w${r}`,
-      result: result(r === 2 ? qids.slice(3) : qids, { m: (r === 2 ? qids.slice(3) : qids).map((_, q) => (r === 1 && q === 5 ? NaN : ((q * 7 + r * 5) % 13) / 12)) }),
+      result: result(r === 2 ? qids.slice(3) : qids, {
+        m: (r === 2 ? qids.slice(3) : qids).map((_, q) => (r === 1 && q === 5 ? NaN : ((q * 7 + r * 5) % 13) / 12)),
+      }),
     }));
     for (const runs of [RUNS, wide]) {
       const c = compare(runs, { tests: ["randomization", "bootstrap"], iterations: 500, seed: 3 });
       for (const x of c.comparisons) {
         const run = runs.find((r) => r.name === x.run)!.result;
         const base = runs[0].result;
-        const pairs = base.qids.map((q, i) => [base.values[x.measure][i], run.values[x.measure][run.qids.indexOf(q)]]).filter(([a, b]) => !Number.isNaN(a) && b !== undefined && !Number.isNaN(b));
+        const pairs = base.qids
+          .map((q, i) => [base.values[x.measure][i], run.values[x.measure][run.qids.indexOf(q)]])
+          .filter(([a, b]) => !Number.isNaN(a) && b !== undefined && !Number.isNaN(b));
         const ys = pairs.map((p) => p[0]);
         const xs = pairs.map((p) => p[1]);
         expect(xs.length).toBe(x.n);
@@ -104,7 +161,11 @@ describe("pairing", () => {
     const c = compare(RUNS, { tests: ["tukey"], iterations: 800, pairs: "all" });
     const complete = [0, 1, 3, 4, 5, 6]; // map: q8 is not in dense, q3 has no value there
     const columns = RUNS.map((r) => complete.map((i) => r.result.values.map[i]));
-    const pairs = [{ baseline: 0, run: 1 }, { baseline: 0, run: 2 }, { baseline: 1, run: 2 }];
+    const pairs = [
+      { baseline: 0, run: 1 },
+      { baseline: 0, run: 2 },
+      { baseline: 1, run: 2 },
+    ];
     const want = referenceTukey(columns, pairs, 800, 42);
     const got = c.comparisons.filter((x) => x.measure === "map");
     got.forEach((x, i) => {
@@ -114,12 +175,22 @@ describe("pairing", () => {
   });
 
   it("works on evaluate()'s results", () => {
-    const rows = (shift: number) => ({ qid: [1, 1, 1, 2, 2, 2, 3, 3, 3], score: [0.9, 0.5 + shift, 0.1, 0.8, 0.2 + shift, 0.3, 0.4, 0.6, 0.5 + shift], rel: [0, 2, 1, 1, 0, 2, 0, 1, 2] });
+    const rows = (shift: number) => ({
+      qid: [1, 1, 1, 2, 2, 2, 3, 3, 3],
+      score: [0.9, 0.5 + shift, 0.1, 0.8, 0.2 + shift, 0.3, 0.4, 0.6, 0.5 + shift],
+      rel: [0, 2, 1, 1, 0, 2, 0, 1, 2],
+    });
     const runs = [0, 0.5].map((s, i) => ({ name: `run${i}`, result: evaluate(rows(s), ["ndcg@3", "map"]) }));
     const c = compare(runs);
     expect(c.measures).toEqual(["ndcg@3", "map"]);
     expect(c.comparisons.map((x) => x.n)).toEqual([3, 3]);
-    expect(c.settings).toMatchObject({ tests: ["t", "randomization"], correction: "none", alpha: 0.05, iterations: 10_000, seed: 42 });
+    expect(c.settings).toMatchObject({
+      tests: ["t", "randomization"],
+      correction: "none",
+      alpha: 0.05,
+      iterations: 10_000,
+      seed: 42,
+    });
   });
 });
 
@@ -140,7 +211,12 @@ describe("corrections", () => {
     expect(compare(RUNS.slice(0, 2), { tests: ["t"] }).settings.correction).toBe("none");
     const c = compare(RUNS, { tests: ["t"] });
     const ndcg = c.comparisons.filter((x) => x.measure === "ndcg@10");
-    expect(ndcg.map((x) => x.tests.t!.pAdjusted)).toEqual(adjust(ndcg.map((x) => x.tests.t!.p), "holm"));
+    expect(ndcg.map((x) => x.tests.t!.pAdjusted)).toEqual(
+      adjust(
+        ndcg.map((x) => x.tests.t!.p),
+        "holm",
+      ),
+    );
   });
 
   it("alpha sets what is significant (adjusted p < alpha)", () => {
@@ -154,10 +230,22 @@ describe("corrections", () => {
 describe("options", () => {
   it("a named baseline, or every pair", () => {
     const named = compare(RUNS, { baseline: "dense", tests: ["t"] });
-    expect(named.comparisons.map((x) => `${x.baseline}>${x.run}`)).toEqual(["dense>bm25", "dense>rerank_v2", "dense>bm25", "dense>rerank_v2"]);
+    expect(named.comparisons.map((x) => `${x.baseline}>${x.run}`)).toEqual([
+      "dense>bm25",
+      "dense>rerank_v2",
+      "dense>bm25",
+      "dense>rerank_v2",
+    ]);
     const all = compare(RUNS, { pairs: "all", tests: ["t"] });
     expect(all.baseline).toBeNull();
-    expect(all.comparisons.map((x) => `${x.baseline}>${x.run}`)).toEqual(["bm25>rerank_v2", "bm25>dense", "rerank_v2>dense", "bm25>rerank_v2", "bm25>dense", "rerank_v2>dense"]);
+    expect(all.comparisons.map((x) => `${x.baseline}>${x.run}`)).toEqual([
+      "bm25>rerank_v2",
+      "bm25>dense",
+      "rerank_v2>dense",
+      "bm25>rerank_v2",
+      "bm25>dense",
+      "rerank_v2>dense",
+    ]);
   });
 
   it("the seed fixes the resampling tests; another seed gives other draws", () => {
@@ -165,7 +253,9 @@ describe("options", () => {
     const b = compare(RUNS, { tests: ["bootstrap"], iterations: 300 });
     const c = compare(RUNS, { tests: ["bootstrap"], iterations: 300, seed: 7 });
     expect(a.comparisons).toEqual(b.comparisons);
-    expect(a.comparisons.map((x) => x.tests.bootstrap!.ci95)).not.toEqual(c.comparisons.map((x) => x.tests.bootstrap!.ci95));
+    expect(a.comparisons.map((x) => x.tests.bootstrap!.ci95)).not.toEqual(
+      c.comparisons.map((x) => x.tests.bootstrap!.ci95),
+    );
   });
 
   it("bad options and inputs are errors that say what is wrong", () => {
@@ -189,7 +279,11 @@ describe("options", () => {
     bad(RUNS, { seed: -1 }, /seed must be/);
     bad(RUNS, { pairs: "some" }, /pairs must be/);
     bad(RUNS, { measures: ["mrr"] }, /run "bm25" has no measure mrr/);
-    bad([RUNS[0], { name: "x", result: result(Q, { "ndcg@10": Q.map(() => 0), map: Q.map(() => 0) }, "gain=linear") }], {}, /different conventions/);
+    bad(
+      [RUNS[0], { name: "x", result: result(Q, { "ndcg@10": Q.map(() => 0), map: Q.map(() => 0) }, "gain=linear") }],
+      {},
+      /different conventions/,
+    );
   });
 });
 
@@ -218,9 +312,13 @@ describe("reports", () => {
 
   it("Markdown: the same rows as a pipe table, right-aligned numbers", () => {
     const md = formatComparison(c, "markdown").split("\n");
-    expect(md[0]).toBe("| measure | baseline | run | n | base mean | run mean | diff | 95% CI | rel | d_z | W/T/L | t | sign | bootstrap |");
+    expect(md[0]).toBe(
+      "| measure | baseline | run | n | base mean | run mean | diff | 95% CI | rel | d_z | W/T/L | t | sign | bootstrap |",
+    );
     expect(md[1]).toBe("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    expect(md[2]).toBe("| ndcg@10 | bm25 | rerank_v2 | 8 | 0.4000 | 0.5500 | +0.1500 | [0.0868, 0.2132] | +37.5% | 1.98 | 7/1/0 | 0.0016* | 0.0313* | 0.0020* |");
+    expect(md[2]).toBe(
+      "| ndcg@10 | bm25 | rerank_v2 | 8 | 0.4000 | 0.5500 | +0.1500 | [0.0868, 0.2132] | +37.5% | 1.98 | 7/1/0 | 0.0016* | 0.0313* | 0.0020* |",
+    );
     expect(md.at(-2)).toBe(`conventions: ${CONVENTIONS}`);
   });
 
@@ -244,7 +342,9 @@ describe("reports", () => {
     );
     // Every pair, marks by another test.
     const all = compare(RUNS, { tests: ["t", "sign"], pairs: "all" });
-    expect(formatComparison(all, "latex", { markTest: "sign" })).toContain("(b) & rerank\\_v2 & 0.5500$^{a,c}$ & 0.3875$^{a}$ \\\\");
+    expect(formatComparison(all, "latex", { markTest: "sign" })).toContain(
+      "(b) & rerank\\_v2 & 0.5500$^{a,c}$ & 0.3875$^{a}$ \\\\",
+    );
     expect(formatComparison(all, "latex")).toContain("(b) & rerank\\_v2 & 0.5500$^{a,c}$ & 0.3875$^{a,c}$ \\\\");
   });
 
@@ -264,9 +364,17 @@ describe("reports", () => {
       ].join("\n"),
     );
     // The marks follow markTest: by the sign test dense is not significantly lower (adjusted p 0.0625).
-    expect(formatComparison(c, "table", { sideBySide: true, markTest: "sign" }).split("\n").slice(1, 3)).toEqual(["ndcg@10           0.4000   0.5500 +  0.3571", "map               0.3000   0.3875 +  0.3167"]);
+    expect(formatComparison(c, "table", { sideBySide: true, markTest: "sign" }).split("\n").slice(1, 3)).toEqual([
+      "ndcg@10           0.4000   0.5500 +  0.3571",
+      "map               0.3000   0.3875 +  0.3167",
+    ]);
     const md = formatComparison(c, "markdown", { sideBySide: true }).split("\n");
-    expect(md.slice(0, 4)).toEqual(["| measure | bm25 (baseline) | rerank_v2 | dense |", "|---|---:|---:|---:|", "| ndcg@10 | 0.4000 | 0.5500 + | 0.3571 - |", "| map | 0.3000 | 0.3875 + | 0.3167 |"]);
+    expect(md.slice(0, 4)).toEqual([
+      "| measure | bm25 (baseline) | rerank_v2 | dense |",
+      "|---|---:|---:|---:|",
+      "| ndcg@10 | 0.4000 | 0.5500 + | 0.3571 - |",
+      "| map | 0.3000 | 0.3875 + | 0.3167 |",
+    ]);
     expect(md.slice(5, 8).map((l) => l.endsWith("  "))).toEqual([true, true, false]);
     expect(md.slice(9).join("\n")).toBe(formatComparison(c, "markdown"));
     // Every pair: each run's letter in the header, and the letters of the runs it is higher than.
@@ -278,7 +386,9 @@ describe("reports", () => {
       "",
       "a, b, ...: the runs (by letter) that this run is significantly higher than (t = paired Student's t, two-sided, Holm, adjusted p < 0.05)",
     ]);
-    expect(() => formatComparison(c, "latex", { markTest: "wilcoxon" })).toThrow(/markTest "wilcoxon" is not one of the comparison's tests \(t, sign, bootstrap\)/);
+    expect(() => formatComparison(c, "latex", { markTest: "wilcoxon" })).toThrow(
+      /markTest "wilcoxon" is not one of the comparison's tests \(t, sign, bootstrap\)/,
+    );
   });
 
   it("CSV: one row per comparison, every number in full, empty where there is none", () => {
@@ -291,7 +401,13 @@ describe("reports", () => {
     const row = lines[1].split(",");
     expect(row.slice(0, 6)).toEqual(["ndcg@10", "bm25", "rerank_v2", "8", "0", "0"]);
     expect(Number(row[17])).toBe(c.comparisons[0].tests.t!.p);
-    const empty = compare([{ name: "a,b", result: result(["x"], { m: [0.5] }) }, { name: "c", result: result(["x"], { m: [0.1] }) }], { tests: ["t"] });
+    const empty = compare(
+      [
+        { name: "a,b", result: result(["x"], { m: [0.5] }) },
+        { name: "c", result: result(["x"], { m: [0.1] }) },
+      ],
+      { tests: ["t"] },
+    );
     expect(formatComparison(empty, "csv").split("\n")[1]).toBe('m,"a,b",c,1,0,0,0.5,0.1,-0.4,,,-80,,0,0,1,,,');
   });
 
@@ -299,31 +415,74 @@ describe("reports", () => {
     const json = JSON.parse(formatComparison(c, "json"));
     expect(Object.keys(json)).toEqual(["conventions", "measures", "runs", "comparisons"]);
     expect(json.runs).toEqual(["bm25", "rerank_v2", "dense"]);
-    expect(Object.keys(json.comparisons[0])).toEqual(["measure", "baseline", "run", "n", "baselineMean", "runMean", "difference", "ci95", "relative", "effectSize", "wins", "ties", "losses", "tests", "lost"]);
+    expect(Object.keys(json.comparisons[0])).toEqual([
+      "measure",
+      "baseline",
+      "run",
+      "n",
+      "baselineMean",
+      "runMean",
+      "difference",
+      "ci95",
+      "relative",
+      "effectSize",
+      "wins",
+      "ties",
+      "losses",
+      "tests",
+      "lost",
+    ]);
     expect(Object.keys(json.comparisons[0].tests)).toEqual(["t", "sign", "bootstrap"]);
     expect(Object.keys(json.comparisons[0].tests.t)).toEqual(["statistic", "p", "pAdjusted"]);
     expect(Object.keys(json.comparisons[0].tests.bootstrap)).toEqual(["statistic", "p", "pAdjusted", "ci95"]);
     expect(json.comparisons[3].lost).toEqual({ baseline: 2, run: 0 });
-    const one = compare([{ name: "a", result: result(["x"], { m: [0.5] }) }, { name: "b", result: result(["x"], { m: [0.1] }) }], { tests: ["t"] });
-    expect(JSON.parse(formatComparison(one, "json")).comparisons[0].tests.t).toEqual({ statistic: null, p: null, pAdjusted: null });
+    const one = compare(
+      [
+        { name: "a", result: result(["x"], { m: [0.5] }) },
+        { name: "b", result: result(["x"], { m: [0.1] }) },
+      ],
+      { tests: ["t"] },
+    );
+    expect(JSON.parse(formatComparison(one, "json")).comparisons[0].tests.t).toEqual({
+      statistic: null,
+      p: null,
+      pAdjusted: null,
+    });
   });
 });
 
 describe("compareAsync", () => {
-  const options = { tests: ["t", "randomization", "bootstrap", "tukey"] as const, iterations: 777, pairs: "all" as const };
+  const options = {
+    tests: ["t", "randomization", "bootstrap", "tukey"] as const,
+    iterations: 777,
+    pairs: "all" as const,
+  };
   const many = Array.from({ length: 4 }, (_, r) => ({
     name: `r${r}`,
-    result: result(Array.from({ length: 40 }, (_, q) => `q${q}`), { m: Array.from({ length: 40 }, (_, q) => ((q * 7 + r * 13) % 11) / 10), n: Array.from({ length: 40 }, (_, q) => ((q * 5 + r * 3) % 7) / 7) }),
+    result: result(
+      Array.from({ length: 40 }, (_, q) => `q${q}`),
+      {
+        m: Array.from({ length: 40 }, (_, q) => ((q * 7 + r * 13) % 11) / 10),
+        n: Array.from({ length: 40 }, (_, q) => ((q * 5 + r * 3) % 7) / 7),
+      },
+    ),
   }));
 
   it("with a pool, the iterations split into ranges: compare()'s result to the last bit", async () => {
     const { runResamplingJob } = await import("../src/index.js");
     const jobs: number[] = [];
-    const pool = { size: 2, run: async (job: Parameters<typeof runResamplingJob>[0]) => (jobs.push(job.first), runResamplingJob(job)) };
-    expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+    const pool = {
+      size: 2,
+      run: async (job: Parameters<typeof runResamplingJob>[0]) => (jobs.push(job.first), runResamplingJob(job)),
+    };
+    expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(
+      compare(many, { ...options, tests: [...options.tests] }),
+    );
     expect(jobs.length).toBeGreaterThan(0);
     expect(jobs.every((first) => first > 0)).toBe(true); // the first range stays in this thread
-    expect(await compareAsync(many, { ...options, tests: [...options.tests] })).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+    expect(await compareAsync(many, { ...options, tests: [...options.tests] })).toEqual(
+      compare(many, { ...options, tests: [...options.tests] }),
+    );
   });
 
   it("with a real worker thread (bench/compare-worker.mjs, over the built library)", async () => {
@@ -332,9 +491,15 @@ describe("compareAsync", () => {
     const waiting = new Map<number, (o: Float64Array[]) => void>();
     let next = 0;
     worker.on("message", ({ id, output }) => waiting.get(id)!(output));
-    const pool = { size: 1, run: (job: unknown) => new Promise<Float64Array[]>((resolve) => (waiting.set(next, resolve), worker.postMessage({ id: next++, job }))) };
+    const pool = {
+      size: 1,
+      run: (job: unknown) =>
+        new Promise<Float64Array[]>((resolve) => (waiting.set(next, resolve), worker.postMessage({ id: next++, job }))),
+    };
     try {
-      expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(compare(many, { ...options, tests: [...options.tests] }));
+      expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(
+        compare(many, { ...options, tests: [...options.tests] }),
+      );
     } finally {
       await worker.terminate();
     }

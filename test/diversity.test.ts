@@ -15,7 +15,6 @@ import { evaluate, evaluateDiversity, parseMeasures } from "../src/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import { expectSame, RUNS, SEED, subtopicBatch, subtopicOptions } from "./_random.js";
 
-
 describe("worked by hand", () => {
   // Query q, subtopics 1 and 2: d1 is relevant to both, d2 to 1, d3 to 2, d4 judged 0 for 1.
   // The run ranks d2, d4, d1, d3. With alpha = 0.5 the gains by rank are
@@ -57,7 +56,21 @@ describe("worked by hand", () => {
     for (const [m, v] of Object.entries(want)) expect(ref.values[m][0], m).toBeCloseTo(v, 14);
   });
   it("under the names of ndeval and ir_measures", () => {
-    const r = evaluateDiversity(qrels, run, ["alpha-nDCG@4", "ERR-IA@4", "NRBP", "nNRBP", "MAP-IA", "P-IA@4", "strec@3", "alpha_nDCG@4", "ERR_IA@4", "nERR_IA@4", "AP_IA", "P_IA@4", "STREC@3"]);
+    const r = evaluateDiversity(qrels, run, [
+      "alpha-nDCG@4",
+      "ERR-IA@4",
+      "NRBP",
+      "nNRBP",
+      "MAP-IA",
+      "P-IA@4",
+      "strec@3",
+      "alpha_nDCG@4",
+      "ERR_IA@4",
+      "nERR_IA@4",
+      "AP_IA",
+      "P_IA@4",
+      "STREC@3",
+    ]);
     expect(r.values["alpha-nDCG@4"][0]).toBeCloseTo(want["alpha_ndcg@4"], 14);
     expect(r.values["ERR-IA@4"][0]).toBeCloseTo(want["err_ia@4"], 14);
     expect(r.values["nERR_IA@4"][0]).toBeCloseTo(want["nerr_ia@4"], 14);
@@ -75,7 +88,12 @@ describe("worked by hand", () => {
     expect(r.values["ndcg@4"][0]).toBe(flat.values["ndcg@4"][0]);
   });
   it("a query without a relevant subtopic: 0, nNRBP NaN (0/0) under ndeval's names", () => {
-    const r = evaluateDiversity({ q: { "1": { d1: 0 } } }, { qid: ["q"], docid: ["d1"], score: [1] }, ["alpha_ndcg@5", "nrbp", "nNRBP", "strec@5"]);
+    const r = evaluateDiversity({ q: { "1": { d1: 0 } } }, { qid: ["q"], docid: ["d1"], score: [1] }, [
+      "alpha_ndcg@5",
+      "nrbp",
+      "nNRBP",
+      "strec@5",
+    ]);
     expect(r.values["alpha_ndcg@5"][0]).toBe(0);
     expect(r.values.nrbp[0]).toBe(0);
     expect(Number.isNaN(r.values.nNRBP[0])).toBe(true);
@@ -93,11 +111,29 @@ describe("worked by hand", () => {
 const alpha = fc.constantFrom(0, 0.25, 0.5, 0.75, 1);
 const cutoff = fc.integer({ min: 1, max: 14 });
 const measure = fc.oneof(
-  fc.tuple(fc.constantFrom("alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia"), alpha, cutoff).map(([f, a, k]) => `${f}(alpha=${a})@${k}`),
+  fc
+    .tuple(fc.constantFrom("alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia"), alpha, cutoff)
+    .map(([f, a, k]) => `${f}(alpha=${a})@${k}`),
   fc.constantFrom("alpha_dcg", "alpha_ndcg", "err_ia", "nerr_ia", "map_ia", "strec", "p_ia", "nrbp", "nnrbp"),
-  fc.tuple(fc.constantFrom("nrbp", "nnrbp"), alpha, fc.constantFrom(0.1, 0.5, 0.9)).map(([f, a, b]) => `${f}(alpha=${a},beta=${b})`),
+  fc
+    .tuple(fc.constantFrom("nrbp", "nnrbp"), alpha, fc.constantFrom(0.1, 0.5, 0.9))
+    .map(([f, a, b]) => `${f}(alpha=${a},beta=${b})`),
   fc.tuple(fc.constantFrom("p_ia", "strec"), cutoff).map(([f, k]) => `${f}@${k}`),
-  fc.constantFrom("alpha-nDCG@20", "ERR-IA@5", "nNRBP", "P-IA@10", "strec@20", "alpha_nDCG(alpha=0.25)@5", "nERR_IA@10", "AP_IA", "STREC(rel=2)@5", "P_IA(rel=2)@3", "ndcg@5", "P@3", "map"),
+  fc.constantFrom(
+    "alpha-nDCG@20",
+    "ERR-IA@5",
+    "nNRBP",
+    "P-IA@10",
+    "strec@20",
+    "alpha_nDCG(alpha=0.25)@5",
+    "nERR_IA@10",
+    "AP_IA",
+    "STREC(rel=2)@5",
+    "P_IA(rel=2)@3",
+    "ndcg@5",
+    "P@3",
+    "map",
+  ),
 );
 
 describe("kernel = reference", () => {
@@ -131,7 +167,10 @@ describe("command line", () => {
   async function cli(args: string[]) {
     let stdout = "";
     let stderr = "";
-    const status = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+    const status = await main(args, {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+    });
     return { status, stdout, stderr };
   }
 
@@ -140,7 +179,9 @@ describe("command line", () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/judges documents per subtopic .*--diversity/);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe("runid,topic,ERR-IA@5,ERR-IA@10,ERR-IA@20,nERR-IA@5,nERR-IA@10,nERR-IA@20,alpha-DCG@5,alpha-DCG@10,alpha-DCG@20,alpha-nDCG@5,alpha-nDCG@10,alpha-nDCG@20,NRBP,nNRBP,MAP-IA,P-IA@5,P-IA@10,P-IA@20,strec@5,strec@10,strec@20");
+    expect(lines[0]).toBe(
+      "runid,topic,ERR-IA@5,ERR-IA@10,ERR-IA@20,nERR-IA@5,nERR-IA@10,nERR-IA@20,alpha-DCG@5,alpha-DCG@10,alpha-DCG@20,alpha-nDCG@5,alpha-nDCG@10,alpha-nDCG@20,NRBP,nNRBP,MAP-IA,P-IA@5,P-IA@10,P-IA@20,strec@5,strec@10,strec@20",
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1].startsWith("sys,1,")).toBe(true);
     expect(lines[2].replace(/^sys,amean,/, "")).toBe(lines[1].replace(/^sys,1,/, ""));

@@ -23,10 +23,32 @@ const RUNS = Number(process.env.FC_RUNS ?? 150);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 
 /** Names the plan reads as canonical measures (not trec_eval's), and trec_eval's the kernel computes. */
-const CANONICAL = ["ndcg@3", "dcg@5", "precision@4", "recall@3", "f1@2", "map@5", "mrr@3", "err@4", "hit_rate@2", "r-precision", "map_lightgbm@3", "map_xgboost@3", "infap", "bing", "rbp(p=0.5)", "ndcg@20", "kendall_tau", "mse", "inversions", "judged@3"];
+const CANONICAL = [
+  "ndcg@3",
+  "dcg@5",
+  "precision@4",
+  "recall@3",
+  "f1@2",
+  "map@5",
+  "mrr@3",
+  "err@4",
+  "hit_rate@2",
+  "r-precision",
+  "map_lightgbm@3",
+  "map_xgboost@3",
+  "infap",
+  "bing",
+  "rbp(p=0.5)",
+  "ndcg@20",
+  "kendall_tau",
+  "mse",
+  "inversions",
+  "judged@3",
+];
 const TREC = ["ndcg_cut.3", "P.2", "recip_rank", "Rprec", "bpref", "recall.5", "num_rel_ret", "infAP"];
 
-const close = (a: number, b: number) => (Number.isNaN(a) && Number.isNaN(b)) || a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
+const close = (a: number, b: number) =>
+  (Number.isNaN(a) && Number.isNaN(b)) || a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
 
 interface Case {
   judged: { docid: string; label: number }[];
@@ -36,24 +58,41 @@ interface Case {
 }
 
 const docid = fc.integer({ min: 0, max: 15 }).map((i) => `d${i}`);
-const arbitraryCase: fc.Arbitrary<Case> = fc.record({
-  judged: fc.uniqueArray(fc.record({ docid, label: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }), { selector: (d) => d.docid, minLength: 1, maxLength: 12 }),
-  run: fc.uniqueArray(fc.record({ docid, score: fc.integer({ min: 0, max: 6 }).map((s) => s / 2) }), { selector: (d) => d.docid, minLength: 1, maxLength: 12 }),
-  canonical: fc.boolean(),
-  pick: fc.shuffledSubarray(CANONICAL, { minLength: 1, maxLength: 4 }),
-  trec: fc.shuffledSubarray(TREC, { minLength: 1, maxLength: 3 }),
-  ties: fc.constantFrom("docid", "input", "best", "worst", "average", undefined),
-  gain: fc.constantFrom("exp", "linear", undefined),
-  noRelevant: fc.constantFrom("zero", "one", "nan", "skip", undefined),
-  beyondList: fc.constantFrom("pad", "clip", "nan", "zero", undefined),
-  depth: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
-  judgedOnly: fc.boolean(),
-}).map((r) => ({
-  judged: r.judged,
-  run: r.run,
-  measures: r.canonical ? r.pick : r.trec,
-  conventions: { ties: r.ties, gain: r.gain, noRelevant: r.noRelevant, beyondList: r.beyondList, depth: r.depth, judgedOnly: r.judgedOnly || undefined },
-}));
+const arbitraryCase: fc.Arbitrary<Case> = fc
+  .record({
+    judged: fc.uniqueArray(fc.record({ docid, label: fc.constantFrom(-1, 0, 0, 1, 1, 2, 3) }), {
+      selector: (d) => d.docid,
+      minLength: 1,
+      maxLength: 12,
+    }),
+    run: fc.uniqueArray(fc.record({ docid, score: fc.integer({ min: 0, max: 6 }).map((s) => s / 2) }), {
+      selector: (d) => d.docid,
+      minLength: 1,
+      maxLength: 12,
+    }),
+    canonical: fc.boolean(),
+    pick: fc.shuffledSubarray(CANONICAL, { minLength: 1, maxLength: 4 }),
+    trec: fc.shuffledSubarray(TREC, { minLength: 1, maxLength: 3 }),
+    ties: fc.constantFrom("docid", "input", "best", "worst", "average", undefined),
+    gain: fc.constantFrom("exp", "linear", undefined),
+    noRelevant: fc.constantFrom("zero", "one", "nan", "skip", undefined),
+    beyondList: fc.constantFrom("pad", "clip", "nan", "zero", undefined),
+    depth: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
+    judgedOnly: fc.boolean(),
+  })
+  .map((r) => ({
+    judged: r.judged,
+    run: r.run,
+    measures: r.canonical ? r.pick : r.trec,
+    conventions: {
+      ties: r.ties,
+      gain: r.gain,
+      noRelevant: r.noRelevant,
+      beyondList: r.beyondList,
+      depth: r.depth,
+      judgedOnly: r.judgedOnly || undefined,
+    },
+  }));
 
 function explainCase(c: Case): { x: Explanation; p: ReturnType<typeof plan>; explicit: ReturnType<typeof options> } {
   const p = plan(c.measures, null, c.conventions);
@@ -66,7 +105,6 @@ function explainCase(c: Case): { x: Explanation; p: ReturnType<typeof plan>; exp
   // Every rank shown: the whole ranking.
   return { x: explainQuery({ p, explicit }, q, { depth: 100 }), p, explicit };
 }
-
 
 describe("running values", () => {
   it("are the reference's values of each prefix, and the library's value at the end and from the cutoff on", () => {
@@ -96,7 +134,8 @@ describe("running values", () => {
           const judged = c.judged.map((d) => d.label);
           // The ranking shown is the reference's (the README's definitions).
           const input: Doc[] = c.run.map((d) => ({ docid: d.docid, score: d.score, label: labels.get(d.docid) }));
-          if (o.ties !== "average") expect(docs.map((d) => d.docid)).toEqual(rank(input, o.depth, o.ties, o.judgedOnly).map((d) => d.docid));
+          if (o.ties !== "average")
+            expect(docs.map((d) => d.docid)).toEqual(rank(input, o.depth, o.ties, o.judgedOnly).map((d) => d.docid));
           rows.forEach((r, i) => {
             const got = r.running[key] ?? NaN;
             const prefix = docs.slice(0, i + 1);
@@ -108,26 +147,37 @@ describe("running values", () => {
               if (i + 1 === rows.length) return;
               // Inside a tie: from a cutoff on, the value (each order's top k is in); else none.
               if (i + 1 < rows.length && rows[i + 1].score === r.score) {
-                if (m.family.topK && m.k > 0 && r.rank >= m.k) return expect(close(got, run.values[key] ?? NaN)).toBe(true);
+                if (m.family.topK && m.k > 0 && r.rank >= m.k)
+                  return expect(close(got, run.values[key] ?? NaN)).toBe(true);
                 return expect(got).toBeNaN();
               }
               const orders = tieOrders(prefix, Infinity);
-              want = orders.reduce((s, order) => s + referenceValue(defined, { ranking: order, judged }, oi), 0) / orders.length;
+              want =
+                orders.reduce((s, order) => s + referenceValue(defined, { ranking: order, judged }, oi), 0) /
+                orders.length;
             } else want = referenceValue(defined, { ranking: prefix, judged }, oi);
             if (!close(got, want)) expect({ key, rank: r.rank, got }).toEqual({ key, rank: r.rank, got: want });
           });
           // At the end, and from the cutoff on for measures read at their cutoff, the value itself.
           const value = run.values[key] ?? NaN;
           if (rows.length) expect(close(rows[rows.length - 1].running[key] ?? NaN, value)).toBe(true);
-          if (m.family.topK && m.k > 0) for (const r of rows) if (r.rank >= m.k) expect(close(r.running[key] ?? NaN, value)).toBe(true);
+          if (m.family.topK && m.k > 0)
+            for (const r of rows) if (r.rank >= m.k) expect(close(r.running[key] ?? NaN, value)).toBe(true);
         }
         // The value is the library's (evaluateRun: its own join, the kernel) for the canonical names.
         if (p.kind !== "trec") {
           const qrels = { q: Object.fromEntries(c.judged.map((d) => [d.docid, d.label])) };
-          const cols = { qid: c.run.map(() => "q"), docid: c.run.map((d) => d.docid), score: c.run.map((d) => d.score) };
-          const o: Options = Object.fromEntries(Object.entries({ ...c.conventions }).filter(([, v]) => v !== undefined)) as Options;
+          const cols = {
+            qid: c.run.map(() => "q"),
+            docid: c.run.map((d) => d.docid),
+            score: c.run.map((d) => d.score),
+          };
+          const o: Options = Object.fromEntries(
+            Object.entries({ ...c.conventions }).filter(([, v]) => v !== undefined),
+          ) as Options;
           const lib = evaluateRun(qrels, cols, c.measures, o);
-          for (const key of lib.measures) if (run.values[key] !== undefined) expect(close(run.values[key] ?? NaN, lib.values[key][0])).toBe(true);
+          for (const key of lib.measures)
+            if (run.values[key] !== undefined) expect(close(run.values[key] ?? NaN, lib.values[key][0])).toBe(true);
         }
       }),
       { numRuns: RUNS, seed: SEED },
@@ -140,7 +190,17 @@ describe("a drill-down", () => {
   const rowsA = { docids: ["x", "a", "b", "c"], scores: [3, 2, 2, 1] };
   const rowsB = { docids: ["b", "a", "y"], scores: [5, 4, 3] };
   const p = plan(["ndcg_cut.2", "P.5"], null, {});
-  const x = explainQuery({ p, explicit: options({}, true) }, { qid: "q1", judged, runs: [{ name: "A", rows: rowsA }, { name: "B", rows: rowsB }] });
+  const x = explainQuery(
+    { p, explicit: options({}, true) },
+    {
+      qid: "q1",
+      judged,
+      runs: [
+        { name: "A", rows: rowsA },
+        { name: "B", rows: rowsB },
+      ],
+    },
+  );
 
   it("ranks as trec_eval: ties by document id, descending; marks ties, unjudged documents and moves", () => {
     const a = x.runs[0].rankings[0].rows;
@@ -168,10 +228,23 @@ describe("a drill-down", () => {
   });
 
   it("says a run without the query has none, and -c evaluates it as trec_eval does", () => {
-    const none = explainQuery({ p, explicit: options({}, true) }, { qid: "q1", judged, runs: [{ name: "A", rows: rowsA }, { name: "C", rows: null }] });
+    const none = explainQuery(
+      { p, explicit: options({}, true) },
+      {
+        qid: "q1",
+        judged,
+        runs: [
+          { name: "A", rows: rowsA },
+          { name: "C", rows: null },
+        ],
+      },
+    );
     expect(none.runs[1].inRun).toBe(false);
     expect(none.runs[1].values).toEqual({ P_5: null, ndcg_cut_2: null });
-    const complete = explainQuery({ p, explicit: options({}, true), complete: true }, { qid: "q1", judged, runs: [{ name: "C", rows: null }] });
+    const complete = explainQuery(
+      { p, explicit: options({}, true), complete: true },
+      { qid: "q1", judged, runs: [{ name: "C", rows: null }] },
+    );
     expect(complete.runs[0].values).toEqual({ P_5: 0, ndcg_cut_2: 0 });
   });
 });
@@ -193,7 +266,8 @@ describe("changes", () => {
 });
 
 describe("a run's lines of a few queries (QueryLines)", () => {
-  const text = "\uFEFFq1 Q0 a 1 2.5 t\r\n# q2 Q0 z 1 9 t\n\n  q2\tQ0 b 1 1e1 t\nq10 Q0 c 1 3 t\nq2 Q0 d 2 -0.5 t\nq1 Q0 e 2 1 t";
+  const text =
+    "\uFEFFq1 Q0 a 1 2.5 t\r\n# q2 Q0 z 1 9 t\n\n  q2\tQ0 b 1 1e1 t\nq10 Q0 c 1 3 t\nq2 Q0 d 2 -0.5 t\nq1 Q0 e 2 1 t";
   const bytes = new TextEncoder().encode(text);
   it("keeps the lines of the queries asked, in the run's order, split anywhere", () => {
     for (let cut = 0; cut <= bytes.length; cut++) {

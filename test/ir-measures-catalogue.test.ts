@@ -10,7 +10,10 @@ import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.
 
 const SHARED = new URL("../../shared/golden/ir_measures/", import.meta.url);
 const have = existsSync(fileURLToPath(SHARED));
-if (!have) console.warn("ir-measures-catalogue.test.ts: ../shared/golden/ir_measures is absent: skipping ir_measures' published values");
+if (!have)
+  console.warn(
+    "ir-measures-catalogue.test.ts: ../shared/golden/ir_measures is absent: skipping ir_measures' published values",
+  );
 const read = (name: string) => readFileSync(fileURLToPath(new URL(name, SHARED)), "utf8");
 
 /** TREC text as columns (the second column and the rank ignored). */
@@ -43,8 +46,18 @@ describe.skipIf(!have)("ir_measures' published values", () => {
   for (const [name, run] of BACKENDS) {
     it(`cwl_eval's measures on cwl.qrels / cwl.run (test_cwl_eval.py), ${name}`, () => {
       const r = run(qrelsOf(read("cwl.qrels")), runOf(read("cwl.run")), [
-        "RBP(p=0.9,rel=1)", "SDCG(max_rel=1)@10", "INST(T=1.0,max_rel=1)", "INST(T=2.0,max_rel=1)", "INSQ(T=1.0,max_rel=1)", "INSQ(T=2.0,max_rel=1)",
-        "NERR8(max_rel=1)@10", "NERR9(max_rel=1)@10", "NERR10(p=0.8,max_rel=1)", "NERR11(T=2.0,max_rel=1)", "BPM(T=1.0,max_rel=1)@20", "BPM(T=2.0,max_rel=1)@10",
+        "RBP(p=0.9,rel=1)",
+        "SDCG(max_rel=1)@10",
+        "INST(T=1.0,max_rel=1)",
+        "INST(T=2.0,max_rel=1)",
+        "INSQ(T=1.0,max_rel=1)",
+        "INSQ(T=2.0,max_rel=1)",
+        "NERR8(max_rel=1)@10",
+        "NERR9(max_rel=1)@10",
+        "NERR10(p=0.8,max_rel=1)",
+        "NERR11(T=2.0,max_rel=1)",
+        "BPM(T=1.0,max_rel=1)@20",
+        "BPM(T=2.0,max_rel=1)@10",
       ]);
       expect(r.qids).toEqual(["T1", "T2", "T3"]);
       const want: Record<string, [number, number, number]> = {
@@ -61,7 +74,9 @@ describe.skipIf(!have)("ir_measures' published values", () => {
         "BPM(max_rel=1)@20": [1, 1, 0.1667],
         "BPM(T=2.0,max_rel=1)@10": [0.6667, 1, 0.2857],
       };
-      for (const [m, v] of Object.entries(want)) for (let q = 0; q < 3; q++) expect(Math.abs(r.values[m][q] - v[q]), `${m} ${r.qids[q]}`).toBeLessThan(0.00005 + 1e-12);
+      for (const [m, v] of Object.entries(want))
+        for (let q = 0; q < 3; q++)
+          expect(Math.abs(r.values[m][q] - v[q]), `${m} ${r.qids[q]}`).toBeLessThan(0.00005 + 1e-12);
     });
     it(`Compat(p=0.95) on compat.qrels / compat.run (test_compat.py), ${name}`, () => {
       // (p=0.95 is Compat's default: its key is "Compat", as ir_measures prints it.)
@@ -76,7 +91,10 @@ describe("worked by hand", () => {
   // One query: ranks 1..4 hold labels 2, 0, (no judgment), 1; a document judged 3 is not retrieved.
   const rows = { qid: ["q", "q", "q", "q"], docid: ["a", "b", "c", "d"], score: [4, 3, 2, 1] };
   const qrels = { qid: ["q", "q", "q", "q"], docid: ["a", "b", "d", "e"], rel: [2, 0, 1, 3] };
-  const both = (measures: string[]) => [evaluateRun(qrels, rows, measures), referenceEvaluateRun(qrels, rows, measures)];
+  const both = (measures: string[]) => [
+    evaluateRun(qrels, rows, measures),
+    referenceEvaluateRun(qrels, rows, measures),
+  ];
 
   it("Accuracy: (relevant, non-relevant) pairs in order among the retrieved", () => {
     for (const r of both(["Accuracy", "Accuracy@2", "Accuracy(rel=2)", "Accuracy@1"])) {
@@ -107,8 +125,8 @@ describe("worked by hand", () => {
     for (const r of both(["Compat(p=0.5,normalize=False)", "Compat(p=0.5)"])) {
       // depth 4; the first i of the ranking (a, b, c, d) and of the ideal (e, a, d) share 0, 1, 1, 2
       // documents for i = 1..4 (a from 2 on, d at 4).
-      const rbo = (0 / 1 + 0.5 * 1 / 2 + 0.25 * 1 / 3 + 0.125 * 2 / 4) / (1 + 0.5 + 0.25 + 0.125);
-      const best = (1 + 0.5 * 2 / 2 + 0.25 * 3 / 3 + 0.125 * 3 / 4) / (1 + 0.5 + 0.25 + 0.125);
+      const rbo = (0 / 1 + (0.5 * 1) / 2 + (0.25 * 1) / 3 + (0.125 * 2) / 4) / (1 + 0.5 + 0.25 + 0.125);
+      const best = (1 + (0.5 * 2) / 2 + (0.25 * 3) / 3 + (0.125 * 3) / 4) / (1 + 0.5 + 0.25 + 0.125);
       expect(r.values["Compat(p=0.5,normalize=False)"][0]).toBeCloseTo(rbo, 15);
       expect(r.values["Compat(p=0.5)"][0]).toBeCloseTo(rbo / best, 15);
     }
@@ -118,7 +136,9 @@ describe("worked by hand", () => {
     const r = evaluate({ qid: [1, 1, 2], score: [1, 2, 3], rel: [0, 1, 1] }, ["NumQ"]);
     expect(Array.from(r.values.NumQ)).toEqual([1, 1]);
     expect(r.mean.NumQ).toBe(2);
-    expect(referenceEvaluate({ qid: [1, 1, 2], score: [1, 2, 3], rel: [0, 1, 1] }, ["NumQ"]).values.NumQ).toEqual(new Float64Array([1, 1]));
+    expect(referenceEvaluate({ qid: [1, 1, 2], score: [1, 2, 3], rel: [0, 1, 1] }, ["NumQ"]).values.NumQ).toEqual(
+      new Float64Array([1, 1]),
+    );
   });
 
   it("judged_only=True ranks the judged documents only (pytrec_eval's judged_docs_only_flag)", () => {
@@ -131,9 +151,14 @@ describe("worked by hand", () => {
 
 describe("names and parameters", () => {
   it("keys as ir_measures prints them (parameters at their defaults left out)", () => {
-    expect(parseMeasures(["INST(T=1.0,max_rel=3)", "RBP(p=0.8,rel=1)", "Compat(p=0.95,normalize=True)", "nDCG(dcg='exp-log2')"]).map((m) => m.name)).toEqual([
-      "INST(max_rel=3)", "RBP(rel=1)", "Compat", "nDCG(dcg='exp-log2')",
-    ]);
+    expect(
+      parseMeasures([
+        "INST(T=1.0,max_rel=3)",
+        "RBP(p=0.8,rel=1)",
+        "Compat(p=0.95,normalize=True)",
+        "nDCG(dcg='exp-log2')",
+      ]).map((m) => m.name),
+    ).toEqual(["INST(max_rel=3)", "RBP(rel=1)", "Compat", "nDCG(dcg='exp-log2')"]);
   });
   it("errors where ir_measures or its provider refuses", () => {
     expect(() => parseMeasures("SDCG@10")).toThrow(/SDCG needs max_rel/);

@@ -32,7 +32,7 @@ const error = (f: () => unknown) => {
 describe("evaluateRun on objects", () => {
   it("equals the columns' join on random collections: values, queries, counts, ties", () => {
     let seed = 12345;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const measures = ["ndcg@10", "map", "mrr", "recall@5", "bpref", "num_ret", "P_5"];
     for (let trial = 0; trial < 200; trial++) {
       const qrels: Objects = {};
@@ -42,12 +42,15 @@ describe("evaluateRun on objects", () => {
         const name = next() < 0.2 ? String(q) : `q${q}`;
         if (next() < 0.85) {
           qrels[name] = {};
-          for (let d = 0; d < 8; d++) if (next() < 0.6) qrels[name][next() < 0.1 ? `é${d}` : `d${d}`] = Math.floor(next() * 4) - (next() < 0.1 ? 1 : 0);
+          for (let d = 0; d < 8; d++)
+            if (next() < 0.6)
+              qrels[name][next() < 0.1 ? `é${d}` : `d${d}`] = Math.floor(next() * 4) - (next() < 0.1 ? 1 : 0);
         }
         if (next() < 0.85) {
           run[name] = {};
           // Rounded scores: ties, broken by document id.
-          for (let d = 0; d < 10; d++) if (next() < 0.7) run[name][next() < 0.1 ? `é${d}` : `d${d}`] = Math.round(next() * 4) / 4;
+          for (let d = 0; d < 10; d++)
+            if (next() < 0.7) run[name][next() < 0.1 ? `é${d}` : `d${d}`] = Math.round(next() * 4) / 4;
         }
       }
       const a = error(() => evaluateRun(qrels, run, measures));
@@ -66,15 +69,26 @@ describe("evaluateRun on objects", () => {
   it("says what the columns' join says, in the same order: shapes, then labels, then scores of judged queries", () => {
     const both = (qrels: unknown, run: unknown) => {
       const a = error(() => evaluateRun(qrels as Objects, run as Objects, "map"));
-      const asColumns = (x: unknown, v: "rel" | "score") => (x !== null && typeof x === "object" && Object.values(x).every((d) => d !== null && typeof d === "object") ? columns(x as Objects, v) : x);
+      const asColumns = (x: unknown, v: "rel" | "score") =>
+        x !== null && typeof x === "object" && Object.values(x).every((d) => d !== null && typeof d === "object")
+          ? columns(x as Objects, v)
+          : x;
       const b = error(() => evaluateRun(asColumns(qrels, "rel") as Objects, asColumns(run, "score") as Objects, "map"));
       return [a, b];
     };
     for (const [qrels, run, message] of [
       [{ q1: 5 }, { q1: { d1: 1 } }, 'qrels["q1"] must be an object of docid: rel'],
       [{ q1: { d1: 1 } }, { q1: null }, 'run["q1"] must be an object of docid: score'],
-      [{ q1: { d1: 1, d2: NaN } }, { q1: { d1: "x" } }, 'qrels row 1 (query "q1", document "d2"): label null is not a finite number'],
-      [{ q1: { d1: 1 }, q2: { d1: 1 } }, { q0: { d1: "x" }, q2: { d2: 1, d3: Infinity } }, 'run row 2 (query "q2", document "d3"): score null is not a finite number'],
+      [
+        { q1: { d1: 1, d2: NaN } },
+        { q1: { d1: "x" } },
+        'qrels row 1 (query "q1", document "d2"): label null is not a finite number',
+      ],
+      [
+        { q1: { d1: 1 }, q2: { d1: 1 } },
+        { q0: { d1: "x" }, q2: { d2: 1, d3: Infinity } },
+        'run row 2 (query "q2", document "d3"): score null is not a finite number',
+      ],
       [{ q1: {} }, { q1: { d1: 1 } }, "no query in common"],
     ] as const) {
       const [a, b] = both(qrels, run);
@@ -86,7 +100,11 @@ describe("evaluateRun on objects", () => {
 
   it("joins query and document ids longer than the room made for them, ASCII or not", () => {
     for (const long of ["q".repeat(100), "é".repeat(100)]) {
-      const r = evaluateRun({ [long]: { [long]: 1 }, q2: { d: 1 } }, { q2: { d: 1 }, [long]: { [long]: 1, d: 0 } }, "P@1");
+      const r = evaluateRun(
+        { [long]: { [long]: 1 }, q2: { d: 1 } },
+        { q2: { d: 1 }, [long]: { [long]: 1, d: 0 } },
+        "P@1",
+      );
       expect(r.qids).toEqual(["q2", long]);
       expect(Array.from(r.values["P@1"])).toEqual([1, 1]);
     }

@@ -50,7 +50,10 @@ describe("kernel", () => {
     ["all equal", [3, 3, 3, 3]],
     ["one row", [42]],
     ["signed zeros tie", [0, -0, 0, -0]],
-    ["an outlier squeezes the rest into one bucket", [1e300, ...Array.from({ length: 40 }, (_, i) => (i * 7919) % 41 / 41)]],
+    [
+      "an outlier squeezes the rest into one bucket",
+      [1e300, ...Array.from({ length: 40 }, (_, i) => ((i * 7919) % 41) / 41)],
+    ],
     ["a range too wide for a double", [1.7e308, -1.7e308, 0, 1, -1]],
     ["negative scores", [-3, -1, -2, -1e-9, -1e9]],
     ["near ties past 1e-12", [1, 1 + 1e-12, 1 - 1e-12, 1, 1 + 2e-12]],
@@ -66,7 +69,8 @@ describe("kernel", () => {
       const rel = score.map((_, i) => i % 3); // labels 0..2 make inversions sensitive to the order
       const ranked = expectedOrder(score).map((i) => rel[i]);
       let inversions = 0;
-      for (let i = 0; i < ranked.length; i++) for (let j = i + 1; j < ranked.length; j++) if (ranked[i] < ranked[j]) inversions++;
+      for (let i = 0; i < ranked.length; i++)
+        for (let j = i + 1; j < ranked.length; j++) if (ranked[i] < ranked[j]) inversions++;
       const r = evaluate({ qid: score.map(() => "q"), score, rel }, "inversions");
       expect(r.mean.inversions).toBe(inversions);
     }
@@ -118,7 +122,8 @@ describe("kernel", () => {
     const n = batch.docids!.length;
     const at = Array.from({ length: n }, (_, i) => (i * 7919) % n); // entry i moves to at[i] (n is not a multiple of 7919)
     const parts: Uint8Array[] = new Array(n);
-    for (let i = 0; i < n; i++) parts[at[i]] = batch.pool!.bytes.subarray(batch.pool!.offsets[i], batch.pool!.offsets[i + 1]);
+    for (let i = 0; i < n; i++)
+      parts[at[i]] = batch.pool!.bytes.subarray(batch.pool!.offsets[i], batch.pool!.offsets[i + 1]);
     const offsets = new Int32Array(n + 1);
     parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
     const bytes = new Uint8Array(offsets[n]);

@@ -12,7 +12,8 @@ const one = (spec: string) => {
   expect(ms.length).toBe(1);
   return ms[0];
 };
-const what = (spec: string) => parseMeasures(spec).map((m) => `${m.tool} ${m.family.name}${m.k ? `@${m.k}` : ""} ${m.name}`);
+const what = (spec: string) =>
+  parseMeasures(spec).map((m) => `${m.tool} ${m.family.name}${m.k ? `@${m.k}` : ""} ${m.name}`);
 const rejects = (spec: string | string[], message: RegExp) => {
   let err: unknown;
   try {
@@ -29,7 +30,10 @@ describe("measure names: each tool's name, keyed in its tool's spelling", () => 
   it.each([
     // rankeval's own names (lower case)
     ["ndcg@10", ["rankeval ndcg@10 ndcg@10"]],
-    ["ndcg@1,3,5,10", ["rankeval ndcg@1 ndcg@1", "rankeval ndcg@3 ndcg@3", "rankeval ndcg@5 ndcg@5", "rankeval ndcg@10 ndcg@10"]],
+    [
+      "ndcg@1,3,5,10",
+      ["rankeval ndcg@1 ndcg@1", "rankeval ndcg@3 ndcg@3", "rankeval ndcg@5 ndcg@5", "rankeval ndcg@10 ndcg@10"],
+    ],
     ["ndcg", ["rankeval ndcg ndcg"]],
     ["map", ["rankeval map map"]],
     ["bpref", ["rankeval bpref bpref"]],
@@ -98,7 +102,17 @@ describe("measure names: each tool's name, keyed in its tool's spelling", () => 
     expect(one("map").tool).toBe("rankeval");
     expect(one("ndcg").tool).toBe("rankeval");
     // recall and unj need a cutoff as rankeval's names: trec_eval's give every default cutoff
-    expect(names("recall")).toEqual(["recall_5", "recall_10", "recall_15", "recall_20", "recall_30", "recall_100", "recall_200", "recall_500", "recall_1000"]);
+    expect(names("recall")).toEqual([
+      "recall_5",
+      "recall_10",
+      "recall_15",
+      "recall_20",
+      "recall_30",
+      "recall_100",
+      "recall_200",
+      "recall_500",
+      "recall_1000",
+    ]);
     expect(names("unj")).toEqual(["unj_5", "unj_10", "unj_20"]);
     // ir_measures' P needs a cutoff: trec_eval's P has defaults
     expect(names("P")[0]).toBe("P_5");
@@ -128,15 +142,25 @@ describe("measure names: each tool's name, keyed in its tool's spelling", () => 
   it("carries each tool's conventions, under the options given, under the measure's own parameters", () => {
     const none = explicitOptions({});
     // Each names the conventions its family depends on (registry: gain, binary, needsRelevant, a cutoff, orderFree).
-    expect(describeMeasureOptions(one("ndcg@10"), none)).toBe("rankeval: gain=exp noRelevant=zero beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("ndcg_cut.10"), none)).toBe("trec_eval: gain=linear noRelevant=zero beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("nDCG@10"), none)).toBe("ir_measures: gain=linear noRelevant=zero beyondList=pad ties=docid");
+    expect(describeMeasureOptions(one("ndcg@10"), none)).toBe(
+      "rankeval: gain=exp noRelevant=zero beyondList=pad ties=docid",
+    );
+    expect(describeMeasureOptions(one("ndcg_cut.10"), none)).toBe(
+      "trec_eval: gain=linear noRelevant=zero beyondList=pad ties=docid",
+    );
+    expect(describeMeasureOptions(one("nDCG@10"), none)).toBe(
+      "ir_measures: gain=linear noRelevant=zero beyondList=pad ties=docid",
+    );
     expect(describeMeasureOptions(one("hits@10"), none)).toBe("ranx: relevanceThreshold=1 beyondList=pad ties=input");
     expect(describeMeasureOptions(one("map"), none)).toBe("rankeval: relevanceThreshold=1 noRelevant=zero ties=docid");
     expect(describeMeasureOptions(one("num_ret"), none)).toBe("rankeval: ");
     // a noRelevant other than zero decides by R, at the threshold; skip acts on every measure
-    expect(describeMeasureOptions(one("ndcg@10"), explicitOptions({ noRelevant: "one" }))).toBe("rankeval: gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=docid");
-    expect(describeMeasureOptions(one("num_ret"), explicitOptions({ noRelevant: "skip", depth: 5 }))).toBe("rankeval: relevanceThreshold=1 noRelevant=skip depth=5");
+    expect(describeMeasureOptions(one("ndcg@10"), explicitOptions({ noRelevant: "one" }))).toBe(
+      "rankeval: gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=docid",
+    );
+    expect(describeMeasureOptions(one("num_ret"), explicitOptions({ noRelevant: "skip", depth: 5 }))).toBe(
+      "rankeval: relevanceThreshold=1 noRelevant=skip depth=5",
+    );
     // a preset is named, with the definition it gives
     expect(describeMeasureOptions(one("map@10"), explicitOptions({ preset: "lightgbm" }))).toBe(
       "rankeval: preset=lightgbm relevanceThreshold=1 noRelevant=one beyondList=clip ties=input definition=map_lightgbm",
@@ -202,7 +226,10 @@ describe("typos and bad names are errors, naming them", () => {
     ["P(rel=2,rel=3)@10", /parameter rel given twice/],
     ["nDCG(dcg='exp')@10", /dcg='exp' is not one of 'log2', 'exp-log2'/],
     // (nDCG(dcg='exp-log2') without a cutoff is ranx's, and judged_only=True is -J, since issue 14)
-    ["nDCG(dcg='exp-log2',judged_only=True)@10", /judged_only=True: ir_measures computes this with gdeval or ranx, which does not take it/],
+    [
+      "nDCG(dcg='exp-log2',judged_only=True)@10",
+      /judged_only=True: ir_measures computes this with gdeval or ranx, which does not take it/,
+    ],
     ["NumRel(rel=2)", /only at rel=1/],
     ["ERR", /ERR needs a cutoff \(ir_measures computes ERR with gdeval, which needs one\), as ERR@20/],
     ["RBP", /RBP needs rel \(as RBP\(rel=1\)\)/],
@@ -218,13 +245,17 @@ describe("typos and bad names are errors, naming them", () => {
     const warnings: string[] = [];
     // the first '.' splits: the parameter string is "10,23.4"
     expect(parseMeasures("ndcg_cut.10,23.4", warnings).map((m) => m.name)).toEqual(["ndcg_cut_10", "ndcg_cut_23"]);
-    expect(warnings).toEqual(['trec_eval measure "ndcg_cut.10,23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)']);
+    expect(warnings).toEqual([
+      'trec_eval measure "ndcg_cut.10,23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)',
+    ]);
     const w2: string[] = [];
     parseMeasures("map.5 all_trec.5", w2);
     expect(w2[0]).toMatch(/ignores parameters on map/);
     expect(w2[1]).toMatch(/ignores parameters on a nickname/);
     const rows = { qid: [1, 1], score: [2, 1], rel: [1, 0] };
-    expect(evaluate(rows, ["ndcg_cut.23.4"]).warnings).toEqual(['trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)']);
+    expect(evaluate(rows, ["ndcg_cut.23.4"]).warnings).toEqual([
+      'trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)',
+    ]);
     expect(evaluate(rows, ["ndcg@10"]).warnings).toEqual([]);
   });
 
@@ -240,7 +271,14 @@ describe("typos and bad names are errors, naming them", () => {
 describe("options", () => {
   it("has the documented defaults and prints them", () => {
     const o = resolveOptions();
-    expect(o).toMatchObject({ gain: "exp", relevanceThreshold: 1, noRelevant: "zero", beyondList: "pad", depth: Infinity, ties: "docid" });
+    expect(o).toMatchObject({
+      gain: "exp",
+      relevanceThreshold: 1,
+      noRelevant: "zero",
+      beyondList: "pad",
+      depth: Infinity,
+      ties: "docid",
+    });
     expect(describeOptions(o)).toBe("gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
     expect(describeOptions(resolveOptions({ gain: { 1: 3, 2: 9 }, depth: 100, ties: "input" }))).toBe(
       "gain={1:3,2:9} relevanceThreshold=1 noRelevant=zero beyondList=pad ties=input depth=100",
@@ -269,8 +307,14 @@ describe("options", () => {
     [{ judgedOnly: "yes" }, /judgedOnly must be true or false/],
     [{ ties: "score" }, /ties must be "docid", "input", "average", "best" or "worst", not "score"/],
     [{ ties: null }, /ties must be "docid", "input", "average", "best" or "worst", not null/],
-    [{ tie: "input" }, /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties, preset, tieRange\)/],
-    [{ preset: "xgb" }, /unknown preset "xgb" .*\(the presets are trec_eval, pytrec_eval, ir_measures, ranx, sklearn, lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking, rankeval-default\)/],
+    [
+      { tie: "input" },
+      /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties, preset, tieRange\)/,
+    ],
+    [
+      { preset: "xgb" },
+      /unknown preset "xgb" .*\(the presets are trec_eval, pytrec_eval, ir_measures, ranx, sklearn, lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking, rankeval-default\)/,
+    ],
     [{ preset: "lightgmb" }, /unknown preset "lightgmb" \(did you mean lightgbm\?\)/],
     [{ tieRange: "yes" }, /tieRange must be true or false/],
     [{ beyondList: "cut" }, /beyondList must be "pad", "clip", "nan" or "zero", not "cut"/],

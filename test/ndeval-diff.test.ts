@@ -25,7 +25,10 @@ const CACHE = join(ROOT, "node_modules", ".cache", "ndeval");
 function buildNdeval(): { path: string } | { skip: string } {
   if (process.env.NDEVAL) return { path: process.env.NDEVAL };
   const source = process.env.NDEVAL_SOURCE ?? join(CACHE, "ndeval.c");
-  if (!existsSync(source)) return { skip: `ndeval's source not found (set NDEVAL_SOURCE to ndeval.c, or NDEVAL to a binary; looked for ${source})` };
+  if (!existsSync(source))
+    return {
+      skip: `ndeval's source not found (set NDEVAL_SOURCE to ndeval.c, or NDEVAL to a binary; looked for ${source})`,
+    };
   const binary = join(CACHE, "ndeval");
   try {
     mkdirSync(CACHE, { recursive: true });
@@ -49,12 +52,41 @@ interface Case {
  */
 function generate(seed: number): Case {
   const r = new Random(seed);
-  const topics = r.sample(Array.from({ length: 40 }, (_, i) => String(i + 1)), r.range(1, 5));
-  const pool = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "D0-9", "D0-10", "a", "b", "z", "x1", "x2", "x3"];
+  const topics = r.sample(
+    Array.from({ length: 40 }, (_, i) => String(i + 1)),
+    r.range(1, 5),
+  );
+  const pool = [
+    "d1",
+    "d2",
+    "d3",
+    "d4",
+    "d5",
+    "d6",
+    "d7",
+    "d8",
+    "d9",
+    "d10",
+    "D0-9",
+    "D0-10",
+    "a",
+    "b",
+    "z",
+    "x1",
+    "x2",
+    "x3",
+  ];
   const qrels: string[] = [];
   const run: string[] = [];
   topics.forEach((t, n) => {
-    const side = n === 0 ? "both" : r.weighted([[75, "both"], [12, "qrels"], [13, "run"]] as const);
+    const side =
+      n === 0
+        ? "both"
+        : r.weighted([
+            [75, "both"],
+            [12, "qrels"],
+            [13, "run"],
+          ] as const);
     const docs = r.sample(pool, r.range(2, 14));
     if (side !== "run") {
       const subtopics = r.sample(["1", "2", "3", "4", "5", "6"], r.range(1, 4));
@@ -68,8 +100,13 @@ function generate(seed: number): Case {
       if (!qrels.some((l) => l.startsWith(`${t} `))) qrels.push(`${t} 1 ${docs[0]} 0`);
     }
     if (side !== "qrels") {
-      const ranked = r.sample([...docs, ...r.sample(pool, 3)].filter((d, i, a) => a.indexOf(d) === i), r.range(1, 16));
-      const values = r.chance(0.5) ? ["1", "2", "0.5"] : ["1", "2", "3", "0.5", "0.25", "4", "5", "0.1", "7", "8", "9", "10"];
+      const ranked = r.sample(
+        [...docs, ...r.sample(pool, 3)].filter((d, i, a) => a.indexOf(d) === i),
+        r.range(1, 16),
+      );
+      const values = r.chance(0.5)
+        ? ["1", "2", "0.5"]
+        : ["1", "2", "3", "0.5", "0.25", "4", "5", "0.1", "7", "8", "9", "10"];
       ranked.forEach((d, i) => run.push(`${t} Q0 ${d} ${i + 1} ${r.pick(values)} tag`));
     }
   });
@@ -88,7 +125,9 @@ function generate(seed: number): Case {
 
 function runNdeval(binary: string, args: string[]): Promise<{ status: number; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(binary, args, { encoding: "utf8" }, (error, stdout) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }));
+    execFile(binary, args, { encoding: "utf8" }, (error, stdout) =>
+      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+    );
   });
 }
 
@@ -112,9 +151,15 @@ describe.skipIf("skip" in built)("rankeval --format ndeval against TREC's ndeval
       const expected = await runNdeval(binary, ["-traditional", ...c.options, qrels, run]);
       let stdout = "";
       let stderr = "";
-      const status = await main(["--format", "ndeval", ...c.options, qrels, run], { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+      const status = await main(["--format", "ndeval", ...c.options, qrels, run], {
+        stdout: { write: (s: string) => (stdout += s) },
+        stderr: { write: (s: string) => (stderr += s) },
+      });
       const same = expected.status === 0 ? status === 0 && stdout === expected.stdout : status !== 0;
-      if (!same) bad.push(`seed ${seed} (${c.options.join(" ")}):\n--- qrels\n${c.qrels}--- run\n${c.run}--- ndeval (exit ${expected.status})\n${expected.stdout}--- rankeval (exit ${status})\n${stdout}${stderr}`);
+      if (!same)
+        bad.push(
+          `seed ${seed} (${c.options.join(" ")}):\n--- qrels\n${c.qrels}--- run\n${c.run}--- ndeval (exit ${expected.status})\n${expected.stdout}--- rankeval (exit ${status})\n${stdout}${stderr}`,
+        );
     }
     expect(bad, bad.join("\n\n")).toEqual([]);
   }, 120_000);

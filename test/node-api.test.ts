@@ -25,14 +25,19 @@ function file(name: string, text: string | Uint8Array): string {
 async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
 // Ties (q1: d2, d4), a run query without judgments (q3), a judged query absent from the runs (q4),
 // numeric ids (which objects list first), a non-ASCII id, a query without relevant documents (q5).
-const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq1 0 d5 1\nq2 0 d1 1\nq2 0 é 2\nq4 0 d1 1\n10 0 7 1\n10 0 8 0\nq5 0 d1 0\n";
-const RUN_A = "q1 Q0 d1 1 0.9 a\nq1 Q0 d2 2 0.5 a\nq1 Q0 d4 3 0.5 a\nq1 Q0 d5 4 0.1 a\nq2 Q0 é 1 1.5 a\nq2 Q0 d9 2 2 a\nq3 Q0 d1 1 1 a\n10 Q0 8 1 3 a\n10 Q0 7 2 1 a\nq5 Q0 d1 1 1 a\n";
+const QRELS =
+  "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq1 0 d5 1\nq2 0 d1 1\nq2 0 é 2\nq4 0 d1 1\n10 0 7 1\n10 0 8 0\nq5 0 d1 0\n";
+const RUN_A =
+  "q1 Q0 d1 1 0.9 a\nq1 Q0 d2 2 0.5 a\nq1 Q0 d4 3 0.5 a\nq1 Q0 d5 4 0.1 a\nq2 Q0 é 1 1.5 a\nq2 Q0 d9 2 2 a\nq3 Q0 d1 1 1 a\n10 Q0 8 1 3 a\n10 Q0 7 2 1 a\nq5 Q0 d1 1 1 a\n";
 const RUN_B = "q1 Q0 d3 1 0.9 b\nq1 Q0 d1 2 0.8 b\nq2 Q0 d1 1 0.5 b\n10 Q0 7 1 2 b\n";
 const qrelsPath = file("qrels.txt", QRELS);
 const runA = file("a.run", RUN_A);
@@ -52,9 +57,16 @@ function byQid(r: Result<string>): Record<string, Record<string, number>> {
 describe("evaluateFiles", () => {
   it("gives the command line's numbers (its JSON report), runs in one call or several, in trec_eval's query order", async () => {
     const [a, b] = await evaluateFiles(qrelsPath, [runA, runB], MEASURES);
-    const json = JSON.parse((await cli("--format", "json", "-q", ...MEASURES.flatMap((m) => ["-m", m]), qrelsPath, runA, runB)).out);
-    for (const [r, report] of [[a, json.runs[0]], [b, json.runs[1]]] as const) {
-      expect(r.qids).toEqual(Object.keys(report.perQuery).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
+    const json = JSON.parse(
+      (await cli("--format", "json", "-q", ...MEASURES.flatMap((m) => ["-m", m]), qrelsPath, runA, runB)).out,
+    );
+    for (const [r, report] of [
+      [a, json.runs[0]],
+      [b, json.runs[1]],
+    ] as const) {
+      expect(r.qids).toEqual(
+        Object.keys(report.perQuery).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y))),
+      );
       expect(r.queries).toEqual(report.queries);
       for (const m of r.measures) {
         expect(r.mean[m]).toBe(report.mean[m]);
@@ -83,16 +95,51 @@ describe("evaluateFiles", () => {
     const want = byQid(await evaluateFiles(qrelsPath, runA, MEASURES));
     const tsvQrels = file("qrels.dev.tsv", QRELS.replace(/ /g, "\t"));
     const json = file("a.json", JSON.stringify(await readRun(runA)));
-    const csv = file("a.csv", `query_id,doc_id,score\n${RUN_A.trim().split("\n").map((l) => l.split(" ")).map((f) => `${f[0]},${f[2]},${f[4]}`).join("\n")}\n`);
-    const beir = file("qrels-beir.tsv", `query-id\tcorpus-id\tscore\n${QRELS.trim().split("\n").map((l) => l.split(" ")).map((f) => `${f[0]}\t${f[2]}\t${f[3]}`).join("\n")}\n`);
+    const csv = file(
+      "a.csv",
+      `query_id,doc_id,score\n${RUN_A.trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+        .map((f) => `${f[0]},${f[2]},${f[4]}`)
+        .join("\n")}\n`,
+    );
+    const beir = file(
+      "qrels-beir.tsv",
+      `query-id\tcorpus-id\tscore\n${QRELS.trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+        .map((f) => `${f[0]}\t${f[2]}\t${f[3]}`)
+        .join("\n")}\n`,
+    );
     const gz = file("a.run.gz", gzipSync(RUN_A));
-    for (const [q, r] of [[tsvQrels, runA], [qrelsPath, json], [qrelsPath, csv], [beir, gz], [file("q.json.gz", gzipSync(JSON.stringify(await readQrels(qrelsPath)))), runA]]) {
+    for (const [q, r] of [
+      [tsvQrels, runA],
+      [qrelsPath, json],
+      [qrelsPath, csv],
+      [beir, gz],
+      [file("q.json.gz", gzipSync(JSON.stringify(await readQrels(qrelsPath)))), runA],
+    ]) {
       expect(byQid(await evaluateFiles(q, r, MEASURES)), `${q} ${r}`).toEqual(want);
     }
     // inputFormat for every file, whatever the names; columns for CSV/TSV headers.
-    const table = (text: string, value: number) => `q\tdoc\ts\n${text.trim().split("\n").map((l) => l.split(" ")).map((f) => `${f[0]}\t${f[2]}\t${f[value]}`).join("\n")}\n`;
+    const table = (text: string, value: number) =>
+      `q\tdoc\ts\n${text
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+        .map((f) => `${f[0]}\t${f[2]}\t${f[value]}`)
+        .join("\n")}\n`;
     const named = { inputFormat: "tsv", columns: { qid: "q", docid: "doc", value: "s" } } as const;
-    expect(byQid(await evaluateFiles(file("judgments.txt", table(QRELS, 3)), file("scores.txt", table(RUN_A, 4)), MEASURES, named))).toEqual(want);
+    expect(
+      byQid(
+        await evaluateFiles(
+          file("judgments.txt", table(QRELS, 3)),
+          file("scores.txt", table(RUN_A, 4)),
+          MEASURES,
+          named,
+        ),
+      ),
+    ).toEqual(want);
     // With columns given, a first line is a header, even one of TREC's fields.
     await expect(evaluateFiles(tsvQrels, runA, MEASURES, named)).rejects.toThrow(
       /qrels\.dev\.tsv:1:1: the header has no query id column \(looked for "q"; the tab-separated header has "q1", "0", "d1", "1"\)/,
@@ -101,7 +148,9 @@ describe("evaluateFiles", () => {
 
   it("takes complete (trec_eval -c) and judgedOnly (trec_eval -J), as the command line does", async () => {
     const c = await evaluateFiles(qrelsPath, runB, ["map", "num_ret"], { complete: true, judgedOnly: true });
-    const json = JSON.parse((await cli("--format", "json", "-q", "-c", "-J", "-m", "map", "-m", "num_ret", qrelsPath, runB)).out).runs[0];
+    const json = JSON.parse(
+      (await cli("--format", "json", "-q", "-c", "-J", "-m", "map", "-m", "num_ret", qrelsPath, runB)).out,
+    ).runs[0];
     expect(c.qids).toEqual(Object.keys(json.perQuery).sort());
     expect(c.qids).toContain("q4");
     c.qids.forEach((q, i) => expect(c.values.map[i]).toBe(json.perQuery[q].map));
@@ -110,25 +159,45 @@ describe("evaluateFiles", () => {
   });
 
   it("rejects bad input with the file, line and column, and bad calls before reading anything", async () => {
-    await expect(evaluateFiles(qrelsPath, file("bad.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d2 2 0.8x a\n"), ["map"])).rejects.toThrow(/bad\.run:2:12: score "0\.8x" is not a number/);
-    const e = await evaluateFiles(qrelsPath, file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"), ["map"]).catch((x: unknown) => x);
+    await expect(
+      evaluateFiles(qrelsPath, file("bad.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d2 2 0.8x a\n"), ["map"]),
+    ).rejects.toThrow(/bad\.run:2:12: score "0\.8x" is not a number/);
+    const e = await evaluateFiles(qrelsPath, file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"), ["map"]).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(InputError);
     expect((e as InputError).line).toBe(2);
-    await expect(evaluateFiles(join(dir, "missing.txt"), runA, ["map"])).rejects.toThrow(/missing\.txt: cannot read it: no such file \(ENOENT\)/);
-    await expect(evaluateFiles(qrelsPath, file("odd.tsv", "a\tb\tc\nq1\td1\t1\n"), ["map"])).rejects.toThrow(/the header has no query id column .*; name them with the `columns` option .*`inputFormat`/);
+    await expect(evaluateFiles(join(dir, "missing.txt"), runA, ["map"])).rejects.toThrow(
+      /missing\.txt: cannot read it: no such file \(ENOENT\)/,
+    );
+    await expect(evaluateFiles(qrelsPath, file("odd.tsv", "a\tb\tc\nq1\td1\t1\n"), ["map"])).rejects.toThrow(
+      /the header has no query id column .*; name them with the `columns` option .*`inputFormat`/,
+    );
     const bad: [() => Promise<unknown>, RegExp][] = [
       [() => evaluateFiles(qrelsPath, runA, ["nope@3"]), /nope/],
       [() => evaluateFiles(qrelsPath, runA, ["map"], { gain: "cubic" as "exp" }), /gain/],
       [() => evaluateFiles(qrelsPath, [], ["map"]), /runs must be a run file's path or a non-empty array/],
       [() => evaluateFiles(qrelsPath, [runA, 3 as unknown as string], ["map"]), /runs\[1\] must be a file path/],
       [() => evaluateFiles(undefined as unknown as string, runA, ["map"]), /qrels must be a file path/],
-      [() => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }), /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", not "xml"/],
-      [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }), /columns\.query: the columns are qid, docid, value and tag \(Parquet and Arrow\)/],
+      [
+        () => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }),
+        /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", not "xml"/,
+      ],
+      [
+        () => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }),
+        /columns\.query: the columns are qid, docid, value and tag \(Parquet and Arrow\)/,
+      ],
       [() => evaluateFiles("-", "-", ["map"]), /only one file can be standard input/],
       // Column names for inputs that have no columns (TREC text by their names): refused, not ignored.
-      [() => evaluateFiles(qrelsPath, runA, ["map"], { columns: { qid: "topic" } }), /^columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\): give the format with `inputFormat`/],
+      [
+        () => evaluateFiles(qrelsPath, runA, ["map"], { columns: { qid: "topic" } }),
+        /^columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\): give the format with `inputFormat`/,
+      ],
       [() => readQrels(qrelsPath, { columns: { qid: "topic" } }), /^readQrels: columns names .* read as TREC text/],
-      [() => readRun(file("r.json", "{}"), { columns: { qid: "topic" } }), /^readRun: columns names .* read as JSON \(by its name\)/],
+      [
+        () => readRun(file("r.json", "{}"), { columns: { qid: "topic" } }),
+        /^readRun: columns names .* read as JSON \(by its name\)/,
+      ],
     ];
     for (const [call, message] of bad) {
       const err = await call().catch((x: unknown) => x);
@@ -162,34 +231,62 @@ function byMeanInOrder(r: Result<string>, qids: string[]): Record<string, number
 
 describe("readQrels and readRun", () => {
   it("read { qid: { docid: value } } from every format", async () => {
-    const want = { q1: { d1: 1, d2: 0, d3: 2, d5: 1 }, q2: { d1: 1, é: 2 }, q4: { d1: 1 }, 10: { 7: 1, 8: 0 }, q5: { d1: 0 } };
+    const want = {
+      q1: { d1: 1, d2: 0, d3: 2, d5: 1 },
+      q2: { d1: 1, é: 2 },
+      q4: { d1: 1 },
+      10: { 7: 1, 8: 0 },
+      q5: { d1: 0 },
+    };
     expect(await readQrels(qrelsPath)).toEqual(want);
     expect(await readQrels(file("qrels.dev.tsv.gz", gzipSync(QRELS.replace(/ /g, "\t"))))).toEqual(want);
     expect(await readQrels(file("qrels.json", JSON.stringify(want)))).toEqual(want);
-    expect(await readQrels(file("beir.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n"))).toEqual({ q1: { d1: 1, d2: 0 } });
-    expect(await readQrels(file("named.csv", "topic,passage,gain\nq1,d1,3\n"), { columns: { qid: "topic", docid: "passage", value: "gain" } })).toEqual({ q1: { d1: 3 } });
+    expect(await readQrels(file("beir.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\n"))).toEqual({
+      q1: { d1: 1, d2: 0 },
+    });
+    expect(
+      await readQrels(file("named.csv", "topic,passage,gain\nq1,d1,3\n"), {
+        columns: { qid: "topic", docid: "passage", value: "gain" },
+      }),
+    ).toEqual({ q1: { d1: 3 } });
     expect(await readRun(runB)).toEqual({ q1: { d3: 0.9, d1: 0.8 }, q2: { d1: 0.5 }, 10: { 7: 2 } });
-    expect(await readRun(file("b.csv", "qid,docid,score\nq1,d3,0.9\nq1,d1,0.8\n"))).toEqual({ q1: { d3: 0.9, d1: 0.8 } });
-    expect(await readRun(file("tabbed.run", RUN_B.replace(/ /g, "\t")), { inputFormat: "trec" })).toEqual(await readRun(runB));
+    expect(await readRun(file("b.csv", "qid,docid,score\nq1,d3,0.9\nq1,d1,0.8\n"))).toEqual({
+      q1: { d3: 0.9, d1: 0.8 },
+    });
+    expect(await readRun(file("tabbed.run", RUN_B.replace(/ /g, "\t")), { inputFormat: "trec" })).toEqual(
+      await readRun(runB),
+    );
   });
 
   it("keep ids as they are: __proto__ and constructor are plain keys, a query's rows may be scattered", async () => {
     const q = await readQrels(file("proto.txt", "__proto__ 0 constructor 1\nq1 0 __proto__ 2\n__proto__ 0 d2 0\n"));
     expect(Object.getPrototypeOf(q)).toBe(Object.prototype);
     expect(Object.keys(q)).toEqual(["__proto__", "q1"]);
-    expect(Object.entries(q.__proto__)).toEqual([["constructor", 1], ["d2", 0]]);
+    expect(Object.entries(Object.getPrototypeOf(q))).toEqual([
+      ["constructor", 1],
+      ["d2", 0],
+    ]);
     expect(Object.entries(q.q1)).toEqual([["__proto__", 2]]);
     // JSON.parse makes own "__proto__" keys, as readRun does.
-    const r = evaluateRun(q, JSON.parse('{"q1": {"__proto__": 1}, "__proto__": {"d2": 1, "constructor": 0}}'), ["num_rel", "num_rel_ret"]);
+    const r = evaluateRun(q, JSON.parse('{"q1": {"__proto__": 1}, "__proto__": {"d2": 1, "constructor": 0}}'), [
+      "num_rel",
+      "num_rel_ret",
+    ]);
     expect(r.qids).toEqual(["q1", "__proto__"]);
     expect(Array.from(r.values.num_rel_ret)).toEqual([1, 1]);
   });
 
   it("say where a document is judged or ranked twice (an object keeps one value)", async () => {
-    await expect(readQrels(file("dup-qrels.txt", "q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n"))).rejects.toThrow(/dup-qrels\.txt:3: document "d1" appears twice in query "q1"/);
-    await expect(readRun(file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"))).rejects.toThrow(/dup\.run:2: document "d1" appears twice in query "q1"/);
+    await expect(readQrels(file("dup-qrels.txt", "q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n"))).rejects.toThrow(
+      /dup-qrels\.txt:3: document "d1" appears twice in query "q1"/,
+    );
+    await expect(readRun(file("dup.run", "q1 Q0 d1 1 0.9 a\nq1 Q0 d1 2 0.8 a\n"))).rejects.toThrow(
+      /dup\.run:2: document "d1" appears twice in query "q1"/,
+    );
     await expect(readRun(file("bad.json", '{"q1": {"d1": 1, "d1": 2}}'))).rejects.toThrow(InputError);
-    await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(/nothing-here: cannot read it: no such file \(ENOENT\)/);
+    await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(
+      /nothing-here: cannot read it: no such file \(ENOENT\)/,
+    );
     await expect(readQrels(qrelsPath, { inputFormat: "yaml" as "json" })).rejects.toThrow(/inputFormat must be one of/);
   });
 });
@@ -215,7 +312,9 @@ describe("parsed rows cannot be joined across two id spaces", () => {
     })();
     expect(e).toBeInstanceOf(RankevalError);
     expect((e as RankevalError).code).toBe("bad-input");
-    expect((e as Error).message).toBe("run.txt and qrels.txt were parsed with different query-id Interners: give both parsers the same `qids` Interner (or read the files with rankeval/node's evaluateFiles)");
+    expect((e as Error).message).toBe(
+      "run.txt and qrels.txt were parsed with different query-id Interners: give both parsers the same `qids` Interner (or read the files with rankeval/node's evaluateFiles)",
+    );
     // One interner: string ids, in byte order.
     const qids = new Interner();
     const q2 = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
@@ -254,7 +353,9 @@ describe("parsed rows cannot be joined across two id spaces", () => {
     // Rows parsed per row are the command line's: evaluateRun says how to get interned ones.
     const perRow = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: "per-row" });
     perRow.push(enc.encode(QRELS_TEXT));
-    expect(() => evaluateRun(perRow.finish() as never, { q1: { d1: 1 } }, "map")).toThrow(/qrels was parsed with docids: "per-row"/);
+    expect(() => evaluateRun(perRow.finish() as never, { q1: { d1: 1 } }, "map")).toThrow(
+      /qrels was parsed with docids: "per-row"/,
+    );
   });
 });
 

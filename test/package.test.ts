@@ -32,7 +32,14 @@ interface Ran {
 
 /** Runs a command; npm's update check and audit off, no colour. */
 function run(cmd: string, args: string[], cwd: string, timeout = 120_000): Ran {
-  const env = { ...process.env, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
+  const env = {
+    ...process.env,
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+  };
   const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout, maxBuffer: 64 << 20 });
   if (r.error) throw r.error;
   return { status: r.status, out: r.stdout, err: r.stderr };
@@ -60,25 +67,53 @@ describe("the packed package, installed in a fresh project", () => {
   const examples = (name: string) => join(installed, "examples", name);
 
   beforeAll(() => {
-    if (!built) throw new Error("dist/ is not built (or not with its CommonJS files): run `npm run build` (npm test does)");
+    if (!built)
+      throw new Error("dist/ is not built (or not with its CommonJS files): run `npm run build` (npm test does)");
     // The build ran before (pretest): pack what it made.
-    packed = JSON.parse(ok(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], root), "npm pack"))[0];
-    write(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
-    ok(run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", join(tmp, packed.filename)], app), "npm install of the tarball");
+    packed = JSON.parse(
+      ok(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], root), "npm pack"),
+    )[0];
+    write(
+      join(app, "package.json"),
+      JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2),
+    );
+    ok(
+      run(
+        "npm",
+        ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", join(tmp, packed.filename)],
+        app,
+      ),
+      "npm install of the tarball",
+    );
   }, 300_000);
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it("ships LICENSE, README, package.json, the examples and dist; no tests, sources or dangling source maps", () => {
     const files = packed.files.map((f) => f.path).sort();
-    for (const f of ["LICENSE", "README.md", "package.json", "examples/quickstart.mjs", "examples/quickstart.cjs", "examples/evaluate-files.mjs", "examples/qrels.txt", "examples/bm25.run", "examples/rerank.run", "dist/node/bin.js"]) {
+    for (const f of [
+      "LICENSE",
+      "README.md",
+      "package.json",
+      "examples/quickstart.mjs",
+      "examples/quickstart.cjs",
+      "examples/evaluate-files.mjs",
+      "examples/qrels.txt",
+      "examples/bm25.run",
+      "examples/rerank.run",
+      "dist/node/bin.js",
+    ]) {
       expect(files).toContain(f);
     }
     // Every entry in both formats, with its types.
     for (const entry of ["index", "io/index", "reference/index", "node/index"]) {
       for (const ext of [".js", ".d.ts", ".cjs", ".d.cts"]) expect(files).toContain(`dist/${entry}${ext}`);
     }
-    expect(files.filter((f) => /(^|\/)(test|tests|__tests__|bench|web|src|assembly)\//.test(f) || /\.test\.|\.bench\./.test(f))).toEqual([]);
+    expect(
+      files.filter(
+        (f) => /(^|\/)(test|tests|__tests__|bench|web|src|assembly)\//.test(f) || /\.test\.|\.bench\./.test(f),
+      ),
+    ).toEqual([]);
     const set = new Set(files);
     for (const f of files) {
       if (f.endsWith(".map")) {
@@ -109,7 +144,9 @@ describe("the packed package, installed in a fresh project", () => {
   });
 
   it("imports every entry point as ES modules", () => {
-    const script = write(join(app, "esm.mjs"), `
+    const script = write(
+      join(app, "esm.mjs"),
+      `
       import * as main from "rankeval";
       import * as io from "rankeval/io";
       import * as reference from "rankeval/reference";
@@ -127,9 +164,15 @@ describe("the packed package, installed in a fresh project", () => {
         files: bm25.mean,
         error: main.RankevalError === node.RankevalError,
       }));
-    `);
+    `,
+    );
     const r = JSON.parse(ok(run(process.execPath, [script], app), "node esm.mjs"));
-    expect(r.resolved.map((u: string) => fileURLToPath(u).slice(installed.length))).toEqual(["/dist/index.js", "/dist/io/index.js", "/dist/reference/index.js", "/dist/node/index.js"]);
+    expect(r.resolved.map((u: string) => fileURLToPath(u).slice(installed.length))).toEqual([
+      "/dist/index.js",
+      "/dist/io/index.js",
+      "/dist/reference/index.js",
+      "/dist/node/index.js",
+    ]);
     expect(r.mean.map).toBe(0.75);
     expect(r.reference).toEqual([1, 0.5]);
     expect(r.parsed).toBe(1);
@@ -138,7 +181,9 @@ describe("the packed package, installed in a fresh project", () => {
   });
 
   it("requires every entry point from CommonJS, its own CommonJS build, also without Node's require(esm)", () => {
-    const script = write(join(app, "cjs.cjs"), `
+    const script = write(
+      join(app, "cjs.cjs"),
+      `
       const main = require("rankeval");
       const io = require("rankeval/io");
       const reference = require("rankeval/reference");
@@ -154,10 +199,16 @@ describe("the packed package, installed in a fresh project", () => {
           error: new node.InputError("f", 1, 2, "x") instanceof main.RankevalError,
         }));
       });
-    `);
+    `,
+    );
     for (const flags of [[], ["--no-experimental-require-module"]]) {
       const r = JSON.parse(ok(run(process.execPath, [...flags, script], app), `node ${flags.join(" ")} cjs.cjs`));
-      expect(r.resolved.map((p: string) => p.slice(installed.length))).toEqual(["/dist/index.cjs", "/dist/io/index.cjs", "/dist/reference/index.cjs", "/dist/node/index.cjs"]);
+      expect(r.resolved.map((p: string) => p.slice(installed.length))).toEqual([
+        "/dist/index.cjs",
+        "/dist/io/index.cjs",
+        "/dist/reference/index.cjs",
+        "/dist/node/index.cjs",
+      ]);
       expect(r.mean.map).toBe(0.75);
       expect(r.reference).toEqual([1, 0.5]);
       expect(r.interner).toBe("function");
@@ -167,8 +218,16 @@ describe("the packed package, installed in a fresh project", () => {
   });
 
   it("keeps the browser entry points free of Node built-ins", () => {
-    const builtin = /(?:from\s*|import\s*\(\s*|require\(\s*)["'](node:[^"']+|fs|path|os|zlib|url|worker_threads|child_process|stream)["']/;
-    for (const entry of ["dist/index.js", "dist/io/index.js", "dist/reference/index.js", "dist/index.cjs", "dist/io/index.cjs", "dist/reference/index.cjs"]) {
+    const builtin =
+      /(?:from\s*|import\s*\(\s*|require\(\s*)["'](node:[^"']+|fs|path|os|zlib|url|worker_threads|child_process|stream)["']/;
+    for (const entry of [
+      "dist/index.js",
+      "dist/io/index.js",
+      "dist/reference/index.js",
+      "dist/index.cjs",
+      "dist/io/index.cjs",
+      "dist/reference/index.cjs",
+    ]) {
       // Every module the entry reaches, by its relative imports.
       const seen = new Set<string>();
       const todo = [entry];
@@ -178,7 +237,8 @@ describe("the packed package, installed in a fresh project", () => {
         seen.add(f);
         const text = readFileSync(join(installed, f), "utf8");
         expect(builtin.exec(text)?.[1], `${f} (reached from ${entry})`).toBeUndefined();
-        for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|require\(\s*)["'](\.\.?\/[^"']+)["']/g)) todo.push(join(dirname(f), m[1]));
+        for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|require\(\s*)["'](\.\.?\/[^"']+)["']/g))
+          todo.push(join(dirname(f), m[1]));
       }
       expect(seen.size).toBeGreaterThan(3);
     }
@@ -238,23 +298,55 @@ describe("the packed package, installed in a fresh project", () => {
       export const reference: Float64Array = referenceEvaluate(rows, "map").values["map"];
       export const files: Promise<Result<string>[]> = evaluateFiles("qrels.txt", ["run.txt"], ["map"]);
     `;
-    const strict = { strict: true, noEmit: true, skipLibCheck: false, lib: ["ES2022"], types: [], noUnusedLocals: true, forceConsistentCasingInFileNames: true };
+    const strict = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      lib: ["ES2022"],
+      types: [],
+      noUnusedLocals: true,
+      forceConsistentCasingInFileNames: true,
+    };
 
     beforeAll(() => {
       write(join(app, "ts/package.json"), JSON.stringify({ type: "module" }));
       write(join(app, "ts/consumer.ts"), esm);
       write(join(app, "ts/consumer-cjs.cts"), cjs);
-      write(join(app, "ts/tsconfig.json"), JSON.stringify({ compilerOptions: { ...strict, target: "ES2022", module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer.ts", "consumer-cjs.cts"] }));
+      write(
+        join(app, "ts/tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { ...strict, target: "ES2022", module: "nodenext", moduleResolution: "nodenext" },
+          files: ["consumer.ts", "consumer-cjs.cts"],
+        }),
+      );
       // A CommonJS project of the old style: "module": "commonjs" resolves as node10, without exports.
       write(join(app, "legacy/package.json"), JSON.stringify({ type: "commonjs" }));
-      write(join(app, "legacy/consumer.ts"), esm.replace("export async function files", "export async function filesLegacy"));
-      write(join(app, "legacy/tsconfig.json"), JSON.stringify({ compilerOptions: { ...strict, target: "ES2020", module: "commonjs", esModuleInterop: true }, files: ["consumer.ts"] }));
+      write(
+        join(app, "legacy/consumer.ts"),
+        esm.replace("export async function files", "export async function filesLegacy"),
+      );
+      write(
+        join(app, "legacy/tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { ...strict, target: "ES2020", module: "commonjs", esModuleInterop: true },
+          files: ["consumer.ts"],
+        }),
+      );
       // A bundler's project (Vite's template): "moduleResolution": "bundler".
       write(join(app, "bundler/consumer.ts"), esm);
-      write(join(app, "bundler/tsconfig.json"), JSON.stringify({ compilerOptions: { ...strict, target: "ES2022", module: "esnext", moduleResolution: "bundler" }, files: ["consumer.ts"] }));
+      write(
+        join(app, "bundler/tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: { ...strict, target: "ES2022", module: "esnext", moduleResolution: "bundler" },
+          files: ["consumer.ts"],
+        }),
+      );
     });
 
-    for (const [name, tsc] of [["the project's TypeScript", TSC], ["TypeScript 5.0", TSC_5_0]] as const) {
+    for (const [name, tsc] of [
+      ["the project's TypeScript", TSC],
+      ["TypeScript 5.0", TSC_5_0],
+    ] as const) {
       it(`${name}: nodenext, ES module and CommonJS files`, () => {
         ok(run(process.execPath, [tsc, "-v"], app), "tsc -v");
         ok(run(process.execPath, [tsc, "-p", join(app, "ts/tsconfig.json")], app), `${name} on ts/`);
@@ -279,8 +371,13 @@ describe("the packed package, installed in a fresh project", () => {
     const expected = { map: 0.75, reference: [1, 0.5], parsed: 1 };
 
     beforeAll(async () => {
-      write(join(web, "index.html"), `<!doctype html><html><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>\n`);
-      write(join(web, "main.js"), `
+      write(
+        join(web, "index.html"),
+        `<!doctype html><html><body><pre id="out"></pre><script type="module" src="./main.js"></script></body></html>\n`,
+      );
+      write(
+        join(web, "main.js"),
+        `
         import { evaluate } from "rankeval";
         import { Interner, QrelsParser } from "rankeval/io";
         import { referenceEvaluate } from "rankeval/reference";
@@ -298,13 +395,20 @@ describe("the packed package, installed in a fresh project", () => {
           out.textContent = "error: " + e.message;
         }
         out.dataset.done = "1";
-      `);
+      `,
+      );
       const logger = createLogger("warn", { allowClearScreen: false });
       const warn = (msg: string) => warnings.push(msg);
       logger.warn = warn;
       logger.warnOnce = warn;
       logger.error = warn;
-      await viteBuild({ root: web, configFile: false, logLevel: "warn", customLogger: logger, build: { outDir: out, emptyOutDir: true, modulePreload: { polyfill: false } } });
+      await viteBuild({
+        root: web,
+        configFile: false,
+        logLevel: "warn",
+        customLogger: logger,
+        build: { outDir: out, emptyOutDir: true, modulePreload: { polyfill: false } },
+      });
     }, 120_000);
 
     const bundle = () => {
@@ -318,47 +422,61 @@ describe("the packed package, installed in a fresh project", () => {
       for (const f of bundle()) expect(readFileSync(f, "utf8")).not.toMatch(/["']node:/);
       // Run in Node with just the document the script touches (and the <link> Vite's preload helper
       // probes when the bundle has lazy chunks: rankeval/io's Parquet and Arrow readers).
-      const runner = write(join(app, "run-bundle.mjs"), `
+      const runner = write(
+        join(app, "run-bundle.mjs"),
+        `
         const out = { dataset: {}, textContent: "" };
         globalThis.document = { getElementById: () => out, createElement: () => ({}) };
         for (const f of ${JSON.stringify(bundle())}) await import(f);
         console.log(out.textContent);
-      `);
+      `,
+      );
       expect(JSON.parse(ok(run(process.execPath, [runner], app), "the built bundle"))).toEqual(expected);
     });
 
     const haveChromium = existsSync(CHROMIUM);
-    if (!haveChromium) console.warn(`test/package.test.ts: the Vite app's CSP case skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-    it.skipIf(!haveChromium)("runs in chromium under a Content-Security-Policy with 'wasm-unsafe-eval', and says what to add without it", async () => {
-      let csp = "";
-      const server = createServer((req, res) => {
-        const path = req.url === "/" ? "/index.html" : (req.url ?? "/");
-        const file = join(out, path);
-        if (!file.startsWith(out) || !existsSync(file)) return void res.writeHead(404).end();
-        res.writeHead(200, { "content-type": path.endsWith(".js") ? "text/javascript" : "text/html", "content-security-policy": csp });
-        res.end(readFileSync(file));
-      });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const { port } = server.address() as { port: number };
-      const browser = await launchChromium();
-      try {
-        const read = async () => {
-          const page = await browser.newPage();
-          await page.goto(`http://127.0.0.1:${port}/`);
-          await page.waitForSelector("#out[data-done]", { timeout: 30_000 });
-          const text = await page.textContent("#out");
-          await page.close();
-          return text ?? "";
-        };
-        csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
-        expect(JSON.parse(await read())).toEqual(expected);
-        csp = "default-src 'self'; script-src 'self'";
-        expect(await read()).toMatch(/^error: rankeval: the page's Content-Security-Policy does not allow WebAssembly, which rankeval computes with: add 'wasm-unsafe-eval' to its script-src/);
-      } finally {
-        await browser.close();
-        server.close();
-      }
-    });
+    if (!haveChromium)
+      console.warn(
+        `test/package.test.ts: the Vite app's CSP case skipped: ${CHROMIUM} is missing (apt-get install chromium)`,
+      );
+    it.skipIf(!haveChromium)(
+      "runs in chromium under a Content-Security-Policy with 'wasm-unsafe-eval', and says what to add without it",
+      async () => {
+        let csp = "";
+        const server = createServer((req, res) => {
+          const path = req.url === "/" ? "/index.html" : (req.url ?? "/");
+          const file = join(out, path);
+          if (!file.startsWith(out) || !existsSync(file)) return void res.writeHead(404).end();
+          res.writeHead(200, {
+            "content-type": path.endsWith(".js") ? "text/javascript" : "text/html",
+            "content-security-policy": csp,
+          });
+          res.end(readFileSync(file));
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const { port } = server.address() as { port: number };
+        const browser = await launchChromium();
+        try {
+          const read = async () => {
+            const page = await browser.newPage();
+            await page.goto(`http://127.0.0.1:${port}/`);
+            await page.waitForSelector("#out[data-done]", { timeout: 30_000 });
+            const text = await page.textContent("#out");
+            await page.close();
+            return text ?? "";
+          };
+          csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+          expect(JSON.parse(await read())).toEqual(expected);
+          csp = "default-src 'self'; script-src 'self'";
+          expect(await read()).toMatch(
+            /^error: rankeval: the page's Content-Security-Policy does not allow WebAssembly, which rankeval computes with: add 'wasm-unsafe-eval' to its script-src/,
+          );
+        } finally {
+          await browser.close();
+          server.close();
+        }
+      },
+    );
   });
 
   describe("the bin and the bundled examples, run against the installed package", () => {
@@ -367,38 +485,106 @@ describe("the packed package, installed in a fresh project", () => {
       const installedOut = ok(run("npx", ["--no-install", "rankeval", ...args], app), "npx rankeval");
       // map beside ndcg@10 is trec_eval's map on the command line, computed as the canonical map is
       // (gain never changes MAP): one conventions line
-      expect(installedOut).toMatch(/^measure\s+.*bm25\.run\s+.*rerank\.run\nndcg@10\s+0\.6999\s+0\.9059\nmap\s+0\.7570\s+0\.8889\n/);
-      expect(installedOut).toMatch(/\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/);
-      expect(installedOut).toBe(ok(run(process.execPath, [join(root, "dist/node/bin.js"), ...args], app), "dist/node/bin.js"));
-      const trec = ok(run("npx", ["--no-install", "rankeval", examples("qrels.txt"), examples("bm25.run")], app), "npx rankeval (trec_eval's measures)");
+      expect(installedOut).toMatch(
+        /^measure\s+.*bm25\.run\s+.*rerank\.run\nndcg@10\s+0\.6999\s+0\.9059\nmap\s+0\.7570\s+0\.8889\n/,
+      );
+      expect(installedOut).toMatch(
+        /\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/,
+      );
+      expect(installedOut).toBe(
+        ok(run(process.execPath, [join(root, "dist/node/bin.js"), ...args], app), "dist/node/bin.js"),
+      );
+      const trec = ok(
+        run("npx", ["--no-install", "rankeval", examples("qrels.txt"), examples("bm25.run")], app),
+        "npx rankeval (trec_eval's measures)",
+      );
       expect(trec).toMatch(/^runid\s+\tall\tbm25\n/m);
       expect(trec).toMatch(/^map\s+\tall\t0\.\d{4}\n/m);
-      expect(ok(run("npx", ["--no-install", "rankeval", "--version"], app), "rankeval --version")).toBe(`rankeval ${pkg.version}\n`);
+      expect(ok(run("npx", ["--no-install", "rankeval", "--version"], app), "rankeval --version")).toBe(
+        `rankeval ${pkg.version}\n`,
+      );
     });
 
     it("reads Parquet and Arrow files and writes per-query results through the libraries built into dist/vendor", async () => {
       // The example run as Parquet (written by apache-arrow's and hyparquet-writer's dev copies here).
       const { tableFromArrays, tableToIPC } = await import("apache-arrow");
       const { parquetWriteBuffer } = await import("hyparquet-writer");
-      const rows = readFileSync(examples("bm25.run"), "utf8").trim().split("\n").map((l) => l.split(/\s+/));
-      writeFileSync(join(app, "bm25.parquet"), new Uint8Array(parquetWriteBuffer({ columnData: [
-        { name: "qid", data: rows.map((f) => f[0]), type: "STRING" }, { name: "docno", data: rows.map((f) => f[2]), type: "STRING" },
-        { name: "score", data: rows.map((f) => Number(f[4])), type: "DOUBLE" }, { name: "tag", data: rows.map((f) => f[5]), type: "STRING" },
-      ] })));
-      writeFileSync(join(app, "bm25.arrows"), tableToIPC(tableFromArrays({ qid: rows.map((f) => f[0]), docid: rows.map((f) => f[2]), score: Float64Array.from(rows.map((f) => Number(f[4]))), tag: rows.map((f) => f[5]) }), "stream"));
-      const text = ok(run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), examples("bm25.run")], app), "npx rankeval (text)");
-      for (const input of ["bm25.parquet", "bm25.arrows"]) expect(ok(run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), input], app), `npx rankeval ${input}`)).toBe(text);
-      ok(run("npx", ["--no-install", "rankeval", "-q", "--per-query-out", "bm25-q.parquet", examples("qrels.txt"), "bm25.parquet"], app), "npx rankeval --per-query-out");
-      expect(ok(run("npx", ["--no-install", "rankeval", "--merge", "-q", "bm25-q.parquet"], app), "npx rankeval --merge")).toBe(text);
+      const rows = readFileSync(examples("bm25.run"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(/\s+/));
+      writeFileSync(
+        join(app, "bm25.parquet"),
+        new Uint8Array(
+          parquetWriteBuffer({
+            columnData: [
+              { name: "qid", data: rows.map((f) => f[0]), type: "STRING" },
+              { name: "docno", data: rows.map((f) => f[2]), type: "STRING" },
+              { name: "score", data: rows.map((f) => Number(f[4])), type: "DOUBLE" },
+              { name: "tag", data: rows.map((f) => f[5]), type: "STRING" },
+            ],
+          }),
+        ),
+      );
+      writeFileSync(
+        join(app, "bm25.arrows"),
+        tableToIPC(
+          tableFromArrays({
+            qid: rows.map((f) => f[0]),
+            docid: rows.map((f) => f[2]),
+            score: Float64Array.from(rows.map((f) => Number(f[4]))),
+            tag: rows.map((f) => f[5]),
+          }),
+          "stream",
+        ),
+      );
+      const text = ok(
+        run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), examples("bm25.run")], app),
+        "npx rankeval (text)",
+      );
+      for (const input of ["bm25.parquet", "bm25.arrows"])
+        expect(
+          ok(
+            run("npx", ["--no-install", "rankeval", "-q", examples("qrels.txt"), input], app),
+            `npx rankeval ${input}`,
+          ),
+        ).toBe(text);
+      ok(
+        run(
+          "npx",
+          [
+            "--no-install",
+            "rankeval",
+            "-q",
+            "--per-query-out",
+            "bm25-q.parquet",
+            examples("qrels.txt"),
+            "bm25.parquet",
+          ],
+          app,
+        ),
+        "npx rankeval --per-query-out",
+      );
+      expect(
+        ok(run("npx", ["--no-install", "rankeval", "--merge", "-q", "bm25-q.parquet"], app), "npx rankeval --merge"),
+      ).toBe(text);
       // rankeval/node from both module systems (the CommonJS build requires dist/vendor's .cjs).
-      const esm = write(join(app, "columnar.mjs"), `import { evaluateFiles } from "rankeval/node";\nconst r = await evaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.parquet", ["map"]);\nconsole.log(r.mean.map.toFixed(4));\n`);
-      const cjs = write(join(app, "columnar.cjs"), `const { evaluateFiles } = require("rankeval/node");\nevaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.arrows", ["map"]).then((r) => console.log(r.mean.map.toFixed(4)));\n`);
+      const esm = write(
+        join(app, "columnar.mjs"),
+        `import { evaluateFiles } from "rankeval/node";\nconst r = await evaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.parquet", ["map"]);\nconsole.log(r.mean.map.toFixed(4));\n`,
+      );
+      const cjs = write(
+        join(app, "columnar.cjs"),
+        `const { evaluateFiles } = require("rankeval/node");\nevaluateFiles(${JSON.stringify(examples("qrels.txt"))}, "bm25.arrows", ["map"]).then((r) => console.log(r.mean.map.toFixed(4)));\n`,
+      );
       expect(ok(run(process.execPath, [esm], app), "columnar.mjs")).toBe("0.7570\n");
       expect(ok(run(process.execPath, [cjs], app), "columnar.cjs")).toBe("0.7570\n");
     });
 
     it("runs every example script (ES module and CommonJS)", () => {
-      const scripts = readdirSync(join(installed, "examples")).filter((f) => /\.(mjs|cjs)$/.test(f) && !f.startsWith("make-"));
+      const scripts = readdirSync(join(installed, "examples")).filter(
+        (f) => /\.(mjs|cjs)$/.test(f) && !f.startsWith("make-"),
+      );
       expect(scripts.sort()).toEqual(["evaluate-files.mjs", "quickstart.cjs", "quickstart.mjs"]);
       for (const s of scripts) expect(ok(run(process.execPath, [examples(s)], app), s)).toMatch(/conventions: gain=/);
     });

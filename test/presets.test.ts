@@ -15,7 +15,9 @@ interface Fixtures {
   sklearn: Record<string, number>[];
   xgboost: Record<string, number>[];
 }
-const fixtures = JSON.parse(readFileSync(fileURLToPath(new URL("./tools/fixtures.json", import.meta.url)), "utf8")) as Fixtures;
+const fixtures = JSON.parse(
+  readFileSync(fileURLToPath(new URL("./tools/fixtures.json", import.meta.url)), "utf8"),
+) as Fixtures;
 
 /** The fixture queries as rows, query i's qid i. */
 const rows = {
@@ -25,14 +27,21 @@ const rows = {
 };
 
 /** Per query, each measure's value under `options` equals the tool's within `tolerance` (relative). */
-function expectTool(tool: Record<string, number>[], names: Record<string, string>, options: Options, tolerance: number) {
+function expectTool(
+  tool: Record<string, number>[],
+  names: Record<string, string>,
+  options: Options,
+  tolerance: number,
+) {
   const r = evaluate(rows, Object.values(names), options);
   for (const [theirs, ours] of Object.entries(names)) {
     tool.forEach((row, q) => {
       const want = row[theirs];
       const got = r.values[ours][q];
       if (!(Math.abs(got - want) <= tolerance * Math.max(1, Math.abs(want)))) {
-        throw new Error(`query ${q} (${JSON.stringify(fixtures.queries[q])}): ${theirs} is ${want}, rankeval's ${ours} ${got}`);
+        throw new Error(
+          `query ${q} (${JSON.stringify(fixtures.queries[q])}): ${theirs} is ${want}, rankeval's ${ours} ${got}`,
+        );
       }
     });
   }
@@ -53,18 +62,27 @@ describe("presets reproduce their tools' numbers", () => {
     expect(doc.values["ndcg@1"][3]).toBe(0.75); // 0.5 with ignore_ties=True
   });
 
-  it.skipIf(!fixtures.made_by.xgboost)(`xgboost: ndcg@k, ndcg@k-, map@k, map@k-, pre@k (XGBoost ${fixtures.made_by.xgboost}), per query`, () => {
-    // XGBoost returns each metric as a float32: within 1e-6.
-    const names: Record<string, string> = { ndcg: "ndcg", map: "map" };
-    for (const k of CUTOFFS) Object.assign(names, { [`ndcg@${k}`]: `ndcg@${k}`, [`map@${k}`]: `map@${k}`, [`pre@${k}`]: `precision@${k}` });
-    expectTool(fixtures.xgboost, names, { preset: "xgboost" }, 1e-6);
-    // The `-` variants: a query without relevant documents scores 0, as noRelevant "zero".
-    const minus: Record<string, string> = { "ndcg-": "ndcg", "map-": "map" };
-    for (const k of CUTOFFS) Object.assign(minus, { [`ndcg@${k}-`]: `ndcg@${k}`, [`map@${k}-`]: `map@${k}` });
-    expectTool(fixtures.xgboost, minus, { preset: "xgboost", noRelevant: "zero" }, 1e-6);
-    // and XGBoost's own names
-    expectTool(fixtures.xgboost, { "ndcg@10-": "ndcg@10-", "map@5-": "map@5-", "ndcg-": "ndcg-", "pre@5": "pre@5" }, {}, 1e-6);
-  });
+  it.skipIf(!fixtures.made_by.xgboost)(
+    `xgboost: ndcg@k, ndcg@k-, map@k, map@k-, pre@k (XGBoost ${fixtures.made_by.xgboost}), per query`,
+    () => {
+      // XGBoost returns each metric as a float32: within 1e-6.
+      const names: Record<string, string> = { ndcg: "ndcg", map: "map" };
+      for (const k of CUTOFFS)
+        Object.assign(names, { [`ndcg@${k}`]: `ndcg@${k}`, [`map@${k}`]: `map@${k}`, [`pre@${k}`]: `precision@${k}` });
+      expectTool(fixtures.xgboost, names, { preset: "xgboost" }, 1e-6);
+      // The `-` variants: a query without relevant documents scores 0, as noRelevant "zero".
+      const minus: Record<string, string> = { "ndcg-": "ndcg", "map-": "map" };
+      for (const k of CUTOFFS) Object.assign(minus, { [`ndcg@${k}-`]: `ndcg@${k}`, [`map@${k}-`]: `map@${k}` });
+      expectTool(fixtures.xgboost, minus, { preset: "xgboost", noRelevant: "zero" }, 1e-6);
+      // and XGBoost's own names
+      expectTool(
+        fixtures.xgboost,
+        { "ndcg@10-": "ndcg@10-", "map@5-": "map@5-", "ndcg-": "ndcg-", "pre@5": "pre@5" },
+        {},
+        1e-6,
+      );
+    },
+  );
 
   it("the fixtures have ties and queries without relevant documents, and other conventions give other numbers", () => {
     expect(fixtures.queries.some((q) => new Set(q.scores).size < q.scores.length)).toBe(true);
@@ -78,12 +96,18 @@ describe("presets reproduce their tools' numbers", () => {
 
   it("lightgbm: exp gain, 1 without relevant documents, k clamped to the list, map@k / min(R, k, n), input order", () => {
     // LightGBM's map_metric.hpp CalMapAtK by hand: ranked labels 1 0 1 (scores 3 2 1), R = 2.
-    const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [1, 0, 1] }, ["map@1", "map@2", "map@10", "ndcg@10", "precision@10"], { preset: "lightgbm" });
+    const r = evaluate(
+      { qid: [1, 1, 1], score: [3, 2, 1], rel: [1, 0, 1] },
+      ["map@1", "map@2", "map@10", "ndcg@10", "precision@10"],
+      { preset: "lightgbm" },
+    );
     expect(r.values["map@1"][0]).toBe(1); // 1 / min(2, 1)
     expect(r.values["map@2"][0]).toBe(0.5); // 1 / min(2, 2)
     expect(r.values["map@10"][0]).toBeCloseTo((1 + 2 / 3) / 2, 15); // k clamped to 3: / min(2, 3)
     expect(r.values["precision@10"][0]).toBe(2 / 3); // clip: P@10 of 3 documents divides by 3
-    expect(r.measureConventions["map@10"]).toBe("rankeval: preset=lightgbm relevanceThreshold=1 noRelevant=one beyondList=clip ties=input definition=map_lightgbm");
+    expect(r.measureConventions["map@10"]).toBe(
+      "rankeval: preset=lightgbm relevanceThreshold=1 noRelevant=one beyondList=clip ties=input definition=map_lightgbm",
+    );
     // no relevant document: 1 (rank_metric.hpp, map_metric.hpp)
     const none = evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, ["ndcg@5", "map@5"], { preset: "lightgbm" });
     expect([none.values["ndcg@5"][0], none.values["map@5"][0]]).toEqual([1, 1]);
@@ -93,31 +117,44 @@ describe("presets reproduce their tools' numbers", () => {
   });
 
   const lgb = new URL("../../shared/data/lightgbm-lambdarank/reference/", import.meta.url);
-  it.skipIf(!existsSync(lgb))("lightgbm on LightGBM's lambdarank example (../shared): exp gain as trec_eval on 2^l - 1 labels, and the range ties allow", async () => {
-    const qrels = fileURLToPath(new URL("lgb_rank_test_f34.qrels", lgb));
-    const run = fileURLToPath(new URL("lgb_rank_test_f34.run", lgb));
-    // With trec_eval's tie order, LightGBM's gain gives trec_eval's exp-gain values (SOURCE.txt).
-    const docid = await evaluateFiles(qrels, run, ["ndcg@1,3,5,10"], { preset: "lightgbm", ties: "docid" });
-    expect(docid.mean["ndcg@10"].toFixed(4)).toBe("0.5724");
-    expect(docid.mean["ndcg@5"].toFixed(4)).toBe("0.4577");
-    // LightGBM's own order (input order) is another number, inside the range the ties allow.
-    const own = await evaluateFiles(qrels, run, ["ndcg@10"], { preset: "lightgbm", tieRange: true });
-    const { worst, best } = own.tieRange!["ndcg@10"].mean;
-    expect(worst).toBeLessThan(best);
-    expect(own.mean["ndcg@10"]).toBeGreaterThanOrEqual(worst);
-    expect(own.mean["ndcg@10"]).toBeLessThanOrEqual(best);
-    expect(docid.mean["ndcg@10"]).toBeGreaterThanOrEqual(worst);
-    expect(docid.mean["ndcg@10"]).toBeLessThanOrEqual(best);
-  });
+  it.skipIf(!existsSync(lgb))(
+    "lightgbm on LightGBM's lambdarank example (../shared): exp gain as trec_eval on 2^l - 1 labels, and the range ties allow",
+    async () => {
+      const qrels = fileURLToPath(new URL("lgb_rank_test_f34.qrels", lgb));
+      const run = fileURLToPath(new URL("lgb_rank_test_f34.run", lgb));
+      // With trec_eval's tie order, LightGBM's gain gives trec_eval's exp-gain values (SOURCE.txt).
+      const docid = await evaluateFiles(qrels, run, ["ndcg@1,3,5,10"], { preset: "lightgbm", ties: "docid" });
+      expect(docid.mean["ndcg@10"].toFixed(4)).toBe("0.5724");
+      expect(docid.mean["ndcg@5"].toFixed(4)).toBe("0.4577");
+      // LightGBM's own order (input order) is another number, inside the range the ties allow.
+      const own = await evaluateFiles(qrels, run, ["ndcg@10"], { preset: "lightgbm", tieRange: true });
+      const { worst, best } = own.tieRange!["ndcg@10"].mean;
+      expect(worst).toBeLessThan(best);
+      expect(own.mean["ndcg@10"]).toBeGreaterThanOrEqual(worst);
+      expect(own.mean["ndcg@10"]).toBeLessThanOrEqual(best);
+      expect(docid.mean["ndcg@10"]).toBeGreaterThanOrEqual(worst);
+      expect(docid.mean["ndcg@10"]).toBeLessThanOrEqual(best);
+    },
+  );
 
   it("torchmetrics: linear gain, 0 without relevant documents, AP@k over the relevant documents in the top k", () => {
     // retrieval_normalized_dcg's docstring: 0.6957; retrieval_average_precision's: 0.8333.
-    expect(evaluate({ qid: [1, 1, 1, 1, 1], score: [0.1, 0.2, 0.3, 4, 70], rel: [10, 0, 0, 1, 5] }, "ndcg", { preset: "torchmetrics" }).mean.ndcg).toBeCloseTo(0.6957, 4);
-    expect(evaluate({ qid: [1, 1, 1], score: [0.2, 0.3, 0.5], rel: [1, 0, 1] }, "map", { preset: "torchmetrics" }).mean.map).toBeCloseTo(0.8333, 4);
+    expect(
+      evaluate({ qid: [1, 1, 1, 1, 1], score: [0.1, 0.2, 0.3, 4, 70], rel: [10, 0, 0, 1, 5] }, "ndcg", {
+        preset: "torchmetrics",
+      }).mean.ndcg,
+    ).toBeCloseTo(0.6957, 4);
+    expect(
+      evaluate({ qid: [1, 1, 1], score: [0.2, 0.3, 0.5], rel: [1, 0, 1] }, "map", { preset: "torchmetrics" }).mean.map,
+    ).toBeCloseTo(0.8333, 4);
     // top_k = 1 and the first relevant document at rank 2: no relevant document in the top k, 0
-    const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [0, 1, 1] }, ["map@1", "map@2"], { preset: "torchmetrics" });
+    const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [0, 1, 1] }, ["map@1", "map@2"], {
+      preset: "torchmetrics",
+    });
     expect([r.values["map@1"][0], r.values["map@2"][0]]).toEqual([0, 0.5]);
-    expect(evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, "ndcg@2", { preset: "torchmetrics" }).mean["ndcg@2"]).toBe(0);
+    expect(
+      evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, "ndcg@2", { preset: "torchmetrics" }).mean["ndcg@2"],
+    ).toBe(0);
   });
 
   it("ignite: exp gain, queries without relevant items left out (CONVENTIONS.md's worked values)", () => {
@@ -133,7 +170,9 @@ describe("presets reproduce their tools' numbers", () => {
   });
 
   it("catboost: linear gain, 1 without relevant documents, ties in the worst order (lower target first)", () => {
-    const r = evaluate({ qid: [1, 1, 1], score: [1, 1, 0], rel: [0, 2, 1] }, ["ndcg", "ndcg@1"], { preset: "catboost" });
+    const r = evaluate({ qid: [1, 1, 1], score: [1, 1, 0], rel: [0, 2, 1] }, ["ndcg", "ndcg@1"], {
+      preset: "catboost",
+    });
     // ranked: 0, 2, 1 (the tie's lower target first)
     expect(r.values["ndcg@1"][0]).toBe(0);
     expect(r.values.ndcg[0]).toBeCloseTo((2 / Math.log2(3) + 1 / 2) / (2 + 1 / Math.log2(3)), 15);
@@ -148,17 +187,23 @@ describe("presets reproduce their tools' numbers", () => {
     expect(r.values["precision@5"][0]).toBe(0); // k > n: 0 (torch_precision_at_ks pads with zeros)
     expect(r.values["ndcg@5"][0]).toBe(0);
     expect(r.values["ndcg@2"][0]).toBeCloseTo(3 / (3 + 1 / Math.log2(3)), 15);
-    const none = evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, ["ndcg@2", "map@2", "precision@2"], { preset: "ptranking" });
+    const none = evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, ["ndcg@2", "map@2", "precision@2"], {
+      preset: "ptranking",
+    });
     expect(none.values["ndcg@2"][0]).toBeNaN(); // 0/0
     expect(none.values["map@2"][0]).toBeNaN();
     expect(none.values["precision@2"][0]).toBe(0);
   });
 
   it("tfranking: exp gain, P@k divides by min(k, n), AP@k over the relevant documents in the top k", () => {
-    const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [1, 0, 1] }, ["precision@5", "map@2", "ndcg@2"], { preset: "tfranking" });
+    const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [1, 0, 1] }, ["precision@5", "map@2", "ndcg@2"], {
+      preset: "tfranking",
+    });
     expect(r.values["precision@5"][0]).toBe(2 / 3);
     expect(r.values["map@2"][0]).toBe(1); // only rank 1's relevant document is in the top 2
-    expect(evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, "ndcg@2", { preset: "tfranking" }).mean["ndcg@2"]).toBe(0);
+    expect(
+      evaluate({ qid: [1, 1], score: [1, 2], rel: [0, 0] }, "ndcg@2", { preset: "tfranking" }).mean["ndcg@2"],
+    ).toBe(0);
   });
 
   it("trec_eval (pytrec_eval, ir_measures), ranx and rankeval-default: the conventions of those tools' names", () => {
@@ -177,7 +222,9 @@ describe("presets reproduce their tools' numbers", () => {
       expect(r.conventions).toMatch(new RegExp(`^preset=${preset} `));
       expect(r.measureConventions["ndcg@2"]).toMatch(new RegExp(`^rankeval: preset=${preset} `));
       // num_ret depends on no convention (but noRelevant "skip", which takes a query out of every mean)
-      expect(r.measureConventions.num_ret).toMatch(new RegExp(`^rankeval: preset=${preset}( relevanceThreshold=1 noRelevant=skip)?$`));
+      expect(r.measureConventions.num_ret).toMatch(
+        new RegExp(`^rankeval: preset=${preset}( relevanceThreshold=1 noRelevant=skip)?$`),
+      );
       expect(PRESETS[preset].source.length).toBeGreaterThan(20);
     }
   });
@@ -192,19 +239,28 @@ describe("a preset's precedence: defaults < a tool's name < the preset < options
     expect(evaluate(q, "ndcg_cut.10").mean.ndcg_cut_10).toBeCloseTo(linear, 15);
     const r = evaluate(q, "ndcg_cut.10", { preset: "xgboost" });
     expect(r.mean.ndcg_cut_10).toBeCloseTo(exp, 15);
-    expect(r.measureConventions.ndcg_cut_10).toBe("trec_eval: preset=xgboost gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=input");
+    expect(r.measureConventions.ndcg_cut_10).toBe(
+      "trec_eval: preset=xgboost gain=exp relevanceThreshold=1 noRelevant=one beyondList=pad ties=input",
+    );
   });
 
   it("options given beside a preset beat it", () => {
     expect(evaluate(q, "ndcg@10", { preset: "xgboost", gain: "linear" }).mean["ndcg@10"]).toBeCloseTo(linear, 15);
-    expect(evaluate(q, "ndcg@10", { preset: "sklearn", gain: "exp" }).measureConventions["ndcg@10"]).toBe("rankeval: preset=sklearn gain=exp noRelevant=zero beyondList=pad ties=average");
+    expect(evaluate(q, "ndcg@10", { preset: "sklearn", gain: "exp" }).measureConventions["ndcg@10"]).toBe(
+      "rankeval: preset=sklearn gain=exp noRelevant=zero beyondList=pad ties=average",
+    );
   });
 
   it("a measure's own parameters beat the preset", () => {
-    expect(evaluate(q, "nDCG(dcg='exp-log2')@10", { preset: "trec_eval" }).mean["nDCG(dcg='exp-log2')@10"]).toBeCloseTo(exp, 15);
+    expect(evaluate(q, "nDCG(dcg='exp-log2')@10", { preset: "trec_eval" }).mean["nDCG(dcg='exp-log2')@10"]).toBeCloseTo(
+      exp,
+      15,
+    );
     expect(evaluate(q, "P(rel=2)@1", { preset: "lightgbm" }).mean["P(rel=2)@1"]).toBe(0);
     // XGBoost's own `-` names fix noRelevant zero whatever the preset
-    expect(evaluate({ qid: [1, 1], score: [1, 0], rel: [0, 0] }, "ndcg@2-", { preset: "lightgbm" }).mean["ndcg@2-"]).toBe(0);
+    expect(
+      evaluate({ qid: [1, 1], score: [1, 0], rel: [0, 0] }, "ndcg@2-", { preset: "lightgbm" }).mean["ndcg@2-"],
+    ).toBe(0);
   });
 });
 
@@ -214,7 +270,10 @@ describe("ties average: the closed forms by hand", () => {
   const avg = (ms: string[], o: Options = {}) => evaluate(tied, ms, { ties: "average", ...o });
 
   it("precision, recall, hit_rate, hits, dcg: the expected count per rank is r/t", () => {
-    const r = avg(["precision@1", "precision@3", "recall@1", "hit_rate@1", "hit_rate@2", "hit_rate@3", "hits@2", "dcg@2"], { gain: "linear" });
+    const r = avg(
+      ["precision@1", "precision@3", "recall@1", "hit_rate@1", "hit_rate@2", "hit_rate@3", "hits@2", "dcg@2"],
+      { gain: "linear" },
+    );
     expect(r.values["precision@1"][0]).toBe(0.5);
     expect(r.values["precision@3"][0]).toBe(0.5);
     expect(r.values["recall@1"][0]).toBe(0.25);
@@ -232,7 +291,14 @@ describe("ties average: the closed forms by hand", () => {
   });
 
   it("map: the mean of AP over the six placements of the two relevant documents", () => {
-    const placements = [[1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]].map(([a, b]) => (1 / a + 2 / b) / 2);
+    const placements = [
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 3],
+      [2, 4],
+      [3, 4],
+    ].map(([a, b]) => (1 / a + 2 / b) / 2);
     expect(avg(["map"]).mean.map).toBeCloseTo(placements.reduce((x, y) => x + y) / 6, 15);
     expect(avg(["map"]).mean.map).toBeCloseTo(0.6805555555555556, 15);
   });
@@ -246,7 +312,9 @@ describe("ties average: the closed forms by hand", () => {
   });
 
   it("is refused, naming them, by the measures without a closed form", () => {
-    expect(() => avg(["ndcg@2", "err@2", "bpref"])).toThrow(/ties "average" has no exact closed form for err@2, bpref: use ties "best" and "worst"/);
+    expect(() => avg(["ndcg@2", "err@2", "bpref"])).toThrow(
+      /ties "average" has no exact closed form for err@2, bpref: use ties "best" and "worst"/,
+    );
     expect(() => avg(["map@2"], { preset: "torchmetrics" })).toThrow(/map@2 \(map_torchmetrics\)/);
   });
 });
@@ -268,7 +336,9 @@ describe("the tie range: ties worst and best", () => {
   });
 
   it("in evaluateRun: unjudged documents count as label 0 in the order", () => {
-    const r = evaluateRun({ q: { a: 1, b: 0 } }, { q: { a: 1, b: 1, c: 1 } }, ["precision@1", "mrr"], { tieRange: true });
+    const r = evaluateRun({ q: { a: 1, b: 0 } }, { q: { a: 1, b: 1, c: 1 } }, ["precision@1", "mrr"], {
+      tieRange: true,
+    });
     expect(r.tieRange!["precision@1"].mean).toEqual({ worst: 0, best: 1 });
     expect(r.tieRange!.mrr.mean).toEqual({ worst: 1 / 3, best: 1 });
   });

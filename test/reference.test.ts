@@ -114,7 +114,9 @@ describe.each(backends)("$name", (b) => {
     it("kendall_tau (tau-b, scipy.stats.kendalltau semantics)", () => {
       // scores [3, 2, 2, 1], labels [2, 1, 0, 0]: n0 = 6, n1 = 1 (2,2), n2 = 1 (0,0), n3 = 0, D = 0
       //   tau = (6 - 1 - 1 + 0 - 0) / sqrt(5·5) = 0.8   (scipy: kendalltau([3,2,2,1], [2,1,0,0]) = 0.8)
-      expectValues(b.evaluate({ qid: [1, 1, 1, 1], score: [3, 2, 2, 1], rel: [2, 1, 0, 0] }, "kendall_tau"), { kendall_tau: 0.8 });
+      expectValues(b.evaluate({ qid: [1, 1, 1, 1], score: [3, 2, 2, 1], rel: [2, 1, 0, 0] }, "kendall_tau"), {
+        kendall_tau: 0.8,
+      });
       // scores [1, 2, 3, 4, 5], labels [0, 1, 1, 2, 0]: n0 = 10, n1 = 0, n2 = 2, n3 = 0; concordant 5, discordant 3
       //   tau = (10 - 0 - 2 + 0 - 6) / sqrt(10·8) = 2/sqrt(80) = 0.22360679774997896
       expectValues(b.evaluate({ qid: [1, 1, 1, 1, 1], score: [1, 2, 3, 4, 5], rel: [0, 1, 1, 2, 0] }, "tau"), {
@@ -152,14 +154,17 @@ describe.each(backends)("$name", (b) => {
       // run ranks a (1), x (unjudged), b (-1, judged), y (unjudged); judgments a, b, c
       const qrels = { q: { a: 1, b: -1, c: 2 } };
       const run = { q: { a: 4, x: 3, b: 2, y: 1 } };
-      expectValues(b.evaluateRun(qrels, run, ["Judged@1", "Judged@2", "Judged@3", "Judged@4", "Judged@10", "judged@3"]), {
-        "Judged@1": 1,
-        "Judged@2": 1 / 2,
-        "Judged@3": 2 / 3, // b's -1 is a judgment
-        "Judged@4": 2 / 4,
-        "Judged@10": 2 / 4, // divided by the cutoff cut to the list (judged_provider.py)
-        "judged@3": 2 / 3,
-      });
+      expectValues(
+        b.evaluateRun(qrels, run, ["Judged@1", "Judged@2", "Judged@3", "Judged@4", "Judged@10", "judged@3"]),
+        {
+          "Judged@1": 1,
+          "Judged@2": 1 / 2,
+          "Judged@3": 2 / 3, // b's -1 is a judgment
+          "Judged@4": 2 / 4,
+          "Judged@10": 2 / 4, // divided by the cutoff cut to the list (judged_provider.py)
+          "judged@3": 2 / 3,
+        },
+      );
       // rows are all judged
       expectValues(b.evaluate(seed, ["judged@3"]), { "judged@3": 1 });
       // nothing ranked is judged: 0
@@ -184,7 +189,9 @@ describe.each(backends)("$name", (b) => {
       expectValues(b.evaluate(ranked([1, 2]), ["fall_out@1"]), { "fall_out@1": 1 });
       // torchmetrics' example (RetrievalFallOut(top_k=2)): 0.5 for both queries
       const example = {
-        qid: [0, 0, 0, 1, 1, 1, 1], score: [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2], rel: [0, 0, 1, 0, 1, 0, 1],
+        qid: [0, 0, 0, 1, 1, 1, 1],
+        score: [0.2, 0.3, 0.5, 0.1, 0.3, 0.5, 0.2],
+        rel: [0, 0, 1, 0, 1, 0, 1],
       };
       expectValues(b.evaluate(example, ["fall_out@2"]), { "fall_out@2": [0.5, 0.5] });
       // judgments a 1, b 0, c 0 (never ranked), d -1; the run ranks a, x (unjudged), d, b: NR = 2 (b, c);
@@ -210,13 +217,18 @@ describe.each(backends)("$name", (b) => {
         "nDCG@3": linear,
         "dcg_burges@3": 1 + 3 * d(3),
       });
-      expectValues(b.evaluate(seed, ["ndcg_burges@3", "ndcg@3", "ndcg_cut.3", "nDCG@3", "nDCG(dcg='exp-log2')@3"], { gain: "linear" }), {
-        "ndcg_burges@3": exp, // the name fixes the gain
-        "ndcg@3": linear,
-        ndcg_cut_3: linear,
-        "nDCG@3": linear,
-        "nDCG(dcg='exp-log2')@3": exp, // the parameter fixes the gain
-      });
+      expectValues(
+        b.evaluate(seed, ["ndcg_burges@3", "ndcg@3", "ndcg_cut.3", "nDCG@3", "nDCG(dcg='exp-log2')@3"], {
+          gain: "linear",
+        }),
+        {
+          "ndcg_burges@3": exp, // the name fixes the gain
+          "ndcg@3": linear,
+          ndcg_cut_3: linear,
+          "nDCG@3": linear,
+          "nDCG(dcg='exp-log2')@3": exp, // the parameter fixes the gain
+        },
+      );
     });
 
     it("ranx's names keep ties in input order (its sort leaves them undefined); trec_eval's and ir_measures' by docid descending", () => {
@@ -247,7 +259,12 @@ describe.each(backends)("$name", (b) => {
     it("without document ids: input order", () => {
       // all scores tied: labels ranked as given [0, 1, 2]
       const rows = { qid: ["q", "q", "q"], score: [1, 1, 1], rel: [0, 1, 2] };
-      expectValues(b.evaluate(rows, ["mrr", "dcg@1", "precision@1", "inversions"]), { mrr: 1 / 2, "dcg@1": 0, "precision@1": 0, inversions: 3 });
+      expectValues(b.evaluate(rows, ["mrr", "dcg@1", "precision@1", "inversions"]), {
+        mrr: 1 / 2,
+        "dcg@1": 0,
+        "precision@1": 0,
+        inversions: 3,
+      });
     });
 
     it("with document ids: descending, so d3 ranks above d2", () => {
@@ -292,7 +309,17 @@ describe.each(backends)("$name", (b) => {
     // query "none": labels ranked [0, 0] (scores 2, 1); query "some": labels ranked [1, 0]
     const rows = { qid: ["none", "none", "some", "some"], score: [2, 1, 2, 1], rel: [0, 0, 1, 0] };
     const needs = ["recall@1", "f1@1", "map", "mrr", "ndcg", "r-precision", "bpref", "hit_rate@1"];
-    const others = ["precision@1", "dcg", "err", "num_ret", "num_rel", "num_rel_ret", "inversions", "kendall_tau", "mse"];
+    const others = [
+      "precision@1",
+      "dcg",
+      "err",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "inversions",
+      "kendall_tau",
+      "mse",
+    ];
     // for "some": recall@1 = 1, f1@1 = 1, map = 1, mrr = 1, ndcg = 1, r-precision = 1, bpref = 1, hit_rate@1 = 1
     // others, "none": precision@1 0, dcg 0, err 0, num_ret 2, num_rel 0, num_rel_ret 0, inversions 0, tau 0 (labels tied),
     //   mse ((2-0)² + (1-0)²)/2 = 2.5;  "some": 1, 1, 1/16, 2, 1, 1, 0, tau (1 - 0 - 0 + 0 - 0)/1 = 1, ((2-1)² + 1²)/2 = 1
@@ -307,13 +334,18 @@ describe.each(backends)("$name", (b) => {
     };
     it('noRelevant "zero" (default): their formula, 0/0 = 0', () => expectAll({}, 0));
     it('noRelevant "one": 1', () => expectAll({ noRelevant: "one" }, 1));
-    it('noRelevant "nan": NaN for the measures that need a relevant document', () => expectAll({ noRelevant: "nan" }, NaN));
+    it('noRelevant "nan": NaN for the measures that need a relevant document', () =>
+      expectAll({ noRelevant: "nan" }, NaN));
     it('noRelevant "skip": every value of the query is NaN', () => expectAll({ noRelevant: "skip" }, NaN));
 
     it('with relevanceThreshold 2, "zero" keeps ndcg\'s formula (label 1 still gains)', () => {
       // labels ranked [0, 1], R = 0 at threshold 2: dcg = 1·d(2) = 0.6309..., idcg = 1 -> 0.6309...
       const r = ranked([0, 1]);
-      expectValues(b.evaluate(r, ["ndcg", "map", "num_rel"], { relevanceThreshold: 2 }), { ndcg: d(2), map: 0, num_rel: 0 });
+      expectValues(b.evaluate(r, ["ndcg", "map", "num_rel"], { relevanceThreshold: 2 }), {
+        ndcg: d(2),
+        map: 0,
+        num_rel: 0,
+      });
       expectValues(b.evaluate(r, ["ndcg", "map"], { relevanceThreshold: 2, noRelevant: "one" }), { ndcg: 1, map: 1 });
     });
 
@@ -321,7 +353,11 @@ describe.each(backends)("$name", (b) => {
       const qrels = { q: { a: 0, b: 0 } };
       const run = { q: { a: 2, c: 1 } };
       expectValues(b.evaluateRun(qrels, run, ["map", "ndcg", "num_rel"]), { map: 0, ndcg: 0, num_rel: 0 });
-      expectValues(b.evaluateRun(qrels, run, ["map", "ndcg", "num_ret"], { noRelevant: "skip" }), { map: NaN, ndcg: NaN, num_ret: NaN });
+      expectValues(b.evaluateRun(qrels, run, ["map", "ndcg", "num_ret"], { noRelevant: "skip" }), {
+        map: NaN,
+        ndcg: NaN,
+        num_ret: NaN,
+      });
     });
   });
 
@@ -349,7 +385,10 @@ describe.each(backends)("$name", (b) => {
       expectValues(r, { "precision@3": 2 / 3, ndcg: 1.5 / (1 + d(2)), map: (1 + 2 / 3) / 2 });
     });
     it('noRelevant "one" wins over beyondList "nan" (R = 0 and k > N)', () => {
-      const r = b.evaluate(ranked([0, 0]), ["ndcg@5", "precision@5", "recall@2"], { beyondList: "nan", noRelevant: "one" });
+      const r = b.evaluate(ranked([0, 0]), ["ndcg@5", "precision@5", "recall@2"], {
+        beyondList: "nan",
+        noRelevant: "one",
+      });
       expectValues(r, { "ndcg@5": 1, "precision@5": NaN, "recall@2": 1 });
     });
   });
@@ -358,13 +397,47 @@ describe.each(backends)("$name", (b) => {
     it("one relevant row", () => {
       // label 2, score 0.5: dcg = 3, ndcg = 1, err = 3/16, mse = (0.5 - 2)² = 2.25, tau undefined -> 0
       const rows = { qid: ["q"], score: [0.5], rel: [2] };
-      expectValues(b.evaluate(rows, ["dcg", "ndcg", "ndcg@10", "precision@1", "precision@10", "map", "mrr", "r-precision", "bpref", "err", "inversions", "kendall_tau", "mse", "num_ret"]), {
-        dcg: 3, ndcg: 1, "ndcg@10": 1, "precision@1": 1, "precision@10": 0.1, map: 1, mrr: 1, "r-precision": 1, bpref: 1,
-        err: 3 / 16, inversions: 0, kendall_tau: 0, mse: 2.25, num_ret: 1,
-      });
+      expectValues(
+        b.evaluate(rows, [
+          "dcg",
+          "ndcg",
+          "ndcg@10",
+          "precision@1",
+          "precision@10",
+          "map",
+          "mrr",
+          "r-precision",
+          "bpref",
+          "err",
+          "inversions",
+          "kendall_tau",
+          "mse",
+          "num_ret",
+        ]),
+        {
+          dcg: 3,
+          ndcg: 1,
+          "ndcg@10": 1,
+          "precision@1": 1,
+          "precision@10": 0.1,
+          map: 1,
+          mrr: 1,
+          "r-precision": 1,
+          bpref: 1,
+          err: 3 / 16,
+          inversions: 0,
+          kendall_tau: 0,
+          mse: 2.25,
+          num_ret: 1,
+        },
+      );
     });
     it("one non-relevant row", () => {
-      expectValues(b.evaluate({ qid: ["q"], score: [0.5], rel: [0] }, ["ndcg", "precision@1", "mse"]), { ndcg: 0, "precision@1": 0, mse: 0.25 });
+      expectValues(b.evaluate({ qid: ["q"], score: [0.5], rel: [0] }, ["ndcg", "precision@1", "mse"]), {
+        ndcg: 0,
+        "precision@1": 0,
+        mse: 0.25,
+      });
     });
   });
 
@@ -377,17 +450,20 @@ describe.each(backends)("$name", (b) => {
       // inversions: -1 < 0, 2, 1, 0 (4); 0 < 2, 1 (2) -> 6
       // mse: (5+1)² + (4-0)² + (3-2)² + (2-1)² + (1-0)² = 36 + 16 + 1 + 1 + 1 = 55; / 5 = 11
       const rows = ranked([-1, 0, 2, 1, 0]);
-      expectValues(b.evaluate(rows, ["dcg", "ndcg", "num_rel", "precision@5", "map", "mrr", "bpref", "inversions", "mse"]), {
-        dcg: 3 * d(3) + d(4),
-        ndcg: (3 * d(3) + d(4)) / (3 + d(2)),
-        num_rel: 2,
-        "precision@5": 2 / 5,
-        map: (1 / 3 + 2 / 4) / 2,
-        mrr: 1 / 3,
-        bpref: 0.5,
-        inversions: 6,
-        mse: 11,
-      });
+      expectValues(
+        b.evaluate(rows, ["dcg", "ndcg", "num_rel", "precision@5", "map", "mrr", "bpref", "inversions", "mse"]),
+        {
+          dcg: 3 * d(3) + d(4),
+          ndcg: (3 * d(3) + d(4)) / (3 + d(2)),
+          num_rel: 2,
+          "precision@5": 2 / 5,
+          map: (1 / 3 + 2 / 4) / 2,
+          mrr: 1 / 3,
+          bpref: 0.5,
+          inversions: 6,
+          mse: 11,
+        },
+      );
     });
 
     it("fractional labels", () => {
@@ -400,21 +476,27 @@ describe.each(backends)("$name", (b) => {
       const p = (l: number) => g(l) / 16;
       const err = p(0.5) + (1 / 2) * p(1.5) * (1 - p(0.5)) + (1 / 3) * p(2.5) * (1 - p(0.5)) * (1 - p(1.5));
       const rows = ranked([0.5, 1.5, 2.5]);
-      expectValues(b.evaluate(rows, ["dcg", "ndcg", "map", "mrr", "bpref", "err", "inversions", "kendall_tau", "num_rel"]), {
-        dcg: dcgExp,
-        ndcg: dcgExp / idcgExp,
-        map: (1 / 2 + 2 / 3) / 2, // relevant at ranks 2, 3
-        mrr: 1 / 2,
-        bpref: 0, // 0.5 is above both relevant documents: 1 - min(1,2)/min(1,2) = 0
-        err,
-        inversions: 3,
-        kendall_tau: -1,
-        num_rel: 2,
-      });
+      expectValues(
+        b.evaluate(rows, ["dcg", "ndcg", "map", "mrr", "bpref", "err", "inversions", "kendall_tau", "num_rel"]),
+        {
+          dcg: dcgExp,
+          ndcg: dcgExp / idcgExp,
+          map: (1 / 2 + 2 / 3) / 2, // relevant at ranks 2, 3
+          mrr: 1 / 2,
+          bpref: 0, // 0.5 is above both relevant documents: 1 - min(1,2)/min(1,2) = 0
+          err,
+          inversions: 3,
+          kendall_tau: -1,
+          num_rel: 2,
+        },
+      );
       // linear: dcg = 0.5 + 1.5·d(2) + 2.5·d(3)
       expectValues(b.evaluate(rows, ["dcg"], { gain: "linear" }), { dcg: 0.5 + 1.5 * d(2) + 2.5 * d(3) });
       // threshold 0.5: all three relevant
-      expectValues(b.evaluate(rows, ["num_rel", "precision@3"], { relevanceThreshold: 0.5 }), { num_rel: 3, "precision@3": 1 });
+      expectValues(b.evaluate(rows, ["num_rel", "precision@3"], { relevanceThreshold: 0.5 }), {
+        num_rel: 3,
+        "precision@3": 1,
+      });
     });
   });
 
@@ -422,9 +504,23 @@ describe.each(backends)("$name", (b) => {
     // judged: a 2, b 0, c 1, z 1 (z never ranked); ranked: a (0.9), x (0.8, unjudged), b (0.7), c (0.6)
     // labels as ranked [2, -, 0, 1]; R = 3 (a, c, z), NR = 1 (b)
     const qrels = { qid: ["q1", "q1", "q1", "q1", "q7"], docid: ["a", "b", "c", "z", "a"], rel: [2, 0, 1, 1, 1] };
-    const run = { qid: ["q1", "q1", "q1", "q1", "q9"], docid: ["a", "x", "b", "c", "a"], score: [0.9, 0.8, 0.7, 0.6, 1] };
+    const run = {
+      qid: ["q1", "q1", "q1", "q1", "q9"],
+      docid: ["a", "x", "b", "c", "a"],
+      score: [0.9, 0.8, 0.7, 0.6, 1],
+    };
     it("counts, precision, recall, map, r-precision, bpref", () => {
-      const r = b.evaluateRun(qrels, run, ["num_ret", "num_rel", "num_rel_ret", "precision@4", "recall@4", "map", "mrr", "r-precision", "bpref"]);
+      const r = b.evaluateRun(qrels, run, [
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "precision@4",
+        "recall@4",
+        "map",
+        "mrr",
+        "r-precision",
+        "bpref",
+      ]);
       expect(r.qids).toEqual(["q1"]); // q9 has no judgments; q7 is not in the run
       expectValues(r, {
         num_ret: 4,
@@ -450,7 +546,11 @@ describe.each(backends)("$name", (b) => {
       // labels [2, 0, 0, 1]: inversions (x < c), (b < c) = 2
       // tau: n0 = 6, n1 = 0, n2 = 1 (x, b), n3 = 0, D = 2 -> (6 - 1 - 4)/sqrt(6·5) = 1/sqrt(30)
       // mse: (0.9-2)² + 0.8² + 0.7² + (0.6-1)² = 1.21 + 0.64 + 0.49 + 0.16 = 2.5; / 4 = 0.625
-      expectValues(b.evaluateRun(qrels, run, ["inversions", "kendall_tau", "mse"]), { inversions: 2, kendall_tau: 1 / Math.sqrt(30), mse: 0.625 });
+      expectValues(b.evaluateRun(qrels, run, ["inversions", "kendall_tau", "mse"]), {
+        inversions: 2,
+        kendall_tau: 1 / Math.sqrt(30),
+        mse: 0.625,
+      });
     });
     it("columns and { qid: { docid: value } } give the same", () => {
       const q = { q1: { a: 2, b: 0, c: 1, z: 1 }, q7: { a: 1 } };
@@ -464,7 +564,11 @@ describe.each(backends)("$name", (b) => {
   describe("depth", () => {
     it("keeps the top depth of each ranking; R and the ideal still count every judgment", () => {
       // the seed cut at depth 3: labels [1, 0, 2]; R = 3
-      const r = b.evaluate(seed, ["num_ret", "num_rel", "num_rel_ret", "precision@5", "recall@5", "ndcg", "map", "bpref"], { depth: 3 });
+      const r = b.evaluate(
+        seed,
+        ["num_ret", "num_rel", "num_rel_ret", "precision@5", "recall@5", "ndcg", "map", "bpref"],
+        { depth: 3 },
+      );
       expectValues(r, {
         num_ret: 3,
         num_rel: 3,
@@ -476,7 +580,10 @@ describe.each(backends)("$name", (b) => {
         bpref: 1.5 / 3, // 1 + (1 - 1/2)
       });
       // N = 3 now, so k = 5 is beyond the list
-      expectValues(b.evaluate(seed, ["precision@5", "precision@3"], { depth: 3, beyondList: "nan" }), { "precision@5": NaN, "precision@3": 2 / 3 });
+      expectValues(b.evaluate(seed, ["precision@5", "precision@3"], { depth: 3, beyondList: "nan" }), {
+        "precision@5": NaN,
+        "precision@3": 2 / 3,
+      });
     });
   });
 
@@ -484,7 +591,11 @@ describe.each(backends)("$name", (b) => {
     it("only label 2 is relevant; gains are unchanged", () => {
       // the seed, labels ranked [1, 0, 2, 0, 1]: R = 1 (rank 3); NR = 4 (0, 0, 1, 1)
       // bpref: two judged non-relevant above rank 3 -> 1 - min(2,1)/min(4,1) = 0
-      const r = b.evaluate(seed, ["num_rel", "precision@3", "map", "mrr", "bpref", "hit_rate@2", "hit_rate@3", "r-precision", "ndcg@5"], { relevanceThreshold: 2 });
+      const r = b.evaluate(
+        seed,
+        ["num_rel", "precision@3", "map", "mrr", "bpref", "hit_rate@2", "hit_rate@3", "r-precision", "ndcg@5"],
+        { relevanceThreshold: 2 },
+      );
       expectValues(r, {
         num_rel: 1,
         "precision@3": 1 / 3,
@@ -550,23 +661,35 @@ describe.each(backends)("$name", (b) => {
       throws(() => b.evaluate(rows, "ndcg@0"), /ndcg@0/);
       throws(() => b.evaluate(rows, "P@2.5"), /P@2\.5/);
     });
-    it("columns of different lengths", () => throws(() => b.evaluate({ qid: [1, 1, 1], score: [1, 2], rel: [0, 1, 0] }, "map"), /score/));
+    it("columns of different lengths", () =>
+      throws(() => b.evaluate({ qid: [1, 1, 1], score: [1, 2], rel: [0, 1, 0] }, "map"), /score/));
     it("a NaN score", () => throws(() => b.evaluate({ ...rows, score: [0.3, NaN, 0.1] }, "map"), /score\[1\]/));
     it("an infinite label", () => throws(() => b.evaluate({ ...rows, rel: [0, 1, Infinity] }, "map"), /rel\[2\]/));
     it("a NaN score, an infinite label in typed columns (checked by the kernel as it copies them)", () => {
-      const typed = { qid: Int32Array.from([1, 1, 2]), score: Float64Array.from([0.3, 0.2, 0.1]), rel: Float64Array.from([0, 1, 0]) };
+      const typed = {
+        qid: Int32Array.from([1, 1, 2]),
+        score: Float64Array.from([0.3, 0.2, 0.1]),
+        rel: Float64Array.from([0, 1, 0]),
+      };
       throws(() => b.evaluate({ ...typed, score: Float64Array.from([0.3, NaN, 0.1]) }, "map"), /score\[1\].*NaN/);
       throws(() => b.evaluate({ ...typed, rel: Float64Array.from([0, 1, -Infinity]) }, "map"), /rel\[2\].*-Infinity/);
     });
-    it("a document twice in one query", () => throws(() => b.evaluate({ ...rows, docid: ["a", "b", "a"] }, "map"), /docid\[2\].*"a"/));
+    it("a document twice in one query", () =>
+      throws(() => b.evaluate({ ...rows, docid: ["a", "b", "a"] }, "map"), /docid\[2\].*"a"/));
     it("the same document in two queries is fine", () => {
       expectValues(b.evaluate({ qid: [1, 2], score: [1, 1], rel: [1, 1], docid: ["a", "a"] }, "map"), { map: [1, 1] });
     });
     it("evaluateRun: a document ranked twice, a NaN score, a NaN label", () => {
       const qrels = { qid: ["q", "q"], docid: ["a", "b"], rel: [1, 0] };
-      throws(() => b.evaluateRun(qrels, { qid: ["q", "q", "q"], docid: ["a", "b", "a"], score: [1, 2, 3] }, "map"), /run row 2.*"a"/);
+      throws(
+        () => b.evaluateRun(qrels, { qid: ["q", "q", "q"], docid: ["a", "b", "a"], score: [1, 2, 3] }, "map"),
+        /run row 2.*"a"/,
+      );
       throws(() => b.evaluateRun(qrels, { qid: ["q", "q"], docid: ["a", "b"], score: [1, NaN] }, "map"), /run row 1/);
-      throws(() => b.evaluateRun({ ...qrels, rel: [NaN, 0] }, { qid: ["q"], docid: ["a"], score: [1] }, "map"), /qrels row 0/);
+      throws(
+        () => b.evaluateRun({ ...qrels, rel: [NaN, 0] }, { qid: ["q"], docid: ["a"], score: [1] }, "map"),
+        /qrels row 0/,
+      );
     });
     it("a bad option", () => {
       let error: unknown;
@@ -583,7 +706,9 @@ describe.each(backends)("$name", (b) => {
 
 describe("the real API's bookkeeping around the same cases", () => {
   it('noRelevant "skip" counts the skipped query and leaves it out of the means', () => {
-    const r = evaluate({ qid: ["none", "none", "some"], score: [2, 1, 1], rel: [0, 0, 1] }, ["map", "num_ret"], { noRelevant: "skip" });
+    const r = evaluate({ qid: ["none", "none", "some"], score: [2, 1, 1], rel: [0, 0, 1] }, ["map", "num_ret"], {
+      noRelevant: "skip",
+    });
     expect(r.queries.skipped.noRelevant).toBe(1);
     expect(r.mean.map).toBe(1);
     expect(r.counted.map).toBe(1);
@@ -596,11 +721,15 @@ describe("the real API's bookkeeping around the same cases", () => {
 // (labels <= 0 gain 0), so tables with negative gains are now refused, by both backends' options.
 describe("gain tables", () => {
   it.each(backends)("$name: refuses a negative gain", (b) => {
-    expect(() => b.evaluate(ranked([1, 2]), ["dcg", "ndcg"], { gain: { 1: -1 } })).toThrow(/gain of label 1 must be a finite number >= 0/);
+    expect(() => b.evaluate(ranked([1, 2]), ["dcg", "ndcg"], { gain: { 1: -1 } })).toThrow(
+      /gain of label 1 must be a finite number >= 0/,
+    );
   });
   // Labels <= 0 are never relevant, so a threshold must be above 0.
   it.each(backends)("$name: refuses a relevance threshold below 0, takes 0 (every label >= 0 relevant)", (b) => {
-    expect(() => b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: -1 })).toThrow(/relevanceThreshold must be a number >= 0/);
+    expect(() => b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: -1 })).toThrow(
+      /relevanceThreshold must be a number >= 0/,
+    );
     // Labels 1 and 0 at ranks 1 and 2, both relevant at threshold 0: AP = (1/1 + 2/2) / 2.
     expect(b.evaluate(ranked([1, 0]), ["map"], { relevanceThreshold: 0 }).values.map[0]).toBe(1);
   });

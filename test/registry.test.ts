@@ -12,7 +12,15 @@ import { FAMILIES, type Family } from "../src/measures/registry.js";
 import { referenceEvaluate } from "../src/reference/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import {
-  cutoffs, expectSame, options, params, rowsBatch, RUNS, subtopicBatch, subtopicOptions, TIMEOUT,
+  cutoffs,
+  expectSame,
+  options,
+  params,
+  rowsBatch,
+  RUNS,
+  subtopicBatch,
+  subtopicOptions,
+  TIMEOUT,
 } from "./_random.js";
 
 /** The family's measures at cutoffs `ks`, and without one where its row allows. */
@@ -25,19 +33,23 @@ const runs = params(Math.max(10, Math.round(RUNS / 10)));
 
 describe("every registry row: kernel = reference", () => {
   for (const f of FAMILIES) {
-    it(f.name, () => {
-      fc.assert(
-        f.diversity
-          ? fc.property(subtopicBatch, cutoffs, subtopicOptions, ({ qrels, run }, ks, o) => {
-            const ms = measuresOf(f, [...ks, 1]);
-            expectSame(evaluateDiversity(qrels, run, ms, o), referenceEvaluateDiversity(qrels, run, ms, o));
-          })
-          : fc.property(rowsBatch, cutoffs, options, (rows, ks, o) => {
-            const ms = measuresOf(f, [...ks, 1]);
-            expectSame(evaluate(rows, ms, o), referenceEvaluate(rows, ms, o));
-          }),
-        runs,
-      );
-    }, TIMEOUT);
+    it(
+      f.name,
+      () => {
+        fc.assert(
+          f.diversity
+            ? fc.property(subtopicBatch, cutoffs, subtopicOptions, ({ qrels, run }, ks, o) => {
+                const ms = measuresOf(f, [...ks, 1]);
+                expectSame(evaluateDiversity(qrels, run, ms, o), referenceEvaluateDiversity(qrels, run, ms, o));
+              })
+            : fc.property(rowsBatch, cutoffs, options, (rows, ks, o) => {
+                const ms = measuresOf(f, [...ks, 1]);
+                expectSame(evaluate(rows, ms, o), referenceEvaluate(rows, ms, o));
+              }),
+          runs,
+        );
+      },
+      TIMEOUT,
+    );
   }
 });

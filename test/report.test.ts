@@ -31,7 +31,10 @@ describe("formatTable", () => {
   it("runs side by side, aligned by measure: an empty cell where a run lacks one, never -inf or NaN", () => {
     const a = evaluateRun(qrels, runA, ["map", "ndcg@2"]);
     const b = evaluateRun(qrels, runB, ["ndcg@2", "precision@1"]);
-    const text = formatTable([{ name: "A", result: a }, { name: "B", result: b }]);
+    const text = formatTable([
+      { name: "A", result: a },
+      { name: "B", result: b },
+    ]);
     expect(text).not.toMatch(/inf|NaN/);
     expect(text.split("\n").slice(0, 5)).toEqual([
       "measure           A       B",
@@ -48,7 +51,12 @@ describe("formatTable", () => {
     // noRelevant nan: q3 (no relevant document) is left out of map, not of num_ret.
     const a = evaluateRun(qrels, runA, ["num_ret", "map"], { noRelevant: "nan" });
     const b = evaluateRun(qrels, runA, ["num_ret", "map"]);
-    const lines = cells(formatTable([{ name: "nan", result: a }, { name: "zero", result: b }]));
+    const lines = cells(
+      formatTable([
+        { name: "nan", result: a },
+        { name: "zero", result: b },
+      ]),
+    );
     expect(lines[1]).toEqual(["num_ret", "1.6667", "1.6667"]);
     expect(lines[2]).toEqual(["map", "0.7500 (n=2)", "0.5000"]);
     expect(lines[3]).toEqual(["queries", "3", "3"]);
@@ -57,24 +65,47 @@ describe("formatTable", () => {
   it("prints each column's conventions when the columns' differ, marked on their headers", () => {
     const lin = evaluateRun(qrels, runA, ["ndcg@3"], { gain: "linear" });
     const exp = evaluateRun(qrels, runA, ["ndcg@3"], { gain: "exp" });
-    const text = formatTable([{ name: "lin", result: lin }, { name: "exp", result: exp }]);
+    const text = formatTable([
+      { name: "lin", result: lin },
+      { name: "exp", result: exp },
+    ]);
     expect(cells(text)[0]).toEqual(["measure", "lin [1]", "exp [2]"]);
-    expect(text).toContain("\n[1] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n[2] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid");
+    expect(text).toContain(
+      "\n[1] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n[2] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid",
+    );
     expect(text).not.toContain("\nconventions:");
   });
 
   it("prints each measure's conventions when a result's measures differ (measureConventions), marked on the measures", () => {
     const base = evaluateRun(qrels, runA, ["ndcg@3", "map"]);
-    const tagged = (r: Result<string>): Result<string> => ({ ...r, measureConventions: { "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1", map: "ir_measures: relevanceThreshold=2" } }) as Result<string>;
-    const text = formatTable([{ name: "A", result: tagged(base) }, { name: "B", result: tagged(base) }]);
+    const tagged = (r: Result<string>): Result<string> =>
+      ({
+        ...r,
+        measureConventions: {
+          "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1",
+          map: "ir_measures: relevanceThreshold=2",
+        },
+      }) as Result<string>;
+    const text = formatTable([
+      { name: "A", result: tagged(base) },
+      { name: "B", result: tagged(base) },
+    ]);
     expect(cells(text).slice(0, 3)).toEqual([
       ["measure", "A", "B"],
       ["ndcg@3 [1]", base.mean["ndcg@3"].toFixed(4), base.mean["ndcg@3"].toFixed(4)],
       ["map [2]", "0.5000", "0.5000"],
     ]);
-    expect(text).toMatch(/\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=2$/);
+    expect(text).toMatch(
+      /\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=2$/,
+    );
     // Measures computed alike share a line, whatever their tools: map never depends on the gain.
-    const alike = { ...base, measureConventions: { "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1", map: "ir_measures: relevanceThreshold=1" } } as Result<string>;
+    const alike = {
+      ...base,
+      measureConventions: {
+        "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1",
+        map: "ir_measures: relevanceThreshold=1",
+      },
+    } as Result<string>;
     expect(formatTable(alike)).toMatch(/\nconventions: gain=linear relevanceThreshold=1$/);
     // One convention for every measure: the one line, as before.
     const same = { ...base, measureConventions: { "ndcg@3": "x: gain=exp", map: "x: gain=exp" } } as Result<string>;
@@ -85,15 +116,31 @@ describe("formatTable", () => {
     // num_ret depends on none of them; map on noRelevant: a line per column, num_ret under each.
     const a = evaluateRun(qrels, runA, ["num_ret", "map"], { noRelevant: "nan" });
     const b = evaluateRun(qrels, runA, ["num_ret", "map"]);
-    const text = formatTable([{ name: "nan", result: a }, { name: "zero", result: b }]);
+    const text = formatTable([
+      { name: "nan", result: a },
+      { name: "zero", result: b },
+    ]);
     expect(cells(text)[0]).toEqual(["measure", "nan [1]", "zero [2]"]);
-    expect(text).toMatch(/\n\[1\] conventions: relevanceThreshold=1 noRelevant=nan ties=docid\n\[2\] conventions: relevanceThreshold=1 noRelevant=zero ties=docid$/);
+    expect(text).toMatch(
+      /\n\[1\] conventions: relevanceThreshold=1 noRelevant=nan ties=docid\n\[2\] conventions: relevanceThreshold=1 noRelevant=zero ties=docid$/,
+    );
   });
 
   it("marks the cells when conventions differ both ways", () => {
-    const a = { ...evaluateRun(qrels, runA, ["ndcg@3", "map"]), measureConventions: { "ndcg@3": "t: 1", map: "t: 2" } } as Result<string>;
-    const b = { ...evaluateRun(qrels, runA, ["ndcg@3", "map"]), measureConventions: { "ndcg@3": "t: 2", map: "t: 2" } } as Result<string>;
-    const lines = cells(formatTable([{ name: "A", result: a }, { name: "B", result: b }]));
+    const a = {
+      ...evaluateRun(qrels, runA, ["ndcg@3", "map"]),
+      measureConventions: { "ndcg@3": "t: 1", map: "t: 2" },
+    } as Result<string>;
+    const b = {
+      ...evaluateRun(qrels, runA, ["ndcg@3", "map"]),
+      measureConventions: { "ndcg@3": "t: 2", map: "t: 2" },
+    } as Result<string>;
+    const lines = cells(
+      formatTable([
+        { name: "A", result: a },
+        { name: "B", result: b },
+      ]),
+    );
     expect(lines[1]).toEqual(["ndcg@3", `${a.mean["ndcg@3"].toFixed(4)} [1]`, `${b.mean["ndcg@3"].toFixed(4)} [2]`]);
     expect(lines[2]).toEqual(["map", "0.5000 [2]", "0.5000 [2]"]);
   });
@@ -101,7 +148,10 @@ describe("formatTable", () => {
   it("per query: a row per query and measure (empty where a run lacks the query), then the means as 'all'; summary: false leaves them out", () => {
     const a = evaluateRun(qrels, runA, ["map"]);
     const b = evaluateRun(qrels, runB, ["map"]);
-    const columns = [{ name: "A", result: a }, { name: "B", result: b }];
+    const columns = [
+      { name: "A", result: a },
+      { name: "B", result: b },
+    ];
     expect(formatTable(columns, { perQuery: true }).split("\n").slice(0, 6)).toEqual([
       "query  measure       A       B",
       "q1     map      0.5000  1.0000",
@@ -112,17 +162,32 @@ describe("formatTable", () => {
     ]);
     // A query no column has for a measure has no row.
     const c = evaluateRun(qrels, runB, ["precision@1"]);
-    expect(formatTable([{ name: "A", result: a }, { name: "C", result: c }], { perQuery: true })).not.toMatch(/^q3 +precision@1/m);
+    expect(
+      formatTable(
+        [
+          { name: "A", result: a },
+          { name: "C", result: c },
+        ],
+        { perQuery: true },
+      ),
+    ).not.toMatch(/^q3 +precision@1/m);
     const noSummary = formatTable(columns, { perQuery: true, summary: false });
     expect(noSummary).not.toMatch(/^all/m);
     expect(cells(noSummary)[3]).toEqual(["q3", "map", "0.0000"]);
     // One result: the values column is "value", the counts only on the means.
-    expect(cells(formatTable(a, { perQuery: true })).slice(0, 3)).toEqual([["query", "measure", "value", "queries"], ["q1", "map", "0.5000"], ["q2", "map", "1.0000"]]);
+    expect(cells(formatTable(a, { perQuery: true })).slice(0, 3)).toEqual([
+      ["query", "measure", "value", "queries"],
+      ["q1", "map", "0.5000"],
+      ["q2", "map", "1.0000"],
+    ]);
   });
 
   it("takes the rows to show and their labels, as before", () => {
     const a = evaluateRun(qrels, runA, ["map", "mrr"]);
-    expect(cells(formatTable([{ name: "A", result: a }], [{ label: "AP", measure: "map" }]))[1]).toEqual(["AP", "0.5000"]);
+    expect(cells(formatTable([{ name: "A", result: a }], [{ label: "AP", measure: "map" }]))[1]).toEqual([
+      "AP",
+      "0.5000",
+    ]);
   });
 
   it("refuses no results, and columns that are not { name, result }", () => {

@@ -2,11 +2,20 @@
 // runs) gives exactly what the whole file gives: the same per-query values, means and trec_eval text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError, RankevalError } from "../src/errors/errors.js";
+import { type InputError, RankevalError } from "../src/errors/errors.js";
 import { evaluateBatch } from "../src/pipeline/evaluate.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { explicitOptions } from "../src/measures/options.js";
-import { evaluateRunFile, NotGroupedError, parsedBlocks, PortableBlocks, portableBlock, RunBlockParser, RunBlocks, transferables } from "../src/pipeline/blocks.js";
+import {
+  evaluateRunFile,
+  NotGroupedError,
+  parsedBlocks,
+  PortableBlocks,
+  portableBlock,
+  RunBlockParser,
+  RunBlocks,
+  transferables,
+} from "../src/pipeline/blocks.js";
 import { evaluateBlock, relstringValues, trecExtras, type Evaluated } from "../src/pipeline/evaluate-block.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { options, plan, trecOptions, type RunResult } from "../src/app/plan.js";
@@ -31,8 +40,16 @@ function whole(qrelsText: string, runText: string): string {
   const p = plan(MEASURES, null);
   if (p.kind !== "trec") throw new Error("trec names");
   const opts = options({});
-  const result = trecExtras(p, evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun));
-  const run: RunResult = { file: "run.txt", runTag: joined.runTag, result, strings: relstringValues(p, joined.batch, trecOptions(opts)) };
+  const result = trecExtras(
+    p,
+    evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun),
+  );
+  const run: RunResult = {
+    file: "run.txt",
+    runTag: joined.runTag,
+    result,
+    strings: relstringValues(p, joined.batch, trecOptions(opts)),
+  };
   return trecText(p, run, { perQuery: true });
 }
 
@@ -41,7 +58,14 @@ function whole(qrelsText: string, runText: string): string {
  * `elsewhere`: parsed as the page's run reader does, with its own query interner, each block moved
  * (structuredClone with its buffers transferred, as postMessage) and its ids translated on arrival.
  */
-function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: number, elsewhere = false, recycle = false): { text: string; blocks: number[]; notJudged: number; reused: number } {
+function inBlocks(
+  qrelsText: string,
+  runText: string,
+  blockRows: number,
+  chunk: number,
+  elsewhere = false,
+  recycle = false,
+): { text: string; blocks: number[]; notJudged: number; reused: number } {
   let given: ArrayBuffer | undefined;
   let reused = 0;
   const j = judgments(qrelsText);
@@ -50,46 +74,86 @@ function inBlocks(qrelsText: string, runText: string, blockRows: number, chunk: 
   const opts = options({});
   const parts: Evaluated[] = [];
   const blocks: number[] = [];
-  const joiner = new RunBlocks(j, "run.txt", (joined) => {
-    blocks.push(joined.batch.scores.length);
-    const result = trecExtras(p, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0));
-    parts.push({ result, strings: relstringValues(p, joined.batch, trecOptions(opts)) });
-  }, recycle);
+  const joiner = new RunBlocks(
+    j,
+    "run.txt",
+    (joined) => {
+      blocks.push(joined.batch.scores.length);
+      const result = trecExtras(p, evaluateBatch(joined.batch, joined.qids, p.measures, opts, 0, 0));
+      parts.push({ result, strings: relstringValues(p, joined.batch, trecOptions(opts)) });
+    },
+    recycle,
+  );
   const arrival = new PortableBlocks(j.qrels.qidNames, "run.txt");
   let sent = 0;
   // Elsewhere and recycling: each block's buffer goes back to the reader once added, as the ack does.
   let spare: ArrayBuffer | undefined;
   const reader = elsewhere
-    ? new RunBlockParser("run.txt", new Interner(), (rows) => {
-        const block = portableBlock(rows, sent);
-        sent = rows.qidNames.size;
-        if (rows.score.buffer === given) reused++;
-        const moved = structuredClone(block, { transfer: transferables(block) });
-        expect(block.rows.score.byteLength + block.rows.docids.bytes.byteLength + block.rows.spans.ids.byteLength + block.newQids.offsets.byteLength).toBe(0); // moved, not copied
-        joiner.add(arrival.rows(moved));
-        const buffer = moved.rows.score.buffer;
-        if (recycle) spare = structuredClone(buffer, { transfer: [buffer] });
-      }, blockRows, () => {
-        given = spare;
-        spare = undefined;
-        return given;
-      })
+    ? new RunBlockParser(
+        "run.txt",
+        new Interner(),
+        (rows) => {
+          const block = portableBlock(rows, sent);
+          sent = rows.qidNames.size;
+          if (rows.score.buffer === given) reused++;
+          const moved = structuredClone(block, { transfer: transferables(block) });
+          expect(
+            block.rows.score.byteLength +
+              block.rows.docids.bytes.byteLength +
+              block.rows.spans.ids.byteLength +
+              block.newQids.offsets.byteLength,
+          ).toBe(0); // moved, not copied
+          joiner.add(arrival.rows(moved));
+          const buffer = moved.rows.score.buffer;
+          if (recycle) spare = structuredClone(buffer, { transfer: [buffer] });
+        },
+        blockRows,
+        () => {
+          given = spare;
+          spare = undefined;
+          return given;
+        },
+      )
     : new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows), blockRows);
   const all = bytes(runText);
   for (let i = 0; i < all.length; i += chunk) reader.push(all.subarray(i, i + chunk));
   const summary = joiner.finish(reader.finish());
   const merged = mergeBlocks(parts, summary.notJudged, summary.notInRunQids.length);
-  return { text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }), blocks, notJudged: summary.notJudged, reused };
+  return {
+    text: trecText(p, { file: "run.txt", runTag: summary.runTag, ...merged }, { perQuery: true }),
+    blocks,
+    notJudged: summary.notJudged,
+    reused,
+  };
 }
 
-const QRELS = ["q1 0 a 1", "q1 0 b 0", "q1 0 c 2", "q2 0 a 1", "q3 0 x 1", "q3 0 y 1", "q10 0 z 1", "q9 0 lost 1", ""].join("\n");
+const QRELS = [
+  "q1 0 a 1",
+  "q1 0 b 0",
+  "q1 0 c 2",
+  "q2 0 a 1",
+  "q3 0 x 1",
+  "q3 0 y 1",
+  "q10 0 z 1",
+  "q9 0 lost 1",
+  "",
+].join("\n");
 const RUN = [
-  "q3 Q0 y 1 0.5 R", "q3 Q0 x 2 0.5 R", "q3 Q0 w 3 0.1 R",
-  "q1 Q0 c 1 3 R", "q1 Q0 d 2 2 R", "q1 Q0 a 3 1 R", "q1 Q0 b 4 1 R",
+  "q3 Q0 y 1 0.5 R",
+  "q3 Q0 x 2 0.5 R",
+  "q3 Q0 w 3 0.1 R",
+  "q1 Q0 c 1 3 R",
+  "q1 Q0 d 2 2 R",
+  "q1 Q0 a 3 1 R",
+  "q1 Q0 b 4 1 R",
   "q7 Q0 a 1 1 R",
   "# a comment",
-  "q10 Q0 z 1 -1 R", "q10 Q0 y 2 -2 R",
-  "q2 Q0 b 1 9 R", "q2 Q0 a 2 8 R", "q2 Q0 e 3 8 R", "",
+  "q10 Q0 z 1 -1 R",
+  "q10 Q0 y 2 -2 R",
+  "q2 Q0 b 1 9 R",
+  "q2 Q0 a 2 8 R",
+  "q2 Q0 e 3 8 R",
+  "",
 ].join("\n");
 
 describe("RunBlocks", () => {
@@ -98,7 +162,12 @@ describe("RunBlocks", () => {
     expect(want).toContain("map                   \tall\t0.7708\n"); // q1, q10, q2, q3
     for (const blockRows of [1, 2, 3, 5, 8, 1000]) {
       for (const chunk of [1, 7, 64, 1 << 16]) {
-        for (const [elsewhere, recycle] of [[false, false], [true, false], [false, true], [true, true]]) {
+        for (const [elsewhere, recycle] of [
+          [false, false],
+          [true, false],
+          [false, true],
+          [true, true],
+        ]) {
           const got = inBlocks(QRELS, RUN, blockRows, chunk, elsewhere, recycle);
           expect(got.text).toBe(want);
           expect(got.notJudged).toBe(1); // q7
@@ -139,24 +208,39 @@ describe("RunBlocks", () => {
       judged: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(query, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.boolean(), (queries, blockRows, chunk, elsewhere, recycle) => {
-        const qrels: string[] = [];
-        const run: string[] = [];
-        queries.forEach((q, i) => {
-          if (q.judged) for (const [k, d] of [..."abcdefghij"].entries()) if (k % 2 === i % 2) qrels.push(`q${i} 0 ${d} ${q.labels[k]}`);
-          q.docs.forEach((d, k) => run.push(`q${i} Q0 ${d} ${k + 1} ${q.scores[k]} t`));
-        });
-        const qrelsText = qrels.join("\n") + "\nqz 0 a 1\n";
-        const runText = run.join("\n") + "\n";
-        expect(inBlocks(qrelsText, runText, blockRows, chunk, elsewhere, recycle).text).toBe(whole(qrelsText, runText));
-      }),
+      fc.property(
+        fc.array(query, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        (queries, blockRows, chunk, elsewhere, recycle) => {
+          const qrels: string[] = [];
+          const run: string[] = [];
+          queries.forEach((q, i) => {
+            if (q.judged)
+              for (const [k, d] of [..."abcdefghij"].entries())
+                if (k % 2 === i % 2) qrels.push(`q${i} 0 ${d} ${q.labels[k]}`);
+            q.docs.forEach((d, k) => run.push(`q${i} Q0 ${d} ${k + 1} ${q.scores[k]} t`));
+          });
+          const qrelsText = qrels.join("\n") + "\nqz 0 a 1\n";
+          const runText = run.join("\n") + "\n";
+          expect(inBlocks(qrelsText, runText, blockRows, chunk, elsewhere, recycle).text).toBe(
+            whole(qrelsText, runText),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("says where a query comes back after another began, in a later block or the same one", () => {
     const run = "q1 Q0 a 1 1 R\nq1 Q0 b 2 1 R\nq2 Q0 a 1 1 R\nq1 Q0 c 3 1 R\n";
-    for (const [blockRows, elsewhere] of [[1, false], [100, false], [1, true]] as const) {
+    for (const [blockRows, elsewhere] of [
+      [1, false],
+      [100, false],
+      [1, true],
+    ] as const) {
       let error: unknown;
       try {
         inBlocks(QRELS, run, blockRows, 5, elsewhere);
@@ -164,13 +248,18 @@ describe("RunBlocks", () => {
         error = e;
       }
       expect(error).toBeInstanceOf(NotGroupedError);
-      expect((error as InputError).message).toBe('run.txt:4: query "q1" comes back after other queries (the run is not grouped by query)');
+      expect((error as InputError).message).toBe(
+        'run.txt:4: query "q1" comes back after other queries (the run is not grouped by query)',
+      );
     }
   });
 
   it("keeps the line numbers of later blocks in errors", () => {
     const run = "q1 Q0 a 1 1 R\n\nq2 Q0 a 1 1 R\n# c\nq3 Q0 x 1 1 R\nq3 Q0 x 2 1 R\n";
-    for (const elsewhere of [false, true]) expect(() => inBlocks(QRELS, run, 1, 3, elsewhere)).toThrow("run.txt:6: document \"x\" appears twice in query \"q3\"");
+    for (const elsewhere of [false, true])
+      expect(() => inBlocks(QRELS, run, 1, 3, elsewhere)).toThrow(
+        'run.txt:6: document "x" appears twice in query "q3"',
+      );
     const bad = "q1 Q0 a 1 1 R\nq2 Q0 a 1 1 R\nq3 Q0 x 1 1 R\nq3 Q0 y 2 zz R\n";
     expect(() => inBlocks(QRELS, bad, 1, 4)).toThrow(/^run\.txt:4:\d+: /);
   });
@@ -178,9 +267,17 @@ describe("RunBlocks", () => {
   it("reads an empty run: every judged query is absent", () => {
     const j = judgments(QRELS);
     const joiner = new RunBlocks(j, "run.txt", () => {});
-    expect(joiner.finish(new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows)).finish())).toEqual({
-      runTag: "", notJudged: 0, notInRunQids: ["q1", "q10", "q2", "q3", "q9"], rows: 0, queries: 0, evaluated: 0, someQids: [],
-    });
+    expect(joiner.finish(new RunBlockParser("run.txt", j.qrels.qidNames, (rows) => joiner.add(rows)).finish())).toEqual(
+      {
+        runTag: "",
+        notJudged: 0,
+        notInRunQids: ["q1", "q10", "q2", "q3", "q9"],
+        rows: 0,
+        queries: 0,
+        evaluated: 0,
+        someQids: [],
+      },
+    );
   });
 
   it("equals joinParsed's evaluation on a canonical measure's means too", () => {
@@ -193,7 +290,9 @@ describe("RunBlocks", () => {
     const want = evaluateBatch(joined.batch, joined.qids, p.measures, opts, joined.notJudged, joined.notInRun);
     const parts: Evaluated[] = [];
     const j2 = judgments(QRELS);
-    const joiner = new RunBlocks(j2, "run.txt", (b) => parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }));
+    const joiner = new RunBlocks(j2, "run.txt", (b) =>
+      parts.push({ result: evaluateBatch(b.batch, b.qids, p.measures, opts, 0, 0), strings: {} }),
+    );
     const reader = new RunBlockParser("run.txt", j2.qrels.qidNames, (rows) => joiner.add(rows), 2);
     reader.push(bytes(RUN));
     const s = joiner.finish(reader.finish());
@@ -207,17 +306,26 @@ describe("RunBlocks", () => {
 
 describe("mergeBlocks: each summary as the blocks took it", () => {
   it("sums num_ret and num_rel and takes gm_map's geometric mean over the blocks, as for the run read whole", () => {
-    for (const names of [["num_ret", "num_rel", "gm_map", "map", "gm_bpref"], ["NumRet", "NumRel", "AP"]]) {
+    for (const names of [
+      ["num_ret", "num_rel", "gm_map", "map", "gm_bpref"],
+      ["NumRet", "NumRel", "AP"],
+    ]) {
       const p = plan(names, null);
       const opts = options({}, p.kind === "trec");
       const j = judgments(QRELS);
       const r = new RunParser({ file: "run.txt", qids: j.qrels.qidNames, docids: "per-row" });
       r.push(bytes(RUN));
       const joined = joinParsed(j, r.finish());
-      const want = mergeBlocks([evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {})], joined.notJudged, joined.notInRun).result;
+      const want = mergeBlocks(
+        [evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {})],
+        joined.notJudged,
+        joined.notInRun,
+      ).result;
       const parts: Evaluated[] = [];
       const j2 = judgments(QRELS);
-      const joiner = new RunBlocks(j2, "run.txt", (b) => parts.push(evaluateBlock(p, b.batch, b.qids, opts, "run.txt", () => {})));
+      const joiner = new RunBlocks(j2, "run.txt", (b) =>
+        parts.push(evaluateBlock(p, b.batch, b.qids, opts, "run.txt", () => {})),
+      );
       const reader = new RunBlockParser("run.txt", j2.qrels.qidNames, (rows) => joiner.add(rows), 1);
       reader.push(bytes(RUN));
       const s = joiner.finish(reader.finish());
@@ -244,34 +352,48 @@ describe("evaluateRunFile: a run that evaluates no query is an error, streamed o
       r.push(bytes(runText));
       return r.finish();
     };
-    return evaluateRunFile(j, {
-      file: "run.txt",
-      blocks: how === "blocks" ? parsedBlocks("run.txt", async (sink) => sink.push(bytes(runText)), 2) : null,
-      whole: async () => parse(),
-      complete: how === "complete",
-    }, (joined) => evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {}));
+    return evaluateRunFile(
+      j,
+      {
+        file: "run.txt",
+        blocks: how === "blocks" ? parsedBlocks("run.txt", async (sink) => sink.push(bytes(runText)), 2) : null,
+        whole: async () => parse(),
+        complete: how === "complete",
+      },
+      (joined) => evaluateBlock(p, joined.batch, joined.qids, opts, "run.txt", () => {}),
+    );
   }
   const HOWS = ["blocks", "whole", "complete"] as const;
 
   it.each(HOWS)("an empty, blank or comment-only run (%s)", async (how) => {
     for (const text of ["", "\n\n", "  \r\n", "# nothing\n"]) {
-      await expect(evaluateTexts(QRELS, text, how)).rejects.toThrow("run.txt: no rankings in it: the file is empty or holds no rows");
+      await expect(evaluateTexts(QRELS, text, how)).rejects.toThrow(
+        "run.txt: no rankings in it: the file is empty or holds no rows",
+      );
     }
   });
 
-  it.each(HOWS)("a run sharing no query with the judgments, its queries and the judged ones named (%s)", async (how) => {
-    const run = "x1 Q0 a 1 1 R\nx2 Q0 a 1 1 R\nx3 Q0 a 1 1 R\nx4 Q0 a 1 1 R\n";
-    await expect(evaluateTexts(QRELS, run, how)).rejects.toThrow(
-      'run.txt: no query in common with the judgments: its 4 queries ("x1", "x2", "x3", ...) have none in qrels.txt (5 judged: "q1", "q2", "q3", ...)',
-    );
-    await expect(evaluateTexts("q1 0 a 1\n", "7 Q0 a 1 1 R\n", how)).rejects.toThrow('run.txt: no query in common with the judgments: its 1 query ("7") has none in qrels.txt (1 judged: "q1")');
-    const error = await evaluateTexts(QRELS, run, how).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RankevalError);
-    expect((error as RankevalError).code).toBe("bad-input");
-  });
+  it.each(HOWS)(
+    "a run sharing no query with the judgments, its queries and the judged ones named (%s)",
+    async (how) => {
+      const run = "x1 Q0 a 1 1 R\nx2 Q0 a 1 1 R\nx3 Q0 a 1 1 R\nx4 Q0 a 1 1 R\n";
+      await expect(evaluateTexts(QRELS, run, how)).rejects.toThrow(
+        'run.txt: no query in common with the judgments: its 4 queries ("x1", "x2", "x3", ...) have none in qrels.txt (5 judged: "q1", "q2", "q3", ...)',
+      );
+      await expect(evaluateTexts("q1 0 a 1\n", "7 Q0 a 1 1 R\n", how)).rejects.toThrow(
+        'run.txt: no query in common with the judgments: its 1 query ("7") has none in qrels.txt (1 judged: "q1")',
+      );
+      const error = await evaluateTexts(QRELS, run, how).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RankevalError);
+      expect((error as RankevalError).code).toBe("bad-input");
+    },
+  );
 
   it.each(HOWS)("judgments without any (%s)", async (how) => {
-    for (const text of ["", "\n", "# c\n"]) await expect(evaluateTexts(text, RUN, how)).rejects.toThrow("qrels.txt: no judgments in it: the file is empty or holds no rows");
+    for (const text of ["", "\n", "# c\n"])
+      await expect(evaluateTexts(text, RUN, how)).rejects.toThrow(
+        "qrels.txt: no judgments in it: the file is empty or holds no rows",
+      );
   });
 
   it.each(HOWS)("one query in common is enough (%s)", async (how) => {

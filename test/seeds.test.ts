@@ -9,7 +9,10 @@ import { backends, type Values } from "./_backends.js";
 
 const SHARED = new URL("../../shared/", import.meta.url);
 const haveShared = existsSync(fileURLToPath(SHARED));
-if (!haveShared) console.warn(`seeds.test.ts: ${fileURLToPath(SHARED)} is absent: skipping the golden files of ir_measures and LightGBM`);
+if (!haveShared)
+  console.warn(
+    `seeds.test.ts: ${fileURLToPath(SHARED)} is absent: skipping the golden files of ir_measures and LightGBM`,
+  );
 const shared = (path: string) => readFileSync(fileURLToPath(new URL(path, SHARED)), "utf8");
 
 /** TREC qrels (qid iter docid rel) as columns, by a plain whitespace split. */
@@ -176,17 +179,20 @@ describe.each(backends)("$name", (b) => {
 
     it("tiny_a, trec_eval (linear gain) under trec_eval's names and ir_measures' (pytrec_eval)", () => {
       const { qrels, run } = pair("tiny_a");
-      check(b.evaluateRun(qrels, run, ["ndcg_cut.2", "map", "recip_rank", "P.2", "nDCG", "nDCG@2", "AP", "RR", "P@2"]), {
-        ndcg_cut_2: ["0.2398", "0.3869"],
-        map: ["0.6389", "0.1667"],
-        recip_rank: ["0.5", "0.5"],
-        P_2: ["0.5", "0.5"],
-        nDCG: ["0.6585", "0.3354"],
-        "nDCG@2": ["0.2398", "0.3869"],
-        AP: ["0.6389", "0.1667"],
-        RR: ["0.5", "0.5"],
-        "P@2": ["0.5", "0.5"],
-      });
+      check(
+        b.evaluateRun(qrels, run, ["ndcg_cut.2", "map", "recip_rank", "P.2", "nDCG", "nDCG@2", "AP", "RR", "P@2"]),
+        {
+          ndcg_cut_2: ["0.2398", "0.3869"],
+          map: ["0.6389", "0.1667"],
+          recip_rank: ["0.5", "0.5"],
+          P_2: ["0.5", "0.5"],
+          nDCG: ["0.6585", "0.3354"],
+          "nDCG@2": ["0.2398", "0.3869"],
+          AP: ["0.6389", "0.1667"],
+          RR: ["0.5", "0.5"],
+          "P@2": ["0.5", "0.5"],
+        },
+      );
       // The library's own ndcg is exp-gain: another number on the same data, under another key.
       check(b.evaluateRun(qrels, run, ["ndcg@20"]), { "ndcg@20": ["0.6201", "0.35099"] });
     });
@@ -214,9 +220,23 @@ describe.each(backends)("$name", (b) => {
     // trec_eval's names (bare map, ndcg, num_ret, num_rel are the library's own: given gain "linear")
     const measures = ["map", "ndcg", "ndcg_cut.1,3,5,10", "P.1,5,10", "recip_rank", "recall.10", "num_ret", "num_rel"];
     const trecName: Record<string, string> = {
-      map: "map", ndcg: "ndcg", ndcg_cut_1: "ndcg_cut_1", ndcg_cut_3: "ndcg_cut_3", ndcg_cut_5: "ndcg_cut_5", ndcg_cut_10: "ndcg_cut_10",
-      P_1: "P_1", P_5: "P_5", P_10: "P_10", recip_rank: "recip_rank", recall_10: "recall_10", num_ret: "num_ret", num_rel: "num_rel",
-      "ndcg@1": "ndcg_cut_1", "ndcg@3": "ndcg_cut_3", "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10",
+      map: "map",
+      ndcg: "ndcg",
+      ndcg_cut_1: "ndcg_cut_1",
+      ndcg_cut_3: "ndcg_cut_3",
+      ndcg_cut_5: "ndcg_cut_5",
+      ndcg_cut_10: "ndcg_cut_10",
+      P_1: "P_1",
+      P_5: "P_5",
+      P_10: "P_10",
+      recip_rank: "recip_rank",
+      recall_10: "recall_10",
+      num_ret: "num_ret",
+      num_rel: "num_rel",
+      "ndcg@1": "ndcg_cut_1",
+      "ndcg@3": "ndcg_cut_3",
+      "ndcg@5": "ndcg_cut_5",
+      "ndcg@10": "ndcg_cut_10",
     };
     const compare = (r: Values, golden: Record<string, Record<string, number>>, names: string[], text: string) => {
       expect(r.qids.length).toBe(50);
@@ -241,7 +261,12 @@ describe.each(backends)("$name", (b) => {
       const run = readRun(shared(`${dir}lgb_rank_test_f34.run`));
       const golden = readTrecEval(shared(`${dir}lgb_rank_test_f34.trec_eval_q_linear.txt`));
       const r = b.evaluateRun(qrels, run, measures, { gain: "linear" });
-      compare(r, golden, Object.keys(trecName).filter((n) => !n.includes("@")), "linear");
+      compare(
+        r,
+        golden,
+        Object.keys(trecName).filter((n) => !n.includes("@")),
+        "linear",
+      );
     });
 
     // The exp-gain file is trec_eval (linear gain) run on _exp.qrels, whose labels are already
@@ -258,7 +283,12 @@ describe.each(backends)("$name", (b) => {
       const qrels = readQrels(shared(`${dir}lgb_rank_test_f34_exp.qrels`));
       const run = readRun(shared(`${dir}lgb_rank_test_f34.run`));
       const golden = readTrecEval(shared(`${dir}lgb_rank_test_f34.trec_eval_q_expgain.txt`));
-      compare(b.evaluateRun(qrels, run, "ndcg ndcg@1,3,5,10", { gain: "linear" }), golden, expNames, "linear on _exp.qrels");
+      compare(
+        b.evaluateRun(qrels, run, "ndcg ndcg@1,3,5,10", { gain: "linear" }),
+        golden,
+        expNames,
+        "linear on _exp.qrels",
+      );
     });
   });
 });

@@ -23,7 +23,9 @@ describe("calls made again", () => {
     const first = evaluate(rows, "ndcg@3", withTable).mean["ndcg@3"];
     table[2] = 10;
     expect(evaluate(rows, "ndcg@3", withTable).mean["ndcg@3"]).not.toBe(first);
-    expect(evaluate(rows, "ndcg@3", withTable).mean["ndcg@3"]).toBe(evaluate(rows, "ndcg@3", { gain: { 1: 1, 2: 10 } }).mean["ndcg@3"]);
+    expect(evaluate(rows, "ndcg@3", withTable).mean["ndcg@3"]).toBe(
+      evaluate(rows, "ndcg@3", { gain: { 1: 1, 2: 10 } }).mean["ndcg@3"],
+    );
   });
 
   it("still refuse bad options at every call, and name the same measures with the same warnings", () => {

@@ -67,7 +67,9 @@ describe("ties in the result", () => {
     expect(r.options.ties).toBe("input");
     expect(r.conventions).toMatch(/ ties=input/);
     expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(RankevalError);
-    expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(/ties must be "docid", "input", "average", "best" or "worst", not "random"/);
+    expect(() => evaluate(rows, "map", { ties: "random" as never })).toThrow(
+      /ties must be "docid", "input", "average", "best" or "worst", not "random"/,
+    );
   });
 });
 
@@ -77,7 +79,10 @@ describe("ties in the result", () => {
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
@@ -102,7 +107,11 @@ function trecLines(map: number[], p1: number[], relstring: string[]): string {
   const line = (name: string, qid: string, v: string) => `${name.padEnd(22)}\t${qid}\t${v}`;
   const mean = (v: number[]) => (v[0] + v[1]) / 2;
   return [
-    ...["q1", "q3"].flatMap((q, i) => [line("map", q, map[i].toFixed(4)), line("P_1", q, p1[i].toFixed(4)), line("relstring", q, `'${relstring[i]}'`)]),
+    ...["q1", "q3"].flatMap((q, i) => [
+      line("map", q, map[i].toFixed(4)),
+      line("P_1", q, p1[i].toFixed(4)),
+      line("relstring", q, `'${relstring[i]}'`),
+    ]),
     line("map", "all", mean(map).toFixed(4)),
     line("P_1", "all", mean(p1).toFixed(4)),
     "",
@@ -110,23 +119,28 @@ function trecLines(map: number[], p1: number[], relstring: string[]): string {
 }
 
 describe("rankeval --ties", () => {
-  it.each(Object.entries(runs))("orders a %s run's ties by id by default, by its lines with --ties input", async (_, runFile) => {
-    const args = ["-q", "-m", "map", "-m", "P.1", "-m", "relstring", qrelsFile, runFile];
-    const byDocid = await run(...args);
-    expect(byDocid.status).toBe(0);
-    expect(byDocid.out).toBe(trecLines([1 / 2, 1 / 3], [0, 0], ["01", "001"]));
-    // trec_eval's text stays trec_eval's: nothing added for the convention.
-    expect((await run("--ties", "docid", ...args)).out).toBe(byDocid.out);
-    const byInput = await run("--ties", "input", ...args);
-    expect(byInput.status).toBe(0);
-    expect(byInput.out).toBe(trecLines([1, 1 / 2], [1, 0], ["10", "010"]));
-  });
+  it.each(Object.entries(runs))(
+    "orders a %s run's ties by id by default, by its lines with --ties input",
+    async (_, runFile) => {
+      const args = ["-q", "-m", "map", "-m", "P.1", "-m", "relstring", qrelsFile, runFile];
+      const byDocid = await run(...args);
+      expect(byDocid.status).toBe(0);
+      expect(byDocid.out).toBe(trecLines([1 / 2, 1 / 3], [0, 0], ["01", "001"]));
+      // trec_eval's text stays trec_eval's: nothing added for the convention.
+      expect((await run("--ties", "docid", ...args)).out).toBe(byDocid.out);
+      const byInput = await run("--ties", "input", ...args);
+      expect(byInput.status).toBe(0);
+      expect(byInput.out).toBe(trecLines([1, 1 / 2], [1, 0], ["10", "010"]));
+    },
+  );
 
   it("prints the convention with the table and JSON reports", async () => {
     const table = await run("--ties=input", "-m", "map", "--format", "table", qrelsFile, runs.trec);
     expect(table.out).toMatch(/map\s+0\.7500/);
     expect(table.out).toMatch(/conventions: .* ties=input/);
-    expect((await run("-m", "map", "--format", "table", qrelsFile, runs.trec)).out).toMatch(/conventions: .* ties=docid/);
+    expect((await run("-m", "map", "--format", "table", qrelsFile, runs.trec)).out).toMatch(
+      /conventions: .* ties=docid/,
+    );
     const json = JSON.parse((await run("--ties", "input", "--format", "json", "-m", "map", qrelsFile, runs.trec)).out);
     expect(json.conventions).toMatch(/ ties=input/);
     expect(json.runs[0].mean.map).toBe(0.75);
@@ -136,7 +150,9 @@ describe("rankeval --ties", () => {
     const data = file("letor.txt", "1 qid:1 1:0 # docid = a\n0 qid:1 1:0 # docid = b\n");
     const scores = file("letor.pred", "1\n1\n");
     expect((await run("--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(/mrr\s+0\.5000/);
-    expect((await run("--ties", "input", "--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(/mrr\s+1\.0000\n/);
+    expect((await run("--ties", "input", "--letor", data, "--scores", scores, "-m", "mrr")).out).toMatch(
+      /mrr\s+1\.0000\n/,
+    );
   });
 
   it("refuses another value as a usage error", async () => {

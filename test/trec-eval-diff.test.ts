@@ -18,7 +18,8 @@ const SEED = Number(process.env.TREC_EVAL_DIFF_SEED ?? 20261121);
 
 const built = buildTrecEval();
 if ("skip" in built) {
-  if (built.missingCompiler && process.env.CI) throw new Error(`trec-eval-diff: ${built.skip} (CI must have a C compiler where ../shared exists)`);
+  if (built.missingCompiler && process.env.CI)
+    throw new Error(`trec-eval-diff: ${built.skip} (CI must have a C compiler where ../shared exists)`);
   console.warn(`skipping the differential test against trec_eval: ${built.skip}`);
 }
 
@@ -30,10 +31,22 @@ describe.skipIf("skip" in built)("rankeval against the real trec_eval 10", () =>
     const trecEval = (built as { path: string }).path;
     const reproDir = join(tmpdir(), `rankeval-trec-eval-diff-${SEED}`);
     mkdirSync(reproDir, { recursive: true });
-    const report = await fuzz({ programs: { trecEval, main, dir }, seed: SEED, cases: CASES, shrinkLimit: 3, reproDir });
+    const report = await fuzz({
+      programs: { trecEval, main, dir },
+      seed: SEED,
+      cases: CASES,
+      shrinkLimit: 3,
+      reproDir,
+    });
     const account = report.shrunk
       .map((s) => `${describeCase(s.shrunk)}\n  (class: ${s.signature}; files to re-run: ${s.folder})`)
       .join("\n\n");
-    expect(report.mismatches.length, `${report.mismatches.length} of ${CASES} cases differ from trec_eval (seeds ${report.mismatches.map((m) => m.case.seed).slice(0, 20).join(", ")}); the first, shrunk:\n\n${account}`).toBe(0);
+    expect(
+      report.mismatches.length,
+      `${report.mismatches.length} of ${CASES} cases differ from trec_eval (seeds ${report.mismatches
+        .map((m) => m.case.seed)
+        .slice(0, 20)
+        .join(", ")}); the first, shrunk:\n\n${account}`,
+    ).toBe(0);
   }, 120_000);
 });

@@ -61,8 +61,23 @@ describe("joinParsed", () => {
     expect(describeJoin(j)).toEqual([
       ["10", [["d", 1, 1]], [1]],
       ["9", [["d", 1, 2]], [2]],
-      ["q1", [["x", 1, 1], ["y", 0.5, NaN]], [1]],
-      ["q2", [["b", 3, 0], ["n", 2, -1], ["zz", 1, NaN]], [1, 0, 2, -1]],
+      [
+        "q1",
+        [
+          ["x", 1, 1],
+          ["y", 0.5, NaN],
+        ],
+        [1],
+      ],
+      [
+        "q2",
+        [
+          ["b", 3, 0],
+          ["n", 2, -1],
+          ["zz", 1, NaN],
+        ],
+        [1, 0, 2, -1],
+      ],
     ]);
     expect(j.notJudged).toBe(1); // q4
     expect(j.notInRun).toBe(1); // q3
@@ -93,7 +108,15 @@ describe("joinParsed", () => {
   it("keeps rows of a query in run order, when a query's rows are not contiguous", () => {
     const j = join("a 0 d1 1\nb 0 d1 1\na 0 d2 0\n", "a Q0 d2 1 1 t\nb Q0 d1 1 1 t\na Q0 d1 2 2 t\na Q0 d3 3 0 t\n");
     expect(describeJoin(j)).toEqual([
-      ["a", [["d2", 1, 0], ["d1", 2, 1], ["d3", 0, NaN]], [1, 0]],
+      [
+        "a",
+        [
+          ["d2", 1, 0],
+          ["d1", 2, 1],
+          ["d3", 0, NaN],
+        ],
+        [1, 0],
+      ],
       ["b", [["d1", 1, 1]], [1]],
     ]);
   });
@@ -108,10 +131,14 @@ describe("joinParsed", () => {
 
   it("rejects a document twice in one query of the run, naming file and line", () => {
     const run = "q1 Q0 x 1 1 t\nq1 Q0 y 2 1 t\n\n# c\nq2 Q0 x 1 1 t\nq1 Q0 x 3 0 t\n";
-    expect(() => join("q1 0 x 1\nq2 0 x 1\n", run)).toThrow(new InputError("run.txt", 6, 0, 'document "x" appears twice in query "q1"'));
+    expect(() => join("q1 0 x 1\nq2 0 x 1\n", run)).toThrow(
+      new InputError("run.txt", 6, 0, 'document "x" appears twice in query "q1"'),
+    );
     expect(() => join("q1 0 x 1\n", run)).toThrow('run.txt:6: document "x" appears twice in query "q1"');
     // Unjudged documents too.
-    expect(() => join("q1 0 a 1\n", "q1 Q0 u 1 1 t\nq1 Q0 u 2 1 t\n")).toThrow('run.txt:2: document "u" appears twice in query "q1"');
+    expect(() => join("q1 0 a 1\n", "q1 Q0 u 1 1 t\nq1 Q0 u 2 1 t\n")).toThrow(
+      'run.txt:2: document "u" appears twice in query "q1"',
+    );
   });
 
   it("rejects a document twice in one query of the judgments, naming file and line", () => {
@@ -144,16 +171,39 @@ describe("joinParsed", () => {
       for (let p = 0; p < len; p++) {
         const other = id.slice(0, p) + "X" + id.slice(p + 1);
         const j = join(`q 0 ${id} 1\nq 0 ${other} 2\n`, `q Q0 ${other} 1 2 t\nq Q0 ${id} 2 1 t\n`, { hash: () => 0 });
-        expect(describeJoin(j)).toEqual([["q", [[other, 2, 2], [id, 1, 1]], [1, 2]]]);
+        expect(describeJoin(j)).toEqual([
+          [
+            "q",
+            [
+              [other, 2, 2],
+              [id, 1, 1],
+            ],
+            [1, 2],
+          ],
+        ]);
       }
-      expect(() => join(`q 0 ${id} 1\n`, `q Q0 ${id} 1 2 t\nq Q0 ${id}X 2 1 t\nq Q0 ${id} 3 0 t\n`, { hash: () => 0 })).toThrow(
-        `run.txt:3: document "${id}" appears twice in query "q"`,
-      );
+      expect(() =>
+        join(`q 0 ${id} 1\n`, `q Q0 ${id} 1 2 t\nq Q0 ${id}X 2 1 t\nq Q0 ${id} 3 0 t\n`, { hash: () => 0 }),
+      ).toThrow(`run.txt:3: document "${id}" appears twice in query "q"`);
     }
   });
 
   it("equals a join by JavaScript strings on random inputs, with real, tiny and constant hashes", () => {
-    const doc = fc.constantFrom("a", "b", "c", "ab", "ba", "d1", "d10", "é", "doc-0001", "doc-0010", "doc-1000", "clueweb09-en0000-00-00001", "clueweb09-en0000-00-10000");
+    const doc = fc.constantFrom(
+      "a",
+      "b",
+      "c",
+      "ab",
+      "ba",
+      "d1",
+      "d10",
+      "é",
+      "doc-0001",
+      "doc-0010",
+      "doc-1000",
+      "clueweb09-en0000-00-00001",
+      "clueweb09-en0000-00-10000",
+    );
     const qid = fc.constantFrom("1", "2", "10", "x");
     const rows = <T>(value: fc.Arbitrary<T>) =>
       fc.uniqueArray(fc.tuple(qid, doc, value), { selector: ([q, d]) => `${q} ${d}`, maxLength: 30 });
@@ -186,7 +236,11 @@ describe("the join in the kernel (src/pipeline/join-kernel.ts)", () => {
       const values = evaluateBatch(b, j.qids, measures, explicitOptions(), 0, 0).values;
       return {
         arrays: [b.offsets, b.judgedOffsets!, b.scores, b.labels, b.judged!, b.docids!].map((a) => Array.from(a)),
-        values, qids: j.qids, notJudged: j.notJudged, notInRunQids: j.notInRunQids, runTag: j.runTag,
+        values,
+        qids: j.qids,
+        notJudged: j.notJudged,
+        notInRunQids: j.notInRunQids,
+        runTag: j.runTag,
       };
     } catch (e) {
       if (e instanceof InputError) return { error: e.message };
@@ -194,19 +248,44 @@ describe("the join in the kernel (src/pipeline/join-kernel.ts)", () => {
     }
   }
   it("equals join-rows.ts's own loop, batch and errors, on random files (scattered queries, documents twice, ids that collide)", () => {
-    const doc = fc.constantFrom("a", "b", "ab", "ba", "d1", "d10", "é", "doc-0001", "doc-0010", "0123456789abcdef", "0123456789abcdeX", "clueweb09-en0000-00-00001", "clueweb09-en0000-00-10000");
+    const doc = fc.constantFrom(
+      "a",
+      "b",
+      "ab",
+      "ba",
+      "d1",
+      "d10",
+      "é",
+      "doc-0001",
+      "doc-0010",
+      "0123456789abcdef",
+      "0123456789abcdeX",
+      "clueweb09-en0000-00-00001",
+      "clueweb09-en0000-00-10000",
+    );
     const qid = fc.constantFrom("1", "2", "10", "x");
     const rows = <T>(value: fc.Arbitrary<T>) => fc.array(fc.tuple(qid, doc, value), { maxLength: 40 });
     fc.assert(
-      fc.property(rows(fc.integer({ min: -2, max: 3 })), rows(fc.integer({ min: -5, max: 5 })), fc.boolean(), fc.boolean(), (judgments, ranked, sorted, complete) => {
-        // Files that list each query's rows together, as most are, or not.
-        const order = (r: [string, string, number][]) => (sorted ? [...r].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : r);
-        const qrelsText = order(judgments).map(([q, d, v]) => `${q} 0 ${d} ${v}\n`).join("");
-        const runText = order(ranked).map(([q, d, v], i) => `${q} Q0 ${d} ${i} ${v} t${i}\n`).join("");
-        const own = outcome(qrelsText, runText, "own", complete);
-        expect(outcome(qrelsText, runText, "kernel", complete)).toEqual(own);
-        expect(outcome(qrelsText, runText, "transient", complete)).toEqual(own);
-      }),
+      fc.property(
+        rows(fc.integer({ min: -2, max: 3 })),
+        rows(fc.integer({ min: -5, max: 5 })),
+        fc.boolean(),
+        fc.boolean(),
+        (judgments, ranked, sorted, complete) => {
+          // Files that list each query's rows together, as most are, or not.
+          const order = (r: [string, string, number][]) =>
+            sorted ? [...r].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) : r;
+          const qrelsText = order(judgments)
+            .map(([q, d, v]) => `${q} 0 ${d} ${v}\n`)
+            .join("");
+          const runText = order(ranked)
+            .map(([q, d, v], i) => `${q} Q0 ${d} ${i} ${v} t${i}\n`)
+            .join("");
+          const own = outcome(qrelsText, runText, "own", complete);
+          expect(outcome(qrelsText, runText, "kernel", complete)).toEqual(own);
+          expect(outcome(qrelsText, runText, "transient", complete)).toEqual(own);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -258,7 +337,9 @@ function naiveJoin(judgments: [string, string, number][], ranked: [string, strin
   runQids.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return runQids.map((q) => {
     const docs = byQuery.get(q)!;
-    const rows = ranked.filter(([rq]) => rq === q).map(([, d, s]): [string, number, number] => [d, s, docs.get(d) ?? NaN]);
+    const rows = ranked
+      .filter(([rq]) => rq === q)
+      .map(([, d, s]): [string, number, number] => [d, s, docs.get(d) ?? NaN]);
     return [q, rows, [...docs.values()]];
   });
 }
@@ -295,12 +376,24 @@ describe("joinParsed, end to end", () => {
         const { qrels, run } = parse(qrelsBytes, runBytes);
         const joined = joinParsed(qrels, run);
         const options = explicitOptions();
-        const got = evaluateBatch(joined.batch, joined.qids, parseMeasures(MEASURES), options, joined.notJudged, joined.notInRun);
+        const got = evaluateBatch(
+          joined.batch,
+          joined.qids,
+          parseMeasures(MEASURES),
+          options,
+          joined.notJudged,
+          joined.notInRun,
+        );
 
         const latin1 = new TextDecoder("latin1");
         const j = columns(latin1.decode(qrelsBytes), 3);
         const r = columns(latin1.decode(runBytes), 4);
-        const want = evaluateRun({ qid: j.qid, docid: j.docid, rel: j.value }, { qid: r.qid, docid: r.docid, score: r.value }, MEASURES, options);
+        const want = evaluateRun(
+          { qid: j.qid, docid: j.docid, rel: j.value },
+          { qid: r.qid, docid: r.docid, score: r.value },
+          MEASURES,
+          options,
+        );
 
         expect([...got.qids].sort()).toEqual([...want.qids].sort());
         expect(got.qids).toEqual([...got.qids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));

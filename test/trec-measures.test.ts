@@ -20,7 +20,17 @@ const noRelRun: Run = { z: { z1: 1, z3: 0.5 } };
 describe.each(backends)("$name", (b) => {
   describe("family 1: relative_p, set measures, num_nonrel_judged_ret, unj", () => {
     it("at threshold 1", () => {
-      const r = b.evaluateRun(qrels, run, ["relative_p@1,2,5,10", "set_p", "set_relative_p", "set_recall", "set_map", "set_f", "set_f(beta=0.5)", "num_nonrel_judged_ret", "unj@2,4,10"]);
+      const r = b.evaluateRun(qrels, run, [
+        "relative_p@1,2,5,10",
+        "set_p",
+        "set_relative_p",
+        "set_recall",
+        "set_map",
+        "set_f",
+        "set_f(beta=0.5)",
+        "num_nonrel_judged_ret",
+        "unj@2,4,10",
+      ]);
       expectValues(r, {
         "relative_p@1": 1, // 1 / min(1, 4)
         "relative_p@2": 1 / 2,
@@ -40,7 +50,12 @@ describe.each(backends)("$name", (b) => {
     });
 
     it("at threshold 2 (trec_eval -l2)", () => {
-      const r = b.evaluateRun(qrels, run, ["relative_p@5", "set_p", "set_relative_p", "set_map", "set_f", "num_nonrel_judged_ret", "unj@4"], { relevanceThreshold: 2 });
+      const r = b.evaluateRun(
+        qrels,
+        run,
+        ["relative_p@5", "set_p", "set_relative_p", "set_map", "set_f", "num_nonrel_judged_ret", "unj@4"],
+        { relevanceThreshold: 2 },
+      );
       expectValues(r, {
         "relative_p@5": 1, // 1 / min(5, 1)
         set_p: 1 / 6,
@@ -54,7 +69,14 @@ describe.each(backends)("$name", (b) => {
 
     it("trec_eval's spellings give trec_eval's lines, keyed as it prints them, with the canonical names' values", () => {
       const r = b.evaluateRun(qrels, run, ["relative_P.5", "set_P", "set_relative_P", "set_F", "unj_10", "unj.2"]);
-      expect(Object.keys(r.values).sort()).toEqual(["relative_P_5", "set_F", "set_P", "set_relative_P", "unj_10", "unj_2"]);
+      expect(Object.keys(r.values).sort()).toEqual([
+        "relative_P_5",
+        "set_F",
+        "set_P",
+        "set_relative_P",
+        "unj_10",
+        "unj_2",
+      ]);
       const c = b.evaluateRun(qrels, run, ["relative_p@5", "set_f", "set_p", "set_relative_p", "unj@10", "unj@2"]);
       expect(r.values.relative_P_5).toEqual(c.values["relative_p@5"]);
       expect(r.values.set_F).toEqual(c.values.set_f);
@@ -62,12 +84,35 @@ describe.each(backends)("$name", (b) => {
     });
 
     it("a query without relevant documents", () => {
-      const ms = ["relative_p@5", "set_p", "set_relative_p", "set_recall", "set_map", "set_f", "num_nonrel_judged_ret", "unj@2"];
+      const ms = [
+        "relative_p@5",
+        "set_p",
+        "set_relative_p",
+        "set_recall",
+        "set_map",
+        "set_f",
+        "num_nonrel_judged_ret",
+        "unj@2",
+      ];
       expectValues(b.evaluateRun(noRel, noRelRun, ms), {
-        "relative_p@5": 0, set_p: 0, set_relative_p: 0, set_recall: 0, set_map: 0, set_f: 0, num_nonrel_judged_ret: 1, "unj@2": 1 / 2,
+        "relative_p@5": 0,
+        set_p: 0,
+        set_relative_p: 0,
+        set_recall: 0,
+        set_map: 0,
+        set_f: 0,
+        num_nonrel_judged_ret: 1,
+        "unj@2": 1 / 2,
       });
       expectValues(b.evaluateRun(noRel, noRelRun, ms, { noRelevant: "nan" }), {
-        "relative_p@5": NaN, set_p: 0, set_relative_p: NaN, set_recall: NaN, set_map: NaN, set_f: NaN, num_nonrel_judged_ret: 1, "unj@2": 1 / 2,
+        "relative_p@5": NaN,
+        set_p: 0,
+        set_relative_p: NaN,
+        set_recall: NaN,
+        set_map: NaN,
+        set_f: NaN,
+        num_nonrel_judged_ret: 1,
+        "unj@2": 1 / 2,
       });
     });
   });
@@ -77,9 +122,21 @@ describe.each(backends)("$name", (b) => {
     it("at threshold 1", () => {
       const e = 1e-5;
       const r = b.evaluateRun(qrels, run, [
-        "iprec_at_recall", "iprec_at_recall(recall=0.1)", "iprec_at_recall(recall=0.2)", "iprec_at_recall(recall=0.375)",
-        "iprec_at_recall(recall=0.5)", "iprec_at_recall(recall=0.7)", "iprec_at_recall(recall=0.9)", "11pt_avg",
-        "rprec_mult", "rprec_mult(x=0.2)", "rprec_mult(x=0.5)", "rprec_mult(x=2)", "rprec_mult(x=0.01)", "infap", "bing",
+        "iprec_at_recall",
+        "iprec_at_recall(recall=0.1)",
+        "iprec_at_recall(recall=0.2)",
+        "iprec_at_recall(recall=0.375)",
+        "iprec_at_recall(recall=0.5)",
+        "iprec_at_recall(recall=0.7)",
+        "iprec_at_recall(recall=0.9)",
+        "11pt_avg",
+        "rprec_mult",
+        "rprec_mult(x=0.2)",
+        "rprec_mult(x=0.5)",
+        "rprec_mult(x=2)",
+        "rprec_mult(x=0.01)",
+        "infap",
+        "bing",
       ]);
       expectValues(r, {
         iprec_at_recall: 1, // c = 0: max P(j) from the first relevant rank
@@ -97,14 +154,23 @@ describe.each(backends)("$name", (b) => {
         "rprec_mult(x=2)": 3 / 8, // c = 8 > N: rel(N) / 8
         "rprec_mult(x=0.01)": 0, // c = (long)0.94 = 0
         // positions 0..5: a rel, x nonpool, b nonrel, d unjudged, c rel, e rel
-        infap: (1 + (1 / 5 + (4 / 5) * (3 / 4) * ((1 + e) / (2 + 2 * e))) + (1 / 6 + (5 / 6) * (4 / 5) * ((2 + e) / (3 + 2 * e)))) / 4,
+        infap:
+          (1 +
+            (1 / 5 + (4 / 5) * (3 / 4) * ((1 + e) / (2 + 2 * e))) +
+            (1 / 6 + (5 / 6) * (4 / 5) * ((2 + e) / (3 + 2 * e)))) /
+          4,
         bing: (1 + 2 / Math.log2(5)) / 4, // non-relevant above: 0, 3 (x, b, d), 3
       });
     });
 
     it("at threshold 2 (trec_eval -l2)", () => {
       const e = 1e-5;
-      const r = b.evaluateRun(qrels, run, ["iprec_at_recall", "iprec_at_recall(recall=1)", "11pt_avg", "rprec_mult", "infap", "bing"], { relevanceThreshold: 2 });
+      const r = b.evaluateRun(
+        qrels,
+        run,
+        ["iprec_at_recall", "iprec_at_recall(recall=1)", "11pt_avg", "rprec_mult", "infap", "bing"],
+        { relevanceThreshold: 2 },
+      );
       expectValues(r, {
         iprec_at_recall: 1 / 5, // only c (rank 5) relevant, R = 1: max(P(5) = 1/5, P(6) = 1/6)
         "iprec_at_recall(recall=1)": 1 / 5,
@@ -117,8 +183,20 @@ describe.each(backends)("$name", (b) => {
 
     it("a query without relevant documents", () => {
       const ms = ["iprec_at_recall", "11pt_avg", "rprec_mult", "infap", "bing"];
-      expectValues(b.evaluateRun(noRel, noRelRun, ms), { iprec_at_recall: 0, "11pt_avg": 0, rprec_mult: 0, infap: 0, bing: 0 });
-      expectValues(b.evaluateRun(noRel, noRelRun, ms, { noRelevant: "one" }), { iprec_at_recall: 1, "11pt_avg": 1, rprec_mult: 1, infap: 1, bing: 1 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ms), {
+        iprec_at_recall: 0,
+        "11pt_avg": 0,
+        rprec_mult: 0,
+        infap: 0,
+        bing: 0,
+      });
+      expectValues(b.evaluateRun(noRel, noRelRun, ms, { noRelevant: "one" }), {
+        iprec_at_recall: 1,
+        "11pt_avg": 1,
+        rprec_mult: 1,
+        infap: 1,
+        bing: 1,
+      });
     });
   });
 
@@ -203,7 +281,11 @@ describe.each(backends)("$name", (b) => {
       // costs 9, 12, 15, 18, 19, 20; results 3, 3, 3, 3, 12, 15; ideal total 18
       expectValues(r, { g: (3 / lg(2 + 9 - 3) + 9 / lg(2 + 19 - 12) + 3 / lg(2 + 20 - 15)) / 18 });
       expectValues(b.evaluateRun(noRel, noRelRun, ["g", "ndcg_rel", "rndcg"]), { g: 0, ndcg_rel: 0, rndcg: 0 });
-      expectValues(b.evaluateRun(noRel, noRelRun, ["g", "ndcg_rel", "rndcg"], { noRelevant: "one" }), { g: 0, ndcg_rel: 0, rndcg: 1 });
+      expectValues(b.evaluateRun(noRel, noRelRun, ["g", "ndcg_rel", "rndcg"], { noRelevant: "one" }), {
+        g: 0,
+        ndcg_rel: 0,
+        rndcg: 1,
+      });
     });
   });
 });
@@ -212,7 +294,8 @@ describe.each(backends)("$name", (b) => {
 // Golden: trec_eval 10 on its test collection (3 queries: 301, 302, 303).
 
 /** Our measure and trec_eval's name for it, per golden line. */
-const cut = (ours: string, theirs: string, ks: number[]): [string, string][] => ks.map((k) => [`${ours}@${k}`, `${theirs}_${k}`]);
+const cut = (ours: string, theirs: string, ks: number[]): [string, string][] =>
+  ks.map((k) => [`${ours}@${k}`, `${theirs}_${k}`]);
 const GOLDEN: [string, string][] = [
   ...cut("relative_p", "relative_P", [5, 10, 15, 20, 30, 100, 200, 500, 1000]),
   ["set_p", "set_P"],
@@ -222,11 +305,15 @@ const GOLDEN: [string, string][] = [
   ["set_f", "set_F"],
   ["num_nonrel_judged_ret", "num_nonrel_judged_ret"],
   ...cut("unj", "unj", [5, 10, 20]),
-  ...Array.from({ length: 11 }, (_, i): [string, string] =>
-    [i === 0 ? "iprec_at_recall" : `iprec_at_recall(recall=${i / 10})`, `iprec_at_recall_${(i / 10).toFixed(2)}`]),
+  ...Array.from({ length: 11 }, (_, i): [string, string] => [
+    i === 0 ? "iprec_at_recall" : `iprec_at_recall(recall=${i / 10})`,
+    `iprec_at_recall_${(i / 10).toFixed(2)}`,
+  ]),
   ["11pt_avg", "11pt_avg"],
-  ...Array.from({ length: 10 }, (_, i): [string, string] =>
-    [i === 4 ? "rprec_mult" : `rprec_mult(x=${(i + 1) / 5})`, `Rprec_mult_${((i + 1) / 5).toFixed(2)}`]),
+  ...Array.from({ length: 10 }, (_, i): [string, string] => [
+    i === 4 ? "rprec_mult" : `rprec_mult(x=${(i + 1) / 5})`,
+    `Rprec_mult_${((i + 1) / 5).toFixed(2)}`,
+  ]),
   ["infap", "infAP"],
   ["bing", "binG"],
   ["rbp", "rbp"],
@@ -262,7 +349,12 @@ function checkGolden(qrelsFile: string, outFile: string, options: Options): void
     const { name, qid, value } = splitLine(line);
     golden.set(`${name} ${qid}`, Number(value));
   }
-  const result = evaluateRun(q, r, GOLDEN.map(([ours]) => ours), { gain: "linear", ...options });
+  const result = evaluateRun(
+    q,
+    r,
+    GOLDEN.map(([ours]) => ours),
+    { gain: "linear", ...options },
+  );
   const problems: string[] = [];
   for (const [ours, theirs] of GOLDEN) {
     const values = result.values[ours];
@@ -272,20 +364,27 @@ function checkGolden(qrelsFile: string, outFile: string, options: Options): void
         problems.push(`${theirs} ${qid}: not in ${outFile}`);
         continue;
       }
-      const got = qid === "all"
-        ? SUMMED.has(ours) ? values.reduce((a, v) => a + v, 0) : result.mean[ours]
-        : values[result.qids.indexOf(qid)];
-      if (!(Math.abs(got - want) <= 0.5e-4 + 1e-9)) problems.push(`${ours} (${theirs}) ${qid}: got ${got}, trec_eval ${want}`);
+      const got =
+        qid === "all"
+          ? SUMMED.has(ours)
+            ? values.reduce((a, v) => a + v, 0)
+            : result.mean[ours]
+          : values[result.qids.indexOf(qid)];
+      if (!(Math.abs(got - want) <= 0.5e-4 + 1e-9))
+        problems.push(`${ours} (${theirs}) ${qid}: got ${got}, trec_eval ${want}`);
     }
   }
   expect(problems).toEqual([]);
 }
 
-describe.skipIf(!haveGolden("qrels.test", "results.test", "out.test.aq", "qrels.rel_level", "out.test.aql"))("trec_eval 10 golden output", () => {
-  it("out.test.aq: qrels.test x results.test, -m all_trec -q", () => {
-    checkGolden("qrels.test", "out.test.aq", {});
-  });
-  it("out.test.aql: qrels.rel_level (graded, with -1 unjudged) x results.test, -l2", () => {
-    checkGolden("qrels.rel_level", "out.test.aql", { relevanceThreshold: 2 });
-  });
-});
+describe.skipIf(!haveGolden("qrels.test", "results.test", "out.test.aq", "qrels.rel_level", "out.test.aql"))(
+  "trec_eval 10 golden output",
+  () => {
+    it("out.test.aq: qrels.test x results.test, -m all_trec -q", () => {
+      checkGolden("qrels.test", "out.test.aq", {});
+    });
+    it("out.test.aql: qrels.rel_level (graded, with -1 unjudged) x results.test, -l2", () => {
+      checkGolden("qrels.rel_level", "out.test.aql", { relevanceThreshold: 2 });
+    });
+  },
+);

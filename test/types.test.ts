@@ -38,17 +38,27 @@ describe("types", () => {
     const dir = mkdtempSync(join(tmpdir(), "rankeval-types-"));
     const file = join(dir, "typo.ts");
     const src = fileURLToPath(new URL("../src/index.js", import.meta.url));
-    writeFileSync(file, `import { evaluate } from ${JSON.stringify(src)};\nevaluate({ qid: [1], score: [1], rel: [1] }, "ndgc@10");\n`);
+    writeFileSync(
+      file,
+      `import { evaluate } from ${JSON.stringify(src)};\nevaluate({ qid: [1], score: [1], rel: [1] }, "ndgc@10");\n`,
+    );
     const errors = diagnostics(file);
     expect(errors.length).toBe(1);
     expect(errors[0]).toMatch(/"ndgc@10"/);
   }, 120_000);
 
-  it.skipIf(!existsSync(dist))("the same against the built .d.ts (dist/)", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rankeval-types-"));
-    const file = join(dir, "fixture.ts");
-    const text = readFileSync(fixture, "utf8").replace('"../../src/index.js"', JSON.stringify(dist.replace(/\.d\.ts$/, ".js")));
-    writeFileSync(file, text);
-    expect(diagnostics(file)).toEqual([]);
-  }, 120_000);
+  it.skipIf(!existsSync(dist))(
+    "the same against the built .d.ts (dist/)",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "rankeval-types-"));
+      const file = join(dir, "fixture.ts");
+      const text = readFileSync(fixture, "utf8").replace(
+        '"../../src/index.js"',
+        JSON.stringify(dist.replace(/\.d\.ts$/, ".js")),
+      );
+      writeFileSync(file, text);
+      expect(diagnostics(file)).toEqual([]);
+    },
+    120_000,
+  );
 });

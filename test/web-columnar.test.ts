@@ -11,33 +11,44 @@ import { main } from "../src/node/cli.js";
 import { arrowTable, duckParquet, trecRows, writeArrow } from "./columnar/_data.js";
 
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !process.env.CI) console.warn(`test/web-columnar.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!haveChromium && !process.env.CI)
+  console.warn(`test/web-columnar.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
 /** trec_eval's summary lines: printed name -> value as printed. */
 function summary(text: string): Map<string, string> {
-  return new Map(text.trim().split("\n").map((l) => {
-    const [name, , value] = l.split("\t");
-    return [name.trim(), value] as [string, string];
-  }));
+  return new Map(
+    text
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const [name, , value] = l.split("\t");
+        return [name.trim(), value] as [string, string];
+      }),
+  );
 }
 
 describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on the page", () => {
   const dir = mkdtempSync(join(tmpdir(), "rankeval-web-columnar-"));
   const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq1 0 d5 1\nq2 0 d1 1\nq2 0 d7 0\nq3 0 d2 1\n";
-  const RUN = "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\nq1 Q0 d3 4 0.6 A\nq2 Q0 d7 1 0.5 A\nq2 Q0 d1 2 0.4 A\nq3 Q0 d2 1 3 A\n";
+  const RUN =
+    "q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.8 A\nq1 Q0 d4 3 0.7 A\nq1 Q0 d3 4 0.6 A\nq2 Q0 d7 1 0.5 A\nq2 Q0 d1 2 0.4 A\nq3 Q0 d2 1 3 A\n";
   const path = (name: string) => join(dir, name);
   let browser: Browser | undefined;
   let site: { url: string; close(): Promise<unknown> } | undefined;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
+    if (!haveChromium)
+      throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
     writeFileSync(path("qrels.txt"), QRELS);
     writeFileSync(path("a.run"), RUN);
     await duckParquet(trecRows(QRELS, "qrels"), path("qrels.parquet"), { kind: "qrels" });
@@ -62,8 +73,14 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const waitFinished = (page: Page) => page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, { timeout: 30_000 });
-  const cells = (page: Page) => page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.run!, (td as HTMLElement).dataset.measure!, td.textContent ?? ""]));
+  const waitFinished = (page: Page) =>
+    page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, {
+      timeout: 30_000,
+    });
+  const cells = (page: Page) =>
+    page.$$eval("#results td[data-measure]", (tds) =>
+      tds.map((td) => [(td as HTMLElement).dataset.run!, (td as HTMLElement).dataset.measure!, td.textContent ?? ""]),
+    );
 
   it("gives the CLI's numbers for Parquet judgments and Parquet, Arrow file and Arrow stream runs", async () => {
     const page = await browser!.newPage();
@@ -117,19 +134,33 @@ describe.skipIf(!haveChromium && !process.env.CI)("Parquet and Arrow files on th
       expect(await page.evaluate(() => document.body.dataset.state)).toBe("error");
       const cliErr = (await cli(path("qrels.parquet"), path("cut.parquet"))).err;
       expect(cliErr).toContain(`${path("cut.parquet")}: not a whole Parquet file`);
-      expect(await page.textContent("#error")).toContain(cliErr.replace(/^rankeval: /, "").replace(path("cut.parquet"), "cut.parquet").trim());
+      expect(await page.textContent("#error")).toContain(
+        cliErr
+          .replace(/^rankeval: /, "")
+          .replace(path("cut.parquet"), "cut.parquet")
+          .trim(),
+      );
 
       await page.goto(site!.url);
-      const files = [["judged.parquet", path("qrels.parquet")], ["a.arrow", path("a.arrow")]].map(([name, p]) => ({ name, bytes: [...readFileSync(p)] }));
+      const files = [
+        ["judged.parquet", path("qrels.parquet")],
+        ["a.arrow", path("a.arrow")],
+      ].map(([name, p]) => ({ name, bytes: [...readFileSync(p)] }));
       await page.evaluate((files) => {
         const dt = new DataTransfer();
         for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
-        document.querySelector("#inputs .hint")!.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+        document
+          .querySelector("#inputs .hint")!
+          .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
       }, files);
       await page.waitForSelector('#results td[data-run="a.arrow"]');
       await waitFinished(page);
-      expect(await page.$eval('input[name="qrels"]', (i) => (i as HTMLInputElement).files![0].name)).toBe("judged.parquet");
-      expect(new Map((await cells(page)).map(([, m, t]) => [m, t]))).toEqual(summary((await cli(path("qrels.txt"), path("a.run"))).out));
+      expect(await page.$eval('input[name="qrels"]', (i) => (i as HTMLInputElement).files![0].name)).toBe(
+        "judged.parquet",
+      );
+      expect(new Map((await cells(page)).map(([, m, t]) => [m, t]))).toEqual(
+        summary((await cli(path("qrels.txt"), path("a.run"))).out),
+      );
     } finally {
       await page.close();
     }

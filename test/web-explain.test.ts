@@ -14,7 +14,8 @@ import { printValue } from "../src/explain/print.js";
 import { main } from "../src/node/cli.js";
 
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !process.env.CI) console.warn(`test/web-explain.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!haveChromium && !process.env.CI)
+  console.warn(`test/web-explain.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const examples = new URL("../examples/", import.meta.url).pathname;
 const QRELS = join(examples, "qrels.txt");
@@ -24,7 +25,10 @@ const RERANK = join(examples, "rerank.run");
 async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
@@ -56,10 +60,20 @@ interface RowRead {
 /** A drill-down's rankings as drawn: run -> its rows (rank, document, label, running value as printed). */
 async function rankingsShown(page: Page): Promise<Record<string, RowRead[]>> {
   return page.$$eval(".drilldown table.dd-ranking", (tables) =>
-    Object.fromEntries(tables.map((t) => [(t as HTMLElement).dataset.run!, [...t.querySelectorAll("tbody tr")].map((tr) => {
-      const d = (tr as HTMLElement).dataset;
-      return { rank: Number(d.rank), docid: d.docid!, label: d.label!, running: tr.querySelector("td.running")?.textContent ?? "" };
-    })])),
+    Object.fromEntries(
+      tables.map((t) => [
+        (t as HTMLElement).dataset.run!,
+        [...t.querySelectorAll("tbody tr")].map((tr) => {
+          const d = (tr as HTMLElement).dataset;
+          return {
+            rank: Number(d.rank),
+            docid: d.docid!,
+            label: d.label!,
+            running: tr.querySelector("td.running")?.textContent ?? "",
+          };
+        }),
+      ]),
+    ),
   );
 }
 
@@ -67,7 +81,12 @@ async function rankingsShown(page: Page): Promise<Record<string, RowRead[]>> {
 function rowsWanted(x: Explanation, run: number, key: string, depth: number): RowRead[] {
   const m = x.measures.find((e) => e.key === key)!;
   const rows = run < 0 ? x.ideal.rows : x.runs[run].rankings[m.ranking].rows;
-  return rows.slice(0, depth).map((r) => ({ rank: r.rank, docid: r.docid, label: r.label === null ? "" : String(r.label), running: r.running[key] === null ? "" : printValue(r.running[key]!, m.print) }));
+  return rows.slice(0, depth).map((r) => ({
+    rank: r.rank,
+    docid: r.docid,
+    label: r.label === null ? "" : String(r.label),
+    running: r.running[key] === null ? "" : printValue(r.running[key]!, m.print),
+  }));
 }
 
 describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in chromium", () => {
@@ -76,7 +95,8 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
   let site: { url: string; close(): Promise<unknown> } | undefined;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
+    if (!haveChromium)
+      throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
     site = await servePage(join(dir, "site"));
     browser = await launchChromium();
   }, 120_000);
@@ -101,7 +121,13 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
 
   /** Waits for the drill-down of `qid` to be drawn. */
   const drawn = (page: Page, qid: string) =>
-    page.waitForFunction((q) => document.body.dataset.drilldown === "done" && document.querySelector<HTMLElement>(".drilldown")?.dataset.qid === q, qid, { timeout: 30_000 });
+    page.waitForFunction(
+      (q) =>
+        document.body.dataset.drilldown === "done" &&
+        document.querySelector<HTMLElement>(".drilldown")?.dataset.qid === q,
+      qid,
+      { timeout: 30_000 },
+    );
 
   it("opens a query from the per-query table: ranks, documents, labels and running values as --explain gives them", async () => {
     for (const keepRows of [undefined, 0]) {
@@ -118,15 +144,23 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
         expect(shown["rerank.run"]).toEqual(rowsWanted(x, 1, "map", 20));
         expect(shown.ideal).toEqual(rowsWanted(x, -1, "map", 20));
         // The values, as the command line's -q prints them.
-        const values = await page.$$eval(".drilldown table.dd-values td[data-run]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]));
+        const values = await page.$$eval(".drilldown table.dd-values td[data-run]", (tds) =>
+          tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]),
+        );
         const q = perQuery((await cli("-q", QRELS, RERANK)).out);
         for (const [m, run, text] of values) if (run === "rerank.run") expect(text).toBe(q.get(m!)!.get("q7"));
         // More ranks: the whole ranking (30), the running value at the last rank the value.
         await page.click(".drilldown button.dd-more");
-        await page.waitForFunction(() => document.querySelectorAll('.drilldown table.dd-ranking[data-run="bm25.run"] tbody tr').length === 30);
+        await page.waitForFunction(
+          () => document.querySelectorAll('.drilldown table.dd-ranking[data-run="bm25.run"] tbody tr').length === 30,
+        );
         const all = await rankingsShown(page);
         expect(all["bm25.run"]).toEqual(rowsWanted(x, 0, "map", 30));
-        expect(all["bm25.run"][29].running).toBe(perQuery((await cli("-q", QRELS, BM25)).out).get("map")!.get("q7"));
+        expect(all["bm25.run"][29].running).toBe(
+          perQuery((await cli("-q", QRELS, BM25)).out)
+            .get("map")!
+            .get("q7"),
+        );
         // Another measure's running values.
         await page.selectOption(".drilldown select[name=dd-measure]", "P_5");
         expect((await rankingsShown(page))["rerank.run"].slice(0, 20)).toEqual(rowsWanted(x, 1, "P_5", 20));
@@ -151,11 +185,15 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
       await svg.scrollIntoViewIfNeeded();
       const box = (await svg.boundingBox())!;
       // The plot spans x = 44 to 472 of a 480-wide view box: the first of 20 queries is its first twentieth.
-      await page.mouse.click(box.x + ((44 + 428 * 0.5 / 20) / 480) * box.width, box.y + box.height / 2);
+      await page.mouse.click(box.x + ((44 + (428 * 0.5) / 20) / 480) * box.width, box.y + box.height / 2);
       await drawn(page, best);
       // The lists: the query that lost most comes first in its list.
-      expect(await page.$eval("#changes table.changes.lost tbody tr", (tr) => (tr as HTMLElement).dataset.qid)).toBe(worst);
-      expect(await page.$eval("#changes table.changes.gained tbody tr", (tr) => (tr as HTMLElement).dataset.qid)).toBe(best);
+      expect(await page.$eval("#changes table.changes.lost tbody tr", (tr) => (tr as HTMLElement).dataset.qid)).toBe(
+        worst,
+      );
+      expect(await page.$eval("#changes table.changes.gained tbody tr", (tr) => (tr as HTMLElement).dataset.qid)).toBe(
+        best,
+      );
       await page.click(`#changes table.changes.lost button[data-qid="${worst}"]`);
       await drawn(page, worst);
       const x = await explain(worst, "-m", "official", QRELS, BM25, RERANK);
@@ -174,7 +212,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`file://${path}`);
-    await page.waitForFunction(() => document.body.dataset.state === "done" || document.body.dataset.state === "error", undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.body.dataset.state === "done" || document.body.dataset.state === "error",
+      undefined,
+      { timeout: 30_000 },
+    );
     expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
     return { page, requests, errors };
   }
@@ -187,14 +229,23 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
     try {
       expect(requests).toEqual([`file://${out}`]);
       // The aggregate table: trec_eval's summary lines of each run.
-      const cells = await page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent, (td as HTMLElement).dataset.significant ?? ""]));
+      const cells = await page.$$eval("#results td[data-measure]", (tds) =>
+        tds.map((td) => [
+          (td as HTMLElement).dataset.measure,
+          (td as HTMLElement).dataset.run,
+          td.textContent,
+          (td as HTMLElement).dataset.significant ?? "",
+        ]),
+      );
       for (const run of [BM25, RERANK]) {
         const q = perQuery((await cli("-q", "-m", "ndcg_cut.10", "-m", "map", "-m", "P.10", QRELS, run)).out);
         const mine = cells.filter((c) => c[1] === run);
         expect(mine.length).toBe(3); // map, P_10, ndcg_cut_10: trec_eval prints no runid, num_q with -m
         for (const [m, , text] of mine) expect(text).toBe(q.get(m!)!.get("all"));
         // Every per-query cell as -q prints it.
-        const pq = await page.$$eval(`#perquery td[data-run="${run}"]`, (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.qid, td.textContent]));
+        const pq = await page.$$eval(`#perquery td[data-run="${run}"]`, (tds) =>
+          tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.qid, td.textContent]),
+        );
         expect(pq.length).toBe(60);
         for (const [m, qid, text] of pq) expect(text).toBe(q.get(m!)!.get(qid!));
       }
@@ -211,10 +262,16 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
       const ndcg = await rankingsShown(page);
       expect(ndcg[RERANK]).toEqual(rowsWanted(x, 1, "ndcg_cut_10", 20));
       // At rank 10, the cutoff, the value -q prints.
-      expect(ndcg[RERANK][9].running).toBe(perQuery((await cli("-q", "-m", "ndcg_cut.10", QRELS, RERANK)).out).get("ndcg_cut_10")!.get(qid));
+      expect(ndcg[RERANK][9].running).toBe(
+        perQuery((await cli("-q", "-m", "ndcg_cut.10", QRELS, RERANK)).out)
+          .get("ndcg_cut_10")!
+          .get(qid),
+      );
       // The per-query table sorts by a column and filters by qid.
       await page.click('#perquery th[data-key^="map"]');
-      const sorted = await page.$$eval(`#perquery td[data-measure="map"][data-run="${BM25}"]`, (tds) => tds.map((td) => Number(td.textContent)));
+      const sorted = await page.$$eval(`#perquery td[data-measure="map"][data-run="${BM25}"]`, (tds) =>
+        tds.map((td) => Number(td.textContent)),
+      );
       expect(sorted).toEqual([...sorted].sort((a, b) => a - b));
       await page.fill("#pq-filter", "q1");
       expect(await page.$$eval("#perquery tbody tr", (trs) => trs.length)).toBe(11); // q1, q10-q19
@@ -228,14 +285,21 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
     const { page, errors } = await pageWithExamples();
     try {
       await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
-      const pageCells = await page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]));
-      const [download] = await Promise.all([page.waitForEvent("download"), page.click('#downloads button[data-format="report"]')]);
+      const pageCells = await page.$$eval("#results td[data-measure]", (tds) =>
+        tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]),
+      );
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click('#downloads button[data-format="report"]'),
+      ]);
       const path = join(dir, "page-report.html");
       await download.saveAs(path);
       expect(await page.evaluate(() => document.body.dataset.report)).toBe("done");
       const opened = await openReport(path);
       try {
-        const cells = await opened.page.$$eval("#results td[data-measure]", (tds) => tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]));
+        const cells = await opened.page.$$eval("#results td[data-measure]", (tds) =>
+          tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]),
+        );
         expect(cells).toEqual(pageCells);
         expect(await opened.page.$$eval("#explained button.qid-link", (bs) => bs.length)).toBe(20);
         const qid = await opened.page.$eval("#explained button.qid-link", (b) => (b as HTMLElement).dataset.qid!);

@@ -28,7 +28,11 @@ export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bi
   const [lo, hi] = min >= 0 && max <= 1 ? [0, 1] : [min, max];
   const n = hi > lo ? count : 1;
   const width = (hi - lo) / n || 1;
-  const bins: Bin[] = Array.from({ length: n }, (_, i) => ({ lo: lo + i * width, hi: i === n - 1 ? hi : lo + (i + 1) * width, count: 0 }));
+  const bins: Bin[] = Array.from({ length: n }, (_, i) => ({
+    lo: lo + i * width,
+    hi: i === n - 1 ? hi : lo + (i + 1) * width,
+    count: 0,
+  }));
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isNaN(v)) bins[Math.min(n - 1, Math.floor((v - lo) / width))].count++;
@@ -48,7 +52,10 @@ export interface Differences {
 }
 
 /** Per-query differences b − a over the qids both runs scored (a NaN on either side leaves the query out). */
-export function differences(a: { qids: readonly string[]; values: ArrayLike<number> }, b: { qids: readonly string[]; values: ArrayLike<number> }): Differences {
+export function differences(
+  a: { qids: readonly string[]; values: ArrayLike<number> },
+  b: { qids: readonly string[]; values: ArrayLike<number> },
+): Differences {
   const index = new Map<string, number>();
   a.qids.forEach((q, i) => index.set(q, i));
   const out: number[] = [];
@@ -74,7 +81,14 @@ export function differences(a: { qids: readonly string[]; values: ArrayLike<numb
     else if (d < 0) worse++;
     sum += d;
   }
-  return { sorted, qids, better, worse, equal: sorted.length - better - worse, mean: sorted.length ? sum / sorted.length : NaN };
+  return {
+    sorted,
+    qids,
+    better,
+    worse,
+    equal: sorted.length - better - worse,
+    mean: sorted.length ? sum / sorted.length : NaN,
+  };
 }
 
 /**
@@ -95,7 +109,11 @@ const W = 480;
 const H = 200;
 const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
 
-function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -113,7 +131,16 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   const bw = plotW / Math.max(1, bins.length);
   bins.forEach((b, i) => {
     const h = (b.count / peak) * plotH;
-    const rect = el("rect", { class: "bar", x: PAD.left + i * bw + 0.5, y: PAD.top + plotH - h, width: Math.max(1, bw - 1), height: h, "data-lo": b.lo, "data-hi": b.hi, "data-count": b.count });
+    const rect = el("rect", {
+      class: "bar",
+      x: PAD.left + i * bw + 0.5,
+      y: PAD.top + plotH - h,
+      width: Math.max(1, bw - 1),
+      height: h,
+      "data-lo": b.lo,
+      "data-hi": b.hi,
+      "data-count": b.count,
+    });
     rect.append(el("title", {}, `${label(b.lo)} to ${label(b.hi)}: ${b.count} queries`));
     svg.append(rect);
   });
@@ -149,7 +176,15 @@ export function intervalOf(intervals: readonly MeanDifference[], measure: string
  */
 export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElement {
   const interval = mean && { mean: mean.difference, lo: mean.ci95[0], hi: mean.ci95[1] };
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "per-query differences", "data-better": d.better, "data-worse": d.worse, "data-equal": d.equal, "data-n": d.sorted.length });
+  const svg = el("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "aria-label": "per-query differences",
+    "data-better": d.better,
+    "data-worse": d.worse,
+    "data-equal": d.equal,
+    "data-n": d.sorted.length,
+  });
   const n = d.sorted.length;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
@@ -177,12 +212,26 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     const clip = (v: number) => Math.min(PAD.top + plotH, Math.max(PAD.top, y(v)));
     if (Number.isFinite(interval.lo) && Number.isFinite(interval.hi)) {
       const top = clip(interval.hi);
-      const band = el("path", { class: "interval", d: `M${PAD.left},${top.toFixed(1)}H${W - PAD.right}V${clip(interval.lo).toFixed(1)}H${PAD.left}Z`, "data-lo": interval.lo, "data-hi": interval.hi });
-      band.append(el("title", {}, `95% interval of the mean difference: [${interval.lo.toFixed(4)}, ${interval.hi.toFixed(4)}]`));
+      const band = el("path", {
+        class: "interval",
+        d: `M${PAD.left},${top.toFixed(1)}H${W - PAD.right}V${clip(interval.lo).toFixed(1)}H${PAD.left}Z`,
+        "data-lo": interval.lo,
+        "data-hi": interval.hi,
+      });
+      band.append(
+        el("title", {}, `95% interval of the mean difference: [${interval.lo.toFixed(4)}, ${interval.hi.toFixed(4)}]`),
+      );
       svg.append(band);
     }
     const at = clip(interval.mean).toFixed(1);
-    const line = el("line", { class: "mean", x1: PAD.left, y1: at, x2: W - PAD.right, y2: at, "data-mean": interval.mean });
+    const line = el("line", {
+      class: "mean",
+      x1: PAD.left,
+      y1: at,
+      x2: W - PAD.right,
+      y2: at,
+      "data-mean": interval.mean,
+    });
     line.append(el("title", {}, `mean difference: ${interval.mean.toFixed(4)}`));
     svg.append(line);
   }
@@ -198,7 +247,10 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
  * last) or, with no column, by qid in numeric-aware order; "desc" reverses.
  */
 export function sortRows(
-  rows: number[], qids: readonly string[], value: ((k: number) => number | undefined) | null, dir: "asc" | "desc",
+  rows: number[],
+  qids: readonly string[],
+  value: ((k: number) => number | undefined) | null,
+  dir: "asc" | "desc",
 ) {
   const byQid = new Intl.Collator(undefined, { numeric: true }).compare;
   const missing = (v: number | undefined) => v === undefined || Number.isNaN(v);

@@ -10,7 +10,6 @@ import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
 
 document.head.append(h("style", {}, DRILLDOWN_CSS));
 
-
 /** A run as the page holds it (main.ts). */
 export interface PageRun {
   name: string;
@@ -36,7 +35,12 @@ export class PageDrilldowns {
   /** The query shown and the measure whose running values are shown. */
   private shown: { qid: string; measure?: string } | null = null;
 
-  constructor(private readonly send: (job: Job) => boolean, private readonly section: HTMLElement, private readonly box: HTMLElement, private readonly status: HTMLElement) {}
+  constructor(
+    private readonly send: (job: Job) => boolean,
+    private readonly section: HTMLElement,
+    private readonly box: HTMLElement,
+    private readonly status: HTMLElement,
+  ) {}
 
   /** Asks the worker for drill-downs. */
   private ask(qids: string[], depth?: number, measure?: string): Promise<Explanation[]> {
@@ -70,7 +74,9 @@ export class PageDrilldowns {
       const [x] = await this.ask([qid], depth, measure);
       if (this.shown?.qid !== qid) return;
       const key = x.measures.find((m) => m.name === measure)?.key;
-      this.box.replaceChildren(drilldownView(x, { measure: key, more: (d) => void this.open(qid, this.shownMeasure() ?? measure, d) }));
+      this.box.replaceChildren(
+        drilldownView(x, { measure: key, more: (d) => void this.open(qid, this.shownMeasure() ?? measure, d) }),
+      );
       this.status.textContent = "";
       document.body.dataset.drilldown = "done";
       this.section.scrollIntoView({ block: "start" });
@@ -98,13 +104,37 @@ export class PageDrilldowns {
     const runs: ReportRun[] = s.runs.map((r) => ({
       name: r.name,
       // As the command line prints it: 4 decimals (the page prints whole numbers as such).
-      cells: Object.fromEntries(Object.entries(r.cells).map(([m, c]) => [m, r.perQuery.columns[m]?.print === "table" && c.value !== null ? { text: printValue(c.value, "table"), value: c.value } : { text: c.text, value: c.value }])),
-      perQuery: { qids: r.perQuery.qids, columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }> },
+      cells: Object.fromEntries(
+        Object.entries(r.cells).map(([m, c]) => [
+          m,
+          r.perQuery.columns[m]?.print === "table" && c.value !== null
+            ? { text: printValue(c.value, "table"), value: c.value }
+            : { text: c.text, value: c.value },
+        ]),
+      ),
+      perQuery: {
+        qids: r.perQuery.qids,
+        columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }>,
+      },
     }));
-    const measure = s.runs.some((r) => r.perQuery.columns[s.measure]) ? s.measure : (s.measures.find((m) => s.runs[0]?.perQuery.columns[m]) ?? "");
+    const measure = s.runs.some((r) => r.perQuery.columns[s.measure])
+      ? s.measure
+      : (s.measures.find((m) => s.runs[0]?.perQuery.columns[m]) ?? "");
     const baseline = s.runs.some((r) => r.name === s.baseline) ? s.baseline : (s.runs[0]?.name ?? "");
-    const columns = s.runs.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure]?.values ?? new Float64Array(r.perQuery.qids.length).fill(NaN) }));
-    const chosen = measure ? changedMost(columns, Math.max(0, s.runs.findIndex((r) => r.name === baseline)), REPORT_QUERIES) : [];
+    const columns = s.runs.map((r) => ({
+      qids: r.perQuery.qids,
+      values: r.perQuery.columns[measure]?.values ?? new Float64Array(r.perQuery.qids.length).fill(NaN),
+    }));
+    const chosen = measure
+      ? changedMost(
+          columns,
+          Math.max(
+            0,
+            s.runs.findIndex((r) => r.name === baseline),
+          ),
+          REPORT_QUERIES,
+        )
+      : [];
     const explanations = chosen.length ? await this.ask(chosen, undefined, measure) : [];
     const c = s.comparison;
     const data = reportData({

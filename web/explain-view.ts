@@ -8,7 +8,11 @@ import { printValue, type ValuePrint } from "../src/explain/print.js";
 type Child = Node | string | null | undefined | false;
 
 /** An element with attributes (a value of null or false: left out) and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | null | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | null | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
@@ -25,7 +29,11 @@ const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 function moved(row: ExplainedRow): { text: string; cls: string } {
   if (row.otherRank === null) return { text: "new", cls: "new" };
   const d = row.otherRank - row.rank;
-  return d > 0 ? { text: `\u2191${d}`, cls: "up" } : d < 0 ? { text: `\u2193${-d}`, cls: "down" } : { text: "=", cls: "same" };
+  return d > 0
+    ? { text: `\u2191${d}`, cls: "up" }
+    : d < 0
+      ? { text: `\u2193${-d}`, cls: "down" }
+      : { text: "=", cls: "same" };
 }
 
 export interface DrilldownOptions {
@@ -36,7 +44,13 @@ export interface DrilldownOptions {
 }
 
 /** The value cells' attributes: the page's per-query table's, so a test reads both alike. */
-const cellData = (measure: string, run: string, qid: string, v: number | null) => ({ "data-measure": measure, "data-run": run, "data-qid": qid, "data-query": qid, "data-value": v === null ? null : String(v) });
+const cellData = (measure: string, run: string, qid: string, v: number | null) => ({
+  "data-measure": measure,
+  "data-run": run,
+  "data-qid": qid,
+  "data-query": qid,
+  "data-value": v === null ? null : String(v),
+});
 
 /** A query's drill-down as an element (a <section class="drilldown">). */
 export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLElement {
@@ -46,25 +60,55 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
   const rule = x.rankings[measure.ranking];
   section.append(
     h("h3", {}, `Query ${x.qid}`),
-    h("p", { class: "dd-summary" },
-      `${x.judged.count} judged documents, ${x.judged.relevant} relevant (label \u2265 ${rule.relevanceThreshold}). Ranked: ${rule.tieOrder}${rule.depth !== null ? `; top ${rule.depth} kept` : ""}${rule.judgedOnly ? "; judged documents only" : ""}; gain ${rule.gain}.`),
+    h(
+      "p",
+      { class: "dd-summary" },
+      `${x.judged.count} judged documents, ${x.judged.relevant} relevant (label \u2265 ${rule.relevanceThreshold}). Ranked: ${rule.tieOrder}${rule.depth !== null ? `; top ${rule.depth} kept` : ""}${rule.judgedOnly ? "; judged documents only" : ""}; gain ${rule.gain}.`,
+    ),
   );
   if (x.measures.length > 1) {
-    const select = h("select", { name: "dd-measure" }, ...x.measures.map((m) => h("option", { value: m.key, selected: m.key === measure.key }, m.name)));
+    const select = h(
+      "select",
+      { name: "dd-measure" },
+      ...x.measures.map((m) => h("option", { value: m.key, selected: m.key === measure.key }, m.name)),
+    );
     select.addEventListener("change", () => redraw(select.value));
     section.append(h("label", { class: "dd-pick" }, h("span", {}, "running value of "), select));
   }
   const values = h("table", { class: "dd-values" });
-  values.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...x.runs.map((r) => h("th", {}, r.name)), ...x.runs.slice(1).map((r) => h("th", {}, `${r.name} \u2212 ${x.runs[0].name}`)))));
+  values.append(
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "measure"),
+        ...x.runs.map((r) => h("th", {}, r.name)),
+        ...x.runs.slice(1).map((r) => h("th", {}, `${r.name} \u2212 ${x.runs[0].name}`)),
+      ),
+    ),
+  );
   const vbody = h("tbody");
   for (const m of x.measures) {
     const tr = h("tr", { class: m.key === measure.key ? "chosen" : null }, h("td", {}, m.name));
-    for (const r of x.runs) tr.append(h("td", cellData(m.name, r.name, x.qid, r.values[m.key]), r.printed[m.key] || (r.inRun ? "" : "not in run")));
+    for (const r of x.runs)
+      tr.append(
+        h("td", cellData(m.name, r.name, x.qid, r.values[m.key]), r.printed[m.key] || (r.inRun ? "" : "not in run")),
+      );
     for (const r of x.runs.slice(1)) {
       const a = x.runs[0].values[m.key];
       const b = r.values[m.key];
       const d = a === null || b === null ? null : b - a;
-      tr.append(h("td", { class: d === null ? null : d > 0 ? "up" : d < 0 ? "down" : null }, d === null ? "" : `${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${printValue(Math.abs(d), m.print === "long" ? "long" : "table")}`));
+      tr.append(
+        h(
+          "td",
+          { class: d === null ? null : d > 0 ? "up" : d < 0 ? "down" : null },
+          d === null
+            ? ""
+            : `${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${printValue(Math.abs(d), m.print === "long" ? "long" : "table")}`,
+        ),
+      );
     }
     vbody.append(tr);
   }
@@ -76,24 +120,85 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
     const ranking = run.rankings[measure.ranking];
     const other = x.other[r] === null ? null : x.runs[x.other[r]!].name;
     const box = h("div", { class: "dd-run", "data-run": run.name });
-    box.append(h("h4", {}, run.name, " ", h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`)));
+    box.append(
+      h(
+        "h4",
+        {},
+        run.name,
+        " ",
+        h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`),
+      ),
+    );
     if (!run.inRun) {
-      box.append(h("p", { class: "dd-note" }, `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`));
+      box.append(
+        h(
+          "p",
+          { class: "dd-note" },
+          `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`,
+        ),
+      );
     } else {
       const shown = ranking.rows.length;
-      box.append(h("p", { class: "dd-note" }, `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`));
-      box.append(h("div", { class: "scroll" }, rankingTable(x, run.name, ranking.rows, measure.key, measure.print, measure.cutoff, other, rule.tieOrder)));
+      box.append(
+        h(
+          "p",
+          { class: "dd-note" },
+          `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`,
+        ),
+      );
+      box.append(
+        h(
+          "div",
+          { class: "scroll" },
+          rankingTable(x, run.name, ranking.rows, measure.key, measure.print, measure.cutoff, other, rule.tieOrder),
+        ),
+      );
     }
     const u = run.unretrieved;
-    box.append(h("p", { class: "dd-missing" }, u.count === 0 ? "Every judged document is retrieved." : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
-      ...u.relevant.flatMap((d, i) => [i ? ", " : "", h("span", { class: "dd-doc", "data-docid": d.docid, "data-label": d.label }, `${d.docid} (${num(d.label)})`)]),
-      u.relevantCount > u.relevant.length ? ", \u2026" : ""));
+    box.append(
+      h(
+        "p",
+        { class: "dd-missing" },
+        u.count === 0
+          ? "Every judged document is retrieved."
+          : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
+        ...u.relevant.flatMap((d, i) => [
+          i ? ", " : "",
+          h("span", { class: "dd-doc", "data-docid": d.docid, "data-label": d.label }, `${d.docid} (${num(d.label)})`),
+        ]),
+        u.relevantCount > u.relevant.length ? ", \u2026" : "",
+      ),
+    );
     rankings.append(box);
   });
   const ideal = h("div", { class: "dd-run dd-ideal", "data-run": "ideal" });
-  ideal.append(h("h4", {}, "ideal ranking ", h("span", { class: "dd-value" }, `${measure.name} ${x.ideal.values[measure.key] === null ? "\u2014" : printValue(x.ideal.values[measure.key]!, measure.print)}`)));
-  ideal.append(h("p", { class: "dd-note" }, `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`));
-  if (measure.ranking === 0) ideal.append(h("div", { class: "scroll" }, rankingTable(x, "ideal", x.ideal.rows, measure.key, measure.print, measure.cutoff, null, "")));
+  ideal.append(
+    h(
+      "h4",
+      {},
+      "ideal ranking ",
+      h(
+        "span",
+        { class: "dd-value" },
+        `${measure.name} ${x.ideal.values[measure.key] === null ? "\u2014" : printValue(x.ideal.values[measure.key]!, measure.print)}`,
+      ),
+    ),
+  );
+  ideal.append(
+    h(
+      "p",
+      { class: "dd-note" },
+      `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`,
+    ),
+  );
+  if (measure.ranking === 0)
+    ideal.append(
+      h(
+        "div",
+        { class: "scroll" },
+        rankingTable(x, "ideal", x.ideal.rows, measure.key, measure.print, measure.cutoff, null, ""),
+      ),
+    );
   rankings.append(ideal);
   section.append(rankings);
 
@@ -102,69 +207,159 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
     const docid = (e.target as Element).closest<HTMLElement>("[data-docid]")?.dataset.docid;
     for (const el of section.querySelectorAll<HTMLElement>(".lit")) el.classList.remove("lit");
     if (docid === undefined) return;
-    for (const el of section.querySelectorAll<HTMLElement>("[data-docid]")) if (el.dataset.docid === docid) el.classList.add("lit");
+    for (const el of section.querySelectorAll<HTMLElement>("[data-docid]"))
+      if (el.dataset.docid === docid) el.classList.add("lit");
   });
   const longest = Math.max(x.ideal.length, ...x.runs.map((r) => r.rankings[measure.ranking].length));
   if (o.more && x.depth < longest) {
-    const button = h("button", { type: "button", class: "dd-more" }, `Show ${Math.min(x.depth, longest - x.depth)} more ranks`);
+    const button = h(
+      "button",
+      { type: "button", class: "dd-more" },
+      `Show ${Math.min(x.depth, longest - x.depth)} more ranks`,
+    );
     button.addEventListener("click", () => o.more!(Math.min(longest, 2 * x.depth)));
     section.append(button);
   }
-  section.append(h("p", { class: "dd-legend" },
-    "Running value at rank i: the measure for the ranking cut after rank i (the value itself from its cutoff on). ",
-    "Label \u2013: no judgment (unjudged). t1, t2, \u2026: equal scores. \u2191k / \u2193k: k ranks higher / lower than in the other run; new: not ranked there. The line under a rank: the measure's cutoff."));
+  section.append(
+    h(
+      "p",
+      { class: "dd-legend" },
+      "Running value at rank i: the measure for the ranking cut after rank i (the value itself from its cutoff on). ",
+      "Label \u2013: no judgment (unjudged). t1, t2, \u2026: equal scores. \u2191k / \u2193k: k ranks higher / lower than in the other run; new: not ranked there. The line under a rank: the measure's cutoff.",
+    ),
+  );
   return section;
 }
 
-function rankingTable(x: Explanation, run: string, rows: readonly ExplainedRow[], key: string, print: ValuePrint, cutoff: number, other: string | null, tieOrder: string): HTMLTableElement {
+function rankingTable(
+  x: Explanation,
+  run: string,
+  rows: readonly ExplainedRow[],
+  key: string,
+  print: ValuePrint,
+  cutoff: number,
+  other: string | null,
+  tieOrder: string,
+): HTMLTableElement {
   const ideal = run === "ideal";
   const table = h("table", { class: "dd-ranking", "data-run": run });
   const heads: [string, string | null][] = [
-    ["rank", null], ["docid", null], ...(ideal ? [] : [["score", null]] as [string, null][]), ["label", null], ["gain", null], ...(ideal ? [] : [["tie", null]] as [string, null][]),
-    ...(other !== null ? [["other", `its rank in ${other}, and how far it moved`]] as [string, string][] : []), [x.measures.find((m) => m.key === key)!.name, "the running value"],
+    ["rank", null],
+    ["docid", null],
+    ...(ideal ? [] : ([["score", null]] as [string, null][])),
+    ["label", null],
+    ["gain", null],
+    ...(ideal ? [] : ([["tie", null]] as [string, null][])),
+    ...(other !== null ? ([["other", `its rank in ${other}, and how far it moved`]] as [string, string][]) : []),
+    [x.measures.find((m) => m.key === key)!.name, "the running value"],
   ];
   table.append(h("thead", {}, h("tr", {}, ...heads.map(([t, title]) => h("th", { title }, t)))));
   const body = h("tbody");
   for (const d of rows) {
     const m = moved(d);
-    const classes = [d.relevant ? "rel" : "", d.label === null ? "unjudged" : "", d.tie !== null ? "tie" : "", d.rank === cutoff ? "cutoff" : "", other !== null && m.cls !== "same" ? "moved" : ""].filter(Boolean).join(" ");
+    const classes = [
+      d.relevant ? "rel" : "",
+      d.label === null ? "unjudged" : "",
+      d.tie !== null ? "tie" : "",
+      d.rank === cutoff ? "cutoff" : "",
+      other !== null && m.cls !== "same" ? "moved" : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     const v = d.running[key];
     const mname = x.measures.find((mm) => mm.key === key)!.name;
-    body.append(h("tr", { class: classes || null, "data-rank": d.rank, "data-docid": d.docid, "data-label": d.label === null ? "" : num(d.label) },
-      h("td", {}, String(d.rank)),
-      h("td", { class: "docid" }, d.docid),
-      ideal ? null : h("td", {}, num(d.score)),
-      h("td", { title: d.label === null ? "no judgment" : null }, d.label === null ? "\u2013" : num(d.label)),
-      h("td", {}, num(d.gain)),
-      ideal ? null : h("td", { class: "tie-mark", title: d.tie !== null ? tieOrder : null }, d.tie === null ? "" : `t${d.tie}`),
-      other !== null ? h("td", { class: `move ${m.cls}` }, d.otherRank === null ? "new" : `${d.otherRank} ${m.text === "=" ? "=" : m.text}`) : null,
-      h("td", { class: "running", ...cellData(mname, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
-    ));
+    body.append(
+      h(
+        "tr",
+        {
+          class: classes || null,
+          "data-rank": d.rank,
+          "data-docid": d.docid,
+          "data-label": d.label === null ? "" : num(d.label),
+        },
+        h("td", {}, String(d.rank)),
+        h("td", { class: "docid" }, d.docid),
+        ideal ? null : h("td", {}, num(d.score)),
+        h("td", { title: d.label === null ? "no judgment" : null }, d.label === null ? "\u2013" : num(d.label)),
+        h("td", {}, num(d.gain)),
+        ideal
+          ? null
+          : h("td", { class: "tie-mark", title: d.tie !== null ? tieOrder : null }, d.tie === null ? "" : `t${d.tie}`),
+        other !== null
+          ? h(
+              "td",
+              { class: `move ${m.cls}` },
+              d.otherRank === null ? "new" : `${d.otherRank} ${m.text === "=" ? "=" : m.text}`,
+            )
+          : null,
+        h("td", { class: "running", ...cellData(mname, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
+      ),
+    );
   }
   table.append(body);
   return table;
 }
 
 /** The queries that lost and gained most, each a button that opens its drill-down (`open`, when it has one). */
-export function changesView(measure: string, baseline: string, run: string, lists: { lost: readonly Change[]; gained: readonly Change[] }, print: ValuePrint, open: (qid: string) => void, has: (qid: string) => boolean = () => true): HTMLElement {
+export function changesView(
+  measure: string,
+  baseline: string,
+  run: string,
+  lists: { lost: readonly Change[]; gained: readonly Change[] },
+  print: ValuePrint,
+  open: (qid: string) => void,
+  has: (qid: string) => boolean = () => true,
+): HTMLElement {
   const list = (title: string, kind: string, items: readonly Change[]) => {
-    const table = h("table", { class: `changes ${kind}`, "data-measure": measure, "data-baseline": baseline, "data-run": run });
+    const table = h("table", {
+      class: `changes ${kind}`,
+      "data-measure": measure,
+      "data-baseline": baseline,
+      "data-run": run,
+    });
     table.append(h("caption", {}, title));
-    table.append(h("thead", {}, h("tr", {}, h("th", {}, "qid"), h("th", {}, baseline), h("th", {}, run), h("th", {}, "diff"))));
+    table.append(
+      h("thead", {}, h("tr", {}, h("th", {}, "qid"), h("th", {}, baseline), h("th", {}, run), h("th", {}, "diff"))),
+    );
     const body = h("tbody");
     for (const c of items) {
-      const button = h("button", { type: "button", class: "qid-link", "data-qid": c.qid, disabled: !has(c.qid), title: has(c.qid) ? "open its drill-down" : "no drill-down of this query here" }, c.qid);
+      const button = h(
+        "button",
+        {
+          type: "button",
+          class: "qid-link",
+          "data-qid": c.qid,
+          disabled: !has(c.qid),
+          title: has(c.qid) ? "open its drill-down" : "no drill-down of this query here",
+        },
+        c.qid,
+      );
       button.addEventListener("click", () => open(c.qid));
-      body.append(h("tr", { "data-qid": c.qid }, h("td", {}, button), h("td", {}, printValue(c.baseline, print)), h("td", {}, printValue(c.run, print)),
-        h("td", { class: c.difference > 0 ? "up" : "down" }, `${c.difference > 0 ? "+" : "\u2212"}${printValue(Math.abs(c.difference), print === "long" ? "long" : "table")}`)));
+      body.append(
+        h(
+          "tr",
+          { "data-qid": c.qid },
+          h("td", {}, button),
+          h("td", {}, printValue(c.baseline, print)),
+          h("td", {}, printValue(c.run, print)),
+          h(
+            "td",
+            { class: c.difference > 0 ? "up" : "down" },
+            `${c.difference > 0 ? "+" : "\u2212"}${printValue(Math.abs(c.difference), print === "long" ? "long" : "table")}`,
+          ),
+        ),
+      );
     }
     if (!items.length) body.append(h("tr", {}, h("td", { colspan: 4 }, "none")));
     table.append(body);
     return table;
   };
-  return h("div", { class: "changes-lists" },
+  return h(
+    "div",
+    { class: "changes-lists" },
     list(`${run} lost most against ${baseline} (${measure})`, "lost", lists.lost),
-    list(`${run} gained most against ${baseline} (${measure})`, "gained", lists.gained));
+    list(`${run} gained most against ${baseline} (${measure})`, "gained", lists.gained),
+  );
 }
 
 /** The drill-downs' style, shared by the page and the report. */

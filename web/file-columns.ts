@@ -58,7 +58,12 @@ export async function columnarRole(file: File, format: ColumnarFormat): Promise<
       throw enough;
     });
   } catch (e) {
-    if (e instanceof RankevalError && /: no score column/.test(e.message) && /"(rel|label|relevance|grade)"/i.test(e.message)) return "qrels";
+    if (
+      e instanceof RankevalError &&
+      /: no score column/.test(e.message) &&
+      /"(rel|label|relevance|grade)"/i.test(e.message)
+    )
+      return "qrels";
   }
   return "run";
 }

@@ -5,7 +5,15 @@ import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
+import {
+  differenceAt,
+  differences,
+  differenceSvg,
+  histogramBins,
+  histogramSvg,
+  intervalOf,
+  sortRows,
+} from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
 
@@ -39,10 +47,17 @@ const comparisonTable = $<HTMLDivElement>("#comparison");
 const compareNotes = $<HTMLParagraphElement>("#compare-notes");
 const compareLegend = $<HTMLParagraphElement>("#compare-legend");
 const compareDownloads = $<HTMLDivElement>("#compare-downloads");
-const drill = new PageDrilldowns((job) => (worker ? (worker.postMessage(job), true) : false), $("#drilldown-section"), $("#drilldown"), $("#drilldown-status"));
+const drill = new PageDrilldowns(
+  (job) => (worker ? (worker.postMessage(job), true) : false),
+  $("#drilldown-section"),
+  $("#drilldown"),
+  $("#drilldown-status"),
+);
 
 /** The page's `?keep-rows=N`: run rows the worker keeps for new settings (0: none), else its default. */
-const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(new URLSearchParams(location.search).get("keep-rows"));
+const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(
+  new URLSearchParams(location.search).get("keep-rows"),
+);
 
 /** The per-query table's rows at most: the DOM stays small. */
 const MAX_ROWS = 200;
@@ -57,7 +72,8 @@ const PRESETS: Record<string, string[]> = {
 };
 
 function settings(): Settings {
-  const field = (name: string) => (settingsForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
+  const field = (name: string) =>
+    (settingsForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
   const preset = field("preset");
   const measures = preset === "custom" ? field("measures").split(/\s+/).filter(Boolean) : (PRESETS[preset] ?? []);
   const threshold = field("threshold");
@@ -79,7 +95,8 @@ function settings(): Settings {
 let chosenBaseline: string | null = null;
 
 function compareSettings(): CompareSettings {
-  const field = (name: string) => (compareForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
+  const field = (name: string) =>
+    (compareForm.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value.trim();
   const alpha = Number(field("alpha"));
   return {
     baseline: chosenBaseline,
@@ -112,7 +129,8 @@ function size(bytes: number): string {
   return `${(bytes / 1e6).toFixed(bytes < 1e8 ? 1 : 0)} MB`;
 }
 
-const perSecond = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0));
+const perSecond = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0);
 
 function showProgress(r: Extract<Report, { type: "progress" }>): void {
   let item = progressItems.get(r.file);
@@ -129,7 +147,8 @@ function showProgress(r: Extract<Report, { type: "progress" }>): void {
   const rate = r.seconds > 0 ? r.read / r.seconds : 0;
   let text = `${r.file}: ${size(r.read)} of ${size(r.size)}`;
   if (r.read >= r.size) text += `, read in ${r.seconds.toFixed(1)} s (${r.lines.toLocaleString("en")} lines)`;
-  else if (rate > 0) text += `, ${size(rate)}/s, ${perSecond(r.lines / r.seconds)} lines/s, ${Math.ceil((r.size - r.read) / rate)} s left`;
+  else if (rate > 0)
+    text += `, ${size(rate)}/s, ${perSecond(r.lines / r.seconds)} lines/s, ${Math.ceil((r.size - r.read) / rate)} s left`;
   item.text.textContent = text;
 }
 
@@ -186,7 +205,8 @@ function choices(select: HTMLSelectElement, names: readonly string[], fallback: 
   select.replaceChildren(...names.map((n, i) => new Option(n, n, false, keep ? chosen.has(n) : fallback(i))));
 }
 
-const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+const fixed = (x: number, digits = 4, sign = false) =>
+  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
 function renderComparison(): void {
   compareSection.hidden = runs.length < 2;
@@ -228,8 +248,11 @@ function renderComparison(): void {
     const key = `${x.run} vs ${x.baseline}: ${x.lost.baseline} with a value in ${x.baseline} only, ${x.lost.run} in ${x.run} only`;
     groups.set(key, [...(groups.get(key) ?? []), x.measure]);
   }
-  const lost = [...groups].map(([key, ms]) => `${key} (${ms.length === c.measures.length && ms.length > 1 ? "every measure" : ms.join(", ")})`);
-  compareNotes.textContent = pairNotes(c, test) +
+  const lost = [...groups].map(
+    ([key, ms]) => `${key} (${ms.length === c.measures.length && ms.length > 1 ? "every measure" : ms.join(", ")})`,
+  );
+  compareNotes.textContent =
+    pairNotes(c, test) +
     (lost.length ? ` Queries lost to the pairing: ${lost.join("; ")}.` : " No run lost a query to the pairing.");
 }
 
@@ -242,7 +265,16 @@ function renderChoices(): void {
   choices(diffA, names, (i) => i === 0);
   choices(diffB, names, (i) => i === 1);
   const numeric = measures.filter((m) => runs.some((r) => r.perQuery.columns[m]));
-  choices(chartMeasure, numeric, (i) => i === Math.max(0, numeric.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m))));
+  choices(
+    chartMeasure,
+    numeric,
+    (i) =>
+      i ===
+      Math.max(
+        0,
+        numeric.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)),
+      ),
+  );
   pqSection.hidden = chartsSection.hidden = runs.length === 0;
 }
 
@@ -275,15 +307,20 @@ function renderCharts(): void {
       if (i !== null) void drill.open(d.qids[i], measure);
     });
     difference.replaceChildren(svg);
-    $<HTMLDivElement>("#changes").replaceChildren(changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "");
+    $<HTMLDivElement>("#changes").replaceChildren(
+      changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "",
+    );
     const mean = interval
       ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
-      : Number.isNaN(d.mean) ? "" : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
+      : Number.isNaN(d.mean)
+        ? ""
+        : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
     diffCaption.textContent = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
   } else {
     difference.replaceChildren();
     $<HTMLDivElement>("#changes").replaceChildren();
-    diffCaption.textContent = runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
+    diffCaption.textContent =
+      runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
 }
 
@@ -299,14 +336,14 @@ function renderPerQuery(): void {
   if (!chosen.every((r) => sameList(r.perQuery.qids, first))) {
     const row = new Map<string, number>();
     qids = [];
-    for (const r of chosen) for (const q of r.perQuery.qids) if (!row.has(q)) (row.set(q, qids.length), qids.push(q));
+    for (const r of chosen) for (const q of r.perQuery.qids) if (!row.has(q)) row.set(q, qids.length), qids.push(q);
     for (const r of chosen) {
       const index = new Int32Array(qids.length).fill(-1);
       r.perQuery.qids.forEach((q, i) => (index[row.get(q)!] = i));
       at.set(r, index);
     }
   }
-  const valueOf = (k: number, c: (typeof cols)[number]): number | undefined => {
+  const cellValue = (k: number, c: (typeof cols)[number]): number | undefined => {
     const i = at.get(c.run)?.[k] ?? k;
     return i < 0 ? undefined : c.run.perQuery.columns[c.measure]?.values[i];
   };
@@ -319,13 +356,19 @@ function renderPerQuery(): void {
   if (sort) {
     const s = sort;
     const col = cols.find((c) => c.key === s.key);
-    rows = sortRows(rows ?? qids.map((_, k) => k), qids, col ? (k) => valueOf(k, col) : null, s.dir);
+    rows = sortRows(rows ?? qids.map((_, k) => k), qids, col ? (k) => cellValue(k, col) : null, s.dir);
   }
   const count = rows ? rows.length : qids.length;
-  pqNote.textContent = count > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString("en")} queries: sort or filter to see others, or download them.` : "";
+  pqNote.textContent =
+    count > MAX_ROWS
+      ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString("en")} queries: sort or filter to see others, or download them.`
+      : "";
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const c of [{ key: "qid", label: "qid" }, ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure }))]) {
+  for (const c of [
+    { key: "qid", label: "qid" },
+    ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure })),
+  ]) {
     const th = document.createElement("th");
     th.textContent = c.label;
     th.dataset.key = c.key;
@@ -344,7 +387,7 @@ function renderPerQuery(): void {
     tr.insertCell().textContent = q;
     for (const c of cols) {
       const td = tr.insertCell();
-      const v = valueOf(k, c);
+      const v = cellValue(k, c);
       td.dataset.measure = c.measure;
       td.dataset.run = c.run.name;
       td.dataset.qid = q;
@@ -366,8 +409,13 @@ async function downloadReport(): Promise<void> {
   document.body.dataset.report = "running";
   try {
     const html = await drill.report({
-      measures, runs, conventions: conventions.textContent?.replace(/^conventions: /, "") ?? "", warnings: [...warnings.children].map((p) => p.textContent ?? ""),
-      comparison, measure: chartMeasure.value, baseline: diffA.value,
+      measures,
+      runs,
+      conventions: conventions.textContent?.replace(/^conventions: /, "") ?? "",
+      warnings: [...warnings.children].map((p) => p.textContent ?? ""),
+      comparison,
+      measure: chartMeasure.value,
+      baseline: diffA.value,
     });
     save("rankeval-report.html", "text/html", html);
     document.body.dataset.report = "done";
@@ -426,7 +474,8 @@ function start(job: Job): void {
   qrelsOnly = false;
   if (job.kind === "trec" && worker && job.qrels === workerQrels && free) {
     // The qrels' bar stays: it is not read again.
-    for (const [name, item] of progressItems) if (name !== job.qrels.name) (item.bar.parentElement!.remove(), progressItems.delete(name));
+    for (const [name, item] of progressItems)
+      if (name !== job.qrels.name) item.bar.parentElement!.remove(), progressItems.delete(name);
     reset();
     worker.postMessage(job);
     return;
@@ -543,8 +592,17 @@ function job(): Job | null {
   const runFiles = [...(input("run").files ?? [])];
   const letor = input("letor").files?.[0];
   const scores = input("scores").files?.[0];
-  if (lastKind === "letor" && letor && scores) return { kind: "letor", letor, scores, query: input("query").files?.[0] ?? null, settings: settings() };
-  if (qrels && runFiles.length) return { kind: "trec", qrels, runs: runFiles, settings: settings(), keepRows: KEEP_ROWS, compare: compareSettings() };
+  if (lastKind === "letor" && letor && scores)
+    return { kind: "letor", letor, scores, query: input("query").files?.[0] ?? null, settings: settings() };
+  if (qrels && runFiles.length)
+    return {
+      kind: "trec",
+      qrels,
+      runs: runFiles,
+      settings: settings(),
+      keepRows: KEEP_ROWS,
+      compare: compareSettings(),
+    };
   return null;
 }
 
@@ -588,17 +646,24 @@ compareForm.addEventListener("change", (e) => {
 compareDownloads.addEventListener("click", (e) => {
   const format = (e.target as HTMLElement).dataset.format as "markdown" | "latex" | "csv" | "json" | undefined;
   if (!comparison || !format) return;
-  const [ext, type] = { markdown: ["md", "text/markdown"], latex: ["tex", "application/x-tex"], csv: ["csv", "text/csv"], json: ["json", "application/json"] }[format];
+  const [ext, type] = {
+    markdown: ["md", "text/markdown"],
+    latex: ["tex", "application/x-tex"],
+    csv: ["csv", "text/csv"],
+    json: ["json", "application/json"],
+  }[format];
   save(`rankeval-comparison.${ext}`, type, comparison.downloads[format]);
 });
 cancelButton.addEventListener("click", cancel);
-for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns]) select.addEventListener("change", () => (select.dataset.chosen = "user"));
+for (const select of [chartMeasure, histRun, diffA, diffB, pqRuns])
+  select.addEventListener("change", () => (select.dataset.chosen = "user"));
 for (const select of [chartMeasure, histRun, diffA, diffB]) select.addEventListener("change", renderCharts);
 pqRuns.addEventListener("change", renderPerQuery);
 pqTable.addEventListener("click", (e) => {
   const td = (e.target as Element).closest("td");
   const cell = td?.dataset.qid !== undefined ? td : td?.parentElement?.querySelector<HTMLElement>("td[data-qid]");
-  if (cell?.dataset.qid !== undefined && document.body.dataset.state === "done") void drill.open(cell.dataset.qid, cell.dataset.measure);
+  if (cell?.dataset.qid !== undefined && document.body.dataset.state === "done")
+    void drill.open(cell.dataset.qid, cell.dataset.measure);
 });
 pqFilter.addEventListener("input", renderPerQuery);
 downloads.addEventListener("click", (e) => {
@@ -649,7 +714,10 @@ async function sniff(file: File): Promise<string> {
   if (format) return columnarRole(file, format);
   let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  if (head[0] === 0x1f && head[1] === 0x8b) bytes = file.stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    bytes = file
+      .stream()
+      .pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   const reader = bytes.getReader();
   let text = "";
   try {

@@ -73,7 +73,13 @@ export type Report =
   | { type: "judgments" }
   | { type: "warning"; message: string }
   /** The comparison, its downloads (the bytes of --compare --format ...) and every pair's interval. */
-  | { type: "comparison"; comparison: Comparison; test: TestName; downloads: Record<"markdown" | "latex" | "csv" | "json", string>; intervals: Interval[] }
+  | {
+      type: "comparison";
+      comparison: Comparison;
+      test: TestName;
+      downloads: Record<"markdown" | "latex" | "csv" | "json", string>;
+      intervals: Interval[];
+    }
   | { type: "comparison-error"; message: string }
   /** `kept`: the worker kept what it read, so new settings need no second read. */
   | { type: "done"; kept: boolean }

@@ -30,7 +30,11 @@ export async function readInto(file: File, sink: Sink, onProgress: OnProgress): 
     last = performance.now();
     onProgress(read, sink.linesRead ?? 0, (last - started) / 1000);
   };
-  const fail = (e: unknown) => new RankevalError("bad-input", `${file.name}: ${gzip ? "not valid gzip" : "cannot read it"} (${(e as Error).message})`);
+  const fail = (e: unknown) =>
+    new RankevalError(
+      "bad-input",
+      `${file.name}: ${gzip ? "not valid gzip" : "cannot read it"} (${(e as Error).message})`,
+    );
   const take = async (chunk: Uint8Array) => {
     sink.push(chunk);
     if (performance.now() - last > 100) progress();
@@ -61,7 +65,9 @@ export async function readInto(file: File, sink: Sink, onProgress: OnProgress): 
         },
       }),
     );
-    const text = gzip ? counted.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>) : counted;
+    const text = gzip
+      ? counted.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>)
+      : counted;
     const reader = text.getReader();
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;

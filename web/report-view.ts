@@ -5,7 +5,15 @@ import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
-import { differenceAt, differences, differenceSvg, histogramBins, histogramSvg, intervalOf, sortRows } from "./charts.js";
+import {
+  differenceAt,
+  differences,
+  differenceSvg,
+  histogramBins,
+  histogramSvg,
+  intervalOf,
+  sortRows,
+} from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -18,7 +26,9 @@ async function readData(): Promise<ReportData> {
   const binary = atob((el.textContent ?? "").trim());
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  const stream = new Blob([bytes])
+    .stream()
+    .pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   return JSON.parse(await new Response(stream).text()) as ReportData;
 }
 
@@ -30,7 +40,10 @@ function draw(data: ReportData): void {
   document.head.append(h("style", {}, DRILLDOWN_CSS));
   const root = document.getElementById("report")!;
   const runs = data.runs.map((r) => r.name);
-  const columns: Column[] = data.perQuery.columns.map((c) => ({ ...c, numbers: Float64Array.from(c.values, (v) => storedNumber(v, c.scale)) }));
+  const columns: Column[] = data.perQuery.columns.map((c) => ({
+    ...c,
+    numbers: Float64Array.from(c.values, (v) => storedNumber(v, c.scale)),
+  }));
   const column = (measure: string, run: number) => columns.find((c) => c.measure === measure && c.run === run);
   const measures = [...new Set(columns.map((c) => c.measure))];
   const qids = data.perQuery.qids;
@@ -41,29 +54,63 @@ function draw(data: ReportData): void {
   const open = (qid: string, measure?: string) => {
     const x = explained.get(qid);
     if (!x) {
-      drill.replaceChildren(h("p", { class: "dd-none", "data-qid": qid }, `No drill-down of query ${qid} in this report: it has those of the ${data.explained.explanations.length} queries that changed most. `, h("code", {}, `rankeval --explain ${qid} QRELS RUN ...`), " shows any."));
+      drill.replaceChildren(
+        h(
+          "p",
+          { class: "dd-none", "data-qid": qid },
+          `No drill-down of query ${qid} in this report: it has those of the ${data.explained.explanations.length} queries that changed most. `,
+          h("code", {}, `rankeval --explain ${qid} QRELS RUN ...`),
+          " shows any.",
+        ),
+      );
     } else {
-      const key = x.measures.find((m) => m.name === measure)?.key ?? x.measures.find((m) => m.name === data.explained.measure)?.key;
+      const key =
+        x.measures.find((m) => m.name === measure)?.key ??
+        x.measures.find((m) => m.name === data.explained.measure)?.key;
       drill.replaceChildren(drilldownView(x, { measure: key }));
     }
     drill.scrollIntoView({ block: "start" });
   };
 
   const table = h("table", { id: "results-table" });
-  table.append(h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...runs.map((r) => h("th", { "data-baseline": data.comparison?.baseline === r ? true : null }, r)))));
+  table.append(
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "measure"),
+        ...runs.map((r) => h("th", { "data-baseline": data.comparison?.baseline === r ? true : null }, r)),
+      ),
+    ),
+  );
   const body = h("tbody");
   for (const row of data.rows) {
     const tr = h("tr", {}, h("td", {}, row));
     for (const r of data.runs) {
       const [text, value] = r.cells[row] ?? ["", null];
       const mark = data.marks[row]?.[r.name];
-      tr.append(h("td", { "data-measure": row, "data-run": r.name, "data-value": value === null ? null : String(value), "data-significant": mark?.mark ?? null, title: mark?.title ?? null }, text));
+      tr.append(
+        h(
+          "td",
+          {
+            "data-measure": row,
+            "data-run": r.name,
+            "data-value": value === null ? null : String(value),
+            "data-significant": mark?.mark ?? null,
+            title: mark?.title ?? null,
+          },
+          text,
+        ),
+      );
     }
     body.append(tr);
   }
   table.append(body);
   root.append(h("div", { id: "results", class: "scroll" }, table));
-  if (data.comparison) root.append(h("p", { id: "compare-legend" }, data.comparison.legend.replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ")));
+  if (data.comparison)
+    root.append(h("p", { id: "compare-legend" }, data.comparison.legend.replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ")));
   root.append(h("p", { id: "conventions" }, `conventions: ${data.conventions}`));
   for (const w of data.warnings) root.append(h("p", { class: "warning" }, w));
 
@@ -72,18 +119,45 @@ function draw(data: ReportData): void {
     const t = h("table", {});
     t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", {}, x)))));
     const tb = h("tbody");
-    c.rows.forEach((cells, i) => tb.append(h("tr", { "data-measure": cells[0], "data-run": cells[2] }, ...cells.map((x, k) => h("td", { class: k === cells.length - 1 && c.significant[i] ? "significant" : null }, x)))));
+    c.rows.forEach((cells, i) =>
+      tb.append(
+        h(
+          "tr",
+          { "data-measure": cells[0], "data-run": cells[2] },
+          ...cells.map((x, k) =>
+            h("td", { class: k === cells.length - 1 && c.significant[i] ? "significant" : null }, x),
+          ),
+        ),
+      ),
+    );
     t.append(tb);
-    root.append(h("section", { id: "compare-section" }, h("h2", {}, "Comparison"), h("div", { id: "comparison", class: "scroll" }, t), h("p", { id: "compare-notes" }, c.notes)));
+    root.append(
+      h(
+        "section",
+        { id: "compare-section" },
+        h("h2", {}, "Comparison"),
+        h("div", { id: "comparison", class: "scroll" }, t),
+        h("p", { id: "compare-notes" }, c.notes),
+      ),
+    );
   }
 
   if (!measures.length) {
     document.body.dataset.state = "done";
     return;
   }
-  const select = (id: string, names: readonly string[], chosen: number) => h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
+  const select = (id: string, names: readonly string[], chosen: number) =>
+    h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
   // The measure whose changes chose the drill-downs, else the page's choice (map, nDCG@10), else the first.
-  const chartMeasure = select("chart-measure", measures, [measures.indexOf(data.explained.measure), measures.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)), 0].find((i) => i >= 0)!);
+  const chartMeasure = select(
+    "chart-measure",
+    measures,
+    [
+      measures.indexOf(data.explained.measure),
+      measures.findIndex((m) => /^(map|ndcg@10|ndcg_cut_10)$/.test(m)),
+      0,
+    ].find((i) => i >= 0)!,
+  );
   const baselineIndex = Math.max(0, runs.indexOf(data.explained.baseline));
   const histRun = select("hist-run", runs, 0);
   const diffA = select("diff-a", runs, baselineIndex);
@@ -93,13 +167,21 @@ function draw(data: ReportData): void {
   const difference = h("div", { id: "difference" });
   const diffCaption = h("figcaption", { id: "diff-caption" });
   const changesBox = h("div", { id: "changes" });
-  root.append(h("section", { id: "charts-section" },
-    h("h2", {}, "Per-query values"),
-    h("label", {}, h("span", {}, "measure "), chartMeasure),
-    h("div", { id: "charts" },
-      h("figure", {}, h("label", {}, h("span", {}, "run "), histRun), histogram, histCaption),
-      h("figure", {}, h("label", {}, h("span", {}, "difference "), diffB, " minus ", diffA), difference, diffCaption)),
-    changesBox));
+  root.append(
+    h(
+      "section",
+      { id: "charts-section" },
+      h("h2", {}, "Per-query values"),
+      h("label", {}, h("span", {}, "measure "), chartMeasure),
+      h(
+        "div",
+        { id: "charts" },
+        h("figure", {}, h("label", {}, h("span", {}, "run "), histRun), histogram, histCaption),
+        h("figure", {}, h("label", {}, h("span", {}, "difference "), diffB, " minus ", diffA), difference, diffCaption),
+      ),
+      changesBox,
+    ),
+  );
   const renderCharts = () => {
     const measure = measures[Number(chartMeasure.value)];
     const hc = column(measure, Number(histRun.value));
@@ -125,9 +207,23 @@ function draw(data: ReportData): void {
       });
       svg.style.cursor = "pointer";
       difference.replaceChildren(svg);
-      const mean = interval ? `; mean difference ${signed(interval.difference)}, 95% interval [${interval.ci95[0].toFixed(4)}, ${interval.ci95[1].toFixed(4)}] (t, n = ${interval.n})` : Number.isNaN(d.mean) ? "" : `; mean difference ${signed(d.mean)}`;
+      const mean = interval
+        ? `; mean difference ${signed(interval.difference)}, 95% interval [${interval.ci95[0].toFixed(4)}, ${interval.ci95[1].toFixed(4)}] (t, n = ${interval.n})`
+        : Number.isNaN(d.mean)
+          ? ""
+          : `; mean difference ${signed(d.mean)}`;
       diffCaption.textContent = `${measure}: ${runs[b]} minus ${runs[a]}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean} (values as printed, to 4 decimals). Click a query to open it.`;
-      changesBox.replaceChildren(changesView(measure, runs[a], runs[b], changes({ qids, values: ca.numbers }, { qids, values: cb.numbers }, CHANGES), printOf(cb), (q) => open(q, measure), (q) => explained.has(q)));
+      changesBox.replaceChildren(
+        changesView(
+          measure,
+          runs[a],
+          runs[b],
+          changes({ qids, values: ca.numbers }, { qids, values: cb.numbers }, CHANGES),
+          printOf(cb),
+          (q) => open(q, measure),
+          (q) => explained.has(q),
+        ),
+      );
     } else {
       difference.replaceChildren();
       diffCaption.textContent = runs.length < 2 ? "One run: no difference to plot." : "Choose two different runs.";
@@ -137,7 +233,11 @@ function draw(data: ReportData): void {
   for (const s of [chartMeasure, histRun, diffA, diffB]) s.addEventListener("change", renderCharts);
   renderCharts();
 
-  const list = h("p", { id: "explained" }, `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `);
+  const list = h(
+    "p",
+    { id: "explained" },
+    `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `,
+  );
   [...explained.keys()].forEach((q, i) => {
     const b = h("button", { type: "button", class: "qid-link", "data-qid": q }, q);
     b.addEventListener("click", () => open(q));
@@ -145,12 +245,25 @@ function draw(data: ReportData): void {
   });
   root.append(h("section", { id: "drilldown-section" }, h("h2", {}, "Drill-down"), list, drill));
 
-  const pqRuns = h("select", { id: "pq-runs", multiple: true, size: Math.min(4, runs.length) }, ...runs.map((r, i) => h("option", { value: String(i), selected: true }, r)));
+  const pqRuns = h(
+    "select",
+    { id: "pq-runs", multiple: true, size: Math.min(4, runs.length) },
+    ...runs.map((r, i) => h("option", { value: String(i), selected: true }, r)),
+  );
   const pqFilter = h("input", { id: "pq-filter", type: "text", placeholder: "qid contains" });
   const pqNote = h("p", { id: "pq-note" });
   const pqTable = h("div", { id: "perquery", class: "scroll" });
-  root.append(h("section", { id: "perquery-section" }, h("h2", {}, "Per query"),
-    h("label", {}, h("span", {}, "runs "), pqRuns), h("label", {}, h("span", {}, "qid filter "), pqFilter), pqNote, pqTable));
+  root.append(
+    h(
+      "section",
+      { id: "perquery-section" },
+      h("h2", {}, "Per query"),
+      h("label", {}, h("span", {}, "runs "), pqRuns),
+      h("label", {}, h("span", {}, "qid filter "), pqFilter),
+      pqNote,
+      pqTable,
+    ),
+  );
   let sort: { key: string; dir: "asc" | "desc" } | null = null;
   const renderPerQuery = () => {
     const chosen = [...pqRuns.selectedOptions].map((o) => Number(o.value));
@@ -164,10 +277,16 @@ function draw(data: ReportData): void {
       const col = cols.find((c) => keyOf(c) === s.key);
       sortRows(rows, qids, col ? (k) => col.numbers[k] : null, s.dir);
     }
-    pqNote.textContent = rows.length > MAX_ROWS ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.` : "";
+    pqNote.textContent =
+      rows.length > MAX_ROWS
+        ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.`
+        : "";
     const t = h("table", {});
     const head = h("tr");
-    for (const c of [{ key: "qid", label: "qid" }, ...cols.map((c) => ({ key: keyOf(c), label: chosen.length > 1 ? `${c.measure} (${runs[c.run]})` : c.measure }))]) {
+    for (const c of [
+      { key: "qid", label: "qid" },
+      ...cols.map((c) => ({ key: keyOf(c), label: chosen.length > 1 ? `${c.measure} (${runs[c.run]})` : c.measure })),
+    ]) {
       const th = h("th", { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null }, c.label);
       th.addEventListener("click", () => {
         sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
@@ -179,12 +298,30 @@ function draw(data: ReportData): void {
     const tb = h("tbody");
     for (const k of rows.slice(0, MAX_ROWS)) {
       const q = qids[k];
-      const qcell = explained.has(q) ? h("td", {}, h("button", { type: "button", class: "qid-link", "data-qid": q, title: "open its drill-down" }, q)) : h("td", {}, q);
+      const qcell = explained.has(q)
+        ? h(
+            "td",
+            {},
+            h("button", { type: "button", class: "qid-link", "data-qid": q, title: "open its drill-down" }, q),
+          )
+        : h("td", {}, q);
       qcell.querySelector("button")?.addEventListener("click", () => open(q));
       const tr = h("tr", {}, qcell);
       for (const c of cols) {
         const v = c.values[k];
-        tr.append(h("td", { "data-measure": c.measure, "data-run": runs[c.run], "data-qid": q, "data-query": q, "data-value": Number.isNaN(c.numbers[k]) ? null : String(c.numbers[k]) }, storedText(v, c.scale)));
+        tr.append(
+          h(
+            "td",
+            {
+              "data-measure": c.measure,
+              "data-run": runs[c.run],
+              "data-qid": q,
+              "data-query": q,
+              "data-value": Number.isNaN(c.numbers[k]) ? null : String(c.numbers[k]),
+            },
+            storedText(v, c.scale),
+          ),
+        );
       }
       tb.append(tr);
     }
@@ -203,6 +340,10 @@ const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(4)}`;
 const printOf = (c: Column): ValuePrint => c.print;
 
 readData().then(draw, (e: unknown) => {
-  document.getElementById("report")!.append(h("p", { class: "error" }, `This report's data could not be read: ${e instanceof Error ? e.message : String(e)}`));
+  document
+    .getElementById("report")!
+    .append(
+      h("p", { class: "error" }, `This report's data could not be read: ${e instanceof Error ? e.message : String(e)}`),
+    );
   document.body.dataset.state = "error";
 });

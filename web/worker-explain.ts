@@ -32,8 +32,17 @@ export interface ExplainState {
 const NOTHING = plan(["num_ret"], null, {});
 
 /** The drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
-export async function explainQueries(s: ExplainState, qids: readonly string[], depth?: number, measure?: string): Promise<Explanation[]> {
-  if (s.perSubtopic) throw new RankevalError("bad-option", "drill-downs explain measures of relevance judgments: these runs were read against subtopic judgments (diversity)");
+export async function explainQueries(
+  s: ExplainState,
+  qids: readonly string[],
+  depth?: number,
+  measure?: string,
+): Promise<Explanation[]> {
+  if (s.perSubtopic)
+    throw new RankevalError(
+      "bad-option",
+      "drill-downs explain measures of relevance judgments: these runs were read against subtopic judgments (diversity)",
+    );
   if (!s.units.length) throw new RankevalError("bad-option", "no run is read yet");
   const wanted = new Set(qids);
   const judged = new Map<string, JudgedDocs>();
@@ -47,7 +56,8 @@ export async function explainQueries(s: ExplainState, qids: readonly string[], d
     }
   }
   const missing = qids.filter((q) => !judged.has(q));
-  if (missing.length) throw new RankevalError("bad-input", `no judgments of query ${missing.map((q) => JSON.stringify(q)).join(", ")}`);
+  if (missing.length)
+    throw new RankevalError("bad-input", `no judgments of query ${missing.map((q) => JSON.stringify(q)).join(", ")}`);
   const rows: Map<string, RunRows | null>[] = [];
   for (const u of s.units) {
     const found = new Map<string, RunRows | null>();
@@ -58,18 +68,35 @@ export async function explainQueries(s: ExplainState, qids: readonly string[], d
       if (!file) throw new RankevalError("bad-input", `${u.name} is no longer at hand: choose the files again`);
       const judgments = await s.judgments!;
       const input = await s.inputOf(file);
-      await evaluateRun(input, judgments, {
-        blocks: "batches" in input
-          ? batchBlocks(input, BLOCK_ROWS)
-          : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
-        recycle: true,
-      }, { format: "trec" }, (joined) => {
-        for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);
-        return evaluateBlock(NOTHING, joined.batch, joined.qids, {}, file.name, () => {});
-      });
+      await evaluateRun(
+        input,
+        judgments,
+        {
+          blocks:
+            "batches" in input
+              ? batchBlocks(input, BLOCK_ROWS)
+              : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
+          recycle: true,
+        },
+        { format: "trec" },
+        (joined) => {
+          for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);
+          return evaluateBlock(NOTHING, joined.batch, joined.qids, {}, file.name, () => {});
+        },
+      );
     }
     rows.push(found);
   }
   const ranks = depth ?? (measure === undefined ? undefined : defaultDepth([{ cutoff: cutoffOf(s.p, measure) }]));
-  return qids.map((qid) => explainQuery({ p: s.p, explicit: s.opts }, { qid, judged: judged.get(qid)!, runs: s.units.map((u, i) => ({ name: u.name, rows: rows[i].get(qid) ?? null })) }, { depth: ranks }));
+  return qids.map((qid) =>
+    explainQuery(
+      { p: s.p, explicit: s.opts },
+      {
+        qid,
+        judged: judged.get(qid)!,
+        runs: s.units.map((u, i) => ({ name: u.name, rows: rows[i].get(qid) ?? null })),
+      },
+      { depth: ranks },
+    ),
+  );
 }

@@ -23,7 +23,16 @@ import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { batchInput, columnarFormat } from "./file-columns.js";
-import { formatValue, type Cell, type CompareSettings, type Interval, type Job, type PerQuery, type Report, type Settings } from "./protocol.js";
+import {
+  formatValue,
+  type Cell,
+  type CompareSettings,
+  type Interval,
+  type Job,
+  type PerQuery,
+  type Report,
+  type Settings,
+} from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
@@ -44,20 +53,26 @@ const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(fil
 
 /** RunSource.blocks for a run parsed in a second worker while this one joins and evaluates. */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
-  return readerBlocks(file, file.name, BLOCK_ROWS, () => {
-    const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
-    return {
-      send: (job, transfer) => reader.postMessage(job, transfer ?? []),
-      listen: (report, fail) => {
-        reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
-        reader.onerror = (e) => {
-          e.preventDefault();
-          fail(e.message);
-        };
-      },
-      stop: () => reader.terminate(),
-    };
-  }, progressOf(file));
+  return readerBlocks(
+    file,
+    file.name,
+    BLOCK_ROWS,
+    () => {
+      const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
+      return {
+        send: (job, transfer) => reader.postMessage(job, transfer ?? []),
+        listen: (report, fail) => {
+          reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
+          reader.onerror = (e) => {
+            e.preventDefault();
+            fail(e.message);
+          };
+        },
+        stop: () => reader.terminate(),
+      };
+    },
+    progressOf(file),
+  );
 }
 
 /** Rows of one or more queries, joined and grouped: what the kernel evaluates in one go. */
@@ -117,10 +132,19 @@ function postRows(ctx: Context): void {
 }
 
 function evaluate(ctx: Context, name: string, block: Block): Evaluated {
-  return evaluateBlock(ctx.p, block.batch, block.qids, ctx.opts, name, (w) => {
-    if (!ctx.warned.has(w)) post({ type: "warning", message: w });
-    ctx.warned.add(w);
-  }, [], { tieRange: ctx.settings.tieRange === true, summaries: false });
+  return evaluateBlock(
+    ctx.p,
+    block.batch,
+    block.qids,
+    ctx.opts,
+    name,
+    (w) => {
+      if (!ctx.warned.has(w)) post({ type: "warning", message: w });
+      ctx.warned.add(w);
+    },
+    [],
+    { tieRange: ctx.settings.tieRange === true, summaries: false },
+  );
 }
 
 /** Shows a unit's column and per-query values; returns its trec_eval summary text for downloads. */
@@ -131,7 +155,11 @@ function postRun(ctx: Context, u: Unit): string {
   let cells: Record<string, Cell> = {};
   let text = "";
   if (p.kind === "trec") {
-    text = trecText(p, { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings }, { perQuery: false });
+    text = trecText(
+      p,
+      { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings },
+      { perQuery: false },
+    );
     cells = summaryCells(text);
     for (const line of trecLines(p.trec)) {
       const key = lineKey(line);
@@ -145,7 +173,11 @@ function postRun(ctx: Context, u: Unit): string {
     for (const m of p.measures) {
       const v = result.mean[m.name];
       const t = result.tieRange?.[m.name];
-      cells[m.name] = { text: formatValue(v, "table"), value: Number.isNaN(v) ? null : v, ...(t ? { range: { ...t.mean } } : {}) };
+      cells[m.name] = {
+        text: formatValue(v, "table"),
+        value: Number.isNaN(v) ? null : v,
+        ...(t ? { range: { ...t.mean } } : {}),
+      };
       perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
     }
   }
@@ -158,21 +190,36 @@ function postRun(ctx: Context, u: Unit): string {
 function postDownloads(ctx: Context, texts: string[]): void {
   const { p } = ctx;
   if (!units.length) return;
-  const named: NamedResult[] = units.map((u) => ({ name: u.name, runTag: kind === "letor" ? "" : u.runTag, result: u.result.result }));
-  post({ type: "downloads", json: report("json", named, p, false), csv: report("csv", named, p, false), trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null });
+  const named: NamedResult[] = units.map((u) => ({
+    name: u.name,
+    runTag: kind === "letor" ? "" : u.runTag,
+    result: u.result.result,
+  }));
+  post({
+    type: "downloads",
+    json: report("json", named, p, false),
+    csv: report("csv", named, p, false),
+    trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null,
+  });
 }
 
 /** New settings: units evaluated again from their kept blocks (read again if now asking for subtopics). */
 async function reevaluate(settings: Settings): Promise<void> {
   let ctx = context(settings);
-  if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p)) return trec(lastTrec.qrels, lastTrec.runs, settings);
-  if (kind === "trec" && shapedQrels && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
+  if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p))
+    return trec(lastTrec.qrels, lastTrec.runs, settings);
+  if (kind === "trec" && shapedQrels && settings.measures.length === 0)
+    ctx = context({ ...settings, measures: ["ndeval"] });
   postRows(ctx);
   const texts: string[] = [];
   compared = null;
   for (const u of units) {
     if (!u.blocks) throw new Error("the runs were too large to keep: read them again");
-    u.result = mergeBlocks(u.blocks.map((b) => evaluate(ctx, u.name, b)), u.notJudged, u.notInRun);
+    u.result = mergeBlocks(
+      u.blocks.map((b) => evaluate(ctx, u.name, b)),
+      u.notJudged,
+      u.notInRun,
+    );
     if (kind === "trec" && units.length >= 2) keepForComparison(ctx, u);
     texts.push(postRun(ctx, u));
   }
@@ -189,7 +236,8 @@ function keepForComparison(ctx: Context, u: Unit): void {
   const { rows, left } = comparableRows(ctx.p);
   if (!compared) {
     compared = [];
-    if (left.length) post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${left.join(", ")}` });
+    if (left.length)
+      post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${left.join(", ")}` });
   }
   const result = comparableResult(u.result.result, rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
@@ -216,7 +264,14 @@ function postComparison(settings: CompareSettings): void {
       json: formatComparison(comparison, "json", options),
     };
     const pairs = compare(compared, { pairs: "all", tests: ["t"], correction: "none" });
-    const intervals: Interval[] = pairs.comparisons.map((x) => ({ measure: x.measure, baseline: x.baseline, run: x.run, n: x.n, difference: x.difference, ci95: x.ci95 }));
+    const intervals: Interval[] = pairs.comparisons.map((x) => ({
+      measure: x.measure,
+      baseline: x.baseline,
+      run: x.run,
+      n: x.n,
+      difference: x.difference,
+      ci95: x.ci95,
+    }));
     post({ type: "comparison", comparison, test: settings.test, downloads, intervals });
   } catch (err) {
     post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
@@ -228,31 +283,43 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
   const input = await inputOf(file);
-  const r = await evaluateRun(input, judgments, {
-    // Text is parsed by a second worker where workers can start workers. Blocks' buffers are not given
-    // back to it (as the command line does): with them its reads stalled for good in Chromium 156 one
-    // page load in five (a BYOB read never settling: see file-read.ts). Fresh blocks cost 0.2 s a GB.
-    blocks: "batches" in input
-      ? batchBlocks(input, BLOCK_ROWS)
-      : typeof Worker === "function" ? readerBlocksOf(file) : parsedBlocks(file.name, (sink) => readInto(file, sink)),
-    recycle: !keep,
-    restart: () => {
-      post({ type: "warning", message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)` });
-      keptRows -= rows;
-      rows = 0;
-      if (blocks) blocks = [];
+  const r = await evaluateRun(
+    input,
+    judgments,
+    {
+      // Text is parsed by a second worker where workers can start workers. Blocks' buffers are not given
+      // back to it (as the command line does): with them its reads stalled for good in Chromium 156 one
+      // page load in five (a BYOB read never settling: see file-read.ts). Fresh blocks cost 0.2 s a GB.
+      blocks:
+        "batches" in input
+          ? batchBlocks(input, BLOCK_ROWS)
+          : typeof Worker === "function"
+            ? readerBlocksOf(file)
+            : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+      recycle: !keep,
+      restart: () => {
+        post({
+          type: "warning",
+          message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)`,
+        });
+        keptRows -= rows;
+        rows = 0;
+        if (blocks) blocks = [];
+      },
     },
-  }, TREC, (joined) => {
-    const block = { batch: joined.batch, qids: joined.qids };
-    rows += block.batch.scores.length;
-    keptRows += block.batch.scores.length;
-    if (keptRows > keepRows) {
-      for (const u of units) u.blocks = null;
-      blocks = null;
-    }
-    blocks?.push(block);
-    return evaluate(ctx, file.name, block);
-  });
+    TREC,
+    (joined) => {
+      const block = { batch: joined.batch, qids: joined.qids };
+      rows += block.batch.scores.length;
+      keptRows += block.batch.scores.length;
+      if (keptRows > keepRows) {
+        for (const u of units) u.blocks = null;
+        blocks = null;
+      }
+      blocks?.push(block);
+      return evaluate(ctx, file.name, block);
+    },
+  );
   if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
@@ -348,7 +415,11 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   perSubtopic = shaped || asksForSubtopics(ctx.p);
   postRows(ctx);
   if (perSubtopic) {
-    if (shaped) post({ type: "warning", message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels` });
+    if (shaped)
+      post({
+        type: "warning",
+        message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels`,
+      });
     postDownloads(ctx, await diversityRuns(ctx, qrelsFile, runFiles));
     return;
   }
@@ -369,7 +440,8 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   const ctx = context(settings);
   postRows(ctx);
   const query = queryFile && (await textOf(queryFile));
-  const noQid = 'give the query group sizes as the "query groups" file' +
+  const noQid =
+    'give the query group sizes as the "query groups" file' +
     " (one number of rows per line, as LightGBM's .query files)";
   const block = await readLetor(await textOf(letorFile), await textOf(scoresFile), query, noQid);
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
@@ -380,7 +452,9 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
 
 /** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
-  const where = reading ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} lines)` : "out of memory while evaluating";
+  const where = reading
+    ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} lines)`
+    : "out of memory while evaluating";
   return `${where}: this tab could not allocate more (${err.message}). The page holds about 40 bytes per line of the qrels, one block of a run whose queries are together (each query's lines in one place), and a whole run otherwise; evaluate files this large with the command line (npx rankeval QRELS RUN), or split them by query.`;
 }
 
@@ -401,7 +475,11 @@ self.onmessage = async (e: MessageEvent<Job>) => {
         const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
         const { p, opts } = current!;
         const state = { kind, p, opts, units, judgments: judgmentsRead, perSubtopic, file, readInto, inputOf };
-        post({ type: "explain", id: job.id, explanations: await explainQueries(state, job.qids, job.depth, job.measure) });
+        post({
+          type: "explain",
+          id: job.id,
+          explanations: await explainQueries(state, job.qids, job.depth, job.measure),
+        });
       } catch (err) {
         post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });
       }
@@ -410,8 +488,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       await trec(job.qrels, job.runs, job.settings);
-    }
-    else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
+    } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
     post({ type: "done", kept: units.every((u) => u.blocks !== null) });
     // After done: the table is there while the resampling runs.

@@ -22,7 +22,6 @@ export interface Epi {
   readonly numDocsInColl: number;
 }
 
-
 /** form_res_rels.c RES_RELS: one query's ranking as relevance values, and its counts. */
 export interface ResRels {
   readonly numRet: number;
@@ -51,10 +50,15 @@ function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   // Labels are trec_eval's (atol) under its names; others (a LETOR file's) are truncated as atol would.
   let maxRel = -1;
   for (let j = jo[q]; j < jo[q + 1]; j++) if (Math.trunc(judged[j]) > maxRel) maxRel = Math.trunc(judged[j]);
-  if (maxRel > MAX_LEVEL) throw new RankevalError("too-large", `a label of ${maxRel}: trec_eval's per-level counts go up to ${MAX_LEVEL} here`);
+  if (maxRel > MAX_LEVEL)
+    throw new RankevalError(
+      "too-large",
+      `a label of ${maxRel}: trec_eval's per-level counts go up to ${MAX_LEVEL} here`,
+    );
   const relLevels = new Array<number>(Math.max(0, maxRel + 1)).fill(0);
   for (let j = jo[q]; j < jo[q + 1]; j++) if (Math.trunc(judged[j]) >= 0) relLevels[Math.trunc(judged[j]) + 0]++;
-  const relOf = (label: number) => (Number.isNaN(label) ? RELVALUE_NONPOOL : Math.trunc(label) < 0 ? RELVALUE_UNJUDGED : Math.trunc(label) + 0);
+  const relOf = (label: number) =>
+    Number.isNaN(label) ? RELVALUE_NONPOOL : Math.trunc(label) < 0 ? RELVALUE_UNJUDGED : Math.trunc(label) + 0;
   const level = epi.relevanceLevel;
   const rel: number[] = [];
   let numRelRet = 0;
@@ -78,7 +82,16 @@ function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
       if (i >= level) numRel += relLevels[i];
     }
   }
-  return { numRet: rel.length, numRel, numRelRet, numNonpool, numUnjudged, rel: Float64Array.from(rel), relLevels, numRelLevels };
+  return {
+    numRet: rel.length,
+    numRel,
+    numRelRet,
+    numNonpool,
+    numUnjudged,
+    rel: Float64Array.from(rel),
+    relLevels,
+    numRelLevels,
+  };
 }
 
 /** C's lround: halves away from zero; LONG_MIN (x86-64) when out of range or NaN. */
@@ -109,7 +122,8 @@ interface RelGain {
 /** gain_init.c setup_gains, sorted by comp_rel_gain ((int) of the gains' difference) as glibc sorts. */
 function setupGains(pairs: readonly (readonly [string, number])[], rr: ResRels): RelGain[] {
   const gains: RelGain[] = [];
-  for (const [name, value] of pairs) if (validInt(name)) gains.push({ level: Number(atol(name)), gain: value, count: 0 });
+  for (const [name, value] of pairs)
+    if (validInt(name)) gains.push({ level: Number(atol(name)), gain: value, count: 0 });
   for (let i = 0; i < rr.numRelLevels; i++) {
     const j = gains.findIndex((g) => g.level === i);
     if (j >= 0) gains[j].count = rr.relLevels[i];
@@ -340,7 +354,13 @@ function rbpResid(rr: ResRels, pairs: readonly (readonly [string, number])[]): n
 }
 
 /** The cutoff loop of m_P.c, m_recall.c, m_map_cut.c, ... (cutoffs in trec_eval's order). */
-function cutoffLoop(rr: ResRels, cutoffs: readonly number[], count: (i: number) => void, atCut: (c: number, i: number) => number, past: (c: number) => number): number[] {
+function cutoffLoop(
+  rr: ResRels,
+  cutoffs: readonly number[],
+  count: (i: number) => void,
+  atCut: (c: number, i: number) => number,
+  past: (c: number) => number,
+): number[] {
   const v = new Array<number>(cutoffs.length).fill(0);
   let c = 0;
   for (let i = 0; i < rr.numRet; i++) {
@@ -357,10 +377,16 @@ function cutoffLoop(rr: ResRels, cutoffs: readonly number[], count: (i: number) 
 /** m_ndcg_cut.c: DCG with the labels as gains, over the ideal ranking of the per-level counts. */
 function ndcgCut(rr: ResRels, cutoffs: readonly number[]): number[] {
   let sum = 0;
-  const v = cutoffLoop(rr, cutoffs, (i) => {
-    const gain = rr.rel[i];
-    if (gain > 0) sum += gain / log2(i + 2);
-  }, () => sum, () => sum);
+  const v = cutoffLoop(
+    rr,
+    cutoffs,
+    (i) => {
+      const gain = rr.rel[i];
+      if (gain > 0) sum += gain / log2(i + 2);
+    },
+    () => sum,
+    () => sum,
+  );
   let c = 0;
   let cur = rr.numRelLevels - 1;
   let count = 0;
@@ -385,7 +411,12 @@ function ndcgCut(rr: ResRels, cutoffs: readonly number[]): number[] {
 }
 
 /** m_iprec_at_recall.c and m_11pt_avg.c: interpolated precision at recall points, in the given order. */
-function interpolated(rr: ResRels, points: readonly number[], level: number, record: (c: number, value: number) => void): void {
+function interpolated(
+  rr: ResRels,
+  points: readonly number[],
+  level: number,
+  record: (c: number, value: number) => void,
+): void {
   const cutoffs = points.map((x) => lround(x * rr.numRel));
   let cur = cutoffs.length - 1;
   while (cur >= 0 && cutoffs[cur] > rr.numRelRet) cur--;
@@ -489,12 +520,24 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
     }
     case "P": {
       let relSoFar = 0;
-      return cutoffLoop(rr, cut, (i) => void (isRel(i) && relSoFar++), (_c, i) => relSoFar / i, (c) => relSoFar / cut[c]);
+      return cutoffLoop(
+        rr,
+        cut,
+        (i) => void (isRel(i) && relSoFar++),
+        (_c, i) => relSoFar / i,
+        (c) => relSoFar / cut[c],
+      );
     }
     case "recall": {
       if (rr.numRel === 0) return cut.map(() => 0);
       let relSoFar = 0;
-      return cutoffLoop(rr, cut, (i) => void (isRel(i) && relSoFar++), () => relSoFar / rr.numRel, () => relSoFar / rr.numRel);
+      return cutoffLoop(
+        rr,
+        cut,
+        (i) => void (isRel(i) && relSoFar++),
+        () => relSoFar / rr.numRel,
+        () => relSoFar / rr.numRel,
+      );
     }
     case "map_cut": {
       if (rr.numRel === 0) return cut.map(() => 0);
@@ -506,22 +549,46 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
           sum += relSoFar / (i + 1);
         }
       };
-      return cutoffLoop(rr, cut, count, () => sum / rr.numRel, () => sum / rr.numRel);
+      return cutoffLoop(
+        rr,
+        cut,
+        count,
+        () => sum / rr.numRel,
+        () => sum / rr.numRel,
+      );
     }
     case "relative_P": {
       if (rr.numRel === 0) return cut.map(() => 0);
       let relSoFar = 0;
       const at = (i: number) => relSoFar / (i > rr.numRel ? rr.numRel : i);
-      return cutoffLoop(rr, cut, (i) => void (isRel(i) && relSoFar++), (_c, i) => at(i), (c) => at(cut[c]));
+      return cutoffLoop(
+        rr,
+        cut,
+        (i) => void (isRel(i) && relSoFar++),
+        (_c, i) => at(i),
+        (c) => at(cut[c]),
+      );
     }
     case "success": {
       let relSoFar = 0;
-      return cutoffLoop(rr, cut, (i) => void (isRel(i) && relSoFar++), () => (relSoFar ? 1 : 0), () => (relSoFar ? 1 : 0));
+      return cutoffLoop(
+        rr,
+        cut,
+        (i) => void (isRel(i) && relSoFar++),
+        () => (relSoFar ? 1 : 0),
+        () => (relSoFar ? 1 : 0),
+      );
     }
     case "unj": {
       let unj = 0;
       const count = (i: number) => void ((rr.rel[i] === RELVALUE_NONPOOL || rr.rel[i] === RELVALUE_UNJUDGED) && unj++);
-      return cutoffLoop(rr, cut, count, (_c, i) => unj / i, (c) => unj / cut[c]);
+      return cutoffLoop(
+        rr,
+        cut,
+        count,
+        (_c, i) => unj / i,
+        (c) => unj / cut[c],
+      );
     }
     case "ndcg_cut":
       return ndcgCut(rr, cut);
@@ -543,7 +610,11 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
           if (j === 0) ap += 1;
           else {
             const fj = j;
-            ap += 1 / (fj + 1) + (fj / (fj + 1)) * ((relSoFar - 1 + nonrel + unjudged) / fj) * ((relSoFar - 1 + INFAP_EPSILON) / (relSoFar - 1 + nonrel + 2 * INFAP_EPSILON));
+            ap +=
+              1 / (fj + 1) +
+              (fj / (fj + 1)) *
+                ((relSoFar - 1 + nonrel + unjudged) / fj) *
+                ((relSoFar - 1 + INFAP_EPSILON) / (relSoFar - 1 + nonrel + 2 * INFAP_EPSILON));
           }
         }
       }
@@ -554,7 +625,12 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
       return rprecMult(rr, cut, level);
     case "utility": {
       const [a, b, c, d] = m.values!;
-      return [a * rr.numRelRet + b * (rr.numRet - rr.numRelRet) + c * (rr.numRel - rr.numRelRet) + d * (epi.numDocsInColl + rr.numRelRet - rr.numRet - rr.numRel)];
+      return [
+        a * rr.numRelRet +
+          b * (rr.numRet - rr.numRelRet) +
+          c * (rr.numRel - rr.numRelRet) +
+          d * (epi.numDocsInColl + rr.numRelRet - rr.numRet - rr.numRel),
+      ];
     }
     case "binG": {
       let relSoFar = 0;
@@ -611,7 +687,12 @@ function measureValues(m: TrecMeasure, rr: ResRels, epi: Epi): number[] {
 const INFAP_EPSILON = 0.00001;
 
 /** Per-query values of `measures` (not runid, num_q, relstring), an array per line of trecLines(measures). */
-export function exactValues(measures: readonly TrecMeasure[], batch: Batch, ties: "docid" | "input", epi: Epi): Float64Array[] {
+export function exactValues(
+  measures: readonly TrecMeasure[],
+  batch: Batch,
+  ties: "docid" | "input",
+  epi: Epi,
+): Float64Array[] {
   const ranked = withTies(batch, ties);
   const out: Float64Array[][] = measures.map((m) => m.lines.map(() => new Float64Array(batch.numQueries)));
   for (let q = 0; q < batch.numQueries; q++) {

@@ -5,8 +5,25 @@ import type { Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, mergeConventions, overPreset, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
-import { isComputed, parseTrecMeasures, reportMakesIt, trecLines, type RelFormat, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
+import {
+  DEFAULT_OPTIONS,
+  describeOptions,
+  explicitOptions,
+  mergeConventions,
+  overPreset,
+  type ExplicitOptions,
+  type Options,
+  type ResolvedOptions,
+} from "../measures/options.js";
+import {
+  isComputed,
+  parseTrecMeasures,
+  reportMakesIt,
+  trecLines,
+  type RelFormat,
+  type TrecLine,
+  type TrecMeasure,
+} from "../measures/trec-eval-table.js";
 import type { Epi } from "./exact.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */
@@ -73,20 +90,42 @@ const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
  * below 0 (trec_eval then counts unjudged documents as relevant at their ranks but not in num_rel),
  * iprec_at_recall and 11pt_avg where rankings can be empty, parameters the kernel cannot take.
  */
-export function plan(specs: readonly string[], fallback: readonly string[] | null, conventions: Conventions = {}): Plan {
+export function plan(
+  specs: readonly string[],
+  fallback: readonly string[] | null,
+  conventions: Conventions = {},
+): Plan {
   const warnings: string[] = [];
   const epi = { relevanceLevel: trecLevel(conventions), numDocsInColl: conventions.numDocs ?? 0 };
   const relFormat = conventions.relFormat ?? "qrels";
   if (specs.length === 0 && fallback) {
-    if (relFormat !== "qrels") throw new RankevalError("bad-option", `-R ${relFormat}: rankeval reads ${relFormat} judgments with trec_eval's measures only (-m ...)`);
+    if (relFormat !== "qrels")
+      throw new RankevalError(
+        "bad-option",
+        `-R ${relFormat}: rankeval reads ${relFormat} judgments with trec_eval's measures only (-m ...)`,
+      );
     const measures = parseMeasures(fallback, warnings);
-    return { kind: "measures", trec: [], measures, rows: measures.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi, warnings, relFormat, formatted: [] };
+    return {
+      kind: "measures",
+      trec: [],
+      measures,
+      rows: measures.map((m) => ({ name: m.name, measure: m.name })),
+      exact: [],
+      epi,
+      warnings,
+      relFormat,
+      formatted: [],
+    };
   }
   const words = specs.length ? specs : ["official"];
   const trecWords = words.filter((w) => typeof w === "string" && isTrecName(w));
   if (relFormat !== "qrels") {
     const other = words.find((w) => !isTrecName(w));
-    if (other !== undefined) throw new RankevalError("bad-measure", `measure "${other}": with -R ${relFormat}, only trec_eval's measures over those judgments are computed (${relFormat === "qrels_jg" ? "map_avgjg, P_avgjg, Rprec_mult_avgjg" : "prefs_simp, prefs_pair, ..."}, runid, num_q)`);
+    if (other !== undefined)
+      throw new RankevalError(
+        "bad-measure",
+        `measure "${other}": with -R ${relFormat}, only trec_eval's measures over those judgments are computed (${relFormat === "qrels_jg" ? "map_avgjg, P_avgjg, Rprec_mult_avgjg" : "prefs_simp, prefs_pair, ..."}, runid, num_q)`,
+      );
   }
   const trec: TrecMeasure[] = [];
   const exact: TrecMeasure[] = [];
@@ -139,13 +178,27 @@ export function plan(specs: readonly string[], fallback: readonly string[] | nul
       rows.push({ name: m.name, measure: m.name });
     }
   }
-  return { kind: trecWords.length === words.length ? "trec" : "measures", trec, measures: [...measures.values()], rows, exact, epi, warnings, relFormat, formatted };
+  return {
+    kind: trecWords.length === words.length ? "trec" : "measures",
+    trec,
+    measures: [...measures.values()],
+    rows,
+    exact,
+    epi,
+    warnings,
+    relFormat,
+    formatted,
+  };
 }
 
 /** The measure with each line keyed for values computed outside the kernel (`TrecLine.exact`). */
 function keyedLines(m: TrecMeasure): TrecMeasure {
-  const key = (l: TrecLine, i: number) => (m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`);
-  return Object.freeze({ ...m, lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })) });
+  const key = (l: TrecLine, i: number) =>
+    m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`;
+  return Object.freeze({
+    ...m,
+    lines: m.lines.map((l, i) => Object.freeze({ ...l, kernel: null, meanOf: undefined, exact: key(l, i) })),
+  });
 }
 
 /** A measure must read the judgments given (trec_eval: "Can't calculate measure"). */
@@ -154,15 +207,28 @@ function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
   const needs = m.format ?? "qrels";
   const ok = needs === "prefs" ? relFormat === "prefs" || relFormat === "qrels_prefs" : needs === relFormat;
   if (ok) return;
-  const how = needs === "prefs" ? "-R prefs (or -R qrels_prefs for a qrels file)" : needs === "qrels_jg" ? "-R qrels_jg" : "qrels judgments (-R qrels, the default)";
-  throw new RankevalError("bad-measure", `trec_eval measure "${m.name}" reads ${how}, not -R ${relFormat} (trec_eval: Can't calculate measure '${m.name}')`);
+  const how =
+    needs === "prefs"
+      ? "-R prefs (or -R qrels_prefs for a qrels file)"
+      : needs === "qrels_jg"
+        ? "-R qrels_jg"
+        : "qrels judgments (-R qrels, the default)";
+  throw new RankevalError(
+    "bad-measure",
+    `trec_eval measure "${m.name}" reads ${how}, not -R ${relFormat} (trec_eval: Can't calculate measure '${m.name}')`,
+  );
 }
 
 /** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
 function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
   if (l.measure !== "utility" || !l.kernel || numDocs === 0) return l;
   const m = l.kernel.measure;
-  const measure = makeMeasure(m.family, m.k, { ...m.params, n: numDocs }, { tool: m.tool, name: m.name, conventions: m.conventions, fixed: m.fixed, aggregate: m.aggregate });
+  const measure = makeMeasure(
+    m.family,
+    m.k,
+    { ...m.params, n: numDocs },
+    { tool: m.tool, name: m.name, conventions: m.conventions, fixed: m.fixed, aggregate: m.aggregate },
+  );
   return Object.freeze({ ...l, kernel: Object.freeze({ measure }) });
 }
 
@@ -173,7 +239,8 @@ function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
 export function options(args: Conventions, trecNames = false): ExplicitOptions {
   const o: Options = {};
   if (args.gain !== undefined) o.gain = args.gain as Options["gain"];
-  if (trecNames && (args.threshold !== undefined || args.trecThreshold !== undefined)) o.relevanceThreshold = Math.max(0, trecLevel(args));
+  if (trecNames && (args.threshold !== undefined || args.trecThreshold !== undefined))
+    o.relevanceThreshold = Math.max(0, trecLevel(args));
   else if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
   if (args.depth !== undefined) o.depth = args.depth;
   if (args.judgedOnly !== undefined) o.judgedOnly = args.judgedOnly;
@@ -220,7 +287,11 @@ export interface RunResult {
 
 export function onlyQuery(result: Result<string>, qid: string): Result<string> {
   const i = result.qids.indexOf(qid);
-  if (i < 0) throw new RankevalError("bad-input", `-D ${qid}: query ${JSON.stringify(qid)} is not evaluated (it needs judgments and a ranking)`);
+  if (i < 0)
+    throw new RankevalError(
+      "bad-input",
+      `-D ${qid}: query ${JSON.stringify(qid)} is not evaluated (it needs judgments and a ranking)`,
+    );
   const pick = (x: Float64Array) => x.slice(i, i + 1);
   const values: Record<string, Float64Array> = {};
   const mean: Record<string, number> = {};
@@ -231,7 +302,20 @@ export function onlyQuery(result: Result<string>, qid: string): Result<string> {
     counted[key] = Number.isNaN(v[i]) ? 0 : 1;
   }
   const tieRange = result.tieRange
-    ? Object.fromEntries(Object.entries(result.tieRange).map(([k, t]) => [k, { worst: pick(t.worst), best: pick(t.best), mean: { worst: t.worst[i], best: t.best[i] } }]))
+    ? Object.fromEntries(
+        Object.entries(result.tieRange).map(([k, t]) => [
+          k,
+          { worst: pick(t.worst), best: pick(t.best), mean: { worst: t.worst[i], best: t.best[i] } },
+        ]),
+      )
     : undefined;
-  return { ...result, qids: [qid], values, mean, counted, queries: { ...result.queries, evaluated: 1 }, ...(tieRange ? { tieRange } : {}) };
+  return {
+    ...result,
+    qids: [qid],
+    values,
+    mean,
+    counted,
+    queries: { ...result.queries, evaluated: 1 },
+    ...(tieRange ? { tieRange } : {}),
+  };
 }

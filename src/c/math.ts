@@ -123,7 +123,7 @@ function logDDSlow(x: number): number {
     let al = ph - ah;
     let e = ah * s2hh - p + ah * s2hl + al * s2hh + al * s2hl;
     let b = e + (ph * s2l + pl * s2h);
-    let sum = p + b;
+    const sum = p + b;
     pl = b - (sum - p);
     ph = sum;
     // (th, tl) = div(ph, pl, n, 0): three quotients, each remainder by mul(-q, 0, n, 0) and add
@@ -216,7 +216,7 @@ function logDD(x: number): number {
   const c = 1 + j / GRID;
   const d = m - c;
   const ah = m + c;
-  let v = ah - m;
+  const v = ah - m;
   const al = m - (ah - v) + (c - v);
   // s = d / (ah + al): q1 = d / ah, the remainder d - q1 (ah + al) (d - q1 ah exact: Dekker's product,
   // then Sterbenz), q2 = remainder / ah. Relative error about 2^-105.
@@ -226,8 +226,8 @@ function logDD(x: number): number {
   let xh = t - (t - q1);
   let xl = q1 - xh;
   t = SPLITTER * ah;
-  let yh = t - (t - ah);
-  let yl = ah - yh;
+  const yh = t - (t - ah);
+  const yl = ah - yh;
   let e = xh * yh - p + xh * yl + xl * yh + xl * yl;
   const q2 = (d - p - e - q1 * al) / ah;
   const sh = q1 + q2;

@@ -3,7 +3,16 @@ import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
 import { describe, pairedT, signTest, type Description } from "./paired.js";
-import { bootstrapFromSums, randomizationFromSums, randomizationNeedsKernel, runResamplingJob, tukeyCounts, type ColumnPair, type ResamplingJob, type ResamplingResult } from "./resampling.js";
+import {
+  bootstrapFromSums,
+  randomizationFromSums,
+  randomizationNeedsKernel,
+  runResamplingJob,
+  tukeyCounts,
+  type ColumnPair,
+  type ResamplingJob,
+  type ResamplingResult,
+} from "./resampling.js";
 import { wilcoxon } from "./wilcoxon.js";
 
 // Its own module: the command line's arguments read it without this one.
@@ -146,16 +155,25 @@ export interface ResamplingPool {
  * compare() with the resampling split over this thread and a pool of workers. Every iteration draws
  * its own random stream, so the result is compare()'s to the last bit.
  */
-export async function compareAsync(runs: readonly NamedResult[], options: CompareOptions = {}, pool?: ResamplingPool): Promise<Comparison> {
+export async function compareAsync(
+  runs: readonly NamedResult[],
+  options: CompareOptions = {},
+  pool?: ResamplingPool,
+): Promise<Comparison> {
   const plan = planComparison(runs, options);
-  for (const step of plan.kernelWork) step.complete(pool && pool.size > 0 ? await runShared(step.job, pool) : runResamplingJob(step.job));
+  for (const step of plan.kernelWork)
+    step.complete(pool && pool.size > 0 ? await runShared(step.job, pool) : runResamplingJob(step.job));
   return plan.finish();
 }
 
 async function runShared(job: ResamplingJob, pool: ResamplingPool): Promise<Float64Array[]> {
   const parts = Math.min(pool.size + 1, job.iterations);
   const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((job.iterations * i) / parts));
-  const range = (i: number): ResamplingJob => ({ ...job, first: job.first + bounds[i], iterations: bounds[i + 1] - bounds[i] });
+  const range = (i: number): ResamplingJob => ({
+    ...job,
+    first: job.first + bounds[i],
+    iterations: bounds[i + 1] - bounds[i],
+  });
   const others = Array.from({ length: parts - 1 }, (_, i) => pool.run(range(i + 1)));
   const outputs = [runResamplingJob(range(0)), ...(await Promise.all(others))];
   return outputs[0].map((_, c) => {
@@ -171,19 +189,29 @@ interface KernelStep {
 }
 
 /** Everything but the kernel's resampling, which the caller runs (kernelWork), then finish(). */
-function planComparison(runs: readonly NamedResult[], options: CompareOptions): { kernelWork: KernelStep[]; finish: () => Comparison } {
+function planComparison(
+  runs: readonly NamedResult[],
+  options: CompareOptions,
+): { kernelWork: KernelStep[]; finish: () => Comparison } {
   const settings = resolveCompareOptions(runs, options);
   const names = runs.map((r) => r.name);
   const conventions = runs[0].result.conventions;
   for (const r of runs) {
     if (r.result.conventions !== conventions) {
-      throw new RankevalError("bad-input", `runs evaluated with different conventions cannot be compared: "${runs[0].name}" has ${conventions}, "${r.name}" has ${r.result.conventions}`);
+      throw new RankevalError(
+        "bad-input",
+        `runs evaluated with different conventions cannot be compared: "${runs[0].name}" has ${conventions}, "${r.name}" has ${r.result.conventions}`,
+      );
     }
   }
   const measures = [...(options.measures ?? runs[0].result.measures)];
   for (const m of measures) {
     for (const r of runs) {
-      if (!r.result.values[m]) throw new RankevalError("bad-input", `run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`);
+      if (!r.result.values[m])
+        throw new RankevalError(
+          "bad-input",
+          `run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`,
+        );
     }
   }
 
@@ -267,7 +295,14 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
         positions,
         run,
         baseline,
-        comparison: { measure, baseline: names[pair[0]], run: names[pair[1]], n, lost: { baseline: lostBaseline, run: lostRun }, ...description },
+        comparison: {
+          measure,
+          baseline: names[pair[0]],
+          run: names[pair[1]],
+          n,
+          lost: { baseline: lostBaseline, run: lostRun },
+          ...description,
+        },
         tests,
       });
     }
@@ -293,7 +328,13 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
       const columnPairs: ColumnPair[] = group.map((w) => ({ baseline: column(w, 0), run: column(w, 1) }));
       const rows = group[0].positions.length;
       const complete = (sums: readonly Float64Array[]) => {
-        const results = (test === "randomization" ? randomizationFromSums : bootstrapFromSums)(columns, rows, columnPairs, iterations, sums);
+        const results = (test === "randomization" ? randomizationFromSums : bootstrapFromSums)(
+          columns,
+          rows,
+          columnPairs,
+          iterations,
+          sums,
+        );
         group.forEach((w, i) => (w.tests[test] = resamplingTest(results[i])));
       };
       const needsKernel = test === "randomization" ? randomizationNeedsKernel(rows, iterations) : rows >= 2;
@@ -307,10 +348,14 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
     const complete = measures.map((_, s) => {
       const positions = new Int32Array(universe.size);
       let n = 0;
-      for (let q = 0; q < universe.size; q++) if (aligned[s].every((column) => column[q] === column[q])) positions[n++] = q;
+      for (let q = 0; q < universe.size; q++)
+        if (aligned[s].every((column) => column[q] === column[q])) positions[n++] = q;
       return positions.subarray(0, n);
     });
-    const measureGroups = groupBySame(measures.map((_, s) => s), (s) => complete[s]);
+    const measureGroups = groupBySame(
+      measures.map((_, s) => s),
+      (s) => complete[s],
+    );
     const columnPairs = pairs.map(([b, r]) => ({ baseline: b, run: r }));
     for (const group of measureGroups) {
       const positions = complete[group[0]];
@@ -318,7 +363,10 @@ function planComparison(runs: readonly NamedResult[], options: CompareOptions): 
       const values = group.map((s) => aligned[s].map((column) => gather(column, positions)));
       const finishGroup = (ranges: readonly Float64Array[]) => {
         group.forEach((s, i) => {
-          const results = rows === 0 ? columnPairs.map(() => ({ statistic: NaN, p: NaN })) : tukeyCounts(values[i], rows, columnPairs, ranges[i]);
+          const results =
+            rows === 0
+              ? columnPairs.map(() => ({ statistic: NaN, p: NaN }))
+              : tukeyCounts(values[i], rows, columnPairs, ranges[i]);
           for (const w of work) if (w.measure === s) w.tests.tukey = resamplingTest(results[pairs.indexOf(w.pair)]);
         });
       };
@@ -391,7 +439,9 @@ function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Arra
     for (let i = 0; i < positions.length; i++) h = Math.imul(h ^ positions[i], 0x01000193);
     let bucket = buckets.get(h);
     if (!bucket) buckets.set(h, (bucket = []));
-    const same = bucket.find((g) => g.positions.length === positions.length && g.positions.every((q, i) => q === positions[i]));
+    const same = bucket.find(
+      (g) => g.positions.length === positions.length && g.positions.every((q, i) => q === positions[i]),
+    );
     if (same) same.items.push(item);
     else {
       const group = { positions, items: [item] };
@@ -419,21 +469,26 @@ function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions):
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) throw bad(`two runs are named "${duplicate}"; give each run its own name`);
   const pairs = o.pairs ?? DEFAULT_COMPARE_OPTIONS.pairs;
-  if (pairs !== "baseline" && pairs !== "all") throw bad(`pairs must be "baseline" or "all", not ${JSON.stringify(pairs)}`);
+  if (pairs !== "baseline" && pairs !== "all")
+    throw bad(`pairs must be "baseline" or "all", not ${JSON.stringify(pairs)}`);
   const baseline = o.baseline ?? names[0];
   if (!names.includes(baseline)) throw bad(`baseline "${baseline}" is not one of the runs (${names.join(", ")})`);
   const tests = o.tests ?? DEFAULT_COMPARE_OPTIONS.tests;
   if (tests.length === 0) throw bad(`give at least one test (${TESTS.join(", ")})`);
-  for (const t of tests) if (!TESTS.includes(t)) throw bad(`unknown test ${JSON.stringify(t)}; the tests are ${TESTS.join(", ")}`);
+  for (const t of tests)
+    if (!TESTS.includes(t)) throw bad(`unknown test ${JSON.stringify(t)}; the tests are ${TESTS.join(", ")}`);
   const ordered = TESTS.filter((t) => tests.includes(t));
   const perMeasure = pairs === "all" ? (runs.length * (runs.length - 1)) / 2 : runs.length - 1;
   const correction = o.correction ?? (perMeasure > 1 ? "holm" : "none");
-  if (!CORRECTIONS.includes(correction)) throw bad(`correction must be ${CORRECTIONS.join(", ")}, not ${JSON.stringify(correction)}`);
+  if (!CORRECTIONS.includes(correction))
+    throw bad(`correction must be ${CORRECTIONS.join(", ")}, not ${JSON.stringify(correction)}`);
   const alpha = o.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha;
   if (!(alpha > 0 && alpha < 1)) throw bad(`alpha must be between 0 and 1, not ${alpha}`);
   const iterations = o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations;
-  if (!(Number.isInteger(iterations) && iterations >= 1 && iterations <= 10_000_000)) throw bad(`iterations must be an integer from 1 to 10000000, not ${iterations}`);
+  if (!(Number.isInteger(iterations) && iterations >= 1 && iterations <= 10_000_000))
+    throw bad(`iterations must be an integer from 1 to 10000000, not ${iterations}`);
   const seed = o.seed ?? DEFAULT_COMPARE_OPTIONS.seed;
-  if (!(Number.isSafeInteger(seed) && seed >= 0)) throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
+  if (!(Number.isSafeInteger(seed) && seed >= 0))
+    throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
   return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
 }

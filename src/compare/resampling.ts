@@ -31,8 +31,22 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
 
 /** Iterations first .. first + iterations - 1 of a resampling test: plain data, for a worker. */
 export type ResamplingJob =
-  | { readonly kind: "randomization" | "bootstrap"; readonly columns: readonly Float64Array[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number }
-  | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[]; readonly rows: number; readonly iterations: number; readonly first: number; readonly seed: number };
+  | {
+      readonly kind: "randomization" | "bootstrap";
+      readonly columns: readonly Float64Array[];
+      readonly rows: number;
+      readonly iterations: number;
+      readonly first: number;
+      readonly seed: number;
+    }
+  | {
+      readonly kind: "tukey";
+      readonly values: readonly (readonly Float64Array[])[];
+      readonly rows: number;
+      readonly iterations: number;
+      readonly first: number;
+      readonly seed: number;
+    };
 
 /** Runs a job in this thread's kernel: one Float64Array of `iterations` values per column (per measure for tukey). */
 export function runResamplingJob(job: ResamplingJob): Float64Array[] {
@@ -57,7 +71,13 @@ export function randomizationNeedsKernel(rows: number, iterations: number): bool
  * (sums: each column's sum under each, from the kernel), or over all 2^rows of them, exactly,
  * when 2^rows <= B (sums unused).
  */
-export function randomizationFromSums(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, sums: readonly Float64Array[]): ResamplingResult[] {
+export function randomizationFromSums(
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  sums: readonly Float64Array[],
+): ResamplingResult[] {
   if (rows === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
   const exact = !randomizationNeedsKernel(rows, iterations);
   return pairs.map(({ run, baseline }) => {
@@ -74,8 +94,16 @@ export function randomizationFromSums(columns: readonly ArrayLike<number>[], row
   });
 }
 
-export function randomizationTests(columns: readonly Float64Array[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
-  const sums = randomizationNeedsKernel(rows, iterations) ? runResamplingJob({ kind: "randomization", columns, rows, iterations, first: 0, seed }) : [];
+export function randomizationTests(
+  columns: readonly Float64Array[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  seed: number,
+): ResamplingResult[] {
+  const sums = randomizationNeedsKernel(rows, iterations)
+    ? runResamplingJob({ kind: "randomization", columns, rows, iterations, first: 0, seed })
+    : [];
   return randomizationFromSums(columns, rows, pairs, iterations, sums);
 }
 
@@ -85,8 +113,19 @@ export function randomizationTests(columns: readonly Float64Array[], rows: numbe
  * resampled means shifted by the observed mean (a null distribution centred on 0), p = (1 +
  * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries (the kernel is not needed).
  */
-export function bootstrapFromSums(columns: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], iterations: number, sums: readonly Float64Array[]): ResamplingResult[] {
-  if (rows < 2) return pairs.map(({ run, baseline }) => ({ statistic: rows === 1 ? columns[run][0] - columns[baseline][0] : NaN, p: NaN, ci95: [NaN, NaN] as const }));
+export function bootstrapFromSums(
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  sums: readonly Float64Array[],
+): ResamplingResult[] {
+  if (rows < 2)
+    return pairs.map(({ run, baseline }) => ({
+      statistic: rows === 1 ? columns[run][0] - columns[baseline][0] : NaN,
+      p: NaN,
+      ci95: [NaN, NaN] as const,
+    }));
   return pairs.map(({ run, baseline }) => {
     const { d, absoluteSum } = differences(columns[run], columns[baseline]);
     const means = new Float64Array(iterations);
@@ -95,7 +134,13 @@ export function bootstrapFromSums(columns: readonly ArrayLike<number>[], rows: n
   });
 }
 
-export function bootstrapTests(columns: readonly Float64Array[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[] {
+export function bootstrapTests(
+  columns: readonly Float64Array[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  seed: number,
+): ResamplingResult[] {
   const sums = rows >= 2 ? runResamplingJob({ kind: "bootstrap", columns, rows, iterations, first: 0, seed }) : [];
   return bootstrapFromSums(columns, rows, pairs, iterations, sums);
 }
@@ -108,7 +153,11 @@ export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Fl
   let hits = 0;
   for (let b = 0; b < means.length; b++) if (Math.abs(means[b] - mean) >= threshold) hits++;
   const sorted = means.slice().sort();
-  return { statistic: mean, p: monteCarloP(hits, means.length), ci95: [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)] };
+  return {
+    statistic: mean,
+    p: monteCarloP(hits, means.length),
+    ci95: [quantileSorted(sorted, 0.025), quantileSorted(sorted, 0.975)],
+  };
 }
 
 /**
@@ -117,14 +166,25 @@ export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Fl
  * each query's values are shuffled among the runs; p of a pair = (1 + #{max_r mean*_r - min_r
  * mean*_r >= |mean_run - mean_baseline|}) / (1 + B). Returns results[s][pair].
  */
-export function tukeyTests(values: readonly (readonly Float64Array[])[], rows: number, pairs: readonly ColumnPair[], iterations: number, seed: number): ResamplingResult[][] {
+export function tukeyTests(
+  values: readonly (readonly Float64Array[])[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  seed: number,
+): ResamplingResult[][] {
   if (rows === 0) return values.map(() => pairs.map(() => ({ statistic: NaN, p: NaN })));
   const ranges = runResamplingJob({ kind: "tukey", values, rows, iterations, first: 0, seed });
   return values.map((runs, s) => tukeyCounts(runs, rows, pairs, ranges[s]));
 }
 
 /** p of each pair from the iterations' ranges (shared with the reference). */
-export function tukeyCounts(runs: readonly ArrayLike<number>[], rows: number, pairs: readonly ColumnPair[], ranges: ArrayLike<number>): ResamplingResult[] {
+export function tukeyCounts(
+  runs: readonly ArrayLike<number>[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  ranges: ArrayLike<number>,
+): ResamplingResult[] {
   let absoluteSum = 0;
   const sums = runs.map((column) => {
     let s = 0;

@@ -67,8 +67,8 @@ function signedRanks(d: ArrayLike<number>) {
     const v = j >= nn || (i < np && pos[i] <= neg[j]) ? pos[i] : neg[j];
     let cp = 0;
     let cn = 0;
-    while (i < np && pos[i] === v) (i++, cp++);
-    while (j < nn && neg[j] === v) (j++, cn++);
+    while (i < np && pos[i] === v) i++, cp++;
+    while (j < nn && neg[j] === v) j++, cn++;
     const t = cp + cn;
     const average = ranked + (t + 1) / 2; // ranks ranked+1 .. ranked+t
     rPlus += cp * average;

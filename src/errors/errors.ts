@@ -36,14 +36,23 @@ export class InputError extends RankevalError {
 
 /** The first three of `total` names, quoted, then "..." when there are more: `"q1", "q2", "q3", ...`. */
 export function someNames(names: readonly string[], total = names.length): string {
-  return names.slice(0, 3).map((n) => JSON.stringify(n)).join(", ") + (total > 3 ? ", ..." : "");
+  return (
+    names
+      .slice(0, 3)
+      .map((n) => JSON.stringify(n))
+      .join(", ") + (total > 3 ? ", ..." : "")
+  );
 }
 
 /**
  * The one wording of a document twice in one query, in judgments or a run. `where`: the rows' field
  * or row, when known; a file's line is an InputError (which columnar inputs say as the row of their file).
  */
-export function documentTwice(doc: string, query: string, where?: string | { file: string; line: number }): RankevalError {
+export function documentTwice(
+  doc: string,
+  query: string,
+  where?: string | { file: string; line: number },
+): RankevalError {
   const reason = `document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`;
   if (typeof where === "object") return new InputError(where.file, where.line, 0, reason);
   return new RankevalError("bad-input", where === undefined ? reason : `${where}: ${reason}`);

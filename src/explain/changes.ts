@@ -22,8 +22,14 @@ export interface Change {
 export function changes(baseline: QueryValues, run: QueryValues, limit = 10): { lost: Change[]; gained: Change[] } {
   const all = paired(baseline, run);
   const byQid = (a: Change, b: Change) => compareBytes(a.qid, b.qid);
-  const lost = all.filter((c) => c.difference < 0).sort((a, b) => a.difference - b.difference || byQid(a, b)).slice(0, limit);
-  const gained = all.filter((c) => c.difference > 0).sort((a, b) => b.difference - a.difference || byQid(a, b)).slice(0, limit);
+  const lost = all
+    .filter((c) => c.difference < 0)
+    .sort((a, b) => a.difference - b.difference || byQid(a, b))
+    .slice(0, limit);
+  const gained = all
+    .filter((c) => c.difference > 0)
+    .sort((a, b) => b.difference - a.difference || byQid(a, b))
+    .slice(0, limit);
   return { lost, gained };
 }
 

@@ -83,7 +83,11 @@ export interface ExplainedRun {
   /** The same, as the CLI prints them (`-q`); "" where the run has no value. */
   readonly printed: Readonly<Record<string, string>>;
   /** Relevant documents the run does not retrieve (best first, at most `listed`), and the count of all unretrieved. */
-  readonly unretrieved: { readonly relevant: readonly { readonly docid: string; readonly label: number }[]; readonly relevantCount: number; readonly count: number };
+  readonly unretrieved: {
+    readonly relevant: readonly { readonly docid: string; readonly label: number }[];
+    readonly relevantCount: number;
+    readonly count: number;
+  };
   /** Ranked documents without a judgment in the ranks shown (of the first ranking). */
   readonly unjudgedShown: number;
 }
@@ -99,7 +103,11 @@ export interface Explanation {
   /** Moved against: for each run, the index of the run its `otherRank`s are from (null: none). */
   readonly other: readonly (number | null)[];
   /** The ideal ranking (the judged documents, best labels first), as a run, shown to `depth`. */
-  readonly ideal: { readonly length: number; readonly rows: readonly ExplainedRow[]; readonly values: Readonly<Record<string, number | null>> };
+  readonly ideal: {
+    readonly length: number;
+    readonly rows: readonly ExplainedRow[];
+    readonly values: Readonly<Record<string, number | null>>;
+  };
 }
 
 /** What to show. */
@@ -115,7 +123,8 @@ export interface ExplainOptions {
 const TIE_WORDS: Record<Ties, string> = {
   docid: "equal scores by document id, descending (trec_eval's order)",
   input: "equal scores in the run's line order",
-  average: "equal scores: the value is the mean over every order of the tie (shown in the run's line order); a running value is defined where a tie ends",
+  average:
+    "equal scores: the value is the mean over every order of the tie (shown in the run's line order); a running value is defined where a tie ends",
   best: "equal scores: higher labels first (the best order)",
   worst: "equal scores: lower labels first (the worst order)",
 };
@@ -125,7 +134,8 @@ function rowOptions(p: Plan, e: Evaluation): Map<string, ResolvedOptions> {
   const out = new Map<string, ResolvedOptions>();
   for (const m of p.measures) out.set(m.name, measureOptions(m, e.explicit));
   for (const l of trecLines(p.trec)) if (l.meanOf) out.set(l.name, measureOptions(l.meanOf[0].measure, e.explicit));
-  for (const l of trecLines(p.exact)) out.set(lineKey(l)!, { ...trecOptions(e.explicit), relevanceThreshold: p.epi.relevanceLevel });
+  for (const l of trecLines(p.exact))
+    out.set(lineKey(l)!, { ...trecOptions(e.explicit), relevanceThreshold: p.epi.relevanceLevel });
   return out;
 }
 
@@ -147,11 +157,21 @@ function readAtCutoff(p: Plan): Map<string, number> {
   return out;
 }
 
-const describeGain = (g: ResolvedOptions["gain"]) => (typeof g === "string" ? g : `table ${[...g].map(([l, v]) => `${l}=${v}`).join(",")}`);
+const describeGain = (g: ResolvedOptions["gain"]) =>
+  typeof g === "string" ? g : `table ${[...g].map(([l, v]) => `${l}=${v}`).join(",")}`;
 
 /** The run's rows ranked as measures under `o` rank them (the reference's ranking: the README's definitions). */
-function ranked(rows: RunRows, labels: ReadonlyMap<string, number>, o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">): RankedDoc[] {
-  const docs = rows.docids.map((docid, index) => ({ docid, score: rows.scores[index], label: labels.get(docid), index }));
+function ranked(
+  rows: RunRows,
+  labels: ReadonlyMap<string, number>,
+  o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">,
+): RankedDoc[] {
+  const docs = rows.docids.map((docid, index) => ({
+    docid,
+    score: rows.scores[index],
+    label: labels.get(docid),
+    index,
+  }));
   // "average" is every order of a tie: shown in the run's order.
   return rank(docs as Doc[], o.depth, o.ties === "average" ? "input" : o.ties, o.judgedOnly) as unknown as RankedDoc[];
 }
@@ -177,8 +197,12 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     if (ranking === undefined) {
       ruleOf.set(id, (ranking = rules.length));
       rules.push({
-        ties: opts.ties, tieOrder: TIE_WORDS[opts.ties], depth: Number.isFinite(opts.depth) ? opts.depth : null, judgedOnly: opts.judgedOnly,
-        relevanceThreshold: opts.relevanceThreshold, gain: describeGain(opts.gain),
+        ties: opts.ties,
+        tieOrder: TIE_WORDS[opts.ties],
+        depth: Number.isFinite(opts.depth) ? opts.depth : null,
+        judgedOnly: opts.judgedOnly,
+        relevanceThreshold: opts.relevanceThreshold,
+        gain: describeGain(opts.gain),
       });
     }
     return { name: r.name, key: r.key, print: r.print, ranking, cutoff: cutoffs.get(r.key) ?? 0 };
@@ -191,10 +215,12 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const relevantJudged = q.judged.labels.filter((l) => isRelevant(l, first)).length;
   const keys = measures.map((m) => m.key);
   const pick = (values: Readonly<Record<string, number>> | Record<string, Float64Array>, at?: number) =>
-    Object.fromEntries(keys.map((k) => {
-      const v = values[k] as number | Float64Array | undefined;
-      return [k, v === undefined ? null : nullable(typeof v === "number" ? v : v[at!])];
-    }));
+    Object.fromEntries(
+      keys.map((k) => {
+        const v = values[k] as number | Float64Array | undefined;
+        return [k, v === undefined ? null : nullable(typeof v === "number" ? v : v[at!])];
+      }),
+    );
 
   // Each run's rankings; ranks by document id, for the moved documents.
   const rankings = q.runs.map((run) => rules.map((_, i) => (run.rows ? ranked(run.rows, labels, ruleOptions[i]) : [])));
@@ -202,7 +228,14 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const other = q.runs.map((_, i) => (q.runs.length < 2 ? null : i === 0 ? 1 : 0));
 
   const runs: ExplainedRun[] = q.runs.map((run, r) => {
-    const inputOrder = run.rows ? run.rows.docids.map((docid, index) => ({ docid, score: run.rows!.scores[index], label: labels.get(docid), index })) : null;
+    const inputOrder = run.rows
+      ? run.rows.docids.map((docid, index) => ({
+          docid,
+          score: run.rows!.scores[index],
+          label: labels.get(docid),
+          index,
+        }))
+      : null;
     const values = queryValues(e, q.judged, inputOrder);
     const rowsOf = (ranking: readonly RankedDoc[], rule: number) => {
       const o2 = ruleOptions[rule];
@@ -218,30 +251,43 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
       const shown = ranking.slice(0, depth);
       const ties = tieGroups(ranking);
       const otherRanks = other[r] === null ? null : rankOf[other[r]!];
-      return shown.map((d, i): ExplainedRow => ({
-        rank: i + 1,
-        docid: d.docid,
-        score: d.score,
-        label: d.label === undefined ? null : d.label,
-        gain: gainOf(d.label, o2),
-        relevant: isRelevant(d.label, o2),
-        tie: ties[i],
-        otherRank: otherRanks ? (otherRanks.get(d.docid) ?? null) : null,
-        running: pick(running, i),
-      }));
+      return shown.map(
+        (d, i): ExplainedRow => ({
+          rank: i + 1,
+          docid: d.docid,
+          score: d.score,
+          label: d.label === undefined ? null : d.label,
+          gain: gainOf(d.label, o2),
+          relevant: isRelevant(d.label, o2),
+          tie: ties[i],
+          otherRank: otherRanks ? (otherRanks.get(d.docid) ?? null) : null,
+          running: pick(running, i),
+        }),
+      );
     };
     const retrieved = new Set(run.rows?.docids ?? []);
-    const missing = q.judged.docids.map((docid, i) => ({ docid, label: q.judged.labels[i] })).filter((d) => !retrieved.has(d.docid));
+    const missing = q.judged.docids
+      .map((docid, i) => ({ docid, label: q.judged.labels[i] }))
+      .filter((d) => !retrieved.has(d.docid));
     const relevantMissing = missing.filter((d) => isRelevant(d.label, first)).sort((a, b) => b.label - a.label);
     const firstRows = rowsOf(rankings[r][0], 0);
     return {
       name: run.name,
       inRun: run.rows !== null,
       retrieved: run.rows?.docids.length ?? 0,
-      rankings: rules.map((_, i) => ({ length: rankings[r][i].length, rows: i === 0 ? firstRows : rowsOf(rankings[r][i], i) })),
+      rankings: rules.map((_, i) => ({
+        length: rankings[r][i].length,
+        rows: i === 0 ? firstRows : rowsOf(rankings[r][i], i),
+      })),
       values: values ? pick(values) : Object.fromEntries(keys.map((k) => [k, null])),
-      printed: Object.fromEntries(measures.map((m) => [m.key, values ? printValue(values[m.key] ?? NaN, m.print) : ""])),
-      unretrieved: { relevant: relevantMissing.slice(0, o.listed ?? 50), relevantCount: relevantMissing.length, count: missing.length },
+      printed: Object.fromEntries(
+        measures.map((m) => [m.key, values ? printValue(values[m.key] ?? NaN, m.print) : ""]),
+      ),
+      unretrieved: {
+        relevant: relevantMissing.slice(0, o.listed ?? 50),
+        relevantCount: relevantMissing.length,
+        count: missing.length,
+      },
       unjudgedShown: firstRows.filter((x) => x.label === null).length,
     };
   });
@@ -256,12 +302,31 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input", idealValues);
   const ideal = {
     length: idealRanking.length,
-    rows: idealRanking.slice(0, depth).map((d, i): ExplainedRow => ({
-      rank: i + 1, docid: d.docid, score: d.score, label: d.label ?? null, gain: gainOf(d.label, first), relevant: isRelevant(d.label, first), tie: null, otherRank: null, running: pick(idealRunning, i),
-    })),
+    rows: idealRanking.slice(0, depth).map(
+      (d, i): ExplainedRow => ({
+        rank: i + 1,
+        docid: d.docid,
+        score: d.score,
+        label: d.label ?? null,
+        gain: gainOf(d.label, first),
+        relevant: isRelevant(d.label, first),
+        tie: null,
+        otherRank: null,
+        running: pick(idealRunning, i),
+      }),
+    ),
     values: pick(idealValues),
   };
-  return { qid: q.qid, measures, rankings: rules, depth, judged: { count: q.judged.docids.length, relevant: relevantJudged }, runs, other, ideal };
+  return {
+    qid: q.qid,
+    measures,
+    rankings: rules,
+    depth,
+    judged: { count: q.judged.docids.length, relevant: relevantJudged },
+    runs,
+    other,
+    ideal,
+  };
 }
 
 /** Each rank's run of equal scores (numbered 1, 2, ... down the ranking), null for a score of its own. */

@@ -29,6 +29,7 @@ export interface ValueRow {
 export function valueRows(p: Plan): ValueRow[] {
   // trec_eval's text only when every name is trec_eval's (its default output); else the CLI's table.
   const prints = new Map<string, ValuePrint>();
-  if (p.kind === "trec") for (const l of trecLines(p.trec)) if (l.print === "float" || l.print === "long") prints.set(l.name, l.print);
+  if (p.kind === "trec")
+    for (const l of trecLines(p.trec)) if (l.print === "float" || l.print === "long") prints.set(l.name, l.print);
   return comparableRows(p).rows.map((r) => ({ name: r.name, key: r.measure, print: prints.get(r.name) ?? "table" }));
 }

@@ -42,7 +42,10 @@ function docidOf(batch: Batch, row: number, first: number): string {
  * The rows of the `wanted` queries in a joined block, copied out (the next join may write over it), in
  * the run's order. A query of `placeholders` (trec_eval -c's) or with no row is absent from the run: null.
  */
-export function rowsInBlock(block: { batch: Batch; qids: readonly string[]; placeholders?: readonly number[] }, wanted: ReadonlySet<string>): Map<string, RunRows | null> {
+export function rowsInBlock(
+  block: { batch: Batch; qids: readonly string[]; placeholders?: readonly number[] },
+  wanted: ReadonlySet<string>,
+): Map<string, RunRows | null> {
   const out = new Map<string, RunRows | null>();
   const { batch, qids } = block;
   const placeholders = new Set(block.placeholders ?? []);
@@ -69,7 +72,10 @@ export function rowsInBlock(block: { batch: Batch; qids: readonly string[]; plac
  * The judgments of the `wanted` queries of a block whose rows are their own judgments (a LETOR file:
  * `judged` null), by query id.
  */
-export function judgedInBlock(block: { batch: Batch; qids: readonly string[] }, wanted: ReadonlySet<string>): Map<string, JudgedDocs> {
+export function judgedInBlock(
+  block: { batch: Batch; qids: readonly string[] },
+  wanted: ReadonlySet<string>,
+): Map<string, JudgedDocs> {
   const out = new Map<string, JudgedDocs>();
   const { batch, qids } = block;
   for (let q = 0; q < qids.length; q++) {
@@ -97,7 +103,8 @@ export function judgedOf(judgments: GroupedJudgments, qid: string): JudgedDocs |
     index = new Map();
     const names = judgments.qrels.qidNames;
     const n = Math.min(names.size, judgments.groups.begin.length);
-    for (let q = 0; q < n; q++) if (judgments.groups.end[q] > judgments.groups.begin[q]) index.set(names.stringOf(q), q);
+    for (let q = 0; q < n; q++)
+      if (judgments.groups.end[q] > judgments.groups.begin[q]) index.set(names.stringOf(q), q);
     judgedIndex.set(judgments, index);
   }
   const q = index.get(qid);

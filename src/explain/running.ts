@@ -57,7 +57,16 @@ export function batchOf(queries: readonly (readonly RankedDoc[])[], judged: Judg
   for (let e = 0; e < encoded.length; e++) poolOffsets[e + 1] = poolOffsets[e] + encoded[e].length;
   const bytes = new Uint8Array(poolOffsets[encoded.length]);
   encoded.forEach((b, e) => bytes.set(b, poolOffsets[e]));
-  return { numQueries: queries.length, offsets, scores, labels, judgedOffsets, judged: judgedLabels, docids, pool: { bytes, offsets: poolOffsets } };
+  return {
+    numQueries: queries.length,
+    offsets,
+    scores,
+    labels,
+    judgedOffsets,
+    judged: judgedLabels,
+    docids,
+    pool: { bytes, offsets: poolOffsets },
+  };
 }
 
 /** What the evaluation was asked for: the plan, the options given, and trec_eval's -c. */
@@ -69,7 +78,12 @@ export interface Evaluation {
 }
 
 /** The evaluation's values of one batch, by key (warnings are the evaluation's, said already). */
-function valuesOf(e: Evaluation, batch: Batch, explicit: ExplicitOptions, placeholders: number[] = []): Record<string, Float64Array> {
+function valuesOf(
+  e: Evaluation,
+  batch: Batch,
+  explicit: ExplicitOptions,
+  placeholders: number[] = [],
+): Record<string, Float64Array> {
   const qids = Array.from({ length: batch.numQueries }, (_, i) => String(i));
   return evaluateBlock(e.p, batch, qids, explicit, "", () => {}, placeholders).result.values;
 }
@@ -78,13 +92,22 @@ function valuesOf(e: Evaluation, batch: Batch, explicit: ExplicitOptions, placeh
  * A run's values of the query, by key, as the evaluation computes them. A run without the query: under
  * -c, its values on an empty ranking (trec_eval's placeholder under its names); else null.
  */
-export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly RankedDoc[] | null): Record<string, number> | null {
+export function queryValues(
+  e: Evaluation,
+  judged: JudgedDocs,
+  docs: readonly RankedDoc[] | null,
+): Record<string, number> | null {
   let values: Record<string, Float64Array>;
   if (docs) values = valuesOf(e, batchOf([docs], judged), e.explicit);
   else if (!e.complete) return null;
   else if (e.p.kind === "trec") {
     const at = judged.docids.indexOf(PLACEHOLDER_DOCNO);
-    const placeholder: RankedDoc = { docid: PLACEHOLDER_DOCNO, score: 1, label: at < 0 ? undefined : judged.labels[at], index: 0 };
+    const placeholder: RankedDoc = {
+      docid: PLACEHOLDER_DOCNO,
+      score: 1,
+      label: at < 0 ? undefined : judged.labels[at],
+      index: 0,
+    };
     values = valuesOf(e, batchOf([[placeholder]], judged), e.explicit, [0]);
   } else values = valuesOf(e, batchOf([[]], judged), e.explicit);
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[0]]));
@@ -95,7 +118,14 @@ export function queryValues(e: Evaluation, judged: JudgedDocs, docs: readonly Ra
  * entry i - 1 is the value at rank i. Each prefix goes to the kernel in the run's order, so it ranks it
  * as it ranked the whole list. Under ties "average" a prefix ending inside a tie is NaN.
  */
-export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readonly RankedDoc[], upTo: number, ties: Ties, final?: Readonly<Record<string, number>> | null): Record<string, Float64Array> {
+export function runningValues(
+  e: Evaluation,
+  judged: JudgedDocs,
+  ranking: readonly RankedDoc[],
+  upTo: number,
+  ties: Ties,
+  final?: Readonly<Record<string, number>> | null,
+): Record<string, Float64Array> {
   const n = Math.min(upTo, ranking.length);
   const inputOrder = (docs: readonly RankedDoc[]) => [...docs].sort((a, b) => a.index - b.index);
   const prefixes: RankedDoc[][] = [];
@@ -107,7 +137,9 @@ export function runningValues(e: Evaluation, judged: JudgedDocs, ranking: readon
   // value, `final` when given (the run's rows evaluated as they are: under ties "average" with -M
   // cutting a tie, which of its documents are kept is itself averaged over, not the ones shown).
   const last = (): Record<string, ArrayLike<number>> =>
-    final ? Object.fromEntries(Object.entries(final).map(([k, v]) => [k, [v]])) : valuesOf(e, batchOf([inputOrder(ranking)], judged), e.explicit);
+    final
+      ? Object.fromEntries(Object.entries(final).map(([k, v]) => [k, [v]]))
+      : valuesOf(e, batchOf([inputOrder(ranking)], judged), e.explicit);
   const whole = n === ranking.length && n > 0 ? last() : {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(whole)])) {
     const v = new Float64Array(n);

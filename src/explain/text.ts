@@ -5,7 +5,11 @@ import { printValue } from "./print.js";
 /** Columns of text, right-aligned but for those named, two blanks apart; trailing blanks dropped. */
 function columns(head: readonly string[], rows: readonly (readonly string[])[], left: ReadonlySet<number>): string[] {
   const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: readonly string[]) => cells.map((s, c) => (left.has(c) ? s.padEnd(width[c]) : s.padStart(width[c]))).join("  ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((s, c) => (left.has(c) ? s.padEnd(width[c]) : s.padStart(width[c])))
+      .join("  ")
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 
@@ -23,11 +27,17 @@ export function moved(row: Pick<ExplainedRow, "rank" | "otherRank">): string {
 export function formatExplanation(x: Explanation, conventions: readonly string[] = []): string {
   const out: string[] = [];
   const rule = x.rankings[0];
-  out.push(`query ${x.qid}: ${x.judged.count} judged documents, ${x.judged.relevant} relevant (label >= ${rule.relevanceThreshold})`);
+  out.push(
+    `query ${x.qid}: ${x.judged.count} judged documents, ${x.judged.relevant} relevant (label >= ${rule.relevanceThreshold})`,
+  );
   for (const c of conventions) out.push(`conventions: ${c}`);
   out.push("");
   // The values, runs side by side, and each run's difference from the first.
-  const head = ["measure", ...x.runs.map((r) => r.name), ...x.runs.slice(1).map((r) => `${r.name} - ${x.runs[0].name}`)];
+  const head = [
+    "measure",
+    ...x.runs.map((r) => r.name),
+    ...x.runs.slice(1).map((r) => `${r.name} - ${x.runs[0].name}`),
+  ];
   const rows = x.measures.map((m) => [
     m.name,
     ...x.runs.map((r) => r.printed[m.key] || "(not in run)"),
@@ -43,42 +53,75 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   x.rankings.forEach((rk, k) => {
     const names = x.measures.filter((m) => m.ranking === k);
     out.push("");
-    out.push(`ranked: ${rk.tieOrder}${rk.depth !== null ? `; top ${rk.depth} kept (-M)` : ""}${rk.judgedOnly ? "; judged documents only (-J)" : ""}; gain ${rk.gain}`);
+    out.push(
+      `ranked: ${rk.tieOrder}${rk.depth !== null ? `; top ${rk.depth} kept (-M)` : ""}${rk.judgedOnly ? "; judged documents only (-J)" : ""}; gain ${rk.gain}`,
+    );
     if (x.rankings.length > 1) out.push(`running values of ${names.map((m) => m.name).join(", ")}`);
     x.runs.forEach((run, r) => {
       out.push("");
       const ranking = run.rankings[k];
       if (!run.inRun) {
-        out.push(`${run.name}: no line for query ${x.qid}${Object.values(run.values).some((v) => v !== null) ? " (evaluated as an empty ranking: -c)" : " (left out of its numbers)"}`);
+        out.push(
+          `${run.name}: no line for query ${x.qid}${Object.values(run.values).some((v) => v !== null) ? " (evaluated as an empty ranking: -c)" : " (left out of its numbers)"}`,
+        );
       } else {
         const shown = ranking.rows.length;
-        out.push(`${run.name}: ${run.retrieved} documents retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1-${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged among them (label -)` : ""}`);
+        out.push(
+          `${run.name}: ${run.retrieved} documents retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1-${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged among them (label -)` : ""}`,
+        );
         const other = x.other[r] === null ? null : x.runs[x.other[r]!].name;
-        const h = ["rank", "docid", "score", "label", "gain", "tie", ...(other !== null ? [`rank in ${other}`, "moved"] : []), ...names.map((m) => m.name)];
+        const h = [
+          "rank",
+          "docid",
+          "score",
+          "label",
+          "gain",
+          "tie",
+          ...(other !== null ? [`rank in ${other}`, "moved"] : []),
+          ...names.map((m) => m.name),
+        ];
         const body = ranking.rows.map((d) => [
-          String(d.rank), d.docid, num(d.score), d.label === null ? "-" : num(d.label), num(d.gain), d.tie === null ? "" : `t${d.tie}`,
+          String(d.rank),
+          d.docid,
+          num(d.score),
+          d.label === null ? "-" : num(d.label),
+          num(d.gain),
+          d.tie === null ? "" : `t${d.tie}`,
           ...(other !== null ? [d.otherRank === null ? "-" : String(d.otherRank), moved(d)] : []),
           ...names.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
         ]);
         out.push(...columns(h, body, new Set([1])));
-        if (ranking.rows.some((d) => d.tie !== null)) out.push(`(t1, t2, ...: documents of equal score, ${rk.tieOrder})`);
+        if (ranking.rows.some((d) => d.tie !== null))
+          out.push(`(t1, t2, ...: documents of equal score, ${rk.tieOrder})`);
       }
       if (k === 0) {
         const u = run.unretrieved;
         const listed = u.relevant.map((d) => `${d.docid} (${num(d.label)})`).join(", ");
-        out.push(u.count === 0 ? "every judged document is retrieved" : `judged documents not retrieved: ${u.count}, ${u.relevantCount} of them relevant${u.relevantCount ? `: ${listed}${u.relevantCount > u.relevant.length ? ", ..." : ""}` : ""}`);
+        out.push(
+          u.count === 0
+            ? "every judged document is retrieved"
+            : `judged documents not retrieved: ${u.count}, ${u.relevantCount} of them relevant${u.relevantCount ? `: ${listed}${u.relevantCount > u.relevant.length ? ", ..." : ""}` : ""}`,
+        );
       }
     });
   });
   // The ideal ranking of the judgments, as a run: what the measures give the best possible ranking.
   out.push("");
   const shown = x.ideal.rows.length;
-  out.push(`ideal ranking (the judged documents, higher labels first): ranks 1-${shown}${shown < x.ideal.length ? ` of ${x.ideal.length}` : ""}`);
+  out.push(
+    `ideal ranking (the judged documents, higher labels first): ranks 1-${shown}${shown < x.ideal.length ? ` of ${x.ideal.length}` : ""}`,
+  );
   const ideal = x.measures.filter((m) => m.ranking === 0);
   out.push(
     ...columns(
       ["rank", "docid", "label", "gain", ...ideal.map((m) => m.name)],
-      x.ideal.rows.map((d) => [String(d.rank), d.docid, d.label === null ? "-" : num(d.label), num(d.gain), ...ideal.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print)))]),
+      x.ideal.rows.map((d) => [
+        String(d.rank),
+        d.docid,
+        d.label === null ? "-" : num(d.label),
+        num(d.gain),
+        ...ideal.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
+      ]),
       new Set([1]),
     ),
   );

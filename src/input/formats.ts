@@ -42,7 +42,8 @@ export interface ParserChoice {
 }
 
 /** The command line's way to name the columns or the format, said when a header lacks a column. */
-const CLI_COLUMNS_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
+const CLI_COLUMNS_HINT =
+  "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
 
 /** What readInto feeds and finish() reads. */
 export interface Parser<T> {
@@ -57,8 +58,14 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or score is. */
 export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
-  const fields = line.replace(/^\uFEFF/, "").replace(/\r$/, "").split("\t").map((f) => f.trim());
-  return kind === "qrels" ? fields.length === 4 && NUMBER.test(fields[3]) : fields.length === 6 && NUMBER.test(fields[4]);
+  const fields = line
+    .replace(/^\uFEFF/, "")
+    .replace(/\r$/, "")
+    .split("\t")
+    .map((f) => f.trim());
+  return kind === "qrels"
+    ? fields.length === 4 && NUMBER.test(fields[3])
+    : fields.length === 6 && NUMBER.test(fields[4]);
 }
 
 /** A parser chosen from the input's first line: holds the chunks until it is complete, then hands them on. */
@@ -102,7 +109,11 @@ class ChosenByFirstLine<T> implements Parser<T> {
 
 /** The per-row parser for judgments (`kind` qrels) or a run. */
 async function parserFor<K extends RowsKind>(
-  kind: K, file: string, qids: Interner, expectedBytes: number, choice: ParserChoice,
+  kind: K,
+  file: string,
+  qids: Interner,
+  expectedBytes: number,
+  choice: ParserChoice,
 ): Promise<Parser<RowsOf<K>>> {
   const format = formatOf(file, choice.format);
   const runTag = kind === "run" ? runTagOf(file) : undefined;

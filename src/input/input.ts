@@ -106,7 +106,10 @@ export async function readJudgments(input: Input, qids: Interner, choice: Parser
 
 /** Judgments or a run read whole, and for a columnar input where its rows are (for errors about them). */
 export async function readRows<K extends RowsKind>(
-  kind: K, input: Input, qids: Interner, choice: ParserChoice,
+  kind: K,
+  input: Input,
+  qids: Interner,
+  choice: ParserChoice,
 ): Promise<Rows<K>> {
   if ("batches" in input) return batchRows(input, kind, qids);
   const parser = await (kind === "qrels" ? qrelsParserFor : runParserFor)(input.name, qids, input.size, choice);
@@ -124,16 +127,20 @@ export async function evaluateRun(
 ) {
   let whole: { placeOf?: PlaceOf } = {};
   try {
-    return await evaluateRunFile(judgments, {
-      ...source,
-      file: input.name,
-      whole: async () => {
-        const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
-        const read = await readRows("run", input, qids, choice);
-        whole = read;
-        return read.rows;
+    return await evaluateRunFile(
+      judgments,
+      {
+        ...source,
+        file: input.name,
+        whole: async () => {
+          const qids = "ready" in judgments ? judgments.qids : judgments.qrels.qidNames;
+          const read = await readRows("run", input, qids, choice);
+          whole = read;
+          return read.rows;
+        },
       },
-    }, evaluate);
+      evaluate,
+    );
   } catch (e) {
     const err = whole.placeOf ? asRowError(e, input.name, { placeOf: whole.placeOf }) : e;
     // A document twice in a query of columnar judgments, found by the join: the row of its file.

@@ -11,7 +11,10 @@ import type { TextInput } from "./input.js";
 export async function readLetor(letor: TextInput, scores: TextInput, groups: TextInput | null, noQid: string) {
   // Document ids kept per row (no table of every id), read by the kernel's fast path.
   const letorParser = new LetorParser({
-    file: letor.name, qids: new Interner(), docids: "per-row", expectedBytes: letor.size,
+    file: letor.name,
+    qids: new Interner(),
+    docids: "per-row",
+    expectedBytes: letor.size,
   });
   await letor.read(letorParser);
   const data = letorParser.finish();

@@ -62,7 +62,10 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
 
 /** A run read whole and joined to subtopic judgments (ndeval -c with `complete`). */
 export async function joinSubtopicRun(
-  judgments: SubtopicJudgments, input: Input, choice: ParserChoice, complete?: boolean,
+  judgments: SubtopicJudgments,
+  input: Input,
+  choice: ParserChoice,
+  complete?: boolean,
 ) {
   const { rows: run } = await readRows("run", input, new Interner(), choice);
   if (run.length === 0) throw new RankevalError("bad-input", `${input.name}: the run has no rankings`);

@@ -21,10 +21,26 @@ export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
 /** assembly/parse.ts's constants (its state block's field offsets ST_*, stop reasons STOP_*, ...), read once. */
 const NAMES = {
-  pad: "PARSE_PAD", stateBytes: "PARSE_STATE_BYTES", rows: "ST_ROWS", used: "ST_USED", line: "ST_LINE",
-  shift: "ST_SHIFT", stop: "ST_STOP", qidStart: "ST_QID_START", qidEnd: "ST_QID_END", qidId: "ST_QID_ID",
-  qidLen: "ST_QID_LEN", tagStart: "ST_TAG_START", tagEnd: "ST_TAG_END", letor: "ST_LETOR", letorKnown: "LETOR_KNOWN",
-  letorQid: "LETOR_QID", letorDocid: "LETOR_DOCID", qidBytes: "ST_QID_BYTES", stopEnd: "STOP_END", stopQid: "STOP_QID",
+  pad: "PARSE_PAD",
+  stateBytes: "PARSE_STATE_BYTES",
+  rows: "ST_ROWS",
+  used: "ST_USED",
+  line: "ST_LINE",
+  shift: "ST_SHIFT",
+  stop: "ST_STOP",
+  qidStart: "ST_QID_START",
+  qidEnd: "ST_QID_END",
+  qidId: "ST_QID_ID",
+  qidLen: "ST_QID_LEN",
+  tagStart: "ST_TAG_START",
+  tagEnd: "ST_TAG_END",
+  letor: "ST_LETOR",
+  letorKnown: "LETOR_KNOWN",
+  letorQid: "LETOR_QID",
+  letorDocid: "LETOR_DOCID",
+  qidBytes: "ST_QID_BYTES",
+  stopEnd: "STOP_END",
+  stopQid: "STOP_QID",
   stopShift: "STOP_SHIFT",
 } as const;
 type ParseLayout = Record<keyof typeof NAMES, number>;
@@ -130,7 +146,11 @@ export class KernelRows extends RowsBuilder {
    */
   finishCopies(): ReturnType<RowsBuilder["finish"]> {
     const out = this.finish();
-    const docids = { bytes: out.docids.bytes.slice(), offsets: out.docids.offsets.slice(), hashes: out.docids.hashes.slice() };
+    const docids = {
+      bytes: out.docids.bytes.slice(),
+      offsets: out.docids.offsets.slice(),
+      hashes: out.docids.hashes.slice(),
+    };
     const copies = { qid: out.qid.slice(), value: out.value.slice(), docids, lines: out.lines };
     // Not kept when it grew large: a small parse should not hold a large memory.
     if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) {
@@ -147,7 +167,12 @@ export class KernelRows extends RowsBuilder {
   /** Where the columns lie: for a join in this memory, once the parser is finished (nothing grows it after). */
   columns(): KernelColumns {
     return {
-      instance: this.instance, memory: this.memory, value: this.valueAt, offsets: this.offsetsAt, hashes: this.hashesAt, pool: this.poolAt,
+      instance: this.instance,
+      memory: this.memory,
+      value: this.valueAt,
+      offsets: this.offsetsAt,
+      hashes: this.hashesAt,
+      pool: this.poolAt,
       free: this.free,
     };
   }
@@ -274,7 +299,13 @@ export class KernelRows extends RowsBuilder {
     const k = this.k;
     const s = this.state;
     const k0 = this.kernel;
-    const parse = run ? k0.parseRunRows : format === "qrels" ? k0.parseQrelsRows : letor ? k0.parseLetorRows : k0.parseScoreRows;
+    const parse = run
+      ? k0.parseRunRows
+      : format === "qrels"
+        ? k0.parseQrelsRows
+        : letor
+          ? k0.parseLetorRows
+          : k0.parseScoreRows;
     const stop = input + len;
     let at = input;
     for (;;) {

@@ -48,7 +48,10 @@ export abstract class LineParser {
   private error: unknown = null;
 
   /** `maxFields`: how many fields of a line fieldLine records (at most MAX_FIELDS; one more than a row has). */
-  constructor(file: string, private readonly maxFields = MAX_FIELDS) {
+  constructor(
+    file: string,
+    private readonly maxFields = MAX_FIELDS,
+  ) {
     this.file = file;
   }
 
@@ -269,7 +272,7 @@ export abstract class TextRowsParser extends LineParser {
   ) {
     super(file, names.length + 1);
     this.expected = `${names.length} fields (${names.join(" ")})`;
-    for (const n of numeric) (n ? this.numbers.push(new Float64Column()) : this.texts.push([]));
+    for (const n of numeric) n ? this.numbers.push(new Float64Column()) : this.texts.push([]);
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

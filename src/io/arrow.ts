@@ -5,8 +5,15 @@ import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schem
 import { RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import {
-  bad, chooseColumns, columnBatch, messageOf, show,
-  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+  bad,
+  chooseColumns,
+  columnBatch,
+  messageOf,
+  show,
+  type ByteSource,
+  type ColumnarReadOptions,
+  type ColumnBatch,
+  type ColumnValues,
 } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
@@ -22,7 +29,8 @@ function arrowKind(head: Uint8Array): "file" | "stream" | null {
 const CHUNK = 1 << 20;
 
 async function* chunksOf(source: ByteSource, start = 0): AsyncGenerator<Uint8Array> {
-  for (let at = start; at < source.byteLength; at += CHUNK) yield new Uint8Array(await source.slice(at, Math.min(source.byteLength, at + CHUNK)));
+  for (let at = start; at < source.byteLength; at += CHUNK)
+    yield new Uint8Array(await source.slice(at, Math.min(source.byteLength, at + CHUNK)));
 }
 
 /** A ByteSource as the file handle apache-arrow reads an IPC file from (`stat`, `read`, `close`, `fd`). */
@@ -56,14 +64,28 @@ class Tail {
   }
   get endsWell(): boolean {
     const t = this.last;
-    return t.length === 8 && t[0] === 0xff && t[1] === 0xff && t[2] === 0xff && t[3] === 0xff && t[4] === 0 && t[5] === 0 && t[6] === 0 && t[7] === 0;
+    return (
+      t.length === 8 &&
+      t[0] === 0xff &&
+      t[1] === 0xff &&
+      t[2] === 0xff &&
+      t[3] === 0xff &&
+      t[4] === 0 &&
+      t[5] === 0 &&
+      t[6] === 0 &&
+      t[7] === 0
+    );
   }
 }
 
 export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8Array> };
 
 /** Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call. */
-export async function readArrow<K extends RowsKind>(input: ArrowInput, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void> {
+export async function readArrow<K extends RowsKind>(
+  input: ArrowInput,
+  o: ColumnarReadOptions<K>,
+  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+): Promise<void> {
   const { file } = o;
   const arrow = await import("apache-arrow");
   const { RecordBatchReader } = arrow;
@@ -76,11 +98,17 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
       const { source } = input;
       const head = new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
       const kind = arrowKind(head);
-      if (kind === null) throw bad(`${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`);
+      if (kind === null)
+        throw bad(
+          `${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`,
+        );
       if (kind === "stream") chunks = chunksOf(source);
       else {
         const end = new Uint8Array(await source.slice(Math.max(0, source.byteLength - 6), source.byteLength));
-        if (source.byteLength < 12 || arrowKind(end) !== "file") throw bad(`${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`);
+        if (source.byteLength < 12 || arrowKind(end) !== "file")
+          throw bad(
+            `${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`,
+          );
       }
     }
     const handle = () => fileHandleOf((input as { source: ByteSource }).source) as never;
@@ -95,14 +123,19 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
   const schema = reader.schema as Schema | undefined;
   if (!schema) throw bad(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
   const fields = new Map(schema.fields.map((f) => [f.name, f]));
-  const { chosen, partition } = chooseColumns(schema.fields.map((f) => f.name), o);
+  const { chosen, partition } = chooseColumns(
+    schema.fields.map((f) => f.name),
+    o,
+  );
   for (const r of ["qid", "docid", "value", "tag"] as const) {
     const name = chosen[r];
     const f = name === undefined ? undefined : fields.get(name);
     if (!f) continue;
     if (!(r === "value" ? isNumberType(f.type) : isIdType(f.type))) {
       const want = r === "value" ? "numbers (integers or floating-point)" : "strings or integers";
-      throw bad(`${file}: column ${JSON.stringify(name)} (the ${roleWhat(r, o.kind)}) is ${String(f.type)}: ${roleWhat(r, o.kind)}s must be ${want}`);
+      throw bad(
+        `${file}: column ${JSON.stringify(name)} (the ${roleWhat(r, o.kind)}) is ${String(f.type)}: ${roleWhat(r, o.kind)}s must be ${want}`,
+      );
     }
   }
   let row = 0;
@@ -120,14 +153,25 @@ export async function readArrow<K extends RowsKind>(input: ArrowInput, o: Column
     if (e instanceof RankevalError) throw e;
     throw bad(`${file}: damaged Arrow IPC data after row ${row}: ${messageOf(e)}`);
   }
-  if (tail && !tail.endsWell) throw bad(`${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`);
+  if (tail && !tail.endsWell)
+    throw bad(
+      `${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`,
+    );
 }
 
 let DataType: typeof ArrowType;
 
 function isIdType(t: ArrowType): boolean {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
-  return DataType.isUtf8(t) || DataType.isLargeUtf8(t) || DataType.isBinary(t) || DataType.isLargeBinary(t) || DataType.isInt(t) || DataType.isUtf8View?.(t) || DataType.isBinaryView?.(t);
+  return (
+    DataType.isUtf8(t) ||
+    DataType.isLargeUtf8(t) ||
+    DataType.isBinary(t) ||
+    DataType.isLargeBinary(t) ||
+    DataType.isInt(t) ||
+    DataType.isUtf8View?.(t) ||
+    DataType.isBinaryView?.(t)
+  );
 }
 
 function isNumberType(t: ArrowType): boolean {
@@ -145,10 +189,15 @@ function columnOf(v: Vector): ColumnValues {
     return { kind: "utf8", bytes: data.values as Uint8Array, offsets: data.valueOffsets, valid };
   }
   if (data.offset === 0 && DataType.isDictionary(t) && data.dictionary) {
-    return { kind: "dictionary", indices: data.values as ArrayLike<number>, dictionary: columnOf(data.dictionary), valid };
+    return {
+      kind: "dictionary",
+      indices: data.values as ArrayLike<number>,
+      dictionary: columnOf(data.dictionary),
+      valid,
+    };
   }
-  if (data.offset === 0 && (DataType.isInt(t) || (DataType.isFloat(t) && t.precision !== 0 /* HALF: raw bits */))) {
-    return { kind: "values", values: (data.values as ArrayLike<number>), valid };
+  if (data.offset === 0 && (DataType.isInt(t) || (DataType.isFloat(t) && t.precision !== 0)) /* HALF: raw bits */) {
+    return { kind: "values", values: data.values as ArrayLike<number>, valid };
   }
   return generic(v);
 }

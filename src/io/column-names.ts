@@ -38,7 +38,15 @@ export type Role = (typeof ROLES)[number];
 
 /** A role as messages name it: "query id", "document id", "score" or "label". */
 export function roleWhat(role: Role | "tag", kind: "qrels" | "run"): string {
-  return role === "qid" ? "query id" : role === "docid" ? "document id" : role === "tag" ? "run tag" : kind === "qrels" ? "label" : "score";
+  return role === "qid"
+    ? "query id"
+    : role === "docid"
+      ? "document id"
+      : role === "tag"
+        ? "run tag"
+        : kind === "qrels"
+          ? "label"
+          : "score";
 }
 
 function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[] {
@@ -47,12 +55,21 @@ function defaultsOf(role: Role | "tag", kind: "qrels" | "run"): readonly string[
 
 /** The columns of each role among `names` (tag -1: none), or a role `missing` or a column taken `twice`. */
 export function pickColumns(
-  names: readonly string[], kind: "qrels" | "run", given: ColumnNames = {},
-): { qid: number; docid: number; value: number; tag: number } | { missing: Role | "tag"; looked: string } | { twice: [Role, Role]; name: string } {
+  names: readonly string[],
+  kind: "qrels" | "run",
+  given: ColumnNames = {},
+):
+  | { qid: number; docid: number; value: number; tag: number }
+  | { missing: Role | "tag"; looked: string }
+  | { twice: [Role, Role]; name: string } {
   const found: Record<string, number> = {};
   for (const role of ROLES) {
     const i = findColumn(names, given[role], defaultsOf(role, kind));
-    if (i < 0) return { missing: role, looked: given[role] !== undefined ? JSON.stringify(given[role]) : defaultsOf(role, kind).join(", ") };
+    if (i < 0)
+      return {
+        missing: role,
+        looked: given[role] !== undefined ? JSON.stringify(given[role]) : defaultsOf(role, kind).join(", "),
+      };
     for (const before of ROLES) {
       if (before === role) break;
       if (found[before] === i) return { twice: [before, role], name: names[i] };

@@ -21,7 +21,11 @@ export function messageOf(e: unknown): string {
  * command line's bundle keeps the JSON parser in a file of its own).
  */
 export function rowsOf<K extends RowsKind>(
-  kind: K, rows: ReturnType<RowsBuilder["finish"]>, file: string, qidNames: Interner, runTag: string,
+  kind: K,
+  rows: ReturnType<RowsBuilder["finish"]>,
+  file: string,
+  qidNames: Interner,
+  runTag: string,
 ): RowsOf<K> {
   const { qid, value, docids, lines } = rows;
   const common = { qid, docids, lines, length: qid.length, file, qidNames };
@@ -54,14 +58,17 @@ export function show(bytes: Uint8Array): string {
   if (bytes.length === 0) return "nothing: the file is empty";
   bytes = bytes.subarray(0, 8);
   const printable = bytes.every((b) => b >= 32 && b < 127);
-  return printable ? JSON.stringify(String.fromCharCode(...bytes)) : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
+  return printable
+    ? JSON.stringify(String.fromCharCode(...bytes))
+    : `bytes ${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ")}`;
 }
 
 export type ColumnarFormat = "parquet" | "arrow";
 
 /** A file's format from its first bytes: "PAR1", "ARROW1" or an IPC stream's 0xFFFFFFFF; else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31) return "parquet";
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31)
+    return "parquet";
   if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
   if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "arrow";
   return null;
@@ -69,7 +76,10 @@ export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
 
 /** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
 export async function readColumnarSource<K extends RowsKind>(
-  source: ByteSource, format: ColumnarFormat, o: ColumnarReadOptions<K>, onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  source: ByteSource,
+  format: ColumnarFormat,
+  o: ColumnarReadOptions<K>,
+  onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
   if (format === "parquet") return (await import("./parquet.js")).readParquet(source, o, onBatch);
   return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
@@ -90,8 +100,18 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
  */
 export type ColumnValues =
   | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
-  | { readonly kind: "utf8"; readonly bytes: Uint8Array; readonly offsets: Int32Array; readonly valid?: (i: number) => boolean }
-  | { readonly kind: "dictionary"; readonly indices: ArrayLike<number | bigint>; readonly dictionary: ColumnValues; readonly valid?: (i: number) => boolean }
+  | {
+      readonly kind: "utf8";
+      readonly bytes: Uint8Array;
+      readonly offsets: Int32Array;
+      readonly valid?: (i: number) => boolean;
+    }
+  | {
+      readonly kind: "dictionary";
+      readonly indices: ArrayLike<number | bigint>;
+      readonly dictionary: ColumnValues;
+      readonly valid?: (i: number) => boolean;
+    }
   | { readonly kind: "constant"; readonly text: string };
 
 /** A batch of rows: each role's values, `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
@@ -113,8 +133,13 @@ export interface ColumnBatch {
 
 /** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
 export function columnBatch(
-  chosen: Partial<ChosenColumns>, partition: Readonly<Record<string, string>>,
-  read: (name: string) => ColumnValues | null, file: string, firstRow: number, length: number, endOfGroup: boolean,
+  chosen: Partial<ChosenColumns>,
+  partition: Readonly<Record<string, string>>,
+  read: (name: string) => ColumnValues | null,
+  file: string,
+  firstRow: number,
+  length: number,
+  endOfGroup: boolean,
 ): ColumnBatch {
   const values = (name: string): ColumnValues => read(name) ?? { kind: "constant", text: partition[name] };
   return {
@@ -157,7 +182,9 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
     throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${a} and the ${b}`);
   }
   const chosen: ChosenColumns = {
-    qid: names[picked.qid], docid: names[picked.docid], value: names[picked.value],
+    qid: names[picked.qid],
+    docid: names[picked.docid],
+    value: names[picked.value],
     ...(picked.tag >= 0 ? { tag: names[picked.tag] } : {}),
   };
   return { chosen, partition };
@@ -165,7 +192,12 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
 
 /** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */
 export class RowError extends InputError {
-  constructor(file: string, row: number, readonly columnName: string | undefined, reason: string) {
+  constructor(
+    file: string,
+    row: number,
+    readonly columnName: string | undefined,
+    reason: string,
+  ) {
     super(file, row, 0, reason);
     this.message = `${file}: row ${row}${columnName === undefined ? "" : ` (column ${JSON.stringify(columnName)})`}: ${reason}`;
   }
@@ -226,7 +258,8 @@ export class ColumnarRows<K extends RowsKind> {
     const n = batch.length;
     if (n === 0) return;
     const last = this.starts[this.starts.length - 1];
-    if (!last || last.file !== batch.file) this.starts.push({ file: batch.file, first: this.lineBase + this.total - batch.firstRow });
+    if (!last || last.file !== batch.file)
+      this.starts.push({ file: batch.file, first: this.lineBase + this.total - batch.firstRow });
     if (this.qidIds.length < n) {
       this.qidIds = new Int32Array(n);
       this.values = new Float64Array(n);
@@ -328,7 +361,8 @@ export class ColumnarRows<K extends RowsKind> {
       return utf8Encoder.encodeInto(v, s).written;
     }
     if (typeof v === "number") {
-      if (!Number.isInteger(v)) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${v}, not an integer or a string`);
+      if (!Number.isInteger(v))
+        this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${v}, not an integer or a string`);
       return this.ascii(String(v));
     }
     if (typeof v === "bigint") return this.ascii(v.toString());
@@ -375,7 +409,8 @@ export class ColumnarRows<K extends RowsKind> {
     }
     if (col.kind === "constant") {
       const v = Number(col.text);
-      if (col.text.trim() === "" || !Number.isFinite(v)) this.fail(batch, 0, "value", `the ${what} is ${JSON.stringify(col.text)} (from the path), not a number`);
+      if (col.text.trim() === "" || !Number.isFinite(v))
+        this.fail(batch, 0, "value", `the ${what} is ${JSON.stringify(col.text)} (from the path), not a number`);
       out.fill(v, 0, n);
       return;
     }
@@ -461,7 +496,8 @@ function describe(v: unknown): string {
  * unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`.
  */
 export async function columnarRows<K extends RowsKind>(
-  source: ByteSource, o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
+  source: ByteSource,
+  o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
 ): Promise<RowsOf<K>> {
   const head = async () => new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
   const format = o.format ?? columnarFormatOf(await head());
@@ -497,7 +533,11 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
     spans: undefined,
     qid: rows.qid.subarray(start, end),
     score: rows.score.subarray(start, end),
-    docids: { bytes: docids.bytes, offsets: docids.offsets.subarray(start, end + 1), hashes: docids.hashes.subarray(start, end) },
+    docids: {
+      bytes: docids.bytes,
+      offsets: docids.offsets.subarray(start, end + 1),
+      hashes: docids.hashes.subarray(start, end),
+    },
     lines: linesOf(rows.lines, start, end),
     length: end - start,
   };

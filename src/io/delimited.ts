@@ -176,6 +176,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     while (p < n) {
       const c = buf[p];
       switch (this.state) {
+        // biome-ignore lint/suspicious/noFallthroughSwitchClause: FIELD_START ends by falling into UNQUOTED
         case FIELD_START:
           if (c === QUOTE) {
             this.beginField(base + p);
@@ -230,7 +231,10 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
             if (role !== 0) this.append(role, buf, p, p + 1);
             this.state = QUOTED;
           } else if (c === delim || c === LF || c === CR) this.separator(c, base + p);
-          else this.fail(`expected ${delim === 9 ? "a tab" : "','"} or the end of the line after a closing quote, found ${describeByte(c)}`);
+          else
+            this.fail(
+              `expected ${delim === 9 ? "a tab" : "','"} or the end of the line after a closing quote, found ${describeByte(c)}`,
+            );
           p++;
           continue;
         case CR_SEEN:
@@ -322,12 +326,19 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
         for (const role of [QID, DOCID, VALUE]) {
           const i = this.indexOf[role];
           if (i >= nf) {
-            this.fail(`missing column ${JSON.stringify(this.names[i])} (column ${i + 1} of the header; this line has ${nf} field${nf === 1 ? "" : "s"})`);
+            this.fail(
+              `missing column ${JSON.stringify(this.names[i])} (column ${i + 1} of the header; this line has ${nf} field${nf === 1 ? "" : "s"})`,
+            );
           }
         }
         this.fail(`expected ${this.nFields} fields as in the header, found ${nf}`);
       }
-      throw new InputError(this.file, this.extraLine, this.extraCol, `expected ${this.nFields} fields as in the header, found ${nf}`);
+      throw new InputError(
+        this.file,
+        this.extraLine,
+        this.extraCol,
+        `expected ${this.nFields} fields as in the header, found ${nf}`,
+      );
     }
     const bufs = this.bufs;
     const lens = this.lens;

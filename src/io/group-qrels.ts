@@ -64,7 +64,10 @@ export class GroupQrelsParser extends TextRowsParser {
 
   /** Parses the rest of the input and returns the entries. */
   finish(): GroupQrels {
-    const { values: [value], ...rest } = this.finishRows();
+    const {
+      values: [value],
+      ...rest
+    } = this.finishRows();
     const [qid, group, docno] = this.texts;
     return { qid, group, docno, value, long: this.long.finish(), ...rest };
   }

@@ -3,7 +3,12 @@
 export { Interner } from "./interner.js";
 export { Float64Column, Int32Column } from "./columns.js";
 export {
-  QrelsParser, type Qrels, type QrelsRows, type QrelsOf, type QrelsParserOptions, type DocidMode,
+  QrelsParser,
+  type Qrels,
+  type QrelsRows,
+  type QrelsOf,
+  type QrelsParserOptions,
+  type DocidMode,
 } from "./qrels.js";
 export { RunParser, type Run, type RunRows, type RunOf, type RunParserOptions } from "./run.js";
 export { lineOfRow, docidBytes, docidString, rowHash, type RowDocids, type RowLines } from "./rows.js";
@@ -19,6 +24,15 @@ export { ZscoresParser, type Zscores, type ZscoresParserOptions } from "./zscore
 // Parquet (hyparquet) and Arrow IPC (apache-arrow): read in byte ranges, a row group or record batch at
 // a time; each library loaded when a file of its format is first read.
 export {
-  ColumnarRows, RowError, bytesSource, columnarFormatOf, columnarRows, readColumnarSource,
-  type ByteSource, type ColumnBatch, type ColumnValues, type ColumnarFormat, type ColumnarReadOptions,
+  ColumnarRows,
+  RowError,
+  bytesSource,
+  columnarFormatOf,
+  columnarRows,
+  readColumnarSource,
+  type ByteSource,
+  type ColumnBatch,
+  type ColumnValues,
+  type ColumnarFormat,
+  type ColumnarReadOptions,
 } from "./columnar.js";

@@ -59,7 +59,7 @@ export class Interner {
    */
   private table: Int32Array;
   private mask: number;
-  /** Keeps the loads of internBatch's first passes from being optimized away. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that internBatch's first passes' loads are not optimized away
   private sink = 0;
 
   /**

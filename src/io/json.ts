@@ -541,19 +541,31 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
     const s = this.state;
     const q = () => this.queryName();
     const d = () => `document ${this.docName()} of query ${q()}`;
-    return s === TOP ? "'{'"
-      : s === QKEY_OR_END ? "a query id (a string) or '}'"
-      : s === QKEY ? "a query id (a string)"
-      : s === QCOLON ? `':' after query ${q()}`
-      : s === QOPEN ? `'{' (the documents of query ${q()})`
-      : s === DKEY_OR_END ? `a document id (a string) or '}' in query ${q()}`
-      : s === DKEY ? `a document id (a string) in query ${q()}`
-      : s === DCOLON ? `':' after ${d()}`
-      : s === VALUE ? `a number for ${d()}`
-      : s === DNEXT ? `',' or '}' after ${d()}`
-      : s === QNEXT ? `',' or '}' after the documents of query ${q()}`
-      : s === END ? "the end of the file after the JSON object"
-      : `the closing '"' of ${this.idWhat()}`;
+    return s === TOP
+      ? "'{'"
+      : s === QKEY_OR_END
+        ? "a query id (a string) or '}'"
+        : s === QKEY
+          ? "a query id (a string)"
+          : s === QCOLON
+            ? `':' after query ${q()}`
+            : s === QOPEN
+              ? `'{' (the documents of query ${q()})`
+              : s === DKEY_OR_END
+                ? `a document id (a string) or '}' in query ${q()}`
+                : s === DKEY
+                  ? `a document id (a string) in query ${q()}`
+                  : s === DCOLON
+                    ? `':' after ${d()}`
+                    : s === VALUE
+                      ? `a number for ${d()}`
+                      : s === DNEXT
+                        ? `',' or '}' after ${d()}`
+                        : s === QNEXT
+                          ? `',' or '}' after the documents of query ${q()}`
+                          : s === END
+                            ? "the end of the file after the JSON object"
+                            : `the closing '"' of ${this.idWhat()}`;
   }
 
   private unexpected(c: number): never {

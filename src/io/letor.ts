@@ -148,7 +148,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       qid = this.lastQid.get(buf, qidStart, p);
     } else {
       if (this.qidMode === PRESENT) {
-        this.fail(p, `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`);
+        this.fail(
+          p,
+          `expected "qid:" after the label, as on line ${this.qidModeLine} (all lines or none must have one)`,
+        );
       }
       this.setMode(false);
     }
@@ -169,7 +172,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
 
     if (this.docStart >= 0) {
       if (this.docMode === ABSENT) {
-        this.fail(this.docStart, `unexpected "docid = ..." in the comment: line ${this.docModeLine} has none (all lines or none must have one)`);
+        this.fail(
+          this.docStart,
+          `unexpected "docid = ..." in the comment: line ${this.docModeLine} has none (all lines or none must have one)`,
+        );
       }
       if (this.docMode === UNKNOWN) {
         this.docMode = PRESENT;
@@ -179,7 +185,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     } else {
       this.rows.add(qid, buf, p, p, label, this.line);
       if (this.docMode === PRESENT) {
-        this.fail(commentStart, `expected "# docid = <id>" at the end of the line, as on line ${this.docModeLine} (all lines or none must have one)`);
+        this.fail(
+          commentStart,
+          `expected "# docid = <id>" at the end of the line, as on line ${this.docModeLine} (all lines or none must have one)`,
+        );
       }
       if (this.docMode === UNKNOWN) {
         this.docMode = ABSENT;
@@ -204,7 +213,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       while (buf[end] > SPACE && buf[end] !== HASH) end++;
       const colon = buf.subarray(start, end).indexOf(COLON);
       if (colon < 0) this.fail(start, `expected a feature INDEX:VALUE (as 3:0.25), found ${quote(buf, start, end)}`);
-      this.fail(start, `feature index ${quote(buf, start, start + colon)} is not a whole number (expected INDEX:VALUE, as 3:0.25)`);
+      this.fail(
+        start,
+        `feature index ${quote(buf, start, start + colon)} is not a whole number (expected INDEX:VALUE, as 3:0.25)`,
+      );
     }
     const index = start;
     const valueStart = ++p;
@@ -214,7 +226,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     // Syntax right but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
     if (end > valueStart && numberProblem(buf, valueStart, end) === "is not a finite number") return end;
     if (buf[end] < SPACE && buf[end] !== TAB && buf[end] !== LF && buf[end] !== CR) this.badByte(buf, end);
-    this.fail(valueStart, `feature ${quote(buf, index, valueStart - 1)}: value ${quote(buf, valueStart, end)} is not a number`);
+    this.fail(
+      valueStart,
+      `feature ${quote(buf, index, valueStart - 1)}: value ${quote(buf, valueStart, end)} is not a number`,
+    );
   }
 
   private setMode(hasQid: boolean): void {

@@ -17,19 +17,37 @@ export interface PageFunctions {
 
 export async function pageFunctions(): Promise<PageFunctions> {
   const [column, datapage, encoding, delta, plain, c] = await Promise.all([
-    import("hyparquet/src/column.js"), import("hyparquet/src/datapage.js"), import("hyparquet/src/encoding.js"),
-    import("hyparquet/src/delta.js"), import("hyparquet/src/plain.js"), import("hyparquet-compressors"),
+    import("hyparquet/src/column.js"),
+    import("hyparquet/src/datapage.js"),
+    import("hyparquet/src/encoding.js"),
+    import("hyparquet/src/delta.js"),
+    import("hyparquet/src/plain.js"),
+    import("hyparquet-compressors"),
   ]);
   return {
-    parquetHeader: column.parquetHeader, decompressPage: datapage.decompressPage, readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
-    byteStreamSplit: encoding.byteStreamSplit, deltaBinaryUnpack: delta.deltaBinaryUnpack, readPlain: plain.readPlain,
+    parquetHeader: column.parquetHeader,
+    decompressPage: datapage.decompressPage,
+    readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
+    byteStreamSplit: encoding.byteStreamSplit,
+    deltaBinaryUnpack: delta.deltaBinaryUnpack,
+    readPlain: plain.readPlain,
     compressors: c.compressors as PageFunctions["compressors"],
   };
 }
 
 type Kind = "bytes" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double";
 
-const ENCODINGS = new Set(["PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "BIT_PACKED", "DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY"]);
+const ENCODINGS = new Set([
+  "PLAIN",
+  "PLAIN_DICTIONARY",
+  "RLE_DICTIONARY",
+  "RLE",
+  "BIT_PACKED",
+  "DELTA_BINARY_PACKED",
+  "BYTE_STREAM_SPLIT",
+  "DELTA_LENGTH_BYTE_ARRAY",
+  "DELTA_BYTE_ARRAY",
+]);
 const CODECS = new Set(["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "ZSTD", "LZ4", "LZ4_RAW"]);
 
 /** The kind a column's values decode to here, or null when the general reader must read it. */
@@ -39,7 +57,9 @@ export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Ki
   const logical = e.logical_type;
   const converted = e.converted_type;
   if (e.type === "BYTE_ARRAY") {
-    const ok = (!logical || logical.type === "STRING" || logical.type === "ENUM") && (!converted || converted === "UTF8" || converted === "ENUM");
+    const ok =
+      (!logical || logical.type === "STRING" || logical.type === "ENUM") &&
+      (!converted || converted === "UTF8" || converted === "ENUM");
     return ok ? "bytes" : null;
   }
   const intOk = (!logical || logical.type === "INTEGER") && (!converted || /^U?INT_(8|16|32|64)$/.test(converted));
@@ -62,14 +82,21 @@ export class ColumnBuffer {
   numbers: Float64Array | BigInt64Array | BigUint64Array;
 
   constructor(readonly kind: Kind) {
-    this.numbers = kind === "int64" ? new BigInt64Array(1 << 12) : kind === "uint64" ? new BigUint64Array(1 << 12) : new Float64Array(1 << 12);
+    this.numbers =
+      kind === "int64"
+        ? new BigInt64Array(1 << 12)
+        : kind === "uint64"
+          ? new BigUint64Array(1 << 12)
+          : new Float64Array(1 << 12);
   }
 
   reserve(rows: number, bytes = 0): void {
     const need = this.length + rows;
     if (this.kind === "bytes") {
-      if (need + 1 > this.offsets.length) this.offsets = grow(this.offsets, Math.max(need + 1, 2 * this.offsets.length), this.length + 1);
-      if (this.usedBytes + bytes > this.bytes.length) this.bytes = grow(this.bytes, Math.max(this.usedBytes + bytes, 2 * this.bytes.length), this.usedBytes);
+      if (need + 1 > this.offsets.length)
+        this.offsets = grow(this.offsets, Math.max(need + 1, 2 * this.offsets.length), this.length + 1);
+      if (this.usedBytes + bytes > this.bytes.length)
+        this.bytes = grow(this.bytes, Math.max(this.usedBytes + bytes, 2 * this.bytes.length), this.usedBytes);
     } else if (need > this.numbers.length) {
       this.numbers = grow(this.numbers, Math.max(need, 2 * this.numbers.length), this.length);
     }
@@ -89,7 +116,11 @@ export class ColumnBuffer {
     this.offsets[++this.length] = at;
   }
 
-  take(n: number): { kind: "utf8"; bytes: Uint8Array; offsets: Int32Array } | { kind: "values"; values: Float64Array | BigInt64Array | BigUint64Array } {
+  take(
+    n: number,
+  ):
+    | { kind: "utf8"; bytes: Uint8Array; offsets: Int32Array }
+    | { kind: "values"; values: Float64Array | BigInt64Array | BigUint64Array } {
     if (this.kind === "bytes") {
       const cut = this.offsets[n];
       const out = { kind: "utf8" as const, bytes: this.bytes.slice(0, cut), offsets: this.offsets.slice(0, n + 1) };
@@ -99,14 +130,21 @@ export class ColumnBuffer {
       this.length -= n;
       return out;
     }
-    const out = { kind: "values" as const, values: this.numbers.slice(0, n) as Float64Array | BigInt64Array | BigUint64Array };
+    const out = {
+      kind: "values" as const,
+      values: this.numbers.slice(0, n) as Float64Array | BigInt64Array | BigUint64Array,
+    };
     this.numbers.copyWithin(0, n, this.length);
     this.length -= n;
     return out;
   }
 }
 
-function grow<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array | BigUint64Array>(a: T, n: number, keep: number): T {
+function grow<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array | BigUint64Array>(
+  a: T,
+  n: number,
+  keep: number,
+): T {
   const b = new (a.constructor as new (n: number) => T)(n);
   b.set(a.subarray(0, keep) as never);
   return b;
@@ -122,7 +160,12 @@ export class NullValue extends Error {
 /** One column chunk's pages (`bytes`: from its dictionary page, if any), decoded one at a time. */
 export class ColumnPages {
   private readonly reader: { view: DataView; offset: number };
-  private dictionary: { bytes: Uint8Array; offsets: Int32Array } | Float64Array | BigInt64Array | BigUint64Array | null = null;
+  private dictionary:
+    | { bytes: Uint8Array; offsets: Int32Array }
+    | Float64Array
+    | BigInt64Array
+    | BigUint64Array
+    | null = null;
   rows = 0;
 
   constructor(
@@ -173,12 +216,17 @@ export class ColumnPages {
         const levelBytes = h.repetition_levels_byte_length + h.definition_levels_byte_length;
         if (this.element.repetition_type === "OPTIONAL" && h.definition_levels_byte_length > 0) {
           const levels = new Uint8Array(h.num_values);
-          const view = new DataView(compressed.buffer, compressed.byteOffset + h.repetition_levels_byte_length, h.definition_levels_byte_length);
+          const view = new DataView(
+            compressed.buffer,
+            compressed.byteOffset + h.repetition_levels_byte_length,
+            h.definition_levels_byte_length,
+          );
           f.readRleBitPackedHybrid({ view, offset: 0 }, 1, levels, h.definition_levels_byte_length);
           this.checkLevels(levels);
         } else if (h.num_nulls > 0) throw new NullValue(this.rows);
         let page = compressed.subarray(levelBytes);
-        if (h.is_compressed !== false) page = f.decompressPage(page, header.uncompressed_page_size - levelBytes, this.codec, f.compressors as never);
+        if (h.is_compressed !== false)
+          page = f.decompressPage(page, header.uncompressed_page_size - levelBytes, this.codec, f.compressors as never);
         const r = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
         this.values(page, r, h.encoding, h.num_values - h.num_nulls, out);
         this.rows += h.num_values;
@@ -207,7 +255,10 @@ export class ColumnPages {
 
   private numbersOf(v: ArrayLike<number | bigint>, n: number): Float64Array | BigInt64Array | BigUint64Array {
     if (this.kind === "int64") return v instanceof BigInt64Array ? v : BigInt64Array.from(v as ArrayLike<bigint>);
-    if (this.kind === "uint64") return v instanceof BigInt64Array ? new BigUint64Array(v.buffer, v.byteOffset, n) : BigUint64Array.from(v as ArrayLike<bigint>);
+    if (this.kind === "uint64")
+      return v instanceof BigInt64Array
+        ? new BigUint64Array(v.buffer, v.byteOffset, n)
+        : BigUint64Array.from(v as ArrayLike<bigint>);
     const out = new Float64Array(n);
     if (this.kind === "uint32") for (let i = 0; i < n; i++) out[i] = (v[i] as number) >>> 0;
     else for (let i = 0; i < n; i++) out[i] = v[i] as number;
@@ -215,7 +266,13 @@ export class ColumnPages {
   }
 
   /** A page's `n` values (past its levels: `r`), appended to `out`. */
-  private values(page: Uint8Array, r: { view: DataView; offset: number }, encoding: string, n: number, out: ColumnBuffer): void {
+  private values(
+    page: Uint8Array,
+    r: { view: DataView; offset: number },
+    encoding: string,
+    n: number,
+    out: ColumnBuffer,
+  ): void {
     const f = this.f;
     if (encoding === "PLAIN_DICTIONARY" || encoding === "RLE_DICTIONARY") {
       const d = this.dictionary;
@@ -279,7 +336,8 @@ export class ColumnPages {
       const a = this.element.type === "INT32" ? new Int32Array(n) : new BigInt64Array(n);
       f.deltaBinaryUnpack(r, n, a);
       v = a;
-    } else if (encoding === "BYTE_STREAM_SPLIT") v = f.byteStreamSplit(r, n, this.element.type!, undefined) as ArrayLike<number | bigint>;
+    } else if (encoding === "BYTE_STREAM_SPLIT")
+      v = f.byteStreamSplit(r, n, this.element.type!, undefined) as ArrayLike<number | bigint>;
     else throw new Error(`numbers encoded ${encoding}`);
     const nums = this.numbersOf(v, n);
     out.reserve(n);

@@ -5,8 +5,16 @@ import { RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
 import {
-  bad, chooseColumns, columnBatch, messageOf, rowError, show,
-  type ByteSource, type ChosenColumns, type ColumnarReadOptions, type ColumnBatch, type ColumnValues,
+  bad,
+  chooseColumns,
+  columnBatch,
+  messageOf,
+  rowError,
+  show,
+  type ByteSource,
+  type ColumnarReadOptions,
+  type ColumnBatch,
+  type ColumnValues,
 } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
@@ -32,15 +40,26 @@ async function bytesAt(source: ByteSource, start: number, end: number): Promise<
 /** The file's footer, its magic numbers and length checked (a file cut short says so, not a decoder). */
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
-  if (size < 12) throw bad(`${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`);
+  if (size < 12)
+    throw bad(
+      `${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`,
+    );
   const head = await bytesAt(source, 0, 4);
-  if (!isParquet(head)) throw bad(`${file}: not a Parquet file: it does not start with Parquet's magic number "PAR1" (it starts with ${show(head)})`);
+  if (!isParquet(head))
+    throw bad(
+      `${file}: not a Parquet file: it does not start with Parquet's magic number "PAR1" (it starts with ${show(head)})`,
+    );
   const tail = await bytesAt(source, size - 8, size);
   if (!isParquet(tail.subarray(4))) {
-    throw bad(`${file}: not a whole Parquet file: it does not end with Parquet's magic number "PAR1" (truncated? its footer, which says where its rows are, is missing)`);
+    throw bad(
+      `${file}: not a whole Parquet file: it does not end with Parquet's magic number "PAR1" (truncated? its footer, which says where its rows are, is missing)`,
+    );
   }
   const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
-  if (footerLength + 12 > size) throw bad(`${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`);
+  if (footerLength + 12 > size)
+    throw bad(
+      `${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`,
+    );
   const { parquetMetadataAsync } = await hyparquet();
   try {
     return await parquetMetadataAsync(source);
@@ -62,33 +81,65 @@ function typeName(e: SchemaElement): string {
 }
 
 /** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
-const NOT_PLAIN = new Set(["DATE", "TIME", "TIMESTAMP", "TIME_MILLIS", "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "INTERVAL", "LIST", "MAP", "MAP_KEY_VALUE", "JSON", "BSON", "VARIANT", "GEOMETRY", "GEOGRAPHY", "FLOAT16"]);
+const NOT_PLAIN = new Set([
+  "DATE",
+  "TIME",
+  "TIMESTAMP",
+  "TIME_MILLIS",
+  "TIME_MICROS",
+  "TIMESTAMP_MILLIS",
+  "TIMESTAMP_MICROS",
+  "INTERVAL",
+  "LIST",
+  "MAP",
+  "MAP_KEY_VALUE",
+  "JSON",
+  "BSON",
+  "VARIANT",
+  "GEOMETRY",
+  "GEOGRAPHY",
+  "FLOAT16",
+]);
 
 /** Throws where a role's column cannot hold what the role needs. */
 function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
   const logical = e.logical_type?.type ?? e.converted_type;
-  const ok = e.type !== undefined && !(logical && NOT_PLAIN.has(logical)) && (
-    role === "value" ? ["INT32", "INT64", "FLOAT", "DOUBLE"].includes(e.type) || logical === "DECIMAL"
-      : role === "id" ? ["BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY", "INT32", "INT64"].includes(e.type) && logical !== "DECIMAL"
+  const ok =
+    e.type !== undefined &&
+    !(logical && NOT_PLAIN.has(logical)) &&
+    (role === "value"
+      ? ["INT32", "INT64", "FLOAT", "DOUBLE"].includes(e.type) || logical === "DECIMAL"
+      : role === "id"
+        ? ["BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY", "INT32", "INT64"].includes(e.type) && logical !== "DECIMAL"
         : e.type !== "BOOLEAN");
   if (ok) return;
-  const want = role === "value" ? "numbers (integers or floating-point)" : role === "id" ? "strings or integers" : "strings";
+  const want =
+    role === "value" ? "numbers (integers or floating-point)" : role === "id" ? "strings or integers" : "strings";
   throw bad(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
 /** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
-export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: ColumnarReadOptions<K> & { metadata?: FileMetaData }) {
+export async function prepareParquet<K extends RowsKind>(
+  source: ByteSource,
+  o: ColumnarReadOptions<K> & { metadata?: FileMetaData },
+) {
   const { file, kind } = o;
   const metadata = o.metadata ?? (await parquetFooter(source, file));
   const { parquetSchema } = await hyparquet();
   const top = parquetSchema(metadata).children;
   const elements = new Map(top.map((c) => [c.element.name, c]));
-  const { chosen, partition } = chooseColumns(top.map((c) => c.element.name), o);
+  const { chosen, partition } = chooseColumns(
+    top.map((c) => c.element.name),
+    o,
+  );
   const roles = (["qid", "docid", "value", "tag"] as const).filter((r) => chosen[r] !== undefined);
   for (const r of roles) {
     const c = elements.get(chosen[r]!);
     if (!c) continue; // from the path: text
-    if (c.children.length) throw bad(`${file}: column ${JSON.stringify(chosen[r])} (the ${roleWhat(r, kind)}) is a nested structure, not a plain column`);
+    if (c.children.length)
+      throw bad(
+        `${file}: column ${JSON.stringify(chosen[r])} (the ${roleWhat(r, kind)}) is a nested structure, not a plain column`,
+      );
     checkType(file, chosen[r]!, c.element, r === "value" ? "value" : r === "tag" ? "tag" : "id", roleWhat(r, kind));
   }
   const read = [...new Set(roles.map((r) => chosen[r]!).filter((n) => elements.has(n)))];
@@ -97,7 +148,9 @@ export async function prepareParquet<K extends RowsKind>(source: ByteSource, o: 
 
 /** Reads a Parquet file's rows into `onBatch`, awaiting each call (another thread's reader may wait). */
 export async function readParquet<K extends RowsKind>(
-  source: ByteSource, o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData }, onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  source: ByteSource,
+  o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData },
+  onBatch: (batch: ColumnBatch) => void | Promise<void>,
 ): Promise<void> {
   const { file, kind } = o;
   const { metadata, elements, partition, chosen, roles, read } = await prepareParquet(source, o);
@@ -124,18 +177,37 @@ export async function readParquet<K extends RowsKind>(
       groupStart += groupRows;
       continue;
     }
-    const metas = read.map((name) => group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data);
+    const metas = read.map(
+      (name) =>
+        group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)
+          ?.meta_data,
+    );
     const kinds = read.map((name, k) => fastKind(elements.get(name)!.element, metas[k]));
     let emitted = 0;
     if (pages && groupRows > 0 && kinds.every((k) => k !== null)) {
       try {
         parquetGroupsRead.pages++;
-        emitted = await fastGroup(source, file, groupStart, groupRows, read, metas.map((m) => m!), kinds.map((k) => k!), elements, pages, async (start, n, columns) => {
-          await onBatch(batch(start, n, columns, groupStart + groupRows));
-        }, (name) => roleWhat(roleOf(name), kind));
+        emitted = await fastGroup(
+          source,
+          file,
+          groupStart,
+          groupRows,
+          read,
+          metas.map((m) => m!),
+          kinds.map((k) => k!),
+          elements,
+          pages,
+          async (start, n, columns) => {
+            await onBatch(batch(start, n, columns, groupStart + groupRows));
+          },
+          (name) => roleWhat(roleOf(name), kind),
+        );
       } catch (e) {
         // A page the decoder does not take, before any row was handed on: the general reader reads the group.
-        if (!(e instanceof Unsupported) || e.emitted > 0) throw e instanceof Unsupported ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`) : e;
+        if (!(e instanceof Unsupported) || e.emitted > 0)
+          throw e instanceof Unsupported
+            ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`)
+            : e;
       }
     }
     if (emitted < groupRows) parquetGroupsRead.general++;
@@ -144,14 +216,26 @@ export async function readParquet<K extends RowsKind>(
       const sc = await generic();
       let data: unknown[][];
       try {
-        data = await Promise.all(read.map((column) => sc.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>));
+        data = await Promise.all(
+          read.map((column) => sc.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>),
+        );
       } catch (e) {
         throw bad(`${file}: damaged Parquet file: rows ${start + 1} to ${end} cannot be read (${messageOf(e)})`);
       }
       read.forEach((name, k) => {
-        if (data[k].length !== end - start) throw bad(`${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`);
+        if (data[k].length !== end - start)
+          throw bad(
+            `${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`,
+          );
       });
-      await onBatch(batch(start, end - start, data.map((values) => ({ kind: "values", values })), groupStart + groupRows));
+      await onBatch(
+        batch(
+          start,
+          end - start,
+          data.map((values) => ({ kind: "values", values })),
+          groupStart + groupRows,
+        ),
+      );
     }
     groupStart += groupRows;
   }
@@ -162,7 +246,10 @@ export const parquetGroupsRead = { pages: 0, general: 0 };
 
 /** A page the decoder does not take, after `emitted` rows of the group. */
 class Unsupported extends Error {
-  constructor(message: string, readonly emitted: number) {
+  constructor(
+    message: string,
+    readonly emitted: number,
+  ) {
     super(message);
   }
 }
@@ -172,16 +259,32 @@ const BATCH_ROWS = 1 << 18;
 
 /** A row group decoded page by page, handed to `emit` as the slowest column's pages come; returns the rows. */
 async function fastGroup(
-  source: ByteSource, file: string, groupStart: number, groupRows: number, read: string[], metas: ColumnMetaData[], kinds: NonNullable<ReturnType<typeof fastKind>>[],
-  elements: Map<string, { element: SchemaElement }>, f: PageFunctions, emit: (start: number, n: number, columns: ColumnValues[]) => Promise<void>, what: (name: string) => string,
+  source: ByteSource,
+  file: string,
+  groupStart: number,
+  groupRows: number,
+  read: string[],
+  metas: ColumnMetaData[],
+  kinds: NonNullable<ReturnType<typeof fastKind>>[],
+  elements: Map<string, { element: SchemaElement }>,
+  f: PageFunctions,
+  emit: (start: number, n: number, columns: ColumnValues[]) => Promise<void>,
+  what: (name: string) => string,
 ): Promise<number> {
-  const chunks = await Promise.all(metas.map(async (m) => {
-    const start = Number(m.dictionary_page_offset || m.data_page_offset);
-    const end = start + Number(m.total_compressed_size);
-    if (end > source.byteLength) throw bad(`${file}: damaged Parquet file: a column chunk of rows ${groupStart + 1} to ${groupStart + groupRows} ends past the end of the file`);
-    return new Uint8Array(await source.slice(start, end));
-  }));
-  const pages = chunks.map((bytes, k) => new ColumnPages(bytes, elements.get(read[k])!.element, kinds[k], metas[k].codec, f));
+  const chunks = await Promise.all(
+    metas.map(async (m) => {
+      const start = Number(m.dictionary_page_offset || m.data_page_offset);
+      const end = start + Number(m.total_compressed_size);
+      if (end > source.byteLength)
+        throw bad(
+          `${file}: damaged Parquet file: a column chunk of rows ${groupStart + 1} to ${groupStart + groupRows} ends past the end of the file`,
+        );
+      return new Uint8Array(await source.slice(start, end));
+    }),
+  );
+  const pages = chunks.map(
+    (bytes, k) => new ColumnPages(bytes, elements.get(read[k])!.element, kinds[k], metas[k].codec, f),
+  );
   const buffers = kinds.map((k) => new ColumnBuffer(k));
   let emitted = 0;
   while (emitted < groupRows) {
@@ -195,8 +298,15 @@ async function fastGroup(
       }
     }
     const n = Math.min(groupRows - emitted, ...buffers.map((b) => b.length));
-    if (n === 0) throw bad(`${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${emitted} values`);
-    await emit(groupStart + emitted, n, buffers.map((b) => b.take(n)));
+    if (n === 0)
+      throw bad(
+        `${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${emitted} values`,
+      );
+    await emit(
+      groupStart + emitted,
+      n,
+      buffers.map((b) => b.take(n)),
+    );
     emitted += n;
   }
   return emitted;

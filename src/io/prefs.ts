@@ -42,7 +42,10 @@ export class PrefsParser extends TextRowsParser {
 
   /** Parses the rest of the input and returns the entries. */
   finish(): Prefs {
-    const { values: [rel], ...rest } = this.finishRows();
+    const {
+      values: [rel],
+      ...rest
+    } = this.finishRows();
     const [qid, jg, jsg, docno] = this.texts;
     return { qid, jg, jsg, docno, rel, ...rest };
   }

@@ -131,16 +131,27 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
   finish(): QrelsOf<D> {
     this.finishLines();
     const { truncRows, truncValues, truncFirst: first } = this;
-    const truncated = truncRows.length === 0 ? {} : {
-      truncated: {
-        rows: Int32Array.from(truncRows), values: Float64Array.from(truncValues),
-        firstLine: first.line, firstText: first.text,
-      },
-    };
+    const truncated =
+      truncRows.length === 0
+        ? {}
+        : {
+            truncated: {
+              rows: Int32Array.from(truncRows),
+              values: Float64Array.from(truncValues),
+              firstLine: first.line,
+              firstText: first.text,
+            },
+          };
     if (this.docidNames) {
       const { qid, value, docid } = this.interned(this.docidNames);
       const qrels: Qrels = {
-        qid, docid, rel: value, length: qid.length, qidNames: this.qidNames, docidNames: this.docidNames, ...truncated,
+        qid,
+        docid,
+        rel: value,
+        length: qid.length,
+        qidNames: this.qidNames,
+        docidNames: this.docidNames,
+        ...truncated,
       };
       return qrels as QrelsOf<D>;
     }
@@ -148,7 +159,14 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
     this.rows.keepRoom(JOIN_ROOM + 4 * this.rows.count);
     const { qid, value, docids, lines } = this.rows.finish();
     const rows: QrelsRows = {
-      qid, docids, rel: value, lines, length: qid.length, file: this.file, qidNames: this.qidNames, ...truncated,
+      qid,
+      docids,
+      rel: value,
+      lines,
+      length: qid.length,
+      file: this.file,
+      qidNames: this.qidNames,
+      ...truncated,
       kernel: this.rows.columns(),
     };
     return rows as QrelsOf<D>;

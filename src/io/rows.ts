@@ -38,7 +38,8 @@ export interface RowLines {
 export function rowHash(buf: Uint8Array, start: number, end: number): number {
   let h = end - start;
   let i = start;
-  for (; i + 4 <= end; i += 4) h = Math.imul(h ^ (buf[i] | (buf[i + 1] << 8) | (buf[i + 2] << 16) | (buf[i + 3] << 24)), 0x9e3779b1);
+  for (; i + 4 <= end; i += 4)
+    h = Math.imul(h ^ (buf[i] | (buf[i + 1] << 8) | (buf[i + 2] << 16) | (buf[i + 3] << 24)), 0x9e3779b1);
   if (i < end) {
     let w = 0;
     for (let s = 0; i < end; i++, s += 8) w |= buf[i] << s;
@@ -173,8 +174,12 @@ export class RowsBuilder {
     this.bytesSeen += bytes;
     const rows = this.count + Math.floor(bytes / shortestLine) + 1;
     const poolBytes = this.used + bytes;
-    const rowCap = rows > this.qid.length ? this.capacity(rows, this.count, this.qid.length, before, 1024) : this.qid.length;
-    const poolCap = poolBytes > this.pool.length ? this.capacity(poolBytes, this.used, this.pool.length, before, 65536) : this.pool.length;
+    const rowCap =
+      rows > this.qid.length ? this.capacity(rows, this.count, this.qid.length, before, 1024) : this.qid.length;
+    const poolCap =
+      poolBytes > this.pool.length
+        ? this.capacity(poolBytes, this.used, this.pool.length, before, 65536)
+        : this.pool.length;
     if (rowCap > this.qid.length || poolCap > this.pool.length) this.resize(rowCap, poolCap);
   }
 
@@ -245,8 +250,16 @@ export class RowsBuilder {
    * one such buffer, used when large enough; fresh pages cost a fault each on first write).
    */
   take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines };
-  take(k: number, into: ArrayBuffer | undefined, withQid: false): { qid: null; value: Float64Array; docids: RowDocids; lines: RowLines };
-  take(k: number, into?: ArrayBuffer, withQid = true): { qid: Int32Array | null; value: Float64Array; docids: RowDocids; lines: RowLines } {
+  take(
+    k: number,
+    into: ArrayBuffer | undefined,
+    withQid: false,
+  ): { qid: null; value: Float64Array; docids: RowDocids; lines: RowLines };
+  take(
+    k: number,
+    into?: ArrayBuffer,
+    withQid = true,
+  ): { qid: Int32Array | null; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const cut = this.offsets[k];
     // Stretches (see RowLines) that start before row k go with the block; the one holding row k also
@@ -267,7 +280,12 @@ export class RowsBuilder {
     offsets.set(this.offsets.subarray(0, k + 1));
     hashes.set(this.hashes.subarray(0, k));
     bytes.set(this.pool.subarray(0, cut));
-    const block = { qid, value, docids: { bytes, offsets, hashes }, lines: { rows: this.lineRows.slice(0, s), shifts: this.lineShifts.slice(0, s) } };
+    const block = {
+      qid,
+      value,
+      docids: { bytes, offsets, hashes },
+      lines: { rows: this.lineRows.slice(0, s), shifts: this.lineShifts.slice(0, s) },
+    };
     this.qid.copyWithin(0, k, n);
     this.value.copyWithin(0, k, n);
     this.hashes.copyWithin(0, k, n);
@@ -293,7 +311,10 @@ export class RowsBuilder {
       offsets: this.offsets.subarray(0, n + 1),
       hashes: this.hashes.subarray(0, n),
     };
-    const lines: RowLines = { rows: this.lineRows.slice(0, this.nShifts), shifts: this.lineShifts.slice(0, this.nShifts) };
+    const lines: RowLines = {
+      rows: this.lineRows.slice(0, this.nShifts),
+      shifts: this.lineShifts.slice(0, this.nShifts),
+    };
     return { qid: this.qid.subarray(0, n), value: this.value.subarray(0, n), docids, lines };
   }
 }

@@ -133,7 +133,20 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     if (k === 0) return null; // one query so far: wait for its end
     const spans = rows.spans(k);
     const { value, docids, lines } = rows.take(k, into?.(), false);
-    return lazyQid({ docids, score: value, runTag: utf8Decoder.decode(this.runTag), lines, length: k, file: this.file, qidNames: this.qidNames, spans }, spans, k);
+    return lazyQid(
+      {
+        docids,
+        score: value,
+        runTag: utf8Decoder.decode(this.runTag),
+        lines,
+        length: k,
+        file: this.file,
+        qidNames: this.qidNames,
+        spans,
+      },
+      spans,
+      k,
+    );
   }
 
   /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */
@@ -150,7 +163,15 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
     const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
     const rows: RunRows = {
-      qid, docids, score: value, runTag, lines, length: qid.length, file: this.file, qidNames: this.qidNames, spans,
+      qid,
+      docids,
+      score: value,
+      runTag,
+      lines,
+      length: qid.length,
+      file: this.file,
+      qidNames: this.qidNames,
+      spans,
     };
     return rows as RunOf<D>;
   }

@@ -40,7 +40,10 @@ export class ZscoresParser extends TextRowsParser {
 
   /** Parses the rest of the input and returns the entries. */
   finish(): Zscores {
-    const { values: [mean, stddev], ...rest } = this.finishRows();
+    const {
+      values: [mean, stddev],
+      ...rest
+    } = this.finishRows();
     const [qid, measure] = this.texts;
     return { qid, measure, mean, stddev, ...rest };
   }

@@ -27,17 +27,23 @@ export class Kernel extends KernelMemory {
 
   /** `given`: an instance of the module and the memory it imports, else new ones. */
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
-    super(given, 8, (mib) => new RankevalError(
-      "too-large",
-      `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
-        "split it into smaller batches of queries",
-    ));
+    super(
+      given,
+      8,
+      (mib) =>
+        new RankevalError(
+          "too-large",
+          `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+            "split it into smaller batches of queries",
+        ),
+    );
     this.bytes = new Uint8Array(this.memory.buffer);
     for (const [name, value] of Object.entries(this.instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
     }
     const slots = constant(this.instance, "PARAM_SLOTS");
-    if (slots !== PARAM_SLOTS) throw new Error(`kernel has ${slots} parameter slots per measure, the host ${PARAM_SLOTS}`);
+    if (slots !== PARAM_SLOTS)
+      throw new Error(`kernel has ${slots} parameter slots per measure, the host ${PARAM_SLOTS}`);
   }
 
   /** Copies `data` into fresh memory and returns its address. */
@@ -91,7 +97,15 @@ function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
 }
 
 /** Lays queries [from, to)'s subtopic judgments (rows [r0, r1)) out after the block, rebased, after configure(). */
-function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number, r0: number, r1: number, maxN: number): void {
+function layDiversity(
+  kernel: Kernel,
+  d: DiversityData,
+  from: number,
+  to: number,
+  r0: number,
+  r1: number,
+  maxN: number,
+): void {
   // Offsets [a, b] of `o`, rebased to o[a], copied in.
   const rebased = (o: Int32Array, a: number, b: number) => kernel.put(o.subarray(a, b + 1).map((v) => v - o[a]));
   const [p0, p1, d0, d1] = [d.rowOffsets[r0], d.rowOffsets[r1], d.docOffsets[from], d.docOffsets[to]];
@@ -104,10 +118,18 @@ function layDiversity(kernel: Kernel, d: DiversityData, from: number, to: number
   }
   kernel.exports.configureDiversity(
     kernel.put(d.subtopics.subarray(from, to)),
-    rebased(d.rowOffsets, r0, r1), kernel.put(d.rowSub.subarray(p0, p1)), kernel.put(d.rowGrade.subarray(p0, p1)),
-    rebased(d.docOffsets, from, to), rebased(d.docPairs, d0, d1),
-    kernel.put(d.docSub.subarray(q0, q1)), kernel.put(d.docGrade.subarray(q0, q1)),
-    kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS)), maxN, maxD, maxS);
+    rebased(d.rowOffsets, r0, r1),
+    kernel.put(d.rowSub.subarray(p0, p1)),
+    kernel.put(d.rowGrade.subarray(p0, p1)),
+    rebased(d.docOffsets, from, to),
+    rebased(d.docPairs, d0, d1),
+    kernel.put(d.docSub.subarray(q0, q1)),
+    kernel.put(d.docGrade.subarray(q0, q1)),
+    kernel.alloc(kernel.exports.diversityScratchBytes(maxN, maxD, maxS)),
+    maxN,
+    maxD,
+    maxS,
+  );
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
@@ -136,7 +158,15 @@ interface Setup {
   specs: number[];
 }
 
-function setUp(kernel: Kernel, from: number, batch: Batch, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Setup {
+function setUp(
+  kernel: Kernel,
+  from: number,
+  _batch: Batch,
+  measures: readonly Measure[],
+  options: ResolvedOptions,
+  maxN: number,
+  maxJ: number,
+): Setup {
   // The discount table, at the heap base where the last call left it, is not copied again.
   kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
@@ -160,19 +190,55 @@ function setUp(kernel: Kernel, from: number, batch: Batch, measures: readonly Me
 }
 
 /** Bytes setUp, the scratch and the results take, at most (the in-place path checks they fit). */
-function setUpBytes(kernel: Kernel, measures: readonly Measure[], options: ResolvedOptions, nq: number, maxN: number, maxJ: number): number {
+function setUpBytes(
+  kernel: Kernel,
+  measures: readonly Measure[],
+  options: ResolvedOptions,
+  nq: number,
+  maxN: number,
+  maxJ: number,
+): number {
   const gainLength = Math.max(64, typeof options.gain === "string" ? 0 : Math.max(0, ...options.gain.keys()) + 1);
   return (
-    8 * (Math.max(maxN, maxJ) + 2) + 8 * gainLength + measures.length * (4 + 4 + 8 * PARAM_SLOTS + 4) + 64 +
-    kernel.exports.scratchBytes(maxN, maxJ, gainLength) + 8 * measures.length * nq + 64
+    8 * (Math.max(maxN, maxJ) + 2) +
+    8 * gainLength +
+    measures.length * (4 + 4 + 8 * PARAM_SLOTS + 4) +
+    64 +
+    kernel.exports.scratchBytes(maxN, maxJ, gainLength) +
+    8 * measures.length * nq +
+    64
   );
 }
 
-function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: number, poolBytes: number, poolOffsets: number, scratch: number, maxN: number, maxJ: number): void {
+function configure(
+  kernel: Kernel,
+  s: Setup,
+  options: ResolvedOptions,
+  docids: number,
+  poolBytes: number,
+  poolOffsets: number,
+  scratch: number,
+  maxN: number,
+  maxJ: number,
+): void {
   kernel.exports.configure(
-    s.gains.mode, s.gainTablePtr, s.gains.table.length, s.gains.monotone ? 1 : 0, options.relevanceThreshold, NO_RELEVANT[options.noRelevant],
-    BEYOND_LIST[options.beyondList], TIE_MODE[options.ties], Math.min(options.depth, 0x7fffffff), options.judgedOnly ? 1 : 0, s.discount, docids, poolBytes,
-    poolOffsets, scratch, maxN, maxJ,
+    s.gains.mode,
+    s.gainTablePtr,
+    s.gains.table.length,
+    s.gains.monotone ? 1 : 0,
+    options.relevanceThreshold,
+    NO_RELEVANT[options.noRelevant],
+    BEYOND_LIST[options.beyondList],
+    TIE_MODE[options.ties],
+    Math.min(options.depth, 0x7fffffff),
+    options.judgedOnly ? 1 : 0,
+    s.discount,
+    docids,
+    poolBytes,
+    poolOffsets,
+    scratch,
+    maxN,
+    maxJ,
   );
 }
 
@@ -180,18 +246,28 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, docids: n
  * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
  * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
  */
-export function runKernel(batch: Batch, measures: readonly Measure[], options: ResolvedOptions, blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE): Float64Array[] {
+export function runKernel(
+  batch: Batch,
+  measures: readonly Measure[],
+  options: ResolvedOptions,
+  blockBytes = BLOCK_BYTES,
+  poolWhole = POOL_WHOLE,
+): Float64Array[] {
   const div = batch.diversity;
   const needsSubtopics = measures.find((m) => m.family.diversity);
   if (needsSubtopics && !div) {
-    throw new RankevalError("bad-measure", `${needsSubtopics.name} reads subtopic judgments (a diversity qrels: qid subtopic docno rel): give them with evaluateDiversity, or --diversity on the command line`);
+    throw new RankevalError(
+      "bad-measure",
+      `${needsSubtopics.name} reads subtopic judgments (a diversity qrels: qid subtopic docno rel): give them with evaluateDiversity, or --diversity on the command line`,
+    );
   }
   const inPlace = batch.inPlace;
   if (inPlace && !needsSubtopics) {
     const { maxN, maxJ } = extents(batch);
     const k = inPlace.kernel as Kernel;
     const top = (inPlace.top + 7) & ~7;
-    if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength) return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
+    if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength)
+      return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
   }
   const kernel = retained ?? new Kernel();
   retained = undefined;
@@ -222,7 +298,12 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     while (to < nq) {
       const rows = batch.offsets[to + 1] - batch.offsets[to];
       const judged = jo ? jo[to + 1] - jo[to] : 0;
-      const add = rows * (16 + (batch.docids ? 4 : 0)) + judged * 8 + 8 + ns * 8 + (div && needsSubtopics ? diversityBytes(batch, div, to) : 0);
+      const add =
+        rows * (16 + (batch.docids ? 4 : 0)) +
+        judged * 8 +
+        8 +
+        ns * 8 +
+        (div && needsSubtopics ? diversityBytes(batch, div, to) : 0);
       if (to > from && bytes + add > blockBytes) break;
       bytes += add;
       to++;
@@ -271,7 +352,8 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
       gathered = hi - lo > 4 * (r1 - r0) + 1024;
       const entries = gathered ? r1 - r0 : hi - lo + 1;
       let size = 0;
-      if (gathered) for (let i = r0; i < r1; i++) size += pool.offsets[docidEntry(ids, i) + 1] - pool.offsets[docidEntry(ids, i)];
+      if (gathered)
+        for (let i = r0; i < r1; i++) size += pool.offsets[docidEntry(ids, i) + 1] - pool.offsets[docidEntry(ids, i)];
       else size = pool.offsets[hi + 1] - pool.offsets[lo];
       blockPoolOffsets = kernel.alloc((entries + 1) * 4);
       const o = kernel.i32(blockPoolOffsets, entries + 1);
@@ -306,7 +388,8 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
     for (let q = 0; q <= n; q++) o[q] = batch.offsets[from + q] - r0;
     kernel.f64(scores, r1 - r0).set(batch.scores.subarray(r0, r1));
     kernel.f64(labels, r1 - r0).set(batch.labels.subarray(r0, r1));
-    if (batch.checkNumbers && !(exports.allFinite(scores, r1 - r0) && exports.allFinite(labels, r1 - r0))) batch.checkNumbers();
+    if (batch.checkNumbers && !(exports.allFinite(scores, r1 - r0) && exports.allFinite(labels, r1 - r0)))
+      batch.checkNumbers();
     if (jo && batch.judged) {
       const j = kernel.i32(judgedOffsets, n + 1);
       for (let q = 0; q <= n; q++) j[q] = jo[from + q] - j0;
@@ -323,7 +406,20 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
 
     configure(kernel, setup, options, rowDocids, blockPoolBytes, blockPoolOffsets, scratch, block.maxN, block.maxJ);
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
-    exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, setup.specs[0], setup.specs[1], setup.specs[2], setup.specs[3], out);
+    exports.evaluate(
+      n,
+      offsets,
+      scores,
+      labels,
+      judgedOffsets,
+      judged,
+      ns,
+      setup.specs[0],
+      setup.specs[1],
+      setup.specs[2],
+      setup.specs[3],
+      out,
+    );
 
     const values = kernel.f64(out, ns * n);
     for (let s = 0; s < ns; s++) results[s].set(values.subarray(s * n, (s + 1) * n), from);
@@ -334,7 +430,14 @@ export function runKernel(batch: Batch, measures: readonly Measure[], options: R
 }
 
 /** runKernel on a batch where it lies (InPlace), in one call: nothing copied but the results. */
-function evaluateInPlace(batch: Batch, at: InPlace, measures: readonly Measure[], options: ResolvedOptions, maxN: number, maxJ: number): Float64Array[] {
+function evaluateInPlace(
+  batch: Batch,
+  at: InPlace,
+  measures: readonly Measure[],
+  options: ResolvedOptions,
+  maxN: number,
+  maxJ: number,
+): Float64Array[] {
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
   const ns = measures.length;
@@ -342,9 +445,32 @@ function evaluateInPlace(batch: Batch, at: InPlace, measures: readonly Measure[]
   const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
   const out = kernel.alloc(ns * nq * 8);
   const docids = batch.docids ? at.docids : 0;
-  configure(kernel, setup, options, docids, docids ? at.poolBytes : 0, docids ? at.poolOffsets : 0, scratch, maxN, maxJ);
+  configure(
+    kernel,
+    setup,
+    options,
+    docids,
+    docids ? at.poolBytes : 0,
+    docids ? at.poolOffsets : 0,
+    scratch,
+    maxN,
+    maxJ,
+  );
   const judged = batch.judged && batch.judgedOffsets;
-  kernel.exports.evaluate(nq, at.offsets, at.scores, at.labels, judged ? at.judgedOffsets : at.offsets, judged ? at.judged : at.labels, ns, setup.specs[0], setup.specs[1], setup.specs[2], setup.specs[3], out);
+  kernel.exports.evaluate(
+    nq,
+    at.offsets,
+    at.scores,
+    at.labels,
+    judged ? at.judgedOffsets : at.offsets,
+    judged ? at.judged : at.labels,
+    ns,
+    setup.specs[0],
+    setup.specs[1],
+    setup.specs[2],
+    setup.specs[3],
+    out,
+  );
   const values = kernel.f64(out, ns * nq);
   return measures.map((_, s) => values.slice(s * nq, (s + 1) * nq));
 }

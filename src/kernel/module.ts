@@ -6,7 +6,14 @@ import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 
 /** A row parser of assembly/parse.ts: (state, bytes [p, end), the columns' addresses) -> where it stopped. */
 type ParseRows = (
-  st: number, p: number, end: number, qid: number, value: number, offsets: number, hashes: number, pool: number,
+  st: number,
+  p: number,
+  end: number,
+  qid: number,
+  value: number,
+  offsets: number,
+  hashes: number,
+  pool: number,
 ) => number;
 
 /** The kernel's exports (assembly/index.ts is the ABI), addresses and sizes as numbers. */
@@ -15,19 +22,53 @@ export interface KernelExports {
   // Evaluation (assembly/index.ts).
   scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
-    gainMode: number, gainTable: number, gainTableLength: number, gainMonotone: number, threshold: number,
-    noRelevant: number, beyondList: number, ties: number, depth: number, judgedOnly: number, discount: number,
-    docids: number, poolBytes: number, poolOffsets: number, scratch: number, maxN: number, maxJ: number,
+    gainMode: number,
+    gainTable: number,
+    gainTableLength: number,
+    gainMonotone: number,
+    threshold: number,
+    noRelevant: number,
+    beyondList: number,
+    ties: number,
+    depth: number,
+    judgedOnly: number,
+    discount: number,
+    docids: number,
+    poolBytes: number,
+    poolOffsets: number,
+    scratch: number,
+    maxN: number,
+    maxJ: number,
   ): void;
   allFinite(values: number, count: number): number;
   evaluate(
-    numQueries: number, offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number,
-    numSpecs: number, families: number, cutoffs: number, params: number, flags: number, out: number,
+    numQueries: number,
+    offsets: number,
+    scores: number,
+    labels: number,
+    judgedOffsets: number,
+    judged: number,
+    numSpecs: number,
+    families: number,
+    cutoffs: number,
+    params: number,
+    flags: number,
+    out: number,
   ): void;
   diversityScratchBytes(maxN: number, maxD: number, maxS: number): number;
   configureDiversity(
-    subtopics: number, rowOffsets: number, rowSub: number, rowGrade: number, docOffsets: number, docPairs: number,
-    docSub: number, docGrade: number, scratch: number, maxN: number, maxD: number, maxS: number,
+    subtopics: number,
+    rowOffsets: number,
+    rowSub: number,
+    rowGrade: number,
+    docOffsets: number,
+    docPairs: number,
+    docSub: number,
+    docGrade: number,
+    scratch: number,
+    maxN: number,
+    maxD: number,
+    maxS: number,
   ): void;
   // Parsing (assembly/parse.ts).
   parseRunRows: ParseRows;
@@ -38,24 +79,67 @@ export interface KernelExports {
   firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
   // The join (assembly/join.ts).
   joinQueries(
-    nq: number, q: number, jOrder: number, jOff: number, jBytes: number, jHash: number, jRel: number,
-    rOrder: number, rOff: number, rBytes: number, rHash: number, rScore: number, slots: number,
-    offsets: number, scores: number, labels: number, judgedOffsets: number, judged: number, docids: number,
+    nq: number,
+    q: number,
+    jOrder: number,
+    jOff: number,
+    jBytes: number,
+    jHash: number,
+    jRel: number,
+    rOrder: number,
+    rOff: number,
+    rBytes: number,
+    rHash: number,
+    rScore: number,
+    slots: number,
+    offsets: number,
+    scores: number,
+    labels: number,
+    judgedOffsets: number,
+    judged: number,
+    docids: number,
   ): number;
   duplicateRow(): number;
   duplicateQuery(): number;
   // Resampling (assembly/significance.ts).
   randomizationSums(
-    rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, words: number,
-    table: number, out: number,
+    rows: number,
+    vectors: number,
+    x: number,
+    iterations: number,
+    first: number,
+    seed: bigint,
+    words: number,
+    table: number,
+    out: number,
   ): void;
   bootstrapSums(
-    rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint, bounds: number,
-    batches: number, digits: number, out: number,
+    rows: number,
+    vectors: number,
+    x: number,
+    iterations: number,
+    first: number,
+    seed: bigint,
+    bounds: number,
+    batches: number,
+    digits: number,
+    out: number,
   ): void;
   tukeyRanges(
-    rows: number, runs: number, vectors: number, x: number, iterations: number, first: number, seed: bigint,
-    acc: number, perm: number, bounds: number, batches: number, prefix: number, tables: number, out: number,
+    rows: number,
+    runs: number,
+    vectors: number,
+    x: number,
+    iterations: number,
+    first: number,
+    seed: bigint,
+    acc: number,
+    perm: number,
+    bounds: number,
+    batches: number,
+    prefix: number,
+    tables: number,
+    out: number,
   ): void;
   tukeyTableBytes(runs: number): number;
   permBytes(runs: number): number;

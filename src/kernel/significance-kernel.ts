@@ -11,11 +11,18 @@ let retained: KernelMemory | undefined;
 
 /** Runs `work` on a kernel laid out from its heap base (16-aligned: v128 columns), kept for the next call if small. */
 function withArena<T>(work: (arena: KernelMemory) => T): T {
-  const arena = retained ?? new KernelMemory(undefined, 16, (mib) => new RankevalError(
-    "too-large",
-    `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
-      "use fewer iterations or fewer queries",
-  ));
+  const arena =
+    retained ??
+    new KernelMemory(
+      undefined,
+      16,
+      (mib) =>
+        new RankevalError(
+          "too-large",
+          `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
+            "use fewer iterations or fewer queries",
+        ),
+    );
   retained = undefined;
   arena.reset(arena.exports.heapBase());
   try {
@@ -35,7 +42,11 @@ function seedBits(seed: number): bigint {
  * at least, rows padded with zeros to `rowMultiple`. Returns the address and the vectors a row.
  */
 function layColumns(
-  arena: KernelMemory, columns: readonly ArrayLike<number>[], rows: number, rowMultiple: number, vectorMultiple: number,
+  arena: KernelMemory,
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  rowMultiple: number,
+  vectorMultiple: number,
 ) {
   const vectors = Math.max(vectorMultiple, Math.ceil(Math.ceil(columns.length / 2) / vectorMultiple) * vectorMultiple);
   const paddedRows = Math.ceil(rows / rowMultiple) * rowMultiple;
@@ -64,7 +75,13 @@ function readColumns(arena: KernelMemory, out: number, iterations: number, width
  * under each of `iterations` sign vectors, sum_q s_q x_q, where iteration b flips query q when bit
  * q % 64 of word q / 64 of b's stream is set (assembly/significance.ts).
  */
-export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
+export function kernelRandomizationSums(
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  iterations: number,
+  seed: number,
+  first = 0,
+): Float64Array[] {
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 64, 4);
     const tileBlocks = constant(arena.instance, "TILE_BLOCKS");
@@ -80,7 +97,13 @@ export function kernelRandomizationSums(columns: readonly ArrayLike<number>[], r
  * The bootstrap's sums: for each column, its sum over each of `iterations` resamples of the rows
  * with replacement (the same resampled rows for every column of an iteration).
  */
-export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
+export function kernelBootstrapSums(
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  iterations: number,
+  seed: number,
+  first = 0,
+): Float64Array[] {
   return withArena((arena) => {
     const { x, vectors, width } = layColumns(arena, columns, rows, 1, 1);
     const bounds = arena.alloc(rows * 4);
@@ -97,9 +120,16 @@ export function kernelBootstrapSums(columns: readonly ArrayLike<number>[], rows:
  * number). For each measure, the range (max - min over runs) of the run sums under each of
  * `iterations` sets of per-query permutations (the same permutations for every measure).
  */
-export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[])[], rows: number, iterations: number, seed: number, first = 0): Float64Array[] {
+export function kernelTukeyRanges(
+  values: readonly (readonly ArrayLike<number>[])[],
+  rows: number,
+  iterations: number,
+  seed: number,
+  first = 0,
+): Float64Array[] {
   const runs = values[0].length;
-  if (runs < 2 || runs > 255) throw new RankevalError("bad-option", `the randomised Tukey HSD compares from 2 to 255 runs, not ${runs}`);
+  if (runs < 2 || runs > 255)
+    throw new RankevalError("bad-option", `the randomised Tukey HSD compares from 2 to 255 runs, not ${runs}`);
   return withArena((arena) => {
     const measures = values.length;
     const vectors = Math.ceil(measures / 2);
@@ -120,7 +150,22 @@ export function kernelTukeyRanges(values: readonly (readonly ArrayLike<number>[]
     const prefix = arena.alloc(Math.max(runs, 3) * 8);
     const tables = arena.alloc(arena.exports.tukeyTableBytes(runs));
     const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.tukeyRanges(rows, runs, vectors, x, iterations, first, seedBits(seed), acc, perm, bounds, batches, prefix, tables, out);
+    arena.exports.tukeyRanges(
+      rows,
+      runs,
+      vectors,
+      x,
+      iterations,
+      first,
+      seedBits(seed),
+      acc,
+      perm,
+      bounds,
+      batches,
+      prefix,
+      tables,
+      out,
+    );
     return readColumns(arena, out, iterations, width, measures);
   });
 }

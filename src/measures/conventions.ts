@@ -6,7 +6,12 @@ import type { ExplicitOptions } from "./options.js";
  * (meas_avg.c averages over num_q), a cutoff past the list is padded (P divides by k), equal scores
  * by document id descending (form_res_rels.c). -l's threshold is 1, as the library's.
  */
-export const TREC_EVAL: ExplicitOptions = Object.freeze({ gain: "linear", noRelevant: "zero", beyondList: "pad", ties: "docid" });
+export const TREC_EVAL: ExplicitOptions = Object.freeze({
+  gain: "linear",
+  noRelevant: "zero",
+  beyondList: "pad",
+  ties: "docid",
+});
 
 /**
  * ir_measures through pytrec_eval, its default provider: trec_eval's. Queries a provider gives no value

@@ -59,7 +59,8 @@ const ALPHA: Param = { type: "float", default: 0.5 };
 const scale = (p: Readonly<Record<string, Value | undefined>>, word: string) => {
   const min = (p.min_rel ?? 0) as number;
   const max = p.max_rel as number;
-  if (!(min < max)) throw fail(word, `min_rel (${min}) must be less than max_rel (${max}) (cwl_eval scales the gains between them)`);
+  if (!(min < max))
+    throw fail(word, `min_rel (${min}) must be less than max_rel (${max}) (cwl_eval scales the gains between them)`);
   return { min, max };
 };
 
@@ -74,44 +75,101 @@ const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === un
 /** Every measure rankeval computes under ir_measures' name, as its DefaultPipeline's provider does. */
 const ENTRY_DATA = [
   // pytrec_eval: P_k
-  { name: "P", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }) },
-  { name: "R", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "recall", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "P",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }),
+  },
+  {
+    name: "R",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "recall", k: cut(p), fixed: rel(p) }),
+  },
   // pytrec_eval: map, map_cut_k
-  { name: "AP", at: "cutoff", atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "map", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "AP",
+    at: "cutoff",
+    atRequired: false,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "map", k: cut(p), fixed: rel(p) }),
+  },
   // pytrec_eval: recip_rank; with a cutoff, MS MARCO's MRR (providers/msmarco_provider.py, bin/msmarco_eval.py)
-  { name: "RR", at: "cutoff", atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "mrr", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "RR",
+    at: "cutoff",
+    atRequired: false,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "mrr", k: cut(p), fixed: rel(p) }),
+  },
   {
     name: "nDCG",
     at: "cutoff",
     atRequired: false,
-    params: { dcg: { type: "str", default: "log2", choices: ["log2", "exp-log2"] }, gains: { type: "dict" }, judged_only: JUDGED_ONLY },
+    params: {
+      dcg: { type: "str", default: "log2", choices: ["log2", "exp-log2"] },
+      gains: { type: "dict" },
+      judged_only: JUDGED_ONLY,
+    },
     build: (p, word) => {
       if (p.dcg === "exp-log2") {
-        if (p.gains !== undefined) throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
+        if (p.gains !== undefined)
+          throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
         // Without a cutoff gdeval passes and ranx computes it: ndcg_burges over the whole ranking.
         if (p.cutoff === undefined) return { family: "ndcg", fixed: { gain: "exp" }, conventions: RANX };
         // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg).
         return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
       }
       // pytrec_eval: ndcg, ndcg_cut_k, with the qrels' labels mapped through `gains`.
-      if (p.gains !== undefined) return { family: "ndcg", k: cut(p), fixed: { gain: gainsOf(p.gains as Record<number, number>, word) } };
+      if (p.gains !== undefined)
+        return { family: "ndcg", k: cut(p), fixed: { gain: gainsOf(p.gains as Record<number, number>, word) } };
       return { family: "ndcg", k: cut(p) };
     },
   },
   // pytrec_eval: Rprec, bpref, infAP
-  { name: "Rprec", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "r-precision", fixed: rel(p) }) },
-  { name: "Bpref", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "bpref", fixed: rel(p) }) },
-  { name: "infAP", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "infap", fixed: rel(p) }) },
+  {
+    name: "Rprec",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "r-precision", fixed: rel(p) }),
+  },
+  {
+    name: "Bpref",
+    at: null,
+    atRequired: false,
+    params: { rel: REL },
+    build: (p) => ({ family: "bpref", fixed: rel(p) }),
+  },
+  {
+    name: "infAP",
+    at: null,
+    atRequired: false,
+    params: { rel: REL },
+    build: (p) => ({ family: "infap", fixed: rel(p) }),
+  },
   // pytrec_eval: num_ret, or num_rel_ret with rel; summed over queries (NumRet.aggregator is SumAgg).
   {
     name: "NumRet",
     at: null,
     atRequired: false,
     params: { rel: INT },
-    build: (p) => (p.rel === undefined ? { family: "num_ret", aggregate: "sum" } : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" }),
+    build: (p) =>
+      p.rel === undefined
+        ? { family: "num_ret", aggregate: "sum" }
+        : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" },
   },
   // pytrec_eval: num_rel (it supports only rel=1), summed.
-  { name: "NumRel", at: null, atRequired: false, params: { rel: { type: "int", default: 1, choices: [1] } }, build: () => ({ family: "num_rel", aggregate: "sum" }) },
+  {
+    name: "NumRel",
+    at: null,
+    atRequired: false,
+    params: { rel: { type: "int", default: 1, choices: [1] } },
+    build: () => ({ family: "num_rel", aggregate: "sum" }),
+  },
   // pytrec_eval: set_P / set_relative_P, set_recall, set_F, set_map
   {
     name: "SetP",
@@ -120,7 +178,13 @@ const ENTRY_DATA = [
     params: { rel: REL, relative: { type: "bool", default: false }, judged_only: JUDGED_ONLY },
     build: (p) => ({ family: p.relative === true ? "set_relative_p" : "set_p", fixed: rel(p) }),
   },
-  { name: "SetR", at: null, atRequired: false, params: { rel: REL }, build: (p) => ({ family: "set_recall", fixed: rel(p) }) },
+  {
+    name: "SetR",
+    at: null,
+    atRequired: false,
+    params: { rel: REL },
+    build: (p) => ({ family: "set_recall", fixed: rel(p) }),
+  },
   {
     name: "SetF",
     at: null,
@@ -128,16 +192,32 @@ const ENTRY_DATA = [
     params: { rel: REL, beta: { type: "float", default: 1 }, judged_only: JUDGED_ONLY },
     build: (p) => ({ family: "set_f", params: { beta: (p.beta ?? 1) as number }, fixed: rel(p) }),
   },
-  { name: "SetAP", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "set_map", fixed: rel(p) }) },
+  {
+    name: "SetAP",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "set_map", fixed: rel(p) }),
+  },
   // pytrec_eval: success_k
-  { name: "Success", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "hit_rate", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "Success",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "hit_rate", k: cut(p), fixed: rel(p) }),
+  },
   // pytrec_eval: iprec_at_recall_%.2f, so the recall level is read rounded to two places.
   {
     name: "IPrec",
     at: "recall",
     atRequired: true,
     params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "iprec_at_recall", params: { recall: Number(formatFixed(p.recall as number, 2, 0)) }, fixed: rel(p) }),
+    build: (p) => ({
+      family: "iprec_at_recall",
+      params: { recall: Number(formatFixed(p.recall as number, 2, 0)) },
+      fixed: rel(p),
+    }),
   },
   // the judged provider (providers/judged_provider.py)
   { name: "Judged", at: "cutoff", atRequired: true, params: {}, build: (p) => ({ family: "judged", k: cut(p) }) },
@@ -149,10 +229,34 @@ const ENTRY_DATA = [
     params: { dcg: { type: "str", default: "log2", choices: ["log2"] }, min_rel: MIN_REL, max_rel: MAX_REL },
     build: (p, word) => ({ family: "sdcg", k: cut(p), params: scale(p, word) }),
   },
-  { name: "INST", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "inst", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
-  { name: "INSQ", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "insq", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
-  { name: "NERR8", at: "cutoff", atRequired: true, params: { min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr8", k: cut(p), params: scale(p, word) }) },
-  { name: "NERR9", at: "cutoff", atRequired: true, params: { min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr9", k: cut(p), params: scale(p, word) }) },
+  {
+    name: "INST",
+    at: null,
+    atRequired: false,
+    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "inst", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
+  },
+  {
+    name: "INSQ",
+    at: null,
+    atRequired: false,
+    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "insq", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
+  },
+  {
+    name: "NERR8",
+    at: "cutoff",
+    atRequired: true,
+    params: { min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "nerr8", k: cut(p), params: scale(p, word) }),
+  },
+  {
+    name: "NERR9",
+    at: "cutoff",
+    atRequired: true,
+    params: { min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "nerr9", k: cut(p), params: scale(p, word) }),
+  },
   {
     name: "NERR10",
     at: null,
@@ -160,7 +264,13 @@ const ENTRY_DATA = [
     params: { p: { type: "float", default: 0.9 }, min_rel: MIN_REL, max_rel: MAX_REL },
     build: (p, word) => ({ family: "nerr10", params: { p: (p.p ?? 0.9) as number, ...scale(p, word) } }),
   },
-  { name: "NERR11", at: null, atRequired: false, params: { T, min_rel: MIN_REL, max_rel: MAX_REL }, build: (p, word) => ({ family: "nerr11", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }) },
+  {
+    name: "NERR11",
+    at: null,
+    atRequired: false,
+    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
+    build: (p, word) => ({ family: "nerr11", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
+  },
   {
     name: "BPM",
     at: "cutoff",
@@ -176,7 +286,11 @@ const ENTRY_DATA = [
     params: { p: { type: "float", default: 0.8 }, rel: { type: "int", required: true } },
     build: (p, word) => {
       if (p.cutoff !== undefined) throw fail(word, "ir_measures computes RBP with cwl_eval, which takes no cutoff");
-      return { family: "rbp_cwl", params: { p: (p.p ?? 0.8) as number }, fixed: { relevanceThreshold: p.rel as number } };
+      return {
+        family: "rbp_cwl",
+        params: { p: (p.p ?? 0.8) as number },
+        fixed: { relevanceThreshold: p.rel as number },
+      };
     },
   },
   // compat (providers/compat_provider.py)
@@ -185,15 +299,36 @@ const ENTRY_DATA = [
     at: null,
     atRequired: false,
     params: { p: { type: "float", default: 0.95 }, normalize: { type: "bool", default: true } },
-    build: (p) => ({ family: "compat", params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 } }),
+    build: (p) => ({
+      family: "compat",
+      params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 },
+    }),
   },
   // accuracy (providers/accuracy_provider.py)
-  { name: "Accuracy", at: "cutoff", atRequired: false, params: { rel: REL }, build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "Accuracy",
+    at: "cutoff",
+    atRequired: false,
+    params: { rel: REL },
+    build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }),
+  },
   // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
   { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
   // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
-  { name: "ERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }) },
-  { name: "nERR_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "ERR_IA",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }),
+  },
+  {
+    name: "nERR_IA",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }),
+  },
   {
     name: "alpha_DCG",
     at: "cutoff",
@@ -213,7 +348,11 @@ const ENTRY_DATA = [
     at: null,
     atRequired: false,
     params: { rel: REL, alpha: ALPHA, beta: ALPHA },
-    build: (p) => ({ family: "nrbp", params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number }, fixed: rel(p) }),
+    build: (p) => ({
+      family: "nrbp",
+      params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number },
+      fixed: rel(p),
+    }),
   },
   {
     name: "nNRBP",
@@ -221,11 +360,33 @@ const ENTRY_DATA = [
     atRequired: false,
     params: { rel: REL, alpha: ALPHA, beta: ALPHA },
     // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
-    build: (p) => ({ family: "nnrbp", params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number }, fixed: { ...rel(p), noRelevant: "nan" } }),
+    build: (p) => ({
+      family: "nnrbp",
+      params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number },
+      fixed: { ...rel(p), noRelevant: "nan" },
+    }),
   },
-  { name: "AP_IA", at: null, atRequired: false, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "map_ia", fixed: rel(p) }) },
-  { name: "P_IA", at: "cutoff", atRequired: true, params: { rel: REL, judged_only: JUDGED_ONLY }, build: (p) => ({ family: "p_ia", k: cut(p), fixed: rel(p) }) },
-  { name: "STREC", at: "cutoff", atRequired: true, params: { rel: REL }, build: (p) => ({ family: "strec", k: cut(p), fixed: rel(p) }) },
+  {
+    name: "AP_IA",
+    at: null,
+    atRequired: false,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "map_ia", fixed: rel(p) }),
+  },
+  {
+    name: "P_IA",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL, judged_only: JUDGED_ONLY },
+    build: (p) => ({ family: "p_ia", k: cut(p), fixed: rel(p) }),
+  },
+  {
+    name: "STREC",
+    at: "cutoff",
+    atRequired: true,
+    params: { rel: REL },
+    build: (p) => ({ family: "strec", k: cut(p), fixed: rel(p) }),
+  },
   // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT)
   {
     name: "ERR",
@@ -257,11 +418,11 @@ const ALIAS_DATA = {
   α_DCG: { of: "alpha_DCG" },
   α_nDCG: { of: "alpha_nDCG" },
 } as const;
-const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: Readonly<Record<string, Value>> }>> = ALIAS_DATA;
+const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: Readonly<Record<string, Value>> }>> =
+  ALIAS_DATA;
 
 /** ir_measures' aliases' literal type, for the measure name types. */
 export type IrMeasuresAliases = typeof ALIAS_DATA;
-
 
 const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
 
@@ -285,11 +446,20 @@ export function parseIrMeasure(word: string): Measure | null {
     for (const item of splitTopLevel(paramText)) {
       const eq = item.indexOf("=");
       const key = item.slice(0, eq).trim();
-      if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw fail(word, `"${item.trim()}" is not a named parameter (as rel=2)`);
-      const spec = entry.at !== null && key === entry.at ? atParam(entry.at) : Object.hasOwn(entry.params, key) ? entry.params[key] : undefined;
+      if (eq < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+        throw fail(word, `"${item.trim()}" is not a named parameter (as rel=2)`);
+      const spec =
+        entry.at !== null && key === entry.at
+          ? atParam(entry.at)
+          : Object.hasOwn(entry.params, key)
+            ? entry.params[key]
+            : undefined;
       if (!spec) {
         const known = [...(entry.at ? [entry.at] : []), ...Object.keys(entry.params)];
-        throw fail(word, `${entry.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`);
+        throw fail(
+          word,
+          `${entry.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`,
+        );
       }
       if (given.has(key) && !Object.hasOwn(alias?.preset ?? {}, key)) throw fail(word, `parameter ${key} given twice`);
       given.set(key, literal(item.slice(eq + 1).trim(), spec, key, word));
@@ -299,8 +469,14 @@ export function parseIrMeasure(word: string): Measure | null {
     if (entry.at === null) throw fail(word, `${entry.name} takes no cutoff`);
     const parts = atText.split(",");
     if (parts.length > 1) {
-      const separate = [`${written}${paramText === undefined ? "" : `(${paramText})`}@${parts[0]}`, ...parts.slice(1)].join(" ");
-      throw fail(word, `"@${atText}" is not one ${entry.at}: ir_measures takes one per measure; give several measures as separate words or -m options (${separate})`);
+      const separate = [
+        `${written}${paramText === undefined ? "" : `(${paramText})`}@${parts[0]}`,
+        ...parts.slice(1),
+      ].join(" ");
+      throw fail(
+        word,
+        `"@${atText}" is not one ${entry.at}: ir_measures takes one per measure; give several measures as separate words or -m options (${separate})`,
+      );
     }
     given.set(entry.at, literal(atText, atParam(entry.at), entry.at, word));
   }
@@ -308,30 +484,55 @@ export function parseIrMeasure(word: string): Measure | null {
   for (const [key, { value }] of given) values[key] = value;
   for (const [key, spec] of Object.entries(entry.params)) {
     if (spec.choices && values[key] !== undefined && !spec.choices.includes(values[key]!)) {
-      throw fail(word, `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`);
+      throw fail(
+        word,
+        `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`,
+      );
     }
   }
   for (const [key, spec] of Object.entries(entry.params)) {
-    if (spec.required && values[key] === undefined) throw fail(word, `${entry.name} needs ${key} (as ${entry.name}(${key}=${key === "max_rel" ? 3 : 1}))`);
+    if (spec.required && values[key] === undefined)
+      throw fail(word, `${entry.name} needs ${key} (as ${entry.name}(${key}=${key === "max_rel" ? 3 : 1}))`);
   }
   if (entry.at !== null && entry.atRequired && values[entry.at] === undefined) {
     const why = entry.name === "ERR" ? " (ir_measures computes ERR with gdeval, which needs one)" : "";
-    throw fail(word, `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`);
+    throw fail(
+      word,
+      `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`,
+    );
   }
-  if (entry.at === "cutoff" && values.cutoff !== undefined && !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)) {
+  if (
+    entry.at === "cutoff" &&
+    values.cutoff !== undefined &&
+    !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)
+  ) {
     throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);
   }
-  if (entry.at === "recall" && values.recall !== undefined && !((values.recall as number) >= 0 && (values.recall as number) <= 1)) throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
+  if (
+    entry.at === "recall" &&
+    values.recall !== undefined &&
+    !((values.recall as number) >= 0 && (values.recall as number) <= 1)
+  )
+    throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
   let built = entry.build(values, word);
   // judged_only=True: trec_eval's -J, where the provider computing the measure takes it.
   if (values.judged_only === true) {
-    const provider = built.conventions === GDEVAL || built.conventions === RANX ? "gdeval or ranx" : entry.name === "RR" && values.cutoff !== undefined ? "MS MARCO's RR@k" : null;
-    if (provider) throw fail(word, `judged_only=True: ir_measures computes this with ${provider}, which does not take it`);
+    const provider =
+      built.conventions === GDEVAL || built.conventions === RANX
+        ? "gdeval or ranx"
+        : entry.name === "RR" && values.cutoff !== undefined
+          ? "MS MARCO's RR@k"
+          : null;
+    if (provider)
+      throw fail(word, `judged_only=True: ir_measures computes this with ${provider}, which does not take it`);
     built = { ...built, fixed: { ...built.fixed, judgedOnly: true } };
   }
   const family = findFamily(built.family)!;
   // The key: ir_measures' repr, parameters at their defaults left out (Measure.__repr__).
-  const shown = [...given].filter(([key, { value }]) => key !== entry.at && !(Object.hasOwn(entry.params, key) && entry.params[key].default === value));
+  const shown = [...given].filter(
+    ([key, { value }]) =>
+      key !== entry.at && !(Object.hasOwn(entry.params, key) && entry.params[key].default === value),
+  );
   const at = entry.at !== null ? given.get(entry.at) : undefined;
   const name = `${entry.name}${shown.length ? `(${shown.map(([key, { text }]) => `${key}=${text}`).join(",")})` : ""}${at ? `@${at.text}` : ""}`;
   return makeMeasure(family, built.k ?? 0, built.params ?? {}, {
@@ -403,7 +604,8 @@ function literal(text: string, spec: Param, key: string, word: string): { value:
       for (const item of m[1].split(",")) {
         if (item.trim() === "") continue;
         const [l, g] = item.split(":").map((s) => s?.trim());
-        if (l === undefined || g === undefined || !INT_TEXT.test(l) || !FLOAT_TEXT.test(g)) throw wrong("a dict of integer label: number (as {1:3,2:9})");
+        if (l === undefined || g === undefined || !INT_TEXT.test(l) || !FLOAT_TEXT.test(g))
+          throw wrong("a dict of integer label: number (as {1:3,2:9})");
         table[Number(l)] = Number(g);
       }
       return of(table);
@@ -434,7 +636,8 @@ function gainsOf(table: Readonly<Record<number, number>>, word: string) {
   for (const [label, gain] of Object.entries(table)) {
     const l = Number(label);
     if (l <= 0) {
-      if (gain !== 0) throw fail(word, `gains: rankeval gives label ${l} no gain (labels <= 0 always gain 0), not ${gain}`);
+      if (gain !== 0)
+        throw fail(word, `gains: rankeval gives label ${l} no gain (labels <= 0 always gain 0), not ${gain}`);
       continue;
     }
     positive[l] = gain;

@@ -1,5 +1,12 @@
 import { RankevalError } from "../errors/errors.js";
-import { DEFAULT_OPTIONS, describeOptions, overPreset, type DependsOn, type ExplicitOptions, type ResolvedOptions } from "./options.js";
+import {
+  DEFAULT_OPTIONS,
+  describeOptions,
+  overPreset,
+  type DependsOn,
+  type ExplicitOptions,
+  type ResolvedOptions,
+} from "./options.js";
 import { PRESETS } from "./presets.js";
 import { findFamily, type Family } from "./registry.js";
 
@@ -46,7 +53,12 @@ export function canonicalName(family: Family, k: number, params: Readonly<Record
   return `${family.name}${paramText}${k > 0 ? `@${k}` : ""}`;
 }
 
-export function makeMeasure(family: Family, k = 0, params: Readonly<Record<string, number>> = {}, origin?: MeasureOrigin): Measure {
+export function makeMeasure(
+  family: Family,
+  k = 0,
+  params: Readonly<Record<string, number>> = {},
+  origin?: MeasureOrigin,
+): Measure {
   const all = { ...(family.params ?? {}), ...params };
   return Object.freeze({
     family,
@@ -81,7 +93,13 @@ export function definedMeasure(m: Measure, explicit: ExplicitOptions): Measure {
 /** The conventions `m`'s value depends on (the registry's flags; see `DependsOn`). */
 export function dependsOn(m: Measure): DependsOn {
   const f = m.family;
-  return { gain: f.gain === true, threshold: f.binary === true, noRelevant: f.needsRelevant, beyondList: m.k > 0, ties: f.orderFree !== true };
+  return {
+    gain: f.gain === true,
+    threshold: f.binary === true,
+    noRelevant: f.needsRelevant,
+    beyondList: m.k > 0,
+    ties: f.orderFree !== true,
+  };
 }
 
 /** `"<tool>: "` and the conventions `m` depends on, and a preset's definition (`definition=map_lightgbm`). */
@@ -116,7 +134,10 @@ export function parseCanonical(word: string): Measure[] | null {
       const value = eq < 0 ? undefined : pair.slice(eq + 1).trim();
       if (!family.params || !Object.hasOwn(family.params, key)) {
         const known = Object.keys(family.params ?? {});
-        throw fail(word, `${family.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`);
+        throw fail(
+          word,
+          `${family.name} has no parameter "${key}"${known.length ? ` (its parameters: ${known.join(", ")})` : ""}`,
+        );
       }
       const v = value === undefined ? NaN : strictNumber(value);
       if (!Number.isFinite(v)) throw fail(word, `parameter ${key}: "${value ?? ""}" is not a number`);

@@ -74,13 +74,17 @@ type IrmWords<N extends string, E> =
   | `${N}(${string}`
   | (E extends { at: null } ? never : `${N}@${number}`);
 type IrmByName = { [E in IrmRow as E["name"]]: E };
-type IrmAliasWords = { [A in keyof IrMeasuresAliases & string]: IrmWords<A, IrmByName[IrMeasuresAliases[A]["of"]]> }[keyof IrMeasuresAliases & string];
+type IrmAliasWords = {
+  [A in keyof IrMeasuresAliases & string]: IrmWords<A, IrmByName[IrMeasuresAliases[A]["of"]]>;
+}[keyof IrMeasuresAliases & string];
 
 /**
  * ir_measures' names (case-sensitive): `nDCG@10`, `AP`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`,
  * `RR@10`, `IPrec@0.5`, `Judged@10`, `ERR@20`, `Rprec`, `NumRet`, `SetF(beta=0.5)`, ...
  */
-export type IrMeasuresName = (IrmRow extends infer E ? (E extends { name: infer N extends string } ? IrmWords<N, E> : never) : never) | IrmAliasWords;
+export type IrMeasuresName =
+  | (IrmRow extends infer E ? (E extends { name: infer N extends string } ? IrmWords<N, E> : never) : never)
+  | IrmAliasWords;
 
 /** ranx's names that are not rankeval's: `hits@10`, `ndcg_burges@10`, `dcg_burges`, with ranx's `-l2`. */
 export type RanxMeasureName = RanxName | `${RanxName}@${K}` | `${RanxName}-l${K}` | `${RanxName}@${K}-l${K}`;

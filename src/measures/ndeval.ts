@@ -26,12 +26,36 @@ const NAMES: Readonly<Record<string, { family: string; cutoff: boolean }>> = {
   strec: { family: "strec", cutoff: true },
 };
 
-export type NdevalName = "NRBP" | "nNRBP" | "MAP-IA" | "ndeval" | `${"ERR-IA" | "nERR-IA" | "alpha-DCG" | "alpha-nDCG" | "P-IA" | "strec"}@${number}`;
+export type NdevalName =
+  | "NRBP"
+  | "nNRBP"
+  | "MAP-IA"
+  | "ndeval"
+  | `${"ERR-IA" | "nERR-IA" | "alpha-DCG" | "alpha-nDCG" | "P-IA" | "strec"}@${number}`;
 
 /** ndeval's columns, in its output's order (outputMeasures). */
 export const NDEVAL_COLUMNS: readonly string[] = [
-  "ERR-IA@5", "ERR-IA@10", "ERR-IA@20", "nERR-IA@5", "nERR-IA@10", "nERR-IA@20", "alpha-DCG@5", "alpha-DCG@10", "alpha-DCG@20",
-  "alpha-nDCG@5", "alpha-nDCG@10", "alpha-nDCG@20", "NRBP", "nNRBP", "MAP-IA", "P-IA@5", "P-IA@10", "P-IA@20", "strec@5", "strec@10", "strec@20",
+  "ERR-IA@5",
+  "ERR-IA@10",
+  "ERR-IA@20",
+  "nERR-IA@5",
+  "nERR-IA@10",
+  "nERR-IA@20",
+  "alpha-DCG@5",
+  "alpha-DCG@10",
+  "alpha-DCG@20",
+  "alpha-nDCG@5",
+  "alpha-nDCG@10",
+  "alpha-nDCG@20",
+  "NRBP",
+  "nNRBP",
+  "MAP-IA",
+  "P-IA@5",
+  "P-IA@10",
+  "P-IA@20",
+  "strec@5",
+  "strec@10",
+  "strec@20",
 ];
 
 export const NDEVAL_NAMES: readonly string[] = [...Object.keys(NAMES), "ndeval"];
@@ -47,17 +71,23 @@ export function parseNdeval(word: string): Measure[] | null {
   if (!m || !Object.hasOwn(NAMES, m[1])) return null;
   const [, name, cutoffText] = m;
   const { family, cutoff } = NAMES[name];
-  if (cutoff && cutoffText === undefined) throw fail(word, `${name} needs a cutoff, as ${name}@20 (ndeval prints @5, @10 and @20)`);
+  if (cutoff && cutoffText === undefined)
+    throw fail(word, `${name} needs a cutoff, as ${name}@20 (ndeval prints @5, @10 and @20)`);
   if (!cutoff && cutoffText !== undefined) throw fail(word, `${name} takes no cutoff`);
   const k = cutoffText === undefined ? 0 : positiveCutoff(word, cutoffText);
   return [
-    makeMeasure(findFamily(family)!, k, {}, {
-      tool: "ndeval",
-      name: word,
-      conventions: NDEVAL,
-      // ndeval's nNRBP divides by the ideal ranking's NRBP: 0/0 without an actual subtopic.
-      fixed: family === "nnrbp" ? { noRelevant: "nan" } : {},
-      aggregate: "mean",
-    }),
+    makeMeasure(
+      findFamily(family)!,
+      k,
+      {},
+      {
+        tool: "ndeval",
+        name: word,
+        conventions: NDEVAL,
+        // ndeval's nNRBP divides by the ideal ranking's NRBP: 0/0 without an actual subtopic.
+        fixed: family === "nnrbp" ? { noRelevant: "nan" } : {},
+        aggregate: "mean",
+      },
+    ),
   ];
 }

@@ -93,7 +93,17 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
 /** The options a user set, checked: only the keys given (each convention's value as resolved). */
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
-const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "noRelevant", "beyondList", "depth", "judgedOnly", "ties", "preset", "tieRange"];
+const OPTION_KEYS: readonly (keyof Options)[] = [
+  "gain",
+  "relevanceThreshold",
+  "noRelevant",
+  "beyondList",
+  "depth",
+  "judgedOnly",
+  "ties",
+  "preset",
+  "tieRange",
+];
 
 /**
  * The options a user set (undefined is not set), checked, so a measure's tool can supply the rest
@@ -101,7 +111,8 @@ const OPTION_KEYS: readonly (keyof Options)[] = ["gain", "relevanceThreshold", "
  */
 export function explicitOptions(options: Options = {}): ExplicitOptions {
   const bad = (what: string) => new RankevalError("bad-option", what);
-  if (options === null || typeof options !== "object") throw bad(`options must be an object, not ${options === null ? "null" : typeof options}`);
+  if (options === null || typeof options !== "object")
+    throw bad(`options must be an object, not ${options === null ? "null" : typeof options}`);
   for (const key of Object.keys(options)) {
     if ((OPTION_KEYS as readonly string[]).includes(key)) continue;
     throw bad(`unknown option "${key}"${didYouMean(key, OPTION_KEYS)} (the options are ${OPTION_KEYS.join(", ")})`);
@@ -114,23 +125,28 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
-    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold >= 0)) throw bad(`relevanceThreshold must be a number >= 0, not ${options.relevanceThreshold}`);
+    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold >= 0))
+      throw bad(`relevanceThreshold must be a number >= 0, not ${options.relevanceThreshold}`);
     r.relevanceThreshold = options.relevanceThreshold;
   }
   if (options.noRelevant !== undefined) {
-    if (!["zero", "one", "skip", "nan"].includes(options.noRelevant)) throw bad(`noRelevant must be "zero", "one", "skip" or "nan", not ${JSON.stringify(options.noRelevant)}`);
+    if (!["zero", "one", "skip", "nan"].includes(options.noRelevant))
+      throw bad(`noRelevant must be "zero", "one", "skip" or "nan", not ${JSON.stringify(options.noRelevant)}`);
     r.noRelevant = options.noRelevant;
   }
   if (options.beyondList !== undefined) {
-    if (!BEYOND_LIST.includes(options.beyondList)) throw bad(`beyondList must be ${orList(BEYOND_LIST)}, not ${JSON.stringify(options.beyondList)}`);
+    if (!BEYOND_LIST.includes(options.beyondList))
+      throw bad(`beyondList must be ${orList(BEYOND_LIST)}, not ${JSON.stringify(options.beyondList)}`);
     r.beyondList = options.beyondList;
   }
   if (options.depth !== undefined) {
-    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth >= 0))) throw bad(`depth must be an integer >= 0, not ${options.depth}`);
+    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth >= 0)))
+      throw bad(`depth must be an integer >= 0, not ${options.depth}`);
     r.depth = options.depth;
   }
   if (options.judgedOnly !== undefined) {
-    if (typeof options.judgedOnly !== "boolean") throw bad(`judgedOnly must be true or false, not ${JSON.stringify(options.judgedOnly)}`);
+    if (typeof options.judgedOnly !== "boolean")
+      throw bad(`judgedOnly must be true or false, not ${JSON.stringify(options.judgedOnly)}`);
     r.judgedOnly = options.judgedOnly;
   }
   if (options.ties !== undefined) {
@@ -138,7 +154,8 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
     r.ties = options.ties;
   }
   if (options.preset !== undefined) r.preset = presetName(options.preset);
-  if (options.tieRange !== undefined && typeof options.tieRange !== "boolean") throw bad(`tieRange must be true or false, not ${JSON.stringify(options.tieRange)}`);
+  if (options.tieRange !== undefined && typeof options.tieRange !== "boolean")
+    throw bad(`tieRange must be true or false, not ${JSON.stringify(options.tieRange)}`);
   return r;
 }
 
@@ -159,8 +176,10 @@ export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
   const table = new Map<number, number>();
   for (const [label, gain] of Object.entries(g)) {
     const l = Number(label);
-    if (!Number.isInteger(l) || l < 1 || l > 1_000_000) throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
-    if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0) throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
+    if (!Number.isInteger(l) || l < 1 || l > 1_000_000)
+      throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
+    if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0)
+      throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
     table.set(l, gain);
   }
   return table;
@@ -197,8 +216,12 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
   const parts: string[] = [];
   if (o.preset !== undefined) parts.push(`preset=${o.preset}`);
   const skip = o.noRelevant === "skip";
-  if (on.gain) parts.push(`gain=${typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`}`);
-  if (on.threshold || skip || (on.noRelevant && o.noRelevant !== "zero")) parts.push(`relevanceThreshold=${o.relevanceThreshold}`);
+  if (on.gain)
+    parts.push(
+      `gain=${typeof o.gain === "string" ? o.gain : `{${[...o.gain].map(([l, g]) => `${l}:${g}`).join(",")}}`}`,
+    );
+  if (on.threshold || skip || (on.noRelevant && o.noRelevant !== "zero"))
+    parts.push(`relevanceThreshold=${o.relevanceThreshold}`);
   if (on.noRelevant || skip) parts.push(`noRelevant=${o.noRelevant}`);
   if (on.beyondList) parts.push(`beyondList=${o.beyondList}`);
   // Even the default: the convention readers most often assume wrongly.
@@ -209,7 +232,17 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
 }
 
 /** The order in which a description names the conventions. */
-const DESCRIBED = ["preset", "gain", "relevanceThreshold", "noRelevant", "beyondList", "ties", "depth", "judgedOnly", "definition"];
+const DESCRIBED = [
+  "preset",
+  "gain",
+  "relevanceThreshold",
+  "noRelevant",
+  "beyondList",
+  "ties",
+  "depth",
+  "judgedOnly",
+  "definition",
+];
 
 /**
  * Measures' convention descriptions (`[tool: ]key=value ...`) merged where every convention both name
@@ -261,7 +294,10 @@ export function mergeConventions(descriptions: readonly string[]): {
     const e = entries[line];
     // A line that names its tool takes only that tool's measures.
     const named = lines[line].includes(": ") && !lines[line].startsWith("\0") ? [...e.tools][0] : undefined;
-    return agrees(values, e) && (e.tools.size > 1 || named === undefined || named === null || named === "rankeval" || named === tool);
+    return (
+      agrees(values, e) &&
+      (e.tools.size > 1 || named === undefined || named === null || named === "rankeval" || named === tool)
+    );
   };
   return { lines, index, fits };
 }

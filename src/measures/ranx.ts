@@ -38,7 +38,13 @@ export function parseRanx(word: string): Measure | null {
   const name = written as RanxName;
   const { family, gain } = NAMES[name];
   const fail = (why: string) => new RankevalError("bad-measure", `ranx measure "${word}": ${why}`);
-  if (cutoffText !== undefined && cutoffText.includes(",")) throw fail(`ranx takes one cutoff per measure: give ${cutoffText.split(",").map((k) => `${name}@${k}`).join(" ")}`);
+  if (cutoffText?.includes(","))
+    throw fail(
+      `ranx takes one cutoff per measure: give ${cutoffText
+        .split(",")
+        .map((k) => `${name}@${k}`)
+        .join(" ")}`,
+    );
   const k = cutoffText === undefined ? 0 : positiveCutoff(word, cutoffText);
   let level: number | undefined;
   if (levelText !== undefined) {
@@ -46,11 +52,19 @@ export function parseRanx(word: string): Measure | null {
     level = /^[0-9]+$/.test(levelText) ? Number(levelText) : NaN;
     if (!(level > 0)) throw fail(`relevance level "${levelText}" is not a positive integer`);
   }
-  return makeMeasure(findFamily(family)!, k, {}, {
-    tool: "ranx",
-    name: word,
-    conventions: RANX,
-    fixed: { ...(gain ? { gain } : {}), ...(level !== undefined && level !== 1 ? { relevanceThreshold: level } : {}) },
-    aggregate: "mean",
-  });
+  return makeMeasure(
+    findFamily(family)!,
+    k,
+    {},
+    {
+      tool: "ranx",
+      name: word,
+      conventions: RANX,
+      fixed: {
+        ...(gain ? { gain } : {}),
+        ...(level !== undefined && level !== 1 ? { relevanceThreshold: level } : {}),
+      },
+      aggregate: "mean",
+    },
+  );
 }

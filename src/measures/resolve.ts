@@ -104,7 +104,11 @@ export function parseMeasures(specs: string | readonly (string | Measure)[], war
       add(spec);
       continue;
     }
-    if (typeof spec !== "string") throw new RankevalError("bad-measure", `measure spec must be a string, not ${spec === null ? "null" : typeof spec}`);
+    if (typeof spec !== "string")
+      throw new RankevalError(
+        "bad-measure",
+        `measure spec must be a string, not ${spec === null ? "null" : typeof spec}`,
+      );
     for (const word of spec.trim().split(/\s+/)) {
       if (word === "") continue;
       for (const m of resolveWord(word, warnings)) add(m);
@@ -136,11 +140,16 @@ function nameAndRest(word: string): [string, string] {
  * Names no tool uses but people write for one that exists (too far from it for an edit distance):
  * interpolated precision is `iP` in papers, `IPrec` in ir_measures, `iprec_at_recall` in trec_eval.
  */
-const ALSO_WRITTEN: Readonly<Record<string, readonly string[]>> = { iP: ["IPrec"], iprec: ["IPrec", "iprec_at_recall"] };
+const ALSO_WRITTEN: Readonly<Record<string, readonly string[]>> = {
+  iP: ["IPrec"],
+  iprec: ["IPrec", "iprec_at_recall"],
+};
 
 function unknownMeasure(word: string): RankevalError {
   const [name, rest] = nameAndRest(word);
-  const near = [...(Object.hasOwn(ALSO_WRITTEN, name) ? ALSO_WRITTEN[name] : []), ...nearest(name, knownNames())].slice(0, 3).map((n) => `${n}${rest}`);
+  const near = [...(Object.hasOwn(ALSO_WRITTEN, name) ? ALSO_WRITTEN[name] : []), ...nearest(name, knownNames())]
+    .slice(0, 3)
+    .map((n) => `${n}${rest}`);
   const hint = near.length
     ? ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`}?)`
     : ` (rankeval's names: ${FAMILIES.map((f) => f.name).join(", ")}; trec_eval's, ir_measures' and ranx's are taken too)`;
@@ -150,8 +159,12 @@ function unknownMeasure(word: string): RankevalError {
 /** `ndcg@10,map`, `nDCG@10,AP`: several measures written as one; say how to give them. */
 function withSeparateWordsHint(e: RankevalError, word: string): RankevalError {
   const parts = word.split(",");
-  if (parts.length < 2 || !parts.slice(1).some((p) => /^[A-Za-z]/.test(p)) || /separate words/.test(e.message)) return e;
-  return new RankevalError(e.code, `${e.message}; to ask for several measures, give them as separate words or -m options (${parts.join(" ")})`);
+  if (parts.length < 2 || !parts.slice(1).some((p) => /^[A-Za-z]/.test(p)) || /separate words/.test(e.message))
+    return e;
+  return new RankevalError(
+    e.code,
+    `${e.message}; to ask for several measures, give them as separate words or -m options (${parts.join(" ")})`,
+  );
 }
 
 /** Whether `arg` is one of trec_eval's -m names (in either spelling): the command line reads those as trec_eval does. */

@@ -84,7 +84,10 @@ interface Entry {
   readonly format?: "prefs" | "qrels_jg";
   /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
   readonly kernel?: (
-    k: number | undefined, custom: boolean, values: readonly number[], pairs: readonly (readonly [string, number])[],
+    k: number | undefined,
+    custom: boolean,
+    values: readonly number[],
+    pairs: readonly (readonly [string, number])[],
   ) => { spec: string; table?: TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
 }
 
@@ -95,25 +98,30 @@ const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 const plain = (spec: string) => () => ({ spec });
 const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
 /** rbp and rbp_resid: the persistence p; other pairs are not computed. */
-const persistence = (family: string) => (_k: number | undefined, _custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
-  if (pairs.some(([key]) => key !== "p")) return null;
-  const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
-  return { spec: `${family}(p=${p})` };
-};
+const persistence =
+  (family: string) =>
+  (_k: number | undefined, _custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+    if (pairs.some(([key]) => key !== "p")) return null;
+    const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
+    return { spec: `${family}(p=${p})` };
+  };
 const at = (family: string) => (k: number | undefined) => ({ spec: `${family}@${k}` });
 /** A family taking level=gain pairs: a gain table (null when the kernel cannot take it: `gainTable`). */
-const gains = (spec: string) => (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
-  if (!custom) return { spec };
-  const table = gainTable(pairs);
-  return table ? { spec, table } : null;
-};
+const gains =
+  (spec: string) =>
+  (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+    if (!custom) return { spec };
+    const table = gainTable(pairs);
+    return table ? { spec, table } : null;
+  };
 /**
  * 11pt_avg at chosen points: the mean of iprec_at_recall at each. m_11pt_avg.c assumes they ascend;
  * for points that do not (or a negative one) the line is left to trec_eval's algorithm.
  */
 const pointsAvg = (_k: number | undefined, custom: boolean, values: readonly number[]) => {
   if (!custom) return { spec: "11pt_avg" };
-  if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1]))) return null;
+  if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1])))
+    return null;
   return { meanOf: values.map((x) => `iprec_at_recall(recall=${x})`) };
 };
 const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly number[]) => ({
@@ -135,14 +143,32 @@ const TABLE_DATA = [
   { name: "Rprec", kind: "none", shape: "mean", kernel: plain("r-precision") },
   { name: "bpref", kind: "none", shape: "mean", kernel: plain("bpref") },
   { name: "recip_rank", kind: "none", shape: "mean", kernel: plain("mrr") },
-  { name: "iprec_at_recall", kind: "doubleCutoffs", shape: "mean", defaults: IPREC_DEFAULT, kernel: param("iprec_at_recall", "recall") },
+  {
+    name: "iprec_at_recall",
+    kind: "doubleCutoffs",
+    shape: "mean",
+    defaults: IPREC_DEFAULT,
+    kernel: param("iprec_at_recall", "recall"),
+  },
   { name: "P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("precision") },
   { name: "relstring", kind: "doubleParams", shape: "relstring", defaults: [10], kernel: relstringLength },
   { name: "recall", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("recall") },
   { name: "infAP", kind: "none", shape: "mean", kernel: plain("infap") },
   { name: "gm_bpref", kind: "none", shape: "geomean", kernel: plain("bpref") },
-  { name: "Rprec_mult", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
-  { name: "utility", kind: "doubleParams", shape: "mean", defaults: [1, -1, 0, 0], kernel: (_k, _c, [a, b, c, d]) => ({ spec: `utility(a=${a},b=${b},c=${c},d=${d})` }) },
+  {
+    name: "Rprec_mult",
+    kind: "doubleCutoffs",
+    shape: "mean",
+    defaults: RPREC_MULT_DEFAULT,
+    kernel: param("rprec_mult", "x"),
+  },
+  {
+    name: "utility",
+    kind: "doubleParams",
+    shape: "mean",
+    defaults: [1, -1, 0, 0],
+    kernel: (_k, _c, [a, b, c, d]) => ({ spec: `utility(a=${a},b=${b},c=${c},d=${d})` }),
+  },
   { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: pointsAvg },
   { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
   { name: "G", kind: "pairs", shape: "mean", kernel: gains("g") },
@@ -159,7 +185,13 @@ const TABLE_DATA = [
   { name: "set_relative_P", kind: "none", shape: "mean", kernel: plain("set_relative_p") },
   { name: "set_recall", kind: "none", shape: "mean", kernel: plain("set_recall") },
   { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
-  { name: "set_F", kind: "doubleParams", shape: "mean", defaults: [1.0], kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }) },
+  {
+    name: "set_F",
+    kind: "doubleParams",
+    shape: "mean",
+    defaults: [1.0],
+    kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }),
+  },
   { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
   // Preferences (-R prefs, -R qrels_prefs): m_prefs_*.c.
   { name: "prefs_num_prefs_poss", kind: "none", shape: "long", format: "prefs" },
@@ -198,12 +230,46 @@ export type TrecNickname = "official" | "all_trec" | "set" | "all_prefs" | "pref
 
 /** trec_eval 10's nicknames (measures.c). */
 export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
-  official: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"],
-  all_trec: TABLE.map((e) => e.name).filter((n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap" && !BY_NAME.get(n)!.format),
-  set: ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"],
+  official: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+  ],
+  all_trec: TABLE.map((e) => e.name).filter(
+    (n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap" && !BY_NAME.get(n)!.format,
+  ),
+  set: [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "utility",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
+  ],
   all_prefs: ["runid", "num_q", ...TABLE.filter((e) => e.format === "prefs").map((e) => e.name)],
   prefs: [
-    "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+    "runid",
+    "num_q",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
   ],
   qrels_jg: ["runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"],
 };
@@ -256,7 +322,8 @@ export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel
   for (let l = 0; l <= Math.min(maxLevel, 1_000_000); l++) if (!named.has(BigInt(l))) gains.push(l);
   const distinct = [...new Set(gains)].filter((g) => !Number.isNaN(g)).sort((a, b) => a - b);
   const out: [number, number][] = [];
-  for (let i = 1; i < distinct.length; i++) if (distinct[i] - distinct[i - 1] < 1) out.push([distinct[i - 1], distinct[i]]);
+  for (let i = 1; i < distinct.length; i++)
+    if (distinct[i] - distinct[i - 1] < 1) out.push([distinct[i - 1], distinct[i]]);
   return out;
 }
 
@@ -283,7 +350,13 @@ export function splitTrecArg(arg: string): TrecArg | null {
   if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
   let best: Entry | undefined;
   for (const e of TABLE) {
-    if (e.kind !== "none" && arg.length > e.name.length + 1 && arg.startsWith(`${e.name}_`) && (!best || e.name.length > best.name.length)) best = e;
+    if (
+      e.kind !== "none" &&
+      arg.length > e.name.length + 1 &&
+      arg.startsWith(`${e.name}_`) &&
+      (!best || e.name.length > best.name.length)
+    )
+      best = e;
   }
   return best ? { name: best.name, params: arg.slice(best.name.length + 1), printed: true } : null;
 }
@@ -307,26 +380,36 @@ export function parseTrecMeasures(args: readonly string[], warnings: string[] = 
     const a = splitTrecArg(arg);
     if (!a) throw fail(`trec_eval: illegal measure '${arg}'${didYouMean(arg, trecNames())}`);
     const { name } = a;
-    if (a.params === "") throw fail(`trec_eval measure "${arg}": improper measure in parameter '${name}' (nothing after the '.')`);
+    if (a.params === "")
+      throw fail(`trec_eval measure "${arg}": improper measure in parameter '${name}' (nothing after the '.')`);
     const nick = Object.hasOwn(TREC_NICKNAMES, name) ? TREC_NICKNAMES[name as TrecNickname] : undefined;
     if (nick) {
-      if (a.params !== null) warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on a nickname: read as ${name}`);
+      if (a.params !== null)
+        warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on a nickname: read as ${name}`);
       for (const n of nick) marked.add(n);
       continue;
     }
     marked.add(name);
     if (a.params === null) continue;
     const e = BY_NAME.get(name)!;
-    if (e.kind === "none") warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on ${name}: read as ${name}`);
+    if (e.kind === "none")
+      warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on ${name}: read as ${name}`);
     else if (a.printed) printed.set(name, [...(printed.get(name) ?? []), a.params]);
     else if (!params.has(name)) params.set(name, { text: a.params, arg });
     else {
       const first = params.get(name)!;
-      const merged = e.kind === "longCutoffs" || e.kind === "doubleCutoffs" ? `; give them in one: -m ${name}.${first.text},${a.params}` : "";
-      warnings.push(`trec_eval measure "${arg}" is ignored: trec_eval uses the first parameters given for ${name} (-m ${first.arg})${merged}`);
+      const merged =
+        e.kind === "longCutoffs" || e.kind === "doubleCutoffs"
+          ? `; give them in one: -m ${name}.${first.text},${a.params}`
+          : "";
+      warnings.push(
+        `trec_eval measure "${arg}" is ignored: trec_eval uses the first parameters given for ${name} (-m ${first.arg})${merged}`,
+      );
     }
   }
-  return TABLE.filter((e) => marked.has(e.name)).map((e) => resolve(e, params.get(e.name)?.text ?? null, printed.get(e.name) ?? [], warnings));
+  return TABLE.filter((e) => marked.has(e.name)).map((e) =>
+    resolve(e, params.get(e.name)?.text ?? null, printed.get(e.name) ?? [], warnings),
+  );
 }
 
 /**
@@ -337,10 +420,14 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
   const a = splitTrecArg(word);
   if (!a) return null;
   const nickname = Object.hasOwn(TREC_NICKNAMES, a.name);
-  const format = nickname ? TREC_NICKNAMES[a.name as TrecNickname].map((n) => BY_NAME.get(n)!.format).find((f) => f) : BY_NAME.get(a.name)!.format;
+  const format = nickname
+    ? TREC_NICKNAMES[a.name as TrecNickname].map((n) => BY_NAME.get(n)!.format).find((f) => f)
+    : BY_NAME.get(a.name)!.format;
   if (format) {
     const r = format === "prefs" ? "-R prefs or -R qrels_prefs" : "-R qrels_jg";
-    throw fail(`trec_eval measure "${word}" reads ${format === "prefs" ? "preference judgments" : "judgment groups"} (trec_eval's ${r}), which the command line reads (rankeval ${r} -m ${word} JUDGMENTS RUN)`);
+    throw fail(
+      `trec_eval measure "${word}" reads ${format === "prefs" ? "preference judgments" : "judgment groups"} (trec_eval's ${r}), which the command line reads (rankeval ${r} -m ${word} JUDGMENTS RUN)`,
+    );
   }
   const out: Measure[] = [];
   const left: string[] = [];
@@ -356,10 +443,14 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
         : l.meanOf
           ? "made from several measures"
           : "computed by trec_eval's own algorithm, which the library does not run";
-    if (!nickname) throw fail(`trec_eval measure "${word}": ${l.name} is ${why}; the command line prints it (rankeval -m ... QRELS RUN)`);
+    if (!nickname)
+      throw fail(
+        `trec_eval measure "${word}": ${l.name} is ${why}; the command line prints it (rankeval -m ... QRELS RUN)`,
+      );
     if (!reportMakesIt(l)) left.push(l.name);
   }
-  if (left.length) warnings.push(`trec_eval measure "${word}": left out (the library does not compute them): ${left.join(", ")}`);
+  if (left.length)
+    warnings.push(`trec_eval measure "${word}": left out (the library does not compute them): ${left.join(", ")}`);
   return out;
 }
 
@@ -386,7 +477,13 @@ const byValue = <T extends number | bigint>(a: T, b: T) => (a < b ? -1 : a > b ?
 function resolve(e: Entry, p: string | null, extra: readonly string[], warnings: string[]): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
   const aggregate: Aggregate = e.shape === "long" ? "sum" : e.shape === "geomean" ? "geomean" : "mean";
-  const line = (name: string, cutoff?: number, custom = false, values: readonly number[] = [], pairs: readonly (readonly [string, number])[] = []): TrecLine => {
+  const line = (
+    name: string,
+    cutoff?: number,
+    custom = false,
+    values: readonly number[] = [],
+    pairs: readonly (readonly [string, number])[] = [],
+  ): TrecLine => {
     const k = e.kernel?.(cutoff, custom, values, pairs) ?? null;
     const make = (spec: string, key: string, table?: TrecGainTable, as: Aggregate = "mean"): TrecKernel | null => {
       let base: Measure;
@@ -396,7 +493,15 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
         return null; // a cutoff or parameter rankeval cannot take (past 2^31 - 1)
       }
       const fixed = table ? { gain: gainTableOf(table) } : {};
-      return Object.freeze({ measure: makeMeasure(base.family, base.k, base.params, { tool: "trec_eval", name: key, conventions: TREC_EVAL, fixed, aggregate: as }) });
+      return Object.freeze({
+        measure: makeMeasure(base.family, base.k, base.params, {
+          tool: "trec_eval",
+          name: key,
+          conventions: TREC_EVAL,
+          fixed,
+          aggregate: as,
+        }),
+      });
     };
     let kernel: TrecKernel | null = null;
     let extraFields: { meanOf?: readonly TrecKernel[]; relstring?: number } = {};
@@ -415,13 +520,26 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       relstring: ["none", "quoted", true, false],
     } as const;
     const [agg, print, perQuery, summary] = shape[e.shape];
-    return Object.freeze({ name, measure: e.name, ...(cutoff !== undefined ? { cutoff } : {}), aggregation: agg, print, perQuery, summary, kernel, ...extraFields });
+    return Object.freeze({
+      name,
+      measure: e.name,
+      ...(cutoff !== undefined ? { cutoff } : {}),
+      aggregation: agg,
+      print,
+      perQuery,
+      summary,
+      kernel,
+      ...extraFields,
+    });
   };
   // Parameters in the printed spelling: cutoffs add to those given after a '.'; others stand for them.
   if (extra.length && e.kind !== "longCutoffs" && e.kind !== "doubleCutoffs") {
     if (p === null) p = extra[0];
     const ignored = extra.filter((x) => x !== p);
-    if (ignored.length) warnings.push(`${what}: trec_eval uses the first parameters given for ${e.name}: ${ignored.map((x) => `${e.name}_${x}`).join(", ")} ignored`);
+    if (ignored.length)
+      warnings.push(
+        `${what}: trec_eval uses the first parameters given for ${e.name}: ${ignored.map((x) => `${e.name}_${x}`).join(", ")} ignored`,
+      );
     return resolve(e, p, [], warnings);
   }
   switch (e.kind) {
@@ -433,9 +551,17 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       if (p === null && !extra.length) cut = e.defaults!.map((d) => BigInt(d));
       else {
         // In trec_eval's order (comp_long: cutoffs past 2^31 sort out of order), checked as it checks them.
-        cut = p === null ? [] : glibcQsort(p.split(",").map((t) => longCutoff(t, what, warnings)), compareLongAsC);
-        if (cut.length && cut[0] <= 0n) throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
-        for (let i = 1; i < cut.length; i++) if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
+        cut =
+          p === null
+            ? []
+            : glibcQsort(
+                p.split(",").map((t) => longCutoff(t, what, warnings)),
+                compareLongAsC,
+              );
+        if (cut.length && cut[0] <= 0n)
+          throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
+        for (let i = 1; i < cut.length; i++)
+          if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
         // rankeval's own spelling (P_5): cutoffs added, in order.
         if (extra.length) cut.sort(byValue);
         for (const x of extra) {
@@ -448,14 +574,28 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
         if (extra.length) cut.sort(byValue);
       }
       const cutoffs = cut.map(Number);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)), ...formatOf(e) });
+      return Object.freeze({
+        name: e.name,
+        params: p,
+        cutoffs,
+        lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)),
+        ...formatOf(e),
+      });
     }
     case "doubleCutoffs": {
       let cutoffs: number[];
       if (p === null && !extra.length) cutoffs = [...e.defaults!];
       else {
-        cutoffs = p === null ? [] : p.split(",").map((t) => doubleParam(t, what, "cutoff")).sort(byValue);
-        for (let i = 1; i < cutoffs.length; i++) if (cutoffs[i] === cutoffs[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cutoffs[i]})`);
+        cutoffs =
+          p === null
+            ? []
+            : p
+                .split(",")
+                .map((t) => doubleParam(t, what, "cutoff"))
+                .sort(byValue);
+        for (let i = 1; i < cutoffs.length; i++)
+          if (cutoffs[i] === cutoffs[i - 1])
+            throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cutoffs[i]})`);
         for (const x of extra) {
           for (const t of x.split(",")) {
             const c = doubleParam(t, `trec_eval measure "${e.name}_${x}"`, "cutoff");
@@ -467,17 +607,34 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       const custom = p !== null || extra.length > 0;
       // meas_init.c append_double: snprintf into strlen(name) + 10 bytes.
       const named = (c: number) => `${e.name}_${formatFixed(c, 2, 3)}`.slice(0, e.name.length + 9);
-      return Object.freeze({ name: e.name, params: p, cutoffs, lines: cutoffs.map((c) => line(named(c), c, custom)), ...formatOf(e) });
+      return Object.freeze({
+        name: e.name,
+        params: p,
+        cutoffs,
+        lines: cutoffs.map((c) => line(named(c), c, custom)),
+        ...formatOf(e),
+      });
     }
     case "doubleParams": {
       const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
       // m_utility.c: "improper number of coefficients" (trec_eval exits 4 at the first query).
-      if (e.name === "utility" && values.length !== 4) throw fail(`${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes 4)`);
-      return Object.freeze({ name: e.name, params: p, values, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)] });
+      if (e.name === "utility" && values.length !== 4)
+        throw fail(`${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes 4)`);
+      return Object.freeze({
+        name: e.name,
+        params: p,
+        values,
+        lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)],
+      });
     }
     case "pairs": {
       const pairs = p === null ? [] : parsePairs(p, what, e.name === "rbp" || e.name === "rbp_resid" ? null : warnings);
-      return Object.freeze({ name: e.name, params: p, pairs, lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, [], pairs)] });
+      return Object.freeze({
+        name: e.name,
+        params: p,
+        pairs,
+        lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, [], pairs)],
+      });
     }
   }
 }
@@ -504,14 +661,17 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
       last = "=";
     }
   }
-  if (!ok || last !== "=") throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
+  if (!ok || last !== "=")
+    throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
     if (warnings && !validLevel(key)) {
       // "x" is refused as a typo (a deliberate divergence: trec_eval ignores it too).
       if (!LONG_CUTOFF.test(key)) throw fail(`${what}: level "${key}" is not a number`);
-      warnings.push(`${what}: trec_eval ignores the pair "${item}": its level is not an integer (gain_init.c valid_int)`);
+      warnings.push(
+        `${what}: trec_eval ignores the pair "${item}": its level is not an integer (gain_init.c valid_int)`,
+      );
     }
     return [key, doubleParam(item.slice(eq + 1), what, `value of ${key}`)];
   });
@@ -530,5 +690,4 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
   return lines;
 }
 
-const linesOf
- = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
+const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();

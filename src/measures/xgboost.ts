@@ -32,11 +32,16 @@ export function parseXgboost(word: string): Measure | null {
   const k = cutoffText === undefined ? 0 : positiveCutoff(word, cutoffText);
   const family = findFamily(name === "ndcg" ? "ndcg" : name === "map" ? "map_xgboost" : "precision");
   if (!family) throw new RankevalError("bad-measure", `xgboost measure "${word}": no family`);
-  return makeMeasure(family, k, {}, {
-    tool: "xgboost",
-    name: word,
-    conventions: PRESETS.xgboost.conventions,
-    fixed: minus ? { noRelevant: "zero" } : {},
-    aggregate: "mean",
-  });
+  return makeMeasure(
+    family,
+    k,
+    {},
+    {
+      tool: "xgboost",
+      name: word,
+      conventions: PRESETS.xgboost.conventions,
+      fixed: minus ? { noRelevant: "zero" } : {},
+      aggregate: "mean",
+    },
+  );
 }

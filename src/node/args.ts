@@ -66,30 +66,85 @@ export interface CliArgs {
 
 /** Options that take a value, short (trec_eval's) and long. */
 const VALUED: Record<string, keyof CliArgs> = {
-  m: "measures", l: "threshold", M: "depth", N: "numDocs", R: "relFormat", T: "resultsFormat", Z: "zscoreFile", D: "debugLevel",
+  m: "measures",
+  l: "threshold",
+  M: "depth",
+  N: "numDocs",
+  R: "relFormat",
+  T: "resultsFormat",
+  Z: "zscoreFile",
+  D: "debugLevel",
   measure: "measures",
   // trec_eval.c long_options.
-  level_for_rel: "threshold", Max_retrieved_per_topic: "depth", Number_docs_in_coll: "numDocs",
-  Rel_info_format: "relFormat", Results_format: "resultsFormat", Zscore: "zscoreFile", Debug_level: "debugLevel",
+  level_for_rel: "threshold",
+  Max_retrieved_per_topic: "depth",
+  Number_docs_in_coll: "numDocs",
+  Rel_info_format: "relFormat",
+  Results_format: "resultsFormat",
+  Zscore: "zscoreFile",
+  Debug_level: "debugLevel",
   // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
   Output_old_results_format: "obsolete",
-  format: "format", gain: "gain", "no-relevant": "noRelevant", "beyond-list": "beyondList", ties: "ties", preset: "preset",
-  letor: "letor", scores: "scores", query: "query", group: "query",
-  "input-format": "inputFormat", columns: "columns", "per-query-out": "perQueryOut", threads: "threads",
-  test: "tests", baseline: "baseline", correction: "correction", alpha: "alpha", permutations: "permutations", seed: "seed",
-  explain: "explain", "explain-depth": "explainDepth", report: "report", "report-queries": "reportQueries",
+  format: "format",
+  gain: "gain",
+  "no-relevant": "noRelevant",
+  "beyond-list": "beyondList",
+  ties: "ties",
+  preset: "preset",
+  letor: "letor",
+  scores: "scores",
+  query: "query",
+  group: "query",
+  "input-format": "inputFormat",
+  columns: "columns",
+  "per-query-out": "perQueryOut",
+  threads: "threads",
+  test: "tests",
+  baseline: "baseline",
+  correction: "correction",
+  alpha: "alpha",
+  permutations: "permutations",
+  seed: "seed",
+  explain: "explain",
+  "explain-depth": "explainDepth",
+  report: "report",
+  "report-queries": "reportQueries",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
-  q: "perQuery", c: "complete", J: "judgedOnly", n: "noSummary", h: "help", v: "version",
-  help: "help", version: "version", "per-query": "perQuery", complete: "complete", "no-summary": "noSummary", "judged-only": "judgedOnly",
-  query_eval_wanted: "perQuery", complete_rel_info_wanted: "complete", nosummary: "noSummary", Judged_docs_only: "judgedOnly",
+  q: "perQuery",
+  c: "complete",
+  J: "judgedOnly",
+  n: "noSummary",
+  h: "help",
+  v: "version",
+  help: "help",
+  version: "version",
+  "per-query": "perQuery",
+  complete: "complete",
+  "no-summary": "noSummary",
+  "judged-only": "judgedOnly",
+  query_eval_wanted: "perQuery",
+  complete_rel_info_wanted: "complete",
+  nosummary: "noSummary",
+  Judged_docs_only: "judgedOnly",
   o: "obsolete",
   "tie-range": "tieRange",
-  compare: "compare", "all-pairs": "allPairs", merge: "merge",
+  compare: "compare",
+  "all-pairs": "allPairs",
+  merge: "merge",
   diversity: "diversity",
 };
 /** The options that mean something only with --compare. */
-const COMPARE_ONLY: readonly (keyof CliArgs)[] = ["tests", "baseline", "allPairs", "correction", "alpha", "permutations", "seed", "comparisonFormat"];
+const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
+  "tests",
+  "baseline",
+  "allPairs",
+  "correction",
+  "alpha",
+  "permutations",
+  "seed",
+  "comparisonFormat",
+];
 
 /** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -108,7 +163,19 @@ const usage = (message: string) => new RankevalError("bad-option", message);
  * long options (`--format json`, `--format=json`). `--` ends the options; `-` alone is a file (stdin).
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const a: CliArgs = { measures: [], perQuery: false, complete: false, judgedOnly: false, noSummary: false, tieRange: false, diversity: false, files: [], help: false, version: false, truncated: [] };
+  const a: CliArgs = {
+    measures: [],
+    perQuery: false,
+    complete: false,
+    judgedOnly: false,
+    noSummary: false,
+    tieRange: false,
+    diversity: false,
+    files: [],
+    help: false,
+    version: false,
+    truncated: [],
+  };
   const set = (key: keyof CliArgs, value: string, option: string) => {
     switch (key) {
       case "measures":
@@ -119,14 +186,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (!Number.isFinite(exact)) throw usage(`${option}: "${value}" is not a finite number`);
         a.threshold = exact;
         a.trecThreshold = n;
-        if (exact !== n) a.truncated = [...a.truncated.filter((t) => t.option !== "-l"), { option: "-l", text: value, value: n }];
+        if (exact !== n)
+          a.truncated = [...a.truncated.filter((t) => t.option !== "-l"), { option: "-l", text: value, value: n }];
         break;
       }
       case "depth":
       case "numDocs": {
         const { exact, value: n } = trecLong(option, value);
         // trec_eval -M with a negative number crashes (form_res_rels.c sorts a negative count).
-        if (key === "depth" && n < 0) throw usage(`${option}: "${value}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
+        if (key === "depth" && n < 0)
+          throw usage(`${option}: "${value}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
         const name = key === "depth" ? "-M" : "-N";
         a[key] = n;
         a.truncated = a.truncated.filter((t) => t.option !== name);
@@ -134,7 +203,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       }
       case "relFormat":
-        if (!(REL_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${REL_FORMATS.join(", ")} (trec_eval: Illegal rel_format)`);
+        if (!(REL_FORMATS as readonly string[]).includes(value))
+          throw usage(`${option}: "${value}" is not one of ${REL_FORMATS.join(", ")} (trec_eval: Illegal rel_format)`);
         a.relFormat = value as RelFormat;
         break;
       case "debugLevel": {
@@ -146,7 +216,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       }
       case "resultsFormat":
-        if (value !== "trec_results") throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
+        if (value !== "trec_results")
+          throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
         break;
       case "format":
         if (value === "markdown" || value === "latex") {
@@ -154,35 +225,43 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           a.format = undefined;
           break;
         }
-        if (!["trec", "table", "json", "csv", "ndeval"].includes(value)) throw usage(`${option}: "${value}" is not one of trec, table, json, csv, ndeval (or, with --compare, markdown, latex)`);
+        if (!["trec", "table", "json", "csv", "ndeval"].includes(value))
+          throw usage(
+            `${option}: "${value}" is not one of trec, table, json, csv, ndeval (or, with --compare, markdown, latex)`,
+          );
         a.format = value as CliArgs["format"];
         a.comparisonFormat = undefined;
         break;
       case "tests":
         for (const t of value.split(",")) {
-          if (!(TESTS as readonly string[]).includes(t)) throw usage(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
+          if (!(TESTS as readonly string[]).includes(t))
+            throw usage(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
           a.tests = [...(a.tests ?? []), t as TestName];
         }
         break;
       case "correction":
-        if (!(CORRECTIONS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
+        if (!(CORRECTIONS as readonly string[]).includes(value))
+          throw usage(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
         a.correction = value as Correction;
         break;
       case "alpha": {
         const n = Number(value);
-        if (value.trim() === "" || !(n > 0 && n < 1)) throw usage(`${option}: "${value}" is not a number between 0 and 1`);
+        if (value.trim() === "" || !(n > 0 && n < 1))
+          throw usage(`${option}: "${value}" is not a number between 0 and 1`);
         a.alpha = n;
         break;
       }
       case "permutations": {
         const n = Number(value);
-        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10_000_000) throw usage(`${option}: "${value}" is not an integer from 1 to 10000000`);
+        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10_000_000)
+          throw usage(`${option}: "${value}" is not an integer from 1 to 10000000`);
         a.permutations = n;
         break;
       }
       case "seed": {
         const n = Number(value);
-        if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0) throw usage(`${option}: "${value}" is not an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
+        if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0)
+          throw usage(`${option}: "${value}" is not an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
         a.seed = n;
         break;
       }
@@ -190,18 +269,21 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "reportQueries": {
         const n = Number(value);
         const least = key === "explainDepth" ? 1 : 0;
-        if (value.trim() === "" || !Number.isSafeInteger(n) || n < least) throw usage(`${option}: "${value}" is not an integer from ${least} up`);
+        if (value.trim() === "" || !Number.isSafeInteger(n) || n < least)
+          throw usage(`${option}: "${value}" is not an integer from ${least} up`);
         a[key] = n;
         break;
       }
       case "threads": {
         const n = Number(value);
-        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 256) throw usage(`${option}: "${value}" is not a number of threads from 1 to 256`);
+        if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 256)
+          throw usage(`${option}: "${value}" is not a number of threads from 1 to 256`);
         a.threads = n;
         break;
       }
       case "inputFormat":
-        if (!(INPUT_FORMATS as readonly string[]).includes(value)) throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
+        if (!(INPUT_FORMATS as readonly string[]).includes(value))
+          throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
         a.inputFormat = value as InputFormat;
         break;
       case "columns": {
@@ -211,7 +293,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           const role = part.slice(0, eq).trim();
           const name = part.slice(eq + 1);
           if (eq < 0 || !["qid", "docid", "value", "tag"].includes(role) || name === "") {
-            throw usage(`${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value, tag (as qid=query_id,docid=doc,value=score)`);
+            throw usage(
+              `${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value, tag (as qid=query_id,docid=doc,value=score)`,
+            );
           }
           columns[role as keyof ColumnNames] = name;
         }
@@ -263,21 +347,39 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (a.query !== undefined) throw usage(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
   }
   // --columns names the columns of CSV/TSV, Parquet and Arrow inputs: these modes read none (refused, not ignored).
-  if (a.columns !== undefined && a.letor !== undefined) throw usage("--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none");
-  if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels") throw usage(`--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`);
+  if (a.columns !== undefined && a.letor !== undefined)
+    throw usage(
+      "--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
+    );
+  if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels")
+    throw usage(
+      `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
+    );
   // trec_eval's text has no place for a range.
-  if (a.tieRange && a.format === "trec") throw usage("--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv");
+  if (a.tieRange && a.format === "trec")
+    throw usage(
+      "--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv",
+    );
   checkCompare(a);
   checkExplainReport(a);
   if (a.perQueryOut !== undefined) {
-    if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut)) throw usage(`--per-query-out ${a.perQueryOut}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`);
-    if (a.letor !== undefined) throw usage("--per-query-out writes the runs of QRELS RUN [RUN ...] (or of --merge), not of --letor");
-    if (a.compare) throw usage("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
+    if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut))
+      throw usage(
+        `--per-query-out ${a.perQueryOut}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`,
+      );
+    if (a.letor !== undefined)
+      throw usage("--per-query-out writes the runs of QRELS RUN [RUN ...] (or of --merge), not of --letor");
+    if (a.compare)
+      throw usage("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
     if (a.debugQuery !== undefined) throw usage("--per-query-out writes every query's values: -D evaluates one only");
-    if (a.explain !== undefined || a.report !== undefined) throw usage(`--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`);
+    if (a.explain !== undefined || a.report !== undefined)
+      throw usage(
+        `--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`,
+      );
   }
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
-  if (a.noSummary && !a.perQuery && !a.help && !a.version) throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
+  if (a.noSummary && !a.perQuery && !a.help && !a.version)
+    throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
@@ -287,38 +389,61 @@ function checkExplainReport(a: CliArgs): void {
   if (a.reportQueries !== undefined && a.report === undefined) throw usage("--report-queries needs --report FILE");
   const mode = a.explain !== undefined ? "--explain" : a.report !== undefined ? "--report" : null;
   if (mode === null) return;
-  if (a.explain !== undefined && a.report !== undefined) throw usage("--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)");
-  if (a.compare) throw usage(`${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`);
+  if (a.explain !== undefined && a.report !== undefined)
+    throw usage(
+      "--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)",
+    );
+  if (a.compare)
+    throw usage(
+      `${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`,
+    );
   if (a.letor !== undefined) throw usage(`${mode} takes QRELS RUN [RUN ...], not --letor`);
   // Relevance judgments only: not trec_eval's other judgment formats, nor subtopic judgments.
-  if (a.relFormat !== undefined && a.relFormat !== "qrels") throw usage(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
+  if (a.relFormat !== undefined && a.relFormat !== "qrels")
+    throw usage(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
   if (a.diversity) throw usage(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
-  if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined) throw usage(`-Z and -D have no meaning with ${mode}`);
+  if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined)
+    throw usage(`-Z and -D have no meaning with ${mode}`);
   if (a.tieRange) throw usage(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
   if (a.noSummary) throw usage(`-n has no meaning with ${mode}`);
-  if (a.perQuery) throw usage(`-q has no meaning with ${mode} (${mode === "--explain" ? "it shows one query" : "the report has every query's values"})`);
-  if (mode === "--explain" && a.format !== undefined && a.format !== "table" && a.format !== "json") throw usage(`--explain prints text (--format table, the default) or --format json, not ${a.format}`);
-  if (mode === "--report" && a.format !== undefined) throw usage("--report writes HTML: --format has no meaning with it");
+  if (a.perQuery)
+    throw usage(
+      `-q has no meaning with ${mode} (${mode === "--explain" ? "it shows one query" : "the report has every query's values"})`,
+    );
+  if (mode === "--explain" && a.format !== undefined && a.format !== "table" && a.format !== "json")
+    throw usage(`--explain prints text (--format table, the default) or --format json, not ${a.format}`);
+  if (mode === "--report" && a.format !== undefined)
+    throw usage("--report writes HTML: --format has no meaning with it");
 }
 
 /** --compare's options only with --compare (or --report, whose comparison they set), and none of the evaluation's that it cannot honour. */
 function checkCompare(a: CliArgs): void {
   if (a.report !== undefined && !a.compare) {
-    if (a.comparisonFormat !== undefined) throw usage(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
-    if (a.allPairs && a.baseline !== undefined) throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+    if (a.comparisonFormat !== undefined)
+      throw usage(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
+    if (a.allPairs && a.baseline !== undefined)
+      throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
     return;
   }
   if (!a.compare) {
     const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false);
-    if (given === "comparisonFormat") throw usage(`--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`);
-    if (given !== undefined) throw usage(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
+    if (given === "comparisonFormat")
+      throw usage(
+        `--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`,
+      );
+    if (given !== undefined)
+      throw usage(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
     return;
   }
-  if (a.letor !== undefined) throw usage("--compare takes QRELS RUN RUN [RUN ...] or per-query results, not --letor (one run)");
-  if (a.format === "trec") throw usage("--format trec has no comparison; with --compare: table (default), markdown, latex, csv, json");
+  if (a.letor !== undefined)
+    throw usage("--compare takes QRELS RUN RUN [RUN ...] or per-query results, not --letor (one run)");
+  if (a.format === "trec")
+    throw usage("--format trec has no comparison; with --compare: table (default), markdown, latex, csv, json");
   if (a.perQuery) throw usage("-q has no meaning with --compare (the comparison is over the per-query values already)");
-  if (a.tieRange) throw usage("--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)");
-  if (a.allPairs && a.baseline !== undefined) throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+  if (a.tieRange)
+    throw usage("--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)");
+  if (a.allPairs && a.baseline !== undefined)
+    throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
 }
 
 export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]

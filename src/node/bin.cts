@@ -33,7 +33,10 @@ async function commandModule(): Promise<typeof import("./command.js")> {
     // none: compiled as usual
   }
   // CommonJS's wrapper, on the source's first line so that its line numbers stay the file's.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+  });
   // A module of Node's, in require's cache under the bundle's name: the files of what only some
   // commands load require the bundle for what they share with it, and must get this one.
   const module = new nodeModule.Module(bundle);

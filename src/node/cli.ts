@@ -30,7 +30,10 @@ const USAGE_HINT = "(rankeval --help for usage)";
 
 /** An error that is not the input's: one line, never a stack trace. */
 export function internalErrorLine(e: unknown): string {
-  if (e instanceof RangeError && /allocation failed|out of memory|invalid (typed )?array( buffer)? length|maximum memory/i.test(e.message)) {
+  if (
+    e instanceof RangeError &&
+    /allocation failed|out of memory|invalid (typed )?array( buffer)? length|maximum memory/i.test(e.message)
+  ) {
     return `rankeval: out of memory (${e.message})`;
   }
   const what = e instanceof Error ? `${e.name === "Error" ? "" : `${e.name}: `}${e.message}` : String(e);
@@ -68,14 +71,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
       merge.checkMergeArgs(args);
-      return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns, () => merge.readMerged(args.files));
+      return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns, () =>
+        merge.readMerged(args.files),
+      );
     }
     if (args.compare) return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns);
     // --explain's and --report's code too.
-    if (args.explain !== undefined) return await (await import("./explain-command.js")).explainMode(args, io, evaluateTrecRuns);
+    if (args.explain !== undefined)
+      return await (await import("./explain-command.js")).explainMode(args, io, evaluateTrecRuns);
     if (args.report !== undefined) return await (await import("./report.js")).reportMode(args, io, evaluateTrecRuns);
     if (args.letor !== undefined) return await letorMode(args, io);
-    if (args.files.length < 2) throw new RankevalError("bad-option", "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)");
+    if (args.files.length < 2)
+      throw new RankevalError(
+        "bad-option",
+        "give a QRELS file and at least one RUN file (or --letor DATA --scores PREDICTIONS)",
+      );
     return await trecMode(args, io);
   } catch (e) {
     if (!(e instanceof RankevalError)) {
@@ -102,7 +112,8 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // --per-query-out writes qrels' evaluations (the modes below have their own judgments and reports).
   const noPerQueryOut = (what: string) => {
-    if (args.perQueryOut !== undefined) throw new RankevalError("bad-option", `--per-query-out is not written for ${what} (only for qrels judgments)`);
+    if (args.perQueryOut !== undefined)
+      throw new RankevalError("bad-option", `--per-query-out is not written for ${what} (only for qrels judgments)`);
   };
   // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
   if (args.relFormat !== undefined && args.relFormat !== "qrels") {
@@ -117,14 +128,18 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // (Parquet and Arrow judgments are qrels: their columns say so.)
   if (!isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]))) {
     noPerQueryOut("subtopic judgments (--diversity)");
-    io.stderr.write(`rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`);
+    io.stderr.write(
+      `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
+    );
     return await diversityMode(args, io);
   }
   const p = planOf(args, io);
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
   // Said before any file is read.
-  if (format === "trec" && p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-  if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  if (format === "trec" && p.kind !== "trec")
+    throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  if (format === "ndeval")
+    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
@@ -139,7 +154,16 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     const t = trecText(p, r, text);
     io.stdout.write(total === 1 ? t : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${t}`);
   });
-  if (format !== "trec") io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
+  if (format !== "trec")
+    io.stdout.write(
+      report(
+        format,
+        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })),
+        p,
+        args.perQuery,
+        args.noSummary,
+      ),
+    );
   if (keep) {
     const { settingsOf, writePerQueryOut } = await import("./merge-command.js");
     if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;
@@ -156,7 +180,11 @@ function planOf(args: CliArgs, io: Io): Plan {
 }
 
 /** QRELS RUN [RUN ...] evaluated under the plan of the -m names, saying on stderr what may surprise. */
-export async function evaluateTrecRuns(args: CliArgs, io: Io, hooks?: EvaluationHooks): Promise<{ p: Plan; runs: RunResult[] }> {
+export async function evaluateTrecRuns(
+  args: CliArgs,
+  io: Io,
+  hooks?: EvaluationHooks,
+): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = planOf(args, io);
   const runs: RunResult[] = [];
   await evaluateEachRun(args, io, p, (_, r) => runs.push(r), hooks);
@@ -173,7 +201,13 @@ export interface EvaluationHooks {
  * The judgments read once, then each run evaluated, a few at a time; `onRun` gets each in the order
  * given as soon as the runs before it are done. The first run that fails rejects, after those before it.
  */
-async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number, r: RunResult, total: number) => void, hooks: EvaluationHooks = {}): Promise<void> {
+async function evaluateEachRun(
+  args: CliArgs,
+  io: Io,
+  p: Plan,
+  onRun: (i: number, r: RunResult, total: number) => void,
+  hooks: EvaluationHooks = {},
+): Promise<void> {
   const opts = options(args, p.kind === "trec");
   const progress = new Progress(io.stderr);
   // Document ids are compared within each query only: no table of every id in the collection.
@@ -203,19 +237,28 @@ async function evaluateEachRun(args: CliArgs, io: Io, p: Plan, onRun: (i: number
   const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) => {
     hooks.block?.(file, joined);
     // Summaries are taken once the run's blocks are merged (mergeBlocks), not per block.
-    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, { tieRange: args.tieRange, summaries: false });
+    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, {
+      tieRange: args.tieRange,
+      summaries: false,
+    });
   };
   progress.runsGiven(runFiles.length);
   try {
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
-    await evaluateRuns(runFiles, { qids, ready }, evaluateFor, (i, r) => {
-      progress.clear();
-      for (const w of r.warnings) warn(w);
-      if (r.notInRunQids.length && !args.complete) {
-        io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
-      }
-      onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
-    }, { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress });
+    await evaluateRuns(
+      runFiles,
+      { qids, ready },
+      evaluateFor,
+      (i, r) => {
+        progress.clear();
+        for (const w of r.warnings) warn(w);
+        if (r.notInRunQids.length && !args.complete) {
+          io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
+        }
+        onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
+      },
+      { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress },
+    );
   } finally {
     progress.done();
   }
@@ -236,7 +279,9 @@ function truncateLabels(judgments: GroupedJudgments, file: string, io: Io): void
   const rel = judgments.qrels.rel;
   for (let i = 0; i < t.rows.length; i++) rel[t.rows[i]] = t.values[i];
   const others = t.rows.length > 1 ? ` (and ${t.rows.length - 1} more)` : "";
-  io.stderr.write(`rankeval: ${file}:${t.firstLine}: label ${t.firstText} is read as ${t.values[0]}${others}, as trec_eval reads labels (atol); canonical measure names (ndcg@10) keep labels as written\n`);
+  io.stderr.write(
+    `rankeval: ${file}:${t.firstLine}: label ${t.firstText} is read as ${t.values[0]}${others}, as trec_eval reads labels (atol); canonical measure names (ndcg@10) keep labels as written\n`,
+  );
 }
 
 /** m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l. */
@@ -248,9 +293,15 @@ function positiveJudgments(judgments: GroupedJudgments): number {
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
-  if (args.scores === undefined) throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
-  if (args.files.length) throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
-  await checkReadOnce([["--letor", args.letor!], ["--scores", args.scores], ...(args.query === undefined ? [] : [["--query", args.query] as const])]);
+  if (args.scores === undefined)
+    throw new RankevalError("bad-option", "--letor needs --scores PREDICTIONS (one score per line)");
+  if (args.files.length)
+    throw new RankevalError("bad-option", `--letor takes no QRELS or RUN files (got ${args.files.join(" ")})`);
+  await checkReadOnce([
+    ["--letor", args.letor!],
+    ["--scores", args.scores],
+    ...(args.query === undefined ? [] : [["--query", args.query] as const]),
+  ]);
   const p = plan(args.measures, LETOR_DEFAULT_MEASURES, args);
   const opts = options(args, p.kind === "trec");
   tellPlan(p, io);
@@ -263,11 +314,22 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   const noQid = "give the query group sizes with --query FILE";
   const scores = textInput(args.scores, progress);
   const { batch, qids } = await readLetor(textInput(letorFile, progress), scores, query, noQid);
-  const { result, strings } = evaluateBlock(p, batch, qids, opts, nameOf(letorFile), (w) => io.stderr.write(`rankeval: ${w}\n`), [], { tieRange: args.tieRange });
+  const { result, strings } = evaluateBlock(
+    p,
+    batch,
+    qids,
+    opts,
+    nameOf(letorFile),
+    (w) => io.stderr.write(`rankeval: ${w}\n`),
+    [],
+    { tieRange: args.tieRange },
+  );
   const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
-  if (format === "ndeval") throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  if (format === "ndeval")
+    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   if (format === "trec") {
-    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+    if (p.kind !== "trec")
+      throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
     io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery, args.noSummary));

@@ -94,15 +94,32 @@ export function columnarInput(path: string, given?: InputFormat): ColumnarInput 
       const path = `${dir.replace(/\/+$/, "")}/${name}`;
       if (isDirectory(path)) {
         const m = PARTITION.exec(name);
-        walk(path, m ? { ...partition, [unescapeHive(m[1])]: m[2] === HIVE_NULL ? "" : unescapeHive(m[2]) } : partition);
+        walk(
+          path,
+          m ? { ...partition, [unescapeHive(m[1])]: m[2] === HIVE_NULL ? "" : unescapeHive(m[2]) } : partition,
+        );
       } else files.push({ file: path, partition });
     }
   };
   walk(path, {});
-  const format = given === "parquet" || given === "arrow" ? given : files.map((f) => partFormat(f.file)).find((f) => f !== null);
-  if (!files.length || !format) throw bad(`${path}: no Parquet or Arrow files in it${files.length ? ` (it has ${files.slice(0, 3).map((f) => f.file).join(", ")}${files.length > 3 ? ", ..." : ""})` : ""}`);
+  const format =
+    given === "parquet" || given === "arrow" ? given : files.map((f) => partFormat(f.file)).find((f) => f !== null);
+  if (!files.length || !format)
+    throw bad(
+      `${path}: no Parquet or Arrow files in it${
+        files.length
+          ? ` (it has ${files
+              .slice(0, 3)
+              .map((f) => f.file)
+              .join(", ")}${files.length > 3 ? ", ..." : ""})`
+          : ""
+      }`,
+    );
   const other = given === undefined ? files.find((f) => partFormat(f.file) !== format) : undefined;
-  if (other) throw bad(`${other.file}: not a ${format === "parquet" ? "Parquet" : "Arrow"} file as the rest of the dataset ${path} (the files of a dataset are all of one format)`);
+  if (other)
+    throw bad(
+      `${other.file}: not a ${format === "parquet" ? "Parquet" : "Arrow"} file as the rest of the dataset ${path} (the files of a dataset are all of one format)`,
+    );
   return { format, parts: files };
 }
 
@@ -127,7 +144,9 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
 }
 
 /** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
-export async function fileSource(path: string): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
+export async function fileSource(
+  path: string,
+): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
@@ -155,7 +174,14 @@ export async function fileSource(path: string): Promise<{ source: ByteSource; ha
 
 function cannotRead(path: string, e: unknown): RankevalError {
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === "ENOENT" ? "no such file (ENOENT)" : code === "EACCES" || code === "EPERM" ? `permission denied (${code})` : code ? `error (${code})` : String(e);
+  const why =
+    code === "ENOENT"
+      ? "no such file (ENOENT)"
+      : code === "EACCES" || code === "EPERM"
+        ? `permission denied (${code})`
+        : code
+          ? `error (${code})`
+          : String(e);
   return bad(`${path}: cannot read it: ${why}`);
 }
 
@@ -169,15 +195,27 @@ type ColumnarChoice = { format?: InputFormat; columns?: ColumnNames; hint?: stri
 
 /** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
 async function readColumnar(
-  path: string, kind: RowsKind, choice: ColumnarChoice,
-  onBatch: (batch: ColumnBatch) => void | Promise<void>, progress?: ProgressSink,
+  path: string,
+  kind: RowsKind,
+  choice: ColumnarChoice,
+  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  progress?: ProgressSink,
 ): Promise<void> {
   const input = columnarInput(path, choice.format);
   const [{ readParquet }, { readArrow }] = await Promise.all([import("../io/parquet.js"), import("../io/arrow.js")]);
   for (const part of input.parts) {
-    const o = { file: displayName(part.file), kind, columns: choice.columns, hint: choice.hint ?? COLUMNAR_HINT, partition: part.partition };
+    const o = {
+      file: displayName(part.file),
+      kind,
+      columns: choice.columns,
+      hint: choice.hint ?? COLUMNAR_HINT,
+      partition: part.partition,
+    };
     if (part.file === "-") {
-      if (input.format === "parquet") throw bad("standard input: Parquet cannot be read from standard input or a pipe (its footer, at the end, says where its rows are): give the file");
+      if (input.format === "parquet")
+        throw bad(
+          "standard input: Parquet cannot be read from standard input or a pipe (its footer, at the end, says where its rows are): give the file",
+        );
       await readArrow({ chunks: stdinChunks() }, o, onBatch);
       continue;
     }
@@ -188,7 +226,10 @@ async function readColumnar(
       throw cannotRead(part.file, e);
     }
     if (!stats.isFile()) {
-      if (input.format === "parquet") throw bad(`${part.file}: Parquet cannot be read from a pipe (its footer, at the end, says where its rows are): give the file`);
+      if (input.format === "parquet")
+        throw bad(
+          `${part.file}: Parquet cannot be read from a pipe (its footer, at the end, says where its rows are): give the file`,
+        );
       const { createReadStream } = await import("node:fs");
       await readArrow({ chunks: createReadStream(part.file) as AsyncIterable<Uint8Array> }, o, onBatch);
       continue;
@@ -200,7 +241,7 @@ async function readColumnar(
         await onBatch(b);
         progress?.update(read());
       };
-      if (input.format === "parquet") await (readParquet(source, o, counted));
+      if (input.format === "parquet") await readParquet(source, o, counted);
       else await readArrow({ source }, o, counted);
     } finally {
       progress?.done(o.file);

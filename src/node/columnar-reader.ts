@@ -5,7 +5,13 @@ import { asRowError } from "../input/input.js";
 import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
-import { portableBlock, PortableBlocks, transferables, type PortableBlock, type RunSource } from "../pipeline/blocks.js";
+import {
+  portableBlock,
+  PortableBlocks,
+  transferables,
+  type PortableBlock,
+  type RunSource,
+} from "../pipeline/blocks.js";
 import { rethrown, threadError, type ThreadError } from "../pipeline/reader.js";
 import { columnarInput, columnarRunTag, COLUMNAR_HINT, fileSource } from "./columnar-files.js";
 import type { ParserChoice } from "../input/formats.js";
@@ -15,7 +21,15 @@ import { displayName, type ProgressSink } from "./file-read.js";
 /** Main -> thread. */
 export type ColumnarJob =
   | { type: "start" }
-  | { type: "decode"; unit: number; path: string; group: number; lineBase: number; runTag: string; options: Omit<ColumnarReadOptions<"run">, "kind"> }
+  | {
+      type: "decode";
+      unit: number;
+      path: string;
+      group: number;
+      lineBase: number;
+      runTag: string;
+      options: Omit<ColumnarReadOptions<"run">, "kind">;
+    }
   | { type: "end" };
 
 /** Thread -> main. */
@@ -53,12 +67,25 @@ export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]
         const { readParquet, parquetFooter } = await import("../io/parquet.js");
         let opened = files.get(job.path);
         if (!opened) {
-          opened = fileSource(job.path).then(async (f) => ({ ...f, metadata: await parquetFooter(f.source, job.options.file) }));
+          opened = fileSource(job.path).then(async (f) => ({
+            ...f,
+            metadata: await parquetFooter(f.source, job.options.file),
+          }));
           files.set(job.path, opened);
         }
         const { source, metadata } = await opened;
-        const rows = new ColumnarRows({ file: job.options.file, qids, kind: "run", runTag: job.runTag, lineBase: job.lineBase });
-        await readParquet(source, { ...job.options, kind: "run", rowGroups: [job.group], metadata: metadata as never }, (b) => rows.add(b));
+        const rows = new ColumnarRows({
+          file: job.options.file,
+          qids,
+          kind: "run",
+          runTag: job.runTag,
+          lineBase: job.lineBase,
+        });
+        await readParquet(
+          source,
+          { ...job.options, kind: "run", rowGroups: [job.group], metadata: metadata as never },
+          (b) => rows.add(b),
+        );
         const r = rows.finish();
         const block = portableBlock(r, sent);
         sent = qids.size;
@@ -77,18 +104,34 @@ type Arrived = { rows: RunRows; runTag: string } | { error: unknown };
  * RunSource.blocks for a Parquet run decoded by `threads` threads of `pool` (see the module's comment).
  * Each file's footer and columns are checked here first, with the errors one thread gives.
  */
-export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool: ThreadPool, threads: number, progress?: ProgressSink): NonNullable<RunSource["blocks"]> {
+export function parallelColumnarBlocks(
+  path: string,
+  choice: ParserChoice,
+  pool: ThreadPool,
+  threads: number,
+  progress?: ProgressSink,
+): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
     const { prepareParquet } = await import("../io/parquet.js");
     const input = columnarInput(path, choice.format);
     const name = displayName(path);
     const runTag = columnarRunTag(path);
     // The units (row groups) in the input's order, and where each file's rows start in it.
-    const units: { path: string; group: number; lineBase: number; options: Omit<ColumnarReadOptions<"run">, "kind"> }[] = [];
+    const units: {
+      path: string;
+      group: number;
+      lineBase: number;
+      options: Omit<ColumnarReadOptions<"run">, "kind">;
+    }[] = [];
     const starts: { file: string; first: number }[] = [];
     let lineBase = 0;
     for (const part of input.parts) {
-      const options = { file: displayName(part.file), columns: choice.columns, hint: choice.hint ?? COLUMNAR_HINT, partition: part.partition };
+      const options = {
+        file: displayName(part.file),
+        columns: choice.columns,
+        hint: choice.hint ?? COLUMNAR_HINT,
+        partition: part.partition,
+      };
       const f = await fileSource(part.file);
       try {
         const { metadata } = await prepareParquet(f.source, { ...options, kind: "run" });
@@ -131,31 +174,45 @@ export function parallelColumnarBlocks(path: string, choice: ParserChoice, pool:
           for (let t = 0; t < n && next < units.length; t++) {
             if (busy[t] > round || next - done >= 2 * n + AHEAD) continue;
             busy[t]++;
-          const u = units[next];
-            conversations[t].post({ kind: "columnar", job: { type: "decode", unit: next, path: u.path, group: u.group, lineBase: u.lineBase, runTag, options: u.options } satisfies ColumnarJob });
+            const u = units[next];
+            conversations[t].post({
+              kind: "columnar",
+              job: {
+                type: "decode",
+                unit: next,
+                path: u.path,
+                group: u.group,
+                lineBase: u.lineBase,
+                runTag,
+                options: u.options,
+              } satisfies ColumnarJob,
+            });
             next++;
           }
         }
       };
       conversations.forEach((c, t) => {
-        c.listen((m) => {
-          const r = m as ColumnarReport;
-          busy[t]--;
-          if (r.type === "rows") {
-            try {
-              const rows = translate[t].rows(r.block);
-              arrivals.set(r.unit, { rows, runTag: rows.runTag });
-            } catch (e) {
-              arrivals.set(r.unit, { error: e });
+        c.listen(
+          (m) => {
+            const r = m as ColumnarReport;
+            busy[t]--;
+            if (r.type === "rows") {
+              try {
+                const rows = translate[t].rows(r.block);
+                arrivals.set(r.unit, { rows, runTag: rows.runTag });
+              } catch (e) {
+                arrivals.set(r.unit, { error: e });
+              }
+            } else {
+              arrivals.set(r.unit, { error: rethrown(r) });
             }
-          } else {
-            arrivals.set(r.unit, { error: rethrown(r) });
-          }
-          wake?.();
-        }, (message) => {
-          failed = new Error(`${name}: a Parquet reader thread failed (${message})`);
-          wake?.();
-        });
+            wake?.();
+          },
+          (message) => {
+            failed = new Error(`${name}: a Parquet reader thread failed (${message})`);
+            wake?.();
+          },
+        );
         c.post({ kind: "columnar", job: { type: "start" } satisfies ColumnarJob });
       });
       assign();

@@ -1,8 +1,23 @@
 // rankeval --compare: runs evaluated (QRELS RUN RUN ...) or per-query results, compared by compare()
 // and printed as the page's downloads. zlib is loaded only when needed (every command pays for top imports).
-import { compareAsync, DEFAULT_COMPARE_OPTIONS, type CompareOptions, type Comparison, type NamedResult } from "../compare/compare.js";
+import {
+  compareAsync,
+  DEFAULT_COMPARE_OPTIONS,
+  type CompareOptions,
+  type Comparison,
+  type NamedResult,
+} from "../compare/compare.js";
 import { formatComparison, type ComparisonFormat } from "../output/comparison.js";
-import { comparableResult, comparableRows, looksLikePerQueryCsv, looksLikePerQueryJson, notPerQuery, PerQueryCsvReader, readPerQueryJson, type PerQueryRun } from "../output/per-query-runs.js";
+import {
+  comparableResult,
+  comparableRows,
+  looksLikePerQueryCsv,
+  looksLikePerQueryJson,
+  notPerQuery,
+  PerQueryCsvReader,
+  readPerQueryJson,
+  type PerQueryRun,
+} from "../output/per-query-runs.js";
 import { RankevalError } from "../errors/errors.js";
 import { plan, type Plan, type RunResult } from "../app/plan.js";
 import type { CliArgs } from "./args.js";
@@ -17,8 +32,16 @@ const badInput = (message: string) => new RankevalError("bad-input", message);
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
 
 /** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors for main() to report. */
-export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns, merged?: () => Promise<{ p: Plan; runs: RunResult[] }>): Promise<number> {
-  if (args.files.length === 0) throw usage("--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)");
+export async function compareMode(
+  args: CliArgs,
+  io: Io,
+  evaluate: EvaluateRuns,
+  merged?: () => Promise<{ p: Plan; runs: RunResult[] }>,
+): Promise<number> {
+  if (args.files.length === 0)
+    throw usage(
+      "--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)",
+    );
   const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
   if (merged) {
@@ -26,27 +49,40 @@ export async function compareMode(args: CliArgs, io: Io, evaluate: EvaluateRuns,
     const m = await merged();
     const { rows, left } = comparableRows(m.p);
     if (!rows.length) throw usage("no measure to compare: none of the shards' is a per-query number");
-    if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+    if (left.length)
+      io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
     if (m.runs.length < 2) throw usage(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
-    if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline)) throw usage(`--baseline ${args.baseline} is not one of the runs (${m.runs.map((r) => r.file).join(", ")})`);
+    if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline))
+      throw usage(`--baseline ${args.baseline} is not one of the runs (${m.runs.map((r) => r.file).join(", ")})`);
     runs = m.runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
   } else if (kinds[0] !== null) {
     const other = args.files.find((_, i) => kinds[i] === null);
-    if (other !== undefined) throw usage(`${displayName(other)} is not a per-query result rankeval wrote (-q --format json or csv): with per-query results (${args.files[0]}), give only those`);
+    if (other !== undefined)
+      throw usage(
+        `${displayName(other)} is not a per-query result rankeval wrote (-q --format json or csv): with per-query results (${args.files[0]}), give only those`,
+      );
     runs = await perQueryRuns(args, io, kinds as ("json" | "csv")[]);
   } else {
     const perQuery = args.files.find((_, i) => kinds[i] !== null);
-    if (perQuery !== undefined) throw usage(`${perQuery} is a per-query result rankeval wrote: give only per-query results, or QRELS RUN RUN [RUN ...]`);
-    if (args.files.length < 3) throw usage(`--compare needs at least two runs: QRELS RUN RUN [RUN ...] (got ${args.files.length === 1 ? "one file" : `QRELS and one RUN`})`);
+    if (perQuery !== undefined)
+      throw usage(
+        `${perQuery} is a per-query result rankeval wrote: give only per-query results, or QRELS RUN RUN [RUN ...]`,
+      );
+    if (args.files.length < 3)
+      throw usage(
+        `--compare needs at least two runs: QRELS RUN RUN [RUN ...] (got ${args.files.length === 1 ? "one file" : `QRELS and one RUN`})`,
+      );
     // Said before the files are read (compare() would say it after).
     const runFiles = args.files.slice(1);
     const twice = runFiles.find((f, i) => runFiles.indexOf(f) !== i);
     if (twice !== undefined) throw usage(`two runs are named "${twice}"; give each run its own name`);
-    if (args.baseline !== undefined && !runFiles.includes(args.baseline)) throw usage(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
+    if (args.baseline !== undefined && !runFiles.includes(args.baseline))
+      throw usage(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
     runs = await evaluatedRuns(args, io, evaluate);
   }
   const c = await compareRuns(runs, compareOptions(args, runs));
-  const format: ComparisonFormat = args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
+  const format: ComparisonFormat =
+    args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
   io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
   return 0;
 }
@@ -75,9 +111,16 @@ export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): Com
 /** compare() over worker threads where the resampling pays for them: the same result to the last bit. */
 export async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
   const env = process.env.RANKEVAL_COMPARE_THREADS;
-  if (env !== undefined && env !== "" && !/^\d+$/.test(env)) throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
+  if (env !== undefined && env !== "" && !/^\d+$/.test(env))
+    throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
   const queries = Math.max(...runs.map((r) => r.result.qids.length));
-  const work = resamplingWork(o.tests ?? DEFAULT_COMPARE_OPTIONS.tests, o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations, queries, runs.length, runs[0].result.measures.length);
+  const work = resamplingWork(
+    o.tests ?? DEFAULT_COMPARE_OPTIONS.tests,
+    o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations,
+    queries,
+    runs.length,
+    runs[0].result.measures.length,
+  );
   const pool = resamplingPool(threadsFor(work, env ? Number(env) : undefined));
   try {
     return await compareAsync(runs, o, pool ?? undefined);
@@ -118,14 +161,25 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
 
 /** The evaluation's options that per-query results cannot change: they were computed with theirs. */
 const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
-  ["complete", "-c"], ["judgedOnly", "-J"], ["threshold", "-l"], ["depth", "-M"], ["gain", "--gain"], ["noRelevant", "--no-relevant"],
-  ["beyondList", "--beyond-list"], ["ties", "--ties"], ["preset", "--preset"], ["numDocs", "-N"], ["inputFormat", "--input-format"], ["columns", "--columns"],
+  ["complete", "-c"],
+  ["judgedOnly", "-J"],
+  ["threshold", "-l"],
+  ["depth", "-M"],
+  ["gain", "--gain"],
+  ["noRelevant", "--no-relevant"],
+  ["beyondList", "--beyond-list"],
+  ["ties", "--ties"],
+  ["preset", "--preset"],
+  ["numDocs", "-N"],
+  ["inputFormat", "--input-format"],
+  ["columns", "--columns"],
 ];
 
 /** The runs of per-query results: their per-query numbers (or the -m names), one set of conventions each. */
 async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "csv")[]): Promise<NamedResult[]> {
   for (const [key, option] of EVALUATION_OPTIONS) {
-    if (args[key] !== undefined && args[key] !== false) throw usage(`${option} cannot change per-query results: they carry the conventions they were computed with`);
+    if (args[key] !== undefined && args[key] !== false)
+      throw usage(`${option} cannot change per-query results: they carry the conventions they were computed with`);
   }
   const files: PerQueryRun[][] = [];
   for (let i = 0; i < args.files.length; i++) files.push(await readPerQueryFile(args.files[i], kinds[i]));
@@ -139,7 +193,8 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
     for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
     const asked = p.rows.map((r) => r.name).filter((m) => !notPerQuery(m));
     const missing = asked.filter((m) => !measures.includes(m));
-    if (missing.length) throw badInput(`${first.file} has no per-query values of ${missing.join(", ")} (it has ${measures.join(", ")})`);
+    if (missing.length)
+      throw badInput(`${first.file} has no per-query values of ${missing.join(", ")} (it has ${measures.join(", ")})`);
     measures = asked;
   } else if (left.length) {
     io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
@@ -147,17 +202,30 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
   if (!measures.length) throw usage("no measure to compare: none is a per-query number");
   for (const run of all) {
     for (const m of measures) {
-      if (!run.result.values[m]) throw badInput(`${run.file}: run ${run.name} has no per-query values of ${m} (${first.file}'s ${first.name} has)`);
+      if (!run.result.values[m])
+        throw badInput(
+          `${run.file}: run ${run.name} has no per-query values of ${m} (${first.file}'s ${first.name} has)`,
+        );
       const mine = run.result.measureConventions[m];
       const theirs = first.result.measureConventions[m];
-      if (mine !== theirs) throw badInput(`${first.file} and ${run.file} were made under different conventions (${m}: ${theirs}; ${mine}): they cannot be compared`);
+      if (mine !== theirs)
+        throw badInput(
+          `${first.file} and ${run.file} were made under different conventions (${m}: ${theirs}; ${mine}): they cannot be compared`,
+        );
     }
   }
   // Two files naming a run alike (runs of one name in two directories): each named by its file too.
   const names = all.map((r) => r.name);
   return all.map((r) => {
     const name = names.indexOf(r.name) !== names.lastIndexOf(r.name) ? `${r.file}:${r.name}` : r.name;
-    const run: PerQueryRun = { name, file: r.file, result: comparableResult(r.result, measures.map((m) => ({ name: m, measure: m }))) };
+    const run: PerQueryRun = {
+      name,
+      file: r.file,
+      result: comparableResult(
+        r.result,
+        measures.map((m) => ({ name: m, measure: m })),
+      ),
+    };
     return run;
   });
 }

@@ -12,7 +12,13 @@ import { threadPool } from "./pool.js";
 const POOL_MIN_WORK = 3e8;
 
 /** B x queries x runs x measures per resampling test; the randomization test's an eighth (8 queries a step). */
-export function resamplingWork(tests: readonly string[], iterations: number, queries: number, runs: number, measures: number): number {
+export function resamplingWork(
+  tests: readonly string[],
+  iterations: number,
+  queries: number,
+  runs: number,
+  measures: number,
+): number {
   const per = iterations * queries * runs * measures;
   let work = 0;
   for (const t of tests) if (t === "bootstrap" || t === "tukey") work += per;

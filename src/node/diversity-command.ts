@@ -47,9 +47,11 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   // Without -m: ndeval's measures, printed as ndeval prints them.
   const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
-  const format = args.format ?? (args.measures.length === 0 ? "ndeval" : p.kind === "trec" && !args.tieRange ? "trec" : "table");
+  const format =
+    args.format ?? (args.measures.length === 0 ? "ndeval" : p.kind === "trec" && !args.tieRange ? "trec" : "table");
   const columns = format === "ndeval" ? ndevalColumns(p) : [];
-  if (format === "ndeval" && args.debugQuery !== undefined) throw new RankevalError("bad-option", "-D N.QID is trec_eval's: with --format ndeval every topic is printed");
+  if (format === "ndeval" && args.debugQuery !== undefined)
+    throw new RankevalError("bad-option", "-D N.QID is trec_eval's: with --format ndeval every topic is printed");
   const text = await trecTextOptions(args, p, format, io);
   const opts = options(args, p.kind === "trec");
 
@@ -65,10 +67,19 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
       io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun)}; -c counts them\n`);
     }
     const warned = new Set<string>();
-    const evaluated = evaluateBlock(p, joined.batch, joined.qids, opts, name, (w) => {
-      if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
-      warned.add(w);
-    }, [], { tieRange: args.tieRange });
+    const evaluated = evaluateBlock(
+      p,
+      joined.batch,
+      joined.qids,
+      opts,
+      name,
+      (w) => {
+        if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
+        warned.add(w);
+      },
+      [],
+      { tieRange: args.tieRange },
+    );
     const r: RunResult = { file, runTag, ...evaluated };
     runs.push(r);
     if (format === "ndeval") {
@@ -79,11 +90,20 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   }
   if (format === "ndeval") io.stdout.write(labelledTexts(ndeval));
   else if (format === "trec") {
-    if (p.kind !== "trec") throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+    if (p.kind !== "trec")
+      throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(labelledTexts(runs.map((r) => ({ name: displayName(r.file), text: trecText(p, r, text) }))));
   } else {
     const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
-    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })), p, args.perQuery, args.noSummary));
+    io.stdout.write(
+      report(
+        format,
+        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })),
+        p,
+        args.perQuery,
+        args.noSummary,
+      ),
+    );
   }
   return 0;
 }

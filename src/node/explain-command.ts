@@ -37,8 +37,13 @@ function near(qid: string, known: readonly string[]): string {
 /** Runs `rankeval --explain QID ...`; errors are thrown as RankevalErrors for main() to report. */
 export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const qid = args.explain!;
-  if (args.files.length < 2) throw new RankevalError("bad-option", "--explain QID needs QRELS and at least one RUN file");
-  if (asksForDiversity(args)) throw new RankevalError("bad-option", "--explain explains measures of relevance judgments, not the diversity measures' (subtopic judgments)");
+  if (args.files.length < 2)
+    throw new RankevalError("bad-option", "--explain QID needs QRELS and at least one RUN file");
+  if (asksForDiversity(args))
+    throw new RankevalError(
+      "bad-option",
+      "--explain explains measures of relevance judgments, not the diversity measures' (subtopic judgments)",
+    );
   const a: CliArgs = args.measures.length ? args : { ...args, measures: [...EXPLAIN_DEFAULT_MEASURES] };
   const wanted = new Set([qid]);
   let judged: JudgedDocs | null = null;
@@ -49,7 +54,9 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
       judged = judgedOf(j, qid);
       if (!judged) {
         const known = judgedQueries(j);
-        throw badInput(`query "${qid}" has no judgments in ${displayName(args.files[0])}${near(qid, known)}; its queries are ${some(known)}, and only judged queries are evaluated`);
+        throw badInput(
+          `query "${qid}" has no judgments in ${displayName(args.files[0])}${near(qid, known)}; its queries are ${some(known)}, and only judged queries are evaluated`,
+        );
       }
     },
     block(file, joined) {
@@ -60,14 +67,26 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
   const runRows = runs.map((r) => ({ name: r.file, rows: rows.get(`${r.file}\0${qid}`) ?? null }));
   if (runRows.every((r) => r.rows === null) && !args.complete) {
     const first = runs[0];
-    const which = runs.length === 1 ? displayName(first.file) : `any of ${runs.map((r) => displayName(r.file)).join(", ")}`;
-    throw badInput(`query "${qid}" is judged but not in ${which}; the queries evaluated are ${some(first.result.qids)} (-c evaluates a judged query a run lacks as an empty ranking)`);
+    const which =
+      runs.length === 1 ? displayName(first.file) : `any of ${runs.map((r) => displayName(r.file)).join(", ")}`;
+    throw badInput(
+      `query "${qid}" is judged but not in ${which}; the queries evaluated are ${some(first.result.qids)} (-c evaluates a judged query a run lacks as an empty ranking)`,
+    );
   }
   const explicit = options(a, p.kind === "trec");
-  const x = explainQuery({ p, explicit, complete: args.complete }, { qid, judged: judged!, runs: runRows.map((r) => ({ name: displayName(r.name), rows: r.rows })) }, { depth: args.explainDepth });
-  checkValues(x, runs.map((r) => ({ qids: r.result.qids, values: r.result.values })));
+  const x = explainQuery(
+    { p, explicit, complete: args.complete },
+    { qid, judged: judged!, runs: runRows.map((r) => ({ name: displayName(r.name), rows: r.rows })) },
+    { depth: args.explainDepth },
+  );
+  checkValues(
+    x,
+    runs.map((r) => ({ qids: r.result.qids, values: r.result.values })),
+  );
   const conventions = planConventions(p, explicit);
-  io.stdout.write(args.format === "json" ? `${JSON.stringify({ ...x, conventions }, null, 2)}\n` : formatExplanation(x, conventions));
+  io.stdout.write(
+    args.format === "json" ? `${JSON.stringify({ ...x, conventions }, null, 2)}\n` : formatExplanation(x, conventions),
+  );
   return 0;
 }
 
@@ -75,7 +94,10 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
  * The drill-down's values are the evaluation's (the same rows through the same code): a difference is
  * a bug, said rather than printed.
  */
-function checkValues(x: Explanation, runs: readonly { qids: readonly string[]; values: Record<string, Float64Array> }[]): void {
+function checkValues(
+  x: Explanation,
+  runs: readonly { qids: readonly string[]; values: Record<string, Float64Array> }[],
+): void {
   x.runs.forEach((run, r) => {
     const at = runs[r].qids.indexOf(x.qid);
     if (at < 0) return;
@@ -84,7 +106,9 @@ function checkValues(x: Explanation, runs: readonly { qids: readonly string[]; v
       if (want === undefined) continue;
       const got = run.values[m.key];
       if (!(got === null ? Number.isNaN(want) : Object.is(got, want) || got === want)) {
-        throw new Error(`--explain: ${m.name} of ${x.qid} in ${run.name} is ${got} in the drill-down but ${want} in the evaluation`);
+        throw new Error(
+          `--explain: ${m.name} of ${x.qid} in ${run.name} is ${got} in the drill-down but ${want} in the evaluation`,
+        );
       }
     }
   });

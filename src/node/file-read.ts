@@ -89,7 +89,11 @@ export async function checkReadOnce(inputs: readonly (readonly [string, string])
     if (key === null) continue;
     const given = `${what} ${path}`;
     const before = seen.get(key);
-    if (before !== undefined) throw new RankevalError("bad-option", `${before} and ${given} are the same pipe or standard input, which can be read only once`);
+    if (before !== undefined)
+      throw new RankevalError(
+        "bad-option",
+        `${before} and ${given} are the same pipe or standard input, which can be read only once`,
+      );
     seen.set(key, given);
   }
 }
@@ -129,7 +133,12 @@ const READ_AT_ONCE = 4 << 20;
 let zlib: typeof import("node:zlib") | undefined;
 
 /** Streams a file (or `-`) into `sink` in 1 MiB chunks, gunzipped if it is gzip, in one pass (a pipe works). */
-export async function readInto(path: string, sink: ChunkSink, progress?: ProgressSink, known?: InputInfo): Promise<void> {
+export async function readInto(
+  path: string,
+  sink: ChunkSink,
+  progress?: ProgressSink,
+  known?: InputInfo,
+): Promise<void> {
   const name = displayName(path);
   // Read already (inputInfo): its bytes as they are (a gzip file is streamed, as any).
   if (known?.bytes && !known.gzip) return pushAll(name, known.bytes, sink, progress);
@@ -138,7 +147,8 @@ export async function readInto(path: string, sink: ChunkSink, progress?: Progres
   if (path !== "-") {
     try {
       stats = statSync(path);
-      if (stats.isDirectory()) throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
+      if (stats.isDirectory())
+        throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
       size = stats.size;
     } catch (e) {
       if (e instanceof RankevalError) throw e;
@@ -248,7 +258,13 @@ function readWhole(path: string, size: number): Uint8Array | null {
  * A regular file (not gzip) read by synchronous reads into one buffer: a stream's reads wait for
  * libuv's thread, which waits for a core while both are busy (a quarter of the judgments' time).
  */
-async function readRegular(path: string, name: string, size: number, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
+async function readRegular(
+  path: string,
+  name: string,
+  size: number,
+  sink: ChunkSink,
+  progress?: ProgressSink,
+): Promise<void> {
   let fd: number;
   try {
     fd = openSync(path, "r");

@@ -20,7 +20,10 @@ export function checkColumnsRead(files: readonly string[], choice: ParserChoice,
   const given = choice.format;
   if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(formatOf(f, given)))) return;
   const read = [...new Set(files.map((f) => (formatOf(f, given) === "json" ? "JSON" : "TREC text")))].join(" or ");
-  throw new RankevalError("bad-option", `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`);
+  throw new RankevalError(
+    "bad-option",
+    `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`,
+  );
 }
 
 /** Said by the command line when --columns is given for inputs that have none: how to give the format. */
@@ -73,9 +76,11 @@ export async function evaluateRunPath(
     // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
     const parallel = streams && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
     const input = batchInput(file, choice, progress);
-    const blocks = !streams ? null : parallel
-      ? parallelColumnarBlocks(file, choice, pool, pool.size, progress)
-      : batchBlocks(input, 1);
+    const blocks = !streams
+      ? null
+      : parallel
+        ? parallelColumnarBlocks(file, choice, pool, pool.size, progress)
+        : batchBlocks(input, 1);
     return evaluateRun(input, judgments, { ...source, blocks }, choice, evaluate);
   }
   // A small file is read here and now, in one call (its bytes then parsed from memory).
@@ -84,9 +89,11 @@ export async function evaluateRunPath(
   const streams = formatOf(file, choice.format) === "trec" && info.regular;
   const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
   // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
-  const blocks = !streams ? null : threaded
-    ? threadBlocks(file, BLOCK_ROWS, pool, progress)
-    : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
+  const blocks = !streams
+    ? null
+    : threaded
+      ? threadBlocks(file, BLOCK_ROWS, pool, progress)
+      : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
   const input = textInput(file, progress, info);
   return evaluateRun(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);
 }

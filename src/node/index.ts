@@ -26,7 +26,7 @@
  * ```
  */
 import { documentTwice, RankevalError, InputError } from "../errors/errors.js";
-import { evaluateRun, type Result } from "../pipeline/evaluate.js";
+import type { evaluateRun, Result } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
@@ -81,27 +81,39 @@ export type FileMeasures = Parameters<typeof evaluateRun>[2];
 const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
 
 /** Said after a CSV/TSV header error: this API's way to name the columns or the format. */
-const COLUMNS_HINT = 'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
+const COLUMNS_HINT =
+  'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
 
 function choiceOf(options: FileOptions | undefined, what: string): ParserChoice {
-  if (options !== undefined && (options === null || typeof options !== "object")) throw new RankevalError("bad-option", `${what}: options must be an object`);
+  if (options !== undefined && (options === null || typeof options !== "object"))
+    throw new RankevalError("bad-option", `${what}: options must be an object`);
   const format = options?.inputFormat;
   if (format !== undefined && !INPUT_FORMATS.includes(format)) {
-    throw new RankevalError("bad-option", `inputFormat must be one of ${INPUT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}, not ${JSON.stringify(format)}`);
+    throw new RankevalError(
+      "bad-option",
+      `inputFormat must be one of ${INPUT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}, not ${JSON.stringify(format)}`,
+    );
   }
   const columns = options?.columns;
   if (columns !== undefined) {
-    if (columns === null || typeof columns !== "object") throw new RankevalError("bad-option", "columns must be an object { qid?, docid?, value? } of header names");
+    if (columns === null || typeof columns !== "object")
+      throw new RankevalError("bad-option", "columns must be an object { qid?, docid?, value? } of header names");
     for (const [k, v] of Object.entries(columns)) {
-      if (!["qid", "docid", "value", "tag"].includes(k)) throw new RankevalError("bad-option", `columns.${k}: the columns are qid, docid, value and tag (Parquet and Arrow)`);
-      if (typeof v !== "string" || v === "") throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${JSON.stringify(v)}`);
+      if (!["qid", "docid", "value", "tag"].includes(k))
+        throw new RankevalError(
+          "bad-option",
+          `columns.${k}: the columns are qid, docid, value and tag (Parquet and Arrow)`,
+        );
+      if (typeof v !== "string" || v === "")
+        throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${JSON.stringify(v)}`);
     }
   }
   return { format, columns, hint: COLUMNS_HINT };
 }
 
 function checkPath(path: unknown, what: string): string {
-  if (typeof path !== "string" || path === "") throw new RankevalError("bad-option", `${what} must be a file path, not ${JSON.stringify(path) ?? String(path)}`);
+  if (typeof path !== "string" || path === "")
+    throw new RankevalError("bad-option", `${what} must be a file path, not ${JSON.stringify(path) ?? String(path)}`);
   return path;
 }
 
@@ -116,10 +128,23 @@ function checkPath(path: unknown, what: string): string {
  *
  * Bad input rejects with an InputError naming the file, line and column.
  */
-export async function evaluateFiles(qrels: string, runs: string, measures: FileMeasures, options?: EvaluateFilesOptions): Promise<Result<string>>;
-export async function evaluateFiles(qrels: string, runs: readonly string[], measures: FileMeasures, options?: EvaluateFilesOptions): Promise<Result<string>[]>;
 export async function evaluateFiles(
-  qrels: string, runs: string | readonly string[], measures: FileMeasures, options: EvaluateFilesOptions = {},
+  qrels: string,
+  runs: string,
+  measures: FileMeasures,
+  options?: EvaluateFilesOptions,
+): Promise<Result<string>>;
+export async function evaluateFiles(
+  qrels: string,
+  runs: readonly string[],
+  measures: FileMeasures,
+  options?: EvaluateFilesOptions,
+): Promise<Result<string>[]>;
+export async function evaluateFiles(
+  qrels: string,
+  runs: string | readonly string[],
+  measures: FileMeasures,
+  options: EvaluateFilesOptions = {},
 ): Promise<Result<string> | Result<string>[]> {
   const choice = choiceOf(options, "evaluateFiles");
   const { inputFormat: _f, columns: _c, complete, ...conventions } = options;
@@ -128,21 +153,40 @@ export async function evaluateFiles(
   // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const plan: Plan = { kind: "measures", trec: [], measures: ms, rows: ms.map((m) => ({ name: m.name, measure: m.name })), exact: [], epi: { relevanceLevel: 1, numDocsInColl: 0 }, warnings };
+  const plan: Plan = {
+    kind: "measures",
+    trec: [],
+    measures: ms,
+    rows: ms.map((m) => ({ name: m.name, measure: m.name })),
+    exact: [],
+    epi: { relevanceLevel: 1, numDocsInColl: 0 },
+    warnings,
+  };
   checkPath(qrels, "qrels");
-  const paths = typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
-  if (paths === null || paths.length === 0) throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
+  const paths =
+    typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
+  if (paths === null || paths.length === 0)
+    throw new RankevalError("bad-option", "runs must be a run file's path or a non-empty array of them");
   checkPath(paths[0], "runs");
-  if ([qrels, ...paths].filter((p) => p === "-").length > 1) throw new RankevalError("bad-option", "only one file can be standard input (-)");
+  if ([qrels, ...paths].filter((p) => p === "-").length > 1)
+    throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
 
   const judgments = await readJudgments(qrels, new Interner(), choice);
   const results: Result<string>[] = [];
   // Large runs are parsed by the process's worker threads (src/node/pool.ts), kept for the next call.
   const tieRange = wantsTieRange(conventions);
-  await evaluateRuns(paths, judgments, (file) => ({ batch, qids }) => evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange, summaries: false }), (_, r) => {
-    results.push(r.evaluated.result);
-  }, { ...choice, complete, pool: threadPool() });
+  await evaluateRuns(
+    paths,
+    judgments,
+    (file) =>
+      ({ batch, qids }) =>
+        evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange, summaries: false }),
+    (_, r) => {
+      results.push(r.evaluated.result);
+    },
+    { ...choice, complete, pool: threadPool() },
+  );
   return typeof runs === "string" ? results[0] : results;
 }
 
@@ -174,7 +218,8 @@ export async function readRun(path: string, options?: FileOptions): Promise<IdVa
 
 /** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
 function put<T>(object: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 

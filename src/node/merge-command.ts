@@ -4,8 +4,25 @@ import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { RankevalError } from "../errors/errors.js";
 import type { ByteSource } from "../io/columnar.js";
-import { checkSameEvaluation, geometricKeys, mergeRunSummaries, mergeTables, perQueryTable, summaryResult, trecSummaryValues, type Merged, type NamedTable, type PerQuerySettings } from "../output/per-query.js";
-import { openPerQueryParquet, perQueryFormatOf, readPerQuery, writePerQuery, type PerQueryFormat } from "../output/per-query-files.js";
+import {
+  checkSameEvaluation,
+  geometricKeys,
+  mergeRunSummaries,
+  mergeTables,
+  perQueryTable,
+  summaryResult,
+  trecSummaryValues,
+  type Merged,
+  type NamedTable,
+  type PerQuerySettings,
+} from "../output/per-query.js";
+import {
+  openPerQueryParquet,
+  perQueryFormatOf,
+  readPerQuery,
+  writePerQuery,
+  type PerQueryFormat,
+} from "../output/per-query-files.js";
 import { labelledTexts } from "../output/table.js";
 import { formatTrecReport } from "../output/trec-text.js";
 import type { Plan, RunResult } from "../app/plan.js";
@@ -23,32 +40,53 @@ const bad = (message: string) => new RankevalError("bad-input", message);
 /** The format of --per-query-out's file, from its name; a usage error for any other name. */
 function perQueryOutFormat(file: string): PerQueryFormat {
   const f = perQueryFormatOf(file);
-  if (!f) throw usage(`--per-query-out ${file}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`);
+  if (!f)
+    throw usage(
+      `--per-query-out ${file}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`,
+    );
   return f;
 }
 
 /** The command's settings a shard carries: what every shard of one evaluation must share. */
 export function settingsOf(args: CliArgs): PerQuerySettings {
   const c = {
-    gain: args.gain, threshold: args.threshold, trecThreshold: args.trecThreshold, depth: args.depth, judgedOnly: args.judgedOnly,
-    numDocs: args.numDocs, noRelevant: args.noRelevant, beyondList: args.beyondList, ties: args.ties, preset: args.preset,
+    gain: args.gain,
+    threshold: args.threshold,
+    trecThreshold: args.trecThreshold,
+    depth: args.depth,
+    judgedOnly: args.judgedOnly,
+    numDocs: args.numDocs,
+    noRelevant: args.noRelevant,
+    beyondList: args.beyondList,
+    ties: args.ties,
+    preset: args.preset,
   };
   // Unset options are left out (JSON has no undefined), as the command line leaves them unset.
-  const conventions = Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as PerQuerySettings["conventions"];
+  const conventions = Object.fromEntries(
+    Object.entries(c).filter(([, v]) => v !== undefined),
+  ) as PerQuerySettings["conventions"];
   return { measures: [...args.measures], conventions, complete: args.complete, tieRange: args.tieRange };
 }
 
 /** This rankeval's version, written into the files it makes. */
 function version(): string | undefined {
   try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+      .version;
   } catch {
     return undefined;
   }
 }
 
 /** Writes --per-query-out's file (runs named without their Hive partitions); false when it cannot (said). */
-export async function writePerQueryOut(file: string, p: Plan, settings: PerQuerySettings, runs: readonly RunResult[], io: Io, names?: readonly string[]): Promise<boolean> {
+export async function writePerQueryOut(
+  file: string,
+  p: Plan,
+  settings: PerQuerySettings,
+  runs: readonly RunResult[],
+  io: Io,
+  names?: readonly string[],
+): Promise<boolean> {
   const table = perQueryTable(p, settings, runs, names ?? runs.map((r) => datasetName(displayName(r.file))), version());
   const bytes = await writePerQuery(table, perQueryOutFormat(file));
   try {
@@ -59,7 +97,9 @@ export async function writePerQueryOut(file: string, p: Plan, settings: PerQuery
       await handle.close();
     }
   } catch (e) {
-    io.stderr.write(`rankeval: ${file}: cannot write the per-query results: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    io.stderr.write(
+      `rankeval: ${file}: cannot write the per-query results: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+    );
     return false;
   }
   return true;
@@ -81,18 +121,40 @@ export async function readMerged(files: readonly string[]): Promise<Merged> {
 
 /** The evaluation's options, which per-query results cannot change: they were computed under theirs. */
 const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
-  ["measures", "-m"], ["complete", "-c"], ["judgedOnly", "-J"], ["threshold", "-l"], ["depth", "-M"], ["gain", "--gain"], ["noRelevant", "--no-relevant"],
-  ["beyondList", "--beyond-list"], ["ties", "--ties"], ["preset", "--preset"], ["numDocs", "-N"], ["inputFormat", "--input-format"], ["columns", "--columns"],
-  ["tieRange", "--tie-range"], ["letor", "--letor"], ["debugQuery", "-D"], ["diversity", "--diversity"], ["explain", "--explain"], ["report", "--report"],
+  ["measures", "-m"],
+  ["complete", "-c"],
+  ["judgedOnly", "-J"],
+  ["threshold", "-l"],
+  ["depth", "-M"],
+  ["gain", "--gain"],
+  ["noRelevant", "--no-relevant"],
+  ["beyondList", "--beyond-list"],
+  ["ties", "--ties"],
+  ["preset", "--preset"],
+  ["numDocs", "-N"],
+  ["inputFormat", "--input-format"],
+  ["columns", "--columns"],
+  ["tieRange", "--tie-range"],
+  ["letor", "--letor"],
+  ["debugQuery", "-D"],
+  ["diversity", "--diversity"],
+  ["explain", "--explain"],
+  ["report", "--report"],
 ];
 
 /** Refuses the evaluation's options with --merge: the shards say how they were made. */
 export function checkMergeArgs(args: CliArgs): void {
   for (const [key, option] of EVALUATION_OPTIONS) {
     const v = args[key];
-    if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) throw usage(`${option} cannot change merged results: the shards carry the measures and conventions they were made with`);
+    if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))
+      throw usage(
+        `${option} cannot change merged results: the shards carry the measures and conventions they were made with`,
+      );
   }
-  if (args.relFormat !== undefined && args.relFormat !== "qrels") throw usage(`-R ${args.relFormat} cannot change merged results: the shards carry the measures and conventions they were made with`);
+  if (args.relFormat !== undefined && args.relFormat !== "qrels")
+    throw usage(
+      `-R ${args.relFormat} cannot change merged results: the shards carry the measures and conventions they were made with`,
+    );
   if (!args.files.length) throw usage("--merge needs per-query files (written with --per-query-out)");
 }
 
@@ -111,9 +173,14 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   const { p, settings, runs } = merged;
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? (p.kind === "trec" && !settings.tieRange ? "trec" : "table");
-  if (format === "trec" && p.kind !== "trec") throw usage("--format trec needs trec_eval measure names: these shards were made with others");
-  if (format === "trec" && settings.tieRange) throw usage("--tie-range's [worst, best] (the shards have them) has no place in trec_eval's text: use --format table, json or csv");
-  if (format === "ndeval") throw usage("--format ndeval prints subtopic judgments' measures (--diversity), which shards do not carry");
+  if (format === "trec" && p.kind !== "trec")
+    throw usage("--format trec needs trec_eval measure names: these shards were made with others");
+  if (format === "trec" && settings.tieRange)
+    throw usage(
+      "--tie-range's [worst, best] (the shards have them) has no place in trec_eval's text: use --format table, json or csv",
+    );
+  if (format === "ndeval")
+    throw usage("--format ndeval prints subtopic judgments' measures (--diversity), which shards do not carry");
   if (format === "trec") {
     // -Z (Z scores) as the evaluation's command line prints them.
     const options = { ...(await trecTextOptions(args, p, format, io)), complete: settings.complete };
@@ -122,9 +189,28 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
       io.stdout.write(runs.length === 1 ? text : `${i ? "\n" : ""}==> ${r.file} <==\n${text}`);
     });
   } else {
-    io.stdout.write(report(format, runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })), p, args.perQuery, args.noSummary));
+    io.stdout.write(
+      report(
+        format,
+        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })),
+        p,
+        args.perQuery,
+        args.noSummary,
+      ),
+    );
   }
-  if (args.perQueryOut !== undefined && !(await writePerQueryOut(args.perQueryOut, p, settings, runs, io, runs.map((r) => r.file)))) return 74;
+  if (
+    args.perQueryOut !== undefined &&
+    !(await writePerQueryOut(
+      args.perQueryOut,
+      p,
+      settings,
+      runs,
+      io,
+      runs.map((r) => r.file),
+    ))
+  )
+    return 74;
   return 0;
 }
 
@@ -139,7 +225,9 @@ async function openSource(file: string): Promise<{ source: ByteSource; close: ()
     handle = await open(file, "r");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw bad(`${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : code ?? String(e)}`);
+    throw bad(
+      `${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : (code ?? String(e))}`,
+    );
   }
   const h = handle;
   const { size } = await h.stat();
@@ -166,7 +254,11 @@ async function openSource(file: string): Promise<{ source: ByteSource; close: ()
  * null when the shards are not all Parquet.
  */
 async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null> {
-  const opened: { file: string; close: () => Promise<void>; pq: NonNullable<Awaited<ReturnType<typeof openPerQueryParquet>>> }[] = [];
+  const opened: {
+    file: string;
+    close: () => Promise<void>;
+    pq: NonNullable<Awaited<ReturnType<typeof openPerQueryParquet>>>;
+  }[] = [];
   try {
     for (const file of args.files) {
       const { source, close } = await openSource(file);
@@ -193,8 +285,18 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
     for (const o of opened) for (const r of o.pq.meta.runs) if (!names.includes(r.name)) names.push(r.name);
     const merged = [];
     for (const name of names) {
-      const holding = opened.flatMap((o) => o.pq.meta.runs.map((info, i) => ({ o, info, i })).filter((x) => x.info.name === name));
-      merged.push(await mergeRunSummaries(name, meta, holding.map((x) => ({ file: x.o.file, info: x.info })), holding.map((x) => ({ file: x.o.file, chunks: x.o.pq.chunks(x.i) })), logKeys));
+      const holding = opened.flatMap((o) =>
+        o.pq.meta.runs.map((info, i) => ({ o, info, i })).filter((x) => x.info.name === name),
+      );
+      merged.push(
+        await mergeRunSummaries(
+          name,
+          meta,
+          holding.map((x) => ({ file: x.o.file, info: x.info })),
+          holding.map((x) => ({ file: x.o.file, chunks: x.o.pq.chunks(x.i) })),
+          logKeys,
+        ),
+      );
     }
     for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
     if (format === "trec") {
@@ -202,12 +304,30 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
       for (const m of merged) {
         const summary = trecSummaryValues(p, meta, m);
         if (!summary) return null;
-        texts.push(formatTrecReport({ runid: m.runTag, measures: p.trec, keyOf: (l) => lineKey(l) ?? l.name, printPerQuery: false, printSummary: !args.noSummary, summary, numQ: m.queries.evaluated }));
+        texts.push(
+          formatTrecReport({
+            runid: m.runTag,
+            measures: p.trec,
+            keyOf: (l) => lineKey(l) ?? l.name,
+            printPerQuery: false,
+            printSummary: !args.noSummary,
+            summary,
+            numQ: m.queries.evaluated,
+          }),
+        );
       }
       io.stdout.write(labelledTexts(merged.map((m, i) => ({ name: m.name, text: texts[i] }))));
     } else {
       if (format === "ndeval") return null;
-      io.stdout.write(report(format, merged.map((m) => ({ name: m.name, runTag: m.runTag, result: summaryResult(meta, p, m) })), p, false, args.noSummary));
+      io.stdout.write(
+        report(
+          format,
+          merged.map((m) => ({ name: m.name, runTag: m.runTag, result: summaryResult(meta, p, m) })),
+          p,
+          false,
+          args.noSummary,
+        ),
+      );
     }
     return 0;
   } finally {

@@ -57,7 +57,11 @@ export class ThreadPool {
 
   /** Holds a thread: an idle one, a new one while fewer than `size`, else the next released. */
   async acquire(): Promise<Conversation> {
-    const slot = this.idle.pop() ?? (this.slots.length + this.starting < this.size ? await this.start() : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
+    const slot =
+      this.idle.pop() ??
+      (this.slots.length + this.starting < this.size
+        ? await this.start()
+        : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
     slot.worker.ref();
     let released = false;
     return {
@@ -142,7 +146,10 @@ export class ThreadPool {
 
   private give(slot: Slot): void {
     const next = this.queue.shift();
-    if (next) return next(slot);
+    if (next) {
+      next(slot);
+      return;
+    }
     // An idle thread does not keep the process alive.
     slot.worker.unref();
     this.idle.push(slot);
@@ -195,7 +202,9 @@ export function threadPool(): ThreadPool | null {
 // ---- In a thread of the pool ----
 
 /** A request handler: the job in, its reply and the buffers to move. */
-type Handler = (job: unknown) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
+type Handler = (
+  job: unknown,
+) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
 
 /** The request handlers, each module imported when first asked for. */
 const HANDLERS: Record<string, () => Promise<Handler>> = {

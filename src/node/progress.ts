@@ -81,7 +81,9 @@ export class Progress {
     if (this.runsTotal) {
       const seconds = (now - this.runsStarted) / 1000;
       const left = this.runsDone > 0 ? ((this.runsTotal - this.runsDone) * seconds) / this.runsDone : NaN;
-      parts.push(`${this.runsDone} of ${this.runsTotal} runs${Number.isNaN(left) ? "" : `, ${left.toFixed(0)} s left`}`);
+      parts.push(
+        `${this.runsDone} of ${this.runsTotal} runs${Number.isNaN(left) ? "" : `, ${left.toFixed(0)} s left`}`,
+      );
     }
     for (const [name, r] of files) {
       const rate = r.bytes / Math.max((now - r.started) / 1000, 1e-3);

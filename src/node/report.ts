@@ -26,7 +26,6 @@ import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
 
-
 const usage = (message: string) => new RankevalError("bad-option", message);
 
 /** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
@@ -44,11 +43,15 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
       const cells =
         p.kind === "trec"
           ? summaryCells(trecText(p, r, { perQuery: false }))
-          : Object.fromEntries(p.rows.map((row) => {
-              const v = r.result.mean[row.measure];
-              return [row.name, { text: printValue(v, "table"), value: Number.isNaN(v) ? null : v }];
-            }));
-      const columns = Object.fromEntries(values.map((v) => [v.name, { values: r.result.values[v.key], print: v.print }]));
+          : Object.fromEntries(
+              p.rows.map((row) => {
+                const v = r.result.mean[row.measure];
+                return [row.name, { text: printValue(v, "table"), value: Number.isNaN(v) ? null : v }];
+              }),
+            );
+      const columns = Object.fromEntries(
+        values.map((v) => [v.name, { values: r.result.values[v.key], print: v.print }]),
+      );
       return { name: displayName(r.file), cells, perQuery: { qids: r.result.qids, columns } };
     }),
   };
@@ -59,7 +62,8 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const started = performance.now();
   const out = resolve(args.report!);
   if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
-  if (asksForDiversity(args)) throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
+  if (asksForDiversity(args))
+    throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
   // Checked before anything is read: the report's folder, and that every input can be read twice.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
@@ -68,7 +72,10 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   }
   const [qrels, ...runArgs] = args.files;
   for (const f of [qrels, ...expandRuns(runArgs).files]) {
-    if (!(await rereadable(f))) throw usage(`--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`);
+    if (!(await rereadable(f)))
+      throw usage(
+        `--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`,
+      );
   }
   // The judgments as the evaluation read them, kept for the drill-downs.
   let judgments: GroupedJudgments | null = null;
@@ -83,13 +90,27 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   if (runs.length >= 2) {
     const { rows: comparable, left } = comparableRows(p);
     if (comparable.length) {
-      if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
-      const named: NamedResult[] = runs.map((r, i) => ({ name: names[i], result: comparableResult(r.result, comparable) }));
-      const o = compareOptions({ ...args, baseline: args.baseline === undefined ? undefined : displayName(args.baseline) }, named);
+      if (left.length)
+        io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+      const named: NamedResult[] = runs.map((r, i) => ({
+        name: names[i],
+        result: comparableResult(r.result, comparable),
+      }));
+      const o = compareOptions(
+        { ...args, baseline: args.baseline === undefined ? undefined : displayName(args.baseline) },
+        named,
+      );
       const c = await compareRuns(named, o);
       comparison = { comparison: c, test: c.settings.tests[0] };
       for (const x of compare(named, { pairs: "all", tests: ["t"], correction: "none" }).comparisons) {
-        intervals.push({ measure: x.measure, baseline: x.baseline, run: x.run, n: x.n, difference: x.difference, ci95: x.ci95 });
+        intervals.push({
+          measure: x.measure,
+          baseline: x.baseline,
+          run: x.run,
+          n: x.n,
+          difference: x.difference,
+          ci95: x.ci95,
+        });
       }
     }
   }
@@ -98,12 +119,32 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const measure = reportMeasure(p);
   const baseline = comparison?.comparison.baseline ?? names[0];
   const n = args.reportQueries ?? REPORT_QUERIES;
-  const chosen = measure === null ? [] : changedMost(reported.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure].values })), Math.max(0, names.indexOf(baseline)), n);
+  const chosen =
+    measure === null
+      ? []
+      : changedMost(
+          reported.map((r) => ({ qids: r.perQuery.qids, values: r.perQuery.columns[measure].values })),
+          Math.max(0, names.indexOf(baseline)),
+          n,
+        );
   // Shown to the chosen measure's cutoff (at least 20): every measure's running values are there.
   const depth = defaultDepth([{ cutoff: measure === null ? 0 : cutoffOf(p, measure) }]);
-  const explanations = chosen.length ? await explainQueries(args, io, evaluate, p, chosen, runs.map((r) => r.file), depth, judgments!) : [];
+  const explanations = chosen.length
+    ? await explainQueries(
+        args,
+        io,
+        evaluate,
+        p,
+        chosen,
+        runs.map((r) => r.file),
+        depth,
+        judgments!,
+      )
+    : [];
 
-  const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+  ).version;
   const data = reportData({
     source: `rankeval ${version} (command line)`,
     rows,
@@ -119,12 +160,17 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   try {
     writeFileSync(out, html);
   } catch (e) {
-    throw new RankevalError("bad-input", `--report ${args.report}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
+    throw new RankevalError(
+      "bad-input",
+      `--report ${args.report}: cannot write it (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const bytes = Buffer.byteLength(html);
   const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
   const queries = data.perQuery.qids.length;
-  io.stderr.write(`rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${runs.length} run${runs.length === 1 ? "" : "s"}, ${queries} quer${queries === 1 ? "y" : "ies"}, ${explanations.length} drill-down${explanations.length === 1 ? "" : "s"}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  io.stderr.write(
+    `rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${runs.length} run${runs.length === 1 ? "" : "s"}, ${queries} quer${queries === 1 ? "y" : "ies"}, ${explanations.length} drill-down${explanations.length === 1 ? "" : "s"}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   return 0;
 }
 
@@ -132,7 +178,16 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
  * The drill-downs of `qids`, the runs read again: TREC text by those queries' lines only
  * (src/explain/lines.ts), other formats whole, the rows taken from the joined blocks.
  */
-async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: Plan, qids: readonly string[], files: readonly string[], depth: number, judged: GroupedJudgments): Promise<Explanation[]> {
+async function explainQueries(
+  args: CliArgs,
+  io: Io,
+  evaluate: EvaluateRuns,
+  p: Plan,
+  qids: readonly string[],
+  files: readonly string[],
+  depth: number,
+  judged: GroupedJudgments,
+): Promise<Explanation[]> {
   const wanted = new Set(qids);
   const explicit = options(args, p.kind === "trec");
   const rows = new Map<string, RunRows | null>();
@@ -142,7 +197,17 @@ async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: 
       await readInto(f, sink);
       for (const [q, r] of sink.finish(displayName(f))) rows.set(`${f}\0${q}`, r);
     }
-    return qids.map((qid) => explainQuery({ p, explicit, complete: args.complete }, { qid, judged: judgedOf(judged, qid)!, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) }, { depth }));
+    return qids.map((qid) =>
+      explainQuery(
+        { p, explicit, complete: args.complete },
+        {
+          qid,
+          judged: judgedOf(judged, qid)!,
+          runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })),
+        },
+        { depth },
+      ),
+    );
   }
   let judgments: GroupedJudgments | null = null;
   const quiet: Io = { stdout: io.stdout, stderr: { write: () => true } };
@@ -156,6 +221,10 @@ async function explainQueries(args: CliArgs, io: Io, evaluate: EvaluateRuns, p: 
   });
   return qids.map((qid) => {
     const judged: JudgedDocs = judgedOf(judgments!, qid)!;
-    return explainQuery({ p, explicit, complete: args.complete }, { qid, judged, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) }, { depth });
+    return explainQuery(
+      { p, explicit, complete: args.complete },
+      { qid, judged, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) },
+      { depth },
+    );
   });
 }

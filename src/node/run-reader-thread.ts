@@ -6,7 +6,12 @@ import type { ThreadPool } from "./pool.js";
 import { readInto, type ProgressSink } from "./file-read.js";
 
 /** RunSource.blocks for a run file parsed by a thread of `pool` (held while the run is read). */
-export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, progress?: ProgressSink): NonNullable<RunSource["blocks"]> {
+export function threadBlocks(
+  path: string,
+  blockRows: number,
+  pool: ThreadPool,
+  progress?: ProgressSink,
+): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
     progress?.start(path, fileSize(path));
     const thread = await pool.acquire();
@@ -17,7 +22,14 @@ export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, 
     };
     try {
       // The command line keeps no block once evaluated: each block's buffer goes back to the thread.
-      return await readerBlocks(path, path, blockRows, () => port, (read) => progress?.update(read), true)(qids, add);
+      return await readerBlocks(
+        path,
+        path,
+        blockRows,
+        () => port,
+        (read) => progress?.update(read),
+        true,
+      )(qids, add);
     } finally {
       // Released already where the read ended; here where it never started (an error before).
       thread.release(false);
@@ -30,7 +42,11 @@ export function threadBlocks(path: string, blockRows: number, pool: ThreadPool, 
 export function readerThread(post: (r: ReaderReport, transfer: ArrayBuffer[]) => void): (job: unknown) => void {
   const handle = serveBlocks<string>(post, (path, sink, progress) => {
     const started = Date.now();
-    return readInto(path, sink, { start() {}, update: (read) => progress(read, (Date.now() - started) / 1000), done() {} });
+    return readInto(path, sink, {
+      start() {},
+      update: (read) => progress(read, (Date.now() - started) / 1000),
+      done() {},
+    });
   });
   return (job) => handle(job as ReaderJob<string>);
 }

@@ -44,8 +44,13 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
       files.push(arg);
     } else if (isDir) {
       const { found, skipped } = listed(arg, null);
-      if (skipped.length) notes.push(`${arg}: skipped ${skipped.join(", ")} (runs are the files directly in it, hidden ones left out)`);
-      if (!found.length) throw new RankevalError("bad-input", `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`);
+      if (skipped.length)
+        notes.push(`${arg}: skipped ${skipped.join(", ")} (runs are the files directly in it, hidden ones left out)`);
+      if (!found.length)
+        throw new RankevalError(
+          "bad-input",
+          `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`,
+        );
       files.push(...found);
     } else if (!exists && WILDCARD.test(lastPart(arg))) {
       const slash = arg.lastIndexOf("/");
@@ -58,7 +63,8 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
         // said below
       }
       const found = dirOk ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
-      if (!found.length) throw new RankevalError("bad-input", `${arg}: no such file, and no file matches it as a pattern`);
+      if (!found.length)
+        throw new RankevalError("bad-input", `${arg}: no such file, and no file matches it as a pattern`);
       files.push(...found);
     } else {
       files.push(arg);
@@ -75,7 +81,11 @@ function lastPart(path: string): string {
  * The run files of directory `dir`, sorted by name in byte order, each as `prefix` + name (the
  * directory as written, with one slash after it); with a pattern, only the names it matches.
  */
-function listed(dir: string, pattern: RegExp | null, prefix = dir.endsWith("/") ? dir : `${dir}/`): { found: string[]; skipped: string[] } {
+function listed(
+  dir: string,
+  pattern: RegExp | null,
+  prefix = dir.endsWith("/") ? dir : `${dir}/`,
+): { found: string[]; skipped: string[] } {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -189,10 +199,17 @@ export async function evaluateRuns(
     const file = files[i];
     const warnings: string[] = [];
     const evaluate = evaluateFor(file, (w) => warnings.push(w));
-    const p = evaluateRunPath(file, judgments, options, (joined) => {
-      if (abandoned) throw new Abandoned();
-      return evaluate(joined);
-    }, progress && oneFile(progress), pool).then((r) => ({ file, runTag: r.runTag, evaluated: r.evaluated, notInRunQids: r.notInRunQids, warnings }));
+    const p = evaluateRunPath(
+      file,
+      judgments,
+      options,
+      (joined) => {
+        if (abandoned) throw new Abandoned();
+        return evaluate(joined);
+      },
+      progress && oneFile(progress),
+      pool,
+    ).then((r) => ({ file, runTag: r.runTag, evaluated: r.evaluated, notInRunQids: r.notInRunQids, warnings }));
     // Its error is raised in its turn; never an unhandled rejection before (or when abandoned).
     p.catch(() => {});
     return p;

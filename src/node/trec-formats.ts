@@ -19,7 +19,13 @@ import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from
 import { trecLines, type TrecMeasure } from "../measures/trec-eval-table.js";
 import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../app/plan.js";
 import { trecText, type TrecTextOptions } from "../output/results.js";
-import { formPrefsCounts, prefsValue, type PrefLine, type PrefsMeasure, type Retrieved } from "../trec/prefs-measures.js";
+import {
+  formPrefsCounts,
+  prefsValue,
+  type PrefLine,
+  type PrefsMeasure,
+  type Retrieved,
+} from "../trec/prefs-measures.js";
 import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscore-lookup.js";
 import type { CliArgs } from "./args.js";
 import { formatOf, runParserFor } from "../input/formats.js";
@@ -36,7 +42,11 @@ export async function readZscores(file: string): Promise<ZscoreLookup> {
   await readInto(file, parser);
   const z = parser.finish();
   // get_zscores.c: "Cannot read zscores file" for an empty one.
-  if (z.length === 0) throw new RankevalError("bad-input", `${displayName(file)}: the Z-score file has no lines (qid measure mean stddev)`);
+  if (z.length === 0)
+    throw new RankevalError(
+      "bad-input",
+      `${displayName(file)}: the Z-score file has no lines (qid measure mean stddev)`,
+    );
   return zscoreLookup(zscoreTable(z));
 }
 
@@ -47,14 +57,26 @@ export async function readZscores(file: string): Promise<ZscoreLookup> {
  */
 export async function trecTextOptions(args: CliArgs, p: Plan, format: string, io: Io): Promise<TrecTextOptions> {
   if (args.debugLevel !== undefined && args.debugLevel > 0) {
-    io.stderr.write(`rankeval: -D ${args.debugLevel}: trec_eval's debug output is not printed${args.debugQuery !== undefined ? ` (only query ${JSON.stringify(args.debugQuery)} is evaluated)` : ""}\n`);
+    io.stderr.write(
+      `rankeval: -D ${args.debugLevel}: trec_eval's debug output is not printed${args.debugQuery !== undefined ? ` (only query ${JSON.stringify(args.debugQuery)} is evaluated)` : ""}\n`,
+    );
   }
   let zscores: ZscoreLookup | undefined;
   if (args.zscoreFile !== undefined) {
-    if (p.kind !== "trec" || format !== "trec") throw new RankevalError("bad-option", "-Z prints Z scores in trec_eval's text: give trec_eval measure names (as map, P.5) and no --format");
+    if (p.kind !== "trec" || format !== "trec")
+      throw new RankevalError(
+        "bad-option",
+        "-Z prints Z scores in trec_eval's text: give trec_eval measure names (as map, P.5) and no --format",
+      );
     zscores = await readZscores(args.zscoreFile);
   }
-  return { perQuery: args.perQuery, noSummary: args.noSummary, complete: args.complete, debugQuery: args.debugQuery, zscores };
+  return {
+    perQuery: args.perQuery,
+    noSummary: args.noSummary,
+    complete: args.complete,
+    debugQuery: args.debugQuery,
+    zscores,
+  };
 }
 
 /** One query's judgments in the format of -R: preference lines, or judgments by group. */
@@ -79,8 +101,13 @@ export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
   const p = plan(args.measures, null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? "trec";
-  if (format !== "trec") throw new RankevalError("bad-option", `-R ${relFormat}: rankeval prints trec_eval's text for these judgments (no --format ${format})`);
-  if (args.tieRange) throw new RankevalError("bad-option", `-R ${relFormat}: --tie-range is not computed for these judgments`);
+  if (format !== "trec")
+    throw new RankevalError(
+      "bad-option",
+      `-R ${relFormat}: rankeval prints trec_eval's text for these judgments (no --format ${format})`,
+    );
+  if (args.tieRange)
+    throw new RankevalError("bad-option", `-R ${relFormat}: --tie-range is not computed for these judgments`);
   const text = await trecTextOptions(args, p, format, io);
   const [judgmentsFile, ...runFiles] = args.files;
   await checkReadOnce([["JUDGMENTS", judgmentsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
@@ -102,15 +129,25 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
     const parser = new PrefsParser({ file: name });
     await readInto(file, parser);
     const prefs: Prefs = parser.finish();
-    if (prefs.length === 0) throw new RankevalError("bad-input", `${name}: no preferences (qid jg jsg docno rel_level)`);
+    if (prefs.length === 0)
+      throw new RankevalError("bad-input", `${name}: no preferences (qid jg jsg docno rel_level)`);
     for (let i = 0; i < prefs.length; i++) {
       let q = out.get(prefs.qid[i]);
       if (!q) out.set(prefs.qid[i], (q = { kind: "prefs", lines: [] }));
-      (q as { lines: PrefLine[] }).lines.push({ jg: prefs.jg[i], jsg: prefs.jsg[i], rel: prefs.rel[i], docno: prefs.docno[i] });
+      (q as { lines: PrefLine[] }).lines.push({
+        jg: prefs.jg[i],
+        jsg: prefs.jsg[i],
+        rel: prefs.rel[i],
+        docno: prefs.docno[i],
+      });
     }
     return judgedOf(name, out);
   }
-  const parser = new GroupQrelsParser({ file: name, groupName: relFormat === "qrels_jg" ? "jg" : "jg", valueName: "rel" });
+  const parser = new GroupQrelsParser({
+    file: name,
+    groupName: relFormat === "qrels_jg" ? "jg" : "jg",
+    valueName: "rel",
+  });
   await readInto(file, parser);
   const g: GroupQrels = parser.finish();
   if (g.length === 0) throw new RankevalError("bad-input", `${name}: no judgments (qid jg docno rel)`);
@@ -131,7 +168,11 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
   let first = -1;
   for (let i = 0; i < g.length; i++) {
     const key = `${g.qid[i]}\u0000${g.group[i]}\u0000${g.docno[i]}`;
-    if (seen.has(key)) throw new RankevalError("bad-input", `${name}:${g.lines[i]}: document ${JSON.stringify(g.docno[i])} is judged twice by judgment group ${JSON.stringify(g.group[i])} of query ${JSON.stringify(g.qid[i])} (trec_eval: duplicate docs)`);
+    if (seen.has(key))
+      throw new RankevalError(
+        "bad-input",
+        `${name}:${g.lines[i]}: document ${JSON.stringify(g.docno[i])} is judged twice by judgment group ${JSON.stringify(g.group[i])} of query ${JSON.stringify(g.qid[i])} (trec_eval: duplicate docs)`,
+      );
     seen.add(key);
     const rel = g.long[i];
     if (rel !== g.value[i]) {
@@ -144,7 +185,9 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
   }
   if (truncated) {
     const others = truncated > 1 ? ` (and ${truncated - 1} more)` : "";
-    io.stderr.write(`rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${g.long[first]}${others}, as trec_eval reads labels (atol)\n`);
+    io.stderr.write(
+      `rankeval: ${name}:${g.lines[first]}: label ${g.value[first]} is read as ${g.long[first]}${others}, as trec_eval reads labels (atol)\n`,
+    );
   }
   return judgedOf(name, out);
 }
@@ -154,7 +197,8 @@ function judgedOf(name: string, byQuery: Map<string, QueryJudgments>): Judged {
   const rows = new MemoryRows(name, qids);
   for (const [q, j] of byQuery) {
     const id = qids.internString(q);
-    for (const d of new Set(j.kind === "prefs" ? j.lines.map((l) => l.docno) : j.judgments.map((l) => l.docno))) rows.add(id, d, 0);
+    for (const d of new Set(j.kind === "prefs" ? j.lines.map((l) => l.docno) : j.judgments.map((l) => l.docno)))
+      rows.add(id, d, 0);
   }
   return { byQuery, grouped: groupJudgments(rows.rows()), qids };
 }
@@ -169,7 +213,9 @@ async function readRun(file: string, qids: Interner): Promise<RunRows> {
   await readInto(file, parser);
   const run = parser.finish() as RunRows;
   if (run.length === 0) throw new RankevalError("bad-input", `${name}: the run has no rankings`);
-  const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) => qids.internString(q));
+  const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) =>
+    qids.internString(q),
+  );
   // Without the parser's runs of query ids (spans), which name its interner's ids.
   return { ...run, qid: run.qid.map((q) => to[q]), qidNames: qids, spans: undefined };
 }
@@ -185,7 +231,9 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   const lacking = new Set(joined.notInRunQids);
   const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
   if (absent.length && !args.complete) {
-    io.stderr.write(`rankeval: ${run.file}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`);
+    io.stderr.write(
+      `rankeval: ${run.file}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`,
+    );
   }
   const formatted = p.formatted ?? [];
   const values: Record<string, Float64Array> = {};
@@ -202,17 +250,30 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
     const retrieved: Retrieved[] = [];
     for (let row = offsets[i]; row < offsets[i + 1]; row++) {
       const d = docids[row];
-      retrieved.push({ docno: decoder.decode(pool!.bytes.subarray(pool!.offsets[d], pool!.offsets[d + 1])), sim: scores[row] });
+      retrieved.push({
+        docno: decoder.decode(pool!.bytes.subarray(pool!.offsets[d], pool!.offsets[d + 1])),
+        sim: scores[row],
+      });
     }
     const j = judged.byQuery.get(qid)!;
     if (j.kind === "prefs") {
       const rp = formPrefsCounts(qid, retrieved, j.lines, maxDocs);
-      for (const m of formatted) for (const l of m.lines) values[lineKey(l)!][i] = prefsValue(m.name as PrefsMeasure, rp);
+      for (const m of formatted)
+        for (const l of m.lines) values[lineKey(l)!][i] = prefsValue(m.name as PrefsMeasure, rp);
       return;
     }
-    const groups = formResRelsJg(qid, retrieved, j.judgments, { relevanceLevel: level, maxDocs, judgedOnly: args.judgedOnly });
+    const groups = formResRelsJg(qid, retrieved, j.judgments, {
+      relevanceLevel: level,
+      maxDocs,
+      judgedOnly: args.judgedOnly,
+    });
     for (const m of formatted) {
-      const v = m.name === "map_avgjg" ? [mapAvgjg(groups, level)] : m.name === "P_avgjg" ? pAvgjg(groups, m.cutoffs!, level) : rprecMultAvgjg(groups, m.cutoffs!, level);
+      const v =
+        m.name === "map_avgjg"
+          ? [mapAvgjg(groups, level)]
+          : m.name === "P_avgjg"
+            ? pAvgjg(groups, m.cutoffs!, level)
+            : rprecMultAvgjg(groups, m.cutoffs!, level);
       m.lines.forEach((l, k) => (values[lineKey(l)!][i] = v[k]));
     }
   });
@@ -220,7 +281,11 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
 }
 
 /** The values as a Result (what trecText and the reports read). */
-function resultOf(qids: string[], values: Record<string, Float64Array>, measures: readonly TrecMeasure[]): Result<string> {
+function resultOf(
+  qids: string[],
+  values: Record<string, Float64Array>,
+  measures: readonly TrecMeasure[],
+): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
   const measureConventions: Record<string, string> = {};
@@ -230,8 +295,15 @@ function resultOf(qids: string[], values: Record<string, Float64Array>, measures
     measureConventions[key] = "trec_eval";
   }
   return {
-    measures: Object.keys(values), qids, values, mean, counted,
+    measures: Object.keys(values),
+    qids,
+    values,
+    mean,
+    counted,
     queries: { evaluated: qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
-    options: DEFAULT_OPTIONS, conventions: describeOptions(DEFAULT_OPTIONS), measureConventions, warnings: [],
+    options: DEFAULT_OPTIONS,
+    conventions: describeOptions(DEFAULT_OPTIONS),
+    measureConventions,
+    warnings: [],
   };
 }

@@ -23,10 +23,18 @@ export interface ComparisonFormatOptions {
 }
 
 /** A comparison as text in `format`; every format but JSON ends with a newline too. */
-export function formatComparison(c: Comparison, format: ComparisonFormat, options: ComparisonFormatOptions = {}): string {
+export function formatComparison(
+  c: Comparison,
+  format: ComparisonFormat,
+  options: ComparisonFormatOptions = {},
+): string {
   const markTest = options.markTest ?? c.settings.tests[0];
   // A test the comparison did not run would mark nothing, silently.
-  if (!c.settings.tests.includes(markTest)) throw new RankevalError("bad-option", `markTest ${JSON.stringify(markTest)} is not one of the comparison's tests (${c.settings.tests.join(", ")})`);
+  if (!c.settings.tests.includes(markTest))
+    throw new RankevalError(
+      "bad-option",
+      `markTest ${JSON.stringify(markTest)} is not one of the comparison's tests (${c.settings.tests.join(", ")})`,
+    );
   switch (format) {
     case "table":
       return (options.sideBySide ? sideBySide(c, markTest, false) : "") + textTable(c, false);
@@ -77,7 +85,11 @@ export function comparisonJson(c: Comparison) {
       tests: Object.fromEntries(
         c.settings.tests.map((t) => {
           const r = x.tests[t]!;
-          const entry: Record<string, unknown> = { statistic: jsonNumber(r.statistic), p: jsonNumber(r.p), pAdjusted: jsonNumber(r.pAdjusted) };
+          const entry: Record<string, unknown> = {
+            statistic: jsonNumber(r.statistic),
+            p: jsonNumber(r.p),
+            pAdjusted: jsonNumber(r.pAdjusted),
+          };
           if (r.ci95) entry.ci95 = [jsonNumber(r.ci95[0]), jsonNumber(r.ci95[1])];
           return [t, entry];
         }),
@@ -150,7 +162,10 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
   }
   const markOf = (run: string, measure: string) =>
     (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b)).join(",");
-  const header = ["measure", ...c.runs.map((r, i) => (every ? `(${letter(i)}) ${r}` : r === c.baseline ? `${r} (baseline)` : r))];
+  const header = [
+    "measure",
+    ...c.runs.map((r, i) => (every ? `(${letter(i)}) ${r}` : r === c.baseline ? `${r} (baseline)` : r)),
+  ];
   const values = c.measures.map((m) => c.runs.map((r) => ({ value: fixed(c.means[r][m]), mark: markOf(r, m) })));
   const legend = [
     markLegend(c, markTest),
@@ -171,10 +186,17 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
     ].join("\n");
   }
   const markWidth = c.runs.map((_, r) => Math.max(0, ...values.map((row) => row[r].mark.length)));
-  const cells = values.map((row) => row.map((v, r) => (markWidth[r] ? `${v.value} ${v.mark.padEnd(markWidth[r])}` : v.value)));
-  const widths = header.map((h, i) => Math.max(h.length, ...c.measures.map((m, k) => (i === 0 ? m : cells[k][i - 1]).length)));
-  const line = (first: string, rest: string[]) => [first.padEnd(widths[0]), ...rest.map((s, i) => s.padStart(widths[i + 1]))].join("  ").trimEnd();
-  return [line(header[0], header.slice(1)), ...c.measures.map((m, k) => line(m, cells[k])), "", ...legend, "", ""].join("\n");
+  const cells = values.map((row) =>
+    row.map((v, r) => (markWidth[r] ? `${v.value} ${v.mark.padEnd(markWidth[r])}` : v.value)),
+  );
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...c.measures.map((m, k) => (i === 0 ? m : cells[k][i - 1]).length)),
+  );
+  const line = (first: string, rest: string[]) =>
+    [first.padEnd(widths[0]), ...rest.map((s, i) => s.padStart(widths[i + 1]))].join("  ").trimEnd();
+  return [line(header[0], header.slice(1)), ...c.measures.map((m, k) => line(m, cells[k])), "", ...legend, "", ""].join(
+    "\n",
+  );
 }
 
 /** How many queries the comparisons pair, and whether any run lost queries to the pairing. */
@@ -208,14 +230,29 @@ function notes(c: Comparison): string[] {
   }
   for (const { x, measures } of lost.values()) {
     const which = measures.length === c.measures.length && measures.length > 1 ? "every measure" : measures.join(", ");
-    lines.push(`${which}, ${x.run} vs ${x.baseline}: queries left out, with a value in ${x.baseline} only: ${x.lost.baseline}, in ${x.run} only: ${x.lost.run}`);
+    lines.push(
+      `${which}, ${x.run} vs ${x.baseline}: queries left out, with a value in ${x.baseline} only: ${x.lost.baseline}, in ${x.run} only: ${x.lost.run}`,
+    );
   }
   lines.push(`conventions: ${c.conventions}`);
   return lines;
 }
 
 function textTable(c: Comparison, markdown: boolean): string {
-  const header = ["measure", "baseline", "run", "n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L", ...c.settings.tests];
+  const header = [
+    "measure",
+    "baseline",
+    "run",
+    "n",
+    "base mean",
+    "run mean",
+    "diff",
+    "95% CI",
+    "rel",
+    "d_z",
+    "W/T/L",
+    ...c.settings.tests,
+  ];
   const rows = c.comparisons.map((x) => [
     x.measure,
     x.baseline,
@@ -243,7 +280,11 @@ function textTable(c: Comparison, markdown: boolean): string {
     return lines.join("\n").replace(/ {2}$/, "") + "\n";
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((s, i) => (numeric(i) ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => (numeric(i) ? s.padStart(widths[i]) : s.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line), "", ...notes(c)].join("\n") + "\n";
 }
 
@@ -291,7 +332,9 @@ function latex(c: Comparison, markTest: TestName): string {
     "\\toprule",
     ` & Run & ${c.measures.map(latexEscape).join(" & ")} \\\\`,
     "\\midrule",
-    ...c.runs.map((run, i) => `(${letter(i)}) & ${latexEscape(run)} & ${c.measures.map((m) => cell(run, m)).join(" & ")} \\\\`),
+    ...c.runs.map(
+      (run, i) => `(${letter(i)}) & ${latexEscape(run)} & ${c.measures.map((m) => cell(run, m)).join(" & ")} \\\\`,
+    ),
     "\\bottomrule",
     "\\end{tabular}",
   ];
@@ -304,17 +347,54 @@ const csvNumber = (x: number) => (Number.isFinite(x) ? String(x) : "");
 function csv(c: Comparison): string {
   const tests = c.settings.tests;
   const header = [
-    "measure", "baseline", "run", "n", "lost_baseline", "lost_run", "baseline_mean", "run_mean", "difference", "ci95_low", "ci95_high",
-    "relative_percent", "effect_size", "wins", "ties", "losses",
-    ...tests.flatMap((t) => [`${t}_statistic`, `${t}_p`, `${t}_p_adjusted`, ...(t === "bootstrap" ? ["bootstrap_ci95_low", "bootstrap_ci95_high"] : [])]),
+    "measure",
+    "baseline",
+    "run",
+    "n",
+    "lost_baseline",
+    "lost_run",
+    "baseline_mean",
+    "run_mean",
+    "difference",
+    "ci95_low",
+    "ci95_high",
+    "relative_percent",
+    "effect_size",
+    "wins",
+    "ties",
+    "losses",
+    ...tests.flatMap((t) => [
+      `${t}_statistic`,
+      `${t}_p`,
+      `${t}_p_adjusted`,
+      ...(t === "bootstrap" ? ["bootstrap_ci95_low", "bootstrap_ci95_high"] : []),
+    ]),
   ];
   const rows = c.comparisons.map((x) => [
-    csvField(x.measure), csvField(x.baseline), csvField(x.run), String(x.n), String(x.lost.baseline), String(x.lost.run),
-    csvNumber(x.baselineMean), csvNumber(x.runMean), csvNumber(x.difference), csvNumber(x.ci95[0]), csvNumber(x.ci95[1]),
-    csvNumber(x.relative), csvNumber(x.effectSize), String(x.wins), String(x.ties), String(x.losses),
+    csvField(x.measure),
+    csvField(x.baseline),
+    csvField(x.run),
+    String(x.n),
+    String(x.lost.baseline),
+    String(x.lost.run),
+    csvNumber(x.baselineMean),
+    csvNumber(x.runMean),
+    csvNumber(x.difference),
+    csvNumber(x.ci95[0]),
+    csvNumber(x.ci95[1]),
+    csvNumber(x.relative),
+    csvNumber(x.effectSize),
+    String(x.wins),
+    String(x.ties),
+    String(x.losses),
     ...tests.flatMap((t) => {
       const r = x.tests[t]!;
-      return [csvNumber(r.statistic), csvNumber(r.p), csvNumber(r.pAdjusted), ...(r.ci95 ? [csvNumber(r.ci95[0]), csvNumber(r.ci95[1])] : [])];
+      return [
+        csvNumber(r.statistic),
+        csvNumber(r.p),
+        csvNumber(r.pAdjusted),
+        ...(r.ci95 ? [csvNumber(r.ci95[0]), csvNumber(r.ci95[1])] : []),
+      ];
     }),
   ]);
   return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";

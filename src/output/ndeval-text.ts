@@ -8,7 +8,8 @@ import type { Plan, RunResult } from "../app/plan.js";
 export function ndevalColumns(p: Plan): string[] {
   const names = p.rows.map((r) => r.name);
   const ndeval = /^(ERR-IA|nERR-IA|alpha-DCG|alpha-nDCG|P-IA|strec)@\d+$|^(NRBP|nNRBP|MAP-IA)$/;
-  const isNdeval = (name: string) => p.measures.some((m) => m.name === name && m.family.diversity && ndeval.test(m.name));
+  const isNdeval = (name: string) =>
+    p.measures.some((m) => m.name === name && m.family.diversity && ndeval.test(m.name));
   const notNdeval = p.rows.filter((r) => !isNdeval(r.measure));
   if (notNdeval.length) {
     const not = notNdeval.map((r) => r.name).join(", ");

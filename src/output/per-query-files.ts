@@ -7,7 +7,14 @@
 import { RankevalError } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
 import { csvField, csvRecords } from "./csv.js";
-import { checkMeta, CONVENTIONS_KEY, CSV_PREFIX, META_KEY, type PerQueryMeta, type PerQueryTable } from "./per-query.js";
+import {
+  checkMeta,
+  CONVENTIONS_KEY,
+  CSV_PREFIX,
+  META_KEY,
+  type PerQueryMeta,
+  type PerQueryTable,
+} from "./per-query.js";
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
 
@@ -43,13 +50,24 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     const columnData = [
       { name: "run", data: t.run, type: "STRING" as const, nullable: false },
       { name: "qid", data: t.qid, type: "STRING" as const, nullable: false },
-      ...t.meta.columns.map((c) => c.kind === "number"
-        ? { name: c.name, data: t.numbers[c.name], type: "DOUBLE" as const, nullable: false, encoding: "PLAIN" as const }
-        : { name: c.name, data: t.strings[c.name], type: "STRING" as const, nullable: false }),
+      ...t.meta.columns.map((c) =>
+        c.kind === "number"
+          ? {
+              name: c.name,
+              data: t.numbers[c.name],
+              type: "DOUBLE" as const,
+              nullable: false,
+              encoding: "PLAIN" as const,
+            }
+          : { name: c.name, data: t.strings[c.name], type: "STRING" as const, nullable: false },
+      ),
     ];
     const buffer = parquetWriteBuffer({
       columnData,
-      kvMetadata: [{ key: META_KEY, value: metaJson }, { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") }],
+      kvMetadata: [
+        { key: META_KEY, value: metaJson },
+        { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") },
+      ],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
       // Small row groups: --merge reads each shard a group at a time (PerQueryCursor), a few shards' groups in memory.
       rowGroupSize: PARQUET_GROUP_ROWS,
@@ -58,14 +76,37 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   }
   if (format === "arrow" || format === "arrows") {
     const arrow = await import("apache-arrow");
-    const { Field, Float64, RecordBatchFileWriter, RecordBatchStreamWriter, Schema, Table, Utf8, vectorFromArray, makeData, RecordBatch, Struct } = arrow;
-    const fields = names(t).map((name, i) => new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false));
-    const schema = new Schema(fields, new Map([[META_KEY, metaJson], [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")]]));
+    const {
+      Field,
+      Float64,
+      RecordBatchFileWriter,
+      RecordBatchStreamWriter,
+      Schema,
+      Table,
+      Utf8,
+      vectorFromArray,
+      makeData,
+      RecordBatch,
+      Struct,
+    } = arrow;
+    const fields = names(t).map(
+      (name, i) =>
+        new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false),
+    );
+    const schema = new Schema(
+      fields,
+      new Map([
+        [META_KEY, metaJson],
+        [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")],
+      ]),
+    );
     const children = names(t).map((name, i) => {
       if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
       if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];
       const c = t.meta.columns[i - 2];
-      return c.kind === "string" ? vectorFromArray(t.strings[name], new Utf8()).data[0] : makeData({ type: new Float64(), length: n, data: t.numbers[name] });
+      return c.kind === "string"
+        ? vectorFromArray(t.strings[name], new Utf8()).data[0]
+        : makeData({ type: new Float64(), length: n, data: t.numbers[name] });
     });
     const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, children }));
     const table = new Table(schema, [batch]);
@@ -78,7 +119,8 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     const cols = t.meta.columns;
     for (let i = 0; i < n; i++) {
       let line = `${csvField(t.run[i])},${csvField(t.qid[i])}`;
-      for (const c of cols) line += `,${c.kind === "number" ? numberText(t.numbers[c.name][i]) : csvField(t.strings[c.name][i])}`;
+      for (const c of cols)
+        line += `,${c.kind === "number" ? numberText(t.numbers[c.name][i]) : csvField(t.strings[c.name][i])}`;
       lines.push(line);
     }
     return enc.encode(`${lines.join("\n")}\n`);
@@ -86,10 +128,14 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   // JSON: the metadata, then a row object per query.
   const cols = t.meta.columns;
   const rows: string[] = [];
-  const json = (v: number) => (Number.isNaN(v) ? "null" : Number.isFinite(v) ? numberText(v) : JSON.stringify(String(v)));
+  const json = (v: number) =>
+    Number.isNaN(v) ? "null" : Number.isFinite(v) ? numberText(v) : JSON.stringify(String(v));
   for (let i = 0; i < n; i++) {
     const fields = [`"run": ${JSON.stringify(t.run[i])}`, `"qid": ${JSON.stringify(t.qid[i])}`];
-    for (const c of cols) fields.push(`${JSON.stringify(c.name)}: ${c.kind === "number" ? json(t.numbers[c.name][i]) : JSON.stringify(t.strings[c.name][i])}`);
+    for (const c of cols)
+      fields.push(
+        `${JSON.stringify(c.name)}: ${c.kind === "number" ? json(t.numbers[c.name][i]) : JSON.stringify(t.strings[c.name][i])}`,
+      );
     rows.push(`    {${fields.join(", ")}}`);
   }
   return enc.encode(`{\n  "metadata": ${metaJson},\n  "rows": [\n${rows.join(",\n")}\n  ]\n}\n`);
@@ -100,11 +146,17 @@ export async function readPerQuery(source: ByteSource, file: string): Promise<Pe
   const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 64)));
   const text = new TextDecoder().decode(head);
   if (head.length >= 4 && text.startsWith("PAR1")) return readParquetTable(source, file);
-  if (text.startsWith("ARROW1") || (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)) return readArrowTable(source, file);
+  if (
+    text.startsWith("ARROW1") ||
+    (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)
+  )
+    return readArrowTable(source, file);
   const all = new TextDecoder().decode(new Uint8Array(await source.slice(0, source.byteLength)));
   if (all.startsWith(CSV_PREFIX)) return readCsvTable(all, file);
   if (/^\s*\{/.test(all)) return readJsonTable(all, file);
-  throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "${CSV_PREFIX.trim()}", or JSON)`);
+  throw bad(
+    `${file}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "${CSV_PREFIX.trim()}", or JSON)`,
+  );
 }
 
 /** Reads per-query results from bytes in memory. */
@@ -115,7 +167,10 @@ export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQ
 /** The columns' names a table's metadata says it has, checked against the file's. */
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
   for (const name of ["run", "qid", ...meta.columns.map((c) => c.name)]) {
-    if (!found.includes(name)) throw bad(`${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`);
+    if (!found.includes(name))
+      throw bad(
+        `${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
+      );
   }
 }
 
@@ -131,7 +186,8 @@ function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
 }
 
 function parseMeta(json: string | undefined, file: string): PerQueryMeta {
-  if (json === undefined) throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata)`);
+  if (json === undefined)
+    throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata)`);
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -147,13 +203,21 @@ async function readParquetTable(source: ByteSource, file: string): Promise<PerQu
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
   const { parquetScan, parquetSchema } = await import("hyparquet");
   const { compressors } = await import("hyparquet-compressors");
-  checkColumns(meta, parquetSchema(metadata).children.map((c) => c.element.name), file);
+  checkColumns(
+    meta,
+    parquetSchema(metadata).children.map((c) => c.element.name),
+    file,
+  );
   const n = Number(metadata.num_rows);
   const t = emptyTable(meta, n);
   const scan = await parquetScan({ file: source, metadata, compressors });
   for (const range of scan.ranges) {
     const put = async (name: string, into: string[] | Float64Array) => {
-      const v = (await scan.readColumn({ column: name, rowStart: range.rowStart, rowEnd: range.rowEnd })) as ArrayLike<unknown>;
+      const v = (await scan.readColumn({
+        column: name,
+        rowStart: range.rowStart,
+        rowEnd: range.rowEnd,
+      })) as ArrayLike<unknown>;
       for (let i = 0; i < v.length; i++) (into as unknown[])[range.rowStart + i] = v[i];
     };
     await put("run", t.run);
@@ -172,7 +236,11 @@ async function readArrowTable(source: ByteSource, file: string): Promise<PerQuer
     throw bad(`${file}: damaged Arrow IPC data: ${(e as Error).message}`);
   }
   const meta = parseMeta(table.schema.metadata.get(META_KEY), file);
-  checkColumns(meta, table.schema.fields.map((f) => f.name), file);
+  checkColumns(
+    meta,
+    table.schema.fields.map((f) => f.name),
+    file,
+  );
   const t = emptyTable(meta, table.numRows);
   const fill = (name: string, into: string[] | Float64Array) => {
     const v = table.getChild(name)!;
@@ -203,7 +271,8 @@ function readCsvTable(text: string, file: string): PerQueryTable {
     for (const r of csvRecords(text, body, 2)) {
       if (!header) header = r.fields;
       else {
-        if (r.fields.length !== header.length) throw new Error(`line ${r.line + 1}: ${r.fields.length} fields, the header has ${header.length}`);
+        if (r.fields.length !== header.length)
+          throw new Error(`line ${r.line + 1}: ${r.fields.length} fields, the header has ${header.length}`);
         records.push(r.fields);
       }
     }
@@ -225,7 +294,8 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       if (c.kind === "string") t.strings[c.name][i] = f[k];
       else {
         const v = csvNumber(f[k]);
-        if (v === null) throw bad(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`);
+        if (v === null)
+          throw bad(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`);
         t.numbers[c.name][i] = v;
       }
     });
@@ -246,17 +316,20 @@ function readJsonTable(text: string, file: string): PerQueryTable {
   const t = emptyTable(meta, rows.length);
   rows.forEach((r, i) => {
     if (!r || typeof r !== "object") throw bad(`${file}: damaged per-query results: row ${i + 1} is not an object`);
-    if (typeof r.run !== "string" || typeof r.qid !== "string") throw bad(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
+    if (typeof r.run !== "string" || typeof r.qid !== "string")
+      throw bad(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
     t.run[i] = r.run;
     t.qid[i] = r.qid;
     for (const c of meta.columns) {
       const v = r[c.name];
       if (c.kind === "string") {
-        if (typeof v !== "string") throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
+        if (typeof v !== "string")
+          throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
         t.strings[c.name][i] = v;
       } else {
         const x = v === null ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v;
-        if (typeof x !== "number") throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
+        if (typeof x !== "number")
+          throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
         t.numbers[c.name][i] = x;
       }
     }
@@ -274,7 +347,10 @@ export interface PerQueryChunk {
  * A per-query Parquet file opened for reading a run at a time, a row group at a time: its metadata, and
  * for each run (by its index in the metadata) its rows as chunks. Null when the file is not Parquet.
  */
-export async function openPerQueryParquet(source: ByteSource, file: string): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
+export async function openPerQueryParquet(
+  source: ByteSource,
+  file: string,
+): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
   const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
   if (new TextDecoder().decode(head) !== "PAR1") return null;
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
@@ -283,21 +359,29 @@ export async function openPerQueryParquet(source: ByteSource, file: string): Pro
   const { parquetScan, parquetSchema } = await import("hyparquet");
   const { compressors } = await import("hyparquet-compressors");
   const numeric = meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
-  checkColumns(meta, parquetSchema(metadata).children.map((c) => c.element.name), file);
+  checkColumns(
+    meta,
+    parquetSchema(metadata).children.map((c) => c.element.name),
+    file,
+  );
   const scan = await parquetScan({ file: source, metadata, columns: ["qid", ...numeric], compressors });
   // Row groups' bounds, and each run's rows [start, end).
   const groups: number[] = [0];
   for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
   const starts = [0];
   for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
-  if (starts[starts.length - 1] !== groups[groups.length - 1]) throw bad(`${file}: damaged per-query results: ${groups[groups.length - 1]} rows, its metadata's runs have ${starts[starts.length - 1]}`);
+  if (starts[starts.length - 1] !== groups[groups.length - 1])
+    throw bad(
+      `${file}: damaged per-query results: ${groups[groups.length - 1]} rows, its metadata's runs have ${starts[starts.length - 1]}`,
+    );
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
     const end = starts[run + 1];
     for (let at = starts[run]; at < end; ) {
       // To the end of the run or of the row group, whichever comes first.
       const groupEnd = groups.find((g) => g > at)!;
       const to = Math.min(end, groupEnd);
-      const read = async (name: string) => (await scan.readColumn({ column: name, rowStart: at, rowEnd: to })) as ArrayLike<unknown>;
+      const read = async (name: string) =>
+        (await scan.readColumn({ column: name, rowStart: at, rowEnd: to })) as ArrayLike<unknown>;
       const qid = Array.from(await read("qid"), String);
       const numbers: Record<string, ArrayLike<number>> = {};
       for (const name of numeric) numbers[name] = (await read(name)) as ArrayLike<number>;

@@ -31,7 +31,9 @@ export function notPerQuery(name: string): boolean {
 export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
   const rows = p.rows.filter((r) => !notPerQuery(r.name));
   const kept = new Set(rows.map((r) => r.name));
-  const left = trecLines(p.trec).filter((l) => l.summary && !kept.has(l.name)).map((l) => l.name);
+  const left = trecLines(p.trec)
+    .filter((l) => l.summary && !kept.has(l.name))
+    .map((l) => l.name);
   return { rows, left };
 }
 
@@ -42,7 +44,15 @@ export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
 export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
   const merged = mergeConventions(rows.map((r) => r.conventions));
   if (merged.lines.length === 1) return merged.lines[0];
-  return merged.lines.map((line, i) => `[${rows.filter((_, k) => merged.index[k] === i).map((r) => r.name).join(", ")}] ${line}`).join("; ");
+  return merged.lines
+    .map(
+      (line, i) =>
+        `[${rows
+          .filter((_, k) => merged.index[k] === i)
+          .map((r) => r.name)
+          .join(", ")}] ${line}`,
+    )
+    .join("; ");
 }
 
 /**
@@ -63,7 +73,9 @@ export function comparableResult(result: Result<string>, rows: readonly Row[]): 
     counted[r.name] = result.counted[r.measure];
     measureConventions[r.name] = result.measureConventions[r.measure] ?? "";
   }
-  const conventions = comparisonConventions(rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })));
+  const conventions = comparisonConventions(
+    rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })),
+  );
   return {
     ...result,
     measures: rows.map((r) => r.name),
@@ -103,14 +115,22 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
     for (const m of measures) {
       const column = run.values.get(m);
       const missing = column ? run.qids.findIndex((_, i) => typeof column[i] !== "number") : 0;
-      if (missing >= 0) throw new RankevalError("bad-input", `${file}: run ${run.name}, query ${run.qids[missing]} has no value of ${m}`);
+      if (missing >= 0)
+        throw new RankevalError(
+          "bad-input",
+          `${file}: run ${run.name}, query ${run.qids[missing]} has no value of ${m}`,
+        );
       values[m] = Float64Array.from(order, (i) => column![i]);
       let count = 0;
       for (const v of values[m]) if (v === v) count++;
       counted[m] = count;
       const summary = run.mean.get(m);
       // The means compare() reports are the summaries as printed (absent when written with -n).
-      if (summary === undefined) throw new RankevalError("bad-input", `${file}: run ${run.name} has no mean of ${m} (written with -n?): write it again without -n`);
+      if (summary === undefined)
+        throw new RankevalError(
+          "bad-input",
+          `${file}: run ${run.name} has no mean of ${m} (written with -n?): write it again without -n`,
+        );
       mean[m] = summary;
     }
     const measureConventions = Object.fromEntries(measures.map((m) => [m, conventionsOf.get(m)!]));
@@ -143,7 +163,10 @@ const PER_QUERY_CSV_TIE_RANGE_HEADER = "run,qid,measure,value,worst,best,convent
 
 /** Whether the start of a text is rankeval's per-query CSV: its header line. */
 export function looksLikePerQueryCsv(head: string): boolean {
-  const line = head.replace(/^\uFEFF/, "").split("\n")[0].replace(/\r$/, "");
+  const line = head
+    .replace(/^\uFEFF/, "")
+    .split("\n")[0]
+    .replace(/\r$/, "");
   return line === PER_QUERY_CSV_HEADER || line === PER_QUERY_CSV_TIE_RANGE_HEADER;
 }
 
@@ -156,7 +179,8 @@ export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   } catch (e) {
     throw bad(`not valid JSON (${(e as Error).message})`);
   }
-  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  const isObject = (x: unknown): x is Record<string, unknown> =>
+    typeof x === "object" && x !== null && !Array.isArray(x);
   if (!isObject(doc) || !isObject(doc.measureConventions) || !Array.isArray(doc.runs)) {
     throw bad("not the per-query JSON rankeval writes (-q --format json): it needs measureConventions and runs");
   }
@@ -168,7 +192,8 @@ export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   if (doc.runs.length === 0) throw bad("has no run");
   const runs = doc.runs.map((r: unknown, k: number): RunValues => {
     if (!isObject(r) || typeof r.run !== "string") throw bad(`runs[${k}] has no run name`);
-    if (!isObject(r.perQuery)) throw bad(`run ${r.run} has no per-query values (written without -q?): write it again with -q`);
+    if (!isObject(r.perQuery))
+      throw bad(`run ${r.run} has no per-query values (written without -q?): write it again with -q`);
     const qids = Object.keys(r.perQuery);
     const values = new Map([...conventionsOf.keys()].map((m) => [m, new Array<number>(qids.length)]));
     qids.forEach((q, i) => {
@@ -178,7 +203,10 @@ export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
         const v = byMeasure[m];
         if (v === null) column[i] = NaN;
         else if (typeof v === "number") column[i] = v;
-        else throw bad(`run ${r.run}, query ${q}: ${m} is ${v === undefined ? "missing" : JSON.stringify(v)}, not a number or null`);
+        else
+          throw bad(
+            `run ${r.run}, query ${q}: ${m} is ${v === undefined ? "missing" : JSON.stringify(v)}, not a number or null`,
+          );
       }
     });
     const mean = new Map<string, number>();
@@ -238,7 +266,8 @@ export class PerQueryCsvReader {
 
   finish(): PerQueryRun[] {
     this.read(this.rest, true);
-    if (this.header === null) throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+    if (this.header === null)
+      throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
     if (this.runs.length === 0) throw new RankevalError("bad-input", `${this.file}: has no run`);
     for (const run of this.runs) {
       // The trailing rows of qid `all`: the summary, each measure's last; any before it, a query `all`.
@@ -250,9 +279,14 @@ export class PerQueryCsvReader {
         seen.add(row.measure);
         summary.push(row);
       }
-      for (const row of run.tail.slice(0, run.tail.length - summary.length)) this.value(run, row.qid, row.measure, row.value);
+      for (const row of run.tail.slice(0, run.tail.length - summary.length))
+        this.value(run, row.qid, row.measure, row.value);
       for (const row of summary) run.mean.set(row.measure, row.value);
-      if (run.qids.length === 0) throw new RankevalError("bad-input", `${this.file}: run ${run.name} has no per-query values (written without -q?): write it again with -q`);
+      if (run.qids.length === 0)
+        throw new RankevalError(
+          "bad-input",
+          `${this.file}: run ${run.name} has no per-query values (written without -q?): write it again with -q`,
+        );
     }
     return toResults(this.file, this.runs, this.conventionsOf);
   }
@@ -266,7 +300,8 @@ export class PerQueryCsvReader {
     const line = this.line + 1;
     if (this.header === null) {
       const header = fields.join(",").replace(/^\uFEFF/, "");
-      if (header !== PER_QUERY_CSV_HEADER && header !== PER_QUERY_CSV_TIE_RANGE_HEADER) throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
+      if (header !== PER_QUERY_CSV_HEADER && header !== PER_QUERY_CSV_TIE_RANGE_HEADER)
+        throw this.bad(line, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
       this.header = header;
       return;
     }
@@ -279,10 +314,12 @@ export class PerQueryCsvReader {
     const conventions = fields[columns - 1];
     // report() writes String(value): "NaN" where a measure has no value for the query.
     const value = written === "NaN" ? NaN : Number(written);
-    if (written !== "NaN" && (written.trim() === "" || Number.isNaN(value))) throw this.bad(line, `value "${written}" is not a number`);
+    if (written !== "NaN" && (written.trim() === "" || Number.isNaN(value)))
+      throw this.bad(line, `value "${written}" is not a number`);
     const known = this.conventionsOf.get(measure);
     if (known === undefined) this.conventionsOf.set(measure, conventions);
-    else if (known !== conventions) throw this.bad(line, `${measure} has conventions "${conventions}" here and "${known}" above`);
+    else if (known !== conventions)
+      throw this.bad(line, `${measure} has conventions "${conventions}" here and "${known}" above`);
     let run = this.runs.at(-1);
     if (!run || run.name !== name) {
       if (this.runs.some((r) => r.name === name)) throw this.bad(line, `run ${name}'s rows are not together`);

@@ -108,7 +108,13 @@ function valueKeys(p: Plan, result: Result<string>): string[] {
  * The per-query table of runs evaluated under one plan: a row per run and query (each run's queries
  * in the order of its result: byte order of qid). `names`: each run's name in the table.
  */
-export function perQueryTable(p: Plan, settings: PerQuerySettings, runs: readonly RunResult[], names: readonly string[], rankeval?: string): PerQueryTable {
+export function perQueryTable(
+  p: Plan,
+  settings: PerQuerySettings,
+  runs: readonly RunResult[],
+  names: readonly string[],
+  rankeval?: string,
+): PerQueryTable {
   if (!runs.length) throw new Error("perQueryTable: no runs");
   const first = runs[0].result;
   const keys = valueKeys(p, first);
@@ -116,7 +122,9 @@ export function perQueryTable(p: Plan, settings: PerQuerySettings, runs: readonl
   const columns: PerQueryColumn[] = [];
   for (const key of keys) {
     columns.push({ name: key, key, kind: "number" });
-    if (first.tieRange?.[key]) for (const tie of ["worst", "best"] as const) columns.push({ name: tieColumn(key, tie), key, kind: "number", tie });
+    if (first.tieRange?.[key])
+      for (const tie of ["worst", "best"] as const)
+        columns.push({ name: tieColumn(key, tie), key, kind: "number", tie });
   }
   for (const key of stringKeys) columns.push({ name: key, key, kind: "string" });
   const n = runs.reduce((s, r) => s + r.result.qids.length, 0);
@@ -174,29 +182,58 @@ export function perQueryTable(p: Plan, settings: PerQuerySettings, runs: readonl
 /** Checks that a metadata object read from a file is a PerQueryMeta rankeval can merge. */
 export function checkMeta(value: unknown, file: string): PerQueryMeta {
   const m = value as Partial<PerQueryMeta> | null;
-  if (!m || typeof m !== "object" || m.format !== "rankeval-per-query") throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata of format "rankeval-per-query")`);
-  if (m.version !== 1) throw bad(`${file}: per-query results of version ${String(m.version)}, which this rankeval does not read (it reads version 1)`);
-  for (const k of ["settings", "conventions", "measureConventions", "aggregates", "measures", "columns", "runs"] as const) {
-    if (m[k] === undefined || m[k] === null) throw bad(`${file}: damaged per-query results: the metadata has no "${k}"`);
+  if (!m || typeof m !== "object" || m.format !== "rankeval-per-query")
+    throw bad(
+      `${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata of format "rankeval-per-query")`,
+    );
+  if (m.version !== 1)
+    throw bad(
+      `${file}: per-query results of version ${String(m.version)}, which this rankeval does not read (it reads version 1)`,
+    );
+  for (const k of [
+    "settings",
+    "conventions",
+    "measureConventions",
+    "aggregates",
+    "measures",
+    "columns",
+    "runs",
+  ] as const) {
+    if (m[k] === undefined || m[k] === null)
+      throw bad(`${file}: damaged per-query results: the metadata has no "${k}"`);
   }
   return m as PerQueryMeta;
 }
 
 /** A JSON text of a value with its object keys sorted: two settings compare equal when they mean the same. */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+  return JSON.stringify(v, (_, x) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, x[k]]),
+        )
+      : x,
+  );
 }
 
 /** What differs between two shards' settings, as a message says it: null when they agree. */
 function settingsDiffer(a: PerQueryMeta, b: PerQueryMeta): string | null {
   const sa = a.settings;
   const sb = b.settings;
-  if (canonical(sa.measures) !== canonical(sb.measures)) return `measures (${describeMeasures(sa.measures)}; ${describeMeasures(sb.measures)})`;
-  if (canonical(sa.conventions) !== canonical(sb.conventions)) return `conventions (${describeConventions(sa.conventions)}; ${describeConventions(sb.conventions)})`;
-  if (sa.complete !== sb.complete) return `-c (${sa.complete ? "given" : "not given"}; ${sb.complete ? "given" : "not given"})`;
-  if (sa.tieRange !== sb.tieRange) return `--tie-range (${sa.tieRange ? "given" : "not given"}; ${sb.tieRange ? "given" : "not given"})`;
-  if (canonical(a.measureConventions) !== canonical(b.measureConventions)) return `conventions (${a.conventions}; ${b.conventions})`;
-  if (canonical(a.columns) !== canonical(b.columns) || canonical(a.aggregates) !== canonical(b.aggregates)) return "values (their columns differ)";
+  if (canonical(sa.measures) !== canonical(sb.measures))
+    return `measures (${describeMeasures(sa.measures)}; ${describeMeasures(sb.measures)})`;
+  if (canonical(sa.conventions) !== canonical(sb.conventions))
+    return `conventions (${describeConventions(sa.conventions)}; ${describeConventions(sb.conventions)})`;
+  if (sa.complete !== sb.complete)
+    return `-c (${sa.complete ? "given" : "not given"}; ${sb.complete ? "given" : "not given"})`;
+  if (sa.tieRange !== sb.tieRange)
+    return `--tie-range (${sa.tieRange ? "given" : "not given"}; ${sb.tieRange ? "given" : "not given"})`;
+  if (canonical(a.measureConventions) !== canonical(b.measureConventions))
+    return `conventions (${a.conventions}; ${b.conventions})`;
+  if (canonical(a.columns) !== canonical(b.columns) || canonical(a.aggregates) !== canonical(b.aggregates))
+    return "values (their columns differ)";
   return null;
 }
 
@@ -207,13 +244,20 @@ function describeConventions(c: Conventions): string {
   if (c.depth !== undefined) parts.push(`-M ${c.depth}`);
   if (c.judgedOnly) parts.push("-J");
   if (c.numDocs !== undefined) parts.push(`-N ${c.numDocs}`);
-  for (const [k, flag] of [["gain", "--gain"], ["noRelevant", "--no-relevant"], ["beyondList", "--beyond-list"], ["ties", "--ties"], ["preset", "--preset"]] as const) {
+  for (const [k, flag] of [
+    ["gain", "--gain"],
+    ["noRelevant", "--no-relevant"],
+    ["beyondList", "--beyond-list"],
+    ["ties", "--ties"],
+    ["preset", "--preset"],
+  ] as const) {
     if (c[k] !== undefined) parts.push(`${flag} ${c[k]}`);
   }
   return parts.length ? parts.join(" ") : "none given";
 }
 
-const describeMeasures = (m: readonly string[]) => (m.length ? m.map((x) => `-m ${x}`).join(" ") : "trec_eval's default measures");
+const describeMeasures = (m: readonly string[]) =>
+  m.length ? m.map((x) => `-m ${x}`).join(" ") : "trec_eval's default measures";
 
 /** A file's table, and its name in messages. */
 export interface NamedTable {
@@ -239,7 +283,8 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
   const first = tables[0];
   for (const t of tables.slice(1)) {
     const why = settingsDiffer(first.table.meta, t.table.meta);
-    if (why) throw bad(`${first.file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
+    if (why)
+      throw bad(`${first.file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
   }
   const meta = first.table.meta;
   const settings = meta.settings;
@@ -262,11 +307,17 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
         order.push(info.name);
       }
       const rows = rowsOf.get(info.name) ?? [];
-      if (rows.length !== info.queries) throw bad(`${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${rows.length} rows, its metadata says ${info.queries}`);
+      if (rows.length !== info.queries)
+        throw bad(
+          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${rows.length} rows, its metadata says ${info.queries}`,
+        );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
     for (const name of rowsOf.keys()) {
-      if (!table.meta.runs.some((r) => r.name === name)) throw bad(`${file}: damaged per-query results: rows of run ${JSON.stringify(name)}, which its metadata does not list`);
+      if (!table.meta.runs.some((r) => r.name === name))
+        throw bad(
+          `${file}: damaged per-query results: rows of run ${JSON.stringify(name)}, which its metadata does not list`,
+        );
     }
   }
   const columns = meta.columns;
@@ -274,7 +325,10 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     const ps = parts.get(name)!;
     const tags = ps.map((x) => x.info.runTag);
     const other = ps.find((x) => x.info.runTag !== tags[0]);
-    if (other) throw bad(`${ps[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`);
+    if (other)
+      throw bad(
+        `${ps[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
+      );
     // The queries of every part, checked disjoint.
     const qids: string[] = [];
     const from: { part: number; row: number }[] = [];
@@ -284,8 +338,13 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
         const q = x.table.qid[row];
         const before = seen.get(q);
         if (before !== undefined) {
-          const where = before === k ? `${x.file} holds query ${JSON.stringify(q)} of run ${JSON.stringify(name)} twice` : `${ps[before].file} and ${x.file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}`;
-          throw bad(`${where}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`);
+          const where =
+            before === k
+              ? `${x.file} holds query ${JSON.stringify(q)} of run ${JSON.stringify(name)} twice`
+              : `${ps[before].file} and ${x.file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}`;
+          throw bad(
+            `${where}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`,
+          );
         }
         seen.set(q, k);
         qids.push(q);
@@ -321,7 +380,11 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       tieRange = {};
       for (const key of Object.keys(worst)) {
         const agg = meta.aggregates[key] ?? "mean";
-        tieRange[key] = { worst: worst[key], best: best[key], mean: { worst: summaryOf(worst[key], agg).value, best: summaryOf(best[key], agg).value } };
+        tieRange[key] = {
+          worst: worst[key],
+          best: best[key],
+          mean: { worst: summaryOf(worst[key], agg).value, best: summaryOf(best[key], agg).value },
+        };
       }
     }
     const sum = (f: (r: PerQueryRun) => number) => ps.reduce((s, x) => s + f(x.info), 0);
@@ -337,14 +400,28 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       values,
       mean,
       counted,
-      queries: { evaluated: qids.length, skipped: { noRelevant: sum((r) => r.noRelevant), notJudged: sum((r) => r.notJudged), notInRun: sum((r) => r.notInRun) } },
+      queries: {
+        evaluated: qids.length,
+        skipped: {
+          noRelevant: sum((r) => r.noRelevant),
+          notJudged: sum((r) => r.notJudged),
+          notInRun: sum((r) => r.notInRun),
+        },
+      },
       options: resolved,
       conventions: meta.conventions,
       measureConventions: { ...meta.measureConventions },
       warnings: [...p.warnings],
       ...(tieRange ? { tieRange } : {}),
     };
-    return { file: name, runTag: tags[0], result, strings, ...(summary ? { summary } : {}), aggregates: meta.aggregates };
+    return {
+      file: name,
+      runTag: tags[0],
+      result,
+      strings,
+      ...(summary ? { summary } : {}),
+      aggregates: meta.aggregates,
+    };
   });
   return { p, settings, runs, meta };
 }
@@ -374,18 +451,34 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  * One run's summaries from its shards, merged k ways in byte order of qid, holding a chunk of each shard.
  * A query in two shards, or a shard out of order, is an error naming the files.
  */
-export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos: { file: string; info: PerQueryRun }[], shards: ShardRows[], logKeys: ReadonlySet<string>): Promise<MergedSummary> {
+export async function mergeRunSummaries(
+  name: string,
+  meta: PerQueryMeta,
+  infos: { file: string; info: PerQueryRun }[],
+  shards: ShardRows[],
+  logKeys: ReadonlySet<string>,
+): Promise<MergedSummary> {
   const tags = infos.map((x) => x.info.runTag);
   const other = infos.find((x) => x.info.runTag !== tags[0]);
-  if (other) throw bad(`${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`);
+  if (other)
+    throw bad(
+      `${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
+    );
   const columns = meta.columns.filter((c) => c.kind === "number");
   const sums: Record<string, RunningSummary> = {};
   for (const c of columns) sums[c.name] = new RunningSummary(logKeys.has(c.key));
   // Each shard's current chunk and row; a heap of shards by their current qid.
-  interface Cursor { k: number; qid: string[]; numbers: Record<string, ArrayLike<number>>; at: number; wide: boolean }
+  interface Cursor {
+    k: number;
+    qid: string[];
+    numbers: Record<string, ArrayLike<number>>;
+    at: number;
+    wide: boolean;
+  }
   // Byte order of qids: the strings' own order when neither has a surrogate (then code-unit order is
   // code-point order, which is UTF-8's byte order), else compareBytes.
-  const order = (x: string, xWide: boolean, y: string, yWide: boolean): number => (xWide || yWide ? compareBytes(x, y) : x < y ? -1 : x === y ? 0 : 1);
+  const order = (x: string, xWide: boolean, y: string, yWide: boolean): number =>
+    xWide || yWide ? compareBytes(x, y) : x < y ? -1 : x === y ? 0 : 1;
   const before = (a: Cursor, b: Cursor): boolean => order(a.qid[a.at], a.wide, b.qid[b.at], b.wide) < 0;
   const load = async (k: number): Promise<Cursor | null> => {
     for (;;) {
@@ -428,9 +521,10 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
     const c = heap[0];
     const q = c.qid[c.at];
     if (last !== null && order(q, c.wide, last, lastWide) <= 0) {
-      const where = q === last && lastShard !== c.k
-        ? `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`
-        : `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === last ? "there twice" : "out of byte order"}`;
+      const where =
+        q === last && lastShard !== c.k
+          ? `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`
+          : `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === last ? "there twice" : "out of byte order"}`;
       throw bad(where);
     }
     for (const col of columns) sums[col.name].add(col.name in c.numbers ? Number(c.numbers[col.name][c.at]) : NaN);
@@ -441,12 +535,18 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
     c.at++;
     if (c.at < c.qid.length) {
       // Within one shard the queries must rise.
-      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0) throw bad(`${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(c.qid[c.at])} is ${c.qid[c.at] === q ? "there twice" : "out of byte order"}`);
+      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0)
+        throw bad(
+          `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(c.qid[c.at])} is ${c.qid[c.at] === q ? "there twice" : "out of byte order"}`,
+        );
       siftDown();
     } else {
       const next = await load(c.k);
       if (next) {
-        if (order(next.qid[0], next.wide, q, lastWide) <= 0) throw bad(`${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(next.qid[0])} is ${next.qid[0] === q ? "there twice" : "out of byte order"}`);
+        if (order(next.qid[0], next.wide, q, lastWide) <= 0)
+          throw bad(
+            `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(next.qid[0])} is ${next.qid[0] === q ? "there twice" : "out of byte order"}`,
+          );
         heap[0] = next;
       } else {
         heap[0] = heap[heap.length - 1];
@@ -456,7 +556,10 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
     }
   }
   const total = (f: (r: PerQueryRun) => number) => infos.reduce((s, x) => s + f(x.info), 0);
-  if (n !== total((r) => r.queries)) throw bad(`damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`);
+  if (n !== total((r) => r.queries))
+    throw bad(
+      `damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`,
+    );
   let summary: Record<string, number> | undefined;
   for (const x of infos) {
     if (!x.info.summary) continue;
@@ -466,7 +569,14 @@ export async function mergeRunSummaries(name: string, meta: PerQueryMeta, infos:
   return {
     name,
     runTag: tags[0],
-    queries: { evaluated: n, skipped: { noRelevant: total((r) => r.noRelevant), notJudged: total((r) => r.notJudged), notInRun: total((r) => r.notInRun) } },
+    queries: {
+      evaluated: n,
+      skipped: {
+        noRelevant: total((r) => r.noRelevant),
+        notJudged: total((r) => r.notJudged),
+        notInRun: total((r) => r.notInRun),
+      },
+    },
     sums,
     ...(summary ? { summary } : {}),
   };
@@ -485,7 +595,11 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
       mean[c.key] = s.value;
       counted[c.key] = s.count;
     } else {
-      const t = (tieRange[c.key] ??= { worst: new Float64Array(0), best: new Float64Array(0), mean: { worst: NaN, best: NaN } }) as { mean: { worst: number; best: number } };
+      const t = (tieRange[c.key] ??= {
+        worst: new Float64Array(0),
+        best: new Float64Array(0),
+        mean: { worst: NaN, best: NaN },
+      }) as { mean: { worst: number; best: number } };
       t.mean[c.tie] = s.value;
     }
   }
@@ -525,11 +639,16 @@ export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary)
 
 /** The keys whose geometric means a plan's reports take (gm_map, gm_bpref): logs are summed for them. */
 export function geometricKeys(p: Plan, meta: PerQueryMeta): Set<string> {
-  const keys = new Set(Object.entries(meta.aggregates).filter(([, a]) => a === "geomean").map(([k]) => k));
-  for (const l of trecLines(p.trec)) if (l.aggregation === "geomean") {
-    const k = lineKey(l);
-    if (k !== null) keys.add(k);
-  }
+  const keys = new Set(
+    Object.entries(meta.aggregates)
+      .filter(([, a]) => a === "geomean")
+      .map(([k]) => k),
+  );
+  for (const l of trecLines(p.trec))
+    if (l.aggregation === "geomean") {
+      const k = lineKey(l);
+      if (k !== null) keys.add(k);
+    }
   return keys;
 }
 
@@ -537,7 +656,7 @@ export function geometricKeys(p: Plan, meta: PerQueryMeta): Set<string> {
 export function checkSameEvaluation(metas: readonly { file: string; meta: PerQueryMeta }[]): void {
   for (const t of metas.slice(1)) {
     const why = settingsDiffer(metas[0].meta, t.meta);
-    if (why) throw bad(`${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
+    if (why)
+      throw bad(`${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
   }
 }
-

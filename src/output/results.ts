@@ -143,4 +143,8 @@ export function summaryCells(text: string): Record<string, { text: string; value
 
 /** The aggregate table's rows, as printed: trec_eval's summary lines, else the plan's rows. */
 export const summaryRows = (p: Plan): string[] =>
-  p.kind === "trec" ? trecLines(p.trec).filter((l) => l.summary).map((l) => l.name) : p.rows.map((r) => r.name);
+  p.kind === "trec"
+    ? trecLines(p.trec)
+        .filter((l) => l.summary)
+        .map((l) => l.name)
+    : p.rows.map((r) => r.name);

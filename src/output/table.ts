@@ -27,7 +27,8 @@ export interface TableOptions {
 
 /** A result's conventions for one measure: its own (measureConventions), else the result's. */
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
-const conventionsOf = (r: Result<unknown>, measure: string): string => (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
+const conventionsOf = (r: Result<unknown>, measure: string): string =>
+  (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
 
 /** A value as every cell prints it: four decimals always (1.0000 beside 0.7166), NaN as NaN. */
 export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
@@ -41,20 +42,40 @@ export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : form
  * formatTable(result)
  * formatTable([{ name: "bm25", result: a }, { name: "rerank", result: b }], { perQuery: true })
  */
-export function formatTable(results: Result<unknown> | readonly TableColumn[], options: readonly TableRow[] | TableOptions = {}): string {
-  const opts: TableOptions = Array.isArray(options) ? { rows: options as readonly TableRow[] } : (options as TableOptions);
+export function formatTable(
+  results: Result<unknown> | readonly TableColumn[],
+  options: readonly TableRow[] | TableOptions = {},
+): string {
+  const opts: TableOptions = Array.isArray(options)
+    ? { rows: options as readonly TableRow[] }
+    : (options as TableOptions);
   const single = !Array.isArray(results);
-  const columns: readonly TableColumn[] = single ? [{ name: opts.perQuery ? "value" : "mean", result: results as Result<unknown> }] : (results as readonly TableColumn[]);
-  if (columns.length === 0) throw new RankevalError("bad-input", "formatTable: no results to show (give a Result, or [{ name, result }, ...] with at least one)");
+  const columns: readonly TableColumn[] = single
+    ? [{ name: opts.perQuery ? "value" : "mean", result: results as Result<unknown> }]
+    : (results as readonly TableColumn[]);
+  if (columns.length === 0)
+    throw new RankevalError(
+      "bad-input",
+      "formatTable: no results to show (give a Result, or [{ name, result }, ...] with at least one)",
+    );
   for (const c of columns) {
-    if (c === null || typeof c !== "object" || typeof c.name !== "string" || !c.result || typeof c.result.mean !== "object") {
-      throw new RankevalError("bad-input", "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)");
+    if (
+      c === null ||
+      typeof c !== "object" ||
+      typeof c.name !== "string" ||
+      !c.result ||
+      typeof c.result.mean !== "object"
+    ) {
+      throw new RankevalError(
+        "bad-input",
+        "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)",
+      );
     }
   }
   const summary = opts.summary ?? true;
   const perQuery = opts.perQuery ?? false;
   const rows = opts.rows ?? unionOf(columns.map((c) => c.result.measures)).map((m) => ({ label: m, measure: m }));
-  const has = (c: TableColumn, measure: string) => Object.prototype.hasOwnProperty.call(c.result.mean, measure);
+  const has = (c: TableColumn, measure: string) => Object.hasOwn(c.result.mean, measure);
 
   // Conventions: one line where all agree; else a legend, its marks on rows, columns or cells.
   const legend: string[] = [];
@@ -65,10 +86,14 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   };
   // Measures computed alike share a line (mergeConventions); one fitting several takes its row's, else its column's.
   const described: string[] = [];
-  for (const r of rows) for (const c of columns) if (has(c, r.measure) && !described.includes(conventionsOf(c.result, r.measure))) described.push(conventionsOf(c.result, r.measure));
+  for (const r of rows)
+    for (const c of columns)
+      if (has(c, r.measure) && !described.includes(conventionsOf(c.result, r.measure)))
+        described.push(conventionsOf(c.result, r.measure));
   const merged = mergeConventions(described);
   const own = (c: TableColumn, measure: string) => (has(c, measure) ? conventionsOf(c.result, measure) : null);
-  const cellsOf = (cs: readonly TableColumn[], rs: readonly TableRow[]) => rs.flatMap((r) => cs.map((c) => own(c, r.measure))).filter((d): d is string => d !== null);
+  const cellsOf = (cs: readonly TableColumn[], rs: readonly TableRow[]) =>
+    rs.flatMap((r) => cs.map((c) => own(c, r.measure))).filter((d): d is string => d !== null);
   /** The first line every description fits, or -1. */
   const common = (ds: readonly string[]) => merged.lines.findIndex((_, i) => ds.every((d) => merged.fits(d, i)));
   const everywhere = common(cellsOf(columns, rows));
@@ -78,7 +103,8 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   const byColumn = everywhere < 0 && !byRow && columns.every((c) => columnLine.get(c)! >= 0);
   const byCell = everywhere < 0 && !byRow && !byColumn;
   // A cell alone: the line it was merged into.
-  const conv = (c: TableColumn, measure: string) => (has(c, measure) ? merged.lines[merged.index[described.indexOf(own(c, measure)!)]] : null);
+  const conv = (c: TableColumn, measure: string) =>
+    has(c, measure) ? merged.lines[merged.index[described.indexOf(own(c, measure)!)]] : null;
   const rowMark = new Map<string, string>();
   const columnMark = new Map<TableColumn, string>();
   if (byRow) for (const r of rows) rowMark.set(r.measure, mark(merged.lines[rowLine.get(r.measure)!]));
@@ -86,7 +112,12 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
 
   // How many queries each column's means are over: the count most of its measures have.
   const columnCount = new Map<TableColumn, number>();
-  for (const c of columns) columnCount.set(c, commonest(rows.filter((r) => has(c, r.measure)).map((r) => c.result.counted[r.measure])) ?? c.result.queries.evaluated);
+  for (const c of columns)
+    columnCount.set(
+      c,
+      commonest(rows.filter((r) => has(c, r.measure)).map((r) => c.result.counted[r.measure])) ??
+        c.result.queries.evaluated,
+    );
 
   // The tie range (Result.tieRange), as "[worst, best]" after each value that has one.
   const range = (c: TableColumn, measure: string, q?: number): string => {
@@ -102,7 +133,12 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };
 
-  const header = [...(perQuery ? ["query"] : []), "measure", ...columns.map((c) => c.name + (columnMark.get(c) ?? "")), ...(single ? ["queries"] : [])];
+  const header = [
+    ...(perQuery ? ["query"] : []),
+    "measure",
+    ...columns.map((c) => c.name + (columnMark.get(c) ?? "")),
+    ...(single ? ["queries"] : []),
+  ];
   const body: string[][] = [];
   const label = (r: TableRow) => r.label + (rowMark.get(r.measure) ?? "");
   if (perQuery) {
@@ -124,19 +160,34 @@ export function formatTable(results: Result<unknown> | readonly TableColumn[], o
   if (summary) {
     for (const r of rows) {
       const cells = columns.map((c) => mean(c, r.measure));
-      body.push([...(perQuery ? ["all"] : []), label(r), ...cells, ...(single ? [has(columns[0], r.measure) ? String(columns[0].result.counted[r.measure]) : ""] : [])]);
+      body.push([
+        ...(perQuery ? ["all"] : []),
+        label(r),
+        ...cells,
+        ...(single ? [has(columns[0], r.measure) ? String(columns[0].result.counted[r.measure]) : ""] : []),
+      ]);
     }
-    if (!single) body.push([...(perQuery ? ["all"] : []), "queries", ...columns.map((c) => String(columnCount.get(c)))]);
+    if (!single)
+      body.push([...(perQuery ? ["all"] : []), "queries", ...columns.map((c) => String(columnCount.get(c)))]);
   }
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
   const labels = perQuery ? 2 : 1;
-  const line = (cells: string[]) => cells.map((s, c) => (c < labels ? s.padEnd(widths[c]) : s.padStart(widths[c]))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((s, c) => (c < labels ? s.padEnd(widths[c]) : s.padStart(widths[c])))
+      .join("  ")
+      .trimEnd();
 
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
-  if (columns.some((c) => c.result.tieRange)) footer.push("[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)");
-  const single1 = everywhere >= 0 ? merged.lines[everywhere] : described.length === 0 ? columns[0].result.conventions : null;
-  const conventions = single1 !== null ? [`conventions: ${single1}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
+  if (columns.some((c) => c.result.tieRange))
+    footer.push(
+      "[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)",
+    );
+  const single1 =
+    everywhere >= 0 ? merged.lines[everywhere] : described.length === 0 ? columns[0].result.conventions : null;
+  const conventions =
+    single1 !== null ? [`conventions: ${single1}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
   return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
 }
 

@@ -7,7 +7,7 @@ import { RankevalError } from "../errors/errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
 import { formatLine } from "../trec/format.js";
-import { trecLines, type TrecAggregation, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
+import { trecLines, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 
 export interface TrecReportInput {
@@ -60,7 +60,8 @@ export function formatTrecReport(input: TrecReportInput): string {
     const name = keyOf(l);
     const v = pq?.values[name];
     if (v === undefined) return undefined;
-    if (v.length !== qids.length) throw new RankevalError("bad-input", `trec report: ${v.length} values for "${name}", ${qids.length} qids`);
+    if (v.length !== qids.length)
+      throw new RankevalError("bad-input", `trec report: ${v.length} values for "${name}", ${qids.length} qids`);
     return v;
   };
   const out: string[] = [];
@@ -77,7 +78,9 @@ export function formatTrecReport(input: TrecReportInput): string {
       for (let j = 0; j < printed.length; j++) {
         const l = printed[j];
         const v = cols[j][q];
-        out.push(z && typeof v === "number" ? zLine(l.name, qids[q], held(l, q, v)) : formatLine(l.name, qids[q], v, l.print));
+        out.push(
+          z && typeof v === "number" ? zLine(l.name, qids[q], held(l, q, v)) : formatLine(l.name, qids[q], v, l.print),
+        );
       }
     }
   }
@@ -92,12 +95,27 @@ export function formatTrecReport(input: TrecReportInput): string {
       else if (l.aggregation === "count") value = numQ;
       else {
         const c = column(l);
-        if (c === undefined) throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
-        if (!(c instanceof Float64Array) && Array.prototype.some.call(c, (v) => typeof v !== "number")) throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
-        if (z) value = aggregate(l.aggregation, order.map((q) => held(l, q, c[q] as number)), numQ, true);
-        else value = aggregate(l.aggregation, inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number), numQ);
+        if (c === undefined)
+          throw new RankevalError("bad-input", `trec report: no summary value nor per-query values for "${l.name}"`);
+        if (!(c instanceof Float64Array) && Array.prototype.some.call(c, (v) => typeof v !== "number"))
+          throw new RankevalError("bad-input", `trec report: "${l.name}" values must be numbers`);
+        if (z)
+          value = aggregate(
+            l.aggregation,
+            order.map((q) => held(l, q, c[q] as number)),
+            numQ,
+            true,
+          );
+        else
+          value = aggregate(
+            l.aggregation,
+            inOrderAlready ? (c as ArrayLike<number>) : order.map((q) => c[q] as number),
+            numQ,
+          );
       }
-      out.push(z && typeof value === "number" ? zLine(l.name, "all", value) : formatLine(l.name, "all", value, l.print));
+      out.push(
+        z && typeof value === "number" ? zLine(l.name, "all", value) : formatLine(l.name, "all", value, l.print),
+      );
     }
   }
   return out.join("");

@@ -58,7 +58,10 @@ const SOME = 3;
  */
 export function checkJudgments(judgments: GroupedJudgments): void {
   if (judgments.qrels.length === 0) {
-    throw new RankevalError("bad-input", `${judgments.qrels.file}: no judgments in it: the file is empty or holds no rows`);
+    throw new RankevalError(
+      "bad-input",
+      `${judgments.qrels.file}: no judgments in it: the file is empty or holds no rows`,
+    );
   }
 }
 
@@ -69,8 +72,13 @@ export function checkJudgments(judgments: GroupedJudgments): void {
  * both results and relevance info" for the other case). Under -c too: a run sharing no query with the
  * judgments would score 0 everywhere, which says nothing about the run.
  */
-export function checkRunEvaluated(file: string, judgments: GroupedJudgments, run: Pick<RunSummary, "rows" | "queries" | "evaluated" | "someQids">): void {
-  if (run.rows === 0) throw new RankevalError("bad-input", `${file}: no rankings in it: the file is empty or holds no rows`);
+export function checkRunEvaluated(
+  file: string,
+  judgments: GroupedJudgments,
+  run: Pick<RunSummary, "rows" | "queries" | "evaluated" | "someQids">,
+): void {
+  if (run.rows === 0)
+    throw new RankevalError("bad-input", `${file}: no rankings in it: the file is empty or holds no rows`);
   if (run.evaluated > 0) return;
   throw noQueryInCommon({ name: file, queries: run.queries, some: run.someQids }, judgedSample(judgments));
 }
@@ -114,7 +122,12 @@ export class RunBlocks {
       const q = ids[k];
       if (this.seen[q]) {
         const name = JSON.stringify(this.qidNames.stringOf(q));
-        throw new NotGroupedError(this.file, lineOfRow(rows.lines, starts[k]), 0, `query ${name} comes back after other queries (the run is not grouped by query)`);
+        throw new NotGroupedError(
+          this.file,
+          lineOfRow(rows.lines, starts[k]),
+          0,
+          `query ${name} comes back after other queries (the run is not grouped by query)`,
+        );
       }
       this.seen[q] = 1;
       if (this.queries++ < SOME) this.someQids.push(this.qidNames.stringOf(q));
@@ -132,9 +145,18 @@ export class RunBlocks {
   finish(runTag: string): RunSummary {
     const absent: string[] = [];
     const { begin, end } = this.judgments.groups;
-    for (let q = 0; q < begin.length; q++) if (end[q] > begin[q] && !(q < this.seen.length && this.seen[q])) absent.push(this.qidNames.stringOf(q));
+    for (let q = 0; q < begin.length; q++)
+      if (end[q] > begin[q] && !(q < this.seen.length && this.seen[q])) absent.push(this.qidNames.stringOf(q));
     absent.sort(compareBytes);
-    return { runTag, notJudged: this.notJudged, notInRunQids: absent, rows: this.rows, queries: this.queries, evaluated: this.evaluated, someQids: this.someQids };
+    return {
+      runTag,
+      notJudged: this.notJudged,
+      notInRunQids: absent,
+      rows: this.rows,
+      queries: this.queries,
+      evaluated: this.evaluated,
+      someQids: this.someQids,
+    };
   }
 }
 
@@ -184,7 +206,11 @@ export class RunBlockParser {
 }
 
 /** RunSource.blocks for a run parsed in this thread, its bytes streamed by `read` into the parser. */
-export function parsedBlocks(file: string, read: (sink: RunBlockParser) => Promise<void>, blockRows?: number): NonNullable<RunSource["blocks"]> {
+export function parsedBlocks(
+  file: string,
+  read: (sink: RunBlockParser) => Promise<void>,
+  blockRows?: number,
+): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
     const parser = new RunBlockParser(file, qids, add, blockRows);
     await read(parser);
@@ -209,14 +235,35 @@ export function portableBlock(rows: RunRows, first: number): PortableBlock {
   const base = offsets[first];
   const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
   // Named one by one: the qid column is not read (where it is made from the spans, reading it makes it).
-  const columns = { docids: rows.docids, score: rows.score, runTag: rows.runTag, lines: rows.lines, length: rows.length, spans: rows.spans ?? querySpans(rows.qid, rows.length) };
-  return { rows: columns, newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets } };
+  const columns = {
+    docids: rows.docids,
+    score: rows.score,
+    runTag: rows.runTag,
+    lines: rows.lines,
+    length: rows.length,
+    spans: rows.spans ?? querySpans(rows.qid, rows.length),
+  };
+  return {
+    rows: columns,
+    newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets },
+  };
 }
 
 /** The buffers a PortableBlock hands over. */
 export function transferables(b: PortableBlock): ArrayBuffer[] {
   const { rows, newQids } = b;
-  const arrays = [rows.score, rows.docids.bytes, rows.docids.offsets, rows.docids.hashes, rows.lines.rows, rows.lines.shifts, newQids.bytes, newQids.offsets, rows.spans.ids, rows.spans.starts];
+  const arrays = [
+    rows.score,
+    rows.docids.bytes,
+    rows.docids.offsets,
+    rows.docids.hashes,
+    rows.lines.rows,
+    rows.lines.shifts,
+    newQids.bytes,
+    newQids.offsets,
+    rows.spans.ids,
+    rows.spans.starts,
+  ];
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
@@ -262,10 +309,21 @@ function firstQids(run: RunRows): string[] {
 }
 
 /** checkRunEvaluated for a run joined whole (with `complete`, or not). */
-export function checkJoined(file: string, judgments: GroupedJudgments, run: RunRows, joined: JoinedRun, complete: boolean): void {
+export function checkJoined(
+  file: string,
+  judgments: GroupedJudgments,
+  run: RunRows,
+  joined: JoinedRun,
+  complete: boolean,
+): void {
   // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
   const evaluated = joined.qids.length - (complete ? joined.notInRun : 0);
-  checkRunEvaluated(file, judgments, { rows: run.length, queries: evaluated + joined.notJudged, evaluated, someQids: firstQids(run) });
+  checkRunEvaluated(file, judgments, {
+    rows: run.length,
+    queries: evaluated + joined.notJudged,
+    evaluated,
+    someQids: firstQids(run),
+  });
 }
 
 /** How evaluateRunFile reads a run. */
@@ -316,7 +374,9 @@ export interface PendingJudgments {
  * judgments' error, as when they are read first.
  */
 export async function evaluateRunFile(
-  given: GroupedJudgments | PendingJudgments, source: RunSource, evaluate: (joined: JoinedRun) => Evaluated,
+  given: GroupedJudgments | PendingJudgments,
+  source: RunSource,
+  evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
   const pending = "ready" in given ? given : null;
   const ready = pending ? pending.ready.then((j) => (checkJudgments(j), j)) : null;
@@ -326,15 +386,22 @@ export async function evaluateRunFile(
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     let blocks: RunBlocks | null = null;
-    const start = (j: GroupedJudgments) => (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
+    const start = (j: GroupedJudgments) =>
+      (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
     if (!pending || !source.early) start(pending ? await ready! : (given as GroupedJudgments));
     const qids = pending ? pending.qids : (given as GroupedJudgments).qrels.qidNames;
     try {
-      const runTag = await source.blocks(qids, (rows) => (blocks ? blocks.add(rows) : ready!.then((j) => start(j).add(rows))));
+      const runTag = await source.blocks(qids, (rows) =>
+        blocks ? blocks.add(rows) : ready!.then((j) => start(j).add(rows)),
+      );
       const judgments = pending ? await ready! : (given as GroupedJudgments);
       const s = start(judgments).finish(runTag);
       checkRunEvaluated(source.file, judgments, s);
-      return { evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length), runTag: s.runTag, notInRunQids: s.notInRunQids };
+      return {
+        evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length),
+        runTag: s.runTag,
+        notInRunQids: s.notInRunQids,
+      };
     } catch (e) {
       if (ready) await ready;
       if (!(e instanceof NotGroupedError)) throw e;
@@ -345,5 +412,9 @@ export async function evaluateRunFile(
   const run = await source.whole();
   const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
   checkJoined(source.file, judgments, run, joined, source.complete === true);
-  return { evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun), runTag: joined.runTag, notInRunQids: joined.notInRunQids };
+  return {
+    evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun),
+    runTag: joined.runTag,
+    notInRunQids: joined.notInRunQids,
+  };
 }

@@ -23,7 +23,10 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     const o = trecOptions(explicit);
     // trec_eval's algorithm ranks one order: by document id or as given.
     if (o.ties !== "docid" && o.ties !== "input") {
-      throw new RankevalError("bad-option", `ties "${o.ties}": ${p.exact.map((m) => m.name).join(", ")} ${p.exact.length === 1 ? "is" : "are"} computed by trec_eval's own algorithm here, which takes ties "docid" or "input"`);
+      throw new RankevalError(
+        "bad-option",
+        `ties "${o.ties}": ${p.exact.map((m) => m.name).join(", ")} ${p.exact.length === 1 ? "is" : "are"} computed by trec_eval's own algorithm here, which takes ties "docid" or "input"`,
+      );
     }
     const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
     const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
@@ -64,8 +67,14 @@ export type Evaluated = Omit<RunResult, "file" | "runTag">;
 
 /** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
-  p: Plan, batch: Batch, qids: string[], explicit: ExplicitOptions, file: string, warn: (message: string) => void,
-  placeholders: readonly number[] = [], extras: BatchExtras = {},
+  p: Plan,
+  batch: Batch,
+  qids: string[],
+  explicit: ExplicitOptions,
+  file: string,
+  warn: (message: string) => void,
+  placeholders: readonly number[] = [],
+  extras: BatchExtras = {},
 ): Evaluated {
   // trec_eval lines that need no measure (runid, num_q) still need the queries: num_ret gives them.
   const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
@@ -73,7 +82,11 @@ export function evaluateBlock(
   const aggregates = aggregatesOf(p, measures);
   if (!p.trec.length) return { result, strings: {}, aggregates };
   for (const w of gainTieWarnings(p, batch, file)) warn(w);
-  const evaluated = { result: trecExtras(p, result, batch, explicit), strings: relstringValues(p, batch, trecOptions(explicit)), aggregates };
+  const evaluated = {
+    result: trecExtras(p, result, batch, explicit),
+    strings: relstringValues(p, batch, trecOptions(explicit)),
+    aggregates,
+  };
   return placeholders.length ? clearPlaceholders(p, evaluated, placeholders) : evaluated;
 }
 
@@ -124,7 +137,11 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     const t = tieRange?.[key];
     if (t) tieRange![key] = tieRangeOf(zeroed(t.worst), zeroed(t.best), agg);
   }
-  return { result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: e.aggregates };
+  return {
+    result: { ...e.result, values, mean, counted, ...(tieRange ? { tieRange } : {}) },
+    strings,
+    aggregates: e.aggregates,
+  };
 }
 
 function aggregationOf(l: { aggregation: string }): Aggregate {
@@ -136,7 +153,8 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   const out: Record<string, string[]> = {};
   // The ranking the kernel evaluated: the same tie order.
   const ranked = withTies(batch, opts.ties);
-  for (const l of trecLines(p.trec)) if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth, opts.judgedOnly);
+  for (const l of trecLines(p.trec))
+    if (l.relstring !== undefined) out[l.name] = relstrings(ranked, l.relstring, opts.depth, opts.judgedOnly);
   return out;
 }
 
@@ -155,7 +173,9 @@ function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
     const ties = gainTies(m.pairs!, Math.floor(maxLevel));
     if (!ties.length) continue;
     const which = ties.map(([a, b]) => `${a} and ${b}`).join(", ");
-    out.push(`${file}: ${m.name}.${m.params}: gains ${which} differ by less than 1, which trec_eval's comp_rel_gain compares as equal: its ideal ranking then follows its sort rather than the gains, and so do these numbers`);
+    out.push(
+      `${file}: ${m.name}.${m.params}: gains ${which} differ by less than 1, which trec_eval's comp_rel_gain compares as equal: its ideal ranking then follows its sort rather than the gains, and so do these numbers`,
+    );
   }
   return out;
 }

@@ -7,11 +7,26 @@ import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
 import { joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { runKernel } from "../kernel/kernel.js";
-import { definedMeasure, describeMeasureOptions, makeMeasure, measureOptions, type Measure } from "../measures/measure.js";
+import {
+  definedMeasure,
+  describeMeasureOptions,
+  makeMeasure,
+  measureOptions,
+  type Measure,
+} from "../measures/measure.js";
 import type { MeasureSpec } from "../measures/name-types.js";
 import { findFamily } from "../measures/registry.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { DEFAULT_OPTIONS, describeOptions, explicitOptions, overPreset, wantsTieRange, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
+import {
+  DEFAULT_OPTIONS,
+  describeOptions,
+  explicitOptions,
+  overPreset,
+  wantsTieRange,
+  type ExplicitOptions,
+  type Options,
+  type ResolvedOptions,
+} from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 
 /** The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures. */
@@ -147,7 +162,12 @@ function explicitOf(options: Options | undefined): ExplicitOptions {
   const values = keys.map((k) => (options as Record<string, unknown>)[k]);
   if (values.some((v) => v !== null && typeof v === "object")) return explicitOptions(options);
   const made = explicitMade.get(options);
-  if (made && made.values.length === keys.length * 2 && keys.every((k, i) => made.values[2 * i] === k && made.values[2 * i + 1] === values[i])) return made.explicit;
+  if (
+    made &&
+    made.values.length === keys.length * 2 &&
+    keys.every((k, i) => made.values[2 * i] === k && made.values[2 * i + 1] === values[i])
+  )
+    return made.explicit;
   const explicit = Object.freeze(explicitOptions(options));
   explicitMade.set(options, { values: keys.flatMap((k, i) => [k, values[i]]), explicit });
   return explicit;
@@ -166,7 +186,12 @@ interface ResolvedMeasure {
 
 function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure {
   const options = measureOptions(m, explicit);
-  return { options, key: describeOptions(options), described: describeMeasureOptions(m, explicit), defined: definedMeasure(m, explicit) };
+  return {
+    options,
+    key: describeOptions(options),
+    described: describeMeasureOptions(m, explicit),
+    defined: definedMeasure(m, explicit),
+  };
 }
 
 /**
@@ -188,8 +213,14 @@ function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
  * conventions that act across a group's measures (noRelevant "skip"), summaries.
  */
 export function evaluateBatch<Q>(
-  batch: Batch, qids: Q[], measures: readonly Measure[], explicit: ExplicitOptions, notJudged: number, notInRun: number,
-  warnings: readonly string[] = [], extras: BatchExtras = {},
+  batch: Batch,
+  qids: Q[],
+  measures: readonly Measure[],
+  explicit: ExplicitOptions,
+  notJudged: number,
+  notInRun: number,
+  warnings: readonly string[] = [],
+  extras: BatchExtras = {},
 ): Result<Q> {
   const groups = new Map<string, { options: ResolvedOptions; members: number[] }>();
   const described: string[] = [];
@@ -208,7 +239,9 @@ export function evaluateBatch<Q>(
   });
   for (const { options, members } of groups.values()) {
     if (options.ties !== "average") continue;
-    const refused = members.filter((i) => !defined[i].family.tieAverage).map((i) => measures[i].name + (defined[i] !== measures[i] ? ` (${defined[i].family.name})` : ""));
+    const refused = members
+      .filter((i) => !defined[i].family.tieAverage)
+      .map((i) => measures[i].name + (defined[i] !== measures[i] ? ` (${defined[i].family.name})` : ""));
     if (refused.length) {
       throw new RankevalError(
         "bad-option",
@@ -261,7 +294,9 @@ export function evaluateBatch<Q>(
       tieRange![m.name] = {
         worst: worst[s],
         best: best[s],
-        mean: summarise ? { worst: summaryOf(worst[s], m.aggregate).value, best: summaryOf(best[s], m.aggregate).value } : { worst: NaN, best: NaN },
+        mean: summarise
+          ? { worst: summaryOf(worst[s], m.aggregate).value, best: summaryOf(best[s], m.aggregate).value }
+          : { worst: NaN, best: NaN },
       };
     });
   }
@@ -272,7 +307,10 @@ export function evaluateBatch<Q>(
     values,
     mean,
     counted,
-    queries: { evaluated: qids.length, skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun } },
+    queries: {
+      evaluated: qids.length,
+      skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
+    },
     options,
     conventions: describeOptions(options),
     measureConventions,

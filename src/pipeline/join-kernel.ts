@@ -58,7 +58,10 @@ export class JoinKernel {
     private readonly judgments: GroupedJudgments,
   ) {
     this.memory = cols.memory;
-    this.kernel = new Kernel({ memory: cols.memory as WebAssembly.Memory, instance: cols.instance as WebAssembly.Instance });
+    this.kernel = new Kernel({
+      memory: cols.memory as WebAssembly.Memory,
+      instance: cols.instance as WebAssembly.Instance,
+    });
     this.exports = this.kernel.exports;
     let base = align8(cols.free);
     const order = judgments.groups.order;
@@ -122,7 +125,27 @@ export class JoinKernel {
     if (b.runOrder) new Int32Array(buf, rOrder, R).set(b.runOrder);
 
     const c = this.cols;
-    const dup = this.exports.joinQueries(nq, qAt, this.jOrder, c.offsets, c.pool, c.hashes, c.value, rOrder, rOff, rBytes, rHash, rScore, slots, offsets, scores, labels, judgedOffsets, judged, docids);
+    const dup = this.exports.joinQueries(
+      nq,
+      qAt,
+      this.jOrder,
+      c.offsets,
+      c.pool,
+      c.hashes,
+      c.value,
+      rOrder,
+      rOff,
+      rBytes,
+      rHash,
+      rScore,
+      slots,
+      offsets,
+      scores,
+      labels,
+      judgedOffsets,
+      judged,
+      docids,
+    );
     if (dup !== 0) {
       const row = this.exports.duplicateRow();
       const qid = b.qids[this.exports.duplicateQuery()];
@@ -140,11 +163,27 @@ export class JoinKernel {
     };
     if (!transient) {
       return {
-        ...views, offsets: views.offsets.slice(), scores: views.scores.slice(), labels: views.labels.slice(), judgedOffsets: views.judgedOffsets.slice(),
-        judged: views.judged.slice(), docids: views.docids.slice(),
+        ...views,
+        offsets: views.offsets.slice(),
+        scores: views.scores.slice(),
+        labels: views.labels.slice(),
+        judgedOffsets: views.judgedOffsets.slice(),
+        judged: views.judged.slice(),
+        docids: views.docids.slice(),
       };
     }
-    const inPlace: InPlace = { kernel: this.kernel, offsets, scores, labels, judgedOffsets, judged, docids, poolBytes: rBytes, poolOffsets: rOff, top };
+    const inPlace: InPlace = {
+      kernel: this.kernel,
+      offsets,
+      scores,
+      labels,
+      judgedOffsets,
+      judged,
+      docids,
+      poolBytes: rBytes,
+      poolOffsets: rOff,
+      top,
+    };
     return { ...views, inPlace };
   }
 }
@@ -153,7 +192,12 @@ export class JoinKernel {
  * A document twice in one query, row `row` of `rows` (the kernel's join and join-rows.ts's): said at
  * its file's line, or, for rows in memory (no lines), as the row.
  */
-export function duplicate(rows: { file: string; lines?: RowLines; docids: RowDocids }, row: number, names: Interner, qid: number): never {
+export function duplicate(
+  rows: { file: string; lines?: RowLines; docids: RowDocids },
+  row: number,
+  names: Interner,
+  qid: number,
+): never {
   const where = rows.lines ? { file: rows.file, line: lineOfRow(rows.lines, row) } : `${rows.file} row ${row}`;
   throw documentTwice(docidString(rows.docids, row), names.stringOf(qid), where);
 }

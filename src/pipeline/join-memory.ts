@@ -15,12 +15,20 @@ import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
  */
 export type Qrels =
   | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly rel: ArrayLike<number> };
+  | {
+      readonly qid: ArrayLike<string | number>;
+      readonly docid: ArrayLike<string | number>;
+      readonly rel: ArrayLike<number>;
+    };
 
 /** A run: `{ qid: { docid: score } }` (ranx, pytrec_eval) or columns. */
 export type Run =
   | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | { readonly qid: ArrayLike<string | number>; readonly docid: ArrayLike<string | number>; readonly score: ArrayLike<number> };
+  | {
+      readonly qid: ArrayLike<string | number>;
+      readonly docid: ArrayLike<string | number>;
+      readonly score: ArrayLike<number>;
+    };
 
 /** What the join (join-rows.ts) reads: a parser's rows, or rows in memory, which have no lines: their errors name the row. */
 export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
@@ -51,7 +59,10 @@ interface IdNames {
 }
 
 const isIdNames = (x: unknown): x is IdNames =>
-  typeof x === "object" && x !== null && typeof (x as IdNames).stringsOf === "function" && typeof (x as IdNames).size === "number";
+  typeof x === "object" &&
+  x !== null &&
+  typeof (x as IdNames).stringsOf === "function" &&
+  typeof (x as IdNames).size === "number";
 
 /**
  * The ids of a column of interned ids, as strings. The parsers of rankeval/io number ids in order of
@@ -63,7 +74,8 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   const out = new Array<string>(column.length);
   for (let i = 0; i < column.length; i++) {
     const id = column[i];
-    if (typeof id !== "number" || !(id >= 0 && id < all.length)) throw bad(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
+    if (typeof id !== "number" || !(id >= 0 && id < all.length))
+      throw bad(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
     out[i] = all[id];
   }
   return out;
@@ -71,16 +83,22 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 
 /** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
 export function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
-  if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
+  if (x === null || typeof x !== "object")
+    throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
     let qid = c.qid as ArrayLike<string | number>;
     if (!isColumn(c.docid) && c.docids !== undefined) {
-      throw bad(`${what} was parsed with docids: "per-row" (the command line's join); to pass it here, give the parser an Interner for docids`);
+      throw bad(
+        `${what} was parsed with docids: "per-row" (the command line's join); to pass it here, give the parser an Interner for docids`,
+      );
     }
     for (const name of ["docid", valueName]) {
       if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== qid.length) throw bad(`${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`);
+      if ((c[name] as ArrayLike<unknown>).length !== qid.length)
+        throw bad(
+          `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`,
+        );
     }
     let docid = c.docid as ArrayLike<string | number>;
     // A parser's output (rankeval/io's QrelsParser, RunParser): its ids stand for the strings.
@@ -92,7 +110,8 @@ export function givenRows(x: unknown, what: "qrels" | "run", valueName: string):
   const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
   for (let k = 0; k < qids.length; k++) {
     const d = (x as IdObjects)[qids[k]];
-    if (d === null || typeof d !== "object") throw bad(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
+    if (d === null || typeof d !== "object")
+      throw bad(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
     docs[k] = d;
   }
   return { qids, docs };
@@ -145,7 +164,8 @@ export class MemoryRows {
   /** Writes s as UTF-8 at the end of the bytes (not yet kept: `used` stays) and returns its end. */
   private write(s: string): number {
     // A UTF-16 code unit is at most 3 UTF-8 bytes.
-    if (this.used + 3 * s.length > this.bytes.length) this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
+    if (this.used + 3 * s.length > this.bytes.length)
+      this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
     const bytes = this.bytes;
     const start = this.used;
     let at = start;
@@ -214,9 +234,22 @@ export class MemoryRows {
   /** The rows as join-rows.ts reads them (views of this builder's arrays). */
   rows(): JoinQrels & JoinRun {
     const n = this.length;
-    const docids: RowDocids = { bytes: this.bytes.subarray(0, this.used), offsets: this.offsets.subarray(0, n + 1), hashes: this.hashes.subarray(0, n) };
+    const docids: RowDocids = {
+      bytes: this.bytes.subarray(0, this.used),
+      offsets: this.offsets.subarray(0, n + 1),
+      hashes: this.hashes.subarray(0, n),
+    };
     const value = this.value.subarray(0, n);
-    return { qid: this.qid.subarray(0, n), docids, rel: value, score: value, length: n, file: this.file, qidNames: this.qidNames, runTag: "" };
+    return {
+      qid: this.qid.subarray(0, n),
+      docids,
+      rel: value,
+      score: value,
+      length: n,
+      file: this.file,
+      qidNames: this.qidNames,
+      runTag: "",
+    };
   }
 
   /** Row i, for a message: `run row 3 (query "q1", document "d2")`. */
@@ -233,7 +266,10 @@ export class MemoryRows {
     for (let k = 0; k < n; k++) {
       const i = rows ? rows[k] : k;
       const v = this.value[i];
-      if (v - v !== 0) throw bad(`${this.where(i)}: ${what} ${JSON.stringify(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`);
+      if (v - v !== 0)
+        throw bad(
+          `${this.where(i)}: ${what} ${JSON.stringify(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`,
+        );
     }
   }
 }
@@ -270,7 +306,11 @@ export interface MemoryJoin extends JoinedQueries {
  * empty (`{}`) is evaluated when judged, on an empty ranking. Scores of the evaluated queries are
  * checked finite; a document twice in one of them is an error naming its row.
  */
-export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRows, options: { complete?: boolean } = {}): MemoryJoin {
+export function joinMemory(
+  run: Run,
+  judgments: (qidNames: Interner) => MemoryRows,
+  options: { complete?: boolean } = {},
+): MemoryJoin {
   // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap (64 bytes at most).
   const names = new Interner(4);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
@@ -289,7 +329,16 @@ export function joinMemory(run: Run, judgments: (qidNames: Interner) => MemoryRo
     const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
     return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
   };
-  return { batch: joined.batch, qids: joined.qids, notJudged, notInRun: options.complete ? 0 : joined.notInRun, run: r, runQueries, judged, noQueryInCommon: noCommon };
+  return {
+    batch: joined.batch,
+    qids: joined.qids,
+    notJudged,
+    notInRun: options.complete ? 0 : joined.notInRun,
+    run: r,
+    runQueries,
+    judged,
+    noQueryInCommon: noCommon,
+  };
 }
 
 /**

@@ -37,9 +37,6 @@
  * ```
  */
 import { RankevalError, type QuerySample } from "../errors/errors.js";
-import type { Interner } from "../io/interner.js";
-import type { QrelsRows } from "../io/qrels.js";
-import type { RunRows } from "../io/run.js";
 import type { QuerySpans, RowDocids } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
@@ -99,10 +96,14 @@ export interface JoinOptions {
  * start, as this join makes them), else a new array.
  */
 function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n ? new Int32Array(old.buffer, 0, n) : new Int32Array(n);
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n
+    ? new Int32Array(old.buffer, 0, n)
+    : new Int32Array(n);
 }
 function float64Room(old: Float64Array | null | undefined, n: number): Float64Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 8 * n ? new Float64Array(old.buffer, 0, n) : new Float64Array(n);
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= 8 * n
+    ? new Float64Array(old.buffer, 0, n)
+    : new Float64Array(n);
 }
 
 export interface JoinedRun {
@@ -140,7 +141,12 @@ interface QueryGroups extends Groups {
   queries: number[];
 }
 
-function groupByQuery(column: Int32Array | (() => Int32Array), n: number, numQids: number, spans?: QuerySpans): QueryGroups {
+function groupByQuery(
+  column: Int32Array | (() => Int32Array),
+  n: number,
+  numQids: number,
+  spans?: QuerySpans,
+): QueryGroups {
   // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
@@ -162,17 +168,18 @@ function groupByQuery(column: Int32Array | (() => Int32Array), n: number, numQid
   }
   // The column read only where the spans do not tell (a block's may be made from them when read).
   const qid = grouped && spans ? null : typeof column === "function" ? column() : column;
-  if (qid && !spans) for (let i = 0; i < n; ) {
-    const q = qid[i];
-    if (end[q] !== 0) {
-      grouped = false;
-      break;
+  if (qid && !spans)
+    for (let i = 0; i < n; ) {
+      const q = qid[i];
+      if (end[q] !== 0) {
+        grouped = false;
+        break;
+      }
+      begin[q] = i;
+      while (i < n && qid[i] === q) i++;
+      end[q] = i;
+      queries.push(q);
     }
-    begin[q] = i;
-    while (i < n && qid[i] === q) i++;
-    end[q] = i;
-    queries.push(q);
-  }
   if (grouped) return { begin, end, order: null, queries };
   // A counting sort by qid id.
   queries.length = 0;
@@ -255,7 +262,7 @@ function sameId(x: Ids, i: number, y: Ids, j: number): boolean {
  * Keeps the loads that bring each query's judged ids into cache (in joinParsed) from being optimized
  * away.
  */
-let sink = 0;
+let _sink = 0;
 
 function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
   const n = docs.offsets.length - 1;
@@ -285,7 +292,12 @@ export interface GroupedJudgments {
 export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
   const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
-  return { qrels: rest, groups: { begin, end, order }, hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes, inKernel: !options.hash && qrels.kernel !== undefined };
+  return {
+    qrels: rest,
+    groups: { begin, end, order },
+    hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes,
+    inKernel: !options.hash && qrels.kernel !== undefined,
+  };
 }
 
 /** The judged queries, for noQueryInCommon: how many, and the first few in id order. */
@@ -302,7 +314,11 @@ export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels
  * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
-export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun, options: JoinOptions = {}): JoinedRun {
+export function joinParsed(
+  judgments: JoinQrels | GroupedJudgments,
+  run: JoinRun,
+  options: JoinOptions = {},
+): JoinedRun {
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
@@ -376,8 +392,14 @@ export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun
       ranges[4 * k + 3] = rg.end[q] > rg.begin[q] ? rg.end[q] : 0;
     }
     grouped.kernel ??= new JoinKernel(qrels.kernel!, grouped);
-    const batch = grouped.kernel.join(run, { ranges, numQueries, rows, judgedRows, widest, runOrder: rg.order, qids: chosen }, names, options.transient === true);
-    if (batch) return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
+    const batch = grouped.kernel.join(
+      run,
+      { ranges, numQueries, rows, judgedRows, widest, runOrder: rg.order, qids: chosen },
+      names,
+      options.transient === true,
+    );
+    if (batch)
+      return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
   }
   // Every entry is written below but the offsets' first.
   const old = options.reuse;
@@ -513,7 +535,7 @@ export function joinParsed(judgments: JoinQrels | GroupedJudgments, run: JoinRun
     offsets[k + 1] = row;
     judgedOffsets[k + 1] = jrow;
   }
-  sink = touched;
+  _sink = touched;
 
   const batch: Batch = {
     numQueries,

@@ -63,7 +63,12 @@ export class SubtopicShape {
 export function subtopicOrder(ids: readonly string[]): string[] {
   const numeric = ids.every((s) => /^\d+$/.test(s));
   const key = (s: string) => s.replace(/^0+(?=\d)/, "");
-  return [...ids].sort(numeric ? (a, b) => key(a).length - key(b).length || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) || compareBytes(a, b) : compareBytes);
+  return [...ids].sort(
+    numeric
+      ? (a, b) =>
+          key(a).length - key(b).length || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) || compareBytes(a, b)
+      : compareBytes,
+  );
 }
 
 interface Judgments {
@@ -74,31 +79,40 @@ interface Judgments {
 
 /** The subtopic judgments by query, each query's subtopics numbered in their order. */
 function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
-  if (qrels === null || typeof qrels !== "object") throw bad("subtopic qrels must be { qid: { subtopic: { docid: rel } } } or columns { qid, subtopic, docid, rel }");
+  if (qrels === null || typeof qrels !== "object")
+    throw bad("subtopic qrels must be { qid: { subtopic: { docid: rel } } } or columns { qid, subtopic, docid, rel }");
   const rows: [string, string, string, number, string][] = [];
   const c = qrels as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["subtopic", "docid", "rel"]) {
       if (!isColumn(c[name])) throw bad(`subtopic qrels.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length) throw bad(`subtopic qrels.${name} has ${(c[name] as ArrayLike<unknown>).length} values but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`);
+      if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length)
+        throw bad(
+          `subtopic qrels.${name} has ${(c[name] as ArrayLike<unknown>).length} values but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
+        );
     }
     const q = c.qid as ArrayLike<string | number>;
     const s = c.subtopic as ArrayLike<string | number>;
     const d = c.docid as ArrayLike<string | number>;
     const r = c.rel as ArrayLike<number>;
-    for (let i = 0; i < q.length; i++) rows.push([String(q[i]), String(s[i]), String(d[i]), r[i], `subtopic qrels row ${i}`]);
+    for (let i = 0; i < q.length; i++)
+      rows.push([String(q[i]), String(s[i]), String(d[i]), r[i], `subtopic qrels row ${i}`]);
   } else {
     for (const [q, subs] of Object.entries(qrels as Record<string, Record<string, Record<string, number>>>)) {
-      if (subs === null || typeof subs !== "object") throw bad(`subtopic qrels[${JSON.stringify(q)}] must be an object of subtopic: { docid: rel }`);
+      if (subs === null || typeof subs !== "object")
+        throw bad(`subtopic qrels[${JSON.stringify(q)}] must be an object of subtopic: { docid: rel }`);
       for (const [s, docs] of Object.entries(subs)) {
-        if (docs === null || typeof docs !== "object") throw bad(`subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}] must be an object of docid: rel`);
-        for (const [d, v] of Object.entries(docs)) rows.push([q, s, d, v, `subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}][${JSON.stringify(d)}]`]);
+        if (docs === null || typeof docs !== "object")
+          throw bad(`subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}] must be an object of docid: rel`);
+        for (const [d, v] of Object.entries(docs))
+          rows.push([q, s, d, v, `subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}][${JSON.stringify(d)}]`]);
       }
     }
   }
   const byQuery = new Map<string, { docs: Map<string, Map<string, number>>; subtopics: Set<string> }>();
   for (const [q, s, d, v, where] of rows) {
-    if (typeof v !== "number" || !Number.isFinite(v)) throw bad(`${where}: judgment ${JSON.stringify(v)} is not a finite number`);
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw bad(`${where}: judgment ${JSON.stringify(v)} is not a finite number`);
     let query = byQuery.get(q);
     if (!query) byQuery.set(q, (query = { docs: new Map(), subtopics: new Set() }));
     let doc = query.docs.get(d);
@@ -112,7 +126,11 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
     const order = subtopicOrder([...subtopics]);
     const index = new Map(order.map((s, i) => [s, i]));
     const numbered = new Map<string, Map<number, number>>();
-    for (const [d, subs] of docs) numbered.set(d, new Map([...subs].map(([s, v]) => [index.get(s)!, v] as [number, number]).sort((a, b) => a[0] - b[0])));
+    for (const [d, subs] of docs)
+      numbered.set(
+        d,
+        new Map([...subs].map(([s, v]) => [index.get(s)!, v] as [number, number]).sort((a, b) => a[0] - b[0])),
+      );
     out.set(q, { docs: numbered, subtopics: order });
   }
   return out;
@@ -133,24 +151,32 @@ export function joinDiversity(qrels: SubtopicQrels, run: Run, options: { complet
 }
 
 /** joinDiversity, with the join's run and judgments (for a message). */
-function subtopicJoin(qrels: SubtopicQrels, run: Run, options: { complete?: boolean }): DiversityJoin & { joined: MemoryJoin } {
+function subtopicJoin(
+  qrels: SubtopicQrels,
+  run: Run,
+  options: { complete?: boolean },
+): DiversityJoin & { joined: MemoryJoin } {
   const judgments = judgmentsOf(qrels);
   // Each judged document's subtopics and judgments, by its judgment row.
   const entries: Map<number, number>[] = [];
   // Each query's number of subtopics, by its id as the join names it.
   const subtopics = new Map<string, number>();
-  const joined = joinMemory(run, (names) => {
-    const rows = new MemoryRows("qrels", names);
-    for (const [q, j] of judgments) {
-      const id = names.internString(q);
-      subtopics.set(names.stringOf(id), j.subtopics.length);
-      for (const d of [...j.docs.keys()].sort((a, b) => compareBytes(b, a))) {
-        rows.add(id, d, entries.length);
-        entries.push(j.docs.get(d)!);
+  const joined = joinMemory(
+    run,
+    (names) => {
+      const rows = new MemoryRows("qrels", names);
+      for (const [q, j] of judgments) {
+        const id = names.internString(q);
+        subtopics.set(names.stringOf(id), j.subtopics.length);
+        for (const d of [...j.docs.keys()].sort((a, b) => compareBytes(b, a))) {
+          rows.add(id, d, entries.length);
+          entries.push(j.docs.get(d)!);
+        }
       }
-    }
-    return rows;
-  }, options);
+      return rows;
+    },
+    options,
+  );
   const { qids } = joined;
   const highest = (e: number) => Math.max(...entries[e].values());
   const batch = joined.batch;
@@ -178,10 +204,19 @@ function subtopicJoin(qrels: SubtopicQrels, run: Run, options: { complete?: bool
     docPairs[k + 1] = docSub.length;
     batch.judged![k] = highest(e);
   });
-  const diversity: Batch = { ...batch, diversity: {
-    subtopics: numSubtopics, rowOffsets, rowSub: Int32Array.from(rowSub), rowGrade: Float64Array.from(rowGrade), docOffsets: batch.judgedOffsets!,
-    docPairs, docSub: Int32Array.from(docSub), docGrade: Float64Array.from(docGrade),
-  } };
+  const diversity: Batch = {
+    ...batch,
+    diversity: {
+      subtopics: numSubtopics,
+      rowOffsets,
+      rowSub: Int32Array.from(rowSub),
+      rowGrade: Float64Array.from(rowGrade),
+      docOffsets: batch.judgedOffsets!,
+      docPairs,
+      docSub: Int32Array.from(docSub),
+      docGrade: Float64Array.from(docGrade),
+    },
+  };
   const runOnly: string[] = [];
   for (let q = 0; q < joined.runQueries; q++) if (!joined.judged(q)) runOnly.push(joined.run.qidNames.stringOf(q));
   return { batch: diversity, qids, runOnly, notJudged: joined.notJudged, notInRun: joined.notInRun, joined };
@@ -195,7 +230,12 @@ function subtopicJoin(qrels: SubtopicQrels, run: Run, options: { complete?: bool
  * @example
  * evaluateDiversity({ q1: { "1": { d1: 1 }, "2": { d2: 1, d1: 1 } } }, { q1: { d1: 2, d2: 1 } }, ["alpha-nDCG@10", "strec@10"])
  */
-export function evaluateDiversity(qrels: SubtopicQrels, run: Run, measures: Measures, options?: Options & { complete?: boolean }): Result<string> {
+export function evaluateDiversity(
+  qrels: SubtopicQrels,
+  run: Run,
+  measures: Measures,
+  options?: Options & { complete?: boolean },
+): Result<string> {
   const { complete, ...rest } = options ?? {};
   const explicit = explicitOptions(rest);
   const warnings: string[] = [];

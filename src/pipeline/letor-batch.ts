@@ -26,15 +26,30 @@ export interface LetorInput {
 function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32Array | null {
   const { data, file, score, scoresFile, groups } = input;
   // Means over no query: an empty (or blank, or comments only) file is a mistake, said as such.
-  if (data.length === 0) throw new RankevalError("bad-input", `${file}: no rows in it: the file is empty or holds only blank or comment lines`);
+  if (data.length === 0)
+    throw new RankevalError(
+      "bad-input",
+      `${file}: no rows in it: the file is empty or holds only blank or comment lines`,
+    );
   if (score.length !== data.length) {
-    throw new RankevalError("bad-input", `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`);
+    throw new RankevalError(
+      "bad-input",
+      `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`,
+    );
   }
   if (hasQid) return null;
-  if (!groups) throw new RankevalError("bad-input", `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`);
+  if (!groups)
+    throw new RankevalError(
+      "bad-input",
+      `${file} has no qid: fields; give the query group sizes (one number of rows per line, as LightGBM's .query files)`,
+    );
   let total = 0;
   for (const size of groups.sizes) total += size;
-  if (total !== data.length) throw new RankevalError("bad-input", `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`);
+  if (total !== data.length)
+    throw new RankevalError(
+      "bad-input",
+      `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`,
+    );
   const starts = new Int32Array(groups.sizes.length + 1);
   groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));
   return starts;
@@ -60,7 +75,10 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
     // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them, ids too,
     // and finds a document twice in a query.
     const docids = Array.from(docid, (d) => input.docidNames.stringOf(d));
-    const { batch, qids } = groupRows({ qid, score, rel: data.rel, docid: docids }, { name: file, query: (q) => name(q as number) });
+    const { batch, qids } = groupRows(
+      { qid, score, rel: data.rel, docid: docids },
+      { name: file, query: (q) => name(q as number) },
+    );
     return { batch, qids: qids.map((q) => name(q as number)) };
   }
   if (docid) {
@@ -115,9 +133,13 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them.
     const { ids } = data.spans!;
     const qid = new Array<string>(data.length);
-    for (let k = 0; k < ids.length; k++) qid.fill(data.qidNames.stringOf(ids[k]), data.spans!.starts[k], data.spans!.starts[k + 1]);
+    for (let k = 0; k < ids.length; k++)
+      qid.fill(data.qidNames.stringOf(ids[k]), data.spans!.starts[k], data.spans!.starts[k + 1]);
     const docid = docs && Array.from({ length: data.length }, (_, i) => docidString(i));
-    const { batch, qids } = groupRows({ qid, score, rel: data.rel, ...(docid ? { docid } : {}) }, { name: file, query: String });
+    const { batch, qids } = groupRows(
+      { qid, score, rel: data.rel, ...(docid ? { docid } : {}) },
+      { name: file, query: String },
+    );
     return { batch, qids: qids as string[] };
   }
   if (docs) {
@@ -132,8 +154,14 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
   // Every row in place: row i is entry i of the document ids ("rows"). Labels and scores were
   // checked finite by their parsers.
   const batch: Batch = {
-    numQueries: starts.length - 1, offsets: starts, scores: score, labels: data.rel, judgedOffsets: null, judged: null,
-    docids: docs ? "rows" : null, pool: docs ? { bytes: docs.bytes, offsets: docs.offsets } : null,
+    numQueries: starts.length - 1,
+    offsets: starts,
+    scores: score,
+    labels: data.rel,
+    judgedOffsets: null,
+    judged: null,
+    docids: docs ? "rows" : null,
+    pool: docs ? { bytes: docs.bytes, offsets: docs.offsets } : null,
   };
   return { batch, qids: names };
 }

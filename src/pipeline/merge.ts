@@ -16,7 +16,8 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     const aggregates = parts[0].aggregates ?? {};
     const mean: Record<string, number> = {};
     const counted: Record<string, number> = {};
-    for (const key of Object.keys(first.values)) ({ value: mean[key], count: counted[key] } = summaryOf(first.values[key], aggregates[key] ?? "mean"));
+    for (const key of Object.keys(first.values))
+      ({ value: mean[key], count: counted[key] } = summaryOf(first.values[key], aggregates[key] ?? "mean"));
     let tieRange: Record<string, TieRange> | undefined;
     if (first.tieRange) {
       tieRange = {};
@@ -24,7 +25,11 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
         tieRange[key] = tieRangeOf(t.worst, t.best, aggregates[key] ?? "mean");
       }
     }
-    return { result: { ...first, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings: parts[0].strings, aggregates: parts[0].aggregates };
+    return {
+      result: { ...first, mean, counted, queries, ...(tieRange ? { tieRange } : {}) },
+      strings: parts[0].strings,
+      aggregates: parts[0].aggregates,
+    };
   }
   // Each key summarised as its blocks were (a sum, a geometric mean: not always the mean).
   const aggregates = parts[0].aggregates ?? {};
@@ -49,7 +54,10 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     values[key] = gather((p) => p.result.values[key]);
     // A geometric mean's logs, made for each block's values, gathered the same way (not made again).
     if (aggregates[key] === "geomean" && parts.every((p) => hasGeoLogs(p.result.values[key]))) {
-      knownGeoLogs(values[key], gather((p) => geoLogs(p.result.values[key])));
+      knownGeoLogs(
+        values[key],
+        gather((p) => geoLogs(p.result.values[key])),
+      );
     }
     ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregates[key] ?? "mean"));
   }
@@ -68,5 +76,17 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   }
   const noRelevant = parts.reduce((n, p) => n + p.result.queries.skipped.noRelevant, 0);
   const queries = { evaluated: qids.length, skipped: { noRelevant, notJudged, notInRun } };
-  return { result: { ...first, qids: order.map((i) => qids[i]), values, mean, counted, queries, ...(tieRange ? { tieRange } : {}) }, strings, aggregates: parts[0].aggregates };
+  return {
+    result: {
+      ...first,
+      qids: order.map((i) => qids[i]),
+      values,
+      mean,
+      counted,
+      queries,
+      ...(tieRange ? { tieRange } : {}),
+    },
+    strings,
+    aggregates: parts[0].aggregates,
+  };
 }

@@ -7,10 +7,19 @@
  */
 import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
-import { portableBlock, PortableBlocks, RunBlockParser, transferables, type PortableBlock, type RunSource } from "./blocks.js";
+import {
+  portableBlock,
+  PortableBlocks,
+  RunBlockParser,
+  transferables,
+  type PortableBlock,
+  type RunSource,
+} from "./blocks.js";
 
 /** Evaluating side -> reader: what to read, then an ack per block, with its buffer when nothing keeps it. */
-export type ReaderJob<Source> = { type: "read"; source: Source; file: string; blockRows: number } | { type: "evaluated"; buffer?: ArrayBuffer };
+export type ReaderJob<Source> =
+  | { type: "read"; source: Source; file: string; blockRows: number }
+  | { type: "evaluated"; buffer?: ArrayBuffer };
 
 export type ReaderReport =
   | { type: "progress"; read: number; lines: number; seconds: number }
@@ -63,12 +72,18 @@ export function serveBlocks<Source>(
       return;
     }
     let sent = 0;
-    const parser = new RunBlockParser(job.file, new Interner(), (rows) => {
-      const block = portableBlock(rows, sent);
-      sent = rows.qidNames.size;
-      waiting++;
-      post({ type: "block", block }, transferables(block));
-    }, job.blockRows, () => spares.pop());
+    const parser = new RunBlockParser(
+      job.file,
+      new Interner(),
+      (rows) => {
+        const block = portableBlock(rows, sent);
+        sent = rows.qidNames.size;
+        waiting++;
+        post({ type: "block", block }, transferables(block));
+      },
+      job.blockRows,
+      () => spares.pop(),
+    );
     const sink: BlockSink = {
       push: (chunk) => parser.push(chunk),
       get linesRead() {
@@ -76,7 +91,9 @@ export function serveBlocks<Source>(
       },
       ready: () => (waiting < AHEAD ? null : new Promise<void>((resolve) => (wake = resolve))),
     };
-    read(job.source, sink, (bytes, seconds) => post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []))
+    read(job.source, sink, (bytes, seconds) =>
+      post({ type: "progress", read: bytes, lines: parser.linesRead, seconds }, []),
+    )
       .then(() => post({ type: "end", runTag: parser.finish() }, []))
       .catch((err: unknown) => post({ type: "error", ...threadError(err) }, []));
   };
@@ -97,8 +114,12 @@ export interface ReaderPort<Source> {
  * its buffer goes back with the ack.
  */
 export function readerBlocks<Source>(
-  source: Source, file: string, blockRows: number, start: () => ReaderPort<Source>,
-  onProgress?: (read: number, lines: number, seconds: number) => void, giveBack = false,
+  source: Source,
+  file: string,
+  blockRows: number,
+  start: () => ReaderPort<Source>,
+  onProgress?: (read: number, lines: number, seconds: number) => void,
+  giveBack = false,
 ): NonNullable<RunSource["blocks"]> {
   return (qids, add) =>
     new Promise((resolve, reject) => {
@@ -131,22 +152,25 @@ export function readerBlocks<Source>(
       // Set while an add is waiting: the messages after it wait behind it.
       let waiting: Promise<void> | null = null;
       const fail = (err: unknown) => end(() => reject(err));
-      reader.listen((r) => {
-        if (settled) return;
-        if (r.type === "progress") return onProgress?.(r.read, r.lines, r.seconds);
-        let next: void | Promise<void>;
-        try {
-          next = waiting ? waiting.then(() => (settled ? undefined : handle(r))) : handle(r);
-        } catch (err) {
-          return fail(err);
-        }
-        if (!next) return;
-        const mine: Promise<void> = next.then(() => {
-          if (waiting === mine) waiting = null;
-        });
-        waiting = mine;
-        mine.catch(fail);
-      }, (message) => end(() => reject(new Error(`${file}: the run reader failed (${message})`))));
+      reader.listen(
+        (r) => {
+          if (settled) return;
+          if (r.type === "progress") return onProgress?.(r.read, r.lines, r.seconds);
+          let next: void | Promise<void>;
+          try {
+            next = waiting ? waiting.then(() => (settled ? undefined : handle(r))) : handle(r);
+          } catch (err) {
+            return fail(err);
+          }
+          if (!next) return;
+          const mine: Promise<void> = next.then(() => {
+            if (waiting === mine) waiting = null;
+          });
+          waiting = mine;
+          mine.catch(fail);
+        },
+        (message) => end(() => reject(new Error(`${file}: the run reader failed (${message})`))),
+      );
       reader.send({ type: "read", source, file, blockRows });
     });
 }

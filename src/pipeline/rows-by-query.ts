@@ -29,8 +29,12 @@ const bad = (message: string) => new RankevalError("bad-input", message);
  * (each query's rows contiguous) are used in place. A document twice in one query is an error naming
  * the row, or, given `file`, the file and the query as `file.query` names it.
  */
-export function groupRows(rows: Rows, file?: { name: string; query: (q: Qid) => string }): { batch: Batch; qids: Qid[] } {
-  if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+export function groupRows(
+  rows: Rows,
+  file?: { name: string; query: (q: Qid) => string },
+): { batch: Batch; qids: Qid[] } {
+  if (rows === null || typeof rows !== "object")
+    throw bad("rows must be an object of columns { qid, score, rel, docid? }");
   for (const column of ["qid", "score", "rel"] as const) {
     if (!isColumn(rows[column])) throw bad(`rows.${column} must be an array or typed array`);
   }
@@ -59,7 +63,8 @@ export function groupRows(rows: Rows, file?: { name: string; query: (q: Qid) => 
       const v = qidColumn[i];
       let q = index.get(v);
       if (q === undefined) {
-        if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+        if (typeof v !== "string" && typeof v !== "number")
+          throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
         index.set(v, (q = qids.length));
         qids.push(v);
       }
@@ -99,16 +104,28 @@ export function groupRows(rows: Rows, file?: { name: string; query: (q: Qid) => 
     let grouped = 0; // the query of row i when rows are grouped: offsets only grow
     for (let i = 0; i < n; i++) {
       const d = rows.docid[i];
-      if (typeof d !== "string" && typeof d !== "number") throw bad(`rows.docid[${i}] is ${typeof d}, not a string or number`);
+      if (typeof d !== "string" && typeof d !== "number")
+        throw bad(`rows.docid[${i}] is ${typeof d}, not a string or number`);
       const id = pool.intern(String(d));
       while (offsets[grouped + 1] <= i) grouped++;
       const q = queryOf ? queryOf[i] : grouped;
-      if (lastQuery[id] === q + 1) throw documentTwice(String(d), (file?.query ?? String)(rows.qid[i]), file?.name ?? `rows.docid[${i}]`);
+      if (lastQuery[id] === q + 1)
+        throw documentTwice(String(d), (file?.query ?? String)(rows.qid[i]), file?.name ?? `rows.docid[${i}]`);
       lastQuery[id] = q + 1;
       docids[rowAt ? rowAt[i] : i] = id;
     }
   }
-  const batch: Batch = { numQueries: nq, offsets, scores, labels, judgedOffsets: null, judged: null, docids, pool: pool?.pool() ?? null, checkNumbers };
+  const batch: Batch = {
+    numQueries: nq,
+    offsets,
+    scores,
+    labels,
+    judgedOffsets: null,
+    judged: null,
+    docids,
+    pool: pool?.pool() ?? null,
+    checkNumbers,
+  };
   return { batch, qids };
 }
 
@@ -116,7 +133,12 @@ export function groupRows(rows: Rows, file?: { name: string; query: (q: Qid) => 
  * The queries in order of first appearance and the rows where each run of one query starts, up to
  * the first query that comes back (then `contiguous` is false and `index` numbers the queries so far).
  */
-function scanQueries(qidColumn: ArrayLike<Qid>): { qids: Qid[]; starts: number[]; index: Map<Qid, number>; contiguous: boolean } {
+function scanQueries(qidColumn: ArrayLike<Qid>): {
+  qids: Qid[];
+  starts: number[];
+  index: Map<Qid, number>;
+  contiguous: boolean;
+} {
   const runs = runStarts(qidColumn);
   // Only a map from query to number can see a query come back, and it costs more than the scan;
   // while the queries come in increasing order (numbers, or strings), none can, so the map is
@@ -128,7 +150,8 @@ function scanQueries(qidColumn: ArrayLike<Qid>): { qids: Qid[]; starts: number[]
   for (const i of runs) {
     const v = qidColumn[i];
     const previous = qids[qids.length - 1];
-    if (index === null && i > 0 && !(typeof v === typeof previous && v > previous)) index = new Map(qids.map((q, k) => [q, k]));
+    if (index === null && i > 0 && !(typeof v === typeof previous && v > previous))
+      index = new Map(qids.map((q, k) => [q, k]));
     if (index !== null) {
       if (index.has(v)) {
         contiguous = false;
@@ -136,7 +159,8 @@ function scanQueries(qidColumn: ArrayLike<Qid>): { qids: Qid[]; starts: number[]
       }
       index.set(v, qids.length);
     }
-    if (typeof v !== "string" && typeof v !== "number") throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+    if (typeof v !== "string" && typeof v !== "number")
+      throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
     qids.push(v);
     starts.push(i);
   }
@@ -175,8 +199,10 @@ function findBadNumber(rows: Rows, n: number): void {
   for (let i = 0; i < n; i++) {
     for (const column of ["score", "rel"] as const) {
       const v = rows[column][i];
-      if (typeof v !== "number") throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
-      if (!Number.isFinite(v)) throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+      if (typeof v !== "number")
+        throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+      if (!Number.isFinite(v))
+        throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
     }
   }
 }

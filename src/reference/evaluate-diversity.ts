@@ -18,7 +18,10 @@ import { referenceValue } from "./index.js";
  * subtopic being one without a relevant document).
  */
 export function referenceEvaluateDiversity(
-  qrels: SubtopicQrels, run: Run, measures: Measures, options?: Options,
+  qrels: SubtopicQrels,
+  run: Run,
+  measures: Measures,
+  options?: Options,
 ): { qids: string[]; values: Record<string, Float64Array> } {
   const explicit = explicitOptions(options);
   const ms = parseMeasures(measures);
@@ -30,14 +33,21 @@ export function referenceEvaluateDiversity(
     docs.get(d)!.set(s, v);
   };
   if ("qid" in qrels && typeof qrels.qid === "object") {
-    const c = qrels as { qid: ArrayLike<string | number>; subtopic: ArrayLike<string | number>; docid: ArrayLike<string | number>; rel: ArrayLike<number> };
+    const c = qrels as {
+      qid: ArrayLike<string | number>;
+      subtopic: ArrayLike<string | number>;
+      docid: ArrayLike<string | number>;
+      rel: ArrayLike<number>;
+    };
     for (let i = 0; i < c.qid.length; i++) add(String(c.qid[i]), String(c.subtopic[i]), String(c.docid[i]), c.rel[i]);
   } else {
-    for (const [q, subs] of Object.entries(qrels as Record<string, Record<string, Record<string, number>>>)) for (const [s, docs] of Object.entries(subs)) for (const [d, v] of Object.entries(docs)) add(q, s, d, v);
+    for (const [q, subs] of Object.entries(qrels as Record<string, Record<string, Record<string, number>>>))
+      for (const [s, docs] of Object.entries(subs)) for (const [d, v] of Object.entries(docs)) add(q, s, d, v);
   }
   const runRows = new Map<string, { docid: string; score: number }[]>();
   const r = run as { qid: ArrayLike<string | number>; docid: ArrayLike<string | number>; score: ArrayLike<number> };
-  if (!("qid" in r && typeof r.qid === "object")) throw new RankevalError("bad-input", "reference: runs as columns only");
+  if (!("qid" in r && typeof r.qid === "object"))
+    throw new RankevalError("bad-input", "reference: runs as columns only");
   for (let i = 0; i < r.qid.length; i++) {
     const q = String(r.qid[i]);
     if (!runRows.has(q)) runRows.set(q, []);

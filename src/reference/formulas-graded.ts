@@ -155,39 +155,50 @@ const CWL_DEPTH = 1000;
  *   BPM(T)@k   C_i = 1 when g_1 + … + g_i < T and i < k, else 0
  *   RBP(p)     C_i = p
  */
-const cwl = (model: CwlModel): Formula => (q, k, o, params) => {
-  const lo = params.min ?? 0;
-  const hi = params.max ?? 1;
-  const g = Array.from({ length: CWL_DEPTH }, (_, i) => {
-    const label = q.ranking[i]?.label;
-    if (label === undefined) return 0;
-    const l = Math.max(label, 0);
-    if (model === "rbp_cwl") return l >= o.relevanceThreshold ? 1 : 0;
-    return (Math.min(Math.max(l, lo), hi) - lo) / (hi - lo);
-  });
-  const T = params.t;
-  // i: the 1-based position; sumTo = g_1 + ... + g_i.
-  const continuation = (i: number, sumTo: number): number => {
-    switch (model) {
-      case "sdcg": return i < k ? Math.log(i + 1) / Math.log(i + 2) : 0;
-      case "inst": return ((i + T + (T - sumTo) - 1) / (i + T + (T - sumTo))) ** 2;
-      case "insq": return ((i + 2 * T - 1) / (i + 2 * T)) ** 2;
-      case "nerr8": return i < k ? 1 - g[i - 1] : 0;
-      case "nerr9": return i < k ? (i / (i + 1)) * (1 - g[i - 1]) : 0;
-      case "nerr10": return params.p * (1 - g[i - 1]);
-      case "nerr11": return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1 - g[i - 1]);
-      case "bpm": return sumTo < T && i < k ? 1 : 0;
-      case "rbp_cwl": return params.p;
+const cwl =
+  (model: CwlModel): Formula =>
+  (q, k, o, params) => {
+    const lo = params.min ?? 0;
+    const hi = params.max ?? 1;
+    const g = Array.from({ length: CWL_DEPTH }, (_, i) => {
+      const label = q.ranking[i]?.label;
+      if (label === undefined) return 0;
+      const l = Math.max(label, 0);
+      if (model === "rbp_cwl") return l >= o.relevanceThreshold ? 1 : 0;
+      return (Math.min(Math.max(l, lo), hi) - lo) / (hi - lo);
+    });
+    const T = params.t;
+    // i: the 1-based position; sumTo = g_1 + ... + g_i.
+    const continuation = (i: number, sumTo: number): number => {
+      switch (model) {
+        case "sdcg":
+          return i < k ? Math.log(i + 1) / Math.log(i + 2) : 0;
+        case "inst":
+          return ((i + T + (T - sumTo) - 1) / (i + T + (T - sumTo))) ** 2;
+        case "insq":
+          return ((i + 2 * T - 1) / (i + 2 * T)) ** 2;
+        case "nerr8":
+          return i < k ? 1 - g[i - 1] : 0;
+        case "nerr9":
+          return i < k ? (i / (i + 1)) * (1 - g[i - 1]) : 0;
+        case "nerr10":
+          return params.p * (1 - g[i - 1]);
+        case "nerr11":
+          return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1 - g[i - 1]);
+        case "bpm":
+          return sumTo < T && i < k ? 1 : 0;
+        case "rbp_cwl":
+          return params.p;
+      }
+    };
+    const v: number[] = [1];
+    let sum = 0;
+    for (let i = 1; i < CWL_DEPTH; i++) {
+      sum += g[i - 1];
+      v.push(v[i - 1] * continuation(i, sum));
     }
+    return v.reduce((a, vi, i) => a + vi * g[i], 0) / v.reduce((a, b) => a + b, 0);
   };
-  const v: number[] = [1];
-  let sum = 0;
-  for (let i = 1; i < CWL_DEPTH; i++) {
-    sum += g[i - 1];
-    v.push(v[i - 1] * continuation(i, sum));
-  }
-  return v.reduce((a, vi, i) => a + vi * g[i], 0) / v.reduce((a, b) => a + b, 0);
-};
 
 /**
  * Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021), as ir_measures' compat provider: the
@@ -199,7 +210,8 @@ const cwl = (model: CwlModel): Formula => (q, k, o, params) => {
  */
 function compat(q: Query, p: number, normalize: boolean): number {
   // The ideal's documents: retrieved ones by their rank; unretrieved ones as the judged labels left.
-  const retrieved = q.ranking.map((d, rank) => ({ label: d.label ?? 0, score: d.score, rank, id: `r${rank}` }))
+  const retrieved = q.ranking
+    .map((d, rank) => ({ label: d.label ?? 0, score: d.score, rank, id: `r${rank}` }))
     .filter((d) => d.label > 0);
   const left = q.judged.filter((l) => l > 0).sort((a, b) => b - a);
   for (const d of retrieved) left.splice(left.indexOf(d.label), 1);
@@ -245,7 +257,7 @@ export const GRADED_FORMULAS = {
     let notStoppedYet = 1;
     for (let r = 1; r <= ranksRead(q, k); r++) {
       const label = q.ranking[r - 1].label;
-      const p = label !== undefined && label > 0 ? (Math.pow(2, Math.min(label, max)) - 1) / Math.pow(2, max) : 0;
+      const p = label !== undefined && label > 0 ? (2 ** Math.min(label, max) - 1) / 2 ** max : 0;
       sum += (1 / r) * p * notStoppedYet;
       notStoppedYet *= 1 - p;
     }
@@ -306,7 +318,7 @@ export const GRADED_FORMULAS = {
         if (tieS) n1++;
         if (tieL) n2++;
         if (tieS && tieL) n3++;
-        if (!tieS && !tieL && (s[i] < s[j]) !== (l[i] < l[j])) D++;
+        if (!tieS && !tieL && s[i] < s[j] !== l[i] < l[j]) D++;
       }
     }
     const n0 = (n * (n - 1)) / 2;
@@ -316,6 +328,9 @@ export const GRADED_FORMULAS = {
   /** mse = (1/N) Σ (score − label)²; 0 if N = 0. */
   mse: (q) => {
     const l = labels(q);
-    return ratio(q.ranking.reduce((s, d, i) => s + (d.score - l[i]) ** 2, 0), q.ranking.length);
+    return ratio(
+      q.ranking.reduce((s, d, i) => s + (d.score - l[i]) ** 2, 0),
+      q.ranking.length,
+    );
   },
 } satisfies Record<string, Formula>;

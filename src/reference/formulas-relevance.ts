@@ -6,7 +6,14 @@
  */
 import type { ResolvedOptions } from "../measures/options.js";
 import {
-  isJudgedNonRelevant as nonRel, isRelevant, numRelevant, ranksRead, ratio, relevantInTop, type Formula, type Query,
+  isJudgedNonRelevant as nonRel,
+  isRelevant,
+  numRelevant,
+  ranksRead,
+  ratio,
+  relevantInTop,
+  type Formula,
+  type Query,
 } from "./ranking.js";
 
 type O = ResolvedOptions;
@@ -76,7 +83,10 @@ export const RELEVANCE_FORMULAS = {
   map_torchmetrics: (q, k, o) => ratio(precisionSum(q, k, o), relevantInTop(q, k, o)),
   map_ptranking: (q, k, o) => {
     const ideal = q.judged.filter((l) => l > 0).sort((a, b) => b - a);
-    return ratio(precisionSum(q, k, o), (k === 0 ? ideal : ideal.slice(0, k)).reduce((a, b) => a + b, 0));
+    return ratio(
+      precisionSum(q, k, o),
+      (k === 0 ? ideal : ideal.slice(0, k)).reduce((a, b) => a + b, 0),
+    );
   },
   /** mrr@k = 1/i for the rank i <= k of the first relevant document, else 0 (Voorhees 1999). */
   mrr: (q, k, o) => {
@@ -111,7 +121,11 @@ export const RELEVANCE_FORMULAS = {
    * judged@k = (documents in ranks 1..n that have a judgment, whatever its label) / n, n = min(k, N)
    * (ir_measures' Judged@k, providers/judged_provider.py).
    */
-  judged: (q, k) => ratio(count(q.ranking.slice(0, ranksRead(q, k)), (d) => d.label !== undefined), ranksRead(q, k)),
+  judged: (q, k) =>
+    ratio(
+      count(q.ranking.slice(0, ranksRead(q, k)), (d) => d.label !== undefined),
+      ranksRead(q, k),
+    ),
   /** fall_out@k = NR in ranks 1..k / NR; 1 if NR = 0 (torchmetrics' RetrievalFallOut, empty_target_action "pos"). */
   fall_out: (q, k, o) => {
     const all = count(q.judged, (l) => nonRel(l, o));
@@ -188,8 +202,10 @@ export const RELEVANCE_FORMULAS = {
       const rel = count(above, (a) => isRelevant(a.label, o));
       const unj = count(above, (a) => a.label !== undefined && a.label < 0);
       const nonrel = count(above, (a) => nonRel(a.label, o));
-      sum += j === 0 ? 1
-        : 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + unj) / j) * ((rel + EPS) / (rel + nonrel + 2 * EPS));
+      sum +=
+        j === 0
+          ? 1
+          : 1 / (j + 1) + (j / (j + 1)) * ((rel + nonrel + unj) / j) * ((rel + EPS) / (rel + nonrel + 2 * EPS));
     });
     return ratio(sum, numRelevant(q, o));
   },

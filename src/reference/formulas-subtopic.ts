@@ -27,7 +27,10 @@ import { compareUtf8, type Formula, type Params } from "./ranking.js";
 export type Judgments = ReadonlyMap<number, number>;
 
 const relevantTo = (subs: Judgments | undefined, o: ResolvedOptions) =>
-  [...(subs ?? new Map()).entries()].filter(([, v]) => v >= o.relevanceThreshold).map(([j]) => j).sort((a, b) => a - b);
+  [...(subs ?? new Map()).entries()]
+    .filter(([, v]) => v >= o.relevanceThreshold)
+    .map(([j]) => j)
+    .sort((a, b) => a - b);
 
 /** g_r for each document of a list, by the definition (counts of the subtopics seen above). */
 function gains(list: readonly (Judgments | undefined)[], alpha: number, o: ResolvedOptions): number[] {
@@ -98,27 +101,44 @@ type SubFormula = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) =
 
 /** `f` over the m subtopics judged relevant and the ranking's gains g (alpha 0.5 if it has none); 0 if m = 0. */
 type Over = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params, m: number, g: number[]) => number;
-const over = (f: Over): SubFormula => (q, k, o, p) => {
-  const m = actual(q, o).size;
-  return m === 0 ? 0 : f(q, k, o, p, m, gains(q.ranking.map((d) => d.subs), p.alpha ?? 0.5, o));
-};
+const over =
+  (f: Over): SubFormula =>
+  (q, k, o, p) => {
+    const m = actual(q, o).size;
+    return m === 0
+      ? 0
+      : f(
+          q,
+          k,
+          o,
+          p,
+          m,
+          gains(
+            q.ranking.map((d) => d.subs),
+            p.alpha ?? 0.5,
+            o,
+          ),
+        );
+  };
 
 /** alpha-DCG@k and ERR-IA@k: weighted by `w`, over the ideal-ideal gains (ndeval divides neither at k = 1). */
-const undivided = (w: (r: number) => number): SubFormula => over((_q, k, _o, p, m, g) => {
-  const at = k === 0 ? g.length : k;
-  if (at === 0) return 0;
-  const raw = sumTo(g, at, w);
-  return at === 1 ? raw : raw / idealIdeal(m, at, p.alpha, w);
-});
+const undivided = (w: (r: number) => number): SubFormula =>
+  over((_q, k, _o, p, m, g) => {
+    const at = k === 0 ? g.length : k;
+    if (at === 0) return 0;
+    const raw = sumTo(g, at, w);
+    return at === 1 ? raw : raw / idealIdeal(m, at, p.alpha, w);
+  });
 
 /** alpha-nDCG@k and nERR-IA@k: the ranking's over the ideal ranking's. */
-const normalized = (w: (r: number) => number): SubFormula => over((q, k, o, p, _m, g) => {
-  const gi = gains(ideal(q, p.alpha, o), p.alpha, o);
-  const at = k === 0 ? Math.max(g.length, gi.length) : k;
-  if (at === 0) return 0;
-  const run = sumTo(g, at, w);
-  return run === 0 ? 0 : run / sumTo(gi, at, w);
-});
+const normalized = (w: (r: number) => number): SubFormula =>
+  over((q, k, o, p, _m, g) => {
+    const gi = gains(ideal(q, p.alpha, o), p.alpha, o);
+    const at = k === 0 ? Math.max(g.length, gi.length) : k;
+    if (at === 0) return 0;
+    const run = sumTo(g, at, w);
+    return run === 0 ? 0 : run / sumTo(gi, at, w);
+  });
 
 const nrbpSum = (g: readonly number[], beta: number) => g.reduce((s, x, i) => s + x * beta ** i, 0);
 
@@ -130,8 +150,9 @@ const nerrIa = normalized(byRank);
 
 const nrbp = over((_q, _k, _o, p, m, g) => ((1 - (1 - p.alpha) * p.beta) / m) * nrbpSum(g, p.beta));
 
-const nnrbp = over((q, _k, o, p, _m, g) =>
-  nrbpSum(g, p.beta) / nrbpSum(gains(ideal(q, p.alpha, o), p.alpha, o), p.beta));
+const nnrbp = over(
+  (q, _k, o, p, _m, g) => nrbpSum(g, p.beta) / nrbpSum(gains(ideal(q, p.alpha, o), p.alpha, o), p.beta),
+);
 
 const pIa = over((q, k, o, _p, m, g) => {
   const at = k === 0 ? g.length : k;
@@ -162,7 +183,10 @@ const mapIa = over((q, _k, o, _p, m) => {
 });
 
 /** A diversity family's formula: NaN for a query without subtopic judgments (as the kernel). */
-const sub = (f: SubFormula): Formula => (q, k, o, p) => (q.subtopics ? f(q.subtopics, k, o, p) : NaN);
+const sub =
+  (f: SubFormula): Formula =>
+  (q, k, o, p) =>
+    q.subtopics ? f(q.subtopics, k, o, p) : NaN;
 
 export const SUBTOPIC_FORMULAS = {
   alpha_dcg: sub(alphaDcg),

@@ -20,7 +20,9 @@ export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } 
 
 /** Each family's formula, by its registry row's name. */
 const FORMULAS: { readonly [F in FamilyName]: Formula } = {
-  ...RELEVANCE_FORMULAS, ...GRADED_FORMULAS, ...SUBTOPIC_FORMULAS,
+  ...RELEVANCE_FORMULAS,
+  ...GRADED_FORMULAS,
+  ...SUBTOPIC_FORMULAS,
 };
 
 const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
@@ -33,7 +35,9 @@ const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
  * beyondList "nan". `value`: the measure's formula (the table's, by default).
  */
 export function referenceValue(
-  m: Measure, q: Query, o: ResolvedOptions,
+  m: Measure,
+  q: Query,
+  o: ResolvedOptions,
   value: (m: Measure) => number = (m) => formula(m, q, o),
 ): number {
   const noRelevant = numRelevant(q, o) === 0;
@@ -73,9 +77,11 @@ function evaluateQueries(
       if (!qs) {
         // Ties "average" with -J: the orders of the ties among the documents kept.
         const orders =
-          o.ties !== "average" ? [rank(input.docs, o.depth, o.ties, o.judgedOnly)]
-          : o.judgedOnly ? tieOrders(rank(input.docs, o.depth, "input", true), Infinity)
-          : tieOrders(input.docs, o.depth);
+          o.ties !== "average"
+            ? [rank(input.docs, o.depth, o.ties, o.judgedOnly)]
+            : o.judgedOnly
+              ? tieOrders(rank(input.docs, o.depth, "input", true), Infinity)
+              : tieOrders(input.docs, o.depth);
         rankings.set(how, (qs = orders.map((ranking) => ({ ranking, judged: input.judged }))));
       }
       let sum = 0;
@@ -102,11 +108,13 @@ export function referenceEvaluate(
 ): { qids: Qid[]; values: Record<string, Float64Array> } {
   const o = explicitOptions(options);
   const ms = parseMeasures(measures);
-  if (rows === null || typeof rows !== "object") throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+  if (rows === null || typeof rows !== "object")
+    throw bad("rows must be an object of columns { qid, score, rel, docid? }");
   for (const c of ["qid", "score", "rel", "docid"] as const) {
     if (c === "docid" && rows.docid === undefined) continue;
     if (!isColumn(rows[c])) throw bad(`rows.${c} must be an array or typed array`);
-    if (rows[c]!.length !== rows.qid.length) throw bad(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
+    if (rows[c]!.length !== rows.qid.length)
+      throw bad(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
   }
   const byQuery = new Map<Qid, { docs: Doc[]; judged: number[]; seen: Set<string> }>();
   for (let i = 0; i < rows.qid.length; i++) {
@@ -115,16 +123,20 @@ export function referenceEvaluate(
     const label = rows.rel[i];
     const where = `row ${i} (rows.qid[${i}] = ${JSON.stringify(qid)})`;
     if (typeof qid !== "string" && typeof qid !== "number") throw bad(`${where}: qid is not a string or number`);
-    if (typeof score !== "number" || !Number.isFinite(score)) throw bad(`${where}: rows.score[${i}] = ${String(score)} is not a finite number`);
-    if (typeof label !== "number" || !Number.isFinite(label)) throw bad(`${where}: rows.rel[${i}] = ${String(label)} is not a finite number`);
+    if (typeof score !== "number" || !Number.isFinite(score))
+      throw bad(`${where}: rows.score[${i}] = ${String(score)} is not a finite number`);
+    if (typeof label !== "number" || !Number.isFinite(label))
+      throw bad(`${where}: rows.rel[${i}] = ${String(label)} is not a finite number`);
     let query = byQuery.get(qid);
     if (!query) byQuery.set(qid, (query = { docs: [], judged: [], seen: new Set() }));
     let docid: string | undefined;
     if (rows.docid) {
       const d = rows.docid[i];
-      if (typeof d !== "string" && typeof d !== "number") throw bad(`${where}: rows.docid[${i}] is not a string or number`);
+      if (typeof d !== "string" && typeof d !== "number")
+        throw bad(`${where}: rows.docid[${i}] is not a string or number`);
       docid = String(d);
-      if (query.seen.has(docid)) throw bad(`${where}: rows.docid[${i}] = ${JSON.stringify(d)} appears twice in this query`);
+      if (query.seen.has(docid))
+        throw bad(`${where}: rows.docid[${i}] = ${JSON.stringify(d)} appears twice in this query`);
       query.seen.add(docid);
     }
     query.docs.push({ score, label, docid });
@@ -147,13 +159,21 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   if (isColumn(c.qid)) {
     for (const name of ["docid", valueName]) {
       if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== c.qid.length) throw bad(`${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${c.qid.length}`);
+      if ((c[name] as ArrayLike<unknown>).length !== c.qid.length)
+        throw bad(
+          `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${c.qid.length}`,
+        );
     }
-    return { qid: c.qid as ArrayLike<string | number>, docid: c.docid as ArrayLike<string | number>, value: c[valueName] as ArrayLike<number> };
+    return {
+      qid: c.qid as ArrayLike<string | number>,
+      docid: c.docid as ArrayLike<string | number>,
+      value: c[valueName] as ArrayLike<number>,
+    };
   }
   const t = { qid: [] as string[], docid: [] as string[], value: [] as number[] };
   for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
-    if (docs === null || typeof docs !== "object") throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
+    if (docs === null || typeof docs !== "object")
+      throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
     for (const [d, v] of Object.entries(docs)) {
       t.qid.push(q);
       t.docid.push(d);
@@ -180,7 +200,8 @@ export function referenceEvaluateRun(
   const judgments = new Map<string, Map<string, number>>();
   for (let i = 0; i < j.qid.length; i++) {
     const label = j.value[i];
-    if (typeof label !== "number" || !Number.isFinite(label)) throw bad(`${where("qrels", j, i)}: label ${String(label)} is not a finite number`);
+    if (typeof label !== "number" || !Number.isFinite(label))
+      throw bad(`${where("qrels", j, i)}: label ${String(label)} is not a finite number`);
     const q = String(j.qid[i]);
     const d = String(j.docid[i]);
     if (!judgments.has(q)) judgments.set(q, new Map());
@@ -195,7 +216,8 @@ export function referenceEvaluateRun(
     const score = r.value[i];
     const judged = judgments.get(q);
     if (!judged) continue; // a run query without judgments is ignored (as trec_eval)
-    if (typeof score !== "number" || !Number.isFinite(score)) throw bad(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
+    if (typeof score !== "number" || !Number.isFinite(score))
+      throw bad(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
     let query = byQuery.get(q);
     if (!query) byQuery.set(q, (query = { docs: [], judged: [...judged.values()], seen: new Set() }));
     if (query.seen.has(d)) throw bad(`${where("run", r, i)}: document ranked twice for this query`);

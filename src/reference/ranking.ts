@@ -31,8 +31,13 @@ export function compareUtf8(a: string, b: string): number {
  * Score descending; ties by docid descending in byte order ("docid", every document with an id), by
  * label descending ("best") or ascending ("worst", unjudged as 0), else by input position.
  */
-export function rank(docs: readonly Doc[], depth: number, ties: ResolvedOptions["ties"] = "docid", judgedOnly = false): Doc[] {
-  if (ties === "average") throw new Error("reference: ties \"average\" is every order (tieOrders), not one");
+export function rank(
+  docs: readonly Doc[],
+  depth: number,
+  ties: ResolvedOptions["ties"] = "docid",
+  judgedOnly = false,
+): Doc[] {
+  if (ties === "average") throw new Error('reference: ties "average" is every order (tieOrders), not one');
   const withIds = ties === "docid" && docs.length > 0 && docs.every((d) => d.docid !== undefined);
   const byLabel = ties === "best" ? -1 : ties === "worst" ? 1 : 0;
   const indexed = docs.map((doc, index) => ({ doc, index, bytes: withIds ? utf8.encode(doc.docid!) : null }));
@@ -72,7 +77,10 @@ export function tieOrders(docs: readonly Doc[], depth: number): Doc[][] {
     else runs.push([d]);
   }
   let count = 1;
-  for (const r of runs) for (let i = 2; i <= r.length; i++) if ((count *= i) > MAX_TIE_ORDERS) throw new Error(`reference: more than ${MAX_TIE_ORDERS} tie orders to enumerate`);
+  for (const r of runs)
+    for (let i = 2; i <= r.length; i++)
+      if ((count *= i) > MAX_TIE_ORDERS)
+        throw new Error(`reference: more than ${MAX_TIE_ORDERS} tie orders to enumerate`);
   const out: Doc[][] = [];
   const walk = (i: number, prefix: Doc[]) => {
     if (i === runs.length) {
@@ -113,7 +121,7 @@ export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOption
 /** 0 for labels <= 0 and unjudged documents; else 2^label − 1, label, or the table's for an integer it lists. */
 export function gain(label: number | undefined, o: ResolvedOptions): number {
   if (label === undefined || label <= 0) return 0;
-  if (o.gain === "exp") return Math.pow(2, label) - 1;
+  if (o.gain === "exp") return 2 ** label - 1;
   if (o.gain === "linear") return label;
   const listed = Number.isInteger(label) ? o.gain.get(label) : undefined;
   return listed !== undefined ? listed : label;

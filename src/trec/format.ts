@@ -18,7 +18,7 @@ const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** The sign bit of x, which `x < 0` does not see for -0 and NaN. */
 export function signBit(x: number): boolean {
   f64[0] = x;
-  return (u32[LITTLE ? 1 : 0] >>> 31) === 1;
+  return u32[LITTLE ? 1 : 0] >>> 31 === 1;
 }
 
 /** x = mantissa · 2^exponent exactly, mantissa a non-negative integer (x finite, sign dropped). */

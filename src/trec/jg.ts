@@ -40,13 +40,22 @@ const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
  * te_form_res_rels_jg for one query: one RES_RELS per judgment group, groups in id order. Throws
  * trec_eval's error for a document retrieved twice within -M, and for one judged twice in a group.
  */
-export function formResRelsJg(qid: string, retrieved: readonly Retrieved[], judgments: readonly JgJudgment[], epi: JgEpi): JgResRels[] {
+export function formResRelsJg(
+  qid: string,
+  retrieved: readonly Retrieved[],
+  judgments: readonly JgJudgment[],
+  epi: JgEpi,
+): JgResRels[] {
   // Sorted by sim descending, ties by docno descending, cut at -M.
   const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(b.docno, a.docno)));
   const numResults = Math.min(ranked.length, epi.maxDocs);
   const seen = new Set<string>();
   for (let i = 0; i < numResults; i++) {
-    if (seen.has(ranked[i].docno)) throw new RankevalError("bad-input", `query ${JSON.stringify(qid)}: document ${JSON.stringify(ranked[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
+    if (seen.has(ranked[i].docno))
+      throw new RankevalError(
+        "bad-input",
+        `query ${JSON.stringify(qid)}: document ${JSON.stringify(ranked[i].docno)} is retrieved twice (trec_eval: duplicate docs)`,
+      );
     seen.add(ranked[i].docno);
   }
   // Groups in strcmp order, as get_qrels_jg.c sorts the lines (qid, jg, docno).
@@ -54,7 +63,11 @@ export function formResRelsJg(qid: string, retrieved: readonly Retrieved[], judg
   for (const j of judgments) {
     let g = groups.get(j.jg);
     if (!g) groups.set(j.jg, (g = new Map()));
-    if (g.has(j.docno)) throw new RankevalError("bad-input", `query ${JSON.stringify(qid)}: document ${JSON.stringify(j.docno)} is judged twice by judgment group ${JSON.stringify(j.jg)} (trec_eval: duplicate docs)`);
+    if (g.has(j.docno))
+      throw new RankevalError(
+        "bad-input",
+        `query ${JSON.stringify(qid)}: document ${JSON.stringify(j.docno)} is judged twice by judgment group ${JSON.stringify(j.jg)} (trec_eval: duplicate docs)`,
+      );
     g.set(j.docno, j.rel);
   }
   const names = [...groups.keys()].sort(cmp);

@@ -57,22 +57,32 @@ export interface ResultsPrefs {
   readonly counts: Uint16Array;
 }
 
-const fail = (qid: string, why: string) => new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
+const fail = (qid: string, why: string) =>
+  new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
 
 const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
 /** form_prefs_counts for one query (its documents in any order; -M Infinity: all); throws trec_eval's errors. */
-export function formPrefsCounts(qid: string, retrieved: readonly Retrieved[], prefs: readonly PrefLine[], maxDocs: number): ResultsPrefs {
+export function formPrefsCounts(
+  qid: string,
+  retrieved: readonly Retrieved[],
+  prefs: readonly PrefLine[],
+  maxDocs: number,
+): ResultsPrefs {
   // form_prefs_and_ranks: the ranking (sim descending, docno ascending), cut at -M, then by docno.
   const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(a.docno, b.docno)));
   const numResults = Math.min(ranked.length, maxDocs);
   const results = ranked.slice(0, numResults).map((d, i) => ({ docno: d.docno, rank: i + 1 }));
   results.sort((a, b) => cmp(a.docno, b.docno));
   for (let i = 1; i < results.length; i++) {
-    if (results[i].docno === results[i - 1].docno) throw fail(qid, `document ${JSON.stringify(results[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
+    if (results[i].docno === results[i - 1].docno)
+      throw fail(qid, `document ${JSON.stringify(results[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
   }
   // The preference lines by docno (a stable sort, as glibc's merge sort).
-  const byDocno = prefs.map((p, i) => ({ p, i })).sort((a, b) => cmp(a.p.docno, b.p.docno) || a.i - b.i).map((x) => x.p);
+  const byDocno = prefs
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => cmp(a.p.docno, b.p.docno) || a.i - b.i)
+    .map((x) => x.p);
   const judgedDocnos = new Set(byDocno.map((p) => p.docno));
   // Retrieved documents that have preferences, in rank order, get docid ranks 0 .. num_judged_ret - 1.
   const judgedRet = results.filter((r) => judgedDocnos.has(r.docno)).sort((a, b) => a.rank - b.rank);
@@ -110,7 +120,11 @@ export function formPrefsCounts(qid: string, retrieved: readonly Retrieved[], pr
       end++;
     }
     const group = lines.slice(start, end);
-    jgs.push(numSubGroup > 1 ? formJgPa(qid, group, numJudged, numJudgedRet, counts) : formJgEc(qid, group, numRelLevel, numJudged, numJudgedRet, counts));
+    jgs.push(
+      numSubGroup > 1
+        ? formJgPa(qid, group, numJudged, numJudgedRet, counts)
+        : formJgEc(qid, group, numRelLevel, numJudged, numJudgedRet, counts),
+    );
     start = end;
   }
   return { jgs, numJudged, numJudgedRet, counts };
@@ -118,15 +132,30 @@ export function formPrefsCounts(qid: string, retrieved: readonly Retrieved[], pr
 
 function emptyJg(ecs: Ec[], numEcs: number, pa: Uint8Array | null, relArray: Float64Array | null): Jg {
   return {
-    ecs, numEcs, pa, relArray,
-    numPrefsFulfilledRet: 0, numPrefsPossibleRet: 0, numPrefsFulfilledImp: 0, numPrefsPossibleImp: 0, numPrefsPossibleNotoccur: 0,
-    numNonrel: 0, numNonrelRet: 0, numRel: 0, numRelRet: 0,
+    ecs,
+    numEcs,
+    pa,
+    relArray,
+    numPrefsFulfilledRet: 0,
+    numPrefsPossibleRet: 0,
+    numPrefsFulfilledImp: 0,
+    numPrefsPossibleImp: 0,
+    numPrefsPossibleNotoccur: 0,
+    numNonrel: 0,
+    numNonrelRet: 0,
+    numRel: 0,
+    numRelRet: 0,
   };
 }
 
 /** form_jg_ec and add_ec_pref_to_jg: a single-subgroup JG as equivalence classes. */
 function formJgEc(
-  qid: string, prefs: readonly (PrefLine & { rank: number })[], numEcs: number, numJudged: number, numJudgedRet: number, counts: Uint16Array,
+  qid: string,
+  prefs: readonly (PrefLine & { rank: number })[],
+  numEcs: number,
+  numJudged: number,
+  numJudgedRet: number,
+  counts: Uint16Array,
 ): Jg {
   const ecs: Ec[] = [];
   for (const p of prefs) {
@@ -149,7 +178,11 @@ function formJgEc(
       for (const a of r1) {
         for (const b of ecs[e2].ranks) {
           counts[a * numJudged + b]++;
-          if (a === b) throw fail(qid, `a document has two rel_levels in one judgment subgroup (trec_eval: internal docid ${a} occurs with different rel_level in same jsg)`);
+          if (a === b)
+            throw fail(
+              qid,
+              `a document has two rel_levels in one judgment subgroup (trec_eval: internal docid ${a} occurs with different rel_level in same jsg)`,
+            );
           if (a < b) {
             if (b < numJudgedRet) jg.numPrefsFulfilledRet++;
             else if (a < numJudgedRet) jg.numPrefsFulfilledImp++;
@@ -167,14 +200,23 @@ function formJgEc(
 }
 
 /** form_jg_pa, add_transitives and add_pa_pref_to_jg: a JG with several subgroups as a preference array. */
-function formJgPa(qid: string, prefs: readonly (PrefLine & { rank: number })[], n: number, numJudgedRet: number, counts: Uint16Array): Jg {
+function formJgPa(
+  qid: string,
+  prefs: readonly (PrefLine & { rank: number })[],
+  n: number,
+  numJudgedRet: number,
+  counts: Uint16Array,
+): Jg {
   const pa = new Uint8Array(n * n);
   const relArray = new Float64Array(n).fill(-1.0);
   for (let i = 0; i < prefs.length; i++) {
     const p = prefs[i];
     const old = relArray[p.rank];
     if ((old > 0.0 && p.rel === 0.0) || (old === 0.0 && p.rel > 0.0)) {
-      throw fail(qid, `document ${JSON.stringify(p.docno)} has both 0 and a rel_level above 0 in judgment group ${JSON.stringify(p.jg)}`);
+      throw fail(
+        qid,
+        `document ${JSON.stringify(p.docno)} has both 0 and a rel_level above 0 in judgment group ${JSON.stringify(p.jg)}`,
+      );
     }
     relArray[p.rank] = p.rel;
     let j = i + 1;
@@ -194,7 +236,10 @@ function formJgPa(qid: string, prefs: readonly (PrefLine & { rank: number })[], 
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       if (i !== j && pa[i * n + j] && pa[j * n + i]) {
-        throw fail(qid, `the preferences of judgment group ${JSON.stringify(prefs[0].jg)} contradict each other (a cycle; trec_eval aborts: "Pref inconsistency found")`);
+        throw fail(
+          qid,
+          `the preferences of judgment group ${JSON.stringify(prefs[0].jg)} contradict each other (a cycle; trec_eval aborts: "Pref inconsistency found")`,
+        );
       }
     }
   }
@@ -250,9 +295,20 @@ function formJgPa(qid: string, prefs: readonly (PrefLine & { rank: number })[], 
 
 /** trec_eval's preference measures, in its measure table's order. */
 export const PREFS_MEASURES = [
-  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-  "prefs_pair_imp", "prefs_avgjg_imp",
+  "prefs_num_prefs_poss",
+  "prefs_num_prefs_ful",
+  "prefs_num_prefs_ful_ret",
+  "prefs_simp",
+  "prefs_pair",
+  "prefs_avgjg",
+  "prefs_avgjg_Rnonrel",
+  "prefs_simp_ret",
+  "prefs_pair_ret",
+  "prefs_avgjg_ret",
+  "prefs_avgjg_Rnonrel_ret",
+  "prefs_simp_imp",
+  "prefs_pair_imp",
+  "prefs_avgjg_imp",
 ] as const;
 export type PrefsMeasure = (typeof PREFS_MEASURES)[number];
 
@@ -400,21 +456,35 @@ function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, n
 export function prefsValue(name: PrefsMeasure, rp: ResultsPrefs): number {
   switch (name) {
     case "prefs_num_prefs_poss":
-      return rp.jgs.reduce((s, jg) => s + jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur, 0);
+      return rp.jgs.reduce(
+        (s, jg) => s + jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur,
+        0,
+      );
     case "prefs_num_prefs_ful":
       return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp, 0);
     case "prefs_num_prefs_ful_ret":
       return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet, 0);
-    case "prefs_simp": return simp(rp, "all");
-    case "prefs_simp_ret": return simp(rp, "ret");
-    case "prefs_simp_imp": return simp(rp, "imp");
-    case "prefs_pair": return pair(rp, "all");
-    case "prefs_pair_ret": return pair(rp, "ret");
-    case "prefs_pair_imp": return pair(rp, "imp");
-    case "prefs_avgjg": return avgjg(rp, "all");
-    case "prefs_avgjg_ret": return avgjg(rp, "ret");
-    case "prefs_avgjg_imp": return avgjg(rp, "imp");
-    case "prefs_avgjg_Rnonrel": return avgjgRnonrel(rp, false);
-    case "prefs_avgjg_Rnonrel_ret": return avgjgRnonrel(rp, true);
+    case "prefs_simp":
+      return simp(rp, "all");
+    case "prefs_simp_ret":
+      return simp(rp, "ret");
+    case "prefs_simp_imp":
+      return simp(rp, "imp");
+    case "prefs_pair":
+      return pair(rp, "all");
+    case "prefs_pair_ret":
+      return pair(rp, "ret");
+    case "prefs_pair_imp":
+      return pair(rp, "imp");
+    case "prefs_avgjg":
+      return avgjg(rp, "all");
+    case "prefs_avgjg_ret":
+      return avgjg(rp, "ret");
+    case "prefs_avgjg_imp":
+      return avgjg(rp, "imp");
+    case "prefs_avgjg_Rnonrel":
+      return avgjgRnonrel(rp, false);
+    case "prefs_avgjg_Rnonrel_ret":
+      return avgjgRnonrel(rp, true);
   }
 }

@@ -43,6 +43,14 @@ describe("atol on a string and on bytes", () => {
 
 describe("compareBytes", () => {
   it("is strcmp on UTF-8 bytes", () => {
-    expect(["9", "100", "10", "é", "z", "\u{1F600}", "\uFFFD"].sort(compareBytes)).toEqual(["10", "100", "9", "z", "é", "\uFFFD", "\u{1F600}"]);
+    expect(["9", "100", "10", "é", "z", "\u{1F600}", "\uFFFD"].sort(compareBytes)).toEqual([
+      "10",
+      "100",
+      "9",
+      "z",
+      "é",
+      "\uFFFD",
+      "\u{1F600}",
+    ]);
   });
 });

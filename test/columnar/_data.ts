@@ -46,17 +46,23 @@ export async function duck(): Promise<DuckDBConnection> {
  * PARTITION_BY, the layout Spark's partitionBy writes). Ids are VARCHAR, values DOUBLE (as DuckDB
  * parses the text, so the numbers are the text's), and a run's tag a `tag` column.
  */
-export async function duckParquet(rows: TrecRows, path: string, o: { kind: "qrels" | "run"; buckets?: number; columns?: Record<string, string>; types?: Record<string, string> } ): Promise<void> {
+export async function duckParquet(
+  rows: TrecRows,
+  path: string,
+  o: { kind: "qrels" | "run"; buckets?: number; columns?: Record<string, string>; types?: Record<string, string> },
+): Promise<void> {
   const c = await duck();
   const tsv = `${path}.tsv`;
   mkdirSync(dirname(path), { recursive: true });
   const lines = ["qid\tdocid\tvalue\ttag"];
-  for (let i = 0; i < rows.qid.length; i++) lines.push(`${rows.qid[i]}\t${rows.docid[i]}\t${rows.text[i]}\t${rows.tag[i]}`);
+  for (let i = 0; i < rows.qid.length; i++)
+    lines.push(`${rows.qid[i]}\t${rows.docid[i]}\t${rows.text[i]}\t${rows.tag[i]}`);
   writeFileSync(tsv, `${lines.join("\n")}\n`);
   const names = { qid: "qid", docid: "docid", value: o.kind === "qrels" ? "rel" : "score", tag: "tag", ...o.columns };
   const types = { qid: "VARCHAR", docid: "VARCHAR", value: "DOUBLE", ...o.types };
   const select = `SELECT qid::${types.qid} AS "${names.qid}", docid::${types.docid} AS "${names.docid}", value::${types.value} AS "${names.value}"${o.kind === "run" ? `, tag AS "${names.tag}"` : ""}${o.buckets ? `, hash(qid) % ${o.buckets} AS bucket` : ""} FROM read_csv('${tsv}', delim='\t', header=true, quote='', escape='', columns={'qid': 'VARCHAR', 'docid': 'VARCHAR', 'value': 'VARCHAR', 'tag': 'VARCHAR'})`;
-  if (o.buckets) await c.run(`COPY (${select}) TO '${path}' (FORMAT parquet, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE true)`);
+  if (o.buckets)
+    await c.run(`COPY (${select}) TO '${path}' (FORMAT parquet, PARTITION_BY (bucket), OVERWRITE_OR_IGNORE true)`);
   else await c.run(`COPY (${select}) TO '${path}' (FORMAT parquet)`);
 }
 

@@ -40,7 +40,9 @@ function generate(): { qrels: string; a: string; b: string } {
   for (let q = 0; q < 400; q++) {
     const qid = `q${q}`;
     const docs = 1 + Math.floor(rnd() * 60);
-    if (q % 37 !== 5) for (let d = 0; d < docs + 10; d++) if (rnd() < 0.6) qrels.push(`${qid} 0 doc${q}-${d} ${rnd() < 0.05 ? -1 : Math.floor(rnd() * rnd() * 4)}`);
+    if (q % 37 !== 5)
+      for (let d = 0; d < docs + 10; d++)
+        if (rnd() < 0.6) qrels.push(`${qid} 0 doc${q}-${d} ${rnd() < 0.05 ? -1 : Math.floor(rnd() * rnd() * 4)}`);
     runs.forEach((lines, k) => {
       if (q % 53 === 7 + k) return;
       // `docs` distinct documents of the query's docs + 20 (the judged ones among them).
@@ -49,7 +51,10 @@ function generate(): { qrels: string; a: string; b: string } {
         const j = Math.floor(rnd() * (i + 1));
         [pool[i], pool[j]] = [pool[j], pool[i]];
       }
-      for (let d = 0; d < docs; d++) lines.push(`${qid} Q0 doc${q}-${pool[d]} ${d + 1} ${(Math.round(rnd() * 100) / 100).toFixed(2)} run${k ? "B" : "A"}`);
+      for (let d = 0; d < docs; d++)
+        lines.push(
+          `${qid} Q0 doc${q}-${pool[d]} ${d + 1} ${(Math.round(rnd() * 100) / 100).toFixed(2)} run${k ? "B" : "A"}`,
+        );
     });
   }
   const text = (lines: string[]) => `${lines.join("\n")}\n`;
@@ -87,24 +92,54 @@ describe.skipIf(!built)("a cluster simulated: 8 buckets written by DuckDB, a pro
       kind === "qrels"
         ? `SELECT column0 AS qid, column2 AS docno, column3::INTEGER AS rel FROM read_csv('${file}', delim=' ', header=false, columns={'column0': 'VARCHAR', 'column1': 'VARCHAR', 'column2': 'VARCHAR', 'column3': 'VARCHAR'})`
         : `SELECT column0 AS qid, column2 AS docno, column4::DOUBLE AS score, column5 AS tag FROM read_csv('${file}', delim=' ', header=false, columns={'column0': 'VARCHAR', 'column1': 'VARCHAR', 'column2': 'VARCHAR', 'column3': 'VARCHAR', 'column4': 'VARCHAR', 'column5': 'VARCHAR'})`;
-    for (const [name, kind] of [["qrels", "qrels"], ["a.run", "run"], ["b.run", "run"]] as const) {
-      await c.run(`COPY (SELECT *, hash(qid) % 8 AS bucket FROM (${read(join(text, name), kind)})) TO '${join(ds, name)}' (FORMAT parquet, PARTITION_BY (bucket))`);
+    for (const [name, kind] of [
+      ["qrels", "qrels"],
+      ["a.run", "run"],
+      ["b.run", "run"],
+    ] as const) {
+      await c.run(
+        `COPY (SELECT *, hash(qid) % 8 AS bucket FROM (${read(join(text, name), kind)})) TO '${join(ds, name)}' (FORMAT parquet, PARTITION_BY (bucket))`,
+      );
     }
-    const buckets = readdirSync(join(ds, "a.run")).filter((d) => d.startsWith("bucket=")).sort();
+    const buckets = readdirSync(join(ds, "a.run"))
+      .filter((d) => d.startsWith("bucket="))
+      .sort();
     expect(buckets).toHaveLength(8);
-    for (const b of buckets) expect(readdirSync(join(ds, "b.run")).includes(b) && readdirSync(join(ds, "qrels")).includes(b)).toBe(true);
+    for (const b of buckets)
+      expect(readdirSync(join(ds, "b.run")).includes(b) && readdirSync(join(ds, "qrels")).includes(b)).toBe(true);
 
     const measures = ["-m", "all_trec", "-m", "ndcg_cut.5,10", "-m", "gm_bpref"];
-    for (const [label, extra] of [["default", []], ["all", measures], ["c", ["-c", ...measures]]] as const) {
+    for (const [label, extra] of [
+      ["default", []],
+      ["all", measures],
+      ["c", ["-c", ...measures]],
+    ] as const) {
       // Each bucket in its own process, all at once (a job array): names relative to ds/, so that each
       // shard's runs are named as the whole dataset's (a.run/bucket=3 stands for a.run).
       const out = join(root, `out-${label}`);
       mkdirSync(out);
-      const tasks = await Promise.all(buckets.map((b, i) => rankeval(ds, ...extra, "--per-query-out", join(out, `${b}.${["parquet", "arrow", "csv", "json"][i % 4]}`), `qrels/${b}`, `a.run/${b}`, `b.run/${b}`)));
+      const tasks = await Promise.all(
+        buckets.map((b, i) =>
+          rankeval(
+            ds,
+            ...extra,
+            "--per-query-out",
+            join(out, `${b}.${["parquet", "arrow", "csv", "json"][i % 4]}`),
+            `qrels/${b}`,
+            `a.run/${b}`,
+            `b.run/${b}`,
+          ),
+        ),
+      );
       for (const t of tasks) expect(t.status, t.err).toBe(0);
-      const shards = readdirSync(out).sort().map((f) => join(out, f));
+      const shards = readdirSync(out)
+        .sort()
+        .map((f) => join(out, f));
       expect(shards).toHaveLength(8);
-      const reports = label === "default" ? [[], ["-q"], ["--format", "table"], ["-q", "--format", "json"], ["-q", "--format", "csv"]] : [["-q"], ["--format", "json"]];
+      const reports =
+        label === "default"
+          ? [[], ["-q"], ["--format", "table"], ["-q", "--format", "json"], ["-q", "--format", "csv"]]
+          : [["-q"], ["--format", "json"]];
       for (const report of reports) {
         const whole = await rankeval(text, ...extra, ...report, "qrels", "a.run", "b.run");
         expect(whole.status, whole.err).toBe(0);

@@ -16,7 +16,10 @@ import { aggregate, RunningSummary, summaryOf } from "../../src/pipeline/aggrega
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const status = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const status = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { status, out, err };
 }
 
@@ -40,7 +43,12 @@ function linesByQid(text: string): Map<string, string[]> {
  * keep their order within each query, and queries their order). `shardOf` picks each query's shard.
  * The whole files are written as `base/NAME`: the name every shard's runs stand for.
  */
-function shard(base: string, files: Record<string, string>, k: number, shardOf: (qid: string, i: number, all: string[]) => number): { whole: Record<string, string>; shards: Record<string, string>[] } {
+function shard(
+  base: string,
+  files: Record<string, string>,
+  k: number,
+  shardOf: (qid: string, i: number, all: string[]) => number,
+): { whole: Record<string, string>; shards: Record<string, string>[] } {
   const qids = [...new Set(Object.values(files).flatMap((t) => [...linesByQid(t).keys()]))].sort();
   const bucket = new Map(qids.map((q, i) => [q, shardOf(q, i, qids)]));
   const whole: Record<string, string> = {};
@@ -77,7 +85,13 @@ const FORMATS = ["parquet", "arrow", "csv", "json", "arrows"];
  * Evaluates each shard with `argv` and --per-query-out (the formats in turn), merges them, and checks
  * the merged output, under each report option, against one process on the whole files.
  */
-async function checkMerge(label: string, argv: string[], whole: string[], shards: string[][], reports: string[][] = [[]]): Promise<string> {
+async function checkMerge(
+  label: string,
+  argv: string[],
+  whole: string[],
+  shards: string[][],
+  reports: string[][] = [[]],
+): Promise<string> {
   const outs: string[] = [];
   for (let i = 0; i < shards.length; i++) {
     const out = join(dir, `${label}-${i}.${FORMATS[i % FORMATS.length]}`);
@@ -92,7 +106,13 @@ async function checkMerge(label: string, argv: string[], whole: string[], shards
     // The output options of the evaluation's command line are the merge's too.
     const merged = await run("--merge", ...argv.filter((a) => a === "-q" || a === "-n"), ...extra, ...outs);
     // The plan's warnings, said again (the measures are read again from the shards' settings).
-    expect(merged.err, `${label} ${extra.join(" ")}`).toBe(one.err.split("\n").filter((l) => l.startsWith("rankeval: warning:")).map((l) => `${l}\n`).join(""));
+    expect(merged.err, `${label} ${extra.join(" ")}`).toBe(
+      one.err
+        .split("\n")
+        .filter((l) => l.startsWith("rankeval: warning:"))
+        .map((l) => `${l}\n`)
+        .join(""),
+    );
     expect(merged.status).toBe(0);
     expect(merged.out, `${label} ${extra.join(" ")}`).toBe(one.out);
     first ||= merged.out;
@@ -106,7 +126,14 @@ const have = existsSync(join(golden, "trec_eval/out.test"));
 describe.skipIf(!have)("the golden sets split into shards and merged give one process's output byte for byte", () => {
   if (!have) console.warn(`skipped: ${golden} is absent (golden files live in ../shared)`);
   const te = (name: string) => readFileSync(join(golden, "trec_eval", name), "utf8");
-  const REPORTS = [[], ["-q"], ["--format", "table"], ["-q", "--format", "json"], ["-q", "--format", "csv"], ["-q", "-n", "--format", "table"]];
+  const REPORTS = [
+    [],
+    ["-q"],
+    ["--format", "table"],
+    ["-q", "--format", "json"],
+    ["-q", "--format", "csv"],
+    ["-q", "-n", "--format", "table"],
+  ];
 
   it.each([
     ["out.test", [], "qrels.test", "results.test"],
@@ -115,40 +142,123 @@ describe.skipIf(!have)("the golden sets split into shards and merged give one pr
     ["out.test.aqc", ["-m", "all_trec", "-q", "-c"], "qrels.test", "results.trunc"],
     ["out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100"], "qrels.test", "results.trunc"],
     ["out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2"], "qrels.rel_level", "results.test"],
-    ["out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20"], "qrels.test", "results.test"],
+    [
+      "out.test.meas_params",
+      [
+        "-q",
+        "-miprec_at_recall..10,.20,.25,.75,.50",
+        "-m",
+        "P.5,7,3",
+        "-m",
+        "recall.20,2000",
+        "-m",
+        "Rprec_mult.5.0,0.2,0.35",
+        "-mutility.2,-1,0,0",
+        "-m",
+        "11pt_avg..25,.5,.75",
+        "-mndcg.1=3,2=9,4=4.5",
+        "-mndcg_cut.10,20,23.4",
+        "-msuccess.2,5,20",
+      ],
+      "qrels.test",
+      "results.test",
+    ],
   ])("trec_eval's %s, in 2 shards", async (expected, argv, qrelsName, runName) => {
-    const { whole, shards } = shard(join(dir, `te-${expected}`), { qrels: te(qrelsName), "run.txt": te(runName) }, 2, ranges(2));
+    const { whole, shards } = shard(
+      join(dir, `te-${expected}`),
+      { qrels: te(qrelsName), "run.txt": te(runName) },
+      2,
+      ranges(2),
+    );
     const reports = (argv as string[]).includes("-q") ? [[], ["--format", "json"], ["--format", "csv"]] : REPORTS;
-    const out = await checkMerge(expected, argv as string[], [whole.qrels, whole["run.txt"]], shards.map((s) => [s.qrels, s["run.txt"]]), reports);
+    const out = await checkMerge(
+      expected,
+      argv as string[],
+      [whole.qrels, whole["run.txt"]],
+      shards.map((s) => [s.qrels, s["run.txt"]]),
+      reports,
+    );
     expect(out).toBe(te(expected));
   });
 
   it("the synthetic set (1000 queries), interleaved in 4 shards: every trec_eval measure, -q, tables, JSON, CSV", async () => {
     const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
-    const { whole, shards } = shard(join(dir, "syn"), { qrels: syn("qrels.txt"), "run.txt": syn("run.txt") }, 4, hashed(4));
+    const { whole, shards } = shard(
+      join(dir, "syn"),
+      { qrels: syn("qrels.txt"), "run.txt": syn("run.txt") },
+      4,
+      hashed(4),
+    );
     const files = (s: Record<string, string>) => [s.qrels, s["run.txt"]];
-    expect(await checkMerge("syn-default", [], files(whole), shards.map(files), REPORTS)).toBe(syn("small_default.txt"));
+    expect(await checkMerge("syn-default", [], files(whole), shards.map(files), REPORTS)).toBe(
+      syn("small_default.txt"),
+    );
     expect(await checkMerge("syn-all", ["-m", "all_trec"], files(whole), shards.map(files))).toBe(syn("small_all.txt"));
-    expect(await checkMerge("syn-l2", ["-m", "all_trec", "-l", "2"], files(whole), shards.map(files))).toBe(syn("small_all_l2.txt"));
+    expect(await checkMerge("syn-l2", ["-m", "all_trec", "-l", "2"], files(whole), shards.map(files))).toBe(
+      syn("small_all_l2.txt"),
+    );
     // Canonical measures, other tools' names, conventions, --tie-range, -c.
-    await checkMerge("syn-canonical", ["-m", "ndcg@10", "-m", "nDCG@10", "-m", "map", "-m", "mrr", "-m", "err@20", "-m", "NumRet", "--gain", "exp", "--no-relevant", "skip"], files(whole), shards.map(files), [[], ["-q", "--format", "json"], ["--format", "csv"]]);
-    await checkMerge("syn-tie", ["-m", "ndcg@10", "-m", "map", "--tie-range"], files(whole), shards.map(files), [[], ["--format", "json"], ["-q", "--format", "csv"]]);
-    await checkMerge("syn-c", ["-c", "-m", "official"], files(whole), shards.map(files), [[], ["-q"], ["--format", "json"]]);
+    await checkMerge(
+      "syn-canonical",
+      [
+        "-m",
+        "ndcg@10",
+        "-m",
+        "nDCG@10",
+        "-m",
+        "map",
+        "-m",
+        "mrr",
+        "-m",
+        "err@20",
+        "-m",
+        "NumRet",
+        "--gain",
+        "exp",
+        "--no-relevant",
+        "skip",
+      ],
+      files(whole),
+      shards.map(files),
+      [[], ["-q", "--format", "json"], ["--format", "csv"]],
+    );
+    await checkMerge("syn-tie", ["-m", "ndcg@10", "-m", "map", "--tie-range"], files(whole), shards.map(files), [
+      [],
+      ["--format", "json"],
+      ["-q", "--format", "csv"],
+    ]);
+    await checkMerge("syn-c", ["-c", "-m", "official"], files(whole), shards.map(files), [
+      [],
+      ["-q"],
+      ["--format", "json"],
+    ]);
   });
 
   it("several runs: side by side in tables and trec_eval's text, and --compare over the merged values", async () => {
     const syn = readFileSync(join(golden, "synthetic-small", "run.txt"), "utf8");
     // A second run: the first's scores reversed in every other query.
-    const other = syn.split("\n").map((l, i) => {
-      const f = l.split(" ");
-      if (f.length < 6) return l;
-      if (Number(f[0]) % 2) f[4] = String(-Number(f[4]));
-      f[5] = "other";
-      return f.join(" ");
-    }).join("\n");
-    const { whole, shards } = shard(join(dir, "two"), { qrels: readFileSync(join(golden, "synthetic-small", "qrels.txt"), "utf8"), "a.run": syn, "b.run": other }, 3, hashed(3));
+    const other = syn
+      .split("\n")
+      .map((l, _i) => {
+        const f = l.split(" ");
+        if (f.length < 6) return l;
+        if (Number(f[0]) % 2) f[4] = String(-Number(f[4]));
+        f[5] = "other";
+        return f.join(" ");
+      })
+      .join("\n");
+    const { whole, shards } = shard(
+      join(dir, "two"),
+      { qrels: readFileSync(join(golden, "synthetic-small", "qrels.txt"), "utf8"), "a.run": syn, "b.run": other },
+      3,
+      hashed(3),
+    );
     const files = (s: Record<string, string>) => [s.qrels, s["a.run"], s["b.run"]];
-    await checkMerge("two", ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10"], files(whole), shards.map(files), [[], ["--format", "table"], ["-q", "--format", "json"]]);
+    await checkMerge("two", ["-m", "map", "-m", "ndcg_cut.10", "-m", "P.10"], files(whole), shards.map(files), [
+      [],
+      ["--format", "table"],
+      ["-q", "--format", "json"],
+    ]);
     // --compare over the merged runs: what --compare prints on the whole files.
     const outs = [0, 1, 2].map((i) => join(dir, `two-${i}.${FORMATS[i % FORMATS.length]}`));
     for (const format of [[], ["--format", "json"], ["--test", "t,wilcoxon,sign", "--format", "csv"]]) {
@@ -161,16 +271,30 @@ describe.skipIf(!have)("the golden sets split into shards and merged give one pr
 
   it("Parquet shards merged as they stream (summaries only: a row group of each shard in memory) give one process's output", async () => {
     const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
-    const { whole, shards } = shard(join(dir, "stream"), { qrels: syn("qrels.txt"), "a.run": syn("run.txt"), "b.run": syn("run.txt").replace(/ synth$/gm, " other") }, 5, hashed(5));
+    const { whole, shards } = shard(
+      join(dir, "stream"),
+      { qrels: syn("qrels.txt"), "a.run": syn("run.txt"), "b.run": syn("run.txt").replace(/ synth$/gm, " other") },
+      5,
+      hashed(5),
+    );
     const files = (s: Record<string, string>) => [s.qrels, s["a.run"], s["b.run"]];
-    for (const [label, argv] of [["all", ["-m", "all_trec"]], ["c", ["-c", "-m", "official", "-m", "gm_bpref"]], ["canonical", ["-m", "ndcg@10", "-m", "map", "-m", "NumRet", "-m", "nDCG@10", "--no-relevant", "nan"]], ["tie", ["-m", "ndcg@10", "-m", "P@5", "--tie-range"]]] as const) {
-      const outs = await Promise.all(shards.map(async (s, i) => {
-        const out = join(dir, `stream-${label}-${i}.parquet`);
-        const r = await run(...argv, "--per-query-out", out, ...files(s));
-        expect(r.status, r.err).toBe(0);
-        return out;
-      }));
-      for (const report of label === "tie" ? [[], ["--format", "json"], ["--format", "csv"]] : [[], ["--format", "table"], ["--format", "json"], ["--format", "csv"]]) {
+    for (const [label, argv] of [
+      ["all", ["-m", "all_trec"]],
+      ["c", ["-c", "-m", "official", "-m", "gm_bpref"]],
+      ["canonical", ["-m", "ndcg@10", "-m", "map", "-m", "NumRet", "-m", "nDCG@10", "--no-relevant", "nan"]],
+      ["tie", ["-m", "ndcg@10", "-m", "P@5", "--tie-range"]],
+    ] as const) {
+      const outs = await Promise.all(
+        shards.map(async (s, i) => {
+          const out = join(dir, `stream-${label}-${i}.parquet`);
+          const r = await run(...argv, "--per-query-out", out, ...files(s));
+          expect(r.status, r.err).toBe(0);
+          return out;
+        }),
+      );
+      for (const report of label === "tie"
+        ? [[], ["--format", "json"], ["--format", "csv"]]
+        : [[], ["--format", "table"], ["--format", "json"], ["--format", "csv"]]) {
         const one = await run(...argv, ...report, ...files(whole));
         const before = mergesStreamed.count;
         const merged = await run("--merge", ...report, ...outs);
@@ -187,12 +311,19 @@ describe.skipIf(!have)("the golden sets split into shards and merged give one pr
 
   it("a merged file merges again (shards of shards), and one process's own file merges alone to its output", async () => {
     const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
-    const { whole, shards } = shard(join(dir, "again"), { qrels: syn("qrels.txt"), "run.txt": syn("run.txt") }, 4, hashed(4));
-    const outs = await Promise.all(shards.map(async (s, i) => {
-      const out = join(dir, `again-${i}.parquet`);
-      expect((await run("-q", "--per-query-out", out, s.qrels, s["run.txt"])).status).toBe(0);
-      return out;
-    }));
+    const { whole, shards } = shard(
+      join(dir, "again"),
+      { qrels: syn("qrels.txt"), "run.txt": syn("run.txt") },
+      4,
+      hashed(4),
+    );
+    const outs = await Promise.all(
+      shards.map(async (s, i) => {
+        const out = join(dir, `again-${i}.parquet`);
+        expect((await run("-q", "--per-query-out", out, s.qrels, s["run.txt"])).status).toBe(0);
+        return out;
+      }),
+    );
     expect((await run("--merge", "--per-query-out", join(dir, "again-01.arrow"), outs[0], outs[1])).status).toBe(0);
     expect((await run("--merge", "--per-query-out", join(dir, "again-23.json"), outs[2], outs[3])).status).toBe(0);
     const merged = await run("--merge", "-q", join(dir, "again-01.arrow"), join(dir, "again-23.json"));
@@ -233,20 +364,30 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     // The same run twice (its shards overlapping).
     const same = await run("--merge", pa, pa);
     expect(same.status).toBe(2);
-    expect(same.err).toBe(`rankeval: ${pa} and ${pa} both hold query "q1" of run "${a}": the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)\n`);
+    expect(same.err).toBe(
+      `rankeval: ${pa} and ${pa} both hold query "q1" of run "${a}": the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)\n`,
+    );
     void pa2;
     const pm = await out("a-ndcg.parquet", "-m", "ndcg_cut.10", q, a);
     const measures = await run("--merge", pa, pm);
     expect(measures.status).toBe(2);
-    expect(measures.err).toBe(`rankeval: ${pa} and ${pm} were made under different measures (-m map; -m ndcg_cut.10): only shards of one evaluation merge\n`);
+    expect(measures.err).toBe(
+      `rankeval: ${pa} and ${pm} were made under different measures (-m map; -m ndcg_cut.10): only shards of one evaluation merge\n`,
+    );
     const pl = await out("a-l2.arrow", "-m", "map", "-l", "2", q, a);
     const conventions = await run("--merge", pa, pl);
     expect(conventions.status).toBe(2);
-    expect(conventions.err).toMatch(new RegExp(`^rankeval: ${pa} and ${pl} were made under different conventions \\(none given; -l 2\\): only shards of one evaluation merge\\n$`));
+    expect(conventions.err).toMatch(
+      new RegExp(
+        `^rankeval: ${pa} and ${pl} were made under different conventions \\(none given; -l 2\\): only shards of one evaluation merge\\n$`,
+      ),
+    );
     const pc = await out("a-c.csv", "-m", "map", "-c", q, a);
     const complete = await run("--merge", pa, pc);
     expect(complete.status).toBe(2);
-    expect(complete.err).toBe(`rankeval: ${pa} and ${pc} were made under different -c (not given; given): only shards of one evaluation merge\n`);
+    expect(complete.err).toBe(
+      `rankeval: ${pa} and ${pc} were made under different -c (not given; given): only shards of one evaluation merge\n`,
+    );
   });
 
   it("a run's shards with different tags, a file that is no per-query result, a damaged one, options that cannot change merged results", async () => {
@@ -258,10 +399,14 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     const p1 = await out("s1.parquet", "-m", "map", q, s1);
     const tags = await run("--merge", p0, p1);
     expect(tags.status).toBe(2);
-    expect(tags.err).toBe(`rankeval: ${p0} and ${p1} give run "${join(dir, "err", "x.run")}" different tags ("a", "b"): trec_eval's runid would depend on the shard read last\n`);
+    expect(tags.err).toBe(
+      `rankeval: ${p0} and ${p1} give run "${join(dir, "err", "x.run")}" different tags ("a", "b"): trec_eval's runid would depend on the shard read last\n`,
+    );
     const notOne = await run("--merge", p0, q);
     expect(notOne.status).toBe(2);
-    expect(notOne.err).toBe(`rankeval: ${q}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "# rankeval per-query results", or JSON)\n`);
+    expect(notOne.err).toBe(
+      `rankeval: ${q}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "# rankeval per-query results", or JSON)\n`,
+    );
     // A Parquet file without rankeval's metadata (the shard's input, say).
     const csv = readFileSync(await out("s0.csv", "-m", "map", q, s0), "utf8");
     const broken = f("broken.csv", csv.replace(/\n[^\n]*\n$/, "\nx,y\n"));
@@ -270,13 +415,17 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     expect(damaged.err).toMatch(/broken\.csv: damaged per-query results: line 4: 2 fields, the header has 3\n$/);
     const usage = await run("--merge", "-m", "map", p0);
     expect(usage.status).toBe(1);
-    expect(usage.err).toMatch(/^rankeval: -m cannot change merged results: the shards carry the measures and conventions they were made with\n/);
+    expect(usage.err).toMatch(
+      /^rankeval: -m cannot change merged results: the shards carry the measures and conventions they were made with\n/,
+    );
     const missing = await run("--merge", join(dir, "err", "nope.parquet"));
     expect(missing.status).toBe(2);
     expect(missing.err).toBe(`rankeval: ${join(dir, "err", "nope.parquet")}: cannot read it: no such file (ENOENT)\n`);
     const badOut = await run("-m", "map", "--per-query-out", "out.xlsx", q, a);
     expect(badOut.status).toBe(1);
-    expect(badOut.err).toMatch(/--per-query-out out\.xlsx: the format comes from the name: \.parquet, \.arrow, \.feather, \.arrows, \.csv or \.json/);
+    expect(badOut.err).toMatch(
+      /--per-query-out out\.xlsx: the format comes from the name: \.parquet, \.arrow, \.feather, \.arrows, \.csv or \.json/,
+    );
     const unwritable = await run("-m", "map", "--per-query-out", join(dir, "err", "no-such-dir", "x.parquet"), q, a);
     expect(unwritable.status).toBe(74);
     expect(unwritable.err).toMatch(/x\.parquet: cannot write the per-query results: ENOENT\n$/);
@@ -284,10 +433,12 @@ describe("merging shards that do not make one evaluation: errors naming both fil
 
   it("sums as it streams exactly what summaryOf and trec_eval's aggregate sum over the whole column", () => {
     let seed = 5;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let t = 0; t < 200; t++) {
       const n = Math.floor(rnd() * 50);
-      const v = Float64Array.from({ length: n }, () => (rnd() < 0.1 ? NaN : rnd() < 0.1 ? -0 : rnd() < 0.2 ? 0 : rnd() * (rnd() < 0.5 ? 1e-7 : 1)));
+      const v = Float64Array.from({ length: n }, () =>
+        rnd() < 0.1 ? NaN : rnd() < 0.1 ? -0 : rnd() < 0.2 ? 0 : rnd() * (rnd() < 0.5 ? 1e-7 : 1),
+      );
       const s = new RunningSummary(true);
       for (const x of v) s.add(x);
       for (const agg of ["mean", "sum", "geomean"] as const) {
@@ -300,13 +451,35 @@ describe("merging shards that do not make one evaluation: errors naming both fil
 
   it("refuses a Parquet shard whose queries are out of byte order, or a query twice in one shard", async () => {
     const meta = {
-      format: "rankeval-per-query" as const, version: 1 as const, settings: { measures: ["map"], conventions: {}, complete: false, tieRange: false },
-      conventions: "c", measureConventions: { map: "c" }, conventionLines: ["c"], aggregates: {}, measures: ["map"],
-      columns: [{ name: "map", key: "map", kind: "number" as const }], runs: [{ name: "r", runTag: "t", queries: 3, noRelevant: 0, notJudged: 0, notInRun: 0 }],
+      format: "rankeval-per-query" as const,
+      version: 1 as const,
+      settings: { measures: ["map"], conventions: {}, complete: false, tieRange: false },
+      conventions: "c",
+      measureConventions: { map: "c" },
+      conventionLines: ["c"],
+      aggregates: {},
+      measures: ["map"],
+      columns: [{ name: "map", key: "map", kind: "number" as const }],
+      runs: [{ name: "r", runTag: "t", queries: 3, noRelevant: 0, notJudged: 0, notInRun: 0 }],
     };
-    for (const [qids, why] of [[["a", "c", "b"], 'query "b" is out of byte order'], [["a", "b", "b"], 'query "b" is there twice']] as const) {
+    for (const [qids, why] of [
+      [["a", "c", "b"], 'query "b" is out of byte order'],
+      [["a", "b", "b"], 'query "b" is there twice'],
+    ] as const) {
       const p = join(dir, `order-${why.length}.parquet`);
-      writeFileSync(p, await writePerQuery({ meta, run: ["r", "r", "r"], qid: [...qids], numbers: { map: Float64Array.from([0.1, 0.2, 0.3]) }, strings: {} }, "parquet"));
+      writeFileSync(
+        p,
+        await writePerQuery(
+          {
+            meta,
+            run: ["r", "r", "r"],
+            qid: [...qids],
+            numbers: { map: Float64Array.from([0.1, 0.2, 0.3]) },
+            strings: {},
+          },
+          "parquet",
+        ),
+      );
       const r = await run("--merge", p);
       expect(r.status).toBe(2);
       expect(r.err).toBe(`rankeval: ${p}: damaged per-query results: run "r"'s ${why}\n`);
@@ -319,7 +492,9 @@ describe("merging shards that do not make one evaluation: errors naming both fil
     const c = await duck();
     const rows = (await c.runAndReadAll(`SELECT run, qid, map, P_1 FROM '${pq}' ORDER BY qid`)).getRowObjects();
     expect(rows).toEqual([{ run: a, qid: "q1", map: 1, P_1: 1 }]);
-    const kv = (await c.runAndReadAll(`SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata('${pq}')`)).getRowObjects();
+    const kv = (
+      await c.runAndReadAll(`SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata('${pq}')`)
+    ).getRowObjects();
     const meta = JSON.parse(String(kv.find((r) => r.key === "rankeval")!.value));
     expect(meta.settings.measures).toEqual(["map", "P.1"]);
     expect(kv.find((r) => r.key === "rankeval.conventions")!.value).toMatch(/^trec_eval: relevanceThreshold=1 /);
@@ -328,22 +503,37 @@ describe("merging shards that do not make one evaluation: errors naming both fil
   it("keeps every double as it is: -0, NaN, infinities, in every format", async () => {
     const table: PerQueryTable = {
       meta: {
-        format: "rankeval-per-query", version: 1, settings: { measures: ["ndcg@10"], conventions: {}, complete: false, tieRange: false },
-        conventions: "c", measureConventions: { "ndcg@10": "c" }, conventionLines: ["c"], aggregates: {}, measures: ["ndcg@10"],
-        columns: [{ name: "ndcg@10", key: "ndcg@10", kind: "number" }], runs: [{ name: "r,1", runTag: "t", queries: 5, noRelevant: 0, notJudged: 0, notInRun: 0 }],
+        format: "rankeval-per-query",
+        version: 1,
+        settings: { measures: ["ndcg@10"], conventions: {}, complete: false, tieRange: false },
+        conventions: "c",
+        measureConventions: { "ndcg@10": "c" },
+        conventionLines: ["c"],
+        aggregates: {},
+        measures: ["ndcg@10"],
+        columns: [{ name: "ndcg@10", key: "ndcg@10", kind: "number" }],
+        runs: [{ name: "r,1", runTag: "t", queries: 5, noRelevant: 0, notJudged: 0, notInRun: 0 }],
       },
-      run: ["r,1", "r,1", "r,1", "r,1", "r,1"], qid: ["a", "b\"", "c,d", "e\nf", "#g"],
-      numbers: { "ndcg@10": Float64Array.from([-0, NaN, Infinity, -Infinity, 0.1 + 0.2]) }, strings: {},
+      run: ["r,1", "r,1", "r,1", "r,1", "r,1"],
+      qid: ["a", 'b"', "c,d", "e\nf", "#g"],
+      numbers: { "ndcg@10": Float64Array.from([-0, NaN, Infinity, -Infinity, 0.1 + 0.2]) },
+      strings: {},
     };
     for (const format of ["parquet", "arrow", "arrows", "csv", "json"] as const) {
       const back = await readPerQueryBytes(await writePerQuery(table, format), `x.${format}`);
       expect(back.qid, format).toEqual(table.qid);
       expect(back.run, format).toEqual(table.run);
       const v = back.numbers["ndcg@10"];
-      expect([Object.is(v[0], -0), Number.isNaN(v[1]), v[2], v[3], v[4]], format).toEqual([true, true, Infinity, -Infinity, 0.1 + 0.2]);
+      expect([Object.is(v[0], -0), Number.isNaN(v[1]), v[2], v[3], v[4]], format).toEqual([
+        true,
+        true,
+        Infinity,
+        -Infinity,
+        0.1 + 0.2,
+      ]);
       expect(back.meta).toEqual(table.meta);
     }
     const m = mergeTables([{ file: "x", table }]);
-    expect(m.runs[0].result.qids).toEqual(["#g", "a", "b\"", "c,d", "e\nf"]);
+    expect(m.runs[0].result.qids).toEqual(["#g", "a", 'b"', "c,d", "e\nf"]);
   });
 });

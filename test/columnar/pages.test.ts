@@ -70,20 +70,31 @@ describe("the Parquet page decoder reads what hyparquet's general reader reads",
 
   it("integer ids of every width and sign, float and integer values", async () => {
     const c = await duck();
-    for (const [qid, docid, score] of [["INTEGER", "BIGINT", "FLOAT"], ["UINTEGER", "UBIGINT", "INTEGER"], ["SMALLINT", "TINYINT", "BIGINT"], ["USMALLINT", "UTINYINT", "DOUBLE"]]) {
+    for (const [qid, docid, score] of [
+      ["INTEGER", "BIGINT", "FLOAT"],
+      ["UINTEGER", "UBIGINT", "INTEGER"],
+      ["SMALLINT", "TINYINT", "BIGINT"],
+      ["USMALLINT", "UTINYINT", "DOUBLE"],
+    ]) {
       const path = join(dir, `ints-${qid}-${docid}-${score}.parquet`);
-      await c.run(`COPY (SELECT (r // 20)::${qid} AS qid, (r % 100)::${docid} AS docid, ((r * 31) % 17 - 8)::${score} AS score FROM range(2000) t(r)) TO '${path}' (FORMAT parquet)`);
+      await c.run(
+        `COPY (SELECT (r // 20)::${qid} AS qid, (r % 100)::${docid} AS docid, ((r * 31) % 17 - 8)::${score} AS score FROM range(2000) t(r)) TO '${path}' (FORMAT parquet)`,
+      );
       const r = await same(path);
       expect(r.qid[20]).toBe("1");
       expect(r.docid[99]).toBe("99");
     }
     // Past 2^31 and 2^63: exact, as text would hold them.
     const big = join(dir, "big.parquet");
-    await c.run(`COPY (SELECT * FROM (VALUES (4294967295::UINTEGER, 18446744073709551615::UBIGINT, 1.5::DOUBLE), (4294967295::UINTEGER, 9223372036854775807::UBIGINT, 0.5::DOUBLE)) t(qid, docid, score)) TO '${big}' (FORMAT parquet)`);
+    await c.run(
+      `COPY (SELECT * FROM (VALUES (4294967295::UINTEGER, 18446744073709551615::UBIGINT, 1.5::DOUBLE), (4294967295::UINTEGER, 9223372036854775807::UBIGINT, 0.5::DOUBLE)) t(qid, docid, score)) TO '${big}' (FORMAT parquet)`,
+    );
     expect((await same(big)).docid).toEqual(["18446744073709551615", "9223372036854775807"]);
     // DECIMAL values: hyparquet's general reader (the page decoder takes none).
     const decimal = join(dir, "decimal.parquet");
-    await c.run(`COPY (SELECT * FROM (VALUES ('q1', 'd1', 1.5), ('q1', 'd2', 0.25)) t(qid, docid, score)) TO '${decimal}' (FORMAT parquet)`);
+    await c.run(
+      `COPY (SELECT * FROM (VALUES ('q1', 'd1', 1.5), ('q1', 'd2', 0.25)) t(qid, docid, score)) TO '${decimal}' (FORMAT parquet)`,
+    );
     const before = parquetGroupsRead.general;
     expect((await read(readFileSync(decimal), false)).value).toEqual([1.5, 0.25]);
     expect(parquetGroupsRead.general).toBe(before + 1);
@@ -93,13 +104,26 @@ describe("the Parquet page decoder reads what hyparquet's general reader reads",
     const { parquetWriteBuffer } = await import("hyparquet-writer");
     const n = 5000;
     const columnData = (nullable: boolean) => [
-      { name: "qid", data: Array.from({ length: n }, (_, i) => `q${Math.floor(i / 40)}`), type: "STRING" as const, nullable },
+      {
+        name: "qid",
+        data: Array.from({ length: n }, (_, i) => `q${Math.floor(i / 40)}`),
+        type: "STRING" as const,
+        nullable,
+      },
       { name: "docid", data: Array.from({ length: n }, (_, i) => `d${i}`), type: "STRING" as const, nullable },
-      { name: "score", data: Float64Array.from({ length: n }, (_, i) => (i * 37) % 101), type: "DOUBLE" as const, nullable },
+      {
+        name: "score",
+        data: Float64Array.from({ length: n }, (_, i) => (i * 37) % 101),
+        type: "DOUBLE" as const,
+        nullable,
+      },
     ];
     for (const nullable of [false, true]) {
       const path = join(dir, `hw-${nullable}.parquet`);
-      writeFileSync(path, new Uint8Array(parquetWriteBuffer({ columnData: columnData(nullable), rowGroupSize: [1000, 1500] })));
+      writeFileSync(
+        path,
+        new Uint8Array(parquetWriteBuffer({ columnData: columnData(nullable), rowGroupSize: [1000, 1500] })),
+      );
       await same(path);
     }
     const withNull = columnData(true);
@@ -107,7 +131,9 @@ describe("the Parquet page decoder reads what hyparquet's general reader reads",
     const path = join(dir, "hw-null.parquet");
     writeFileSync(path, new Uint8Array(parquetWriteBuffer({ columnData: withNull, rowGroupSize: 1000 })));
     for (const generic of [false, true]) {
-      await expect(read(readFileSync(path), generic)).rejects.toThrow('x.parquet: row 3457 (column "docid"): the document id is null');
+      await expect(read(readFileSync(path), generic)).rejects.toThrow(
+        'x.parquet: row 3457 (column "docid"): the document id is null',
+      );
     }
   });
 });

@@ -15,10 +15,18 @@ const encoder = new TextEncoder();
 export const bytes = (s: string): Uint8Array => encoder.encode(s);
 
 /** Parses the chunks with a fresh parser; ids as strings, each row's line, the hashes checked. */
-export function parseRows(format: Format, kind: RowsKind, chunks: Uint8Array[], extra: Extra = {}): Record<string, unknown> {
+export function parseRows(
+  format: Format,
+  kind: RowsKind,
+  chunks: Uint8Array[],
+  extra: Extra = {},
+): Record<string, unknown> {
   const qids = new Interner();
   const file = format === "json" ? "in.json" : "in.csv";
-  const p = format === "json" ? new JsonParser({ file, qids, kind, runTag: "t" }) : new DelimitedParser({ file, qids, kind, runTag: "t", ...extra });
+  const p =
+    format === "json"
+      ? new JsonParser({ file, qids, kind, runTag: "t" })
+      : new DelimitedParser({ file, qids, kind, runTag: "t", ...extra });
   for (const c of chunks) p.push(c);
   const r = p.finish();
   const d = r.docids;
@@ -48,16 +56,24 @@ export function outcome(format: Format, kind: RowsKind, chunks: Uint8Array[], ex
 }
 
 /** Whole, split in two at every offset, in three at every pair (small inputs), one byte at a time: all agree. */
-export function splitsAgree(format: Format, kind: RowsKind, input: string | Uint8Array, extra: Extra = {}, maxThree = 60): Outcome {
+export function splitsAgree(
+  format: Format,
+  kind: RowsKind,
+  input: string | Uint8Array,
+  extra: Extra = {},
+  maxThree = 60,
+): Outcome {
   const b = typeof input === "string" ? bytes(input) : input;
   const whole = outcome(format, kind, [b], extra);
   const same = (o: Outcome, what: string) => {
     if (JSON.stringify(o) !== JSON.stringify(whole)) expect(o, what).toEqual(whole);
   };
-  for (let i = 0; i <= b.length; i++) same(outcome(format, kind, [b.subarray(0, i), b.subarray(i)], extra), `split at ${i}`);
+  for (let i = 0; i <= b.length; i++)
+    same(outcome(format, kind, [b.subarray(0, i), b.subarray(i)], extra), `split at ${i}`);
   if (b.length <= maxThree) {
     for (let i = 0; i <= b.length; i++) {
-      for (let j = i; j <= b.length; j++) same(outcome(format, kind, [b.subarray(0, i), b.subarray(i, j), b.subarray(j)], extra), `split at ${i}, ${j}`);
+      for (let j = i; j <= b.length; j++)
+        same(outcome(format, kind, [b.subarray(0, i), b.subarray(i, j), b.subarray(j)], extra), `split at ${i}, ${j}`);
     }
   }
   const bytewise: Uint8Array[] = [];
@@ -66,7 +82,12 @@ export function splitsAgree(format: Format, kind: RowsKind, input: string | Uint
   return whole;
 }
 
-export function parseOk(format: Format, kind: RowsKind, input: string | Uint8Array, extra: Extra = {}): Record<string, unknown> {
+export function parseOk(
+  format: Format,
+  kind: RowsKind,
+  input: string | Uint8Array,
+  extra: Extra = {},
+): Record<string, unknown> {
   const o = splitsAgree(format, kind, input, extra);
   if ("error" in o) throw new Error(`unexpected error: ${o.error}`);
   return o.ok;
@@ -93,7 +114,11 @@ export function splitAt(b: Uint8Array, cuts: number[]): Uint8Array[] {
 
 /** A random edit of an input: insert, delete or replace a byte (drawn from `byteArb`) somewhere. */
 export const mutationArb = (byteArb: fc.Arbitrary<number>) =>
-  fc.tuple(fc.constantFrom("insert", "delete", "replace"), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), byteArb);
+  fc.tuple(
+    fc.constantFrom("insert", "delete", "replace"),
+    fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+    byteArb,
+  );
 
 /** `text` as bytes with the edits applied in order. */
 export function mutate(text: string, muts: readonly (readonly [string, number, number])[]): Uint8Array {

@@ -78,19 +78,42 @@ export function parseChunks(kind: Kind, chunks: Uint8Array[], file = "in.txt"): 
       const p = new GroupQrelsParser({ file });
       for (const c of chunks) p.push(c);
       const r = p.finish();
-      return { qid: r.qid, group: r.group, docno: r.docno, value: Array.from(r.value), long: Array.from(r.long), lines: Array.from(r.lines), length: r.length };
+      return {
+        qid: r.qid,
+        group: r.group,
+        docno: r.docno,
+        value: Array.from(r.value),
+        long: Array.from(r.long),
+        lines: Array.from(r.lines),
+        length: r.length,
+      };
     }
     case "prefs": {
       const p = new PrefsParser({ file });
       for (const c of chunks) p.push(c);
       const r = p.finish();
-      return { qid: r.qid, jg: r.jg, jsg: r.jsg, docno: r.docno, rel: Array.from(r.rel), lines: Array.from(r.lines), length: r.length };
+      return {
+        qid: r.qid,
+        jg: r.jg,
+        jsg: r.jsg,
+        docno: r.docno,
+        rel: Array.from(r.rel),
+        lines: Array.from(r.lines),
+        length: r.length,
+      };
     }
     case "zscores": {
       const p = new ZscoresParser({ file });
       for (const c of chunks) p.push(c);
       const r = p.finish();
-      return { qid: r.qid, measure: r.measure, mean: Array.from(r.mean), stddev: Array.from(r.stddev), lines: Array.from(r.lines), length: r.length };
+      return {
+        qid: r.qid,
+        measure: r.measure,
+        mean: Array.from(r.mean),
+        stddev: Array.from(r.stddev),
+        lines: Array.from(r.lines),
+        length: r.length,
+      };
     }
   }
 }

@@ -12,13 +12,9 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const cutsArb = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 4 });
 
 /** Bytes that matter to the parsers, so mutations hit the interesting cases often. */
-const INTERESTING = [
-  ..." \t\n\r#0123456789.eE+-:=qidoc ,xnaNIf",
-  "\u0000",
-  "\u0001",
-  "\u001f",
-  "\u007f",
-].map((c) => c.charCodeAt(0)).concat([0xef, 0xbb, 0xbf, 0x8b, 0xc3, 0xa9, 0xff]);
+const INTERESTING = [..." \t\n\r#0123456789.eE+-:=qidoc ,xnaNIf", "\u0000", "\u0001", "\u001f", "\u007f"]
+  .map((c) => c.charCodeAt(0))
+  .concat([0xef, 0xbb, 0xbf, 0x8b, 0xc3, 0xa9, 0xff]);
 const byteArb = fc.oneof(fc.constantFrom(...INTERESTING), fc.integer({ min: 0, max: 255 }));
 
 /** Valid lines of each format (with blanks, comments and CRLF mixed in). */
@@ -47,7 +43,20 @@ const VALID: Record<Kind, fc.Arbitrary<string>> = {
   qrels: fileOf(fc.tuple(token, sep, token, sep, token, sep, num).map((p) => p.join(""))),
   run: fileOf(
     fc
-      .tuple(token, sep, token, sep, token, sep, token, sep, num, sep, token, fc.constantFrom("", " junk", "\tmore junk"))
+      .tuple(
+        token,
+        sep,
+        token,
+        sep,
+        token,
+        sep,
+        token,
+        sep,
+        num,
+        sep,
+        token,
+        fc.constantFrom("", " junk", "\tmore junk"),
+      )
       .map((p) => p.join("")),
   ),
   letor: fc.oneof(
@@ -71,7 +80,12 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
   const fields = lines.map((l) => l.trim().split(/[ \t]+/));
   switch (kind) {
     case "qrels":
-      return { qid: fields.map((f) => f[0]), docid: fields.map((f) => f[2]), rel: fields.map((f) => Number(f[3])), length: lines.length };
+      return {
+        qid: fields.map((f) => f[0]),
+        docid: fields.map((f) => f[2]),
+        rel: fields.map((f) => Number(f[3])),
+        length: lines.length,
+      };
     case "run":
       return {
         qid: fields.map((f) => f[0]),
@@ -82,7 +96,12 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
       };
     case "letor": {
       const withQid = lines.length > 0 && lines[0].includes("qid:");
-      const body = lines.map((l) => l.split("#")[0].trim().split(/[ \t]+/));
+      const body = lines.map((l) =>
+        l
+          .split("#")[0]
+          .trim()
+          .split(/[ \t]+/),
+      );
       return {
         qid: withQid ? body.map((f) => f[1].slice(4)) : null,
         rel: body.map((f) => Number(f[0])),
@@ -96,19 +115,36 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
       return { size: fields.map((f) => Number(f[0])) };
     case "group-qrels":
       return {
-        qid: fields.map((f) => f[0]), group: fields.map((f) => f[1]), docno: fields.map((f) => f[2]), value: fields.map((f) => Number(f[3])),
-        long: fields.map((f) => { const m = /^[+-]?\d*/.exec(f[3])![0]; const v = Number(m.replace(/^[+-]$/, "0") || "0"); return v === 0 ? 0 : v; }),
-        lines: lineNumbers(text), length: lines.length,
+        qid: fields.map((f) => f[0]),
+        group: fields.map((f) => f[1]),
+        docno: fields.map((f) => f[2]),
+        value: fields.map((f) => Number(f[3])),
+        long: fields.map((f) => {
+          const m = /^[+-]?\d*/.exec(f[3])![0];
+          const v = Number(m.replace(/^[+-]$/, "0") || "0");
+          return v === 0 ? 0 : v;
+        }),
+        lines: lineNumbers(text),
+        length: lines.length,
       };
     case "prefs":
       return {
-        qid: fields.map((f) => f[0]), jg: fields.map((f) => f[1]), jsg: fields.map((f) => f[2]), docno: fields.map((f) => f[3]),
-        rel: fields.map((f) => Number(f[4])), lines: lineNumbers(text), length: lines.length,
+        qid: fields.map((f) => f[0]),
+        jg: fields.map((f) => f[1]),
+        jsg: fields.map((f) => f[2]),
+        docno: fields.map((f) => f[3]),
+        rel: fields.map((f) => Number(f[4])),
+        lines: lineNumbers(text),
+        length: lines.length,
       };
     case "zscores":
       return {
-        qid: fields.map((f) => f[0]), measure: fields.map((f) => f[1]), mean: fields.map((f) => Number(f[2])), stddev: fields.map((f) => Number(f[3])),
-        lines: lineNumbers(text), length: lines.length,
+        qid: fields.map((f) => f[0]),
+        measure: fields.map((f) => f[1]),
+        mean: fields.map((f) => Number(f[2])),
+        stddev: fields.map((f) => Number(f[3])),
+        lines: lineNumbers(text),
+        length: lines.length,
       };
   }
 }
@@ -116,10 +152,13 @@ function naive(kind: Kind, text: string): Record<string, unknown> {
 /** The 1-based numbers of the lines that are neither blank nor comments. */
 function lineNumbers(text: string): number[] {
   const out: number[] = [];
-  text.replace(/^\uFEFF/, "").split("\n").forEach((l, i) => {
-    const t = l.replace(/\r$/, "").trim();
-    if (t !== "" && !t.startsWith("#")) out.push(i + 1);
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .forEach((l, i) => {
+      const t = l.replace(/\r$/, "").trim();
+      if (t !== "" && !t.startsWith("#")) out.push(i + 1);
+    });
   return out;
 }
 
@@ -179,11 +218,21 @@ describe("fuzz", () => {
       (d: number) => d.toFixed(Math.min(20, Math.max(0, 20 - Math.round(Math.log10(Math.abs(d) + 1))))),
     ];
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.nat(formats.length - 1)), { minLength: 1, maxLength: 50 }), (vals) => {
-        const texts = vals.map(([d, f]) => formats[f](d)).filter((t) => !/e\+?[0-9]{3}/.test(t) || Number.isFinite(Number(t)));
-        const got = parseChunks("scores", [bytes(texts.join("\n"))]).score as number[];
-        expect(got.map((v) => (Object.is(v, -0) ? "-0" : v))).toEqual(texts.map((t) => (Object.is(Number(t), -0) ? "-0" : Number(t))));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.nat(formats.length - 1)), {
+          minLength: 1,
+          maxLength: 50,
+        }),
+        (vals) => {
+          const texts = vals
+            .map(([d, f]) => formats[f](d))
+            .filter((t) => !/e\+?[0-9]{3}/.test(t) || Number.isFinite(Number(t)));
+          const got = parseChunks("scores", [bytes(texts.join("\n"))]).score as number[];
+          expect(got.map((v) => (Object.is(v, -0) ? "-0" : v))).toEqual(
+            texts.map((t) => (Object.is(Number(t), -0) ? "-0" : Number(t))),
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -9,7 +9,10 @@ function feed(p: { push(c: Uint8Array): void }, file: string, chunk = 65536): vo
   const b = readFileSync(file);
   for (let i = 0; i < b.length; i += chunk) p.push(b.subarray(i, i + chunk));
 }
-const lineCount = (file: string) => readFileSync(file, "latin1").split("\n").filter((l) => l.trim() !== "").length;
+const lineCount = (file: string) =>
+  readFileSync(file, "latin1")
+    .split("\n")
+    .filter((l) => l.trim() !== "").length;
 
 describe.skipIf(!haveShared("golden", "trec_eval"))("trec_eval's test files", () => {
   const f = (name: string) => sharedPath("golden", "trec_eval", name);
@@ -97,7 +100,9 @@ describe.skipIf(!haveShared("golden", "synthetic-small"))("synthetic-small", () 
     expect(run.length).toBe(lineCount(f("run.txt")));
     expect(qids.size).toBe(1000);
     // Every row as a naive reader (split on blanks, Number()) sees it.
-    const lines = readFileSync(f("run.txt"), "latin1").split("\n").filter((l) => l !== "");
+    const lines = readFileSync(f("run.txt"), "latin1")
+      .split("\n")
+      .filter((l) => l !== "");
     let wrong = 0;
     lines.forEach((l, i) => {
       const [qid, , doc, , score, tag] = l.split(/\s+/);

@@ -6,9 +6,13 @@ describe("Interner", () => {
   it("gives dense ids in order of first appearance", () => {
     const it_ = new Interner();
     const b = bytes("d1 d2 d1 d10 d2");
-    expect([it_.intern(b, 0, 2), it_.intern(b, 3, 5), it_.intern(b, 6, 8), it_.intern(b, 9, 12), it_.intern(b, 13, 15)]).toEqual([
-      0, 1, 0, 2, 1,
-    ]);
+    expect([
+      it_.intern(b, 0, 2),
+      it_.intern(b, 3, 5),
+      it_.intern(b, 6, 8),
+      it_.intern(b, 9, 12),
+      it_.intern(b, 13, 15),
+    ]).toEqual([0, 1, 0, 2, 1]);
     expect(it_.size).toBe(3);
     expect(it_.stringOf(2)).toBe("d10");
     expect(Array.from(it_.bytesOf(1))).toEqual(Array.from(bytes("d2")));

@@ -27,27 +27,44 @@ describe("JSON qrels and runs", () => {
   });
 
   it("reads qrels", () => {
-    expect(ok('{ "301": { "d1": 1, "d3": 2, "d9": 0 } }', "qrels")).toEqual({ qid: ["301", "301", "301"], docid: ["d1", "d3", "d9"], rel: [1, 2, 0], lines: [1, 1, 1] });
+    expect(ok('{ "301": { "d1": 1, "d3": 2, "d9": 0 } }', "qrels")).toEqual({
+      qid: ["301", "301", "301"],
+      docid: ["d1", "d3", "d9"],
+      rel: [1, 2, 0],
+      lines: [1, 1, 1],
+    });
   });
 
   it("takes whitespace anywhere between tokens, CRLF, a BOM, empty objects", () => {
-    expect(ok('\uFEFF \r\n{\t"q"\r\n:\n{ "a" :1 ,"b":\t2\r\n}\n,"e":{}\n}\r\n \n')).toEqual({ qid: ["q", "q"], docid: ["a", "b"], score: [1, 2], runTag: "t", lines: [4, 4] });
+    expect(ok('\uFEFF \r\n{\t"q"\r\n:\n{ "a" :1 ,"b":\t2\r\n}\n,"e":{}\n}\r\n \n')).toEqual({
+      qid: ["q", "q"],
+      docid: ["a", "b"],
+      score: [1, 2],
+      runTag: "t",
+      lines: [4, 4],
+    });
     expect(ok("{}")).toEqual({ qid: [], docid: [], score: [], runTag: "t", lines: [] });
     expect(ok(' { "q" : { } } ')).toMatchObject({ qid: [] });
   });
 
   it("resolves every string escape, \\uXXXX and surrogate pairs, to UTF-8; raw UTF-8 is kept", () => {
-    const r = ok(String.raw`{"q\u00E9\/": {"\"\\\b\f\n\r\t": 1, "\ud83d\ude00x": 2, "😀y": 3, "\u0041\u00df\u4e2d": 4}}`);
+    const r = ok(
+      String.raw`{"q\u00E9\/": {"\"\\\b\f\n\r\t": 1, "\ud83d\ude00x": 2, "😀y": 3, "\u0041\u00df\u4e2d": 4}}`,
+    );
     expect(r.qid).toEqual(["qé/", "qé/", "qé/", "qé/"]);
     expect(r.docid).toEqual(['"\\\b\f\n\r\t', "😀x", "😀y", "Aß中"]);
   });
 
   it("a surrogate pair escaped is the same id as the character raw (so a duplicate)", () => {
-    expect(error(String.raw`{"q": {"😀": 1, "\uD83D\uDE00": 2}}`)).toBe('in.json:1:19: document "😀" appears twice for query "q"');
+    expect(error(String.raw`{"q": {"😀": 1, "\uD83D\uDE00": 2}}`)).toBe(
+      'in.json:1:19: document "😀" appears twice for query "q"',
+    );
   });
 
   it("reads numbers in JSON's syntax", () => {
-    const r = ok('{"q": {"a": 0, "b": -0, "c": 1e2, "d": 1E-2, "e": -1.5e+3, "f": 0.1, "g": 123456789012345678901234567890, "h": 2.5E0}}');
+    const r = ok(
+      '{"q": {"a": 0, "b": -0, "c": 1e2, "d": 1E-2, "e": -1.5e+3, "f": 0.1, "g": 123456789012345678901234567890, "h": 2.5E0}}',
+    );
     expect(r.score).toEqual([0, -0, 100, 0.01, -1500, 0.1, 1.2345678901234568e29, 2.5]);
   });
 
@@ -72,7 +89,10 @@ describe("JSON qrels and runs", () => {
       ['{"q1": {"d1": 1}, "q2": {}, "q1": {"d2": 1}}', `in.json:1:29: query "q1" appears twice`],
       ['{"q1": {"d1": 1}} x', "in.json:1:19: expected the end of the file after the JSON object, found 'x'"],
       ['{"q1": {"d1": 1}}{}', "in.json:1:18: expected the end of the file after the JSON object, found '{'"],
-      ['{"q1": {"d1": 1', `in.json:1:16: expected ',' or '}' after document "d1" of query "q1", found the end of the file`],
+      [
+        '{"q1": {"d1": 1',
+        `in.json:1:16: expected ',' or '}' after document "d1" of query "q1", found the end of the file`,
+      ],
       ['{"q1": {"d1": 1,}}', `in.json:1:17: expected a document id (a string) in query "q1", found '}'`],
       ['{"q1": {"d1": 1},}', "in.json:1:18: expected a query id (a string), found '}'"],
       ['{"q1": {"d1": 1} "q2"', `in.json:1:18: expected ',' or '}' after the documents of query "q1", found '"'`],
@@ -81,7 +101,10 @@ describe("JSON qrels and runs", () => {
       ['{"q1": [1]}', `in.json:1:8: expected '{' (the documents of query "q1"), found '['`],
       ['{"q1": {d1: 1}}', `in.json:1:9: expected a document id (a string) or '}' in query "q1", found 'd'`],
       ["{q1: 1}", "in.json:1:2: expected a query id (a string) or '}', found 'q'"],
-      ['{"q1": {"d1', `in.json:1:12: expected the closing '"' of a document id of query "q1", found the end of the file`],
+      [
+        '{"q1": {"d1',
+        `in.json:1:12: expected the closing '"' of a document id of query "q1", found the end of the file`,
+      ],
       ['{"q\n1": {}}', "in.json:1:4: a query id is not closed: a line ends inside it"],
       ['{"q\t1": {}}', "in.json:1:4: control character byte 0x09 in a query id: write it as an escape"],
       ['{"q\\x": {}}', "in.json:1:5: invalid escape '\\x' in a query id"],
@@ -98,7 +121,9 @@ describe("JSON qrels and runs", () => {
 
   it("names a long id shortened", () => {
     const long = "x".repeat(50);
-    expect(error(`{"${long}": {"d": true}}`)).toBe(`in.json:1:62: expected a number for document "d" of query "${"x".repeat(40)}…", found 't'`);
+    expect(error(`{"${long}": {"d": true}}`)).toBe(
+      `in.json:1:62: expected a number for document "d" of query "${"x".repeat(40)}…", found 't'`,
+    );
   });
 
   it("keeps ids longer than any buffer, split anywhere", () => {
@@ -158,7 +183,7 @@ function encodeId(s: string, mask: number): string {
   let i = 0;
   for (const ch of s) {
     const code = ch.charCodeAt(0);
-    if ((mask >> i++ % 30) & 1 || code < 32 || ch === '"' || ch === "\\") {
+    if ((mask >> (i++ % 30)) & 1 || code < 32 || ch === '"' || ch === "\\") {
       for (const unit of ch.split("")) out += `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;
     } else out += ch;
   }
@@ -166,13 +191,25 @@ function encodeId(s: string, mask: number): string {
 }
 
 const ws = fc.constantFrom("", " ", "\n", "\r\n", "\t", "  \n ");
-const id = fc.string({ unit: fc.oneof(fc.constantFrom("a", "b", "1", "é", "😀", '"', "\\", "\n", "/"), fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 })), maxLength: 6 });
+const id = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom("a", "b", "1", "é", "😀", '"', "\\", "\n", "/"),
+    fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 6,
+});
 const num = fc.oneof(
   fc.integer({ min: -5, max: 5 }).map((n) => [String(n), n] as const),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => [String(d), Object.is(d, -0) ? 0 : d] as const),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => [d.toExponential(5).replace("e+", "E"), Number(d.toExponential(5))] as const),
+  fc
+    .double({ noNaN: true, noDefaultInfinity: true })
+    .map((d) => [d.toExponential(5).replace("e+", "E"), Number(d.toExponential(5))] as const),
 );
-const query = fc.tuple(id, fc.uniqueArray(fc.tuple(id, num, fc.nat()), { selector: (t) => t[0], maxLength: 5 }), fc.nat());
+const query = fc.tuple(
+  id,
+  fc.uniqueArray(fc.tuple(id, num, fc.nat()), { selector: (t) => t[0], maxLength: 5 }),
+  fc.nat(),
+);
 const doc = fc.uniqueArray(query, { selector: (q) => q[0], maxLength: 5 });
 const validJson = fc.tuple(doc, fc.array(ws, { minLength: 12, maxLength: 12 })).map(([queries, w]) => {
   let text = `${w[0]}{${w[1]}`;
@@ -191,7 +228,9 @@ const validJson = fc.tuple(doc, fc.array(ws, { minLength: 12, maxLength: 12 })).
   return { text: `${text}}${w[10]}`, want };
 });
 const cuts = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 4 });
-const ALPHABET = [...'{}[]:,"\\u0123456789abcdefDE-+.eE \t\r\n'].map((c) => c.charCodeAt(0)).concat([0, 0xef, 0xbb, 0xbf, 0xc3, 0xa9]);
+const ALPHABET = [...'{}[]:,"\\u0123456789abcdefDE-+.eE \t\r\n']
+  .map((c) => c.charCodeAt(0))
+  .concat([0, 0xef, 0xbb, 0xbf, 0xc3, 0xa9]);
 const byteArb = fc.oneof(fc.constantFrom(...ALPHABET), fc.integer({ min: 0, max: 255 }));
 
 describe("JSON fuzz", () => {
@@ -202,7 +241,10 @@ describe("JSON fuzz", () => {
 
   it("random bytes: a result or an InputError, the same for any chunking", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), cuts, same), { numRuns: RUNS });
-    fc.assert(fc.property(fc.array(byteArb, { maxLength: 200 }), cuts, (a, c) => same(Uint8Array.from(a), c)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.array(byteArb, { maxLength: 200 }), cuts, (a, c) => same(Uint8Array.from(a), c)),
+      { numRuns: RUNS },
+    );
   });
 
   it("valid files parse to what was written, however chunked", () => {

@@ -23,7 +23,10 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 function perRow(kind: Kind, chunks: Uint8Array[]): unknown {
   try {
     const qids = new Interner();
-    const p = kind === "qrels" ? new QrelsParser({ file: "in.txt", qids, docids: "per-row" }) : new RunParser({ file: "in.txt", qids, docids: "per-row" });
+    const p =
+      kind === "qrels"
+        ? new QrelsParser({ file: "in.txt", qids, docids: "per-row" })
+        : new RunParser({ file: "in.txt", qids, docids: "per-row" });
     for (const c of chunks) p.push(c);
     const r = p.finish();
     const d = r.docids;
@@ -59,7 +62,9 @@ function agree(kind: Kind, text: string | Uint8Array, cuts: number[] = []): unkn
   const whole = perRow(kind, [b]);
   const other = interned(kind, b);
   const w = whole as { rows?: unknown; error?: string };
-  expect(w.error ?? w.rows, JSON.stringify(new TextDecoder().decode(b))).toEqual((other as { rows?: unknown; error?: string }).error ?? (other as { rows: unknown }).rows);
+  expect(w.error ?? w.rows, JSON.stringify(new TextDecoder().decode(b))).toEqual(
+    (other as { rows?: unknown; error?: string }).error ?? (other as { rows: unknown }).rows,
+  );
   for (const cut of cuts) {
     const at = Math.floor(cut * (b.length + 1));
     const two = perRow(kind, [b.subarray(0, at), b.subarray(at)]);
@@ -85,22 +90,69 @@ function everySplit(kind: Kind, text: string): unknown {
 // Ids of every length around the kernel's limits: 16-byte loads, the 32- and 64-byte line masks, the
 // 64 bytes of a query id it keeps, ids of 1 to 8 bytes hashed from one load, longer ones word by word.
 const idChars = "abcXYZ019_-.#\u00e9\u4e2d";
-const idArb = fc.oneof(
-  fc.string({ unit: fc.constantFrom(...idChars), minLength: 1, maxLength: 9 }),
-  fc.string({ unit: fc.constantFrom(...idChars), minLength: 10, maxLength: 70 }),
-).filter((s) => !s.startsWith("#"));
+const idArb = fc
+  .oneof(
+    fc.string({ unit: fc.constantFrom(...idChars), minLength: 1, maxLength: 9 }),
+    fc.string({ unit: fc.constantFrom(...idChars), minLength: 10, maxLength: 70 }),
+  )
+  .filter((s) => !s.startsWith("#"));
 const numArb = fc.oneof(
   fc.integer({ min: -20, max: 20 }).map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e4, max: 1e4 }).map((d) => d.toFixed(fc.sample(fc.nat(12), 1)[0])),
-  fc.constantFrom("0.5", "-.25", "1.", "+3", "1e-3", "2E+2", "-0", "0.0", "1e22", "1e23", "9007199254740993", "1.5x", "inf", "nan", "--1", "1e", ".", "-"),
+  fc
+    .double({ noNaN: true, noDefaultInfinity: true, min: -1e4, max: 1e4 })
+    .map((d) => d.toFixed(fc.sample(fc.nat(12), 1)[0])),
+  fc.constantFrom(
+    "0.5",
+    "-.25",
+    "1.",
+    "+3",
+    "1e-3",
+    "2E+2",
+    "-0",
+    "0.0",
+    "1e22",
+    "1e23",
+    "9007199254740993",
+    "1.5x",
+    "inf",
+    "nan",
+    "--1",
+    "1e",
+    ".",
+    "-",
+  ),
 );
 const sepArb = fc.constantFrom(" ", "\t", "  ", " \t ", "   \t\t");
 const eolArb = fc.constantFrom("\n", "\r\n", " \n", "\t\r\n", "\n\n", "\n# comment\n", "\r", "\u0000\n");
 const lineArb: Record<Kind, fc.Arbitrary<string>> = {
-  qrels: fc.tuple(idArb, sepArb, fc.constantFrom("0", "Q0", "iter"), sepArb, idArb, sepArb, numArb, fc.constantFrom("", "", " extra")).map((p) => p.join("")),
+  qrels: fc
+    .tuple(
+      idArb,
+      sepArb,
+      fc.constantFrom("0", "Q0", "iter"),
+      sepArb,
+      idArb,
+      sepArb,
+      numArb,
+      fc.constantFrom("", "", " extra"),
+    )
+    .map((p) => p.join("")),
   run: fc
-    .tuple(idArb, sepArb, fc.constantFrom("Q0", "0"), sepArb, idArb, sepArb, fc.constantFrom("1", "12", "rank"), sepArb, numArb, sepArb, idArb, fc.constantFrom("", "", "", " extra", "\tmore junk"))
+    .tuple(
+      idArb,
+      sepArb,
+      fc.constantFrom("Q0", "0"),
+      sepArb,
+      idArb,
+      sepArb,
+      fc.constantFrom("1", "12", "rank"),
+      sepArb,
+      numArb,
+      sepArb,
+      idArb,
+      fc.constantFrom("", "", "", " extra", "\tmore junk"),
+    )
     .map((p) => p.join("")),
 };
 /** Files of such lines, most of one query after another as files are, with the lines' ends mixed. */
@@ -122,19 +174,27 @@ describe("the kernel's fast path reads what the parsers' own code reads", () => 
   for (const kind of ["qrels", "run"] as const) {
     it(`${kind}: random files (ids up to 70 bytes, UTF-8, tabs, CRLF, extra fields, bad bytes), whole and split`, () => {
       fc.assert(
-        fc.property(fileArb(kind), fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }), (text, cuts) => {
-          agree(kind, text, cuts);
-        }),
+        fc.property(
+          fileArb(kind),
+          fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
+          (text, cuts) => {
+            agree(kind, text, cuts);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
     it(`${kind}: random bytes mutated into valid files`, () => {
       fc.assert(
-        fc.property(fileArb(kind), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), (text, edits) => {
-          const b = bytes(text);
-          for (const [at, byte] of edits) if (b.length) b[at % b.length] = byte;
-          agree(kind, b, [0.5]);
-        }),
+        fc.property(
+          fileArb(kind),
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+          (text, edits) => {
+            const b = bytes(text);
+            for (const [at, byte] of edits) if (b.length) b[at % b.length] = byte;
+            agree(kind, b, [0.5]);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
@@ -150,9 +210,13 @@ describe("the kernel's fast path reads what the parsers' own code reads", () => 
 
   it("a query id of 64 bytes (kept) and of 65 (the parser's own code), and ids that are prefixes of the last", () => {
     for (const q of ["q".repeat(63), "q".repeat(64), "q".repeat(65), "é".repeat(40)]) {
-      expect(agree("run", `${q} Q0 a 1 1 R\n${q} Q0 b 2 0.5 R\n${q}x Q0 c 1 1 R\n${q.slice(0, -1)} Q0 d 1 1 R\n`)).toMatchObject({ rows: { length: 4 } });
+      expect(
+        agree("run", `${q} Q0 a 1 1 R\n${q} Q0 b 2 0.5 R\n${q}x Q0 c 1 1 R\n${q.slice(0, -1)} Q0 d 1 1 R\n`),
+      ).toMatchObject({ rows: { length: 4 } });
     }
-    expect(everySplit("qrels", "q10 0 a 1\nq1 0 a 1\nq1 0 b 1\nq10 0 b 2\nq100 0 c 0\n")).toMatchObject({ rows: { qid: ["q10", "q1", "q1", "q10", "q100"] } });
+    expect(everySplit("qrels", "q10 0 a 1\nq1 0 a 1\nq1 0 b 1\nq10 0 b 2\nq100 0 c 0\n")).toMatchObject({
+      rows: { qid: ["q10", "q1", "q1", "q10", "q100"] },
+    });
   });
 
   it("errors at the same line and column: a control byte, a bare CR, a missing field, a bad number", () => {
@@ -205,7 +269,13 @@ describe("numbers read in the kernel are Number()'s, bit for bit", () => {
   it("random decimals: digits, fractions, exponents, signs, leading zeros", () => {
     const digits = (max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: max });
     const decimal = fc
-      .tuple(fc.constantFrom("", "-", "+"), digits(20), fc.boolean(), digits(20), fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "-", "+"), digits(4))))
+      .tuple(
+        fc.constantFrom("", "-", "+"),
+        digits(20),
+        fc.boolean(),
+        digits(20),
+        fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "-", "+"), digits(4))),
+      )
       .map(([s, i, dot, f, e]) => `${s}${i}${dot ? "." : ""}${dot ? f : ""}${e ? e.join("") : ""}`)
       .filter((t) => /\d/.test(t));
     fc.assert(
@@ -220,7 +290,8 @@ describe("numbers read in the kernel are Number()'s, bit for bit", () => {
   it("doubles printed every way JavaScript prints them", () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.nat(20), (d, k) => {
-        for (const t of [String(d), d.toExponential(), d.toPrecision(k + 1), d.toFixed(Math.min(k, 20))]) same(score(t), t);
+        for (const t of [String(d), d.toExponential(), d.toPrecision(k + 1), d.toFixed(Math.min(k, 20))])
+          same(score(t), t);
       }),
       { numRuns: 5 * RUNS },
     );
@@ -228,14 +299,53 @@ describe("numbers read in the kernel are Number()'s, bit for bit", () => {
 
   it("the edges of the fast path: 2^53, 10^22, 19 digits, subnormals, the largest double, -0", () => {
     const edges = [
-      "0", "-0", "+0", "0.0", "-0.0", "00000000000000000000000001", "0.000000000000000000001", "1e22", "1e23", "1e-22", "1e-23",
-      "9007199254740991", "9007199254740992", "9007199254740993", "18014398509481985", "1234567890123456789", "12345678901234567890",
-      "123456789012345.6789", "0.1", "0.2", "0.3", "2.2250738585072014e-308", "2.2250738585072011e-308", "4.9e-324", "5e-324", "2e-324",
-      "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1e308", "1e309", "123e-330", "0e999999", "1e-99999",
-      ".5", "5.", "-.5", "+.5e-3", "9.999999999999999e22", "4.35", "0.6898301657029192", "1e+0", "1E-0",
+      "0",
+      "-0",
+      "+0",
+      "0.0",
+      "-0.0",
+      "00000000000000000000000001",
+      "0.000000000000000000001",
+      "1e22",
+      "1e23",
+      "1e-22",
+      "1e-23",
+      "9007199254740991",
+      "9007199254740992",
+      "9007199254740993",
+      "18014398509481985",
+      "1234567890123456789",
+      "12345678901234567890",
+      "123456789012345.6789",
+      "0.1",
+      "0.2",
+      "0.3",
+      "2.2250738585072014e-308",
+      "2.2250738585072011e-308",
+      "4.9e-324",
+      "5e-324",
+      "2e-324",
+      "1.7976931348623157e308",
+      "1.7976931348623158e308",
+      "1.7976931348623159e308",
+      "1e308",
+      "1e309",
+      "123e-330",
+      "0e999999",
+      "1e-99999",
+      ".5",
+      "5.",
+      "-.5",
+      "+.5e-3",
+      "9.999999999999999e22",
+      "4.35",
+      "0.6898301657029192",
+      "1e+0",
+      "1E-0",
     ];
     for (const t of edges) same(score(t), t);
-    for (const t of ["0", "-0", "+7", "-123456789012345", "1234567890123456", "-1234567890123456789", "007"]) same(label(t), t);
+    for (const t of ["0", "-0", "+7", "-123456789012345", "1234567890123456", "-1234567890123456789", "007"])
+      same(label(t), t);
   });
 });
 
@@ -248,10 +358,19 @@ describe("LETOR read per row (the kernel's fast path) reads what the interner mo
       for (const c of chunks) p.push(c);
       const r = p.finish();
       const qid: string[] | null = r.spans ? new Array(r.length) : null;
-      if (r.spans && qid) for (let k = 0; k < r.spans.ids.length; k++) qid.fill(qids.stringOf(r.spans.ids[k]), r.spans.starts[k], r.spans.starts[k + 1]);
+      if (r.spans && qid)
+        for (let k = 0; k < r.spans.ids.length; k++)
+          qid.fill(qids.stringOf(r.spans.ids[k]), r.spans.starts[k], r.spans.starts[k + 1]);
       const d = r.docids;
-      const docid = d ? Array.from({ length: r.length }, (_, i) => new TextDecoder().decode(d.bytes.subarray(d.offsets[i], d.offsets[i + 1]))) : null;
-      return { rows: { qid, rel: Array.from(r.rel), docid, length: r.length }, lines: Array.from({ length: r.length }, (_, i) => lineOfRow(r.lines, i)) };
+      const docid = d
+        ? Array.from({ length: r.length }, (_, i) =>
+            new TextDecoder().decode(d.bytes.subarray(d.offsets[i], d.offsets[i + 1])),
+          )
+        : null;
+      return {
+        rows: { qid, rel: Array.from(r.rel), docid, length: r.length },
+        lines: Array.from({ length: r.length }, (_, i) => lineOfRow(r.lines, i)),
+      };
     } catch (e) {
       if (e instanceof InputError) return { error: e.message };
       throw e;
@@ -276,16 +395,26 @@ describe("LETOR read per row (the kernel's fast path) reads what the interner mo
     return whole;
   }
   const value = fc.oneof(numArb, fc.constantFrom("0.5", "-1.25", "3", "nan", "inf", "1e-3", ".5", "5.", "-0"));
-  const feature = fc.tuple(fc.oneof(fc.nat(300).map(String), fc.constantFrom("x", "")), value).map(([i, v]) => `${i}:${v}`);
+  const feature = fc
+    .tuple(fc.oneof(fc.nat(300).map(String), fc.constantFrom("x", "")), value)
+    .map(([i, v]) => `${i}:${v}`);
   const lineArbL = fc
     .tuple(
       fc.oneof(fc.integer({ min: -2, max: 4 }).map(String), fc.constantFrom("0.5", "x", "1e1")),
       fc.constantFrom(" qid:", "\tqid:", " qid:", " "),
       idArb,
       fc.array(fc.tuple(sepArb, feature), { maxLength: 8 }),
-      fc.oneof(fc.constant(""), idArb.map((d) => ` #docid = ${d}`), idArb.map((d) => `\t# docid=${d} extra words`), fc.constant(" # a comment")),
+      fc.oneof(
+        fc.constant(""),
+        idArb.map((d) => ` #docid = ${d}`),
+        idArb.map((d) => `\t# docid=${d} extra words`),
+        fc.constant(" # a comment"),
+      ),
     )
-    .map(([label, q, id, fs, comment]) => `${label}${q}${q === " " ? "" : id}${fs.map(([s, f]) => s + f).join("")}${comment}`);
+    .map(
+      ([label, q, id, fs, comment]) =>
+        `${label}${q}${q === " " ? "" : id}${fs.map(([s, f]) => s + f).join("")}${comment}`,
+    );
   const fileArbL = fc.array(fc.tuple(lineArbL, eolArb, fc.boolean()), { maxLength: 12 }).map((lines) => {
     let prev = "";
     return lines
@@ -299,37 +428,54 @@ describe("LETOR read per row (the kernel's fast path) reads what the interner mo
   });
   it("random files (labels, qid: or none, features of every form, docid comments or none, long lines, bad bytes), whole and split", () => {
     fc.assert(
-      fc.property(fileArbL, fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }), (text, cuts) => {
-        same(text, cuts);
-      }),
+      fc.property(
+        fileArbL,
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
+        (text, cuts) => {
+          same(text, cuts);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
   it("random bytes mutated into valid files", () => {
     fc.assert(
-      fc.property(fileArbL, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), (text, edits) => {
-        const b = bytes(text);
-        for (const [at, byte] of edits) if (b.length) b[at % b.length] = byte;
-        same(b, [0.5]);
-      }),
+      fc.property(
+        fileArbL,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+        (text, edits) => {
+          const b = bytes(text);
+          for (const [at, byte] of edits) if (b.length) b[at % b.length] = byte;
+          same(b, [0.5]);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
   it("the usual lines, every split: qid and docid, query ids that change, CRLF, a comment line", () => {
-    const text = "2 qid:1 1:0.5 2:-1.25 #docid = d1\n0 qid:1 1:0 2:3 #docid = d2\r\n# a comment\n1 qid:10 1:.5 #docid = d3\n3 qid:10 5:1 7:2.25 # docid = d4 more\n";
+    const text =
+      "2 qid:1 1:0.5 2:-1.25 #docid = d1\n0 qid:1 1:0 2:3 #docid = d2\r\n# a comment\n1 qid:10 1:.5 #docid = d3\n3 qid:10 5:1 7:2.25 # docid = d4 more\n";
     const b = bytes(text);
     const whole = same(text);
     expect(whole).toMatchObject({ rows: { length: 4 } });
-    for (let i = 0; i <= b.length; i++) expect(letorRows([b.subarray(0, i), b.subarray(i)]), `split at ${i}`).toEqual(whole);
+    for (let i = 0; i <= b.length; i++)
+      expect(letorRows([b.subarray(0, i), b.subarray(i)]), `split at ${i}`).toEqual(whole);
   });
 });
 
 describe("letorRowsBatch: the batch letorBatch makes, from rows read per row", () => {
   it("equals letorBatch's evaluation, and its errors, on random files", () => {
-    const line = fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom("q1", "q2", "q10"), fc.constantFrom("a", "b", "c", "d", "e")).map(([l, q, d]) => `${l} qid:${q} 1:0.5 #docid = ${d}`);
+    const line = fc
+      .tuple(
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom("q1", "q2", "q10"),
+        fc.constantFrom("a", "b", "c", "d", "e"),
+      )
+      .map(([l, q, d]) => `${l} qid:${q} 1:0.5 #docid = ${d}`);
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 25 }), fc.boolean(), (lines, sorted) => {
-        if (sorted) lines.sort((a, b) => (a.split(" ")[1] < b.split(" ")[1] ? -1 : a.split(" ")[1] > b.split(" ")[1] ? 1 : 0));
+        if (sorted)
+          lines.sort((a, b) => (a.split(" ")[1] < b.split(" ")[1] ? -1 : a.split(" ")[1] > b.split(" ")[1] ? 1 : 0));
         const text = bytes(lines.join("\n") + "\n");
         const score = Float64Array.from(lines, (_, i) => ((i * 7) % 5) / 4);
         const outcome = (perRow: boolean) => {
@@ -344,9 +490,23 @@ describe("letorRowsBatch: the batch letorBatch makes, from rows read per row", (
               const docidNames = new Interner();
               const p = new LetorParser({ file: "l.txt", qids: qidNames, docids: docidNames });
               p.push(text);
-              ({ batch, qids } = letorBatch({ data: p.finish(), file: "l.txt", qidNames, docidNames, score, scoresFile: "s.txt" }));
+              ({ batch, qids } = letorBatch({
+                data: p.finish(),
+                file: "l.txt",
+                qidNames,
+                docidNames,
+                score,
+                scoresFile: "s.txt",
+              }));
             }
-            const r = evaluateBatch(batch, qids, parseMeasures("map ndcg@3 mrr"), explicitOptions({ ties: "docid" }), 0, 0);
+            const r = evaluateBatch(
+              batch,
+              qids,
+              parseMeasures("map ndcg@3 mrr"),
+              explicitOptions({ ties: "docid" }),
+              0,
+              0,
+            );
             return { qids: r.qids, values: r.values };
           } catch (e) {
             if (e instanceof RankevalError) return { error: e.message };

@@ -65,12 +65,17 @@ describe("QrelsParser", () => {
   });
 
   it("keeps UTF-8 ids byte for byte", () => {
-    expect(parseOk("qrels", "q\u00e9 0 d\u4e2d\u{1F600} 1\n")).toMatchObject({ qid: ["q\u00e9"], docid: ["d\u4e2d\u{1F600}"] });
+    expect(parseOk("qrels", "q\u00e9 0 d\u4e2d\u{1F600} 1\n")).toMatchObject({
+      qid: ["q\u00e9"],
+      docid: ["d\u4e2d\u{1F600}"],
+    });
   });
 
   describe("errors name file:line:column", () => {
     it("a missing field", () => {
-      expect(parseError("qrels", "1 0 a 1\n1 0 b\n")).toBe("in.txt:2:6: expected 4 fields (qid iter docno rel), found 3");
+      expect(parseError("qrels", "1 0 a 1\n1 0 b\n")).toBe(
+        "in.txt:2:6: expected 4 fields (qid iter docno rel), found 3",
+      );
     });
     it("a fifth field", () => {
       expect(parseError("qrels", "1 0 a 1\n\n1 0 b 1 extra\n")).toBe(
@@ -102,7 +107,9 @@ describe("QrelsParser", () => {
       );
     });
     it("counts lines after CRLF, comments and blank lines, and columns after a BOM", () => {
-      expect(parseError("qrels", "\uFEFF# c\r\n\r\n1 0 a 1\r\n1 0 b y\r\n")).toBe('in.txt:4:7: rel "y" is not a number');
+      expect(parseError("qrels", "\uFEFF# c\r\n\r\n1 0 a 1\r\n1 0 b y\r\n")).toBe(
+        'in.txt:4:7: rel "y" is not a number',
+      );
       expect(parseError("qrels", "\uFEFF1 0 b y")).toBe('in.txt:1:7: rel "y" is not a number');
     });
     it("uses the file name given", () => {

@@ -11,7 +11,10 @@ type Kind = "qrels" | "run";
 
 function perRow(kind: Kind, chunks: Uint8Array[], file = "in.txt"): Record<string, unknown> {
   const qids = new Interner();
-  const p = kind === "qrels" ? new QrelsParser({ file, qids, docids: "per-row" }) : new RunParser({ file, qids, docids: "per-row" });
+  const p =
+    kind === "qrels"
+      ? new QrelsParser({ file, qids, docids: "per-row" })
+      : new RunParser({ file, qids, docids: "per-row" });
   for (const c of chunks) p.push(c);
   const r = p.finish();
   const d: RowDocids = r.docids;
@@ -85,7 +88,10 @@ describe("per-row document ids", () => {
   });
 
   it("tells apart qids that are prefixes of the previous line's", () => {
-    const r = check("run", "10 Q0 a 1 1 t\n100 Q0 a 1 1 t\n10\tQ0 b 1 1 t\n1 Q0 c 1 1 t\n10 Q0 d 1 1 t\n10 Q0 e 1 1 t\n");
+    const r = check(
+      "run",
+      "10 Q0 a 1 1 t\n100 Q0 a 1 1 t\n10\tQ0 b 1 1 t\n1 Q0 c 1 1 t\n10 Q0 d 1 1 t\n10 Q0 e 1 1 t\n",
+    );
     expect(r.qid).toEqual(["10", "100", "10", "1", "10", "10"]);
     const q = check("qrels", "ab 0 a 1\nabc 0 a 1\nab 0 b 1\na 0 c 1\nab  0 d 1\nb 0 d 1\n");
     expect(q.qid).toEqual(["ab", "abc", "ab", "a", "ab", "b"]);
@@ -118,7 +124,8 @@ describe("per-row document ids", () => {
 
   it("gives the same rows whether expectedBytes is missing, right, too small or far too large", () => {
     const lines: string[] = [];
-    for (let i = 0; i < 20000; i++) lines.push(`${1000 + (i >> 7)} Q0 D${i >> 7}-${i % 128} ${i % 128} ${(i % 97) / 8} run${i % 3}`);
+    for (let i = 0; i < 20000; i++)
+      lines.push(`${1000 + (i >> 7)} Q0 D${i >> 7}-${i % 128} ${i % 128} ${(i % 97) / 8} run${i % 3}`);
     const b = bytes(lines.join("\n") + "\n");
     const parse = (expectedBytes?: number) => {
       const p = new RunParser({ file: "r", qids: new Interner(), docids: "per-row", expectedBytes });
@@ -137,14 +144,20 @@ describe("per-row document ids", () => {
     for (const e of [b.length, 100000, 1, 50 * b.length]) expect(parse(e), `expectedBytes ${e}`).toEqual(want);
   });
 
-  for (const [kind, name] of [["qrels", "qrels.txt"], ["run", "run.txt"]] as const) {
-    it.skipIf(!haveShared("golden", "synthetic-small", name))(`${kind}: synthetic-small ${name} as the interner mode reads it`, () => {
-      const b = new Uint8Array(readFileSync(sharedPath("golden", "synthetic-small", name)));
-      const chunks: Uint8Array[] = [];
-      for (let i = 0; i < b.length; i += 65537) chunks.push(b.subarray(i, i + 65537));
-      const { lines, ...rows } = perRow(kind, chunks);
-      expect(rows).toEqual(parseChunks(kind, chunks));
-      expect((lines as number[]).every((l, i) => l === i + 1)).toBe(true);
-    });
+  for (const [kind, name] of [
+    ["qrels", "qrels.txt"],
+    ["run", "run.txt"],
+  ] as const) {
+    it.skipIf(!haveShared("golden", "synthetic-small", name))(
+      `${kind}: synthetic-small ${name} as the interner mode reads it`,
+      () => {
+        const b = new Uint8Array(readFileSync(sharedPath("golden", "synthetic-small", name)));
+        const chunks: Uint8Array[] = [];
+        for (let i = 0; i < b.length; i += 65537) chunks.push(b.subarray(i, i + 65537));
+        const { lines, ...rows } = perRow(kind, chunks);
+        expect(rows).toEqual(parseChunks(kind, chunks));
+        expect((lines as number[]).every((l, i) => l === i + 1)).toBe(true);
+      },
+    );
   }
 });

@@ -34,7 +34,9 @@ describe("RunParser", () => {
 
   it("accepts tabs and padded scores, CRLF, a BOM, no final newline", () => {
     const r = { qid: ["301", "301"], docid: ["d1", "d2"], score: [2.129133, 1.72476], runTag: "STANDARD", length: 2 };
-    expect(parseOk("run", "301\tQ0\td1\t104\t  2.129133\tSTANDARD\n301\tQ0\td2\t414\t  1.724760\tSTANDARD\n")).toEqual(r);
+    expect(parseOk("run", "301\tQ0\td1\t104\t  2.129133\tSTANDARD\n301\tQ0\td2\t414\t  1.724760\tSTANDARD\n")).toEqual(
+      r,
+    );
     expect(parseOk("run", "\uFEFF301 Q0 d1 104 2.129133 STANDARD\r\n301 Q0 d2 414 1.724760 STANDARD")).toEqual(r);
     expect(parseOk("run", "301 Q0 d1 104 2.129133 STANDARD \r\n301 Q0 d2 414 1.724760 STANDARD\t\r\n")).toEqual(r);
   });
@@ -45,13 +47,31 @@ describe("RunParser", () => {
 
   it("reads scores exactly as strtod would", () => {
     const texts = [
-      "0", "-0", "1", "-1.5", "+2.25", ".5", "5.", "-.5", "1e3", "1E-3", "2.5e+2", "0.6898301657029192",
-      "123456789012345678901234567890", "0.1", "0.3", "1.7976931348623157e308", "4.9e-324", "1e-400",
-      "9007199254740993", "0.000000000000000000000000001", "3.14159265358979323846264338327950288",
+      "0",
+      "-0",
+      "1",
+      "-1.5",
+      "+2.25",
+      ".5",
+      "5.",
+      "-.5",
+      "1e3",
+      "1E-3",
+      "2.5e+2",
+      "0.6898301657029192",
+      "123456789012345678901234567890",
+      "0.1",
+      "0.3",
+      "1.7976931348623157e308",
+      "4.9e-324",
+      "1e-400",
+      "9007199254740993",
+      "0.000000000000000000000000001",
+      "3.14159265358979323846264338327950288",
     ];
     const run = texts.map((t, i) => `1 Q0 d${i} ${i} ${t} t\n`).join("");
     const score = parseOk("run", run).score as number[];
-    expect(score.map((v) => Object.is(v, -0) ? "-0" : v)).toEqual(texts.map((t) => (t === "-0" ? "-0" : Number(t))));
+    expect(score.map((v) => (Object.is(v, -0) ? "-0" : v))).toEqual(texts.map((t) => (t === "-0" ? "-0" : Number(t))));
   });
 
   it("keeps the run tag when the caller reuses its buffer", () => {
@@ -78,9 +98,14 @@ describe("RunParser", () => {
   describe("errors name file:line:column", () => {
     it("missing fields", () => {
       expect(parseError("run", "1 Q0 a 1 0.5 t\n1 Q0 b 2 0.5\n")).toBe(
-        "run.txt:2:13: expected at least 6 fields (qid iter docno rank sim run_id), found 5".replace("run.txt", "in.txt"),
+        "run.txt:2:13: expected at least 6 fields (qid iter docno rank sim run_id), found 5".replace(
+          "run.txt",
+          "in.txt",
+        ),
       );
-      expect(parseError("run", "1\n")).toBe("in.txt:1:2: expected at least 6 fields (qid iter docno rank sim run_id), found 1");
+      expect(parseError("run", "1\n")).toBe(
+        "in.txt:1:2: expected at least 6 fields (qid iter docno rank sim run_id), found 1",
+      );
     });
     it("a score that is not a number", () => {
       expect(parseError("run", "1 Q0 a 1 0.5 t\n".repeat(56) + "1 Q0 doc57 57 0.1x t\n")).toBe(
@@ -96,12 +121,16 @@ describe("RunParser", () => {
       expect(parseError("run", "1 Q0 a 1 NaN t\n")).toBe('in.txt:1:10: score "NaN" is not a finite number');
       expect(parseError("run", "1 Q0 a 1 -inf t\n")).toBe('in.txt:1:10: score "-inf" is not a finite number');
       expect(parseError("run", "1 Q0 a 1 1e400 t\n")).toBe('in.txt:1:10: score "1e400" is not a finite number');
-      expect(parseError("run", `1 Q0 a 1 ${"9".repeat(400)} t\n`)).toMatch(/^in.txt:1:10: score "9{40}…" is not a finite number$/);
+      expect(parseError("run", `1 Q0 a 1 ${"9".repeat(400)} t\n`)).toMatch(
+        /^in.txt:1:10: score "9{40}…" is not a finite number$/,
+      );
     });
     it("binary content", () => {
       expect(parseError("run", "1 Q0 a 1 0.5 t\u0000\n")).toBe("in.txt:1:15: file is not text (NUL byte)");
       expect(parseError("run", "\u0000")).toBe("in.txt:1:1: file is not text (NUL byte)");
-      expect(parseError("run", "1 Q0 a 1 0.5 t extra\u0001\n")).toBe("in.txt:1:21: file is not text (control byte 0x01)");
+      expect(parseError("run", "1 Q0 a 1 0.5 t extra\u0001\n")).toBe(
+        "in.txt:1:21: file is not text (control byte 0x01)",
+      );
     });
   });
 });

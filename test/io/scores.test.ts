@@ -18,8 +18,12 @@ describe("ScoresParser", () => {
     expect(parseError("scores", "1\n0.1x\n")).toBe('in.txt:2:1: score "0.1x" is not a number');
     expect(parseError("scores", "  nan\n")).toBe('in.txt:1:3: score "nan" is not a finite number');
     expect(parseError("scores", "inf\n")).toBe('in.txt:1:1: score "inf" is not a finite number');
-    expect(parseError("scores", "1 2\n")).toBe("in.txt:1:4: expected 1 field (score) or 3 (qid docIndex score), found 2");
-    expect(parseError("scores", "1 2 3 4\n")).toBe("in.txt:1:7: expected 1 field (score) or 3 (qid docIndex score), found 4");
+    expect(parseError("scores", "1 2\n")).toBe(
+      "in.txt:1:4: expected 1 field (score) or 3 (qid docIndex score), found 2",
+    );
+    expect(parseError("scores", "1 2 3 4\n")).toBe(
+      "in.txt:1:7: expected 1 field (score) or 3 (qid docIndex score), found 4",
+    );
     expect(parseError("scores", "1\u0000\n")).toBe("in.txt:1:2: file is not text (NUL byte)");
   });
 });

@@ -167,13 +167,69 @@ function measureNames(c: Case): string[] {
 
 /** The names of trec_eval's measures and nicknames (measures.c), those rankeval does not read included. */
 const TREC_NAMES = new Set([
-  "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
-  "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg",
-  "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall",
-  "set_map", "set_F", "num_nonrel_judged_ret", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-  "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
-  "yaap", "rbp", "rbp_resid", "unj", "official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg",
+  "runid",
+  "num_q",
+  "num_ret",
+  "num_rel",
+  "num_rel_ret",
+  "map",
+  "gm_map",
+  "Rprec",
+  "bpref",
+  "recip_rank",
+  "iprec_at_recall",
+  "P",
+  "relstring",
+  "recall",
+  "infAP",
+  "gm_bpref",
+  "Rprec_mult",
+  "utility",
+  "11pt_avg",
+  "binG",
+  "G",
+  "dcg",
+  "ideal_dcg",
+  "ndcg",
+  "ndcg_rel",
+  "Rndcg",
+  "ndcg_cut",
+  "map_cut",
+  "relative_P",
+  "success",
+  "set_P",
+  "set_relative_P",
+  "set_recall",
+  "set_map",
+  "set_F",
+  "num_nonrel_judged_ret",
+  "prefs_num_prefs_poss",
+  "prefs_num_prefs_ful",
+  "prefs_num_prefs_ful_ret",
+  "prefs_simp",
+  "prefs_pair",
+  "prefs_avgjg",
+  "prefs_avgjg_Rnonrel",
+  "prefs_simp_ret",
+  "prefs_pair_ret",
+  "prefs_avgjg_ret",
+  "prefs_avgjg_Rnonrel_ret",
+  "prefs_simp_imp",
+  "prefs_pair_imp",
+  "prefs_avgjg_imp",
+  "map_avgjg",
+  "P_avgjg",
+  "Rprec_mult_avgjg",
+  "yaap",
+  "rbp",
+  "rbp_resid",
+  "unj",
+  "official",
+  "all_trec",
+  "set",
+  "all_prefs",
+  "prefs",
+  "qrels_jg",
 ]);
 
 /** Measures each nickname marks (measures.c). */
@@ -249,9 +305,24 @@ function firstParameters(c: Case): string[] {
 
 /** The judgments each measure or nickname reads when not qrels (runid and num_q read none). */
 const NEEDS_FORMAT: Record<string, string> = Object.fromEntries([
-  ...["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-    "prefs_pair_imp", "prefs_avgjg_imp", "all_prefs", "prefs"].map((n) => [n, "prefs"]),
+  ...[
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
+    "all_prefs",
+    "prefs",
+  ].map((n) => [n, "prefs"]),
   ...["map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "qrels_jg"].map((n) => [n, "qrels_jg"]),
 ]);
 
@@ -260,7 +331,9 @@ function wrongFormat(c: Case): boolean {
   const f = relFormat(c);
   const given = f === "qrels_prefs" ? "prefs" : f;
   const names = measureNames(c);
-  return (names.length ? names : ["official"]).some((n) => n !== "runid" && n !== "num_q" && TREC_NAMES.has(n) && (NEEDS_FORMAT[n] ?? "qrels") !== given);
+  return (names.length ? names : ["official"]).some(
+    (n) => n !== "runid" && n !== "num_q" && TREC_NAMES.has(n) && (NEEDS_FORMAT[n] ?? "qrels") !== given,
+  );
 }
 
 /** Whether the case asks for a measure both refuse: another judgment format's, or utility with other than 4 coefficients. */
@@ -304,11 +377,11 @@ const SUBTOPIC_QRELS: Divergence = {
   name: "a qrels judging a document under two second columns",
   reason:
     "trec_eval reads the second column of a qrels as an unused iteration number, so a document judged under two of them is " +
-    "judged twice (form_res_rels.c: \"duplicate docs\" once a measure ranks the query). rankeval reads such a file as a " +
+    'judged twice (form_res_rels.c: "duplicate docs" once a measure ranks the query). rankeval reads such a file as a ' +
     "subtopic qrels (qid subtopic docno judgment), as TREC's diversity tasks and ndeval write them, says so on stderr, and " +
     "evaluates it as --diversity does.",
   readme: [
-    "a qrels judging a document of a query under two second columns: \"duplicate docs\" (when a measure ranks that query)",
+    'a qrels judging a document of a query under two second columns: "duplicate docs" (when a measure ranks that query)',
     "read as subtopic judgments (a diversity qrels, --diversity), said on stderr; without -m, ndeval's measures as ndeval prints them",
   ],
   applies: subtopicShaped,
@@ -320,7 +393,8 @@ export const DIVERGENCES: readonly Divergence[] = [
   {
     // First: the other transforms read the files without it.
     name: "byte-order mark",
-    reason: "trec_eval reads a UTF-8 byte-order mark as part of the first query id; rankeval skips it, as text tools do.",
+    reason:
+      "trec_eval reads a UTF-8 byte-order mark as part of the first query id; rankeval skips it, as text tools do.",
     readme: ["a UTF-8 byte-order mark is part of the first qid", "skipped"],
     applies: (c) => c.qrels.startsWith(BOM) || c.run.startsWith(BOM),
     expect: { kind: "trec_eval-on", transform: (c) => ({ ...c, qrels: stripBom(c.qrels), run: stripBom(c.run) }) },
@@ -330,7 +404,10 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval 10 exits 4 ('result qid not found in qrels', nothing printed) for a judged query the run lacks, unless -c; " +
       "trec_eval 9 and pytrec_eval skip it. rankeval leaves it out with a warning naming it (-c counts it, as trec_eval).",
-    readme: ["exits 4 when a judged query is absent from the run (without -c)", "leaves the query out with a warning, as trec_eval 9; -c counts it as trec_eval does"],
+    readme: [
+      "exits 4 when a judged query is absent from the run (without -c)",
+      "leaves the query out with a warning, as trec_eval 9; -c counts it as trec_eval does",
+    ],
     applies: (c) => {
       if (readOptions(c).complete) return false;
       const ranked = new Set(runRows(c).map((r) => r.qid));
@@ -355,14 +432,25 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval 10 stops at a blank qrels line ('Malformed line', exit 2), reads the second of two '#' lines in a row as data, " +
       "and crashes on a '#' line at the end. rankeval skips blank lines and every '#' line in both files.",
-    readme: ["qrels: a blank line is an error; a second '#' line in a row is read as data; a '#' last line crashes", "blank and '#' lines are skipped"],
+    readme: [
+      "qrels: a blank line is an error; a second '#' line in a row is read as data; a '#' last line crashes",
+      "blank and '#' lines are skipped",
+    ],
     applies: (c) => {
       const ls = lines(stripBom(c.qrels));
-      return ls.some((l, i) => fields(l).length === 0 || (l.startsWith("#") && (i + 1 === ls.length || ls[i + 1].startsWith("#"))));
+      return ls.some(
+        (l, i) => fields(l).length === 0 || (l.startsWith("#") && (i + 1 === ls.length || ls[i + 1].startsWith("#"))),
+      );
     },
     expect: {
       kind: "trec_eval-on",
-      transform: (c) => ({ ...c, qrels: lines(c.qrels).filter((l) => fields(l).length > 0 && !l.startsWith("#")).map((l) => `${l}\n`).join("") }),
+      transform: (c) => ({
+        ...c,
+        qrels: lines(c.qrels)
+          .filter((l) => fields(l).length > 0 && !l.startsWith("#"))
+          .map((l) => `${l}\n`)
+          .join(""),
+      }),
     },
   },
   {
@@ -370,7 +458,10 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval reads scores with atof and labels with atol: '0.1x' is 0.1, 'x' and '' are 0, 'nan' and 'inf' are taken " +
       "(NaN makes its sort undefined). rankeval stops with an error naming the file and line: a number that is not one is a broken file.",
-    readme: ["reads '0.1x' as 0.1 and 'x' as 0 (scores: atof, labels: atol); takes nan and inf", "an error naming the file, line and field"],
+    readme: [
+      "reads '0.1x' as 0.1 and 'x' as 0 (scores: atof, labels: atol); takes nan and inf",
+      "an error naming the file, line and field",
+    ],
     applies: (c) => runRows(c).some((r) => !DECIMAL.test(r.value)) || qrelsRows(c).some((r) => !DECIMAL.test(r.value)),
     expect: { kind: "rankeval-fails" },
   },
@@ -379,7 +470,10 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval rejects a document judged or ranked twice in a query only when a measure forms that query's ranking, and only " +
       "within the top -M of the ranking. rankeval rejects it in every evaluated query, whatever the measures and -M.",
-    readme: ["a document twice in a query is an error only within the top -M, and only when a measure ranks that query", "always an error, naming the file and line"],
+    readme: [
+      "a document twice in a query is an error only within the top -M, and only when a measure ranks that query",
+      "always an error, naming the file and line",
+    ],
     // (prefs and qrels_prefs judge a document on several lines. A qrels_jg file with a document judged
     // twice by one group is refused by both, in any query (get_qrels_jg.c), but trec_eval may be run
     // on a file without the queries the run lacks (the divergence on those), so it is listed here.)
@@ -394,12 +488,16 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval reads per-level counts it never set for a query without a judgment >= 0 (form_res_rels.c: num_rel_levels keeps " +
       "the previous query's value), so its numbers are undefined; rankeval evaluates the query (nothing relevant, nothing judged).",
-    readme: ["undefined numbers (stale memory) for a query whose judgments are all negative", "evaluated: nothing relevant, nothing judged"],
+    readme: [
+      "undefined numbers (stale memory) for a query whose judgments are all negative",
+      "evaluated: nothing relevant, nothing judged",
+    ],
     applies: (c) => {
       if (relFormat(c) !== "qrels") return false;
       const evaluated = evaluatedQids(c);
       const best = new Map<string, number>();
-      for (const r of qrelsRows(c)) if (evaluated.has(r.qid)) best.set(r.qid, Math.max(best.get(r.qid) ?? -Infinity, atol(r.value)));
+      for (const r of qrelsRows(c))
+        if (evaluated.has(r.qid)) best.set(r.qid, Math.max(best.get(r.qid) ?? -Infinity, atol(r.value)));
       return [...best.values()].some((v) => v < 0);
     },
     expect: { kind: "rankeval-succeeds" },
@@ -418,7 +516,10 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval refuses an empty run file but, with -c, evaluates one holding only blank or '#' lines, every judged query " +
       "on its placeholder ranking, with a run tag read from memory it never set. rankeval refuses a run without a ranking line.",
-    readme: ["with -c, a run of only blank or '#' lines is evaluated (its run tag read from unset memory)", "an error: the run has no rankings"],
+    readme: [
+      "with -c, a run of only blank or '#' lines is evaluated (its run tag read from unset memory)",
+      "an error: the run has no rankings",
+    ],
     applies: (c) => runRows(c).length === 0,
     expect: { kind: "rankeval-fails" },
   },
@@ -437,12 +538,19 @@ export const DIVERGENCES: readonly Divergence[] = [
       "m_ndcg.c gives dcg, ideal_dcg and ndcg one parameter table: asked for together with parameters on any of them, each " +
       "computes with the last one's, and trec_eval then frees the table twice and aborts (its output lost). rankeval " +
       "computes each with its own parameters.",
-    readme: ["two of dcg, ideal_dcg, ndcg with parameters on either: crash (double free), output lost", "each computed with its own parameters"],
+    readme: [
+      "two of dcg, ideal_dcg, ndcg with parameters on either: crash (double free), output lost",
+      "each computed with its own parameters",
+    ],
     applies: (c) => {
       const ms = readOptions(c).measures;
       const family = ["dcg", "ideal_dcg", "ndcg"].filter((n) => asks(c, n));
       // (with no query to evaluate, -D's absent, trec_eval fails before the double free, as rankeval does)
-      return family.length >= 2 && ms.some((m) => family.includes(m.split(".")[0]) && m.includes(".")) && evaluatedQids(c).size > 0;
+      return (
+        family.length >= 2 &&
+        ms.some((m) => family.includes(m.split(".")[0]) && m.includes(".")) &&
+        evaluatedQids(c).size > 0
+      );
     },
     expect: { kind: "rankeval-succeeds" },
   },
@@ -454,16 +562,22 @@ export const DIVERGENCES: readonly Divergence[] = [
       "than -m rbp, and other builds others still. rankeval starts both at 0: trec_eval's own number for rbp alone and " +
       "within all_trec (after num_nonrel_judged_ret, which leaves a count and a pointer there). Checked against trec_eval " +
       "with num_nonrel_judged_ret asked for just before rbp (and without yaap, which would come between).",
-    readme: ["rbp depends on the measure asked for before it (uninitialised min and max in m_rbp.c)", "rbp as trec_eval gives it alone or in all_trec"],
+    readme: [
+      "rbp depends on the measure asked for before it (uninitialised min and max in m_rbp.c)",
+      "rbp as trec_eval gives it alone or in all_trec",
+    ],
     applies: (c) => asks(c, "rbp"),
     expect: {
       kind: "trec_eval-on",
       transform: (c) => {
         const options = c.options.filter((o) => !isMeasure(o, "yaap"));
         const after = c.after.filter((o) => !isMeasure(o, "yaap"));
-        return asks(c, "num_nonrel_judged_ret") ? { ...c, options, after } : { ...c, options: [["-m", "num_nonrel_judged_ret"], ...options], after };
+        return asks(c, "num_nonrel_judged_ret")
+          ? { ...c, options, after }
+          : { ...c, options: [["-m", "num_nonrel_judged_ret"], ...options], after };
       },
-      trecOutput: (stdout, c) => (asks(c, "num_nonrel_judged_ret") ? stdout : withoutLines(stdout, "num_nonrel_judged_ret")),
+      trecOutput: (stdout, c) =>
+        asks(c, "num_nonrel_judged_ret") ? stdout : withoutLines(stdout, "num_nonrel_judged_ret"),
       rankevalOutput: (stdout, c) => (asks(c, "yaap") ? withoutLines(stdout, "yaap") : stdout),
     },
   },
@@ -472,22 +586,32 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval ignores a level=gain pair whose level is not an integer (gain_init.c valid_int): 'ndcg.x=2' is ndcg. " +
       "rankeval ignores a decimal level as trec_eval does (saying so) but refuses one that is no number ('x', '1x'): a typo.",
-    readme: ["-m ndcg.x=2 is ndcg (the pair ignored)", "an error naming the level (a decimal level, 1.0=2, is ignored as trec_eval does, with a warning)"],
+    readme: [
+      "-m ndcg.x=2 is ndcg (the pair ignored)",
+      "an error naming the level (a decimal level, 1.0=2, is ignored as trec_eval does, with a warning)",
+    ],
     applies: (c) =>
       firstParameters(c).some((m) => {
         const [name, ...rest] = m.split(".");
         if (!["ndcg", "ndcg_rel", "Rndcg", "G", "dcg", "ideal_dcg"].includes(name)) return false;
-        return rest.join(".").split(",").some((pair) => pair.includes("=") && !/^[\t\n\v\f\r ]*[+-]?\d+(\.\d*)?$/.test(pair.slice(0, pair.indexOf("="))));
+        return rest
+          .join(".")
+          .split(",")
+          .some(
+            (pair) => pair.includes("=") && !/^[\t\n\v\f\r ]*[+-]?\d+(\.\d*)?$/.test(pair.slice(0, pair.indexOf("="))),
+          );
       }),
     expect: { kind: "rankeval-fails" },
   },
   {
     name: "-n without -q",
-    reason: "trec_eval -n without -q prints nothing and exits 0; rankeval says that nothing would be printed (a usage error).",
+    reason:
+      "trec_eval -n without -q prints nothing and exits 0; rankeval says that nothing would be printed (a usage error).",
     readme: ["-n without -q: prints nothing", "a usage error: nothing to print"],
     applies: (c) => {
       const flags = [...c.options, ...c.after].map((o) => o.join(" "));
-      const has = (ch: string, long: string) => flags.some((t) => (/^-[qcJn]+$/.test(t) && t.includes(ch)) || t === `--${long}`);
+      const has = (ch: string, long: string) =>
+        flags.some((t) => (/^-[qcJn]+$/.test(t) && t.includes(ch)) || t === `--${long}`);
       return has("n", "nosummary") && !has("q", "query_eval_wanted");
     },
     expect: { kind: "rankeval-fails" },
@@ -515,7 +639,14 @@ export const DIVERGENCES: readonly Divergence[] = [
       firstParameters(c).some((m) => {
         const dot = m.indexOf(".");
         // rankeval reads a cutoff written as an integer or a decimal (truncated, as atol does).
-        return dot > 0 && LONG_CUTOFF.has(m.slice(0, dot)) && m.slice(dot + 1).split(",").some((v) => !/^[+-]?\d+(\.\d*)?$/.test(v));
+        return (
+          dot > 0 &&
+          LONG_CUTOFF.has(m.slice(0, dot)) &&
+          m
+            .slice(dot + 1)
+            .split(",")
+            .some((v) => !/^[+-]?\d+(\.\d*)?$/.test(v))
+        );
       }),
     expect: { kind: "rankeval-fails" },
   },
@@ -524,7 +655,10 @@ export const DIVERGENCES: readonly Divergence[] = [
     reason:
       "trec_eval -D N with N above 0 prints its measures' internals on stdout (m_ndcg.c, m_G.c, form_prefs_counts.c, ...); " +
       "rankeval accepts the level and prints none of it (N.QID still evaluates only that query).",
-    readme: ["-D N (N > 0) prints debug lines among the results", "accepted; no debug output (-D N.QID evaluates that query only, as trec_eval)"],
+    readme: [
+      "-D N (N > 0) prints debug lines among the results",
+      "accepted; no debug output (-D N.QID evaluates that query only, as trec_eval)",
+    ],
     applies: (c) => (debugOption(c)?.level ?? 0) > 0,
     expect: {
       kind: "trec_eval-on",
@@ -549,10 +683,16 @@ export const DIVERGENCES: readonly Divergence[] = [
       "measure of the file's last qid, trec_eval reads memory it does not own (it crashes, or uses garbage). rankeval gives " +
       "-1000000 there, as for any value the file lacks. (Past a query other than the last, the entry read is the next " +
       "query's first line, which trec_eval matches and uses: rankeval does the same.)",
-    readme: ["-Z: a qid (or the last qid's measure) sorting after every entry of the file: reads past its table (crash or garbage)", "-1000000, as for a value the file lacks"],
+    readme: [
+      "-Z: a qid (or the last qid's measure) sorting after every entry of the file: reads past its table (crash or garbage)",
+      "-1000000, as for a value the file lacks",
+    ],
     applies: (c) => {
-      const z = [...c.options, ...c.after].some((o) => o[0] === "-Z" || o[0].startsWith("--Zscore") || /^-Z./.test(o[0]));
-      if (c.zscores === undefined || !z || !readOptions(c).measures.every((m) => TREC_NAMES.has(m.split(".")[0]))) return false;
+      const z = [...c.options, ...c.after].some(
+        (o) => o[0] === "-Z" || o[0].startsWith("--Zscore") || /^-Z./.test(o[0]),
+      );
+      if (c.zscores === undefined || !z || !readOptions(c).measures.every((m) => TREC_NAMES.has(m.split(".")[0])))
+        return false;
       try {
         const parser = new ZscoresParser({ file: "zscores" });
         parser.push(Buffer.from(c.zscores, "latin1"));
@@ -578,11 +718,15 @@ export const DIVERGENCES: readonly Divergence[] = [
       "equivalence class, taking as many documents from it as the group has relevant ones; when levels below 0 split the " +
       "non-relevant documents into several classes, that last class can be shorter, and trec_eval reads past it (other " +
       "groups' documents, or memory left from other queries). rankeval reads that class only. Its other lines are compared.",
-    readme: ["prefs_avgjg_Rnonrel(_ret) with rel_levels below 0: reads past an equivalence class (undefined numbers)", "reads within the class"],
+    readme: [
+      "prefs_avgjg_Rnonrel(_ret) with rel_levels below 0: reads past an equivalence class (undefined numbers)",
+      "reads within the class",
+    ],
     applies: (c) => {
       const f = relFormat(c);
       if (f !== "prefs" && f !== "qrels_prefs") return false;
-      if (!["prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret", "all_prefs"].some((n) => measureNames(c).includes(n))) return false;
+      if (!["prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret", "all_prefs"].some((n) => measureNames(c).includes(n)))
+        return false;
       const evaluated = evaluatedQids(c);
       return qrelsRows(c).some((r) => evaluated.has(r.qid) && atof(r.value) < 0);
     },

@@ -36,9 +36,13 @@ export function buildTrecEval(): { path: string } | { skip: string; missingCompi
   }
   if (!existsSync(`${CACHE}trec_eval`)) {
     const missing = ["cc", "make"].filter((c) => !haveCommand(c));
-    if (missing.length) return { skip: `cannot build trec_eval: ${missing.join(" and ")} not found`, missingCompiler: true };
+    if (missing.length)
+      return { skip: `cannot build trec_eval: ${missing.join(" and ")} not found`, missingCompiler: true };
   }
-  const path = execFileSync("bash", [BUILD_SCRIPT, CACHE], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  const path = execFileSync("bash", [BUILD_SCRIPT, CACHE], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
   return { path };
 }
 
@@ -63,7 +67,12 @@ export interface FuzzReport {
   /** Every mismatching case, as found. */
   readonly mismatches: readonly CaseResult[];
   /** The first `shrinkLimit` of them, shrunk, with their class and (with reproDir) the folder written. */
-  readonly shrunk: readonly { readonly found: CaseResult; readonly shrunk: CaseResult; readonly signature: string; readonly folder?: string }[];
+  readonly shrunk: readonly {
+    readonly found: CaseResult;
+    readonly shrunk: CaseResult;
+    readonly signature: string;
+    readonly folder?: string;
+  }[];
 }
 
 export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {

@@ -103,13 +103,44 @@ const QIDS = ["1", "2", "9", "10", "100", "09", "301", "a", "B", "b", "q1", "Q1"
 const LATIN1_QID = "q\u00e9";
 // Document ids whose byte order is not their natural order ("D0-9" sorts after "D0-10"), one that
 // is a prefix of another, upper and lower case.
-const DOCS = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "D0-9", "D0-10", "doc", "doc1", "A", "a", "Z9", "d#1", "\u00c3\u00a9"];
+const DOCS = [
+  "d1",
+  "d2",
+  "d3",
+  "d4",
+  "d5",
+  "d6",
+  "d7",
+  "d8",
+  "d9",
+  "d10",
+  "d11",
+  "d12",
+  "D0-9",
+  "D0-10",
+  "doc",
+  "doc1",
+  "A",
+  "a",
+  "Z9",
+  "d#1",
+  "\u00c3\u00a9",
+];
 /** A larger pool, for rankings long enough to reach cutoffs such as 20 and 30. */
 const MANY_DOCS = [...DOCS, ...Array.from({ length: 40 }, (_, i) => `x${i}`)];
 
 /** Labels as written in a qrels file: [weight, text]. */
 const LABELS: readonly (readonly [number, string])[] = [
-  [30, "0"], [25, "1"], [14, "2"], [6, "3"], [3, "4"], [2, "12"], [5, "-1"], [3, "-2"], [1, "+1"], [1, "01"],
+  [30, "0"],
+  [25, "1"],
+  [14, "2"],
+  [6, "3"],
+  [3, "4"],
+  [2, "12"],
+  [5, "-1"],
+  [3, "-2"],
+  [1, "+1"],
+  [1, "01"],
 ];
 /** Labels trec_eval reads with atol as something else than their value (used in some cases only). */
 const FRACTIONAL_LABELS = ["1.5", "0.5", "2.7", "-0.5", "1e1", "2E0", ".5", "3.0"];
@@ -133,7 +164,13 @@ const SCORES: readonly (readonly [number, readonly string[]])[] = [
 /** Fields atof and atol read a number from that rankeval refuses (a deliberate divergence). */
 const NOT_NUMBERS = ["x", "0x10", "1.5x", "inf", "nan", "-", "1,5"];
 
-const SEPARATORS: readonly (readonly [number, string])[] = [[80, " "], [8, "\t"], [6, "  "], [3, " \t "], [3, "\t\t"]];
+const SEPARATORS: readonly (readonly [number, string])[] = [
+  [80, " "],
+  [8, "\t"],
+  [6, "  "],
+  [3, " \t "],
+  [3, "\t\t"],
+];
 
 interface Query {
   readonly qid: string;
@@ -144,7 +181,11 @@ interface Query {
 }
 
 /** Lines joined with varied blanks, line ends and (rarely) extra blank or comment lines. */
-function writeLines(r: Random, lines: string[][], opts: { crlf: boolean; blankLines: boolean; comments: boolean }): string {
+function writeLines(
+  r: Random,
+  lines: string[][],
+  opts: { crlf: boolean; blankLines: boolean; comments: boolean },
+): string {
   const out: string[] = [];
   for (const fields of lines) {
     if (opts.comments && r.chance(0.08)) out.push(r.pick(["# a comment", "#", "#c 1 2 3"]));
@@ -164,19 +205,38 @@ function writeLines(r: Random, lines: string[][], opts: { crlf: boolean; blankLi
 }
 
 function makeQueries(r: Random, fractional: boolean): Query[] {
-  const nq = r.weighted([[20, 1], [30, 2], [25, 3], [15, 4], [10, 5]] as const);
+  const nq = r.weighted([
+    [20, 1],
+    [30, 2],
+    [25, 3],
+    [15, 4],
+    [10, 5],
+  ] as const);
   const qids = r.sample(QIDS, nq);
   if (r.chance(0.01)) qids[0] = LATIN1_QID;
   const long = r.chance(0.08);
   const queries: Query[] = [];
   for (const [n, qid] of qids.entries()) {
     // The first query is on both sides in most cases: a run without rankings is a divergence (not compared).
-    const side = n === 0 && r.chance(0.9) ? "both" : r.weighted([[70, "both"], [15, "qrels"], [15, "run"]] as const);
+    const side =
+      n === 0 && r.chance(0.9)
+        ? "both"
+        : r.weighted([
+            [70, "both"],
+            [15, "qrels"],
+            [15, "run"],
+          ] as const);
     const pool = long ? r.sample(MANY_DOCS, r.range(20, 45)) : r.sample(DOCS, r.range(2, 12));
     const judged: [string, string][] = [];
     const ranked: [string, string][] = [];
     if (side !== "run") {
-      const nj = long ? r.range(5, 30) : r.weighted([[5, 1], [30, r.range(2, 5)], [25, r.range(5, 10)]] as const);
+      const nj = long
+        ? r.range(5, 30)
+        : r.weighted([
+            [5, 1],
+            [30, r.range(2, 5)],
+            [25, r.range(5, 10)],
+          ] as const);
       const allNegative = r.chance(0.02);
       for (const d of r.sample(pool, nj)) {
         let label = r.weighted(LABELS);
@@ -187,11 +247,18 @@ function makeQueries(r: Random, fractional: boolean): Query[] {
       }
       // A query whose judgments are all negative is a divergence (trec_eval's numbers are undefined):
       // only where asked for.
-      if (!allNegative && judged.every(([, l]) => l.startsWith("-") && l !== "-0.5") && r.chance(0.8)) judged[0][1] = "0";
+      if (!allNegative && judged.every(([, l]) => l.startsWith("-") && l !== "-0.5") && r.chance(0.8))
+        judged[0][1] = "0";
       if (r.chance(0.003) && judged.length > 0) judged.push([judged[0][0], r.weighted(LABELS)]); // a document judged twice
     }
     if (side !== "qrels") {
-      const nr = long ? r.range(15, 40) : r.weighted([[12, 1], [35, r.range(2, 5)], [30, r.range(5, 12)]] as const);
+      const nr = long
+        ? r.range(15, 40)
+        : r.weighted([
+            [12, 1],
+            [35, r.range(2, 5)],
+            [30, r.range(5, 12)],
+          ] as const);
       // Ranked documents: mostly judged ones, some outside the judgments.
       const candidates = r.chance(0.7) ? [...judged.map(([d]) => d), ...r.sample(pool, 3)] : pool;
       const docs = r.sample([...new Set(candidates)], nr);
@@ -208,9 +275,14 @@ function makeQueries(r: Random, fractional: boolean): Query[] {
   return queries;
 }
 
-function qrelsText(r: Random, queries: Query[], opts: { crlf: boolean; blankLines: boolean; comments: boolean }): string {
+function qrelsText(
+  r: Random,
+  queries: Query[],
+  opts: { crlf: boolean; blankLines: boolean; comments: boolean },
+): string {
   const lines: string[][] = [];
-  for (const q of queries) for (const [d, label] of q.judged) lines.push([q.qid, r.pick(["0", "0", "Q0", "1"]), d, label]);
+  for (const q of queries)
+    for (const [d, label] of q.judged) lines.push([q.qid, r.pick(["0", "0", "Q0", "1"]), d, label]);
   if (r.chance(0.3)) shuffle(r, lines);
   return writeLines(r, lines, opts);
 }
@@ -222,7 +294,14 @@ function runText(r: Random, queries: Query[], opts: { crlf: boolean; blankLines:
   for (const q of queries) {
     q.ranked.forEach(([d, score], i) => {
       const rank = r.chance(0.9) ? String(i + 1) : r.pick(["0", "-3", "x", "1.5"]);
-      const fields = [q.qid, r.pick(["Q0", "Q0", "0", "q"]), d, rank, score, varyTag ? r.pick(["t1", "t2", "t3"]) : tag];
+      const fields = [
+        q.qid,
+        r.pick(["Q0", "Q0", "0", "q"]),
+        d,
+        rank,
+        score,
+        varyTag ? r.pick(["t1", "t2", "t3"]) : tag,
+      ];
       if (r.chance(0.03)) fields.push(r.pick(["extra", "x y"]));
       lines.push(fields);
     });
@@ -240,10 +319,46 @@ function shuffle<T>(r: Random, a: T[]): void {
 
 // trec_eval 10's measures (measures.c) and nicknames, and yaap, dcg, ideal_dcg which all_trec lacks.
 const PLAIN = [
-  "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
-  "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg",
-  "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P", "set_recall",
-  "set_map", "set_F", "num_nonrel_judged_ret", "yaap", "rbp", "rbp_resid", "unj",
+  "runid",
+  "num_q",
+  "num_ret",
+  "num_rel",
+  "num_rel_ret",
+  "map",
+  "gm_map",
+  "Rprec",
+  "bpref",
+  "recip_rank",
+  "iprec_at_recall",
+  "P",
+  "relstring",
+  "recall",
+  "infAP",
+  "gm_bpref",
+  "Rprec_mult",
+  "utility",
+  "11pt_avg",
+  "binG",
+  "G",
+  "dcg",
+  "ideal_dcg",
+  "ndcg",
+  "ndcg_rel",
+  "Rndcg",
+  "ndcg_cut",
+  "map_cut",
+  "relative_P",
+  "success",
+  "set_P",
+  "set_relative_P",
+  "set_recall",
+  "set_map",
+  "set_F",
+  "num_nonrel_judged_ret",
+  "yaap",
+  "rbp",
+  "rbp_resid",
+  "unj",
 ];
 const NICKNAMES = ["official", "all_trec", "set"];
 const LONG_CUT = ["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj"];
@@ -252,8 +367,24 @@ const GAIN = ["ndcg", "ndcg_rel", "Rndcg", "G", "dcg", "ideal_dcg"];
 function cutoffList(r: Random): string {
   const values = ["1", "2", "3", "5", "10", "20", "100", "1000", "4", "7"];
   // 2147483649 and up sort out of order against small cutoffs (comp_long truncates the difference).
-  const odd = ["2.5", "07", "+3", "99999999999", "2147483648", "2147483649", "3000000000", "4294967301", "0", "-1", "1O"];
-  const n = r.weighted([[50, 1], [35, 2], [15, 3]] as const);
+  const odd = [
+    "2.5",
+    "07",
+    "+3",
+    "99999999999",
+    "2147483648",
+    "2147483649",
+    "3000000000",
+    "4294967301",
+    "0",
+    "-1",
+    "1O",
+  ];
+  const n = r.weighted([
+    [50, 1],
+    [35, 2],
+    [15, 3],
+  ] as const);
   const list: string[] = [];
   for (let i = 0; i < n; i++) list.push(r.chance(0.12) ? r.pick(odd) : r.pick(values));
   if (r.chance(0.05)) list.push(list[0]); // a duplicate: trec_eval's error
@@ -261,7 +392,11 @@ function cutoffList(r: Random): string {
 }
 
 function doubleList(r: Random, values: readonly string[]): string {
-  const n = r.weighted([[40, 1], [35, 2], [25, 3]] as const);
+  const n = r.weighted([
+    [40, 1],
+    [35, 2],
+    [25, 3],
+  ] as const);
   const list = r.sample(values, n);
   if (r.chance(0.05)) list.push(list[0]);
   return list.join(",");
@@ -271,7 +406,12 @@ function gainPairs(r: Random): string {
   // "x" is refused (a divergence: trec_eval ignores the pair), so rare; "1.0" is ignored by both.
   const levels = ["0", "1", "2", "3", "4", "-1", "-2", "12", "1.0", "+2", "02", "0", "1", "2"];
   const gains = ["0", "1", "2", "3", "5", "-1", "-2", "0.5", "1.5", "2.5", "10", "0.2", "1.2"];
-  const n = r.weighted([[45, 1], [35, 2], [15, 3], [5, 4]] as const);
+  const n = r.weighted([
+    [45, 1],
+    [35, 2],
+    [15, 3],
+    [5, 4],
+  ] as const);
   const pairs: string[] = [];
   for (let i = 0; i < n; i++) pairs.push(`${r.chance(0.01) ? "x" : r.pick(levels)}=${r.pick(gains)}`);
   if (r.chance(0.03)) return r.pick(["1=2=3", "1", ",1=2", "1=2,", "=2", "1=2,,2=3"]); // malformed: trec_eval's error
@@ -280,32 +420,70 @@ function gainPairs(r: Random): string {
 
 /** trec_eval's preference measures (-R prefs, qrels_prefs) and judgment-group ones (-R qrels_jg). */
 const PREFS_MEASURES = [
-  "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-  "prefs_pair_imp", "prefs_avgjg_imp",
+  "prefs_num_prefs_poss",
+  "prefs_num_prefs_ful",
+  "prefs_num_prefs_ful_ret",
+  "prefs_simp",
+  "prefs_pair",
+  "prefs_avgjg",
+  "prefs_avgjg_Rnonrel",
+  "prefs_simp_ret",
+  "prefs_pair_ret",
+  "prefs_avgjg_ret",
+  "prefs_avgjg_Rnonrel_ret",
+  "prefs_simp_imp",
+  "prefs_pair_imp",
+  "prefs_avgjg_imp",
 ];
 
 /** One `-m` argument for a case whose judgments are -R `format`'s. */
 function formatMeasure(r: Random, format: "prefs" | "qrels_prefs" | "qrels_jg"): string {
   // Now and then another format's measure (both refuse it) or runid / num_q (which need no judgments).
-  const kind = r.weighted([[80, "own"], [12, "plain"], [4, "other"]] as const);
+  const kind = r.weighted([
+    [80, "own"],
+    [12, "plain"],
+    [4, "other"],
+  ] as const);
   if (kind === "plain") return r.pick(["runid", "num_q"]);
-  if (kind === "other") return format === "qrels_jg" ? r.pick(["prefs_simp", "map", "prefs"]) : r.pick(["map_avgjg", "map", "P.5"]);
+  if (kind === "other")
+    return format === "qrels_jg" ? r.pick(["prefs_simp", "map", "prefs"]) : r.pick(["map_avgjg", "map", "P.5"]);
   if (format !== "qrels_jg") return r.chance(0.2) ? r.pick(["all_prefs", "prefs"]) : r.pick(PREFS_MEASURES);
-  switch (r.weighted([[15, "nick"], [20, "map"], [30, "P"], [30, "Rprec_mult"]] as const)) {
-    case "nick": return "qrels_jg";
-    case "map": return "map_avgjg";
-    case "P": return r.chance(0.4) ? "P_avgjg" : `P_avgjg.${cutoffList(r)}`;
+  switch (
+    r.weighted([
+      [15, "nick"],
+      [20, "map"],
+      [30, "P"],
+      [30, "Rprec_mult"],
+    ] as const)
+  ) {
+    case "nick":
+      return "qrels_jg";
+    case "map":
+      return "map_avgjg";
+    case "P":
+      return r.chance(0.4) ? "P_avgjg" : `P_avgjg.${cutoffList(r)}`;
     case "Rprec_mult":
-      return r.chance(0.4) ? "Rprec_mult_avgjg" : `Rprec_mult_avgjg.${doubleList(r, ["0.2", "0.5", "1", "1.5", "2", "0.25", "3", "-1", "0"])}`;
+      return r.chance(0.4)
+        ? "Rprec_mult_avgjg"
+        : `Rprec_mult_avgjg.${doubleList(r, ["0.2", "0.5", "1", "1.5", "2", "0.25", "3", "-1", "0"])}`;
   }
 }
 
 /** One `-m` argument. */
 function measure(r: Random): string {
   const kind = r.weighted([
-    [28, "plain"], [6, "nickname"], [18, "cut"], [6, "double"], [4, "utility"], [3, "11pt"], [3, "relstring"], [3, "setF"],
-    [14, "gain"], [6, "rbp"], [1, "unknown"], [1, "prefs"],
+    [28, "plain"],
+    [6, "nickname"],
+    [18, "cut"],
+    [6, "double"],
+    [4, "utility"],
+    [3, "11pt"],
+    [3, "relstring"],
+    [3, "setF"],
+    [14, "gain"],
+    [6, "rbp"],
+    [1, "unknown"],
+    [1, "prefs"],
   ] as const);
   switch (kind) {
     case "plain":
@@ -319,7 +497,11 @@ function measure(r: Random): string {
         ? `iprec_at_recall.${doubleList(r, ["0", "0.1", ".25", "0.5", "0.75", "1", "1.5", "-0.5", "0.30", "0.05"])}`
         : `Rprec_mult.${doubleList(r, ["0.2", "0.5", "1", "1.5", "2", "0.25", "3", "-1", "0"])}`;
     case "utility": {
-      const n = r.weighted([[90, 4], [5, 3], [5, 5]] as const);
+      const n = r.weighted([
+        [90, 4],
+        [5, 3],
+        [5, 5],
+      ] as const);
       return `utility.${Array.from({ length: n }, () => r.pick(["1", "-1", "0", "2", "0.5", "-2"])).join(",")}`;
     }
     case "11pt":
@@ -347,7 +529,12 @@ function options(r: Random, pick: (r: Random) => string = measure): Option[] {
   const opts: Option[] = [];
   const flag = (short: string, long: string) => opts.push(r.chance(0.15) ? [long] : [short]);
   const valued = (short: string, long: string, value: string) => {
-    const form = r.weighted([[60, "separate"], [20, "attached"], [10, "long="], [10, "long"]] as const);
+    const form = r.weighted([
+      [60, "separate"],
+      [20, "attached"],
+      [10, "long="],
+      [10, "long"],
+    ] as const);
     if (form === "separate") opts.push([short, value]);
     else if (form === "attached") opts.push([`${short}${value}`]);
     else if (form === "long=") opts.push([`${long}=${value}`]);
@@ -362,10 +549,18 @@ function options(r: Random, pick: (r: Random) => string = measure): Option[] {
   if (r.chance(0.2)) valued("-l", "--level_for_rel", r.pick(["0", "2", "3", "-1", "-2", "1.5", "2.9", "1", "02"]));
   if (r.chance(0.15)) valued("-M", "--Max_retrieved_per_topic", r.pick(["0", "1", "2", "3", "1.9", "5", "10", "100"]));
   if (r.chance(0.04)) valued("-N", "--Number_docs_in_coll", r.pick(["0", "100", "50"]));
-  const nm = r.weighted([[15, 0], [45, 1], [25, 2], [10, 3], [5, 5]] as const);
+  const nm = r.weighted([
+    [15, 0],
+    [45, 1],
+    [25, 2],
+    [10, 3],
+    [5, 5],
+  ] as const);
   for (let i = 0; i < nm; i++) {
     const m = pick(r);
-    opts.push(r.chance(0.06) ? [`--measure=${m}`] : r.chance(0.04) ? ["--measure", m] : r.chance(0.1) ? [`-m${m}`] : ["-m", m]);
+    opts.push(
+      r.chance(0.06) ? [`--measure=${m}`] : r.chance(0.04) ? ["--measure", m] : r.chance(0.1) ? [`-m${m}`] : ["-m", m],
+    );
   }
   // Sometimes flags grouped into one argument, as getopt allows (-qc).
   const flags = opts.filter((o) => o.length === 1 && /^-[qcJn]$/.test(o[0]));
@@ -385,7 +580,12 @@ type OtherFormat = "prefs" | "qrels_prefs" | "qrels_jg";
 
 /** One option valued as trec_eval's getopt takes it: separate, attached, or the long spelling. */
 function valuedOption(r: Random, short: string, long: string, value: string): Option {
-  const form = r.weighted([[60, "separate"], [20, "attached"], [10, "long="], [10, "long"]] as const);
+  const form = r.weighted([
+    [60, "separate"],
+    [20, "attached"],
+    [10, "long="],
+    [10, "long"],
+  ] as const);
   if (form === "separate") return [short, value];
   if (form === "attached") return [`${short}${value}`];
   if (form === "long=") return [`${long}=${value}`];
@@ -410,7 +610,26 @@ function measureArgs(opts: readonly Option[]): string[] {
  * sorts after every qid and measure (trec_eval's searches read past their table without it).
  */
 function zscoresText(r: Random, qids: readonly string[], measures: readonly string[]): string {
-  const names = new Set(["map", "P_5", "P_10", "num_ret", "num_rel", "num_rel_ret", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg", "num_q", "prefs_simp", "prefs_pair", "map_avgjg", "P_avgjg_5", "iprec_at_recall_0.00", "relstring"]);
+  const names = new Set([
+    "map",
+    "P_5",
+    "P_10",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "ndcg",
+    "num_q",
+    "prefs_simp",
+    "prefs_pair",
+    "map_avgjg",
+    "P_avgjg_5",
+    "iprec_at_recall_0.00",
+    "relstring",
+  ]);
   for (const m of measures) {
     const dot = m.indexOf(".");
     const name = dot < 0 ? m : m.slice(0, dot);
@@ -434,7 +653,12 @@ function zscoresText(r: Random, qids: readonly string[], measures: readonly stri
 }
 
 /** -Z and -D, now and then, on a case's options (drawn from their own stream: the rest of the case is unchanged). */
-function extraOptions(x: Random, qids: readonly string[], opts: Option[], format: "qrels" | OtherFormat): { opts: Option[]; zscores?: string } {
+function extraOptions(
+  x: Random,
+  qids: readonly string[],
+  opts: Option[],
+  format: "qrels" | OtherFormat,
+): { opts: Option[]; zscores?: string } {
   let zscores: string | undefined;
   const out = [...opts];
   if (x.chance(format === "qrels" ? 0.08 : 0.15)) {
@@ -447,7 +671,7 @@ function extraOptions(x: Random, qids: readonly string[], opts: Option[], format
     const ascii = (q: string) => /^[\x20-\x7e]+$/.test(q);
     const known = qids.filter(ascii);
     const qid = x.chance(0.8) ? (known.length && x.chance(0.9) ? x.pick(known) : x.pick(QIDS.filter(ascii))) : null;
-    out.push(valuedOption(x, "-D", "--Debug_level", qid === null ? (level || "0") : `${level}.${qid}`));
+    out.push(valuedOption(x, "-D", "--Debug_level", qid === null ? level || "0" : `${level}.${qid}`));
   }
   if (out.length !== opts.length) shuffle(x, out);
   return { opts: out, ...(zscores !== undefined ? { zscores } : {}) };
@@ -468,10 +692,26 @@ function otherFormatCase(seed: number, r: Random, x: Random, format: OtherFormat
     if (format === "prefs") {
       const docs = [...new Set(q.judged.map(([d]) => d))];
       if (docs.length === 0) continue;
-      for (const jg of r.sample(["u1", "u2", "u3", "g"], r.weighted([[50, 1], [35, 2], [15, 3]] as const))) {
-        const level = new Map(docs.map((d) => [d, r.pick(["0", "1", "2", "3", "0.5", "2.5", "10", "4", "1", "0", "3.0", "+2"])]));
+      for (const jg of r.sample(
+        ["u1", "u2", "u3", "g"],
+        r.weighted([
+          [50, 1],
+          [35, 2],
+          [15, 3],
+        ] as const),
+      )) {
+        const level = new Map(
+          docs.map((d) => [d, r.pick(["0", "1", "2", "3", "0.5", "2.5", "10", "4", "1", "0", "3.0", "+2"])]),
+        );
         if (r.chance(0.03)) level.set(docs[0], "-1");
-        for (const jsg of r.sample(["s1", "s2", "0", "s3"], r.weighted([[60, 1], [30, 2], [10, 3]] as const))) {
+        for (const jsg of r.sample(
+          ["s1", "s2", "0", "s3"],
+          r.weighted([
+            [60, 1],
+            [30, 2],
+            [10, 3],
+          ] as const),
+        )) {
           for (const d of r.sample(docs, r.range(1, Math.min(docs.length, 6)))) {
             const l = r.chance(0.04) ? r.pick(["0", "1", "5", "2"]) : level.get(d)!;
             lines.push([q.qid, jg, jsg, d, l]);
@@ -482,7 +722,15 @@ function otherFormatCase(seed: number, r: Random, x: Random, format: OtherFormat
     }
     const groups = format === "qrels_jg" ? ["u1", "u2", "u3", "0"] : ["0", "Q0", "u1", "u2"];
     for (const [d, label] of q.judged) {
-      for (const g of r.sample(groups, r.weighted([[70, 1], [20, 2], [10, 3]] as const))) lines.push([q.qid, g, d, g === groups[0] ? label : r.weighted(LABELS)]);
+      for (const g of r.sample(
+        groups,
+        r.weighted([
+          [70, 1],
+          [20, 2],
+          [10, 3],
+        ] as const),
+      ))
+        lines.push([q.qid, g, d, g === groups[0] ? label : r.weighted(LABELS)]);
     }
   }
   if (r.chance(0.3)) shuffle(r, lines);
@@ -491,7 +739,12 @@ function otherFormatCase(seed: number, r: Random, x: Random, format: OtherFormat
   const base = options(r, (rr) => formatMeasure(rr, format));
   base.push(valuedOption(r, "-R", "--Rel_info_format", format));
   shuffle(r, base);
-  const { opts, zscores } = extraOptions(x, queries.map((q) => q.qid), base, format);
+  const { opts, zscores } = extraOptions(
+    x,
+    queries.map((q) => q.qid),
+    base,
+    format,
+  );
   return { seed, qrels, run, options: opts, after: [], ...(zscores !== undefined ? { zscores } : {}) };
 }
 
@@ -500,7 +753,12 @@ export function generateCase(seed: number): Case {
   // The judgment format and -Z / -D come from a stream of their own, so that a qrels case without
   // them is the case the seed gave before they were generated.
   const x = new Random((seed ^ 0x6a09e667) >>> 0);
-  const format = x.weighted([[82, "qrels"], [6, "prefs"], [5, "qrels_prefs"], [7, "qrels_jg"]] as const);
+  const format = x.weighted([
+    [82, "qrels"],
+    [6, "prefs"],
+    [5, "qrels_prefs"],
+    [7, "qrels_jg"],
+  ] as const);
   if (format !== "qrels") return otherFormatCase(seed, new Random(seed), x, format);
   const r = new Random(seed);
   const fractional = r.chance(0.15);
@@ -512,8 +770,20 @@ export function generateCase(seed: number): Case {
   const withBom = (text: string) => (r.chance(0.01) ? bom + text : text);
   const base = options(r);
   const split = r.chance(0.05) ? r.int(base.length + 1) : base.length;
-  const { opts, zscores } = extraOptions(x, queries.map((q) => q.qid), base.slice(0, split), "qrels");
-  return { seed, qrels: withBom(qrels), run: withBom(run), options: opts, after: base.slice(split), ...(zscores !== undefined ? { zscores } : {}) };
+  const { opts, zscores } = extraOptions(
+    x,
+    queries.map((q) => q.qid),
+    base.slice(0, split),
+    "qrels",
+  );
+  return {
+    seed,
+    qrels: withBom(qrels),
+    run: withBom(run),
+    options: opts,
+    after: base.slice(split),
+    ...(zscores !== undefined ? { zscores } : {}),
+  };
 }
 
 /** The arguments of a case, with the files' paths (-Z's file at `zscores`). */

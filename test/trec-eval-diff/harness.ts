@@ -25,7 +25,10 @@ export interface Output {
 }
 
 /** rankeval's CLI entry point (src/node/cli.ts main). */
-export type Main = (argv: readonly string[], io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } }) => Promise<number>;
+export type Main = (
+  argv: readonly string[],
+  io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } },
+) => Promise<number>;
 
 export interface Programs {
   /** Path of the real trec_eval 10 binary. */
@@ -74,7 +77,10 @@ export async function runRankeval(main: Main, args: readonly string[]): Promise<
   let stderr = "";
   let status: number;
   try {
-    status = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+    status = await main(args, {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+    });
   } catch (e) {
     // An exception out of main is a bug (main turns every input error into a message and a status).
     stderr += `uncaught: ${(e as Error).stack ?? String(e)}\n`;
@@ -137,20 +143,36 @@ export async function runCase(p: Programs, c: Case): Promise<CaseResult> {
   return { case: c, trecEval, rankeval, verdict };
 }
 
-function judge(te: Output, re: Output, names: string[], mustFail?: Divergence, mustSucceed?: Divergence, notCompared?: Divergence, sameStatus?: Divergence): Verdict {
+function judge(
+  te: Output,
+  re: Output,
+  names: string[],
+  mustFail?: Divergence,
+  mustSucceed?: Divergence,
+  notCompared?: Divergence,
+  sameStatus?: Divergence,
+): Verdict {
   const mismatch = (why: string): Verdict => ({ kind: "mismatch", why, divergences: names });
   if (re.status === 70) return mismatch("rankeval threw (a bug: main must turn every error into a message)");
   if (mustFail) {
-    return re.status !== 0 ? { kind: "match", divergences: names } : mismatch(`rankeval succeeded where it must fail (${mustFail.name})`);
+    return re.status !== 0
+      ? { kind: "match", divergences: names }
+      : mismatch(`rankeval succeeded where it must fail (${mustFail.name})`);
   }
   if (re.status !== 0 && re.stdout !== "") return mismatch("rankeval failed after printing on stdout");
   if (notCompared) return { kind: "match", divergences: names };
   // trec_eval's exits 1 and 2 refuse the command line or the files before evaluating anything.
   if (mustSucceed && te.status !== 1 && te.status !== 2) {
-    return re.status === 0 ? { kind: "match", divergences: names } : mismatch(`rankeval failed where it must succeed (${mustSucceed.name})`);
+    return re.status === 0
+      ? { kind: "match", divergences: names }
+      : mismatch(`rankeval failed where it must succeed (${mustSucceed.name})`);
   }
   if ((te.status === 0) !== (re.status === 0)) {
-    return mismatch(te.status === 0 ? `rankeval failed (exit ${re.status}) where trec_eval succeeds` : `rankeval succeeded where trec_eval fails (exit ${te.status})`);
+    return mismatch(
+      te.status === 0
+        ? `rankeval failed (exit ${re.status}) where trec_eval succeeds`
+        : `rankeval succeeded where trec_eval fails (exit ${te.status})`,
+    );
   }
   if (te.status === 0 && te.stdout !== re.stdout && !sameStatus) return mismatch("stdout differs");
   return { kind: "match", divergences: names };
@@ -235,7 +257,8 @@ function simplerOptions(o: Option): Option[] {
     const dot = spec.indexOf(".");
     if (dot >= 0) {
       const params = spec.slice(dot + 1).split(",");
-      for (let i = 0; i < params.length && params.length > 1; i++) out.push(["-m", `${spec.slice(0, dot)}.${params.filter((_, j) => j !== i).join(",")}`]);
+      for (let i = 0; i < params.length && params.length > 1; i++)
+        out.push(["-m", `${spec.slice(0, dot)}.${params.filter((_, j) => j !== i).join(",")}`]);
     }
     if (o.length !== 2 || o[0] !== "-m") out.push(["-m", spec]);
   } else if (o.length === 1 && /^-[qcJn]{2,}$/.test(o[0])) {
@@ -282,8 +305,16 @@ export function writeRepro(outDir: string, r: CaseResult, trecEvalBinary: string
     ].join("\n"),
     { mode: 0o755 },
   );
-  writeFileSync(join(folder, "trec_eval.expected"), `exit ${r.trecEval.status}\n--- stdout\n${r.trecEval.stdout}--- stderr\n${r.trecEval.stderr}`, "latin1");
-  writeFileSync(join(folder, "rankeval.actual"), `exit ${r.rankeval.status}\n--- stdout\n${r.rankeval.stdout}--- stderr\n${r.rankeval.stderr}`, "latin1");
+  writeFileSync(
+    join(folder, "trec_eval.expected"),
+    `exit ${r.trecEval.status}\n--- stdout\n${r.trecEval.stdout}--- stderr\n${r.trecEval.stderr}`,
+    "latin1",
+  );
+  writeFileSync(
+    join(folder, "rankeval.actual"),
+    `exit ${r.rankeval.status}\n--- stdout\n${r.rankeval.stdout}--- stderr\n${r.rankeval.stderr}`,
+    "latin1",
+  );
   void rankeval;
   return folder;
 }
@@ -296,8 +327,16 @@ export function describe(r: CaseResult): string {
   if (r.verdict.divergences.length) out.push(`  divergences that apply: ${r.verdict.divergences.join(", ")}`);
   out.push("  --- qrels", ...indent(r.case.qrels), "  --- run", ...indent(r.case.run));
   if (r.case.zscores !== undefined) out.push("  --- zscores", ...indent(r.case.zscores));
-  out.push(`  --- trec_eval (exit ${r.trecEval.status})`, ...indent(firstDiff(r.trecEval.stdout, r.rankeval.stdout)), ...indent(head(r.trecEval.stderr)));
-  out.push(`  --- rankeval (exit ${r.rankeval.status})`, ...indent(firstDiff(r.rankeval.stdout, r.trecEval.stdout)), ...indent(head(r.rankeval.stderr)));
+  out.push(
+    `  --- trec_eval (exit ${r.trecEval.status})`,
+    ...indent(firstDiff(r.trecEval.stdout, r.rankeval.stdout)),
+    ...indent(head(r.trecEval.stderr)),
+  );
+  out.push(
+    `  --- rankeval (exit ${r.rankeval.status})`,
+    ...indent(firstDiff(r.rankeval.stdout, r.trecEval.stdout)),
+    ...indent(head(r.rankeval.stderr)),
+  );
   return out.join("\n");
 }
 
@@ -308,7 +347,12 @@ function head(text: string): string {
 }
 
 function indent(text: string): string[] {
-  return text === "" ? [] : text.replace(/\n$/, "").split("\n").map((l) => `    ${JSON.stringify(l).slice(1, -1)}`);
+  return text === ""
+    ? []
+    : text
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((l) => `    ${JSON.stringify(l).slice(1, -1)}`);
 }
 
 /** The lines of `a` around the first line where it differs from `b` (all of `a` if short). */
@@ -341,7 +385,14 @@ export function signature(c: Case): string {
 }
 
 const LONG_FLAG: Record<string, string> = {
-  "--query_eval_wanted": "-q", "--complete_rel_info_wanted": "-c", "--Judged_docs_only": "-J", "--nosummary": "-n",
-  "--level_for_rel": "-l", "--Max_retrieved_per_topic": "-M", "--Number_docs_in_coll": "-N",
-  "--Rel_info_format": "-R", "--Zscore": "-Z", "--Debug_level": "-D",
+  "--query_eval_wanted": "-q",
+  "--complete_rel_info_wanted": "-c",
+  "--Judged_docs_only": "-J",
+  "--nosummary": "-n",
+  "--level_for_rel": "-l",
+  "--Max_retrieved_per_topic": "-M",
+  "--Number_docs_in_coll": "-N",
+  "--Rel_info_format": "-R",
+  "--Zscore": "-Z",
+  "--Debug_level": "-D",
 };

@@ -9,7 +9,9 @@ export function goldenUrl(name: string): URL {
 export function haveGolden(...names: string[]): boolean {
   const missing = names.filter((n) => !existsSync(fileURLToPath(goldenUrl(n))));
   if (missing.length) {
-    console.warn(`skipping trec_eval golden tests: ${missing.map((n) => fileURLToPath(goldenUrl(n))).join(", ")} not found (golden files live in ../shared)`);
+    console.warn(
+      `skipping trec_eval golden tests: ${missing.map((n) => fileURLToPath(goldenUrl(n))).join(", ")} not found (golden files live in ../shared)`,
+    );
   }
   return missing.length === 0;
 }

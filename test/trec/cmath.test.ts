@@ -51,8 +51,34 @@ describe("the scalar double-double arithmetic", () => {
       state ^= state << 5;
       return (state >>> 0) / 2 ** 32;
     };
-    const inputs = [1, 2, 3, 1 / 3, 0.5, 1e-5, 0.75, 1375, 1621, 2 ** 52 + 1, 1e300, 2.2250738585072014e-308, 0, -1, NaN, Infinity, 699.9, -699.9];
-    for (let i = 0; i < 100_000; i++) inputs.push(next() * 2 ** Math.floor(next() * 200 - 100), next(), 1 + next() * 1e-9, (next() - 0.5) * 1400, Math.floor(next() * 100_000) + 1);
+    const inputs = [
+      1,
+      2,
+      3,
+      1 / 3,
+      0.5,
+      1e-5,
+      0.75,
+      1375,
+      1621,
+      2 ** 52 + 1,
+      1e300,
+      2.2250738585072014e-308,
+      0,
+      -1,
+      NaN,
+      Infinity,
+      699.9,
+      -699.9,
+    ];
+    for (let i = 0; i < 100_000; i++)
+      inputs.push(
+        next() * 2 ** Math.floor(next() * 200 - 100),
+        next(),
+        1 + next() * 1e-9,
+        (next() - 0.5) * 1400,
+        Math.floor(next() * 100_000) + 1,
+      );
     const differ: string[] = [];
     for (const x of inputs) {
       if (!Object.is(log(x), pairs.log(x))) differ.push(`log(${x})`);
@@ -96,17 +122,28 @@ describe("the table-driven log equals the slow double-double series (logSlow, lo
     const ratio = fc.integer({ min: 1, max: 1000 }).chain((j) => fc.integer({ min: 1, max: j }).map((i) => i / j));
     check(ratio);
     check(fc.array(ratio, { minLength: 1, maxLength: 50 }).map((rs) => rs.reduce((a, b) => a + b, 0) / rs.length));
-    check(fc.tuple(fc.array(ratio, { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 200 })).map(([rs, rel]) => Math.min(1, rs.reduce((a, b) => a + b, 0) / (rs.length + rel))));
+    check(
+      fc
+        .tuple(fc.array(ratio, { minLength: 1, maxLength: 50 }), fc.integer({ min: 1, max: 200 }))
+        .map(([rs, rel]) => Math.min(1, rs.reduce((a, b) => a + b, 0) / (rs.length + rel))),
+    );
   });
 
   it("near 1: 1 plus or minus a few ulps, and 1 plus or minus tiny amounts", () => {
     check(fc.integer({ min: -1000, max: 1000 }).map((n) => stepUlps(1, n)));
-    check(fc.tuple(fc.double({ min: 2 ** -60, max: 2 ** -8, noNaN: true }), fc.boolean()).map(([d, up]) => (up ? 1 + d : 1 - d)));
+    check(
+      fc
+        .tuple(fc.double({ min: 2 ** -60, max: 2 ** -8, noNaN: true }), fc.boolean())
+        .map(([d, up]) => (up ? 1 + d : 1 - d)),
+    );
   });
 
   it("on powers of two and their neighbours", () => {
-    check(fc.tuple(exponent, ulps).map(([e, n]) => Math.max(MIN_NORMAL, Math.min(Number.MAX_VALUE, stepUlps(2 ** e, n)))));
-    for (let e = -1022; e <= 1023; e++) for (let n = -2; n <= 2; n++) if (2 ** e > MIN_NORMAL || n >= 0) same(stepUlps(2 ** e, n));
+    check(
+      fc.tuple(exponent, ulps).map(([e, n]) => Math.max(MIN_NORMAL, Math.min(Number.MAX_VALUE, stepUlps(2 ** e, n)))),
+    );
+    for (let e = -1022; e <= 1023; e++)
+      for (let n = -2; n <= 2; n++) if (2 ** e > MIN_NORMAL || n >= 0) same(stepUlps(2 ** e, n));
     same(Number.MAX_VALUE); // Math.log2 rounds it to 1024, and 2^1024 is Infinity (the reduction's edge)
   });
 

@@ -156,12 +156,18 @@ describe("sortQids (strcmp byte order)", () => {
   it("equals a sort by compareBytes on random ids, with and without characters past U+FFFF", () => {
     const chars = ["a", "b", "Z", "0", "9", "_", "é", "\u00ff", "\uFF21", "\uE000", "\u{1F600}", "\u{10000}"];
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom(...chars), { maxLength: 4 }).map((c) => c.join("")), { maxLength: 30 }), (qids) => {
-        const want = [...qids].sort(compareBytes);
-        expect(sortQids(qids)).toEqual(want);
-        const bmp = qids.map((q) => q.replace(/[\uD800-\uDFFF]/g, "x"));
-        expect(sortQids(bmp)).toEqual([...bmp].sort(compareBytes));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom(...chars), { maxLength: 4 }).map((c) => c.join("")),
+          { maxLength: 30 },
+        ),
+        (qids) => {
+          const want = [...qids].sort(compareBytes);
+          expect(sortQids(qids)).toEqual(want);
+          const bmp = qids.map((q) => q.replace(/[\uD800-\uDFFF]/g, "x"));
+          expect(sortQids(bmp)).toEqual([...bmp].sort(compareBytes));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -172,21 +178,26 @@ describe("sortQids (strcmp byte order)", () => {
   });
 });
 
-describe.skipIf(!haveGolden("out.test.a", "out.test.aq", "out.test.aql", "out.test.meas_params"))("golden value lines re-format to themselves", () => {
-  it.each(["out.test.a", "out.test.aq", "out.test.aql", "out.test.meas_params"])("%s", (file) => {
-    const lines = readGolden(file).split("\n").filter((l) => l !== "");
-    let floats = 0;
-    for (const line of lines) {
-      const { name, qid, value } = splitLine(line);
-      let print: "float" | "long" | "string" | "quoted";
-      if (name === "runid") print = "string";
-      else if (name.startsWith("relstring")) print = "quoted";
-      else if (/^-?\d+$/.test(value)) print = "long";
-      else print = "float";
-      const parsed = print === "quoted" ? value.slice(1, -1) : print === "string" ? value : Number(value);
-      if (print === "float") floats++;
-      expect(formatLine(name, qid, parsed, print)).toBe(`${line}\n`);
-    }
-    expect(floats).toBeGreaterThan(50);
-  });
-});
+describe.skipIf(!haveGolden("out.test.a", "out.test.aq", "out.test.aql", "out.test.meas_params"))(
+  "golden value lines re-format to themselves",
+  () => {
+    it.each(["out.test.a", "out.test.aq", "out.test.aql", "out.test.meas_params"])("%s", (file) => {
+      const lines = readGolden(file)
+        .split("\n")
+        .filter((l) => l !== "");
+      let floats = 0;
+      for (const line of lines) {
+        const { name, qid, value } = splitLine(line);
+        let print: "float" | "long" | "string" | "quoted";
+        if (name === "runid") print = "string";
+        else if (name.startsWith("relstring")) print = "quoted";
+        else if (/^-?\d+$/.test(value)) print = "long";
+        else print = "float";
+        const parsed = print === "quoted" ? value.slice(1, -1) : print === "string" ? value : Number(value);
+        if (print === "float") floats++;
+        expect(formatLine(name, qid, parsed, print)).toBe(`${line}\n`);
+      }
+      expect(floats).toBeGreaterThan(50);
+    });
+  },
+);

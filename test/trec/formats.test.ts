@@ -21,7 +21,10 @@ const file = (name: string, text: string) => {
 async function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const status = await main(args, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  const status = await main(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+  });
   return { status, stdout, stderr };
 }
 
@@ -30,11 +33,18 @@ async function run(args: string[]): Promise<{ status: number; stdout: string; st
  * u2 (two subgroups, a preference array): d3 6 > d1 0 in s1, d2 1 > d4 0 in s2. The run ranks d1, d2.
  */
 const PREFS: PrefLine[] = [
-  { jg: "u1", jsg: "s1", docno: "d1", rel: 3 }, { jg: "u1", jsg: "s1", docno: "d2", rel: 2 }, { jg: "u1", jsg: "s1", docno: "d3", rel: 0 },
-  { jg: "u2", jsg: "s1", docno: "d1", rel: 0 }, { jg: "u2", jsg: "s1", docno: "d3", rel: 6 },
-  { jg: "u2", jsg: "s2", docno: "d2", rel: 1 }, { jg: "u2", jsg: "s2", docno: "d4", rel: 0 },
+  { jg: "u1", jsg: "s1", docno: "d1", rel: 3 },
+  { jg: "u1", jsg: "s1", docno: "d2", rel: 2 },
+  { jg: "u1", jsg: "s1", docno: "d3", rel: 0 },
+  { jg: "u2", jsg: "s1", docno: "d1", rel: 0 },
+  { jg: "u2", jsg: "s1", docno: "d3", rel: 6 },
+  { jg: "u2", jsg: "s2", docno: "d2", rel: 1 },
+  { jg: "u2", jsg: "s2", docno: "d4", rel: 0 },
 ];
-const RANKED = [{ docno: "d2", sim: 1 }, { docno: "d1", sim: 2 }];
+const RANKED = [
+  { docno: "d2", sim: 1 },
+  { docno: "d1", sim: 2 },
+];
 
 describe("preferences (form_prefs_counts.c, m_prefs_*.c)", () => {
   it("counts each group's preferences against the ranking", () => {
@@ -43,10 +53,21 @@ describe("preferences (form_prefs_counts.c, m_prefs_*.c)", () => {
     expect([rp.numJudgedRet, rp.numJudged]).toEqual([2, 4]);
     // u1: d1 > d2 both retrieved, in order (fulfilled); d1 > d3 and d2 > d3 with only the first
     // retrieved (implied fulfilled).
-    expect(rp.jgs[0]).toMatchObject({ numPrefsFulfilledRet: 1, numPrefsPossibleRet: 1, numPrefsFulfilledImp: 2, numPrefsPossibleImp: 2, numPrefsPossibleNotoccur: 0 });
+    expect(rp.jgs[0]).toMatchObject({
+      numPrefsFulfilledRet: 1,
+      numPrefsPossibleRet: 1,
+      numPrefsFulfilledImp: 2,
+      numPrefsPossibleImp: 2,
+      numPrefsPossibleNotoccur: 0,
+    });
     expect(rp.jgs[0]).toMatchObject({ numRel: 2, numRelRet: 2, numNonrel: 1, numNonrelRet: 0 });
     // u2: d2 > d4 implied fulfilled; d3 > d1 implied not fulfilled (only d1 retrieved).
-    expect(rp.jgs[1]).toMatchObject({ numPrefsFulfilledRet: 0, numPrefsPossibleRet: 0, numPrefsFulfilledImp: 1, numPrefsPossibleImp: 2 });
+    expect(rp.jgs[1]).toMatchObject({
+      numPrefsFulfilledRet: 0,
+      numPrefsPossibleRet: 0,
+      numPrefsFulfilledImp: 1,
+      numPrefsPossibleImp: 2,
+    });
     expect(rp.jgs[1]).toMatchObject({ numRel: 2, numRelRet: 1, numNonrel: 2, numNonrelRet: 1 });
   });
   it("gives each measure its formula's value", () => {
@@ -68,17 +89,37 @@ describe("preferences (form_prefs_counts.c, m_prefs_*.c)", () => {
   });
   it("refuses what trec_eval refuses: a cycle, 0 beside a level above 0, a document in two classes of one subgroup", () => {
     const cycle: PrefLine[] = [
-      { jg: "g", jsg: "a", docno: "x", rel: 2 }, { jg: "g", jsg: "a", docno: "y", rel: 1 },
-      { jg: "g", jsg: "b", docno: "y", rel: 2 }, { jg: "g", jsg: "b", docno: "x", rel: 1 },
+      { jg: "g", jsg: "a", docno: "x", rel: 2 },
+      { jg: "g", jsg: "a", docno: "y", rel: 1 },
+      { jg: "g", jsg: "b", docno: "y", rel: 2 },
+      { jg: "g", jsg: "b", docno: "x", rel: 1 },
     ];
     expect(() => formPrefsCounts("1", RANKED, cycle, Infinity)).toThrow(/contradict each other/);
-    const zero: PrefLine[] = [{ jg: "g", jsg: "a", docno: "x", rel: 0 }, { jg: "g", jsg: "a", docno: "z", rel: 1 }, { jg: "g", jsg: "b", docno: "x", rel: 2 }];
+    const zero: PrefLine[] = [
+      { jg: "g", jsg: "a", docno: "x", rel: 0 },
+      { jg: "g", jsg: "a", docno: "z", rel: 1 },
+      { jg: "g", jsg: "b", docno: "x", rel: 2 },
+    ];
     expect(() => formPrefsCounts("1", RANKED, zero, Infinity)).toThrow(/both 0 and a rel_level above 0/);
-    const twice: PrefLine[] = [{ jg: "g", jsg: "a", docno: "x", rel: 2 }, { jg: "g", jsg: "a", docno: "x", rel: 1 }];
+    const twice: PrefLine[] = [
+      { jg: "g", jsg: "a", docno: "x", rel: 2 },
+      { jg: "g", jsg: "a", docno: "x", rel: 1 },
+    ];
     expect(() => formPrefsCounts("1", RANKED, twice, Infinity)).toThrow(/two rel_levels in one judgment subgroup/);
   });
   it("ranks equal scores by document id ascending, unlike the qrels measures", () => {
-    const rp = formPrefsCounts("1", [{ docno: "b", sim: 1 }, { docno: "a", sim: 1 }], [{ jg: "g", jsg: "0", docno: "a", rel: 2 }, { jg: "g", jsg: "0", docno: "b", rel: 1 }], Infinity);
+    const rp = formPrefsCounts(
+      "1",
+      [
+        { docno: "b", sim: 1 },
+        { docno: "a", sim: 1 },
+      ],
+      [
+        { jg: "g", jsg: "0", docno: "a", rel: 2 },
+        { jg: "g", jsg: "0", docno: "b", rel: 1 },
+      ],
+      Infinity,
+    );
     expect(prefsValue("prefs_simp", rp)).toBe(1);
   });
 });
@@ -86,10 +127,17 @@ describe("preferences (form_prefs_counts.c, m_prefs_*.c)", () => {
 describe("judgment groups (form_res_rels_jg.c, m_*_avgjg.c)", () => {
   // u1 judges d1 2, d2 0, d3 1 (R = 2); u2 d2 1, d4 1 (R = 2). The run ranks d1, d2, d5.
   const judgments = [
-    { jg: "u1", docno: "d1", rel: 2 }, { jg: "u1", docno: "d2", rel: 0 }, { jg: "u1", docno: "d3", rel: 1 },
-    { jg: "u2", docno: "d2", rel: 1 }, { jg: "u2", docno: "d4", rel: 1 },
+    { jg: "u1", docno: "d1", rel: 2 },
+    { jg: "u1", docno: "d2", rel: 0 },
+    { jg: "u1", docno: "d3", rel: 1 },
+    { jg: "u2", docno: "d2", rel: 1 },
+    { jg: "u2", docno: "d4", rel: 1 },
   ];
-  const ranked = [{ docno: "d1", sim: 3 }, { docno: "d2", sim: 2 }, { docno: "d5", sim: 1 }];
+  const ranked = [
+    { docno: "d1", sim: 3 },
+    { docno: "d2", sim: 2 },
+    { docno: "d5", sim: 1 },
+  ];
   const groups = formResRelsJg("q1", ranked, judgments, { relevanceLevel: 1, maxDocs: Infinity, judgedOnly: false });
   it("averages each measure over the groups", () => {
     // u1: AP 1/2 (d1 at rank 1 of R 2); u2: AP (1/2)/2 (d2 at rank 2).
@@ -107,9 +155,23 @@ describe("judgment groups (form_res_rels_jg.c, m_*_avgjg.c)", () => {
 
 describe("Z scores (get_zscores.c, convert_zscores.c)", () => {
   const table = (lines: [string, string, number, number][]) =>
-    zscoreLookup(zscoreTable({ qid: lines.map((l) => l[0]), measure: lines.map((l) => l[1]), mean: Float64Array.from(lines, (l) => l[2]), stddev: Float64Array.from(lines, (l) => l[3]), lines: new Int32Array(lines.length), length: lines.length, file: "z" }));
+    zscoreLookup(
+      zscoreTable({
+        qid: lines.map((l) => l[0]),
+        measure: lines.map((l) => l[1]),
+        mean: Float64Array.from(lines, (l) => l[2]),
+        stddev: Float64Array.from(lines, (l) => l[3]),
+        lines: new Int32Array(lines.length),
+        length: lines.length,
+        file: "z",
+      }),
+    );
   it("(value - mean) / stddev; -1000000 when absent, or when the stddev is 0 and the value is not the mean", () => {
-    const z = table([["1", "map", 0.5, 0.25], ["1", "P_5", 1, 0], ["2", "map", 0, 1]]);
+    const z = table([
+      ["1", "map", 0.5, 0.25],
+      ["1", "P_5", 1, 0],
+      ["2", "map", 0, 1],
+    ]);
     expect(z.z("1", "map", 0.375)).toBe(-0.5);
     expect(z.z("1", "P_5", 1)).toBe(0);
     expect(z.z("1", "P_5", 0.8)).toBe(MISSING_ZSCORE);
@@ -118,7 +180,10 @@ describe("Z scores (get_zscores.c, convert_zscores.c)", () => {
   });
   it("searches as trec_eval does: one entry past a query's lines is the next query's first, past the file undefined", () => {
     // "map" sorts after every measure of query 1 ("P_5"): the search compares it with query 2's first line.
-    const z = table([["1", "P_5", 0.5, 0.1], ["2", "map", 0.1, 0.2]]);
+    const z = table([
+      ["1", "P_5", 0.5, 0.1],
+      ["2", "map", 0.1, 0.2],
+    ]);
     expect(z.z("1", "map", 0.5)).toBeCloseTo(2, 12); // query 2's mean and stddev
     expect(z.undefinedRead("1", "map")).toBe(false);
     expect(z.undefinedRead("2", "zz")).toBe(true); // past the file's last line
@@ -148,18 +213,26 @@ describe("the command line", () => {
     const run2 = file("run2", "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d5 3 1 r\n");
     const z = file("z", "q1 map_avgjg 0.5 0.25\nq1 P_avgjg_1 1 0\nq1 P_avgjg_2 0.5 0\n");
     const r = await run(["-Z", z, "-R", "qrels_jg", "-m", "map_avgjg", "-m", "P_avgjg.1,2", jg, run2]);
-    expect(r.stdout).toBe("Zmap_avgjg             \tall\t-0.5000\nZP_avgjg_1             \tall\t-1000000.0000\nZP_avgjg_2             \tall\t0.0000\n");
+    expect(r.stdout).toBe(
+      "Zmap_avgjg             \tall\t-0.5000\nZP_avgjg_1             \tall\t-1000000.0000\nZP_avgjg_2             \tall\t0.0000\n",
+    );
   });
   it("-Z over qrels: every line Z-prefixed, longs as %6.4f, the mean over the Z scores", async () => {
     const z = file("z3", "q1 map 0.5 0.1\nq2 P_5 0.1 0.2\nq3 map 1 0\nq4 x 0 1\n");
     const r = await run(["-q", "-m", "map", "-m", "P.5", "-m", "num_ret", "-Z", z, qrels, runFile]);
-    expect(r.stdout.split("\n").slice(0, 3)).toEqual(["Znum_ret               \tq1\t-1000000.0000", "Zmap                   \tq1\t5.0000", "ZP_5                   \tq1\t-1000000.0000"]);
+    expect(r.stdout.split("\n").slice(0, 3)).toEqual([
+      "Znum_ret               \tq1\t-1000000.0000",
+      "Zmap                   \tq1\t5.0000",
+      "ZP_5                   \tq1\t-1000000.0000",
+    ]);
     expect(r.stdout).toContain("Zmap                   \tall\t1.6667\n");
     expect(r.stdout).toContain("ZP_5                   \tall\t-666666.5000\n");
   });
   it("-D N.QID evaluates that query only; with -c the means stay over every judged query", async () => {
     const r = await run(["-q", "-c", "-D", "0.q2", "-m", "map", "-m", "num_q", qrels, runFile]);
-    expect(r.stdout).toBe("map                   \tq2\t1.0000\nnum_q                 \tall\t3\nmap                   \tall\t0.3333\n");
+    expect(r.stdout).toBe(
+      "map                   \tq2\t1.0000\nnum_q                 \tall\t3\nmap                   \tall\t0.3333\n",
+    );
     const none = await run(["-D", "1.q9", "-m", "map", qrels, runFile]);
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/-D q9: query "q9" is not evaluated/);
@@ -167,6 +240,8 @@ describe("the command line", () => {
   it("measures of another format are usage errors, as trec_eval's exit 4", async () => {
     expect((await run(["-m", "prefs_simp", qrels, runFile])).stderr).toMatch(/reads -R prefs/);
     expect((await run(["-R", "qrels_jg", "-m", "map", qrels, runFile])).stderr).toMatch(/reads qrels judgments/);
-    expect((await run(["-R", "xml", qrels, runFile])).stderr).toMatch(/"xml" is not one of qrels, prefs, qrels_prefs, qrels_jg/);
+    expect((await run(["-R", "xml", qrels, runFile])).stderr).toMatch(
+      /"xml" is not one of qrels, prefs, qrels_prefs, qrels_jg/,
+    );
   });
 });

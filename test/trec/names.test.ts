@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../../src/errors/errors.js";
 import { canonicalName } from "../../src/measures/measure.js";
-import { gainTies, isComputed, parseTrecMeasures, reportMakesIt, splitTrecArg, TREC_MEASURE_NAMES, TREC_NICKNAMES, trecLines, trecMeasuresOf, type TrecLine } from "../../src/measures/trec-eval-table.js";
+import {
+  gainTies,
+  isComputed,
+  parseTrecMeasures,
+  reportMakesIt,
+  splitTrecArg,
+  TREC_MEASURE_NAMES,
+  TREC_NICKNAMES,
+  trecLines,
+  trecMeasuresOf,
+  type TrecLine,
+} from "../../src/measures/trec-eval-table.js";
 import { atof, atol } from "../../src/c/strings.js";
 
 const gainTablesOf = (args: string[], warnings: string[]) =>
@@ -27,17 +38,30 @@ const bad = (args: string[], text: RegExp) => {
 describe("parseTrecMeasures: names and parameters", () => {
   it("a plain measure", () => {
     expect(names(["map"])).toEqual(["map"]);
-    expect(line(["map"], "map")).toMatchObject({ measure: "map", aggregation: "mean", print: "float", perQuery: true, summary: true });
+    expect(line(["map"], "map")).toMatchObject({
+      measure: "map",
+      aggregation: "mean",
+      print: "float",
+      perQuery: true,
+      summary: true,
+    });
     expect(line(["map"], "map").kernel!.measure.name).toBe("map");
   });
 
   it("default cutoffs", () => {
     const d = ["5", "10", "15", "20", "30", "100", "200", "500", "1000"];
-    for (const m of ["P", "recall", "ndcg_cut", "map_cut", "relative_P"]) expect(names([m])).toEqual(d.map((k) => `${m}_${k}`));
+    for (const m of ["P", "recall", "ndcg_cut", "map_cut", "relative_P"])
+      expect(names([m])).toEqual(d.map((k) => `${m}_${k}`));
     expect(names(["success"])).toEqual(["success_1", "success_5", "success_10"]);
     expect(names(["unj"])).toEqual(["unj_5", "unj_10", "unj_20"]);
-    expect(names(["iprec_at_recall"])).toEqual(["0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00"].map((x) => `iprec_at_recall_${x}`));
-    expect(names(["Rprec_mult"])).toEqual(["0.20", "0.40", "0.60", "0.80", "1.00", "1.20", "1.40", "1.60", "1.80", "2.00"].map((x) => `Rprec_mult_${x}`));
+    expect(names(["iprec_at_recall"])).toEqual(
+      ["0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00"].map(
+        (x) => `iprec_at_recall_${x}`,
+      ),
+    );
+    expect(names(["Rprec_mult"])).toEqual(
+      ["0.20", "0.40", "0.60", "0.80", "1.00", "1.20", "1.40", "1.60", "1.80", "2.00"].map((x) => `Rprec_mult_${x}`),
+    );
   });
 
   it("P.5,10 and cutoffs sorted ascending, atol-read (23.4 -> 23)", () => {
@@ -51,7 +75,9 @@ describe("parseTrecMeasures: names and parameters", () => {
   });
 
   it("double cutoffs: atof, sorted, named %3.2f (the golden meas_params command)", () => {
-    expect(names(["iprec_at_recall..10,.20,.25,.75,.50"])).toEqual(["0.10", "0.20", "0.25", "0.50", "0.75"].map((x) => `iprec_at_recall_${x}`));
+    expect(names(["iprec_at_recall..10,.20,.25,.75,.50"])).toEqual(
+      ["0.10", "0.20", "0.25", "0.50", "0.75"].map((x) => `iprec_at_recall_${x}`),
+    );
     expect(names(["Rprec_mult.5.0,0.2,0.35"])).toEqual(["Rprec_mult_0.20", "Rprec_mult_0.35", "Rprec_mult_5.00"]);
   });
 
@@ -64,7 +90,11 @@ describe("parseTrecMeasures: names and parameters", () => {
     expect(names(["relstring.20"])).toEqual(["relstring_20"]);
     expect(names(["set_F.0.5"])).toEqual(["set_F_0.5"]);
     expect(names(["ndcg.1=3,2=9,4=4.5"])).toEqual(["ndcg_1=3,2=9,4=4.5"]);
-    expect(parseTrecMeasures(["ndcg.1=3,2=9,4=4.5"])[0].pairs).toEqual([["1", 3], ["2", 9], ["4", 4.5]]);
+    expect(parseTrecMeasures(["ndcg.1=3,2=9,4=4.5"])[0].pairs).toEqual([
+      ["1", 3],
+      ["2", 9],
+      ["4", 4.5],
+    ]);
     expect(names(["rbp.p=0.95"])).toEqual(["rbp_p=0.95"]);
   });
 
@@ -118,7 +148,9 @@ describe("trecMeasuresOf: trec_eval's names in the library", () => {
   it("refuses what is not a per-query number; a nickname leaves those out", () => {
     expect(() => trecMeasuresOf("num_q", [])).toThrow(/num_q is a line of trec_eval's report/);
     expect(() => trecMeasuresOf("11pt_avg..25,.5", [])).toThrow(/made from several measures/);
-    expect(() => trecMeasuresOf("yaap", [])).toThrow(/yaap is computed by trec_eval's own algorithm, which the library does not run; the command line prints it/);
+    expect(() => trecMeasuresOf("yaap", [])).toThrow(
+      /yaap is computed by trec_eval's own algorithm, which the library does not run; the command line prints it/,
+    );
     const warnings: string[] = [];
     const official = trecMeasuresOf("official", warnings)!.map((m) => m.name);
     expect(official.slice(0, 3)).toEqual(["num_ret", "num_rel", "num_rel_ret"]);
@@ -133,23 +165,79 @@ describe("parseTrecMeasures: nicknames", () => {
   it("official: 30 lines, as out.test", () => {
     const n = names(["official"]);
     expect(n.length).toBe(30);
-    expect(n.slice(0, 10)).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]);
+    expect(n.slice(0, 10)).toEqual([
+      "runid",
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "map",
+      "gm_map",
+      "Rprec",
+      "bpref",
+      "recip_rank",
+    ]);
     expect(n[10]).toBe("iprec_at_recall_0.00");
     expect(n[29]).toBe("P_1000");
   });
 
   it("all_trec: every measure of the table but dcg and ideal_dcg, in table order", () => {
     expect(parseTrecMeasures(["all_trec"]).map((m) => m.name)).toEqual([
-      "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-      "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
-      "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
-      "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
+      "runid",
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "map",
+      "gm_map",
+      "Rprec",
+      "bpref",
+      "recip_rank",
+      "iprec_at_recall",
+      "P",
+      "relstring",
+      "recall",
+      "infAP",
+      "gm_bpref",
+      "Rprec_mult",
+      "utility",
+      "11pt_avg",
+      "binG",
+      "G",
+      "ndcg",
+      "ndcg_rel",
+      "Rndcg",
+      "ndcg_cut",
+      "map_cut",
+      "relative_P",
+      "success",
+      "set_P",
+      "set_relative_P",
+      "set_recall",
+      "set_map",
+      "set_F",
+      "num_nonrel_judged_ret",
+      "rbp",
+      "rbp_resid",
+      "unj",
     ]);
     expect(TREC_MEASURE_NAMES.indexOf("dcg")).toBe(TREC_MEASURE_NAMES.indexOf("G") + 1);
   });
 
   it("set", () => {
-    expect(names(["set"])).toEqual(["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]);
+    expect(names(["set"])).toEqual([
+      "runid",
+      "num_q",
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "utility",
+      "set_P",
+      "set_relative_P",
+      "set_recall",
+      "set_map",
+      "set_F",
+    ]);
     expect(TREC_NICKNAMES.set.length).toBe(11);
   });
 
@@ -163,10 +251,12 @@ describe("parseTrecMeasures: aggregation and printing", () => {
   const all = trecLines(parseTrecMeasures(["all_trec"]));
   const by = (n: string) => all.find((l) => l.name === n)!;
   it("sums, counts, geometric means, run tag, relstring", () => {
-    for (const n of ["num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"]) expect(by(n)).toMatchObject({ aggregation: "sum", print: "long", perQuery: true, summary: true });
+    for (const n of ["num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"])
+      expect(by(n)).toMatchObject({ aggregation: "sum", print: "long", perQuery: true, summary: true });
     expect(by("num_q")).toMatchObject({ aggregation: "count", print: "long", perQuery: false, summary: true });
     expect(by("runid")).toMatchObject({ aggregation: "runid", print: "string", perQuery: false, summary: true });
-    for (const n of ["gm_map", "gm_bpref"]) expect(by(n)).toMatchObject({ aggregation: "geomean", print: "float", perQuery: false, summary: true });
+    for (const n of ["gm_map", "gm_bpref"])
+      expect(by(n)).toMatchObject({ aggregation: "geomean", print: "float", perQuery: false, summary: true });
     expect(by("relstring")).toMatchObject({ aggregation: "none", print: "quoted", perQuery: true, summary: false });
     expect(by("utility")).toMatchObject({ aggregation: "mean", print: "float" });
     expect(reportMakesIt(by("runid")) && reportMakesIt(by("num_q")) && !reportMakesIt(by("map"))).toBe(true);
@@ -220,16 +310,22 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(of(line(["ndcg.1=3,0=0,2.7=4"], "ndcg_1=3,0=0,2.7=4")).gain).toEqual({ 1: 3 });
     // What the kernel would compute otherwise than trec_eval goes to src/app/exact.ts (no kernel here):
     // a level twice, a gain for level 0 or a negative level, a negative or fractional gain.
-    for (const bad of ["ndcg.1=3,1=5", "ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2", "ndcg.1=0.5"]) expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
+    for (const bad of ["ndcg.1=3,1=5", "ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2", "ndcg.1=0.5"])
+      expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
     expect(line(["relstring"], "relstring").relstring).toBe(10);
     expect(line(["relstring.20.7"], "relstring_20.7").relstring).toBe(20);
     expect(line(["relstring.-3"], "relstring_-3").relstring).toBe(0);
     const pts = line(["11pt_avg..25,.5"], "11pt_avg_.25,.5");
     expect(pts.kernel).toBeNull();
-    expect(pts.meanOf!.map((k) => canonicalName(k.measure.family, k.measure.k, k.measure.params))).toEqual(["iprec_at_recall(recall=0.25)", "iprec_at_recall(recall=0.5)"]);
+    expect(pts.meanOf!.map((k) => canonicalName(k.measure.family, k.measure.k, k.measure.params))).toEqual([
+      "iprec_at_recall(recall=0.25)",
+      "iprec_at_recall(recall=0.5)",
+    ]);
     expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["11pt_avg_.25,.5@0.25", "11pt_avg_.25,.5@0.5"]);
     expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: trec_eval's own loop (exact.ts)
-    expect(isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2"))).toBe(true);
+    expect(
+      isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2")),
+    ).toBe(true);
     // Every all_trec line has a kernel measure; yaap and ideal_dcg (not in all_trec) have none.
     expect(all.every(isComputed)).toBe(true);
     expect(isComputed(line(["yaap"], "yaap")) || isComputed(line(["ideal_dcg"], "ideal_dcg"))).toBe(false);
@@ -271,11 +367,15 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
   it("a decimal cutoff is read as trec_eval reads it (atol), with a warning", () => {
     const warnings: string[] = [];
     expect(trecLines(parseTrecMeasures(["ndcg_cut.23.4"], warnings)).map((l) => l.name)).toEqual(["ndcg_cut_23"]);
-    expect(warnings).toEqual(['trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)']);
+    expect(warnings).toEqual([
+      'trec_eval measure "ndcg_cut.23.4": cutoff "23.4" is read as 23, as trec_eval reads it (atol)',
+    ]);
     // A decimal level: trec_eval ignores the pair (gain_init.c valid_int), and so does rankeval, saying so.
     const w2: string[] = [];
     expect(gainTablesOf(["ndcg.1.5=3,2=4"], w2)).toEqual([{ 2: 4 }]);
-    expect(w2).toEqual(['trec_eval measure "ndcg.1.5=3,2=4": trec_eval ignores the pair "1.5=3": its level is not an integer (gain_init.c valid_int)']);
+    expect(w2).toEqual([
+      'trec_eval measure "ndcg.1.5=3,2=4": trec_eval ignores the pair "1.5=3": its level is not an integer (gain_init.c valid_int)',
+    ]);
   });
   it("duplicate cutoffs, also after atol", () => {
     bad(["P.5,5"], /duplicate cutoffs/);
@@ -293,19 +393,42 @@ describe("parseTrecMeasures: errors (where trec_eval exits)", () => {
   });
   it("preference and judgment-group measures parse (the command line computes them from -R's judgments); the library refuses them", () => {
     expect(trecLines(parseTrecMeasures(["all_prefs"])).map((l) => l.name)).toEqual([
-      "runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-      "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-      "prefs_pair_imp", "prefs_avgjg_imp",
+      "runid",
+      "num_q",
+      "prefs_num_prefs_poss",
+      "prefs_num_prefs_ful",
+      "prefs_num_prefs_ful_ret",
+      "prefs_simp",
+      "prefs_pair",
+      "prefs_avgjg",
+      "prefs_avgjg_Rnonrel",
+      "prefs_simp_ret",
+      "prefs_pair_ret",
+      "prefs_avgjg_ret",
+      "prefs_avgjg_Rnonrel_ret",
+      "prefs_simp_imp",
+      "prefs_pair_imp",
+      "prefs_avgjg_imp",
     ]);
-    expect(parseTrecMeasures(["P_avgjg.10,5"])[0]).toMatchObject({ name: "P_avgjg", cutoffs: [5, 10], format: "qrels_jg" });
-    expect(trecLines(parseTrecMeasures(["qrels_jg"])).map((l) => l.name).slice(0, 4)).toEqual(["runid", "num_q", "map_avgjg", "P_avgjg_5"]);
+    expect(parseTrecMeasures(["P_avgjg.10,5"])[0]).toMatchObject({
+      name: "P_avgjg",
+      cutoffs: [5, 10],
+      format: "qrels_jg",
+    });
+    expect(
+      trecLines(parseTrecMeasures(["qrels_jg"]))
+        .map((l) => l.name)
+        .slice(0, 4),
+    ).toEqual(["runid", "num_q", "map_avgjg", "P_avgjg_5"]);
     expect(() => trecMeasuresOf("prefs_simp", [])).toThrow(/-R prefs or -R qrels_prefs/);
     expect(() => trecMeasuresOf("qrels_jg", [])).toThrow(/-R qrels_jg/);
   });
   it("the only-first rule is applied before checking: a later bad parameter string is never read", () => {
     const warnings: string[] = [];
     expect(trecLines(parseTrecMeasures(["P.5", "P.0"], warnings)).map((l) => l.name)).toEqual(["P_5"]);
-    expect(warnings).toEqual(['trec_eval measure "P.0" is ignored: trec_eval uses the first parameters given for P (-m P.5); give them in one: -m P.5,0']);
+    expect(warnings).toEqual([
+      'trec_eval measure "P.0" is ignored: trec_eval uses the first parameters given for P (-m P.5); give them in one: -m P.5,0',
+    ]);
   });
 });
 

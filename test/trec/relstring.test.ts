@@ -33,7 +33,16 @@ function batchOf(queries: [number, number, string?][][]): Batch {
 
 describe("rankedRows", () => {
   it("score descending, ties by document id descending in byte order, the top n only", () => {
-    const b = batchOf([[[1, 0, "d2"], [3, 1, "a"], [1, 2, "d3"], [1, 3, "D0-9"], [1, 4, "D0-10"], [0.5, 5, "z"]]]);
+    const b = batchOf([
+      [
+        [1, 0, "d2"],
+        [3, 1, "a"],
+        [1, 2, "d3"],
+        [1, 3, "D0-9"],
+        [1, 4, "D0-10"],
+        [0.5, 5, "z"],
+      ],
+    ]);
     expect(Array.from(rankedRows(b, 0, 10))).toEqual([1, 2, 0, 3, 4, 5]);
     expect(Array.from(rankedRows(b, 0, 3))).toEqual([1, 2, 0]);
     expect(Array.from(rankedRows(b, 0, 0))).toEqual([]);
@@ -41,20 +50,63 @@ describe("rankedRows", () => {
   });
 
   it("ties in input order without document ids; a shorter id ranks below its extension", () => {
-    expect(Array.from(rankedRows(batchOf([[[1, 0], [2, 0], [1, 0], [1, 0]]]), 0, 3))).toEqual([1, 0, 2]);
-    expect(Array.from(rankedRows(batchOf([[[1, 0, "ab"], [1, 0, "abc"], [1, 0, "a"]]]), 0, 3))).toEqual([1, 0, 2]);
+    expect(
+      Array.from(
+        rankedRows(
+          batchOf([
+            [
+              [1, 0],
+              [2, 0],
+              [1, 0],
+              [1, 0],
+            ],
+          ]),
+          0,
+          3,
+        ),
+      ),
+    ).toEqual([1, 0, 2]);
+    expect(
+      Array.from(
+        rankedRows(
+          batchOf([
+            [
+              [1, 0, "ab"],
+              [1, 0, "abc"],
+              [1, 0, "a"],
+            ],
+          ]),
+          0,
+          3,
+        ),
+      ),
+    ).toEqual([1, 0, 2]);
   });
 
   it("equals the reference's full sort, for every n", () => {
-    const doc = fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: -1, max: 3 }), fc.stringMatching(/^[a-c]{0,3}$/));
+    const doc = fc.tuple(
+      fc.integer({ min: 0, max: 4 }),
+      fc.integer({ min: -1, max: 3 }),
+      fc.stringMatching(/^[a-c]{0,3}$/),
+    );
     fc.assert(
-      fc.property(fc.array(fc.uniqueArray(doc, { selector: (d) => d[2], maxLength: 30 }), { maxLength: 4 }), fc.boolean(), fc.integer({ min: 0, max: 35 }), (qs, ids, n) => {
-        const b = batchOf(qs.map((q) => q.map(([s, l, d]) => (ids ? [s, l, d] : [s, l]) as [number, number, string?])));
-        qs.forEach((q, qi) => {
-          const want = rank(q.map(([score, label, docid]) => ({ score, label, ...(ids ? { docid } : {}) })), n).map((d) => d.label);
-          expect(Array.from(rankedLabels(b, qi, n))).toEqual(want);
-        });
-      }),
+      fc.property(
+        fc.array(fc.uniqueArray(doc, { selector: (d) => d[2], maxLength: 30 }), { maxLength: 4 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 35 }),
+        (qs, ids, n) => {
+          const b = batchOf(
+            qs.map((q) => q.map(([s, l, d]) => (ids ? [s, l, d] : [s, l]) as [number, number, string?])),
+          );
+          qs.forEach((q, qi) => {
+            const want = rank(
+              q.map(([score, label, docid]) => ({ score, label, ...(ids ? { docid } : {}) })),
+              n,
+            ).map((d) => d.label);
+            expect(Array.from(rankedLabels(b, qi, n))).toEqual(want);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -66,7 +118,15 @@ describe("relstring", () => {
   });
 
   it("the first n labels, within -M depth", () => {
-    const b = batchOf([[[3, 1, "a"], [2, NaN, "b"], [1, -1, "c"], [0, 12, "d"]], []]);
+    const b = batchOf([
+      [
+        [3, 1, "a"],
+        [2, NaN, "b"],
+        [1, -1, "c"],
+        [0, 12, "d"],
+      ],
+      [],
+    ]);
     expect(relstrings(b, 10)).toEqual(["1-.>", ""]);
     expect(relstrings(b, 2)).toEqual(["1-", ""]);
     expect(relstrings(b, 10, 3)).toEqual(["1-.", ""]);
@@ -86,7 +146,10 @@ describe("relstring", () => {
       r.push(readFileSync(fileURLToPath(goldenUrl(runFile))));
       const joined = joinParsed(q.finish(), r.finish());
       const got = relstrings(joined.batch, n);
-      const want = readGolden(out).split("\n").filter((l) => l.startsWith("relstring")).map(splitLine);
+      const want = readGolden(out)
+        .split("\n")
+        .filter((l) => l.startsWith("relstring"))
+        .map(splitLine);
       expect(want.length).toBe(3);
       for (const w of want) expect(`'${got[joined.qids.indexOf(w.qid)]}'`).toBe(w.value);
     }

@@ -41,7 +41,17 @@ const COMMANDS: Record<string, string[]> = {
   "out.test.a": ["all_trec"],
   "out.test.aq": ["all_trec"],
   "out.test.aql": ["all_trec", "relstring.20"],
-  "out.test.meas_params": ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000", "Rprec_mult.5.0,0.2,0.35", "utility.2,-1,0,0", "11pt_avg..25,.5,.75", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23.4", "success.2,5,20"],
+  "out.test.meas_params": [
+    "iprec_at_recall..10,.20,.25,.75,.50",
+    "P.5,7,3",
+    "recall.20,2000",
+    "Rprec_mult.5.0,0.2,0.35",
+    "utility.2,-1,0,0",
+    "11pt_avg..25,.5,.75",
+    "ndcg.1=3,2=9,4=4.5",
+    "ndcg_cut.10,20,23.4",
+    "success.2,5,20",
+  ],
 };
 
 describe.skipIf(!haveGolden(...GOLDEN))("rebuilds trec_eval's golden output from its own numbers", () => {
@@ -77,22 +87,53 @@ describe.skipIf(!haveGolden(...GOLDEN))("rebuilds trec_eval's golden output from
   it("qids given in any order print in strcmp order", () => {
     const g = parseGolden(readGolden("out.test.aq"));
     const rev = [2, 1, 0];
-    const values = Object.fromEntries(Object.entries(g.values).map(([k, v]) => [k, Array.isArray(v) ? rev.map((i) => v[i]) : Float64Array.from(rev.map((i) => v[i]))]));
-    const text = formatTrecReport({ runid: g.runid, measures: parseTrecMeasures(["all_trec"]), perQuery: { qids: rev.map((i) => g.qids[i]), values }, summary: g.summary });
+    const values = Object.fromEntries(
+      Object.entries(g.values).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? rev.map((i) => v[i]) : Float64Array.from(rev.map((i) => v[i])),
+      ]),
+    );
+    const text = formatTrecReport({
+      runid: g.runid,
+      measures: parseTrecMeasures(["all_trec"]),
+      perQuery: { qids: rev.map((i) => g.qids[i]), values },
+      summary: g.summary,
+    });
     expect(text.split("\n").slice(0, -1)).toEqual(g.lines);
   });
 
   it("aggregates the per-query values into the summary: sums exactly, means to the printed rounding", () => {
     const g = parseGolden(readGolden("out.test.aq"));
-    const measures = parseTrecMeasures(["num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "num_q", "runid"]);
-    const text = formatTrecReport({ runid: g.runid, measures, perQuery: { qids: g.qids, values: g.values }, printPerQuery: false });
+    const measures = parseTrecMeasures([
+      "num_ret",
+      "num_rel",
+      "num_rel_ret",
+      "num_nonrel_judged_ret",
+      "num_q",
+      "runid",
+    ]);
+    const text = formatTrecReport({
+      runid: g.runid,
+      measures,
+      perQuery: { qids: g.qids, values: g.values },
+      printPerQuery: false,
+    });
     expect(text).toBe(
-      ["runid                 \tall\tSTANDARD", "num_q                 \tall\t3", "num_ret               \tall\t1500", "num_rel               \tall\t561",
-        "num_rel_ret           \tall\t131", "num_nonrel_judged_ret \tall\t607", ""].join("\n"),
+      [
+        "runid                 \tall\tSTANDARD",
+        "num_q                 \tall\t3",
+        "num_ret               \tall\t1500",
+        "num_rel               \tall\t561",
+        "num_rel_ret           \tall\t131",
+        "num_nonrel_judged_ret \tall\t607",
+        "",
+      ].join("\n"),
     );
     // Means of 4-place per-query values (each off by <= 5e-5) land within 1e-4 of the 4-place summary.
     for (const name of ["map", "P_10", "ndcg", "recall_100", "success_10", "bpref"]) {
-      expect(Math.abs(aggregate("mean", g.values[name] as Float64Array) - g.summary[name])).toBeLessThanOrEqual(1.0001e-4);
+      expect(Math.abs(aggregate("mean", g.values[name] as Float64Array) - g.summary[name])).toBeLessThanOrEqual(
+        1.0001e-4,
+      );
     }
     // gm_map from per-query map: exp(mean(log(max(ap, 1e-5)))) on the rounded values.
     expect(Math.abs(aggregate("geomean", g.values.map as Float64Array) - g.summary.gm_map)).toBeLessThan(2e-4);
@@ -110,7 +151,7 @@ describe("aggregate", () => {
     expect(aggregate("mean", [1, 2], 4)).toBe(0.75); // an explicit num_q
   });
   it("sums left to right in the order given (no compensation)", () => {
-    expect(aggregate("sum", [1e16, 1, 1, -1e16])).toBe(((1e16 + 1) + 1) - 1e16);
+    expect(aggregate("sum", [1e16, 1, 1, -1e16])).toBe(1e16 + 1 + 1 - 1e16);
     expect(aggregate("sum", [0.1, 0.2, 0.3])).toBe(0.1 + 0.2 + 0.3);
   });
   it("has no numeric summary for runid and relstring", () => {
@@ -163,13 +204,27 @@ describe("formatTrecReport", () => {
     expect(summaryOnly.split("\n")[0]).toBe("runid                 \tall\ttag");
     const qOnly = formatTrecReport({ runid: "tag", measures, perQuery, printSummary: false });
     expect(qOnly.includes("\tall\t")).toBe(false);
-    const over = formatTrecReport({ runid: "tag", measures, perQuery, printPerQuery: false, summary: { num_ret: 7, num_q: 5 } });
+    const over = formatTrecReport({
+      runid: "tag",
+      measures,
+      perQuery,
+      printPerQuery: false,
+      summary: { num_ret: 7, num_q: 5 },
+    });
     expect(over).toContain("num_ret               \tall\t7\n");
     expect(over).toContain("num_q                 \tall\t5\n");
   });
   it("throws on missing or misaligned values", () => {
-    expect(() => formatTrecReport({ runid: "t", measures: parseTrecMeasures(["map"]), perQuery: { qids: ["1"], values: {} } })).toThrow(/no per-query values for "map"/);
-    expect(() => formatTrecReport({ runid: "t", measures: parseTrecMeasures(["map"]), perQuery: { qids: ["1"], values: { map: [1, 2] } } })).toThrow(/2 values/);
+    expect(() =>
+      formatTrecReport({ runid: "t", measures: parseTrecMeasures(["map"]), perQuery: { qids: ["1"], values: {} } }),
+    ).toThrow(/no per-query values for "map"/);
+    expect(() =>
+      formatTrecReport({
+        runid: "t",
+        measures: parseTrecMeasures(["map"]),
+        perQuery: { qids: ["1"], values: { map: [1, 2] } },
+      }),
+    ).toThrow(/2 values/);
     expect(() => formatTrecReport({ runid: "t", measures: parseTrecMeasures(["map"]) })).toThrow(/no summary value/);
   });
 });

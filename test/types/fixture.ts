@@ -27,18 +27,81 @@ export const firstQid: string = s.qids[0];
 // Every tool's names, as they are written.
 export const names: MeasureName[] = [
   // rankeval
-  "ndcg@10", "ndcg@1,3,5,10", "ndcg", "map", "mrr@10", "precision@5", "p@5", "recall@100", "err(max=3)@20", "err@20",
-  "hit_rate@5", "hits@10", "judged@10", "r-precision", "bpref", "num_rel_ret", "iprec_at_recall(recall=0.5)", "rbp(p=0.8)",
+  "ndcg@10",
+  "ndcg@1,3,5,10",
+  "ndcg",
+  "map",
+  "mrr@10",
+  "precision@5",
+  "p@5",
+  "recall@100",
+  "err(max=3)@20",
+  "err@20",
+  "hit_rate@5",
+  "hits@10",
+  "judged@10",
+  "r-precision",
+  "bpref",
+  "num_rel_ret",
+  "iprec_at_recall(recall=0.5)",
+  "rbp(p=0.8)",
   // trec_eval, in -m syntax and as it prints them
-  "ndcg_cut.10", "ndcg_cut.5,10,20", "ndcg_cut_10", "P.5,10", "P_5", "P", "recip_rank", "Rprec", "success.1,5", "map_cut.100",
-  "iprec_at_recall_0.50", "iprec_at_recall..10,.20", "set_F.0.5", "set_F_0.5", "utility.2,-1,0,0", "utility_2,-1,0,0", "ndcg.1=3,2=9",
-  "ndcg_1=3,2=9", "11pt_avg..25,.5", "11pt_avg_.25,.5", "gm_map", "official", "all_trec",
+  "ndcg_cut.10",
+  "ndcg_cut.5,10,20",
+  "ndcg_cut_10",
+  "P.5,10",
+  "P_5",
+  "P",
+  "recip_rank",
+  "Rprec",
+  "success.1,5",
+  "map_cut.100",
+  "iprec_at_recall_0.50",
+  "iprec_at_recall..10,.20",
+  "set_F.0.5",
+  "set_F_0.5",
+  "utility.2,-1,0,0",
+  "utility_2,-1,0,0",
+  "ndcg.1=3,2=9",
+  "ndcg_1=3,2=9",
+  "11pt_avg..25,.5",
+  "11pt_avg_.25,.5",
+  "gm_map",
+  "official",
+  "all_trec",
   // ir_measures
-  "nDCG@10", "nDCG", "NDCG@10", "AP", "AP@100", "MAP", "RR", "RR(rel=2)", "MRR@10", "P@10", "P(rel=2)@10", "R@100",
-  "nDCG(dcg='exp-log2')@10", "Judged@10", "IPrec@0.5", "ERR@20", "Bpref", "infAP", "NumRet", "NumRel", "NumRelRet",
-  "SetP", "SetR", "SetF", "SetF(beta=0.5)", "Success@5",
+  "nDCG@10",
+  "nDCG",
+  "NDCG@10",
+  "AP",
+  "AP@100",
+  "MAP",
+  "RR",
+  "RR(rel=2)",
+  "MRR@10",
+  "P@10",
+  "P(rel=2)@10",
+  "R@100",
+  "nDCG(dcg='exp-log2')@10",
+  "Judged@10",
+  "IPrec@0.5",
+  "ERR@20",
+  "Bpref",
+  "infAP",
+  "NumRet",
+  "NumRel",
+  "NumRelRet",
+  "SetP",
+  "SetR",
+  "SetF",
+  "SetF(beta=0.5)",
+  "Success@5",
   // ranx
-  "hits@10", "ndcg_burges@10", "dcg_burges@10", "dcg_burges", "hits@10-l2",
+  "hits@10",
+  "ndcg_burges@10",
+  "dcg_burges@10",
+  "dcg_burges",
+  "hits@10-l2",
 ];
 
 evaluate(stringRows, "ndcg@10 map P@5"); // several words: the first is checked
@@ -79,7 +142,10 @@ const dynamic: string = "map";
 evaluate(stringRows, dynamic);
 
 // Presets, tie orders, the tie range, XGBoost's names and other tools' AP families.
-const xgb = evaluate(stringRows, ["ndcg@10", "ndcg@10-", "map-", "pre@5", "map_lightgbm@10", "map_ptranking"], { preset: "xgboost", tieRange: true });
+const xgb = evaluate(stringRows, ["ndcg@10", "ndcg@10-", "map-", "pre@5", "map_lightgbm@10", "map_ptranking"], {
+  preset: "xgboost",
+  tieRange: true,
+});
 const range: Float64Array | undefined = xgb.tieRange?.["ndcg@10"].worst;
 void range;
 evaluate(stringRows, "ndcg@10", { preset: "sklearn", ties: "average", beyondList: "clip" });

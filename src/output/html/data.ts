@@ -38,7 +38,11 @@ export interface ReportInput {
   readonly comparison: { readonly comparison: Comparison; readonly test: TestName } | null;
   readonly intervals: readonly MeanDifference[];
   /** The drill-downs, and the measure and baseline whose changes chose them. */
-  readonly explained: { readonly measure: string; readonly baseline: string; readonly explanations: readonly Explanation[] };
+  readonly explained: {
+    readonly measure: string;
+    readonly baseline: string;
+    readonly explanations: readonly Explanation[];
+  };
   readonly warnings: readonly string[];
 }
 
@@ -60,9 +64,14 @@ export interface ReportData {
   readonly source: string;
   readonly rows: readonly string[];
   readonly conventions: string;
-  readonly runs: readonly { readonly name: string; readonly cells: Readonly<Record<string, readonly [string, number | null]>> }[];
+  readonly runs: readonly {
+    readonly name: string;
+    readonly cells: Readonly<Record<string, readonly [string, number | null]>>;
+  }[];
   /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
-  readonly marks: Readonly<Record<string, Readonly<Record<string, { readonly mark: "higher" | "lower" | null; readonly title: string }>>>>;
+  readonly marks: Readonly<
+    Record<string, Readonly<Record<string, { readonly mark: "higher" | "lower" | null; readonly title: string }>>>
+  >;
   readonly comparison: {
     readonly baseline: string | null;
     readonly test: TestName;
@@ -84,7 +93,8 @@ const INTEGER = /^-?\d+$/;
 /** A value as stored (StoredColumn): its printed text, as a number where that is exact. */
 export function storeValue(v: number, print: ValuePrint): number | string {
   const text = printValue(v, print);
-  if (print === "long") return INTEGER.test(text) && Number.isSafeInteger(Number(text)) && text !== "-0" ? Number(text) : text;
+  if (print === "long")
+    return INTEGER.test(text) && Number.isSafeInteger(Number(text)) && text !== "-0" ? Number(text) : text;
   if (!DECIMALS.test(text) || text.startsWith("-0.0000")) return text;
   const n = Number(text.replace(".", ""));
   return Number.isSafeInteger(n) ? n : text;
@@ -110,16 +120,22 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
 export const REPORT_QUERIES = 50;
 
 /** A number as the comparison's table prints it: 4 decimals, NaN, + where signed. */
-const fixed = (x: number, digits = 4, sign = false) => (Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+const fixed = (x: number, digits = 4, sign = false) =>
+  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
 /** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L"];
 
 /** A pair's PAIR_HEADER cells. */
 export const pairCells = (x: PairComparison): string[] => [
-  String(x.n), fixed(x.baselineMean), fixed(x.runMean), fixed(x.difference, 4, true),
-  `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`, Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
-  fixed(x.effectSize, 2), `${x.wins}/${x.ties}/${x.losses}`,
+  String(x.n),
+  fixed(x.baselineMean),
+  fixed(x.runMean),
+  fixed(x.difference, 4, true),
+  `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
+  Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
+  fixed(x.effectSize, 2),
+  `${x.wins}/${x.ties}/${x.losses}`,
 ];
 
 /** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
@@ -128,9 +144,11 @@ export function pairNotes(c: Comparison, test: TestName): string {
   const names = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
   const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : names[k];
   const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
-  return "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
+  return (
+    "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
     "d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; " +
-    `p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`;
+    `p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`
+  );
 }
 
 /** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
@@ -138,7 +156,10 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
   const tests = c.settings.tests;
   const header = ["measure", "baseline", "run", ...PAIR_HEADER, ...tests.map((t) => `${t} p`)];
   const rows = c.comparisons.map((x) => [
-    x.measure, x.baseline, x.run, ...pairCells(x),
+    x.measure,
+    x.baseline,
+    x.run,
+    ...pairCells(x),
     ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
   ]);
   const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
@@ -148,7 +169,10 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
 
 /** The report's data from what the command line or the page has. */
 export function reportData(input: ReportInput): ReportData {
-  const runs = input.runs.map((r) => ({ name: r.name, cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])) }));
+  const runs = input.runs.map((r) => ({
+    name: r.name,
+    cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])),
+  }));
   const marks: Record<string, Record<string, { mark: "higher" | "lower" | null; title: string }>> = {};
   const c = input.comparison;
   if (c && c.comparison.baseline !== null) {

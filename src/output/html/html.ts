@@ -5,7 +5,9 @@ import { REPORT_VIEWER_JS, REPORT_VIEWER_CSS } from "./viewer.generated.js";
 
 /** gzip, by the platform's CompressionStream (Node 18+, every current browser), unless one is given. */
 async function gzipStream(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -16,10 +18,14 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster). */
-export async function reportHtml(data: ReportData, gzip: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> = gzipStream): Promise<string> {
+export async function reportHtml(
+  data: ReportData,
+  gzip: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> = gzipStream,
+): Promise<string> {
   const packed = base64(await gzip(new TextEncoder().encode(JSON.stringify(data))));
   // A "</script" in the script would end its element: none is meant, but none can be, either.
   const script = REPORT_VIEWER_JS.replace(/<\/(script)/gi, "<\\/$1");
