@@ -422,6 +422,6 @@ export abstract class KernelLineParser extends LineParser {
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null } {
     const { qid, value, docids } = this.rows.finishCopies();
-    return { qid, value, docid: names && names.internAll(docids.bytes, docids.offsets, value.length) };
+    return { qid, value, docid: names === null ? null : names.internAll(docids.bytes, docids.offsets, value.length) };
   }
 }
