@@ -16,7 +16,7 @@ type ParseRows = (
   pool: number,
 ) => number;
 
-/** configure's last arguments: where the document-id pool and the scratch lie, the longest list and judged list. */
+/** configure's last arguments, which kernel.ts passes through. */
 export type Layout = [
   docids: number,
   poolBytes: number,
@@ -26,7 +26,7 @@ export type Layout = [
   maxJ: number,
 ];
 
-/** The resampling exports' first arguments: the laid-out columns, the iterations, the random stream. */
+/** The resampling exports' first arguments. */
 type Resampling = [rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint];
 
 /** The kernel's exports (assembly/index.ts is the ABI), addresses and sizes as numbers. */
