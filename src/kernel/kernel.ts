@@ -4,7 +4,7 @@ import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../measures/options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
-import { constant, KernelMemory, type KernelInstance } from "./module.js";
+import { constant, KernelMemory, type KernelInstance, type Layout } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
@@ -155,7 +155,7 @@ interface Setup {
   discount: number;
   gains: GainTable;
   gainTablePtr: number;
-  specs: number[];
+  specs: [number, number, number, number];
 }
 
 function setUp(
@@ -185,7 +185,7 @@ function setUp(
     names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
   });
   const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
-  const specs = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
+  const specs: Setup["specs"] = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
   return { discount, gains, gainTablePtr, specs };
 }
 
@@ -210,17 +210,7 @@ function setUpBytes(
   );
 }
 
-function configure(
-  kernel: Kernel,
-  s: Setup,
-  options: ResolvedOptions,
-  docids: number,
-  poolBytes: number,
-  poolOffsets: number,
-  scratch: number,
-  maxN: number,
-  maxJ: number,
-): void {
+function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, ...layout: Layout): void {
   kernel.exports.configure(
     s.gains.mode,
     s.gainTablePtr,
@@ -233,12 +223,7 @@ function configure(
     Math.min(options.depth, 0x7fffffff),
     options.judgedOnly ? 1 : 0,
     s.discount,
-    docids,
-    poolBytes,
-    poolOffsets,
-    scratch,
-    maxN,
-    maxJ,
+    ...layout,
   );
 }
 
@@ -406,20 +391,7 @@ export function runKernel(
 
     configure(kernel, setup, options, rowDocids, blockPoolBytes, blockPoolOffsets, scratch, block.maxN, block.maxJ);
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
-    exports.evaluate(
-      n,
-      offsets,
-      scores,
-      labels,
-      judgedOffsets,
-      judged,
-      ns,
-      setup.specs[0],
-      setup.specs[1],
-      setup.specs[2],
-      setup.specs[3],
-      out,
-    );
+    exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, ...setup.specs, out);
 
     const values = kernel.f64(out, ns * n);
     for (let s = 0; s < ns; s++) results[s].set(values.subarray(s * n, (s + 1) * n), from);
@@ -465,10 +437,7 @@ function evaluateInPlace(
     judged ? at.judgedOffsets : at.offsets,
     judged ? at.judged : at.labels,
     ns,
-    setup.specs[0],
-    setup.specs[1],
-    setup.specs[2],
-    setup.specs[3],
+    ...setup.specs,
     out,
   );
   const values = kernel.f64(out, ns * nq);

@@ -16,6 +16,19 @@ type ParseRows = (
   pool: number,
 ) => number;
 
+/** configure's last arguments, which kernel.ts passes through. */
+export type Layout = [
+  docids: number,
+  poolBytes: number,
+  poolOffsets: number,
+  scratch: number,
+  maxN: number,
+  maxJ: number,
+];
+
+/** The resampling exports' first arguments. */
+type Resampling = [rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint];
+
 /** The kernel's exports (assembly/index.ts is the ABI), addresses and sizes as numbers. */
 export interface KernelExports {
   heapBase(): number;
@@ -33,12 +46,7 @@ export interface KernelExports {
     depth: number,
     judgedOnly: number,
     discount: number,
-    docids: number,
-    poolBytes: number,
-    poolOffsets: number,
-    scratch: number,
-    maxN: number,
-    maxJ: number,
+    ...layout: Layout
   ): void;
   allFinite(values: number, count: number): number;
   evaluate(
@@ -102,29 +110,8 @@ export interface KernelExports {
   duplicateRow(): number;
   duplicateQuery(): number;
   // Resampling (assembly/significance.ts).
-  randomizationSums(
-    rows: number,
-    vectors: number,
-    x: number,
-    iterations: number,
-    first: number,
-    seed: bigint,
-    words: number,
-    table: number,
-    out: number,
-  ): void;
-  bootstrapSums(
-    rows: number,
-    vectors: number,
-    x: number,
-    iterations: number,
-    first: number,
-    seed: bigint,
-    bounds: number,
-    batches: number,
-    digits: number,
-    out: number,
-  ): void;
+  randomizationSums(...args: [...Resampling, words: number, table: number, out: number]): void;
+  bootstrapSums(...args: [...Resampling, bounds: number, batches: number, digits: number, out: number]): void;
   tukeyRanges(
     rows: number,
     runs: number,

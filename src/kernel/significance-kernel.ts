@@ -70,50 +70,48 @@ function readColumns(arena: KernelMemory, out: number, iterations: number, width
   });
 }
 
-/**
- * The randomization test's sums: for each column (the `rows` paired values of one run), its sum
- * under each of `iterations` sign vectors, sum_q s_q x_q, where iteration b flips query q when bit
- * q % 64 of word q / 64 of b's stream is set (assembly/significance.ts).
- */
-export function kernelRandomizationSums(
+/** Resampled sums: one Float64Array of `iterations` sums per column (the `rows` paired values of one run). */
+type Sums = (
   columns: readonly ArrayLike<number>[],
   rows: number,
   iterations: number,
   seed: number,
-  first = 0,
-): Float64Array[] {
-  return withArena((arena) => {
-    const { x, vectors, width } = layColumns(arena, columns, rows, 64, 4);
-    const tileBlocks = constant(arena.instance, "TILE_BLOCKS");
-    const words = arena.alloc(iterations * Math.ceil(rows / 64) * 8);
-    const table = arena.alloc(tileBlocks * 256 * 64);
-    const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.randomizationSums(rows, vectors, x, iterations, first, seedBits(seed), words, table, out);
-    return readColumns(arena, out, iterations, width, columns.length);
-  });
+  first?: number,
+) => Float64Array[];
+
+function resampledSums(randomization: boolean): Sums {
+  return (columns, rows, iterations, seed, first = 0) =>
+    withArena((arena) => {
+      const { x, vectors, width } = layColumns(arena, columns, rows, randomization ? 64 : 1, randomization ? 4 : 1);
+      let out: number;
+      if (randomization) {
+        const words = arena.alloc(iterations * Math.ceil(rows / 64) * 8);
+        const table = arena.alloc(constant(arena.instance, "TILE_BLOCKS") * 256 * 64);
+        out = arena.alloc(iterations * vectors * 16);
+        arena.exports.randomizationSums(rows, vectors, x, iterations, first, seedBits(seed), words, table, out);
+      } else {
+        const bounds = arena.alloc(rows * 4);
+        const batches = arena.alloc(rows * 16);
+        const digits = arena.alloc(rows * 4);
+        out = arena.alloc(iterations * vectors * 16);
+        arena.exports.bootstrapSums(rows, vectors, x, iterations, first, seedBits(seed), bounds, batches, digits, out);
+      }
+      return readColumns(arena, out, iterations, width, columns.length);
+    });
 }
 
 /**
- * The bootstrap's sums: for each column, its sum over each of `iterations` resamples of the rows
- * with replacement (the same resampled rows for every column of an iteration).
+ * The randomization test's sums: each column's sum under each of `iterations` sign vectors,
+ * sum_q s_q x_q, where iteration b flips query q when bit q % 64 of word q / 64 of b's stream is set
+ * (assembly/significance.ts).
  */
-export function kernelBootstrapSums(
-  columns: readonly ArrayLike<number>[],
-  rows: number,
-  iterations: number,
-  seed: number,
-  first = 0,
-): Float64Array[] {
-  return withArena((arena) => {
-    const { x, vectors, width } = layColumns(arena, columns, rows, 1, 1);
-    const bounds = arena.alloc(rows * 4);
-    const batches = arena.alloc(rows * 16);
-    const digits = arena.alloc(rows * 4);
-    const out = arena.alloc(iterations * vectors * 16);
-    arena.exports.bootstrapSums(rows, vectors, x, iterations, first, seedBits(seed), bounds, batches, digits, out);
-    return readColumns(arena, out, iterations, width, columns.length);
-  });
-}
+export const kernelRandomizationSums = resampledSums(true);
+
+/**
+ * The bootstrap's sums: each column's sum over each of `iterations` resamples of the rows with
+ * replacement (the same resampled rows for every column of an iteration).
+ */
+export const kernelBootstrapSums = resampledSums(false);
 
 /**
  * Randomised Tukey HSD: values[s][r] is measure s's column of run r (`rows` queries, every value a

@@ -107,12 +107,14 @@ export class JoinKernel {
     const rScore = take(8 * R);
     const rOrder = b.runOrder ? take(4 * R) : 0;
     const slots = take(8 * size);
-    const offsets = take(4 * (nq + 1));
-    const judgedOffsets = take(4 * (nq + 1));
-    const scores = take(8 * b.rows);
-    const labels = take(8 * b.rows);
-    const judged = take(8 * b.judgedRows);
-    const docids = take(4 * b.rows);
+    const batch = {
+      offsets: take(4 * (nq + 1)),
+      judgedOffsets: take(4 * (nq + 1)),
+      scores: take(8 * b.rows),
+      labels: take(8 * b.rows),
+      judged: take(8 * b.judgedRows),
+      docids: take(4 * b.rows),
+    };
     const top = at;
     if (!this.fits(top + HEADROOM)) return null;
 
@@ -139,12 +141,12 @@ export class JoinKernel {
       rHash,
       rScore,
       slots,
-      offsets,
-      scores,
-      labels,
-      judgedOffsets,
-      judged,
-      docids,
+      batch.offsets,
+      batch.scores,
+      batch.labels,
+      batch.judgedOffsets,
+      batch.judged,
+      batch.docids,
     );
     if (dup !== 0) {
       const row = this.exports.duplicateRow();
@@ -153,12 +155,12 @@ export class JoinKernel {
     }
     const views = {
       numQueries: nq,
-      offsets: new Int32Array(buf, offsets, nq + 1),
-      scores: new Float64Array(buf, scores, b.rows),
-      labels: new Float64Array(buf, labels, b.rows),
-      judgedOffsets: new Int32Array(buf, judgedOffsets, nq + 1),
-      judged: new Float64Array(buf, judged, b.judgedRows),
-      docids: new Int32Array(buf, docids, b.rows),
+      offsets: new Int32Array(buf, batch.offsets, nq + 1),
+      scores: new Float64Array(buf, batch.scores, b.rows),
+      labels: new Float64Array(buf, batch.labels, b.rows),
+      judgedOffsets: new Int32Array(buf, batch.judgedOffsets, nq + 1),
+      judged: new Float64Array(buf, batch.judged, b.judgedRows),
+      docids: new Int32Array(buf, batch.docids, b.rows),
       pool: { bytes: run.docids.bytes, offsets: run.docids.offsets },
     };
     if (!transient) {
@@ -172,18 +174,7 @@ export class JoinKernel {
         docids: views.docids.slice(),
       };
     }
-    const inPlace: InPlace = {
-      kernel: this.kernel,
-      offsets,
-      scores,
-      labels,
-      judgedOffsets,
-      judged,
-      docids,
-      poolBytes: rBytes,
-      poolOffsets: rOff,
-      top,
-    };
+    const inPlace: InPlace = { kernel: this.kernel, ...batch, poolBytes: rBytes, poolOffsets: rOff, top };
     return { ...views, inPlace };
   }
 }

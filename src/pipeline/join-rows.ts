@@ -537,15 +537,6 @@ export function joinParsed(
   }
   _sink = touched;
 
-  const batch: Batch = {
-    numQueries,
-    offsets,
-    scores,
-    labels,
-    judgedOffsets,
-    judged,
-    docids,
-    pool,
-  };
+  const batch: Batch = { numQueries, offsets, scores, labels, judgedOffsets, judged, docids, pool };
   return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
 }
