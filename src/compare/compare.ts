@@ -493,7 +493,7 @@ function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions):
   return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
 }
 
-/** Each pair's mean difference and its 95% t interval, every pair compared: the report's and the page's chart. */
+/** Every pair's mean difference and t interval (the report's and the page's chart). */
 export function meanDifferences(runs: readonly NamedResult[]) {
   return compare(runs, { pairs: "all", tests: ["t"], correction: "none" }).comparisons.map(
     ({ measure, baseline, run, n, difference, ci95 }) => ({ measure, baseline, run, n, difference, ci95 }),

@@ -60,7 +60,7 @@ export function runResamplingJob(job: ResamplingJob): Float64Array[] {
   }
 }
 
-/** A paired test's results from its columns (each `rows` long, the same queries) and the kernel's sums. */
+/** A paired test's results from the kernel's sums. */
 type FromSums = (
   columns: readonly ArrayLike<number>[],
   rows: number,
@@ -118,7 +118,7 @@ export const bootstrapFromSums: FromSums = (columns, rows, pairs, iterations, su
   });
 };
 
-/** A paired test run in this thread: the kernel's sums where the test needs them, then each pair's result. */
+/** A paired test in this thread: the kernel's sums if needed, then the results. */
 function pairedTest(kind: "randomization" | "bootstrap", fromSums: FromSums) {
   return (
     columns: readonly Float64Array[],

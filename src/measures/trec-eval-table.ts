@@ -262,7 +262,6 @@ export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> =
     "set_F",
   ],
   all_prefs: ["runid", "num_q", ...TABLE.filter((e) => e.format === "prefs").map((e) => e.name)],
-  // The first six of trec_eval's preference measures.
   prefs: ["runid", "num_q", ...PREFS_MEASURES.slice(0, 6)],
   qrels_jg: ["runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"],
 };

@@ -97,7 +97,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** The runs' table, JSON or CSV (with -q, -n and --debug-query), as rankeval prints them with or without --diversity. */
+/** The runs' table, JSON or CSV, with -q, -n and --debug-query. */
 export function runsReport(
   format: "table" | "json" | "csv",
   runs: readonly RunResult[],
