@@ -2,7 +2,7 @@
 // (run-reader-worker.ts), evaluated with the command line's plan and reports. A qrels file may come
 // alone first: its judgments are kept for the runs that follow. Joined batches are kept up to KEEP_ROWS
 // rows, so new settings re-evaluate them without reading the files again.
-import { compare, type NamedResult as ComparedRun } from "../src/compare/compare.js";
+import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
 import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
@@ -27,7 +27,6 @@ import {
   formatValue,
   type Cell,
   type CompareSettings,
-  type Interval,
   type Job,
   type PerQuery,
   type Report,
@@ -263,16 +262,7 @@ function postComparison(settings: CompareSettings): void {
       csv: formatComparison(comparison, "csv", options),
       json: formatComparison(comparison, "json", options),
     };
-    const pairs = compare(compared, { pairs: "all", tests: ["t"], correction: "none" });
-    const intervals: Interval[] = pairs.comparisons.map((x) => ({
-      measure: x.measure,
-      baseline: x.baseline,
-      run: x.run,
-      n: x.n,
-      difference: x.difference,
-      ci95: x.ci95,
-    }));
-    post({ type: "comparison", comparison, test: settings.test, downloads, intervals });
+    post({ type: "comparison", comparison, test: settings.test, downloads, intervals: meanDifferences(compared) });
   } catch (err) {
     post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
   }

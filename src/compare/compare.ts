@@ -492,3 +492,10 @@ function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions):
     throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
   return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
 }
+
+/** Every pair's mean difference and t interval (the report's and the page's chart). */
+export function meanDifferences(runs: readonly NamedResult[]) {
+  return compare(runs, { pairs: "all", tests: ["t"], correction: "none" }).comparisons.map(
+    ({ measure, baseline, run, n, difference, ci95 }) => ({ measure, baseline, run, n, difference, ci95 }),
+  );
+}

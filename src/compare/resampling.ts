@@ -60,6 +60,15 @@ export function runResamplingJob(job: ResamplingJob): Float64Array[] {
   }
 }
 
+/** A paired test's results from the kernel's sums. */
+type FromSums = (
+  columns: readonly ArrayLike<number>[],
+  rows: number,
+  pairs: readonly ColumnPair[],
+  iterations: number,
+  sums: readonly Float64Array[],
+) => ResamplingResult[];
+
 /** Whether the randomization test over `rows` queries needs the kernel (else: none, or exact enumeration). */
 export function randomizationNeedsKernel(rows: number, iterations: number): boolean {
   return rows > 0 && 2 ** rows > iterations;
@@ -71,13 +80,7 @@ export function randomizationNeedsKernel(rows: number, iterations: number): bool
  * (sums: each column's sum under each, from the kernel), or over all 2^rows of them, exactly,
  * when 2^rows <= B (sums unused).
  */
-export function randomizationFromSums(
-  columns: readonly ArrayLike<number>[],
-  rows: number,
-  pairs: readonly ColumnPair[],
-  iterations: number,
-  sums: readonly Float64Array[],
-): ResamplingResult[] {
+export const randomizationFromSums: FromSums = (columns, rows, pairs, iterations, sums) => {
   if (rows === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
   const exact = !randomizationNeedsKernel(rows, iterations);
   return pairs.map(({ run, baseline }) => {
@@ -92,20 +95,7 @@ export function randomizationFromSums(
     for (let b = 0; b < iterations; b++) if (Math.abs(x[b] - y[b]) >= threshold) hits++;
     return { statistic: observed / rows, p: monteCarloP(hits, iterations) };
   });
-}
-
-export function randomizationTests(
-  columns: readonly Float64Array[],
-  rows: number,
-  pairs: readonly ColumnPair[],
-  iterations: number,
-  seed: number,
-): ResamplingResult[] {
-  const sums = randomizationNeedsKernel(rows, iterations)
-    ? runResamplingJob({ kind: "randomization", columns, rows, iterations, first: 0, seed })
-    : [];
-  return randomizationFromSums(columns, rows, pairs, iterations, sums);
-}
+};
 
 /**
  * The paired bootstrap of the mean difference: B resamples of the queries with replacement. The
@@ -113,13 +103,7 @@ export function randomizationTests(
  * resampled means shifted by the observed mean (a null distribution centred on 0), p = (1 +
  * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries (the kernel is not needed).
  */
-export function bootstrapFromSums(
-  columns: readonly ArrayLike<number>[],
-  rows: number,
-  pairs: readonly ColumnPair[],
-  iterations: number,
-  sums: readonly Float64Array[],
-): ResamplingResult[] {
+export const bootstrapFromSums: FromSums = (columns, rows, pairs, iterations, sums) => {
   if (rows < 2)
     return pairs.map(({ run, baseline }) => ({
       statistic: rows === 1 ? columns[run][0] - columns[baseline][0] : NaN,
@@ -132,18 +116,25 @@ export function bootstrapFromSums(
     for (let b = 0; b < iterations; b++) means[b] = (sums[run][b] - sums[baseline][b]) / rows;
     return bootstrapSummary(d, absoluteSum, means);
   });
+};
+
+/** A paired test in this thread: the kernel's sums if needed, then the results. */
+function pairedTest(kind: "randomization" | "bootstrap", fromSums: FromSums) {
+  return (
+    columns: readonly Float64Array[],
+    rows: number,
+    pairs: readonly ColumnPair[],
+    iterations: number,
+    seed: number,
+  ): ResamplingResult[] => {
+    const needed = kind === "randomization" ? randomizationNeedsKernel(rows, iterations) : rows >= 2;
+    const sums = needed ? runResamplingJob({ kind, columns, rows, iterations, first: 0, seed }) : [];
+    return fromSums(columns, rows, pairs, iterations, sums);
+  };
 }
 
-export function bootstrapTests(
-  columns: readonly Float64Array[],
-  rows: number,
-  pairs: readonly ColumnPair[],
-  iterations: number,
-  seed: number,
-): ResamplingResult[] {
-  const sums = rows >= 2 ? runResamplingJob({ kind: "bootstrap", columns, rows, iterations, first: 0, seed }) : [];
-  return bootstrapFromSums(columns, rows, pairs, iterations, sums);
-}
+export const randomizationTests = pairedTest("randomization", randomizationFromSums);
+export const bootstrapTests = pairedTest("bootstrap", bootstrapFromSums);
 
 /** The interval and p of a bootstrap from its resampled means (shared with the reference). */
 export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Float64Array): ResamplingResult {

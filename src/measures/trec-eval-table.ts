@@ -18,6 +18,7 @@ import { didYouMean } from "./suggest.js";
 import { atol } from "../c/strings.js";
 import { compareLongAsC, glibcQsort } from "../c/qsort.js";
 import { formatFixed, type TrecPrint } from "../trec/format.js";
+import { PREFS_MEASURES } from "../trec/prefs-measures.js";
 
 export type { TrecPrint } from "../trec/format.js";
 
@@ -261,16 +262,7 @@ export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> =
     "set_F",
   ],
   all_prefs: ["runid", "num_q", ...TABLE.filter((e) => e.format === "prefs").map((e) => e.name)],
-  prefs: [
-    "runid",
-    "num_q",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-  ],
+  prefs: ["runid", "num_q", ...PREFS_MEASURES.slice(0, 6)],
   qrels_jg: ["runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"],
 };
 

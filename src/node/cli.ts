@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { LETOR_DEFAULT_MEASURES, onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
+import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
@@ -12,7 +12,7 @@ import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
-import { asksForDiversity, diversityMode, looksLikeSubtopicQrels } from "./diversity-command.js";
+import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
 import { notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
@@ -142,7 +142,6 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
-  const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
   // trec_eval's text is written run by run as each is done (several: each after `==> FILE <==`, as
   // head prints); a table, JSON or CSV puts the runs side by side, so it waits for all. A bad run
   // stops the command: trec text of the runs before it is out, whole; a table is not written at all.
@@ -154,16 +153,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     const t = trecText(p, r, text);
     io.stdout.write(total === 1 ? t : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${t}`);
   });
-  if (format !== "trec")
-    io.stdout.write(
-      report(
-        format,
-        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })),
-        p,
-        args.perQuery,
-        args.noSummary,
-      ),
-    );
+  if (format !== "trec") io.stdout.write(runsReport(format, runs, p, args));
   if (keep) {
     const { settingsOf, writePerQueryOut } = await import("./merge-command.js");
     if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;

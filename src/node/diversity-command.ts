@@ -8,7 +8,7 @@ import { parseMeasures } from "../measures/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
 import { evaluateBlock } from "../pipeline/evaluate-block.js";
-import { onlyQuery, options, plan, type RunResult } from "../app/plan.js";
+import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
@@ -93,17 +93,18 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
     if (p.kind !== "trec")
       throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(labelledTexts(runs.map((r) => ({ name: displayName(r.file), text: trecText(p, r, text) }))));
-  } else {
-    const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
-    io.stdout.write(
-      report(
-        format,
-        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) })),
-        p,
-        args.perQuery,
-        args.noSummary,
-      ),
-    );
-  }
+  } else io.stdout.write(runsReport(format, runs, p, args));
   return 0;
+}
+
+/** The runs' table, JSON or CSV, with -q, -n and --debug-query. */
+export function runsReport(
+  format: "table" | "json" | "csv",
+  runs: readonly RunResult[],
+  p: Plan,
+  args: CliArgs,
+): string {
+  const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
+  const named = runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) }));
+  return report(format, named, p, args.perQuery, args.noSummary);
 }

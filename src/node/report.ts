@@ -3,7 +3,7 @@
 // most, then those queries' rows are taken from the joined blocks.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { compare, type NamedResult } from "../compare/compare.js";
+import { meanDifferences, type NamedResult } from "../compare/compare.js";
 import { comparableResult, comparableRows } from "../output/per-query-runs.js";
 import { RankevalError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
@@ -102,16 +102,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
       );
       const c = await compareRuns(named, o);
       comparison = { comparison: c, test: c.settings.tests[0] };
-      for (const x of compare(named, { pairs: "all", tests: ["t"], correction: "none" }).comparisons) {
-        intervals.push({
-          measure: x.measure,
-          baseline: x.baseline,
-          run: x.run,
-          n: x.n,
-          difference: x.difference,
-          ci95: x.ci95,
-        });
-      }
+      intervals.push(...meanDifferences(named));
     }
   }
 
