@@ -35,7 +35,7 @@ export class InputError extends RankevalError {
 }
 
 /** The first three of `total` names, quoted, then "..." when there are more: `"q1", "q2", "q3", ...`. */
-export function someNames(names: readonly string[], total = names.length): string {
+function someNames(names: readonly string[], total = names.length): string {
   return (
     names
       .slice(0, 3)

@@ -82,7 +82,7 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 }
 
 /** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
-export function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
+function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
   if (x === null || typeof x !== "object")
     throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
   const c = x as Record<string, unknown>;
