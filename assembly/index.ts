@@ -141,9 +141,9 @@ export {
 } from "./significance";
 
 export {
-  parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, firstRepeated, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES,
+  parseRunRows, parseQrelsRows, parseLetorRows, parseScoreRows, querySpans, PARSE_PAD, ST_LETOR, LETOR_KNOWN, LETOR_QID, LETOR_DOCID, PARSE_STATE_BYTES,
   ST_ROWS, ST_USED, ST_LINE, ST_SHIFT, ST_STOP, ST_QID_START, ST_QID_END, ST_QID_ID, ST_QID_LEN, ST_TAG_START, ST_TAG_END, ST_QID_BYTES,
   STOP_END, STOP_QID, STOP_SHIFT,
 } from "./parse";
 
-export { joinQueries, duplicateRow, duplicateQuery, JOIN_PAD, DUP_NONE, DUP_JUDGED, DUP_RUN } from "./join";
+export { joinQueries, firstRepeated, duplicateRow, duplicateQuery, JOIN_PAD, DUP_NONE, DUP_JUDGED, DUP_RUN } from "./join";

@@ -6,6 +6,8 @@
 // the bytes, never by the hash alone; the run's rows go into the same table, which finds a document
 // ranked twice. Nothing here allocates.
 
+import { rowHash, sameBytes } from "./parse";
+
 /** Readable bytes after every id of a pool the join reads (16-byte compares run past an id's end). */
 export const JOIN_PAD: i32 = 16;
 
@@ -22,21 +24,51 @@ export function duplicateQuery(): i32 {
   return dupQuery;
 }
 
-/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
-// @ts-ignore: decorator
-@inline function sameBytes(a: usize, b: usize, len: i32): bool {
-  let i = 0;
-  for (; i + 16 <= len; i += 16) {
-    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
-  }
-  if (i == len) return true;
-  const want = (1 << (len - i)) - 1;
-  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
-}
-
 // @ts-ignore: decorator
 @inline function i32At(p: usize, i: i32): i32 {
   return load<i32>(p + (<usize>i << 2));
+}
+
+/** Clears the table for a query of `rows` ids: a power of two of slots, at least 16 and twice the rows; its bits. */
+// @ts-ignore: decorator
+@inline function clearTable(slots: usize, rows: i32): i32 {
+  let bits = 4;
+  while (1 << bits < 2 * rows) bits++;
+  memory.fill(slots, 0, <usize>8 << bits);
+  return bits;
+}
+
+/** The first slot a hash probes in a table of 2^bits slots. */
+// @ts-ignore: decorator
+@inline function firstSlot(h: i32, bits: i32): u32 {
+  return (<u32>h * 0x9e3779b1) >>> <u32>(32 - bits);
+}
+
+/**
+ * Puts row `key` - 1 (its id at bytes[off[key - 1], off[key]), hash h) in the table, or finds an earlier
+ * row of the table with the same id: 0 when put, else that row's key.
+ */
+// @ts-ignore: decorator
+@inline function putId(slots: usize, bits: i32, key: i32, h: i32, off: usize, bytes: usize): i32 {
+  const a = i32At(off, key - 1);
+  const len = i32At(off, key) - a;
+  const mask = (1 << bits) - 1;
+  let s = firstSlot(h, bits);
+  for (;;) {
+    const slot = slots + (<usize>s << 3);
+    const k = load<i32>(slot);
+    if (k == 0) {
+      store<i32>(slot, key);
+      store<i32>(slot, h, 4);
+      return 0;
+    }
+    if (load<i32>(slot, 4) == h) {
+      const b = i32At(off, k - 1);
+      if (i32At(off, k) - b == len && sameBytes(bytes + <usize>a, bytes + <usize>b, len)) return k;
+    }
+    s = (s + 1) & mask;
+  }
+  return 0; // not reached: the table always has an empty slot
 }
 
 /**
@@ -65,39 +97,15 @@ export function joinQueries(
     const j1 = i32At(q, 4 * k + 1);
     const r0 = i32At(q, 4 * k + 2);
     const r1 = i32At(q, 4 * k + 3);
-    let size = 16;
-    let bits = 4;
-    while (size < 2 * (j1 - j0 + r1 - r0)) {
-      size <<= 1;
-      bits++;
-    }
-    const mask = size - 1;
-    const shift = <u32>(32 - bits);
-    memory.fill(slots, 0, <usize>size << 3);
+    const bits = clearTable(slots, j1 - j0 + r1 - r0);
+    const mask = (1 << bits) - 1;
 
     for (let i = j0; i < j1; i++) {
       const jr = jOrder == 0 ? i : i32At(jOrder, i);
-      const h = i32At(jHash, jr);
-      const a = i32At(jOff, jr);
-      const len = i32At(jOff, jr + 1) - a;
-      let s = (<u32>h * 0x9e3779b1) >>> shift;
-      for (;;) {
-        const slot = slots + (<usize>s << 3);
-        const key = load<i32>(slot);
-        if (key == 0) {
-          store<i32>(slot, jr + 1);
-          store<i32>(slot, h, 4);
-          break;
-        }
-        if (load<i32>(slot, 4) == h) {
-          const b = i32At(jOff, key - 1);
-          if (i32At(jOff, key) - b == len && sameBytes(jBytes + <usize>a, jBytes + <usize>b, len)) {
-            dupRow = jr;
-            dupQuery = k;
-            return DUP_JUDGED;
-          }
-        }
-        s = (s + 1) & mask;
+      if (putId(slots, bits, jr + 1, i32At(jHash, jr), jOff, jBytes) != 0) {
+        dupRow = jr;
+        dupQuery = k;
+        return DUP_JUDGED;
       }
       store<f64>(judged + (<usize>jrow << 3), load<f64>(jRel + (<usize>jr << 3)));
       jrow++;
@@ -108,7 +116,7 @@ export function joinQueries(
       const h = i32At(rHash, rr);
       const a = i32At(rOff, rr);
       const len = i32At(rOff, rr + 1) - a;
-      let s = (<u32>h * 0x9e3779b1) >>> shift;
+      let s = firstSlot(h, bits);
       let label: f64 = NaN;
       let slot: usize;
       for (;;) {
@@ -147,4 +155,22 @@ export function joinQueries(
     store<i32>(judgedOffsets + (<usize>(k + 1) << 2), jrow);
   }
   return DUP_NONE;
+}
+
+/**
+ * The first row whose document id came earlier in its query, or -1: the judged side of joinQueries'
+ * table alone. Query k's rows are [starts[k], starts[k + 1]); ids end at offsets (i32[rows + 1]) in bytes;
+ * slots: 8 bytes for each of twice the largest query's rows, a power of two >= 16.
+ */
+export function firstRepeated(nq: i32, starts: usize, offsets: usize, bytes: usize, slots: usize): i32 {
+  for (let k = 0; k < nq; k++) {
+    const r0 = i32At(starts, k);
+    const r1 = i32At(starts, k + 1);
+    const bits = clearTable(slots, r1 - r0);
+    for (let r = r0; r < r1; r++) {
+      const a = i32At(offsets, r);
+      if (putId(slots, bits, r + 1, rowHash(bytes + <usize>a, i32At(offsets, r + 1) - a), offsets, bytes) != 0) return r;
+    }
+  }
+  return -1;
 }

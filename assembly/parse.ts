@@ -59,9 +59,21 @@ const HASH: u32 = 35;
   return p;
 }
 
+/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
+// @ts-ignore: decorator
+@inline export function sameBytes(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 16 <= len; i += 16) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
+  }
+  if (i == len) return true;
+  const want = (1 << (len - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
+}
+
 /** rowHash of src/io/rows.ts; ids of up to 8 bytes (most) are one masked 8-byte load. */
 // @ts-ignore: decorator
-@inline function rowHash(p: usize, len: i32): i32 {
+@inline export function rowHash(p: usize, len: i32): i32 {
   let h: u32 = <u32>len;
   if (len <= 8) {
     const x = load<u64>(p) & (~(<u64>0) >> (<u64>(64 - (len << 3))));
@@ -86,7 +98,7 @@ const HASH: u32 = 35;
 
 // @ts-ignore: decorator
 @inline function sameQid(st: usize, p: usize, len: i32): bool {
-  return sameIdBytes(p, st + <usize>ST_QID_BYTES, len);
+  return sameBytes(p, st + <usize>ST_QID_BYTES, len);
 }
 
 // @ts-ignore: decorator
@@ -546,55 +558,3 @@ export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, valu
   return p;
 }
 
-/**
- * The first row whose document id came earlier in its query, or -1. A hash table per query as in
- * assembly/join.ts; slots: 8 bytes for each of twice the largest query's rows, a power of two >= 16.
- */
-export function firstRepeated(nq: i32, starts: usize, offsets: usize, bytes: usize, slots: usize): i32 {
-  for (let k = 0; k < nq; k++) {
-    const r0 = load<i32>(starts + (<usize>k << 2));
-    const r1 = load<i32>(starts + (<usize>(k + 1) << 2));
-    let size = 16;
-    let bits = 4;
-    while (size < 2 * (r1 - r0)) {
-      size <<= 1;
-      bits++;
-    }
-    const mask = size - 1;
-    const shift = <u32>(32 - bits);
-    memory.fill(slots, 0, <usize>size << 3);
-    for (let r = r0; r < r1; r++) {
-      const a = load<i32>(offsets + (<usize>r << 2));
-      const len = load<i32>(offsets + (<usize>(r + 1) << 2)) - a;
-      const h = rowHash(bytes + <usize>a, len);
-      let s = (<u32>h * 0x9e3779b1) >>> shift;
-      for (;;) {
-        const slot = slots + (<usize>s << 3);
-        const key = load<i32>(slot);
-        if (key == 0) {
-          store<i32>(slot, r + 1);
-          store<i32>(slot, h, 4);
-          break;
-        }
-        if (load<i32>(slot, 4) == h) {
-          const b = load<i32>(offsets + (<usize>(key - 1) << 2));
-          if (load<i32>(offsets + (<usize>key << 2)) - b == len && sameIdBytes(bytes + <usize>a, bytes + <usize>b, len)) return r;
-        }
-        s = (s + 1) & mask;
-      }
-    }
-  }
-  return -1;
-}
-
-/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
-// @ts-ignore: decorator
-@inline function sameIdBytes(a: usize, b: usize, len: i32): bool {
-  let i = 0;
-  for (; i + 16 <= len; i += 16) {
-    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
-  }
-  if (i == len) return true;
-  const want = (1 << (len - i)) - 1;
-  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
-}

@@ -263,3 +263,42 @@ export function sortRows(
   };
   return rows.sort((a, b) => (dir === "asc" ? cmp(a, b) : -cmp(a, b)));
 }
+
+/** One run's values on a measure as the page and the report draw them: a histogram and its caption. */
+export function histogramFigure(values: ArrayLike<number>, what: string): { svg: SVGSVGElement; caption: string } {
+  const { bins, nan } = histogramBins(values);
+  const caption = `${what} over ${values.length - nan} queries${nan ? ` (${nan} NaN not shown)` : ""}`;
+  return { svg: histogramSvg(bins), caption };
+}
+
+/**
+ * Run b minus run a on a measure, query by query, as the page and the report draw it: the difference plot
+ * (a click on a query calls `open`), with the comparison's mean and interval where `intervals` has them.
+ */
+export function differenceFigure(
+  measure: string,
+  a: { name: string; qids: readonly string[]; values: ArrayLike<number> },
+  b: { name: string; qids: readonly string[]; values: ArrayLike<number> },
+  intervals: readonly MeanDifference[],
+  open: (qid: string) => void,
+): { svg: SVGSVGElement; caption: string } {
+  const d = differences(a, b);
+  const interval = intervalOf(intervals, measure, a.name, b.name);
+  const svg = differenceSvg(d, interval);
+  svg.addEventListener("click", (e) => {
+    const i = differenceAt(svg, e.clientX, d.sorted.length);
+    if (i !== null) open(d.qids[i]);
+  });
+  svg.style.cursor = "pointer";
+  const mean = interval
+    ? `; mean difference ${fixed(interval.difference, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
+    : Number.isNaN(d.mean)
+      ? ""
+      : `; mean difference ${fixed(d.mean, true)}`;
+  const caption = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
+  return { svg, caption };
+}
+
+/** A number to 4 decimals as the captions print it ("+" before a gain where `sign`). */
+export const fixed = (x: number, sign = false) =>
+  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(4)}`;

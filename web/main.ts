@@ -5,15 +5,7 @@ import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
-import {
-  differenceAt,
-  differences,
-  differenceSvg,
-  histogramBins,
-  histogramSvg,
-  intervalOf,
-  sortRows,
-} from "./charts.js";
+import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
 
@@ -205,9 +197,6 @@ function choices(select: HTMLSelectElement, names: readonly string[], fallback: 
   select.replaceChildren(...names.map((n, i) => new Option(n, n, false, keep ? chosen.has(n) : fallback(i))));
 }
 
-const fixed = (x: number, digits = 4, sign = false) =>
-  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
-
 function renderComparison(): void {
   compareSection.hidden = runs.length < 2;
   compareDownloads.hidden = comparison === null;
@@ -285,9 +274,9 @@ function renderCharts(): void {
   const histogram = $<HTMLDivElement>("#histogram");
   const histCaption = $<HTMLElement>("#hist-caption");
   if (column) {
-    const { bins, nan } = histogramBins(column.values);
-    histogram.replaceChildren(histogramSvg(bins));
-    histCaption.textContent = `${measure} of ${run!.name} over ${column.values.length - nan} queries${nan ? ` (${nan} NaN not shown)` : ""}`;
+    const figure = histogramFigure(column.values, `${measure} of ${run!.name}`);
+    histogram.replaceChildren(figure.svg);
+    histCaption.textContent = figure.caption;
   } else {
     histogram.replaceChildren();
     histCaption.textContent = "";
@@ -299,23 +288,18 @@ function renderCharts(): void {
   const ca = a?.perQuery.columns[measure];
   const cb = b?.perQuery.columns[measure];
   if (a && b && a !== b && ca && cb) {
-    const d = differences({ qids: a.perQuery.qids, values: ca.values }, { qids: b.perQuery.qids, values: cb.values });
-    const interval = intervalOf(comparison?.intervals ?? [], measure, a.name, b.name);
-    const svg = differenceSvg(d, interval);
-    svg.addEventListener("click", (e) => {
-      const i = differenceAt(svg, e.clientX, d.sorted.length);
-      if (i !== null) void drill.open(d.qids[i], measure);
-    });
-    difference.replaceChildren(svg);
+    const figure = differenceFigure(
+      measure,
+      { name: a.name, qids: a.perQuery.qids, values: ca.values },
+      { name: b.name, qids: b.perQuery.qids, values: cb.values },
+      comparison?.intervals ?? [],
+      (q) => void drill.open(q, measure),
+    );
+    difference.replaceChildren(figure.svg);
     $<HTMLDivElement>("#changes").replaceChildren(
       changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "",
     );
-    const mean = interval
-      ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
-      : Number.isNaN(d.mean)
-        ? ""
-        : `; mean difference ${d.mean >= 0 ? "+" : ""}${d.mean.toFixed(4)}`;
-    diffCaption.textContent = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
+    diffCaption.textContent = figure.caption;
   } else {
     difference.replaceChildren();
     $<HTMLDivElement>("#changes").replaceChildren();

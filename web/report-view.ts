@@ -5,15 +5,7 @@ import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
-import {
-  differenceAt,
-  differences,
-  differenceSvg,
-  histogramBins,
-  histogramSvg,
-  intervalOf,
-  sortRows,
-} from "./charts.js";
+import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -186,9 +178,12 @@ function draw(data: ReportData): void {
     const measure = measures[Number(chartMeasure.value)];
     const hc = column(measure, Number(histRun.value));
     if (hc) {
-      const { bins, nan } = histogramBins(hc.numbers);
-      histogram.replaceChildren(histogramSvg(bins));
-      histCaption.textContent = `${measure} of ${runs[hc.run]} over ${hc.numbers.length - nan - hc.values.filter((v) => v === null).length} queries`;
+      const figure = histogramFigure(
+        hc.numbers.filter((_, i) => hc.values[i] !== null),
+        `${measure} of ${runs[hc.run]}`,
+      );
+      histogram.replaceChildren(figure.svg);
+      histCaption.textContent = figure.caption;
     } else {
       histogram.replaceChildren();
       histCaption.textContent = "";
@@ -198,21 +193,15 @@ function draw(data: ReportData): void {
     const ca = column(measure, a);
     const cb = column(measure, b);
     if (a !== b && ca && cb) {
-      const d = differences({ qids, values: ca.numbers }, { qids, values: cb.numbers });
-      const interval = intervalOf(data.intervals, measure, runs[a], runs[b]);
-      const svg = differenceSvg(d, interval);
-      svg.addEventListener("click", (e) => {
-        const i = differenceAt(svg, e.clientX, d.sorted.length);
-        if (i !== null) open(d.qids[i], measure);
-      });
-      svg.style.cursor = "pointer";
-      difference.replaceChildren(svg);
-      const mean = interval
-        ? `; mean difference ${signed(interval.difference)}, 95% interval [${interval.ci95[0].toFixed(4)}, ${interval.ci95[1].toFixed(4)}] (t, n = ${interval.n})`
-        : Number.isNaN(d.mean)
-          ? ""
-          : `; mean difference ${signed(d.mean)}`;
-      diffCaption.textContent = `${measure}: ${runs[b]} minus ${runs[a]}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean} (values as printed, to 4 decimals). Click a query to open it.`;
+      const figure = differenceFigure(
+        measure,
+        { name: runs[a], qids, values: ca.numbers },
+        { name: runs[b], qids, values: cb.numbers },
+        data.intervals,
+        (q) => open(q, measure),
+      );
+      difference.replaceChildren(figure.svg);
+      diffCaption.textContent = `${figure.caption} (values as printed, to 4 decimals). Click a query to open it.`;
       changesBox.replaceChildren(
         changesView(
           measure,
@@ -333,8 +322,6 @@ function draw(data: ReportData): void {
   renderPerQuery();
   document.body.dataset.state = "done";
 }
-
-const signed = (x: number) => `${x > 0 ? "+" : ""}${x.toFixed(4)}`;
 
 /** How a column's values print, for the lists of changes. */
 const printOf = (c: Column): ValuePrint => c.print;

@@ -18,6 +18,11 @@ export type RankevalErrorCode =
   | "bad-option" // an option outside its domain
   | "too-large"; // past what wasm32 memory can hold in one batch
 
+/** An option or command line outside its domain (the command line's exit status 1). */
+export const usageError = (message: string) => new RankevalError("bad-option", message);
+/** Input that cannot be evaluated as given, where no file line applies (exit status 2). */
+export const badInput = (message: string) => new RankevalError("bad-input", message);
+
 /**
  * Bad input in a file: names the file, the 1-based line and column, and what was expected, as
  * `run.txt:57:22: score "0.1x" is not a number`.

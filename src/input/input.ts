@@ -4,7 +4,7 @@
 // The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
 // Browser compatible: no Node built-ins here.
 import { InputError } from "../errors/errors.js";
-import { ColumnarRows, RowError, type ColumnBatch } from "../io/columnar.js";
+import { ColumnarRows, RowError, type OnBatch } from "../io/columnar.js";
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
 import type { RunRows } from "../io/run.js";
@@ -33,7 +33,7 @@ export interface BatchInput {
   readonly name: string;
   /** Its run tag where its rows have no tag column. */
   readonly runTag: string;
-  batches(kind: RowsKind, onBatch: (batch: ColumnBatch) => void | Promise<void>): Promise<void>;
+  batches(kind: RowsKind, onBatch: OnBatch): Promise<void>;
 }
 
 export type Input = TextInput | BatchInput;

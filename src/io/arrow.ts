@@ -2,18 +2,17 @@
 // a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
 // footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
-import { RankevalError } from "../errors/errors.js";
+import { badInput, RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import {
-  bad,
   chooseColumns,
   columnBatch,
   messageOf,
   show,
   type ByteSource,
   type ColumnarReadOptions,
-  type ColumnBatch,
   type ColumnValues,
+  type OnBatch,
 } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
@@ -84,7 +83,7 @@ export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8A
 export async function readArrow<K extends RowsKind>(
   input: ArrowInput,
   o: ColumnarReadOptions<K>,
-  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  onBatch: OnBatch,
 ): Promise<void> {
   const { file } = o;
   const arrow = await import("apache-arrow");
@@ -99,14 +98,14 @@ export async function readArrow<K extends RowsKind>(
       const head = new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
       const kind = arrowKind(head);
       if (kind === null)
-        throw bad(
+        throw badInput(
           `${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`,
         );
       if (kind === "stream") chunks = chunksOf(source);
       else {
         const end = new Uint8Array(await source.slice(Math.max(0, source.byteLength - 6), source.byteLength));
         if (source.byteLength < 12 || arrowKind(end) !== "file")
-          throw bad(
+          throw badInput(
             `${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`,
           );
       }
@@ -116,12 +115,12 @@ export async function readArrow<K extends RowsKind>(
     await reader.open();
   } catch (e) {
     if (e instanceof RankevalError) throw e;
-    throw bad(`${file}: damaged Arrow IPC data: ${messageOf(e)}`);
+    throw badInput(`${file}: damaged Arrow IPC data: ${messageOf(e)}`);
   }
   // A file read whole from a pipe has no tail to check: its reader read up to its footer.
   if (reader.isFile()) tail = null;
   const schema = reader.schema as Schema | undefined;
-  if (!schema) throw bad(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
+  if (!schema) throw badInput(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
   const fields = new Map(schema.fields.map((f) => [f.name, f]));
   const { chosen, partition } = chooseColumns(
     schema.fields.map((f) => f.name),
@@ -133,7 +132,7 @@ export async function readArrow<K extends RowsKind>(
     if (!f) continue;
     if (!(r === "value" ? isNumberType(f.type) : isIdType(f.type))) {
       const want = r === "value" ? "numbers (integers or floating-point)" : "strings or integers";
-      throw bad(
+      throw badInput(
         `${file}: column ${JSON.stringify(name)} (the ${roleWhat(r, o.kind)}) is ${String(f.type)}: ${roleWhat(r, o.kind)}s must be ${want}`,
       );
     }
@@ -151,10 +150,10 @@ export async function readArrow<K extends RowsKind>(
     }
   } catch (e) {
     if (e instanceof RankevalError) throw e;
-    throw bad(`${file}: damaged Arrow IPC data after row ${row}: ${messageOf(e)}`);
+    throw badInput(`${file}: damaged Arrow IPC data after row ${row}: ${messageOf(e)}`);
   }
   if (tail && !tail.endsWell)
-    throw bad(
+    throw badInput(
       `${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`,
     );
 }

@@ -1,7 +1,7 @@
 // Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
 // at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
 // values finite numbers; a null is an error naming file, row and column. Browser compatible.
-import { InputError, RankevalError } from "../errors/errors.js";
+import { badInput, InputError } from "../errors/errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import type { Interner } from "./interner.js";
@@ -9,8 +9,6 @@ import type { RowsKind, RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
-
-export const bad = (message: string) => new RankevalError("bad-input", message);
 
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -79,7 +77,7 @@ export async function readColumnarSource<K extends RowsKind>(
   source: ByteSource,
   format: ColumnarFormat,
   o: ColumnarReadOptions<K>,
-  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  onBatch: OnBatch,
 ): Promise<void> {
   if (format === "parquet") return (await import("./parquet.js")).readParquet(source, o, onBatch);
   return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
@@ -156,6 +154,9 @@ export function columnBatch(
 }
 
 /** Which column holds each role in a file. */
+/** Where a columnar reader hands each batch; a promise holds the reader until the batch is used. */
+export type OnBatch = (batch: ColumnBatch) => void | Promise<void>;
+
 export interface ChosenColumns {
   readonly qid: string;
   readonly docid: string;
@@ -175,11 +176,11 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
     const looked = `looked for ${picked.looked}; its columns are ${has}`;
-    throw bad(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
+    throw badInput(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
   }
   if ("twice" in picked) {
     const [a, b] = picked.twice.map((r) => roleWhat(r, kind));
-    throw bad(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${a} and the ${b}`);
+    throw badInput(`${file}: column ${JSON.stringify(picked.name)} cannot be both the ${a} and the ${b}`);
   }
   const chosen: ChosenColumns = {
     qid: names[picked.qid],
@@ -501,7 +502,8 @@ export async function columnarRows<K extends RowsKind>(
 ): Promise<RowsOf<K>> {
   const head = async () => new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
   const format = o.format ?? columnarFormatOf(await head());
-  if (format === null) throw bad(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(await head())})`);
+  if (format === null)
+    throw badInput(`${o.file}: not a Parquet or Arrow IPC file (it starts with ${show(await head())})`);
   const rows = new ColumnarRows({ file: o.file, qids: o.qids, kind: o.kind, runTag: o.runTag });
   await readColumnarSource(source, format, o, (b) => rows.add(b));
   return rows.finish();

@@ -1,11 +1,10 @@
 // Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
 // ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
-import { RankevalError } from "../errors/errors.js";
+import { badInput, RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
 import { ColumnBuffer, ColumnPages, NullValue, fastKind, pageFunctions, type PageFunctions } from "./parquet-pages.js";
 import {
-  bad,
   chooseColumns,
   columnBatch,
   messageOf,
@@ -15,6 +14,7 @@ import {
   type ColumnarReadOptions,
   type ColumnBatch,
   type ColumnValues,
+  type OnBatch,
 } from "./columnar.js";
 import type { RowsKind } from "./json.js";
 
@@ -41,30 +41,30 @@ async function bytesAt(source: ByteSource, start: number, end: number): Promise<
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
   if (size < 12)
-    throw bad(
+    throw badInput(
       `${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`,
     );
   const head = await bytesAt(source, 0, 4);
   if (!isParquet(head))
-    throw bad(
+    throw badInput(
       `${file}: not a Parquet file: it does not start with Parquet's magic number "PAR1" (it starts with ${show(head)})`,
     );
   const tail = await bytesAt(source, size - 8, size);
   if (!isParquet(tail.subarray(4))) {
-    throw bad(
+    throw badInput(
       `${file}: not a whole Parquet file: it does not end with Parquet's magic number "PAR1" (truncated? its footer, which says where its rows are, is missing)`,
     );
   }
   const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
   if (footerLength + 12 > size)
-    throw bad(
+    throw badInput(
       `${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`,
     );
   const { parquetMetadataAsync } = await hyparquet();
   try {
     return await parquetMetadataAsync(source);
   } catch (e) {
-    throw bad(`${file}: damaged Parquet file: its footer cannot be read (${messageOf(e)})`);
+    throw badInput(`${file}: damaged Parquet file: its footer cannot be read (${messageOf(e)})`);
   }
 }
 
@@ -115,7 +115,7 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
   if (ok) return;
   const want =
     role === "value" ? "numbers (integers or floating-point)" : role === "id" ? "strings or integers" : "strings";
-  throw bad(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
+  throw badInput(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
 /** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
@@ -137,7 +137,7 @@ export async function prepareParquet<K extends RowsKind>(
     const c = elements.get(chosen[r]!);
     if (!c) continue; // from the path: text
     if (c.children.length)
-      throw bad(
+      throw badInput(
         `${file}: column ${JSON.stringify(chosen[r])} (the ${roleWhat(r, kind)}) is a nested structure, not a plain column`,
       );
     checkType(file, chosen[r]!, c.element, r === "value" ? "value" : r === "tag" ? "tag" : "id", roleWhat(r, kind));
@@ -150,7 +150,7 @@ export async function prepareParquet<K extends RowsKind>(
 export async function readParquet<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData },
-  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  onBatch: OnBatch,
 ): Promise<void> {
   const { file, kind } = o;
   const { metadata, elements, partition, chosen, roles, read } = await prepareParquet(source, o);
@@ -161,7 +161,7 @@ export async function readParquet<K extends RowsKind>(
     try {
       return (scan ??= await parquetScan({ file: source, metadata, columns: read, compressors, utf8: true }));
     } catch (e) {
-      throw bad(`${file}: damaged Parquet file: ${messageOf(e)}`);
+      throw badInput(`${file}: damaged Parquet file: ${messageOf(e)}`);
     }
   };
   const pages = o.generic ? null : await pageFunctions();
@@ -206,7 +206,7 @@ export async function readParquet<K extends RowsKind>(
         // A page the decoder does not take, before any row was handed on: the general reader reads the group.
         if (!(e instanceof Unsupported) || e.emitted > 0)
           throw e instanceof Unsupported
-            ? bad(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`)
+            ? badInput(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`)
             : e;
       }
     }
@@ -220,11 +220,11 @@ export async function readParquet<K extends RowsKind>(
           read.map((column) => sc.readColumn({ column, rowStart: start, rowEnd: end }) as Promise<unknown[]>),
         );
       } catch (e) {
-        throw bad(`${file}: damaged Parquet file: rows ${start + 1} to ${end} cannot be read (${messageOf(e)})`);
+        throw badInput(`${file}: damaged Parquet file: rows ${start + 1} to ${end} cannot be read (${messageOf(e)})`);
       }
       read.forEach((name, k) => {
         if (data[k].length !== end - start)
-          throw bad(
+          throw badInput(
             `${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`,
           );
       });
@@ -276,7 +276,7 @@ async function fastGroup(
       const start = Number(m.dictionary_page_offset || m.data_page_offset);
       const end = start + Number(m.total_compressed_size);
       if (end > source.byteLength)
-        throw bad(
+        throw badInput(
           `${file}: damaged Parquet file: a column chunk of rows ${groupStart + 1} to ${groupStart + groupRows} ends past the end of the file`,
         );
       return new Uint8Array(await source.slice(start, end));
@@ -299,7 +299,7 @@ async function fastGroup(
     }
     const n = Math.min(groupRows - emitted, ...buffers.map((b) => b.length));
     if (n === 0)
-      throw bad(
+      throw badInput(
         `${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${emitted} values`,
       );
     await emit(

@@ -1,7 +1,7 @@
 import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
-import { RankevalError } from "../errors/errors.js";
+import { usageError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
@@ -152,11 +152,9 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** An option's number as trec_eval reads it (atol: "1.9" is 1), but "x" (0 there) is refused. */
 function trecLong(option: string, value: string): { exact: number; value: number } {
   const text = value.trim();
-  if (!DECIMAL.test(text)) throw usage(`${option}: "${value}" is not a number`);
+  if (!DECIMAL.test(text)) throw usageError(`${option}: "${value}" is not a number`);
   return { exact: Number(text), value: Number(atol(text)) };
 }
-
-const usage = (message: string) => new RankevalError("bad-option", message);
 
 /**
  * Parses arguments as trec_eval's getopt does (`-l2` or `-l 2`, `-mP.5`, flags grouped as `-qc`), plus
@@ -183,7 +181,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case "threshold": {
         const { exact, value: n } = trecLong(option, value);
-        if (!Number.isFinite(exact)) throw usage(`${option}: "${value}" is not a finite number`);
+        if (!Number.isFinite(exact)) throw usageError(`${option}: "${value}" is not a finite number`);
         a.threshold = exact;
         a.trecThreshold = n;
         if (exact !== n)
@@ -195,7 +193,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         const { exact, value: n } = trecLong(option, value);
         // trec_eval -M with a negative number crashes (form_res_rels.c sorts a negative count).
         if (key === "depth" && n < 0)
-          throw usage(`${option}: "${value}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
+          throw usageError(`${option}: "${value}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
         const name = key === "depth" ? "-M" : "-N";
         a[key] = n;
         a.truncated = a.truncated.filter((t) => t.option !== name);
@@ -204,7 +202,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       case "relFormat":
         if (!(REL_FORMATS as readonly string[]).includes(value))
-          throw usage(`${option}: "${value}" is not one of ${REL_FORMATS.join(", ")} (trec_eval: Illegal rel_format)`);
+          throw usageError(
+            `${option}: "${value}" is not one of ${REL_FORMATS.join(", ")} (trec_eval: Illegal rel_format)`,
+          );
         a.relFormat = value as RelFormat;
         break;
       case "debugLevel": {
@@ -217,7 +217,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       case "resultsFormat":
         if (value !== "trec_results")
-          throw usage(`${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`);
+          throw usageError(
+            `${option}: rankeval reads runs as trec_results only (trec_eval's -T ${value} is not supported)`,
+          );
         break;
       case "format":
         if (value === "markdown" || value === "latex") {
@@ -226,7 +228,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           break;
         }
         if (!["trec", "table", "json", "csv", "ndeval"].includes(value))
-          throw usage(
+          throw usageError(
             `${option}: "${value}" is not one of trec, table, json, csv, ndeval (or, with --compare, markdown, latex)`,
           );
         a.format = value as CliArgs["format"];
@@ -235,33 +237,33 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "tests":
         for (const t of value.split(",")) {
           if (!(TESTS as readonly string[]).includes(t))
-            throw usage(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
+            throw usageError(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
           a.tests = [...(a.tests ?? []), t as TestName];
         }
         break;
       case "correction":
         if (!(CORRECTIONS as readonly string[]).includes(value))
-          throw usage(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
+          throw usageError(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
         a.correction = value as Correction;
         break;
       case "alpha": {
         const n = Number(value);
         if (value.trim() === "" || !(n > 0 && n < 1))
-          throw usage(`${option}: "${value}" is not a number between 0 and 1`);
+          throw usageError(`${option}: "${value}" is not a number between 0 and 1`);
         a.alpha = n;
         break;
       }
       case "permutations": {
         const n = Number(value);
         if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10_000_000)
-          throw usage(`${option}: "${value}" is not an integer from 1 to 10000000`);
+          throw usageError(`${option}: "${value}" is not an integer from 1 to 10000000`);
         a.permutations = n;
         break;
       }
       case "seed": {
         const n = Number(value);
         if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0)
-          throw usage(`${option}: "${value}" is not an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
+          throw usageError(`${option}: "${value}" is not an integer from 0 to ${Number.MAX_SAFE_INTEGER}`);
         a.seed = n;
         break;
       }
@@ -270,20 +272,20 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         const n = Number(value);
         const least = key === "explainDepth" ? 1 : 0;
         if (value.trim() === "" || !Number.isSafeInteger(n) || n < least)
-          throw usage(`${option}: "${value}" is not an integer from ${least} up`);
+          throw usageError(`${option}: "${value}" is not an integer from ${least} up`);
         a[key] = n;
         break;
       }
       case "threads": {
         const n = Number(value);
         if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 256)
-          throw usage(`${option}: "${value}" is not a number of threads from 1 to 256`);
+          throw usageError(`${option}: "${value}" is not a number of threads from 1 to 256`);
         a.threads = n;
         break;
       }
       case "inputFormat":
         if (!(INPUT_FORMATS as readonly string[]).includes(value))
-          throw usage(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
+          throw usageError(`${option}: "${value}" is not one of ${INPUT_FORMATS.join(", ")}`);
         a.inputFormat = value as InputFormat;
         break;
       case "columns": {
@@ -293,7 +295,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           const role = part.slice(0, eq).trim();
           const name = part.slice(eq + 1);
           if (eq < 0 || !["qid", "docid", "value", "tag"].includes(role) || name === "") {
-            throw usage(
+            throw usageError(
               `${option}: "${part}" is not ROLE=NAME with ROLE one of qid, docid, value, tag (as qid=query_id,docid=doc,value=score)`,
             );
           }
@@ -316,13 +318,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
       if (Object.hasOwn(FLAGS, name)) {
-        if (eq >= 0) throw usage(`--${name} takes no value`);
+        if (eq >= 0) throw usageError(`--${name} takes no value`);
         (a as unknown as Record<string, boolean>)[FLAGS[name]] = true;
       } else if (Object.hasOwn(VALUED, name)) {
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-        if (value === undefined) throw usage(`--${name} needs a value`);
+        if (value === undefined) throw usageError(`--${name} needs a value`);
         set(VALUED[name], value, `--${name}`);
-      } else throw usage(`unknown option --${name}`);
+      } else throw usageError(`unknown option --${name}`);
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {
@@ -332,10 +334,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           (a as unknown as Record<string, boolean>)[FLAGS[c]] = true;
         } else if (Object.hasOwn(VALUED, c)) {
           const value = j + 1 < arg.length ? arg.slice(j + 1) : argv[++i];
-          if (value === undefined) throw usage(`-${c} needs a value`);
+          if (value === undefined) throw usageError(`-${c} needs a value`);
           set(VALUED[c], value, `-${c}`);
           break;
-        } else throw usage(`unknown option -${c}`);
+        } else throw usageError(`unknown option -${c}`);
       }
       continue;
     }
@@ -343,107 +345,113 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (a.letor === undefined) {
     // Without --letor they would be ignored, and the run evaluated without them.
-    if (a.scores !== undefined) throw usage(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
-    if (a.query !== undefined) throw usage(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
+    if (a.scores !== undefined)
+      throw usageError(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
+    if (a.query !== undefined) throw usageError(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
   }
   // --columns names the columns of CSV/TSV, Parquet and Arrow inputs: these modes read none (refused, not ignored).
   if (a.columns !== undefined && a.letor !== undefined)
-    throw usage(
+    throw usageError(
       "--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
     );
   if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels")
-    throw usage(
+    throw usageError(
       `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
   // trec_eval's text has no place for a range.
   if (a.tieRange && a.format === "trec")
-    throw usage(
+    throw usageError(
       "--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv",
     );
   checkCompare(a);
   checkExplainReport(a);
   if (a.perQueryOut !== undefined) {
     if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut))
-      throw usage(
+      throw usageError(
         `--per-query-out ${a.perQueryOut}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`,
       );
     if (a.letor !== undefined)
-      throw usage("--per-query-out writes the runs of QRELS RUN [RUN ...] (or of --merge), not of --letor");
+      throw usageError("--per-query-out writes the runs of QRELS RUN [RUN ...] (or of --merge), not of --letor");
     if (a.compare)
-      throw usage("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
-    if (a.debugQuery !== undefined) throw usage("--per-query-out writes every query's values: -D evaluates one only");
+      throw usageError("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
+    if (a.debugQuery !== undefined)
+      throw usageError("--per-query-out writes every query's values: -D evaluates one only");
     if (a.explain !== undefined || a.report !== undefined)
-      throw usage(
+      throw usageError(
         `--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`,
       );
   }
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version)
-    throw usage("-n (no summary) leaves nothing to print without -q (per-query values)");
+    throw usageError("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
 /** --explain's and --report's options only with them, and none they cannot honour. */
 function checkExplainReport(a: CliArgs): void {
-  if (a.explainDepth !== undefined && a.explain === undefined) throw usage("--explain-depth needs --explain QID");
-  if (a.reportQueries !== undefined && a.report === undefined) throw usage("--report-queries needs --report FILE");
+  if (a.explainDepth !== undefined && a.explain === undefined) throw usageError("--explain-depth needs --explain QID");
+  if (a.reportQueries !== undefined && a.report === undefined) throw usageError("--report-queries needs --report FILE");
   const mode = a.explain !== undefined ? "--explain" : a.report !== undefined ? "--report" : null;
   if (mode === null) return;
   if (a.explain !== undefined && a.report !== undefined)
-    throw usage(
+    throw usageError(
       "--explain prints one query's drill-down and --report writes a report: give one of them (the report has drill-downs)",
     );
   if (a.compare)
-    throw usage(
+    throw usageError(
       `${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`,
     );
-  if (a.letor !== undefined) throw usage(`${mode} takes QRELS RUN [RUN ...], not --letor`);
+  if (a.letor !== undefined) throw usageError(`${mode} takes QRELS RUN [RUN ...], not --letor`);
   // Relevance judgments only: not trec_eval's other judgment formats, nor subtopic judgments.
   if (a.relFormat !== undefined && a.relFormat !== "qrels")
-    throw usage(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
-  if (a.diversity) throw usage(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
+    throw usageError(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
+  if (a.diversity) throw usageError(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
   if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined)
-    throw usage(`-Z and -D have no meaning with ${mode}`);
-  if (a.tieRange) throw usage(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
-  if (a.noSummary) throw usage(`-n has no meaning with ${mode}`);
+    throw usageError(`-Z and -D have no meaning with ${mode}`);
+  if (a.tieRange)
+    throw usageError(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
+  if (a.noSummary) throw usageError(`-n has no meaning with ${mode}`);
   if (a.perQuery)
-    throw usage(
+    throw usageError(
       `-q has no meaning with ${mode} (${mode === "--explain" ? "it shows one query" : "the report has every query's values"})`,
     );
   if (mode === "--explain" && a.format !== undefined && a.format !== "table" && a.format !== "json")
-    throw usage(`--explain prints text (--format table, the default) or --format json, not ${a.format}`);
+    throw usageError(`--explain prints text (--format table, the default) or --format json, not ${a.format}`);
   if (mode === "--report" && a.format !== undefined)
-    throw usage("--report writes HTML: --format has no meaning with it");
+    throw usageError("--report writes HTML: --format has no meaning with it");
 }
 
 /** --compare's options only with --compare (or --report, whose comparison they set), and none of the evaluation's that it cannot honour. */
 function checkCompare(a: CliArgs): void {
   if (a.report !== undefined && !a.compare) {
     if (a.comparisonFormat !== undefined)
-      throw usage(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
+      throw usageError(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
     if (a.allPairs && a.baseline !== undefined)
-      throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+      throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
     return;
   }
   if (!a.compare) {
     const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false);
     if (given === "comparisonFormat")
-      throw usage(
+      throw usageError(
         `--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`,
       );
     if (given !== undefined)
-      throw usage(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
+      throw usageError(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
     return;
   }
   if (a.letor !== undefined)
-    throw usage("--compare takes QRELS RUN RUN [RUN ...] or per-query results, not --letor (one run)");
+    throw usageError("--compare takes QRELS RUN RUN [RUN ...] or per-query results, not --letor (one run)");
   if (a.format === "trec")
-    throw usage("--format trec has no comparison; with --compare: table (default), markdown, latex, csv, json");
-  if (a.perQuery) throw usage("-q has no meaning with --compare (the comparison is over the per-query values already)");
+    throw usageError("--format trec has no comparison; with --compare: table (default), markdown, latex, csv, json");
+  if (a.perQuery)
+    throw usageError("-q has no meaning with --compare (the comparison is over the per-query values already)");
   if (a.tieRange)
-    throw usage("--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)");
+    throw usageError(
+      "--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)",
+    );
   if (a.allPairs && a.baseline !== undefined)
-    throw usage("--baseline and --all-pairs: with every pair compared there is no baseline");
+    throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
 }
 
 export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
@@ -549,3 +557,22 @@ Several RUN files: side by side in a table; in trec_eval's text, each after a li
 
 Exit status: 0 success, 1 usage, 2 bad input (a file), 70 internal error or out of
 memory, 74 the output could not be written; a closed output (| head) ends it quietly.`;
+
+/**
+ * The options that set how rows are evaluated, with their flags: per-query results (--merge, --compare of
+ * -q output) were computed under their own and cannot take them.
+ */
+export const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
+  ["complete", "-c"],
+  ["judgedOnly", "-J"],
+  ["threshold", "-l"],
+  ["depth", "-M"],
+  ["gain", "--gain"],
+  ["noRelevant", "--no-relevant"],
+  ["beyondList", "--beyond-list"],
+  ["ties", "--ties"],
+  ["preset", "--preset"],
+  ["numDocs", "-N"],
+  ["inputFormat", "--input-format"],
+  ["columns", "--columns"],
+];

@@ -3,16 +3,14 @@
 // paths, each read in byte ranges so that only the row group being read is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
-import { RankevalError } from "../errors/errors.js";
+import { type RankevalError, badInput } from "../errors/errors.js";
 import type { ColumnNames } from "../io/column-names.js";
-import type { ByteSource, ColumnBatch } from "../io/columnar.js";
+import type { ByteSource, ColumnBatch, OnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
 import { displayName, type ProgressSink } from "./file-read.js";
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** Said after a missing column's message: the command line's way to name the columns. */
 export const COLUMNAR_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME";
@@ -87,7 +85,7 @@ export function columnarInput(path: string, given?: InputFormat): ColumnarInput 
     try {
       names = readdirSync(dir);
     } catch (e) {
-      throw bad(`${dir}: cannot list it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      throw badInput(`${dir}: cannot list it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
     for (const name of names.sort(compareBytes)) {
       if (name.startsWith(".") || name.startsWith("_")) continue;
@@ -105,7 +103,7 @@ export function columnarInput(path: string, given?: InputFormat): ColumnarInput 
   const format =
     given === "parquet" || given === "arrow" ? given : files.map((f) => partFormat(f.file)).find((f) => f !== null);
   if (!files.length || !format)
-    throw bad(
+    throw badInput(
       `${path}: no Parquet or Arrow files in it${
         files.length
           ? ` (it has ${files
@@ -117,7 +115,7 @@ export function columnarInput(path: string, given?: InputFormat): ColumnarInput 
     );
   const other = given === undefined ? files.find((f) => partFormat(f.file) !== format) : undefined;
   if (other)
-    throw bad(
+    throw badInput(
       `${other.file}: not a ${format === "parquet" ? "Parquet" : "Arrow"} file as the rest of the dataset ${path} (the files of a dataset are all of one format)`,
     );
   return { format, parts: files };
@@ -162,7 +160,7 @@ export async function fileSource(
       let at = 0;
       while (at < bytes.length) {
         const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at);
-        if (bytesRead === 0) throw bad(`${path}: the file became shorter while it was read`);
+        if (bytesRead === 0) throw badInput(`${path}: the file became shorter while it was read`);
         at += bytesRead;
       }
       read += bytes.length;
@@ -182,7 +180,7 @@ function cannotRead(path: string, e: unknown): RankevalError {
         : code
           ? `error (${code})`
           : String(e);
-  return bad(`${path}: cannot read it: ${why}`);
+  return badInput(`${path}: cannot read it: ${why}`);
 }
 
 /** Standard input's bytes as they come. */
@@ -198,7 +196,7 @@ async function readColumnar(
   path: string,
   kind: RowsKind,
   choice: ColumnarChoice,
-  onBatch: (batch: ColumnBatch) => void | Promise<void>,
+  onBatch: OnBatch,
   progress?: ProgressSink,
 ): Promise<void> {
   const input = columnarInput(path, choice.format);
@@ -213,7 +211,7 @@ async function readColumnar(
     };
     if (part.file === "-") {
       if (input.format === "parquet")
-        throw bad(
+        throw badInput(
           "standard input: Parquet cannot be read from standard input or a pipe (its footer, at the end, says where its rows are): give the file",
         );
       await readArrow({ chunks: stdinChunks() }, o, onBatch);
@@ -227,7 +225,7 @@ async function readColumnar(
     }
     if (!stats.isFile()) {
       if (input.format === "parquet")
-        throw bad(
+        throw badInput(
           `${part.file}: Parquet cannot be read from a pipe (its footer, at the end, says where its rows are): give the file`,
         );
       const { createReadStream } = await import("node:fs");

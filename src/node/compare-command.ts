@@ -18,15 +18,12 @@ import {
   readPerQueryJson,
   type PerQueryRun,
 } from "../output/per-query-runs.js";
-import { RankevalError } from "../errors/errors.js";
+import { usageError, badInput } from "../errors/errors.js";
 import { plan, type Plan, type RunResult } from "../app/plan.js";
-import type { CliArgs } from "./args.js";
+import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
 import { displayName, readInto } from "./file-read.js";
-
-const usage = (message: string) => new RankevalError("bad-option", message);
-const badInput = (message: string) => new RankevalError("bad-input", message);
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
@@ -39,7 +36,7 @@ export async function compareMode(
   merged?: () => Promise<{ p: Plan; runs: RunResult[] }>,
 ): Promise<number> {
   if (args.files.length === 0)
-    throw usage(
+    throw usageError(
       "--compare needs QRELS RUN RUN [RUN ...], or per-query results rankeval wrote (-q --format json or csv)",
     );
   const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
@@ -48,36 +45,37 @@ export async function compareMode(
     // --merge: the shards' runs merged (src/node/merge-command.ts), compared as if evaluated here.
     const m = await merged();
     const { rows, left } = comparableRows(m.p);
-    if (!rows.length) throw usage("no measure to compare: none of the shards' is a per-query number");
+    if (!rows.length) throw usageError("no measure to compare: none of the shards' is a per-query number");
     if (left.length)
       io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
-    if (m.runs.length < 2) throw usage(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
+    if (m.runs.length < 2)
+      throw usageError(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
     if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline))
-      throw usage(`--baseline ${args.baseline} is not one of the runs (${m.runs.map((r) => r.file).join(", ")})`);
+      throw usageError(`--baseline ${args.baseline} is not one of the runs (${m.runs.map((r) => r.file).join(", ")})`);
     runs = m.runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
   } else if (kinds[0] !== null) {
     const other = args.files.find((_, i) => kinds[i] === null);
     if (other !== undefined)
-      throw usage(
+      throw usageError(
         `${displayName(other)} is not a per-query result rankeval wrote (-q --format json or csv): with per-query results (${args.files[0]}), give only those`,
       );
     runs = await perQueryRuns(args, io, kinds as ("json" | "csv")[]);
   } else {
     const perQuery = args.files.find((_, i) => kinds[i] !== null);
     if (perQuery !== undefined)
-      throw usage(
+      throw usageError(
         `${perQuery} is a per-query result rankeval wrote: give only per-query results, or QRELS RUN RUN [RUN ...]`,
       );
     if (args.files.length < 3)
-      throw usage(
+      throw usageError(
         `--compare needs at least two runs: QRELS RUN RUN [RUN ...] (got ${args.files.length === 1 ? "one file" : `QRELS and one RUN`})`,
       );
     // Said before the files are read (compare() would say it after).
     const runFiles = args.files.slice(1);
     const twice = runFiles.find((f, i) => runFiles.indexOf(f) !== i);
-    if (twice !== undefined) throw usage(`two runs are named "${twice}"; give each run its own name`);
+    if (twice !== undefined) throw usageError(`two runs are named "${twice}"; give each run its own name`);
     if (args.baseline !== undefined && !runFiles.includes(args.baseline))
-      throw usage(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
+      throw usageError(`--baseline ${args.baseline} is not one of the runs (${runFiles.join(", ")})`);
     runs = await evaluatedRuns(args, io, evaluate);
   }
   const c = await compareRuns(runs, compareOptions(args, runs));
@@ -94,7 +92,7 @@ export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): Com
   if (baseline !== undefined && !names.includes(baseline)) {
     // A per-query file holding one run names it too.
     const byFile = runs.filter((r) => (r as Partial<PerQueryRun>).file === baseline);
-    if (byFile.length !== 1) throw usage(`--baseline ${baseline} is not one of the runs (${names.join(", ")})`);
+    if (byFile.length !== 1) throw usageError(`--baseline ${baseline} is not one of the runs (${names.join(", ")})`);
     baseline = byFile[0].name;
   }
   return {
@@ -112,7 +110,7 @@ export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): Com
 export async function compareRuns(runs: readonly NamedResult[], o: CompareOptions): Promise<Comparison> {
   const env = process.env.RANKEVAL_COMPARE_THREADS;
   if (env !== undefined && env !== "" && !/^\d+$/.test(env))
-    throw usage(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
+    throw usageError(`RANKEVAL_COMPARE_THREADS="${env}" is not a number of threads (0 or more)`);
   const queries = Math.max(...runs.map((r) => r.result.qids.length));
   const work = resamplingWork(
     o.tests ?? DEFAULT_COMPARE_OPTIONS.tests,
@@ -159,32 +157,17 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   return looksLikePerQueryJson(text) ? "json" : looksLikePerQueryCsv(text) ? "csv" : null;
 }
 
-/** The evaluation's options that per-query results cannot change: they were computed with theirs. */
-const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
-  ["complete", "-c"],
-  ["judgedOnly", "-J"],
-  ["threshold", "-l"],
-  ["depth", "-M"],
-  ["gain", "--gain"],
-  ["noRelevant", "--no-relevant"],
-  ["beyondList", "--beyond-list"],
-  ["ties", "--ties"],
-  ["preset", "--preset"],
-  ["numDocs", "-N"],
-  ["inputFormat", "--input-format"],
-  ["columns", "--columns"],
-];
-
 /** The runs of per-query results: their per-query numbers (or the -m names), one set of conventions each. */
 async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "csv")[]): Promise<NamedResult[]> {
   for (const [key, option] of EVALUATION_OPTIONS) {
     if (args[key] !== undefined && args[key] !== false)
-      throw usage(`${option} cannot change per-query results: they carry the conventions they were computed with`);
+      throw usageError(`${option} cannot change per-query results: they carry the conventions they were computed with`);
   }
   const files: PerQueryRun[][] = [];
   for (let i = 0; i < args.files.length; i++) files.push(await readPerQueryFile(args.files[i], kinds[i]));
   const all = files.flat();
-  if (all.length < 2) throw usage(`--compare needs at least two runs: ${args.files[0]} holds one (${all[0].name})`);
+  if (all.length < 2)
+    throw usageError(`--compare needs at least two runs: ${args.files[0]} holds one (${all[0].name})`);
   const first = all[0];
   let measures = first.result.measures.filter((m) => !notPerQuery(m));
   const left = first.result.measures.filter((m) => notPerQuery(m));
@@ -199,7 +182,7 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
   } else if (left.length) {
     io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
   }
-  if (!measures.length) throw usage("no measure to compare: none is a per-query number");
+  if (!measures.length) throw usageError("no measure to compare: none is a per-query number");
   for (const run of all) {
     for (const m of measures) {
       if (!run.result.values[m])
@@ -249,7 +232,7 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
 async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
   // Said before the files are read: the plan's rows do not depend on them.
   const { rows, left } = comparableRows(plan(args.measures, null, args));
-  if (!rows.length) throw usage("no measure to compare: none of those asked is a per-query number");
+  if (!rows.length) throw usageError("no measure to compare: none of those asked is a per-query number");
   if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
   const { runs } = await evaluate(args, io);
   return runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));

@@ -1,6 +1,6 @@
 // rankeval --explain QID: the runs evaluated as the command line does, the query's rows taken from the
 // joined blocks as they pass, and its drill-down printed as text or JSON.
-import { RankevalError } from "../errors/errors.js";
+import { RankevalError, badInput } from "../errors/errors.js";
 import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { formatExplanation } from "../explain/text.js";
@@ -18,8 +18,6 @@ export type EvaluateRuns = (args: CliArgs, io: Io, hooks?: EvaluationHooks) => P
 
 /** The measure explained when none is named. */
 const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
-
-const badInput = (message: string) => new RankevalError("bad-input", message);
 
 /** A few of `all`, for a message: `q1, q10, q11, ... (20)`. */
 function some(all: readonly string[], n = 5): string {

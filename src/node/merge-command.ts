@@ -2,7 +2,7 @@
 // by its own process, merged into the report one process gives on the whole input.
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { RankevalError } from "../errors/errors.js";
+import { usageError, badInput } from "../errors/errors.js";
 import type { ByteSource } from "../io/columnar.js";
 import {
   checkSameEvaluation,
@@ -28,20 +28,17 @@ import { formatTrecReport } from "../output/trec-text.js";
 import type { Plan, RunResult } from "../app/plan.js";
 import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
-import type { CliArgs } from "./args.js";
+import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { datasetName } from "./columnar-files.js";
 import { displayName } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
-const usage = (message: string) => new RankevalError("bad-option", message);
-const bad = (message: string) => new RankevalError("bad-input", message);
-
 /** The format of --per-query-out's file, from its name; a usage error for any other name. */
 function perQueryOutFormat(file: string): PerQueryFormat {
   const f = perQueryFormatOf(file);
   if (!f)
-    throw usage(
+    throw usageError(
       `--per-query-out ${file}: the format comes from the name: .parquet, .arrow, .feather, .arrows, .csv or .json`,
     );
   return f;
@@ -119,21 +116,10 @@ export async function readMerged(files: readonly string[]): Promise<Merged> {
   return mergeTables(tables);
 }
 
-/** The evaluation's options, which per-query results cannot change: they were computed under theirs. */
-const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
+/** Besides EVALUATION_OPTIONS, what a merge of per-query results cannot take: no rows are read again. */
+const MERGE_CANNOT: readonly [keyof CliArgs, string][] = [
   ["measures", "-m"],
-  ["complete", "-c"],
-  ["judgedOnly", "-J"],
-  ["threshold", "-l"],
-  ["depth", "-M"],
-  ["gain", "--gain"],
-  ["noRelevant", "--no-relevant"],
-  ["beyondList", "--beyond-list"],
-  ["ties", "--ties"],
-  ["preset", "--preset"],
-  ["numDocs", "-N"],
-  ["inputFormat", "--input-format"],
-  ["columns", "--columns"],
+  ...EVALUATION_OPTIONS,
   ["tieRange", "--tie-range"],
   ["letor", "--letor"],
   ["debugQuery", "-D"],
@@ -144,18 +130,18 @@ const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = [
 
 /** Refuses the evaluation's options with --merge: the shards say how they were made. */
 export function checkMergeArgs(args: CliArgs): void {
-  for (const [key, option] of EVALUATION_OPTIONS) {
+  for (const [key, option] of MERGE_CANNOT) {
     const v = args[key];
     if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))
-      throw usage(
+      throw usageError(
         `${option} cannot change merged results: the shards carry the measures and conventions they were made with`,
       );
   }
   if (args.relFormat !== undefined && args.relFormat !== "qrels")
-    throw usage(
+    throw usageError(
       `-R ${args.relFormat} cannot change merged results: the shards carry the measures and conventions they were made with`,
     );
-  if (!args.files.length) throw usage("--merge needs per-query files (written with --per-query-out)");
+  if (!args.files.length) throw usageError("--merge needs per-query files (written with --per-query-out)");
 }
 
 /** rankeval --merge: the shards merged, then printed as the whole input's evaluation, or written again. */
@@ -174,13 +160,13 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? (p.kind === "trec" && !settings.tieRange ? "trec" : "table");
   if (format === "trec" && p.kind !== "trec")
-    throw usage("--format trec needs trec_eval measure names: these shards were made with others");
+    throw usageError("--format trec needs trec_eval measure names: these shards were made with others");
   if (format === "trec" && settings.tieRange)
-    throw usage(
+    throw usageError(
       "--tie-range's [worst, best] (the shards have them) has no place in trec_eval's text: use --format table, json or csv",
     );
   if (format === "ndeval")
-    throw usage("--format ndeval prints subtopic judgments' measures (--diversity), which shards do not carry");
+    throw usageError("--format ndeval prints subtopic judgments' measures (--diversity), which shards do not carry");
   if (format === "trec") {
     // -Z (Z scores) as the evaluation's command line prints them.
     const options = { ...(await trecTextOptions(args, p, format, io)), complete: settings.complete };
@@ -219,13 +205,13 @@ export const mergesStreamed = { count: 0 };
 
 /** A file opened for reading in byte ranges (closed by the caller). */
 async function openSource(file: string): Promise<{ source: ByteSource; close: () => Promise<void> }> {
-  if (file === "-") throw usage("--merge reads per-query files, not standard input");
+  if (file === "-") throw usageError("--merge reads per-query files, not standard input");
   let handle;
   try {
     handle = await open(file, "r");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw bad(
+    throw badInput(
       `${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : (code ?? String(e))}`,
     );
   }

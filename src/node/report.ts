@@ -5,7 +5,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { meanDifferences, type NamedResult } from "../compare/compare.js";
 import { comparableResult, comparableRows } from "../output/per-query-runs.js";
-import { RankevalError } from "../errors/errors.js";
+import { RankevalError, usageError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
 import { valueRows } from "../explain/print.js";
@@ -25,8 +25,6 @@ import type { EvaluateRuns } from "./explain-command.js";
 import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
-
-const usage = (message: string) => new RankevalError("bad-option", message);
 
 /** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
 export function reportMeasure(p: Plan): string | null {
@@ -61,9 +59,11 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
 export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const started = performance.now();
   const out = resolve(args.report!);
-  if (args.files.length < 2) throw usage("--report FILE needs QRELS and at least one RUN file");
+  if (args.files.length < 2) throw usageError("--report FILE needs QRELS and at least one RUN file");
   if (asksForDiversity(args))
-    throw usage("--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)");
+    throw usageError(
+      "--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)",
+    );
   // Checked before anything is read: the report's folder, and that every input can be read twice.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
@@ -73,7 +73,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const [qrels, ...runArgs] = args.files;
   for (const f of [qrels, ...expandRuns(runArgs).files]) {
     if (!(await rereadable(f)))
-      throw usage(
+      throw usageError(
         `--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`,
       );
   }

@@ -4,7 +4,7 @@
  * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
  * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
  */
-import { RankevalError } from "../errors/errors.js";
+import { badInput } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
 import { csvField, csvRecords } from "./csv.js";
 import {
@@ -28,8 +28,6 @@ export function perQueryFormatOf(name: string): PerQueryFormat | null {
   const ext = m[1].toLowerCase();
   return ext === "feather" ? "arrow" : (ext as PerQueryFormat);
 }
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** A number as CSV and JSON write it: the shortest round-trip decimal, -0 kept. */
 function numberText(v: number): string {
@@ -154,7 +152,7 @@ export async function readPerQuery(source: ByteSource, file: string): Promise<Pe
   const all = new TextDecoder().decode(new Uint8Array(await source.slice(0, source.byteLength)));
   if (all.startsWith(CSV_PREFIX)) return readCsvTable(all, file);
   if (/^\s*\{/.test(all)) return readJsonTable(all, file);
-  throw bad(
+  throw badInput(
     `${file}: not per-query results rankeval wrote with --per-query-out (Parquet, Arrow, CSV starting with "${CSV_PREFIX.trim()}", or JSON)`,
   );
 }
@@ -168,7 +166,7 @@ export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQ
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
   for (const name of ["run", "qid", ...meta.columns.map((c) => c.name)]) {
     if (!found.includes(name))
-      throw bad(
+      throw badInput(
         `${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
       );
   }
@@ -187,12 +185,14 @@ function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
 
 function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   if (json === undefined)
-    throw bad(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata)`);
+    throw badInput(`${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata)`);
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw bad(`${file}: damaged per-query results: its "${META_KEY}" metadata is not JSON (${(e as Error).message})`);
+    throw badInput(
+      `${file}: damaged per-query results: its "${META_KEY}" metadata is not JSON (${(e as Error).message})`,
+    );
   }
   return checkMeta(value, file);
 }
@@ -233,7 +233,7 @@ async function readArrowTable(source: ByteSource, file: string): Promise<PerQuer
   try {
     table = tableFromIPC(new Uint8Array(await source.slice(0, source.byteLength)));
   } catch (e) {
-    throw bad(`${file}: damaged Arrow IPC data: ${(e as Error).message}`);
+    throw badInput(`${file}: damaged Arrow IPC data: ${(e as Error).message}`);
   }
   const meta = parseMeta(table.schema.metadata.get(META_KEY), file);
   checkColumns(
@@ -277,7 +277,7 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       }
     }
   } catch (e) {
-    throw bad(`${file}: damaged per-query results: ${(e as Error).message}`);
+    throw badInput(`${file}: damaged per-query results: ${(e as Error).message}`);
   }
   checkColumns(meta, header ?? [], file);
   const t = emptyTable(meta, records.length);
@@ -295,7 +295,9 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       else {
         const v = csvNumber(f[k]);
         if (v === null)
-          throw bad(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`);
+          throw badInput(
+            `${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`,
+          );
         t.numbers[c.name][i] = v;
       }
     });
@@ -308,28 +310,31 @@ function readJsonTable(text: string, file: string): PerQueryTable {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw bad(`${file}: not per-query results rankeval wrote with --per-query-out: not JSON (${(e as Error).message})`);
+    throw badInput(
+      `${file}: not per-query results rankeval wrote with --per-query-out: not JSON (${(e as Error).message})`,
+    );
   }
   const meta = checkMeta(doc?.metadata, file);
-  if (!Array.isArray(doc.rows)) throw bad(`${file}: damaged per-query results: no "rows" array`);
+  if (!Array.isArray(doc.rows)) throw badInput(`${file}: damaged per-query results: no "rows" array`);
   const rows = doc.rows as Record<string, unknown>[];
   const t = emptyTable(meta, rows.length);
   rows.forEach((r, i) => {
-    if (!r || typeof r !== "object") throw bad(`${file}: damaged per-query results: row ${i + 1} is not an object`);
+    if (!r || typeof r !== "object")
+      throw badInput(`${file}: damaged per-query results: row ${i + 1} is not an object`);
     if (typeof r.run !== "string" || typeof r.qid !== "string")
-      throw bad(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
+      throw badInput(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
     t.run[i] = r.run;
     t.qid[i] = r.qid;
     for (const c of meta.columns) {
       const v = r[c.name];
       if (c.kind === "string") {
         if (typeof v !== "string")
-          throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
+          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
         t.strings[c.name][i] = v;
       } else {
         const x = v === null ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v;
         if (typeof x !== "number")
-          throw bad(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
+          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
         t.numbers[c.name][i] = x;
       }
     }
@@ -371,7 +376,7 @@ export async function openPerQueryParquet(
   const starts = [0];
   for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
   if (starts[starts.length - 1] !== groups[groups.length - 1])
-    throw bad(
+    throw badInput(
       `${file}: damaged per-query results: ${groups[groups.length - 1]} rows, its metadata's runs have ${starts[starts.length - 1]}`,
     );
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {

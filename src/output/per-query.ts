@@ -7,7 +7,7 @@
  * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
  * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
  */
-import { RankevalError } from "../errors/errors.js";
+import { badInput } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
@@ -86,8 +86,6 @@ export interface PerQueryTable {
   numbers: Record<string, Float64Array>;
   strings: Record<string, string[]>;
 }
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /** The name of a tie-range column. */
 const tieColumn = (key: string, side: "worst" | "best") => `${key} ${side}`;
@@ -183,11 +181,11 @@ export function perQueryTable(
 export function checkMeta(value: unknown, file: string): PerQueryMeta {
   const m = value as Partial<PerQueryMeta> | null;
   if (!m || typeof m !== "object" || m.format !== "rankeval-per-query")
-    throw bad(
+    throw badInput(
       `${file}: not per-query results rankeval wrote with --per-query-out (no "${META_KEY}" metadata of format "rankeval-per-query")`,
     );
   if (m.version !== 1)
-    throw bad(
+    throw badInput(
       `${file}: per-query results of version ${String(m.version)}, which this rankeval does not read (it reads version 1)`,
     );
   for (const k of [
@@ -200,7 +198,7 @@ export function checkMeta(value: unknown, file: string): PerQueryMeta {
     "runs",
   ] as const) {
     if (m[k] === undefined || m[k] === null)
-      throw bad(`${file}: damaged per-query results: the metadata has no "${k}"`);
+      throw badInput(`${file}: damaged per-query results: the metadata has no "${k}"`);
   }
   return m as PerQueryMeta;
 }
@@ -284,7 +282,9 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
   for (const t of tables.slice(1)) {
     const why = settingsDiffer(first.table.meta, t.table.meta);
     if (why)
-      throw bad(`${first.file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
+      throw badInput(
+        `${first.file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`,
+      );
   }
   const meta = first.table.meta;
   const settings = meta.settings;
@@ -308,14 +308,14 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       }
       const rows = rowsOf.get(info.name) ?? [];
       if (rows.length !== info.queries)
-        throw bad(
+        throw badInput(
           `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${rows.length} rows, its metadata says ${info.queries}`,
         );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
     for (const name of rowsOf.keys()) {
       if (!table.meta.runs.some((r) => r.name === name))
-        throw bad(
+        throw badInput(
           `${file}: damaged per-query results: rows of run ${JSON.stringify(name)}, which its metadata does not list`,
         );
     }
@@ -326,7 +326,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     const tags = ps.map((x) => x.info.runTag);
     const other = ps.find((x) => x.info.runTag !== tags[0]);
     if (other)
-      throw bad(
+      throw badInput(
         `${ps[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
       );
     // The queries of every part, checked disjoint.
@@ -342,7 +342,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
             before === k
               ? `${x.file} holds query ${JSON.stringify(q)} of run ${JSON.stringify(name)} twice`
               : `${ps[before].file} and ${x.file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}`;
-          throw bad(
+          throw badInput(
             `${where}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`,
           );
         }
@@ -461,7 +461,7 @@ export async function mergeRunSummaries(
   const tags = infos.map((x) => x.info.runTag);
   const other = infos.find((x) => x.info.runTag !== tags[0]);
   if (other)
-    throw bad(
+    throw badInput(
       `${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
     );
   const columns = meta.columns.filter((c) => c.kind === "number");
@@ -525,7 +525,7 @@ export async function mergeRunSummaries(
         q === last && lastShard !== c.k
           ? `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`
           : `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === last ? "there twice" : "out of byte order"}`;
-      throw bad(where);
+      throw badInput(where);
     }
     for (const col of columns) sums[col.name].add(col.name in c.numbers ? Number(c.numbers[col.name][c.at]) : NaN);
     last = q;
@@ -536,7 +536,7 @@ export async function mergeRunSummaries(
     if (c.at < c.qid.length) {
       // Within one shard the queries must rise.
       if (order(c.qid[c.at], c.wide, q, c.wide) <= 0)
-        throw bad(
+        throw badInput(
           `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(c.qid[c.at])} is ${c.qid[c.at] === q ? "there twice" : "out of byte order"}`,
         );
       siftDown();
@@ -544,7 +544,7 @@ export async function mergeRunSummaries(
       const next = await load(c.k);
       if (next) {
         if (order(next.qid[0], next.wide, q, lastWide) <= 0)
-          throw bad(
+          throw badInput(
             `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(next.qid[0])} is ${next.qid[0] === q ? "there twice" : "out of byte order"}`,
           );
         heap[0] = next;
@@ -557,7 +557,7 @@ export async function mergeRunSummaries(
   }
   const total = (f: (r: PerQueryRun) => number) => infos.reduce((s, x) => s + f(x.info), 0);
   if (n !== total((r) => r.queries))
-    throw bad(
+    throw badInput(
       `damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`,
     );
   let summary: Record<string, number> | undefined;
@@ -657,6 +657,8 @@ export function checkSameEvaluation(metas: readonly { file: string; meta: PerQue
   for (const t of metas.slice(1)) {
     const why = settingsDiffer(metas[0].meta, t.meta);
     if (why)
-      throw bad(`${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`);
+      throw badInput(
+        `${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`,
+      );
   }
 }

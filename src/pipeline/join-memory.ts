@@ -1,6 +1,6 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
 // evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
-import { noQueryInCommon, RankevalError } from "../errors/errors.js";
+import { noQueryInCommon, type RankevalError, badInput } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
@@ -42,8 +42,6 @@ export interface JoinedQueries {
   notInRun: number;
 }
 
-const bad = (message: string) => new RankevalError("bad-input", message);
-
 /** `{ qid: { docid: value } }`. */
 type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
@@ -75,7 +73,7 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   for (let i = 0; i < column.length; i++) {
     const id = column[i];
     if (typeof id !== "number" || !(id >= 0 && id < all.length))
-      throw bad(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
+      throw badInput(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
     out[i] = all[id];
   }
   return out;
@@ -84,19 +82,19 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 /** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
 function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
   if (x === null || typeof x !== "object")
-    throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
+    throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
     let qid = c.qid as ArrayLike<string | number>;
     if (!isColumn(c.docid) && c.docids !== undefined) {
-      throw bad(
+      throw badInput(
         `${what} was parsed with docids: "per-row" (the command line's join); to pass it here, give the parser an Interner for docids`,
       );
     }
     for (const name of ["docid", valueName]) {
-      if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
+      if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== qid.length)
-        throw bad(
+        throw badInput(
           `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`,
         );
     }
@@ -111,7 +109,7 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
   for (let k = 0; k < qids.length; k++) {
     const d = (x as IdObjects)[qids[k]];
     if (d === null || typeof d !== "object")
-      throw bad(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
+      throw badInput(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
     docs[k] = d;
   }
   return { qids, docs };
@@ -267,7 +265,7 @@ export class MemoryRows {
       const i = rows ? rows[k] : k;
       const v = this.value[i];
       if (v - v !== 0)
-        throw bad(
+        throw badInput(
           `${this.where(i)}: ${what} ${JSON.stringify(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`,
         );
     }

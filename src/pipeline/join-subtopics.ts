@@ -5,7 +5,7 @@
  * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
  * assembly/metrics/diversity.ts). Browser-safe.
  */
-import { documentTwice, RankevalError } from "../errors/errors.js";
+import { documentTwice, badInput } from "../errors/errors.js";
 import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
 import { isColumn } from "./rows-by-query.js";
 import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
@@ -36,8 +36,6 @@ export interface DiversityJoin {
   readonly notJudged: number;
   readonly notInRun: number;
 }
-
-const bad = (message: string) => new RankevalError("bad-input", message);
 
 /**
  * Tells a subtopic qrels by its shape, line by line: a document of a query judged on two lines with
@@ -80,14 +78,16 @@ interface Judgments {
 /** The subtopic judgments by query, each query's subtopics numbered in their order. */
 function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   if (qrels === null || typeof qrels !== "object")
-    throw bad("subtopic qrels must be { qid: { subtopic: { docid: rel } } } or columns { qid, subtopic, docid, rel }");
+    throw badInput(
+      "subtopic qrels must be { qid: { subtopic: { docid: rel } } } or columns { qid, subtopic, docid, rel }",
+    );
   const rows: [string, string, string, number, string][] = [];
   const c = qrels as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["subtopic", "docid", "rel"]) {
-      if (!isColumn(c[name])) throw bad(`subtopic qrels.${name} must be an array or typed array`);
+      if (!isColumn(c[name])) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length)
-        throw bad(
+        throw badInput(
           `subtopic qrels.${name} has ${(c[name] as ArrayLike<unknown>).length} values but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
         );
     }
@@ -100,10 +100,10 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   } else {
     for (const [q, subs] of Object.entries(qrels as Record<string, Record<string, Record<string, number>>>)) {
       if (subs === null || typeof subs !== "object")
-        throw bad(`subtopic qrels[${JSON.stringify(q)}] must be an object of subtopic: { docid: rel }`);
+        throw badInput(`subtopic qrels[${JSON.stringify(q)}] must be an object of subtopic: { docid: rel }`);
       for (const [s, docs] of Object.entries(subs)) {
         if (docs === null || typeof docs !== "object")
-          throw bad(`subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}] must be an object of docid: rel`);
+          throw badInput(`subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}] must be an object of docid: rel`);
         for (const [d, v] of Object.entries(docs))
           rows.push([q, s, d, v, `subtopic qrels[${JSON.stringify(q)}][${JSON.stringify(s)}][${JSON.stringify(d)}]`]);
       }
@@ -112,7 +112,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   const byQuery = new Map<string, { docs: Map<string, Map<string, number>>; subtopics: Set<string> }>();
   for (const [q, s, d, v, where] of rows) {
     if (typeof v !== "number" || !Number.isFinite(v))
-      throw bad(`${where}: judgment ${JSON.stringify(v)} is not a finite number`);
+      throw badInput(`${where}: judgment ${JSON.stringify(v)} is not a finite number`);
     let query = byQuery.get(q);
     if (!query) byQuery.set(q, (query = { docs: new Map(), subtopics: new Set() }));
     let doc = query.docs.get(d);

@@ -1,5 +1,5 @@
 // Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
-import { documentTwice, RankevalError } from "../errors/errors.js";
+import { documentTwice, badInput } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
 import { StringPool } from "../kernel/kernel-pool.js";
 
@@ -21,8 +21,6 @@ export interface Rows<Q extends Qid = Qid> {
   readonly docid?: ArrayLike<string | number>;
 }
 
-const bad = (message: string) => new RankevalError("bad-input", message);
-
 /**
  * Groups rows by query, keeping input order within each query (which is the tie order when there
  * are no document ids). Queries are numbered in order of first appearance. Rows already grouped
@@ -34,16 +32,16 @@ export function groupRows(
   file?: { name: string; query: (q: Qid) => string },
 ): { batch: Batch; qids: Qid[] } {
   if (rows === null || typeof rows !== "object")
-    throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+    throw badInput("rows must be an object of columns { qid, score, rel, docid? }");
   for (const column of ["qid", "score", "rel"] as const) {
-    if (!isColumn(rows[column])) throw bad(`rows.${column} must be an array or typed array`);
+    if (!isColumn(rows[column])) throw badInput(`rows.${column} must be an array or typed array`);
   }
   const n = rows.qid.length;
   for (const column of ["score", "rel", "docid"] as const) {
     const c = rows[column];
     if (c === undefined && column === "docid") continue;
-    if (!isColumn(c)) throw bad(`rows.${column} must be an array or typed array`);
-    if (c.length !== n) throw bad(`rows.${column} has ${c.length} values but rows.qid has ${n}`);
+    if (!isColumn(c)) throw badInput(`rows.${column} must be an array or typed array`);
+    if (c.length !== n) throw badInput(`rows.${column} has ${c.length} values but rows.qid has ${n}`);
   }
 
   // Number the queries in order of first appearance. Rows usually come grouped already: then one
@@ -64,7 +62,7 @@ export function groupRows(
       let q = index.get(v);
       if (q === undefined) {
         if (typeof v !== "string" && typeof v !== "number")
-          throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+          throw badInput(`rows.qid[${i}] is ${typeof v}, not a string or number`);
         index.set(v, (q = qids.length));
         qids.push(v);
       }
@@ -105,7 +103,7 @@ export function groupRows(
     for (let i = 0; i < n; i++) {
       const d = rows.docid[i];
       if (typeof d !== "string" && typeof d !== "number")
-        throw bad(`rows.docid[${i}] is ${typeof d}, not a string or number`);
+        throw badInput(`rows.docid[${i}] is ${typeof d}, not a string or number`);
       const id = pool.intern(String(d));
       while (offsets[grouped + 1] <= i) grouped++;
       const q = queryOf ? queryOf[i] : grouped;
@@ -160,7 +158,7 @@ function scanQueries(qidColumn: ArrayLike<Qid>): {
       index.set(v, qids.length);
     }
     if (typeof v !== "string" && typeof v !== "number")
-      throw bad(`rows.qid[${i}] is ${typeof v}, not a string or number`);
+      throw badInput(`rows.qid[${i}] is ${typeof v}, not a string or number`);
     qids.push(v);
     starts.push(i);
   }
@@ -200,9 +198,11 @@ function findBadNumber(rows: Rows, n: number): void {
     for (const column of ["score", "rel"] as const) {
       const v = rows[column][i];
       if (typeof v !== "number")
-        throw bad(`rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`);
+        throw badInput(
+          `rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`,
+        );
       if (!Number.isFinite(v))
-        throw bad(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+        throw badInput(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
     }
   }
 }

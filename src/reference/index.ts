@@ -3,7 +3,7 @@
  * produces. It shares only types, parsing and the discount table with the library; slow and obviously
  * correct: one sort per query, one small function per measure.
  */
-import { RankevalError } from "../errors/errors.js";
+import { badInput } from "../errors/errors.js";
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
@@ -92,8 +92,6 @@ function evaluateQueries(
   return values;
 }
 
-const bad = (message: string) => new RankevalError("bad-input", message);
-
 const isColumn = (c: unknown): c is ArrayLike<unknown> =>
   Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 
@@ -109,12 +107,12 @@ export function referenceEvaluate(
   const o = explicitOptions(options);
   const ms = parseMeasures(measures);
   if (rows === null || typeof rows !== "object")
-    throw bad("rows must be an object of columns { qid, score, rel, docid? }");
+    throw badInput("rows must be an object of columns { qid, score, rel, docid? }");
   for (const c of ["qid", "score", "rel", "docid"] as const) {
     if (c === "docid" && rows.docid === undefined) continue;
-    if (!isColumn(rows[c])) throw bad(`rows.${c} must be an array or typed array`);
+    if (!isColumn(rows[c])) throw badInput(`rows.${c} must be an array or typed array`);
     if (rows[c]!.length !== rows.qid.length)
-      throw bad(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
+      throw badInput(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
   }
   const byQuery = new Map<Qid, { docs: Doc[]; judged: number[]; seen: Set<string> }>();
   for (let i = 0; i < rows.qid.length; i++) {
@@ -122,21 +120,21 @@ export function referenceEvaluate(
     const score = rows.score[i];
     const label = rows.rel[i];
     const where = `row ${i} (rows.qid[${i}] = ${JSON.stringify(qid)})`;
-    if (typeof qid !== "string" && typeof qid !== "number") throw bad(`${where}: qid is not a string or number`);
+    if (typeof qid !== "string" && typeof qid !== "number") throw badInput(`${where}: qid is not a string or number`);
     if (typeof score !== "number" || !Number.isFinite(score))
-      throw bad(`${where}: rows.score[${i}] = ${String(score)} is not a finite number`);
+      throw badInput(`${where}: rows.score[${i}] = ${String(score)} is not a finite number`);
     if (typeof label !== "number" || !Number.isFinite(label))
-      throw bad(`${where}: rows.rel[${i}] = ${String(label)} is not a finite number`);
+      throw badInput(`${where}: rows.rel[${i}] = ${String(label)} is not a finite number`);
     let query = byQuery.get(qid);
     if (!query) byQuery.set(qid, (query = { docs: [], judged: [], seen: new Set() }));
     let docid: string | undefined;
     if (rows.docid) {
       const d = rows.docid[i];
       if (typeof d !== "string" && typeof d !== "number")
-        throw bad(`${where}: rows.docid[${i}] is not a string or number`);
+        throw badInput(`${where}: rows.docid[${i}] is not a string or number`);
       docid = String(d);
       if (query.seen.has(docid))
-        throw bad(`${where}: rows.docid[${i}] = ${JSON.stringify(d)} appears twice in this query`);
+        throw badInput(`${where}: rows.docid[${i}] = ${JSON.stringify(d)} appears twice in this query`);
       query.seen.add(docid);
     }
     query.docs.push({ score, label, docid });
@@ -154,13 +152,14 @@ interface Triples {
 /** `{ qid: { docid: value } }` or columns, as parallel columns (objects in Object.entries order). */
 function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   const valueName = what === "qrels" ? "rel" : "score";
-  if (x === null || typeof x !== "object") throw bad(`${what} must be { qid: { docid: ${valueName} } } or columns`);
+  if (x === null || typeof x !== "object")
+    throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["docid", valueName]) {
-      if (!isColumn(c[name])) throw bad(`${what}.${name} must be an array or typed array`);
+      if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== c.qid.length)
-        throw bad(
+        throw badInput(
           `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${c.qid.length}`,
         );
     }
@@ -173,7 +172,7 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   const t = { qid: [] as string[], docid: [] as string[], value: [] as number[] };
   for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
     if (docs === null || typeof docs !== "object")
-      throw bad(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
+      throw badInput(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
     for (const [d, v] of Object.entries(docs)) {
       t.qid.push(q);
       t.docid.push(d);
@@ -201,11 +200,11 @@ export function referenceEvaluateRun(
   for (let i = 0; i < j.qid.length; i++) {
     const label = j.value[i];
     if (typeof label !== "number" || !Number.isFinite(label))
-      throw bad(`${where("qrels", j, i)}: label ${String(label)} is not a finite number`);
+      throw badInput(`${where("qrels", j, i)}: label ${String(label)} is not a finite number`);
     const q = String(j.qid[i]);
     const d = String(j.docid[i]);
     if (!judgments.has(q)) judgments.set(q, new Map());
-    if (judgments.get(q)!.has(d)) throw bad(`${where("qrels", j, i)}: document judged twice for this query`);
+    if (judgments.get(q)!.has(d)) throw badInput(`${where("qrels", j, i)}: document judged twice for this query`);
     judgments.get(q)!.set(d, label);
   }
 
@@ -217,10 +216,10 @@ export function referenceEvaluateRun(
     const judged = judgments.get(q);
     if (!judged) continue; // a run query without judgments is ignored (as trec_eval)
     if (typeof score !== "number" || !Number.isFinite(score))
-      throw bad(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
+      throw badInput(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
     let query = byQuery.get(q);
     if (!query) byQuery.set(q, (query = { docs: [], judged: [...judged.values()], seen: new Set() }));
-    if (query.seen.has(d)) throw bad(`${where("run", r, i)}: document ranked twice for this query`);
+    if (query.seen.has(d)) throw badInput(`${where("run", r, i)}: document ranked twice for this query`);
     query.seen.add(d);
     query.docs.push({ score, label: judged.get(d), docid: d });
   }
