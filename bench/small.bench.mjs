@@ -211,7 +211,7 @@ async function runPhases(files) {
   const { readJudgments } = await import(join(root, "dist/node/files.js"));
   const { inputInfo } = await import(join(root, "dist/node/file-read.js"));
   const { RunBlockParser, RunBlocks } = await import(join(root, "dist/pipeline/blocks.js"));
-  const { evaluateBlock } = await import(join(root, "dist/pipeline/evaluate-block.js"));
+  const { evaluateBlock } = await import(join(root, "dist/app/evaluate-block.js"));
   const { mergeBlocks } = await import(join(root, "dist/pipeline/merge.js"));
   const { options, plan } = await import(join(root, "dist/app/plan.js"));
   const { trecText } = await import(join(root, "dist/output/results.js"));

@@ -9,7 +9,7 @@ import { main } from "../src/node/cli.js";
 import { Progress } from "../src/node/progress.js";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { evaluateRunFile } from "../src/pipeline/blocks.js";
-import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { options, plan } from "../src/app/plan.js";
 import { groupJudgments, type JoinedRun } from "../src/pipeline/join-rows.js";
 import { parseTrecMeasures, trecLines } from "../src/measures/trec-eval-table.js";

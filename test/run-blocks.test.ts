@@ -16,7 +16,8 @@ import {
   RunBlocks,
   transferables,
 } from "../src/pipeline/blocks.js";
-import { evaluateBlock, relstringValues, trecExtras, type Evaluated } from "../src/pipeline/evaluate-block.js";
+import { evaluateBlock, relstringValues, trecExtras } from "../src/app/evaluate-block.js";
+import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { options, plan, trecOptions, type RunResult } from "../src/app/plan.js";
 import { trecText } from "../src/output/results.js";

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
 import { exactValues } from "../src/app/exact.js";
-import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
 import { trecLines } from "../src/measures/trec-eval-table.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";

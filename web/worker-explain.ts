@@ -7,7 +7,7 @@ import { batchBlocks, evaluateRun, type Input } from "../src/input/input.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
-import { evaluateBlock } from "../src/pipeline/evaluate-block.js";
+import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { plan, type Plan } from "../src/app/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./read-file.js";

@@ -1,9 +1,9 @@
 // What the command line and the page compute for a list of -m names (the plan), under which options.
 // Evaluating a block under a plan is src/pipeline/evaluate-block.ts. No Node built-ins here.
 import { RankevalError } from "../errors/errors.js";
-import type { Result } from "../pipeline/evaluate.js";
+import type { Evaluated, Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
-import { describeMeasureOptions, makeMeasure, type Aggregate, type Measure } from "../measures/measure.js";
+import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
 import { isTrecName, parseMeasures } from "../measures/resolve.js";
 import {
   DEFAULT_OPTIONS,
@@ -271,16 +271,10 @@ export function trecOptions(explicit: ExplicitOptions): ResolvedOptions {
   return overPreset({ ...DEFAULT_OPTIONS, ...TREC_EVAL }, explicit);
 }
 
-export interface RunResult {
+/** A run evaluated: its file, its tag (trec_eval's runid) and its values. */
+export interface RunResult extends Evaluated {
   file: string;
   runTag: string;
-  result: Result<string>;
-  /** relstring's values, by line name. */
-  strings: Record<string, string[]>;
-  /** Summaries not made from the per-query values (num_rel under -c), by line name. */
-  summary?: Record<string, number>;
-  /** How each key's summary is taken where not the mean (sums, geometric means), for mergeBlocks. */
-  aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
 /** A run's result reduced to one query (-D n.qid): each summary is its value (gm_map not floored). */

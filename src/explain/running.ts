@@ -4,7 +4,7 @@
 // ("pad") whatever beyondList says: a running value says what the ranks so far contribute.
 import type { Batch } from "../kernel/batch.js";
 import type { ExplicitOptions, Ties } from "../measures/options.js";
-import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import { evaluateBlock } from "../app/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { PLACEHOLDER_DOCNO } from "../pipeline/join-rows.js";
 import type { JudgedDocs } from "./query.js";

@@ -9,7 +9,7 @@ import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
 import type { RunRows } from "../io/run.js";
 import { checkJudgments, evaluateRunFile, type PendingJudgments, type RunSource } from "../pipeline/blocks.js";
-import type { Evaluated } from "../pipeline/evaluate-block.js";
+import type { Evaluated } from "../pipeline/evaluate.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
 

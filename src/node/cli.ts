@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
-import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import { evaluateBlock } from "../app/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";

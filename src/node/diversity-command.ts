@@ -7,7 +7,7 @@ import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input
 import { parseMeasures } from "../measures/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
-import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import { evaluateBlock } from "../app/evaluate-block.js";
 import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import type { CliArgs } from "./args.js";

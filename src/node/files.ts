@@ -6,7 +6,7 @@ import { formatOf, type ParserChoice } from "../input/formats.js";
 import { batchBlocks, evaluateRun, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
-import type { Evaluated } from "../pipeline/evaluate-block.js";
+import type { Evaluated } from "../pipeline/evaluate.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
 import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./file-read.js";

@@ -34,7 +34,7 @@ import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, wantsTieRange, type Options } from "../measures/options.js";
-import { evaluateBlock } from "../pipeline/evaluate-block.js";
+import { evaluateBlock } from "../app/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";

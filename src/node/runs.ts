@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
-import type { Evaluated } from "../pipeline/evaluate-block.js";
+import type { Evaluated } from "../pipeline/evaluate.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { isDataset } from "./columnar-files.js";

@@ -23,7 +23,7 @@ import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
 import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../c/strings.js";
-import type { Evaluated } from "./evaluate-block.js";
+import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
 import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 

@@ -12,6 +12,7 @@ import {
   describeMeasureOptions,
   makeMeasure,
   measureOptions,
+  type Aggregate,
   type Measure,
 } from "../measures/measure.js";
 import type { MeasureSpec } from "../measures/name-types.js";
@@ -88,6 +89,20 @@ export interface Result<Q = Qid> {
    * [worst, best]. Undefined without `tieRange`.
    */
   readonly tieRange?: Readonly<Record<string, TieRange>>;
+}
+
+/**
+ * A block's or a run's values as the command line and the page evaluate them (src/app/evaluate-block.ts),
+ * which blocks.ts and merge.ts put together.
+ */
+export interface Evaluated {
+  result: Result<string>;
+  /** relstring's values, by line name. */
+  strings: Record<string, string[]>;
+  /** Summaries not made from the per-query values (num_rel under -c), by line name. */
+  summary?: Record<string, number>;
+  /** How each key's summary is taken where not the mean (sums, geometric means), for mergeBlocks. */
+  aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
 /** A measure's values under the worst and the best order of tied documents (`Result.tieRange`). */

@@ -1,6 +1,6 @@
 import { sortedOrder } from "../c/strings.js";
 import { geoLogs, hasGeoLogs, knownGeoLogs, summaryOf, tieRangeOf } from "./aggregate.js";
-import type { Evaluated } from "./evaluate-block.js";
+import type { Evaluated } from "./evaluate.js";
 import type { TieRange } from "./evaluate.js";
 
 /**

@@ -6,12 +6,12 @@ import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
-import { exactValues } from "../app/exact.js";
+import { exactValues } from "./exact.js";
 import { gainTies, trecLines } from "../measures/trec-eval-table.js";
-import { lineKey, trecOptions, type Plan, type RunResult } from "../app/plan.js";
-import { relstrings } from "../app/relstring.js";
-import { summaryOf, tieRangeOf } from "./aggregate.js";
-import { evaluateBatch, type BatchExtras, type Result, type TieRange } from "./evaluate.js";
+import { lineKey, trecOptions, type Plan } from "./plan.js";
+import { relstrings } from "./relstring.js";
+import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
+import { evaluateBatch, type BatchExtras, type Evaluated, type Result, type TieRange } from "../pipeline/evaluate.js";
 
 /** The result with the trec lines of trec_eval's own algorithm (`p.exact`) and of several measures (`meanOf`). */
 export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
@@ -63,7 +63,6 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
 }
 
 /** A run's values, or one block's, as the reports need them. */
-export type Evaluated = Omit<RunResult, "file" | "runTag">;
 
 /** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
