@@ -1,10 +1,10 @@
 // The kernel's whole ABI (declared for the host in src/kernel/module.ts). The host owns linear memory
 // from heapBase() on; nothing here allocates.
 
-import { setConfiguration, NoRelevant, BeyondList, ALL } from "./state";
-import { rankQuery, Depths } from "./prefix-sums";
-import { BUCKETS_PER_ROW } from "./sort";
-import * as state from "./state";
+import { setConfiguration, NoRelevant, BeyondList, ALL } from "./ranking/state";
+import { rankQuery, Depths } from "./ranking/prefix-sums";
+import { BUCKETS_PER_ROW } from "./ranking/sort";
+import * as state from "./ranking/state";
 import { extraBytes, layExtra } from "./metrics/extra-scratch";
 import { clearDiversity, setDiversityQuery } from "./metrics/diversity";
 import { addDepths, measure } from "./families.generated";
@@ -27,7 +27,7 @@ export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize 
 }
 
 /**
- * Before evaluate() (the fields: state.ts). gainMode: 0 linear, 1 exp, 2 table; noRelevant: 0 zero,
+ * Before evaluate() (the fields: ranking/state.ts). gainMode: 0 linear, 1 exp, 2 table; noRelevant: 0 zero,
  * 1 one, 2 NaN. docids: 0 keeps ties in input order.
  */
 export function configure(

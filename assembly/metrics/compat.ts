@@ -1,7 +1,7 @@
 // Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021) as ir_measures' compat_provider.py; the ideal
 // ranking's ties by the run's order, retrieved before unretrieved at score 0 (ir_measures: qrels order).
-import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At } from "../state";
-import { sortPairs } from "../sort";
+import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At } from "../ranking/state";
+import { sortPairs } from "../ranking/sort";
 import { extraA, extraB, extraIdx, extraIdx2 } from "./extra-scratch";
 
 export function compat(p: f64, normalize: bool): f64 {

@@ -1,7 +1,7 @@
 // Diversity measures as ndeval.c 4.5 computes them (src/reference/formulas-subtopic.ts). At k = 1 ndeval
 // leaves alpha-DCG and ERR-IA unnormalised (its loop normalises from rank 2), as here. The ideal
 // ranking's equal scores: the greatest document id, first in the host's document order.
-import { N, order, threshold, f64At, i32At } from "../state";
+import { N, order, threshold, f64At, i32At } from "../ranking/state";
 
 // Per ranked row and per judged document (descending id order), its (subtopic, judgment) pairs.
 let subtopics: usize = 0; // i32 per query

@@ -3,8 +3,8 @@
 import {
   N, R, J, order, scores, keys, rankLabel, cumDcg, idcg, discount, idealKeys, idealIdx, tmpA, tmpB, gainOf, gainTable,
   gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor,
-} from "../state";
-import { sortDescCountInversions, sortPairs } from "../sort";
+} from "../ranking/state";
+import { sortDescCountInversions, sortPairs } from "../ranking/sort";
 
 /** ndcg without a cutoff is trec_eval's ndcg; with one, ndcg_cut_k. */
 export function dcg(k: i32): f64 {
@@ -95,7 +95,7 @@ export function rbpResidual(p: f64): f64 {
 }
 
 // trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
-// when N >= J + 2, as trec_eval's loop does. idealKeys is free: prefix-sums.ts uses it only while ranking.
+// when N >= J + 2, as trec_eval's loop does. idealKeys is free: ranking/prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
   let n = 0;
   for (let j = judgedStart; j < judgedEnd; j++) {

@@ -16,17 +16,17 @@
 // its j-th place with probability P(j) = C(t - j, r - 1) / C(t, r), and
 //   E[mrr@k] = sum over j <= min(t, k - a) of P(j) / (a + j)
 // (metrics/relevance.ts hitRate: the probability of a relevant document in the top k). S(k)'s expectation:
-// apSumAt below, from prefix-sums.ts averageTies.
+// apSumAt below, from ranking/prefix-sums.ts averageTies.
 import {
   N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
   judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor,
-} from "../state";
-import { sortPairs } from "../sort";
+} from "../ranking/state";
+import { sortPairs } from "../ranking/sort";
 
 /**
  * S(n): the sum over relevant ranks i <= n of rel(i)/i, from apSum (by the count of relevant documents
  * in ranks 1..n). With ties "average", its expectation: the given order's S plus the differences of
- * the ties before n (prefix-sums.ts averageTies), and within a tie its expected terms up to n.
+ * the ties before n (ranking/prefix-sums.ts averageTies), and within a tie its expected terms up to n.
  */
 export function apSumAt(n: i32): f64 {
   if (tieMode != TieMode.AVERAGE || tieCount == 0) return f64At(apSum, <i32>f64At(cumRel, n));

@@ -3,7 +3,7 @@
 import {
   N, R, NR, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, rankLabel, threshold, discount,
   relRank, ipAt, querySerial, f64At, i32At, ranksFor,
-} from "../state";
+} from "../ranking/state";
 
 export function numRet(): f64 {
   return <f64>N;

@@ -1,5 +1,5 @@
 // What the command line and the page compute for a list of -m names (the plan), under which options.
-// Evaluating a block under a plan is src/pipeline/evaluate-block.ts. No Node built-ins here.
+// Evaluating a block under a plan is src/app/evaluate-block.ts. No Node built-ins here.
 import { RankevalError } from "../errors/errors.js";
 import type { Evaluated, Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";

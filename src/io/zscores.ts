@@ -13,23 +13,13 @@
  * p.finish(); // { qid: ["301"], measure: ["map"], mean: Float64Array [0.25], stddev: Float64Array [0.1], length: 1, ... }
  * ```
  */
+import type { Zscores } from "../trec/zscore-lookup.js";
 import { TextRowsParser } from "./_lines.js";
+
+export type { Zscores };
 
 export interface ZscoresParserOptions {
   /** Name used in error messages. */
-  file: string;
-}
-
-/** One entry per line, in file order. */
-export interface Zscores {
-  qid: string[];
-  measure: string[];
-  mean: Float64Array;
-  stddev: Float64Array;
-  /** The line of each entry, for error messages. */
-  lines: Int32Array;
-  length: number;
-  /** The file name given to the parser. */
   file: string;
 }
 

@@ -133,7 +133,7 @@ function layDiversity(
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
-/** assembly/state.ts BeyondList and TieMode. "docid" and "input" are the order the sort gives (withTies). */
+/** assembly/ranking/state.ts BeyondList and TieMode. "docid" and "input" are the order the sort gives (withTies). */
 const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
 const TIE_MODE = { docid: 0, input: 0, average: 1, best: 2, worst: 3 } as const;
 

@@ -20,7 +20,7 @@ export interface Family {
   /** The kernel's value for one query: an AssemblyScript expression over `k` (0: none), the parameters and `q`. */
   readonly kernel: string;
   /**
-   * The kernel's prefix arrays it reads (assembly/prefix-sums.ts Depths), space-separated, each to the
+   * The kernel's prefix arrays it reads (assembly/ranking/prefix-sums.ts Depths), space-separated, each to the
    * cutoff (`rel@k`) or the whole ranking (`rel`); "" none; left out: every ranked label.
    */
   readonly reads?: string;
@@ -35,7 +35,7 @@ export interface Family {
   readonly gain?: boolean;
   readonly binary?: boolean;
   readonly orderFree?: boolean;
-  /** ties "average" has a closed form for it in the kernel (assembly/prefix-sums.ts rankAverage). */
+  /** ties "average" has a closed form for it in the kernel (assembly/ranking/prefix-sums.ts rankAverage). */
   readonly tieAverage?: boolean;
   /** Reads subtopic judgments (qid subtopic docno rel); a document's label is then its highest. */
   readonly diversity?: boolean;

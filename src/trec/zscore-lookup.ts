@@ -6,8 +6,20 @@
  * the file's last line trec_eval reads memory it does not own, where rankeval gives -1000000 (and
  * `zscoreLookup` reports it). Browser-safe.
  */
-import type { Zscores } from "../io/zscores.js";
 import { compareBytes } from "../c/strings.js";
+
+/** A -Z file (src/io/zscores.ts parses it): one entry per line, in file order. */
+export interface Zscores {
+  qid: string[];
+  measure: string[];
+  mean: Float64Array;
+  stddev: Float64Array;
+  /** The line of each entry, for error messages. */
+  lines: Int32Array;
+  length: number;
+  /** The file name given to the parser. */
+  file: string;
+}
 
 /** convert_zscores.c MISSING_ZSCORE_VALUE. */
 export const MISSING_ZSCORE = -1000000;
