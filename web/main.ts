@@ -8,6 +8,9 @@ import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
+// Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
+// 'null', from which a module worker's URL is refused.
+import PageWorker from "./worker.js?worker&inline";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -483,7 +486,7 @@ function readQrels(qrels: File): void {
 function spawn(job: Job): void {
   worker?.terminate();
   workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
-  const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  const w = new PageWorker();
   worker = w;
   w.onmessage = (e: MessageEvent<Report>) => {
     if (w !== worker) return;

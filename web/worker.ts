@@ -34,6 +34,8 @@ import {
   type Settings,
 } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
+// Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
+import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
@@ -58,7 +60,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
     file.name,
     BLOCK_ROWS,
     () => {
-      const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
+      const reader = new RunReaderWorker();
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
         listen: (report, fail) => {
