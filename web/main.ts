@@ -677,8 +677,9 @@ form.addEventListener("drop", async (e) => {
   const byInput = new Map<string, File[]>();
   if (target) byInput.set(target.name, dropped);
   else {
-    for (const file of dropped) {
-      const name = await sniff(file);
+    const roles = await columnarRoles(dropped);
+    for (const [i, file] of dropped.entries()) {
+      const name = roles[i] ?? (await sniff(file));
       byInput.set(name, [...(byInput.get(name) ?? []), file]);
     }
   }
@@ -692,13 +693,26 @@ form.addEventListener("drop", async (e) => {
 });
 
 /**
+ * Each Parquet or Arrow file's input (null for other files), told by a worker of its own: the readers of
+ * those formats live in the worker's script only (the one-file page would carry them twice).
+ */
+function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
+  const w = new PageWorker();
+  return new Promise<("qrels" | "run" | null)[]>((resolve) => {
+    w.onmessage = (e: MessageEvent<Report>) => {
+      if (e.data.type === "roles") resolve(e.data.roles);
+    };
+    // No answer: each file told by its text (a columnar run's reading then says what is wrong).
+    w.onerror = () => resolve(files.map(() => null));
+    w.postMessage({ kind: "roles", files } satisfies Job);
+  }).finally(() => w.terminate());
+}
+
+/**
  * Which input a dropped file belongs to, from its first line: LETOR has `qid:` or `n:value` features,
  * qrels 4 fields, a run 6; one number is a score, or a group size by the name (`.query`, `.group`).
  */
 async function sniff(file: File): Promise<string> {
-  const { columnarFormat, columnarRole } = await import("./file-columns.js");
-  const format = await columnarFormat(file);
-  if (format) return columnarRole(file, format);
   let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b)

@@ -26,7 +26,9 @@ export type Job =
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
   | { kind: "compare"; compare: CompareSettings }
   /** Drill-downs to `depth` ranks (default: the cutoff of `measure`, at least 20); `id` comes back. */
-  | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string };
+  | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string }
+  /** Which input each dropped Parquet or Arrow file belongs to (the page leaves their readers to the worker). */
+  | { kind: "roles"; files: File[] };
 
 /** The command line's --baseline (null: the first run), --test, --correction (null: default), --alpha. */
 export interface CompareSettings {
@@ -85,4 +87,6 @@ export type Report =
   | { type: "done"; kept: boolean }
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }
-  | { type: "explain-error"; id: number; message: string };
+  | { type: "explain-error"; id: number; message: string }
+  /** Each file's input if it is Parquet or Arrow, else null. */
+  | { type: "roles"; roles: ("qrels" | "run" | null)[] };

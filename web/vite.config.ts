@@ -50,7 +50,8 @@ export default defineConfig({
     modulePreload: false,
     cssCodeSplit: false,
     assetsInlineLimit: Number.POSITIVE_INFINITY,
-    rolldownOptions: { output: { codeSplitting: false } },
+    // Bundling the workers is most of the build's time, which Rolldown would print as a warning.
+    rolldownOptions: { output: { codeSplitting: false }, checks: { bundlerTimings: false } },
   },
   // Classic workers, each one script (their dynamic imports inlined): started from a blob URL, which a
   // page with origin 'null' may do.

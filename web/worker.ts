@@ -23,7 +23,7 @@ import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
-import { batchInput, columnarFormat } from "./file-columns.js";
+import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import {
   formatValue,
   type Cell,
@@ -456,6 +456,15 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   try {
     if (job.kind === "qrels") {
       await judgmentsOf(job.qrels);
+      return;
+    }
+    if (job.kind === "roles") {
+      const roles: ("qrels" | "run" | null)[] = [];
+      for (const file of job.files) {
+        const format = await columnarFormat(file);
+        roles.push(format ? await columnarRole(file, format) : null);
+      }
+      post({ type: "roles", roles });
       return;
     }
     if (job.kind === "compare") {
