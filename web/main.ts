@@ -704,11 +704,10 @@ form.addEventListener("drop", async (e) => {
 function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   const w = new PageWorker();
   return new Promise<("qrels" | "run" | null)[]>((resolve) => {
-    w.onmessage = (e: MessageEvent<Report>) => {
-      if (e.data.type === "roles") resolve(e.data.roles);
-    };
-    // No answer: each file told by its text (a columnar run's reading then says what is wrong).
-    w.onerror = () => resolve(files.map(() => null));
+    // No answer (an error): each file told by its text (a columnar run's reading then says what is wrong).
+    const none = () => files.map(() => null);
+    w.onmessage = (e: MessageEvent<Report>) => resolve(e.data.type === "roles" ? e.data.roles : none());
+    w.onerror = () => resolve(none());
     w.postMessage({ kind: "roles", files } satisfies Job);
   }).finally(() => w.terminate());
 }
