@@ -22,13 +22,13 @@ function oneFile(): Plugin {
     generateBundle(_, bundle) {
       const html = Object.values(bundle).find((o) => o.type === "asset" && o.fileName.endsWith(".html"));
       if (html?.type !== "asset") throw new Error("the page's build wrote no HTML");
-      // A function replaces, so that `$&` and the like in the code are not read as patterns.
       // Chunks of dynamic imports that tree-shaking took away (Rolldown writes them even without code
       // splitting): no code names them.
       const code = Object.values(bundle).map((o) => (o.type === "chunk" ? o.code : ""));
       for (const [name, o] of Object.entries(bundle))
         if (o.type === "chunk" && !o.isEntry && !code.some((c) => c.includes(name.replace(/^.*\//, ""))))
           delete bundle[name];
+      // A function replaces, so that `$&` and the like in the code are not read as patterns.
       html.source = String(html.source).replace(
         /<script[^>]*\ssrc="\.\/([^"]+)"[^>]*><\/script>|<link[^>]*\shref="\.\/([^"]+)"[^>]*>/g,
         (tag, script?: string, sheet?: string) => {
