@@ -2,7 +2,7 @@
 // lost and gained most, and the HTML report of what the page shows.
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
-import { printValue, type ValuePrint } from "../src/explain/print.js";
+import type { ValuePrint } from "../src/explain/print.js";
 import { REPORT_QUERIES, reportData, type ReportRun } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
@@ -103,19 +103,9 @@ export class PageDrilldowns {
   async report(s: PageState): Promise<string> {
     const runs: ReportRun[] = s.runs.map((r) => ({
       name: r.name,
-      // As the command line prints it: 4 decimals (the page prints whole numbers as such).
-      cells: Object.fromEntries(
-        Object.entries(r.cells).map(([m, c]) => [
-          m,
-          r.perQuery.columns[m]?.print === "table" && c.value !== null
-            ? { text: printValue(c.value, "table"), value: c.value }
-            : { text: c.text, value: c.value },
-        ]),
-      ),
-      perQuery: {
-        qids: r.perQuery.qids,
-        columns: r.perQuery.columns as Record<string, { values: Float64Array; print: ValuePrint }>,
-      },
+      // The page's cells are the command line's text already (src/explain/print.ts).
+      cells: r.cells,
+      perQuery: r.perQuery,
     }));
     const measure = s.runs.some((r) => r.perQuery.columns[s.measure])
       ? s.measure

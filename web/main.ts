@@ -4,10 +4,17 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
+import { formatOf, isTrecLine } from "../src/input/formats.js";
+import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
+import { printValue } from "../src/explain/print.js";
+import { tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
-import { formatValue, type CompareSettings, type Job, type Report, type Settings } from "./protocol.js";
+import type { CompareSettings, Job, Report, Settings } from "./protocol.js";
+// Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
+// 'null', from which a module worker's URL is refused.
+import PageWorker from "./worker.js?worker&inline";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -171,7 +178,8 @@ function render(): void {
         span.dataset.worst = String(cell.range.worst);
         span.dataset.best = String(cell.range.best);
         span.title = "with tied documents in their worst and their best order";
-        span.textContent = ` [${formatValue(cell.range.worst, "float")}, ${formatValue(cell.range.best, "float")}]`;
+        // As the CLI's --tie-range prints it (in its table: trec_eval's text has no place for it).
+        span.textContent = ` [${tableValue(cell.range.worst)}, ${tableValue(cell.range.best)}]`;
         td.append(span);
       }
       // The comparison's mark (a CSS ::after, not text: the cell's text stays the CLI's number).
@@ -376,7 +384,7 @@ function renderPerQuery(): void {
       td.dataset.run = c.run.name;
       td.dataset.qid = q;
       if (v !== undefined && !Number.isNaN(v)) td.dataset.value = String(v);
-      td.textContent = v === undefined ? "" : formatValue(v, c.run.perQuery.columns[c.measure].print);
+      td.textContent = v === undefined ? "" : printValue(v, c.run.perQuery.columns[c.measure].print);
     }
   }
   pqTable.replaceChildren(table);
@@ -483,7 +491,7 @@ function readQrels(qrels: File): void {
 function spawn(job: Job): void {
   worker?.terminate();
   workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
-  const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  const w = new PageWorker();
   worker = w;
   w.onmessage = (e: MessageEvent<Report>) => {
     if (w !== worker) return;
@@ -674,8 +682,9 @@ form.addEventListener("drop", async (e) => {
   const byInput = new Map<string, File[]>();
   if (target) byInput.set(target.name, dropped);
   else {
-    for (const file of dropped) {
-      const name = await sniff(file);
+    const roles = await columnarRoles(dropped);
+    for (const [i, file] of dropped.entries()) {
+      const name = roles[i] ?? (await sniff(file));
       byInput.set(name, [...(byInput.get(name) ?? []), file]);
     }
   }
@@ -689,13 +698,25 @@ form.addEventListener("drop", async (e) => {
 });
 
 /**
+ * Each Parquet or Arrow file's input (null for other files), told by a worker of its own: the readers of
+ * those formats live in the worker's script only (the one-file page would carry them twice).
+ */
+function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
+  const w = new PageWorker();
+  return new Promise<("qrels" | "run" | null)[]>((resolve) => {
+    // No answer (an error): each file told by its text (a columnar run's reading then says what is wrong).
+    const none = () => files.map(() => null);
+    w.onmessage = (e: MessageEvent<Report>) => resolve(e.data.type === "roles" ? e.data.roles : none());
+    w.onerror = () => resolve(none());
+    w.postMessage({ kind: "roles", files } satisfies Job);
+  }).finally(() => w.terminate());
+}
+
+/**
  * Which input a dropped file belongs to, from its first line: LETOR has `qid:` or `n:value` features,
  * qrels 4 fields, a run 6; one number is a score, or a group size by the name (`.query`, `.group`).
  */
 async function sniff(file: File): Promise<string> {
-  const { columnarFormat, columnarRole } = await import("./file-columns.js");
-  const format = await columnarFormat(file);
-  if (format) return columnarRole(file, format);
   let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b)
@@ -713,6 +734,15 @@ async function sniff(file: File): Promise<string> {
     void reader.cancel().catch(() => {});
   }
   const line = text.split("\n").find((l) => l.trim() && !l.startsWith("#")) ?? "";
+  const format = formatOf(file.name);
+  if (format === "json") return "run";
+  // A header (a .tsv may be TREC's lines): judgments by a label column and no score column, as columnarRole.
+  if (format === "csv" || (format === "tsv" && !isTrecLine(line, "qrels") && !isTrecLine(line, "run"))) {
+    const names = line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, ""));
+    const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
+    const label = findColumn(names, undefined, labels) >= 0;
+    return label && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0 ? "qrels" : "run";
+  }
   const fields = line.trim().split(/\s+/);
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
   if (fields.length === 1) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";

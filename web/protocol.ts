@@ -1,9 +1,9 @@
 // Messages between the page (main.ts) and its worker (worker.ts).
 import type { Comparison, TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
-import { formatFixed4, formatLong } from "../src/trec/format.js";
 import type { Conventions } from "../src/app/plan.js";
 import type { Explanation } from "../src/explain/explain.js";
+import type { ValuePrint } from "../src/explain/print.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
@@ -26,7 +26,9 @@ export type Job =
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
   | { kind: "compare"; compare: CompareSettings }
   /** Drill-downs to `depth` ranks (default: the cutoff of `measure`, at least 20); `id` comes back. */
-  | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string };
+  | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string }
+  /** Which input each dropped Parquet or Arrow file belongs to (the page leaves their readers to the worker). */
+  | { kind: "roles"; files: File[] };
 
 /** The command line's --baseline (null: the first run), --test, --correction (null: default), --alpha. */
 export interface CompareSettings {
@@ -47,20 +49,10 @@ export interface Cell {
   range?: { worst: number; best: number };
 }
 
-/** trec_eval's `%6.4f` ("float") and `%ld` ("long"), else whole numbers as such, others to 4 decimals. */
-export type Print = "float" | "long" | "table";
-
-/** One run's per-query values, a Float64Array per measure in the order of `qids`. */
+/** One run's per-query values, a Float64Array per measure in the order of `qids`, printed as the CLI prints them. */
 export interface PerQuery {
   qids: string[];
-  columns: Record<string, { values: Float64Array; print: Print }>;
-}
-
-/** A per-query value as the CLI prints it. */
-export function formatValue(v: number, print: Print): string {
-  if (print === "long") return formatLong(v);
-  if (print === "float") return formatFixed4(v).trim();
-  return Number.isNaN(v) ? "NaN" : Number.isInteger(v) ? String(v) : formatFixed4(v).trim();
+  columns: Record<string, { values: Float64Array; print: ValuePrint }>;
 }
 
 /** Worker -> page. */
@@ -85,4 +77,6 @@ export type Report =
   | { type: "done"; kept: boolean }
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }
-  | { type: "explain-error"; id: number; message: string };
+  | { type: "explain-error"; id: number; message: string }
+  /** Each file's input if it is Parquet or Arrow, else null. */
+  | { type: "roles"; roles: ("qrels" | "run" | null)[] };

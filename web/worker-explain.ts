@@ -11,6 +11,7 @@ import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { plan, type Plan } from "../src/app/plan.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./read-file.js";
+import { BY_NAME, isTrecText } from "./text-files.js";
 
 /** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {
@@ -75,10 +76,12 @@ export async function explainQueries(
           blocks:
             "batches" in input
               ? batchBlocks(input, BLOCK_ROWS)
-              : parsedBlocks(file.name, (sink) => s.readInto(file, sink)),
+              : isTrecText(file)
+                ? parsedBlocks(file.name, (sink) => s.readInto(file, sink))
+                : null,
           recycle: true,
         },
-        { format: "trec" },
+        BY_NAME,
         (joined) => {
           for (const [q, r] of rowsInBlock(joined, wanted)) found.set(q, r);
           return evaluateBlock(NOTHING, joined.batch, joined.qids, {}, file.name, () => {});

@@ -23,17 +23,13 @@ import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
-import { batchInput, columnarFormat } from "./file-columns.js";
-import {
-  formatValue,
-  type Cell,
-  type CompareSettings,
-  type Job,
-  type PerQuery,
-  type Report,
-  type Settings,
-} from "./protocol.js";
+import { BY_NAME, isTrecText } from "./text-files.js";
+import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
+import { printValue } from "../src/explain/print.js";
+import type { Cell, CompareSettings, Job, PerQuery, Report, Settings } from "./protocol.js";
 import { explainQueries } from "./worker-explain.js";
+// Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
+import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
 const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
@@ -58,7 +54,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
     file.name,
     BLOCK_ROWS,
     () => {
-      const reader = new Worker(new URL("./run-reader-worker.ts", import.meta.url), { type: "module" });
+      const reader = new RunReaderWorker();
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
         listen: (report, fail) => {
@@ -174,7 +170,7 @@ function postRun(ctx: Context, u: Unit): string {
       const v = result.mean[m.name];
       const t = result.tieRange?.[m.name];
       cells[m.name] = {
-        text: formatValue(v, "table"),
+        text: printValue(v, "table"),
         value: Number.isNaN(v) ? null : v,
         ...(t ? { range: { ...t.mean } } : {}),
       };
@@ -236,8 +232,11 @@ function keepForComparison(ctx: Context, u: Unit): void {
   const { rows, left } = comparableRows(ctx.p);
   if (!compared) {
     compared = [];
-    if (left.length)
-      post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${left.join(", ")}` });
+    // Said only of lines named on their own: those a set brings (runid, num_q and gm_map with the defaults)
+    // are left out of every comparison, and the comparison's table shows what it compares.
+    const named = left.filter((name) => ctx.settings.measures.includes(name));
+    if (named.length)
+      post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${named.join(", ")}` });
   }
   const result = comparableResult(u.result.result, rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
@@ -284,9 +283,11 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
       blocks:
         "batches" in input
           ? batchBlocks(input, BLOCK_ROWS)
-          : typeof Worker === "function"
-            ? readerBlocksOf(file)
-            : parsedBlocks(file.name, (sink) => readInto(file, sink)),
+          : !isTrecText(file)
+            ? null
+            : typeof Worker === "function"
+              ? readerBlocksOf(file)
+              : parsedBlocks(file.name, (sink) => readInto(file, sink)),
       recycle: !keep,
       restart: () => {
         post({
@@ -298,7 +299,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
         if (blocks) blocks = [];
       },
     },
-    TREC,
+    BY_NAME,
     (joined) => {
       const block = { batch: joined.batch, qids: joined.qids };
       rows += block.batch.scores.length;
@@ -316,9 +317,6 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
 }
 
-/** Text read from a File is TREC's, whatever its name (the page has no --input-format). */
-const TREC = { format: "trec" } as const;
-
 async function textOf(file: File): Promise<TextInput> {
   return { name: file.name, size: (await isGzip(file)) ? 0 : file.size, read: (sink) => readInto(file, sink) };
 }
@@ -329,7 +327,7 @@ async function inputOf(file: File): Promise<Input> {
 }
 
 async function readJudgments(file: File): Promise<GroupedJudgments> {
-  return readInput(await inputOf(file), new Interner(), TREC);
+  return readInput(await inputOf(file), new Interner(), BY_NAME);
 }
 
 /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
@@ -381,7 +379,7 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   post({ type: "judgments" });
   const texts: string[] = [];
   for (const file of runFiles) {
-    const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), TREC);
+    const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
     if (joined.notInRun) post({ type: "warning", message: notInRun(file.name, joined.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     keptRows += block.batch.scores.length;
@@ -454,6 +452,15 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   try {
     if (job.kind === "qrels") {
       await judgmentsOf(job.qrels);
+      return;
+    }
+    if (job.kind === "roles") {
+      const roles: ("qrels" | "run" | null)[] = [];
+      for (const file of job.files) {
+        const format = await columnarFormat(file);
+        roles.push(format ? await columnarRole(file, format) : null);
+      }
+      post({ type: "roles", roles });
       return;
     }
     if (job.kind === "compare") {

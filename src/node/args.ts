@@ -60,6 +60,8 @@ export interface CliArgs {
   explainDepth?: number;
   report?: string;
   reportQueries?: number;
+  /** --page [FILE]: the web page written to FILE ("-": standard output), and nothing else done. */
+  page?: string;
   help: boolean;
   version: boolean;
 }
@@ -317,6 +319,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
+      if (name === "page") {
+        // --page [FILE]: its FILE, when given apart, is the one operand (taken after the loop).
+        a.page = eq < 0 ? "" : arg.slice(eq + 1);
+        continue;
+      }
       if (Object.hasOwn(FLAGS, name)) {
         if (eq >= 0) throw usageError(`--${name} takes no value`);
         (a as unknown as Record<string, boolean>)[FLAGS[name]] = true;
@@ -343,6 +350,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     a.files.push(arg);
   }
+  if (a.page !== undefined && !a.help && !a.version) checkPage(a, argv);
   if (a.letor === undefined) {
     // Without --letor they would be ignored, and the run evaluated without them.
     if (a.scores !== undefined)
@@ -385,6 +393,20 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (a.noSummary && !a.perQuery && !a.help && !a.version)
     throw usageError("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
+}
+
+/** --page [FILE]: FILE an HTML name (not a qrels or run file overwritten by a slip), and nothing else given. */
+function checkPage(a: CliArgs, argv: readonly string[]): void {
+  const end = argv.indexOf("--");
+  const other = (end < 0 ? argv : argv.slice(0, end)).find(
+    (x) => x.startsWith("-") && x !== "-" && x !== "--page" && !x.startsWith("--page="),
+  );
+  if (other !== undefined)
+    throw usageError(`--page writes the page and does nothing else: ${other} has no place beside it`);
+  if (a.page === "") a.page = a.files.shift() ?? "rankeval.html";
+  if (a.files.length) throw usageError(`--page [FILE] writes one file: ${a.files[0]} has no place beside it`);
+  if (a.page !== "-" && !/\.html?$/i.test(a.page!))
+    throw usageError(`--page ${a.page}: the page is HTML: give a name ending .html (or - for standard output)`);
 }
 
 /** --explain's and --report's options only with them, and none they cannot honour. */
@@ -461,6 +483,7 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --explain QID [-m MEASURE] [options] QRELS RUN [RUN ...]
        rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
        rankeval --merge [-q] [--format F] [--compare ...] SHARD [SHARD ...]
+       rankeval --page [FILE]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
 QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
@@ -524,6 +547,10 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     Default: a worker per core. The output is the same with any number.
   --merge           SHARD files are --per-query-out files of one evaluation's shards (disjoint
                     queries): print the report one process on the whole input prints
+  --page [FILE]     write the web page to FILE (default rankeval.html; - standard output), and
+                    nothing else: one HTML file that evaluates in the browser, opened from disk,
+                    offline, or from any web server; the files chosen in it are read there, never
+                    uploaded. Drop a qrels file and runs on it (or LETOR data and predictions)
   -h, --help        this help;  -v, --version  the version
 
 Why a number moved:

@@ -62,6 +62,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`rankeval ${pkg.version}\n`);
     return EXIT.ok;
   }
+  if (args.page !== undefined) {
+    try {
+      return (await import("./page-command.js")).pageMode(args.page, io);
+    } catch (e) {
+      io.stderr.write(`rankeval: ${e instanceof Error ? e.message : String(e)}\n`);
+      return e instanceof RankevalError ? EXIT.badInput : EXIT.internal;
+    }
+  }
   // --threads N: the pool's size, before anything starts it.
   if (args.threads !== undefined) setPoolSize(args.threads - 1);
   try {
