@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compare, formatComparison } from "../src/index.js";
-import { comparisonConventions, PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-runs.js";
+import { PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-runs.js";
+import { conventionsLine } from "../src/measures/options.js";
 import { main } from "../src/node/cli.js";
 import { evaluateFiles } from "../src/node/index.js";
 
@@ -127,7 +128,7 @@ describe("rankeval --compare, the numbers", () => {
       const expected = JSON.parse(formatComparison(want, "json"));
       // The conventions line: each measure's (the library's own names keep theirs).
       expect(got.conventions).toBe(
-        comparisonConventions(want.measures.map((m) => ({ name: m, conventions: results[0].measureConventions[m] }))),
+        conventionsLine(want.measures.map((m) => ({ name: m, conventions: results[0].measureConventions[m] }))),
       );
       expect({ ...got, conventions: "" }).toEqual({ ...expected, conventions: "" });
       // -c: every judged query pairs (weak.run's missing q12 counts 0); without it, weak.run loses q12.

@@ -3,7 +3,7 @@
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
-import { DEFAULT_OPTIONS, mergeConventions } from "../measures/options.js";
+import { conventionsLine, DEFAULT_OPTIONS } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
 import { csvRecord } from "./csv.js";
 import { parseTrecMeasures, trecLines } from "../measures/trec-eval-table.js";
@@ -38,24 +38,6 @@ export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
 }
 
 /**
- * A comparison's conventions in one line, merged as the table merges them: one line, else each after
- * its measures (`[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`). Per-query files carry them.
- */
-export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
-  const merged = mergeConventions(rows.map((r) => r.conventions));
-  if (merged.lines.length === 1) return merged.lines[0];
-  return merged.lines
-    .map(
-      (line, i) =>
-        `[${rows
-          .filter((_, k) => merged.index[k] === i)
-          .map((r) => r.name)
-          .join(", ")}] ${line}`,
-    )
-    .join("; ");
-}
-
-/**
  * A run's result as compare() takes it: the rows given under their printed names, queries in byte
  * order (the per-query files' order: resampling's random signs follow it, so p-values come out the same).
  */
@@ -73,9 +55,7 @@ export function comparableResult(result: Result<string>, rows: readonly Row[]): 
     counted[r.name] = result.counted[r.measure];
     measureConventions[r.name] = result.measureConventions[r.measure] ?? "";
   }
-  const conventions = comparisonConventions(
-    rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })),
-  );
+  const conventions = conventionsLine(rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })));
   return {
     ...result,
     measures: rows.map((r) => r.name),
@@ -143,7 +123,7 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
       queries: { evaluated: run.qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
       // Not in the file as such (its measures' conventions are, above); compare() does not read it.
       options: DEFAULT_OPTIONS,
-      conventions: comparisonConventions(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
+      conventions: conventionsLine(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
       measureConventions,
       warnings: [],
     };

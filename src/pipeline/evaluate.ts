@@ -27,6 +27,7 @@ import {
   type ExplicitOptions,
   type Options,
   type ResolvedOptions,
+  resultConventions,
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 
@@ -327,7 +328,7 @@ export function evaluateBatch<Q>(
       skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
     },
     options,
-    conventions: describeOptions(options),
+    conventions: resultConventions(measureConventions, options),
     measureConventions,
     warnings: [...warnings],
     ...(tieRange ? { tieRange } : {}),

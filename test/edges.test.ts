@@ -1,0 +1,39 @@
+// The edges a new user hit (issue 25): each behaviour with the test that fails without it.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { evaluate } from "../src/index.js";
+
+const bin = new URL("../dist/node/bin.js", import.meta.url).pathname;
+const examples = new URL("../examples/", import.meta.url).pathname;
+const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: examples });
+
+const rows = { qid: ["q1", "q1", "q1", "q2", "q2"], score: [3, 2, 1, 2, 1], rel: [0, 2, 1, 1, 0] };
+
+describe("result.conventions is true of every measure", () => {
+  it("names trec_eval's linear gain when ndcg_cut_10 is computed with it", () => {
+    const r = evaluate(rows, ["ndcg_cut_10", "map"]);
+    expect(r.measureConventions.ndcg_cut_10).toContain("gain=linear");
+    expect(r.conventions).toBe("gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
+  });
+  it("says each measure's conventions where they differ", () => {
+    const r = evaluate(rows, ["ndcg@10", "ndcg_cut_10"]);
+    expect(r.conventions).toMatch(/^\[ndcg@10\] gain=exp .*; \[ndcg_cut_10\] trec_eval: gain=linear /);
+  });
+  it("stays the options given where every measure follows them", () => {
+    expect(evaluate(rows, ["ndcg@10", "map"]).conventions).toBe(
+      "gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+    );
+    expect(evaluate(rows, ["map"], { gain: "linear" }).conventions).toBe(
+      "gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+    );
+  });
+  it("--format json's conventions name the gain ndcg_cut_10 was computed with", () => {
+    const r = cli("--format", "json", "-m", "ndcg_cut.10", "-m", "map", "qrels.txt", "bm25.run");
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.conventions).toBe(
+      "trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+    );
+    expect(doc.measureConventions.ndcg_cut_10).toContain("gain=linear");
+  });
+});
