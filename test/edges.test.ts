@@ -37,3 +37,22 @@ describe("result.conventions is true of every measure", () => {
     expect(doc.measureConventions.ndcg_cut_10).toContain("gain=linear");
   });
 });
+
+describe("the command line's options", () => {
+  it("an unknown long option gets the nearest known ones", () => {
+    const r = cli("--tie", "input", "qrels.txt", "bm25.run");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("unknown option --tie (did you mean --ties?)");
+    expect(cli("--colums", "qid=q", "qrels.txt", "bm25.run").stderr).toContain("(did you mean --columns?)");
+    expect(cli("--zzzzz", "qrels.txt", "bm25.run").stderr).toMatch(/unknown option --zzzzz\n/);
+  });
+  it("--help names every default column name of --columns, from their one table", async () => {
+    const { DEFAULT_COLUMNS } = await import("../src/io/column-names.js");
+    const help = cli("--help").stdout.replace(/\s+/g, " ");
+    const at = help.indexOf("--columns qid=Q");
+    const text = help.slice(at, help.indexOf("--per-query-out", at));
+    for (const names of Object.values(DEFAULT_COLUMNS)) expect(text).toContain(names.join(", "));
+    expect(text).toContain("query-id");
+    expect(text).toContain("corpus-id");
+  });
+});
