@@ -70,7 +70,7 @@ describe("rankeval --compare, the built binary", () => {
     expect(r.status).toBe(0);
     expect(r.err).toBe(
       "rankeval: not per-query numbers, left out of the comparison: runid, num_q, gm_map\n" +
-        "rankeval: weak.run: 1 judged queries are not in the run and are left out (q12); -c counts them as 0\n",
+        "rankeval: weak.run: 1 judged query is not in the run and is left out (q12); -c counts it as 0\n",
     );
     // trec_eval's default measures, under their printed names.
     expect(r.out.split("\n")[0].split(/\s{2,}/)).toEqual(["measure", "bm25.run (baseline)", "rerank.run", "weak.run"]);

@@ -1,7 +1,11 @@
 // The edges a new user hit (issue 25): each behaviour with the test that fails without it.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
+import { counted } from "../src/errors/counted.js";
 
 const bin = new URL("../dist/node/bin.js", import.meta.url).pathname;
 const examples = new URL("../examples/", import.meta.url).pathname;
@@ -54,5 +58,41 @@ describe("the command line's options", () => {
     for (const names of Object.values(DEFAULT_COLUMNS)) expect(text).toContain(names.join(", "));
     expect(text).toContain("query-id");
     expect(text).toContain("corpus-id");
+  });
+});
+
+describe("messages count things in agreement with the number", () => {
+  const dir = mkdtempSync(join(tmpdir(), "edges-"));
+  writeFileSync(join(dir, "qrels"), "q1 0 d1 1\nq2 0 d2 1\n");
+  writeFileSync(join(dir, "run"), "q1 Q0 d1 1 2.0 r\nq3 Q0 d3 1 1.0 r\n");
+  it("one query, one judged query absent, one run query without judgments", () => {
+    const table = spawnSync(process.execPath, [bin, "-m", "ndcg@10", "qrels", "run"], { encoding: "utf8", cwd: dir });
+    expect(table.stdout).toContain(
+      "1 query; 1 run query without judgments ignored; 1 judged query absent from the run\n",
+    );
+    expect(table.stderr).toBe(
+      "rankeval: run: 1 judged query is not in the run and is left out (q2); -c counts it as 0\n",
+    );
+    const trec = spawnSync(process.execPath, [bin, "-m", "P.5", "qrels", "run"], { encoding: "utf8", cwd: dir });
+    expect(trec.stderr).toBe(
+      "rankeval: run: 1 judged query is not in the run and is left out (q2); -c counts it as 0\n",
+    );
+  });
+  it("two are still plural", () => {
+    writeFileSync(join(dir, "run2"), "q9 Q0 d1 1 2.0 r\nq1 Q0 d1 1 2.0 r\n");
+    writeFileSync(join(dir, "qrels2"), "q1 0 d1 1\nq2 0 d2 1\nq3 0 d3 1\n");
+    const r = spawnSync(process.execPath, [bin, "-m", "ndcg@10", "qrels2", "run2"], { encoding: "utf8", cwd: dir });
+    expect(r.stdout).toContain(
+      "1 query; 1 run query without judgments ignored; 2 judged queries absent from the run\n",
+    );
+    expect(r.stderr).toContain("2 judged queries are not in the run and are left out (q2, q3); -c counts them as 0");
+  });
+  it("the library's errors and the explanation's lines", () => {
+    expect(() => evaluate({ qid: ["q1", "q1"], score: [1], rel: [1, 0] }, ["map"])).toThrow(
+      "rows.score has 1 value but rows.qid has 2",
+    );
+    expect(counted(1, "query", "queries")).toBe("1 query");
+    expect(counted(0, "query", "queries")).toBe("0 queries");
+    expect(counted(2, "row")).toBe("2 rows");
   });
 });

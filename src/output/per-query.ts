@@ -7,6 +7,7 @@
  * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
  * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
  */
+import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
@@ -309,7 +310,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       const rows = rowsOf.get(info.name) ?? [];
       if (rows.length !== info.queries)
         throw badInput(
-          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${rows.length} rows, its metadata says ${info.queries}`,
+          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
         );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
@@ -558,7 +559,7 @@ export async function mergeRunSummaries(
   const total = (f: (r: PerQueryRun) => number) => infos.reduce((s, x) => s + f(x.info), 0);
   if (n !== total((r) => r.queries))
     throw badInput(
-      `damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`,
+      `damaged per-query results: run ${JSON.stringify(name)}: ${counted(n, "row")} read, the files' metadata say ${total((r) => r.queries)}`,
     );
   let summary: Record<string, number> | undefined;
   for (const x of infos) {
