@@ -1,6 +1,6 @@
 // The edges a new user hit (issue 25): each behaviour with the test that fails without it.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -94,5 +94,43 @@ describe("messages count things in agreement with the number", () => {
     expect(counted(1, "query", "queries")).toBe("1 query");
     expect(counted(0, "query", "queries")).toBe("0 queries");
     expect(counted(2, "row")).toBe("2 rows");
+  });
+});
+
+describe("--merge of one run's shards under two names", () => {
+  const dir = mkdtempSync(join(tmpdir(), "edges-merge-"));
+  const lines = readFileSync(join(examples, "bm25.run"), "utf8").split("\n").filter(Boolean);
+  const even = (l: string) => /[02468]$/.test(l.split(" ")[0]);
+  writeFileSync(join(dir, "bm25.run.0"), `${lines.filter(even).join("\n")}\n`);
+  writeFileSync(join(dir, "bm25.run.1"), `${lines.filter((l) => !even(l)).join("\n")}\n`);
+  mkdirSync(join(dir, "bm25.run"));
+  writeFileSync(join(dir, "bm25.run", "part=0"), `${lines.filter(even).join("\n")}\n`);
+  writeFileSync(join(dir, "bm25.run", "part=1"), `${lines.filter((l) => !even(l)).join("\n")}\n`);
+  const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", cwd: dir });
+  const qrels = join(examples, "qrels.txt");
+  for (const ext of ["parquet", "json"]) {
+    it(`says so, naming both (${ext} shards)`, () => {
+      for (const k of [0, 1])
+        expect(run("-m", "map", "--per-query-out", `s${k}.${ext}`, qrels, `bm25.run.${k}`).status).toBe(0);
+      const r = run("--merge", `s0.${ext}`, `s1.${ext}`);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain("==> bm25.run.0 <==");
+      expect(r.stderr).toContain(
+        `rankeval: warning: runs "bm25.run.0" (s0.${ext}) and "bm25.run.1" (s1.${ext}) have one tag ("bm25") and no shard in common: merged as 2 runs`,
+      );
+    });
+  }
+  it("merges them as one run, silently, under key=value paths", () => {
+    for (const k of [0, 1]) run("-m", "map", "--per-query-out", `t${k}.parquet`, qrels, `bm25.run/part=${k}`);
+    const r = run("--merge", "t0.parquet", "t1.parquet");
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(run("-m", "map", qrels, join(examples, "bm25.run")).stdout);
+  });
+  it("names only the runs of one tag and no shard in common", () => {
+    for (const k of [0, 1])
+      run("-m", "map", "--per-query-out", `u${k}.json`, qrels, `bm25.run.${k}`, `bm25.run/part=${k}`);
+    const r = run("--merge", "u0.json", "u1.json");
+    expect(r.stderr).toContain('runs "bm25.run.0" (u0.json) and "bm25.run.1" (u1.json) have one tag');
+    expect(r.stderr.match(/warning/g)).toHaveLength(1);
   });
 });

@@ -232,9 +232,7 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   const lacking = new Set(joined.notInRunQids);
   const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
   if (absent.length && !args.complete) {
-    io.stderr.write(
-      `rankeval: ${notInRun(run.file, absent, true)}\n`,
-    );
+    io.stderr.write(`rankeval: ${notInRun(run.file, absent, true)}\n`);
   }
   const formatted = p.formatted ?? [];
   const values: Record<string, Float64Array> = {};

@@ -62,7 +62,10 @@ export function formatTrecReport(input: TrecReportInput): string {
     const v = pq?.values[name];
     if (v === undefined) return undefined;
     if (v.length !== qids.length)
-      throw new RankevalError("bad-input", `trec report: ${counted(v.length, "value")} for "${name}", ${counted(qids.length, "qid")}`);
+      throw new RankevalError(
+        "bad-input",
+        `trec report: ${counted(v.length, "value")} for "${name}", ${counted(qids.length, "qid")}`,
+      );
     return v;
   };
   const out: string[] = [];
