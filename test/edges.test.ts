@@ -134,3 +134,29 @@ describe("--merge of one run's shards under two names", () => {
     expect(r.stderr.match(/warning/g)).toHaveLength(1);
   });
 });
+
+describe("rankeval/node's resamplingPool for compareAsync", () => {
+  it("runs the resampling on worker threads, with compare()'s result to the last bit", async () => {
+    const dist = new URL("../dist/", import.meta.url).href;
+    const { compare, compareAsync } = await import(`${dist}index.js`);
+    const { evaluateFiles, resamplingPool } = await import(`${dist}node/index.js`);
+    const { threadPool } = await import(`${dist}node/pool.js`);
+    const [bm25, rerank] = await evaluateFiles(
+      `${examples}qrels.txt`,
+      [`${examples}bm25.run`, `${examples}rerank.run`],
+      ["map", "ndcg@10"],
+    );
+    const runs = [
+      { name: "bm25", result: bm25 },
+      { name: "rerank", result: rerank },
+    ];
+    const options = { tests: ["t", "randomization", "bootstrap"], iterations: 5000 };
+    const before = threadPool().started;
+    const pool = resamplingPool(2);
+    expect(pool.size).toBe(2);
+    const c = await compareAsync(runs, options, pool);
+    await pool.close();
+    expect(threadPool().started).toBeGreaterThan(before);
+    expect(JSON.stringify(c)).toBe(JSON.stringify(compare(runs, options)));
+  });
+});

@@ -308,8 +308,9 @@ export function mergeConventions(descriptions: readonly string[]): {
  * merges them: one line, else each after its measures (`[ndcg@10] gain=exp ...; [ndcg_cut_10] trec_eval: ...`).
  */
 export function conventionsLine(rows: readonly { name: string; conventions: string }[], given?: string): string {
-  if (given !== undefined && rows.every((r) => mergeConventions([given, r.conventions]).lines.length === 1))
-    return given;
+  // A definition comes with the measure's name or the preset, which the names and the given line say.
+  const fits = (c: string) => mergeConventions([given!, c.replace(/ definition=\S+/, "")]).lines.length === 1;
+  if (given !== undefined && rows.every((r) => fits(r.conventions))) return given;
   const merged = mergeConventions(rows.map((r) => r.conventions));
   if (merged.lines.length === 1) return merged.lines[0];
   return merged.lines

@@ -119,11 +119,11 @@ export async function compareRuns(runs: readonly NamedResult[], o: CompareOption
     runs.length,
     runs[0].result.measures.length,
   );
-  const pool = resamplingPool(threadsFor(work, env ? Number(env) : undefined));
+  const pool = resamplingPool(Math.min(threadsFor(work, env ? Number(env) : undefined), 256));
   try {
-    return await compareAsync(runs, o, pool ?? undefined);
+    return await compareAsync(runs, o, pool);
   } finally {
-    await pool?.close();
+    await pool.close();
   }
 }
 
