@@ -5,7 +5,7 @@ import { counted } from "../errors/counted.js";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { meanDifferences, type NamedResult } from "../compare/compare.js";
-import { comparableResult, comparableRows } from "../output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../output/per-query-runs.js";
 import { RankevalError, usageError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
@@ -89,10 +89,10 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const intervals: MeanDifference[] = [];
   const names = reported.map((r) => r.name);
   if (runs.length >= 2) {
-    const { rows: comparable, left } = comparableRows(p);
+    const rows = comparableRows(p, args.measures);
+    const comparable = rows.rows;
     if (comparable.length) {
-      if (left.length)
-        io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+      for (const note of leftOutOfComparison(rows)) io.stderr.write(`rankeval: ${note}\n`);
       const named: NamedResult[] = runs.map((r, i) => ({
         name: names[i],
         result: comparableResult(r.result, comparable),

@@ -27,14 +27,31 @@ export function notPerQuery(name: string): boolean {
   return NOT_PER_QUERY.has(name);
 }
 
-/** The rows of a plan that can be compared, in report order, and the names of those left out. */
-export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
-  const rows = p.rows.filter((r) => !notPerQuery(r.name));
-  const kept = new Set(rows.map((r) => r.name));
+/**
+ * The rows of a plan that can be compared, in report order, and the names of those left out: `left`,
+ * no per-query number; `counts`, given `named` (the -m names), the counts not named there (num_ret,
+ * num_rel, num_rel_ret of trec_eval's default set: what the judgments or the depth fix, not a ranking's
+ * quality, whose tests say nothing or NaN).
+ */
+export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[]; left: string[]; counts: string[] } {
+  const perQuery = p.rows.filter((r) => !notPerQuery(r.name));
+  const asked = new Set(named);
+  const isCount = (r: Row) => p.measures.some((m) => m.name === r.measure && m.family.isCount === true);
+  const counts = named ? perQuery.filter((r) => isCount(r) && !asked.has(r.name)).map((r) => r.name) : [];
+  const rows = perQuery.filter((r) => !counts.includes(r.name));
+  const kept = new Set(perQuery.map((r) => r.name));
   const left = trecLines(p.trec)
     .filter((l) => l.summary && !kept.has(l.name))
     .map((l) => l.name);
-  return { rows, left };
+  return { rows, left, counts };
+}
+
+/** What comparableRows left out, said (without the program's name). */
+export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }): string[] {
+  return [
+    ...(c.left.length ? [`not per-query numbers, left out of the comparison: ${c.left.join(", ")}`] : []),
+    ...(c.counts.length ? [`counts, left out of the comparison (-m NAME compares one): ${c.counts.join(", ")}`] : []),
+  ];
 }
 
 /**
