@@ -1,6 +1,6 @@
 // The edges a new user hit (issue 25): each behaviour with the test that fails without it.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -158,5 +158,56 @@ describe("rankeval/node's resamplingPool for compareAsync", () => {
     await pool.close();
     expect(threadPool().started).toBeGreaterThan(before);
     expect(JSON.stringify(c)).toBe(JSON.stringify(compare(runs, options)));
+  });
+});
+
+describe("the README on the package", () => {
+  const root = new URL("../", import.meta.url).pathname;
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  it("says the package's size as npm pack measures it (re-measure when the package changes)", () => {
+    const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const [{ size, unpackedSize }] = JSON.parse(r.stdout) as { size: number; unpackedSize: number }[];
+    const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+    expect(readme.replace(/\s+/g, " ")).toContain(`(${mb(size)} packed, ${mb(unpackedSize)} unpacked, as \`npm pack`);
+  }, 60_000);
+  it("the examples/ its commands read ship with the package, where it says they are", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
+    expect(pkg.files).toContain("examples");
+    expect(readme).toContain("`cp -r node_modules/rankeval/examples .`");
+    const named = new Set([...readme.matchAll(/(?<![\w/])examples\/([\w.-]+)/g)].map((m) => m[1]));
+    expect(named.size).toBeGreaterThan(2);
+    for (const f of named) expect(existsSync(join(root, "examples", f)), f).toBe(true);
+  });
+});
+
+describe("--compare leaves counts out unless named", () => {
+  it("with trec_eval's default measures: no num_ret, num_rel, num_rel_ret among the comparisons, said", () => {
+    const r = cli("--compare", "--format", "json", "qrels.txt", "bm25.run", "rerank.run");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "rankeval: counts, left out of the comparison (-m NAME compares one): num_ret, num_rel, num_rel_ret\n",
+    );
+    const compared = (JSON.parse(r.stdout) as { comparisons: { measure: string }[] }).comparisons.map((c) => c.measure);
+    expect(compared).toContain("map");
+    expect(compared.filter((m) => m.startsWith("num_"))).toEqual([]);
+  });
+  it("named with -m, a count is compared", () => {
+    const r = cli(
+      "--compare",
+      "--format",
+      "json",
+      "-m",
+      "num_rel_ret",
+      "-m",
+      "map",
+      "qrels.txt",
+      "bm25.run",
+      "rerank.run",
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("counts, left out");
+    const compared = (JSON.parse(r.stdout) as { comparisons: { measure: string }[] }).comparisons.map((c) => c.measure);
+    expect(compared).toEqual(["num_rel_ret", "map"]);
   });
 });
