@@ -70,6 +70,7 @@ describe("rankeval --compare, the built binary", () => {
     expect(r.status).toBe(0);
     expect(r.err).toBe(
       "rankeval: not per-query numbers, left out of the comparison: runid, num_q, gm_map\n" +
+        "rankeval: counts, left out of the comparison (-m NAME compares one): num_ret, num_rel, num_rel_ret\n" +
         "rankeval: weak.run: 1 judged query is not in the run and is left out (q12); -c counts it as 0\n",
     );
     // trec_eval's default measures, under their printed names.
