@@ -4,7 +4,7 @@
 // rows, so new settings re-evaluate them without reading the files again.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
-import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
 import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
@@ -233,11 +233,11 @@ function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): vo
 }
 
 function keepForComparison(ctx: Context, u: Unit): void {
-  const { rows, left } = comparableRows(ctx.p);
+  const comparable = comparableRows(ctx.p, ctx.settings.measures);
+  const { rows } = comparable;
   if (!compared) {
     compared = [];
-    if (left.length)
-      post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${left.join(", ")}` });
+    for (const message of leftOutOfComparison(comparable)) post({ type: "warning", message });
   }
   const result = comparableResult(u.result.result, rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));

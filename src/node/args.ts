@@ -469,12 +469,15 @@ function helpLines(text: string): string {
   return lines.join("\n");
 }
 
-// --columns' defaults from the one table of them, so that --help names every one.
-const COLUMNS_HELP = helpLines(
-  `the CSV/TSV header or Parquet/Arrow column names to read. Default: the first present of ${DEFAULT_COLUMNS.qid.join(", ")}; ` +
-    `${DEFAULT_COLUMNS.docid.join(", ")}; ${DEFAULT_COLUMNS.run.join(", ")} (runs) or ${DEFAULT_COLUMNS.qrels.join(", ")} ` +
-    `(qrels); and ${DEFAULT_COLUMNS.tag.join(", ")} (a run's tag: Parquet and Arrow only)`,
-);
+/** --columns' description, its defaults from the one table of them, so that --help names every one. */
+function columnsHelp(): string {
+  const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
+  return helpLines(
+    "the CSV/TSV header or Parquet/Arrow column names to read. Default: the first present of " +
+      `${qid.join(", ")}; ${docid.join(", ")}; ${run.join(", ")} (runs) or ${qrels.join(", ")} (qrels); ` +
+      `and ${tag.join(", ")} (a run's tag: Parquet and Arrow only)`,
+  );
+}
 
 export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval [options] --letor DATA --scores PREDICTIONS [--query GROUPS]
@@ -533,7 +536,7 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.
                     A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.
   --columns qid=Q,docid=D,value=V[,tag=T]
-${COLUMNS_HELP}
+${columnsHelp()}
   --per-query-out FILE
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or

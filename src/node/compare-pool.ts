@@ -30,7 +30,7 @@ export function resamplingWork(
 /** Threads to start: `requested` (RANKEVAL_COMPARE_THREADS), else one per other core when the work pays. */
 export function threadsFor(work: number, requested?: number): number {
   if (requested !== undefined) return requested;
-  return work >= POOL_MIN_WORK ? Math.max(0, Math.min(availableParallelism() - 1, 15)) : 0;
+  return work >= POOL_MIN_WORK ? otherCores() : 0;
 }
 
 /** A pool compareAsync() can use, and close() to end its use. */

@@ -72,7 +72,10 @@ export interface Result<Q = Qid> {
   };
   /** The options given, over the library's defaults (a tool's name may be computed with others: see `measureConventions`). */
   readonly options: ResolvedOptions;
-  /** The options given, over the library's defaults, in one line. */
+  /**
+   * The conventions every measure was computed under, in one line: the options given over the library's
+   * defaults where every measure follows them, else each measure's own (see `measureConventions`).
+   */
   readonly conventions: string;
   /**
    * The conventions each measure was computed with, by key: its tool ("rankeval" for the library's
