@@ -12,7 +12,6 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
   console.warn(`test/web-edges.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
-
 describe.skipIf(!haveChromium && !process.env.CI)("the HTML report's layout", () => {
   const dir = mkdtempSync(join(tmpdir(), "rankeval-web-edges-"));
   let browser: Browser | undefined;
@@ -29,10 +28,10 @@ describe.skipIf(!haveChromium && !process.env.CI)("the HTML report's layout", ()
     expect(existsSync("examples/bm25.run")).toBe(true);
     const out = join(dir, "report.html");
     let err = "";
-    const status = await main(
-      ["--report", out, "examples/qrels.txt", "examples/bm25.run", "examples/rerank.run"],
-      { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } },
-    );
+    const status = await main(["--report", out, "examples/qrels.txt", "examples/bm25.run", "examples/rerank.run"], {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => (err += s) },
+    });
     expect(status, err).toBe(0);
     expect(err).toContain("counts, left out of the comparison (-m NAME compares one): num_ret, num_rel, num_rel_ret");
     for (const width of [1440, 1920]) {

@@ -239,7 +239,13 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, `−${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));
-  svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, `${counted(n, "query", "queries")}, most improved first`));
+  svg.append(
+    el(
+      "text",
+      { x: W - PAD.right, y: H - 6, "text-anchor": "end" },
+      `${counted(n, "query", "queries")}, most improved first`,
+    ),
+  );
   return svg;
 }
 
