@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compare, formatComparison } from "../src/index.js";
-import { comparisonConventions, PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-runs.js";
+import { PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-runs.js";
+import { conventionsLine } from "../src/measures/options.js";
 import { main } from "../src/node/cli.js";
 import { evaluateFiles } from "../src/node/index.js";
 
@@ -69,7 +70,8 @@ describe("rankeval --compare, the built binary", () => {
     expect(r.status).toBe(0);
     expect(r.err).toBe(
       "rankeval: not per-query numbers, left out of the comparison: runid, num_q, gm_map\n" +
-        "rankeval: weak.run: 1 judged queries are not in the run and are left out (q12); -c counts them as 0\n",
+        "rankeval: counts, left out of the comparison (-m NAME compares one): num_ret, num_rel, num_rel_ret\n" +
+        "rankeval: weak.run: 1 judged query is not in the run and is left out (q12); -c counts it as 0\n",
     );
     // trec_eval's default measures, under their printed names.
     expect(r.out.split("\n")[0].split(/\s{2,}/)).toEqual(["measure", "bm25.run (baseline)", "rerank.run", "weak.run"]);
@@ -127,7 +129,7 @@ describe("rankeval --compare, the numbers", () => {
       const expected = JSON.parse(formatComparison(want, "json"));
       // The conventions line: each measure's (the library's own names keep theirs).
       expect(got.conventions).toBe(
-        comparisonConventions(want.measures.map((m) => ({ name: m, conventions: results[0].measureConventions[m] }))),
+        conventionsLine(want.measures.map((m) => ({ name: m, conventions: results[0].measureConventions[m] }))),
       );
       expect({ ...got, conventions: "" }).toEqual({ ...expected, conventions: "" });
       // -c: every judged query pairs (weak.run's missing q12 counts 0); without it, weak.run loses q12.

@@ -249,7 +249,7 @@ describe("rankeval QRELS RUN", () => {
     const partial = file("partial.run", "q1 Q0 d1 1 0.9 A\n");
     const r = await run("-m", "map", qrels, partial);
     expect(r.out).toMatch(/map\s+\tall\t0\.5000/);
-    expect(r.err).toMatch(/1 judged queries are not in the run .*q2.*-c counts them as 0/);
+    expect(r.err).toMatch(/1 judged query is not in the run .*q2.*-c counts it as 0/);
     expect((await run("-c", "-m", "map", qrels, partial)).out).toMatch(/map\s+\tall\t0\.2500/);
   });
 

@@ -44,7 +44,7 @@ describe("formatTable", () => {
       "queries           3       2",
     ]);
     // The notes differ by run: one line each.
-    expect(text).toContain("\nA: 3 queries\nB: 2 queries; 1 judged queries absent from the run\n");
+    expect(text).toContain("\nA: 3 queries\nB: 2 queries; 1 judged query absent from the run\n");
   });
 
   it("says where a mean is over fewer queries than the rest of its column", () => {

@@ -1,5 +1,6 @@
 // The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
 // per-query differences. Bins and differences are plain functions, tested without a browser.
+import { counted } from "../src/errors/counted.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 
 export interface Bin {
@@ -141,7 +142,7 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
       "data-hi": b.hi,
       "data-count": b.count,
     });
-    rect.append(el("title", {}, `${label(b.lo)} to ${label(b.hi)}: ${b.count} queries`));
+    rect.append(el("title", {}, `${label(b.lo)} to ${label(b.hi)}: ${counted(b.count, "query", "queries")}`));
     svg.append(rect);
   });
   svg.append(el("line", { class: "axis", x1: PAD.left, y1: PAD.top + plotH, x2: W - PAD.right, y2: PAD.top + plotH }));
@@ -238,7 +239,13 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, `−${label(span)}`));
   svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));
-  svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, `${n} queries, most improved first`));
+  svg.append(
+    el(
+      "text",
+      { x: W - PAD.right, y: H - 6, "text-anchor": "end" },
+      `${counted(n, "query", "queries")}, most improved first`,
+    ),
+  );
   return svg;
 }
 
@@ -267,7 +274,7 @@ export function sortRows(
 /** One run's values on a measure as the page and the report draw them: a histogram and its caption. */
 export function histogramFigure(values: ArrayLike<number>, what: string): { svg: SVGSVGElement; caption: string } {
   const { bins, nan } = histogramBins(values);
-  const caption = `${what} over ${values.length - nan} queries${nan ? ` (${nan} NaN not shown)` : ""}`;
+  const caption = `${what} over ${counted(values.length - nan, "query", "queries")}${nan ? ` (${nan} NaN not shown)` : ""}`;
   return { svg: histogramSvg(bins), caption };
 }
 
@@ -295,7 +302,7 @@ export function differenceFigure(
     : Number.isNaN(d.mean)
       ? ""
       : `; mean difference ${fixed(d.mean, true)}`;
-  const caption = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${d.equal} queries${mean}`;
+  const caption = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${counted(d.equal, "query", "queries")}${mean}`;
   return { svg, caption };
 }
 

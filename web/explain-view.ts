@@ -368,7 +368,7 @@ export const DRILLDOWN_CSS = `
 .drilldown h3 { margin: 0.3rem 0; font-size: 1.05rem; }
 .drilldown .dd-summary, .drilldown .dd-note, .drilldown .dd-legend, .drilldown .dd-missing { color: #555; font-size: 0.85rem; margin: 0.3rem 0; }
 .drilldown .dd-rankings { display: flex; flex-wrap: wrap; gap: 1.2rem; align-items: flex-start; }
-.drilldown .dd-run { flex: 1 1 20rem; min-width: 0; }
+.drilldown .dd-run { flex: 0 1 auto; min-width: 0; }
 .drilldown h4 { margin: 0.6rem 0 0.2rem; font-size: 0.95rem; font-family: ui-monospace, monospace; }
 .drilldown .dd-value { font-weight: normal; color: #2a6df4; }
 .drilldown table { font-size: 0.8rem; margin-top: 0.3rem; }

@@ -1,6 +1,7 @@
 // The HTML report's script (bundled into every report by scripts/embed-viewer.mjs): draws the report's
 // data (src/output/html/data.ts) as the page draws its results, with the same data- attributes.
 // `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
+import { counted } from "../src/errors/counted.js";
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
@@ -50,7 +51,7 @@ function draw(data: ReportData): void {
         h(
           "p",
           { class: "dd-none", "data-qid": qid },
-          `No drill-down of query ${qid} in this report: it has those of the ${data.explained.explanations.length} queries that changed most. `,
+          `No drill-down of query ${qid} in this report: it has those of the ${counted(data.explained.explanations.length, "query", "queries")} that changed most. `,
           h("code", {}, `rankeval --explain ${qid} QRELS RUN ...`),
           " shows any.",
         ),
@@ -225,7 +226,7 @@ function draw(data: ReportData): void {
   const list = h(
     "p",
     { id: "explained" },
-    `Drill-downs of the ${explained.size} queries that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `,
+    `Drill-downs of the ${counted(explained.size, "query", "queries")} that changed most on ${data.explained.measure}${runs.length > 1 ? ` against ${data.explained.baseline}` : " (one run: its lowest values)"}: `,
   );
   [...explained.keys()].forEach((q, i) => {
     const b = h("button", { type: "button", class: "qid-link", "data-qid": q }, q);

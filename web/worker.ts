@@ -4,7 +4,7 @@
 // rows, so new settings re-evaluate them without reading the files again.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
-import { comparableResult, comparableRows } from "../src/output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
 import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
@@ -229,14 +229,14 @@ function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): vo
 }
 
 function keepForComparison(ctx: Context, u: Unit): void {
-  const { rows, left } = comparableRows(ctx.p);
+  const comparable = comparableRows(ctx.p, ctx.settings.measures);
+  const { rows } = comparable;
   if (!compared) {
     compared = [];
     // Said only of lines named on their own: those a set brings (runid, num_q and gm_map with the defaults)
-    // are left out of every comparison, and the comparison's table shows what it compares.
-    const named = left.filter((name) => ctx.settings.measures.includes(name));
-    if (named.length)
-      post({ type: "warning", message: `not per-query numbers, left out of the comparison: ${named.join(", ")}` });
+    // and the counts are left out of every comparison, and the comparison's table shows what it compares.
+    const named = comparable.left.filter((name) => ctx.settings.measures.includes(name));
+    for (const message of leftOutOfComparison({ left: named, counts: [] })) post({ type: "warning", message });
   }
   const result = comparableResult(u.result.result, rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));

@@ -4,7 +4,7 @@
 import { withTies, type Batch } from "../kernel/batch.js";
 import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { describeOptions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
+import { describeOptions, resultConventions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 import { exactValues } from "./exact.js";
 import { gainTies, trecLines } from "../measures/trec-eval-table.js";
@@ -59,7 +59,9 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, "mean"));
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
   }
-  return { ...result, values, mean, counted, measureConventions, ...(tieRange ? { tieRange } : {}) };
+  // trec_eval's own algorithm's lines bring their conventions: the one line says them too.
+  const conventions = resultConventions(measureConventions, result.options);
+  return { ...result, values, mean, counted, conventions, measureConventions, ...(tieRange ? { tieRange } : {}) };
 }
 
 /** A run's values, or one block's, as the reports need them. */

@@ -1,3 +1,5 @@
+import { counted } from "./counted.js";
+
 /**
  * Every error rankeval throws on purpose is a RankevalError, so callers can tell bad input from bugs.
  * `code` is stable for programs; `message` is for people and says what is wrong and where.
@@ -78,7 +80,7 @@ export function noQueryInCommon(run: QuerySample, judgments: QuerySample): Ranke
   const n = run.queries;
   return new RankevalError(
     "bad-input",
-    `${run.name}: no query in common with the judgments: its ${n} ${n === 1 ? "query" : "queries"} (${someNames(run.some, n)}) ` +
+    `${run.name}: no query in common with the judgments: its ${counted(n, "query", "queries")} (${someNames(run.some, n)}) ` +
       `${n === 1 ? "has" : "have"} none in ${judgments.name} (${judgments.queries} judged: ${someNames(judgments.some, judgments.queries)})`,
   );
 }

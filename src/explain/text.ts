@@ -1,4 +1,5 @@
 // A drill-down as text: what `rankeval --explain QID` prints. Browser-safe.
+import { counted } from "../errors/counted.js";
 import type { ExplainedRow, Explanation } from "./explain.js";
 import { printValue } from "./print.js";
 
@@ -28,7 +29,7 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   const out: string[] = [];
   const rule = x.rankings[0];
   out.push(
-    `query ${x.qid}: ${x.judged.count} judged documents, ${x.judged.relevant} relevant (label >= ${rule.relevanceThreshold})`,
+    `query ${x.qid}: ${counted(x.judged.count, "judged document")}, ${x.judged.relevant} relevant (label >= ${rule.relevanceThreshold})`,
   );
   for (const c of conventions) out.push(`conventions: ${c}`);
   out.push("");
@@ -67,7 +68,7 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       } else {
         const shown = ranking.rows.length;
         out.push(
-          `${run.name}: ${run.retrieved} documents retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1-${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged among them (label -)` : ""}`,
+          `${run.name}: ${counted(run.retrieved, "document")} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1-${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged among them (label -)` : ""}`,
         );
         const other = x.other[r] === null ? null : x.runs[x.other[r]!].name;
         const h = [

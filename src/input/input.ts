@@ -3,6 +3,7 @@
 // web/read-file.ts and web/file-columns.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
 // The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
 // Browser compatible: no Node built-ins here.
+import { counted, isAre } from "../errors/counted.js";
 import { InputError } from "../errors/errors.js";
 import { ColumnarRows, RowError, type OnBatch } from "../io/columnar.js";
 import type { Interner } from "../io/interner.js";
@@ -150,9 +151,13 @@ export async function evaluateRun(
   }
 }
 
-/** Said of the judged queries a run lacks (left out, unless -c): how many, and the first five where known. */
-export function notInRun(name: string, qids: readonly string[] | number): string {
+/**
+ * Said of the judged queries a run lacks (left out, unless -c): how many, and the first five where known;
+ * with `hint`, that -c counts them as 0.
+ */
+export function notInRun(name: string, qids: readonly string[] | number, hint = false): string {
   const n = typeof qids === "number" ? qids : qids.length;
   const some = typeof qids === "number" ? "" : ` (${qids.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""})`;
-  return `${name}: ${n} judged queries are not in the run and are left out${some}`;
+  const c = hint ? `; -c counts ${n === 1 ? "it" : "them"} as 0` : "";
+  return `${name}: ${counted(n, "judged query", "judged queries")} ${isAre(n)} not in the run and ${isAre(n)} left out${some}${c}`;
 }

@@ -1,6 +1,7 @@
 // Qrels and runs from Arrow IPC files (Feather v2) and streams, read with apache-arrow a record batch at
 // a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
 // footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
+import { counted } from "../errors/counted.js";
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { badInput, RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
@@ -154,7 +155,7 @@ export async function readArrow<K extends RowsKind>(
   }
   if (tail && !tail.endsWell)
     throw badInput(
-      `${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${row} rows (truncated?)`,
+      `${file}: an Arrow IPC stream cut short: it ends without the end-of-stream marker, after ${counted(row, "row")} (truncated?)`,
     );
 }
 

@@ -1,5 +1,6 @@
 // Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
 // ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
+import { counted } from "../errors/counted.js";
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { badInput, RankevalError } from "../errors/errors.js";
 import { roleWhat } from "./column-names.js";
@@ -42,7 +43,7 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
   const size = source.byteLength;
   if (size < 12)
     throw badInput(
-      `${file}: not a Parquet file: ${size} bytes, too short for one (a Parquet file starts and ends with "PAR1")`,
+      `${file}: not a Parquet file: ${counted(size, "byte")}, too short for one (a Parquet file starts and ends with "PAR1")`,
     );
   const head = await bytesAt(source, 0, 4);
   if (!isParquet(head))
@@ -58,7 +59,7 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
   const footerLength = new DataView(tail.buffer, tail.byteOffset, 8).getUint32(0, true);
   if (footerLength + 12 > size)
     throw badInput(
-      `${file}: damaged Parquet file: its footer would be ${footerLength} bytes, longer than the file (${size} bytes)`,
+      `${file}: damaged Parquet file: its footer would be ${counted(footerLength, "byte")}, longer than the file (${counted(size, "byte")})`,
     );
   const { parquetMetadataAsync } = await hyparquet();
   try {
@@ -225,7 +226,7 @@ export async function readParquet<K extends RowsKind>(
       read.forEach((name, k) => {
         if (data[k].length !== end - start)
           throw badInput(
-            `${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${data[k].length} values for rows ${start + 1} to ${end}`,
+            `${file}: damaged Parquet file: column ${JSON.stringify(name)} has ${counted(data[k].length, "value")} for rows ${start + 1} to ${end}`,
           );
       });
       await onBatch(
@@ -300,7 +301,7 @@ async function fastGroup(
     const n = Math.min(groupRows - emitted, ...buffers.map((b) => b.length));
     if (n === 0)
       throw badInput(
-        `${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${emitted} values`,
+        `${file}: damaged Parquet file: a column of rows ${groupStart + 1} to ${groupStart + groupRows} has ${counted(emitted, "value")}`,
       );
     await emit(
       groupStart + emitted,

@@ -301,3 +301,31 @@ export function mergeConventions(descriptions: readonly string[]): {
   };
   return { lines, index, fits };
 }
+
+/**
+ * A result's conventions in one line, true of every measure (`Result.conventions`): the options given
+ * (`given`) where every measure was computed under them, else the measures' own merged as the table
+ * merges them: one line, else each after its measures (`[ndcg@10] gain=exp ...; [ndcg_cut_10] trec_eval: ...`).
+ */
+export function conventionsLine(rows: readonly { name: string; conventions: string }[], given?: string): string {
+  // A definition comes with the measure's name or the preset, which the names and the given line say.
+  const fits = (c: string) => mergeConventions([given!, c.replace(/ definition=\S+/, "")]).lines.length === 1;
+  if (given !== undefined && rows.every((r) => fits(r.conventions))) return given;
+  const merged = mergeConventions(rows.map((r) => r.conventions));
+  if (merged.lines.length === 1) return merged.lines[0];
+  return merged.lines
+    .map(
+      (line, i) =>
+        `[${rows
+          .filter((_, k) => merged.index[k] === i)
+          .map((r) => r.name)
+          .join(", ")}] ${line}`,
+    )
+    .join("; ");
+}
+
+/** `Result.conventions`: the options given where every measure (`measureConventions`) was computed under them. */
+export function resultConventions(measureConventions: Readonly<Record<string, string>>, o: ResolvedOptions): string {
+  const rows = Object.entries(measureConventions).map(([name, conventions]) => ({ name, conventions }));
+  return conventionsLine(rows, describeOptions(o));
+}

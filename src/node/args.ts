@@ -3,6 +3,8 @@ import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
 import { usageError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/delimited.js";
+import { DEFAULT_COLUMNS } from "../io/column-names.js";
+import { didYouMean } from "../measures/suggest.js";
 import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
@@ -136,6 +138,8 @@ const FLAGS: Record<string, keyof CliArgs> = {
   merge: "merge",
   diversity: "diversity",
 };
+/** The long options' names, for "did you mean" (one letter: trec_eval's short options). */
+const LONG_OPTIONS = [...Object.keys(VALUED), ...Object.keys(FLAGS)].filter((o) => o.length > 1);
 /** The options that mean something only with --compare. */
 const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
   "tests",
@@ -331,7 +335,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
         if (value === undefined) throw usageError(`--${name} needs a value`);
         set(VALUED[name], value, `--${name}`);
-      } else throw usageError(`unknown option --${name}`);
+      } else throw usageError(`unknown option --${name}${didYouMean(name, LONG_OPTIONS, (o) => `--${o}`)}`);
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {
@@ -476,6 +480,27 @@ function checkCompare(a: CliArgs): void {
     throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
 }
 
+/** Words wrapped as --help's descriptions are: indented 20, lines of 97 characters at most. */
+function helpLines(text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= 97) lines[last] += ` ${word}`;
+    else lines.push(`${" ".repeat(20)}${word}`);
+  }
+  return lines.join("\n");
+}
+
+/** --columns' description, its defaults from the one table of them, so that --help names every one. */
+function columnsHelp(): string {
+  const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
+  return helpLines(
+    "the CSV/TSV header or Parquet/Arrow column names to read. Default: the first present of " +
+      `${qid.join(", ")}; ${docid.join(", ")}; ${run.join(", ")} (runs) or ${qrels.join(", ")} (qrels); ` +
+      `and ${tag.join(", ")} (a run's tag: Parquet and Arrow only)`,
+  );
+}
+
 export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval [options] --letor DATA --scores PREDICTIONS [--query GROUPS]
        rankeval --compare [compare options] [options] QRELS RUN RUN [RUN ...]
@@ -534,10 +559,7 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.
                     A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.
   --columns qid=Q,docid=D,value=V[,tag=T]
-                    the CSV/TSV header or Parquet/Arrow column names to read. Default: the first
-                    present of qid, query, query_id, topic; docid, doc, doc_id, docno, document;
-                    score, rank_score, prediction (runs) or rel, label, relevance, grade (qrels);
-                    and tag, runid, run_id, run_tag (a run's tag: Parquet and Arrow only)
+${columnsHelp()}
   --per-query-out FILE
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or

@@ -251,7 +251,7 @@ async function evaluateEachRun(
         progress.clear();
         for (const w of r.warnings) warn(w);
         if (r.notInRunQids.length && !args.complete) {
-          io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids)}; -c counts them as 0\n`);
+          io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids, true)}\n`);
         }
         onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
       },

@@ -11,6 +11,7 @@ import { formatComparison, type ComparisonFormat } from "../output/comparison.js
 import {
   comparableResult,
   comparableRows,
+  leftOutOfComparison,
   looksLikePerQueryCsv,
   looksLikePerQueryJson,
   notPerQuery,
@@ -33,7 +34,7 @@ export async function compareMode(
   args: CliArgs,
   io: Io,
   evaluate: EvaluateRuns,
-  merged?: () => Promise<{ p: Plan; runs: RunResult[] }>,
+  merged?: () => Promise<{ p: Plan; runs: RunResult[]; settings: { measures: readonly string[] } }>,
 ): Promise<number> {
   if (args.files.length === 0)
     throw usageError(
@@ -44,10 +45,10 @@ export async function compareMode(
   if (merged) {
     // --merge: the shards' runs merged (src/node/merge-command.ts), compared as if evaluated here.
     const m = await merged();
-    const { rows, left } = comparableRows(m.p);
+    const comparable = comparableRows(m.p, m.settings.measures);
+    const { rows } = comparable;
     if (!rows.length) throw usageError("no measure to compare: none of the shards' is a per-query number");
-    if (left.length)
-      io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+    for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
     if (m.runs.length < 2)
       throw usageError(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
     if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline))
@@ -119,11 +120,11 @@ export async function compareRuns(runs: readonly NamedResult[], o: CompareOption
     runs.length,
     runs[0].result.measures.length,
   );
-  const pool = resamplingPool(threadsFor(work, env ? Number(env) : undefined));
+  const pool = resamplingPool(Math.min(threadsFor(work, env ? Number(env) : undefined), 256));
   try {
-    return await compareAsync(runs, o, pool ?? undefined);
+    return await compareAsync(runs, o, pool);
   } finally {
-    await pool?.close();
+    await pool.close();
   }
 }
 
@@ -231,9 +232,10 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
 /** QRELS RUN RUN ... evaluated as the evaluation's mode does; the lines that are per-query numbers. */
 async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
   // Said before the files are read: the plan's rows do not depend on them.
-  const { rows, left } = comparableRows(plan(args.measures, null, args));
+  const comparable = comparableRows(plan(args.measures, null, args), args.measures);
+  const { rows } = comparable;
   if (!rows.length) throw usageError("no measure to compare: none of those asked is a per-query number");
-  if (left.length) io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+  for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
   const { runs } = await evaluate(args, io);
   return runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
 }

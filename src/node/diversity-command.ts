@@ -64,7 +64,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
     const choice = { format: formatOf(file, args.inputFormat), columns: args.columns };
     const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
     if (joined.notInRun && !args.complete) {
-      io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun)}; -c counts them\n`);
+      io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun, true)}\n`);
     }
     const warned = new Set<string>();
     const evaluated = evaluateBlock(

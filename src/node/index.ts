@@ -16,6 +16,7 @@
  *    them costs a JS object a query and a property a row: about what evaluateRun then spends on them,
  *    right for inspecting files and for judgments, while a run of millions of rows is better given to
  *    evaluateFiles.
+ *  - resamplingPool gives compareAsync (from "rankeval") worker threads of the same pool.
  *
  * @example
  * ```ts
@@ -38,6 +39,7 @@ import { evaluateBlock } from "../app/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
+export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { asRowError, readRows, type PlaceOf } from "../input/input.js";

@@ -10,6 +10,7 @@ import {
   mergeRunSummaries,
   mergeTables,
   perQueryTable,
+  shardsUnderSeveralNames,
   summaryResult,
   trecSummaryValues,
   type Merged,
@@ -157,7 +158,8 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   }
   const merged = await readMerged(args.files);
   const { p, settings, runs } = merged;
-  for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+  for (const w of [...p.warnings, ...shardsUnderSeveralNames(merged.shards)])
+    io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? (p.kind === "trec" && !settings.tieRange ? "trec" : "table");
   if (format === "trec" && p.kind !== "trec")
     throw usageError("--format trec needs trec_eval measure names: these shards were made with others");
@@ -284,7 +286,8 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
         ),
       );
     }
-    for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
+    const shards = opened.map((o) => ({ file: o.file, meta: o.pq.meta }));
+    for (const w of [...p.warnings, ...shardsUnderSeveralNames(shards)]) io.stderr.write(`rankeval: warning: ${w}\n`);
     if (format === "trec") {
       const texts: string[] = [];
       for (const m of merged) {

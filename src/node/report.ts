@@ -1,10 +1,11 @@
 // rankeval --report FILE QRELS RUN...: one HTML file with the evaluation, its comparison, charts, every
 // query's values and drill-downs. The runs are read twice: evaluating them says which queries changed
 // most, then those queries' rows are taken from the joined blocks.
+import { counted } from "../errors/counted.js";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { meanDifferences, type NamedResult } from "../compare/compare.js";
-import { comparableResult, comparableRows } from "../output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../output/per-query-runs.js";
 import { RankevalError, usageError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
@@ -88,10 +89,10 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const intervals: MeanDifference[] = [];
   const names = reported.map((r) => r.name);
   if (runs.length >= 2) {
-    const { rows: comparable, left } = comparableRows(p);
+    const rows = comparableRows(p, args.measures);
+    const comparable = rows.rows;
     if (comparable.length) {
-      if (left.length)
-        io.stderr.write(`rankeval: not per-query numbers, left out of the comparison: ${left.join(", ")}\n`);
+      for (const note of leftOutOfComparison(rows)) io.stderr.write(`rankeval: ${note}\n`);
       const named: NamedResult[] = runs.map((r, i) => ({
         name: names[i],
         result: comparableResult(r.result, comparable),
@@ -160,7 +161,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const size = bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
   const queries = data.perQuery.qids.length;
   io.stderr.write(
-    `rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${runs.length} run${runs.length === 1 ? "" : "s"}, ${queries} quer${queries === 1 ? "y" : "ies"}, ${explanations.length} drill-down${explanations.length === 1 ? "" : "s"}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    `rankeval: wrote ${args.report}: ${size} (${bytes} bytes), ${counted(runs.length, "run")}, ${counted(queries, "query", "queries")}, ${counted(explanations.length, "drill-down")}, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

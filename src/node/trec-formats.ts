@@ -29,6 +29,7 @@ import {
 import { zscoreLookup, zscoreTable, type ZscoreLookup } from "../trec/zscore-lookup.js";
 import type { CliArgs } from "./args.js";
 import { formatOf, runParserFor } from "../input/formats.js";
+import { notInRun } from "../input/input.js";
 import { checkReadOnce, displayName, inputSize, readInto } from "./file-read.js";
 
 interface Io {
@@ -231,9 +232,7 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   const lacking = new Set(joined.notInRunQids);
   const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
   if (absent.length && !args.complete) {
-    io.stderr.write(
-      `rankeval: ${run.file}: ${absent.length} judged queries are not in the run and are left out (${absent.slice(0, 5).join(", ")}${absent.length > 5 ? ", ..." : ""}); -c counts them\n`,
-    );
+    io.stderr.write(`rankeval: ${notInRun(run.file, absent, true)}\n`);
   }
   const formatted = p.formatted ?? [];
   const values: Record<string, Float64Array> = {};

@@ -4,6 +4,7 @@
  * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
  * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
  */
+import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
 import { csvField, csvRecords } from "./csv.js";
@@ -272,7 +273,7 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       if (!header) header = r.fields;
       else {
         if (r.fields.length !== header.length)
-          throw new Error(`line ${r.line + 1}: ${r.fields.length} fields, the header has ${header.length}`);
+          throw new Error(`line ${r.line + 1}: ${counted(r.fields.length, "field")}, the header has ${header.length}`);
         records.push(r.fields);
       }
     }
@@ -377,7 +378,7 @@ export async function openPerQueryParquet(
   for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
   if (starts[starts.length - 1] !== groups[groups.length - 1])
     throw badInput(
-      `${file}: damaged per-query results: ${groups[groups.length - 1]} rows, its metadata's runs have ${starts[starts.length - 1]}`,
+      `${file}: damaged per-query results: ${counted(groups[groups.length - 1], "row")}, its metadata's runs have ${starts[starts.length - 1]}`,
     );
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
     const end = starts[run + 1];

@@ -3,7 +3,7 @@
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
-import { DEFAULT_OPTIONS, mergeConventions } from "../measures/options.js";
+import { conventionsLine, DEFAULT_OPTIONS } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
 import { csvRecord } from "./csv.js";
 import { parseTrecMeasures, trecLines } from "../measures/trec-eval-table.js";
@@ -27,32 +27,31 @@ export function notPerQuery(name: string): boolean {
   return NOT_PER_QUERY.has(name);
 }
 
-/** The rows of a plan that can be compared, in report order, and the names of those left out. */
-export function comparableRows(p: Plan): { rows: Row[]; left: string[] } {
-  const rows = p.rows.filter((r) => !notPerQuery(r.name));
-  const kept = new Set(rows.map((r) => r.name));
+/**
+ * The rows of a plan that can be compared, in report order, and the names of those left out: `left`,
+ * no per-query number; `counts`, given `named` (the -m names), the counts not named there (num_ret,
+ * num_rel, num_rel_ret of trec_eval's default set: what the judgments or the depth fix, not a ranking's
+ * quality, whose tests say nothing or NaN).
+ */
+export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[]; left: string[]; counts: string[] } {
+  const perQuery = p.rows.filter((r) => !notPerQuery(r.name));
+  const asked = new Set(named);
+  const isCount = (r: Row) => p.measures.some((m) => m.name === r.measure && m.family.isCount === true);
+  const counts = named ? perQuery.filter((r) => isCount(r) && !asked.has(r.name)).map((r) => r.name) : [];
+  const rows = perQuery.filter((r) => !counts.includes(r.name));
+  const kept = new Set(perQuery.map((r) => r.name));
   const left = trecLines(p.trec)
     .filter((l) => l.summary && !kept.has(l.name))
     .map((l) => l.name);
-  return { rows, left };
+  return { rows, left, counts };
 }
 
-/**
- * A comparison's conventions in one line, merged as the table merges them: one line, else each after
- * its measures (`[ndcg@10] gain=exp ...; [map, P_10] trec_eval: ...`). Per-query files carry them.
- */
-export function comparisonConventions(rows: readonly { name: string; conventions: string }[]): string {
-  const merged = mergeConventions(rows.map((r) => r.conventions));
-  if (merged.lines.length === 1) return merged.lines[0];
-  return merged.lines
-    .map(
-      (line, i) =>
-        `[${rows
-          .filter((_, k) => merged.index[k] === i)
-          .map((r) => r.name)
-          .join(", ")}] ${line}`,
-    )
-    .join("; ");
+/** What comparableRows left out, said (without the program's name). */
+export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }): string[] {
+  return [
+    ...(c.left.length ? [`not per-query numbers, left out of the comparison: ${c.left.join(", ")}`] : []),
+    ...(c.counts.length ? [`counts, left out of the comparison (-m NAME compares one): ${c.counts.join(", ")}`] : []),
+  ];
 }
 
 /**
@@ -73,9 +72,7 @@ export function comparableResult(result: Result<string>, rows: readonly Row[]): 
     counted[r.name] = result.counted[r.measure];
     measureConventions[r.name] = result.measureConventions[r.measure] ?? "";
   }
-  const conventions = comparisonConventions(
-    rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })),
-  );
+  const conventions = conventionsLine(rows.map((r) => ({ name: r.name, conventions: measureConventions[r.name] })));
   return {
     ...result,
     measures: rows.map((r) => r.name),
@@ -143,7 +140,7 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
       queries: { evaluated: run.qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
       // Not in the file as such (its measures' conventions are, above); compare() does not read it.
       options: DEFAULT_OPTIONS,
-      conventions: comparisonConventions(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
+      conventions: conventionsLine(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
       measureConventions,
       warnings: [],
     };

@@ -7,6 +7,7 @@
  * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
  * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
  */
+import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
@@ -270,6 +271,8 @@ export interface Merged {
   runs: RunResult[];
   /** The metadata the merged runs have in common (for a merged table written again). */
   meta: PerQueryMeta;
+  /** Each shard's file and metadata. */
+  shards: { file: string; meta: PerQueryMeta }[];
 }
 
 /**
@@ -309,7 +312,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       const rows = rowsOf.get(info.name) ?? [];
       if (rows.length !== info.queries)
         throw badInput(
-          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${rows.length} rows, its metadata says ${info.queries}`,
+          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
         );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
@@ -423,7 +426,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       aggregates: meta.aggregates,
     };
   });
-  return { p, settings, runs, meta };
+  return { p, settings, runs, meta, shards: tables.map((t) => ({ file: t.file, meta: t.table.meta })) };
 }
 
 /** A shard's cursor over one run's rows, for mergeSummaries. */
@@ -558,7 +561,7 @@ export async function mergeRunSummaries(
   const total = (f: (r: PerQueryRun) => number) => infos.reduce((s, x) => s + f(x.info), 0);
   if (n !== total((r) => r.queries))
     throw badInput(
-      `damaged per-query results: run ${JSON.stringify(name)}: ${n} rows read, the files' metadata say ${total((r) => r.queries)}`,
+      `damaged per-query results: run ${JSON.stringify(name)}: ${counted(n, "row")} read, the files' metadata say ${total((r) => r.queries)}`,
     );
   let summary: Record<string, number> | undefined;
   for (const x of infos) {
@@ -661,4 +664,41 @@ export function checkSameEvaluation(metas: readonly { file: string; meta: PerQue
         `${metas[0].file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`,
       );
   }
+}
+
+/**
+ * Runs that look like one run's shards under several names (`bm25.run.0`, `bm25.run.1`): the same tag,
+ * no shard in common. Runs merge by name, so these merge as several runs, each over its own shards'
+ * queries: said, not refused (runs evaluated one per task can look alike).
+ */
+export function shardsUnderSeveralNames(metas: readonly { file: string; meta: PerQueryMeta }[]): string[] {
+  const runs: { name: string; tag: string; files: Set<string> }[] = [];
+  for (const { file, meta } of metas)
+    for (const r of meta.runs) {
+      let run = runs.find((x) => x.name === r.name && x.tag === r.runTag);
+      if (!run) runs.push((run = { name: r.name, tag: r.runTag, files: new Set() }));
+      run.files.add(file);
+    }
+  // Groups of runs joined by pairs of one tag and no shard in common.
+  const group = runs.map((_, i) => i);
+  const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i])));
+  for (let i = 0; i < runs.length; i++)
+    for (let j = i + 1; j < runs.length; j++)
+      if (runs[i].tag === runs[j].tag && ![...runs[i].files].some((f) => runs[j].files.has(f)))
+        group[root(j)] = root(i);
+  const said: string[] = [];
+  for (let g = 0; g < runs.length; g++) {
+    const members = runs.filter((_, i) => root(i) === g);
+    if (members.length < 2) continue;
+    const named = members.map((r) => `"${r.name}" (${[...r.files][0]}${r.files.size > 1 ? ", ..." : ""})`);
+    const some =
+      named.length > 3 ? `${named.slice(0, 2).join(", ")} and ${named.length - 2} more` : named.join(" and ");
+    said.push(
+      `runs ${some} have one tag (${JSON.stringify(members[0].tag)}) and no shard in common: merged as ` +
+        `${counted(members.length, "run")}, each over its own shards' queries. Shards merge as one run under ` +
+        "one name (a path without its key=value parts: runs/bm25/bucket=3 is runs/bm25); if these are one " +
+        "run's shards, evaluate them under such paths",
+    );
+  }
+  return said;
 }

@@ -1,3 +1,4 @@
+import { counted } from "../errors/counted.js";
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { mergeConventions } from "../measures/options.js";
@@ -196,10 +197,10 @@ function queriesNote(r: Result<unknown>): string {
   const { evaluated, skipped } = r.queries;
   const notes = [
     skipped.noRelevant ? `${skipped.noRelevant} without relevant documents skipped` : "",
-    skipped.notJudged ? `${skipped.notJudged} run queries without judgments ignored` : "",
-    skipped.notInRun ? `${skipped.notInRun} judged queries absent from the run` : "",
+    skipped.notJudged ? `${counted(skipped.notJudged, "run query", "run queries")} without judgments ignored` : "",
+    skipped.notInRun ? `${counted(skipped.notInRun, "judged query", "judged queries")} absent from the run` : "",
   ].filter(Boolean);
-  return `${evaluated} queries${notes.length ? `; ${notes.join("; ")}` : ""}`;
+  return `${counted(evaluated, "query", "queries")}${notes.length ? `; ${notes.join("; ")}` : ""}`;
 }
 
 /** Every list's items once, in order of first appearance. */

@@ -3,6 +3,7 @@
  * with -q, for each query in strcmp order, each of its lines in measure-table order; then the
  * summary block ("all"), in the same order. Browser-safe.
  */
+import { counted } from "../errors/counted.js";
 import { RankevalError } from "../errors/errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
@@ -61,7 +62,10 @@ export function formatTrecReport(input: TrecReportInput): string {
     const v = pq?.values[name];
     if (v === undefined) return undefined;
     if (v.length !== qids.length)
-      throw new RankevalError("bad-input", `trec report: ${v.length} values for "${name}", ${qids.length} qids`);
+      throw new RankevalError(
+        "bad-input",
+        `trec report: ${counted(v.length, "value")} for "${name}", ${counted(qids.length, "qid")}`,
+      );
     return v;
   };
   const out: string[] = [];

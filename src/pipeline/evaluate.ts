@@ -27,6 +27,7 @@ import {
   type ExplicitOptions,
   type Options,
   type ResolvedOptions,
+  resultConventions,
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 
@@ -71,7 +72,10 @@ export interface Result<Q = Qid> {
   };
   /** The options given, over the library's defaults (a tool's name may be computed with others: see `measureConventions`). */
   readonly options: ResolvedOptions;
-  /** The options given, over the library's defaults, in one line. */
+  /**
+   * The conventions every measure was computed under, in one line: the options given over the library's
+   * defaults where every measure follows them, else each measure's own (see `measureConventions`).
+   */
   readonly conventions: string;
   /**
    * The conventions each measure was computed with, by key: its tool ("rankeval" for the library's
@@ -327,7 +331,7 @@ export function evaluateBatch<Q>(
       skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
     },
     options,
-    conventions: describeOptions(options),
+    conventions: resultConventions(measureConventions, options),
     measureConventions,
     warnings: [...warnings],
     ...(tieRange ? { tieRange } : {}),

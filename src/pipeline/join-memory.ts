@@ -1,5 +1,6 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
 // evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
+import { counted } from "../errors/counted.js";
 import { noQueryInCommon, type RankevalError, badInput } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
@@ -95,7 +96,7 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
       if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== qid.length)
         throw badInput(
-          `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${qid.length}`,
+          `${what}.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but ${what}.qid has ${qid.length}`,
         );
     }
     let docid = c.docid as ArrayLike<string | number>;

@@ -5,6 +5,7 @@
  * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
  * assembly/metrics/diversity.ts). Browser-safe.
  */
+import { counted } from "../errors/counted.js";
 import { documentTwice, badInput } from "../errors/errors.js";
 import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
 import { isColumn } from "./rows-by-query.js";
@@ -88,7 +89,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
       if (!isColumn(c[name])) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length)
         throw badInput(
-          `subtopic qrels.${name} has ${(c[name] as ArrayLike<unknown>).length} values but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
+          `subtopic qrels.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
         );
     }
     const q = c.qid as ArrayLike<string | number>;

@@ -1,5 +1,6 @@
 // A LETOR file and its predictions as a batch: the one place the command line (--letor) and the web
 // page check that the files agree and find each row's query (its qid: field, or else the group sizes).
+import { counted } from "../errors/counted.js";
 import { documentTwice, RankevalError } from "../errors/errors.js";
 import { groupRows } from "./rows-by-query.js";
 import type { Interner, Letor, LetorRows } from "../io/index.js";
@@ -34,7 +35,7 @@ function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32
   if (score.length !== data.length) {
     throw new RankevalError(
       "bad-input",
-      `${scoresFile} has ${score.length} scores but ${file} has ${data.length} rows: one score per row, in order`,
+      `${scoresFile} has ${counted(score.length, "score")} but ${file} has ${counted(data.length, "row")}: one score per row, in order`,
     );
   }
   if (hasQid) return null;
@@ -48,7 +49,7 @@ function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32
   if (total !== data.length)
     throw new RankevalError(
       "bad-input",
-      `${groups.file}: the group sizes add up to ${total} but ${file} has ${data.length} rows`,
+      `${groups.file}: the group sizes add up to ${total} but ${file} has ${counted(data.length, "row")}`,
     );
   const starts = new Int32Array(groups.sizes.length + 1);
   groups.sizes.forEach((size, g) => (starts[g + 1] = starts[g] + size));

@@ -1,4 +1,5 @@
 // Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
+import { counted } from "../errors/counted.js";
 import { documentTwice, badInput } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
 import { StringPool } from "../kernel/kernel-pool.js";
@@ -41,7 +42,7 @@ export function groupRows(
     const c = rows[column];
     if (c === undefined && column === "docid") continue;
     if (!isColumn(c)) throw badInput(`rows.${column} must be an array or typed array`);
-    if (c.length !== n) throw badInput(`rows.${column} has ${c.length} values but rows.qid has ${n}`);
+    if (c.length !== n) throw badInput(`rows.${column} has ${counted(c.length, "value")} but rows.qid has ${n}`);
   }
 
   // Number the queries in order of first appearance. Rows usually come grouped already: then one

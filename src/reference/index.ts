@@ -3,6 +3,7 @@
  * produces. It shares only types, parsing and the discount table with the library; slow and obviously
  * correct: one sort per query, one small function per measure.
  */
+import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
@@ -112,7 +113,7 @@ export function referenceEvaluate(
     if (c === "docid" && rows.docid === undefined) continue;
     if (!isColumn(rows[c])) throw badInput(`rows.${c} must be an array or typed array`);
     if (rows[c]!.length !== rows.qid.length)
-      throw badInput(`rows.${c} has ${rows[c]!.length} values but rows.qid has ${rows.qid.length}`);
+      throw badInput(`rows.${c} has ${counted(rows[c]!.length, "value")} but rows.qid has ${rows.qid.length}`);
   }
   const byQuery = new Map<Qid, { docs: Doc[]; judged: number[]; seen: Set<string> }>();
   for (let i = 0; i < rows.qid.length; i++) {
@@ -160,7 +161,7 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
       if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
       if ((c[name] as ArrayLike<unknown>).length !== c.qid.length)
         throw badInput(
-          `${what}.${name} has ${(c[name] as ArrayLike<unknown>).length} values but ${what}.qid has ${c.qid.length}`,
+          `${what}.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but ${what}.qid has ${c.qid.length}`,
         );
     }
     return {

@@ -1,0 +1,65 @@
+// The HTML report uses the window's width (issue 25): the comparison table and the drill-downs'
+// rankings without horizontal scrollbars where the window is wide enough, and no counts compared.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
+import { main } from "../src/node/cli.js";
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && !process.env.CI)
+  console.warn(`test/web-edges.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+describe.skipIf(!haveChromium && !process.env.CI)("the HTML report's layout", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rankeval-web-edges-"));
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lays the comparison and the drill-downs out in the window, without scrollbars, and compares no counts", async () => {
+    // Run names as the issue's user gave them (relative to the repository, where vitest runs).
+    expect(existsSync("examples/bm25.run")).toBe(true);
+    const out = join(dir, "report.html");
+    let err = "";
+    const status = await main(["--report", out, "examples/qrels.txt", "examples/bm25.run", "examples/rerank.run"], {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => (err += s) },
+    });
+    expect(status, err).toBe(0);
+    expect(err).toContain("counts, left out of the comparison (-m NAME compares one): num_ret, num_rel, num_rel_ret");
+    for (const width of [1440, 1920]) {
+      const page = await browser!.newPage({ viewport: { width, height: 900 } });
+      try {
+        await page.goto(`file://${out}`);
+        await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 30_000 });
+        const compared = await page.$$eval("#comparison tbody tr", (trs) =>
+          trs.map((tr) => (tr as HTMLElement).dataset.measure),
+        );
+        expect(compared).toContain("map");
+        expect(compared.filter((m) => /^num_/.test(m!))).toEqual([]);
+        const qid = await page.$eval("#explained button.qid-link", (b) => (b as HTMLElement).dataset.qid!);
+        await page.click(`#explained button[data-qid="${qid}"]`);
+        await page.waitForSelector(`.drilldown[data-qid="${qid}"]`);
+        const overflowing = await page.$$eval("#comparison, #results, .drilldown .scroll", (els) =>
+          els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => `${e.id || e.className}: ${e.scrollWidth}`),
+        );
+        expect(overflowing, `at ${width} px`).toEqual([]);
+        // The two rankings side by side.
+        const tops = await page.$$eval(".drilldown .dd-run:not(.dd-ideal)", (els) =>
+          els.map((e) => e.getBoundingClientRect().top),
+        );
+        expect(tops.length).toBe(2);
+        expect(tops[0]).toBe(tops[1]);
+      } finally {
+        await page.close();
+      }
+    }
+  }, 120_000);
+});
