@@ -233,7 +233,7 @@ describe("malformed files: file, line and column", () => {
     [
       "a NUL byte",
       () => file("nul.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d\u00002 2 0.8 A\n"),
-      /nul\.run:2:8: file is not text \(NUL byte\)/,
+      /nul\.run:2:8: file is not text \(NUL byte at byte offset 24\)/,
     ],
     ["a bare CR", () => file("cr.run", "q1 Q0 d1 1 0.9 A\rq1 Q0 d2 2 0.8 A\n"), /cr\.run:1:\d+: carriage return/],
     [
