@@ -89,12 +89,29 @@ export class InputHead {
   /** Whether the first bytes are still being gathered (nothing parsed yet). */
   pending = true;
 
-  /** Gathers the first bytes of `chunk`: null while they are not all there, else the rest to parse after held(). */
+  /**
+   * Gathers the first bytes of `chunk` while they may begin a binary format's magic number: null while
+   * they may, else the rest of the chunk to parse after held(). Text is never held (its first byte
+   * begins none), so errors come as soon as before.
+   */
   add(chunk: Uint8Array): Uint8Array | null {
-    const k = Math.min(HEAD_BYTES - this.n, chunk.length);
-    this.bytes.set(chunk.subarray(0, k), this.n);
-    this.n += k;
-    return this.n < HEAD_BYTES ? null : chunk.subarray(k);
+    let k = 0;
+    while (k < chunk.length && this.n < HEAD_BYTES && this.mayBeBinary()) this.bytes[this.n++] = chunk[k++];
+    return this.n < HEAD_BYTES && this.mayBeBinary() ? null : chunk.subarray(k);
+  }
+
+  /** Whether the bytes gathered are a proper beginning of some binary format's magic number. */
+  private mayBeBinary(): boolean {
+    return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
+  }
+
+  /** Whether the first `n` bytes gathered match `magic` (null: a control byte). */
+  private matches(magic: readonly (number | null)[], n: number): boolean {
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      if (magic[i] === null ? !(b[i] < 0x20 && b[i] !== TAB) : b[i] !== magic[i]) return false;
+    }
+    return true;
   }
 
   /** The bytes gathered, to parse first (at the end of the input, all of it); gathering ends. */
@@ -105,13 +122,7 @@ export class InputHead {
 
   /** What binary format the input starts as, or null. */
   binary(): string | null {
-    const b = this.bytes;
-    for (const { magic, what } of BINARY) {
-      if (magic.length > this.n) continue;
-      let i = 0;
-      while (i < magic.length && (magic[i] === null ? b[i] < 0x20 && b[i] !== TAB : b[i] === magic[i])) i++;
-      if (i === magic.length) return what;
-    }
+    for (const { magic, what } of BINARY) if (magic.length <= this.n && this.matches(magic, magic.length)) return what;
     return null;
   }
 
@@ -347,7 +358,6 @@ export abstract class LineParser {
     this.base = this.carryAt;
     this.badByte(upTo, i);
   }
-
 
   private append(src: Uint8Array, start: number, end: number): void {
     const need = this.carryLen + end - start;
