@@ -166,6 +166,8 @@ export abstract class LineParser {
   /** Bytes of the input taken so far (a BOM too): the byte offset of the next chunk's first. */
   private taken = 0;
   private readonly inputHead = new InputHead();
+  /** How many bytes of a BOM the input started with, held until we know whether they are one. */
+  private bomLen = 0;
   private started = false;
   private finished = false;
   /** The first error thrown: an input is bad once, so push() and finish() throw it again after. */
@@ -205,14 +207,20 @@ export abstract class LineParser {
     }
   }
 
-  /** Parses the next bytes of the input; the first are the head gathered whole (a BOM there is skipped). */
+  /** Parses the next bytes of the input, a BOM at its start skipped. */
   private take(chunk: Uint8Array): void {
     if (!this.started) {
-      this.started = true;
-      if (chunk.length >= 3 && chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) {
-        chunk = chunk.subarray(3);
-        this.taken = 3;
+      let i = 0;
+      while (this.bomLen < 3 && i < chunk.length && chunk[i] === BOM[this.bomLen]) {
+        this.bomLen++;
+        i++;
       }
+      if (this.bomLen < 3 && i === chunk.length) return; // all BOM so far: wait for more
+      this.started = true;
+      if (this.bomLen < 3)
+        this.feed(Uint8Array.from(BOM.slice(0, this.bomLen))); // a prefix of a BOM is data
+      else this.taken = 3;
+      chunk = chunk.subarray(i);
     }
     this.feed(chunk);
   }
@@ -223,6 +231,10 @@ export abstract class LineParser {
     if (this.finished) throw new Error(`${this.file}: finish() called twice`);
     try {
       if (this.inputHead.pending) this.take(this.inputHead.held());
+      if (!this.started) {
+        this.started = true;
+        this.feed(Uint8Array.from(BOM.slice(0, this.bomLen)));
+      }
       this.finished = true;
       if (this.carryLen > 0) {
         this.append(new Uint8Array([LF]), 0, 1);
