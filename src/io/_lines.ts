@@ -114,6 +114,17 @@ export class InputHead {
     return true;
   }
 
+  /** Hands `chunk` to `parse`: nothing while the first bytes are gathered, then those bytes first. */
+  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void): void {
+    if (this.pending) {
+      const rest = this.add(chunk);
+      if (rest === null) return;
+      parse(this.held());
+      chunk = rest;
+    }
+    parse(chunk);
+  }
+
   /** The bytes gathered, to parse first (at the end of the input, all of it); gathering ends. */
   held(): Uint8Array {
     this.pending = false;
@@ -194,14 +205,7 @@ export abstract class LineParser {
     if (this.error !== null) throw this.error;
     if (this.finished) throw new Error(`${this.file}: push() after finish()`);
     try {
-      const head = this.inputHead;
-      if (head.pending) {
-        const rest = head.add(chunk);
-        if (rest === null) return;
-        this.take(head.held());
-        chunk = rest;
-      }
-      this.take(chunk);
+      this.inputHead.pass(chunk, (bytes) => this.take(bytes));
     } catch (e) {
       throw this.failed(e);
     }

@@ -71,16 +71,7 @@ export abstract class RowsParser<K extends RowsKind> {
 
   /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
-    this.guard("push() after finish()", () => {
-      const head = this.inputHead;
-      if (head.pending) {
-        const rest = head.add(chunk);
-        if (rest === null) return;
-        this.feed(head.held());
-        chunk = rest;
-      }
-      this.feed(chunk);
-    });
+    this.guard("push() after finish()", () => this.inputHead.pass(chunk, (bytes) => this.feed(bytes)));
   }
 
   finish(): RowsOf<K> {

@@ -169,22 +169,31 @@ export async function specialChunks(path: string, stats: Stats): Promise<AsyncIt
   return deviceChunks(fd, name);
 }
 
-/** A device's bytes by reads that never wait (its fd opened O_NONBLOCK), in chunks of CHUNK; closed at the end. */
+/** A device's bytes by reads that never wait (its fd opened O_NONBLOCK), each chunk its own; closed at the end. */
 async function* deviceChunks(fd: number, name: string): AsyncGenerator<Uint8Array> {
   try {
-    for (;;) {
-      const buf = new Uint8Array(CHUNK);
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, CHUNK, null);
-      } catch (e) {
-        throw cannotRead(name, e);
-      }
-      if (n === 0) return;
-      yield buf.subarray(0, n);
-    }
+    yield* reads(fd, name, true);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of `fd` from where it is, by synchronous reads of CHUNK: into one buffer (each chunk valid
+ * until the next), or with `fresh` a new buffer each (kept by a stream after the next).
+ */
+function* reads(fd: number, name: string, fresh: boolean): Generator<Uint8Array> {
+  let buf = new Uint8Array(CHUNK);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch (e) {
+      throw cannotRead(name, e);
+    }
+    if (n === 0) return;
+    yield buf.subarray(0, n);
+    if (fresh) buf = new Uint8Array(CHUNK);
   }
 }
 
@@ -345,18 +354,10 @@ async function readRegular(
   }
   progress?.start(name, size);
   try {
-    const buf = new Uint8Array(CHUNK);
     let read = 0;
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, CHUNK, null);
-      } catch (e) {
-        throw cannotRead(name, e);
-      }
-      if (n === 0) break;
-      read += n;
-      sink.push(buf.subarray(0, n));
+    for (const chunk of reads(fd, name, false)) {
+      read += chunk.length;
+      sink.push(chunk);
       progress?.update(read);
       const wait = sink.ready?.();
       if (wait) await wait;

@@ -108,18 +108,28 @@ describe("binary bytes in an unfinished line: refused as they come", () => {
       expect(() => p.push(zeros[0])).toThrow(/z:2:1: file is not text \(NUL byte at byte offset 10\)/);
   });
 
-  it("the error is the whole line's, for every cut: an earlier error first, a comment left alone", () => {
+  it.each([
     // A bare CR before the NUL: the CR's error, as when the line is read whole.
-    expect(parseError("qrels", "q1 0 d1 1\nq2 0 a\rb 0\u0000\n")).toBe(
+    [
+      "qrels",
+      "q1 0 d1 1\nq2 0 a\rb 0\u0000\n",
       "in.txt:2:7: carriage return (CR) not followed by a line feed: use LF or CRLF line endings",
-    );
-    expect(parseError("letor", "0 qid:a x:0.5 #docid = a\u0000\n")).toBe(
+    ],
+    [
+      "letor",
+      "0 qid:a x:0.5 #docid = a\u0000\n",
       'in.txt:1:9: feature index "x" is not a whole number (expected INDEX:VALUE, as 3:0.25)',
-    );
-    expect(parseError("run", "q1 Q0 d1 1 0.5 t\nq1 Q0 d\u00012 2 0.4 t\n")).toBe(
+    ],
+    [
+      "run",
+      "q1 Q0 d1 1 0.5 t\nq1 Q0 d\u00012 2 0.4 t\n",
       "in.txt:2:8: file is not text (control byte 0x01 at byte offset 24)",
-    );
-    // A comment line may hold any byte, as before.
+    ],
+  ] as const)("the error is the whole line's for every cut: %s, %j", (kind, input, message) => {
+    expect(parseError(kind, input)).toBe(message);
+  });
+
+  it("a comment line may hold any byte, as before", () => {
     expect(parseOk("qrels", "# \u0000\u0001\nq1 0 d1 1\n")).toMatchObject({ length: 1 });
   });
 
