@@ -2,7 +2,7 @@
 // its exit status (1 usage, 2 bad input, 70 internal error, 74 output error) and one line naming the
 // file or the argument; never a stack trace, never a hang (each run under a timeout), never a silent
 // pass. Named pipes and standard input work as any file.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -233,7 +233,7 @@ describe("malformed files: file, line and column", () => {
     [
       "a NUL byte",
       () => file("nul.run", "q1 Q0 d1 1 0.9 A\nq1 Q0 d\u00002 2 0.8 A\n"),
-      /nul\.run:2:8: file is not text \(NUL byte\)/,
+      /nul\.run:2:8: file is not text \(NUL byte at byte offset 24\)/,
     ],
     ["a bare CR", () => file("cr.run", "q1 Q0 d1 1 0.9 A\rq1 Q0 d2 2 0.8 A\n"), /cr\.run:1:\d+: carriage return/],
     [
@@ -270,6 +270,103 @@ describe("malformed files: file, line and column", () => {
   it("a qrels file given as the run, and the run as the qrels: the fields they lack", () => {
     expectFailure(rankeval([qrels, qrels]), 2, /qrels\.txt:1:10: expected at least 6 fields/);
     expectFailure(rankeval([run, run]), 2, /a\.run:1:\d+: expected 4 fields/);
+  });
+});
+
+describe("binary and endless input: refused at once, naming the file and the byte", () => {
+  /** A gzip file of 2 GiB of `byte` in about 2 MB (32 members of 64 MiB). */
+  const bomb = (name: string, byte: number) => {
+    const member = gzipSync(Buffer.alloc(64 << 20, byte), { level: 9 });
+    return file(name, Buffer.concat(Array(32).fill(member)));
+  };
+
+  it("/dev/zero as the run, the judgments, a JSON run", () => {
+    const zero = "/dev/zero:1:1: file is not text (NUL byte at byte offset 0)";
+    expectFailure(rankeval(["-m", "map", qrels, "/dev/zero"]), 2, zero);
+    expectFailure(rankeval(["-m", "map", "/dev/zero", run]), 2, zero);
+    expectFailure(rankeval(["--input-format", "json", "-m", "map", qrelsJson, "/dev/zero"]), 2, zero);
+  });
+
+  it("a 2 MB gzip bomb (2 GiB of zeros; one line of 2 GiB): streamed, refused within its first chunks", () => {
+    const zeros = bomb("bomb.run.gz", 0);
+    expectFailure(
+      rankeval(["-m", "map", qrels, zeros]),
+      2,
+      `${zeros}:1:1: file is not text (NUL byte at byte offset 0)`,
+    );
+    const line = bomb("line.run.gz", 0x61);
+    expectFailure(
+      rankeval(["-m", "map", qrels, line]),
+      2,
+      `${line}:1:67108865: the line is longer than 64 MiB (from byte offset 0), the most a line may hold: is the file text?`,
+    );
+  });
+
+  it("a PNG given as a run says it is an image, not that it lacks fields", () => {
+    const png = file(
+      "plot.png",
+      Uint8Array.from([
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1,
+      ]),
+    );
+    expectFailure(rankeval(["-m", "map", qrels, png]), 2, `${png}:1:1: file is not text (it is a PNG image)`);
+  });
+
+  it("Parquet piped into standard input says it is Parquet and how it is read", async () => {
+    const { parquetWriteBuffer } = await import("hyparquet-writer");
+    const parquet = file(
+      "run.parquet",
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: "qid", data: ["q1", "q2"] },
+            { name: "docid", data: ["d1", "d1"] },
+            { name: "score", data: [0.9, 0.5] },
+          ],
+        }),
+      ),
+    );
+    const r = shell(`cat ${parquet} | $R -m map ${qrels} -`);
+    expectFailure(
+      r,
+      2,
+      /standard input:1:1: file is not text \(it is Parquet: name it \*\.parquet or give the input format "parquet" \(--input-format parquet\); Parquet is read from a file, not from a pipe or standard input\)/,
+    );
+    // Given as the file it is, it is read.
+    expect(rankeval(["-m", "map", "-m", "P.2", qrels, parquet]).status).toBe(0);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "a FIFO whose writer sends zeros: refused at once, the writer stopped",
+    () => {
+      const path = join(dir, "zeros.fifo");
+      spawnSync("mkfifo", [path]);
+      expectFailure(
+        shell(`cat /dev/zero > ${path} & $R -m map ${qrels} ${path}`),
+        2,
+        `${path}:1:1: file is not text (NUL byte at byte offset 0)`,
+      );
+    },
+  );
+
+  it("a socket is refused with what it is", async () => {
+    const { createServer } = await import("node:net");
+    const path = join(dir, "run.sock");
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(path, done));
+    try {
+      const r = await new Promise<Ran>((done) => {
+        const child = spawn("node", [bin, "-m", "map", qrels, path], { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (b) => (out += b));
+        child.stderr.on("data", (b) => (err += b));
+        child.on("close", (status, signal) => done({ status, signal, out, err }));
+      });
+      expectFailure(r, 2, `${path}: cannot read it: is a socket, not a file or a pipe`);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -62,6 +62,8 @@ export interface LineHost {
   tag?(bytes: Uint8Array, start: number, end: number): void;
   /** LETOR: the optional fields every line has (`qid:`, `# docid = X`), or null until the first row says. */
   letorModes?(): { qid: boolean; docid: boolean } | null;
+  /** The lines given at buf[p] are read at bytes[p + shift] (a copy): for errors that name a byte offset. */
+  moved?(shift: number): void;
 }
 
 const align = (n: number, a: number) => (n + a - 1) & -a;
@@ -296,6 +298,7 @@ export class KernelRows extends RowsBuilder {
     this.ensure(input + len + this.k.pad);
     const bytes = this.bytes;
     bytes.set(buf.subarray(p, end), input);
+    host.moved?.(input - p);
     const k = this.k;
     const s = this.state;
     const k0 = this.kernel;
@@ -387,6 +390,9 @@ export abstract class KernelLineParser extends LineParser {
       slowLine: (bytes, at) => this.slowLine(bytes, at),
       tag: (bytes, start, end) => this.tag(bytes, start, end),
       letorModes: () => this.letorModes(),
+      moved: (shift) => {
+        this.base -= shift;
+      },
     };
   }
 

@@ -7,6 +7,10 @@
  * `parseLines(buf, start, end)` over a range of whole lines: buf[end - 1] is always '\n', so its loops
  * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line. By default
  * it reads every line as fields (fieldLine), handing each row to `row`.
+ *
+ * A line is at most MAX_LINE_BYTES, and the bytes of an unfinished line are checked as they come: a
+ * binary file, /dev/zero or a decompressed bomb is refused at its first bad byte (a format its first
+ * bytes name said as such), never held whole.
  */
 import { InputError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
@@ -18,6 +22,128 @@ export const SPACE = 32;
 export const TAB = 9;
 export const HASH = 35;
 const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The most bytes a line may have (without its '\n'), in every line reader (the CSV/TSV and JSON
+ * readers bound a record and a token alike): a longer one is no text rankeval reads, and holding it
+ * would let one endless line (a binary file, /dev/zero, a gzip bomb) take all the memory.
+ */
+export const MAX_LINE_BYTES = 64 << 20;
+const MAX_LINE_TEXT = "64 MiB";
+/** The pieces a chunk larger than MAX_LINE_BYTES is read in. */
+const PIECE = 16 << 20;
+
+/** The reason said of a byte no text has (NUL, or a control byte where `c` is one) at byte offset `offset`. */
+export function notText(c: number, offset: number): string {
+  const what = c === 0 ? "NUL byte" : `control byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
+  return `file is not text (${what} at byte offset ${offset})`;
+}
+
+/** The error of a line (a CSV/TSV record, a JSON token) longer than MAX_LINE_BYTES, `what` it is. */
+export function tooLong(file: string, line: number, column: number, what: string, offset: number): InputError {
+  const reason = `${what} is longer than ${MAX_LINE_TEXT} (from byte offset ${offset}), the most a line may hold: is the file text?`;
+  return new InputError(file, line, column, reason);
+}
+
+/**
+ * Binary formats told by their first bytes, said instead of the first line's error (a PNG's first line
+ * is one field). Each pattern has a byte no text line has, or is a format's whole magic number.
+ */
+const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
+  { magic: [0x1f, 0x8b], what: "gzip-compressed data: decompress it first" },
+  // Parquet: "PAR1" then a page header (Thrift's compact protocol: a control byte).
+  {
+    magic: [0x50, 0x41, 0x52, 0x31, null],
+    what:
+      'it is Parquet: name it *.parquet or give the input format "parquet" (--input-format parquet); ' +
+      "Parquet is read from a file, not from a pipe or standard input",
+  },
+  {
+    magic: [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31, 0, 0],
+    what: 'it is an Arrow IPC file: name it *.arrow or give the input format "arrow" (--input-format arrow)',
+  },
+  {
+    magic: [0xff, 0xff, 0xff, 0xff],
+    what: 'it looks like an Arrow IPC stream: give the input format "arrow" (--input-format arrow), from a pipe too',
+  },
+  { magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], what: "it is a PNG image" },
+  { magic: [0xff, 0xd8, 0xff], what: "it is a JPEG image" },
+  { magic: [0x47, 0x49, 0x46, 0x38], what: "it is a GIF image" },
+  { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], what: "it is a PDF document" },
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: "it is a ZIP archive (or a spreadsheet): extract the text first" },
+  { magic: [0x42, 0x5a, 0x68, null, 0x31, 0x41, 0x59, 0x26], what: "bzip2-compressed data: decompress it first" },
+  { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], what: "xz-compressed data: decompress it first" },
+  { magic: [0x28, 0xb5, 0x2f, 0xfd], what: "zstd-compressed data: decompress it first" },
+  { magic: [0x7f, 0x45, 0x4c, 0x46], what: "it is an executable (ELF)" },
+];
+const HEAD_BYTES = 8;
+
+/**
+ * The first bytes of an input, gathered before any is parsed, to name a binary format: an error on
+ * line 1 of an input that starts as a known binary format is said as "file is not text (it is ...)" at
+ * 1:1, whatever the chunks were.
+ */
+export class InputHead {
+  private readonly bytes = new Uint8Array(HEAD_BYTES);
+  private n = 0;
+  /** Whether the first bytes are still being gathered (nothing parsed yet). */
+  pending = true;
+
+  /**
+   * Gathers the first bytes of `chunk` while they may begin a binary format's magic number: null while
+   * they may, else the rest of the chunk to parse after held(). Text is never held (its first byte
+   * begins none), so errors come as soon as before.
+   */
+  add(chunk: Uint8Array): Uint8Array | null {
+    let k = 0;
+    while (k < chunk.length && this.n < HEAD_BYTES && this.mayBeBinary()) this.bytes[this.n++] = chunk[k++];
+    return this.n < HEAD_BYTES && this.mayBeBinary() ? null : chunk.subarray(k);
+  }
+
+  /** Whether the bytes gathered are a proper beginning of some binary format's magic number. */
+  private mayBeBinary(): boolean {
+    return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
+  }
+
+  /** Whether the first `n` bytes gathered match `magic` (null: a control byte). */
+  private matches(magic: readonly (number | null)[], n: number): boolean {
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      if (magic[i] === null ? !(b[i] < 0x20 && b[i] !== TAB) : b[i] !== magic[i]) return false;
+    }
+    return true;
+  }
+
+  /** Hands `chunk` to `parse`: nothing while the first bytes are gathered, then those bytes first. */
+  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void): void {
+    if (this.pending) {
+      const rest = this.add(chunk);
+      if (rest === null) return;
+      parse(this.held());
+      chunk = rest;
+    }
+    parse(chunk);
+  }
+
+  /** The bytes gathered, to parse first (at the end of the input, all of it); gathering ends. */
+  held(): Uint8Array {
+    this.pending = false;
+    return this.bytes.subarray(0, this.n);
+  }
+
+  /** What binary format the input starts as, or null. */
+  binary(): string | null {
+    for (const { magic, what } of BINARY) if (magic.length <= this.n && this.matches(magic, magic.length)) return what;
+    return null;
+  }
+
+  /** `e`, or where it is an InputError on line 1 of a binary input, the error that says what the input is. */
+  explain(e: unknown): unknown {
+    if (!(e instanceof InputError) || e.line !== 1 || e.constructor !== InputError) return e;
+    const what = this.binary();
+    return what === null ? e : new InputError(e.file, 1, 1, `file is not text (${what})`);
+  }
+}
 
 /** The most fields a parser asks tokenize() to record; further fields are only counted. */
 const MAX_FIELDS = 8;
@@ -37,11 +163,22 @@ export abstract class LineParser {
   protected lineStart = 0;
   protected lineEnd = 0;
 
+  /**
+   * Where buf[0] of the bytes being parsed lies in the input (its byte offset), for errors about a byte:
+   * set for each range of lines (moved by KernelLineParser where the kernel reads a copy).
+   */
+  protected base = 0;
+
   private carry = new Uint8Array(1024);
   private carryLen = 0;
-  /** The first bytes of the input, held until we know whether they are a BOM. */
-  private head = new Uint8Array(3);
-  private headLen = 0;
+  /** The byte offset of carry[0], and whether the unfinished line is a comment (1), not (0) or blank so far (-1). */
+  private carryAt = 0;
+  private carryKind = -1;
+  /** Bytes of the input taken so far (a BOM too): the byte offset of the next chunk's first. */
+  private taken = 0;
+  private readonly inputHead = new InputHead();
+  /** How many bytes of a BOM the input started with, held until we know whether they are one. */
+  private bomLen = 0;
   private started = false;
   private finished = false;
   /** The first error thrown: an input is bad once, so push() and finish() throw it again after. */
@@ -67,14 +204,26 @@ export abstract class LineParser {
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
     if (this.finished) throw new Error(`${this.file}: push() after finish()`);
+    try {
+      this.inputHead.pass(chunk, (bytes) => this.take(bytes));
+    } catch (e) {
+      throw this.failed(e);
+    }
+  }
+
+  /** Parses the next bytes of the input, a BOM at its start skipped. */
+  private take(chunk: Uint8Array): void {
     if (!this.started) {
       let i = 0;
-      while (this.headLen < 3 && i < chunk.length && chunk[i] === BOM[this.headLen]) {
-        this.head[this.headLen++] = chunk[i++];
+      while (this.bomLen < 3 && i < chunk.length && chunk[i] === BOM[this.bomLen]) {
+        this.bomLen++;
+        i++;
       }
-      if (this.headLen < 3 && i === chunk.length) return; // all BOM so far: wait for more
+      if (this.bomLen < 3 && i === chunk.length) return; // all BOM so far: wait for more
       this.started = true;
-      if (this.headLen < 3) this.feed(this.head.subarray(0, this.headLen)); // a prefix of a BOM is data
+      if (this.bomLen < 3)
+        this.feed(Uint8Array.from(BOM.slice(0, this.bomLen))); // a prefix of a BOM is data
+      else this.taken = 3;
       chunk = chunk.subarray(i);
     }
     this.feed(chunk);
@@ -84,16 +233,27 @@ export abstract class LineParser {
   protected finishLines(): void {
     if (this.error !== null) throw this.error;
     if (this.finished) throw new Error(`${this.file}: finish() called twice`);
-    if (!this.started) {
-      this.started = true;
-      this.feed(this.head.subarray(0, this.headLen));
+    try {
+      if (this.inputHead.pending) this.take(this.inputHead.held());
+      if (!this.started) {
+        this.started = true;
+        this.feed(Uint8Array.from(BOM.slice(0, this.bomLen)));
+      }
+      this.finished = true;
+      if (this.carryLen > 0) {
+        this.append(new Uint8Array([LF]), 0, 1);
+        this.lines(this.carry, 0, this.carryLen, this.carryAt);
+        this.carryLen = 0;
+      }
+    } catch (e) {
+      throw this.failed(e);
     }
-    this.finished = true;
-    if (this.carryLen > 0) {
-      this.append(new Uint8Array([LF]), 0, 1);
-      this.lines(this.carry, 0, this.carryLen);
-      this.carryLen = 0;
-    }
+  }
+
+  /** The first error, kept (an input is bad once), said as what the input is where it is binary. */
+  private failed(e: unknown): unknown {
+    this.error = this.inputHead.explain(e);
+    return this.error;
   }
 
   /** Parses the whole lines in buf[start, end); buf[end - 1] is '\n'. Increments `line` per line. */
@@ -130,36 +290,89 @@ export abstract class LineParser {
    */
   protected linesDone(_buf: Uint8Array): void {}
 
-  private lines(buf: Uint8Array, start: number, end: number): void {
-    try {
-      this.parseLines(buf, start, end);
-    } catch (e) {
-      this.error = e;
-      throw e;
-    }
+  /** Parses the whole lines buf[start, end), buf[0] at byte offset `base` of the input. */
+  private lines(buf: Uint8Array, start: number, end: number, base: number): void {
+    this.base = base;
+    this.parseLines(buf, start, end);
     this.linesDone(buf);
   }
 
   private feed(chunk: Uint8Array): void {
+    // A chunk larger than a line's bound is read in pieces, so that a line past the bound is always
+    // held (hold): it fails alike however the input was cut.
+    if (chunk.length > MAX_LINE_BYTES) {
+      for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
+      return;
+    }
+    const at = this.taken;
+    this.taken += chunk.length;
     let start = 0;
     if (this.carryLen > 0) {
       const nl = chunk.indexOf(LF);
       if (nl < 0) {
-        this.append(chunk, 0, chunk.length);
+        this.hold(chunk, 0, chunk.length, at);
         return;
       }
-      this.append(chunk, 0, nl + 1);
+      this.hold(chunk, 0, nl + 1, at);
       const len = this.carryLen;
       this.carryLen = 0;
-      this.lines(this.carry, 0, len);
+      this.lines(this.carry, 0, len, this.carryAt);
       start = nl + 1;
     }
     const last = chunk.lastIndexOf(LF);
     if (last >= start) {
-      this.lines(chunk, start, last + 1);
+      this.lines(chunk, start, last + 1, at);
       start = last + 1;
     }
-    if (start < chunk.length) this.append(chunk, start, chunk.length);
+    if (start < chunk.length) this.hold(chunk, start, chunk.length, at);
+  }
+
+  /**
+   * Adds src[start, end) (chunk bytes at byte offset `at`) to the unfinished line, refusing it at once
+   * where it takes a byte no line may have (unless it is a comment) or grows past MAX_LINE_BYTES: an
+   * endless line of binary bytes fails at its first, not when memory runs out. Only the first
+   * MAX_LINE_BYTES of a line are looked at, so its error does not depend on where chunks end.
+   */
+  private hold(src: Uint8Array, start: number, end: number, at: number): void {
+    const from = this.carryLen;
+    if (from === 0) {
+      this.carryAt = at + start;
+      this.carryKind = -1;
+    }
+    const over = from + end - start - (src[end - 1] === LF ? 1 : 0) > MAX_LINE_BYTES;
+    this.append(src, start, over ? start + MAX_LINE_BYTES - from : end);
+    const c = this.carry;
+    const n = this.carryLen;
+    let i = from;
+    if (this.carryKind < 0) {
+      while (i < n && (c[i] === SPACE || c[i] === TAB)) i++;
+      if (i < n) this.carryKind = c[i] === HASH ? 1 : 0;
+    }
+    if (this.carryKind === 0) {
+      for (; i < n; i++) {
+        const b = c[i];
+        if (b < SPACE && b !== TAB && b !== LF && b !== CR) this.badHeld(i);
+      }
+    }
+    if (over) throw tooLong(this.file, this.line, MAX_LINE_BYTES + 1, "the line", this.carryAt);
+  }
+
+  /**
+   * Throws the error of the unfinished line, whose byte carry[i] no line may have: the line up to that
+   * byte parsed as a whole line, so that the error is the one its whole line gives (an earlier one, or
+   * this byte's), whatever the chunks were.
+   */
+  private badHeld(i: number): never {
+    const line = this.line;
+    const upTo = new Uint8Array(i + 2);
+    upTo.set(this.carry.subarray(0, i + 1));
+    upTo[i + 1] = LF;
+    this.lines(upTo, 0, i + 2, this.carryAt);
+    // Not reached by the parsers here (each refuses the byte): said all the same.
+    this.line = line;
+    this.lineStart = 0;
+    this.base = this.carryAt;
+    this.badByte(upTo, i);
   }
 
   private append(src: Uint8Array, start: number, end: number): void {
@@ -228,11 +441,7 @@ export abstract class LineParser {
     if (c === CR) {
       this.fail(p, "carriage return (CR) not followed by a line feed: use LF or CRLF line endings");
     }
-    if (c === 0) this.fail(p, "file is not text (NUL byte)");
-    if (c === 0x1f && buf[p + 1] === 0x8b && this.line === 1 && p === this.lineStart) {
-      this.fail(p, "file is not text (gzip-compressed data: decompress it first)");
-    }
-    this.fail(p, `file is not text (control byte 0x${c.toString(16).padStart(2, "0").toUpperCase()})`);
+    this.fail(p, notText(c, this.base + p));
   }
 
   /** Throws an InputError at buf[p] of the current line. */

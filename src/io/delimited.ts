@@ -19,6 +19,7 @@ import { InputError, RankevalError } from "../errors/errors.js";
 import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
+import { MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
@@ -60,8 +61,9 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   private headLen = 0;
 
   private state = FIELD_START;
-  /** The record being read: its first line, its field index, whether the current field was quoted. */
+  /** The record being read: its first line and byte offset, its field index, whether the current field was quoted. */
   private recLine = 1;
+  private recAt = 0;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
@@ -133,8 +135,17 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     }
   }
 
+  /** Holds bytes of the first line, refusing a NUL byte (binary input) and a line past MAX_LINE_BYTES at once. */
   private hold(bytes: Uint8Array): void {
     const need = this.headLen + bytes.length;
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) {
+      this.abs = this.headLen + nul;
+      this.fail(notText(0, this.abs));
+    }
+    if (need - (bytes[bytes.length - 1] === LF ? 1 : 0) > MAX_LINE_BYTES) {
+      throw tooLong(this.file, 1, MAX_LINE_BYTES + 1, "the header line", 0);
+    }
     if (need > this.head!.length) {
       const g = new Uint8Array(Math.max(need, 2 * this.head!.length));
       g.set(this.head!.subarray(0, this.headLen));
@@ -193,7 +204,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
           let q = p;
           while (q < n) {
             const b = buf[q];
-            if (b === delim || b === LF || b === CR) break;
+            if (b === delim || b === LF || b === CR || b === 0) break;
             q++;
           }
           if (role !== 0) this.append(role, buf, p, q);
@@ -201,6 +212,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
           p = q;
           if (p === n) continue;
           this.abs = base + p;
+          if (buf[p] === 0) this.fail(notText(0, this.abs));
           this.separator(buf[p], base + p);
           p++;
           continue;
@@ -210,7 +222,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
           let q = p;
           while (q < n) {
             const b = buf[q];
-            if (b === QUOTE) break;
+            if (b === QUOTE || b === 0) break;
             if (b === LF) {
               this.line++;
               this.lineStart = base + q + 1;
@@ -220,6 +232,10 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
           if (role !== 0) this.append(role, buf, p, q);
           p = q;
           if (p === n) continue;
+          if (buf[p] === 0) {
+            this.abs = base + p;
+            this.fail(notText(0, this.abs));
+          }
           this.state = QUOTE_SEEN;
           p++;
           continue;
@@ -247,6 +263,12 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
       }
     }
     this.abs = base + n;
+    if (this.abs - this.recAt > MAX_LINE_BYTES) this.recordTooLong();
+  }
+
+  /** The record being read has grown past MAX_LINE_BYTES. */
+  private recordTooLong(): never {
+    throw tooLong(this.file, this.recLine, 1, "the record", this.recAt);
   }
 
   /** A delimiter, LF or CR at offset `at` ends the current field. */
@@ -258,6 +280,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
       this.state = FIELD_START;
       return;
     }
+    if (at - this.recAt > MAX_LINE_BYTES) this.recordTooLong();
     this.endRecord();
     if (c === CR) this.state = CR_SEEN;
     else {
@@ -270,6 +293,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     this.line++;
     this.lineStart = at + 1;
     this.recLine = this.line;
+    this.recAt = at + 1;
     this.field = 0;
     this.quoted = false;
     this.fieldLen = 0;

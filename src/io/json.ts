@@ -21,6 +21,7 @@ import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./_number.js";
+import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
@@ -55,6 +56,7 @@ export abstract class RowsParser<K extends RowsKind> {
   private reservedAt = 0;
   private finished = false;
   private error: unknown = null;
+  private readonly inputHead = new InputHead();
 
   constructor(options: JsonParserOptions<K>) {
     this.file = options.file;
@@ -69,11 +71,14 @@ export abstract class RowsParser<K extends RowsKind> {
 
   /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
-    this.guard("push() after finish()", () => this.feed(chunk));
+    this.guard("push() after finish()", () => this.inputHead.pass(chunk, (bytes) => this.feed(bytes)));
   }
 
   finish(): RowsOf<K> {
-    this.guard("finish() called twice", () => this.end());
+    this.guard("finish() called twice", () => {
+      if (this.inputHead.pending) this.feed(this.inputHead.held());
+      this.end();
+    });
     this.finished = true;
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
@@ -84,8 +89,8 @@ export abstract class RowsParser<K extends RowsKind> {
     try {
       f();
     } catch (e) {
-      this.error = e;
-      throw e;
+      this.error = this.inputHead.explain(e);
+      throw this.error;
     }
   }
 
@@ -185,6 +190,8 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   /** Where the current token started, for its errors. */
   private tokLine = 0;
   private tokCol = 0;
+  /** The byte offset of the current token's first byte. */
+  private tokAt = 0;
 
   /** The id being read (escapes resolved, UTF-8). */
   private id: Uint8Array = new Uint8Array(256);
@@ -251,6 +258,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
             this.endId();
           } else if (b === BACKSLASH) this.state = ESCAPE;
           else if (b === LF) this.fail(`${this.idWhat()} is not closed: a line ends inside it`);
+          else if (b === 0) this.fail(notText(0, this.abs));
           else this.fail(`control character ${describeByte(b)} in ${this.idWhat()}: write it as an escape`);
           p++;
           continue;
@@ -258,6 +266,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
         case NUMBER:
           if (numberByte(c)) {
             if (this.numLen === this.num.length) {
+              if (this.numLen >= MAX_LINE_BYTES) this.tokenTooLong("a number");
               const g = new Uint8Array(2 * this.num.length);
               g.set(this.num);
               this.num = g;
@@ -367,6 +376,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
         if (c !== 45 && !(c >= 48 && c <= 57)) this.unexpected(c);
         this.tokLine = this.line;
         this.tokCol = this.abs - this.lineStart + 1;
+        this.tokAt = this.abs;
         this.num[0] = c;
         this.numLen = 1;
         this.state = NUMBER;
@@ -385,6 +395,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   private startId(after: number): void {
     this.tokLine = this.line;
     this.tokCol = this.abs - this.lineStart + 1;
+    this.tokAt = this.abs;
     this.idLen = 0;
     this.high = 0;
     this.after = after;
@@ -487,6 +498,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   }
 
   private growId(need: number): Uint8Array {
+    if (need > MAX_LINE_BYTES) this.tokenTooLong(this.idWhat());
     const g = new Uint8Array(Math.max(need, 2 * this.id.length));
     g.set(this.id.subarray(0, this.idLen));
     this.id = g;
@@ -569,6 +581,7 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   }
 
   private unexpected(c: number): never {
+    if (c === 0) this.fail(notText(0, this.abs));
     this.fail(`expected ${this.expected()}, found ${describeByte(c)}`);
   }
 
@@ -583,6 +596,11 @@ export class JsonParser<K extends RowsKind> extends RowsParser<K> {
   private failEnd(): never {
     if (this.state === BOM1 || this.state === BOM2) this.badBom();
     this.fail(`expected ${this.expected()}, found the end of the file`);
+  }
+
+  /** The id or number being read has grown past MAX_LINE_BYTES (it is what a token holds: a line's bound). */
+  private tokenTooLong(what: string): never {
+    throw tooLong(this.file, this.tokLine, this.tokCol, what, this.tokAt);
   }
 
   private failToken(reason: string): never {

@@ -3,14 +3,14 @@
 // paths, each read in byte ranges so that only the row group being read is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { readdirSync, statSync } from "node:fs";
-import { type RankevalError, badInput } from "../errors/errors.js";
+import { badInput } from "../errors/errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch, OnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
 import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
-import { displayName, type ProgressSink } from "./file-read.js";
+import { cannotRead, displayName, specialChunks, type ProgressSink } from "./file-read.js";
 
 /** Said after a missing column's message: the command line's way to name the columns. */
 export const COLUMNAR_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME";
@@ -170,19 +170,6 @@ export async function fileSource(
   return { source, handle, read: () => read };
 }
 
-function cannotRead(path: string, e: unknown): RankevalError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === "ENOENT"
-      ? "no such file (ENOENT)"
-      : code === "EACCES" || code === "EPERM"
-        ? `permission denied (${code})`
-        : code
-          ? `error (${code})`
-          : String(e);
-  return badInput(`${path}: cannot read it: ${why}`);
-}
-
 /** Standard input's bytes as they come. */
 async function* stdinChunks(): AsyncGenerator<Uint8Array> {
   for await (const c of process.stdin) yield c as Uint8Array;
@@ -228,8 +215,7 @@ async function readColumnar(
         throw badInput(
           `${part.file}: Parquet cannot be read from a pipe (its footer, at the end, says where its rows are): give the file`,
         );
-      const { createReadStream } = await import("node:fs");
-      await readArrow({ chunks: createReadStream(part.file) as AsyncIterable<Uint8Array> }, o, onBatch);
+      await readArrow({ chunks: await specialChunks(part.file, stats) }, o, onBatch);
       continue;
     }
     const { source, handle, read } = await fileSource(part.file);

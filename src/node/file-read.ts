@@ -1,5 +1,5 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
-import { RankevalError } from "../errors/errors.js";
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { InputError, RankevalError } from "../errors/errors.js";
 import type { ChunkSink, TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 
@@ -117,10 +117,84 @@ const READ_ERRORS: Record<string, string> = {
   EAGAIN: "no data (non-blocking input)",
 };
 
-function cannotRead(name: string, e: unknown): RankevalError {
+/** An error about a whole file (it cannot be read, or is no file): an InputError naming it, at no line. */
+class FileError extends InputError {
+  constructor(file: string, reason: string) {
+    super(file, 0, 0, reason);
+    this.message = `${file}: ${reason}`;
+  }
+}
+
+/** The error of a file that cannot be opened or read (`e`: the system's error). */
+export function cannotRead(name: string, e: unknown): InputError {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code ? `${READ_ERRORS[code] ?? "error"} (${code})` : String((e as Error).message ?? e);
-  return new RankevalError("bad-input", `${name}: cannot read it: ${why}`);
+  return new FileError(name, `cannot read it: ${why}`);
+}
+
+/** A path that stat() says is something rankeval cannot read as a file: said so, before any open. */
+function notAFile(name: string, stats: Stats): InputError | null {
+  if (stats.isDirectory()) return new FileError(name, "cannot read it: is a directory, not a file");
+  if (stats.isSocket()) return new FileError(name, "cannot read it: is a socket, not a file or a pipe");
+  return null;
+}
+
+/**
+ * A FIFO or a device (not a regular file) as chunks, never waiting in a thread of libuv's pool: there
+ * an open of a FIFO without a writer waits for one, and holds even process.exit(). Opened without
+ * blocking, a FIFO is read as a pipe in the event loop (waiting there for a writer, as `cat` would), a
+ * terminal as a terminal, any other device by reads that never wait (one with no data says so).
+ */
+export async function specialChunks(path: string, stats: Stats): Promise<AsyncIterable<Uint8Array>> {
+  const name = displayName(path);
+  const refused = notAFile(name, stats);
+  if (refused) throw refused;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw cannotRead(name, e);
+  }
+  try {
+    if (stats.isFIFO()) {
+      const { Socket } = await import("node:net");
+      return new Socket({ fd, readable: true, writable: false });
+    }
+    const tty = await import("node:tty");
+    if (tty.isatty(fd)) return new tty.ReadStream(fd);
+  } catch (e) {
+    closeSync(fd);
+    throw cannotRead(name, e);
+  }
+  return deviceChunks(fd, name);
+}
+
+/** A device's bytes by reads that never wait (its fd opened O_NONBLOCK), each chunk its own; closed at the end. */
+async function* deviceChunks(fd: number, name: string): AsyncGenerator<Uint8Array> {
+  try {
+    yield* reads(fd, name, true);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of `fd` from where it is, by synchronous reads of CHUNK: into one buffer (each chunk valid
+ * until the next), or with `fresh` a new buffer each (kept by a stream after the next).
+ */
+function* reads(fd: number, name: string, fresh: boolean): Generator<Uint8Array> {
+  let buf = new Uint8Array(CHUNK);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch (e) {
+      throw cannotRead(name, e);
+    }
+    if (n === 0) return;
+    yield buf.subarray(0, n);
+    if (fresh) buf = new Uint8Array(CHUNK);
+  }
 }
 
 /** Chunks pushed into a sink at most: the parsers' unit of work, and of a stream's reads. */
@@ -147,13 +221,12 @@ export async function readInto(
   if (path !== "-") {
     try {
       stats = statSync(path);
-      if (stats.isDirectory())
-        throw new RankevalError("bad-input", `${path}: cannot read it: is a directory, not a file`);
-      size = stats.size;
     } catch (e) {
-      if (e instanceof RankevalError) throw e;
       throw cannotRead(path, e);
     }
+    const refused = notAFile(path, stats);
+    if (refused) throw refused;
+    size = stats.size;
   }
   if (stats?.isFile() && size <= READ_AT_ONCE) {
     const bytes = readWhole(path, size);
@@ -162,10 +235,16 @@ export async function readInto(
   } else if (stats?.isFile() && !(known ? known.gzip : size >= 2 && isGzip(readHead(path)))) {
     return readRegular(path, name, size, sink, progress);
   }
-  let source: AsyncIterable<Buffer>;
+  let source: AsyncIterable<Uint8Array>;
   try {
-    source = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
+    source =
+      path === "-"
+        ? process.stdin
+        : stats?.isFile()
+          ? createReadStream(path, { highWaterMark: CHUNK })
+          : await specialChunks(path, stats!);
   } catch (e) {
+    if (e instanceof RankevalError) throw e;
     throw cannotRead(name, e); // standard input closed (`<&-`): Node cannot make a stream of it
   }
   const it = source[Symbol.asyncIterator]();
@@ -173,7 +252,7 @@ export async function readInto(
   progress?.start(name, size);
   try {
     // Gzip's magic number is two bytes; a pipe may hand over one at a time.
-    const head: Buffer[] = [];
+    const head: Uint8Array[] = [];
     let headBytes = 0;
     let ended = false;
     while (headBytes < 2) {
@@ -188,7 +267,7 @@ export async function readInto(
     if (headBytes === 0) return;
     const first = Buffer.concat(head);
     const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
-    const counted = (async function* () {
+    const counted = (async function* (): AsyncGenerator<Uint8Array> {
       read += first.length;
       yield first;
       while (!ended) {
@@ -198,7 +277,7 @@ export async function readInto(
         yield r.value;
       }
     })();
-    let chunks: AsyncIterable<Buffer> = counted;
+    let chunks: AsyncIterable<Uint8Array> = counted;
     if (gzip) {
       zlib ??= await import("node:zlib");
       const { Readable } = await import("node:stream");
@@ -219,13 +298,15 @@ export async function readInto(
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") {
       const why = code === "Z_BUF_ERROR" ? "it ends before its end (truncated)" : (e as Error).message;
-      throw new RankevalError("bad-input", `${name}: not valid gzip: ${why}`);
+      throw new FileError(name, `not valid gzip: ${why}`);
     }
     if (e instanceof RangeError) throw e; // out of memory: the caller says so
     if (!code) throw e; // not a read error: a bug, not the file's
     throw cannotRead(name, e);
   } finally {
     progress?.done();
+    // Closed where the read stopped early (an error): a pipe left open would keep the process alive.
+    it.return?.().catch(() => {});
   }
 }
 
@@ -273,18 +354,10 @@ async function readRegular(
   }
   progress?.start(name, size);
   try {
-    const buf = new Uint8Array(CHUNK);
     let read = 0;
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, CHUNK, null);
-      } catch (e) {
-        throw cannotRead(name, e);
-      }
-      if (n === 0) break;
-      read += n;
-      sink.push(buf.subarray(0, n));
+    for (const chunk of reads(fd, name, false)) {
+      read += chunk.length;
+      sink.push(chunk);
       progress?.update(read);
       const wait = sink.ready?.();
       if (wait) await wait;

@@ -114,7 +114,7 @@ describe("JSON qrels and runs", () => {
       ['{"q\\uD83D\\n": {}}', "in.json:1:11: unpaired surrogate \\uD83D in a query id"],
       ['{"q\\uD83D\\u0041": {}}', "in.json:1:15: unpaired surrogate \\uD83D in a query id"],
       ['{"q\\uDE00": {}}', "in.json:1:9: unpaired surrogate \\uDE00 in a query id"],
-      ["{\n\n  \x00", "in.json:3:3: expected a query id (a string) or '}', found byte 0x00"],
+      ["{\n\n  \x00", "in.json:3:3: file is not text (NUL byte at byte offset 5)"],
     ];
     for (const [input, message] of cases) expect(error(input), JSON.stringify(input)).toBe(message);
   });

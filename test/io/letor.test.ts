@@ -146,9 +146,13 @@ describe("LetorParser", () => {
       expect(r).toEqual({ qid: ["1"], rel: [1], docid: ["a"], length: 1 });
     });
     it("binary content", () => {
-      expect(parseError("letor", "1 qid:1 1:\u00002\n")).toBe("in.txt:1:11: file is not text (NUL byte)");
-      expect(parseError("letor", "1 qid:1 #docid = a\u0000\n")).toBe("in.txt:1:19: file is not text (NUL byte)");
-      expect(parseError("letor", "\u0003")).toBe("in.txt:1:1: file is not text (control byte 0x03)");
+      expect(parseError("letor", "1 qid:1 1:\u00002\n")).toBe(
+        "in.txt:1:11: file is not text (NUL byte at byte offset 10)",
+      );
+      expect(parseError("letor", "1 qid:1 #docid = a\u0000\n")).toBe(
+        "in.txt:1:19: file is not text (NUL byte at byte offset 18)",
+      );
+      expect(parseError("letor", "\u0003")).toBe("in.txt:1:1: file is not text (control byte 0x03 at byte offset 0)");
       expect(parseError("letor", "1 qid:1\r2 qid:1\n")).toMatch(/^in.txt:1:8: carriage return/);
     });
   });

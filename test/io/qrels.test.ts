@@ -95,8 +95,12 @@ describe("QrelsParser", () => {
       expect(parseError("qrels", "1 0 b 1e999\n")).toBe('in.txt:1:7: rel "1e999" is not a finite number');
     });
     it("a NUL byte or other control byte", () => {
-      expect(parseError("qrels", "1 0 a 1\n1 0 b\u00001\n")).toBe("in.txt:2:6: file is not text (NUL byte)");
-      expect(parseError("qrels", "1 0 a\u0007 1\n")).toBe("in.txt:1:6: file is not text (control byte 0x07)");
+      expect(parseError("qrels", "1 0 a 1\n1 0 b\u00001\n")).toBe(
+        "in.txt:2:6: file is not text (NUL byte at byte offset 13)",
+      );
+      expect(parseError("qrels", "1 0 a\u0007 1\n")).toBe(
+        "in.txt:1:6: file is not text (control byte 0x07 at byte offset 5)",
+      );
       expect(parseError("qrels", new Uint8Array([0x1f, 0x8b, 8, 0, 0, 10]))).toBe(
         "in.txt:1:1: file is not text (gzip-compressed data: decompress it first)",
       );

@@ -126,10 +126,12 @@ describe("RunParser", () => {
       );
     });
     it("binary content", () => {
-      expect(parseError("run", "1 Q0 a 1 0.5 t\u0000\n")).toBe("in.txt:1:15: file is not text (NUL byte)");
-      expect(parseError("run", "\u0000")).toBe("in.txt:1:1: file is not text (NUL byte)");
+      expect(parseError("run", "1 Q0 a 1 0.5 t\u0000\n")).toBe(
+        "in.txt:1:15: file is not text (NUL byte at byte offset 14)",
+      );
+      expect(parseError("run", "\u0000")).toBe("in.txt:1:1: file is not text (NUL byte at byte offset 0)");
       expect(parseError("run", "1 Q0 a 1 0.5 t extra\u0001\n")).toBe(
-        "in.txt:1:21: file is not text (control byte 0x01)",
+        "in.txt:1:21: file is not text (control byte 0x01 at byte offset 20)",
       );
     });
   });

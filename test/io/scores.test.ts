@@ -24,6 +24,6 @@ describe("ScoresParser", () => {
     expect(parseError("scores", "1 2 3 4\n")).toBe(
       "in.txt:1:7: expected 1 field (score) or 3 (qid docIndex score), found 4",
     );
-    expect(parseError("scores", "1\u0000\n")).toBe("in.txt:1:2: file is not text (NUL byte)");
+    expect(parseError("scores", "1\u0000\n")).toBe("in.txt:1:2: file is not text (NUL byte at byte offset 1)");
   });
 });
