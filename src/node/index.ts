@@ -26,7 +26,8 @@
  * ```
  */
 import { documentTwice, RankevalError, InputError } from "../errors/errors.js";
-import type { evaluateRun, Result } from "../pipeline/evaluate.js";
+import type { Measures, Result } from "../pipeline/evaluate.js";
+import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
@@ -75,7 +76,7 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
 export type IdValues = Record<string, Record<string, number>>;
 
 /** What measures evaluateFiles takes: what evaluateRun takes. */
-export type FileMeasures = Parameters<typeof evaluateRun>[2];
+export type FileMeasures = Measures;
 
 /** Said when `columns` is given for inputs that have none: this API's way to give the format. */
 const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
@@ -128,16 +129,16 @@ function checkPath(path: unknown, what: string): string {
  *
  * Bad input rejects with an InputError naming the file, line and column.
  */
-export async function evaluateFiles(
+export async function evaluateFiles<const M extends FileMeasures>(
   qrels: string,
   runs: string,
-  measures: FileMeasures,
+  measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
 ): Promise<Result<string>>;
-export async function evaluateFiles(
+export async function evaluateFiles<const M extends FileMeasures>(
   qrels: string,
   runs: readonly string[],
-  measures: FileMeasures,
+  measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
 ): Promise<Result<string>[]>;
 export async function evaluateFiles(
