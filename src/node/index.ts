@@ -50,7 +50,8 @@ export type { ColumnNames, InputFormat };
 export interface FileOptions {
   /**
    * The format of every file: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"` or `"arrow"` (an
-   * IPC file or stream). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
+   * IPC file or stream); `"msmarco"`: runs of `qid docid rank` lines, ordered by rank (judgments by
+   * their name). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
    * `.parquet`, `.arrow`, `.feather`, `.arrows`, anything else TREC text (a directory: a Parquet or
    * Arrow dataset, Hive-partitioned or not); gzip is detected by its magic bytes whatever the name
    */
