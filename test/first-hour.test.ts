@@ -5,16 +5,14 @@
 // and each type-checked as TypeScript under `strict` by the project's TypeScript and by TypeScript 5.0.
 // test/package.test.ts checks the package itself (its files, entry points, module systems, bundlers).
 // Needs a built dist/ (npm test builds).
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ok, packAndInstall, root, run } from "./_package.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const resolveHere = createRequire(import.meta.url).resolve;
 const TSC = [
   ["the project's TypeScript", resolveHere("typescript/bin/tsc")],
@@ -38,23 +36,6 @@ export function runnableBlocks(readme: string): { heading: string; code: string 
   return blocks;
 }
 
-function run(cmd: string, args: string[], cwd: string): { status: number | null; out: string; err: string } {
-  const env = {
-    ...process.env,
-    npm_config_update_notifier: "false",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-  };
-  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 300_000, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { status: r.status, out: r.stdout, err: r.stderr };
-}
-
-function ok(r: { status: number | null; out: string; err: string }, what: string): string {
-  if (r.status !== 0) expect.fail(`${what} exited with ${r.status}\n--- stdout\n${r.out}\n--- stderr\n${r.err}`);
-  return r.out;
-}
-
 const blocks = runnableBlocks(readFileSync(join(root, "README.md"), "utf8"));
 const built = existsSync(join(root, "dist/index.js")) && existsSync(join(root, "dist/node/index.js"));
 
@@ -64,19 +45,7 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
 
   beforeAll(() => {
     if (!built) throw new Error("dist/ is not built: run `npm run build` (npm test does)");
-    const packed = JSON.parse(
-      ok(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], root), "npm pack"),
-    )[0] as { filename: string };
-    mkdirSync(app);
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "first-hour", private: true, type: "module" }));
-    ok(
-      run(
-        "npm",
-        ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", join(tmp, packed.filename)],
-        app,
-      ),
-      "npm install of the tarball",
-    );
+    packAndInstall(tmp, app, "first-hour");
     // The files the blocks name: the bundled examples, and MS MARCO's qrels' shape.
     const examples = join(app, "node_modules/rankeval/examples");
     for (const f of ["qrels.txt", "bm25.run", "rerank.run"]) copyFileSync(join(examples, f), join(app, f));

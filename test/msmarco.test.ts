@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Interner, RunParser } from "../src/io/index.js";
-import { main } from "../src/node/cli.js";
 import { evaluateFiles, readRun } from "../src/node/index.js";
+import { root, run, type Ran } from "./_package.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/msmarco/", import.meta.url));
 const QRELS = join(fixtures, "qrels.dev.tsv");
@@ -35,14 +35,9 @@ function trecTwin(tag: string): string {
   );
 }
 
-async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const status = await main(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  });
-  return { status, out, err };
+/** The built command line, run in its own process. */
+async function cli(...argv: string[]): Promise<Ran> {
+  return run(process.execPath, [join(root, "dist/node/bin.js"), ...argv], dir);
 }
 
 const spaced = file("run.dev.txt", lines.map((l) => `${l.replaceAll("\t", "  ")}\n`).join(""));
