@@ -21,7 +21,6 @@
 import { InputError, noQueryInCommon, RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import { runTagOf } from "../input/formats.js";
 import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate.js";
@@ -176,7 +175,7 @@ export class RunBlockParser {
     private readonly blockRows = BLOCK_ROWS,
     private readonly spare?: () => ArrayBuffer | undefined,
   ) {
-    this.parser = new RunParser({ file, qids, docids: "per-row", runTag: runTagOf(file) });
+    this.parser = new RunParser({ file, qids, docids: "per-row" });
   }
 
   get linesRead(): number {
