@@ -7,6 +7,7 @@ export { parseMeasures } from "./measures/resolve.js";
 export type {
   MeasureName,
   MeasureSpec,
+  CheckedMeasures,
   CanonicalName,
   TrecEvalName,
   IrMeasuresName,
@@ -37,6 +38,8 @@ export {
   type Comparison,
   type PairComparison,
   type TestResult,
+  type TestResults,
+  type TestsAsked,
   type ResamplingPool,
 } from "./compare/compare.js";
 export { runResamplingJob, type ResamplingJob } from "./compare/resampling.js";

@@ -181,7 +181,7 @@ describe("evaluateFiles", () => {
       [() => evaluateFiles(undefined as unknown as string, runA, ["map"]), /qrels must be a file path/],
       [
         () => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }),
-        /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", not "xml"/,
+        /inputFormat must be one of "trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco", not "xml"/,
       ],
       [
         () => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }),

@@ -6,7 +6,6 @@
 // that imports the library and builds (and runs in chromium under a Content-Security-Policy), the
 // `rankeval` bin and the bundled examples, and the tarball's file list. Needs a built dist/ (npm
 // test builds).
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
@@ -16,40 +15,13 @@ import { fileURLToPath } from "node:url";
 import { createLogger, build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
+import { ok, packAndInstall, root, run, type Packed } from "./_package.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, any>;
 const resolveHere = createRequire(import.meta.url).resolve;
 const TSC = resolveHere("typescript/bin/tsc");
 const TSC_5_0 = resolveHere("typescript-5.0/bin/tsc");
 const SUBPATHS = ["rankeval", "rankeval/io", "rankeval/reference", "rankeval/node"];
-
-interface Ran {
-  status: number | null;
-  out: string;
-  err: string;
-}
-
-/** Runs a command; npm's update check and audit off, no colour. */
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000): Ran {
-  const env = {
-    ...process.env,
-    npm_config_update_notifier: "false",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    NO_COLOR: "1",
-    FORCE_COLOR: "0",
-  };
-  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { status: r.status, out: r.stdout, err: r.stderr };
-}
-
-/** `r` succeeded; else a failure that shows its output. */
-function ok(r: Ran, what: string): string {
-  if (r.status !== 0) expect.fail(`${what} exited with ${r.status}\n--- stdout\n${r.out}\n--- stderr\n${r.err}`);
-  return r.out;
-}
 
 function write(path: string, text: string): string {
   mkdirSync(dirname(path), { recursive: true });
@@ -63,28 +35,14 @@ describe("the packed package, installed in a fresh project", () => {
   const tmp = mkdtempSync(join(tmpdir(), "rankeval-package-"));
   const app = join(tmp, "app");
   const installed = join(app, "node_modules/rankeval");
-  let packed: { filename: string; files: { path: string }[] };
+  let packed: Packed;
   const examples = (name: string) => join(installed, "examples", name);
 
   beforeAll(() => {
     if (!built)
       throw new Error("dist/ is not built (or not with its CommonJS files): run `npm run build` (npm test does)");
     // The build ran before (pretest): pack what it made.
-    packed = JSON.parse(
-      ok(run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", tmp], root), "npm pack"),
-    )[0];
-    write(
-      join(app, "package.json"),
-      JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2),
-    );
-    ok(
-      run(
-        "npm",
-        ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", join(tmp, packed.filename)],
-        app,
-      ),
-      "npm install of the tarball",
-    );
+    packed = packAndInstall(tmp, app, "consumer");
   }, 300_000);
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -96,7 +96,18 @@ export interface TestResult {
   readonly ci95?: readonly [number, number];
 }
 
-export interface PairComparison extends Description {
+/**
+ * The tests a comparison surely holds: the literal list asked (`tests: ["t", "wilcoxon"]`), or the
+ * defaults when none is; a list known only at run time (`TestName[]`) promises none.
+ */
+export type TestsAsked<L> = L extends readonly TestName[] ? (number extends L["length"] ? never : L[number]) : never;
+
+/** Each test's result: those of `T` (the tests asked) surely there, so `tests.t.p` compiles under strict. */
+export type TestResults<T extends TestName = never> = { readonly [K in T]: TestResult } & {
+  readonly [K in Exclude<TestName, T>]?: TestResult;
+};
+
+export interface PairComparison<T extends TestName = never> extends Description {
   readonly measure: string;
   readonly baseline: string;
   readonly run: string;
@@ -104,10 +115,10 @@ export interface PairComparison extends Description {
   readonly n: number;
   /** Queries with a value in one run that the pairing left out (the other has none). */
   readonly lost: { readonly baseline: number; readonly run: number };
-  readonly tests: Partial<Record<TestName, TestResult>>;
+  readonly tests: TestResults<T>;
 }
 
-export interface Comparison {
+export interface Comparison<T extends TestName = never> {
   /** The conventions the runs were evaluated with (every run's must be the same). */
   readonly conventions: string;
   readonly measures: string[];
@@ -115,7 +126,7 @@ export interface Comparison {
   /** The baseline's name, or null when every pair is compared. */
   readonly baseline: string | null;
   /** Measure-major: each measure's comparisons in run order. */
-  readonly comparisons: PairComparison[];
+  readonly comparisons: PairComparison<T>[];
   /** Each run's own summary of each measure (Result.mean, over all its queries). */
   readonly means: Record<string, Record<string, number>>;
   /** The settings used, every default filled in. */
@@ -137,6 +148,10 @@ export interface Comparison {
  * const mine = evaluateRun(qrels, rerank, ["ndcg@10", "map"]);
  * compare([{ name: "bm25", result: base }, { name: "rerank", result: mine }]).comparisons[0].tests.t.p
  */
+export function compare<const L extends readonly TestName[] = readonly ["t", "randomization"]>(
+  runs: readonly NamedResult[],
+  options?: Omit<CompareOptions, "tests"> & { tests?: L },
+): Comparison<TestsAsked<L>>;
 export function compare(runs: readonly NamedResult[], options: CompareOptions = {}): Comparison {
   const plan = planComparison(runs, options);
   for (const step of plan.kernelWork) step.complete(runResamplingJob(step.job));
@@ -155,6 +170,11 @@ export interface ResamplingPool {
  * compare() with the resampling split over this thread and a pool of workers. Every iteration draws
  * its own random stream, so the result is compare()'s to the last bit.
  */
+export async function compareAsync<const L extends readonly TestName[] = readonly ["t", "randomization"]>(
+  runs: readonly NamedResult[],
+  options?: Omit<CompareOptions, "tests"> & { tests?: L },
+  pool?: ResamplingPool,
+): Promise<Comparison<TestsAsked<L>>>;
 export async function compareAsync(
   runs: readonly NamedResult[],
   options: CompareOptions = {},

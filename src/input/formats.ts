@@ -7,8 +7,9 @@ import type { RowsKind, RowsOf } from "../io/json.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
-export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow";
-export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow"];
+/** `msmarco`: runs of `qid docid rank` lines (MS MARCO's, dense retrievers'), judgments as TREC text. */
+export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
+export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco"];
 
 /** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
@@ -56,7 +57,10 @@ const LF = 10;
 const FIRST_LINE_MAX = 1 << 16;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or score is. */
+/**
+ * Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or
+ * score is; or for a run MS MARCO's `qid docid 1` (RunParser reads it, its ranks checked to count 1, 2, 3).
+ */
 export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
   const fields = line
     .replace(/^\uFEFF/, "")
@@ -65,7 +69,7 @@ export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
     .map((f) => f.trim());
   return kind === "qrels"
     ? fields.length === 4 && NUMBER.test(fields[3])
-    : fields.length === 6 && NUMBER.test(fields[4]);
+    : (fields.length === 6 && NUMBER.test(fields[4])) || (fields.length === 3 && fields[2] === "1");
 }
 
 /** A parser chosen from the input's first line: holds the chunks until it is complete, then hands them on. */
@@ -115,15 +119,18 @@ async function parserFor<K extends RowsKind>(
   expectedBytes: number,
   choice: ParserChoice,
 ): Promise<Parser<RowsOf<K>>> {
-  const format = formatOf(file, choice.format);
+  // msmarco names a run's shape: judgments keep the format of their name (TREC text, BEIR's TSV).
+  const format = choice.format === "msmarco" && kind === "qrels" ? formatOf(file) : formatOf(file, choice.format);
   const runTag = kind === "run" ? runTagOf(file) : undefined;
   const o = { file, qids, kind, runTag, expectedBytes };
   if (format === "json") return new (await import("../io/json.js")).JsonParser(o);
   const trec = () => {
     const t = { file, qids, docids: "per-row" as const, expectedBytes };
-    return (kind === "qrels" ? new QrelsParser(t) : new RunParser(t)) as unknown as Parser<RowsOf<K>>;
+    const shape = format === "msmarco" ? ("msmarco" as const) : undefined;
+    const parser = kind === "qrels" ? new QrelsParser(t) : new RunParser({ ...t, shape, runTag: runTagOf(file) });
+    return parser as unknown as Parser<RowsOf<K>>;
   };
-  if (format === "trec") return trec();
+  if (format === "trec" || format === "msmarco") return trec();
   const { DelimitedParser } = await import("../io/delimited.js");
   const delimiter = format === "csv" ? "," : "\t";
   const hint = choice.hint ?? CLI_COLUMNS_HINT;

@@ -9,6 +9,12 @@
  * Browser compatible. Both modes parse through the kernel (_kernel_rows.ts); the interned one interns
  * document ids at finish().
  *
+ * MS MARCO's runs and dense retrievers' (`qid docid rank`, tab or space, no score, no tag) are read
+ * too, with `shape: "msmarco"`, or without it when the first line has 3 fields and rank 1: then every
+ * query's ranks must count 1, 2, 3 (else the shape is not sure, and the line is an error that says
+ * so). A row's score is -rank: the ranks' order, and trec_eval's tie-break (document id descending)
+ * for a rank given twice, as for any tied score.
+ *
  * @example
  * ```ts
  * const qids = new Interner(), docids = new Interner();
@@ -39,6 +45,13 @@ export interface RunParserOptions<D extends DocidMode = Interner> {
   docids: D;
   /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
   expectedBytes?: number;
+  /**
+   * `"msmarco"`: lines `qid docid rank` (any integer ranks). @default TREC's six fields, or MS
+   * MARCO's when the first line has three and rank 1 (its ranks then counting 1, 2, 3 per query)
+   */
+  shape?: "trec" | "msmarco";
+  /** The run tag of a run whose lines carry none (MS MARCO's). @default "" */
+  runTag?: string;
 }
 
 /** One entry per retrieved document, in file order. */
@@ -76,6 +89,10 @@ export interface RunRows {
 export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;
 
 const utf8Decoder = new TextDecoder("utf-8");
+const utf8Encoder = new TextEncoder();
+
+/** The MS MARCO shape's fields, as errors name them. */
+const MSMARCO_FIELDS = "3 fields (qid docid rank)";
 
 /** Rows a per-row run has at most for finish() to hand copies and keep its kernel's instance for the next parser. */
 const SMALL_ROWS = 1 << 16;
@@ -87,17 +104,78 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private tagStart = 0;
   private tagEnd = 0;
   private runTag: Uint8Array = new Uint8Array(0);
+  /**
+   * MS MARCO's shape: "given" (options.shape), "seen" (told by the first line: ranks must count 1, 2,
+   * 3 per query), false for TREC's, null until the first line says.
+   */
+  private msmarco: "given" | "seen" | false | null;
+  /** MS MARCO: the last row's query (its number) and rank. */
+  private rankQid = -1;
+  private lastRank = 0;
+  /** MS MARCO: the run tag, its lines having none. */
+  private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
     super(options.file, 6, "run", options.qids, options.expectedBytes);
     this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
+    this.msmarco = options.shape === "msmarco" ? "given" : options.shape === "trec" ? false : null;
+    this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
   }
 
-  /** A line the kernel left (more than six fields, exponents, comments, errors). */
+  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
+    // The first line decides the shape (row()); MS MARCO's lines are all the parser's own, never the
+    // kernel's, which reads TREC's six fields.
+    while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
+    if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
+    else if (p < end) super.parseLines(buf, p, end);
+  }
+
+  /** A line the kernel left (more than six fields, exponents, comments, errors), and every MS MARCO line. */
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
-    if (n < 6) this.failFieldCount("at least 6 fields (qid iter docno rank sim run_id)", 6);
+    if (this.msmarco === null) this.msmarco = n === 3 && this.isRankOne(buf, f) ? "seen" : false;
+    if (this.msmarco) {
+      this.rankRow(buf, f, n);
+      return;
+    }
+    if (n < 6)
+      this.failFieldCount(
+        n === 3
+          ? `at least 6 fields (qid iter docno rank sim run_id) or, from the first line on, ${MSMARCO_FIELDS} with ranks 1, 2, 3 per query, as MS MARCO's runs (the format msmarco reads any ranks)`
+          : "at least 6 fields (qid iter docno rank sim run_id)",
+        6,
+      );
     this.addRow(buf, f, this.numberField(buf, 4, "score"));
     this.tag(buf, f[10], f[11]);
+  }
+
+  private isRankOne(buf: Uint8Array, f: Int32Array): boolean {
+    return f[5] - f[4] === 1 && buf[f[4]] === 0x31;
+  }
+
+  /** An MS MARCO line: `qid docid rank`, its score -rank. */
+  private rankRow(buf: Uint8Array, f: Int32Array, n: number): void {
+    const seen = this.msmarco === "seen";
+    if (n !== 3)
+      this.failFieldCount(
+        seen ? `${MSMARCO_FIELDS}, as the first line (read as MS MARCO's run)` : `${MSMARCO_FIELDS} (MS MARCO's run)`,
+        3,
+      );
+    const rank = this.numberField(buf, 2, "rank");
+    if (!Number.isSafeInteger(rank))
+      this.fail(f[4], `the rank "${utf8Decoder.decode(buf.subarray(f[4], f[5]))}" is not an integer`);
+    const qid = this.lastQid.get(buf, f[0], f[1]);
+    if (seen) {
+      const expected = qid === this.rankQid ? this.lastRank + 1 : 1;
+      if (rank !== expected)
+        this.fail(
+          f[4],
+          `rank ${rank} where ${expected} was expected: read as MS MARCO's run (qid docid rank) from its first line, whose ranks count 1, 2, 3 per query; give the format msmarco to read any ranks`,
+        );
+    }
+    this.rankQid = qid;
+    this.lastRank = rank;
+    this.runTag = this.shapeTag;
+    this.rows.add(qid, buf, f[2], f[3], -rank, this.line);
   }
 
   protected override tag(bytes: Uint8Array, start: number, end: number): void {

@@ -1,8 +1,9 @@
 /**
  * Measure names as types, made from the name tables themselves, so editors complete them and the
  * compiler catches a misspelling (`"ndgc@10"`). Cutoffs are any number, parameters any text (both
- * checked at run time); only a string's first word is checked. Names known only at run time: parse
- * them with `parseMeasures`, or cast to `MeasureSpec`.
+ * checked at run time); only a string's first word is checked. Names known only at run time (a
+ * `string` or `string[]` from argv or a config file) are accepted as they are and checked at run time
+ * (`CheckedMeasures`).
  */
 import type { IrMeasuresAliases, IrMeasuresTable } from "./ir-measures.js";
 import type { RanxName } from "./ranx.js";
@@ -10,6 +11,7 @@ import type { XgboostName } from "./xgboost.js";
 import type { NdevalName } from "./ndeval.js";
 import type { FamilyTable } from "./registry.js";
 import type { TrecNickname, TrecTable } from "./trec-eval-table.js";
+import type { Measure } from "./measure.js";
 
 /** One cutoff. */
 type K = `${number}`;
@@ -94,3 +96,21 @@ export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMe
 
 /** A measure name, or several separated by spaces (the compiler checks the first). */
 export type MeasureSpec = MeasureName | `${MeasureName} ${string}`;
+
+/**
+ * One item of a measure list as the compiler checks it: a literal name must be a `MeasureSpec` (so a
+ * misspelled `"ndgc@10"` is a compile error); a type wider than literals (`string`, a template such as
+ * `` `${string}@10` ``) is known only at run time and is checked then, with the same did-you-mean errors.
+ */
+type CheckedItem<S> = [S] extends [MeasureSpec | Measure]
+  ? S
+  : Record<never, never> extends Record<S & string, 1> // no required key: S is not made of literals
+    ? S
+    : MeasureSpec | Measure;
+
+/** A call's measures `M` as the compiler checks them (each item as `CheckedItem` says); `M` itself when valid. */
+export type CheckedMeasures<M> = M extends readonly unknown[]
+  ? { readonly [I in keyof M]: CheckedItem<M[I]> }
+  : [M] extends [string]
+    ? CheckedItem<M>
+    : MeasureSpec;

@@ -553,7 +553,9 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking,
                     rankeval-default
   --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
-                    parquet or arrow (an IPC file or stream), for every QRELS and RUN file.
+                    parquet or arrow (an IPC file or stream), for every QRELS and RUN file;
+                    msmarco: runs of qid docid rank lines (no score: ordered by rank),
+                    judgments by their name.
                     Default: from each name (.json, .csv, .tsv, also .gz; .parquet; .arrow,
                     .feather, .arrows; anything else is TREC text). A directory with key=value
                     subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.

@@ -27,7 +27,8 @@
  * ```
  */
 import { documentTwice, RankevalError, InputError } from "../errors/errors.js";
-import type { evaluateRun, Result } from "../pipeline/evaluate.js";
+import type { Measures, Result } from "../pipeline/evaluate.js";
+import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
@@ -51,7 +52,8 @@ export type { ColumnNames, InputFormat };
 export interface FileOptions {
   /**
    * The format of every file: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"` or `"arrow"` (an
-   * IPC file or stream). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
+   * IPC file or stream); `"msmarco"`: runs of `qid docid rank` lines, ordered by rank (judgments by
+   * their name). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
    * `.parquet`, `.arrow`, `.feather`, `.arrows`, anything else TREC text (a directory: a Parquet or
    * Arrow dataset, Hive-partitioned or not); gzip is detected by its magic bytes whatever the name
    */
@@ -77,7 +79,7 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
 export type IdValues = Record<string, Record<string, number>>;
 
 /** What measures evaluateFiles takes: what evaluateRun takes. */
-export type FileMeasures = Parameters<typeof evaluateRun>[2];
+export type FileMeasures = Measures;
 
 /** Said when `columns` is given for inputs that have none: this API's way to give the format. */
 const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
@@ -130,16 +132,16 @@ function checkPath(path: unknown, what: string): string {
  *
  * Bad input rejects with an InputError naming the file, line and column.
  */
-export async function evaluateFiles(
+export async function evaluateFiles<const M extends FileMeasures>(
   qrels: string,
   runs: string,
-  measures: FileMeasures,
+  measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
 ): Promise<Result<string>>;
-export async function evaluateFiles(
+export async function evaluateFiles<const M extends FileMeasures>(
   qrels: string,
   runs: readonly string[],
-  measures: FileMeasures,
+  measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
 ): Promise<Result<string>[]>;
 export async function evaluateFiles(

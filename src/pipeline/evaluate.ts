@@ -15,7 +15,7 @@ import {
   type Aggregate,
   type Measure,
 } from "../measures/measure.js";
-import type { MeasureSpec } from "../measures/name-types.js";
+import type { CheckedMeasures, MeasureSpec } from "../measures/name-types.js";
 import { findFamily } from "../measures/registry.js";
 import { parseMeasures } from "../measures/resolve.js";
 import {
@@ -31,8 +31,13 @@ import {
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 
-/** The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures. */
-export type Measures = MeasureSpec | readonly (MeasureSpec | Measure)[];
+/**
+ * The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures, one
+ * string or a list. The calls check a literal name at compile time (`CheckedMeasures`); a `string`,
+ * `string[]` or `readonly string[]` known only at run time is checked then. (`string & {}` keeps the
+ * names' completion: `MeasureSpec | string` would collapse to `string`.)
+ */
+export type Measures = MeasureSpec | (string & {}) | readonly (MeasureSpec | (string & {}) | Measure)[];
 
 export interface Result<Q = Qid> {
   /**
@@ -136,9 +141,21 @@ export interface BatchExtras {
  * @example
  * evaluate({ qid: [1, 1, 1], score: [0.3, 0.9, 0.1], rel: [0, 2, 1] }, ["ndcg@10", "map"]).mean
  */
-export function evaluate(rows: Rows<string>, measures: Measures, options?: Options): Result<string>;
-export function evaluate(rows: Rows<number>, measures: Measures, options?: Options): Result<number>;
-export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid>;
+export function evaluate<const M extends Measures>(
+  rows: Rows<string>,
+  measures: CheckedMeasures<M>,
+  options?: Options,
+): Result<string>;
+export function evaluate<const M extends Measures>(
+  rows: Rows<number>,
+  measures: CheckedMeasures<M>,
+  options?: Options,
+): Result<number>;
+export function evaluate<const M extends Measures>(
+  rows: Rows,
+  measures: CheckedMeasures<M>,
+  options?: Options,
+): Result<Qid>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
   const explicit = explicitOf(options);
   const warnings: string[] = [];
@@ -154,6 +171,12 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
  * or the run's order with `ties: "input"` (for `{ qid: { docid: score } }`, Object.entries order).
  * Throws a RankevalError ("bad-input") when the run and the judgments share no query.
  */
+export function evaluateRun<const M extends Measures>(
+  qrels: Qrels,
+  run: Run,
+  measures: CheckedMeasures<M>,
+  options?: Options,
+): Result<string>;
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
   const explicit = explicitOf(options);
   const warnings: string[] = [];

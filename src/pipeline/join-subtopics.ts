@@ -12,6 +12,7 @@ import { isColumn } from "./rows-by-query.js";
 import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
 import type { Batch } from "../kernel/batch.js";
 import { parseMeasures } from "../measures/resolve.js";
+import type { CheckedMeasures } from "../measures/name-types.js";
 import { explicitOptions, type Options } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 
@@ -231,6 +232,12 @@ function subtopicJoin(
  * @example
  * evaluateDiversity({ q1: { "1": { d1: 1 }, "2": { d2: 1, d1: 1 } } }, { q1: { d1: 2, d2: 1 } }, ["alpha-nDCG@10", "strec@10"])
  */
+export function evaluateDiversity<const M extends Measures>(
+  qrels: SubtopicQrels,
+  run: Run,
+  measures: CheckedMeasures<M>,
+  options?: Options & { complete?: boolean },
+): Result<string>;
 export function evaluateDiversity(
   qrels: SubtopicQrels,
   run: Run,

@@ -1,7 +1,20 @@
 // Type-checked by test/types.test.ts (never run): measure names are typed, so the compiler completes
-// them and catches a misspelled one; evaluate's result keeps the type of the rows' query ids. Every
+// them and catches a misspelled one, while a string or string[] known only at run time is accepted;
+// evaluate's result keeps the type of the rows' query ids; a comparison's tests asked are there. Every
 // `@ts-expect-error` line must be an error: if one stops being one, the test fails.
-import { evaluate, evaluateRun, parseMeasures, type MeasureName, type Result } from "../../src/index.js";
+import {
+  compare,
+  compareAsync,
+  evaluate,
+  evaluateDiversity,
+  evaluateRun,
+  parseMeasures,
+  type CompareOptions,
+  type MeasureName,
+  type Result,
+  type TestName,
+  type TestResult,
+} from "../../src/index.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
@@ -137,9 +150,38 @@ evaluate(stringRows, "iP@0.5");
 evaluate(stringRows, "runid");
 // @ts-expect-error an unknown option
 evaluate(stringRows, "map", { tie: "input" });
+
+// Names known only at run time (argv, a config file, an inferred array): accepted as they are and
+// checked at run time, with the same did-you-mean errors.
 const dynamic: string = "map";
-// @ts-expect-error a string that is not a name
 evaluate(stringRows, dynamic);
+const fromArgv: string[] = ["ndcg@10", "map"];
+evaluate(stringRows, fromArgv);
+evaluate(numberRows, fromArgv as readonly string[]);
+const inferred = ["ndcg@10", "map"]; // string[]
+evaluate(stringRows, inferred);
+evaluateRun({ q: { d: 1 } }, { q: { d: 1 } }, inferred);
+evaluateDiversity({ q: { "1": { d: 1 } } }, { q: { d: 1 } }, inferred);
+// A literal beside a string: the list is a string[], checked at run time.
+evaluate(stringRows, ["ndcg@10", dynamic]);
+evaluate(stringRows, [...parseMeasures("map"), dynamic]);
+declare const k: number;
+evaluate(stringRows, `ndcg@${k}`);
+// Templates are wider than literals: checked at run time.
+const family: string = "ndcg";
+evaluate(stringRows, `${family}@10`);
+evaluate(stringRows, `ndgc@${k}`);
+export const dynamicQids: Result<string> = evaluate(stringRows, fromArgv);
+// @ts-expect-error an inferred array of literals keeps its check (const type parameter)
+evaluate(stringRows, ["ndcg@10", "ndgc@5"] as const);
+// @ts-expect-error a literal misspelled in evaluateRun
+evaluateRun({ q: { d: 1 } }, { q: { d: 1 } }, ["ndcg@10", "mapp"]);
+// @ts-expect-error and in evaluateDiversity
+evaluateDiversity({ q: { "1": { d: 1 } } }, { q: { d: 1 } }, "alpha-ndgc@10");
+// @ts-expect-error not a string
+evaluate(stringRows, [3]);
+// @ts-expect-error not a list of strings
+evaluate(stringRows, fromArgv.length);
 
 // Presets, tie orders, the tie range, XGBoost's names and other tools' AP families.
 const xgb = evaluate(stringRows, ["ndcg@10", "ndcg@10-", "map-", "pre@5", "map_lightgbm@10", "map_ptranking"], {
@@ -156,3 +198,28 @@ evaluate(stringRows, "map", { preset: "xgb" });
 evaluate(stringRows, "map", { ties: "random" });
 // @ts-expect-error XGBoost's pre needs a cutoff
 evaluate(stringRows, "pre");
+
+// A comparison's tests: those asked (or the defaults) are surely there, so `tests.t.p` compiles under
+// strict as the README writes it; others, and every test of a list known only at run time, may be absent.
+const run = evaluate(stringRows, "map");
+const runs = [
+  { name: "a", result: run },
+  { name: "b", result: run },
+];
+export const tP: number = compare(runs, { tests: ["t", "randomization"] }).comparisons[0].tests.t.p;
+export const byDefault: number = compare(runs).comparisons[0].tests.randomization.p;
+export const wilcoxon: number = compare(runs, { tests: ["wilcoxon"], seed: 1 }).comparisons[0].tests.wilcoxon.p;
+export const later: Promise<number> = compareAsync(runs, { tests: ["sign"] }).then(
+  (c) => c.comparisons[0].tests.sign.p,
+);
+// @ts-expect-error a test not asked may be absent
+export const notAsked: TestResult = compare(runs, { tests: ["t"] }).comparisons[0].tests.wilcoxon;
+const someTests: TestName[] = ["t"];
+// @ts-expect-error a list known only at run time promises no test
+export const unknownTests: TestResult = compare(runs, { tests: someTests }).comparisons[0].tests.t;
+const options: CompareOptions = { tests: ["t"] };
+export const viaOptions: TestResult | undefined = compare(runs, options).comparisons[0].tests.t;
+// @ts-expect-error an unknown test
+compare(runs, { tests: ["tt"] });
+// @ts-expect-error an unknown option (excess properties are still checked)
+compare(runs, { test: ["t"] });
