@@ -183,9 +183,10 @@ describe("a binary format's file: said as what it is", () => {
   it("text that starts as a magic number is still text: a query named PAR1, ARROW1, PK", () => {
     expect(parseOk("qrels", "PAR1 0 d1 1\nARROW1 0 d1 1\nPK 0 d 1\n")).toMatchObject({ length: 3 });
     // An error on its first line is its own, not a binary format's.
-    expect(parseError("run", "PAR1 Q0 d1\n")).toBe(
-      "in.txt:1:11: expected at least 6 fields (qid iter docno rank sim run_id), found 3",
-    );
+    const error = parseError("run", "PAR1 Q0 d1\n");
+    expect(error).toMatch(/^in\.txt:1:11: expected at least 6 fields \(qid iter docno rank sim run_id\)/);
+    expect(error).toMatch(/found 3$/);
+    expect(error).not.toMatch(/Parquet|not text/);
   });
 
   it("a binary format's first line parsed as text no longer says only 'expected at least 6 fields'", () => {
