@@ -8,7 +8,7 @@
  * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line. By default
  * it reads every line as fields (fieldLine), handing each row to `row`.
  */
-import { InputError } from "../errors/errors.js";
+import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
@@ -66,7 +66,7 @@ export abstract class LineParser {
    */
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
+    checkChunk(chunk, this.file, this.finished);
     if (!this.started) {
       let i = 0;
       while (this.headLen < 3 && i < chunk.length && chunk[i] === BOM[this.headLen]) {
@@ -83,7 +83,7 @@ export abstract class LineParser {
   /** Parses what remains (a last line without '\n'). */
   protected finishLines(): void {
     if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
+    if (this.finished) throw usageError(`${this.file}: finish() called twice: a parser reads one input`);
     if (!this.started) {
       this.started = true;
       this.feed(this.head.subarray(0, this.headLen));
