@@ -288,7 +288,9 @@ describe("readQrels and readRun", () => {
     await expect(readQrels(join(dir, "nothing-here"))).rejects.toThrow(
       /nothing-here: cannot read it: no such file \(ENOENT\)/,
     );
-    await expect(readQrels(qrelsPath, { inputFormat: "yaml" as "json" })).rejects.toThrow(/inputFormat must be "trec", .* not "yaml"/);
+    await expect(readQrels(qrelsPath, { inputFormat: "yaml" as "json" })).rejects.toThrow(
+      /inputFormat must be "trec", .* not "yaml"/,
+    );
   });
 });
 

@@ -5,13 +5,13 @@
  * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
  * assembly/metrics/diversity.ts). Browser-safe.
  */
-import { documentTwice, badInput } from "../errors/errors.js";
+import { documentTwice, badInput, BOOLEAN, checkOptions } from "../errors/errors.js";
 import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
 import { isColumn } from "./rows-by-query.js";
 import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
 import type { Batch } from "../kernel/batch.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { explicitOptions, type Options } from "../measures/options.js";
+import { explicitOptions, OPTION_TYPES, type Options } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 
 /**
@@ -146,7 +146,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
  * subtopic, or ranked twice, is an error.
  */
 export function joinDiversity(qrels: SubtopicQrels, run: Run, options: { complete?: boolean } = {}): DiversityJoin {
-  const { joined, ...rest } = subtopicJoin(qrels, run, options);
+  const { joined, ...rest } = subtopicJoin(qrels, run, checkOptions(options, { complete: BOOLEAN }, "joinDiversity"));
   return rest;
 }
 
@@ -236,7 +236,7 @@ export function evaluateDiversity(
   measures: Measures,
   options?: Options & { complete?: boolean },
 ): Result<string> {
-  const { complete, ...rest } = options ?? {};
+  const { complete, ...rest } = checkOptions(options, { ...OPTION_TYPES, complete: BOOLEAN }, "evaluateDiversity");
   const explicit = explicitOptions(rest);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
