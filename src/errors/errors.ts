@@ -115,10 +115,10 @@ export function orList(items: readonly string[]): string {
 export const required = (t: OptionType): OptionType => ({ ...t, required: true });
 
 /**
- * Anything an object of options cannot be: it would be read as one without a key (an array, a Map)
- * or is not one at all.
+ * Anything an object of options or of `{ id: value }` cannot be: it would be read as one with other
+ * keys (an array's indexes, a Map's none) or is not one at all.
  */
-function notAnObject(v: unknown): boolean {
+export function notAnObject(v: unknown): boolean {
   return (
     v === null ||
     typeof v !== "object" ||

@@ -1,6 +1,6 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
 // evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
-import { noQueryInCommon, type RankevalError, badInput, shown } from "../errors/errors.js";
+import { noQueryInCommon, notAnObject, type RankevalError, badInput, shown } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
@@ -82,7 +82,7 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 /** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
 function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
   // An array's indexes, a Map's or a Set's lack of keys, would be read as queries "0", "1" or none.
-  if (notIdObject(x))
+  if (notAnObject(x))
     throw badInput(
       `${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }, not ${shown(x)}`,
     );
@@ -111,7 +111,7 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
   const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
   for (let k = 0; k < qids.length; k++) {
     const d = (x as IdObjects)[qids[k]];
-    if (notIdObject(d))
+    if (notAnObject(d))
       throw badInput(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}, not ${shown(d)}`);
     docs[k] = d;
   }
@@ -119,20 +119,6 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
 }
 
 const isId = (v: unknown) => typeof v === "string" || typeof v === "number";
-
-/** Whether x cannot be `{ id: value }` or columns: not an object, or one whose entries are not its keys. */
-function notIdObject(x: unknown): boolean {
-  return (
-    x === null ||
-    typeof x !== "object" ||
-    Array.isArray(x) ||
-    x instanceof Map ||
-    x instanceof Set ||
-    ArrayBuffer.isView(x) ||
-    x instanceof ArrayBuffer ||
-    x instanceof Promise
-  );
-}
 
 /**
  * Rows in memory as a parser's per-row rows (io/rows.ts): query ids interned in `qidNames`, each row's
