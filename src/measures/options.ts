@@ -1,4 +1,13 @@
-import { ANY, BOOLEAN, checkOptions, oneOf, RankevalError, shown, type OptionType } from "../errors/errors.js";
+import {
+  ANY,
+  BOOLEAN,
+  checkOptions,
+  notAnObject,
+  oneOf,
+  RankevalError,
+  shown,
+  type OptionType,
+} from "../errors/errors.js";
 import { PRESETS, presetName, type PresetName } from "./presets.js";
 
 /** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */
@@ -202,6 +211,8 @@ const EVERYTHING: DependsOn = { gain: true, threshold: true, noRelevant: true, b
  * by R, so it brings the threshold in; "skip" changes every mean, so it is always printed.
  */
 export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING): string {
+  if (notAnObject(o))
+    throw new RankevalError("bad-option", `describeOptions: options must be resolveOptions()'s, not ${shown(o)}`);
   const parts: string[] = [];
   if (o.preset !== undefined) parts.push(`preset=${o.preset}`);
   const skip = o.noRelevant === "skip";

@@ -132,6 +132,7 @@ function signed(x: number, digits: number): string {
 
 /** A p-value: 4 decimals, or 2 significant digits below 0.0001. */
 export function formatP(p: number): string {
+  if (typeof p !== "number") throw new RankevalError("bad-option", `formatP: p must be a number, not ${shown(p)}`);
   if (Number.isNaN(p)) return "NaN";
   return p >= 1e-4 ? p.toFixed(4) : p.toExponential(1);
 }
@@ -143,6 +144,8 @@ function testCell(x: PairComparison, t: TestName): string {
 
 /** Whether `x` is significant by `test` (adjusted p < alpha), and which way: the reports' and the page's marks. */
 export function significance(x: PairComparison, test: TestName): "higher" | "lower" | null {
+  if (x === null || typeof x !== "object" || typeof x.tests !== "object" || x.tests === null)
+    throw badInput(`significance: the pair must be one of compare()'s comparisons, not ${shown(x)}`);
   if (!x.tests[test]?.significant || x.runMean === x.baselineMean) return null;
   return x.runMean > x.baselineMean ? "higher" : "lower";
 }

@@ -229,6 +229,27 @@ const EVALUATE: Case[] = [
     code: INPUT,
     says: /run.qid\[0\] must be a string or a number, not 1n/,
   },
+  {
+    call: `rankeval.evaluate({ qid: [1], score: [1n], rel: [1] }, "map")`,
+    code: INPUT,
+    says: /rows.score\[0\] is 1n, not a number \(query 1\)/,
+  },
+  {
+    call: `rankeval.evaluate({ qid: [1], score: new BigInt64Array(1), rel: [1] }, "map")`,
+    code: INPUT,
+    says: /rows.score\[0\] is 0n, not a number/,
+  },
+  {
+    call: `rankeval.evaluate({ qid: ["q"], score: [1], rel: ["1"] }, "map")`,
+    code: INPUT,
+    says: /rows.rel\[0\] is "1", not a number \(query "q"\)/,
+  },
+  { call: `rankeval.evaluate(null, "map")`, code: INPUT, says: /^rows must be an object of columns/ },
+  {
+    call: `rankeval.describeOptions(null)`,
+    code: OPTION,
+    says: /describeOptions: options must be resolveOptions\(\)'s, not null/,
+  },
   { call: `rankeval.evaluateRun(q, r, ["map"], { complete: true })`, code: OPTION, says: /unknown option "complete"/ },
   {
     call: `rankeval.evaluateDiversity(sq, r, ["alpha-nDCG@10"], { complete: "false" })`,
@@ -327,6 +348,22 @@ const COMPARE: Case[] = [
     code: INPUT,
     says: /the comparison must be what compare\(\) returned, not an array/,
   },
+  { call: `rankeval.formatP("0.5")`, code: OPTION, says: /formatP: p must be a number, not "0.5"/ },
+  {
+    call: `rankeval.significance(null, "t")`,
+    code: INPUT,
+    says: /significance: the pair must be one of compare\(\)'s comparisons, not null/,
+  },
+  {
+    call: `rankeval.runResamplingJob(null)`,
+    code: INPUT,
+    says: /runResamplingJob: job must be a ResamplingJob .*not null/,
+  },
+  {
+    call: `rankeval.runResamplingJob({ kind: "jackknife" })`,
+    code: INPUT,
+    says: /runResamplingJob: job must be a ResamplingJob .*not an object/,
+  },
   { call: `rankeval.markLegend(cmp, "nope")`, code: OPTION, says: /markTest must be "t", .* not "nope"/ },
 ];
 
@@ -415,6 +452,41 @@ const IO: Case[] = [
     call: `new io.DelimitedParser({ file: "c", qids: I(), kind: "run", column: {} })`,
     code: OPTION,
     says: /DelimitedParser: unknown option "column" \(did you mean columns\?\)/,
+  },
+  {
+    call: `new io.ColumnarRows()`,
+    code: OPTION,
+    says: /ColumnarRows: options must be an object \{ file, qids, kind, runTag, lineBase \}, not undefined/,
+  },
+  {
+    call: `new io.ColumnarRows({ file: "p", qids: I(), kind: "qrels", linebase: 1 })`,
+    code: OPTION,
+    says: /ColumnarRows: unknown option "linebase" \(did you mean lineBase\?\)/,
+  },
+  {
+    call: `io.columnarRows(null, { file: "p", qids: I(), kind: "run" })`,
+    code: OPTION,
+    says: /columnarRows: source must be a ByteSource .*not null/,
+  },
+  {
+    call: `io.columnarRows(io.bytesSource(new Uint8Array(8)), { file: "p", qids: I(), kind: "run", formt: "arrow" })`,
+    code: OPTION,
+    says: /columnarRows: unknown option "formt" \(did you mean format\?\)/,
+  },
+  {
+    call: `io.readColumnarSource(io.bytesSource(new Uint8Array(8)), "orc", {}, () => {})`,
+    code: OPTION,
+    says: /readColumnarSource: format must be "parquet" or "arrow", not "orc"/,
+  },
+  {
+    call: `io.bytesSource("PAR1")`,
+    code: OPTION,
+    says: /bytesSource\(bytes\): bytes must be a Uint8Array, not "PAR1"/,
+  },
+  {
+    call: `io.columnarFormatOf(null)`,
+    code: OPTION,
+    says: /columnarFormatOf\(head\): head must be a Uint8Array, not null/,
   },
   // push() and finish() misuse.
   {
@@ -553,6 +625,12 @@ const NODE_AND_REFERENCE: Case[] = [
     call: `reference.referenceEvaluateRun(q, r, ["map"], { depth: "5" })`,
     code: OPTION,
     says: /depth must be an integer >= 0, not "5"/,
+  },
+  { call: `reference.referenceEvaluateRun(new Map(), r, ["map"])`, code: INPUT, says: /^qrels must be .*not a Map/ },
+  {
+    call: `reference.referenceEvaluateRun(q, { q1: [1] }, ["map"])`,
+    code: INPUT,
+    says: /run\["q1"\] must be an object of docid: score, not an array/,
   },
   { call: `reference.referenceEvaluateRun(q, r, ["mapp@"])`, code: MEASURE, says: /unknown measure "mapp@"/ },
 ];
