@@ -107,7 +107,7 @@ export function oneOf(values: readonly string[]): OptionType {
 }
 
 /** `a, b or c`. */
-export function orList(items: readonly string[]): string {
+function orList(items: readonly string[]): string {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
