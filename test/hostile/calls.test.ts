@@ -488,6 +488,17 @@ const IO: Case[] = [
     code: OPTION,
     says: /columnarFormatOf\(head\): head must be a Uint8Array, not null/,
   },
+  {
+    call: `io.lineOfRow(null, 0)`,
+    code: OPTION,
+    says: /lineOfRow\(lines, row\): lines must be a parser's rows' lines, not null/,
+  },
+  {
+    call: `io.docidString({ bytes: enc("d1"), offsets: new Int32Array([0, 2]) }, 5)`,
+    code: OPTION,
+    says: /docidBytes\(docids, row\): row 5 is not a row of these docids \(1 rows\)/,
+  },
+  { call: `io.docidBytes(undefined, 0)`, code: OPTION, says: /row 0 is not a row of these docids \(0 rows\)/ },
   // push() and finish() misuse.
   {
     call: `(() => { const p = new io.QrelsParser({ file: "q.txt", qids: I(), docids: I() }); p.finish(); p.push(enc("q1 0 d1 1\\n")); })()`,
