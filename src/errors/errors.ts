@@ -93,10 +93,10 @@ export interface OptionType {
 export const BOOLEAN: OptionType = { test: (v) => typeof v === "boolean", is: "true or false" };
 export const STRING: OptionType = { test: (v) => typeof v === "string", is: "a string" };
 export const NUMBER: OptionType = { test: (v) => typeof v === "number" && !Number.isNaN(v), is: "a number" };
-/** A count or a size: an integer from 0 to 2^32. */
+/** A count or a size (a file's, in bytes: past 4 GiB too): an integer >= 0. */
 export const COUNT: OptionType = {
-  test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 2 ** 32,
-  is: "an integer from 0 to 2^32",
+  test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0,
+  is: "an integer >= 0",
 };
 /** Checked by the call itself (a value of several shapes): the key is known, its value is not tested here. */
 export const ANY: OptionType = { test: () => true, is: "" };

@@ -406,7 +406,7 @@ const IO: Case[] = [
   {
     call: `new io.RunParser({ file: "r", qids: I(), docids: "per-row", expectedBytes: -1 })`,
     code: OPTION,
-    says: /expectedBytes must be an integer from 0 to 2\^32, not -1/,
+    says: /expectedBytes must be an integer >= 0, not -1/,
   },
   {
     call: `new io.LetorParser({ file: "l", qids: I(), docid: I() })`,
