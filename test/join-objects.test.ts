@@ -82,12 +82,12 @@ describe("evaluateRun on objects", () => {
       [
         { q1: { d1: 1, d2: NaN } },
         { q1: { d1: "x" } },
-        'qrels row 1 (query "q1", document "d2"): label null is not a finite number',
+        'qrels row 1 (query "q1", document "d2"): label NaN is not a finite number',
       ],
       [
         { q1: { d1: 1 }, q2: { d1: 1 } },
         { q0: { d1: "x" }, q2: { d2: 1, d3: Infinity } },
-        'run row 2 (query "q2", document "d3"): score null is not a finite number',
+        'run row 2 (query "q2", document "d3"): score Infinity is not a finite number',
       ],
       [{ q1: {} }, { q1: { d1: 1 } }, "no query in common"],
     ] as const) {

@@ -3,7 +3,7 @@ import { RankevalError } from "../src/errors/errors.js";
 import { evaluate } from "../src/pipeline/evaluate.js";
 import { describeMeasureOptions, measureOptions } from "../src/measures/measure.js";
 import { parseMeasures } from "../src/measures/resolve.js";
-import { editDistance, nearest } from "../src/measures/suggest.js";
+import { editDistance, nearest } from "../src/errors/suggest.js";
 import { describeOptions, explicitOptions, resolveOptions } from "../src/measures/options.js";
 
 const names = (spec: string | string[]) => parseMeasures(spec).map((m) => m.name);

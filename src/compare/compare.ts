@@ -1,5 +1,15 @@
 // compare(): paired tests, effect sizes and corrections over evaluated runs' per-query values.
-import { RankevalError } from "../errors/errors.js";
+import {
+  ANY,
+  badInput,
+  checkOptions,
+  NUMBER,
+  oneOf,
+  RankevalError,
+  shown,
+  STRING,
+  type OptionType,
+} from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { adjust, CORRECTIONS, type Correction } from "./correct.js";
 import { describe, pairedT, signTest, type Description } from "./paired.js";
@@ -482,34 +492,84 @@ interface ResolvedCompareOptions {
   seed: number;
 }
 
+/** compare()'s options, for checkOptions: the tests' and the measures' lists are checked below. */
+const COMPARE_OPTION_TYPES: Readonly<Record<keyof CompareOptions, OptionType>> = {
+  baseline: STRING,
+  pairs: oneOf(["baseline", "all"]),
+  tests: ANY,
+  correction: oneOf(CORRECTIONS),
+  alpha: NUMBER,
+  iterations: NUMBER,
+  seed: NUMBER,
+  measures: ANY,
+};
+
+/** `runs` checked to be what compare() takes: an array of `{ name, result }`, each result evaluate()'s. */
+function checkRuns(runs: unknown): asserts runs is readonly NamedResult[] {
+  if (!Array.isArray(runs))
+    throw badInput(`runs must be an array of { name, result } (result: what evaluate() returned), not ${shown(runs)}`);
+  runs.forEach((r: unknown, i) => {
+    if (r === null || typeof r !== "object") throw badInput(`runs[${i}] must be { name, result }, not ${shown(r)}`);
+    const { name, result } = r as Partial<NamedResult>;
+    if (typeof name !== "string") throw badInput(`runs[${i}].name must be a string, not ${shown(name)}`);
+    const looks =
+      result !== null &&
+      typeof result === "object" &&
+      Array.isArray(result.measures) &&
+      Array.isArray(result.qids) &&
+      result.values !== null &&
+      typeof result.values === "object" &&
+      typeof result.conventions === "string";
+    if (!looks)
+      throw badInput(
+        `runs[${i}].result (run ${shown(name)}) must be what evaluate() or evaluateRun() returned, not ${shown(result)}`,
+      );
+    for (const m of result.measures) {
+      const v: unknown = result.values[m];
+      if (
+        v !== undefined &&
+        !((Array.isArray(v) || ArrayBuffer.isView(v)) && (v as ArrayLike<number>).length === result.qids.length)
+      )
+        throw badInput(
+          `runs[${i}].result (run ${shown(name)}): values[${shown(m)}] must hold a value per query (${result.qids.length}), not ${shown(v)}`,
+        );
+    }
+  });
+}
+
 function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions): ResolvedCompareOptions {
   const bad = (what: string) => new RankevalError("bad-option", what);
+  checkRuns(runs);
+  checkOptions(o, COMPARE_OPTION_TYPES);
   if (runs.length < 2) throw bad(`comparing needs at least two runs, not ${runs.length}`);
   const names = runs.map((r) => r.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
-  if (duplicate !== undefined) throw bad(`two runs are named "${duplicate}"; give each run its own name`);
+  if (duplicate !== undefined) throw bad(`two runs are named ${shown(duplicate)}; give each run its own name`);
   const pairs = o.pairs ?? DEFAULT_COMPARE_OPTIONS.pairs;
-  if (pairs !== "baseline" && pairs !== "all")
-    throw bad(`pairs must be "baseline" or "all", not ${JSON.stringify(pairs)}`);
+  if (pairs !== "baseline" && pairs !== "all") throw bad(`pairs must be "baseline" or "all", not ${shown(pairs)}`);
   const baseline = o.baseline ?? names[0];
-  if (!names.includes(baseline)) throw bad(`baseline "${baseline}" is not one of the runs (${names.join(", ")})`);
+  if (!names.includes(baseline)) throw bad(`baseline ${shown(baseline)} is not one of the runs (${names.join(", ")})`);
   const tests = o.tests ?? DEFAULT_COMPARE_OPTIONS.tests;
+  if (!Array.isArray(tests))
+    throw bad(`tests must be an array of test names (${TESTS.join(", ")}), not ${shown(tests)}`);
+  if (o.measures !== undefined && !(Array.isArray(o.measures) && o.measures.every((m) => typeof m === "string")))
+    throw bad(`measures must be an array of measure names, not ${shown(o.measures)}`);
   if (tests.length === 0) throw bad(`give at least one test (${TESTS.join(", ")})`);
   for (const t of tests)
-    if (!TESTS.includes(t)) throw bad(`unknown test ${JSON.stringify(t)}; the tests are ${TESTS.join(", ")}`);
+    if (!TESTS.includes(t)) throw bad(`unknown test ${shown(t)}; the tests are ${TESTS.join(", ")}`);
   const ordered = TESTS.filter((t) => tests.includes(t));
   const perMeasure = pairs === "all" ? (runs.length * (runs.length - 1)) / 2 : runs.length - 1;
   const correction = o.correction ?? (perMeasure > 1 ? "holm" : "none");
   if (!CORRECTIONS.includes(correction))
-    throw bad(`correction must be ${CORRECTIONS.join(", ")}, not ${JSON.stringify(correction)}`);
+    throw bad(`correction must be ${CORRECTIONS.join(", ")}, not ${shown(correction)}`);
   const alpha = o.alpha ?? DEFAULT_COMPARE_OPTIONS.alpha;
-  if (!(alpha > 0 && alpha < 1)) throw bad(`alpha must be between 0 and 1, not ${alpha}`);
+  if (!(alpha > 0 && alpha < 1)) throw bad(`alpha must be between 0 and 1, not ${shown(alpha)}`);
   const iterations = o.iterations ?? DEFAULT_COMPARE_OPTIONS.iterations;
   if (!(Number.isInteger(iterations) && iterations >= 1 && iterations <= 10_000_000))
-    throw bad(`iterations must be an integer from 1 to 10000000, not ${iterations}`);
+    throw bad(`iterations must be an integer from 1 to 10000000, not ${shown(iterations)}`);
   const seed = o.seed ?? DEFAULT_COMPARE_OPTIONS.seed;
   if (!(Number.isSafeInteger(seed) && seed >= 0))
-    throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
+    throw bad(`seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, not ${shown(seed)}`);
   return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
 }
 

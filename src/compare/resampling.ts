@@ -1,6 +1,7 @@
 // The resampling tests over the kernel. Comparisons that pair the same queries share one call: each
 // pair's statistic is the difference of its runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q -
 // sum_q s_q y_q), so ten runs cost ten columns, not forty-five pairs.
+import { badInput, shown } from "../errors/errors.js";
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/significance-kernel.js";
 import { pairwiseSum } from "./numeric.js";
 import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";
@@ -50,6 +51,9 @@ export type ResamplingJob =
 
 /** Runs a job in this thread's kernel: one Float64Array of `iterations` values per column (per measure for tukey). */
 export function runResamplingJob(job: ResamplingJob): Float64Array[] {
+  const kind = (job as { kind?: unknown } | null)?.kind;
+  if (kind !== "randomization" && kind !== "bootstrap" && kind !== "tukey")
+    throw badInput(`runResamplingJob: job must be a ResamplingJob (compareAsync's pool runs them), not ${shown(job)}`);
   switch (job.kind) {
     case "randomization":
       return kernelRandomizationSums(job.columns, job.rows, job.iterations, job.seed, job.first);

@@ -1,4 +1,5 @@
 import { counted } from "./counted.js";
+import { didYouMean } from "./suggest.js";
 
 /**
  * Every error rankeval throws on purpose is a RankevalError, so callers can tell bad input from bugs.
@@ -39,6 +40,145 @@ export class InputError extends RankevalError {
     super("bad-input", `${file}:${line}${column > 0 ? `:${column}` : ""}: ${reason}`);
     this.name = "InputError";
   }
+}
+
+/** How much of a text a message quotes: a megabyte-long name must not make a megabyte-long message. */
+const QUOTED_CHARACTERS = 40;
+
+/** `text`, cut to its first 40 characters and "…" when longer (for a message). */
+export function shortened(text: string): string {
+  return text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}…` : text;
+}
+
+/**
+ * A value as the one wording of messages prints it, as a caller would write it: a string quoted (and
+ * shortened), a number as itself (NaN, Infinity: JSON.stringify would say null), a bigint with its n;
+ * what is neither by its kind ("an array", "a Map"), so that a message never quotes a whole structure
+ * and never throws (JSON.stringify throws on a bigint).
+ */
+export function shown(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(shortened(value));
+    case "number":
+      return Object.is(value, -0) ? "-0" : String(value);
+    case "bigint":
+      return `${value}n`;
+    case "boolean":
+    case "undefined":
+      return String(value);
+    case "symbol":
+      return shortened(value.toString());
+    case "function":
+      return "a function";
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array (length ${value.length})`;
+  if (value instanceof Map) return "a Map";
+  if (value instanceof Set) return "a Set";
+  if (value instanceof ArrayBuffer) return "an ArrayBuffer";
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (value instanceof Date) return "a Date";
+  if (value instanceof Promise) return "a Promise (await it first)";
+  return "an object";
+}
+
+/** What an option's value must be: a test, and how a message says it (`true or false`). */
+export interface OptionType {
+  readonly test: (value: unknown) => boolean;
+  readonly is: string;
+  /** The call cannot go without it. */
+  readonly required?: boolean;
+}
+
+export const BOOLEAN: OptionType = { test: (v) => typeof v === "boolean", is: "true or false" };
+export const STRING: OptionType = { test: (v) => typeof v === "string", is: "a string" };
+export const NUMBER: OptionType = { test: (v) => typeof v === "number" && !Number.isNaN(v), is: "a number" };
+/** A count or a size (a file's, in bytes: past 4 GiB too): an integer >= 0. */
+export const COUNT: OptionType = {
+  test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0,
+  is: "an integer >= 0",
+};
+/** Checked by the call itself (a value of several shapes): the key is known, its value is not tested here. */
+export const ANY: OptionType = { test: () => true, is: "" };
+
+/** One of `values` (strings): `"a", "b" or "c"`. */
+export function oneOf(values: readonly string[]): OptionType {
+  return { test: (v) => typeof v === "string" && values.includes(v), is: orList(values.map((v) => JSON.stringify(v))) };
+}
+
+/** `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** The same option type, required. */
+export const required = (t: OptionType): OptionType => ({ ...t, required: true });
+
+/**
+ * Anything an object of options or of `{ id: value }` cannot be: it would be read as one with other
+ * keys (an array's indexes, a Map's none) or is not one at all.
+ */
+export function notAnObject(v: unknown): boolean {
+  return (
+    v === null ||
+    typeof v !== "object" ||
+    Array.isArray(v) ||
+    v instanceof Map ||
+    v instanceof Set ||
+    v instanceof ArrayBuffer ||
+    ArrayBuffer.isView(v) ||
+    v instanceof Promise
+  );
+}
+
+/**
+ * The one check of a public call's object of options: undefined is `{}`; what is not a plain object is
+ * refused, as is an unknown key (a misspelling would otherwise change nothing silently: "did you
+ * mean"), a missing required key and a value of the wrong type (`complete: "false"` is not false).
+ * `types` lists every key the call takes. `call` ("QrelsParser") starts the messages, when given.
+ * Returns the object as given.
+ */
+export function checkOptions<T extends object>(
+  given: T | undefined,
+  types: Readonly<Record<string, OptionType>>,
+  call?: string,
+): T {
+  const at = call === undefined ? "" : `${call}: `;
+  const keys = Object.keys(types);
+  if (given === undefined && !keys.some((k) => types[k].required)) return {} as T;
+  if (notAnObject(given))
+    throw usageError(
+      `${at}options must be an object${keys.length ? ` { ${keys.join(", ")} }` : ""}, not ${shown(given)}`,
+    );
+  for (const key of Object.keys(given as object)) {
+    if (Object.hasOwn(types, key)) continue;
+    throw usageError(`${at}unknown option ${shown(key)}${didYouMean(key, keys)} (the options are ${keys.join(", ")})`);
+  }
+  for (const key of keys) {
+    const v = (given as Record<string, unknown>)[key];
+    const t = types[key];
+    if (v === undefined) {
+      if (t.required) throw usageError(`${at}option ${key} is missing: it must be ${t.is}`);
+    } else if (!t.test(v)) throw usageError(`${at}${key} must be ${t.is}, not ${shown(v)}`);
+  }
+  return given as T;
+}
+
+/**
+ * The one check of what a streaming parser's push() takes (rankeval/io): bytes, never a string (whose
+ * characters are not bytes) nor an ArrayBuffer (not indexable); and no push after finish().
+ */
+export function checkChunk(chunk: unknown, file: string, finished: boolean): asserts chunk is Uint8Array {
+  if (finished) throw usageError(`${file}: push() after finish(): a parser reads one input; make a new one`);
+  if (chunk instanceof Uint8Array) return;
+  const hint =
+    typeof chunk === "string"
+      ? " (encode text first: new TextEncoder().encode(text))"
+      : chunk instanceof ArrayBuffer
+        ? " (wrap it: new Uint8Array(buffer))"
+        : "";
+  throw usageError(`${file}: push(chunk): chunk must be a Uint8Array of bytes, not ${shown(chunk)}${hint}`);
 }
 
 /** The first three of `total` names, quoted, then "..." when there are more: `"q1", "q2", "q3", ...`. */

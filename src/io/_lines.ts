@@ -12,7 +12,7 @@
  * binary file, /dev/zero or a decompressed bomb is refused at its first bad byte (a format its first
  * bytes name said as such), never held whole.
  */
-import { InputError } from "../errors/errors.js";
+import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
@@ -203,7 +203,7 @@ export abstract class LineParser {
    */
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: push() after finish()`);
+    checkChunk(chunk, this.file, this.finished);
     try {
       this.inputHead.pass(chunk, (bytes) => this.take(bytes));
     } catch (e) {
@@ -232,7 +232,7 @@ export abstract class LineParser {
   /** Parses what remains (a last line without '\n'). */
   protected finishLines(): void {
     if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: finish() called twice`);
+    if (this.finished) throw usageError(`${this.file}: finish() called twice: a parser reads one input`);
     try {
       if (this.inputHead.pending) this.take(this.inputHead.held());
       if (!this.started) {

@@ -1,10 +1,23 @@
 // Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
 // at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
 // values finite numbers; a null is an error naming file, row and column. Browser compatible.
-import { badInput, InputError } from "../errors/errors.js";
+import {
+  ANY,
+  badInput,
+  BOOLEAN,
+  checkOptions,
+  COUNT,
+  InputError,
+  oneOf,
+  required,
+  shown,
+  STRING,
+  usageError,
+  type OptionType,
+} from "../errors/errors.js";
 import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
-import type { Interner } from "./interner.js";
+import { INTERNER, type Interner } from "./interner.js";
 import type { RowsKind, RowsOf } from "./json.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
@@ -65,6 +78,8 @@ export type ColumnarFormat = "parquet" | "arrow";
 
 /** A file's format from its first bytes: "PAR1", "ARROW1" or an IPC stream's 0xFFFFFFFF; else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
+  if (!(head instanceof Uint8Array))
+    throw usageError(`columnarFormatOf(head): head must be a Uint8Array, not ${shown(head)}`);
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31)
     return "parquet";
   if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
@@ -79,11 +94,16 @@ export async function readColumnarSource<K extends RowsKind>(
   o: ColumnarReadOptions<K>,
   onBatch: OnBatch,
 ): Promise<void> {
+  checkSource(source, "readColumnarSource");
+  if (format !== "parquet" && format !== "arrow")
+    throw usageError(`readColumnarSource: format must be "parquet" or "arrow", not ${shown(format)}`);
   if (format === "parquet") return (await import("./parquet.js")).readParquet(source, o, onBatch);
   return (await import("./arrow.js")).readArrow({ source }, o, onBatch);
 }
 
 export function bytesSource(bytes: Uint8Array): ByteSource {
+  if (!(bytes instanceof Uint8Array))
+    throw usageError(`bytesSource(bytes): bytes must be a Uint8Array, not ${shown(bytes)}`);
   return {
     byteLength: bytes.length,
     slice: (start, end = bytes.length) => new Uint8Array(bytes.subarray(start, end)).buffer as ArrayBuffer,
@@ -218,6 +238,37 @@ export interface ColumnarRowsOptions<K extends RowsKind> {
   lineBase?: number;
 }
 
+/** ColumnarRows' options, for checkOptions. */
+const ROWS_OPTION_TYPES: Readonly<Record<keyof ColumnarRowsOptions<RowsKind>, OptionType>> = {
+  file: required(STRING),
+  qids: INTERNER,
+  kind: required(oneOf(["qrels", "run"])),
+  runTag: STRING,
+  lineBase: COUNT,
+};
+
+/** columnarRows' options (ColumnarReadOptions, and ColumnarRows' qids and runTag, and the format). */
+const READ_OPTION_TYPES: Readonly<Record<string, OptionType>> = {
+  file: required(STRING),
+  kind: required(oneOf(["qrels", "run"])),
+  columns: ANY,
+  hint: STRING,
+  partition: ANY,
+  generic: BOOLEAN,
+  qids: INTERNER,
+  format: oneOf(["parquet", "arrow"]),
+  runTag: STRING,
+};
+
+/** `source` checked to be a ByteSource (bytesSource(bytes) makes one). */
+function checkSource(source: unknown, call: string): asserts source is ByteSource {
+  const s = source as ByteSource | null;
+  if (s === null || typeof s !== "object" || typeof s.byteLength !== "number" || typeof s.slice !== "function")
+    throw usageError(
+      `${call}: source must be a ByteSource { byteLength, slice } (bytesSource(bytes)), not ${shown(source)}`,
+    );
+}
+
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
@@ -244,6 +295,7 @@ export class ColumnarRows<K extends RowsKind> {
   private prevQidId = -1;
 
   constructor(options: ColumnarRowsOptions<K>) {
+    checkOptions(options, ROWS_OPTION_TYPES, "ColumnarRows");
     this.file = options.file;
     this.kind = options.kind;
     this.qidNames = options.qids;
@@ -500,6 +552,8 @@ export async function columnarRows<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
 ): Promise<RowsOf<K>> {
+  checkSource(source, "columnarRows");
+  checkOptions(o, READ_OPTION_TYPES, "columnarRows");
   const head = async () => new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
   const format = o.format ?? columnarFormatOf(await head());
   if (format === null)

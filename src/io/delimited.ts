@@ -15,8 +15,8 @@
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
-import { InputError, RankevalError } from "../errors/errors.js";
-import { describeByte, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
+import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "../errors/errors.js";
+import { describeByte, JSON_OPTION_TYPES, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
 import { MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
@@ -31,6 +31,14 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
   /** Said after the message when the header lacks a column (the command line's `--columns`). */
   hint?: string;
 }
+
+/** DelimitedParser's options, for checkOptions (columns: pickColumns checks them). */
+const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
+  ...JSON_OPTION_TYPES,
+  delimiter: oneOf([",", "\t"]),
+  columns: ANY,
+  hint: STRING,
+};
 
 const QUOTE = 34;
 const LF = 10;
@@ -92,7 +100,7 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
   private prevQidId = -1;
 
   constructor(options: DelimitedParserOptions<K>) {
-    super(options);
+    super(options, DELIMITED_OPTION_TYPES, "DelimitedParser");
     this.columns = options.columns ?? {};
     // A run tag column is read from Parquet and Arrow files (src/io/columnar.ts); here it would be ignored.
     if (this.kind === "run" && this.columns.tag !== undefined) {
@@ -104,9 +112,6 @@ export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
     }
     this.hint = options.hint === undefined ? "" : `; ${options.hint}`;
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
-    if (options.delimiter !== undefined && options.delimiter !== "," && options.delimiter !== "\t") {
-      throw new Error(`delimiter must be "," or "\\t", not ${JSON.stringify(options.delimiter)}`);
-    }
   }
 
   protected feed(chunk: Uint8Array): void {

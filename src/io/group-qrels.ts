@@ -18,6 +18,7 @@
  * p.finish(); // { qid: ["301", "301"], group: ["u1", "u2"], docno: ["d1", "d1"], value: Float64Array [1, 0], lines: [1, 2], length: 2 }
  * ```
  */
+import { checkOptions, required, STRING } from "../errors/errors.js";
 import { atolBytes } from "../c/strings.js";
 import { Float64Column } from "./columns.js";
 import { TextRowsParser } from "./_lines.js";
@@ -53,6 +54,8 @@ export class GroupQrelsParser extends TextRowsParser {
   private readonly long = new Float64Column();
 
   constructor(options: GroupQrelsParserOptions) {
+    const types = { file: required(STRING), groupName: STRING, valueName: STRING };
+    checkOptions(options, types, "GroupQrelsParser");
     const names = ["qid", options.groupName ?? "group", "docno", options.valueName ?? "rel"];
     super(options.file, names, [false, false, false, true]);
   }

@@ -19,7 +19,7 @@
  * ids.stringOf(1); // "d2"
  * ```
  */
-import { RankevalError } from "../errors/errors.js";
+import { RankevalError, shown, usageError, type OptionType } from "../errors/errors.js";
 
 /** FNV-1a, 32-bit, over buf[start, end), as a signed integer: the hash the table is keyed with. */
 function hashBytes(buf: Uint8Array, start: number, end: number): number {
@@ -41,6 +41,36 @@ const MAX_IDS = ID_MASK - 1;
 
 const utf8Decoder = new TextDecoder("utf-8");
 const utf8Encoder = new TextEncoder();
+
+/** Parsers' `docids`: an Interner (required), or "per-row". */
+export const DOCIDS: OptionType = {
+  test: (v) => v === "per-row" || INTERNER.test(v),
+  is: 'an Interner (new Interner() of rankeval/io) or "per-row"',
+  required: true,
+};
+
+/** The error of a byte range [start, end) that is not one of buf's. */
+function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
+  if (!(buf instanceof Uint8Array))
+    return usageError(`Interner.intern(buf, start, end): buf must be a Uint8Array, not ${shown(buf)}`);
+  return usageError(
+    `Interner.intern(buf, start, end): [${shown(start)}, ${shown(end)}) is not a range of buf's ${buf.length} bytes (integers, 0 <= start <= end <= buf.length)`,
+  );
+}
+
+/**
+ * An Interner as a parser's options take it (required): by its methods, not its class, so that one made
+ * by another copy of this module (an ES module and a CommonJS require) is one too.
+ */
+export const INTERNER: OptionType = {
+  test: (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as Interner).intern === "function" &&
+    typeof (v as Interner).stringsOf === "function",
+  is: "an Interner (new Interner() of rankeval/io)",
+  required: true,
+};
 
 export class Interner {
   /** The bytes of all ids, back to back. */
@@ -67,6 +97,11 @@ export class Interner {
    * @param expectedBytes how many bytes of ids to make room for up front. @default 16 * expectedIds
    */
   constructor(expectedIds = 1024, expectedBytes = 16 * expectedIds) {
+    // An Infinity would size the table forever; a negative or fractional size is a RangeError below.
+    if (!(Number.isInteger(expectedIds) && expectedIds >= 0 && expectedIds <= MAX_IDS))
+      throw usageError(`Interner: expectedIds must be an integer from 0 to ${MAX_IDS}, not ${shown(expectedIds)}`);
+    if (!(Number.isInteger(expectedBytes) && expectedBytes >= 0 && expectedBytes <= 2 ** 31 - 1))
+      throw usageError(`Interner: expectedBytes must be an integer from 0 to 2^31 - 1, not ${shown(expectedBytes)}`);
     let slots = 16;
     while (slots < 2 * expectedIds) slots *= 2;
     this.mask = slots - 1;
@@ -88,6 +123,11 @@ export class Interner {
 
   /** Like `intern`, with `hash` already computed as `intern` does (FNV-1a, 32-bit, as a signed integer). */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
+    // Past buf's end a typed array reads undefined, as 0s: an id of bytes nobody gave.
+    if (
+      !(buf instanceof Uint8Array && start >= 0 && start <= end && end <= buf.length && Number.isInteger(start + end))
+    )
+      throw byteRange(buf, start, end);
     const table = this.table;
     const mask = this.mask;
     const tag = hash & TAG_MASK;
@@ -162,6 +202,7 @@ export class Interner {
 
   /** Interns the UTF-8 encoding of s. */
   internString(s: string): number {
+    if (typeof s !== "string") throw usageError(`Interner.internString(s): s must be a string, not ${shown(s)}`);
     const b = utf8Encoder.encode(s);
     return this.intern(b, 0, b.length);
   }
@@ -241,7 +282,7 @@ export class Interner {
 
   private checkId(id: number): void {
     if (!(Number.isInteger(id) && id >= 0 && id < this.count)) {
-      throw new RangeError(`id ${id} is not in 0..${this.count - 1}`);
+      throw usageError(`Interner: id ${shown(id)} is not an id of this interner (0 to ${this.count - 1})`);
     }
   }
 

@@ -14,8 +14,18 @@
  * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
-import { InputError } from "../errors/errors.js";
-import type { Interner } from "./interner.js";
+import {
+  checkChunk,
+  checkOptions,
+  COUNT,
+  InputError,
+  oneOf,
+  required,
+  STRING as A_STRING,
+  usageError,
+  type OptionType,
+} from "../errors/errors.js";
+import { INTERNER, type Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
@@ -38,6 +48,15 @@ export interface JsonParserOptions<K extends RowsKind> {
   expectedBytes?: number;
 }
 
+/** JsonParser's options, for checkOptions. */
+export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind>, OptionType>> = {
+  file: required(A_STRING),
+  qids: INTERNER,
+  kind: required(oneOf(["qrels", "run"])),
+  runTag: A_STRING,
+  expectedBytes: COUNT,
+};
+
 /**
  * What the JSON and CSV/TSV parsers share: push() chunks, then finish() once for rows shaped as the TREC
  * parsers' per-row output; after an error every call throws it again.
@@ -58,7 +77,9 @@ export abstract class RowsParser<K extends RowsKind> {
   private error: unknown = null;
   private readonly inputHead = new InputHead();
 
-  constructor(options: JsonParserOptions<K>) {
+  /** `types`: the options the parser takes (JSON_OPTION_TYPES, more for CSV), `call` its name for messages. */
+  constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
+    checkOptions(options, types, call);
     this.file = options.file;
     this.kind = options.kind;
     this.runTag = options.runTag ?? "";
@@ -71,6 +92,8 @@ export abstract class RowsParser<K extends RowsKind> {
 
   /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
+    if (this.error !== null) throw this.error;
+    checkChunk(chunk, this.file, this.finished);
     this.guard("push() after finish()", () => this.inputHead.pass(chunk, (bytes) => this.feed(bytes)));
   }
 
@@ -85,7 +108,7 @@ export abstract class RowsParser<K extends RowsKind> {
 
   private guard(late: string, f: () => void): void {
     if (this.error !== null) throw this.error;
-    if (this.finished) throw new Error(`${this.file}: ${late}`);
+    if (this.finished) throw usageError(`${this.file}: ${late}: a parser reads one input`);
     try {
       f();
     } catch (e) {
@@ -184,6 +207,10 @@ function numberByte(c: number): boolean {
 }
 
 export class JsonParser<K extends RowsKind> extends RowsParser<K> {
+  constructor(options: JsonParserOptions<K>) {
+    super(options, JSON_OPTION_TYPES, "JsonParser");
+  }
+
   private state = TOP;
   /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
   private after = 0;

@@ -23,6 +23,8 @@
  * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
  * ```
  */
+import { checkOptions } from "../errors/errors.js";
+import { TREC_OPTION_TYPES } from "./qrels.js";
 import type { Interner } from "./interner.js";
 import { KernelLineParser } from "./_kernel_rows.js";
 import type { QuerySpans, RowLines } from "./rows.js";
@@ -100,7 +102,13 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
 
   constructor(options: LetorParserOptions<D>) {
     // The kernel's fast path reads the usual lines (assembly/parse.ts parseLetorRows), slowLine the others.
-    super(options.file, 0, "letor", options.qids, options.expectedBytes);
+    super(
+      checkOptions(options, TREC_OPTION_TYPES, "LetorParser").file,
+      0,
+      "letor",
+      options.qids,
+      options.expectedBytes,
+    );
     this.docids = options.docids === "per-row" ? null : (options.docids as Interner);
   }
 

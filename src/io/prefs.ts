@@ -14,6 +14,7 @@
  * p.finish(); // { qid: ["301", "301"], jg: ["u1", "u1"], jsg: ["s1", "s1"], docno: ["d1", "d2"], rel: Float64Array [3, 2], ... }
  * ```
  */
+import { checkOptions, required, STRING } from "../errors/errors.js";
 import { TextRowsParser } from "./_lines.js";
 
 export interface PrefsParserOptions {
@@ -37,7 +38,11 @@ export interface Prefs {
 
 export class PrefsParser extends TextRowsParser {
   constructor(options: PrefsParserOptions) {
-    super(options.file, ["qid", "jg", "jsg", "docno", "rel_level"], [false, false, false, false, true]);
+    super(
+      checkOptions(options, { file: required(STRING) }, "PrefsParser").file,
+      ["qid", "jg", "jsg", "docno", "rel_level"],
+      [false, false, false, false, true],
+    );
   }
 
   /** Parses the rest of the input and returns the entries. */

@@ -23,7 +23,8 @@
  * ```
  */
 import { atolBytes } from "../c/strings.js";
-import type { Interner } from "./interner.js";
+import { checkOptions, COUNT, required, STRING, type OptionType } from "../errors/errors.js";
+import { DOCIDS, INTERNER, type Interner } from "./interner.js";
 import { KernelLineParser, type KernelColumns } from "./_kernel_rows.js";
 import type { RowDocids, RowLines } from "./rows.js";
 
@@ -43,6 +44,14 @@ export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
   expectedBytes?: number;
 }
+
+/** The TREC parsers' options (QrelsParser, RunParser, LetorParser), for checkOptions. */
+export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, OptionType>> = {
+  file: required(STRING),
+  qids: INTERNER,
+  docids: DOCIDS,
+  expectedBytes: COUNT,
+};
 
 /**
  * The labels trec_eval reads as another number than they are (get_qrels.c reads them with atol: the
@@ -109,7 +118,13 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
   private truncFirst = { line: 0, text: "" };
 
   constructor(options: QrelsParserOptions<D>) {
-    super(options.file, 5, "qrels", options.qids, options.expectedBytes);
+    super(
+      checkOptions(options, TREC_OPTION_TYPES, "QrelsParser").file,
+      5,
+      "qrels",
+      options.qids,
+      options.expectedBytes,
+    );
     this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
   }
 

@@ -11,6 +11,7 @@
  * p.finish(); // Int32Array [12, 19]
  * ```
  */
+import { checkOptions, required, STRING } from "../errors/errors.js";
 import { Int32Column } from "./columns.js";
 import { LineParser, quote } from "./_lines.js";
 import { parsePositiveInt } from "./_number.js";
@@ -24,7 +25,7 @@ export class GroupParser extends LineParser {
   private readonly size = new Int32Column();
 
   constructor(options: GroupParserOptions) {
-    super(options.file, 2);
+    super(checkOptions(options, { file: required(STRING) }, "GroupParser").file, 2);
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

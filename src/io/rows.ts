@@ -9,6 +9,7 @@
  *
  * Browser compatible.
  */
+import { shown, usageError } from "../errors/errors.js";
 
 /** Row i's document id is bytes[offsets[i], offsets[i + 1]) (offsets has length + 1 entries). */
 export interface RowDocids {
@@ -102,6 +103,8 @@ export function lazyQid<T extends object>(rows: T, spans: QuerySpans, n: number)
 
 /** The 1-based line number of a row. */
 export function lineOfRow(lines: RowLines, row: number): number {
+  if (!(typeof lines?.rows?.length === "number" && typeof lines.shifts?.length === "number"))
+    throw usageError(`lineOfRow(lines, row): lines must be a parser's rows' lines, not ${shown(lines)}`);
   const rows = lines.rows;
   let lo = 0;
   let hi = rows.length - 1;
@@ -115,6 +118,12 @@ export function lineOfRow(lines: RowLines, row: number): number {
 
 /** The bytes of row i's document id (a view of the pool). */
 export function docidBytes(docids: RowDocids, row: number): Uint8Array {
+  // Past the last row a subarray of undefined offsets is the whole pool or nothing: an id nobody gave.
+  const n = (docids?.offsets?.length ?? 0) - 1;
+  if (!(Number.isInteger(row) && row >= 0 && row < n && docids.bytes instanceof Uint8Array))
+    throw usageError(
+      `docidBytes(docids, row): row ${shown(row)} is not a row of these docids (${Math.max(n, 0)} rows)`,
+    );
   return docids.bytes.subarray(docids.offsets[row], docids.offsets[row + 1]);
 }
 

@@ -29,7 +29,8 @@
  * ```
  */
 import type { Interner } from "./interner.js";
-import type { DocidMode } from "./qrels.js";
+import { checkOptions } from "../errors/errors.js";
+import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
 import { KernelLineParser } from "./_kernel_rows.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
 
@@ -116,7 +117,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
-    super(options.file, 6, "run", options.qids, options.expectedBytes);
+    super(checkOptions(options, TREC_OPTION_TYPES, "RunParser").file, 6, "run", options.qids, options.expectedBytes);
     this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
     this.msmarco = options.shape === "msmarco" ? "given" : options.shape === "trec" ? false : null;
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");

@@ -12,6 +12,7 @@
  * p.finish(); // Float64Array [0.5, -1.25]
  * ```
  */
+import { checkOptions, COUNT, required, STRING } from "../errors/errors.js";
 import { KernelLineParser } from "./_kernel_rows.js";
 import { Interner } from "./interner.js";
 
@@ -25,7 +26,8 @@ export interface ScoresParserOptions {
 /** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
 export class ScoresParser extends KernelLineParser {
   constructor(options: ScoresParserOptions) {
-    super(options.file, 4, "scores", new Interner(), options.expectedBytes);
+    const types = { file: required(STRING), expectedBytes: COUNT };
+    super(checkOptions(options, types, "ScoresParser").file, 4, "scores", new Interner(), options.expectedBytes);
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

@@ -14,6 +14,7 @@
  * ```
  */
 import type { Zscores } from "../trec/zscore-lookup.js";
+import { checkOptions, required, STRING } from "../errors/errors.js";
 import { TextRowsParser } from "./_lines.js";
 
 export type { Zscores };
@@ -25,7 +26,11 @@ export interface ZscoresParserOptions {
 
 export class ZscoresParser extends TextRowsParser {
   constructor(options: ZscoresParserOptions) {
-    super(options.file, ["qid", "measure", "mean", "stddev"], [false, false, true, true]);
+    super(
+      checkOptions(options, { file: required(STRING) }, "ZscoresParser").file,
+      ["qid", "measure", "mean", "stddev"],
+      [false, false, true, true],
+    );
   }
 
   /** Parses the rest of the input and returns the entries. */

@@ -1,5 +1,13 @@
-import { RankevalError } from "../errors/errors.js";
-import { didYouMean } from "./suggest.js";
+import {
+  ANY,
+  BOOLEAN,
+  checkOptions,
+  notAnObject,
+  oneOf,
+  RankevalError,
+  shown,
+  type OptionType,
+} from "../errors/errors.js";
 import { PRESETS, presetName, type PresetName } from "./presets.js";
 
 /** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */
@@ -93,17 +101,21 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
 /** The options a user set, checked: only the keys given (each convention's value as resolved). */
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
-const OPTION_KEYS: readonly (keyof Options)[] = [
-  "gain",
-  "relevanceThreshold",
-  "noRelevant",
-  "beyondList",
-  "depth",
-  "judgedOnly",
-  "ties",
-  "preset",
-  "tieRange",
-];
+/**
+ * Every option's key and type, for checkOptions (src/errors/errors.ts): calls that take more options
+ * (evaluateFiles) add theirs. Values of several shapes or ranges are checked in explicitOptions.
+ */
+export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
+  gain: ANY,
+  relevanceThreshold: ANY,
+  noRelevant: ANY,
+  beyondList: ANY,
+  depth: ANY,
+  judgedOnly: BOOLEAN,
+  ties: ANY,
+  preset: ANY,
+  tieRange: BOOLEAN,
+};
 
 /**
  * The options a user set (undefined is not set), checked, so a measure's tool can supply the rest
@@ -111,58 +123,44 @@ const OPTION_KEYS: readonly (keyof Options)[] = [
  */
 export function explicitOptions(options: Options = {}): ExplicitOptions {
   const bad = (what: string) => new RankevalError("bad-option", what);
-  if (options === null || typeof options !== "object")
-    throw bad(`options must be an object, not ${options === null ? "null" : typeof options}`);
-  for (const key of Object.keys(options)) {
-    if ((OPTION_KEYS as readonly string[]).includes(key)) continue;
-    throw bad(`unknown option "${key}"${didYouMean(key, OPTION_KEYS)} (the options are ${OPTION_KEYS.join(", ")})`);
-  }
+  checkOptions(options, OPTION_TYPES);
   const r: Partial<ResolvedOptions> = {};
   if (options.gain !== undefined) {
     const g = options.gain;
     if (g === "exp" || g === "linear") r.gain = g;
-    else if (typeof g === "object" && g !== null) r.gain = gainTableOf(g);
-    else throw bad(`gain must be "exp", "linear" or a table of label: gain, not ${JSON.stringify(g)}`);
+    else if (typeof g === "object" && g !== null && !Array.isArray(g) && !(g instanceof Map)) r.gain = gainTableOf(g);
+    else throw bad(`gain must be "exp", "linear" or an object of label: gain, not ${shown(g)}`);
   }
   if (options.relevanceThreshold !== undefined) {
-    if (!(Number.isFinite(options.relevanceThreshold) && options.relevanceThreshold >= 0))
-      throw bad(`relevanceThreshold must be a number >= 0, not ${options.relevanceThreshold}`);
-    r.relevanceThreshold = options.relevanceThreshold;
+    const t = options.relevanceThreshold;
+    if (!(typeof t === "number" && Number.isFinite(t) && t >= 0))
+      throw bad(`relevanceThreshold must be a number >= 0, not ${shown(t)}`);
+    r.relevanceThreshold = t;
   }
   if (options.noRelevant !== undefined) {
-    if (!["zero", "one", "skip", "nan"].includes(options.noRelevant))
-      throw bad(`noRelevant must be "zero", "one", "skip" or "nan", not ${JSON.stringify(options.noRelevant)}`);
+    const choices = oneOf(["zero", "one", "skip", "nan"]);
+    if (!choices.test(options.noRelevant))
+      throw bad(`noRelevant must be ${choices.is}, not ${shown(options.noRelevant)}`);
     r.noRelevant = options.noRelevant;
   }
   if (options.beyondList !== undefined) {
     if (!BEYOND_LIST.includes(options.beyondList))
-      throw bad(`beyondList must be ${orList(BEYOND_LIST)}, not ${JSON.stringify(options.beyondList)}`);
+      throw bad(`beyondList must be ${oneOf(BEYOND_LIST).is}, not ${shown(options.beyondList)}`);
     r.beyondList = options.beyondList;
   }
   if (options.depth !== undefined) {
-    if (!(options.depth === Infinity || (Number.isInteger(options.depth) && options.depth >= 0)))
-      throw bad(`depth must be an integer >= 0, not ${options.depth}`);
-    r.depth = options.depth;
+    const d = options.depth;
+    if (!(d === Infinity || (Number.isInteger(d) && d >= 0)))
+      throw bad(`depth must be an integer >= 0, not ${shown(d)}`);
+    r.depth = d;
   }
-  if (options.judgedOnly !== undefined) {
-    if (typeof options.judgedOnly !== "boolean")
-      throw bad(`judgedOnly must be true or false, not ${JSON.stringify(options.judgedOnly)}`);
-    r.judgedOnly = options.judgedOnly;
-  }
+  if (options.judgedOnly !== undefined) r.judgedOnly = options.judgedOnly;
   if (options.ties !== undefined) {
-    if (!TIES.includes(options.ties)) throw bad(`ties must be ${orList(TIES)}, not ${JSON.stringify(options.ties)}`);
+    if (!TIES.includes(options.ties)) throw bad(`ties must be ${oneOf(TIES).is}, not ${shown(options.ties)}`);
     r.ties = options.ties;
   }
   if (options.preset !== undefined) r.preset = presetName(options.preset);
-  if (options.tieRange !== undefined && typeof options.tieRange !== "boolean")
-    throw bad(`tieRange must be true or false, not ${JSON.stringify(options.tieRange)}`);
   return r;
-}
-
-/** `"a", "b" or "c"`. */
-function orList(values: readonly string[]): string {
-  const q = values.map((v) => JSON.stringify(v));
-  return `${q.slice(0, -1).join(", ")} or ${q[q.length - 1]}`;
 }
 
 /** Whether the options ask for the tie range (see `Options.tieRange`). */
@@ -177,9 +175,9 @@ export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
   for (const [label, gain] of Object.entries(g)) {
     const l = Number(label);
     if (!Number.isInteger(l) || l < 1 || l > 1_000_000)
-      throw bad(`gain table: label "${label}" is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
+      throw bad(`gain table: label ${shown(label)} is not an integer from 1 to 1000000 (labels <= 0 always gain 0)`);
     if (typeof gain !== "number" || !Number.isFinite(gain) || gain < 0)
-      throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${gain}`);
+      throw bad(`gain table: gain of label ${label} must be a finite number >= 0, not ${shown(gain)}`);
     table.set(l, gain);
   }
   return table;
@@ -213,6 +211,8 @@ const EVERYTHING: DependsOn = { gain: true, threshold: true, noRelevant: true, b
  * by R, so it brings the threshold in; "skip" changes every mean, so it is always printed.
  */
 export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING): string {
+  if (notAnObject(o))
+    throw new RankevalError("bad-option", `describeOptions: options must be resolveOptions()'s, not ${shown(o)}`);
   const parts: string[] = [];
   if (o.preset !== undefined) parts.push(`preset=${o.preset}`);
   const skip = o.noRelevant === "skip";

@@ -5,8 +5,8 @@
  * conventions (`measureOptions`): it is chosen, where a name's tool is only implied by its spelling.
  * Imports no values from options.ts (which imports this).
  */
-import { RankevalError } from "../errors/errors.js";
-import { didYouMean } from "./suggest.js";
+import { RankevalError, shown } from "../errors/errors.js";
+import { didYouMean } from "../errors/suggest.js";
 import type { ExplicitOptions } from "./options.js";
 
 export interface Preset {
@@ -134,6 +134,6 @@ export function presetName(name: unknown): PresetName {
   const hint = typeof name === "string" ? didYouMean(name, PRESET_NAMES) : "";
   throw new RankevalError(
     "bad-option",
-    `unknown preset ${JSON.stringify(name)}${hint} (the presets are ${PRESET_NAMES.join(", ")})`,
+    `unknown preset ${shown(name)}${hint} (the presets are ${PRESET_NAMES.join(", ")})`,
   );
 }

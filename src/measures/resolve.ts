@@ -15,7 +15,7 @@
  * goes on to the next that can (trec_eval's `P` and `recall`: every default cutoff); if none can,
  * the first error is thrown. A name nobody knows gets "did you mean" from every tool's names.
  */
-import { RankevalError } from "../errors/errors.js";
+import { RankevalError, shortened, shown } from "../errors/errors.js";
 import { splitTrecArg, trecMeasuresOf, trecNames } from "./trec-eval-table.js";
 import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
 import { parseCanonical, type Measure } from "./measure.js";
@@ -23,7 +23,7 @@ import { RANX_NAMES, parseRanx } from "./ranx.js";
 import { XGBOOST_NAMES, parseXgboost } from "./xgboost.js";
 import { NDEVAL_NAMES, parseNdeval } from "./ndeval.js";
 import { canonicalNames, FAMILIES } from "./registry.js";
-import { nearest } from "./suggest.js";
+import { nearest } from "../errors/suggest.js";
 
 /** The readers, in the order above: each returns null for a word that is not spelled with its names. */
 const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)[] = [
@@ -66,7 +66,18 @@ export function resolveWord(word: string, warnings: string[]): Measure[] {
   return [...measures];
 }
 
+/**
+ * Longer than any measure name, even with a long list of cutoffs: a longer word is refused before any
+ * reader (or "did you mean") spends time on it.
+ */
+const LONGEST_WORD = 10_000;
+
 function readWord(word: string, warnings: string[]): Measure[] {
+  if (word.length > LONGEST_WORD)
+    throw new RankevalError(
+      "bad-measure",
+      `measure name ${shown(word)} is ${word.length} characters long: no measure name is longer than ${LONGEST_WORD}`,
+    );
   let first: unknown;
   for (const read of READERS) {
     // Warnings of a reading that fails are not the user's: keep only the one used.
@@ -105,10 +116,7 @@ export function parseMeasures(specs: string | readonly (string | Measure)[], war
       continue;
     }
     if (typeof spec !== "string")
-      throw new RankevalError(
-        "bad-measure",
-        `measure spec must be a string, not ${spec === null ? "null" : typeof spec}`,
-      );
+      throw new RankevalError("bad-measure", `measure spec must be a string or a parsed measure, not ${shown(spec)}`);
     for (const word of spec.trim().split(/\s+/)) {
       if (word === "") continue;
       for (const m of resolveWord(word, warnings)) add(m);
@@ -149,11 +157,11 @@ function unknownMeasure(word: string): RankevalError {
   const [name, rest] = nameAndRest(word);
   const near = [...(Object.hasOwn(ALSO_WRITTEN, name) ? ALSO_WRITTEN[name] : []), ...nearest(name, knownNames())]
     .slice(0, 3)
-    .map((n) => `${n}${rest}`);
+    .map((n) => shortened(`${n}${rest}`));
   const hint = near.length
     ? ` (did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`}?)`
     : ` (rankeval's names: ${FAMILIES.map((f) => f.name).join(", ")}; trec_eval's, ir_measures' and ranx's are taken too)`;
-  return withSeparateWordsHint(new RankevalError("bad-measure", `unknown measure "${word}"${hint}`), word);
+  return withSeparateWordsHint(new RankevalError("bad-measure", `unknown measure ${shown(word)}${hint}`), word);
 }
 
 /** `ndcg@10,map`, `nDCG@10,AP`: several measures written as one; say how to give them. */

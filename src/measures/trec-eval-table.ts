@@ -14,7 +14,7 @@ import { RankevalError } from "../errors/errors.js";
 import { TREC_EVAL } from "./conventions.js";
 import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "./measure.js";
 import { gainTableOf } from "./options.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../errors/suggest.js";
 import { atol } from "../c/strings.js";
 import { compareLongAsC, glibcQsort } from "../c/qsort.js";
 import { formatFixed, type TrecPrint } from "../trec/format.js";

@@ -4,7 +4,7 @@ import { atol } from "../c/strings.js";
 import { usageError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { DEFAULT_COLUMNS } from "../io/column-names.js";
-import { didYouMean } from "../measures/suggest.js";
+import { didYouMean } from "../errors/suggest.js";
 import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 

@@ -4,7 +4,7 @@ import { RankevalError, badInput } from "../errors/errors.js";
 import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
 import { formatExplanation } from "../explain/text.js";
-import { nearest } from "../measures/suggest.js";
+import { nearest } from "../errors/suggest.js";
 import { options, planConventions } from "../app/plan.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";

@@ -26,8 +26,18 @@
  * const qrels = await readQrels("qrels.dev.tsv"); // { "1102432": { "2026790": 1 }, ... }
  * ```
  */
-import { documentTwice, RankevalError, InputError } from "../errors/errors.js";
-import type { Measures, Result } from "../pipeline/evaluate.js";
+import {
+  ANY,
+  BOOLEAN,
+  checkOptions,
+  documentTwice,
+  InputError,
+  oneOf,
+  RankevalError,
+  shown,
+  type OptionType,
+} from "../errors/errors.js";
+import type { evaluateRun, Measures, Result } from "../pipeline/evaluate.js";
 import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
@@ -35,7 +45,7 @@ import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { parseMeasures } from "../measures/resolve.js";
-import { explicitOptions, wantsTieRange, type Options } from "../measures/options.js";
+import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
 import type { Plan } from "../app/plan.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
@@ -88,20 +98,33 @@ const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parqu
 const COLUMNS_HINT =
   'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
 
-function choiceOf(options: FileOptions | undefined, what: string): ParserChoice {
-  if (options !== undefined && (options === null || typeof options !== "object"))
-    throw new RankevalError("bad-option", `${what}: options must be an object`);
+/** readQrels' and readRun's options, for checkOptions (columns are checked in choiceOf). */
+const FILE_OPTION_TYPES: Readonly<Record<keyof FileOptions, OptionType>> = {
+  inputFormat: oneOf(INPUT_FORMATS),
+  columns: ANY,
+};
+
+/** evaluateFiles' options: evaluateRun's, how to read the files, and `complete`. */
+const EVALUATE_FILES_OPTION_TYPES: Readonly<Record<keyof EvaluateFilesOptions, OptionType>> = {
+  ...OPTION_TYPES,
+  ...FILE_OPTION_TYPES,
+  complete: BOOLEAN,
+};
+
+function choiceOf(
+  options: FileOptions | undefined,
+  what: string,
+  types: Readonly<Record<string, OptionType>> = FILE_OPTION_TYPES,
+): ParserChoice {
+  checkOptions(options, types, what);
   const format = options?.inputFormat;
-  if (format !== undefined && !INPUT_FORMATS.includes(format)) {
-    throw new RankevalError(
-      "bad-option",
-      `inputFormat must be one of ${INPUT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}, not ${JSON.stringify(format)}`,
-    );
-  }
   const columns = options?.columns;
   if (columns !== undefined) {
     if (columns === null || typeof columns !== "object")
-      throw new RankevalError("bad-option", "columns must be an object { qid?, docid?, value? } of header names");
+      throw new RankevalError(
+        "bad-option",
+        `columns must be an object { qid?, docid?, value? } of header names, not ${shown(columns)}`,
+      );
     for (const [k, v] of Object.entries(columns)) {
       if (!["qid", "docid", "value", "tag"].includes(k))
         throw new RankevalError(
@@ -109,7 +132,7 @@ function choiceOf(options: FileOptions | undefined, what: string): ParserChoice 
           `columns.${k}: the columns are qid, docid, value and tag (Parquet and Arrow)`,
         );
       if (typeof v !== "string" || v === "")
-        throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${JSON.stringify(v)}`);
+        throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${shown(v)}`);
     }
   }
   return { format, columns, hint: COLUMNS_HINT };
@@ -117,7 +140,7 @@ function choiceOf(options: FileOptions | undefined, what: string): ParserChoice 
 
 function checkPath(path: unknown, what: string): string {
   if (typeof path !== "string" || path === "")
-    throw new RankevalError("bad-option", `${what} must be a file path, not ${JSON.stringify(path) ?? String(path)}`);
+    throw new RankevalError("bad-option", `${what} must be a file path, not ${shown(path)}`);
   return path;
 }
 
@@ -150,7 +173,7 @@ export async function evaluateFiles(
   measures: FileMeasures,
   options: EvaluateFilesOptions = {},
 ): Promise<Result<string> | Result<string>[]> {
-  const choice = choiceOf(options, "evaluateFiles");
+  const choice = choiceOf(options, "evaluateFiles", EVALUATE_FILES_OPTION_TYPES);
   const { inputFormat: _f, columns: _c, complete, ...conventions } = options;
   // Everything the call can get wrong is said before any file is read.
   const opts = explicitOptions(conventions);

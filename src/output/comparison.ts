@@ -1,8 +1,9 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
-import { RankevalError } from "../errors/errors.js";
+import { badInput, BOOLEAN, checkOptions, oneOf, RankevalError, shown } from "../errors/errors.js";
 import { csvField } from "./csv.js";
 import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
+import { TESTS } from "../compare/tests.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -28,12 +29,16 @@ export function formatComparison(
   format: ComparisonFormat,
   options: ComparisonFormatOptions = {},
 ): string {
+  checkComparison(c);
+  if (!COMPARISON_FORMATS.includes(format))
+    throw new RankevalError("bad-option", `format must be ${oneOf(COMPARISON_FORMATS).is}, not ${shown(format)}`);
+  checkOptions(options, { markTest: oneOf(TESTS), sideBySide: BOOLEAN }, "formatComparison");
   const markTest = options.markTest ?? c.settings.tests[0];
   // A test the comparison did not run would mark nothing, silently.
   if (!c.settings.tests.includes(markTest))
     throw new RankevalError(
       "bad-option",
-      `markTest ${JSON.stringify(markTest)} is not one of the comparison's tests (${c.settings.tests.join(", ")})`,
+      `markTest ${shown(markTest)} is not one of the comparison's tests (${c.settings.tests.join(", ")})`,
     );
   switch (format) {
     case "table":
@@ -47,6 +52,20 @@ export function formatComparison(
     case "json":
       return JSON.stringify(comparisonJson(c), null, 2) + "\n";
   }
+}
+
+/** `c` checked to be what compare() returned, as far as the reports read it. */
+function checkComparison(c: unknown): asserts c is Comparison {
+  const x = c as Partial<Comparison> | null;
+  if (
+    x === null ||
+    typeof x !== "object" ||
+    !Array.isArray(x.comparisons) ||
+    typeof x.settings !== "object" ||
+    x.settings === null ||
+    !Array.isArray(x.settings.tests)
+  )
+    throw badInput(`the comparison must be what compare() returned, not ${shown(c)}`);
 }
 
 /** What each test is, for the reports' notes. */
@@ -64,6 +83,7 @@ const jsonNumber = (x: number): JsonNumber => (Number.isFinite(x) ? x : null);
 
 /** The JSON the CLI prints; numbers that are not finite (NaN: no value) are null. */
 export function comparisonJson(c: Comparison) {
+  checkComparison(c);
   return {
     conventions: c.conventions,
     measures: c.measures,
@@ -112,6 +132,7 @@ function signed(x: number, digits: number): string {
 
 /** A p-value: 4 decimals, or 2 significant digits below 0.0001. */
 export function formatP(p: number): string {
+  if (typeof p !== "number") throw new RankevalError("bad-option", `formatP: p must be a number, not ${shown(p)}`);
   if (Number.isNaN(p)) return "NaN";
   return p >= 1e-4 ? p.toFixed(4) : p.toExponential(1);
 }
@@ -123,6 +144,8 @@ function testCell(x: PairComparison, t: TestName): string {
 
 /** Whether `x` is significant by `test` (adjusted p < alpha), and which way: the reports' and the page's marks. */
 export function significance(x: PairComparison, test: TestName): "higher" | "lower" | null {
+  if (x === null || typeof x !== "object" || typeof x.tests !== "object" || x.tests === null)
+    throw badInput(`significance: the pair must be one of compare()'s comparisons, not ${shown(x)}`);
   if (!x.tests[test]?.significant || x.runMean === x.baselineMean) return null;
   return x.runMean > x.baselineMean ? "higher" : "lower";
 }
@@ -137,6 +160,9 @@ function significantWhen(c: Comparison, test: TestName): string {
 
 /** What the side-by-side table's marks (or letters, with every pair compared) say; the page shows it too. */
 export function markLegend(c: Comparison, markTest: TestName): string {
+  checkComparison(c);
+  if (!TESTS.includes(markTest))
+    throw new RankevalError("bad-option", `markTest must be ${oneOf(TESTS).is}, not ${shown(markTest)}`);
   const test = `${markTest} = ${TEST_DESCRIPTIONS[markTest]}, two-sided, ${significantWhen(c, markTest)}`;
   return c.baseline === null
     ? `a, b, ...: the runs (by letter) that this run is significantly higher than (${test})`

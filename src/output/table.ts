@@ -1,5 +1,5 @@
 import { counted } from "../errors/counted.js";
-import { RankevalError } from "../errors/errors.js";
+import { ANY, BOOLEAN, checkOptions, RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { mergeConventions } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
@@ -49,7 +49,7 @@ export function formatTable(
 ): string {
   const opts: TableOptions = Array.isArray(options)
     ? { rows: options as readonly TableRow[] }
-    : (options as TableOptions);
+    : checkOptions(options as TableOptions, { rows: ANY, perQuery: BOOLEAN, summary: BOOLEAN }, "formatTable");
   const single = !Array.isArray(results);
   const columns: readonly TableColumn[] = single
     ? [{ name: opts.perQuery ? "value" : "mean", result: results as Result<unknown> }]

@@ -1,7 +1,7 @@
 // Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
 // evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
 import { counted } from "../errors/counted.js";
-import { noQueryInCommon, type RankevalError, badInput } from "../errors/errors.js";
+import { noQueryInCommon, notAnObject, type RankevalError, badInput, shown } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import type { QrelsRows } from "../io/qrels.js";
 import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
@@ -74,7 +74,7 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   for (let i = 0; i < column.length; i++) {
     const id = column[i];
     if (typeof id !== "number" || !(id >= 0 && id < all.length))
-      throw badInput(`${what}[${i}] = ${JSON.stringify(id)} is not an id of the parser's interner`);
+      throw badInput(`${what}[${i}] = ${shown(id)} is not an id of the parser's interner`);
     out[i] = all[id];
   }
   return out;
@@ -82,8 +82,11 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 
 /** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
 function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
-  if (x === null || typeof x !== "object")
-    throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }`);
+  // An array's indexes, a Map's or a Set's lack of keys, would be read as queries "0", "1" or none.
+  if (notAnObject(x))
+    throw badInput(
+      `${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }, not ${shown(x)}`,
+    );
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
     let qid = c.qid as ArrayLike<string | number>;
@@ -105,16 +108,18 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
     if (isIdNames(c.docidNames)) docid = idStrings(`${what}.docid`, docid, c.docidNames);
     return { qid, docid, value: c[valueName] as ArrayLike<unknown> };
   }
-  const qids = Object.keys(x);
+  const qids = Object.keys(x as object);
   const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
   for (let k = 0; k < qids.length; k++) {
     const d = (x as IdObjects)[qids[k]];
-    if (d === null || typeof d !== "object")
-      throw badInput(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}`);
+    if (notAnObject(d))
+      throw badInput(`${what}[${JSON.stringify(qids[k])}] must be an object of docid: ${valueName}, not ${shown(d)}`);
     docs[k] = d;
   }
   return { qids, docs };
 }
+
+const isId = (v: unknown) => typeof v === "string" || typeof v === "number";
 
 /**
  * Rows in memory as a parser's per-row rows (io/rows.ts): query ids interned in `qidNames`, each row's
@@ -220,12 +225,16 @@ export class MemoryRows {
     let q = -1;
     for (let i = 0; i < g.qid.length; i++) {
       const v = g.qid[i];
+      const d = g.docid[i];
+      // String() of an object or a bigint would make an id nobody wrote (a symbol's would throw).
+      if (!isId(v)) throw badInput(`${this.file}.qid[${i}] must be a string or a number, not ${shown(v)}`);
+      if (!isId(d)) throw badInput(`${this.file}.docid[${i}] must be a string or a number, not ${shown(d)}`);
       if (v !== last || q < 0) {
         last = v;
         q = ids.get(v) ?? -1;
         if (q < 0) ids.set(v, (q = this.query(String(v))));
       }
-      this.add(q, String(g.docid[i]), g.value[i]);
+      this.add(q, String(d), g.value[i]);
     }
     return this;
   }
@@ -256,7 +265,7 @@ export class MemoryRows {
     const c = this.columns;
     const q = c ? c.qid[i] : this.qidNames.stringOf(this.qid[i]);
     const d = c ? c.docid[i] : new TextDecoder().decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1]));
-    return `${this.file} row ${i} (query ${JSON.stringify(q)}, document ${JSON.stringify(d)})`;
+    return `${this.file} row ${i} (query ${shown(q)}, document ${shown(d)})`;
   }
 
   /** Throws for the first value that is not a finite number, of the rows `rows` lists (all when null). */
@@ -267,7 +276,7 @@ export class MemoryRows {
       const v = this.value[i];
       if (v - v !== 0)
         throw badInput(
-          `${this.where(i)}: ${what} ${JSON.stringify(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`,
+          `${this.where(i)}: ${what} ${shown(this.odd.has(i) ? this.odd.get(i) : v)} is not a finite number`,
         );
     }
   }

@@ -6,14 +6,14 @@
  * assembly/metrics/diversity.ts). Browser-safe.
  */
 import { counted } from "../errors/counted.js";
-import { documentTwice, badInput } from "../errors/errors.js";
+import { documentTwice, badInput, BOOLEAN, checkOptions } from "../errors/errors.js";
 import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
 import { isColumn } from "./rows-by-query.js";
 import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
 import type { Batch } from "../kernel/batch.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { CheckedMeasures } from "../measures/name-types.js";
-import { explicitOptions, type Options } from "../measures/options.js";
+import { explicitOptions, OPTION_TYPES, type Options } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 
 /**
@@ -148,7 +148,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
  * subtopic, or ranked twice, is an error.
  */
 export function joinDiversity(qrels: SubtopicQrels, run: Run, options: { complete?: boolean } = {}): DiversityJoin {
-  const { joined, ...rest } = subtopicJoin(qrels, run, options);
+  const { joined, ...rest } = subtopicJoin(qrels, run, checkOptions(options, { complete: BOOLEAN }, "joinDiversity"));
   return rest;
 }
 
@@ -244,7 +244,7 @@ export function evaluateDiversity(
   measures: Measures,
   options?: Options & { complete?: boolean },
 ): Result<string> {
-  const { complete, ...rest } = options ?? {};
+  const { complete, ...rest } = checkOptions(options, { ...OPTION_TYPES, complete: BOOLEAN }, "evaluateDiversity");
   const explicit = explicitOptions(rest);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);

@@ -1,6 +1,6 @@
 // Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
 import { counted } from "../errors/counted.js";
-import { documentTwice, badInput } from "../errors/errors.js";
+import { documentTwice, badInput, shown } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
 import { StringPool } from "../kernel/kernel-pool.js";
 
@@ -77,15 +77,17 @@ export function groupRows(
     for (let i = 0; i < n; i++) rowAt[i] = cursor[queryOf[i]]++;
   }
   const nq = qids.length;
+  // A bigint (in an array or a BigInt64Array) is no number: said before a Float64Array refuses it.
+  const typed = isNumbers(rows.score) && isNumbers(rows.rel);
+  if (!typed) findBadNumber(rows, n);
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
   // Typed columns hold only numbers, and whether those are finite the kernel checks as it copies
   // each block into its memory: there the block is in cache, here the check is one more pass over
   // every row in memory. With document ids, checked below, the numbers are checked here so that
   // errors come in the same order.
-  const typed = ArrayBuffer.isView(rows.score) && ArrayBuffer.isView(rows.rel);
   let checkNumbers: (() => never) | undefined;
-  if (!typed || (rows.docid && !allFinite(scores, labels))) {
+  if (rows.docid && !allFinite(scores, labels)) {
     findBadNumber(rows, n);
   } else if (!rows.docid) {
     checkNumbers = () => {
@@ -181,6 +183,10 @@ function runStarts(qidColumn: ArrayLike<Qid>): number[] {
   return starts;
 }
 
+/** A typed array of numbers (not of bigints). */
+const isNumbers = (c: unknown) =>
+  ArrayBuffer.isView(c) && !(c instanceof BigInt64Array) && !(c instanceof BigUint64Array);
+
 export function isColumn(c: unknown): c is ArrayLike<unknown> {
   return Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 }
@@ -199,11 +205,9 @@ function findBadNumber(rows: Rows, n: number): void {
     for (const column of ["score", "rel"] as const) {
       const v = rows[column][i];
       if (typeof v !== "number")
-        throw badInput(
-          `rows.${column}[${i}] is ${JSON.stringify(v)}, not a number (query ${JSON.stringify(rows.qid[i])})`,
-        );
+        throw badInput(`rows.${column}[${i}] is ${shown(v)}, not a number (query ${shown(rows.qid[i])})`);
       if (!Number.isFinite(v))
-        throw badInput(`rows.${column}[${i}] is ${v}, not a finite number (query ${JSON.stringify(rows.qid[i])})`);
+        throw badInput(`rows.${column}[${i}] is ${v}, not a finite number (query ${shown(rows.qid[i])})`);
     }
   }
 }

@@ -4,7 +4,7 @@
  * correct: one sort per query, one small function per measure.
  */
 import { counted } from "../errors/counted.js";
-import { badInput } from "../errors/errors.js";
+import { badInput, notAnObject, shown } from "../errors/errors.js";
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
@@ -153,8 +153,7 @@ interface Triples {
 /** `{ qid: { docid: value } }` or columns, as parallel columns (objects in Object.entries order). */
 function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   const valueName = what === "qrels" ? "rel" : "score";
-  if (x === null || typeof x !== "object")
-    throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns`);
+  if (notAnObject(x)) throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns, not ${shown(x)}`);
   const c = x as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["docid", valueName]) {
@@ -172,8 +171,8 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   }
   const t = { qid: [] as string[], docid: [] as string[], value: [] as number[] };
   for (const [q, docs] of Object.entries(x as Record<string, Record<string, number>>)) {
-    if (docs === null || typeof docs !== "object")
-      throw badInput(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}`);
+    if (notAnObject(docs))
+      throw badInput(`${what}[${JSON.stringify(q)}] must be an object of docid: ${valueName}, not ${shown(docs)}`);
     for (const [d, v] of Object.entries(docs)) {
       t.qid.push(q);
       t.docid.push(d);

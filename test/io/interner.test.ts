@@ -119,15 +119,15 @@ describe("Interner", () => {
     const ids = [0, 4, 5, 2];
     expect(it_.stringsOf(ids)).toEqual(ids.map((id) => it_.stringOf(id)));
     expect(it_.stringsOf([4])).toEqual(["caf\u00e9"]);
-    expect(() => it_.stringsOf([0, 6])).toThrow(RangeError);
+    expect(() => it_.stringsOf([0, 6])).toThrow(/is not an id of this interner/);
   });
 
   it("rejects ids it never gave", () => {
     const it_ = new Interner();
     it_.internString("a");
-    expect(() => it_.stringOf(1)).toThrow(RangeError);
-    expect(() => it_.bytesOf(-1)).toThrow(RangeError);
-    expect(() => it_.compareBytes(0, 0.5)).toThrow(RangeError);
+    expect(() => it_.stringOf(1)).toThrow(/is not an id of this interner/);
+    expect(() => it_.bytesOf(-1)).toThrow(/is not an id of this interner/);
+    expect(() => it_.compareBytes(0, 0.5)).toThrow(/is not an id of this interner/);
   });
 
   it("interns a batch like single calls", () => {

@@ -4,16 +4,21 @@
  * characters each cost 1; a change of case alone costs 1/2, so `NDCG` is nearer `nDCG` than `ndgc`).
  */
 
-/** The edit distance between a and b, as above. */
-export function editDistance(a: string, b: string): number {
+/**
+ * The edit distance between a and b, as above; past `max`, any number above it (Infinity): a row whose
+ * every entry is past `max` ends the count, so a far name costs a few rows, not the whole table.
+ */
+export function editDistance(a: string, b: string, max = Infinity): number {
   const n = a.length;
   const m = b.length;
   // d[i][j] = distance between a[0..i) and b[0..j); three rows suffice for the swap.
   let before = new Float64Array(m + 1);
   let previous = Float64Array.from({ length: m + 1 }, (_, j) => j);
   let current = new Float64Array(m + 1);
+  let previousLeast = 0;
   for (let i = 1; i <= n; i++) {
     current[0] = i;
+    let least = i;
     for (let j = 1; j <= m; j++) {
       const x = a[i - 1];
       const y = b[j - 1];
@@ -21,7 +26,12 @@ export function editDistance(a: string, b: string): number {
       let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + substitution);
       if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) d = Math.min(d, before[j - 2] + 1);
       current[j] = d;
+      if (d < least) least = d;
     }
+    // A row is at least the least of the row above or, by a swap, of the one above that, plus 1: two
+    // rows past max leave every later one past it.
+    if (least > max && previousLeast > max) return Infinity;
+    previousLeast = least;
     [before, previous, current] = [previous, current, before];
   }
   return previous[m];
@@ -30,7 +40,8 @@ export function editDistance(a: string, b: string): number {
 /**
  * The names of `known` nearest to `word` (at most `limit`, nearest first, ties in `known` order),
  * among those close enough to be a plausible misspelling: within a third of the longer length,
- * and at least one edit. Empty when nothing is that close.
+ * and at least one edit. Empty when nothing is that close. A name whose length is further from the
+ * word's than that cannot be that close: it is skipped unread, so a megabyte-long word costs nothing.
  */
 export function nearest(word: string, known: Iterable<string>, limit = 3): string[] {
   const scored: { name: string; d: number; i: number }[] = [];
@@ -39,8 +50,10 @@ export function nearest(word: string, known: Iterable<string>, limit = 3): strin
   for (const name of known) {
     if (seen.has(name) || name === word) continue;
     seen.add(name);
-    const d = editDistance(word, name);
-    if (d <= Math.max(1, Math.floor(Math.max(word.length, name.length) / 3))) scored.push({ name, d, i: i++ });
+    const within = Math.max(1, Math.floor(Math.max(word.length, name.length) / 3));
+    if (Math.abs(word.length - name.length) > within) continue;
+    const d = editDistance(word, name, within);
+    if (d <= within) scored.push({ name, d, i: i++ });
   }
   scored.sort((x, y) => x.d - y.d || x.i - y.i);
   return scored.slice(0, limit).map((s) => s.name);
