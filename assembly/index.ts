@@ -19,11 +19,14 @@ export function heapBase(): usize {
   return __heap_base;
 }
 
-/** configure()'s scratch for rankings of up to maxN rows and maxJ judgments. */
-export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
-  const n = <usize>maxN + 1;
-  const j = <usize>maxJ + 1;
-  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64 + extraBytes(maxN, maxJ);
+/**
+ * configure()'s scratch for rankings of up to maxN rows and maxJ judgments, in bytes. A double: a
+ * ranking of tens of millions of rows needs more than a u32 holds, which the host must see to refuse.
+ */
+export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): f64 {
+  const n = <f64>maxN + 1;
+  const j = <f64>maxJ + 1;
+  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + <f64>gainTableLength * 4 + 64 + extraBytes(maxN, maxJ);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../measures/options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
-import { constant, KernelMemory, type KernelInstance, type Layout } from "./module.js";
+import { alignUp, constant, KernelMemory, MAX_MEMORY, type KernelInstance, type Layout } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
@@ -17,6 +17,19 @@ const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
+/**
+ * Bytes the kernel takes per ranked row of a query besides its document id's bytes (the score, label,
+ * id and its pool entry, the discount, and configure's scratch: assembly/index.ts scratchBytes). A
+ * query is held whole, so the largest query is what the 4 GiB of a WebAssembly memory bound.
+ */
+export const KERNEL_ROW_BYTES = 160;
+
+/** The too-large error's advice for the kernel's memory. */
+const KERNEL_ADVICE =
+  `the kernel holds each query's rows whole (about ${KERNEL_ROW_BYTES} bytes a ranked row besides its ` +
+  `document id, so about ${Math.floor(MAX_MEMORY / KERNEL_ROW_BYTES / 1e6)} million rows in one query at most): ` +
+  "evaluate fewer rows per query, cut each ranking to the depth you evaluate";
+
 /** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
@@ -27,16 +40,8 @@ export class Kernel extends KernelMemory {
 
   /** `given`: an instance of the module and the memory it imports, else new ones. */
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
-    super(
-      given,
-      8,
-      (mib) =>
-        new RankevalError(
-          "too-large",
-          `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
-            "split it into smaller batches of queries",
-        ),
-    );
+    super(given, 8, { what: "this batch", advice: KERNEL_ADVICE });
+
     this.bytes = new Uint8Array(this.memory.buffer);
     for (const [name, value] of Object.entries(this.instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
@@ -250,12 +255,13 @@ export function runKernel(
   if (inPlace && !needsSubtopics) {
     const { maxN, maxJ } = extents(batch);
     const k = inPlace.kernel as Kernel;
-    const top = (inPlace.top + 7) & ~7;
+    const top = alignUp(inPlace.top, 8);
     if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength)
       return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
   }
   const kernel = retained ?? new Kernel();
   retained = undefined;
+  kernel.use = { what: "this batch", advice: KERNEL_ADVICE };
   const nq = batch.numQueries;
   const results = measures.map(() => new Float64Array(nq));
   const { exports } = kernel;
@@ -299,6 +305,10 @@ export function runKernel(
     const block = extents(batch, from, to);
 
     kernel.reset(blockStart);
+    kernel.use = {
+      what: n === 1 ? `a query of ${r1 - r0} ranked rows` : `a block of ${n} queries (${r1 - r0} ranked rows)`,
+      advice: KERNEL_ADVICE,
+    };
     const offsets = kernel.alloc((n + 1) * 4);
     const scores = kernel.alloc((r1 - r0) * 8);
     const labels = kernel.alloc((r1 - r0) * 8);
@@ -413,7 +423,7 @@ function evaluateInPlace(
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
   const ns = measures.length;
-  const setup = setUp(kernel, (at.top + 7) & ~7, batch, measures, options, maxN, maxJ);
+  const setup = setUp(kernel, alignUp(at.top, 8), batch, measures, options, maxN, maxJ);
   const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
   const out = kernel.alloc(ns * nq * 8);
   const docids = batch.docids ? at.docids : 0;
