@@ -78,7 +78,7 @@ export interface LineHost {
  * read whole) in one WebAssembly memory, their ids' bytes indexed by i32 offsets (so 2 GiB of ids).
  */
 const ROWS_USE = {
-  what: "the rows read from this input",
+  what: "reading this input",
   advice:
     "the parser holds a file's rows in one memory (about 20 bytes a row and its document id's bytes): " +
     "split the judgments and runs by query into shards, evaluate each with --per-query-out and combine " +
