@@ -1,4 +1,4 @@
-import { RankevalError } from "../errors/errors.js";
+import { gainTooLarge, RankevalError, SUMMABLE_MAX } from "../errors/errors.js";
 import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
@@ -232,6 +232,67 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, ...layout
   );
 }
 
+/** How runKernel lays a batch out, and names its queries in errors. */
+export interface RunOptions {
+  /** Queries are copied in blocks of whole queries of about this many bytes. */
+  readonly blockBytes?: number;
+  /** A document-id pool up to this many bytes is copied whole, larger ones per block. */
+  readonly poolWhole?: number;
+  /** Query q's id, for an error that names it (default: its index). */
+  readonly queryName?: (q: number) => string;
+}
+
+/** A label and its gain under configure()'s gain. */
+interface LabelGain {
+  label: number;
+  gain: number;
+}
+
+/** The label of the largest gain of the `count` labels at `at` (the largest label among equal gains), or null. */
+function largestGain(kernel: Kernel, at: number, count: number): LabelGain | null {
+  const i = kernel.exports.largestGain(at, count);
+  if (i < 0) return null;
+  const label = kernel.f64(at + 8 * i, 1)[0];
+  return { label, gain: kernel.exports.labelGain(label) };
+}
+
+const larger = (a: LabelGain | null, b: LabelGain | null) =>
+  !a || (b && (b.gain > a.gain || (b.gain === a.gain && b.label > a.label))) ? b : a;
+
+/** The labels of queries laid out in the kernel's memory: addresses, and offsets (relative to the first row). */
+interface LaidLabels {
+  labels: number;
+  offsets: Int32Array;
+  judged: number;
+  judgedOffsets: Int32Array | null;
+}
+
+/**
+ * After configure(): throws gainTooLarge for the first of queries [0, n) (the batch's from + q) whose
+ * largest gain, ranked or judged, passes SUMMABLE_MAX (its DCG could overflow to Infinity, nDCG to NaN),
+ * as the reference does. One pass over the block first: a query is looked for only when one is there.
+ */
+function checkGains(
+  kernel: Kernel,
+  at: LaidLabels,
+  n: number,
+  from: number,
+  options: ResolvedOptions,
+  queryName: (q: number) => string,
+): void {
+  const { labels, offsets: o, judged, judgedOffsets: jo } = at;
+  const whole = larger(largestGain(kernel, labels, o[n]), jo ? largestGain(kernel, judged, jo[n]) : null);
+  if (!whole || !(whole.gain > SUMMABLE_MAX)) return;
+  for (let q = 0; q < n; q++) {
+    const ranked = largestGain(kernel, labels + 8 * o[q], o[q + 1] - o[q]);
+    const g = larger(ranked, jo ? largestGain(kernel, judged + 8 * jo[q], jo[q + 1] - jo[q]) : null);
+    if (g && g.gain > SUMMABLE_MAX) {
+      const option = typeof options.gain === "string" ? options.gain : "table";
+      throw gainTooLarge(queryName(from + q), g.label, option);
+    }
+  }
+}
+
 /**
  * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
  * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
@@ -240,8 +301,7 @@ export function runKernel(
   batch: Batch,
   measures: readonly Measure[],
   options: ResolvedOptions,
-  blockBytes = BLOCK_BYTES,
-  poolWhole = POOL_WHOLE,
+  { blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE, queryName = String }: RunOptions = {},
 ): Float64Array[] {
   const div = batch.diversity;
   const needsSubtopics = measures.find((m) => m.family.diversity);
@@ -257,8 +317,10 @@ export function runKernel(
     const k = inPlace.kernel as Kernel;
     const top = alignUp(inPlace.top, 8);
     if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength)
-      return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
+      return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ, queryName);
   }
+  // Measures that sum gains: labels whose gains could overflow those sums are refused.
+  const gains = measures.some((m) => m.family.gain);
   const kernel = retained ?? new Kernel();
   retained = undefined;
   kernel.use = { what: "this batch", advice: KERNEL_ADVICE };
@@ -400,6 +462,11 @@ export function runKernel(
     }
 
     configure(kernel, setup, options, rowDocids, blockPoolBytes, blockPoolOffsets, scratch, block.maxN, block.maxJ);
+    if (gains) {
+      const judgedAt = jo && batch.judged ? kernel.i32(judgedOffsets, n + 1) : null;
+      const laid = { labels, offsets: kernel.i32(offsets, n + 1), judged, judgedOffsets: judgedAt };
+      checkGains(kernel, laid, n, from, options, queryName);
+    }
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, ...setup.specs, out);
 
@@ -419,6 +486,7 @@ function evaluateInPlace(
   options: ResolvedOptions,
   maxN: number,
   maxJ: number,
+  queryName: (q: number) => string,
 ): Float64Array[] {
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
@@ -439,6 +507,15 @@ function evaluateInPlace(
     maxJ,
   );
   const judged = batch.judged && batch.judgedOffsets;
+  if (measures.some((m) => m.family.gain)) {
+    const laid = {
+      labels: at.labels,
+      offsets: kernel.i32(at.offsets, nq + 1),
+      judged: judged ? at.judged : at.labels,
+      judgedOffsets: judged ? kernel.i32(at.judgedOffsets, nq + 1) : null,
+    };
+    checkGains(kernel, laid, nq, 0, options, queryName);
+  }
   kernel.exports.evaluate(
     nq,
     at.offsets,

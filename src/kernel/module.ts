@@ -50,6 +50,8 @@ export interface KernelExports {
     ...layout: Layout
   ): void;
   allFinite(values: number, count: number): number;
+  largestGain(values: number, count: number): number;
+  labelGain(label: number): number;
   evaluate(
     numQueries: number,
     offsets: number,
