@@ -206,7 +206,8 @@ function checkValues(runs: readonly NamedResult[], measures: readonly string[]):
           : "is not finite: the tests' sums would be too, and their p-values meaningless";
         throw new RankevalError(
           "bad-input",
-          `run ${JSON.stringify(r.name)}, measure ${m}, query ${JSON.stringify(String(r.result.qids[q]))}: value ${v} ${why}`,
+          `run ${JSON.stringify(r.name)}, measure ${m}, query ${JSON.stringify(String(r.result.qids[q]))}: ` +
+            `value ${v} ${why}`,
         );
       }
     }

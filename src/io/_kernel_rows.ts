@@ -221,7 +221,7 @@ export class KernelRows extends RowsBuilder {
     this.place(r, p);
   }
 
-  /** The columns' addresses for `rows` rows and `poolBytes` bytes of ids (16 more: the kernel stores ids 16 bytes at a time). */
+  /** The columns' addresses for `rows` rows and `poolBytes` bytes of ids (and 16: the kernel stores 16 bytes at a time). */
   private layout(rows: number, poolBytes: number) {
     const valueAt = this.base;
     const qidAt = valueAt + 8 * rows;
