@@ -3,7 +3,7 @@
 // sizes the kernel reports for rankings too large for a u32.
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../src/errors/errors.js";
-import { KERNEL_ROW_BYTES } from "../src/kernel/kernel.js";
+import { KERNEL_JUDGMENT_BYTES, KERNEL_ROW_BYTES } from "../src/kernel/kernel.js";
 import { alignUp, growTo, instantiate, KernelMemory, MAX_MEMORY, type MemoryUse } from "../src/kernel/module.js";
 import { KernelRows } from "../src/io/_kernel_rows.js";
 
@@ -96,12 +96,14 @@ describe("the kernel's sizes", () => {
     expect(exports.diversityScratchBytes(2 ** 31 - 1, 0, 0)).toBeGreaterThan(2 ** 32);
   });
 
-  it("takes about KERNEL_ROW_BYTES a ranked row (its README figure)", () => {
+  it("takes KERNEL_ROW_BYTES a ranked row and KERNEL_JUDGMENT_BYTES a judgment (the README's figures)", () => {
     const { exports } = instantiate();
     const n = 1e6;
     // Scratch per row, then the score, label, document id, its pool entry and the discount.
     const perRow = (exports.scratchBytes(n, 0, 64) - exports.scratchBytes(0, 0, 64)) / n + 8 + 8 + 4 + 4 + 8;
     expect(perRow).toBe(KERNEL_ROW_BYTES);
+    // Scratch per judgment, then its label.
+    expect((exports.scratchBytes(0, n, 64) - exports.scratchBytes(0, 0, 64)) / n + 8).toBe(KERNEL_JUDGMENT_BYTES);
   });
 });
 

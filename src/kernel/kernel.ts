@@ -19,16 +19,19 @@ let retained: Kernel | undefined;
 
 /**
  * Bytes the kernel takes per ranked row of a query besides its document id's bytes (the score, label,
- * id and its pool entry, the discount, and configure's scratch: assembly/index.ts scratchBytes). A
- * query is held whole, so the largest query is what the 4 GiB of a WebAssembly memory bound.
+ * id and its pool entry, the discount, and configure's scratch: assembly/index.ts scratchBytes), and
+ * per judgment (its label and scratch). A query is held whole, so the largest query is what the 4 GiB
+ * of a WebAssembly memory bound.
  */
 export const KERNEL_ROW_BYTES = 160;
+export const KERNEL_JUDGMENT_BYTES = 52;
 
 /** The too-large error's advice for the kernel's memory. */
 const KERNEL_ADVICE =
-  `the kernel holds each query's rows whole (about ${KERNEL_ROW_BYTES} bytes a ranked row besides its ` +
-  `document id, so about ${Math.floor(MAX_MEMORY / KERNEL_ROW_BYTES / 1e6)} million rows in one query at most): ` +
-  "evaluate fewer rows per query, cut each ranking to the depth you evaluate";
+  `the kernel holds each query's rows whole (about ${KERNEL_ROW_BYTES} bytes a ranked row and ` +
+  `${KERNEL_JUDGMENT_BYTES} a judgment, so about ` +
+  `${Math.floor(MAX_MEMORY / (KERNEL_ROW_BYTES + KERNEL_JUDGMENT_BYTES) / 1e6)} million judged rows in one query ` +
+  "at most): evaluate fewer rows per query, cut each ranking to the depth you evaluate";
 
 /** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
