@@ -111,8 +111,8 @@ describe("the parsers' columns in the kernel's memory", () => {
   /** KernelRows' sizing, called as RowsBuilder.reserve would: what the range needs, then the capacities asked. */
   function resize(needs: [number, number], rows: number, pool: number): KernelRows {
     const k = new KernelRows();
-    const internals = k as unknown as { needs: number[]; resize(rows: number, pool: number): void };
-    internals.needs = needs;
+    const internals = k as unknown as { needRows: number; needPool: number; resize(rows: number, pool: number): void };
+    [internals.needRows, internals.needPool] = needs;
     internals.resize(rows, pool);
     return k;
   }

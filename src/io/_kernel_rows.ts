@@ -199,10 +199,12 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** What the range of lines being reserved needs at least (rows, bytes of ids): resize's floor near the limit. */
-  private needs = [0, 0];
+  private needRows = 0;
+  private needPool = 0;
 
   override reserve(bytes: number, shortestLine = 8): void {
-    this.needs = [this.count + Math.floor(bytes / shortestLine) + 1, this.used + bytes];
+    this.needRows = this.count + Math.floor(bytes / shortestLine) + 1;
+    this.needPool = this.used + bytes;
     super.reserve(bytes, shortestLine);
   }
 
@@ -215,8 +217,8 @@ export class KernelRows extends RowsBuilder {
     let r = Math.max(rows, this.rowCap);
     let p = Math.max(poolBytes, this.poolCap);
     if (this.layout(r, p).end > MAX_MEMORY || p > MAX_POOL_BYTES) {
-      r = Math.max(this.needs[0], this.rowCap);
-      p = Math.max(this.needs[1], this.poolCap);
+      r = Math.max(this.needRows, this.rowCap);
+      p = Math.max(this.needPool, this.poolCap);
     }
     this.place(r, p);
   }
