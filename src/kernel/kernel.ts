@@ -44,7 +44,6 @@ export class Kernel extends KernelMemory {
   /** `given`: an instance of the module and the memory it imports, else new ones. */
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
     super(given, 8, { what: "this batch", advice: KERNEL_ADVICE });
-
     this.bytes = new Uint8Array(this.memory.buffer);
     for (const [name, value] of Object.entries(this.instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
