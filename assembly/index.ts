@@ -1,7 +1,7 @@
 // The kernel's whole ABI (declared for the host in src/kernel/module.ts). The host owns linear memory
 // from heapBase() on; nothing here allocates.
 
-import { setConfiguration, NoRelevant, BeyondList, ALL } from "./ranking/state";
+import { setConfiguration, NoRelevant, BeyondList, ALL, gainOf } from "./ranking/state";
 import { rankQuery, Depths } from "./ranking/prefix-sums";
 import { BUCKETS_PER_ROW } from "./ranking/sort";
 import * as state from "./ranking/state";
@@ -19,11 +19,14 @@ export function heapBase(): usize {
   return __heap_base;
 }
 
-/** configure()'s scratch for rankings of up to maxN rows and maxJ judgments. */
-export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): usize {
-  const n = <usize>maxN + 1;
-  const j = <usize>maxJ + 1;
-  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + (<usize>gainTableLength << 2) + 64 + extraBytes(maxN, maxJ);
+/**
+ * configure()'s scratch for rankings of up to maxN rows and maxJ judgments, in bytes. A double: a
+ * ranking of tens of millions of rows needs more than a u32 holds, which the host must see to refuse.
+ */
+export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): f64 {
+  const n = <f64>maxN + 1;
+  const j = <f64>maxJ + 1;
+  return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + <f64>gainTableLength * 4 + 64 + extraBytes(maxN, maxJ);
 }
 
 /**
@@ -95,6 +98,32 @@ export function allFinite(values: usize, count: i32): bool {
     total += x - x;
   }
   return total == 0;
+}
+
+/**
+ * The index of the largest gain among the `count` labels at `values` under configure()'s gain, the
+ * largest label among equal gains (so the same label whatever the rows' order); -1 when count is 0.
+ * The host refuses gains whose sums could overflow (src/kernel/kernel.ts checkGains).
+ */
+export function largestGain(values: usize, count: i32): i32 {
+  let best = -1;
+  let bestGain = -Infinity;
+  let bestLabel = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const label = load<f64>(values + (<usize>i << 3));
+    const g = gainOf(label);
+    if (g > bestGain || (g == bestGain && label > bestLabel)) {
+      best = i;
+      bestGain = g;
+      bestLabel = label;
+    }
+  }
+  return best;
+}
+
+/** A label's gain under configure()'s gain (the table's, else the formula). */
+export function labelGain(label: f64): f64 {
+  return gainOf(label);
 }
 
 /** Measure s's value for query q to out[s * numQueries + q]; labels NaN = unjudged. */

@@ -93,7 +93,7 @@ describe("kernel", () => {
     const measures = parseMeasures("ndcg@5,10 map mrr precision@3 bpref err@10 inversions kendall_tau");
     const options = resolveOptions({ gain: "linear" });
     const whole = runKernel(batch, measures, options);
-    const blocks = runKernel(batch, measures, options, 2000); // a few queries per block
+    const blocks = runKernel(batch, measures, options, { blockBytes: 2000 }); // a few queries per block
     expect(blocks).toEqual(whole);
   });
 
@@ -115,9 +115,9 @@ describe("kernel", () => {
     const { batch } = groupRows({ qid, score, rel, docid });
     const measures = parseMeasures("ndcg@5,10 map mrr precision@3 bpref err@10");
     const options = resolveOptions({ ties: "docid" });
-    const whole = runKernel(batch, measures, options, 2000, Infinity);
+    const whole = runKernel(batch, measures, options, { blockBytes: 2000, poolWhole: Infinity });
     // Rows name entries in order (a LETOR file's, a join's): each block's range of the pool.
-    expect(runKernel(batch, measures, options, 2000, 0)).toEqual(whole);
+    expect(runKernel(batch, measures, options, { blockBytes: 2000, poolWhole: 0 })).toEqual(whole);
     // Rows naming entries far apart (the pool's entries shuffled): each block's entries gathered.
     const n = batch.docids!.length;
     const at = Array.from({ length: n }, (_, i) => (i * 7919) % n); // entry i moves to at[i] (n is not a multiple of 7919)
@@ -130,6 +130,6 @@ describe("kernel", () => {
     parts.forEach((p, i) => bytes.set(p, offsets[i]));
     const flipped = { ...batch, pool: { bytes, offsets }, docids: Int32Array.from(batch.docids!, (d) => at[d]) };
     expect(new Set(at).size).toBe(n);
-    expect(runKernel(flipped, measures, options, 2000, 0)).toEqual(whole);
+    expect(runKernel(flipped, measures, options, { blockBytes: 2000, poolWhole: 0 })).toEqual(whole);
   });
 });

@@ -27,8 +27,8 @@ let count: usize = 0; // i32 per subtopic: relevant documents seen (MAP-IA), or 
 let total: usize = 0; // f64 per subtopic: MAP-IA's sum
 let judgedRel: usize = 0; // i32 per subtopic: relevant judged documents (R_j)
 
-export function diversityScratchBytes(maxN: i32, maxD: i32, maxS: i32): usize {
-  return (<usize>maxN + 1) * 8 * 4 + (<usize>maxD + 1) * (8 * 2 + 4) + (<usize>maxS + 1) * (8 * 2 + 4 * 2) + 64;
+export function diversityScratchBytes(maxN: i32, maxD: i32, maxS: i32): f64 {
+  return (<f64>maxN + 1) * 8 * 4 + (<f64>maxD + 1) * (8 * 2 + 4) + (<f64>maxS + 1) * (8 * 2 + 4 * 2) + 64;
 }
 
 export function configureDiversity(

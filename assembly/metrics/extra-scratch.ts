@@ -7,8 +7,8 @@ export let extraB: usize = 0;
 export let extraIdx: usize = 0;
 export let extraIdx2: usize = 0;
 
-export function extraBytes(maxN: i32, maxJ: i32): usize {
-  const m = <usize>maxN + <usize>maxJ + 2;
+export function extraBytes(maxN: i32, maxJ: i32): f64 {
+  const m = <f64>maxN + <f64>maxJ + 2;
   return m * (8 * 2 + 4 * 2) + 32;
 }
 

@@ -8,6 +8,7 @@ import {
   RankevalError,
   shown,
   STRING,
+  SUMMABLE_MAX,
   type OptionType,
 } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
@@ -218,6 +219,32 @@ interface KernelStep {
   complete(output: Float64Array[]): void;
 }
 
+/**
+ * Refuses a per-query value the tests cannot sum: Infinity (an error of a score of 1e200, say) would
+ * make every sum Infinity and the statistics NaN, and a p of 0 or 1e-4 read as significant; values
+ * past SUMMABLE_MAX could overflow the same way. NaN, a measure without a value for a query, stays:
+ * the query leaves that measure's pairs.
+ */
+function checkValues(runs: readonly NamedResult[], measures: readonly string[]): void {
+  for (const m of measures) {
+    for (const r of runs) {
+      const values = r.result.values[m];
+      for (let q = 0; q < values.length; q++) {
+        const v = values[q];
+        if (!(Math.abs(v) > SUMMABLE_MAX)) continue; // numbers in range, and NaN
+        const why = Number.isFinite(v)
+          ? "is past the 2^970 (about 1e292) up to which the tests' sums of values stay finite"
+          : "is not finite: the tests' sums would be too, and their p-values meaningless";
+        throw new RankevalError(
+          "bad-input",
+          `run ${JSON.stringify(r.name)}, measure ${m}, query ${JSON.stringify(String(r.result.qids[q]))}: ` +
+            `value ${v} ${why}`,
+        );
+      }
+    }
+  }
+}
+
 /** Everything but the kernel's resampling, which the caller runs (kernelWork), then finish(). */
 function planComparison(
   runs: readonly NamedResult[],
@@ -244,6 +271,8 @@ function planComparison(
         );
     }
   }
+
+  checkValues(runs, measures);
 
   // Every run's values over the union of the runs' qids (first appearance order), NaN where missing.
   const universe = new Map<unknown, number>();

@@ -37,7 +37,8 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 
 /**
  * The paired randomization test by full enumeration, used when 2^n <= iterations: all 2^n sign
- * vectors, each once, p = #{|sum s_q d_q| >= |sum d_q| - tol} / 2^n (the identity among them).
+ * vectors, each once, p = #{|sum s_q d_q| >= |sum d_q| - tol} / 2^n. The identity is always among
+ * them (so p >= 2^-n, never 0, even where a sum is not a number).
  */
 export function randomizationExact(d: ArrayLike<number>, tol: number): number {
   const n = d.length;
@@ -49,7 +50,7 @@ export function randomizationExact(d: ArrayLike<number>, tol: number): number {
   for (let mask = 0; mask < flips; mask++) {
     let t = 0;
     for (let q = 0; q < n; q++) t += (mask >> q) & 1 ? -d[q] : d[q];
-    if (Math.abs(t) >= threshold) hits++;
+    if (mask === 0 || Math.abs(t) >= threshold) hits++;
   }
   return hits / flips;
 }

@@ -224,3 +224,22 @@ export function noQueryInCommon(run: QuerySample, judgments: QuerySample): Ranke
       `${n === 1 ? "has" : "have"} none in ${judgments.name} (${judgments.queries} judged: ${someNames(judgments.some, judgments.queries)})`,
   );
 }
+
+/**
+ * The largest magnitude rankeval sums: any 2^53 terms up to it (every row, judgment or query there can
+ * be) add to a finite double. Gains past it (a label of 971 or more under exp gain) and compare()'s
+ * values past it are refused, where their sums would overflow to Infinity and ratios become NaN.
+ */
+export const SUMMABLE_MAX = 2 ** 970;
+
+/**
+ * The one wording of a label whose gain passes SUMMABLE_MAX (`option`: the gain, "exp", "linear" or
+ * "table"), in the kernel's path and the reference alike.
+ */
+export function gainTooLarge(query: string, label: number, option: string): RankevalError {
+  const how = option === "exp" ? 'gain "exp" (2^label - 1)' : option === "linear" ? 'gain "linear"' : "the gain table";
+  return badInput(
+    `query ${JSON.stringify(query)}: label ${label} under ${how} gains more than the 2^970 (about 1e292) ` +
+      "a gain may be for DCG's sums to stay finite: use smaller labels (up to 970 under exp gain) or another gain",
+  );
+}

@@ -10,7 +10,16 @@
  *
  * Browser compatible.
  */
-import { constant, growTo, instantiate, type KernelExports, type KernelInstance } from "../kernel/module.js";
+import {
+  alignUp as align,
+  constant,
+  growTo,
+  instantiate,
+  MAX_MEMORY,
+  memoryTooLarge,
+  type KernelExports,
+  type KernelInstance,
+} from "../kernel/module.js";
 import type { Interner } from "./interner.js";
 import { LastId } from "./_last_id.js";
 import { LineParser } from "./_lines.js";
@@ -66,7 +75,19 @@ export interface LineHost {
   moved?(shift: number): void;
 }
 
-const align = (n: number, a: number) => (n + a - 1) & -a;
+/**
+ * What a parser's columns hold, for their too-large error: the rows of one file (judgments, or a run
+ * read whole) in one WebAssembly memory, their ids' bytes indexed by i32 offsets (so 2 GiB of ids).
+ */
+const ROWS_USE = {
+  what: "reading this input",
+  advice:
+    "the parser holds a file's rows in one memory (about 20 bytes a row and its document id's bytes): " +
+    "split the judgments and runs by query into shards, evaluate each with --per-query-out and combine " +
+    "them with --merge (the README's 'Shards, threads and clusters')",
+};
+/** The most bytes of ids the columns hold: their offsets are i32 (and the kernel's parser counts them in one). */
+const MAX_POOL_BYTES = 2 ** 31 - 1;
 
 /** Instances and memories given back by finished parsers (finishCopies), at most SPARES, none over SPARE_BYTES. */
 const spares: KernelInstance[] = [];
@@ -179,22 +200,50 @@ export class KernelRows extends RowsBuilder {
     };
   }
 
-  protected override resize(rows: number, poolBytes: number): void {
-    this.place(Math.max(rows, this.rowCap), Math.max(poolBytes, this.poolCap));
+  /** What the range of lines being reserved needs at least (rows, bytes of ids): resize's floor near the limit. */
+  private needRows = 0;
+  private needPool = 0;
+
+  override reserve(bytes: number, shortestLine = 8): void {
+    this.needRows = this.count + Math.floor(bytes / shortestLine) + 1;
+    this.needPool = this.used + bytes;
+    super.reserve(bytes, shortestLine);
   }
 
   /**
-   * Lays the columns out for `rows` rows and `poolBytes` bytes of ids (16 more: the kernel stores ids
-   * 16 bytes at a time), moving what they hold: from the last column to the first, each only ever
-   * moving up, so none is written over before it moved.
+   * Room for `rows` and `poolBytes` (the capacities RowsBuilder asks, with spare); where those pass what
+   * the memory or the offsets hold, only what the range being reserved needs, so a file just under the
+   * limit is read and one past it fails at the limit (place's too-large error), not at a doubling.
    */
-  private place(rows: number, poolBytes: number): void {
+  protected override resize(rows: number, poolBytes: number): void {
+    let r = Math.max(rows, this.rowCap);
+    let p = Math.max(poolBytes, this.poolCap);
+    if (this.layout(r, p).end > MAX_MEMORY || p > MAX_POOL_BYTES) {
+      r = Math.max(this.needRows, this.rowCap);
+      p = Math.max(this.needPool, this.poolCap);
+    }
+    this.place(r, p);
+  }
+
+  /** The columns' addresses for `rows` rows and `poolBytes` bytes of ids (and 16: the kernel stores 16 bytes at a time). */
+  private layout(rows: number, poolBytes: number) {
     const valueAt = this.base;
     const qidAt = valueAt + 8 * rows;
     const offsetsAt = qidAt + 4 * rows;
     const hashesAt = align(offsetsAt + 4 * (rows + 1), 8);
     const poolAt = hashesAt + 4 * rows;
-    this.ensure(poolAt + poolBytes + 16);
+    return { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end: poolAt + poolBytes + 16 };
+  }
+
+  /**
+   * Lays the columns out for `rows` rows and `poolBytes` bytes of ids, moving what they hold: from
+   * the last column to the first, each only ever moving up, so none is written over before it moved.
+   */
+  private place(rows: number, poolBytes: number): void {
+    const { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end } = this.layout(rows, poolBytes);
+    if (poolBytes > MAX_POOL_BYTES)
+      throw memoryTooLarge(ROWS_USE, end, "its document ids alone past the 2 GiB their 32-bit offsets index");
+    this.ensure(end);
     const b = this.bytes;
     const n = this.count;
     if (this.rowCap > 0) {
@@ -210,9 +259,7 @@ export class KernelRows extends RowsBuilder {
 
   /** Grows the memory to hold `end` bytes. */
   private ensure(end: number): void {
-    growTo(this.memory, end, (mib) => {
-      return new RangeError(`the parser's columns need more than the 4 GiB a WebAssembly memory holds (${mib} MiB)`);
-    });
+    growTo(this.memory, end, ROWS_USE);
     if (!this.bytes || this.bytes.buffer !== this.memory.buffer) this.views();
   }
 
@@ -321,17 +368,18 @@ export class KernelRows extends RowsBuilder {
         s[k.letor >> 2] = m ? k.letorKnown | (m.qid ? k.letorQid : 0) | (m.docid ? k.letorDocid : 0) : 0;
       }
       const before = this.count;
-      at = parse(this.st, at, stop, this.qidAt, this.valueAt, this.offsetsAt, this.hashesAt, this.poolAt);
+      // Addresses come back as i32 (wasm has no unsigned type): >>> 0 reads them past 2 GiB.
+      at = parse(this.st, at, stop, this.qidAt, this.valueAt, this.offsetsAt, this.hashesAt, this.poolAt) >>> 0;
       this.count = s[k.rows >> 2];
       if (letor && this.count > before) this.noteSpan(before, s[k.qidId >> 2]);
       this.used = s[k.used >> 2];
       host.line = s[k.line >> 2];
-      if (run && s[k.tagStart >> 2] >= 0) host.tag?.(bytes, s[k.tagStart >> 2], s[k.tagEnd >> 2]);
+      if (run && s[k.tagStart >> 2] !== -1) host.tag?.(bytes, s[k.tagStart >> 2] >>> 0, s[k.tagEnd >> 2] >>> 0);
       const why = s[k.stop >> 2];
       if (why === k.stopEnd) break;
       if (why === k.stopQid) {
-        const qs = s[k.qidStart >> 2];
-        const qe = s[k.qidEnd >> 2];
+        const qs = s[k.qidStart >> 2] >>> 0;
+        const qe = s[k.qidEnd >> 2] >>> 0;
         s[k.qidId >> 2] = host.lastQid.get(bytes, qs, qe);
         bytes.copyWithin(this.st + k.qidBytes, qs, qe);
         s[k.qidLen >> 2] = qe - qs;

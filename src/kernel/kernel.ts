@@ -1,10 +1,10 @@
-import { RankevalError } from "../errors/errors.js";
+import { gainTooLarge, RankevalError, SUMMABLE_MAX } from "../errors/errors.js";
 import { discountTable } from "../measures/discount.js";
 import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../measures/options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
-import { constant, KernelMemory, type KernelInstance, type Layout } from "./module.js";
+import { alignUp, constant, KernelMemory, MAX_MEMORY, type KernelInstance, type Layout } from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
@@ -17,6 +17,22 @@ const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
+/**
+ * Bytes the kernel takes per ranked row of a query besides its document id's bytes (the score, label,
+ * id and its pool entry, the discount, and configure's scratch: assembly/index.ts scratchBytes), and
+ * per judgment (its label and scratch). A query is held whole, so the largest query is what the 4 GiB
+ * of a WebAssembly memory bound.
+ */
+export const KERNEL_ROW_BYTES = 160;
+export const KERNEL_JUDGMENT_BYTES = 52;
+
+/** The too-large error's advice for the kernel's memory. */
+const KERNEL_ADVICE =
+  `the kernel holds each query's rows whole (about ${KERNEL_ROW_BYTES} bytes a ranked row and ` +
+  `${KERNEL_JUDGMENT_BYTES} a judgment, so about ` +
+  `${Math.floor(MAX_MEMORY / (KERNEL_ROW_BYTES + KERNEL_JUDGMENT_BYTES) / 1e6)} million judged rows in one query ` +
+  "at most): evaluate fewer rows per query, cut each ranking to the depth you evaluate";
+
 /** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
@@ -27,16 +43,7 @@ export class Kernel extends KernelMemory {
 
   /** `given`: an instance of the module and the memory it imports, else new ones. */
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
-    super(
-      given,
-      8,
-      (mib) =>
-        new RankevalError(
-          "too-large",
-          `this batch needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
-            "split it into smaller batches of queries",
-        ),
-    );
+    super(given, 8, { what: "this batch", advice: KERNEL_ADVICE });
     this.bytes = new Uint8Array(this.memory.buffer);
     for (const [name, value] of Object.entries(this.instance.exports)) {
       if (name.startsWith("Family.")) this.familyIds.set(name.slice(7), (value as WebAssembly.Global).value);
@@ -227,6 +234,67 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, ...layout
   );
 }
 
+/** How runKernel lays a batch out, and names its queries in errors. */
+export interface RunOptions {
+  /** Queries are copied in blocks of whole queries of about this many bytes. */
+  readonly blockBytes?: number;
+  /** A document-id pool up to this many bytes is copied whole, larger ones per block. */
+  readonly poolWhole?: number;
+  /** Query q's id, for an error that names it (default: its index). */
+  readonly queryName?: (q: number) => string;
+}
+
+/** A label and its gain under configure()'s gain. */
+interface LabelGain {
+  label: number;
+  gain: number;
+}
+
+/** The label of the largest gain of the `count` labels at `at` (the largest label among equal gains), or null. */
+function largestGain(kernel: Kernel, at: number, count: number): LabelGain | null {
+  const i = kernel.exports.largestGain(at, count);
+  if (i < 0) return null;
+  const label = kernel.f64(at + 8 * i, 1)[0];
+  return { label, gain: kernel.exports.labelGain(label) };
+}
+
+const larger = (a: LabelGain | null, b: LabelGain | null) =>
+  !a || (b && (b.gain > a.gain || (b.gain === a.gain && b.label > a.label))) ? b : a;
+
+/** The labels of queries laid out in the kernel's memory: addresses, and offsets (relative to the first row). */
+interface LaidLabels {
+  labels: number;
+  offsets: Int32Array;
+  judged: number;
+  judgedOffsets: Int32Array | null;
+}
+
+/**
+ * After configure(): throws gainTooLarge for the first of queries [0, n) (the batch's from + q) whose
+ * largest gain, ranked or judged, passes SUMMABLE_MAX (its DCG could overflow to Infinity, nDCG to NaN),
+ * as the reference does. One pass over the block first: a query is looked for only when one is there.
+ */
+function checkGains(
+  kernel: Kernel,
+  at: LaidLabels,
+  n: number,
+  from: number,
+  options: ResolvedOptions,
+  queryName: (q: number) => string,
+): void {
+  const { labels, offsets: o, judged, judgedOffsets: jo } = at;
+  const whole = larger(largestGain(kernel, labels, o[n]), jo ? largestGain(kernel, judged, jo[n]) : null);
+  if (!whole || !(whole.gain > SUMMABLE_MAX)) return;
+  for (let q = 0; q < n; q++) {
+    const ranked = largestGain(kernel, labels + 8 * o[q], o[q + 1] - o[q]);
+    const g = larger(ranked, jo ? largestGain(kernel, judged + 8 * jo[q], jo[q + 1] - jo[q]) : null);
+    if (g && g.gain > SUMMABLE_MAX) {
+      const option = typeof options.gain === "string" ? options.gain : "table";
+      throw gainTooLarge(queryName(from + q), g.label, option);
+    }
+  }
+}
+
 /**
  * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
  * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
@@ -235,8 +303,7 @@ export function runKernel(
   batch: Batch,
   measures: readonly Measure[],
   options: ResolvedOptions,
-  blockBytes = BLOCK_BYTES,
-  poolWhole = POOL_WHOLE,
+  { blockBytes = BLOCK_BYTES, poolWhole = POOL_WHOLE, queryName = String }: RunOptions = {},
 ): Float64Array[] {
   const div = batch.diversity;
   const needsSubtopics = measures.find((m) => m.family.diversity);
@@ -250,12 +317,15 @@ export function runKernel(
   if (inPlace && !needsSubtopics) {
     const { maxN, maxJ } = extents(batch);
     const k = inPlace.kernel as Kernel;
-    const top = (inPlace.top + 7) & ~7;
+    const top = alignUp(inPlace.top, 8);
     if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength)
-      return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ);
+      return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ, queryName);
   }
+  // Measures that sum gains: labels whose gains could overflow those sums are refused.
+  const gains = measures.some((m) => m.family.gain);
   const kernel = retained ?? new Kernel();
   retained = undefined;
+  kernel.use = { what: "this batch", advice: KERNEL_ADVICE };
   const nq = batch.numQueries;
   const results = measures.map(() => new Float64Array(nq));
   const { exports } = kernel;
@@ -299,6 +369,10 @@ export function runKernel(
     const block = extents(batch, from, to);
 
     kernel.reset(blockStart);
+    kernel.use = {
+      what: n === 1 ? `a query of ${r1 - r0} ranked rows` : `a block of ${n} queries (${r1 - r0} ranked rows)`,
+      advice: KERNEL_ADVICE,
+    };
     const offsets = kernel.alloc((n + 1) * 4);
     const scores = kernel.alloc((r1 - r0) * 8);
     const labels = kernel.alloc((r1 - r0) * 8);
@@ -390,6 +464,11 @@ export function runKernel(
     }
 
     configure(kernel, setup, options, rowDocids, blockPoolBytes, blockPoolOffsets, scratch, block.maxN, block.maxJ);
+    if (gains) {
+      const judgedAt = jo && batch.judged ? kernel.i32(judgedOffsets, n + 1) : null;
+      const laid = { labels, offsets: kernel.i32(offsets, n + 1), judged, judgedOffsets: judgedAt };
+      checkGains(kernel, laid, n, from, options, queryName);
+    }
     if (div && needsSubtopics) layDiversity(kernel, div, from, to, r0, r1, block.maxN);
     exports.evaluate(n, offsets, scores, labels, judgedOffsets, judged, ns, ...setup.specs, out);
 
@@ -409,11 +488,12 @@ function evaluateInPlace(
   options: ResolvedOptions,
   maxN: number,
   maxJ: number,
+  queryName: (q: number) => string,
 ): Float64Array[] {
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
   const ns = measures.length;
-  const setup = setUp(kernel, (at.top + 7) & ~7, batch, measures, options, maxN, maxJ);
+  const setup = setUp(kernel, alignUp(at.top, 8), batch, measures, options, maxN, maxJ);
   const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
   const out = kernel.alloc(ns * nq * 8);
   const docids = batch.docids ? at.docids : 0;
@@ -429,6 +509,15 @@ function evaluateInPlace(
     maxJ,
   );
   const judged = batch.judged && batch.judgedOffsets;
+  if (measures.some((m) => m.family.gain)) {
+    const laid = {
+      labels: at.labels,
+      offsets: kernel.i32(at.offsets, nq + 1),
+      judged: judged ? at.judged : at.labels,
+      judgedOffsets: judged ? kernel.i32(at.judgedOffsets, nq + 1) : null,
+    };
+    checkGains(kernel, laid, nq, 0, options, queryName);
+  }
   kernel.exports.evaluate(
     nq,
     at.offsets,

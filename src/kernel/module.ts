@@ -2,6 +2,7 @@
  * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process, its
  * instances, and the one declaration of its exports that every host uses.
  */
+import { RankevalError } from "../errors/errors.js";
 import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 
 /** A row parser of assembly/parse.ts: (state, bytes [p, end), the columns' addresses) -> where it stopped. */
@@ -49,6 +50,8 @@ export interface KernelExports {
     ...layout: Layout
   ): void;
   allFinite(values: number, count: number): number;
+  largestGain(values: number, count: number): number;
+  labelGain(label: number): number;
   evaluate(
     numQueries: number,
     offsets: number,
@@ -140,8 +143,8 @@ export interface KernelInstance {
 }
 
 const PAGE = 65536;
-/** wasm32 addresses 4 GiB. */
-export const MAX_MEMORY = 4 * 1024 ** 3;
+/** wasm32 addresses 4 GiB: the most any of the kernel's memories holds (Node and browsers grow them that far). */
+export const MAX_MEMORY = 2 ** 32;
 
 /** A new instance of the module over a new memory (1 MiB to start, growing up to 4 GiB). */
 export function instantiate(): KernelInstance {
@@ -157,16 +160,50 @@ export function constant(instance: { readonly exports: object }, name: string): 
   return v.value as number;
 }
 
-/** Grows `memory` to hold `end` bytes; throws the error `tooLarge` makes when that passes 4 GiB. */
-export function growTo(memory: WebAssembly.Memory, end: number, tooLarge: (mib: number) => Error): void {
-  if (end > MAX_MEMORY) throw tooLarge(Math.ceil(end / 1024 ** 2));
+/**
+ * `n` rounded up to a multiple of `a` (a power of two), in floating point: addresses reach 4 GiB, where
+ * JavaScript's bitwise operators (signed 32-bit) would turn them negative.
+ */
+export function alignUp(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+/** What a memory holds and what to do when it does not fit, for its too-large error. */
+export interface MemoryUse {
+  /** What needs the memory: "this batch of queries". */
+  readonly what: string;
+  /** What to do instead: "evaluate fewer rows per query". */
+  readonly advice: string;
+}
+
+const MIB = 1024 ** 2;
+
+/**
+ * The too-large error of `use` needing `bytes`: more than 4 GiB, or, as `beyond` says, past another
+ * limit (the system refusing to grow the memory, a 32-bit offset).
+ */
+export function memoryTooLarge(use: MemoryUse, bytes: number, beyond?: string): RankevalError {
+  const needed = `${use.what} needs ${Math.ceil(bytes / MIB).toLocaleString("en-US")} MiB of WebAssembly memory`;
+  const limit = beyond ?? "more than the 4,096 MiB (4 GiB) a WebAssembly memory can address";
+  return new RankevalError("too-large", `${needed}, ${limit}: ${use.advice}`);
+}
+
+/** Grows `memory` to hold `end` bytes; past 4 GiB, or when the system refuses, throws `use`'s too-large error. */
+export function growTo(memory: WebAssembly.Memory, end: number, use: MemoryUse): void {
+  if (!(end <= MAX_MEMORY)) throw memoryTooLarge(use, end);
   const have = memory.buffer.byteLength;
-  if (end > have) memory.grow(Math.ceil((end - have) / PAGE));
+  if (end <= have) return;
+  try {
+    memory.grow(Math.ceil((end - have) / PAGE));
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw memoryTooLarge(use, end, `which this system did not give (${e.message})`);
+  }
 }
 
 /**
  * An instance of the module and its memory (new ones, or given), laid out from an address up:
- * alloc(bytes) aligns to `align`, grows the memory and throws tooLarge(MiB) past 4 GiB.
+ * alloc(bytes) aligns to `align`, grows the memory and throws `use`'s too-large error past 4 GiB.
  */
 export class KernelMemory implements KernelInstance {
   readonly memory: WebAssembly.Memory;
@@ -177,7 +214,8 @@ export class KernelMemory implements KernelInstance {
   constructor(
     given: Pick<KernelInstance, "memory" | "instance"> | undefined,
     private readonly align: number,
-    private readonly tooLarge: (mib: number) => Error,
+    /** What the memory holds, for the too-large error: the caller may say more as it lays out. */
+    public use: MemoryUse,
   ) {
     const k = given ? { ...given, exports: given.instance.exports as unknown as KernelExports } : instantiate();
     this.memory = k.memory;
@@ -196,9 +234,10 @@ export class KernelMemory implements KernelInstance {
 
   /** Reserves `bytes` and grows memory to hold them. Views made before may detach. */
   alloc(bytes: number): number {
-    const ptr = (this.top + this.align - 1) & -this.align;
+    const ptr = alignUp(this.top, this.align);
     const end = ptr + bytes;
-    growTo(this.memory, end, this.tooLarge);
+    if (!(bytes >= 0)) throw new Error(`kernel memory: ${bytes} bytes asked`);
+    growTo(this.memory, end, this.use);
     this.top = end;
     return ptr;
   }

@@ -9,20 +9,15 @@ const RETAIN_BYTES = 256 * 1024 ** 2;
 
 let retained: KernelMemory | undefined;
 
+/** What the resampling kernel's memory holds (the queries' values, the resamples' sums), for its too-large error. */
+const ARENA_USE = {
+  what: "this comparison's resampling",
+  advice: "use fewer iterations, or compare fewer runs or measures at once",
+};
+
 /** Runs `work` on a kernel laid out from its heap base (16-aligned: v128 columns), kept for the next call if small. */
 function withArena<T>(work: (arena: KernelMemory) => T): T {
-  const arena =
-    retained ??
-    new KernelMemory(
-      undefined,
-      16,
-      (mib) =>
-        new RankevalError(
-          "too-large",
-          `this comparison needs more than the 4 GiB a WebAssembly memory can address (${mib} MiB); ` +
-            "use fewer iterations or fewer queries",
-        ),
-    );
+  const arena = retained ?? new KernelMemory(undefined, 16, ARENA_USE);
   retained = undefined;
   arena.reset(arena.exports.heapBase());
   try {

@@ -302,7 +302,7 @@ export function evaluateBatch<Q>(
       // kernel's num_rel (under the group's threshold) says which.
       const skip = options.noRelevant === "skip";
       const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
-      const cols = runKernel(withTies(batch, options.ties), asked, options);
+      const cols = runKernel(withTies(batch, options.ties), asked, options, { queryName: (q) => String(qids[q]) });
       if (skip) {
         const r = cols[ms.length];
         for (let q = 0; q < batch.numQueries; q++) {

@@ -17,7 +17,7 @@ import type { Interner } from "../io/interner.js";
 import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
 import type { Batch, InPlace } from "../kernel/batch.js";
 import { Kernel } from "../kernel/kernel.js";
-import type { KernelExports } from "../kernel/module.js";
+import { alignUp, type KernelExports } from "../kernel/module.js";
 import type { GroupedJudgments, JoinRun } from "./join-rows.js";
 
 /** Bytes left free after a block's batch for its evaluation's tables and results (else it is evaluated by copying). */
@@ -25,7 +25,8 @@ const HEADROOM = 16 << 20;
 /** Readable bytes after a pool's last id (assembly/join.ts JOIN_PAD). */
 const PAD = 16;
 
-const align8 = (n: number) => (n + 7) & ~7;
+/** Addresses reach 4 GiB: rounded in floating point (module.ts alignUp), not with a signed `& ~7`. */
+const align8 = (n: number) => alignUp(n, 8);
 
 /** What the join of one block needs from join-rows.ts: its queries in order and their sizes. */
 export interface BlockQueries {

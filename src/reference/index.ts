@@ -4,14 +4,14 @@
  * correct: one sort per query, one small function per measure.
  */
 import { counted } from "../errors/counted.js";
-import { badInput, notAnObject, shown } from "../errors/errors.js";
+import { badInput, gainTooLarge, notAnObject, shown, SUMMABLE_MAX } from "../errors/errors.js";
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
-import { numRelevant, rank, tieOrders, type Doc, type Formula, type Query } from "./ranking.js";
+import { gain, numRelevant, rank, tieOrders, type Doc, type Formula, type Query } from "./ranking.js";
 import { RELEVANCE_FORMULAS } from "./formulas-relevance.js";
 import { GRADED_FORMULAS } from "./formulas-graded.js";
 import { SUBTOPIC_FORMULAS } from "./formulas-subtopic.js";
@@ -57,11 +57,38 @@ export function referenceValue(
 }
 
 /**
+ * Refuses a label whose gain passes SUMMABLE_MAX (its DCG could overflow to Infinity, nDCG to NaN), as
+ * the kernel's path does: for the first measure (in order) that sums gains, the first query with one,
+ * naming its label of the largest gain (the largest label among equal gains), judged or ranked.
+ */
+function checkGains(
+  queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
+  qids: readonly Qid[],
+  measures: readonly Measure[],
+  options: readonly ResolvedOptions[],
+): void {
+  measures.forEach((m, s) => {
+    if (!m.family.gain) return;
+    const o = options[s];
+    queries.forEach((input, i) => {
+      let best = { label: -Infinity, gain: -Infinity };
+      for (const label of [...input.docs.map((d) => d.label ?? NaN), ...input.judged]) {
+        const g = gain(label, o);
+        if (g > best.gain || (g === best.gain && label > best.label)) best = { label, gain: g };
+      }
+      if (best.gain > SUMMABLE_MAX)
+        throw gainTooLarge(String(qids[i]), best.label, typeof o.gain === "string" ? o.gain : "table");
+    });
+  });
+}
+
+/**
  * Evaluates prepared queries, each measure under its own options (`measureOptions`) and definition
  * (`definedMeasure`). Ties "average": the mean over every tie order, by brute force.
  */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
+  qids: readonly Qid[],
   measures: readonly Measure[],
   explicit: ExplicitOptions,
 ): Record<string, Float64Array> {
@@ -69,6 +96,7 @@ function evaluateQueries(
   const options = measures.map((m) => measureOptions(m, explicit));
   const defined = measures.map((m) => definedMeasure(m, explicit));
   for (const m of measures) values[m.name] = new Float64Array(queries.length);
+  checkGains(queries, qids, defined, options);
   queries.forEach((input, i) => {
     const rankings = new Map<string, Query[]>();
     measures.forEach((m, s) => {
@@ -141,7 +169,7 @@ export function referenceEvaluate(
     query.docs.push({ score, label, docid });
     query.judged.push(label);
   }
-  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], ms, o) };
+  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], [...byQuery.keys()], ms, o) };
 }
 
 interface Triples {
@@ -223,5 +251,5 @@ export function referenceEvaluateRun(
     query.seen.add(d);
     query.docs.push({ score, label: judged.get(d), docid: d });
   }
-  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], ms, o) };
+  return { qids: [...byQuery.keys()], values: evaluateQueries([...byQuery.values()], [...byQuery.keys()], ms, o) };
 }
