@@ -15,9 +15,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/node/cli.js";
 import { caseSeed, Random } from "./trec-eval-diff/generate.js";
+import { runs, seedOr } from "./_seed.js";
 
-const CASES = Number(process.env.NDEVAL_DIFF_CASES ?? 300);
-const SEED = Number(process.env.NDEVAL_DIFF_SEED ?? 20261130);
+const CASES = Number(process.env.NDEVAL_DIFF_CASES ?? runs(300));
+const SEED = Number(process.env.NDEVAL_DIFF_SEED ?? seedOr(20261130));
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE = join(ROOT, "node_modules", ".cache", "ndeval");
 

@@ -11,10 +11,14 @@ import { main } from "../src/node/cli.js";
 import { buildTrecEval, fuzz } from "./trec-eval-diff/fuzz.js";
 import { describe as describeCase, scratchDir } from "./trec-eval-diff/harness.js";
 import { rmSync } from "node:fs";
+import { runs, seedOr } from "./_seed.js";
 
-/** Cases per `npm test`: well under a minute on a 2-core machine. TREC_EVAL_DIFF_CASES / _SEED override. */
-const CASES = Number(process.env.TREC_EVAL_DIFF_CASES ?? 1500);
-const SEED = Number(process.env.TREC_EVAL_DIFF_SEED ?? 20261121);
+/**
+ * Cases per `npm test`: well under a minute on a 2-core machine, times RANKEVAL_RUNS; its own seed unless
+ * RANKEVAL_SEED is given (test/_seed.ts). TREC_EVAL_DIFF_CASES / _SEED override both.
+ */
+const CASES = Number(process.env.TREC_EVAL_DIFF_CASES ?? runs(1500));
+const SEED = Number(process.env.TREC_EVAL_DIFF_SEED ?? seedOr(20261121));
 
 const built = buildTrecEval();
 if ("skip" in built) {
