@@ -8,31 +8,28 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/node/cli.js";
+import { cli } from "./_cli.js";
 
-interface Independent {
-  made_by: string;
-  comparisons: {
-    measure: string;
-    baseline: string;
-    run: string;
-    n: number;
-    baselineMean: number;
-    runMean: number;
-    t_p: number;
-    wilcoxon_p: number;
-    sign_p: number;
-    randomization_exact_p: number;
-  }[];
-}
-type Test = { p: number };
-interface Comparison {
+/** What a comparison is and its means, in both files. */
+interface Pair {
   measure: string;
   baseline: string;
   run: string;
   n: number;
   baselineMean: number;
   runMean: number;
+}
+interface Independent {
+  made_by: string;
+  comparisons: (Pair & {
+    t_p: number;
+    wilcoxon_p: number;
+    sign_p: number;
+    randomization_exact_p: number;
+  })[];
+}
+type Test = { p: number };
+interface Comparison extends Pair {
   tests: { t: Test; wilcoxon: Test; sign: Test; randomization: Test };
 }
 
@@ -75,15 +72,19 @@ describe(`compare-cli's every-test.json against values made without rankeval (${
   }
 
   it("the randomization test's exact p-values, with --permutations 2^21 (every sign flip, enumerated)", async () => {
-    let stdout = "";
-    let stderr = "";
     const dir = fileURLToPath(new URL("fixtures/compare-cli/", import.meta.url));
     const files = ["qrels.txt", "bm25.run", "rerank.run", "weak.run"].map((f) => dir + f);
     const args = ["--compare", "--test", "randomization", "--permutations", String(2 ** 21), "--format", "json"];
-    const status = await main([...args, "--baseline", `${dir}rerank.run`, "-m", "map", "-m", "ndcg_cut.5", ...files], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-    });
+    const { status, stdout, stderr } = await cli([
+      ...args,
+      "--baseline",
+      `${dir}rerank.run`,
+      "-m",
+      "map",
+      "-m",
+      "ndcg_cut.5",
+      ...files,
+    ]);
     expect(status, stderr).toBe(0);
     const got: Comparison[] = JSON.parse(stdout).comparisons;
     for (const want of independent.comparisons) {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/node/cli.js";
+import { cli } from "./_cli.js";
 import { evaluate, evaluateDiversity, parseMeasures } from "../src/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import { expectSame, RUNS, subtopicBatch, subtopicOptions } from "./_random.js";
@@ -184,15 +184,6 @@ describe("command line", () => {
   const run = file("div.run", "1 Q0 d2 1 4 sys\n1 Q0 d4 2 3 sys\n1 Q0 d1 3 2 sys\n1 Q0 d3 4 1 sys\n");
   // One subtopic per document: no shape to tell it by.
   const plain = file("plain.qrels", "1 1 d1 1\n1 1 d2 1\n1 2 d3 1\n");
-  async function cli(args: string[]) {
-    let stdout = "";
-    let stderr = "";
-    const status = await main(args, {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-    });
-    return { status, stdout, stderr };
-  }
 
   it("by its shape: ndeval's measures, as ndeval prints them", async () => {
     const r = await cli([qrels, run]);

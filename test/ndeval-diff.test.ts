@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/node/cli.js";
+import { cli } from "./_cli.js";
 import { caseSeed } from "./trec-eval-diff/generate.js";
 import { generate } from "./ndeval/generate.js";
 import { runs, seedOr } from "./_seed.js";
@@ -68,12 +68,7 @@ describe.skipIf("skip" in built)("rankeval --format ndeval against TREC's ndeval
       writeFileSync(qrels, c.qrels);
       writeFileSync(run, c.run);
       const expected = await runNdeval(binary, ["-traditional", ...c.options, qrels, run]);
-      let stdout = "";
-      let stderr = "";
-      const status = await main(["--format", "ndeval", ...c.options, qrels, run], {
-        stdout: { write: (s: string) => (stdout += s) },
-        stderr: { write: (s: string) => (stderr += s) },
-      });
+      const { status, stdout, stderr } = await cli(["--format", "ndeval", ...c.options, qrels, run]);
       const same = expected.status === 0 ? status === 0 && stdout === expected.stdout : status !== 0;
       if (!same)
         bad.push(

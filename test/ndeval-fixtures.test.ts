@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/node/cli.js";
+import { cli } from "./_cli.js";
 
 interface Fixture {
   readonly name: string;
@@ -38,12 +38,7 @@ describe(`rankeval --format ndeval against ndeval ${made.ndeval}'s own outputs`,
     const run = join(dir, `${i}.run`);
     writeFileSync(qrels, c.qrels);
     writeFileSync(run, c.run);
-    let stdout = "";
-    let stderr = "";
-    const status = await main(["--format", "ndeval", ...c.options, qrels, run], {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-    });
+    const { status, stdout, stderr } = await cli(["--format", "ndeval", ...c.options, qrels, run]);
     if (c.status !== 0) expect(status, stderr).not.toBe(0);
     else {
       expect(status, stderr).toBe(0);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Interner, QrelsParser } from "../../src/io/index.js";
-import { main } from "../../src/node/cli.js";
+import { cli } from "../_cli.js";
 import { bytes } from "./_helpers.js";
 
 // Line 1 a comment; the labels of rows 1, 2, 3 and 5 are not what atol reads; "3.0" and "-2" are.
@@ -52,15 +52,6 @@ describe("the command line under trec_eval's names", () => {
   // d1 labelled 1.9 (atol: 1), ranked first; d2 labelled 2, ranked second; d3 2.5 (atol: 2), not ranked.
   writeFileSync(qrels, "1 0 d1 1.9\n1 0 d2 2\n1 0 d3 2.5\n");
   writeFileSync(run, "1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n");
-  async function cli(args: string[]) {
-    let stdout = "";
-    let stderr = "";
-    const status = await main(args, {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-    });
-    return { status, stdout, stderr };
-  }
 
   it("reads the labels as atol does, and says so once, naming the first", async () => {
     const r = await cli(["-m", "ndcg_cut.1", qrels, run]);
