@@ -499,7 +499,7 @@ describe("compareAsync", () => {
     let stop: (e: Error) => void = () => {};
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     stopped.catch(() => {}); // awaited through the jobs' races; never an unhandled rejection
-    worker.on("error", (e) => stop(e));
+    worker.on("error", (e) => stop(e as Error));
     const bound = setTimeout(
       () => stop(new Error(`the compare worker answered nothing in ${WORKER_MS} ms`)),
       WORKER_MS,
