@@ -8,8 +8,7 @@
 // writes the first K shrunk cases under DIR as files to re-run by hand, and exits 1 if any case
 // differs from trec_eval. TREC_EVAL=path uses that binary instead of building ../shared's.
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { createServer, createServerModuleRunner } from "vite";
+import { typescriptRunner } from "./typescript-runner.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -26,16 +25,7 @@ if (!Number.isInteger(cases) || cases < 1 || !Number.isInteger(seed)) {
   process.exit(1);
 }
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const server = await createServer({
-  configFile: false,
-  root,
-  logLevel: "error",
-  server: { middlewareMode: true, hmr: false, ws: false },
-  appType: "custom",
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+const runner = await typescriptRunner();
 try {
   const { main } = await runner.import("/src/node/cli.ts");
   const { buildTrecEval, fuzz, classes } = await runner.import("/test/trec-eval-diff/fuzz.ts");
@@ -74,5 +64,4 @@ try {
   }
 } finally {
   await runner.close();
-  await server.close();
 }

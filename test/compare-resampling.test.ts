@@ -14,6 +14,7 @@ import {
 import { drawDigits, HalfStream, IterationStream, planBatches, signFlips } from "./_splitmix.js";
 import { bootstrapTests, randomizationTests, tukeyTests } from "../src/compare/resampling.js";
 import { randomizationExact, tolerance } from "../src/compare/resampling-rules.js";
+import { runs } from "./_seed.js";
 
 /** A seeded column of n values: continuous in [0, 1), or on a grid of `step` (ties and zeros). */
 function column(seed: number, n: number, step = 0): Float64Array {
@@ -88,7 +89,7 @@ describe("the kernel against the reference", () => {
           });
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -127,7 +128,7 @@ describe("the kernel against the reference", () => {
           for (let b = 0; b < iterations; b++) expect(sums[b] / n).toBe(means[b]);
         },
       ),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 
@@ -154,7 +155,7 @@ describe("the kernel against the reference", () => {
           });
         },
       ),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     );
   });
 

@@ -14,6 +14,9 @@ import {
 import { adjust } from "../src/compare/correct.js";
 import { referenceBootstrap, referenceRandomization, referenceTukey } from "./_resampling-reference.js";
 
+/** The real worker thread's bound: well under vitest's 60 s timeout, far above its second or so. */
+const WORKER_MS = 30_000;
+
 const CONVENTIONS = "gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid";
 
 /** A Result with the given per-query values (NaN: no value), as evaluate() returns one. */
@@ -491,16 +494,32 @@ describe("compareAsync", () => {
     const waiting = new Map<number, (o: Float64Array[]) => void>();
     let next = 0;
     worker.on("message", ({ id, output }) => waiting.get(id)!(output));
+    // A worker that loops is not stopped by vitest's timeout (the test's promise is dropped, the thread
+    // runs on and holds the process): the test ends it itself, failing, within its own bound.
+    let stop: (e: Error) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
+    stopped.catch(() => {}); // awaited through the jobs' races; never an unhandled rejection
+    worker.on("error", (e) => stop(e as Error));
+    const bound = setTimeout(
+      () => stop(new Error(`the compare worker answered nothing in ${WORKER_MS} ms`)),
+      WORKER_MS,
+    );
     const pool = {
       size: 1,
       run: (job: unknown) =>
-        new Promise<Float64Array[]>((resolve) => (waiting.set(next, resolve), worker.postMessage({ id: next++, job }))),
+        Promise.race([
+          new Promise<Float64Array[]>(
+            (resolve) => (waiting.set(next, resolve), worker.postMessage({ id: next++, job })),
+          ),
+          stopped,
+        ]),
     };
     try {
       expect(await compareAsync(many, { ...options, tests: [...options.tests] }, pool)).toEqual(
         compare(many, { ...options, tests: [...options.tests] }),
       );
     } finally {
+      clearTimeout(bound);
       await worker.terminate();
     }
   });

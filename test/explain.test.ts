@@ -5,7 +5,7 @@
 //    and at every rank from a measure's cutoff on (a measure at k reads the top k only);
 // and the ranking shown against the kernel's own order (relstring's).
 //
-// FC_RUNS=1000 npx vitest run test/explain.test.ts   runs more cases; FC_SEED=<n> replays one.
+// RANKEVAL_RUNS=4 npx vitest run test/explain.test.ts   runs 4 times the cases; RANKEVAL_SEED=<n> replays a seed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { explainQuery, type Explanation } from "../src/explain/explain.js";
@@ -18,9 +18,9 @@ import type { Options } from "../src/measures/options.js";
 import { referenceValue } from "../src/reference/index.js";
 import { rank, tieOrders, type Doc } from "../src/reference/ranking.js";
 import { options, plan, type Conventions } from "../src/app/plan.js";
+import { runs } from "./_seed.js";
 
-const RUNS = Number(process.env.FC_RUNS ?? 150);
-const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const RUNS = runs(150);
 
 /** Names the plan reads as canonical measures (not trec_eval's), and trec_eval's the kernel computes. */
 const CANONICAL = [
@@ -180,7 +180,7 @@ describe("running values", () => {
             if (run.values[key] !== undefined) expect(close(run.values[key] ?? NaN, lib.values[key][0])).toBe(true);
         }
       }),
-      { numRuns: RUNS, seed: SEED },
+      { numRuns: RUNS },
     );
   }, 120_000);
 });

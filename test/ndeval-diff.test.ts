@@ -3,8 +3,9 @@
 // `rankeval --format ndeval [-c] [-M n] qrels run`, stdout byte for byte. ndeval's C source is not
 // part of rankeval: the test compiles it from NDEVAL_SOURCE (a path to ndeval.c), else from
 // node_modules/.cache/ndeval/ndeval.c, or runs NDEVAL (a built binary); it is skipped, saying so,
-// where none is found. (-traditional ranks by score, then document id descending, as rankeval does;
-// ndeval's default reads the rank column.)
+// where none is found; test/ndeval-fixtures.test.ts checks ndeval's kept outputs in every run.
+// (-traditional ranks by score, then document id descending, as rankeval does; ndeval's default reads
+// the rank column.)
 //
 // NDEVAL_DIFF_CASES / NDEVAL_DIFF_SEED override the number of cases and the seed.
 import { execFile, execFileSync } from "node:child_process";
@@ -13,11 +14,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../src/node/cli.js";
-import { caseSeed, Random } from "./trec-eval-diff/generate.js";
+import { cli } from "./_cli.js";
+import { caseSeed } from "./trec-eval-diff/generate.js";
+import { generate } from "./ndeval/generate.js";
+import { runs, seedOr } from "./_seed.js";
 
-const CASES = Number(process.env.NDEVAL_DIFF_CASES ?? 300);
-const SEED = Number(process.env.NDEVAL_DIFF_SEED ?? 20261130);
+const CASES = Number(process.env.NDEVAL_DIFF_CASES ?? runs(300));
+const SEED = Number(process.env.NDEVAL_DIFF_SEED ?? seedOr(20261130));
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE = join(ROOT, "node_modules", ".cache", "ndeval");
 
@@ -37,90 +40,6 @@ function buildNdeval(): { path: string } | { skip: string } {
     return { skip: `cannot compile ndeval: ${(e as Error).message.split("\n")[0]}` };
   }
   return { path: binary };
-}
-
-interface Case {
-  readonly qrels: string;
-  readonly run: string;
-  readonly options: readonly string[];
-}
-
-/**
- * Topics (natural numbers, as ndeval reads them), a few subtopics each, documents judged for every
- * subtopic or some (0, 1 or 2: ndeval reads > 1 as 1), topics on one side only, topics whose every
- * judgment is 0 (nNRBP's 0/0), scores with ties, -c and -M.
- */
-function generate(seed: number): Case {
-  const r = new Random(seed);
-  const topics = r.sample(
-    Array.from({ length: 40 }, (_, i) => String(i + 1)),
-    r.range(1, 5),
-  );
-  const pool = [
-    "d1",
-    "d2",
-    "d3",
-    "d4",
-    "d5",
-    "d6",
-    "d7",
-    "d8",
-    "d9",
-    "d10",
-    "D0-9",
-    "D0-10",
-    "a",
-    "b",
-    "z",
-    "x1",
-    "x2",
-    "x3",
-  ];
-  const qrels: string[] = [];
-  const run: string[] = [];
-  topics.forEach((t, n) => {
-    const side =
-      n === 0
-        ? "both"
-        : r.weighted([
-            [75, "both"],
-            [12, "qrels"],
-            [13, "run"],
-          ] as const);
-    const docs = r.sample(pool, r.range(2, 14));
-    if (side !== "run") {
-      const subtopics = r.sample(["1", "2", "3", "4", "5", "6"], r.range(1, 4));
-      const zero = r.chance(0.08);
-      for (const d of r.sample(docs, r.range(1, docs.length))) {
-        for (const s of subtopics) {
-          if (r.chance(0.15)) continue; // not judged for this subtopic
-          qrels.push(`${t} ${s} ${d} ${zero ? 0 : r.pick(["0", "0", "1", "1", "2"])}`);
-        }
-      }
-      if (!qrels.some((l) => l.startsWith(`${t} `))) qrels.push(`${t} 1 ${docs[0]} 0`);
-    }
-    if (side !== "qrels") {
-      const ranked = r.sample(
-        [...docs, ...r.sample(pool, 3)].filter((d, i, a) => a.indexOf(d) === i),
-        r.range(1, 16),
-      );
-      const values = r.chance(0.5)
-        ? ["1", "2", "0.5"]
-        : ["1", "2", "3", "0.5", "0.25", "4", "5", "0.1", "7", "8", "9", "10"];
-      ranked.forEach((d, i) => run.push(`${t} Q0 ${d} ${i + 1} ${r.pick(values)} tag`));
-    }
-  });
-  if (r.chance(0.3)) {
-    // qrels in another order: ndeval sorts them
-    for (let i = qrels.length - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      [qrels[i], qrels[j]] = [qrels[j], qrels[i]];
-    }
-  }
-  const options: string[] = [];
-  if (r.chance(0.3)) options.push("-c");
-  if (r.chance(0.2)) options.push("-M", String(r.range(1, 6)));
-  return { qrels: `${qrels.join("\n")}\n`, run: `${run.join("\n")}\n`, options };
 }
 
 function runNdeval(binary: string, args: string[]): Promise<{ status: number; stdout: string }> {
@@ -149,12 +68,7 @@ describe.skipIf("skip" in built)("rankeval --format ndeval against TREC's ndeval
       writeFileSync(qrels, c.qrels);
       writeFileSync(run, c.run);
       const expected = await runNdeval(binary, ["-traditional", ...c.options, qrels, run]);
-      let stdout = "";
-      let stderr = "";
-      const status = await main(["--format", "ndeval", ...c.options, qrels, run], {
-        stdout: { write: (s: string) => (stdout += s) },
-        stderr: { write: (s: string) => (stderr += s) },
-      });
+      const { status, stdout, stderr } = await cli(["--format", "ndeval", ...c.options, qrels, run]);
       const same = expected.status === 0 ? status === 0 && stdout === expected.stdout : status !== 0;
       if (!same)
         bad.push(

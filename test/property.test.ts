@@ -3,7 +3,7 @@
 // README's table at several cutoffs, under random conventions. Counts must match exactly, every other
 // value within 1e-12 relative, NaN where NaN.
 //
-// FC_RUNS=1000 npx vitest run test/property.test.ts   runs more cases; FC_SEED=<n> replays one.
+// RANKEVAL_RUNS=4 npx vitest run test/property.test.ts   runs 4 times the cases; RANKEVAL_SEED=<n> replays a seed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";

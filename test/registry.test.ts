@@ -4,7 +4,7 @@
 // its row allows. The diversity families on random subtopic judgments. A row without either function
 // fails here (or, for the kernel, in the build).
 //
-// FC_RUNS=1000 npx vitest run test/registry.test.ts   runs more cases; FC_SEED=<n> replays one.
+// RANKEVAL_RUNS=4 npx vitest run test/registry.test.ts   runs 4 times the cases; RANKEVAL_SEED=<n> replays a seed.
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { evaluate, evaluateDiversity } from "../src/index.js";

@@ -23,6 +23,7 @@ import { options, plan, trecOptions, type RunResult } from "../src/app/plan.js";
 import { trecText } from "../src/output/results.js";
 import { groupJudgments, joinParsed } from "../src/pipeline/join-rows.js";
 import { bytes } from "./io/_helpers.js";
+import { runs } from "./_seed.js";
 
 const MEASURES = ["map", "P.5", "ndcg_cut.3", "recip_rank", "bpref", "num_rel_ret", "relstring.4", "11pt_avg"];
 
@@ -231,7 +232,7 @@ describe("RunBlocks", () => {
           );
         },
       ),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

@@ -10,6 +10,7 @@ import { explicitOptions } from "../src/measures/options.js";
 import { groupJudgments, joinParsed, type JoinedRun, type JoinOptions } from "../src/pipeline/join-rows.js";
 import { rowHash } from "../src/io/rows.js";
 import { bytes, haveShared, sharedPath } from "./io/_helpers.js";
+import { runs } from "./_seed.js";
 
 function parse(qrelsText: string | Uint8Array, runText: string | Uint8Array) {
   const qids = new Interner();
@@ -216,7 +217,7 @@ describe("joinParsed", () => {
           expect(describeJoin(join(qrelsText, runText, { hash }))).toEqual(expected);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -286,7 +287,7 @@ describe("the join in the kernel (src/pipeline/join-kernel.ts)", () => {
           expect(outcome(qrelsText, runText, "transient", complete)).toEqual(own);
         },
       ),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
   it("evaluates a transient batch where it lies, and each block of a run over the one before", () => {

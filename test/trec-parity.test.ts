@@ -14,6 +14,7 @@ import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
 import { trecLines } from "../src/measures/trec-eval-table.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
+import { runs } from "./_seed.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";
@@ -472,7 +473,7 @@ describe("the kernel computes each trec_eval line it takes as trec_eval's own al
           });
         });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -64,7 +64,8 @@ function generate(): { qrels: string; a: string; b: string } {
 /** The built command line in `cwd`; resolves with its status and output. */
 function rankeval(cwd: string, ...args: string[]): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd });
+    // Bounded: a child that loops is killed (status null) rather than outliving vitest's timeout.
+    const child = spawn(process.execPath, [bin, ...args], { cwd, timeout: 50_000, killSignal: "SIGKILL" });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));

@@ -16,8 +16,9 @@ import {
   mutationArb,
   type Extra,
 } from "./_formats.js";
+import { runs } from "../_seed.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = runs(300);
 const ok = (input: string, kind: "run" | "qrels" = "run", extra: Extra = {}) => parseOk("csv", kind, input, extra);
 const error = (input: string, kind: "run" | "qrels" = "run", extra: Extra = {}) =>
   parseError("csv", kind, input, extra);

@@ -5,9 +5,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KINDS, type Kind, bytes, outcome, parseChunks } from "./_helpers.js";
 import { mutate, mutationArb, splitAt } from "./_formats.js";
+import { runs } from "../_seed.js";
 
-// FUZZ_RUNS=5000 npx vitest run test/io/fuzz.test.ts for a longer search.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+// RANKEVAL_RUNS=20 npx vitest run test/io/fuzz.test.ts for a longer search.
+const RUNS = runs(300);
 
 const cutsArb = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 4 });
 

@@ -10,8 +10,9 @@ import { QrelsParser } from "../../src/io/qrels.js";
 import { RunParser } from "../../src/io/run.js";
 import { joinParsed } from "../../src/pipeline/join-rows.js";
 import { bytes, outcome, parseError, parseOk, parseRows, splitAt, mutate, mutationArb } from "./_formats.js";
+import { runs } from "../_seed.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = runs(300);
 const ok = (input: string, kind: "run" | "qrels" = "run") => parseOk("json", kind, input);
 const error = (input: string, kind: "run" | "qrels" = "run") => parseError("json", kind, input);
 

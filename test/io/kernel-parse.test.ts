@@ -13,11 +13,12 @@ import { evaluateBatch } from "../../src/pipeline/evaluate.js";
 import { letorBatch, letorRowsBatch } from "../../src/pipeline/letor-batch.js";
 import { querySpans, rowHash } from "../../src/io/rows.js";
 import { bytes, parseChunks } from "./_helpers.js";
+import { runs } from "../_seed.js";
 
 type Kind = "qrels" | "run";
 
-// FUZZ_RUNS=5000 npx vitest run test/io/kernel-parse.test.ts for a longer search.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+// RANKEVAL_RUNS=20 npx vitest run test/io/kernel-parse.test.ts for a longer search.
+const RUNS = runs(300);
 
 /** The per-row (kernel) parse, ids as strings; or the InputError's message. */
 function perRow(kind: Kind, chunks: Uint8Array[]): unknown {

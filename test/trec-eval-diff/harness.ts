@@ -57,16 +57,21 @@ export function scratchDir(prefix: string): string {
 
 export function runTrecEval(binary: string, args: readonly string[]): Promise<Output> {
   return new Promise((resolve) => {
-    execFile(binary, args, { encoding: "latin1", maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      let status = 0;
-      if (error) {
-        const e = error as NodeJS.ErrnoException & { code?: number | string; signal?: string | null };
-        if (typeof e.code === "number") status = e.code;
-        else if (e.signal) status = 128 + (SIGNALS[e.signal] ?? 0);
-        else status = 255;
-      }
-      resolve({ status, stdout, stderr });
-    });
+    execFile(
+      binary,
+      args,
+      { encoding: "latin1", maxBuffer: 64 << 20, timeout: 30_000, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        let status = 0;
+        if (error) {
+          const e = error as NodeJS.ErrnoException & { code?: number | string; signal?: string | null };
+          if (typeof e.code === "number") status = e.code;
+          else if (e.signal) status = 128 + (SIGNALS[e.signal] ?? 0);
+          else status = 255;
+        }
+        resolve({ status, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -11,6 +11,7 @@ import {
   signBit,
 } from "../../src/trec/format.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";
+import { runs } from "../_seed.js";
 
 // Expected strings are glibc's printf("%6.4f"); the comment gives the double's exact decimal value
 // where the rounding is the point.
@@ -168,7 +169,7 @@ describe("sortQids (strcmp byte order)", () => {
           expect(sortQids(bmp)).toEqual([...bmp].sort(compareBytes));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
   it("does not change its input", () => {

@@ -11,6 +11,7 @@ import { rank } from "../../src/reference/ranking.js";
 import { joinParsed } from "../../src/pipeline/join-rows.js";
 import { rankedLabels, rankedRows, relstringChar, relstrings } from "../../src/app/relstring.js";
 import { goldenUrl, haveGolden, readGolden, splitLine } from "./_shared.js";
+import { runs } from "../_seed.js";
 
 /** A batch of queries given as [score, label, docid?][] each. */
 function batchOf(queries: [number, number, string?][][]): Batch {
@@ -107,7 +108,7 @@ describe("rankedRows", () => {
           });
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
