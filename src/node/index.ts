@@ -37,7 +37,7 @@ import {
   shown,
   type OptionType,
 } from "../errors/errors.js";
-import type { evaluateRun, Measures, Result } from "../pipeline/evaluate.js";
+import type { Measures, Result } from "../pipeline/evaluate.js";
 import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
