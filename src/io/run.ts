@@ -29,7 +29,7 @@
  * ```
  */
 import type { Interner } from "./interner.js";
-import { checkOptions } from "../errors/errors.js";
+import { checkOptions, oneOf, STRING } from "../errors/errors.js";
 import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
 import { KernelLineParser } from "./_kernel_rows.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
@@ -54,6 +54,9 @@ export interface RunParserOptions<D extends DocidMode = Interner> {
   /** The run tag of a run whose lines carry none (MS MARCO's). @default "" */
   runTag?: string;
 }
+
+/** RunParser's options, for checkOptions: the TREC parsers' and MS MARCO's. */
+const RUN_OPTION_TYPES = { ...TREC_OPTION_TYPES, shape: oneOf(["trec", "msmarco"]), runTag: STRING };
 
 /** One entry per retrieved document, in file order. */
 export interface Run {
@@ -117,7 +120,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
-    super(checkOptions(options, TREC_OPTION_TYPES, "RunParser").file, 6, "run", options.qids, options.expectedBytes);
+    super(checkOptions(options, RUN_OPTION_TYPES, "RunParser").file, 6, "run", options.qids, options.expectedBytes);
     this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
     this.msmarco = options.shape === "msmarco" ? "given" : options.shape === "trec" ? false : null;
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
