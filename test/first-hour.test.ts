@@ -3,14 +3,18 @@
 // (```js runnable) run as written, extracted from README.md here so that they cannot drift: each under
 // Node as an ES module, beside the files they name (the bundled examples under the README's names),
 // and each type-checked as TypeScript under `strict` by the project's TypeScript and by TypeScript 5.0.
+// Then the page as a package user gets it: `npx rankeval --page`, opened from disk in chromium.
 // test/package.test.ts checks the package itself (its files, entry points, module systems, bundlers).
 // Needs a built dist/ (npm test builds).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
 import { ok, packAndInstall, root, run } from "./_package.js";
 
 const resolveHere = createRequire(import.meta.url).resolve;
@@ -96,3 +100,57 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
       ok(run(process.execPath, [tsc, "-p", "tsconfig.json"], app), `${name} on the README's blocks`);
     }, 300_000);
 });
+
+describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
+  "the page from the installed package: `npx rankeval --page`, opened from disk in chromium",
+  () => {
+    const tmp = mkdtempSync(join(tmpdir(), "rankeval-first-hour-page-"));
+    const app = join(tmp, "app");
+    let browser: Browser | undefined;
+
+    beforeAll(async () => {
+      if (!built) throw new Error("dist/ is not built: run `npm run build` (npm test does)");
+      packAndInstall(tmp, app, "first-hour-page");
+      browser = await launchChromium();
+    }, 600_000);
+    afterAll(async () => {
+      await browser?.close();
+      rmSync(tmp, { recursive: true, force: true });
+    });
+
+    it("writes rankeval.html, which evaluates the package's examples with the installed command line's numbers", async () => {
+      // As the README's "In the browser" says, from the project that installed the package.
+      const npx = run("npx", ["--offline", "rankeval", "--page"], app);
+      ok(npx, "npx rankeval --page");
+      const page = join(app, "rankeval.html");
+      expect(existsSync(page), npx.err).toBe(true);
+      const examples = join(app, "node_modules/rankeval/examples");
+      const cli = ok(
+        run("npx", ["--offline", "rankeval", "qrels.txt", "bm25.run"], examples),
+        "npx rankeval on the examples (trec_eval's default measures, as the page's)",
+      );
+      const tab = await browser!.newPage();
+      const errors: string[] = [];
+      tab.on("pageerror", (e) => errors.push(e.message));
+      await tab.goto(pathToFileURL(page).href);
+      await tab.setInputFiles('input[name="qrels"]', join(examples, "qrels.txt"));
+      await tab.setInputFiles('input[name="run"]', join(examples, "bm25.run"));
+      await tab.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, {
+        timeout: 60_000,
+      });
+      expect(await tab.textContent("#error")).toBe("");
+      const shown = new Map(
+        await tab.$$eval("#results td[data-measure]", (tds) =>
+          tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent!] as [string, string]),
+        ),
+      );
+      const lines = cli.trim().split("\n");
+      expect(lines.length).toBeGreaterThan(20);
+      for (const line of lines) {
+        const [name, , value] = line.split("\t");
+        expect(shown.get(name.trim()), name).toBe(value);
+      }
+      expect(errors).toEqual([]);
+    }, 120_000);
+  },
+);
