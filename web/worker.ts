@@ -442,7 +442,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
 /** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
   const where = reading
-    ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} lines)`
+    ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} ${reading.lines === 1 ? "line" : "lines"})`
     : "out of memory while evaluating";
   return `${where}: this tab could not allocate more (${err.message}). The page holds about 40 bytes per line of the qrels, one block of a run whose queries are together (each query's lines in one place), and a whole run otherwise; evaluate files this large with the command line (npx rankeval QRELS RUN), or split them by query.`;
 }
