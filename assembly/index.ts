@@ -101,6 +101,26 @@ export function allFinite(values: usize, count: i32): bool {
 }
 
 /**
+ * A bound on the gains of the `count` labels at `values`: the larger of the table's largest gain and the
+ * formula's gain of the largest label (outside the table gains grow with the label). One SIMD pass, so that
+ * the host looks for the largest gain (largestGain) only where this bound passes what sums can hold.
+ */
+export function gainBound(values: usize, count: i32): f64 {
+  // pmax(a, b) is a < b ? b : a: unjudged labels (NaN) are passed over.
+  let hi = f64x2.splat(-Infinity);
+  let i = 0;
+  for (; i + 2 <= count; i += 2) hi = f64x2.pmax(hi, v128.load(values + (<usize>i << 3)));
+  let top = Math.max(f64x2.extract_lane(hi, 0), f64x2.extract_lane(hi, 1));
+  for (; i < count; i++) {
+    const label = load<f64>(values + (<usize>i << 3));
+    if (label > top) top = label;
+  }
+  let bound = state.gainOutsideTable(top);
+  for (let k = 0; k < state.gainTableLength; k++) bound = Math.max(bound, load<f64>(state.gainTable + (<usize>k << 3)));
+  return bound;
+}
+
+/**
  * The index of the largest gain among the `count` labels at `values` under configure()'s gain, the
  * largest label among equal gains (so the same label whatever the rows' order); -1 when count is 0.
  * The host refuses gains whose sums could overflow (src/kernel/kernel.ts checkGains).

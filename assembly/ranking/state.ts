@@ -134,7 +134,7 @@ export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32):
   return level >= 0 ? f64At(gainTable, level) : gainOutsideTable(label);
 }
 
-function gainOutsideTable(label: f64): f64 {
+export function gainOutsideTable(label: f64): f64 {
   if (!(label > 0)) return 0;
   return gainMode == GainMode.EXP ? Math.pow(2.0, label) - 1.0 : label;
 }

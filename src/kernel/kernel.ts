@@ -283,6 +283,8 @@ function checkGains(
   queryName: (q: number) => string,
 ): void {
   const { labels, offsets: o, judged, judgedOffsets: jo } = at;
+  const bound = Math.max(kernel.exports.gainBound(labels, o[n]), jo ? kernel.exports.gainBound(judged, jo[n]) : 0);
+  if (!(bound > SUMMABLE_MAX)) return;
   const whole = larger(largestGain(kernel, labels, o[n]), jo ? largestGain(kernel, judged, jo[n]) : null);
   if (!whole || !(whole.gain > SUMMABLE_MAX)) return;
   for (let q = 0; q < n; q++) {

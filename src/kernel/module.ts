@@ -51,6 +51,7 @@ export interface KernelExports {
   ): void;
   allFinite(values: number, count: number): number;
   largestGain(values: number, count: number): number;
+  gainBound(values: number, count: number): number;
   labelGain(label: number): number;
   evaluate(
     numQueries: number,
