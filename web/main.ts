@@ -145,7 +145,8 @@ function showProgress(r: Extract<Report, { type: "progress" }>): void {
   item.bar.value = r.read;
   const rate = r.seconds > 0 ? r.read / r.seconds : 0;
   let text = `${r.file}: ${size(r.read)} of ${size(r.size)}`;
-  if (r.read >= r.size) text += `, read in ${r.seconds.toFixed(1)} s (${r.lines.toLocaleString("en")} ${r.lines === 1 ? "line" : "lines"})`;
+  if (r.read >= r.size)
+    text += `, read in ${r.seconds.toFixed(1)} s (${r.lines.toLocaleString("en")} ${r.lines === 1 ? "line" : "lines"})`;
   else if (rate > 0)
     text += `, ${size(rate)}/s, ${perSecond(r.lines / r.seconds)} lines/s, ${Math.ceil((r.size - r.read) / rate)} s left`;
   item.text.textContent = text;
