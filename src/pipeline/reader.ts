@@ -5,7 +5,7 @@
  * are not yet evaluated, so memory stays bounded. The evaluating side translates each block's query
  * ids, adds it, and says so. Browser compatible.
  */
-import { RankevalError } from "../errors/errors.js";
+import { InputError, RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import {
   portableBlock,
@@ -27,18 +27,37 @@ export type ReaderReport =
   | { type: "end"; runTag: string }
   | ({ type: "error" } & ThreadError);
 
-/** An error of another thread as it crosses: out of memory, a bug (`internal`: not said as bad input), or bad input. */
-export type ThreadError = { message: string; outOfMemory: boolean; internal?: boolean };
+/**
+ * An error of another thread as it crosses: out of memory, a bug (`internal`: not said as bad input), or a
+ * RankevalError with its code, and an InputError's file, line, column and reason (structured clone keeps
+ * neither class).
+ */
+export type ThreadError = {
+  message: string;
+  outOfMemory: boolean;
+  internal?: boolean;
+  code?: RankevalError["code"];
+  input?: { file: string; line: number; column: number; reason: string };
+};
 
 export function threadError(err: unknown): ThreadError {
   const internal = !(err instanceof RankevalError) && !(err instanceof RangeError);
   const message = err instanceof Error ? (internal ? `${err.name}: ${err.message}` : err.message) : String(err);
-  return { message, outOfMemory: err instanceof RangeError, internal };
+  const code = err instanceof RankevalError ? err.code : undefined;
+  const input =
+    err instanceof InputError ? { file: err.file, line: err.line, column: err.column, reason: err.reason } : undefined;
+  return { message, outOfMemory: err instanceof RangeError, internal, code, input };
 }
 
 export function rethrown(r: ThreadError): Error {
   if (r.outOfMemory) return new RangeError(r.message);
-  return r.internal ? new Error(r.message) : new RankevalError("bad-input", r.message);
+  if (r.input) {
+    // The message as thrown (a columnar RowError words its row its own way), the fields as InputError's.
+    const e = new InputError(r.input.file, r.input.line, r.input.column, r.input.reason);
+    e.message = r.message;
+    return e;
+  }
+  return r.internal ? new Error(r.message) : new RankevalError(r.code ?? "bad-input", r.message);
 }
 
 /** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */

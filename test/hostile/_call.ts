@@ -2,7 +2,9 @@
 // bound on its time and memory, so that a hang, a crash or unbounded growth fails one case (and is
 // seen as such) instead of taking the suite down. The call's script imports the built package (dist/).
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const DIST = pathToFileURL(resolve(__dirname, "../../dist")).href;
@@ -51,13 +53,15 @@ export function hostile(body: string, bounds: Bounds = {}): Promise<Outcome> {
         ? { name: e.name, code: e.code, message: e.message, file: e.file, line: e.line }
         : { name: typeof e, message: String(e) } });
     }`;
+  // A script file, not -e: worker threads inherit the process's execArgv, and refuse --input-type's.
+  const dir = mkdtempSync(join(tmpdir(), "rankeval-hostile-"));
+  const file = join(dir, "call.mjs");
+  writeFileSync(file, script);
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${bounds.heapMb ?? 512}`, "--input-type=module", "-e", script],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, [`--max-old-space-size=${bounds.heapMb ?? 512}`, file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (b) => {
@@ -69,6 +73,7 @@ export function hostile(body: string, bounds: Bounds = {}): Promise<Outcome> {
     const timer = setTimeout(() => child.kill("SIGKILL"), bounds.ms ?? 20_000);
     child.on("close", (status, signal) => {
       clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
       const ms = Date.now() - started;
       const at = out.lastIndexOf("\u0000OUTCOME");
       if (at >= 0) {

@@ -119,6 +119,18 @@ describe("files of other formats, missing files", () => {
     });
   });
 
+  it("a run parsed on the reader thread rejects with the same InputError as one parsed in place", async () => {
+    const run = join(dir, "bad-score.run");
+    writeFileSync(run, "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.4x r\n");
+    // Every run that streams goes to the reader thread (by default only runs of about 12 MB or more).
+    const call = `node.evaluateFiles(${q}, ${JSON.stringify(run)}, ["map"])`;
+    const inPlace = await rejects(call);
+    const threaded = await rejects(`(process.env.RANKEVAL_THREAD_MIN_BYTES = "0", ${call})`);
+    expect(inPlace).toMatchObject({ name: "InputError", code: "bad-input", file: run });
+    expect(inPlace.message).toMatch(/bad-score\.run:2:\d+: score "0\.4x" is not a number/);
+    expect({ ...threaded, ms: 0, peakMb: 0 }).toEqual({ ...inPlace, ms: 0, peakMb: 0 });
+  });
+
   it("Parquet bytes read as text say how Parquet is read", async () => {
     const parquet = join(dir, "run.dat");
     writeFileSync(parquet, Uint8Array.from([0x50, 0x41, 0x52, 0x31, 0x15, 0x04, 0x15, 0x0c, 0x15, 0x10, 0x4c]));
