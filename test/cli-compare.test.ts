@@ -179,6 +179,23 @@ describe("per-query results as inputs", () => {
   const measures = ["-m", "ndcg_cut.5", "-m", "map", "-m", "ndcg@10"];
   const tests = ["--test", "t,randomization,bootstrap,tukey", "--permutations", "3000"];
 
+  it("refuses a JSON file past its bound (a gzip bomb) at once, in bounded memory, pointing to the CSV form", () => {
+    // 2 GiB of spaces after a per-query JSON's first key, gzipped to about 2 MB.
+    const member = gzipSync(Buffer.alloc(64 << 20, 0x20), { level: 9 });
+    const bomb = file(
+      "bomb.json.gz",
+      Buffer.concat([gzipSync('{"conventions": '), ...Array.from({ length: 32 }, () => member)]),
+    );
+    const ok = file("ok.json", binary(["-q", "--format", "json", "-m", "map", "qrels.txt", RUNS[0]]).out);
+    const t = Date.now();
+    // The text is held in V8's heap: bounded at 768 MB, an unbounded read dies there instead of exiting 2.
+    const argv = ["--max-old-space-size=768", bin, "--compare", ok, bomb];
+    const r = spawnSync(process.execPath, argv, { cwd: fixture, encoding: "utf8", timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/bomb\.json\.gz: per-query JSON results past 256 MiB are not read .* -q --format csv/);
+    expect(Date.now() - t).toBeLessThan(30_000);
+  });
+
   it("compares again from -q --format json and csv files, one run a file or several, gzipped: the same bytes", async () => {
     for (const complete of [[], ["-c"]]) {
       const direct = binary(["--compare", ...complete, ...tests, ...measures, "qrels.txt", ...RUNS]);

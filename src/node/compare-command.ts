@@ -24,7 +24,7 @@ import { plan, type Plan, type RunResult } from "../app/plan.js";
 import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
-import { displayName, readInto } from "./file-read.js";
+import { displayName, FileError, readInto } from "./file-read.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
@@ -214,6 +214,9 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
   });
 }
 
+/** JSON per-query results are parsed whole: a bound on what is held (the CSV form streams, unbounded). */
+const PER_QUERY_JSON_MAX = 256 * 2 ** 20;
+
 /** A per-query result file read whole, gunzipped where it is gzip. */
 async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<PerQueryRun[]> {
   const decoder = new TextDecoder();
@@ -224,7 +227,19 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
     return reader.finish();
   }
   const parts: string[] = [];
-  await readInto(path, { push: (chunk) => void parts.push(decoder.decode(chunk, { stream: true })) });
+  let bytes = 0;
+  await readInto(path, {
+    push: (chunk) => {
+      bytes += chunk.length;
+      if (bytes > PER_QUERY_JSON_MAX)
+        throw new FileError(
+          displayName(path),
+          `per-query JSON results past ${PER_QUERY_JSON_MAX / 2 ** 20} MiB are not read (JSON is parsed whole): ` +
+            "write them with -q --format csv, which is read as it streams",
+        );
+      parts.push(decoder.decode(chunk, { stream: true }));
+    },
+  });
   parts.push(decoder.decode());
   return readPerQueryJson(parts.join(""), path);
 }

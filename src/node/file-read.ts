@@ -118,7 +118,7 @@ const READ_ERRORS: Record<string, string> = {
 };
 
 /** An error about a whole file (it cannot be read, or is no file): an InputError naming it, at no line. */
-class FileError extends InputError {
+export class FileError extends InputError {
   constructor(file: string, reason: string) {
     super(file, 0, 0, reason);
     this.message = `${file}: ${reason}`;
