@@ -1,7 +1,7 @@
 // The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
 // per-query differences. Bins and differences are plain functions, tested without a browser.
 import { counted } from "../src/errors/counted.js";
-import type { MeanDifference } from "../src/output/html/data.js";
+import { fixed, type MeanDifference } from "../src/output/html/data.js";
 
 export interface Bin {
   lo: number;
@@ -298,14 +298,10 @@ export function differenceFigure(
   });
   svg.style.cursor = "pointer";
   const mean = interval
-    ? `; mean difference ${fixed(interval.difference, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
+    ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
     : Number.isNaN(d.mean)
       ? ""
-      : `; mean difference ${fixed(d.mean, true)}`;
+      : `; mean difference ${fixed(d.mean, 4, true)}`;
   const caption = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${counted(d.equal, "query", "queries")}${mean}`;
   return { svg, caption };
 }
-
-/** A number to 4 decimals as the captions print it ("+" before a gain where `sign`). */
-export const fixed = (x: number, sign = false) =>
-  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(4)}`;

@@ -119,8 +119,8 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
 /** Drill-downs in a report: the page's, and the command line's without --report-queries. */
 export const REPORT_QUERIES = 50;
 
-/** A number as the comparison's table prints it: 4 decimals, NaN, + where signed. */
-const fixed = (x: number, digits = 4, sign = false) =>
+/** A number as the comparison's table and the charts' captions print it: 4 decimals, NaN, + where signed. */
+export const fixed = (x: number, digits = 4, sign = false) =>
   Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
 /** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
