@@ -195,4 +195,6 @@ export {
   STOP_END, STOP_QID, STOP_SHIFT,
 } from "./parse";
 
+export { splitLines, SPLIT_PAD } from "./split";
+
 export { joinQueries, firstRepeated, duplicateRow, duplicateQuery, JOIN_PAD, DUP_NONE, DUP_JUDGED, DUP_RUN } from "./join";

@@ -89,6 +89,18 @@ export interface KernelExports {
   parseScoreRows: ParseRows;
   querySpans(qid: number, n: number, ids: number, starts: number): number;
   firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
+  // Lines cut by query id among workers (assembly/split.ts).
+  splitLines(
+    p: number,
+    end: number,
+    parts: number,
+    starts: number,
+    owners: number,
+    capacity: number,
+    sizes: number,
+    offsets: number,
+    out: number,
+  ): void;
   // The join (assembly/join.ts).
   joinQueries(
     nq: number,

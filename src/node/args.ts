@@ -566,9 +566,10 @@ ${columnsHelp()}
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
                     JSON by FILE's name, the measures and conventions in its metadata
-  --threads N       N threads at most: the main thread (joining and evaluating) and N-1 worker
-                    threads (reading runs, several at once; decoding a Parquet run's row groups).
-                    Default: a worker per core. The output is the same with any number.
+  --threads N       N worker threads at most, each reading, joining and evaluating the queries
+                    of large TREC files that hash to it (other inputs: reading runs, several at
+                    once; decoding a Parquet run's row groups); 1: all in the main thread.
+                    Default: one per core. The output is the same with any number.
   --merge           SHARD files are --per-query-out files of one evaluation's shards (disjoint
                     queries): print the report one process on the whole input prints
   --page [FILE]     write the web page to FILE (default rankeval.html; - standard output), and

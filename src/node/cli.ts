@@ -15,7 +15,10 @@ import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
 import { notInRun } from "../input/input.js";
-import { evaluateRuns, expandRuns, oneFile } from "./runs.js";
+import { evaluateRuns, expandRuns, oneFile, type RunOutcome } from "./runs.js";
+import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
+import type { OwnedJudgments } from "../pipeline/partition.js";
+import { conventionsOf, evaluatorFor } from "../app/evaluator.js";
 
 export interface Io {
   stdout: { write(s: string): unknown };
@@ -70,8 +73,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return e instanceof RankevalError ? EXIT.badInput : EXIT.internal;
     }
   }
-  // --threads N: the pool's size, before anything starts it.
-  if (args.threads !== undefined) setPoolSize(args.threads - 1);
+  // --threads N: the pool's size, before anything starts it (1: no thread but this one).
+  if (args.threads !== undefined) setPoolSize(args.threads === 1 ? 0 : args.threads);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
     // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
@@ -216,47 +219,69 @@ async function evaluateEachRun(
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
-  // The judgments are read while the first runs are (their blocks wait for them).
   // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
   let summary: { num_rel: number } | undefined;
-  const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
-    if (p.kind === "trec") truncateLabels(judgments, nameOf(qrelsFile), io);
-    if (p.kind === "trec" && args.complete) summary = { num_rel: positiveJudgments(judgments) };
-    hooks.judgments?.(judgments);
-    return judgments;
-  });
-  // Raised by the runs, which wait for it (every mode that comes here gives at least one RUN).
-  ready.catch(() => {});
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
     warned.add(w);
   };
-  const evaluateFor = (file: string, warn: (w: string) => void) => (joined: JoinedRun) => {
-    hooks.block?.(file, joined);
-    // Summaries are taken once the run's blocks are merged (mergeBlocks), not per block.
-    return evaluateBlock(p, joined.batch, joined.qids, opts, nameOf(file), warn, joined.placeholders, {
-      tieRange: args.tieRange,
-      summaries: false,
-    });
+  const finished = (i: number, r: RunOutcome) => {
+    progress.clear();
+    for (const w of r.warnings) warn(w);
+    if (r.notInRunQids.length && !args.complete) {
+      io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids, true)}\n`);
+    }
+    onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
   };
   progress.runsGiven(runFiles.length);
+  const pool = threadPool();
+  const workers = partitionWorkers(pool);
+  const trec = p.kind === "trec";
   try {
+    // Large TREC files on every thread, each owning some queries (src/node/partitioned.ts); what they
+    // leave (every run, on bad input) goes the one-thread way below, which says the error.
+    let first = 0;
+    const plain = !hooks.judgments && !hooks.block && (args.relFormat ?? "qrels") === "qrels";
+    if (plain && partitionable(workers, [qrelsFile, ...runFiles], choice)) {
+      const spec = {
+        names: args.measures,
+        fallback: null,
+        conventions: conventionsOf(args),
+        tieRange: !!args.tieRange,
+      };
+      const onJudged = (judged: OwnedJudgments) => {
+        if (trec && args.complete) summary = { num_rel: judged.positive };
+      };
+      const job = { spec, complete: args.complete, placeholder: trec, trecLabels: trec };
+      first = await evaluatePartitioned(workers, qrelsFile, runFiles, job, onJudged, finished, oneFile(progress));
+      if (first === runFiles.length) return;
+    }
+    const evaluator = evaluatorFor(p, opts, !!args.tieRange, nameOf);
+    const evaluateFor = (file: string, warn: (w: string) => void) => {
+      const evaluate = evaluator(file, warn);
+      return (joined: JoinedRun) => {
+        hooks.block?.(file, joined);
+        return evaluate(joined);
+      };
+    };
+    // The judgments are read while the first runs are (their blocks wait for them).
+    const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
+      if (trec) truncateLabels(judgments, nameOf(qrelsFile), io);
+      if (trec && args.complete) summary = { num_rel: positiveJudgments(judgments) };
+      hooks.judgments?.(judgments);
+      return judgments;
+    });
+    // Raised by the runs, which wait for it (every mode that comes here gives at least one RUN).
+    ready.catch(() => {});
     // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
-    await evaluateRuns(
-      runFiles,
-      { qids, ready },
-      evaluateFor,
-      (i, r) => {
-        progress.clear();
-        for (const w of r.warnings) warn(w);
-        if (r.notInRunQids.length && !args.complete) {
-          io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids, true)}\n`);
-        }
-        onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
-      },
-      { ...choice, complete: args.complete, placeholder: p.kind === "trec", pool: threadPool(), progress },
-    );
+    await evaluateRuns(runFiles.slice(first), { qids, ready }, evaluateFor, (i, r) => finished(first + i, r), {
+      ...choice,
+      complete: args.complete,
+      placeholder: trec,
+      pool,
+      progress,
+    });
   } finally {
     progress.done();
   }

@@ -15,7 +15,7 @@ const THREAD_ENV = "RANKEVAL_POOL_THREAD";
 
 /** A message to a thread: what it starts (`kind`), then the job's own messages. */
 export interface PoolMessage {
-  kind: "read" | "reader" | "request" | "columnar";
+  kind: "read" | "reader" | "request" | "columnar" | "partition";
   [key: string]: unknown;
 }
 
@@ -180,7 +180,7 @@ function scriptOf(url: URL): URL | null {
 }
 
 let shared: ThreadPool | null | undefined;
-/** The pool's size the command line asked for (--threads N: N - 1 threads beside the main thread). */
+/** The pool's size the command line asked for (--threads N: N threads beside the main thread, which mostly waits; 1: none). */
 let sizeGiven: number | undefined;
 
 /** Sets the size of the process's pool before it is made (the command line's --threads). */
@@ -226,6 +226,9 @@ async function serve(): Promise<void> {
   let reader: ((job: unknown) => void) | null = null;
   // The Parquet reader's (src/node/columnar-reader.ts): row groups decoded on request.
   let columnar: ((job: unknown) => void) | null = null;
+  // An evaluation across the threads (src/node/partitioned.ts): its jobs handled in the order sent,
+  // the first waiting for the module to load.
+  let partition: Promise<(job: unknown) => void> | null = null;
   port.on("message", async (m: PoolMessage) => {
     if (m.kind === "read") {
       const { readerThread } = await import("./run-reader-thread.js");
@@ -239,6 +242,11 @@ async function serve(): Promise<void> {
         columnar ??= columnarThread((r, transfer) => port.postMessage(r, transfer));
       }
       columnar(m.job);
+    } else if (m.kind === "partition") {
+      partition ??= import("./partitioned.js").then(({ partitionThread }) =>
+        partitionThread((r, transfer) => port.postMessage(r, transfer ?? [])),
+      );
+      void partition.then((handle) => handle(m.job));
     } else if (m.kind === "request") {
       try {
         const name = m.handler as string;

@@ -1,0 +1,130 @@
+// Whole lines cut by query id for the workers that own the queries (src/pipeline/partition.ts): each
+// line goes to the worker its first field hashes to (FNV-1a, as partition.ts's queryHash, modulo the
+// workers), in order, each line read once (a 16-byte compare finds its end). Lines of one id in a row
+// are one run, copied at once. Nothing here allocates.
+
+// 16-byte loads run past the last line.
+export const SPLIT_PAD: i32 = 32;
+
+const LF: u32 = 10;
+const SPACE: u32 = 32;
+const TAB: u32 = 9;
+
+/** FNV-1a of [p, p + len): partition.ts's queryHash. */
+// @ts-ignore: decorator
+@inline function fnv(p: usize, len: i32): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let i = 0; i < len; i++) h = (h ^ <u32>load<u8>(p + <usize>i)) * 0x01000193;
+  return h;
+}
+
+/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
+// @ts-ignore: decorator
+@inline function same(a: usize, b: usize, len: i32): bool {
+  let i = 0;
+  for (; i + 16 <= len; i += 16) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
+  }
+  if (i == len) return true;
+  const want = (1 << (len - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
+}
+
+/**
+ * Cuts the lines of [p, end) among `parts` workers: part k's lines, in order, go to
+ * [out + offset_k, ...), where offset_k is the sum of the sizes before k. Runs of lines to one worker
+ * are noted in starts (i32, from p) and owners (i32) first, `capacity` at most: where they would be
+ * more, it stops at the run that did not fit. Writes sizes[k] (i32) for each part, then
+ * sizes[parts] = the part of the last line with a first field (-1: none), sizes[parts + 1] = where it
+ * stopped (from p; end - p when done). `offsets`: i32[parts] of scratch.
+ */
+export function splitLines(
+  p: usize,
+  end: usize,
+  parts: u32,
+  starts: usize,
+  owners: usize,
+  capacity: i32,
+  sizes: usize,
+  offsets: usize,
+  out: usize,
+): void {
+  let count = 0;
+  let pos = p;
+  let idStart: usize = 0;
+  let idLen = -1;
+  let owner: i32 = 0;
+  let last: i32 = -1;
+  const lf = i8x16.splat(<i8>LF);
+  const space = i8x16.splat(<i8>SPACE);
+  while (pos < end) {
+    let qs = pos;
+    while (qs < end) {
+      const c = <u32>load<u8>(qs);
+      if (c != SPACE && c != TAB) break;
+      qs++;
+    }
+    // The id ends at the first byte <= ' ' (as the parsers' fields).
+    let qe = qs;
+    let m = i8x16.bitmask(i8x16.le_u(v128.load(qe), space));
+    while (m == 0) {
+      qe += 16;
+      m = i8x16.bitmask(i8x16.le_u(v128.load(qe), space));
+    }
+    qe += <usize>ctz<i32>(m);
+    if (qe > end) qe = end;
+    const len = <i32>(qe - qs);
+    // A blank line goes with the lines before it.
+    if (len > 0 && !(len == idLen && same(qs, idStart, len))) {
+      const o = <i32>(fnv(qs, len) % parts);
+      if (count == 0 || o != owner) {
+        if (count == capacity) break;
+        store<i32>(starts + (<usize>count << 2), <i32>(pos - p));
+        store<i32>(owners + (<usize>count << 2), o);
+        count++;
+      }
+      owner = o;
+      idStart = qs;
+      idLen = len;
+    } else if (count == 0) {
+      store<i32>(starts, <i32>(pos - p));
+      store<i32>(owners, owner);
+      count = 1;
+    }
+    if (len > 0) last = owner;
+    // The line's end: the first '\n' from the id's end on.
+    // (32 bytes at a time: most lines end within them, one branch taken.)
+    let q = qe;
+    let w = <u32>i8x16.bitmask(i8x16.eq(v128.load(q), lf)) | (<u32>i8x16.bitmask(i8x16.eq(v128.load(q, 16), lf)) << 16);
+    while (w == 0) {
+      q += 32;
+      if (q >= end) break;
+      w = <u32>i8x16.bitmask(i8x16.eq(v128.load(q), lf)) | (<u32>i8x16.bitmask(i8x16.eq(v128.load(q, 16), lf)) << 16);
+    }
+    q = w == 0 ? end : q + <usize>ctz<u32>(w) + 1;
+    pos = q > end ? end : q;
+  }
+  const stop = <i32>(pos - p);
+  store<i32>(sizes + (<usize>parts << 2), last);
+  store<i32>(sizes + (<usize>(parts + 1) << 2), stop);
+  // Each part's size, then the runs copied to their parts.
+  for (let k: u32 = 0; k < parts; k++) store<i32>(sizes + (<usize>k << 2), 0);
+  for (let i = 0; i < count; i++) {
+    const e = i + 1 < count ? load<i32>(starts + (<usize>(i + 1) << 2)) : stop;
+    const at = sizes + (<usize>load<i32>(owners + (<usize>i << 2)) << 2);
+    store<i32>(at, load<i32>(at) + e - load<i32>(starts + (<usize>i << 2)));
+  }
+  let sum = 0;
+  for (let k: u32 = 0; k < parts; k++) {
+    store<i32>(offsets + (<usize>k << 2), sum);
+    sum += load<i32>(sizes + (<usize>k << 2));
+  }
+  for (let i = 0; i < count; i++) {
+    const s = load<i32>(starts + (<usize>i << 2));
+    const e = i + 1 < count ? load<i32>(starts + (<usize>(i + 1) << 2)) : stop;
+    const at = offsets + (<usize>load<i32>(owners + (<usize>i << 2)) << 2);
+    const dst = load<i32>(at);
+    memory.copy(out + <usize>dst, p + <usize>s, <usize>(e - s));
+    store<i32>(at, dst + e - s);
+  }
+}

@@ -1,0 +1,171 @@
+// QRELS and RUN files evaluated by every thread of the pool at once (src/pipeline/partition-session.ts):
+// Node's side of it, the files read by path (each thread reads its own chunks) and the threads held
+// from the pool. What the session leaves (bad input, a thread lost) goes the one-thread way (files.ts).
+import { closeSync, openSync, readSync } from "node:fs";
+import type { EvaluationSpec } from "../app/evaluator.js";
+import { formatOf, type ParserChoice } from "../input/formats.js";
+import type { EvaluatorFor, OwnedJudgments } from "../pipeline/partition.js";
+import {
+  evaluatePartitions,
+  partitionWorker,
+  type PartitionJob,
+  type PartitionMessage,
+  type PartitionPort,
+  type PartitionReport,
+} from "../pipeline/partition-session.js";
+import { displayName, inputInfo, type ProgressSink } from "./file-read.js";
+import type { ThreadPool } from "./pool.js";
+import type { RunOutcome } from "./runs.js";
+
+/** The least bytes (judgments and runs together) worth the threads: below, one thread is as fast. */
+const MIN_BYTES = 32 << 20;
+
+function minBytes(): number {
+  const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
+  return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : MIN_BYTES;
+}
+
+/**
+ * Whether the files go through the pool's threads: two threads or more, every file TREC text read
+ * from disk (not standard input, a pipe or gzip, which one reader reads from the start), large
+ * enough (RANKEVAL_THREAD_MIN_BYTES: another least size; 0, any).
+ */
+export function partitionable(
+  pool: ThreadPool | PartitionsInThisThread | null | undefined,
+  files: readonly string[],
+  choice: ParserChoice,
+): pool is ThreadPool | PartitionsInThisThread {
+  if (!pool || pool.size < 2 || choice.columns !== undefined) return false;
+  let bytes = 0;
+  for (const f of files) {
+    if (formatOf(f, choice.format) !== "trec") return false;
+    const info = inputInfo(f);
+    if (!info.regular || info.gzip) return false;
+    bytes += info.size;
+  }
+  return bytes >= minBytes();
+}
+
+/**
+ * Evaluates the runs with the judgments across every thread of `pool`; `onJudged` gets what the
+ * judgments came to, `done` each run's outcome, in order. Returns how many runs it evaluated: the
+ * caller evaluates the others (all, where the judgments failed) the one-thread way.
+ */
+export async function evaluatePartitioned(
+  pool: ThreadPool | PartitionsInThisThread,
+  qrels: string,
+  runs: readonly string[],
+  job: PartitionJob<EvaluationSpec>,
+  onJudged: (judged: OwnedJudgments) => void,
+  done: (index: number, outcome: RunOutcome) => void,
+  progress?: ProgressSink,
+): Promise<number> {
+  const ports: PartitionPort<string, EvaluationSpec>[] = [];
+  if ("inThisThread" in pool) {
+    const { specEvaluator } = await import("../app/evaluator.js");
+    for (let i = 0; i < pool.size; i++) ports.push(portInThisThread(specEvaluator));
+  } else
+    for (let i = 0; i < pool.size; i++) {
+      const thread = await pool.acquire();
+      ports.push({
+        post: (message, transfer) => thread.post({ kind: "partition", job: message }, transfer),
+        listen: (onReport, onFail) => thread.listen((r) => onReport(r as PartitionReport), onFail),
+        release: (ok) => thread.release(ok),
+      });
+    }
+  const file = (path: string) => ({ source: path, name: displayName(path), size: inputInfo(path).size });
+  const sink = progress && {
+    start: (name: string, total: number) => progress.start(name, total),
+    update: (bytes: number) => progress.update(bytes),
+    done: () => progress.done(),
+  };
+  return evaluatePartitions(
+    ports,
+    readAt,
+    file(qrels),
+    runs.map(file),
+    job,
+    onJudged,
+    (i, r) => done(i, { file: runs[i], ...r }),
+    sink,
+  );
+}
+
+/**
+ * Workers that run in this thread, one after the other, their messages cloned as postMessage clones
+ * them: where no thread can start (run from the TypeScript source, as the tests run the command line)
+ * and RANKEVAL_THREADS asks for two or more, so that the tests go the partitions' way with any number.
+ */
+export interface PartitionsInThisThread {
+  inThisThread: true;
+  size: number;
+}
+
+/** The workers `pool` gives, or, where it gives none, RANKEVAL_THREADS's in this thread (PartitionsInThisThread). */
+export function partitionWorkers(pool: ThreadPool | null): ThreadPool | PartitionsInThisThread | null {
+  if (pool) return pool;
+  const given = process.env.RANKEVAL_THREADS;
+  const size = given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : 0;
+  return size >= 2 ? { inThisThread: true, size: Math.min(size, 256) } : null;
+}
+
+function portInThisThread(
+  specEvaluator: (spec: EvaluationSpec) => EvaluatorFor,
+): PartitionPort<string, EvaluationSpec> {
+  let onReport: (r: PartitionReport) => void = () => {};
+  const handle = partitionWorker<string, EvaluationSpec>(
+    (r, transfer) => {
+      const copy = structuredClone(r, { transfer });
+      setImmediate(() => onReport(copy));
+    },
+    readInto,
+    specEvaluator,
+  );
+  return {
+    post: (message, transfer) => {
+      const copy = structuredClone(message, { transfer });
+      setImmediate(() => handle(copy));
+    },
+    listen: (report) => {
+      onReport = report;
+    },
+    release: () => {},
+  };
+}
+
+/** Up to `length` bytes of `path` from `position`. */
+function readAt(path: string, position: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const fd = openSync(path, "r");
+  try {
+    return out.subarray(0, readSync(fd, out, 0, length, position));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads bytes [start, start + into.length) of `path` into `into`. */
+function readInto(path: string, start: number, into: Uint8Array): void {
+  const fd = openSync(path, "r");
+  try {
+    for (let at = 0; at < into.length; ) {
+      const n = readSync(fd, into, at, into.length - at, start + at);
+      if (n <= 0)
+        throw new Error(`${path}: ended at byte ${start + at}, before ${start + into.length} (it shrank while read)`);
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// ---- In a thread of the pool ----
+
+/** The handler of a thread's messages of an evaluation across the threads. */
+export async function partitionThread(
+  post: (r: PartitionReport, transfer?: ArrayBuffer[]) => void,
+): Promise<(message: unknown) => void> {
+  const { specEvaluator } = await import("../app/evaluator.js");
+  const handle = partitionWorker<string, EvaluationSpec>(post, readInto, (spec) => specEvaluator(spec, displayName));
+  return (m) => handle(m as PartitionMessage<string, EvaluationSpec>);
+}
