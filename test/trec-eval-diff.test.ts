@@ -56,4 +56,40 @@ describe.skipIf(skipped !== undefined)("rankeval against the real trec_eval 10",
         .join(", ")}); the first, shrunk:\n\n${account}`,
     ).toBe(0);
   }, 120_000);
+
+  // The same across workers (src/pipeline/partition.ts): each file cut by query id among 2, 3 and 16
+  // of them, run one after the other in this thread (src/node/partitioned.ts's PartitionsInThisThread).
+  for (const threads of [2, 3, 16]) {
+    // 16 workers in one thread cost 16 kernels a case: fewer cases.
+    const cases = Math.ceil(CASES / (threads === 16 ? 15 : 5));
+    it(`prints trec_eval's bytes across ${threads} workers on ${cases} more (seed ${SEED + threads})`, async () => {
+      const saved = { threads: process.env.RANKEVAL_THREADS, min: process.env.RANKEVAL_THREAD_MIN_BYTES };
+      process.env.RANKEVAL_THREADS = String(threads);
+      process.env.RANKEVAL_THREAD_MIN_BYTES = "0";
+      try {
+        const report = await fuzz({
+          programs: { trecEval: (built as { path: string }).path, main, dir },
+          seed: SEED + threads,
+          cases,
+          shrinkLimit: 1,
+          reproDir: join(tmpdir(), `rankeval-trec-eval-diff-${SEED + threads}-threads-${threads}`),
+        });
+        const first = report.shrunk[0];
+        expect(
+          report.mismatches.length,
+          `${report.mismatches.length} of ${cases} cases differ from trec_eval across ${threads} workers${
+            first ? `; the first, shrunk:\n\n${describeCase(first.shrunk)}\n  (files to re-run: ${first.folder})` : ""
+          }`,
+        ).toBe(0);
+      } finally {
+        for (const [k, v] of [
+          ["RANKEVAL_THREADS", saved.threads],
+          ["RANKEVAL_THREAD_MIN_BYTES", saved.min],
+        ] as const) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+      }
+    }, 120_000);
+  }
 });

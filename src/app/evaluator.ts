@@ -47,7 +47,7 @@ export function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitO
 }
 
 /** The plan of the library's measures: each computed by the kernel, a row each. */
-export function measuresPlan(measures: readonly (string | Measure)[], warnings: string[] = []): Plan {
+export function measuresPlan(measures: Parameters<typeof parseMeasures>[0], warnings: string[] = []): Plan {
   const ms = parseMeasures(measures, warnings);
   return {
     kind: "measures",

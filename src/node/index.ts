@@ -44,10 +44,9 @@ import type { ColumnNames } from "../io/delimited.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
-import { parseMeasures } from "../measures/resolve.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
-import { evaluateBlock } from "../app/evaluate-block.js";
-import type { Plan } from "../app/plan.js";
+import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
+import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
@@ -178,17 +177,7 @@ export async function evaluateFiles(
   // Everything the call can get wrong is said before any file is read.
   const opts = explicitOptions(conventions);
   // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
-  const warnings: string[] = [];
-  const ms = parseMeasures(measures, warnings);
-  const plan: Plan = {
-    kind: "measures",
-    trec: [],
-    measures: ms,
-    rows: ms.map((m) => ({ name: m.name, measure: m.name })),
-    exact: [],
-    epi: { relevanceLevel: 1, numDocsInColl: 0 },
-    warnings,
-  };
+  const plan = measuresPlan(measures as Parameters<typeof measuresPlan>[0]);
   checkPath(qrels, "qrels");
   const paths =
     typeof runs === "string" ? [runs] : Array.isArray(runs) ? runs.map((r, i) => checkPath(r, `runs[${i}]`)) : null;
@@ -199,21 +188,38 @@ export async function evaluateFiles(
     throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
 
-  const judgments = await readJudgments(qrels, new Interner(), choice);
   const results: Result<string>[] = [];
-  // Large runs are parsed by the process's worker threads (src/node/pool.ts), kept for the next call.
   const tieRange = wantsTieRange(conventions);
-  await evaluateRuns(
-    paths,
-    judgments,
-    (file) =>
-      ({ batch, qids }) =>
-        evaluateBlock(plan, batch, qids, opts, file, () => {}, [], { tieRange, summaries: false }),
-    (_, r) => {
-      results.push(r.evaluated.result);
-    },
-    { ...choice, complete, pool: threadPool() },
-  );
+  // Large TREC files on every thread of the process's pool, each owning some queries
+  // (src/node/partitioned.ts), the threads kept for the next call; what they leave, the one-thread way.
+  const pool = threadPool();
+  const workers = partitionWorkers(pool);
+  let first = 0;
+  if (partitionable(workers, [qrels, ...paths], choice)) {
+    const spec = { measures: plan.measures, options: opts, tieRange };
+    first = await evaluatePartitioned(
+      workers,
+      qrels,
+      paths,
+      { spec, complete },
+      () => {},
+      (_, r) => {
+        results.push(r.evaluated.result);
+      },
+    );
+  }
+  if (first < paths.length) {
+    const judgments = await readJudgments(qrels, new Interner(), choice);
+    await evaluateRuns(
+      paths.slice(first),
+      judgments,
+      (file) => evaluatorFor(plan, opts, tieRange)(file, () => {}),
+      (_, r) => {
+        results.push(r.evaluated.result);
+      },
+      { ...choice, complete, pool },
+    );
+  }
   return typeof runs === "string" ? results[0] : results;
 }
 

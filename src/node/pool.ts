@@ -129,6 +129,9 @@ export class ThreadPool {
     }
     // The thread knows itself by its environment: the main thread never loads node:worker_threads to ask.
     const worker = new this.workerClass(this.script, { env: { ...process.env, [THREAD_ENV]: "1" } });
+    // Each thread's output is piped into this one's streams, a listener each: 16 threads are no leak.
+    for (const stream of [process.stdout, process.stderr])
+      if (stream.getMaxListeners() < this.slots.length + 11) stream.setMaxListeners(this.slots.length + 11);
     const slot: Slot = { worker, onMessage: null, onFail: null, dead: false };
     this.slots.push(slot);
     worker.on("message", (m) => slot.onMessage?.(m));
