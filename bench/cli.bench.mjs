@@ -9,8 +9,8 @@
 //    in as they fill (what the main thread does before the first join);
 //  - "run in blocks, as the command line's thread": RunBlockParser, blocks of 2^20 rows handed over
 //    and their buffers given back, as the reader thread does.
-// Then the whole command as a child process (GNU time's peak memory), and eight runs in one command
-// (the same run file eight times: the judgments read once, the runs a few at a time on the threads).
+// Then the whole command as a child process (GNU time's peak memory) with 1, 2, 4, ... threads up to the
+// cores, and eight runs in one command (the same run file eight times: the judgments read once).
 // Environment: RANKEVAL_CLI_BENCH_RUNS, rounds of each whole command (default 5; the median).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
@@ -123,14 +123,19 @@ function command(files, threads) {
 }
 const load = () => os.loadavg()[0].toFixed(1);
 const loadBefore = load();
-// One thread (everything in the main thread) and two (the run parsed by a worker thread meanwhile).
-const single = command([qrels, run], 1);
-const one = command([qrels, run], 2);
-if (single.out !== one.out) throw new Error("--threads 1 and 2 give different outputs");
+// The whole command with 1, 2, 4, 8, ... threads up to the cores: 1, everything in the main thread; 2
+// and 3, a thread reading the run while the main thread joins and evaluates; from 4, every thread
+// reading, joining and evaluating the queries that hash to it (src/node/partitioned.ts).
+const cores = os.availableParallelism();
+const counts = [...new Set([1, 2, 4, 8, 16, 32, 64].filter((n) => n < cores).concat(cores))];
+const byThreads = counts.map((n) => [n, command([qrels, run], n)]);
+for (const [n, r] of byThreads)
+  if (r.out !== byThreads[0][1].out) throw new Error(`--threads 1 and ${n} give different outputs`);
 const eight = command([qrels, ...Array(8).fill(run)]);
+const single = byThreads[0][1];
 
 console.log(
-  `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} -> ${load()}`,
+  `\n${os.cpus()[0]?.model ?? "CPU"}, ${cores} cores; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load ${loadBefore} -> ${load()}`,
 );
 console.log(`qrels ${mb(qrels).toFixed(0)} MB, run ${mb(run).toFixed(0)} MB (${queries} queries x ${docs})\n`);
 console.log("| step | median | throughput |\n|---|---:|---:|");
@@ -139,13 +144,11 @@ for (const task of bench.tasks) {
   const size = task.name.startsWith("qrels") ? mb(qrels) : mb(run);
   console.log(`| parse ${task.name} | ${(ms / 1000).toFixed(2)} s | ${(size / (ms / 1000)).toFixed(0)} MB/s |`);
 }
+for (const [n, r] of byThreads)
+  console.log(
+    `| rankeval --threads ${n} ${measures.join(" ")} qrels run (whole command) | ${r.seconds.toFixed(2)} s | ${(single.seconds / r.seconds).toFixed(2)}x one thread; ${((mb(qrels) + mb(run)) / r.seconds).toFixed(0)} MB/s, peak ${r.rssMB.toFixed(0)} MB |`,
+  );
 console.log(
-  `| rankeval --threads 1 ${measures.join(" ")} qrels run (whole command) | ${single.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / single.seconds).toFixed(0)} MB/s, peak ${single.rssMB.toFixed(0)} MB |`,
+  `| the same with the run given 8 times (${cores} threads) | ${eight.seconds.toFixed(2)} s | ${(eight.seconds / byThreads[byThreads.length - 1][1].seconds).toFixed(2)}x one run, peak ${eight.rssMB.toFixed(0)} MB |`,
 );
-console.log(
-  `| rankeval --threads 2 ${measures.join(" ")} qrels run (whole command) | ${one.seconds.toFixed(2)} s | ${((mb(qrels) + mb(run)) / one.seconds).toFixed(0)} MB/s, peak ${one.rssMB.toFixed(0)} MB |`,
-);
-console.log(
-  `| the same with the run given 8 times | ${eight.seconds.toFixed(2)} s | ${(eight.seconds / one.seconds).toFixed(2)}x one run, peak ${eight.rssMB.toFixed(0)} MB |`,
-);
-console.log(`\n${one.out}`);
+console.log(`\n${single.out}`);

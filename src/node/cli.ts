@@ -75,6 +75,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   // --threads N: the pool's size, before anything starts it (1: no thread but this one).
   if (args.threads !== undefined) setPoolSize(args.threads === 1 ? 0 : args.threads);
+  warmThreads(args);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
     // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
@@ -110,6 +111,18 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     return EXIT.badInput;
   }
+}
+
+/**
+ * Starts the threads now where QRELS and RUN will go through them (src/node/partitioned.ts), so that
+ * they load while this thread reads the options and plans.
+ */
+function warmThreads(args: CliArgs): void {
+  const plain = !args.merge && args.letor === undefined && args.explain === undefined && args.report === undefined;
+  if (!plain || args.files.length < 2 || (args.relFormat ?? "qrels") !== "qrels") return;
+  const pool = threadPool();
+  if (pool && partitionable(pool, args.files, { format: args.inputFormat, columns: args.columns }))
+    pool.warm({ kind: "partition", job: { type: "load" } });
 }
 
 /** Says which option values trec_eval reads as another number (-l only under its names: canonical measures take it as written). */

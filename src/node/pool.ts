@@ -86,6 +86,18 @@ export class ThreadPool {
     };
   }
 
+  /**
+   * Starts every thread not started yet, each sent `message` (what to load before its first job), and
+   * leaves them idle: threads cost 50-250 ms to start, which they then spend while this one starts.
+   */
+  warm(message: PoolMessage): void {
+    while (this.slots.length + this.starting < this.size)
+      void this.start().then((slot) => {
+        slot.worker.postMessage(message);
+        this.give(slot);
+      });
+  }
+
   /** A thread for a conversation if one is idle or may be started now; null if every thread is busy. */
   tryAcquire(): Promise<Conversation> | null {
     return this.idle.length || this.slots.length + this.starting < this.size ? this.acquire() : null;

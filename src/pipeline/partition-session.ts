@@ -46,7 +46,9 @@ export type PartitionMessage<S, Spec> =
   | { type: "runStart"; file: string }
   | { type: "run"; chunk: number; bucket: Uint8Array }
   | { type: "runEnd" }
-  | { type: "stop" };
+  | { type: "stop" }
+  /** Loads what the first job needs (the kernel compiled) while nothing waits for it. */
+  | { type: "load" };
 
 /** A worker -> this side. */
 export type PartitionReport =
@@ -425,6 +427,9 @@ export function partitionWorker<S, Spec>(
         return giveBack(m.chunk, m.bucket);
       case "runEnd":
         return post({ type: "run", owned: owner!.runEnd() });
+      case "load":
+        new QuerySplitter(1);
+        return;
       case "stop":
         owner = null;
         splitter = null;

@@ -225,7 +225,8 @@ export class PartitionOwner {
             this.checkRows(rows);
             blocks!.add(rows);
           },
-          BLOCK_ROWS,
+          // Blocks a share of one worker's: each owner evaluates while its buckets come, not all at the end.
+          Math.max(1 << 16, Math.ceil(BLOCK_ROWS / this.parts)),
         );
     this.run = { file, warnings, parts, evaluate, blocks, parser, held: [] };
   }
