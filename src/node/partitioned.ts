@@ -138,7 +138,8 @@ function portInThisThread(
     listen: (report) => {
       onReport = report;
     },
-    release: () => {},
+    // Its ports to the others closed (they would keep this process alive), whatever became of it.
+    release: () => handle({ type: "stop" }),
   };
 }
 
@@ -172,7 +173,7 @@ function readInto(path: string, start: number, into: Uint8Array): void {
 
 /** The handler of a thread's messages of an evaluation across the threads. */
 export async function partitionThread(
-  post: (r: PartitionReport, transfer?: ArrayBuffer[]) => void,
+  post: (r: PartitionReport, transfer?: Transferable[]) => void,
 ): Promise<(message: unknown) => void> {
   const { specEvaluator } = await import("../app/evaluator.js");
   const handle = partitionWorker<string, EvaluationSpec>(post, readInto, (spec) => specEvaluator(spec, displayName));

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { Worker } from "node:worker_threads";
+import type { TransferListItem, Worker } from "node:worker_threads";
 
 /** Marks the threads this module starts, so that it serves only those (not any worker that imports it). */
 const THREAD_ENV = "RANKEVAL_POOL_THREAD";
@@ -21,7 +21,8 @@ export interface PoolMessage {
 
 /** A thread held by one job: its messages go to this job only until it is released. */
 export interface Conversation {
-  post(message: PoolMessage, transfer?: ArrayBuffer[]): void;
+  /** `transfer`: buffers and ports moved with the message (the DOM's Transferable, as the browser-compatible modules name them). */
+  post(message: PoolMessage, transfer?: readonly Transferable[]): void;
   /** `onMessage` gets each message of the thread; `onFail` once if the thread dies. */
   listen(onMessage: (message: unknown) => void, onFail: (message: string) => void): void;
   /** Gives the thread back; not `idle` (a job abandoned mid-way): the thread is ended. */
@@ -65,7 +66,7 @@ export class ThreadPool {
     slot.worker.ref();
     let released = false;
     return {
-      post: (message, transfer) => slot.worker.postMessage(message, transfer ?? []),
+      post: (message, transfer) => slot.worker.postMessage(message, (transfer ?? []) as readonly TransferListItem[]),
       listen: (onMessage, onFail) => {
         slot.onMessage = onMessage;
         slot.onFail = onFail;
@@ -259,7 +260,7 @@ async function serve(): Promise<void> {
       columnar(m.job);
     } else if (m.kind === "partition") {
       partition ??= import("./partitioned.js").then(({ partitionThread }) =>
-        partitionThread((r, transfer) => port.postMessage(r, transfer ?? [])),
+        partitionThread((r, transfer) => port.postMessage(r, (transfer ?? []) as readonly TransferListItem[])),
       );
       void partition.then((handle) => handle(m.job));
     } else if (m.kind === "request") {

@@ -39,28 +39,34 @@ export interface PartitionJob<Spec> {
 
 /** This side -> a worker. */
 export type PartitionMessage<S, Spec> =
-  | { type: "start"; index: number; parts: number; job: PartitionJob<Spec> }
-  | { type: "split"; chunk: number; source: S; start: number; end: number; spares: ArrayBuffer[] }
-  | { type: "judgments"; chunk: number; bucket: Uint8Array; file: string; expectedBytes: number }
+  /** `peers[j]`: a port to worker j (null at its own index), which its buckets and spare buffers go through. */
+  | { type: "start"; index: number; parts: number; job: PartitionJob<Spec>; peers: (MessagePort | null)[] }
+  /** Split bytes [start, end) of `source`, chunk `chunk` of stream `stream` (0: the judgments, r + 1: run r). */
+  | { type: "split"; stream: number; chunk: number; source: S; start: number; end: number }
+  | { type: "judgmentsStart"; file: string; expectedBytes: number }
   | { type: "judgmentsEnd"; file: string }
-  | { type: "runStart"; file: string }
-  | { type: "run"; chunk: number; bucket: Uint8Array }
+  | { type: "runStart"; stream: number; file: string }
   | { type: "runEnd" }
   | { type: "stop" }
   /** Loads what the first job needs (the kernel compiled) while nothing waits for it. */
   | { type: "load" };
 
+/** A worker -> another: a bucket of chunk `chunk` of `stream` for its owner (null: no line of it), a buffer given back. */
+type PeerMessage =
+  | { type: "bucket"; stream: number; chunk: number; bucket: Uint8Array | null }
+  | { type: "spare"; buffer: ArrayBuffer };
+
 /** A worker -> this side. */
 export type PartitionReport =
-  | { type: "split"; chunk: number; buckets: Uint8Array[]; last: number }
-  | { type: "took"; chunk: number; buffer?: ArrayBuffer }
+  | { type: "split"; chunk: number; last: number }
+  | { type: "took"; chunk: number }
   | { type: "judged"; judged: OwnedJudgments }
   | { type: "run"; owned: OwnedRun }
   | { type: "failed"; message: string };
 
 /** A worker as this side holds it. */
 export interface PartitionPort<S, Spec> {
-  post(message: PartitionMessage<S, Spec>, transfer?: ArrayBuffer[]): void;
+  post(message: PartitionMessage<S, Spec>, transfer?: Transferable[]): void;
   listen(onReport: (r: PartitionReport) => void, onFail: (message: string) => void): void;
   /** Lets it go: `ok`, it is idle and can serve again; else end it (its state is unknown). */
   release(ok: boolean): void;
@@ -89,11 +95,11 @@ const AHEAD = 2;
 
 /**
  * A chunk's bytes: a few per worker, so that every worker has one while the others' are passed on;
- * 2 MiB at most (measured on the large set, two threads: 1.2 s with 1-2 MiB chunks, 1.3 s with 8, 1.5
+ * 4 MiB at most (measured on the large set, two threads: 1.2 s with 1-2 MiB chunks, 1.3 s with 8, 1.5
  * with 32, and more memory; below 1 MiB the messages cost more than they save).
  */
 export function chunkBytes(size: number, parts: number): number {
-  return Math.min(2 << 20, Math.max(256 << 10, Math.ceil(size / (4 * parts))));
+  return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(size / (4 * parts))));
 }
 
 /**
@@ -115,14 +121,9 @@ export async function evaluatePartitions<S, Spec>(
   const session = new Session(ports, readAt, progress);
   let evaluated = 0;
   try {
-    ports.forEach((_, index) => session.post(index, { type: "start", index, parts, job }));
-    await session.stream(qrels, (owner, chunk, bucket) =>
-      session.post(
-        owner,
-        { type: "judgments", chunk, bucket, file: qrels.name, expectedBytes: Math.ceil(qrels.size / parts) },
-        [bucket.buffer as ArrayBuffer],
-      ),
-    );
+    session.start(job);
+    session.all({ type: "judgmentsStart", file: qrels.name, expectedBytes: Math.ceil(qrels.size / parts) });
+    await session.stream(qrels, 0);
     // The runs are split while the owners finish the judgments (and each run while the one before ends).
     const judged = session.ask<OwnedJudgments>({ type: "judgmentsEnd", file: qrels.name });
     let ready = false;
@@ -153,11 +154,9 @@ export async function evaluatePartitions<S, Spec>(
       evaluated++;
       return true;
     };
-    for (const run of runs) {
-      ports.forEach((_, i) => session.post(i, { type: "runStart", file: run.name }));
-      const last = await session.stream(run, (owner, chunk, bucket) =>
-        session.post(owner, { type: "run", chunk, bucket }, [bucket.buffer as ArrayBuffer]),
-      );
+    for (const [r, run] of runs.entries()) {
+      session.all({ type: "runStart", stream: r + 1, file: run.name });
+      const last = await session.stream(run, r + 1);
       const owned = session.ask<OwnedRun>({ type: "runEnd" });
       if (previous && !(await finish(previous))) return evaluated;
       previous = { owned, last };
@@ -191,8 +190,6 @@ class Session<S, Spec> {
   private readonly asked: Asked[] = [];
   /** answered[i]: the answers worker i gave so far (its next answers asked[answered[i]]). */
   private readonly answered: number[];
-  /** Buckets' buffers their owners gave back, for the next splits. */
-  private readonly spares: ArrayBuffer[] = [];
 
   constructor(
     private readonly ports: readonly PartitionPort<S, Spec>[],
@@ -215,8 +212,29 @@ class Session<S, Spec> {
     );
   }
 
-  post(index: number, message: PartitionMessage<S, Spec>, transfer?: ArrayBuffer[]): void {
+  /** Starts each worker on `job`, with a port to each other worker: buckets go from splitter to owner directly. */
+  start(job: PartitionJob<Spec>): void {
+    const n = this.ports.length;
+    const peers: (MessagePort | null)[][] = Array.from({ length: n }, () => new Array(n).fill(null));
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const channel = new MessageChannel();
+        peers[i][j] = channel.port1;
+        peers[j][i] = channel.port2;
+      }
+    peers.forEach((own, index) => {
+      const transfer = own.filter((p): p is MessagePort => p !== null);
+      this.post(index, { type: "start", index, parts: n, job, peers: own }, transfer);
+    });
+  }
+
+  post(index: number, message: PartitionMessage<S, Spec>, transfer?: Transferable[]): void {
     this.ports[index].post(message, transfer);
+  }
+
+  /** `message` to every worker. */
+  all(message: PartitionMessage<S, Spec>): void {
+    for (let i = 0; i < this.ports.length; i++) this.post(i, message);
   }
 
   private fail(message: string): void {
@@ -226,21 +244,15 @@ class Session<S, Spec> {
   }
 
   /** Rejects with the session's failure (at once if it failed already). */
-  private guard<T>(run: (resolve: (v: T) => void, reject: (e: unknown) => void) => void): Promise<T> {
+  private guard<T>(run: (resolve: (v: T) => void) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       const onFail = (e: Failed) => reject(e);
       this.failed.add(onFail);
-      run(
-        (v) => {
-          this.failed.delete(onFail);
-          resolve(v);
-        },
-        (e) => {
-          this.failed.delete(onFail);
-          reject(e);
-        },
-      );
+      run((v) => {
+        this.failed.delete(onFail);
+        resolve(v);
+      });
     });
   }
 
@@ -248,7 +260,7 @@ class Session<S, Spec> {
   ask<T>(message: PartitionMessage<S, Spec>): Promise<T[]> {
     const answers = this.guard<unknown[]>((resolve) => {
       this.asked.push({ out: new Array(this.ports.length), left: this.ports.length, resolve });
-      for (let i = 0; i < this.ports.length; i++) this.post(i, message);
+      this.all(message);
     }) as Promise<T[]>;
     // Raised where awaited (a failure meanwhile ends the session there).
     answers.catch(() => {});
@@ -256,71 +268,51 @@ class Session<S, Spec> {
   }
 
   /**
-   * `file` cut into chunks at line ends, each split by a worker (chunk k by worker k mod n) and each
-   * bucket handed to `give` for its owner in chunk order; resolves once every owner took every bucket,
-   * with the owner of the file's last line with a query id (-1: none).
+   * `file` cut into chunks at line ends as stream `stream`, chunk k split by worker k mod n, which
+   * sends each bucket to its owner; resolves once every owner took every chunk (in chunk order), with
+   * the owner of the file's last line with a query id (-1: none).
    */
-  async stream(file: PartFile<S>, give: (owner: number, chunk: number, bucket: Uint8Array) => void): Promise<number> {
+  async stream(file: PartFile<S>, stream: number): Promise<number> {
     const parts = this.ports.length;
     const cuts = await lineCuts(this.readAt, file, chunkBytes(file.size, parts));
     const chunks = cuts.length - 1;
     this.progress?.start(file.name, file.size);
-    const spares = this.spares;
     return this.guard<number>((resolve) => {
-      const splits = new Map<number, { buckets: Uint8Array[]; last: number }>();
-      /** takes[k]: owners yet to take chunk k's bucket. */
-      const takes = new Int32Array(chunks);
+      /** lasts[k]: chunk k's last line's owner (-2: not split yet). */
+      const lasts = new Int32Array(chunks).fill(-2);
+      /** takes[k]: owners yet to take chunk k. */
+      const takes = new Int32Array(chunks).fill(parts);
       let issued = 0;
-      let passed = 0;
       let taken = 0;
-      let last = -1;
       const issue = () => {
         while (issued < chunks && issued - taken < AHEAD * parts) {
           const k = issued++;
-          const given = spares.splice(0, parts);
-          this.post(
-            k % parts,
-            { type: "split", chunk: k, source: file.source, start: cuts[k], end: cuts[k + 1], spares: given },
-            given,
-          );
+          this.post(k % parts, {
+            type: "split",
+            stream,
+            chunk: k,
+            source: file.source,
+            start: cuts[k],
+            end: cuts[k + 1],
+          });
         }
       };
-      const took = (k: number) => {
-        if (--takes[k] > 0) return;
-        // Owners take their buckets in chunk order: so are chunks taken.
+      this.onChunk = (r) => {
+        if (r.type === "split") lasts[r.chunk] = r.last;
+        if (r.type !== "took" || --takes[r.chunk] > 0) return;
+        // Owners take their chunks in order: so are chunks taken by all.
         taken++;
         this.progress?.update(cuts[taken]);
         if (taken < chunks) return issue();
         this.onChunk = null;
         this.progress?.done();
+        let last = -1;
+        for (const l of lasts) if (l >= 0) last = l;
         resolve(last);
       };
-      this.onChunk = (r) => {
-        if (r.type === "took") {
-          if (r.buffer) spares.push(r.buffer);
-          return took(r.chunk);
-        }
-        if (r.type !== "split") return;
-        splits.set(r.chunk, r);
-        for (let split = splits.get(passed); split; split = splits.get(passed)) {
-          splits.delete(passed);
-          const k = passed++;
-          if (split.last >= 0) last = split.last;
-          let owners = 0;
-          split.buckets.forEach((b, owner) => {
-            if (b.length) owners++;
-          });
-          takes[k] = owners || 1;
-          split.buckets.forEach((b, owner) => {
-            if (b.length) give(owner, k, b);
-          });
-          if (!owners) took(k);
-        }
-      };
-      if (chunks === 0) {
-        this.progress?.done();
-        resolve(-1);
-      } else issue();
+      if (chunks > 0) return issue();
+      this.progress?.done();
+      resolve(-1);
     });
   }
 
@@ -365,21 +357,31 @@ async function lineCuts<S>(readAt: ReadAt<S>, file: PartFile<S>, step: number): 
 export type ReadInto<S> = (source: S, start: number, into: Uint8Array) => void | Promise<void>;
 
 /**
- * A worker's handler of the session's messages, taken in the order sent (a read may be asynchronous):
- * it splits the chunks it is given and owns its partition. `evaluatorOf` makes the evaluator of a
- * job's spec; `post` sends a report.
+ * A worker's handler of the session's messages, taken in the order sent (a read may be asynchronous),
+ * and of its peers' (buckets and buffers): it splits the chunks it is given, sends each bucket to its
+ * owner, and owns its partition, taking its buckets in chunk order whatever order they come in.
+ * `evaluatorOf` makes the evaluator of a job's spec; `post` sends a report.
  */
 export function partitionWorker<S, Spec>(
-  post: (r: PartitionReport, transfer?: ArrayBuffer[]) => void,
+  post: (r: PartitionReport, transfer?: Transferable[]) => void,
   read: ReadInto<S>,
   evaluatorOf: (spec: Spec) => EvaluatorFor,
 ): (message: PartitionMessage<S, Spec>) => void {
   let owner: PartitionOwner | null = null;
   let splitter: QuerySplitter | null = null;
+  let peers: (MessagePort | null)[] = [];
+  let me = 0;
   let qids = new Interner();
   let parts = 1;
   let trecLabels = false;
   let failed = false;
+  /** The judgments' parser's file and size hint. */
+  let judgments = { file: "", expectedBytes: 0 };
+  /** The stream being taken (0: the judgments, r + 1: run r; -1: none) and its next chunk. */
+  let stream = -1;
+  let next = 0;
+  /** Buckets come before their turn: by `${stream} ${chunk}`. */
+  const waiting = new Map<string, Uint8Array | null>();
   /** Buffers of buckets, given back by their owners, for the next buckets. */
   const spares: ArrayBuffer[] = [];
   const take = (size: number) => {
@@ -388,43 +390,81 @@ export function partitionWorker<S, Spec>(
     const buffer = i >= 0 ? spares.splice(i, 1)[0] : new ArrayBuffer(Math.ceil(size * 1.25));
     return new Uint8Array(buffer, 0, size);
   };
-  const giveBack = (chunk: number, bucket: Uint8Array) =>
-    post({ type: "took", chunk, buffer: bucket.buffer as ArrayBuffer }, [bucket.buffer as ArrayBuffer]);
 
-  const handle = async (m: PartitionMessage<S, Spec>): Promise<void> => {
+  /** Takes the buckets of the current stream that are here, in chunk order. */
+  const takeWaiting = () => {
+    for (let key = `${stream} ${next}`; waiting.has(key); key = `${stream} ${next}`) {
+      const bucket = waiting.get(key)!;
+      waiting.delete(key);
+      const chunk = next++;
+      let keep = false;
+      if (bucket) {
+        if (stream === 0) owner!.judgmentsChunk(bucket, judgments.file, qids, judgments.expectedBytes);
+        else keep = owner!.runChunk(bucket);
+        // Its buffer back to the worker that split it (kept under -c, which joins the run whole).
+        const from = chunk % parts;
+        const buffer = bucket.buffer as ArrayBuffer;
+        if (!keep && from === me) spares.push(buffer);
+        else if (!keep) peers[from]!.postMessage({ type: "spare", buffer } satisfies PeerMessage, [buffer]);
+      }
+      post({ type: "took", chunk });
+    }
+  };
+
+  const handle = async (m: PartitionMessage<S, Spec> | PeerMessage): Promise<void> => {
     switch (m.type) {
       case "start":
         parts = m.parts;
+        me = m.index;
         trecLabels = m.job.trecLabels === true;
         qids = new Interner();
+        stream = -1;
+        waiting.clear();
+        for (const p of peers) p?.close();
+        peers = m.peers;
+        for (const p of peers) if (p) p.onmessage = (e: MessageEvent<PeerMessage>) => enqueue(e.data);
         owner = new PartitionOwner(m.index, parts, evaluatorOf(m.job.spec), {
           complete: m.job.complete,
           placeholder: m.job.placeholder,
         });
         return;
       case "split": {
-        spares.push(...m.spares);
         if (splitter?.parts !== parts) splitter = new QuerySplitter(parts);
         const bytes = m.end - m.start;
         await read(m.source, m.start, splitter.input(bytes));
         const { buckets, last } = splitter.split(bytes, take);
-        const moved = buckets.filter((b) => b.length).map((b) => b.buffer as ArrayBuffer);
-        return post({ type: "split", chunk: m.chunk, buckets, last }, moved);
+        buckets.forEach((b, to) => {
+          const bucket = b.length ? b : null;
+          if (to === me) waiting.set(`${m.stream} ${m.chunk}`, bucket);
+          else {
+            const message: PeerMessage = { type: "bucket", stream: m.stream, chunk: m.chunk, bucket };
+            peers[to]!.postMessage(message, bucket ? [bucket.buffer as ArrayBuffer] : []);
+          }
+        });
+        post({ type: "split", chunk: m.chunk, last });
+        return takeWaiting();
       }
-      case "judgments":
-        owner!.judgmentsChunk(m.bucket, m.file, qids, m.expectedBytes);
-        return giveBack(m.chunk, m.bucket);
+      case "bucket":
+        waiting.set(`${m.stream} ${m.chunk}`, m.bucket);
+        return takeWaiting();
+      case "spare":
+        spares.push(m.buffer);
+        return;
+      case "judgmentsStart":
+        judgments = { file: m.file, expectedBytes: m.expectedBytes };
+        stream = 0;
+        next = 0;
+        return takeWaiting();
       case "judgmentsEnd": {
         const judged = owner!.judgmentsEnd(m.file, qids);
         if (trecLabels) owner!.truncateLabels();
         return post({ type: "judged", judged });
       }
       case "runStart":
-        return owner!.runStart(m.file);
-      case "run":
-        // Kept under -c (joined whole at the end); else parsed, its buffer given back.
-        if (owner!.runChunk(m.bucket)) return post({ type: "took", chunk: m.chunk });
-        return giveBack(m.chunk, m.bucket);
+        owner!.runStart(m.file);
+        stream = m.stream;
+        next = 0;
+        return takeWaiting();
       case "runEnd":
         return post({ type: "run", owned: owner!.runEnd() });
       case "load":
@@ -434,15 +474,18 @@ export function partitionWorker<S, Spec>(
         owner = null;
         splitter = null;
         spares.length = 0;
+        waiting.clear();
+        for (const p of peers) p?.close();
+        peers = [];
         qids = new Interner();
         return;
     }
   };
   let queue: Promise<void> = Promise.resolve();
-  return (m) => {
+  const enqueue = (m: PartitionMessage<S, Spec> | PeerMessage) => {
     queue = queue.then(async () => {
       if (m.type === "start") failed = false;
-      if (failed) return;
+      if (failed && m.type !== "stop") return;
       try {
         await handle(m);
       } catch (e) {
@@ -451,4 +494,5 @@ export function partitionWorker<S, Spec>(
       }
     });
   };
+  return enqueue;
 }
