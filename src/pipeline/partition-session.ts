@@ -435,14 +435,12 @@ export function partitionWorker<S, Spec>(
         const { buckets, last } = splitter.split(bytes, take);
         buckets.forEach((b, to) => {
           const bucket = b.length ? b : null;
-          if (to === me) waiting.set(`${m.stream} ${m.chunk}`, bucket);
-          else {
-            const message: PeerMessage = { type: "bucket", stream: m.stream, chunk: m.chunk, bucket };
-            peers[to]!.postMessage(message, bucket ? [bucket.buffer as ArrayBuffer] : []);
-          }
+          const message: PeerMessage = { type: "bucket", stream: m.stream, chunk: m.chunk, bucket };
+          // Its own bucket waits its turn behind the chunks to split, as the others' do.
+          if (to === me) enqueue(message);
+          else peers[to]!.postMessage(message, bucket ? [bucket.buffer as ArrayBuffer] : []);
         });
-        post({ type: "split", chunk: m.chunk, last });
-        return takeWaiting();
+        return post({ type: "split", chunk: m.chunk, last });
       }
       case "bucket":
         waiting.set(`${m.stream} ${m.chunk}`, m.bucket);
@@ -481,18 +479,36 @@ export function partitionWorker<S, Spec>(
         return;
     }
   };
-  let queue: Promise<void> = Promise.resolve();
-  const enqueue = (m: PartitionMessage<S, Spec> | PeerMessage) => {
-    queue = queue.then(async () => {
+  // One message at a time, in the order they came, but a chunk to split goes before the buckets and
+  // the ends waiting here (not before a start or a stop): every owner waits for that chunk's bucket.
+  const queue: (PartitionMessage<S, Spec> | PeerMessage)[] = [];
+  let running = false;
+  const nextMessage = () => {
+    for (let i = 0; i < queue.length; i++) {
+      const t = queue[i].type;
+      if (t === "start" || t === "stop") break;
+      if (t === "split") return queue.splice(i, 1)[0];
+    }
+    return queue.shift()!;
+  };
+  const pump = async () => {
+    running = true;
+    while (queue.length) {
+      const m = nextMessage();
       if (m.type === "start") failed = false;
-      if (failed && m.type !== "stop") return;
+      if (failed && m.type !== "stop") continue;
       try {
         await handle(m);
       } catch (e) {
         failed = true;
         post({ type: "failed", message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
       }
-    });
+    }
+    running = false;
+  };
+  const enqueue = (m: PartitionMessage<S, Spec> | PeerMessage) => {
+    queue.push(m);
+    if (!running) void pump();
   };
   return enqueue;
 }
