@@ -566,10 +566,11 @@ ${columnsHelp()}
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
                     JSON by FILE's name, the measures and conventions in its metadata
-  --threads N       N worker threads at most, each reading, joining and evaluating the queries
-                    of large TREC files that hash to it (other inputs: reading runs, several at
-                    once; decoding a Parquet run's row groups); 1: all in the main thread.
-                    Default: one per core. The output is the same with any number.
+  --threads N       N worker threads at most (1: none, all in the main thread). From 4, large
+                    TREC text files are split among them by query, each thread reading, joining
+                    and evaluating its own queries; else they read runs (several at once) and
+                    decode Parquet row groups. Default: one per core up to 4, three of every
+                    four past that (12 of 16). The output is the same with any number.
   --merge           SHARD files are --per-query-out files of one evaluation's shards (disjoint
                     queries): print the report one process on the whole input prints
   --page [FILE]     write the web page to FILE (default rankeval.html; - standard output), and
