@@ -198,6 +198,21 @@ describe("the command line across RANKEVAL_THREADS workers (in this thread): the
     for (const [, , , queries] of outcomes) expect(queries).toBeGreaterThan(250);
   });
 
+  it("evaluateFiles: the same results across workers, two calls at once included", async () => {
+    const { evaluateFiles } = await import("../src/node/index.js");
+    const measures = ["ndcg@10", "map", "P@5"] as const;
+    process.env.RANKEVAL_THREADS = "1";
+    const one = await evaluateFiles(qrels, runs, measures, { complete: true });
+    process.env.RANKEVAL_THREADS = "3";
+    const [a, b] = await Promise.all([
+      evaluateFiles(qrels, runs, measures, { complete: true }),
+      evaluateFiles(qrels, runs.slice(1), measures),
+    ]);
+    expect(a).toEqual(one);
+    process.env.RANKEVAL_THREADS = "1";
+    expect(b).toEqual(await evaluateFiles(qrels, runs.slice(1), measures));
+  });
+
   it("labels trec_eval reads otherwise (atol) are said once, naming the line, as by one worker", async () => {
     const decimal = file(
       "decimal.txt",

@@ -69,6 +69,24 @@ export async function evaluatePartitioned(
   done: (index: number, outcome: RunOutcome) => void,
   progress?: ProgressSink,
 ): Promise<number> {
+  // One at a time: two evaluations each holding some of the threads would wait for each other's.
+  const mine = turn.then(() => evaluateOnThreads(pool, qrels, runs, job, onJudged, done, progress));
+  turn = mine.catch(() => {});
+  return mine;
+}
+
+/** The evaluation across the threads in progress (evaluatePartitioned's turns). */
+let turn: Promise<unknown> = Promise.resolve();
+
+async function evaluateOnThreads(
+  pool: ThreadPool | PartitionsInThisThread,
+  qrels: string,
+  runs: readonly string[],
+  job: PartitionJob<EvaluationSpec>,
+  onJudged: (judged: OwnedJudgments) => void,
+  done: (index: number, outcome: RunOutcome) => void,
+  progress?: ProgressSink,
+): Promise<number> {
   const ports: PartitionPort<string, EvaluationSpec>[] = [];
   if ("inThisThread" in pool) {
     const { specEvaluator } = await import("../app/evaluator.js");
