@@ -1,9 +1,11 @@
 // Whole lines cut by query id for the workers that own the queries (src/pipeline/partition.ts): each
 // line goes to the worker its first field hashes to (FNV-1a, as partition.ts's queryHash, modulo the
-// workers), in order, each line read once (a 16-byte compare finds its end). Lines of one id in a row
-// are one run, copied at once. Nothing here allocates.
+// workers), in order, each line read once (its end found 32 bytes at a time). Lines of one id in a
+// row are one run, copied at once. Nothing here allocates.
 
-// 16-byte loads run past the last line.
+import { sameBytes } from "./parse";
+
+// Loads of 32 bytes run past the last line.
 export const SPLIT_PAD: i32 = 32;
 
 const LF: u32 = 10;
@@ -16,18 +18,6 @@ const TAB: u32 = 9;
   let h: u32 = 0x811c9dc5;
   for (let i = 0; i < len; i++) h = (h ^ <u32>load<u8>(p + <usize>i)) * 0x01000193;
   return h;
-}
-
-/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
-// @ts-ignore: decorator
-@inline function same(a: usize, b: usize, len: i32): bool {
-  let i = 0;
-  for (; i + 16 <= len; i += 16) {
-    if (!i8x16.all_true(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i)))) return false;
-  }
-  if (i == len) return true;
-  const want = (1 << (len - i)) - 1;
-  return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
 }
 
 /**
@@ -75,7 +65,7 @@ export function splitLines(
     if (qe > end) qe = end;
     const len = <i32>(qe - qs);
     // A blank line goes with the lines before it.
-    if (len > 0 && !(len == idLen && same(qs, idStart, len))) {
+    if (len > 0 && !(len == idLen && sameBytes(qs, idStart, len))) {
       const o = <i32>(fnv(qs, len) % parts);
       if (count == 0 || o != owner) {
         if (count == capacity) break;

@@ -60,17 +60,9 @@ export function partitionable(
  * judgments came to, `done` each run's outcome, in order. Returns how many runs it evaluated: the
  * caller evaluates the others (all, where the judgments failed) the one-thread way.
  */
-export async function evaluatePartitioned(
-  pool: ThreadPool | PartitionsInThisThread,
-  qrels: string,
-  runs: readonly string[],
-  job: PartitionJob<EvaluationSpec>,
-  onJudged: (judged: OwnedJudgments) => void,
-  done: (index: number, outcome: RunOutcome) => void,
-  progress?: ProgressSink,
-): Promise<number> {
+export function evaluatePartitioned(...args: Parameters<typeof evaluateOnThreads>): Promise<number> {
   // One at a time: two evaluations each holding some of the threads would wait for each other's.
-  const mine = turn.then(() => evaluateOnThreads(pool, qrels, runs, job, onJudged, done, progress));
+  const mine = turn.then(() => evaluateOnThreads(...args));
   turn = mine.catch(() => {});
   return mine;
 }
