@@ -1,12 +1,13 @@
 /**
- * One evaluation across workers (partition.ts): this side cuts each file into chunks at line ends and
- * hands them out, passes each bucket to its owner in chunk order, and merges the owners' values; the
- * workers' side (partitionWorker) splits chunks and owns partitions. The command line's threads
- * (src/node/partitioned.ts) and the page's Web Workers (web/) each give the files' reading and the
- * workers; the rest is here, once.
+ * One evaluation across workers (partition.ts): this side cuts each file into chunks at line ends,
+ * hands chunk k to worker k mod n, counts the chunks every owner took (at most AHEAD a worker in
+ * flight), and merges the owners' values; the workers' side (partitionWorker) splits its chunks, sends
+ * each bucket to its owner through a port between the two, and owns its partition. The command line's
+ * threads (src/node/partitioned.ts) and the page's Web Workers (web/) each give the files' reading and
+ * the workers; the rest is here, once.
  *
- * Any failure (bad input, a file not grouped as splitByQuery expects, a worker lost) ends the session:
- * the caller reads what is left the one-worker way, which says the error with its file and line.
+ * Any failure (bad input, a run not grouped by query, a worker lost) ends the session: the caller
+ * reads what is left the one-worker way, which says the error with its file and line.
  * Browser compatible.
  */
 import type { Evaluated } from "./evaluate.js";

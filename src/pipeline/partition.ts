@@ -29,8 +29,6 @@ import { BLOCK_ROWS, RunBlockParser, RunBlocks, type RunSummary } from "./blocks
 import type { Evaluated } from "./evaluate.js";
 import { groupJudgments, joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
-const LF = 10;
-
 /** FNV-1a of bytes[start, end): the same for a query id wherever it is read. */
 export function queryHash(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
@@ -287,14 +285,7 @@ export class PartitionOwner {
 }
 
 /** The owners' runs as one worker's evaluateRunFile would give it; null where only one worker can say why not. */
-export function mergeOwned(
-  owned: readonly OwnedRun[],
-  lastOwner: number,
-): {
-  parts: Evaluated[];
-  summary: RunSummary;
-  warnings: string[];
-} | null {
+export function mergeOwned(owned: readonly OwnedRun[], lastOwner: number): OwnedRun | null {
   const sum = (f: (s: RunSummary) => number) => owned.reduce((n, o) => n + f(o.summary), 0);
   const rows = sum((s) => s.rows);
   const evaluated = sum((s) => s.evaluated);
