@@ -2,6 +2,7 @@
 // Node's side of it, the files read by path (each thread reads its own chunks) and the threads held
 // from the pool. What the session leaves (bad input, a thread lost) goes the one-thread way (files.ts).
 import { closeSync, openSync, readSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { EvaluationSpec } from "../app/evaluator.js";
 import { formatOf, type ParserChoice } from "../input/formats.js";
 import type { EvaluatorFor, OwnedJudgments } from "../pipeline/partition.js";
@@ -44,7 +45,7 @@ export function partitionable(
   choice: ParserChoice,
 ): pool is ThreadPool | PartitionsInThisThread {
   const least = minBytes();
-  if (!pool || pool.size < (least === 0 ? 2 : MIN_THREADS) || choice.columns !== undefined) return false;
+  if (!pool || owners(pool) < (least === 0 ? 2 : MIN_THREADS) || choice.columns !== undefined) return false;
   let bytes = 0;
   for (const f of files) {
     if (formatOf(f, choice.format) !== "trec") return false;
@@ -53,6 +54,14 @@ export function partitionable(
     bytes += info.size;
   }
   return bytes >= (least ?? MIN_BYTES);
+}
+
+/**
+ * The threads that split and own: the pool's, at most one a core (more only share the cores and the
+ * memory: `--threads 256` on 2 cores is 2 owners); in this thread, as many as asked (the tests' 16).
+ */
+function owners(pool: ThreadPool | PartitionsInThisThread): number {
+  return "inThisThread" in pool ? pool.size : Math.min(pool.size, availableParallelism());
 }
 
 /**
@@ -82,9 +91,9 @@ async function evaluateOnThreads(
   const ports: PartitionPort<string, EvaluationSpec>[] = [];
   if ("inThisThread" in pool) {
     const { specEvaluator } = await import("../app/evaluator.js");
-    for (let i = 0; i < pool.size; i++) ports.push(portInThisThread(specEvaluator));
+    for (let i = 0; i < owners(pool); i++) ports.push(portInThisThread(specEvaluator));
   } else
-    for (let i = 0; i < pool.size; i++) {
+    for (let i = 0; i < owners(pool); i++) {
       const thread = await pool.acquire();
       ports.push({
         post: (message, transfer) => thread.post({ kind: "partition", job: message }, transfer),
