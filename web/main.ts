@@ -547,6 +547,8 @@ function spawn(job: Job): void {
         break;
       case "done":
         kept = r.kept;
+        // Said for tests and benchmarks: whether the runs went across the partition workers.
+        document.body.dataset.workers = String(r.workers);
         setState("done");
         // The worker compares two runs or more next.
         if (runs.length >= 2) comparing();

@@ -91,8 +91,11 @@ export type Report =
       intervals: Interval[];
     }
   | { type: "comparison-error"; message: string }
-  /** `kept`: the worker kept what it read, so new settings need no second read. */
-  | { type: "done"; kept: boolean }
+  /**
+   * `kept`: the worker kept what it read, so new settings need no second read. `workers`: how many
+   * partition workers evaluated the runs (1: the worker alone, for some run at least).
+   */
+  | { type: "done"; kept: boolean; workers: number }
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }
   | { type: "explain-error"; id: number; message: string }

@@ -396,6 +396,8 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
 
 /** This job's Parallel (the page's ?workers=N and ?partition-bytes=N). */
 let parallel: Parallel = {};
+/** How many partition workers evaluated the last job's runs (1: this worker alone, for some run at least). */
+let workers = 1;
 
 /**
  * The qrels file's judgments held by partition workers, judged once (null: left to this worker). One
@@ -528,6 +530,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
       spec,
     );
     if (first < runFiles.length) await leftToOneWorker(partitions);
+    else workers = partitions.parts;
   }
   if (first < runFiles.length) {
     const judgments = await judgmentsOf(qrelsFile);
@@ -604,13 +607,14 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       }
       return;
     }
+    workers = 1;
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       parallel = job.parallel ?? {};
       await trec(job.qrels, job.runs, job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
-    post({ type: "done", kept: units.every((u) => u.blocks !== null) });
+    post({ type: "done", kept: units.every((u) => u.blocks !== null), workers });
     // After done: the table is there while the resampling runs.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
   } catch (err) {

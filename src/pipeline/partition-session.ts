@@ -140,6 +140,11 @@ export class Partitions<S, Spec> {
     this.session = new Session(ports, readAt, progress, chunkMost);
   }
 
+  /** How many workers. */
+  get parts(): number {
+    return this.session.parts;
+  }
+
   /** Whether a worker failed: the workers are of no more use (end() ends them). */
   get failed(): boolean {
     return this.session.isFailed;
