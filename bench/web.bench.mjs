@@ -15,6 +15,7 @@
 //   RANKEVAL_WEB_BENCH_ONLY     "trec" or "letor": one row only
 //   RANKEVAL_WEB_BENCH_TIMEOUT  seconds to wait for each run of a row (default 600)
 //   RANKEVAL_WEB_BENCH_RUNS     runs of each row (default 3; the median time, the largest memory)
+//   RANKEVAL_WEB_BENCH_QUERY    the page's URL query, as "?workers=1" (one worker, no partition workers)
 //   RANKEVAL_WEB_BENCH_PROFILE  a directory: also writes CPU profiles of the page's main thread and of its
 //                               worker (.cpuprofile, for DevTools; the page built unminified), prints their
 //                               top functions, and samples both V8 heaps (JS heap, ArrayBuffers) every 500 ms
@@ -63,6 +64,7 @@ const ONLY = process.env.RANKEVAL_WEB_BENCH_ONLY;
 const PROFILE = process.env.RANKEVAL_WEB_BENCH_PROFILE;
 if (PROFILE) mkdirSync(PROFILE, { recursive: true });
 const RUNS = Number(process.env.RANKEVAL_WEB_BENCH_RUNS ?? 3);
+const QUERY = process.env.RANKEVAL_WEB_BENCH_QUERY ?? "";
 const fail = (message) => {
   console.error(`bench/web.bench.mjs: ${message}`);
   process.exit(1);
@@ -314,7 +316,7 @@ async function measure(label, inputs) {
     // Each note with the renderer's RSS as it arrives.
     await page.exposeFunction("__benchLog", (e) => void live.push({ ...e, rss: sampling?.now() ?? 0 }));
     await page.addInitScript(instrument);
-    await page.goto(base);
+    await page.goto(base + QUERY);
     let session;
     let workerSession;
     if (PROFILE) {
@@ -390,6 +392,8 @@ async function measure(label, inputs) {
     const end = log.find((e) => e.state === "done" || e.state === "error")?.t;
     const error =
       crashed || timedOut ? "" : ((await page.textContent("#error", { timeout: 30_000 }).catch(() => "")) ?? "");
+    // How many partition workers evaluated the run (web/partitions.ts; 1: the page's worker alone).
+    const workers = crashed || timedOut ? "" : await page.evaluate(() => document.body.dataset.workers ?? "");
     if (PROFILE && !crashed) {
       // The worker first: a page that timed out may be busy for long on its main thread.
       const within = (p) => Promise.race([p.catch(() => null), new Promise((r) => setTimeout(() => r(null), 30_000))]);
@@ -408,6 +412,7 @@ async function measure(label, inputs) {
           ? `no result after ${TIMEOUT / 1000} s`
           : error,
       pageErrors: errors,
+      workers,
       seconds: ((end ?? start + waited) - start) / 1000,
       mainSeconds: ((end ?? start + waited) - mainStart) / 1000,
       start,
@@ -551,14 +556,18 @@ console.log(
   `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; Chromium ${rows[0]?.version ?? "?"} (headless, ${CHROMIUM}); ${new Date().toISOString().slice(0, 10)}`,
 );
 console.log(
-  `${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)\n`,
+  `${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)${QUERY ? `; the page opened with ${QUERY}` : ""}; load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} (uptime) at the end\n`,
 );
 console.log(
   "| input | result | time, all files (median) | of which the run or LETOR file | MB/s of run or LETOR file, in its time | MB/s of all bytes, in all the time | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |",
 );
 console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
-  const result = r.state === "done" ? "done" : `**${r.state}**: ${r.error}`;
+  const result =
+    r.state === "done" ? `done, ${r.workers} worker${r.workers === "1" ? "" : "s"}` : `**${r.state}**: ${r.error}`;
   const times = r.runs > 1 ? ` (${r.times.map((t) => t.toFixed(1)).join(", ")})` : "";
   console.log(
     `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
