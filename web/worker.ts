@@ -441,12 +441,15 @@ function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpe
 }
 
 /**
- * After the partition workers left runs to this worker: ended where one failed (the next job judges
- * again) or where their judgments are of no use (this worker reads them, and says why).
+ * This worker reads the judgments itself from now on (runs the partition workers left or cannot take):
+ * they let theirs go, so that the tab holds them once.
  */
-async function leftToOneWorker(p: Partitions<File, EvaluationSpec>): Promise<void> {
-  if (!p.failed && (await p.judged())) return;
-  held = p.failed ? null : Promise.resolve(null);
+async function leaveToOneWorker(): Promise<void> {
+  const p = held && (await held);
+  held = Promise.resolve(null);
+  if (!p) return;
+  // Their last answers first: a session ends idle.
+  await p.judged();
   p.end();
 }
 
@@ -455,7 +458,7 @@ async function readQrels(qrels: File): Promise<void> {
   if (await partitionable([qrels], parallel)) {
     const p = await judgedInPartitions(qrels);
     if (p && (await p.judged())) return;
-    if (p) await leftToOneWorker(p);
+    await leaveToOneWorker();
   }
   await judgmentsOf(qrels);
 }
@@ -507,6 +510,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
         type: "warning",
         message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels`,
       });
+    await leaveToOneWorker();
     postDownloads(ctx, await diversityRuns(ctx, qrelsFile, runFiles));
     return;
   }
@@ -529,10 +533,10 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
       undefined,
       spec,
     );
-    if (first < runFiles.length) await leftToOneWorker(partitions);
-    else workers = partitions.parts;
+    if (first === runFiles.length) workers = partitions.parts;
   }
   if (first < runFiles.length) {
+    await leaveToOneWorker();
     const judgments = await judgmentsOf(qrelsFile);
     let bytes = 0;
     for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
