@@ -16,17 +16,26 @@ const MIN_BYTES = 32 << 20;
 /** Workers per GiB of the device's memory (navigator.deviceMemory; 4 where the browser does not say). */
 const WORKERS_PER_GIB = 2;
 const MAX_WORKERS = 16;
+/**
+ * The fewest cores worth the partition workers. On two, the one worker's way already keeps both busy
+ * (a second worker parses the run while the first evaluates) and does less work in all (no split, no
+ * bucket copies): measured on this project's 2-core machine with the 1 GB run (bench:web), two
+ * partition workers took 3.5-3.6 s quiet and 5.2-5.6 s under a load of 4-5, one worker 3.3-4.0 s.
+ */
+const MIN_CORES = 3;
 
 /**
- * How many partition workers: one per core (navigator.hardwareConcurrency), bounded by memory, each
- * holding, besides its share of the judgments, a block of run rows being joined (BLOCK_ROWS) and its
- * chunks in flight, about 150 MB at most: 2 per GiB of navigator.deviceMemory, 16 at most. Fewer than
- * 2: none (the one-worker way). `parallel.workers` (the page's ?workers=N) says how many instead.
+ * How many partition workers: one per core (navigator.hardwareConcurrency, three or more), bounded by
+ * memory, each holding, besides its share of the judgments, a block of run rows being joined
+ * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most: 2 per GiB of navigator.deviceMemory,
+ * 16 at most. Fewer than 2: none (the one worker's way). `parallel.workers` (the page's ?workers=N)
+ * says how many instead, whatever the cores.
  */
 export function workerCount(parallel: Parallel): number {
   if (parallel.workers !== undefined) return Math.min(parallel.workers, MAX_WORKERS);
   const nav = navigator as Navigator & { deviceMemory?: number };
   const cores = nav.hardwareConcurrency || 1;
+  if (cores < MIN_CORES) return 1;
   return Math.min(cores, Math.floor((nav.deviceMemory ?? 4) * WORKERS_PER_GIB), MAX_WORKERS);
 }
 
