@@ -206,6 +206,28 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
     expect(two).toEqual({ ...one, workers: "2" });
   }, 120_000);
 
+  it("opens a drill-down of runs the partition workers evaluated (the judgments read for it): as one worker's", async () => {
+    const drilled = async (workers: number) => {
+      let text = "";
+      await open(workers, [runA, runB], async (page) => {
+        const qid = await page.$eval("#perquery td[data-qid]", (td) => (td as HTMLElement).dataset.qid!);
+        await page.click(`#perquery td[data-qid="${qid}"][data-measure="map"]`);
+        await page.waitForFunction(
+          (q) =>
+            document.body.dataset.drilldown === "done" &&
+            document.querySelector<HTMLElement>(".drilldown")?.dataset.qid === q,
+          qid,
+          { timeout: 30_000 },
+        );
+        text = await page.$eval(".drilldown", (e) => (e as HTMLElement).innerText);
+      });
+      return text;
+    };
+    const one = await drilled(1);
+    expect(one).toMatch(/a\.run[\s\S]*b\.run/);
+    expect(await drilled(2)).toBe(one);
+  }, 120_000);
+
   it("leaves a gzipped run to the one worker", async () => {
     const gz = file("a.run.gz", gzipSync(readFileSync(runA)));
     const two = await open(2, [gz]);
