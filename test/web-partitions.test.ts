@@ -219,7 +219,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
           qid,
           { timeout: 30_000 },
         );
-        text = await page.$eval(".drilldown", (e) => (e as HTMLElement).innerText);
+        text = await page.$eval(".drilldown", (e) => e.textContent ?? "");
       });
       return text;
     };
