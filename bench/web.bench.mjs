@@ -36,6 +36,18 @@
 // LETOR 1782 MB + scores 177 MB in 9.2 s, 195 MB/s, 2.11 GiB. At 0104e48 (one worker; the qrels read
 // only once the run was set): 10.5 s, 101 MB/s of run, 1.27 GiB. The issue's targets, 200 MB/s for a
 // 1 GB run and a tab under 1.5 GB, are met.
+//
+// Partition workers (web/partitions.ts), measured 2026-11-27 on the same machine (Chromium 156.0.8078.108),
+// single runs interleaved, load 2.2-2.9 (uptime): before them (0d739ff) the run in 2.4-2.6 s (412-438
+// MB/s), tab 1.22-1.25 GiB; with them, by default the same (one worker on two cores: MIN_CORES), 2.4-2.6 s
+// (411-443 MB/s); with ?workers=2 (RANKEVAL_WEB_BENCH_QUERY), two partition workers, 3.4 s (311-316 MB/s),
+// tab 1.52-1.60 GiB. Under a load of 4-5: one worker 3.3-4.0 s, two partition workers 5.2-5.6 s. On two
+// cores the partition workers do more in all (the split, the buckets' copies, the slices read: each
+// worker, over qrels and run, 0.35 s in the split, 0.18 s taking bucket buffers) for the same kernel work
+// (per worker: parse 0.37 s run + 0.4 s qrels, join 0.26 s, measures about 0.3 s), and wait 40% of the
+// time on the other threads (the browser's reads of the slices, the coordinating worker, the page): both
+// cores are busy, so no split of the work is faster than the one worker's reader and evaluator. The 500
+// MB/s target needs a third core, or less work per row.
 import { execFileSync } from "node:child_process";
 import {
   closeSync,
