@@ -17,15 +17,17 @@ const MIN_BYTES = 32 << 20;
 const WORKERS_PER_GIB = 2;
 const MAX_WORKERS = 16;
 /**
- * The fewest cores worth the partition workers. On two, the one worker's way already keeps both busy
- * (a second worker parses the run while the first evaluates) and does less work in all (no split, no
- * bucket copies): measured on this project's 2-core machine with the 1 GB run (bench:web), two
- * partition workers took 3.5-3.6 s quiet and 5.2-5.6 s under a load of 4-5, one worker 3.3-4.0 s.
+ * The fewest cores worth the partition workers, as the command line's least threads (MIN_THREADS in
+ * src/node/partitioned.ts: on 2 and 3 its reader thread is faster, measured on 2 and 16 cores). On
+ * two, the page's one worker keeps both busy (a second worker parses the run while the first evaluates)
+ * and does less work in all (no split, no bucket copies): measured on this project's 2-core machine
+ * with the 1 GB run (bench:web), two partition workers took 3.4 s where one worker took 2.4-2.6 s,
+ * and 5.2-5.6 s against 3.3-4.0 s under a load of 4-5.
  */
-const MIN_CORES = 3;
+const MIN_CORES = 4;
 
 /**
- * How many partition workers: one per core (navigator.hardwareConcurrency, three or more), bounded by
+ * How many partition workers: one per core (navigator.hardwareConcurrency, MIN_CORES or more), bounded by
  * memory, each holding, besides its share of the judgments, a block of run rows being joined
  * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most: 2 per GiB of navigator.deviceMemory,
  * 16 at most. Fewer than 2: none (the one worker's way). `parallel.workers` (the page's ?workers=N)
