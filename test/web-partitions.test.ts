@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
+import { CHROMIUM, pageInChromium } from "../scripts/page.mjs";
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
@@ -74,19 +74,13 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
   lines[Math.floor(lines.length * 0.7)] = "q1 Q0 dX 1 0.9x A";
   const bad = file("bad.run", lines.join("\n"));
 
-  let browser: Browser | undefined;
-  let site: { url: string; close(): Promise<unknown> } | undefined;
+  let chromium: { browser: Browser; url: string; close(): Promise<void> } | undefined;
 
   beforeAll(async () => {
-    if (!haveChromium)
-      throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install chromium)`);
-    site = await servePage(join(dir, "site"));
-    browser = await launchChromium();
+    chromium = await pageInChromium(join(dir, "site"));
   }, 120_000);
-
   afterAll(async () => {
-    await browser?.close();
-    await site?.close();
+    await chromium?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -143,11 +137,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
     after?: (page: Page) => Promise<void>,
     query = "",
   ): Promise<Shown> {
-    const page = await browser!.newPage();
+    const page = await chromium!.browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     try {
-      await page.goto(`${site!.url}?workers=${workers}&partition-bytes=0${query}`);
+      await page.goto(`${chromium!.url}?workers=${workers}&partition-bytes=0${query}`);
       await page.setInputFiles('input[name="qrels"]', [qrels]);
       await page.waitForFunction(() => document.body.dataset.judgments === "read", undefined, { timeout: 60_000 });
       await page.setInputFiles('input[name="run"]', runs);
