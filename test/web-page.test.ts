@@ -231,7 +231,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
     expect(shown.cells.get("rerank.run")?.get("recip_rank")).toBe("1.0000");
   }, 60_000);
 
-  it("evaluates across partition workers opened from disk (workers started inside its worker): the same cells", async () => {
+  it("evaluates across partition workers opened from disk (started inside its worker): the same cells", async () => {
     const one = await open([
       ["qrels", [example("qrels.txt")]],
       ["run", [example("bm25.run"), example("rerank.run")]],

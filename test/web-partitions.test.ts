@@ -178,6 +178,26 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
     expect(two).toEqual(one);
   }, 120_000);
 
+  it("says the error of a bad line deep in the qrels, read as soon as chosen, as one worker does", async () => {
+    const judgments = made.qrels.split("\n");
+    judgments[Math.floor(judgments.length * 0.6)] = "q1 0 dX high";
+    const badQrels = file("bad.qrels", judgments.join("\n"));
+    const error = async (workers: number) => {
+      const page = await chromium!.browser.newPage();
+      try {
+        await page.goto(`${chromium!.url}?workers=${workers}&partition-bytes=0`);
+        await page.setInputFiles('input[name="qrels"]', [badQrels]);
+        await finished(page);
+        return [await page.evaluate(() => document.body.dataset.state), await page.textContent("#error")];
+      } finally {
+        await page.close();
+      }
+    };
+    const one = await error(1);
+    expect(one).toEqual(["error", expect.stringMatching(/^bad\.qrels:\d+:\d+: .*"high"/)]);
+    expect(await error(2)).toEqual(one);
+  }, 120_000);
+
   it("evaluates new settings across the workers, which keep the judgments: the qrels are not read again", async () => {
     const measures = async (page: Page) => {
       // Marked: a file read again gets a new progress line.
@@ -200,7 +220,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
     expect(two).toEqual({ ...one, workers: "2" });
   }, 120_000);
 
-  it("opens a drill-down of runs the partition workers evaluated (the judgments read for it): as one worker's", async () => {
+  it("opens a drill-down of runs the partition workers evaluated (judgments read for it), as one's", async () => {
     const drilled = async (workers: number) => {
       let text = "";
       await open(workers, [runA, runB], async (page) => {
