@@ -56,13 +56,14 @@ export async function partitionable(files: readonly File[], parallel: Parallel):
   return bytes >= (parallel.minBytes ?? MIN_BYTES);
 }
 
-/** Workers kept between evaluations (their start costs): idle, emptied by the session's stop. */
-const idle: Worker[] = [];
-
-/** `n` partition workers as the session holds them: idle ones first, else new. */
+/**
+ * `n` new partition workers as the session holds them. They live as long as it does: the judgments
+ * they hold serve every run and setting that follows. Once the page's worker reads the judgments
+ * itself, or one of them fails, they end: an idle one would hold a kernel and an isolate for nothing.
+ */
 export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[] {
   return Array.from({ length: n }, () => {
-    const worker = idle.pop() ?? new PartitionWorker();
+    const worker = new PartitionWorker();
     return {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen: (onReport, onFail) => {
@@ -72,12 +73,7 @@ export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[]
           onFail(e.message || "a partition worker failed");
         };
       },
-      release: (ok) => {
-        worker.onmessage = null;
-        worker.onerror = null;
-        if (ok) idle.push(worker);
-        else worker.terminate();
-      },
+      release: () => worker.terminate(),
     };
   });
 }
