@@ -47,7 +47,8 @@
 // (per worker: parse 0.37 s run + 0.4 s qrels, join 0.26 s, measures about 0.3 s), and wait 40% of the
 // time on the other threads (the browser's reads of the slices, the coordinating worker, the page): both
 // cores are busy, so no split of the work is faster than the one worker's reader and evaluator. The 500
-// MB/s target needs a third core, or less work per row.
+// MB/s target needs a third core, or less work per row. Tab memory with ?workers=3: 1.61 GiB, with
+// ?workers=4: 1.85 GiB (4.5 s and 4.8 s on these two cores, load 6-9).
 import { execFileSync } from "node:child_process";
 import {
   closeSync,

@@ -27,11 +27,12 @@ const MAX_WORKERS = 16;
 const MIN_CORES = 4;
 
 /**
- * How many partition workers: one per core (navigator.hardwareConcurrency, MIN_CORES or more), bounded by
- * memory, each holding, besides its share of the judgments, a block of run rows being joined
- * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most: 2 per GiB of navigator.deviceMemory,
- * 16 at most. Fewer than 2: none (the one worker's way). `parallel.workers` (the page's ?workers=N)
- * says how many instead, whatever the cores.
+ * How many partition workers: one per core (navigator.hardwareConcurrency, MIN_CORES or more),
+ * bounded by memory. Each holds, besides its share of the judgments, a block of run rows being joined
+ * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most (the tab with the 1 GB run: 1.22 GiB
+ * with one worker; 1.52-1.60 with two partition workers, 1.61 with three, 1.85 with four): 2 per GiB
+ * of navigator.deviceMemory, 16 at most. Fewer than 2: none (the one worker's way).
+ * `parallel.workers` (the page's ?workers=N) says how many instead, whatever the cores.
  */
 export function workerCount(parallel: Parallel): number {
   if (parallel.workers !== undefined) return Math.min(parallel.workers, MAX_WORKERS);
