@@ -15,6 +15,7 @@
 //   RANKEVAL_WEB_BENCH_ONLY     "trec" or "letor": one row only
 //   RANKEVAL_WEB_BENCH_TIMEOUT  seconds to wait for each run of a row (default 600)
 //   RANKEVAL_WEB_BENCH_RUNS     runs of each row (default 3; the median time, the largest memory)
+//   RANKEVAL_WEB_BENCH_QUERY    the page's URL query, as "?workers=1" (one worker, no partition workers)
 //   RANKEVAL_WEB_BENCH_PROFILE  a directory: also writes CPU profiles of the page's main thread and of its
 //                               worker (.cpuprofile, for DevTools; the page built unminified), prints their
 //                               top functions, and samples both V8 heaps (JS heap, ArrayBuffers) every 500 ms
@@ -35,6 +36,19 @@
 // LETOR 1782 MB + scores 177 MB in 9.2 s, 195 MB/s, 2.11 GiB. At 0104e48 (one worker; the qrels read
 // only once the run was set): 10.5 s, 101 MB/s of run, 1.27 GiB. The issue's targets, 200 MB/s for a
 // 1 GB run and a tab under 1.5 GB, are met.
+//
+// Partition workers (web/partitions.ts), measured 2026-11-27 on the same machine (Chromium 156.0.8078.108),
+// single runs interleaved, load 2.2-2.9 (uptime): before them (0d739ff) the run in 2.4-2.6 s (412-438
+// MB/s), tab 1.22-1.25 GiB; with them, by default the same (one worker on two cores: MIN_CORES), 2.4-2.6 s
+// (411-443 MB/s); with ?workers=2 (RANKEVAL_WEB_BENCH_QUERY), two partition workers, 3.4 s (311-316 MB/s),
+// tab 1.52-1.60 GiB. Under a load of 4-5: one worker 3.3-4.0 s, two partition workers 5.2-5.6 s. On two
+// cores the partition workers do more in all (the split, the buckets' copies, the slices read: each
+// worker, over qrels and run, 0.35 s in the split, 0.18 s taking bucket buffers) for the same kernel work
+// (per worker: parse 0.37 s run + 0.4 s qrels, join 0.26 s, measures about 0.3 s), and wait 40% of the
+// time on the other threads (the browser's reads of the slices, the coordinating worker, the page): both
+// cores are busy, so no split of the work is faster than the one worker's reader and evaluator. The 500
+// MB/s target needs a third core, or less work per row. Tab memory with ?workers=3: 1.61 GiB, with
+// ?workers=4: 1.85 GiB (4.5 s and 4.8 s on these two cores, load 6-9).
 import { execFileSync } from "node:child_process";
 import {
   closeSync,
@@ -63,6 +77,7 @@ const ONLY = process.env.RANKEVAL_WEB_BENCH_ONLY;
 const PROFILE = process.env.RANKEVAL_WEB_BENCH_PROFILE;
 if (PROFILE) mkdirSync(PROFILE, { recursive: true });
 const RUNS = Number(process.env.RANKEVAL_WEB_BENCH_RUNS ?? 3);
+const QUERY = process.env.RANKEVAL_WEB_BENCH_QUERY ?? "";
 const fail = (message) => {
   console.error(`bench/web.bench.mjs: ${message}`);
   process.exit(1);
@@ -314,7 +329,7 @@ async function measure(label, inputs) {
     // Each note with the renderer's RSS as it arrives.
     await page.exposeFunction("__benchLog", (e) => void live.push({ ...e, rss: sampling?.now() ?? 0 }));
     await page.addInitScript(instrument);
-    await page.goto(base);
+    await page.goto(base + QUERY);
     let session;
     let workerSession;
     if (PROFILE) {
@@ -390,6 +405,8 @@ async function measure(label, inputs) {
     const end = log.find((e) => e.state === "done" || e.state === "error")?.t;
     const error =
       crashed || timedOut ? "" : ((await page.textContent("#error", { timeout: 30_000 }).catch(() => "")) ?? "");
+    // How many partition workers evaluated the run (web/partitions.ts; 1: the page's worker alone).
+    const workers = crashed || timedOut ? "" : await page.evaluate(() => document.body.dataset.workers ?? "");
     if (PROFILE && !crashed) {
       // The worker first: a page that timed out may be busy for long on its main thread.
       const within = (p) => Promise.race([p.catch(() => null), new Promise((r) => setTimeout(() => r(null), 30_000))]);
@@ -408,6 +425,7 @@ async function measure(label, inputs) {
           ? `no result after ${TIMEOUT / 1000} s`
           : error,
       pageErrors: errors,
+      workers,
       seconds: ((end ?? start + waited) - start) / 1000,
       mainSeconds: ((end ?? start + waited) - mainStart) / 1000,
       start,
@@ -551,14 +569,18 @@ console.log(
   `\n${os.cpus()[0]?.model ?? "CPU"}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; Chromium ${rows[0]?.version ?? "?"} (headless, ${CHROMIUM}); ${new Date().toISOString().slice(0, 10)}`,
 );
 console.log(
-  `${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)\n`,
+  `${queries} queries x ${docs} documents (seed ${SEED}), ${data}; the page's default measures (trec_eval's defaults; the CLI's --letor defaults)${QUERY ? `; the page opened with ${QUERY}` : ""}; load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} (uptime) at the end\n`,
 );
 console.log(
   "| input | result | time, all files (median) | of which the run or LETOR file | MB/s of run or LETOR file, in its time | MB/s of all bytes, in all the time | tab memory (renderer peak RSS) | renderer peak RssAnon | all chromium processes, peak Pss |",
 );
 console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
-  const result = r.state === "done" ? "done" : `**${r.state}**: ${r.error}`;
+  const result =
+    r.state === "done" ? `done, ${r.workers} worker${r.workers === "1" ? "" : "s"}` : `**${r.state}**: ${r.error}`;
   const times = r.runs > 1 ? ` (${r.times.map((t) => t.toFixed(1)).join(", ")})` : "";
   console.log(
     `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,

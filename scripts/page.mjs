@@ -66,3 +66,20 @@ export function launchChromium(options = {}) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, ...options });
 }
+
+/** The page built into `outDir` and served, and a chromium to open it (a browser test's set-up); close() ends both. */
+export async function pageInChromium(outDir) {
+  const site = await servePage(outDir);
+  const browser = await launchChromium().catch(async (e) => {
+    await site.close();
+    throw e;
+  });
+  return {
+    browser,
+    url: site.url,
+    close: async () => {
+      await browser.close();
+      await site.close();
+    },
+  };
+}

@@ -89,7 +89,7 @@ describe("the one-file page", () => {
     expect(r.status).toBe(0);
     expect(readFileSync(join(dir, "rankeval.html")).equals(page)).toBe(true);
     expect(r.err).toContain(
-      `wrote rankeval.html (1.2 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
+      `wrote rankeval.html (1.7 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
     );
     expect(r.out).toBe("");
     for (const argv of [["--page", "mine.html"], ["--page=mine.htm"]]) {
@@ -157,6 +157,8 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
     cells: Map<string, Map<string, string>>;
     /** The per-query table's cells' texts. */
     perQuery: string[];
+    /** body[data-workers]: how many partition workers evaluated the runs. */
+    workers: string;
   }
 
   /** Opens the file, runs `before`, sets the inputs in order (or drops `dropped` on the form), waits. */
@@ -198,6 +200,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
         warnings: await page.$$eval("#warnings p", (ps) => ps.map((p) => p.textContent ?? "")),
         cells,
         perQuery: await page.$$eval("#perquery td[data-measure]", (tds) => tds.map((td) => td.textContent ?? "")),
+        workers: (await page.evaluate(() => document.body.dataset.workers)) ?? "",
       };
       expect(errors).toEqual([]);
       return shown;
@@ -226,6 +229,22 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
       expect(shown.cells.get(run)).toEqual(want);
     }
     expect(shown.cells.get("rerank.run")?.get("recip_rank")).toBe("1.0000");
+  }, 60_000);
+
+  it("evaluates across partition workers opened from disk (started inside its worker): the same cells", async () => {
+    const one = await open([
+      ["qrels", [example("qrels.txt")]],
+      ["run", [example("bm25.run"), example("rerank.run")]],
+    ]);
+    const several = await open(
+      [
+        ["qrels", [example("qrels.txt")]],
+        ["run", [example("bm25.run"), example("rerank.run")]],
+      ],
+      (page) => page.goto(`${url}?workers=2&partition-bytes=0`).then(() => undefined),
+    );
+    expect([one.workers, several.workers]).toEqual(["1", "2"]);
+    expect({ ...several, workers: "1" }).toEqual(one);
   }, 60_000);
 
   it("prints four decimals where the command line does: canonical names, mixed names, LETOR", async () => {

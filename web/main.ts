@@ -11,7 +11,7 @@ import { printValue } from "../src/explain/print.js";
 import { tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
-import type { CompareSettings, Job, Report, Settings } from "./protocol.js";
+import type { CompareSettings, Job, Parallel, Report, Settings } from "./protocol.js";
 // Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
 // 'null', from which a module worker's URL is refused.
 import PageWorker from "./worker.js?worker&inline";
@@ -57,6 +57,12 @@ const drill = new PageDrilldowns(
 const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(
   new URLSearchParams(location.search).get("keep-rows"),
 );
+
+/** The page's ?workers=N and ?partition-bytes=N (protocol.ts's Parallel): tests' and benchmarks' hooks. */
+const PARALLEL: Parallel = ((params) => {
+  const n = (name: string) => ((v) => (v === null || !/^\d+$/.test(v) ? undefined : Number(v)))(params.get(name));
+  return { workers: n("workers"), minBytes: n("partition-bytes") };
+})(new URLSearchParams(location.search));
 
 /** The per-query table's rows at most: the DOM stays small. */
 const MAX_ROWS = 200;
@@ -145,10 +151,16 @@ function showProgress(r: Extract<Report, { type: "progress" }>): void {
   item.bar.value = r.read;
   const rate = r.seconds > 0 ? r.read / r.seconds : 0;
   let text = `${r.file}: ${size(r.read)} of ${size(r.size)}`;
+  const lines = r.lines;
   if (r.read >= r.size)
-    text += `, read in ${r.seconds.toFixed(1)} s (${r.lines.toLocaleString("en")} ${r.lines === 1 ? "line" : "lines"})`;
+    text +=
+      `, read in ${r.seconds.toFixed(1)} s` +
+      (lines === undefined ? "" : ` (${lines.toLocaleString("en")} ${lines === 1 ? "line" : "lines"})`);
   else if (rate > 0)
-    text += `, ${size(rate)}/s, ${perSecond(r.lines / r.seconds)} lines/s, ${Math.ceil((r.size - r.read) / rate)} s left`;
+    text +=
+      `, ${size(rate)}/s` +
+      (lines === undefined ? "" : `, ${perSecond(lines / r.seconds)} lines/s`) +
+      `, ${Math.ceil((r.size - r.read) / rate)} s left`;
   item.text.textContent = text;
 }
 
@@ -485,7 +497,7 @@ function readQrels(qrels: File): void {
   progressList.replaceChildren();
   reset();
   delete document.body.dataset.judgments;
-  spawn({ kind: "qrels", qrels });
+  spawn({ kind: "qrels", qrels, parallel: PARALLEL });
   qrelsOnly = true;
 }
 
@@ -535,6 +547,8 @@ function spawn(job: Job): void {
         break;
       case "done":
         kept = r.kept;
+        // Said for tests and benchmarks: whether the runs went across the partition workers.
+        document.body.dataset.workers = String(r.workers);
         setState("done");
         // The worker compares two runs or more next.
         if (runs.length >= 2) comparing();
@@ -595,6 +609,7 @@ function job(): Job | null {
       settings: settings(),
       keepRows: KEEP_ROWS,
       compare: compareSettings(),
+      parallel: PARALLEL,
     };
   return null;
 }

@@ -19,9 +19,17 @@ export interface Settings {
  * qrels file (the page starts another worker for another).
  */
 export type Job =
-  | { kind: "qrels"; qrels: File }
+  | { kind: "qrels"; qrels: File; parallel?: Parallel }
   /** keepRows: the worker's KEEP_ROWS; compare: the comparison to make once two runs are evaluated. */
-  | { kind: "trec"; qrels: File; runs: File[]; settings: Settings; keepRows?: number; compare?: CompareSettings }
+  | {
+      kind: "trec";
+      qrels: File;
+      runs: File[];
+      settings: Settings;
+      keepRows?: number;
+      compare?: CompareSettings;
+      parallel?: Parallel;
+    }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
   | { kind: "compare"; compare: CompareSettings }
@@ -29,6 +37,15 @@ export type Job =
   | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string }
   /** Which input each dropped Parquet or Arrow file belongs to (the page leaves their readers to the worker). */
   | { kind: "roles"; files: File[] };
+
+/**
+ * The page's ?workers=N and ?partition-bytes=N (web/partitions.ts): how many partition workers (1: none;
+ * default: one per core, bounded by memory) and the least bytes of TREC text they take (default 32 MiB).
+ */
+export interface Parallel {
+  workers?: number;
+  minBytes?: number;
+}
 
 /** The command line's --baseline (null: the first run), --test, --correction (null: default), --alpha. */
 export interface CompareSettings {
@@ -57,7 +74,8 @@ export interface PerQuery {
 
 /** Worker -> page. */
 export type Report =
-  | { type: "progress"; file: string; read: number; size: number; lines: number; seconds: number }
+  /** `lines`: none where partition workers read the file (each its own chunks: none counts the lines). */
+  | { type: "progress"; file: string; read: number; size: number; lines?: number; seconds: number }
   | { type: "rows"; measures: string[]; conventions: string }
   | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery }
   | { type: "downloads"; json: string; csv: string; trec: string | null }
@@ -73,8 +91,11 @@ export type Report =
       intervals: Interval[];
     }
   | { type: "comparison-error"; message: string }
-  /** `kept`: the worker kept what it read, so new settings need no second read. */
-  | { type: "done"; kept: boolean }
+  /**
+   * `kept`: the worker kept what it read, so new settings need no second read. `workers`: how many
+   * partition workers evaluated the runs (1: the worker alone, for some run at least).
+   */
+  | { type: "done"; kept: boolean; workers: number }
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }
   | { type: "explain-error"; id: number; message: string }

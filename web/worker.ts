@@ -1,7 +1,8 @@
 // The page's worker: the page's adapter of the input layer (src/input/), a run parsed in a second worker
-// (run-reader-worker.ts), evaluated with the command line's plan and reports. A qrels file may come
-// alone first: its judgments are kept for the runs that follow. Joined batches are kept up to KEEP_ROWS
-// rows, so new settings re-evaluate them without reading the files again.
+// (run-reader-worker.ts), evaluated with the command line's plan and reports; large TREC text files
+// across partition workers instead, one per core (partitions.ts), which hold the judgments for the
+// runs. A qrels file may come alone first: its judgments are kept for the runs that follow. Joined
+// batches are kept up to KEEP_ROWS rows, so new settings re-evaluate them without reading the files again.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
@@ -26,7 +27,10 @@ import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/explain/print.js";
-import type { Cell, CompareSettings, Job, PerQuery, Report, Settings } from "./protocol.js";
+import type { Cell, CompareSettings, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
+import type { EvaluationSpec } from "../src/app/evaluator.js";
+import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
+import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
@@ -390,6 +394,103 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   return texts;
 }
 
+/** This job's Parallel (the page's ?workers=N and ?partition-bytes=N). */
+let parallel: Parallel = {};
+/** How many partition workers evaluated the last job's runs (1: this worker alone, for some run at least). */
+let workers = 1;
+
+/**
+ * The qrels file's judgments held by partition workers, judged once (null: left to this worker). One
+ * qrels file a worker, as judgmentsRead (each job's File is a copy: not the same object).
+ */
+let held: Promise<Partitions<File, EvaluationSpec> | null> | null = null;
+
+/** Posts each file's progress as the partition workers take its chunks (they count no lines). */
+function partitionProgress(): PartitionProgress {
+  let state = { file: "", size: 0, started: 0, last: 0 };
+  const at = (read: number) => {
+    state.last = performance.now();
+    post({ type: "progress", file: state.file, read, size: state.size, seconds: (state.last - state.started) / 1000 });
+  };
+  return {
+    start: (file, size) => {
+      state = { file, size, started: performance.now(), last: 0 };
+      at(0);
+    },
+    update: (read) => {
+      if (performance.now() - state.last > 100) at(read);
+    },
+    done: () => at(state.size),
+  };
+}
+
+/** The qrels file's judgments streamed to partition workers (once): null where they failed. */
+function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpec> | null> {
+  held ??= (async () => {
+    const p = new Partitions(partitionPorts(workerCount(parallel)), readAt, partitionProgress(), CHUNK_MOST);
+    // The spec of each run's settings comes with the runs (evaluate's spec): this one evaluates none.
+    const spec: EvaluationSpec = { names: [], fallback: null, conventions: {}, tieRange: false };
+    if (!(await p.judge(partFile(qrels), { spec }))) {
+      p.end();
+      return null;
+    }
+    void p.judged().then((judged) => judged && post({ type: "judgments" }));
+    return p;
+  })();
+  return held;
+}
+
+/**
+ * This worker reads the judgments itself from now on (runs the partition workers left or cannot take):
+ * they let theirs go, so that the tab holds them once.
+ */
+async function leaveToOneWorker(): Promise<void> {
+  const p = held && (await held);
+  held = Promise.resolve(null);
+  if (!p) return;
+  // Their last answers first: a session ends idle.
+  await p.judged();
+  p.end();
+}
+
+/** Reads a qrels file chosen alone: in the partition workers where it is large TREC text, else here. */
+async function readQrels(qrels: File): Promise<void> {
+  if (await partitionable([qrels], parallel)) {
+    const p = await judgedInPartitions(qrels);
+    if (p && (await p.judged())) return;
+    await leaveToOneWorker();
+  }
+  await judgmentsOf(qrels);
+}
+
+/**
+ * The partition workers holding the qrels' judgments for these runs, where every run is plain TREC
+ * text and either the workers hold them already or the files together are large enough; else null.
+ */
+async function partitionsFor(qrels: File, runs: File[]): Promise<Partitions<File, EvaluationSpec> | null> {
+  if (workerCount(parallel) < 2 || !(await partitionable(runs, { ...parallel, minBytes: 0 }))) return null;
+  if (!held && !(await partitionable([qrels, ...runs], parallel))) return null;
+  return judgedInPartitions(qrels);
+}
+
+/** A run the partition workers evaluated, shown as one read here. */
+function partitionedUnit(ctx: Context, file: File, r: PartitionedRun): Unit {
+  for (const w of r.warnings) {
+    if (!ctx.warned.has(w)) post({ type: "warning", message: w });
+    ctx.warned.add(w);
+  }
+  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
+  const notJudged = r.evaluated.result.queries.skipped.notJudged;
+  return {
+    name: file.name,
+    runTag: r.runTag,
+    blocks: null,
+    notJudged,
+    notInRun: r.notInRunQids.length,
+    result: r.evaluated,
+  };
+}
+
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
   kind = "trec";
   units = [];
@@ -409,16 +510,40 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
         type: "warning",
         message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels`,
       });
+    await leaveToOneWorker();
     postDownloads(ctx, await diversityRuns(ctx, qrelsFile, runFiles));
     return;
   }
-  const judgments = await judgmentsOf(qrelsFile);
   const texts: string[] = [];
-  let bytes = 0;
-  for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
-  // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
-  const keep = bytes / RUN_LINE_BYTES <= keepRows;
-  for (const file of runFiles) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, runFiles.length >= 2);
+  const comparing = runFiles.length >= 2;
+  // Large TREC text across the partition workers; what they leave (every run after a bad line, which
+  // this worker's way then names) is read here.
+  let first = 0;
+  const partitions = await partitionsFor(qrelsFile, runFiles);
+  if (partitions) {
+    const spec: EvaluationSpec = {
+      names: ctx.settings.measures,
+      fallback: null,
+      conventions: ctx.settings.conventions,
+      tieRange: ctx.settings.tieRange === true,
+    };
+    first = await partitions.evaluate(
+      runFiles.map(partFile),
+      (i, r) => addUnit(ctx, partitionedUnit(ctx, runFiles[i], r), texts, comparing),
+      undefined,
+      spec,
+    );
+    if (first === runFiles.length) workers = partitions.parts;
+  }
+  if (first < runFiles.length) {
+    await leaveToOneWorker();
+    const judgments = await judgmentsOf(qrelsFile);
+    let bytes = 0;
+    for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
+    // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
+    const keep = bytes / RUN_LINE_BYTES <= keepRows;
+    for (const file of runFiles.slice(first)) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, comparing);
+  }
   postDownloads(ctx, texts);
 }
 
@@ -451,7 +576,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   const job = e.data;
   try {
     if (job.kind === "qrels") {
-      await judgmentsOf(job.qrels);
+      parallel = job.parallel ?? {};
+      await readQrels(job.qrels);
       return;
     }
     if (job.kind === "roles") {
@@ -472,7 +598,9 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       try {
         const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
         const { p, opts } = current!;
-        const state = { kind, p, opts, units, judgments: judgmentsRead, perSubtopic, file, readInto, inputOf };
+        // Judgments held by partition workers only are read here, for the drill-downs.
+        const judgments = judgmentsRead ?? (lastTrec && kind === "trec" ? judgmentsOf(lastTrec.qrels) : null);
+        const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
         post({
           type: "explain",
           id: job.id,
@@ -483,12 +611,14 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       }
       return;
     }
+    workers = 1;
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
+      parallel = job.parallel ?? {};
       await trec(job.qrels, job.runs, job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
-    post({ type: "done", kept: units.every((u) => u.blocks !== null) });
+    post({ type: "done", kept: units.every((u) => u.blocks !== null), workers });
     // After done: the table is there while the resampling runs.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
   } catch (err) {

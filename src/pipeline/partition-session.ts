@@ -46,7 +46,8 @@ export type PartitionMessage<S, Spec> =
   | { type: "split"; stream: number; chunk: number; source: S; start: number; end: number }
   | { type: "judgmentsStart"; file: string; expectedBytes: number }
   | { type: "judgmentsEnd"; file: string }
-  | { type: "runStart"; stream: number; file: string }
+  /** `spec`: the evaluator's for this run, where not the start's (the page's settings of the moment). */
+  | { type: "runStart"; stream: number; file: string; spec?: Spec }
   | { type: "runEnd" }
   | { type: "stop" }
   /** Loads what the first job needs (the kernel compiled) while nothing waits for it. */
@@ -96,11 +97,11 @@ const AHEAD = 2;
 
 /**
  * A chunk's bytes: a few per worker, so that every worker has one while the others' are passed on;
- * 4 MiB at most (measured on the large set, two threads: 1.2 s with 1-2 MiB chunks, 1.3 s with 8, 1.5
+ * `most` at most: 4 MiB by default (measured on the large set, two threads: 1.2 s with 1-2 MiB chunks, 1.3 s with 8, 1.5
  * with 32, and more memory; below 1 MiB the messages cost more than they save).
  */
-export function chunkBytes(size: number, parts: number): number {
-  return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(size / (4 * parts))));
+export function chunkBytes(size: number, parts: number, most = 4 << 20): number {
+  return Math.min(most, Math.max(256 << 10, Math.ceil(size / (4 * parts))));
 }
 
 /**
@@ -118,29 +119,111 @@ export async function evaluatePartitions<S, Spec>(
   done: (index: number, run: PartitionedRun) => void,
   progress?: PartitionProgress,
 ): Promise<number> {
-  const parts = ports.length;
-  const session = new Session(ports, readAt, progress);
-  let evaluated = 0;
+  const partitions = new Partitions(ports, readAt, progress);
   try {
-    session.start(job);
-    session.all({ type: "judgmentsStart", file: qrels.name, expectedBytes: Math.ceil(qrels.size / parts) });
-    await session.stream(qrels, 0);
-    // The runs are split while the owners finish the judgments (and each run while the one before ends).
-    const judged = session.ask<OwnedJudgments>({ type: "judgmentsEnd", file: qrels.name });
+    if (!(await partitions.judge(qrels, job))) return 0;
+    return await partitions.evaluate(runs, done, onJudged);
+  } finally {
+    partitions.end();
+  }
+}
+
+/**
+ * The judgments held by the workers, each owning its queries', and runs evaluated against them when
+ * they come: evaluatePartitions in one go; the page judges when the qrels file is chosen and evaluates
+ * each set of runs chosen after (`spec`: the settings of the moment), until a failure or end().
+ */
+export class Partitions<S, Spec> {
+  private readonly session: Session<S, Spec>;
+  /** What the owners' judgments came to, once grouped; null once none can be used (see judged()). */
+  private judging: Promise<OwnedJudgments[]> | null = null;
+  private job: PartitionJob<Spec> | null = null;
+  /** The next run's stream (0 is the judgments'): the numbers go on from one evaluate() to the next. */
+  private nextStream = 1;
+
+  /** `chunkMost`: the most bytes of a chunk (chunkBytes's `most`), where reads cost more than messages. */
+  constructor(
+    ports: readonly PartitionPort<S, Spec>[],
+    readAt: ReadAt<S>,
+    progress?: PartitionProgress,
+    chunkMost?: number,
+  ) {
+    this.session = new Session(ports, readAt, progress, chunkMost);
+  }
+
+  /** How many workers. */
+  get parts(): number {
+    return this.session.parts;
+  }
+
+  /** Whether a worker failed: the workers are of no more use (end() ends them). */
+  get failed(): boolean {
+    return this.session.isFailed;
+  }
+
+  /**
+   * Streams the judgments to their owners, who group them while the first run is split; false where
+   * a worker failed. Once only.
+   */
+  async judge(qrels: PartFile<S>, job: PartitionJob<Spec>): Promise<boolean> {
+    const session = this.session;
+    this.job = job;
+    try {
+      session.start(job);
+      session.all({ type: "judgmentsStart", file: qrels.name, expectedBytes: Math.ceil(qrels.size / session.parts) });
+      await session.stream(qrels, 0);
+      this.judging = session.ask<OwnedJudgments>({ type: "judgmentsEnd", file: qrels.name });
+      return true;
+    } catch (e) {
+      if (!(e instanceof Failed)) throw e;
+      return false;
+    }
+  }
+
+  /**
+   * What the judgments came to, once grouped; null where the one-worker way must read them (a worker
+   * failed, no judgments, labels trec_eval reads otherwise: it says so, naming the line).
+   */
+  async judged(): Promise<OwnedJudgments | null> {
+    if (!this.judging) return null;
+    let owned: OwnedJudgments[];
+    try {
+      owned = await this.judging;
+    } catch (e) {
+      if (!(e instanceof Failed)) throw e;
+      return null;
+    }
+    const total = owned.reduce((t, j) => ({
+      rows: t.rows + j.rows,
+      queries: t.queries + j.queries,
+      positive: t.positive + j.positive,
+      truncated: t.truncated || j.truncated,
+    }));
+    return total.rows === 0 || (total.truncated && this.job!.trecLabels) ? null : total;
+  }
+
+  /**
+   * Evaluates the runs against the judgments (each split while the one before ends); `done` gets each,
+   * in order, as soon as it is merged, `onJudged` the judgments before the first. `spec`: the
+   * evaluator's for these runs (else the judge()'s job's). Returns how many runs it evaluated: the
+   * caller evaluates the rest the one-worker way.
+   */
+  async evaluate(
+    runs: readonly PartFile<S>[],
+    done: (index: number, run: PartitionedRun) => void,
+    onJudged?: (judged: OwnedJudgments) => void,
+    spec?: Spec,
+  ): Promise<number> {
+    const session = this.session;
+    let evaluated = 0;
     let ready = false;
     let previous: { owned: Promise<OwnedRun[]>; last: number } | null = null;
     /** The run before, merged and handed on; false where the one-worker way must say why it evaluates nothing. */
     const finish = async (p: { owned: Promise<OwnedRun[]>; last: number }): Promise<boolean> => {
       if (!ready) {
-        const total = (await judged).reduce((t, j) => ({
-          rows: t.rows + j.rows,
-          queries: t.queries + j.queries,
-          positive: t.positive + j.positive,
-          truncated: t.truncated || j.truncated,
-        }));
-        // No judgments, or labels trec_eval reads otherwise: the one-worker way says so, naming the line.
-        if (total.rows === 0 || (total.truncated && job.trecLabels)) return false;
-        onJudged(total);
+        const total = await this.judged();
+        if (!total) return false;
+        onJudged?.(total);
         ready = true;
       }
       const merged = mergeOwned(await p.owned, p.last);
@@ -155,20 +238,31 @@ export async function evaluatePartitions<S, Spec>(
       evaluated++;
       return true;
     };
-    for (const [r, run] of runs.entries()) {
-      session.all({ type: "runStart", stream: r + 1, file: run.name });
-      const last = await session.stream(run, r + 1);
-      const owned = session.ask<OwnedRun>({ type: "runEnd" });
-      if (previous && !(await finish(previous))) return evaluated;
-      previous = { owned, last };
+    try {
+      if (!this.judging || session.isFailed) return 0;
+      for (const run of runs) {
+        const stream = this.nextStream++;
+        session.all(
+          spec === undefined
+            ? { type: "runStart", stream, file: run.name }
+            : { type: "runStart", stream, file: run.name, spec },
+        );
+        const last = await session.stream(run, stream);
+        const owned = session.ask<OwnedRun>({ type: "runEnd" });
+        if (previous && !(await finish(previous))) return evaluated;
+        previous = { owned, last };
+      }
+      if (previous) await finish(previous);
+      return evaluated;
+    } catch (e) {
+      if (!(e instanceof Failed)) throw e;
+      return evaluated;
     }
-    if (previous) await finish(previous);
-    return evaluated;
-  } catch (e) {
-    if (!(e instanceof Failed)) throw e;
-    return evaluated;
-  } finally {
-    session.end();
+  }
+
+  /** Lets the workers go: idle and emptied after a success; ended after a failure (their state unknown). */
+  end(): void {
+    this.session.end();
   }
 }
 
@@ -196,6 +290,7 @@ class Session<S, Spec> {
     private readonly ports: readonly PartitionPort<S, Spec>[],
     private readonly readAt: ReadAt<S>,
     private readonly progress?: PartitionProgress,
+    private readonly chunkMost?: number,
   ) {
     this.answered = ports.map(() => 0);
     ports.forEach((port, index) =>
@@ -211,6 +306,14 @@ class Session<S, Spec> {
         (message) => this.fail(`a worker ended (${message})`),
       ),
     );
+  }
+
+  get parts(): number {
+    return this.ports.length;
+  }
+
+  get isFailed(): boolean {
+    return this.failure !== null;
   }
 
   /** Starts each worker on `job`, with a port to each other worker: buckets go from splitter to owner directly. */
@@ -275,7 +378,7 @@ class Session<S, Spec> {
    */
   async stream(file: PartFile<S>, stream: number): Promise<number> {
     const parts = this.ports.length;
-    const cuts = await lineCuts(this.readAt, file, chunkBytes(file.size, parts));
+    const cuts = await lineCuts(this.readAt, file, chunkBytes(file.size, parts, this.chunkMost));
     const chunks = cuts.length - 1;
     this.progress?.start(file.name, file.size);
     return this.guard<number>((resolve) => {
@@ -329,23 +432,28 @@ class Session<S, Spec> {
 
 /** Line starts near every `step` bytes of the file, then its size: chunk k is [cuts[k], cuts[k + 1]). */
 async function lineCuts<S>(readAt: ReadAt<S>, file: PartFile<S>, step: number): Promise<number[]> {
-  const cuts = [0];
   const size = file.size;
-  for (let at = step; at < size; at += step) {
-    // The first line start at or after `at`: after the first newline from at - 1 on.
-    let pos = Math.max(at - 1, cuts[cuts.length - 1]);
-    let cut = size;
-    while (pos < size) {
-      const bytes = await readAt(file.source, pos, 64 << 10);
+  /** The first line start at or after `at`: after the first newline from at - 1 on (size: none). */
+  const cutAt = async (at: number): Promise<number> => {
+    for (let pos = at - 1; pos < size; ) {
+      // A few lines' bytes: most lines are shorter; a longer one reads on.
+      const bytes = await readAt(file.source, pos, 4 << 10);
       if (bytes.length === 0) break;
       const nl = bytes.indexOf(10);
-      if (nl >= 0) {
-        cut = pos + nl + 1;
-        break;
-      }
+      if (nl >= 0) return pos + nl + 1;
       pos += bytes.length;
     }
+    return size;
+  };
+  const at: number[] = [];
+  for (let p = step; p < size; p += step) at.push(p);
+  // Looked for several at a time: a browser's reads of a File are asynchronous, each a round trip.
+  const found: number[] = [];
+  for (let i = 0; i < at.length; i += 64) found.push(...(await Promise.all(at.slice(i, i + 64).map(cutAt))));
+  const cuts = [0];
+  for (const cut of found) {
     if (cut >= size) break;
+    // A line longer than `step` holds several points: its end is one cut.
     if (cut > cuts[cuts.length - 1]) cuts.push(cut);
   }
   cuts.push(size);
@@ -460,7 +568,7 @@ export function partitionWorker<S, Spec>(
         return post({ type: "judged", judged });
       }
       case "runStart":
-        owner!.runStart(m.file);
+        owner!.runStart(m.file, m.spec === undefined ? undefined : evaluatorOf(m.spec));
         stream = m.stream;
         next = 0;
         return takeWaiting();

@@ -206,12 +206,13 @@ export class PartitionOwner {
     if (t) for (let i = 0; i < t.rows.length; i++) q.rel[t.rows[i]] = t.values[i];
   }
 
-  runStart(file: string): void {
+  /** A run's start; `evaluatorFor`: its own, where not the owner's. */
+  runStart(file: string, evaluatorFor: EvaluatorFor = this.evaluatorFor): void {
     const judgments = this.judgments;
     if (!judgments) throw new Error("PartitionOwner: a run before the judgments");
     const warnings: string[] = [];
     const parts: Evaluated[] = [];
-    const evaluate = this.evaluatorFor(file, (w) => warnings.push(w));
+    const evaluate = evaluatorFor(file, (w) => warnings.push(w));
     const whole = this.options.complete === true;
     const blocks = whole ? null : new RunBlocks(judgments, file, (joined) => parts.push(evaluate(joined)), true);
     const parser = whole

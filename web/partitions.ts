@@ -1,0 +1,94 @@
+// The page's evaluation across Web Workers (src/pipeline/partition-session.ts: the files cut by query
+// id among partition workers, each owning the queries that hash to it): the page's side of it, the
+// files read as slices of the chosen File (each worker reads its own chunks) and the workers started
+// inline (partition-worker.ts). No SharedArrayBuffer: nothing needs a cross-origin-isolated server.
+import type { EvaluationSpec } from "../src/app/evaluator.js";
+import type { PartFile, PartitionPort, PartitionReport } from "../src/pipeline/partition-session.js";
+import { isGzip } from "./read-file.js";
+import { isTrecText } from "./text-files.js";
+import type { Parallel } from "./protocol.js";
+// Inlined, as the page's other workers are (a page opened from disk may start no worker from a URL).
+import PartitionWorker from "./partition-worker.js?worker&inline";
+
+/** The least bytes (judgments and runs together) worth the workers: below, one is as fast (as the command line's). */
+const MIN_BYTES = 32 << 20;
+
+/** Workers per GiB of the device's memory (navigator.deviceMemory; 4 where the browser does not say). */
+const WORKERS_PER_GIB = 2;
+const MAX_WORKERS = 16;
+/**
+ * The fewest cores worth the partition workers, as the command line's least threads (MIN_THREADS in
+ * src/node/partitioned.ts: on 2 and 3 its reader thread is faster, measured on 2 and 16 cores). On
+ * two, the page's one worker keeps both busy (a second worker parses the run while the first evaluates)
+ * and does less work in all (no split, no bucket copies): measured on this project's 2-core machine
+ * with the 1 GB run (bench:web), two partition workers took 3.4 s where one worker took 2.4-2.6 s,
+ * and 5.2-5.6 s against 3.3-4.0 s under a load of 4-5.
+ */
+const MIN_CORES = 4;
+
+/**
+ * How many partition workers: one per core (navigator.hardwareConcurrency, MIN_CORES or more),
+ * bounded by memory. Each holds, besides its share of the judgments, a block of run rows being joined
+ * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most (the tab with the 1 GB run: 1.22 GiB
+ * with one worker; 1.52-1.60 with two partition workers, 1.61 with three, 1.85 with four): 2 per GiB
+ * of navigator.deviceMemory, 16 at most. Fewer than 2: none (the one worker's way).
+ * `parallel.workers` (the page's ?workers=N) says how many instead, whatever the cores.
+ */
+export function workerCount(parallel: Parallel): number {
+  if (parallel.workers !== undefined) return Math.min(parallel.workers, MAX_WORKERS);
+  const nav = navigator as Navigator & { deviceMemory?: number };
+  const cores = nav.hardwareConcurrency || 1;
+  if (cores < MIN_CORES) return 1;
+  return Math.min(cores, Math.floor((nav.deviceMemory ?? 4) * WORKERS_PER_GIB), MAX_WORKERS);
+}
+
+/**
+ * Whether the files go through the partition workers: two or more, every file TREC text (by its
+ * name, as the page reads it) not gzipped (read from the start by one reader), large enough
+ * (`parallel.minBytes`, the page's ?partition-bytes=N: another least size; 0, any).
+ */
+export async function partitionable(files: readonly File[], parallel: Parallel): Promise<boolean> {
+  if (workerCount(parallel) < 2) return false;
+  let bytes = 0;
+  for (const f of files) {
+    if (!isTrecText(f) || (await isGzip(f))) return false;
+    bytes += f.size;
+  }
+  return bytes >= (parallel.minBytes ?? MIN_BYTES);
+}
+
+/**
+ * `n` new partition workers as the session holds them. They live as long as it does: the judgments
+ * they hold serve every run and setting that follows. Once the page's worker reads the judgments
+ * itself, or one of them fails, they end: an idle one would hold a kernel and an isolate for nothing.
+ */
+export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[] {
+  return Array.from({ length: n }, () => {
+    const worker = new PartitionWorker();
+    return {
+      post: (message, transfer) => worker.postMessage(message, transfer ?? []),
+      listen: (onReport, onFail) => {
+        worker.onmessage = (e: MessageEvent<PartitionReport>) => onReport(e.data);
+        worker.onerror = (e) => {
+          e.preventDefault();
+          onFail(e.message || "a partition worker failed");
+        };
+      },
+      release: () => worker.terminate(),
+    };
+  });
+}
+
+/**
+ * The most bytes of a chunk: each read of a File's slice costs a round trip to the browser's process
+ * (measured on the 1 GB run, two workers: 6.4 s with 2 MiB chunks, the command line's, 3.5 s with 8,
+ * 3.5 with 16, 3.6 with 32 and more memory).
+ */
+export const CHUNK_MOST = 8 << 20;
+
+/** Up to `length` bytes of `file` from `position`. */
+export async function readAt(file: File, position: number, length: number): Promise<Uint8Array> {
+  return new Uint8Array(await file.slice(position, position + length).arrayBuffer());
+}
+
+export const partFile = (file: File): PartFile<File> => ({ source: file, name: file.name, size: file.size });
