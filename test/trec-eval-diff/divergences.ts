@@ -697,9 +697,10 @@ export const DIVERGENCES: readonly Divergence[] = [
         const parser = new ZscoresParser({ file: "zscores" });
         parser.push(Buffer.from(c.zscores, "latin1"));
         const lookup = zscoreLookup(zscoreTable(parser.finish()));
-        const names = trecLines(plan(readOptions(c).measures, null, { relFormat: relFormat(c) }).trec)
-          .filter((l) => l.aggregation !== "runid")
-          .map((l) => l.name);
+        // runid's line too: trec_eval looks every line up, and crashes past the table with runid alone.
+        const names = trecLines(plan(readOptions(c).measures, null, { relFormat: relFormat(c) }).trec).map(
+          (l) => l.name,
+        );
         // The qids as rankeval reads them (UTF-8), as the Z-score file's.
         const utf8 = (q: string) => Buffer.from(q, "latin1").toString("utf8");
         return [...evaluatedQids(c)].some((q) => names.some((n) => lookup.undefinedRead(utf8(q), n)));
