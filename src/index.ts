@@ -45,6 +45,14 @@ export {
 export { runResamplingJob, type ResamplingJob } from "./compare/resampling.js";
 export { CORRECTIONS, type Correction } from "./compare/correct.js";
 export {
+  minimumDetectableDifference,
+  noncentralTCdf,
+  power,
+  topicSetSize,
+  type PowerOptions,
+  type TargetOptions,
+} from "./compare/power.js";
+export {
   formatComparison,
   comparisonJson,
   formatP,

@@ -1,0 +1,219 @@
+// How many queries a comparison needs, and what it can see: the power of the two-sided paired t-test
+// (the one-sample t-test of the per-query differences), as statsmodels' TTestPower computes it, from
+// the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
+// detectable difference its inverse in delta. Browser compatible.
+import { shown, usageError } from "../errors/errors.js";
+import { studentCdf, studentQuantile } from "./dists.js";
+import { normalCdf } from "./stdlib.generated.js";
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, nine terms: about 15 significant digits). */
+function lnGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  const y = x - 1;
+  let a = c[0];
+  const t = y + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i] / (y + i);
+  return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Where the series stops: its error bound, and the most terms. */
+const ERROR_MAX = 1e-12;
+const TERMS_MAX = 1000;
+
+/**
+ * P(T <= t) for the noncentral t with `df` degrees of freedom and noncentrality `delta`: Guenther's
+ * twin series (Lenth's algorithm AS 243, as R's pnt computes it), the normal approximation of
+ * Abramowitz and Stegun 26.7.10 where delta is past 37.62 or df past 400,000.
+ */
+export function noncentralTCdf(t: number, df: number, delta: number): number {
+  if (Number.isNaN(t) || !(df > 0) || Number.isNaN(delta)) return NaN;
+  if (delta === 0) return studentCdf(t, df);
+  if (t === Number.POSITIVE_INFINITY) return 1;
+  if (t === Number.NEGATIVE_INFINITY) return 0;
+  // The series is for t >= 0: the lower tail at t < 0 is one minus the upper tail at -t, -delta.
+  const negative = t < 0;
+  const tt = negative ? -t : t;
+  const del = negative ? -delta : delta;
+  if (df > 4e5 || del * del > 2 * Math.LN2 * 1021) {
+    const s = 1 / (4 * df);
+    const p = normalCdf(tt * (1 - s), del, Math.sqrt(1 + tt * tt * 2 * s)) as number;
+    return negative ? 1 - p : p;
+  }
+  const x = (tt * tt) / (tt * tt + df);
+  let tnc = 0;
+  if (x > 0) {
+    const lambda = del * del;
+    let p = 0.5 * Math.exp(-0.5 * lambda);
+    if (p === 0) return negative ? 1 : 0;
+    let q = Math.sqrt(2 / Math.PI) * p * del;
+    let s = 0.5 - p;
+    if (s < 1e-7) s = -0.5 * Math.expm1(-0.5 * lambda);
+    let a = 0.5;
+    const b = 0.5 * df;
+    const rxb = (1 - x) ** b;
+    const lnBeta = 0.5 * Math.log(Math.PI) + lnGamma(b) - lnGamma(0.5 + b);
+    // I_x(1/2, df/2), the regularized incomplete beta, is 2 P(T <= tt) - 1 for the central t.
+    let xodd = 2 * studentCdf(tt, df) - 1;
+    let godd = 2 * rxb * Math.exp(a * Math.log(x) - lnBeta);
+    const bx = b * x;
+    let xeven = bx < Number.EPSILON ? bx : 1 - rxb;
+    let geven = bx * rxb;
+    tnc = p * xodd + q * xeven;
+    for (let it = 1; it <= TERMS_MAX; it++) {
+      a += 1;
+      xodd -= godd;
+      xeven -= geven;
+      godd *= (x * (a + b - 1)) / a;
+      geven *= (x * (a + b - 0.5)) / (a + 0.5);
+      p *= lambda / (2 * it);
+      q *= lambda / (2 * it + 1);
+      tnc += p * xodd + q * xeven;
+      s -= p;
+      if (s < -1e-10 || (s <= 0 && it > 1)) break;
+      if (Math.abs(2 * s * (xodd - godd)) < ERROR_MAX) break;
+    }
+  }
+  tnc += normalCdf(-del, 0, 1) as number;
+  const lower = Math.min(tnc, 1);
+  return negative ? 1 - lower : lower;
+}
+
+export interface PowerOptions {
+  /** Queries (paired values), 2 or more. */
+  n: number;
+  /** The standard deviation of the per-query differences (a comparison's, or a pilot run's). */
+  sd: number;
+  /** The true difference of the means to detect (its sign does not matter: the test is two-sided). */
+  delta: number;
+  /** The test's level. @default 0.05 */
+  alpha?: number;
+}
+
+function checkPositive(value: unknown, name: string, call: string): number {
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
+    throw usageError(`${call}: ${name} must be a finite number above 0, not ${shown(value)}`);
+  return value;
+}
+
+function checkQueries(value: unknown, call: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 2)
+    throw usageError(`${call}: n must be a whole number of queries, 2 or more, not ${shown(value)}`);
+  return value;
+}
+
+function checkLevel(value: unknown, name: string, call: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value > 0 && value < 1))
+    throw usageError(`${call}: ${name} must be a number between 0 and 1, not ${shown(value)}`);
+  return value;
+}
+
+/** The power at n queries; options checked. */
+function powerAt(n: number, sd: number, delta: number, alpha: number): number {
+  const df = n - 1;
+  const nc = (Math.abs(delta) / sd) * Math.sqrt(n);
+  const critical = studentQuantile(1 - alpha / 2, df);
+  return 1 - noncentralTCdf(critical, df, nc) + noncentralTCdf(-critical, df, nc);
+}
+
+/**
+ * The probability that the two-sided paired t-test at level `alpha` finds a difference `delta` of the
+ * means significant over `n` queries whose differences have standard deviation `sd` (statsmodels'
+ * TTestPower().power(delta / sd, n, alpha)).
+ *
+ * @example
+ * ```ts
+ * power({ n: 50, sd: 0.1, delta: 0.03 }); // 0.5477...: 50 queries see a 0.03 gain about half the time
+ * ```
+ */
+export function power(options: PowerOptions): number {
+  const call = "power";
+  const n = checkQueries(options?.n, call);
+  const sd = checkPositive(options.sd, "sd", call);
+  if (typeof options.delta !== "number" || !Number.isFinite(options.delta))
+    throw usageError(`${call}: delta must be a finite number, not ${shown(options.delta)}`);
+  return powerAt(n, sd, options.delta, checkLevel(options.alpha, "alpha", call, 0.05));
+}
+
+/** The power wanted, and the test's level. */
+export interface TargetOptions {
+  /** The test's level. @default 0.05 */
+  alpha?: number;
+  /** The probability of finding the difference significant. @default 0.8 */
+  power?: number;
+}
+
+/** The most queries topicSetSize looks at. */
+const MOST_QUERIES = 1e7;
+
+/**
+ * The fewest queries with which the two-sided paired t-test at level `alpha` finds a difference
+ * `delta` significant with probability `power` at least, given the standard deviation `sd` of the
+ * per-query differences (Sakai's topic set size design, for the paired t-test).
+ *
+ * @example
+ * ```ts
+ * topicSetSize({ sd: 0.1, delta: 0.03 }); // 90 queries for 80% power at 0.05
+ * ```
+ */
+export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
+  const call = "topicSetSize";
+  const sd = checkPositive(options?.sd, "sd", call);
+  if (typeof options.delta !== "number" || !Number.isFinite(options.delta) || options.delta === 0)
+    throw usageError(`${call}: delta must be a finite number other than 0, not ${shown(options.delta)}`);
+  const alpha = checkLevel(options.alpha, "alpha", call, 0.05);
+  const want = checkLevel(options.power, "power", call, 0.8);
+  if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  // The power grows with n: doubling to a size that reaches it, then halving back.
+  let lo = 2;
+  if (powerAt(lo, sd, options.delta, alpha) >= want) return lo;
+  let hi = 4;
+  while (powerAt(hi, sd, options.delta, alpha) < want) {
+    lo = hi;
+    hi *= 2;
+    if (hi > MOST_QUERIES)
+      throw usageError(`${call}: more than ${MOST_QUERIES.toLocaleString("en-US")} queries would be needed`);
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (powerAt(mid, sd, options.delta, alpha) >= want) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * The smallest difference of the means that the two-sided paired t-test at level `alpha` finds
+ * significant with probability `power` over `n` queries whose differences have standard deviation
+ * `sd`: what a test collection of that size can see.
+ *
+ * @example
+ * ```ts
+ * minimumDetectableDifference({ n: 50, sd: 0.1 }); // 0.0404...
+ * ```
+ */
+export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
+  const call = "minimumDetectableDifference";
+  const n = checkQueries(options?.n, call);
+  const sd = checkPositive(options.sd, "sd", call);
+  const alpha = checkLevel(options.alpha, "alpha", call, 0.05);
+  const want = checkLevel(options.power, "power", call, 0.8);
+  if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  let lo = 0;
+  let hi = sd;
+  while (powerAt(n, sd, hi, alpha) < want) {
+    lo = hi;
+    hi *= 2;
+  }
+  // Halved to the last few bits of the difference.
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (powerAt(n, sd, mid, alpha) >= want) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
