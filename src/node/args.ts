@@ -1,6 +1,7 @@
 import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
+import { parseGate, type Gate } from "../compare/gate.js";
 import { usageError } from "../errors/errors.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { DEFAULT_COLUMNS } from "../io/column-names.js";
@@ -50,6 +51,10 @@ export interface CliArgs {
   merge?: boolean;
   compare?: boolean;
   tests?: TestName[];
+  /** --gate: regression gates on --compare's runs (src/compare/gate.ts). */
+  gates?: Gate[];
+  /** --junit FILE: the gates' verdicts as JUnit XML. */
+  junit?: string;
   baseline?: string;
   allPairs?: boolean;
   correction?: Correction;
@@ -104,6 +109,8 @@ const VALUED: Record<string, keyof CliArgs> = {
   "per-query-out": "perQueryOut",
   threads: "threads",
   test: "tests",
+  gate: "gates",
+  junit: "junit",
   baseline: "baseline",
   correction: "correction",
   alpha: "alpha",
@@ -150,7 +157,16 @@ const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
   "permutations",
   "seed",
   "comparisonFormat",
+  "gates",
+  "junit",
 ];
+
+/** The options' names where their key is not (`tests` is --test). */
+const COMPARE_OPTION_NAMES: Partial<Record<keyof CliArgs, string>> = {
+  allPairs: "all-pairs",
+  tests: "test",
+  gates: "gate",
+};
 
 /** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -246,6 +262,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
             throw usageError(`${option}: "${t}" is not one of ${TESTS.join(", ")}`);
           a.tests = [...(a.tests ?? []), t as TestName];
         }
+        break;
+      case "gates":
+        a.gates = [...(a.gates ?? []), parseGate(value)];
+        break;
+      case "junit":
+        a.junit = value;
         break;
       case "correction":
         if (!(CORRECTIONS as readonly string[]).includes(value))
@@ -462,8 +484,7 @@ function checkCompare(a: CliArgs): void {
       throw usageError(
         `--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`,
       );
-    if (given !== undefined)
-      throw usageError(`--${given === "allPairs" ? "all-pairs" : given === "tests" ? "test" : given} needs --compare`);
+    if (given !== undefined) throw usageError(`--${COMPARE_OPTION_NAMES[given] ?? given} needs --compare`);
     return;
   }
   if (a.letor !== undefined)
@@ -600,6 +621,11 @@ with -q --format json or csv (one or more runs each), compared again without the
   --all-pairs       every pair of runs instead
   --correction C    holm (default with more than one comparison), bonferroni, bh, none
   --alpha A         adjusted p below A is significant (default 0.05)
+  --gate M>=B       a regression gate: exit 3 where a run's mean on measure M minus the
+                    baseline's is below B (a budget: "ndcg@10>=-0.01") and the drop is
+                    significant (the first test, corrected, at --alpha); prints why as
+                    Markdown after the comparison. Several allowed
+  --junit FILE      the gates' verdicts as JUnit XML
   --permutations B  iterations of randomization, bootstrap and tukey (default 10000)
   --seed S          their random stream (default 42: the same seed, the same report)
   --format F        table (default: runs side by side, then each comparison), markdown,

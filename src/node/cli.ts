@@ -26,7 +26,8 @@ export interface Io {
 }
 
 /** Exit statuses: 0, 1 usage, 2 bad input, and as sysexits.h: 70 internal error, 74 output not written. */
-export const EXIT = { ok: 0, usage: 1, badInput: 2, internal: 70, output: 74 } as const;
+/** The exit statuses; `gate`: --compare's --gate found a run worse than its budget (src/compare/gate.ts). */
+export const EXIT = { ok: 0, usage: 1, badInput: 2, gate: 3, internal: 70, output: 74 } as const;
 
 /** After a usage error's line: where the usage is (not the whole of it, which would hide the error). */
 const USAGE_HINT = "(rankeval --help for usage)";

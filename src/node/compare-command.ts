@@ -20,9 +20,11 @@ import {
   type PerQueryRun,
 } from "../output/per-query-runs.js";
 import { usageError, badInput } from "../errors/errors.js";
+import { checkGates, gateJunit, gateMarkdown } from "../compare/gate.js";
+import { writeFileSync } from "node:fs";
 import { plan, type Plan, type RunResult } from "../app/plan.js";
 import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
-import type { Io } from "./cli.js";
+import { EXIT, type Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
 import { displayName, FileError, readInto } from "./file-read.js";
 
@@ -83,7 +85,41 @@ export async function compareMode(
   const format: ComparisonFormat =
     args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
   io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
-  return 0;
+  return args.gates?.length ? gate(c, runs, args, io, format === "json" || format === "csv") : 0;
+}
+
+/**
+ * --gate: each gate on each run, said as Markdown after the comparison (on standard error after JSON
+ * or CSV), and as JUnit XML with --junit.
+ */
+function gate(c: Comparison, runs: readonly NamedResult[], args: CliArgs, io: Io, data: boolean): number {
+  const verdicts = checkGates(
+    c,
+    args.gates!,
+    // A gate's measure under the name -m gives (ndcg_cut.10 is compared as ndcg_cut_10).
+    (name) => {
+      try {
+        return plan([name], null, args).rows[0]?.name ?? null;
+      } catch {
+        return null;
+      }
+    },
+    (run, measure) => {
+      const r = runs.find((x) => x.name === run)!.result;
+      return { qids: r.qids as string[], values: r.values[measure] };
+    },
+  );
+  // JSON and CSV stay one document on standard output: the reasons go to standard error.
+  if (data) io.stderr.write(gateMarkdown(c, verdicts));
+  else io.stdout.write(`\n${gateMarkdown(c, verdicts)}`);
+  if (args.junit !== undefined) {
+    try {
+      writeFileSync(args.junit, gateJunit(verdicts));
+    } catch (e) {
+      throw badInput(`--junit ${args.junit}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
+  }
+  return verdicts.some((v) => v.failed) ? EXIT.gate : EXIT.ok;
 }
 
 /** compare()'s options from the command line's; --baseline checked against the runs' names. */
