@@ -193,6 +193,22 @@ describe("trec_eval's values", () => {
     );
   });
 
+  it("a query whose every judgment is negative: 0, where trec_eval 10 prints -nan from the query before's counts", async () => {
+    // trec_eval 10 prints, for q2: "G_4=7,-1=7 q2 -nan" and "all -nan". form_res_rels.c leaves q2's
+    // per-level counts as q1 set them (level 1: one document), so its ideal is 1 while the placeholder
+    // document, not judged (-1), gains 7: G divides by log2(2 + 1 - 7). rankeval evaluates q2 from its own
+    // judgments, none relevant: 0 (README's differences: undefined behaviour).
+    const r = await run(
+      "-m",
+      "G.4=7,-1=7",
+      "-c",
+      "-q",
+      file("negative", "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 -1\n"),
+      file("r-negative", "q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n"),
+    );
+    expect(r.out).toBe(lines("G_4=7,-1=7 | q1 | 1.0000", "G_4=7,-1=7 | q2 | 0.0000", "G_4=7,-1=7 | all | 0.5000"));
+  });
+
   const q3 = file("q3", "1 0 d1 1\n1 0 d2 0\n3 0 d1 2\n3 0 d2 1\n");
   const r3 = file("r3", "1 Q0 d1 1 0.9 A\n1 Q0 d9 2 0.5 A\n");
 
