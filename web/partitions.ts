@@ -3,31 +3,25 @@
 // files read as slices of the chosen File (each worker reads its own chunks) and the workers started
 // inline (partition-worker.ts). No SharedArrayBuffer: nothing needs a cross-origin-isolated server.
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import type { PartFile, PartitionPort, PartitionReport } from "../src/pipeline/partition-session.js";
+import {
+  PARTITION_MIN_BYTES,
+  PARTITION_MIN_WORKERS,
+  type PartFile,
+  type PartitionPort,
+  type PartitionReport,
+} from "../src/pipeline/partition-session.js";
 import { isGzip } from "./read-file.js";
 import { isTrecText } from "./text-files.js";
 import type { Parallel } from "./protocol.js";
 // Inlined, as the page's other workers are (a page opened from disk may start no worker from a URL).
 import PartitionWorker from "./partition-worker.js?worker&inline";
 
-/** The least bytes (judgments and runs together) worth the workers: below, one is as fast (as the command line's). */
-const MIN_BYTES = 32 << 20;
-
 /** Workers per GiB of the device's memory (navigator.deviceMemory; 4 where the browser does not say). */
 const WORKERS_PER_GIB = 2;
 const MAX_WORKERS = 16;
 /**
- * The fewest cores worth the partition workers, as the command line's least threads (MIN_THREADS in
- * src/node/partitioned.ts: on 2 and 3 its reader thread is faster, measured on 2 and 16 cores). On
- * two, the page's one worker keeps both busy (a second worker parses the run while the first evaluates)
- * and does less work in all (no split, no bucket copies): measured on this project's 2-core machine
- * with the 1 GB run (bench:web), two partition workers took 3.4 s where one worker took 2.4-2.6 s,
- * and 5.2-5.6 s against 3.3-4.0 s under a load of 4-5.
- */
-const MIN_CORES = 4;
-
-/**
- * How many partition workers: one per core (navigator.hardwareConcurrency, MIN_CORES or more),
+ * How many partition workers: one per core (navigator.hardwareConcurrency, PARTITION_MIN_WORKERS or
+ * more: below, the page's one worker and its reader keep the cores busy and do less work in all),
  * bounded by memory. Each holds, besides its share of the judgments, a block of run rows being joined
  * (BLOCK_ROWS) and its chunks in flight, about 150 MB at most (the tab with the 1 GB run: 1.22 GiB
  * with one worker; 1.52-1.60 with two partition workers, 1.61 with three, 1.85 with four): 2 per GiB
@@ -38,7 +32,7 @@ export function workerCount(parallel: Parallel): number {
   if (parallel.workers !== undefined) return Math.min(parallel.workers, MAX_WORKERS);
   const nav = navigator as Navigator & { deviceMemory?: number };
   const cores = nav.hardwareConcurrency || 1;
-  if (cores < MIN_CORES) return 1;
+  if (cores < PARTITION_MIN_WORKERS) return 1;
   return Math.min(cores, Math.floor((nav.deviceMemory ?? 4) * WORKERS_PER_GIB), MAX_WORKERS);
 }
 
@@ -54,7 +48,7 @@ export async function partitionable(files: readonly File[], parallel: Parallel):
     if (!isTrecText(f) || (await isGzip(f))) return false;
     bytes += f.size;
   }
-  return bytes >= (parallel.minBytes ?? MIN_BYTES);
+  return bytes >= (parallel.minBytes ?? PARTITION_MIN_BYTES);
 }
 
 /**

@@ -38,7 +38,7 @@ export function conventionsOf(args: Conventions): Conventions {
 }
 
 /** The plan and options a spec gives (`warnings`: what the names were read as, where that may surprise). */
-export function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions } {
+function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions } {
   if ("names" in spec) {
     const p = plan(spec.names, spec.fallback, spec.conventions);
     return { plan: p, options: options(spec.conventions, p.kind === "trec") };

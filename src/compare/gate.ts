@@ -1,7 +1,8 @@
 // A regression gate for CI (`rankeval --compare ... --gate "ndcg@10>=-0.01"`): a run fails a gate
 // when its mean on the gate's measure is below the baseline's by more than the budget and the drop is
 // significant (the comparison's first test, corrected, at its alpha). A drop that the queries cannot
-// tell from chance does not fail: the gate is about evidence, not noise. Browser compatible.
+// tell from chance does not fail: the gate is about evidence, not noise. The verdicts are written by
+// src/output/comparison.ts (gateMarkdown, gateJunit). Browser compatible.
 import { usageError } from "../errors/errors.js";
 import type { Comparison, PairComparison } from "./compare.js";
 import type { TestName } from "./tests.js";
@@ -98,51 +99,4 @@ function worstQueries(
     if (difference < 0) d.push({ qid, difference });
   });
   return d.sort((x, y) => x.difference - y.difference || (x.qid < y.qid ? -1 : 1)).slice(0, 5);
-}
-
-const f4 = (x: number) => (Number.isNaN(x) ? "NaN" : x.toFixed(4));
-const signed = (x: number) => (x >= 0 ? `+${f4(x)}` : f4(x));
-const pText = (p: number) => (Number.isNaN(p) ? "NaN" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
-
-/** Markdown fit for a pull request's comment: the verdict, a row a gate and run, the queries lost most. */
-export function gateMarkdown(c: Comparison, verdicts: readonly GateVerdict[]): string {
-  const failed = verdicts.filter((v) => v.failed);
-  const correction = c.settings.correction;
-  const lines = [
-    `## rankeval gate: ${failed.length ? `FAIL (${failed.length} of ${verdicts.length})` : `pass (${verdicts.length})`}`,
-    "",
-    `A run fails a gate where run - baseline is below its bound and the drop is significant (${verdicts[0]?.test ?? "t"}, ${correction === "none" ? "no correction" : correction}, p < ${c.settings.alpha}).`,
-    "",
-    "| gate | run | baseline | baseline mean | run mean | difference (95% CI) | p | |",
-    "|---|---|---|---:|---:|---:|---:|---|",
-  ];
-  for (const v of verdicts) {
-    const x = v.comparison;
-    const verdict = v.failed ? "**fail**" : x.difference < v.gate.bound ? "pass (not significant)" : "pass";
-    lines.push(
-      `| \`${v.gate.text}\` | ${x.run} | ${x.baseline} | ${f4(x.baselineMean)} | ${f4(x.runMean)} | ${signed(x.difference)} [${f4(x.ci95[0])}, ${f4(x.ci95[1])}] | ${pText(v.p)} | ${verdict} |`,
-    );
-  }
-  for (const v of failed) {
-    const lost = v.losses.map((l) => `${l.qid} (${f4(l.difference)})`).join(", ");
-    lines.push("", `${v.comparison.run} on ${v.comparison.measure}: the queries lost most: ${lost || "none"}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-/** JUnit XML: a test case a gate and run, a failure where it failed (CI systems show it as a test). */
-export function gateJunit(verdicts: readonly GateVerdict[]): string {
-  const failed = verdicts.filter((v) => v.failed).length;
-  const cases = verdicts.map((v) => {
-    const x = v.comparison;
-    const name = xml(`${v.gate.text}: ${x.run} against ${x.baseline}`);
-    if (!v.failed) return `  <testcase classname="rankeval.gate" name="${name}"/>`;
-    const message = xml(
-      `${x.measure}: ${signed(x.difference)} (${f4(x.baselineMean)} -> ${f4(x.runMean)}), below ${v.gate.bound}, p = ${pText(v.p)} (${v.test})`,
-    );
-    return `  <testcase classname="rankeval.gate" name="${name}">\n    <failure message="${message}"/>\n  </testcase>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rankeval gate" tests="${verdicts.length}" failures="${failed}">\n${cases.join("\n")}\n</testsuite>\n`;
 }

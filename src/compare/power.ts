@@ -2,7 +2,7 @@
 // (the one-sample t-test of the per-query differences), as statsmodels' TTestPower computes it, from
 // the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
 // detectable difference its inverse in delta. Browser compatible.
-import { shown, usageError } from "../errors/errors.js";
+import { checkOptions, required, usageError, type OptionType } from "../errors/errors.js";
 import { studentCdf, studentQuantile } from "./dists.js";
 import { normalCdf } from "./stdlib.generated.js";
 
@@ -93,23 +93,25 @@ export interface PowerOptions {
   alpha?: number;
 }
 
-function checkPositive(value: unknown, name: string, call: string): number {
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value))
-    throw usageError(`${call}: ${name} must be a finite number above 0, not ${shown(value)}`);
-  return value;
-}
+// The calls' options, checked by the one option checker (src/errors/errors.ts: unknown keys refused too).
+const QUERIES = required({
+  test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 2,
+  is: "a whole number of queries, 2 or more",
+});
+const SD = required({
+  test: (v) => typeof v === "number" && v > 0 && Number.isFinite(v),
+  is: "a finite number above 0",
+});
+const DELTA = required({ test: (v) => typeof v === "number" && Number.isFinite(v), is: "a finite number" });
+const NONZERO = required({
+  test: (v) => typeof v === "number" && Number.isFinite(v) && v !== 0,
+  is: "a finite number other than 0",
+});
+const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
 
-function checkQueries(value: unknown, call: string): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 2)
-    throw usageError(`${call}: n must be a whole number of queries, 2 or more, not ${shown(value)}`);
-  return value;
-}
-
-function checkLevel(value: unknown, name: string, call: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0 && value < 1))
-    throw usageError(`${call}: ${name} must be a number between 0 and 1, not ${shown(value)}`);
-  return value;
+/** `power` above `alpha`: a usage error naming both otherwise. */
+function checkTarget(call: string, alpha: number, want: number): void {
+  if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
 }
 
 /** The power at n queries; options checked. */
@@ -131,12 +133,8 @@ function powerAt(n: number, sd: number, delta: number, alpha: number): number {
  * ```
  */
 export function power(options: PowerOptions): number {
-  const call = "power";
-  const n = checkQueries(options?.n, call);
-  const sd = checkPositive(options.sd, "sd", call);
-  if (typeof options.delta !== "number" || !Number.isFinite(options.delta))
-    throw usageError(`${call}: delta must be a finite number, not ${shown(options.delta)}`);
-  return powerAt(n, sd, options.delta, checkLevel(options.alpha, "alpha", call, 0.05));
+  const o = checkOptions(options, { n: QUERIES, sd: SD, delta: DELTA, alpha: LEVEL }, "power");
+  return powerAt(o.n, o.sd, o.delta, o.alpha ?? 0.05);
 }
 
 /** The power wanted, and the test's level. */
@@ -162,17 +160,16 @@ const MOST_QUERIES = 1e7;
  */
 export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
   const call = "topicSetSize";
-  const sd = checkPositive(options?.sd, "sd", call);
-  if (typeof options.delta !== "number" || !Number.isFinite(options.delta) || options.delta === 0)
-    throw usageError(`${call}: delta must be a finite number other than 0, not ${shown(options.delta)}`);
-  const alpha = checkLevel(options.alpha, "alpha", call, 0.05);
-  const want = checkLevel(options.power, "power", call, 0.8);
-  if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  const o = checkOptions(options, { sd: SD, delta: NONZERO, alpha: LEVEL, power: LEVEL }, call);
+  const { sd, delta } = o;
+  const alpha = o.alpha ?? 0.05;
+  const want = o.power ?? 0.8;
+  checkTarget(call, alpha, want);
   // The power grows with n: doubling to a size that reaches it, then halving back.
   let lo = 2;
-  if (powerAt(lo, sd, options.delta, alpha) >= want) return lo;
+  if (powerAt(lo, sd, delta, alpha) >= want) return lo;
   let hi = 4;
-  while (powerAt(hi, sd, options.delta, alpha) < want) {
+  while (powerAt(hi, sd, delta, alpha) < want) {
     lo = hi;
     hi *= 2;
     if (hi > MOST_QUERIES)
@@ -180,7 +177,7 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
   }
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (powerAt(mid, sd, options.delta, alpha) >= want) hi = mid;
+    if (powerAt(mid, sd, delta, alpha) >= want) hi = mid;
     else lo = mid;
   }
   return hi;
@@ -198,11 +195,11 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
  */
 export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
   const call = "minimumDetectableDifference";
-  const n = checkQueries(options?.n, call);
-  const sd = checkPositive(options.sd, "sd", call);
-  const alpha = checkLevel(options.alpha, "alpha", call, 0.05);
-  const want = checkLevel(options.power, "power", call, 0.8);
-  if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  const o = checkOptions(options, { n: QUERIES, sd: SD, alpha: LEVEL, power: LEVEL }, call);
+  const { n, sd } = o;
+  const alpha = o.alpha ?? 0.05;
+  const want = o.power ?? 0.8;
+  checkTarget(call, alpha, want);
   let lo = 0;
   let hi = sd;
   while (powerAt(n, sd, hi, alpha) < want) {

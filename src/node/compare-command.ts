@@ -7,7 +7,7 @@ import {
   type Comparison,
   type NamedResult,
 } from "../compare/compare.js";
-import { formatComparison, type ComparisonFormat } from "../output/comparison.js";
+import { formatComparison, gateJunit, gateMarkdown, type ComparisonFormat } from "../output/comparison.js";
 import {
   comparableResult,
   comparableRows,
@@ -20,7 +20,7 @@ import {
   type PerQueryRun,
 } from "../output/per-query-runs.js";
 import { usageError, badInput } from "../errors/errors.js";
-import { checkGates, gateJunit, gateMarkdown } from "../compare/gate.js";
+import { checkGates } from "../compare/gate.js";
 import { writeFileSync } from "node:fs";
 import { plan, type Plan, type RunResult } from "../app/plan.js";
 import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";

@@ -50,9 +50,14 @@ const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
 /** A gzip file's text is taken to be this many times its size. */
 const GZIP_RATIO = 6;
 
-function threadMinBytes(): number {
+/** RANKEVAL_THREAD_MIN_BYTES, where given: the least bytes for the threads (here and src/node/partitioned.ts). */
+export function givenThreadMinBytes(): number | null {
   const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
-  return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : THREAD_MIN_BYTES;
+  return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : null;
+}
+
+function threadMinBytes(): number {
+  return givenThreadMinBytes() ?? THREAD_MIN_BYTES;
 }
 
 /**

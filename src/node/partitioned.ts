@@ -8,6 +8,8 @@ import { formatOf, type ParserChoice } from "../input/formats.js";
 import type { EvaluatorFor, OwnedJudgments } from "../pipeline/partition.js";
 import {
   evaluatePartitions,
+  PARTITION_MIN_BYTES,
+  PARTITION_MIN_WORKERS,
   partitionWorker,
   type PartitionJob,
   type PartitionMessage,
@@ -15,25 +17,9 @@ import {
   type PartitionReport,
 } from "../pipeline/partition-session.js";
 import { displayName, inputInfo, type ProgressSink } from "./file-read.js";
+import { givenThreadMinBytes } from "./files.js";
 import type { ThreadPool } from "./pool.js";
 import type { RunOutcome } from "./runs.js";
-
-/** The least bytes (judgments and runs together) worth the threads: below, one thread is as fast. */
-const MIN_BYTES = 32 << 20;
-
-/**
- * The least threads worth it. Cutting the files among threads costs work one thread never does (the
- * kernel reads every line once more; the buckets are copied twice): on 2 cores (AMD EPYC, the large
- * set) 2.3 s of CPU against 1.4 s, so two threads took 1.3 s where the reader thread beside this one
- * (files.ts) takes 1.1 s; on 16 (Intel Xeon) 4 threads took 1.6 s where it takes 1.8 s.
- */
-const MIN_THREADS = 4;
-
-/** RANKEVAL_THREAD_MIN_BYTES: another least size; 0, any input and any number of threads (as the tests ask). */
-function minBytes(): number | null {
-  const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
-  return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : null;
-}
 
 /**
  * Whether the files go through the pool's threads: enough threads, every file TREC text read from
@@ -44,8 +30,9 @@ export function partitionable(
   files: readonly string[],
   choice: ParserChoice,
 ): pool is ThreadPool | PartitionsInThisThread {
-  const least = minBytes();
-  if (!pool || owners(pool) < (least === 0 ? 2 : MIN_THREADS) || choice.columns !== undefined) return false;
+  // RANKEVAL_THREAD_MIN_BYTES=0, as the tests give it: any input, any number of threads.
+  const least = givenThreadMinBytes();
+  if (!pool || owners(pool) < (least === 0 ? 2 : PARTITION_MIN_WORKERS) || choice.columns !== undefined) return false;
   let bytes = 0;
   for (const f of files) {
     if (formatOf(f, choice.format) !== "trec") return false;
@@ -53,7 +40,7 @@ export function partitionable(
     if (!info.regular || info.gzip) return false;
     bytes += info.size;
   }
-  return bytes >= (least ?? MIN_BYTES);
+  return bytes >= (least ?? PARTITION_MIN_BYTES);
 }
 
 /**

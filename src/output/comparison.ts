@@ -4,6 +4,8 @@ import { badInput, BOOLEAN, checkOptions, oneOf, RankevalError, shown } from "..
 import { csvField } from "./csv.js";
 import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
 import { TESTS } from "../compare/tests.js";
+import type { GateVerdict } from "../compare/gate.js";
+import { escapeMarkup } from "./escape.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -424,4 +426,45 @@ function csv(c: Comparison): string {
     }),
   ]);
   return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
+}
+
+/** A gate's verdicts (src/compare/gate.ts) as Markdown fit for a pull request's comment: the verdict, a row a gate and run, the queries lost most. */
+export function gateMarkdown(c: Comparison, verdicts: readonly GateVerdict[]): string {
+  const failed = verdicts.filter((v) => v.failed);
+  const correction = c.settings.correction;
+  const lines = [
+    `## rankeval gate: ${failed.length ? `FAIL (${failed.length} of ${verdicts.length})` : `pass (${verdicts.length})`}`,
+    "",
+    `A run fails a gate where run - baseline is below its bound and the drop is significant (${verdicts[0]?.test ?? "t"}, ${correction === "none" ? "no correction" : correction}, p < ${c.settings.alpha}).`,
+    "",
+    "| gate | run | baseline | baseline mean | run mean | difference (95% CI) | p | |",
+    "|---|---|---|---:|---:|---:|---:|---|",
+  ];
+  for (const v of verdicts) {
+    const x = v.comparison;
+    const verdict = v.failed ? "**fail**" : x.difference < v.gate.bound ? "pass (not significant)" : "pass";
+    lines.push(
+      `| \`${v.gate.text}\` | ${x.run} | ${x.baseline} | ${fixed(x.baselineMean)} | ${fixed(x.runMean)} | ${signed(x.difference, 4)} [${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}] | ${formatP(v.p)} | ${verdict} |`,
+    );
+  }
+  for (const v of failed) {
+    const lost = v.losses.map((l) => `${l.qid} (${fixed(l.difference)})`).join(", ");
+    lines.push("", `${v.comparison.run} on ${v.comparison.measure}: the queries lost most: ${lost || "none"}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A gate's verdicts as JUnit XML: a test case a gate and run, a failure where it failed (CI systems show it as a test). */
+export function gateJunit(verdicts: readonly GateVerdict[]): string {
+  const failed = verdicts.filter((v) => v.failed).length;
+  const cases = verdicts.map((v) => {
+    const x = v.comparison;
+    const name = escapeMarkup(`${v.gate.text}: ${x.run} against ${x.baseline}`);
+    if (!v.failed) return `  <testcase classname="rankeval.gate" name="${name}"/>`;
+    const message = escapeMarkup(
+      `${x.measure}: ${signed(x.difference, 4)} (${fixed(x.baselineMean)} -> ${fixed(x.runMean)}), below ${v.gate.bound}, p = ${formatP(v.p)} (${v.test})`,
+    );
+    return `  <testcase classname="rankeval.gate" name="${name}">\n    <failure message="${message}"/>\n  </testcase>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rankeval gate" tests="${verdicts.length}" failures="${failed}">\n${cases.join("\n")}\n</testsuite>\n`;
 }

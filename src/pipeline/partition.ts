@@ -30,7 +30,7 @@ import type { Evaluated } from "./evaluate.js";
 import { groupJudgments, joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
 /** FNV-1a of bytes[start, end): the same for a query id wherever it is read. */
-export function queryHash(bytes: Uint8Array, start: number, end: number): number {
+function queryHash(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return h >>> 0;

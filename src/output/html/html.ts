@@ -1,5 +1,6 @@
 // The HTML report as one file (CSS, gzipped data, web/report-view.ts bundled into viewer.generated.ts):
 // it loads nothing else, so it opens from disk and offline. Browser-safe: the CLI and the page write it.
+import { escapeMarkup as escapeHtml } from "../escape.js";
 import type { ReportData } from "./data.js";
 import { REPORT_VIEWER_JS, REPORT_VIEWER_CSS } from "./viewer.generated.js";
 
@@ -17,9 +18,6 @@ function base64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster). */
 export async function reportHtml(
