@@ -1,0 +1,8 @@
+// What fusion reads and writes: runs and judgments as objects, the shape evaluateRun takes, so a fused run
+// can be evaluated, fused again or written as it comes back.
+
+/** A run: query id -> document id -> score (higher ranks first). */
+export type ScoredRun = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/** Judgments: query id -> document id -> label (above 0 is relevant). */
+export type Judgments = Readonly<Record<string, Readonly<Record<string, number>>>>;
