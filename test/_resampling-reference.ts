@@ -1,7 +1,7 @@
 // The resampling tests written plainly, one pair at a time, from the definitions: the oracle the
 // kernel-backed tests (src/compare/resampling.ts) are checked against. It draws the same random stream
 // (_splitmix.ts), so the p-values must be equal, not only close.
-import { pairwiseSum } from "../src/compare/numeric.js";
+import { pairwiseSum } from "../src/stats/numeric.js";
 import { drawDigits, HalfStream, planBatches, signFlips } from "./_splitmix.js";
 import { bootstrapSummary, tukeyCounts, type ColumnPair, type ResamplingResult } from "../src/compare/resampling.js";
 import { monteCarloP, randomizationExact, tolerance } from "../src/compare/resampling-rules.js";

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { adjust } from "../src/compare/correct.js";
-import { studentQuantile } from "../src/compare/dists.js";
+import { studentQuantile } from "../src/stats/dists.js";
 import { describe as describePair, pairedT, signTest } from "../src/compare/paired.js";
 import { wilcoxon } from "../src/compare/wilcoxon.js";
 

@@ -1,6 +1,7 @@
 // What the command line and the page compute for a list of -m names (the plan), under which options.
 // Evaluating a block under a plan is src/app/evaluate-block.ts. No Node built-ins here.
 import { RankevalError } from "../errors/errors.js";
+import { withIntervals } from "../pipeline/interval.js";
 import type { Evaluated, Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
@@ -309,6 +310,8 @@ export function onlyQuery(result: Result<string>, qid: string): Result<string> {
     values,
     mean,
     counted,
+    // One query: no interval (NaN), under the same keys.
+    interval: withIntervals({ values, interval: result.interval }).interval,
     queries: { ...result.queries, evaluated: 1 },
     ...(tieRange ? { tieRange } : {}),
   };

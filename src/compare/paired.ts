@@ -1,6 +1,6 @@
 // The closed-form paired statistics and the t and sign tests. d = run - baseline over the paired queries.
-import { binomialLowerTail, studentQuantile, studentTwoSided } from "./dists.js";
-import { npMean, npVarDdof1 } from "./numeric.js";
+import { binomialLowerTail, studentQuantile, studentTwoSided } from "../stats/dists.js";
+import { npMean, npVarDdof1 } from "../stats/numeric.js";
 
 export interface TestStatistic {
   readonly statistic: number;

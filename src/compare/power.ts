@@ -3,8 +3,8 @@
 // the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
 // detectable difference its inverse in delta. Browser compatible.
 import { checkOptions, required, usageError, type OptionType } from "../errors/errors.js";
-import { studentCdf, studentQuantile } from "./dists.js";
-import { normalCdf } from "./stdlib.generated.js";
+import { studentCdf, studentQuantile } from "../stats/dists.js";
+import { normalCdf } from "../stats/stdlib.generated.js";
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, nine terms: about 15 significant digits). */
 function lnGamma(x: number): number {

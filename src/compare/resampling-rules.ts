@@ -22,20 +22,6 @@ export function monteCarloP(hits: number, iterations: number): number {
 }
 
 /**
- * The q quantile of sorted values with linear interpolation between order statistics (numpy's
- * default "linear": position (length - 1) q).
- */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const n = sorted.length;
-  if (n === 0) return NaN;
-  const position = (n - 1) * q;
-  const lo = Math.floor(position);
-  const hi = Math.min(n - 1, lo + 1);
-  const fraction = position - lo;
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * fraction;
-}
-
-/**
  * The paired randomization test by full enumeration, used when 2^n <= iterations: all 2^n sign
  * vectors, each once, p = #{|sum s_q d_q| >= |sum d_q| - tol} / 2^n. The identity is always among
  * them (so p >= 2^-n, never 0, even where a sum is not a number).

@@ -3,8 +3,8 @@
 // sum_q s_q y_q), so ten runs cost ten columns, not forty-five pairs.
 import { badInput, shown } from "../errors/errors.js";
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/significance-kernel.js";
-import { pairwiseSum } from "./numeric.js";
-import { monteCarloP, quantileSorted, randomizationExact, tolerance } from "./resampling-rules.js";
+import { pairwiseSum, quantileSorted } from "../stats/numeric.js";
+import { monteCarloP, randomizationExact, tolerance } from "./resampling-rules.js";
 
 /** A comparison within a group: indices of its run's and its baseline's columns. */
 export interface ColumnPair {

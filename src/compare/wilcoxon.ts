@@ -11,7 +11,7 @@
 //     normal approximation: z = (R+ - count(count+1)/4) / sqrt((count(count+1)(2count+1) -
 //     sum(t^3 - t)/2) / 24) over the tie groups t of the nonzero |d|; p = 2 Phi(-|z|), no
 //     continuity correction.
-import { normalTwoSided } from "./dists.js";
+import { normalTwoSided } from "../stats/dists.js";
 
 export interface WilcoxonResult {
   /** min(R+, R-). */

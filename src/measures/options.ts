@@ -65,6 +65,24 @@ export interface Options {
    * @default false
    */
   tieRange?: boolean;
+  /**
+   * How each mean's interval (`Result.interval`) is taken: `{ level: 0.9 }`, or `{ method: "bootstrap",
+   * samples, seed }` for a seeded percentile bootstrap. Not a convention: values and means stay the same.
+   * @default { level: 0.95, method: "t" }
+   */
+  interval?: IntervalOptions;
+}
+
+/** How the means' intervals are taken (`Options.interval`; checked by src/pipeline/interval.ts). */
+export interface IntervalOptions {
+  /** The confidence level. @default 0.95 */
+  level?: number;
+  /** `"t"`: Student's t (scipy.stats.t.interval); `"bootstrap"`: percentile bootstrap. @default "t" */
+  method?: "t" | "bootstrap";
+  /** The bootstrap's resamples. @default 10000 */
+  samples?: number;
+  /** The bootstrap's seed (a safe integer >= 0). @default 42 */
+  seed?: number;
 }
 
 /** Tie orders: see `Options.ties`. */
@@ -115,6 +133,7 @@ export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
   ties: ANY,
   preset: ANY,
   tieRange: BOOLEAN,
+  interval: ANY,
 };
 
 /**

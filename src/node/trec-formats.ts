@@ -3,7 +3,8 @@
 // qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs-measures.ts and
 // src/trec/jg.ts, and printed as trec_eval prints them.
 import { RankevalError } from "../errors/errors.js";
-import { summaryOf } from "../pipeline/aggregate.js";
+import { summariesOf } from "../pipeline/aggregate.js";
+import type { Aggregate } from "../measures/measure.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
@@ -285,20 +286,18 @@ function resultOf(
   values: Record<string, Float64Array>,
   measures: readonly TrecMeasure[],
 ): Result<string> {
-  const mean: Record<string, number> = {};
-  const counted: Record<string, number> = {};
   const measureConventions: Record<string, string> = {};
+  const aggregates: Record<string, Aggregate> = {};
   for (const l of trecLines(measures)) {
     const key = lineKey(l)!;
-    ({ value: mean[key], count: counted[key] } = summaryOf(values[key], l.aggregation === "sum" ? "sum" : "mean"));
+    aggregates[key] = l.aggregation === "sum" ? "sum" : "mean";
     measureConventions[key] = "trec_eval";
   }
   return {
     measures: Object.keys(values),
     qids,
     values,
-    mean,
-    counted,
+    ...summariesOf(values, (key) => aggregates[key]),
     queries: { evaluated: qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
     options: DEFAULT_OPTIONS,
     conventions: describeOptions(DEFAULT_OPTIONS),

@@ -137,6 +137,8 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
       values,
       mean,
       counted,
+      // The means as printed, read back for compare(): their intervals are not printed, so none.
+      interval: {},
       queries: { evaluated: run.qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
       // Not in the file as such (its measures' conventions are, above); compare() does not read it.
       options: DEFAULT_OPTIONS,

@@ -13,6 +13,7 @@ import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
 import { RunningSummary, summaryOf } from "../pipeline/aggregate.js";
+import { intervalsOf } from "../pipeline/interval.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
 import { trecLines } from "../measures/trec-eval-table.js";
@@ -403,6 +404,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       values,
       mean,
       counted,
+      interval: intervalsOf(values, (k) => meta.aggregates[k] ?? "mean"),
       queries: {
         evaluated: qids.length,
         skipped: {
@@ -613,6 +615,8 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
     values: {},
     mean,
     counted,
+    // Only running sums were kept: no query's value, so no interval.
+    interval: {},
     queries: m.queries,
     options: overPreset(DEFAULT_OPTIONS, explicit),
     conventions: meta.conventions,

@@ -6,6 +6,7 @@ import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../measures/trec-eval-table.js";
 import type { TieRange } from "./evaluate.js";
+import { intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 const MIN_GEO_MEAN = 0.00001;
@@ -88,6 +89,19 @@ export class RunningSummary {
 
 export function summaryOf(values: Float64Array, aggregate: Aggregate): { value: number; count: number } {
   return new RunningSummary(aggregate === "geomean").addAll(values).summary(aggregate);
+}
+
+/** A Result's summaries of every key: `mean` (or sum, geometric mean), `counted`, and the means' `interval`. */
+export function summariesOf(
+  values: Readonly<Record<string, Float64Array>>,
+  aggregateOf: (key: string) => Aggregate,
+  settings?: Readonly<IntervalSettings>,
+): { mean: Record<string, number>; counted: Record<string, number>; interval: Record<string, Interval> } {
+  const mean: Record<string, number> = {};
+  const counted: Record<string, number> = {};
+  for (const key of Object.keys(values))
+    ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregateOf(key)));
+  return { mean, counted, interval: intervalsOf(values, aggregateOf, settings) };
 }
 
 /** A tie range: the worst and best values and their summaries. */

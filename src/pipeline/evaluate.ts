@@ -2,7 +2,8 @@
 // or a run joined to its judgments (join.ts, through the command line's join) into the kernel's batch,
 // the kernel (src/kernel/), then conventions across measures and summaries (aggregate.ts).
 // evaluateBatch is the step every path shares.
-import { summaryOf } from "./aggregate.js";
+import { summariesOf, summaryOf } from "./aggregate.js";
+import { intervalSettings, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
 import { joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
@@ -59,6 +60,12 @@ export interface Result<Q = Qid> {
   readonly mean: Record<string, number>;
   /** How many queries each summary is over. */
   readonly counted: Record<string, number>;
+  /**
+   * Each mean's interval `[lo, hi]` over the queries that count: the 95% Student t interval by default
+   * (scipy.stats.t.interval(0.95, n - 1, mean, sem)); `options.interval` sets the level or asks for a
+   * seeded bootstrap. Only means have one: a sum's or geometric mean's key is absent.
+   */
+  readonly interval: Record<string, Interval>;
   readonly queries: {
     /** Queries evaluated (the length of qids). */
     readonly evaluated: number;
@@ -126,6 +133,8 @@ export interface TieRange {
 export interface BatchExtras {
   /** Also the values under ties "worst" and "best" (`Result.tieRange`). */
   readonly tieRange?: boolean;
+  /** How the means' intervals are taken (`Options.interval`, checked). @default 95% t */
+  readonly interval?: IntervalSettings;
   /**
    * Take each measure's summary (`Result.mean`, `counted`, the tie range's means). A block whose
    * summaries mergeBlocks takes again from the run's values goes without: NaN and 0, not computed
@@ -158,10 +167,11 @@ export function evaluate<const M extends Measures>(
 ): Result<Qid>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
   const explicit = explicitOf(options);
+  const extras = extrasOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
-  return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings, { tieRange: wantsTieRange(options) });
+  return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings, extras);
 }
 
 /**
@@ -179,10 +189,16 @@ export function evaluateRun<const M extends Measures>(
 ): Result<string>;
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
   const explicit = explicitOf(options);
+  const extras = extrasOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
-  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { tieRange: wantsTieRange(options) });
+  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, extras);
+}
+
+/** What the options ask beyond the measures' conventions: the tie range, the intervals' settings. */
+export function extrasOf(options: Options | undefined): BatchExtras {
+  return { tieRange: wantsTieRange(options), interval: intervalSettings(options?.interval) };
 }
 
 /** The options of a call that gives none: made once, as calls under them share what is resolved below. */
@@ -317,16 +333,17 @@ export function evaluateBatch<Q>(
   };
   const columns = compute();
   const values: Record<string, Float64Array> = {};
-  const mean: Record<string, number> = {};
-  const counted: Record<string, number> = {};
   const measureConventions: Record<string, string> = {};
-  const summarise = extras.summaries !== false;
-  const none = { value: NaN, count: 0 };
+  const aggregates: Record<string, Aggregate> = {};
   measures.forEach((m, s) => {
     values[m.name] = columns[s];
-    ({ value: mean[m.name], count: counted[m.name] } = summarise ? summaryOf(columns[s], m.aggregate) : none);
+    aggregates[m.name] = m.aggregate;
     measureConventions[m.name] = described[s];
   });
+  const summarise = extras.summaries !== false;
+  const { mean, counted, interval } = summarise
+    ? summariesOf(values, (k) => aggregates[k], extras.interval)
+    : { mean: mapKeys(values, NaN), counted: mapKeys(values, 0), interval: {} };
   let tieRange: Record<string, TieRange> | undefined;
   if (extras.tieRange) {
     const worst = compute("worst");
@@ -349,6 +366,7 @@ export function evaluateBatch<Q>(
     values,
     mean,
     counted,
+    interval,
     queries: {
       evaluated: qids.length,
       skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
@@ -360,3 +378,7 @@ export function evaluateBatch<Q>(
     ...(tieRange ? { tieRange } : {}),
   };
 }
+
+/** Each key of `record` mapped to `value`. */
+const mapKeys = <T>(record: Readonly<Record<string, unknown>>, value: T): Record<string, T> =>
+  Object.fromEntries(Object.keys(record).map((k) => [k, value]));

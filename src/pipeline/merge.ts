@@ -1,5 +1,5 @@
 import { sortedOrder } from "../c/strings.js";
-import { geoLogs, hasGeoLogs, knownGeoLogs, summaryOf, tieRangeOf } from "./aggregate.js";
+import { geoLogs, hasGeoLogs, knownGeoLogs, summariesOf, tieRangeOf } from "./aggregate.js";
 import type { Evaluated } from "./evaluate.js";
 import type { TieRange } from "./evaluate.js";
 
@@ -14,10 +14,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     // One block (a whole run, a LETOR file): its queries stay in their order.
     const queries = { ...first.queries, skipped: { ...first.queries.skipped, notJudged, notInRun } };
     const aggregates = parts[0].aggregates ?? {};
-    const mean: Record<string, number> = {};
-    const counted: Record<string, number> = {};
-    for (const key of Object.keys(first.values))
-      ({ value: mean[key], count: counted[key] } = summaryOf(first.values[key], aggregates[key] ?? "mean"));
+    const { mean, counted, interval } = summariesOf(first.values, (key) => aggregates[key] ?? "mean");
     let tieRange: Record<string, TieRange> | undefined;
     if (first.tieRange) {
       tieRange = {};
@@ -26,7 +23,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
       }
     }
     return {
-      result: { ...first, mean, counted, queries, ...(tieRange ? { tieRange } : {}) },
+      result: { ...first, mean, counted, interval, queries, ...(tieRange ? { tieRange } : {}) },
       strings: parts[0].strings,
       aggregates: parts[0].aggregates,
     };
@@ -48,8 +45,6 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
     return sorted;
   };
   const values: Record<string, Float64Array> = {};
-  const mean: Record<string, number> = {};
-  const counted: Record<string, number> = {};
   for (const key of Object.keys(first.values)) {
     values[key] = gather((p) => p.result.values[key]);
     // A geometric mean's logs, made for each block's values, gathered the same way (not made again).
@@ -59,8 +54,8 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
         gather((p) => geoLogs(p.result.values[key])),
       );
     }
-    ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregates[key] ?? "mean"));
   }
+  const { mean, counted, interval } = summariesOf(values, (key) => aggregates[key] ?? "mean");
   let tieRange: Record<string, TieRange> | undefined;
   if (first.tieRange) {
     tieRange = {};
@@ -83,6 +78,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
       values,
       mean,
       counted,
+      interval,
       queries,
       ...(tieRange ? { tieRange } : {}),
     },

@@ -59,3 +59,17 @@ export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
 
 /** Scratch for npVarDdof1's squared deviations. */
 let squares = new Float64Array(1024);
+
+/**
+ * The q quantile of sorted values with linear interpolation between order statistics (numpy's
+ * default "linear": position (length - 1) q).
+ */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const position = (n - 1) * q;
+  const lo = Math.floor(position);
+  const hi = Math.min(n - 1, lo + 1);
+  const fraction = position - lo;
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * fraction;
+}

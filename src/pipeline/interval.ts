@@ -1,0 +1,128 @@
+// The interval beside each mean (Result.interval): Student's t interval of the mean over the queries that
+// count, as scipy.stats.t.interval(level, n - 1, mean, sem) gives it, or a seeded bootstrap percentile
+// interval from the kernel's resampler (the same resamples compare()'s bootstrap draws).
+import { checkOptions, oneOf, usageError, type OptionType } from "../errors/errors.js";
+import { kernelBootstrapSums } from "../kernel/significance-kernel.js";
+import type { Aggregate } from "../measures/measure.js";
+import type { IntervalOptions } from "../measures/options.js";
+import { studentQuantile } from "../stats/dists.js";
+import { npMean, npVarDdof1, quantileSorted } from "../stats/numeric.js";
+
+/** [lower, upper]; NaN where fewer than 2 queries count. */
+export type Interval = readonly [number, number];
+
+export type IntervalSettings = Required<IntervalOptions>;
+
+export const DEFAULT_INTERVAL: Readonly<IntervalSettings> = Object.freeze({
+  level: 0.95,
+  method: "t",
+  samples: 10_000,
+  seed: 42,
+});
+
+const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
+const SAMPLES: OptionType = {
+  test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10_000_000,
+  is: "an integer from 1 to 10000000",
+};
+const SEED: OptionType = { test: (v) => Number.isSafeInteger(v) && (v as number) >= 0, is: "a safe integer >= 0" };
+
+/** `Options.interval` checked, over the defaults. */
+export function intervalSettings(options: IntervalOptions | undefined): IntervalSettings {
+  const o = checkOptions(
+    options,
+    { level: LEVEL, method: oneOf(["t", "bootstrap"]), samples: SAMPLES, seed: SEED },
+    "interval",
+  );
+  if (o.method === undefined && (o.samples !== undefined || o.seed !== undefined) && options !== undefined)
+    throw usageError(`interval: samples and seed are the bootstrap's: give method: "bootstrap" with them`);
+  return { ...DEFAULT_INTERVAL, ...o };
+}
+
+/** The values that count (not NaN), in query order. */
+function counted(values: ArrayLike<number>): Float64Array {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) n++;
+  if (n === values.length && values instanceof Float64Array) return values;
+  const kept = new Float64Array(n);
+  let j = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) kept[j++] = values[i];
+  return kept;
+}
+
+/**
+ * The t interval of the mean of `values` (NaN skipped): mean +- t_{(1+level)/2, n-1} sd / sqrt(n), with
+ * numpy's mean and variance. Fewer than 2 values: [NaN, NaN] (as scipy). Every value equal: [mean, mean]
+ * (scipy gives NaN there, its scale having to be positive; the interval of a constant is the point).
+ */
+export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.level): Interval {
+  const kept = counted(values);
+  const n = kept.length;
+  if (n < 2) return [NaN, NaN];
+  const mean = npMean(kept);
+  const sem = Math.sqrt(npVarDdof1(kept, mean) / n);
+  if (sem === 0) return [mean, mean];
+  const half = studentQuantile((1 + level) / 2, n - 1) * sem;
+  return [mean - half, mean + half];
+}
+
+/**
+ * Each mean's interval under `settings`, by key, for the keys whose summary is a mean (sums and geometric
+ * means have none). The bootstrap resamples the queries that count with replacement; columns with the
+ * same queries counted share one call to the kernel (the same resamples for each, as one call alone gives),
+ * and each interval is the level's percentiles of the resampled means (numpy's linear quantile).
+ */
+export function intervalsOf(
+  values: Readonly<Record<string, Float64Array>>,
+  aggregates: (key: string) => Aggregate,
+  settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL,
+): Record<string, Interval> {
+  const out: Record<string, Interval> = {};
+  const keys = Object.keys(values).filter((k) => aggregates(k) === "mean");
+  if (settings.method === "t") {
+    for (const k of keys) out[k] = tInterval(values[k], settings.level);
+    return out;
+  }
+  // Bootstrap: columns grouped by which queries count (usually all of them, one group).
+  const groups = new Map<string, { keys: string[]; columns: Float64Array[] }>();
+  for (const k of keys) {
+    const v = values[k];
+    const kept = counted(v);
+    const signature = kept === v ? "all" : nanPattern(v);
+    let g = groups.get(signature);
+    if (!g) groups.set(signature, (g = { keys: [], columns: [] }));
+    g.keys.push(k);
+    g.columns.push(kept);
+  }
+  const lowerQ = (1 - settings.level) / 2;
+  const upperQ = (1 + settings.level) / 2;
+  for (const { keys: ks, columns } of groups.values()) {
+    const n = columns[0].length;
+    if (n < 2) {
+      for (const k of ks) out[k] = [NaN, NaN];
+      continue;
+    }
+    const sums = kernelBootstrapSums(columns, n, settings.samples, settings.seed);
+    ks.forEach((k, c) => {
+      const means = sums[c].map((s) => s / n).sort();
+      out[k] = [quantileSorted(means, lowerQ), quantileSorted(means, upperQ)];
+    });
+  }
+  return out;
+}
+
+/** Which values are NaN, as a string key. */
+function nanPattern(values: Float64Array): string {
+  let s = "";
+  for (let i = 0; i < values.length; i++) s += values[i] === values[i] ? "1" : "0";
+  return s;
+}
+
+/** `result` with its means' intervals taken again under `settings` (the same keys: the means'). */
+export function withIntervals<
+  R extends { values: Readonly<Record<string, Float64Array>>; interval: Record<string, Interval> },
+>(result: R, settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): R {
+  const means = result.interval;
+  const values = Object.fromEntries(Object.keys(means).map((k) => [k, result.values[k]]));
+  return { ...result, interval: intervalsOf(values, () => "mean", settings) };
+}
