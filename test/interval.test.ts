@@ -7,6 +7,7 @@ import { evaluate, evaluateRun } from "../src/index.js";
 import { tInterval, intervalsOf } from "../src/pipeline/interval.js";
 import { quantileSorted } from "../src/stats/numeric.js";
 import { referenceBootstrapMeans } from "./_resampling-reference.js";
+import { cli } from "./_cli.js";
 
 const fixtures = JSON.parse(readFileSync(new URL("./fixtures/interval/cases.json", import.meta.url), "utf8")) as {
   cases: { values: (number | null)[]; level: number; interval: [number, number] }[];
@@ -80,7 +81,9 @@ describe("the bootstrap percentile interval", () => {
     const opts = { interval: { method: "bootstrap" as const, samples: 300, seed: 11, level: 0.8 } };
     const alone = evaluate(rows(ranks), ["mrr"], opts).interval.mrr;
     expect(evaluate(rows(ranks), ["P@1", "mrr", "ndcg@3"], opts).interval.mrr).toEqual(alone);
-    expect(evaluate(rows(ranks), ["mrr"], { interval: { ...opts.interval, seed: 12 } }).interval.mrr).not.toEqual(alone);
+    expect(evaluate(rows(ranks), ["mrr"], { interval: { ...opts.interval, seed: 12 } }).interval.mrr).not.toEqual(
+      alone,
+    );
   });
 
   it("resamples only the queries that count, by measure", () => {
@@ -104,5 +107,77 @@ describe("options.interval", () => {
     ["0.9", /interval: options must be an object/],
   ])("refuses %j", (interval, message) => {
     expect(() => evaluate(rows([1, 2]), ["mrr"], { interval } as never)).toThrow(message);
+  });
+});
+
+describe("--interval on the command line", () => {
+  const examples = new URL("../examples/", import.meta.url).pathname;
+  const files = [`${examples}qrels.txt`, `${examples}bm25.run`];
+  const evaluated = () =>
+    evaluateRun(
+      Object.fromEntries(
+        readFileSync(files[0], "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/))
+          .reduce(
+            (m, [q, , d, r]) => m.set(q, { ...m.get(q), [d]: Number(r) }),
+            new Map<string, Record<string, number>>(),
+          ),
+      ),
+      Object.fromEntries(
+        readFileSync(files[1], "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/))
+          .reduce(
+            (m, [q, , d, , s]) => m.set(q, { ...m.get(q), [d]: Number(s) }),
+            new Map<string, Record<string, number>>(),
+          ),
+      ),
+      ["map"],
+    );
+
+  it("prints (lo, hi) after each mean in the table, and says the interval under it", async () => {
+    const { status, stdout } = await cli(["--interval", "0.9", "-m", "map", ...files]);
+    expect(status).toBe(0);
+    const [lo, hi] = tInterval(evaluated().values.map, 0.9);
+    expect(stdout).toContain(`0.7570 (${lo.toFixed(4)}, ${hi.toFixed(4)})`);
+    expect(stdout).toContain("(lo, hi): each mean's 90% t interval over the queries that count");
+  });
+
+  it("gives lo and hi columns in CSV, the bootstrap's under --seed, and every mean's interval in JSON", async () => {
+    const csv = (await cli(["--interval", "bootstrap", "--seed", "3", "--format", "csv", "-m", "map", ...files]))
+      .stdout;
+    const [header, row] = csv.trim().split("\n");
+    expect(header).toBe("run,qid,measure,value,lo,hi,conventions");
+    // The command line lists queries in trec_eval's (byte) order, and the resamples pick by position.
+    const r = evaluated();
+    const order = r.qids.map((q, i) => [q, i] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = { map: Float64Array.from(order, ([, i]) => r.values.map[i]) };
+    const want = intervalsOf(sorted, () => "mean", { level: 0.95, method: "bootstrap", samples: 10000, seed: 3 });
+    expect(row.split(",").slice(4, 6).map(Number)).toEqual(want.map);
+    const json = JSON.parse((await cli(["--format", "json", "-m", "map", ...files])).stdout);
+    expect(json.interval).toBe("95% t interval");
+    expect(json.runs[0].interval.map).toEqual(tInterval(sorted.map));
+  });
+
+  it("leaves trec_eval's text alone, and refuses what has no place for it", async () => {
+    const plain = await cli(["-m", "map", ...files]);
+    expect(plain.stdout).toMatch(/^map\s+all\s+0\.7570\n$/);
+    for (const [args, message] of [
+      [
+        ["--interval", "0.9", "--format", "trec"],
+        /--interval prints \(lo, hi\) beside each mean, which trec_eval's text/,
+      ],
+      [["--interval", "95"], /--interval: "95" is not a level between 0 and 1/],
+      [["--interval", "bca"], /--interval: "bca" is not a level between 0 and 1/],
+      [["--interval", "bca:0.9"], /--interval: "bca" is not "t" or "bootstrap"/],
+      [["--seed", "3"], /--seed needs --compare/],
+    ] as const) {
+      const r = await cli([...args, "-m", "map", ...files]);
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });

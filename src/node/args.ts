@@ -3,6 +3,7 @@ import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
 import { parseGate, type Gate } from "../compare/gate.js";
 import { usageError } from "../errors/errors.js";
+import { DEFAULT_INTERVAL, type IntervalSettings } from "../pipeline/interval.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { DEFAULT_COLUMNS } from "../io/column-names.js";
 import { didYouMean } from "../errors/suggest.js";
@@ -40,6 +41,8 @@ export interface CliArgs {
   ties?: string;
   preset?: string;
   tieRange: boolean;
+  /** --interval [t|bootstrap][:LEVEL]: each mean's interval in the table, JSON and CSV (src/pipeline/interval.ts). */
+  interval?: IntervalSettings;
   letor?: string;
   scores?: string;
   query?: string;
@@ -116,6 +119,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   alpha: "alpha",
   permutations: "permutations",
   seed: "seed",
+  interval: "interval",
   explain: "explain",
   "explain-depth": "explainDepth",
   report: "report",
@@ -167,6 +171,24 @@ const COMPARE_OPTION_NAMES: Partial<Record<keyof CliArgs, string>> = {
   tests: "test",
   gates: "gate",
 };
+
+/** --interval's value: `t`, `bootstrap`, a level (`0.9`), or a method and a level (`bootstrap:0.9`). */
+function intervalSpec(option: string, value: string): IntervalSettings {
+  const [method, level, more] = value.split(":");
+  const form = `"t", "bootstrap", a level such as 0.9, or both as bootstrap:0.9`;
+  const asLevel = (text: string) => {
+    const n = Number(text);
+    if (text.trim() === "" || !(n > 0 && n < 1))
+      throw usageError(`${option}: "${text}" is not a level between 0 and 1`);
+    return n;
+  };
+  if (more !== undefined) throw usageError(`${option}: "${value}" is not ${form}`);
+  if (level === undefined && method !== "t" && method !== "bootstrap")
+    return { ...DEFAULT_INTERVAL, level: asLevel(method) };
+  if (method !== "t" && method !== "bootstrap")
+    throw usageError(`${option}: "${method}" is not "t" or "bootstrap" (${form})`);
+  return { ...DEFAULT_INTERVAL, method, ...(level === undefined ? {} : { level: asLevel(level) }) };
+}
 
 /** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -288,6 +310,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         a.permutations = n;
         break;
       }
+      case "interval":
+        a.interval = intervalSpec(option, value);
+        break;
       case "seed": {
         const n = Number(value);
         if (value.trim() === "" || !Number.isSafeInteger(n) || n < 0)
@@ -392,6 +417,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
+  if (a.interval && a.format === "trec")
+    throw usageError(
+      "--interval prints (lo, hi) beside each mean, which trec_eval's text has no place for: use --format table, json or csv",
+    );
+  if (a.interval && a.compare)
+    throw usageError(
+      "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
+    );
   // trec_eval's text has no place for a range.
   if (a.tieRange && a.format === "trec")
     throw usageError(
@@ -479,7 +512,10 @@ function checkCompare(a: CliArgs): void {
     return;
   }
   if (!a.compare) {
-    const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false);
+    // --seed is the bootstrap interval's too.
+    if (a.interval?.method === "bootstrap" && a.seed !== undefined) a.interval = { ...a.interval, seed: a.seed };
+    const bootstrapSeed = (k: keyof CliArgs) => k === "seed" && a.interval?.method === "bootstrap";
+    const given = COMPARE_ONLY.find((k) => a[k] !== undefined && a[k] !== false && !bootstrapSeed(k));
     if (given === "comparisonFormat")
       throw usageError(
         `--format ${a.comparisonFormat} needs --compare (the evaluation's formats are trec, table, json, csv)`,

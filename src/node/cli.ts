@@ -4,7 +4,7 @@ import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
-import { report, trecText } from "../output/results.js";
+import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { parseArgs, USAGE, type CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
@@ -159,7 +159,7 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
     return await diversityMode(args, io);
   }
   const p = planOf(args, io);
-  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
+  const format = args.format ?? (p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
   // Said before any file is read.
   if (format === "trec" && p.kind !== "trec")
     throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
@@ -361,7 +361,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     [],
     { tieRange: args.tieRange },
   );
-  const format = args.format ?? (p.kind === "trec" && !args.tieRange ? "trec" : "table");
+  const format = args.format ?? (p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
   if (format === "ndeval")
     throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   if (format === "trec") {
@@ -369,7 +369,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
       throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
-    io.stdout.write(report(format, [{ name: args.scores, runTag: "", result }], p, args.perQuery, args.noSummary));
+    io.stdout.write(runsReport(format, [{ file: args.scores!, runTag: "", result, strings }], p, args));
   }
   return EXIT.ok;
 }

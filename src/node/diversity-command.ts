@@ -1,5 +1,6 @@
 // The command line's diversity evaluation: subtopic qrels (asked for, or told by their shape), each run
 // read whole, joined and evaluated, printed as any report or as ndeval prints it.
+import { withIntervals } from "../pipeline/interval.js";
 import { RankevalError } from "../errors/errors.js";
 import { formatOf } from "../input/formats.js";
 import { notInRun } from "../input/input.js";
@@ -48,7 +49,8 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format =
-    args.format ?? (args.measures.length === 0 ? "ndeval" : p.kind === "trec" && !args.tieRange ? "trec" : "table");
+    args.format ??
+    (args.measures.length === 0 ? "ndeval" : p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
   const columns = format === "ndeval" ? ndevalColumns(p) : [];
   if (format === "ndeval" && args.debugQuery !== undefined)
     throw new RankevalError("bad-option", "-D N.QID is trec_eval's: with --format ndeval every topic is printed");
@@ -105,6 +107,8 @@ export function runsReport(
   args: CliArgs,
 ): string {
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
-  const named = runs.map((r) => ({ name: r.file, runTag: r.runTag, result: only(r) }));
-  return report(format, named, p, args.perQuery, args.noSummary);
+  // --interval: the means' intervals under its settings (the evaluation took the 95% t ones).
+  const withAsked = (r: RunResult) => (args.interval ? withIntervals(only(r), args.interval) : only(r));
+  const named = runs.map((r) => ({ name: r.file, runTag: r.runTag, result: withAsked(r) }));
+  return report(format, named, p, args.perQuery, args.noSummary, args.interval);
 }

@@ -25,6 +25,7 @@ import {
   type PerQueryFormat,
 } from "../output/per-query-files.js";
 import { labelledTexts } from "../output/table.js";
+import { runsReport } from "./diversity-command.js";
 import { formatTrecReport } from "../output/trec-text.js";
 import type { Plan, RunResult } from "../app/plan.js";
 import { lineKey, plan } from "../app/plan.js";
@@ -160,7 +161,7 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   const { p, settings, runs } = merged;
   for (const w of [...p.warnings, ...shardsUnderSeveralNames(merged.shards)])
     io.stderr.write(`rankeval: warning: ${w}\n`);
-  const format = args.format ?? (p.kind === "trec" && !settings.tieRange ? "trec" : "table");
+  const format = args.format ?? (p.kind === "trec" && !settings.tieRange && !args.interval ? "trec" : "table");
   if (format === "trec" && p.kind !== "trec")
     throw usageError("--format trec needs trec_eval measure names: these shards were made with others");
   if (format === "trec" && settings.tieRange)
@@ -177,15 +178,7 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
       io.stdout.write(runs.length === 1 ? text : `${i ? "\n" : ""}==> ${r.file} <==\n${text}`);
     });
   } else {
-    io.stdout.write(
-      report(
-        format,
-        runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })),
-        p,
-        args.perQuery,
-        args.noSummary,
-      ),
-    );
+    io.stdout.write(runsReport(format, runs, p, args));
   }
   if (
     args.perQueryOut !== undefined &&
@@ -266,7 +259,7 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
     checkSameEvaluation(opened.map((o) => ({ file: o.file, meta: o.pq.meta })));
     const meta = opened[0].pq.meta;
     const p = plan(meta.settings.measures, null, meta.settings.conventions);
-    const format = args.format ?? (p.kind === "trec" && !meta.settings.tieRange ? "trec" : "table");
+    const format = args.format ?? (p.kind === "trec" && !meta.settings.tieRange && !args.interval ? "trec" : "table");
     if (format === "trec" && (p.kind !== "trec" || meta.settings.tieRange)) return null; // said by the whole merge
     const logKeys = geometricKeys(p, meta);
     const names: string[] = [];

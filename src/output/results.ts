@@ -8,6 +8,7 @@ import { lineKey, type Plan, type RunResult } from "../app/plan.js";
 import { formatTrecReport } from "./trec-text.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 import { csvField } from "./csv.js";
+import { describeInterval, type IntervalSettings } from "../pipeline/interval.js";
 
 /** What trec_eval's text depends on besides the plan and the values. */
 export interface TrecTextOptions {
@@ -65,6 +66,7 @@ export function report(
   p: Plan,
   perQuery: boolean,
   noSummary = false,
+  interval?: IntervalSettings,
 ): string {
   const rows = p.rows;
   // Each row's conventions: its tool and the options its measure was computed with.
@@ -76,6 +78,7 @@ export function report(
       Object.fromEntries(result.qids.map((q, i) => [q, byRow((m) => value(m, i))]));
     const doc = {
       conventions: runs[0].result.conventions,
+      ...(noSummary ? {} : { interval: describeInterval(interval) }),
       measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
       runs: runs.map(({ name, runTag, result }) => {
         const t = result.tieRange;
@@ -95,7 +98,9 @@ export function report(
           run: name,
           runTag,
           queries: result.queries,
-          ...(noSummary ? {} : { mean: byRow((m) => result.mean[m]) }),
+          ...(noSummary
+            ? {}
+            : { mean: byRow((m) => result.mean[m]), interval: byRow((m) => result.interval[m] ?? null) }),
           ...(perQuery ? { perQuery: byQuery(result, (m, i) => result.values[m][i]) } : {}),
           ...ranges,
         };
@@ -106,7 +111,9 @@ export function report(
   if (format === "csv") {
     // --tie-range: the worst and best values in two columns before the conventions.
     const ranged = runs.some((r) => r.result.tieRange);
-    const out = [ranged ? "run,qid,measure,value,worst,best,conventions" : "run,qid,measure,value,conventions"];
+    // --interval: the mean's interval in two columns after the value (empty on a query's row).
+    const header = `run,qid,measure,value,${interval ? "lo,hi," : ""}${ranged ? "worst,best," : ""}conventions`;
+    const out = [header];
     for (const { name, result } of runs) {
       const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
       const t = result.tieRange;
@@ -114,7 +121,9 @@ export function report(
         const x = t?.[r.measure];
         const [worst, best] = !x ? [] : i === undefined ? [x.mean.worst, x.mean.best] : [x.worst[i], x.best[i]];
         const range = !ranged ? "" : `${worst ?? ""},${best ?? ""},`;
-        out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${range}${tail.get(r.name)}`);
+        const ci = i === undefined ? result.interval[r.measure] : undefined;
+        const bounds = !interval ? "" : ci ? `${ci[0]},${ci[1]},` : ",,";
+        out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${bounds}${range}${tail.get(r.name)}`);
       };
       if (perQuery) {
         result.qids.forEach((q, i) => rows.forEach((r) => line(csvField(q), r, result.values[r.measure][i], i)));
@@ -126,7 +135,7 @@ export function report(
   // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
   const columns = runs.map((r) => ({ name: r.name, result: r.result }));
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
-  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary })}\n`;
+  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
 }
 
 /** trec_eval's summary lines ("name\tall\tvalue") as cells by printed name: the text and its number (null if none). */

@@ -4,6 +4,8 @@ import type { Result } from "../pipeline/evaluate.js";
 import { mergeConventions } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 import { formatFixed } from "../trec/format.js";
+import type { IntervalOptions } from "../measures/options.js";
+import { describeInterval, intervalSettings } from "../pipeline/interval.js";
 
 /** One column of a table: a run's result under a name. */
 export interface TableColumn {
@@ -24,6 +26,11 @@ export interface TableOptions {
   perQuery?: boolean;
   /** The means (rows labelled "all") and the row of query counts. @default true */
   summary?: boolean;
+  /**
+   * Each mean's interval (`Result.interval`) as "(lo, hi)" after it; `true`, or the settings it was taken
+   * under (`Options.interval`), which the note under the table says. @default false
+   */
+  interval?: boolean | IntervalOptions;
 }
 
 /** A result's conventions for one measure: its own (measureConventions), else the result's. */
@@ -49,7 +56,13 @@ export function formatTable(
 ): string {
   const opts: TableOptions = Array.isArray(options)
     ? { rows: options as readonly TableRow[] }
-    : checkOptions(options as TableOptions, { rows: ANY, perQuery: BOOLEAN, summary: BOOLEAN }, "formatTable");
+    : checkOptions(
+        options as TableOptions,
+        { rows: ANY, perQuery: BOOLEAN, summary: BOOLEAN, interval: ANY },
+        "formatTable",
+      );
+  // The settings are only said: the intervals are the results'.
+  const interval = opts.interval ? intervalSettings(opts.interval === true ? undefined : opts.interval) : null;
   const single = !Array.isArray(results);
   const columns: readonly TableColumn[] = single
     ? [{ name: opts.perQuery ? "value" : "mean", result: results as Result<unknown> }]
@@ -130,7 +143,9 @@ export function formatTable(
   const mean = (c: TableColumn, measure: string): string => {
     if (!has(c, measure)) return "";
     const n = c.result.counted[measure];
-    const cell = tableValue(c.result.mean[measure]) + range(c, measure);
+    const ci = interval ? c.result.interval?.[measure] : undefined;
+    const bounds = ci ? ` (${tableValue(ci[0])}, ${tableValue(ci[1])})` : "";
+    const cell = tableValue(c.result.mean[measure]) + bounds + range(c, measure);
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };
 
@@ -181,6 +196,8 @@ export function formatTable(
 
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
+  if (interval && summary)
+    footer.push(`(lo, hi): each mean's ${describeInterval(interval)} over the queries that count`);
   if (columns.some((c) => c.result.tieRange))
     footer.push(
       "[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)",

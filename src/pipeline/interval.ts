@@ -27,6 +27,14 @@ const SAMPLES: OptionType = {
 };
 const SEED: OptionType = { test: (v) => Number.isSafeInteger(v) && (v as number) >= 0, is: "a safe integer >= 0" };
 
+/** The settings in words: "95% t interval", "90% bootstrap percentile interval (10000 resamples, seed 42)". */
+export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): string {
+  const level = `${+(settings.level * 100).toPrecision(10)}%`;
+  return settings.method === "t"
+    ? `${level} t interval`
+    : `${level} bootstrap percentile interval (${settings.samples} resamples, seed ${settings.seed})`;
+}
+
 /** `Options.interval` checked, over the defaults. */
 export function intervalSettings(options: IntervalOptions | undefined): IntervalSettings {
   const o = checkOptions(
