@@ -233,7 +233,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
         tds.map((td) => [
           (td as HTMLElement).dataset.measure,
           (td as HTMLElement).dataset.run,
-          td.textContent,
+          td.firstChild?.textContent ?? "",
           (td as HTMLElement).dataset.significant ?? "",
         ]),
       );
@@ -250,6 +250,24 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
         for (const [m, qid, text] of pq) expect(text).toBe(q.get(m!)!.get(qid!));
       }
       expect(cells.find((c) => c[0] === "ndcg_cut_10" && c[1] === RERANK)![3]).toBe("higher");
+      // Each mean's 95% t interval after it, as the command line's JSON gives it.
+      const shownIntervals = await page.$$eval("#results td[data-measure] .interval", (spans) =>
+        spans.map((s) => {
+          const td = s.parentElement as HTMLElement;
+          const d = (s as HTMLElement).dataset;
+          return [td.dataset.run, td.dataset.measure, [Number(d.lo), Number(d.hi)], s.textContent];
+        }),
+      );
+      const json = JSON.parse(
+        (await cli("--format", "json", "-m", "ndcg_cut.10", "-m", "map", "-m", "P.10", QRELS, BM25, RERANK)).out,
+      ) as { runs: { run: string; interval: Record<string, [number, number]> }[] };
+      const wanted = json.runs.flatMap((r) =>
+        Object.entries(r.interval).map(([m, ci]) => [r.run, m, ci, ` (${ci[0].toFixed(4)}, ${ci[1].toFixed(4)})`]),
+      );
+      expect(shownIntervals.length).toBe(6);
+      expect(new Set(shownIntervals.map((x) => JSON.stringify(x)))).toEqual(
+        new Set(wanted.map((x) => JSON.stringify(x))),
+      );
       // A drill-down of the report: as --explain gives it.
       const qid = await page.$eval("#explained button.qid-link", (b) => (b as HTMLElement).dataset.qid!);
       await page.click(`#explained button[data-qid="${qid}"]`);
@@ -286,7 +304,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
     try {
       await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
       const pageCells = await page.$$eval("#results td[data-measure]", (tds) =>
-        tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]),
+        tds.map((td) => [
+          (td as HTMLElement).dataset.measure,
+          (td as HTMLElement).dataset.run,
+          td.firstChild?.textContent ?? "",
+        ]),
       );
       const [download] = await Promise.all([
         page.waitForEvent("download"),
@@ -298,9 +320,21 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
       const opened = await openReport(path);
       try {
         const cells = await opened.page.$$eval("#results td[data-measure]", (tds) =>
-          tds.map((td) => [(td as HTMLElement).dataset.measure, (td as HTMLElement).dataset.run, td.textContent]),
+          tds.map((td) => [
+            (td as HTMLElement).dataset.measure,
+            (td as HTMLElement).dataset.run,
+            td.firstChild?.textContent ?? "",
+          ]),
         );
         expect(cells).toEqual(pageCells);
+        // The intervals too, the page's as the report's.
+        const intervalsOf = (p: typeof page) =>
+          p.$$eval("#results td[data-measure]", (tds) =>
+            tds.map((td) => td.querySelector(".interval")?.textContent ?? ""),
+          );
+        const pageIntervals = await intervalsOf(page);
+        expect(pageIntervals.filter((t) => /^ \(\d\.\d{4}, \d\.\d{4}\)$/.test(t)).length).toBeGreaterThan(10);
+        expect(await intervalsOf(opened.page)).toEqual(pageIntervals);
         expect(await opened.page.$$eval("#explained button.qid-link", (bs) => bs.length)).toBe(20);
         const qid = await opened.page.$eval("#explained button.qid-link", (b) => (b as HTMLElement).dataset.qid!);
         await opened.page.click(`#explained button[data-qid="${qid}"]`);

@@ -190,7 +190,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
         timeout: 30_000,
       });
       const raw = await page.$$eval("#results td[data-measure]", (tds) =>
-        tds.map((td) => [(td as HTMLElement).dataset.run!, (td as HTMLElement).dataset.measure!, td.textContent!]),
+        tds.map((td) => [
+          (td as HTMLElement).dataset.run!,
+          (td as HTMLElement).dataset.measure!,
+          td.firstChild?.textContent ?? "",
+        ]),
       );
       const cells = new Map<string, Map<string, string>>();
       for (const [run, measure, text] of raw) cells.set(run, (cells.get(run) ?? new Map()).set(measure, text));

@@ -119,7 +119,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page across partition wor
       cells: await page.$$eval("#results td[data-measure]", (tds) =>
         tds.map((td) => {
           const d = (td as HTMLElement).dataset;
-          return [d.run!, d.measure!, td.textContent ?? "", d.value ?? ""];
+          return [d.run!, d.measure!, td.firstChild?.textContent ?? "", d.value ?? ""];
         }),
       ),
       perQuery: await page.$$eval("#perquery td", (tds) => tds.map((td) => td.textContent ?? "")),

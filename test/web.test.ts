@@ -109,7 +109,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       const cells: CellRead[] = await page.$$eval("#results td[data-measure]", (tds) =>
         tds.map((td) => {
           const d = (td as HTMLElement).dataset;
-          return { measure: d.measure!, run: d.run!, text: td.textContent ?? "", value: d.value };
+          return { measure: d.measure!, run: d.run!, text: td.firstChild?.textContent ?? "", value: d.value };
         }),
       );
       const error = (await page.textContent("#error")) ?? "";
@@ -163,7 +163,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
     const bar = 'li[data-file="qrels.txt"]';
     const cellsOf = (run: string) =>
       page.$$eval(`#results td[data-run="${run}"]`, (tds) =>
-        tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent ?? ""] as [string, string]),
+        tds.map((td) => [(td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""] as [string, string]),
       );
     try {
       await page.goto(base);
@@ -505,7 +505,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
         await waitFinished(page);
         expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
         const cells = await page.$$eval('#results td[data-run="a.run"]', (tds) =>
-          tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent ?? ""] as [string, string]),
+          tds.map((td) => [(td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""] as [string, string]),
         );
         expect(new Map(cells)).toEqual(summary((await cli("-m", "P.5,10", "-m", "map", qrels, runA)).out));
         expect(await marks()).toEqual([
@@ -531,7 +531,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
           await page.dispatchEvent('input[name="measures"]', "change");
         },
         after: async (page) => {
-          expect(await page.textContent('#results td[data-measure="ndcg"]')).toBe(
+          expect(await page.$eval('#results td[data-measure="ndcg"]', (td) => td.firstChild?.textContent ?? "")).toBe(
             summary((await cli("-m", "ndcg", "-m", "ndcg_cut.10", qrels, runA)).out).get("ndcg"),
           );
           await page.selectOption('select[name="gain"]', "exp");
@@ -909,7 +909,12 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       await page.selectOption('select[name="preset"]', "ltr");
       await waitFinished(page);
       expect(await page.evaluate(() => document.body.dataset.state)).toBe("done");
-      expect(await page.textContent('#results td[data-measure="map"][data-run="big.run"]')).toMatch(/^\d/);
+      expect(
+        await page.$eval(
+          '#results td[data-measure="map"][data-run="big.run"]',
+          (td) => td.firstChild?.textContent ?? "",
+        ),
+      ).toMatch(/^\d/);
     } finally {
       await page.close();
     }
@@ -943,7 +948,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       const want = summary((await cli(qrels, runA)).out);
       const read = () =>
         page.$$eval("#results td[data-measure]", (tds) =>
-          tds.map((td) => [(td as HTMLElement).dataset.run, (td as HTMLElement).dataset.measure, td.textContent]),
+          tds.map((td) => [
+            (td as HTMLElement).dataset.run,
+            (td as HTMLElement).dataset.measure,
+            td.firstChild?.textContent ?? "",
+          ]),
         );
       expect(new Map((await read()).map(([, m, t]) => [m, t]))).toEqual(want);
       // A second run dropped on the runs row: both runs.
@@ -1016,7 +1025,9 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       undefined,
       {
         after: async (page) => {
-          expect(await page.textContent('#results td[data-measure="recip_rank"]')).toBe(byDocid.get("recip_rank"));
+          expect(
+            await page.$eval('#results td[data-measure="recip_rank"]', (td) => td.firstChild?.textContent ?? ""),
+          ).toBe(byDocid.get("recip_rank"));
           await page.selectOption('select[name="ties"]', "input");
           await waitFinished(page);
         },

@@ -8,7 +8,7 @@ import { formatOf, isTrecLine } from "../src/input/formats.js";
 import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
 import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { printValue } from "../src/explain/print.js";
-import { tableValue } from "../src/output/table.js";
+import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import type { CompareSettings, Job, Parallel, Report, Settings } from "./protocol.js";
@@ -193,6 +193,15 @@ function render(): void {
         span.title = "with tied documents in their worst and their best order";
         // As the CLI's --tie-range prints it (in its table: trec_eval's text has no place for it).
         span.textContent = ` [${tableValue(cell.range.worst)}, ${tableValue(cell.range.best)}]`;
+        td.append(span);
+      }
+      if (cell?.interval) {
+        const span = document.createElement("span");
+        span.className = "interval";
+        span.dataset.lo = String(cell.interval[0]);
+        span.dataset.hi = String(cell.interval[1]);
+        span.title = "the mean's 95% t interval over the queries that count";
+        span.textContent = intervalText(cell.interval);
         td.append(span);
       }
       // The comparison's mark (a CSS ::after, not text: the cell's text stays the CLI's number).

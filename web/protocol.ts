@@ -64,6 +64,8 @@ export interface Cell {
   value: number | null;
   /** With the tie range: the value with ties in their worst and their best order. */
   range?: { worst: number; best: number };
+  /** The mean's 95% t interval (Result.interval), where it has one. */
+  interval?: readonly [number, number];
 }
 
 /** One run's per-query values, a Float64Array per measure in the order of `qids`, printed as the CLI prints them. */

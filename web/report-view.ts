@@ -6,6 +6,7 @@ import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
+import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 
@@ -82,7 +83,7 @@ function draw(data: ReportData): void {
   for (const row of data.rows) {
     const tr = h("tr", {}, h("td", {}, row));
     for (const r of data.runs) {
-      const [text, value] = r.cells[row] ?? ["", null];
+      const [text, value, interval] = r.cells[row] ?? ["", null];
       const mark = data.marks[row]?.[r.name];
       tr.append(
         h(
@@ -95,6 +96,13 @@ function draw(data: ReportData): void {
             title: mark?.title ?? null,
           },
           text,
+          interval
+            ? h(
+                "span",
+                { class: "interval", "data-lo": String(interval[0]), "data-hi": String(interval[1]) },
+                intervalText(interval),
+              )
+            : null,
         ),
       );
     }

@@ -19,7 +19,7 @@ import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
 import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
-import { report, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
+import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
@@ -181,6 +181,7 @@ function postRun(ctx: Context, u: Unit): string {
       perQuery.columns[m.name] = { values: result.values[m.name], print: "table" };
     }
   }
+  for (const [row, interval] of Object.entries(rowIntervals(p, result))) if (cells[row]) cells[row].interval = interval;
   // Handed over without a copy (tens of MB for 300k queries): nothing here reads them after this.
   const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
   post({ type: "run", name: u.name, cells, perQuery }, [...buffers]);

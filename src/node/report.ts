@@ -16,7 +16,7 @@ import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from 
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
-import { summaryCells, summaryRows, trecText } from "../output/results.js";
+import { rowIntervals, summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
 import { asksForDiversity } from "./diversity-command.js";
@@ -51,7 +51,11 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
       const columns = Object.fromEntries(
         values.map((v) => [v.name, { values: r.result.values[v.key], print: v.print }]),
       );
-      return { name: displayName(r.file), cells, perQuery: { qids: r.result.qids, columns } };
+      const intervals = rowIntervals(p, r.result);
+      const withIntervals = Object.fromEntries(
+        Object.entries(cells).map(([row, c]) => [row, intervals[row] ? { ...c, interval: intervals[row] } : c]),
+      );
+      return { name: displayName(r.file), cells: withIntervals, perQuery: { qids: r.result.qids, columns } };
     }),
   };
 }

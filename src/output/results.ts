@@ -8,7 +8,7 @@ import { lineKey, type Plan, type RunResult } from "../app/plan.js";
 import { formatTrecReport } from "./trec-text.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 import { csvField } from "./csv.js";
-import { describeInterval, type IntervalSettings } from "../pipeline/interval.js";
+import { describeInterval, type Interval, type IntervalSettings } from "../pipeline/interval.js";
 
 /** What trec_eval's text depends on besides the plan and the values. */
 export interface TrecTextOptions {
@@ -157,3 +157,19 @@ export const summaryRows = (p: Plan): string[] =>
         .filter((l) => l.summary)
         .map((l) => l.name)
     : p.rows.map((r) => r.name);
+
+/** Each aggregate row's interval (Result.interval), by printed row: the report's and the page's cells. */
+export function rowIntervals(p: Plan, result: Result<string>): Record<string, Interval> {
+  const out: Record<string, Interval> = {};
+  const rows =
+    p.kind === "trec"
+      ? trecLines(p.trec)
+          .filter((l) => l.summary)
+          .map((l) => ({ name: l.name, key: lineKey(l) }))
+      : p.rows.map((r) => ({ name: r.name, key: r.measure }));
+  for (const { name, key } of rows) {
+    const ci = key === null ? undefined : result.interval[key];
+    if (ci) out[name] = ci;
+  }
+  return out;
+}

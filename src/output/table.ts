@@ -41,6 +41,9 @@ const conventionsOf = (r: Result<unknown>, measure: string): string =>
 /** A value as every cell prints it: four decimals always (1.0000 beside 0.7166), NaN as NaN. */
 export const tableValue = (v: number): string => (Number.isNaN(v) ? "NaN" : formatFixed(v, 4));
 
+/** A mean's interval as every table prints it after the mean: " (0.7226, 0.7913)". */
+export const intervalText = ([lo, hi]: readonly [number, number]): string => ` (${tableValue(lo)}, ${tableValue(hi)})`;
+
 /**
  * A plain-text table, measures down, a column per run, a "queries" row (a mean over another number of
  * queries says `(n=3)`), then the queries skipped and the conventions (one line, or a legend [1], [2]
@@ -144,7 +147,7 @@ export function formatTable(
     if (!has(c, measure)) return "";
     const n = c.result.counted[measure];
     const ci = interval ? c.result.interval?.[measure] : undefined;
-    const bounds = ci ? ` (${tableValue(ci[0])}, ${tableValue(ci[1])})` : "";
+    const bounds = ci ? intervalText(ci) : "";
     const cell = tableValue(c.result.mean[measure]) + bounds + range(c, measure);
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };

@@ -9,7 +9,12 @@ import { sortQids } from "../../c/strings.js";
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
 export interface ReportRun {
   readonly name: string;
-  readonly cells: Readonly<Record<string, { readonly text: string; readonly value: number | null }>>;
+  readonly cells: Readonly<
+    Record<
+      string,
+      { readonly text: string; readonly value: number | null; readonly interval?: readonly [number, number] }
+    >
+  >;
   readonly perQuery: {
     readonly qids: readonly string[];
     readonly columns: Readonly<Record<string, { readonly values: ArrayLike<number>; readonly print: ValuePrint }>>;
@@ -66,7 +71,10 @@ export interface ReportData {
   readonly conventions: string;
   readonly runs: readonly {
     readonly name: string;
-    readonly cells: Readonly<Record<string, readonly [string, number | null]>>;
+    /** Text, value, and the mean's 95% t interval where it has one. */
+    readonly cells: Readonly<
+      Record<string, readonly [string, number | null] | readonly [string, number | null, readonly [number, number]]>
+    >;
   }[];
   /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
   readonly marks: Readonly<
@@ -171,7 +179,12 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
 export function reportData(input: ReportInput): ReportData {
   const runs = input.runs.map((r) => ({
     name: r.name,
-    cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])),
+    cells: Object.fromEntries(
+      Object.entries(r.cells).map(([k, c]) => [
+        k,
+        c.interval ? ([c.text, c.value, c.interval] as const) : ([c.text, c.value] as const),
+      ]),
+    ),
   }));
   const marks: Record<string, Record<string, { mark: "higher" | "lower" | null; title: string }>> = {};
   const c = input.comparison;
