@@ -12,7 +12,7 @@ import pathlib
 
 import numpy as np
 import scipy
-from scipy import stats
+from scipy import optimize, stats
 
 DIR = pathlib.Path(__file__).resolve().parent.parent / "test" / "fixtures" / "compare-cli"
 RUNS = ["bm25.run", "rerank.run", "weak.run"]
@@ -75,6 +75,20 @@ def exact_randomization(d):
     return count / 2**n
 
 
+def minimum_detectable(n, sd, alpha=0.05, want=0.8):
+    """The difference the two-sided paired t-test at alpha finds significant with probability `want`
+    (statsmodels' TTestPower formula: nct.sf(c, n - 1, nc) + nct.cdf(-c, n - 1, nc)), by brentq."""
+    df = n - 1
+    c = stats.t.isf(alpha / 2, df)
+
+    def power(delta):
+        nc = delta / sd * np.sqrt(n)
+        lower = stats.nct.cdf(-c, df, nc)  # NaN far in the tail, where it is below 1e-300: 0
+        return stats.nct.sf(c, df, nc) + (0.0 if math.isnan(lower) else lower) - want
+
+    return float(optimize.brentq(power, 1e-12, 10 * sd / np.sqrt(n), xtol=1e-15, rtol=1e-14))
+
+
 per_run = {name: values(name) for name in RUNS}
 comparisons = []
 for m in MEASURES:
@@ -99,6 +113,8 @@ for m in MEASURES:
             "wilcoxon_p": float(stats.wilcoxon(r, b).pvalue),
             "sign_p": float(stats.binomtest(int(np.sum(nonzero > 0)), len(nonzero)).pvalue),
             "randomization_exact_p": exact_randomization(d),
+            # every-test.json is made with --alpha 0.1.
+            "minimum_detectable": minimum_detectable(len(qs), float(np.std(d, ddof=1)), alpha=0.1),
         })
 
 out = {"made_by": f"scipy {scipy.__version__}, numpy {np.__version__}", "comparisons": comparisons}

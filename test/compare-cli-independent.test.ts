@@ -26,10 +26,12 @@ interface Independent {
     wilcoxon_p: number;
     sign_p: number;
     randomization_exact_p: number;
+    minimum_detectable: number;
   })[];
 }
 type Test = { p: number };
 interface Comparison extends Pair {
+  minimumDetectable: number;
   tests: { t: Test; wilcoxon: Test; sign: Test; randomization: Test };
 }
 
@@ -57,6 +59,11 @@ describe(`compare-cli's every-test.json against values made without rankeval (${
       expect(got.n).toBe(want.n);
       expect(near(got.baselineMean, want.baselineMean, 1e-12), `${got.baselineMean} ${want.baselineMean}`).toBe(true);
       expect(near(got.runMean, want.runMean, 1e-12), `${got.runMean} ${want.runMean}`).toBe(true);
+      // The minimum detectable difference: statsmodels' power formula solved by scipy's brentq.
+      expect(
+        near(got.minimumDetectable, want.minimum_detectable, 1e-9),
+        `${got.minimumDetectable} ${want.minimum_detectable}`,
+      ).toBe(true);
       for (const [test, p] of [
         ["t", want.t_p],
         ["wilcoxon", want.wilcoxon_p],

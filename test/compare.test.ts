@@ -296,15 +296,16 @@ describe("reports", () => {
   it("the table", () => {
     expect(formatComparison(c, "table")).toBe(
       [
-        "measure  baseline  run        n  base mean  run mean     diff              95% CI     rel    d_z  W/T/L        t     sign  bootstrap",
-        "ndcg@10  bm25      rerank_v2  8     0.4000    0.5500  +0.1500    [0.0868, 0.2132]  +37.5%   1.98  7/1/0  0.0016*  0.0313*    0.0020*",
-        "ndcg@10  bm25      dense      7     0.4286    0.3571  -0.0714  [-0.1166, -0.0263]  -16.7%  -1.46  0/2/5  0.0082*   0.0625    0.0020*",
-        "map      bm25      rerank_v2  8     0.3000    0.3875  +0.0875    [0.0579, 0.1171]  +29.2%   2.47  7/1/0  0.0004*  0.0313*    0.0020*",
-        "map      bm25      dense      6     0.3667    0.3167  -0.0500   [-0.1075, 0.0075]  -13.6%  -0.91  0/3/3   0.0756   0.2500    0.0370*",
+        "measure  baseline  run        n  base mean  run mean     diff              95% CI     rel    d_z     MDD  W/T/L        t     sign  bootstrap",
+        "ndcg@10  bm25      rerank_v2  8     0.4000    0.5500  +0.1500    [0.0868, 0.2132]  +37.5%   1.98  0.0874  7/1/0  0.0016*  0.0313*    0.0020*",
+        "ndcg@10  bm25      dense      7     0.4286    0.3571  -0.0714  [-0.1166, -0.0263]  -16.7%  -1.46  0.0621  0/2/5  0.0082*   0.0625    0.0020*",
+        "map      bm25      rerank_v2  8     0.3000    0.3875  +0.0875    [0.0579, 0.1171]  +29.2%   2.47  0.0409  7/1/0  0.0004*  0.0313*    0.0020*",
+        "map      bm25      dense      6     0.3667    0.3167  -0.0500   [-0.1075, 0.0075]  -13.6%  -0.91  0.0786  0/3/3   0.0756   0.2500    0.0370*",
         "",
         "tests (two-sided): t = paired Student's t; sign = sign test (exact binomial); bootstrap = paired bootstrap (shifted, Sakai 2006); B = 1000, seed 42",
         "p adjusted: holm, per measure over 2 comparisons; * = adjusted p < 0.05",
         "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
+        "MDD: the smallest difference the paired t-test at 0.05 finds significant 80% of the time over these n queries, with this sd(diff)",
         "ndcg@10, dense vs bm25: queries left out, with a value in bm25 only: 1, in dense only: 0",
         "map, dense vs bm25: queries left out, with a value in bm25 only: 2, in dense only: 0",
         `conventions: ${CONVENTIONS}`,
@@ -316,11 +317,11 @@ describe("reports", () => {
   it("Markdown: the same rows as a pipe table, right-aligned numbers", () => {
     const md = formatComparison(c, "markdown").split("\n");
     expect(md[0]).toBe(
-      "| measure | baseline | run | n | base mean | run mean | diff | 95% CI | rel | d_z | W/T/L | t | sign | bootstrap |",
+      "| measure | baseline | run | n | base mean | run mean | diff | 95% CI | rel | d_z | MDD | W/T/L | t | sign | bootstrap |",
     );
-    expect(md[1]).toBe("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    expect(md[1]).toBe("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     expect(md[2]).toBe(
-      "| ndcg@10 | bm25 | rerank_v2 | 8 | 0.4000 | 0.5500 | +0.1500 | [0.0868, 0.2132] | +37.5% | 1.98 | 7/1/0 | 0.0016* | 0.0313* | 0.0020* |",
+      "| ndcg@10 | bm25 | rerank_v2 | 8 | 0.4000 | 0.5500 | +0.1500 | [0.0868, 0.2132] | +37.5% | 1.98 | 0.0874 | 7/1/0 | 0.0016* | 0.0313* | 0.0020* |",
     );
     expect(md.at(-2)).toBe(`conventions: ${CONVENTIONS}`);
   });
@@ -397,13 +398,14 @@ describe("reports", () => {
   it("CSV: one row per comparison, every number in full, empty where there is none", () => {
     const lines = formatComparison(c, "csv").trimEnd().split("\n");
     expect(lines[0]).toBe(
-      "measure,baseline,run,n,lost_baseline,lost_run,baseline_mean,run_mean,difference,ci95_low,ci95_high,relative_percent,effect_size,wins,ties,losses," +
+      "measure,baseline,run,n,lost_baseline,lost_run,baseline_mean,run_mean,difference,ci95_low,ci95_high,relative_percent,effect_size,wins,ties,losses,minimum_detectable," +
         "t_statistic,t_p,t_p_adjusted,sign_statistic,sign_p,sign_p_adjusted,bootstrap_statistic,bootstrap_p,bootstrap_p_adjusted,bootstrap_ci95_low,bootstrap_ci95_high",
     );
     expect(lines).toHaveLength(5);
     const row = lines[1].split(",");
     expect(row.slice(0, 6)).toEqual(["ndcg@10", "bm25", "rerank_v2", "8", "0", "0"]);
-    expect(Number(row[17])).toBe(c.comparisons[0].tests.t!.p);
+    expect(Number(row[16])).toBe(c.comparisons[0].minimumDetectable);
+    expect(Number(row[18])).toBe(c.comparisons[0].tests.t!.p);
     const empty = compare(
       [
         { name: "a,b", result: result(["x"], { m: [0.5] }) },
@@ -411,7 +413,7 @@ describe("reports", () => {
       ],
       { tests: ["t"] },
     );
-    expect(formatComparison(empty, "csv").split("\n")[1]).toBe('m,"a,b",c,1,0,0,0.5,0.1,-0.4,,,-80,,0,0,1,,,');
+    expect(formatComparison(empty, "csv").split("\n")[1]).toBe('m,"a,b",c,1,0,0,0.5,0.1,-0.4,,,-80,,0,0,1,,,,');
   });
 
   it("JSON: the shape the CLI prints, keys in order, null for no value", () => {
@@ -429,6 +431,7 @@ describe("reports", () => {
       "ci95",
       "relative",
       "effectSize",
+      "minimumDetectable",
       "wins",
       "ties",
       "losses",

@@ -1,4 +1,5 @@
 // compare(): paired tests, effect sizes and corrections over evaluated runs' per-query values.
+import { minimumDetectableDifference } from "./power.js";
 import {
   ANY,
   badInput,
@@ -124,6 +125,12 @@ export interface PairComparison<T extends TestName = never> extends Description 
   readonly run: string;
   /** Queries both runs have a value for (not NaN), matched by qid. */
   readonly n: number;
+  /**
+   * The smallest difference of the means the paired t-test at `alpha` finds significant 80% of the
+   * time over these n queries, with this sd of the differences (minimumDetectableDifference); NaN
+   * under 2 queries or where every difference is the same.
+   */
+  readonly minimumDetectable: number;
   /** Queries with a value in one run that the pairing left out (the other has none). */
   readonly lost: { readonly baseline: number; readonly run: number };
   readonly tests: TestResults<T>;
@@ -359,6 +366,10 @@ function planComparison(
           baseline: names[pair[0]],
           run: names[pair[1]],
           n,
+          minimumDetectable:
+            n >= 2 && description.sd > 0 && Number.isFinite(description.sd)
+              ? minimumDetectableDifference({ n, sd: description.sd, alpha: settings.alpha })
+              : NaN,
           lost: { baseline: lostBaseline, run: lostRun },
           ...description,
         },

@@ -46,6 +46,8 @@ export interface Description {
   readonly relative: number;
   /** d_z = mean(d) / sd(d). */
   readonly effectSize: number;
+  /** sd(d), with n - 1: what the paired t-test's power and a topic set size depend on. */
+  readonly sd: number;
   readonly wins: number;
   readonly ties: number;
   readonly losses: number;
@@ -72,6 +74,7 @@ export function describe(run: ArrayLike<number>, baseline: ArrayLike<number>, d:
     ci95: [difference - half, difference + half],
     relative: baselineMean === 0 ? NaN : ((runMean - baselineMean) / baselineMean) * 100,
     effectSize: difference / sd,
+    sd,
     wins,
     ties,
     losses: n - wins - ties,

@@ -101,6 +101,7 @@ export function comparisonJson(c: Comparison) {
       ci95: [jsonNumber(x.ci95[0]), jsonNumber(x.ci95[1])],
       relative: jsonNumber(x.relative),
       effectSize: jsonNumber(x.effectSize),
+      minimumDetectable: jsonNumber(x.minimumDetectable),
       wins: x.wins,
       ties: x.ties,
       losses: x.losses,
@@ -246,6 +247,7 @@ function notes(c: Comparison): string[] {
     `tests (two-sided): ${settings.tests.map((t) => `${t} = ${TEST_DESCRIPTIONS[t]}`).join("; ")}${resampled ? `; B = ${settings.iterations}, seed ${settings.seed}` : ""}`,
     `${settings.correction === "none" ? "p not adjusted for multiple comparisons" : `p adjusted: ${settings.correction}, per measure over ${perMeasure} comparison${perMeasure === 1 ? "" : "s"}`}${settings.tests.includes("tukey") ? " (tukey: already adjusted for every pair)" : ""}; * = ${settings.correction === "none" ? "p" : "adjusted p"} < ${settings.alpha}`,
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
+    `MDD: the smallest difference the paired t-test at ${settings.alpha} finds significant 80% of the time over these n queries, with this sd(diff)`,
   ];
   // Measures that lose the same queries of a pair share one line.
   const lost = new Map<string, { x: PairComparison; measures: string[] }>();
@@ -278,6 +280,7 @@ function textTable(c: Comparison, markdown: boolean): string {
     "95% CI",
     "rel",
     "d_z",
+    "MDD",
     "W/T/L",
     ...c.settings.tests,
   ];
@@ -292,6 +295,7 @@ function textTable(c: Comparison, markdown: boolean): string {
     `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
     Number.isNaN(x.relative) ? "NaN" : `${signed(x.relative, 1)}%`,
     fixed(x.effectSize, 2),
+    fixed(x.minimumDetectable),
     `${x.wins}/${x.ties}/${x.losses}`,
     ...c.settings.tests.map((t) => testCell(x, t)),
   ]);
@@ -391,6 +395,7 @@ function csv(c: Comparison): string {
     "wins",
     "ties",
     "losses",
+    "minimum_detectable",
     ...tests.flatMap((t) => [
       `${t}_statistic`,
       `${t}_p`,
@@ -415,6 +420,7 @@ function csv(c: Comparison): string {
     String(x.wins),
     String(x.ties),
     String(x.losses),
+    csvNumber(x.minimumDetectable),
     ...tests.flatMap((t) => {
       const r = x.tests[t]!;
       return [

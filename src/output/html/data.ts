@@ -132,7 +132,7 @@ export const fixed = (x: number, digits = 4, sign = false) =>
   Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
 /** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
-export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "W/T/L"];
+export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
 /** A pair's PAIR_HEADER cells. */
 export const pairCells = (x: PairComparison): string[] => [
@@ -143,6 +143,7 @@ export const pairCells = (x: PairComparison): string[] => [
   `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
   Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
   fixed(x.effectSize, 2),
+  fixed(x.minimumDetectable),
   `${x.wins}/${x.ties}/${x.losses}`,
 ];
 
@@ -155,6 +156,7 @@ export function pairNotes(c: Comparison, test: TestName): string {
   return (
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
     "d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses; " +
+    `MDD: the smallest difference the paired t-test at ${alpha} finds significant 80% of the time over n queries; ` +
     `p: adjusted (${correction}), * below ${alpha}${resampled ? `; B = ${iterations}, seed ${seed}` : ""}.`
   );
 }
