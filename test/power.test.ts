@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { minimumDetectableDifference, noncentralTCdf, power, topicSetSize } from "../src/index.js";
+import { cli } from "./_cli.js";
 
 const fixtures = JSON.parse(readFileSync(new URL("./fixtures/power/cases.json", import.meta.url), "utf8")) as {
   cdf: { t: number; df: number; delta: number; cdf: number }[];
@@ -61,5 +62,41 @@ describe("the calls' errors name the argument and what it must be", () => {
     [() => minimumDetectableDifference({ n: 2.5, sd: 0.1 }), /minimumDetectableDifference: n must be a whole number/],
   ])("%#", (call, message) => {
     expect(call).toThrow(message);
+  });
+});
+
+describe("--compare --detect DELTA: the queries each pair needs, from the pilot's sd of differences", () => {
+  const dir = new URL("./fixtures/compare-cli/", import.meta.url).pathname;
+  const files = ["qrels.txt", "bm25.run", "rerank.run"].map((f) => dir + f);
+
+  it("prints topicSetSize of each pair's sd(diff) at the power asked", async () => {
+    const { status, stdout } = await cli(["--compare", "--detect", "0.02", "--power", "0.9", "-m", "map", ...files]);
+    expect(status).toBe(0);
+    // The pilot's per-query values, paired by query, as the comparison pairs them.
+    const perQuery = async (run: string) => {
+      const j = JSON.parse((await cli(["-q", "--format", "json", "-m", "map", files[0], run])).stdout);
+      return j.runs[0].perQuery as Record<string, { map: number }>;
+    };
+    const [base, run] = [await perQuery(files[1]), await perQuery(files[2])];
+    const d = Object.keys(base).map((q) => run[q].map - base[q].map);
+    const mean = d.reduce((s, x) => s + x, 0) / d.length;
+    const sd = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / (d.length - 1));
+    const needed = topicSetSize({ sd, delta: 0.02, power: 0.9 });
+    expect(stdout).toContain(
+      "find a difference of 0.02 significant 90% of the time (paired t-test, two-sided, alpha 0.05)",
+    );
+    expect(stdout).toMatch(new RegExp(`map +\\S*bm25\\.run +\\S*rerank\\.run +20 +${sd.toFixed(4)} +${needed}\\n`));
+  });
+
+  it("refuses --power without --detect, or not above alpha", async () => {
+    for (const [args, message] of [
+      [["--power", "0.9"], /--power is --detect's/],
+      [["--detect", "0.02", "--power", "0.01"], /--power 0.01 must be above alpha \(0.05\)/],
+      [["--detect", "0"], /--detect: "0" is not a difference other than 0/],
+    ] as const) {
+      const r = await cli(["--compare", ...args, "-m", "map", ...files]);
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });

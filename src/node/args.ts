@@ -58,6 +58,9 @@ export interface CliArgs {
   gates?: Gate[];
   /** --junit FILE: the gates' verdicts as JUnit XML. */
   junit?: string;
+  /** --detect DELTA: the queries each pair needs to find DELTA significant (--power of the time). */
+  detect?: number;
+  power?: number;
   baseline?: string;
   allPairs?: boolean;
   correction?: Correction;
@@ -114,6 +117,8 @@ const VALUED: Record<string, keyof CliArgs> = {
   test: "tests",
   gate: "gates",
   junit: "junit",
+  detect: "detect",
+  power: "power",
   baseline: "baseline",
   correction: "correction",
   alpha: "alpha",
@@ -163,6 +168,8 @@ const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
   "comparisonFormat",
   "gates",
   "junit",
+  "detect",
+  "power",
 ];
 
 /** The options' names where their key is not (`tests` is --test). */
@@ -308,6 +315,20 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10_000_000)
           throw usageError(`${option}: "${value}" is not an integer from 1 to 10000000`);
         a.permutations = n;
+        break;
+      }
+      case "detect": {
+        const n = Number(value);
+        if (value.trim() === "" || !Number.isFinite(n) || n === 0)
+          throw usageError(`${option}: "${value}" is not a difference other than 0 (as 0.02)`);
+        a.detect = n;
+        break;
+      }
+      case "power": {
+        const n = Number(value);
+        if (value.trim() === "" || !(n > 0 && n < 1))
+          throw usageError(`${option}: "${value}" is not a probability between 0 and 1`);
+        a.power = n;
         break;
       }
       case "interval":
@@ -535,6 +556,10 @@ function checkCompare(a: CliArgs): void {
     );
   if (a.allPairs && a.baseline !== undefined)
     throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
+  if (a.power !== undefined && a.detect === undefined)
+    throw usageError("--power is --detect's: give the difference to find (--detect 0.02)");
+  if (a.power !== undefined && a.power <= (a.alpha ?? 0.05))
+    throw usageError(`--power ${a.power} must be above alpha (${a.alpha ?? 0.05})`);
 }
 
 /** Words wrapped as --help's descriptions are: indented 20, lines of 97 characters at most. */

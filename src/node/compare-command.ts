@@ -7,7 +7,13 @@ import {
   type Comparison,
   type NamedResult,
 } from "../compare/compare.js";
-import { formatComparison, gateJunit, gateMarkdown, type ComparisonFormat } from "../output/comparison.js";
+import {
+  formatComparison,
+  gateJunit,
+  gateMarkdown,
+  queriesNeeded,
+  type ComparisonFormat,
+} from "../output/comparison.js";
 import {
   comparableResult,
   comparableRows,
@@ -85,7 +91,14 @@ export async function compareMode(
   const format: ComparisonFormat =
     args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
   io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
-  return args.gates?.length ? gate(c, runs, args, io, format === "json" || format === "csv") : 0;
+  const data = format === "json" || format === "csv";
+  // --detect: how many queries each pair would need (on standard error after JSON or CSV, as --gate's).
+  if (args.detect !== undefined) {
+    const text = queriesNeeded(c, args.detect, args.power ?? 0.8);
+    if (data) io.stderr.write(text);
+    else io.stdout.write(`\n${text}`);
+  }
+  return args.gates?.length ? gate(c, runs, args, io, data) : 0;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The reports of a comparison, written once so that the CLI and the page print the same bytes:
 // a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
+import { topicSetSize } from "../compare/power.js";
 import { badInput, BOOLEAN, checkOptions, oneOf, RankevalError, shown } from "../errors/errors.js";
 import { csvField } from "./csv.js";
 import type { Comparison, PairComparison, TestName } from "../compare/compare.js";
@@ -473,4 +474,33 @@ export function gateJunit(verdicts: readonly GateVerdict[]): string {
     return `  <testcase classname="rankeval.gate" name="${name}">\n    <failure message="${message}"/>\n  </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rankeval gate" tests="${verdicts.length}" failures="${failed}">\n${cases.join("\n")}\n</testsuite>\n`;
+}
+
+/**
+ * --detect DELTA: for each pair, the fewest queries with which the paired t-test at the comparison's alpha
+ * finds a difference of DELTA significant with probability `want` (topicSetSize), from the pair's sd of
+ * differences over this pilot's queries. A pair whose differences are all equal has no estimate.
+ */
+export function queriesNeeded(c: Comparison, delta: number, want: number): string {
+  const { alpha } = c.settings;
+  const rows = c.comparisons.map((x) => {
+    const needed =
+      x.n >= 2 && x.sd > 0 && Number.isFinite(x.sd)
+        ? String(topicSetSize({ sd: x.sd, delta, alpha, power: want }))
+        : "no estimate";
+    return [x.measure, x.baseline, x.run, String(x.n), fixed(x.sd), needed];
+  });
+  const header = ["measure", "baseline", "run", "n", "sd(diff)", "queries needed"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [
+    `Queries needed to find a difference of ${delta} significant ${+(want * 100).toPrecision(10)}% of the time (paired t-test, two-sided, alpha ${alpha}), from each pair's sd(diff) over these n queries:`,
+    line(header),
+    ...rows.map(line),
+    "",
+  ].join("\n");
 }
