@@ -142,7 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
       expect(await tab.textContent("#error")).toBe("");
       const shown = new Map(
         await tab.$$eval("#results td[data-measure]", (tds) =>
-          tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent!] as [string, string]),
+          tds.map((td) => [(td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""] as [string, string]),
         ),
       );
       const lines = cli.trim().split("\n");
