@@ -2,7 +2,7 @@
 // (the one-sample t-test of the per-query differences), as statsmodels' TTestPower computes it, from
 // the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
 // detectable difference its inverse in delta. Browser compatible.
-import { checkOptions, required, usageError, type OptionType } from "../errors/errors.js";
+import { checkOptions, PROBABILITY, required, usageError } from "../errors/errors.js";
 import { studentCdf, studentQuantile } from "../stats/dists.js";
 import { normalCdf } from "../stats/stdlib.generated.js";
 
@@ -107,7 +107,7 @@ const NONZERO = required({
   test: (v) => typeof v === "number" && Number.isFinite(v) && v !== 0,
   is: "a finite number other than 0",
 });
-const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
+const LEVEL = PROBABILITY;
 
 /** `power` above `alpha`: a usage error naming both otherwise. */
 function checkTarget(call: string, alpha: number, want: number): void {

@@ -99,6 +99,16 @@ export const COUNT: OptionType = {
   test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0,
   is: "an integer >= 0",
 };
+/** A probability or a level: a number strictly between 0 and 1. */
+export const PROBABILITY: OptionType = {
+  test: (v) => typeof v === "number" && v > 0 && v < 1,
+  is: "a number between 0 and 1",
+};
+/** A random stream's seed: a safe integer >= 0. */
+export const SEED: OptionType = {
+  test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  is: "a safe integer >= 0",
+};
 /** Checked by the call itself (a value of several shapes): the key is known, its value is not tested here. */
 export const ANY: OptionType = { test: () => true, is: "" };
 

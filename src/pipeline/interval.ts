@@ -1,7 +1,7 @@
 // The interval beside each mean (Result.interval): Student's t interval of the mean over the queries that
 // count, as scipy.stats.t.interval(level, n - 1, mean, sem) gives it, or a seeded bootstrap percentile
 // interval from the kernel's resampler (the same resamples compare()'s bootstrap draws).
-import { checkOptions, oneOf, usageError, type OptionType } from "../errors/errors.js";
+import { checkOptions, oneOf, PROBABILITY, SEED, usageError, type OptionType } from "../errors/errors.js";
 import { kernelBootstrapSums } from "../kernel/significance-kernel.js";
 import type { Aggregate } from "../measures/measure.js";
 import type { IntervalOptions } from "../measures/options.js";
@@ -20,12 +20,10 @@ export const DEFAULT_INTERVAL: Readonly<IntervalSettings> = Object.freeze({
   seed: 42,
 });
 
-const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
 const SAMPLES: OptionType = {
   test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10_000_000,
   is: "an integer from 1 to 10000000",
 };
-const SEED: OptionType = { test: (v) => Number.isSafeInteger(v) && (v as number) >= 0, is: "a safe integer >= 0" };
 
 /** The settings in words: "95% t interval", "90% bootstrap percentile interval (10000 resamples, seed 42)". */
 export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): string {
@@ -39,7 +37,7 @@ export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_
 export function intervalSettings(options: IntervalOptions | undefined): IntervalSettings {
   const o = checkOptions(
     options,
-    { level: LEVEL, method: oneOf(["t", "bootstrap"]), samples: SAMPLES, seed: SEED },
+    { level: PROBABILITY, method: oneOf(["t", "bootstrap"]), samples: SAMPLES, seed: SEED },
     "interval",
   );
   if (o.method === undefined && (o.samples !== undefined || o.seed !== undefined) && options !== undefined)
