@@ -313,7 +313,7 @@ describe("options", () => {
     ],
     [
       { preset: "xgb" },
-      /unknown preset "xgb" .*\(the presets are trec_eval, pytrec_eval, ir_measures, ranx, sklearn, lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking, rankeval-default\)/,
+      /unknown preset "xgb" .*\(the presets are trec_eval, pytrec_eval, ir_measures, ranx, sklearn, lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, ptranking-tutorial, tfranking, rankeval-default\)/,
     ],
     [{ preset: "lightgmb" }, /unknown preset "lightgmb" \(did you mean lightgbm\?\)/],
     [{ tieRange: "yes" }, /tieRange must be true or false/],

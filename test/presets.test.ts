@@ -195,6 +195,53 @@ describe("presets reproduce their tools' numbers", () => {
     expect(none.values["precision@2"][0]).toBe(0);
   });
 
+  it("ptranking-tutorial: the seed tutorial's P@k, AP@k (divided by k), nDCG@k and ERR@k, each 0 past the list", () => {
+    // The seed documents: labels D1..D5 = 0, 2, 1, 0, 1, scores f1 = 0.3, 0.4, 0.2, 0.5, 1.1: ranked labels
+    // [1, 0, 2, 0, 1], relevant (label > 0) at ranks 1, 3, 5, n = 5. torch has not been run here: the values are
+    // worked from the tutorial's definitions.
+    const seed = { qid: [1, 1, 1, 1, 1], score: [0.3, 0.4, 0.2, 0.5, 1.1], rel: [0, 2, 1, 0, 1] };
+    const ks = "1,3,5,6";
+    const r = evaluate(seed, [`precision@${ks}`, `map@${ks}`, "map", `ndcg@${ks}`, `err(max=2)@${ks}`], {
+      preset: "ptranking-tutorial",
+    });
+    const at = (m: string) => ks.split(",").map((k) => r.values[`${m}@${k}`][0]);
+    // tor_p_at_ks: rel(k) / k; k = 6 > n: 0
+    expect(at("precision")).toEqual([1, 2 / 3, 3 / 5, 0]);
+    // tor_ap_at_ks: precisions at the relevant ranks <= k summed, divided by k: 1/1; (1 + 2/3)/3 = 5/9;
+    // (1 + 2/3 + 3/5)/5 = (34/15)/5 = 34/75; 0 past the list. Without a cutoff, over the list: 34/75.
+    expect(at("map")).toEqual([1, 5 / 9, 34 / 75, 0].map((v) => expect.closeTo(v, 15)));
+    expect(r.values.map[0]).toBeCloseTo(34 / 75, 15);
+    // tor_nDCG_at_ks: gains 2^l - 1 [1, 0, 3, 0, 1], the ideal [3, 1, 1, 0, 0] cut at k too:
+    // 1/3; (1 + 3/2)/(3 + 1/log2(3) + 1/2) = 0.6052; the seed's 0.6988385132278441; 0 past the list.
+    const d = (i: number) => 1 / Math.log2(i + 1);
+    expect(at("ndcg")).toEqual(
+      [1 / 3, (1 + 3 * d(3)) / (3 + d(2) + d(3)), 0.6988385132278441, 0].map((v) => expect.closeTo(v, 15)),
+    );
+    // tor_err_at_ks with max_rele_level 2: p = (2^l - 1)/4, p(1) = 1/4, p(2) = 3/4.
+    // rank 1: 1/4; rank 3: (1/3)(3/4)(3/4) = 3/16; rank 5: (1/5)(1/4)(3/4)(1/4) = 3/320;
+    // ERR@1 = 1/4, ERR@3 = 7/16, ERR@5 = 143/320 = 0.446875, 0 past the list.
+    expect(at("err(max=2)")).toEqual([1 / 4, 7 / 16, 143 / 320, 0].map((v) => expect.closeTo(v, 15)));
+    expect(r.measureConventions["map@3"]).toBe(
+      "rankeval: preset=ptranking-tutorial relevanceThreshold=1 beyondList=zero ties=input definition=map_over_k",
+    );
+    // the library's own AP@k (the ptranking preset) divides the same 5/3 by the top 3 ideal labels, 2 + 1 + 1
+    expect(evaluate(seed, "map@3", { preset: "ptranking" }).mean["map@3"]).toBeCloseTo(5 / 12, 15);
+    // No relevant document: nDCG is 0/0 = NaN; P, AP (0 / k) and ERR are 0.
+    const none = evaluate(
+      { qid: [1, 1], score: [1, 2], rel: [0, 0] },
+      ["ndcg@2", "map@2", "map", "precision@2", "err(max=2)@2"],
+      { preset: "ptranking-tutorial" },
+    );
+    expect(none.values["ndcg@2"][0]).toBeNaN();
+    expect([none.values["map@2"][0], none.values.map[0], none.values["precision@2"][0]]).toEqual([0, 0, 0]);
+    expect(none.values["err(max=2)@2"][0]).toBe(0);
+    // torch.sort's order of equal scores is not defined: input order, label 0 first here
+    const tie = evaluate({ qid: [1, 1], score: [1, 1], rel: [0, 1] }, ["precision@1", "map@2"], {
+      preset: "ptranking-tutorial",
+    });
+    expect([tie.values["precision@1"][0], tie.values["map@2"][0]]).toEqual([0, 1 / 4]); // S(2) = 1/2, / 2
+  });
+
   it("tfranking: exp gain, P@k divides by min(k, n), AP@k over the relevant documents in the top k", () => {
     const r = evaluate({ qid: [1, 1, 1], score: [3, 2, 1], rel: [1, 0, 1] }, ["precision@5", "map@2", "ndcg@2"], {
       preset: "tfranking",

@@ -204,6 +204,56 @@ describe.each(backends)("$name", (b) => {
     });
   });
 
+  describe("map_over_k (ptranking's seed tutorial, tor_ap_at_ks): S(k) / k", () => {
+    it("the sum of the precisions at the relevant ranks i <= k, divided by k; without a cutoff by N", () => {
+      // the seed ranks labels [1, 0, 2, 0, 1]: relevant at ranks 1, 3, 5 with precisions 1, 2/3, 3/5;
+      // S(1) = S(2) = 1, S(3) = S(4) = 5/3, S(5) = 1 + 2/3 + 3/5 = 34/15
+      expectValues(b.evaluate(seed, ["map_over_k@1,2,3,4,5,10", "map_over_k"]), {
+        "map_over_k@1": 1,
+        "map_over_k@2": 1 / 2,
+        "map_over_k@3": 5 / 9, // (5/3) / 3; map@3 divides by R = 3 too, map_ptranking@3 by 2 + 1 + 1
+        "map_over_k@4": 5 / 12,
+        "map_over_k@5": 34 / 75,
+        "map_over_k@10": 34 / 150, // k > N pads: ranks 6..10 add nothing, the divisor stays k
+        map_over_k: 34 / 75, // S(N) / N
+      });
+      // the other ways past the list: 0, NaN, k read as N
+      expectValues(b.evaluate(seed, ["map_over_k@10"], { beyondList: "zero" }), { "map_over_k@10": 0 });
+      expectValues(b.evaluate(seed, ["map_over_k@10"], { beyondList: "nan" }), { "map_over_k@10": NaN });
+      expectValues(b.evaluate(seed, ["map_over_k@10"], { beyondList: "clip" }), { "map_over_k@10": 34 / 75 });
+      // threshold 2: only rank 3 is relevant, its precision 1/3: S(3) = 1/3
+      expectValues(b.evaluate(seed, ["map_over_k@3"], { relevanceThreshold: 2 }), { "map_over_k@3": 1 / 9 });
+    });
+
+    it("needs no relevant document: 0 whatever noRelevant says (but skip)", () => {
+      const none = ranked([0, 0, 0]);
+      for (const noRelevant of ["zero", "one", "nan"] as const) {
+        expectValues(b.evaluate(none, ["map_over_k@2", "map_over_k"], { noRelevant }), {
+          "map_over_k@2": 0,
+          map_over_k: 0,
+        });
+      }
+      expectValues(b.evaluate(none, ["map_over_k@2"], { noRelevant: "skip" }), { "map_over_k@2": NaN });
+    });
+
+    it("ties average: the mean of S(k) / k over every order of the tie", () => {
+      // four tied documents, two relevant: S(2) by the places of the relevant ones, each pair equally likely:
+      // (1,2) 1 + 1, (1,3) 1, (1,4) 1, (2,3) 1/2, (2,4) 1/2, (3,4) 0 -> mean 5/6; divided by k = 2: 5/12
+      const tied = { qid: [1, 1, 1, 1], score: [5, 5, 5, 5], rel: [1, 0, 1, 0] };
+      expectValues(b.evaluate(tied, ["map_over_k@2"], { ties: "average" }), { "map_over_k@2": 5 / 12 });
+    });
+
+    it("evaluateRun: unjudged ranked documents count as non-relevant, relevant ones never ranked not at all", () => {
+      // judgments a 1, b 1 (never ranked), c 0; the run ranks a, x (unjudged), c: S(3) = 1
+      const run = { q: { a: 3, x: 2, c: 1 } };
+      expectValues(b.evaluateRun({ q: { a: 1, b: 1, c: 0 } }, run, ["map_over_k@2", "map_over_k@3", "map_over_k"]), {
+        "map_over_k@2": 1 / 2,
+        "map_over_k@3": 1 / 3,
+        map_over_k: 1 / 3,
+      });
+    });
+  });
+
   describe("each tool's name carries its conventions", () => {
     it("ndcg_burges (ranx): exp gain whatever gain is given; ndcg_cut and nDCG: linear unless given", () => {
       // ranx/metrics/ndcg.py _dcg(jarvelin=False): sum of (2^rel - 1) / log2(i + 1) over the top k; the

@@ -9,6 +9,7 @@
 //                                                                 TF-Ranking MeanAveragePrecisionMetric
 // map_ptranking@k    = S(k) / (the sum of the top min(k, J) judged labels), 0 if that is 0
 //                                                                 ptranking adhoc_metric.py torch_ap_at_ks
+// map_over_k@k       = S(k) / k (S(N) / N without a cutoff), 0 if N = 0   ptranking's seed tutorial tor_ap_at_ks
 // mrr@k              = 1 / rank of the first relevant document if it is within k, else 0   trec_eval recip_rank
 //
 // With ties "average" (McSherry & Najork 2008): let the first tie holding a relevant document start
@@ -85,6 +86,12 @@ export function mapPtranking(k: i32): f64 {
   let d: f64 = 0;
   for (let i = 0; i < top; i++) d += f64At(idealKeys, i);
   return d == 0 ? 0 : apSumAt(ranksFor(k)) / d;
+}
+
+export function mapOverK(k: i32): f64 {
+  const n = ranksFor(k);
+  const d = k == 0 ? n : k;
+  return d == 0 ? 0 : apSumAt(n) / <f64>d;
 }
 
 export function reciprocalRank(k: i32): f64 {

@@ -106,6 +106,15 @@ const TABLE = {
     "ptranking: metric/adhoc/adhoc_metric.py torch_nDCG_at_ks (gain 2^l - 1; 0/0 = NaN without relevant documents), torch_ap_at_ks (sum over relevant ranks <= k / sum of the top k ideal labels), torch_precision_at_ks and the others (0 for k > n); torch.sort, whose tie order is not defined: input order",
     "map_ptranking",
   ),
+  // ptranking's seed tutorial: its metric functions (tor_p_at_ks, tor_ap_at_ks, tor_nDCG_at_ks, tor_err_at_ks).
+  "ptranking-tutorial": preset(
+    "exp",
+    "nan",
+    "zero",
+    "input",
+    "ptranking's seed tutorial: tor_nDCG_at_ks (gain 2^l - 1, ideal DCG of the labels sorted, cut at k; 0/0 = NaN without relevant documents), tor_ap_at_ks (sum of the precisions at relevant ranks <= k, divided by k), tor_p_at_ks (divides by k), tor_err_at_ks ((2^l - 1) / 2^max_rele_level: err(max=M)@k), each 0 for k > n; relevant: label > 0; torch.sort, whose tie order is not defined: input order",
+    "map_over_k",
+  ),
   tfranking: preset(
     "exp",
     "zero",

@@ -173,6 +173,17 @@ const TABLE = [
     kernel: "mapPtranking(k)",
     reads: "rel@k ap@k",
   },
+  // ptranking's seed tutorial (tor_ap_at_ks): by the cutoff k itself (without one, by N), so 0 without a
+  // relevant document and, unlike the others, only ranks 1..k matter.
+  {
+    name: "map_over_k",
+    cutoff: "optional",
+    binary: true,
+    tieAverage: true,
+    kernel: "mapOverK(k)",
+    reads: "rel@k ap@k",
+    topK: true,
+  },
   {
     name: "mrr",
     aliases: ["rr"],

@@ -632,8 +632,8 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     (a table by default, or json or csv)
   --preset NAME     another tool's conventions and measure definitions, under the options
                     given beside it: trec_eval (pytrec_eval, ir_measures), ranx, sklearn,
-                    lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking, tfranking,
-                    rankeval-default
+                    lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking,
+                    ptranking-tutorial, tfranking, rankeval-default
   --input-format F  trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
                     parquet or arrow (an IPC file or stream), for every QRELS and RUN file;
                     msmarco: runs of qid docid rank lines (no score: ordered by rank),

@@ -75,7 +75,8 @@ export const RELEVANCE_FORMULAS = {
    * map@k = S(k) / R: relevant documents never retrieved add 0 to the sum but count in R. The other
    * tools' AP divide S(k) otherwise: LightGBM (map_metric.hpp CalMapAtK) by min(R, k, N); XGBoost
    * (rank_metric.cc EvalMAP) by rel(N); torchmetrics and TF-Ranking by rel(k); ptranking
-   * (adhoc_metric.py torch_ap_at_ks) by the sum of the ideal ranking's top k labels (labels <= 0 add 0).
+   * (adhoc_metric.py torch_ap_at_ks) by the sum of the ideal ranking's top k labels (labels <= 0 add 0);
+   * ptranking's seed tutorial (its tor_ap_at_ks) by k itself (map_over_k; no cutoff: by N).
    */
   map: (q, k, o) => ratio(precisionSum(q, k, o), numRelevant(q, o)),
   map_lightgbm: (q, k, o) => ratio(precisionSum(q, k, o), Math.min(numRelevant(q, o), ranksRead(q, k))),
@@ -88,6 +89,7 @@ export const RELEVANCE_FORMULAS = {
       (k === 0 ? ideal : ideal.slice(0, k)).reduce((a, b) => a + b, 0),
     );
   },
+  map_over_k: (q, k, o) => ratio(precisionSum(q, k, o), k === 0 ? q.ranking.length : k),
   /** mrr@k = 1/i for the rank i <= k of the first relevant document, else 0 (Voorhees 1999). */
   mrr: (q, k, o) => {
     for (let i = 1; i <= ranksRead(q, k); i++) if (isRelevant(q.ranking[i - 1].label, o)) return 1 / i;
