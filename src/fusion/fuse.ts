@@ -1,5 +1,5 @@
 // fuse() and normalize(): ranx's fusion methods and score normalisations, on ranx's definitions.
-import type { ScoredRun } from "./runs.js";
+import type { ScoredRun } from "./run-shapes.js";
 
 /** ranx's normalisation names. */
 export type NormName = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda";

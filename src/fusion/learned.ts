@@ -1,6 +1,6 @@
 // Fusion methods that learn from judgments (ranx's probfuse, segfuse, slidefuse, posfuse, mapfuse and
 // bayesfuse): each trains its parameters from judgments and runs, then fuses runs with those parameters.
-import type { Judgments, ScoredRun } from "./runs.js";
+import type { Judgments, ScoredRun } from "./run-shapes.js";
 
 export interface LearnedMethod {
   /** The method's parameters learned from `qrels` and training `runs` (ranx's `<method>_train`). */
