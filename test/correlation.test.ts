@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { RankevalError, systemCorrelation } from "../src/index.js";
 
-const fixture = JSON.parse(
-  readFileSync(new URL("./fixtures/correlation/scipy.json", import.meta.url), "utf8"),
-) as { cases: { name: string; x: number[]; y: number[]; tau: number | "NaN" }[] };
+const fixture = JSON.parse(readFileSync(new URL("./fixtures/correlation/scipy.json", import.meta.url), "utf8")) as {
+  cases: { name: string; x: number[]; y: number[]; tau: number | "NaN" }[];
+};
 
 /** Scores as `{ system: score }`, the systems s0, s1, ... */
 const systems = (scores: readonly number[]) => Object.fromEntries(scores.map((v, i) => [`s${i}`, v]));
@@ -27,7 +27,9 @@ function tauAPOfOrders(ref: readonly string[], est: readonly string[]): number {
 /** Every order of `groups` (lists of tied names) with each group permuted, flattened. */
 function tieOrders(groups: readonly string[][]): string[][] {
   const perms = (xs: readonly string[]): string[][] =>
-    xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+    xs.length <= 1
+      ? [[...xs]]
+      : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
   let out: string[][] = [[]];
   for (const g of groups) out = out.flatMap((prefix) => perms(g).map((p) => [...prefix, ...p]));
   return out;
@@ -74,7 +76,7 @@ describe("systemCorrelation: tau_AP", () => {
 
   it("matches the definition on random orders without ties", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 50; trial++) {
       const n = 2 + (trial % 12);
       const x = systems(Array.from({ length: n }, random));
@@ -91,7 +93,10 @@ describe("systemCorrelation: tau_AP", () => {
     const a7 = systems([7, 6, 5, 4, 3, 2, 1]);
     for (const groups of [
       [["s3"], ["s0", "s5"], ["s1"], ["s6", "s2", "s4"]],
-      [["s6", "s0", "s1"], ["s2", "s3", "s4", "s5"]],
+      [
+        ["s6", "s0", "s1"],
+        ["s2", "s3", "s4", "s5"],
+      ],
       [["s1", "s0"], ["s2"], ["s4", "s3"], ["s5"], ["s6"]],
     ]) {
       const b = Object.fromEntries(groups.flatMap((g, k) => g.map((s) => [s, groups.length - k])));

@@ -31,8 +31,7 @@ export function systemCorrelation(a: SystemScores, b: SystemScores): SystemCorre
         (missing.length ? `; b lacks ${someNames(missing)}` : "") +
         (extra.length ? `; a lacks ${someNames(extra)}` : ""),
     );
-  if (names.length < 2)
-    throw badInput(`systemCorrelation: an order needs at least 2 systems, not ${names.length}`);
+  if (names.length < 2) throw badInput(`systemCorrelation: an order needs at least 2 systems, not ${names.length}`);
   const x = names.map((n) => a[n]);
   const y = names.map((n) => b[n]);
   return { tau: kendallTauB(x, y), tauAP: tauAP(x, y) };
@@ -40,8 +39,7 @@ export function systemCorrelation(a: SystemScores, b: SystemScores): SystemCorre
 
 /** `scores` checked to be `{ system: finite number }`; its names. */
 function checkScores(scores: unknown, what: string): string[] {
-  if (notAnObject(scores))
-    throw badInput(`systemCorrelation: ${what} must be { system: score }, not ${shown(scores)}`);
+  if (notAnObject(scores)) throw badInput(`systemCorrelation: ${what} must be { system: score }, not ${shown(scores)}`);
   const names = Object.keys(scores as object);
   for (const n of names) {
     const v = (scores as Record<string, unknown>)[n];

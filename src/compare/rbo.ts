@@ -41,8 +41,7 @@ export function rbo(runA: ScoredRun, runB: ScoredRun, options?: RboOptions): Rbo
   checkRun(runA, "runA");
   checkRun(runB, "runB");
   const seen = new Set<string>();
-  for (const run of [runA, runB])
-    for (const q of Object.keys(run)) if (Object.keys(run[q]).length) seen.add(q);
+  for (const run of [runA, runB]) for (const q of Object.keys(run)) if (Object.keys(run[q]).length) seen.add(q);
   const all = [...seen];
   if (!all.length) throw badInput("rbo: neither run has a document: no query to compare");
   const shared = all.filter((q) => has(runA, q) && has(runB, q));
@@ -81,7 +80,9 @@ function checkRun(run: unknown, what: string): asserts run is ScoredRun {
       throw badInput(`rbo: ${what}[${JSON.stringify(q)}] must be an object of docid: score, not ${shown(docs)}`);
     for (const [d, s] of Object.entries(docs as object))
       if (typeof s !== "number" || !Number.isFinite(s))
-        throw badInput(`rbo: ${what}[${JSON.stringify(q)}][${JSON.stringify(d)}]: score ${shown(s)} is not a finite number`);
+        throw badInput(
+          `rbo: ${what}[${JSON.stringify(q)}][${JSON.stringify(d)}]: score ${shown(s)} is not a finite number`,
+        );
   }
 }
 
@@ -89,8 +90,7 @@ function checkRun(run: unknown, what: string): asserts run is ScoredRun {
 function ranking(scores: Readonly<Record<string, number>>): Ranking {
   const docs = Object.keys(scores).sort((a, b) => scores[b] - scores[a]);
   const top = new Int32Array(docs.length);
-  for (let i = 0; i < docs.length; i++)
-    top[i] = i > 0 && scores[docs[i]] === scores[docs[i - 1]] ? top[i - 1] : i + 1;
+  for (let i = 0; i < docs.length; i++) top[i] = i > 0 && scores[docs[i]] === scores[docs[i - 1]] ? top[i - 1] : i + 1;
   return { docs, top };
 }
 
