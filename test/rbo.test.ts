@@ -2,7 +2,7 @@
 // ties), against equation 32 as the paper writes it and against the agreement summed depth by depth
 // from prefix sets, on random rankings; the queries it compares and its errors.
 import { describe, expect, it } from "vitest";
-import { rbo, RankevalError } from "../src/index.js";
+import { rbo, type RankevalError } from "../src/index.js";
 
 type Scores = Record<string, number>;
 

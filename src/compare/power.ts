@@ -107,7 +107,9 @@ const NONZERO = required({
   test: (v) => typeof v === "number" && Number.isFinite(v) && v !== 0,
   is: "a finite number other than 0",
 });
-export const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
+const LEVEL: OptionType = { test: (v) => typeof v === "number" && v > 0 && v < 1, is: "a number between 0 and 1" };
+// rbo's p too (src/compare/rbo.ts).
+export { LEVEL };
 
 /** `power` above `alpha`: a usage error naming both otherwise. */
 function checkTarget(call: string, alpha: number, want: number): void {
