@@ -38,8 +38,14 @@ interface Ranking {
  */
 export function rbo(runA: ScoredRun, runB: ScoredRun, options?: RboOptions): RboResult {
   const { p = DEFAULT_RBO_P } = checkOptions(options, { p: LEVEL }, "rbo");
-  checkRun(runA, "runA");
-  checkRun(runB, "runB");
+  return rboOfRuns(runA, runB, p, ["runA", "runB"]);
+}
+
+/** rbo() at `p`, the runs called `names` in messages (the command line's: their files). */
+export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: readonly [string, string]): RboResult {
+  const [nameA, nameB] = names;
+  checkRun(runA, nameA);
+  checkRun(runB, nameB);
   const seen = new Set<string>();
   for (const run of [runA, runB]) for (const q of Object.keys(run)) if (Object.keys(run[q]).length) seen.add(q);
   const all = [...seen];
@@ -47,7 +53,7 @@ export function rbo(runA: ScoredRun, runB: ScoredRun, options?: RboOptions): Rbo
   const shared = all.filter((q) => has(runA, q) && has(runB, q));
   if (!shared.length)
     throw badInput(
-      `rbo: runA and runB have no query in common (runA: ${someQueries(runA)}; runB: ${someQueries(runB)}): ` +
+      `rbo: ${nameA} and ${nameB} have no query in common (${nameA}: ${someQueries(runA)}; ${nameB}: ${someQueries(runB)}): ` +
         "are the ids written alike?",
     );
   const qids = sortedOrder(all).map((i) => all[i]);
