@@ -7,7 +7,13 @@ import {
   type Comparison,
   type NamedResult,
 } from "../compare/compare.js";
-import { formatComparison, gateJunit, gateMarkdown, type ComparisonFormat } from "../output/comparison.js";
+import {
+  formatComparison,
+  gateJunit,
+  gateMarkdown,
+  withMeasureCorrelations,
+  type ComparisonFormat,
+} from "../output/comparison.js";
 import {
   comparableResult,
   comparableRows,
@@ -84,8 +90,19 @@ export async function compareMode(
   const c = await compareRuns(runs, compareOptions(args, runs));
   const format: ComparisonFormat =
     args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
-  io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
+  const text = formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] });
+  io.stdout.write(args.correlation ? correlations(c, format, text) : text);
   return args.gates?.length ? gate(c, runs, args, io, format === "json" || format === "csv") : 0;
+}
+
+/** --correlation: the comparison's text with how each pair of measures orders the runs after it. */
+function correlations(c: Comparison, format: ComparisonFormat, text: string): string {
+  if (c.measures.length < 2)
+    throw usageError(
+      `--correlation says how measures order the runs: give two measures or more (-m), not only ${c.measures[0]}`,
+    );
+  // args.ts refuses the other formats beside --correlation.
+  return withMeasureCorrelations(c, format as "table" | "markdown" | "json", text);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Comparison, PairComparison, TestName } from "../compare/compare.js
 import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
+import { systemCorrelation } from "../compare/correlation.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -467,4 +468,67 @@ export function gateJunit(verdicts: readonly GateVerdict[]): string {
     return `  <testcase classname="rankeval.gate" name="${name}">\n    <failure message="${message}"/>\n  </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rankeval gate" tests="${verdicts.length}" failures="${failed}">\n${cases.join("\n")}\n</testsuite>\n`;
+}
+
+/** How two measures order a comparison's runs (--correlation): tau_b, and tau_AP with each the reference. */
+export interface MeasureCorrelation {
+  readonly measures: readonly [string, string];
+  readonly tau: number;
+  /** tau_AP with the first measure the reference, then with the second. */
+  readonly tauAP: readonly [number, number];
+}
+
+/** Each pair of the comparison's measures, in their order: how alike they order the runs by their means. */
+export function measureCorrelations(c: Comparison): MeasureCorrelation[] {
+  checkComparison(c);
+  const out: MeasureCorrelation[] = [];
+  const scores = (m: string) => Object.fromEntries(c.runs.map((r) => [r, c.means[r][m]]));
+  for (let i = 0; i < c.measures.length; i++) {
+    for (let j = i + 1; j < c.measures.length; j++) {
+      const [a, b] = [scores(c.measures[i]), scores(c.measures[j])];
+      // A mean that is no number (NaN under --no-relevant nan) orders nothing.
+      const ordered = [a, b].every((s) => Object.values(s).every(Number.isFinite));
+      const ab = ordered ? systemCorrelation(a, b) : { tau: NaN, tauAP: NaN };
+      const ba = ordered ? systemCorrelation(b, a).tauAP : NaN;
+      out.push({ measures: [c.measures[i], c.measures[j]], tau: ab.tau, tauAP: [ab.tauAP, ba] });
+    }
+  }
+  return out;
+}
+
+/**
+ * `text`, the comparison in `format`, with how each pair of measures orders the runs after it (table
+ * and markdown: a table of its own; json: the document's "correlations").
+ */
+export function withMeasureCorrelations(c: Comparison, format: "table" | "markdown" | "json", text: string): string {
+  const pairs = measureCorrelations(c);
+  if (format === "json") {
+    const correlations = pairs.map((x) => ({
+      measures: x.measures,
+      tau: jsonNumber(x.tau),
+      tauAP: { [x.measures[0]]: jsonNumber(x.tauAP[0]), [x.measures[1]]: jsonNumber(x.tauAP[1]) },
+    }));
+    return `${JSON.stringify({ ...comparisonJson(c), correlations }, null, 2)}\n`;
+  }
+  const header = ["measure A", "measure B", "tau_b", "tau_AP (A ref)", "tau_AP (B ref)"];
+  const rows = pairs.map((x) => [...x.measures, fixed(x.tau), fixed(x.tauAP[0]), fixed(x.tauAP[1])]);
+  const note =
+    `How the measures order the ${c.runs.length} runs by their means: Kendall's tau_b, and tau_AP (Yilmaz et al. ` +
+    "2008: swaps near the top weigh more) with measure A's order the reference, then B's; NaN where a reference ties runs";
+  if (format === "markdown") {
+    const cell = (s: string) => s.replace(/\|/g, "\\|");
+    const lines = [
+      `| ${header.join(" | ")} |`,
+      "|---|---|---:|---:|---:|",
+      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+    ];
+    return `${text}\n${lines.join("\n")}\n\n${note}\n`;
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((s, i) => (i < 2 ? s.padEnd(widths[i]) : s.padStart(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return `${text}\n${[line(header), ...rows.map(line)].join("\n")}\n\n${note}\n`;
 }
