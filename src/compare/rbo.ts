@@ -50,8 +50,7 @@ export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: re
   for (const run of [runA, runB]) for (const q of Object.keys(run)) if (Object.keys(run[q]).length) seen.add(q);
   const all = [...seen];
   if (!all.length) throw badInput("rbo: neither run has a document: no query to compare");
-  const shared = all.filter((q) => has(runA, q) && has(runB, q));
-  if (!shared.length)
+  if (!all.some((q) => has(runA, q) && has(runB, q)))
     throw badInput(
       `rbo: ${nameA} and ${nameB} have no query in common (${nameA}: ${someQueries(runA)}; ${nameB}: ${someQueries(runB)}): ` +
         "are the ids written alike?",
