@@ -186,7 +186,7 @@ await build({
       groups: [
         {
           name: "command-compare",
-          test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/]compare-(command|pool)\.js$)/,
+          test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
           priority: 2,
         },
         {

@@ -64,3 +64,6 @@ export {
   type ComparisonFormatOptions,
 } from "./output/comparison.js";
 export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./pipeline/join-subtopics.js";
+// How alike two runs rank documents (rank-biased overlap) and two evaluations order systems (tau_b, tau_AP).
+export { rbo, DEFAULT_RBO_P, type RboOptions, type RboResult } from "./compare/rbo.js";
+export { systemCorrelation, type SystemScores, type SystemCorrelation } from "./compare/correlation.js";

@@ -86,6 +86,7 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
       "Files, in Node",
       "Comparing runs",
       "Comparing runs",
+      "Comparing runs", // rbo and systemCorrelation
       "Diversity: subtopic judgments, as TREC's ndeval",
     ]);
   });

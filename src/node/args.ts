@@ -75,6 +75,11 @@ export interface CliArgs {
   reportQueries?: number;
   /** --page [FILE]: the web page written to FILE ("-": standard output), and nothing else done. */
   page?: string;
+  /** --correlation: after --compare's report, how each pair of measures orders the runs (tau_b, tau_AP). */
+  correlation?: boolean;
+  /** --rbo RUN RUN: rank-biased overlap per query (src/node/rbo-command.ts); --rbo-p its persistence. */
+  rbo?: boolean;
+  rboP?: number;
   help: boolean;
   version: boolean;
 }
@@ -129,6 +134,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   "explain-depth": "explainDepth",
   report: "report",
   "report-queries": "reportQueries",
+  "rbo-p": "rboP",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery",
@@ -153,6 +159,8 @@ const FLAGS: Record<string, keyof CliArgs> = {
   "all-pairs": "allPairs",
   merge: "merge",
   diversity: "diversity",
+  correlation: "correlation",
+  rbo: "rbo",
 };
 /** The long options' names, for "did you mean" (one letter: trec_eval's short options). */
 const LONG_OPTIONS = [...Object.keys(VALUED), ...Object.keys(FLAGS)].filter((o) => o.length > 1);
@@ -170,6 +178,7 @@ const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
   "junit",
   "detect",
   "power",
+  "correlation",
 ];
 
 /** The options' names where their key is not (`tests` is --test). */
@@ -303,11 +312,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           throw usageError(`${option}: "${value}" is not one of ${CORRECTIONS.join(", ")}`);
         a.correction = value as Correction;
         break;
+      case "rboP":
       case "alpha": {
         const n = Number(value);
         if (value.trim() === "" || !(n > 0 && n < 1))
           throw usageError(`${option}: "${value}" is not a number between 0 and 1`);
-        a.alpha = n;
+        a[key] = n;
         break;
       }
       case "permutations": {
@@ -451,6 +461,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       "--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv",
     );
+  checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
   if (a.perQueryOut !== undefined) {
@@ -487,6 +498,41 @@ function checkPage(a: CliArgs, argv: readonly string[]): void {
   if (a.files.length) throw usageError(`--page [FILE] writes one file: ${a.files[0]} has no place beside it`);
   if (a.page !== "-" && !/\.html?$/i.test(a.page!))
     throw usageError(`--page ${a.page}: the page is HTML: give a name ending .html (or - for standard output)`);
+}
+
+/** --rbo's options only with it, and none of the evaluation's (it reads two runs, no judgments). */
+function checkRbo(a: CliArgs): void {
+  if (!a.rbo) {
+    if (a.rboP !== undefined) throw usageError("--rbo-p needs --rbo RUN RUN");
+    return;
+  }
+  if (a.help || a.version) return;
+  if (a.comparisonFormat !== undefined || (a.format !== undefined && a.format !== "trec" && a.format !== "json"))
+    throw usageError(
+      `--rbo prints trec_eval's text (--format trec, the default) or --format json, not ${a.comparisonFormat ?? a.format}`,
+    );
+  const allowed: (keyof CliArgs)[] = [
+    "rbo",
+    "rboP",
+    "format",
+    "inputFormat",
+    "columns",
+    "files",
+    "threads",
+    "truncated",
+  ];
+  for (const [key, value] of Object.entries(a) as [keyof CliArgs, unknown][]) {
+    if (allowed.includes(key) || value === undefined || value === false || (Array.isArray(value) && !value.length))
+      continue;
+    const names = [...Object.keys(FLAGS), ...Object.keys(VALUED)].filter((n) => (FLAGS[n] ?? VALUED[n]) === key);
+    const short = names.find((n) => n.length === 1);
+    const option = short ? `-${short}` : `--${names[0] ?? key}`;
+    throw usageError(`${option} has no meaning with --rbo (it compares two runs' rankings: no judgments, no measures)`);
+  }
+  if (a.files.length !== 2)
+    throw usageError(
+      `--rbo compares two runs: give RUN RUN (got ${a.files.length === 1 ? "one file" : `${a.files.length} files`})`,
+    );
 }
 
 /** --explain's and --report's options only with them, and none they cannot honour. */
@@ -560,6 +606,10 @@ function checkCompare(a: CliArgs): void {
     throw usageError("--power is --detect's: give the difference to find (--detect 0.02)");
   if (a.power !== undefined && a.power <= (a.alpha ?? 0.05))
     throw usageError(`--power ${a.power} must be above alpha (${a.alpha ?? 0.05})`);
+  if (a.correlation && (a.format === "csv" || a.comparisonFormat === "latex"))
+    throw usageError(
+      `--correlation prints with --format table, markdown or json, not ${a.comparisonFormat ?? a.format}`,
+    );
 }
 
 /** Words wrapped as --help's descriptions are: indented 20, lines of 97 characters at most. */
@@ -590,6 +640,7 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --explain QID [-m MEASURE] [options] QRELS RUN [RUN ...]
        rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
        rankeval --merge [-q] [--format F] [--compare ...] SHARD [SHARD ...]
+       rankeval --rbo [--rbo-p P] RUN RUN
        rankeval --page [FILE]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
@@ -691,6 +742,16 @@ with -q --format json or csv (one or more runs each), compared again without the
   --seed S          their random stream (default 42: the same seed, the same report)
   --format F        table (default: runs side by side, then each comparison), markdown,
                     latex (booktabs), csv, json
+  --correlation     after the comparison, how each pair of measures orders the runs: Kendall's
+                    tau_b and tau_AP (each measure of the pair the reference in turn); table,
+                    markdown or json
+
+How alike two runs rank documents (--rbo): rank-biased overlap (RBO_ext, Webber, Moffat and
+Zobel 2010) per query, then its mean, as trec_eval -q prints (rbo QID VALUE, rbo all MEAN);
+equal scores are ties. Queries of one run only score 0.
+  --rbo RUN RUN     the two runs, in any format a RUN may be (--input-format, --columns);
+                    --format json for data
+  --rbo-p P         the persistence, between 0 and 1 (default 0.9: the top 10 ranks weigh 86%)
 
 Several RUN files: side by side in a table; in trec_eval's text, each after a line
 ==> RUN <== (as head prints several files).

@@ -79,6 +79,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   warmThreads(args);
   try {
     // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
+    // --rbo: two runs' rank-biased overlap (src/node/rbo-command.ts).
+    if (args.rbo) return await (await import("./rbo-command.js")).rboMode(args, io);
     // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
     if (args.merge) {
       const merge = await import("./merge-command.js");
@@ -119,7 +121,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
  * they load while this thread reads the options and plans.
  */
 function warmThreads(args: CliArgs): void {
-  const plain = !args.merge && args.letor === undefined && args.explain === undefined && args.report === undefined;
+  const plain =
+    !args.merge && !args.rbo && args.letor === undefined && args.explain === undefined && args.report === undefined;
   if (!plain || args.files.length < 2 || (args.relFormat ?? "qrels") !== "qrels") return;
   const pool = threadPool();
   if (pool && partitionable(pool, args.files, { format: args.inputFormat, columns: args.columns }))

@@ -12,6 +12,7 @@ import {
   gateJunit,
   gateMarkdown,
   queriesNeeded,
+  withMeasureCorrelations,
   type ComparisonFormat,
 } from "../output/comparison.js";
 import {
@@ -90,15 +91,26 @@ export async function compareMode(
   const c = await compareRuns(runs, compareOptions(args, runs));
   const format: ComparisonFormat =
     args.comparisonFormat ?? (args.format === "json" || args.format === "csv" ? args.format : "table");
-  io.stdout.write(formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] }));
+  const text = formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] });
+  io.stdout.write(args.correlation ? correlations(c, format, text) : text);
   const data = format === "json" || format === "csv";
   // --detect: how many queries each pair would need (on standard error after JSON or CSV, as --gate's).
   if (args.detect !== undefined) {
-    const text = queriesNeeded(c, args.detect, args.power ?? 0.8);
-    if (data) io.stderr.write(text);
-    else io.stdout.write(`\n${text}`);
+    const needed = queriesNeeded(c, args.detect, args.power ?? 0.8);
+    if (data) io.stderr.write(needed);
+    else io.stdout.write(`\n${needed}`);
   }
   return args.gates?.length ? gate(c, runs, args, io, data) : 0;
+}
+
+/** --correlation: the comparison's text with how each pair of measures orders the runs after it. */
+function correlations(c: Comparison, format: ComparisonFormat, text: string): string {
+  if (c.measures.length < 2)
+    throw usageError(
+      `--correlation says how measures order the runs: give two measures or more (-m), not only ${c.measures[0]}`,
+    );
+  // args.ts refuses the other formats beside --correlation.
+  return withMeasureCorrelations(c, format as "table" | "markdown" | "json", text);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Comparison, PairComparison, TestName } from "../compare/compare.js
 import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
+import { systemCorrelation } from "../compare/correlation.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -269,6 +270,17 @@ function notes(c: Comparison): string[] {
   return lines;
 }
 
+/** Rows of cells as aligned text: the first `labels` columns padded on the right, numbers on the left. */
+export function alignedLines(rows: readonly (readonly string[])[], labels: number): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((cells) =>
+    cells
+      .map((s, i) => (i < labels ? s.padEnd(widths[i]) : s.padStart(widths[i])))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
 function textTable(c: Comparison, markdown: boolean): string {
   const header = [
     "measure",
@@ -312,13 +324,7 @@ function textTable(c: Comparison, markdown: boolean): string {
     ];
     return lines.join("\n").replace(/ {2}$/, "") + "\n";
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((s, i) => (numeric(i) ? s.padStart(widths[i]) : s.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line), "", ...notes(c)].join("\n") + "\n";
+  return [...alignedLines([header, ...rows], 3), "", ...notes(c)].join("\n") + "\n";
 }
 
 const LATEX_SPECIAL: Record<string, string> = {
@@ -491,16 +497,66 @@ export function queriesNeeded(c: Comparison, delta: number, want: number): strin
     return [x.measure, x.baseline, x.run, String(x.n), fixed(x.sd), needed];
   });
   const header = ["measure", "baseline", "run", "n", "sd(diff)", "queries needed"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
-      .join("  ")
-      .trimEnd();
   return [
     `Queries needed to find a difference of ${delta} significant ${+(want * 100).toPrecision(10)}% of the time (paired t-test, two-sided, alpha ${alpha}), from each pair's sd(diff) over these n queries:`,
-    line(header),
-    ...rows.map(line),
+    ...alignedLines([header, ...rows], 3),
     "",
   ].join("\n");
+}
+
+/** How two measures order a comparison's runs (--correlation): tau_b, and tau_AP with each the reference. */
+export interface MeasureCorrelation {
+  readonly measures: readonly [string, string];
+  readonly tau: number;
+  /** tau_AP with the first measure the reference, then with the second. */
+  readonly tauAP: readonly [number, number];
+}
+
+/** Each pair of the comparison's measures, in their order: how alike they order the runs by their means. */
+export function measureCorrelations(c: Comparison): MeasureCorrelation[] {
+  checkComparison(c);
+  const out: MeasureCorrelation[] = [];
+  const scores = (m: string) => Object.fromEntries(c.runs.map((r) => [r, c.means[r][m]]));
+  for (let i = 0; i < c.measures.length; i++) {
+    for (let j = i + 1; j < c.measures.length; j++) {
+      const [a, b] = [scores(c.measures[i]), scores(c.measures[j])];
+      // A mean that is no number (NaN under --no-relevant nan) orders nothing.
+      const ordered = [a, b].every((s) => Object.values(s).every(Number.isFinite));
+      const ab = ordered ? systemCorrelation(a, b) : { tau: NaN, tauAP: NaN };
+      const ba = ordered ? systemCorrelation(b, a).tauAP : NaN;
+      out.push({ measures: [c.measures[i], c.measures[j]], tau: ab.tau, tauAP: [ab.tauAP, ba] });
+    }
+  }
+  return out;
+}
+
+/**
+ * `text`, the comparison in `format`, with how each pair of measures orders the runs after it (table
+ * and markdown: a table of its own; json: the document's "correlations").
+ */
+export function withMeasureCorrelations(c: Comparison, format: "table" | "markdown" | "json", text: string): string {
+  const pairs = measureCorrelations(c);
+  if (format === "json") {
+    const correlations = pairs.map((x) => ({
+      measures: x.measures,
+      tau: jsonNumber(x.tau),
+      tauAP: { [x.measures[0]]: jsonNumber(x.tauAP[0]), [x.measures[1]]: jsonNumber(x.tauAP[1]) },
+    }));
+    return `${JSON.stringify({ ...comparisonJson(c), correlations }, null, 2)}\n`;
+  }
+  const header = ["measure A", "measure B", "tau_b", "tau_AP (A ref)", "tau_AP (B ref)"];
+  const rows = pairs.map((x) => [...x.measures, fixed(x.tau), fixed(x.tauAP[0]), fixed(x.tauAP[1])]);
+  const note =
+    `How the measures order the ${c.runs.length} runs by their means: Kendall's tau_b, and tau_AP (Yilmaz et al. ` +
+    "2008: swaps near the top weigh more) with measure A's order the reference, then B's; NaN where a reference ties runs";
+  if (format === "markdown") {
+    const cell = (s: string) => s.replace(/\|/g, "\\|");
+    const lines = [
+      `| ${header.join(" | ")} |`,
+      "|---|---|---:|---:|---:|",
+      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+    ];
+    return `${text}\n${lines.join("\n")}\n\n${note}\n`;
+  }
+  return `${text}\n${alignedLines([header, ...rows], 2).join("\n")}\n\n${note}\n`;
 }
