@@ -86,6 +86,13 @@ describe("fuse, by hand", () => {
     expect(got.q).toEqual({ y: 0.875, x: 0.25, z: 0, w: 0 });
   });
 
+  it("max and min: a run lacking a document stands for -1e9 and 1e9 (ranx's output, by its script)", () => {
+    const c = { q: { x: -2e9, z: 3e9 } };
+    const d = { q: { y: 1 } };
+    expect(fuse([c, d], { method: "max", norm: null })).toEqual({ q: { z: 3e9, y: 1, x: -1e9 } });
+    expect(fuse([c, d], { method: "min", norm: null })).toEqual({ q: { z: 1e9, y: 1, x: -2e9 } });
+  });
+
   it("accepts ranx's and the issue's names of the weighted methods, and underscored norms", () => {
     const w = { weights: [1, 2] };
     expect(fuse([a, b], { method: "weighted_bordafuse", params: w })).toEqual(
@@ -128,14 +135,16 @@ describe("the orders ranx's sorts leave", () => {
 describe("fuse and normalize, bad calls", () => {
   const a = { q: { x: 1 } };
   const b = { q: { y: 1 } };
+  /** What `f` throws, which must be a RankevalError. */
   const bad = (f: () => unknown): RankevalError => {
+    let thrown: unknown = "nothing";
     try {
       f();
     } catch (e) {
-      expect(e).toBeInstanceOf(RankevalError);
-      return e as RankevalError;
+      thrown = e;
     }
-    throw new Error("no error");
+    expect(thrown).toBeInstanceOf(RankevalError);
+    return thrown as RankevalError;
   };
 
   it("an unknown method or norm names the option and lists the names", () => {
