@@ -11,6 +11,7 @@ interface Fixtures {
   runs: Record<string, ScoredRun>;
   normalize: { run: string; norm: NormName; out: Ranked }[];
   fuse: { runs: string[]; method: string; norm: NormName | null; params: Record<string, unknown>; out: Ranked }[];
+  sorted: { n: number; seed: number; family: string; order: number[] }[];
 }
 const fixtures: Fixtures = JSON.parse(readFileSync(join(__dirname, "fixtures/fusion/ranx.json"), "utf8"));
 
@@ -125,6 +126,22 @@ describe("the orders ranx's sorts leave", () => {
     expect(order).not.toEqual([...Array(20).keys()]);
     expect([...order].sort((x, y) => x - y)).toEqual([...Array(20).keys()]);
   });
+
+  // The fixture script's comparison families (make-ranx-fixtures.py), none of them an order.
+  const h = (x: number, y: number, s: number) => x * 7919 + y * 104729 + s;
+  const families: Record<string, (s: number) => (x: number, y: number) => boolean> = {
+    random: (s) => (x, y) => (x * 7919 + y * 104729 + s * 31) % 13 < 6,
+    noisy: (s) => (x, y) => (x * 37 + s) % 101 < (y * 37 + s) % 101 !== (h(x, y, s) % 50 === 0),
+    blocks: (s) => (x, y) => (Math.floor(x / 10) + s) % 7 < (Math.floor(y / 10) + s) % 7,
+    reversed: (s) => (x, y) => x > y !== (h(x, y, s) % 29 === 0),
+    ties: (s) => (x, y) => x % (s + 3) >= y % (s + 3),
+  };
+  it.each(fixtures.sorted.map((c) => [c.family, c.n, c.seed, c] as const))(
+    "pythonSorted: CPython's sorted() with the %s comparison, %i items, seed %i",
+    (_f, _n, _s, c) => {
+      expect([...pythonSorted(c.n, families[c.family](c.seed))]).toEqual(c.order);
+    },
+  );
 
   it("pythonSorted: a consistent order sorts, as sorted() does", () => {
     const keys = [5, 3, 9, 1, 7, 3];
