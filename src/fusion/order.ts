@@ -247,14 +247,9 @@ class TimSort {
     let ib = pb;
     a[dest++] = a[ib++];
     nb--;
-    let copyB = false;
-    // One pass: every way out is a `break done` (CPython's gotos to Succeed, CopyA and CopyB).
+    // One pass: every way out is a `break done` (CPython's gotos to Succeed and the copy after it).
     done: for (;;) {
-      if (nb === 0) break;
-      if (na === 1) {
-        copyB = true;
-        break;
-      }
+      if (nb === 0 || na === 1) break;
       let minGallop = this.minGallop;
       for (;;) {
         let acount = 0;
@@ -270,10 +265,7 @@ class TimSort {
             a[dest++] = t[ia++];
             acount++;
             bcount = 0;
-            if (--na === 1) {
-              copyB = true;
-              break done;
-            }
+            if (--na === 1) break done;
             if (acount >= minGallop) break;
           }
         }
@@ -288,10 +280,7 @@ class TimSort {
             dest += k;
             ia += k;
             na -= k;
-            if (na === 1) {
-              copyB = true;
-              break done;
-            }
+            if (na === 1) break done;
             if (na === 0) break done;
           }
           a[dest++] = a[ib++];
@@ -306,17 +295,14 @@ class TimSort {
             if (nb === 0) break done;
           }
           a[dest++] = t[ia++];
-          if (--na === 1) {
-            copyB = true;
-            break done;
-          }
+          if (--na === 1) break done;
         } while (acount >= MIN_GALLOP || bcount >= MIN_GALLOP);
         minGallop++;
         this.minGallop = minGallop;
       }
     }
-    if (copyB) {
-      // The last of a belongs after what is left of b.
+    if (na === 1) {
+      // The last of a belongs after what is left of b (CPython's CopyB; nb = 0 is the same).
       a.copyWithin(dest, ib, ib + nb);
       a[dest + nb] = t[ia];
     } else if (na) a.set(t.subarray(ia, ia + na), dest);
@@ -332,14 +318,9 @@ class TimSort {
     let ib = nb - 1;
     a[dest--] = a[ia--];
     na--;
-    let copyA = false;
-    // One pass: every way out is a `break done` (CPython's gotos to Succeed, CopyA and CopyB).
+    // One pass: every way out is a `break done` (CPython's gotos to Succeed and the copy after it).
     done: for (;;) {
-      if (na === 0) break;
-      if (nb === 1) {
-        copyA = true;
-        break;
-      }
+      if (na === 0 || nb === 1) break;
       let minGallop = this.minGallop;
       for (;;) {
         let acount = 0;
@@ -355,10 +336,7 @@ class TimSort {
             a[dest--] = t[ib--];
             bcount++;
             acount = 0;
-            if (--nb === 1) {
-              copyA = true;
-              break done;
-            }
+            if (--nb === 1) break done;
             if (bcount >= minGallop) break;
           }
         }
@@ -376,10 +354,7 @@ class TimSort {
             if (na === 0) break done;
           }
           a[dest--] = t[ib--];
-          if (--nb === 1) {
-            copyA = true;
-            break done;
-          }
+          if (--nb === 1) break done;
           k = nb - gallopLeft(less, a[ia], t, 0, nb, nb - 1);
           bcount = k;
           if (k) {
@@ -387,10 +362,7 @@ class TimSort {
             ib -= k;
             a.set(t.subarray(ib + 1, ib + 1 + k), dest + 1);
             nb -= k;
-            if (nb === 1) {
-              copyA = true;
-              break done;
-            }
+            if (nb === 1) break done;
             if (nb === 0) break done;
           }
           a[dest--] = a[ia--];
@@ -400,8 +372,8 @@ class TimSort {
         this.minGallop = minGallop;
       }
     }
-    if (copyA) {
-      // The first of b belongs before what is left of a.
+    if (nb === 1) {
+      // The first of b belongs before what is left of a (CPython's CopyA; na = 0 is the same).
       a.copyWithin(dest + 1 - na, ia + 1 - na, ia + 1);
       a[dest - na] = t[ib];
     } else if (nb) a.set(t.subarray(0, nb), dest - (nb - 1));
