@@ -67,3 +67,14 @@ export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoi
 // How alike two runs rank documents (rank-biased overlap) and two evaluations order systems (tau_b, tau_AP).
 export { rbo, DEFAULT_RBO_P, type RboOptions, type RboResult } from "./compare/rbo.js";
 export { systemCorrelation, type SystemScores, type SystemCorrelation } from "./compare/correlation.js";
+// Fusion: ranx's fusion methods and score normalisations.
+export {
+  fuse,
+  normalize,
+  NORMS,
+  METHOD_NAMES,
+  type FuseOptions,
+  type FusionParams,
+  type NormName,
+} from "./fusion/fuse.js";
+export type { ScoredRun, Judgments } from "./fusion/run-shapes.js";
