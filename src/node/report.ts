@@ -16,6 +16,7 @@ import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from 
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
+import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
 import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
@@ -80,9 +81,19 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   }
   // The judgments as the evaluation read them, kept for the drill-downs.
   let judgments: GroupedJudgments | null = null;
-  const { p, runs } = await evaluate(args, io, { judgments: (j) => void (judgments = j) });
+  // The precision-recall curve is computed beside the -m names, whatever they are, and taken out again.
+  let curvePlan: CurvePlan | null = null;
+  const evaluated = await evaluate(args, io, {
+    judgments: (j) => void (judgments = j),
+    plan: (p) => (curvePlan = withCurve(p, args, options(args, p.kind === "trec")))?.plan ?? p,
+  });
+  const p = evaluated.p;
+  const taken = evaluated.runs.map((r) => takeCurve(curvePlan, r));
+  const runs = taken.map((t) => t.evaluated);
   const explicit = options(args, p.kind === "trec");
-  const { rows, runs: reported } = reportRuns(p, runs);
+  const made = reportRuns(p, runs);
+  const rows = made.rows;
+  const reported = made.runs.map((r, i) => ({ ...r, curve: taken[i].curve }));
 
   // The comparison, as --compare makes it from the same options, with two runs or more.
   let comparison = null;

@@ -5,6 +5,7 @@ import { formatP, markLegend, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../explain/print.js";
 import { sortQids } from "../../c/strings.js";
+import type { CurvePoint } from "../../app/curve.js";
 
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
 export interface ReportRun {
@@ -14,6 +15,8 @@ export interface ReportRun {
     readonly qids: readonly string[];
     readonly columns: Readonly<Record<string, { readonly values: ArrayLike<number>; readonly print: ValuePrint }>>;
   };
+  /** Its precision-recall curve (src/app/curve.ts); none where not computed. */
+  readonly curve?: readonly CurvePoint[] | null;
 }
 
 /** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
@@ -67,6 +70,8 @@ export interface ReportData {
   readonly runs: readonly {
     readonly name: string;
     readonly cells: Readonly<Record<string, readonly [string, number | null]>>;
+    /** Absent in reports written before curves were drawn. */
+    readonly curve?: readonly CurvePoint[] | null;
   }[];
   /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
   readonly marks: Readonly<
@@ -172,6 +177,7 @@ export function reportData(input: ReportInput): ReportData {
   const runs = input.runs.map((r) => ({
     name: r.name,
     cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])),
+    curve: r.curve ?? null,
   }));
   const marks: Record<string, Record<string, { mark: "higher" | "lower" | null; title: string }>> = {};
   const c = input.comparison;
