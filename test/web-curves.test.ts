@@ -171,6 +171,29 @@ describe.skipIf(!haveChromium && !process.env.CI)("precision-recall curves in ch
     }
   }, 120_000);
 
+  it("draws the curves of runs evaluated across partition workers (large TREC text)", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1300, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      // Files of any size to two partition workers, which evaluate the curve's measures too.
+      await page.goto(`${site!.url}?workers=2&partition-bytes=0`);
+      await measures(page, "map");
+      await page.setInputFiles('input[name="qrels"]', [QRELS]);
+      await page.waitForFunction(() => document.body.dataset.judgments === "read", undefined, { timeout: 30_000 });
+      await page.setInputFiles('input[name="run"]', [BM25, RERANK]);
+      await done(page);
+      expect(await page.evaluate(() => document.body.dataset.workers)).toBe("2");
+      await expectCurves(page, [
+        ["bm25.run", BM25],
+        ["rerank.run", RERANK],
+      ]);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
   it("draws the command line's --report's curves, -m map only", async () => {
     const out = join(dir, "report.html");
     let err = "";
