@@ -1,10 +1,8 @@
 // The precision-recall curve computed beside any -m list (src/app/curve.ts): its points are the means
 // `-m iprec_at_recall` gives under the same options, and the evaluation it rode on, once the curve is
 // taken out, is the plan's alone, whatever the names and options.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { takeCurve, withCurve, type CurvePlan } from "../src/app/curve.js";
 import { options, plan } from "../src/app/plan.js";
 import { parseArgs } from "../src/node/args.js";
@@ -15,16 +13,10 @@ const QRELS = join(examples, "qrels.txt");
 const BM25 = join(examples, "bm25.run");
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
 
-const dir = mkdtempSync(join(tmpdir(), "rankeval-curve-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
 // q1: graded labels, an unjudged document, tied scores; q2: no relevant document; q3: judged, not in the run.
-const qrels = file("qrels", "q1 0 a 2\nq1 0 b 0\nq1 0 c 1\nq1 0 d 1\nq2 0 a 0\nq3 0 x 1\n");
-const run = file("run", "q1 Q0 e 1 3 r\nq1 Q0 c 2 2 r\nq1 Q0 b 3 2 r\nq1 Q0 a 4 1 r\nq2 Q0 a 1 1 r\n");
+const fixtures = new URL("./fixtures/curve/", import.meta.url).pathname;
+const qrels = join(fixtures, "qrels.txt");
+const run = join(fixtures, "edges.run");
 
 /** The run evaluated under `argv` with and without the curve; and -m iprec_at_recall under its options. */
 async function evaluated(argv: string[], q: string, r: string) {
