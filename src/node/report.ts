@@ -16,7 +16,6 @@ import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from 
 import { reportHtml } from "../output/html/html.js";
 import { printValue } from "../explain/print.js";
 import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
-import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
 import { summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 import type { CliArgs } from "./args.js";
@@ -27,6 +26,7 @@ import type { EvaluateRuns } from "./explain-command.js";
 import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
+import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
 
 /** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
 export function reportMeasure(p: Plan): string | null {

@@ -68,10 +68,10 @@ export interface ReportData {
   readonly rows: readonly string[];
   readonly conventions: string;
   readonly runs: readonly {
-    readonly name: string;
-    readonly cells: Readonly<Record<string, readonly [string, number | null]>>;
     /** Absent in reports written before curves were drawn. */
     readonly curve?: readonly CurvePoint[] | null;
+    readonly name: string;
+    readonly cells: Readonly<Record<string, readonly [string, number | null]>>;
   }[];
   /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
   readonly marks: Readonly<
@@ -175,9 +175,9 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
 /** The report's data from what the command line or the page has. */
 export function reportData(input: ReportInput): ReportData {
   const runs = input.runs.map((r) => ({
+    curve: r.curve ?? null,
     name: r.name,
     cells: Object.fromEntries(Object.entries(r.cells).map(([k, c]) => [k, [c.text, c.value] as const])),
-    curve: r.curve ?? null,
   }));
   const marks: Record<string, Record<string, { mark: "higher" | "lower" | null; title: string }>> = {};
   const c = input.comparison;
