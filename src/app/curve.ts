@@ -88,19 +88,23 @@ export function takeCurve<E extends Evaluated>(
   if (!c.added.size) return { evaluated: e, curve };
   const kept = <T>(o: Readonly<Record<string, T>>) =>
     Object.fromEntries(Object.entries(o).filter(([k]) => !c.added.has(k)));
+  // Every record of the result keyed by measure (values, mean, counted, measureConventions, tieRange, and
+  // any such record to come) loses the curve's keys; its other records (options, queries) have none.
+  const keyed = (v: unknown) => isRecord(v) && Object.keys(v).some((k) => c.added.has(k));
+  const records = Object.entries(r).map(([field, v]) => [field, keyed(v) ? kept(v as Record<string, unknown>) : v]);
   const measureConventions = kept(r.measureConventions);
-  const result = {
-    ...r,
+  const result: typeof r = {
+    ...(Object.fromEntries(records) as typeof r),
     measures: r.measures.filter((k) => !c.added.has(k)),
-    values: kept(r.values),
-    mean: kept(r.mean),
-    counted: kept(r.counted),
     measureConventions,
     conventions: resultConventions(measureConventions, r.options),
-    ...(r.tieRange ? { tieRange: kept(r.tieRange) } : {}),
   };
   return {
     evaluated: { ...e, result, ...(e.aggregates ? { aggregates: kept(e.aggregates) } : {}) },
     curve,
   };
 }
+
+/** A plain object (not an array or typed array): a record the result may key by measure. */
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
