@@ -422,11 +422,12 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
       } finally {
         await opened.page.close();
       }
-      // Asked for: the curve is the table's iprec_at_recall lines, as the page computes and prints them.
+      // Asked for: the curve is the table's iprec_at_recall lines, as the page computes and prints them (a
+      // cell's number is its first text node: what is shown beside it follows).
       await setMeasures(page, "iprec_at_recall map");
       await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 30_000 });
       const cells = await page.$$eval('#results td[data-run="rerank.run"]', (tds) =>
-        tds.map((td) => [(td as HTMLElement).dataset.measure!, td.textContent ?? ""] as const),
+        tds.map((td) => [(td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""] as const),
       );
       const table = new Map(cells);
       const { points } = await figure(page);
