@@ -2,7 +2,8 @@
 // test/web.test.ts): the page's drill-down opened from the per-query table, from the difference plot
 // and from the lists of queries that lost and gained most, with more ranks on demand, against the
 // command line's --explain; a run too large to keep read again for it; the page's report download and
-// the command line's --report opened from disk, their tables and drill-downs against the command line.
+// the command line's --report opened from disk, their tables and drill-downs against the command line;
+// the precision-recall figure of the page, of its report and of --report, against -m iprec_at_recall.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
 import type { Explanation } from "../src/explain/explain.js";
 import { printValue } from "../src/explain/print.js";
-import { main } from "../src/node/cli.js";
+import { parseArgs } from "../src/node/args.js";
+import { evaluateTrecRuns, main } from "../src/node/cli.js";
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
@@ -89,6 +91,71 @@ function rowsWanted(x: Explanation, run: number, key: string, depth: number): Ro
   }));
 }
 
+const LEVELS = ["0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00"];
+const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+/** The command line's iprec_at_recall means of a run, in level order, and as it prints them. */
+async function iprec(run: string): Promise<{ means: number[]; printed: string[] }> {
+  const { runs } = await evaluateTrecRuns(parseArgs(["-m", "iprec_at_recall", QRELS, run]), quiet);
+  let out = "";
+  await main(["-m", "iprec_at_recall", QRELS, run], { stdout: { write: (s) => (out += s) }, stderr: quiet.stderr });
+  return {
+    means: LEVELS.map((l) => runs[0].result.mean[`iprec_at_recall_${l}`]),
+    printed: out
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t")[2].trim()),
+  };
+}
+
+interface Point {
+  run: string;
+  recall: number;
+  precision: number;
+}
+
+/** Types -m names into the page, then leaves the field: its change (a click elsewhere would make it later). */
+async function setMeasures(page: Page, names: string): Promise<void> {
+  await page.fill('input[name="measures"]', names);
+  await page.$eval('input[name="measures"]', (e) => (e as HTMLInputElement).blur());
+}
+
+/** The figure's points, legend and axis labels, as drawn. */
+async function figure(page: Page) {
+  expect(await page.$$eval('[data-chart="precision-recall"]', (xs) => xs.length)).toBe(1);
+  return page.$eval('[data-chart="precision-recall"]', (svg) => ({
+    points: [...svg.querySelectorAll("circle[data-run]")].map((c) => {
+      const d = (c as SVGElement).dataset;
+      return { run: d.run!, recall: Number(d.recall), precision: Number(d.precision) };
+    }),
+    legend: [...svg.querySelectorAll("g.legend")].map((g) => g.textContent),
+    lines: svg.querySelectorAll("path.pr-line").length,
+    text: [...svg.querySelectorAll("text.axis-label")].map((t) => t.textContent),
+    shown: (svg as SVGSVGElement).getBoundingClientRect().height > 0,
+  }));
+}
+
+/** The figure shows each run's 11 means of -m iprec_at_recall, in order, and says what it is. */
+async function expectCurves(page: Page, runs: [name: string, path: string][]) {
+  const f = await figure(page);
+  expect(f.shown).toBe(true);
+  expect(f.lines).toBe(runs.length);
+  expect(f.legend).toEqual(runs.map(([name]) => name));
+  expect(f.text).toEqual(["recall", "interpolated precision"]);
+  expect(f.points.length).toBe(11 * runs.length);
+  for (const [name, path] of runs) {
+    const mine = f.points.filter((p: Point) => p.run === name);
+    const { means, printed } = await iprec(path);
+    expect(mine.map((p: Point) => p.recall)).toEqual(LEVELS.map(Number));
+    expect(mine.map((p: Point) => p.precision)).toEqual(means);
+    expect(mine.map((p: Point) => p.precision.toFixed(4))).toEqual(printed);
+  }
+  // The two runs differ: a figure that drew one run twice would not pass.
+  expect(f.points.filter((p: Point) => p.run === runs[0][0]).map((p: Point) => p.precision)).not.toEqual(
+    f.points.filter((p: Point) => p.run === runs[1][0]).map((p: Point) => p.precision),
+  );
+}
+
 describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in chromium", () => {
   const dir = mkdtempSync(join(tmpdir(), "rankeval-web-explain-"));
   let browser: Browser | undefined;
@@ -107,12 +174,21 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The page with the examples read (trec_eval's default measures), `keepRows` as its ?keep-rows=. */
-  async function pageWithExamples(keepRows?: number): Promise<{ page: Page; errors: string[] }> {
+  /**
+   * The page with the examples read (trec_eval's default measures, or the -m names `measures`), `keepRows`
+   * as its ?keep-rows=, `query` more parameters of its address.
+   */
+  async function pageWithExamples(
+    keepRows?: number,
+    query = "",
+    measures?: string,
+  ): Promise<{ page: Page; errors: string[] }> {
     const page = await browser!.newPage({ viewport: { width: 1300, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(keepRows === undefined ? site!.url : `${site!.url}?keep-rows=${keepRows}`);
+    const params = [...(keepRows === undefined ? [] : [`keep-rows=${keepRows}`]), ...(query ? [query] : [])];
+    await page.goto(params.length ? `${site!.url}?${params.join("&")}` : site!.url);
+    if (measures !== undefined) await setMeasures(page, measures);
     await page.setInputFiles('input[name="qrels"]', [QRELS]);
     await page.setInputFiles('input[name="run"]', [BM25, RERANK]);
     await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 30_000 });
@@ -346,6 +422,83 @@ describe.skipIf(!haveChromium && !process.env.CI)("drill-downs and reports in ch
       } finally {
         await opened.page.close();
       }
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  const RUNS: [name: string, path: string][] = [
+    ["bm25.run", BM25],
+    ["rerank.run", RERANK],
+  ];
+
+  it("draws the page's runs' precision-recall curves, -m map or not, as the table's iprec_at_recall lines; its report too", async () => {
+    const { page, errors } = await pageWithExamples(undefined, "", "map");
+    try {
+      // The table is map's alone: the curve adds no row.
+      expect(await page.$$eval("#results tbody tr", (trs) => trs.map((tr) => tr.cells[0].textContent))).toEqual([
+        "map",
+      ]);
+      await expectCurves(page, RUNS);
+      // The report the page downloads draws the same figure.
+      await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click('#downloads button[data-format="report"]'),
+      ]);
+      const path = join(dir, "curves-report.html");
+      await download.saveAs(path);
+      const opened = await openReport(path);
+      try {
+        await expectCurves(opened.page, RUNS);
+        expect(opened.errors).toEqual([]);
+      } finally {
+        await opened.page.close();
+      }
+      // Asked for: the curve is the table's iprec_at_recall lines, as the page computes and prints them (a
+      // cell's number is its first text node: what is shown beside it follows).
+      await setMeasures(page, "iprec_at_recall map");
+      await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 30_000 });
+      const cells = await page.$$eval('#results td[data-run="rerank.run"]', (tds) =>
+        tds.map((td) => [(td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""] as const),
+      );
+      const table = new Map(cells);
+      const { points } = await figure(page);
+      expect(points.filter((p: Point) => p.run === "rerank.run").map((p: Point) => p.precision.toFixed(4))).toEqual(
+        LEVELS.map((l) => table.get(`iprec_at_recall_${l}`)),
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it("draws the curves of runs the page's partition workers evaluate (large TREC text)", async () => {
+    // Files of any size to two partition workers, which evaluate the curve's measures too.
+    const { page, errors } = await pageWithExamples(undefined, "workers=2&partition-bytes=0", "map");
+    try {
+      expect(await page.evaluate(() => document.body.dataset.workers)).toBe("2");
+      await expectCurves(page, RUNS);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it("draws the command line's --report's precision-recall curves, -m map only", async () => {
+    const out = join(dir, "curves.html");
+    const r = await cli("--report", out, "-m", "map", QRELS, BM25, RERANK);
+    expect(r.status, r.err).toBe(0);
+    const { page, errors } = await openReport(out);
+    try {
+      expect(await page.$$eval("#results tbody tr", (trs) => trs.map((tr) => tr.cells[0].textContent))).toEqual([
+        "map",
+      ]);
+      await expectCurves(page, [
+        [BM25, BM25],
+        [RERANK, RERANK],
+      ]);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

@@ -110,7 +110,8 @@ const W = 480;
 const H = 200;
 const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
 
-function el<K extends keyof SVGElementTagNameMap>(
+/** An SVG element with its attributes and text: every chart's (pr-chart.ts's too). */
+export function el<K extends keyof SVGElementTagNameMap>(
   name: K,
   attrs: Record<string, string | number>,
   text?: string,

@@ -1,5 +1,6 @@
 // The page's drill-downs (explained by worker-explain.ts, drawn by explain-view.ts), the queries that
 // lost and gained most, and the HTML report of what the page shows.
+import type { CurvePoint } from "../src/app/curve.js";
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
@@ -15,6 +16,8 @@ export interface PageRun {
   name: string;
   cells: Record<string, Cell>;
   perQuery: PerQuery;
+  /** Its precision-recall curve (src/app/curve.ts), null where not computed. */
+  curve: readonly CurvePoint[] | null;
 }
 
 /** What the page shows, for a report of it. */
@@ -106,6 +109,7 @@ export class PageDrilldowns {
       // The page's cells are the command line's text already (src/explain/print.ts).
       cells: r.cells,
       perQuery: r.perQuery,
+      curve: r.curve,
     }));
     const measure = s.runs.some((r) => r.perQuery.columns[s.measure])
       ? s.measure

@@ -11,6 +11,7 @@ import { printValue } from "../src/explain/print.js";
 import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
+import { precisionRecallFigure } from "./pr-chart.js";
 import type { CompareSettings, Job, Parallel, Report, Settings } from "./protocol.js";
 // Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
 // 'null', from which a module worker's URL is refused.
@@ -217,6 +218,7 @@ function render(): void {
   renderComparison();
   renderChoices();
   renderCharts();
+  renderCurves();
   renderPerQuery();
 }
 
@@ -336,6 +338,14 @@ function renderCharts(): void {
     diffCaption.textContent =
       runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
+}
+
+/** The runs' precision-recall curves, one figure (hidden where none was computed). */
+function renderCurves(): void {
+  const figure = precisionRecallFigure(runs);
+  $<HTMLElement>("#pr-section").hidden = figure === null;
+  $<HTMLDivElement>("#pr-chart").replaceChildren(...(figure ? [figure.svg] : []));
+  $<HTMLElement>("#pr-caption").textContent = figure?.caption ?? "";
 }
 
 function renderPerQuery(): void {
@@ -465,6 +475,7 @@ function clearResults(): void {
   conventions.textContent = "";
   renderChoices();
   renderCharts();
+  renderCurves();
   renderPerQuery();
 }
 
@@ -530,7 +541,7 @@ function spawn(job: Job): void {
         break;
       case "run": {
         const i = runs.findIndex((x) => x.name === r.name);
-        const run = { name: r.name, cells: r.cells, perQuery: r.perQuery };
+        const run = { name: r.name, cells: r.cells, perQuery: r.perQuery, curve: r.curve };
         if (i >= 0) runs[i] = run;
         else runs.push(run);
         render();

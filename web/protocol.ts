@@ -2,6 +2,7 @@
 import type { Comparison, TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import type { Conventions } from "../src/app/plan.js";
+import type { CurvePoint } from "../src/app/curve.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import type { MeanDifference } from "../src/output/html/data.js";
@@ -79,7 +80,8 @@ export type Report =
   /** `lines`: none where partition workers read the file (each its own chunks: none counts the lines). */
   | { type: "progress"; file: string; read: number; size: number; lines?: number; seconds: number }
   | { type: "rows"; measures: string[]; conventions: string }
-  | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery }
+  /** `curve`: its precision-recall curve (src/app/curve.ts), null where not computed. */
+  | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery; curve: readonly CurvePoint[] | null }
   | { type: "downloads"; json: string; csv: string; trec: string | null }
   /** The qrels file is read: runs are evaluated against it from now on. */
   | { type: "judgments" }

@@ -9,6 +9,7 @@ import { storedNumber, storedText, type ReportData, type StoredColumn } from "..
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
+import { precisionRecallFigure } from "./pr-chart.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
 const MAX_ROWS = 200;
@@ -142,6 +143,17 @@ function draw(data: ReportData): void {
       ),
     );
   }
+
+  const curves = precisionRecallFigure(data.runs);
+  if (curves)
+    root.append(
+      h(
+        "section",
+        { id: "pr-section" },
+        h("h2", {}, "Precision-recall"),
+        h("figure", { id: "pr-curve" }, curves.svg, h("figcaption", { id: "pr-caption" }, curves.caption)),
+      ),
+    );
 
   if (!measures.length) {
     document.body.dataset.state = "done";

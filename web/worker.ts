@@ -32,6 +32,7 @@ import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
+import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
@@ -91,6 +92,8 @@ interface Unit {
   notInRun: number;
   /** Its per-query values are handed to the page once shown (postRun): read the means only. */
   result: Evaluated;
+  /** Its precision-recall curve, taken out of what was evaluated (addUnit, reevaluate). */
+  curve?: readonly CurvePoint[] | null;
 }
 
 /**
@@ -114,11 +117,23 @@ interface Context {
   p: Plan;
   opts: ExplicitOptions;
   warned: Set<string>;
+  /** The plan with the precision-recall curve's measures, what is evaluated (null: no curve). */
+  curve: CurvePlan | null;
 }
 
-function context(settings: Settings): Context {
+/** `subtopics`: judgments read per subtopic, which have no curve. */
+function context(settings: Settings, subtopics = false): Context {
   const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null, settings.conventions);
-  return { settings, p, opts: options(settings.conventions, p.kind === "trec"), warned: new Set() };
+  const opts = options(settings.conventions, p.kind === "trec");
+  const curve = subtopics ? null : withCurve(p, settings.conventions, opts);
+  return { settings, p, opts, warned: new Set(), curve };
+}
+
+/** The unit's curve, taken out of its evaluation (which is left as the plan alone gives it). */
+function takeCurveOf(ctx: Context, u: Unit): void {
+  const t = takeCurve(ctx.curve, u.result);
+  u.result = t.evaluated;
+  u.curve = t.curve;
 }
 
 /** The settings of the table shown: what drill-downs explain. */
@@ -133,7 +148,7 @@ function postRows(ctx: Context): void {
 
 function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   return evaluateBlock(
-    ctx.p,
+    ctx.curve?.plan ?? ctx.p,
     block.batch,
     block.qids,
     ctx.opts,
@@ -184,7 +199,7 @@ function postRun(ctx: Context, u: Unit): string {
   for (const [row, interval] of Object.entries(rowIntervals(p, result))) if (cells[row]) cells[row].interval = interval;
   // Handed over without a copy (tens of MB for 300k queries): nothing here reads them after this.
   const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
-  post({ type: "run", name: u.name, cells, perQuery }, [...buffers]);
+  post({ type: "run", name: u.name, cells, perQuery, curve: u.curve ?? null }, [...buffers]);
   return text;
 }
 
@@ -206,11 +221,11 @@ function postDownloads(ctx: Context, texts: string[]): void {
 
 /** New settings: units evaluated again from their kept blocks (read again if now asking for subtopics). */
 async function reevaluate(settings: Settings): Promise<void> {
-  let ctx = context(settings);
+  let ctx = context(settings, perSubtopic);
   if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p))
     return trec(lastTrec.qrels, lastTrec.runs, settings);
   if (kind === "trec" && shapedQrels && settings.measures.length === 0)
-    ctx = context({ ...settings, measures: ["ndeval"] });
+    ctx = context({ ...settings, measures: ["ndeval"] }, perSubtopic);
   postRows(ctx);
   const texts: string[] = [];
   compared = null;
@@ -221,6 +236,7 @@ async function reevaluate(settings: Settings): Promise<void> {
       u.notJudged,
       u.notInRun,
     );
+    takeCurveOf(ctx, u);
     if (kind === "trec" && units.length >= 2) keepForComparison(ctx, u);
     texts.push(postRun(ctx, u));
   }
@@ -228,6 +244,7 @@ async function reevaluate(settings: Settings): Promise<void> {
 }
 
 function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): void {
+  takeCurveOf(ctx, u);
   units.push(u);
   if (comparing) keepForComparison(ctx, u);
   texts.push(postRun(ctx, u));
@@ -504,6 +521,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
   shapedQrels = shaped;
   perSubtopic = shaped || asksForSubtopics(ctx.p);
+  if (perSubtopic) ctx = { ...ctx, curve: null };
   postRows(ctx);
   if (perSubtopic) {
     if (shaped)
@@ -527,6 +545,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
       fallback: null,
       conventions: ctx.settings.conventions,
       tieRange: ctx.settings.tieRange === true,
+      curve: ctx.curve !== null,
     };
     first = await partitions.evaluate(
       runFiles.map(partFile),

@@ -81,7 +81,8 @@ export function evaluateBlock(
   const measures = p.measures.length ? p.measures : parseMeasures("num_ret");
   const result = evaluateBatch(batch, qids, measures, explicit, 0, 0, p.warnings, extras);
   const aggregates = aggregatesOf(p, measures);
-  if (!p.trec.length) return { result, strings: {}, aggregates };
+  // (A plan's exact lines are trec lines, but for those a curve adds: src/app/curve.ts.)
+  if (!p.trec.length && !p.exact.length) return { result, strings: {}, aggregates };
   for (const w of gainTieWarnings(p, batch, file)) warn(w);
   const evaluated = {
     result: trecExtras(p, result, batch, explicit),

@@ -5,12 +5,20 @@ import type { Measure } from "../measures/measure.js";
 import type { ExplicitOptions } from "../measures/options.js";
 import { parseMeasures } from "../measures/resolve.js";
 import type { EvaluatorFor } from "../pipeline/partition.js";
+import { withCurve } from "./curve.js";
 import { evaluateBlock } from "./evaluate-block.js";
 import { options, plan, type Conventions, type Plan } from "./plan.js";
 
 export type EvaluationSpec =
   /** The command line's: its -m names (none: `fallback`) under its options. */
-  | { names: readonly string[]; fallback: readonly string[] | null; conventions: Conventions; tieRange: boolean }
+  /** `curve`: the precision-recall curve's measures too (src/app/curve.ts: the page's). */
+  | {
+      names: readonly string[];
+      fallback: readonly string[] | null;
+      conventions: Conventions;
+      tieRange: boolean;
+      curve?: boolean;
+    }
   /** The library's (evaluateFiles): measures parsed, under options checked. */
   | { measures: readonly Measure[]; options: ExplicitOptions; tieRange: boolean };
 
@@ -41,7 +49,8 @@ export function conventionsOf(args: Conventions): Conventions {
 function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions } {
   if ("names" in spec) {
     const p = plan(spec.names, spec.fallback, spec.conventions);
-    return { plan: p, options: options(spec.conventions, p.kind === "trec") };
+    const o = options(spec.conventions, p.kind === "trec");
+    return { plan: (spec.curve ? withCurve(p, spec.conventions, o)?.plan : undefined) ?? p, options: o };
   }
   return { plan: measuresPlan(spec.measures), options: spec.options };
 }

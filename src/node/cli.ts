@@ -205,7 +205,7 @@ export async function evaluateTrecRuns(
 ): Promise<{ p: Plan; runs: RunResult[] }> {
   const p = planOf(args, io);
   const runs: RunResult[] = [];
-  await evaluateEachRun(args, io, p, (_, r) => runs.push(r), hooks);
+  await evaluateEachRun(args, io, hooks?.plan?.(p) ?? p, (_, r) => runs.push(r), hooks);
   return { p, runs };
 }
 
@@ -213,6 +213,8 @@ export async function evaluateTrecRuns(
 export interface EvaluationHooks {
   judgments?(judgments: GroupedJudgments): void;
   block?(file: string, joined: JoinedRun): void;
+  /** What to evaluate for the plan of the -m names (--report's adds the curve's measures); it returns that plan. */
+  plan?(p: Plan): Plan;
 }
 
 /**
@@ -259,7 +261,7 @@ async function evaluateEachRun(
     // Large TREC files on every thread, each owning some queries (src/node/partitioned.ts); what they
     // leave (every run, on bad input) goes the one-thread way below, which says the error.
     let first = 0;
-    const plain = !hooks.judgments && !hooks.block && (args.relFormat ?? "qrels") === "qrels";
+    const plain = !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels";
     if (plain && partitionable(workers, [qrelsFile, ...runFiles], choice)) {
       const spec = {
         names: args.measures,

@@ -26,6 +26,7 @@ import type { EvaluateRuns } from "./explain-command.js";
 import { formatOf } from "../input/formats.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
+import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
 
 /** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
 export function reportMeasure(p: Plan): string | null {
@@ -84,9 +85,19 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   }
   // The judgments as the evaluation read them, kept for the drill-downs.
   let judgments: GroupedJudgments | null = null;
-  const { p, runs } = await evaluate(args, io, { judgments: (j) => void (judgments = j) });
+  // The precision-recall curve is computed beside the -m names, whatever they are, and taken out again.
+  let curvePlan: CurvePlan | null = null;
+  const evaluated = await evaluate(args, io, {
+    judgments: (j) => void (judgments = j),
+    plan: (p) => (curvePlan = withCurve(p, args, options(args, p.kind === "trec")))?.plan ?? p,
+  });
+  const p = evaluated.p;
+  const taken = evaluated.runs.map((r) => takeCurve(curvePlan, r));
+  const runs = taken.map((t) => t.evaluated);
   const explicit = options(args, p.kind === "trec");
-  const { rows, runs: reported } = reportRuns(p, runs);
+  const made = reportRuns(p, runs);
+  const rows = made.rows;
+  const reported = made.runs.map((r, i) => ({ ...r, curve: taken[i].curve }));
 
   // The comparison, as --compare makes it from the same options, with two runs or more.
   let comparison = null;

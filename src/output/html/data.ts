@@ -5,6 +5,7 @@ import { formatP, markLegend, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../explain/print.js";
 import { sortQids } from "../../c/strings.js";
+import type { CurvePoint } from "../../app/curve.js";
 
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
 export interface ReportRun {
@@ -19,6 +20,8 @@ export interface ReportRun {
     readonly qids: readonly string[];
     readonly columns: Readonly<Record<string, { readonly values: ArrayLike<number>; readonly print: ValuePrint }>>;
   };
+  /** Its precision-recall curve (src/app/curve.ts); none where not computed. */
+  readonly curve?: readonly CurvePoint[] | null;
 }
 
 /** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
@@ -70,6 +73,8 @@ export interface ReportData {
   readonly rows: readonly string[];
   readonly conventions: string;
   readonly runs: readonly {
+    /** Absent in reports written before curves were drawn. */
+    readonly curve?: readonly CurvePoint[] | null;
     readonly name: string;
     /** Text, value, and the mean's 95% t interval where it has one. */
     readonly cells: Readonly<
@@ -180,6 +185,7 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
 /** The report's data from what the command line or the page has. */
 export function reportData(input: ReportInput): ReportData {
   const runs = input.runs.map((r) => ({
+    curve: r.curve ?? null,
     name: r.name,
     cells: Object.fromEntries(
       Object.entries(r.cells).map(([k, c]) => [
