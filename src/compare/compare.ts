@@ -128,7 +128,7 @@ export interface PairComparison<T extends TestName = never> extends Description 
   /**
    * The smallest difference of the means the paired t-test at `alpha` finds significant 80% of the
    * time over these n queries, with this sd of the differences (minimumDetectableDifference); NaN
-   * under 2 queries or where every difference is the same.
+   * under 2 queries or where every difference is the same; to 12 significant digits (the same in every engine).
    */
   readonly minimumDetectable: number;
   /** Queries with a value in one run that the pairing left out (the other has none). */
@@ -366,9 +366,11 @@ function planComparison(
           baseline: names[pair[0]],
           run: names[pair[1]],
           n,
+          // To 12 significant digits: the noncentral t's series ends in the engine's exp and log, whose
+          // last bits differ between Node and browsers, and the page's downloads are the CLI's bytes.
           minimumDetectable:
             n >= 2 && description.sd > 0 && Number.isFinite(description.sd)
-              ? minimumDetectableDifference({ n, sd: description.sd, alpha: settings.alpha })
+              ? Number(minimumDetectableDifference({ n, sd: description.sd, alpha: settings.alpha }).toPrecision(12))
               : NaN,
           lost: { baseline: lostBaseline, run: lostRun },
           ...description,
