@@ -1,0 +1,63 @@
+// ranx's learned fusion methods (src/fusion/learned.ts) against ranx 0.3.20 itself: fixtures made by
+// test/fusion/make-ranx-learned-fixtures.py (../shared/tools/ranx-python.sh runs it), whose scores tie in
+// lists longer than numba's insertion-sort threshold, so that ranx's order of tied documents is tested too.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { LEARNED_METHODS } from "../src/fusion/learned.js";
+import { numbaArgsort, ranxOrder } from "../src/fusion/ranx-order.js";
+import type { ScoredRun } from "../src/fusion/run.js";
+
+type Scores = Record<string, Record<string, number>>;
+interface Learned {
+  method: string;
+  train: Record<string, unknown>;
+  params: Record<string, unknown>;
+  fused: Scores;
+}
+const fixtures = JSON.parse(readFileSync(new URL("./fixtures/fusion/ranx-learned.json", import.meta.url), "utf8")) as {
+  cases: { name: string; qrels: Scores; runs: Scores[]; learned: Learned[] }[];
+};
+
+/** Every number of `actual` within 1e-9 of `expected`'s, in the same shape. */
+function close(actual: unknown, expected: unknown, at = ""): void {
+  if (typeof expected === "number") {
+    expect(typeof actual, at).toBe("number");
+    expect(Math.abs((actual as number) - expected), `${at}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9);
+    return;
+  }
+  if (Array.isArray(expected)) {
+    expect(Array.from(actual as ArrayLike<unknown>).length, at).toBe(expected.length);
+    expected.forEach((e, i) => close((actual as ArrayLike<unknown>)[i], e, `${at}[${i}]`));
+    return;
+  }
+  const keys = Object.keys(expected as object).sort();
+  expect(Object.keys(actual as object).sort(), at).toEqual(keys);
+  for (const k of keys)
+    close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
+}
+
+describe("numba's argsort", () => {
+  it("orders ties as numba's quicksort does past its insertion sort (not stably)", () => {
+    // 20 equal keys: numba's partition swaps equal elements, so the order is not 0..19.
+    const order = Array.from(numbaArgsort(new Float64Array(20)));
+    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(order).not.toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Up to 15 elements it is insertion sort: stable.
+    expect(Array.from(ranxOrder([1, 2, 2, 1, 3]))).toEqual([4, 1, 2, 0, 3]);
+  });
+});
+
+for (const c of fixtures.cases) {
+  describe(`learned fusion as ranx 0.3.20 (${c.name})`, () => {
+    for (const l of c.learned) {
+      const label = `${l.method} ${JSON.stringify(l.train)}${"w" in l.params ? ` w=${l.params.w}` : ""}`;
+      it(`${label}: train's parameters`, () => {
+        const { w: _w, ...trained } = l.params;
+        close(LEARNED_METHODS[l.method].train(c.qrels, c.runs, l.train), trained, l.method);
+      });
+      it(`${label}: fused scores`, () => {
+        close(LEARNED_METHODS[l.method].fuse(c.runs as ScoredRun[], l.params), l.fused, l.method);
+      });
+    }
+  });
+}
