@@ -1,0 +1,396 @@
+// optimizeFusion: ranx 0.3.20's optimize_fusion (meta/optimize_fusion.py, fusion_optimization/), its grid
+// of a method's parameters searched against judgments, the same candidates in the same order, each
+// fused and evaluated as ranx evaluates it (evaluate-ranked.ts), the best kept as ranx keeps it: `score
+// >= best` from 0, so the last of equal best scores wins (and the last candidate when all score 0).
+// wsum's candidates are weighted sums of the same columns: each query's documents are laid out once,
+// a candidate is a column of sums, sorted and evaluated in one kernel batch, no run object made.
+import { OPTION_TYPES, type Options } from "../measures/options.js";
+import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
+import { RankedEvaluator } from "./evaluate-ranked.js";
+import { fuse, type NormName, normalize } from "./fuse.js";
+import { LEARNED_METHODS } from "./learned.js";
+import { type RankedList, type RankedRun, rankedRun, ranxOrder, resorted } from "./ranx-order.js";
+import type { Judgments, ScoredRun } from "./run.js";
+
+export interface OptimizeFusionOptions extends Omit<Options, "tieRange"> {
+  /** ranx's method name. @default "wsum" */
+  readonly method?: string;
+  /** The normalisation applied to each run first; null for none. @default "min-max" */
+  readonly norm?: NormName | null;
+  /** The measure to maximise, a ranx metric name ("ndcg@10", "map@100", "mrr"), under ranx's conventions. @default "ndcg" */
+  readonly metric?: string;
+  /** The grid's step: weights' (0.1), rrf's k (10), sigma's, gamma's and phi's (0.01). */
+  readonly step?: number;
+  /** The other ends of the grids, ranx's names and defaults (min_k 10, max_k 100, min_n_segments 1, ...). */
+  readonly min_k?: number;
+  readonly max_k?: number;
+  readonly min_sigma?: number;
+  readonly max_sigma?: number;
+  readonly min_gamma?: number;
+  readonly max_gamma?: number;
+  readonly min_phi?: number;
+  readonly max_phi?: number;
+  readonly min_n_segments?: number;
+  readonly max_n_segments?: number;
+  readonly min_w?: number;
+  readonly max_w?: number;
+}
+
+/** A method's grid: its options (ranx's names, defaults) and its candidates' parameters in ranx's order. */
+interface Grid {
+  /** The parameter searched (ranx's key in what it returns). */
+  readonly param: string;
+  readonly options: Readonly<Record<string, number>>;
+  /** The candidates: the parameters each is fused with (as the grid's `best` reports them). */
+  candidates(o: Readonly<Record<string, number>>, runs: number): Record<string, unknown>[];
+}
+
+/** Python's str(step)[::-1].find("."): how many digits ranx rounds a grid to (repr: 1e-05 below 1e-4). */
+export function roundingDigits(step: number): number {
+  let s = String(step);
+  if (step !== 0 && Math.abs(step) < 1e-4) {
+    const [m, e] = step.toExponential().split("e");
+    const exp = Number(e);
+    s = `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  } else if (Number.isInteger(step) && Math.abs(step) < 1e16) s = `${step}.0`;
+  return [...s].reverse().join("").indexOf(".");
+}
+
+/** Python's round(x, digits) (half to even between the two nearest at that many digits). */
+export function pyRound(x: number, digits: number): number {
+  if (digits >= 0 && digits <= 100) return Number(x.toFixed(digits));
+  const f = 10 ** -digits;
+  const y = x / f;
+  const r = Math.round(y);
+  return (r - y === 0.5 && r % 2 !== 0 ? r - 1 : r) * f;
+}
+
+/** numpy's arange(start, stop, step) of floats: length ceil((stop - start) / step), values start + i * delta. */
+export function arange(start: number, stop: number, step: number): number[] {
+  const n = Math.max(0, Math.ceil((stop - start) / step));
+  if (n === 0) return [];
+  const out = [start];
+  if (n > 1) out.push(start + step);
+  const delta = out.length > 1 ? out[1] - out[0] : step;
+  for (let i = 2; i < n; i++) out.push(start + i * delta);
+  return out;
+}
+
+/** ranx's get_possible_weights and get_trial_configs: every n-tuple of the grid (itertools.product order) whose sum is 1.0. */
+export function weightCandidates(step: number, n: number): number[][] {
+  const d = roundingDigits(step);
+  const weights = arange(0, 1 + step, step).map((x) => pyRound(x, d));
+  const out: number[][] = [];
+  const t = new Array<number>(n).fill(0);
+  const at = new Array<number>(n).fill(0);
+  // The product's last position turns fastest.
+  for (;;) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += t[i] = weights[at[i]];
+    if (s === 1) out.push(t.slice());
+    let i = n - 1;
+    while (i >= 0 && ++at[i] === weights.length) at[i--] = 0;
+    if (i < 0) return out;
+  }
+}
+
+/** A grid of one number from min to max by step, rounded as ranx rounds it. */
+const rangeGrid = (name: string, min: number, max: number, step: number): Grid => ({
+  param: name,
+  options: { [`min_${name}`]: min, [`max_${name}`]: max, step },
+  candidates: (o) => {
+    const d = roundingDigits(o.step);
+    return arange(o[`min_${name}`], o[`max_${name}`] + o.step, o.step).map((x) => ({ [name]: pyRound(x, d) }));
+  },
+});
+
+/** Python's range(min, max + 1, step) of integers. */
+const integerGrid = (name: string, param: string, min: number, max: number, step?: number): Grid => ({
+  param,
+  options: { [`min_${name}`]: min, [`max_${name}`]: max, ...(step === undefined ? {} : { step }) },
+  candidates: (o) => {
+    const out: Record<string, unknown>[] = [];
+    for (let x = o[`min_${name}`]; x < o[`max_${name}`] + 1; x += o.step ?? 1) out.push({ [param]: x });
+    return out;
+  },
+});
+
+const weightsGrid: Grid = {
+  param: "weights",
+  options: { step: 0.1 },
+  candidates: (o, n) => weightCandidates(o.step, n).map((weights) => ({ weights })),
+};
+
+/** ranx's optimization_switch: the methods with a grid, by ranx's names (and the names fuse takes). */
+const GRIDS: Readonly<Record<string, Grid>> = {
+  wsum: weightsGrid,
+  mixed: weightsGrid,
+  wmnz: weightsGrid,
+  w_bordafuse: weightsGrid,
+  weighted_bordafuse: weightsGrid,
+  w_condorcet: weightsGrid,
+  weighted_condorcet: weightsGrid,
+  rrf: integerGrid("k", "k", 10, 100, 10),
+  logn_isr: rangeGrid("sigma", 0.01, 1.0, 0.01),
+  gmnz: rangeGrid("gamma", 0.01, 1.0, 0.01),
+  rbc: rangeGrid("phi", 0.01, 1.0, 0.01),
+  probfuse: integerGrid("n_segments", "n_segments", 1, 100),
+  slidefuse: integerGrid("w", "w", 1, 100),
+};
+
+/** ranx's normalisations (normalization/__init__.py norm_switch). */
+const NORMS: readonly string[] = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda"];
+
+/** ranx's methods trained without a grid (optimize_fusion returns their training). */
+const TRAINED_ONLY = new Set(["segfuse", "posfuse", "mapfuse", "bayesfuse"]);
+
+/** ranx's min_max_norm of one run, each query on its own, the documents kept in their order. */
+function minMax(run: RankedRun, invert: boolean): RankedRun {
+  const lists = new Map<string, RankedList>();
+  for (const q of run.qids) {
+    const { ids, scores } = run.lists.get(q)!;
+    // ranx's safe_min and safe_max: 0 for an empty query.
+    let min = scores.length ? Number.POSITIVE_INFINITY : 0;
+    let max = scores.length ? Number.NEGATIVE_INFINITY : 0;
+    for (const s of scores) [min, max] = [Math.min(min, s), Math.max(max, s)];
+    const den = Math.max(max - min, 1e-9);
+    lists.set(q, { ids, scores: scores.map((s) => (invert ? (max - s) / den : (s - min) / den)) });
+  }
+  const out = { qids: run.qids, lists };
+  // ranx's min_max_norm(invert=True) sorts the run it returns.
+  return invert ? resorted(out) : out;
+}
+
+/** The runs normalised as ranx's optimize_fusion normalises them, in the order ranx then holds them. */
+function normalizedRuns(runs: readonly ScoredRun[], ranked: RankedRun[], norm: NormName | null): RankedRun[] {
+  if (norm === null) return ranked;
+  if (norm === "min-max" || norm === "min-max-inverted") return ranked.map((r) => minMax(r, norm !== "min-max"));
+  // The other norms as fuse.ts computes them, read back in each run's order.
+  return ranked.map((r, i) => {
+    const n = normalize(runs[i], norm);
+    const lists = new Map<string, RankedList>();
+    for (const q of r.qids) {
+      const { ids } = r.lists.get(q)!;
+      lists.set(q, { ids, scores: Float64Array.from(ids, (d) => n[q][d]) });
+    }
+    return { qids: r.qids, lists };
+  });
+}
+
+/** A RankedRun as `{ qid: { docid: score } }` in its documents' order. */
+function scoredRun(run: RankedRun): ScoredRun {
+  const out: Record<string, Record<string, number>> = {};
+  for (const q of run.qids) {
+    const { ids, scores } = run.lists.get(q)!;
+    const docs: Record<string, number> = {};
+    ids.forEach((d, i) => (docs[d] = scores[i]));
+    out[q] = docs;
+  }
+  return out;
+}
+
+/** A fused run's lists as ranx's Run.sort() orders them (ranx's fusion methods sort what they return). */
+function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => RankedList {
+  return (i) => {
+    const { ids, scores } = fused.lists.get(e.qids[i])!;
+    const order = ranxOrder(scores);
+    return { ids: Array.from(order, (k) => ids[k]), scores: Float64Array.from(order, (k) => scores[k]) };
+  };
+}
+
+/** wsum's candidates, evaluated on columns laid out once (see the file's head). */
+function optimizeWsum(e: RankedEvaluator, runs: readonly RankedRun[], candidates: number[][]): number {
+  const nq = e.qids.length;
+  const offsets = new Int32Array(nq + 1);
+  const columns: Float64Array[][] = [];
+  const labels: Float64Array[] = [];
+  for (let i = 0; i < nq; i++) {
+    const q = e.qids[i];
+    // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
+    const at = new Map<string, number>();
+    const ids: string[] = [];
+    for (const run of runs) for (const d of run.lists.get(q)!.ids) if (!at.has(d)) at.set(d, ids.push(d) - 1);
+    columns.push(
+      runs.map((run) => {
+        const c = new Float64Array(ids.length);
+        const { ids: rids, scores } = run.lists.get(q)!;
+        rids.forEach((d, k) => (c[at.get(d)!] = scores[k]));
+        return c;
+      }),
+    );
+    labels.push(e.labelsOf(i, ids));
+    offsets[i + 1] = offsets[i] + ids.length;
+  }
+  const scores = new Float64Array(offsets[nq]);
+  const batchLabels = new Float64Array(offsets[nq]);
+  let best = 0;
+  let bestAt = -1;
+  candidates.forEach((w, c) => {
+    for (let i = 0; i < nq; i++) {
+      const cols = columns[i];
+      const n = offsets[i + 1] - offsets[i];
+      const fused = new Float64Array(n);
+      for (let k = 0; k < n; k++) {
+        // Python's sum([w[r] * score ...]): from 0, left to right.
+        let s = 0;
+        for (let r = 0; r < cols.length; r++) s += w[r] * cols[r][k];
+        fused[k] = s;
+      }
+      const order = ranxOrder(fused);
+      const o = offsets[i];
+      for (let k = 0; k < n; k++) {
+        scores[o + k] = fused[order[k]];
+        batchLabels[o + k] = labels[i][order[k]];
+      }
+    }
+    const score = e.evaluateColumns(offsets, scores, batchLabels).mean;
+    if (score >= best) [best, bestAt] = [score, c];
+  });
+  return bestAt;
+}
+
+const OWN_OPTIONS = [
+  "method",
+  "norm",
+  "metric",
+  "step",
+  ...new Set(Object.values(GRIDS).flatMap((g) => Object.keys(g.options))),
+];
+
+/**
+ * ranx's optimize_fusion(qrels, runs, norm, method, metric, **kwargs): the parameters of `method` whose
+ * fused run scores best on `metric` against `qrels` (ranx's grid, ranx's order, the last of equal best
+ * kept), as ranx returns them: `{ weights }` for the weighted methods, `{ k }`, `{ sigma }`, `{ gamma }`,
+ * `{ phi }`, probfuse's `{ probs }`, slidefuse's `{ probs, w }`; segfuse, posfuse, mapfuse and
+ * bayesfuse return their training. The runs and the judgments must have the same queries (ranx asserts
+ * it). evaluateRun's options (gain, relevanceThreshold, ...) go over the ranx preset's conventions.
+ *
+ * @example
+ * optimizeFusion(qrels, [bm25, dense], { method: "wsum", norm: "min-max", metric: "ndcg@10", step: 0.1 })
+ * // { weights: [0.3, 0.7] }
+ */
+export function optimizeFusion(
+  qrels: Judgments,
+  runs: readonly ScoredRun[],
+  options: OptimizeFusionOptions = {},
+): Record<string, unknown> {
+  const types = Object.fromEntries([...OWN_OPTIONS.map((k) => [k, ANY]), ...Object.entries(OPTION_TYPES)]);
+  delete types.tieRange;
+  checkOptions(options, types, "optimizeFusion");
+  const given = options as Record<string, unknown>;
+  const method = (given.method ?? "wsum") as string;
+  const norm = (given.norm === undefined ? "min-max" : given.norm) as NormName | null;
+  const metric = (given.metric ?? "ndcg") as string;
+  if (norm !== null && !NORMS.includes(norm))
+    throw usageError(
+      `optimizeFusion: norm must be ${NORMS.map((n) => JSON.stringify(n)).join(", ")} or null, not ${shown(norm)}`,
+    );
+  const grid = GRIDS[method];
+  if (typeof method !== "string" || (!grid && !TRAINED_ONLY.has(method)))
+    throw usageError(
+      `optimizeFusion: method must be one ranx optimises (${[...Object.keys(GRIDS), ...TRAINED_ONLY].join(", ")}), not ${shown(method)}`,
+    );
+  const gridOptions: Record<string, number> = { ...(grid?.options ?? {}) };
+  for (const k of OWN_OPTIONS.filter((k) => !["method", "norm", "metric"].includes(k))) {
+    const v = given[k];
+    if (v === undefined) continue;
+    if (!Object.hasOwn(gridOptions, k))
+      throw usageError(
+        `optimizeFusion: ${method} takes no option ${k} (its options: ${Object.keys(gridOptions).join(", ") || "none"})`,
+      );
+    const integer = method === "rrf" || method === "probfuse" || method === "slidefuse";
+    if (typeof v !== "number" || !Number.isFinite(v) || (integer && !Number.isInteger(v)))
+      throw usageError(`optimizeFusion: ${k} must be ${integer ? "an integer" : "a finite number"}, not ${shown(v)}`);
+    if (k === "step" && !(v > 0)) throw usageError(`optimizeFusion: step must be > 0, not ${shown(v)}`);
+    gridOptions[k] = v;
+  }
+  const evaluateOptions: Options = Object.fromEntries(
+    Object.entries(given).filter(([k]) => !OWN_OPTIONS.includes(k)),
+  ) as Options;
+
+  // ranx's sanity checks: two runs at least, the same queries in every run and in the judgments.
+  if (!Array.isArray(runs) || runs.length < 2)
+    throw usageError(`optimizeFusion: runs must be an array of at least two runs, not ${shown(runs)}`);
+  if (notAnObject(qrels))
+    throw usageError(`optimizeFusion: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
+  const e = new RankedEvaluator(qrels, metric, evaluateOptions);
+  const ranked = runs.map((run, i) => {
+    if (notAnObject(run))
+      throw usageError(`optimizeFusion: runs[${i}] must be { qid: { docid: score } }, not ${shown(run)}`);
+    const r = rankedRun(run);
+    const missing = e.qids.find((q) => !r.lists.has(q)) ?? r.qids.find((q) => !Object.hasOwn(qrels, q));
+    if (missing !== undefined)
+      throw usageError(
+        `optimizeFusion: runs[${i}] and qrels have different queries (query ${JSON.stringify(missing)} is in one only); ranx optimises on runs of the judged queries`,
+      );
+    return r;
+  });
+  const normed = normalizedRuns(runs, ranked, norm);
+
+  const learned = LEARNED_METHODS[method];
+  if (learned) {
+    // ranx's training sorts the normalised runs again (Run.to_typed_list of a run not marked sorted); a
+    // run not normalised was sorted when made. fuse then reads them in that order.
+    const trainRuns = norm === null || norm === "min-max-inverted" ? normed : normed.map(resorted);
+    if (TRAINED_ONLY.has(method)) return learned.trainRanked(qrels, trainRuns, {});
+    if (method === "slidefuse") {
+      const trained = learned.trainRanked(qrels, trainRuns, {});
+      const ws = grid.candidates(gridOptions, runs.length);
+      const best = bestOf(ws.length, (c) => {
+        const fused = learned.fuseRanked(trainRuns, { ...trained, ...ws[c] });
+        return e.evaluateLists(sortedLists(e, fused)).mean;
+      });
+      return { ...trained, w: best < 0 ? [] : ws[best].w };
+    }
+    // probfuse: trained and fused at each number of segments; ranx returns the best's probabilities.
+    const ns = grid.candidates(gridOptions, runs.length);
+    let bestProbs: unknown = null;
+    bestOf(ns.length, (c) => {
+      const trained = learned.trainRanked(qrels, trainRuns, ns[c]);
+      const score = e.evaluateLists(sortedLists(e, learned.fuseRanked(trainRuns, trained))).mean;
+      return [score, () => (bestProbs = trained.probs)];
+    });
+    return { probs: bestProbs };
+  }
+
+  const candidates = grid.candidates(gridOptions, runs.length);
+  const best =
+    method === "wsum"
+      ? optimizeWsum(
+          e,
+          normed,
+          candidates.map((c) => c[grid.param] as number[]),
+        )
+      : bestOf(candidates.length, (c) => {
+          // The other methods through fuse(), on the normalised runs in ranx's order.
+          const fused = rankedRun(fuse(inputs(), { method, norm: null, params: candidates[c] }));
+          return e.evaluateLists((i) => fused.lists.get(e.qids[i])!).mean;
+        });
+  let made: ScoredRun[] | null = null;
+  function inputs(): ScoredRun[] {
+    made ??= normed.map(scoredRun);
+    return made;
+  }
+  // ranx starts from an empty list, kept when no candidate scores 0 or more.
+  return { [grid.param]: best < 0 ? [] : candidates[best][grid.param] };
+}
+
+/**
+ * The index of the best of n candidates as ranx keeps it: `score >= best`, best from 0 (the last of
+ * equal scores; -1 when none scores 0 or more). `score(c)` may return [score, keep], keep called when c
+ * becomes the best.
+ */
+function bestOf(n: number, score: (c: number) => number | [number, () => void]): number {
+  let best = 0;
+  let at = -1;
+  for (let c = 0; c < n; c++) {
+    const s = score(c);
+    const [value, keep] = typeof s === "number" ? [s, null] : s;
+    if (value >= best) {
+      best = value;
+      at = c;
+      keep?.();
+    }
+  }
+  return at;
+}
