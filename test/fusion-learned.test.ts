@@ -3,8 +3,8 @@
 // lists longer than numba's insertion-sort threshold, so that ranx's order of tied documents is tested too.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { fuse } from "../src/fusion/fuse.js";
 import { LEARNED_METHODS } from "../src/fusion/learned.js";
-import { numbaArgsort, ranxOrder } from "../src/fusion/ranx-order.js";
 import type { ScoredRun } from "../src/fusion/run.js";
 
 type Scores = Record<string, Record<string, number>>;
@@ -13,6 +13,7 @@ interface Learned {
   train: Record<string, unknown>;
   params: Record<string, unknown>;
   fused: Scores;
+  fused_min_max: Scores;
 }
 const fixtures = JSON.parse(readFileSync(new URL("./fixtures/fusion/ranx-learned.json", import.meta.url), "utf8")) as {
   cases: { name: string; qrels: Scores; runs: Scores[]; learned: Learned[] }[];
@@ -36,17 +37,6 @@ function close(actual: unknown, expected: unknown, at = ""): void {
     close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
 }
 
-describe("numba's argsort", () => {
-  it("orders ties as numba's quicksort does past its insertion sort (not stably)", () => {
-    // 20 equal keys: numba's partition swaps equal elements, so the order is not 0..19.
-    const order = Array.from(numbaArgsort(new Float64Array(20)));
-    expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(order).not.toEqual(Array.from({ length: 20 }, (_, i) => i));
-    // Up to 15 elements it is insertion sort: stable.
-    expect(Array.from(ranxOrder([1, 2, 2, 1, 3]))).toEqual([4, 1, 2, 0, 3]);
-  });
-});
-
 for (const c of fixtures.cases) {
   describe(`learned fusion as ranx 0.3.20 (${c.name})`, () => {
     for (const l of c.learned) {
@@ -57,6 +47,10 @@ for (const c of fixtures.cases) {
       });
       it(`${label}: fused scores`, () => {
         close(LEARNED_METHODS[l.method].fuse(c.runs as ScoredRun[], l.params), l.fused, l.method);
+        close(fuse(c.runs, { method: l.method, norm: null, params: l.params }), l.fused, l.method);
+      });
+      it(`${label}: fused by fuse() after ranx's default norm, min-max`, () => {
+        close(fuse(c.runs, { method: l.method, params: l.params }), l.fused_min_max, l.method);
       });
     }
   });

@@ -9,7 +9,8 @@ import type { Measure } from "../measures/measure.js";
 import { explicitOptions, type ExplicitOptions, type Options } from "../measures/options.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { evaluateBatch } from "../pipeline/evaluate.js";
-import { byCodePoint, type RankedList, type RankedRun } from "./ranx-order.js";
+import { queryIds, type Ranked } from "./normalize.js";
+import type { RankedRun } from "./ranked-run.js";
 import type { Judgments } from "./run.js";
 
 /** Judgments laid out for evaluating many runs of the same queries. */
@@ -24,7 +25,7 @@ export class RankedEvaluator {
 
   constructor(qrels: Judgments, metric: string, options: Options = {}) {
     if (notAnObject(qrels)) throw badInput(`qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-    this.qids = Object.keys(qrels).sort(byCodePoint);
+    this.qids = queryIds(qrels);
     this.labels = this.qids.map((q) => {
       const docs = qrels[q];
       if (notAnObject(docs)) throw badInput(`qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
@@ -77,15 +78,15 @@ export class RankedEvaluator {
   }
 
   /** The metric of `lists(i)`, query i's documents in ranked order. */
-  evaluateLists(lists: (i: number) => RankedList): { values: Float64Array; mean: number } {
+  evaluateLists(lists: (i: number) => Ranked): { values: Float64Array; mean: number } {
     const all = this.qids.map((_, i) => lists(i));
     const offsets = new Int32Array(all.length + 1);
-    all.forEach((l, i) => (offsets[i + 1] = offsets[i] + l.ids.length));
+    all.forEach((l, i) => (offsets[i + 1] = offsets[i] + l.docs.length));
     const scores = new Float64Array(offsets[all.length]);
     const labels = new Float64Array(offsets[all.length]);
     all.forEach((l, i) => {
       scores.set(l.scores, offsets[i]);
-      labels.set(this.labelsOf(i, l.ids), offsets[i]);
+      labels.set(this.labelsOf(i, l.docs), offsets[i]);
     });
     return this.evaluateColumns(offsets, scores, labels);
   }

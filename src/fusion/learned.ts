@@ -1,10 +1,11 @@
 // Fusion methods that learn from judgments (ranx's probfuse, segfuse, slidefuse, posfuse, mapfuse and
 // bayesfuse): each trains its parameters from judgments and runs, then fuses runs with those parameters.
 // Each follows ranx 0.3.20's fusion/<method>.py: a document's score is read off its position in its
-// run (ranx's order: ranx-order.ts), the runs' scores then summed (comb_sum; bayesfuse: sum_odds).
+// run (ranx's order: order.ts), the runs' scores then summed (comb_sum; bayesfuse: sum_odds).
 import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
 import { evaluateRanked } from "./evaluate-ranked.js";
-import { byCodePoint, type RankedList, type RankedRun, rankedRun } from "./ranx-order.js";
+import { queryIds, type Ranked } from "./normalize.js";
+import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run.js";
 
 export interface LearnedMethod {
@@ -49,16 +50,7 @@ function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
     throw usageError(`${method}: runs must be an array of at least two runs, not ${shown(runs)}`);
   return runs.map((run, i) => {
     if (notAnObject(run)) throw badInput(`${method}: runs[${i}] must be { qid: { docid: score } }, not ${shown(run)}`);
-    for (const [q, docs] of Object.entries(run)) {
-      if (notAnObject(docs))
-        throw badInput(`${method}: runs[${i}][${JSON.stringify(q)}] must be { docid: score }, not ${shown(docs)}`);
-      for (const [d, s] of Object.entries(docs as object))
-        if (typeof s !== "number" || !Number.isFinite(s))
-          throw badInput(
-            `${method}: runs[${i}][${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(s)}`,
-          );
-    }
-    return rankedRun(run);
+    return rankedRun(run, `${method}: runs[${i}]`);
   });
 }
 
@@ -78,7 +70,7 @@ function sameQueries(runs: readonly RankedRun[], method: string): void {
 /** Judgments' query ids in code point order, each query's relevant documents (ranx's rel_lvl 1: label >= 1). */
 function relevantSets(qrels: Judgments, method: string): { qids: string[]; relevant: Map<string, Set<string>> } {
   if (notAnObject(qrels)) throw badInput(`${method}: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-  const qids = Object.keys(qrels).sort(byCodePoint);
+  const qids = queryIds(qrels);
   const relevant = new Map<string, Set<string>>();
   for (const q of qids) {
     const docs = qrels[q];
@@ -112,7 +104,7 @@ function hitLists(qrels: Judgments, run: RankedRun, index: number, method: strin
     );
   return qids.map((q) => {
     const rel = relevant.get(q)!;
-    return Float64Array.from(run.lists.get(q)!.ids, (d) => (rel.has(d) ? 1 : 0));
+    return Float64Array.from(run.lists.get(q)!.docs, (d) => (rel.has(d) ? 1 : 0));
   });
 }
 
@@ -177,13 +169,13 @@ function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: stri
  * (0 where missing); bayesfuse's sum_odds the same with `missing` for a run without the document.
  */
 function sumPositions(runs: readonly RankedRun[], score: PositionScores, missing = 0): RankedRun {
-  const lists = new Map<string, RankedList>();
+  const lists = new Map<string, Ranked>();
   for (const q of runs[0].qids) {
     const perRun = runs.map((run, r) => {
       const list = run.lists.get(q)!;
-      const at = score(r, list.ids.length);
+      const at = score(r, list.docs.length);
       const m = new Map<string, number>();
-      list.ids.forEach((d, i) => m.set(d, at(i, list.scores[i])));
+      list.docs.forEach((d, i) => m.set(d, at(i, list.scores[i])));
       return m;
     });
     const ids: string[] = [];
@@ -199,21 +191,9 @@ function sumPositions(runs: readonly RankedRun[], score: PositionScores, missing
       for (const m of perRun) s += m.get(d) ?? missing;
       return s;
     });
-    lists.set(q, { ids, scores });
+    lists.set(q, { docs: ids, scores });
   }
   return { qids: runs[0].qids, lists };
-}
-
-/** A fused RankedRun as `{ qid: { docid: score } }`, documents in the fused order. */
-function toScoredRun(run: RankedRun): ScoredRun {
-  const out: Record<string, Record<string, number>> = {};
-  for (const q of run.qids) {
-    const { ids, scores } = run.lists.get(q)!;
-    const docs: Record<string, number> = {};
-    ids.forEach((d, i) => (docs[d] = scores[i]));
-    out[q] = docs;
-  }
-  return out;
 }
 
 /** A method from its ranked train and fuse, with the public train and fuse on `{ qid: { docid: score } }`. */
@@ -235,7 +215,7 @@ function method(
   };
   return {
     train: (qrels, runs, options = {}) => train(qrels, rankedRuns(runs, name), options),
-    fuse: (runs, params = {}) => toScoredRun(fuse(rankedRuns(runs, name), params)),
+    fuse: (runs, params = {}) => scoredRun(fuse(rankedRuns(runs, name), params)),
     trainRanked: train,
     fuseRanked: fuse,
   };
@@ -371,10 +351,10 @@ const bayesfuse = method(
   (runs, params) => {
     const odds = perRunArrays(params, "log_odds", runs.length, "bayesfuse");
     runs.forEach((run, r) => {
-      const long = run.qids.find((q) => run.lists.get(q)!.ids.length > odds[r].length);
+      const long = run.qids.find((q) => run.lists.get(q)!.docs.length > odds[r].length);
       if (long !== undefined)
         throw badInput(
-          `bayesfuse: query ${JSON.stringify(long)} of runs[${r}] ranks ${run.lists.get(long)!.ids.length} documents, past the ${odds[r].length} ranks its log odds cover (ranx reads past them)`,
+          `bayesfuse: query ${JSON.stringify(long)} of runs[${r}] ranks ${run.lists.get(long)!.docs.length} documents, past the ${odds[r].length} ranks its log odds cover (ranx reads past them)`,
         );
     });
     return sumPositions(runs, (r) => (i) => odds[r][i], MIN_ODD);

@@ -7,9 +7,11 @@
 import { OPTION_TYPES, type Options } from "../measures/options.js";
 import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
 import { RankedEvaluator } from "./evaluate-ranked.js";
-import { fuse, type NormName, normalize } from "./fuse.js";
 import { LEARNED_METHODS } from "./learned.js";
-import { type RankedList, type RankedRun, rankedRun, ranxOrder, resorted } from "./ranx-order.js";
+import { fuseQuery, methodParams, scoreMethod } from "./methods.js";
+import { bordaQuery, type NormName, NORMS, normName, normalizedQuery, type Ranked } from "./normalize.js";
+import { rankOrder } from "./order.js";
+import { type RankedRun, rankedRun, resorted, resortedList } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run.js";
 
 export interface OptimizeFusionOptions extends Omit<Options, "tieRange"> {
@@ -138,64 +140,24 @@ const GRIDS: Readonly<Record<string, Grid>> = {
   slidefuse: integerGrid("w", "w", 1, 100),
 };
 
-/** ranx's normalisations (normalization/__init__.py norm_switch). */
-const NORMS: readonly string[] = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda"];
-
 /** ranx's methods trained without a grid (optimize_fusion returns their training). */
 const TRAINED_ONLY = new Set(["segfuse", "posfuse", "mapfuse", "bayesfuse"]);
 
-/** ranx's min_max_norm of one run, each query on its own, the documents kept in their order. */
-function minMax(run: RankedRun, invert: boolean): RankedRun {
-  const lists = new Map<string, RankedList>();
-  for (const q of run.qids) {
-    const { ids, scores } = run.lists.get(q)!;
-    // ranx's safe_min and safe_max: 0 for an empty query.
-    let min = scores.length ? Number.POSITIVE_INFINITY : 0;
-    let max = scores.length ? Number.NEGATIVE_INFINITY : 0;
-    for (const s of scores) [min, max] = [Math.min(min, s), Math.max(max, s)];
-    const den = Math.max(max - min, 1e-9);
-    lists.set(q, { ids, scores: scores.map((s) => (invert ? (max - s) / den : (s - min) / den)) });
-  }
-  const out = { qids: run.qids, lists };
-  // ranx's min_max_norm(invert=True) sorts the run it returns.
-  return invert ? resorted(out) : out;
-}
-
-/** The runs normalised as ranx's optimize_fusion normalises them, in the order ranx then holds them. */
-function normalizedRuns(runs: readonly ScoredRun[], ranked: RankedRun[], norm: NormName | null): RankedRun[] {
+/** The runs normalised as ranx's optimize_fusion normalises them (meta/optimize_fusion.py), in ranx's order after. */
+function normalizedRuns(ranked: RankedRun[], norm: NormName | null): RankedRun[] {
   if (norm === null) return ranked;
-  if (norm === "min-max" || norm === "min-max-inverted") return ranked.map((r) => minMax(r, norm !== "min-max"));
-  // The other norms as fuse.ts computes them, read back in each run's order.
-  return ranked.map((r, i) => {
-    const n = normalize(runs[i], norm);
-    const lists = new Map<string, RankedList>();
-    for (const q of r.qids) {
-      const { ids } = r.lists.get(q)!;
-      lists.set(q, { ids, scores: Float64Array.from(ids, (d) => n[q][d]) });
-    }
-    return { qids: r.qids, lists };
-  });
-}
-
-/** A RankedRun as `{ qid: { docid: score } }` in its documents' order. */
-function scoredRun(run: RankedRun): ScoredRun {
-  const out: Record<string, Record<string, number>> = {};
-  for (const q of run.qids) {
-    const { ids, scores } = run.lists.get(q)!;
-    const docs: Record<string, number> = {};
-    ids.forEach((d, i) => (docs[d] = scores[i]));
-    out[q] = docs;
+  const lists = ranked.map(() => new Map<string, Ranked>());
+  for (const q of ranked[0].qids) {
+    const qs = ranked.map((r) => r.lists.get(q)!);
+    const normed = norm === "borda" ? bordaQuery(qs) : qs.map((x) => normalizedQuery(x, norm));
+    normed.forEach((x, r) => lists[r].set(q, x));
   }
-  return out;
+  return ranked.map((r, i) => ({ qids: r.qids, lists: lists[i] }));
 }
 
 /** A fused run's lists as ranx's Run.sort() orders them (ranx's fusion methods sort what they return). */
-function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => RankedList {
-  return (i) => {
-    const { ids, scores } = fused.lists.get(e.qids[i])!;
-    const order = ranxOrder(scores);
-    return { ids: Array.from(order, (k) => ids[k]), scores: Float64Array.from(order, (k) => scores[k]) };
-  };
+function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => Ranked {
+  return (i) => resortedList(fused.lists.get(e.qids[i])!);
 }
 
 /** wsum's candidates, evaluated on columns laid out once (see the file's head). */
@@ -209,11 +171,11 @@ function optimizeWsum(e: RankedEvaluator, runs: readonly RankedRun[], candidates
     // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
     const at = new Map<string, number>();
     const ids: string[] = [];
-    for (const run of runs) for (const d of run.lists.get(q)!.ids) if (!at.has(d)) at.set(d, ids.push(d) - 1);
+    for (const run of runs) for (const d of run.lists.get(q)!.docs) if (!at.has(d)) at.set(d, ids.push(d) - 1);
     columns.push(
       runs.map((run) => {
         const c = new Float64Array(ids.length);
-        const { ids: rids, scores } = run.lists.get(q)!;
+        const { docs: rids, scores } = run.lists.get(q)!;
         rids.forEach((d, k) => (c[at.get(d)!] = scores[k]));
         return c;
       }),
@@ -236,7 +198,7 @@ function optimizeWsum(e: RankedEvaluator, runs: readonly RankedRun[], candidates
         for (let r = 0; r < cols.length; r++) s += w[r] * cols[r][k];
         fused[k] = s;
       }
-      const order = ranxOrder(fused);
+      const order = rankOrder(fused);
       const o = offsets[i];
       for (let k = 0; k < n; k++) {
         scores[o + k] = fused[order[k]];
@@ -279,7 +241,7 @@ export function optimizeFusion(
   checkOptions(options, types, "optimizeFusion");
   const given = options as Record<string, unknown>;
   const method = (given.method ?? "wsum") as string;
-  const norm = (given.norm === undefined ? "min-max" : given.norm) as NormName | null;
+  const norm = given.norm === null ? null : normName(given.norm ?? "min-max", "optimizeFusion: norm");
   const metric = (given.metric ?? "ndcg") as string;
   if (norm !== null && !NORMS.includes(norm))
     throw usageError(
@@ -317,7 +279,7 @@ export function optimizeFusion(
   const ranked = runs.map((run, i) => {
     if (notAnObject(run))
       throw usageError(`optimizeFusion: runs[${i}] must be { qid: { docid: score } }, not ${shown(run)}`);
-    const r = rankedRun(run);
+    const r = rankedRun(run, `optimizeFusion: runs[${i}]`);
     const missing = e.qids.find((q) => !r.lists.has(q)) ?? r.qids.find((q) => !Object.hasOwn(qrels, q));
     if (missing !== undefined)
       throw usageError(
@@ -325,7 +287,7 @@ export function optimizeFusion(
       );
     return r;
   });
-  const normed = normalizedRuns(runs, ranked, norm);
+  const normed = normalizedRuns(ranked, norm);
 
   const learned = LEARNED_METHODS[method];
   if (learned) {
@@ -362,15 +324,17 @@ export function optimizeFusion(
           candidates.map((c) => c[grid.param] as number[]),
         )
       : bestOf(candidates.length, (c) => {
-          // The other methods through fuse(), on the normalised runs in ranx's order.
-          const fused = rankedRun(fuse(inputs(), { method, norm: null, params: candidates[c] }));
-          return e.evaluateLists((i) => fused.lists.get(e.qids[i])!).mean;
+          // The other methods query by query as fuse() fuses them, on the normalised runs in ranx's order.
+          const m = scoreMethod(method)!;
+          const params = methodParams(m, candidates[c], runs.length);
+          return e.evaluateLists((i) =>
+            fuseQuery(
+              m,
+              normed.map((r) => r.lists.get(e.qids[i])!),
+              params,
+            ),
+          ).mean;
         });
-  let made: ScoredRun[] | null = null;
-  function inputs(): ScoredRun[] {
-    made ??= normed.map(scoredRun);
-    return made;
-  }
   // ranx starts from an empty list, kept when no candidate scores 0 or more.
   return { [grid.param]: best < 0 ? [] : candidates[best][grid.param] };
 }

@@ -49,26 +49,27 @@ def learned_case(qrels_d, runs_d):
     qrels = Qrels(qrels_d)
     runs = [Run(r) for r in runs_d]
     out = []
+
+    def add(method, train, params, shown):
+        out.append({"method": method, "train": train, "params": shown,
+                    "fused": scores(fuse(runs, norm=None, method=method, params=params)),
+                    # ranx's default norm, min-max: positions as before (segfuse reads the scores too).
+                    "fused_min_max": scores(fuse(runs, method=method, params=params))})
+
     for n_segments in [1, 3, 7]:
         probs = probfuse_train(qrels, runs, n_segments)
-        out.append({"method": "probfuse", "train": {"n_segments": n_segments}, "params": {"probs": lists(probs)},
-                    "fused": scores(fuse(runs, norm=None, method="probfuse", params={"probs": probs}))})
+        add("probfuse", {"n_segments": n_segments}, {"probs": probs}, {"probs": lists(probs)})
     probs = segfuse_train(qrels, runs)
-    out.append({"method": "segfuse", "train": {}, "params": {"probs": lists(probs)},
-                "fused": scores(fuse(runs, norm=None, method="segfuse", params={"probs": probs}))})
+    add("segfuse", {}, {"probs": probs}, {"probs": lists(probs)})
     probs = slidefuse_train(qrels, runs)
     for w in [0, 2, 5]:
-        out.append({"method": "slidefuse", "train": {}, "params": {"probs": lists(probs), "w": w},
-                    "fused": scores(fuse(runs, norm=None, method="slidefuse", params={"probs": probs, "w": w}))})
+        add("slidefuse", {}, {"probs": probs, "w": w}, {"probs": lists(probs), "w": w})
     probs = posfuse_train(qrels, runs)
-    out.append({"method": "posfuse", "train": {}, "params": {"probs": lists(probs)},
-                "fused": scores(fuse(runs, norm=None, method="posfuse", params={"probs": probs}))})
+    add("posfuse", {}, {"probs": probs}, {"probs": lists(probs)})
     maps = mapfuse_train(qrels, runs)
-    out.append({"method": "mapfuse", "train": {}, "params": {"map_scores": [float(m) for m in maps]},
-                "fused": scores(fuse(runs, norm=None, method="mapfuse", params={"map_scores": maps}))})
+    add("mapfuse", {}, {"map_scores": maps}, {"map_scores": [float(m) for m in maps]})
     odds = bayesfuse_train(qrels, runs)
-    out.append({"method": "bayesfuse", "train": {}, "params": {"log_odds": lists(odds)},
-                "fused": scores(fuse(runs, norm=None, method="bayesfuse", params={"log_odds": odds}))})
+    add("bayesfuse", {}, {"log_odds": odds}, {"log_odds": lists(odds)})
     return out
 
 
