@@ -80,12 +80,13 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it("finds the blocks: the quick start, files in Node, comparing runs and how many queries, diversity", () => {
+  it("finds the blocks: the quick start, files in Node, comparing runs and how many queries, fusion, diversity", () => {
     expect(blocks.map((b) => b.heading)).toEqual([
       "Quick start",
       "Files, in Node",
       "Comparing runs",
       "Comparing runs",
+      "Fusion",
       "Diversity: subtopic judgments, as TREC's ndeval",
     ]);
   });

@@ -143,7 +143,9 @@ describe("fuse and normalize, bad calls", () => {
     expect(m.code).toBe("bad-option");
     expect(m.message).toMatch(/method must be one of rrf, .*wsum.*not "rrff".*did you mean.*rrf/is);
     const n = bad(() => fuse([a, b], { method: "rrf", norm: "minmax" as NormName }));
-    expect(n.message).toMatch(/norm must be one of min-max, min-max-inverted, max, sum, zmuv, rank, borda, not "minmax"/);
+    expect(n.message).toMatch(
+      /norm must be one of min-max, min-max-inverted, max, sum, zmuv, rank, borda, not "minmax"/,
+    );
     expect(bad(() => normalize(a, "l2" as NormName)).message).toMatch(/normalize: norm must be one of min-max/);
   });
 
@@ -158,9 +160,13 @@ describe("fuse and normalize, bad calls", () => {
     expect(bad(() => fuse([a, b], { method: "rrf", params: { phi: 0.5 } })).message).toMatch(
       /unknown option "phi".*the options are k/,
     );
-    expect(bad(() => fuse([a, b], { method: "rbc" })).message).toMatch(/option phi is missing: it must be a number in \[0, 1\]/);
+    expect(bad(() => fuse([a, b], { method: "rbc" })).message).toMatch(
+      /option phi is missing: it must be a number in \[0, 1\]/,
+    );
     expect(bad(() => fuse([a, b], { method: "gmnz" })).message).toMatch(/option gamma is missing/);
-    expect(bad(() => fuse([a, b], { method: "logn_isr", params: { sigma: 2 } })).message).toMatch(/sigma must be a number in \[0, 1\]/);
+    expect(bad(() => fuse([a, b], { method: "logn_isr", params: { sigma: 2 } })).message).toMatch(
+      /sigma must be a number in \[0, 1\]/,
+    );
   });
 
   it("fewer than 2 runs, runs with other queries, scores that are not numbers", () => {

@@ -12,6 +12,7 @@ import {
   queryObject,
   type Ranked,
   rankedQuery,
+  setOwn,
 } from "./normalize.js";
 import { scoredRun } from "./ranked-run.js";
 import type { ScoredRun } from "./run.js";
@@ -56,7 +57,7 @@ export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRu
     let qs: Ranked[] = runs.map((run, r) => rankedQuery(run[qid], `runs[${r}][${JSON.stringify(qid)}]`));
     if (norm === "borda") qs = bordaQuery(qs);
     else if (norm !== null) qs = qs.map((q) => normalizedQuery(q, norm));
-    if (method !== undefined) out[qid] = queryObject(fuseQuery(method, qs, params ?? {}));
+    if (method !== undefined) setOwn(out, qid, queryObject(fuseQuery(method, qs, params ?? {})));
     else for (let r = 0; r < runs.length; r++) byRun[r].set(qid, qs[r]);
   }
   if (method !== undefined) return out;
@@ -71,7 +72,8 @@ export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRu
 /** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */
 function sameQueries(runs: readonly ScoredRun[]): string[] {
   for (let r = 0; r < runs.length; r++)
-    if (notAnObject(runs[r])) throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);
+    if (notAnObject(runs[r]))
+      throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);
   const qids = queryIds(runs[0]);
   for (let r = 1; r < runs.length; r++) {
     const other = Object.keys(runs[r]);

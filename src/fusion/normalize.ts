@@ -166,8 +166,15 @@ export function bordaQuery(qs: readonly Ranked[]): Ranked[] {
 /** A query's documents as `{ docid: score }`, in their order. */
 export function queryObject(q: Ranked): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let i = 0; i < q.docs.length; i++) out[q.docs[i]] = q.scores[i];
+  for (let i = 0; i < q.docs.length; i++) setOwn(out, q.docs[i], q.scores[i]);
   return out;
+}
+
+/** `object[key] = value` as an own property, "__proto__" too (an assignment would set the prototype). */
+export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
 
 /** Query ids in ranx's order (sorted by code point, as Python sorts strings). */
@@ -182,7 +189,7 @@ export function normalize(run: ScoredRun, norm: NormName): ScoredRun {
   const out: Record<string, Record<string, number>> = {};
   for (const qid of queryIds(run)) {
     const q = rankedQuery(run[qid], `run[${JSON.stringify(qid)}]`);
-    out[qid] = queryObject(name === "borda" ? bordaQuery([q])[0] : normalizedQuery(q, name));
+    setOwn(out, qid, queryObject(name === "borda" ? bordaQuery([q])[0] : normalizedQuery(q, name)));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // Runs as ranx holds them, for the learned methods and optimizeFusion, which read a run whole: query ids
 // in ranx's order, each query's documents in ranx's order (normalize.ts's Ranked, sorted by order.ts).
-import { type Ranked, queryIds, rankedQuery, reordered } from "./normalize.js";
+import { queryIds, queryObject, type Ranked, rankedQuery, reordered, setOwn } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import type { ScoredRun } from "./run.js";
 
@@ -37,11 +37,6 @@ export function resorted(run: RankedRun): RankedRun {
 /** A RankedRun as `{ qid: { docid: score } }`, each query's documents in their order. */
 export function scoredRun(run: RankedRun): ScoredRun {
   const out: Record<string, Record<string, number>> = {};
-  for (const q of run.qids) {
-    const { docs, scores } = run.lists.get(q)!;
-    const o: Record<string, number> = {};
-    for (let i = 0; i < docs.length; i++) o[docs[i]] = scores[i];
-    out[q] = o;
-  }
+  for (const q of run.qids) setOwn(out, q, queryObject(run.lists.get(q)!));
   return out;
 }
