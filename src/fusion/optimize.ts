@@ -8,7 +8,7 @@ import { OPTION_TYPES, type Options } from "../measures/options.js";
 import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
 import { RankedEvaluator } from "./evaluate-ranked.js";
 import { LEARNED_METHODS } from "./learned.js";
-import { fuseQuery, methodParams, scoreMethod } from "./methods.js";
+import { type FusionParams, fuseQuery, scoreMethod } from "./methods.js";
 import { bordaQuery, type NormName, NORMS, normName, normalizedQuery, type Ranked } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import { type RankedRun, rankedRun, resorted, resortedList } from "./ranked-run.js";
@@ -325,8 +325,10 @@ export function optimizeFusion(
         )
       : bestOf(candidates.length, (c) => {
           // The other methods query by query as fuse() fuses them, on the normalised runs in ranx's order.
+          // The candidates as ranx makes them, unchecked: its grid can pass the range fuse() accepts
+          // (rbc's phi from 0.01 by 0.05 ends at 1.01), and ranx's rbc computes with it.
           const m = scoreMethod(method)!;
-          const params = methodParams(m, candidates[c], runs.length);
+          const params = candidates[c] as FusionParams;
           return e.evaluateLists((i) =>
             fuseQuery(
               m,

@@ -2,11 +2,15 @@
 
 Run with ranx 0.3.20 importable (../shared/tools/ranx-python.sh test/fusion/make-ranx-learned-fixtures.py).
 Small deterministic runs and judgments (fixed seeds); scores rounded so that many tie, in lists longer than
-numba's insertion-sort threshold (15), where numba's quicksort orders ties its own way.
+numba's insertion-sort threshold (15), where numba's quicksort orders ties its own way. ranx's one source of
+chance, the Python set it gathers a query's candidates in (borda norm, bordafuse, condorcet), is pinned to
+first appearance, run by run, as test/fusion/make-ranx-fixtures.py pins it (that script runs on import, so
+its pin is repeated here).
 """
 import json
 import os
 import random
+import sys
 
 import numpy as np
 from ranx import Qrels, Run, fuse, optimize_fusion
@@ -19,6 +23,21 @@ from ranx.fusion import (
     slidefuse_train,
 )
 from ranx.normalization import min_max_norm
+from numba.typed import List as TypedList
+from numba.types import unicode_type
+
+
+def first_appearance_candidates(runs):
+    candidates = TypedList()
+    for q_id in runs[0].keys():
+        seen = dict.fromkeys(doc_id for run in runs for doc_id in list(run[q_id].keys()))
+        candidates.append(TypedList(list(seen)) if seen else TypedList.empty_list(unicode_type))
+    return candidates
+
+
+for module in ("ranx.normalization.borda_norm", "ranx.fusion.bordafuse", "ranx.fusion.weighted_bordafuse",
+               "ranx.fusion.condorcet", "ranx.fusion.weighted_condorcet"):
+    sys.modules[module].get_candidates = first_appearance_candidates
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "fixtures", "fusion", "ranx-learned.json")
 
@@ -93,7 +112,8 @@ def optimize_case(qrels_d, runs_d, norm, method, metric, **kwargs):
     qrels = Qrels(qrels_d)
     runs = [Run(r) for r in runs_d]
     report = None
-    if method in {"wsum", "probfuse", "slidefuse"}:
+    if method in {"wsum", "probfuse", "slidefuse", "rrf", "mixed", "wmnz", "logn_isr", "gmnz", "rbc", "w_bordafuse",
+                  "w_condorcet"}:
         best, rep = optimize_fusion(qrels, runs, norm=norm, method=method, metric=metric, show_progress=False,
                                     return_optimization_report=True, **kwargs)
         report = {"configs": [str(c) for c in rep.configs], "results": [float(x) for x in rep.results]}
@@ -122,6 +142,18 @@ def main():
     optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "probfuse", "map", max_n_segments=12)})
     optimizations.append({**base, **optimize_case(qrels, runs, None, "slidefuse", "ndcg@5", max_w=12)})
     optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "slidefuse", "precision@5", max_w=8)})
+    # The other methods ranx optimises (through fuse()'s methods), small grids.
+    optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "rrf", "ndcg@10", min_k=1, max_k=61, step=5)})
+    optimizations.append({**base, **optimize_case(qrels, runs, None, "mixed", "map", step=0.25)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "wmnz", "ndcg@5", step=0.2)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "logn_isr", "mrr", min_sigma=0.05,
+                                                  max_sigma=1.0, step=0.05)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "zmuv", "gmnz", "ndcg@10", step=0.05)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "rbc", "ndcg@10", step=0.05)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "rank", "w_bordafuse", "ndcg@10", step=0.25)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "w_condorcet", "precision@5", step=0.5)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "sum", "wsum", "ndcg", step=0.1)})
+    optimizations.append({**base, **optimize_case(qrels, runs, "borda", "probfuse", "ndcg@10", max_n_segments=6)})
     for method in ["segfuse", "posfuse", "mapfuse", "bayesfuse"]:
         optimizations.append({**base, **optimize_case(qrels, runs, "min-max", method, "ndcg")})
     # Ties between parameter sets: two queries, few documents, so that many weights give one ranking; and
