@@ -58,8 +58,21 @@ describe("ranx's grids", () => {
 describe("optimizeFusion as ranx 0.3.20's optimize_fusion", () => {
   fixtures.optimizations.forEach((o, i) => {
     it(`${i}: ${o.method}, norm ${o.norm}, ${o.metric} ${JSON.stringify(o.options)}`, () => {
-      const best = optimizeFusion(o.qrels, o.runs, { method: o.method, norm: o.norm, metric: o.metric, ...o.options });
+      const report: { params: Record<string, unknown>; score: number }[] = [];
+      const best = optimizeFusion(
+        o.qrels,
+        o.runs,
+        { method: o.method, norm: o.norm, metric: o.metric, ...o.options },
+        report,
+      );
       close(best, o.best, o.method);
+      // Every candidate's score, in ranx's order, as ranx's optimization report has it.
+      if (o.report)
+        close(
+          report.map((r) => r.score),
+          o.report.results,
+          "report",
+        );
     });
   });
 });

@@ -7,7 +7,7 @@
 import { OPTION_TYPES, type Options } from "../measures/options.js";
 import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
 import { RankedEvaluator } from "./evaluate-ranked.js";
-import { LEARNED_METHODS } from "./learned.js";
+import { LEARNED_METHODS, type LearnedMethod } from "./learned.js";
 import { type FusionParams, fuseQuery, scoreMethod } from "./methods.js";
 import { bordaQuery, type NormName, NORMS, normName, normalizedQuery, type Ranked } from "./normalize.js";
 import { rankOrder } from "./order.js";
@@ -160,55 +160,70 @@ function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => Ranke
   return (i) => resortedList(fused.lists.get(e.qids[i])!);
 }
 
-/** wsum's candidates, evaluated on columns laid out once (see the file's head). */
-function optimizeWsum(e: RankedEvaluator, runs: readonly RankedRun[], candidates: number[][]): number {
+/** wsum's candidates' scores, evaluated on columns laid out once (see the file's head). */
+function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], candidates: number[][]): Float64Array {
   const nq = e.qids.length;
   const offsets = new Int32Array(nq + 1);
-  const columns: Float64Array[][] = [];
-  const labels: Float64Array[] = [];
+  const perQuery: { ids: string[]; at: Map<string, number> }[] = [];
   for (let i = 0; i < nq; i++) {
     const q = e.qids[i];
     // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
     const at = new Map<string, number>();
     const ids: string[] = [];
     for (const run of runs) for (const d of run.lists.get(q)!.docs) if (!at.has(d)) at.set(d, ids.push(d) - 1);
-    columns.push(
-      runs.map((run) => {
-        const c = new Float64Array(ids.length);
-        const { docs: rids, scores } = run.lists.get(q)!;
-        rids.forEach((d, k) => (c[at.get(d)!] = scores[k]));
-        return c;
-      }),
-    );
-    labels.push(e.labelsOf(i, ids));
+    perQuery.push({ ids, at });
     offsets[i + 1] = offsets[i] + ids.length;
   }
-  const scores = new Float64Array(offsets[nq]);
-  const batchLabels = new Float64Array(offsets[nq]);
-  let best = 0;
-  let bestAt = -1;
-  candidates.forEach((w, c) => {
+  const rows = offsets[nq];
+  // One column per run over every query's rows (0 where the run lacks the document, as ranx's get(d, 0.0)).
+  const columns = runs.map((run) => {
+    const c = new Float64Array(rows);
     for (let i = 0; i < nq; i++) {
-      const cols = columns[i];
-      const n = offsets[i + 1] - offsets[i];
-      const fused = new Float64Array(n);
-      for (let k = 0; k < n; k++) {
-        // Python's sum([w[r] * score ...]): from 0, left to right.
-        let s = 0;
-        for (let r = 0; r < cols.length; r++) s += w[r] * cols[r][k];
-        fused[k] = s;
+      const { docs, scores } = run.lists.get(e.qids[i])!;
+      const { at } = perQuery[i];
+      for (let k = 0; k < docs.length; k++) c[offsets[i] + at.get(docs[k])!] = scores[k];
+    }
+    return c;
+  });
+  const labels = new Float64Array(rows);
+  for (let i = 0; i < nq; i++) labels.set(e.labelsOf(i, perQuery[i].ids), offsets[i]);
+  const fused = new Float64Array(rows);
+  const scores = new Float64Array(rows);
+  const batchLabels = new Float64Array(rows);
+  const out = new Float64Array(candidates.length);
+  candidates.forEach((w, c) => {
+    // Python's sum([w[r] * score ...]): from 0, the runs left to right (one run at a time, the same sums).
+    fused.fill(0);
+    columns.forEach((col, r) => {
+      const wr = w[r];
+      for (let k = 0; k < rows; k++) fused[k] += wr * col[k];
+    });
+    for (let i = 0; i < nq; i++) {
+      const [o, end] = [offsets[i], offsets[i + 1]];
+      const f = fused.subarray(o, end);
+      if (!hasTies(f)) {
+        // Without equal scores every sort gives one order: the kernel's own sort does.
+        scores.set(f, o);
+        batchLabels.set(labels.subarray(o, end), o);
+        continue;
       }
-      const order = rankOrder(fused);
-      const o = offsets[i];
-      for (let k = 0; k < n; k++) {
-        scores[o + k] = fused[order[k]];
-        batchLabels[o + k] = labels[i][order[k]];
+      // Equal scores: ranx's order of them (its fused run sorted by numba's quicksort).
+      const order = rankOrder(f);
+      for (let k = 0; k < order.length; k++) {
+        scores[o + k] = f[order[k]];
+        batchLabels[o + k] = labels[o + order[k]];
       }
     }
-    const score = e.evaluateColumns(offsets, scores, batchLabels).mean;
-    if (score >= best) [best, bestAt] = [score, c];
+    out[c] = e.evaluateColumns(offsets, scores, batchLabels).mean;
   });
-  return bestAt;
+  return out;
+}
+
+/** Whether two of `x` are equal (-0 and 0 too), by a native sort of a copy. */
+function hasTies(x: Float64Array): boolean {
+  const s = x.slice().sort();
+  for (let k = 1; k < s.length; k++) if (s[k] === s[k - 1]) return true;
+  return false;
 }
 
 const OWN_OPTIONS = [
@@ -226,6 +241,8 @@ const OWN_OPTIONS = [
  * `{ phi }`, probfuse's `{ probs }`, slidefuse's `{ probs, w }`; segfuse, posfuse, mapfuse and
  * bayesfuse return their training. The runs and the judgments must have the same queries (ranx asserts
  * it). evaluateRun's options (gain, relevanceThreshold, ...) go over the ranx preset's conventions.
+ * `report`, an array, receives every candidate's parameters and score in ranx's order (ranx's
+ * return_optimization_report).
  *
  * @example
  * optimizeFusion(qrels, [bm25, dense], { method: "wsum", norm: "min-max", metric: "ndcg@10", step: 0.1 })
@@ -235,10 +252,15 @@ export function optimizeFusion(
   qrels: Judgments,
   runs: readonly ScoredRun[],
   options: OptimizeFusionOptions = {},
+  report?: { params: Record<string, unknown>; score: number }[],
 ): Record<string, unknown> {
   const types = Object.fromEntries([...OWN_OPTIONS.map((k) => [k, ANY]), ...Object.entries(OPTION_TYPES)]);
   delete types.tieRange;
   checkOptions(options, types, "optimizeFusion");
+  if (report !== undefined && !Array.isArray(report))
+    throw usageError(
+      `optimizeFusion: report must be an array (it receives each candidate's score), not ${shown(report)}`,
+    );
   const given = options as Record<string, unknown>;
   const method = (given.method ?? "wsum") as string;
   const norm = given.norm === null ? null : normName(given.norm ?? "min-max", "optimizeFusion: norm");
@@ -290,73 +312,82 @@ export function optimizeFusion(
   const normed = normalizedRuns(ranked, norm);
 
   const learned = LEARNED_METHODS[method];
-  if (learned) {
-    // ranx's training sorts the normalised runs again (Run.to_typed_list of a run not marked sorted); a
-    // run not normalised was sorted when made. fuse then reads them in that order.
-    const trainRuns = norm === null || norm === "min-max-inverted" ? normed : normed.map(resorted);
-    if (TRAINED_ONLY.has(method)) return learned.trainRanked(qrels, trainRuns, {});
-    if (method === "slidefuse") {
-      const trained = learned.trainRanked(qrels, trainRuns, {});
-      const ws = grid.candidates(gridOptions, runs.length);
-      const best = bestOf(ws.length, (c) => {
-        const fused = learned.fuseRanked(trainRuns, { ...trained, ...ws[c] });
-        return e.evaluateLists(sortedLists(e, fused)).mean;
-      });
-      return { ...trained, w: best < 0 ? [] : ws[best].w };
-    }
-    // probfuse: trained and fused at each number of segments; ranx returns the best's probabilities.
-    const ns = grid.candidates(gridOptions, runs.length);
-    let bestProbs: unknown = null;
-    bestOf(ns.length, (c) => {
-      const trained = learned.trainRanked(qrels, trainRuns, ns[c]);
-      const score = e.evaluateLists(sortedLists(e, learned.fuseRanked(trainRuns, trained))).mean;
-      return [score, () => (bestProbs = trained.probs)];
-    });
-    return { probs: bestProbs };
-  }
-
+  // ranx's training sorts the normalised runs again (Run.to_typed_list of a run not marked sorted); a
+  // run not normalised was sorted when made. fuse then reads them in that order.
+  const trainRuns = norm === null || norm === "min-max-inverted" ? normed : normed.map(resorted);
+  if (TRAINED_ONLY.has(method)) return learned.trainRanked(qrels, trainRuns, {});
   const candidates = grid.candidates(gridOptions, runs.length);
-  const best =
-    method === "wsum"
-      ? optimizeWsum(
-          e,
-          normed,
-          candidates.map((c) => c[grid.param] as number[]),
-        )
-      : bestOf(candidates.length, (c) => {
-          // The other methods query by query as fuse() fuses them, on the normalised runs in ranx's order.
-          // The candidates as ranx makes them, unchecked: its grid can pass the range fuse() accepts
-          // (rbc's phi from 0.01 by 0.05 ends at 1.01), and ranx's rbc computes with it.
-          const m = scoreMethod(method)!;
-          const params = candidates[c] as FusionParams;
-          return e.evaluateLists((i) =>
-            fuseQuery(
-              m,
-              normed.map((r) => r.lists.get(e.qids[i])!),
-              params,
-            ),
-          ).mean;
-        });
-  // ranx starts from an empty list, kept when no candidate scores 0 or more.
-  return { [grid.param]: best < 0 ? [] : candidates[best][grid.param] };
+  const s = searched(e, method, learned, qrels, normed, trainRuns, candidates);
+  if (report) report.push(...candidates.map((c, i) => ({ params: c, score: s.scores[i] })));
+  return s.result(bestOf(s.scores));
 }
 
-/**
- * The index of the best of n candidates as ranx keeps it: `score >= best`, best from 0 (the last of
- * equal scores; -1 when none scores 0 or more). `score(c)` may return [score, keep], keep called when c
- * becomes the best.
- */
-function bestOf(n: number, score: (c: number) => number | [number, () => void]): number {
+/** Each candidate's score, and what ranx returns for the best (-1: none scored 0 or more). */
+interface Searched {
+  readonly scores: Float64Array;
+  result(best: number): Record<string, unknown>;
+}
+
+function searched(
+  e: RankedEvaluator,
+  method: string,
+  learned: LearnedMethod | undefined,
+  qrels: Judgments,
+  normed: RankedRun[],
+  trainRuns: RankedRun[],
+  candidates: Record<string, unknown>[],
+): Searched {
+  const scores = new Float64Array(candidates.length);
+  if (method === "slidefuse") {
+    const trained = learned!.trainRanked(qrels, trainRuns, {});
+    candidates.forEach((c, i) => {
+      scores[i] = e.evaluateLists(sortedLists(e, learned!.fuseRanked(trainRuns, { ...trained, ...c }))).mean;
+    });
+    return { scores, result: (best) => ({ ...trained, w: best < 0 ? [] : candidates[best].w }) };
+  }
+  if (method === "probfuse") {
+    // Trained and fused at each number of segments; ranx returns the best's probabilities (None: null).
+    candidates.forEach((c, i) => {
+      const trained = learned!.trainRanked(qrels, trainRuns, c);
+      scores[i] = e.evaluateLists(sortedLists(e, learned!.fuseRanked(trainRuns, trained))).mean;
+    });
+    const probs = (best: number) => (best < 0 ? null : learned!.trainRanked(qrels, trainRuns, candidates[best]).probs);
+    return { scores, result: (best) => ({ probs: probs(best) }) };
+  }
+  const param = GRIDS[method].param;
+  if (method === "wsum")
+    scores.set(
+      wsumScores(
+        e,
+        normed,
+        candidates.map((c) => c[param] as number[]),
+      ),
+    );
+  else {
+    // The other methods query by query as fuse() fuses them, on the normalised runs in ranx's order, the
+    // candidates as ranx makes them, unchecked: its grid can pass the range fuse() accepts (rbc's phi
+    // from 0.01 by 0.05 ends at 1.01), and ranx's rbc computes with it.
+    const m = scoreMethod(method)!;
+    candidates.forEach((c, i) => {
+      const lists = (q: number) =>
+        fuseQuery(
+          m,
+          normed.map((r) => r.lists.get(e.qids[q])!),
+          c as FusionParams,
+        );
+      scores[i] = e.evaluateLists(lists).mean;
+    });
+  }
+  // ranx starts from an empty list, kept when no candidate scores 0 or more.
+  return { scores, result: (best) => ({ [param]: best < 0 ? [] : candidates[best][param] }) };
+}
+
+/** The index of the best score as ranx keeps it: `score >= best`, best from 0 (the last of equal scores; -1 when none scores 0 or more). */
+function bestOf(scores: Float64Array): number {
   let best = 0;
   let at = -1;
-  for (let c = 0; c < n; c++) {
-    const s = score(c);
-    const [value, keep] = typeof s === "number" ? [s, null] : s;
-    if (value >= best) {
-      best = value;
-      at = c;
-      keep?.();
-    }
-  }
+  scores.forEach((s, c) => {
+    if (s >= best) [best, at] = [s, c];
+  });
   return at;
 }

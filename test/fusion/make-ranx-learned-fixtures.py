@@ -133,6 +133,11 @@ def main():
     cases.append({"name": "fine", "qrels": qrels, "runs": runs, "learned": learned_case(qrels, runs)})
 
     optimizations = []
+    # Integer scores in lists of up to 60 documents: the fused runs' ties, ordered by numba's quicksort,
+    # move the metric without a cutoff.
+    ties = {"qrels": cases[0]["qrels"], "runs": cases[0]["runs"]}
+    optimizations.append({**ties, **optimize_case(ties["qrels"], ties["runs"], None, "wsum", "ndcg", step=0.25)})
+    optimizations.append({**ties, **optimize_case(ties["qrels"], ties["runs"], None, "wsum", "map", step=0.1)})
     qrels, runs = make_case(29, 6, [8, 15, 25], 3, 1, 0.3)
     base = {"qrels": qrels, "runs": runs}
     optimizations.append({**base, **optimize_case(qrels, runs, "min-max", "wsum", "ndcg@10", step=0.1)})
