@@ -194,23 +194,26 @@ function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], candidates: 
   candidates.forEach((w, c) => {
     // Python's sum([w[r] * score ...]): from 0, the runs left to right (one run at a time, the same sums).
     fused.fill(0);
-    columns.forEach((col, r) => {
+    for (let r = 0; r < columns.length; r++) {
+      const col = columns[r];
       const wr = w[r];
       for (let k = 0; k < rows; k++) fused[k] += wr * col[k];
-    });
+    }
     for (let i = 0; i < nq; i++) {
-      const [o, end] = [offsets[i], offsets[i + 1]];
-      const f = fused.subarray(o, end);
-      if (!hasTies(f)) {
+      const o = offsets[i];
+      const end = offsets[i + 1];
+      if (!hasTies(fused, o, end)) {
         // Without equal scores every sort gives one order: the kernel's own sort does.
-        scores.set(f, o);
-        batchLabels.set(labels.subarray(o, end), o);
+        for (let k = o; k < end; k++) {
+          scores[k] = fused[k];
+          batchLabels[k] = labels[k];
+        }
         continue;
       }
       // Equal scores: ranx's order of them (its fused run sorted by numba's quicksort).
-      const order = rankOrder(f);
+      const order = rankOrder(fused.subarray(o, end));
       for (let k = 0; k < order.length; k++) {
-        scores[o + k] = f[order[k]];
+        scores[o + k] = fused[o + order[k]];
         batchLabels[o + k] = labels[o + order[k]];
       }
     }
@@ -220,7 +223,7 @@ function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], candidates: 
 }
 
 /**
- * Whether two of `x` are equal (-0 and 0 too): an open-addressing hash of the values' bits, some twenty
+ * Whether two of x[from..to) are equal (-0 and 0 too): an open-addressing hash of the values' bits, some twenty
  * times faster than sorting a copy, which made most of wsum's time (a query of 150 documents: 1 µs).
  */
 const hasTies = (() => {
@@ -228,14 +231,14 @@ const hasTies = (() => {
   let used = new Uint8Array(256);
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
-  return (x: Float64Array): boolean => {
+  return (x: Float64Array, from: number, to: number): boolean => {
     let size = values.length;
-    while (size < 2 * x.length) size *= 2;
+    while (size < 2 * (to - from)) size *= 2;
     if (size !== values.length) [values, used] = [new Float64Array(size), new Uint8Array(size)];
     else used.fill(0);
     const mask = size - 1;
     const shift = 32 - Math.log2(size);
-    for (let k = 0; k < x.length; k++) {
+    for (let k = from; k < to; k++) {
       const v = x[k] + 0; // -0 + 0 is 0: equal scores, one key
       bits[0] = v;
       let h = Math.imul(words[0] ^ words[1], 0x9e3779b1) >>> shift;
