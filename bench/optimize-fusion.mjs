@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { optimizeFusion } from "../dist/index.js";
 import { readQrels, readRun } from "../dist/node/index.js";
+import { random } from "./data.mjs";
 
 const [queries, docs, rounds] = [1000, 100, 3].map((d, i) => Number(process.argv[2 + i] ?? d));
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,20 +29,9 @@ const ranxPython = join(here, "../../shared/tools/ranx-python.sh");
 const dir = join(os.tmpdir(), `rankeval-optimize-fusion-${queries}-${docs}`);
 mkdirSync(dir, { recursive: true });
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Writes qrels.txt and run0..2.txt for `n` queries of `m` documents; returns their paths. */
 function generate(prefix, n, m) {
-  const rnd = mulberry32(27);
+  const rnd = random(27);
   const qrels = [];
   const runs = [[], [], []];
   for (let q = 0; q < n; q++) {

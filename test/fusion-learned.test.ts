@@ -2,7 +2,8 @@
 // test/fusion/make-ranx-learned-fixtures.py (../shared/tools/ranx-python.sh runs it), whose scores tie in
 // lists longer than numba's insertion-sort threshold, so that ranx's order of tied documents is tested too.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
+import { close } from "./fusion/_close.js";
 import { fuse } from "../src/fusion/fuse.js";
 import { LEARNED_METHODS } from "../src/fusion/learned.js";
 import type { ScoredRun } from "../src/fusion/run.js";
@@ -18,24 +19,6 @@ interface Learned {
 const fixtures = JSON.parse(readFileSync(new URL("./fixtures/fusion/ranx-learned.json", import.meta.url), "utf8")) as {
   cases: { name: string; qrels: Scores; runs: Scores[]; learned: Learned[] }[];
 };
-
-/** Every number of `actual` within 1e-9 of `expected`'s, in the same shape. */
-function close(actual: unknown, expected: unknown, at = ""): void {
-  if (typeof expected === "number") {
-    expect(typeof actual, at).toBe("number");
-    expect(Math.abs((actual as number) - expected), `${at}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9);
-    return;
-  }
-  if (Array.isArray(expected)) {
-    expect(Array.from(actual as ArrayLike<unknown>).length, at).toBe(expected.length);
-    expected.forEach((e, i) => close((actual as ArrayLike<unknown>)[i], e, `${at}[${i}]`));
-    return;
-  }
-  const keys = Object.keys(expected as object).sort();
-  expect(Object.keys(actual as object).sort(), at).toEqual(keys);
-  for (const k of keys)
-    close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
-}
 
 for (const c of fixtures.cases) {
   describe(`learned fusion as ranx 0.3.20 (${c.name})`, () => {

@@ -3,6 +3,7 @@
 // included (ranx keeps the last of equal best scores).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { close } from "./fusion/_close.js";
 import { arange, optimizeFusion, roundingDigits, weightCandidates } from "../src/fusion/optimize.js";
 
 type Scores = Record<string, Record<string, number>>;
@@ -19,21 +20,6 @@ interface Optimization {
 const fixtures = JSON.parse(readFileSync(new URL("./fixtures/fusion/ranx-learned.json", import.meta.url), "utf8")) as {
   optimizations: Optimization[];
 };
-
-function close(actual: unknown, expected: unknown, at = ""): void {
-  if (typeof expected === "number") {
-    expect(Math.abs((actual as number) - expected), `${at}: ${actual} vs ${expected}`).toBeLessThanOrEqual(1e-9);
-    return;
-  }
-  if (Array.isArray(expected)) {
-    expect(Array.from(actual as ArrayLike<unknown>).length, at).toBe(expected.length);
-    expected.forEach((e, i) => close((actual as ArrayLike<unknown>)[i], e, `${at}[${i}]`));
-    return;
-  }
-  expect(Object.keys(actual as object).sort(), at).toEqual(Object.keys(expected as object).sort());
-  for (const k of Object.keys(expected as object))
-    close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
-}
 
 describe("ranx's grids", () => {
   it("enumerates weights as get_possible_weights and get_trial_configs do", () => {
