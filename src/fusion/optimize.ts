@@ -9,7 +9,7 @@ import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/err
 import { RankedEvaluator } from "./evaluate-ranked.js";
 import { LEARNED_METHODS, type LearnedMethod } from "./learned.js";
 import { type FusionParams, fuseQuery, scoreMethod } from "./methods.js";
-import { bordaQuery, type NormName, NORMS, normName, normalizedQuery, type Ranked } from "./normalize.js";
+import { bordaQuery, type NormName, normName, normalizedQuery, type Ranked } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import { type RankedRun, rankedRun, resorted, resortedList } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run.js";
@@ -47,6 +47,14 @@ interface Grid {
   candidates(o: Readonly<Record<string, number>>, runs: number): Record<string, unknown>[];
 }
 
+/** The most candidates (and grid values) a search takes: ranx has no bound, but would run for days past it. */
+const MAX_GRID = 1_000_000;
+
+const tooLarge = (what: string) =>
+  usageError(
+    `optimizeFusion: the grid has ${what}: more than ${MAX_GRID.toLocaleString("en")} candidates; a larger step or a narrower range`,
+  );
+
 /** Python's str(step)[::-1].find("."): how many digits ranx rounds a grid to (repr: 1e-05 below 1e-4). */
 export function roundingDigits(step: number): number {
   let s = String(step);
@@ -70,6 +78,7 @@ export function pyRound(x: number, digits: number): number {
 /** numpy's arange(start, stop, step) of floats: length ceil((stop - start) / step), values start + i * delta. */
 export function arange(start: number, stop: number, step: number): number[] {
   const n = Math.max(0, Math.ceil((stop - start) / step));
+  if (n > MAX_GRID) throw tooLarge(`${n} values from ${start} to ${stop} by ${step}`);
   if (n === 0) return [];
   const out = [start];
   if (n > 1) out.push(start + step);
@@ -82,6 +91,7 @@ export function arange(start: number, stop: number, step: number): number[] {
 export function weightCandidates(step: number, n: number): number[][] {
   const d = roundingDigits(step);
   const weights = arange(0, 1 + step, step).map((x) => pyRound(x, d));
+  if (weights.length ** n > MAX_GRID * 100) throw tooLarge(`${weights.length}^${n} tuples of weights (step ${step})`);
   const out: number[][] = [];
   const t = new Array<number>(n).fill(0);
   const at = new Array<number>(n).fill(0);
@@ -112,7 +122,9 @@ const integerGrid = (name: string, param: string, min: number, max: number, step
   options: { [`min_${name}`]: min, [`max_${name}`]: max, ...(step === undefined ? {} : { step }) },
   candidates: (o) => {
     const out: Record<string, unknown>[] = [];
-    for (let x = o[`min_${name}`]; x < o[`max_${name}`] + 1; x += o.step ?? 1) out.push({ [param]: x });
+    const [min, max, step] = [o[`min_${name}`], o[`max_${name}`], o.step ?? 1];
+    if ((max + 1 - min) / step > MAX_GRID) throw tooLarge(`${name} from ${min} to ${max} by ${step}`);
+    for (let x = min; x < max + 1; x += step) out.push({ [param]: x });
     return out;
   },
 });
@@ -292,12 +304,8 @@ export function optimizeFusion(
   const method = (given.method ?? "wsum") as string;
   const norm = given.norm === null ? null : normName(given.norm ?? "min-max", "optimizeFusion: norm");
   const metric = (given.metric ?? "ndcg") as string;
-  if (norm !== null && !NORMS.includes(norm))
-    throw usageError(
-      `optimizeFusion: norm must be ${NORMS.map((n) => JSON.stringify(n)).join(", ")} or null, not ${shown(norm)}`,
-    );
-  const grid = GRIDS[method];
-  if (typeof method !== "string" || (!grid && !TRAINED_ONLY.has(method)))
+  const grid = typeof method === "string" && Object.hasOwn(GRIDS, method) ? GRIDS[method] : undefined;
+  if (!grid && !TRAINED_ONLY.has(method))
     throw usageError(
       `optimizeFusion: method must be one ranx optimises (${[...Object.keys(GRIDS), ...TRAINED_ONLY].join(", ")}), not ${shown(method)}`,
     );
@@ -315,13 +323,15 @@ export function optimizeFusion(
     if (k === "step" && !(v > 0)) throw usageError(`optimizeFusion: step must be > 0, not ${shown(v)}`);
     gridOptions[k] = v;
   }
+  // ranx's sanity checks: two runs at least, the same queries in every run and in the judgments.
+  if (!Array.isArray(runs) || runs.length < 2)
+    throw usageError(`optimizeFusion: runs must be an array of at least two runs, not ${shown(runs)}`);
+  // The grid first: one too large to search is refused before the runs are read.
+  const candidates = grid ? grid.candidates(gridOptions, runs.length) : [];
   const evaluateOptions: Options = Object.fromEntries(
     Object.entries(given).filter(([k]) => !OWN_OPTIONS.includes(k)),
   ) as Options;
 
-  // ranx's sanity checks: two runs at least, the same queries in every run and in the judgments.
-  if (!Array.isArray(runs) || runs.length < 2)
-    throw usageError(`optimizeFusion: runs must be an array of at least two runs, not ${shown(runs)}`);
   if (notAnObject(qrels))
     throw usageError(`optimizeFusion: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
   const e = new RankedEvaluator(qrels, metric, evaluateOptions);
@@ -343,9 +353,8 @@ export function optimizeFusion(
   // run not normalised was sorted when made. fuse then reads them in that order.
   const trainRuns = norm === null || norm === "min-max-inverted" ? normed : normed.map(resorted);
   if (TRAINED_ONLY.has(method)) return learned.trainRanked(qrels, trainRuns, {});
-  const candidates = grid.candidates(gridOptions, runs.length);
   const s = searched(e, method, learned, qrels, normed, trainRuns, candidates);
-  if (report) report.push(...candidates.map((c, i) => ({ params: c, score: s.scores[i] })));
+  if (report) candidates.forEach((c, i) => report.push({ params: c, score: s.scores[i] }));
   return s.result(bestOf(s.scores));
 }
 

@@ -15,6 +15,26 @@ const CASES: readonly ErrorCase[] = [
     code: "bad-option",
     says: /method must be one ranx optimises \(wsum, .*not "wsun"/,
   },
+  {
+    call: "rankeval.optimizeFusion(qrels, two, { method: 'toString' })",
+    code: "bad-option",
+    says: /method must be one ranx optimises .*not "toString"/,
+  },
+  {
+    call: "rankeval.optimizeFusion(qrels, two, { step: 1e-9 })",
+    code: "bad-option",
+    says: /the grid has \d+ values from 0 .*more than 1,000,000 candidates; a larger step/,
+  },
+  {
+    call: "rankeval.optimizeFusion(qrels, [r, r, r, r, r, r, r, r, r], { step: 0.05 })",
+    code: "bad-option",
+    says: /the grid has 21\^9 tuples of weights \(step 0.05\)/,
+  },
+  {
+    call: "rankeval.optimizeFusion(qrels, two, { method: 'rrf', max_k: 1e12 })",
+    code: "bad-option",
+    says: /the grid has k from 10 to 1000000000000 by 10/,
+  },
   { call: "rankeval.optimizeFusion(qrels, two, { stpe: 0.1 })", code: "bad-option", says: /unknown option "stpe"/ },
   { call: "rankeval.optimizeFusion(qrels, two, { step: 0 })", code: "bad-option", says: /step must be > 0, not 0/ },
   { call: "rankeval.optimizeFusion(qrels, two, { step: '0.1' })", code: "bad-option", says: /step must be a finite/ },
