@@ -146,10 +146,12 @@ function perRunNumbers(params: Readonly<Params>, key: string, runs: number, meth
 }
 
 /** An integer option >= `min`. */
-function integerOption(options: Readonly<Params>, key: string, method: string, min: number): number {
+function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity): number {
   const v = options[key];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min)
-    throw usageError(`${method}: ${key} must be an integer >= ${min}, not ${shown(v)}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw usageError(
+      `${method}: ${key} must be an integer >= ${min}${max < Infinity ? ` and <= ${max}` : ""}, not ${shown(v)}`,
+    );
   return v;
 }
 
@@ -227,7 +229,8 @@ const probfuse = method(
   ["n_segments"],
   ["probs"],
   (qrels, runs, options) => {
-    const n = integerOption(options, "n_segments", "probfuse", 1);
+    // One probability per segment per run: a bound keeps a mistyped count from allocating gigabytes.
+    const n = integerOption(options, "n_segments", "probfuse", 1, 1_000_000);
     const probs = runs.map((run, r) => {
       const hits = hitLists(qrels, run, r, "probfuse");
       const p = new Float64Array(n);

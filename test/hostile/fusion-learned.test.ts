@@ -67,7 +67,12 @@ const CASES: readonly ErrorCase[] = [
   {
     call: "rankeval.LEARNED_METHODS.probfuse.train(qrels, two, {})",
     code: "bad-option",
-    says: /probfuse: n_segments must be an integer >= 1, not undefined/,
+    says: /probfuse: n_segments must be an integer >= 1 and <= 1000000, not undefined/,
+  },
+  {
+    call: "rankeval.LEARNED_METHODS.probfuse.train(qrels, two, { n_segments: 1e12 })",
+    code: "bad-option",
+    says: /probfuse: n_segments must be an integer >= 1 and <= 1000000, not 1000000000000/,
   },
   {
     call: "rankeval.LEARNED_METHODS.probfuse.train(qrels, two, { n_segment: 3 })",
