@@ -11,6 +11,7 @@ interface Fixtures {
   runs: Record<string, ScoredRun>;
   normalize: { run: string; norm: NormName; out: Ranked }[];
   fuse: { runs: string[]; method: string; norm: NormName | null; params: Record<string, unknown>; out: Ranked }[];
+  sorted: { n: number; seed: number; family: string; order: number[] }[];
 }
 const fixtures: Fixtures = JSON.parse(readFileSync(join(__dirname, "fixtures/fusion/ranx.json"), "utf8"));
 
@@ -86,6 +87,13 @@ describe("fuse, by hand", () => {
     expect(got.q).toEqual({ y: 0.875, x: 0.25, z: 0, w: 0 });
   });
 
+  it("max and min: a run lacking a document stands for -1e9 and 1e9 (ranx's output, by its script)", () => {
+    const c = { q: { x: -2e9, z: 3e9 } };
+    const d = { q: { y: 1 } };
+    expect(fuse([c, d], { method: "max", norm: null })).toEqual({ q: { z: 3e9, y: 1, x: -1e9 } });
+    expect(fuse([c, d], { method: "min", norm: null })).toEqual({ q: { z: 1e9, y: 1, x: -2e9 } });
+  });
+
   it("accepts ranx's and the issue's names of the weighted methods, and underscored norms", () => {
     const w = { weights: [1, 2] };
     expect(fuse([a, b], { method: "weighted_bordafuse", params: w })).toEqual(
@@ -119,6 +127,22 @@ describe("the orders ranx's sorts leave", () => {
     expect([...order].sort((x, y) => x - y)).toEqual([...Array(20).keys()]);
   });
 
+  // The fixture script's comparison families (make-ranx-fixtures.py), none of them an order.
+  const h = (x: number, y: number, s: number) => x * 7919 + y * 104729 + s;
+  const families: Record<string, (s: number) => (x: number, y: number) => boolean> = {
+    random: (s) => (x, y) => (x * 7919 + y * 104729 + s * 31) % 13 < 6,
+    noisy: (s) => (x, y) => (x * 37 + s) % 101 < (y * 37 + s) % 101 !== (h(x, y, s) % 50 === 0),
+    blocks: (s) => (x, y) => (Math.floor(x / 10) + s) % 7 < (Math.floor(y / 10) + s) % 7,
+    reversed: (s) => (x, y) => x > y !== (h(x, y, s) % 29 === 0),
+    ties: (s) => (x, y) => x % (s + 3) >= y % (s + 3),
+  };
+  it.each(fixtures.sorted.map((c) => [c.family, c.n, c.seed, c] as const))(
+    "pythonSorted: CPython's sorted() with the %s comparison, %i items, seed %i",
+    (_f, _n, _s, c) => {
+      expect([...pythonSorted(c.n, families[c.family](c.seed))]).toEqual(c.order);
+    },
+  );
+
   it("pythonSorted: a consistent order sorts, as sorted() does", () => {
     const keys = [5, 3, 9, 1, 7, 3];
     expect([...pythonSorted(keys.length, (x, y) => keys[x] < keys[y])]).toEqual([3, 1, 5, 0, 4, 2]);
@@ -128,14 +152,16 @@ describe("the orders ranx's sorts leave", () => {
 describe("fuse and normalize, bad calls", () => {
   const a = { q: { x: 1 } };
   const b = { q: { y: 1 } };
+  /** What `f` throws, which must be a RankevalError. */
   const bad = (f: () => unknown): RankevalError => {
+    let thrown: unknown = "nothing";
     try {
       f();
     } catch (e) {
-      expect(e).toBeInstanceOf(RankevalError);
-      return e as RankevalError;
+      thrown = e;
     }
-    throw new Error("no error");
+    expect(thrown).toBeInstanceOf(RankevalError);
+    return thrown as RankevalError;
   };
 
   it("an unknown method or norm names the option and lists the names", () => {

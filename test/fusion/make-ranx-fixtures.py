@@ -9,6 +9,7 @@
 import json
 import random
 import sys
+from functools import cmp_to_key
 
 from numba.typed import List as TypedList
 from numba.types import unicode_type
@@ -53,27 +54,27 @@ def pool(n):
 
 
 # q1: ties and documents missing from some runs; q2: one document in A; q3: all scores equal in B;
-# q4: 40 documents, ties past numba's 16-item insertion sort; q5: negative scores in C.
+# q4: 24 documents a run, ties past numba's 16-item insertion sort; q5: negative scores in C.
 runs = {
     "A": {
         "q1": scores(pool(8), [3.0, 2.5, 2.5, 1.0, 0.5]),
         "q2": {"d07": 4.2},
         "q3": scores(pool(6), [1.0, 2.0, 3.0]),
-        "q4": scores(pool(40), [0.1, 0.2, 0.3, 0.4, 0.5]),
+        "q4": scores(pool(24), [0.1, 0.2, 0.3, 0.4, 0.5]),
         "q5": scores(pool(7), [10.0, 12.5, 7.25]),
     },
     "B": {
         "q1": scores(pool(12)[4:], [1.5, 1.5, 0.7, 2.0]),
         "q2": scores(pool(5), [0.9, 0.3]),
         "q3": {d: 5.0 for d in pool(9)[3:]},
-        "q4": scores(pool(50)[10:], [1.0, 2.0, 3.0]),
+        "q4": scores(pool(30)[6:], [1.0, 2.0, 3.0]),
         "q5": scores(pool(9)[2:], [0.25, 0.5, 0.75, 1.0]),
     },
     "C": {
         "q1": scores(pool(10)[2:], [7.0, 6.0, 6.0, 5.5]),
         "q2": scores(pool(3), [2.0, 1.0]),
         "q3": scores(pool(4), [0.5]),
-        "q4": scores(pool(45)[5:], [9.0, 8.0, 8.0, 7.0]),
+        "q4": scores(pool(28)[4:], [9.0, 8.0, 8.0, 7.0]),
         "q5": scores(pool(9), [-3.0, -1.5, -1.5, -0.25]),
     },
 }
@@ -129,7 +130,46 @@ for names in (["A", "B"], ["A", "B", "C"]):
                 out = fuse([Run(runs[n]) for n in names], norm=norm, method=method, params=dict(params))
                 fused.append({"runs": names, "method": method, "norm": norm, "params": params, "out": ranked(out)})
 
+# Condorcet over 100-odd candidates: CPython's sort merges runs there (from 64 items), galloping.
+big = {
+    "D": {"q6": scores(pool(110), [1.0, 2.0, 3.0, 4.0])},
+    "E": {"q6": scores(pool(140)[30:], [5.0, 6.0, 7.0])},
+    "F": {"q6": scores(pool(120)[10:], [0.5, 0.25, 0.125, 0.0625, 0.03125])},
+}
+runs.update(big)
+for names in (["D", "E"], ["D", "E", "F"]):
+    for method, params in (
+        ("condorcet", {}),
+        ("w_condorcet", {"weights": WEIGHTS[len(names)]}),
+        ("w_condorcet", {"weights": [1.0] * len(names)}),
+    ):
+        out = fuse([Run(runs[n]) for n in names], norm=None, method=method, params=dict(params))
+        fused.append({"runs": names, "method": method, "norm": None, "params": params, "out": ranked(out)})
+
+# CPython 3.11's sorted() with comparisons that are no order (as Condorcet's), for order.ts's pythonSorted:
+# each family is a formula over two integers that test/fusion.test.ts computes alike.
+FAMILIES = {
+    "random": lambda s: lambda x, y: ((x * 7919 + y * 104729 + s * 31) % 13) < 6,
+    "noisy": lambda s: lambda x, y: (((x * 37 + s) % 101) < ((y * 37 + s) % 101))
+    != (((x * 7919 + y * 104729 + s) % 50) == 0),
+    "blocks": lambda s: lambda x, y: ((x // 10 + s) % 7) < ((y // 10 + s) % 7),
+    "reversed": lambda s: lambda x, y: (x > y) != (((x * 7919 + y * 104729 + s) % 29) == 0),
+    "ties": lambda s: lambda x, y: (x % (s + 3)) >= (y % (s + 3)),
+}
+sorts = []
+for n in [2, 5, 17, 64, 65, 130, 257, 600]:
+    for seed in range(3):
+        for family, make in FAMILIES.items():
+            less = make(seed)
+            order = sorted(range(n), key=cmp_to_key(lambda x, y, less=less: -1 if less(x, y) else 1))
+            sorts.append({"n": n, "seed": seed, "family": family, "order": order})
+
 with open("test/fixtures/fusion/ranx.json", "w") as f:
-    json.dump({"ranx": "0.3.20", "runs": runs, "normalize": normalize, "fuse": fused}, f, separators=(",", ":"))
+    json.dump(
+        {"ranx": "0.3.20", "python": sys.version.split()[0], "runs": runs, "normalize": normalize, "fuse": fused,
+         "sorted": sorts},
+        f,
+        separators=(",", ":"),
+    )
     f.write("\n")
-print(f"{len(normalize)} normalize and {len(fused)} fuse cases")
+print(f"{len(normalize)} normalize, {len(fused)} fuse and {len(sorts)} sort cases")
