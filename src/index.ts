@@ -74,6 +74,6 @@ export {
   type FusionParams,
   type NormName,
 } from "./fusion/fuse.js";
-export type { ScoredRun, Judgments } from "./fusion/run.js";
+export type { ScoredRun, Judgments } from "./fusion/run-shapes.js";
 export { optimizeFusion, type OptimizeFusionOptions } from "./fusion/optimize.js";
 export { LEARNED_METHODS, type LearnedMethod } from "./fusion/learned.js";

@@ -6,7 +6,7 @@ import { describe, it } from "vitest";
 import { close } from "./fusion/_close.js";
 import { fuse } from "../src/fusion/fuse.js";
 import { LEARNED_METHODS } from "../src/fusion/learned.js";
-import type { ScoredRun } from "../src/fusion/run.js";
+import type { ScoredRun } from "../src/fusion/run-shapes.js";
 
 type Scores = Record<string, Record<string, number>>;
 interface Learned {

@@ -11,7 +11,7 @@ import { parseMeasures } from "../measures/resolve.js";
 import { evaluateBatch } from "../pipeline/evaluate.js";
 import { queryIds, type Ranked } from "./normalize.js";
 import type { RankedRun } from "./ranked-run.js";
-import type { Judgments } from "./run.js";
+import type { Judgments } from "./run-shapes.js";
 
 /** Judgments laid out for evaluating many runs of the same queries. */
 export class RankedEvaluator {

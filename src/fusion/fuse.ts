@@ -15,7 +15,7 @@ import {
   setOwn,
 } from "./normalize.js";
 import { scoredRun } from "./ranked-run.js";
-import type { ScoredRun } from "./run.js";
+import type { ScoredRun } from "./run-shapes.js";
 
 export { normalize, NORMS, type NormName } from "./normalize.js";
 export { METHOD_NAMES, type FusionParams } from "./methods.js";

@@ -6,7 +6,7 @@ import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
 import { evaluateRanked } from "./evaluate-ranked.js";
 import { queryIds, type Ranked } from "./normalize.js";
 import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
-import type { Judgments, ScoredRun } from "./run.js";
+import type { Judgments, ScoredRun } from "./run-shapes.js";
 
 export interface LearnedMethod {
   /** The method's parameters learned from `qrels` and training `runs` (ranx's `<method>_train`). */

@@ -5,7 +5,7 @@ import { sortQids } from "../c/strings.js";
 import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import { rankOrder } from "./order.js";
-import type { ScoredRun } from "./run.js";
+import type { ScoredRun } from "./run-shapes.js";
 
 /** ranx's normalisation names. */
 export type NormName = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda";

@@ -12,7 +12,7 @@ import { type FusionParams, fuseQuery, scoreMethod } from "./methods.js";
 import { bordaQuery, type NormName, normName, normalizedQuery, type Ranked } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import { type RankedRun, rankedRun, resorted, resortedList } from "./ranked-run.js";
-import type { Judgments, ScoredRun } from "./run.js";
+import type { Judgments, ScoredRun } from "./run-shapes.js";
 
 export interface OptimizeFusionOptions extends Omit<Options, "tieRange"> {
   /** ranx's method name. @default "wsum" */

@@ -2,7 +2,7 @@
 // in ranx's order, each query's documents in ranx's order (normalize.ts's Ranked, sorted by order.ts).
 import { queryIds, queryObject, type Ranked, rankedQuery, reordered, setOwn } from "./normalize.js";
 import { rankOrder } from "./order.js";
-import type { ScoredRun } from "./run.js";
+import type { ScoredRun } from "./run-shapes.js";
 
 /** A run as ranx's Run holds it: its queries in ranx's order, each query's documents in an order. */
 export interface RankedRun {
