@@ -78,3 +78,5 @@ export {
   type NormName,
 } from "./fusion/fuse.js";
 export type { ScoredRun, Judgments } from "./fusion/run-shapes.js";
+export { optimizeFusion, type OptimizeFusionOptions } from "./fusion/optimize.js";
+export { LEARNED_METHODS, type LearnedMethod } from "./fusion/learned.js";

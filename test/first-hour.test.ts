@@ -88,6 +88,7 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
       "Comparing runs",
       "Comparing runs", // rbo and systemCorrelation
       "Fusion",
+      "Optimising fusion",
       "Diversity: subtopic judgments, as TREC's ndeval",
     ]);
   });

@@ -14,6 +14,7 @@ import {
   rankedQuery,
   setOwn,
 } from "./normalize.js";
+import { scoredRun } from "./ranked-run.js";
 import type { ScoredRun } from "./run-shapes.js";
 
 export { normalize, NORMS, type NormName } from "./normalize.js";
@@ -51,17 +52,21 @@ export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRu
   const qids = sameQueries(runs);
   const params = method === undefined ? null : methodParams(method, o.params ?? {}, runs.length);
   const out: Record<string, Record<string, number>> = {};
-  const byRun: Record<string, Record<string, number>>[] = runs.map(() => ({}));
+  const byRun: Map<string, Ranked>[] = runs.map(() => new Map());
   for (const qid of qids) {
     let qs: Ranked[] = runs.map((run, r) => rankedQuery(run[qid], `runs[${r}][${JSON.stringify(qid)}]`));
     if (norm === "borda") qs = bordaQuery(qs);
     else if (norm !== null) qs = qs.map((q) => normalizedQuery(q, norm));
     if (method !== undefined) setOwn(out, qid, queryObject(fuseQuery(method, qs, params ?? {})));
-    else for (let r = 0; r < runs.length; r++) setOwn(byRun[r], qid, queryObject(qs[r]));
+    else for (let r = 0; r < runs.length; r++) byRun[r].set(qid, qs[r]);
   }
   if (method !== undefined) return out;
-  // A learned method fuses the normalised runs whole, as ranx passes them.
-  return LEARNED_METHODS[o.method as string].fuse(byRun, o.params ?? {});
+  // A learned method fuses the normalised runs whole, in the order ranx holds them (not sorted again).
+  const fused = LEARNED_METHODS[o.method as string].fuseRanked(
+    byRun.map((lists) => ({ qids, lists })),
+    o.params ?? {},
+  );
+  return scoredRun(fused);
 }
 
 /** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */

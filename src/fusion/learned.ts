@@ -1,5 +1,11 @@
 // Fusion methods that learn from judgments (ranx's probfuse, segfuse, slidefuse, posfuse, mapfuse and
 // bayesfuse): each trains its parameters from judgments and runs, then fuses runs with those parameters.
+// Each follows ranx 0.3.20's fusion/<method>.py: a document's score is read off its position in its
+// run (ranx's order: order.ts), the runs' scores then summed (comb_sum; bayesfuse: sum_odds).
+import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
+import { evaluateRanked } from "./evaluate-ranked.js";
+import { queryIds, type Ranked } from "./normalize.js";
+import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run-shapes.js";
 
 export interface LearnedMethod {
@@ -11,6 +17,358 @@ export interface LearnedMethod {
   ): Record<string, unknown>;
   /** `runs` fused with parameters `train` gave (ranx's `<method>`). */
   fuse(runs: readonly ScoredRun[], params: Readonly<Record<string, unknown>>): ScoredRun;
+  /** train on runs already in ranx's order (optimizeFusion's runs, normalised and sorted as ranx sorts them). */
+  trainRanked(qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Record<string, unknown>>): Params;
+  /** fuse on runs in ranx's order: each query's documents in the order ranx's fused dictionary has them. */
+  fuseRanked(runs: readonly RankedRun[], params: Readonly<Record<string, unknown>>): RankedRun;
 }
 
-export const LEARNED_METHODS: Readonly<Record<string, LearnedMethod>> = {};
+type Params = Record<string, unknown>;
+
+/** A run's position scores: the score of the document at position i of a query of `n` documents. */
+type PositionScores = (run: number, n: number) => (i: number, score: number) => number;
+
+/** ranx's bayesfuse: the log odds a document missing from a run counts (np.log(0.001 / 0.999)). */
+const MIN_ODD = Math.log(0.001 / 0.999);
+
+/** ranx's segfuse segments: [0, 5, 15, 35, ..., 5115) (10 * 2^(k-1) - 5 for k = 1..10). */
+const SEGFUSE_BOUNDS = [0, ...Array.from({ length: 10 }, (_, k) => 10 * 2 ** k - 5)];
+
+/** ranx's bayesfuse cut-offs: the ranks whose precision each log odds is estimated over. */
+const BAYES_CUTS = [0, 5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/** Python's sum() of a slice a[start:end] (clipped to the array), added left to right from 0. */
+function sliceSum(a: ArrayLike<number>, start: number, end: number): number {
+  let s = 0;
+  for (let i = start; i < Math.min(end, a.length); i++) s += a[i];
+  return s;
+}
+
+/** The runs as ranx's Runs, each checked to be `{ qid: { docid: score } }` of numbers. */
+function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
+  if (!Array.isArray(runs) || runs.length < 2)
+    throw usageError(`${method}: runs must be an array of at least two runs, not ${shown(runs)}`);
+  return runs.map((run, i) => {
+    if (notAnObject(run)) throw badInput(`${method}: runs[${i}] must be { qid: { docid: score } }, not ${shown(run)}`);
+    return rankedRun(run, `${method}: runs[${i}]`);
+  });
+}
+
+/** ranx's fuse() asserts that all runs have the same queries ("Runs i and j query ids do not match"). */
+function sameQueries(runs: readonly RankedRun[], method: string): void {
+  for (let i = 1; i < runs.length; i++) {
+    const a = runs[0].qids;
+    const b = runs[i].qids;
+    const missing = a.find((q) => !runs[i].lists.has(q)) ?? b.find((q) => !runs[0].lists.has(q));
+    if (missing !== undefined)
+      throw badInput(
+        `${method}: runs 0 and ${i} have different queries (query ${JSON.stringify(missing)} is in one only); ranx fuses runs of the same queries`,
+      );
+  }
+}
+
+/** Judgments' query ids in code point order, each query's relevant documents (ranx's rel_lvl 1: label >= 1). */
+function relevantSets(qrels: Judgments, method: string): { qids: string[]; relevant: Map<string, Set<string>> } {
+  if (notAnObject(qrels)) throw badInput(`${method}: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
+  const qids = queryIds(qrels);
+  const relevant = new Map<string, Set<string>>();
+  for (const q of qids) {
+    const docs = qrels[q];
+    if (notAnObject(docs))
+      throw badInput(`${method}: qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
+    const set = new Set<string>();
+    for (const [d, label] of Object.entries(docs)) {
+      if (typeof label !== "number" || !Number.isFinite(label))
+        throw badInput(
+          `${method}: qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(label)}`,
+        );
+      if (label >= 1) set.add(d);
+    }
+    relevant.set(q, set);
+  }
+  return { qids, relevant };
+}
+
+/**
+ * ranx's get_hit_lists(qrels, run): per judged query (in code point order), 1 where the document at that
+ * position is relevant. ranx pairs the i-th judged query with the run's i-th query, so its judgments and
+ * the run must have the same queries (optimize_fusion asserts it): a difference is refused here.
+ */
+function hitLists(qrels: Judgments, run: RankedRun, index: number, method: string): Float64Array[] {
+  const { qids, relevant } = relevantSets(qrels, method);
+  if (qids.length === 0) throw badInput(`${method}: qrels has no query`);
+  const missing = qids.find((q) => !run.lists.has(q)) ?? run.qids.find((q) => !relevant.has(q));
+  if (missing !== undefined)
+    throw badInput(
+      `${method}: runs[${index}] and qrels have different queries (query ${JSON.stringify(missing)} is in one only); ranx trains on runs of the judged queries`,
+    );
+  return qids.map((q) => {
+    const rel = relevant.get(q)!;
+    return Float64Array.from(run.lists.get(q)!.docs, (d) => (rel.has(d) ? 1 : 0));
+  });
+}
+
+/** ranx's common.py _estimate_probs: per position, the share of queries whose document there is relevant. */
+function estimateProbs(hits: Float64Array[]): number[] {
+  let n = 0;
+  for (const h of hits) n = Math.max(n, h.length);
+  const num = new Float64Array(n);
+  const den = new Float64Array(n);
+  for (const h of hits)
+    for (let i = 0; i < h.length; i++) {
+      den[i] += 1;
+      num[i] += h[i];
+    }
+  return Array.from(num, (x, i) => x / den[i]);
+}
+
+/** A list of arrays of numbers: a trained parameter, one array per run. */
+function perRunArrays(params: Readonly<Params>, key: string, runs: number, method: string): ArrayLike<number>[] {
+  const v = params[key];
+  const ok = (a: unknown) =>
+    (Array.isArray(a) || a instanceof Float64Array) &&
+    Array.prototype.every.call(a, (x: unknown) => typeof x === "number" && !Number.isNaN(x));
+  if (!Array.isArray(v) || v.length !== runs || !v.every(ok))
+    throw usageError(
+      `${method}: params.${key} must be ${runs} arrays of numbers (one per run, as ${method}'s train gives), not ${shown(v)}`,
+    );
+  return v as ArrayLike<number>[];
+}
+
+/** A number per run: a trained parameter (mapfuse's map_scores). */
+function perRunNumbers(params: Readonly<Params>, key: string, runs: number, method: string): number[] {
+  const v = params[key];
+  if (!Array.isArray(v) || v.length !== runs || !v.every((x) => typeof x === "number" && !Number.isNaN(x)))
+    throw usageError(
+      `${method}: params.${key} must be ${runs} numbers (one per run, as ${method}'s train gives), not ${shown(v)}`,
+    );
+  return v;
+}
+
+/** An integer option >= `min`. */
+function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity): number {
+  const v = options[key];
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw usageError(
+      `${method}: ${key} must be an integer >= ${min}${max < Infinity ? ` and <= ${max}` : ""}, not ${shown(v)}`,
+    );
+  return v;
+}
+
+/** Refuses keys the method does not take (a misspelt one would otherwise change nothing). */
+function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: string, what: string): void {
+  if (notAnObject(given)) throw usageError(`${method}: ${what} must be an object, not ${shown(given)}`);
+  for (const k of Object.keys(given))
+    if (!keys.includes(k))
+      throw usageError(
+        `${method}: unknown ${what.replace(/s$/, "")} ${shown(k)} (${method} takes ${keys.join(", ") || "none"})`,
+      );
+}
+
+/**
+ * ranx's comb_sum over the runs' position scores: per query of the first run, each document in order
+ * of first appearance (runs in order, each in its order) scored the sum over runs of its score there
+ * (0 where missing); bayesfuse's sum_odds the same with `missing` for a run without the document.
+ */
+function sumPositions(runs: readonly RankedRun[], score: PositionScores, missing = 0): RankedRun {
+  const lists = new Map<string, Ranked>();
+  for (const q of runs[0].qids) {
+    const perRun = runs.map((run, r) => {
+      const list = run.lists.get(q)!;
+      const at = score(r, list.docs.length);
+      const m = new Map<string, number>();
+      list.docs.forEach((d, i) => m.set(d, at(i, list.scores[i])));
+      return m;
+    });
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    for (const m of perRun)
+      for (const d of m.keys())
+        if (!seen.has(d)) {
+          seen.add(d);
+          ids.push(d);
+        }
+    const scores = Float64Array.from(ids, (d) => {
+      let s = 0;
+      for (const m of perRun) s += m.get(d) ?? missing;
+      return s;
+    });
+    lists.set(q, { docs: ids, scores });
+  }
+  return { qids: runs[0].qids, lists };
+}
+
+/** A method from its ranked train and fuse, with the public train and fuse on `{ qid: { docid: score } }`. */
+function method(
+  name: string,
+  trainKeys: readonly string[],
+  paramKeys: readonly string[],
+  trainRanked: (qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Params>) => Params,
+  fuseRanked: (runs: readonly RankedRun[], params: Readonly<Params>) => RankedRun,
+): LearnedMethod {
+  const train = (qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Params>) => {
+    onlyKeys(options ?? {}, trainKeys, name, "options");
+    return trainRanked(qrels, runs, options ?? {});
+  };
+  const fuse = (runs: readonly RankedRun[], params: Readonly<Params>) => {
+    onlyKeys(params ?? {}, paramKeys, name, "params");
+    sameQueries(runs, name);
+    return fuseRanked(runs, params ?? {});
+  };
+  return {
+    train: (qrels, runs, options = {}) => train(qrels, rankedRuns(runs, name), options),
+    fuse: (runs, params = {}) => scoredRun(fuse(rankedRuns(runs, name), params)),
+    trainRanked: train,
+    fuseRanked: fuse,
+  };
+}
+
+/** ProbFuse (Lillis et al. 2006): fusion/probfuse.py. */
+const probfuse = method(
+  "probfuse",
+  ["n_segments"],
+  ["probs"],
+  (qrels, runs, options) => {
+    // One probability per segment per run: a bound keeps a mistyped count from allocating gigabytes.
+    const n = integerOption(options, "n_segments", "probfuse", 1, 1_000_000);
+    const probs = runs.map((run, r) => {
+      const hits = hitLists(qrels, run, r, "probfuse");
+      const p = new Float64Array(n);
+      for (const h of hits) {
+        const size = Math.ceil(h.length / n);
+        for (let k = 0; k < n; k++) {
+          const end = Math.min((k + 1) * size, h.length);
+          const start = Math.min(k * size, end);
+          if (end > start) p[k] += sliceSum(h, start, end) / (end - start);
+        }
+      }
+      return Array.from(p, (x) => x / hits.length);
+    });
+    return { probs };
+  },
+  (runs, params) => {
+    const probs = perRunArrays(params, "probs", runs.length, "probfuse");
+    return sumPositions(runs, (r, n) => {
+      const p = probs[r];
+      const size = Math.ceil(n / p.length);
+      // Position i lies in segment floor(i / size), scored its probability over its number (from 1).
+      return (i) => p[Math.floor(i / size)] / (Math.floor(i / size) + 1);
+    });
+  },
+);
+
+/** SegFuse (Shokouhi 2007): fusion/segfuse.py. */
+const segfuse = method(
+  "segfuse",
+  [],
+  ["probs"],
+  (qrels, runs) => {
+    const probs = runs.map((run, r) => {
+      const hits = hitLists(qrels, run, r, "segfuse");
+      const p = new Float64Array(SEGFUSE_BOUNDS.length - 1);
+      for (const h of hits)
+        for (let k = 0; k < p.length; k++) {
+          const [start, end] = [SEGFUSE_BOUNDS[k], SEGFUSE_BOUNDS[k + 1]];
+          p[k] += sliceSum(h, start, end) / (end - start);
+        }
+      return Array.from(p, (x) => x / hits.length);
+    });
+    return { probs };
+  },
+  (runs, params) => {
+    const probs = perRunArrays(params, "probs", runs.length, "segfuse");
+    return sumPositions(runs, (r) => {
+      const p = probs[r];
+      // ranx fills ranks [bound k, bound k+1) with the k-th probability for each of the run's
+      // probabilities (at most 10 segments): ranks past them score 0.
+      return (i, score) => {
+        let k = 0;
+        while (k < p.length && k + 1 < SEGFUSE_BOUNDS.length && i >= SEGFUSE_BOUNDS[k + 1]) k++;
+        const inSegment = k < p.length && k + 1 < SEGFUSE_BOUNDS.length;
+        return (inSegment ? p[k] : 0) * (score + 1);
+      };
+    });
+  },
+);
+
+/** The probabilities slidefuse and posfuse train (common.py estimate_probs_multi). */
+const positionProbs = (name: string) => (qrels: Judgments, runs: readonly RankedRun[]) => ({
+  probs: runs.map((run, r) => estimateProbs(hitLists(qrels, run, r, name))),
+});
+
+/** SlideFuse (Lillis et al. 2008): fusion/slidefuse.py. */
+const slidefuse = method("slidefuse", [], ["probs", "w"], positionProbs("slidefuse"), (runs, params) => {
+  const probs = perRunArrays(params, "probs", runs.length, "slidefuse");
+  const w = integerOption(params, "w", "slidefuse", 0);
+  return sumPositions(runs, (r, n) => (p) => {
+    const a = Math.max(p - w, 0);
+    const b = Math.min(p + w, n - 1);
+    return sliceSum(probs[r], a, b + 1) / (b - a + 1);
+  });
+});
+
+/** PosFuse (Lillis et al. 2010): fusion/posfuse.py. */
+const posfuse = method("posfuse", [], ["probs"], positionProbs("posfuse"), (runs, params) => {
+  const probs = perRunArrays(params, "probs", runs.length, "posfuse");
+  return sumPositions(runs, (r) => (i) => (i < probs[r].length ? probs[r][i] : 0));
+});
+
+/** MAPFuse (Lillis et al. 2010): fusion/mapfuse.py; its training is each run's MAP (ranx's "map"). */
+const mapfuse = method(
+  "mapfuse",
+  [],
+  ["map_scores"],
+  (qrels, runs) => ({
+    map_scores: runs.map((run, r) => {
+      hitLists(qrels, run, r, "mapfuse");
+      return evaluateRanked(qrels, run, "map").mean;
+    }),
+  }),
+  (runs, params) => {
+    const maps = perRunNumbers(params, "map_scores", runs.length, "mapfuse");
+    return sumPositions(runs, (r) => (i) => maps[r] / (i + 1));
+  },
+);
+
+/** BayesFuse (Aslam and Montague 2001): fusion/bayesfuse.py. */
+const bayesfuse = method(
+  "bayesfuse",
+  [],
+  ["log_odds"],
+  (qrels, runs) => ({
+    log_odds: runs.map((run, r) => {
+      const hits = hitLists(qrels, run, r, "bayesfuse");
+      const odds = new Float64Array(BAYES_CUTS[BAYES_CUTS.length - 1]);
+      for (let c = 0; c + 1 < BAYES_CUTS.length; c++) {
+        const [start, end] = [BAYES_CUTS[c], BAYES_CUTS[c + 1]];
+        let precision = 0;
+        for (const h of hits) precision += sliceSum(h, start, end) / (end - start) / hits.length;
+        if (precision === 0) precision += 0.001;
+        let negative = 1 - precision;
+        if (negative === 0) negative += 0.001;
+        odds.fill(Math.log(precision / negative), start, end);
+      }
+      return Array.from(odds);
+    }),
+  }),
+  (runs, params) => {
+    const odds = perRunArrays(params, "log_odds", runs.length, "bayesfuse");
+    runs.forEach((run, r) => {
+      const long = run.qids.find((q) => run.lists.get(q)!.docs.length > odds[r].length);
+      if (long !== undefined)
+        throw badInput(
+          `bayesfuse: query ${JSON.stringify(long)} of runs[${r}] ranks ${run.lists.get(long)!.docs.length} documents, past the ${odds[r].length} ranks its log odds cover (ranx reads past them)`,
+        );
+    });
+    return sumPositions(runs, (r) => (i) => odds[r][i], MIN_ODD);
+  },
+);
+
+export const LEARNED_METHODS: Readonly<Record<string, LearnedMethod>> = {
+  probfuse,
+  segfuse,
+  slidefuse,
+  posfuse,
+  mapfuse,
+  bayesfuse,
+};

@@ -96,3 +96,32 @@ export async function thrown(body: string, bounds?: Bounds): Promise<NonNullable
   }
   return o.error!;
 }
+
+/** A hostile call (an expression), the code of the RankevalError it must throw, and words its message must say. */
+export interface ErrorCase {
+  readonly call: string;
+  readonly code: string;
+  readonly says: RegExp;
+}
+
+/**
+ * Runs each case's call in one fresh process, after `setup` (statements declaring what the calls use),
+ * and returns the cases that did not throw a RankevalError with their code and words: [] when all did.
+ */
+export async function wrongErrors(setup: string, cases: readonly ErrorCase[], bounds: Bounds = {}) {
+  const body = `${setup}
+    const out = [];
+    for (const f of [${cases.map((c) => `() => ${c.call}`).join(",\n")}]) {
+      try { f(); out.push({ returned: true }); }
+      catch (e) { out.push({ name: e?.name, code: e?.code, message: String(e?.message ?? e) }); }
+    }
+    return out;`;
+  const o = await hostile(body, { ms: 60_000, ...bounds });
+  if (o.kind !== "returned") return [{ call: "(all)", got: o }];
+  const got = o.value as { name?: string; code?: string; message?: string }[];
+  return cases.flatMap((c, i) =>
+    got[i].name === "RankevalError" && got[i].code === c.code && c.says.test(got[i].message ?? "")
+      ? []
+      : [{ call: c.call, got: got[i] }],
+  );
+}
