@@ -2,9 +2,9 @@
 // names the argument and what was expected (never a TypeError, a hang, or a value), and a document or
 // query named "__proto__" must come back as an own key, not a prototype.
 import { describe, expect, it } from "vitest";
-import { hostile } from "./_call.js";
+import { type ErrorCase, hostile, wrongErrors } from "./_call.js";
 
-const CASES: readonly { call: string; code: "bad-option" | "bad-input"; says: RegExp }[] = [
+const CASES: readonly ErrorCase[] = [
   {
     call: "rankeval.fuse(two)",
     code: "bad-option",
@@ -44,24 +44,10 @@ const CASES: readonly { call: string; code: "bad-option" | "bad-input"; says: Re
 
 describe("fuse and normalize, hostile calls", () => {
   it("throw RankevalErrors naming the argument", async () => {
-    const body = `
+    const setup = `
       const r = { q1: { d1: 1, d2: 0.5 } };
-      const two = [r, { q1: { d2: 3 } }];
-      const out = [];
-      for (const f of [${CASES.map((c) => `() => ${c.call}`).join(",\n")}]) {
-        try { f(); out.push({ returned: true }); }
-        catch (e) { out.push({ name: e?.name, code: e?.code, message: String(e?.message ?? e) }); }
-      }
-      return out;`;
-    const o = await hostile(body, { ms: 60_000 });
-    expect(o.kind, o.why).toBe("returned");
-    const got = o.value as { name?: string; code?: string; message?: string }[];
-    const wrong = CASES.flatMap((c, i) =>
-      got[i].name === "RankevalError" && got[i].code === c.code && c.says.test(got[i].message ?? "")
-        ? []
-        : [{ call: c.call, got: got[i] }],
-    );
-    expect(wrong).toEqual([]);
+      const two = [r, { q1: { d2: 3 } }];`;
+    expect(await wrongErrors(setup, CASES)).toEqual([]);
   });
 
   it('keeps "__proto__" as a query and a document id', async () => {
