@@ -1,0 +1,163 @@
+// rankeval --fuse: runs read by the command line's reader, fused by fuse() and written as TREC text, or
+// evaluated beside their inputs (--compare: compared with each); the errors. The fused scores are
+// fuse()'s (test/fusion*.test.ts checks them against ranx): here, that the command line writes and
+// evaluates what fuse() returns.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it, vi } from "vitest";
+import { cli } from "./_cli.js";
+import { fuse } from "../src/fusion/fuse.js";
+import { writeRun } from "../src/node/fuse-command.js";
+
+vi.mock("../src/fusion/fuse.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../src/fusion/fuse.js")>();
+  try {
+    real.fuse([{}, {}], { method: "rrf" });
+    return real;
+  } catch (e) {
+    if (!String(e).includes("not built yet")) return real;
+  }
+  // Until fuse() is built (in parallel): RRF alone, on runs without ties, as ranx defines it.
+  const { usageError } = await import("../src/errors/errors.js");
+  const standIn = (runs: Record<string, Record<string, number>>[], o: { method: string; params?: { k?: number } }) => {
+    if (o.method !== "rrf") throw usageError(`fuse: method "${o.method}" is not one of rrf`);
+    const out: Record<string, Record<string, number>> = {};
+    for (const run of runs)
+      for (const [q, docs] of Object.entries(run)) {
+        const ids = Object.keys(docs).sort((a, b) => docs[b] - docs[a]);
+        out[q] ??= {};
+        ids.forEach((d, i) => (out[q][d] = (out[q][d] ?? 0) + 1 / ((o.params?.k ?? 60) + i + 1)));
+      }
+    return out;
+  };
+  return { ...real, fuse: standIn };
+});
+
+const dir = mkdtempSync(join(tmpdir(), "rankeval-fuse-test-"));
+const file = (name: string, text: string | Buffer) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+const runA = { q1: { d1: 3, d2: 2, d3: 1 }, q2: { d4: 0.5, d5: 0.25 }, "10": { d6: 1 } };
+const runB = { q1: { d3: 9, d1: 8, d4: 7 }, q2: { d5: 2, d4: 1 }, "10": { d7: 4, d6: 3 } };
+const trec = (run: Record<string, Record<string, number>>, tag: string) =>
+  Object.entries(run)
+    .flatMap(([q, docs]) => Object.entries(docs).map(([d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} ${tag}\n`))
+    .join("");
+const a = file("a.run", trec(runA, "a"));
+const b = file("b.run.gz", gzipSync(trec(runB, "b")));
+const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d3 2\nq2 0 d5 1\n10 0 d7 1\n");
+
+/** What the command line must write: fuse()'s run, as writeRun writes it. */
+function expected(method: string, tag = method, params = {}): string {
+  let text = "";
+  writeRun(fuse([runA, runB], { method, params }), tag, (s) => (text += s));
+  return text;
+}
+
+describe("rankeval --fuse RUN RUN", () => {
+  it("writes fuse()'s run as TREC text on standard output, the runs read gzipped or not", async () => {
+    const r = await cli(["--fuse", "rrf", a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(expected("rrf"));
+    // Queries in byte order, ranks from 1 by score, the method as the tag.
+    expect(r.stdout.split("\n")[0]).toMatch(/^10 Q0 d6 1 0\.0\d+ rrf$/);
+    expect(r.stdout).toContain("q1 Q0 d1 1 ");
+    expect(r.stdout).toContain("q1 Q0 d3 2 ");
+  });
+
+  it("passes --fuse-param to the method and --tag to the lines, and writes --output", async () => {
+    const out = join(dir, "fused.txt");
+    const r = await cli(["--fuse", "rrf", "--fuse-param", "k=10", "--tag", "hybrid", "--output", out, a, b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+    const text = readFileSync(out, "utf8");
+    expect(text).toBe(expected("rrf", "hybrid", { k: 10 }));
+    expect(text).not.toBe(expected("rrf", "hybrid"));
+    // What it wrote reads back as the same run.
+    expect(text.split("\n")[1]).toMatch(/^10 Q0 d7 2 [\d.]+ hybrid$/);
+  });
+});
+
+describe("rankeval --fuse METHOD QRELS RUN RUN", () => {
+  it("evaluates the fused run first, beside its inputs, as evaluating the written file would", async () => {
+    const r = await cli(["--fuse", "rrf", "-m", "map", "-m", "ndcg@10", "--format", "json", qrels, a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const out = join(dir, "fused-eval.txt");
+    await cli(["--fuse", "rrf", "--output", out, a, b]);
+    const alone = await cli(["-m", "map", "-m", "ndcg@10", "--format", "json", qrels, out, a, b]);
+    expect(r.stdout).toBe(alone.stdout.split(JSON.stringify(out).slice(1, -1)).join("fused(rrf)"));
+    expect(r.stdout).toContain('"fused(rrf)"');
+  });
+
+  it("names the fused run by --output, and trec_eval's text has a block for each run", async () => {
+    const out = join(dir, "named.txt");
+    const r = await cli(["--fuse", "rrf", "--output", out, qrels, a, b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`==> ${out} <==`);
+    expect(r.stdout).toContain(`==> ${a} <==`);
+    expect(r.stdout.indexOf(out)).toBeLessThan(r.stdout.indexOf(a));
+    expect(readFileSync(out, "utf8")).toBe(expected("rrf"));
+  });
+
+  it("--compare compares the fused run (the baseline) with each input", async () => {
+    const r = await cli(["--fuse", "rrf", "--compare", "-m", "ndcg@10", "--format", "json", qrels, a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(JSON.stringify(c)).toContain("fused(rrf)");
+    expect(c.baseline ?? JSON.stringify(c)).toContain("fused(rrf)");
+  });
+});
+
+describe("rankeval --fuse: errors", () => {
+  it("says a method the library does not know as a usage error, before reading the runs", async () => {
+    const r = await cli(["--fuse", "nosuch", a, join(dir, "absent.run")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("nosuch");
+  });
+
+  it("needs two runs, and a readable one", async () => {
+    expect((await cli(["--fuse", "rrf", a])).stderr).toContain("--fuse needs at least two runs");
+    expect((await cli(["--fuse", "rrf", qrels, a])).stderr).toContain("--fuse needs at least two runs");
+    const missing = await cli(["--fuse", "rrf", a, join(dir, "absent.run")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("absent.run");
+  });
+
+  it("names a bad run line by file and line", async () => {
+    const bad = file("bad.run", "q1 Q0 d1 1 3 x\nq1 Q0 d2 2 zz x\n");
+    const r = await cli(["--fuse", "rrf", a, bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2`);
+  });
+
+  it("refuses fusion's options without --fuse, weights not one a run, a tag of two words", async () => {
+    for (const argv of [["--norm", "max"], ["--weights", "1,2"], ["--output", "x"], ["--tag", "t"]]) {
+      const r = await cli([...argv, qrels, a]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`${argv[0]} needs --fuse METHOD`);
+    }
+    const w = await cli(["--fuse", "rrf", "--weights", "1,2,3", a, b]);
+    expect(w.status).toBe(1);
+    expect(w.stderr).toContain("3 weights for 2 runs");
+    expect((await cli(["--fuse", "rrf", "--weights", "1,x", a, b])).stderr).toContain('"x" is not a number');
+    expect((await cli(["--fuse", "rrf", "--tag", "a b", a, b])).stderr).toContain("one word");
+    expect((await cli(["--fuse", "rrf", "--fuse-param", "k", a, b])).stderr).toContain("NAME=VALUE");
+    expect((await cli(["--fuse", "rrf", "--output", a, a, b])).stderr).toContain("would be written over");
+  });
+});
+
+describe("writeRun", () => {
+  it("ranks by descending score, ties by document id descending (byte order), queries in byte order", () => {
+    let text = "";
+    writeRun({ "9": { b: 1, a: 1, c: 2, "é": 1 }, "10": { x: -0.5 } }, "t", (s) => (text += s));
+    expect(text).toBe(
+      ["10 Q0 x 1 -0.5 t", "9 Q0 c 1 2 t", "9 Q0 é 2 1 t", "9 Q0 b 3 1 t", "9 Q0 a 4 1 t", ""].join("\n"),
+    );
+  });
+});
