@@ -358,7 +358,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       case "weights":
         a.weights = value.split(",").map((w) => {
-          if (!DECIMAL.test(w.trim())) throw usageError(`${option}: "${w}" is not a number (weights: W,W,... a run each)`);
+          if (!DECIMAL.test(w.trim()))
+            throw usageError(`${option}: "${w}" is not a number (weights: W,W,... a run each)`);
           return Number(w);
         });
         break;
@@ -479,7 +480,8 @@ function checkFuse(a: CliArgs): void {
           : a.perQueryOut !== undefined
             ? "--per-query-out"
             : null;
-  if (other) throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
+  if (other)
+    throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
 }
 
 /** --page [FILE]: FILE an HTML name (not a qrels or run file overwritten by a slip), and nothing else given. */

@@ -70,7 +70,9 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
     const name = (file: string) => (dir !== null && file === path ? label : file);
     const files = [args.files[0], path, ...runFiles];
     const evaluated = { ...args, files };
-    return args.compare ? await evaluations.compare(evaluated, io, name) : await evaluations.evaluate(evaluated, io, name);
+    return args.compare
+      ? await evaluations.compare(evaluated, io, name)
+      : await evaluations.evaluate(evaluated, io, name);
   } finally {
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
   }
@@ -83,7 +85,9 @@ export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   if (args.weights !== undefined) {
     if (Object.hasOwn(params, "weights")) throw usageError("--weights and --fuse-param weights=...: give one of them");
     if (args.weights.length !== runs)
-      throw usageError(`--weights ${args.weights.join(",")}: ${args.weights.length} weights for ${runs} runs (one a run)`);
+      throw usageError(
+        `--weights ${args.weights.join(",")}: ${args.weights.length} weights for ${runs} runs (one a run)`,
+      );
     params.weights = args.weights;
   }
   const norm = args.norm === undefined ? undefined : args.norm === "none" ? null : (args.norm as NormName);
