@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { cli } from "./_cli.js";
 import { fuse } from "../src/fusion/fuse.js";
-import { writeRun } from "../src/node/fuse-command.js";
+import { writeRun } from "../src/output/run-text.js";
 
 vi.mock("../src/fusion/fuse.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../src/fusion/fuse.js")>();

@@ -30,7 +30,6 @@ import {
   ANY,
   BOOLEAN,
   checkOptions,
-  documentTwice,
   InputError,
   oneOf,
   RankevalError,
@@ -41,9 +40,6 @@ import type { Measures, Result } from "../pipeline/evaluate.js";
 import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
-import type { QrelsRows } from "../io/qrels.js";
-import type { RunRows } from "../io/run.js";
-import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
@@ -52,7 +48,8 @@ import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
-import { asRowError, readRows, type PlaceOf } from "../input/input.js";
+import { readRows } from "../input/input.js";
+import { idValuesAt, type IdValues } from "../input/id-values.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };
@@ -84,8 +81,7 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
   complete?: boolean;
 }
 
-/** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
-export type IdValues = Record<string, Record<string, number>>;
+export type { IdValues };
 
 /** What measures evaluateFiles takes: what evaluateRun takes. */
 export type FileMeasures = Measures;
@@ -247,60 +243,4 @@ export async function readRun(path: string, options?: FileOptions): Promise<IdVa
   checkColumnsRead([path], choice, "readRun: columns", COLUMNS_FORMAT);
   const { rows, placeOf } = await readRows("run", inputOf(path, choice), new Interner(), choice);
   return idValuesAt(rows, rows.score, placeOf);
-}
-
-/** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
-function put<T>(object: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__")
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
-}
-
-/** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
-function docidStrings(docids: RowDocids, n: number): string[] {
-  const { bytes, offsets } = docids;
-  const out = new Array<string>(n);
-  let bits = 0;
-  for (let i = offsets[0], end = offsets[n]; i < end; i++) bits |= bytes[i];
-  if (bits >= 0x80) {
-    for (let i = 0; i < n; i++) out[i] = docidString(docids, i);
-    return out;
-  }
-  // ASCII: a byte is a character, so the pool's offsets are the text's.
-  const text = new TextDecoder().decode(bytes.subarray(offsets[0], offsets[n]));
-  const base = offsets[0];
-  for (let i = 0; i < n; i++) out[i] = text.slice(offsets[i] - base, offsets[i + 1] - base);
-  return out;
-}
-
-/** idValues of a columnar input's rows, an error about a row said as the row of its file. */
-function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf): IdValues {
-  try {
-    return idValues(rows, values);
-  } catch (e) {
-    throw placeOf ? asRowError(e, rows.file, { placeOf }) : e;
-  }
-}
-
-function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
-  const names = rows.qidNames.stringsOf(Array.from({ length: rows.qidNames.size }, (_, i) => i));
-  const docids = docidStrings(rows.docids, rows.length);
-  const out: IdValues = {};
-  const qid = rows.qid;
-  let prev = -1;
-  let docs: Record<string, number> = {};
-  for (let i = 0; i < rows.length; i++) {
-    const q = qid[i];
-    if (q !== prev) {
-      prev = q;
-      if (Object.hasOwn(out, names[q])) docs = out[names[q]];
-      else put(out, names[q], (docs = {}));
-    }
-    const d = docids[i];
-    if (Object.hasOwn(docs, d)) {
-      throw documentTwice(d, names[q], { file: rows.file, line: lineOfRow(rows.lines, i) });
-    }
-    put(docs, d, values[i]);
-  }
-  return out;
 }

@@ -1,0 +1,66 @@
+// Judgments or a run as read (columns) made into `{ qid: { docid: value } }` objects, the shape
+// evaluateRun and fuse() take: for rankeval/node's readQrels and readRun, and the page's fused run.
+import { documentTwice } from "../errors/errors.js";
+import type { QrelsRows } from "../io/qrels.js";
+import type { RunRows } from "../io/run.js";
+import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
+import { asRowError, type PlaceOf } from "./input.js";
+
+/** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
+export type IdValues = Record<string, Record<string, number>>;
+
+/** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
+function put<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
+/** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
+function docidStrings(docids: RowDocids, n: number): string[] {
+  const { bytes, offsets } = docids;
+  const out = new Array<string>(n);
+  let bits = 0;
+  for (let i = offsets[0], end = offsets[n]; i < end; i++) bits |= bytes[i];
+  if (bits >= 0x80) {
+    for (let i = 0; i < n; i++) out[i] = docidString(docids, i);
+    return out;
+  }
+  // ASCII: a byte is a character, so the pool's offsets are the text's.
+  const text = new TextDecoder().decode(bytes.subarray(offsets[0], offsets[n]));
+  const base = offsets[0];
+  for (let i = 0; i < n; i++) out[i] = text.slice(offsets[i] - base, offsets[i + 1] - base);
+  return out;
+}
+
+/** idValues of a columnar input's rows, an error about a row said as the row of its file. */
+export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf): IdValues {
+  try {
+    return idValues(rows, values);
+  } catch (e) {
+    throw placeOf ? asRowError(e, rows.file, { placeOf }) : e;
+  }
+}
+
+function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
+  const names = rows.qidNames.stringsOf(Array.from({ length: rows.qidNames.size }, (_, i) => i));
+  const docids = docidStrings(rows.docids, rows.length);
+  const out: IdValues = {};
+  const qid = rows.qid;
+  let prev = -1;
+  let docs: Record<string, number> = {};
+  for (let i = 0; i < rows.length; i++) {
+    const q = qid[i];
+    if (q !== prev) {
+      prev = q;
+      if (Object.hasOwn(out, names[q])) docs = out[names[q]];
+      else put(out, names[q], (docs = {}));
+    }
+    const d = docids[i];
+    if (Object.hasOwn(docs, d)) {
+      throw documentTwice(d, names[q], { file: rows.file, line: lineOfRow(rows.lines, i) });
+    }
+    put(docs, d, values[i]);
+  }
+  return out;
+}
