@@ -64,3 +64,14 @@ export {
   type ComparisonFormatOptions,
 } from "./output/comparison.js";
 export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./pipeline/join-subtopics.js";
+// Fusion: ranx's fusion methods and score normalisations.
+export {
+  fuse,
+  normalize,
+  NORMS,
+  METHOD_NAMES,
+  type FuseOptions,
+  type FusionParams,
+  type NormName,
+} from "./fusion/fuse.js";
+export type { ScoredRun, Judgments } from "./fusion/run.js";

@@ -1,8 +1,22 @@
 // fuse() and normalize(): ranx's fusion methods and score normalisations, on ranx's definitions.
+import { ANY, badInput, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
+import { didYouMean } from "../errors/suggest.js";
+import { LEARNED_METHODS } from "./learned.js";
+import { fuseQuery, METHOD_NAMES, methodParams, scoreMethod } from "./methods.js";
+import {
+  bordaQuery,
+  type NormName,
+  normalizedQuery,
+  normName,
+  queryIds,
+  queryObject,
+  type Ranked,
+  rankedQuery,
+} from "./normalize.js";
 import type { ScoredRun } from "./run.js";
 
-/** ranx's normalisation names. */
-export type NormName = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda";
+export { normalize, NORMS, type NormName } from "./normalize.js";
+export { METHOD_NAMES, type FusionParams } from "./methods.js";
 
 export interface FuseOptions {
   /** ranx's method name: "rrf", "wsum", "probfuse", ... */
@@ -13,12 +27,56 @@ export interface FuseOptions {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
-/** `runs` fused into one run, in the shape they came in. */
-export function fuse(_runs: readonly ScoredRun[], _options: FuseOptions): ScoredRun {
-  throw new Error("fuse: not built yet");
+const FUSE_OPTIONS = { method: { ...ANY, required: true }, norm: ANY, params: ANY };
+
+/**
+ * `runs` fused into one run, in the shape they came in, as ranx's `fuse(runs, norm, method, params)`:
+ * each run normalised (by `norm`, "min-max" unless given; null for none), then fused by `method`. Every
+ * run must have the same queries (ranx asserts it); every document of every run is kept (no cut). Each
+ * query's documents come from the highest score down, ties in ranx's order.
+ */
+export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRun {
+  const o = checkOptions(options, FUSE_OPTIONS, "fuse");
+  const learned = typeof o.method === "string" && Object.hasOwn(LEARNED_METHODS, o.method);
+  const method = typeof o.method === "string" ? scoreMethod(o.method) : undefined;
+  if (!learned && method === undefined) {
+    const names = [...METHOD_NAMES, ...Object.keys(LEARNED_METHODS)];
+    const hint = typeof o.method === "string" ? didYouMean(o.method, names) : "";
+    throw usageError(`fuse: method must be one of ${names.join(", ")}, not ${shown(o.method)}${hint}`);
+  }
+  const norm = o.norm === null ? null : normName(o.norm ?? "min-max", "fuse: norm");
+  if (!Array.isArray(runs)) throw usageError(`fuse: runs must be an array of runs, not ${shown(runs)}`);
+  if (runs.length < 2) throw usageError(`fuse: runs must hold at least 2 runs to fuse, not ${runs.length}`);
+  const qids = sameQueries(runs);
+  const params = method === undefined ? null : methodParams(method, o.params ?? {}, runs.length);
+  const out: Record<string, Record<string, number>> = {};
+  const byRun: Record<string, Record<string, number>>[] = runs.map(() => ({}));
+  for (const qid of qids) {
+    let qs: Ranked[] = runs.map((run, r) => rankedQuery(run[qid], `runs[${r}][${JSON.stringify(qid)}]`));
+    if (norm === "borda") qs = bordaQuery(qs);
+    else if (norm !== null) qs = qs.map((q) => normalizedQuery(q, norm));
+    if (method !== undefined) out[qid] = queryObject(fuseQuery(method, qs, params ?? {}));
+    else for (let r = 0; r < runs.length; r++) byRun[r][qid] = queryObject(qs[r]);
+  }
+  if (method !== undefined) return out;
+  // A learned method fuses the normalised runs whole, as ranx passes them.
+  return LEARNED_METHODS[o.method as string].fuse(byRun, o.params ?? {});
 }
 
-/** `run` normalised by `norm`, query by query. */
-export function normalize(_run: ScoredRun, _norm: NormName): ScoredRun {
-  throw new Error("normalize: not built yet");
+/** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */
+function sameQueries(runs: readonly ScoredRun[]): string[] {
+  for (let r = 0; r < runs.length; r++)
+    if (notAnObject(runs[r])) throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);
+  const qids = queryIds(runs[0]);
+  for (let r = 1; r < runs.length; r++) {
+    const other = Object.keys(runs[r]);
+    const lacking = qids.find((q) => !Object.hasOwn(runs[r], q));
+    const extra = other.find((q) => !Object.hasOwn(runs[0], q));
+    if (lacking !== undefined || extra !== undefined)
+      throw badInput(
+        `fuse: runs[0] and runs[${r}] must have the same queries, as ranx requires: query ${shown(lacking ?? extra)} ` +
+          `is in runs[${lacking !== undefined ? 0 : r}] only`,
+      );
+  }
+  return qids;
 }

@@ -1,0 +1,188 @@
+// ranx 0.3.20's score normalisations (ranx/normalization/), query by query, on its definitions: the same
+// floors (1e-9) under a zero range, the same sums in the same order, and the same order of documents
+// after each (a rank-based method reads that order as ranks).
+import { sortQids } from "../c/strings.js";
+import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
+import { didYouMean } from "../errors/suggest.js";
+import { rankOrder } from "./order.js";
+import type { ScoredRun } from "./run.js";
+
+/** ranx's normalisation names. */
+export type NormName = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda";
+
+export const NORMS: readonly NormName[] = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda"];
+/** ranx's norm_switch takes these spellings too. */
+const NORM_ALIASES: Readonly<Record<string, NormName>> = {
+  min_max: "min-max",
+  min_max_inverted: "min-max-inverted",
+};
+
+/** `name` as a norm, or a usage error naming `option` and the norms. */
+export function normName(name: unknown, option: string): NormName {
+  if (typeof name === "string") {
+    if ((NORMS as readonly string[]).includes(name)) return name as NormName;
+    if (Object.hasOwn(NORM_ALIASES, name)) return NORM_ALIASES[name];
+  }
+  const hint = typeof name === "string" ? didYouMean(name, NORMS) : "";
+  throw usageError(`${option} must be one of ${NORMS.join(", ")}, not ${shown(name)}${hint}`);
+}
+
+/** One query of one run, in ranx's order (what a rank-based method reads as ranks). */
+export interface Ranked {
+  readonly docs: readonly string[];
+  readonly scores: Float64Array;
+}
+
+/**
+ * A query's `{ docid: score }` as ranx's Run holds it: in the object's key order, then sorted by score
+ * descending as ranx sorts (numba's quicksort: see order.ts). `where` names it in messages.
+ */
+export function rankedQuery(docs: unknown, where: string): Ranked {
+  if (notAnObject(docs)) throw badInput(`${where} must be an object of docid: score, not ${shown(docs)}`);
+  const ids = Object.keys(docs as object);
+  const given = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const v = (docs as Record<string, unknown>)[ids[i]];
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw badInput(`${where}[${JSON.stringify(ids[i])}] is ${shown(v)}, not a finite number`);
+    given[i] = v;
+  }
+  return reordered({ docs: ids, scores: given }, rankOrder(given));
+}
+
+/** `q` with its documents in `order`. */
+export function reordered(q: Ranked, order: Int32Array): Ranked {
+  const docs = new Array<string>(order.length);
+  const scores = new Float64Array(order.length);
+  for (let i = 0; i < order.length; i++) {
+    docs[i] = q.docs[order[i]];
+    scores[i] = q.scores[order[i]];
+  }
+  return { docs, scores };
+}
+
+/** Python's sum over the scores: left to right from 0 (numba's builtin sum and ndarray.sum alike). */
+function total(x: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i];
+  return s;
+}
+
+/** ranx's safe_min and safe_max: 0 for no scores. */
+function minMax(x: Float64Array): [number, number] {
+  if (x.length === 0) return [0, 0];
+  let lo = x[0];
+  let hi = x[0];
+  for (let i = 1; i < x.length; i++) {
+    if (x[i] < lo) lo = x[i];
+    if (x[i] > hi) hi = x[i];
+  }
+  return [lo, hi];
+}
+
+/** One query normalised by any norm but borda (which needs every run's query: bordaQuery). */
+export function normalizedQuery(q: Ranked, norm: Exclude<NormName, "borda">): Ranked {
+  const x = q.scores;
+  const n = x.length;
+  const out = new Float64Array(n);
+  switch (norm) {
+    case "min-max":
+    case "min-max-inverted": {
+      const [lo, hi] = minMax(x);
+      const d = Math.max(hi - lo, 1e-9);
+      if (norm === "min-max") for (let i = 0; i < n; i++) out[i] = (x[i] - lo) / d;
+      else {
+        for (let i = 0; i < n; i++) out[i] = (hi - x[i]) / d;
+        // ranx sorts the inverted run again (Run.sort()), from the order it had.
+        return reordered({ docs: q.docs, scores: out }, rankOrder(out));
+      }
+      break;
+    }
+    case "max": {
+      const d = Math.max(minMax(x)[1], 1e-9);
+      for (let i = 0; i < n; i++) out[i] = x[i] / d;
+      break;
+    }
+    case "sum": {
+      const lo = minMax(x)[0];
+      const d = Math.max(total(x) - lo * n, 1e-9);
+      for (let i = 0; i < n; i++) out[i] = (x[i] - lo) / d;
+      break;
+    }
+    case "zmuv": {
+      // numpy's mean and population standard deviation (ddof 0), as numba computes them.
+      const mean = total(x) / n;
+      let ss = 0;
+      for (let i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
+      const d = Math.max(Math.sqrt(ss / n), 1e-9);
+      for (let i = 0; i < n; i++) out[i] = (x[i] - mean) / d;
+      break;
+    }
+    case "rank":
+      for (let i = 0; i < n; i++) out[i] = 1 - i / n;
+      break;
+  }
+  return { docs: q.docs, scores: out };
+}
+
+/**
+ * The documents of one query over all runs, each once, in the order they first appear (run by run, each
+ * in its order). ranx collects them in a Python set, whose order changes with PYTHONHASHSEED; scores do
+ * not depend on it, only the order of tied documents and, after borda, the ranks rank-based methods read.
+ */
+export function candidates(qs: readonly Ranked[]): { docs: string[]; index: Map<string, number> } {
+  const index = new Map<string, number>();
+  const docs: string[] = [];
+  for (const q of qs)
+    for (const d of q.docs)
+      if (!index.has(d)) {
+        index.set(d, docs.length);
+        docs.push(d);
+      }
+  return { docs, index };
+}
+
+/**
+ * ranx's borda_norm of one query over all runs: a run's document at 0-based rank i scores 1 - i/n (n the
+ * candidates), every candidate it lacks 0.5 - (m - 1)/(2n) (m its length), each run listed in the
+ * candidates' order, as ranx leaves it.
+ */
+export function bordaQuery(qs: readonly Ranked[]): Ranked[] {
+  const { docs } = candidates(qs);
+  const n = docs.length;
+  return qs.map((q) => {
+    const at = new Map<string, number>();
+    for (let i = 0; i < q.docs.length; i++) at.set(q.docs[i], i);
+    const missing = 0.5 - (q.docs.length - 1) / (2 * n);
+    const out = new Float64Array(n);
+    for (let c = 0; c < n; c++) {
+      const i = at.get(docs[c]);
+      out[c] = i === undefined ? missing : 1 - i / n;
+    }
+    return { docs, scores: out };
+  });
+}
+
+/** A query's documents as `{ docid: score }`, in their order. */
+export function queryObject(q: Ranked): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < q.docs.length; i++) out[q.docs[i]] = q.scores[i];
+  return out;
+}
+
+/** Query ids in ranx's order (sorted by code point, as Python sorts strings). */
+export function queryIds(run: object): string[] {
+  return sortQids(Object.keys(run));
+}
+
+/** `run` normalised by `norm`, query by query; "borda" as ranx's borda_norm of this one run. */
+export function normalize(run: ScoredRun, norm: NormName): ScoredRun {
+  const name = normName(norm, "normalize: norm");
+  if (notAnObject(run)) throw badInput(`normalize: run must be { qid: { docid: score } }, not ${shown(run)}`);
+  const out: Record<string, Record<string, number>> = {};
+  for (const qid of queryIds(run)) {
+    const q = rankedQuery(run[qid], `run[${JSON.stringify(qid)}]`);
+    out[qid] = queryObject(name === "borda" ? bordaQuery([q])[0] : normalizedQuery(q, name));
+  }
+  return out;
+}
