@@ -6,34 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cli } from "./_cli.js";
 import { fuse } from "../src/fusion/fuse.js";
 import { writeRun } from "../src/output/run-text.js";
-
-vi.mock("../src/fusion/fuse.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../src/fusion/fuse.js")>();
-  try {
-    real.fuse([{}, {}], { method: "rrf" });
-    return real;
-  } catch (e) {
-    if (!String(e).includes("not built yet")) return real;
-  }
-  // Until fuse() is built (in parallel): RRF alone, on runs without ties, as ranx defines it.
-  const { usageError } = await import("../src/errors/errors.js");
-  const standIn = (runs: Record<string, Record<string, number>>[], o: { method: string; params?: { k?: number } }) => {
-    if (o.method !== "rrf") throw usageError(`fuse: method "${o.method}" is not one of rrf`);
-    const out: Record<string, Record<string, number>> = {};
-    for (const run of runs)
-      for (const [q, docs] of Object.entries(run)) {
-        const ids = Object.keys(docs).sort((a, b) => docs[b] - docs[a]);
-        out[q] ??= {};
-        ids.forEach((d, i) => (out[q][d] = (out[q][d] ?? 0) + 1 / ((o.params?.k ?? 60) + i + 1)));
-      }
-    return out;
-  };
-  return { ...real, fuse: standIn };
-});
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-fuse-test-"));
 const file = (name: string, text: string | Buffer) => {
@@ -82,6 +58,26 @@ describe("rankeval --fuse RUN RUN", () => {
   });
 });
 
+describe("rankeval --fuse wsum --norm ... --weights", () => {
+  it("gives fuse() the norm and a weight a run", async () => {
+    for (const norm of ["min-max", "zmuv", "none"]) {
+      const r = await cli(["--fuse", "wsum", "--norm", norm, "--weights", "0.3,0.7", a, b]);
+      expect(r.stderr).toBe("");
+      let text = "";
+      const options = {
+        method: "wsum",
+        norm: norm === "none" ? null : (norm as "min-max"),
+        params: { weights: [0.3, 0.7] },
+      };
+      writeRun(fuse([runA, runB], options), "wsum", (s) => (text += s));
+      expect(r.stdout).toBe(text);
+    }
+    const one = await cli(["--fuse", "wsum", "--weights", "1,0", a, b]);
+    const other = await cli(["--fuse", "wsum", "--weights", "0,1", a, b]);
+    expect(one.stdout).not.toBe(other.stdout);
+  });
+});
+
 describe("rankeval --fuse METHOD QRELS RUN RUN", () => {
   it("evaluates the fused run first, beside its inputs, as evaluating the written file would", async () => {
     const r = await cli(["--fuse", "rrf", "-m", "map", "-m", "ndcg@10", "--format", "json", qrels, a, b]);
@@ -119,6 +115,20 @@ describe("rankeval --fuse: errors", () => {
     const r = await cli(["--fuse", "nosuch", a, join(dir, "absent.run")]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("nosuch");
+  });
+
+  it("says a norm the library does not know, with its names", async () => {
+    const r = await cli(["--fuse", "rrf", "--norm", "minmax", a, b]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("minmax");
+    expect(r.stderr).toContain("min-max");
+  });
+
+  it("says runs without the same queries as the library does (ranx requires them)", async () => {
+    const other = file("other.run", "q1 Q0 d1 1 3 x\n");
+    const r = await cli(["--fuse", "rrf", a, other]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("same queries");
   });
 
   it("needs two runs, and a readable one", async () => {

@@ -11,7 +11,10 @@ import { formatOf } from "../input/formats.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { checkReadOnce, displayName, readInto, rereadable } from "./file-read.js";
-import { readRun } from "./index.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
+import { readRows } from "../input/input.js";
+import { idValuesAt } from "../input/id-values.js";
+import { Interner } from "../io/interner.js";
 
 /** What cli.ts lends: its evaluation of QRELS RUN [RUN ...] (trecMode) and --compare's, the runs renamed. */
 export interface Evaluations {
@@ -51,8 +54,15 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   ]);
   if (args.output !== undefined && args.files.includes(args.output))
     throw usageError(`--output ${args.output} is one of the inputs: it would be written over`);
-  const choice = { inputFormat: args.inputFormat, columns: args.columns };
-  const runs = await Promise.all(runFiles.map((f) => readRun(f, choice)));
+  // Each run read whole by the command line's readers (any format, gzip), as rankeval/node's readRun.
+  const choice = { format: args.inputFormat, columns: args.columns };
+  checkColumnsRead(runFiles, choice, "--columns", CLI_COLUMNS_FORMAT);
+  const runs = await Promise.all(
+    runFiles.map(async (f) => {
+      const { rows, placeOf } = await readRows("run", inputOf(f, choice), new Interner(), choice);
+      return idValuesAt(rows, rows.score, placeOf);
+    }),
+  );
   const fused = fuse(runs, options);
   if (!withQrels) {
     if (args.output === undefined) writeRun(fused, tag, (s) => io.stdout.write(s));
