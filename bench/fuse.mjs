@@ -67,16 +67,27 @@ async function rescore(from, to) {
 
 const bin = join(root, "dist/node/bin.js");
 const haveTime = existsSync("/usr/bin/time");
-/** `rankeval ARGS`, ROUNDS times: the median round's seconds and peak memory (GNU time, where present). */
+/**
+ * A command's wall seconds, and with GNU time (where present) its CPU seconds (user + system, every
+ * thread: on a loaded machine the fairer figure) and peak memory.
+ */
+function timed(command, args) {
+  const t = performance.now();
+  const r = haveTime ? spawnSync("/usr/bin/time", ["-v", command, ...args]) : spawnSync(command, args);
+  const seconds = (performance.now() - t) / 1000;
+  const err = r.stderr.toString();
+  const field = (name) => Number(err.match(new RegExp(`${name}: ([\\d.]+)`))?.[1] ?? Number.NaN);
+  const cpu = field("User time \\(seconds\\)") + field("System time \\(seconds\\)");
+  return { r, seconds, cpu, rssMB: field("Maximum resident set size \\(kbytes\\)") / 1024 };
+}
+
+/** `rankeval ARGS`, ROUNDS times: the median round. */
 function rankeval(args) {
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const t = performance.now();
-    const r = haveTime ? spawnSync("/usr/bin/time", ["-v", "node", bin, ...args]) : spawnSync("node", [bin, ...args]);
-    const seconds = (performance.now() - t) / 1000;
-    if (r.status !== 0) throw new Error(`rankeval ${args.join(" ")}: ${r.stderr.toString()}`);
-    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr.toString());
-    rounds.push({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : Number.NaN });
+    const t = timed("node", [bin, ...args]);
+    if (t.r.status !== 0) throw new Error(`rankeval ${args.join(" ")}: ${t.r.stderr.toString()}`);
+    rounds.push(t);
   }
   rounds.sort((a, b) => a.seconds - b.seconds);
   return rounds[Math.floor(rounds.length / 2)];
@@ -85,12 +96,13 @@ function rankeval(args) {
 /** ranx's load, fuse and save (bench/fuse-ranx.py), once; null where ranx cannot be run here. */
 function ranx(out, method, norm) {
   if (!RANX || !existsSync(ranxPython)) return null;
-  const r = spawnSync(ranxPython, [join(root, "bench/fuse-ranx.py"), run, rescored, out, method, norm]);
-  if (r.status !== 0) {
-    console.log(`ranx left out: ${r.stderr.toString().trim().split("\n").at(-1)}`);
+  const t = timed(ranxPython, [join(root, "bench/fuse-ranx.py"), run, rescored, out, method, norm]);
+  if (t.r.status !== 0) {
+    console.log(`ranx left out: ${t.r.stderr.toString().trim().split("\n").at(-1)}`);
     return null;
   }
-  return JSON.parse(r.stdout.toString().trim().split("\n").at(-1));
+  // (The process's CPU time counts numba's warm-up too: the script's own clock does not.)
+  return { ...JSON.parse(t.r.stdout.toString().trim().split("\n").at(-1)), cpu: t.cpu };
 }
 
 /** Each query's lines of a TREC run file, in file order (both writers group a query's lines). */
@@ -156,15 +168,15 @@ console.log(
   `two runs of ${queries} queries x ${docs} (${mb(run).toFixed(0)} MB and ${mb(rescored).toFixed(0)} MB of TREC text); rankeval: the median of ${ROUNDS}\n`,
 );
 console.log(
-  "| fusion | rankeval --fuse (s) | peak MB | ranx load + fuse + save (s) | ranx / rankeval | largest score difference |",
+  "| fusion | rankeval --fuse: wall s (CPU s) | peak MB | ranx load + fuse + save: wall s (CPU s) | ranx / rankeval: wall (CPU) | largest score difference |",
 );
 console.log("|---|---:|---:|---:|---:|---:|");
 const s = (x) => x.toFixed(2);
 for (const { name, r, x, diff } of rows) {
-  const ranxText = x ? `${s(x.total)} (${s(x.load)} + ${s(x.fuse)} + ${s(x.save)})` : "-";
-  const ratio = x ? `${(x.total / r.seconds).toFixed(1)}x` : "-";
+  const ranxText = x ? `${s(x.total)} = ${s(x.load)} + ${s(x.fuse)} + ${s(x.save)} (${s(x.cpu)})` : "-";
+  const ratio = x ? `${(x.total / r.seconds).toFixed(1)}x (${(x.cpu / r.cpu).toFixed(1)}x)` : "-";
   const d = diff ? (diff.same ? diff.most.toExponential(1) : "different documents") : "-";
   console.log(
-    `| ${name} | ${s(r.seconds)} | ${Number.isNaN(r.rssMB) ? "-" : r.rssMB.toFixed(0)} | ${ranxText} | ${ratio} | ${d} |`,
+    `| ${name} | ${s(r.seconds)} (${s(r.cpu)}) | ${Number.isNaN(r.rssMB) ? "-" : r.rssMB.toFixed(0)} | ${ranxText} | ${ratio} | ${d} |`,
   );
 }
