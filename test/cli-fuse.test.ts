@@ -160,7 +160,7 @@ describe("rankeval --fuse: errors", () => {
     const w = await cli(["--fuse", "rrf", "--weights", "1,2,3", a, b]);
     expect(w.status).toBe(1);
     expect(w.stderr).toContain("3 weights for 2 runs");
-    expect((await cli(["--fuse", "rrf", "--weights", "1,x", a, b])).stderr).toContain('"x" is not a number');
+    expect((await cli(["--fuse", "rrf", "--weights", "1,x", a, b])).stderr).toContain('"x" is not a finite number');
     expect((await cli(["--fuse", "rrf", "--tag", "a b", a, b])).stderr).toContain("one word");
     expect((await cli(["--fuse", "rrf", "--fuse-param", "k", a, b])).stderr).toContain("NAME=VALUE");
     expect((await cli(["--fuse", "rrf", "--output", a, a, b])).stderr).toContain("would be written over");

@@ -358,8 +358,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       case "weights":
         a.weights = value.split(",").map((w) => {
-          if (!DECIMAL.test(w.trim()))
-            throw usageError(`${option}: "${w}" is not a number (weights: W,W,... a run each)`);
+          if (!DECIMAL.test(w.trim()) || !Number.isFinite(Number(w)))
+            throw usageError(`${option}: "${w}" is not a finite number (weights: W,W,... a run each)`);
           return Number(w);
         });
         break;

@@ -91,7 +91,14 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
 /** --norm, --fuse-param and --weights as fuse() takes them. */
 export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   const params: Record<string, unknown> = {};
-  for (const [name, text] of args.fuseParams ?? []) params[name] = paramValue(text);
+  // Own properties whatever the name: `__proto__=...` assigned would set the prototype (and be unseen).
+  for (const [name, text] of args.fuseParams ?? [])
+    Object.defineProperty(params, name, {
+      value: paramValue(text),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   if (args.weights !== undefined) {
     if (Object.hasOwn(params, "weights")) throw usageError("--weights and --fuse-param weights=...: give one of them");
     if (args.weights.length !== runs)
