@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { METHOD_NAMES } from "../src/fusion/fuse.js";
+import { readRun } from "../src/node/index.js";
 import { cli } from "./_cli.js";
 import { fuse } from "../src/fusion/fuse.js";
 import { writeRun } from "../src/output/run-text.js";
@@ -165,6 +168,78 @@ describe("rankeval --fuse: errors", () => {
     expect((await cli(["--fuse", "rrf", "--fuse-param", "k", a, b])).stderr).toContain("NAME=VALUE");
     expect((await cli(["--fuse", "rrf", "--output", a, a, b])).stderr).toContain("would be written over");
   });
+});
+
+describe("rankeval --fuse on random runs", () => {
+  /** A method's parameters where it needs some: a weight a run, gamma, phi. */
+  const paramsOf = (method: string, runs: number): [string[], Record<string, unknown>] =>
+    /^(wsum|wmnz|mixed|w_|weighted_)/.test(method)
+      ? [
+          ["--weights", Array.from({ length: runs }, (_, i) => 0.5 + i).join(",")],
+          { weights: Array.from({ length: runs }, (_, i) => 0.5 + i) },
+        ]
+      : method === "gmnz"
+        ? [["--fuse-param", "gamma=0.5"], { gamma: 0.5 }]
+        : method === "rbc"
+          ? [["--fuse-param", "phi=0.8"], { phi: 0.8 }]
+          : [[], {}];
+  // Few queries and documents, so that runs share documents; scores of few values, so that they tie;
+  // ids that objects list first (array indices: "7", "10") and others; a query's lines apart.
+  const docid = fc.oneof(
+    fc.integer({ min: 0, max: 12 }).map(String),
+    fc.constantFrom("d1", "d2", "x", "D-3", "é", "0x1"),
+  );
+  const line = fc.record({ qid: fc.constantFrom("q1", "2", "10"), doc: docid, score: fc.integer({ min: -2, max: 3 }) });
+  // A document twice in a query now and then (an error both ways say alike).
+  const runText = fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.uniqueArray(line, { minLength: 1, maxLength: 25, selector: (l) => `${l.qid} ${l.doc}` }),
+    },
+    { weight: 1, arbitrary: fc.array(line, { minLength: 1, maxLength: 25 }) },
+  );
+  // Every query in every run mostly (fuse() refuses runs whose queries differ), sometimes not.
+  const text = (lines: { qid: string; doc: string; score: number }[], all: boolean) =>
+    (all ? ["q1 Q0 a 0 1 t\n", "2 Q0 400 0 1 t\n", "10 Q0 b 0 1 t\n"].join("") : "") +
+    lines.map((l, i) => `${l.qid} Q0 ${l.doc} ${i + 1} ${l.score / 2} t\n`).join("");
+
+  it("writes what fuse() of the runs as rankeval/node reads them gives, or fails as it does", async () => {
+    let n = 0;
+    let fused = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(runText, { minLength: 2, maxLength: 3 }),
+        fc.boolean(),
+        fc.constantFrom(...METHOD_NAMES),
+        fc.constantFrom("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda", "none"),
+        async (runs, all, method, norm) => {
+          const files = runs.map((r) => file(`random-${n++}.run`, text(r, all || runs.length > 2)));
+          const [flags, params] = paramsOf(method, runs.length);
+          const r = await cli(["--fuse", method, "--norm", norm, ...flags, ...files]);
+          let want: string | Error = "";
+          try {
+            const objects = [];
+            for (const f of files) objects.push(await readRun(f));
+            const fused = fuse(objects, { method, norm: norm === "none" ? null : (norm as "max"), params });
+            writeRun(fused, method, (s) => (want += s));
+          } catch (e) {
+            want = e as Error;
+          }
+          if (typeof want === "string") {
+            fused++;
+            expect(r.stderr).toBe("");
+            expect(r.stdout).toBe(want);
+          } else {
+            expect(r.stdout).toBe("");
+            expect(r.stderr).toBe(`rankeval: ${want.message}\n`);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Most cases fused (not refused alike by both ways).
+    expect(fused).toBeGreaterThan(75);
+  }, 120_000);
 });
 
 describe("writeRun", () => {

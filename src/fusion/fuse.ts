@@ -66,7 +66,8 @@ export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRu
 /** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */
 function sameQueries(runs: readonly ScoredRun[]): string[] {
   for (let r = 0; r < runs.length; r++)
-    if (notAnObject(runs[r])) throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);
+    if (notAnObject(runs[r]))
+      throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);
   const qids = queryIds(runs[0]);
   for (let r = 1; r < runs.length; r++) {
     const other = Object.keys(runs[r]);

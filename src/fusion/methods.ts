@@ -195,8 +195,20 @@ export const DEFAULTS = { k: 60, sigma: 0.01 } as const;
 
 const METHODS: Readonly<Record<string, Method>> = {
   rrf: scored((t, p) => rankSum(t, (i) => 1 / ((p.k ?? DEFAULTS.k) + i + 1)), { k: NON_NEGATIVE }),
-  isr: scored((t) => rankSum(t, (i) => 1 / (i + 1) ** 2, (s, n) => s * n)),
-  log_isr: scored((t) => rankSum(t, (i) => 1 / (i + 1) ** 2, (s, n) => s * Math.log(n))),
+  isr: scored((t) =>
+    rankSum(
+      t,
+      (i) => 1 / (i + 1) ** 2,
+      (s, n) => s * n,
+    ),
+  ),
+  log_isr: scored((t) =>
+    rankSum(
+      t,
+      (i) => 1 / (i + 1) ** 2,
+      (s, n) => s * Math.log(n),
+    ),
+  ),
   logn_isr: scored(
     (t, p) =>
       rankSum(

@@ -17,7 +17,7 @@ function put<T>(object: Record<string, T>, key: string, value: T): void {
 }
 
 /** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
-function docidStrings(docids: RowDocids, n: number): string[] {
+export function docidStrings(docids: RowDocids, n: number): string[] {
   const { bytes, offsets } = docids;
   const out = new Array<string>(n);
   let bits = 0;

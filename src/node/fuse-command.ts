@@ -3,10 +3,10 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { badInput, RankevalError, usageError } from "../errors/errors.js";
+import { badInput, usageError } from "../errors/errors.js";
 import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
-import type { ScoredRun } from "../fusion/run.js";
-import { writeRun } from "../output/run-text.js";
+import { RunTextWriter, writeRun } from "../output/run-text.js";
+import { fuseRows } from "./fuse-rows.js";
 import { formatOf } from "../input/formats.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
@@ -54,19 +54,20 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   ]);
   if (args.output !== undefined && args.files.includes(args.output))
     throw usageError(`--output ${args.output} is one of the inputs: it would be written over`);
-  // Each run read whole by the command line's readers (any format, gzip), as rankeval/node's readRun.
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead(runFiles, choice, "--columns", CLI_COLUMNS_FORMAT);
-  const runs = await Promise.all(
-    runFiles.map(async (f) => {
-      const { rows, placeOf } = await readRows("run", inputOf(f, choice), new Interner(), choice);
-      return idValuesAt(rows, rows.score, placeOf);
-    }),
-  );
-  const fused = fuse(runs, options);
+  const fused = async (write: (text: string) => void) => {
+    // Each run read whole by the command line's readers (any format, gzip), the query ids interned once.
+    const qids = new Interner();
+    const read = await Promise.all(runFiles.map((f) => readRows("run", inputOf(f, choice), qids, choice)));
+    if (fuseRows(read, qids, options, new RunTextWriter(tag, write))) return;
+    // Learned methods, and runs fuse() refuses (its error), as objects (rankeval/node's readRun).
+    const runs = read.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf));
+    writeRun(fuse(runs, options), tag, write);
+  };
   if (!withQrels) {
-    if (args.output === undefined) writeRun(fused, tag, (s) => io.stdout.write(s));
-    else writeRunFile(fused, tag, args.output);
+    if (args.output === undefined) await fused((s) => io.stdout.write(s));
+    else await writeRunFile(args.output, fused);
     return 0;
   }
   // Evaluated as a file among the others (the one way files are evaluated): the fused run first, so
@@ -75,7 +76,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   const dir = args.output === undefined ? mkdtempSync(join(tmpdir(), "rankeval-fuse-")) : null;
   const path = dir === null ? args.output! : join(dir, "fused.txt");
   try {
-    writeRunFile(fused, tag, path);
+    await writeRunFile(path, fused);
     const label = `fused(${args.fuse})`;
     const name = (file: string) => (dir !== null && file === path ? label : file);
     const files = [args.files[0], path, ...runFiles];
@@ -159,8 +160,8 @@ async function firstLineFields(file: string): Promise<number> {
   return fields || fieldsOf(text);
 }
 
-/** writeRun into the file `path` (made or written over). */
-function writeRunFile(run: ScoredRun, tag: string, path: string): void {
+/** What `fill` writes, into the file `path` (made or written over). */
+async function writeRunFile(path: string, fill: (write: (text: string) => void) => Promise<void>): Promise<void> {
   let fd: number;
   try {
     fd = openSync(path, "w");
@@ -168,13 +169,14 @@ function writeRunFile(run: ScoredRun, tag: string, path: string): void {
     throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   try {
-    writeRun(run, tag, (s) => {
+    await fill((s) => {
       const bytes = Buffer.from(s);
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      try {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      } catch (e) {
+        throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
     });
-  } catch (e) {
-    if (e instanceof RankevalError) throw e;
-    throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   } finally {
     closeSync(fd);
   }

@@ -6,29 +6,51 @@ import type { ScoredRun } from "../fusion/run.js";
 const LINES_A_WRITE = 20_000;
 
 /**
- * `run` as TREC text (`qid Q0 docid rank score tag`): queries in trec_eval's order (byte order of their
- * ids), each query's documents by descending score, ties by document id descending (trec_eval's
- * order: the ranks written are those it and rankeval evaluate), ranks from 1; scores as JavaScript
- * writes numbers (the shortest text that reads back as the same number).
+ * A run as TREC text (`qid Q0 docid rank score tag`), query by query: each query's documents by
+ * descending score, ties by document id descending (trec_eval's order: the ranks written are those it
+ * and rankeval evaluate), ranks from 1; scores as JavaScript writes numbers (the shortest text that
+ * reads back as the same number). The caller gives the queries in their order.
  */
+export class RunTextWriter {
+  private lines: string[] = [];
+
+  constructor(
+    private readonly tag: string,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  /** One query: `docs[i]` scored `scores[i]`. */
+  query(qid: string, docs: readonly string[], scores: ArrayLike<number>): void {
+    const order = Array.from({ length: docs.length }, (_, i) => i);
+    order.sort((a, b) => scores[b] - scores[a] || compareBytes(docs[b], docs[a]));
+    for (let i = 0; i < order.length; i++) {
+      this.lines.push(`${qid} Q0 ${docs[order[i]]} ${i + 1} ${scores[order[i]]} ${this.tag}\n`);
+      if (this.lines.length === LINES_A_WRITE) this.flush();
+    }
+  }
+
+  /** Writes what is left. */
+  end(): void {
+    if (this.lines.length) this.flush();
+  }
+
+  private flush(): void {
+    this.write(this.lines.join(""));
+    this.lines = [];
+  }
+}
+
+/** `run` as TREC text (RunTextWriter), its queries in trec_eval's order (byte order of their ids). */
 export function writeRun(run: ScoredRun, tag: string, write: (text: string) => void): void {
-  let lines: string[] = [];
+  const w = new RunTextWriter(tag, write);
   for (const qid of sortQids(Object.keys(run))) {
     const docs = run[qid];
     const ids = Object.keys(docs);
-    ids.sort((a, b) => docs[b] - docs[a] || byIdDescending(a, b));
-    for (let i = 0; i < ids.length; i++) {
-      lines.push(`${qid} Q0 ${ids[i]} ${i + 1} ${docs[ids[i]]} ${tag}\n`);
-      if (lines.length === LINES_A_WRITE) {
-        write(lines.join(""));
-        lines = [];
-      }
-    }
+    w.query(
+      qid,
+      ids,
+      ids.map((d) => docs[d]),
+    );
   }
-  if (lines.length) write(lines.join(""));
-}
-
-/** Document ids descending in byte order (strcmp's, as trec_eval breaks ties). */
-function byIdDescending(a: string, b: string): number {
-  return compareBytes(b, a);
+  w.end();
 }
