@@ -101,8 +101,8 @@ function ranx(out, method, norm) {
     console.log(`ranx left out: ${t.r.stderr.toString().trim().split("\n").at(-1)}`);
     return null;
   }
-  // (The process's CPU time counts numba's warm-up too: the script's own clock does not.)
-  return { ...JSON.parse(t.r.stdout.toString().trim().split("\n").at(-1)), cpu: t.cpu };
+  // CPU: the script's own count over load, fuse and save (the process's counts numba's warm-up too).
+  return JSON.parse(t.r.stdout.toString().trim().split("\n").at(-1));
 }
 
 /** Each query's lines of a TREC run file, in file order (both writers group a query's lines). */
