@@ -33,7 +33,7 @@ import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { fuse } from "../src/fusion/fuse.js";
-import { idValuesAt } from "../src/input/id-values.js";
+import { idValuesAt } from "../src/node/id-values.js";
 import { readRows } from "../src/input/input.js";
 import { writeRun } from "../src/output/run-text.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).

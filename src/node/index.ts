@@ -49,7 +49,7 @@ export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { readRows } from "../input/input.js";
-import { idValuesAt, type IdValues } from "../input/id-values.js";
+import { idValuesAt } from "./id-values.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };
@@ -81,7 +81,8 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
   complete?: boolean;
 }
 
-export type { IdValues };
+/** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
+export type IdValues = Record<string, Record<string, number>>;
 
 /** What measures evaluateFiles takes: what evaluateRun takes. */
 export type FileMeasures = Measures;

@@ -1,13 +1,13 @@
-// Judgments or a run as read (columns) made into `{ qid: { docid: value } }` objects, the shape
-// evaluateRun and fuse() take: for rankeval/node's readQrels and readRun, and the page's fused run.
+// Rows read from a file as plain objects, `{ qid: { docid: value } }`: rankeval/node's readQrels and
+// readRun, and --rbo's runs (kept apart from rankeval/node's entry, which the command line does not load);
+// --fuse's runs and the page's (no Node built-in here).
 import { documentTwice } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
-import { asRowError, type PlaceOf } from "./input.js";
+import { asRowError, type PlaceOf } from "../input/input.js";
 
-/** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
-export type IdValues = Record<string, Record<string, number>>;
+type IdValues = Record<string, Record<string, number>>;
 
 /** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
 function put<T>(object: Record<string, T>, key: string, value: T): void {
