@@ -12,7 +12,8 @@ import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { precisionRecallFigure } from "./pr-chart.js";
-import type { CompareSettings, Job, Parallel, Report, Settings } from "./protocol.js";
+import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
+import type { NormName } from "../src/fusion/fuse.js";
 // Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
 // 'null', from which a module worker's URL is refused.
 import PageWorker from "./worker.js?worker&inline";
@@ -95,6 +96,15 @@ function settings(): Settings {
     },
     tieRange: (settingsForm.elements.namedItem("tieRange") as HTMLInputElement).checked,
   };
+}
+
+/** The fusion chosen (the runs fused, the fused run one more column), or none. */
+function fuseChoice(): FuseChoice | undefined {
+  const field = (name: string) => (form.elements.namedItem(name) as HTMLSelectElement).value;
+  const method = field("fuse");
+  if (method === "") return undefined;
+  const norm = field("fuseNorm");
+  return { method, norm: norm === "none" ? null : (norm as NormName) };
 }
 
 /** The baseline the user chose (null: the first run), kept while the picker is empty. */
@@ -630,6 +640,7 @@ function job(): Job | null {
       keepRows: KEEP_ROWS,
       compare: compareSettings(),
       parallel: PARALLEL,
+      fuse: fuseChoice(),
     };
   return null;
 }
@@ -646,6 +657,8 @@ function inputsChanged(kind: "trec" | "letor"): void {
 }
 
 for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));
+for (const name of ["fuse", "fuseNorm"])
+  (form.elements.namedItem(name) as HTMLSelectElement).addEventListener("change", () => inputsChanged("trec"));
 for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
 
 // New settings: re-evaluated by the worker, or read again if it does not hold the rows.

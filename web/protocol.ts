@@ -6,6 +6,7 @@ import type { CurvePoint } from "../src/app/curve.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
 import type { MeanDifference } from "../src/output/html/data.js";
+import type { NormName } from "../src/fusion/fuse.js";
 
 /** What to compute: -m names as the CLI takes them (none: the defaults) and the conventions. */
 export interface Settings {
@@ -30,6 +31,8 @@ export type Job =
       keepRows?: number;
       compare?: CompareSettings;
       parallel?: Parallel;
+      /** The runs fused (fuse(), ranx's methods), the fused run evaluated as one more run after them. */
+      fuse?: FuseChoice;
     }
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
@@ -46,6 +49,12 @@ export type Job =
 export interface Parallel {
   workers?: number;
   minBytes?: number;
+}
+
+/** The page's fusion: ranx's method and norm (null: none), as the command line's --fuse and --norm. */
+export interface FuseChoice {
+  method: string;
+  norm: NormName | null;
 }
 
 /** The command line's --baseline (null: the first run), --test, --correction (null: default), --alpha. */

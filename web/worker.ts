@@ -27,12 +27,16 @@ import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/explain/print.js";
-import type { Cell, CompareSettings, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
+import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
+import { fuse } from "../src/fusion/fuse.js";
+import { idValuesAt } from "../src/node/id-values.js";
+import { readRows } from "../src/input/input.js";
+import { writeRun } from "../src/output/run-text.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
@@ -348,6 +352,27 @@ async function inputOf(file: File): Promise<Input> {
   return format ? batchInput(file, format, progressOf(file)) : textOf(file);
 }
 
+/**
+ * The runs fused as the command line fuses them (src/node/fuse-command.ts): each read whole into
+ * `{ qid: { docid: score } }`, fuse(), written as TREC text into a File named `fused(METHOD)`, which
+ * is then evaluated as any run. The weighted methods weigh every run alike.
+ */
+async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<File> {
+  const scored = [];
+  for (const file of runs) {
+    const { rows, placeOf } = await readRows("run", await inputOf(file), new Interner(), BY_NAME);
+    scored.push(idValuesAt(rows, rows.score, placeOf));
+  }
+  const params = WEIGHTED.has(choice.method) ? { weights: runs.map(() => 1) } : {};
+  const fused = fuse(scored, { method: choice.method, norm: choice.norm, params });
+  const text: string[] = [];
+  writeRun(fused, choice.method, (s) => text.push(s));
+  return new File(text, `fused(${choice.method})`, { type: "text/plain" });
+}
+
+/** The methods that take a weight a run. */
+const WEIGHTED = new Set(["wsum", "wmnz", "weighted_bordafuse", "weighted_condorcet", "mixed"]);
+
 async function readJudgments(file: File): Promise<GroupedJudgments> {
   return readInput(await inputOf(file), new Interner(), BY_NAME);
 }
@@ -635,7 +660,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       parallel = job.parallel ?? {};
-      await trec(job.qrels, job.runs, job.settings);
+      const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
+      await trec(job.qrels, [...job.runs, ...fused], job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
     post({ type: "done", kept: units.every((u) => u.blocks !== null), workers });

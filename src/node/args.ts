@@ -80,6 +80,18 @@ export interface CliArgs {
   /** --rbo RUN RUN: rank-biased overlap per query (src/node/rbo-command.ts); --rbo-p its persistence. */
   rbo?: boolean;
   rboP?: number;
+  /** --fuse METHOD: the runs fused (src/node/fuse-command.ts), with --norm, --fuse-param, --weights, --output, --tag. */
+  fuse?: string;
+  /** --norm NORM: as written ("none": no normalisation); the library checks the name. */
+  norm?: string;
+  /** --fuse-param NAME=VALUE, repeatable: the method's parameters as written (fuse-command.ts reads the values). */
+  fuseParams?: [string, string][];
+  /** --weights W,W,...: a weight per run. */
+  weights?: number[];
+  /** --output FILE: where the fused run is written (TREC text). */
+  output?: string;
+  /** --tag TAG: the fused run's tag (default the method's name). */
+  tag?: string;
   help: boolean;
   version: boolean;
 }
@@ -135,6 +147,12 @@ const VALUED: Record<string, keyof CliArgs> = {
   report: "report",
   "report-queries": "reportQueries",
   "rbo-p": "rboP",
+  fuse: "fuse",
+  norm: "norm",
+  "fuse-param": "fuseParams",
+  weights: "weights",
+  output: "output",
+  tag: "tag",
 };
 const FLAGS: Record<string, keyof CliArgs> = {
   q: "perQuery",
@@ -388,6 +406,19 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         a.columns = columns;
         break;
       }
+      case "fuseParams": {
+        const eq = value.indexOf("=");
+        if (eq <= 0) throw usageError(`${option}: "${value}" is not NAME=VALUE (as k=60)`);
+        a.fuseParams = [...(a.fuseParams ?? []), [value.slice(0, eq), value.slice(eq + 1)]];
+        break;
+      }
+      case "weights":
+        a.weights = value.split(",").map((w) => {
+          if (!DECIMAL.test(w.trim()) || !Number.isFinite(Number(w)))
+            throw usageError(`${option}: "${w}" is not a finite number (weights: W,W,... a run each)`);
+          return Number(w);
+        });
+        break;
       default:
         (a as unknown as Record<string, string>)[key] = value;
     }
@@ -464,6 +495,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
+  checkFuse(a);
   if (a.perQueryOut !== undefined) {
     if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut))
       throw usageError(
@@ -484,6 +516,37 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (a.noSummary && !a.perQuery && !a.help && !a.version)
     throw usageError("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
+}
+
+/** The options that mean something only with --fuse, by their flags. */
+const FUSE_ONLY: readonly [keyof CliArgs, string][] = [
+  ["norm", "--norm"],
+  ["fuseParams", "--fuse-param"],
+  ["weights", "--weights"],
+  ["output", "--output"],
+  ["tag", "--tag"],
+];
+
+/** --fuse's options only with it, and none of the modes it has no place in. */
+function checkFuse(a: CliArgs): void {
+  if (a.fuse === undefined) {
+    const given = FUSE_ONLY.find(([k]) => a[k] !== undefined);
+    if (given) throw usageError(`${given[1]} needs --fuse METHOD`);
+    return;
+  }
+  const other = a.merge
+    ? "--merge"
+    : a.letor !== undefined
+      ? "--letor"
+      : a.explain !== undefined
+        ? "--explain"
+        : a.report !== undefined
+          ? "--report"
+          : a.perQueryOut !== undefined
+            ? "--per-query-out"
+            : null;
+  if (other)
+    throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
 }
 
 /** --page [FILE]: FILE an HTML name (not a qrels or run file overwritten by a slip), and nothing else given. */
@@ -641,6 +704,8 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
        rankeval --merge [-q] [--format F] [--compare ...] SHARD [SHARD ...]
        rankeval --rbo [--rbo-p P] RUN RUN
+       rankeval --fuse METHOD [fuse options] RUN RUN [RUN ...]
+       rankeval --fuse METHOD [fuse options] [options] [--compare ...] QRELS RUN RUN [RUN ...]
        rankeval --page [FILE]
 
 Evaluates rankings as trec_eval does, with the same options and measure names, and more.
@@ -752,6 +817,20 @@ equal scores are ties. Queries of one run only score 0.
   --rbo RUN RUN     the two runs, in any format a RUN may be (--input-format, --columns);
                     --format json for data
   --rbo-p P         the persistence, between 0 and 1 (default 0.9: the top 10 ranks weigh 86%)
+
+Fusing runs (--fuse METHOD): ranx's methods (rrf, isr, log_isr, logn_isr, bordafuse, condorcet,
+max, min, med, sum, anz, mnz, gmnz, wsum, wmnz, mixed, rbc, ...) on ranx's definitions. The fused run
+is written as TREC text (ranks from 1 by descending score, ties by document id descending, as
+trec_eval orders them); with QRELS first (its lines of four fields, or any evaluation option given)
+it is evaluated first beside its inputs, and --compare compares it with each of them.
+  --norm N          each run's scores normalised first: min-max (default, as ranx), min-max-inverted,
+                    max, sum, zmuv, rank, borda, or none
+  --fuse-param P=V  a parameter of the method (k=60 for rrf, phi=0.8 for rbc; a list as 1,2,3);
+                    repeatable
+  --weights W,W,... a weight per run (wsum, wmnz, weighted_bordafuse, ...)
+  --output FILE     the fused run written to FILE (default standard output; with QRELS, the
+                    evaluation's name for it)
+  --tag TAG         the fused run's tag (default the method's name)
 
 Several RUN files: side by side in a table; in trec_eval's text, each after a line
 ==> RUN <== (as head prints several files).

@@ -90,6 +90,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         merge.readMerged(args.files),
       );
     }
+    // --fuse (src/node/fuse-command.ts): the runs fused, written, or evaluated by the modes below.
+    if (args.fuse !== undefined)
+      return await (await import("./fuse-command.js")).fuseMode(args, io, {
+        evaluate: trecMode,
+        compare: async (a, io, name) =>
+          (await import("./compare-command.js")).compareMode(a, io, async (a2, io2) => {
+            const { p, runs } = await evaluateTrecRuns(a2, io2);
+            return { p, runs: runs.map((r) => ({ ...r, file: name(r.file) })) };
+          }),
+      });
     if (args.compare) return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns);
     // --explain's and --report's code too.
     if (args.explain !== undefined)
@@ -137,7 +147,8 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
   }
 }
 
-async function trecMode(args: CliArgs, io: Io): Promise<number> {
+/** QRELS RUN [RUN ...] evaluated and printed; `name`: the name a run's file is printed under (--fuse's). */
+async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): Promise<number> {
   // --per-query-out writes qrels' evaluations (the modes below have their own judgments and reports).
   const noPerQueryOut = (what: string) => {
     if (args.perQueryOut !== undefined)
@@ -175,7 +186,8 @@ async function trecMode(args: CliArgs, io: Io): Promise<number> {
   // stops the command: trec text of the runs before it is out, whole; a table is not written at all.
   const runs: RunResult[] = [];
   const keep = args.perQueryOut !== undefined;
-  await evaluateEachRun(args, io, p, (i, r, total) => {
+  await evaluateEachRun(args, io, p, (i, evaluated, total) => {
+    const r = { ...evaluated, file: name(evaluated.file) };
     if (format !== "trec" || keep) runs.push(r);
     if (format !== "trec") return;
     const t = trecText(p, r, text);

@@ -1,0 +1,183 @@
+// rankeval --fuse METHOD: runs fused by fuse() (src/fusion/fuse.ts) and written as a TREC run, or, with
+// QRELS first, the fused run evaluated beside its inputs (with --compare: compared with each of them).
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { badInput, usageError } from "../errors/errors.js";
+import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
+import { RunTextWriter, writeRun } from "../output/run-text.js";
+import { fuseRows } from "./fuse-rows.js";
+import { formatOf } from "../input/formats.js";
+import type { CliArgs } from "./args.js";
+import type { Io } from "./cli.js";
+import { checkReadOnce, displayName, readInto, rereadable } from "./file-read.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
+import { readRows } from "../input/input.js";
+import { idValuesAt } from "./id-values.js";
+import { Interner } from "../io/interner.js";
+
+/** What cli.ts lends: its evaluation of QRELS RUN [RUN ...] (trecMode) and --compare's, the runs renamed. */
+export interface Evaluations {
+  evaluate(args: CliArgs, io: Io, name: (file: string) => string): Promise<number>;
+  compare(args: CliArgs, io: Io, name: (file: string) => string): Promise<number>;
+}
+
+/** The options that ask for an evaluation: with them, the first file is QRELS whatever its format. */
+const EVALUATION_ASKED: readonly (keyof CliArgs)[] = ["measures", "compare", "perQuery", "format", "complete"];
+
+/** Runs `rankeval --fuse ...`; errors are thrown as RankevalErrors for main() to report. */
+export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations): Promise<number> {
+  const withQrels = args.files.length > 0 && (await isQrels(args, args.files[0]));
+  const runFiles = withQrels ? args.files.slice(1) : args.files;
+  if (runFiles.length < 2)
+    throw usageError(
+      `--fuse needs at least two runs: RUN RUN [RUN ...], or QRELS RUN RUN [RUN ...] to evaluate the fused run (got ${
+        runFiles.length === 0 ? "none" : `one: ${displayName(runFiles[0])}`
+      })`,
+    );
+  // The fused run is TREC text, read back as the inputs are: every file's format from its name.
+  if (withQrels && args.inputFormat !== undefined && args.inputFormat !== "trec")
+    throw usageError(
+      `--fuse QRELS RUN RUN ... with --input-format ${args.inputFormat}: leave it out, the files' names saying their formats (the fused run evaluated is TREC text)`,
+    );
+  const tag = args.tag ?? args.fuse!;
+  if (!/^\S+$/.test(tag)) throw usageError(`--tag "${tag}": a run tag is one word (no spaces)`);
+  const options = fuseOptions(args, runFiles.length);
+  // The method, the norm and the parameters checked by the library before any file is read.
+  fuse(
+    runFiles.map(() => ({})),
+    options,
+  );
+  await checkReadOnce([
+    ...(withQrels ? [["QRELS", args.files[0]] as const] : []),
+    ...runFiles.map((f) => ["RUN", f] as const),
+  ]);
+  if (args.output !== undefined && args.files.includes(args.output))
+    throw usageError(`--output ${args.output} is one of the inputs: it would be written over`);
+  const choice = { format: args.inputFormat, columns: args.columns };
+  checkColumnsRead(runFiles, choice, "--columns", CLI_COLUMNS_FORMAT);
+  const fused = async (write: (text: string) => void) => {
+    // Each run read whole by the command line's readers (any format, gzip), the query ids interned once.
+    const qids = new Interner();
+    const read = await Promise.all(runFiles.map((f) => readRows("run", inputOf(f, choice), qids, choice)));
+    if (fuseRows(read, qids, options, new RunTextWriter(tag, write))) return;
+    // Learned methods, and runs fuse() refuses (its error), as objects (rankeval/node's readRun).
+    const runs = read.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf));
+    writeRun(fuse(runs, options), tag, write);
+  };
+  if (!withQrels) {
+    if (args.output === undefined) await fused((s) => io.stdout.write(s));
+    else await writeRunFile(args.output, fused);
+    return 0;
+  }
+  // Evaluated as a file among the others (the one way files are evaluated): the fused run first, so
+  // that --compare compares it with each input (its default baseline), and named by --output, or as
+  // `fused(METHOD)` where it was written to a temporary file.
+  const dir = args.output === undefined ? mkdtempSync(join(tmpdir(), "rankeval-fuse-")) : null;
+  const path = dir === null ? args.output! : join(dir, "fused.txt");
+  try {
+    await writeRunFile(path, fused);
+    const label = `fused(${args.fuse})`;
+    const name = (file: string) => (dir !== null && file === path ? label : file);
+    const files = [args.files[0], path, ...runFiles];
+    const evaluated = { ...args, files };
+    return args.compare
+      ? await evaluations.compare(evaluated, io, name)
+      : await evaluations.evaluate(evaluated, io, name);
+  } finally {
+    if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** --norm, --fuse-param and --weights as fuse() takes them. */
+export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
+  const params: Record<string, unknown> = {};
+  // Own properties whatever the name: `__proto__=...` assigned would set the prototype (and be unseen).
+  for (const [name, text] of args.fuseParams ?? [])
+    Object.defineProperty(params, name, {
+      value: paramValue(text),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  if (args.weights !== undefined) {
+    if (Object.hasOwn(params, "weights")) throw usageError("--weights and --fuse-param weights=...: give one of them");
+    if (args.weights.length !== runs)
+      throw usageError(
+        `--weights ${args.weights.join(",")}: ${args.weights.length} weights for ${runs} runs (one a run)`,
+      );
+    params.weights = args.weights;
+  }
+  const norm = args.norm === undefined ? undefined : args.norm === "none" ? null : (args.norm as NormName);
+  return { method: args.fuse!, ...(norm === undefined ? {} : { norm }), params };
+}
+
+/** A parameter's value: a number, numbers separated by commas (a list), true or false, or else the text. */
+function paramValue(text: string): unknown {
+  const number = (t: string) => (t.trim() !== "" && Number.isFinite(Number(t)) ? Number(t) : null);
+  if (text === "true" || text === "false") return text === "true";
+  const n = number(text);
+  if (n !== null) return n;
+  if (text.includes(",")) {
+    const list = text.split(",").map(number);
+    if (list.every((x) => x !== null)) return list;
+  }
+  return text;
+}
+
+/**
+ * Whether `file` is QRELS: TREC text whose first line has four fields (`qid iter docno rel`, a run's
+ * lines have six, MS MARCO's three), or any file where an evaluation option is given.
+ */
+async function isQrels(args: CliArgs, file: string): Promise<boolean> {
+  if (EVALUATION_ASKED.some((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).length : args[k]))) return true;
+  if (formatOf(file, args.inputFormat) !== "trec" || !(await rereadable(file))) return false;
+  return (await firstLineFields(file)) === 4;
+}
+
+/** The fields of the first line that is neither blank nor a comment (0 when there is none in 64 KiB). */
+async function firstLineFields(file: string): Promise<number> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let fields = 0;
+  const enough = new Error("enough");
+  const fieldsOf = (line: string) => {
+    const t = line.trim();
+    return t === "" || t.startsWith("#") ? 0 : t.split(/[ \t]+/).length;
+  };
+  try {
+    await readInto(file, {
+      push(chunk) {
+        const lines = (text + decoder.decode(chunk.subarray(0, 65536), { stream: true })).split("\n");
+        text = lines.pop() ?? "";
+        for (const line of lines) if ((fields = fieldsOf(line))) throw enough;
+        if (text.length >= 65536) throw enough;
+      },
+    });
+  } catch (e) {
+    if (e !== enough) throw e;
+  }
+  return fields || fieldsOf(text);
+}
+
+/** What `fill` writes, into the file `path` (made or written over). */
+async function writeRunFile(path: string, fill: (write: (text: string) => void) => Promise<void>): Promise<void> {
+  let fd: number;
+  try {
+    fd = openSync(path, "w");
+  } catch (e) {
+    throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  try {
+    await fill((s) => {
+      const bytes = Buffer.from(s);
+      try {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      } catch (e) {
+        throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+    });
+  } finally {
+    closeSync(fd);
+  }
+}

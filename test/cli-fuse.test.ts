@@ -1,0 +1,253 @@
+// rankeval --fuse: runs read by the command line's reader, fused by fuse() and written as TREC text, or
+// evaluated beside their inputs (--compare: compared with each); the errors. The fused scores are
+// fuse()'s (test/fusion*.test.ts checks them against ranx): here, that the command line writes and
+// evaluates what fuse() returns.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { METHOD_NAMES } from "../src/fusion/fuse.js";
+import { readRun } from "../src/node/index.js";
+import { cli } from "./_cli.js";
+import { fuse } from "../src/fusion/fuse.js";
+import { writeRun } from "../src/output/run-text.js";
+
+const dir = mkdtempSync(join(tmpdir(), "rankeval-fuse-test-"));
+const file = (name: string, text: string | Buffer) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+const runA = { q1: { d1: 3, d2: 2, d3: 1 }, q2: { d4: 0.5, d5: 0.25 }, "10": { d6: 1 } };
+const runB = { q1: { d3: 9, d1: 8, d4: 7 }, q2: { d5: 2, d4: 1 }, "10": { d7: 4, d6: 3 } };
+const trec = (run: Record<string, Record<string, number>>, tag: string) =>
+  Object.entries(run)
+    .flatMap(([q, docs]) => Object.entries(docs).map(([d, s], i) => `${q} Q0 ${d} ${i + 1} ${s} ${tag}\n`))
+    .join("");
+const a = file("a.run", trec(runA, "a"));
+const b = file("b.run.gz", gzipSync(trec(runB, "b")));
+const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d3 2\nq2 0 d5 1\n10 0 d7 1\n");
+
+/** What the command line must write: fuse()'s run, as writeRun writes it. */
+function expected(method: string, tag = method, params = {}): string {
+  let text = "";
+  writeRun(fuse([runA, runB], { method, params }), tag, (s) => (text += s));
+  return text;
+}
+
+describe("rankeval --fuse RUN RUN", () => {
+  it("writes fuse()'s run as TREC text on standard output, the runs read gzipped or not", async () => {
+    const r = await cli(["--fuse", "rrf", a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(expected("rrf"));
+    // Queries in byte order, ranks from 1 by score, the method as the tag.
+    expect(r.stdout.split("\n")[0]).toMatch(/^10 Q0 d6 1 0\.0\d+ rrf$/);
+    expect(r.stdout).toContain("q1 Q0 d1 1 ");
+    expect(r.stdout).toContain("q1 Q0 d3 2 ");
+  });
+
+  it("passes --fuse-param to the method and --tag to the lines, and writes --output", async () => {
+    const out = join(dir, "fused.txt");
+    const r = await cli(["--fuse", "rrf", "--fuse-param", "k=10", "--tag", "hybrid", "--output", out, a, b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+    const text = readFileSync(out, "utf8");
+    expect(text).toBe(expected("rrf", "hybrid", { k: 10 }));
+    expect(text).not.toBe(expected("rrf", "hybrid"));
+    // What it wrote reads back as the same run.
+    expect(text.split("\n")[1]).toMatch(/^10 Q0 d7 2 [\d.]+ hybrid$/);
+  });
+});
+
+describe("rankeval --fuse wsum --norm ... --weights", () => {
+  it("gives fuse() the norm and a weight a run", async () => {
+    for (const norm of ["min-max", "zmuv", "none"]) {
+      const r = await cli(["--fuse", "wsum", "--norm", norm, "--weights", "0.3,0.7", a, b]);
+      expect(r.stderr).toBe("");
+      let text = "";
+      const options = {
+        method: "wsum",
+        norm: norm === "none" ? null : (norm as "min-max"),
+        params: { weights: [0.3, 0.7] },
+      };
+      writeRun(fuse([runA, runB], options), "wsum", (s) => (text += s));
+      expect(r.stdout).toBe(text);
+    }
+    const one = await cli(["--fuse", "wsum", "--weights", "1,0", a, b]);
+    const other = await cli(["--fuse", "wsum", "--weights", "0,1", a, b]);
+    expect(one.stdout).not.toBe(other.stdout);
+  });
+});
+
+describe("rankeval --fuse METHOD QRELS RUN RUN", () => {
+  it("evaluates the fused run first, beside its inputs, as evaluating the written file would", async () => {
+    const r = await cli(["--fuse", "rrf", "-m", "map", "-m", "ndcg@10", "--format", "json", qrels, a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const out = join(dir, "fused-eval.txt");
+    await cli(["--fuse", "rrf", "--output", out, a, b]);
+    const alone = await cli(["-m", "map", "-m", "ndcg@10", "--format", "json", qrels, out, a, b]);
+    expect(r.stdout).toBe(alone.stdout.split(JSON.stringify(out).slice(1, -1)).join("fused(rrf)"));
+    expect(r.stdout).toContain('"fused(rrf)"');
+  });
+
+  it("names the fused run by --output, and trec_eval's text has a block for each run", async () => {
+    const out = join(dir, "named.txt");
+    const r = await cli(["--fuse", "rrf", "--output", out, qrels, a, b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`==> ${out} <==`);
+    expect(r.stdout).toContain(`==> ${a} <==`);
+    expect(r.stdout.indexOf(out)).toBeLessThan(r.stdout.indexOf(a));
+    expect(readFileSync(out, "utf8")).toBe(expected("rrf"));
+  });
+
+  it("--compare compares the fused run (the baseline) with each input", async () => {
+    const r = await cli(["--fuse", "rrf", "--compare", "-m", "ndcg@10", qrels, a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`measure  fused(rrf) (baseline)  ${a}  ${b}`);
+    expect(r.stdout).toMatch(new RegExp(`ndcg@10  fused\\(rrf\\)  ${a} `));
+    expect(r.stdout).toMatch(new RegExp(`ndcg@10  fused\\(rrf\\)  ${b} `));
+  });
+});
+
+describe("rankeval --fuse: errors", () => {
+  it("says a method the library does not know as a usage error, before reading the runs", async () => {
+    const r = await cli(["--fuse", "nosuch", a, join(dir, "absent.run")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("nosuch");
+  });
+
+  it("says a norm the library does not know, with its names", async () => {
+    const r = await cli(["--fuse", "rrf", "--norm", "minmax", a, b]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("minmax");
+    expect(r.stderr).toContain("min-max");
+  });
+
+  it("says runs without the same queries as the library does (ranx requires them)", async () => {
+    const other = file("other.run", "q1 Q0 d1 1 3 x\n");
+    const r = await cli(["--fuse", "rrf", a, other]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("same queries");
+  });
+
+  it("needs two runs, and a readable one", async () => {
+    expect((await cli(["--fuse", "rrf", a])).stderr).toContain("--fuse needs at least two runs");
+    expect((await cli(["--fuse", "rrf", qrels, a])).stderr).toContain("--fuse needs at least two runs");
+    const missing = await cli(["--fuse", "rrf", a, join(dir, "absent.run")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("absent.run");
+  });
+
+  it("names a bad run line by file and line", async () => {
+    const bad = file("bad.run", "q1 Q0 d1 1 3 x\nq1 Q0 d2 2 zz x\n");
+    const r = await cli(["--fuse", "rrf", a, bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}:2`);
+  });
+
+  it("refuses fusion's options without --fuse, weights not one a run, a tag of two words", async () => {
+    for (const argv of [
+      ["--norm", "max"],
+      ["--weights", "1,2"],
+      ["--output", "x"],
+      ["--tag", "t"],
+    ]) {
+      const r = await cli([...argv, qrels, a]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`${argv[0]} needs --fuse METHOD`);
+    }
+    const w = await cli(["--fuse", "rrf", "--weights", "1,2,3", a, b]);
+    expect(w.status).toBe(1);
+    expect(w.stderr).toContain("3 weights for 2 runs");
+    expect((await cli(["--fuse", "rrf", "--weights", "1,x", a, b])).stderr).toContain('"x" is not a finite number');
+    expect((await cli(["--fuse", "rrf", "--tag", "a b", a, b])).stderr).toContain("one word");
+    expect((await cli(["--fuse", "rrf", "--fuse-param", "k", a, b])).stderr).toContain("NAME=VALUE");
+    expect((await cli(["--fuse", "rrf", "--output", a, a, b])).stderr).toContain("would be written over");
+  });
+});
+
+describe("rankeval --fuse on random runs", () => {
+  /** A method's parameters where it needs some: a weight a run, gamma, phi. */
+  const paramsOf = (method: string, runs: number): [string[], Record<string, unknown>] =>
+    /^(wsum|wmnz|mixed|w_|weighted_)/.test(method)
+      ? [
+          ["--weights", Array.from({ length: runs }, (_, i) => 0.5 + i).join(",")],
+          { weights: Array.from({ length: runs }, (_, i) => 0.5 + i) },
+        ]
+      : method === "gmnz"
+        ? [["--fuse-param", "gamma=0.5"], { gamma: 0.5 }]
+        : method === "rbc"
+          ? [["--fuse-param", "phi=0.8"], { phi: 0.8 }]
+          : [[], {}];
+  // Few queries and documents, so that runs share documents; scores of few values, so that they tie;
+  // ids that objects list first (array indices: "7", "10") and others; a query's lines apart.
+  const docid = fc.oneof(
+    fc.integer({ min: 0, max: 12 }).map(String),
+    fc.constantFrom("d1", "d2", "x", "D-3", "é", "0x1"),
+  );
+  const line = fc.record({ qid: fc.constantFrom("q1", "2", "10"), doc: docid, score: fc.integer({ min: -2, max: 3 }) });
+  // A document twice in a query now and then (an error both ways say alike).
+  const runText = fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.uniqueArray(line, { minLength: 1, maxLength: 25, selector: (l) => `${l.qid} ${l.doc}` }),
+    },
+    { weight: 1, arbitrary: fc.array(line, { minLength: 1, maxLength: 25 }) },
+  );
+  // Every query in every run mostly (fuse() refuses runs whose queries differ), sometimes not.
+  const text = (lines: { qid: string; doc: string; score: number }[], all: boolean) =>
+    (all ? ["q1 Q0 a 0 1 t\n", "2 Q0 400 0 1 t\n", "10 Q0 b 0 1 t\n"].join("") : "") +
+    lines.map((l, i) => `${l.qid} Q0 ${l.doc} ${i + 1} ${l.score / 2} t\n`).join("");
+
+  it("writes what fuse() of the runs as rankeval/node reads them gives, or fails as it does", async () => {
+    let n = 0;
+    let fused = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(runText, { minLength: 2, maxLength: 3 }),
+        fc.boolean(),
+        fc.constantFrom(...METHOD_NAMES),
+        fc.constantFrom("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda", "none"),
+        async (runs, all, method, norm) => {
+          const files = runs.map((r) => file(`random-${n++}.run`, text(r, all || runs.length > 2)));
+          const [flags, params] = paramsOf(method, runs.length);
+          const r = await cli(["--fuse", method, "--norm", norm, ...flags, ...files]);
+          let want: string | Error = "";
+          try {
+            const objects = [];
+            for (const f of files) objects.push(await readRun(f));
+            const fused = fuse(objects, { method, norm: norm === "none" ? null : (norm as "max"), params });
+            writeRun(fused, method, (s) => (want += s));
+          } catch (e) {
+            want = e as Error;
+          }
+          if (typeof want === "string") {
+            fused++;
+            expect(r.stderr).toBe("");
+            expect(r.stdout).toBe(want);
+          } else {
+            expect(r.stdout).toBe("");
+            expect(r.stderr).toBe(`rankeval: ${want.message}\n`);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Most cases fused (not refused alike by both ways).
+    expect(fused).toBeGreaterThan(75);
+  }, 120_000);
+});
+
+describe("writeRun", () => {
+  it("ranks by descending score, ties by document id descending (byte order), queries in byte order", () => {
+    let text = "";
+    writeRun({ "9": { b: 1, a: 1, c: 2, é: 1 }, "10": { x: -0.5 } }, "t", (s) => (text += s));
+    expect(text).toBe(
+      ["10 Q0 x 1 -0.5 t", "9 Q0 c 1 2 t", "9 Q0 é 2 1 t", "9 Q0 b 3 1 t", "9 Q0 a 4 1 t", ""].join("\n"),
+    );
+  });
+});
