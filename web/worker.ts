@@ -34,7 +34,7 @@ import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCoun
 import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
 import { fuse } from "../src/fusion/fuse.js";
-import { idValuesAt } from "../src/node/id-values.js";
+import { idValuesAt } from "../src/input/id-values.js";
 import { readRows } from "../src/input/input.js";
 import { writeRun } from "../src/output/run-text.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).

@@ -13,7 +13,7 @@ import type { Io } from "./cli.js";
 import { checkReadOnce, displayName, readInto, rereadable } from "./file-read.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { readRows } from "../input/input.js";
-import { idValuesAt } from "./id-values.js";
+import { idValuesAt } from "../input/id-values.js";
 import { Interner } from "../io/interner.js";
 
 /** What cli.ts lends: its evaluation of QRELS RUN [RUN ...] (trecMode) and --compare's, the runs renamed. */

@@ -10,7 +10,7 @@ import type { FuseOptions } from "../fusion/fuse.js";
 import { fuseQuery, methodParams, scoreMethod } from "../fusion/methods.js";
 import { bordaQuery, normalizedQuery, normName, type Ranked, reordered } from "../fusion/normalize.js";
 import { rankOrder } from "../fusion/order.js";
-import { docidStrings } from "./id-values.js";
+import { docidStrings } from "../input/id-values.js";
 import { asRowError, type PlaceOf } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";

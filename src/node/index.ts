@@ -49,7 +49,7 @@ export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { readRows } from "../input/input.js";
-import { idValuesAt } from "./id-values.js";
+import { idValuesAt } from "../input/id-values.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat };

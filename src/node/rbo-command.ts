@@ -6,7 +6,7 @@ import type { CliArgs } from "./args.js";
 import { EXIT, type Io } from "./cli.js";
 import { checkReadOnce, displayName } from "./file-read.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
-import { idValuesAt } from "./id-values.js";
+import { idValuesAt } from "../input/id-values.js";
 import { readRows } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 

@@ -5,7 +5,7 @@ import { documentTwice } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
-import { asRowError, type PlaceOf } from "../input/input.js";
+import { asRowError, type PlaceOf } from "./input.js";
 
 type IdValues = Record<string, Record<string, number>>;
 
