@@ -89,7 +89,7 @@ describe("the one-file page", () => {
     expect(r.status).toBe(0);
     expect(readFileSync(join(dir, "rankeval.html")).equals(page)).toBe(true);
     expect(r.err).toContain(
-      `wrote rankeval.html (1.7 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
+      `wrote rankeval.html (2.3 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
     );
     expect(r.out).toBe("");
     for (const argv of [["--page", "mine.html"], ["--page=mine.htm"]]) {
