@@ -12,8 +12,8 @@ import { badInput } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
-import { RunningSummary, summaryOf } from "../pipeline/aggregate.js";
-import { intervalsOf } from "../pipeline/interval.js";
+import { MomentSummary, summaryOf } from "../pipeline/aggregate.js";
+import { intervalsOf, type Interval } from "../pipeline/interval.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
 import { trecLines } from "../measures/trec-eval-table.js";
@@ -444,7 +444,7 @@ export interface MergedSummary {
   /** The queries, the run's counts summed. */
   queries: Result<string>["queries"];
   /** Each value's running sums over the merged queries in byte order of qid. */
-  sums: Record<string, RunningSummary>;
+  sums: Record<string, MomentSummary>;
   /** -c's num_rel, summed. */
   summary?: Record<string, number>;
 }
@@ -470,8 +470,8 @@ export async function mergeRunSummaries(
       `${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
     );
   const columns = meta.columns.filter((c) => c.kind === "number");
-  const sums: Record<string, RunningSummary> = {};
-  for (const c of columns) sums[c.name] = new RunningSummary(logKeys.has(c.key));
+  const sums: Record<string, MomentSummary> = {};
+  for (const c of columns) sums[c.name] = new MomentSummary(logKeys.has(c.key));
   // Each shard's current chunk and row; a heap of shards by their current qid.
   interface Cursor {
     k: number;
@@ -591,6 +591,7 @@ export async function mergeRunSummaries(
 export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
+  const interval: Record<string, Interval> = {};
   const tieRange: Record<string, TieRange> = {};
   for (const c of meta.columns) {
     if (c.kind !== "number") continue;
@@ -599,6 +600,7 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
     if (!c.tie) {
       mean[c.key] = s.value;
       counted[c.key] = s.count;
+      if (agg === "mean") interval[c.key] = m.sums[c.name].interval();
     } else {
       const t = (tieRange[c.key] ??= {
         worst: new Float64Array(0),
@@ -615,8 +617,8 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
     values: {},
     mean,
     counted,
-    // Only running sums were kept: no query's value, so no interval.
-    interval: {},
+    // Only running sums were kept: each mean's interval from its running moments.
+    interval,
     queries: m.queries,
     options: overPreset(DEFAULT_OPTIONS, explicit),
     conventions: meta.conventions,

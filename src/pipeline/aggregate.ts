@@ -6,7 +6,7 @@ import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../measures/trec-eval-table.js";
 import type { TieRange } from "./evaluate.js";
-import { intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
+import { intervalsOf, tIntervalOf, type Interval, type IntervalSettings } from "./interval.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 const MIN_GEO_MEAN = 0.00001;
@@ -84,6 +84,33 @@ export class RunningSummary {
     let s = this.logSum;
     if (numQ > this.n) s += (numQ - this.n) * log(MIN_GEO_MEAN);
     return exp(s / numQ);
+  }
+}
+
+/**
+ * A RunningSummary that also keeps the kept values' mean and sum of squared deviations (Welford), for a
+ * mean's t interval where the values pass once and are not kept (--merge of shards as they stream).
+ */
+export class MomentSummary extends RunningSummary {
+  private mean = 0;
+  private squares = 0;
+
+  override add(v: number, l = this.logs ? geoLog(v) : 0): void {
+    super.add(v, l);
+    if (v !== v) return;
+    const delta = v - this.mean;
+    this.mean += delta / this.kept;
+    this.squares += delta * (v - this.mean);
+  }
+
+  /** The t interval of the kept values' mean (tIntervalOf). */
+  interval(level?: number): Interval {
+    return tIntervalOf(
+      this.keptSum / this.kept,
+      this.kept < 2 ? NaN : this.squares / (this.kept - 1),
+      this.kept,
+      level,
+    );
   }
 }
 

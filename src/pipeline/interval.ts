@@ -66,7 +66,13 @@ export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.le
   const n = kept.length;
   if (n < 2) return [NaN, NaN];
   const mean = npMean(kept);
-  const sem = Math.sqrt(npVarDdof1(kept, mean) / n);
+  return tIntervalOf(mean, npVarDdof1(kept, mean), n, level);
+}
+
+/** The t interval of a mean from its sample variance (n - 1) over n values: the one formula. */
+export function tIntervalOf(mean: number, variance: number, n: number, level = DEFAULT_INTERVAL.level): Interval {
+  if (n < 2) return [NaN, NaN];
+  const sem = Math.sqrt(variance / n);
   if (sem === 0) return [mean, mean];
   const half = studentQuantile((1 + level) / 2, n - 1) * sem;
   return [mean - half, mean + half];
