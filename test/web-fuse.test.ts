@@ -51,7 +51,11 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's fusion in chromium
         timeout: 30_000,
       });
       const cells = await page.$$eval("#results td[data-measure]", (tds) =>
-        tds.map((td) => [(td as HTMLElement).dataset.run!, (td as HTMLElement).dataset.measure!, td.firstChild?.textContent ?? ""]),
+        tds.map((td) => [
+          (td as HTMLElement).dataset.run!,
+          (td as HTMLElement).dataset.measure!,
+          td.firstChild?.textContent ?? "",
+        ]),
       );
       expect(errors).toEqual([]);
       return { cells, error: (await page.textContent("#error")) ?? "" };
