@@ -379,6 +379,8 @@ async function readJudgments(file: File): Promise<GroupedJudgments> {
 
 /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
 let judgmentsRead: Promise<GroupedJudgments> | null = null;
+/** The qrels job's read (a qrels file chosen before its runs), under way or done. */
+let qrelsReading: Promise<void> | null = null;
 
 function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
   judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
@@ -622,7 +624,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   try {
     if (job.kind === "qrels") {
       parallel = job.parallel ?? {};
-      await readQrels(job.qrels);
+      qrelsReading = readQrels(job.qrels);
+      await qrelsReading;
       return;
     }
     if (job.kind === "roles") {
@@ -660,6 +663,9 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       parallel = job.parallel ?? {};
+      // Runs chosen while the qrels job reads (this handler runs again meanwhile): fusion reads the runs
+      // first, and the kernel reads one file at a time, so it waits for the qrels (their error is trec's).
+      await qrelsReading?.catch(() => {});
       const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
       await trec(job.qrels, [...job.runs, ...fused], job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
