@@ -34,6 +34,7 @@ import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCoun
 import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
 import { fuse } from "../src/fusion/fuse.js";
+import { takesWeights } from "../src/fusion/methods.js";
 import { idValuesAt } from "../src/input/id-values.js";
 import { readRows } from "../src/input/input.js";
 import { writeRun } from "../src/output/run-text.js";
@@ -363,15 +364,12 @@ async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<Fil
     const { rows, placeOf } = await readRows("run", await inputOf(file), new Interner(), BY_NAME);
     scored.push(idValuesAt(rows, rows.score, placeOf));
   }
-  const params = WEIGHTED.has(choice.method) ? { weights: runs.map(() => 1) } : {};
+  const params = takesWeights(choice.method) ? { weights: runs.map(() => 1) } : {};
   const fused = fuse(scored, { method: choice.method, norm: choice.norm, params });
   const text: string[] = [];
   writeRun(fused, choice.method, (s) => text.push(s));
   return new File(text, `fused(${choice.method})`, { type: "text/plain" });
 }
-
-/** The methods that take a weight a run. */
-const WEIGHTED = new Set(["wsum", "wmnz", "weighted_bordafuse", "weighted_condorcet", "mixed"]);
 
 async function readJudgments(file: File): Promise<GroupedJudgments> {
   return readInput(await inputOf(file), new Interner(), BY_NAME);

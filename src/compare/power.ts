@@ -107,7 +107,6 @@ const NONZERO = required({
   test: (v) => typeof v === "number" && Number.isFinite(v) && v !== 0,
   is: "a finite number other than 0",
 });
-const LEVEL = PROBABILITY;
 
 /** `power` above `alpha`: a usage error naming both otherwise. */
 function checkTarget(call: string, alpha: number, want: number): void {
@@ -133,7 +132,7 @@ function powerAt(n: number, sd: number, delta: number, alpha: number): number {
  * ```
  */
 export function power(options: PowerOptions): number {
-  const o = checkOptions(options, { n: QUERIES, sd: SD, delta: DELTA, alpha: LEVEL }, "power");
+  const o = checkOptions(options, { n: QUERIES, sd: SD, delta: DELTA, alpha: PROBABILITY }, "power");
   return powerAt(o.n, o.sd, o.delta, o.alpha ?? 0.05);
 }
 
@@ -160,7 +159,7 @@ const MOST_QUERIES = 1e7;
  */
 export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
   const call = "topicSetSize";
-  const o = checkOptions(options, { sd: SD, delta: NONZERO, alpha: LEVEL, power: LEVEL }, call);
+  const o = checkOptions(options, { sd: SD, delta: NONZERO, alpha: PROBABILITY, power: PROBABILITY }, call);
   const { sd, delta } = o;
   const alpha = o.alpha ?? 0.05;
   const want = o.power ?? 0.8;
@@ -195,7 +194,7 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
  */
 export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
   const call = "minimumDetectableDifference";
-  const o = checkOptions(options, { n: QUERIES, sd: SD, alpha: LEVEL, power: LEVEL }, call);
+  const o = checkOptions(options, { n: QUERIES, sd: SD, alpha: PROBABILITY, power: PROBABILITY }, call);
   const { n, sd } = o;
   const alpha = o.alpha ?? 0.05;
   const want = o.power ?? 0.8;

@@ -269,6 +269,12 @@ export function scoreMethod(name: string): string | undefined {
   return undefined;
 }
 
+/** Whether `name`'s method takes a weight a run (wsum, w_bordafuse, ...). */
+export function takesWeights(name: string): boolean {
+  const method = scoreMethod(name);
+  return method !== undefined && Object.hasOwn(METHODS[method].params, "weights");
+}
+
 /** `params` checked for `method` (a name scoreMethod gave) and `runs` runs: unknown, missing, wrong. */
 export function methodParams(method: string, params: unknown, runs: number): FusionParams {
   const p = checkOptions(params as FusionParams | undefined, METHODS[method].params, `fuse: ${method}'s params`);

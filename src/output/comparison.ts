@@ -490,10 +490,10 @@ export function gateJunit(verdicts: readonly GateVerdict[]): string {
 export function queriesNeeded(c: Comparison, delta: number, want: number): string {
   const { alpha } = c.settings;
   const rows = c.comparisons.map((x) => {
-    const needed =
-      x.n >= 2 && x.sd > 0 && Number.isFinite(x.sd)
-        ? String(topicSetSize({ sd: x.sd, delta, alpha, power: want }))
-        : "no estimate";
+    // No minimum detectable difference (under 2 queries, or every difference the same): no estimate either.
+    const needed = Number.isNaN(x.minimumDetectable)
+      ? "no estimate"
+      : String(topicSetSize({ sd: x.sd, delta, alpha, power: want }));
     return [x.measure, x.baseline, x.run, String(x.n), fixed(x.sd), needed];
   });
   const header = ["measure", "baseline", "run", "n", "sd(diff)", "queries needed"];
