@@ -10,8 +10,10 @@ export interface CliOutput {
 export async function cli(args: readonly string[]): Promise<CliOutput> {
   let stdout = "";
   let stderr = "";
+  const utf8 = new TextDecoder();
   const status = await main([...args], {
-    stdout: { write: (s: string) => (stdout += s) },
+    // A fused run comes as bytes (src/node/fuse-command.ts).
+    stdout: { write: (s: string | Uint8Array) => (stdout += typeof s === "string" ? s : utf8.decode(s)) },
     stderr: { write: (s: string) => (stderr += s) },
   });
   return { status, stdout, stderr };

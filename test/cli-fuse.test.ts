@@ -12,7 +12,10 @@ import { METHOD_NAMES } from "../src/fusion/fuse.js";
 import { readRun } from "../src/node/index.js";
 import { cli } from "./_cli.js";
 import { fuse } from "../src/fusion/fuse.js";
-import { writeRun } from "../src/output/run-text.js";
+import { docBytesOf, RunTextWriter, writeRun } from "../src/output/run-text.js";
+
+/** writeRun writes UTF-8 bytes (never a line split between two writes). */
+const utf8 = new TextDecoder();
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-fuse-test-"));
 const file = (name: string, text: string | Buffer) => {
@@ -32,7 +35,7 @@ const qrels = file("qrels.txt", "q1 0 d1 1\nq1 0 d3 2\nq2 0 d5 1\n10 0 d7 1\n");
 /** What the command line must write: fuse()'s run, as writeRun writes it. */
 function expected(method: string, tag = method, params = {}): string {
   let text = "";
-  writeRun(fuse([runA, runB], { method, params }), tag, (s) => (text += s));
+  writeRun(fuse([runA, runB], { method, params }), tag, (b) => (text += utf8.decode(b)));
   return text;
 }
 
@@ -72,7 +75,7 @@ describe("rankeval --fuse wsum --norm ... --weights", () => {
         norm: norm === "none" ? null : (norm as "min-max"),
         params: { weights: [0.3, 0.7] },
       };
-      writeRun(fuse([runA, runB], options), "wsum", (s) => (text += s));
+      writeRun(fuse([runA, runB], options), "wsum", (b) => (text += utf8.decode(b)));
       expect(r.stdout).toBe(text);
     }
     const one = await cli(["--fuse", "wsum", "--weights", "1,0", a, b]);
@@ -221,7 +224,7 @@ describe("rankeval --fuse on random runs", () => {
             const objects = [];
             for (const f of files) objects.push(await readRun(f));
             const fused = fuse(objects, { method, norm: norm === "none" ? null : (norm as "max"), params });
-            writeRun(fused, method, (s) => (want += s));
+            writeRun(fused, method, (b) => (want += utf8.decode(b)));
           } catch (e) {
             want = e as Error;
           }
@@ -245,9 +248,38 @@ describe("rankeval --fuse on random runs", () => {
 describe("writeRun", () => {
   it("ranks by descending score, ties by document id descending (byte order), queries in byte order", () => {
     let text = "";
-    writeRun({ "9": { b: 1, a: 1, c: 2, é: 1 }, "10": { x: -0.5 } }, "t", (s) => (text += s));
+    writeRun({ "9": { b: 1, a: 1, c: 2, é: 1 }, "10": { x: -0.5 } }, "t", (b) => (text += utf8.decode(b)));
     expect(text).toBe(
       ["10 Q0 x 1 -0.5 t", "9 Q0 c 1 2 t", "9 Q0 é 2 1 t", "9 Q0 b 3 1 t", "9 Q0 a 4 1 t", ""].join("\n"),
+    );
+  });
+
+  it("writes any query in that order, its scores descending already or not, many tied or few", () => {
+    // Scores of few values (runs of ties past the writer's insertion sort), sorted or shuffled; ids of
+    // one or several UTF-8 bytes, one a prefix of another; lines past a write's megabyte now and then.
+    const id = fc.stringMatching(/^[ab\u00e9\u4e2d]{1,3}$/);
+    const docs = fc.uniqueArray(fc.record({ id, score: fc.integer({ min: 0, max: 3 }) }), {
+      selector: (d) => d.id,
+      minLength: 1,
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(docs, fc.boolean(), fc.integer({ min: 1, max: 3000 }), (given, sorted, copies) => {
+        const list = sorted ? [...given].sort((x, y) => y.score - x.score) : given;
+        const bytes = (s: string) => Buffer.from(s, "utf8");
+        const want = [...list]
+          .sort((x, y) => y.score - x.score || Buffer.compare(bytes(y.id), bytes(x.id)))
+          .map((d, i) => `q Q0 ${d.id} ${i + 1} ${d.score} t\n`)
+          .join("");
+        let text = "";
+        const w = new RunTextWriter("t", (b) => (text += utf8.decode(b)));
+        const ids = docBytesOf(list.map((d) => d.id));
+        const scores = list.map((d) => d.score);
+        for (let k = 0; k < copies; k++) w.query("q", ids, scores);
+        w.end();
+        expect(text).toBe(want.repeat(copies));
+      }),
+      { numRuns: 200 },
     );
   });
 });

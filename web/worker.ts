@@ -33,11 +33,9 @@ import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
-import { fuse } from "../src/fusion/fuse.js";
 import { takesWeights } from "../src/fusion/methods.js";
-import { idValuesAt } from "../src/input/id-values.js";
 import { readRows } from "../src/input/input.js";
-import { writeRun } from "../src/output/run-text.js";
+import { writeFusedRun } from "../src/app/fused-run.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
@@ -354,21 +352,18 @@ async function inputOf(file: File): Promise<Input> {
 }
 
 /**
- * The runs fused as the command line fuses them (src/node/fuse-command.ts): each read whole into
- * `{ qid: { docid: score } }`, fuse(), written as TREC text into a File named `fused(METHOD)`, which
- * is then evaluated as any run. The weighted methods weigh every run alike.
+ * The runs fused as the command line fuses them (src/app/fused-run.ts): each read whole, fused and
+ * written as TREC text into a File named `fused(METHOD)`, which is then evaluated as any run. The
+ * weighted methods weigh every run alike.
  */
 async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<File> {
-  const scored = [];
-  for (const file of runs) {
-    const { rows, placeOf } = await readRows("run", await inputOf(file), new Interner(), BY_NAME);
-    scored.push(idValuesAt(rows, rows.score, placeOf));
-  }
+  const qids = new Interner();
+  const read = [];
+  for (const file of runs) read.push(await readRows("run", await inputOf(file), qids, BY_NAME));
   const params = takesWeights(choice.method) ? { weights: runs.map(() => 1) } : {};
-  const fused = fuse(scored, { method: choice.method, norm: choice.norm, params });
-  const text: string[] = [];
-  writeRun(fused, choice.method, (s) => text.push(s));
-  return new File(text, `fused(${choice.method})`, { type: "text/plain" });
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  writeFusedRun(read, qids, { method: choice.method, norm: choice.norm, params }, choice.method, (b) => parts.push(b));
+  return new File(parts, `fused(${choice.method})`, { type: "text/plain" });
 }
 
 async function readJudgments(file: File): Promise<GroupedJudgments> {

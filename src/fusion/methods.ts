@@ -6,8 +6,8 @@ import { candidates, type Ranked, reordered } from "./normalize.js";
 import { pythonSorted, rankOrder } from "./order.js";
 
 /** One query of every run, side by side: candidate c of run r at [r * n + c]. */
-interface Table {
-  readonly docs: readonly string[];
+interface Table<D> {
+  readonly docs: readonly D[];
   readonly n: number;
   readonly runs: number;
   readonly score: Float64Array;
@@ -15,15 +15,15 @@ interface Table {
   readonly rank: Int32Array;
 }
 
-function table(qs: readonly Ranked[]): Table {
-  const { docs, index } = candidates(qs);
+function table<D>(qs: readonly Ranked<D>[]): Table<D> {
+  const { docs, at: candidate } = candidates(qs);
   const n = docs.length;
   const score = new Float64Array(qs.length * n);
   const rank = new Int32Array(qs.length * n).fill(-1);
   for (let r = 0; r < qs.length; r++) {
     const q = qs[r];
     for (let i = 0; i < q.docs.length; i++) {
-      const at = r * n + (index.get(q.docs[i]) as number);
+      const at = r * n + candidate[r][i];
       score[at] = q.scores[i];
       rank[at] = i;
     }
@@ -32,7 +32,7 @@ function table(qs: readonly Ranked[]): Table {
 }
 
 /** The fused scores, sorted as ranx's Run.sort() leaves them (from the candidates' order). */
-function sorted(t: Table, fused: Float64Array): Ranked {
+function sorted<D>(t: Table<D>, fused: Float64Array): Ranked<D> {
   return reordered({ docs: t.docs, scores: fused }, rankOrder(fused));
 }
 
@@ -45,17 +45,17 @@ export interface FusionParams {
   readonly gamma?: number;
 }
 
-type Combine = (t: Table, p: FusionParams) => Float64Array;
+type Combine = (t: Table<unknown>, p: FusionParams) => Float64Array;
 
 /** `f` of each candidate. */
-function each(t: Table, f: (c: number) => number): Float64Array {
+function each(t: Table<unknown>, f: (c: number) => number): Float64Array {
   const out = new Float64Array(t.n);
   for (let c = 0; c < t.n; c++) out[c] = f(c);
   return out;
 }
 
 /** Python's sum, from 0, of a run's value for candidate c where the run has it (and `missing` where not). */
-function sumOf(t: Table, c: number, value: (r: number, at: number) => number, missing?: number): number {
+function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => number, missing?: number): number {
   let s = 0;
   for (let r = 0; r < t.runs; r++) {
     const at = r * t.n + c;
@@ -65,13 +65,13 @@ function sumOf(t: Table, c: number, value: (r: number, at: number) => number, mi
   return s;
 }
 
-function count(t: Table, c: number): number {
+function count(t: Table<unknown>, c: number): number {
   let k = 0;
   for (let r = 0; r < t.runs; r++) if (t.rank[r * t.n + c] >= 0) k++;
   return k;
 }
 
-const scoreOf = (t: Table) => (_r: number, at: number) => t.score[at];
+const scoreOf = (t: Table<unknown>) => (_r: number, at: number) => t.score[at];
 
 /** The comb family and its relatives, on scores (ranx's comb_*.py, wsum.py, wmnz.py, mixed.py). */
 const combSum: Combine = (t) => {
@@ -79,12 +79,12 @@ const combSum: Combine = (t) => {
   return each(t, (c) => sumOf(t, c, v, 0));
 };
 /** Python's sum of the scores present, then `f` of it and their count (mnz: sum * count, anz: sum / count). */
-const combMnz = (t: Table, f: (sum: number, count: number) => number) => {
+const combMnz = (t: Table<unknown>, f: (sum: number, count: number) => number) => {
   const v = scoreOf(t);
   return each(t, (c) => f(sumOf(t, c, v), count(t, c)));
 };
 
-function extreme(t: Table, stand: number, pick: (a: number, b: number) => number): Float64Array {
+function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) => number): Float64Array {
   return each(t, (c) => {
     let m = Number.NaN;
     for (let r = 0; r < t.runs; r++) {
@@ -96,7 +96,7 @@ function extreme(t: Table, stand: number, pick: (a: number, b: number) => number
   });
 }
 
-function median(t: Table): Float64Array {
+function median(t: Table<unknown>): Float64Array {
   const xs: number[] = [];
   return each(t, (c) => {
     xs.length = 0;
@@ -108,7 +108,11 @@ function median(t: Table): Float64Array {
 }
 
 /** Rank-based: a run's value for its document at 0-based rank i, summed where the run has it. */
-function rankSum(t: Table, value: (i: number) => number, f?: (sum: number, count: number) => number): Float64Array {
+function rankSum(
+  t: Table<unknown>,
+  value: (i: number) => number,
+  f?: (sum: number, count: number) => number,
+): Float64Array {
   const v = (_r: number, at: number) => value(t.rank[at]);
   return f === undefined ? each(t, (c) => sumOf(t, c, v, 0)) : each(t, (c) => f(sumOf(t, c, v), count(t, c)));
 }
@@ -117,7 +121,7 @@ function rankSum(t: Table, value: (i: number) => number, f?: (sum: number, count
  * ranx's Borda points: a run's document at rank i gets n - i (n the candidates), each candidate it lacks
  * (n - m + 1) / 2 (m its length); summed, or weighted and summed.
  */
-function borda(t: Table, weights?: readonly number[]): Float64Array {
+function borda(t: Table<unknown>, weights?: readonly number[]): Float64Array {
   const unranked = new Float64Array(t.runs);
   for (let r = 0; r < t.runs; r++) {
     let m = 0;
@@ -142,7 +146,7 @@ const CONDORCET_UNRANKED = 1_000_000;
  * ranx's (weighted) Condorcet: candidates sorted by `sorted` with the comparison "x before y when the runs
  * (weights) ranking x above y are at least those that do not", then scored n, n - 1, ..., 1.
  */
-function condorcet(t: Table, weights?: readonly number[]): Ranked {
+function condorcet<D>(t: Table<D>, weights?: readonly number[]): Ranked<D> {
   const rankAt = (r: number, c: number) => {
     const i = t.rank[r * t.n + c];
     return i >= 0 ? i : CONDORCET_UNRANKED;
@@ -158,7 +162,7 @@ function condorcet(t: Table, weights?: readonly number[]): Ranked {
     return forX >= forY;
   };
   const order = pythonSorted(t.n, less);
-  const docs = new Array<string>(t.n);
+  const docs = new Array<D>(t.n);
   const scores = new Float64Array(t.n);
   for (let i = 0; i < t.n; i++) {
     docs[i] = t.docs[order[i]];
@@ -170,7 +174,7 @@ function condorcet(t: Table, weights?: readonly number[]): Ranked {
 /** What a method takes: its parameters' types (ranx's defaults below) and how it fuses one query. */
 interface Method {
   readonly params: Readonly<Record<string, OptionType>>;
-  readonly fuse: (t: Table, p: FusionParams) => Ranked;
+  readonly fuse: <D>(t: Table<D>, p: FusionParams) => Ranked<D>;
 }
 
 const WEIGHTS: OptionType = {
@@ -286,6 +290,6 @@ export function methodParams(method: string, params: unknown, runs: number): Fus
 }
 
 /** One query of every run (normalised), fused by `method` (a name scoreMethod gave). */
-export function fuseQuery(method: string, qs: readonly Ranked[], params: FusionParams): Ranked {
+export function fuseQuery<D>(method: string, qs: readonly Ranked<D>[], params: FusionParams): Ranked<D> {
   return METHODS[method].fuse(table(qs), params);
 }

@@ -27,9 +27,13 @@ export function normName(name: unknown, option: string): NormName {
   throw usageError(`${option} must be one of ${NORMS.join(", ")}, not ${shown(name)}${hint}`);
 }
 
-/** One query of one run, in ranx's order (what a rank-based method reads as ranks). */
-export interface Ranked {
-  readonly docs: readonly string[];
+/**
+ * One query of one run, in ranx's order (what a rank-based method reads as ranks). Its documents are
+ * ids (strings), or the command line's numbers for them (src/fusion/fuse-rows.ts): fusion only asks
+ * whether two are the same.
+ */
+export interface Ranked<D = string> {
+  readonly docs: readonly D[];
   readonly scores: Float64Array;
 }
 
@@ -51,8 +55,8 @@ export function rankedQuery(docs: unknown, where: string): Ranked {
 }
 
 /** `q` with its documents in `order`. */
-export function reordered(q: Ranked, order: Int32Array): Ranked {
-  const docs = new Array<string>(order.length);
+export function reordered<D>(q: Ranked<D>, order: Int32Array): Ranked<D> {
+  const docs = new Array<D>(order.length);
   const scores = new Float64Array(order.length);
   for (let i = 0; i < order.length; i++) {
     docs[i] = q.docs[order[i]];
@@ -81,7 +85,7 @@ function minMax(x: Float64Array): [number, number] {
 }
 
 /** One query normalised by any norm but borda (which needs every run's query: bordaQuery). */
-export function normalizedQuery(q: Ranked, norm: Exclude<NormName, "borda">): Ranked {
+export function normalizedQuery<D>(q: Ranked<D>, norm: Exclude<NormName, "borda">): Ranked<D> {
   const x = q.scores;
   const n = x.length;
   const out = new Float64Array(n);
@@ -127,19 +131,28 @@ export function normalizedQuery(q: Ranked, norm: Exclude<NormName, "borda">): Ra
 
 /**
  * The documents of one query over all runs, each once, in the order they first appear (run by run, each
- * in its order). ranx collects them in a Python set, whose order changes with PYTHONHASHSEED; scores do
+ * in its order), and where each run's documents are among them: run r's document i is candidate
+ * at[r][i]. ranx collects them in a Python set, whose order changes with PYTHONHASHSEED; scores do
  * not depend on it, only the order of tied documents and, after borda, the ranks rank-based methods read.
  */
-export function candidates(qs: readonly Ranked[]): { docs: string[]; index: Map<string, number> } {
-  const index = new Map<string, number>();
-  const docs: string[] = [];
-  for (const q of qs)
-    for (const d of q.docs)
-      if (!index.has(d)) {
-        index.set(d, docs.length);
+export function candidates<D>(qs: readonly Ranked<D>[]): { docs: D[]; at: Int32Array[] } {
+  const index = new Map<D, number>();
+  const docs: D[] = [];
+  const at = qs.map((q) => {
+    const of = new Int32Array(q.docs.length);
+    for (let i = 0; i < q.docs.length; i++) {
+      const d = q.docs[i];
+      let c = index.get(d);
+      if (c === undefined) {
+        c = docs.length;
+        index.set(d, c);
         docs.push(d);
       }
-  return { docs, index };
+      of[i] = c;
+    }
+    return of;
+  });
+  return { docs, at };
 }
 
 /**
@@ -147,18 +160,13 @@ export function candidates(qs: readonly Ranked[]): { docs: string[]; index: Map<
  * candidates), every candidate it lacks 0.5 - (m - 1)/(2n) (m its length), each run listed in the
  * candidates' order, as ranx leaves it.
  */
-export function bordaQuery(qs: readonly Ranked[]): Ranked[] {
-  const { docs } = candidates(qs);
+export function bordaQuery<D>(qs: readonly Ranked<D>[]): Ranked<D>[] {
+  const { docs, at } = candidates(qs);
   const n = docs.length;
-  return qs.map((q) => {
-    const at = new Map<string, number>();
-    for (let i = 0; i < q.docs.length; i++) at.set(q.docs[i], i);
+  return qs.map((q, r) => {
     const missing = 0.5 - (q.docs.length - 1) / (2 * n);
-    const out = new Float64Array(n);
-    for (let c = 0; c < n; c++) {
-      const i = at.get(docs[c]);
-      out[c] = i === undefined ? missing : 1 - i / n;
-    }
+    const out = new Float64Array(n).fill(missing);
+    for (let i = 0; i < q.docs.length; i++) out[at[r][i]] = 1 - i / n;
     return { docs, scores: out };
   });
 }

@@ -21,7 +21,8 @@ import type { OwnedJudgments } from "../pipeline/partition.js";
 import { conventionsOf, evaluatorFor } from "../app/evaluator.js";
 
 export interface Io {
-  stdout: { write(s: string): unknown };
+  /** Text, or bytes of UTF-8 (a fused run's, written as made). */
+  stdout: { write(s: string | Uint8Array): unknown };
   stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 

@@ -37,10 +37,10 @@ function processIo(): Io {
   };
   return {
     stdout: {
-      write(s: string) {
+      write(s: string | Uint8Array) {
         direct ??= writesDirectly(1);
         if (!direct) return stream().write(s);
-        const bytes = Buffer.from(s);
+        const bytes = typeof s === "string" ? Buffer.from(s) : s;
         let at = 0;
         try {
           while (at < bytes.length) at += writeSync(1, bytes, at);

@@ -5,15 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { badInput, usageError } from "../errors/errors.js";
 import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
-import { RunTextWriter, writeRun } from "../output/run-text.js";
-import { fuseRows } from "./fuse-rows.js";
+import { writeFusedRun } from "../app/fused-run.js";
 import { formatOf } from "../input/formats.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { checkReadOnce, displayName, readInto, rereadable } from "./file-read.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { readRows } from "../input/input.js";
-import { idValuesAt } from "../input/id-values.js";
 import { Interner } from "../io/interner.js";
 
 /** What cli.ts lends: its evaluation of QRELS RUN [RUN ...] (trecMode) and --compare's, the runs renamed. */
@@ -56,14 +54,11 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
     throw usageError(`--output ${args.output} is one of the inputs: it would be written over`);
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead(runFiles, choice, "--columns", CLI_COLUMNS_FORMAT);
-  const fused = async (write: (text: string) => void) => {
+  const fused = async (write: (bytes: Uint8Array<ArrayBuffer>) => void) => {
     // Each run read whole by the command line's readers (any format, gzip), the query ids interned once.
     const qids = new Interner();
     const read = await Promise.all(runFiles.map((f) => readRows("run", inputOf(f, choice), qids, choice)));
-    if (fuseRows(read, qids, options, new RunTextWriter(tag, write))) return;
-    // Learned methods, and runs fuse() refuses (its error), as objects (rankeval/node's readRun).
-    const runs = read.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf));
-    writeRun(fuse(runs, options), tag, write);
+    writeFusedRun(read, qids, options, tag, write);
   };
   if (!withQrels) {
     if (args.output === undefined) await fused((s) => io.stdout.write(s));
@@ -161,7 +156,10 @@ async function firstLineFields(file: string): Promise<number> {
 }
 
 /** What `fill` writes, into the file `path` (made or written over). */
-async function writeRunFile(path: string, fill: (write: (text: string) => void) => Promise<void>): Promise<void> {
+async function writeRunFile(
+  path: string,
+  fill: (write: (bytes: Uint8Array<ArrayBuffer>) => void) => Promise<void>,
+): Promise<void> {
   let fd: number;
   try {
     fd = openSync(path, "w");
@@ -169,8 +167,7 @@ async function writeRunFile(path: string, fill: (write: (text: string) => void) 
     throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   try {
-    await fill((s) => {
-      const bytes = Buffer.from(s);
+    await fill((bytes) => {
       try {
         for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       } catch (e) {

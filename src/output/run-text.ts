@@ -1,51 +1,148 @@
 // A run written as TREC text (`qid Q0 docid rank score tag`): the command line's and the page's fused runs.
-import { compareBytes, sortQids } from "../c/strings.js";
+import { sortQids } from "../c/strings.js";
 import type { ScoredRun } from "../fusion/run-shapes.js";
 
-/** Text written at once: about a megabyte. */
-const CHARS_A_WRITE = 1 << 20;
+/** Bytes written at once: about a megabyte. */
+const BYTES_A_WRITE = 1 << 20;
+
+/** One query's document ids as UTF-8, back to back: id i is bytes[offsets[i]..offsets[i + 1]). */
+export interface DocBytes {
+  readonly bytes: Uint8Array;
+  readonly offsets: Int32Array;
+}
+
+const utf8 = new TextEncoder();
 
 /**
  * A run as TREC text (`qid Q0 docid rank score tag`), query by query: each query's documents by
  * descending score, ties by document id descending (trec_eval's order: the ranks written are those it
  * and rankeval evaluate), ranks from 1; scores as JavaScript writes numbers (the shortest text that
- * reads back as the same number). The caller gives the queries in their order.
+ * reads back as the same number). Written as UTF-8 bytes, a megabyte at a time; the caller gives the
+ * queries in their order.
  */
 export class RunTextWriter {
-  /** The lines not yet written (appended: V8 joins them once, when written). */
-  private text = "";
+  private buffer: Uint8Array<ArrayBuffer> = new Uint8Array(BYTES_A_WRITE);
+  private at = 0;
+  /** ` TAG\n`. */
+  private readonly tail: Uint8Array;
 
   constructor(
-    private readonly tag: string,
-    private readonly write: (text: string) => void,
-  ) {}
+    tag: string,
+    private readonly write: (bytes: Uint8Array<ArrayBuffer>) => void,
+  ) {
+    this.tail = utf8.encode(` ${tag}\n`);
+  }
 
-  /** One query: `docs[i]` scored `scores[i]`. */
-  query(qid: string, docs: readonly string[], scores: ArrayLike<number>): void {
-    const order = Array.from({ length: docs.length }, (_, i) => i);
-    order.sort((a, b) => scores[b] - scores[a] || compareBytes(docs[b], docs[a]));
-    const tail = ` ${this.tag}\n`;
-    for (let i = 0; i < order.length; i++)
-      this.text += `${qid} Q0 ${docs[order[i]]} ${i + 1} ${scores[order[i]]}${tail}`;
-    if (this.text.length >= CHARS_A_WRITE) this.end();
+  /** One query: document i, `docs`' id i, scored `scores[i]`. */
+  query(qid: string, docs: DocBytes, scores: ArrayLike<number>): void {
+    const { bytes, offsets } = docs;
+    const order = inTrecOrder(docs, scores);
+    const head = utf8.encode(`${qid} Q0 `);
+    const tail = this.tail;
+    for (let i = 0; i < order.length; i++) {
+      const d = order[i];
+      const from = offsets[d];
+      const to = offsets[d + 1];
+      const score = String(scores[d]);
+      // The longest line this can be: the rank's 10 digits at most, the numbers' text ASCII.
+      this.room(head.length + (to - from) + score.length + tail.length + 12);
+      const out = this.buffer;
+      let at = this.at;
+      for (let k = 0; k < head.length; k++) out[at++] = head[k];
+      for (let k = from; k < to; k++) out[at++] = bytes[k];
+      out[at++] = 0x20;
+      at = writeDigits(out, at, i + 1);
+      out[at++] = 0x20;
+      for (let k = 0; k < score.length; k++) out[at++] = score.charCodeAt(k);
+      for (let k = 0; k < tail.length; k++) out[at++] = tail[k];
+      this.at = at;
+    }
   }
 
   /** Writes what is left. */
   end(): void {
-    if (this.text.length) this.write(this.text);
-    this.text = "";
+    if (this.at > 0) this.write(this.buffer.subarray(0, this.at));
+    this.buffer = new Uint8Array(BYTES_A_WRITE);
+    this.at = 0;
+  }
+
+  /** Room for `bytes` more: what is held written first where they would not fit (a fresh buffer, the
+   * written one being the caller's to keep). */
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buffer.length) return;
+    this.end();
+    if (bytes > this.buffer.length) this.buffer = new Uint8Array(bytes);
   }
 }
 
+/** `n`'s decimal digits (n > 0) written at `at`; where they end. */
+function writeDigits(out: Uint8Array, at: number, n: number): number {
+  let digits = 1;
+  for (let p = 10; p <= n; p *= 10) digits++;
+  for (let k = at + digits - 1; k >= at; k--) {
+    out[k] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return at + digits;
+}
+
+/** Runs of ties up to this long are put in order by insertion. */
+const FEW_TIES = 16;
+
+/**
+ * The documents by descending score, ties by id descending. Fusion gives them by descending score
+ * already (its ties in ranx's order): then only each run of ties is sorted.
+ */
+function inTrecOrder({ bytes, offsets }: DocBytes, scores: ArrayLike<number>): Int32Array {
+  const n = offsets.length - 1;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const trec = (a: number, b: number) => scores[b] - scores[a] || compareIds(bytes, offsets, b, a);
+  let descending = true;
+  for (let i = 1; i < n && descending; i++) descending = scores[i - 1] >= scores[i];
+  if (!descending) return order.sort(trec);
+  for (let i = 0, j = 1; i < n; i = j++) {
+    while (j < n && scores[j] === scores[i]) j++;
+    if (j - i > FEW_TIES) order.subarray(i, j).sort(trec);
+    else
+      for (let k = i + 1; k < j; k++) {
+        const d = order[k];
+        let m = k;
+        for (; m > i && compareIds(bytes, offsets, order[m - 1], d) < 0; m--) order[m] = order[m - 1];
+        order[m] = d;
+      }
+  }
+  return order;
+}
+
+/** Byte order of ids a and b (strcmp on UTF-8, as trec_eval compares them). */
+function compareIds(bytes: Uint8Array, offsets: Int32Array, a: number, b: number): number {
+  const x = offsets[a];
+  const y = offsets[b];
+  const n = Math.min(offsets[a + 1] - x, offsets[b + 1] - y);
+  for (let k = 0; k < n; k++) if (bytes[x + k] !== bytes[y + k]) return bytes[x + k] - bytes[y + k];
+  return offsets[a + 1] - x - (offsets[b + 1] - y);
+}
+
+/** `ids` as DocBytes. */
+export function docBytesOf(ids: readonly string[]): DocBytes {
+  const encoded = ids.map((id) => utf8.encode(id));
+  const offsets = new Int32Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
+  const bytes = new Uint8Array(offsets[ids.length]);
+  for (let i = 0; i < ids.length; i++) bytes.set(encoded[i], offsets[i]);
+  return { bytes, offsets };
+}
+
 /** `run` as TREC text (RunTextWriter), its queries in trec_eval's order (byte order of their ids). */
-export function writeRun(run: ScoredRun, tag: string, write: (text: string) => void): void {
+export function writeRun(run: ScoredRun, tag: string, write: (bytes: Uint8Array<ArrayBuffer>) => void): void {
   const w = new RunTextWriter(tag, write);
   for (const qid of sortQids(Object.keys(run))) {
     const docs = run[qid];
     const ids = Object.keys(docs);
     w.query(
       qid,
-      ids,
+      docBytesOf(ids),
       ids.map((d) => docs[d]),
     );
   }

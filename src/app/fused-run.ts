@@ -1,0 +1,248 @@
+// Runs read as rows (src/input/input.ts's readRows) fused and written as TREC text: the command line's
+// --fuse and the page's fused column. Query by query on the rows as read: the same document in every run
+// given one number, each query handed to fusion's own per-query steps (the ones fuse() takes:
+// src/fusion/fuse.ts) on those numbers, and written at once from the rows' bytes, with no object and no
+// string of a document (building those took most of the time on millions of rows). What it writes is
+// what fuse() of the runs as objects gives, written by writeRun (test/cli-fuse.test.ts checks it on
+// random runs); the learned methods, and runs whose queries differ, go that way (fuse() says why it
+// refuses those). No Node built-ins here.
+import { sortedOrder } from "../c/strings.js";
+import { documentTwice } from "../errors/errors.js";
+import { fuse, type FuseOptions } from "../fusion/fuse.js";
+import { fuseQuery, methodParams, scoreMethod } from "../fusion/methods.js";
+import { bordaQuery, normalizedQuery, normName, type Ranked } from "../fusion/normalize.js";
+import { rankOrder } from "../fusion/order.js";
+import { idValuesAt } from "../input/id-values.js";
+import { asRowError, type PlaceOf } from "../input/input.js";
+import type { Interner } from "../io/interner.js";
+import type { RunRows } from "../io/run.js";
+import { docidString, lineOfRow } from "../io/rows.js";
+import { RunTextWriter, writeRun } from "../output/run-text.js";
+
+/** A run as readRows gives it. */
+export interface RunRead {
+  readonly rows: RunRows;
+  readonly placeOf?: PlaceOf;
+}
+
+/**
+ * `runs` (read with one query interner, `qids`) fused under `options` (fuse()'s) and written to `write`
+ * as TREC text tagged `tag` (src/output/run-text.ts), a megabyte at a time. A document twice in a query
+ * is the error rankeval/node's readRun gives (the first in file order).
+ */
+export function writeFusedRun(
+  runs: readonly RunRead[],
+  qids: Interner,
+  options: FuseOptions,
+  tag: string,
+  write: (bytes: Uint8Array<ArrayBuffer>) => void,
+): void {
+  if (fuseRows(runs, qids, options, new RunTextWriter(tag, write))) return;
+  const objects = runs.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf));
+  writeRun(fuse(objects, options), tag, write);
+}
+
+/** A run's rows grouped by query (file order within each): query q's rows are rows[start[q]..start[q+1]). */
+interface ByQuery {
+  readonly rows: Int32Array;
+  readonly start: Int32Array;
+}
+
+/**
+ * Every run's documents numbered: doc[r][i] is run r's row i's number, one for each (query, document id)
+ * over all runs; number d's id is the bytes of row idRow[d] of run idRun[d].
+ */
+interface Numbered {
+  readonly doc: Int32Array[];
+  readonly idRun: Int32Array;
+  readonly idRow: Int32Array;
+}
+
+/** The fused run written, or false, with nothing written, where fuse() is to fuse the runs as objects. */
+function fuseRows(runs: readonly RunRead[], qids: Interner, options: FuseOptions, out: RunTextWriter): boolean {
+  const method = scoreMethod(options.method);
+  if (method === undefined) return false;
+  const norm = options.norm === null ? null : normName(options.norm ?? "min-max", "fuse: norm");
+  const params = methodParams(method, options.params ?? {}, runs.length);
+  const grouped = runs.map(({ rows }) => byQuery(rows, qids.size));
+  const numbered = numberedDocs(runs, grouped, qids.size);
+  // Every run with the same queries (fuse() says which is not).
+  const first = grouped[0].start;
+  for (const g of grouped)
+    for (let q = 0; q < qids.size; q++)
+      if ((first[q + 1] - first[q] === 0) !== (g.start[q + 1] - g.start[q] === 0)) return false;
+  const names = qids.stringsOf(Array.from({ length: qids.size }, (_, q) => q));
+  const ids = new IdPool(runs, numbered);
+  for (const q of sortedOrder(names)) {
+    if (first[q + 1] === first[q]) continue;
+    let qs = grouped.map((g, r) => rankedOf(runs[r].rows, g, numbered.doc[r], q));
+    if (norm === "borda") qs = bordaQuery(qs);
+    else if (norm !== null) qs = qs.map((x) => normalizedQuery(x, norm));
+    const fused = fuseQuery(method, qs, params);
+    out.query(names[q], ids.of(fused.docs), fused.scores);
+  }
+  out.end();
+  return true;
+}
+
+/** The run's rows grouped by query (a counting sort: file order kept within a query). */
+function byQuery(run: RunRows, queries: number): ByQuery {
+  const start = new Int32Array(queries + 1);
+  const qid = run.qid;
+  for (let i = 0; i < run.length; i++) start[qid[i] + 1]++;
+  for (let q = 0; q < queries; q++) start[q + 1] += start[q];
+  const at = start.slice(0, queries);
+  const rows = new Int32Array(run.length);
+  for (let i = 0; i < run.length; i++) rows[at[qid[i]]++] = i;
+  return { rows, start };
+}
+
+/** Whether two rows' document ids are the same bytes. */
+function sameId(a: RunRows, i: number, b: RunRows, j: number): boolean {
+  const x = a.docids.offsets[i];
+  const y = b.docids.offsets[j];
+  const n = a.docids.offsets[i + 1] - x;
+  if (b.docids.offsets[j + 1] - y !== n) return false;
+  const xs = a.docids.bytes;
+  const ys = b.docids.bytes;
+  for (let k = 0; k < n; k++) if (xs[x + k] !== ys[y + k]) return false;
+  return true;
+}
+
+/**
+ * The runs' documents numbered, query by query, in a table of the query's numbers keyed by the parser's
+ * hash of each id (a Map of strings took a quarter of the time). A document twice in one run's query is
+ * readRun's error: the first run that has one, its first such row in file order.
+ */
+function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], queries: number): Numbered {
+  let total = 0;
+  for (const { rows } of runs) total += rows.length;
+  const idRun = new Int32Array(total);
+  const idRow = new Int32Array(total);
+  /** The last run that had number d: a run meeting it again has it twice. */
+  const lastRun = new Int32Array(total);
+  const doc = runs.map(({ rows }) => new Int32Array(rows.length));
+  const twice = runs.map(() => -1);
+  let count = 0;
+  let table = new Int32Array(64);
+  for (let q = 0; q < queries; q++) {
+    let n = 0;
+    for (const g of grouped) n += g.start[q + 1] - g.start[q];
+    let size = 64;
+    while (size < 2 * n) size *= 2;
+    if (table.length < size) table = new Int32Array(size);
+    else table.fill(0, 0, size);
+    const mask = size - 1;
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r].rows;
+      const { rows, start } = grouped[r];
+      const hashes = run.docids.hashes;
+      for (let k = start[q]; k < start[q + 1]; k++) {
+        const i = rows[k];
+        let h = Math.imul(hashes[i], 0x9e3779b1) & mask;
+        let d = table[h] - 1;
+        while (d >= 0) {
+          const s = runs[idRun[d]].rows;
+          if (s.docids.hashes[idRow[d]] === hashes[i] && sameId(s, idRow[d], run, i)) break;
+          h = (h + 1) & mask;
+          d = table[h] - 1;
+        }
+        if (d < 0) {
+          d = count++;
+          idRun[d] = r;
+          idRow[d] = i;
+          table[h] = d + 1;
+        } else if (lastRun[d] === r) {
+          if (twice[r] < 0 || i < twice[r]) twice[r] = i;
+          continue;
+        }
+        lastRun[d] = r;
+        doc[r][i] = d;
+      }
+    }
+  }
+  const r = twice.findIndex((i) => i >= 0);
+  if (r >= 0) {
+    const { rows: run, placeOf } = runs[r];
+    const i = twice[r];
+    const e = documentTwice(docidString(run.docids, i), run.qidNames.stringsOf([run.qid[i]])[0], {
+      file: run.file,
+      line: lineOfRow(run.lines, i),
+    });
+    // A Parquet or Arrow run's row said as the row of its file, as readRun says it.
+    throw placeOf ? asRowError(e, run.file, { placeOf }) : e;
+  }
+  return { doc, idRun, idRow };
+}
+
+/**
+ * The value of a document id that is an array index (an object lists those first, in numeric order:
+ * ECMA-262 OrdinaryOwnPropertyKeys), or -1: the digits of a number below 2^32 - 1, no leading zero.
+ */
+function indexValue(bytes: Uint8Array, from: number, to: number): number {
+  if (to - from < 1 || to - from > 10 || (bytes[from] === 0x30 && to - from > 1)) return -1;
+  let v = 0;
+  for (let k = from; k < to; k++) {
+    const c = bytes[k] - 0x30;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v < 4294967295 ? v : -1;
+}
+
+/**
+ * Query `q` of a run as fuse() reads it from the run as an object (rankedQuery): its documents in the
+ * object's key order (array indices ascending, then the others in file order), sorted as ranx sorts.
+ */
+function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<number> {
+  const from = g.start[q];
+  const n = g.start[q + 1] - from;
+  let order = g.rows.subarray(from, from + n);
+  const { bytes, offsets } = run.docids;
+  let indices = 0;
+  for (let k = 0; k < n; k++)
+    if (bytes[offsets[order[k]]] <= 0x39 && indexValue(bytes, offsets[order[k]], offsets[order[k] + 1]) >= 0) indices++;
+  if (indices > 0) {
+    const value = (i: number) => indexValue(bytes, offsets[i], offsets[i + 1]);
+    const keyed = Array.from(order);
+    const index = keyed.filter((i) => value(i) >= 0).sort((a, b) => value(a) - value(b));
+    order = Int32Array.from([...index, ...keyed.filter((i) => value(i) < 0)]);
+  }
+  const given = new Float64Array(n);
+  for (let k = 0; k < n; k++) given[k] = run.score[order[k]];
+  const ranked = rankOrder(given);
+  const docs = new Array<number>(n);
+  const scores = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    docs[k] = doc[order[ranked[k]]];
+    scores[k] = given[ranked[k]];
+  }
+  return { docs, scores };
+}
+
+/** Numbered documents' ids as bytes (for RunTextWriter), copied from their rows into one reused pool. */
+class IdPool {
+  private bytes = new Uint8Array(1 << 16);
+
+  constructor(
+    private readonly runs: readonly RunRead[],
+    private readonly numbered: Numbered,
+  ) {}
+
+  /** The ids of documents `docs`. */
+  of(docs: readonly number[]): { bytes: Uint8Array; offsets: Int32Array } {
+    const { idRun, idRow } = this.numbered;
+    const offsets = new Int32Array(docs.length + 1);
+    for (let i = 0; i < docs.length; i++) {
+      const o = this.runs[idRun[docs[i]]].rows.docids.offsets;
+      offsets[i + 1] = offsets[i] + o[idRow[docs[i]] + 1] - o[idRow[docs[i]]];
+    }
+    if (this.bytes.length < offsets[docs.length]) this.bytes = new Uint8Array(2 * offsets[docs.length]);
+    const pool = this.bytes;
+    for (let i = 0; i < docs.length; i++) {
+      const { bytes, offsets: o } = this.runs[idRun[docs[i]]].rows.docids;
+      for (let k = o[idRow[docs[i]]], to = o[idRow[docs[i]] + 1], at = offsets[i]; k < to; k++) pool[at++] = bytes[k];
+    }
+    return { bytes: this.bytes, offsets };
+  }
+}
