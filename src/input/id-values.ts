@@ -1,6 +1,6 @@
 // Rows read from a file as plain objects, `{ qid: { docid: value } }`: rankeval/node's readQrels and
 // readRun, and --rbo's runs (kept apart from rankeval/node's entry, which the command line does not load);
-// --fuse's runs and the page's (no Node built-in here).
+// the runs fused by a learned method (src/app/fused-run.ts). No Node built-in here.
 import { documentTwice } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
@@ -17,7 +17,7 @@ function put<T>(object: Record<string, T>, key: string, value: T): void {
 }
 
 /** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
-export function docidStrings(docids: RowDocids, n: number): string[] {
+function docidStrings(docids: RowDocids, n: number): string[] {
   const { bytes, offsets } = docids;
   const out = new Array<string>(n);
   let bits = 0;
