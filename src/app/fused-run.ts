@@ -200,8 +200,7 @@ function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<
   let order = g.rows.subarray(from, from + n);
   const { bytes, offsets } = run.docids;
   let indices = 0;
-  for (let k = 0; k < n; k++)
-    if (bytes[offsets[order[k]]] <= 0x39 && indexValue(bytes, offsets[order[k]], offsets[order[k] + 1]) >= 0) indices++;
+  for (let k = 0; k < n; k++) if (indexValue(bytes, offsets[order[k]], offsets[order[k] + 1]) >= 0) indices++;
   if (indices > 0) {
     const value = (i: number) => indexValue(bytes, offsets[i], offsets[i + 1]);
     const keyed = Array.from(order);
