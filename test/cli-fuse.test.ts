@@ -187,9 +187,10 @@ describe("rankeval --fuse on random runs", () => {
           ? [["--fuse-param", "phi=0.8"], { phi: 0.8 }]
           : [[], {}];
   // Few queries and documents, so that runs share documents; scores of few values, so that they tie;
-  // ids that objects list first (array indices: "7", "10") and others; a query's lines apart.
+  // a query's lines apart. Ids that an object lists as written (integer-like ids, which it lists first,
+  // are the next test's): a leading zero ("07") and others.
   const docid = fc.oneof(
-    fc.integer({ min: 0, max: 12 }).map(String),
+    fc.integer({ min: 0, max: 12 }).map((n) => `0${n}`),
     fc.constantFrom("d1", "d2", "x", "D-3", "é", "0x1"),
   );
   const line = fc.record({ qid: fc.constantFrom("q1", "2", "10"), doc: docid, score: fc.integer({ min: -2, max: 3 }) });
@@ -243,6 +244,94 @@ describe("rankeval --fuse on random runs", () => {
     // Most cases fused (not refused alike by both ways).
     expect(fused).toBeGreaterThan(75);
   }, 120_000);
+
+  it("reads integer-like document ids in file order, as any other id", async () => {
+    // The same runs with every id written "x" + id: an object would list "7" before "3" whatever the
+    // file says (and ties would then rank otherwise); the files are read in their order, so the fused
+    // run is the same, "x" aside (which keeps the ids' byte order, the order ties are written in).
+    const integer = fc.record({
+      qid: fc.constantFrom("q1", "2"),
+      doc: fc.integer({ min: 0, max: 12 }).map(String),
+      score: fc.integer({ min: 0, max: 2 }),
+    });
+    const lines = fc.uniqueArray(integer, { minLength: 1, maxLength: 25, selector: (l) => `${l.qid} ${l.doc}` });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lines, { minLength: 2, maxLength: 3 }),
+        fc.constantFrom(...METHOD_NAMES),
+        fc.constantFrom("min-max", "rank", "borda", "none"),
+        async (runs, method, norm) => {
+          const all = [
+            { qid: "q1", doc: "a", score: 1 },
+            { qid: "2", doc: "b", score: 1 },
+          ];
+          const write = (prefix: string) =>
+            runs.map((r) =>
+              file(
+                `integers-${n++}.run`,
+                [...all, ...r].map((l, i) => `${l.qid} Q0 ${prefix}${l.doc} ${i + 1} ${l.score} t\n`).join(""),
+              ),
+            );
+          const [flags] = paramsOf(method, runs.length);
+          const plain = await cli(["--fuse", method, "--norm", norm, ...flags, ...write("")]);
+          const prefixed = await cli(["--fuse", method, "--norm", norm, ...flags, ...write("x")]);
+          expect(plain.stderr).toBe("");
+          expect(prefixed.stdout.replace(/^(\S+ Q0 )x/gm, "$1")).toBe(plain.stdout);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 120_000);
+});
+
+describe("rankeval --fuse on ranx's files", () => {
+  // ranx's Run.from_file and fuse on two TREC runs of integer ids and tied scores
+  // (test/fusion/make-ranx-file-fixtures.py).
+  const fixtures: {
+    runs: Record<string, string>;
+    fuse: {
+      method: string;
+      norm: string | null;
+      params: Record<string, unknown>;
+      out: Record<string, Record<string, number>>;
+    }[];
+  } = JSON.parse(readFileSync(join(__dirname, "fixtures/fusion/ranx-files.json"), "utf8"));
+  const files = Object.entries(fixtures.runs).map(([name, text]) => file(`ranx-${name}.txt`, text));
+  const fusedOf = (text: string) => {
+    const out: Record<string, Record<string, number>> = {};
+    for (const line of text.trimEnd().split("\n")) {
+      const [q, , d, , score] = line.split(" ");
+      out[q] ??= {};
+      out[q][d] = Number(score);
+    }
+    return out;
+  };
+  const close = (a: Record<string, Record<string, number>>, b: Record<string, Record<string, number>>) =>
+    Object.keys(a).length === Object.keys(b).length &&
+    Object.entries(a).every(
+      ([q, docs]) =>
+        Object.keys(docs).length === Object.keys(b[q] ?? {}).length &&
+        Object.entries(docs).every(([d, s]) => Math.abs(s - (b[q]?.[d] ?? Number.NaN)) <= 1e-9),
+    );
+
+  it.each(fixtures.fuse.map((c) => [c.method, c.norm, c] as const))("%s, norm %s: ranx's scores", async (_m, _n, c) => {
+    const flags = Object.entries(c.params).flatMap(([k, v]) =>
+      k === "weights" ? ["--weights", (v as number[]).join(",")] : ["--fuse-param", `${k}=${v}`],
+    );
+    const r = await cli(["--fuse", c.method, "--norm", c.norm ?? "none", ...flags, ...files]);
+    expect(r.stderr).toBe("");
+    expect(close(fusedOf(r.stdout), c.out)).toBe(true);
+  });
+
+  it("differs from fuse() of the runs as objects, which list integer-like ids first (the files test something)", async () => {
+    const objects = [];
+    for (const f of files) objects.push(await readRun(f));
+    const differing = fixtures.fuse.filter(
+      (c) => !close(fuse(objects, { method: c.method, norm: c.norm as "rank" | null, params: c.params }), c.out),
+    );
+    expect(differing.length).toBeGreaterThan(3);
+  });
 });
 
 describe("writeRun", () => {

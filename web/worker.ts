@@ -35,7 +35,7 @@ import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
 import { takesWeights } from "../src/fusion/methods.js";
 import { readRows } from "../src/input/input.js";
-import { writeFusedRun } from "../src/app/fused-run.js";
+import { writeFusedRun } from "../src/output/fused-run.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
@@ -352,7 +352,7 @@ async function inputOf(file: File): Promise<Input> {
 }
 
 /**
- * The runs fused as the command line fuses them (src/app/fused-run.ts): each read whole, fused and
+ * The runs fused as the command line fuses them (src/output/fused-run.ts): each read whole, fused and
  * written as TREC text into a File named `fused(METHOD)`, which is then evaluated as any run. The
  * weighted methods weigh every run alike.
  */

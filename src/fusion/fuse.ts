@@ -14,7 +14,6 @@ import {
   rankedQuery,
   setOwn,
 } from "./normalize.js";
-import { scoredRun } from "./ranked-run.js";
 import type { ScoredRun } from "./run-shapes.js";
 
 export { normalize, NORMS, type NormName } from "./normalize.js";
@@ -38,35 +37,64 @@ const FUSE_OPTIONS = { method: { ...ANY, required: true }, norm: ANY, params: AN
  * query's documents come from the highest score down, ties in ranx's order.
  */
 export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRun {
+  fuseSettings(options);
+  if (!Array.isArray(runs)) throw usageError(`fuse: runs must be an array of runs, not ${shown(runs)}`);
+  if (runs.length < 2) throw usageError(`fuse: runs must hold at least 2 runs to fuse, not ${runs.length}`);
+  const out: Record<string, Record<string, number>> = {};
+  fuseLists(
+    sameQueries(runs),
+    runs.length,
+    (qid, r) => rankedQuery(runs[r][qid], `runs[${r}][${JSON.stringify(qid)}]`),
+    options,
+    (qid, fused) => setOwn(out, qid, queryObject(fused)),
+  );
+  return out;
+}
+
+/** fuse()'s options checked: the method (its name in METHODS, or a learned one's) and the norm. */
+function fuseSettings(options: FuseOptions): { method: string; learned: boolean; norm: NormName | null } {
   const o = checkOptions(options, FUSE_OPTIONS, "fuse");
   const learned = typeof o.method === "string" && Object.hasOwn(LEARNED_METHODS, o.method);
-  const method = typeof o.method === "string" ? scoreMethod(o.method) : undefined;
-  if (!learned && method === undefined) {
+  const method = learned ? o.method : typeof o.method === "string" ? scoreMethod(o.method) : undefined;
+  if (method === undefined) {
     const names = [...METHOD_NAMES, ...Object.keys(LEARNED_METHODS)];
     const hint = typeof o.method === "string" ? didYouMean(o.method, names) : "";
     throw usageError(`fuse: method must be one of ${names.join(", ")}, not ${shown(o.method)}${hint}`);
   }
   const norm = o.norm === null ? null : normName(o.norm ?? "min-max", "fuse: norm");
-  if (!Array.isArray(runs)) throw usageError(`fuse: runs must be an array of runs, not ${shown(runs)}`);
-  if (runs.length < 2) throw usageError(`fuse: runs must hold at least 2 runs to fuse, not ${runs.length}`);
-  const qids = sameQueries(runs);
-  const params = method === undefined ? null : methodParams(method, o.params ?? {}, runs.length);
-  const out: Record<string, Record<string, number>> = {};
-  const byRun: Map<string, Ranked>[] = runs.map(() => new Map());
+  return { method, learned, norm };
+}
+
+/**
+ * What fuse() does once the runs are read, for runs read any way: `runs` runs of the queries `qids` (in
+ * ranx's order), query `qid`'s documents of run r in ranx's order from `listOf(qid, r)`, normalised and
+ * fused under `options` (fuse()'s); each fused query handed to `each`, in the order of `qids`. fuse()
+ * reads the lists from objects; the command line and the page from rows (src/output/fused-run.ts).
+ */
+export function fuseLists<D>(
+  qids: readonly string[],
+  runs: number,
+  listOf: (qid: string, r: number) => Ranked<D>,
+  options: FuseOptions,
+  each: (qid: string, fused: Ranked<D>) => void,
+): void {
+  const { method, learned, norm } = fuseSettings(options);
+  const params = learned ? null : methodParams(method, options.params ?? {}, runs);
+  const byRun: Map<string, Ranked<D>>[] = Array.from({ length: runs }, () => new Map());
   for (const qid of qids) {
-    let qs: Ranked[] = runs.map((run, r) => rankedQuery(run[qid], `runs[${r}][${JSON.stringify(qid)}]`));
+    let qs = Array.from({ length: runs }, (_, r) => listOf(qid, r));
     if (norm === "borda") qs = bordaQuery(qs);
     else if (norm !== null) qs = qs.map((q) => normalizedQuery(q, norm));
-    if (method !== undefined) setOwn(out, qid, queryObject(fuseQuery(method, qs, params ?? {})));
-    else for (let r = 0; r < runs.length; r++) byRun[r].set(qid, qs[r]);
+    if (params !== null) each(qid, fuseQuery(method, qs, params));
+    else for (let r = 0; r < runs; r++) byRun[r].set(qid, qs[r]);
   }
-  if (method !== undefined) return out;
+  if (params !== null) return;
   // A learned method fuses the normalised runs whole, in the order ranx holds them (not sorted again).
-  const fused = LEARNED_METHODS[o.method as string].fuseRanked(
+  const fused = LEARNED_METHODS[method].fuseRanked(
     byRun.map((lists) => ({ qids, lists })),
-    o.params ?? {},
+    options.params ?? {},
   );
-  return scoredRun(fused);
+  for (const qid of fused.qids) each(qid, fused.lists.get(qid) as Ranked<D>);
 }
 
 /** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */

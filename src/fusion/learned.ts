@@ -20,7 +20,7 @@ export interface LearnedMethod {
   /** train on runs already in ranx's order (optimizeFusion's runs, normalised and sorted as ranx sorts them). */
   trainRanked(qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Record<string, unknown>>): Params;
   /** fuse on runs in ranx's order: each query's documents in the order ranx's fused dictionary has them. */
-  fuseRanked(runs: readonly RankedRun[], params: Readonly<Record<string, unknown>>): RankedRun;
+  fuseRanked<D>(runs: readonly RankedRun<D>[], params: Readonly<Record<string, unknown>>): RankedRun<D>;
 }
 
 type Params = Record<string, unknown>;
@@ -55,7 +55,7 @@ function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
 }
 
 /** ranx's fuse() asserts that all runs have the same queries ("Runs i and j query ids do not match"). */
-function sameQueries(runs: readonly RankedRun[], method: string): void {
+function sameQueries(runs: readonly RankedRun<unknown>[], method: string): void {
   for (let i = 1; i < runs.length; i++) {
     const a = runs[0].qids;
     const b = runs[i].qids;
@@ -170,18 +170,18 @@ function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: stri
  * of first appearance (runs in order, each in its order) scored the sum over runs of its score there
  * (0 where missing); bayesfuse's sum_odds the same with `missing` for a run without the document.
  */
-function sumPositions(runs: readonly RankedRun[], score: PositionScores, missing = 0): RankedRun {
-  const lists = new Map<string, Ranked>();
+function sumPositions<D>(runs: readonly RankedRun<D>[], score: PositionScores, missing = 0): RankedRun<D> {
+  const lists = new Map<string, Ranked<D>>();
   for (const q of runs[0].qids) {
     const perRun = runs.map((run, r) => {
       const list = run.lists.get(q)!;
       const at = score(r, list.docs.length);
-      const m = new Map<string, number>();
+      const m = new Map<D, number>();
       list.docs.forEach((d, i) => m.set(d, at(i, list.scores[i])));
       return m;
     });
-    const ids: string[] = [];
-    const seen = new Set<string>();
+    const ids: D[] = [];
+    const seen = new Set<D>();
     for (const m of perRun)
       for (const d of m.keys())
         if (!seen.has(d)) {
@@ -204,13 +204,13 @@ function method(
   trainKeys: readonly string[],
   paramKeys: readonly string[],
   trainRanked: (qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Params>) => Params,
-  fuseRanked: (runs: readonly RankedRun[], params: Readonly<Params>) => RankedRun,
+  fuseRanked: <D>(runs: readonly RankedRun<D>[], params: Readonly<Params>) => RankedRun<D>,
 ): LearnedMethod {
   const train = (qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Params>) => {
     onlyKeys(options ?? {}, trainKeys, name, "options");
     return trainRanked(qrels, runs, options ?? {});
   };
-  const fuse = (runs: readonly RankedRun[], params: Readonly<Params>) => {
+  const fuse = <D>(runs: readonly RankedRun<D>[], params: Readonly<Params>) => {
     onlyKeys(params ?? {}, paramKeys, name, "params");
     sameQueries(runs, name);
     return fuseRanked(runs, params ?? {});

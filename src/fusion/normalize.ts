@@ -29,7 +29,7 @@ export function normName(name: unknown, option: string): NormName {
 
 /**
  * One query of one run, in ranx's order (what a rank-based method reads as ranks). Its documents are
- * ids (strings), or numbers for them (src/app/fused-run.ts, on rows as read): fusion only asks
+ * ids (strings), or numbers for them (src/output/fused-run.ts, on rows as read): fusion only asks
  * whether two are the same.
  */
 export interface Ranked<D = string> {

@@ -4,10 +4,13 @@ import { queryIds, queryObject, type Ranked, rankedQuery, reordered, setOwn } fr
 import { rankOrder } from "./order.js";
 import type { ScoredRun } from "./run-shapes.js";
 
-/** A run as ranx's Run holds it: its queries in ranx's order, each query's documents in an order. */
-export interface RankedRun {
-  readonly qids: string[];
-  readonly lists: Map<string, Ranked>;
+/**
+ * A run as ranx's Run holds it: its queries in ranx's order, each query's documents in an order (ids, or
+ * numbers for them: normalize.ts's Ranked).
+ */
+export interface RankedRun<D = string> {
+  readonly qids: readonly string[];
+  readonly lists: Map<string, Ranked<D>>;
 }
 
 /**

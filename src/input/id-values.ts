@@ -1,6 +1,6 @@
 // Rows read from a file as plain objects, `{ qid: { docid: value } }`: rankeval/node's readQrels and
 // readRun, and --rbo's runs (kept apart from rankeval/node's entry, which the command line does not load);
-// the runs fused by a learned method (src/app/fused-run.ts). No Node built-in here.
+// runs --fuse and the page cannot fuse, for fuse()'s error (src/output/fused-run.ts). No Node built-in here.
 import { documentTwice } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";

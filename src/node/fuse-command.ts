@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { badInput, usageError } from "../errors/errors.js";
 import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
-import { writeFusedRun } from "../app/fused-run.js";
+import { writeFusedRun } from "../output/fused-run.js";
 import { formatOf } from "../input/formats.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";

@@ -5,39 +5,19 @@
 # collects a query's candidate documents in a Python set (borda norm, bordafuse, condorcet), whose order
 # changes with PYTHONHASHSEED; scores do not depend on it, but the order of tied documents does, and so do
 # the ranks a rank-based method reads after the borda norm and condorcet's order of tied candidates. This
-# script replaces those get_candidates with the order rankeval uses: first appearance, run by run.
+# script pins them to the order rankeval uses: first appearance, run by run (_ranx_candidates.py).
 import json
 import random
 import sys
 from functools import cmp_to_key
 
-from numba.typed import List as TypedList
-from numba.types import unicode_type
-
-import ranx
+import ranx  # noqa: F401 (its modules loaded, for pin() to patch)
 from ranx import Run, fuse
 from ranx.normalization import norm_switch
 
+from _ranx_candidates import pin
 
-def first_appearance_candidates(runs):
-    candidates = TypedList()
-    for q_id in runs[0].keys():
-        seen = dict.fromkeys(doc_id for run in runs for doc_id in list(run[q_id].keys()))
-        if seen:
-            candidates.append(TypedList(list(seen)))
-        else:
-            candidates.append(TypedList.empty_list(unicode_type))
-    return candidates
-
-
-for module in (
-    "ranx.normalization.borda_norm",
-    "ranx.fusion.bordafuse",
-    "ranx.fusion.weighted_bordafuse",
-    "ranx.fusion.condorcet",
-    "ranx.fusion.weighted_condorcet",
-):
-    sys.modules[module].get_candidates = first_appearance_candidates
+pin()
 
 rng = random.Random(27)
 

@@ -1,23 +1,20 @@
 // Runs read as rows (src/input/input.ts's readRows) fused and written as TREC text: the command line's
-// --fuse and the page's fused column. Query by query on the rows as read: the same document in every run
-// given one number, each query handed to fusion's own per-query steps (the ones fuse() takes:
-// src/fusion/fuse.ts) on those numbers, and written at once from the rows' bytes, with no object and no
-// string of a document (building those took most of the time on millions of rows). What it writes is
-// what fuse() of the runs as objects gives, written by writeRun (test/cli-fuse.test.ts checks it on
-// random runs); the learned methods, and runs whose queries differ, go that way (fuse() says why it
-// refuses those). No Node built-ins here.
+// --fuse and the page's fused column. The same document in every run is given one number, and each
+// query's documents of each run, in file order as ranx's Run.from_file reads them, go through fuse()'s
+// own steps after reading (fuseLists: src/fusion/fuse.ts) on those numbers; each fused query is written
+// at once from the rows' bytes. No object and no string is made for a document (building those took
+// most of the time on millions of rows). No Node built-ins here.
 import { sortedOrder } from "../c/strings.js";
 import { documentTwice } from "../errors/errors.js";
-import { fuse, type FuseOptions } from "../fusion/fuse.js";
-import { fuseQuery, methodParams, scoreMethod } from "../fusion/methods.js";
-import { bordaQuery, normalizedQuery, normName, type Ranked } from "../fusion/normalize.js";
+import { fuse, type FuseOptions, fuseLists } from "../fusion/fuse.js";
+import type { Ranked } from "../fusion/normalize.js";
 import { rankOrder } from "../fusion/order.js";
 import { idValuesAt } from "../input/id-values.js";
 import { asRowError, type PlaceOf } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow } from "../io/rows.js";
-import { RunTextWriter, writeRun } from "../output/run-text.js";
+import { RunTextWriter } from "./run-text.js";
 
 /** A run as readRows gives it. */
 export interface RunRead {
@@ -28,7 +25,8 @@ export interface RunRead {
 /**
  * `runs` (read with one query interner, `qids`) fused under `options` (fuse()'s) and written to `write`
  * as TREC text tagged `tag` (src/output/run-text.ts), a megabyte at a time. A document twice in a query
- * is the error rankeval/node's readRun gives (the first in file order).
+ * is the error rankeval/node's readRun gives (the first in file order); runs whose queries differ,
+ * fuse()'s.
  */
 export function writeFusedRun(
   runs: readonly RunRead[],
@@ -37,9 +35,32 @@ export function writeFusedRun(
   tag: string,
   write: (bytes: Uint8Array<ArrayBuffer>) => void,
 ): void {
-  if (fuseRows(runs, qids, options, new RunTextWriter(tag, write))) return;
-  const objects = runs.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf));
-  writeRun(fuse(objects, options), tag, write);
+  const grouped = runs.map(({ rows }) => byQuery(rows, qids.size));
+  const numbered = numberedDocs(runs, grouped, qids.size);
+  // Every run with the same queries, or fuse()'s error, which says which query is not.
+  const first = grouped[0].start;
+  for (const g of grouped)
+    for (let q = 0; q < qids.size; q++)
+      if ((first[q + 1] - first[q] === 0) !== (g.start[q + 1] - g.start[q] === 0)) {
+        fuse(
+          runs.map(({ rows, placeOf }) => idValuesAt(rows, rows.score, placeOf)),
+          options,
+        );
+        throw new Error("fuse() fused runs whose queries differ");
+      }
+  const names = qids.stringsOf(Array.from({ length: qids.size }, (_, q) => q));
+  const order = sortedOrder(names).filter((q) => first[q + 1] > first[q]);
+  const query = new Map(order.map((q) => [names[q], q]));
+  const ids = new IdPool(runs, numbered);
+  const out = new RunTextWriter(tag, write);
+  fuseLists(
+    order.map((q) => names[q]),
+    runs.length,
+    (qid, r) => rankedOf(runs[r].rows, grouped[r], numbered.doc[r], query.get(qid) as number),
+    options,
+    (qid, fused) => out.query(qid, ids.of(fused.docs), fused.scores),
+  );
+  out.end();
 }
 
 /** A run's rows grouped by query (file order within each): query q's rows are rows[start[q]..start[q+1]). */
@@ -56,33 +77,6 @@ interface Numbered {
   readonly doc: Int32Array[];
   readonly idRun: Int32Array;
   readonly idRow: Int32Array;
-}
-
-/** The fused run written, or false, with nothing written, where fuse() is to fuse the runs as objects. */
-function fuseRows(runs: readonly RunRead[], qids: Interner, options: FuseOptions, out: RunTextWriter): boolean {
-  const method = scoreMethod(options.method);
-  if (method === undefined) return false;
-  const norm = options.norm === null ? null : normName(options.norm ?? "min-max", "fuse: norm");
-  const params = methodParams(method, options.params ?? {}, runs.length);
-  const grouped = runs.map(({ rows }) => byQuery(rows, qids.size));
-  const numbered = numberedDocs(runs, grouped, qids.size);
-  // Every run with the same queries (fuse() says which is not).
-  const first = grouped[0].start;
-  for (const g of grouped)
-    for (let q = 0; q < qids.size; q++)
-      if ((first[q + 1] - first[q] === 0) !== (g.start[q + 1] - g.start[q] === 0)) return false;
-  const names = qids.stringsOf(Array.from({ length: qids.size }, (_, q) => q));
-  const ids = new IdPool(runs, numbered);
-  for (const q of sortedOrder(names)) {
-    if (first[q + 1] === first[q]) continue;
-    let qs = grouped.map((g, r) => rankedOf(runs[r].rows, g, numbered.doc[r], q));
-    if (norm === "borda") qs = bordaQuery(qs);
-    else if (norm !== null) qs = qs.map((x) => normalizedQuery(x, norm));
-    const fused = fuseQuery(method, qs, params);
-    out.query(names[q], ids.of(fused.docs), fused.scores);
-  }
-  out.end();
-  return true;
 }
 
 /** The run's rows grouped by query (a counting sort: file order kept within a query). */
@@ -175,38 +169,11 @@ function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], que
   return { doc, idRun, idRow };
 }
 
-/**
- * The value of a document id that is an array index (an object lists those first, in numeric order:
- * ECMA-262 OrdinaryOwnPropertyKeys), or -1: the digits of a number below 2^32 - 1, no leading zero.
- */
-function indexValue(bytes: Uint8Array, from: number, to: number): number {
-  if (to - from < 1 || to - from > 10 || (bytes[from] === 0x30 && to - from > 1)) return -1;
-  let v = 0;
-  for (let k = from; k < to; k++) {
-    const c = bytes[k] - 0x30;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v < 4294967295 ? v : -1;
-}
-
-/**
- * Query `q` of a run as fuse() reads it from the run as an object (rankedQuery): its documents in the
- * object's key order (array indices ascending, then the others in file order), sorted as ranx sorts.
- */
+/** Query `q` of a run as ranx's Run.from_file holds it: its documents in file order, sorted as ranx sorts. */
 function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<number> {
   const from = g.start[q];
   const n = g.start[q + 1] - from;
-  let order = g.rows.subarray(from, from + n);
-  const { bytes, offsets } = run.docids;
-  let indices = 0;
-  for (let k = 0; k < n; k++) if (indexValue(bytes, offsets[order[k]], offsets[order[k] + 1]) >= 0) indices++;
-  if (indices > 0) {
-    const value = (i: number) => indexValue(bytes, offsets[i], offsets[i + 1]);
-    const keyed = Array.from(order);
-    const index = keyed.filter((i) => value(i) >= 0).sort((a, b) => value(a) - value(b));
-    order = Int32Array.from([...index, ...keyed.filter((i) => value(i) < 0)]);
-  }
+  const order = g.rows.subarray(from, from + n);
   const given = new Float64Array(n);
   for (let k = 0; k < n; k++) given[k] = run.score[order[k]];
   const ranked = rankOrder(given);
