@@ -152,6 +152,21 @@ describe("rankeval --fuse: errors", () => {
     expect(r.stderr).toContain(`${bad}:2`);
   });
 
+  it("reads a parameter's JSON: a learned method's trained parameters", async () => {
+    const probs = [
+      [0.5, 0.25, 0.125],
+      [0.4, 0.2, 0.1],
+    ];
+    const r = await cli(["--fuse", "posfuse", "--fuse-param", `probs=${JSON.stringify(probs)}`, a, b]);
+    expect(r.stderr).toBe("");
+    let want = "";
+    writeRun(fuse([runA, runB], { method: "posfuse", params: { probs } }), "posfuse", (b) => (want += utf8.decode(b)));
+    expect(r.stdout).toBe(want);
+    const bad = await cli(["--fuse", "posfuse", "--fuse-param", "probs=[[0.5,", a, b]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("--fuse-param probs=[[0.5,: not JSON");
+  });
+
   it("refuses fusion's options without --fuse, weights not one a run, a tag of two words", async () => {
     for (const argv of [
       ["--norm", "max"],

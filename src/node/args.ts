@@ -825,8 +825,8 @@ trec_eval orders them); with QRELS first (its lines of four fields, or any evalu
 it is evaluated first beside its inputs, and --compare compares it with each of them.
   --norm N          each run's scores normalised first: min-max (default, as ranx), min-max-inverted,
                     max, sum, zmuv, rank, borda, or none
-  --fuse-param P=V  a parameter of the method (k=60 for rrf, phi=0.8 for rbc; a list as 1,2,3);
-                    repeatable
+  --fuse-param P=V  a parameter of the method (k=60 for rrf, phi=0.8 for rbc; a list as 1,2,3;
+                    JSON as probs=[[0.4,0.2],[0.5,0.1]], a learned method's); repeatable
   --weights W,W,... a weight per run (wsum, wmnz, weighted_bordafuse, ...)
   --output FILE     the fused run written to FILE (default standard output; with QRELS, the
                     evaluation's name for it)

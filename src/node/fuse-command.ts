@@ -90,7 +90,7 @@ export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   // Own properties whatever the name: `__proto__=...` assigned would set the prototype (and be unseen).
   for (const [name, text] of args.fuseParams ?? [])
     Object.defineProperty(params, name, {
-      value: paramValue(text),
+      value: paramValue(name, text),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -107,10 +107,19 @@ export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   return { method: args.fuse!, ...(norm === undefined ? {} : { norm }), params };
 }
 
-/** A parameter's value: a number, numbers separated by commas (a list), true or false, or else the text. */
-function paramValue(text: string): unknown {
+/**
+ * A parameter's value: a number, numbers separated by commas (a list), true or false, JSON where it
+ * starts with [ or { (a learned method's parameters: probs=[[0.4,0.2],[0.5,0.1]]), or else the text.
+ */
+function paramValue(name: string, text: string): unknown {
   const number = (t: string) => (t.trim() !== "" && Number.isFinite(Number(t)) ? Number(t) : null);
   if (text === "true" || text === "false") return text === "true";
+  if (/^\s*[[{]/.test(text))
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw usageError(`--fuse-param ${name}=${text}: not JSON (${(e as Error).message})`);
+    }
   const n = number(text);
   if (n !== null) return n;
   if (text.includes(",")) {
