@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { METHOD_NAMES } from "../src/fusion/fuse.js";
 import { readRun } from "../src/node/index.js";
 import { cli } from "./_cli.js";
+import { arrowTable, duckParquet, trecRows, writeArrow } from "./columnar/_data.js";
 import { fuse } from "../src/fusion/fuse.js";
 import { docBytesOf, RunTextWriter, writeRun } from "../src/output/run-text.js";
 
@@ -150,6 +151,27 @@ describe("rankeval --fuse: errors", () => {
     const r = await cli(["--fuse", "rrf", a, bad]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${bad}:2`);
+  });
+
+  it("fuses Arrow and Parquet runs as their TREC text, and names a document twice by the columnar file's row", async () => {
+    const text = trec(runA, "a");
+    const arrow = writeArrow(arrowTable(trecRows(text, "run"), "run"), join(dir, "a.arrow"), "file");
+    const parquet = join(dir, "b.parquet");
+    await duckParquet(trecRows(trec(runB, "b"), "run"), parquet, { kind: "run" });
+    const r = await cli(["--fuse", "rrf", arrow, parquet]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(expected("rrf"));
+    const twice = `${text}q2 Q0 d4 9 0.1 a\n`;
+    const bad = writeArrow(arrowTable(trecRows(twice, "run"), "run"), join(dir, "twice.arrow"), "file");
+    const e = await cli(["--fuse", "rrf", b, bad]);
+    let want = "";
+    try {
+      await readRun(bad);
+    } catch (error) {
+      want = (error as Error).message;
+    }
+    expect(want).toContain("twice.arrow");
+    expect(e.stderr).toBe(`rankeval: ${want}\n`);
   });
 
   it("reads a parameter's JSON: a learned method's trained parameters", async () => {
