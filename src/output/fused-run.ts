@@ -7,14 +7,14 @@
 import { sortedOrder } from "../c/strings.js";
 import { documentTwice } from "../errors/errors.js";
 import { fuse, type FuseOptions, fuseLists } from "../fusion/fuse.js";
-import type { Ranked } from "../fusion/normalize.js";
+import { type Ranked, reordered } from "../fusion/normalize.js";
 import { rankOrder } from "../fusion/order.js";
 import { idValuesAt } from "../input/id-values.js";
 import { asRowError, type PlaceOf } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow } from "../io/rows.js";
-import { RunTextWriter } from "./run-text.js";
+import { type DocBytes, RunTextWriter } from "./run-text.js";
 
 /** A run as readRows gives it. */
 export interface RunRead {
@@ -176,14 +176,7 @@ function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<
   const order = g.rows.subarray(from, from + n);
   const given = new Float64Array(n);
   for (let k = 0; k < n; k++) given[k] = run.score[order[k]];
-  const ranked = rankOrder(given);
-  const docs = new Array<number>(n);
-  const scores = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    docs[k] = doc[order[ranked[k]]];
-    scores[k] = given[ranked[k]];
-  }
-  return { docs, scores };
+  return reordered({ docs: Array.from(order, (i) => doc[i]), scores: given }, rankOrder(given));
 }
 
 /** Numbered documents' ids as bytes (for RunTextWriter), copied from their rows into one reused pool. */
@@ -196,7 +189,7 @@ class IdPool {
   ) {}
 
   /** The ids of documents `docs`. */
-  of(docs: readonly number[]): { bytes: Uint8Array; offsets: Int32Array } {
+  of(docs: readonly number[]): DocBytes {
     const { idRun, idRow } = this.numbered;
     const offsets = new Int32Array(docs.length + 1);
     for (let i = 0; i < docs.length; i++) {
