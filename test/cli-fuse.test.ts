@@ -13,7 +13,36 @@ import { readRun } from "../src/node/index.js";
 import { cli } from "./_cli.js";
 import { arrowTable, duckParquet, trecRows, writeArrow } from "./columnar/_data.js";
 import { fuse } from "../src/fusion/fuse.js";
-import { docBytesOf, RunTextWriter, writeRun } from "../src/output/run-text.js";
+import { sortQids } from "../src/c/strings.js";
+import type { ScoredRun } from "../src/fusion/run-shapes.js";
+import { type DocBytes, RunTextWriter } from "../src/output/run-text.js";
+
+const encoder = new TextEncoder();
+
+/** `ids` as DocBytes. */
+function docBytesOf(ids: readonly string[]): DocBytes {
+  const encoded = ids.map((id) => encoder.encode(id));
+  const offsets = new Int32Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
+  const bytes = new Uint8Array(offsets[ids.length]);
+  for (let i = 0; i < ids.length; i++) bytes.set(encoded[i], offsets[i]);
+  return { bytes, offsets };
+}
+
+/** `run` (fuse()'s) as TREC text by RunTextWriter, its queries in trec_eval's order (byte order of their ids). */
+function writeRun(run: ScoredRun, tag: string, write: (bytes: Uint8Array<ArrayBuffer>) => void): void {
+  const w = new RunTextWriter(tag, write);
+  for (const qid of sortQids(Object.keys(run))) {
+    const docs = run[qid];
+    const ids = Object.keys(docs);
+    w.query(
+      qid,
+      docBytesOf(ids),
+      ids.map((d) => docs[d]),
+    );
+  }
+  w.end();
+}
 
 /** writeRun writes UTF-8 bytes (never a line split between two writes). */
 const utf8 = new TextDecoder();

@@ -7,7 +7,7 @@ import { fixed } from "../src/output/html/data.js";
 import { el } from "./charts.js";
 
 /** A run's curve as the figure takes it (null: not computed for it, and left out). */
-export interface NamedCurve {
+interface NamedCurve {
   readonly name: string;
   readonly curve?: readonly CurvePoint[] | null;
 }
@@ -24,7 +24,7 @@ const COLOURS = ["#2a6df4", "#c0392b", "#2e8540", "#8a5a00", "#7b3fb5", "#0f8a8a
  * circles with `data-run`, `data-recall` and `data-precision` (the mean, unrounded); a level whose mean
  * is NaN has no circle and breaks the line.
  */
-export function precisionRecallSvg(curves: readonly { name: string; curve: readonly CurvePoint[] }[]): SVGSVGElement {
+function precisionRecallSvg(curves: readonly { name: string; curve: readonly CurvePoint[] }[]): SVGSVGElement {
   const plotW = W - PAD.left - PAD.right;
   const legendTop = PAD.top + PLOT_H + PAD.bottom;
   const H = legendTop + curves.length * LEGEND_LINE + 4;

@@ -2,7 +2,7 @@
 // similarity measure for indefinite rankings", ACM TOIS 28(4), equation 32 (lists of any two lengths),
 // with tied documents as the paper's section on ties has them. Browser-safe.
 import { badInput, checkOptions, notAnObject, PROBABILITY, shown } from "../errors/errors.js";
-import { sortedOrder } from "../c/strings.js";
+import { sortQids } from "../c/strings.js";
 import type { ScoredRun } from "../fusion/run-shapes.js";
 
 export interface RboOptions {
@@ -54,7 +54,7 @@ export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: re
       `rbo: ${nameA} and ${nameB} have no query in common (${nameA}: ${someQueries(runA)}; ${nameB}: ${someQueries(runB)}): ` +
         "are the ids written alike?",
     );
-  const qids = sortedOrder(all).map((i) => all[i]);
+  const qids = sortQids(all);
   const values = new Float64Array(qids.length);
   let sum = 0;
   for (let i = 0; i < qids.length; i++) {

@@ -125,6 +125,13 @@ function orList(items: readonly string[]): string {
 /** The same option type, required. */
 export const required = (t: OptionType): OptionType => ({ ...t, required: true });
 
+/** `object[key] = value` as an own property, "__proto__" too (an assignment would set the prototype). */
+export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
 /**
  * Anything an object of options or of `{ id: value }` cannot be: it would be read as one with other
  * keys (an array's indexes, a Map's none) or is not one at all.

@@ -1,18 +1,16 @@
 // fuse() and normalize(): ranx's fusion methods and score normalisations, on ranx's definitions.
-import { ANY, badInput, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
+import { ANY, badInput, checkOptions, notAnObject, setOwn, shown, usageError } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import { LEARNED_METHODS } from "./learned.js";
 import { fuseQuery, METHOD_NAMES, methodParams, scoreMethod } from "./methods.js";
 import {
-  bordaQuery,
   type NormName,
-  normalizedQuery,
+  normalizedQueries,
   normName,
   queryIds,
   queryObject,
   type Ranked,
   rankedQuery,
-  setOwn,
 } from "./normalize.js";
 import type { ScoredRun } from "./run-shapes.js";
 
@@ -82,9 +80,10 @@ export function fuseLists<D>(
   const params = learned ? null : methodParams(method, options.params ?? {}, runs);
   const byRun: Map<string, Ranked<D>>[] = Array.from({ length: runs }, () => new Map());
   for (const qid of qids) {
-    let qs = Array.from({ length: runs }, (_, r) => listOf(qid, r));
-    if (norm === "borda") qs = bordaQuery(qs);
-    else if (norm !== null) qs = qs.map((q) => normalizedQuery(q, norm));
+    const qs = normalizedQueries(
+      Array.from({ length: runs }, (_, r) => listOf(qid, r)),
+      norm,
+    );
     if (params !== null) each(qid, fuseQuery(method, qs, params));
     else for (let r = 0; r < runs; r++) byRun[r].set(qid, qs[r]);
   }

@@ -4,7 +4,7 @@
 // run (ranx's order: order.ts), the runs' scores then summed (comb_sum; bayesfuse: sum_odds).
 import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
 import { evaluateRanked } from "./evaluate-ranked.js";
-import { queryIds, type Ranked } from "./normalize.js";
+import { candidates, queryIds, type Ranked } from "./normalize.js";
 import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run-shapes.js";
 
@@ -173,27 +173,21 @@ function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: stri
 function sumPositions<D>(runs: readonly RankedRun<D>[], score: PositionScores, missing = 0): RankedRun<D> {
   const lists = new Map<string, Ranked<D>>();
   for (const q of runs[0].qids) {
-    const perRun = runs.map((run, r) => {
+    const { docs, at } = candidates(runs.map((run) => run.lists.get(q)!));
+    // Each document's sum from 0, one term a run in run order (ranx's sum over the runs).
+    const scores = new Float64Array(docs.length);
+    const has = new Uint8Array(docs.length);
+    runs.forEach((run, r) => {
       const list = run.lists.get(q)!;
-      const at = score(r, list.docs.length);
-      const m = new Map<D, number>();
-      list.docs.forEach((d, i) => m.set(d, at(i, list.scores[i])));
-      return m;
+      const value = score(r, list.docs.length);
+      has.fill(0);
+      for (let i = 0; i < list.docs.length; i++) {
+        scores[at[r][i]] += value(i, list.scores[i]);
+        has[at[r][i]] = 1;
+      }
+      for (let c = 0; c < docs.length; c++) if (!has[c]) scores[c] += missing;
     });
-    const ids: D[] = [];
-    const seen = new Set<D>();
-    for (const m of perRun)
-      for (const d of m.keys())
-        if (!seen.has(d)) {
-          seen.add(d);
-          ids.push(d);
-        }
-    const scores = Float64Array.from(ids, (d) => {
-      let s = 0;
-      for (const m of perRun) s += m.get(d) ?? missing;
-      return s;
-    });
-    lists.set(q, { docs: ids, scores });
+    lists.set(q, { docs, scores });
   }
   return { qids: runs[0].qids, lists };
 }

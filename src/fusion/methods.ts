@@ -195,7 +195,7 @@ const scored = (combine: Combine, params: Readonly<Record<string, OptionType>> =
 });
 
 /** ranx's rrf k, logn_isr sigma: the defaults of its functions. */
-export const DEFAULTS = { k: 60, sigma: 0.01 } as const;
+const DEFAULTS = { k: 60, sigma: 0.01 } as const;
 
 const METHODS: Readonly<Record<string, Method>> = {
   rrf: scored((t, p) => rankSum(t, (i) => 1 / ((p.k ?? DEFAULTS.k) + i + 1)), { k: NON_NEGATIVE }),

@@ -2,7 +2,7 @@
 // floors (1e-9) under a zero range, the same sums in the same order, and the same order of documents
 // after each (a rank-based method reads that order as ranks).
 import { sortQids } from "../c/strings.js";
-import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
+import { badInput, notAnObject, setOwn, shown, usageError } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import { rankOrder } from "./order.js";
 import type { ScoredRun } from "./run-shapes.js";
@@ -171,18 +171,17 @@ export function bordaQuery<D>(qs: readonly Ranked<D>[]): Ranked<D>[] {
   });
 }
 
+/** One query of every run normalised by `norm` (borda over them all, the others run by run), or as given for null. */
+export function normalizedQueries<D>(qs: readonly Ranked<D>[], norm: NormName | null): readonly Ranked<D>[] {
+  if (norm === "borda") return bordaQuery(qs);
+  return norm === null ? qs : qs.map((q) => normalizedQuery(q, norm));
+}
+
 /** A query's documents as `{ docid: score }`, in their order. */
 export function queryObject(q: Ranked): Record<string, number> {
   const out: Record<string, number> = {};
   for (let i = 0; i < q.docs.length; i++) setOwn(out, q.docs[i], q.scores[i]);
   return out;
-}
-
-/** `object[key] = value` as an own property, "__proto__" too (an assignment would set the prototype). */
-export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__")
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
 }
 
 /** Query ids in ranx's order (sorted by code point, as Python sorts strings). */
@@ -197,7 +196,7 @@ export function normalize(run: ScoredRun, norm: NormName): ScoredRun {
   const out: Record<string, Record<string, number>> = {};
   for (const qid of queryIds(run)) {
     const q = rankedQuery(run[qid], `run[${JSON.stringify(qid)}]`);
-    setOwn(out, qid, queryObject(name === "borda" ? bordaQuery([q])[0] : normalizedQuery(q, name)));
+    setOwn(out, qid, queryObject(normalizedQueries([q], name)[0]));
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/err
 import { RankedEvaluator } from "./evaluate-ranked.js";
 import { LEARNED_METHODS, type LearnedMethod } from "./learned.js";
 import { type FusionParams, fuseQuery, scoreMethod } from "./methods.js";
-import { bordaQuery, type NormName, normName, normalizedQuery, type Ranked } from "./normalize.js";
+import { candidates, type NormName, normName, normalizedQueries, type Ranked } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import { type RankedRun, rankedRun, resorted, resortedList } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run-shapes.js";
@@ -67,7 +67,7 @@ export function roundingDigits(step: number): number {
 }
 
 /** Python's round(x, digits) (half to even between the two nearest at that many digits). */
-export function pyRound(x: number, digits: number): number {
+function pyRound(x: number, digits: number): number {
   if (digits >= 0 && digits <= 100) return Number(x.toFixed(digits));
   const f = 10 ** -digits;
   const y = x / f;
@@ -160,9 +160,10 @@ function normalizedRuns(ranked: RankedRun[], norm: NormName | null): RankedRun[]
   if (norm === null) return ranked;
   const lists = ranked.map(() => new Map<string, Ranked>());
   for (const q of ranked[0].qids) {
-    const qs = ranked.map((r) => r.lists.get(q)!);
-    const normed = norm === "borda" ? bordaQuery(qs) : qs.map((x) => normalizedQuery(x, norm));
-    normed.forEach((x, r) => lists[r].set(q, x));
+    normalizedQueries(
+      ranked.map((r) => r.lists.get(q)!),
+      norm,
+    ).forEach((x, r) => lists[r].set(q, x));
   }
   return ranked.map((r, i) => ({ qids: r.qids, lists: lists[i] }));
 }
@@ -173,37 +174,30 @@ function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => Ranke
 }
 
 /** wsum's candidates' scores, evaluated on columns laid out once (see the file's head). */
-function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], candidates: number[][]): Float64Array {
+function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: number[][]): Float64Array {
   const nq = e.qids.length;
   const offsets = new Int32Array(nq + 1);
-  const perQuery: { ids: string[]; at: Map<string, number> }[] = [];
-  for (let i = 0; i < nq; i++) {
-    const q = e.qids[i];
-    // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
-    const at = new Map<string, number>();
-    const ids: string[] = [];
-    for (const run of runs) for (const d of run.lists.get(q)!.docs) if (!at.has(d)) at.set(d, ids.push(d) - 1);
-    perQuery.push({ ids, at });
-    offsets[i + 1] = offsets[i] + ids.length;
-  }
+  // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
+  const perQuery = e.qids.map((q) => candidates(runs.map((run) => run.lists.get(q)!)));
+  for (let i = 0; i < nq; i++) offsets[i + 1] = offsets[i] + perQuery[i].docs.length;
   const rows = offsets[nq];
   // One column per run over every query's rows (0 where the run lacks the document, as ranx's get(d, 0.0)).
-  const columns = runs.map((run) => {
+  const columns = runs.map((run, r) => {
     const c = new Float64Array(rows);
     for (let i = 0; i < nq; i++) {
-      const { docs, scores } = run.lists.get(e.qids[i])!;
-      const { at } = perQuery[i];
-      for (let k = 0; k < docs.length; k++) c[offsets[i] + at.get(docs[k])!] = scores[k];
+      const { scores } = run.lists.get(e.qids[i])!;
+      const at = perQuery[i].at[r];
+      for (let k = 0; k < scores.length; k++) c[offsets[i] + at[k]] = scores[k];
     }
     return c;
   });
   const labels = new Float64Array(rows);
-  for (let i = 0; i < nq; i++) labels.set(e.labelsOf(i, perQuery[i].ids), offsets[i]);
+  for (let i = 0; i < nq; i++) labels.set(e.labelsOf(i, perQuery[i].docs), offsets[i]);
   const fused = new Float64Array(rows);
   const scores = new Float64Array(rows);
   const batchLabels = new Float64Array(rows);
-  const out = new Float64Array(candidates.length);
-  candidates.forEach((w, c) => {
+  const out = new Float64Array(weightings.length);
+  weightings.forEach((w, c) => {
     // Python's sum([w[r] * score ...]): from 0, the runs left to right (one run at a time, the same sums).
     fused.fill(0);
     for (let r = 0; r < columns.length; r++) {

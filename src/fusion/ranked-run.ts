@@ -1,6 +1,7 @@
 // Runs as ranx holds them, for the learned methods and optimizeFusion, which read a run whole: query ids
 // in ranx's order, each query's documents in ranx's order (normalize.ts's Ranked, sorted by order.ts).
-import { queryIds, queryObject, type Ranked, rankedQuery, reordered, setOwn } from "./normalize.js";
+import { setOwn } from "../errors/errors.js";
+import { queryIds, queryObject, type Ranked, rankedQuery, reordered } from "./normalize.js";
 import { rankOrder } from "./order.js";
 import type { ScoredRun } from "./run-shapes.js";
 

@@ -1,20 +1,13 @@
 // Rows read from a file as plain objects, `{ qid: { docid: value } }`: rankeval/node's readQrels and
 // readRun, and --rbo's runs (kept apart from rankeval/node's entry, which the command line does not load);
 // runs --fuse and the page cannot fuse, for fuse()'s error (src/output/fused-run.ts). No Node built-in here.
-import { documentTwice } from "../errors/errors.js";
+import { documentTwice, setOwn } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
 import { docidString, lineOfRow, type RowDocids } from "../io/rows.js";
 import { asRowError, type PlaceOf } from "./input.js";
 
 type IdValues = Record<string, Record<string, number>>;
-
-/** Sets an own, enumerable property: `__proto__` too (an assignment would set the prototype). */
-function put<T>(object: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__")
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
-}
 
 /** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
 function docidStrings(docids: RowDocids, n: number): string[] {
@@ -54,13 +47,13 @@ function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
     if (q !== prev) {
       prev = q;
       if (Object.hasOwn(out, names[q])) docs = out[names[q]];
-      else put(out, names[q], (docs = {}));
+      else setOwn(out, names[q], (docs = {}));
     }
     const d = docids[i];
     if (Object.hasOwn(docs, d)) {
       throw documentTwice(d, names[q], { file: rows.file, line: lineOfRow(rows.lines, i) });
     }
-    put(docs, d, values[i]);
+    setOwn(docs, d, values[i]);
   }
   return out;
 }

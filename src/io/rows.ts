@@ -334,3 +334,65 @@ function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number,
   b.set(a.subarray(0, keep));
   return b;
 }
+
+/** strcmp on two ids' bytes: ids a and b of a pool (interned ids, a query's documents). */
+export function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: number, b: number): number {
+  const { bytes, offsets } = pool;
+  const offA = offsets[a];
+  const offB = offsets[b];
+  const lenA = offsets[a + 1] - offA;
+  const lenB = offsets[b + 1] - offB;
+  const n = lenA < lenB ? lenA : lenB;
+  for (let i = 0; i < n; i++) {
+    const d = bytes[offA + i] - bytes[offB + i];
+    if (d !== 0) return d;
+  }
+  return lenA - lenB;
+}
+
+/** A per-row pool of document ids (RowDocids) and a DataView of its bytes, which reads 4 at any offset. */
+export interface Ids {
+  readonly bytes: Uint8Array;
+  readonly words: DataView;
+  readonly offsets: Int32Array;
+}
+
+export function ids(docs: RowDocids): Ids {
+  const { bytes, offsets } = docs;
+  return { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offsets };
+}
+
+/**
+ * True when x.bytes[a, a + len) and y.bytes[b, b + len) are the same bytes. Ids start at any byte,
+ * so they are read 4 at a time through DataViews (little-endian: no byte swap on the usual CPUs).
+ * Those of 4 to 12 bytes, most, are three words, at 0, min(4, len - 4) and len - 4 (overlapping when
+ * shorter), compared at once: no loop, and no branch that depends on where two ids differ. Compared
+ * byte by byte, they took a quarter of the join's time (src/pipeline/join-rows.ts).
+ */
+export function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): boolean {
+  const xw = x.words;
+  const yw = y.words;
+  if (len >= 4 && len <= 12) {
+    const last = len - 4;
+    const mid = last < 4 ? last : 4;
+    const diff =
+      (xw.getInt32(a, true) ^ yw.getInt32(b, true)) |
+      (xw.getInt32(a + mid, true) ^ yw.getInt32(b + mid, true)) |
+      (xw.getInt32(a + last, true) ^ yw.getInt32(b + last, true));
+    return diff === 0;
+  }
+  if (len < 4) {
+    for (let i = 0; i < len; i++) if (x.bytes[a + i] !== y.bytes[b + i]) return false;
+    return true;
+  }
+  for (let i = 0; i < len - 4; i += 4) if (xw.getInt32(a + i, true) !== yw.getInt32(b + i, true)) return false;
+  return xw.getInt32(a + len - 4, true) === yw.getInt32(b + len - 4, true);
+}
+
+/** True when row i of x and row j of y have the same id bytes. */
+export function sameId(x: Ids, i: number, y: Ids, j: number): boolean {
+  const a = x.offsets[i];
+  const b = y.offsets[j];
+  const len = x.offsets[i + 1] - a;
+  return y.offsets[j + 1] - b === len && sameBytes(x, a, y, b, len);
+}

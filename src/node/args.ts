@@ -96,6 +96,15 @@ export interface CliArgs {
   version: boolean;
 }
 
+/**
+ * The output format where --format is not given: trec_eval's text for trec_eval's measures
+ * (`trecMeasures`), unless a tie range or an interval asks for what that text has no place for; else
+ * the table.
+ */
+export function defaultFormat(args: CliArgs, trecMeasures: boolean, tieRange = args.tieRange): "trec" | "table" {
+  return trecMeasures && !tieRange && !args.interval ? "trec" : "table";
+}
+
 /** Options that take a value, short (trec_eval's) and long. */
 const VALUED: Record<string, keyof CliArgs> = {
   m: "measures",

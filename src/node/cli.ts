@@ -6,7 +6,7 @@ import { evaluateBlock } from "../app/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
-import { parseArgs, USAGE, type CliArgs } from "./args.js";
+import { defaultFormat, parseArgs, USAGE, type CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
 import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
@@ -174,7 +174,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     return await diversityMode(args, io);
   }
   const p = planOf(args, io);
-  const format = args.format ?? (p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
+  const format = args.format ?? defaultFormat(args, p.kind === "trec");
   // Said before any file is read.
   if (format === "trec" && p.kind !== "trec")
     throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
@@ -379,7 +379,7 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     [],
     { tieRange: args.tieRange },
   );
-  const format = args.format ?? (p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
+  const format = args.format ?? defaultFormat(args, p.kind === "trec");
   if (format === "ndeval")
     throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
   if (format === "trec") {

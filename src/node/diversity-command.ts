@@ -11,7 +11,7 @@ import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
 import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
-import type { CliArgs } from "./args.js";
+import { type CliArgs, defaultFormat } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
@@ -48,9 +48,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   // Without -m: ndeval's measures, printed as ndeval prints them.
   const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
-  const format =
-    args.format ??
-    (args.measures.length === 0 ? "ndeval" : p.kind === "trec" && !args.tieRange && !args.interval ? "trec" : "table");
+  const format = args.format ?? (args.measures.length === 0 ? "ndeval" : defaultFormat(args, p.kind === "trec"));
   const columns = format === "ndeval" ? ndevalColumns(p) : [];
   if (format === "ndeval" && args.debugQuery !== undefined)
     throw new RankevalError("bad-option", "-D N.QID is trec_eval's: with --format ndeval every topic is printed");

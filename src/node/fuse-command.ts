@@ -3,7 +3,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { badInput, usageError } from "../errors/errors.js";
+import { badInput, setOwn, usageError } from "../errors/errors.js";
 import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
 import { writeFusedRun } from "../output/fused-run.js";
 import { formatOf } from "../input/formats.js";
@@ -85,16 +85,10 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
 }
 
 /** --norm, --fuse-param and --weights as fuse() takes them. */
-export function fuseOptions(args: CliArgs, runs: number): FuseOptions {
+function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   const params: Record<string, unknown> = {};
   // Own properties whatever the name: `__proto__=...` assigned would set the prototype (and be unseen).
-  for (const [name, text] of args.fuseParams ?? [])
-    Object.defineProperty(params, name, {
-      value: paramValue(name, text),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const [name, text] of args.fuseParams ?? []) setOwn(params, name, paramValue(name, text));
   if (args.weights !== undefined) {
     if (Object.hasOwn(params, "weights")) throw usageError("--weights and --fuse-param weights=...: give one of them");
     if (args.weights.length !== runs)

@@ -30,7 +30,7 @@ import { formatTrecReport } from "../output/trec-text.js";
 import type { Plan, RunResult } from "../app/plan.js";
 import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
-import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
+import { defaultFormat, EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { datasetName } from "./columnar-files.js";
 import { displayName } from "./file-read.js";
@@ -161,7 +161,7 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   const { p, settings, runs } = merged;
   for (const w of [...p.warnings, ...shardsUnderSeveralNames(merged.shards)])
     io.stderr.write(`rankeval: warning: ${w}\n`);
-  const format = args.format ?? (p.kind === "trec" && !settings.tieRange && !args.interval ? "trec" : "table");
+  const format = args.format ?? defaultFormat(args, p.kind === "trec", settings.tieRange);
   if (format === "trec" && p.kind !== "trec")
     throw usageError("--format trec needs trec_eval measure names: these shards were made with others");
   if (format === "trec" && settings.tieRange)
@@ -259,7 +259,7 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
     checkSameEvaluation(opened.map((o) => ({ file: o.file, meta: o.pq.meta })));
     const meta = opened[0].pq.meta;
     const p = plan(meta.settings.measures, null, meta.settings.conventions);
-    const format = args.format ?? (p.kind === "trec" && !meta.settings.tieRange && !args.interval ? "trec" : "table");
+    const format = args.format ?? defaultFormat(args, p.kind === "trec", meta.settings.tieRange);
     if (format === "trec" && (p.kind !== "trec" || meta.settings.tieRange)) return null; // said by the whole merge
     const logKeys = geometricKeys(p, meta);
     const names: string[] = [];

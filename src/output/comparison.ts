@@ -505,7 +505,7 @@ export function queriesNeeded(c: Comparison, delta: number, want: number): strin
 }
 
 /** How two measures order a comparison's runs (--correlation): tau_b, and tau_AP with each the reference. */
-export interface MeasureCorrelation {
+interface MeasureCorrelation {
   readonly measures: readonly [string, string];
   readonly tau: number;
   /** tau_AP with the first measure the reference, then with the second. */
@@ -513,7 +513,7 @@ export interface MeasureCorrelation {
 }
 
 /** Each pair of the comparison's measures, in their order: how alike they order the runs by their means. */
-export function measureCorrelations(c: Comparison): MeasureCorrelation[] {
+function measureCorrelations(c: Comparison): MeasureCorrelation[] {
   checkComparison(c);
   const out: MeasureCorrelation[] = [];
   const scores = (m: string) => Object.fromEntries(c.runs.map((r) => [r, c.means[r][m]]));

@@ -13,7 +13,7 @@ import { idValuesAt } from "../input/id-values.js";
 import { asRowError, type PlaceOf } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import type { RunRows } from "../io/run.js";
-import { docidString, lineOfRow } from "../io/rows.js";
+import { docidString, ids, lineOfRow, sameId } from "../io/rows.js";
 import { type DocBytes, RunTextWriter } from "./run-text.js";
 
 /** A run as readRows gives it. */
@@ -91,18 +91,6 @@ function byQuery(run: RunRows, queries: number): ByQuery {
   return { rows, start };
 }
 
-/** Whether two rows' document ids are the same bytes. */
-function sameId(a: RunRows, i: number, b: RunRows, j: number): boolean {
-  const x = a.docids.offsets[i];
-  const y = b.docids.offsets[j];
-  const n = a.docids.offsets[i + 1] - x;
-  if (b.docids.offsets[j + 1] - y !== n) return false;
-  const xs = a.docids.bytes;
-  const ys = b.docids.bytes;
-  for (let k = 0; k < n; k++) if (xs[x + k] !== ys[y + k]) return false;
-  return true;
-}
-
 /**
  * The runs' documents numbered, query by query, in a table of the query's numbers keyed by the parser's
  * hash of each id (a Map of strings took a quarter of the time). A document twice in one run's query is
@@ -116,6 +104,7 @@ function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], que
   /** The last run that had number d: a run meeting it again has it twice. */
   const lastRun = new Int32Array(total);
   const doc = runs.map(({ rows }) => new Int32Array(rows.length));
+  const pools = runs.map(({ rows }) => ids(rows.docids));
   const twice = runs.map(() => -1);
   let count = 0;
   let table = new Int32Array(64);
@@ -136,8 +125,11 @@ function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], que
         let h = Math.imul(hashes[i], 0x9e3779b1) & mask;
         let d = table[h] - 1;
         while (d >= 0) {
-          const s = runs[idRun[d]].rows;
-          if (s.docids.hashes[idRow[d]] === hashes[i] && sameId(s, idRow[d], run, i)) break;
+          if (
+            runs[idRun[d]].rows.docids.hashes[idRow[d]] === hashes[i] &&
+            sameId(pools[idRun[d]], idRow[d], pools[r], i)
+          )
+            break;
           h = (h + 1) & mask;
           d = table[h] - 1;
         }

@@ -1,6 +1,6 @@
-// A run written as TREC text (`qid Q0 docid rank score tag`): the command line's and the page's fused runs.
-import { sortQids } from "../c/strings.js";
-import type { ScoredRun } from "../fusion/run-shapes.js";
+// A run written as TREC text (`qid Q0 docid rank score tag`): the command line's and the page's fused runs
+// (fused-run.ts).
+import { compareIds } from "../io/rows.js";
 
 /** Bytes written at once: about a megabyte. */
 const BYTES_A_WRITE = 1 << 20;
@@ -93,11 +93,11 @@ const FEW_TIES = 16;
  * The documents by descending score, ties by id descending. Fusion gives them by descending score
  * already (its ties in ranx's order): then only each run of ties is sorted.
  */
-function inTrecOrder({ bytes, offsets }: DocBytes, scores: ArrayLike<number>): Int32Array {
-  const n = offsets.length - 1;
+function inTrecOrder(docs: DocBytes, scores: ArrayLike<number>): Int32Array {
+  const n = docs.offsets.length - 1;
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const trec = (a: number, b: number) => scores[b] - scores[a] || compareIds(bytes, offsets, b, a);
+  const trec = (a: number, b: number) => scores[b] - scores[a] || compareIds(docs, b, a);
   let descending = true;
   for (let i = 1; i < n && descending; i++) descending = scores[i - 1] >= scores[i];
   if (!descending) return order.sort(trec);
@@ -108,43 +108,9 @@ function inTrecOrder({ bytes, offsets }: DocBytes, scores: ArrayLike<number>): I
       for (let k = i + 1; k < j; k++) {
         const d = order[k];
         let m = k;
-        for (; m > i && compareIds(bytes, offsets, order[m - 1], d) < 0; m--) order[m] = order[m - 1];
+        for (; m > i && compareIds(docs, order[m - 1], d) < 0; m--) order[m] = order[m - 1];
         order[m] = d;
       }
   }
   return order;
-}
-
-/** Byte order of ids a and b (strcmp on UTF-8, as trec_eval compares them). */
-function compareIds(bytes: Uint8Array, offsets: Int32Array, a: number, b: number): number {
-  const x = offsets[a];
-  const y = offsets[b];
-  const n = Math.min(offsets[a + 1] - x, offsets[b + 1] - y);
-  for (let k = 0; k < n; k++) if (bytes[x + k] !== bytes[y + k]) return bytes[x + k] - bytes[y + k];
-  return offsets[a + 1] - x - (offsets[b + 1] - y);
-}
-
-/** `ids` as DocBytes. */
-export function docBytesOf(ids: readonly string[]): DocBytes {
-  const encoded = ids.map((id) => utf8.encode(id));
-  const offsets = new Int32Array(ids.length + 1);
-  for (let i = 0; i < ids.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
-  const bytes = new Uint8Array(offsets[ids.length]);
-  for (let i = 0; i < ids.length; i++) bytes.set(encoded[i], offsets[i]);
-  return { bytes, offsets };
-}
-
-/** `run` as TREC text (RunTextWriter), its queries in trec_eval's order (byte order of their ids). */
-export function writeRun(run: ScoredRun, tag: string, write: (bytes: Uint8Array<ArrayBuffer>) => void): void {
-  const w = new RunTextWriter(tag, write);
-  for (const qid of sortQids(Object.keys(run))) {
-    const docs = run[qid];
-    const ids = Object.keys(docs);
-    w.query(
-      qid,
-      docBytesOf(ids),
-      ids.map((d) => docs[d]),
-    );
-  }
-  w.end();
 }

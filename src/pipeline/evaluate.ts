@@ -197,7 +197,7 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
 }
 
 /** What the options ask beyond the measures' conventions: the tie range, the intervals' settings. */
-export function extrasOf(options: Options | undefined): BatchExtras {
+function extrasOf(options: Options | undefined): BatchExtras {
   return { tieRange: wantsTieRange(options), interval: intervalSettings(options?.interval) };
 }
 
