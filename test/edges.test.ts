@@ -214,3 +214,14 @@ describe("--compare leaves counts out unless named", () => {
     expect(compared).toEqual(["num_rel_ret", "map"]);
   });
 });
+
+describe("--help", () => {
+  it("names every long option (trec_eval's long spellings and --group, aliases of what it names, aside)", async () => {
+    const { LONG_OPTIONS, USAGE } = await import("../src/node/args.js");
+    // The aliases: trec_eval's long names of its one-letter options (Zscore, nosummary, the ones with
+    // underscores) and their spellings here (--measure of -m, ...), --group of --query.
+    const aliases = new Set(["measure", "complete", "no-summary", "judged-only", "Zscore", "nosummary", "group"]);
+    const missing = LONG_OPTIONS.filter((o) => !/_/.test(o) && !aliases.has(o) && !USAGE.includes(`--${o}`));
+    expect(missing).toEqual([]);
+  });
+});

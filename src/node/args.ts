@@ -190,7 +190,7 @@ const FLAGS: Record<string, keyof CliArgs> = {
   rbo: "rbo",
 };
 /** The long options' names, for "did you mean" (one letter: trec_eval's short options). */
-const LONG_OPTIONS = [...Object.keys(VALUED), ...Object.keys(FLAGS)].filter((o) => o.length > 1);
+export const LONG_OPTIONS = [...Object.keys(VALUED), ...Object.keys(FLAGS)].filter((o) => o.length > 1);
 /** The options that mean something only with --compare. */
 const COMPARE_ONLY: readonly (keyof CliArgs)[] = [
   "tests",
@@ -755,6 +755,9 @@ QRELS, RUN, DATA and PREDICTIONS may be gzipped; - reads standard input.
                     best or worst (higher or lower labels first)
   --tie-range       each value's [worst, best] over the orders of tied documents, beside it
                     (a table by default, or json or csv)
+  --interval I      each mean's interval, (lo, hi) after it (a table by default, or csv; json
+                    has it always): t (Student's, 95%), bootstrap (percentile, seeded by --seed),
+                    a level (0.9), or both (bootstrap:0.9)
   --preset NAME     another tool's conventions and measure definitions, under the options
                     given beside it: trec_eval (pytrec_eval, ir_measures), ranx, sklearn,
                     lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking,
@@ -816,6 +819,9 @@ with -q --format json or csv (one or more runs each), compared again without the
   --seed S          their random stream (default 42: the same seed, the same report)
   --format F        table (default: runs side by side, then each comparison), markdown,
                     latex (booktabs), csv, json
+  --detect DELTA    after the comparison, the queries each pair would need for the paired t-test
+                    to find a difference of DELTA significant (from the pair's sd of differences)
+  --power P         ... that often (default 0.8)
   --correlation     after the comparison, how each pair of measures orders the runs: Kendall's
                     tau_b and tau_AP (each measure of the pair the reference in turn); table,
                     markdown or json
