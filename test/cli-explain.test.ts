@@ -218,6 +218,8 @@ describe("rankeval --explain", () => {
       [["--explain", "q1", "--test", "t", QRELS, BM25], /--test needs --compare/],
       [["--report-queries", "3", QRELS, BM25], /--report-queries needs --report FILE/],
       [["--report", "x.html", "--format", "json", QRELS, BM25], /--format has no meaning with it/],
+      [["--report", "x.html", "--interval", "bootstrap", QRELS, BM25], /the report shows each mean's 95% t interval/],
+      [["--explain", "q1", "--interval", "0.9", QRELS, BM25], /--interval has no place in a drill-down/],
       [["--explain", "q1", QRELS], /--explain QID needs QRELS and at least one RUN file/],
     ] as [string[], RegExp][]) {
       const r = await cli(...argv);

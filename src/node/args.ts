@@ -630,6 +630,12 @@ function checkExplainReport(a: CliArgs): void {
     throw usageError(`-Z and -D have no meaning with ${mode}`);
   if (a.tieRange)
     throw usageError(`--tie-range has no place in ${mode === "--explain" ? "a drill-down" : "the report"}`);
+  if (a.interval)
+    throw usageError(
+      mode === "--explain"
+        ? "--interval has no place in a drill-down (it shows one query)"
+        : "--interval sets the table's, CSV's and JSON's intervals: the report shows each mean's 95% t interval",
+    );
   if (a.noSummary) throw usageError(`-n has no meaning with ${mode}`);
   if (a.perQuery)
     throw usageError(
