@@ -150,7 +150,14 @@ export function checkMergeArgs(args: CliArgs): void {
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
   // Summaries only, from Parquet shards: merged as they stream (memory: a row group of each shard).
-  if (!args.perQuery && args.perQueryOut === undefined && args.zscoreFile === undefined && args.format !== "ndeval") {
+  // A bootstrap interval resamples every query's value, which only the whole merge keeps.
+  if (
+    !args.perQuery &&
+    args.perQueryOut === undefined &&
+    args.zscoreFile === undefined &&
+    args.format !== "ndeval" &&
+    args.interval?.method !== "bootstrap"
+  ) {
     const status = await mergeSummariesMode(args, io);
     if (status !== null) {
       mergesStreamed.count++;
@@ -304,10 +311,15 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
       io.stdout.write(
         report(
           format,
-          merged.map((m) => ({ name: m.name, runTag: m.runTag, result: summaryResult(meta, p, m) })),
+          merged.map((m) => ({
+            name: m.name,
+            runTag: m.runTag,
+            result: summaryResult(meta, p, m, args.interval?.level),
+          })),
           p,
           false,
           args.noSummary,
+          args.interval,
         ),
       );
     }

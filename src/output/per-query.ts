@@ -587,8 +587,11 @@ export async function mergeRunSummaries(
   };
 }
 
-/** The merged summaries as a run's result without per-query values (qids and values empty). */
-export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Result<string> {
+/**
+ * The merged summaries as a run's result without per-query values (qids and values empty), each mean's
+ * t interval at `level` (95% unless given).
+ */
+export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary, level?: number): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
   const interval: Record<string, Interval> = {};
@@ -600,7 +603,7 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary): Re
     if (!c.tie) {
       mean[c.key] = s.value;
       counted[c.key] = s.count;
-      if (agg === "mean") interval[c.key] = m.sums[c.name].interval();
+      if (agg === "mean") interval[c.key] = m.sums[c.name].interval(level);
     } else {
       const t = (tieRange[c.key] ??= {
         worst: new Float64Array(0),

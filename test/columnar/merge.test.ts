@@ -327,6 +327,37 @@ describe.skipIf(!have)("the golden sets split into shards and merged give one pr
     }
   });
 
+  it("--interval in a merge: a level as the shards stream, a bootstrap through the whole merge, as one process", async () => {
+    const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
+    const { whole, shards } = shard(
+      join(dir, "interval"),
+      { qrels: syn("qrels.txt"), "a.run": syn("run.txt") },
+      3,
+      hashed(3),
+    );
+    const argv = ["-m", "ndcg@10", "-m", "map"];
+    const outs = await Promise.all(
+      shards.map(async (s, i) => {
+        const out = join(dir, `interval-${i}.parquet`);
+        expect((await run(...argv, "--per-query-out", out, s.qrels, s["a.run"])).status).toBe(0);
+        return out;
+      }),
+    );
+    for (const [interval, streamed] of [
+      ["0.9", true],
+      ["bootstrap:0.8", false],
+    ] as const) {
+      const one = await run(...argv, "--interval", interval, whole.qrels, whole["a.run"]);
+      const before = mergesStreamed.count;
+      const merged = await run("--merge", "--interval", interval, ...outs);
+      expect(merged.status, merged.err).toBe(0);
+      expect(mergesStreamed.count, interval).toBe(before + (streamed ? 1 : 0));
+      // The table's four decimals: the running moments' interval is one process's to 1e-12.
+      expect(merged.out, interval).toBe(one.out);
+      expect(merged.out).toContain(interval === "0.9" ? "90% t interval" : "80% bootstrap percentile interval");
+    }
+  });
+
   it("a merged file merges again (shards of shards), and one process's own file merges alone to its output", async () => {
     const syn = (name: string) => readFileSync(join(golden, "synthetic-small", name), "utf8");
     const { whole, shards } = shard(
