@@ -126,6 +126,17 @@ describe("rankeval --fuse METHOD QRELS RUN RUN", () => {
     expect(r.stdout).toContain('"fused(rrf)"');
   });
 
+  it("knows QRELS by its first line past 200 KB of comments (a file's first MiB is looked at)", async () => {
+    const commented = file(
+      "commented-qrels.txt",
+      `${"# a comment line of the judgments' provenance\n".repeat(4500)}${readFileSync(qrels, "utf8")}`,
+    );
+    const r = await cli(["--fuse", "rrf", commented, a, b]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe((await cli(["--fuse", "rrf", qrels, a, b])).stdout);
+    expect(r.stdout).toContain("fused(rrf)");
+  });
+
   it("names the fused run by --output, and trec_eval's text has a block for each run", async () => {
     const out = join(dir, "named.txt");
     const r = await cli(["--fuse", "rrf", "--output", out, qrels, a, b]);

@@ -133,10 +133,14 @@ async function isQrels(args: CliArgs, file: string): Promise<boolean> {
   return (await firstLineFields(file)) === 4;
 }
 
-/** The fields of the first line that is neither blank nor a comment (0 when there is none in 64 KiB). */
+/** How far into a file its first line is looked for (comments and blank lines before it). */
+const SNIFFED_BYTES = 1 << 20;
+
+/** The fields of the first line that is neither blank nor a comment (0 when there is none in the first MiB). */
 async function firstLineFields(file: string): Promise<number> {
   const decoder = new TextDecoder();
   let text = "";
+  let read = 0;
   let fields = 0;
   const enough = new Error("enough");
   const fieldsOf = (line: string) => {
@@ -146,10 +150,16 @@ async function firstLineFields(file: string): Promise<number> {
   try {
     await readInto(file, {
       push(chunk) {
-        const lines = (text + decoder.decode(chunk.subarray(0, 65536), { stream: true })).split("\n");
+        // The file's first MiB, whatever the chunks: what is past it is not looked at.
+        const part = chunk.subarray(0, SNIFFED_BYTES - read);
+        read += part.length;
+        const lines = (text + decoder.decode(part, { stream: true })).split("\n");
         text = lines.pop() ?? "";
         for (const line of lines) if ((fields = fieldsOf(line))) throw enough;
-        if (text.length >= 65536) throw enough;
+        if (read >= SNIFFED_BYTES) {
+          text = ""; // a line cut there is not a line
+          throw enough;
+        }
       },
     });
   } catch (e) {
