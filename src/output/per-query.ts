@@ -12,8 +12,8 @@ import { badInput } from "../errors/errors.js";
 import type { Result, TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
-import { MomentSummary, summaryOf } from "../pipeline/aggregate.js";
-import { intervalsOf, type Interval } from "../pipeline/interval.js";
+import { MomentSummary, summariesOf, tieRangeOf } from "../pipeline/aggregate.js";
+import type { Interval } from "../pipeline/interval.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
 import { trecLines } from "../measures/trec-eval-table.js";
@@ -357,8 +357,6 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     });
     const sorted = sortedOrder(qids);
     const values: Record<string, Float64Array> = {};
-    const mean: Record<string, number> = {};
-    const counted: Record<string, number> = {};
     const worst: Record<string, Float64Array> = {};
     const best: Record<string, Float64Array> = {};
     const strings: Record<string, string[]> = {};
@@ -374,22 +372,14 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       }
       if (c.tie === "worst") worst[c.key] = v;
       else if (c.tie === "best") best[c.key] = v;
-      else {
-        values[c.key] = v;
-        ({ value: mean[c.key], count: counted[c.key] } = summaryOf(v, meta.aggregates[c.key] ?? "mean"));
-      }
+      else values[c.key] = v;
     }
+    const aggregateOf = (key: string) => meta.aggregates[key] ?? "mean";
+    const { mean, counted, interval } = summariesOf(values, aggregateOf);
     let tieRange: Record<string, TieRange> | undefined;
     if (Object.keys(worst).length) {
       tieRange = {};
-      for (const key of Object.keys(worst)) {
-        const agg = meta.aggregates[key] ?? "mean";
-        tieRange[key] = {
-          worst: worst[key],
-          best: best[key],
-          mean: { worst: summaryOf(worst[key], agg).value, best: summaryOf(best[key], agg).value },
-        };
-      }
+      for (const key of Object.keys(worst)) tieRange[key] = tieRangeOf(worst[key], best[key], aggregateOf(key));
     }
     const sum = (f: (r: PerQueryRun) => number) => ps.reduce((s, x) => s + f(x.info), 0);
     let summary: Record<string, number> | undefined;
@@ -404,7 +394,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       values,
       mean,
       counted,
-      interval: intervalsOf(values, (k) => meta.aggregates[k] ?? "mean"),
+      interval,
       queries: {
         evaluated: qids.length,
         skipped: {

@@ -150,23 +150,22 @@ export function summaryCells(text: string): Record<string, { text: string; value
   return out;
 }
 
-/** The aggregate table's rows, as printed: trec_eval's summary lines, else the plan's rows. */
-export const summaryRows = (p: Plan): string[] =>
-  p.kind === "trec"
+/** The aggregate table's rows, as printed (trec_eval's summary lines, else the plan's rows), and their keys in a Result. */
+function summaryLines(p: Plan): { name: string; key: string | null }[] {
+  return p.kind === "trec"
     ? trecLines(p.trec)
         .filter((l) => l.summary)
-        .map((l) => l.name)
-    : p.rows.map((r) => r.name);
+        .map((l) => ({ name: l.name, key: lineKey(l) }))
+    : p.rows.map((r) => ({ name: r.name, key: r.measure }));
+}
+
+/** The aggregate table's rows, as printed. */
+export const summaryRows = (p: Plan): string[] => summaryLines(p).map((l) => l.name);
 
 /** Each aggregate row's interval (Result.interval), by printed row: the report's and the page's cells. */
 export function rowIntervals(p: Plan, result: Result<string>): Record<string, Interval> {
   const out: Record<string, Interval> = {};
-  const rows =
-    p.kind === "trec"
-      ? trecLines(p.trec)
-          .filter((l) => l.summary)
-          .map((l) => ({ name: l.name, key: lineKey(l) }))
-      : p.rows.map((r) => ({ name: r.name, key: r.measure }));
+  const rows = summaryLines(p);
   for (const { name, key } of rows) {
     const ci = key === null ? undefined : result.interval[key];
     if (ci) out[name] = ci;
