@@ -141,3 +141,46 @@ describe("MS MARCO runs in the library", () => {
     expect(() => parse("7 a 1\n", { shape: "trec" })).toThrow(/expected at least 6 fields/);
   });
 });
+
+// Past the first block of 256 rows the parser had made room for (a RowsBuilder's first capacity), past
+// a 64 KiB read, and in several chunks of a streamed read: every row counts, as in the TREC twin.
+describe("MS MARCO runs of real size", () => {
+  const queries = 120;
+  const depth = 100; // 12,000 rows, about 170 KB
+  const rowsOf = (q: number) =>
+    Array.from({ length: depth }, (_, r) => [`${1000 + q}`, `${(q * 7919 + r * 104729) % 99991}`, r + 1]);
+  const all = Array.from({ length: queries }, (_, q) => rowsOf(q)).flat();
+  const qrels = file(
+    "big.qrels",
+    Array.from({ length: queries }, (_, q) =>
+      rowsOf(q)
+        .filter((_, r) => r % 9 === q % 9)
+        .map(([qid, d], r) => `${qid} 0 ${d} ${1 + (r % 3)}\n`)
+        .join(""),
+    ).join(""),
+  );
+  const msmarco = file("big.tsv", all.map(([q, d, r]) => `${q}\t${d}\t${r}\n`).join(""));
+  const twin = file("big.trec", all.map(([q, d, r]) => `${q} Q0 ${d} ${r} ${-Number(r)} big\n`).join(""));
+
+  it("the command line: trec_eval's numbers of the TREC twin, every query", async () => {
+    const m = ["-m", "num_q", "-m", "num_ret", "-m", "ndcg_cut.10", "-m", "map"];
+    const got = await cli(...m, qrels, msmarco);
+    const want = await cli(...m, qrels, twin);
+    expect(got.status).toBe(0);
+    expect(got.err).toBe("");
+    expect(got.out).toBe(want.out);
+    expect(got.out).toMatch(new RegExp(`^num_ret\\s+\\tall\\t${queries * depth}\\n`, "m"));
+    expect((await cli("--input-format", "msmarco", ...m, qrels, msmarco)).out).toBe(want.out);
+  });
+
+  it("readRun and evaluateFiles: every row", async () => {
+    const run = await readRun(msmarco);
+    expect(Object.keys(run)).toHaveLength(queries);
+    expect(Object.values(run).reduce((n, docs) => n + Object.keys(docs).length, 0)).toBe(queries * depth);
+    const ms = ["ndcg@10", "map", "recall@100"] as const;
+    const want = await evaluateFiles(qrels, twin, ms);
+    expect(want.qids).toHaveLength(queries);
+    expect((await evaluateFiles(qrels, msmarco, ms)).mean).toEqual(want.mean);
+    expect((await evaluateFiles(qrels, msmarco, ms, { inputFormat: "msmarco" })).mean).toEqual(want.mean);
+  });
+});

@@ -234,6 +234,10 @@ export class RowsBuilder {
   /** Appends a row whose id is buf[start, end), from `line`. */
   add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number): void {
     const row = this.count;
+    // A typed array drops a write past its end without a word: a parser that appends past its reserve()
+    // would lose rows silently (MS MARCO's runs did, past 256 rows).
+    if (row >= this.qid.length || this.used + (end - start) > this.pool.length)
+      throw new Error(`RowsBuilder.add: row ${row} past the room reserve() made (a bug in the parser)`);
     if (line - row !== this.shift) this.newShift(row, line);
     const pool = this.pool;
     let at = this.used;

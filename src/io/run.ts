@@ -97,6 +97,8 @@ const utf8Encoder = new TextEncoder();
 
 /** The MS MARCO shape's fields, as errors name them. */
 const MSMARCO_FIELDS = "3 fields (qid docid rank)";
+/** No MS MARCO line is shorter than "q d 1\n". */
+const MSMARCO_SHORTEST_LINE = 6;
 
 /** Rows a per-row run has at most for finish() to hand copies and keep its kernel's instance for the next parser. */
 const SMALL_ROWS = 1 << 16;
@@ -128,7 +130,8 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
 
   protected override parseLines(buf: Uint8Array, p: number, end: number): void {
     // The first line decides the shape (row()); MS MARCO's lines are all the parser's own, never the
-    // kernel's, which reads TREC's six fields.
+    // kernel's, which reads TREC's six fields: they need the room the kernel's path reserves for its own.
+    if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
     if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
     else if (p < end) super.parseLines(buf, p, end);
