@@ -7,10 +7,17 @@
 // workers run in this thread, kept from call to call as the pool keeps its threads, their answers still
 // on the way when a call ends handed to the next (src/node/partitioned.ts); from the build, the pool's
 // threads themselves.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { EvaluationSpec } from "../src/app/evaluator.js";
+import {
+  Partitions,
+  partitionWorker,
+  type PartitionPort,
+  type PartitionReport,
+} from "../src/pipeline/partition-session.js";
 import { cli } from "./_cli.js";
 import { seedOr } from "./_seed.js";
 
@@ -185,4 +192,70 @@ describe("calls after failed ones across workers, in one process: each as in a f
       await pool.threadPool()?.close();
     },
   );
+});
+
+describe("a session the page keeps (Partitions) after an error of this side (a callback, a file unreadable)", () => {
+  /** Workers in this thread, their messages cloned as postMessage clones them. */
+  const ports = async (n: number): Promise<PartitionPort<string, EvaluationSpec>[]> => {
+    const { specEvaluator } = await import("../src/app/evaluator.js");
+    const readInto = (path: string, start: number, into: Uint8Array) => {
+      const fd = openSync(path, "r");
+      try {
+        readSync(fd, into, 0, into.length, start);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    return Array.from({ length: n }, () => {
+      let onReport: (r: PartitionReport) => void = () => {};
+      const handle = partitionWorker<string, EvaluationSpec>(
+        (r, transfer) => {
+          const copy = structuredClone(r, { transfer });
+          setImmediate(() => onReport(copy));
+        },
+        readInto,
+        (spec) => specEvaluator(spec),
+      );
+      return {
+        post: (m, transfer) => {
+          const copy = structuredClone(m, { transfer });
+          setImmediate(() => handle(copy));
+        },
+        listen: (report) => {
+          onReport = report;
+        },
+        release: () => handle({ type: "stop" }),
+      };
+    });
+  };
+  const readAt = (path: string, position: number, length: number) => {
+    const out = new Uint8Array(length);
+    const fd = openSync(path, "r");
+    try {
+      return out.subarray(0, readSync(fd, out, 0, length, position));
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const partFile = (path: string) => ({ source: path, name: path, size: statSync(path).size });
+  const spec: EvaluationSpec = { names: ["map"], fallback: null, conventions: {}, tieRange: false };
+
+  // It may have stopped half-way through a file: its workers' state is unknown.
+  it("ends failed: it evaluates no more runs (the one-worker way reads what is left)", async () => {
+    const p = new Partitions(await ports(3), readAt);
+    try {
+      expect(await p.judge(partFile(qrels), { spec })).toBe(true);
+      // The page's callback fails on the first run, the second's answers still to come.
+      const thrown = new Error("the page's callback failed");
+      await expect(
+        p.evaluate([partFile(run0), partFile(run1)], () => {
+          throw thrown;
+        }),
+      ).rejects.toBe(thrown);
+      expect(p.failed).toBe(true);
+      expect(await p.evaluate([partFile(run0), partFile(run1)], () => {})).toBe(0);
+    } finally {
+      p.end();
+    }
+  });
 });

@@ -13,6 +13,7 @@
  * with answers still on their way (no judgments: the runs' are not waited for). So every message of
  * a session carries its number: a worker drops its peers' messages of an earlier session, the session
  * drops reports of another, and a worker's next session starts from nothing whatever the last left.
+ *
  * Browser compatible.
  */
 import type { Evaluated } from "./evaluate.js";
@@ -45,8 +46,10 @@ export interface PartitionJob<Spec> {
 
 /** This side -> a worker. */
 export type PartitionMessage<S, Spec> =
-  /** `peers[j]`: a port to worker j (null at its own index), which its buckets and spare buffers go through. */
-  /** `session`: the number every report and peer message of this session carries. */
+  /**
+   * `session`: the number every report and peer message of this session carries; `peers[j]`: a port
+   * to worker j (null at its own index), which its buckets and spare buffers go through.
+   */
   | {
       type: "start";
       session: number;
