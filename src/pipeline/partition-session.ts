@@ -34,7 +34,7 @@ export interface PartitionJob<Spec> {
   spec: Spec;
   complete?: boolean;
   placeholder?: boolean;
-  /** Labels as trec_eval reads them (atol); a file with labels it reads otherwise is left to one worker, which says so. */
+  /** Some name reads labels as trec_eval does (atol): a file with labels it reads otherwise is left to one worker, which says so. */
   trecLabels?: boolean;
 }
 
@@ -494,7 +494,6 @@ export function partitionWorker<S, Spec>(
   let me = 0;
   let qids = new Interner();
   let parts = 1;
-  let trecLabels = false;
   let failed = false;
   /** The judgments' parser's file and size hint. */
   let judgments = { file: "", expectedBytes: 0 };
@@ -537,7 +536,6 @@ export function partitionWorker<S, Spec>(
       case "start":
         parts = m.parts;
         me = m.index;
-        trecLabels = m.job.trecLabels === true;
         qids = new Interner();
         stream = -1;
         waiting.clear();
@@ -576,7 +574,6 @@ export function partitionWorker<S, Spec>(
         return takeWaiting();
       case "judgmentsEnd": {
         const judged = owner!.judgmentsEnd(m.file, qids);
-        if (trecLabels) owner!.truncateLabels();
         return post({ type: "judged", judged });
       }
       case "runStart":
