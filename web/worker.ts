@@ -6,7 +6,13 @@
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
-import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
+import {
+  batchBlocks,
+  evaluateRun,
+  judgmentsLabelsRead,
+  notInRun,
+  readJudgments as readInput,
+} from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
@@ -27,7 +33,7 @@ import {
   readsTrecLabels,
   type Plan,
 } from "../src/app/plan.js";
-import { fileLabelsRead, labelsWarning } from "../src/pipeline/trec-labels.js";
+import { labelsWarning } from "../src/pipeline/trec-labels.js";
 import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
@@ -590,7 +596,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   if (first < runFiles.length) {
     await leaveToOneWorker();
     const judgments = await judgmentsOf(qrelsFile);
-    const read = readsTrecLabels(ctx.p) ? fileLabelsRead(judgments.qrels) : undefined;
+    const read = readsTrecLabels(ctx.p) ? judgmentsLabelsRead(judgments) : undefined;
     if (read) post({ type: "warning", message: labelsWarning(read) });
     let bytes = 0;
     for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);

@@ -14,12 +14,12 @@ import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
-import { notInRun } from "../input/input.js";
+import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile, type RunOutcome } from "./runs.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 import type { OwnedJudgments } from "../pipeline/partition.js";
 import { conventionsOf, evaluatorFor } from "../app/evaluator.js";
-import { fileLabelsRead, labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
+import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
 
 export interface Io {
   /** Text, or bytes of UTF-8 (a fused run's, written as made). */
@@ -301,7 +301,7 @@ async function evaluateEachRun(
     };
     // The judgments are read while the first runs are (their blocks wait for them).
     const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
-      const read = fileLabelsRead({ ...judgments.qrels, file: nameOf(qrelsFile) });
+      const read = judgmentsLabelsRead(judgments, nameOf(qrelsFile));
       if (trecLabels && read) io.stderr.write(`rankeval: ${labelsWarning(read)}\n`);
       if (trec && args.complete) summary = { num_rel: positiveJudgments(judgments) };
       hooks.judgments?.(judgments);

@@ -43,14 +43,14 @@ import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
 import { readsTrecLabels } from "../app/plan.js";
-import { fileLabelsRead, labelsWarning } from "../pipeline/trec-labels.js";
+import { labelsWarning } from "../pipeline/trec-labels.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
-import { readRows } from "../input/input.js";
+import { judgmentsLabelsRead, readRows } from "../input/input.js";
 import { idValuesAt } from "../input/id-values.js";
 
 export { RankevalError, InputError };
@@ -211,7 +211,7 @@ export async function evaluateFiles(
   }
   if (first < paths.length) {
     const judgments = await readJudgments(qrels, new Interner(), choice);
-    const read = trecLabels ? fileLabelsRead(judgments.qrels) : undefined;
+    const read = trecLabels ? judgmentsLabelsRead(judgments) : undefined;
     const labels = read ? [labelsWarning(read)] : [];
     await evaluateRuns(
       paths.slice(first),

@@ -4,7 +4,6 @@
 // and every other tool's names on the labels as given (ir_measures itself refuses fractional labels).
 // Browser compatible.
 import type { TruncatedLabels } from "../io/qrels.js";
-import { lineOfRow, type RowLines } from "../io/rows.js";
 import type { Batch } from "../kernel/batch.js";
 import type { Measure } from "../measures/measure.js";
 
@@ -90,17 +89,16 @@ export function labelsWarning(r: LabelsRead): string {
 
 /**
  * LabelsRead of a judgments file's labels: TREC text's as its parser noted them (TruncatedLabels),
- * other formats' (JSON, CSV, Parquet: numbers to trec_eval's measures) by their values.
+ * other formats' (JSON, CSV, Parquet: numbers to trec_eval's measures) by their values, the first
+ * fractional one's place said by `where` (its row). (src/input/input.ts judgmentsLabelsRead.)
  */
-export function fileLabelsRead(qrels: {
-  readonly file: string;
-  readonly rel: Float64Array;
-  readonly truncated?: TruncatedLabels;
-  readonly lines?: RowLines;
-}): LabelsRead | undefined {
-  const { file, truncated: t, lines } = qrels;
+export function fileLabelsRead(
+  qrels: { readonly file: string; readonly rel: Float64Array; readonly truncated?: TruncatedLabels },
+  where: (row: number) => string,
+): LabelsRead | undefined {
+  const { file, truncated: t } = qrels;
   if (t) return { where: `${file}:${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length };
-  return numberLabelsRead(qrels.rel, (i) => (lines ? `${file}:${lineOfRow(lines, i)}` : `${file} row ${i + 1}`));
+  return numberLabelsRead(qrels.rel, where);
 }
 
 /** LabelsRead of labels given as numbers, the first fractional one's place said by `where` (its index). */
