@@ -206,6 +206,12 @@ describe("fractional labels: trec_eval's names read them as atol does, other nam
       expect(r.stdout, args.join(" ")).toBe(one.stdout);
       expect(r.stderr, args.join(" ")).toBe(one.stderr);
     }
+    // evaluateFiles across workers too: the labels trec_eval reads otherwise go the one-thread way, which says so.
+    const files = await evaluateFiles(qrelsPath, runPath, ["ndcg_cut.10", "ndcg@10"]);
+    const json = oneThread.get(asks[1].join(" "))!.stdout;
+    expect(byQuery(files, "ndcg_cut_10")).toEqual(perQuery(json, "ndcg_cut_10"));
+    expect(byQuery(files, "ndcg@10")).toEqual(perQuery(json, "ndcg@10"));
+    expect(files.warnings.map((w) => `rankeval: ${w}\n`)).toEqual([expect.stringMatching(fileWarning())]);
     // No trec_eval name: labels as given, and nothing to say.
     expect(oneThread.get(asks[2].join(" "))!.stderr).toBe("");
     const canonical = perQuery(oneThread.get(asks[2].join(" "))!.stdout, "ndcg@10");
