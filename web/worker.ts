@@ -6,7 +6,13 @@
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
-import { batchBlocks, evaluateRun, notInRun, readJudgments as readInput } from "../src/input/input.js";
+import {
+  batchBlocks,
+  evaluateRun,
+  judgmentsLabelsRead,
+  notInRun,
+  readJudgments as readInput,
+} from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
@@ -18,7 +24,16 @@ import { trecLines } from "../src/measures/trec-eval-table.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
+import {
+  LETOR_DEFAULT_MEASURES,
+  lineKey,
+  options,
+  plan,
+  planConventions,
+  readsTrecLabels,
+  type Plan,
+} from "../src/app/plan.js";
+import { labelsWarning } from "../src/pipeline/trec-labels.js";
 import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
@@ -559,7 +574,10 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   // this worker's way then names) is read here.
   let first = 0;
   const partitions = await partitionsFor(qrelsFile, runFiles);
-  if (partitions) {
+  // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
+  // naming the first one's line (the partition workers know no file's lines). Usually judged already.
+  const leftForLabels = partitions && readsTrecLabels(ctx.p) && (await partitions.judged())?.truncated === true;
+  if (partitions && !leftForLabels) {
     const spec: EvaluationSpec = {
       names: ctx.settings.measures,
       fallback: null,
@@ -578,6 +596,8 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   if (first < runFiles.length) {
     await leaveToOneWorker();
     const judgments = await judgmentsOf(qrelsFile);
+    const read = readsTrecLabels(ctx.p) ? judgmentsLabelsRead(judgments) : undefined;
+    if (read) post({ type: "warning", message: labelsWarning(read) });
     let bytes = 0;
     for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
     // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.

@@ -12,8 +12,12 @@ import { lineKey, trecOptions, type Plan } from "./plan.js";
 import { relstrings } from "./relstring.js";
 import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
 import { evaluateBatch, type BatchExtras, type Evaluated, type Result, type TieRange } from "../pipeline/evaluate.js";
+import { trecLabelled } from "../pipeline/trec-labels.js";
 
-/** The result with the trec lines of trec_eval's own algorithm (`p.exact`) and of several measures (`meanOf`). */
+/**
+ * The result with the trec lines of trec_eval's own algorithm (`p.exact`) and of several measures
+ * (`meanOf`); `batch` with its labels as trec_eval reads them (trecLabelled).
+ */
 export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
   const values = { ...result.values };
   const mean = { ...result.mean };
@@ -83,10 +87,12 @@ export function evaluateBlock(
   const aggregates = aggregatesOf(p, measures);
   // (A plan's exact lines are trec lines, but for those a curve adds: src/app/curve.ts.)
   if (!p.trec.length && !p.exact.length) return { result, strings: {}, aggregates };
-  for (const w of gainTieWarnings(p, batch, file)) warn(w);
+  // What trec_eval's lines add reads labels as trec_eval does (atol), as its names' kernel measures did.
+  const trecBatch = trecLabelled(batch);
+  for (const w of gainTieWarnings(p, trecBatch, file)) warn(w);
   const evaluated = {
-    result: trecExtras(p, result, batch, explicit),
-    strings: relstringValues(p, batch, trecOptions(explicit)),
+    result: trecExtras(p, result, trecBatch, explicit),
+    strings: relstringValues(p, trecBatch, trecOptions(explicit)),
     aggregates,
   };
   return placeholders.length ? clearPlaceholders(p, evaluated, placeholders) : evaluated;

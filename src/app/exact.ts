@@ -47,18 +47,17 @@ function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   const numResults = Math.min(n, epi.maxDocs);
   const jo = batch.judgedOffsets ?? batch.offsets;
   const judged = batch.judged ?? batch.labels;
-  // Labels are trec_eval's (atol) under its names; others (a LETOR file's) are truncated as atol would.
+  // Labels as trec_eval reads them (atol: integers), which evaluateBlock gives (src/pipeline/trec-labels.ts).
   let maxRel = -1;
-  for (let j = jo[q]; j < jo[q + 1]; j++) if (Math.trunc(judged[j]) > maxRel) maxRel = Math.trunc(judged[j]);
+  for (let j = jo[q]; j < jo[q + 1]; j++) if (judged[j] > maxRel) maxRel = judged[j];
   if (maxRel > MAX_LEVEL)
     throw new RankevalError(
       "too-large",
       `a label of ${maxRel}: trec_eval's per-level counts go up to ${MAX_LEVEL} here`,
     );
   const relLevels = new Array<number>(Math.max(0, maxRel + 1)).fill(0);
-  for (let j = jo[q]; j < jo[q + 1]; j++) if (Math.trunc(judged[j]) >= 0) relLevels[Math.trunc(judged[j]) + 0]++;
-  const relOf = (label: number) =>
-    Number.isNaN(label) ? RELVALUE_NONPOOL : Math.trunc(label) < 0 ? RELVALUE_UNJUDGED : Math.trunc(label) + 0;
+  for (let j = jo[q]; j < jo[q + 1]; j++) if (judged[j] >= 0) relLevels[judged[j] + 0]++;
+  const relOf = (label: number) => (Number.isNaN(label) ? RELVALUE_NONPOOL : label < 0 ? RELVALUE_UNJUDGED : label + 0);
   const level = epi.relevanceLevel;
   const rel: number[] = [];
   let numRelRet = 0;

@@ -26,6 +26,7 @@ import {
   type TrecMeasure,
 } from "../measures/trec-eval-table.js";
 import type { Epi } from "./exact.js";
+import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labels.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */
 export interface Conventions {
@@ -63,6 +64,14 @@ export interface Plan {
   readonly relFormat?: RelFormat;
   /** trec_eval measures over preferences or judgment groups; keyed like `exact`'s. */
   readonly formatted?: TrecMeasure[];
+}
+
+/**
+ * Whether the plan reads labels as trec_eval does (some name is trec_eval's): a face then says so
+ * of the judgments' fractional labels (src/pipeline/trec-labels.ts).
+ */
+export function readsTrecLabels(p: Plan): boolean {
+  return p.trec.length > 0 || p.exact.length > 0 || measuresReadTrecLabels(p.measures);
 }
 
 /** Where a numeric trec line's per-query values are in a run's result; null for other lines. */

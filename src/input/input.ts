@@ -13,6 +13,8 @@ import { checkJudgments, evaluateRunFile, type PendingJudgments, type RunSource 
 import type { Evaluated } from "../pipeline/evaluate.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
+import { lineOfRow } from "../io/rows.js";
+import { fileLabelsRead, type LabelsRead } from "../pipeline/trec-labels.js";
 
 /** The parsers' side of reading: chunks in, any size, any boundary. */
 export interface ChunkSink {
@@ -87,6 +89,26 @@ export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<R
     give(last);
     return last.runTag;
   };
+}
+
+/**
+ * The judgments' labels trec_eval reads as another number (1.5 is 1), for the warning its names
+ * give: the first one's place (a TREC file's line, a columnar file's row) and how many there are.
+ * `file`: the judgments' name in messages (the parser's by default).
+ */
+export function judgmentsLabelsRead(
+  judgments: GroupedJudgments,
+  file: string = judgments.qrels.file,
+): LabelsRead | undefined {
+  const q = judgments.qrels;
+  const placeOf = places.get(judgments);
+  return fileLabelsRead({ ...q, file }, (i) => {
+    if (!q.lines) return `${file} row ${i + 1}`;
+    const line = lineOfRow(q.lines, i);
+    if (!placeOf) return `${file}:${line}`;
+    const p = placeOf(line);
+    return `${p.file}: row ${p.row}`;
+  });
 }
 
 /** The judgments, grouped by query (an empty file said at once). */

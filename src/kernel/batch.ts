@@ -24,6 +24,12 @@ export interface Batch {
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
   /** Set when scores and labels are unchecked (the kernel checks each block): throws for the first not finite. */
   readonly checkNumbers?: () => never;
+  /**
+   * The labels as trec_eval's atol read their text, where truncating the values would not give them
+   * (an exponent: "1e1" is 1); the join sets it (src/pipeline/trec-labels.ts reads it). Absent: the
+   * values truncated toward zero are trec_eval's.
+   */
+  readonly atolLabels?: { readonly labels: Float64Array; readonly judged: Float64Array | null };
   /** Subtopic judgments, for the diversity measures (src/pipeline/join-subtopics.ts builds them). */
   readonly diversity?: DiversityData;
   /**

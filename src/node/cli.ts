@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
-import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
+import { LETOR_DEFAULT_MEASURES, options, plan, readsTrecLabels, type Plan, type RunResult } from "../app/plan.js";
 import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { defaultFormat, parseArgs, USAGE, type CliArgs } from "./args.js";
@@ -14,11 +14,12 @@ import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
-import { notInRun } from "../input/input.js";
+import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { evaluateRuns, expandRuns, oneFile, type RunOutcome } from "./runs.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 import type { OwnedJudgments } from "../pipeline/partition.js";
 import { conventionsOf, evaluatorFor } from "../app/evaluator.js";
+import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
 
 export interface Io {
   /** Text, or bytes of UTF-8 (a fused run's, written as made). */
@@ -270,6 +271,7 @@ async function evaluateEachRun(
   const pool = threadPool();
   const workers = partitionWorkers(pool);
   const trec = p.kind === "trec";
+  const trecLabels = readsTrecLabels(p);
   try {
     // Large TREC files on every thread, each owning some queries (src/node/partitioned.ts); what they
     // leave (every run, on bad input) goes the one-thread way below, which says the error.
@@ -285,7 +287,7 @@ async function evaluateEachRun(
       const onJudged = (judged: OwnedJudgments) => {
         if (trec && args.complete) summary = { num_rel: judged.positive };
       };
-      const job = { spec, complete: args.complete, placeholder: trec, trecLabels: trec };
+      const job = { spec, complete: args.complete, placeholder: trec, trecLabels };
       first = await evaluatePartitioned(workers, qrelsFile, runFiles, job, onJudged, finished, oneFile(progress));
       if (first === runFiles.length) return;
     }
@@ -299,7 +301,8 @@ async function evaluateEachRun(
     };
     // The judgments are read while the first runs are (their blocks wait for them).
     const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
-      if (trec) truncateLabels(judgments, nameOf(qrelsFile), io);
+      const read = judgmentsLabelsRead(judgments, nameOf(qrelsFile));
+      if (trecLabels && read) io.stderr.write(`rankeval: ${labelsWarning(read)}\n`);
       if (trec && args.complete) summary = { num_rel: positiveJudgments(judgments) };
       hooks.judgments?.(judgments);
       return judgments;
@@ -325,25 +328,13 @@ function tellPlan(p: Plan, io: Io): void {
 }
 
 /**
- * Under trec_eval's names, labels as trec_eval reads them (get_qrels.c: atol, so "1.5" is 1 and "1e1"
- * is 1), said once; canonical measures keep them as written.
+ * m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l,
+ * labels as trec_eval reads them (atol: 0.5 is 0).
  */
-function truncateLabels(judgments: GroupedJudgments, file: string, io: Io): void {
-  const t = judgments.qrels.truncated;
-  if (!t) return;
-  const rel = judgments.qrels.rel;
-  for (let i = 0; i < t.rows.length; i++) rel[t.rows[i]] = t.values[i];
-  const others = t.rows.length > 1 ? ` (and ${t.rows.length - 1} more)` : "";
-  io.stderr.write(
-    `rankeval: ${file}:${t.firstLine}: label ${t.firstText} is read as ${t.values[0]}${others}, as trec_eval reads labels (atol); canonical measure names (ndcg@10) keep labels as written\n`,
-  );
-}
-
-/** m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l. */
 function positiveJudgments(judgments: GroupedJudgments): number {
   let n = 0;
-  const rel = judgments.qrels.rel;
-  for (let i = 0; i < judgments.qrels.length; i++) if (rel[i] > 0) n++;
+  const rel = judgments.atolRel ?? judgments.qrels.rel;
+  for (let i = 0; i < judgments.qrels.length; i++) if (trecLabelOf(rel[i]) > 0) n++;
   return n;
 }
 

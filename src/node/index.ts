@@ -42,13 +42,15 @@ import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
+import { readsTrecLabels } from "../app/plan.js";
+import { labelsWarning } from "../pipeline/trec-labels.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
-import { readRows } from "../input/input.js";
+import { judgmentsLabelsRead, readRows } from "../input/input.js";
 import { idValuesAt } from "../input/id-values.js";
 
 export { RankevalError, InputError };
@@ -187,6 +189,7 @@ export async function evaluateFiles(
 
   const results: Result<string>[] = [];
   const tieRange = wantsTieRange(conventions);
+  const trecLabels = readsTrecLabels(plan);
   // Large TREC files on every thread of the process's pool, each owning some queries
   // (src/node/partitioned.ts), the threads kept for the next call; what they leave, the one-thread way.
   const pool = threadPool();
@@ -198,7 +201,8 @@ export async function evaluateFiles(
       workers,
       qrels,
       paths,
-      { spec, complete },
+      // (Labels trec_eval reads otherwise, under its names, are left to the one-thread way, which names the line.)
+      { spec, complete, trecLabels },
       () => {},
       (_, r) => {
         results.push(r.evaluated.result);
@@ -207,12 +211,15 @@ export async function evaluateFiles(
   }
   if (first < paths.length) {
     const judgments = await readJudgments(qrels, new Interner(), choice);
+    const read = trecLabels ? judgmentsLabelsRead(judgments) : undefined;
+    const labels = read ? [labelsWarning(read)] : [];
     await evaluateRuns(
       paths.slice(first),
       judgments,
       (file) => evaluatorFor(plan, opts, tieRange)(file, () => {}),
       (_, r) => {
-        results.push(r.evaluated.result);
+        const result = r.evaluated.result;
+        results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
       },
       { ...choice, complete, pool },
     );

@@ -31,6 +31,7 @@ import {
   resultConventions,
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
+import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
 
 /**
  * The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures, one
@@ -171,6 +172,11 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
+  if (readsTrecLabels(ms)) {
+    // (rows.rel was checked by groupRows: an array of numbers.)
+    const read = numberLabelsRead(rows.rel, (i) => `rows.rel[${i}] (query ${JSON.stringify(String(rows.qid[i]))})`);
+    if (read) warnings.push(labelsWarning(read));
+  }
   return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings, extras);
 }
 
@@ -192,7 +198,8 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   const extras = extrasOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const { batch, qids, notJudged, notInRun } = joinRun(qrels, run);
+  const { batch, qids, notJudged, notInRun, labelsRead } = joinRun(qrels, run);
+  if (labelsRead && readsTrecLabels(ms)) warnings.push(labelsWarning(labelsRead));
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, extras);
 }
 
@@ -280,19 +287,24 @@ export function evaluateBatch<Q>(
   warnings: readonly string[] = [],
   extras: BatchExtras = {},
 ): Result<Q> {
-  const groups = new Map<string, { options: ResolvedOptions; members: number[] }>();
+  const groups = new Map<string, { options: ResolvedOptions; members: number[]; batch: Batch }>();
   const described: string[] = [];
+  // trec_eval's names on labels as trec_eval reads them (atol: 1.5 is 1), every other name on the
+  // labels as given: two groups where some label is fractional, one (the batch as it is) where none is.
+  const trecBatch = readsTrecLabels(measures) ? trecLabelled(batch) : batch;
   // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k), under its name.
   const resolved = resolvedFor(explicit);
   const defined: Measure[] = new Array(measures.length);
   measures.forEach((m, i) => {
     let r = resolved.get(m);
     if (!r) resolved.set(m, (r = resolvedMeasure(m, explicit)));
-    const { options: o, key } = r;
+    const { options: o } = r;
+    const trec = m.tool === "trec_eval" && trecBatch !== batch;
+    const key = trec ? `atol labels; ${r.key}` : r.key;
     defined[i] = r.defined;
     described.push(r.described);
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { options: o, members: [] }));
+    if (!g) groups.set(key, (g = { options: o, members: [], batch: trec ? trecBatch : batch }));
     g.members.push(i);
   });
   for (const { options, members } of groups.values()) {
@@ -311,7 +323,7 @@ export function evaluateBatch<Q>(
   /** Every measure's values under the options of its group, `ties` replaced when given. */
   const compute = (ties?: ResolvedOptions["ties"]): Float64Array[] => {
     const columns: Float64Array[] = new Array(measures.length);
-    for (const { options: groupOptions, members } of groups.values()) {
+    for (const { options: groupOptions, members, batch } of groups.values()) {
       const options = ties === undefined ? groupOptions : { ...groupOptions, ties };
       const ms = members.map((i) => defined[i]);
       // With noRelevant = "skip" a query without relevant documents leaves the group's means: the

@@ -3,12 +3,13 @@
 import { counted } from "../errors/counted.js";
 import { noQueryInCommon, notAnObject, type RankevalError, badInput, shown } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
-import type { QrelsRows } from "../io/qrels.js";
+import type { QrelsRows, TruncatedLabels } from "../io/qrels.js";
 import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
 import { isColumn } from "./rows-by-query.js";
 import type { Batch } from "../kernel/batch.js";
 import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
+import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
 
 /**
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
@@ -41,6 +42,8 @@ export interface JoinedQueries {
   /** Run queries without judgments (ignored, as trec_eval) and judged queries absent from the run. */
   notJudged: number;
   notInRun: number;
+  /** The judgments' labels trec_eval reads as another number (fractional ones), for its names' warning. */
+  labelsRead?: LabelsRead;
 }
 
 /** `{ qid: { docid: value } }`. */
@@ -48,7 +51,13 @@ type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
 /** Rows in memory as given: columns, or an object's queries (each checked to be an object). */
 type Given =
-  | { qid: ArrayLike<string | number>; docid: ArrayLike<string | number>; value: ArrayLike<unknown> }
+  | {
+      qid: ArrayLike<string | number>;
+      docid: ArrayLike<string | number>;
+      value: ArrayLike<unknown>;
+      /** A parser's (rankeval/io's QrelsParser): the labels atol reads otherwise, by row. */
+      truncated?: TruncatedLabels;
+    }
   | { qids: string[]; docs: Readonly<Record<string, unknown>>[] };
 
 /** An Interner (src/io/interner.ts), as far as naming its ids goes. */
@@ -106,7 +115,8 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
     // A parser's output (rankeval/io's QrelsParser, RunParser): its ids stand for the strings.
     if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);
     if (isIdNames(c.docidNames)) docid = idStrings(`${what}.docid`, docid, c.docidNames);
-    return { qid, docid, value: c[valueName] as ArrayLike<unknown> };
+    const truncated = valueName === "rel" ? (c.truncated as TruncatedLabels | undefined) : undefined;
+    return { qid, docid, value: c[valueName] as ArrayLike<unknown>, ...(truncated ? { truncated } : {}) };
   }
   const qids = Object.keys(x as object);
   const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
@@ -139,6 +149,8 @@ export class MemoryRows {
   private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
   /** Queries given without a row (an object's `{}`), by id. */
   readonly empty = new Set<number>();
+  /** Labels atol read otherwise from a parser's text (columns of rankeval/io's QrelsParser), by row. */
+  truncated: TruncatedLabels | undefined;
 
   constructor(
     readonly file: string,
@@ -220,6 +232,8 @@ export class MemoryRows {
     }
     this.reserve(g.qid.length);
     this.columns = g;
+    // (Its rows are these rows: the builder holds nothing else.)
+    if (this.length === 0) this.truncated = g.truncated;
     const ids = new Map<string | number, number>();
     let last: string | number | undefined;
     let q = -1;
@@ -257,15 +271,21 @@ export class MemoryRows {
       file: this.file,
       qidNames: this.qidNames,
       runTag: "",
+      ...(this.truncated ? { truncated: this.truncated } : {}),
     };
   }
 
   /** Row i, for a message: `run row 3 (query "q1", document "d2")`. */
   where(i: number): string {
+    return `${this.file} row ${i} (${this.ids(i)})`;
+  }
+
+  /** Row i's ids, for a message: `query "q1", document "d2"`. */
+  ids(i: number): string {
     const c = this.columns;
     const q = c ? c.qid[i] : this.qidNames.stringOf(this.qid[i]);
     const d = c ? c.docid[i] : new TextDecoder().decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1]));
-    return `${this.file} row ${i} (query ${shown(q)}, document ${shown(d)})`;
+    return `query ${shown(q)}, document ${shown(d)}`;
   }
 
   /** Throws for the first value that is not a finite number, of the rows `rows` lists (all when null). */
@@ -357,11 +377,17 @@ export function joinMemory(
  */
 export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
   const given = givenRows(qrels, "qrels", "rel");
+  let labelsRead: LabelsRead | undefined;
   const joined = joinMemory(run, (names) => {
     const j = new MemoryRows("qrels", names).addGiven(given);
     j.checkFinite("label");
+    // A parser's labels where its text said them (its file is not known here), else the labels given by their ids.
+    const t = j.truncated;
+    labelsRead = t
+      ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }
+      : numberLabelsRead(j.rows().rel, (i) => `qrels: ${j.ids(i)}`);
     return j;
   });
   if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
-  return joined;
+  return labelsRead ? { ...joined, labelsRead } : joined;
 }

@@ -41,6 +41,7 @@ import { compareIds, ids, type QuerySpans, type RowDocids, sameBytes, sameId } f
 import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
 import type { JoinQrels, JoinRun } from "./join-memory.js";
+import { atolColumn } from "./trec-labels.js";
 
 export type { JoinQrels, JoinRun };
 
@@ -225,6 +226,12 @@ export interface GroupedJudgments {
   kernel?: JoinKernel;
   /** Whether the judgments may be joined in their kernel (their hashes are the parser's). */
   readonly inKernel: boolean;
+  /**
+   * The labels as trec_eval's atol read their text, where truncating their values would not give
+   * them (src/pipeline/trec-labels.ts atolColumn); null where it would. A batch joined to them carries
+   * them beside its labels (Batch.atolLabels).
+   */
+  readonly atolRel: Float64Array | null;
 }
 
 export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
@@ -235,6 +242,7 @@ export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "has
     groups: { begin, end, order },
     hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes,
     inKernel: !options.hash && qrels.kernel !== undefined,
+    atolRel: atolColumn(qrels.rel, qrels.truncated),
   };
 }
 
@@ -319,7 +327,9 @@ export function joinParsed(
   const numQueries = chosen.length;
   const notInRunQids = names.stringsOf(absent);
   const qids = names.stringsOf(chosen);
-  if (grouped.inKernel && !options.hash && !placeholder) {
+  // (Labels atol reads otherwise than their values are joined here: the kernel's join has no column for them.)
+  const atolRel = grouped.atolRel;
+  if (grouped.inKernel && !options.hash && !placeholder && !atolRel) {
     // In the kernel, where the judgments were parsed (src/pipeline/join-kernel.ts).
     const ranges = new Int32Array(4 * numQueries);
     for (let k = 0; k < numQueries; k++) {
@@ -348,6 +358,8 @@ export function joinParsed(
   const labels = float64Room(old?.labels, rows);
   const judged = float64Room(old?.judged, judgedRows);
   const docids = int32Room(old?.docids === "rows" ? null : old?.docids, rows);
+  const atolLabels = atolRel ? new Float64Array(rows) : null;
+  const atolJudged = atolRel ? new Float64Array(judgedRows) : null;
 
   // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
   // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
@@ -417,6 +429,7 @@ export function joinParsed(
       }
       slotKey[s] = jr + 1;
       slotHash[s] = h;
+      if (atolJudged) atolJudged[jrow] = atolRel![jr];
       judged[jrow++] = rel[jr];
     }
 
@@ -439,6 +452,7 @@ export function joinParsed(
             const b = jOff[key - 1];
             if (jOff[key] - b === len && sameBytes(rIds, a, jIds, b, len)) {
               label = rel[key - 1];
+              if (atolLabels) atolLabels[row] = atolRel![key - 1];
               break;
             }
           } else if (sameId(rIds, rr, rIds, -key - 1)) {
@@ -449,6 +463,7 @@ export function joinParsed(
       }
       slotKey[s] = -(rr + 1);
       scores[row] = score[rr];
+      if (atolLabels && label !== label) atolLabels[row] = NaN;
       labels[row] = label;
       docids[row] = rr;
       row++;
@@ -462,9 +477,13 @@ export function joinParsed(
         if (jOff[jr + 1] - b !== PLACEHOLDER_BYTES.length) continue;
         let same = true;
         for (let t = 0; t < PLACEHOLDER_BYTES.length && same; t++) same = jBytes[b + t] === PLACEHOLDER_BYTES[t];
-        if (same) label = rel[jr];
+        if (same) {
+          label = rel[jr];
+          if (atolLabels) atolLabels[row] = atolRel![jr];
+        }
       }
       scores[row] = 1;
+      if (atolLabels && label !== label) atolLabels[row] = NaN;
       labels[row] = label;
       docids[row] = placeholderEntry;
       row++;
@@ -475,6 +494,16 @@ export function joinParsed(
   }
   _sink = touched;
 
-  const batch: Batch = { numQueries, offsets, scores, labels, judgedOffsets, judged, docids, pool };
+  const batch: Batch = {
+    numQueries,
+    offsets,
+    scores,
+    labels,
+    judgedOffsets,
+    judged,
+    docids,
+    pool,
+    ...(atolLabels ? { atolLabels: { labels: atolLabels, judged: atolJudged } } : {}),
+  };
   return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
 }

@@ -40,7 +40,7 @@ export interface PartitionJob<Spec> {
   spec: Spec;
   complete?: boolean;
   placeholder?: boolean;
-  /** Labels as trec_eval reads them (atol); a file with labels it reads otherwise is left to one worker, which says so. */
+  /** Some name reads labels as trec_eval does (atol): a file with labels it reads otherwise is left to one worker, which says so. */
   trecLabels?: boolean;
 }
 
@@ -535,7 +535,6 @@ export function partitionWorker<S, Spec>(
   let me = 0;
   let qids = new Interner();
   let parts = 1;
-  let trecLabels = false;
   let failed = false;
   /** The judgments' parser's file and size hint. */
   let judgments = { file: "", expectedBytes: 0 };
@@ -579,7 +578,6 @@ export function partitionWorker<S, Spec>(
         session = m.session;
         parts = m.parts;
         me = m.index;
-        trecLabels = m.job.trecLabels === true;
         qids = new Interner();
         stream = -1;
         waiting.clear();
@@ -618,7 +616,6 @@ export function partitionWorker<S, Spec>(
         return takeWaiting();
       case "judgmentsEnd": {
         const judged = owner!.judgmentsEnd(m.file, qids);
-        if (trecLabels) owner!.truncateLabels();
         return report({ type: "judged", judged });
       }
       case "runStart":

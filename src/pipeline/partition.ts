@@ -199,13 +199,6 @@ export class PartitionOwner {
     return { rows: judgments.qrels.length, queries, positive, truncated: rows.truncated !== undefined };
   }
 
-  /** Labels as trec_eval reads them (atol), where the caller reads trec_eval's names. */
-  truncateLabels(): void {
-    const q = this.judgments!.qrels;
-    const t = q.truncated;
-    if (t) for (let i = 0; i < t.rows.length; i++) q.rel[t.rows[i]] = t.values[i];
-  }
-
   /** A run's start; `evaluatorFor`: its own, where not the owner's. */
   runStart(file: string, evaluatorFor: EvaluatorFor = this.evaluatorFor): void {
     const judgments = this.judgments;

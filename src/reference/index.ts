@@ -97,11 +97,15 @@ function evaluateQueries(
   const defined = measures.map((m) => definedMeasure(m, explicit));
   for (const m of measures) values[m.name] = new Float64Array(queries.length);
   checkGains(queries, qids, defined, options);
-  queries.forEach((input, i) => {
+  queries.forEach((given, i) => {
     const rankings = new Map<string, Query[]>();
+    let asTrecEval: typeof given | null = null;
     measures.forEach((m, s) => {
       const o = options[s];
-      const how = `${o.depth} ${o.ties} ${o.judgedOnly}`;
+      // trec_eval reads labels with atol (get_qrels.c): its names see 1.5 as 1, -0.5 as 0; others see them as given.
+      const trec = m.tool === "trec_eval";
+      const input = trec ? (asTrecEval ??= atolLabels(given)) : given;
+      const how = `${o.depth} ${o.ties} ${o.judgedOnly} ${trec}`;
       let qs = rankings.get(how);
       if (!qs) {
         // Ties "average" with -J: the orders of the ties among the documents kept.
@@ -119,6 +123,14 @@ function evaluateQueries(
     });
   });
   return values;
+}
+
+/** A label as trec_eval's atol reads it when written as a decimal: truncated toward zero (-0.5 is 0, not -0). */
+const atol = (label: number) => Math.trunc(label) + 0;
+const atolOrUnjudged = (label: number | undefined) => (label === undefined ? label : atol(label));
+
+function atolLabels(q: { docs: readonly Doc[]; judged: readonly number[] }): typeof q {
+  return { docs: q.docs.map((d) => ({ ...d, label: atolOrUnjudged(d.label) })), judged: q.judged.map(atol) };
 }
 
 const isColumn = (c: unknown): c is ArrayLike<unknown> =>
