@@ -8,6 +8,7 @@ import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
 import { systemCorrelation } from "../compare/correlation.js";
+import { fixed, signed } from "../trec/format.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -124,22 +125,11 @@ export function comparisonJson(c: Comparison) {
   };
 }
 
-function fixed(x: number, digits = 4): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  return x.toFixed(digits);
-}
-
-function signed(x: number, digits: number): string {
-  const s = fixed(x, digits);
-  return x > 0 && Number.isFinite(x) ? `+${s}` : s;
-}
-
 /** A p-value: 4 decimals, or 2 significant digits below 0.0001. */
 export function formatP(p: number): string {
   if (typeof p !== "number") throw new RankevalError("bad-option", `formatP: p must be a number, not ${shown(p)}`);
   if (Number.isNaN(p)) return "NaN";
-  return p >= 1e-4 ? p.toFixed(4) : p.toExponential(1);
+  return p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
 function testCell(x: PairComparison, t: TestName): string {

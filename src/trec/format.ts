@@ -96,6 +96,31 @@ export function formatFixed4(x: number): string {
   return formatFixed(x, 4, 6);
 }
 
+/**
+ * `%W.Df` of a value trec_eval or ndeval computed: their NaN comes from 0/0, x86's default NaN, whose
+ * sign bit is set, so glibc prints "-nan". rankeval's NaN may have either sign (WebAssembly and
+ * JavaScript do not fix it): every trec_eval-format output spells it here.
+ */
+export function formatTrecFixed(x: number, digits: number, width = 0): string {
+  return Number.isNaN(x) ? padStart("-nan", width) : formatFixed(x, digits, width);
+}
+
+/**
+ * A measure's value, a mean, a difference, an interval bound or an effect size as every readable
+ * output prints it (tables, comparisons, the report, the page): `%.Df` of the exact double, the
+ * evaluation's own digits (0.28125 is "0.2812" everywhere, where toFixed says "0.2813"); NaN as
+ * "NaN", the infinities as glibc's "inf" and "-inf".
+ */
+export function fixed(x: number, digits = 4): string {
+  return Number.isNaN(x) ? "NaN" : formatFixed(x, digits);
+}
+
+/** `fixed` with a "+" before a positive finite value: a difference, a relative change. */
+export function signed(x: number, digits = 4): string {
+  const text = fixed(x, digits);
+  return x > 0 && Number.isFinite(x) ? `+${text}` : text;
+}
+
 const LONG_MIN = "-9223372036854775808";
 
 /**
@@ -120,9 +145,7 @@ export function formatLine(name: string, qid: string, value: number | string, pr
   let text: string;
   switch (print) {
     case "float":
-      // A NaN from arithmetic (0/0) is x86's default NaN, whose sign bit is set: glibc prints "-nan".
-      // rankeval's NaN may have either sign (WebAssembly and JavaScript do not fix it).
-      text = Number.isNaN(value) ? "  -nan" : formatFixed4(value as number);
+      text = formatTrecFixed(value as number, 4, 6);
       break;
     case "long":
       text = formatLong(value as number);

@@ -5,6 +5,7 @@ import { formatP, markLegend, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../explain/print.js";
 import { sortQids } from "../../c/strings.js";
+import { fixed, signed } from "../../trec/format.js";
 import type { CurvePoint } from "../../app/curve.js";
 
 /** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
@@ -132,10 +133,6 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
 /** Drill-downs in a report: the page's, and the command line's without --report-queries. */
 export const REPORT_QUERIES = 50;
 
-/** A number as the comparison's table and the charts' captions print it: 4 decimals, NaN, + where signed. */
-export const fixed = (x: number, digits = 4, sign = false) =>
-  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
-
 /** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
@@ -144,9 +141,9 @@ export const pairCells = (x: PairComparison): string[] => [
   String(x.n),
   fixed(x.baselineMean),
   fixed(x.runMean),
-  fixed(x.difference, 4, true),
+  signed(x.difference, 4),
   `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
-  Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
+  Number.isNaN(x.relative) ? "NaN" : `${signed(x.relative, 1)}%`,
   fixed(x.effectSize, 2),
   fixed(x.minimumDetectable),
   `${x.wins}/${x.ties}/${x.losses}`,
