@@ -128,7 +128,7 @@ export function comparisonJson(c: Comparison) {
 /** The columns of a pair every comparison table shows (the CLI's, the report's, the page's), after measure and runs. */
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
-/** A pair's PAIR_HEADER cells: the means as their evaluations print them, the rest with as many decimals. */
+/** A pair's PAIR_HEADER cells, every number by `fixed`: the means as their evaluations print them. */
 export const pairCells = (x: PairComparison): string[] => [
   String(x.n),
   fixed(x.baselineMean),

@@ -7,8 +7,9 @@
  *   relstring        printf("%-22s\t%s\t'%s'\n",  name, qid, string)
  *
  * `%6.4f` is glibc's: the exact decimal value of the binary double rounded to 4 places, an exact
- * tie going to the even digit (the default rounding mode), right-aligned in 6 columns. Browser-safe:
- * no Node built-ins.
+ * tie going to the even digit (the default rounding mode), right-aligned in 6 columns. Every other
+ * output prints its numbers by the same arithmetic (`fixed`, `signed`), so a mean has one spelling
+ * wherever it is shown. Browser-safe: no Node built-ins.
  */
 
 const f64 = new Float64Array(1);
