@@ -13,6 +13,7 @@ import { PerQueryCsvReader, readPerQueryJson } from "../src/output/per-query-run
 import { conventionsLine } from "../src/measures/options.js";
 import { main } from "../src/node/cli.js";
 import { evaluateFiles } from "../src/node/index.js";
+import { TIES_QRELS, TIES_RUN_A, TIES_RUN_B } from "./_printf-ties.js";
 
 const fixture = new URL("./fixtures/compare-cli/", import.meta.url).pathname;
 const bin = new URL("../dist/node/bin.js", import.meta.url).pathname;
@@ -172,6 +173,29 @@ describe("rankeval --compare, the numbers", () => {
       );
     }
     expect(marked).toBe(4);
+  });
+});
+
+describe("rankeval --compare prints the evaluation's digits", () => {
+  it("each run's P.8 mean, a tie at the fifth decimal, as -m P.8 prints it (C's printf: to the even digit)", async () => {
+    const qrels = file("ties.qrels", TIES_QRELS);
+    const a = file("ties-a.run", TIES_RUN_A);
+    const b = file("ties-b.run", TIES_RUN_B);
+    expect((await cli("-m", "P.8", qrels, a)).out).toBe("P_8                   \tall\t0.2812\n");
+    const evaluated = (await cli("-m", "P.8", "--format", "table", qrels, a, b)).out.split("\n");
+    const means = evaluated[1].split(/\s+/).slice(1);
+    expect(means).toEqual(["0.2812", "0.1562"]); // 9/32 and 5/32; toFixed: 0.2813, 0.1563
+
+    const table = (await cli("-m", "P.8", "--compare", qrels, a, b)).out.split("\n");
+    // Side by side (a mark may follow a mean), then the comparison's base mean and run mean.
+    expect(table[1].split(/\s{2,}/).map((cell) => cell.split(" ")[0])).toEqual(["P_8", ...means]);
+    const pair = table.find((l) => l.startsWith("P_8 ") && l.includes(b))!.split(/\s{2,}/);
+    expect(pair.slice(4, 7)).toEqual([...means, "-0.1250"]);
+    for (const format of ["markdown", "latex"]) {
+      const out = (await cli("-m", "P.8", "--compare", "--format", format, qrels, a, b)).out;
+      for (const mean of means) expect(out, format).toContain(mean);
+      expect(out, format).not.toMatch(/0\.2813|0\.1563/);
+    }
   });
 });
 

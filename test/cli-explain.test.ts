@@ -12,6 +12,7 @@ import type { Explanation } from "../src/explain/explain.js";
 import { printValue } from "../src/explain/print.js";
 import { storedText, type ReportData } from "../src/output/html/data.js";
 import { main } from "../src/node/cli.js";
+import { TIES_QRELS, TIES_RUN_A, TIES_RUN_B } from "./_printf-ties.js";
 
 const examples = new URL("../examples/", import.meta.url).pathname;
 const bin = new URL("../dist/node/bin.js", import.meta.url).pathname;
@@ -303,6 +304,24 @@ describe("rankeval --report", () => {
     const lost = d.filter((x) => x.d < 0).sort((a, b) => a.d - b.d);
     const gained = d.filter((x) => x.d > 0).sort((a, b) => b.d - a.d);
     expect(data.explained.explanations.map((x) => x.qid)).toEqual([lost[0].q, gained[0].q, lost[1].q]);
+  });
+
+  it("prints the comparison's means as the evaluation prints them: a tie at the fifth decimal to the even digit", async () => {
+    const out = join(dir, "ties.html");
+    const [qrels, a, b] = [
+      file("ties.qrels", TIES_QRELS),
+      file("ties-a.run", TIES_RUN_A),
+      file("ties-b.run", TIES_RUN_B),
+    ];
+    const r = await cli("--report", out, "-m", "P.8", qrels, a, b);
+    expect(r.status, r.err).toBe(0);
+    const data = reportData(out);
+    const means = (await cli("-m", "P.8", "--format", "table", qrels, a, b)).out.split("\n")[1].split(/\s+/).slice(1);
+    expect(means).toEqual(["0.2812", "0.1562"]); // 9/32 and 5/32; toFixed: 0.2813, 0.1563
+    expect(data.runs.map((run) => run.cells.P_8[0])).toEqual(means);
+    const header = data.comparison!.header;
+    const row = data.comparison!.rows[0];
+    expect([row[header.indexOf("base mean")], row[header.indexOf("run mean")]]).toEqual(means);
   });
 
   it("needs inputs it can read twice, and a directory to write in", async () => {

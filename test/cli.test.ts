@@ -120,13 +120,32 @@ describe("rankeval QRELS RUN", () => {
     const r = await run("-m", "ndcg@2", "-m", "map", qrels, runA, runB);
     expect(r.status).toBe(0);
     const [, ndcg, map] = r.out.split("\n");
-    expect(ndcg.split(/\s+/)[0]).toEqual("ndcg@2");
-    expect(map.split(/\s+/)).toEqual(["map", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
-    // trec_eval's map is computed as the canonical map would be (gain never changes MAP): one line.
-    expect(r.out).toMatch(/\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/);
-    expect(
-      JSON.parse((await run("--format", "json", "-m", "ndcg@2", "-m", "map", qrels, runA)).out).measureConventions.map,
-    ).toBe("trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid");
+    expect(ndcg.split(/\s+/).slice(0, 2)).toEqual(["ndcg@2", "[1]"]);
+    expect(map.split(/\s+/)).toEqual(["map", "[2]", "0.7500", "0.5000"]); // B: q1 (1 + 2/2)/2 = 1, q2 0
+    // The legend says each measure's own conventions, as JSON's measureConventions: trec_eval's map is
+    // not put under rankeval's gain=exp.
+    const own = JSON.parse((await run("--format", "json", "-m", "ndcg@2", "-m", "map", qrels, runA)).out)
+      .measureConventions as Record<string, string>;
+    expect(own).toEqual({
+      "ndcg@2": "rankeval: gain=exp noRelevant=zero beyondList=pad ties=docid",
+      map: "trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid",
+    });
+    expect(r.out).toMatch(
+      /\n\[1\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid\n$/,
+    );
+  });
+
+  it("says each measure's own conventions under a comparison of a mixed list: trec_eval's beside rankeval's", async () => {
+    const argv = ["-m", "ndcg@10", "-m", "map", "-m", "ndcg_cut.10", qrels, runA, runB];
+    const compared = await run("--compare", ...argv);
+    expect(compared.status, compared.err).toBe(0);
+    expect(compared.out).toMatch(
+      /\nconventions: \[ndcg@10\] gain=exp noRelevant=zero beyondList=pad ties=docid; \[map, ndcg_cut_10\] trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/,
+    );
+    const table = (await run(...argv)).out;
+    expect(table.split("\n").map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual(
+      expect.arrayContaining(["ndcg@10 [1]", "map [2]", "ndcg_cut_10 [2]"]),
+    );
   });
 
   it("gives each name its tool's number: ndcg_cut.10, nDCG@10 (linear gain) and ndcg@10 (exp gain) side by side", async () => {
@@ -139,12 +158,12 @@ describe("rankeval QRELS RUN", () => {
     const exp = (1 / (3 + 1 / Math.log2(3)) + 1) / 2;
     expect(lines.slice(1, 4).map((l) => l.split(/\s+/))).toEqual([
       ["ndcg_cut_10", "[1]", linear.toFixed(4)],
-      ["nDCG@10", "[1]", linear.toFixed(4)],
-      ["ndcg@10", "[2]", exp.toFixed(4)],
+      ["nDCG@10", "[2]", linear.toFixed(4)],
+      ["ndcg@10", "[3]", exp.toFixed(4)],
     ]);
-    // trec_eval's and ir_measures' names are computed alike: one line (without a tool: it is two tools').
+    // Each name under its own tool's conventions, though trec_eval's and ir_measures' are alike.
     expect(r.out).toMatch(
-      /\n\[1\] conventions: gain=linear noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n$/,
+      /\n\[1\] conventions: trec_eval: gain=linear noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: ir_measures: gain=linear noRelevant=zero beyondList=pad ties=docid\n\[3\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n$/,
     );
     // Options given beat a tool's conventions, for every name
     const g = await run("--gain", "exp", "-m", "ndcg_cut.10", "-m", "nDCG@10", "-m", "ndcg@10", qrels, runA);

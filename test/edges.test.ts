@@ -17,7 +17,10 @@ describe("result.conventions is true of every measure", () => {
   it("names trec_eval's linear gain when ndcg_cut_10 is computed with it", () => {
     const r = evaluate(rows, ["ndcg_cut_10", "map"]);
     expect(r.measureConventions.ndcg_cut_10).toContain("gain=linear");
-    expect(r.conventions).toBe("gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid");
+    // Each tool's measures under their own line: the canonical map is not said to be trec_eval's.
+    expect(r.conventions).toBe(
+      "[ndcg_cut_10] trec_eval: gain=linear noRelevant=zero beyondList=pad ties=docid; [map] relevanceThreshold=1 noRelevant=zero ties=docid",
+    );
   });
   it("says each measure's conventions where they differ", () => {
     const r = evaluate(rows, ["ndcg@10", "ndcg_cut_10"]);

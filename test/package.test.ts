@@ -441,13 +441,12 @@ describe("the packed package, installed in a fresh project", () => {
     it("npx rankeval evaluates the bundled TREC example as the repository's CLI does", () => {
       const args = ["-m", "ndcg@10", "-m", "map", examples("qrels.txt"), examples("bm25.run"), examples("rerank.run")];
       const installedOut = ok(run("npx", ["--no-install", "rankeval", ...args], app), "npx rankeval");
-      // map beside ndcg@10 is trec_eval's map on the command line, computed as the canonical map is
-      // (gain never changes MAP): one conventions line
+      // map beside ndcg@10 is trec_eval's map on the command line: each under its own conventions
       expect(installedOut).toMatch(
-        /^measure\s+.*bm25\.run\s+.*rerank\.run\nndcg@10\s+0\.6999\s+0\.9059\nmap\s+0\.7570\s+0\.8889\n/,
+        /^measure\s+.*bm25\.run\s+.*rerank\.run\nndcg@10 \[1\]\s+0\.6999\s+0\.9059\nmap \[2\]\s+0\.7570\s+0\.8889\n/,
       );
       expect(installedOut).toMatch(
-        /\nconventions: gain=exp relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid\n$/,
+        /\n\[1\] conventions: gain=exp noRelevant=zero beyondList=pad ties=docid\n\[2\] conventions: trec_eval: relevanceThreshold=1 noRelevant=zero ties=docid\n$/,
       );
       expect(installedOut).toBe(
         ok(run(process.execPath, [join(root, "dist/node/bin.js"), ...args], app), "dist/node/bin.js"),

@@ -98,7 +98,8 @@ describe("formatTable", () => {
     expect(text).toMatch(
       /\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=2$/,
     );
-    // Measures computed alike share a line, whatever their tools: map never depends on the gain.
+    // Measures computed alike share a line only where they are one tool's: under one line, ir_measures'
+    // map would read as trec_eval's (or as rankeval's, where the line names no tool).
     const alike = {
       ...base,
       measureConventions: {
@@ -106,7 +107,17 @@ describe("formatTable", () => {
         map: "ir_measures: relevanceThreshold=1",
       },
     } as Result<string>;
-    expect(formatTable(alike)).toMatch(/\nconventions: gain=linear relevanceThreshold=1$/);
+    expect(formatTable(alike)).toMatch(
+      /\n\[1\] conventions: trec_eval: gain=linear relevanceThreshold=1\n\[2\] conventions: ir_measures: relevanceThreshold=1$/,
+    );
+    const oneTool = {
+      ...base,
+      measureConventions: {
+        "ndcg@3": "trec_eval: gain=linear relevanceThreshold=1",
+        map: "trec_eval: relevanceThreshold=1",
+      },
+    } as Result<string>;
+    expect(formatTable(oneTool)).toMatch(/\nconventions: trec_eval: gain=linear relevanceThreshold=1$/);
     // One convention for every measure: the one line, as before.
     const same = { ...base, measureConventions: { "ndcg@3": "x: gain=exp", map: "x: gain=exp" } } as Result<string>;
     expect(formatTable(same)).toMatch(/\nconventions: x: gain=exp$/);

@@ -51,7 +51,9 @@ function tableColumns(text: string): Map<string, string>[] {
   const columns = Array.from({ length: width }, () => new Map<string, string>());
   for (const line of lines.slice(1)) {
     const [measure, ...values] = line.split(/\s{2,}/);
-    if (measure !== "queries") values.forEach((v, i) => columns[i].set(measure, v));
+    // A measure's label without its conventions' mark ("map [2]"), which a legend of several lines adds.
+    const name = measure.replace(/ \[\d+\]$/, "");
+    if (name !== "queries") values.forEach((v, i) => columns[i].set(name, v));
   }
   return columns;
 }

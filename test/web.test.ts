@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
 import { main } from "../src/node/cli.js";
 import { differences, histogramBins } from "../web/charts.js";
+import { fixed } from "../src/trec/format.js";
+import { TIES_QRELS, TIES_RUN_A, TIES_RUN_B } from "./_printf-ties.js";
 
 const haveChromium = existsSync(CHROMIUM);
 // Without chromium: a failure in CI, a skip (said so) elsewhere.
@@ -668,7 +670,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       }));
       expect(drawn).toEqual({ mean: String(x.difference), lo: String(x.ci95[0]), hi: String(x.ci95[1]) });
       expect(await page.textContent("#diff-caption")).toContain(
-        `95% interval [${x.ci95[0].toFixed(4)}, ${x.ci95[1].toFixed(4)}] (t, n = 20)`,
+        `95% interval [${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}] (t, n = 20)`,
       );
       // The other way round: negated.
       await page.selectOption("#diff-b", "bm25.run");
@@ -744,6 +746,61 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page in chromium", () => 
       await page.close();
     }
   }, 90_000);
+
+  it("prints the comparison's numbers as the CLI's --compare (a tie at the fifth decimal to the even digit), and each measure's own conventions", async () => {
+    const tiesQrels = file("ties.qrels", TIES_QRELS);
+    const [a, b] = [file("ties-a.run", TIES_RUN_A), file("ties-b.run", TIES_RUN_B)];
+    const setMeasures = async (page: Page, text: string) => {
+      await page.fill('input[name="measures"]', text);
+      await page.dispatchEvent('input[name="measures"]', "change");
+    };
+    let means: string[] = [];
+    let pair: string[] = [];
+    let conventionsText = "";
+    await drop(
+      [
+        ["qrels", [tiesQrels]],
+        ["run", [a, b]],
+      ],
+      undefined,
+      {
+        before: (page) => setMeasures(page, "P.8"),
+        after: async (page) => {
+          await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
+          means = await page.$$eval("#results td[data-measure]", (tds) =>
+            tds.map((td) => td.firstChild?.textContent ?? ""),
+          );
+          pair = await page.$eval("#comparison tbody tr", (tr) =>
+            [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent ?? ""),
+          );
+          await setMeasures(page, "ndcg@10 map ndcg_cut.10");
+          await waitFinished(page);
+          conventionsText = (await page.textContent("#conventions")) ?? "";
+        },
+      },
+    );
+    // P.8's means are 9/32 and 5/32: the evaluation prints 0.2812 and 0.1562 (toFixed: 0.2813, 0.1563).
+    expect(means).toEqual(["0.2812", "0.1562"]);
+    const cliRow = (await cli("-m", "P.8", "--compare", "--test", "t", tiesQrels, a, b)).out
+      .split("\n")
+      .find((l) => l.startsWith("P_8 ") && l.includes(b))!
+      .split(/\s{2,}/);
+    // n, base mean, run mean, diff, 95% CI, rel, d_z, MDD, W/T/L: the CLI's cells.
+    expect(pair.slice(2, 11)).toEqual(cliRow.slice(3, 12));
+    expect(pair.slice(3, 5)).toEqual(["0.2812", "0.1562"]);
+
+    // trec_eval's map beside rankeval's ndcg@10: under trec_eval's conventions, as JSON's measureConventions.
+    const own = JSON.parse(
+      (await cli("--format", "json", "-m", "ndcg@10", "-m", "map", "-m", "ndcg_cut.10", tiesQrels, a)).out,
+    ).measureConventions as Record<string, string>;
+    expect(own.map).toMatch(/^trec_eval: /);
+    const lines = conventionsText.replace(/^conventions: /, "").split("; ");
+    expect(lines).toEqual([
+      "ndcg@10      gain=exp noRelevant=zero beyondList=pad ties=docid",
+      "map          trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+      "ndcg_cut_10  trec_eval: gain=linear relevanceThreshold=1 noRelevant=zero beyondList=pad ties=docid",
+    ]);
+  }, 60_000);
 
   it("shows no comparison for one run, and says a comparison's error", async () => {
     const one = await drop(

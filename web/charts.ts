@@ -1,7 +1,8 @@
 // The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
 // per-query differences. Bins and differences are plain functions, tested without a browser.
 import { counted } from "../src/errors/counted.js";
-import { fixed, type MeanDifference } from "../src/output/html/data.js";
+import type { MeanDifference } from "../src/output/html/data.js";
+import { fixed, signed } from "../src/trec/format.js";
 
 export interface Bin {
   lo: number;
@@ -221,7 +222,7 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
         "data-hi": interval.hi,
       });
       band.append(
-        el("title", {}, `95% interval of the mean difference: [${interval.lo.toFixed(4)}, ${interval.hi.toFixed(4)}]`),
+        el("title", {}, `95% interval of the mean difference: [${fixed(interval.lo)}, ${fixed(interval.hi)}]`),
       );
       svg.append(band);
     }
@@ -234,7 +235,7 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
       y2: at,
       "data-mean": interval.mean,
     });
-    line.append(el("title", {}, `mean difference: ${interval.mean.toFixed(4)}`));
+    line.append(el("title", {}, `mean difference: ${fixed(interval.mean)}`));
     svg.append(line);
   }
   svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
@@ -299,10 +300,10 @@ export function differenceFigure(
   });
   svg.style.cursor = "pointer";
   const mean = interval
-    ? `; mean difference ${fixed(interval.difference, 4, true)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
+    ? `; mean difference ${signed(interval.difference)}, 95% interval [${fixed(interval.ci95[0])}, ${fixed(interval.ci95[1])}] (t, n = ${interval.n})`
     : Number.isNaN(d.mean)
       ? ""
-      : `; mean difference ${fixed(d.mean, 4, true)}`;
+      : `; mean difference ${signed(d.mean)}`;
   const caption = `${measure}: ${b.name} minus ${a.name}: better on ${d.better}, worse on ${d.worse}, equal on ${counted(d.equal, "query", "queries")}${mean}`;
   return { svg, caption };
 }

@@ -3,10 +3,10 @@
 // re-evaluate the files already read. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
-import { formatP, markLegend, significance } from "../src/output/comparison.js";
+import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../src/output/comparison.js";
 import { formatOf, isTrecLine } from "../src/input/formats.js";
 import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
-import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
+import { pairNotes } from "../src/output/html/data.js";
 import { printValue } from "../src/explain/print.js";
 import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";

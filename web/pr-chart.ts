@@ -3,7 +3,7 @@
 // other charts' SVG helpers (charts.ts).
 import type { CurvePoint } from "../src/app/curve.js";
 import { counted } from "../src/errors/counted.js";
-import { fixed } from "../src/output/html/data.js";
+import { fixed } from "../src/trec/format.js";
 import { el } from "./charts.js";
 
 /** A run's curve as the figure takes it (null: not computed for it, and left out). */
@@ -78,7 +78,7 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
         "data-recall": p.recall,
         "data-precision": p.precision,
       });
-      dot.append(el("title", {}, `${c.name}: precision ${fixed(p.precision)} at recall ${p.recall.toFixed(2)}`));
+      dot.append(el("title", {}, `${c.name}: precision ${fixed(p.precision)} at recall ${fixed(p.recall, 2)}`));
       svg.append(dot);
     }
     const ly = legendTop + i * LEGEND_LINE;

@@ -2,7 +2,7 @@
 // table's four decimals otherwise), for --explain, the report and the page's drill-downs. Browser-safe.
 import { comparableRows } from "../output/per-query-runs.js";
 import { tableValue } from "../output/table.js";
-import { formatFixed4, formatLong } from "../trec/format.js";
+import { formatLong, formatTrecFixed } from "../trec/format.js";
 import { trecLines } from "../measures/trec-eval-table.js";
 import type { Plan } from "../app/plan.js";
 
@@ -11,7 +11,7 @@ export type ValuePrint = "float" | "long" | "table";
 /** `v` as the CLI prints it under `print` (no padding). */
 export function printValue(v: number, print: ValuePrint): string {
   if (print === "long") return formatLong(v);
-  if (print === "float") return Number.isNaN(v) ? "-nan" : formatFixed4(v).trim();
+  if (print === "float") return formatTrecFixed(v, 4);
   return tableValue(v);
 }
 

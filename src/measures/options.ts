@@ -264,10 +264,10 @@ const DESCRIBED = [
 ];
 
 /**
- * Measures' convention descriptions (`[tool: ]key=value ...`) merged where every convention both name
- * agrees and their definitions match; a merged line names the union, prefixed with the tool when all
- * its measures are one tool's (not rankeval). Other text merges only with itself. Returns the lines,
- * each description's line, and `fits(description, line)`.
+ * Measures' convention descriptions (`[tool: ]key=value ...`) merged where they are one tool's (or
+ * name none), every convention both name agrees and their definitions match; a merged line names the
+ * union, prefixed with the tool when all its measures are one tool's (not rankeval). Other text merges
+ * only with itself. Returns the lines, each description's line, and `fits(description, line)`.
  */
 export function mergeConventions(descriptions: readonly string[]): {
   lines: string[];
@@ -285,13 +285,18 @@ export function mergeConventions(descriptions: readonly string[]): {
     return { tool, values };
   };
   const entries: { tools: Set<string | null>; values: Map<string, string> }[] = [];
-  const agrees = (values: Map<string, string>, e: { values: Map<string, string> }) =>
+  // trec_eval's map beside rankeval's ndcg@10 keeps its own line: under one line, it read as
+  // computed by rankeval's conventions (gain=exp ...), where its own description says trec_eval's.
+  const sameTool = (tool: string | null, e: { tools: Set<string | null> }) =>
+    tool === null || [...e.tools].every((t) => t === null || t === tool);
+  const agrees = (tool: string | null, values: Map<string, string>, e: (typeof entries)[number]) =>
+    sameTool(tool, e) &&
     e.values.get("definition") === values.get("definition") &&
     e.values.get("\0text") === values.get("\0text") &&
     [...values].every(([k, v]) => !e.values.has(k) || e.values.get(k) === v);
   const index = descriptions.map((d) => {
     const { tool, values } = parse(d);
-    const at = entries.findIndex((e) => agrees(values, e));
+    const at = entries.findIndex((e) => agrees(tool, values, e));
     if (at >= 0) {
       for (const [k, v] of values) entries[at].values.set(k, v);
       entries[at].tools.add(tool);
@@ -310,13 +315,7 @@ export function mergeConventions(descriptions: readonly string[]): {
   });
   const fits = (description: string, line: number) => {
     const { tool, values } = parse(description);
-    const e = entries[line];
-    // A line that names its tool takes only that tool's measures.
-    const named = lines[line].includes(": ") && !lines[line].startsWith("\0") ? [...e.tools][0] : undefined;
-    return (
-      agrees(values, e) &&
-      (e.tools.size > 1 || named === undefined || named === null || named === "rankeval" || named === tool)
-    );
+    return agrees(tool, values, entries[line]);
   };
   return { lines, index, fits };
 }

@@ -8,6 +8,7 @@ import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
 import { systemCorrelation } from "../compare/correlation.js";
+import { fixed, signed } from "../trec/format.js";
 
 export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
@@ -124,22 +125,26 @@ export function comparisonJson(c: Comparison) {
   };
 }
 
-function fixed(x: number, digits = 4): string {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  return x.toFixed(digits);
-}
+/** The columns of a pair every comparison table shows (the CLI's, the report's, the page's), after measure and runs. */
+export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
-function signed(x: number, digits: number): string {
-  const s = fixed(x, digits);
-  return x > 0 && Number.isFinite(x) ? `+${s}` : s;
-}
+/** A pair's PAIR_HEADER cells, every number by `fixed`: the means as their evaluations print them. */
+export const pairCells = (x: PairComparison): string[] => [
+  String(x.n),
+  fixed(x.baselineMean),
+  fixed(x.runMean),
+  signed(x.difference, 4),
+  `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
+  Number.isNaN(x.relative) ? "NaN" : `${signed(x.relative, 1)}%`,
+  fixed(x.effectSize, 2),
+  fixed(x.minimumDetectable),
+  `${x.wins}/${x.ties}/${x.losses}`,
+];
 
 /** A p-value: 4 decimals, or 2 significant digits below 0.0001. */
 export function formatP(p: number): string {
   if (typeof p !== "number") throw new RankevalError("bad-option", `formatP: p must be a number, not ${shown(p)}`);
-  if (Number.isNaN(p)) return "NaN";
-  return p >= 1e-4 ? p.toFixed(4) : p.toExponential(1);
+  return Number.isNaN(p) || p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
 function testCell(x: PairComparison, t: TestName): string {
@@ -282,34 +287,12 @@ export function alignedLines(rows: readonly (readonly string[])[], labels: numbe
 }
 
 function textTable(c: Comparison, markdown: boolean): string {
-  const header = [
-    "measure",
-    "baseline",
-    "run",
-    "n",
-    "base mean",
-    "run mean",
-    "diff",
-    "95% CI",
-    "rel",
-    "d_z",
-    "MDD",
-    "W/T/L",
-    ...c.settings.tests,
-  ];
+  const header = ["measure", "baseline", "run", ...PAIR_HEADER, ...c.settings.tests];
   const rows = c.comparisons.map((x) => [
     x.measure,
     x.baseline,
     x.run,
-    String(x.n),
-    fixed(x.baselineMean),
-    fixed(x.runMean),
-    signed(x.difference, 4),
-    `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
-    Number.isNaN(x.relative) ? "NaN" : `${signed(x.relative, 1)}%`,
-    fixed(x.effectSize, 2),
-    fixed(x.minimumDetectable),
-    `${x.wins}/${x.ties}/${x.losses}`,
+    ...pairCells(x),
     ...c.settings.tests.map((t) => testCell(x, t)),
   ]);
   const numeric = (col: number) => col >= 3;

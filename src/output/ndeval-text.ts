@@ -1,7 +1,7 @@
 // ndeval's output (--format ndeval): its columns and its text, a row per topic and the mean.
 import { RankevalError } from "../errors/errors.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
-import { formatFixed } from "../trec/format.js";
+import { formatTrecFixed } from "../trec/format.js";
 import type { Plan, RunResult } from "../app/plan.js";
 
 /** The plan's rows as ndeval's columns: ndeval's own names only, its 21 first in its order. */
@@ -19,9 +19,9 @@ export function ndevalColumns(p: Plan): string[] {
   return [...NDEVAL_COLUMNS.filter((c) => names.includes(c)), ...names.filter((n) => !NDEVAL_COLUMNS.includes(n))];
 }
 
-/** `%.6f` as glibc prints it; a NaN (ndeval's 0/0, x86's default NaN) as "-nan". */
+/** `%.6f` as glibc prints ndeval's values. */
 function f6(x: number): string {
-  return Number.isNaN(x) ? "-nan" : formatFixed(x, 6);
+  return formatTrecFixed(x, 6);
 }
 
 /** Topics in ndeval's order: by number when every id is a natural number, else by their bytes. */

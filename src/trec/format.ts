@@ -7,8 +7,9 @@
  *   relstring        printf("%-22s\t%s\t'%s'\n",  name, qid, string)
  *
  * `%6.4f` is glibc's: the exact decimal value of the binary double rounded to 4 places, an exact
- * tie going to the even digit (the default rounding mode), right-aligned in 6 columns. Browser-safe:
- * no Node built-ins.
+ * tie going to the even digit (the default rounding mode), right-aligned in 6 columns. Every other
+ * output prints its numbers by the same arithmetic (`fixed`, `signed`), so a mean has one spelling
+ * wherever it is shown. Browser-safe: no Node built-ins.
  */
 
 const f64 = new Float64Array(1);
@@ -96,6 +97,31 @@ export function formatFixed4(x: number): string {
   return formatFixed(x, 4, 6);
 }
 
+/**
+ * `%W.Df` of a value trec_eval or ndeval computed: their NaN comes from 0/0, x86's default NaN, whose
+ * sign bit is set, so glibc prints "-nan". rankeval's NaN may have either sign (WebAssembly and
+ * JavaScript do not fix it): every trec_eval-format output spells it here.
+ */
+export function formatTrecFixed(x: number, digits: number, width = 0): string {
+  return Number.isNaN(x) ? padStart("-nan", width) : formatFixed(x, digits, width);
+}
+
+/**
+ * A measure's value, a mean, a difference, an interval bound or an effect size as every readable
+ * output prints it (tables, comparisons, the report, the page): `%.Df` of the exact double, the
+ * evaluation's own digits (0.28125 is "0.2812" everywhere, where toFixed says "0.2813"); NaN as
+ * "NaN", the infinities as glibc's "inf" and "-inf".
+ */
+export function fixed(x: number, digits = 4): string {
+  return Number.isNaN(x) ? "NaN" : formatFixed(x, digits);
+}
+
+/** `fixed` with a "+" before a positive finite value: a difference, a relative change. */
+export function signed(x: number, digits = 4): string {
+  const text = fixed(x, digits);
+  return x > 0 && Number.isFinite(x) ? `+${text}` : text;
+}
+
 const LONG_MIN = "-9223372036854775808";
 
 /**
@@ -120,9 +146,7 @@ export function formatLine(name: string, qid: string, value: number | string, pr
   let text: string;
   switch (print) {
     case "float":
-      // A NaN from arithmetic (0/0) is x86's default NaN, whose sign bit is set: glibc prints "-nan".
-      // rankeval's NaN may have either sign (WebAssembly and JavaScript do not fix it).
-      text = Number.isNaN(value) ? "  -nan" : formatFixed4(value as number);
+      text = formatTrecFixed(value as number, 4, 6);
       break;
     case "long":
       text = formatLong(value as number);

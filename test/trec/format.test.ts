@@ -2,13 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareBytes, sortQids } from "../../src/c/strings.js";
 import {
+  fixed,
   formatFixed,
   formatFixed4,
   formatFixedExact,
   formatLine,
   formatLong,
+  formatTrecFixed,
   padName,
   signBit,
+  signed,
 } from "../../src/trec/format.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";
 import { runs } from "../_seed.js";
@@ -113,6 +116,57 @@ describe("formatFixed4 (%6.4f as glibc prints it)", () => {
       }
       for (const d of [2, 4]) expect(formatFixed(x, d, 6)).toBe(formatFixedExact(x, d, 6));
     }
+  });
+});
+
+// What every readable output prints (tables, comparisons, the report, the page). Expected strings are
+// C's printf("%.*f") of the double, checked with gcc/glibc and with python's '%.*f' % x (both round
+// the exact binary value, ties to even); toFixed differs on the ties (0.28125 -> "0.2813").
+describe("fixed and signed (%.Df of the exact double, the readable outputs' numbers)", () => {
+  it.each([
+    [0.28125, 4, "0.2812"], // a mean of four P.8 values (9/32), an exact tie: to even
+    [-0.28125, 4, "-0.2812"],
+    [0.03125, 4, "0.0312"],
+    [0.46875, 4, "0.4688"],
+    [0.00005, 4, "0.0001"], // 0.0000500000000000000023960868...: not a tie, above it
+    [-0.00005, 4, "-0.0001"],
+    [0.00015, 4, "0.0001"], // 0.0001499999999999999868594696...: below
+    [0.125, 2, "0.12"],
+    [0.375, 2, "0.38"],
+    [0.25, 1, "0.2"], // a relative change's one decimal: ties to even too
+    [0.35, 1, "0.3"], // 0.34999999999999997779...
+    [0.45, 1, "0.5"], // 0.45000000000000001110...
+    [-88.88888888888889, 1, "-88.9"],
+    [1e21, 4, "1000000000000000000000.0000"], // toFixed switches to exponents from 1e21
+    [-1e21, 4, "-1000000000000000000000.0000"],
+    [1e22, 2, "10000000000000000000000.00"],
+    [-0, 4, "-0.0000"], // toFixed drops the sign
+    [0, 4, "0.0000"],
+    [Infinity, 4, "inf"],
+    [-Infinity, 2, "-inf"],
+    [NaN, 4, "NaN"],
+  ])("fixed(%s, %s) is %s", (x, digits, want) => {
+    expect(fixed(x, digits)).toBe(want);
+  });
+
+  it("puts + before a positive finite value only", () => {
+    expect(signed(0.28125)).toBe("+0.2812");
+    expect(signed(0.00005)).toBe("+0.0001");
+    expect(signed(-0.28125)).toBe("-0.2812");
+    expect(signed(12.25, 1)).toBe("+12.2");
+    expect(signed(0)).toBe("0.0000");
+    expect(signed(-0)).toBe("-0.0000");
+    expect(signed(Infinity)).toBe("inf");
+    expect(signed(-Infinity)).toBe("-inf");
+    expect(signed(NaN)).toBe("NaN");
+  });
+
+  it("spells trec_eval's and ndeval's NaN -nan, whatever its sign bit", () => {
+    expect(formatTrecFixed(NaN, 4, 6)).toBe("  -nan");
+    expect(formatTrecFixed(-NaN, 6)).toBe("-nan");
+    expect(formatTrecFixed(0.28125, 4)).toBe("0.2812");
+    expect(formatTrecFixed(1 / 3, 6)).toBe("0.333333");
+    expect(formatTrecFixed(Infinity, 4, 6)).toBe("   inf");
   });
 });
 

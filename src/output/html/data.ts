@@ -1,7 +1,7 @@
 // What an HTML report holds (JSON), from what both --report and the page's "download report" have;
 // web/report-view.ts draws it. Browser-safe.
-import type { Comparison, PairComparison, TestName } from "../../compare/compare.js";
-import { formatP, markLegend, significance } from "../comparison.js";
+import type { Comparison, TestName } from "../../compare/compare.js";
+import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../explain/print.js";
 import { sortQids } from "../../c/strings.js";
@@ -131,26 +131,6 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
 
 /** Drill-downs in a report: the page's, and the command line's without --report-queries. */
 export const REPORT_QUERIES = 50;
-
-/** A number as the comparison's table and the charts' captions print it: 4 decimals, NaN, + where signed. */
-export const fixed = (x: number, digits = 4, sign = false) =>
-  Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
-
-/** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
-export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
-
-/** A pair's PAIR_HEADER cells. */
-export const pairCells = (x: PairComparison): string[] => [
-  String(x.n),
-  fixed(x.baselineMean),
-  fixed(x.runMean),
-  fixed(x.difference, 4, true),
-  `[${fixed(x.ci95[0])}, ${fixed(x.ci95[1])}]`,
-  Number.isNaN(x.relative) ? "NaN" : `${fixed(x.relative, 1, true)}%`,
-  fixed(x.effectSize, 2),
-  fixed(x.minimumDetectable),
-  `${x.wins}/${x.ties}/${x.losses}`,
-];
 
 /** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
 export function pairNotes(c: Comparison, test: TestName): string {
