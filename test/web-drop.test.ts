@@ -112,4 +112,77 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's drop zone, runs of
     expect(error).toContain("good.qrels, other.qrels: each read as a qrels file, and the page reads one");
     expect(cells).toEqual([]);
   }, 60_000);
+
+  describe("a gzip file of several members (cat a.gz b.gz), read as gzip and the command line read it", () => {
+    /** A run of `n` lines over 50 queries (about 30 bytes a line), judged by `judged`. */
+    const many = (n: number) => {
+      const lines: string[] = [];
+      for (let i = 0; i < n; i++) lines.push(`q${i % 50} Q0 d${i} ${1 + Math.floor(i / 50)} ${(n - i) / n} big`);
+      return `${lines.join("\n")}\n`;
+    };
+    const judged = file(
+      "many.qrels",
+      Array.from({ length: 50 }, (_, q) =>
+        [0, 3, 100, 1500].map((k, j) => `q${q} 0 d${q + 50 * k} ${j % 3}`).join("\n"),
+      ).join("\n"),
+    );
+    /** `text` cut into members at `cuts` (offsets into it), each member gzipped alone. */
+    const members = (text: string, cuts: number[], level = 6) => {
+      const bytes = Buffer.from(text);
+      const at = [0, ...cuts, bytes.length];
+      return Buffer.concat(at.slice(1).map((end, i) => gzipSync(bytes.subarray(at[i], end), { level })));
+    };
+    /** The cells of the file chosen as the run, beside those of its text uncompressed. */
+    const both = async (qrelsPath: string, name: string, gz: Uint8Array, text: string) => {
+      const plain = await shown(chosen(qrelsPath, [file(name.replace(/\.gz$/, ""), text)]));
+      expect(plain.state, plain.error).toBe("done");
+      const read = await shown(chosen(qrelsPath, [file(name, gz)]));
+      return { plain: plain.cells.map(({ measure, text }) => [measure, text]), read };
+    };
+
+    it("reads every member: two, an empty one, many across the stream's chunks, one whose bytes hold 1f 8b 08", async () => {
+      const big = many(100_000);
+      const odd = `# \x1f\x8b\x08\x00 a member's start inside a member\n${runText}`;
+      const cases: [string, string, string, Uint8Array][] = [
+        ["two.run.gz", qrels, runText, members(runText, [runText.indexOf("q2")])],
+        ["empty-second.run.gz", qrels, runText, members(runText, [runText.length])],
+        ["empty-first.run.gz", qrels, runText, members(runText, [0])],
+        [
+          "many.run.gz",
+          judged,
+          big,
+          members(big, [1, 70_000, 65_536 * 3, 400_000, 400_030, 2_000_000, big.length - 1]),
+        ],
+        // Stored (level 0): the member's bytes hold its text, 1f 8b 08 among them.
+        ["odd.run.gz", qrels, odd, members(odd, [odd.length - 20], 0)],
+      ];
+      for (const [name, q, text, gz] of cases) {
+        const { plain, read } = await both(q, name, gz, text);
+        expect(read.state, name).toBe("done");
+        expect(read.error, name).toBe("");
+        expect(new Set(read.cells.map((c) => c.run)), name).toEqual(new Set([name]));
+        expect(
+          read.cells.map(({ measure, text }) => [measure, text]),
+          name,
+        ).toEqual(plain);
+      }
+    }, 240_000);
+
+    it("leaves zero bytes after the last member, as gzip does, and says junk after it is not valid gzip, naming the file", async () => {
+      const two = members(runText, [runText.indexOf("q2")]);
+      const padded = await both(qrels, "padded.run.gz", Buffer.concat([two, Buffer.alloc(1000)]), runText);
+      expect(padded.read.state).toBe("done");
+      expect(padded.read.cells.map(({ measure, text }) => [measure, text])).toEqual(padded.plain);
+      for (const [name, tail] of [
+        ["junk.run.gz", Buffer.from("hello junk")],
+        ["junk-zeros.run.gz", Buffer.from("junk\0\0\0\0")],
+        ["cut.run.gz", gzipSync(runText).subarray(0, 12)],
+      ] as const) {
+        const { state, error, cells } = await shown(chosen(qrels, [file(name, Buffer.concat([two, tail]))]));
+        expect(state, name).toBe("error");
+        expect(error, name).toMatch(new RegExp(`^${name.replaceAll(".", "\\.")}: not valid gzip \\(.+\\)$`));
+        expect(cells, name).toEqual([]);
+      }
+    }, 120_000);
+  });
 });

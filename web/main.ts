@@ -12,7 +12,7 @@ import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { precisionRecallFigure } from "./pr-chart.js";
-import { isGzip } from "./read-file.js";
+import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
 // Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
@@ -802,11 +802,7 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
  */
 async function roleOf(file: File): Promise<string | null> {
   if (/qrel/i.test(file.name)) return "qrels";
-  const reader = (
-    (await isGzip(file))
-      ? file.stream().pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>)
-      : file.slice(0, 4096).stream()
-  ).getReader();
+  const reader = ((await isGzip(file)) ? gunzip(file) : file.slice(0, 4096).stream()).getReader();
   let text = "";
   try {
     const { value } = await reader.read();

@@ -23,7 +23,7 @@ import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedRe
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
+import { gunzip, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/explain/print.js";
@@ -395,9 +395,7 @@ const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity)
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
-    const stream = file.slice(0, SNIFF_BYTES / 4).stream();
-    const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
-    const reader = stream.pipeThrough(gunzip).getReader();
+    const reader = gunzip(file.slice(0, SNIFF_BYTES / 4)).getReader();
     try {
       for (;;) {
         let r: ReadableStreamReadResult<Uint8Array>;
