@@ -8,6 +8,7 @@ import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
+import { main } from "../src/node/cli.js";
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
@@ -111,6 +112,53 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's drop zone, runs of
     expect(state).toBe("error");
     expect(error).toContain("good.qrels, other.qrels: each read as a qrels file, and the page reads one");
     expect(cells).toEqual([]);
+  }, 60_000);
+
+  it("shows two runs of one file name both, named apart as the command line names them, and compares them", async () => {
+    mkdirSync(join(dir, "a"));
+    mkdirSync(join(dir, "b"));
+    const a = file("a/run.txt", runText);
+    const b = file("b/run.txt", "q1 Q0 d2 1 0.9 B\nq1 Q0 d9 2 0.8 B\nq2 Q0 d1 1 0.5 B\n");
+    /** The command line's trec_eval text of the run: measure -> value as printed. */
+    const want = async (path: string) => {
+      let out = "";
+      const status = await main([qrels, path], {
+        stdout: { write: (s: string) => (out += s) },
+        stderr: { write: () => true },
+      });
+      expect(status).toBe(0);
+      return new Map(
+        out
+          .trim()
+          .split("\n")
+          .map((l) => l.split("\t"))
+          .map(([m, , v]) => [m.trim(), v]),
+      );
+    };
+    for (const act of [chosen(qrels, [a, b]), dropped([qrels, a, b])]) {
+      const page = await browser!.newPage();
+      try {
+        await page.goto(site!.url);
+        await act(page);
+        await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
+        const cells = await page.$$eval("#results td[data-measure]", (tds) =>
+          tds.map((td) => [
+            (td as HTMLElement).dataset.run!,
+            (td as HTMLElement).dataset.measure!,
+            td.firstChild?.textContent ?? "",
+          ]),
+        );
+        const column = (run: string) => new Map(cells.filter(([r]) => r === run).map(([, m, t]) => [m, t]));
+        expect(new Set(cells.map(([r]) => r))).toEqual(new Set(["run.txt", "run.txt (2)"]));
+        expect(column("run.txt")).toEqual(await want(a));
+        expect(column("run.txt (2)")).toEqual(await want(b));
+        expect(
+          await page.$$eval("#comparison tbody tr", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.run)),
+        ).toContain("run.txt (2)");
+      } finally {
+        await page.close();
+      }
+    }
   }, 60_000);
 
   describe("a gzip file of several members (cat a.gz b.gz), read as gzip and the command line read it", () => {
