@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
 import { main } from "../src/node/cli.js";
+import { lastColumns } from "./_window.js";
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
@@ -155,6 +156,29 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's drop zone, runs of
         expect(
           await page.$$eval("#comparison tbody tr", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.run)),
         ).toContain("run.txt (2)");
+      } finally {
+        await page.close();
+      }
+    }
+  }, 60_000);
+
+  it("keeps the comparison's and the per-query table's last columns in a 1440 and a 1280 px window", async () => {
+    // Two runs of long names, both in the per-query table, under five measures.
+    const names = ["bm25-rm3-monot5-msmarco-passage-dev.run", "splade-pp-ensemble-distil-rerank-dev.run"];
+    const runs = names.map((n, i) => file(n, readFileSync(join("examples", ["bm25.run", "rerank.run"][i]))));
+    for (const width of [1440, 1280]) {
+      const page = await browser!.newPage({ viewport: { width, height: 900 } });
+      try {
+        await page.goto(site!.url);
+        await page.selectOption('#settings select[name="preset"]', "custom");
+        await page.fill('#settings input[name="measures"]', "ndcg@10 map P@10 recall@100 mrr");
+        await chosen("examples/qrels.txt", runs)(page);
+        await page.waitForFunction(() => document.body.dataset.compare === "done", undefined, { timeout: 30_000 });
+        await page.selectOption("#pq-runs", names);
+        expect(await lastColumns(page), `at ${width} px`).toEqual([
+          { table: "comparison", inWindow: true, scrolls: false },
+          { table: "perquery", inWindow: true, scrolls: false },
+        ]);
       } finally {
         await page.close();
       }

@@ -6,7 +6,7 @@ import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, significance } from "../src/output/comparison.js";
 import { formatOf, isTrecLine, NUMERIC } from "../src/input/formats.js";
 import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
-import { PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
+import { nameColumn, PAIR_HEADER, pairCells, pairNotes } from "../src/output/html/data.js";
 import { printValue } from "../src/explain/print.js";
 import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
@@ -254,9 +254,12 @@ function renderComparison(): void {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   // The adjusted p last (the raw one in its cell's title: the downloads have both).
-  for (const h of ["measure", "run", ...PAIR_HEADER, `${test} p`]) {
+  const header = ["measure", "run", ...PAIR_HEADER, `${test} p`];
+  for (const h of header) {
     const th = document.createElement("th");
     th.textContent = h;
+    const name = nameColumn(h);
+    if (name) th.className = name;
     head.append(th);
   }
   const body = table.createTBody();
@@ -266,8 +269,16 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    for (const text of [x.measure, x.run, ...pairCells(x), `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`]) {
-      tr.insertCell().textContent = text;
+    for (const [k, text] of [
+      x.measure,
+      x.run,
+      ...pairCells(x),
+      `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
+    ].entries()) {
+      const td = tr.insertCell();
+      td.textContent = text;
+      const name = nameColumn(header[k]);
+      if (name) td.className = name;
     }
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;

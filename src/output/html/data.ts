@@ -137,6 +137,10 @@ export const fixed = (x: number, digits = 4, sign = false) =>
   Number.isNaN(x) ? "NaN" : `${sign && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
 /** The columns of a pair the page's and the report's comparison tables show, after measure and runs. */
+/** A comparison column of run names (class "name": they wrap, as numbers do not), else null. */
+export const nameColumn = (header: string): "name" | null =>
+  header === "baseline" || header === "run" ? "name" : null;
+
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
 /** A pair's PAIR_HEADER cells. */
