@@ -1,12 +1,13 @@
 // The HTML report uses the window's width (issue 25): the comparison table and the drill-downs'
 // rankings without horizontal scrollbars where the window is wide enough, and no counts compared.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
 import { main } from "../src/node/cli.js";
+import { lastColumns } from "./_window.js";
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI)
@@ -57,6 +58,31 @@ describe.skipIf(!haveChromium && !process.env.CI)("the HTML report's layout", ()
         );
         expect(tops.length).toBe(2);
         expect(tops[0]).toBe(tops[1]);
+      } finally {
+        await page.close();
+      }
+    }
+  }, 120_000);
+
+  it("keeps the comparison's and the per-query table's last columns in a 1440 and a 1280 px window, run names as long paths", async () => {
+    // Runs named by long paths, as a command line given absolute paths names them (issue 36).
+    const runs = join(dir, "a-rather-long-folder-of-runs", "from-the-last-experiment");
+    mkdirSync(runs, { recursive: true });
+    for (const name of ["bm25.run", "rerank.run"]) copyFileSync(join("examples", name), join(runs, name));
+    const out = join(dir, "long-names.html");
+    const measures = ["ndcg@10", "map", "P@10", "recall@100", "mrr"].flatMap((m) => ["-m", m]);
+    const argv = ["--report", out, ...measures, "examples/qrels.txt", join(runs, "bm25.run"), join(runs, "rerank.run")];
+    const status = await main(argv, { stdout: { write: () => true }, stderr: { write: () => true } });
+    expect(status).toBe(0);
+    for (const width of [1440, 1280]) {
+      const page = await browser!.newPage({ viewport: { width, height: 900 } });
+      try {
+        await page.goto(`file://${out}`);
+        await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 30_000 });
+        expect(await lastColumns(page), `at ${width} px`).toEqual([
+          { table: "comparison", inWindow: true, scrolls: false },
+          { table: "perquery", inWindow: true, scrolls: false },
+        ]);
       } finally {
         await page.close();
       }

@@ -4,14 +4,15 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../src/output/comparison.js";
-import { formatOf, isTrecLine } from "../src/input/formats.js";
+import { formatOf, isTrecLine, NUMERIC } from "../src/input/formats.js";
 import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
-import { pairNotes } from "../src/output/html/data.js";
+import { nameColumn, pairNotes } from "../src/output/html/data.js";
 import { printValue } from "../src/explain/print.js";
 import { intervalText, tableValue } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { precisionRecallFigure } from "./pr-chart.js";
+import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
 // Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
@@ -253,9 +254,12 @@ function renderComparison(): void {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   // The adjusted p last (the raw one in its cell's title: the downloads have both).
-  for (const h of ["measure", "run", ...PAIR_HEADER, `${test} p`]) {
+  const header = ["measure", "run", ...PAIR_HEADER, `${test} p`];
+  for (const h of header) {
     const th = document.createElement("th");
     th.textContent = h;
+    const name = nameColumn(h);
+    if (name) th.className = name;
     head.append(th);
   }
   const body = table.createTBody();
@@ -265,8 +269,16 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    for (const text of [x.measure, x.run, ...pairCells(x), `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`]) {
-      tr.insertCell().textContent = text;
+    for (const [k, text] of [
+      x.measure,
+      x.run,
+      ...pairCells(x),
+      `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
+    ].entries()) {
+      const td = tr.insertCell();
+      td.textContent = text;
+      const name = nameColumn(header[k]);
+      if (name) td.className = name;
     }
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;
@@ -654,6 +666,16 @@ function inputsChanged(kind: "trec" | "letor"): void {
   const qrels = input("qrels").files?.[0];
   if (j) start(j);
   else if (kind === "trec" && qrels && qrels !== workerQrels) readQrels(qrels);
+  else if (document.body.dataset.state !== "running") statusText.textContent = missing(kind);
+}
+
+/** What the page waits for before it evaluates (said, so that files chosen or dropped are not taken for ignored). */
+function missing(kind: "trec" | "letor"): string {
+  if (kind === "letor")
+    return input("letor").files?.length
+      ? "Choose or drop the predictions (scores) too."
+      : "Choose or drop the LETOR file too.";
+  return input("run").files?.length ? "Choose or drop the qrels file too." : "";
 }
 
 for (const name of ["qrels", "run"]) input(name).addEventListener("change", () => inputsChanged("trec"));
@@ -716,7 +738,8 @@ downloads.addEventListener("click", (e) => {
   else if (format === "report") void downloadReport();
 });
 
-// Drag and drop: onto one input's row, to that input; elsewhere, where its first line says (`sniff`).
+// Drag and drop: onto one input's row, to that input; elsewhere, where `roleOf` says. Then the path the
+// inputs take (inputsChanged): the same checks, the same errors, the same job.
 form.addEventListener("dragover", (e) => {
   e.preventDefault();
   form.classList.add("dragging");
@@ -731,20 +754,42 @@ form.addEventListener("drop", async (e) => {
   const byInput = new Map<string, File[]>();
   if (target) byInput.set(target.name, dropped);
   else {
-    const roles = await columnarRoles(dropped);
+    const columnar = await columnarRoles(dropped);
+    const told = await Promise.all(dropped.map(async (file, i) => columnar[i] ?? (await roleOf(file))));
+    // A file whose name and first line say nothing: the qrels where the page has none and it is the
+    // only such file (their reading then says what is wrong with it), else a run.
+    const untold = told.filter((r) => r === null).length;
+    const qrelsGiven = told.includes("qrels") || !!input("qrels").files?.length;
     for (const [i, file] of dropped.entries()) {
-      const name = roles[i] ?? (await sniff(file));
+      const name = told[i] ?? (untold === 1 && !qrelsGiven ? "qrels" : "run");
       byInput.set(name, [...(byInput.get(name) ?? []), file]);
     }
   }
+  // An input of one file given several: said, not one of them taken.
+  for (const [name, list] of byInput)
+    if (list.length > 1 && !input(name).multiple) {
+      refuseDrop(
+        `${list.map((f) => f.name).join(", ")}: each read as a ${name} file, and the page reads one; drop them on the runs row if they are runs, or one at a time`,
+      );
+      return;
+    }
   for (const [name, list] of byInput) {
     const dt = new DataTransfer();
-    for (const f of input(name).multiple ? list : list.slice(0, 1)) dt.items.add(f);
+    for (const f of list) dt.items.add(f);
     input(name).files = dt.files;
   }
   const letorSide = ["letor", "scores", "query"].some((n) => byInput.has(n));
   inputsChanged(letorSide ? "letor" : "trec");
 });
+
+/** A drop that starts no job, as a job's error: shown alone, nothing read. */
+function refuseDrop(message: string): void {
+  cancel();
+  clearResults();
+  statusText.textContent = "";
+  errorBox.textContent = message;
+  setState("error");
+}
 
 /**
  * Each Parquet or Arrow file's input (null for other files), told by a worker of its own: the readers of
@@ -762,17 +807,13 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
 }
 
 /**
- * Which input a dropped file belongs to, from its first line: LETOR has `qid:` or `n:value` features,
- * qrels 4 fields, a run 6; one number is a score, or a group size by the name (`.query`, `.group`).
+ * Which input a dropped file belongs to, or null where neither its name nor its first line says: a name
+ * with "qrel" in it is judgments; LETOR has `qid:` or `n:value` features, qrels 4 fields, a run 6 (or MS
+ * MARCO's `qid docid 1`); one number is a score, or a group size by the name (`.query`, `.group`).
  */
-async function sniff(file: File): Promise<string> {
-  let bytes: ReadableStream<Uint8Array> = file.slice(0, 4096).stream();
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  if (head[0] === 0x1f && head[1] === 0x8b)
-    bytes = file
-      .stream()
-      .pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
-  const reader = bytes.getReader();
+async function roleOf(file: File): Promise<string | null> {
+  if (/qrel/i.test(file.name)) return "qrels";
+  const reader = ((await isGzip(file)) ? gunzip(file) : file.slice(0, 4096).stream()).getReader();
   let text = "";
   try {
     const { value } = await reader.read();
@@ -792,9 +833,11 @@ async function sniff(file: File): Promise<string> {
     const label = findColumn(names, undefined, labels) >= 0;
     return label && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0 ? "qrels" : "run";
   }
-  const fields = line.trim().split(/\s+/);
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
-  if (fields.length === 1) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";
-  if (fields.length === 4) return "qrels";
-  return "run";
+  // TREC's fields, split as text: isTrecLine reads a .tsv's.
+  const fields = line.trim().split(/\s+/).join("\t");
+  if (NUMERIC.test(fields)) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";
+  if (isTrecLine(fields, "qrels")) return "qrels";
+  if (isTrecLine(fields, "run")) return "run";
+  return null;
 }

@@ -5,7 +5,7 @@ import { counted } from "../src/errors/counted.js";
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/explain/print.js";
-import { storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
+import { nameColumn, storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
@@ -119,7 +119,7 @@ function draw(data: ReportData): void {
   if (data.comparison) {
     const c = data.comparison;
     const t = h("table", {});
-    t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", {}, x)))));
+    t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", { class: nameColumn(x) }, x)))));
     const tb = h("tbody");
     c.rows.forEach((cells, i) =>
       tb.append(
@@ -127,7 +127,7 @@ function draw(data: ReportData): void {
           "tr",
           { "data-measure": cells[0], "data-run": cells[2] },
           ...cells.map((x, k) =>
-            h("td", { class: k === cells.length - 1 && c.significant[i] ? "significant" : null }, x),
+            h("td", { class: k === cells.length - 1 && c.significant[i] ? "significant" : nameColumn(c.header[k]) }, x),
           ),
         ),
       ),

@@ -20,6 +20,7 @@ import { Interner } from "../src/io/interner.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { labelledTexts } from "../src/output/table.js";
+import { namesApart } from "../src/output/run-names.js";
 import { trecLines } from "../src/measures/trec-eval-table.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
@@ -38,7 +39,7 @@ import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedRe
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
+import { gunzip, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/explain/print.js";
@@ -59,12 +60,16 @@ const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as W
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
 
+/** The last trec job's runs' names, told apart where two files share one (namesApart); else a file's name. */
+let runNames = new Map<File, string>();
+const nameOf = (file: File) => runNames.get(file) ?? file.name;
+
 /** Posts the progress of reading `file`, kept in `reading` until it is read whole (for outOfMemory). */
 function progressOf(file: File): OnProgress {
-  const state = { file: file.name, read: 0, lines: 0 };
+  const state = { file: nameOf(file), read: 0, lines: 0 };
   return (read, lines, seconds) => {
     reading = read >= file.size ? null : Object.assign(state, { read, lines });
-    post({ type: "progress", file: file.name, read, size: file.size, lines, seconds });
+    post({ type: "progress", file: nameOf(file), read, size: file.size, lines, seconds });
   };
 }
 
@@ -332,7 +337,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
       restart: () => {
         post({
           type: "warning",
-          message: `${file.name}: its queries' lines are not together; read whole (more memory than a grouped run)`,
+          message: `${nameOf(file)}: its queries' lines are not together; read whole (more memory than a grouped run)`,
         });
         keptRows -= rows;
         rows = 0;
@@ -349,12 +354,19 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
         blocks = null;
       }
       blocks?.push(block);
-      return evaluate(ctx, file.name, block);
+      return evaluate(ctx, nameOf(file), block);
     },
   );
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
+  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
-  return { name: file.name, runTag: r.runTag, blocks, notJudged, notInRun: r.notInRunQids.length, result: r.evaluated };
+  return {
+    name: nameOf(file),
+    runTag: r.runTag,
+    blocks,
+    notJudged,
+    notInRun: r.notInRunQids.length,
+    result: r.evaluated,
+  };
 }
 
 async function textOf(file: File): Promise<TextInput> {
@@ -410,9 +422,7 @@ const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity)
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
-    const stream = file.slice(0, SNIFF_BYTES / 4).stream();
-    const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
-    const reader = stream.pipeThrough(gunzip).getReader();
+    const reader = gunzip(file.slice(0, SNIFF_BYTES / 4)).getReader();
     try {
       for (;;) {
         let r: ReadableStreamReadResult<Uint8Array>;
@@ -437,12 +447,12 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   const texts: string[] = [];
   for (const file of runFiles) {
     const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
-    if (joined.notInRun) post({ type: "warning", message: notInRun(file.name, joined.notInRun) });
+    if (joined.notInRun) post({ type: "warning", message: notInRun(nameOf(file), joined.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     keptRows += block.batch.scores.length;
-    const result = mergeBlocks([evaluate(ctx, file.name, block)], joined.notJudged, joined.notInRun);
+    const result = mergeBlocks([evaluate(ctx, nameOf(file), block)], joined.notJudged, joined.notInRun);
     const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
-    addUnit(ctx, { name: file.name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
+    addUnit(ctx, { name: nameOf(file), runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
@@ -532,10 +542,10 @@ function partitionedUnit(ctx: Context, file: File, r: PartitionedRun): Unit {
     if (!ctx.warned.has(w)) post({ type: "warning", message: w });
     ctx.warned.add(w);
   }
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(file.name, r.notInRunQids) });
+  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
   const notJudged = r.evaluated.result.queries.skipped.notJudged;
   return {
-    name: file.name,
+    name: nameOf(file),
     runTag: r.runTag,
     blocks: null,
     notJudged,
@@ -550,6 +560,12 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   keptRows = 0;
   compared = null;
   lastTrec = { qrels: qrelsFile, runs: runFiles };
+  // Two files of one name (from two folders) are two columns: named apart, as the command line names them.
+  const names = namesApart(
+    runFiles.map((f) => f.name),
+    runFiles.map((f) => f.webkitRelativePath || undefined),
+  );
+  runNames = new Map(runFiles.map((f, i) => [f, names[i]]));
   const shaped = await subtopicShapedFile(qrelsFile);
   // Settings first: a bad measure name stops before any run is read.
   let ctx = context(settings);
@@ -657,7 +673,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "explain") {
       // Answered apart, so that a failure leaves the table as it is.
       try {
-        const file = (name: string) => lastTrec?.runs.find((f) => f.name === name);
+        const file = (name: string) => lastTrec?.runs.find((f) => nameOf(f) === name);
         const { p, opts } = current!;
         // Judgments held by partition workers only are read here, for the drill-downs.
         const judgments = judgmentsRead ?? (lastTrec && kind === "trec" ? judgmentsOf(lastTrec.qrels) : null);

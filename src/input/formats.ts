@@ -55,7 +55,8 @@ export interface Parser<T> {
 const LF = 10;
 /** The most of a first line held to choose a parser: a longer line is no TREC line. */
 const FIRST_LINE_MAX = 1 << 16;
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** A number as TREC text writes a label or a score. */
+export const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or
@@ -68,8 +69,8 @@ export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
     .split("\t")
     .map((f) => f.trim());
   return kind === "qrels"
-    ? fields.length === 4 && NUMBER.test(fields[3])
-    : (fields.length === 6 && NUMBER.test(fields[4])) || (fields.length === 3 && fields[2] === "1");
+    ? fields.length === 4 && NUMERIC.test(fields[3])
+    : (fields.length === 6 && NUMERIC.test(fields[4])) || (fields.length === 3 && fields[2] === "1");
 }
 
 /** A parser chosen from the input's first line: holds the chunks until it is complete, then hands them on. */

@@ -15,6 +15,7 @@ import { type CliArgs, defaultFormat } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
+import { namesApart } from "../output/run-names.js";
 
 interface Io {
   stdout: { write(s: string): unknown };
@@ -107,6 +108,8 @@ export function runsReport(
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
   // --interval: the means' intervals under its settings (the evaluation took the 95% t ones).
   const withAsked = (r: RunResult) => (args.interval ? withIntervals(only(r), args.interval) : only(r));
-  const named = runs.map((r) => ({ name: r.file, runTag: r.runTag, result: withAsked(r) }));
+  // One file given twice: its columns (rows) named apart, as the page names two files of one name.
+  const names = namesApart(runs.map((r) => r.file));
+  const named = runs.map((r, i) => ({ name: names[i], runTag: r.runTag, result: withAsked(r) }));
   return report(format, named, p, args.perQuery, args.noSummary, args.interval);
 }

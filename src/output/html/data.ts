@@ -132,6 +132,10 @@ export function storedNumber(v: number | string | null, scale: 0 | 4): number {
 /** Drill-downs in a report: the page's, and the command line's without --report-queries. */
 export const REPORT_QUERIES = 50;
 
+/** A comparison column of run names (class "name": they wrap, as numbers do not), else null. */
+export const nameColumn = (header: string): "name" | null =>
+  header === "baseline" || header === "run" ? "name" : null;
+
 /** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
 export function pairNotes(c: Comparison, test: TestName): string {
   const { correction: k, alpha, tests, iterations, seed } = c.settings;
