@@ -6,7 +6,7 @@
 // same bytes where the text is the same format, and, for TREC text under trec_eval's names,
 // trec_eval's bytes; a face that refuses a file refuses it with the same message as every other.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
@@ -20,7 +20,7 @@ import {
   cliHere,
   meansOnly,
   numbersOfJson,
-  refusal,
+  runName,
   withoutRunid,
 } from "./faces/faces.js";
 import { generate, halfwayMeans, type InputSet } from "./faces/generate.js";
@@ -322,4 +322,128 @@ describe("refusals: one message on every face", () => {
       .map(([face, a]) => `${face}: ${said(a)}`);
     expect(differing, `the command line: ${said(first)}`).toEqual([]);
   });
+});
+
+describe.skipIf(!haveChromium)("the page in Chromium, 1 to 4 workers", () => {
+  let browser: Browser | undefined;
+  let site: { url: string; close(): Promise<unknown> } | undefined;
+  beforeAll(async () => {
+    site = await servePage(join(dir, "site"));
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  /** The command line's text with the files' directories left out: the page names files by name alone. */
+  async function cliText(format: string, measures: readonly string[], paths: readonly string[]) {
+    const out = await cliHere(["--format", format, ...mArgs(measures), ...paths]);
+    let text = out.stdout;
+    for (const p of paths) text = text.split(p).join(basename(p));
+    return text;
+  }
+
+  /** trec_eval's summary lines, by run, as numbers: the cells of trec_eval's names hold those. */
+  function trecValues(text: string, runs: readonly string[]): Answer {
+    const numbers: Record<string, { mean: Record<string, number | null>; perQuery: {} }> = {};
+    // One run: no "==> run <==" line.
+    let run = runName(runs[0]);
+    for (const line of text.split("\n")) {
+      const head = /^==> (.*) <==$/.exec(line);
+      if (head) run = runName(head[1]);
+      const [name, qid, value] = line.split("\t");
+      if (qid === "all" && name.trim() !== "runid")
+        (numbers[run] ??= { mean: {}, perQuery: {} }).mean[name.trim()] = Number(value);
+    }
+    return { numbers };
+  }
+
+  // Per number of workers: two sets as TREC text (split among the workers, ?partition-bytes=0), one in
+  // another format (read by the page's one worker), each with a measure list in turn.
+  const plan = [1, 2, 3, 4].map((workers) => ({
+    workers,
+    cases: [
+      { set: (2 * workers - 2) % sets.length, format: "trec" as Format, gzip: false },
+      { set: (2 * workers - 1) % sets.length, format: "trec" as Format, gzip: workers % 2 === 0 },
+      { set: (workers + 3) % sets.length, format: FORMATS[1 + ((workers * 2) % (FORMATS.length - 1))], gzip: false },
+    ],
+  }));
+
+  it.each(plan.map((p) => [p.workers, p]))(
+    "%i workers",
+    async (workers, p) => {
+      const face = new PageFace(browser!, site!.url, workers);
+      await face.open();
+      const failures: string[] = [];
+      try {
+        let k = workers;
+        for (const c of p.cases) {
+          const set = sets[c.set];
+          const list = (Object.keys(LISTS) as (keyof typeof LISTS)[])[k++ % 3];
+          const measures = LISTS[list];
+          const files = written(set, c.format, c.gzip);
+          const paths = [files.qrels, ...files.runs];
+          const where = `${set.name}, ${c.format}${c.gzip ? ".gz" : ""}, ${list} names, ${workers} workers`;
+          const got = await face.evaluate(files.qrels, files.runs, measures);
+          if (got.state !== "done" || got.error !== "") {
+            failures.push(`${where}: the page ${got.state}: ${got.error}`);
+            continue;
+          }
+          if (got.pageErrors.length) failures.push(`${where}: errors in the page: ${got.pageErrors.join("; ")}`);
+          const want = meansOnly(await reference(set, measures));
+          // Cells of trec_eval's lines hold the value as printed (%.4f): the command line's trec_eval text.
+          const printed = list === "trec" ? trecValues(await cliText("trec", measures, paths), files.runs) : null;
+          // The cells' values, and the JSON download's numbers: the command line's on TREC text.
+          const cells: Answer = {
+            numbers: Object.fromEntries(
+              Object.entries(got.cells).map(([run, mean]) => [runName(run), { mean, perQuery: {} }]),
+            ),
+          };
+          const shown = printed ?? want;
+          if (differ(cells, shown))
+            failures.push(`${where}: the cells: ${said(cells, shown)}; the command line: ${said(shown, cells)}`);
+          // The downloads: the command line's bytes on the same files.
+          for (const format of ["json", "csv", ...(list === "trec" ? ["trec"] : [])] as const) {
+            const text = got.downloads[format];
+            const cli = await cliText(format, measures, paths);
+            if (text !== cli)
+              failures.push(
+                `${where}: the ${format} download:\n${text?.slice(0, 600)}\n   the command line:\n${cli.slice(0, 600)}`,
+              );
+          }
+        }
+        // The halfway means (once): the cells and the comparison print what the evaluation prints.
+        if (workers === 1) {
+          const half = writeSet(halfwayMeans(), "trec", join(dir, "halfway-page"));
+          const got = await face.evaluate(half.qrels, half.runs, ["recip_rank"]);
+          const shown = Object.values(got.shown).map((m) => m.recip_rank);
+          if (shown.join(" ") !== "0.2812 0.1562") failures.push(`halfway means: the cells show ${shown.join(", ")}`);
+          const rounded = got.comparison.filter((row) => row.some((cell) => /0\.2813|0\.1563/.test(cell)));
+          if (rounded.length)
+            failures.push(
+              `halfway means: the comparison shows ${rounded.map((r) => r.join(" | ")).join("; ")} (the evaluation 0.2812, 0.1562)`,
+            );
+        }
+        // A refusal (workers 1 and 4): the command line's message.
+        if (workers === 1 || workers === 4) {
+          const bad = corrupted(sets[1], `bad-page-${workers}`, 290, (l) => l.replace(/ (\S+) (\S+)$/, " $1x $2"));
+          const got = await face.evaluate(bad.qrels, bad.runs, ["map"]);
+          const cli = answerOfCli(await cliHere(["--format", "json", "-m", "map", bad.qrels, ...bad.runs]), [
+            bad.qrels,
+            ...bad.runs,
+          ]);
+          const page = got.state === "error" ? `exit 2: ${got.error}` : `the page ${got.state}`;
+          if (!("refused" in cli) || page !== cli.refused)
+            failures.push(
+              `a bad score near row 300, ${workers} workers: the page: ${page}\n   the command line: ${said(cli)}`,
+            );
+        }
+      } finally {
+        await face.close();
+      }
+      expect(failures, replay(SEED)).toEqual([]);
+    },
+    120_000,
+  );
 });

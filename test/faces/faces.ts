@@ -116,7 +116,12 @@ export function numbersOfResult(result: Result<string>): RunNumbers {
  * (the page knows only those) and the command line's "rankeval: " and usage hint left out.
  */
 export function refusal(message: string, paths: readonly string[]): string {
-  let m = message.replace(/^rankeval: /, "").replace(/\n\(rankeval --help for usage\)\n?$/, "");
+  // The command line's error is its last line (warnings may come before it).
+  const lines = message
+    .replace(/\n\(rankeval --help for usage\)\n?$/, "")
+    .trimEnd()
+    .split("\n");
+  let m = lines[lines.length - 1].replace(/^rankeval: /, "");
   for (const p of paths) m = m.split(p).join(basename(p));
   return m.trim();
 }

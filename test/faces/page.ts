@@ -53,7 +53,9 @@ export class PageFace {
     // The measures first: with no job yet (or the last one's files), set while no new file is chosen.
     await page.selectOption('select[name="preset"]', measures.length ? "custom" : "default");
     await page.fill('input[name="measures"]', measures.join(" "));
-    await page.dispatchEvent('input[name="measures"]', "change");
+    // Left now: the field's change comes when it loses focus, which a later click would otherwise
+    // cause, starting a new job (and clearing the downloads) under the click.
+    await page.locator('input[name="measures"]').blur();
     await this.settled();
     // The qrels: a new job with the last set's runs still chosen; waited for, so that what follows is
     // this set's job alone.
