@@ -179,10 +179,3 @@ export function meansOnly(answer: Answer): Answer {
     numbers: Object.fromEntries(Object.entries(answer.numbers).map(([k, v]) => [k, { mean: v.mean, perQuery: {} }])),
   };
 }
-
-/** The runid line left out of trec_eval's text: JSON, CSV, Parquet and Arrow runs are tagged by their file. */
-export const withoutRunid = (text: string) =>
-  text
-    .split("\n")
-    .filter((l) => !l.startsWith("runid "))
-    .join("\n");
