@@ -68,13 +68,15 @@ const sets: InputSet[] = SIZES.map((rows, i) =>
   generate({ seed: seeded(i), rows, fractional: i % 2 === 1, twoRuns: i % 3 === 0 }),
 );
 
+/** The files each set was written to, by set and format: written once, read by every face. */
+const writtenFiles = new Map<string, ReturnType<typeof writeSet>>();
+
 /** Where a set is written in a format (gzipped or not). */
 function written(set: InputSet, format: Format, gzip = false) {
   const key = `${set.name.replace(/[^a-z0-9]+/gi, "_")}/${format}${gzip ? "-gz" : ""}`;
-  const cache = (written as unknown as { cache?: Map<string, ReturnType<typeof writeSet>> }).cache ?? new Map();
-  (written as unknown as { cache: typeof cache }).cache = cache;
-  if (!cache.has(key)) cache.set(key, writeSet(set, format, join(dir, key), gzip));
-  return cache.get(key)!;
+  let files = writtenFiles.get(key);
+  if (!files) writtenFiles.set(key, (files = writeSet(set, format, join(dir, key), gzip)));
+  return files;
 }
 
 /** JSON with every object's keys sorted: faces list queries in different orders (the values must match). */
@@ -163,40 +165,44 @@ describe("the command line and the library, every format", () => {
     }),
   );
 
-  it.each(sets.map((s, i) => [s.name, i]))("%s", async (_, i) => {
-    const set = sets[i];
-    const failures: string[] = [];
-    const references = new Map<string, Answer>();
-    for (const c of cases[i]) {
-      const measures = LISTS[c.list];
-      if (!references.has(c.list)) references.set(c.list, await reference(set, measures));
-      const files = written(set, c.format, c.gzip);
-      const paths = [files.qrels, ...files.runs];
-      const where = `${c.format}${c.gzip ? ".gz" : ""}, ${c.list} names, ${c.threads} threads`;
-      const cli = answerOfCli(
-        await cliHere(["-q", "--format", "json", ...mArgs(measures), ...paths], c.threads),
-        paths,
-      );
-      const got = {
-        cli,
-        evaluateFiles: await answerOfEvaluateFiles(files.qrels, files.runs, measures, c.threads),
-        evaluateRun: await answerOfEvaluateRun(files.qrels, files.runs, measures),
-      };
-      // gzip of Parquet and Arrow is not read (they are read by offset): refused alike by every face.
-      const columnarGzip = c.gzip && (c.format === "parquet" || c.format === "arrow");
-      const want = columnarGzip ? cli : references.get(c.list)!;
-      if (columnarGzip && !("refused" in cli)) failures.push(`cli, ${where}: read a gzipped ${c.format} file`);
-      for (const [face, answer] of Object.entries(got))
-        if (differ(answer, want))
-          failures.push(
-            `${face}, ${where}: ${said(answer, want)}${"refused" in want ? `\n   the command line: ${said(want)}` : ""}`,
-          );
-    }
-    expect(
-      failures,
-      `${set.name}; each line: a face, the files, its values (the other: the command line in this process, one thread, on TREC text)\n${replay(SEED)}`,
-    ).toEqual([]);
-  });
+  it.each(sets.map((s, i) => [s.name, i]))(
+    "%s",
+    async (_, i) => {
+      const set = sets[i];
+      const failures: string[] = [];
+      const references = new Map<string, Answer>();
+      for (const c of cases[i]) {
+        const measures = LISTS[c.list];
+        if (!references.has(c.list)) references.set(c.list, await reference(set, measures));
+        const files = written(set, c.format, c.gzip);
+        const paths = [files.qrels, ...files.runs];
+        const where = `${c.format}${c.gzip ? ".gz" : ""}, ${c.list} names, ${c.threads} threads`;
+        const cli = answerOfCli(
+          await cliHere(["-q", "--format", "json", ...mArgs(measures), ...paths], c.threads),
+          paths,
+        );
+        const got = {
+          cli,
+          evaluateFiles: await answerOfEvaluateFiles(files.qrels, files.runs, measures, c.threads),
+          evaluateRun: await answerOfEvaluateRun(files.qrels, files.runs, measures),
+        };
+        // gzip of Parquet and Arrow is not read (they are read by offset): refused alike by every face.
+        const columnarGzip = c.gzip && (c.format === "parquet" || c.format === "arrow");
+        const want = columnarGzip ? cli : references.get(c.list)!;
+        if (columnarGzip && !("refused" in cli)) failures.push(`cli, ${where}: read a gzipped ${c.format} file`);
+        for (const [face, answer] of Object.entries(got))
+          if (differ(answer, want))
+            failures.push(
+              `${face}, ${where}: ${said(answer, want)}${"refused" in want ? `\n   the command line: ${said(want)}` : ""}`,
+            );
+      }
+      expect(
+        failures,
+        `${set.name}; each line: a face, the files, its values (the other: the command line in this process, one thread, on TREC text)\n${replay(SEED)}`,
+      ).toEqual([]);
+    },
+    180_000,
+  );
 });
 
 /** A set written as TREC text with one run line replaced (1-based line of the first run). */
@@ -212,17 +218,21 @@ function corrupted(set: InputSet, name: string, line: number, replace: (l: strin
 describe.skipIf(trecEvalSkip !== undefined)("TREC text under trec_eval's names: trec_eval's bytes", () => {
   const trecEval = "path" in built ? built.path : "";
 
-  it.each(sets.map((s, i) => [s.name, i]))("%s", async (_, i) => {
-    const files = written(sets[i], "trec");
-    for (const run of files.runs) {
-      // -c: trec_eval 10 exits 4 on a judged query the run lacks without it (a deliberate divergence:
-      // test/trec-eval-diff/divergences.ts), and the sets have such queries.
-      const args = ["-q", "-c", ...mArgs(TREC_NAMES), files.qrels, run];
-      const want = await runTrecEval(trecEval, args);
-      const got = await cliHere(args, 1 + (i % 4));
-      expect(got.stdout, `${run}: rankeval ${args.join(" ")}\n${replay(SEED)}`).toBe(want.stdout);
-    }
-  });
+  it.each(sets.map((s, i) => [s.name, i]))(
+    "%s",
+    async (_, i) => {
+      const files = written(sets[i], "trec");
+      for (const run of files.runs) {
+        // -c: trec_eval 10 exits 4 on a judged query the run lacks without it (a deliberate divergence:
+        // test/trec-eval-diff/divergences.ts), and the sets have such queries.
+        const args = ["-q", "-c", ...mArgs(TREC_NAMES), files.qrels, run];
+        const want = await runTrecEval(trecEval, args);
+        const got = await cliHere(args, 1 + (i % 4));
+        expect(got.stdout, `${run}: rankeval ${args.join(" ")}\n${replay(SEED)}`).toBe(want.stdout);
+      }
+    },
+    120_000,
+  );
 
   it("-m all_trec", async () => {
     const files = written(sets[3], "trec");
@@ -239,15 +249,36 @@ describe.skipIf(!haveBuild)("the built command line, 1 to 4 real threads", () =>
     [sets[1].name, 1, "trec"],
     [sets[6].name, 6, "trec"],
     [sets[7].name, 7, "gzip"],
-  ] as const)("%s (%s)", async (_, i, how) => {
-    const files = written(sets[i], "trec", how === "gzip");
-    const args = ["-q", ...mArgs(MIXED), files.qrels, ...files.runs];
-    const want = await cliHere(args, 1);
-    for (const threads of [1, 2, 3, 4]) {
-      const got = await cliBuilt(args, threads);
-      expect(got.stdout, `--threads ${threads}: ${got.stderr}\n${replay(SEED)}`).toBe(want.stdout);
+  ] as const)(
+    "%s (%s)",
+    async (_, i, how) => {
+      const files = written(sets[i], "trec", how === "gzip");
+      const args = ["-q", ...mArgs(MIXED), files.qrels, ...files.runs];
+      const want = await cliHere(args, 1);
+      for (const threads of [1, 2, 3, 4]) {
+        const got = await cliBuilt(args, threads);
+        expect(got.stdout, `--threads ${threads}: ${got.stderr}\n${replay(SEED)}`).toBe(want.stdout);
+      }
+    },
+    120_000,
+  );
+});
+
+describe("Parquet and Arrow past BATCH_ROWS (262,144 rows)", () => {
+  it("the command line and evaluateFiles as on TREC text", async () => {
+    const set = generate({ seed: seeded(26), rows: COLUMNAR_SIZE, fractional: false, depth: 100 });
+    const want = await reference(set, RANKEVAL_NAMES);
+    const failures: string[] = [];
+    for (const format of ["parquet", "arrow"] as const) {
+      const files = written(set, format);
+      const paths = [files.qrels, ...files.runs];
+      const cli = answerOfCli(await cliHere(["-q", "--format", "json", ...mArgs(RANKEVAL_NAMES), ...paths], 2), paths);
+      const library = await answerOfEvaluateFiles(files.qrels, files.runs, RANKEVAL_NAMES, 1);
+      for (const [face, answer] of Object.entries({ cli, evaluateFiles: library }))
+        if (differ(answer, want)) failures.push(`${face}, ${format}: ${said(answer, want)}`);
     }
-  });
+    expect(failures, replay(SEED)).toEqual([]);
+  }, 180_000);
 });
 
 describe("past the real defaults: 12 MiB (a reader thread), 1 Mi rows (a block), 32 MiB (partitions)", () => {
@@ -257,6 +288,16 @@ describe("past the real defaults: 12 MiB (a reader thread), 1 Mi rows (a block),
     const bytes = statSync(files.qrels).size + statSync(files.runs[0]).size;
     // The premise: above PARTITION_MIN_BYTES and the reader thread's THREAD_MIN_BYTES, past BLOCK_ROWS rows.
     expect(bytes).toBeGreaterThan(32 << 20);
+    // And every byte threshold falls between two of the TREC text files the test reads.
+    const sizes = [
+      ...writeSet(halfwayMeans(), "trec", join(dir, "halfway-sizes")).runs,
+      ...sets.map((s) => written(s, "trec").runs[0]),
+      files.runs[0],
+    ].map((f) => statSync(f).size);
+    for (const t of THRESHOLDS.filter((t) => t.unit === "bytes"))
+      expect(sizes.some((n) => n < t.value) && sizes.some((n) => n > t.value), `${t.file}: ${t.code}: ${sizes}`).toBe(
+        true,
+      );
     const args = ["-c", ...mArgs(TREC_NAMES), files.qrels, files.runs[0]];
     const one = await cliHere(args, 1, null);
     // Four partitions (in this thread) at the real threshold, no RANKEVAL_THREAD_MIN_BYTES.
@@ -305,29 +346,33 @@ describe("refusals: one message on every face", () => {
     ],
   ] as const;
 
-  it.each(inputs)("%s", async (_, make) => {
-    const { qrels, runs } = make();
-    const paths = [qrels, ...runs];
-    const measures = ["map", "ndcg@10"];
-    const faces: Record<string, Answer> = {
-      "cli, 1 thread": answerOfCli(await cliHere(["--format", "json", ...mArgs(measures), ...paths], 1), paths),
-      "cli, 4 partitions": answerOfCli(await cliHere(["--format", "json", ...mArgs(measures), ...paths], 4), paths),
-      "evaluateFiles, 1": await answerOfEvaluateFiles(qrels, runs, measures, 1),
-      "evaluateFiles, 3": await answerOfEvaluateFiles(qrels, runs, measures, 3),
-      "readRun + evaluateRun": await answerOfEvaluateRun(qrels, runs, measures),
-    };
-    if (haveBuild)
-      faces["cli built, 2 threads"] = answerOfCli(
-        await cliBuilt(["--format", "json", ...mArgs(measures), ...paths], 2),
-        paths,
-      );
-    const first = faces["cli, 1 thread"];
-    expect("refused" in first, said(first)).toBe(true);
-    const differing = Object.entries(faces)
-      .filter(([, a]) => differ(a, first))
-      .map(([face, a]) => `${face}: ${said(a)}`);
-    expect(differing, `the command line: ${said(first)}`).toEqual([]);
-  });
+  it.each(inputs)(
+    "%s",
+    async (_, make) => {
+      const { qrels, runs } = make();
+      const paths = [qrels, ...runs];
+      const measures = ["map", "ndcg@10"];
+      const faces: Record<string, Answer> = {
+        "cli, 1 thread": answerOfCli(await cliHere(["--format", "json", ...mArgs(measures), ...paths], 1), paths),
+        "cli, 4 partitions": answerOfCli(await cliHere(["--format", "json", ...mArgs(measures), ...paths], 4), paths),
+        "evaluateFiles, 1": await answerOfEvaluateFiles(qrels, runs, measures, 1),
+        "evaluateFiles, 3": await answerOfEvaluateFiles(qrels, runs, measures, 3),
+        "readRun + evaluateRun": await answerOfEvaluateRun(qrels, runs, measures),
+      };
+      if (haveBuild)
+        faces["cli built, 2 threads"] = answerOfCli(
+          await cliBuilt(["--format", "json", ...mArgs(measures), ...paths], 2),
+          paths,
+        );
+      const first = faces["cli, 1 thread"];
+      expect("refused" in first, said(first)).toBe(true);
+      const differing = Object.entries(faces)
+        .filter(([, a]) => differ(a, first))
+        .map(([face, a]) => `${face}: ${said(a)}`);
+      expect(differing, `the command line: ${said(first)}`).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!haveChromium)("the page in Chromium, 1 to 4 workers", () => {
