@@ -126,6 +126,36 @@ describe("rankeval --fuse METHOD QRELS RUN RUN", () => {
     expect(r.stdout).toContain('"fused(rrf)"');
   });
 
+  it("names the fused run fused(METHOD) in its warnings too, not by the temporary file it is written to", async () => {
+    // Query 20 judged, in neither run: each run's warning names it, the fused run's too.
+    const more = file("more-qrels.txt", `${readFileSync(qrels, "utf8")}20 0 d1 1\n`);
+    const saved = { threads: process.env.RANKEVAL_THREADS, least: process.env.RANKEVAL_THREAD_MIN_BYTES };
+    // One worker, and two (the fused run's name goes to the workers: src/node/partitioned.ts).
+    for (const threads of ["1", "2"]) {
+      process.env.RANKEVAL_THREADS = threads;
+      process.env.RANKEVAL_THREAD_MIN_BYTES = "0";
+      try {
+        const r = await cli(["--fuse", "rrf", "-m", "map", more, a, b]);
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stderr, `${threads} threads`).toBe(
+          [
+            "rankeval: fused(rrf): 1 judged query is not in the run and is left out (20); -c counts it as 0",
+            `rankeval: ${a}: 1 judged query is not in the run and is left out (20); -c counts it as 0`,
+            `rankeval: ${b}: 1 judged query is not in the run and is left out (20); -c counts it as 0`,
+            "",
+          ].join("\n"),
+        );
+      } finally {
+        for (const [k, v] of [
+          ["RANKEVAL_THREADS", saved.threads],
+          ["RANKEVAL_THREAD_MIN_BYTES", saved.least],
+        ] as const)
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+      }
+    }
+  });
+
   it("knows QRELS by its first line past 200 KB of comments (a file's first MiB is looked at)", async () => {
     const commented = file(
       "commented-qrels.txt",

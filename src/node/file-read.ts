@@ -3,8 +3,20 @@ import { InputError, RankevalError } from "../errors/errors.js";
 import type { ChunkSink, TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 
-/** A file as messages name it: `-` is standard input. */
-export const displayName = (path: string) => (path === "-" ? "standard input" : path);
+/** Files that messages name otherwise than by their path, by path (namedAs). */
+const names = new Map<string, string>();
+
+/** A file as messages name it: `-` is standard input; a file namedAs, by that name. */
+export const displayName = (path: string) => names.get(path) ?? (path === "-" ? "standard input" : path);
+
+/**
+ * Names the file `path` `name` in every message (warnings, errors, progress) until the function it
+ * returns is called: a temporary file (--fuse's fused run) as the output names it, not by its path.
+ */
+export function namedAs(path: string, name: string): () => void {
+  names.set(path, name);
+  return () => names.delete(path);
+}
 
 /** Where readInto reports how far it got (Progress, on a terminal). */
 export type ProgressSink = Pick<Progress, "start" | "update" | "done">;

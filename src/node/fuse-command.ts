@@ -9,7 +9,7 @@ import { writeFusedRun } from "../output/fused-run.js";
 import { formatOf } from "../input/formats.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
-import { checkReadOnce, displayName, readInto, rereadable } from "./file-read.js";
+import { checkReadOnce, displayName, namedAs, readInto, rereadable } from "./file-read.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { readRows } from "../input/input.js";
 import { Interner } from "../io/interner.js";
@@ -67,12 +67,13 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   }
   // Evaluated as a file among the others (the one way files are evaluated): the fused run first, so
   // that --compare compares it with each input (its default baseline), and named by --output, or as
-  // `fused(METHOD)` where it was written to a temporary file.
+  // `fused(METHOD)` where it was written to a temporary file, in its results and in every message.
   const dir = args.output === undefined ? mkdtempSync(join(tmpdir(), "rankeval-fuse-")) : null;
   const path = dir === null ? args.output! : join(dir, "fused.txt");
+  const label = `fused(${args.fuse})`;
+  const unname = dir === null ? () => {} : namedAs(path, label);
   try {
     await writeRunFile(path, fused);
-    const label = `fused(${args.fuse})`;
     const name = (file: string) => (dir !== null && file === path ? label : file);
     const files = [args.files[0], path, ...runFiles];
     const evaluated = { ...args, files };
@@ -80,6 +81,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
       ? await evaluations.compare(evaluated, io, name)
       : await evaluations.evaluate(evaluated, io, name);
   } finally {
+    unname();
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
   }
 }

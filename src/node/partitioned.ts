@@ -110,6 +110,7 @@ async function evaluateOnThreads(
  * Workers that run in this thread, one after the other, their messages cloned as postMessage clones
  * them: where no thread can start (run from the TypeScript source, as the tests run the command line)
  * and RANKEVAL_THREADS asks for two or more, so that the tests go the partitions' way with any number.
+ * They are kept from one evaluation to the next as the pool keeps its threads (WorkerInThisThread).
  */
 export interface PartitionsInThisThread {
   inThisThread: true;
@@ -124,28 +125,66 @@ export function partitionWorkers(pool: ThreadPool | null): ThreadPool | Partitio
   return size >= 2 ? { inThisThread: true, size: Math.min(size, 256) } : null;
 }
 
-function portInThisThread(
-  specEvaluator: (spec: EvaluationSpec) => EvaluatorFor,
-): PartitionPort<string, EvaluationSpec> {
-  let onReport: (r: PartitionReport) => void = () => {};
+/**
+ * A worker in this thread, as a thread of the pool is: kept idle between evaluations, and its reports
+ * made while no evaluation holds it (answers an evaluation ended before waiting for) go to the next
+ * that does, as a thread's messages still on their way do; ended after a failure.
+ */
+interface WorkerInThisThread {
+  send(message: PartitionMessage<string, EvaluationSpec>, transfer?: Transferable[]): void;
+  /** Who gets its reports; null while idle, its reports then kept for the next. */
+  onReport: ((r: PartitionReport) => void) | null;
+  unheard: PartitionReport[];
+}
+
+/** The workers in this thread no evaluation holds. */
+const idleInThisThread: WorkerInThisThread[] = [];
+
+function workerInThisThread(specEvaluator: (spec: EvaluationSpec) => EvaluatorFor): WorkerInThisThread {
   const handle = partitionWorker<string, EvaluationSpec>(
     (r, transfer) => {
       const copy = structuredClone(r, { transfer });
-      setImmediate(() => onReport(copy));
+      setImmediate(() => (worker.onReport ? worker.onReport(copy) : worker.unheard.push(copy)));
     },
     readInto,
     specEvaluator,
   );
-  return {
-    post: (message, transfer) => {
+  const worker: WorkerInThisThread = {
+    send: (message, transfer) => {
       const copy = structuredClone(message, { transfer });
       setImmediate(() => handle(copy));
     },
+    onReport: null,
+    unheard: [],
+  };
+  return worker;
+}
+
+function portInThisThread(
+  specEvaluator: (spec: EvaluationSpec) => EvaluatorFor,
+): PartitionPort<string, EvaluationSpec> {
+  const worker = idleInThisThread.pop() ?? workerInThisThread(specEvaluator);
+  let released = false;
+  return {
+    post: (message, transfer) => worker.send(message, transfer),
     listen: (report) => {
-      onReport = report;
+      worker.onReport = report;
+      const unheard = worker.unheard.splice(0);
+      setImmediate(() => {
+        for (const r of unheard) report(r);
+      });
     },
-    // Its ports to the others closed (they would keep this process alive), whatever became of it.
-    release: () => handle({ type: "stop" }),
+    release: (ok) => {
+      if (released) return;
+      released = true;
+      worker.onReport = null;
+      if (ok) idleInThisThread.push(worker);
+      else {
+        worker.unheard.length = 0;
+        // Its ports to the others closed (they would keep this process alive), whatever became of it.
+        worker.send({ type: "stop" });
+      }
+    },
   };
 }
 

@@ -8,6 +8,12 @@
  *
  * Any failure (bad input, a run not grouped by query, a worker lost) ends the session: the caller
  * reads what is left the one-worker way, which says the error with its file and line.
+ *
+ * Workers outlive a session (the command line's threads serve the next call), and a session may end
+ * with answers still on their way (no judgments: the runs' are not waited for). So every message of
+ * a session carries its number: a worker drops its peers' messages of an earlier session, the session
+ * drops reports of another, and a worker's next session starts from nothing whatever the last left.
+ *
  * Browser compatible.
  */
 import type { Evaluated } from "./evaluate.js";
@@ -40,8 +46,18 @@ export interface PartitionJob<Spec> {
 
 /** This side -> a worker. */
 export type PartitionMessage<S, Spec> =
-  /** `peers[j]`: a port to worker j (null at its own index), which its buckets and spare buffers go through. */
-  | { type: "start"; index: number; parts: number; job: PartitionJob<Spec>; peers: (MessagePort | null)[] }
+  /**
+   * `session`: the number every report and peer message of this session carries; `peers[j]`: a port
+   * to worker j (null at its own index), which its buckets and spare buffers go through.
+   */
+  | {
+      type: "start";
+      session: number;
+      index: number;
+      parts: number;
+      job: PartitionJob<Spec>;
+      peers: (MessagePort | null)[];
+    }
   /** Split bytes [start, end) of `source`, chunk `chunk` of stream `stream` (0: the judgments, r + 1: run r). */
   | { type: "split"; stream: number; chunk: number; source: S; start: number; end: number }
   | { type: "judgmentsStart"; file: string; expectedBytes: number }
@@ -53,18 +69,21 @@ export type PartitionMessage<S, Spec> =
   /** Loads what the first job needs (the kernel compiled) while nothing waits for it. */
   | { type: "load" };
 
-/** A worker -> another: a bucket of chunk `chunk` of `stream` for its owner (null: no line of it), a buffer given back. */
+/** A worker -> another, in session `session`: a bucket of chunk `chunk` of `stream` for its owner (null: no line of it), a buffer given back. */
 type PeerMessage =
-  | { type: "bucket"; stream: number; chunk: number; bucket: Uint8Array | null }
-  | { type: "spare"; buffer: ArrayBuffer };
+  | { type: "bucket"; session: number; stream: number; chunk: number; bucket: Uint8Array | null }
+  | { type: "spare"; session: number; buffer: ArrayBuffer };
 
-/** A worker -> this side. */
-export type PartitionReport =
+/** What a worker says to this side. */
+type Report =
   | { type: "split"; chunk: number; last: number }
   | { type: "took"; chunk: number }
   | { type: "judged"; judged: OwnedJudgments }
   | { type: "run"; owned: OwnedRun }
   | { type: "failed"; message: string };
+
+/** A worker -> this side: a report of session `session` (the one it last started). */
+export type PartitionReport = Report & { session: number };
 
 /** A worker as this side holds it. */
 export interface PartitionPort<S, Spec> {
@@ -187,7 +206,7 @@ export class Partitions<S, Spec> {
       this.judging = session.ask<OwnedJudgments>({ type: "judgmentsEnd", file: qrels.name });
       return true;
     } catch (e) {
-      if (!(e instanceof Failed)) throw e;
+      if (!(e instanceof Failed)) throw session.abandon(e);
       return false;
     }
   }
@@ -267,7 +286,7 @@ export class Partitions<S, Spec> {
       if (previous) await finish(previous);
       return evaluated;
     } catch (e) {
-      if (!(e instanceof Failed)) throw e;
+      if (!(e instanceof Failed)) throw session.abandon(e);
       return evaluated;
     }
   }
@@ -288,8 +307,13 @@ interface Asked {
   resolve: (out: unknown[]) => void;
 }
 
+/** The sessions' numbers in this realm: each new session's is one more. */
+let sessions = 0;
+
 /** This side of one evaluation across the workers. */
 class Session<S, Spec> {
+  /** The number its messages carry: reports of another session (one before, ended early) are not its. */
+  private readonly id = ++sessions;
   private failure: Failed | null = null;
   /** The chunks' reports ("split", "took") of the file being streamed. */
   private onChunk: ((r: PartitionReport) => void) | null = null;
@@ -308,6 +332,7 @@ class Session<S, Spec> {
     ports.forEach((port, index) =>
       port.listen(
         (r) => {
+          if (r.session !== this.id) return;
           if (r.type === "failed") return this.fail(r.message);
           if (r.type === "judged" || r.type === "run") {
             const a = this.asked[this.answered[index]++];
@@ -340,7 +365,7 @@ class Session<S, Spec> {
       }
     peers.forEach((own, index) => {
       const transfer = own.filter((p): p is MessagePort => p !== null);
-      this.post(index, { type: "start", index, parts: n, job, peers: own }, transfer);
+      this.post(index, { type: "start", session: this.id, index, parts: n, job, peers: own }, transfer);
     });
   }
 
@@ -357,6 +382,15 @@ class Session<S, Spec> {
     if (this.failure) return;
     this.failure = new Failed(message);
     for (const f of this.failed) f(this.failure);
+  }
+
+  /**
+   * Ends the session as failed for an error of this side (a file unreadable, a caller's callback):
+   * it may have stopped half-way through a file, and the workers are of no more use. Returns `e`.
+   */
+  abandon(e: unknown): unknown {
+    this.fail(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+    return e;
   }
 
   /** Rejects with the session's failure (at once if it failed already). */
@@ -482,12 +516,19 @@ export type ReadInto<S> = (source: S, start: number, into: Uint8Array) => void |
  * and of its peers' (buckets and buffers): it splits the chunks it is given, sends each bucket to its
  * owner, and owns its partition, taking its buckets in chunk order whatever order they come in.
  * `evaluatorOf` makes the evaluator of a job's spec; `post` sends a report.
+ *
+ * A start begins a session afresh, whatever the one before left (its buckets still coming from its
+ * peers, its answers not waited for): its reports carry the session's number, and its peers' messages
+ * of another session are dropped.
  */
 export function partitionWorker<S, Spec>(
   post: (r: PartitionReport, transfer?: Transferable[]) => void,
   read: ReadInto<S>,
   evaluatorOf: (spec: Spec) => EvaluatorFor,
 ): (message: PartitionMessage<S, Spec>) => void {
+  /** The session started last (0: none yet), which every report and peer message carries. */
+  let session = 0;
+  const report = (r: Report, transfer?: Transferable[]) => post({ ...r, session }, transfer);
   let owner: PartitionOwner | null = null;
   let splitter: QuerySplitter | null = null;
   let peers: (MessagePort | null)[] = [];
@@ -526,15 +567,16 @@ export function partitionWorker<S, Spec>(
         const from = chunk % parts;
         const buffer = bucket.buffer as ArrayBuffer;
         if (!keep && from === me) spares.push(buffer);
-        else if (!keep) peers[from]!.postMessage({ type: "spare", buffer } satisfies PeerMessage, [buffer]);
+        else if (!keep) peers[from]!.postMessage({ type: "spare", session, buffer } satisfies PeerMessage, [buffer]);
       }
-      post({ type: "took", chunk });
+      report({ type: "took", chunk });
     }
   };
 
   const handle = async (m: PartitionMessage<S, Spec> | PeerMessage): Promise<void> => {
     switch (m.type) {
       case "start":
+        session = m.session;
         parts = m.parts;
         me = m.index;
         trecLabels = m.job.trecLabels === true;
@@ -556,12 +598,12 @@ export function partitionWorker<S, Spec>(
         const { buckets, last } = splitter.split(bytes, take);
         buckets.forEach((b, to) => {
           const bucket = b.length ? b : null;
-          const message: PeerMessage = { type: "bucket", stream: m.stream, chunk: m.chunk, bucket };
+          const message: PeerMessage = { type: "bucket", session, stream: m.stream, chunk: m.chunk, bucket };
           // Its own bucket waits its turn behind the chunks to split, as the others' do.
           if (to === me) enqueue(message);
           else peers[to]!.postMessage(message, bucket ? [bucket.buffer as ArrayBuffer] : []);
         });
-        return post({ type: "split", chunk: m.chunk, last });
+        return report({ type: "split", chunk: m.chunk, last });
       }
       case "bucket":
         waiting.set(`${m.stream} ${m.chunk}`, m.bucket);
@@ -577,7 +619,7 @@ export function partitionWorker<S, Spec>(
       case "judgmentsEnd": {
         const judged = owner!.judgmentsEnd(m.file, qids);
         if (trecLabels) owner!.truncateLabels();
-        return post({ type: "judged", judged });
+        return report({ type: "judged", judged });
       }
       case "runStart":
         owner!.runStart(m.file, m.spec === undefined ? undefined : evaluatorOf(m.spec));
@@ -585,7 +627,7 @@ export function partitionWorker<S, Spec>(
         next = 0;
         return takeWaiting();
       case "runEnd":
-        return post({ type: "run", owned: owner!.runEnd() });
+        return report({ type: "run", owned: owner!.runEnd() });
       case "load":
         new QuerySplitter(1);
         return;
@@ -618,11 +660,13 @@ export function partitionWorker<S, Spec>(
       const m = nextMessage();
       if (m.type === "start") failed = false;
       if (failed && m.type !== "stop") continue;
+      // A peer's message of a session before: its buckets would be taken as this one's chunks.
+      if ((m.type === "bucket" || m.type === "spare") && m.session !== session) continue;
       try {
         await handle(m);
       } catch (e) {
         failed = true;
-        post({ type: "failed", message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+        report({ type: "failed", message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
       }
     }
     running = false;
