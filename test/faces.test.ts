@@ -112,10 +112,37 @@ function said(a: Answer, b?: Answer): string {
 const differ = (a: Answer, b: Answer) => canonical(a) !== canonical(b);
 
 /** The reference: the command line in this process, one thread, on the set as TREC text. */
-async function reference(set: InputSet, measures: readonly string[]) {
+async function reference(set: InputSet, measures: readonly string[]): Promise<Answer> {
   const files = written(set, "trec");
   const out = await cliHere(["-q", "--format", "json", ...mArgs(measures), files.qrels, ...files.runs]);
   return answerOfCli(out, [files.qrels, ...files.runs]);
+}
+
+/**
+ * The mixed list's numbers as its names' own lists give them: trec_eval's names as in a list of
+ * trec_eval's names alone (labels read as trec_eval reads them), rankeval's as in a list of
+ * rankeval's names alone (labels as written). A face must not let one name change another's values.
+ */
+async function mixedReference(set: InputSet): Promise<Answer> {
+  const trec = await reference(set, TREC_NAMES);
+  const own = await reference(set, RANKEVAL_NAMES);
+  const mixed = await reference(set, MIXED);
+  if (!("numbers" in trec && "numbers" in own && "numbers" in mixed)) return mixed;
+  const pick = (run: string, key: string) => (key in trec.numbers[run].mean ? trec : own).numbers[run];
+  const numbers: Record<string, RunNumbers> = {};
+  for (const [run, n] of Object.entries(mixed.numbers)) {
+    const keys = Object.keys(n.mean);
+    numbers[run] = {
+      mean: Object.fromEntries(keys.map((k) => [k, pick(run, k).mean[k]])),
+      perQuery: Object.fromEntries(
+        Object.keys(n.perQuery).map((q) => [
+          q,
+          Object.fromEntries(keys.map((k) => [k, pick(run, k).perQuery[q]?.[k]])),
+        ]),
+      ),
+    };
+  }
+  return { numbers };
 }
 
 describe("the thresholds", () => {
@@ -171,6 +198,14 @@ describe("the command line and the library, every format", () => {
       const set = sets[i];
       const failures: string[] = [];
       const references = new Map<string, Answer>();
+      // The mixed list's reference: each name's value as its own list gives it; the command line's own
+      // mixed list on TREC text is checked against it first.
+      references.set("mixed", await mixedReference(set));
+      const mixed = await reference(set, MIXED);
+      if (differ(mixed, references.get("mixed")!))
+        failures.push(
+          `the command line on TREC text, the mixed list (the other: each name's own list): ${said(mixed, references.get("mixed"))}`,
+        );
       for (const c of cases[i]) {
         const measures = LISTS[c.list];
         if (!references.has(c.list)) references.set(c.list, await reference(set, measures));
@@ -442,7 +477,7 @@ describe.skipIf(!haveChromium)("the page in Chromium, 1 to 4 workers", () => {
             continue;
           }
           if (got.pageErrors.length) failures.push(`${where}: errors in the page: ${got.pageErrors.join("; ")}`);
-          const want = meansOnly(await reference(set, measures));
+          const want = meansOnly(list === "mixed" ? await mixedReference(set) : await reference(set, measures));
           // Cells of trec_eval's lines hold the value as printed (%.4f): the command line's trec_eval text.
           const printed = list === "trec" ? trecValues(await cliText("trec", measures, paths), files.runs) : null;
           // The cells' values, and the JSON download's numbers: the command line's on TREC text.
