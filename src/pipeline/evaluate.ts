@@ -31,6 +31,7 @@ import {
   resultConventions,
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
+import { sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
 
 /**
@@ -142,6 +143,12 @@ export interface BatchExtras {
    * (a geometric mean's logs cost a microsecond a query). @default true
    */
   readonly summaries?: boolean;
+  /**
+   * The order the summaries add the queries in (indices into the batch's queries), where it is not
+   * the result's: evaluateRun's queries are in the run's order, and its means are summed in byte order
+   * of their ids, as the command line's and evaluateFiles' (so the same doubles, to the last bit).
+   */
+  readonly summaryOrder?: Int32Array;
 }
 
 /**
@@ -200,7 +207,9 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   const ms = parseMeasures(measures, warnings);
   const { batch, qids, notJudged, notInRun, labelsRead } = joinRun(qrels, run);
   if (labelsRead && readsTrecLabels(ms)) warnings.push(labelsWarning(labelsRead));
-  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, extras);
+  const order = sortedOrder(qids);
+  const summaryOrder = order.every((q, i) => q === i) ? undefined : Int32Array.from(order);
+  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
 }
 
 /** What the options ask beyond the measures' conventions: the tie range, the intervals' settings. */
@@ -353,8 +362,10 @@ export function evaluateBatch<Q>(
     measureConventions[m.name] = described[s];
   });
   const summarise = extras.summaries !== false;
+  const order = extras.summaryOrder;
+  const ordered = (v: Float64Array) => (order ? Float64Array.from(order, (q) => v[q]) : v);
   const { mean, counted, interval } = summarise
-    ? summariesOf(values, (k) => aggregates[k], extras.interval)
+    ? summariesOf(order ? mapValues(values, ordered) : values, (k) => aggregates[k], extras.interval)
     : { mean: mapKeys(values, NaN), counted: mapKeys(values, 0), interval: {} };
   let tieRange: Record<string, TieRange> | undefined;
   if (extras.tieRange) {
@@ -366,7 +377,10 @@ export function evaluateBatch<Q>(
         worst: worst[s],
         best: best[s],
         mean: summarise
-          ? { worst: summaryOf(worst[s], m.aggregate).value, best: summaryOf(best[s], m.aggregate).value }
+          ? {
+              worst: summaryOf(ordered(worst[s]), m.aggregate).value,
+              best: summaryOf(ordered(best[s]), m.aggregate).value,
+            }
           : { worst: NaN, best: NaN },
       };
     });
@@ -394,3 +408,6 @@ export function evaluateBatch<Q>(
 /** Each key of `record` mapped to `value`. */
 const mapKeys = <T>(record: Readonly<Record<string, unknown>>, value: T): Record<string, T> =>
   Object.fromEntries(Object.keys(record).map((k) => [k, value]));
+
+const mapValues = <T, U>(record: Readonly<Record<string, T>>, f: (v: T) => U): Record<string, U> =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));

@@ -100,10 +100,19 @@ export function numbersOfJson(text: string): Numbers {
   );
 }
 
-/** A Result's numbers: NaN as JSON writes it (null). */
+/**
+ * Names the library reads as rankeval's counts, averaged, where the command line reads them as trec_eval's,
+ * summed (the README's "A name gives its tool's number": a bare name both tools know is rankeval's in
+ * the library). Their per-query values are the same; the library's sum of them is compared.
+ */
+const SUMMED_BY_TREC_EVAL = new Set(["num_ret", "num_rel_ret", "num_rel"]);
+
+/** A Result's numbers: NaN as JSON writes it (null); the counts above as their sums. */
 export function numbersOfResult(result: Result<string>): RunNumbers {
   const value = (v: number) => (Number.isNaN(v) ? null : v);
-  const mean = Object.fromEntries(result.measures.map((m) => [m, value(result.mean[m])]));
+  const summary = (m: string) =>
+    SUMMED_BY_TREC_EVAL.has(m) ? result.values[m].reduce((s, v) => (Number.isNaN(v) ? s : s + v), 0) : result.mean[m];
+  const mean = Object.fromEntries(result.measures.map((m) => [m, value(summary(m))]));
   const perQuery: Record<string, Record<string, number | null>> = {};
   result.qids.forEach((q, i) => {
     perQuery[q] = Object.fromEntries(result.measures.map((m) => [m, value(result.values[m][i])]));
