@@ -112,6 +112,21 @@ class ChosenByFirstLine<T> implements Parser<T> {
   }
 }
 
+/** The format judgments (`kind` qrels) or a run are read in before their first line is seen. */
+function namedFormat(kind: RowsKind, file: string, given?: InputFormat): InputFormat {
+  // msmarco names a run's shape: judgments keep the format of their name (TREC text, BEIR's TSV).
+  return given === "msmarco" && kind === "qrels" ? formatOf(file) : formatOf(file, given);
+}
+
+/**
+ * The format a file is parsed in, as parserFor chooses it: a .tsv without --columns is TREC text
+ * where its first line (`firstLine`, decompressed) is TREC's.
+ */
+export function formatRead(kind: RowsKind, file: string, choice: ParserChoice, firstLine: string): InputFormat {
+  const format = namedFormat(kind, file, choice.format);
+  return format === "tsv" && !choice.columns && isTrecLine(firstLine, kind) ? "trec" : format;
+}
+
 /** The per-row parser for judgments (`kind` qrels) or a run. */
 async function parserFor<K extends RowsKind>(
   kind: K,
@@ -120,8 +135,7 @@ async function parserFor<K extends RowsKind>(
   expectedBytes: number,
   choice: ParserChoice,
 ): Promise<Parser<RowsOf<K>>> {
-  // msmarco names a run's shape: judgments keep the format of their name (TREC text, BEIR's TSV).
-  const format = choice.format === "msmarco" && kind === "qrels" ? formatOf(file) : formatOf(file, choice.format);
+  const format = namedFormat(kind, file, choice.format);
   const runTag = kind === "run" ? runTagOf(file) : undefined;
   const o = { file, qids, kind, runTag, expectedBytes };
   if (format === "json") return new (await import("../io/json.js")).JsonParser(o);

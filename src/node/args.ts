@@ -9,6 +9,7 @@ import { DEFAULT_COLUMNS } from "../io/column-names.js";
 import { didYouMean } from "../errors/suggest.js";
 import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
+import { manifestFormat } from "../app/manifest.js";
 
 /** What the command line asked for (the options as `rankeval --help` says). */
 export interface CliArgs {
@@ -50,6 +51,10 @@ export interface CliArgs {
   columns?: ColumnNames;
   files: string[];
   perQueryOut?: string;
+  /** --manifest FILE: the evaluation's provenance (src/app/manifest.ts), YAML or JSON by FILE's name. */
+  manifest?: string;
+  /** The arguments as given (set by main, for --manifest). */
+  command?: readonly string[];
   threads?: number;
   merge?: boolean;
   compare?: boolean;
@@ -139,6 +144,7 @@ const VALUED: Record<string, keyof CliArgs> = {
   "input-format": "inputFormat",
   columns: "columns",
   "per-query-out": "perQueryOut",
+  manifest: "manifest",
   threads: "threads",
   test: "tests",
   gate: "gates",
@@ -521,10 +527,40 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         `--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`,
       );
   }
+  checkManifest(a);
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version)
     throw usageError("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
+}
+
+/** --manifest FILE: a .yaml, .yml or .json file, of an evaluation of QRELS RUN [RUN ...] only. */
+function checkManifest(a: CliArgs): void {
+  if (a.manifest === undefined) return;
+  if (a.manifest === "-")
+    throw usageError("--manifest -: standard output has the evaluation; give a FILE (.yaml, .yml or .json)");
+  if (!manifestFormat(a.manifest))
+    throw usageError(`--manifest ${a.manifest}: the format comes from the name: .yaml, .yml or .json`);
+  const other = a.compare
+    ? "--compare"
+    : a.merge
+      ? "--merge"
+      : a.fuse !== undefined
+        ? "--fuse"
+        : a.letor !== undefined
+          ? "--letor"
+          : a.explain !== undefined
+            ? "--explain"
+            : a.report !== undefined
+              ? "--report"
+              : a.page !== undefined
+                ? "--page"
+                : a.diversity
+                  ? "--diversity"
+                  : a.relFormat !== undefined && a.relFormat !== "qrels"
+                    ? `-R ${a.relFormat}`
+                    : null;
+  if (other) throw usageError(`--manifest is written for QRELS RUN [RUN ...] evaluations, not with ${other}`);
 }
 
 /** The options that mean something only with --fuse, by their flags. */
@@ -782,6 +818,10 @@ ${columnsHelp()}
                     every run's per-query values (a row per run and query: run, qid, a column
                     per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
                     JSON by FILE's name, the measures and conventions in its metadata
+  --manifest FILE   the evaluation's provenance as YAML (ir_metadata's) or JSON by FILE's
+                    name (.yaml, .yml, .json): rankeval's version and command, each input's
+                    name, size, SHA-256 (of its bytes as stored) and format as read, the
+                    measures with their tool and conventions, query counts, warnings
   --threads N       N worker threads at most (1: none, all in the main thread). From 4, large
                     TREC text files are split among them by query, each thread reading, joining
                     and evaluating its own queries; else they read runs (several at once) and

@@ -50,7 +50,7 @@ export function internalErrorLine(e: unknown): string {
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let args: CliArgs;
   try {
-    args = parseArgs(argv);
+    args = { ...parseArgs(argv), command: argv };
   } catch (e) {
     if (!(e instanceof RankevalError)) {
       io.stderr.write(`${internalErrorLine(e)}\n`);
@@ -151,10 +151,12 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 
 /** QRELS RUN [RUN ...] evaluated and printed; `name`: the name a run's file is printed under (--fuse's). */
 async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): Promise<number> {
-  // --per-query-out writes qrels' evaluations (the modes below have their own judgments and reports).
+  // --per-query-out and --manifest describe qrels' evaluations (the modes below have their own judgments and reports).
   const noPerQueryOut = (what: string) => {
     if (args.perQueryOut !== undefined)
       throw new RankevalError("bad-option", `--per-query-out is not written for ${what} (only for qrels judgments)`);
+    if (args.manifest !== undefined)
+      throw new RankevalError("bad-option", `--manifest is not written for ${what} (only for qrels judgments)`);
   };
   // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
   if (args.relFormat !== undefined && args.relFormat !== "qrels") {
@@ -174,6 +176,8 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     );
     return await diversityMode(args, io);
   }
+  const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);
+  if (manifest) io = manifest.io;
   const p = planOf(args, io);
   const format = args.format ?? defaultFormat(args, p.kind === "trec");
   // Said before any file is read.
@@ -187,7 +191,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   // head prints); a table, JSON or CSV puts the runs side by side, so it waits for all. A bad run
   // stops the command: trec text of the runs before it is out, whole; a table is not written at all.
   const runs: RunResult[] = [];
-  const keep = args.perQueryOut !== undefined;
+  const keep = args.perQueryOut !== undefined || manifest !== undefined;
   await evaluateEachRun(args, io, p, (i, evaluated, total) => {
     const r = { ...evaluated, file: name(evaluated.file) };
     if (format !== "trec" || keep) runs.push(r);
@@ -196,11 +200,65 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     io.stdout.write(total === 1 ? t : `${i ? "\n" : ""}==> ${nameOf(r.file)} <==\n${t}`);
   });
   if (format !== "trec") io.stdout.write(runsReport(format, runs, p, args));
-  if (keep) {
+  if (args.perQueryOut !== undefined) {
     const { settingsOf, writePerQueryOut } = await import("./merge-command.js");
-    if (!(await writePerQueryOut(args.perQueryOut!, p, settingsOf(args), runs, io))) return EXIT.output;
+    if (!(await writePerQueryOut(args.perQueryOut, p, settingsOf(args), runs, io))) return EXIT.output;
   }
+  if (manifest && !(await manifest.write(p, runs))) return EXIT.output;
   return EXIT.ok;
+}
+
+/**
+ * --manifest: the inputs hashed while they are evaluated, and what the command says on stderr kept
+ * as the manifest's warnings (`io`: the command's, with stderr kept); `write` writes it, false where it
+ * cannot (said).
+ */
+async function startManifest(args: CliArgs, io: Io) {
+  const { checkHashable, describeInputs, rankevalVersion, writeManifest } = await import("./manifest.js");
+  const { manifestOf } = await import("../app/manifest.js");
+  const file = args.manifest!;
+  const [qrels, ...runArgs] = args.files;
+  const runFiles = expandRuns(runArgs).files;
+  checkHashable([qrels, ...runFiles], "--manifest");
+  const inputs = describeInputs(qrels, runFiles, { format: args.inputFormat, columns: args.columns });
+  inputs.catch(() => {}); // awaited by write
+  let said = "";
+  const stderr = io.stderr;
+  const kept: Io = {
+    stdout: io.stdout,
+    stderr: {
+      isTTY: stderr.isTTY,
+      write: (s: string) => {
+        said += s;
+        return stderr.write(s);
+      },
+    },
+  };
+  const write = async (p: Plan, runs: readonly RunResult[]): Promise<boolean> => {
+    // Its own lines (a terminal's progress is redrawn with \r, not said).
+    const warnings = said
+      .split("\n")
+      .filter((l) => l.startsWith("rankeval: "))
+      .map((l) => l.slice("rankeval: ".length).replace(/^warning: /, ""));
+    const m = manifestOf({
+      version: rankevalVersion(),
+      command: [...(args.command ?? [])],
+      inputs: await inputs,
+      measures: p.rows.map((r) => [r.name, runs[0]?.result.measureConventions[r.measure] ?? ""] as const),
+      runs: runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })),
+      warnings,
+    });
+    try {
+      await writeManifest(file, m);
+      return true;
+    } catch (e) {
+      stderr.write(
+        `rankeval: ${file}: cannot write the manifest: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+      );
+      return false;
+    }
+  };
+  return { io: kept, write };
 }
 
 /** The plan of the -m names, having said on stderr what they were read as where that may surprise. */

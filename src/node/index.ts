@@ -52,9 +52,11 @@ import { evaluateRuns } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { judgmentsLabelsRead, readRows } from "../input/input.js";
 import { idValuesAt } from "../input/id-values.js";
+import { manifestOf, type Manifest, type ManifestInput } from "../app/manifest.js";
+import { checkHashable, describeInputs, rankevalVersion } from "./manifest.js";
 
 export { RankevalError, InputError };
-export type { ColumnNames, InputFormat };
+export type { ColumnNames, InputFormat, Manifest, ManifestInput };
 
 /** How to read files. */
 export interface FileOptions {
@@ -81,7 +83,16 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
    * are counted in `queries.skipped.notInRun` either way. @default false
    */
   complete?: boolean;
+  /**
+   * Give each result the call's `manifest` (src/app/manifest.ts, what `--manifest` writes): every
+   * input's size, SHA-256 and format as read, the measures' tools and conventions, the query counts,
+   * the warnings. Asked for, as hashing reads every file once more. @default false
+   */
+  manifest?: boolean;
 }
+
+/** evaluateFiles' result: with `manifest: true`, the call's manifest (the same object in each run's result). */
+export type FileResult = Result<string> & { readonly manifest?: Manifest };
 
 /** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
 export type IdValues = Record<string, Record<string, number>>;
@@ -107,6 +118,7 @@ const EVALUATE_FILES_OPTION_TYPES: Readonly<Record<keyof EvaluateFilesOptions, O
   ...OPTION_TYPES,
   ...FILE_OPTION_TYPES,
   complete: BOOLEAN,
+  manifest: BOOLEAN,
 };
 
 function choiceOf(
@@ -158,21 +170,21 @@ export async function evaluateFiles<const M extends FileMeasures>(
   runs: string,
   measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
-): Promise<Result<string>>;
+): Promise<FileResult>;
 export async function evaluateFiles<const M extends FileMeasures>(
   qrels: string,
   runs: readonly string[],
   measures: CheckedMeasures<M>,
   options?: EvaluateFilesOptions,
-): Promise<Result<string>[]>;
+): Promise<FileResult[]>;
 export async function evaluateFiles(
   qrels: string,
   runs: string | readonly string[],
   measures: FileMeasures,
   options: EvaluateFilesOptions = {},
-): Promise<Result<string> | Result<string>[]> {
+): Promise<FileResult | FileResult[]> {
   const choice = choiceOf(options, "evaluateFiles", EVALUATE_FILES_OPTION_TYPES);
-  const { inputFormat: _f, columns: _c, complete, ...conventions } = options;
+  const { inputFormat: _f, columns: _c, complete, manifest, ...conventions } = options;
   // Everything the call can get wrong is said before any file is read.
   const opts = explicitOptions(conventions);
   // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
@@ -186,8 +198,17 @@ export async function evaluateFiles(
   if ([qrels, ...paths].filter((p) => p === "-").length > 1)
     throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
+  // The inputs hashed while they are evaluated (src/node/manifest.ts).
+  let inputs: Promise<ManifestInput[]> | undefined;
+  if (manifest) {
+    checkHashable([qrels, ...paths], "manifest: true");
+    inputs = describeInputs(qrels, paths, choice);
+    inputs.catch(() => {}); // awaited below, after the evaluation's own errors
+  }
 
   const results: Result<string>[] = [];
+  /** Each run's tag, as results (the manifest's). */
+  const runTags: string[] = [];
   const tieRange = wantsTieRange(conventions);
   const trecLabels = readsTrecLabels(plan);
   // Large TREC files on every thread of the process's pool, each owning some queries
@@ -206,6 +227,7 @@ export async function evaluateFiles(
       () => {},
       (_, r) => {
         results.push(r.evaluated.result);
+        runTags.push(r.runTag);
       },
     );
   }
@@ -220,11 +242,32 @@ export async function evaluateFiles(
       (_, r) => {
         const result = r.evaluated.result;
         results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
+        runTags.push(r.runTag);
       },
       { ...choice, complete, pool },
     );
   }
-  return typeof runs === "string" ? results[0] : results;
+  const out: FileResult[] = inputs ? withManifest(results, runTags, paths, await inputs, options) : results;
+  return typeof runs === "string" ? out[0] : out;
+}
+
+/** Each result with the call's manifest (the measures as the first run's result keys them). */
+function withManifest(
+  results: readonly Result<string>[],
+  runTags: readonly string[],
+  paths: readonly string[],
+  inputs: ManifestInput[],
+  options: EvaluateFilesOptions,
+): FileResult[] {
+  const manifest = manifestOf({
+    version: rankevalVersion(),
+    options: { ...options },
+    inputs,
+    measures: Object.entries(results[0].measureConventions),
+    runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
+    warnings: results.flatMap((r) => r.warnings),
+  });
+  return results.map((r) => ({ ...r, manifest }));
 }
 
 /**
