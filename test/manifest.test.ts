@@ -3,12 +3,14 @@
 // counts are --format json's, the YAML says what the JSON says, and the library's manifest is the
 // command line's but for how it was called.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../src/app/manifest.js";
+import { Sha256 } from "../src/io/sha256.js";
 import { evaluateFiles } from "../src/node/index.js";
 import { cli } from "./_cli.js";
 
@@ -257,5 +259,58 @@ describe("evaluateFiles' manifest", () => {
 
   it("refuses standard input, which it could not read again", async () => {
     await expect(evaluateFiles(qrels, "-", ["map"], { manifest: true })).rejects.toThrow(/standard input is not/);
+  });
+});
+
+describe("Sha256 (the page's, fed chunk by chunk)", () => {
+  const ofBytes = (bytes: Uint8Array, cuts: readonly number[] = []) => {
+    const h = new Sha256();
+    let from = 0;
+    for (const to of [...cuts, bytes.length]) {
+      h.update(bytes.subarray(from, to));
+      from = to;
+    }
+    return h.hex();
+  };
+  const utf8 = (s: string) => new TextEncoder().encode(s);
+
+  it("gives the NIST vectors (FIPS 180-4's examples, and a million a's)", () => {
+    expect(ofBytes(utf8(""))).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(ofBytes(utf8("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    expect(ofBytes(utf8(two))).toBe("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    const four =
+      "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+    expect(ofBytes(utf8(four))).toBe("cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+    const million = new Uint8Array(1_000_000).fill(0x61);
+    expect(ofBytes(million, [1, 63, 64, 65, 500_000])).toBe(
+      "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+    );
+  });
+
+  it("equals Node's crypto on random bytes cut into random chunks", () => {
+    let seed = 0x9e3779b9;
+    const random = () => {
+      // xorshift32: the same inputs every run.
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 2 ** 32;
+    };
+    // Every length about a block's edges (55, 56, 64, 119, 120, 128 ...), and longer ones.
+    const lengths = [...Array.from({ length: 200 }, (_, i) => i), 1000, 4095, 65_537, 300_001];
+    for (const n of lengths) {
+      const bytes = new Uint8Array(n).map(() => Math.floor(random() * 256));
+      const cuts = Array.from({ length: Math.floor(random() * 6) }, () => Math.floor(random() * (n + 1))).sort(
+        (a, b) => a - b,
+      );
+      expect(ofBytes(bytes, cuts), `${n} bytes cut at ${cuts}`).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+  });
+
+  it("refuses to be fed after its digest", () => {
+    const h = new Sha256();
+    h.hex();
+    expect(() => h.update(new Uint8Array(1))).toThrow(/after the digest/);
   });
 });
