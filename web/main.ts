@@ -130,6 +130,9 @@ let kept = false;
 let measures: string[] = [];
 let runs: PageRun[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
+/** The evaluation's manifest as YAML: null until the worker has hashed every input. */
+let manifest: string | null = null;
+const manifestButton = downloads.querySelector<HTMLButtonElement>('[data-format="manifest"]')!;
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
 let sort: { key: string; dir: "asc" | "desc" } | null = null;
 const progressItems = new Map<string, { bar: HTMLProgressElement; text: HTMLSpanElement }>();
@@ -487,6 +490,7 @@ function clearResults(): void {
   measures = [];
   runs = [];
   files = null;
+  manifest = null;
   comparison = null;
   delete document.body.dataset.compare;
   compareStatus.textContent = "";
@@ -573,6 +577,12 @@ function spawn(job: Job): void {
         files = { json: r.json, csv: r.csv, trec: r.trec };
         downloads.hidden = false;
         downloads.querySelector<HTMLButtonElement>('[data-format="trec"]')!.disabled = r.trec === null;
+        manifest = null;
+        manifestButton.disabled = true;
+        break;
+      case "manifest":
+        manifest = r.yaml;
+        manifestButton.disabled = false;
         break;
       case "warning": {
         // A run's warning comes once when it is read and again with the final table: show it once.
@@ -736,6 +746,7 @@ downloads.addEventListener("click", (e) => {
   else if (format === "csv") save("rankeval.csv", "text/csv", files.csv);
   else if (format === "trec" && files.trec !== null) save("rankeval.txt", "text/plain", files.trec);
   else if (format === "report") void downloadReport();
+  else if (format === "manifest" && manifest !== null) save("rankeval-manifest.yaml", "application/yaml", manifest);
 });
 
 // Drag and drop: onto one input's row, to that input; elsewhere, where `roleOf` says. Then the path the

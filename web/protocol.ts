@@ -92,6 +92,8 @@ export type Report =
   /** `curve`: its precision-recall curve (src/app/curve.ts), null where not computed. */
   | { type: "run"; name: string; cells: Record<string, Cell>; perQuery: PerQuery; curve: readonly CurvePoint[] | null }
   | { type: "downloads"; json: string; csv: string; trec: string | null }
+  /** The evaluation's manifest (src/app/manifest.ts) as YAML, once every input is hashed (after done). */
+  | { type: "manifest"; yaml: string }
   /** The qrels file is read: runs are evaluated against it from now on. */
   | { type: "judgments" }
   | { type: "warning"; message: string }

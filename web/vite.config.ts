@@ -5,6 +5,7 @@
 // embedded as it always is (src/kernel/wasm.generated.ts). So the same file works from any static host,
 // from a local server and opened from disk, where the page's origin is 'null' and Chromium refuses a
 // module worker's URL and any script fetched from the file system.
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
@@ -46,6 +47,10 @@ function oneFile(): Plugin {
   };
 }
 
+const packageVersion = (
+  JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }
+).version;
+
 export default defineConfig({
   root,
   base: "./",
@@ -62,5 +67,7 @@ export default defineConfig({
   // Classic workers, each one script (their dynamic imports inlined): started from a blob URL, which a
   // page with origin 'null' may do.
   worker: { format: "iife" },
+  // The version the page's manifest names.
+  define: { __RANKEVAL_VERSION__: JSON.stringify(packageVersion) },
   plugins: [oneFile()],
 });

@@ -48,6 +48,8 @@ import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
+import { describeFile } from "./manifest-files.js";
+import { manifestOf, manifestText, type ManifestInput } from "../src/app/manifest.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
 import { takesWeights } from "../src/fusion/methods.js";
 import { readRows } from "../src/input/input.js";
@@ -55,7 +57,13 @@ import { writeFusedRun } from "../src/output/fused-run.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
-const post = (r: Report, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
+/** The warnings said since the job began: the manifest's. */
+let said: string[] = [];
+
+const post = (r: Report, transfer: Transferable[] = []) => {
+  if (r.type === "warning") said.push(r.message);
+  (self as unknown as Worker).postMessage(r, transfer);
+};
 
 /** The file being read, for an out-of-memory message that says where it happened. */
 let reading: { file: string; read: number; lines: number } | null = null;
@@ -640,6 +648,44 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   postDownloads(ctx, texts);
 }
 
+/** Each input File described for the manifest (hashed once, kept while the page keeps the File). */
+const described = new WeakMap<File, Promise<ManifestInput>>();
+/** The last trec job's files as chosen (not the fused run, which the page made). */
+let manifestInputs: { qrels: File; runs: File[] } | null = null;
+/** The latest manifest asked for: one still hashing when another job starts is not posted. */
+let manifestJob = 0;
+
+/** The trec job's manifest, once its inputs are hashed, unless another job began meanwhile. */
+async function postManifest(): Promise<void> {
+  const mine = ++manifestJob;
+  const ctx = current;
+  const given = manifestInputs;
+  if (kind !== "trec" || !given || !ctx || !units.length) return;
+  const warnings = [...said];
+  const describe = (file: File, role: "qrels" | "run") => {
+    let d = described.get(file);
+    if (!d) {
+      d = describeFile(file, role);
+      described.set(file, d);
+    }
+    return d;
+  };
+  const inputs: ManifestInput[] = [];
+  // One file at a time (read-file.ts says why); runs named as the table names them.
+  inputs.push(await describe(given.qrels, "qrels"));
+  for (const file of given.runs) inputs.push({ ...(await describe(file, "run")), name: nameOf(file) });
+  if (mine !== manifestJob) return;
+  const m = manifestOf({
+    version: __RANKEVAL_VERSION__,
+    options: { ...ctx.settings },
+    inputs,
+    measures: ctx.p.rows.map((r) => [r.name, units[0].result.result.measureConventions[r.measure] ?? ""] as const),
+    runs: units.map((u) => ({ name: u.name, runTag: u.runTag, result: u.result.result })),
+    warnings,
+  });
+  post({ type: "manifest", yaml: manifestText(m, "yaml") });
+}
+
 /** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
   const where = reading
@@ -689,12 +735,14 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       return;
     }
     workers = 1;
+    said = [];
     if (job.kind === "trec") {
       keepRows = job.keepRows ?? KEEP_ROWS;
       parallel = job.parallel ?? {};
       // Runs chosen while the qrels job reads (this handler runs again meanwhile): fusion reads the runs
       // first, and the kernel reads one file at a time, so it waits for the qrels (their error is trec's).
       await qrelsReading?.catch(() => {});
+      manifestInputs = { qrels: job.qrels, runs: job.runs };
       const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
       await trec(job.qrels, [...job.runs, ...fused], job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
@@ -702,6 +750,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     post({ type: "done", kept: units.every((u) => u.blocks !== null), workers });
     // After done: the table is there while the resampling runs.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
+    // After done and the comparison: hashing reads every file once more.
+    if (job.kind === "trec" || job.kind === "settings") await postManifest();
   } catch (err) {
     const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
     post({ type: "error", message });

@@ -4,3 +4,6 @@ declare module "*?worker&inline" {
   const WorkerConstructor: new (options?: { name?: string }) => Worker;
   export default WorkerConstructor;
 }
+
+/** package.json's version, set by the build (web/vite.config.ts's define). */
+declare const __RANKEVAL_VERSION__: string;
