@@ -1,4 +1,4 @@
-// --manifest and evaluateFiles' `manifest` (src/app/manifest.ts, src/node/manifest.ts): each input's
+// --manifest and evaluateFiles' `manifest` (src/app/manifest.ts, src/node/write-manifest.ts): each input's
 // SHA-256 is sha256sum's and its size stat's, formats are as read, measures, conventions and query
 // counts are --format json's, the YAML says what the JSON says, and the library's manifest is the
 // command line's but for how it was called.

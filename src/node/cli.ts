@@ -214,7 +214,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
  * cannot (said).
  */
 async function startManifest(args: CliArgs, io: Io) {
-  const { checkHashable, describeInputs, rankevalVersion, writeManifest } = await import("./manifest.js");
+  const { checkHashable, describeInputs, rankevalVersion, writeManifest } = await import("./write-manifest.js");
   const { manifestOf } = await import("../app/manifest.js");
   const file = args.manifest!;
   const [qrels, ...runArgs] = args.files;

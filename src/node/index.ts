@@ -53,7 +53,7 @@ import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/for
 import { judgmentsLabelsRead, readRows } from "../input/input.js";
 import { idValuesAt } from "../input/id-values.js";
 import { manifestOf, type Manifest, type ManifestInput } from "../app/manifest.js";
-import { checkHashable, describeInputs, rankevalVersion } from "./manifest.js";
+import { checkHashable, describeInputs, rankevalVersion } from "./write-manifest.js";
 
 export { RankevalError, InputError };
 export type { ColumnNames, InputFormat, Manifest, ManifestInput };
@@ -198,7 +198,7 @@ export async function evaluateFiles(
   if ([qrels, ...paths].filter((p) => p === "-").length > 1)
     throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
-  // The inputs hashed while they are evaluated (src/node/manifest.ts).
+  // The inputs hashed while they are evaluated (src/node/write-manifest.ts).
   let inputs: Promise<ManifestInput[]> | undefined;
   if (manifest) {
     checkHashable([qrels, ...paths], "manifest: true");
