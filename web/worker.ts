@@ -5,7 +5,7 @@
 // batches are kept up to KEEP_ROWS rows, so new settings re-evaluate them without reading the files again.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
-import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
 import {
   batchBlocks,
   evaluateRun,
@@ -42,7 +42,7 @@ import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { gunzip, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
-import { printValue } from "../src/explain/print.js";
+import { printValue } from "../src/app/value-print.js";
 import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
