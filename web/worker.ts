@@ -8,7 +8,7 @@ import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
 import {
   batchBlocks,
-  evaluateRun,
+  evaluateRunInput,
   judgmentsLabelsRead,
   notInRun,
   readJudgments as readInput,
@@ -318,7 +318,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
   const input = await inputOf(file);
-  const r = await evaluateRun(
+  const r = await evaluateRunInput(
     input,
     judgments,
     {
