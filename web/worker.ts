@@ -45,7 +45,7 @@ import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/app/value-print.js";
 import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
+import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/app/curve.js";
