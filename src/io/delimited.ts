@@ -19,7 +19,7 @@ import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "
 import { describeByte, JSON_OPTION_TYPES, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
-import { MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
+import { MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 

@@ -31,7 +31,7 @@ import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./_number.js";
-import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
+import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;

@@ -20,7 +20,7 @@ export const THRESHOLDS: readonly Threshold[] = [
   // | file                                  | code                                          | value         |
   // | src/io/rows.ts                        | this.qid = new Int32Array(256)                | 256 rows      |
   // | src/io/rows.ts                        | this.pool = new Uint8Array(4096)              | 4,096 B       |
-  // | src/io/_kernel_rows.ts                | this.place(256, 4096)                         | 256 rows      |
+  // | src/io/kernel-line-parser.ts          | this.place(256, 4096)                         | 256 rows      |
   // | src/io/columns.ts                     | const FIRST_BLOCK = 256                       | 256 rows      |
   // | src/io/columns.ts                     | const MAX_BLOCK = 1 << 14                     | 16,384 rows   |
   // | src/io/rows.ts                        | before >= 1 << 16                             | 64 KiB        |
@@ -37,7 +37,7 @@ export const THRESHOLDS: readonly Threshold[] = [
   // | src/pipeline/partition-coordinator.ts | chunkBytes: 256 KiB to 4 MiB                  | 256 KiB       |
   // | src/node/file-read.ts                 | const READ_AT_ONCE = 4 << 20                  | 4 MiB         |
   // | src/node/files.ts                     | const THREAD_MIN_BYTES = BLOCK_ROWS * 12      | 12 MiB        |
-  // | src/io/_lines.ts                      | const PIECE = 16 << 20                        | 16 MiB        |
+  // | src/io/line-parser.ts                 | const PIECE = 16 << 20                        | 16 MiB        |
   // | src/pipeline/partition-coordinator.ts | PARTITION_MIN_BYTES = 32 << 20                | 32 MiB        |
   // | src/pipeline/partition-coordinator.ts | PARTITION_MIN_WORKERS = 4                     | 4 workers     |
   {
@@ -55,7 +55,7 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: 4096,
   },
   {
-    file: "src/io/_kernel_rows.ts",
+    file: "src/io/kernel-line-parser.ts",
     code: "this.place(256, 4096);",
     what: "the kernel parser's first rows and id bytes",
     unit: "rows",
@@ -174,7 +174,7 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: (1 << 20) * 12,
   },
   {
-    file: "src/io/_lines.ts",
+    file: "src/io/line-parser.ts",
     code: "const PIECE = 16 << 20;",
     what: "a line reader's piece",
     unit: "bytes",
@@ -203,9 +203,9 @@ export const THRESHOLDS: readonly Threshold[] = [
  */
 export const NOT_PATHS: readonly string[] = [
   "src/io/interner.ts:ID_MASK",
-  "src/io/_lines.ts:MAX_LINE_BYTES",
+  "src/io/line-parser.ts:MAX_LINE_BYTES",
   "src/io/_number.ts:TWO53",
-  "src/io/_kernel_rows.ts:SPARE_BYTES",
+  "src/io/kernel-line-parser.ts:SPARE_BYTES",
   "src/io/qrels.ts:JOIN_ROOM",
   "src/pipeline/join-kernel.ts:HEADROOM",
   "web/worker.ts:KEEP_ROWS",
