@@ -40,7 +40,7 @@ const mb = (f) => statSync(f).size / 1e6;
 // 1. Parsing alone, from memory, in 1 MiB chunks, as the command line reads files.
 const { Interner, QrelsParser } = await import("rankeval/io");
 const { RunBlockParser } = await import(join(root, "dist/pipeline/blocks.js"));
-const { KernelRows } = await import(join(root, "dist/io/_kernel_rows.js"));
+const { KernelRows } = await import(join(root, "dist/io/kernel-line-parser.js"));
 const { LastId } = await import(join(root, "dist/io/_last_id.js"));
 const CHUNK = 1 << 20;
 const qrelsBytes = readFileSync(qrels);

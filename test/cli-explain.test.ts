@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Explanation } from "../src/explain/explain.js";
-import { printValue } from "../src/explain/print.js";
+import { printValue } from "../src/app/value-print.js";
 import { storedText, type ReportData } from "../src/output/html/data.js";
 import { main } from "../src/node/cli.js";
 import { TIES_QRELS, TIES_RUN_A, TIES_RUN_B } from "./_printf-ties.js";

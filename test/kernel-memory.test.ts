@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { RankevalError } from "../src/errors/errors.js";
 import { KERNEL_JUDGMENT_BYTES, KERNEL_ROW_BYTES } from "../src/kernel/kernel.js";
 import { alignUp, growTo, instantiate, KernelMemory, MAX_MEMORY, type MemoryUse } from "../src/kernel/module.js";
-import { KernelRows } from "../src/io/_kernel_rows.js";
+import { KernelRows } from "../src/io/kernel-line-parser.js";
 
 const USE: MemoryUse = { what: "this test", advice: "do less" };
 

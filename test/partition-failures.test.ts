@@ -12,12 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import {
-  Partitions,
-  partitionWorker,
-  type PartitionPort,
-  type PartitionReport,
-} from "../src/pipeline/partition-session.js";
+import { Partitions, type PartitionPort } from "../src/pipeline/partition-coordinator.js";
+import type { PartitionReport } from "../src/pipeline/partition-protocol.js";
+import { partitionWorker } from "../src/pipeline/partition-worker-handler.js";
 import { cli } from "./_cli.js";
 import { seedOr } from "./_seed.js";
 

@@ -1,4 +1,4 @@
-// Evaluation across workers (src/pipeline/partition.ts, partition-session.ts): the kernel's split of
+// Evaluation across workers (src/pipeline/partition.ts, partition-coordinator.ts): the kernel's split of
 // lines among workers against a plain reading of each line, and the command line in this process with
 // RANKEVAL_THREADS workers (run one after the other in this thread, their messages cloned as postMessage
 // clones them: src/node/partitioned.ts) against one worker, byte for byte, output and errors.

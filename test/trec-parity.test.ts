@@ -1,7 +1,7 @@
 // One named test per class of difference from trec_eval 10 that the differential test
 // (test/trec-eval-diff.test.ts) found, each against trec_eval's own output for the command (pasted
 // from the binary built from ../shared), so they run without it; and a property test that the kernel
-// computes every line it takes as trec_eval's own algorithm (src/app/exact.ts) does.
+// computes every line it takes as trec_eval's own algorithm (src/app/trec-eval-port.ts) does.
 import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
-import { exactValues } from "../src/app/exact.js";
+import { exactValues } from "../src/app/trec-eval-port.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
 import { trecLines } from "../src/measures/trec-eval-table.js";

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, servePage } from "../scripts/page.mjs";
 import type { Explanation } from "../src/explain/explain.js";
-import { printValue } from "../src/explain/print.js";
+import { printValue } from "../src/app/value-print.js";
 import { parseArgs } from "../src/node/args.js";
 import { evaluateTrecRuns, main } from "../src/node/cli.js";
 

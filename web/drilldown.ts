@@ -3,7 +3,7 @@
 import type { CurvePoint } from "../src/app/curve.js";
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
-import type { ValuePrint } from "../src/explain/print.js";
+import type { ValuePrint } from "../src/app/value-print.js";
 import { REPORT_QUERIES, reportData, type ReportRun } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
@@ -106,7 +106,7 @@ export class PageDrilldowns {
   async report(s: PageState): Promise<string> {
     const runs: ReportRun[] = s.runs.map((r) => ({
       name: r.name,
-      // The page's cells are the command line's text already (src/explain/print.ts).
+      // The page's cells are the command line's text already (src/app/value-print.ts).
       cells: r.cells,
       perQuery: r.perQuery,
       curve: r.curve,

@@ -3,7 +3,7 @@
 // data-rank, data-docid and data-label: tests read them from the DOM.
 import type { Change } from "../src/explain/changes.js";
 import type { ExplainedRow, Explanation } from "../src/explain/explain.js";
-import { printValue, type ValuePrint } from "../src/explain/print.js";
+import { printValue, type ValuePrint } from "../src/app/value-print.js";
 
 type Child = Node | string | null | undefined | false;
 

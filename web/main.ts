@@ -7,8 +7,8 @@ import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../sr
 import { formatOf, isTrecLine, NUMERIC } from "../src/input/formats.js";
 import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
 import { nameColumn, pairNotes } from "../src/output/html/data.js";
-import { printValue } from "../src/explain/print.js";
-import { intervalText, tableValue } from "../src/output/table.js";
+import { printValue, tableValue } from "../src/app/value-print.js";
+import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { precisionRecallFigure } from "./pr-chart.js";

@@ -1,8 +1,9 @@
 // A partition worker of the page (web/partitions.ts): it splits the chunks of a file it is given and
-// owns the queries that hash to it (src/pipeline/partition-session.ts's partitionWorker), reading the
+// owns the queries that hash to it (src/pipeline/partition-worker-handler.ts's partitionWorker), reading the
 // File's slices itself.
 import { specEvaluator, type EvaluationSpec } from "../src/app/evaluator.js";
-import { partitionWorker, type PartitionMessage } from "../src/pipeline/partition-session.js";
+import type { PartitionMessage } from "../src/pipeline/partition-protocol.js";
+import { partitionWorker } from "../src/pipeline/partition-worker-handler.js";
 
 /**
  * The reads of the chunks to split, started as their messages come: the handler takes its messages

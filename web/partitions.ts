@@ -1,4 +1,4 @@
-// The page's evaluation across Web Workers (src/pipeline/partition-session.ts: the files cut by query
+// The page's evaluation across Web Workers (src/pipeline/partition-coordinator.ts: the files cut by query
 // id among partition workers, each owning the queries that hash to it): the page's side of it, the
 // files read as slices of the chosen File (each worker reads its own chunks) and the workers started
 // inline (partition-worker.ts). No SharedArrayBuffer: nothing needs a cross-origin-isolated server.
@@ -6,10 +6,9 @@ import type { EvaluationSpec } from "../src/app/evaluator.js";
 import {
   PARTITION_MIN_BYTES,
   PARTITION_MIN_WORKERS,
-  type PartFile,
   type PartitionPort,
-  type PartitionReport,
-} from "../src/pipeline/partition-session.js";
+} from "../src/pipeline/partition-coordinator.js";
+import type { PartFile, PartitionReport } from "../src/pipeline/partition-protocol.js";
 import { isGzip } from "./read-file.js";
 import { isTrecText } from "./text-files.js";
 import type { Parallel } from "./protocol.js";

@@ -4,7 +4,7 @@ import type { Correction } from "../src/compare/correct.js";
 import type { Conventions } from "../src/app/plan.js";
 import type { CurvePoint } from "../src/app/curve.js";
 import type { Explanation } from "../src/explain/explain.js";
-import type { ValuePrint } from "../src/explain/print.js";
+import type { ValuePrint } from "../src/app/value-print.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 import type { NormName } from "../src/fusion/fuse.js";
 

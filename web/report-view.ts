@@ -4,7 +4,7 @@
 import { counted } from "../src/errors/counted.js";
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
-import type { ValuePrint } from "../src/explain/print.js";
+import type { ValuePrint } from "../src/app/value-print.js";
 import { nameColumn, storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";

@@ -3,7 +3,7 @@
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
 import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
 import { RankevalError } from "../src/errors/errors.js";
-import { batchBlocks, evaluateRun, type Input } from "../src/input/input.js";
+import { batchBlocks, evaluateRunInput, type Input } from "../src/input/input.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { BLOCK_ROWS, parsedBlocks } from "../src/pipeline/blocks.js";
@@ -69,7 +69,7 @@ export async function explainQueries(
       if (!file) throw new RankevalError("bad-input", `${u.name} is no longer at hand: choose the files again`);
       const judgments = await s.judgments!;
       const input = await s.inputOf(file);
-      await evaluateRun(
+      await evaluateRunInput(
         input,
         judgments,
         {

@@ -5,10 +5,10 @@
 // batches are kept up to KEEP_ROWS rows, so new settings re-evaluate them without reading the files again.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
-import { comparableResult, comparableRows, leftOutOfComparison } from "../src/output/per-query-runs.js";
+import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
 import {
   batchBlocks,
-  evaluateRun,
+  evaluateRunInput,
   judgmentsLabelsRead,
   notInRun,
   readJudgments as readInput,
@@ -42,10 +42,10 @@ import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
 import { gunzip, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
-import { printValue } from "../src/explain/print.js";
+import { printValue } from "../src/app/value-print.js";
 import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-session.js";
+import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { describeFile } from "./manifest-files.js";
@@ -326,7 +326,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
   const input = await inputOf(file);
-  const r = await evaluateRun(
+  const r = await evaluateRunInput(
     input,
     judgments,
     {

@@ -6,7 +6,7 @@ import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, resultConventions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
-import { exactValues } from "./exact.js";
+import { exactValues } from "./trec-eval-port.js";
 import { gainTies, trecLines } from "../measures/trec-eval-table.js";
 import { lineKey, trecOptions, type Plan } from "./plan.js";
 import { relstrings } from "./relstring.js";
@@ -166,7 +166,7 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/app/exact.ts). */
+/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/app/trec-eval-port.ts). */
 const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
 
 /** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */

@@ -25,7 +25,7 @@ import {
   type TrecLine,
   type TrecMeasure,
 } from "../measures/trec-eval-table.js";
-import type { Epi } from "./exact.js";
+import type { Epi } from "./trec-eval-port.js";
 import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labels.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */

@@ -1,5 +1,5 @@
 // The closed-form paired statistics and the t and sign tests. d = run - baseline over the paired queries.
-import { binomialLowerTail, studentQuantile, studentTwoSided } from "../stats/dists.js";
+import { binomialLowerTail, studentTwoSided, tIntervalOf } from "../stats/dists.js";
 import { npMean, npVarDdof1 } from "../stats/numeric.js";
 
 export interface TestStatistic {
@@ -53,14 +53,17 @@ export interface Description {
   readonly losses: number;
 }
 
-/** The comparison's numbers over the paired queries; the interval is mean(d) +- t_{0.975, n-1} sd(d) / sqrt(n). */
+/**
+ * The comparison's numbers over the paired queries; the interval is mean(d) +- t_{0.975, n-1} sd(d) / sqrt(n)
+ * (tIntervalOf, the evaluation's t interval of a mean).
+ */
 export function describe(run: ArrayLike<number>, baseline: ArrayLike<number>, d: ArrayLike<number>): Description {
   const n = d.length;
   const baselineMean = npMean(baseline);
   const runMean = npMean(run);
   const difference = npMean(d);
-  const sd = Math.sqrt(npVarDdof1(d, difference));
-  const half = studentQuantile(0.975, n - 1) * (sd / Math.sqrt(n));
+  const variance = npVarDdof1(d, difference);
+  const sd = Math.sqrt(variance);
   let wins = 0;
   let ties = 0;
   for (let q = 0; q < n; q++) {
@@ -71,7 +74,7 @@ export function describe(run: ArrayLike<number>, baseline: ArrayLike<number>, d:
     baselineMean,
     runMean,
     difference,
-    ci95: [difference - half, difference + half],
+    ci95: tIntervalOf(difference, variance, n, 0.95),
     relative: baselineMean === 0 ? NaN : ((runMean - baselineMean) / baselineMean) * 100,
     effectSize: difference / sd,
     sd,

@@ -6,7 +6,7 @@ import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../measures/op
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
 import { trecLines } from "../measures/trec-eval-table.js";
 import { lineKey, trecOptions, type Plan } from "../app/plan.js";
-import { printValue, valueRows, type ValuePrint, type ValueRow } from "./print.js";
+import { printValue, valueRows, type ValuePrint, type ValueRow } from "../app/value-print.js";
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
 

@@ -1,7 +1,7 @@
 // A drill-down as text: what `rankeval --explain QID` prints. Browser-safe.
 import { counted } from "../errors/counted.js";
 import type { ExplainedRow, Explanation } from "./explain.js";
-import { printValue } from "./print.js";
+import { printValue } from "../app/value-print.js";
 
 /** Columns of text, right-aligned but for those named, two blanks apart; trailing blanks dropped. */
 function columns(head: readonly string[], rows: readonly (readonly string[])[], left: ReadonlySet<number>): string[] {

@@ -140,8 +140,11 @@ export async function readRows<K extends RowsKind>(
   return { rows: parser.finish() as RowsOf<K> };
 }
 
-/** A run read, joined and evaluated, in the blocks `source` gives or whole; columnar errors name file and row. */
-export async function evaluateRun(
+/**
+ * A run's Input (text or Parquet/Arrow) read, joined and evaluated, in the blocks `source` gives or whole;
+ * columnar errors name file and row. (The library's evaluateRun, src/pipeline/evaluate.ts, takes objects.)
+ */
+export async function evaluateRunInput(
   input: Input,
   judgments: GroupedJudgments | PendingJudgments,
   source: Omit<RunSource, "file" | "whole">,

@@ -16,10 +16,17 @@
  * ```
  */
 import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "../errors/errors.js";
-import { describeByte, JSON_OPTION_TYPES, RowsParser, show, type JsonParserOptions, type RowsKind } from "./json.js";
+import {
+  describeByte,
+  JSON_OPTION_TYPES,
+  JsonCsvRowsParser,
+  show,
+  type JsonParserOptions,
+  type RowsKind,
+} from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./_number.js";
-import { MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
+import { MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
@@ -59,7 +66,7 @@ const HEADER = 4;
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-export class DelimitedParser<K extends RowsKind> extends RowsParser<K> {
+export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private readonly columns: ColumnNames;
   private readonly hint: string;
   private delim: number;

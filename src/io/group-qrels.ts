@@ -21,7 +21,7 @@
 import { checkOptions, required, STRING } from "../errors/errors.js";
 import { atolBytes } from "../c/strings.js";
 import { Float64Column } from "./columns.js";
-import { TextRowsParser } from "./_lines.js";
+import { TextRowsParser } from "./line-parser.js";
 
 export interface GroupQrelsParserOptions {
   /** Name used in error messages. */

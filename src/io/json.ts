@@ -31,7 +31,7 @@ import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./_number.js";
-import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./_lines.js";
+import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
@@ -58,10 +58,12 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
 };
 
 /**
- * What the JSON and CSV/TSV parsers share: push() chunks, then finish() once for rows shaped as the TREC
- * parsers' per-row output; after an error every call throws it again.
+ * What the JSON and CSV/TSV parsers share (JsonParser, delimited.ts's DelimitedParser; a value or a
+ * record may span lines, so they read byte by byte, not through LineParser): push() chunks, then
+ * finish() once for rows shaped as the TREC parsers' per-row output; after an error every call throws
+ * it again.
  */
-export abstract class RowsParser<K extends RowsKind> {
+export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly file: string;
   protected readonly kind: K;
   protected readonly runTag: string;
@@ -206,7 +208,7 @@ function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
-export class JsonParser<K extends RowsKind> extends RowsParser<K> {
+export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   constructor(options: JsonParserOptions<K>) {
     super(options, JSON_OPTION_TYPES, "JsonParser");
   }

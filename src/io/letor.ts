@@ -26,9 +26,9 @@
 import { checkOptions } from "../errors/errors.js";
 import { TREC_OPTION_TYPES } from "./qrels.js";
 import type { Interner } from "./interner.js";
-import { KernelLineParser } from "./_kernel_rows.js";
+import { KernelLineParser } from "./kernel-line-parser.js";
 import type { QuerySpans, RowLines } from "./rows.js";
-import { CR, HASH, LF, quote, SPACE, TAB } from "./_lines.js";
+import { CR, HASH, LF, quote, SPACE, TAB } from "./line-parser.js";
 import { numberProblem, parseFinite } from "./_number.js";
 
 export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {

@@ -15,7 +15,7 @@
  * ```
  */
 import { checkOptions, required, STRING } from "../errors/errors.js";
-import { TextRowsParser } from "./_lines.js";
+import { TextRowsParser } from "./line-parser.js";
 
 export interface PrefsParserOptions {
   /** Name used in error messages. */

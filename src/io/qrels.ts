@@ -7,7 +7,7 @@
  * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. The labels atol reads as
  * another number ("1.5" is 1, "1e1" is 1) are listed in `truncated`, for reports under trec_eval's
  * names. CRLF line ends, a UTF-8 BOM and a missing final newline are accepted. Browser compatible.
- * Both modes parse through the kernel (_kernel_rows.ts); the interned one interns ids at finish().
+ * Both modes parse through the kernel (kernel-line-parser.ts); the interned one interns ids at finish().
  *
  * @example
  * ```ts
@@ -25,7 +25,7 @@
 import { atolBytes } from "../c/strings.js";
 import { checkOptions, COUNT, required, STRING, type OptionType } from "../errors/errors.js";
 import { DOCIDS, INTERNER, type Interner } from "./interner.js";
-import { KernelLineParser, type KernelColumns } from "./_kernel_rows.js";
+import { KernelLineParser, type KernelColumns } from "./kernel-line-parser.js";
 import type { RowDocids, RowLines } from "./rows.js";
 
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */

@@ -13,7 +13,7 @@
  */
 import { checkOptions, required, STRING } from "../errors/errors.js";
 import { Int32Column } from "./columns.js";
-import { LineParser, quote } from "./_lines.js";
+import { LineParser, quote } from "./line-parser.js";
 import { parsePositiveInt } from "./_number.js";
 
 export interface GroupParserOptions {

@@ -6,7 +6,7 @@
  * non-blank byte is '#' skipped, and the run tag is the one on the last line. Unlike trec_eval's atof,
  * a score must be a finite decimal number: "0.1x", "nan" and "inf" are errors naming the line, since
  * NaN scores make the ranking undefined. CRLF, a UTF-8 BOM and a missing final newline are accepted.
- * Browser compatible. Both modes parse through the kernel (_kernel_rows.ts); the interned one interns
+ * Browser compatible. Both modes parse through the kernel (kernel-line-parser.ts); the interned one interns
  * document ids at finish().
  *
  * MS MARCO's runs and dense retrievers' (`qid docid rank`, tab or space, no score, no tag) are read
@@ -31,7 +31,7 @@
 import type { Interner } from "./interner.js";
 import { checkOptions, oneOf, STRING } from "../errors/errors.js";
 import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
-import { KernelLineParser } from "./_kernel_rows.js";
+import { KernelLineParser } from "./kernel-line-parser.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
 
 export interface RunParserOptions<D extends DocidMode = Interner> {

@@ -13,7 +13,7 @@
  * ```
  */
 import { checkOptions, COUNT, required, STRING } from "../errors/errors.js";
-import { KernelLineParser } from "./_kernel_rows.js";
+import { KernelLineParser } from "./kernel-line-parser.js";
 import { Interner } from "./interner.js";
 
 export interface ScoresParserOptions {

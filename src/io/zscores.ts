@@ -15,7 +15,7 @@
  */
 import type { Zscores } from "../trec/zscore-lookup.js";
 import { checkOptions, required, STRING } from "../errors/errors.js";
-import { TextRowsParser } from "./_lines.js";
+import { TextRowsParser } from "./line-parser.js";
 
 export type { Zscores };
 

@@ -131,7 +131,7 @@ const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly
 
 /**
  * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
- * measure are computed by trec_eval's own algorithm (src/app/exact.ts, prefs-measures.ts, jg.ts).
+ * measure are computed by trec_eval's own algorithm (src/app/trec-eval-port.ts, prefs-measures.ts, jg.ts).
  */
 const TABLE_DATA = [
   { name: "runid", kind: "none", shape: "runid" },

@@ -15,13 +15,10 @@ import {
   withMeasureCorrelations,
   type ComparisonFormat,
 } from "../output/comparison.js";
+import { comparableResult, comparableRows, leftOutOfComparison, notPerQuery } from "../app/comparable.js";
 import {
-  comparableResult,
-  comparableRows,
-  leftOutOfComparison,
   looksLikePerQueryCsv,
   looksLikePerQueryJson,
-  notPerQuery,
   PerQueryCsvReader,
   readPerQueryJson,
   type PerQueryRun,

@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { formatOf, type ParserChoice } from "../input/formats.js";
-import { batchBlocks, evaluateRun, readJudgments as readInput, type Input } from "../input/input.js";
+import { batchBlocks, evaluateRunInput, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
@@ -86,7 +86,7 @@ export async function evaluateRunPath(
       : parallel
         ? parallelColumnarBlocks(file, choice, pool, pool.size, progress)
         : batchBlocks(input, 1);
-    return evaluateRun(input, judgments, { ...source, blocks }, choice, evaluate);
+    return evaluateRunInput(input, judgments, { ...source, blocks }, choice, evaluate);
   }
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
@@ -100,5 +100,5 @@ export async function evaluateRunPath(
       ? threadBlocks(file, BLOCK_ROWS, pool, progress)
       : parsedBlocks(file, (sink) => readInto(file, sink, progress, info));
   const input = textInput(file, progress, info);
-  return evaluateRun(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);
+  return evaluateRunInput(input, judgments, { ...source, blocks, early: !!threaded }, resolved(file, choice), evaluate);
 }

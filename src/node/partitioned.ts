@@ -1,4 +1,4 @@
-// QRELS and RUN files evaluated by every thread of the pool at once (src/pipeline/partition-session.ts):
+// QRELS and RUN files evaluated by every thread of the pool at once (src/pipeline/partition-coordinator.ts):
 // Node's side of it, the files read by path (each thread reads its own chunks) and the threads held
 // from the pool. What the session leaves (bad input, a thread lost) goes the one-thread way (files.ts).
 import { closeSync, openSync, readSync } from "node:fs";
@@ -10,12 +10,10 @@ import {
   evaluatePartitions,
   PARTITION_MIN_BYTES,
   PARTITION_MIN_WORKERS,
-  partitionWorker,
-  type PartitionJob,
-  type PartitionMessage,
   type PartitionPort,
-  type PartitionReport,
-} from "../pipeline/partition-session.js";
+} from "../pipeline/partition-coordinator.js";
+import type { PartitionJob, PartitionMessage, PartitionReport } from "../pipeline/partition-protocol.js";
+import { partitionWorker } from "../pipeline/partition-worker-handler.js";
 import { displayName, inputInfo, type ProgressSink } from "./file-read.js";
 import { givenThreadMinBytes } from "./files.js";
 import type { ThreadPool } from "./pool.js";

@@ -3,9 +3,9 @@ import { ANY, BOOLEAN, checkOptions, RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { mergeConventions } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
-import { fixed } from "../trec/format.js";
 import type { IntervalOptions } from "../measures/options.js";
 import { describeInterval, intervalSettings } from "../pipeline/interval.js";
+import { tableValue } from "../app/value-print.js";
 
 /** One column of a table: a run's result under a name. */
 export interface TableColumn {
@@ -37,9 +37,6 @@ export interface TableOptions {
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
 const conventionsOf = (r: Result<unknown>, measure: string): string =>
   (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
-
-/** A value as every cell prints it: four decimals always (1.0000 beside 0.7166), NaN as NaN. */
-export const tableValue = (v: number): string => fixed(v, 4);
 
 /** A mean's interval as every table prints it after the mean: " (0.7226, 0.7913)". */
 export const intervalText = ([lo, hi]: readonly [number, number]): string => ` (${tableValue(lo)}, ${tableValue(hi)})`;

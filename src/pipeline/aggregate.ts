@@ -6,7 +6,8 @@ import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
 import type { TrecAggregation } from "../measures/trec-eval-table.js";
 import type { TieRange } from "./evaluate.js";
-import { intervalsOf, tIntervalOf, type Interval, type IntervalSettings } from "./interval.js";
+import { DEFAULT_INTERVAL, intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
+import { tIntervalOf } from "../stats/dists.js";
 
 /** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
 const MIN_GEO_MEAN = 0.00001;
@@ -104,7 +105,7 @@ export class MomentSummary extends RunningSummary {
   }
 
   /** The t interval of the kept values' mean (tIntervalOf). */
-  interval(level?: number): Interval {
+  interval(level = DEFAULT_INTERVAL.level): Interval {
     return tIntervalOf(
       this.keptSum / this.kept,
       this.kept < 2 ? NaN : this.squares / (this.kept - 1),

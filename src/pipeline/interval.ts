@@ -5,7 +5,7 @@ import { checkOptions, oneOf, PROBABILITY, SEED, usageError, type OptionType } f
 import { kernelBootstrapSums } from "../kernel/significance-kernel.js";
 import type { Aggregate } from "../measures/measure.js";
 import type { IntervalOptions } from "../measures/options.js";
-import { studentQuantile } from "../stats/dists.js";
+import { tIntervalOf } from "../stats/dists.js";
 import { npMean, npVarDdof1, quantileSorted } from "../stats/numeric.js";
 
 /** [lower, upper]; NaN where fewer than 2 queries count. */
@@ -58,8 +58,8 @@ function counted(values: ArrayLike<number>): Float64Array {
 
 /**
  * The t interval of the mean of `values` (NaN skipped): mean +- t_{(1+level)/2, n-1} sd / sqrt(n), with
- * numpy's mean and variance. Fewer than 2 values: [NaN, NaN] (as scipy). Every value equal: [mean, mean]
- * (scipy gives NaN there, its scale having to be positive; the interval of a constant is the point).
+ * numpy's mean and variance (src/stats/dists.ts's tIntervalOf). Fewer than 2 values: [NaN, NaN] (as
+ * scipy). Every value equal: [mean, mean].
  */
 export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.level): Interval {
   const kept = counted(values);
@@ -67,15 +67,6 @@ export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.le
   if (n < 2) return [NaN, NaN];
   const mean = npMean(kept);
   return tIntervalOf(mean, npVarDdof1(kept, mean), n, level);
-}
-
-/** The t interval of a mean from its sample variance (n - 1) over n values: the one formula. */
-export function tIntervalOf(mean: number, variance: number, n: number, level = DEFAULT_INTERVAL.level): Interval {
-  if (n < 2) return [NaN, NaN];
-  const sem = Math.sqrt(variance / n);
-  if (sem === 0) return [mean, mean];
-  const half = studentQuantile((1 + level) / 2, n - 1) * sem;
-  return [mean - half, mean + half];
 }
 
 /**

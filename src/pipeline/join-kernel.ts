@@ -12,7 +12,7 @@
  * Browser compatible.
  */
 import { documentTwice } from "../errors/errors.js";
-import type { KernelColumns } from "../io/_kernel_rows.js";
+import type { KernelColumns } from "../io/kernel-line-parser.js";
 import type { Interner } from "../io/interner.js";
 import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/rows.js";
 import type { Batch, InPlace } from "../kernel/batch.js";

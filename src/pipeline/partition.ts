@@ -5,7 +5,7 @@
  * Queries are independent (each is joined, ranked and evaluated from its own rows), so the values are
  * the same to the last bit with any number of workers.
  *
- * The path of a file's bytes: cut at line ends into chunks (partition-session.ts) -> each chunk cut by
+ * The path of a file's bytes: cut at line ends into chunks (partition-coordinator.ts) -> each chunk cut by
  * a QuerySplitter into one bucket of whole lines per worker (the kernel reads each line's first field:
  * assembly/split.ts) -> each worker's buckets, in chunk order, pushed into its PartitionOwner's parsers
  * -> its judgments, then each run joined block by block (blocks.ts's RunBlocks) and evaluated -> the

@@ -33,6 +33,22 @@ export function studentQuantile(q: number, df: number): number {
   return x;
 }
 
+/**
+ * Student's t interval of a mean from its sample variance (n - 1) over n values: mean +-
+ * t_{(1+level)/2, n-1} sem, sem = sqrt(variance) / sqrt(n), as scipy's t.interval(level, n - 1, mean,
+ * sem) with scipy.stats.sem's arithmetic. Fewer than 2 values: [NaN, NaN] (as scipy); variance 0:
+ * [mean, mean] (scipy gives NaN there, its scale having to be positive; the interval of a constant is
+ * the point). The one formula: the interval beside each mean (src/pipeline/interval.ts) and a
+ * comparison's 95% interval of the mean difference (src/compare/paired.ts).
+ */
+export function tIntervalOf(mean: number, variance: number, n: number, level: number): readonly [number, number] {
+  if (n < 2) return [NaN, NaN];
+  const sem = Math.sqrt(variance) / Math.sqrt(n);
+  if (sem === 0) return [mean, mean];
+  const half = studentQuantile((1 + level) / 2, n - 1) * sem;
+  return [mean - half, mean + half];
+}
+
 /** Comparisons over the same number of queries share their quantile. */
 const quantiles = new Map<string, number>();
 

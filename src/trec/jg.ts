@@ -1,6 +1,6 @@
 /**
  * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`), ported from
- * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/exact.ts (a
+ * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/trec-eval-port.ts (a
  * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";

@@ -17,29 +17,29 @@ export interface Threshold {
 }
 
 export const THRESHOLDS: readonly Threshold[] = [
-  // | file                          | code                                          | value         |
-  // | src/io/rows.ts                | this.qid = new Int32Array(256)                | 256 rows      |
-  // | src/io/rows.ts                | this.pool = new Uint8Array(4096)              | 4,096 B       |
-  // | src/io/_kernel_rows.ts        | this.place(256, 4096)                         | 256 rows      |
-  // | src/io/columns.ts             | const FIRST_BLOCK = 256                       | 256 rows      |
-  // | src/io/columns.ts             | const MAX_BLOCK = 1 << 14                     | 16,384 rows   |
-  // | src/io/rows.ts                | before >= 1 << 16                             | 64 KiB        |
-  // | src/input/formats.ts          | const FIRST_LINE_MAX = 1 << 16                | 64 KiB        |
-  // | src/io/run.ts                 | const SMALL_ROWS = 1 << 16                    | 65,536 rows   |
-  // | src/pipeline/partition.ts     | Math.max(1 << 16, ...)                        | 65,536 rows   |
-  // | src/io/parquet.ts             | const BATCH_ROWS = 1 << 18                    | 262,144 rows  |
-  // | src/io/parquet.ts             | const SLICE_ROWS = 1 << 20                    | 1 Mi rows     |
-  // | src/pipeline/blocks.ts        | const BLOCK_ROWS = 1 << 20                    | 1 Mi rows     |
-  // | src/node/file-read.ts         | const CHUNK = 1 << 20                         | 1 MiB         |
-  // | src/io/arrow.ts               | const CHUNK = 1 << 20                         | 1 MiB         |
-  // | src/input/subtopics.ts        | const SNIFF_BYTES = 1 << 20                   | 1 MiB         |
-  // | web/read-file.ts              | const CHUNK = 1 << 20                         | 1 MiB         |
-  // | src/pipeline/partition-session.ts | chunkBytes: 256 KiB to 4 MiB              | 256 KiB       |
-  // | src/node/file-read.ts         | const READ_AT_ONCE = 4 << 20                  | 4 MiB         |
-  // | src/node/files.ts             | const THREAD_MIN_BYTES = BLOCK_ROWS * 12      | 12 MiB        |
-  // | src/io/_lines.ts              | const PIECE = 16 << 20                        | 16 MiB        |
-  // | src/pipeline/partition-session.ts | PARTITION_MIN_BYTES = 32 << 20            | 32 MiB        |
-  // | src/pipeline/partition-session.ts | PARTITION_MIN_WORKERS = 4                 | 4 workers     |
+  // | file                                  | code                                          | value         |
+  // | src/io/rows.ts                        | this.qid = new Int32Array(256)                | 256 rows      |
+  // | src/io/rows.ts                        | this.pool = new Uint8Array(4096)              | 4,096 B       |
+  // | src/io/kernel-line-parser.ts          | this.place(256, 4096)                         | 256 rows      |
+  // | src/io/columns.ts                     | const FIRST_BLOCK = 256                       | 256 rows      |
+  // | src/io/columns.ts                     | const MAX_BLOCK = 1 << 14                     | 16,384 rows   |
+  // | src/io/rows.ts                        | before >= 1 << 16                             | 64 KiB        |
+  // | src/input/formats.ts                  | const FIRST_LINE_MAX = 1 << 16                | 64 KiB        |
+  // | src/io/run.ts                         | const SMALL_ROWS = 1 << 16                    | 65,536 rows   |
+  // | src/pipeline/partition.ts             | Math.max(1 << 16, ...)                        | 65,536 rows   |
+  // | src/io/parquet.ts                     | const BATCH_ROWS = 1 << 18                    | 262,144 rows  |
+  // | src/io/parquet.ts                     | const SLICE_ROWS = 1 << 20                    | 1 Mi rows     |
+  // | src/pipeline/blocks.ts                | const BLOCK_ROWS = 1 << 20                    | 1 Mi rows     |
+  // | src/node/file-read.ts                 | const CHUNK = 1 << 20                         | 1 MiB         |
+  // | src/io/arrow.ts                       | const CHUNK = 1 << 20                         | 1 MiB         |
+  // | src/input/subtopics.ts                | const SNIFF_BYTES = 1 << 20                   | 1 MiB         |
+  // | web/read-file.ts                      | const CHUNK = 1 << 20                         | 1 MiB         |
+  // | src/pipeline/partition-coordinator.ts | chunkBytes: 256 KiB to 4 MiB                  | 256 KiB       |
+  // | src/node/file-read.ts                 | const READ_AT_ONCE = 4 << 20                  | 4 MiB         |
+  // | src/node/files.ts                     | const THREAD_MIN_BYTES = BLOCK_ROWS * 12      | 12 MiB        |
+  // | src/io/line-parser.ts                 | const PIECE = 16 << 20                        | 16 MiB        |
+  // | src/pipeline/partition-coordinator.ts | PARTITION_MIN_BYTES = 32 << 20                | 32 MiB        |
+  // | src/pipeline/partition-coordinator.ts | PARTITION_MIN_WORKERS = 4                     | 4 workers     |
   {
     file: "src/io/rows.ts",
     code: "this.qid = new Int32Array(256);",
@@ -55,7 +55,7 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: 4096,
   },
   {
-    file: "src/io/_kernel_rows.ts",
+    file: "src/io/kernel-line-parser.ts",
     code: "this.place(256, 4096);",
     what: "the kernel parser's first rows and id bytes",
     unit: "rows",
@@ -153,7 +153,7 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: 1 << 20,
   },
   {
-    file: "src/pipeline/partition-session.ts",
+    file: "src/pipeline/partition-coordinator.ts",
     code: "Math.max(256 << 10, Math.ceil(size / (4 * parts)))",
     what: "a partition worker's chunk, at least",
     unit: "bytes",
@@ -174,21 +174,21 @@ export const THRESHOLDS: readonly Threshold[] = [
     value: (1 << 20) * 12,
   },
   {
-    file: "src/io/_lines.ts",
+    file: "src/io/line-parser.ts",
     code: "const PIECE = 16 << 20;",
     what: "a line reader's piece",
     unit: "bytes",
     value: 16 << 20,
   },
   {
-    file: "src/pipeline/partition-session.ts",
+    file: "src/pipeline/partition-coordinator.ts",
     code: "export const PARTITION_MIN_BYTES = 32 << 20;",
     what: "files split among partition threads or workers, from (RANKEVAL_THREAD_MIN_BYTES, ?partition-bytes)",
     unit: "bytes",
     value: 32 << 20,
   },
   {
-    file: "src/pipeline/partition-session.ts",
+    file: "src/pipeline/partition-coordinator.ts",
     code: "export const PARTITION_MIN_WORKERS = 4;",
     what: "threads or workers needed to partition at the default threshold",
     unit: "workers",
@@ -206,9 +206,9 @@ export const NOT_PATHS: readonly string[] = [
   "src/io/sha256.ts:S0",
   "src/io/sha256.ts:S1",
   "src/io/interner.ts:ID_MASK",
-  "src/io/_lines.ts:MAX_LINE_BYTES",
+  "src/io/line-parser.ts:MAX_LINE_BYTES",
   "src/io/_number.ts:TWO53",
-  "src/io/_kernel_rows.ts:SPARE_BYTES",
+  "src/io/kernel-line-parser.ts:SPARE_BYTES",
   "src/io/qrels.ts:JOIN_ROOM",
   "src/pipeline/join-kernel.ts:HEADROOM",
   "web/worker.ts:KEEP_ROWS",

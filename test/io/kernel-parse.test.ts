@@ -1,4 +1,4 @@
-// The parsers' fast path runs in the kernel (assembly/parse.ts, src/io/_kernel_rows.ts), in both modes
+// The parsers' fast path runs in the kernel (assembly/parse.ts, src/io/kernel-line-parser.ts), in both modes
 // (the interner mode is a view of the per-row columns). Both must read every input alike: the same rows
 // and numbers, the same errors at the same line and column, however the input is split into chunks.
 // Numbers: the kernel's Clinger fast path must give Number()'s double, bit for bit, and leave the

@@ -3,7 +3,7 @@
 // the error is the one the whole line would give.
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors/errors.js";
-import { MAX_LINE_BYTES } from "../../src/io/_lines.js";
+import { MAX_LINE_BYTES } from "../../src/io/line-parser.js";
 import { Interner } from "../../src/io/interner.js";
 import { QrelsParser } from "../../src/io/qrels.js";
 import { RunParser } from "../../src/io/run.js";

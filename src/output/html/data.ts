@@ -3,7 +3,7 @@
 import type { Comparison, TestName } from "../../compare/compare.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
-import { printValue, type ValuePrint } from "../../explain/print.js";
+import { printValue, type ValuePrint } from "../../app/value-print.js";
 import { sortQids } from "../../c/strings.js";
 import type { CurvePoint } from "../../app/curve.js";
 

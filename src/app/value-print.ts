@@ -1,10 +1,12 @@
 // A per-query value as the command line prints it (trec_eval's `%6.4f` and `%ld` for its names, the
 // table's four decimals otherwise), for --explain, the report and the page's drill-downs. Browser-safe.
-import { comparableRows } from "../output/per-query-runs.js";
-import { tableValue } from "../output/table.js";
-import { formatLong, formatTrecFixed } from "../trec/format.js";
+import { fixed, formatLong, formatTrecFixed } from "../trec/format.js";
 import { trecLines } from "../measures/trec-eval-table.js";
-import type { Plan } from "../app/plan.js";
+import { comparableRows } from "./comparable.js";
+import type { Plan } from "./plan.js";
+
+/** A value as every cell of a table prints it: four decimals always (1.0000 beside 0.7166), NaN as NaN. */
+export const tableValue = (v: number): string => fixed(v, 4);
 
 export type ValuePrint = "float" | "long" | "table";
 

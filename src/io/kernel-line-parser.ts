@@ -22,7 +22,7 @@ import {
 } from "../kernel/module.js";
 import type { Interner } from "./interner.js";
 import { LastId } from "./_last_id.js";
-import { LineParser } from "./_lines.js";
+import { LineParser } from "./line-parser.js";
 import { RowsBuilder, type QuerySpans } from "./rows.js";
 
 /** The line formats the kernel's fast path reads (assembly/parse.ts). */
