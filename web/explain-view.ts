@@ -23,6 +23,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+/**
+ * A column's name with a line break allowed after each "_", "@" and "/" (a <wbr>, which copying leaves
+ * out): a narrow header breaks between the parts of `iprec_at_recall_0.50`, never letter by letter.
+ */
+export function breakable(name: string): (string | HTMLElement)[] {
+  return name.split(/(?<=[_@/])/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
+}
+
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 
 /** How a document moved against the other run (the command line's words: src/explain/text.ts). */

@@ -11,6 +11,7 @@ import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
+import { breakable } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
@@ -419,7 +420,7 @@ function renderPerQuery(): void {
     ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure })),
   ]) {
     const th = document.createElement("th");
-    th.textContent = c.label;
+    th.append(...breakable(c.label));
     th.dataset.key = c.key;
     if (sort?.key === c.key) th.dataset.sort = sort.dir;
     th.addEventListener("click", () => {

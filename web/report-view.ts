@@ -8,7 +8,7 @@ import type { ValuePrint } from "../src/app/value-print.js";
 import { nameColumn, storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
-import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
+import { breakable, changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 
 /** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
@@ -297,7 +297,11 @@ function draw(data: ReportData): void {
       { key: "qid", label: "qid" },
       ...cols.map((c) => ({ key: keyOf(c), label: chosen.length > 1 ? `${c.measure} (${runs[c.run]})` : c.measure })),
     ]) {
-      const th = h("th", { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null }, c.label);
+      const th = h(
+        "th",
+        { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null },
+        ...breakable(c.label),
+      );
       th.addEventListener("click", () => {
         sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
         renderPerQuery();
