@@ -6,7 +6,7 @@ import type { ManifestInput } from "../src/app/manifest.js";
 import { formatRead } from "../src/input/formats.js";
 import { Sha256 } from "../src/io/sha256.js";
 import { columnarFormat } from "./file-columns.js";
-import { gunzip, isGzip } from "./read-file.js";
+import { gunzippedHead, isGzip } from "./read-file.js";
 import { BY_NAME } from "./text-files.js";
 
 /** The most of a file's start read for its first line (a .tsv's format depends on it). */
@@ -30,26 +30,14 @@ export async function describeFile(file: File, role: "qrels" | "run"): Promise<M
 async function firstLine(file: File, gzip: boolean): Promise<string> {
   let text = new Uint8Array(0);
   if (!gzip) text = new Uint8Array(await file.slice(0, HEAD).arrayBuffer());
-  else {
-    const reader = gunzip(file.slice(0, HEAD)).getReader();
-    try {
-      while (text.length < HEAD && !text.includes(10)) {
-        let r: ReadableStreamReadResult<Uint8Array>;
-        try {
-          r = await reader.read();
-        } catch {
-          break; // the slice ends mid-stream: what was decompressed is enough
-        }
-        if (r.done) break;
-        const both = new Uint8Array(text.length + r.value.length);
-        both.set(text);
-        both.set(r.value, text.length);
-        text = both;
-      }
-    } finally {
-      void reader.cancel().catch(() => undefined);
-    }
-  }
+  else
+    await gunzippedHead(file.slice(0, HEAD), (chunk) => {
+      const both = new Uint8Array(text.length + chunk.length);
+      both.set(text);
+      both.set(chunk, text.length);
+      text = both;
+      return text.length < HEAD && !text.includes(10);
+    });
   const nl = text.indexOf(10);
   return new TextDecoder().decode(nl < 0 ? text : text.subarray(0, nl));
 }

@@ -121,6 +121,28 @@ export function gunzip(file: Blob, onRead: (bytes: number) => void = () => {}): 
   return text.readable;
 }
 
+/**
+ * The text of a slice of a gzip file's first bytes, a chunk at a time to `each` until it returns false
+ * or the slice ends (mid-stream, most often: what was decompressed is all there is): a sniff of a file's
+ * head that leaves no stream open.
+ */
+export async function gunzippedHead(slice: Blob, each: (chunk: Uint8Array) => boolean): Promise<void> {
+  const reader = gunzip(slice).getReader();
+  try {
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch {
+        return;
+      }
+      if (r.done || !each(r.value)) return;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
 interface Member {
   /** Where it starts in the file. */
   start: number;

@@ -39,7 +39,7 @@ import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedRe
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
 import { readerBlocks, type ReaderReport } from "../src/pipeline/reader.js";
-import { gunzip, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
+import { gunzippedHead, isGzip, readInto as readFile, type OnProgress, type Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/app/value-print.js";
@@ -430,21 +430,10 @@ const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity)
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
-    const reader = gunzip(file.slice(0, SNIFF_BYTES / 4)).getReader();
-    try {
-      for (;;) {
-        let r: ReadableStreamReadResult<Uint8Array>;
-        try {
-          r = await reader.read();
-        } catch {
-          break; // the slice ends mid-stream: what was decompressed is enough
-        }
-        if (r.done) break;
-        sink.push(r.value);
-      }
-    } finally {
-      void reader.cancel().catch(() => undefined);
-    }
+    await gunzippedHead(file.slice(0, SNIFF_BYTES / 4), (chunk) => {
+      sink.push(chunk);
+      return true;
+    });
   });
 }
 

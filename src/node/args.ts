@@ -534,6 +534,29 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return a;
 }
 
+/** Each mode, or option that makes one, as refusals name it when given (null when not). */
+const MODE_FLAGS = {
+  compare: (a: CliArgs) => (a.compare ? "--compare" : null),
+  merge: (a: CliArgs) => (a.merge ? "--merge" : null),
+  fuse: (a: CliArgs) => (a.fuse !== undefined ? "--fuse" : null),
+  letor: (a: CliArgs) => (a.letor !== undefined ? "--letor" : null),
+  explain: (a: CliArgs) => (a.explain !== undefined ? "--explain" : null),
+  report: (a: CliArgs) => (a.report !== undefined ? "--report" : null),
+  page: (a: CliArgs) => (a.page !== undefined ? "--page" : null),
+  diversity: (a: CliArgs) => (a.diversity ? "--diversity" : null),
+  perQueryOut: (a: CliArgs) => (a.perQueryOut !== undefined ? "--per-query-out" : null),
+  relFormat: (a: CliArgs) => (a.relFormat !== undefined && a.relFormat !== "qrels" ? `-R ${a.relFormat}` : null),
+} as const;
+
+/** The flag of the first of `modes` given, in their order, or null. */
+function givenMode(a: CliArgs, modes: readonly (keyof typeof MODE_FLAGS)[]): string | null {
+  for (const m of modes) {
+    const flag = MODE_FLAGS[m](a);
+    if (flag !== null) return flag;
+  }
+  return null;
+}
+
 /** --manifest FILE: a .yaml, .yml or .json file, of an evaluation of QRELS RUN [RUN ...] only. */
 function checkManifest(a: CliArgs): void {
   if (a.manifest === undefined) return;
@@ -541,25 +564,17 @@ function checkManifest(a: CliArgs): void {
     throw usageError("--manifest -: standard output has the evaluation; give a FILE (.yaml, .yml or .json)");
   if (!manifestFormat(a.manifest))
     throw usageError(`--manifest ${a.manifest}: the format comes from the name: .yaml, .yml or .json`);
-  const other = a.compare
-    ? "--compare"
-    : a.merge
-      ? "--merge"
-      : a.fuse !== undefined
-        ? "--fuse"
-        : a.letor !== undefined
-          ? "--letor"
-          : a.explain !== undefined
-            ? "--explain"
-            : a.report !== undefined
-              ? "--report"
-              : a.page !== undefined
-                ? "--page"
-                : a.diversity
-                  ? "--diversity"
-                  : a.relFormat !== undefined && a.relFormat !== "qrels"
-                    ? `-R ${a.relFormat}`
-                    : null;
+  const other = givenMode(a, [
+    "compare",
+    "merge",
+    "fuse",
+    "letor",
+    "explain",
+    "report",
+    "page",
+    "diversity",
+    "relFormat",
+  ]);
   if (other) throw usageError(`--manifest is written for QRELS RUN [RUN ...] evaluations, not with ${other}`);
 }
 
@@ -579,17 +594,7 @@ function checkFuse(a: CliArgs): void {
     if (given) throw usageError(`${given[1]} needs --fuse METHOD`);
     return;
   }
-  const other = a.merge
-    ? "--merge"
-    : a.letor !== undefined
-      ? "--letor"
-      : a.explain !== undefined
-        ? "--explain"
-        : a.report !== undefined
-          ? "--report"
-          : a.perQueryOut !== undefined
-            ? "--per-query-out"
-            : null;
+  const other = givenMode(a, ["merge", "letor", "explain", "report", "perQueryOut"]);
   if (other)
     throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
 }
