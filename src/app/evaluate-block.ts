@@ -6,8 +6,7 @@ import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, resultConventions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
-import { exactValues } from "./trec-eval-port.js";
-import { gainTies, trecLines } from "../measures/trec-eval-table.js";
+import { exactValues, gainTies, trecLines, trecMeasure } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "./plan.js";
 import { relstrings } from "./relstring.js";
 import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
@@ -114,9 +113,8 @@ function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<st
 
 /**
  * trec_eval.c, after evaluating a judged query absent from the run on its placeholder ranking (-c):
- * "clean up leftovers", by the value's name: num_ret, utility, rbp_resid (unparameterised: their
- * names are exactly these) and every unj_* become 0, and relstring (unparameterised) becomes ''.
- * The lines of parameterised utility, rbp_resid and relstring keep the placeholder's values.
+ * "clean up leftovers", by the value's name (the rows' `cleared`): the lines of parameterised
+ * utility, rbp_resid and relstring keep the placeholder's values.
  */
 function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[]): Evaluated {
   const values = { ...e.result.values };
@@ -130,13 +128,15 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     return y;
   };
   for (const l of trecLines(p.trec)) {
-    if (l.name === "relstring" && strings[l.name]) {
+    const cleared = trecMeasure(l.measure).cleared;
+    if (!cleared || (cleared === "name" && l.name !== l.measure)) continue;
+    if (l.relstring !== undefined) {
+      if (!strings[l.name]) continue;
       const s = [...strings[l.name]];
       for (const q of placeholders) s[q] = "";
       strings[l.name] = s;
       continue;
     }
-    if (!(l.name === "num_ret" || l.name === "utility" || l.name === "rbp_resid" || l.name.startsWith("unj"))) continue;
     const key = lineKey(l);
     if (key === null) continue;
     const v = (values[key] = zeroed(values[key]));
@@ -166,12 +166,9 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/app/trec-eval-port.ts). */
-const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
-
 /** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */
 function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
-  const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
+  const measures = p.exact.filter((m) => trecMeasure(m.name).gains && m.pairs?.length);
   if (!measures.length) return [];
   let maxLevel = 0;
   const judged = batch.judged ?? batch.labels;

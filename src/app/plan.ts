@@ -21,11 +21,12 @@ import {
   parseTrecMeasures,
   reportMakesIt,
   trecLines,
+  trecMeasure,
   type RelFormat,
   type TrecLine,
   type TrecMeasure,
-} from "../measures/trec-eval-table.js";
-import type { Epi } from "./trec-eval-port.js";
+} from "../trec/measures.js";
+import type { Epi } from "../trec/port.js";
 import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labels.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */
@@ -89,9 +90,6 @@ export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map"
 export function trecLevel(c: Conventions): number {
   return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
 }
-
-/** Where a ranking can be empty (-M 0, -J), the kernel's 0/0 is 0, not trec_eval's. */
-const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
 
 /**
  * The plan for -m names (none: `official`, or `fallback` when given). trec_eval's names are read
@@ -157,7 +155,7 @@ export function plan(
       }
       const lines = trecLines([m]).map((l) => withCollectionSize(l, epi.numDocsInColl));
       const numeric = lines.some((l) => l.relstring === undefined && !reportMakesIt(l));
-      if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && EXACT_WHEN_EMPTY.has(m.name))) {
+      if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && trecMeasure(m.name).emptyExact)) {
         trec.push(Object.freeze({ ...m, lines }));
         for (const l of lines) {
           if (l.kernel) add(l.kernel.measure);
@@ -231,7 +229,7 @@ function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
 
 /** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
 function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
-  if (l.measure !== "utility" || !l.kernel || numDocs === 0) return l;
+  if (!trecMeasure(l.measure).numDocs || !l.kernel || numDocs === 0) return l;
   const m = l.kernel.measure;
   const measure = makeMeasure(
     m.family,

@@ -1,6 +1,6 @@
 /**
  * trec_eval 10's preference measures (-R prefs, qrels_prefs), ported from form_prefs_counts.c and
- * m_prefs_*.c: trec_eval's own algorithm per query, as src/app/trec-eval-port.ts (a kernel batch holds one label per
+ * m_prefs_*.c: trec_eval's own algorithm per query, as src/trec/port.ts (a kernel batch holds one label per
  * document; preferences are relations between documents per judgment group). The ranking: score
  * descending, equal scores by document id ASCENDING (unlike form_res_rels.c), cut at -M. A judgment
  * group (JG) of one subgroup is a list of equivalence classes by rel_level; of several, a preference
