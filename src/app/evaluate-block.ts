@@ -18,9 +18,7 @@ import { trecLabelled } from "../pipeline/trec-labels.js";
  * (`meanOf`); `batch` with its labels as trec_eval reads them (trecLabelled).
  */
 export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
-  const values = { ...result.values };
-  const mean = { ...result.mean };
-  const counted = { ...result.counted };
+  const { values, mean, counted, put } = copied(result);
   const measureConventions = { ...result.measureConventions };
   if (p.exact.length) {
     const o = trecOptions(explicit);
@@ -34,10 +32,8 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
     const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
     trecLines(p.exact).forEach((l, i) => {
-      const key = lineKey(l)!;
-      values[key] = exact[i];
-      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], aggregationOf(l)));
-      measureConventions[key] = conventions;
+      put(lineKey(l)!, exact[i], aggregationOf(l));
+      measureConventions[lineKey(l)!] = conventions;
     });
   }
   const tieRange: Record<string, TieRange> | undefined = result.tieRange ? { ...result.tieRange } : undefined;
@@ -57,9 +53,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
       tieRange[l.name] = tieRangeOf(side("worst"), side("best"), "mean");
     }
     // m_11pt_avg.c adds the points from the last to the first, then divides by their number (pointsMean).
-    const v = pointsMean(l.meanOf.map((k) => result.values[k.measure.name]));
-    values[l.name] = v;
-    ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, "mean"));
+    put(l.name, pointsMean(l.meanOf.map((k) => result.values[k.measure.name])), "mean");
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
   }
   // trec_eval's own algorithm's lines bring their conventions: the one line says them too.
@@ -67,7 +61,17 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
   return { ...result, values, mean, counted, conventions, measureConventions, ...(tieRange ? { tieRange } : {}) };
 }
 
-/** A run's values, or one block's, as the reports need them. */
+/** A result's values, means and counts, copied, and `put` to set a line's. */
+function copied(r: Result<string>) {
+  const values = { ...r.values };
+  const mean = { ...r.mean };
+  const counted = { ...r.counted };
+  const put = (key: string, v: Float64Array, agg: Aggregate) => {
+    values[key] = v;
+    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+  };
+  return { values, mean, counted, put };
+}
 
 /** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
@@ -117,9 +121,7 @@ function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<st
  * utility, rbp_resid and relstring keep the placeholder's values.
  */
 function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[]): Evaluated {
-  const values = { ...e.result.values };
-  const mean = { ...e.result.mean };
-  const counted = { ...e.result.counted };
+  const { values, mean, counted, put } = copied(e.result);
   const strings = { ...e.strings };
   const tieRange = e.result.tieRange ? { ...e.result.tieRange } : undefined;
   const zeroed = (x: Float64Array) => {
@@ -139,9 +141,8 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     }
     const key = lineKey(l);
     if (key === null) continue;
-    const v = (values[key] = zeroed(values[key]));
     const agg = aggregationOf(l);
-    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+    put(key, zeroed(values[key]), agg);
     const t = tieRange?.[key];
     if (t) tieRange![key] = tieRangeOf(zeroed(t.worst), zeroed(t.best), agg);
   }

@@ -4,7 +4,7 @@
  * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
-import { compareBytes } from "../c/strings.js";
+import { compareBytes as cmp } from "../c/strings.js";
 import type { Retrieved } from "./prefs-measures.js";
 import { map, P, RELVALUE_NONPOOL, RELVALUE_UNJUDGED, RprecMult, type RelList } from "./port.js";
 
@@ -24,8 +24,6 @@ export interface JgEpi {
   readonly maxDocs: number;
   readonly judgedOnly: boolean;
 }
-
-const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
 /**
  * te_form_res_rels_jg for one query: one RES_RELS per judgment group, groups in id order. Throws

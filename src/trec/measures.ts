@@ -22,16 +22,14 @@ import { formatFixed, type TrecPrint } from "./format.js";
 import { PREFS_MEASURES } from "./prefs-measures.js";
 import { formResRels, PORTS, validInt, type Epi, type Port } from "./port.js";
 
-export type { TrecPrint } from "../trec/format.js";
-
 /** How the summary ("all") line is made: geomean is exp(mean of log(max(v, 1e-5))); count is num_q. */
 export type TrecAggregation = "mean" | "sum" | "geomean" | "count" | "runid" | "none";
 
 /** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
-export type TrecGainTable = Readonly<Record<number, number>>;
+type TrecGainTable = Readonly<Record<number, number>>;
 
 /** A line's measure, named as the line; a gain table from `ndcg.1=3,2=9` is its `fixed.gain`. */
-export interface TrecKernel {
+interface TrecKernel {
   readonly measure: Measure;
 }
 
@@ -321,17 +319,10 @@ export function reportMakesIt(line: TrecLine): boolean {
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
 
-/** One `-m` argument: trec_eval's measure or nickname, its parameters, whether in the printed spelling. */
-export interface TrecArg {
-  readonly name: string;
-  readonly params: string | null;
-  readonly printed: boolean;
-}
-
 const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
 
 /** Splits `-m NAME.PARAMS`, or the printed spelling (the longest name taking parameters, '_', ...). */
-export function splitTrecArg(arg: string): TrecArg | null {
+export function splitTrecArg(arg: string): { name: string; params: string | null; printed: boolean } | null {
   const dot = arg.indexOf(".");
   const name = dot < 0 ? arg : arg.slice(0, dot);
   if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
@@ -592,24 +583,8 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
  * given), a decimal level ("1.0") is ignored as gain_init.c valid_int does, with a warning.
  */
 function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
-  let last = ",";
-  let ok = true;
-  for (const ch of p) {
-    if (ch === ",") {
-      if (last === ",") {
-        ok = false;
-        break;
-      }
-      last = ",";
-    } else if (ch === "=") {
-      if (last === "=") {
-        ok = false;
-        break;
-      }
-      last = "=";
-    }
-  }
-  if (!ok || last !== "=")
+  // Its checks: '=' and ',' alternate, from an '=' to an '='.
+  if (!/^(=,)*=$/.test(p.replace(/[^,=]/g, "")))
     throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
@@ -636,7 +611,7 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
 
 const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
 
-/** Per-query values of `measures` by their C ports (not runid, num_q, relstring), an array per line of trecLines(measures). */
+/** Per-query values of `measures` by their C ports (not runid, num_q, relstring), an array per trecLines line. */
 export function exactValues(
   measures: readonly TrecMeasure[],
   batch: Batch,

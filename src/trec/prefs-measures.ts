@@ -7,7 +7,7 @@
  * array closed transitively. Inconsistent judgments are trec_eval's errors here too. Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
-import { compareBytes } from "../c/strings.js";
+import { compareBytes as cmp } from "../c/strings.js";
 
 export interface PrefLine {
   readonly jg: string;
@@ -59,8 +59,6 @@ export interface ResultsPrefs {
 
 const fail = (qid: string, why: string) =>
   new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
-
-const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
 /** form_prefs_counts for one query (its documents in any order; -M Infinity: all); throws trec_eval's errors. */
 export function formPrefsCounts(
