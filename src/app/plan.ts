@@ -245,18 +245,11 @@ function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
  * algorithm computes every line (from the plan's `epi`) and the kernel only counts queries, at 0.
  */
 export function options(args: Conventions, trecNames = false): ExplicitOptions {
-  const o: Options = {};
-  if (args.gain !== undefined) o.gain = args.gain as Options["gain"];
-  if (trecNames && (args.threshold !== undefined || args.trecThreshold !== undefined))
-    o.relevanceThreshold = Math.max(0, trecLevel(args));
-  else if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
-  if (args.depth !== undefined) o.depth = args.depth;
-  if (args.judgedOnly !== undefined) o.judgedOnly = args.judgedOnly;
-  if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
-  if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
-  if (args.ties !== undefined) o.ties = args.ties as Options["ties"];
-  if (args.preset !== undefined) o.preset = args.preset as Options["preset"];
-  return explicitOptions(o);
+  const { gain, threshold, depth, judgedOnly, noRelevant, beyondList, ties, preset } = args;
+  const trecL = trecNames && (threshold !== undefined || args.trecThreshold !== undefined);
+  const relevanceThreshold = trecL ? Math.max(0, trecLevel(args)) : threshold;
+  const o = { gain, relevanceThreshold, depth, judgedOnly, noRelevant, beyondList, ties, preset };
+  return explicitOptions(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Options);
 }
 
 /** The conventions of a plan's rows as lines: one when they agree where they overlap, else one per row. */

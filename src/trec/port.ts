@@ -231,10 +231,7 @@ const Rndcg: Port = (rr, m) => {
   const gains = setupGains(m.pairs, rr);
   if (rr.numRel === 0) return [0];
   let old = gains.length ? gains[gains.length - 1].gain : 0;
-  let changed = 0;
-  let dcg = 0;
-  let ideal = 0;
-  let sum = 0;
+  let [dcg, ideal, sum, changed] = [0, 0, 0, 0];
   const close = () => {
     if (ideal > 0) {
       sum += dcg / ideal;
