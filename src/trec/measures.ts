@@ -89,7 +89,7 @@ interface Entry {
   readonly name: string;
   /** Its parameters (default "none"): meas_init.c's cutoff list parsers, numbers or pairs. */
   readonly kind?: ParamKind;
-  /** Its summary and printing (default "mean"): the `shape` table in resolve. */
+  /** Its summary and printing (default "mean"): SHAPES. */
   readonly shape?: Shape;
   readonly defaults?: readonly number[];
   /** The judgments it reads (-R) besides qrels. */
