@@ -12,7 +12,7 @@ import { evaluateRunFile } from "../src/pipeline/blocks.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { options, plan } from "../src/app/plan.js";
 import { groupJudgments, type JoinedRun } from "../src/pipeline/join-rows.js";
-import { parseTrecMeasures, trecLines } from "../src/measures/trec-eval-table.js";
+import { parseTrecMeasures, trecLines } from "../src/trec/measures.js";
 
 async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = "";

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Interner, QrelsParser, RunParser } from "../src/io/index.js";
 import { main } from "../src/node/cli.js";
-import { exactValues } from "../src/app/trec-eval-port.js";
+import { exactValues } from "../src/trec/measures.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import { lineKey, options, plan, trecOptions, type Conventions } from "../src/app/plan.js";
-import { trecLines } from "../src/measures/trec-eval-table.js";
+import { trecLines } from "../src/trec/measures.js";
 import { joinParsed } from "../src/pipeline/join-rows.js";
 import { runs } from "./_seed.js";
 

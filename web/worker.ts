@@ -21,7 +21,7 @@ import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { labelledTexts } from "../src/output/table.js";
 import { namesApart } from "../src/output/run-names.js";
-import { trecLines } from "../src/measures/trec-eval-table.js";
+import { trecLines } from "../src/trec/measures.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";

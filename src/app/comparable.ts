@@ -3,7 +3,7 @@
 import type { Result } from "../pipeline/evaluate.js";
 import { conventionsLine } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
-import { parseTrecMeasures, trecLines } from "../measures/trec-eval-table.js";
+import { parseTrecMeasures, trecLines } from "../trec/measures.js";
 import type { Plan } from "./plan.js";
 /** A row of a report: its printed name and the key of its values in a run's result. */
 export interface Row {

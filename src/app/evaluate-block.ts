@@ -6,8 +6,7 @@ import type { Aggregate, Measure } from "../measures/measure.js";
 import { parseMeasures } from "../measures/resolve.js";
 import { describeOptions, resultConventions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
-import { exactValues } from "./trec-eval-port.js";
-import { gainTies, trecLines } from "../measures/trec-eval-table.js";
+import { exactValues, gainTies, trecLines, trecMeasure } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "./plan.js";
 import { relstrings } from "./relstring.js";
 import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
@@ -19,9 +18,7 @@ import { trecLabelled } from "../pipeline/trec-labels.js";
  * (`meanOf`); `batch` with its labels as trec_eval reads them (trecLabelled).
  */
 export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explicit: ExplicitOptions): Result<string> {
-  const values = { ...result.values };
-  const mean = { ...result.mean };
-  const counted = { ...result.counted };
+  const { values, mean, counted, put } = copied(result);
   const measureConventions = { ...result.measureConventions };
   if (p.exact.length) {
     const o = trecOptions(explicit);
@@ -35,10 +32,8 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
     const exact = exactValues(p.exact, batch, o.ties, { ...p.epi, maxDocs: o.depth, judgedOnly: o.judgedOnly });
     const conventions = `trec_eval: ${describeOptions({ ...o, relevanceThreshold: p.epi.relevanceLevel })}`; // as planConventions says
     trecLines(p.exact).forEach((l, i) => {
-      const key = lineKey(l)!;
-      values[key] = exact[i];
-      ({ value: mean[key], count: counted[key] } = summaryOf(exact[i], aggregationOf(l)));
-      measureConventions[key] = conventions;
+      put(lineKey(l)!, exact[i], aggregationOf(l));
+      measureConventions[lineKey(l)!] = conventions;
     });
   }
   const tieRange: Record<string, TieRange> | undefined = result.tieRange ? { ...result.tieRange } : undefined;
@@ -58,9 +53,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
       tieRange[l.name] = tieRangeOf(side("worst"), side("best"), "mean");
     }
     // m_11pt_avg.c adds the points from the last to the first, then divides by their number (pointsMean).
-    const v = pointsMean(l.meanOf.map((k) => result.values[k.measure.name]));
-    values[l.name] = v;
-    ({ value: mean[l.name], count: counted[l.name] } = summaryOf(v, "mean"));
+    put(l.name, pointsMean(l.meanOf.map((k) => result.values[k.measure.name])), "mean");
     measureConventions[l.name] = result.measureConventions[l.meanOf[0].measure.name];
   }
   // trec_eval's own algorithm's lines bring their conventions: the one line says them too.
@@ -68,7 +61,17 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
   return { ...result, values, mean, counted, conventions, measureConventions, ...(tieRange ? { tieRange } : {}) };
 }
 
-/** A run's values, or one block's, as the reports need them. */
+/** A result's values, means and counts, copied, and `put` to set a line's. */
+function copied(r: Result<string>) {
+  const values = { ...r.values };
+  const mean = { ...r.mean };
+  const counted = { ...r.counted };
+  const put = (key: string, v: Float64Array, agg: Aggregate) => {
+    values[key] = v;
+    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+  };
+  return { values, mean, counted, put };
+}
 
 /** One batch's values as the command line and the page compute them; `warn` gets what to tell the user. */
 export function evaluateBlock(
@@ -114,14 +117,11 @@ function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<st
 
 /**
  * trec_eval.c, after evaluating a judged query absent from the run on its placeholder ranking (-c):
- * "clean up leftovers", by the value's name: num_ret, utility, rbp_resid (unparameterised: their
- * names are exactly these) and every unj_* become 0, and relstring (unparameterised) becomes ''.
- * The lines of parameterised utility, rbp_resid and relstring keep the placeholder's values.
+ * "clean up leftovers", by the value's name (the rows' `cleared`): the lines of parameterised
+ * utility, rbp_resid and relstring keep the placeholder's values.
  */
 function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[]): Evaluated {
-  const values = { ...e.result.values };
-  const mean = { ...e.result.mean };
-  const counted = { ...e.result.counted };
+  const { values, mean, counted, put } = copied(e.result);
   const strings = { ...e.strings };
   const tieRange = e.result.tieRange ? { ...e.result.tieRange } : undefined;
   const zeroed = (x: Float64Array) => {
@@ -130,18 +130,19 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
     return y;
   };
   for (const l of trecLines(p.trec)) {
-    if (l.name === "relstring" && strings[l.name]) {
+    const cleared = trecMeasure(l.measure).cleared;
+    if (!cleared || (cleared === "name" && l.name !== l.measure)) continue;
+    if (l.relstring !== undefined) {
+      if (!strings[l.name]) continue;
       const s = [...strings[l.name]];
       for (const q of placeholders) s[q] = "";
       strings[l.name] = s;
       continue;
     }
-    if (!(l.name === "num_ret" || l.name === "utility" || l.name === "rbp_resid" || l.name.startsWith("unj"))) continue;
     const key = lineKey(l);
     if (key === null) continue;
-    const v = (values[key] = zeroed(values[key]));
     const agg = aggregationOf(l);
-    ({ value: mean[key], count: counted[key] } = summaryOf(v, agg));
+    put(key, zeroed(values[key]), agg);
     const t = tieRange?.[key];
     if (t) tieRange![key] = tieRangeOf(zeroed(t.worst), zeroed(t.best), agg);
   }
@@ -166,12 +167,9 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
   return out;
 }
 
-/** Gain measures whose ideal ranking trec_eval's comp_rel_gain may sort out of order (src/app/trec-eval-port.ts). */
-const GAIN_MEASURES = new Set(["G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg"]);
-
 /** Says so where comp_rel_gain's comparison of gains as integers unsorts the ideal ranking (reproduced). */
 function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
-  const measures = p.exact.filter((m) => GAIN_MEASURES.has(m.name) && m.pairs?.length);
+  const measures = p.exact.filter((m) => trecMeasure(m.name).gains && m.pairs?.length);
   if (!measures.length) return [];
   let maxLevel = 0;
   const judged = batch.judged ?? batch.labels;

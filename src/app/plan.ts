@@ -21,11 +21,12 @@ import {
   parseTrecMeasures,
   reportMakesIt,
   trecLines,
+  trecMeasure,
   type RelFormat,
   type TrecLine,
   type TrecMeasure,
-} from "../measures/trec-eval-table.js";
-import type { Epi } from "./trec-eval-port.js";
+} from "../trec/measures.js";
+import type { Epi } from "../trec/port.js";
 import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labels.js";
 
 /** The conventions the user chose (the command line's options); unset: the measures' own. */
@@ -89,9 +90,6 @@ export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map"
 export function trecLevel(c: Conventions): number {
   return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
 }
-
-/** Where a ranking can be empty (-M 0, -J), the kernel's 0/0 is 0, not trec_eval's. */
-const EXACT_WHEN_EMPTY = new Set(["iprec_at_recall", "11pt_avg"]);
 
 /**
  * The plan for -m names (none: `official`, or `fallback` when given). trec_eval's names are read
@@ -157,7 +155,7 @@ export function plan(
       }
       const lines = trecLines([m]).map((l) => withCollectionSize(l, epi.numDocsInColl));
       const numeric = lines.some((l) => l.relstring === undefined && !reportMakesIt(l));
-      if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && EXACT_WHEN_EMPTY.has(m.name))) {
+      if (lines.every(isComputed) && !(allExact && numeric) && !(emptyRankings && trecMeasure(m.name).emptyExact)) {
         trec.push(Object.freeze({ ...m, lines }));
         for (const l of lines) {
           if (l.kernel) add(l.kernel.measure);
@@ -231,7 +229,7 @@ function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
 
 /** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
 function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
-  if (l.measure !== "utility" || !l.kernel || numDocs === 0) return l;
+  if (!trecMeasure(l.measure).numDocs || !l.kernel || numDocs === 0) return l;
   const m = l.kernel.measure;
   const measure = makeMeasure(
     m.family,
@@ -247,18 +245,11 @@ function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
  * algorithm computes every line (from the plan's `epi`) and the kernel only counts queries, at 0.
  */
 export function options(args: Conventions, trecNames = false): ExplicitOptions {
-  const o: Options = {};
-  if (args.gain !== undefined) o.gain = args.gain as Options["gain"];
-  if (trecNames && (args.threshold !== undefined || args.trecThreshold !== undefined))
-    o.relevanceThreshold = Math.max(0, trecLevel(args));
-  else if (args.threshold !== undefined) o.relevanceThreshold = args.threshold;
-  if (args.depth !== undefined) o.depth = args.depth;
-  if (args.judgedOnly !== undefined) o.judgedOnly = args.judgedOnly;
-  if (args.noRelevant !== undefined) o.noRelevant = args.noRelevant as Options["noRelevant"];
-  if (args.beyondList !== undefined) o.beyondList = args.beyondList as Options["beyondList"];
-  if (args.ties !== undefined) o.ties = args.ties as Options["ties"];
-  if (args.preset !== undefined) o.preset = args.preset as Options["preset"];
-  return explicitOptions(o);
+  const { gain, threshold, depth, judgedOnly, noRelevant, beyondList, ties, preset } = args;
+  const trecL = trecNames && (threshold !== undefined || args.trecThreshold !== undefined);
+  const relevanceThreshold = trecL ? Math.max(0, trecLevel(args)) : threshold;
+  const o = { gain, relevanceThreshold, depth, judgedOnly, noRelevant, beyondList, ties, preset };
+  return explicitOptions(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Options);
 }
 
 /** The conventions of a plan's rows as lines: one when they agree where they overlap, else one per row. */

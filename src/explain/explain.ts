@@ -4,7 +4,7 @@
 import { measureOptions } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../measures/options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
-import { trecLines } from "../measures/trec-eval-table.js";
+import { trecLines } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "../app/plan.js";
 import { printValue, valueRows, type ValuePrint, type ValueRow } from "../app/value-print.js";
 import type { QueryRows, RunRows } from "./query.js";

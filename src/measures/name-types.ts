@@ -10,7 +10,7 @@ import type { RanxName } from "./ranx.js";
 import type { XgboostName } from "./xgboost.js";
 import type { NdevalName } from "./ndeval.js";
 import type { FamilyTable } from "./registry.js";
-import type { TrecNickname, TrecTable } from "./trec-eval-table.js";
+import type { TrecNickname, TrecTable } from "../trec/measures.js";
 import type { Measure } from "./measure.js";
 
 /** One cutoff. */
@@ -48,8 +48,10 @@ type TrecRow = TrecTable[number];
 type TrecNames<Kind> = TrecRow extends infer E
   ? E extends { shape: "runid" | "numq" | "relstring" }
     ? never
-    : E extends { kind: Kind; name: infer N extends string }
-      ? N
+    : E extends { name: infer N extends string }
+      ? (E extends { kind: infer K } ? K : "none") extends Kind
+        ? N
+        : never
       : never
   : never;
 

@@ -16,7 +16,7 @@
  * the first error is thrown. A name nobody knows gets "did you mean" from every tool's names.
  */
 import { RankevalError, shortened, shown } from "../errors/errors.js";
-import { splitTrecArg, trecMeasuresOf, trecNames } from "./trec-eval-table.js";
+import { splitTrecArg, trecMeasuresOf, trecNames } from "../trec/measures.js";
 import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
 import { parseCanonical, type Measure } from "./measure.js";
 import { RANX_NAMES, parseRanx } from "./ranx.js";

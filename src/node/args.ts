@@ -7,7 +7,7 @@ import { DEFAULT_INTERVAL, type IntervalSettings } from "../pipeline/interval.js
 import type { ColumnNames } from "../io/delimited.js";
 import { DEFAULT_COLUMNS } from "../io/column-names.js";
 import { didYouMean } from "../errors/suggest.js";
-import { REL_FORMATS, type RelFormat } from "../measures/trec-eval-table.js";
+import { REL_FORMATS, type RelFormat } from "../trec/measures.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 import { manifestFormat } from "../app/manifest.js";
 

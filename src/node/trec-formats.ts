@@ -17,7 +17,7 @@ import { MemoryRows } from "../pipeline/join-memory.js";
 import { groupJudgments, joinParsed, type GroupedJudgments } from "../pipeline/join-rows.js";
 import { labelledTexts } from "../output/table.js";
 import { formResRelsJg, mapAvgjg, pAvgjg, rprecMultAvgjg, type JgJudgment } from "../trec/jg.js";
-import { trecLines, type TrecMeasure } from "../measures/trec-eval-table.js";
+import { trecLines, type TrecMeasure } from "../trec/measures.js";
 import { lineKey, plan, trecLevel, type Plan, type RunResult } from "../app/plan.js";
 import { trecText, type TrecTextOptions } from "../output/results.js";
 import {

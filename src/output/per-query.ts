@@ -16,7 +16,7 @@ import { MomentSummary, summariesOf, tieRangeOf } from "../pipeline/aggregate.js
 import type { Interval } from "../pipeline/interval.js";
 import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
-import { trecLines } from "../measures/trec-eval-table.js";
+import { trecLines } from "../trec/measures.js";
 
 /** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
 export const META_KEY = "rankeval";

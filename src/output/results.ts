@@ -3,7 +3,7 @@
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { formatTable } from "./table.js";
-import { trecLines, type TrecLine } from "../measures/trec-eval-table.js";
+import { trecLines, type TrecLine } from "../trec/measures.js";
 import { lineKey, type Plan, type RunResult } from "../app/plan.js";
 import { formatTrecReport } from "./trec-text.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";

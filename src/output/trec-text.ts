@@ -8,7 +8,7 @@ import { RankevalError } from "../errors/errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
 import { sortedOrder } from "../c/strings.js";
 import { formatLine } from "../trec/format.js";
-import { trecLines, type TrecLine, type TrecMeasure } from "../measures/trec-eval-table.js";
+import { trecLines, type TrecLine, type TrecMeasure } from "../trec/measures.js";
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 
 export interface TrecReportInput {

@@ -4,7 +4,7 @@
 import { RankevalError } from "../errors/errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
-import type { TrecAggregation } from "../measures/trec-eval-table.js";
+import type { TrecAggregation } from "../trec/measures.js";
 import type { TieRange } from "./evaluate.js";
 import { DEFAULT_INTERVAL, intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
 import { tIntervalOf } from "../stats/dists.js";

@@ -35,10 +35,6 @@ function decompose(x: number): { mantissa: bigint; exponent: number } {
   return { mantissa, exponent: biased - 1075 };
 }
 
-function padStart(s: string, width: number): string {
-  return s.length >= width ? s : " ".repeat(width - s.length) + s;
-}
-
 /** glibc's spelling of a non-finite value: "nan", "-nan", "inf", "-inf". */
 function nonFinite(x: number): string {
   if (Number.isNaN(x)) return signBit(x) ? "-nan" : "nan";
@@ -51,7 +47,7 @@ function nonFinite(x: number): string {
  * exact everywhere; the reference for `formatFixed`.
  */
 export function formatFixedExact(x: number, digits: number, width = 0): string {
-  if (!Number.isFinite(x)) return padStart(nonFinite(x), width);
+  if (!Number.isFinite(x)) return nonFinite(x).padStart(width);
   const negative = signBit(x);
   const { mantissa, exponent } = decompose(x);
   let scaled: bigint; // round(|x| · 10^digits), half to even
@@ -76,7 +72,7 @@ export function formatFixedExact(x: number, digits: number, width = 0): string {
     if (text.length <= digits) text = "0".repeat(digits - text.length + 1) + text;
     text = `${text.slice(0, text.length - digits)}.${text.slice(text.length - digits)}`;
   }
-  return padStart((negative ? "-" : "") + text, width);
+  return ((negative ? "-" : "") + text).padStart(width);
 }
 
 /**
@@ -85,11 +81,11 @@ export function formatFixedExact(x: number, digits: number, width = 0): string {
  * the exact path, everything else toFixed.
  */
 export function formatFixed(x: number, digits: number, width = 0): string {
-  if (!Number.isFinite(x)) return padStart(nonFinite(x), width);
+  if (!Number.isFinite(x)) return nonFinite(x).padStart(width);
   if (digits > 20 || x === 0 || Math.abs(x) >= 1e21) return formatFixedExact(x, digits, width);
   const shifted = x * 2 ** (digits + 1); // exact: a power-of-two scaling of a number < 1e21
   if (Number.isInteger(shifted) && Math.abs(shifted % 2) === 1) return formatFixedExact(x, digits, width);
-  return padStart(x.toFixed(digits), width);
+  return x.toFixed(digits).padStart(width);
 }
 
 /** `%6.4f`, the value column of every floating-point measure. */
@@ -103,7 +99,7 @@ export function formatFixed4(x: number): string {
  * JavaScript do not fix it): every trec_eval-format output spells it here.
  */
 export function formatTrecFixed(x: number, digits: number, width = 0): string {
-  return Number.isNaN(x) ? padStart("-nan", width) : formatFixed(x, digits, width);
+  return Number.isNaN(x) ? "-nan".padStart(width) : formatFixed(x, digits, width);
 }
 
 /**
@@ -136,27 +132,20 @@ export function formatLong(x: number): string {
 
 /** `%-22s`. */
 export function padName(name: string): string {
-  return name.length >= 22 ? name : name + " ".repeat(22 - name.length);
+  return name.padEnd(22);
 }
 
 export type TrecPrint = "float" | "long" | "string" | "quoted";
 
 /** One output line, newline included, as trec_eval prints it. */
 export function formatLine(name: string, qid: string, value: number | string, print: TrecPrint): string {
-  let text: string;
-  switch (print) {
-    case "float":
-      text = formatTrecFixed(value as number, 4, 6);
-      break;
-    case "long":
-      text = formatLong(value as number);
-      break;
-    case "string":
-      text = String(value);
-      break;
-    case "quoted":
-      text = `'${String(value)}'`;
-      break;
-  }
+  const text =
+    print === "float"
+      ? formatTrecFixed(value as number, 4, 6)
+      : print === "long"
+        ? formatLong(value as number)
+        : print === "quoted"
+          ? `'${value}'`
+          : String(value);
   return `${padName(name)}\t${qid}\t${text}\n`;
 }

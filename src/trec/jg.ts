@@ -1,15 +1,12 @@
 /**
  * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`), ported from
- * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/app/trec-eval-port.ts (a
+ * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/trec/port.ts (a
  * kernel batch holds one judgment per document, not one per group). Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
-import { compareBytes } from "../c/strings.js";
+import { compareBytes as cmp } from "../c/strings.js";
 import type { Retrieved } from "./prefs-measures.js";
-
-/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
-export const RELVALUE_NONPOOL = -1;
-export const RELVALUE_UNJUDGED = -2;
+import { map, P, RELVALUE_NONPOOL, RELVALUE_UNJUDGED, RprecMult, type RelList } from "./port.js";
 
 /** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
 export interface JgJudgment {
@@ -19,13 +16,7 @@ export interface JgJudgment {
 }
 
 /** trec_format.h RES_RELS, per judgment group. */
-export interface JgResRels {
-  readonly numRet: number;
-  readonly numRel: number;
-  readonly numRelRet: number;
-  /** results_rel_list. */
-  readonly rel: Float64Array;
-}
+export type JgResRels = RelList;
 
 /** What the measures read: -l (atol), -M, -J. */
 export interface JgEpi {
@@ -33,8 +24,6 @@ export interface JgEpi {
   readonly maxDocs: number;
   readonly judgedOnly: boolean;
 }
-
-const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
 /**
  * te_form_res_rels_jg for one query: one RES_RELS per judgment group, groups in id order. Throws
@@ -98,65 +87,19 @@ function countRelRet(rel: readonly number[], level: number): number {
   return n;
 }
 
-/** m_map_avgjg.c: average precision per group (over its num_rel), summed, divided by the groups when more than one. */
-export function mapAvgjg(groups: readonly JgResRels[], level: number): number {
-  let value = 0;
-  for (const g of groups) {
-    let relSoFar = 0;
-    let sum = 0.0;
-    for (let i = 0; i < g.numRet; i++) {
-      if (g.rel[i] >= level) {
-        relSoFar++;
-        sum += relSoFar / (i + 1);
-      }
-    }
-    if (relSoFar) value += sum / g.numRel;
-  }
-  return groups.length > 1 ? value / groups.length : value;
+/** m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c: the measure per group, summed, divided by the groups when more than one. */
+function perGroup(groups: readonly JgResRels[], n: number, values: (g: JgResRels) => number[]): number[] {
+  const sum = new Array<number>(n).fill(0);
+  for (const g of groups) values(g).forEach((v, i) => (sum[i] += v));
+  return groups.length > 1 ? sum.map((v) => v / groups.length) : sum;
 }
 
-/** m_P_avgjg.c: precision at each cutoff (trec_eval's order), per group, averaged over the groups. */
-export function pAvgjg(groups: readonly JgResRels[], cutoffs: readonly number[], level: number): number[] {
-  const values = cutoffs.map(() => 0);
-  for (const g of groups) {
-    let ci = 0;
-    let relSoFar = 0;
-    for (let i = 0; i < g.numRet; i++) {
-      if (i === cutoffs[ci]) {
-        values[ci] += relSoFar / i;
-        if (++ci === cutoffs.length) break;
-      }
-      if (g.rel[i] >= level) relSoFar++;
-    }
-    for (; ci < cutoffs.length; ci++) values[ci] += relSoFar / cutoffs[ci];
-  }
-  return groups.length > 1 ? values.map((v) => v / groups.length) : values;
-}
+export const mapAvgjg = (groups: readonly JgResRels[], level: number): number =>
+  perGroup(groups, 1, (g) => map(g, {}, { relevanceLevel: level }))[0];
 
-/**
- * m_Rprec_mult_avgjg.c: precision at each multiple x of R (the cutoff (long)(x R + 0.9)) per group,
- * from the last retrieved document up (a cutoff past the ranking: num_rel_ret / cutoff), averaged
- * over the groups.
- */
-export function rprecMultAvgjg(groups: readonly JgResRels[], percents: readonly number[], level: number): number[] {
-  const values = percents.map(() => 0);
-  const toLong = (x: number) => (Math.abs(x) < 2 ** 63 ? Math.trunc(x) : -(2 ** 63));
-  for (const g of groups) {
-    const cutoffs = percents.map((p) => toLong(p * g.numRel + 0.9));
-    let cur = percents.length - 1;
-    while (cur >= 0 && cutoffs[cur] > g.numRet) {
-      values[cur] += g.numRelRet / cutoffs[cur];
-      cur--;
-    }
-    let relSoFar = g.numRelRet;
-    for (let i = g.numRet; i > 0 && relSoFar > 0; i--) {
-      const precis = relSoFar / i;
-      while (cur >= 0 && i === cutoffs[cur]) {
-        values[cur] += precis;
-        cur--;
-      }
-      if (g.rel[i - 1] >= level) relSoFar--;
-    }
-  }
-  return groups.length > 1 ? values.map((v) => v / groups.length) : values;
-}
+export const pAvgjg = (groups: readonly JgResRels[], cutoffs: readonly number[], level: number): number[] =>
+  perGroup(groups, cutoffs.length, (g) => P(g, { cutoffs }, { relevanceLevel: level }));
+
+/** Rprec_mult's cutoff is (long)(x R + 0.9) per group. */
+export const rprecMultAvgjg = (groups: readonly JgResRels[], percents: readonly number[], level: number): number[] =>
+  perGroup(groups, percents.length, (g) => RprecMult(g, { cutoffs: percents }, { relevanceLevel: level }));

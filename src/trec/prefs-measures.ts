@@ -1,13 +1,13 @@
 /**
  * trec_eval 10's preference measures (-R prefs, qrels_prefs), ported from form_prefs_counts.c and
- * m_prefs_*.c: trec_eval's own algorithm per query, as src/app/trec-eval-port.ts (a kernel batch holds one label per
+ * m_prefs_*.c: trec_eval's own algorithm per query, as src/trec/port.ts (a kernel batch holds one label per
  * document; preferences are relations between documents per judgment group). The ranking: score
  * descending, equal scores by document id ASCENDING (unlike form_res_rels.c), cut at -M. A judgment
  * group (JG) of one subgroup is a list of equivalence classes by rel_level; of several, a preference
  * array closed transitively. Inconsistent judgments are trec_eval's errors here too. Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
-import { compareBytes } from "../c/strings.js";
+import { compareBytes as cmp } from "../c/strings.js";
 
 export interface PrefLine {
   readonly jg: string;
@@ -59,8 +59,6 @@ export interface ResultsPrefs {
 
 const fail = (qid: string, why: string) =>
   new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
-
-const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
 /** form_prefs_counts for one query (its documents in any order; -M Infinity: all); throws trec_eval's errors. */
 export function formPrefsCounts(
@@ -177,23 +175,36 @@ function formJgEc(
     for (let e2 = e1 + 1; e2 < numEcs; e2++) {
       for (const a of r1) {
         for (const b of ecs[e2].ranks) {
-          counts[a * numJudged + b]++;
           if (a === b)
             throw fail(
               qid,
               `a document has two rel_levels in one judgment subgroup (trec_eval: internal docid ${a} occurs with different rel_level in same jsg)`,
             );
-          if (a < b) {
-            if (b < numJudgedRet) jg.numPrefsFulfilledRet++;
-            else if (a < numJudgedRet) jg.numPrefsFulfilledImp++;
-            else jg.numPrefsPossibleNotoccur++;
-          } else if (a < numJudgedRet) jg.numPrefsPossibleRet++;
-          else if (b < numJudgedRet) jg.numPrefsPossibleImp++;
-          else jg.numPrefsPossibleNotoccur++;
+          addPref(jg, counts, numJudged, numJudgedRet, a, b);
         }
       }
     }
   }
+  return closeCounts(jg);
+}
+
+/**
+ * add_ec_pref_to_jg and add_pa_pref_to_jg: docid rank a preferred to b, counted as fulfilled (a ranks
+ * first) or possible, among the retrieved, with one retrieved ("imp"), or neither ("notoccur").
+ */
+function addPref(jg: Jg, counts: Uint16Array, n: number, ret: number, a: number, b: number): void {
+  counts[a * n + b]++;
+  if (a < b) {
+    if (b < ret) jg.numPrefsFulfilledRet++;
+    else if (a < ret) jg.numPrefsFulfilledImp++;
+    else jg.numPrefsPossibleNotoccur++;
+  } else if (a < ret) jg.numPrefsPossibleRet++;
+  else if (b < ret) jg.numPrefsPossibleImp++;
+  else jg.numPrefsPossibleNotoccur++;
+}
+
+/** The possible counts include the fulfilled ones. */
+function closeCounts(jg: Jg): Jg {
   jg.numPrefsPossibleRet += jg.numPrefsFulfilledRet;
   jg.numPrefsPossibleImp += jg.numPrefsFulfilledImp;
   return jg;
@@ -254,63 +265,9 @@ function formJgPa(
     if (relArray[i] > 0.0) jg.numRel++;
     else if (relArray[i] === 0.0) jg.numNonrel++;
   }
-  for (let i = 0; i < numJudgedRet; i++) {
-    for (let j = 0; j < i; j++) {
-      if (pa[i * n + j]) {
-        counts[i * n + j]++;
-        jg.numPrefsPossibleRet++;
-      }
-    }
-    for (let j = i + 1; j < numJudgedRet; j++) {
-      if (pa[i * n + j]) {
-        counts[i * n + j]++;
-        jg.numPrefsFulfilledRet++;
-      }
-    }
-    for (let j = numJudgedRet; j < n; j++) {
-      if (pa[i * n + j]) {
-        counts[i * n + j]++;
-        jg.numPrefsFulfilledImp++;
-      }
-    }
-  }
-  for (let i = numJudgedRet; i < n; i++) {
-    for (let j = 0; j < numJudgedRet; j++) {
-      if (pa[i * n + j]) {
-        counts[i * n + j]++;
-        jg.numPrefsPossibleImp++;
-      }
-    }
-    for (let j = numJudgedRet; j < n; j++) {
-      if (pa[i * n + j]) {
-        counts[i * n + j]++;
-        jg.numPrefsPossibleNotoccur++;
-      }
-    }
-  }
-  jg.numPrefsPossibleRet += jg.numPrefsFulfilledRet;
-  jg.numPrefsPossibleImp += jg.numPrefsFulfilledImp;
-  return jg;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (pa[i * n + j]) addPref(jg, counts, n, numJudgedRet, i, j);
+  return closeCounts(jg);
 }
-
-/** trec_eval's preference measures, in its measure table's order. */
-export const PREFS_MEASURES = [
-  "prefs_num_prefs_poss",
-  "prefs_num_prefs_ful",
-  "prefs_num_prefs_ful_ret",
-  "prefs_simp",
-  "prefs_pair",
-  "prefs_avgjg",
-  "prefs_avgjg_Rnonrel",
-  "prefs_simp_ret",
-  "prefs_pair_ret",
-  "prefs_avgjg_ret",
-  "prefs_avgjg_Rnonrel_ret",
-  "prefs_simp_imp",
-  "prefs_pair_imp",
-  "prefs_avgjg_imp",
-] as const;
-export type PrefsMeasure = (typeof PREFS_MEASURES)[number];
 
 type Part = "ret" | "imp" | "all";
 
@@ -452,39 +409,28 @@ function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, n
   return [ful, poss];
 }
 
+const sum = (rp: ResultsPrefs, count: (jg: Jg) => number) => rp.jgs.reduce((s, jg) => s + count(jg), 0);
+
+/** trec_eval's preference measures (m_prefs_*.c), in its measure table's order. */
+const PREFS = {
+  prefs_num_prefs_poss: (rp: ResultsPrefs) =>
+    sum(rp, (jg) => jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur),
+  prefs_num_prefs_ful: (rp: ResultsPrefs) => sum(rp, (jg) => jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp),
+  prefs_num_prefs_ful_ret: (rp: ResultsPrefs) => sum(rp, (jg) => jg.numPrefsFulfilledRet),
+  prefs_simp: (rp: ResultsPrefs) => simp(rp, "all"),
+  prefs_pair: (rp: ResultsPrefs) => pair(rp, "all"),
+  prefs_avgjg: (rp: ResultsPrefs) => avgjg(rp, "all"),
+  prefs_avgjg_Rnonrel: (rp: ResultsPrefs) => avgjgRnonrel(rp, false),
+  prefs_simp_ret: (rp: ResultsPrefs) => simp(rp, "ret"),
+  prefs_pair_ret: (rp: ResultsPrefs) => pair(rp, "ret"),
+  prefs_avgjg_ret: (rp: ResultsPrefs) => avgjg(rp, "ret"),
+  prefs_avgjg_Rnonrel_ret: (rp: ResultsPrefs) => avgjgRnonrel(rp, true),
+  prefs_simp_imp: (rp: ResultsPrefs) => simp(rp, "imp"),
+  prefs_pair_imp: (rp: ResultsPrefs) => pair(rp, "imp"),
+  prefs_avgjg_imp: (rp: ResultsPrefs) => avgjg(rp, "imp"),
+};
+export type PrefsMeasure = keyof typeof PREFS;
+export const PREFS_MEASURES = Object.keys(PREFS) as PrefsMeasure[];
+
 /** One preference measure's value for a query. */
-export function prefsValue(name: PrefsMeasure, rp: ResultsPrefs): number {
-  switch (name) {
-    case "prefs_num_prefs_poss":
-      return rp.jgs.reduce(
-        (s, jg) => s + jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur,
-        0,
-      );
-    case "prefs_num_prefs_ful":
-      return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp, 0);
-    case "prefs_num_prefs_ful_ret":
-      return rp.jgs.reduce((s, jg) => s + jg.numPrefsFulfilledRet, 0);
-    case "prefs_simp":
-      return simp(rp, "all");
-    case "prefs_simp_ret":
-      return simp(rp, "ret");
-    case "prefs_simp_imp":
-      return simp(rp, "imp");
-    case "prefs_pair":
-      return pair(rp, "all");
-    case "prefs_pair_ret":
-      return pair(rp, "ret");
-    case "prefs_pair_imp":
-      return pair(rp, "imp");
-    case "prefs_avgjg":
-      return avgjg(rp, "all");
-    case "prefs_avgjg_ret":
-      return avgjg(rp, "ret");
-    case "prefs_avgjg_imp":
-      return avgjg(rp, "imp");
-    case "prefs_avgjg_Rnonrel":
-      return avgjgRnonrel(rp, false);
-    case "prefs_avgjg_Rnonrel_ret":
-      return avgjgRnonrel(rp, true);
-  }
-}
+export const prefsValue = (name: PrefsMeasure, rp: ResultsPrefs): number => PREFS[name](rp);

@@ -14,7 +14,7 @@
  *    `trecOutput` / `rankevalOutput` take from either output the lines the other case adds or lacks.
  */
 import { plan } from "../../src/app/plan.js";
-import { trecLines, type RelFormat } from "../../src/measures/trec-eval-table.js";
+import { trecLines, type RelFormat } from "../../src/trec/measures.js";
 import { zscoreLookup, zscoreTable } from "../../src/trec/zscore-lookup.js";
 import { ZscoresParser } from "../../src/io/zscores.js";
 import { SubtopicShape } from "../../src/pipeline/join-subtopics.js";

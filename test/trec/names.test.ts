@@ -12,7 +12,7 @@ import {
   trecLines,
   trecMeasuresOf,
   type TrecLine,
-} from "../../src/measures/trec-eval-table.js";
+} from "../../src/trec/measures.js";
 import { atof, atol } from "../../src/c/strings.js";
 
 const gainTablesOf = (args: string[], warnings: string[]) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RankevalError } from "../../src/errors/errors.js";
-import { isComputed, parseTrecMeasures, type TrecMeasure } from "../../src/measures/trec-eval-table.js";
+import { isComputed, parseTrecMeasures, type TrecMeasure } from "../../src/trec/measures.js";
 import { aggregate } from "../../src/pipeline/aggregate.js";
 import { formatTrecReport } from "../../src/output/trec-text.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";

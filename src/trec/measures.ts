@@ -11,25 +11,25 @@
  * parameters on a nickname or a measure without any (a warning too).
  */
 import { RankevalError } from "../errors/errors.js";
-import { TREC_EVAL } from "./conventions.js";
-import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "./measure.js";
-import { gainTableOf } from "./options.js";
+import { TREC_EVAL } from "../measures/conventions.js";
+import { makeMeasure, parseCanonical, strictNumber, type Aggregate, type Measure } from "../measures/measure.js";
+import { gainTableOf } from "../measures/options.js";
 import { didYouMean } from "../errors/suggest.js";
 import { atol } from "../c/strings.js";
 import { compareLongAsC, glibcQsort } from "../c/qsort.js";
-import { formatFixed, type TrecPrint } from "../trec/format.js";
-import { PREFS_MEASURES } from "../trec/prefs-measures.js";
-
-export type { TrecPrint } from "../trec/format.js";
+import { withTies, type Batch } from "../kernel/batch.js";
+import { formatFixed, type TrecPrint } from "./format.js";
+import { PREFS_MEASURES } from "./prefs-measures.js";
+import { formResRels, PORTS, validInt, type Epi, type Port } from "./port.js";
 
 /** How the summary ("all") line is made: geomean is exp(mean of log(max(v, 1e-5))); count is num_q. */
 export type TrecAggregation = "mean" | "sum" | "geomean" | "count" | "runid" | "none";
 
 /** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
-export type TrecGainTable = Readonly<Record<number, number>>;
+type TrecGainTable = Readonly<Record<number, number>>;
 
 /** A line's measure, named as the line; a gain table from `ndcg.1=3,2=9` is its `fixed.gain`. */
-export interface TrecKernel {
+interface TrecKernel {
   readonly measure: Measure;
 }
 
@@ -77,20 +77,44 @@ type Shape = "mean" | "long" | "runid" | "numq" | "geomean" | "relstring";
 export type RelFormat = "qrels" | "prefs" | "qrels_prefs" | "qrels_jg";
 export const REL_FORMATS: readonly RelFormat[] = ["qrels", "prefs", "qrels_prefs", "qrels_jg"];
 
+type KernelOf = (
+  k: number | undefined,
+  custom: boolean,
+  values: readonly number[],
+  pairs: readonly (readonly [string, number])[],
+) => { spec: string; table?: TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
+
+/** A row of trec_eval's measure table, with what rankeval needs to know of the measure's quirks. */
 interface Entry {
   readonly name: string;
-  readonly kind: ParamKind;
-  readonly shape: Shape;
+  /** Its parameters (default "none"): meas_init.c's cutoff list parsers, numbers or pairs. */
+  readonly kind?: ParamKind;
+  /** Its summary and printing (default "mean"): SHAPES. */
+  readonly shape?: Shape;
   readonly defaults?: readonly number[];
+  /** The judgments it reads (-R) besides qrels. */
   readonly format?: "prefs" | "qrels_jg";
-  /** The canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
-  readonly kernel?: (
-    k: number | undefined,
-    custom: boolean,
-    values: readonly number[],
-    pairs: readonly (readonly [string, number])[],
-  ) => { spec: string; table?: TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
+  /** The kernel's canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
+  readonly kernel?: KernelOf;
+  /** The nicknames besides all_trec that name it (measures.c). */
+  readonly nick?: "official" | "set" | "official set";
+  /** Where a ranking can be empty (-M 0, -J), the kernel's 0/0 is 0, not trec_eval's: its port computes it. */
+  readonly emptyExact?: true;
+  /**
+   * trec_eval.c's "clean up leftovers" after a placeholder ranking (-c) zeroes it (relstring: '') by the
+   * value's name: only the line named as the measure ("name"), or every line ("lines": unj_*).
+   */
+  readonly cleared?: "name" | "lines";
+  /** level=gain pairs, whose ideal ranking comp_rel_gain sorts comparing gains as ints. */
+  readonly gains?: true;
+  /** Reads -N, the collection size (its fourth coefficient weighs it). */
+  readonly numDocs?: true;
+  /** m_utility.c: how many coefficients it takes. */
+  readonly arity?: number;
 }
+
+/** A trec_eval measure: its table row and its C port (src/trec/port.ts), if any. */
+export type TrecRow = Entry & { readonly port?: Port };
 
 const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
 const IPREC_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
@@ -100,8 +124,8 @@ const plain = (spec: string) => () => ({ spec });
 const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
 /** rbp and rbp_resid: the persistence p; other pairs are not computed. */
 const persistence =
-  (family: string) =>
-  (_k: number | undefined, _custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+  (family: string): KernelOf =>
+  (_k, _custom, _v, pairs) => {
     if (pairs.some(([key]) => key !== "p")) return null;
     const p = pairs.find(([key]) => key === "p")?.[1] ?? 0.9;
     return { spec: `${family}(p=${p})` };
@@ -109,8 +133,8 @@ const persistence =
 const at = (family: string) => (k: number | undefined) => ({ spec: `${family}@${k}` });
 /** A family taking level=gain pairs: a gain table (null when the kernel cannot take it: `gainTable`). */
 const gains =
-  (spec: string) =>
-  (_k: number | undefined, custom: boolean, _v: readonly number[], pairs: readonly (readonly [string, number])[]) => {
+  (spec: string): KernelOf =>
+  (_k, custom, _v, pairs) => {
     if (!custom) return { spec };
     const table = gainTable(pairs);
     return table ? { spec, table } : null;
@@ -119,161 +143,130 @@ const gains =
  * 11pt_avg at chosen points: the mean of iprec_at_recall at each. m_11pt_avg.c assumes they ascend;
  * for points that do not (or a negative one) the line is left to trec_eval's algorithm.
  */
-const pointsAvg = (_k: number | undefined, custom: boolean, values: readonly number[]) => {
+const pointsAvg: KernelOf = (_k, custom, values) => {
   if (!custom) return { spec: "11pt_avg" };
   if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1])))
     return null;
   return { meanOf: values.map((x) => `iprec_at_recall(recall=${x})`) };
 };
-const relstringLength = (_k: number | undefined, _custom: boolean, [n]: readonly number[]) => ({
-  relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n),
-});
+const relstringLength: KernelOf = (_k, _custom, [n]) => ({ relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n) });
 
 /**
  * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
- * measure are computed by trec_eval's own algorithm (src/app/trec-eval-port.ts, prefs-measures.ts, jg.ts).
+ * measure are computed by its port (src/trec/port.ts, prefs-measures.ts, jg.ts).
  */
 const TABLE_DATA = [
-  { name: "runid", kind: "none", shape: "runid" },
-  { name: "num_q", kind: "none", shape: "numq" },
-  { name: "num_ret", kind: "none", shape: "long", kernel: plain("num_ret") },
-  { name: "num_rel", kind: "none", shape: "long", kernel: plain("num_rel") },
-  { name: "num_rel_ret", kind: "none", shape: "long", kernel: plain("num_rel_ret") },
-  { name: "map", kind: "none", shape: "mean", kernel: plain("map") },
-  { name: "gm_map", kind: "none", shape: "geomean", kernel: plain("map") },
-  { name: "Rprec", kind: "none", shape: "mean", kernel: plain("r-precision") },
-  { name: "bpref", kind: "none", shape: "mean", kernel: plain("bpref") },
-  { name: "recip_rank", kind: "none", shape: "mean", kernel: plain("mrr") },
+  { name: "runid", shape: "runid", nick: "official set" },
+  { name: "num_q", shape: "numq", nick: "official set" },
+  { name: "num_ret", shape: "long", kernel: plain("num_ret"), nick: "official set", cleared: "name" },
+  { name: "num_rel", shape: "long", kernel: plain("num_rel"), nick: "official set" },
+  { name: "num_rel_ret", shape: "long", kernel: plain("num_rel_ret"), nick: "official set" },
+  { name: "map", kernel: plain("map"), nick: "official" },
+  { name: "gm_map", shape: "geomean", kernel: plain("map"), nick: "official" },
+  { name: "Rprec", kernel: plain("r-precision"), nick: "official" },
+  { name: "bpref", kernel: plain("bpref"), nick: "official" },
+  { name: "recip_rank", kernel: plain("mrr"), nick: "official" },
   {
     name: "iprec_at_recall",
     kind: "doubleCutoffs",
-    shape: "mean",
     defaults: IPREC_DEFAULT,
     kernel: param("iprec_at_recall", "recall"),
+    nick: "official",
+    emptyExact: true,
   },
-  { name: "P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("precision") },
-  { name: "relstring", kind: "doubleParams", shape: "relstring", defaults: [10], kernel: relstringLength },
-  { name: "recall", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("recall") },
-  { name: "infAP", kind: "none", shape: "mean", kernel: plain("infap") },
-  { name: "gm_bpref", kind: "none", shape: "geomean", kernel: plain("bpref") },
+  { name: "P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("precision"), nick: "official" },
   {
-    name: "Rprec_mult",
-    kind: "doubleCutoffs",
-    shape: "mean",
-    defaults: RPREC_MULT_DEFAULT,
-    kernel: param("rprec_mult", "x"),
+    name: "relstring",
+    kind: "doubleParams",
+    shape: "relstring",
+    defaults: [10],
+    kernel: relstringLength,
+    cleared: "name",
   },
+  { name: "recall", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("recall") },
+  { name: "infAP", kernel: plain("infap") },
+  { name: "gm_bpref", shape: "geomean", kernel: plain("bpref") },
+  { name: "Rprec_mult", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
   {
     name: "utility",
     kind: "doubleParams",
-    shape: "mean",
     defaults: [1, -1, 0, 0],
     kernel: (_k, _c, [a, b, c, d]) => ({ spec: `utility(a=${a},b=${b},c=${c},d=${d})` }),
+    nick: "set",
+    cleared: "name",
+    numDocs: true,
+    arity: 4,
   },
-  { name: "11pt_avg", kind: "doubleParams", shape: "mean", defaults: IPREC_DEFAULT, kernel: pointsAvg },
-  { name: "binG", kind: "none", shape: "mean", kernel: plain("bing") },
-  { name: "G", kind: "pairs", shape: "mean", kernel: gains("g") },
-  { name: "dcg", kind: "pairs", shape: "mean", kernel: gains("dcg") },
-  { name: "ideal_dcg", kind: "pairs", shape: "mean" },
-  { name: "ndcg", kind: "pairs", shape: "mean", kernel: gains("ndcg") },
-  { name: "ndcg_rel", kind: "pairs", shape: "mean", kernel: gains("ndcg_rel") },
-  { name: "Rndcg", kind: "pairs", shape: "mean", kernel: gains("rndcg") },
-  { name: "ndcg_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("ndcg") },
-  { name: "map_cut", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("map") },
-  { name: "relative_P", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, kernel: at("relative_p") },
-  { name: "success", kind: "longCutoffs", shape: "mean", defaults: [1, 5, 10], kernel: at("hit_rate") },
-  { name: "set_P", kind: "none", shape: "mean", kernel: plain("set_p") },
-  { name: "set_relative_P", kind: "none", shape: "mean", kernel: plain("set_relative_p") },
-  { name: "set_recall", kind: "none", shape: "mean", kernel: plain("set_recall") },
-  { name: "set_map", kind: "none", shape: "mean", kernel: plain("set_map") },
+  { name: "11pt_avg", kind: "doubleParams", defaults: IPREC_DEFAULT, kernel: pointsAvg, emptyExact: true },
+  { name: "binG", kernel: plain("bing") },
+  { name: "G", kind: "pairs", kernel: gains("g"), gains: true },
+  { name: "dcg", kind: "pairs", kernel: gains("dcg"), gains: true },
+  { name: "ideal_dcg", kind: "pairs", gains: true },
+  { name: "ndcg", kind: "pairs", kernel: gains("ndcg"), gains: true },
+  { name: "ndcg_rel", kind: "pairs", kernel: gains("ndcg_rel"), gains: true },
+  { name: "Rndcg", kind: "pairs", kernel: gains("rndcg"), gains: true },
+  { name: "ndcg_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("ndcg") },
+  { name: "map_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("map") },
+  { name: "relative_P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("relative_p") },
+  { name: "success", kind: "longCutoffs", defaults: [1, 5, 10], kernel: at("hit_rate") },
+  { name: "set_P", kernel: plain("set_p"), nick: "set" },
+  { name: "set_relative_P", kernel: plain("set_relative_p"), nick: "set" },
+  { name: "set_recall", kernel: plain("set_recall"), nick: "set" },
+  { name: "set_map", kernel: plain("set_map"), nick: "set" },
   {
     name: "set_F",
     kind: "doubleParams",
-    shape: "mean",
     defaults: [1.0],
-    kernel: (_k, _custom, values) => ({ spec: `set_f(beta=${values[0]})` }),
+    kernel: (_k, _c, [beta]) => ({ spec: `set_f(beta=${beta})` }),
+    nick: "set",
   },
-  { name: "num_nonrel_judged_ret", kind: "none", shape: "long", kernel: plain("num_nonrel_judged_ret") },
-  // Preferences (-R prefs, -R qrels_prefs): m_prefs_*.c.
-  { name: "prefs_num_prefs_poss", kind: "none", shape: "long", format: "prefs" },
-  { name: "prefs_num_prefs_ful", kind: "none", shape: "long", format: "prefs" },
-  { name: "prefs_num_prefs_ful_ret", kind: "none", shape: "long", format: "prefs" },
-  { name: "prefs_simp", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_pair", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_avgjg", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_avgjg_Rnonrel", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_simp_ret", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_pair_ret", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_avgjg_ret", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_avgjg_Rnonrel_ret", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_simp_imp", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_pair_imp", kind: "none", shape: "mean", format: "prefs" },
-  { name: "prefs_avgjg_imp", kind: "none", shape: "mean", format: "prefs" },
-  // Judgment groups (-R qrels_jg): m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c.
-  { name: "map_avgjg", kind: "none", shape: "mean", format: "qrels_jg" },
-  { name: "P_avgjg", kind: "longCutoffs", shape: "mean", defaults: LONG_DEFAULT, format: "qrels_jg" },
-  { name: "Rprec_mult_avgjg", kind: "doubleCutoffs", shape: "mean", defaults: RPREC_MULT_DEFAULT, format: "qrels_jg" },
-  { name: "yaap", kind: "none", shape: "mean" },
-  { name: "rbp", kind: "pairs", shape: "mean", kernel: persistence("rbp") },
-  { name: "rbp_resid", kind: "pairs", shape: "mean", kernel: persistence("rbp_resid") },
-  { name: "unj", kind: "longCutoffs", shape: "mean", defaults: [5, 10, 20], kernel: at("unj") },
+  { name: "num_nonrel_judged_ret", shape: "long", kernel: plain("num_nonrel_judged_ret") },
+  // Preferences (-R prefs, -R qrels_prefs): m_prefs_*.c, computed in prefs-measures.ts.
+  ...PREFS_MEASURES.map(
+    (name) => ({ name, shape: name.startsWith("prefs_num") ? "long" : "mean", format: "prefs" }) as const,
+  ),
+  // Judgment groups (-R qrels_jg): m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, computed in jg.ts.
+  { name: "map_avgjg", format: "qrels_jg" },
+  { name: "P_avgjg", kind: "longCutoffs", defaults: LONG_DEFAULT, format: "qrels_jg" },
+  { name: "Rprec_mult_avgjg", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, format: "qrels_jg" },
+  { name: "yaap" },
+  { name: "rbp", kind: "pairs", kernel: persistence("rbp") },
+  { name: "rbp_resid", kind: "pairs", kernel: persistence("rbp_resid"), cleared: "name" },
+  { name: "unj", kind: "longCutoffs", defaults: [5, 10, 20], kernel: at("unj"), cleared: "lines" },
 ] as const satisfies readonly Entry[];
-const TABLE: readonly Entry[] = TABLE_DATA;
+const TABLE: readonly TrecRow[] = TABLE_DATA.map((e) =>
+  Object.freeze({ ...e, port: (PORTS as Record<string, Port>)[e.name] }),
+);
 
 /** The measure name types (src/measures/name-types.ts) are made from it. */
 export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
 
+/** trec_eval's measure `name`'s row: its parameters, quirks and C port. */
+export function trecMeasure(name: string): TrecRow {
+  return BY_NAME.get(name)!;
+}
+
 export const TREC_MEASURE_NAMES: readonly string[] = TABLE.map((e) => e.name);
 
 export type TrecNickname = "official" | "all_trec" | "set" | "all_prefs" | "prefs" | "qrels_jg";
 
+const named = (keep: (e: TrecRow) => unknown) => TABLE.filter(keep).map((e) => e.name);
+
 /** trec_eval 10's nicknames (measures.c). */
 export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> = {
-  official: [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-  ],
-  all_trec: TABLE.map((e) => e.name).filter(
-    (n) => n !== "dcg" && n !== "ideal_dcg" && n !== "yaap" && !BY_NAME.get(n)!.format,
-  ),
-  set: [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "utility",
-    "set_P",
-    "set_recall",
-    "set_relative_P",
-    "set_map",
-    "set_F",
-  ],
-  all_prefs: ["runid", "num_q", ...TABLE.filter((e) => e.format === "prefs").map((e) => e.name)],
+  official: named((e) => e.nick?.includes("official")),
+  all_trec: named((e) => e.name !== "dcg" && e.name !== "ideal_dcg" && e.name !== "yaap" && !e.format),
+  set: named((e) => e.nick?.includes("set")),
+  all_prefs: ["runid", "num_q", ...named((e) => e.format === "prefs")],
   prefs: ["runid", "num_q", ...PREFS_MEASURES.slice(0, 6)],
-  qrels_jg: ["runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"],
+  qrels_jg: ["runid", "num_q", ...named((e) => e.format === "qrels_jg")],
 };
 
 /** Whether the kernel computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
 export function isComputed(line: TrecLine): boolean {
   return line.kernel !== null || line.meanOf !== undefined || line.relstring !== undefined || reportMakesIt(line);
-}
-
-/** gain_init.c valid_int. */
-function validLevel(key: string): boolean {
-  return /^[+-]?\d+$/.test(key);
 }
 
 /**
@@ -286,7 +279,7 @@ export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGa
   const table: Record<number, number> = {};
   const seen = new Set<bigint>();
   for (const [key, gain] of pairs) {
-    if (!validLevel(key)) continue;
+    if (!validInt(key)) continue;
     const level = atol(key);
     if (seen.has(level)) return null;
     seen.add(level);
@@ -307,7 +300,7 @@ export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel
   const named = new Set<bigint>();
   const gains: number[] = [];
   for (const [key, gain] of pairs) {
-    if (!validLevel(key)) continue;
+    if (!validInt(key)) continue;
     named.add(atol(key));
     gains.push(gain);
   }
@@ -326,24 +319,17 @@ export function reportMakesIt(line: TrecLine): boolean {
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
 
-/** One `-m` argument: trec_eval's measure or nickname, its parameters, whether in the printed spelling. */
-export interface TrecArg {
-  readonly name: string;
-  readonly params: string | null;
-  readonly printed: boolean;
-}
-
 const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
 
 /** Splits `-m NAME.PARAMS`, or the printed spelling (the longest name taking parameters, '_', ...). */
-export function splitTrecArg(arg: string): TrecArg | null {
+export function splitTrecArg(arg: string): { name: string; params: string | null; printed: boolean } | null {
   const dot = arg.indexOf(".");
   const name = dot < 0 ? arg : arg.slice(0, dot);
   if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
-  let best: Entry | undefined;
+  let best: TrecRow | undefined;
   for (const e of TABLE) {
     if (
-      e.kind !== "none" &&
+      e.kind &&
       arg.length > e.name.length + 1 &&
       arg.startsWith(`${e.name}_`) &&
       (!best || e.name.length > best.name.length)
@@ -384,8 +370,7 @@ export function parseTrecMeasures(args: readonly string[], warnings: string[] = 
     marked.add(name);
     if (a.params === null) continue;
     const e = BY_NAME.get(name)!;
-    if (e.kind === "none")
-      warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on ${name}: read as ${name}`);
+    if (!e.kind) warnings.push(`trec_eval measure "${arg}": trec_eval ignores parameters on ${name}: read as ${name}`);
     else if (a.printed) printed.set(name, [...(printed.get(name) ?? []), a.params]);
     else if (!params.has(name)) params.set(name, { text: a.params, arg });
     else {
@@ -464,11 +449,22 @@ function doubleParam(text: string, what: string, role = "parameter"): number {
   return v;
 }
 
-const byValue = <T extends number | bigint>(a: T, b: T) => (a < b ? -1 : a > b ? 1 : 0);
+const byValue = (a: number | bigint, b: number | bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
-function resolve(e: Entry, p: string | null, extra: readonly string[], warnings: string[]): TrecMeasure {
+/** How each shape is summarised and printed: [aggregation, print, per query, in the summary]. */
+const SHAPES = {
+  mean: ["mean", "float", true, true],
+  long: ["sum", "long", true, true],
+  runid: ["runid", "string", false, true],
+  numq: ["count", "long", false, true],
+  geomean: ["geomean", "float", false, true],
+  relstring: ["none", "quoted", true, false],
+} as const;
+
+function resolve(e: TrecRow, p: string | null, extra: readonly string[], warnings: string[]): TrecMeasure {
   const what = `trec_eval measure "${e.name}${p === null ? "" : `.${p}`}"`;
-  const aggregate: Aggregate = e.shape === "long" ? "sum" : e.shape === "geomean" ? "geomean" : "mean";
+  const kind = e.kind ?? "none";
+  const shape = e.shape ?? "mean";
   const line = (
     name: string,
     cutoff?: number,
@@ -497,26 +493,19 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
     };
     let kernel: TrecKernel | null = null;
     let extraFields: { meanOf?: readonly TrecKernel[]; relstring?: number } = {};
-    if (k && "spec" in k) kernel = make(k.spec, name, k.table, aggregate);
+    if (k && "spec" in k)
+      kernel = make(k.spec, name, k.table, shape === "long" ? "sum" : shape === "geomean" ? "geomean" : "mean");
     else if (k && "meanOf" in k) {
       // Each part keyed by the line and its point, so that no other line's key can be the same.
       const parts = k.meanOf.map((spec, i) => make(spec, `${name}@${values[i]}`));
       if (parts.every((x) => x !== null)) extraFields = { meanOf: Object.freeze(parts as TrecKernel[]) };
     } else if (k && "relstring" in k) extraFields = { relstring: k.relstring };
-    const shape = {
-      mean: ["mean", "float", true, true],
-      long: ["sum", "long", true, true],
-      runid: ["runid", "string", false, true],
-      numq: ["count", "long", false, true],
-      geomean: ["geomean", "float", false, true],
-      relstring: ["none", "quoted", true, false],
-    } as const;
-    const [agg, print, perQuery, summary] = shape[e.shape];
+    const [aggregation, print, perQuery, summary] = SHAPES[shape];
     return Object.freeze({
       name,
       measure: e.name,
       ...(cutoff !== undefined ? { cutoff } : {}),
-      aggregation: agg,
+      aggregation,
       print,
       perQuery,
       summary,
@@ -524,8 +513,10 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       ...extraFields,
     });
   };
+  const format = e.format ? { format: e.format } : {};
+  const cutoffs = kind === "longCutoffs" || kind === "doubleCutoffs";
   // Parameters in the printed spelling: cutoffs add to those given after a '.'; others stand for them.
-  if (extra.length && e.kind !== "longCutoffs" && e.kind !== "doubleCutoffs") {
+  if (extra.length && !cutoffs) {
     if (p === null) p = extra[0];
     const ignored = extra.filter((x) => x !== p);
     if (ignored.length)
@@ -534,101 +525,57 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
       );
     return resolve(e, p, [], warnings);
   }
-  switch (e.kind) {
-    case "none":
-      // trec_eval ignores parameters on these.
-      return Object.freeze({ name: e.name, params: p, lines: [line(e.name)], ...formatOf(e) });
-    case "longCutoffs": {
-      let cut: bigint[];
-      if (p === null && !extra.length) cut = e.defaults!.map((d) => BigInt(d));
-      else {
+  // trec_eval ignores parameters on a measure without any.
+  if (kind === "none") return Object.freeze({ name: e.name, params: p, lines: [line(e.name)], ...format });
+  const custom = p !== null || extra.length > 0;
+  if (cutoffs) {
+    const long = kind === "longCutoffs";
+    const read = (t: string, w: string) => (long ? longCutoff(t, w, warnings) : doubleParam(t, w, "cutoff"));
+    let cut: (number | bigint)[] = custom ? [] : e.defaults!.map((d) => (long ? BigInt(d) : d));
+    if (custom) {
+      if (p !== null) {
+        const given = p.split(",").map((t) => read(t, what));
         // In trec_eval's order (comp_long: cutoffs past 2^31 sort out of order), checked as it checks them.
-        cut =
-          p === null
-            ? []
-            : glibcQsort(
-                p.split(",").map((t) => longCutoff(t, what, warnings)),
-                compareLongAsC,
-              );
-        if (cut.length && cut[0] <= 0n)
-          throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
-        for (let i = 1; i < cut.length; i++)
-          if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
-        // rankeval's own spelling (P_5): cutoffs added, in order.
-        if (extra.length) cut.sort(byValue);
-        for (const x of extra) {
-          for (const t of x.split(",")) {
-            const c = longCutoff(t, `trec_eval measure "${e.name}_${x}"`, warnings);
-            if (c <= 0n) throw fail(`trec_eval measure "${e.name}_${x}": cutoff ${c} is not > 0`);
-            if (!cut.includes(c)) cut.push(c);
-          }
-        }
-        if (extra.length) cut.sort(byValue);
+        cut = long ? glibcQsort(given as bigint[], compareLongAsC) : given.sort(byValue);
       }
-      const cutoffs = cut.map(Number);
-      return Object.freeze({
-        name: e.name,
-        params: p,
-        cutoffs,
-        lines: cut.map((c, i) => line(`${e.name}_${c}`, cutoffs[i], p !== null || extra.length > 0)),
-        ...formatOf(e),
-      });
-    }
-    case "doubleCutoffs": {
-      let cutoffs: number[];
-      if (p === null && !extra.length) cutoffs = [...e.defaults!];
-      else {
-        cutoffs =
-          p === null
-            ? []
-            : p
-                .split(",")
-                .map((t) => doubleParam(t, what, "cutoff"))
-                .sort(byValue);
-        for (let i = 1; i < cutoffs.length; i++)
-          if (cutoffs[i] === cutoffs[i - 1])
-            throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cutoffs[i]})`);
-        for (const x of extra) {
-          for (const t of x.split(",")) {
-            const c = doubleParam(t, `trec_eval measure "${e.name}_${x}"`, "cutoff");
-            if (!cutoffs.includes(c)) cutoffs.push(c);
-          }
+      if (long && cut.length && cut[0] <= 0n)
+        throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
+      for (let i = 1; i < cut.length; i++)
+        if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
+      // rankeval's own spelling (P_5): cutoffs added, in order.
+      for (const x of extra) {
+        for (const t of x.split(",")) {
+          const c = read(t, `trec_eval measure "${e.name}_${x}"`);
+          if (long && c <= 0n) throw fail(`trec_eval measure "${e.name}_${x}": cutoff ${c} is not > 0`);
+          if (!cut.includes(c)) cut.push(c);
         }
-        cutoffs.sort(byValue);
       }
-      const custom = p !== null || extra.length > 0;
-      // meas_init.c append_double: snprintf into strlen(name) + 10 bytes.
-      const named = (c: number) => `${e.name}_${formatFixed(c, 2, 3)}`.slice(0, e.name.length + 9);
-      return Object.freeze({
-        name: e.name,
-        params: p,
-        cutoffs,
-        lines: cutoffs.map((c) => line(named(c), c, custom)),
-        ...formatOf(e),
-      });
+      if (extra.length || !long) cut.sort(byValue);
     }
-    case "doubleParams": {
-      const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
-      // m_utility.c: "improper number of coefficients" (trec_eval exits 4 at the first query).
-      if (e.name === "utility" && values.length !== 4)
-        throw fail(`${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes 4)`);
-      return Object.freeze({
-        name: e.name,
-        params: p,
-        values,
-        lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, values)],
-      });
-    }
-    case "pairs": {
-      const pairs = p === null ? [] : parsePairs(p, what, e.name === "rbp" || e.name === "rbp_resid" ? null : warnings);
-      return Object.freeze({
-        name: e.name,
-        params: p,
-        pairs,
-        lines: [line(p === null ? e.name : `${e.name}_${p}`, undefined, p !== null, [], pairs)],
-      });
-    }
+    // meas_init.c append_double: snprintf into strlen(name) + 10 bytes.
+    const printed = (c: number | bigint) =>
+      long ? `${e.name}_${c}` : `${e.name}_${formatFixed(c as number, 2, 3)}`.slice(0, e.name.length + 9);
+    const values = cut.map(Number);
+    return Object.freeze({
+      name: e.name,
+      params: p,
+      cutoffs: values,
+      lines: cut.map((c, i) => line(printed(c), values[i], custom)),
+      ...format,
+    });
   }
+  const printed = p === null ? e.name : `${e.name}_${p}`;
+  if (kind === "pairs") {
+    const pairs = p === null ? [] : parsePairs(p, what, e.gains ? warnings : null);
+    return Object.freeze({ name: e.name, params: p, pairs, lines: [line(printed, undefined, custom, [], pairs)] });
+  }
+  const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
+  // m_utility.c: "improper number of coefficients" (trec_eval exits 4 at the first query).
+  if (e.arity !== undefined && values.length !== e.arity)
+    throw fail(
+      `${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes ${e.arity})`,
+    );
+  return Object.freeze({ name: e.name, params: p, values, lines: [line(printed, undefined, custom, values)] });
 }
 
 /**
@@ -636,29 +583,13 @@ function resolve(e: Entry, p: string | null, extra: readonly string[], warnings:
  * given), a decimal level ("1.0") is ignored as gain_init.c valid_int does, with a warning.
  */
 function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
-  let last = ",";
-  let ok = true;
-  for (const ch of p) {
-    if (ch === ",") {
-      if (last === ",") {
-        ok = false;
-        break;
-      }
-      last = ",";
-    } else if (ch === "=") {
-      if (last === "=") {
-        ok = false;
-        break;
-      }
-      last = "=";
-    }
-  }
-  if (!ok || last !== "=")
+  // Its checks: '=' and ',' alternate, from an '=' to an '='.
+  if (!/^(=,)*=$/.test(p.replace(/[^,=]/g, "")))
     throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
-    if (warnings && !validLevel(key)) {
+    if (warnings && !validInt(key)) {
       // "x" is refused as a typo (a deliberate divergence: trec_eval ignores it too).
       if (!LONG_CUTOFF.test(key)) throw fail(`${what}: level "${key}" is not a number`);
       warnings.push(
@@ -667,10 +598,6 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
     }
     return [key, doubleParam(item.slice(eq + 1), what, `value of ${key}`)];
   });
-}
-
-function formatOf(e: Entry): { format?: "prefs" | "qrels_jg" } {
-  return e.format ? { format: e.format } : {};
 }
 
 /** Every line of the measures, in print order; made once per list (a plan asks many times). */
@@ -683,3 +610,27 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
 }
 
 const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
+
+/** Per-query values of `measures` by their C ports (not runid, num_q, relstring), an array per trecLines line. */
+export function exactValues(
+  measures: readonly TrecMeasure[],
+  batch: Batch,
+  ties: "docid" | "input",
+  epi: Epi,
+): Float64Array[] {
+  const ranked = withTies(batch, ties);
+  const out: Float64Array[][] = measures.map((m) => m.lines.map(() => new Float64Array(batch.numQueries)));
+  const ports = measures.map((m) => {
+    const port = trecMeasure(m.name).port;
+    if (!port) throw new RankevalError("bad-measure", `trec_eval measure ${m.name}: not ported (a bug)`);
+    return port;
+  });
+  for (let q = 0; q < batch.numQueries; q++) {
+    const rr = formResRels(ranked, q, epi);
+    measures.forEach((m, j) => {
+      const v = ports[j](rr, m, epi);
+      for (let i = 0; i < v.length; i++) out[j][i][q] = v[i];
+    });
+  }
+  return out.flat();
+}
