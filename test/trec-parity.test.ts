@@ -1,7 +1,7 @@
 // One named test per class of difference from trec_eval 10 that the differential test
 // (test/trec-eval-diff.test.ts) found, each against trec_eval's own output for the command (pasted
 // from the binary built from ../shared), so they run without it; and a property test that the kernel
-// computes every line it takes as trec_eval's own algorithm (src/app/trec-eval-port.ts) does.
+// computes every line it takes as trec_eval's own algorithm (src/trec/port.ts) does.
 import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,7 +7,7 @@
  * exactly (yaap's log(3) + log(1/3) is 0 in trec_eval, -2.2e-16 with Math.log: "-0.0000"). Computed
  * in double-double arithmetic (about 106 bits) and rounded once. glibc guarantees 0.52 ulp, not
  * correct rounding, so at near-ties (about 0.07% of random inputs) it may still round the other way.
- * Used by trec_eval's own algorithms (src/app/trec-eval-port.ts) and the geometric means of gm_map and
+ * Used by trec_eval's own algorithms (src/trec/port.ts) and the geometric means of gm_map and
  * gm_bpref; not in hot loops. Browser-safe.
  */
 

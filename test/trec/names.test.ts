@@ -308,7 +308,7 @@ describe("parseTrecMeasures: aggregation and printing", () => {
     expect(of(line(["ndcg.1=3,2=9"], "ndcg_1=3,2=9"))).toEqual({ name: "ndcg", gain: { 1: 3, 2: 9 } });
     // Keys that are not integers are ignored (gain_init.c valid_int).
     expect(of(line(["ndcg.1=3,0=0,2.7=4"], "ndcg_1=3,0=0,2.7=4")).gain).toEqual({ 1: 3 });
-    // What the kernel would compute otherwise than trec_eval goes to src/app/trec-eval-port.ts (no kernel here):
+    // What the kernel would compute otherwise than trec_eval goes to src/trec/port.ts (no kernel here):
     // a level twice, a gain for level 0 or a negative level, a negative or fractional gain.
     for (const bad of ["ndcg.1=3,1=5", "ndcg.0=1", "ndcg.-1=2", "ndcg.1=-2", "ndcg.1=0.5"])
       expect(line([bad], `ndcg_${bad.slice(5)}`).kernel).toBeNull();
@@ -322,7 +322,7 @@ describe("parseTrecMeasures: aggregation and printing", () => {
       "iprec_at_recall(recall=0.5)",
     ]);
     expect(pts.meanOf!.map((k) => k.measure.name)).toEqual(["11pt_avg_.25,.5@0.25", "11pt_avg_.25,.5@0.5"]);
-    expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: trec_eval's own loop (trec-eval-port.ts)
+    expect(line(["11pt_avg..5,.25"], "11pt_avg_.5,.25").meanOf).toBeUndefined(); // not ascending: trec_eval's own loop (src/trec/port.ts)
     expect(
       isComputed(line(["relstring.1"], "relstring_1")) && isComputed(pts) && isComputed(line(["ndcg.1=2"], "ndcg_1=2")),
     ).toBe(true);
