@@ -92,6 +92,14 @@ export interface CliArgs {
 /** Reads an option's value as written (`option` as spelled): what its key holds; a usage error if bad. */
 type Read = (text: string, option: string, a: CliArgs) => unknown;
 
+/** A row as written in OPTION_TABLE: `key` where not its first long name's (--per-query: perQuery). */
+type Row = Omit<OptionRow, "key" | "library" | "page" | "section"> & {
+  readonly key?: keyof CliArgs;
+  /** true: under `key`. */
+  readonly library?: string | true;
+  readonly page?: string | true;
+};
+
 export interface OptionRow {
   /** The CliArgs key it sets (two rows may set one: -o and --Output_old_results_format). */
   readonly key: keyof CliArgs;
@@ -101,13 +109,14 @@ export interface OptionRow {
   readonly value?: string;
   /** Absent: the text as written. */
   readonly read?: Read;
-  /** Its lines in --help after the label (none: not listed); `label` where not its first name and value. */
+  /** Its --help section, its lines there after the label (none: not listed); `label` where not its first name and value. */
+  readonly section: Section;
   readonly help?: string;
   readonly label?: string;
   /** The library's option (evaluateRun's, evaluateFiles') and the page's form field that say the same. */
   readonly library?: string;
   readonly page?: string;
-  /** The mode it means something in only (besides its section's: --compare's, --fuse's). */
+  /** The mode it means something in only: its section's (--compare, --fuse), or as given. */
   readonly needs?: keyof CliArgs;
   /** It sets how rows are evaluated: per-query results (--merge, --compare of -q output) cannot take it. */
   readonly rows?: true;
@@ -203,49 +212,45 @@ function wrapped(text: string): string {
 
 const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
 
-/**
- * The rows by --help's sections, in its order (`hidden`: not listed); a `compare` or `fuse` row means
- * something only with that mode. Help lines go on at column 20.
- */
-export const OPTION_TABLE: Readonly<Record<"main" | "why" | "compare" | "rbo" | "fuse" | "hidden", OptionRow[]>> = {
+type Section = "main" | "why" | "compare" | "rbo" | "fuse" | "hidden";
+
+/** The rows by --help's sections, in its order (`hidden`: not listed). Help lines go on at column 20. */
+const OPTION_TABLE: Readonly<Record<Section, Row[]>> = {
   main: [
     {
       key: "measures",
       names: "m measure",
       value: "MEASURE",
       read: (t, _, a) => [...a.measures, t],
-      page: "measures",
+      page: true,
       help: `a measure to compute; repeatable. trec_eval names (map, P.5,10,
 ndcg_cut.10, all_trec, official) or canonical ones (ndcg@10, map, mrr@10).
 Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.`,
     },
     {
-      key: "perQuery",
       names: "q per-query query_eval_wanted",
       help: "per-query values too (a table: a row per query and measure)",
     },
     {
-      key: "complete",
       names: "c complete complete_rel_info_wanted",
-      library: "complete",
+      library: true,
       rows: true,
       help: "average over every judged query; those missing from the run count 0",
     },
     {
-      key: "judgedOnly",
       names: "J judged-only Judged_docs_only",
-      library: "judgedOnly",
+      library: true,
       rows: true,
       help: "rank only the judged documents (those with a label >= 0)",
     },
-    { key: "noSummary", names: "n no-summary nosummary", help: "no summary: the per-query values only (needs -q)" },
+    { names: "n no-summary nosummary", help: "no summary: the per-query values only (needs -q)" },
     {
       key: "threshold",
       names: "l level_for_rel",
       value: "N",
       read: trecNumber("-l"),
       library: "relevanceThreshold",
-      page: "threshold",
+      page: true,
       rows: true,
       help: `a label >= N is relevant (default 1; with trec_eval names, read as
 trec_eval does: 1.5 is 1, 0 and negative values allowed)`,
@@ -255,7 +260,7 @@ trec_eval does: 1.5 is 1, 0 and negative values allowed)`,
       names: "M Max_retrieved_per_topic",
       value: "N",
       read: trecNumber("-M"),
-      library: "depth",
+      library: true,
       rows: true,
       help: "keep the top N documents of each ranking (before -J; 1.9 is 1)",
     },
@@ -299,7 +304,6 @@ groups), with trec_eval's measures over them (-m prefs, qrels_jg, ...)`,
 evaluates only that query`,
     },
     {
-      key: "format",
       names: "format",
       value: "F",
       read: (t, o, a) => {
@@ -313,7 +317,6 @@ evaluates only that query`,
 ndeval (TREC's diversity evaluation's CSV, for its measures)`,
     },
     {
-      key: "diversity",
       names: "diversity",
       help: `QRELS is a subtopic qrels (qid subtopic docno judgment, as TREC's
 diversity tasks): alpha-nDCG@20, ERR-IA@20, NRBP, P-IA@20, strec@20, ...
@@ -322,39 +325,35 @@ diversity tasks): alpha-nDCG@20, ERR-IA@20, NRBP, P-IA@20, strec@20, ...
 subtopics. Without -m: ndeval's measures, printed as ndeval prints them`,
     },
     {
-      key: "gain",
       names: "gain",
       value: "G",
-      library: "gain",
-      page: "gain",
+      library: true,
+      page: true,
       rows: true,
       help: "exp or linear (default: linear with trec_eval names, exp otherwise)",
     },
     {
-      key: "noRelevant",
       names: "no-relevant",
       value: "V",
-      library: "noRelevant",
-      page: "noRelevant",
+      library: true,
+      page: true,
       rows: true,
       help: "a query without relevant documents scores zero (default), one, skip or nan",
     },
     {
-      key: "beyondList",
       names: "beyond-list",
       value: "V",
-      library: "beyondList",
-      page: "beyondList",
+      library: true,
+      page: true,
       rows: true,
       help: `a cutoff past the ranking: pad (default), clip (read at the list's
 length), nan or zero`,
     },
     {
-      key: "ties",
       names: "ties",
       value: "T",
-      library: "ties",
-      page: "ties",
+      library: true,
+      page: true,
       rows: true,
       help: `equal scores: docid (default; document id descending, as trec_eval),
 input (the run's line order for the query: a stable sort by score),
@@ -362,28 +361,25 @@ average (the mean over every order of the tied documents: scikit-learn's),
 best or worst (higher or lower labels first)`,
     },
     {
-      key: "tieRange",
       names: "tie-range",
-      library: "tieRange",
-      page: "tieRange",
+      library: true,
+      page: true,
       help: `each value's [worst, best] over the orders of tied documents, beside it
 (a table by default, or json or csv)`,
     },
     {
-      key: "interval",
       names: "interval",
       value: "I",
       read: (t, o) => intervalSpec(o, t),
-      library: "interval",
+      library: true,
       help: `each mean's interval, (lo, hi) after it (a table by default, or csv; json
 has it always): t (Student's, 95%), bootstrap (percentile, seeded by --seed),
 a level (0.9), or both (bootstrap:0.9)`,
     },
     {
-      key: "preset",
       names: "preset",
       value: "NAME",
-      library: "preset",
+      library: true,
       page: "conventionPreset",
       rows: true,
       help: `another tool's conventions and measure definitions, under the options
@@ -392,11 +388,10 @@ lightgbm, xgboost, catboost, torchmetrics, ignite, ptranking,
 ptranking-tutorial, tfranking, rankeval-default`,
     },
     {
-      key: "inputFormat",
       names: "input-format",
       value: "F",
       read: choice(INPUT_FORMATS),
-      library: "inputFormat",
+      library: true,
       rows: true,
       rbo: true,
       help: `trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
@@ -409,11 +404,10 @@ subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.
 A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.`,
     },
     {
-      key: "columns",
       names: "columns",
       value: "qid=Q,docid=D,value=V[,tag=T]",
       read: columns,
-      library: "columns",
+      library: true,
       rows: true,
       rbo: true,
       help: wrapped(
@@ -423,7 +417,6 @@ A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.`,
       ),
     },
     {
-      key: "perQueryOut",
       names: "per-query-out",
       value: "FILE",
       help: `every run's per-query values (a row per run and query: run, qid, a column
@@ -431,7 +424,6 @@ per value) as Parquet, Arrow (.arrow, .feather; .arrows a stream), CSV or
 JSON by FILE's name, the measures and conventions in its metadata`,
     },
     {
-      key: "manifest",
       names: "manifest",
       value: "FILE",
       help: `the evaluation's provenance as YAML (ir_metadata's) or JSON by FILE's
@@ -440,7 +432,6 @@ name, size, SHA-256 (of its bytes as stored) and format as read, the
 measures with their tool and conventions, query counts, warnings`,
     },
     {
-      key: "threads",
       names: "threads",
       value: "N",
       read: integer(1, 256, "a number of threads from 1 to 256"),
@@ -452,13 +443,11 @@ decode Parquet row groups. Default: one per core up to 4, three of every
 four past that (12 of 16). The output is the same with any number.`,
     },
     {
-      key: "merge",
       names: "merge",
       help: `SHARD files are --per-query-out files of one evaluation's shards (disjoint
 queries): print the report one process on the whole input prints`,
     },
     {
-      key: "page",
       names: "page",
       value: "[FILE]",
       help: `write the web page to FILE (default rankeval.html; - standard output), and
@@ -466,11 +455,10 @@ nothing else: one HTML file that evaluates in the browser, opened from disk,
 offline, or from any web server; the files chosen in it are read there, never
 uploaded. Drop a qrels file and runs on it (or LETOR data and predictions)`,
     },
-    { key: "help", names: "h help", label: "-h, --help", help: "this help;  -v, --version  the version" },
+    { names: "h help", label: "-h, --help", help: "this help;  -v, --version  the version" },
   ],
   why: [
     {
-      key: "explain",
       names: "explain",
       value: "QID",
       help: `one query's drill-down instead of the report: each run's ranking side by
@@ -480,7 +468,6 @@ judged documents never retrieved, and the ideal ranking. Default measure:
 ndcg_cut.10. --format json for data.`,
     },
     {
-      key: "explainDepth",
       names: "explain-depth",
       value: "N",
       read: integer(1),
@@ -488,7 +475,6 @@ ndcg_cut.10. --format json for data.`,
       help: "ranks shown (default: the largest cutoff asked, at least 20)",
     },
     {
-      key: "report",
       names: "report",
       value: "FILE",
       help: `one HTML file (inline script and SVG, opens offline): the means with the
@@ -496,7 +482,6 @@ comparison's marks (the compare options below set it), the conventions,
 charts, the per-query table, and drill-downs of the queries that changed most`,
     },
     {
-      key: "reportQueries",
       names: "report-queries",
       value: "N",
       read: integer(0),
@@ -515,27 +500,24 @@ charts, the per-query table, and drill-downs of the queries that changed most`,
 the first named marks the table`,
     },
     {
-      key: "baseline",
       names: "baseline",
       value: "RUN",
-      page: "baseline",
+      page: true,
       help: "the run the others are compared with (default the first)",
     },
-    { key: "allPairs", names: "all-pairs", help: "every pair of runs instead" },
+    { names: "all-pairs", help: "every pair of runs instead" },
     {
-      key: "correction",
       names: "correction",
       value: "C",
       read: choice(CORRECTIONS),
-      page: "correction",
+      page: true,
       help: "holm (default with more than one comparison), bonferroni, bh, none",
     },
     {
-      key: "alpha",
       names: "alpha",
       value: "A",
       read: unit(),
-      page: "alpha",
+      page: true,
       help: "adjusted p below A is significant (default 0.05)",
     },
     {
@@ -548,16 +530,14 @@ baseline's is below B (a budget: "ndcg@10>=-0.01") and the drop is
 significant (the first test, corrected, at --alpha); prints why as
 Markdown after the comparison. Several allowed`,
     },
-    { key: "junit", names: "junit", value: "FILE", help: "the gates' verdicts as JUnit XML" },
+    { names: "junit", value: "FILE", help: "the gates' verdicts as JUnit XML" },
     {
-      key: "permutations",
       names: "permutations",
       value: "B",
       read: integer(1, 10_000_000),
       help: "iterations of randomization, bootstrap and tukey (default 10000)",
     },
     {
-      key: "seed",
       names: "seed",
       value: "S",
       read: integer(0, Number.MAX_SAFE_INTEGER),
@@ -571,16 +551,14 @@ Markdown after the comparison. Several allowed`,
 latex (booktabs), csv, json`,
     },
     {
-      key: "detect",
       names: "detect",
       value: "DELTA",
       read: num((n) => Number.isFinite(n) && n !== 0, "a difference other than 0 (as 0.02)"),
       help: `after the comparison, the queries each pair would need for the paired t-test
 to find a difference of DELTA significant (from the pair's sd of differences)`,
     },
-    { key: "power", names: "power", value: "P", read: unit("a probability"), help: "... that often (default 0.8)" },
+    { names: "power", value: "P", read: unit("a probability"), help: "... that often (default 0.8)" },
     {
-      key: "correlation",
       names: "correlation",
       help: `after the comparison, how each pair of measures orders the runs: Kendall's
 tau_b and tau_AP (each measure of the pair the reference in turn); table,
@@ -589,7 +567,6 @@ markdown or json`,
   ],
   rbo: [
     {
-      key: "rbo",
       names: "rbo",
       label: "--rbo RUN RUN",
       rbo: true,
@@ -597,7 +574,6 @@ markdown or json`,
 --format json for data`,
     },
     {
-      key: "rboP",
       names: "rbo-p",
       value: "P",
       read: unit(),
@@ -608,7 +584,6 @@ markdown or json`,
   ],
   fuse: [
     {
-      key: "norm",
       names: "norm",
       value: "N",
       page: "fuseNorm",
@@ -628,7 +603,6 @@ max, sum, zmuv, rank, borda, or none`,
 JSON as probs=[[0.4,0.2],[0.5,0.1]], a learned method's); repeatable`,
     },
     {
-      key: "weights",
       names: "weights",
       value: "W,W,...",
       read: (t, o) =>
@@ -640,16 +614,15 @@ JSON as probs=[[0.4,0.2],[0.5,0.1]], a learned method's); repeatable`,
       help: "a weight per run (wsum, wmnz, weighted_bordafuse, ...)",
     },
     {
-      key: "output",
       names: "output",
       value: "FILE",
       help: `the fused run written to FILE (default standard output; with QRELS, the
 evaluation's name for it)`,
     },
-    { key: "tag", names: "tag", value: "TAG", help: "the fused run's tag (default the method's name)" },
+    { names: "tag", value: "TAG", help: "the fused run's tag (default the method's name)" },
   ],
   hidden: [
-    { key: "version", names: "v version" },
+    { names: "v version" },
     { key: "obsolete", names: "o" },
     // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
     { key: "obsolete", names: "Output_old_results_format", value: "X" },
@@ -662,16 +635,31 @@ evaluation's name for it)`,
           throw usageError(`${o}: rankeval reads runs as trec_results only (trec_eval's -T ${t} is not supported)`);
       },
     },
-    { key: "letor", names: "letor", value: "DATA", page: "letor" },
-    { key: "scores", names: "scores", value: "PREDICTIONS", page: "scores" },
-    { key: "query", names: "query group", value: "GROUPS", page: "query" },
-    { key: "compare", names: "compare" },
-    { key: "fuse", names: "fuse", value: "METHOD", page: "fuse" },
+    { names: "letor", value: "DATA", page: true },
+    { names: "scores", value: "PREDICTIONS", page: true },
+    { names: "query group", value: "GROUPS", page: true },
+    { names: "compare" },
+    { names: "fuse", value: "METHOD", page: true },
   ],
 };
 
-/** Every row. */
-export const OPTION_ROWS: readonly OptionRow[] = Object.values(OPTION_TABLE).flat();
+const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Every row, its defaults filled in. */
+export const OPTION_ROWS: readonly OptionRow[] = Object.entries(OPTION_TABLE).flatMap(([section, rows]) =>
+  rows.map((r) => {
+    const key = r.key ?? (camel(r.names.split(" ").find((n) => n.length > 1)!) as keyof CliArgs);
+    const needs = r.needs ?? (section === "compare" || section === "fuse" ? section : undefined);
+    return {
+      ...r,
+      key,
+      section: section as Section,
+      library: r.library === true ? key : r.library,
+      page: r.page === true ? key : r.page,
+      needs,
+    };
+  }),
+);
 
 /** The row of each spelling (`m`, `measure`). */
 export const OPTION_NAMES: ReadonlyMap<string, OptionRow> = new Map(
@@ -691,23 +679,10 @@ export function labelOf(r: OptionRow): string {
   return r.label ?? `${first.length === 1 ? "-" : "--"}${first}${r.value ? ` ${r.value}` : ""}`;
 }
 
-/** The mode a row means something in only: `needs`, or its --help section's (--compare, --fuse). */
-export function modeOf(r: OptionRow): keyof CliArgs | undefined {
-  return (
-    r.needs ??
-    (OPTION_TABLE.compare.includes(r as OptionRow)
-      ? "compare"
-      : OPTION_TABLE.fuse.includes(r as OptionRow)
-        ? "fuse"
-        : undefined)
-  );
-}
-
 /** A section's options as --help lists them: each label, and its help from column 20. */
-export function optionHelp(section: keyof typeof OPTION_TABLE): string {
+export function optionHelp(section: Section): string {
   const indent = `\n${" ".repeat(20)}`;
-  return OPTION_TABLE[section]
-    .filter((r) => r.help)
+  return OPTION_ROWS.filter((r) => r.section === section && r.help)
     .map((r) => {
       const label = labelOf(r);
       const head = label.length < 18 ? label.padEnd(18) : label.length === 18 ? `${label}  ` : label + indent;

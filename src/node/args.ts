@@ -4,7 +4,6 @@ import { manifestFormat } from "../app/manifest.js";
 import {
   flagOf,
   labelOf,
-  modeOf,
   OPTION_NAMES,
   OPTION_ROWS,
   optionHelp,
@@ -34,7 +33,9 @@ const given = (a: CliArgs, key: keyof CliArgs) => a[key] !== undefined && a[key]
 
 /** Refuses an option that means something only in `mode` (by its row) where that is not given. */
 function needs(a: CliArgs, mode: keyof CliArgs, except?: keyof CliArgs): void {
-  const r = given(a, mode) ? undefined : OPTION_ROWS.find((r) => modeOf(r) === mode && r.key !== except && given(a, r.key));
+  const r = given(a, mode)
+    ? undefined
+    : OPTION_ROWS.find((r) => r.needs === mode && r.key !== except && given(a, r.key));
   if (r) throw usageError(`${flagOf(r.key)} needs ${labelOf(OPTION_ROWS.find((m) => m.key === mode)!)}`);
 }
 
@@ -56,11 +57,18 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     version: false,
     truncated: [],
   };
-  // A flag is true; a value as its row reads it.
-  const set = (r: OptionRow, value: string, option: string) => {
-    (a as unknown as Record<string, unknown>)[r.key] = !r.value || (r.read ? r.read(value, option, a) : value);
+  let i = 0;
+  /** Sets `r`, spelled `option`: a flag true, else its value (`inline`, or the next argument) as its row reads it. */
+  const set = (r: OptionRow, option: string, inline: string | undefined) => {
+    let value: unknown = true;
+    if (r.value) {
+      const text = inline ?? argv[++i];
+      if (text === undefined) throw usageError(`${option} needs a value`);
+      value = r.read ? r.read(text, option, a) : text;
+    }
+    (a as unknown as Record<string, unknown>)[r.key] = value;
   };
-  for (let i = 0; i < argv.length; i++) {
+  for (; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") {
       a.files.push(...argv.slice(i + 1));
@@ -69,35 +77,23 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
-      if (name === "page") {
-        // --page [FILE]: its FILE, when given apart, is the one operand (taken after the loop).
-        a.page = eq < 0 ? "" : arg.slice(eq + 1);
-        continue;
+      const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+      // --page [FILE]: its FILE, when given apart, is the one operand (taken after the loop).
+      if (name === "page") a.page = inline ?? "";
+      else {
+        const r = OPTION_NAMES.get(name);
+        if (!r) throw usageError(`unknown option --${name}${didYouMean(name, LONG_OPTIONS, (o) => `--${o}`)}`);
+        if (!r.value && inline !== undefined) throw usageError(`--${name} takes no value`);
+        set(r, `--${name}`, inline);
       }
-      const r = OPTION_NAMES.get(name);
-      if (!r) throw usageError(`unknown option --${name}${didYouMean(name, LONG_OPTIONS, (o) => `--${o}`)}`);
-      if (!r.value) {
-        if (eq >= 0) throw usageError(`--${name} takes no value`);
-        set(r, "", "");
-        continue;
-      }
-      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw usageError(`--${name} needs a value`);
-      set(r, value, `--${name}`);
       continue;
     }
     if (arg.startsWith("-") && arg !== "-") {
       for (let j = 1; j < arg.length; j++) {
-        const c = arg[j];
-        const r = OPTION_NAMES.get(c);
-        if (!r) throw usageError(`unknown option -${c}`);
-        if (!r.value) set(r, "", "");
-        else {
-          const value = j + 1 < arg.length ? arg.slice(j + 1) : argv[++i];
-          if (value === undefined) throw usageError(`-${c} needs a value`);
-          set(r, value, `-${c}`);
-          break;
-        }
+        const r = OPTION_NAMES.get(arg[j]);
+        if (!r) throw usageError(`unknown option -${arg[j]}`);
+        set(r, `-${arg[j]}`, j + 1 < arg.length ? arg.slice(j + 1) : undefined);
+        if (r.value) break;
       }
       continue;
     }
@@ -191,10 +187,8 @@ function checkManifest(a: CliArgs): void {
 
 /** --fuse's options only with it, and none of the modes it has no place in. */
 function checkFuse(a: CliArgs): void {
-  if (a.fuse === undefined) {
-    needs(a, "fuse");
-    return;
-  }
+  needs(a, "fuse");
+  if (a.fuse === undefined) return;
   const other = givenMode(a, ["merge", "letor", "explain", "report", "perQueryOut"]);
   if (other)
     throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
@@ -216,16 +210,19 @@ function checkPage(a: CliArgs, argv: readonly string[]): void {
 
 /** --rbo's options only with it, and none of the evaluation's (it reads two runs, no judgments). */
 function checkRbo(a: CliArgs): void {
-  if (!a.rbo) return needs(a, "rbo");
-  if (a.help || a.version) return;
+  needs(a, "rbo");
+  if (!a.rbo || a.help || a.version) return;
   if (a.comparisonFormat !== undefined || (a.format !== undefined && a.format !== "trec" && a.format !== "json"))
     throw usageError(
       `--rbo prints trec_eval's text (--format trec, the default) or --format json, not ${a.comparisonFormat ?? a.format}`,
     );
-  const taken = (key: keyof CliArgs) => key === "files" || key === "truncated" || OPTION_ROWS.some((r) => r.rbo && r.key === key);
+  const taken = (key: keyof CliArgs) =>
+    key === "files" || key === "truncated" || OPTION_ROWS.some((r) => r.rbo && r.key === key);
   for (const [key, value] of Object.entries(a) as [keyof CliArgs, unknown][]) {
     if (taken(key) || !given(a, key) || (Array.isArray(value) && !value.length)) continue;
-    throw usageError(`${flagOf(key)} has no meaning with --rbo (it compares two runs' rankings: no judgments, no measures)`);
+    throw usageError(
+      `${flagOf(key)} has no meaning with --rbo (it compares two runs' rankings: no judgments, no measures)`,
+    );
   }
   if (a.files.length !== 2)
     throw usageError(
@@ -275,11 +272,11 @@ function checkExplainReport(a: CliArgs): void {
 
 /** --compare's options only with --compare (or --report, whose comparison they set), and none of the evaluation's that it cannot honour. */
 function checkCompare(a: CliArgs): void {
+  if (a.allPairs && a.baseline !== undefined && (a.compare || a.report !== undefined))
+    throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
   if (a.report !== undefined && !a.compare) {
     if (a.comparisonFormat !== undefined)
       throw usageError(`--format ${a.comparisonFormat} needs --compare (--report writes HTML)`);
-    if (a.allPairs && a.baseline !== undefined)
-      throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
     return;
   }
   if (!a.compare) {
@@ -302,8 +299,6 @@ function checkCompare(a: CliArgs): void {
     throw usageError(
       "--tie-range has no meaning with --compare (the comparison is over the values under the --ties order)",
     );
-  if (a.allPairs && a.baseline !== undefined)
-    throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
   if (a.power !== undefined && a.detect === undefined)
     throw usageError("--power is --detect's: give the difference to find (--detect 0.02)");
   if (a.power !== undefined && a.power <= (a.alpha ?? 0.05))
