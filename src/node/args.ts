@@ -143,10 +143,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       throw usageError("--per-query-out has no place with --compare (write the runs' values first, then compare them)");
     if (a.debugQuery !== undefined)
       throw usageError("--per-query-out writes every query's values: -D evaluates one only");
-    if (a.explain !== undefined || a.report !== undefined)
-      throw usageError(
-        `--per-query-out has no place with ${a.explain !== undefined ? "--explain" : "--report"} (write the runs' values with the evaluation)`,
-      );
+    const mode = givenMode(a, ["explain", "report"]);
+    if (mode)
+      throw usageError(`--per-query-out has no place with ${mode} (write the runs' values with the evaluation)`);
   }
   checkManifest(a);
   // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
@@ -234,7 +233,7 @@ function checkRbo(a: CliArgs): void {
 function checkExplainReport(a: CliArgs): void {
   needs(a, "explain");
   needs(a, "report");
-  const mode = a.explain !== undefined ? "--explain" : a.report !== undefined ? "--report" : null;
+  const mode = givenMode(a, ["explain", "report"]);
   if (mode === null) return;
   if (a.explain !== undefined && a.report !== undefined)
     throw usageError(
