@@ -47,6 +47,15 @@ describe("the options table", () => {
     }
   });
 
+  it("refuses in trec_eval's text what a row prints beside the values", () => {
+    for (const r of OPTION_ROWS.filter((r) => r.beside)) {
+      const argv = r.value ? [flagOf(r.key), "t"] : [flagOf(r.key)];
+      expect(() => parseArgs([...argv, "--format", "trec", "q", "r"]), r.key).toThrow(
+        `${flagOf(r.key)} prints ${r.beside}, which trec_eval's text has no place for`,
+      );
+    }
+  });
+
   it("makes the options per-query results refuse from its rows", () => {
     expect(EVALUATION_OPTIONS).toContainEqual(["threshold", "-l"]);
     expect(EVALUATION_OPTIONS).toContainEqual(["columns", "--columns"]);

@@ -122,6 +122,8 @@ export interface OptionRow {
   readonly rows?: true;
   /** --rbo takes it. */
   readonly rbo?: true;
+  /** What it prints beside the values, where trec_eval's text has no place for it. */
+  readonly beside?: string;
 }
 
 const bad = (option: string, text: string, is: string) => usageError(`${option}: "${text}" is not ${is}`);
@@ -362,6 +364,7 @@ best or worst (higher or lower labels first)`,
     },
     {
       names: "tie-range",
+      beside: "[worst, best] beside each value",
       library: true,
       page: true,
       help: `each value's [worst, best] over the orders of tied documents, beside it
@@ -369,6 +372,7 @@ best or worst (higher or lower labels first)`,
     },
     {
       names: "interval",
+      beside: "(lo, hi) beside each mean",
       value: "I",
       read: (t, o) => intervalSpec(o, t),
       library: true,

@@ -115,18 +115,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
-  if (a.interval && a.format === "trec")
+  const beside = a.format === "trec" && OPTION_ROWS.find((r) => r.beside && given(a, r.key));
+  if (beside)
     throw usageError(
-      "--interval prints (lo, hi) beside each mean, which trec_eval's text has no place for: use --format table, json or csv",
+      `${flagOf(beside.key)} prints ${beside.beside}, which trec_eval's text has no place for: use --format table, json or csv`,
     );
   if (a.interval && a.compare)
     throw usageError(
       "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
-    );
-  // trec_eval's text has no place for a range.
-  if (a.tieRange && a.format === "trec")
-    throw usageError(
-      "--tie-range prints [worst, best] beside each value, which trec_eval's text has no place for: use --format table, json or csv",
     );
   checkRbo(a);
   checkCompare(a);
