@@ -689,6 +689,7 @@ export function optionHelp(section: Section): string {
   return OPTION_ROWS.filter((r) => r.section === section && r.help)
     .map((r) => {
       const label = labelOf(r);
+      // A label of 18 (--report-queries N) is followed by two spaces; a longer one by its help on the next line.
       const head = label.length < 18 ? label.padEnd(18) : label.length === 18 ? `${label}  ` : label + indent;
       return `  ${head}${r.help!.replaceAll("\n", indent)}`;
     })
