@@ -10,6 +10,8 @@ import {
 } from "../errors/errors.js";
 import { PRESETS, presetName, type PresetName } from "./presets.js";
 
+const bad = (what: string) => new RankevalError("bad-option", what);
+
 /** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */
 export interface Options {
   /**
@@ -136,50 +138,35 @@ export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
   interval: ANY,
 };
 
+/** explicitOptions' checks of the values of one shape (gain and preset have their own). */
+const CHECKS: Partial<Record<keyof Options, OptionType>> = {
+  relevanceThreshold: { test: (t) => typeof t === "number" && Number.isFinite(t) && t >= 0, is: "a number >= 0" },
+  noRelevant: oneOf(["zero", "one", "skip", "nan"]),
+  beyondList: oneOf(BEYOND_LIST),
+  depth: { test: (d) => d === Infinity || (Number.isInteger(d) && (d as number) >= 0), is: "an integer >= 0" },
+  ties: oneOf(TIES),
+};
+
 /**
  * The options a user set (undefined is not set), checked, so a measure's tool can supply the rest
  * (`measureOptions`). An unknown key is an error: a misspelling would otherwise change nothing.
  */
 export function explicitOptions(options: Options = {}): ExplicitOptions {
-  const bad = (what: string) => new RankevalError("bad-option", what);
   checkOptions(options, OPTION_TYPES);
-  const r: Partial<ResolvedOptions> = {};
-  if (options.gain !== undefined) {
-    const g = options.gain;
-    if (g === "exp" || g === "linear") r.gain = g;
-    else if (typeof g === "object" && g !== null && !Array.isArray(g) && !(g instanceof Map)) r.gain = gainTableOf(g);
-    else throw bad(`gain must be "exp", "linear" or an object of label: gain, not ${shown(g)}`);
+  const r: Record<string, unknown> = {};
+  for (const key of Object.keys(OPTION_TYPES) as (keyof Options)[]) {
+    const v = options[key];
+    if (v === undefined || key === "tieRange" || key === "interval") continue;
+    if (key === "gain") {
+      if (v === "exp" || v === "linear") r.gain = v;
+      else if (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map))
+        r.gain = gainTableOf(v as Record<number, number>);
+      else throw bad(`gain must be "exp", "linear" or an object of label: gain, not ${shown(v)}`);
+    } else if (key === "preset") r.preset = presetName(v as string);
+    else if (CHECKS[key] && !CHECKS[key].test(v)) throw bad(`${key} must be ${CHECKS[key].is}, not ${shown(v)}`);
+    else r[key] = v;
   }
-  if (options.relevanceThreshold !== undefined) {
-    const t = options.relevanceThreshold;
-    if (!(typeof t === "number" && Number.isFinite(t) && t >= 0))
-      throw bad(`relevanceThreshold must be a number >= 0, not ${shown(t)}`);
-    r.relevanceThreshold = t;
-  }
-  if (options.noRelevant !== undefined) {
-    const choices = oneOf(["zero", "one", "skip", "nan"]);
-    if (!choices.test(options.noRelevant))
-      throw bad(`noRelevant must be ${choices.is}, not ${shown(options.noRelevant)}`);
-    r.noRelevant = options.noRelevant;
-  }
-  if (options.beyondList !== undefined) {
-    if (!BEYOND_LIST.includes(options.beyondList))
-      throw bad(`beyondList must be ${oneOf(BEYOND_LIST).is}, not ${shown(options.beyondList)}`);
-    r.beyondList = options.beyondList;
-  }
-  if (options.depth !== undefined) {
-    const d = options.depth;
-    if (!(d === Infinity || (Number.isInteger(d) && d >= 0)))
-      throw bad(`depth must be an integer >= 0, not ${shown(d)}`);
-    r.depth = d;
-  }
-  if (options.judgedOnly !== undefined) r.judgedOnly = options.judgedOnly;
-  if (options.ties !== undefined) {
-    if (!TIES.includes(options.ties)) throw bad(`ties must be ${oneOf(TIES).is}, not ${shown(options.ties)}`);
-    r.ties = options.ties;
-  }
-  if (options.preset !== undefined) r.preset = presetName(options.preset);
-  return r;
+  return r as ExplicitOptions;
 }
 
 /** Whether the options ask for the tie range (see `Options.tieRange`). */
@@ -189,7 +176,6 @@ export function wantsTieRange(options: Options | undefined): boolean {
 
 /** A gain table (label: gain) as the kernel and the reference read it, checked. */
 export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
-  const bad = (what: string) => new RankevalError("bad-option", what);
   const table = new Map<number, number>();
   for (const [label, gain] of Object.entries(g)) {
     const l = Number(label);
