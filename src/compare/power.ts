@@ -109,8 +109,12 @@ const NONZERO = required({
 });
 
 /** `power` above `alpha`: a usage error naming both otherwise. */
-function checkTarget(call: string, alpha: number, want: number): void {
+/** A target's alpha and power, defaults filled in; the power must be above alpha. */
+function target(call: string, o: TargetOptions): { alpha: number; want: number } {
+  const alpha = o.alpha ?? 0.05;
+  const want = o.power ?? 0.8;
   if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  return { alpha, want };
 }
 
 /** The power at n queries; options checked. */
@@ -161,9 +165,7 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
   const call = "topicSetSize";
   const o = checkOptions(options, { sd: SD, delta: NONZERO, alpha: PROBABILITY, power: PROBABILITY }, call);
   const { sd, delta } = o;
-  const alpha = o.alpha ?? 0.05;
-  const want = o.power ?? 0.8;
-  checkTarget(call, alpha, want);
+  const { alpha, want } = target(call, o);
   // The power grows with n: doubling to a size that reaches it, then halving back.
   let lo = 2;
   if (powerAt(lo, sd, delta, alpha) >= want) return lo;
@@ -196,9 +198,7 @@ export function minimumDetectableDifference(options: { n: number; sd: number } &
   const call = "minimumDetectableDifference";
   const o = checkOptions(options, { n: QUERIES, sd: SD, alpha: PROBABILITY, power: PROBABILITY }, call);
   const { n, sd } = o;
-  const alpha = o.alpha ?? 0.05;
-  const want = o.power ?? 0.8;
-  checkTarget(call, alpha, want);
+  const { alpha, want } = target(call, o);
   let lo = 0;
   let hi = sd;
   while (powerAt(n, sd, hi, alpha) < want) {
