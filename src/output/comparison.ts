@@ -147,7 +147,8 @@ export function formatP(p: number): string {
   return Number.isNaN(p) || p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
-function testCell(x: PairComparison, t: TestName): string {
+/** A test's cell: the adjusted p, * where significant. */
+export function testCell(x: PairComparison, t: TestName): string {
   const r = x.tests[t]!;
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
 }

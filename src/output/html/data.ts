@@ -1,7 +1,7 @@
 // What an HTML report holds (JSON), from what both --report and the page's "download report" have;
 // web/report-view.ts draws it. Browser-safe.
 import type { Comparison, TestName } from "../../compare/compare.js";
-import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../comparison.js";
+import { formatP, markLegend, PAIR_HEADER, pairCells, significance, testCell } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../app/value-print.js";
 import { sortQids } from "../../c/strings.js";
@@ -159,7 +159,7 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
     x.baseline,
     x.run,
     ...pairCells(x),
-    ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
+    ...tests.map((t) => testCell(x, t)),
   ]);
   const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
   const legend = markLegend(c, test);
