@@ -2,7 +2,7 @@
 // src/reference/formulas-graded.ts.
 import {
   N, R, J, order, scores, keys, rankLabel, cumDcg, idcg, discount, idealKeys, idealIdx, tmpA, tmpB, gainOf, gainTable,
-  gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor,
+  gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor, positiveJudged,
 } from "../ranking/state";
 import { sortDescCountInversions, sortPairs } from "../ranking/sort";
 
@@ -97,15 +97,7 @@ export function rbpResidual(p: f64): f64 {
 // trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
 // when N >= J + 2, as trec_eval's loop does. idealKeys is free: ranking/prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
-  let n = 0;
-  for (let j = judgedStart; j < judgedEnd; j++) {
-    const g = gainOf(f64At(judged, j));
-    if (g > 0) {
-      store<f64>(idealKeys + (<usize>n << 3), g);
-      store<i32>(idealIdx + (<usize>n << 2), n);
-      n++;
-    }
-  }
+  const n = positiveJudged(judged, judgedStart, judgedEnd, true, idealKeys, idealIdx);
   sortPairs(idealKeys, idealIdx, n);
   return n;
 }
