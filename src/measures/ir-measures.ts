@@ -111,6 +111,14 @@ const cwlRow = <const N extends string, const A extends "cutoff" | null, const R
     }),
   );
 const WITH_T = { key: "T", as: "t", param: T };
+/** pyndeval's alpha-DCG and alpha-nDCG: a cutoff, rel and alpha. */
+const alphaRow = <const N extends string>(name: N, family: string) =>
+  row(name, "cutoff", true, { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY }, (p) => ({
+    family,
+    k: cut(p),
+    params: { alpha: (p.alpha ?? 0.5) as number },
+    fixed: rel(p),
+  }));
 const ALPHA_BETA = { rel: REL, alpha: ALPHA, beta: ALPHA };
 const alphaBeta = (p: P) => ({ alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number });
 
@@ -228,18 +236,8 @@ const ENTRY_DATA = [
   // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
   relRow("ERR_IA", "err_ia", "cutoff", true),
   relRow("nERR_IA", "nerr_ia", "cutoff", true),
-  row("alpha_DCG", "cutoff", true, { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY }, (p) => ({
-    family: "alpha_dcg",
-    k: cut(p),
-    params: { alpha: (p.alpha ?? 0.5) as number },
-    fixed: rel(p),
-  })),
-  row("alpha_nDCG", "cutoff", true, { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY }, (p) => ({
-    family: "alpha_ndcg",
-    k: cut(p),
-    params: { alpha: (p.alpha ?? 0.5) as number },
-    fixed: rel(p),
-  })),
+  alphaRow("alpha_DCG", "alpha_dcg"),
+  alphaRow("alpha_nDCG", "alpha_ndcg"),
   row("NRBP", null, false, ALPHA_BETA, (p) => ({ family: "nrbp", params: alphaBeta(p), fixed: rel(p) })),
   // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
   row("nNRBP", null, false, ALPHA_BETA, (p) => ({
