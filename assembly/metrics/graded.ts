@@ -180,6 +180,20 @@ export function inversions(): f64 {
   return (<f64>t * <f64>(t - 1)) / 2;
 }
 
+/** The tied pairs of n sorted values at `a`: t(t-1)/2 for each run of t equal values. */
+function tiedPairsIn(a: usize, n: i32): f64 {
+  let pairs: f64 = 0;
+  let same = 1;
+  for (let j = 1; j <= n; j++) {
+    if (j < n && f64At(a, j) == f64At(a, j - 1)) same++;
+    else {
+      pairs += tiedPairs(same);
+      same = 1;
+    }
+  }
+  return pairs;
+}
+
 export function kendallTau(): f64 {
   const n = N;
   let n1: f64 = 0;
@@ -195,28 +209,13 @@ export function kendallTau(): f64 {
         n1 += tiedPairs(t);
         const run = tmpA + (<usize>runStart << 3);
         sortDescCountInversions(run, t, tmpB);
-        let same = 1;
-        for (let j = 1; j <= t; j++) {
-          if (j < t && f64At(run, j) == f64At(run, j - 1)) same++;
-          else {
-            n3 += tiedPairs(same);
-            same = 1;
-          }
-        }
+        n3 += tiedPairsIn(run, t);
       }
       runStart = i;
     }
   }
   const discordant = sortDescCountInversions(tmpA, n, tmpB);
-  let n2: f64 = 0;
-  let same = 1;
-  for (let j = 1; j <= n; j++) {
-    if (j < n && f64At(tmpA, j) == f64At(tmpA, j - 1)) same++;
-    else {
-      n2 += tiedPairs(same);
-      same = 1;
-    }
-  }
+  const n2 = tiedPairsIn(tmpA, n);
   const n0 = tiedPairs(n);
   const denominator = Math.sqrt((n0 - n1) * (n0 - n2));
   return denominator > 0 ? (n0 - n1 - n2 + n3 - 2 * discordant) / denominator : 0;
