@@ -110,6 +110,10 @@ const SVG = "http://www.w3.org/2000/svg";
 const W = 480;
 const H = 200;
 const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
+const plotW = W - PAD.left - PAD.right;
+const plotH = H - PAD.top - PAD.bottom;
+/** A label left of the plot, its baseline at y. */
+const yLabel = (y: number, text: string) => el("text", { x: PAD.left - 4, y, "text-anchor": "end" }, text);
 
 /** An SVG element with its attributes and text: every chart's (pr-chart.ts's too). */
 export function el<K extends keyof SVGElementTagNameMap>(
@@ -129,8 +133,6 @@ const label = (v: number) => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 1
 export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "histogram of per-query values" });
   const peak = Math.max(1, ...bins.map((b) => b.count));
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
   const bw = plotW / Math.max(1, bins.length);
   bins.forEach((b, i) => {
     const h = (b.count / peak) * plotH;
@@ -152,8 +154,7 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
     svg.append(el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)));
     svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)));
   }
-  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, String(peak)));
-  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, "0"));
+  svg.append(yLabel(PAD.top + 10, String(peak)), yLabel(PAD.top + plotH, "0"));
   return svg;
 }
 
@@ -189,8 +190,6 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     "data-n": d.sorted.length,
   });
   const n = d.sorted.length;
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
   let span = 0;
   for (const v of d.sorted) span = Math.max(span, Math.abs(v));
   span ||= 1;
@@ -238,9 +237,11 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     line.append(el("title", {}, `mean difference: ${fixed(interval.mean)}`));
     svg.append(line);
   }
-  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + 10, "text-anchor": "end" }, `+${label(span)}`));
-  svg.append(el("text", { x: PAD.left - 4, y: PAD.top + plotH, "text-anchor": "end" }, `−${label(span)}`));
-  svg.append(el("text", { x: PAD.left - 4, y: zero + 4, "text-anchor": "end" }, "0"));
+  svg.append(
+    yLabel(PAD.top + 10, `+${label(span)}`),
+    yLabel(PAD.top + plotH, `−${label(span)}`),
+    yLabel(zero + 4, "0"),
+  );
   svg.append(
     el(
       "text",

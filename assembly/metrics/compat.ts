@@ -1,6 +1,6 @@
 // Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021) as ir_measures' compat_provider.py; the ideal
 // ranking's ties by the run's order, retrieved before unretrieved at score 0 (ir_measures: qrels order).
-import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At } from "../ranking/state";
+import { N, rankLabel, scores, order, judged, judgedStart, judgedEnd, f64At, i32At, positiveJudged } from "../ranking/state";
 import { sortPairs } from "../ranking/sort";
 import { extraA, extraB, extraIdx, extraIdx2 } from "./extra-scratch";
 
@@ -17,15 +17,7 @@ export function compat(p: f64, normalize: bool): f64 {
   }
   sortPairs(extraA, extraIdx, m);
   // Every judged label > 0, descending (extraB).
-  let total = 0;
-  for (let j = judgedStart; j < judgedEnd; j++) {
-    const label = f64At(judged, j);
-    if (label > 0) {
-      store<f64>(extraB + (<usize>total << 3), label);
-      store<i32>(extraIdx2 + (<usize>total << 2), total);
-      total++;
-    }
-  }
+  const total = positiveJudged(judged, judgedStart, judgedEnd, false, extraB, extraIdx2);
   sortPairs(extraB, extraIdx2, total);
   // Overlap at depth i: documents whose rank and ideal place are <= i, a histogram of their max.
   const depth = N > total ? N : total;

@@ -2,7 +2,7 @@
 // src/reference/formulas-graded.ts.
 import {
   N, R, J, order, scores, keys, rankLabel, cumDcg, idcg, discount, idealKeys, idealIdx, tmpA, tmpB, gainOf, gainTable,
-  gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor,
+  gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor, positiveJudged,
 } from "../ranking/state";
 import { sortDescCountInversions, sortPairs } from "../ranking/sort";
 
@@ -97,15 +97,7 @@ export function rbpResidual(p: f64): f64 {
 // trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
 // when N >= J + 2, as trec_eval's loop does. idealKeys is free: ranking/prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
-  let n = 0;
-  for (let j = judgedStart; j < judgedEnd; j++) {
-    const g = gainOf(f64At(judged, j));
-    if (g > 0) {
-      store<f64>(idealKeys + (<usize>n << 3), g);
-      store<i32>(idealIdx + (<usize>n << 2), n);
-      n++;
-    }
-  }
+  const n = positiveJudged(judged, judgedStart, judgedEnd, true, idealKeys, idealIdx);
   sortPairs(idealKeys, idealIdx, n);
   return n;
 }
@@ -188,6 +180,20 @@ export function inversions(): f64 {
   return (<f64>t * <f64>(t - 1)) / 2;
 }
 
+/** The tied pairs of n sorted values at `a`: t(t-1)/2 for each run of t equal values. */
+function tiedPairsIn(a: usize, n: i32): f64 {
+  let pairs: f64 = 0;
+  let same = 1;
+  for (let j = 1; j <= n; j++) {
+    if (j < n && f64At(a, j) == f64At(a, j - 1)) same++;
+    else {
+      pairs += tiedPairs(same);
+      same = 1;
+    }
+  }
+  return pairs;
+}
+
 export function kendallTau(): f64 {
   const n = N;
   let n1: f64 = 0;
@@ -203,28 +209,13 @@ export function kendallTau(): f64 {
         n1 += tiedPairs(t);
         const run = tmpA + (<usize>runStart << 3);
         sortDescCountInversions(run, t, tmpB);
-        let same = 1;
-        for (let j = 1; j <= t; j++) {
-          if (j < t && f64At(run, j) == f64At(run, j - 1)) same++;
-          else {
-            n3 += tiedPairs(same);
-            same = 1;
-          }
-        }
+        n3 += tiedPairsIn(run, t);
       }
       runStart = i;
     }
   }
   const discordant = sortDescCountInversions(tmpA, n, tmpB);
-  let n2: f64 = 0;
-  let same = 1;
-  for (let j = 1; j <= n; j++) {
-    if (j < n && f64At(tmpA, j) == f64At(tmpA, j - 1)) same++;
-    else {
-      n2 += tiedPairs(same);
-      same = 1;
-    }
-  }
+  const n2 = tiedPairsIn(tmpA, n);
   const n0 = tiedPairs(n);
   const denominator = Math.sqrt((n0 - n1) * (n0 - n2));
   return denominator > 0 ? (n0 - n1 - n2 + n3 - 2 * discordant) / denominator : 0;

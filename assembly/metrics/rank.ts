@@ -20,7 +20,7 @@
 // apSumAt below, from ranking/prefix-sums.ts averageTies.
 import {
   N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
-  judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor,
+  judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor, positiveJudged,
 } from "../ranking/state";
 import { sortPairs } from "../ranking/sort";
 
@@ -72,15 +72,7 @@ export function mapTorchmetrics(k: i32): f64 {
 
 export function mapPtranking(k: i32): f64 {
   // The query's positive judged labels, sorted descending; the top min(k, count) summed.
-  let count = 0;
-  for (let j = judgedStart; j < judgedEnd; j++) {
-    const label = f64At(judged, j);
-    if (label > 0) {
-      store<f64>(idealKeys + (<usize>count << 3), label);
-      store<i32>(idealIdx + (<usize>count << 2), count);
-      count++;
-    }
-  }
+  const count = positiveJudged(judged, judgedStart, judgedEnd, false, idealKeys, idealIdx);
   const top = k == 0 || k > count ? count : k;
   if (top < count) sortPairs(idealKeys, idealIdx, count);
   let d: f64 = 0;

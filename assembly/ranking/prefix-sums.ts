@@ -4,7 +4,7 @@
 import {
   keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, tmpA, levelCount, discount, threshold,
   depth, judgedOnly, docids, poolBytes, poolOffsets, gainTable, gainTableLength, gainMonotone, gainOf, levelOf, f64At, setQuery, setFirstTie,
-  tieMode, TieMode, reciprocal, tieStart, tieDelta, setTies,
+  tieMode, TieMode, reciprocal, tieStart, tieDelta, setTies, positiveJudged,
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
@@ -340,15 +340,7 @@ function idealByLevel(topLevel: i32, limit: i32): i32 {
 }
 
 function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
-  let numIdeal = 0;
-  for (let j = jStart; j < jEnd; j++) {
-    const g = gainOf(f64At(judged, j));
-    if (g > 0) {
-      store<f64>(idealKeys + (<usize>numIdeal << 3), g);
-      store<i32>(idealIdx + (<usize>numIdeal << 2), numIdeal);
-      numIdeal++;
-    }
-  }
+  const numIdeal = positiveJudged(judged, jStart, jEnd, true, idealKeys, idealIdx);
   sortPairs(idealKeys, idealIdx, numIdeal); // descending gains
   let sum: f64 = 0;
   store<f64>(idcg, 0);

@@ -47,10 +47,7 @@ function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
     for (let j = lo; j < hi; j++) {
       const k = load<f64>(keys + (<usize>j << 3));
       const v = load<i32>(idx + (<usize>j << 2));
-      store<f64>(keys + (<usize>j << 3), load<f64>(keys + (<usize>i << 3)));
-      store<i32>(idx + (<usize>j << 2), load<i32>(idx + (<usize>i << 2)));
-      store<f64>(keys + (<usize>i << 3), k);
-      store<i32>(idx + (<usize>i << 2), v);
+      swap(keys, idx, j, i);
       i += before(k, v, pk, pv);
     }
     swap(keys, idx, i, hi);

@@ -111,6 +111,23 @@ export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32):
   return load<i32>(base + (<usize>i << 2));
 }
 
+/**
+ * The values > 0 of judged[from, to) (their gains when `gains`, else the labels) into toKeys, each with
+ * its position into toIdx, ready for sortPairs; their count.
+ */
+export function positiveJudged(base: usize, from: i32, to: i32, gains: bool, toKeys: usize, toIdx: usize): i32 {
+  let n = 0;
+  for (let j = from; j < to; j++) {
+    const v = gains ? gainOf(f64At(base, j)) : f64At(base, j);
+    if (v > 0) {
+      store<f64>(toKeys + (<usize>n << 3), v);
+      store<i32>(toIdx + (<usize>n << 2), n);
+      n++;
+    }
+  }
+  return n;
+}
+
 /** Ranks read for a cutoff: k, or the whole list when k = 0, and never past the list. */
 // @ts-ignore: decorator
 @inline export function ranksFor(k: i32): i32 {

@@ -2,7 +2,7 @@
 // (the one-sample t-test of the per-query differences), as statsmodels' TTestPower computes it, from
 // the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
 // detectable difference its inverse in delta. Browser compatible.
-import { checkOptions, PROBABILITY, required, usageError } from "../errors/errors.js";
+import { checkOptions, type OptionType, PROBABILITY, required, usageError } from "../errors/errors.js";
 import { studentCdf, studentQuantile } from "../stats/dists.js";
 import { normalCdf } from "../stats/stdlib.generated.js";
 
@@ -109,8 +109,13 @@ const NONZERO = required({
 });
 
 /** `power` above `alpha`: a usage error naming both otherwise. */
-function checkTarget(call: string, alpha: number, want: number): void {
+/** A target's options checked, alpha and power with defaults filled in; the power must be above alpha. */
+function target<T extends TargetOptions>(call: string, options: T, types: Readonly<Record<string, OptionType>>) {
+  const o = checkOptions(options, { ...types, alpha: PROBABILITY, power: PROBABILITY }, call);
+  const alpha = o.alpha ?? 0.05;
+  const want = o.power ?? 0.8;
   if (!(want > alpha)) throw usageError(`${call}: power (${want}) must be above alpha (${alpha})`);
+  return { o, alpha, want };
 }
 
 /** The power at n queries; options checked. */
@@ -159,11 +164,8 @@ const MOST_QUERIES = 1e7;
  */
 export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
   const call = "topicSetSize";
-  const o = checkOptions(options, { sd: SD, delta: NONZERO, alpha: PROBABILITY, power: PROBABILITY }, call);
+  const { o, alpha, want } = target(call, options, { sd: SD, delta: NONZERO });
   const { sd, delta } = o;
-  const alpha = o.alpha ?? 0.05;
-  const want = o.power ?? 0.8;
-  checkTarget(call, alpha, want);
   // The power grows with n: doubling to a size that reaches it, then halving back.
   let lo = 2;
   if (powerAt(lo, sd, delta, alpha) >= want) return lo;
@@ -193,12 +195,8 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
  * ```
  */
 export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
-  const call = "minimumDetectableDifference";
-  const o = checkOptions(options, { n: QUERIES, sd: SD, alpha: PROBABILITY, power: PROBABILITY }, call);
+  const { o, alpha, want } = target("minimumDetectableDifference", options, { n: QUERIES, sd: SD });
   const { n, sd } = o;
-  const alpha = o.alpha ?? 0.05;
-  const want = o.power ?? 0.8;
-  checkTarget(call, alpha, want);
   let lo = 0;
   let hi = sd;
   while (powerAt(n, sd, hi, alpha) < want) {

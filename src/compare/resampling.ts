@@ -31,23 +31,15 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
 }
 
 /** Iterations first .. first + iterations - 1 of a resampling test: plain data, for a worker. */
-export type ResamplingJob =
-  | {
-      readonly kind: "randomization" | "bootstrap";
-      readonly columns: readonly Float64Array[];
-      readonly rows: number;
-      readonly iterations: number;
-      readonly first: number;
-      readonly seed: number;
-    }
-  | {
-      readonly kind: "tukey";
-      readonly values: readonly (readonly Float64Array[])[];
-      readonly rows: number;
-      readonly iterations: number;
-      readonly first: number;
-      readonly seed: number;
-    };
+export type ResamplingJob = {
+  readonly rows: number;
+  readonly iterations: number;
+  readonly first: number;
+  readonly seed: number;
+} & (
+  | { readonly kind: "randomization" | "bootstrap"; readonly columns: readonly Float64Array[] }
+  | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[] }
+);
 
 /** Runs a job in this thread's kernel: one Float64Array of `iterations` values per column (per measure for tukey). */
 export function runResamplingJob(job: ResamplingJob): Float64Array[] {

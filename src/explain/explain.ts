@@ -251,18 +251,8 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
       const shown = ranking.slice(0, depth);
       const ties = tieGroups(ranking);
       const otherRanks = other[r] === null ? null : rankOf[other[r]!];
-      return shown.map(
-        (d, i): ExplainedRow => ({
-          rank: i + 1,
-          docid: d.docid,
-          score: d.score,
-          label: d.label === undefined ? null : d.label,
-          gain: gainOf(d.label, o2),
-          relevant: isRelevant(d.label, o2),
-          tie: ties[i],
-          otherRank: otherRanks ? (otherRanks.get(d.docid) ?? null) : null,
-          running: pick(running, i),
-        }),
+      return shown.map((d, i) =>
+        rowOf(d, i, o2, ties[i], otherRanks ? (otherRanks.get(d.docid) ?? null) : null, pick(running, i)),
       );
     };
     const retrieved = new Set(run.rows?.docids ?? []);
@@ -302,19 +292,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input", idealValues);
   const ideal = {
     length: idealRanking.length,
-    rows: idealRanking.slice(0, depth).map(
-      (d, i): ExplainedRow => ({
-        rank: i + 1,
-        docid: d.docid,
-        score: d.score,
-        label: d.label ?? null,
-        gain: gainOf(d.label, first),
-        relevant: isRelevant(d.label, first),
-        tie: null,
-        otherRank: null,
-        running: pick(idealRunning, i),
-      }),
-    ),
+    rows: idealRanking.slice(0, depth).map((d, i) => rowOf(d, i, first, null, null, pick(idealRunning, i))),
     values: pick(idealValues),
   };
   return {
@@ -326,6 +304,29 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     runs,
     other,
     ideal,
+  };
+}
+
+/** The row of the document at 0-based rank i. */
+function rowOf(
+  d: RankedDoc,
+  i: number,
+  o: ResolvedOptions,
+  tie: number | null,
+  otherRank: number | null,
+  running: Readonly<Record<string, number | null>>,
+): ExplainedRow {
+  const label = d.label ?? null;
+  return {
+    rank: i + 1,
+    docid: d.docid,
+    score: d.score,
+    label,
+    gain: gainOf(d.label, o),
+    relevant: isRelevant(d.label, o),
+    tie,
+    otherRank,
+    running,
   };
 }
 

@@ -6,11 +6,7 @@ import { docidString } from "../io/rows.js";
 import { RunParser } from "../io/run.js";
 import type { RunRows } from "./query.js";
 
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const TAB = 9;
-const HASH = 35;
+const [LF, CR, SPACE, TAB, HASH] = [10, 13, 32, 9, 35];
 const utf8 = new TextDecoder("utf-8");
 
 /** A sink for a TREC run's bytes (push each chunk, then finish) that keeps the lines of `qids`. */

@@ -38,34 +38,40 @@ function docidOf(batch: Batch, row: number, first: number): string {
   return utf8.decode(batch.pool.bytes.subarray(batch.pool.offsets[e], batch.pool.offsets[e + 1]));
 }
 
+/** Each wanted query's document ids and one column of a block, copied out (the next join may write over it). */
+function columnsInBlock<T>(
+  block: { batch: Batch; qids: readonly string[] },
+  wanted: ReadonlySet<string>,
+  make: (q: number, from: number, to: number) => T,
+): Map<string, T> {
+  const out = new Map<string, T>();
+  const { batch, qids } = block;
+  for (let q = 0; q < qids.length; q++)
+    if (wanted.has(qids[q])) out.set(qids[q], make(q, batch.offsets[q], batch.offsets[q + 1]));
+  return out;
+}
+
+function docidsOf(batch: Batch, from: number, to: number): string[] {
+  const docids: string[] = [];
+  for (let i = from; i < to; i++) docids.push(docidOf(batch, i, from));
+  return docids;
+}
+
 /**
- * The rows of the `wanted` queries in a joined block, copied out (the next join may write over it), in
- * the run's order. A query of `placeholders` (trec_eval -c's) or with no row is absent from the run: null.
+ * The rows of the `wanted` queries in a joined block, in the run's order. A query of `placeholders`
+ * (trec_eval -c's) or with no row is absent from the run: null.
  */
 export function rowsInBlock(
   block: { batch: Batch; qids: readonly string[]; placeholders?: readonly number[] },
   wanted: ReadonlySet<string>,
 ): Map<string, RunRows | null> {
-  const out = new Map<string, RunRows | null>();
-  const { batch, qids } = block;
   const placeholders = new Set(block.placeholders ?? []);
-  for (let q = 0; q < qids.length; q++) {
-    if (!wanted.has(qids[q])) continue;
-    const from = batch.offsets[q];
-    const to = batch.offsets[q + 1];
-    if (placeholders.has(q) || to === from) {
-      out.set(qids[q], null);
-      continue;
-    }
-    const docids: string[] = [];
-    const scores: number[] = [];
-    for (let i = from; i < to; i++) {
-      docids.push(docidOf(batch, i, from));
-      scores.push(batch.scores[i]);
-    }
-    out.set(qids[q], { docids, scores });
-  }
-  return out;
+  const { batch } = block;
+  return columnsInBlock(block, wanted, (q, from, to) =>
+    placeholders.has(q) || to === from
+      ? null
+      : { docids: docidsOf(batch, from, to), scores: Array.from(batch.scores.subarray(from, to)) },
+  );
 }
 
 /**
@@ -76,21 +82,11 @@ export function judgedInBlock(
   block: { batch: Batch; qids: readonly string[] },
   wanted: ReadonlySet<string>,
 ): Map<string, JudgedDocs> {
-  const out = new Map<string, JudgedDocs>();
-  const { batch, qids } = block;
-  for (let q = 0; q < qids.length; q++) {
-    if (!wanted.has(qids[q])) continue;
-    const from = batch.offsets[q];
-    const to = batch.offsets[q + 1];
-    const docids: string[] = [];
-    const labels: number[] = [];
-    for (let i = from; i < to; i++) {
-      docids.push(docidOf(batch, i, from));
-      labels.push(batch.labels[i]);
-    }
-    out.set(qids[q], { docids, labels });
-  }
-  return out;
+  const { batch } = block;
+  return columnsInBlock(block, wanted, (_q, from, to) => ({
+    docids: docidsOf(batch, from, to),
+    labels: Array.from(batch.labels.subarray(from, to)),
+  }));
 }
 
 /** Query id -> its index in the judgments' groups, made once per judgments. */

@@ -194,6 +194,10 @@ const scored = (combine: Combine, params: Readonly<Record<string, OptionType>> =
   fuse: (t, p) => sorted(t, combine(t, p)),
 });
 
+/** A method of the runs' weights. */
+const weighted = (combine: (t: Parameters<Combine>[0], w: readonly number[]) => ReturnType<Combine>) =>
+  scored((t, p) => combine(t, p.weights as readonly number[]), { weights: WEIGHTS });
+
 /** ranx's rrf k, logn_isr sigma: the defaults of its functions. */
 const DEFAULTS = { k: 60, sigma: 0.01 } as const;
 
@@ -233,27 +237,9 @@ const METHODS: Readonly<Record<string, Method>> = {
   anz: scored((t) => combMnz(t, (s, n) => s / n)),
   mnz: scored((t) => combMnz(t, (s, n) => s * n)),
   gmnz: scored((t, p) => combMnz(t, (s, n) => s * n ** (p.gamma as number)), { gamma: required(FINITE) }),
-  wsum: scored(
-    (t, p) => {
-      const w = p.weights as readonly number[];
-      return each(t, (c) => sumOf(t, c, (r, at) => w[r] * t.score[at], 0));
-    },
-    { weights: WEIGHTS },
-  ),
-  wmnz: scored(
-    (t, p) => {
-      const w = p.weights as readonly number[];
-      return each(t, (c) => sumOf(t, c, scoreOf(t)) * sumOf(t, c, (r) => w[r]));
-    },
-    { weights: WEIGHTS },
-  ),
-  mixed: scored(
-    (t, p) => {
-      const w = p.weights as readonly number[];
-      return each(t, (c) => sumOf(t, c, (r, at) => t.score[at] * w[r]) * Math.sqrt(count(t, c)));
-    },
-    { weights: WEIGHTS },
-  ),
+  wsum: weighted((t, w) => each(t, (c) => sumOf(t, c, (r, at) => w[r] * t.score[at], 0))),
+  wmnz: weighted((t, w) => each(t, (c) => sumOf(t, c, scoreOf(t)) * sumOf(t, c, (r) => w[r]))),
+  mixed: weighted((t, w) => each(t, (c) => sumOf(t, c, (r, at) => t.score[at] * w[r]) * Math.sqrt(count(t, c)))),
   rbc: scored((t, p) => rankSum(t, (i) => (1 - (p.phi as number)) * (p.phi as number) ** i), { phi: required(UNIT) }),
 };
 

@@ -380,63 +380,35 @@ class TimSort {
   }
 }
 
-/**
- * Where `key` goes in the sorted x[base, base+n), left of any equal: k with x[k-1] < key <= x[k], found
- * from `hint` by galloping, then by bisection (CPython's gallop_left).
- */
-function gallopLeft(
-  less: (x: number, y: number) => boolean,
-  key: number,
-  x: Int32Array,
-  base: number,
-  n: number,
-  hint: number,
-): number {
-  let last = 0;
-  let ofs = 1;
-  if (less(x[base + hint], key)) {
-    const max = n - hint;
-    while (ofs < max && less(x[base + hint + ofs], key)) {
-      last = ofs;
-      ofs = (ofs << 1) + 1;
-    }
-    if (ofs > max) ofs = max;
-    last += hint;
-    ofs += hint;
-  } else {
-    const max = hint + 1;
-    while (ofs < max && !less(x[base + hint - ofs], key)) {
-      last = ofs;
-      ofs = (ofs << 1) + 1;
-    }
-    if (ofs > max) ofs = max;
-    const k = last;
-    last = hint - ofs;
-    ofs = hint - k;
-  }
-  last++;
-  while (last < ofs) {
-    const m = last + ((ofs - last) >> 1);
-    if (less(x[base + m], key)) last = m + 1;
-    else ofs = m;
-  }
-  return ofs;
-}
+type Less = (x: number, y: number) => boolean;
 
-/** As gallopLeft, right of any equal: k with x[k-1] <= key < x[k] (CPython's gallop_right). */
-function gallopRight(
-  less: (x: number, y: number) => boolean,
-  key: number,
-  x: Int32Array,
-  base: number,
-  n: number,
-  hint: number,
-): number {
+/** Where `key` goes in the sorted x[base, base+n), left of any equal (CPython's gallop_left). */
+const gallopLeft = (less: Less, key: number, x: Int32Array, base: number, n: number, hint: number) =>
+  gallop((v) => less(v, key), x, base, n, hint);
+
+/** As gallopLeft, right of any equal (CPython's gallop_right). */
+const gallopRight = (less: Less, key: number, x: Int32Array, base: number, n: number, hint: number) =>
+  gallop((v) => !less(key, v), x, base, n, hint);
+
+/**
+ * The k with right(x[base+k-1]) and not right(x[base+k]) in x[base, base+n), found from `hint` by
+ * galloping, then by bisection: each `less` call as CPython's gallop_left and gallop_right make it.
+ */
+function gallop(right: (v: number) => boolean, x: Int32Array, base: number, n: number, hint: number): number {
   let last = 0;
   let ofs = 1;
-  if (less(key, x[base + hint])) {
+  if (right(x[base + hint])) {
+    const max = n - hint;
+    while (ofs < max && right(x[base + hint + ofs])) {
+      last = ofs;
+      ofs = (ofs << 1) + 1;
+    }
+    if (ofs > max) ofs = max;
+    last += hint;
+    ofs += hint;
+  } else {
     const max = hint + 1;
-    while (ofs < max && less(key, x[base + hint - ofs])) {
+    while (ofs < max && !right(x[base + hint - ofs])) {
       last = ofs;
       ofs = (ofs << 1) + 1;
     }
@@ -444,21 +416,12 @@ function gallopRight(
     const k = last;
     last = hint - ofs;
     ofs = hint - k;
-  } else {
-    const max = n - hint;
-    while (ofs < max && !less(key, x[base + hint + ofs])) {
-      last = ofs;
-      ofs = (ofs << 1) + 1;
-    }
-    if (ofs > max) ofs = max;
-    last += hint;
-    ofs += hint;
   }
   last++;
   while (last < ofs) {
     const m = last + ((ofs - last) >> 1);
-    if (less(key, x[base + m])) ofs = m;
-    else last = m + 1;
+    if (right(x[base + m])) last = m + 1;
+    else ofs = m;
   }
   return ofs;
 }

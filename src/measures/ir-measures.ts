@@ -72,49 +72,74 @@ const rel = (p: Readonly<Record<string, Value | undefined>>): ExplicitOptions =>
 
 const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === undefined ? 0 : (p.cutoff as number));
 
+type P = Readonly<Record<string, Value | undefined>>;
+type At = "cutoff" | "recall" | null;
+/** A row; `at` and `atRequired` keep their literal types for the measure name types. */
+const row = <const N extends string, const A extends At, const R extends boolean>(
+  name: N,
+  at: A,
+  atRequired: R,
+  params: Readonly<Record<string, Param>>,
+  build: (p: P, word: string) => Built,
+) => ({ name, at, atRequired, params, build });
+const RJ = { rel: REL, judged_only: JUDGED_ONLY };
+/** A measure whose only parameters are `rel` (and `judged_only` unless `judged` is false). */
+const relRow = <const N extends string, const A extends "cutoff" | null, const R extends boolean>(
+  name: N,
+  family: string,
+  at: A,
+  atRequired: R,
+  judged = true,
+) => row(name, at, atRequired, judged ? RJ : { rel: REL }, (p) => ({ family, k: cut(p), fixed: rel(p) }));
+/** A cwl_eval measure: gains scaled from [min_rel, max_rel], with the family's own parameter `own` (T or p). */
+const cwlRow = <const N extends string, const A extends "cutoff" | null, const R extends boolean>(
+  name: N,
+  family: string,
+  at: A,
+  atRequired: R,
+  own?: { key: string; as: string; param: Param },
+) =>
+  row(
+    name,
+    at,
+    atRequired,
+    { ...(own ? { [own.key]: own.param } : {}), min_rel: MIN_REL, max_rel: MAX_REL },
+    (p, word) => ({
+      family,
+      k: cut(p),
+      params: { ...(own ? { [own.as]: (p[own.key] ?? own.param.default) as number } : {}), ...scale(p, word) },
+    }),
+  );
+const WITH_T = { key: "T", as: "t", param: T };
+/** pyndeval's alpha-DCG and alpha-nDCG: a cutoff, rel and alpha. */
+const alphaRow = <const N extends string>(name: N, family: string) =>
+  row(name, "cutoff", true, { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY }, (p) => ({
+    family,
+    k: cut(p),
+    params: { alpha: (p.alpha ?? 0.5) as number },
+    fixed: rel(p),
+  }));
+const ALPHA_BETA = { rel: REL, alpha: ALPHA, beta: ALPHA };
+const alphaBeta = (p: P) => ({ alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number });
+
 /** Every measure rankeval computes under ir_measures' name, as its DefaultPipeline's provider does. */
 const ENTRY_DATA = [
-  // pytrec_eval: P_k
-  {
-    name: "P",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "precision", k: cut(p), fixed: rel(p) }),
-  },
-  {
-    name: "R",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "recall", k: cut(p), fixed: rel(p) }),
-  },
-  // pytrec_eval: map, map_cut_k
-  {
-    name: "AP",
-    at: "cutoff",
-    atRequired: false,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "map", k: cut(p), fixed: rel(p) }),
-  },
-  // pytrec_eval: recip_rank; with a cutoff, MS MARCO's MRR (providers/msmarco_provider.py, bin/msmarco_eval.py)
-  {
-    name: "RR",
-    at: "cutoff",
-    atRequired: false,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "mrr", k: cut(p), fixed: rel(p) }),
-  },
-  {
-    name: "nDCG",
-    at: "cutoff",
-    atRequired: false,
-    params: {
+  // pytrec_eval: P_k, recall_k, map, map_cut_k; recip_rank, with a cutoff MS MARCO's MRR
+  // (providers/msmarco_provider.py, bin/msmarco_eval.py)
+  relRow("P", "precision", "cutoff", true),
+  relRow("R", "recall", "cutoff", true),
+  relRow("AP", "map", "cutoff", false),
+  relRow("RR", "mrr", "cutoff", false),
+  row(
+    "nDCG",
+    "cutoff",
+    false,
+    {
       dcg: { type: "str", default: "log2", choices: ["log2", "exp-log2"] },
       gains: { type: "dict" },
       judged_only: JUDGED_ONLY,
     },
-    build: (p, word) => {
+    (p, word) => {
       if (p.dcg === "exp-log2") {
         if (p.gains !== undefined)
           throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
@@ -128,163 +153,66 @@ const ENTRY_DATA = [
         return { family: "ndcg", k: cut(p), fixed: { gain: gainsOf(p.gains as Record<number, number>, word) } };
       return { family: "ndcg", k: cut(p) };
     },
-  },
+  ),
   // pytrec_eval: Rprec, bpref, infAP
-  {
-    name: "Rprec",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "r-precision", fixed: rel(p) }),
-  },
-  {
-    name: "Bpref",
-    at: null,
-    atRequired: false,
-    params: { rel: REL },
-    build: (p) => ({ family: "bpref", fixed: rel(p) }),
-  },
-  {
-    name: "infAP",
-    at: null,
-    atRequired: false,
-    params: { rel: REL },
-    build: (p) => ({ family: "infap", fixed: rel(p) }),
-  },
+  relRow("Rprec", "r-precision", null, false),
+  relRow("Bpref", "bpref", null, false, false),
+  relRow("infAP", "infap", null, false, false),
   // pytrec_eval: num_ret, or num_rel_ret with rel; summed over queries (NumRet.aggregator is SumAgg).
-  {
-    name: "NumRet",
-    at: null,
-    atRequired: false,
-    params: { rel: INT },
-    build: (p) =>
-      p.rel === undefined
-        ? { family: "num_ret", aggregate: "sum" }
-        : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" },
-  },
+  row("NumRet", null, false, { rel: INT }, (p) =>
+    p.rel === undefined
+      ? { family: "num_ret", aggregate: "sum" }
+      : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" },
+  ),
   // pytrec_eval: num_rel (it supports only rel=1), summed.
-  {
-    name: "NumRel",
-    at: null,
-    atRequired: false,
-    params: { rel: { type: "int", default: 1, choices: [1] } },
-    build: () => ({ family: "num_rel", aggregate: "sum" }),
-  },
+  row("NumRel", null, false, { rel: { type: "int", default: 1, choices: [1] } }, () => ({
+    family: "num_rel",
+    aggregate: "sum",
+  })),
   // pytrec_eval: set_P / set_relative_P, set_recall, set_F, set_map
-  {
-    name: "SetP",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, relative: { type: "bool", default: false }, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: p.relative === true ? "set_relative_p" : "set_p", fixed: rel(p) }),
-  },
-  {
-    name: "SetR",
-    at: null,
-    atRequired: false,
-    params: { rel: REL },
-    build: (p) => ({ family: "set_recall", fixed: rel(p) }),
-  },
-  {
-    name: "SetF",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, beta: { type: "float", default: 1 }, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "set_f", params: { beta: (p.beta ?? 1) as number }, fixed: rel(p) }),
-  },
-  {
-    name: "SetAP",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "set_map", fixed: rel(p) }),
-  },
+  row("SetP", null, false, { rel: REL, relative: { type: "bool", default: false }, judged_only: JUDGED_ONLY }, (p) => ({
+    family: p.relative === true ? "set_relative_p" : "set_p",
+    fixed: rel(p),
+  })),
+  relRow("SetR", "set_recall", null, false, false),
+  row("SetF", null, false, { rel: REL, beta: { type: "float", default: 1 }, judged_only: JUDGED_ONLY }, (p) => ({
+    family: "set_f",
+    params: { beta: (p.beta ?? 1) as number },
+    fixed: rel(p),
+  })),
+  relRow("SetAP", "set_map", null, false),
   // pytrec_eval: success_k
-  {
-    name: "Success",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "hit_rate", k: cut(p), fixed: rel(p) }),
-  },
+  relRow("Success", "hit_rate", "cutoff", true),
   // pytrec_eval: iprec_at_recall_%.2f, so the recall level is read rounded to two places.
-  {
-    name: "IPrec",
-    at: "recall",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({
-      family: "iprec_at_recall",
-      params: { recall: Number(formatFixed(p.recall as number, 2, 0)) },
-      fixed: rel(p),
-    }),
-  },
+  row("IPrec", "recall", true, RJ, (p) => ({
+    family: "iprec_at_recall",
+    params: { recall: Number(formatFixed(p.recall as number, 2, 0)) },
+    fixed: rel(p),
+  })),
   // the judged provider (providers/judged_provider.py)
-  { name: "Judged", at: "cutoff", atRequired: true, params: {}, build: (p) => ({ family: "judged", k: cut(p) }) },
+  row("Judged", "cutoff", true, {}, (p) => ({ family: "judged", k: cut(p) })),
   // cwl_eval (providers/cwl_eval.py): C/W/L measures over gains scaled from [min_rel, max_rel]
-  {
-    name: "SDCG",
-    at: "cutoff",
-    atRequired: true,
-    params: { dcg: { type: "str", default: "log2", choices: ["log2"] }, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "sdcg", k: cut(p), params: scale(p, word) }),
-  },
-  {
-    name: "INST",
-    at: null,
-    atRequired: false,
-    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "inst", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
-  },
-  {
-    name: "INSQ",
-    at: null,
-    atRequired: false,
-    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "insq", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
-  },
-  {
-    name: "NERR8",
-    at: "cutoff",
-    atRequired: true,
-    params: { min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "nerr8", k: cut(p), params: scale(p, word) }),
-  },
-  {
-    name: "NERR9",
-    at: "cutoff",
-    atRequired: true,
-    params: { min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "nerr9", k: cut(p), params: scale(p, word) }),
-  },
-  {
-    name: "NERR10",
-    at: null,
-    atRequired: false,
-    params: { p: { type: "float", default: 0.9 }, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "nerr10", params: { p: (p.p ?? 0.9) as number, ...scale(p, word) } }),
-  },
-  {
-    name: "NERR11",
-    at: null,
-    atRequired: false,
-    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "nerr11", params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
-  },
-  {
-    name: "BPM",
-    at: "cutoff",
-    atRequired: true,
-    params: { T, min_rel: MIN_REL, max_rel: MAX_REL },
-    build: (p, word) => ({ family: "bpm", k: cut(p), params: { t: (p.T ?? 1) as number, ...scale(p, word) } }),
-  },
+  row(
+    "SDCG",
+    "cutoff",
+    true,
+    { dcg: { type: "str", default: "log2", choices: ["log2"] }, min_rel: MIN_REL, max_rel: MAX_REL },
+    (p, word) => ({ family: "sdcg", k: cut(p), params: scale(p, word) }),
+  ),
+  cwlRow("INST", "inst", null, false, WITH_T),
+  cwlRow("INSQ", "insq", null, false, WITH_T),
+  cwlRow("NERR8", "nerr8", "cutoff", true),
+  cwlRow("NERR9", "nerr9", "cutoff", true),
+  cwlRow("NERR10", "nerr10", null, false, { key: "p", as: "p", param: { type: "float", default: 0.9 } }),
+  cwlRow("NERR11", "nerr11", null, false, WITH_T),
+  cwlRow("BPM", "bpm", "cutoff", true, WITH_T),
   // cwl_eval's RBP: binary gains (rel), a ranking of 1000 (weights normalised over them), no cutoff.
-  {
-    name: "RBP",
-    at: "cutoff",
-    atRequired: false,
-    params: { p: { type: "float", default: 0.8 }, rel: { type: "int", required: true } },
-    build: (p, word) => {
+  row(
+    "RBP",
+    "cutoff",
+    false,
+    { p: { type: "float", default: 0.8 }, rel: { type: "int", required: true } },
+    (p, word) => {
       if (p.cutoff !== undefined) throw fail(word, "ir_measures computes RBP with cwl_eval, which takes no cutoff");
       return {
         family: "rbp_cwl",
@@ -292,110 +220,37 @@ const ENTRY_DATA = [
         fixed: { relevanceThreshold: p.rel as number },
       };
     },
-  },
+  ),
   // compat (providers/compat_provider.py)
-  {
-    name: "Compat",
-    at: null,
-    atRequired: false,
-    params: { p: { type: "float", default: 0.95 }, normalize: { type: "bool", default: true } },
-    build: (p) => ({
-      family: "compat",
-      params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 },
-    }),
-  },
+  row(
+    "Compat",
+    null,
+    false,
+    { p: { type: "float", default: 0.95 }, normalize: { type: "bool", default: true } },
+    (p) => ({ family: "compat", params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 } }),
+  ),
   // accuracy (providers/accuracy_provider.py)
-  {
-    name: "Accuracy",
-    at: "cutoff",
-    atRequired: false,
-    params: { rel: REL },
-    build: (p) => ({ family: "accuracy", k: cut(p), fixed: rel(p) }),
-  },
+  relRow("Accuracy", "accuracy", "cutoff", false, false),
   // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
-  { name: "NumQ", at: null, atRequired: false, params: {}, build: () => ({ family: "numq", aggregate: "sum" }) },
+  row("NumQ", null, false, {}, () => ({ family: "numq", aggregate: "sum" })),
   // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
-  {
-    name: "ERR_IA",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "err_ia", k: cut(p), fixed: rel(p) }),
-  },
-  {
-    name: "nERR_IA",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "nerr_ia", k: cut(p), fixed: rel(p) }),
-  },
-  {
-    name: "alpha_DCG",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "alpha_dcg", k: cut(p), params: { alpha: (p.alpha ?? 0.5) as number }, fixed: rel(p) }),
-  },
-  {
-    name: "alpha_nDCG",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "alpha_ndcg", k: cut(p), params: { alpha: (p.alpha ?? 0.5) as number }, fixed: rel(p) }),
-  },
-  {
-    name: "NRBP",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, alpha: ALPHA, beta: ALPHA },
-    build: (p) => ({
-      family: "nrbp",
-      params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number },
-      fixed: rel(p),
-    }),
-  },
-  {
-    name: "nNRBP",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, alpha: ALPHA, beta: ALPHA },
-    // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
-    build: (p) => ({
-      family: "nnrbp",
-      params: { alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number },
-      fixed: { ...rel(p), noRelevant: "nan" },
-    }),
-  },
-  {
-    name: "AP_IA",
-    at: null,
-    atRequired: false,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "map_ia", fixed: rel(p) }),
-  },
-  {
-    name: "P_IA",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL, judged_only: JUDGED_ONLY },
-    build: (p) => ({ family: "p_ia", k: cut(p), fixed: rel(p) }),
-  },
-  {
-    name: "STREC",
-    at: "cutoff",
-    atRequired: true,
-    params: { rel: REL },
-    build: (p) => ({ family: "strec", k: cut(p), fixed: rel(p) }),
-  },
-  // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT)
-  {
-    name: "ERR",
-    at: "cutoff",
-    // ir_measures' ERR takes no cutoff too, but no provider computes it without one.
-    atRequired: true,
-    params: {},
-    build: (p) => ({ family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL }),
-  },
+  relRow("ERR_IA", "err_ia", "cutoff", true),
+  relRow("nERR_IA", "nerr_ia", "cutoff", true),
+  alphaRow("alpha_DCG", "alpha_dcg"),
+  alphaRow("alpha_nDCG", "alpha_ndcg"),
+  row("NRBP", null, false, ALPHA_BETA, (p) => ({ family: "nrbp", params: alphaBeta(p), fixed: rel(p) })),
+  // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
+  row("nNRBP", null, false, ALPHA_BETA, (p) => ({
+    family: "nnrbp",
+    params: alphaBeta(p),
+    fixed: { ...rel(p), noRelevant: "nan" },
+  })),
+  relRow("AP_IA", "map_ia", null, false),
+  relRow("P_IA", "p_ia", "cutoff", true),
+  relRow("STREC", "strec", "cutoff", true, false),
+  // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT). ir_measures' ERR takes no cutoff too, but no
+  // provider computes it without one.
+  row("ERR", "cutoff", true, {}, (p) => ({ family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL })),
 ] as const satisfies readonly Entry[];
 const ENTRIES: readonly Entry[] = ENTRY_DATA;
 

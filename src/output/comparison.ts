@@ -147,7 +147,8 @@ export function formatP(p: number): string {
   return Number.isNaN(p) || p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
-function testCell(x: PairComparison, t: TestName): string {
+/** A test's cell: the adjusted p, * where significant. */
+export function testCell(x: PairComparison, t: TestName): string {
   const r = x.tests[t]!;
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
 }
@@ -179,9 +180,11 @@ export function markLegend(c: Comparison, markTest: TestName): string {
     : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`;
 }
 
-/** The runs side by side (sideBySide): each run's mean and marks, padded so the numbers line up; a legend. */
-function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
-  const every = c.baseline === null;
+/**
+ * Each run's marks by measure: with `letters`, the letters of the runs it is significantly above;
+ * else + or - against the baseline.
+ */
+function marksOf(c: Comparison, markTest: TestName, letters: boolean) {
   const marks = new Map<string, string[]>(); // run \0 measure -> marks
   const mark = (run: string, measure: string, m: string) => {
     const key = `${run}\0${measure}`;
@@ -190,14 +193,31 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
   for (const x of c.comparisons) {
     const s = significance(x, markTest);
     if (s === null) continue;
-    if (!every) mark(x.run, x.measure, s === "higher" ? "+" : "-");
+    if (!letters) mark(x.run, x.measure, s === "higher" ? "+" : "-");
     else {
       const [winner, loser] = s === "higher" ? [x.run, x.baseline] : [x.baseline, x.run];
       mark(winner, x.measure, letter(c.runs.indexOf(loser)));
     }
   }
-  const markOf = (run: string, measure: string) =>
-    (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b)).join(",");
+  return (run: string, measure: string) =>
+    (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
+}
+
+/** A Markdown table; `align` each column's separator ("---", "---:"). */
+function markdownTable(header: readonly string[], align: readonly string[], rows: readonly (readonly string[])[]) {
+  const cell = (s: string) => s.replace(/\|/g, "\\|");
+  return [
+    `| ${header.map(cell).join(" | ")} |`,
+    `|${align.join("|")}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+  ];
+}
+
+/** The runs side by side (sideBySide): each run's mean and marks, padded so the numbers line up; a legend. */
+function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
+  const every = c.baseline === null;
+  const marks = marksOf(c, markTest, every);
+  const markOf = (run: string, measure: string) => marks(run, measure).join(",");
   const header = [
     "measure",
     ...c.runs.map((r, i) => (every ? `(${letter(i)}) ${r}` : r === c.baseline ? `${r} (baseline)` : r)),
@@ -209,12 +229,9 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
     pairedLine(c),
   ];
   if (markdown) {
-    const cell = (s: string) => s.replace(/\|/g, "\\|");
     const rows = c.measures.map((m, i) => [m, ...values[i].map((v) => (v.mark ? `${v.value} ${v.mark}` : v.value))]);
     return [
-      `| ${header.map(cell).join(" | ")} |`,
-      `|---|${c.runs.map(() => "---:").join("|")}|`,
-      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+      ...markdownTable(header, ["---", ...c.runs.map(() => "---:")], rows),
       "",
       ...legend.map((l, i) => (i < legend.length - 1 ? `${l}  ` : l)),
       "",
@@ -286,22 +303,33 @@ export function alignedLines(rows: readonly (readonly string[])[], labels: numbe
   );
 }
 
+/**
+ * The comparison table's header and rows, a pair a row: every face's (the text, Markdown, the report,
+ * the page); `testHeader` a test's column name.
+ */
+export function pairRows(c: Comparison, testHeader = (t: TestName): string => t) {
+  const tests = c.settings.tests;
+  return {
+    header: ["measure", "baseline", "run", ...PAIR_HEADER, ...tests.map(testHeader)],
+    rows: c.comparisons.map((x) => [
+      x.measure,
+      x.baseline,
+      x.run,
+      ...pairCells(x),
+      ...tests.map((t) => testCell(x, t)),
+    ]),
+  };
+}
+
 function textTable(c: Comparison, markdown: boolean): string {
-  const header = ["measure", "baseline", "run", ...PAIR_HEADER, ...c.settings.tests];
-  const rows = c.comparisons.map((x) => [
-    x.measure,
-    x.baseline,
-    x.run,
-    ...pairCells(x),
-    ...c.settings.tests.map((t) => testCell(x, t)),
-  ]);
-  const numeric = (col: number) => col >= 3;
+  const { header, rows } = pairRows(c);
   if (markdown) {
-    const cell = (s: string) => s.replace(/\|/g, "\\|");
     const lines = [
-      `| ${header.map(cell).join(" | ")} |`,
-      `|${header.map((_, i) => (numeric(i) ? "---:" : "---")).join("|")}|`,
-      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
+      ...markdownTable(
+        header,
+        header.map((_, i) => (i >= 3 ? "---:" : "---")),
+        rows,
+      ),
       "",
       ...notes(c).map((n) => `${n}  `),
     ];
@@ -333,16 +361,9 @@ function letter(i: number): string {
 
 /** A booktabs table: runs down, measures across, each mean with the letters of the runs it is significantly above. */
 function latex(c: Comparison, markTest: TestName): string {
-  const marks = new Map<string, string[]>(); // run \0 measure -> letters
-  for (const x of c.comparisons) {
-    const s = significance(x, markTest);
-    if (s === null) continue;
-    const [winner, loser] = s === "higher" ? [x.run, x.baseline] : [x.baseline, x.run];
-    const key = `${winner}\0${x.measure}`;
-    marks.set(key, [...(marks.get(key) ?? []), letter(c.runs.indexOf(loser))]);
-  }
+  const marks = marksOf(c, markTest, true);
   const cell = (run: string, measure: string) => {
-    const letters = (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
+    const letters = marks(run, measure);
     return `${fixed(c.means[run][measure])}${letters.length ? `$^{${letters.join(",")}}$` : ""}`;
   };
   const against = c.baseline === null ? "every other run" : `the baseline (${c.baseline})`;
@@ -366,26 +387,31 @@ function latex(c: Comparison, markTest: TestName): string {
 /** Numbers in full (shortest round-trip) precision; empty where there is no value. */
 const csvNumber = (x: number) => (Number.isFinite(x) ? String(x) : "");
 
+/** The CSV's columns of a pair before the tests': name and cell. */
+const CSV_COLUMNS: readonly (readonly [string, (x: PairComparison) => string])[] = [
+  ["measure", (x) => csvField(x.measure)],
+  ["baseline", (x) => csvField(x.baseline)],
+  ["run", (x) => csvField(x.run)],
+  ["n", (x) => String(x.n)],
+  ["lost_baseline", (x) => String(x.lost.baseline)],
+  ["lost_run", (x) => String(x.lost.run)],
+  ["baseline_mean", (x) => csvNumber(x.baselineMean)],
+  ["run_mean", (x) => csvNumber(x.runMean)],
+  ["difference", (x) => csvNumber(x.difference)],
+  ["ci95_low", (x) => csvNumber(x.ci95[0])],
+  ["ci95_high", (x) => csvNumber(x.ci95[1])],
+  ["relative_percent", (x) => csvNumber(x.relative)],
+  ["effect_size", (x) => csvNumber(x.effectSize)],
+  ["wins", (x) => String(x.wins)],
+  ["ties", (x) => String(x.ties)],
+  ["losses", (x) => String(x.losses)],
+  ["minimum_detectable", (x) => csvNumber(x.minimumDetectable)],
+];
+
 function csv(c: Comparison): string {
   const tests = c.settings.tests;
   const header = [
-    "measure",
-    "baseline",
-    "run",
-    "n",
-    "lost_baseline",
-    "lost_run",
-    "baseline_mean",
-    "run_mean",
-    "difference",
-    "ci95_low",
-    "ci95_high",
-    "relative_percent",
-    "effect_size",
-    "wins",
-    "ties",
-    "losses",
-    "minimum_detectable",
+    ...CSV_COLUMNS.map(([name]) => name),
     ...tests.flatMap((t) => [
       `${t}_statistic`,
       `${t}_p`,
@@ -394,23 +420,7 @@ function csv(c: Comparison): string {
     ]),
   ];
   const rows = c.comparisons.map((x) => [
-    csvField(x.measure),
-    csvField(x.baseline),
-    csvField(x.run),
-    String(x.n),
-    String(x.lost.baseline),
-    String(x.lost.run),
-    csvNumber(x.baselineMean),
-    csvNumber(x.runMean),
-    csvNumber(x.difference),
-    csvNumber(x.ci95[0]),
-    csvNumber(x.ci95[1]),
-    csvNumber(x.relative),
-    csvNumber(x.effectSize),
-    String(x.wins),
-    String(x.ties),
-    String(x.losses),
-    csvNumber(x.minimumDetectable),
+    ...CSV_COLUMNS.map(([, cell]) => cell(x)),
     ...tests.flatMap((t) => {
       const r = x.tests[t]!;
       return [

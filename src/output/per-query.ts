@@ -327,12 +327,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
   const columns = meta.columns;
   const runs: RunResult[] = order.map((name) => {
     const ps = parts.get(name)!;
-    const tags = ps.map((x) => x.info.runTag);
-    const other = ps.find((x) => x.info.runTag !== tags[0]);
-    if (other)
-      throw badInput(
-        `${ps[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
-      );
+    const runTag = oneTag(name, ps);
     // The queries of every part, checked disjoint.
     const qids: string[] = [];
     const from: { part: number; row: number }[] = [];
@@ -381,13 +376,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       tieRange = {};
       for (const key of Object.keys(worst)) tieRange[key] = tieRangeOf(worst[key], best[key], aggregateOf(key));
     }
-    const sum = (f: (r: PerQueryRun) => number) => ps.reduce((s, x) => s + f(x.info), 0);
-    let summary: Record<string, number> | undefined;
-    for (const x of ps) {
-      if (!x.info.summary) continue;
-      summary ??= {};
-      for (const [k, v] of Object.entries(x.info.summary)) summary[k] = (summary[k] ?? 0) + v;
-    }
+    const { queries, summary } = summedCounts(ps, qids.length);
     const result: Result<string> = {
       measures: [...meta.measures],
       qids: sorted.map((i) => qids[i]),
@@ -395,14 +384,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       mean,
       counted,
       interval,
-      queries: {
-        evaluated: qids.length,
-        skipped: {
-          noRelevant: sum((r) => r.noRelevant),
-          notJudged: sum((r) => r.notJudged),
-          notInRun: sum((r) => r.notInRun),
-        },
-      },
+      queries,
       options: resolved,
       conventions: meta.conventions,
       measureConventions: { ...meta.measureConventions },
@@ -411,7 +393,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     };
     return {
       file: name,
-      runTag: tags[0],
+      runTag,
       result,
       strings,
       ...(summary ? { summary } : {}),
@@ -419,6 +401,36 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     };
   });
   return { p, settings, runs, meta, shards: tables.map((t) => ({ file: t.file, meta: t.table.meta })) };
+}
+
+type RunPart = { readonly file: string; readonly info: PerQueryRun };
+
+/** A run's one tag across its shards (two are an error). */
+function oneTag(name: string, parts: readonly RunPart[]): string {
+  const tag = parts[0].info.runTag;
+  const other = parts.find((x) => x.info.runTag !== tag);
+  if (other)
+    throw badInput(
+      `${parts[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tag)}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
+    );
+  return tag;
+}
+
+/** A run's counts and -c's num_rel, summed over its shards. */
+function summedCounts(parts: readonly RunPart[], evaluated: number) {
+  const sum = (f: (r: PerQueryRun) => number) => parts.reduce((s, x) => s + f(x.info), 0);
+  let summary: Record<string, number> | undefined;
+  for (const x of parts) {
+    if (!x.info.summary) continue;
+    summary ??= {};
+    for (const [k, v] of Object.entries(x.info.summary)) summary[k] = (summary[k] ?? 0) + v;
+  }
+  const skipped = {
+    noRelevant: sum((r) => r.noRelevant),
+    notJudged: sum((r) => r.notJudged),
+    notInRun: sum((r) => r.notInRun),
+  };
+  return { queries: { evaluated, skipped }, summary };
 }
 
 /** A shard's cursor over one run's rows, for mergeSummaries. */
@@ -453,12 +465,7 @@ export async function mergeRunSummaries(
   shards: ShardRows[],
   logKeys: ReadonlySet<string>,
 ): Promise<MergedSummary> {
-  const tags = infos.map((x) => x.info.runTag);
-  const other = infos.find((x) => x.info.runTag !== tags[0]);
-  if (other)
-    throw badInput(
-      `${infos[0].file} and ${other.file} give run ${JSON.stringify(name)} different tags (${JSON.stringify(tags[0])}, ${JSON.stringify(other.info.runTag)}): trec_eval's runid would depend on the shard read last`,
-    );
+  const runTag = oneTag(name, infos);
   const columns = meta.columns.filter((c) => c.kind === "number");
   const sums: Record<string, MomentSummary> = {};
   for (const c of columns) sums[c.name] = new MomentSummary(logKeys.has(c.key));
@@ -555,23 +562,11 @@ export async function mergeRunSummaries(
     throw badInput(
       `damaged per-query results: run ${JSON.stringify(name)}: ${counted(n, "row")} read, the files' metadata say ${total((r) => r.queries)}`,
     );
-  let summary: Record<string, number> | undefined;
-  for (const x of infos) {
-    if (!x.info.summary) continue;
-    summary ??= {};
-    for (const [k, v] of Object.entries(x.info.summary)) summary[k] = (summary[k] ?? 0) + v;
-  }
+  const { queries, summary } = summedCounts(infos, n);
   return {
     name,
-    runTag: tags[0],
-    queries: {
-      evaluated: n,
-      skipped: {
-        noRelevant: total((r) => r.noRelevant),
-        notJudged: total((r) => r.notJudged),
-        notInRun: total((r) => r.notInRun),
-      },
-    },
+    runTag,
+    queries,
     sums,
     ...(summary ? { summary } : {}),
   };

@@ -3,12 +3,11 @@ import { RankevalError } from "../errors/errors.js";
 import { subtopicOrder, type SubtopicQrels } from "../pipeline/join-subtopics.js";
 import type { Run } from "../pipeline/join-memory.js";
 import { measureOptions } from "../measures/measure.js";
-import { parseMeasures } from "../measures/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
-import { explicitOptions, type Options } from "../measures/options.js";
+import type { Options } from "../measures/options.js";
 import { rank, type Doc } from "./ranking.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
-import { referenceValue } from "./index.js";
+import { readCall, referenceValue, type Evaluated } from "./index.js";
 
 /**
  * evaluateDiversity by the definitions: the run's queries with subtopic judgments, in order of first
@@ -22,9 +21,8 @@ export function referenceEvaluateDiversity(
   run: Run,
   measures: Measures,
   options?: Options,
-): { qids: string[]; values: Record<string, Float64Array> } {
-  const explicit = explicitOptions(options);
-  const ms = parseMeasures(measures);
+): Evaluated {
+  const { o: explicit, ms } = readCall(measures, options);
   const byQuery = new Map<string, Map<string, Map<string, number>>>();
   const add = (q: string, s: string, d: string, v: number) => {
     if (!byQuery.has(q)) byQuery.set(q, new Map());

@@ -19,11 +19,15 @@ const rankedGains = (q: Query, o: O) => q.ranking.map((d) => gain(d.label, o));
 const idealGains = (q: Query, o: O) => q.judged.map((l) => gain(l, o)).sort((a, b) => b - a);
 const dcg = (q: Query, k: number, o: O) => discountedSum(rankedGains(q, o), k);
 
+/** The ranking's gains, and the ideal gain at rank i (0 past the judged). */
+function gainWalk(q: Query, o: O) {
+  const ideal = idealGains(q, o);
+  return { results: rankedGains(q, o), at: (i: number) => (i < ideal.length ? ideal[i] : 0) };
+}
+
 /** trec_eval's gain measures as its loops run (m_G.c ...): the ideal walk stops at its first gain <= 0. */
 function trecG(q: Query, o: O): number {
-  const results = rankedGains(q, o);
-  const ideal = idealGains(q, o);
-  const at = (i: number) => (i < ideal.length ? ideal[i] : 0);
+  const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let sumResults = 0;
   let sumIdeal = 0;
@@ -47,9 +51,7 @@ function trecG(q: Query, o: O): number {
 }
 
 function ndcgRel(q: Query, o: O): number {
-  const results = rankedGains(q, o);
-  const ideal = idealGains(q, o);
-  const at = (i: number) => (i < ideal.length ? ideal[i] : 0);
+  const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let dcg = 0;
   let idcg = 0;
@@ -80,9 +82,7 @@ function ndcgRel(q: Query, o: O): number {
 /** NaN (0/0) when the query has relevant documents but no positive gain. */
 function rndcg(q: Query, o: O): number {
   if (!q.judged.some((l) => isRelevant(l, o))) return 0;
-  const results = rankedGains(q, o);
-  const ideal = idealGains(q, o);
-  const at = (i: number) => (i < ideal.length ? ideal[i] : 0);
+  const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let old = idealGain;
   let dcg = 0;

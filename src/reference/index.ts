@@ -133,6 +133,15 @@ function atolLabels(q: { docs: readonly Doc[]; judged: readonly number[] }): typ
   return { docs: q.docs.map((d) => ({ ...d, label: atolOrUnjudged(d.label) })), judged: q.judged.map(atol) };
 }
 
+/** What a reference evaluation returns: query ids and each measure's values per query. */
+export type Evaluated<Q = string> = { qids: Q[]; values: Record<string, Float64Array> };
+
+/** A call's options and measures, read as the library reads them. */
+export const readCall = (measures: Measures, options?: Options) => ({
+  o: explicitOptions(options),
+  ms: parseMeasures(measures),
+});
+
 const isColumn = (c: unknown): c is ArrayLike<unknown> =>
   Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 
@@ -140,13 +149,8 @@ const isColumn = (c: unknown): c is ArrayLike<unknown> =>
  * evaluate(rows) by the definitions: every row is judged (its label), a query's judgments are
  * exactly its rows, queries in order of first appearance.
  */
-export function referenceEvaluate(
-  rows: Rows,
-  measures: Measures,
-  options?: Options,
-): { qids: Qid[]; values: Record<string, Float64Array> } {
-  const o = explicitOptions(options);
-  const ms = parseMeasures(measures);
+export function referenceEvaluate(rows: Rows, measures: Measures, options?: Options): Evaluated<Qid> {
+  const { o, ms } = readCall(measures, options);
   if (rows === null || typeof rows !== "object")
     throw badInput("rows must be an object of columns { qid, score, rel, docid? }");
   for (const c of ["qid", "score", "rel", "docid"] as const) {
@@ -223,14 +227,8 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
 }
 
 /** evaluateRun by the definitions: the run's judged queries in order; every judgment counts, retrieved or not. */
-export function referenceEvaluateRun(
-  qrels: Qrels,
-  run: Run,
-  measures: Measures,
-  options?: Options,
-): { qids: string[]; values: Record<string, Float64Array> } {
-  const o = explicitOptions(options);
-  const ms = parseMeasures(measures);
+export function referenceEvaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Evaluated {
+  const { o, ms } = readCall(measures, options);
   const j = triples(qrels, "qrels");
   const r = triples(run, "run");
   const where = (what: string, t: Triples, i: number) =>

@@ -1,7 +1,7 @@
 // What an HTML report holds (JSON), from what both --report and the page's "download report" have;
 // web/report-view.ts draws it. Browser-safe.
 import type { Comparison, TestName } from "../../compare/compare.js";
-import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../comparison.js";
+import { formatP, markLegend, pairRows, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../app/value-print.js";
 import { sortQids } from "../../c/strings.js";
@@ -152,15 +152,7 @@ export function pairNotes(c: Comparison, test: TestName): string {
 
 /** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
 function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData["comparison"]> {
-  const tests = c.settings.tests;
-  const header = ["measure", "baseline", "run", ...PAIR_HEADER, ...tests.map((t) => `${t} p`)];
-  const rows = c.comparisons.map((x) => [
-    x.measure,
-    x.baseline,
-    x.run,
-    ...pairCells(x),
-    ...tests.map((t) => `${formatP(x.tests[t]!.pAdjusted)}${x.tests[t]!.significant ? "*" : ""}`),
-  ]);
+  const { header, rows } = pairRows(c, (t) => `${t} p`);
   const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
   const legend = markLegend(c, test);
   return { baseline: c.baseline, test, legend, header, rows, significant, notes: pairNotes(c, test) };
