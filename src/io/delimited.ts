@@ -25,7 +25,7 @@ import {
   type RowsKind,
 } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
-import { numberProblem, parseFinite } from "./_number.js";
+import { numberProblem, parseFinite } from "./decimal.js";
 import { MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";

@@ -30,7 +30,7 @@ import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
 import { RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
-import { parseFinite } from "./_number.js";
+import { parseFinite } from "./decimal.js";
 import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
 
 export type RowsKind = "qrels" | "run";

@@ -20,8 +20,9 @@ import {
   type KernelExports,
   type KernelInstance,
 } from "../kernel/module.js";
-import type { Interner } from "./interner.js";
-import { LastId } from "./_last_id.js";
+import { checkOptions, type OptionType } from "../errors/errors.js";
+import { Interner } from "./interner.js";
+import { LastId } from "./last-id-cache.js";
 import { LineParser } from "./line-parser.js";
 import { RowsBuilder, type QuerySpans } from "./rows.js";
 
@@ -414,18 +415,25 @@ function repeatTableSlots(starts: Int32Array): number {
 export abstract class KernelLineParser extends LineParser {
   protected readonly rows: KernelRows;
   protected readonly lastQid: LastId;
+  protected readonly qidNames: Interner;
+  /** The interner of document ids, or null where they are kept per row. */
+  protected readonly docidNames: Interner | null;
   private readonly host: LineHost;
 
+  /** `options` checked against `types` (`call` names the parser in errors), lines of `maxFields` fields. */
   constructor(
-    file: string,
+    options: { file: string; qids?: Interner; docids?: Interner | "per-row"; expectedBytes?: number },
+    types: Readonly<Record<string, OptionType>>,
+    call: string,
     maxFields: number,
     private readonly format: KernelFormat,
-    protected readonly qidNames: Interner,
-    expectedBytes?: number,
   ) {
-    super(file, maxFields);
-    this.rows = new KernelRows(expectedBytes);
-    this.lastQid = new LastId(qidNames);
+    super(checkOptions(options, types, call).file, maxFields);
+    const { qids = new Interner(), docids = "per-row" } = options;
+    this.qidNames = qids;
+    this.docidNames = docids === "per-row" ? null : docids;
+    this.rows = new KernelRows(options.expectedBytes);
+    this.lastQid = new LastId(qids);
     const parser = this;
     this.host = {
       get line() {

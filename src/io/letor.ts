@@ -1,35 +1,9 @@
-/**
- * LETOR / SVMlight ranking files (`rel qid:Q f:v f:v ... # docid = X`), parsed from bytes chunk by
- * chunk.
- *
- * - The label is a finite decimal number (it may be negative or fractional).
- * - `qid:Q` right after the label is optional, but all lines or none must have it: without it
- *   (LightGBM's rank.train / rank.test) `qid` is null and queries come from a group file.
- * - Features are checked to be INDEX:VALUE (a whole number and a decimal, nan or inf) but not parsed:
- *   only the ranking is evaluated. `1:abc`, `x:0.5` or a token without ':' is an error.
- * - As in SVMlight, a '#' anywhere starts a comment; `docid = X` (or `docid=X`) in it gives the row's
- *   document id. All lines or none must have one; without any, `docid` is null.
- * - Blank lines and lines starting with '#' are skipped; CRLF, a UTF-8 BOM and a missing final
- *   newline are accepted.
- *
- * An empty input gives zero rows with `qid` and `docid` null (letorBatch refuses it: nothing to
- * evaluate). Browser compatible.
- *
- * @example
- * ```ts
- * const qids = new Interner(), docids = new Interner();
- * const p = new LetorParser({ file: "train.txt", qids, docids });
- * p.push(new TextEncoder().encode("2 qid:1 1:0.5 2:0.1 # docid = d7\n"));
- * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
- * ```
- */
-import { checkOptions } from "../errors/errors.js";
 import { TREC_OPTION_TYPES } from "./qrels.js";
 import type { Interner } from "./interner.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, quote, SPACE, TAB } from "./line-parser.js";
-import { numberProblem, parseFinite } from "./_number.js";
+import { numberProblem, parseFinite } from "./decimal.js";
 
 export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
   /** Name used in error messages. */
@@ -91,7 +65,6 @@ const COLON = 58;
 const EQUALS = 61;
 
 export class LetorParser<D extends Interner | "per-row" = Interner> extends KernelLineParser {
-  private readonly docids: Interner | null;
   private qidMode = UNKNOWN;
   private qidModeLine = 0;
   private docMode = UNKNOWN;
@@ -102,14 +75,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
 
   constructor(options: LetorParserOptions<D>) {
     // The kernel's fast path reads the usual lines (assembly/parse.ts parseLetorRows), slowLine the others.
-    super(
-      checkOptions(options, TREC_OPTION_TYPES, "LetorParser").file,
-      0,
-      "letor",
-      options.qids,
-      options.expectedBytes,
-    );
-    this.docids = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, TREC_OPTION_TYPES, "LetorParser", 0, "letor");
   }
 
   /** Parses the line at buf[p] (blank, comment or row); returns the index after its '\n'. */
@@ -300,8 +266,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     this.finishLines();
     const rows = this.rows;
     const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
-    if (this.docids) {
-      const { value, docid } = this.interned(this.docMode === PRESENT ? this.docids : null);
+    if (this.docidNames) {
+      const { value, docid } = this.interned(this.docMode === PRESENT ? this.docidNames : null);
       let qid: Int32Array | null = null;
       if (spans) {
         qid = new Int32Array(value.length);

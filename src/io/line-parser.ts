@@ -14,7 +14,7 @@
  */
 import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
-import { numberProblem, parseFinite } from "./_number.js";
+import { numberProblem, parseFinite } from "./decimal.js";
 
 export const LF = 10;
 export const CR = 13;

@@ -23,7 +23,7 @@
  * ```
  */
 import { atolBytes } from "../c/strings.js";
-import { checkOptions, COUNT, required, STRING, type OptionType } from "../errors/errors.js";
+import { COUNT, required, STRING, type OptionType } from "../errors/errors.js";
 import { DOCIDS, INTERNER, type Interner } from "./interner.js";
 import { KernelLineParser, type KernelColumns } from "./kernel-line-parser.js";
 import type { RowDocids, RowLines } from "./rows.js";
@@ -111,21 +111,13 @@ const utf8Decoder = new TextDecoder("utf-8");
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
 export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParser {
-  private readonly docidNames: Interner | null;
   /** Rows whose label atol reads otherwise, with atol's value (TruncatedLabels). */
   private truncRows: number[] = [];
   private truncValues: number[] = [];
   private truncFirst = { line: 0, text: "" };
 
   constructor(options: QrelsParserOptions<D>) {
-    super(
-      checkOptions(options, TREC_OPTION_TYPES, "QrelsParser").file,
-      5,
-      "qrels",
-      options.qids,
-      options.expectedBytes,
-    );
-    this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, TREC_OPTION_TYPES, "QrelsParser", 5, "qrels");
   }
 
   /** A line the kernel left (decimal labels among them, noted for atol). */

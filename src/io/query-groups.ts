@@ -14,7 +14,7 @@
 import { checkOptions, required, STRING } from "../errors/errors.js";
 import { Int32Column } from "./columns.js";
 import { LineParser, quote } from "./line-parser.js";
-import { parsePositiveInt } from "./_number.js";
+import { parsePositiveInt } from "./decimal.js";
 
 export interface GroupParserOptions {
   /** Name used in error messages. */

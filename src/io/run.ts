@@ -29,7 +29,7 @@
  * ```
  */
 import type { Interner } from "./interner.js";
-import { checkOptions, oneOf, STRING } from "../errors/errors.js";
+import { oneOf, STRING } from "../errors/errors.js";
 import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
@@ -104,7 +104,6 @@ const MSMARCO_SHORTEST_LINE = 6;
 const SMALL_ROWS = 1 << 16;
 
 export class RunParser<D extends DocidMode = Interner> extends KernelLineParser {
-  private readonly docidNames: Interner | null;
   /** The last row's run tag, bytes[tagStart, tagEnd) (the kernel's copy of the lines), copied by linesDone. */
   private tagBytes: Uint8Array | null = null;
   private tagStart = 0;
@@ -122,8 +121,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
-    super(checkOptions(options, RUN_OPTION_TYPES, "RunParser").file, 6, "run", options.qids, options.expectedBytes);
-    this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, RUN_OPTION_TYPES, "RunParser", 6, "run");
     this.msmarco = options.shape === "msmarco" ? "given" : options.shape === "trec" ? false : null;
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
   }

@@ -12,9 +12,8 @@
  * p.finish(); // Float64Array [0.5, -1.25]
  * ```
  */
-import { checkOptions, COUNT, required, STRING } from "../errors/errors.js";
+import { COUNT, required, STRING } from "../errors/errors.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
-import { Interner } from "./interner.js";
 
 export interface ScoresParserOptions {
   /** Name used in error messages. */
@@ -26,8 +25,7 @@ export interface ScoresParserOptions {
 /** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
 export class ScoresParser extends KernelLineParser {
   constructor(options: ScoresParserOptions) {
-    const types = { file: required(STRING), expectedBytes: COUNT };
-    super(checkOptions(options, types, "ScoresParser").file, 4, "scores", new Interner(), options.expectedBytes);
+    super(options, { file: required(STRING), expectedBytes: COUNT }, "ScoresParser", 4, "scores");
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

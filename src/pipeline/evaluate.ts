@@ -364,7 +364,7 @@ export function evaluateBatch<Q>(
   const summarise = extras.summaries !== false;
   const order = extras.summaryOrder;
   const ordered = (v: Float64Array) => (order ? Float64Array.from(order, (q) => v[q]) : v);
-  const { mean, counted, interval } = summarise
+  const summaries = summarise
     ? summariesOf(order ? mapValues(values, ordered) : values, (k) => aggregates[k], extras.interval)
     : { mean: mapKeys(values, NaN), counted: mapKeys(values, 0), interval: {} };
   let tieRange: Record<string, TieRange> | undefined;
@@ -386,21 +386,48 @@ export function evaluateBatch<Q>(
     });
   }
   const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);
+  const noRelevant = skippedQuery.reduce((n, x) => n + x, 0);
+  return resultOf(
+    measures.map((m) => m.name),
+    qids,
+    values,
+    summaries,
+    { noRelevant, notJudged, notInRun },
+    {
+      options,
+      conventions: resultConventions(measureConventions, options),
+      measureConventions,
+      warnings: [...warnings],
+      tieRange,
+    },
+  );
+}
+
+/**
+ * A Result of its parts, its keys in one order (evaluateBatch's, and --merge's in
+ * src/output/per-query.ts): `tieRange` only where given.
+ */
+export function resultOf<Q>(
+  measures: string[],
+  qids: Q[],
+  values: Record<string, Float64Array>,
+  { mean, counted, interval }: Pick<Result, "mean" | "counted" | "interval">,
+  skipped: Result["queries"]["skipped"],
+  how: Pick<Result, "options" | "conventions" | "measureConventions" | "warnings" | "tieRange">,
+): Result<Q> {
+  const { options, conventions, measureConventions, warnings, tieRange } = how;
   return {
-    measures: measures.map((m) => m.name),
+    measures,
     qids,
     values,
     mean,
     counted,
     interval,
-    queries: {
-      evaluated: qids.length,
-      skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
-    },
+    queries: { evaluated: qids.length, skipped },
     options,
-    conventions: resultConventions(measureConventions, options),
+    conventions,
     measureConventions,
-    warnings: [...warnings],
+    warnings,
     ...(tieRange ? { tieRange } : {}),
   };
 }

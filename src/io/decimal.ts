@@ -22,12 +22,8 @@ const TWO53 = 9007199254740992;
 export function parseFinite(buf: Uint8Array, start: number, end: number): number {
   let p = start;
   if (p >= end) return NaN;
-  let c = buf[p];
-  let neg = false;
-  if (c === 45 || c === 43) {
-    neg = c === 45;
-    if (++p >= end) return NaN;
-  }
+  const sign = signOf(buf[p]);
+  if (sign !== 0 && ++p >= end) return NaN;
   let m = 0;
   let digits = 0;
   let exp = 0;
@@ -48,15 +44,10 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
   }
   if (digits === 0) return NaN;
   if (p < end) {
-    c = buf[p];
-    if (c !== 101 && c !== 69) return NaN;
-    if (++p >= end) return NaN;
-    c = buf[p];
-    let expNeg = false;
-    if (c === 45 || c === 43) {
-      expNeg = c === 45;
-      if (++p >= end) return NaN;
-    }
+    const c = buf[p];
+    if ((c !== 101 && c !== 69) || ++p >= end) return NaN;
+    const expSign = signOf(buf[p]);
+    if (expSign !== 0 && ++p >= end) return NaN;
     let e = 0;
     let eDigits = 0;
     while (p < end && (d = buf[p] - 48) >= 0 && d <= 9) {
@@ -65,7 +56,7 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
       p++;
     }
     if (eDigits === 0 || p !== end) return NaN;
-    exp += expNeg ? -e : e;
+    exp += expSign < 0 ? -e : e;
   }
   let v: number;
   if (m === 0) v = 0;
@@ -77,8 +68,11 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
     if (v === Infinity || v === -Infinity) return NaN;
     return v;
   }
-  return neg ? -v : v;
+  return sign < 0 ? -v : v;
 }
+
+/** -1 for '-', 1 for '+', else 0. */
+const signOf = (c: number): number => (c === 45 ? -1 : c === 43 ? 1 : 0);
 
 /**
  * Why buf[start, end) was rejected by parseFinite: "is not a finite number" for nan, inf, infinity
