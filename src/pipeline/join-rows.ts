@@ -1,40 +1,19 @@
 /**
- * The one join of runs to judgments: a run parsed from TREC text (or CSV, JSON, Parquet) joined to its
- * judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch. Runs and
- * judgments in memory (evaluateRun, evaluateDiversity) and -R's judgments come as the same rows
- * (join.ts's MemoryRows); the loop here has its twin in the kernel (join-kernel.ts, assembly/join.ts),
- * for judgments parsed into the kernel's memory.
+ * The one join of a run to its judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into
+ * the kernel's Batch; rows in memory and -R's judgments come as the same rows (join-memory.ts). Its
+ * twin in the kernel (join-kernel.ts, assembly/join.ts) joins judgments parsed into kernel memory.
  *
- * Document ids are only ever compared within a query (trec_eval joins, checks duplicates and breaks
- * ties per query), so no global document table is built: both sides are grouped by query id with a
- * counting sort, then each query gets a small open-addressing table (reused, cleared per query) of
- * its judged ids' hashes. Each run row probes it; a hash match is confirmed by comparing the bytes,
- * never by the hash alone. The run's rows are put into the same table as they are seen, which finds a
- * document ranked twice.
+ * Document ids are only compared within a query (as trec_eval joins, checks duplicates and breaks
+ * ties), so there is no global document table: both sides are grouped by query (a counting sort), and
+ * each query gets a small open-addressing table of its judged ids' hashes, which each run row probes
+ * (a hash match confirmed by the bytes) and enters, which finds a document ranked twice.
  *
- * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are those of the run that
- * have judgments, in strcmp order of their ids; run queries without judgments are ignored (counted in
- * notJudged) and judged queries absent from the run are counted in notInRun (or, with `complete`,
- * evaluated with an empty ranking, as trec_eval -c). A document twice in one
- * query, of the run or of the judgments, is an error naming the file and line (trec_eval: fatal);
- * like trec_eval, only the evaluated queries are checked. Ranked documents without a judgment get the
- * label NaN; every judgment of a query, ranked or not, is in `judged`, in file order.
- *
- * The batch's document-id pool is the run's per-row pool as parsed (one entry per run row, not
- * deduplicated): `docids[i]` is the run row of batch row i, which the kernel uses for trec_eval's tie
- * order (document id descending in byte order).
- *
- * Browser compatible: no Node built-ins.
- *
- * @example
- * ```ts
- * const qids = new Interner();
- * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
- * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
- * q.push(qrelsBytes); r.push(runBytes);
- * const { batch, qids: names } = joinParsed(q.finish(), r.finish());
- * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
- * ```
+ * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are the run's judged ones, in
+ * strcmp order; unjudged run queries are counted in notJudged, judged ones absent from the run in
+ * notInRun (or evaluated on an empty ranking under `complete`, as -c). A document twice in one query
+ * is an error (trec_eval: fatal), checked only in evaluated queries. Unjudged ranked documents get
+ * label NaN. The batch's pool is the run's per-row pool: `docids[i]` is batch row i's run row, for
+ * trec_eval's tie order (document id descending).
  */
 import { RankevalError, type QuerySample } from "../errors/errors.js";
 import { compareIds, ids, type QuerySpans, type RowDocids, sameBytes, sameId } from "../io/rows.js";
@@ -46,56 +25,34 @@ import { atolColumn } from "./trec-labels.js";
 export type { JoinQrels, JoinRun };
 
 export interface JoinOptions {
-  /**
-   * Hashes a document id, bytes[start, end), instead of the parsers' (rowHash): a test hook
-   * (`() => 0` makes every id collide). @default the hashes the parsers recorded
-   */
+  /** Hashes a document id instead of the parsers' hashes: a test hook (`() => 0` makes every id collide). */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;
-  /**
-   * Evaluate the judged queries absent from the run too, with an empty ranking (trec_eval -c).
-   * They are still counted in notInRun. @default false
-   */
+  /** Evaluate the judged queries absent from the run too, on an empty ranking (trec_eval -c). @default false */
   complete?: boolean;
   /**
-   * With `complete`: rank trec_eval's placeholder for an absent query instead of nothing, one document
-   * "ceci_nest_pas_un_docno" with score 1, judged as any other document would be (trec_eval.c's
-   * bogus_result; trec_eval then zeroes some of its values: see JoinedRun.placeholders). @default false
+   * With `complete`: rank trec_eval's placeholder for an absent query, "ceci_nest_pas_un_docno" with
+   * score 1, judged as any document (trec_eval.c's bogus_result; see JoinedRun.placeholders). @default false
    */
   placeholder?: boolean;
-  /**
-   * The run is one block of a larger one (src/pipeline/blocks.ts): judged queries absent from it are
-   * neither listed nor counted (notInRun is 0), since the caller knows them only at the run's end.
-   * @default false
-   */
+  /** The run is one block of a larger one (blocks.ts): judged queries absent from it are not counted. @default false */
   block?: boolean;
   /**
-   * A batch this join made before and nobody reads any more: its arrays are written over where large
-   * enough (the batch returned has views of them). Fresh arrays cost a page fault each 4 KiB on first
-   * write, about a third of a block's join in Chromium. @default none
+   * A batch this join made before and nobody reads any more, written over where large enough: fresh
+   * arrays cost a page fault each 4 KiB, a third of a block's join in Chromium. @default none
    */
   reuse?: Batch;
   /**
-   * The batch is read only until the next join to the same judgments (a run evaluated block by
-   * block): joined in the kernel, it stays in the kernel's memory and is evaluated there
-   * (src/pipeline/join-kernel.ts); otherwise its arrays are the caller's. @default false
+   * The batch is read only until the next join to the same judgments: joined in the kernel, it stays
+   * in the kernel's memory (join-kernel.ts). @default false
    */
   transient?: boolean;
-  /**
-   * The queries in the order of their ids, not strcmp's: rows in memory (join.ts) number the run's in
-   * order of first appearance, then the judgments'. @default false
-   */
+  /** The queries in id order, not strcmp's (rows in memory, join-memory.ts). @default false */
   inIdOrder?: boolean;
-  /**
-   * Queries the run holds without a row (an object's `{}`, join.ts), by id: evaluated when judged, on
-   * an empty ranking, and not absent from the run. @default none
-   */
+  /** Queries the run holds without a row (an object's `{}`): evaluated when judged, on an empty ranking. */
   emptyQueries?: ReadonlySet<number>;
 }
 
-/**
- * `old`'s memory as n entries when it has room (its whole buffer is the join's own: a view at its
- * start, as this join makes them), else a new array.
- */
+/** `old`'s buffer as n entries where it has room (a view at its start, as this join makes them), else a new array. */
 function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
   return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n
     ? new Int32Array(old.buffer, 0, n)
@@ -127,10 +84,7 @@ export interface JoinedRun {
 export const PLACEHOLDER_DOCNO = "ceci_nest_pas_un_docno";
 const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER_DOCNO);
 
-/**
- * Rows grouped by query id (stable): query q's rows are order[begin[q], end[q]), or rows begin[q] to
- * end[q] - 1 themselves when order is null (the file already lists each query's rows together).
- */
+/** Rows grouped by query (stable): query q's rows are order[begin[q], end[q]), or those rows themselves where order is null. */
 export interface Groups {
   begin: Int32Array;
   end: Int32Array;
@@ -152,8 +106,7 @@ function groupByQuery(
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
   const queries: number[] = [];
-  // Files usually list a query's rows together: then each query's rows are one range, found in one
-  // pass (over the runs of equal ids, where the parser gave them), and no order array is needed.
+  // Files usually list a query's rows together: then each query is one range, found in one pass.
   let grouped = true;
   if (spans) {
     for (let k = 0; k < spans.ids.length; k++) {
@@ -197,10 +150,7 @@ function groupByQuery(
   return { begin: count.subarray(0, numQids), end: count.subarray(1), order, queries };
 }
 
-/**
- * Keeps the loads that bring each query's judged ids into cache (in joinParsed) from being optimized
- * away.
- */
+/** Keeps joinParsed's cache-warming loads from being optimized away. */
 let _sink = 0;
 
 function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
@@ -211,26 +161,18 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
 }
 
 /**
- * Judgments grouped by query once, for joining many runs, or many blocks of one run, to them. The
- * query column is not kept: the groups say the same, and judgments are most of what a streamed
- * evaluation holds in memory.
+ * Judgments grouped by query once, for joining many runs or blocks to them; the query column is
+ * dropped (the groups say the same, and judgments are most of what a streamed evaluation holds).
  */
 export interface GroupedJudgments {
   readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
-  /**
-   * The join in the kernel's memory the judgments were parsed into (QrelsRows.kernel), made at the
-   * first join; absent for judgments parsed otherwise, or hashed otherwise (JoinOptions.hash).
-   */
+  /** The join in the judgments' kernel memory (QrelsRows.kernel), made at the first join. */
   kernel?: JoinKernel;
   /** Whether the judgments may be joined in their kernel (their hashes are the parser's). */
   readonly inKernel: boolean;
-  /**
-   * The labels as trec_eval's atol read their text, where truncating their values would not give
-   * them (src/pipeline/trec-labels.ts atolColumn); null where it would. A batch joined to them carries
-   * them beside its labels (Batch.atolLabels).
-   */
+  /** Labels as trec_eval's atol reads them where truncating would differ (atolColumn), else null. */
   readonly atolRel: Float64Array | null;
 }
 
@@ -256,8 +198,7 @@ export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels
 }
 
 /**
- * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner
- * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
+ * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
 export function joinParsed(
@@ -268,9 +209,7 @@ export function joinParsed(
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
-  // The rows carry query ids as numbers of their interner: ids of two interners are two numberings,
-  // and joined they would pair the wrong queries without a sign. (The document ids are bytes per row,
-  // compared as bytes: they need no shared table.)
+  // Two interners are two numberings: joined, they would pair the wrong queries without a sign.
   if (run.qidNames !== names) {
     throw new RankevalError(
       "bad-input",
@@ -285,9 +224,8 @@ export function joinParsed(
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
-  // The queries: judged and in the run, in strcmp order of their ids. Only the run's queries are
-  // visited (a block has a few thousand of the judgments' hundreds of thousands), and all the judged
-  // ones only to find those absent from the run, which a block does not need.
+  // The queries judged and in the run, in strcmp order. Only the run's queries are visited (a block
+  // has a few thousand of the judgments' hundreds of thousands); the judged ones only for notInRun.
   const chosen: number[] = [];
   const absent: number[] = [];
   let notJudged = 0;
@@ -327,7 +265,7 @@ export function joinParsed(
   const numQueries = chosen.length;
   const notInRunQids = names.stringsOf(absent);
   const qids = names.stringsOf(chosen);
-  // (Labels atol reads otherwise than their values are joined here: the kernel's join has no column for them.)
+  // (Labels atol reads otherwise are joined here: the kernel's join has no column for them.)
   const atolRel = grouped.atolRel;
   if (grouped.inKernel && !options.hash && !placeholder && !atolRel) {
     // In the kernel, where the judgments were parsed (src/pipeline/join-kernel.ts).
@@ -361,8 +299,8 @@ export function joinParsed(
   const atolLabels = atolRel ? new Float64Array(rows) : null;
   const atolJudged = atolRel ? new Float64Array(judgedRows) : null;
 
-  // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
-  // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
+  // One table for every query, sized for the widest: key = judged row + 1 (> 0), -(run row + 1) (< 0)
+  // once the run ranked that document, 0 when empty; and the key's hash.
   let capacity = 16;
   while (capacity < 2 * widest) capacity *= 2;
   const slots = new Int32Array(2 * capacity);
@@ -415,9 +353,8 @@ export function joinParsed(
     for (let i = j0; i < j1; i++) {
       const jr = jOrder === null ? i : jOrder[i];
       const h = jHash[jr];
-      // The run's rows read the judged ids' bytes in hash order, each query's from memory (the
-      // judgments are hundreds of MB); their first bytes read here, in file order, which the CPU's
-      // prefetcher follows, bring them into cache first. (3% faster.)
+      // Touching each judged id's first byte in file order lets the prefetcher bring them into cache
+      // before the run's rows read them in hash order (3% faster).
       touched |= jBytes[jOff[jr]];
       // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
