@@ -385,14 +385,14 @@ export abstract class LineParser {
     return p + 1;
   }
 
-/** From the '#' at buf[p]: the index of the comment's '\n' (lineEnd set). */
+  /** From the '#' at buf[p]: the index of the comment's '\n' (lineEnd set). */
   protected skipComment(buf: Uint8Array, p: number): number {
     const nl = buf.indexOf(LF, p);
     this.lineEnd = nl > p && buf[nl - 1] === CR ? nl - 1 : nl;
     return nl;
   }
 
-/** Throws the error of a control byte (a '\r' not before '\n' among them). */
+  /** Throws the error of a control byte (a '\r' not before '\n' among them). */
   protected badByte(buf: Uint8Array, p: number): never {
     const c = buf[p];
     if (c === CR) {
