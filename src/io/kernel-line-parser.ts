@@ -17,7 +17,7 @@ import { checkOptions, type OptionType } from "../errors/errors.js";
 import { Interner } from "./interner.js";
 import { LastId } from "./last-id-cache.js";
 import { LineParser } from "./line-parser.js";
-import { RowsBuilder, type QuerySpans } from "./rows.js";
+import { grow, RowsBuilder, type QuerySpans } from "./rows.js";
 
 /** The line formats the kernel's fast path reads (assembly/parse.ts). */
 export type KernelFormat = "run" | "qrels" | "letor" | "scores";
@@ -251,12 +251,8 @@ export class KernelRows extends RowsBuilder {
     const k = this.nSpans;
     if (k > 0 && this.spanIds[k - 1] === id) return;
     if (k === this.spanIds.length) {
-      const ids = new Int32Array(2 * k);
-      ids.set(this.spanIds);
-      this.spanIds = ids;
-      const starts = new Int32Array(2 * k);
-      starts.set(this.spanStarts);
-      this.spanStarts = starts;
+      this.spanIds = grow(this.spanIds, 2 * k);
+      this.spanStarts = grow(this.spanStarts, 2 * k);
     }
     this.spanIds[k] = id;
     this.spanStarts[k] = row;

@@ -8,6 +8,7 @@
 import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
 import { numberProblem, parseFinite } from "./decimal.js";
+import { doubled, grow } from "./rows.js";
 
 export const LF = 10;
 export const CR = 13;
@@ -336,13 +337,7 @@ export abstract class LineParser {
 
   private append(src: Uint8Array, start: number, end: number): void {
     const need = this.carryLen + end - start;
-    if (need > this.carry.length) {
-      let cap = this.carry.length * 2;
-      while (cap < need) cap *= 2;
-      const grown = new Uint8Array(cap);
-      grown.set(this.carry.subarray(0, this.carryLen));
-      this.carry = grown;
-    }
+    if (need > this.carry.length) this.carry = grow(this.carry, doubled(2 * this.carry.length, need), this.carryLen);
     this.carry.set(src.subarray(start, end), this.carryLen);
     this.carryLen = need;
   }

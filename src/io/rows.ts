@@ -208,15 +208,7 @@ export class RowsBuilder {
     if (row >= this.qid.length || this.used + (end - start) > this.pool.length)
       throw new Error(`RowsBuilder.add: row ${row} past the room reserve() made (a bug in the parser)`);
     if (line - row !== this.shift) this.newShift(row, line);
-    const pool = this.pool;
-    let at = this.used;
-    // A loop beats set(subarray()) for the usual short ids, and allocates nothing.
-    if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
-    else {
-      pool.set(buf.subarray(start, end), at);
-      at += end - start;
-    }
-    this.used = at;
+    const at = (this.used = copyBytes(this.pool, this.used, buf, start, end));
     this.qid[row] = qid;
     this.value[row] = value;
     this.offsets[row + 1] = at;
@@ -299,10 +291,27 @@ export class RowsBuilder {
 }
 
 /** A copy of a[0, keep) in a new array of n entries. */
-function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep: number): T {
+export function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep = a.length): T {
   const b = new (a.constructor as new (n: number) => T)(n);
   b.set(a.subarray(0, keep));
   return b;
+}
+
+/** Copies buf[start, end) to pool[at...]; returns the index after. */
+export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: number, end: number): number {
+  // A loop beats set(subarray()) for the usual short ids, and allocates nothing.
+  if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
+  else {
+    pool.set(buf.subarray(start, end), at);
+    at += end - start;
+  }
+  return at;
+}
+
+/** `cap` doubled until it holds `need`. */
+export function doubled(cap: number, need: number): number {
+  while (cap < need) cap *= 2;
+  return cap;
 }
 
 /** strcmp on ids a and b of a pool. */

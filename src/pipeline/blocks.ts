@@ -8,7 +8,7 @@
 import { InputError, noQueryInCommon, RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
+import { grow, lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
@@ -84,11 +84,8 @@ export class RunBlocks {
 
   /** Joins the next rows (whole queries, ids in the judgments' qidNames) and passes them on. */
   add(rows: RunRows): void {
-    if (this.seen.length < this.qidNames.size) {
-      const grown = new Uint8Array(Math.max(this.qidNames.size, 2 * this.seen.length));
-      grown.set(this.seen);
-      this.seen = grown;
-    }
+    if (this.seen.length < this.qidNames.size)
+      this.seen = grow(this.seen, Math.max(this.qidNames.size, 2 * this.seen.length));
     const { ids, starts } = rows.spans ?? querySpans(rows.qid, rows.length);
     for (let k = 0; k < ids.length; k++) {
       const q = ids[k];
@@ -246,11 +243,7 @@ export class PortableBlocks {
   rows(b: PortableBlock): RunRows {
     const { first, bytes, offsets } = b.newQids;
     const count = offsets.length - 1;
-    if (first + count > this.ids.length) {
-      const grown = new Int32Array(Math.max(first + count, 2 * this.ids.length));
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    if (first + count > this.ids.length) this.ids = grow(this.ids, Math.max(first + count, 2 * this.ids.length));
     for (let k = 0; k < count; k++) this.ids[first + k] = this.qids.intern(bytes, offsets[k], offsets[k + 1]);
     const ids = this.ids;
     const spans = b.rows.spans;
