@@ -15,22 +15,16 @@ import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
  * (rankeval/io's QrelsParser output) are read through the `qidNames` / `docidNames` they carry.
  */
-export type Qrels =
-  | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | {
-      readonly qid: ArrayLike<string | number>;
-      readonly docid: ArrayLike<string | number>;
-      readonly rel: ArrayLike<number>;
-    };
+export type Qrels = IdObjects | IdColumns<"rel">;
 
 /** A run: `{ qid: { docid: score } }` (ranx, pytrec_eval) or columns. */
-export type Run =
-  | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | {
-      readonly qid: ArrayLike<string | number>;
-      readonly docid: ArrayLike<string | number>;
-      readonly score: ArrayLike<number>;
-    };
+export type Run = IdObjects | IdColumns<"score">;
+
+/** Columns of query ids, document ids and the values named `V`. */
+type IdColumns<V extends string> = {
+  readonly qid: ArrayLike<string | number>;
+  readonly docid: ArrayLike<string | number>;
+} & { readonly [K in V]: ArrayLike<number> };
 
 /** What the join (join-rows.ts) reads: a parser's rows, or rows in memory, which have no lines: their errors name the row. */
 export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
