@@ -16,17 +16,10 @@
  * ```
  */
 import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "../errors/errors.js";
-import {
-  describeByte,
-  JSON_OPTION_TYPES,
-  JsonCsvRowsParser,
-  show,
-  type JsonParserOptions,
-  type RowsKind,
-} from "./json.js";
+import { describeByte, JSON_OPTION_TYPES, JsonCsvRowsParser, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./decimal.js";
-import { MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
+import { MAX_LINE_BYTES, notText, quote, tooLong } from "./line-parser.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
@@ -389,7 +382,10 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     while (ve > vs && (vb[ve - 1] === 32 || vb[ve - 1] === 9)) ve--;
     const value = parseFinite(vb, vs, ve);
     if (value !== value) {
-      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${show(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`);
+      this.failAt(
+        VALUE,
+        `${this.names[this.indexOf[VALUE]]} ${quote(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`,
+      );
     }
     const qid = this.qidOf(bufs[QID], lens[QID]);
     this.reserve(lens[DOCID]);

@@ -28,10 +28,10 @@ import {
 import { INTERNER, type Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
-import { RowsBuilder, rowHash } from "./rows.js";
+import { grow, RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
 import { parseFinite } from "./decimal.js";
-import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
+import { InputHead, MAX_LINE_BYTES, notText, quote, tooLong } from "./line-parser.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
@@ -162,22 +162,12 @@ const COMMA = 44;
 const COLON = 58;
 const LF = 10;
 
-const utf8Decoder = new TextDecoder("utf-8");
-
 /** A byte as an error message shows it. */
 export function describeByte(c: number): string {
   if (c === 39) return `"'"`;
   if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
   if (c === 32) return "a space";
   return `byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
-}
-
-/** Bytes decoded for an error message, shortened if long. */
-export function show(bytes: Uint8Array, start: number, end: number): string {
-  const max = 40;
-  let text = utf8Decoder.decode(bytes.subarray(start, Math.min(end, start + max)));
-  if (end - start > max) text += "…";
-  return JSON.stringify(text);
 }
 
 /** True when b[0, n) is a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
@@ -207,6 +197,22 @@ function isJsonNumber(b: Uint8Array, n: number): boolean {
 function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
+
+/** What each state from TOP to END expects, for errors (`q` names the query, `d` the document). */
+const EXPECTS: readonly ((q: () => string, d: () => string) => string)[] = [
+  () => "'{'",
+  () => "a query id (a string) or '}'",
+  () => "a query id (a string)",
+  (q) => `':' after query ${q()}`,
+  (q) => `'{' (the documents of query ${q()})`,
+  (q) => `a document id (a string) or '}' in query ${q()}`,
+  (q) => `a document id (a string) in query ${q()}`,
+  (_, d) => `':' after ${d()}`,
+  (_, d) => `a number for ${d()}`,
+  (_, d) => `',' or '}' after ${d()}`,
+  (q) => `',' or '}' after the documents of query ${q()}`,
+  () => "the end of the file after the JSON object",
+];
 
 export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   constructor(options: JsonParserOptions<K>) {
@@ -253,10 +259,9 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   protected feed(buf: Uint8Array): void {
-    const n = buf.length;
     const base = this.abs;
-    let p = 0;
-    while (p < n) {
+    const n = buf.length;
+    for (let p = 0; p < n; ) {
       const c = buf[p];
       switch (this.state) {
         case STRING: {
@@ -296,9 +301,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
           if (numberByte(c)) {
             if (this.numLen === this.num.length) {
               if (this.numLen >= MAX_LINE_BYTES) this.tokenTooLong("a number");
-              const g = new Uint8Array(2 * this.num.length);
-              g.set(this.num);
-              this.num = g;
+              this.num = grow(this.num, 2 * this.num.length);
             }
             this.num[this.numLen++] = c;
             p++;
@@ -379,27 +382,23 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
         return;
       case QKEY_OR_END:
       case QKEY:
-        if (c === QUOTE) this.startId(QCOLON);
-        else if (c === RBRACE && this.state === QKEY_OR_END) this.state = END;
+      case DKEY_OR_END:
+      case DKEY: {
+        const doc = this.state >= DKEY_OR_END;
+        if (c === QUOTE) this.startId(doc ? DCOLON : QCOLON);
+        else if (c === RBRACE && (this.state === QKEY_OR_END || this.state === DKEY_OR_END))
+          this.state = doc ? QNEXT : END;
         else this.unexpected(c);
         return;
+      }
       case QCOLON:
+      case DCOLON:
         if (c !== COLON) this.unexpected(c);
-        this.state = QOPEN;
+        this.state = this.state === QCOLON ? QOPEN : VALUE;
         return;
       case QOPEN:
         if (c !== LBRACE) this.unexpected(c);
         this.state = DKEY_OR_END;
-        return;
-      case DKEY_OR_END:
-      case DKEY:
-        if (c === QUOTE) this.startId(DCOLON);
-        else if (c === RBRACE && this.state === DKEY_OR_END) this.state = QNEXT;
-        else this.unexpected(c);
-        return;
-      case DCOLON:
-        if (c !== COLON) this.unexpected(c);
-        this.state = VALUE;
         return;
       case VALUE:
         if (c !== 45 && !(c >= 48 && c <= 57)) this.unexpected(c);
@@ -439,11 +438,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private endId(): void {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
-      if (q >= this.seenQuery.length) {
-        const g = new Uint8Array(Math.max(2 * this.seenQuery.length, q + 1));
-        g.set(this.seenQuery);
-        this.seenQuery = g;
-      }
+      if (q >= this.seenQuery.length) this.seenQuery = grow(this.seenQuery, Math.max(2 * this.seenQuery.length, q + 1));
       if (this.seenQuery[q]) this.failToken(`query ${this.queryName(q)} appears twice`);
       this.seenQuery[q] = 1;
       this.qid = q;
@@ -458,9 +453,9 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     const num = this.num;
     const n = this.numLen;
     const what = () => `document ${this.docName()} of query ${this.queryName()}`;
-    if (!isJsonNumber(num, n)) this.failToken(`expected a number for ${what()}, found ${show(num, 0, n)}`);
+    if (!isJsonNumber(num, n)) this.failToken(`expected a number for ${what()}, found ${quote(num, 0, n)}`);
     const v = parseFinite(num, 0, n);
-    if (v !== v) this.failToken(`the number ${show(num, 0, n)} for ${what()} is not finite`);
+    if (v !== v) this.failToken(`the number ${quote(num, 0, n)} for ${what()} is not finite`);
     this.addRow(v);
     this.state = DNEXT;
   }
@@ -528,10 +523,8 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
 
   private growId(need: number): Uint8Array {
     if (need > MAX_LINE_BYTES) this.tokenTooLong(this.idWhat());
-    const g = new Uint8Array(Math.max(need, 2 * this.id.length));
-    g.set(this.id.subarray(0, this.idLen));
-    this.id = g;
-    return g;
+    this.id = grow(this.id, Math.max(need, 2 * this.id.length), this.idLen);
+    return this.id;
   }
 
   /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
@@ -574,39 +567,14 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   private docName(): string {
-    return show(this.id, 0, this.idLen);
+    return quote(this.id, 0, this.idLen);
   }
 
   /** What the state expects next, for errors. */
   private expected(): string {
-    const s = this.state;
     const q = () => this.queryName();
-    const d = () => `document ${this.docName()} of query ${q()}`;
-    return s === TOP
-      ? "'{'"
-      : s === QKEY_OR_END
-        ? "a query id (a string) or '}'"
-        : s === QKEY
-          ? "a query id (a string)"
-          : s === QCOLON
-            ? `':' after query ${q()}`
-            : s === QOPEN
-              ? `'{' (the documents of query ${q()})`
-              : s === DKEY_OR_END
-                ? `a document id (a string) or '}' in query ${q()}`
-                : s === DKEY
-                  ? `a document id (a string) in query ${q()}`
-                  : s === DCOLON
-                    ? `':' after ${d()}`
-                    : s === VALUE
-                      ? `a number for ${d()}`
-                      : s === DNEXT
-                        ? `',' or '}' after ${d()}`
-                        : s === QNEXT
-                          ? `',' or '}' after the documents of query ${q()}`
-                          : s === END
-                            ? "the end of the file after the JSON object"
-                            : `the closing '"' of ${this.idWhat()}`;
+    const says = EXPECTS[this.state] ?? (() => `the closing '"' of ${this.idWhat()}`);
+    return says(q, () => `document ${this.docName()} of query ${q()}`);
   }
 
   private unexpected(c: number): never {
