@@ -1,17 +1,13 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed from bytes
- * chunk by chunk: exactly an object of objects of finite numbers, ids with every JSON escape (surrogate
- * pairs combined, stored as UTF-8), a BOM skipped. Anything else is an InputError at its line and byte
- * column (`run.json:3:9: expected a number for document "d1" of query "q1", found 't'`); so is a query
- * or a document given twice (JSON would keep the last: here it is a mistake to report). The output is
- * the TREC parsers' per-row mode (rows.ts). Only the id or number being read is kept across chunks.
- * Browser compatible.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by
+ * chunk: exactly an object of objects of finite numbers, ids with every JSON escape (stored as UTF-8).
+ * Anything else is an InputError at its line and byte column, as is a query or a document given twice
+ * (JSON would keep the last: here it is a mistake to report). Rows come as the TREC parsers' per-row mode.
  *
  * @example
  * ```ts
  * const p = new JsonParser({ file: "run.json", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode('{"q1": {"d1": 2.5, "d2": 1}}'));
- * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
 import {
@@ -37,18 +33,16 @@ export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
 
 export interface JsonParserOptions<K extends RowsKind> {
-  /** Name used in error messages. */
   file: string;
-  /** Interner for query ids (share it with the other side's parser so the ids agree). */
+  /** Interner for query ids (shared with the other side's parser). */
   qids: Interner;
   /** Judgments (labels, `rel`) or a run (scores). */
   kind: K;
   runTag?: string;
-  /** Room for this many bytes of input up front (the file's size, if known). */
+  /** Room for this many bytes of input up front. */
   expectedBytes?: number;
 }
 
-/** JsonParser's options, for checkOptions. */
 export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind>, OptionType>> = {
   file: required(A_STRING),
   qids: INTERNER,
@@ -58,10 +52,8 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
 };
 
 /**
- * What the JSON and CSV/TSV parsers share (JsonParser, delimited.ts's DelimitedParser; a value or a
- * record may span lines, so they read byte by byte, not through LineParser): push() chunks, then
- * finish() once for rows shaped as the TREC parsers' per-row output; after an error every call throws
- * it again.
+ * What the JSON and CSV/TSV parsers share (a value or a record may span lines, so they read byte by
+ * byte, not through LineParser): chunks in, rows out as the TREC parsers' per-row mode; an error is thrown again by every later call.
  */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly file: string;
@@ -69,9 +61,8 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly runTag: string;
   protected readonly qidNames: Interner;
   protected readonly rows: RowsBuilder;
-  /** Offset of the byte being read; at the last reserve() of the rows, so it is told how much input it covers. */
+  /** Offset of the byte being read; `reservedAt` at the last reserve(), for how much input it covers. */
   protected abs = 0;
-  /** 1-based line, and the offset of its first byte. */
   protected line = 1;
   protected lineStart = 0;
   private reservedAt = 0;
@@ -79,7 +70,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   private error: unknown = null;
   private readonly inputHead = new InputHead();
 
-  /** `types`: the options the parser takes (JSON_OPTION_TYPES, more for CSV), `call` its name for messages. */
+  /** `types`: the options the parser takes, `call` its name for messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
     checkOptions(options, types, call);
     this.file = options.file;
@@ -92,7 +83,6 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected abstract feed(chunk: Uint8Array): void;
   protected abstract end(): void;
 
-  /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
@@ -119,12 +109,11 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     }
   }
 
-  /** Throws at the byte being read; `shift` moves the column (-1: the CR before a byte). */
+  /** Throws at the byte being read; `shift` moves the column (-1: the CR before it). */
   protected fail(reason: string, shift = 0): never {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
-  /** Makes room for one more row whose document id has `len` bytes. */
   protected reserve(len: number): void {
     const rows = this.rows;
     if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
@@ -134,7 +123,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   }
 }
 
-// States (failEnd says what each expects), then inside tokens.
+// States, then inside tokens.
 const TOP = 0;
 const QKEY_OR_END = 1;
 const QKEY = 2;
@@ -162,7 +151,6 @@ const COMMA = 44;
 const COLON = 58;
 const LF = 10;
 
-/** A byte as an error message shows it. */
 export function describeByte(c: number): string {
   if (c === 39) return `"'"`;
   if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
@@ -193,7 +181,7 @@ function isJsonNumber(b: Uint8Array, n: number): boolean {
   return p === n;
 }
 
-/** Bytes that may continue a number token (the grammar is checked once it ends). */
+/** Bytes that may continue a number (its grammar is checked once it ends). */
 function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
@@ -220,12 +208,11 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   private state = TOP;
-  /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
+  /** The state a finished string or number returns to. */
   private after = 0;
-  /** Where the current token started, for its errors. */
+  /** Where the current token started (line, column, byte offset), for its errors. */
   private tokLine = 0;
   private tokCol = 0;
-  /** The byte offset of the current token's first byte. */
   private tokAt = 0;
 
   /** The id being read (escapes resolved, UTF-8). */
@@ -238,18 +225,16 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private hexValue = 0;
   private high = 0;
 
-  /** The current query's id, and the first row of its documents. */
   private qid = -1;
   private queryFirstRow = 0;
-  /** Queries seen (by interned id), to reject a query given twice. */
   private seenQuery = new Uint8Array(64);
-  /** The current query's documents by hash: stamp[slot] === generation marks a used slot. */
+  /** The query's documents by hash: stamp[slot] === generation marks a used slot. */
   private slots = new Int32Array(64);
   private stamps = new Int32Array(64);
   private generation = 1;
   private inQuery = 0;
 
-  /** Where the current document id started (a number's token position replaces tokLine/tokCol). */
+  /** Where the current document id started (a number's token replaces tokLine/tokCol). */
   private docIdLine = 0;
   private docIdCol = 0;
 
@@ -265,7 +250,6 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
       const c = buf[p];
       switch (this.state) {
         case STRING: {
-          // A tight loop over plain bytes up to the closing quote or an escape.
           let id = this.id;
           let len = this.idLen;
           let q = p;
@@ -434,7 +418,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** A string just closed: a query id (after = QCOLON) or a document id (DCOLON). */
+  /** A string just closed: a query id (after = QCOLON) or a document id, which waits for its value. */
   private endId(): void {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
@@ -446,7 +430,6 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
       this.generation++;
       this.inQuery = 0;
     }
-    // A document id waits in `id` for its value (endNumber adds the row).
   }
 
   private endNumber(): void {
@@ -468,10 +451,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.inQuery++;
   }
 
-  /**
-   * Rejects the current document id if the current query already has it: an open-addressing table of
-   * the query's rows by hash, cleared per query by bumping `generation`; bytes are compared in the pool.
-   */
+  /** Rejects a document id the query already has: a table of its rows by hash, cleared per query by bumping `generation`. */
   private checkDuplicate(hash: number): void {
     if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
     const rows = this.rows;
@@ -570,7 +550,6 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     return quote(this.id, 0, this.idLen);
   }
 
-  /** What the state expects next, for errors. */
   private expected(): string {
     const q = () => this.queryName();
     const says = EXPECTS[this.state] ?? (() => `the closing '"' of ${this.idWhat()}`);
@@ -595,7 +574,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`expected ${this.expected()}, found the end of the file`);
   }
 
-  /** The id or number being read has grown past MAX_LINE_BYTES (it is what a token holds: a line's bound). */
+  /** The id or number being read is past MAX_LINE_BYTES (a token is bound as a line). */
   private tokenTooLong(what: string): never {
     throw tooLong(this.file, this.tokLine, this.tokCol, what, this.tokAt);
   }
