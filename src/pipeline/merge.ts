@@ -4,9 +4,8 @@ import type { Evaluated } from "./evaluate.js";
 import type { TieRange } from "./evaluate.js";
 
 /**
- * One run's results from blocks of disjoint queries (blocks.ts) as one: the queries in strcmp order and
- * the means taken in that order, as for the run read whole. Every summary is taken here, from the
- * per-query values (a block may have none: BatchExtras.summaries).
+ * One run's results from blocks of disjoint queries (blocks.ts): queries in strcmp order, every summary
+ * taken here in that order from the per-query values, as for the run read whole.
  */
 export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notInRun: number): Evaluated {
   const first = parts[0].result;
