@@ -15,7 +15,9 @@ import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "
 import { describeByte, JSON_OPTION_TYPES, JsonCsvRowsParser, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
 import { numberProblem, parseFinite } from "./decimal.js";
+import { LastId } from "./last-id-cache.js";
 import { MAX_LINE_BYTES, notText, quote, tooLong } from "./line-parser.js";
+import { grow } from "./rows.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
@@ -88,14 +90,12 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private readonly startLine = new Int32Array(5);
   private readonly startCol = new Int32Array(5);
 
-  /** The previous row's query id bytes and interned id (a query's rows usually come together). */
-  private prevQid: Uint8Array = new Uint8Array(64);
-  private prevQidLen = -1;
-  private prevQidId = -1;
+  private readonly lastQid: LastId;
 
   constructor(options: DelimitedParserOptions<K>) {
     super(options, DELIMITED_OPTION_TYPES, "DelimitedParser");
     this.columns = options.columns ?? {};
+    this.lastQid = new LastId(this.qidNames);
     // A run tag column is read from Parquet and Arrow only (columnar.ts).
     if (this.kind === "run" && this.columns.tag !== undefined) {
       throw new RankevalError(
@@ -145,11 +145,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     if (need - (bytes[bytes.length - 1] === LF ? 1 : 0) > MAX_LINE_BYTES) {
       throw tooLong(this.file, 1, MAX_LINE_BYTES + 1, "the header line", 0);
     }
-    if (need > this.head!.length) {
-      const g = new Uint8Array(Math.max(need, 2 * this.head!.length));
-      g.set(this.head!.subarray(0, this.headLen));
-      this.head = g;
-    }
+    if (need > this.head!.length) this.head = grow(this.head!, Math.max(need, 2 * this.head!.length), this.headLen);
     this.head!.set(bytes, this.headLen);
     this.headLen = need;
   }
@@ -317,11 +313,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     const len = this.lens[role];
     let b = this.bufs[role];
     const need = len + end - start;
-    if (need > b.length) {
-      const g = new Uint8Array(Math.max(need, 2 * b.length));
-      g.set(b.subarray(0, len));
-      this.bufs[role] = b = g;
-    }
+    if (need > b.length) this.bufs[role] = b = grow(b, Math.max(need, 2 * b.length), len);
     for (let i = start; i < end; i++) b[len + i - start] = buf[i];
     this.lens[role] = need;
   }
@@ -384,19 +376,11 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  /** A query id's interned id, asking the interner only when it differs from the previous row's. */
+  /** A query id's interned id, the interner probed only when it differs from the previous row's. */
   private qidOf(b: Uint8Array, len: number): number {
-    if (len === this.prevQidLen) {
-      const prev = this.prevQid;
-      let i = 0;
-      while (i < len && prev[i] === b[i]) i++;
-      if (i === len) return this.prevQidId;
-    }
-    if (len > this.prevQid.length) this.prevQid = new Uint8Array(2 * len);
-    this.prevQid.set(b.subarray(0, len));
-    this.prevQidLen = len;
-    this.prevQidId = this.qidNames.intern(b, 0, len);
-    return this.prevQidId;
+    const id = this.lastQid.get(b, 0, len);
+    this.lastQid.release(); // the next row writes over b
+    return id;
   }
 
   private header(): void {
