@@ -17,22 +17,15 @@
  * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
  * ```
  */
-import { TREC_OPTION_TYPES } from "./qrels.js";
+import { TREC_OPTION_TYPES, type QrelsParserOptions } from "./qrels.js";
 import type { Interner } from "./interner.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, quote, SPACE, TAB } from "./line-parser.js";
 import { numberProblem, parseFinite } from "./decimal.js";
 
-export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
-  file: string;
-  /** Interner for query ids. */
-  qids: Interner;
-  /** Interner for the ids of `# docid = X` comments, or "per-row": ids' bytes per row, query ids as runs, finish() returns LetorRows. */
-  docids: D;
-  /** The input's size, if known: the columns are sized from it. */
-  expectedBytes?: number;
-}
+/** `docids`: an interner for the ids of `# docid = X` comments, or "per-row" (query ids then kept as runs). */
+export type LetorParserOptions<D extends Interner | "per-row" = Interner> = QrelsParserOptions<D>;
 
 /** One entry per row, in file order. */
 export interface Letor {

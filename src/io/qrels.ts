@@ -22,14 +22,15 @@ import type { RowDocids, RowLines } from "./rows.js";
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
 
+/** The options of the TREC parsers (QrelsParser, RunParser, LetorParser). */
 export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
-  /** Interner for query ids (shared with the run's parser, so the ids agree). */
+  /** Interner for query ids (shared with the other file's parser, so the ids agree). */
   qids: Interner;
-  /** Interner for document ids (shared with the run's parser), or "per-row": finish() returns QrelsRows. */
+  /** Interner for document ids (shared with the other file's parser), or "per-row": finish() returns rows (rows.ts). */
   docids: D;
-  /** "per-row" only: room for this many bytes of document ids up front. */
+  /** The input's size, if known: room made up front. */
   expectedBytes?: number;
 }
 

@@ -18,19 +18,11 @@
  */
 import type { Interner } from "./interner.js";
 import { oneOf, STRING } from "../errors/errors.js";
-import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
+import { TREC_OPTION_TYPES, type DocidMode, type QrelsParserOptions } from "./qrels.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
 
-export interface RunParserOptions<D extends DocidMode = Interner> {
-  /** Name used in error messages. */
-  file: string;
-  /** Interner for query ids (shared with the qrels' parser, so the ids agree). */
-  qids: Interner;
-  /** Interner for document ids (shared with the qrels' parser), or "per-row": finish() returns RunRows. */
-  docids: D;
-  /** "per-row" only: room for this many bytes of document ids up front. */
-  expectedBytes?: number;
+export interface RunParserOptions<D extends DocidMode = Interner> extends QrelsParserOptions<D> {
   /** `"msmarco"`: lines `qid docid rank`. @default TREC's six fields, or MS MARCO's where the first line has three and rank 1 */
   shape?: "trec" | "msmarco";
   /** The run tag of a run whose lines carry none (MS MARCO's). @default "" */

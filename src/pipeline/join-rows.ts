@@ -53,15 +53,14 @@ export interface JoinOptions {
 }
 
 /** `old`'s buffer as n entries where it has room (a view at its start, as this join makes them), else a new array. */
-function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n
-    ? new Int32Array(old.buffer, 0, n)
-    : new Int32Array(n);
-}
-function float64Room(old: Float64Array | null | undefined, n: number): Float64Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 8 * n
-    ? new Float64Array(old.buffer, 0, n)
-    : new Float64Array(n);
+function room<T extends Int32Array | Float64Array>(
+  of: { new (n: number): T; new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
+  old: T | null | undefined,
+  n: number,
+): T {
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= of.BYTES_PER_ELEMENT * n
+    ? new of(old.buffer, 0, n)
+    : new of(n);
 }
 
 export interface JoinedRun {
@@ -289,13 +288,13 @@ export function joinParsed(
   }
   // Every entry is written below but the offsets' first.
   const old = options.reuse;
-  const offsets = int32Room(old?.offsets, numQueries + 1);
-  const judgedOffsets = int32Room(old?.judgedOffsets, numQueries + 1);
+  const offsets = room(Int32Array, old?.offsets, numQueries + 1);
+  const judgedOffsets = room(Int32Array, old?.judgedOffsets, numQueries + 1);
   offsets[0] = judgedOffsets[0] = 0;
-  const scores = float64Room(old?.scores, rows);
-  const labels = float64Room(old?.labels, rows);
-  const judged = float64Room(old?.judged, judgedRows);
-  const docids = int32Room(old?.docids === "rows" ? null : old?.docids, rows);
+  const scores = room(Float64Array, old?.scores, rows);
+  const labels = room(Float64Array, old?.labels, rows);
+  const judged = room(Float64Array, old?.judged, judgedRows);
+  const docids = room(Int32Array, old?.docids === "rows" ? null : old?.docids, rows);
   const atolLabels = atolRel ? new Float64Array(rows) : null;
   const atolJudged = atolRel ? new Float64Array(judgedRows) : null;
 
