@@ -8,12 +8,10 @@
  * each query gets a small open-addressing table of its judged ids' hashes, which each run row probes
  * (a hash match confirmed by the bytes) and enters, which finds a document ranked twice.
  *
- * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are the run's judged ones, in
- * strcmp order; unjudged run queries are counted in notJudged, judged ones absent from the run in
- * notInRun (or evaluated on an empty ranking under `complete`, as -c). A document twice in one query
- * is an error (trec_eval: fatal), checked only in evaluated queries. Unjudged ranked documents get
- * label NaN. The batch's pool is the run's per-row pool: `docids[i]` is batch row i's run row, for
- * trec_eval's tie order (document id descending).
+ * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the run's judged queries in strcmp order; unjudged
+ * ones counted in notJudged, absent judged ones in notInRun (evaluated on an empty ranking under -c).
+ * A document twice in one evaluated query is an error (trec_eval: fatal). Unjudged ranked documents
+ * get label NaN. `docids[i]` is batch row i's run row, for trec_eval's tie order.
  */
 import { RankevalError, type QuerySample } from "../errors/errors.js";
 import { compareIds, ids, type QuerySpans, type RowDocids, sameBytes, sameId } from "../io/rows.js";
@@ -25,30 +23,21 @@ import { atolColumn } from "./trec-labels.js";
 export type { JoinQrels, JoinRun };
 
 export interface JoinOptions {
-  /** Hashes a document id instead of the parsers' hashes: a test hook (`() => 0` makes every id collide). */
+  /** Hashes a document id instead of the parsers': a test hook (`() => 0` makes every id collide). */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;
   /** Evaluate the judged queries absent from the run too, on an empty ranking (trec_eval -c). @default false */
   complete?: boolean;
-  /**
-   * With `complete`: rank trec_eval's placeholder for an absent query, "ceci_nest_pas_un_docno" with
-   * score 1, judged as any document (trec_eval.c's bogus_result; see JoinedRun.placeholders). @default false
-   */
+  /** With `complete`: trec_eval's placeholder ranked for an absent query, "ceci_nest_pas_un_docno" with score 1 (bogus_result). @default false */
   placeholder?: boolean;
-  /** The run is one block of a larger one (blocks.ts): judged queries absent from it are not counted. @default false */
+  /** One block of a larger run (blocks.ts): absent judged queries not counted. @default false */
   block?: boolean;
-  /**
-   * A batch this join made before and nobody reads any more, written over where large enough: fresh
-   * arrays cost a page fault each 4 KiB, a third of a block's join in Chromium. @default none
-   */
+  /** A batch this join made that nobody reads any more, written over (fresh arrays cost a page fault each 4 KiB: a third of a block's join in Chromium). */
   reuse?: Batch;
-  /**
-   * The batch is read only until the next join to the same judgments: joined in the kernel, it stays
-   * in the kernel's memory (join-kernel.ts). @default false
-   */
+  /** Read only until the next join to the same judgments: joined in the kernel, it stays there. @default false */
   transient?: boolean;
-  /** The queries in id order, not strcmp's (rows in memory, join-memory.ts). @default false */
+  /** The queries in id order, not strcmp's (rows in memory). @default false */
   inIdOrder?: boolean;
-  /** Queries the run holds without a row (an object's `{}`): evaluated when judged, on an empty ranking. */
+  /** Queries the run holds without a row (an object's `{}`). */
   emptyQueries?: ReadonlySet<number>;
 }
 
@@ -65,15 +54,12 @@ function room<T extends Int32Array | Float64Array>(
 
 export interface JoinedRun {
   batch: Batch;
-  /** The evaluated queries' ids, in strcmp (byte) order; query q of the batch is qids[q]. */
+  /** The evaluated queries' ids, in strcmp order. */
   qids: string[];
-  /** Run queries without any judgment (ignored, as trec_eval does). */
+  /** Run queries without any judgment (ignored, as trec_eval does), judged queries absent from the run, and those's ids. */
   notJudged: number;
-  /** Judged queries absent from the run. */
   notInRun: number;
-  /** Their ids, in strcmp order. */
   notInRunQids: string[];
-  /** The run_id of the run's last line. */
   runTag: string;
   /** The batch's queries ranked as trec_eval's placeholder (JoinOptions.placeholder), ascending. */
   placeholders: number[];
@@ -90,7 +76,7 @@ export interface Groups {
   order: Int32Array | null;
 }
 
-/** Groups, with the queries that have rows: each once, in order of first row, or of id when not grouped. */
+/** Groups, with each query that has rows once, in order of first row (of id when not grouped). */
 interface QueryGroups extends Groups {
   queries: number[];
 }
@@ -101,7 +87,6 @@ function groupByQuery(
   numQids: number,
   spans?: QuerySpans,
 ): QueryGroups {
-  // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
   const queries: number[] = [];
@@ -119,7 +104,7 @@ function groupByQuery(
       queries.push(q);
     }
   }
-  // The column read only where the spans do not tell (a block's may be made from them when read).
+  // The column read only where the spans do not tell.
   const qid = grouped && spans ? null : typeof column === "function" ? column() : column;
   if (qid && !spans)
     for (let i = 0; i < n; ) {
@@ -134,7 +119,6 @@ function groupByQuery(
       queries.push(q);
     }
   if (grouped) return { begin, end, order: null, queries };
-  // A counting sort by qid id.
   queries.length = 0;
   const count = new Int32Array(numQids + 1);
   const ids = qid!;
@@ -167,9 +151,8 @@ export interface GroupedJudgments {
   readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
-  /** The join in the judgments' kernel memory (QrelsRows.kernel), made at the first join. */
+  /** The join in the judgments' kernel memory, made at the first join. */
   kernel?: JoinKernel;
-  /** Whether the judgments may be joined in their kernel (their hashes are the parser's). */
   readonly inKernel: boolean;
   /** Labels as trec_eval's atol reads them where truncating would differ (atolColumn), else null. */
   readonly atolRel: Float64Array | null;
@@ -187,7 +170,7 @@ export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "has
   };
 }
 
-/** The judged queries, for noQueryInCommon: how many, and the first few in id order. */
+/** The judged queries for noQueryInCommon: how many, the first few in id order. */
 export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels.file): QuerySample {
   const { begin, end } = judgments.groups;
   const some: number[] = [];
@@ -216,7 +199,6 @@ export function joinParsed(
     );
   }
   const numQids = names.size;
-  // Queries interned after the judgments were grouped (by the run) have none.
   const jg = grouped.groups;
   const judgedQids = jg.begin.length;
   const rg = groupByQuery(() => run.qid, run.length, numQids, run.spans);
@@ -267,7 +249,6 @@ export function joinParsed(
   // (Labels atol reads otherwise are joined here: the kernel's join has no column for them.)
   const atolRel = grouped.atolRel;
   if (grouped.inKernel && !options.hash && !placeholder && !atolRel) {
-    // In the kernel, where the judgments were parsed (src/pipeline/join-kernel.ts).
     const ranges = new Int32Array(4 * numQueries);
     for (let k = 0; k < numQueries; k++) {
       const q = chosen[k];
@@ -286,7 +267,6 @@ export function joinParsed(
     if (batch)
       return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
   }
-  // Every entry is written below but the offsets' first.
   const old = options.reuse;
   const offsets = room(Int32Array, old?.offsets, numQueries + 1);
   const judgedOffsets = room(Int32Array, old?.judgedOffsets, numQueries + 1);
@@ -306,7 +286,7 @@ export function joinParsed(
   const slotKey = slots.subarray(0, capacity);
   const slotHash = slots.subarray(capacity);
 
-  // The placeholder's id goes after the run's ids in the batch's pool (a copy, made only when needed).
+  // The placeholder's id after the run's in the batch's pool (a copy, made only when needed).
   let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };
   const placeholderEntry = run.length;
   if (placeholder && absent.length > 0) {
@@ -384,7 +364,6 @@ export function joinParsed(
         }
         if (slotHash[s] === h) {
           if (key > 0) {
-            // Judged: the same id when the same length and bytes (most often, hashes being equal).
             const b = jOff[key - 1];
             if (jOff[key] - b === len && sameBytes(rIds, a, jIds, b, len)) {
               label = rel[key - 1];
