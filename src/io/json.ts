@@ -56,11 +56,6 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
  * byte, not through LineParser): chunks in, rows out as the TREC parsers' per-row mode; an error is thrown again by every later call.
  */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
-  protected readonly file: string;
-  protected readonly kind: K;
-  protected readonly runTag: string;
-  protected readonly qidNames: Interner;
-  protected readonly rows: RowsBuilder;
   /** Offset of the byte being read; `reservedAt` at the last reserve(), for how much input it covers. */
   protected abs = 0;
   protected line = 1;
@@ -69,6 +64,11 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   private finished = false;
   private error: unknown = null;
   private readonly inputHead = new InputHead();
+  protected readonly file: string;
+  protected readonly kind: K;
+  protected readonly runTag: string;
+  protected readonly qidNames: Interner;
+  protected readonly rows: RowsBuilder;
 
   /** `types`: the options the parser takes, `call` its name for messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {

@@ -101,8 +101,10 @@ export interface KernelColumns {
 }
 
 export class KernelRows extends RowsBuilder {
-  /** The kernel's instance, memory and exports. */
+  /** The kernel's instance, memory and exports; the memory as bytes, the state block as i32s (views made again as it grows). */
   private readonly wasm: KernelInstance;
+  private bytes!: Uint8Array;
+  private state!: Int32Array;
   private readonly k: ParseLayout;
   /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
   private readonly st: number;
@@ -114,8 +116,6 @@ export class KernelRows extends RowsBuilder {
   private poolAt = 0;
   private rowCap = 0;
   private poolCap = 0;
-  private bytes!: Uint8Array;
-  private state!: Int32Array;
   /** LETOR: the query ids as runs (QuerySpans), kept as rows come: the kernel writes no qid per row for LETOR. */
   private spanIds = new Int32Array(64);
   private spanStarts = new Int32Array(64);
