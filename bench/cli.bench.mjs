@@ -41,7 +41,7 @@ const mb = (f) => statSync(f).size / 1e6;
 const { Interner, QrelsParser } = await import("rankeval/io");
 const { RunBlockParser } = await import(join(root, "dist/pipeline/blocks.js"));
 const { KernelRows } = await import(join(root, "dist/io/kernel-line-parser.js"));
-const { LastId } = await import(join(root, "dist/io/_last_id.js"));
+const { LastId } = await import(join(root, "dist/io/last-id-cache.js"));
 const CHUNK = 1 << 20;
 const qrelsBytes = readFileSync(qrels);
 const runBytes = readFileSync(run);

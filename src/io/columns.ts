@@ -1,22 +1,8 @@
 /**
- * Growable typed-array columns: the parsers append one value per row and take a trimmed typed array at
- * the end.
- *
- * Values go into fixed-size blocks, and finish() copies the blocks into one array of exactly `length`
- * entries. Doubling a single array would copy every value log2(n) times and touch up to four times the
- * final size in fresh memory over the column's life; with blocks each value is copied once and the fresh
- * memory touched is twice the final size. (Fresh pages are costly: on a Firecracker VM, first-touching
- * memory ran at about 300 MB/s, slower than parsing.)
- *
- * @example
- * ```ts
- * const c = new Float64Column();
- * c.push(1.5);
- * c.push(2);
- * c.finish(); // Float64Array [1.5, 2]
- * ```
+ * Growable typed-array columns: values go into blocks, copied once into one array at finish(). Doubling
+ * one array would copy each value log2(n) times and touch four times the final size in fresh memory,
+ * blocks twice (first-touching memory ran at about 300 MB/s on a Firecracker VM, slower than parsing).
  */
-
 /**
  * Entries per block: the first block is small (parsers are often made for a few lines), and each next
  * one twice as large up to 128 KiB of float64, small enough for malloc to recycle freed blocks.

@@ -1,32 +1,23 @@
 /**
- * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed from
- * bytes chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (ignoring
- * case and blanks); the delimiter is given or the one the header holds more of outside quotes (',' on a
- * tie). RFC 4180 fields; a quote inside an unquoted field is data; LF or CRLF; BOM and blank lines
- * skipped. Values are finite decimal numbers, blanks around them allowed; ids must not be empty.
- * Errors name line and byte column: `run.csv:7:9: score "n/a" is not a number`. The output is the
- * TREC parsers' per-row mode (rows.ts), so `joinParsed` takes it unchanged; a row's line is its
- * record's first. Browser compatible.
+ * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed
+ * chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (any case, blanks
+ * ignored); the delimiter is given or the one the header holds more of outside quotes (',' on a tie).
+ * RFC 4180 fields (a quote inside an unquoted field is data); values finite decimals, blanks around them
+ * allowed; ids not empty. Rows come as the TREC parsers' per-row mode, a row's line its record's first.
  *
  * @example
  * ```ts
  * const p = new DelimitedParser({ file: "run.csv", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode("qid,docid,score\nq1,d1,2.5\nq1,\"d,2\",1\n"));
- * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
 import { ANY, InputError, oneOf, RankevalError, STRING, type OptionType } from "../errors/errors.js";
-import {
-  describeByte,
-  JSON_OPTION_TYPES,
-  JsonCsvRowsParser,
-  show,
-  type JsonParserOptions,
-  type RowsKind,
-} from "./json.js";
+import { describeByte, JSON_OPTION_TYPES, JsonCsvRowsParser, type JsonParserOptions, type RowsKind } from "./json.js";
 import { pickColumns, roleWhat, type ColumnNames } from "./column-names.js";
-import { numberProblem, parseFinite } from "./_number.js";
-import { MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
+import { numberProblem, parseFinite } from "./decimal.js";
+import { LastId } from "./last-id-cache.js";
+import { MAX_LINE_BYTES, notText, quote, tooLong } from "./line-parser.js";
+import { grow } from "./rows.js";
 
 export { DEFAULT_COLUMNS, type ColumnNames } from "./column-names.js";
 
@@ -39,7 +30,7 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
   hint?: string;
 }
 
-/** DelimitedParser's options, for checkOptions (columns: pickColumns checks them). */
+/** DelimitedParser's options, for checkOptions (pickColumns checks `columns`). */
 const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
   ...JSON_OPTION_TYPES,
   delimiter: oneOf([",", "\t"]),
@@ -71,45 +62,41 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private readonly hint: string;
   private delim: number;
 
-  /** The first line, held until it is complete (to skip a BOM and detect the delimiter). */
+  /** The first line, held until complete (to skip a BOM and detect the delimiter). */
   private head: Uint8Array | null = new Uint8Array(256);
   private headLen = 0;
 
   private state = FIELD_START;
-  /** The record being read: its first line and byte offset, its field index, whether the current field was quoted. */
+  /** The record being read: first line, byte offset, field index, whether the current field is quoted. */
   private recLine = 1;
   private recAt = 0;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
-  /** Where the first field past the header's count started (for "too many fields"), and the current field. */
+  /** Where the first field past the header's count started ("too many fields"), and the current field. */
   private extraLine = 0;
   private extraCol = 0;
   private fieldLine = 1;
   private fieldCol = 1;
   private inHeader = true;
 
-  /** Role of each field index (past the end: 0). */
   private roles: Uint8Array = new Uint8Array(0);
   /** Field index of each role (QID, DOCID, VALUE), and the header's names and count. */
   private readonly indexOf = [-1, -1, -1, -1];
   private names: string[] = [];
   private nFields = 0;
-  /** The bytes of the fields read, by role, and where each started. */
   private readonly bufs: Uint8Array[] = [0, 64, 64, 64, 64].map((n) => new Uint8Array(n));
   private readonly lens = new Int32Array(5);
   private readonly startLine = new Int32Array(5);
   private readonly startCol = new Int32Array(5);
 
-  /** The previous row's query id bytes and interned id (rows of a query usually come together). */
-  private prevQid: Uint8Array = new Uint8Array(64);
-  private prevQidLen = -1;
-  private prevQidId = -1;
+  private readonly lastQid: LastId;
 
   constructor(options: DelimitedParserOptions<K>) {
     super(options, DELIMITED_OPTION_TYPES, "DelimitedParser");
     this.columns = options.columns ?? {};
-    // A run tag column is read from Parquet and Arrow files (src/io/columnar.ts); here it would be ignored.
+    this.lastQid = new LastId(this.qidNames);
+    // A run tag column is read from Parquet and Arrow only (columnar.ts).
     if (this.kind === "run" && this.columns.tag !== undefined) {
       throw new RankevalError(
         "bad-option",
@@ -147,7 +134,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** Holds bytes of the first line, refusing a NUL byte (binary input) and a line past MAX_LINE_BYTES at once. */
+  /** Holds bytes of the first line, refusing a NUL byte or a line past MAX_LINE_BYTES at once. */
   private hold(bytes: Uint8Array): void {
     const need = this.headLen + bytes.length;
     const nul = bytes.indexOf(0);
@@ -158,11 +145,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     if (need - (bytes[bytes.length - 1] === LF ? 1 : 0) > MAX_LINE_BYTES) {
       throw tooLong(this.file, 1, MAX_LINE_BYTES + 1, "the header line", 0);
     }
-    if (need > this.head!.length) {
-      const g = new Uint8Array(Math.max(need, 2 * this.head!.length));
-      g.set(this.head!.subarray(0, this.headLen));
-      this.head = g;
-    }
+    if (need > this.head!.length) this.head = grow(this.head!, Math.max(need, 2 * this.head!.length), this.headLen);
     this.head!.set(bytes, this.headLen);
     this.headLen = need;
   }
@@ -278,12 +261,10 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     if (this.abs - this.recAt > MAX_LINE_BYTES) this.recordTooLong();
   }
 
-  /** The record being read has grown past MAX_LINE_BYTES. */
   private recordTooLong(): never {
     throw tooLong(this.file, this.recLine, 1, "the record", this.recAt);
   }
 
-  /** A delimiter, LF or CR at offset `at` ends the current field. */
   private separator(c: number, at: number): void {
     this.abs = at;
     this.endField();
@@ -332,11 +313,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     const len = this.lens[role];
     let b = this.bufs[role];
     const need = len + end - start;
-    if (need > b.length) {
-      const g = new Uint8Array(Math.max(need, 2 * b.length));
-      g.set(b.subarray(0, len));
-      this.bufs[role] = b = g;
-    }
+    if (need > b.length) this.bufs[role] = b = grow(b, Math.max(need, 2 * b.length), len);
     for (let i = start; i < end; i++) b[len + i - start] = buf[i];
     this.lens[role] = need;
   }
@@ -348,7 +325,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** The record whose last field just ended (at this.abs, a LF, CR or the end of the input). */
+  /** The record whose last field just ended (at a LF, CR or the end of the input). */
   private endRecord(): void {
     const nf = this.field + 1;
     if (this.inHeader) {
@@ -389,29 +366,23 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     while (ve > vs && (vb[ve - 1] === 32 || vb[ve - 1] === 9)) ve--;
     const value = parseFinite(vb, vs, ve);
     if (value !== value) {
-      this.failAt(VALUE, `${this.names[this.indexOf[VALUE]]} ${show(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`);
+      this.failAt(
+        VALUE,
+        `${this.names[this.indexOf[VALUE]]} ${quote(vb, 0, lens[VALUE])} ${numberProblem(vb, vs, ve)}`,
+      );
     }
     const qid = this.qidOf(bufs[QID], lens[QID]);
     this.reserve(lens[DOCID]);
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  /** The interned id of a query id, asking the interner only when it differs from the previous row's. */
+  /** A query id's interned id, the interner probed only when it differs from the previous row's. */
   private qidOf(b: Uint8Array, len: number): number {
-    if (len === this.prevQidLen) {
-      const prev = this.prevQid;
-      let i = 0;
-      while (i < len && prev[i] === b[i]) i++;
-      if (i === len) return this.prevQidId;
-    }
-    if (len > this.prevQid.length) this.prevQid = new Uint8Array(2 * len);
-    this.prevQid.set(b.subarray(0, len));
-    this.prevQidLen = len;
-    this.prevQidId = this.qidNames.intern(b, 0, len);
-    return this.prevQidId;
+    const id = this.lastQid.get(b, 0, len);
+    this.lastQid.release(); // the next row writes over b
+    return id;
   }
 
-  /** The header record ended: find the columns. */
   private header(): void {
     const names = this.names;
     const kind = this.kind;

@@ -1,24 +1,16 @@
 /**
- * Qrels whose second column names a group rather than being ignored: `qid group docno value`, parsed
- * from bytes chunk by chunk. Three judgment formats share this shape:
- *  - trec_eval's `qrels_jg` (-R qrels_jg, get_qrels_jg.c): the group is a user's judgment group;
- *  - trec_eval's `qrels_prefs` (-R qrels_prefs, get_qrels_prefs.c): a qrels file read as preferences
- *    within each judgment group;
- *  - TREC's diversity qrels (ndeval): `topic subtopic docno judgment`, the group a subtopic.
- * Fields are separated by spaces or tabs; blank lines and '#' comment lines are skipped (trec_eval
- * stops at a blank line and misreads a second comment in a row, as with its qrels); a fifth field is
- * an error; `value` is a decimal number ("0.5" kept as 0.5: each format says how it reads it). CRLF,
- * a UTF-8 BOM and a missing final newline are accepted. Ids are kept as strings, in file order.
- * Browser compatible.
+ * Qrels whose second column names a group: `qid group docno value`, as trec_eval's qrels_jg (-R
+ * qrels_jg) and qrels_prefs (-R qrels_prefs) and TREC's diversity qrels (ndeval: the group a subtopic)
+ * have them. Lines as every line parser reads them (line-parser.ts; trec_eval stops at a blank line and
+ * misreads a second comment in a row); a fifth field is an error; `value` a decimal, which each format
+ * reads its way. Ids kept as strings, in file order.
  *
  * @example
  * ```ts
  * const p = new GroupQrelsParser({ file: "qrels.jg" });
  * p.push(new TextEncoder().encode("301 u1 d1 1\n301 u2 d1 0\n"));
- * p.finish(); // { qid: ["301", "301"], group: ["u1", "u2"], docno: ["d1", "d1"], value: Float64Array [1, 0], lines: [1, 2], length: 2 }
  * ```
- */
-import { checkOptions, required, STRING } from "../errors/errors.js";
+ */ import { checkOptions, required, STRING } from "../errors/errors.js";
 import { atolBytes } from "../c/strings.js";
 import { Float64Column } from "./columns.js";
 import { TextRowsParser } from "./line-parser.js";
@@ -43,10 +35,8 @@ export interface GroupQrels {
    * is 0).
    */
   long: Float64Array;
-  /** The line of each entry, for error messages. */
   lines: Int32Array;
   length: number;
-  /** The file name given to the parser. */
   file: string;
 }
 
@@ -65,7 +55,6 @@ export class GroupQrelsParser extends TextRowsParser {
     this.long.push(atolBytes(buf, f[6], f[7]));
   }
 
-  /** Parses the rest of the input and returns the entries. */
   finish(): GroupQrels {
     const {
       values: [value],

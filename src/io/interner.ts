@@ -1,55 +1,34 @@
 /**
- * Interning of byte strings (query ids, document ids) to dense integer ids 0, 1, 2, ... in order of
- * first appearance.
- *
- * The parsers hand us a range of their input buffer; we hash the bytes (FNV-1a) and probe an
- * open-addressing table, so no JS string is ever built for a lookup. The bytes of every id live in one
- * growable pool (`pool()`), which is later copied into WebAssembly memory so the kernel can break score
- * ties by comparing document ids byte-wise, as trec_eval does with strcmp.
- *
- * Browser compatible: no Node built-ins.
- *
- * @example
- * ```ts
- * const ids = new Interner();
- * const bytes = new TextEncoder().encode("d1 d2 d1");
- * ids.intern(bytes, 0, 2); // 0
- * ids.intern(bytes, 3, 5); // 1
- * ids.intern(bytes, 6, 8); // 0
- * ids.stringOf(1); // "d2"
- * ```
+ * Byte strings (query ids, document ids) interned to ids 0, 1, 2, ... in order of first appearance,
+ * hashed (FNV-1a) from the parsers' buffers with no JS string built. Every id's bytes live in one pool,
+ * which the kernel compares to break ties by document id as trec_eval's strcmp does.
  */
 import { RankevalError, shown, usageError, type OptionType } from "../errors/errors.js";
+import { compareIds, copyBytes, doubled, grow } from "./rows.js";
 
-/** FNV-1a, 32-bit, over buf[start, end), as a signed integer: the hash the table is keyed with. */
+/** FNV-1a, 32-bit, as a signed integer. */
 function hashBytes(buf: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 16777619);
   return h;
 }
 
-/**
- * A table entry is `tag | (id + 1)`, 0 for an empty slot: the low ID_BITS hold id + 1 and the top bits
- * a tag, the top bits of the id's hash (the slot comes from the low bits), so a probe rejects most
- * other ids without reading their bytes.
- */
+/** A table entry is `tag | (id + 1)` (0: empty), the tag the top bits of the id's hash, so a probe rejects most ids without reading their bytes. */
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
 const TAG_MASK = ~ID_MASK;
-/** The most ids an interner holds (about 134 million, far beyond what wasm32 memory could hold). */
+/** The most ids an interner holds (beyond what wasm32 memory could hold). */
 const MAX_IDS = ID_MASK - 1;
 
 const utf8Decoder = new TextDecoder("utf-8");
 const utf8Encoder = new TextEncoder();
 
-/** Parsers' `docids`: an Interner (required), or "per-row". */
 export const DOCIDS: OptionType = {
   test: (v) => v === "per-row" || INTERNER.test(v),
   is: 'an Interner (new Interner() of rankeval/io) or "per-row"',
   required: true,
 };
 
-/** The error of a byte range [start, end) that is not one of buf's. */
 function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
   if (!(buf instanceof Uint8Array))
     return usageError(`Interner.intern(buf, start, end): buf must be a Uint8Array, not ${shown(buf)}`);
@@ -58,10 +37,7 @@ function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
   );
 }
 
-/**
- * An Interner as a parser's options take it (required): by its methods, not its class, so that one made
- * by another copy of this module (an ES module and a CommonJS require) is one too.
- */
+/** An Interner as options take it: by its methods, so one from another copy of this module (ESM and CJS) is one too. */
 export const INTERNER: OptionType = {
   test: (v) =>
     typeof v === "object" &&
@@ -73,31 +49,24 @@ export const INTERNER: OptionType = {
 };
 
 export class Interner {
-  /** The bytes of all ids, back to back. */
   private bytes: Uint8Array;
   private bytesLen = 0;
-  /** offsets[i] is where id i starts in `bytes`; offsets[size] is bytesLen. */
   private offsets: Int32Array;
-  /** hashes[i] is the hash of id i, so a rehash reads 4 bytes an id, in order, and hashes nothing. */
+  /** hashes[i]: id i's hash, so a rehash reads 4 bytes an id in order and hashes nothing. */
   private hashes: Int32Array;
   private count = 0;
   /**
-   * Open-addressing table with linear probing; its capacity is a power of two, kept at most half full
-   * (at 3/4, lookups among 10M ids were 30% slower). Four bytes a slot, the hashes being kept in id
-   * order in `hashes`, because memory is what large tables cost most: cache and TLB misses, and fresh
-   * pages, which are slow to first touch on VMs.
+   * Linear probing; a power of two, at most half full (at 3/4, lookups among 10M ids were 30% slower).
+   * Four bytes a slot (hashes kept in id order): cache and TLB misses and fresh pages cost most.
    */
   private table: Int32Array;
   private mask: number;
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that internBatch's first passes' loads are not optimized away
   private sink = 0;
 
-  /**
-   * @param expectedIds how many distinct ids to make room for up front. @default 1024
-   * @param expectedBytes how many bytes of ids to make room for up front. @default 16 * expectedIds
-   */
+  /** `expectedIds` (@default 1024) and `expectedBytes` (@default 16 * expectedIds): room made up front. */
   constructor(expectedIds = 1024, expectedBytes = 16 * expectedIds) {
-    // An Infinity would size the table forever; a negative or fractional size is a RangeError below.
+    // An Infinity would size the table forever.
     if (!(Number.isInteger(expectedIds) && expectedIds >= 0 && expectedIds <= MAX_IDS))
       throw usageError(`Interner: expectedIds must be an integer from 0 to ${MAX_IDS}, not ${shown(expectedIds)}`);
     if (!(Number.isInteger(expectedBytes) && expectedBytes >= 0 && expectedBytes <= 2 ** 31 - 1))
@@ -111,7 +80,6 @@ export class Interner {
     this.bytes = new Uint8Array(Math.max(64, expectedBytes));
   }
 
-  /** Number of distinct ids interned so far. */
   get size(): number {
     return this.count;
   }
@@ -121,9 +89,9 @@ export class Interner {
     return this.internHashed(buf, start, end, hashBytes(buf, start, end));
   }
 
-  /** Like `intern`, with `hash` already computed as `intern` does (FNV-1a, 32-bit, as a signed integer). */
+  /** `intern` with `hash` already computed (hashBytes). */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
-    // Past buf's end a typed array reads undefined, as 0s: an id of bytes nobody gave.
+    // Past buf's end a typed array reads undefined, as 0s.
     if (
       !(buf instanceof Uint8Array && start >= 0 && start <= end && end <= buf.length && Number.isInteger(start + end))
     )
@@ -144,13 +112,10 @@ export class Interner {
   }
 
   /**
-   * Interns n byte strings at once: string i is buf[starts[i], ends[i]) with hash hashes[i] (as
-   * `hashBytes` computes it); its id goes to out[i]. Same ids as n calls to internHashed, in order.
-   *
-   * Why a batch: past a few hundred thousand ids the table no longer fits in cache, and each probe is a
-   * cache miss that the CPU cannot overlap with the next, because the probe loop branches on the loaded
-   * value. Here first passes touch every string's slot, then the candidate id's offset, with independent
-   * loads whose misses overlap; the real probes then find them in cache. (4x faster lookups at 10M ids.)
+   * Interns buf[starts[i], ends[i]) with hash hashes[i] into out[i], as n internHashed calls would.
+   * Past a few hundred thousand ids each probe is a cache miss the CPU cannot overlap (the loop branches
+   * on the loaded value); here first passes touch every slot and candidate offset with independent
+   * loads whose misses overlap, then the probes hit the cache (4x faster at 10M ids).
    */
   internBatch(
     buf: Uint8Array,
@@ -173,10 +138,7 @@ export class Interner {
     for (let i = 0; i < n; i++) out[i] = this.internHashed(buf, starts[i], ends[i], hashes[i]);
   }
 
-  /**
-   * The ids of n byte strings, string i being bytes[offsets[i], offsets[i + 1]), in order: internBatch
-   * a block at a time (the parsers' interned mode, from the per-row columns).
-   */
+  /** The ids of the strings bytes[offsets[i], offsets[i + 1]), in order: internBatch a block at a time. */
   internAll(bytes: Uint8Array, offsets: Int32Array, n: number): Int32Array {
     const out = new Int32Array(n);
     const hashes = new Int32Array(256);
@@ -219,8 +181,7 @@ export class Interner {
   }
 
   /**
-   * The strings of many ids, as stringOf gives them, in one decode when their bytes are all ASCII (a
-   * byte is then a character, and each string a slice of the whole): in Chromium a decode call costs
+   * stringOf of many ids, in one decode where all their bytes are ASCII: in Chromium a decode costs
    * about a microsecond, 0.3 s of the join of a run of 300,000 queries.
    */
   stringsOf(ids: readonly number[]): string[] {
@@ -252,10 +213,7 @@ export class Interner {
     return out;
   }
 
-  /**
-   * The pool: id i's bytes are bytes[offsets[i], offsets[i + 1]); offsets has size + 1 entries.
-   * Both are views of the interner's buffers, valid until the next intern that adds an id.
-   */
+  /** The pool: id i is bytes[offsets[i], offsets[i + 1]); views valid until an intern adds an id. */
   pool(): { bytes: Uint8Array; offsets: Int32Array } {
     return {
       bytes: this.bytes.subarray(0, this.bytesLen),
@@ -267,17 +225,7 @@ export class Interner {
   compareBytes(a: number, b: number): number {
     this.checkId(a);
     this.checkId(b);
-    const pool = this.bytes;
-    const offA = this.offsets[a];
-    const offB = this.offsets[b];
-    const lenA = this.offsets[a + 1] - offA;
-    const lenB = this.offsets[b + 1] - offB;
-    const n = lenA < lenB ? lenA : lenB;
-    for (let i = 0; i < n; i++) {
-      const d = pool[offA + i] - pool[offB + i];
-      if (d !== 0) return d;
-    }
-    return lenA - lenB;
+    return compareIds(this.pool(), a, b);
   }
 
   private checkId(id: number): void {
@@ -290,30 +238,13 @@ export class Interner {
     const len = end - start;
     const id = this.count;
     if (id >= MAX_IDS) throw new RankevalError("too-large", `more than ${MAX_IDS} distinct ids`);
-    if (this.bytesLen + len > this.bytes.length) {
-      let cap = this.bytes.length * 2;
-      while (cap < this.bytesLen + len) cap *= 2;
-      const grown = new Uint8Array(cap);
-      grown.set(this.bytes.subarray(0, this.bytesLen));
-      this.bytes = grown;
-    }
+    if (this.bytesLen + len > this.bytes.length)
+      this.bytes = grow(this.bytes, doubled(2 * this.bytes.length, this.bytesLen + len), this.bytesLen);
     if (id + 2 > this.offsets.length) {
-      const grown = new Int32Array(this.offsets.length * 2);
-      grown.set(this.offsets);
-      this.offsets = grown;
-      const grownHashes = new Int32Array(grown.length);
-      grownHashes.set(this.hashes);
-      this.hashes = grownHashes;
+      this.offsets = grow(this.offsets, 2 * this.offsets.length);
+      this.hashes = grow(this.hashes, this.offsets.length);
     }
-    const pool = this.bytes;
-    let at = this.bytesLen;
-    // A loop beats set(subarray()) for the short ids that dominate, and allocates nothing.
-    if (len <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
-    else {
-      pool.set(buf.subarray(start, end), at);
-      at += len;
-    }
-    this.bytesLen = at;
+    const at = (this.bytesLen = copyBytes(this.bytes, this.bytesLen, buf, start, end));
     this.offsets[id + 1] = at;
     this.hashes[id] = hash;
     this.count = id + 1;
@@ -323,26 +254,16 @@ export class Interner {
   }
 
   /**
-   * Makes room for about `ids` ids and `bytes` bytes of them in all, at once (a parser that estimates
-   * them from a sample of its input): one rehash instead of one at each doubling, and no copies of the
-   * pool on the way. The table is sized for 90% of `ids`: it doubles at powers of two, and an estimate
-   * a little high would otherwise double it for nothing (+256 MB at 30M ids); past that, it doubles as
-   * ever.
+   * Room for about `ids` ids of `bytes` bytes in all, at once (a parser's estimate): one rehash, no
+   * copies on the way. The table is sized for 90% of `ids`, so an estimate a little high does not double
+   * it for nothing (+256 MB at 30M ids).
    */
   reserve(ids: number, bytes: number): void {
     if (ids + 1 > this.offsets.length) {
-      const offsets = new Int32Array(ids + 1);
-      offsets.set(this.offsets.subarray(0, this.count + 1));
-      this.offsets = offsets;
-      const hashes = new Int32Array(ids + 1);
-      hashes.set(this.hashes.subarray(0, this.count));
-      this.hashes = hashes;
+      this.offsets = grow(this.offsets, ids + 1, this.count + 1);
+      this.hashes = grow(this.hashes, ids + 1, this.count);
     }
-    if (bytes > this.bytes.length) {
-      const grown = new Uint8Array(bytes);
-      grown.set(this.bytes.subarray(0, this.bytesLen));
-      this.bytes = grown;
-    }
+    if (bytes > this.bytes.length) this.bytes = grow(this.bytes, bytes, this.bytesLen);
     let slots = this.mask + 1;
     while (slots < 1.8 * ids) slots *= 2;
     if (slots > this.mask + 1) this.rehash(slots);

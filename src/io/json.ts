@@ -1,17 +1,13 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed from bytes
- * chunk by chunk: exactly an object of objects of finite numbers, ids with every JSON escape (surrogate
- * pairs combined, stored as UTF-8), a BOM skipped. Anything else is an InputError at its line and byte
- * column (`run.json:3:9: expected a number for document "d1" of query "q1", found 't'`); so is a query
- * or a document given twice (JSON would keep the last: here it is a mistake to report). The output is
- * the TREC parsers' per-row mode (rows.ts). Only the id or number being read is kept across chunks.
- * Browser compatible.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by
+ * chunk: exactly an object of objects of finite numbers, ids with every JSON escape (stored as UTF-8).
+ * Anything else is an InputError at its line and byte column, as is a query or a document given twice
+ * (JSON would keep the last: here it is a mistake to report). Rows come as the TREC parsers' per-row mode.
  *
  * @example
  * ```ts
  * const p = new JsonParser({ file: "run.json", qids: new Interner(), kind: "run", runTag: "bm25" });
  * p.push(new TextEncoder().encode('{"q1": {"d1": 2.5, "d2": 1}}'));
- * p.finish(); // RunRows: { qid, docids, score: [2.5, 1], runTag: "bm25", lines, length: 2, ... }
  * ```
  */
 import {
@@ -28,27 +24,25 @@ import {
 import { INTERNER, type Interner } from "./interner.js";
 import type { QrelsRows } from "./qrels.js";
 import type { RunRows } from "./run.js";
-import { RowsBuilder, rowHash } from "./rows.js";
+import { grow, RowsBuilder, rowHash } from "./rows.js";
 import { rowsOf } from "./columnar.js";
-import { parseFinite } from "./_number.js";
-import { InputHead, MAX_LINE_BYTES, notText, tooLong } from "./line-parser.js";
+import { parseFinite } from "./decimal.js";
+import { InputHead, MAX_LINE_BYTES, notText, quote, tooLong } from "./line-parser.js";
 
 export type RowsKind = "qrels" | "run";
 export type RowsOf<K extends RowsKind> = K extends "qrels" ? QrelsRows : RunRows;
 
 export interface JsonParserOptions<K extends RowsKind> {
-  /** Name used in error messages. */
   file: string;
-  /** Interner for query ids (share it with the other side's parser so the ids agree). */
+  /** Interner for query ids (shared with the other side's parser). */
   qids: Interner;
   /** Judgments (labels, `rel`) or a run (scores). */
   kind: K;
   runTag?: string;
-  /** Room for this many bytes of input up front (the file's size, if known). */
+  /** Room for this many bytes of input up front. */
   expectedBytes?: number;
 }
 
-/** JsonParser's options, for checkOptions. */
 export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind>, OptionType>> = {
   file: required(A_STRING),
   qids: INTERNER,
@@ -58,28 +52,25 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
 };
 
 /**
- * What the JSON and CSV/TSV parsers share (JsonParser, delimited.ts's DelimitedParser; a value or a
- * record may span lines, so they read byte by byte, not through LineParser): push() chunks, then
- * finish() once for rows shaped as the TREC parsers' per-row output; after an error every call throws
- * it again.
+ * What the JSON and CSV/TSV parsers share (a value or a record may span lines, so they read byte by
+ * byte, not through LineParser): chunks in, rows out as the TREC parsers' per-row mode; an error is thrown again by every later call.
  */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
-  protected readonly file: string;
-  protected readonly kind: K;
-  protected readonly runTag: string;
-  protected readonly qidNames: Interner;
-  protected readonly rows: RowsBuilder;
-  /** Offset of the byte being read; at the last reserve() of the rows, so it is told how much input it covers. */
+  /** Offset of the byte being read; `reservedAt` at the last reserve(), for how much input it covers. */
   protected abs = 0;
-  /** 1-based line, and the offset of its first byte. */
   protected line = 1;
   protected lineStart = 0;
   private reservedAt = 0;
   private finished = false;
   private error: unknown = null;
   private readonly inputHead = new InputHead();
+  protected readonly file: string;
+  protected readonly kind: K;
+  protected readonly runTag: string;
+  protected readonly qidNames: Interner;
+  protected readonly rows: RowsBuilder;
 
-  /** `types`: the options the parser takes (JSON_OPTION_TYPES, more for CSV), `call` its name for messages. */
+  /** `types`: the options the parser takes, `call` its name for messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
     checkOptions(options, types, call);
     this.file = options.file;
@@ -92,7 +83,6 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected abstract feed(chunk: Uint8Array): void;
   protected abstract end(): void;
 
-  /** Parses the next chunk (split anywhere). */
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
@@ -119,12 +109,11 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     }
   }
 
-  /** Throws at the byte being read; `shift` moves the column (-1: the CR before a byte). */
+  /** Throws at the byte being read; `shift` moves the column (-1: the CR before it). */
   protected fail(reason: string, shift = 0): never {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
-  /** Makes room for one more row whose document id has `len` bytes. */
   protected reserve(len: number): void {
     const rows = this.rows;
     if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
@@ -134,7 +123,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   }
 }
 
-// States (failEnd says what each expects), then inside tokens.
+// States, then inside tokens.
 const TOP = 0;
 const QKEY_OR_END = 1;
 const QKEY = 2;
@@ -162,22 +151,11 @@ const COMMA = 44;
 const COLON = 58;
 const LF = 10;
 
-const utf8Decoder = new TextDecoder("utf-8");
-
-/** A byte as an error message shows it. */
 export function describeByte(c: number): string {
   if (c === 39) return `"'"`;
   if (c > 32 && c < 127) return `'${String.fromCharCode(c)}'`;
   if (c === 32) return "a space";
   return `byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
-}
-
-/** Bytes decoded for an error message, shortened if long. */
-export function show(bytes: Uint8Array, start: number, end: number): string {
-  const max = 40;
-  let text = utf8Decoder.decode(bytes.subarray(start, Math.min(end, start + max)));
-  if (end - start > max) text += "…";
-  return JSON.stringify(text);
 }
 
 /** True when b[0, n) is a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
@@ -203,10 +181,26 @@ function isJsonNumber(b: Uint8Array, n: number): boolean {
   return p === n;
 }
 
-/** Bytes that may continue a number token (the grammar is checked once it ends). */
+/** Bytes that may continue a number (its grammar is checked once it ends). */
 function numberByte(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
+
+/** What each state from TOP to END expects, for errors (`q` names the query, `d` the document). */
+const EXPECTS: readonly ((q: () => string, d: () => string) => string)[] = [
+  () => "'{'",
+  () => "a query id (a string) or '}'",
+  () => "a query id (a string)",
+  (q) => `':' after query ${q()}`,
+  (q) => `'{' (the documents of query ${q()})`,
+  (q) => `a document id (a string) or '}' in query ${q()}`,
+  (q) => `a document id (a string) in query ${q()}`,
+  (_, d) => `':' after ${d()}`,
+  (_, d) => `a number for ${d()}`,
+  (_, d) => `',' or '}' after ${d()}`,
+  (q) => `',' or '}' after the documents of query ${q()}`,
+  () => "the end of the file after the JSON object",
+];
 
 export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   constructor(options: JsonParserOptions<K>) {
@@ -214,12 +208,11 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   private state = TOP;
-  /** The state a finished string or number returns to (its owner: QCOLON, DCOLON or DNEXT). */
+  /** The state a finished string or number returns to. */
   private after = 0;
-  /** Where the current token started, for its errors. */
+  /** Where the current token started (line, column, byte offset), for its errors. */
   private tokLine = 0;
   private tokCol = 0;
-  /** The byte offset of the current token's first byte. */
   private tokAt = 0;
 
   /** The id being read (escapes resolved, UTF-8). */
@@ -232,18 +225,16 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private hexValue = 0;
   private high = 0;
 
-  /** The current query's id, and the first row of its documents. */
   private qid = -1;
   private queryFirstRow = 0;
-  /** Queries seen (by interned id), to reject a query given twice. */
   private seenQuery = new Uint8Array(64);
-  /** The current query's documents by hash: stamp[slot] === generation marks a used slot. */
+  /** The query's documents by hash: stamp[slot] === generation marks a used slot. */
   private slots = new Int32Array(64);
   private stamps = new Int32Array(64);
   private generation = 1;
   private inQuery = 0;
 
-  /** Where the current document id started (a number's token position replaces tokLine/tokCol). */
+  /** Where the current document id started (a number's token replaces tokLine/tokCol). */
   private docIdLine = 0;
   private docIdCol = 0;
 
@@ -253,14 +244,12 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   protected feed(buf: Uint8Array): void {
-    const n = buf.length;
     const base = this.abs;
-    let p = 0;
-    while (p < n) {
+    const n = buf.length;
+    for (let p = 0; p < n; ) {
       const c = buf[p];
       switch (this.state) {
         case STRING: {
-          // A tight loop over plain bytes up to the closing quote or an escape.
           let id = this.id;
           let len = this.idLen;
           let q = p;
@@ -296,9 +285,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
           if (numberByte(c)) {
             if (this.numLen === this.num.length) {
               if (this.numLen >= MAX_LINE_BYTES) this.tokenTooLong("a number");
-              const g = new Uint8Array(2 * this.num.length);
-              g.set(this.num);
-              this.num = g;
+              this.num = grow(this.num, 2 * this.num.length);
             }
             this.num[this.numLen++] = c;
             p++;
@@ -379,27 +366,23 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
         return;
       case QKEY_OR_END:
       case QKEY:
-        if (c === QUOTE) this.startId(QCOLON);
-        else if (c === RBRACE && this.state === QKEY_OR_END) this.state = END;
+      case DKEY_OR_END:
+      case DKEY: {
+        const doc = this.state >= DKEY_OR_END;
+        if (c === QUOTE) this.startId(doc ? DCOLON : QCOLON);
+        else if (c === RBRACE && (this.state === QKEY_OR_END || this.state === DKEY_OR_END))
+          this.state = doc ? QNEXT : END;
         else this.unexpected(c);
         return;
+      }
       case QCOLON:
+      case DCOLON:
         if (c !== COLON) this.unexpected(c);
-        this.state = QOPEN;
+        this.state = this.state === QCOLON ? QOPEN : VALUE;
         return;
       case QOPEN:
         if (c !== LBRACE) this.unexpected(c);
         this.state = DKEY_OR_END;
-        return;
-      case DKEY_OR_END:
-      case DKEY:
-        if (c === QUOTE) this.startId(DCOLON);
-        else if (c === RBRACE && this.state === DKEY_OR_END) this.state = QNEXT;
-        else this.unexpected(c);
-        return;
-      case DCOLON:
-        if (c !== COLON) this.unexpected(c);
-        this.state = VALUE;
         return;
       case VALUE:
         if (c !== 45 && !(c >= 48 && c <= 57)) this.unexpected(c);
@@ -435,15 +418,11 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** A string just closed: a query id (after = QCOLON) or a document id (DCOLON). */
+  /** A string just closed: a query id (after = QCOLON) or a document id, which waits for its value. */
   private endId(): void {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
-      if (q >= this.seenQuery.length) {
-        const g = new Uint8Array(Math.max(2 * this.seenQuery.length, q + 1));
-        g.set(this.seenQuery);
-        this.seenQuery = g;
-      }
+      if (q >= this.seenQuery.length) this.seenQuery = grow(this.seenQuery, Math.max(2 * this.seenQuery.length, q + 1));
       if (this.seenQuery[q]) this.failToken(`query ${this.queryName(q)} appears twice`);
       this.seenQuery[q] = 1;
       this.qid = q;
@@ -451,16 +430,15 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
       this.generation++;
       this.inQuery = 0;
     }
-    // A document id waits in `id` for its value (endNumber adds the row).
   }
 
   private endNumber(): void {
     const num = this.num;
     const n = this.numLen;
     const what = () => `document ${this.docName()} of query ${this.queryName()}`;
-    if (!isJsonNumber(num, n)) this.failToken(`expected a number for ${what()}, found ${show(num, 0, n)}`);
+    if (!isJsonNumber(num, n)) this.failToken(`expected a number for ${what()}, found ${quote(num, 0, n)}`);
     const v = parseFinite(num, 0, n);
-    if (v !== v) this.failToken(`the number ${show(num, 0, n)} for ${what()} is not finite`);
+    if (v !== v) this.failToken(`the number ${quote(num, 0, n)} for ${what()} is not finite`);
     this.addRow(v);
     this.state = DNEXT;
   }
@@ -473,10 +451,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.inQuery++;
   }
 
-  /**
-   * Rejects the current document id if the current query already has it: an open-addressing table of
-   * the query's rows by hash, cleared per query by bumping `generation`; bytes are compared in the pool.
-   */
+  /** Rejects a document id the query already has: a table of its rows by hash, cleared per query by bumping `generation`. */
   private checkDuplicate(hash: number): void {
     if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
     const rows = this.rows;
@@ -528,10 +503,8 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
 
   private growId(need: number): Uint8Array {
     if (need > MAX_LINE_BYTES) this.tokenTooLong(this.idWhat());
-    const g = new Uint8Array(Math.max(need, 2 * this.id.length));
-    g.set(this.id.subarray(0, this.idLen));
-    this.id = g;
-    return g;
+    this.id = grow(this.id, Math.max(need, 2 * this.id.length), this.idLen);
+    return this.id;
   }
 
   /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
@@ -574,39 +547,13 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   private docName(): string {
-    return show(this.id, 0, this.idLen);
+    return quote(this.id, 0, this.idLen);
   }
 
-  /** What the state expects next, for errors. */
   private expected(): string {
-    const s = this.state;
     const q = () => this.queryName();
-    const d = () => `document ${this.docName()} of query ${q()}`;
-    return s === TOP
-      ? "'{'"
-      : s === QKEY_OR_END
-        ? "a query id (a string) or '}'"
-        : s === QKEY
-          ? "a query id (a string)"
-          : s === QCOLON
-            ? `':' after query ${q()}`
-            : s === QOPEN
-              ? `'{' (the documents of query ${q()})`
-              : s === DKEY_OR_END
-                ? `a document id (a string) or '}' in query ${q()}`
-                : s === DKEY
-                  ? `a document id (a string) in query ${q()}`
-                  : s === DCOLON
-                    ? `':' after ${d()}`
-                    : s === VALUE
-                      ? `a number for ${d()}`
-                      : s === DNEXT
-                        ? `',' or '}' after ${d()}`
-                        : s === QNEXT
-                          ? `',' or '}' after the documents of query ${q()}`
-                          : s === END
-                            ? "the end of the file after the JSON object"
-                            : `the closing '"' of ${this.idWhat()}`;
+    const says = EXPECTS[this.state] ?? (() => `the closing '"' of ${this.idWhat()}`);
+    return says(q, () => `document ${this.docName()} of query ${q()}`);
   }
 
   private unexpected(c: number): never {
@@ -627,7 +574,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`expected ${this.expected()}, found the end of the file`);
   }
 
-  /** The id or number being read has grown past MAX_LINE_BYTES (it is what a token holds: a line's bound). */
+  /** The id or number being read is past MAX_LINE_BYTES (a token is bound as a line). */
   private tokenTooLong(what: string): never {
     throw tooLong(this.file, this.tokLine, this.tokCol, what, this.tokAt);
   }

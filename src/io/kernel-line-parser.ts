@@ -1,14 +1,8 @@
 /**
- * The per-row columns (rows.ts) laid out in a WebAssembly memory of the kernel's module, so that the
- * kernel's fast path parses TREC text into them (assembly/parse.ts): the host copies each range of
- * whole lines into the same memory, calls the kernel, and handles what it stops at (a line for the
- * parser's own code, a new query id to intern, a new stretch of lines), then calls it again. The
- * columns are views of that memory (made again whenever it grows), so everything that reads a
- * RowsBuilder reads these the same way; finish() hands out views of it (the memory is this builder's
- * own: nothing grows it after), take() copies out, as RowsBuilder's. KernelLineParser is the parsers'
- * side (qrels, runs, LETOR, scores): every line through the kernel, its own slow line for the rest.
- *
- * Browser compatible.
+ * The per-row columns (rows.ts) laid out in a kernel's WebAssembly memory, for the kernel to parse
+ * TREC text, LETOR and scores into (assembly/parse.ts): the host copies whole lines into that memory,
+ * calls the kernel, and handles where it stops (a line for the parser's own code, a new query id to
+ * intern, a new stretch of lines). The columns are views of that memory, read as RowsBuilder's.
  */
 import {
   alignUp as align,
@@ -17,18 +11,18 @@ import {
   instantiate,
   MAX_MEMORY,
   memoryTooLarge,
-  type KernelExports,
   type KernelInstance,
 } from "../kernel/module.js";
-import type { Interner } from "./interner.js";
-import { LastId } from "./_last_id.js";
+import { checkOptions, type OptionType } from "../errors/errors.js";
+import { Interner } from "./interner.js";
+import { LastId } from "./last-id-cache.js";
 import { LineParser } from "./line-parser.js";
-import { RowsBuilder, type QuerySpans } from "./rows.js";
+import { grow, RowsBuilder, type QuerySpans } from "./rows.js";
 
 /** The line formats the kernel's fast path reads (assembly/parse.ts). */
 export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
-/** assembly/parse.ts's constants (its state block's field offsets ST_*, stop reasons STOP_*, ...), read once. */
+/** assembly/parse.ts's constants (state block offsets ST_*, stop reasons STOP_*, ...), read once. */
 const NAMES = {
   pad: "PARSE_PAD",
   stateBytes: "PARSE_STATE_BYTES",
@@ -61,24 +55,21 @@ function layoutOf(instance: WebAssembly.Instance): ParseLayout {
   return layout;
 }
 
-/** What the parser gives the fast path's loop: its line count, query ids, and its own code for other lines. */
+/** The parser's side of the fast path: its line count, query ids, and its own code for other lines. */
 export interface LineHost {
   line: number;
   readonly lastQid: LastId;
-  /** Parses the line at bytes[p] (any line: every error is found here) and returns the index after it. */
+  /** Parses the line at bytes[p] (every error is found here); returns the index after it. */
   slowLine(bytes: Uint8Array, p: number): number;
-  /** Runs: the run tag of the last row the fast path appended is bytes[start, end). */
+  /** Runs: the run tag of the fast path's last row is bytes[start, end). */
   tag?(bytes: Uint8Array, start: number, end: number): void;
-  /** LETOR: the optional fields every line has (`qid:`, `# docid = X`), or null until the first row says. */
+  /** LETOR: whether every line has `qid:` and `# docid = X`, or null until a row says. */
   letorModes?(): { qid: boolean; docid: boolean } | null;
-  /** The lines given at buf[p] are read at bytes[p + shift] (a copy): for errors that name a byte offset. */
+  /** The lines given at buf[p] are read at bytes[p + shift] (a copy), for errors naming a byte offset. */
   moved?(shift: number): void;
 }
 
-/**
- * What a parser's columns hold, for their too-large error: the rows of one file (judgments, or a run
- * read whole) in one WebAssembly memory, their ids' bytes indexed by i32 offsets (so 2 GiB of ids).
- */
+/** What the columns hold, for their too-large error. */
 const ROWS_USE = {
   what: "reading this input",
   advice:
@@ -86,22 +77,20 @@ const ROWS_USE = {
     "split the judgments and runs by query into shards, evaluate each with --per-query-out and combine " +
     "them with --merge (the README's 'Shards, threads and clusters')",
 };
-/** The most bytes of ids the columns hold: their offsets are i32 (and the kernel's parser counts them in one). */
+/** The most bytes of ids: their offsets are i32 (the kernel's parser counts them in one too). */
 const MAX_POOL_BYTES = 2 ** 31 - 1;
 
-/** Instances and memories given back by finished parsers (finishCopies), at most SPARES, none over SPARE_BYTES. */
+/** Instances given back by finished parsers (finishCopies). */
 const spares: KernelInstance[] = [];
 const SPARES = 4;
 const SPARE_BYTES = 64 << 20;
 
 /**
- * Where a finished parser's columns lie in its kernel's memory, for a join in that memory
- * (src/pipeline/join-kernel.ts): the instance, its memory, the columns' addresses (value f64, id end
- * offsets i32, hashes i32, id bytes, each id followed by 16 readable bytes), and the first byte after
- * them that nothing uses.
+ * Where a finished parser's columns lie in its kernel's memory, for a join there (join-kernel.ts):
+ * value f64, id end offsets i32, hashes i32, id bytes (16 readable bytes after each), the first free byte.
  */
 export interface KernelColumns {
-  /** A WebAssembly.Instance of the kernel's module and the WebAssembly.Memory it imports (typed without the WebAssembly namespace, which the package's types must not need). */
+  /** The kernel's WebAssembly instance and memory (typed without the WebAssembly namespace, which the package's types must not need). */
   readonly instance: { readonly exports: object };
   readonly memory: { readonly buffer: ArrayBuffer };
   readonly value: number;
@@ -112,9 +101,10 @@ export interface KernelColumns {
 }
 
 export class KernelRows extends RowsBuilder {
-  private readonly memory: WebAssembly.Memory;
-  private readonly instance: WebAssembly.Instance;
-  private readonly kernel: KernelExports;
+  /** The kernel's instance, memory and exports; the memory as bytes, the state block as i32s (views made again as it grows). */
+  private readonly wasm: KernelInstance;
+  private bytes!: Uint8Array;
+  private state!: Int32Array;
   private readonly k: ParseLayout;
   /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
   private readonly st: number;
@@ -126,47 +116,33 @@ export class KernelRows extends RowsBuilder {
   private poolAt = 0;
   private rowCap = 0;
   private poolCap = 0;
-  /** The whole memory as bytes, and the state block as i32s (made again when the memory grows). */
-  private bytes!: Uint8Array;
-  private state!: Int32Array;
-  /**
-   * LETOR: the rows' query ids as runs (rows.ts QuerySpans), kept as rows come (the kernel writes
-   * no query id per row for LETOR: a run is a query id's number and its first row).
-   */
+  /** LETOR: the query ids as runs (QuerySpans), kept as rows come: the kernel writes no qid per row for LETOR. */
   private spanIds = new Int32Array(64);
   private spanStarts = new Int32Array(64);
   private nSpans = 0;
 
   constructor(expectedBytes = 0) {
     super(expectedBytes);
-    // An instance given back by an earlier parser (finishCopies) when there is one: a new one costs
-    // 0.1 to 0.3 ms, which a command over a thousand small runs paid a thousand times.
-    const k = spares.pop() ?? instantiate();
-    this.memory = k.memory;
-    this.instance = k.instance;
-    this.kernel = k.exports;
-    this.k = layoutOf(k.instance);
-    this.st = align(this.kernel.heapBase(), 16);
+    // A new instance costs 0.1 to 0.3 ms, which a command over a thousand small runs paid a thousand times.
+    this.wasm = spares.pop() ?? instantiate();
+    this.k = layoutOf(this.wasm.instance);
+    this.st = align(this.wasm.exports.heapBase(), 16);
     this.base = align(this.st + this.k.stateBytes, 16);
     this.place(256, 4096);
-    // A given-back memory holds an earlier parse's bytes: the first offset is 0 by the columns' rule.
+    // A given-back memory holds an earlier parse's bytes: the first offset must be 0.
     this.offsets[0] = 0;
     this.state[this.k.qidLen >> 2] = -1;
   }
 
   /**
-   * Grows the memory now to hold `bytes` more after the columns, for a join in it (the judgments'
-   * parser, before finish(): the memory never grows after, so the views finish() hands out stay
-   * valid). Pages not yet written cost address space, not memory.
+   * Grows the memory now for `bytes` more after the columns, for a join in it: it never grows after
+   * finish(), so the views it hands out stay valid. Unwritten pages cost address space only.
    */
   keepRoom(bytes: number): void {
     this.ensure(this.free + bytes);
   }
 
-  /**
-   * finish(), as copies, and the instance given back for a later parser (so nothing here may be read
-   * after): for outputs small enough that copying costs less than a new instance.
-   */
+  /** finish(), as copies, the instance given back for a later parser: where copying costs less than a new instance. */
   finishCopies(): ReturnType<RowsBuilder["finish"]> {
     const out = this.finish();
     const docids = {
@@ -175,23 +151,23 @@ export class KernelRows extends RowsBuilder {
       hashes: out.docids.hashes.slice(),
     };
     const copies = { qid: out.qid.slice(), value: out.value.slice(), docids, lines: out.lines };
-    // Not kept when it grew large: a small parse should not hold a large memory.
-    if (spares.length < SPARES && this.memory.buffer.byteLength <= SPARE_BYTES) {
-      spares.push({ memory: this.memory, instance: this.instance, exports: this.kernel });
+    // Not kept when large: a small parse should not hold a large memory.
+    if (spares.length < SPARES && this.wasm.memory.buffer.byteLength <= SPARE_BYTES) {
+      spares.push(this.wasm);
     }
     return copies;
   }
 
-  /** The first byte after the columns (and the 16 bytes the kernel may read past the last id): room for a join or a check. */
+  /** The first byte after the columns and the 16 the kernel may read past the last id. */
   private get free(): number {
     return align(this.poolAt + this.poolCap + 16, 16);
   }
 
-  /** Where the columns lie: for a join in this memory, once the parser is finished (nothing grows it after). */
+  /** Where the columns lie, for a join in this memory once the parser is finished. */
   columns(): KernelColumns {
     return {
-      instance: this.instance,
-      memory: this.memory,
+      instance: this.wasm.instance,
+      memory: this.wasm.memory,
       value: this.valueAt,
       offsets: this.offsetsAt,
       hashes: this.hashesAt,
@@ -200,7 +176,7 @@ export class KernelRows extends RowsBuilder {
     };
   }
 
-  /** What the range of lines being reserved needs at least (rows, bytes of ids): resize's floor near the limit. */
+  /** What the range being reserved needs at least: resize's floor near the limit. */
   private needRows = 0;
   private needPool = 0;
 
@@ -211,9 +187,8 @@ export class KernelRows extends RowsBuilder {
   }
 
   /**
-   * Room for `rows` and `poolBytes` (the capacities RowsBuilder asks, with spare); where those pass what
-   * the memory or the offsets hold, only what the range being reserved needs, so a file just under the
-   * limit is read and one past it fails at the limit (place's too-large error), not at a doubling.
+   * Room for `rows` and `poolBytes`; where that passes what the memory or the offsets hold, only what
+   * the range being reserved needs, so a file past the limit fails at it (place), not at a doubling.
    */
   protected override resize(rows: number, poolBytes: number): void {
     let r = Math.max(rows, this.rowCap);
@@ -225,7 +200,7 @@ export class KernelRows extends RowsBuilder {
     this.place(r, p);
   }
 
-  /** The columns' addresses for `rows` rows and `poolBytes` bytes of ids (and 16: the kernel stores 16 bytes at a time). */
+  /** The columns' addresses (and 16 bytes: the kernel stores 16 at a time). */
   private layout(rows: number, poolBytes: number) {
     const valueAt = this.base;
     const qidAt = valueAt + 8 * rows;
@@ -235,10 +210,7 @@ export class KernelRows extends RowsBuilder {
     return { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end: poolAt + poolBytes + 16 };
   }
 
-  /**
-   * Lays the columns out for `rows` rows and `poolBytes` bytes of ids, moving what they hold: from
-   * the last column to the first, each only ever moving up, so none is written over before it moved.
-   */
+  /** Lays the columns out anew, moving each from the last to the first: each only moves up, so none is overwritten first. */
   private place(rows: number, poolBytes: number): void {
     const { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end } = this.layout(rows, poolBytes);
     if (poolBytes > MAX_POOL_BYTES)
@@ -257,14 +229,13 @@ export class KernelRows extends RowsBuilder {
     this.views();
   }
 
-  /** Grows the memory to hold `end` bytes. */
   private ensure(end: number): void {
-    growTo(this.memory, end, ROWS_USE);
-    if (!this.bytes || this.bytes.buffer !== this.memory.buffer) this.views();
+    growTo(this.wasm.memory, end, ROWS_USE);
+    if (!this.bytes || this.bytes.buffer !== this.wasm.memory.buffer) this.views();
   }
 
   private views(): void {
-    const buf = this.memory.buffer;
+    const buf = this.wasm.memory.buffer;
     this.bytes = new Uint8Array(buf);
     this.state = new Int32Array(buf, this.st, this.k.stateBytes >> 2);
     if (this.rowCap === 0) return;
@@ -275,24 +246,20 @@ export class KernelRows extends RowsBuilder {
     this.pool = new Uint8Array(buf, this.poolAt, this.poolCap);
   }
 
-  /** LETOR: rows from `row` on have query id `id` (a new run unless the last run's id is the same). */
+  /** LETOR: rows from `row` on have query id `id`. */
   private noteSpan(row: number, id: number): void {
     const k = this.nSpans;
     if (k > 0 && this.spanIds[k - 1] === id) return;
     if (k === this.spanIds.length) {
-      const ids = new Int32Array(2 * k);
-      ids.set(this.spanIds);
-      this.spanIds = ids;
-      const starts = new Int32Array(2 * k);
-      starts.set(this.spanStarts);
-      this.spanStarts = starts;
+      this.spanIds = grow(this.spanIds, 2 * k);
+      this.spanStarts = grow(this.spanStarts, 2 * k);
     }
     this.spanIds[k] = id;
     this.spanStarts[k] = row;
     this.nSpans = k + 1;
   }
 
-  /** LETOR: the runs of query ids kept as the rows came, as copies. */
+  /** LETOR: the query-id runs kept, as copies. */
   keptSpans(): QuerySpans {
     const starts = new Int32Array(this.nSpans + 1);
     starts.set(this.spanStarts.subarray(0, this.nSpans));
@@ -300,31 +267,28 @@ export class KernelRows extends RowsBuilder {
     return { ids: this.spanIds.slice(0, this.nSpans), starts };
   }
 
-  /** keepRoom for firstRepeated over queries `starts`: their starts and the widest one's table. */
+  /** keepRoom for firstRepeated over queries `starts`. */
   keepRepeatRoom(starts: Int32Array): void {
     this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
   }
 
-  /**
-   * LETOR: the first row whose document id came earlier in its query (queries: rows [starts[k],
-   * starts[k + 1])), or -1; by the kernel (assembly/parse.ts firstRepeated), in the room keepRoom left.
-   */
+  /** LETOR: the first row whose document id came earlier in its query, or -1 (assembly/parse.ts firstRepeated). */
   firstRepeated(starts: Int32Array): number {
     const nq = starts.length - 1;
     const size = repeatTableSlots(starts);
     const at = this.free;
     const slots = align(at + 4 * (nq + 1), 16);
     this.ensure(slots + 8 * size);
-    new Int32Array(this.memory.buffer, at, nq + 1).set(starts);
-    return this.kernel.firstRepeated(nq, at, this.offsetsAt, this.poolAt, slots);
+    new Int32Array(this.wasm.memory.buffer, at, nq + 1).set(starts);
+    return this.wasm.exports.firstRepeated(nq, at, this.offsetsAt, this.poolAt, slots);
   }
 
-  /** querySpans (rows.ts) of rows [0, k), by the kernel: a block's query ids as runs, as copies. */
+  /** querySpans (rows.ts) of rows [0, k), by the kernel, as copies. */
   spans(k: number): QuerySpans {
     const at = this.free;
     this.ensure(at + 8 * k + 8);
-    const runs = this.kernel.querySpans(this.qidAt, k, at, at + 4 * k);
-    const buf = this.memory.buffer;
+    const runs = this.wasm.exports.querySpans(this.qidAt, k, at, at + 4 * k);
+    const buf = this.wasm.memory.buffer;
     const starts = new Int32Array(runs + 1);
     starts.set(new Int32Array(buf, at + 4 * k, runs));
     starts[runs] = k;
@@ -332,9 +296,8 @@ export class KernelRows extends RowsBuilder {
   }
 
   /**
-   * Parses the whole lines buf[p, end) (buf[end - 1] is '\n') into the columns: the kernel's fast path
-   * (TREC run or qrels lines, LETOR lines or one score a line, as `format` says), `host.slowLine` for
-   * the lines it leaves. The bytes the host is given stay as they are until the next call.
+   * Parses the whole lines buf[p, end) into the columns: the kernel's fast path for `format`,
+   * `host.slowLine` for the lines it leaves. The host's bytes stay as they are until the next call.
    */
   parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number): void {
     const run = format === "run";
@@ -348,7 +311,7 @@ export class KernelRows extends RowsBuilder {
     host.moved?.(input - p);
     const k = this.k;
     const s = this.state;
-    const k0 = this.kernel;
+    const k0 = this.wasm.exports;
     const parse = run
       ? k0.parseRunRows
       : format === "qrels"
@@ -386,8 +349,7 @@ export class KernelRows extends RowsBuilder {
       } else if (why === k.stopShift) {
         this.newShift(this.count, host.line);
       } else {
-        // The parser's own code: it appends its row (if any) through add(), counts the line, and
-        // throws the exact error for a bad one.
+        // The parser's own code: adds its row, counts the line, throws the exact error of a bad one.
         const before = this.count;
         at = host.slowLine(bytes, at);
         if (letor && this.count > before) this.noteSpan(before, this.qid[before]);
@@ -396,7 +358,7 @@ export class KernelRows extends RowsBuilder {
   }
 }
 
-/** Slots of firstRepeated's table for queries `starts` (rows [starts[k], starts[k + 1])): a power of two, at least twice the widest query's rows. */
+/** firstRepeated's table size: a power of two, at least twice the widest query's rows. */
 function repeatTableSlots(starts: Int32Array): number {
   let widest = 0;
   for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
@@ -406,26 +368,31 @@ function repeatTableSlots(starts: Int32Array): number {
 }
 
 /**
- * A parser of lines whose usual ones the kernel reads (KernelRows.parseLines: TREC qrels and runs,
- * LETOR, scores) and its own slowLine the others, every row into `rows`, query ids interned into
- * `qidNames`. In the interned mode (document ids interned, not per row), finish() reads the same
- * columns: one parser, one slow line per format.
+ * A parser whose usual lines the kernel reads (KernelRows.parseLines) and its own slowLine the rest,
+ * every row into `rows`: one parser, one slow line per format, whether document ids are interned or not.
  */
 export abstract class KernelLineParser extends LineParser {
   protected readonly rows: KernelRows;
   protected readonly lastQid: LastId;
+  protected readonly qidNames: Interner;
+  /** The interner of document ids, or null where they are kept per row. */
+  protected readonly docidNames: Interner | null;
   private readonly host: LineHost;
 
+  /** `options` checked against `types` (`call` names the parser in errors), lines of `maxFields` fields. */
   constructor(
-    file: string,
+    options: { file: string; qids?: Interner; docids?: Interner | "per-row"; expectedBytes?: number },
+    types: Readonly<Record<string, OptionType>>,
+    call: string,
     maxFields: number,
     private readonly format: KernelFormat,
-    protected readonly qidNames: Interner,
-    expectedBytes?: number,
   ) {
-    super(file, maxFields);
-    this.rows = new KernelRows(expectedBytes);
-    this.lastQid = new LastId(qidNames);
+    super(checkOptions(options, types, call).file, maxFields);
+    const { qids = new Interner(), docids = "per-row" } = options;
+    this.qidNames = qids;
+    this.docidNames = docids === "per-row" ? null : docids;
+    this.rows = new KernelRows(options.expectedBytes);
+    this.lastQid = new LastId(qids);
     const parser = this;
     this.host = {
       get line() {
@@ -452,26 +419,22 @@ export abstract class KernelLineParser extends LineParser {
     this.lastQid.release();
   }
 
-  /** The line the kernel left at bytes[p] (any line: every error is found here); returns the index after it. */
+  /** The line the kernel left at bytes[p] (every error is found here); returns the index after it. */
   protected slowLine(bytes: Uint8Array, p: number): number {
     return this.fieldLine(bytes, p);
   }
 
-  /** LineHost's tag and letorModes, for the formats that have them. */
   protected tag(_bytes: Uint8Array, _start: number, _end: number): void {}
   protected letorModes(): { qid: boolean; docid: boolean } | null {
     return null;
   }
 
-  /** Appends the row of fields `f` (qid first, the document id third: TREC qrels and runs) with its value. */
+  /** Appends the row of fields `f` (TREC: qid first, document id third) with its value. */
   protected addRow(buf: Uint8Array, f: Int32Array, value: number): void {
     this.rows.add(this.lastQid.get(buf, f[0], f[1]), buf, f[4], f[5], value, this.line);
   }
 
-  /**
-   * The interned mode's columns: copies of the rows' (the kernel's instance given back), and each row's
-   * document id interned into `names` (in row order: ids by first appearance), if given.
-   */
+  /** The interned mode's columns (copies; the instance given back), document ids interned into `names` if given. */
   protected interned(names: Interner): { qid: Int32Array; value: Float64Array; docid: Int32Array };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null } {

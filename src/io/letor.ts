@@ -1,83 +1,60 @@
 /**
- * LETOR / SVMlight ranking files (`rel qid:Q f:v f:v ... # docid = X`), parsed from bytes chunk by
- * chunk.
+ * LETOR / SVMlight ranking files (`rel qid:Q f:v f:v ... # docid = X`), parsed chunk by chunk.
  *
- * - The label is a finite decimal number (it may be negative or fractional).
- * - `qid:Q` right after the label is optional, but all lines or none must have it: without it
- *   (LightGBM's rank.train / rank.test) `qid` is null and queries come from a group file.
- * - Features are checked to be INDEX:VALUE (a whole number and a decimal, nan or inf) but not parsed:
- *   only the ranking is evaluated. `1:abc`, `x:0.5` or a token without ':' is an error.
- * - As in SVMlight, a '#' anywhere starts a comment; `docid = X` (or `docid=X`) in it gives the row's
- *   document id. All lines or none must have one; without any, `docid` is null.
- * - Blank lines and lines starting with '#' are skipped; CRLF, a UTF-8 BOM and a missing final
- *   newline are accepted.
+ * - The label is a finite decimal (negative or fractional too).
+ * - `qid:Q` after the label is optional, but all lines or none have it: without it (LightGBM's
+ *   rank.train) `qid` is null and queries come from a group file.
+ * - Features are checked to be INDEX:VALUE (a whole number and a decimal, nan or inf), not parsed.
+ * - As in SVMlight, '#' starts a comment anywhere; `docid = X` in it gives the row's document id, on
+ *   all lines or none (else `docid` is null).
  *
- * An empty input gives zero rows with `qid` and `docid` null (letorBatch refuses it: nothing to
- * evaluate). Browser compatible.
+ * An empty input gives zero rows, `qid` and `docid` null (letorBatch refuses it).
  *
  * @example
  * ```ts
- * const qids = new Interner(), docids = new Interner();
- * const p = new LetorParser({ file: "train.txt", qids, docids });
+ * const p = new LetorParser({ file: "train.txt", qids: new Interner(), docids: new Interner() });
  * p.push(new TextEncoder().encode("2 qid:1 1:0.5 2:0.1 # docid = d7\n"));
  * p.finish(); // { qid: [0], rel: [2], docid: [0], length: 1 }
  * ```
  */
-import { checkOptions } from "../errors/errors.js";
-import { TREC_OPTION_TYPES } from "./qrels.js";
+import { TREC_OPTION_TYPES, type QrelsParserOptions } from "./qrels.js";
 import type { Interner } from "./interner.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, quote, SPACE, TAB } from "./line-parser.js";
-import { numberProblem, parseFinite } from "./_number.js";
+import { numberProblem, parseFinite } from "./decimal.js";
 
-export interface LetorParserOptions<D extends Interner | "per-row" = Interner> {
-  /** Name used in error messages. */
-  file: string;
-  /** Interner for query ids. */
-  qids: Interner;
-  /**
-   * Interner for the document ids found in `# docid = X` comments, or "per-row": each row keeps its
-   * id's bytes (no table of every id), the rows' query ids are kept as runs, and finish() returns
-   * LetorRows.
-   */
-  docids: D;
-  /** The input's size, if known: the columns are sized from it once a sample is read. */
-  expectedBytes?: number;
-}
+/** `docids`: an interner for the ids of `# docid = X` comments, or "per-row" (query ids then kept as runs). */
+export type LetorParserOptions<D extends Interner | "per-row" = Interner> = QrelsParserOptions<D>;
 
 /** One entry per row, in file order. */
 export interface Letor {
   /** Query of each row, or null when no line has `qid:`. */
   qid: Int32Array | null;
   rel: Float64Array;
-  /** Document of each row, or null when no line has a `docid = X` comment. */
+  /** Document of each row, or null when no line has `# docid = X`. */
   docid: Int32Array | null;
   length: number;
 }
 
-/** The rows with document ids per row (`docids: "per-row"`), in file order. */
+/** The rows with document ids per row (`docids: "per-row"`). */
 export interface LetorRows {
-  /** The rows' query ids as runs (each query's rows one run when the file lists them together), or null when no line has `qid:`. */
+  /** The rows' query ids as runs, or null when no line has `qid:`. */
   spans: QuerySpans | null;
   rel: Float64Array;
-  /** Each row's document id, bytes[offsets[i], offsets[i + 1]), or null when no line has a `docid = X` comment. */
+  /** Each row's document id, bytes[offsets[i], offsets[i + 1]), or null when no line has `# docid = X`. */
   docids: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
-  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  /** Each row's line (lineOfRow). */
   lines: RowLines;
   length: number;
-  /** The interner the spans' query ids refer to. */
   qidNames: Interner;
-  /**
-   * The first row whose document id came earlier in its query (queries: rows [starts[k], starts[k +
-   * 1])), or -1: in the kernel, where the ids are (letorRowsBatch's check).
-   */
+  /** The first row whose document id came earlier in its query (rows [starts[k], starts[k + 1])), or -1: checked in the kernel. */
   firstRepeated(starts: Int32Array): number;
 }
 
 export type LetorOf<D extends Interner | "per-row"> = D extends "per-row" ? LetorRows : Letor;
 
-/** Whether the lines seen so far have a field: not yet known, all have it, none has it. */
+/** Whether the lines seen so far have a field: not yet known, all, none. */
 const UNKNOWN = 0;
 const PRESENT = 1;
 const ABSENT = 2;
@@ -91,7 +68,6 @@ const COLON = 58;
 const EQUALS = 61;
 
 export class LetorParser<D extends Interner | "per-row" = Interner> extends KernelLineParser {
-  private readonly docids: Interner | null;
   private qidMode = UNKNOWN;
   private qidModeLine = 0;
   private docMode = UNKNOWN;
@@ -101,18 +77,10 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   private docEnd = -1;
 
   constructor(options: LetorParserOptions<D>) {
-    // The kernel's fast path reads the usual lines (assembly/parse.ts parseLetorRows), slowLine the others.
-    super(
-      checkOptions(options, TREC_OPTION_TYPES, "LetorParser").file,
-      0,
-      "letor",
-      options.qids,
-      options.expectedBytes,
-    );
-    this.docids = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, TREC_OPTION_TYPES, "LetorParser", 0, "letor");
   }
 
-  /** Parses the line at buf[p] (blank, comment or row); returns the index after its '\n'. */
+  /** Parses the line at buf[p]; returns the index after its '\n'. */
   protected override slowLine(buf: Uint8Array, p: number): number {
     this.lineStart = p;
     let c = buf[p];
@@ -129,9 +97,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
   }
 
-  /** Parses the row whose label starts at buf[p]; returns the index of its '\n'. */
+  /** Parses the row whose label is at buf[p]; returns the index of its '\n'. */
   private parseRow(buf: Uint8Array, p: number): number {
-    // Label: up to a blank, the end of the line or a '#'.
     const labelStart = p;
     let c = buf[p];
     while (c > SPACE && c !== HASH) c = buf[++p];
@@ -164,8 +131,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       this.setMode(false);
     }
 
-    // Features: checked to be INDEX:VALUE, not parsed (only the ranking is evaluated), up to a
-    // comment or the end of the line.
+    // Features: checked to be INDEX:VALUE, not parsed (only the ranking is evaluated).
     for (;;) {
       while (c === SPACE || c === TAB) c = buf[++p];
       if (c < SPACE || c === HASH) break;
@@ -207,10 +173,9 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   /**
-   * Checks the feature at buf[p] is INDEX:VALUE, a whole number (SVMlight counts from 1, XGBoost and
-   * LightGBM from 0) and a decimal number (nan and inf too, as C's strtod and Python write them);
-   * returns the index just past it. A feature that is neither is a sign of another format or a
-   * damaged line, named by its line and column.
+   * Checks the feature at buf[p] is INDEX:VALUE, a whole number (from 1 in SVMlight, 0 in XGBoost and
+   * LightGBM) and a decimal (nan and inf too, as strtod and Python write them); returns the index past
+   * it. Anything else is another format or a damaged line.
    */
   private checkFeature(buf: Uint8Array, p: number): number {
     const start = p;
@@ -231,7 +196,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     let end = valueStart;
     while (buf[end] > SPACE && buf[end] !== HASH) end++;
     if (parseFinite(buf, valueStart, end) === parseFinite(buf, valueStart, end)) return end;
-    // Syntax right but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
+    // Right syntax but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
     if (end > valueStart && numberProblem(buf, valueStart, end) === "is not a finite number") return end;
     if (buf[end] < SPACE && buf[end] !== TAB && buf[end] !== LF && buf[end] !== CR) this.badByte(buf, end);
     this.fail(
@@ -248,9 +213,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   /**
-   * Reads the comment starting with the '#' at buf[p], looking for `docid = X` (or `docid=X`) where
-   * "docid" starts a word; sets docStart/docEnd (docStart -1 if there is none). Returns the index of
-   * the line's '\n'.
+   * Reads the comment at the '#' at buf[p] for `docid = X` (or `docid=X`, "docid" starting a word):
+   * sets docStart/docEnd (docStart -1 if none). Returns the index of the line's '\n'.
    */
   private scanComment(buf: Uint8Array, p: number): number {
     let prev = HASH;
@@ -295,13 +259,12 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return q;
   }
 
-  /** Parses the rest of the input and returns the rows. */
   finish(): LetorOf<D> {
     this.finishLines();
     const rows = this.rows;
     const spans = this.qidMode === PRESENT ? rows.keptSpans() : null;
-    if (this.docids) {
-      const { value, docid } = this.interned(this.docMode === PRESENT ? this.docids : null);
+    if (this.docidNames) {
+      const { value, docid } = this.interned(this.docMode === PRESENT ? this.docidNames : null);
       let qid: Int32Array | null = null;
       if (spans) {
         qid = new Int32Array(value.length);
@@ -310,8 +273,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       const out: Letor = { qid, rel: value, docid, length: value.length };
       return out as LetorOf<D>;
     }
-    // Room for letorRowsBatch's check of document ids twice in a query, in the kernel's memory:
-    // made now, as nothing may grow it once finish() hands out views of it.
+    // Room for letorRowsBatch's duplicate-id check in the kernel's memory: now, as nothing may grow it once finish() hands out views.
     rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
     const { value, docids, lines } = rows.finish();
     const out: LetorRows = {

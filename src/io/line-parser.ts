@@ -1,20 +1,14 @@
 /**
- * What every line-oriented parser shares: chunks split anywhere, a UTF-8 BOM, line numbers, splitting a
- * line into whitespace-separated fields, and errors that name file:line:column.
- *
- * Complete lines are parsed in place in the caller's chunk; only the unfinished line at the end of a
- * chunk is copied (into `carry`) and completed from the next chunk. A parser subclass implements
- * `parseLines(buf, start, end)` over a range of whole lines: buf[end - 1] is always '\n', so its loops
- * can stop at '\n' without checking bounds. finish() supplies the missing '\n' of a last line. By default
- * it reads every line as fields (fieldLine), handing each row to `row`.
- *
- * A line is at most MAX_LINE_BYTES, and the bytes of an unfinished line are checked as they come: a
- * binary file, /dev/zero or a decompressed bomb is refused at its first bad byte (a format its first
- * bytes name said as such), never held whole.
+ * What every line parser shares: chunks cut anywhere, a UTF-8 BOM, line numbers, fields between blanks,
+ * errors at file:line:column. Whole lines are parsed in place in the caller's chunk; only a chunk's
+ * unfinished last line is copied (`carry`). Subclasses parse ranges of whole lines (parseLines: buf[end
+ * - 1] is always '\n', so loops stop at '\n' without bounds checks). A line's bytes are checked as they
+ * come, so a binary file or a bomb is refused at its first bad byte, never held whole.
  */
 import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
-import { numberProblem, parseFinite } from "./_number.js";
+import { numberProblem, parseFinite } from "./decimal.js";
+import { doubled, grow } from "./rows.js";
 
 export const LF = 10;
 export const CR = 13;
@@ -24,31 +18,26 @@ export const HASH = 35;
 const BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * The most bytes a line may have (without its '\n'), in every line reader (the CSV/TSV and JSON
- * readers bound a record and a token alike): a longer one is no text rankeval reads, and holding it
- * would let one endless line (a binary file, /dev/zero, a gzip bomb) take all the memory.
+ * The most bytes a line (a CSV/TSV record, a JSON token) may have without its '\n': holding more would
+ * let one endless line (a binary file, /dev/zero, a gzip bomb) take all the memory.
  */
 export const MAX_LINE_BYTES = 64 << 20;
 const MAX_LINE_TEXT = "64 MiB";
-/** The pieces a chunk larger than MAX_LINE_BYTES is read in. */
 const PIECE = 16 << 20;
 
-/** The reason said of a byte no text has (NUL, or a control byte where `c` is one) at byte offset `offset`. */
+/** The reason said of a NUL or control byte `c` at byte offset `offset`. */
 export function notText(c: number, offset: number): string {
   const what = c === 0 ? "NUL byte" : `control byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
   return `file is not text (${what} at byte offset ${offset})`;
 }
 
-/** The error of a line (a CSV/TSV record, a JSON token) longer than MAX_LINE_BYTES, `what` it is. */
+/** The error of a line (a CSV/TSV record, a JSON token: `what`) longer than MAX_LINE_BYTES. */
 export function tooLong(file: string, line: number, column: number, what: string, offset: number): InputError {
   const reason = `${what} is longer than ${MAX_LINE_TEXT} (from byte offset ${offset}), the most a line may hold: is the file text?`;
   return new InputError(file, line, column, reason);
 }
 
-/**
- * Binary formats told by their first bytes, said instead of the first line's error (a PNG's first line
- * is one field). Each pattern has a byte no text line has, or is a format's whole magic number.
- */
+/** Binary formats by their first bytes (each pattern has a byte no text line has, or is a whole magic number). */
 const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
   { magic: [0x1f, 0x8b], what: "gzip-compressed data: decompress it first" },
   // Parquet: "PAR1" then a page header (Thrift's compact protocol: a control byte).
@@ -78,21 +67,15 @@ const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
 ];
 const HEAD_BYTES = 8;
 
-/**
- * The first bytes of an input, gathered before any is parsed, to name a binary format: an error on
- * line 1 of an input that starts as a known binary format is said as "file is not text (it is ...)" at
- * 1:1, whatever the chunks were.
- */
+/** The first bytes of an input, gathered to name a binary format in place of line 1's error ("file is not text (it is ...)" at 1:1). */
 export class InputHead {
   private readonly bytes = new Uint8Array(HEAD_BYTES);
   private n = 0;
-  /** Whether the first bytes are still being gathered (nothing parsed yet). */
   pending = true;
 
   /**
-   * Gathers the first bytes of `chunk` while they may begin a binary format's magic number: null while
-   * they may, else the rest of the chunk to parse after held(). Text is never held (its first byte
-   * begins none), so errors come as soon as before.
+   * Gathers the first bytes of `chunk` while they may begin a magic number: null while they may, else
+   * the rest of the chunk. Text is never held (no magic number starts with a text byte).
    */
   add(chunk: Uint8Array): Uint8Array | null {
     let k = 0;
@@ -100,12 +83,11 @@ export class InputHead {
     return this.n < HEAD_BYTES && this.mayBeBinary() ? null : chunk.subarray(k);
   }
 
-  /** Whether the bytes gathered are a proper beginning of some binary format's magic number. */
   private mayBeBinary(): boolean {
     return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
   }
 
-  /** Whether the first `n` bytes gathered match `magic` (null: a control byte). */
+  /** Whether the first `n` bytes match `magic` (null: a control byte). */
   private matches(magic: readonly (number | null)[], n: number): boolean {
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -114,7 +96,7 @@ export class InputHead {
     return true;
   }
 
-  /** Hands `chunk` to `parse`: nothing while the first bytes are gathered, then those bytes first. */
+  /** Hands `chunk` to `parse`, after the bytes gathered. */
   pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void): void {
     if (this.pending) {
       const rest = this.add(chunk);
@@ -125,19 +107,18 @@ export class InputHead {
     parse(chunk);
   }
 
-  /** The bytes gathered, to parse first (at the end of the input, all of it); gathering ends. */
+  /** The bytes gathered, to parse first; gathering ends. */
   held(): Uint8Array {
     this.pending = false;
     return this.bytes.subarray(0, this.n);
   }
 
-  /** What binary format the input starts as, or null. */
   binary(): string | null {
     for (const { magic, what } of BINARY) if (magic.length <= this.n && this.matches(magic, magic.length)) return what;
     return null;
   }
 
-  /** `e`, or where it is an InputError on line 1 of a binary input, the error that says what the input is. */
+  /** `e`, or for an InputError on line 1 of a binary input, the error naming the format. */
   explain(e: unknown): unknown {
     if (!(e instanceof InputError) || e.line !== 1 || e.constructor !== InputError) return e;
     const what = this.binary();
@@ -145,46 +126,41 @@ export class InputHead {
   }
 }
 
-/** The most fields a parser asks tokenize() to record; further fields are only counted. */
+/** The most fields tokenize() records; the rest are only counted. */
 const MAX_FIELDS = 8;
 
 const utf8Decoder = new TextDecoder("utf-8");
 
 export abstract class LineParser {
   protected readonly file: string;
-  /** 1-based number of the line being parsed. */
   protected line = 1;
 
-  /** Set by tokenize(): start and end (exclusive) of field i at [2i] and [2i + 1], for i < MAX_FIELDS. */
+  /** Set by tokenize(): field i is [2i, 2i + 1], for i < MAX_FIELDS. */
   protected readonly fields: Int32Array = new Int32Array(2 * MAX_FIELDS);
-  /** Set by tokenize(): how many fields the line has (0 for a blank or comment line). */
+  /** Set by tokenize(): the line's field count (0 for a blank or comment line). */
   protected nFields = 0;
-  /** Set by tokenize(): index of the line's first byte, and of its '\n' (or of the '\r' of "\r\n"). */
+  /** Set by tokenize(): the line's first byte, and its '\n' (or the '\r' of "\r\n"). */
   protected lineStart = 0;
   protected lineEnd = 0;
 
-  /**
-   * Where buf[0] of the bytes being parsed lies in the input (its byte offset), for errors about a byte:
-   * set for each range of lines (moved by KernelLineParser where the kernel reads a copy).
-   */
+  /** The byte offset of buf[0] in the input, for errors (moved by KernelLineParser, which reads a copy). */
   protected base = 0;
 
   private carry = new Uint8Array(1024);
   private carryLen = 0;
-  /** The byte offset of carry[0], and whether the unfinished line is a comment (1), not (0) or blank so far (-1). */
+  /** The byte offset of carry[0]; the unfinished line is a comment (1), not (0), or blank so far (-1). */
   private carryAt = 0;
   private carryKind = -1;
-  /** Bytes of the input taken so far (a BOM too): the byte offset of the next chunk's first. */
+  /** Bytes taken so far: the byte offset of the next chunk. */
   private taken = 0;
   private readonly inputHead = new InputHead();
-  /** How many bytes of a BOM the input started with, held until we know whether they are one. */
+  /** Bytes of a BOM the input started with, held until known to be one. */
   private bomLen = 0;
   private started = false;
   private finished = false;
-  /** The first error thrown: an input is bad once, so push() and finish() throw it again after. */
   private error: unknown = null;
 
-  /** `maxFields`: how many fields of a line fieldLine records (at most MAX_FIELDS; one more than a row has). */
+  /** `maxFields`: how many fields fieldLine records (one more than a row has, at most MAX_FIELDS). */
   constructor(
     file: string,
     private readonly maxFields = MAX_FIELDS,
@@ -192,15 +168,11 @@ export abstract class LineParser {
     this.file = file;
   }
 
-  /** Lines parsed so far, for progress reports. */
   get linesRead(): number {
     return this.line - 1;
   }
 
-  /**
-   * Parses the next piece of the input. Chunks may split the input anywhere; the parser keeps no
-   * reference to a chunk after push() returns.
-   */
+  /** Parses the next piece of the input (cut anywhere); keeps no reference to it after. */
   push(chunk: Uint8Array): void {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
@@ -211,7 +183,6 @@ export abstract class LineParser {
     }
   }
 
-  /** Parses the next bytes of the input, a BOM at its start skipped. */
   private take(chunk: Uint8Array): void {
     if (!this.started) {
       let i = 0;
@@ -229,7 +200,6 @@ export abstract class LineParser {
     this.feed(chunk);
   }
 
-  /** Parses what remains (a last line without '\n'). */
   protected finishLines(): void {
     if (this.error !== null) throw this.error;
     if (this.finished) throw usageError(`${this.file}: finish() called twice: a parser reads one input`);
@@ -250,21 +220,18 @@ export abstract class LineParser {
     }
   }
 
-  /** The first error, kept (an input is bad once), said as what the input is where it is binary. */
+  /** Keeps the first error (an input is bad once), said as the binary format where it is one. */
   private failed(e: unknown): unknown {
     this.error = this.inputHead.explain(e);
     return this.error;
   }
 
-  /** Parses the whole lines in buf[start, end); buf[end - 1] is '\n'. Increments `line` per line. */
+  /** Parses the whole lines in buf[start, end) (buf[end - 1] is '\n'), counting `line`. */
   protected parseLines(buf: Uint8Array, p: number, end: number): void {
     while (p < end) p = this.fieldLine(buf, p);
   }
 
-  /**
-   * Parses any line as fields (tokenize), hands one that is neither blank nor a comment to row(), and
-   * counts it; returns the index after its '\n'. Every error a line can have is found here.
-   */
+  /** Parses a line as fields, hands a row (not blank, not a comment) to row(); returns the index after its '\n'. */
   protected fieldLine(buf: Uint8Array, p: number): number {
     const next = this.tokenize(buf, p, this.maxFields);
     if (this.nFields !== 0) this.row(buf, this.fields, this.nFields);
@@ -272,10 +239,9 @@ export abstract class LineParser {
     return next;
   }
 
-  /** A line's fields: [2i, 2i + 1] are field i's start and end in buf, `n` of them (fieldLine). */
+  /** A line's `n` fields: field i is buf[fields[2i], fields[2i + 1]). */
   protected row(_buf: Uint8Array, _fields: Int32Array, _n: number): void {}
 
-  /** Field i of the line as a finite number, else the error naming it `what`. */
   protected numberField(buf: Uint8Array, i: number, what: string): number {
     const f = this.fields;
     const v = parseFinite(buf, f[2 * i], f[2 * i + 1]);
@@ -284,13 +250,11 @@ export abstract class LineParser {
   }
 
   /**
-   * Called after each parseLines, while buf is still valid: where a parser finishes work it queued
-   * on buf. (Kept out of parseLines: V8 optimizes a long first parseLines call mid-loop, before its
-   * last statements ever ran, and then deoptimized it at their end on every call.)
+   * Called after each parseLines while buf is valid, to finish work queued on it. (Not in parseLines:
+   * V8 optimized a long first call mid-loop and then deoptimized at its last statements every call.)
    */
   protected linesDone(_buf: Uint8Array): void {}
 
-  /** Parses the whole lines buf[start, end), buf[0] at byte offset `base` of the input. */
   private lines(buf: Uint8Array, start: number, end: number, base: number): void {
     this.base = base;
     this.parseLines(buf, start, end);
@@ -298,8 +262,7 @@ export abstract class LineParser {
   }
 
   private feed(chunk: Uint8Array): void {
-    // A chunk larger than a line's bound is read in pieces, so that a line past the bound is always
-    // held (hold): it fails alike however the input was cut.
+    // In pieces, so a line past the bound is always held (hold): it fails alike however the input was cut.
     if (chunk.length > MAX_LINE_BYTES) {
       for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
       return;
@@ -328,10 +291,9 @@ export abstract class LineParser {
   }
 
   /**
-   * Adds src[start, end) (chunk bytes at byte offset `at`) to the unfinished line, refusing it at once
-   * where it takes a byte no line may have (unless it is a comment) or grows past MAX_LINE_BYTES: an
-   * endless line of binary bytes fails at its first, not when memory runs out. Only the first
-   * MAX_LINE_BYTES of a line are looked at, so its error does not depend on where chunks end.
+   * Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing a byte no line may have
+   * (outside a comment) or growth past MAX_LINE_BYTES at once: an endless binary line fails at its first
+   * bad byte, not when memory runs out, and alike wherever chunks end.
    */
   private hold(src: Uint8Array, start: number, end: number, at: number): void {
     const from = this.carryLen;
@@ -358,9 +320,8 @@ export abstract class LineParser {
   }
 
   /**
-   * Throws the error of the unfinished line, whose byte carry[i] no line may have: the line up to that
-   * byte parsed as a whole line, so that the error is the one its whole line gives (an earlier one, or
-   * this byte's), whatever the chunks were.
+   * Throws the error of the unfinished line at its byte carry[i], which no line may have: the line up
+   * to it parsed whole, so the error is the one its whole line gives, whatever the chunks were.
    */
   private badHeld(i: number): never {
     const line = this.line;
@@ -368,7 +329,6 @@ export abstract class LineParser {
     upTo.set(this.carry.subarray(0, i + 1));
     upTo[i + 1] = LF;
     this.lines(upTo, 0, i + 2, this.carryAt);
-    // Not reached by the parsers here (each refuses the byte): said all the same.
     this.line = line;
     this.lineStart = 0;
     this.base = this.carryAt;
@@ -377,22 +337,14 @@ export abstract class LineParser {
 
   private append(src: Uint8Array, start: number, end: number): void {
     const need = this.carryLen + end - start;
-    if (need > this.carry.length) {
-      let cap = this.carry.length * 2;
-      while (cap < need) cap *= 2;
-      const grown = new Uint8Array(cap);
-      grown.set(this.carry.subarray(0, this.carryLen));
-      this.carry = grown;
-    }
+    if (need > this.carry.length) this.carry = grow(this.carry, doubled(2 * this.carry.length, need), this.carryLen);
     this.carry.set(src.subarray(start, end), this.carryLen);
     this.carryLen = need;
   }
 
   /**
-   * Splits the line starting at buf[p] into fields separated by spaces and tabs, recording the first
-   * `maxFields` (at most MAX_FIELDS) in `fields` and counting all of them in `nFields`. A line whose first
-   * non-blank byte is '#' is a comment: nFields = 0, like a blank line. Returns the index just past the
-   * line's '\n'.
+   * Splits the line at buf[p] into fields between spaces and tabs: the first `maxFields` recorded in
+   * `fields`, all counted in `nFields` (0 for a blank or '#' comment line). Returns the index past its '\n'.
    */
   protected tokenize(buf: Uint8Array, p: number, maxFields: number): number {
     const fields = this.fields;
@@ -428,14 +380,14 @@ export abstract class LineParser {
     return p + 1;
   }
 
-  /** From the '#' at buf[p], returns the index of the comment's '\n' (and sets lineEnd). */
+  /** From the '#' at buf[p]: the index of the comment's '\n' (lineEnd set). */
   protected skipComment(buf: Uint8Array, p: number): number {
     const nl = buf.indexOf(LF, p);
     this.lineEnd = nl > p && buf[nl - 1] === CR ? nl - 1 : nl;
     return nl;
   }
 
-  /** Throws the error for a byte below 0x20 that is not a tab, a '\n' or the '\r' of "\r\n". */
+  /** Throws the error of a control byte (a '\r' not before '\n' among them). */
   protected badByte(buf: Uint8Array, p: number): never {
     const c = buf[p];
     if (c === CR) {
@@ -444,17 +396,14 @@ export abstract class LineParser {
     this.fail(p, notText(c, this.base + p));
   }
 
-  /** Throws an InputError at buf[p] of the current line. */
   protected fail(p: number, reason: string): never {
     throw new InputError(this.file, this.line, p - this.lineStart + 1, reason);
   }
 
-  /** Throws `${what} "${text}" is not a number` (or "is not a finite number") for buf[start, end). */
   protected failNumber(buf: Uint8Array, start: number, end: number, what: string): never {
     this.fail(start, `${what} ${quote(buf, start, end)} ${numberProblem(buf, start, end)}`);
   }
 
-  /** Throws `expected ${expected}, found ${n}` at the first extra field or at the end of the line. */
   protected failFieldCount(expected: string, maxFields: number): never {
     const n = this.nFields;
     const at = n > maxFields ? this.fields[2 * maxFields] : this.lineEnd;
@@ -462,13 +411,8 @@ export abstract class LineParser {
   }
 }
 
-/**
- * Lines of `names.length` fields (named so in errors), each field a finite number where `numeric` says,
- * else text, kept as columns of strings and of float64, with each row's line: trec_eval's small
- * formats (prefs, zscores, group qrels).
- */
+/** Lines of `names` fields, numeric where `numeric` says, else text: trec_eval's prefs, zscores and group qrels. */
 export abstract class TextRowsParser extends LineParser {
-  /** The text fields' columns and the numeric fields', each in field order. */
   protected readonly texts: string[][] = [];
   protected readonly numbers: Float64Column[] = [];
   private readonly lineOf: number[] = [];
@@ -494,7 +438,6 @@ export abstract class TextRowsParser extends LineParser {
     this.lineOf.push(this.line);
   }
 
-  /** Parses the rest of the input: the numeric columns, and each row's line, how many, and the file. */
   protected finishRows(): { values: Float64Array[]; lines: Int32Array; length: number; file: string } {
     this.finishLines();
     const values = this.numbers.map((c) => c.finish());
@@ -502,7 +445,7 @@ export abstract class TextRowsParser extends LineParser {
   }
 }
 
-/** buf[start, end) as a quoted string for an error message, shortened if long. */
+/** buf[start, end) quoted for an error message, shortened if long. */
 export function quote(buf: Uint8Array, start: number, end: number): string {
   const max = 40;
   let text = utf8Decoder.decode(buf.subarray(start, Math.min(end, start + max)));

@@ -1,29 +1,20 @@
 /**
- * TREC qrels (`qid iter docno rel`), parsed from bytes chunk by chunk.
+ * TREC qrels (`qid iter docno rel`), parsed chunk by chunk.
  *
- * As trec_eval (get_qrels.c): fields are separated by spaces or tabs, `iter` is ignored, and a fifth
- * field is an error. Unlike trec_eval 10, blank lines and any number of '#' comment lines are skipped
- * (trec_eval stops at a blank line and mis-reads a second consecutive comment), and `rel` may be a
- * decimal ("0.5"), kept as a float64: trec_eval's atol would truncate it. The labels atol reads as
- * another number ("1.5" is 1, "1e1" is 1) are listed in `truncated`, for reports under trec_eval's
- * names. CRLF line ends, a UTF-8 BOM and a missing final newline are accepted. Browser compatible.
- * Both modes parse through the kernel (kernel-line-parser.ts); the interned one interns ids at finish().
+ * As trec_eval (get_qrels.c): fields between spaces or tabs, `iter` ignored, a fifth field an error.
+ * Unlike trec_eval 10, blank lines and '#' comment lines are skipped (it stops at a blank line and
+ * mis-reads a second consecutive comment), and `rel` may be a decimal, kept as a float64 where atol
+ * would truncate it; the labels atol reads otherwise are listed in `truncated`, for trec_eval's names.
  *
  * @example
  * ```ts
- * const qids = new Interner(), docids = new Interner();
- * const p = new QrelsParser({ file: "qrels.txt", qids, docids });
+ * const p = new QrelsParser({ file: "qrels.txt", qids: new Interner(), docids: new Interner() });
  * p.push(new TextEncoder().encode("301 0 d1 1\n301 0 d2 0\n"));
  * const { qid, docid, rel, length } = p.finish(); // length 2, rel Float64Array [1, 0]
- *
- * // Document ids per row, not interned (for src/pipeline/join-rows.ts): see rows.ts.
- * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
- * q.push(new TextEncoder().encode("301 0 d1 1\n"));
- * q.finish(); // { qid, docids: { bytes, offsets, hashes }, rel, lines, length: 1, file, qidNames: qids }
  * ```
  */
 import { atolBytes } from "../c/strings.js";
-import { checkOptions, COUNT, required, STRING, type OptionType } from "../errors/errors.js";
+import { COUNT, required, STRING, type OptionType } from "../errors/errors.js";
 import { DOCIDS, INTERNER, type Interner } from "./interner.js";
 import { KernelLineParser, type KernelColumns } from "./kernel-line-parser.js";
 import type { RowDocids, RowLines } from "./rows.js";
@@ -31,21 +22,19 @@ import type { RowDocids, RowLines } from "./rows.js";
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
 
+/** The options of the TREC parsers (QrelsParser, RunParser, LetorParser). */
 export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
-  /** Interner for query ids (share it with the run's parser so the ids agree). */
+  /** Interner for query ids (shared with the other file's parser, so the ids agree). */
   qids: Interner;
-  /**
-   * Interner for document ids (share it with the run's parser so the ids agree), or "per-row": each
-   * row keeps its id's bytes and hash, and finish() returns QrelsRows.
-   */
+  /** Interner for document ids (shared with the other file's parser), or "per-row": finish() returns rows (rows.ts). */
   docids: D;
-  /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
+  /** The input's size, if known: room made up front. */
   expectedBytes?: number;
 }
 
-/** The TREC parsers' options (QrelsParser, RunParser, LetorParser), for checkOptions. */
+/** The TREC parsers' options, for checkOptions. */
 export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, OptionType>> = {
   file: required(STRING),
   qids: INTERNER,
@@ -54,9 +43,8 @@ export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, Option
 };
 
 /**
- * The labels trec_eval reads as another number than they are (get_qrels.c reads them with atol: the
- * leading integer, so "1.5" is 1, "-0.5" is 0, "1e1" is 1): their rows and trec_eval's values, in
- * row order, and the first one's line and text for a message.
+ * The labels trec_eval reads as another number (get_qrels.c's atol: "1.5" is 1, "-0.5" is 0, "1e1" is
+ * 1): their rows and atol's values, and the first one's line and text for a message.
  */
 export interface TruncatedLabels {
   rows: Int32Array;
@@ -71,39 +59,28 @@ export interface Qrels {
   docid: Int32Array;
   rel: Float64Array;
   length: number;
-  /** The interner the qid column's ids refer to. */
   qidNames: Interner;
-  /** The interner the docid column's ids refer to. */
   docidNames: Interner;
   /** Labels trec_eval's atol reads otherwise; absent when there are none. */
   truncated?: TruncatedLabels;
 }
 
-/** The judgments with document ids per row (`docids: "per-row"`), in file order. */
+/** The judgments with document ids per row (`docids: "per-row"`). */
 export interface QrelsRows {
   qid: Int32Array;
   docids: RowDocids;
   rel: Float64Array;
-  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  /** Each row's line (lineOfRow). */
   lines: RowLines;
   length: number;
-  /** The file name given to the parser. */
   file: string;
-  /** The interner the qid column's ids refer to. */
   qidNames: Interner;
-  /** Labels trec_eval's atol reads otherwise; absent when there are none. */
   truncated?: TruncatedLabels;
-  /**
-   * Where the columns lie in the kernel's memory they were parsed into (views of it), for a join
-   * there (src/pipeline/join-kernel.ts); absent for rows parsed otherwise.
-   */
+  /** Where the columns lie in the kernel's memory they were parsed into, for a join there (join-kernel.ts). */
   kernel?: KernelColumns;
 }
 
-/**
- * Bytes the judgments' kernel memory keeps free for joining and evaluating a run's blocks beside them
- * (a block of about a million rows takes some 60 MB): address space until written.
- */
+/** Bytes the judgments' kernel memory keeps free to join and evaluate a run's blocks in (a block of a million rows takes some 60 MB): address space until written. */
 const JOIN_ROOM = 192 << 20;
 
 const utf8Decoder = new TextDecoder("utf-8");
@@ -111,21 +88,13 @@ const utf8Decoder = new TextDecoder("utf-8");
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
 export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParser {
-  private readonly docidNames: Interner | null;
   /** Rows whose label atol reads otherwise, with atol's value (TruncatedLabels). */
   private truncRows: number[] = [];
   private truncValues: number[] = [];
   private truncFirst = { line: 0, text: "" };
 
   constructor(options: QrelsParserOptions<D>) {
-    super(
-      checkOptions(options, TREC_OPTION_TYPES, "QrelsParser").file,
-      5,
-      "qrels",
-      options.qids,
-      options.expectedBytes,
-    );
-    this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, TREC_OPTION_TYPES, "QrelsParser", 5, "qrels");
   }
 
   /** A line the kernel left (decimal labels among them, noted for atol). */
@@ -142,7 +111,6 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
     this.addRow(buf, f, rel);
   }
 
-  /** Parses the rest of the input and returns the judgments. */
   finish(): QrelsOf<D> {
     this.finishLines();
     const { truncRows, truncValues, truncFirst: first } = this;
@@ -170,7 +138,6 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
       };
       return qrels as QrelsOf<D>;
     }
-    // Room for a run's blocks to be joined and evaluated beside the judgments (src/pipeline/join-kernel.ts).
     this.rows.keepRoom(JOIN_ROOM + 4 * this.rows.count);
     const { qid, value, docids, lines } = this.rows.finish();
     const rows: QrelsRows = {

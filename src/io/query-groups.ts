@@ -1,8 +1,6 @@
 /**
- * Group files (LightGBM `.query`, XGBoost `.group`): one positive integer per line, the number of
- * consecutive rows of the data file that belong to the next query. Parsed from bytes chunk by chunk;
- * blank lines and '#' comment lines are skipped; CRLF, a UTF-8 BOM and a missing final newline are
- * accepted. Browser compatible.
+ * Group files (LightGBM `.query`, XGBoost `.group`): one positive integer a line, the number of
+ * consecutive rows of the data file in the next query.
  *
  * @example
  * ```ts
@@ -10,11 +8,10 @@
  * p.push(new TextEncoder().encode("12\n19\n"));
  * p.finish(); // Int32Array [12, 19]
  * ```
- */
-import { checkOptions, required, STRING } from "../errors/errors.js";
+ */ import { checkOptions, required, STRING } from "../errors/errors.js";
 import { Int32Column } from "./columns.js";
 import { LineParser, quote } from "./line-parser.js";
-import { parsePositiveInt } from "./_number.js";
+import { parsePositiveInt } from "./decimal.js";
 
 export interface GroupParserOptions {
   /** Name used in error messages. */

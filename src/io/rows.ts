@@ -1,13 +1,8 @@
 /**
- * Document ids kept per row (the parsers' `docids: "per-row"` mode), and the line each row came from.
- *
- * Document ids only need comparing within a query (the run/judgment join, duplicate checks and
- * trec_eval's tie order are all per query), so in this mode a parser interns nothing: each row appends
- * its id's bytes to one pool in row order and records a 32-bit hash of them (`rowHash`). A global table of ~10M ids costs a cache miss per lookup; appending costs none. The join
- * (src/pipeline/join-rows.ts) then builds a small table per query. Query ids, which are few and come in runs,
- * are still interned.
- *
- * Browser compatible.
+ * Document ids kept per row (the parsers' `docids: "per-row"`), and each row's line. Ids are only
+ * compared within a query (the join, duplicate checks, trec_eval's tie order), so nothing is interned:
+ * each row appends its id's bytes to one pool and a hash (rowHash); a global table of ~10M ids would
+ * cost a cache miss a lookup. Query ids, few and in runs, are interned.
  */
 import { shown, usageError } from "../errors/errors.js";
 
@@ -19,22 +14,16 @@ export interface RowDocids {
   readonly hashes: Int32Array;
 }
 
-/**
- * The line each row came from, kept sparsely: rows and lines only drift apart at skipped lines
- * (blank, comment), so for rows[k] <= row < rows[k + 1], line = row + shifts[k]. rows[0] is 0.
- */
+/** Each row's line, sparsely: for rows[k] <= row < rows[k + 1], line = row + shifts[k] (rows[0] is 0). */
 export interface RowLines {
   readonly rows: Int32Array;
   readonly shifts: Int32Array;
 }
 
 /**
- * The per-row hash of an id, buf[start, end): h = its length, then h = imul(h ^ w, 0x9e3779b1) for each
- * 4-byte little-endian word w of it (the last one zero-padded), then h ^ (h >>> 16). It only has to
- * spread the ids of one query over that query's small table (which multiplies it by 2^32/phi and keeps
- * the top bits, and compares the bytes of ids whose hashes are equal); a word a step, it is what the
- * kernel's parser (assembly/parse.ts) computes in a masked 8-byte load and two multiplications for
- * the ids of up to 8 bytes most runs have.
+ * The per-row hash of an id: h = length, h = imul(h ^ w, 0x9e3779b1) for each little-endian 4-byte word
+ * (the last zero-padded), then h ^ (h >>> 16). It only spreads one query's ids over its small table; the
+ * kernel's parser (assembly/parse.ts) computes it for ids of up to 8 bytes in one masked 8-byte load.
  */
 export function rowHash(buf: Uint8Array, start: number, end: number): number {
   let h = end - start;
@@ -50,17 +39,14 @@ export function rowHash(buf: Uint8Array, start: number, end: number): number {
 }
 
 /**
- * Rows' query ids as runs: rows [starts[k], starts[k + 1]) all have query id ids[k], and runs next to
- * each other have different ids (a query whose rows are together is one run). starts has one more
- * entry than ids: the number of rows. Loops over queries (grouping, a block's checks, translating
- * ids between interners) go through a block's thousands of runs instead of its million rows.
+ * Rows' query ids as runs: rows [starts[k], starts[k + 1]) have id ids[k] (neighbours differ; starts
+ * ends with the row count). Loops over a block's queries go through its thousands of runs, not its million rows.
  */
 export interface QuerySpans {
   readonly ids: Int32Array;
   readonly starts: Int32Array;
 }
 
-/** The runs of equal ids of qid[0, n). */
 export function querySpans(qid: Int32Array, n: number): QuerySpans {
   let runs = 0;
   for (let i = 0, prev = -1; i < n; i++) {
@@ -80,11 +66,7 @@ export function querySpans(qid: Int32Array, n: number): QuerySpans {
   return { ids, starts };
 }
 
-/**
- * Gives `rows` a `qid` column made from its spans when first read (and kept): a block of a run handed
- * between threads carries its query ids as runs only, 4 bytes a row less to copy and move, and the
- * loops over its queries read the runs; only a reader of the column pays for it.
- */
+/** Gives `rows` a `qid` column made from its spans when first read: blocks travel between threads with spans only. */
 export function lazyQid<T extends object>(rows: T, spans: QuerySpans, n: number): T & { qid: Int32Array } {
   let qid: Int32Array | null = null;
   Object.defineProperty(rows, "qid", {
@@ -101,7 +83,6 @@ export function lazyQid<T extends object>(rows: T, spans: QuerySpans, n: number)
   return rows as T & { qid: Int32Array };
 }
 
-/** The 1-based line number of a row. */
 export function lineOfRow(lines: RowLines, row: number): number {
   if (!(typeof lines?.rows?.length === "number" && typeof lines.shifts?.length === "number"))
     throw usageError(`lineOfRow(lines, row): lines must be a parser's rows' lines, not ${shown(lines)}`);
@@ -118,7 +99,7 @@ export function lineOfRow(lines: RowLines, row: number): number {
 
 /** The bytes of row i's document id (a view of the pool). */
 export function docidBytes(docids: RowDocids, row: number): Uint8Array {
-  // Past the last row a subarray of undefined offsets is the whole pool or nothing: an id nobody gave.
+  // Past the last row, a subarray of undefined offsets would be the whole pool or nothing.
   const n = (docids?.offsets?.length ?? 0) - 1;
   if (!(Number.isInteger(row) && row >= 0 && row < n && docids.bytes instanceof Uint8Array))
     throw usageError(
@@ -129,20 +110,14 @@ export function docidBytes(docids: RowDocids, row: number): Uint8Array {
 
 const utf8Decoder = new TextDecoder("utf-8");
 
-/** Row i's document id decoded as UTF-8. */
 export function docidString(docids: RowDocids, row: number): string {
   return utf8Decoder.decode(docidBytes(docids, row));
 }
 
 /**
- * The per-row mode's columns as a parser appends rows: query id, value (rel or score), id end offset,
- * id hash, and the id bytes. Internal to the parsers.
- *
- * Every column is one typed array with room made ahead by reserve(), once per range of lines a parser
- * is given, so appending a row is a few stores with no capacity check. finish() returns views of
- * them: no copy. Sized from the expected input size once a sample of lines has been read, the arrays
- * are allocated once, close to their final size (and a large typed array's pages are only touched
- * when written, so the spare costs little).
+ * The per-row mode's columns as a parser appends rows, each one typed array with room made ahead by
+ * reserve() once per range of lines (no capacity check a row), sized from the input's size once a
+ * sample is read (unwritten pages cost little); finish() returns views of them.
  */
 export class RowsBuilder {
   qid: Int32Array;
@@ -151,19 +126,17 @@ export class RowsBuilder {
   offsets: Int32Array;
   hashes: Int32Array;
   pool: Uint8Array;
-  /** Rows appended, and bytes of `pool` used. */
   count = 0;
   used = 0;
-  /** line - row for the current stretch of rows (see RowLines). */
   shift = 1;
-  /** RowLines, growing: a stretch per row when many rows share a line (a one-line JSON file). */
+  /** RowLines, growing: a stretch a row where many rows share a line (one-line JSON). */
   private lineRows = new Int32Array(16);
   private lineShifts = new Int32Array(16).fill(1, 0, 1);
   private nShifts = 1;
   private expectedBytes: number;
   private bytesSeen = 0;
 
-  /** @param expectedBytes the input's size, if known (0 if not): the columns are sized from it. */
+  /** @param expectedBytes the input's size, if known (0 if not). */
   constructor(expectedBytes = 0) {
     this.expectedBytes = expectedBytes;
     this.qid = new Int32Array(256);
@@ -174,9 +147,8 @@ export class RowsBuilder {
   }
 
   /**
-   * Makes room for a range of `bytes` bytes of whole lines: at most bytes / `shortestLine` rows (8: no
-   * TREC line is shorter than "q 0 d 1\n"; a prediction or a LETOR label alone is 2, "1\n") and
-   * `bytes` bytes of ids (an id lies inside its line).
+   * Room for `bytes` bytes of whole lines: at most bytes / `shortestLine` rows (no TREC line is shorter
+   * than "q 0 d 1\n"; a score alone is "1\n") and `bytes` bytes of ids.
    */
   reserve(bytes: number, shortestLine = 8): void {
     const before = this.bytesSeen;
@@ -192,7 +164,6 @@ export class RowsBuilder {
     if (rowCap > this.qid.length || poolCap > this.pool.length) this.resize(rowCap, poolCap);
   }
 
-  /** Gives the columns room for `rows` rows and `poolBytes` bytes of ids, keeping what they hold. */
   protected resize(rows: number, poolBytes: number): void {
     if (rows > this.qid.length) {
       this.qid = grow(this.qid, rows, this.count);
@@ -204,11 +175,10 @@ export class RowsBuilder {
   }
 
   /**
-   * A new capacity for a column that needs `needed` entries and holds `have` (from `before` bytes of
-   * input): once a sample of an input of known size is in, what it holds so far scaled to the whole
-   * input with 5% spare, estimated again at each growth (an input's later lines may be longer, as
-   * ids grow), but at least 1.25 times the current, so growths stay few; otherwise doubling. Spare
-   * capacity is memory the judgments hold for a whole evaluation.
+   * A new capacity for a column needing `needed` entries, holding `have` from `before` bytes: once a
+   * sample of an input of known size is in, that scaled to the whole with 5% spare (again at each
+   * growth: later ids may be longer), at least 1.25 times the current; else doubling. Spare capacity is
+   * memory the judgments hold for a whole evaluation.
    */
   private capacity(needed: number, have: number, current: number, before: number, slack: number): number {
     if (this.expectedBytes > before && before >= 1 << 16) {
@@ -218,7 +188,7 @@ export class RowsBuilder {
     return Math.max(needed, 2 * current);
   }
 
-  /** Records that row `row` comes from `line`, when that starts a new stretch (called by the fast paths). */
+  /** Records that row `row` comes from `line`, starting a new stretch. */
   newShift(row: number, line: number): void {
     this.shift = line - row;
     const k = this.nShifts;
@@ -234,20 +204,11 @@ export class RowsBuilder {
   /** Appends a row whose id is buf[start, end), from `line`. */
   add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number): void {
     const row = this.count;
-    // A typed array drops a write past its end without a word: a parser that appends past its reserve()
-    // would lose rows silently (MS MARCO's runs did, past 256 rows).
+    // A typed array drops a write past its end silently (MS MARCO's runs lost rows past 256 that way).
     if (row >= this.qid.length || this.used + (end - start) > this.pool.length)
       throw new Error(`RowsBuilder.add: row ${row} past the room reserve() made (a bug in the parser)`);
     if (line - row !== this.shift) this.newShift(row, line);
-    const pool = this.pool;
-    let at = this.used;
-    // A loop beats set(subarray()) for the short ids that dominate, and allocates nothing.
-    if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
-    else {
-      pool.set(buf.subarray(start, end), at);
-      at += end - start;
-    }
-    this.used = at;
+    const at = (this.used = copyBytes(this.pool, this.used, buf, start, end));
     this.qid[row] = qid;
     this.value[row] = value;
     this.offsets[row + 1] = at;
@@ -256,11 +217,9 @@ export class RowsBuilder {
   }
 
   /**
-   * Hands over rows [0, k) as copies and moves the rest to the front, so a parser can give its input
-   * away in blocks (a run evaluated as it streams) with memory bounded by a block. The copies' large
-   * columns (values, query ids, id offsets, hashes, id bytes) are views of one ArrayBuffer, which moves
-   * to another thread in one piece and can come back to be written over by a later block (`into`:
-   * one such buffer, used when large enough; fresh pages cost a fault each on first write).
+   * Hands over rows [0, k) as copies and keeps the rest, so a run streams with memory bounded by a
+   * block. The copies are views of one ArrayBuffer, which moves to another thread whole and may come
+   * back (`into`) to be written over by a later block: fresh pages cost a fault each on first write.
    */
   take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines };
   take(
@@ -275,13 +234,12 @@ export class RowsBuilder {
   ): { qid: Int32Array | null; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const cut = this.offsets[k];
-    // Stretches (see RowLines) that start before row k go with the block; the one holding row k also
-    // stays, renumbered: line = row + shift, so a row moving from r to r - k keeps its line with shift + k.
+    // The stretch holding row k stays too, renumbered: a row moving from r to r - k keeps its line with shift + k.
     let s = 1;
     while (s < this.nShifts && this.lineRows[s] <= k) s++;
     const q = withQid ? 4 * k : 0;
     const need = 8 * k + q + 4 * (k + 1) + 4 * k + cut + 8;
-    // A new buffer has room for a tenth more: the next blocks, a little larger, fit in it when it comes back.
+    // Room for a tenth more: the next, slightly larger blocks fit in it when it comes back.
     const buf = into && into.byteLength >= need ? into : new ArrayBuffer(Math.ceil(need * 1.1));
     const value = new Float64Array(buf, 0, k);
     const qid = withQid ? new Int32Array(buf, 8 * k, k) : null;
@@ -333,13 +291,30 @@ export class RowsBuilder {
 }
 
 /** A copy of a[0, keep) in a new array of n entries. */
-function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep: number): T {
+export function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep = a.length): T {
   const b = new (a.constructor as new (n: number) => T)(n);
   b.set(a.subarray(0, keep));
   return b;
 }
 
-/** strcmp on two ids' bytes: ids a and b of a pool (interned ids, a query's documents). */
+/** Copies buf[start, end) to pool[at...]; returns the index after. */
+export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: number, end: number): number {
+  // A loop beats set(subarray()) for the usual short ids, and allocates nothing.
+  if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
+  else {
+    pool.set(buf.subarray(start, end), at);
+    at += end - start;
+  }
+  return at;
+}
+
+/** `cap` doubled until it holds `need`. */
+export function doubled(cap: number, need: number): number {
+  while (cap < need) cap *= 2;
+  return cap;
+}
+
+/** strcmp on ids a and b of a pool. */
 export function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: number, b: number): number {
   const { bytes, offsets } = pool;
   const offA = offsets[a];
@@ -354,7 +329,7 @@ export function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: 
   return lenA - lenB;
 }
 
-/** A per-row pool of document ids (RowDocids) and a DataView of its bytes, which reads 4 at any offset. */
+/** A per-row pool of document ids with a DataView of its bytes (4 at any offset). */
 export interface Ids {
   readonly bytes: Uint8Array;
   readonly words: DataView;
@@ -367,11 +342,9 @@ export function ids(docs: RowDocids): Ids {
 }
 
 /**
- * True when x.bytes[a, a + len) and y.bytes[b, b + len) are the same bytes. Ids start at any byte,
- * so they are read 4 at a time through DataViews (little-endian: no byte swap on the usual CPUs).
- * Those of 4 to 12 bytes, most, are three words, at 0, min(4, len - 4) and len - 4 (overlapping when
- * shorter), compared at once: no loop, and no branch that depends on where two ids differ. Compared
- * byte by byte, they took a quarter of the join's time (src/pipeline/join-rows.ts).
+ * Whether x.bytes[a, a + len) and y.bytes[b, b + len) are equal, read 4 bytes at a time (ids start at
+ * any byte): ids of 4 to 12 bytes as three overlapping words at once, with no branch on where they
+ * differ. Byte by byte, this took a quarter of the join's time.
  */
 export function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): boolean {
   const xw = x.words;

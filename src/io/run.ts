@@ -1,61 +1,34 @@
 /**
- * TREC runs (`qid iter docno rank sim run_id [ignored...]`), parsed from bytes chunk by chunk.
+ * TREC runs (`qid iter docno rank sim run_id [ignored...]`), parsed chunk by chunk.
  *
- * As trec_eval (get_trec_results.c): at least six fields separated by spaces or tabs, further fields
- * ignored, `iter` and `rank` ignored (rank need not be a number), blank lines and lines whose first
- * non-blank byte is '#' skipped, and the run tag is the one on the last line. Unlike trec_eval's atof,
- * a score must be a finite decimal number: "0.1x", "nan" and "inf" are errors naming the line, since
- * NaN scores make the ranking undefined. CRLF, a UTF-8 BOM and a missing final newline are accepted.
- * Browser compatible. Both modes parse through the kernel (kernel-line-parser.ts); the interned one interns
- * document ids at finish().
+ * As trec_eval (get_trec_results.c): six or more fields between spaces or tabs, `iter` and `rank`
+ * ignored, blank and '#' lines skipped, the run tag the last line's. Unlike its atof, a score must be a
+ * finite decimal: "0.1x", "nan" and "inf" are errors, since NaN scores leave the ranking undefined.
  *
- * MS MARCO's runs and dense retrievers' (`qid docid rank`, tab or space, no score, no tag) are read
- * too, with `shape: "msmarco"`, or without it when the first line has 3 fields and rank 1: then every
- * query's ranks must count 1, 2, 3 (else the shape is not sure, and the line is an error that says
- * so). A row's score is -rank: the ranks' order, and trec_eval's tie-break (document id descending)
- * for a rank given twice, as for any tied score.
+ * MS MARCO's runs (`qid docid rank`, no score, no tag) with `shape: "msmarco"`, or where the first line
+ * has 3 fields and rank 1: then every query's ranks must count 1, 2, 3 (else the line's error says the
+ * shape is not sure). A row's score is -rank, so a rank given twice ties, broken as trec_eval does.
  *
  * @example
  * ```ts
- * const qids = new Interner(), docids = new Interner();
- * const p = new RunParser({ file: "run.txt", qids, docids });
+ * const p = new RunParser({ file: "run.txt", qids: new Interner(), docids: new Interner() });
  * p.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
  * p.finish(); // { qid: [0], docid: [0], score: [2.5], runTag: "bm25", length: 1 }
- *
- * // Document ids per row, not interned (for src/pipeline/join-rows.ts): see rows.ts.
- * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
- * r.push(new TextEncoder().encode("301 Q0 d1 1 2.5 bm25\n"));
- * r.finish(); // { qid, docids: { bytes, offsets, hashes }, score, runTag, lines, length: 1, file, qidNames: qids }
  * ```
  */
 import type { Interner } from "./interner.js";
-import { checkOptions, oneOf, STRING } from "../errors/errors.js";
-import { TREC_OPTION_TYPES, type DocidMode } from "./qrels.js";
+import { oneOf, STRING } from "../errors/errors.js";
+import { TREC_OPTION_TYPES, type DocidMode, type QrelsParserOptions } from "./qrels.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
 import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
 
-export interface RunParserOptions<D extends DocidMode = Interner> {
-  /** Name used in error messages. */
-  file: string;
-  /** Interner for query ids (share it with the qrels' parser so the ids agree). */
-  qids: Interner;
-  /**
-   * Interner for document ids (share it with the qrels' parser so the ids agree), or "per-row": each
-   * row keeps its id's bytes and hash, and finish() returns RunRows.
-   */
-  docids: D;
-  /** "per-row" only: room for this many bytes of document ids up front (the input's size is a bound). */
-  expectedBytes?: number;
-  /**
-   * `"msmarco"`: lines `qid docid rank` (any integer ranks). @default TREC's six fields, or MS
-   * MARCO's when the first line has three and rank 1 (its ranks then counting 1, 2, 3 per query)
-   */
+export interface RunParserOptions<D extends DocidMode = Interner> extends QrelsParserOptions<D> {
+  /** `"msmarco"`: lines `qid docid rank`. @default TREC's six fields, or MS MARCO's where the first line has three and rank 1 */
   shape?: "trec" | "msmarco";
   /** The run tag of a run whose lines carry none (MS MARCO's). @default "" */
   runTag?: string;
 }
 
-/** RunParser's options, for checkOptions: the TREC parsers' and MS MARCO's. */
 const RUN_OPTION_TYPES = { ...TREC_OPTION_TYPES, shape: oneOf(["trec", "msmarco"]), runTag: STRING };
 
 /** One entry per retrieved document, in file order. */
@@ -66,27 +39,23 @@ export interface Run {
   /** The run_id of the last line ("" when there are no rows). */
   runTag: string;
   length: number;
-  /** The interner the qid column's ids refer to. */
   qidNames: Interner;
-  /** The interner the docid column's ids refer to. */
   docidNames: Interner;
 }
 
-/** The run with document ids per row (`docids: "per-row"`), in file order. */
+/** The run with document ids per row (`docids: "per-row"`). */
 export interface RunRows {
   qid: Int32Array;
   docids: RowDocids;
   score: Float64Array;
   /** The run_id of the last line ("" when there are no rows). */
   runTag: string;
-  /** The line of each row, for error messages (lineOfRow in rows.ts). */
+  /** Each row's line (lineOfRow). */
   lines: RowLines;
   length: number;
-  /** The file name given to the parser. */
   file: string;
-  /** The interner the qid column's ids refer to. */
   qidNames: Interner;
-  /** The qid column as runs of equal ids (rows.ts QuerySpans), when the parser made them. */
+  /** The qid column as runs (QuerySpans), when the parser made them. */
   spans?: QuerySpans;
 }
 
@@ -100,20 +69,16 @@ const MSMARCO_FIELDS = "3 fields (qid docid rank)";
 /** No MS MARCO line is shorter than "q d 1\n". */
 const MSMARCO_SHORTEST_LINE = 6;
 
-/** Rows a per-row run has at most for finish() to hand copies and keep its kernel's instance for the next parser. */
+/** The most rows for which finish() hands copies and keeps its kernel's instance for the next parser. */
 const SMALL_ROWS = 1 << 16;
 
 export class RunParser<D extends DocidMode = Interner> extends KernelLineParser {
-  private readonly docidNames: Interner | null;
-  /** The last row's run tag, bytes[tagStart, tagEnd) (the kernel's copy of the lines), copied by linesDone. */
+  /** The last row's run tag, bytes[tagStart, tagEnd) of the kernel's copy, copied by linesDone. */
   private tagBytes: Uint8Array | null = null;
   private tagStart = 0;
   private tagEnd = 0;
   private runTag: Uint8Array = new Uint8Array(0);
-  /**
-   * MS MARCO's shape: "given" (options.shape), "seen" (told by the first line: ranks must count 1, 2,
-   * 3 per query), false for TREC's, null until the first line says.
-   */
+  /** MS MARCO's shape: "given" (options.shape), "seen" (the first line's: ranks count 1, 2, 3), false for TREC's, null until known. */
   private msmarco: "given" | "seen" | false | null;
   /** MS MARCO: the last row's query (its number) and rank. */
   private rankQid = -1;
@@ -122,22 +87,21 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
-    super(checkOptions(options, RUN_OPTION_TYPES, "RunParser").file, 6, "run", options.qids, options.expectedBytes);
-    this.docidNames = options.docids === "per-row" ? null : (options.docids as Interner);
+    super(options, RUN_OPTION_TYPES, "RunParser", 6, "run");
     this.msmarco = options.shape === "msmarco" ? "given" : options.shape === "trec" ? false : null;
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
   }
 
   protected override parseLines(buf: Uint8Array, p: number, end: number): void {
-    // The first line decides the shape (row()); MS MARCO's lines are all the parser's own, never the
-    // kernel's, which reads TREC's six fields: they need the room the kernel's path reserves for its own.
+    // The first line decides the shape (row()); MS MARCO's lines are all the parser's own (the kernel
+    // reads TREC's six fields), and need the room the kernel's path reserves.
     if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
     if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
     else if (p < end) super.parseLines(buf, p, end);
   }
 
-  /** A line the kernel left (more than six fields, exponents, comments, errors), and every MS MARCO line. */
+  /** A line the kernel left (more fields, exponents, comments, errors), and every MS MARCO line. */
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
     if (this.msmarco === null) this.msmarco = n === 3 && this.isRankOne(buf, f) ? "seen" : false;
     if (this.msmarco) {
@@ -193,19 +157,15 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
 
   protected override linesDone(buf: Uint8Array): void {
     super.linesDone(buf);
-    // Copy the tag now: the bytes are written over by the next lines.
+    // Copied now: the next lines write over these bytes.
     if (this.tagBytes) this.runTag = this.tagBytes.slice(this.tagStart, this.tagEnd);
     this.tagBytes = null;
   }
 
   /**
-   * "per-row" only: once at least `minRows` rows are parsed, hands over those of the queries that are
-   * complete (every row but the last query's, which may go on in the next chunk) and forgets them;
-   * null before that. Meant for runs that list each query's rows together, as rankers write them:
-   * a caller evaluating blocks as they come must itself check that a query does not come back.
-   * `into`: gives a buffer of an earlier block, written over if large enough (RowsBuilder.take);
-   * asked only when a block is taken. The block's qid column is made from its spans when first read
-   * (rows.ts lazyQid): not copied, nor moved with the block to another thread.
+   * "per-row" only: once `minRows` rows are parsed, hands over the complete queries' (all but the last
+   * query's) and forgets them; else null. The caller checks that a query does not come back. `into`:
+   * an earlier block's buffer to write over (RowsBuilder.take). The qid column travels as spans.
    */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
@@ -234,7 +194,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     );
   }
 
-  /** Parses the rest of the input and returns the run (in per-row mode, what takeQueries() left). */
+  /** Parses the rest of the input: the run (per-row: what takeQueries() left). */
   finish(): RunOf<D> {
     this.finishLines();
     const runTag = utf8Decoder.decode(this.runTag);
@@ -245,7 +205,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
       return run as RunOf<D>;
     }
     const spans = this.rows.spans(this.rows.count);
-    // A small run as copies, its kernel's instance kept for the next parser; a large one as views.
+    // A small run as copies (its kernel's instance kept for the next parser), a large one as views.
     const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
     const rows: RunRows = {
       qid,

@@ -1,9 +1,6 @@
 /**
- * Prediction files: one score per line, as LightGBM, XGBoost and RankLib write them, parsed from bytes
- * chunk by chunk. RankLib's `qid<TAB>docIndex<TAB>score` form is accepted too (the last field is the
- * score; the other two are not checked). Scores must be finite decimal numbers: "0.1x", "nan" and
- * "inf" are errors naming the line. Blank lines and '#' comment lines are skipped; CRLF, a UTF-8 BOM
- * and a missing final newline are accepted. Browser compatible.
+ * Prediction files: one score a line (LightGBM, XGBoost, RankLib), or RankLib's `qid docIndex score`
+ * (the last field read). Scores are finite decimals: "0.1x", "nan" and "inf" are errors.
  *
  * @example
  * ```ts
@@ -11,10 +8,8 @@
  * p.push(new TextEncoder().encode("0.5\n-1.25\n"));
  * p.finish(); // Float64Array [0.5, -1.25]
  * ```
- */
-import { checkOptions, COUNT, required, STRING } from "../errors/errors.js";
+ */ import { COUNT, required, STRING } from "../errors/errors.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
-import { Interner } from "./interner.js";
 
 export interface ScoresParserOptions {
   /** Name used in error messages. */
@@ -26,8 +21,7 @@ export interface ScoresParserOptions {
 /** The scores, in a kernel's memory: its fast path (assembly/parse.ts parseScoreRows) reads the usual lines. */
 export class ScoresParser extends KernelLineParser {
   constructor(options: ScoresParserOptions) {
-    const types = { file: required(STRING), expectedBytes: COUNT };
-    super(checkOptions(options, types, "ScoresParser").file, 4, "scores", new Interner(), options.expectedBytes);
+    super(options, { file: required(STRING), expectedBytes: COUNT }, "ScoresParser", 4, "scores");
   }
 
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {

@@ -1,10 +1,9 @@
 import type { Ties } from "../measures/options.js";
 
 /**
- * A batch: the rows of many queries grouped by query (CSR), as the kernel reads them.
- * Query q's ranked rows are [offsets[q], offsets[q+1]); its judgments are
- * [judgedOffsets[q], judgedOffsets[q+1]) of `judged`, or the rows' own labels when those are null
- * (the LETOR case, where every row is judged and nothing else is).
+ * A batch: many queries' rows grouped by query (CSR), as the kernel reads them: query q's rows are
+ * [offsets[q], offsets[q+1]), its judgments [judgedOffsets[q], judgedOffsets[q+1]) of `judged`, or
+ * the rows' own labels where those are null (LETOR).
  */
 export interface Batch {
   readonly numQueries: number;
@@ -15,59 +14,43 @@ export interface Batch {
   readonly judgedOffsets: Int32Array | null;
   readonly judged: Float64Array | null;
   /**
-   * For trec_eval's tie order (document id descending): each row's entry in `pool`, or "rows" when
-   * row i's is entry i (a LETOR file read per row: no array of a row's own number). Null: equal
-   * scores keep row order, which is input order (grouping and joining keep it within a query).
+   * For trec_eval's tie order (document id descending): each row's entry in `pool`, or "rows" where
+   * row i's is entry i. Null: equal scores keep row order (input order within a query).
    */
   readonly docids: Int32Array | "rows" | null;
   /** Document ids as UTF-8: entry i is bytes[offsets[i] .. offsets[i+1]). */
   readonly pool: { readonly bytes: Uint8Array; readonly offsets: Int32Array } | null;
-  /** Set when scores and labels are unchecked (the kernel checks each block): throws for the first not finite. */
+  /** Set when scores and labels are unchecked: throws for the first not finite. */
   readonly checkNumbers?: () => never;
-  /**
-   * The labels as trec_eval's atol read their text, where truncating the values would not give them
-   * (an exponent: "1e1" is 1); the join sets it (src/pipeline/trec-labels.ts reads it). Absent: the
-   * values truncated toward zero are trec_eval's.
-   */
+  /** The labels as trec_eval's atol read their text where truncating the values would differ ("1e1" is 1); absent: truncation is atol's. */
   readonly atolLabels?: { readonly labels: Float64Array; readonly judged: Float64Array | null };
-  /** Subtopic judgments, for the diversity measures (src/pipeline/join-subtopics.ts builds them). */
   readonly diversity?: DiversityData;
-  /**
-   * Where the batch lies in a kernel's memory, when it does (a join's output, whose arrays are views
-   * of that memory): runKernel evaluates it there instead of copying it.
-   */
+  /** Where the batch lies in a kernel's memory (a join's output), to be evaluated there. */
   readonly inPlace?: InPlace;
 }
 
 /**
- * A batch's subtopic judgments (a diversity qrels), beside its labels (each document's highest
- * judgment). Lists of (subtopic, judgment) pairs in subtopic order, subtopics numbered 0..n-1 per
- * query in their order (numeric when every subtopic id is a number).
+ * A batch's subtopic judgments (diversity qrels): (subtopic, judgment) pairs in subtopic order, the
+ * subtopics numbered 0..n-1 per query (numerically where every id is a number).
  */
 export interface DiversityData {
-  /** Per query: its number of subtopics. */
   readonly subtopics: Int32Array;
-  /** Per ranked row: its pairs, [rowOffsets[r], rowOffsets[r+1]) of rowSub / rowGrade. */
+  /** Per ranked row: its pairs, [rowOffsets[r], rowOffsets[r+1]). */
   readonly rowOffsets: Int32Array;
   readonly rowSub: Int32Array;
   readonly rowGrade: Float64Array;
-  /**
-   * Per query: its judged documents, in descending document id order (ndeval's greedy ideal ranking
-   * takes the greatest id among equal scores), [docOffsets[q], docOffsets[q+1]).
-   */
+  /** Per query: its judged documents by descending id (ndeval's ideal ranking takes the greatest among equals). */
   readonly docOffsets: Int32Array;
-  /** Per judged document: its pairs, [docPairs[d], docPairs[d+1]) of docSub / docGrade. */
+  /** Per judged document: its pairs, [docPairs[d], docPairs[d+1]). */
   readonly docPairs: Int32Array;
   readonly docSub: Int32Array;
   readonly docGrade: Float64Array;
 }
 
 /**
- * Where a batch already lies in a kernel's memory (a join's output: src/pipeline/join-kernel.ts), so
- * that runKernel evaluates it there, not copied: the kernel (kernel.ts's Kernel, opaque here), the
- * batch's addresses, and the first byte after it, from which the evaluation lays out its tables,
- * scratch and results when they fit in the memory as it is (it must not grow: the batch's views would
- * go with the old buffer).
+ * Where a batch lies in a kernel's memory (join-kernel.ts), to evaluate it there: the kernel (opaque
+ * here), its addresses, and the first free byte, from which the evaluation lays out what fits (the
+ * memory must not grow: the batch's views would go with the old buffer).
  */
 export interface InPlace {
   readonly kernel: object;
@@ -82,17 +65,14 @@ export interface InPlace {
   readonly top: number;
 }
 
-/** Row `row`'s entry in the batch's pool (its docids). */
 export function docidEntry(docids: Int32Array | "rows", row: number): number {
   return docids === "rows" ? row : docids[row];
 }
 
 /**
- * The batch to rank under the `ties` option: the one place it is decided. The kernel (and relstring)
- * order equal scores by document id when the batch has ids, else by row; so `"input"` is the batch
- * without its ids, whose rows are in input order within each query. "average", "best" and "worst"
- * do not read ids either: the kernel averages over every order of a tie, or orders it by label,
- * keeping input order among equal labels.
+ * The batch to rank under the `ties` option, decided here alone. The kernel and relstring order equal
+ * scores by document id where the batch has ids, else by row: so `"input"` is the batch without ids.
+ * "average", "best" and "worst" read no ids either (labels, then input order).
  */
 export function withTies(batch: Batch, ties: Ties): Batch {
   return ties !== "docid" && batch.docids ? { ...batch, docids: null, pool: null } : batch;

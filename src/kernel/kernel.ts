@@ -8,20 +8,17 @@ import { alignUp, constant, KernelMemory, MAX_MEMORY, type KernelInstance, type 
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
-/** Queries are copied in and evaluated in blocks of whole queries of about this many bytes. */
 const BLOCK_BYTES = 1024 ** 2;
-/** A document-id pool up to this many bytes is laid out whole, once per call; larger ones per block. */
 const POOL_WHOLE = 4 << 20;
-/** An instance whose memory grew past this is dropped after use so the memory can be freed. */
+/** An instance whose memory grew past this is dropped after use, so the memory can be freed. */
 const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
 /**
- * Bytes the kernel takes per ranked row of a query besides its document id's bytes (the score, label,
- * id and its pool entry, the discount, and configure's scratch: assembly/index.ts scratchBytes), and
- * per judgment (its label and scratch). A query is held whole, so the largest query is what the 4 GiB
- * of a WebAssembly memory bound.
+ * Bytes the kernel takes per ranked row besides its id's bytes (score, label, id, pool entry, discount,
+ * configure's scratch: assembly/index.ts scratchBytes) and per judgment. A query is held whole, so 4
+ * GiB bound the largest query.
  */
 export const KERNEL_ROW_BYTES = 160;
 export const KERNEL_JUDGMENT_BYTES = 52;
@@ -36,12 +33,11 @@ const KERNEL_ADVICE =
 /** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
-  /** The discount table laid out at the heap base by the last call, which the next reuses as it is. */
+  /** The discount table the last call laid out at the heap base, reused by the next. */
   discountHeld: Float64Array | null = null;
-  /** A byte view of the memory, made again when it grows (its buffer is then another). */
+  /** A byte view of the memory, made again when it grows. */
   private bytes: Uint8Array;
 
-  /** `given`: an instance of the module and the memory it imports, else new ones. */
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
     super(given, 8, { what: "this batch", advice: KERNEL_ADVICE });
     this.bytes = new Uint8Array(this.memory.buffer);
@@ -53,7 +49,6 @@ export class Kernel extends KernelMemory {
       throw new Error(`kernel has ${slots} parameter slots per measure, the host ${PARAM_SLOTS}`);
   }
 
-  /** Copies `data` into fresh memory and returns its address. */
   put(data: Float64Array | Int32Array | Uint8Array): number {
     const ptr = this.alloc(data.byteLength);
     if (this.bytes.buffer !== this.memory.buffer) this.bytes = new Uint8Array(this.memory.buffer);
@@ -65,10 +60,7 @@ export class Kernel extends KernelMemory {
   }
 }
 
-/**
- * The gain of every integer label from 0 to at least 63, looked up by the kernel (labels outside
- * the table use the formula). Custom tables give unlisted labels their linear gain, as trec_eval.
- */
+/** The gain of every integer label from 0 to at least 63 (others by the formula); custom tables give unlisted labels their linear gain, as trec_eval. */
 function gainTable(gain: ResolvedOptions["gain"]): GainTable {
   if (typeof gain === "string") return (NAMED_GAINS[gain] ??= makeGainTable(gain));
   return makeGainTable(gain);
@@ -103,7 +95,7 @@ function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
   return 4 + pairs * 12 + docs * 4 + docPairs * 12;
 }
 
-/** Lays queries [from, to)'s subtopic judgments (rows [r0, r1)) out after the block, rebased, after configure(). */
+/** Lays queries [from, to)'s subtopic judgments (rows [r0, r1)) out after the block, rebased. */
 function layDiversity(
   kernel: Kernel,
   d: DiversityData,
@@ -113,7 +105,6 @@ function layDiversity(
   r1: number,
   maxN: number,
 ): void {
-  // Offsets [a, b] of `o`, rebased to o[a], copied in.
   const rebased = (o: Int32Array, a: number, b: number) => kernel.put(o.subarray(a, b + 1).map((v) => v - o[a]));
   const [p0, p1, d0, d1] = [d.rowOffsets[r0], d.rowOffsets[r1], d.docOffsets[from], d.docOffsets[to]];
   const [q0, q1] = [d.docPairs[d0], d.docPairs[d1]];
@@ -144,7 +135,7 @@ const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
 const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
 const TIE_MODE = { docid: 0, input: 0, average: 1, best: 2, worst: 3 } as const;
 
-/** Each family's id in the kernel (the same in every instance of its module), looked up by name once. */
+/** Each family's kernel id (alike in every instance), looked up once. */
 const familyIdOf = new Map<Measure["family"], number>();
 
 function familyId(kernel: Kernel, family: Measure["family"]): number {
@@ -157,7 +148,6 @@ function familyId(kernel: Kernel, family: Measure["family"]): number {
   return id;
 }
 
-/** What every evaluation lays out first: the discount and gain tables, the measures' specs. */
 interface Setup {
   discount: number;
   gains: GainTable;
@@ -174,7 +164,7 @@ function setUp(
   maxN: number,
   maxJ: number,
 ): Setup {
-  // The discount table, at the heap base where the last call left it, is not copied again.
+  // The discount table, at the heap base where the last call left it, is reused.
   kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
   const atBase = from === kernel.exports.heapBase();
@@ -196,7 +186,7 @@ function setUp(
   return { discount, gains, gainTablePtr, specs };
 }
 
-/** Bytes setUp, the scratch and the results take, at most (the in-place path checks they fit). */
+/** Bytes setUp, the scratch and the results take at most. */
 function setUpBytes(
   kernel: Kernel,
   measures: readonly Measure[],
@@ -234,13 +224,10 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, ...layout
   );
 }
 
-/** How runKernel lays a batch out, and names its queries in errors. */
+/** How runKernel lays a batch out (blocks of about `blockBytes`, a pool whole up to `poolBytes`) and names queries in errors. */
 export interface RunOptions {
-  /** Queries are copied in blocks of whole queries of about this many bytes. */
   readonly blockBytes?: number;
-  /** A document-id pool up to this many bytes is copied whole, larger ones per block. */
   readonly poolWhole?: number;
-  /** Query q's id, for an error that names it (default: its index). */
   readonly queryName?: (q: number) => string;
 }
 
@@ -250,7 +237,7 @@ interface LabelGain {
   gain: number;
 }
 
-/** The label of the largest gain of the `count` labels at `at` (the largest label among equal gains), or null. */
+/** The label of the largest gain of the `count` labels at `at` (the largest label among equals), or null. */
 function largestGain(kernel: Kernel, at: number, count: number): LabelGain | null {
   const i = kernel.exports.largestGain(at, count);
   if (i < 0) return null;
@@ -261,7 +248,7 @@ function largestGain(kernel: Kernel, at: number, count: number): LabelGain | nul
 const larger = (a: LabelGain | null, b: LabelGain | null) =>
   !a || (b && (b.gain > a.gain || (b.gain === a.gain && b.label > a.label))) ? b : a;
 
-/** The labels of queries laid out in the kernel's memory: addresses, and offsets (relative to the first row). */
+/** The labels of queries in the kernel's memory: addresses, and offsets relative to the first row. */
 interface LaidLabels {
   labels: number;
   offsets: Int32Array;
@@ -270,9 +257,8 @@ interface LaidLabels {
 }
 
 /**
- * After configure(): throws gainTooLarge for the first of queries [0, n) (the batch's from + q) whose
- * largest gain, ranked or judged, passes SUMMABLE_MAX (its DCG could overflow to Infinity, nDCG to NaN),
- * as the reference does. One pass over the block first: a query is looked for only when one is there.
+ * After configure(): throws gainTooLarge for the first of queries [0, n) whose largest gain passes
+ * SUMMABLE_MAX (its DCG could overflow), as the reference does; one pass over the block first.
  */
 function checkGains(
   kernel: Kernel,
@@ -298,8 +284,8 @@ function checkGains(
 }
 
 /**
- * Evaluates `measures` on every query of `batch` in the kernel: one Float64Array per measure, index =
- * query. A batch in a kernel's memory is evaluated there when the rest fits; others are copied in blocks.
+ * Evaluates `measures` on every query of `batch`: one Float64Array per measure. A batch in a kernel's
+ * memory is evaluated there when the rest fits; others are copied in blocks.
  */
 export function runKernel(
   batch: Batch,
@@ -332,7 +318,6 @@ export function runKernel(
   const results = measures.map(() => new Float64Array(nq));
   const { exports } = kernel;
 
-  // Laid out once: the discount table, the gain table, the specs, the document-id pool.
   const { maxN, maxJ } = extents(batch);
   const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
   // The document ids' pool: whole when small, else per block, so a pool of GBs is never copied whole.
@@ -349,7 +334,6 @@ export function runKernel(
   const ns = measures.length;
   const jo = batch.judgedOffsets;
   for (let from = 0; from < nq; ) {
-    // Take whole queries until the block is full.
     let to = from;
     let bytes = 0;
     while (to < nq) {
@@ -389,8 +373,8 @@ export function runKernel(
       judged = kernel.alloc((j1 - j0) * 8);
     }
     const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
-    // A large pool: the block's entries only, a range [lo, hi] of them where they are one (rows then
-    // name entry id - lo), else gathered one by one (rows then name their position in the block).
+    // A large pool: the block's entries only, as a range [lo, hi] where they are one (rows name
+    // entry id - lo), else gathered (rows name their position in the block).
     let blockPoolBytes = poolBytes;
     let blockPoolOffsets = poolOffsets;
     let idBase = 0;

@@ -148,7 +148,6 @@ export interface KernelExports {
   permBytes(runs: number): number;
 }
 
-/** An instance of the module, the memory it imports, and its exports. */
 export interface KernelInstance {
   readonly memory: WebAssembly.Memory;
   readonly instance: WebAssembly.Instance;
@@ -156,52 +155,43 @@ export interface KernelInstance {
 }
 
 const PAGE = 65536;
-/** wasm32 addresses 4 GiB: the most any of the kernel's memories holds (Node and browsers grow them that far). */
+/** wasm32 addresses 4 GiB, and Node and browsers grow memories that far. */
 export const MAX_MEMORY = 2 ** 32;
 
-/** A new instance of the module over a new memory (1 MiB to start, growing up to 4 GiB). */
+/** A new instance over a new memory (1 MiB, growing up to 4 GiB). */
 export function instantiate(): KernelInstance {
   const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
   const instance = new WebAssembly.Instance(kernelModule(), { env: { memory } });
   return { memory, instance, exports: instance.exports as unknown as KernelExports };
 }
 
-/** The value of the kernel's exported constant `name` (a global of assembly/). */
 export function constant(instance: { readonly exports: object }, name: string): number {
   const v = (instance.exports as Record<string, WebAssembly.Global | undefined>)[name];
   if (!v) throw new Error(`kernel has no ${name}`);
   return v.value as number;
 }
 
-/**
- * `n` rounded up to a multiple of `a` (a power of two), in floating point: addresses reach 4 GiB, where
- * JavaScript's bitwise operators (signed 32-bit) would turn them negative.
- */
+/** `n` rounded up to a multiple of `a` (a power of two) in floating point: bitwise operators would turn addresses past 2 GiB negative. */
 export function alignUp(n: number, a: number): number {
   return Math.ceil(n / a) * a;
 }
 
 /** What a memory holds and what to do when it does not fit, for its too-large error. */
 export interface MemoryUse {
-  /** What needs the memory: "this batch of queries". */
   readonly what: string;
-  /** What to do instead: "evaluate fewer rows per query". */
   readonly advice: string;
 }
 
 const MIB = 1024 ** 2;
 
-/**
- * The too-large error of `use` needing `bytes`: more than 4 GiB, or, as `beyond` says, past another
- * limit (the system refusing to grow the memory, a 32-bit offset).
- */
+/** The too-large error of `use` needing `bytes`: past 4 GiB, or past the limit `beyond` says. */
 export function memoryTooLarge(use: MemoryUse, bytes: number, beyond?: string): RankevalError {
   const needed = `${use.what} needs ${Math.ceil(bytes / MIB).toLocaleString("en-US")} MiB of WebAssembly memory`;
   const limit = beyond ?? "more than the 4,096 MiB (4 GiB) a WebAssembly memory can address";
   return new RankevalError("too-large", `${needed}, ${limit}: ${use.advice}`);
 }
 
-/** Grows `memory` to hold `end` bytes; past 4 GiB, or when the system refuses, throws `use`'s too-large error. */
+/** Grows `memory` to hold `end` bytes, else throws `use`'s too-large error. */
 export function growTo(memory: WebAssembly.Memory, end: number, use: MemoryUse): void {
   if (!(end <= MAX_MEMORY)) throw memoryTooLarge(use, end);
   const have = memory.buffer.byteLength;
@@ -214,10 +204,7 @@ export function growTo(memory: WebAssembly.Memory, end: number, use: MemoryUse):
   }
 }
 
-/**
- * An instance of the module and its memory (new ones, or given), laid out from an address up:
- * alloc(bytes) aligns to `align`, grows the memory and throws `use`'s too-large error past 4 GiB.
- */
+/** An instance and its memory (new or given), laid out from an address up: alloc(bytes) aligns to `align` and grows the memory. */
 export class KernelMemory implements KernelInstance {
   readonly memory: WebAssembly.Memory;
   readonly instance: WebAssembly.Instance;
@@ -227,7 +214,6 @@ export class KernelMemory implements KernelInstance {
   constructor(
     given: Pick<KernelInstance, "memory" | "instance"> | undefined,
     private readonly align: number,
-    /** What the memory holds, for the too-large error: the caller may say more as it lays out. */
     public use: MemoryUse,
   ) {
     const k = given ? { ...given, exports: given.instance.exports as unknown as KernelExports } : instantiate();
@@ -236,7 +222,6 @@ export class KernelMemory implements KernelInstance {
     this.exports = k.exports;
   }
 
-  /** Starts laying out a new region at `from` (the heap base, or a mark). */
   reset(from: number): void {
     this.top = from;
   }
@@ -245,7 +230,7 @@ export class KernelMemory implements KernelInstance {
     return this.top;
   }
 
-  /** Reserves `bytes` and grows memory to hold them. Views made before may detach. */
+  /** Reserves `bytes`, growing the memory (views made before may detach). */
   alloc(bytes: number): number {
     const ptr = alignUp(this.top, this.align);
     const end = ptr + bytes;
@@ -268,10 +253,7 @@ export class KernelMemory implements KernelInstance {
 
 let compiled: WebAssembly.Module | undefined;
 
-/**
- * The module. A page's CSP may forbid compiling WebAssembly; browsers' errors name only 'unsafe-eval',
- * so this one names 'wasm-unsafe-eval', which is enough.
- */
+/** The module. A page's CSP may forbid compiling WebAssembly: browsers name only 'unsafe-eval', this error 'wasm-unsafe-eval', which is enough. */
 export function kernelModule(): WebAssembly.Module {
   if (compiled) return compiled;
   try {

@@ -1,6 +1,5 @@
-// The host side of the resampling kernel (assembly/significance.ts): lays columns out in the kernel's
-// linear memory, calls it, reads the sums back. Each function computes iterations first ..
-// first + iterations - 1: a caller may split the iterations (between threads) and concatenate.
+// The host side of the resampling kernel (assembly/significance.ts). Each function computes iterations
+// first .. first + iterations - 1, so a caller may split them between threads and concatenate.
 import { RankevalError } from "../errors/errors.js";
 import { constant, KernelMemory } from "./module.js";
 
@@ -9,7 +8,7 @@ const RETAIN_BYTES = 256 * 1024 ** 2;
 
 let retained: KernelMemory | undefined;
 
-/** What the resampling kernel's memory holds (the queries' values, the resamples' sums), for its too-large error. */
+/** What the resampling kernel's memory holds, for its too-large error. */
 const ARENA_USE = {
   what: "this comparison's resampling",
   advice: "use fewer iterations, or compare fewer runs or measures at once",
@@ -32,10 +31,7 @@ function seedBits(seed: number): bigint {
   return BigInt.asUintN(64, BigInt(seed));
 }
 
-/**
- * Lays `columns` (each `rows` long) out row-major, two columns a v128, `vectorMultiple` v128 a row
- * at least, rows padded with zeros to `rowMultiple`. Returns the address and the vectors a row.
- */
+/** Lays `columns` out row-major, two columns a v128, at least `vectorMultiple` v128 a row, rows zero-padded to `rowMultiple`; returns the address and the vectors a row. */
 function layColumns(
   arena: KernelMemory,
   columns: readonly ArrayLike<number>[],
@@ -95,24 +91,13 @@ function resampledSums(randomization: boolean): Sums {
     });
 }
 
-/**
- * The randomization test's sums: each column's sum under each of `iterations` sign vectors,
- * sum_q s_q x_q, where iteration b flips query q when bit q % 64 of word q / 64 of b's stream is set
- * (assembly/significance.ts).
- */
+/** The randomization test's sums: each column's sum_q s_q x_q under each iteration's sign vector (assembly/significance.ts). */
 export const kernelRandomizationSums = resampledSums(true);
 
-/**
- * The bootstrap's sums: each column's sum over each of `iterations` resamples of the rows with
- * replacement (the same resampled rows for every column of an iteration).
- */
+/** The bootstrap's sums: each column's sum over each of `iterations` resamples of the rows (the same rows for every column). */
 export const kernelBootstrapSums = resampledSums(false);
 
-/**
- * Randomised Tukey HSD: values[s][r] is measure s's column of run r (`rows` queries, every value a
- * number). For each measure, the range (max - min over runs) of the run sums under each of
- * `iterations` sets of per-query permutations (the same permutations for every measure).
- */
+/** Randomised Tukey HSD: per measure s (values[s][r]: run r's column), the range of the run sums under each of `iterations` sets of per-query permutations (shared by every measure). */
 export function kernelTukeyRanges(
   values: readonly (readonly ArrayLike<number>[])[],
   rows: number,

@@ -1,6 +1,5 @@
-// The summary of a measure's per-query values, one computation for every caller, the library's (over the
-// values not NaN) and trec_eval's (over num_q), whole or streamed (--merge): the same additions in the
-// same order, so the same doubles.
+// A measure's per-query values summarised in one place, the library's way (over values not NaN) and
+// trec_eval's (over num_q), whole or streamed (--merge): the same additions in the same order.
 import { RankevalError } from "../errors/errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
@@ -15,10 +14,7 @@ const MIN_GEO_MEAN = 0.00001;
 /** What trec_eval holds per query for gm_map and gm_bpref (m_gm_map.c): the log of the floored value. */
 export const geoLog = (v: number): number => log(Math.max(v, MIN_GEO_MEAN));
 
-/**
- * geoLog of each value (about 0.15 us each), made once per array and kept beside it: a run's values are
- * summarised several times, and the page spent a second of a 300,000-query run in these logs.
- */
+/** geoLog of each value (0.15 us each), made once per array: the page spent a second of a 300,000-query run in these logs. */
 const logsOf = new WeakMap<Float64Array, Float64Array>();
 
 export function geoLogs(values: Float64Array): Float64Array {
@@ -49,7 +45,6 @@ export class RunningSummary {
   keptSum = 0;
   keptLogSum = 0;
 
-  /** `logs`: a geometric mean is wanted. */
   constructor(readonly logs: boolean) {}
 
   add(v: number, l = this.logs ? geoLog(v) : 0): void {
@@ -63,14 +58,13 @@ export class RunningSummary {
     }
   }
 
-  /** Adds a column (a Float64Array's logs made once: geoLogs). */
+  /** Adds a column (its logs made once: geoLogs). */
   addAll(values: ArrayLike<number>, logs?: ArrayLike<number>): this {
     const l = logs ?? (this.logs && values instanceof Float64Array ? geoLogs(values) : undefined);
     for (let i = 0; i < values.length; i++) this.add(values[i], l?.[i]);
     return this;
   }
 
-  /** The library's summary of the values not NaN, and their count. */
   summary(agg: Aggregate): { value: number; count: number } {
     const count = this.kept;
     if (agg === "mean") return { value: count === 0 ? NaN : this.keptSum / count, count };
@@ -88,10 +82,7 @@ export class RunningSummary {
   }
 }
 
-/**
- * A RunningSummary that also keeps the kept values' mean and sum of squared deviations (Welford), for a
- * mean's t interval where the values pass once and are not kept (--merge of shards as they stream).
- */
+/** A RunningSummary keeping the mean and sum of squared deviations too (Welford): a t interval for values passing once (--merge). */
 export class MomentSummary extends RunningSummary {
   private mean = 0;
   private squares = 0;
@@ -104,7 +95,6 @@ export class MomentSummary extends RunningSummary {
     this.squares += delta * (v - this.mean);
   }
 
-  /** The t interval of the kept values' mean (tIntervalOf). */
   interval(level = DEFAULT_INTERVAL.level): Interval {
     return tIntervalOf(
       this.keptSum / this.kept,
@@ -119,7 +109,7 @@ export function summaryOf(values: Float64Array, aggregate: Aggregate): { value: 
   return new RunningSummary(aggregate === "geomean").addAll(values).summary(aggregate);
 }
 
-/** A Result's summaries of every key: `mean` (or sum, geometric mean), `counted`, and the means' `interval`. */
+/** A Result's summaries of every key: `mean` (or sum, geometric mean), `counted`, the means' `interval`. */
 export function summariesOf(
   values: Readonly<Record<string, Float64Array>>,
   aggregateOf: (key: string) => Aggregate,
@@ -132,15 +122,11 @@ export function summariesOf(
   return { mean, counted, interval: intervalsOf(values, aggregateOf, settings) };
 }
 
-/** A tie range: the worst and best values and their summaries. */
 export function tieRangeOf(worst: Float64Array, best: Float64Array, agg: Aggregate): TieRange {
   return { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
 }
 
-/**
- * A summary as trec_eval accumulates it (values in qid strcmp order) over `count` queries (num_q), or the
- * count itself. `logged`: the values are gm_map's logs already (-Z). "runid" and "none" throw.
- */
+/** A summary as trec_eval accumulates it (values in qid strcmp order) over `count` queries (num_q); `logged`: gm_map's logs already (-Z). "runid" and "none" throw. */
 export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length, logged = false) {
   if (kind === "count") return count;
   if (kind === "runid" || kind === "none") {

@@ -1,61 +1,39 @@
 /**
- * A run joined to its judgments block by block as it streams in, so that memory holds the judgments
- * and a few blocks of run rows, not the whole run: how the command line and the web page read runs of
- * several GB.
- *
- * The parser (RunBlockParser) hands over its complete queries every `blockRows` rows
- * (RunParser.takeQueries) and RunBlocks joins each block (src/pipeline/join-rows.ts) and passes it to
- * `onBlock`, which evaluates it and may drop it. The parsing may happen in another thread
- * (src/pipeline/reader.ts) while this one joins and evaluates: its blocks travel as PortableBlocks. That
- * needs each query's rows together in the file, as every ranker writes them; a query that comes back
- * after another began throws NotGroupedError, and the caller reads the file whole instead (trec_eval
- * accepts any order).
- *
- * The path of a run file's bytes (the command line, the page): read (src/node/file-read.ts, web/read-file.ts)
- * -> parsed (src/io/) into blocks of whole queries (here; in another thread: reader.ts) -> joined to
- * the judgments (join-rows.ts) -> evaluated by the kernel (evaluate-block.ts, src/kernel/) -> the
- * blocks' per-query values merged (merge.ts) -> reports (src/app/plan.ts).
- *
- * Browser compatible.
+ * A run joined to its judgments block by block as it streams, so memory holds the judgments and a few
+ * blocks, not a run of several GB. RunBlockParser hands over its whole queries every `blockRows` rows
+ * (RunParser.takeQueries), maybe in another thread (reader.ts: PortableBlocks); RunBlocks joins each
+ * (join-rows.ts) for `onBlock` to evaluate. A query that comes back after another began throws
+ * NotGroupedError, and the run is read whole (trec_eval accepts any order).
  */
 import { InputError, noQueryInCommon, RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import { lazyQid, lineOfRow, querySpans } from "../io/rows.js";
+import { grow, lazyQid, lineOfRow, querySpans } from "../io/rows.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
 import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
-/** Run rows a block, about (a block ends with a query): the command line's and the page's. */
+/** Run rows a block, about (a block ends with a query). */
 export const BLOCK_ROWS = 1 << 20;
 
-/** A query's rows are not together in the run: it must be read whole. */
 export class NotGroupedError extends InputError {}
 
-/** What the blocks add up to, once the run is read. */
 export interface RunSummary {
   runTag: string;
-  /** Run queries without any judgment (ignored). */
   notJudged: number;
   /** Judged queries absent from the run, in strcmp order. */
   notInRunQids: string[];
-  /** Rows of the run, and its queries (judged or not). */
   rows: number;
   queries: number;
   /** Queries evaluated: the run's queries with judgments. */
   evaluated: number;
-  /** The run's first few query ids, for a message when none is judged. */
   someQids: string[];
 }
 
-/** Query ids a message shows, at most. */
 const SOME = 3;
 
-/**
- * Throws when the judgments have none (an empty, blank or header-only file): every run would
- * evaluate nothing. Called as soon as they are read, by the command line and the page.
- */
+/** Throws when the judgments have none (an empty, blank or header-only file): every run would evaluate nothing. */
 export function checkJudgments(judgments: GroupedJudgments): void {
   if (judgments.qrels.length === 0) {
     throw new RankevalError(
@@ -66,11 +44,9 @@ export function checkJudgments(judgments: GroupedJudgments): void {
 }
 
 /**
- * Throws when a run evaluates no query: it has no rows (an empty, blank or header-only file), or none
- * of its queries is judged (a wrong file, or ids written otherwise: "q1" against "1"). Its report
- * would be means over no query (trec_eval itself refuses an empty file, and prints "No queries with
- * both results and relevance info" for the other case). Under -c too: a run sharing no query with the
- * judgments would score 0 everywhere, which says nothing about the run.
+ * Throws when a run evaluates no query: no rows, or none of its queries judged ("q1" against "1"):
+ * means over no query say nothing (trec_eval refuses an empty file, and says "No queries with both
+ * results and relevance info"). Under -c too: a run sharing no query would score 0 everywhere.
  */
 export function checkRunEvaluated(
   file: string,
@@ -83,7 +59,7 @@ export function checkRunEvaluated(
   throw noQueryInCommon({ name: file, queries: run.queries, some: run.someQids }, judgedSample(judgments));
 }
 
-/** Joins a run's blocks of complete queries to the judgments as they come, checking they never come back. */
+/** Joins a run's blocks of whole queries to the judgments as they come, checking none comes back. */
 export class RunBlocks {
   private readonly qidNames: Interner;
   /** seen[q] = 1 once query q's rows were handed over. */
@@ -93,13 +69,10 @@ export class RunBlocks {
   private queries = 0;
   private evaluated = 0;
   private readonly someQids: string[] = [];
-  /** The last block's batch, when onBlock lets go of each: the next join writes over its arrays. */
+  /** The last block's batch, when onBlock lets go of each. */
   private spare: JoinedRun["batch"] | undefined;
 
-  /**
-   * `recycle`: onBlock keeps nothing of a block's batch once it returns (it evaluates and drops it),
-   * so each join reuses the arrays of the one before.
-   */
+  /** `recycle`: onBlock keeps nothing of a block's batch, so each join reuses the one before's arrays. */
   constructor(
     private readonly judgments: GroupedJudgments,
     private readonly file: string,
@@ -109,14 +82,10 @@ export class RunBlocks {
     this.qidNames = judgments.qrels.qidNames;
   }
 
-  /** Joins the next rows of the run (whole queries, ids interned in the judgments' qidNames) and passes them on. */
+  /** Joins the next rows (whole queries, ids in the judgments' qidNames) and passes them on. */
   add(rows: RunRows): void {
-    // A query seen in an earlier block (or earlier in this one, after another query) comes back.
-    if (this.seen.length < this.qidNames.size) {
-      const grown = new Uint8Array(Math.max(this.qidNames.size, 2 * this.seen.length));
-      grown.set(this.seen);
-      this.seen = grown;
-    }
+    if (this.seen.length < this.qidNames.size)
+      this.seen = grow(this.seen, Math.max(this.qidNames.size, 2 * this.seen.length));
     const { ids, starts } = rows.spans ?? querySpans(rows.qid, rows.length);
     for (let k = 0; k < ids.length; k++) {
       const q = ids[k];
@@ -137,11 +106,11 @@ export class RunBlocks {
     this.notJudged += joined.notJudged;
     this.evaluated += joined.qids.length;
     this.onBlock(joined);
-    // A batch in the kernel's memory (join-kernel.ts) is not for join-rows.ts's own loop to write over.
+    // A batch in the kernel's memory (join-kernel.ts) is not join-rows.ts's to write over.
     if (this.recycle) this.spare = joined.batch.inPlace ? undefined : joined.batch;
   }
 
-  /** What the blocks added up to, once the run is read; `runTag` is its last line's. */
+  /** What the blocks added up to; `runTag` is the last line's. */
   finish(runTag: string): RunSummary {
     const absent: string[] = [];
     const { begin, end } = this.judgments.groups;
@@ -160,14 +129,11 @@ export class RunBlocks {
   }
 }
 
-/**
- * A run parsed as its bytes come (push, as LineParser), handing its complete queries to `onRows`
- * every `blockRows` rows, and the rest at finish(), which returns the run tag.
- */
+/** A run parsed as its bytes come, handing its whole queries to `onRows` every `blockRows` rows and the rest at finish(). */
 export class RunBlockParser {
   private readonly parser: RunParser<"per-row">;
 
-  /** `spare`: a buffer of a block evaluated and given back, for the next block to be written into (or none). */
+  /** `spare`: a given-back block's buffer for the next block (or none). */
   constructor(
     file: string,
     qids: Interner,
@@ -190,8 +156,7 @@ export class RunBlockParser {
 
   finish(): string {
     const last = this.parser.finish();
-    // Copies, as takeQueries' blocks are: finish() gives views of the parser's memory, which a block
-    // handed to another thread cannot take with it.
+    // Copies: finish() gives views of the parser's memory, which a block sent to another thread cannot take.
     const { docids, lines } = last;
     this.onRows({
       ...last,
@@ -219,22 +184,21 @@ export function parsedBlocks(
 }
 
 /**
- * A block parsed in another worker, with its own query interner, as it travels (postMessage with
- * `transferables`, no copy): the run rows' columns and the bytes of the query ids that worker
- * interned since its previous block, ids `first` to `first + count - 1`.
+ * A block parsed in another worker, as it travels (transferred, not copied): the rows and the bytes of
+ * the query ids that worker interned since its previous block, ids `first` to `first + count - 1`.
  */
 export interface PortableBlock {
-  /** The rows but their query ids, which travel as runs (spans): the receiver makes the column when read (rows.ts lazyQid). */
+  /** The rows but their query ids, which travel as spans (the receiver's rows.ts lazyQid). */
   rows: Omit<RunRows, "qidNames" | "file" | "qid" | "spans"> & { spans: NonNullable<RunRows["spans"]> };
   newQids: { first: number; bytes: Uint8Array; offsets: Int32Array };
 }
 
-/** `rows` to send, with the query ids interned from `first` on (the sender's count of ids sent so far). */
+/** `rows` to send, with the query ids interned from `first` on. */
 export function portableBlock(rows: RunRows, first: number): PortableBlock {
   const { bytes, offsets } = rows.qidNames.pool();
   const base = offsets[first];
   const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
-  // Named one by one: the qid column is not read (where it is made from the spans, reading it makes it).
+  // Named one by one: reading the qid column would make it from the spans.
   const columns = {
     docids: rows.docids,
     score: rows.score,
@@ -249,7 +213,6 @@ export function portableBlock(rows: RunRows, first: number): PortableBlock {
   };
 }
 
-/** The buffers a PortableBlock hands over. */
 export function transferables(b: PortableBlock): ArrayBuffer[] {
   const { rows, newQids } = b;
   const arrays = [
@@ -280,13 +243,8 @@ export class PortableBlocks {
   rows(b: PortableBlock): RunRows {
     const { first, bytes, offsets } = b.newQids;
     const count = offsets.length - 1;
-    if (first + count > this.ids.length) {
-      const grown = new Int32Array(Math.max(first + count, 2 * this.ids.length));
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    if (first + count > this.ids.length) this.ids = grow(this.ids, Math.max(first + count, 2 * this.ids.length));
     for (let k = 0; k < count; k++) this.ids[first + k] = this.qids.intern(bytes, offsets[k], offsets[k + 1]);
-    // The runs' ids translated; the qid column made from them if read (lazyQid).
     const ids = this.ids;
     const spans = b.rows.spans;
     for (let k = 0; k < spans.ids.length; k++) spans.ids[k] = ids[spans.ids[k]];
@@ -308,7 +266,7 @@ function firstQids(run: RunRows): string[] {
   return out;
 }
 
-/** checkRunEvaluated for a run joined whole (with `complete`, or not). */
+/** checkRunEvaluated for a run joined whole. */
 export function checkJoined(
   file: string,
   judgments: GroupedJudgments,
@@ -316,7 +274,7 @@ export function checkJoined(
   joined: JoinedRun,
   complete: boolean,
 ): void {
-  // Under complete, the judged queries absent from the run are evaluated too: they are not in common.
+  // Under complete the judged queries absent from the run are evaluated too, not in common.
   const evaluated = joined.qids.length - (complete ? joined.notInRun : 0);
   checkRunEvaluated(file, judgments, {
     rows: run.length,
@@ -328,20 +286,13 @@ export function checkJoined(
 
 /** How evaluateRunFile reads a run. */
 export interface RunSource {
-  /** The run's name in messages. */
   file: string;
   /**
-   * Reads the run into `add`, complete queries at a time and in file order, with query ids interned
-   * in `qids`, and returns its run tag (parsedBlocks, or another worker's); null when the run cannot
-   * be read in blocks (read it whole). `add` returns a promise while the judgments are still being
-   * read (only where `early`): the next block waits for it.
+   * Reads the run into `add`, whole queries in file order, ids interned in `qids`, and returns its run
+   * tag; null when it cannot be read in blocks. Under `early`, `add` may return a promise to wait for.
    */
   blocks: ((qids: Interner, add: (rows: RunRows) => void | Promise<void>) => Promise<string>) | null;
-  /**
-   * The blocks may come before the judgments are read: true for a reader in another thread, which
-   * then starts reading at once, both files read at the same time. @default false: the blocks are
-   * read once the judgments are
-   */
+  /** The blocks may come before the judgments are read (a reader in another thread). @default false */
   early?: boolean;
   /** Reads the run (again) whole into a parser's rows. */
   whole: () => Promise<RunRows>;
@@ -355,23 +306,17 @@ export interface RunSource {
   recycle?: boolean;
 }
 
-/**
- * Judgments still being read: the query-id interner their parser interns into (a run read at the
- * same time interns into it too), and the judgments once read.
- */
+/** Judgments still being read: the interner their parser (and a run read meanwhile) interns into, and the judgments. */
 export interface PendingJudgments {
   readonly qids: Interner;
   readonly ready: Promise<GroupedJudgments>;
 }
 
 /**
- * A run joined to its judgments and evaluated: block by block as it streams when it can, whole
- * otherwise or when its queries turn out scattered. `evaluate` gets each joined block (one, when whole).
- * The one way the command line and the page read a run. The judgments may still be being read
- * (PendingJudgments): a source that can (`early`) starts reading the run at once, its blocks waiting
- * for them. Throws a RankevalError ("bad-input") when the judgments or the run are empty, or share no
- * query (checkJudgments, checkRunEvaluated); when both the judgments and the run are bad, the
- * judgments' error, as when they are read first.
+ * A run joined to its judgments and evaluated, in blocks as it streams when it can, else whole (also
+ * when its queries turn out scattered): the one way the command line and the page read a run. A source
+ * that can (`early`) reads the run while the judgments are still read. Throws a RankevalError
+ * ("bad-input") when either is empty or they share no query; the judgments' error first.
  */
 export async function evaluateRunFile(
   given: GroupedJudgments | PendingJudgments,

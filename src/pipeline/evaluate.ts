@@ -1,7 +1,5 @@
-// The library's path (evaluate, evaluateRun): columns or objects in memory grouped by query (group.ts)
-// or a run joined to its judgments (join.ts, through the command line's join) into the kernel's batch,
-// the kernel (src/kernel/), then conventions across measures and summaries (aggregate.ts).
-// evaluateBatch is the step every path shares.
+// The library's path (evaluate, evaluateRun): rows grouped by query (rows-by-query.ts) or a run joined
+// to its judgments (join-memory.ts) into a batch, the kernel, then summaries. evaluateBatch is shared.
 import { summariesOf, summaryOf } from "./aggregate.js";
 import { intervalSettings, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
@@ -35,37 +33,28 @@ import { sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
 
 /**
- * The measures to compute: names (any tool's spelling; see `MeasureName`) or parsed measures, one
- * string or a list. The calls check a literal name at compile time (`CheckedMeasures`); a `string`,
- * `string[]` or `readonly string[]` known only at run time is checked then. (`string & {}` keeps the
- * names' completion: `MeasureSpec | string` would collapse to `string`.)
+ * The measures: names (any tool's spelling) or parsed measures, one or a list; a literal name is
+ * checked at compile time (`CheckedMeasures`). (`string & {}` keeps the names' completion.)
  */
 export type Measures = MeasureSpec | (string & {}) | readonly (MeasureSpec | (string & {}) | Measure)[];
 
 export interface Result<Q = Qid> {
-  /**
-   * The measures' keys, in the order asked: each name in its tool's canonical spelling (`ndcg@10`,
-   * trec_eval's `ndcg_cut_10`, ir_measures' `nDCG@10`, ranx's `hits@10`), so that one family asked
-   * under two tools' names gives two keys and two numbers.
-   */
+  /** The measures' keys in the order asked, in their tool's spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`). */
   readonly measures: string[];
   /** The evaluated queries; `values[name][i]` belongs to `qids[i]`. */
   readonly qids: Q[];
   /** Per-query values, one Float64Array per measure. NaN where a convention says "no value". */
   readonly values: Record<string, Float64Array>;
   /**
-   * Each measure's summary over the queries that count (values that are not NaN), in query order:
-   * the mean; for a tool's name whose tool sums it instead (ir_measures' NumRet and NumRel,
-   * trec_eval's num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) the sum, and for trec_eval's
-   * gm_map and gm_bpref its geometric mean.
+   * Each measure's summary over the queries whose value is not NaN: the mean, or the sum where its
+   * tool sums (NumRet, num_rel, ...), or the geometric mean (gm_map, gm_bpref).
    */
   readonly mean: Record<string, number>;
   /** How many queries each summary is over. */
   readonly counted: Record<string, number>;
   /**
-   * Each mean's interval `[lo, hi]` over the queries that count: the 95% Student t interval by default
-   * (scipy.stats.t.interval(0.95, n - 1, mean, sem)); `options.interval` sets the level or asks for a
-   * seeded bootstrap. Only means have one: a sum's or geometric mean's key is absent.
+   * Each mean's interval `[lo, hi]`: the 95% Student t interval by default
+   * (scipy.stats.t.interval(0.95, n - 1, mean, sem)), or as `options.interval` says; means only.
    */
   readonly interval: Record<string, Interval>;
   readonly queries: {
@@ -73,10 +62,7 @@ export interface Result<Q = Qid> {
     readonly evaluated: number;
     /** Queries left out of means, by reason. */
     readonly skipped: {
-      /**
-       * No relevant judged document, with `noRelevant: "skip"` (for some measure). They stay in qids,
-       * with NaN values for the measures computed under "skip".
-       */
+      /** No relevant judged document, under `noRelevant: "skip"`: in qids, with NaN values. */
       readonly noRelevant: number;
       /** evaluateRun: run queries without any judgment (ignored, as trec_eval does). */
       readonly notJudged: number;
@@ -84,35 +70,25 @@ export interface Result<Q = Qid> {
       readonly notInRun: number;
     };
   };
-  /** The options given, over the library's defaults (a tool's name may be computed with others: see `measureConventions`). */
+  /** The options given, over the library's defaults (a tool's name may use others: `measureConventions`). */
   readonly options: ResolvedOptions;
-  /**
-   * The conventions every measure was computed under, in one line: the options given over the library's
-   * defaults where every measure follows them, else each measure's own (see `measureConventions`).
-   */
+  /** The conventions every measure followed, in one line, else each measure's own (`measureConventions`). */
   readonly conventions: string;
   /**
-   * The conventions each measure was computed with, by key: its tool ("rankeval" for the library's
-   * own names), then `describeOptions` of its options: the library's defaults, under its tool's
-   * conventions, under the options given, under its own parameters.
+   * Each measure's conventions, by key: its tool ("rankeval" for the library's names), then
+   * `describeOptions` of its options (defaults, under its tool's, the options given, its parameters).
    */
   readonly measureConventions: Readonly<Record<string, string>>;
   /** What the measure names were read as where that may surprise (a decimal cutoff, ignored parameters). */
   readonly warnings: readonly string[];
   /**
-   * With `tieRange: true`: each measure computed with ties "worst" and "best" (within each run of
-   * equal scores, lower labels first, or higher labels first), per query and summarised as `mean`
-   * is: how far the order of tied documents alone can move the number. For the measures that grow
-   * as relevant documents move up (all but a few: see the README) every tie order gives a value in
-   * [worst, best]. Undefined without `tieRange`.
+   * With `tieRange: true`: each measure under ties "worst" and "best" (lower or higher labels first
+   * within equal scores), per query and summarised: how far the tie order alone moves the number.
    */
   readonly tieRange?: Readonly<Record<string, TieRange>>;
 }
 
-/**
- * A block's or a run's values as the command line and the page evaluate them (src/app/evaluate-block.ts),
- * which blocks.ts and merge.ts put together.
- */
+/** A block's or a run's values as the command line and the page evaluate them (src/app/evaluate-block.ts). */
 export interface Evaluated {
   result: Result<string>;
   /** relstring's values, by line name. */
@@ -138,15 +114,13 @@ export interface BatchExtras {
   /** How the means' intervals are taken (`Options.interval`, checked). @default 95% t */
   readonly interval?: IntervalSettings;
   /**
-   * Take each measure's summary (`Result.mean`, `counted`, the tie range's means). A block whose
-   * summaries mergeBlocks takes again from the run's values goes without: NaN and 0, not computed
-   * (a geometric mean's logs cost a microsecond a query). @default true
+   * Take each measure's summary. Blocks go without (NaN and 0), as mergeBlocks takes them again from
+   * the run's values (a geometric mean's logs cost a microsecond a query). @default true
    */
   readonly summaries?: boolean;
   /**
-   * The order the summaries add the queries in (indices into the batch's queries), where it is not
-   * the result's: evaluateRun's queries are in the run's order, and its means are summed in byte order
-   * of their ids, as the command line's and evaluateFiles' (so the same doubles, to the last bit).
+   * The order the summaries add the queries in, where not the result's: evaluateRun sums in byte order
+   * of the ids, as the command line does (the same doubles, to the last bit).
    */
   readonly summaryOrder?: Int32Array;
 }
@@ -180,7 +154,6 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
   if (readsTrecLabels(ms)) {
-    // (rows.rel was checked by groupRows: an array of numbers.)
     const read = numberLabelsRead(rows.rel, (i) => `rows.rel[${i}] (query ${JSON.stringify(String(rows.qid[i]))})`);
     if (read) warnings.push(labelsWarning(read));
   }
@@ -188,10 +161,9 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
 }
 
 /**
- * Evaluates a run against judgments, each `{ qid: { docid: value } }` or columns. Ranked documents
- * without a judgment are non-relevant (and unjudged for bpref); judged documents that were never
- * ranked count in recall and in the ideal ranking. Ties in score: document id descending (trec_eval),
- * or the run's order with `ties: "input"` (for `{ qid: { docid: score } }`, Object.entries order).
+ * Evaluates a run against judgments, each `{ qid: { docid: value } }` or columns. Unjudged ranked
+ * documents are non-relevant (and unjudged for bpref); judged unranked ones count in recall and the
+ * ideal ranking. Ties: document id descending (trec_eval), or the run's order with `ties: "input"`.
  * Throws a RankevalError ("bad-input") when the run and the judgments share no query.
  */
 export function evaluateRun<const M extends Measures>(
@@ -212,22 +184,21 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
 }
 
-/** What the options ask beyond the measures' conventions: the tie range, the intervals' settings. */
+/** The tie range and the intervals' settings the options ask. */
 function extrasOf(options: Options | undefined): BatchExtras {
   return { tieRange: wantsTieRange(options), interval: intervalSettings(options?.interval) };
 }
 
-/** The options of a call that gives none: made once, as calls under them share what is resolved below. */
+/** The options of a call that gives none, made once. */
 const NO_OPTIONS: ExplicitOptions = Object.freeze(explicitOptions());
 
 /** The options a caller passed, checked, and the plain values they were made from (see explicitOf). */
 const explicitMade = new WeakMap<object, { values: unknown[]; explicit: ExplicitOptions }>();
 
 /**
- * explicitOptions(options), made once for a caller that passes none, or the same object of plain
- * values (strings, numbers, booleans) at every call, as a training loop does: then the measures'
- * options resolved under them are found again too (evaluateBatch). An object whose values changed
- * since, or that holds an object (a gain table), is read again.
+ * explicitOptions(options), made once for no options or for the same object of plain values at every
+ * call (a training loop), so the measures resolved under them are found again; an object holding an
+ * object (a gain table) is read again.
  */
 function explicitOf(options: Options | undefined): ExplicitOptions {
   if (options === undefined) return NO_OPTIONS;
@@ -247,14 +218,11 @@ function explicitOf(options: Options | undefined): ExplicitOptions {
   return explicit;
 }
 
-/** A measure under the options given, as evaluateBatch groups and computes measures. */
+/** A measure under the options given: its options, their description (the group's key), its conventions line, its preset's definition. */
 interface ResolvedMeasure {
   options: ResolvedOptions;
-  /** describeOptions of them: the group's key. */
   key: string;
-  /** The measure's conventions line (describeMeasureOptions). */
   described: string;
-  /** The measure as its preset defines it (definedMeasure). */
   defined: Measure;
 }
 
@@ -269,9 +237,8 @@ function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure
 }
 
 /**
- * Measures' options resolved under one object of options given: the command line evaluates every run
- * and block under one, and resolving some thirty measures' options and their descriptions was a
- * tenth of a small run's evaluation. Options objects are made by explicitOptions and not changed after.
+ * Measures' options resolved under one options object (made by explicitOptions, never changed): the
+ * command line evaluates every block under one, and resolving them was a tenth of a small run's time.
  */
 const resolvedUnder = new WeakMap<ExplicitOptions, Map<Measure, ResolvedMeasure>>();
 
@@ -282,9 +249,8 @@ function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
 }
 
 /**
- * The pipeline after grouping: the measures grouped by the options each is computed with (its tool's
- * conventions under the options given, under its own parameters), the kernel once per group, the
- * conventions that act across a group's measures (noRelevant "skip"), summaries.
+ * The pipeline after grouping: measures grouped by the options each is computed with, the kernel once
+ * per group, the conventions that act across a group (noRelevant "skip"), summaries.
  */
 export function evaluateBatch<Q>(
   batch: Batch,
@@ -298,8 +264,7 @@ export function evaluateBatch<Q>(
 ): Result<Q> {
   const groups = new Map<string, { options: ResolvedOptions; members: number[]; batch: Batch }>();
   const described: string[] = [];
-  // trec_eval's names on labels as trec_eval reads them (atol: 1.5 is 1), every other name on the
-  // labels as given: two groups where some label is fractional, one (the batch as it is) where none is.
+  // trec_eval's names read labels as atol does (1.5 is 1): a group of their own where some label is fractional.
   const trecBatch = readsTrecLabels(measures) ? trecLabelled(batch) : batch;
   // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k), under its name.
   const resolved = resolvedFor(explicit);
@@ -335,8 +300,7 @@ export function evaluateBatch<Q>(
     for (const { options: groupOptions, members, batch } of groups.values()) {
       const options = ties === undefined ? groupOptions : { ...groupOptions, ties };
       const ms = members.map((i) => defined[i]);
-      // With noRelevant = "skip" a query without relevant documents leaves the group's means: the
-      // kernel's num_rel (under the group's threshold) says which.
+      // noRelevant "skip": a query the kernel's num_rel (under the group's threshold) finds no relevant document in leaves the means.
       const skip = options.noRelevant === "skip";
       const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
       const cols = runKernel(withTies(batch, options.ties), asked, options, { queryName: (q) => String(qids[q]) });
@@ -364,7 +328,7 @@ export function evaluateBatch<Q>(
   const summarise = extras.summaries !== false;
   const order = extras.summaryOrder;
   const ordered = (v: Float64Array) => (order ? Float64Array.from(order, (q) => v[q]) : v);
-  const { mean, counted, interval } = summarise
+  const summaries = summarise
     ? summariesOf(order ? mapValues(values, ordered) : values, (k) => aggregates[k], extras.interval)
     : { mean: mapKeys(values, NaN), counted: mapKeys(values, 0), interval: {} };
   let tieRange: Record<string, TieRange> | undefined;
@@ -386,21 +350,45 @@ export function evaluateBatch<Q>(
     });
   }
   const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);
+  const noRelevant = skippedQuery.reduce((n, x) => n + x, 0);
+  return resultOf(
+    measures.map((m) => m.name),
+    qids,
+    values,
+    summaries,
+    { noRelevant, notJudged, notInRun },
+    {
+      options,
+      conventions: resultConventions(measureConventions, options),
+      measureConventions,
+      warnings: [...warnings],
+      tieRange,
+    },
+  );
+}
+
+/** A Result of its parts, its keys in one order (evaluateBatch's, --merge's in src/output/per-query.ts). */
+export function resultOf<Q>(
+  measures: string[],
+  qids: Q[],
+  values: Record<string, Float64Array>,
+  { mean, counted, interval }: Pick<Result, "mean" | "counted" | "interval">,
+  skipped: Result["queries"]["skipped"],
+  how: Pick<Result, "options" | "conventions" | "measureConventions" | "warnings" | "tieRange">,
+): Result<Q> {
+  const { options, conventions, measureConventions, warnings, tieRange } = how;
   return {
-    measures: measures.map((m) => m.name),
+    measures,
     qids,
     values,
     mean,
     counted,
     interval,
-    queries: {
-      evaluated: qids.length,
-      skipped: { noRelevant: skippedQuery.reduce((n, x) => n + x, 0), notJudged, notInRun },
-    },
+    queries: { evaluated: qids.length, skipped },
     options,
-    conventions: resultConventions(measureConventions, options),
+    conventions,
     measureConventions,
-    warnings: [...warnings],
+    warnings,
     ...(tieRange ? { tieRange } : {}),
   };
 }

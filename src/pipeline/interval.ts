@@ -1,6 +1,5 @@
-// The interval beside each mean (Result.interval): Student's t interval of the mean over the queries that
-// count, as scipy.stats.t.interval(level, n - 1, mean, sem) gives it, or a seeded bootstrap percentile
-// interval from the kernel's resampler (the same resamples compare()'s bootstrap draws).
+// The interval beside each mean (Result.interval): Student's t interval, as scipy.stats.t.interval(level,
+// n - 1, mean, sem), or a seeded bootstrap percentile interval from the kernel's resampler.
 import { checkOptions, oneOf, PROBABILITY, SEED, usageError, type OptionType } from "../errors/errors.js";
 import { kernelBootstrapSums } from "../kernel/significance-kernel.js";
 import type { Aggregate } from "../measures/measure.js";
@@ -56,11 +55,7 @@ function counted(values: ArrayLike<number>): Float64Array {
   return kept;
 }
 
-/**
- * The t interval of the mean of `values` (NaN skipped): mean +- t_{(1+level)/2, n-1} sd / sqrt(n), with
- * numpy's mean and variance (src/stats/dists.ts's tIntervalOf). Fewer than 2 values: [NaN, NaN] (as
- * scipy). Every value equal: [mean, mean].
- */
+/** The t interval of the mean of `values` (NaN skipped) with numpy's mean and variance (tIntervalOf); under 2 values [NaN, NaN], as scipy. */
 export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.level): Interval {
   const kept = counted(values);
   const n = kept.length;
@@ -70,10 +65,9 @@ export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.le
 }
 
 /**
- * Each mean's interval under `settings`, by key, for the keys whose summary is a mean (sums and geometric
- * means have none). The bootstrap resamples the queries that count with replacement; columns with the
- * same queries counted share one call to the kernel (the same resamples for each, as one call alone gives),
- * and each interval is the level's percentiles of the resampled means (numpy's linear quantile).
+ * Each mean's interval under `settings`, by key (sums and geometric means have none). The bootstrap
+ * resamples the queries that count; columns counting the same queries share one kernel call (the same
+ * resamples), each interval the level's percentiles of the resampled means (numpy's linear quantile).
  */
 export function intervalsOf(
   values: Readonly<Record<string, Float64Array>>,

@@ -1,15 +1,9 @@
 /**
- * The join in the kernel (assembly/join.ts): judgments parsed into a kernel's memory (QrelsRows.kernel)
- * stay there, each block of a run is copied in beside them, joined there into a batch, and evaluated
- * there (the batch's `inPlace`): no JavaScript strings, no copy of rows between the join and the
- * kernel. join-rows.ts chooses the queries and orders them; this lays the block out and runs the loop.
- *
- * The memory never grows after the judgments are parsed (their views would go with its old buffer):
- * their parser left room (QrelsParser's JOIN_ROOM), and a block that does not fit is joined by
- * join-rows.ts's own loop. A batch made here is read until the next join to the same judgments
- * (`transient`), as a run read in blocks does; a batch kept longer is copied out.
- *
- * Browser compatible.
+ * The join in the kernel (assembly/join.ts): judgments parsed into a kernel's memory stay there, and
+ * each block of a run is copied in beside them, joined and evaluated there, with no strings and no
+ * copies between join and kernel. join-rows.ts chooses and orders the queries; this lays them out.
+ * The memory never grows after the judgments are parsed (their views would go with the old buffer):
+ * their parser left room (JOIN_ROOM), and a block that does not fit is joined by join-rows.ts.
  */
 import { documentTwice } from "../errors/errors.js";
 import type { KernelColumns } from "../io/kernel-line-parser.js";
@@ -28,18 +22,15 @@ const PAD = 16;
 /** Addresses reach 4 GiB: rounded in floating point (module.ts alignUp), not with a signed `& ~7`. */
 const align8 = (n: number) => alignUp(n, 8);
 
-/** What the join of one block needs from join-rows.ts: its queries in order and their sizes. */
+/** What one block's join needs from join-rows.ts: its queries in order and their sizes. */
 export interface BlockQueries {
   /** Per query, 4 numbers: judged entries [a, b) of the judgments' order (or rows), run entries [c, d) of the run's. */
   ranges: Int32Array;
   numQueries: number;
-  /** Ranked rows and judgments over the block's queries, and the most of both in one query. */
   rows: number;
   judgedRows: number;
   widest: number;
-  /** The run's rows grouped by query (null: in file order). */
   runOrder: Int32Array | null;
-  /** The query ids of the block's queries, for a duplicate's message. */
   qids: readonly number[];
 }
 
@@ -47,11 +38,9 @@ export class JoinKernel {
   readonly kernel: Kernel;
   private readonly exports: KernelExports;
   private readonly memory: { readonly buffer: ArrayBuffer };
-  /** The judgments' order (rows grouped by query) copied in, or 0 when their rows are in query order. */
+  /** The judgments' order copied in, or 0 when their rows are in query order. */
   private readonly jOrder: number;
-  /** The first byte a block may use. */
   private readonly base: number;
-  /** Whether the judgments' order fitted (else every join is join-rows.ts's own). */
   private readonly usable: boolean;
 
   constructor(
@@ -75,17 +64,15 @@ export class JoinKernel {
     this.base = base;
   }
 
-  /** Whether the memory holds `end` bytes (it never grows: the judgments' views would go with its old buffer). */
+  /** Whether the memory holds `end` bytes (it never grows). */
   private fits(end: number): boolean {
     return end <= this.memory.buffer.byteLength;
   }
 
   /**
-   * Joins the block's queries (`b`, chosen by join-rows.ts) of `run` into a batch in this memory.
-   * `transient`: the batch is read only until the next join (its arrays are views of the memory, and
-   * it is evaluated there); else its arrays are copies. Returns null when the block does not fit in
-   * the memory (join-rows.ts then joins it itself). Throws an InputError (file:line) for a document
-   * twice in one query.
+   * Joins the block's queries (`b`) of `run` into a batch in this memory; `transient`: read only until
+   * the next join (views, evaluated here), else copies. Null when the block does not fit (join-rows.ts
+   * joins it). Throws an InputError for a document twice in one query.
    */
   join(run: JoinRun, b: BlockQueries, names: Interner, transient: boolean): Batch | null {
     if (!this.usable) return null;
@@ -94,7 +81,6 @@ export class JoinKernel {
     const poolUsed = run.docids.offsets[R];
     let size = 16;
     while (size < 2 * b.widest) size *= 2;
-    // The block's layout: its query ranges, the run's columns, the table, then the batch.
     let at = this.base;
     const take = (bytes: number) => {
       const p = at;
@@ -180,10 +166,7 @@ export class JoinKernel {
   }
 }
 
-/**
- * A document twice in one query, row `row` of `rows` (the kernel's join and join-rows.ts's): said at
- * its file's line, or, for rows in memory (no lines), as the row.
- */
+/** The error of a document twice in one query (row `row` of `rows`): at its line, or as the row for rows in memory. */
 export function duplicate(
   rows: { file: string; lines?: RowLines; docids: RowDocids },
   row: number,

@@ -1,5 +1,4 @@
-// Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts):
-// evaluateRun's, and evaluateDiversity's (src/pipeline/join-subtopics.ts).
+// Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts).
 import { counted } from "../errors/counted.js";
 import { noQueryInCommon, notAnObject, type RankevalError, badInput, shown } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
@@ -15,52 +14,43 @@ import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
  * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
  * (rankeval/io's QrelsParser output) are read through the `qidNames` / `docidNames` they carry.
  */
-export type Qrels =
-  | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | {
-      readonly qid: ArrayLike<string | number>;
-      readonly docid: ArrayLike<string | number>;
-      readonly rel: ArrayLike<number>;
-    };
+export type Qrels = IdObjects | IdColumns<"rel">;
 
 /** A run: `{ qid: { docid: score } }` (ranx, pytrec_eval) or columns. */
-export type Run =
-  | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | {
-      readonly qid: ArrayLike<string | number>;
-      readonly docid: ArrayLike<string | number>;
-      readonly score: ArrayLike<number>;
-    };
+export type Run = IdObjects | IdColumns<"score">;
 
-/** What the join (join-rows.ts) reads: a parser's rows, or rows in memory, which have no lines: their errors name the row. */
+/** Columns of query ids, document ids and the values named `V`. */
+type IdColumns<V extends string> = {
+  readonly qid: ArrayLike<string | number>;
+  readonly docid: ArrayLike<string | number>;
+} & { readonly [K in V]: ArrayLike<number> };
+
+/** What join-rows.ts reads: a parser's rows, or rows in memory, without lines (errors name the row). */
 export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
 export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
 
 export interface JoinedQueries {
   batch: Batch;
   qids: string[];
-  /** Run queries without judgments (ignored, as trec_eval) and judged queries absent from the run. */
+  /** Run queries without judgments (ignored, as trec_eval), judged queries absent from the run. */
   notJudged: number;
   notInRun: number;
-  /** The judgments' labels trec_eval reads as another number (fractional ones), for its names' warning. */
+  /** The judgments' labels trec_eval reads as another number, for its names' warning. */
   labelsRead?: LabelsRead;
 }
 
-/** `{ qid: { docid: value } }`. */
 type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
-/** Rows in memory as given: columns, or an object's queries (each checked to be an object). */
 type Given =
   | {
       qid: ArrayLike<string | number>;
       docid: ArrayLike<string | number>;
       value: ArrayLike<unknown>;
-      /** A parser's (rankeval/io's QrelsParser): the labels atol reads otherwise, by row. */
+      /** A parser's: the labels atol reads otherwise, by row. */
       truncated?: TruncatedLabels;
     }
   | { qids: string[]; docs: Readonly<Record<string, unknown>>[] };
 
-/** An Interner (src/io/interner.ts), as far as naming its ids goes. */
 interface IdNames {
   readonly size: number;
   stringsOf(ids: readonly number[]): string[];
@@ -72,11 +62,7 @@ const isIdNames = (x: unknown): x is IdNames =>
   typeof (x as IdNames).stringsOf === "function" &&
   typeof (x as IdNames).size === "number";
 
-/**
- * The ids of a column of interned ids, as strings. The parsers of rankeval/io number ids in order of
- * first appearance in *their* interner: two parsers with two interners give the same numbers to
- * different ids, so the numbers are joined only as the strings they stand for.
- */
+/** A column of interned ids as strings: two parsers' interners number different ids alike, so ids join as the strings they stand for. */
 function idStrings(what: string, column: ArrayLike<string | number>, names: IdNames): string[] {
   const all = names.stringsOf(Array.from({ length: names.size }, (_, i) => i));
   const out = new Array<string>(column.length);
@@ -89,7 +75,6 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   return out;
 }
 
-/** `x` checked to be columns of one length or `{ qid: { docid: value } }`, as given. */
 function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
   // An array's indexes, a Map's or a Set's lack of keys, would be read as queries "0", "1" or none.
   if (notAnObject(x))
@@ -112,7 +97,6 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
         );
     }
     let docid = c.docid as ArrayLike<string | number>;
-    // A parser's output (rankeval/io's QrelsParser, RunParser): its ids stand for the strings.
     if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);
     if (isIdNames(c.docidNames)) docid = idStrings(`${what}.docid`, docid, c.docidNames);
     const truncated = valueName === "rel" ? (c.truncated as TruncatedLabels | undefined) : undefined;
@@ -131,10 +115,7 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
 
 const isId = (v: unknown) => typeof v === "string" || typeof v === "number";
 
-/**
- * Rows in memory as a parser's per-row rows (io/rows.ts): query ids interned in `qidNames`, each row's
- * document id as UTF-8 with its rowHash, values as numbers (NaN for what is not one).
- */
+/** Rows in memory as a parser's per-row rows: query ids interned, document ids as UTF-8 with rowHash, values as numbers (NaN if not). */
 export class MemoryRows {
   private bytes: Uint8Array = NO_BYTES;
   private value: Float64Array = NO_VALUES;
@@ -143,13 +124,11 @@ export class MemoryRows {
   private offsets: Int32Array = NO_INTS;
   private used = 0;
   length = 0;
-  /** The values given that are not numbers, by row, for messages. */
   private readonly odd = new Map<number, unknown>();
-  /** The columns given (addGiven), whose ids messages quote as given (numbers unquoted). */
+  /** The columns given, whose ids messages quote as given (numbers unquoted). */
   private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
-  /** Queries given without a row (an object's `{}`), by id. */
   readonly empty = new Set<number>();
-  /** Labels atol read otherwise from a parser's text (columns of rankeval/io's QrelsParser), by row. */
+  /** Labels atol read otherwise from a parser's text, by row. */
   truncated: TruncatedLabels | undefined;
 
   constructor(
@@ -157,10 +136,7 @@ export class MemoryRows {
     readonly qidNames: Interner,
   ) {}
 
-  /**
-   * Makes room for `rows` more rows (their ids' bytes for 8 a row): the columns and bytes in one
-   * buffer, as buffers are most of what a small evaluation's garbage collections (a third of it) free.
-   */
+  /** Room for `rows` more rows, columns and ids' bytes in one buffer: buffers were a third of a small evaluation's garbage. */
   reserve(rows: number): void {
     const n = this.length + rows;
     if (n <= this.qid.length) return;
@@ -177,9 +153,8 @@ export class MemoryRows {
     if (this.bytes.length < 8 * n) this.bytes = grow(this.bytes, this.used, new Uint8Array(buffer, 20 * n + 8));
   }
 
-  /** Writes s as UTF-8 at the end of the bytes (not yet kept: `used` stays) and returns its end. */
+  /** Writes s as UTF-8 after the bytes kept (`used` stays; a UTF-16 unit is at most 3 bytes); returns its end. */
   private write(s: string): number {
-    // A UTF-16 code unit is at most 3 UTF-8 bytes.
     if (this.used + 3 * s.length > this.bytes.length)
       this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
     const bytes = this.bytes;
@@ -194,7 +169,6 @@ export class MemoryRows {
     return at;
   }
 
-  /** The id of query s in qidNames. */
   query(s: string): number {
     const end = this.write(s);
     return this.qidNames.intern(this.bytes, this.used, end);
@@ -217,7 +191,6 @@ export class MemoryRows {
     this.length = n + 1;
   }
 
-  /** Adds rows as given: a column's query ids interned in order of first appearance. */
   addGiven(g: Given): this {
     if ("qids" in g) {
       const keys = g.docs.map((docs) => Object.keys(docs));
@@ -232,7 +205,6 @@ export class MemoryRows {
     }
     this.reserve(g.qid.length);
     this.columns = g;
-    // (Its rows are these rows: the builder holds nothing else.)
     if (this.length === 0) this.truncated = g.truncated;
     const ids = new Map<string | number, number>();
     let last: string | number | undefined;
@@ -253,7 +225,6 @@ export class MemoryRows {
     return this;
   }
 
-  /** The rows as join-rows.ts reads them (views of this builder's arrays). */
   rows(): JoinQrels & JoinRun {
     const n = this.length;
     const docids: RowDocids = {
@@ -280,7 +251,6 @@ export class MemoryRows {
     return `${this.file} row ${i} (${this.ids(i)})`;
   }
 
-  /** Row i's ids, for a message: `query "q1", document "d2"`. */
   ids(i: number): string {
     const c = this.columns;
     const q = c ? c.qid[i] : this.qidNames.stringOf(this.qid[i]);
@@ -288,7 +258,7 @@ export class MemoryRows {
     return `query ${shown(q)}, document ${shown(d)}`;
   }
 
-  /** Throws for the first value that is not a finite number, of the rows `rows` lists (all when null). */
+  /** Throws for the first value that is not a finite number among rows `rows` (all when null). */
   checkFinite(what: string, rows: Int32Array | null = null): void {
     const n = rows ? rows.length : this.length;
     for (let k = 0; k < n; k++) {
@@ -307,50 +277,40 @@ const NO_BYTES: Uint8Array = new Uint8Array(0);
 const NO_VALUES = new Float64Array(0);
 const NO_INTS = new Int32Array(0);
 
-/** `to` with the first `used` bytes of `from`. */
 function grow(from: Uint8Array, used: number, to: Uint8Array): Uint8Array {
   to.set(from.subarray(0, used));
   return to;
 }
 
-/**
- * A run and its judgments in memory, joined (join-rows.ts). (Its declaration names no type of
- * join-rows.ts, whose kernel's types the public entry points keep out of their declarations.)
- */
+/** A run and its judgments in memory, joined (its declaration names no type of join-rows.ts, kept out of the public declarations). */
 export interface MemoryJoin extends JoinedQueries {
   run: MemoryRows;
-  /** The run's queries: ids 0 to runQueries - 1, in order of first appearance. */
   runQueries: number;
-  /** Whether query id q has judgments. */
   judged(q: number): boolean;
   /** noQueryInCommon for this run, the judgments so named. */
   noQueryInCommon(judgments: string): RankevalError;
 }
 
 /**
- * Joins a run in memory to judgments, built as `judgments` builds them into the same query ids
- * (after the run's): the queries evaluated are the run's that have judgments, in order of first
- * appearance in the run; with `complete`, then the judged queries the run lacks. A run query given
- * empty (`{}`) is evaluated when judged, on an empty ranking. Scores of the evaluated queries are
- * checked finite; a document twice in one of them is an error naming its row.
+ * Joins a run in memory to judgments built into the same query ids (after the run's): the run's judged
+ * queries in order of first appearance, then under `complete` the judged ones it lacks; a query given
+ * `{}` is evaluated on an empty ranking. Evaluated queries' scores are checked finite, ids unique.
  */
 export function joinMemory(
   run: Run,
   judgments: (qidNames: Interner) => MemoryRows,
   options: { complete?: boolean } = {},
 ): MemoryJoin {
-  // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap (64 bytes at most).
+  // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap.
   const names = new Interner(4);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
   const runQueries = names.size;
   const j = judgments(names);
   const grouped = groupJudgments(j.rows());
   const joined = joinParsed(grouped, r.rows(), { inIdOrder: true, emptyQueries: r.empty, complete: options.complete });
-  // The batch's docids are the run rows of its rows.
   r.checkFinite("score", joined.batch.docids as Int32Array);
   const { begin, end } = grouped.groups;
   const judged = (q: number) => q < begin.length && end[q] > begin[q];
-  // Queries given empty and not judged are not judged run queries.
   let notJudged = joined.notJudged;
   for (const q of r.empty) if (!judged(q)) notJudged++;
   const noCommon = (name: string) => {
@@ -370,10 +330,9 @@ export function joinMemory(
 }
 
 /**
- * Joins a run to its judgments, query by query: each ranked document gets its label (NaN when
- * unjudged), and each query keeps all its judgments, so judged documents never retrieved still count
- * in recall and in the ideal ranking. Queries are those of the run that have judgments, in order of
- * first appearance in the run. Throws when there is none.
+ * Joins a run to its judgments: each ranked document gets its label (NaN unjudged), each query keeps
+ * all its judgments (for recall and the ideal ranking). Queries: the run's judged ones, in order of
+ * first appearance. Throws when there is none.
  */
 export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
   const given = givenRows(qrels, "qrels", "rel");

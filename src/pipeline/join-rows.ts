@@ -1,40 +1,17 @@
 /**
- * The one join of runs to judgments: a run parsed from TREC text (or CSV, JSON, Parquet) joined to its
- * judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into the kernel's Batch. Runs and
- * judgments in memory (evaluateRun, evaluateDiversity) and -R's judgments come as the same rows
- * (join.ts's MemoryRows); the loop here has its twin in the kernel (join-kernel.ts, assembly/join.ts),
- * for judgments parsed into the kernel's memory.
+ * The one join of a run to its judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into
+ * the kernel's Batch; rows in memory and -R's judgments come as the same rows (join-memory.ts). Its
+ * twin in the kernel (join-kernel.ts, assembly/join.ts) joins judgments parsed into kernel memory.
  *
- * Document ids are only ever compared within a query (trec_eval joins, checks duplicates and breaks
- * ties per query), so no global document table is built: both sides are grouped by query id with a
- * counting sort, then each query gets a small open-addressing table (reused, cleared per query) of
- * its judged ids' hashes. Each run row probes it; a hash match is confirmed by comparing the bytes,
- * never by the hash alone. The run's rows are put into the same table as they are seen, which finds a
- * document ranked twice.
+ * Document ids are only compared within a query (as trec_eval joins, checks duplicates and breaks
+ * ties), so there is no global document table: both sides are grouped by query (a counting sort), and
+ * each query gets a small open-addressing table of its judged ids' hashes, which each run row probes
+ * (a hash match confirmed by the bytes) and enters, which finds a document ranked twice.
  *
- * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the queries evaluated are those of the run that
- * have judgments, in strcmp order of their ids; run queries without judgments are ignored (counted in
- * notJudged) and judged queries absent from the run are counted in notInRun (or, with `complete`,
- * evaluated with an empty ranking, as trec_eval -c). A document twice in one
- * query, of the run or of the judgments, is an error naming the file and line (trec_eval: fatal);
- * like trec_eval, only the evaluated queries are checked. Ranked documents without a judgment get the
- * label NaN; every judgment of a query, ranked or not, is in `judged`, in file order.
- *
- * The batch's document-id pool is the run's per-row pool as parsed (one entry per run row, not
- * deduplicated): `docids[i]` is the run row of batch row i, which the kernel uses for trec_eval's tie
- * order (document id descending in byte order).
- *
- * Browser compatible: no Node built-ins.
- *
- * @example
- * ```ts
- * const qids = new Interner();
- * const q = new QrelsParser({ file: "qrels.txt", qids, docids: "per-row" });
- * const r = new RunParser({ file: "run.txt", qids, docids: "per-row" });
- * q.push(qrelsBytes); r.push(runBytes);
- * const { batch, qids: names } = joinParsed(q.finish(), r.finish());
- * evaluateBatch(batch, names, parseMeasures("map ndcg@10"), explicitOptions(), 0, 0);
- * ```
+ * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the run's judged queries in strcmp order; unjudged
+ * ones counted in notJudged, absent judged ones in notInRun (evaluated on an empty ranking under -c).
+ * A document twice in one evaluated query is an error (trec_eval: fatal). Unjudged ranked documents
+ * get label NaN. `docids[i]` is batch row i's run row, for trec_eval's tie order.
  */
 import { RankevalError, type QuerySample } from "../errors/errors.js";
 import { compareIds, ids, type QuerySpans, type RowDocids, sameBytes, sameId } from "../io/rows.js";
@@ -46,78 +23,43 @@ import { atolColumn } from "./trec-labels.js";
 export type { JoinQrels, JoinRun };
 
 export interface JoinOptions {
-  /**
-   * Hashes a document id, bytes[start, end), instead of the parsers' (rowHash): a test hook
-   * (`() => 0` makes every id collide). @default the hashes the parsers recorded
-   */
+  /** Hashes a document id instead of the parsers': a test hook (`() => 0` makes every id collide). */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;
-  /**
-   * Evaluate the judged queries absent from the run too, with an empty ranking (trec_eval -c).
-   * They are still counted in notInRun. @default false
-   */
+  /** Evaluate the judged queries absent from the run too, on an empty ranking (trec_eval -c). @default false */
   complete?: boolean;
-  /**
-   * With `complete`: rank trec_eval's placeholder for an absent query instead of nothing, one document
-   * "ceci_nest_pas_un_docno" with score 1, judged as any other document would be (trec_eval.c's
-   * bogus_result; trec_eval then zeroes some of its values: see JoinedRun.placeholders). @default false
-   */
+  /** With `complete`: trec_eval's placeholder ranked for an absent query, "ceci_nest_pas_un_docno" with score 1 (bogus_result). @default false */
   placeholder?: boolean;
-  /**
-   * The run is one block of a larger one (src/pipeline/blocks.ts): judged queries absent from it are
-   * neither listed nor counted (notInRun is 0), since the caller knows them only at the run's end.
-   * @default false
-   */
+  /** One block of a larger run (blocks.ts): absent judged queries not counted. @default false */
   block?: boolean;
-  /**
-   * A batch this join made before and nobody reads any more: its arrays are written over where large
-   * enough (the batch returned has views of them). Fresh arrays cost a page fault each 4 KiB on first
-   * write, about a third of a block's join in Chromium. @default none
-   */
+  /** A batch this join made that nobody reads any more, written over (fresh arrays cost a page fault each 4 KiB: a third of a block's join in Chromium). */
   reuse?: Batch;
-  /**
-   * The batch is read only until the next join to the same judgments (a run evaluated block by
-   * block): joined in the kernel, it stays in the kernel's memory and is evaluated there
-   * (src/pipeline/join-kernel.ts); otherwise its arrays are the caller's. @default false
-   */
+  /** Read only until the next join to the same judgments: joined in the kernel, it stays there. @default false */
   transient?: boolean;
-  /**
-   * The queries in the order of their ids, not strcmp's: rows in memory (join.ts) number the run's in
-   * order of first appearance, then the judgments'. @default false
-   */
+  /** The queries in id order, not strcmp's (rows in memory). @default false */
   inIdOrder?: boolean;
-  /**
-   * Queries the run holds without a row (an object's `{}`, join.ts), by id: evaluated when judged, on
-   * an empty ranking, and not absent from the run. @default none
-   */
+  /** Queries the run holds without a row (an object's `{}`). */
   emptyQueries?: ReadonlySet<number>;
 }
 
-/**
- * `old`'s memory as n entries when it has room (its whole buffer is the join's own: a view at its
- * start, as this join makes them), else a new array.
- */
-function int32Room(old: Int32Array | null | undefined, n: number): Int32Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 4 * n
-    ? new Int32Array(old.buffer, 0, n)
-    : new Int32Array(n);
-}
-function float64Room(old: Float64Array | null | undefined, n: number): Float64Array {
-  return old && old.byteOffset === 0 && old.buffer.byteLength >= 8 * n
-    ? new Float64Array(old.buffer, 0, n)
-    : new Float64Array(n);
+/** `old`'s buffer as n entries where it has room (a view at its start, as this join makes them), else a new array. */
+function room<T extends Int32Array | Float64Array>(
+  of: { new (n: number): T; new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
+  old: T | null | undefined,
+  n: number,
+): T {
+  return old && old.byteOffset === 0 && old.buffer.byteLength >= of.BYTES_PER_ELEMENT * n
+    ? new of(old.buffer, 0, n)
+    : new of(n);
 }
 
 export interface JoinedRun {
   batch: Batch;
-  /** The evaluated queries' ids, in strcmp (byte) order; query q of the batch is qids[q]. */
+  /** The evaluated queries' ids, in strcmp order. */
   qids: string[];
-  /** Run queries without any judgment (ignored, as trec_eval does). */
+  /** Run queries without any judgment (ignored, as trec_eval does), judged queries absent from the run, and those's ids. */
   notJudged: number;
-  /** Judged queries absent from the run. */
   notInRun: number;
-  /** Their ids, in strcmp order. */
   notInRunQids: string[];
-  /** The run_id of the run's last line. */
   runTag: string;
   /** The batch's queries ranked as trec_eval's placeholder (JoinOptions.placeholder), ascending. */
   placeholders: number[];
@@ -127,17 +69,14 @@ export interface JoinedRun {
 export const PLACEHOLDER_DOCNO = "ceci_nest_pas_un_docno";
 const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER_DOCNO);
 
-/**
- * Rows grouped by query id (stable): query q's rows are order[begin[q], end[q]), or rows begin[q] to
- * end[q] - 1 themselves when order is null (the file already lists each query's rows together).
- */
+/** Rows grouped by query (stable): query q's rows are order[begin[q], end[q]), or those rows themselves where order is null. */
 export interface Groups {
   begin: Int32Array;
   end: Int32Array;
   order: Int32Array | null;
 }
 
-/** Groups, with the queries that have rows: each once, in order of first row, or of id when not grouped. */
+/** Groups, with each query that has rows once, in order of first row (of id when not grouped). */
 interface QueryGroups extends Groups {
   queries: number[];
 }
@@ -148,12 +87,10 @@ function groupByQuery(
   numQids: number,
   spans?: QuerySpans,
 ): QueryGroups {
-  // end[q] stays 0 until query q's rows are seen (they end at row 1 or later).
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
   const queries: number[] = [];
-  // Files usually list a query's rows together: then each query's rows are one range, found in one
-  // pass (over the runs of equal ids, where the parser gave them), and no order array is needed.
+  // Files usually list a query's rows together: then each query is one range, found in one pass.
   let grouped = true;
   if (spans) {
     for (let k = 0; k < spans.ids.length; k++) {
@@ -167,7 +104,7 @@ function groupByQuery(
       queries.push(q);
     }
   }
-  // The column read only where the spans do not tell (a block's may be made from them when read).
+  // The column read only where the spans do not tell.
   const qid = grouped && spans ? null : typeof column === "function" ? column() : column;
   if (qid && !spans)
     for (let i = 0; i < n; ) {
@@ -182,7 +119,6 @@ function groupByQuery(
       queries.push(q);
     }
   if (grouped) return { begin, end, order: null, queries };
-  // A counting sort by qid id.
   queries.length = 0;
   const count = new Int32Array(numQids + 1);
   const ids = qid!;
@@ -197,10 +133,7 @@ function groupByQuery(
   return { begin: count.subarray(0, numQids), end: count.subarray(1), order, queries };
 }
 
-/**
- * Keeps the loads that bring each query's judged ids into cache (in joinParsed) from being optimized
- * away.
- */
+/** Keeps joinParsed's cache-warming loads from being optimized away. */
 let _sink = 0;
 
 function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
@@ -211,26 +144,17 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
 }
 
 /**
- * Judgments grouped by query once, for joining many runs, or many blocks of one run, to them. The
- * query column is not kept: the groups say the same, and judgments are most of what a streamed
- * evaluation holds in memory.
+ * Judgments grouped by query once, for joining many runs or blocks to them; the query column is
+ * dropped (the groups say the same, and judgments are most of what a streamed evaluation holds).
  */
 export interface GroupedJudgments {
   readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
-  /**
-   * The join in the kernel's memory the judgments were parsed into (QrelsRows.kernel), made at the
-   * first join; absent for judgments parsed otherwise, or hashed otherwise (JoinOptions.hash).
-   */
+  /** The join in the judgments' kernel memory, made at the first join. */
   kernel?: JoinKernel;
-  /** Whether the judgments may be joined in their kernel (their hashes are the parser's). */
   readonly inKernel: boolean;
-  /**
-   * The labels as trec_eval's atol read their text, where truncating their values would not give
-   * them (src/pipeline/trec-labels.ts atolColumn); null where it would. A batch joined to them carries
-   * them beside its labels (Batch.atolLabels).
-   */
+  /** Labels as trec_eval's atol reads them where truncating would differ (atolColumn), else null. */
   readonly atolRel: Float64Array | null;
 }
 
@@ -246,7 +170,7 @@ export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "has
   };
 }
 
-/** The judged queries, for noQueryInCommon: how many, and the first few in id order. */
+/** The judged queries for noQueryInCommon: how many, the first few in id order. */
 export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels.file): QuerySample {
   const { begin, end } = judgments.groups;
   const some: number[] = [];
@@ -256,8 +180,7 @@ export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels
 }
 
 /**
- * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner
- * (a RankevalError "bad-input" otherwise); the queries come back as their ids' strings.
+ * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
  * Throws an InputError (file:line) for a document twice in one query of either file.
  */
 export function joinParsed(
@@ -268,9 +191,7 @@ export function joinParsed(
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
-  // The rows carry query ids as numbers of their interner: ids of two interners are two numberings,
-  // and joined they would pair the wrong queries without a sign. (The document ids are bytes per row,
-  // compared as bytes: they need no shared table.)
+  // Two interners are two numberings: joined, they would pair the wrong queries without a sign.
   if (run.qidNames !== names) {
     throw new RankevalError(
       "bad-input",
@@ -278,16 +199,14 @@ export function joinParsed(
     );
   }
   const numQids = names.size;
-  // Queries interned after the judgments were grouped (by the run) have none.
   const jg = grouped.groups;
   const judgedQids = jg.begin.length;
   const rg = groupByQuery(() => run.qid, run.length, numQids, run.spans);
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
-  // The queries: judged and in the run, in strcmp order of their ids. Only the run's queries are
-  // visited (a block has a few thousand of the judgments' hundreds of thousands), and all the judged
-  // ones only to find those absent from the run, which a block does not need.
+  // The queries judged and in the run, in strcmp order. Only the run's queries are visited (a block
+  // has a few thousand of the judgments' hundreds of thousands); the judged ones only for notInRun.
   const chosen: number[] = [];
   const absent: number[] = [];
   let notJudged = 0;
@@ -327,10 +246,9 @@ export function joinParsed(
   const numQueries = chosen.length;
   const notInRunQids = names.stringsOf(absent);
   const qids = names.stringsOf(chosen);
-  // (Labels atol reads otherwise than their values are joined here: the kernel's join has no column for them.)
+  // (Labels atol reads otherwise are joined here: the kernel's join has no column for them.)
   const atolRel = grouped.atolRel;
   if (grouped.inKernel && !options.hash && !placeholder && !atolRel) {
-    // In the kernel, where the judgments were parsed (src/pipeline/join-kernel.ts).
     const ranges = new Int32Array(4 * numQueries);
     for (let k = 0; k < numQueries; k++) {
       const q = chosen[k];
@@ -349,27 +267,26 @@ export function joinParsed(
     if (batch)
       return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
   }
-  // Every entry is written below but the offsets' first.
   const old = options.reuse;
-  const offsets = int32Room(old?.offsets, numQueries + 1);
-  const judgedOffsets = int32Room(old?.judgedOffsets, numQueries + 1);
+  const offsets = room(Int32Array, old?.offsets, numQueries + 1);
+  const judgedOffsets = room(Int32Array, old?.judgedOffsets, numQueries + 1);
   offsets[0] = judgedOffsets[0] = 0;
-  const scores = float64Room(old?.scores, rows);
-  const labels = float64Room(old?.labels, rows);
-  const judged = float64Room(old?.judged, judgedRows);
-  const docids = int32Room(old?.docids === "rows" ? null : old?.docids, rows);
+  const scores = room(Float64Array, old?.scores, rows);
+  const labels = room(Float64Array, old?.labels, rows);
+  const judged = room(Float64Array, old?.judged, judgedRows);
+  const docids = room(Int32Array, old?.docids === "rows" ? null : old?.docids, rows);
   const atolLabels = atolRel ? new Float64Array(rows) : null;
   const atolJudged = atolRel ? new Float64Array(judgedRows) : null;
 
-  // One table for every query, sized for the widest: a slot holds key = judged row + 1 (> 0), or
-  // -(run row + 1) (< 0) once the run has ranked that document, 0 when empty; and the key's hash.
+  // One table for every query, sized for the widest: key = judged row + 1 (> 0), -(run row + 1) (< 0)
+  // once the run ranked that document, 0 when empty; and the key's hash.
   let capacity = 16;
   while (capacity < 2 * widest) capacity *= 2;
   const slots = new Int32Array(2 * capacity);
   const slotKey = slots.subarray(0, capacity);
   const slotHash = slots.subarray(capacity);
 
-  // The placeholder's id goes after the run's ids in the batch's pool (a copy, made only when needed).
+  // The placeholder's id after the run's in the batch's pool (a copy, made only when needed).
   let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };
   const placeholderEntry = run.length;
   if (placeholder && absent.length > 0) {
@@ -415,9 +332,8 @@ export function joinParsed(
     for (let i = j0; i < j1; i++) {
       const jr = jOrder === null ? i : jOrder[i];
       const h = jHash[jr];
-      // The run's rows read the judged ids' bytes in hash order, each query's from memory (the
-      // judgments are hundreds of MB); their first bytes read here, in file order, which the CPU's
-      // prefetcher follows, bring them into cache first. (3% faster.)
+      // Touching each judged id's first byte in file order lets the prefetcher bring them into cache
+      // before the run's rows read them in hash order (3% faster).
       touched |= jBytes[jOff[jr]];
       // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
@@ -448,7 +364,6 @@ export function joinParsed(
         }
         if (slotHash[s] === h) {
           if (key > 0) {
-            // Judged: the same id when the same length and bytes (most often, hashes being equal).
             const b = jOff[key - 1];
             if (jOff[key] - b === len && sameBytes(rIds, a, jIds, b, len)) {
               label = rel[key - 1];

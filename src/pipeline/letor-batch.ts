@@ -1,5 +1,5 @@
-// A LETOR file and its predictions as a batch: the one place the command line (--letor) and the web
-// page check that the files agree and find each row's query (its qid: field, or else the group sizes).
+// A LETOR file and its predictions as a batch: the one place --letor and the page check that the files
+// agree and find each row's query (its qid: field, or else the group sizes).
 import { counted } from "../errors/counted.js";
 import { documentTwice, RankevalError } from "../errors/errors.js";
 import { groupRows } from "./rows-by-query.js";
@@ -7,26 +7,19 @@ import type { Interner, Letor, LetorRows } from "../io/index.js";
 import type { Batch } from "../kernel/batch.js";
 
 export interface LetorInput {
-  /** The LETOR file parsed, its name, and the interners its parser used. */
   data: Letor;
   file: string;
   qidNames: Interner;
   docidNames: Interner;
-  /** One prediction per row of `data`, in order, and the file it came from. */
   score: Float64Array;
   scoresFile: string;
-  /** Rows per query, in order (a query/group file), for a LETOR file without qid: fields. */
+  /** Rows per query (a query/group file), for a LETOR file without qid: fields. */
   groups?: { sizes: Int32Array; file: string };
 }
 
-/**
- * What both batches check: rows, one score a row, and without qid: fields, group sizes that add up to
- * the rows, returned as each group's first row (then queries are named by their group's position: 0,
- * 1, 2, ...).
- */
+/** What both batches check (rows, one score a row, group sizes adding up to the rows); without qid: fields, each group's first row. */
 function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32Array | null {
   const { data, file, score, scoresFile, groups } = input;
-  // Means over no query: an empty (or blank, or comments only) file is a mistake, said as such.
   if (data.length === 0)
     throw new RankevalError(
       "bad-input",
@@ -69,12 +62,10 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
     for (let g = 0; g + 1 < starts.length; g++) qid.fill(g, starts[g], starts[g + 1]);
     name = String;
   }
-  // Query and document ids stay interned numbers: millions of rows would otherwise become millions
-  // of strings. Ids in the order of the file's first appearance, as groupRows numbers queries.
+  // Ids stay interned numbers (millions of rows would make millions of strings), in order of first appearance.
   const docid = data.docid;
   if (docid && !grouped(qid)) {
-    // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them, ids too,
-    // and finds a document twice in a query.
+    // Rows of a query apart (rare in LETOR files): groupRows reorders them and finds repeated documents.
     const docids = Array.from(docid, (d) => input.docidNames.stringOf(d));
     const { batch, qids } = groupRows(
       { qid, score, rel: data.rel, docid: docids },
@@ -88,12 +79,12 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
     if (twice >= 0) throw documentTwice(input.docidNames.stringOf(docid[twice]), name(qid[twice]), file);
   }
   const { batch, qids } = groupRows({ qid, score, rel: data.rel });
-  // Grouped: row i stays row i, so the interned ids are the tie keys, and the interner's bytes the pool.
+  // Grouped: row i stays row i, so the interned ids are the tie keys and the interner's bytes the pool.
   const named = qids.map((q) => name(q as number));
   return { batch: docid ? { ...batch, docids: docid, pool: input.docidNames.pool() } : batch, qids: named };
 }
 
-/** letorBatch's input with the LETOR file read per row (LetorParser's `docids: "per-row"`). */
+/** letorBatch's input read per row (LetorParser's `docids: "per-row"`). */
 export interface LetorRowsInput {
   data: LetorRows;
   file: string;
@@ -103,10 +94,8 @@ export interface LetorRowsInput {
 }
 
 /**
- * letorBatch for a LETOR file read per row: no table of every document id. Queries whose rows are
- * together (as LETOR files list them) are used in place: the batch's labels are the parser's, its
- * scores the predictions', its document ids the rows' own, checked for a document twice in a query
- * by the kernel; queries scattered over the file go through groupRows as letorBatch's do.
+ * letorBatch for a LETOR file read per row (no table of every document id): queries whose rows are
+ * together are used in place (ids checked for repeats by the kernel), scattered ones go through groupRows.
  */
 export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: string[] } {
   const { data, file, score } = input;
@@ -131,7 +120,7 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
   const decoder = new TextDecoder();
   const docidString = (i: number) => decoder.decode(docs!.bytes.subarray(docs!.offsets[i], docs!.offsets[i + 1]));
   if (!together) {
-    // Rows of a query apart from each other (rare in LETOR files): groupRows reorders them.
+    // Rows of a query apart (rare in LETOR files): groupRows reorders them.
     const { ids } = data.spans!;
     const qid = new Array<string>(data.length);
     for (let k = 0; k < ids.length; k++)
@@ -144,7 +133,7 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     return { batch, qids: qids as string[] };
   }
   if (docs) {
-    // A document twice in one query: trec_eval refuses it, and its tie order would be undefined.
+    // A document twice in one query: as in letorBatch.
     const twice = data.firstRepeated(starts);
     if (twice >= 0) {
       let q = 0;
@@ -152,8 +141,7 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
       throw documentTwice(docidString(twice), names[q], file);
     }
   }
-  // Every row in place: row i is entry i of the document ids ("rows"). Labels and scores were
-  // checked finite by their parsers.
+  // Every row in place: row i is entry i of the document ids ("rows"); parsers checked the numbers finite.
   const batch: Batch = {
     numQueries: starts.length - 1,
     offsets: starts,

@@ -4,36 +4,20 @@ import type { Evaluated } from "./evaluate.js";
 import type { TieRange } from "./evaluate.js";
 
 /**
- * One run's results from blocks of disjoint queries (blocks.ts) as one: the queries in strcmp order and
- * the means taken in that order, as for the run read whole. Every summary is taken here, from the
- * per-query values (a block may have none: BatchExtras.summaries).
+ * One run's results from blocks of disjoint queries (blocks.ts): queries in strcmp order, every summary
+ * taken here in that order from the per-query values, as for the run read whole.
  */
 export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notInRun: number): Evaluated {
   const first = parts[0].result;
-  if (parts.length === 1) {
-    // One block (a whole run, a LETOR file): its queries stay in their order.
-    const queries = { ...first.queries, skipped: { ...first.queries.skipped, notJudged, notInRun } };
-    const aggregates = parts[0].aggregates ?? {};
-    const { mean, counted, interval } = summariesOf(first.values, (key) => aggregates[key] ?? "mean");
-    let tieRange: Record<string, TieRange> | undefined;
-    if (first.tieRange) {
-      tieRange = {};
-      for (const [key, t] of Object.entries(first.tieRange)) {
-        tieRange[key] = tieRangeOf(t.worst, t.best, aggregates[key] ?? "mean");
-      }
-    }
-    return {
-      result: { ...first, mean, counted, interval, queries, ...(tieRange ? { tieRange } : {}) },
-      strings: parts[0].strings,
-      aggregates: parts[0].aggregates,
-    };
-  }
   // Each key summarised as its blocks were (a sum, a geometric mean: not always the mean).
   const aggregates = parts[0].aggregates ?? {};
-  const qids = parts.flatMap((p) => p.result.qids);
-  const order = sortedOrder(qids);
+  const aggregateOf = (key: string) => aggregates[key] ?? "mean";
+  // One block (a whole run, a LETOR file): its queries stay in their order.
+  const qids = parts.length === 1 ? first.qids : parts.flatMap((p) => p.result.qids);
+  const order = parts.length === 1 ? null : sortedOrder(qids);
   /** The blocks' arrays end to end, in strcmp order (a plain loop: Float64Array.from's callback was slow). */
   const gather = (of: (p: Evaluated) => Float64Array) => {
+    if (!order) return of(parts[0]);
     const all = new Float64Array(qids.length);
     let at = 0;
     for (const p of parts) {
@@ -48,33 +32,36 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   for (const key of Object.keys(first.values)) {
     values[key] = gather((p) => p.result.values[key]);
     // A geometric mean's logs, made for each block's values, gathered the same way (not made again).
-    if (aggregates[key] === "geomean" && parts.every((p) => hasGeoLogs(p.result.values[key]))) {
+    if (order && aggregates[key] === "geomean" && parts.every((p) => hasGeoLogs(p.result.values[key]))) {
       knownGeoLogs(
         values[key],
         gather((p) => geoLogs(p.result.values[key])),
       );
     }
   }
-  const { mean, counted, interval } = summariesOf(values, (key) => aggregates[key] ?? "mean");
+  const { mean, counted, interval } = summariesOf(values, aggregateOf);
   let tieRange: Record<string, TieRange> | undefined;
   if (first.tieRange) {
     tieRange = {};
     for (const key of Object.keys(first.tieRange)) {
       const side = (w: "worst" | "best") => gather((p) => p.result.tieRange![key][w]);
-      tieRange[key] = tieRangeOf(side("worst"), side("best"), aggregates[key] ?? "mean");
+      tieRange[key] = tieRangeOf(side("worst"), side("best"), aggregateOf(key));
     }
   }
-  const strings: Record<string, string[]> = {};
-  for (const key of Object.keys(parts[0].strings)) {
-    const all = parts.flatMap((p) => p.strings[key]);
-    strings[key] = order.map((i) => all[i]);
+  let strings = parts[0].strings;
+  if (order) {
+    strings = {};
+    for (const key of Object.keys(parts[0].strings)) {
+      const all = parts.flatMap((p) => p.strings[key]);
+      strings[key] = order.map((i) => all[i]);
+    }
   }
   const noRelevant = parts.reduce((n, p) => n + p.result.queries.skipped.noRelevant, 0);
   const queries = { evaluated: qids.length, skipped: { noRelevant, notJudged, notInRun } };
   return {
     result: {
       ...first,
-      qids: order.map((i) => qids[i]),
+      qids: order ? order.map((i) => qids[i]) : qids,
       values,
       mean,
       counted,

@@ -6,27 +6,20 @@ import { StringPool } from "../kernel/kernel-pool.js";
 
 export type Qid = string | number;
 
-/**
- * Rows of (query, score, label[, document id]) as columns: arrays or typed arrays of one length. `Q`
- * is the type of the query ids, which results keep.
- */
+/** Rows of (query, score, label[, document id]) as columns of one length; results keep `Q`, the query ids' type. */
 export interface Rows<Q extends Qid = Qid> {
   readonly qid: ArrayLike<Q>;
   readonly score: ArrayLike<number>;
   /** Relevance labels: may be negative or fractional. */
   readonly rel: ArrayLike<number>;
-  /**
-   * Document ids: given, ties in score are ordered by id descending (trec_eval), unless the option
-   * `ties` is "input"; without them, input order.
-   */
+  /** Document ids: ties in score are then ordered by id descending (trec_eval), unless `ties` is "input". */
   readonly docid?: ArrayLike<string | number>;
 }
 
 /**
- * Groups rows by query, keeping input order within each query (which is the tie order when there
- * are no document ids). Queries are numbered in order of first appearance. Rows already grouped
- * (each query's rows contiguous) are used in place. A document twice in one query is an error naming
- * the row, or, given `file`, the file and the query as `file.query` names it.
+ * Groups rows by query (numbered in order of first appearance), keeping input order within each (the
+ * tie order without document ids); grouped rows are used in place. A document twice in one query is an
+ * error naming the row, or, given `file`, the file and the query.
  */
 export function groupRows(
   rows: Rows,
@@ -45,8 +38,7 @@ export function groupRows(
     if (c.length !== n) throw badInput(`rows.${column} has ${counted(c.length, "value")} but rows.qid has ${n}`);
   }
 
-  // Number the queries in order of first appearance. Rows usually come grouped already: then one
-  // scan finds the offsets and the columns are used in place. Otherwise a stable counting sort.
+  // Queries numbered in order of first appearance; rows usually come grouped (used in place), else a stable counting sort.
   const qidColumn = rows.qid;
   const { qids, starts, index, contiguous } = scanQueries(qidColumn);
   let offsets: Int32Array;
@@ -82,10 +74,8 @@ export function groupRows(
   if (!typed) findBadNumber(rows, n);
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  // Typed columns hold only numbers, and whether those are finite the kernel checks as it copies
-  // each block into its memory: there the block is in cache, here the check is one more pass over
-  // every row in memory. With document ids, checked below, the numbers are checked here so that
-  // errors come in the same order.
+  // Typed columns hold only numbers, whose finiteness the kernel checks as it copies each block in
+  // (in cache there). With document ids, checked below, they are checked here, so errors keep their order.
   let checkNumbers: (() => never) | undefined;
   if (rows.docid && !allFinite(scores, labels)) {
     findBadNumber(rows, n);
@@ -130,10 +120,7 @@ export function groupRows(
   return { batch, qids };
 }
 
-/**
- * The queries in order of first appearance and the rows where each run of one query starts, up to
- * the first query that comes back (then `contiguous` is false and `index` numbers the queries so far).
- */
+/** The queries in order of first appearance and where each run starts, up to the first query that comes back (then `contiguous` is false). */
 function scanQueries(qidColumn: ArrayLike<Qid>): {
   qids: Qid[];
   starts: number[];
@@ -141,9 +128,7 @@ function scanQueries(qidColumn: ArrayLike<Qid>): {
   contiguous: boolean;
 } {
   const runs = runStarts(qidColumn);
-  // Only a map from query to number can see a query come back, and it costs more than the scan;
-  // while the queries come in increasing order (numbers, or strings), none can, so the map is
-  // made only if that order breaks.
+  // Only a map sees a query come back, at more than the scan's cost: made only once the ids stop increasing.
   const qids: Qid[] = [];
   const starts: number[] = [];
   let index: Map<Qid, number> | null = null;
@@ -168,7 +153,7 @@ function scanQueries(qidColumn: ArrayLike<Qid>): {
   return { qids, starts, index: index ?? new Map(), contiguous };
 }
 
-/** The rows whose query differs from the row before's: one comparison per row, kept apart from the rest so that it stays this tight. */
+/** The rows whose query differs from the row before's: kept apart so the loop stays this tight. */
 function runStarts(qidColumn: ArrayLike<Qid>): number[] {
   const n = qidColumn.length;
   const starts: number[] = n > 0 ? [0] : [];
@@ -183,7 +168,6 @@ function runStarts(qidColumn: ArrayLike<Qid>): number[] {
   return starts;
 }
 
-/** A typed array of numbers (not of bigints). */
 const isNumbers = (c: unknown) =>
   ArrayBuffer.isView(c) && !(c instanceof BigInt64Array) && !(c instanceof BigUint64Array);
 
@@ -191,7 +175,7 @@ export function isColumn(c: unknown): c is ArrayLike<unknown> {
   return Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 }
 
-/** The column as a Float64Array in grouped order (the column itself when it already is one). */
+/** The column as a Float64Array in grouped order (itself when already one). */
 function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Array {
   if (!rowAt) return column instanceof Float64Array ? column : Float64Array.from(column);
   const out = new Float64Array(column.length);
@@ -199,7 +183,6 @@ function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Arr
   return out;
 }
 
-/** Throws the error for the first score or label that is not a finite number, if any. */
 function findBadNumber(rows: Rows, n: number): void {
   for (let i = 0; i < n; i++) {
     for (const column of ["score", "rel"] as const) {
@@ -212,15 +195,10 @@ function findBadNumber(rows: Rows, n: number): void {
   }
 }
 
-/**
- * Whether every score and label is finite. Its own function, as are the other loops over every
- * row: V8 then optimizes each loop on its own, instead of groupRows falling back to the interpreter
- * at each call when a later loop has no type feedback yet.
- */
+/** Whether every score and label is finite: its own function, as every loop over all rows, so V8 optimizes each alone (not groupRows falling back to the interpreter where a later loop has no type feedback yet). */
 function allFinite(scores: Float64Array, labels: Float64Array): boolean {
   const n = scores.length;
-  // x - x is 0 for finite numbers and NaN for NaN and infinities: one check for both, summed in
-  // four independent chains so the additions overlap.
+  // x - x is 0 for finite numbers, NaN for NaN and infinities; summed in four chains that overlap.
   let f0 = 0;
   let f1 = 0;
   let f2 = 0;

@@ -207,7 +207,7 @@ export const NOT_PATHS: readonly string[] = [
   "src/io/sha256.ts:S1",
   "src/io/interner.ts:ID_MASK",
   "src/io/line-parser.ts:MAX_LINE_BYTES",
-  "src/io/_number.ts:TWO53",
+  "src/io/decimal.ts:TWO53",
   "src/io/kernel-line-parser.ts:SPARE_BYTES",
   "src/io/qrels.ts:JOIN_ROOM",
   "src/pipeline/join-kernel.ts:HEADROOM",

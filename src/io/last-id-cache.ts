@@ -1,9 +1,7 @@
 /**
- * Query ids come in runs of equal values (a file lists a query's rows together), so the parsers ask
- * this cache first: when a qid's bytes equal the previous row's, it returns the previous id without
- * hashing or probing the interner. While rows come from the same buffer, the comparison reads the
- * previous row's bytes there, which are still in cache; release() must be called before the buffer
- * may change (the parsers call it when they return from a buffer, which the caller may then reuse).
+ * The parsers' cache of the previous row's query id (a file lists a query's rows together): equal
+ * bytes give the previous id without hashing or probing the interner. The previous bytes are read in
+ * the same buffer while rows come from it: release() before the buffer may change.
  */
 import type { Interner } from "./interner.js";
 

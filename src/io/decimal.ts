@@ -1,13 +1,8 @@
 /**
- * Decimal numbers read straight from bytes, without building a string.
- *
- * The fast path covers the forms found in real files (optional sign, digits, optional fraction,
- * optional exponent) when the digits are below 2^53 and the power of ten is at most 22: then one
- * multiplication or division of two exact doubles is correctly rounded (Clinger, "How to read floating
- * point numbers accurately", PLDI 1990), so the result equals Number(text) and C's strtod/atof.
- * Longer mantissas and larger exponents fall back to Number() on the field's text, which by then is
- * known to be a decimal. Hex ("0x1p3", which strtod would take), "1,5" and trailing garbage ("0.1x",
- * which atof would read as 0.1) are rejected.
+ * Decimal numbers read straight from bytes. With under 2^53 digits and a power of ten at most 22, one
+ * multiplication or division of two exact doubles is correctly rounded (Clinger, PLDI 1990), so the
+ * result equals Number(text) and strtod; longer ones go through Number(). Hex ("0x1p3", which strtod
+ * takes), "1,5" and trailing garbage ("0.1x", which atof reads as 0.1) are rejected.
  */
 
 /** POW10[i] = 10^i, exact, for i <= 22. */
@@ -15,19 +10,12 @@ const POW10: Float64Array = new Float64Array(23);
 for (let i = 0, p = 1; i < 23; i++, p *= 10) POW10[i] = p;
 const TWO53 = 9007199254740992;
 
-/**
- * The finite number written in buf[start, end), or NaN when those bytes are not a decimal number or
- * are not finite ("nan", "inf", "1e400"): see `numberProblem` for which.
- */
+/** The finite number in buf[start, end), or NaN for what is no decimal or not finite ("nan", "1e400"): numberProblem says which. */
 export function parseFinite(buf: Uint8Array, start: number, end: number): number {
   let p = start;
   if (p >= end) return NaN;
-  let c = buf[p];
-  let neg = false;
-  if (c === 45 || c === 43) {
-    neg = c === 45;
-    if (++p >= end) return NaN;
-  }
+  const sign = signOf(buf[p]);
+  if (sign !== 0 && ++p >= end) return NaN;
   let m = 0;
   let digits = 0;
   let exp = 0;
@@ -48,15 +36,10 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
   }
   if (digits === 0) return NaN;
   if (p < end) {
-    c = buf[p];
-    if (c !== 101 && c !== 69) return NaN;
-    if (++p >= end) return NaN;
-    c = buf[p];
-    let expNeg = false;
-    if (c === 45 || c === 43) {
-      expNeg = c === 45;
-      if (++p >= end) return NaN;
-    }
+    const c = buf[p];
+    if ((c !== 101 && c !== 69) || ++p >= end) return NaN;
+    const expSign = signOf(buf[p]);
+    if (expSign !== 0 && ++p >= end) return NaN;
     let e = 0;
     let eDigits = 0;
     while (p < end && (d = buf[p] - 48) >= 0 && d <= 9) {
@@ -65,25 +48,24 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
       p++;
     }
     if (eDigits === 0 || p !== end) return NaN;
-    exp += expNeg ? -e : e;
+    exp += expSign < 0 ? -e : e;
   }
   let v: number;
   if (m === 0) v = 0;
   else if (m < TWO53 && exp >= -22 && exp <= 22) v = exp < 0 ? m / POW10[-exp] : m * POW10[exp];
   else {
-    // Rare: long mantissa or large exponent. The bytes were checked to be a decimal number above,
-    // and Number() reads that grammar exactly as strtod does.
+    // Rare: long mantissa or large exponent. The bytes are a decimal (checked above), read by Number() as strtod does.
     v = Number(latin1(buf, start, end));
     if (v === Infinity || v === -Infinity) return NaN;
     return v;
   }
-  return neg ? -v : v;
+  return sign < 0 ? -v : v;
 }
 
-/**
- * Why buf[start, end) was rejected by parseFinite: "is not a finite number" for nan, inf, infinity
- * (any case, optional sign) and decimals that overflow a double; "is not a number" otherwise.
- */
+/** -1 for '-', 1 for '+', else 0. */
+const signOf = (c: number): number => (c === 45 ? -1 : c === 43 ? 1 : 0);
+
+/** Why parseFinite rejected buf[start, end): "is not a finite number" for nan, inf, infinity and overflowing decimals, else "is not a number". */
 export function numberProblem(buf: Uint8Array, start: number, end: number): string {
   const text = latin1(buf, start, end);
   if (/^[+-]?(inf|infinity|nan)$/i.test(text) || /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
@@ -92,17 +74,14 @@ export function numberProblem(buf: Uint8Array, start: number, end: number): stri
   return "is not a number";
 }
 
-/** The bytes as a string of Latin-1 characters: fine for text already known to be ASCII. */
+/** The bytes as Latin-1 characters (for text known to be ASCII). */
 function latin1(buf: Uint8Array, start: number, end: number): string {
   let s = "";
   for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
   return s;
 }
 
-/**
- * The positive integer (1 .. 2^31-1) written as plain digits in buf[start, end), or -1 if the bytes
- * are anything else.
- */
+/** The positive integer (1 .. 2^31-1) written as plain digits in buf[start, end), else -1. */
 export function parsePositiveInt(buf: Uint8Array, start: number, end: number): number {
   if (start >= end || end - start > 10) return -1;
   let v = 0;
