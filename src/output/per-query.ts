@@ -9,7 +9,7 @@
  */
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
-import type { Result, TieRange } from "../pipeline/evaluate.js";
+import { resultOf, type Result, type TieRange } from "../pipeline/evaluate.js";
 import type { Aggregate } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, overPreset } from "../measures/options.js";
 import { MomentSummary, summariesOf, tieRangeOf } from "../pipeline/aggregate.js";
@@ -377,20 +377,20 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       for (const key of Object.keys(worst)) tieRange[key] = tieRangeOf(worst[key], best[key], aggregateOf(key));
     }
     const { queries, summary } = summedCounts(ps, qids.length);
-    const result: Result<string> = {
-      measures: [...meta.measures],
-      qids: sorted.map((i) => qids[i]),
+    const result = resultOf(
+      [...meta.measures],
+      sorted.map((i) => qids[i]),
       values,
-      mean,
-      counted,
-      interval,
-      queries,
-      options: resolved,
-      conventions: meta.conventions,
-      measureConventions: { ...meta.measureConventions },
-      warnings: [...p.warnings],
-      ...(tieRange ? { tieRange } : {}),
-    };
+      { mean, counted, interval },
+      queries.skipped,
+      {
+        options: resolved,
+        conventions: meta.conventions,
+        measureConventions: { ...meta.measureConventions },
+        warnings: [...p.warnings],
+        tieRange,
+      },
+    );
     return {
       file: name,
       runTag,
