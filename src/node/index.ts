@@ -41,16 +41,14 @@ import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
-import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
-import { readsTrecLabels } from "../app/plan.js";
-import { labelsWarning } from "../pipeline/trec-labels.js";
-import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
-import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
+import { measuresPlan } from "../app/evaluator.js";
+import { evaluateSources } from "../app/evaluation.js";
+import { checkColumnsRead, inputOf } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
-import { evaluateRuns } from "./runs.js";
+import { fileHost } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
-import { judgmentsLabelsRead, readRows } from "../input/input.js";
+import { readRows } from "../input/input.js";
 import { idValuesAt } from "../input/id-values.js";
 import { manifestOf, type Manifest, type ManifestInput } from "../app/manifest.js";
 import { checkHashable, describeInputs, rankevalVersion } from "./write-manifest.js";
@@ -206,68 +204,38 @@ export async function evaluateFiles(
     inputs.catch(() => {}); // awaited below, after the evaluation's own errors
   }
 
-  const results: Result<string>[] = [];
-  /** Each run's tag, as results (the manifest's). */
+  const results: FileResult[] = [];
   const runTags: string[] = [];
   const tieRange = wantsTieRange(conventions);
-  const trecLabels = readsTrecLabels(plan);
-  // Large TREC files on every thread of the process's pool, each owning some queries
-  // (src/node/partitioned.ts), the threads kept for the next call; what they leave, the one-thread way.
-  const pool = threadPool();
-  const workers = partitionWorkers(pool);
-  let first = 0;
-  if (partitionable(workers, [qrels, ...paths], choice)) {
-    const spec = { measures: plan.measures, options: opts, tieRange };
-    first = await evaluatePartitioned(
-      workers,
-      qrels,
-      paths,
-      // (Labels trec_eval reads otherwise, under its names, are left to the one-thread way, which names the line.)
-      { spec, complete, trecLabels },
-      () => {},
-      (_, r) => {
-        results.push(r.evaluated.result);
-        runTags.push(r.runTag);
-      },
-    );
-  }
-  if (first < paths.length) {
-    const judgments = await readJudgments(qrels, new Interner(), choice);
-    const read = trecLabels ? judgmentsLabelsRead(judgments) : undefined;
-    const labels = read ? [labelsWarning(read)] : [];
-    await evaluateRuns(
-      paths.slice(first),
-      judgments,
-      (file) => evaluatorFor(plan, opts, tieRange)(file, () => {}),
-      (_, r) => {
-        const result = r.evaluated.result;
-        results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
-        runTags.push(r.runTag);
-      },
-      { ...choice, complete, pool },
-    );
-  }
-  const out: FileResult[] = inputs ? withManifest(results, runTags, paths, await inputs, options) : results;
-  return typeof runs === "string" ? out[0] : out;
-}
-
-/** Each result with the call's manifest (the measures as the first run's result keys them). */
-function withManifest(
-  results: readonly Result<string>[],
-  runTags: readonly string[],
-  paths: readonly string[],
-  inputs: ManifestInput[],
-  options: EvaluateFilesOptions,
-): FileResult[] {
-  const manifest = manifestOf({
-    version: rankevalVersion(),
-    options: { ...options },
-    inputs,
-    measures: Object.entries(results[0].measureConventions),
-    runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
-    warnings: results.flatMap((r) => r.warnings),
+  // The threads of the process's pool are kept for the next call.
+  const host = fileHost(qrels, paths, { ...choice, complete, pool: threadPool(), partitions: true, name: (f) => f });
+  const spec = { measures: plan.measures, options: opts, tieRange };
+  // The labels warning goes with the runs evaluated after the judgments were read here (partitions leave them).
+  let labels: string[] = [];
+  await evaluateSources(host, qrels, paths, { plan, options: opts, tieRange, spec, complete }, {
+    say: () => {},
+    judgments: (_, l) => {
+      if (l) labels = [l];
+    },
+    run: (_, r) => {
+      const result = r.evaluated.result;
+      results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
+      runTags.push(r.runTag);
+    },
   });
-  return results.map((r) => ({ ...r, manifest }));
+  if (inputs) {
+    // The measures as the first run's result keys them.
+    const manifest = manifestOf({
+      version: rankevalVersion(),
+      options: { ...options },
+      inputs: await inputs,
+      measures: Object.entries(results[0].measureConventions),
+      runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
+      warnings: results.flatMap((r) => r.warnings),
+    });
+    for (let i = 0; i < results.length; i++) results[i] = { ...results[i], manifest };
+  }
+  return typeof runs === "string" ? results[0] : results;
 }
 
 /**
