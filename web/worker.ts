@@ -6,13 +6,7 @@
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
-import {
-  batchBlocks,
-  evaluateRunInput,
-  judgmentsLabelsRead,
-  notInRun,
-  readJudgments as readInput,
-} from "../src/input/input.js";
+import { batchBlocks, evaluateRunInput, notInRun, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
@@ -25,16 +19,7 @@ import { trecLines } from "../src/measures/trec-eval-table.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import {
-  LETOR_DEFAULT_MEASURES,
-  lineKey,
-  options,
-  plan,
-  planConventions,
-  readsTrecLabels,
-  type Plan,
-} from "../src/app/plan.js";
-import { labelsWarning } from "../src/pipeline/trec-labels.js";
+import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
 import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
@@ -45,7 +30,8 @@ import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/app/value-print.js";
 import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
+import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
+import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
 import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { describeFile } from "./manifest-files.js";
@@ -322,9 +308,16 @@ function postComparison(settings: CompareSettings): void {
 }
 
 /** Reads and evaluates a run block by block; blocks are kept while KEEP_ROWS allows. */
-async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
+async function readRun(
+  judgments: GroupedJudgments,
+  file: File,
+  keep: boolean,
+  evaluateFor: EvaluateFor<File>,
+): Promise<RunDone> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
+  const warnings: string[] = [];
+  const evaluate = evaluateFor(file, (w) => warnings.push(w));
   const input = await inputOf(file);
   const r = await evaluateRunInput(
     input,
@@ -362,19 +355,10 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
         blocks = null;
       }
       blocks?.push(block);
-      return evaluate(ctx, nameOf(file), block);
+      return evaluate(joined);
     },
   );
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
-  const notJudged = r.evaluated.result.queries.skipped.notJudged;
-  return {
-    name: nameOf(file),
-    runTag: r.runTag,
-    blocks,
-    notJudged,
-    notInRun: r.notInRunQids.length,
-    result: r.evaluated,
-  };
+  return { ...r, warnings, kept: blocks };
 }
 
 async function textOf(file: File): Promise<TextInput> {
@@ -527,27 +511,37 @@ async function readQrels(qrels: File): Promise<void> {
  * The partition workers holding the qrels' judgments for these runs, where every run is plain TREC
  * text and either the workers hold them already or the files together are large enough; else null.
  */
-async function partitionsFor(qrels: File, runs: File[]): Promise<Partitions<File, EvaluationSpec> | null> {
+async function partitionsFor(qrels: File, runs: readonly File[]): Promise<Partitions<File, EvaluationSpec> | null> {
   if (workerCount(parallel) < 2 || !(await partitionable(runs, { ...parallel, minBytes: 0 }))) return null;
   if (!held && !(await partitionable([qrels, ...runs], parallel))) return null;
   return judgedInPartitions(qrels);
 }
 
-/** A run the partition workers evaluated, shown as one read here. */
-function partitionedUnit(ctx: Context, file: File, r: PartitionedRun): Unit {
-  for (const w of r.warnings) {
-    if (!ctx.warned.has(w)) post({ type: "warning", message: w });
-    ctx.warned.add(w);
-  }
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
-  const notJudged = r.evaluated.result.queries.skipped.notJudged;
+/** The page's Files as evaluateSources reads them: across the partition workers where they can, else here. */
+function pageHost(runFiles: readonly File[]): EvaluationHost<File> {
   return {
-    name: nameOf(file),
-    runTag: r.runTag,
-    blocks: null,
-    notJudged,
-    notInRun: r.notInRunQids.length,
-    result: r.evaluated,
+    name: nameOf,
+    partitioned: async (qrels, runs, job, onJudged, done) => {
+      const partitions = await partitionsFor(qrels, runs);
+      // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
+      // naming the first one's line (the partition workers know no file's lines). Usually judged already.
+      if (!partitions || (job.trecLabels && (await partitions.judged())?.truncated === true)) return 0;
+      const first = await partitions.evaluate(runs.map(partFile), done, onJudged, job.spec);
+      if (first === runs.length) workers = partitions.parts;
+      return first;
+    },
+    judgments: async (qrels) => {
+      await leaveToOneWorker();
+      return judgmentsOf(qrels);
+    },
+    runs: async (runs, judgments, evaluateFor, done) => {
+      let bytes = 0;
+      for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
+      // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
+      const keep = bytes / RUN_LINE_BYTES <= keepRows;
+      for (let i = 0; i < runs.length; i++)
+        done(i, await readRun(judgments as GroupedJudgments, runs[i], keep, evaluateFor));
+    },
   };
 }
 
@@ -582,41 +576,25 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
     return;
   }
   const texts: string[] = [];
-  const comparing = runFiles.length >= 2;
-  // Large TREC text across the partition workers; what they leave (every run after a bad line, which
-  // this worker's way then names) is read here.
-  let first = 0;
-  const partitions = await partitionsFor(qrelsFile, runFiles);
-  // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
-  // naming the first one's line (the partition workers know no file's lines). Usually judged already.
-  const leftForLabels = partitions && readsTrecLabels(ctx.p) && (await partitions.judged())?.truncated === true;
-  if (partitions && !leftForLabels) {
-    const spec: EvaluationSpec = {
-      names: ctx.settings.measures,
-      fallback: null,
-      conventions: ctx.settings.conventions,
-      tieRange: ctx.settings.tieRange === true,
-      curve: ctx.curve !== null,
-    };
-    first = await partitions.evaluate(
-      runFiles.map(partFile),
-      (i, r) => addUnit(ctx, partitionedUnit(ctx, runFiles[i], r), texts, comparing),
-      undefined,
-      spec,
-    );
-    if (first === runFiles.length) workers = partitions.parts;
-  }
-  if (first < runFiles.length) {
-    await leaveToOneWorker();
-    const judgments = await judgmentsOf(qrelsFile);
-    const read = readsTrecLabels(ctx.p) ? judgmentsLabelsRead(judgments) : undefined;
-    if (read) post({ type: "warning", message: labelsWarning(read) });
-    let bytes = 0;
-    for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
-    // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
-    const keep = bytes / RUN_LINE_BYTES <= keepRows;
-    for (const file of runFiles.slice(first)) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, comparing);
-  }
+  const tieRange = settings.tieRange === true;
+  const spec = { names: settings.measures, fallback: null, conventions: settings.conventions, tieRange };
+  const request = { plan: ctx.p, evaluated: ctx.curve?.plan, options: ctx.opts, tieRange, warned: ctx.warned };
+  await evaluateSources(
+    pageHost(runFiles),
+    qrelsFile,
+    runFiles,
+    { ...request, spec: { ...spec, curve: !!ctx.curve } },
+    {
+      say: (message) => post({ type: "warning", message }),
+      run: (_, r) => {
+        const notJudged = r.evaluated.result.queries.skipped.notJudged;
+        const counts = { notJudged, notInRun: r.notInRunQids.length };
+        const blocks = (r.kept as Block[] | null | undefined) ?? null;
+        const u = { name: nameOf(r.source), runTag: r.runTag, blocks, ...counts, result: r.evaluated };
+        addUnit(ctx, u, texts, runFiles.length >= 2);
+      },
+    },
+  );
   postDownloads(ctx, texts);
 }
 

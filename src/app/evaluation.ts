@@ -62,8 +62,10 @@ export interface EvaluationHost<S> {
 
 /** What is evaluated. */
 export interface EvaluationRequest {
-  /** The plan evaluated, and its options. */
+  /** The plan of the names asked (its kind and labels decide), and its options. */
   plan: Plan;
+  /** The plan evaluated, where it adds to `plan` (the page's precision-recall curve). @default plan */
+  evaluated?: Plan;
   options: ExplicitOptions;
   tieRange: boolean;
   /** The same, as data, for partitions. */
@@ -129,7 +131,7 @@ export async function evaluateSources<S>(
   });
   // Raised by the runs, which wait for it.
   ready.catch(() => {});
-  const evaluate = evaluatorFor(p, request.options, request.tieRange);
+  const evaluate = evaluatorFor(request.evaluated ?? p, request.options, request.tieRange);
   const evaluateFor: EvaluateFor<S> = (source, warn) => {
     const e = evaluate(host.name(source), warn);
     return (joined) => {

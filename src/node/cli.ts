@@ -316,18 +316,24 @@ async function evaluateEachRun(
   const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange: !!args.tieRange };
   const request = { plan: p, options: options(args, p.kind === "trec"), tieRange: !!args.tieRange, spec };
   try {
-    await evaluateSources(host, qrelsFile, runFiles, { ...request, complete: args.complete, hint: true }, {
-      say: (m) => {
-        progress.clear();
-        io.stderr.write(`rankeval: ${m}\n`);
+    await evaluateSources(
+      host,
+      qrelsFile,
+      runFiles,
+      { ...request, complete: args.complete, hint: true },
+      {
+        say: (m) => {
+          progress.clear();
+          io.stderr.write(`rankeval: ${m}\n`);
+        },
+        run: (i, r) => {
+          progress.clear();
+          onRun(i, { file: r.source, runTag: r.runTag, ...r.evaluated, summary: r.summary }, runFiles.length);
+        },
+        judgments: hooks.judgments,
+        block: hooks.block,
       },
-      run: (i, r) => {
-        progress.clear();
-        onRun(i, { file: r.source, runTag: r.runTag, ...r.evaluated, summary: r.summary }, runFiles.length);
-      },
-      judgments: hooks.judgments,
-      block: hooks.block,
-    });
+    );
   } finally {
     progress.done();
   }

@@ -212,17 +212,23 @@ export async function evaluateFiles(
   const spec = { measures: plan.measures, options: opts, tieRange };
   // The labels warning goes with the runs evaluated after the judgments were read here (partitions leave them).
   let labels: string[] = [];
-  await evaluateSources(host, qrels, paths, { plan, options: opts, tieRange, spec, complete }, {
-    say: () => {},
-    judgments: (_, l) => {
-      if (l) labels = [l];
+  await evaluateSources(
+    host,
+    qrels,
+    paths,
+    { plan, options: opts, tieRange, spec, complete },
+    {
+      say: () => {},
+      judgments: (_, l) => {
+        if (l) labels = [l];
+      },
+      run: (_, r) => {
+        const result = r.evaluated.result;
+        results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
+        runTags.push(r.runTag);
+      },
     },
-    run: (_, r) => {
-      const result = r.evaluated.result;
-      results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
-      runTags.push(r.runTag);
-    },
-  });
+  );
   if (inputs) {
     // The measures as the first run's result keys them.
     const manifest = manifestOf({
