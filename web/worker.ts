@@ -649,7 +649,7 @@ async function postManifest(): Promise<void> {
     version: __RANKEVAL_VERSION__,
     options: { ...ctx.settings },
     inputs,
-    measures: ctx.p.rows.map((r) => [r.name, page.units[0].result.result.measureConventions[r.measure] ?? ""] as const),
+    rows: ctx.p.rows,
     runs: page.units.map((u) => ({ name: u.name, runTag: u.runTag, result: u.result.result })),
     warnings,
   });

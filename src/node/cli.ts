@@ -241,7 +241,7 @@ async function startManifest(args: CliArgs, io: Io) {
       version: rankevalVersion(),
       command: [...(args.command ?? [])],
       inputs: await inputs,
-      measures: p.rows.map((r) => [r.name, runs[0]?.result.measureConventions[r.measure] ?? ""] as const),
+      rows: p.rows,
       runs: runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })),
       warnings,
     });

@@ -230,12 +230,11 @@ export async function evaluateFiles(
     },
   );
   if (inputs) {
-    // The measures as the first run's result keys them.
     const manifest = manifestOf({
       version: rankevalVersion(),
       options: { ...options },
       inputs: await inputs,
-      measures: Object.entries(results[0].measureConventions),
+      rows: plan.rows,
       runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
       warnings: results.flatMap((r) => r.warnings),
     });
