@@ -160,17 +160,17 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
-  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape.
-  if (asksForDiversity(args)) {
+  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape (Parquet and
+  // Arrow judgments are qrels: their columns say so).
+  const asked = asksForDiversity(args);
+  const shaped =
+    !asked && !isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]));
+  if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
-    return await diversityMode(args, io);
-  }
-  // (Parquet and Arrow judgments are qrels: their columns say so.)
-  if (!isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]))) {
-    noPerQueryOut("subtopic judgments (--diversity)");
-    io.stderr.write(
-      `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
-    );
+    if (shaped)
+      io.stderr.write(
+        `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
+      );
     return await diversityMode(args, io);
   }
   const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);
