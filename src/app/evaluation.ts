@@ -1,16 +1,12 @@
-// One evaluation of a QRELS source and RUN sources, whatever face asks: the command line (trecMode,
-// evaluateTrecRuns: src/node/cli.ts), rankeval/node's evaluateFiles (src/node/index.ts) and the page's
-// worker (web/worker.ts) are adapters of evaluateSources. Each face gives how its sources are read
-// (EvaluationHost: src/node/runs.ts's fileHost for paths, the worker's for Files) and what becomes of
-// what is said and evaluated (EvaluationHooks); every decision between is made here, once:
-//  - across partitions first, where the host has them (src/pipeline/partition-coordinator.ts); the job's
-//    trecLabels leaves labels trec_eval reads otherwise to the one-thread way, which names the line;
-//  - what they leave (all, on bad input or a thread lost) the one-thread way: the judgments read once,
-//    while the first runs are (their blocks wait for them: src/pipeline/blocks.ts PendingJudgments);
-//  - the labels warning (src/pipeline/trec-labels.ts), said when the judgments are read;
-//  - -c under trec_eval's names: num_rel's summary from every judgment (m_num_rel.c);
-//  - each run, in the order given: its warnings, each said once in the evaluation, then the judged
-//    queries it lacks (unless -c), then its result.
+// One evaluation of a QRELS source and RUN sources, whatever face asks: the command line, evaluateFiles
+// and the page's worker are adapters of evaluateSources (CONTRIBUTING.md's "How it works"). A face gives
+// how its sources are read (EvaluationHost) and what becomes of what is said and evaluated (its hooks);
+// every decision between is made here, once:
+//  - across partitions first, where the host has them; what they leave (all, on bad input or a thread
+//    lost) the one-thread way, which says the error with its file and line;
+//  - the judgments read once, while the first runs are (their blocks wait for them: PendingJudgments);
+//  - the labels warning, -c's num_rel (m_num_rel.c), each run's warnings said once in the evaluation,
+//    then the judged queries it lacks (unless -c), then the run, in the order given.
 // Browser-safe.
 import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { Interner } from "../io/interner.js";
@@ -25,7 +21,7 @@ import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
 import { evaluatorFor, type EvaluationSpec } from "./evaluator.js";
 import { readsTrecLabels, type Plan } from "./plan.js";
 
-/** A run as a host hands it on: `kept`, what the host keeps of it (the page's blocks). */
+/** A run as a host hands it on; `kept`: what the host keeps of it (the page's blocks). */
 export type RunDone = PartitionedRun & { kept?: unknown };
 
 /** A run evaluated, as the hooks get it; `summary`: -c's num_rel under trec_eval's names. */
@@ -38,10 +34,7 @@ export type EvaluateFor<S> = (source: S, warn: (w: string) => void) => (joined: 
 export interface EvaluationHost<S> {
   /** A source's name in messages. */
   name(source: S): string;
-  /**
-   * The runs evaluated across partitions, where the host has them for these sources: `done` gets each
-   * in order; returns how many it evaluated (the rest go the one-thread way). Absent: none.
-   */
+  /** The runs evaluated across partitions, where it has them; returns how many, in order (the first ones). */
   partitioned?(
     qrels: S,
     runs: readonly S[],
@@ -62,19 +55,17 @@ export interface EvaluationHost<S> {
 
 /** What is evaluated. */
 export interface EvaluationRequest {
-  /** The plan of the names asked (its kind and labels decide), and its options. */
+  /** The plan of the names asked (its kind and labels decide); `evaluated`: with the page's curve. */
   plan: Plan;
-  /** The plan evaluated, where it adds to `plan` (the page's precision-recall curve). @default plan */
   evaluated?: Plan;
   options: ExplicitOptions;
   tieRange: boolean;
   /** The same, as data, for partitions. */
   spec: EvaluationSpec;
-  /** trec_eval -c: judged queries a run lacks are evaluated (not said). */
   complete?: boolean;
-  /** Judged queries a run lacks are said with "-c counts them as 0" (the command line's). */
+  /** notInRun's "-c counts them as 0" (the command line's). */
   hint?: boolean;
-  /** Warnings said already, not to be said again (the page's of the settings shown). */
+  /** Warnings said already (the page's of the settings shown). */
   warned?: Set<string>;
 }
 

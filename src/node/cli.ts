@@ -176,12 +176,8 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);
   if (manifest) io = manifest.io;
   const p = planOf(args, io);
-  const format = args.format ?? defaultFormat(args, p.kind === "trec");
   // Said before any file is read.
-  if (format === "trec" && p.kind !== "trec")
-    throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-  if (format === "ndeval")
-    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  const format = formatOf(args, p);
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
   // trec_eval's text is written run by run as each is done (several: each after `==> FILE <==`, as
@@ -256,6 +252,16 @@ async function startManifest(args: CliArgs, io: Io) {
     }
   };
   return { io: kept, write };
+}
+
+/** The format asked (or the default), refused where the plan cannot give it (ndeval: subtopic judgments only). */
+function formatOf(args: CliArgs, p: Plan) {
+  const format = args.format ?? defaultFormat(args, p.kind === "trec");
+  if (format === "trec" && p.kind !== "trec")
+    throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  if (format === "ndeval")
+    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  return format;
 }
 
 /** The plan of the -m names, having said on stderr what they were read as where that may surprise. */
@@ -376,12 +382,8 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     [],
     { tieRange: args.tieRange },
   );
-  const format = args.format ?? defaultFormat(args, p.kind === "trec");
-  if (format === "ndeval")
-    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  const format = formatOf(args, p);
   if (format === "trec") {
-    if (p.kind !== "trec")
-      throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
     io.stdout.write(runsReport(format, [{ file: args.scores!, runTag: "", result, strings }], p, args));
