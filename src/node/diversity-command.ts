@@ -18,7 +18,6 @@ import { trecTextOptions } from "./trec-formats.js";
 import { namesApart } from "../output/run-names.js";
 import type { Io } from "./cli.js";
 
-
 /** Whether a qrels file is subtopic judgments by its shape (pipes are not sniffed: read once). */
 export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
   return (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
