@@ -49,6 +49,7 @@ export { resamplingPool, type ThreadPool } from "./compare-pool.js";
 import { fileHost } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
 import { readRows } from "../input/input.js";
+import type { RowsOf } from "../io/json.js";
 import { idValuesAt } from "../input/id-values.js";
 import { manifestOf, type Manifest, type ManifestInput } from "../app/manifest.js";
 import { checkHashable, describeInputs, rankevalVersion } from "./write-manifest.js";
@@ -248,12 +249,8 @@ export async function evaluateFiles(
  * `{ qid: { docid: label } }`. A document judged twice for one query is an InputError naming the
  * line (the object could keep only one label).
  */
-export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
-  const choice = choiceOf(options, "readQrels");
-  checkPath(path, "readQrels: path");
-  checkColumnsRead([path], choice, "readQrels: columns", COLUMNS_FORMAT);
-  const { rows, placeOf } = await readRows("qrels", inputOf(path, choice), new Interner(), choice);
-  return idValuesAt(rows, rows.rel, placeOf);
+export function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
+  return readIdValues("qrels", "readQrels", path, options, (rows) => rows.rel);
 }
 
 /**
@@ -261,10 +258,21 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
  * `{ qid: { docid: score } }` (the rank and run tag columns are not kept: scores order a ranking, as
  * in trec_eval). A document ranked twice for one query is an InputError naming the line.
  */
-export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
-  const choice = choiceOf(options, "readRun");
-  checkPath(path, "readRun: path");
-  checkColumnsRead([path], choice, "readRun: columns", COLUMNS_FORMAT);
-  const { rows, placeOf } = await readRows("run", inputOf(path, choice), new Interner(), choice);
-  return idValuesAt(rows, rows.score, placeOf);
+export function readRun(path: string, options?: FileOptions): Promise<IdValues> {
+  return readIdValues("run", "readRun", path, options, (rows) => rows.score);
+}
+
+/** readQrels' and readRun's reading, `what` naming the call in errors. */
+async function readIdValues<K extends "qrels" | "run">(
+  kind: K,
+  what: string,
+  path: string,
+  options: FileOptions | undefined,
+  values: (rows: RowsOf<K>) => Float64Array,
+): Promise<IdValues> {
+  const choice = choiceOf(options, what);
+  checkPath(path, `${what}: path`);
+  checkColumnsRead([path], choice, `${what}: columns`, COLUMNS_FORMAT);
+  const { rows, placeOf } = await readRows(kind, inputOf(path, choice), new Interner(), choice);
+  return idValuesAt(rows, values(rows), placeOf);
 }
