@@ -32,7 +32,7 @@ import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
 import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
-import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
+import { CHUNK_MOST, listenTo, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { describeFile } from "./manifest-files.js";
 import { manifestOf, manifestText, type ManifestInput } from "../src/app/manifest.js";
@@ -71,13 +71,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       const reader = new RunReaderWorker();
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
-        listen: (report, fail) => {
-          reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
-          reader.onerror = (e) => {
-            e.preventDefault();
-            fail(e.message);
-          };
-        },
+        listen: (report, fail) => listenTo<ReaderReport>(reader, report, fail),
         stop: () => reader.terminate(),
       };
     },
