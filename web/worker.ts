@@ -1,8 +1,7 @@
-// The page's worker: the page's adapter of the input layer (src/input/), a run parsed in a second worker
-// (run-reader-worker.ts), evaluated with the command line's plan and reports; large TREC text files
-// across partition workers instead, one per core (partitions.ts), which hold the judgments for the
-// runs. A qrels file may come alone first: its judgments are kept for the runs that follow. Joined
-// batches are kept up to KEEP_ROWS rows, so new settings re-evaluate them without reading the files again.
+// The page's worker: the page's adapter of the input layer (src/input/) and of the one evaluation
+// (src/app/evaluation.ts: pageHost), a run parsed in a second worker (run-reader-worker.ts), large TREC
+// text across partition workers (partitions.ts); what it keeps from one message to the next is one
+// PageSession.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
