@@ -50,6 +50,20 @@ export async function partitionable(files: readonly File[], parallel: Parallel):
   return bytes >= (parallel.minBytes ?? PARTITION_MIN_BYTES);
 }
 
+/** A Web Worker's reports to `report`; its error to `fail` (its message, else `otherwise`), not the page's. */
+export function listenTo<R>(
+  worker: Worker,
+  report: (r: R) => void,
+  fail: (message: string) => void,
+  otherwise = "",
+): void {
+  worker.onmessage = (e: MessageEvent<R>) => report(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    fail(e.message || otherwise);
+  };
+}
+
 /**
  * `n` new partition workers as the session holds them. They live as long as it does: the judgments
  * they hold serve every run and setting that follows. Once the page's worker reads the judgments
@@ -60,13 +74,7 @@ export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[]
     const worker = new PartitionWorker();
     return {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
-      listen: (onReport, onFail) => {
-        worker.onmessage = (e: MessageEvent<PartitionReport>) => onReport(e.data);
-        worker.onerror = (e) => {
-          e.preventDefault();
-          onFail(e.message || "a partition worker failed");
-        };
-      },
+      listen: (onReport, onFail) => listenTo<PartitionReport>(worker, onReport, onFail, "a partition worker failed"),
       release: () => worker.terminate(),
     };
   });

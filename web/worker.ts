@@ -1,18 +1,11 @@
-// The page's worker: the page's adapter of the input layer (src/input/), a run parsed in a second worker
-// (run-reader-worker.ts), evaluated with the command line's plan and reports; large TREC text files
-// across partition workers instead, one per core (partitions.ts), which hold the judgments for the
-// runs. A qrels file may come alone first: its judgments are kept for the runs that follow. Joined
-// batches are kept up to KEEP_ROWS rows, so new settings re-evaluate them without reading the files again.
+// The page's worker: the page's adapter of the input layer (src/input/) and of the one evaluation
+// (src/app/evaluation.ts: pageHost), a run parsed in a second worker (run-reader-worker.ts), large TREC
+// text across partition workers (partitions.ts); what it keeps from one message to the next is one
+// PageSession.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
-import {
-  batchBlocks,
-  evaluateRunInput,
-  judgmentsLabelsRead,
-  notInRun,
-  readJudgments as readInput,
-} from "../src/input/input.js";
+import { batchBlocks, evaluateRunInput, notInRun, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
@@ -25,16 +18,7 @@ import { trecLines } from "../src/trec/measures.js";
 import { evaluateBlock } from "../src/app/evaluate-block.js";
 import type { Evaluated } from "../src/pipeline/evaluate.js";
 import { mergeBlocks } from "../src/pipeline/merge.js";
-import {
-  LETOR_DEFAULT_MEASURES,
-  lineKey,
-  options,
-  plan,
-  planConventions,
-  readsTrecLabels,
-  type Plan,
-} from "../src/app/plan.js";
-import { labelsWarning } from "../src/pipeline/trec-labels.js";
+import { LETOR_DEFAULT_MEASURES, lineKey, options, plan, planConventions, type Plan } from "../src/app/plan.js";
 import { report, rowIntervals, summaryCells, summaryRows, trecText, type NamedResult } from "../src/output/results.js";
 import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import { BLOCK_ROWS, parsedBlocks, type RunSource } from "../src/pipeline/blocks.js";
@@ -45,8 +29,9 @@ import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/app/value-print.js";
 import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
-import { Partitions, type PartitionedRun, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
-import { CHUNK_MOST, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
+import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
+import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
+import { CHUNK_MOST, listenTo, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
 import { describeFile } from "./manifest-files.js";
 import { manifestOf, manifestText, type ManifestInput } from "../src/app/manifest.js";
@@ -57,26 +42,18 @@ import { writeFusedRun } from "../src/output/fused-run.js";
 // Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
-/** The warnings said since the job began: the manifest's. */
-let said: string[] = [];
-
 const post = (r: Report, transfer: Transferable[] = []) => {
-  if (r.type === "warning") said.push(r.message);
+  if (r.type === "warning") page.said.push(r.message);
   (self as unknown as Worker).postMessage(r, transfer);
 };
 
-/** The file being read, for an out-of-memory message that says where it happened. */
-let reading: { file: string; read: number; lines: number } | null = null;
-
-/** The last trec job's runs' names, told apart where two files share one (namesApart); else a file's name. */
-let runNames = new Map<File, string>();
-const nameOf = (file: File) => runNames.get(file) ?? file.name;
+const nameOf = (file: File) => page.runNames.get(file) ?? file.name;
 
 /** Posts the progress of reading `file`, kept in `reading` until it is read whole (for outOfMemory). */
 function progressOf(file: File): OnProgress {
   const state = { file: nameOf(file), read: 0, lines: 0 };
   return (read, lines, seconds) => {
-    reading = read >= file.size ? null : Object.assign(state, { read, lines });
+    page.reading = read >= file.size ? null : Object.assign(state, { read, lines });
     post({ type: "progress", file: nameOf(file), read, size: file.size, lines, seconds });
   };
 }
@@ -93,13 +70,7 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
       const reader = new RunReaderWorker();
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
-        listen: (report, fail) => {
-          reader.onmessage = (e: MessageEvent<ReaderReport>) => report(e.data);
-          reader.onerror = (e) => {
-            e.preventDefault();
-            fail(e.message);
-          };
-        },
+        listen: (report, fail) => listenTo<ReaderReport>(reader, report, fail),
         stop: () => reader.terminate(),
       };
     },
@@ -132,16 +103,56 @@ interface Unit {
  * evaluated, so memory stays bounded; new settings then read the files again.
  */
 const KEEP_ROWS = 8_000_000;
-/** This job's KEEP_ROWS (the page's `keep-rows` URL parameter). */
-let keepRows = KEEP_ROWS;
 /** Bytes of a run line, about, to guess from file sizes (gzip 4 to 1) whether the rows fit in KEEP_ROWS. */
 const RUN_LINE_BYTES = 30;
 
-let kind: "trec" | "letor" = "trec";
-let units: Unit[] = [];
-let keptRows = 0;
-/** With two runs or more, the runs as compare() takes them: copies, since postRun hands the originals over. */
-let compared: ComparedRun[] | null = null;
+/**
+ * What this worker holds from one message to the next, in one place (one instance: the page's session).
+ * The judgments (read here, or held by partition workers) serve every run and setting that follows
+ * without reading the qrels again; the runs' blocks are what new settings re-evaluate; the settings
+ * shown are what drill-downs explain and the comparison compares; the manifest's warnings and files are
+ * the last job's. A job resets what is its own where it begins.
+ */
+class PageSession {
+  /** The warnings said since the job began: the manifest's. */
+  said: string[] = [];
+  /** The file being read, for an out-of-memory message that says where it happened. */
+  reading: { file: string; read: number; lines: number } | null = null;
+  /** The last trec job's runs' names, told apart where two files share one (namesApart); else a file's name. */
+  runNames = new Map<File, string>();
+  /** This job's KEEP_ROWS (the page's `keep-rows` URL parameter). */
+  keepRows = KEEP_ROWS;
+  kind: "trec" | "letor" = "trec";
+  units: Unit[] = [];
+  keptRows = 0;
+  /** With two runs or more, the runs as compare() takes them: copies, since postRun hands the originals over. */
+  compared: ComparedRun[] | null = null;
+  /** The settings of the table shown: what drill-downs explain. */
+  current: Context | null = null;
+  /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
+  judgmentsRead: Promise<GroupedJudgments> | null = null;
+  /** The qrels job's read (a qrels file chosen before its runs), under way or done. */
+  qrelsReading: Promise<void> | null = null;
+  /** The last trec job's files: read again when new settings ask for subtopic judgments they were read without. */
+  lastTrec: { qrels: File; runs: File[] } | null = null;
+  /** Whether the last trec job's judgments were read per subtopic (a diversity qrels); `shapedQrels`: told by its shape. */
+  perSubtopic = false;
+  shapedQrels = false;
+  /** This job's Parallel (the page's ?workers=N and ?partition-bytes=N). */
+  parallel: Parallel = {};
+  /** How many partition workers evaluated the last job's runs (1: this worker alone, for some run at least). */
+  workers = 1;
+  /**
+   * The qrels file's judgments held by partition workers, judged once (null: left to this worker). One
+   * qrels file a worker, as judgmentsRead (each job's File is a copy: not the same object).
+   */
+  held: Promise<Partitions<File, EvaluationSpec> | null> | null = null;
+  /** The last trec job's files as chosen (not the fused run, which the page made). */
+  manifestInputs: { qrels: File; runs: File[] } | null = null;
+  /** The latest manifest asked for: one still hashing when another job starts is not posted. */
+  manifestJob = 0;
+}
+const page = new PageSession();
 
 interface Context {
   settings: Settings;
@@ -154,7 +165,7 @@ interface Context {
 
 /** `subtopics`: judgments read per subtopic, which have no curve. */
 function context(settings: Settings, subtopics = false): Context {
-  const p = plan(settings.measures, kind === "letor" ? LETOR_DEFAULT_MEASURES : null, settings.conventions);
+  const p = plan(settings.measures, page.kind === "letor" ? LETOR_DEFAULT_MEASURES : null, settings.conventions);
   const opts = options(settings.conventions, p.kind === "trec");
   const curve = subtopics ? null : withCurve(p, settings.conventions, opts);
   return { settings, p, opts, warned: new Set(), curve };
@@ -167,11 +178,8 @@ function takeCurveOf(ctx: Context, u: Unit): void {
   u.curve = t.curve;
 }
 
-/** The settings of the table shown: what drill-downs explain. */
-let current: Context | null = null;
-
 function postRows(ctx: Context): void {
-  current = ctx;
+  page.current = ctx;
   const { p, opts } = ctx;
   post({ type: "rows", measures: summaryRows(p), conventions: planConventions(p, opts).join("; ") });
   for (const w of p.warnings) post({ type: "warning", message: w });
@@ -203,7 +211,7 @@ function postRun(ctx: Context, u: Unit): string {
   if (p.kind === "trec") {
     text = trecText(
       p,
-      { file: u.name, runTag: kind === "letor" ? "letor" : u.runTag, result, strings },
+      { file: u.name, runTag: page.kind === "letor" ? "letor" : u.runTag, result, strings },
       { perQuery: false },
     );
     cells = summaryCells(text);
@@ -236,31 +244,31 @@ function postRun(ctx: Context, u: Unit): string {
 
 function postDownloads(ctx: Context, texts: string[]): void {
   const { p } = ctx;
-  if (!units.length) return;
-  const named: NamedResult[] = units.map((u) => ({
+  if (!page.units.length) return;
+  const named: NamedResult[] = page.units.map((u) => ({
     name: u.name,
-    runTag: kind === "letor" ? "" : u.runTag,
+    runTag: page.kind === "letor" ? "" : u.runTag,
     result: u.result.result,
   }));
   post({
     type: "downloads",
     json: report("json", named, p, false),
     csv: report("csv", named, p, false),
-    trec: p.kind === "trec" ? labelledTexts(units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null,
+    trec: p.kind === "trec" ? labelledTexts(page.units.map((u, i) => ({ name: u.name, text: texts[i] }))) : null,
   });
 }
 
 /** New settings: units evaluated again from their kept blocks (read again if now asking for subtopics). */
 async function reevaluate(settings: Settings): Promise<void> {
-  let ctx = context(settings, perSubtopic);
-  if (kind === "trec" && lastTrec && !perSubtopic && asksForSubtopics(ctx.p))
-    return trec(lastTrec.qrels, lastTrec.runs, settings);
-  if (kind === "trec" && shapedQrels && settings.measures.length === 0)
-    ctx = context({ ...settings, measures: ["ndeval"] }, perSubtopic);
+  let ctx = context(settings, page.perSubtopic);
+  if (page.kind === "trec" && page.lastTrec && !page.perSubtopic && asksForSubtopics(ctx.p))
+    return trec(page.lastTrec.qrels, page.lastTrec.runs, settings);
+  if (page.kind === "trec" && page.shapedQrels && settings.measures.length === 0)
+    ctx = context({ ...settings, measures: ["ndeval"] }, page.perSubtopic);
   postRows(ctx);
   const texts: string[] = [];
-  compared = null;
-  for (const u of units) {
+  page.compared = null;
+  for (const u of page.units) {
     if (!u.blocks) throw new Error("the runs were too large to keep: read them again");
     u.result = mergeBlocks(
       u.blocks.map((b) => evaluate(ctx, u.name, b)),
@@ -268,7 +276,7 @@ async function reevaluate(settings: Settings): Promise<void> {
       u.notInRun,
     );
     takeCurveOf(ctx, u);
-    if (kind === "trec" && units.length >= 2) keepForComparison(ctx, u);
+    if (page.kind === "trec" && page.units.length >= 2) keepForComparison(ctx, u);
     texts.push(postRun(ctx, u));
   }
   postDownloads(ctx, texts);
@@ -276,7 +284,7 @@ async function reevaluate(settings: Settings): Promise<void> {
 
 function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): void {
   takeCurveOf(ctx, u);
-  units.push(u);
+  page.units.push(u);
   if (comparing) keepForComparison(ctx, u);
   texts.push(postRun(ctx, u));
 }
@@ -284,8 +292,8 @@ function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): vo
 function keepForComparison(ctx: Context, u: Unit): void {
   const comparable = comparableRows(ctx.p, ctx.settings.measures);
   const { rows } = comparable;
-  if (!compared) {
-    compared = [];
+  if (!page.compared) {
+    page.compared = [];
     // Said only of lines named on their own: those a set brings (runid, num_q and gm_map with the defaults)
     // and the counts are left out of every comparison, and the comparison's table shows what it compares.
     const named = comparable.left.filter((name) => ctx.settings.measures.includes(name));
@@ -293,16 +301,16 @@ function keepForComparison(ctx: Context, u: Unit): void {
   }
   const result = comparableResult(u.result.result, rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
-  compared.push({ name: u.name, result: { ...result, values } });
+  page.compared.push({ name: u.name, result: { ...result, values } });
 }
 
 /** The comparison as --compare makes it, its downloads, and every pair's t interval for the difference plot. */
 function postComparison(settings: CompareSettings): void {
-  if (!compared || compared.length < 2) return;
+  if (!page.compared || page.compared.length < 2) return;
   try {
     // A baseline chosen among runs no longer shown: the first run, as the page's picker then shows.
-    const baseline = compared.some((r) => r.name === settings.baseline) ? settings.baseline! : undefined;
-    const comparison = compare(compared, {
+    const baseline = page.compared.some((r) => r.name === settings.baseline) ? settings.baseline! : undefined;
+    const comparison = compare(page.compared, {
       baseline,
       tests: [settings.test],
       correction: settings.correction ?? undefined,
@@ -315,16 +323,23 @@ function postComparison(settings: CompareSettings): void {
       csv: formatComparison(comparison, "csv", options),
       json: formatComparison(comparison, "json", options),
     };
-    post({ type: "comparison", comparison, test: settings.test, downloads, intervals: meanDifferences(compared) });
+    post({ type: "comparison", comparison, test: settings.test, downloads, intervals: meanDifferences(page.compared) });
   } catch (err) {
     post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
   }
 }
 
 /** Reads and evaluates a run block by block; blocks are kept while KEEP_ROWS allows. */
-async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, keep: boolean): Promise<Unit> {
+async function readRun(
+  judgments: GroupedJudgments,
+  file: File,
+  keep: boolean,
+  evaluateFor: EvaluateFor<File>,
+): Promise<RunDone> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
+  const warnings: string[] = [];
+  const evaluate = evaluateFor(file, (w) => warnings.push(w));
   const input = await inputOf(file);
   const r = await evaluateRunInput(
     input,
@@ -347,7 +362,7 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
           type: "warning",
           message: `${nameOf(file)}: its queries' lines are not together; read whole (more memory than a grouped run)`,
         });
-        keptRows -= rows;
+        page.keptRows -= rows;
         rows = 0;
         if (blocks) blocks = [];
       },
@@ -356,25 +371,16 @@ async function readRun(ctx: Context, judgments: GroupedJudgments, file: File, ke
     (joined) => {
       const block = { batch: joined.batch, qids: joined.qids };
       rows += block.batch.scores.length;
-      keptRows += block.batch.scores.length;
-      if (keptRows > keepRows) {
-        for (const u of units) u.blocks = null;
+      page.keptRows += block.batch.scores.length;
+      if (page.keptRows > page.keepRows) {
+        for (const u of page.units) u.blocks = null;
         blocks = null;
       }
       blocks?.push(block);
-      return evaluate(ctx, nameOf(file), block);
+      return evaluate(joined);
     },
   );
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
-  const notJudged = r.evaluated.result.queries.skipped.notJudged;
-  return {
-    name: nameOf(file),
-    runTag: r.runTag,
-    blocks,
-    notJudged,
-    notInRun: r.notInRunQids.length,
-    result: r.evaluated,
-  };
+  return { ...r, warnings, kept: blocks };
 }
 
 async function textOf(file: File): Promise<TextInput> {
@@ -405,24 +411,13 @@ async function readJudgments(file: File): Promise<GroupedJudgments> {
   return readInput(await inputOf(file), new Interner(), BY_NAME);
 }
 
-/** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
-let judgmentsRead: Promise<GroupedJudgments> | null = null;
-/** The qrels job's read (a qrels file chosen before its runs), under way or done. */
-let qrelsReading: Promise<void> | null = null;
-
 function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
-  judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
+  page.judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
     post({ type: "judgments" });
     return j;
   });
-  return judgmentsRead;
+  return page.judgmentsRead;
 }
-
-/** The last trec job's files: read again when new settings ask for subtopic judgments they were read without. */
-let lastTrec: { qrels: File; runs: File[] } | null = null;
-/** Whether the last trec job's judgments were read per subtopic (a diversity qrels); `shapedQrels`: told by its shape. */
-let perSubtopic = false;
-let shapedQrels = false;
 
 const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
 
@@ -446,24 +441,13 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
     const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
     if (joined.notInRun) post({ type: "warning", message: notInRun(nameOf(file), joined.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
-    keptRows += block.batch.scores.length;
+    page.keptRows += block.batch.scores.length;
     const result = mergeBlocks([evaluate(ctx, nameOf(file), block)], joined.notJudged, joined.notInRun);
     const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
     addUnit(ctx, { name: nameOf(file), runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
-
-/** This job's Parallel (the page's ?workers=N and ?partition-bytes=N). */
-let parallel: Parallel = {};
-/** How many partition workers evaluated the last job's runs (1: this worker alone, for some run at least). */
-let workers = 1;
-
-/**
- * The qrels file's judgments held by partition workers, judged once (null: left to this worker). One
- * qrels file a worker, as judgmentsRead (each job's File is a copy: not the same object).
- */
-let held: Promise<Partitions<File, EvaluationSpec> | null> | null = null;
 
 /** Posts each file's progress as the partition workers take its chunks (they count no lines). */
 function partitionProgress(): PartitionProgress {
@@ -486,8 +470,8 @@ function partitionProgress(): PartitionProgress {
 
 /** The qrels file's judgments streamed to partition workers (once): null where they failed. */
 function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpec> | null> {
-  held ??= (async () => {
-    const p = new Partitions(partitionPorts(workerCount(parallel)), readAt, partitionProgress(), CHUNK_MOST);
+  page.held ??= (async () => {
+    const p = new Partitions(partitionPorts(workerCount(page.parallel)), readAt, partitionProgress(), CHUNK_MOST);
     // The spec of each run's settings comes with the runs (evaluate's spec): this one evaluates none.
     const spec: EvaluationSpec = { names: [], fallback: null, conventions: {}, tieRange: false };
     if (!(await p.judge(partFile(qrels), { spec }))) {
@@ -497,7 +481,7 @@ function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpe
     void p.judged().then((judged) => judged && post({ type: "judgments" }));
     return p;
   })();
-  return held;
+  return page.held;
 }
 
 /**
@@ -505,8 +489,8 @@ function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpe
  * they let theirs go, so that the tab holds them once.
  */
 async function leaveToOneWorker(): Promise<void> {
-  const p = held && (await held);
-  held = Promise.resolve(null);
+  const p = page.held && (await page.held);
+  page.held = Promise.resolve(null);
   if (!p) return;
   // Their last answers first: a session ends idle.
   await p.judged();
@@ -515,7 +499,7 @@ async function leaveToOneWorker(): Promise<void> {
 
 /** Reads a qrels file chosen alone: in the partition workers where it is large TREC text, else here. */
 async function readQrels(qrels: File): Promise<void> {
-  if (await partitionable([qrels], parallel)) {
+  if (await partitionable([qrels], page.parallel)) {
     const p = await judgedInPartitions(qrels);
     if (p && (await p.judged())) return;
     await leaveToOneWorker();
@@ -527,51 +511,61 @@ async function readQrels(qrels: File): Promise<void> {
  * The partition workers holding the qrels' judgments for these runs, where every run is plain TREC
  * text and either the workers hold them already or the files together are large enough; else null.
  */
-async function partitionsFor(qrels: File, runs: File[]): Promise<Partitions<File, EvaluationSpec> | null> {
-  if (workerCount(parallel) < 2 || !(await partitionable(runs, { ...parallel, minBytes: 0 }))) return null;
-  if (!held && !(await partitionable([qrels, ...runs], parallel))) return null;
+async function partitionsFor(qrels: File, runs: readonly File[]): Promise<Partitions<File, EvaluationSpec> | null> {
+  if (workerCount(page.parallel) < 2 || !(await partitionable(runs, { ...page.parallel, minBytes: 0 }))) return null;
+  if (!page.held && !(await partitionable([qrels, ...runs], page.parallel))) return null;
   return judgedInPartitions(qrels);
 }
 
-/** A run the partition workers evaluated, shown as one read here. */
-function partitionedUnit(ctx: Context, file: File, r: PartitionedRun): Unit {
-  for (const w of r.warnings) {
-    if (!ctx.warned.has(w)) post({ type: "warning", message: w });
-    ctx.warned.add(w);
-  }
-  if (r.notInRunQids.length) post({ type: "warning", message: notInRun(nameOf(file), r.notInRunQids) });
-  const notJudged = r.evaluated.result.queries.skipped.notJudged;
+/** The page's Files as evaluateSources reads them: across the partition workers where they can, else here. */
+function pageHost(runFiles: readonly File[]): EvaluationHost<File> {
   return {
-    name: nameOf(file),
-    runTag: r.runTag,
-    blocks: null,
-    notJudged,
-    notInRun: r.notInRunQids.length,
-    result: r.evaluated,
+    name: nameOf,
+    partitioned: async (qrels, runs, job, onJudged, done) => {
+      const partitions = await partitionsFor(qrels, runs);
+      // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
+      // naming the first one's line (the partition workers know no file's lines). Usually judged already.
+      if (!partitions || (job.trecLabels && (await partitions.judged())?.truncated === true)) return 0;
+      const first = await partitions.evaluate(runs.map(partFile), done, onJudged, job.spec);
+      if (first === runs.length) page.workers = partitions.parts;
+      return first;
+    },
+    judgments: async (qrels) => {
+      await leaveToOneWorker();
+      return judgmentsOf(qrels);
+    },
+    runs: async (runs, judgments, evaluateFor, done) => {
+      let bytes = 0;
+      for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
+      // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
+      const keep = bytes / RUN_LINE_BYTES <= page.keepRows;
+      for (let i = 0; i < runs.length; i++)
+        done(i, await readRun(judgments as GroupedJudgments, runs[i], keep, evaluateFor));
+    },
   };
 }
 
 async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Promise<void> {
-  kind = "trec";
-  units = [];
-  keptRows = 0;
-  compared = null;
-  lastTrec = { qrels: qrelsFile, runs: runFiles };
+  page.kind = "trec";
+  page.units = [];
+  page.keptRows = 0;
+  page.compared = null;
+  page.lastTrec = { qrels: qrelsFile, runs: runFiles };
   // Two files of one name (from two folders) are two columns: named apart, as the command line names them.
   const names = namesApart(
     runFiles.map((f) => f.name),
     runFiles.map((f) => f.webkitRelativePath || undefined),
   );
-  runNames = new Map(runFiles.map((f, i) => [f, names[i]]));
+  page.runNames = new Map(runFiles.map((f, i) => [f, names[i]]));
   const shaped = await subtopicShapedFile(qrelsFile);
   // Settings first: a bad measure name stops before any run is read.
   let ctx = context(settings);
   if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
-  shapedQrels = shaped;
-  perSubtopic = shaped || asksForSubtopics(ctx.p);
-  if (perSubtopic) ctx = { ...ctx, curve: null };
+  page.shapedQrels = shaped;
+  page.perSubtopic = shaped || asksForSubtopics(ctx.p);
+  if (page.perSubtopic) ctx = { ...ctx, curve: null };
   postRows(ctx);
-  if (perSubtopic) {
+  if (page.perSubtopic) {
     if (shaped)
       post({
         type: "warning",
@@ -582,48 +576,32 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
     return;
   }
   const texts: string[] = [];
-  const comparing = runFiles.length >= 2;
-  // Large TREC text across the partition workers; what they leave (every run after a bad line, which
-  // this worker's way then names) is read here.
-  let first = 0;
-  const partitions = await partitionsFor(qrelsFile, runFiles);
-  // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
-  // naming the first one's line (the partition workers know no file's lines). Usually judged already.
-  const leftForLabels = partitions && readsTrecLabels(ctx.p) && (await partitions.judged())?.truncated === true;
-  if (partitions && !leftForLabels) {
-    const spec: EvaluationSpec = {
-      names: ctx.settings.measures,
-      fallback: null,
-      conventions: ctx.settings.conventions,
-      tieRange: ctx.settings.tieRange === true,
-      curve: ctx.curve !== null,
-    };
-    first = await partitions.evaluate(
-      runFiles.map(partFile),
-      (i, r) => addUnit(ctx, partitionedUnit(ctx, runFiles[i], r), texts, comparing),
-      undefined,
-      spec,
-    );
-    if (first === runFiles.length) workers = partitions.parts;
-  }
-  if (first < runFiles.length) {
-    await leaveToOneWorker();
-    const judgments = await judgmentsOf(qrelsFile);
-    const read = readsTrecLabels(ctx.p) ? judgmentsLabelsRead(judgments) : undefined;
-    if (read) post({ type: "warning", message: labelsWarning(read) });
-    let bytes = 0;
-    for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
-    // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
-    const keep = bytes / RUN_LINE_BYTES <= keepRows;
-    for (const file of runFiles.slice(first)) addUnit(ctx, await readRun(ctx, judgments, file, keep), texts, comparing);
-  }
+  const tieRange = settings.tieRange === true;
+  const spec = { names: settings.measures, fallback: null, conventions: settings.conventions, tieRange };
+  const request = { plan: ctx.p, evaluated: ctx.curve?.plan, options: ctx.opts, tieRange, warned: ctx.warned };
+  await evaluateSources(
+    pageHost(runFiles),
+    qrelsFile,
+    runFiles,
+    { ...request, spec: { ...spec, curve: !!ctx.curve } },
+    {
+      say: (message) => post({ type: "warning", message }),
+      run: (_, r) => {
+        const notJudged = r.evaluated.result.queries.skipped.notJudged;
+        const counts = { notJudged, notInRun: r.notInRunQids.length };
+        const blocks = (r.kept as Block[] | null | undefined) ?? null;
+        const u = { name: nameOf(r.source), runTag: r.runTag, blocks, ...counts, result: r.evaluated };
+        addUnit(ctx, u, texts, runFiles.length >= 2);
+      },
+    },
+  );
   postDownloads(ctx, texts);
 }
 
 async function letor(letorFile: File, scoresFile: File, queryFile: File | null, settings: Settings): Promise<void> {
-  kind = "letor";
-  units = [];
-  compared = null;
+  page.kind = "letor";
+  page.units = [];
+  page.compared = null;
   const ctx = context(settings);
   postRows(ctx);
   const query = queryFile && (await textOf(queryFile));
@@ -639,18 +617,14 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
 
 /** Each input File described for the manifest (hashed once, kept while the page keeps the File). */
 const described = new WeakMap<File, Promise<ManifestInput>>();
-/** The last trec job's files as chosen (not the fused run, which the page made). */
-let manifestInputs: { qrels: File; runs: File[] } | null = null;
-/** The latest manifest asked for: one still hashing when another job starts is not posted. */
-let manifestJob = 0;
 
 /** The trec job's manifest, once its inputs are hashed, unless another job began meanwhile. */
 async function postManifest(): Promise<void> {
-  const mine = ++manifestJob;
-  const ctx = current;
-  const given = manifestInputs;
-  if (kind !== "trec" || !given || !ctx || !units.length) return;
-  const warnings = [...said];
+  const mine = ++page.manifestJob;
+  const ctx = page.current;
+  const given = page.manifestInputs;
+  if (page.kind !== "trec" || !given || !ctx || !page.units.length) return;
+  const warnings = [...page.said];
   const describe = (file: File, role: "qrels" | "run") => {
     let d = described.get(file);
     if (!d) {
@@ -663,13 +637,13 @@ async function postManifest(): Promise<void> {
   // One file at a time (read-file.ts says why); runs named as the table names them.
   inputs.push(await describe(given.qrels, "qrels"));
   for (const file of given.runs) inputs.push({ ...(await describe(file, "run")), name: nameOf(file) });
-  if (mine !== manifestJob) return;
+  if (mine !== page.manifestJob) return;
   const m = manifestOf({
     version: __RANKEVAL_VERSION__,
     options: { ...ctx.settings },
     inputs,
-    measures: ctx.p.rows.map((r) => [r.name, units[0].result.result.measureConventions[r.measure] ?? ""] as const),
-    runs: units.map((u) => ({ name: u.name, runTag: u.runTag, result: u.result.result })),
+    rows: ctx.p.rows,
+    runs: page.units.map((u) => ({ name: u.name, runTag: u.runTag, result: u.result.result })),
     warnings,
   });
   post({ type: "manifest", yaml: manifestText(m, "yaml") });
@@ -677,8 +651,8 @@ async function postManifest(): Promise<void> {
 
 /** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
-  const where = reading
-    ? `${reading.file}: out of memory after ${Math.round(reading.read / 1e6)} MB (${reading.lines.toLocaleString("en")} ${reading.lines === 1 ? "line" : "lines"})`
+  const where = page.reading
+    ? `${page.reading.file}: out of memory after ${Math.round(page.reading.read / 1e6)} MB (${page.reading.lines.toLocaleString("en")} ${page.reading.lines === 1 ? "line" : "lines"})`
     : "out of memory while evaluating";
   return `${where}: this tab could not allocate more (${err.message}). The page holds about 40 bytes per line of the qrels, one block of a run whose queries are together (each query's lines in one place), and a whole run otherwise; evaluate files this large with the command line (npx rankeval QRELS RUN), or split them by query.`;
 }
@@ -687,9 +661,9 @@ self.onmessage = async (e: MessageEvent<Job>) => {
   const job = e.data;
   try {
     if (job.kind === "qrels") {
-      parallel = job.parallel ?? {};
-      qrelsReading = readQrels(job.qrels);
-      await qrelsReading;
+      page.parallel = job.parallel ?? {};
+      page.qrelsReading = readQrels(job.qrels);
+      await page.qrelsReading;
       return;
     }
     if (job.kind === "roles") {
@@ -708,11 +682,22 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "explain") {
       // Answered apart, so that a failure leaves the table as it is.
       try {
-        const file = (name: string) => lastTrec?.runs.find((f) => nameOf(f) === name);
-        const { p, opts } = current!;
+        const file = (name: string) => page.lastTrec?.runs.find((f) => nameOf(f) === name);
+        const { p, opts } = page.current!;
         // Judgments held by partition workers only are read here, for the drill-downs.
-        const judgments = judgmentsRead ?? (lastTrec && kind === "trec" ? judgmentsOf(lastTrec.qrels) : null);
-        const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
+        const judgments =
+          page.judgmentsRead ?? (page.lastTrec && page.kind === "trec" ? judgmentsOf(page.lastTrec.qrels) : null);
+        const state = {
+          kind: page.kind,
+          p,
+          opts,
+          units: page.units,
+          judgments,
+          perSubtopic: page.perSubtopic,
+          file,
+          readInto,
+          inputOf,
+        };
         post({
           type: "explain",
           id: job.id,
@@ -723,20 +708,20 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       }
       return;
     }
-    workers = 1;
-    said = [];
+    page.workers = 1;
+    page.said = [];
     if (job.kind === "trec") {
-      keepRows = job.keepRows ?? KEEP_ROWS;
-      parallel = job.parallel ?? {};
+      page.keepRows = job.keepRows ?? KEEP_ROWS;
+      page.parallel = job.parallel ?? {};
       // Runs chosen while the qrels job reads (this handler runs again meanwhile): fusion reads the runs
       // first, and the kernel reads one file at a time, so it waits for the qrels (their error is trec's).
-      await qrelsReading?.catch(() => {});
-      manifestInputs = { qrels: job.qrels, runs: job.runs };
+      await page.qrelsReading?.catch(() => {});
+      page.manifestInputs = { qrels: job.qrels, runs: job.runs };
       const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
       await trec(job.qrels, [...job.runs, ...fused], job.settings);
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
-    post({ type: "done", kept: units.every((u) => u.blocks !== null), workers });
+    post({ type: "done", kept: page.units.every((u) => u.blocks !== null), workers: page.workers });
     // After done: the table is there while the resampling runs.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
     // After done and the comparison: hashing reads every file once more.

@@ -53,8 +53,8 @@ export interface ManifestParts {
   command?: string[];
   options?: Record<string, unknown>;
   inputs: ManifestInput[];
-  /** The rows reported, each with its measureConventions line ("tool: conventions"). */
-  measures: readonly (readonly [string, string])[];
+  /** The plan's rows reported (their conventions: the first run's measureConventions). */
+  rows: readonly { name: string; measure: string }[];
   runs: readonly { name: string; runTag: string; result: Result<string> }[];
   warnings: readonly string[];
 }
@@ -71,7 +71,10 @@ export function manifestOf(parts: ManifestParts): Manifest {
     data: { inputs: parts.inputs },
     evaluation: {
       conventions: parts.runs[0]?.result.conventions ?? "",
-      measures: parts.measures.map(([name, line]) => ({ name, ...toolOf(line) })),
+      measures: parts.rows.map((r) => ({
+        name: r.name,
+        ...toolOf(parts.runs[0]?.result.measureConventions[r.measure] ?? ""),
+      })),
       runs: parts.runs.map((r) => ({ name: r.name, runTag: r.runTag, queries: r.result.queries })),
       // Each said once, in the order first said.
       warnings: [...new Set(parts.warnings)],

@@ -1,25 +1,22 @@
 // The command line: reads, joins, evaluates and prints trec_eval's text (byte for byte), a table, JSON or CSV.
 import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
-import { Interner } from "../io/interner.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
-import { LETOR_DEFAULT_MEASURES, options, plan, readsTrecLabels, type Plan, type RunResult } from "../app/plan.js";
+import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { defaultFormat, parseArgs, USAGE, type CliArgs } from "./args.js";
-import { checkColumnsRead, CLI_COLUMNS_FORMAT, readJudgments } from "./files.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT } from "./files.js";
 import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
 import { checkReadOnce, displayName as nameOf, textInput } from "./file-read.js";
-import { judgmentsLabelsRead, notInRun } from "../input/input.js";
-import { evaluateRuns, expandRuns, oneFile, type RunOutcome } from "./runs.js";
-import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
-import type { OwnedJudgments } from "../pipeline/partition.js";
-import { conventionsOf, evaluatorFor } from "../app/evaluator.js";
-import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
+import { expandRuns, fileHost } from "./runs.js";
+import { partitionable } from "./partitioned.js";
+import { conventionsOf } from "../app/evaluator.js";
+import { evaluateSources } from "../app/evaluation.js";
 
 export interface Io {
   /** Text, or bytes of UTF-8 (a fused run's, written as made). */
@@ -163,28 +160,24 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
-  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape.
-  if (asksForDiversity(args)) {
+  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape (Parquet and
+  // Arrow judgments are qrels: their columns say so).
+  const asked = asksForDiversity(args);
+  const shaped =
+    !asked && !isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]));
+  if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
-    return await diversityMode(args, io);
-  }
-  // (Parquet and Arrow judgments are qrels: their columns say so.)
-  if (!isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]))) {
-    noPerQueryOut("subtopic judgments (--diversity)");
-    io.stderr.write(
-      `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
-    );
+    if (shaped)
+      io.stderr.write(
+        `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
+      );
     return await diversityMode(args, io);
   }
   const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);
   if (manifest) io = manifest.io;
   const p = planOf(args, io);
-  const format = args.format ?? defaultFormat(args, p.kind === "trec");
   // Said before any file is read.
-  if (format === "trec" && p.kind !== "trec")
-    throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
-  if (format === "ndeval")
-    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  const format = formatOf(args, p);
   // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
   // trec_eval's text is written run by run as each is done (several: each after `==> FILE <==`, as
@@ -244,7 +237,7 @@ async function startManifest(args: CliArgs, io: Io) {
       version: rankevalVersion(),
       command: [...(args.command ?? [])],
       inputs: await inputs,
-      measures: p.rows.map((r) => [r.name, runs[0]?.result.measureConventions[r.measure] ?? ""] as const),
+      rows: p.rows,
       runs: runs.map((r) => ({ name: r.file, runTag: r.runTag, result: r.result })),
       warnings,
     });
@@ -259,6 +252,16 @@ async function startManifest(args: CliArgs, io: Io) {
     }
   };
   return { io: kept, write };
+}
+
+/** The format asked (or the default), refused where the plan cannot give it (ndeval: subtopic judgments only). */
+function formatOf(args: CliArgs, p: Plan) {
+  const format = args.format ?? defaultFormat(args, p.kind === "trec");
+  if (format === "trec" && p.kind !== "trec")
+    throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
+  if (format === "ndeval")
+    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  return format;
 }
 
 /** The plan of the -m names, having said on stderr what they were read as where that may surprise. */
@@ -289,10 +292,7 @@ export interface EvaluationHooks {
   plan?(p: Plan): Plan;
 }
 
-/**
- * The judgments read once, then each run evaluated, a few at a time; `onRun` gets each in the order
- * given as soon as the runs before it are done. The first run that fails rejects, after those before it.
- */
+/** QRELS and each RUN evaluated (src/app/evaluation.ts); `onRun` gets each in the order given. */
 async function evaluateEachRun(
   args: CliArgs,
   io: Io,
@@ -300,81 +300,46 @@ async function evaluateEachRun(
   onRun: (i: number, r: RunResult, total: number) => void,
   hooks: EvaluationHooks = {},
 ): Promise<void> {
-  const opts = options(args, p.kind === "trec");
   const progress = new Progress(io.stderr);
-  // Document ids are compared within each query only: no table of every id in the collection.
-  const qids = new Interner();
   const [qrelsFile, ...runArgs] = args.files;
   const { files: runFiles, notes } = expandRuns(runArgs);
   for (const n of notes) io.stderr.write(`rankeval: ${n}\n`);
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
-  // -c under trec_eval's names: num_rel's summary is recomputed from every judgment (m_num_rel.c).
-  let summary: { num_rel: number } | undefined;
-  const warned = new Set<string>();
-  const warn = (w: string) => {
-    if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
-    warned.add(w);
-  };
-  const finished = (i: number, r: RunOutcome) => {
-    progress.clear();
-    for (const w of r.warnings) warn(w);
-    if (r.notInRunQids.length && !args.complete) {
-      io.stderr.write(`rankeval: ${notInRun(nameOf(r.file), r.notInRunQids, true)}\n`);
-    }
-    onRun(i, { file: r.file, runTag: r.runTag, ...r.evaluated, summary }, runFiles.length);
-  };
   progress.runsGiven(runFiles.length);
-  const pool = threadPool();
-  const workers = partitionWorkers(pool);
-  const trec = p.kind === "trec";
-  const trecLabels = readsTrecLabels(p);
+  const plain = !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels";
+  // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
+  const host = fileHost(qrelsFile, runFiles, {
+    ...choice,
+    complete: args.complete,
+    placeholder: p.kind === "trec",
+    pool: threadPool(),
+    progress,
+    partitions: plain,
+    name: nameOf,
+  });
+  const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange: !!args.tieRange };
+  const request = { plan: p, options: options(args, p.kind === "trec"), tieRange: !!args.tieRange, spec };
   try {
-    // Large TREC files on every thread, each owning some queries (src/node/partitioned.ts); what they
-    // leave (every run, on bad input) goes the one-thread way below, which says the error.
-    let first = 0;
-    const plain = !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels";
-    if (plain && partitionable(workers, [qrelsFile, ...runFiles], choice)) {
-      const spec = {
-        names: args.measures,
-        fallback: null,
-        conventions: conventionsOf(args),
-        tieRange: !!args.tieRange,
-      };
-      const onJudged = (judged: OwnedJudgments) => {
-        if (trec && args.complete) summary = { num_rel: judged.positive };
-      };
-      const job = { spec, complete: args.complete, placeholder: trec, trecLabels };
-      first = await evaluatePartitioned(workers, qrelsFile, runFiles, job, onJudged, finished, oneFile(progress));
-      if (first === runFiles.length) return;
-    }
-    const evaluator = evaluatorFor(p, opts, !!args.tieRange, nameOf);
-    const evaluateFor = (file: string, warn: (w: string) => void) => {
-      const evaluate = evaluator(file, warn);
-      return (joined: JoinedRun) => {
-        hooks.block?.(file, joined);
-        return evaluate(joined);
-      };
-    };
-    // The judgments are read while the first runs are (their blocks wait for them).
-    const ready = readJudgments(qrelsFile, qids, choice, oneFile(progress)).then((judgments) => {
-      const read = judgmentsLabelsRead(judgments, nameOf(qrelsFile));
-      if (trecLabels && read) io.stderr.write(`rankeval: ${labelsWarning(read)}\n`);
-      if (trec && args.complete) summary = { num_rel: positiveJudgments(judgments) };
-      hooks.judgments?.(judgments);
-      return judgments;
-    });
-    // Raised by the runs, which wait for it (every mode that comes here gives at least one RUN).
-    ready.catch(() => {});
-    // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
-    await evaluateRuns(runFiles.slice(first), { qids, ready }, evaluateFor, (i, r) => finished(first + i, r), {
-      ...choice,
-      complete: args.complete,
-      placeholder: trec,
-      pool,
-      progress,
-    });
+    await evaluateSources(
+      host,
+      qrelsFile,
+      runFiles,
+      { ...request, complete: args.complete, hint: true },
+      {
+        say: (m) => {
+          progress.clear();
+          io.stderr.write(`rankeval: ${m}\n`);
+        },
+        run: (i, r) => {
+          progress.clear();
+          onRun(i, { file: r.source, runTag: r.runTag, ...r.evaluated, summary: r.summary }, runFiles.length);
+        },
+        judgments: hooks.judgments,
+        block: hooks.block,
+      },
+    );
   } finally {
     progress.done();
   }
@@ -383,17 +348,6 @@ async function evaluateEachRun(
 /** Says on stderr what the names were read as where that may surprise. */
 function tellPlan(p: Plan, io: Io): void {
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
-}
-
-/**
- * m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l,
- * labels as trec_eval reads them (atol: 0.5 is 0).
- */
-function positiveJudgments(judgments: GroupedJudgments): number {
-  let n = 0;
-  const rel = judgments.atolRel ?? judgments.qrels.rel;
-  for (let i = 0; i < judgments.qrels.length; i++) if (trecLabelOf(rel[i]) > 0) n++;
-  return n;
 }
 
 async function letorMode(args: CliArgs, io: Io): Promise<number> {
@@ -428,12 +382,8 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     [],
     { tieRange: args.tieRange },
   );
-  const format = args.format ?? defaultFormat(args, p.kind === "trec");
-  if (format === "ndeval")
-    throw new RankevalError("bad-option", "--format ndeval prints subtopic judgments' measures (--diversity)");
+  const format = formatOf(args, p);
   if (format === "trec") {
-    if (p.kind !== "trec")
-      throw new RankevalError("bad-option", "--format trec needs trec_eval measure names (as ndcg_cut.10, P.5, map)");
     io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
   } else {
     io.stdout.write(runsReport(format, [{ file: args.scores!, runTag: "", result, strings }], p, args));

@@ -16,11 +16,7 @@ import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { checkReadOnce, displayName, readInto, rereadable, textInput } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 import { namesApart } from "../output/run-names.js";
-
-interface Io {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
-}
+import type { Io } from "./cli.js";
 
 /** Whether a qrels file is subtopic judgments by its shape (pipes are not sniffed: read once). */
 export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {

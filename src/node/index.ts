@@ -41,16 +41,15 @@ import type { CheckedMeasures } from "../measures/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
-import { evaluatorFor, measuresPlan } from "../app/evaluator.js";
-import { readsTrecLabels } from "../app/plan.js";
-import { labelsWarning } from "../pipeline/trec-labels.js";
-import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
-import { checkColumnsRead, inputOf, readJudgments } from "./files.js";
+import { measuresPlan } from "../app/evaluator.js";
+import { evaluateSources } from "../app/evaluation.js";
+import { checkColumnsRead, inputOf } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
-import { evaluateRuns } from "./runs.js";
+import { fileHost } from "./runs.js";
 import { INPUT_FORMATS, type InputFormat, type ParserChoice } from "../input/formats.js";
-import { judgmentsLabelsRead, readRows } from "../input/input.js";
+import { readRows } from "../input/input.js";
+import type { RowsOf } from "../io/json.js";
 import { idValuesAt } from "../input/id-values.js";
 import { manifestOf, type Manifest, type ManifestInput } from "../app/manifest.js";
 import { checkHashable, describeInputs, rankevalVersion } from "./write-manifest.js";
@@ -206,68 +205,43 @@ export async function evaluateFiles(
     inputs.catch(() => {}); // awaited below, after the evaluation's own errors
   }
 
-  const results: Result<string>[] = [];
-  /** Each run's tag, as results (the manifest's). */
+  const results: FileResult[] = [];
   const runTags: string[] = [];
   const tieRange = wantsTieRange(conventions);
-  const trecLabels = readsTrecLabels(plan);
-  // Large TREC files on every thread of the process's pool, each owning some queries
-  // (src/node/partitioned.ts), the threads kept for the next call; what they leave, the one-thread way.
-  const pool = threadPool();
-  const workers = partitionWorkers(pool);
-  let first = 0;
-  if (partitionable(workers, [qrels, ...paths], choice)) {
-    const spec = { measures: plan.measures, options: opts, tieRange };
-    first = await evaluatePartitioned(
-      workers,
-      qrels,
-      paths,
-      // (Labels trec_eval reads otherwise, under its names, are left to the one-thread way, which names the line.)
-      { spec, complete, trecLabels },
-      () => {},
-      (_, r) => {
-        results.push(r.evaluated.result);
-        runTags.push(r.runTag);
+  // The threads of the process's pool are kept for the next call.
+  const host = fileHost(qrels, paths, { ...choice, complete, pool: threadPool(), partitions: true, name: (f) => f });
+  const spec = { measures: plan.measures, options: opts, tieRange };
+  // The labels warning goes with the runs evaluated after the judgments were read here (partitions leave them).
+  let labels: string[] = [];
+  await evaluateSources(
+    host,
+    qrels,
+    paths,
+    { plan, options: opts, tieRange, spec, complete },
+    {
+      say: () => {},
+      judgments: (_, l) => {
+        if (l) labels = [l];
       },
-    );
-  }
-  if (first < paths.length) {
-    const judgments = await readJudgments(qrels, new Interner(), choice);
-    const read = trecLabels ? judgmentsLabelsRead(judgments) : undefined;
-    const labels = read ? [labelsWarning(read)] : [];
-    await evaluateRuns(
-      paths.slice(first),
-      judgments,
-      (file) => evaluatorFor(plan, opts, tieRange)(file, () => {}),
-      (_, r) => {
+      run: (_, r) => {
         const result = r.evaluated.result;
         results.push(labels.length ? { ...result, warnings: [...result.warnings, ...labels] } : result);
         runTags.push(r.runTag);
       },
-      { ...choice, complete, pool },
-    );
+    },
+  );
+  if (inputs) {
+    const manifest = manifestOf({
+      version: rankevalVersion(),
+      options: { ...options },
+      inputs: await inputs,
+      rows: plan.rows,
+      runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
+      warnings: results.flatMap((r) => r.warnings),
+    });
+    for (let i = 0; i < results.length; i++) results[i] = { ...results[i], manifest };
   }
-  const out: FileResult[] = inputs ? withManifest(results, runTags, paths, await inputs, options) : results;
-  return typeof runs === "string" ? out[0] : out;
-}
-
-/** Each result with the call's manifest (the measures as the first run's result keys them). */
-function withManifest(
-  results: readonly Result<string>[],
-  runTags: readonly string[],
-  paths: readonly string[],
-  inputs: ManifestInput[],
-  options: EvaluateFilesOptions,
-): FileResult[] {
-  const manifest = manifestOf({
-    version: rankevalVersion(),
-    options: { ...options },
-    inputs,
-    measures: Object.entries(results[0].measureConventions),
-    runs: results.map((result, i) => ({ name: paths[i], runTag: runTags[i], result })),
-    warnings: results.flatMap((r) => r.warnings),
-  });
-  return results.map((r) => ({ ...r, manifest }));
+  return typeof runs === "string" ? results[0] : results;
 }
 
 /**
@@ -275,12 +249,8 @@ function withManifest(
  * `{ qid: { docid: label } }`. A document judged twice for one query is an InputError naming the
  * line (the object could keep only one label).
  */
-export async function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
-  const choice = choiceOf(options, "readQrels");
-  checkPath(path, "readQrels: path");
-  checkColumnsRead([path], choice, "readQrels: columns", COLUMNS_FORMAT);
-  const { rows, placeOf } = await readRows("qrels", inputOf(path, choice), new Interner(), choice);
-  return idValuesAt(rows, rows.rel, placeOf);
+export function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
+  return readIdValues("qrels", "readQrels", path, options, (rows) => rows.rel);
 }
 
 /**
@@ -288,10 +258,21 @@ export async function readQrels(path: string, options?: FileOptions): Promise<Id
  * `{ qid: { docid: score } }` (the rank and run tag columns are not kept: scores order a ranking, as
  * in trec_eval). A document ranked twice for one query is an InputError naming the line.
  */
-export async function readRun(path: string, options?: FileOptions): Promise<IdValues> {
-  const choice = choiceOf(options, "readRun");
-  checkPath(path, "readRun: path");
-  checkColumnsRead([path], choice, "readRun: columns", COLUMNS_FORMAT);
-  const { rows, placeOf } = await readRows("run", inputOf(path, choice), new Interner(), choice);
-  return idValuesAt(rows, rows.score, placeOf);
+export function readRun(path: string, options?: FileOptions): Promise<IdValues> {
+  return readIdValues("run", "readRun", path, options, (rows) => rows.score);
+}
+
+/** readQrels' and readRun's reading, `what` naming the call in errors. */
+async function readIdValues<K extends "qrels" | "run">(
+  kind: K,
+  what: string,
+  path: string,
+  options: FileOptions | undefined,
+  values: (rows: RowsOf<K>) => Float64Array,
+): Promise<IdValues> {
+  const choice = choiceOf(options, what);
+  checkPath(path, `${what}: path`);
+  checkColumnsRead([path], choice, `${what}: columns`, COLUMNS_FORMAT);
+  const { rows, placeOf } = await readRows(kind, inputOf(path, choice), new Interner(), choice);
+  return idValuesAt(rows, values(rows), placeOf);
 }

@@ -87,11 +87,6 @@ async function evaluateOnThreads(
       });
     }
   const file = (path: string) => ({ source: path, name: displayName(path), size: inputInfo(path).size });
-  const sink = progress && {
-    start: (name: string, total: number) => progress.start(name, total),
-    update: (bytes: number) => progress.update(bytes),
-    done: () => progress.done(),
-  };
   return evaluatePartitions(
     ports,
     readAt,
@@ -100,7 +95,7 @@ async function evaluateOnThreads(
     job,
     onJudged,
     (i, r) => done(i, { file: runs[i], ...r }),
-    sink,
+    progress,
   );
 }
 

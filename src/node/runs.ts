@@ -11,6 +11,10 @@ import { evaluateRunPath } from "./files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
 import type { ProgressSink } from "./file-read.js";
+import type { EvaluationHost } from "../app/evaluation.js";
+import type { PartitionedRun } from "../pipeline/partition-coordinator.js";
+import { readJudgments } from "./files.js";
+import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 
 /** RUN arguments' files, and a note per directory or glob that skipped something. */
 export interface ExpandedRuns {
@@ -138,16 +142,8 @@ export function globRegExp(pattern: string): RegExp {
   return new RegExp(`^${pattern.startsWith(".") ? "" : "(?!\\.)"}${re}$`, "u");
 }
 
-/** One run, evaluated. */
-export interface RunOutcome {
-  file: string;
-  runTag: string;
-  evaluated: Evaluated;
-  /** Judged queries the run lacks, in byte order. */
-  notInRunQids: string[];
-  /** What evaluating it had to say (warnings), to print with its results. */
-  warnings: string[];
-}
+/** One run, evaluated: PartitionedRun's, with its file. */
+export type RunOutcome = PartitionedRun & { file: string };
 
 /** Where evaluateRuns says how far it got: each file's read (by name) and the runs done. */
 export interface RunsProgress {
@@ -227,4 +223,27 @@ export async function evaluateRuns(
     abandoned = true;
     throw e;
   }
+}
+
+/**
+ * Files as evaluateSources (src/app/evaluation.ts) reads them: across the pool's threads where
+ * `partitions` allows and the files are partitionable, else a few runs at a time (evaluateRuns).
+ */
+export function fileHost(
+  qrels: string,
+  runs: readonly string[],
+  options: EvaluateRunsOptions & { partitions: boolean; name: (file: string) => string },
+): EvaluationHost<string> {
+  const { progress, name } = options;
+  const workers = partitionWorkers(options.pool ?? null);
+  const sink = progress && oneFile(progress);
+  return {
+    name,
+    partitioned:
+      options.partitions && partitionable(workers, [qrels, ...runs], options)
+        ? (qrels, runs, job, onJudged, done) => evaluatePartitioned(workers, qrels, runs, job, onJudged, done, sink)
+        : undefined,
+    judgments: (qrels, qids) => ({ qids, ready: readJudgments(qrels, qids, options, sink) }),
+    runs: (runs, judgments, evaluateFor, done) => evaluateRuns(runs, judgments, evaluateFor, done, options),
+  };
 }

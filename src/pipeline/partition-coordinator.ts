@@ -1,13 +1,10 @@
 /**
  * One evaluation across workers (partition.ts), the side that hands out the work: it cuts each file
  * into chunks at line ends, hands chunk k to worker k mod n, counts the chunks every owner took (at most
- * AHEAD a worker in flight), and merges the owners' values. The workers' side is partition-worker-handler.ts
- * (partitionWorker), the messages between them partition-protocol.ts. The command line's threads
- * (src/node/partitioned.ts) and the page's Web Workers (web/) each give the files' reading and the
- * workers; the rest is here, once.
- *
- * Any failure (bad input, a run not grouped by query, a worker lost) ends the session: the caller
- * reads what is left the one-worker way, which says the error with its file and line.
+ * AHEAD a worker in flight), and merges the owners' values. The workers' side is partition-worker-handler.ts,
+ * the messages partition-protocol.ts; each host (src/node/partitioned.ts, web/partitions.ts) gives the
+ * files' reading and the workers. Any failure ends the session: the caller reads what is left the
+ * one-worker way (src/app/evaluation.ts), which says the error with its file and line.
  *
  * Workers outlive a session (the command line's threads serve the next call), and a session may end
  * with answers still on their way (no judgments: the runs' are not waited for). So every message of

@@ -1,9 +1,7 @@
 /**
- * The messages of one evaluation across workers (partition.ts): the side that hands out the work
- * (partition-coordinator.ts: Partitions) to each worker, and each worker (partition-worker-handler.ts:
- * partitionWorker) back. Workers outlive a session (the command line's threads serve the next call),
- * and a session may end with answers still on their way: so every message of a session carries its
- * number, and each side drops those of another.
+ * The messages of one evaluation across workers (partition.ts) between the side that hands out the
+ * work (partition-coordinator.ts, which says why each carries its session's number) and each worker
+ * (partition-worker-handler.ts).
  *
  * Browser compatible.
  */

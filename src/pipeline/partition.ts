@@ -1,21 +1,12 @@
 /**
  * Judgments and runs evaluated by several workers at once, shared nothing: each worker owns the
- * queries whose id hashes to it (partitionOf), reads their judgments and run rows, joins and evaluates
- * them alone, and hands back per-query values that mergeBlocks puts in the order one worker would have.
- * Queries are independent (each is joined, ranked and evaluated from its own rows), so the values are
- * the same to the last bit with any number of workers.
- *
- * The path of a file's bytes: cut at line ends into chunks (partition-coordinator.ts) -> each chunk cut by
- * a QuerySplitter into one bucket of whole lines per worker (the kernel reads each line's first field:
- * assembly/split.ts) -> each worker's buckets, in chunk order, pushed into its PartitionOwner's parsers
- * -> its judgments, then each run joined block by block (blocks.ts's RunBlocks) and evaluated -> the
- * owners' blocks merged (mergeOwned, merge.ts).
+ * queries whose id hashes to it (partitionOf) and hands back per-query values that mergeBlocks puts
+ * in the order one worker would have; queries are independent, so the values are the same to the last
+ * bit with any number of workers. CONTRIBUTING.md's "How it works" draws a byte's path through here.
  *
  * An owner checks that every query id its parsers read hashes to it (the splitter and the parsers
- * must agree on where an id ends); any error ends the evaluation across workers, and the caller reads
- * the files the one-worker way, which says the error with its file and line. Each owner gets its
- * queries' rows in file order, so a query that comes back after another is still found
- * (NotGroupedError) and rows keep their order.
+ * must agree on where an id ends). Each owner gets its queries' rows in file order, so a query that
+ * comes back after another is still found (NotGroupedError) and rows keep their order.
  *
  * Browser compatible.
  */
