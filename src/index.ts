@@ -3,7 +3,7 @@ export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from
 export type { Rows, Qid } from "./pipeline/rows-by-query.js";
 export type { Qrels, Run } from "./pipeline/join-memory.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
-export { parseMeasures } from "./measures/resolve.js";
+export { parseMeasures } from "./names/resolve.js";
 export type {
   MeasureName,
   MeasureSpec,
@@ -12,7 +12,7 @@ export type {
   TrecEvalName,
   IrMeasuresName,
   RanxMeasureName,
-} from "./measures/name-types.js";
+} from "./names/name-types.js";
 export type { XgboostName } from "./measures/xgboost.js";
 export { FAMILIES, type Family } from "./measures/registry.js";
 export {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/index.js";
 import { groupRows } from "../src/pipeline/rows-by-query.js";
 import { runKernel } from "../src/kernel/kernel.js";
-import { parseMeasures } from "../src/measures/resolve.js";
+import { parseMeasures } from "../src/names/resolve.js";
 import { resolveOptions } from "../src/measures/options.js";
 
 /** Deterministic pseudo-random numbers (mulberry32). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RankevalError } from "../src/errors/errors.js";
 import { evaluate } from "../src/pipeline/evaluate.js";
 import { describeMeasureOptions, measureOptions } from "../src/measures/measure.js";
-import { parseMeasures } from "../src/measures/resolve.js";
+import { parseMeasures } from "../src/names/resolve.js";
 import { editDistance, nearest } from "../src/errors/suggest.js";
 import { describeOptions, explicitOptions, resolveOptions } from "../src/measures/options.js";
 

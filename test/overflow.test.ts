@@ -9,7 +9,7 @@ import { compare, evaluate, evaluateRun, RankevalError, type Options } from "../
 import { randomizationExact } from "../src/compare/resampling-rules.js";
 import { runKernel } from "../src/kernel/kernel.js";
 import { resolveOptions } from "../src/measures/options.js";
-import { parseMeasures } from "../src/measures/resolve.js";
+import { parseMeasures } from "../src/names/resolve.js";
 import { evaluateFiles } from "../src/node/index.js";
 import { groupRows } from "../src/pipeline/rows-by-query.js";
 import { referenceEvaluate, referenceEvaluateRun } from "../src/reference/index.js";

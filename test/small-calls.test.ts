@@ -1,5 +1,5 @@
 // What evaluate() and evaluateRun() remember from call to call (src/pipeline/evaluate.ts explicitOf,
-// resolvedFor; src/measures/resolve.ts resolveWord): a program calls them every epoch with the same
+// resolvedFor; src/names/resolve.ts resolveWord): a program calls them every epoch with the same
 // names and options, and must get what a first call gets, whatever it changed in between.
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../src/errors/errors.js";
 import { evaluateBatch, evaluateRun } from "../src/pipeline/evaluate.js";
 import { docidString, Interner, QrelsParser, RunParser } from "../src/io/index.js";
-import { parseMeasures } from "../src/measures/resolve.js";
+import { parseMeasures } from "../src/names/resolve.js";
 import { explicitOptions } from "../src/measures/options.js";
 import { groupJudgments, joinParsed, type JoinedRun, type JoinOptions } from "../src/pipeline/join-rows.js";
 import { rowHash } from "../src/io/rows.js";

@@ -5,7 +5,7 @@
 // No Node built-ins here.
 import { measureOptions } from "../measures/measure.js";
 import { resultConventions, type ExplicitOptions } from "../measures/options.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import { trecLines, type TrecLine } from "../trec/measures.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import { lineKey, plan, trecOptions, type Conventions, type Plan } from "./plan.js";

@@ -3,12 +3,12 @@
 // made of several measures, relstring, -c's placeholders). No Node built-ins here.
 import { withTies, type Batch } from "../kernel/batch.js";
 import type { Aggregate, Measure } from "../measures/measure.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import { describeOptions, resultConventions, type ExplicitOptions, type ResolvedOptions } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
 import { exactValues, gainTies, trecLines, trecMeasure } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "./plan.js";
-import { relstrings } from "./relstring.js";
+import { relstrings } from "../trec/relstring.js";
 import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
 import { evaluateBatch, type BatchExtras, type Evaluated, type Result, type TieRange } from "../pipeline/evaluate.js";
 import { trecLabelled } from "../pipeline/trec-labels.js";

@@ -3,7 +3,7 @@
 // and options, or the library's measures. One place for both, whoever runs it.
 import type { Measure } from "../measures/measure.js";
 import type { ExplicitOptions } from "../measures/options.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import type { EvaluatorFor } from "../pipeline/partition.js";
 import { withCurve } from "./curve.js";
 import { evaluateBlock } from "./evaluate-block.js";

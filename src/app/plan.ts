@@ -5,7 +5,7 @@ import { withIntervals } from "../pipeline/interval.js";
 import type { Evaluated, Result } from "../pipeline/evaluate.js";
 import { TREC_EVAL } from "../measures/conventions.js";
 import { describeMeasureOptions, makeMeasure, type Measure } from "../measures/measure.js";
-import { isTrecName, parseMeasures } from "../measures/resolve.js";
+import { isTrecName, parseMeasures } from "../names/resolve.js";
 import {
   DEFAULT_OPTIONS,
   describeOptions,

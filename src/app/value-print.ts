@@ -1,6 +1,7 @@
 // A per-query value as the command line prints it (trec_eval's `%6.4f` and `%ld` for its names, the
 // table's four decimals otherwise), for --explain, the report and the page's drill-downs. Browser-safe.
-import { fixed, formatLong, formatTrecFixed } from "../trec/format.js";
+import { formatLong } from "../c/printf.js";
+import { fixed, formatTrecFixed } from "../trec/format.js";
 import { trecLines } from "../trec/measures.js";
 import { comparableRows } from "./comparable.js";
 import type { Plan } from "./plan.js";

@@ -7,7 +7,7 @@ import { badInput, notAnObject, shown } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
 import type { Measure } from "../measures/measure.js";
 import { explicitOptions, type ExplicitOptions, type Options } from "../measures/options.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import { evaluateBatch } from "../pipeline/evaluate.js";
 import { queryIds, type Ranked } from "./normalize.js";
 import type { RankedRun } from "./ranked-run.js";

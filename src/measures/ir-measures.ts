@@ -7,7 +7,7 @@
  */
 import { RankevalError } from "../errors/errors.js";
 import { gainTableOf, type ExplicitOptions } from "./options.js";
-import { formatFixed } from "../trec/format.js";
+import { formatFixed } from "../c/printf.js";
 import { GDEVAL, IR_MEASURES, RANX } from "./conventions.js";
 import { makeMeasure, type Aggregate, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
@@ -254,7 +254,7 @@ const ENTRY_DATA = [
 ] as const satisfies readonly Entry[];
 const ENTRIES: readonly Entry[] = ENTRY_DATA;
 
-/** The table's literal type: the measure name types (src/measures/name-types.ts) are made from it. */
+/** The table's literal type: the measure name types (src/names/name-types.ts) are made from it. */
 export type IrMeasuresTable = typeof ENTRY_DATA;
 
 /** ir_measures' aliases (measures.register(..., aliases) and the preset measures registered by name). */

@@ -504,7 +504,7 @@ export const FAMILIES: readonly Family[] = TABLE.map((r: Row) => ({
   needsRelevant: r.needsRelevant ?? false,
 }));
 
-/** The table's literal type: the measure name types (src/measures/name-types.ts) are made from it. */
+/** The table's literal type: the measure name types (src/names/name-types.ts) are made from it. */
 export type FamilyTable = typeof TABLE;
 /** A family's canonical name. */
 export type FamilyName = FamilyTable[number]["name"];

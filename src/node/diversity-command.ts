@@ -5,7 +5,7 @@ import { RankevalError } from "../errors/errors.js";
 import { formatOf } from "../input/formats.js";
 import { notInRun } from "../input/input.js";
 import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
 import { evaluateBlock } from "../app/evaluate-block.js";

@@ -37,7 +37,7 @@ import {
   type OptionType,
 } from "../errors/errors.js";
 import type { Measures, Result } from "../pipeline/evaluate.js";
-import type { CheckedMeasures } from "../measures/name-types.js";
+import type { CheckedMeasures } from "../names/name-types.js";
 import { Interner } from "../io/interner.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
@@ -186,7 +186,7 @@ export async function evaluateFiles(
   const { inputFormat: _f, columns: _c, complete, manifest, ...conventions } = options;
   // Everything the call can get wrong is said before any file is read.
   const opts = explicitOptions(conventions);
-  // The names read as evaluateRun reads them (each its tool's: src/measures/resolve.ts).
+  // The names read as evaluateRun reads them (each its tool's: src/names/resolve.ts).
   const plan = measuresPlan(measures as Parameters<typeof measuresPlan>[0]);
   checkPath(qrels, "qrels");
   const paths =

@@ -14,9 +14,9 @@ import {
   type Aggregate,
   type Measure,
 } from "../measures/measure.js";
-import type { CheckedMeasures, MeasureSpec } from "../measures/name-types.js";
+import type { CheckedMeasures, MeasureSpec } from "../names/name-types.js";
 import { findFamily } from "../measures/registry.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import {
   DEFAULT_OPTIONS,
   describeOptions,

@@ -11,8 +11,8 @@ import { evaluateBatch, type Measures, type Result } from "./evaluate.js";
 import { isColumn } from "./rows-by-query.js";
 import { joinMemory, MemoryRows, type MemoryJoin, type Run } from "./join-memory.js";
 import type { Batch } from "../kernel/batch.js";
-import { parseMeasures } from "../measures/resolve.js";
-import type { CheckedMeasures } from "../measures/name-types.js";
+import { parseMeasures } from "../names/resolve.js";
+import type { CheckedMeasures } from "../names/name-types.js";
 import { explicitOptions, OPTION_TYPES, type Options } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 

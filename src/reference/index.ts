@@ -8,7 +8,7 @@ import { badInput, gainTooLarge, notAnObject, shown, SUMMABLE_MAX } from "../err
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import { definedMeasure, measureOptions, type Measure } from "../measures/measure.js";
-import { parseMeasures } from "../measures/resolve.js";
+import { parseMeasures } from "../names/resolve.js";
 import type { Measures } from "../pipeline/evaluate.js";
 import { explicitOptions, type ExplicitOptions, type Options, type ResolvedOptions } from "../measures/options.js";
 import { gain, numRelevant, rank, tieOrders, type Doc, type Formula, type Query } from "./ranking.js";

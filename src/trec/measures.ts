@@ -18,7 +18,8 @@ import { didYouMean } from "../errors/suggest.js";
 import { atol } from "../c/strings.js";
 import { compareLongAsC, glibcQsort } from "../c/qsort.js";
 import { withTies, type Batch } from "../kernel/batch.js";
-import { formatFixed, type TrecPrint } from "./format.js";
+import { formatFixed } from "../c/printf.js";
+import type { TrecPrint } from "./format.js";
 import { PREFS_MEASURES } from "./prefs-measures.js";
 import { formResRels, PORTS, validInt, type Epi, type Port } from "./port.js";
 
@@ -238,7 +239,7 @@ const TABLE: readonly TrecRow[] = TABLE_DATA.map((e) =>
   Object.freeze({ ...e, port: (PORTS as Record<string, Port>)[e.name] }),
 );
 
-/** The measure name types (src/measures/name-types.ts) are made from it. */
+/** The measure name types (src/names/name-types.ts) are made from it. */
 export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));

@@ -11,7 +11,7 @@ import type { Batch } from "../kernel/batch.js";
 import { log, log2 } from "../c/math.js";
 import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
-import { rankedRows } from "../app/relstring.js";
+import { rankedRows } from "./relstring.js";
 
 /** trec_eval.h EPI: the evaluation parameters the measures read (-l, -M, -J, -N). */
 export interface Epi {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, RankevalError } from "../../src/errors/errors.js";
 import { docidString, Interner, LetorParser, lineOfRow, QrelsParser, RunParser } from "../../src/io/index.js";
-import { parseMeasures } from "../../src/measures/resolve.js";
+import { parseMeasures } from "../../src/names/resolve.js";
 import { explicitOptions } from "../../src/measures/options.js";
 import { evaluateBatch } from "../../src/pipeline/evaluate.js";
 import { letorBatch, letorRowsBatch } from "../../src/pipeline/letor-batch.js";

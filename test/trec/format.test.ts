@@ -1,18 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareBytes, sortQids } from "../../src/c/strings.js";
-import {
-  fixed,
-  formatFixed,
-  formatFixed4,
-  formatFixedExact,
-  formatLine,
-  formatLong,
-  formatTrecFixed,
-  padName,
-  signBit,
-  signed,
-} from "../../src/trec/format.js";
+import { formatFixed, formatFixedExact, formatLong, signBit } from "../../src/c/printf.js";
+import { fixed, formatFixed4, formatLine, formatTrecFixed, padName, signed } from "../../src/trec/format.js";
 import { haveGolden, readGolden, splitLine } from "./_shared.js";
 import { runs } from "../_seed.js";
 

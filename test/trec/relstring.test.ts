@@ -9,7 +9,7 @@ import type { Batch } from "../../src/kernel/batch.js";
 import { StringPool } from "../../src/kernel/kernel-pool.js";
 import { rank } from "../../src/reference/ranking.js";
 import { joinParsed } from "../../src/pipeline/join-rows.js";
-import { rankedLabels, rankedRows, relstringChar, relstrings } from "../../src/app/relstring.js";
+import { rankedLabels, rankedRows, relstringChar, relstrings } from "../../src/trec/relstring.js";
 import { goldenUrl, haveGolden, readGolden, splitLine } from "./_shared.js";
 import { runs } from "../_seed.js";
 

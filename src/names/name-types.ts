@@ -5,13 +5,13 @@
  * `string` or `string[]` from argv or a config file) are accepted as they are and checked at run time
  * (`CheckedMeasures`).
  */
-import type { IrMeasuresAliases, IrMeasuresTable } from "./ir-measures.js";
-import type { RanxName } from "./ranx.js";
-import type { XgboostName } from "./xgboost.js";
-import type { NdevalName } from "./ndeval.js";
-import type { FamilyTable } from "./registry.js";
+import type { IrMeasuresAliases, IrMeasuresTable } from "../measures/ir-measures.js";
+import type { RanxName } from "../measures/ranx.js";
+import type { XgboostName } from "../measures/xgboost.js";
+import type { NdevalName } from "../measures/ndeval.js";
+import type { FamilyTable } from "../measures/registry.js";
 import type { TrecNickname, TrecTable } from "../trec/measures.js";
-import type { Measure } from "./measure.js";
+import type { Measure } from "../measures/measure.js";
 
 /** One cutoff. */
 type K = `${number}`;
@@ -93,7 +93,7 @@ export type IrMeasuresName =
 /** ranx's names that are not rankeval's: `hits@10`, `ndcg_burges@10`, `dcg_burges`, with ranx's `-l2`. */
 export type RanxMeasureName = RanxName | `${RanxName}@${K}` | `${RanxName}-l${K}` | `${RanxName}@${K}-l${K}`;
 
-/** Any measure name rankeval reads (see src/measures/resolve.ts for which tool's a name is). */
+/** Any measure name rankeval reads (see src/names/resolve.ts for which tool's a name is). */
 export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMeasureName | XgboostName | NdevalName;
 
 /** A measure name, or several separated by spaces (the compiler checks the first). */

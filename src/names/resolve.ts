@@ -17,12 +17,12 @@
  */
 import { RankevalError, shortened, shown } from "../errors/errors.js";
 import { splitTrecArg, trecMeasuresOf, trecNames } from "../trec/measures.js";
-import { IR_MEASURES_NAMES, parseIrMeasure } from "./ir-measures.js";
-import { parseCanonical, type Measure } from "./measure.js";
-import { RANX_NAMES, parseRanx } from "./ranx.js";
-import { XGBOOST_NAMES, parseXgboost } from "./xgboost.js";
-import { NDEVAL_NAMES, parseNdeval } from "./ndeval.js";
-import { canonicalNames, FAMILIES } from "./registry.js";
+import { IR_MEASURES_NAMES, parseIrMeasure } from "../measures/ir-measures.js";
+import { parseCanonical, type Measure } from "../measures/measure.js";
+import { RANX_NAMES, parseRanx } from "../measures/ranx.js";
+import { XGBOOST_NAMES, parseXgboost } from "../measures/xgboost.js";
+import { NDEVAL_NAMES, parseNdeval } from "../measures/ndeval.js";
+import { canonicalNames, FAMILIES } from "../measures/registry.js";
 import { nearest } from "../errors/suggest.js";
 
 /** The readers, in the order above: each returns null for a word that is not spelled with its names. */
