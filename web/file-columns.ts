@@ -1,9 +1,9 @@
 // Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
 // BatchInput (src/input/input.ts).
 import { RankevalError } from "../src/errors/errors.js";
-import { runTagOf } from "../src/input/formats.js";
+import { decideFormat, runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
-import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
+import { readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
 import type { OnProgress } from "./read-file.js";
 
 /** A File as a ByteSource, counting the bytes read. */
@@ -18,9 +18,10 @@ function fileSource(file: File, counted: { read: number }): ByteSource {
   };
 }
 
-/** A File's columnar format, from its first bytes, or null. */
+/** A File's columnar format, or null: told by its first bytes only (the page reads a text file so named as text). */
 export async function columnarFormat(file: File): Promise<ColumnarFormat | null> {
-  return columnarFormatOf(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
+  const d = decideFormat(file.name, { head: new Uint8Array(await file.slice(0, 8).arrayBuffer()) });
+  return d.columnar && d.reason === "content" ? (d.format as ColumnarFormat) : null;
 }
 
 /** A columnar File as the input layer reads it, posting progress. */

@@ -31,6 +31,7 @@ import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import { EXIT, type Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
 import { displayName, FileError, readInto } from "./file-read.js";
+import { magicOf } from "../io/magic.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
@@ -204,7 +205,7 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   } catch {
     return null; // the reader says what is wrong with it
   }
-  if (head[0] === 0x1f && head[1] === 0x8b) {
+  if (magicOf(head) === "gzip") {
     const { constants, gunzipSync } = await import("node:zlib");
     try {
       head = gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });

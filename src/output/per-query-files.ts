@@ -7,6 +7,7 @@
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
+import { magicOf } from "../io/magic.js";
 import { csvField, csvRecords } from "./csv.js";
 import {
   checkMeta,
@@ -142,14 +143,9 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
 
 /** A per-query table read from a file, its format told by its first bytes; `file` names it in messages. */
 export async function readPerQuery(source: ByteSource, file: string): Promise<PerQueryTable> {
-  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 64)));
-  const text = new TextDecoder().decode(head);
-  if (head.length >= 4 && text.startsWith("PAR1")) return readParquetTable(source, file);
-  if (
-    text.startsWith("ARROW1") ||
-    (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)
-  )
-    return readArrowTable(source, file);
+  const magic = magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 8))));
+  if (magic === "parquet") return readParquetTable(source, file);
+  if (magic === "arrow-file" || magic === "arrow-stream") return readArrowTable(source, file);
   const all = new TextDecoder().decode(new Uint8Array(await source.slice(0, source.byteLength)));
   if (all.startsWith(CSV_PREFIX)) return readCsvTable(all, file);
   if (/^\s*\{/.test(all)) return readJsonTable(all, file);
@@ -357,8 +353,7 @@ export async function openPerQueryParquet(
   source: ByteSource,
   file: string,
 ): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
-  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
-  if (new TextDecoder().decode(head) !== "PAR1") return null;
+  if (magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)))) !== "parquet") return null;
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
