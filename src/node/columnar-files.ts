@@ -168,12 +168,13 @@ export function fileFormat(path: string, given?: InputFormat): FormatDecision {
 /** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
 export async function fileSource(
   path: string,
+  refused: (path: string, e: unknown) => Error = cannotRead,
 ): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
   } catch (e) {
-    throw cannotRead(path, e);
+    throw refused(path, e);
   }
   const { size } = await handle.stat();
   let read = 0;

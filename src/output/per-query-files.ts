@@ -194,7 +194,8 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   return checkMeta(value, file);
 }
 
-async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+/** A per-query Parquet file's footer, its metadata checked against its columns, and a scan of `columns` (all by default). */
+async function parquetTable(source: ByteSource, file: string, columns?: (meta: PerQueryMeta) => string[]) {
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
@@ -205,9 +206,12 @@ async function readParquetTable(source: ByteSource, file: string): Promise<PerQu
     parquetSchema(metadata).children.map((c) => c.element.name),
     file,
   );
-  const n = Number(metadata.num_rows);
-  const t = emptyTable(meta, n);
-  const scan = await parquetScan({ file: source, metadata, compressors });
+  return { metadata, meta, scan: await parquetScan({ file: source, metadata, columns: columns?.(meta), compressors }) };
+}
+
+async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+  const { metadata, meta, scan } = await parquetTable(source, file);
+  const t = emptyTable(meta, Number(metadata.num_rows));
   for (const range of scan.ranges) {
     const put = async (name: string, into: string[] | Float64Array) => {
       const v = (await scan.readColumn({
@@ -354,18 +358,9 @@ export async function openPerQueryParquet(
   file: string,
 ): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
   if (magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)))) !== "parquet") return null;
-  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
-  const metadata = await parquetFooter(source, file);
-  const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
-  const { parquetScan, parquetSchema } = await import("hyparquet");
-  const { compressors } = await import("hyparquet-compressors");
-  const numeric = meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
-  checkColumns(
-    meta,
-    parquetSchema(metadata).children.map((c) => c.element.name),
-    file,
-  );
-  const scan = await parquetScan({ file: source, metadata, columns: ["qid", ...numeric], compressors });
+  const numbers = (meta: PerQueryMeta) => meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
+  const { metadata, meta, scan } = await parquetTable(source, file, (m) => ["qid", ...numbers(m)]);
+  const numeric = numbers(meta);
   // Row groups' bounds, and each run's rows [start, end).
   const groups: number[] = [0];
   for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
