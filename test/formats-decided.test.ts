@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { RecordBatchFileWriter, RecordBatchStreamWriter, tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { decideFormat, readFirstLines } from "../src/input/formats.js";
+import { decideFormat, readFirstLines, roleOfHeader } from "../src/input/formats.js";
 import { magicOf } from "../src/io/magic.js";
 import { main } from "../src/node/cli.js";
 import { fileFormat, isColumnarPath } from "../src/node/columnar-files.js";
@@ -80,6 +80,14 @@ describe("decideFormat: content first, then the name", () => {
     }
     // Columnar bytes gzipped are gzip, not columnar: no reader reads them so.
     expect(decide("x.parquet.gz", gzipSync(PARQUET))).toMatchObject({ gzipped: true, columnar: false });
+  });
+
+  it("roleOfHeader: judgments by a label column and no score column, else a run", () => {
+    expect(roleOfHeader(["qid", "docid", "rel"])).toBe("qrels");
+    expect(roleOfHeader(["query", "doc", " Grade "])).toBe("qrels");
+    expect(roleOfHeader(["qid", "docid", "rel", "score"])).toBe("run");
+    expect(roleOfHeader(["qid", "docid", "score"])).toBe("run");
+    expect(roleOfHeader(["a", "b"])).toBe("run");
   });
 
   it("magicOf: gzip, Parquet, Arrow's file and stream, else null", () => {

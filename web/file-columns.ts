@@ -1,9 +1,8 @@
 // Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
 // BatchInput (src/input/input.ts).
-import { RankevalError } from "../src/errors/errors.js";
-import { decideFormat, runTagOf } from "../src/input/formats.js";
+import { decideFormat, roleOfHeader, runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
-import { readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
+import { missingColumn, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
 import type { OnProgress } from "./read-file.js";
 
 /** A File as a ByteSource, counting the bytes read. */
@@ -48,8 +47,8 @@ export function batchInput(file: File, format: ColumnarFormat, onProgress: OnPro
 }
 
 /**
- * Which input a columnar file dropped on the page belongs to: judgments with a label column and no
- * score column, else a run (whose reading says what is wrong with an unreadable one).
+ * Which input a columnar file dropped on the page belongs to, by its columns as a header's (roleOfHeader):
+ * a run unless read as one it has no score column (whose reading says what is wrong with an unreadable one).
  */
 export async function columnarRole(file: File, format: ColumnarFormat): Promise<"qrels" | "run"> {
   const enough = new Error("the columns are found");
@@ -59,12 +58,8 @@ export async function columnarRole(file: File, format: ColumnarFormat): Promise<
       throw enough;
     });
   } catch (e) {
-    if (
-      e instanceof RankevalError &&
-      /: no score column/.test(e.message) &&
-      /"(rel|label|relevance|grade)"/i.test(e.message)
-    )
-      return "qrels";
+    const missing = missingColumn.get(e as Error);
+    if (missing?.role === "value") return roleOfHeader(missing.names);
   }
   return "run";
 }

@@ -4,8 +4,7 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../src/output/comparison.js";
-import { decideFormat, isTrecLine, NUMERIC, readFirstLines } from "../src/input/formats.js";
-import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
+import { decideFormat, isTrecLine, NUMERIC, readFirstLines, roleOfHeader } from "../src/input/formats.js";
 import { nameColumn, pairNotes } from "../src/output/html/data.js";
 import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
@@ -845,10 +844,7 @@ async function roleOf(file: File): Promise<string | null> {
   if (format === "json") return "run";
   // A header (a .tsv of TREC's lines is TREC text): judgments by a label column and no score column, as columnarRole.
   if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
-    const names = line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, ""));
-    const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
-    const label = findColumn(names, undefined, labels) >= 0;
-    return label && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0 ? "qrels" : "run";
+    return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));
   }
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
   // TREC's fields, split as text: isTrecLine reads a .tsv's.

@@ -2,6 +2,7 @@
 // inputFormat) first, then its content (gzip's, Parquet's and Arrow's magic numbers, a .tsv's first
 // line), then its name (anything else is TREC text); and the parser that reads it. The JSON and CSV/TSV
 // parsers are loaded when a file needs one.
+import { DEFAULT_COLUMNS, findColumn } from "../io/column-names.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
 import type { RowsKind, RowsOf } from "../io/json.js";
@@ -122,6 +123,14 @@ export interface Parser<T> {
 const LF = 10;
 /** The most of a first line held to choose a parser: a longer line is no TREC line. */
 const FIRST_LINE_MAX = 1 << 16;
+/** Judgments where a header (CSV, TSV, Parquet's or Arrow's columns) has a label column and no score column, else a run. */
+export function roleOfHeader(names: readonly string[]): "qrels" | "run" {
+  const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
+  return findColumn(names, undefined, labels) >= 0 && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0
+    ? "qrels"
+    : "run";
+}
+
 /** A number as TREC text writes a label or a score. */
 export const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 

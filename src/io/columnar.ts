@@ -182,6 +182,9 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
+/** The role an error of chooseColumns found no column for, and the columns there were (the page's drop reads them). */
+export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
+
 /**
  * The columns of each role among a file's columns and its path's partition, or an error naming what was
  * looked for and found.
@@ -194,7 +197,9 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
     const looked = `looked for ${picked.looked}; its columns are ${has}`;
-    throw badInput(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
+    const e = badInput(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
+    missingColumn.set(e, { role: picked.missing, names });
+    throw e;
   }
   if ("twice" in picked) {
     const [a, b] = picked.twice.map((r) => roleWhat(r, kind));
