@@ -15,36 +15,33 @@ import type { ChunkSink } from "./input.js";
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco"];
 
-/** What a file holds, as decided: every reader of a file asks decideFormat for one. */
+/** What a file holds, as decided; `reason` says by what. */
 export interface FormatDecision {
   format: InputFormat;
-  /** Its bytes are gzip's (the text formats are read through gunzip). */
   gzipped: boolean;
-  /** Parquet or Arrow: read in byte ranges as columns, not as text. */
+  /** Parquet or Arrow: read in byte ranges as columns. */
   columnar: boolean;
-  /** Subtopic judgments (`qid subtopic docno judgment`), where sniffed (src/input/subtopics.ts's subtopicShaped). */
+  /** Subtopic judgments, where sniffed (subtopics.ts's subtopicShaped). */
   subtopic?: boolean;
-  /** Why: "given", "content" (its bytes or first line) or "name". */
   reason: "given" | "content" | "name";
 }
 
 /** What decideFormat is told of a file besides its name. */
 export interface FormatClues {
   given?: InputFormat;
-  /** Judgments or a run: msmarco names a run's shape, and a .tsv's first line is read for the one. */
+  /** msmarco names a run's shape; a .tsv's first line is read as one's. */
   kind?: RowsKind;
-  /** Its first bytes as stored (4 at least for the magic numbers; 8 say an Arrow file's version too). */
+  /** Its first 8 bytes as stored. */
   head?: Uint8Array;
   /**
    * Its last 8 bytes, where known (a file, not a stream): a columnar format is then told by its content
    * only when its end agrees (a truncated file goes by its name, whose reader says what is missing).
    */
   tail?: Uint8Array;
-  /** Its first line, decompressed, where read. */
+  /** Its first line, decompressed. */
   firstLine?: string;
-  /** CSV/TSV column names given: a .tsv is then never TREC text. */
+  /** CSV/TSV columns given: a .tsv is then never TREC text. */
   columns?: unknown;
-  /** What subtopicShaped found, carried into the decision. */
   subtopic?: boolean;
 }
 
