@@ -32,13 +32,16 @@ export function isDataset(dir: string): boolean {
   return names.includes("_SUCCESS") || names.some((n) => PARTITION.test(n) && isDirectory(`${dir}/${n}`));
 }
 
-function isDirectory(path: string): boolean {
+/** The path's stat, or undefined where it has none (its reader says why). */
+function statOf(path: string) {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
 
 /** The path without its `key=value` components, so that shards evaluated apart carry the whole's name. */
 export function datasetName(path: string): string {
@@ -145,8 +148,9 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
  * read for it (standard input and pipes are read once: told by their name).
  */
 export function fileFormat(path: string, given?: InputFormat): FormatDecision {
-  if (given !== undefined || path === "-" || statSync(path, { throwIfNoEntry: false })?.isFile() !== true)
-    return decideFormat(path, { given });
+  const stat = given === undefined && path !== "-" ? statOf(path) : undefined;
+  if (!stat?.isFile()) return decideFormat(path, { given });
+  const { size } = stat;
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -154,7 +158,6 @@ export function fileFormat(path: string, given?: InputFormat): FormatDecision {
     return decideFormat(path); // its reader says why it cannot be read
   }
   try {
-    const { size } = statSync(path);
     const at = (start: number) => {
       const b = new Uint8Array(Math.min(8, size));
       return b.subarray(0, readSync(fd, b, 0, b.length, start));
