@@ -1,9 +1,8 @@
 // Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
 // BatchInput (src/input/input.ts).
-import { RankevalError } from "../src/errors/errors.js";
-import { runTagOf } from "../src/input/formats.js";
+import { decideFormat, roleOfHeader, runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
-import { columnarFormatOf, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
+import { missingColumn, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
 import type { OnProgress } from "./read-file.js";
 
 /** A File as a ByteSource, counting the bytes read. */
@@ -18,9 +17,10 @@ function fileSource(file: File, counted: { read: number }): ByteSource {
   };
 }
 
-/** A File's columnar format, from its first bytes, or null. */
+/** A File's columnar format, or null: told by its first bytes only (the page reads a text file so named as text). */
 export async function columnarFormat(file: File): Promise<ColumnarFormat | null> {
-  return columnarFormatOf(new Uint8Array(await file.slice(0, 8).arrayBuffer()));
+  const d = decideFormat(file.name, { head: new Uint8Array(await file.slice(0, 8).arrayBuffer()) });
+  return d.columnar && d.reason === "content" ? (d.format as ColumnarFormat) : null;
 }
 
 /** A columnar File as the input layer reads it, posting progress. */
@@ -47,8 +47,8 @@ export function batchInput(file: File, format: ColumnarFormat, onProgress: OnPro
 }
 
 /**
- * Which input a columnar file dropped on the page belongs to: judgments with a label column and no
- * score column, else a run (whose reading says what is wrong with an unreadable one).
+ * Which input a columnar file dropped on the page belongs to, by its columns as a header's (roleOfHeader):
+ * a run unless read as one it has no score column (whose reading says what is wrong with an unreadable one).
  */
 export async function columnarRole(file: File, format: ColumnarFormat): Promise<"qrels" | "run"> {
   const enough = new Error("the columns are found");
@@ -58,12 +58,8 @@ export async function columnarRole(file: File, format: ColumnarFormat): Promise<
       throw enough;
     });
   } catch (e) {
-    if (
-      e instanceof RankevalError &&
-      /: no score column/.test(e.message) &&
-      /"(rel|label|relevance|grade)"/i.test(e.message)
-    )
-      return "qrels";
+    const missing = missingColumn.get(e as Error);
+    if (missing?.role === "value") return roleOfHeader(missing.names);
   }
   return "run";
 }

@@ -4,8 +4,7 @@
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../src/output/comparison.js";
-import { formatOf, isTrecLine, NUMERIC } from "../src/input/formats.js";
-import { DEFAULT_COLUMNS, findColumn } from "../src/io/column-names.js";
+import { decideFormat, isTrecLine, NUMERIC, readFirstLines, roleOfHeader } from "../src/input/formats.js";
 import { nameColumn, pairNotes } from "../src/output/html/data.js";
 import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
@@ -826,24 +825,26 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
 async function roleOf(file: File): Promise<string | null> {
   if (/qrel/i.test(file.name)) return "qrels";
   const reader = ((await isGzip(file)) ? gunzip(file) : file.slice(0, 4096).stream()).getReader();
-  let text = "";
+  let bytes: Uint8Array = new Uint8Array();
   try {
-    const { value } = await reader.read();
-    text = new TextDecoder().decode(value ?? new Uint8Array());
+    bytes = (await reader.read()).value ?? bytes;
   } catch {
     // Not readable as gzip: the file's own input will say so.
   } finally {
     void reader.cancel().catch(() => {});
   }
-  const line = text.split("\n").find((l) => l.trim() && !l.startsWith("#")) ?? "";
-  const format = formatOf(file.name);
+  let line = "";
+  await readFirstLines(
+    async (sink) => sink.push(bytes),
+    (l) => !!(line = l.trim() && !l.startsWith("#") ? l : ""),
+    Number.POSITIVE_INFINITY,
+  );
+  const { format } = decideFormat(file.name, { firstLine: line, kind: "qrels" });
+  const asRun = decideFormat(file.name, { firstLine: line, kind: "run" }).format;
   if (format === "json") return "run";
-  // A header (a .tsv may be TREC's lines): judgments by a label column and no score column, as columnarRole.
-  if (format === "csv" || (format === "tsv" && !isTrecLine(line, "qrels") && !isTrecLine(line, "run"))) {
-    const names = line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, ""));
-    const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
-    const label = findColumn(names, undefined, labels) >= 0;
-    return label && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0 ? "qrels" : "run";
+  // A header (a .tsv of TREC's lines is TREC text): judgments by a label column and no score column, as columnarRole.
+  if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
+    return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));
   }
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
   // TREC's fields, split as text: isTrecLine reads a .tsv's.

@@ -1,6 +1,7 @@
 // A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
 import { RankevalError } from "../src/errors/errors.js";
 import type { ChunkSink } from "../src/input/input.js";
+import { magicOf } from "../src/io/magic.js";
 
 /** Where the chunks go: a parser (its push and, for progress, linesRead), which may ask to wait between chunks. */
 export type Sink = ChunkSink & { readonly linesRead?: number };
@@ -9,8 +10,7 @@ export type Sink = ChunkSink & { readonly linesRead?: number };
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
 
 export async function isGzip(file: File): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  return magicOf(new Uint8Array(await file.slice(0, 2).arrayBuffer())) === "gzip";
 }
 
 /** Bytes read into at a time, from an uncompressed file. */

@@ -5,33 +5,19 @@ import { noQueryInCommon, RankevalError, type QuerySample } from "../errors/erro
 import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
-import type { ParserChoice } from "./formats.js";
+import { readFirstLines, type ParserChoice } from "./formats.js";
 import { readRows, type ChunkSink, type Input, type TextInput } from "./input.js";
 
 /** How much of a qrels file is read to tell a subtopic qrels by its shape. */
 export const SNIFF_BYTES = 1 << 20;
 
-/** Thrown by the sniffing sink to stop reading. */
-class Enough extends Error {}
-
 /** Whether the first MiB of judgments judges a document under two subtopics (a failed read says no). */
 export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): Promise<boolean> {
   const shape = new SubtopicShape();
-  const decoder = new TextDecoder();
-  let carry = "";
-  let bytes = 0;
   try {
-    await read({
-      push(chunk) {
-        bytes += chunk.length;
-        const lines = (carry + decoder.decode(chunk, { stream: true })).split("\n");
-        carry = lines.pop() ?? "";
-        for (const line of lines) if (shape.line(line)) throw new Enough();
-        if (bytes >= SNIFF_BYTES) throw new Enough();
-      },
-    });
-  } catch (e) {
-    if (!(e instanceof Enough)) return false;
+    await readFirstLines(read, (line) => shape.line(line), SNIFF_BYTES);
+  } catch {
+    return false;
   }
   return shape.found;
 }

@@ -15,16 +15,8 @@ import {
   type ColumnValues,
   type OnBatch,
 } from "./columnar.js";
+import { endsAsBegun, magicOf } from "./magic.js";
 import type { RowsKind } from "./json.js";
-
-const FILE_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31];
-
-/** Whether bytes start as an Arrow IPC file ("ARROW1") or stream (0xFFFFFFFF). */
-function arrowKind(head: Uint8Array): "file" | "stream" | null {
-  if (head.length >= 6 && FILE_MAGIC.every((b, i) => head[i] === b)) return "file";
-  if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "stream";
-  return null;
-}
 
 const CHUNK = 1 << 20;
 
@@ -97,15 +89,15 @@ export async function readArrow<K extends RowsKind>(
     if ("source" in input) {
       const { source } = input;
       const head = new Uint8Array(await source.slice(0, Math.min(8, source.byteLength)));
-      const kind = arrowKind(head);
-      if (kind === null)
+      const kind = magicOf(head);
+      if (kind !== "arrow-file" && kind !== "arrow-stream")
         throw badInput(
           `${file}: not an Arrow IPC file or stream: it does not start with "ARROW1" (a file) or 0xFFFFFFFF (a stream's first message); it starts with ${show(head)}`,
         );
-      if (kind === "stream") chunks = chunksOf(source);
+      if (kind === "arrow-stream") chunks = chunksOf(source);
       else {
         const end = new Uint8Array(await source.slice(Math.max(0, source.byteLength - 6), source.byteLength));
-        if (source.byteLength < 12 || arrowKind(end) !== "file")
+        if (source.byteLength < 12 || !endsAsBegun(kind, end))
           throw badInput(
             `${file}: not a whole Arrow IPC file: it does not end with "ARROW1" (truncated? its footer, which says where its record batches are, is missing)`,
           );

@@ -19,6 +19,7 @@ import type { ColumnNames } from "./column-names.js";
 import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import { INTERNER, type Interner } from "./interner.js";
 import type { RowsKind, RowsOf } from "./json.js";
+import { magicOf } from "./magic.js";
 import { RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
@@ -76,15 +77,12 @@ export function show(bytes: Uint8Array): string {
 
 export type ColumnarFormat = "parquet" | "arrow";
 
-/** A file's format from its first bytes: "PAR1", "ARROW1" or an IPC stream's 0xFFFFFFFF; else null. */
+/** A file's format from its first bytes (magic.ts): Parquet, Arrow, else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   if (!(head instanceof Uint8Array))
     throw usageError(`columnarFormatOf(head): head must be a Uint8Array, not ${shown(head)}`);
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31)
-    return "parquet";
-  if (head.length >= 6 && String.fromCharCode(...head.subarray(0, 6)) === "ARROW1") return "arrow";
-  if (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff) return "arrow";
-  return null;
+  const magic = magicOf(head);
+  return magic === "parquet" ? magic : magic === "arrow-file" || magic === "arrow-stream" ? "arrow" : null;
 }
 
 /** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
@@ -184,6 +182,9 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
+/** The role an error of chooseColumns found no column for, and the columns there were (the page's drop reads them). */
+export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
+
 /**
  * The columns of each role among a file's columns and its path's partition, or an error naming what was
  * looked for and found.
@@ -196,7 +197,9 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   const has = names.length ? names.map((n) => JSON.stringify(n)).join(", ") : "none";
   if ("missing" in picked) {
     const looked = `looked for ${picked.looked}; its columns are ${has}`;
-    throw badInput(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
+    const e = badInput(`${file}: no ${roleWhat(picked.missing, kind)} column (${looked})${hint ? `; ${hint}` : ""}`);
+    missingColumn.set(e, { role: picked.missing, names });
+    throw e;
   }
   if ("twice" in picked) {
     const [a, b] = picked.twice.map((r) => roleWhat(r, kind));

@@ -18,20 +18,15 @@ import {
   type OnBatch,
 } from "./columnar.js";
 import type { RowsKind } from "./json.js";
+import { endsAsBegun, magicOf } from "./magic.js";
 
 /** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
 const SLICE_ROWS = 1 << 20;
-
-const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 /** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
 async function hyparquet() {
   const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   return { ...h, compressors: c.compressors };
-}
-
-function isParquet(head: Uint8Array): boolean {
-  return head.length >= 4 && MAGIC.every((b, i) => head[i] === b);
 }
 
 async function bytesAt(source: ByteSource, start: number, end: number): Promise<Uint8Array> {
@@ -46,12 +41,12 @@ export async function parquetFooter(source: ByteSource, file: string): Promise<F
       `${file}: not a Parquet file: ${counted(size, "byte")}, too short for one (a Parquet file starts and ends with "PAR1")`,
     );
   const head = await bytesAt(source, 0, 4);
-  if (!isParquet(head))
+  if (magicOf(head) !== "parquet")
     throw badInput(
       `${file}: not a Parquet file: it does not start with Parquet's magic number "PAR1" (it starts with ${show(head)})`,
     );
   const tail = await bytesAt(source, size - 8, size);
-  if (!isParquet(tail.subarray(4))) {
+  if (!endsAsBegun("parquet", tail)) {
     throw badInput(
       `${file}: not a whole Parquet file: it does not end with Parquet's magic number "PAR1" (truncated? its footer, which says where its rows are, is missing)`,
     );

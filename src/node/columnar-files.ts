@@ -2,13 +2,13 @@
 // dataset directory (DIR/bucket=3/part-0.parquet) read as one input, its files in byte order of their
 // paths, each read in byte ranges so that only the row group being read is in memory.
 import { open, type FileHandle } from "node:fs/promises";
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { badInput } from "../errors/errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch, OnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
-import { formatOf, runTagOf, type InputFormat } from "../input/formats.js";
+import { decideFormat, formatOf, runTagOf, type FormatDecision, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
 import { cannotRead, displayName, specialChunks, type ProgressSink } from "./file-read.js";
 
@@ -32,13 +32,16 @@ export function isDataset(dir: string): boolean {
   return names.includes("_SUCCESS") || names.some((n) => PARTITION.test(n) && isDirectory(`${dir}/${n}`));
 }
 
-function isDirectory(path: string): boolean {
+/** The path's stat, or undefined where it has none (its reader says why). */
+function statOf(path: string) {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
 
 /** The path without its `key=value` components, so that shards evaluated apart carry the whole's name. */
 export function datasetName(path: string): string {
@@ -75,7 +78,7 @@ function partFormat(name: string): "parquet" | "arrow" | null {
  */
 export function columnarInput(path: string, given?: InputFormat): ColumnarInput {
   if (path === "-" || !isDirectory(path)) {
-    const format = formatOf(path, given);
+    const { format } = fileFormat(path, given);
     if (format !== "parquet" && format !== "arrow") throw new Error(`columnarInput: ${path} is ${format}`);
     return { format, parts: [{ file: path, partition: {} }] };
   }
@@ -137,19 +140,44 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
       return false;
     }
   }
-  if (given !== undefined) return given === "parquet" || given === "arrow";
-  return partFormat(path) !== null;
+  return fileFormat(path, given).columnar;
+}
+
+/**
+ * What a file holds, as src/input/formats.ts decides it: a regular file's first and last 8 bytes are
+ * read for it (standard input and pipes are read once: told by their name).
+ */
+export function fileFormat(path: string, given?: InputFormat): FormatDecision {
+  const stat = given === undefined && path !== "-" ? statOf(path) : undefined;
+  if (!stat?.isFile()) return decideFormat(path, { given });
+  const { size } = stat;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return decideFormat(path); // its reader says why it cannot be read
+  }
+  try {
+    const at = (start: number) => {
+      const b = new Uint8Array(Math.min(8, size));
+      return b.subarray(0, readSync(fd, b, 0, b.length, start));
+    };
+    return decideFormat(path, { head: at(0), tail: at(Math.max(0, size - 8)) });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
 export async function fileSource(
   path: string,
+  refused: (path: string, e: unknown) => Error = cannotRead,
 ): Promise<{ source: ByteSource; handle: FileHandle; read: () => number }> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");
   } catch (e) {
-    throw cannotRead(path, e);
+    throw refused(path, e);
   }
   const { size } = await handle.stat();
   let read = 0;

@@ -30,7 +30,7 @@ import { plan, type Plan, type RunResult } from "../app/plan.js";
 import { EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import { EXIT, type Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
-import { displayName, FileError, readInto } from "./file-read.js";
+import { displayName, FileError, readInto, rereadable } from "./file-read.js";
 
 /** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
@@ -188,32 +188,21 @@ export async function compareRuns(runs: readonly NamedResult[], o: CompareOption
 
 /** Whether a file is a per-query result rankeval wrote, from its first bytes (never a pipe: read once). */
 async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
-  if (path === "-") return null;
-  let head: Buffer;
-  const { open, stat } = await import("node:fs/promises");
+  if (!(await rereadable(path))) return null;
+  let head = "";
+  const decoder = new TextDecoder();
+  const enough = new Error("enough");
   try {
-    if (!(await stat(path)).isFile()) return null;
-    const file = await open(path);
-    try {
-      const buffer = Buffer.alloc(1 << 16);
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      head = buffer.subarray(0, bytesRead);
-    } finally {
-      await file.close();
-    }
-  } catch {
-    return null; // the reader says what is wrong with it
+    // Its first chunk of text (4 KiB at least), gunzipped where need be.
+    await readInto(path, {
+      push(chunk) {
+        if ((head += decoder.decode(chunk, { stream: true })).length >= 4096) throw enough;
+      },
+    });
+  } catch (e) {
+    if (e !== enough) return null; // the reader says what is wrong with it
   }
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    const { constants, gunzipSync } = await import("node:zlib");
-    try {
-      head = gunzipSync(head, { finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {
-      return null;
-    }
-  }
-  const text = new TextDecoder().decode(head.subarray(0, 4096));
-  return looksLikePerQueryJson(text) ? "json" : looksLikePerQueryCsv(text) ? "csv" : null;
+  return looksLikePerQueryJson(head) ? "json" : looksLikePerQueryCsv(head) ? "csv" : null;
 }
 
 /** The runs of per-query results: their per-query numbers (or the -m names), one set of conventions each. */

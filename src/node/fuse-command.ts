@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { badInput, setOwn, usageError } from "../errors/errors.js";
 import { fuse, type FuseOptions, type NormName } from "../fusion/fuse.js";
 import { writeFusedRun } from "../output/fused-run.js";
-import { formatOf } from "../input/formats.js";
+import { readFirstLines } from "../input/formats.js";
+import { fileFormat } from "./columnar-files.js";
+import { SNIFF_BYTES } from "../input/subtopics.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
 import { checkReadOnce, displayName, namedAs, readInto, rereadable } from "./file-read.js";
@@ -131,43 +133,22 @@ function paramValue(name: string, text: string): unknown {
  */
 async function isQrels(args: CliArgs, file: string): Promise<boolean> {
   if (EVALUATION_ASKED.some((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).length : args[k]))) return true;
-  if (formatOf(file, args.inputFormat) !== "trec" || !(await rereadable(file))) return false;
+  if (fileFormat(file, args.inputFormat).format !== "trec" || !(await rereadable(file))) return false;
   return (await firstLineFields(file)) === 4;
 }
 
-/** How far into a file its first line is looked for (comments and blank lines before it). */
-const SNIFFED_BYTES = 1 << 20;
-
 /** The fields of the first line that is neither blank nor a comment (0 when there is none in the first MiB). */
 async function firstLineFields(file: string): Promise<number> {
-  const decoder = new TextDecoder();
-  let text = "";
-  let read = 0;
   let fields = 0;
-  const enough = new Error("enough");
-  const fieldsOf = (line: string) => {
-    const t = line.trim();
-    return t === "" || t.startsWith("#") ? 0 : t.split(/[ \t]+/).length;
-  };
-  try {
-    await readInto(file, {
-      push(chunk) {
-        // The file's first MiB, whatever the chunks: what is past it is not looked at.
-        const part = chunk.subarray(0, SNIFFED_BYTES - read);
-        read += part.length;
-        const lines = (text + decoder.decode(part, { stream: true })).split("\n");
-        text = lines.pop() ?? "";
-        for (const line of lines) if ((fields = fieldsOf(line))) throw enough;
-        if (read >= SNIFFED_BYTES) {
-          text = ""; // a line cut there is not a line
-          throw enough;
-        }
-      },
-    });
-  } catch (e) {
-    if (e !== enough) throw e;
-  }
-  return fields || fieldsOf(text);
+  await readFirstLines(
+    (sink) => readInto(file, sink),
+    (line) => {
+      const t = line.trim();
+      return (fields = t === "" || t.startsWith("#") ? 0 : t.split(/[ \t]+/).length) > 0;
+    },
+    SNIFF_BYTES,
+  );
+  return fields;
 }
 
 /** What `fill` writes, into the file `path` (made or written over). */

@@ -32,7 +32,7 @@ import { lineKey, plan } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import { defaultFormat, EVALUATION_OPTIONS, type CliArgs } from "./args.js";
 import type { Io } from "./cli.js";
-import { datasetName } from "./columnar-files.js";
+import { datasetName, fileSource } from "./columnar-files.js";
 import { displayName } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
@@ -208,33 +208,13 @@ export const mergesStreamed = { count: 0 };
 /** A file opened for reading in byte ranges (closed by the caller). */
 async function openSource(file: string): Promise<{ source: ByteSource; close: () => Promise<void> }> {
   if (file === "-") throw usageError("--merge reads per-query files, not standard input");
-  let handle;
-  try {
-    handle = await open(file, "r");
-  } catch (e) {
+  const { source, handle } = await fileSource(file, (_, e) => {
     const code = (e as NodeJS.ErrnoException).code;
-    throw badInput(
+    return badInput(
       `${file}: cannot read it: ${code === "ENOENT" ? "no such file (ENOENT)" : code === "EISDIR" ? "is a directory, not a file (EISDIR)" : (code ?? String(e))}`,
     );
-  }
-  const h = handle;
-  const { size } = await h.stat();
-  return {
-    source: {
-      byteLength: size,
-      async slice(start: number, end = size) {
-        const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
-        let at = 0;
-        while (at < bytes.length) {
-          const { bytesRead } = await h.read(bytes, at, bytes.length - at, start + at);
-          if (bytesRead === 0) break;
-          at += bytesRead;
-        }
-        return bytes.buffer;
-      },
-    },
-    close: () => h.close(),
-  };
+  });
+  return { source, close: () => handle.close() };
 }
 
 /**

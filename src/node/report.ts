@@ -23,7 +23,7 @@ import { asksForDiversity } from "./diversity-command.js";
 import type { Io } from "./cli.js";
 import { compareOptions, compareRuns } from "./compare-command.js";
 import type { EvaluateRuns } from "./explain-command.js";
-import { formatOf } from "../input/formats.js";
+import { fileFormat } from "./columnar-files.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
 import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
@@ -198,7 +198,7 @@ async function explainQueries(
   const wanted = new Set(qids);
   const explicit = options(args, p.kind === "trec");
   const rows = new Map<string, RunRows | null>();
-  if (files.every((f) => formatOf(f, args.inputFormat) === "trec")) {
+  if (files.every((f) => fileFormat(f, args.inputFormat).format === "trec")) {
     for (const f of files) {
       const sink = new QueryLines(qids);
       await readInto(f, sink);

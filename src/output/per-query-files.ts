@@ -7,6 +7,7 @@
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
 import { bytesSource, type ByteSource } from "../io/columnar.js";
+import { magicOf } from "../io/magic.js";
 import { csvField, csvRecords } from "./csv.js";
 import {
   checkMeta,
@@ -142,14 +143,9 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
 
 /** A per-query table read from a file, its format told by its first bytes; `file` names it in messages. */
 export async function readPerQuery(source: ByteSource, file: string): Promise<PerQueryTable> {
-  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 64)));
-  const text = new TextDecoder().decode(head);
-  if (head.length >= 4 && text.startsWith("PAR1")) return readParquetTable(source, file);
-  if (
-    text.startsWith("ARROW1") ||
-    (head.length >= 4 && head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)
-  )
-    return readArrowTable(source, file);
+  const magic = magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 8))));
+  if (magic === "parquet") return readParquetTable(source, file);
+  if (magic === "arrow-file" || magic === "arrow-stream") return readArrowTable(source, file);
   const all = new TextDecoder().decode(new Uint8Array(await source.slice(0, source.byteLength)));
   if (all.startsWith(CSV_PREFIX)) return readCsvTable(all, file);
   if (/^\s*\{/.test(all)) return readJsonTable(all, file);
@@ -198,7 +194,8 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   return checkMeta(value, file);
 }
 
-async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+/** A per-query Parquet file's footer, its metadata checked against its columns, and a scan of `columns` (all by default). */
+async function parquetTable(source: ByteSource, file: string, columns?: (meta: PerQueryMeta) => string[]) {
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
   const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
@@ -209,9 +206,12 @@ async function readParquetTable(source: ByteSource, file: string): Promise<PerQu
     parquetSchema(metadata).children.map((c) => c.element.name),
     file,
   );
-  const n = Number(metadata.num_rows);
-  const t = emptyTable(meta, n);
-  const scan = await parquetScan({ file: source, metadata, compressors });
+  return { metadata, meta, scan: await parquetScan({ file: source, metadata, columns: columns?.(meta), compressors }) };
+}
+
+async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
+  const { metadata, meta, scan } = await parquetTable(source, file);
+  const t = emptyTable(meta, Number(metadata.num_rows));
   for (const range of scan.ranges) {
     const put = async (name: string, into: string[] | Float64Array) => {
       const v = (await scan.readColumn({
@@ -357,20 +357,10 @@ export async function openPerQueryParquet(
   source: ByteSource,
   file: string,
 ): Promise<{ meta: PerQueryMeta; chunks: (run: number) => AsyncGenerator<PerQueryChunk> } | null> {
-  const head = new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)));
-  if (new TextDecoder().decode(head) !== "PAR1") return null;
-  const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
-  const metadata = await parquetFooter(source, file);
-  const meta = parseMeta(parquetKeyValues(metadata)[META_KEY], file);
-  const { parquetScan, parquetSchema } = await import("hyparquet");
-  const { compressors } = await import("hyparquet-compressors");
-  const numeric = meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
-  checkColumns(
-    meta,
-    parquetSchema(metadata).children.map((c) => c.element.name),
-    file,
-  );
-  const scan = await parquetScan({ file: source, metadata, columns: ["qid", ...numeric], compressors });
+  if (magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 4)))) !== "parquet") return null;
+  const numbers = (meta: PerQueryMeta) => meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
+  const { metadata, meta, scan } = await parquetTable(source, file, (m) => ["qid", ...numbers(m)]);
+  const numeric = numbers(meta);
   // Row groups' bounds, and each run's rows [start, end).
   const groups: number[] = [0];
   for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
