@@ -11,6 +11,7 @@ import {
 import type { PartFile, PartitionReport } from "../src/pipeline/partition-protocol.js";
 import { isGzip } from "./read-file.js";
 import { isTrecText } from "./text-files.js";
+import { columnarFormat } from "./file-columns.js";
 import type { Parallel } from "./protocol.js";
 // Inlined, as the page's other workers are (a page opened from disk may start no worker from a URL).
 import PartitionWorker from "./partition-worker.js?worker&inline";
@@ -36,15 +37,16 @@ export function workerCount(parallel: Parallel): number {
 }
 
 /**
- * Whether the files go through the partition workers: two or more, every file TREC text (by its
- * name, as the page reads it) not gzipped (read from the start by one reader), large enough
- * (`parallel.minBytes`, the page's ?partition-bytes=N: another least size; 0, any).
+ * Whether the files go through the partition workers: two or more, every file TREC text (by its name,
+ * and not Parquet or Arrow by its first bytes, as the page reads it) not gzipped (read from the start
+ * by one reader), large enough (`parallel.minBytes`, the page's ?partition-bytes=N: another least size;
+ * 0, any).
  */
 export async function partitionable(files: readonly File[], parallel: Parallel): Promise<boolean> {
   if (workerCount(parallel) < 2) return false;
   let bytes = 0;
   for (const f of files) {
-    if (!isTrecText(f) || (await isGzip(f))) return false;
+    if (!isTrecText(f) || (await isGzip(f)) || (await columnarFormat(f))) return false;
     bytes += f.size;
   }
   return bytes >= (parallel.minBytes ?? PARTITION_MIN_BYTES);

@@ -220,10 +220,16 @@ class ChosenByFirstLine<T> implements Parser<T> {
 
 /**
  * The format a file is parsed in, as parserFor chooses it: a .tsv without --columns is TREC text
- * where its first line (`firstLine`, decompressed) is TREC's.
+ * where its first line (`firstLine`, decompressed) is TREC's; `head`, its first bytes as stored.
  */
-export function formatRead(kind: RowsKind, file: string, choice: ParserChoice, firstLine: string): InputFormat {
-  return decideFormat(file, { given: choice.format, kind, firstLine, columns: choice.columns }).format;
+export function formatRead(
+  kind: RowsKind,
+  file: string,
+  choice: ParserChoice,
+  firstLine: string,
+  head?: Uint8Array,
+): InputFormat {
+  return decideFormat(file, { given: choice.format, kind, firstLine, columns: choice.columns, head }).format;
 }
 
 /** The per-row parser for judgments (`kind` qrels) or a run, as decideFormat says (from the first line where it may tell). */

@@ -2,7 +2,7 @@
 // read whole, joined and evaluated, printed as any report or as ndeval prints it.
 import { withIntervals } from "../pipeline/interval.js";
 import { RankevalError } from "../errors/errors.js";
-import { formatOf } from "../input/formats.js";
+import { fileFormat } from "./columnar-files.js";
 import { notInRun } from "../input/input.js";
 import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
 import { parseMeasures } from "../names/resolve.js";
@@ -58,7 +58,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const ndeval: { name: string; text: string }[] = [];
   for (const file of runFiles) {
     const name = displayName(file);
-    const choice = { format: formatOf(file, args.inputFormat), columns: args.columns };
+    const choice = { format: fileFormat(file, args.inputFormat).format, columns: args.columns };
     const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
     if (joined.notInRun && !args.complete) {
       io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun, true)}\n`);

@@ -2,6 +2,7 @@ import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, 
 import { InputError, RankevalError } from "../errors/errors.js";
 import type { ChunkSink, TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
+import { magicOf } from "../io/magic.js";
 
 /** Files that messages name otherwise than by their path, by path (namedAs). */
 const names = new Map<string, string>();
@@ -75,7 +76,7 @@ function readHead(path: string): Uint8Array {
   }
 }
 
-const isGzip = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+const isGzip = (b: Uint8Array) => magicOf(b) === "gzip";
 
 /** Whether `path` can be read more than once from its start (not standard input, a pipe, a device). */
 export async function rereadable(path: string): Promise<boolean> {
@@ -278,7 +279,7 @@ export async function readInto(
     }
     if (headBytes === 0) return;
     const first = Buffer.concat(head);
-    const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
+    const gzip = isGzip(first);
     const counted = (async function* (): AsyncGenerator<Uint8Array> {
       read += first.length;
       yield first;

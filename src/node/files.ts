@@ -2,7 +2,7 @@
 // of the input layer (src/input/input.ts).
 import { statSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
-import { formatOf, type ParserChoice } from "../input/formats.js";
+import type { ParserChoice } from "../input/formats.js";
 import { batchBlocks, evaluateRunInput, readJudgments as readInput, type Input } from "../input/input.js";
 import type { Interner } from "../io/interner.js";
 import { BLOCK_ROWS, parsedBlocks, type PendingJudgments } from "../pipeline/blocks.js";
@@ -11,15 +11,17 @@ import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import type { ThreadPool } from "./pool.js";
 import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } from "./file-read.js";
 import { threadBlocks } from "./run-reader-thread.js";
-import { batchInput, columnarInput, isColumnarPath } from "./columnar-files.js";
+import { batchInput, columnarInput, fileFormat, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
 /** Column names given where every input is TREC text or JSON would change nothing: refused, not ignored. */
 export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
   if (choice.columns === undefined) return;
   const given = choice.format;
-  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(formatOf(f, given)))) return;
-  const read = [...new Set(files.map((f) => (formatOf(f, given) === "json" ? "JSON" : "TREC text")))].join(" or ");
+  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(fileFormat(f, given).format))) return;
+  const read = [...new Set(files.map((f) => (fileFormat(f, given).format === "json" ? "JSON" : "TREC text")))].join(
+    " or ",
+  );
   throw new RankevalError(
     "bad-option",
     `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`,
@@ -35,7 +37,10 @@ export function inputOf(path: string, choice: ParserChoice, progress?: ProgressS
 }
 
 /** The choice with the format told from the real name (standard input's messages name it otherwise). */
-const resolved = (path: string, choice: ParserChoice) => ({ ...choice, format: formatOf(path, choice.format) });
+const resolved = (path: string, choice: ParserChoice) => ({
+  ...choice,
+  format: fileFormat(path, choice.format).format,
+});
 
 export function readJudgments(file: string, qids: Interner, choice: ParserChoice, progress?: ProgressSink) {
   return readInput(inputOf(file, choice, progress), qids, resolved(file, choice));
@@ -91,7 +96,7 @@ export async function evaluateRunPath(
   // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
   // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
-  const streams = formatOf(file, choice.format) === "trec" && info.regular;
+  const streams = fileFormat(file, choice.format).format === "trec" && info.regular;
   const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
   // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
   const blocks = !streams

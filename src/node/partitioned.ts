@@ -4,7 +4,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { EvaluationSpec } from "../app/evaluator.js";
-import { formatOf, type ParserChoice } from "../input/formats.js";
+import type { ParserChoice } from "../input/formats.js";
+import { fileFormat } from "./columnar-files.js";
 import type { EvaluatorFor, OwnedJudgments } from "../pipeline/partition.js";
 import {
   evaluatePartitions,
@@ -33,7 +34,7 @@ export function partitionable(
   if (!pool || owners(pool) < (least === 0 ? 2 : PARTITION_MIN_WORKERS) || choice.columns !== undefined) return false;
   let bytes = 0;
   for (const f of files) {
-    if (formatOf(f, choice.format) !== "trec") return false;
+    if (fileFormat(f, choice.format).format !== "trec") return false;
     const info = inputInfo(f);
     if (!info.regular || info.gzip) return false;
     bytes += info.size;

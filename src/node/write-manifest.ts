@@ -9,6 +9,7 @@ import { RankevalError } from "../errors/errors.js";
 import { formatRead, type ParserChoice } from "../input/formats.js";
 import { manifestFormat, manifestText, type Manifest, type ManifestInput } from "../app/manifest.js";
 import { displayName } from "./file-read.js";
+import { magicOf } from "../io/magic.js";
 
 /** This rankeval's version (package.json's). */
 export function rankevalVersion(): string {
@@ -54,7 +55,7 @@ export async function describeInput(path: string, role: "qrels" | "run", choice:
     }
   }
   const start = Buffer.concat(head);
-  const gzip = start.length >= 2 && start[0] === 0x1f && start[1] === 0x8b;
+  const gzip = magicOf(start) === "gzip";
   const text = gzip ? await gunzipStart(start) : start;
   const nl = text.indexOf(10);
   const firstLine = text.subarray(0, nl < 0 ? text.length : nl).toString("utf8");
@@ -63,7 +64,7 @@ export async function describeInput(path: string, role: "qrels" | "run", choice:
     name: path,
     bytes,
     sha256: hash.digest("hex"),
-    format: formatRead(role, path, choice, firstLine),
+    format: formatRead(role, path, choice, firstLine, start.subarray(0, 8)),
     compression: gzip ? "gzip" : "none",
   };
 }
