@@ -1,6 +1,6 @@
 // A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
 import { RankevalError } from "../src/errors/errors.js";
-import type { ChunkSink } from "../src/input/input.js";
+import type { ChunkSink } from "../src/input/formats.js";
 import { magicOf } from "../src/io/magic.js";
 
 /** Where the chunks go: a parser (its push and, for progress, linesRead), which may ask to wait between chunks. */

@@ -9,11 +9,20 @@ import type { RowsKind, RowsOf } from "../io/json.js";
 import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { endsAsBegun, magicOf } from "../io/magic.js";
 import { RunParser, type RunRows } from "../io/run.js";
-import type { ChunkSink } from "./input.js";
 
 /** `msmarco`: runs of `qid docid rank` lines (MS MARCO's, dense retrievers'), judgments as TREC text. */
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco"];
+
+/**
+ * The parsers' side of reading: chunks in, any size, any boundary. (Here, not in input.ts, so that the
+ * package's types of rankeval/node reach no kernel types through formats.ts.)
+ */
+export interface ChunkSink {
+  push(chunk: Uint8Array): void;
+  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  ready?(): Promise<void> | null;
+}
 
 /** What a file holds, as decided; `reason` says by what. */
 export interface FormatDecision {

@@ -12,16 +12,9 @@ import type { RunRows } from "../io/run.js";
 import { checkJudgments, evaluateRunFile, type PendingJudgments, type RunSource } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
-import { qrelsParserFor, runParserFor, type ParserChoice } from "./formats.js";
+import { qrelsParserFor, runParserFor, type ChunkSink, type ParserChoice } from "./formats.js";
 import { lineOfRow } from "../io/rows.js";
 import { fileLabelsRead, type LabelsRead } from "../pipeline/trec-labels.js";
-
-/** The parsers' side of reading: chunks in, any size, any boundary. */
-export interface ChunkSink {
-  push(chunk: Uint8Array): void;
-  /** A promise to await before the next chunk (back-pressure), or null to go on. */
-  ready?(): Promise<void> | null;
-}
 
 /** A text input: its bytes, gunzipped, pushed chunk by chunk. */
 export interface TextInput {

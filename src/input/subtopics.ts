@@ -6,7 +6,8 @@ import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
 import { readFirstLines, type ParserChoice } from "./formats.js";
-import { readRows, type ChunkSink, type Input, type TextInput } from "./input.js";
+import type { ChunkSink } from "./formats.js";
+import { readRows, type Input, type TextInput } from "./input.js";
 
 /** How much of a qrels file is read to tell a subtopic qrels by its shape. */
 export const SNIFF_BYTES = 1 << 20;

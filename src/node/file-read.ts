@@ -1,6 +1,7 @@
 import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { InputError, RankevalError } from "../errors/errors.js";
-import type { ChunkSink, TextInput } from "../input/input.js";
+import type { ChunkSink } from "../input/formats.js";
+import type { TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 import { magicOf } from "../io/magic.js";
 
