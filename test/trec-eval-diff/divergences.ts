@@ -355,14 +355,13 @@ function isMeasure(o: Option, name: string): boolean {
 const LONG_CUTOFF = new Set(["P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg"]);
 
 /**
- * Whether rankeval reads the case's qrels as subtopic judgments by their shape (src/node/diversity-command.ts
- * looksLikeSubtopicQrels: a document of a query judged on two lines under two second columns, among
- * the lines that end with a line end), as it does under -R qrels.
+ * Whether rankeval reads the case's qrels as subtopic judgments by their shape (src/input/subtopics.ts
+ * subtopicShaped: a document of a query judged on two lines under two second columns, a last line
+ * without its line end counted too, as readFirstLines gives it), as it does under -R qrels.
  */
 function subtopicShaped(c: Case): boolean {
   if (relFormat(c) !== "qrels") return false;
   const text = Buffer.from(c.qrels, "latin1").toString("utf8").split("\n");
-  text.pop();
   const shape = new SubtopicShape();
   return text.some((line) => shape.line(line));
 }
