@@ -3,7 +3,7 @@
 // re-evaluate the files already read. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
-import { formatP, markLegend, PAIR_HEADER, pairCells, significance } from "../src/output/comparison.js";
+import { formatP, markLegend, PAIR_HEADER, pairCells, significance, testCell } from "../src/output/comparison.js";
 import { decideFormat, isTrecLine, NUMERIC, readFirstLines, roleOfHeader } from "../src/input/formats.js";
 import { nameColumn, pairNotes } from "../src/output/html/data.js";
 import { printValue, tableValue } from "../src/app/value-print.js";
@@ -276,7 +276,7 @@ function renderComparison(): void {
       x.measure,
       x.run,
       ...pairCells(x),
-      `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`,
+      testCell(x, test),
     ].entries()) {
       const td = tr.insertCell();
       td.textContent = text;
