@@ -272,12 +272,7 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    for (const [k, text] of [
-      x.measure,
-      x.run,
-      ...pairCells(x),
-      testCell(x, test),
-    ].entries()) {
+    for (const [k, text] of [x.measure, x.run, ...pairCells(x), testCell(x, test)].entries()) {
       const td = tr.insertCell();
       td.textContent = text;
       const name = nameColumn(header[k]);
