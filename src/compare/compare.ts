@@ -192,7 +192,7 @@ interface KernelStep {
  * Refuses values the tests cannot sum: Infinity (or past SUMMABLE_MAX) makes sums Infinity and a p of 0
  * read as significant. NaN (no value) stays: the query leaves the pairs.
  */
-function checkValues(runs: readonly NamedResult[], measures: readonly string[]): void {
+function checkValues(runs: readonly NamedResult[], measures: readonly string[]) {
   for (const m of measures) {
     for (const r of runs) {
       const values = r.result.values[m];
@@ -453,7 +453,7 @@ function resamplingTest(r: ResamplingResult): Omit<TestResult, "pAdjusted" | "si
   return r.ci95 ? { statistic: r.statistic, p: r.p, ci95: r.ci95 } : { statistic: r.statistic, p: r.p };
 }
 
-function gather(column: Float64Array, positions: Int32Array): Float64Array {
+function gather(column: Float64Array, positions: Int32Array) {
   const out = new Float64Array(positions.length);
   for (let i = 0; i < positions.length; i++) out[i] = column[positions[i]];
   return out;

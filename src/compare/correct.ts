@@ -11,7 +11,7 @@ export const CORRECTIONS: readonly Correction[] = ["holm", "bonferroni", "bh", "
  *   none        p
  * as statsmodels' multipletests and R's p.adjust.
  */
-export function adjust(p: readonly number[], correction: Correction): number[] {
+export function adjust(p: readonly number[], correction: Correction) {
   const present = p.map((v, i) => [v, i] as const).filter(([v]) => !Number.isNaN(v));
   const m = present.length;
   const out = p.map(() => NaN);

@@ -31,7 +31,7 @@ export function systemCorrelation(a: SystemScores, b: SystemScores): SystemCorre
   return { tau: kendallTauB(x, y), tauAP: tauAP(x, y) };
 }
 
-function checkScores(scores: unknown, what: string): string[] {
+function checkScores(scores: unknown, what: string) {
   if (notAnObject(scores)) throw badInput(`systemCorrelation: ${what} must be { system: score }, not ${shown(scores)}`);
   const names = Object.keys(scores as object);
   for (const n of names) {
@@ -42,12 +42,12 @@ function checkScores(scores: unknown, what: string): string[] {
   return names;
 }
 
-function someNames(names: readonly string[]): string {
+function someNames(names: readonly string[]) {
   return `${names.slice(0, 3).map(shown).join(", ")}${names.length > 3 ? `, ... (${names.length})` : ""}`;
 }
 
 /** tau_b = (concordant - discordant) / sqrt(pairs - tied in x) / sqrt(pairs - tied in y), as scipy; O(n^2) in systems. */
-function kendallTauB(x: readonly number[], y: readonly number[]): number {
+function kendallTauB(x: readonly number[], y: readonly number[]) {
   const n = x.length;
   let tiedX = 0;
   let tiedY = 0;
@@ -72,7 +72,7 @@ function kendallTauB(x: readonly number[], y: readonly number[]): number {
  * above it too. A tied group of t at rank r (tau_AP,a): C weighted by sum_{k=1..t} 1/(r + k - 2) / t, plus
  * sum_{k=1..t-1} (k / 2) / (r + k - 1) for its own pairs.
  */
-function tauAP(x: readonly number[], y: readonly number[]): number {
+function tauAP(x: readonly number[], y: readonly number[]) {
   const n = x.length;
   if (new Set(x).size < n) return NaN;
   const order = [...x.keys()].sort((i, j) => y[j] - y[i]);

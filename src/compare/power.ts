@@ -25,7 +25,7 @@ const TERMS_MAX = 1000;
  * P(T <= t) of the noncentral t (`df` degrees of freedom, noncentrality `delta`): AS 243 as R's pnt;
  * Abramowitz & Stegun 26.7.10's normal approximation past delta 37.62 or df 400,000.
  */
-export function noncentralTCdf(t: number, df: number, delta: number): number {
+export function noncentralTCdf(t: number, df: number, delta: number) {
   if (Number.isNaN(t) || !(df > 0) || Number.isNaN(delta)) return NaN;
   if (delta === 0) return studentCdf(t, df);
   if (t === Number.POSITIVE_INFINITY) return 1;
@@ -112,7 +112,7 @@ function target<T extends TargetOptions>(call: string, options: T, types: Readon
   return { o, alpha, want };
 }
 
-function powerAt(n: number, sd: number, delta: number, alpha: number): number {
+function powerAt(n: number, sd: number, delta: number, alpha: number) {
   const df = n - 1;
   const nc = (Math.abs(delta) / sd) * Math.sqrt(n);
   const critical = studentQuantile(1 - alpha / 2, df);
@@ -128,7 +128,7 @@ function powerAt(n: number, sd: number, delta: number, alpha: number): number {
  * power({ n: 50, sd: 0.1, delta: 0.03 }); // 0.5477...: 50 queries see a 0.03 gain about half the time
  * ```
  */
-export function power(options: PowerOptions): number {
+export function power(options: PowerOptions) {
   const o = checkOptions(options, { n: QUERIES, sd: SD, delta: DELTA, alpha: PROBABILITY }, "power");
   return powerAt(o.n, o.sd, o.delta, o.alpha ?? 0.05);
 }
@@ -151,7 +151,7 @@ const MOST_QUERIES = 1e7;
  * topicSetSize({ sd: 0.1, delta: 0.03 }); // 90 queries for 80% power at 0.05
  * ```
  */
-export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
+export function topicSetSize(options: { sd: number; delta: number } & TargetOptions) {
   const call = "topicSetSize";
   const { o, alpha, want } = target(call, options, { sd: SD, delta: NONZERO });
   const { sd, delta } = o;
@@ -182,7 +182,7 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
  * minimumDetectableDifference({ n: 50, sd: 0.1 }); // 0.0404...
  * ```
  */
-export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
+export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions) {
   const { o, alpha, want } = target("minimumDetectableDifference", options, { n: QUERIES, sd: SD });
   const { n, sd } = o;
   let lo = 0;

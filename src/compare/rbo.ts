@@ -59,11 +59,11 @@ export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: re
   return { qids, values, mean: sum / qids.length };
 }
 
-function has(run: ScoredRun, q: string): boolean {
+function has(run: ScoredRun, q: string) {
   return Object.hasOwn(run, q) && Object.keys(run[q]).length > 0;
 }
 
-function someQueries(run: ScoredRun): string {
+function someQueries(run: ScoredRun) {
   const q = Object.keys(run);
   return `${q.slice(0, 3).map(shown).join(", ")}${q.length > 3 ? ", ..." : ""}`;
 }
@@ -94,7 +94,7 @@ function ranking(scores: Readonly<Record<string, number>>): Ranking {
  *   A_d = 2 X_d / (|S_:d| + |L_:d|) for d <= s,   A_d = 2 (X_d + (d - s) A_s) / (d + |L_:d|) for s < d <= l,
  * |S_:d| the documents whose tie group starts at or above d.
  */
-function rboExt(a: Ranking, b: Ranking, p: number): number {
+function rboExt(a: Ranking, b: Ranking, p: number) {
   const [S, L] = a.docs.length <= b.docs.length ? [a, b] : [b, a];
   const s = S.docs.length;
   const l = L.docs.length;

@@ -4,17 +4,17 @@
  * Statistics within 1e-9 of their absolute sum are equal: sums in another order differ in the last bits,
  * and a resample equal to the observed must count as "at least as extreme" (scipy: 100 ulp).
  */
-export function tolerance(absoluteSum: number): number {
+export function tolerance(absoluteSum: number) {
   return 1e-9 * absoluteSum;
 }
 
 /** (1 + hits) / (1 + iterations): never 0, the test keeps its level (Phipson & Smyth 2010). */
-export function monteCarloP(hits: number, iterations: number): number {
+export function monteCarloP(hits: number, iterations: number) {
   return (1 + hits) / (1 + iterations);
 }
 
 /** Over all 2^n sign vectors: p = #{|sum s_q d_q| >= |sum d_q| - tol} / 2^n, the identity counted (NaN sums too). */
-export function randomizationExact(d: ArrayLike<number>, tol: number): number {
+export function randomizationExact(d: ArrayLike<number>, tol: number) {
   const n = d.length;
   let observed = 0;
   for (let q = 0; q < n; q++) observed += d[q];

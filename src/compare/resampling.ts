@@ -64,7 +64,7 @@ type FromSums = (
 ) => ResamplingResult[];
 
 /** Else: no rows, or exact enumeration. */
-export function randomizationNeedsKernel(rows: number, iterations: number): boolean {
+export function randomizationNeedsKernel(rows: number, iterations: number) {
   return rows > 0 && 2 ** rows > iterations;
 }
 

@@ -76,7 +76,7 @@ function signedRanks(d: ArrayLike<number>) {
 const distributions = new Map<number, Float64Array>();
 
 /** counts[k]: subsets of {1..n} summing to k; below 2^50 for n <= 50, so exact. */
-export function signedRankCounts(n: number): Float64Array {
+export function signedRankCounts(n: number) {
   let counts = distributions.get(n);
   if (counts) return counts;
   const max = (n * (n + 1)) / 2;
@@ -90,7 +90,7 @@ export function signedRankCounts(n: number): Float64Array {
 }
 
 /** scipy's exact p: 2 min(P(R+ >= floor(r)), P(R+ <= ceil(r))), at most 1. */
-function exactP(rPlus: number, n: number): number {
+function exactP(rPlus: number, n: number) {
   const counts = signedRankCounts(n);
   const total = 2 ** n;
   let lower = 0;
@@ -101,7 +101,7 @@ function exactP(rPlus: number, n: number): number {
 }
 
 /** scipy's permutation_test over all 2^n sign flips: 2 min(#{R+* <= R+}, #{R+* >= R+}) / 2^n, tolerance 100 ulp. */
-function permutationP(d: ArrayLike<number>, rPlus: number): number {
+function permutationP(d: ArrayLike<number>, rPlus: number) {
   const n = d.length;
   // Average ranks among the nonzero |d|, by counting.
   const rank = new Float64Array(n);

@@ -44,7 +44,7 @@ export class RankedEvaluator {
   }
 
   /** NaN where unjudged. */
-  labelsOf(i: number, ids: readonly string[]): Float64Array {
+  labelsOf(i: number, ids: readonly string[]) {
     const m = this.labels[i];
     return Float64Array.from(ids, (d) => m.get(d) ?? NaN);
   }

@@ -91,7 +91,7 @@ export function fuseLists<D>(
 }
 
 /** The runs' query ids, the same in every run (as ranx asserts). */
-function sameQueries(runs: readonly ScoredRun[]): string[] {
+function sameQueries(runs: readonly ScoredRun[]) {
   for (let r = 0; r < runs.length; r++)
     if (notAnObject(runs[r]))
       throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);

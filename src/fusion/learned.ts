@@ -36,7 +36,7 @@ const SEGFUSE_BOUNDS = [0, ...Array.from({ length: 10 }, (_, k) => 10 * 2 ** k -
 const BAYES_CUTS = [0, 5, 10, 15, 20, 30, 100, 200, 500, 1000];
 
 /** Python's sum(a[start:end]). */
-function sliceSum(a: ArrayLike<number>, start: number, end: number): number {
+function sliceSum(a: ArrayLike<number>, start: number, end: number) {
   let s = 0;
   for (let i = start; i < Math.min(end, a.length); i++) s += a[i];
   return s;
@@ -52,7 +52,7 @@ function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
 }
 
 /** As ranx's fuse() asserts. */
-function sameQueries(runs: readonly RankedRun<unknown>[], method: string): void {
+function sameQueries(runs: readonly RankedRun<unknown>[], method: string) {
   for (let i = 1; i < runs.length; i++) {
     const a = runs[0].qids;
     const b = runs[i].qids;
@@ -105,7 +105,7 @@ function hitLists(qrels: Judgments, run: RankedRun, index: number, method: strin
 }
 
 /** ranx's _estimate_probs: per position, the share of queries with a relevant document there. */
-function estimateProbs(hits: Float64Array[]): number[] {
+function estimateProbs(hits: Float64Array[]) {
   let n = 0;
   for (const h of hits) n = Math.max(n, h.length);
   const num = new Float64Array(n);
@@ -130,7 +130,7 @@ function perRunArrays(params: Readonly<Params>, key: string, runs: number, metho
   return v as ArrayLike<number>[];
 }
 
-function perRunNumbers(params: Readonly<Params>, key: string, runs: number, method: string): number[] {
+function perRunNumbers(params: Readonly<Params>, key: string, runs: number, method: string) {
   const v = params[key];
   if (!Array.isArray(v) || v.length !== runs || !v.every((x) => typeof x === "number" && !Number.isNaN(x)))
     throw usageError(
@@ -139,7 +139,7 @@ function perRunNumbers(params: Readonly<Params>, key: string, runs: number, meth
   return v;
 }
 
-function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity): number {
+function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity) {
   const v = options[key];
   if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
     throw usageError(
@@ -149,7 +149,7 @@ function integerOption(options: Readonly<Params>, key: string, method: string, m
 }
 
 /** A misspelt key would otherwise change nothing. */
-function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: string, what: string): void {
+function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: string, what: string) {
   if (notAnObject(given)) throw usageError(`${method}: ${what} must be an object, not ${shown(given)}`);
   for (const k of Object.keys(given))
     if (!keys.includes(k))

@@ -46,14 +46,14 @@ export interface FusionParams {
 
 type Combine = (t: Table<unknown>, p: FusionParams) => Float64Array;
 
-function each(t: Table<unknown>, f: (c: number) => number): Float64Array {
+function each(t: Table<unknown>, f: (c: number) => number) {
   const out = new Float64Array(t.n);
   for (let c = 0; c < t.n; c++) out[c] = f(c);
   return out;
 }
 
 /** Python's sum, from 0, over the runs having candidate c (`missing` for the others). */
-function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => number, missing?: number): number {
+function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => number, missing?: number) {
   let s = 0;
   for (let r = 0; r < t.runs; r++) {
     const at = r * t.n + c;
@@ -63,7 +63,7 @@ function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => n
   return s;
 }
 
-function count(t: Table<unknown>, c: number): number {
+function count(t: Table<unknown>, c: number) {
   let k = 0;
   for (let r = 0; r < t.runs; r++) if (t.rank[r * t.n + c] >= 0) k++;
   return k;
@@ -81,7 +81,7 @@ const combMnz = (t: Table<unknown>, f: (sum: number, count: number) => number) =
   return each(t, (c) => f(sumOf(t, c, v), count(t, c)));
 };
 
-function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) => number): Float64Array {
+function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) => number) {
   return each(t, (c) => {
     let m = Number.NaN;
     for (let r = 0; r < t.runs; r++) {
@@ -93,7 +93,7 @@ function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) 
   });
 }
 
-function median(t: Table<unknown>): Float64Array {
+function median(t: Table<unknown>) {
   const xs: number[] = [];
   return each(t, (c) => {
     xs.length = 0;
@@ -115,7 +115,7 @@ function rankSum(
 }
 
 /** ranx's Borda points: rank i gets n - i (n candidates), a missing one (n - m + 1) / 2 (m the run's length). */
-function borda(t: Table<unknown>, weights?: readonly number[]): Float64Array {
+function borda(t: Table<unknown>, weights?: readonly number[]) {
   const unranked = new Float64Array(t.runs);
   for (let r = 0; r < t.runs; r++) {
     let m = 0;
@@ -248,7 +248,7 @@ export function scoreMethod(name: string): string | undefined {
 }
 
 /** Whether `name`'s method takes a weight a run (wsum, w_bordafuse, ...). */
-export function takesWeights(name: string): boolean {
+export function takesWeights(name: string) {
   const method = scoreMethod(name);
   return method !== undefined && Object.hasOwn(METHODS[method].params, "weights");
 }

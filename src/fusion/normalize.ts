@@ -54,7 +54,7 @@ export function reordered<D>(q: Ranked<D>, order: Int32Array): Ranked<D> {
 }
 
 /** Python's (and numba's) sum: left to right from 0. */
-function total(x: Float64Array): number {
+function total(x: Float64Array) {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i];
   return s;
@@ -165,7 +165,7 @@ export function queryObject(q: Ranked): Record<string, number> {
 }
 
 /** Query ids by code point, as Python sorts. */
-export function queryIds(run: object): string[] {
+export function queryIds(run: object) {
   return sortQids(Object.keys(run));
 }
 

@@ -51,7 +51,7 @@ const tooLarge = (what: string) =>
   );
 
 /** Python's str(step)[::-1].find("."): how many digits ranx rounds a grid to (repr: 1e-05 below 1e-4). */
-export function roundingDigits(step: number): number {
+export function roundingDigits(step: number) {
   let s = String(step);
   if (step !== 0 && Math.abs(step) < 1e-4) {
     const [m, e] = step.toExponential().split("e");
@@ -62,7 +62,7 @@ export function roundingDigits(step: number): number {
 }
 
 /** Python's round(x, digits) (half to even between the two nearest at that many digits). */
-function pyRound(x: number, digits: number): number {
+function pyRound(x: number, digits: number) {
   if (digits >= 0 && digits <= 100) return Number(x.toFixed(digits));
   const f = 10 ** -digits;
   const y = x / f;
@@ -71,7 +71,7 @@ function pyRound(x: number, digits: number): number {
 }
 
 /** numpy's arange of floats: ceil((stop - start) / step) values start + i * delta. */
-export function arange(start: number, stop: number, step: number): number[] {
+export function arange(start: number, stop: number, step: number) {
   const n = Math.max(0, Math.ceil((stop - start) / step));
   if (n > MAX_GRID) throw tooLarge(`${n} values from ${start} to ${stop} by ${step}`);
   if (n === 0) return [];
@@ -166,7 +166,7 @@ function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => Ranke
   return (i) => resortedList(fused.lists.get(e.qids[i])!);
 }
 
-function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: number[][]): Float64Array {
+function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: number[][]) {
   const nq = e.qids.length;
   const offsets = new Int32Array(nq + 1);
   // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
@@ -393,7 +393,7 @@ function searched(
 }
 
 /** ranx's `score >= best` from 0: the last of equal scores; -1 when none scores 0 or more. */
-function bestOf(scores: Float64Array): number {
+function bestOf(scores: Float64Array) {
   let best = 0;
   let at = -1;
   scores.forEach((s, c) => {

@@ -1,7 +1,7 @@
 // ranx's sorts, ported: they, not the methods, order tied scores, which rank-based fusion reads as ranks.
 
 /** numba 0.56's quicksort `lt` for floats: NaN after everything. */
-function lt(a: number, b: number): boolean {
+function lt(a: number, b: number) {
   return a < b || (b !== b && a === a);
 }
 
@@ -12,7 +12,7 @@ const SMALL_QUICKSORT = 15;
  * The positions of `scores` (in insertion order) from the highest down, as ranx's sort_dict_by_value:
  * numba 0.56's `np.argsort([-v ...])` quicksort, not stable, reproduced step by step.
  */
-export function rankOrder(scores: Float64Array): Int32Array {
+export function rankOrder(scores: Float64Array) {
   const n = scores.length;
   const r = new Int32Array(n);
   for (let i = 0; i < n; i++) r[i] = i;
@@ -39,7 +39,7 @@ export function rankOrder(scores: Float64Array): Int32Array {
   return r;
 }
 
-function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number): void {
+function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number) {
   for (let i = low + 1; i <= high; i++) {
     const k = r[i];
     const v = a[k];
@@ -52,7 +52,7 @@ function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number
   }
 }
 
-function partition(a: Float64Array, r: Int32Array, low: number, high: number): number {
+function partition(a: Float64Array, r: Int32Array, low: number, high: number) {
   const mid = (low + high) >> 1;
   let t: number;
   if (lt(a[r[mid]], a[r[low]])) {
@@ -100,7 +100,7 @@ const MIN_GALLOP = 7;
  * powersort merges). ranx's Condorcet comparison is no consistent order (ties, cycles), so only the
  * same comparisons give ranx's order.
  */
-export function pythonSorted(n: number, less: (x: number, y: number) => boolean): Int32Array {
+export function pythonSorted(n: number, less: (x: number, y: number) => boolean) {
   const a = new Int32Array(n);
   for (let i = 0; i < n; i++) a[i] = i;
   if (n >= 2) new TimSort(a, less).sort();
@@ -123,7 +123,7 @@ class TimSort {
     private readonly less: (x: number, y: number) => boolean,
   ) {}
 
-  sort(): void {
+  sort() {
     const n = this.a.length;
     let minrun = n;
     let r = 0;
@@ -155,7 +155,7 @@ class TimSort {
   }
 
   /** The run at lo: ascending, or strictly descending and reversed. */
-  private countRun(lo: number, hi: number): number {
+  private countRun(lo: number, hi: number) {
     const { a, less } = this;
     if (lo + 1 === hi) return 1;
     let i = lo + 2;
@@ -169,7 +169,7 @@ class TimSort {
   }
 
   /** [lo, hi) by binary insertion, [lo, start) sorted already. */
-  private binarySort(lo: number, hi: number, start: number): void {
+  private binarySort(lo: number, hi: number, start: number) {
     const { a, less } = this;
     if (lo === start) start++;
     for (; start < hi; start++) {
@@ -187,7 +187,7 @@ class TimSort {
   }
 
   /** The powersort rule: merge the runs below whose power exceeds the new boundary's. */
-  private foundNewRun(n2: number): void {
+  private foundNewRun(n2: number) {
     const p = this.pending;
     if (p.length === 0) return;
     const last = p[p.length - 1];
@@ -208,7 +208,7 @@ class TimSort {
     p[p.length - 1].power = power;
   }
 
-  private mergeAt(i: number): void {
+  private mergeAt(i: number) {
     const p = this.pending;
     let pa = p[i].base;
     let na = p[i].len;
@@ -227,13 +227,13 @@ class TimSort {
     else this.mergeHi(pa, na, pb, nb);
   }
 
-  private temp(n: number): Int32Array {
+  private temp(n: number) {
     if (this.tmp.length < n) this.tmp = new Int32Array(n);
     return this.tmp;
   }
 
   /** Merges a[pa, pa+na) and a[pb, pb+nb) from the left (na <= nb). */
-  private mergeLo(pa: number, na: number, pb: number, nb: number): void {
+  private mergeLo(pa: number, na: number, pb: number, nb: number) {
     const { a, less } = this;
     const t = this.temp(na);
     t.set(a.subarray(pa, pa + na));
@@ -304,7 +304,7 @@ class TimSort {
   }
 
   /** mergeLo from the right (na > nb). */
-  private mergeHi(pa: number, na: number, pb: number, nb: number): void {
+  private mergeHi(pa: number, na: number, pb: number, nb: number) {
     const { a, less } = this;
     const t = this.temp(nb);
     t.set(a.subarray(pb, pb + nb));
@@ -385,7 +385,7 @@ const gallopRight = (less: Less, key: number, x: Int32Array, base: number, n: nu
   gallop((v) => !less(key, v), x, base, n, hint);
 
 /** The k with right(x[base+k-1]) and not right(x[base+k]): CPython's galloping from `hint`, then bisection. */
-function gallop(right: (v: number) => boolean, x: Int32Array, base: number, n: number, hint: number): number {
+function gallop(right: (v: number) => boolean, x: Int32Array, base: number, n: number, hint: number) {
   let last = 0;
   let ofs = 1;
   if (right(x[base + hint])) {

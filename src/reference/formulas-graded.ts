@@ -6,7 +6,7 @@ import { gain, isRelevant, ranksRead, ratio, type Formula, type Query } from "./
 type O = ResolvedOptions;
 
 /** Σ gains[i - 1] / log2(i + 1) over ranks i = 1..min(k, gains.length) (k = 0: all), in rank order. */
-function discountedSum(gains: readonly number[], k: number): number {
+function discountedSum(gains: readonly number[], k: number) {
   const end = k === 0 ? gains.length : Math.min(k, gains.length);
   const discount = discountTable(end + 1);
   let sum = 0;
@@ -25,7 +25,7 @@ function gainWalk(q: Query, o: O) {
 }
 
 /** trec_eval's gain measures as its loops run (m_G.c ...): the ideal walk stops at its first gain <= 0. */
-function trecG(q: Query, o: O): number {
+function trecG(q: Query, o: O) {
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let sumResults = 0;
@@ -49,7 +49,7 @@ function trecG(q: Query, o: O): number {
   return sumIdeal > 0 ? g / sumIdeal : 0;
 }
 
-function ndcgRel(q: Query, o: O): number {
+function ndcgRel(q: Query, o: O) {
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let dcg = 0;
@@ -79,7 +79,7 @@ function ndcgRel(q: Query, o: O): number {
 }
 
 /** NaN (0/0) when the query has relevant documents but no positive gain. */
-function rndcg(q: Query, o: O): number {
+function rndcg(q: Query, o: O) {
   if (!q.judged.some((l) => isRelevant(l, o))) return 0;
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
@@ -119,7 +119,7 @@ function rndcg(q: Query, o: O): number {
 }
 
 /** The largest gain of levels 0..L, L the highest judged label (L itself too when fractional). */
-function largestLevelGain(q: Query, o: O): number {
+function largestLevelGain(q: Query, o: O) {
   const top = Math.max(-1, ...q.judged);
   if (top < 0) return 0;
   let best = gain(top, o);
@@ -200,7 +200,7 @@ const cwl =
  * I the judged documents with label > 0 by label, then score (0 unretrieved), descending, then
  * (rankeval's) retrieved first, by rank. normalize: over I's RBO with itself when > 0.
  */
-function compat(q: Query, p: number, normalize: boolean): number {
+function compat(q: Query, p: number, normalize: boolean) {
   const retrieved = q.ranking
     .map((d, rank) => ({ label: d.label ?? 0, score: d.score, rank, id: `r${rank}` }))
     .filter((d) => d.label > 0);

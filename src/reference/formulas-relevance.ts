@@ -22,7 +22,7 @@ const precision = (q: Query, k: number, o: O) => ratio(relevantInTop(q, k, o), k
 const recall = (q: Query, k: number, o: O) => ratio(relevantInTop(q, k, o), numRelevant(q, o));
 
 /** S(k): the sum over relevant documents at ranks i <= k of rel(i) / i. */
-function precisionSum(q: Query, k: number, o: O): number {
+function precisionSum(q: Query, k: number, o: O) {
   let sum = 0;
   let relSoFar = 0;
   for (let i = 1; i <= ranksRead(q, k); i++) if (isRelevant(q.ranking[i - 1].label, o)) sum += ++relSoFar / i;
@@ -39,7 +39,7 @@ const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length
  * iprec_at_recall(recall=x): c = lround(x·R) (trec_eval 10); 0 if c > rel(N), else max{P(j) : j >= rank
  * of the max(c, 1)-th relevant document}.
  */
-function iprecAtRecall(q: Query, x: number, o: O): number {
+function iprecAtRecall(q: Query, x: number, o: O) {
   const n = q.ranking.length;
   const rr = relRet(q, o);
   const c = Math.round(x * numRelevant(q, o)); // x·R >= 0: as lround

@@ -26,7 +26,7 @@ const relevantTo = (subs: Judgments | undefined, o: ResolvedOptions) =>
     .sort((a, b) => a - b);
 
 /** g_r for each document. */
-function gains(list: readonly (Judgments | undefined)[], alpha: number, o: ResolvedOptions): number[] {
+function gains(list: readonly (Judgments | undefined)[], alpha: number, o: ResolvedOptions) {
   const seen = new Map<number, number>();
   return list.map((subs) => {
     let g = 0;
@@ -69,13 +69,13 @@ function ideal(q: SubtopicQuery, alpha: number, o: ResolvedOptions): Judgments[]
 
 const discount = (r: number) => 1 / Math.log2(r + 1); // r 1-based
 
-function sumTo(values: readonly number[], k: number, weight: (r: number) => number): number {
+function sumTo(values: readonly number[], k: number, weight: (r: number) => number) {
   let s = 0;
   for (let r = 1; r <= Math.min(k, values.length); r++) s += values[r - 1] * weight(r);
   return s;
 }
 
-function idealIdeal(m: number, k: number, alpha: number, weight: (r: number) => number): number {
+function idealIdeal(m: number, k: number, alpha: number, weight: (r: number) => number) {
   let s = 0;
   for (let r = 1; r <= k; r++) s += m * (1 - alpha) ** (r - 1) * weight(r);
   return s;

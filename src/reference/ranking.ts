@@ -20,7 +20,7 @@ export interface Query {
 const utf8 = new TextEncoder();
 
 /** By UTF-8 bytes, as C's strcmp. */
-export function compareUtf8(a: string, b: string): number {
+export function compareUtf8(a: string, b: string) {
   return compareBytes(utf8.encode(a), utf8.encode(b));
 }
 
@@ -95,24 +95,24 @@ function permutations<T>(xs: readonly T[]): T[][] {
   return out;
 }
 
-function compareBytes(x: Uint8Array, y: Uint8Array): number {
+function compareBytes(x: Uint8Array, y: Uint8Array) {
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
 }
 
 /** label >= 0 and >= relevanceThreshold. */
-export function isRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+export function isRelevant(label: number | undefined, o: ResolvedOptions) {
   return label !== undefined && label >= 0 && label >= o.relevanceThreshold;
 }
 
 /** 0 <= label < threshold (negative labels are "unjudged"). */
-export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOptions) {
   return label !== undefined && label >= 0 && !isRelevant(label, o);
 }
 
 /** 0 for labels <= 0 and unjudged; else 2^label − 1, label, or the table's. */
-export function gain(label: number | undefined, o: ResolvedOptions): number {
+export function gain(label: number | undefined, o: ResolvedOptions) {
   if (label === undefined || label <= 0) return 0;
   if (o.gain === "exp") return 2 ** label - 1;
   if (o.gain === "linear") return label;
@@ -121,12 +121,12 @@ export function gain(label: number | undefined, o: ResolvedOptions): number {
 }
 
 /** R. */
-export function numRelevant(q: Query, o: ResolvedOptions): number {
+export function numRelevant(q: Query, o: ResolvedOptions) {
   return q.judged.filter((label) => isRelevant(label, o)).length;
 }
 
 /** rel(k) over ranks 1..min(k, N); k = 0: all. */
-export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
+export function relevantInTop(q: Query, k: number, o: ResolvedOptions) {
   const end = ranksRead(q, k);
   let count = 0;
   for (let i = 0; i < end; i++) if (isRelevant(q.ranking[i].label, o)) count++;
@@ -134,7 +134,7 @@ export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
 }
 
 /** min(k, N), or N without a cutoff. */
-export function ranksRead(q: Query, k: number): number {
+export function ranksRead(q: Query, k: number) {
   return k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
 }
 
@@ -143,6 +143,6 @@ export type Params = Readonly<Record<string, number>>;
 export type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
 
 /** "0/0 = 0". */
-export function ratio(a: number, b: number): number {
+export function ratio(a: number, b: number) {
   return b === 0 ? 0 : a / b;
 }

@@ -2,18 +2,18 @@
 import { binomialCdf, normalCdf, tCdf } from "./stdlib.generated.js";
 
 /** P(T <= x), df degrees of freedom. */
-export function studentCdf(x: number, df: number): number {
+export function studentCdf(x: number, df: number) {
   return tCdf(x, df) as number;
 }
 
 /** 2 P(T <= -|t|), the lower tail keeping small p's precision (scipy: 2 * stdtr(df, -|t|)). NaN for df < 1. */
-export function studentTwoSided(t: number, df: number): number {
+export function studentTwoSided(t: number, df: number) {
   if (Number.isNaN(t) || !(df >= 1)) return NaN;
   return 2 * studentCdf(-Math.abs(t), df);
 }
 
 /** The cdf bisected to the last bit: @stdlib's quantile package would add 48 KB of inverse beta. */
-export function studentQuantile(q: number, df: number): number {
+export function studentQuantile(q: number, df: number) {
   if (!(df >= 1) || !(q > 0 && q < 1)) return NaN;
   const key = `${q} ${df}`;
   let x = quantiles.get(key);
@@ -57,12 +57,12 @@ function bisectQuantile(q: number, df: number): number {
 }
 
 /** scipy's 2 * ndtr(-|z|). */
-export function normalTwoSided(z: number): number {
+export function normalTwoSided(z: number) {
   if (Number.isNaN(z)) return NaN;
   return 2 * (normalCdf(-Math.abs(z), 0, 1) as number);
 }
 
 /** P(X <= k) for X ~ Binomial(n, p). */
-export function binomialLowerTail(k: number, n: number, p: number): number {
+export function binomialLowerTail(k: number, n: number, p: number) {
   return binomialCdf(k, n, p) as number;
 }

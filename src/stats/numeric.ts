@@ -32,12 +32,12 @@ export function pairwiseSum(a: ArrayLike<number>, start = 0, n = a.length - star
 }
 
 /** numpy.mean. */
-export function npMean(a: ArrayLike<number>): number {
+export function npMean(a: ArrayLike<number>) {
   return pairwiseSum(a) / a.length;
 }
 
 /** Variance with ddof = 1 as scipy's `_var`: mean squared deviation times n / (n - 1). NaN for n < 2. */
-export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
+export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)) {
   const n = a.length;
   if (n < 2) return NaN;
   if (squares.length < n) squares = new Float64Array(Math.max(n, 2 * squares.length));
@@ -52,7 +52,7 @@ export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
 let squares = new Float64Array(1024);
 
 /** numpy's default "linear" quantile: position (length - 1) q. */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+export function quantileSorted(sorted: ArrayLike<number>, q: number) {
   const n = sorted.length;
   if (n === 0) return NaN;
   const position = (n - 1) * q;
