@@ -217,7 +217,7 @@ function planComparison(
   runs: readonly NamedResult[],
   options: CompareOptions,
 ): { kernelWork: KernelStep[]; finish: () => Comparison } {
-  const settings = resolveCompareOptions(runs, options);
+  const { baseline, ...settings } = resolveCompareOptions(runs, options);
   const names = runs.map((r) => r.name);
   const conventions = runs[0].result.conventions;
   for (const r of runs) {
@@ -260,7 +260,7 @@ function planComparison(
     }),
   );
 
-  const baselineIndex = settings.pairs === "all" ? -1 : names.indexOf(settings.baseline);
+  const baselineIndex = settings.pairs === "all" ? -1 : names.indexOf(baseline);
   const pairs: [number, number][] = [];
   if (settings.pairs === "all") {
     for (let a = 0; a < runs.length; a++) for (let b = a + 1; b < runs.length; b++) pairs.push([a, b]);
@@ -434,17 +434,10 @@ function planComparison(
       conventions,
       measures,
       runs: names,
-      baseline: settings.pairs === "all" ? null : settings.baseline,
+      baseline: settings.pairs === "all" ? null : baseline,
       comparisons,
       means,
-      settings: {
-        pairs: settings.pairs,
-        tests: settings.tests,
-        correction: settings.correction,
-        alpha: settings.alpha,
-        iterations: settings.iterations,
-        seed: settings.seed,
-      },
+      settings,
     };
   }
 }
@@ -481,15 +474,6 @@ function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Arra
   return groups;
 }
 
-interface ResolvedCompareOptions {
-  baseline: string;
-  pairs: "baseline" | "all";
-  tests: readonly TestName[];
-  correction: Correction;
-  alpha: number;
-  iterations: number;
-  seed: number;
-}
 
 /** The tests' and the measures' lists are checked below. */
 const COMPARE_OPTION_TYPES: Readonly<Record<keyof CompareOptions, OptionType>> = {
@@ -535,7 +519,7 @@ function checkRuns(runs: unknown): asserts runs is readonly NamedResult[] {
   });
 }
 
-function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions): ResolvedCompareOptions {
+function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions) {
   const bad = (what: string) => new RankevalError("bad-option", what);
   checkRuns(runs);
   checkOptions(o, COMPARE_OPTION_TYPES);

@@ -20,19 +20,9 @@ export class RankedEvaluator {
   private readonly explicit: ExplicitOptions;
 
   constructor(qrels: Judgments, metric: string, options: Options = {}) {
-    if (notAnObject(qrels)) throw badInput(`qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-    this.qids = queryIds(qrels);
-    this.labels = this.qids.map((q) => {
-      const docs = qrels[q];
-      if (notAnObject(docs)) throw badInput(`qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
-      const m = new Map<string, number>();
-      for (const [d, l] of Object.entries(docs)) {
-        if (typeof l !== "number" || !Number.isFinite(l))
-          throw badInput(`qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(l)}`);
-        m.set(d, l);
-      }
-      return m;
-    });
+    const j = judgedLabels(qrels);
+    this.qids = j.qids;
+    this.labels = j.labels;
     this.judgedOffsets = new Int32Array(this.qids.length + 1);
     this.labels.forEach((m, i) => (this.judgedOffsets[i + 1] = this.judgedOffsets[i] + m.size));
     this.judged = new Float64Array(this.judgedOffsets[this.qids.length]);
@@ -83,6 +73,27 @@ export class RankedEvaluator {
     });
     return this.evaluateColumns(offsets, scores, labels);
   }
+}
+
+/** `qrels` checked (`where` prefixes the messages): query ids in code point order, each one's labels. */
+export function judgedLabels(qrels: Judgments, where = "") {
+  if (notAnObject(qrels)) throw badInput(`${where}qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
+  const qids = queryIds(qrels);
+  const labels = qids.map((q) => {
+    const docs = qrels[q];
+    if (notAnObject(docs))
+      throw badInput(`${where}qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
+    const m = new Map<string, number>();
+    for (const [d, l] of Object.entries(docs)) {
+      if (typeof l !== "number" || !Number.isFinite(l))
+        throw badInput(
+          `${where}qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(l)}`,
+        );
+      m.set(d, l);
+    }
+    return m;
+  });
+  return { qids, labels };
 }
 
 /** ranx's evaluate(qrels, run, metric); the run's queries are the judged ones. */

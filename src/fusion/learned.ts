@@ -1,8 +1,8 @@
 // ranx 0.3.20's learned fusion (fusion/<method>.py): a document's score read off its position in each
 // run, summed over the runs (comb_sum; bayesfuse: sum_odds).
 import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
-import { evaluateRanked } from "./evaluate-ranked.js";
-import { candidates, queryIds, type Ranked } from "./normalize.js";
+import { evaluateRanked, judgedLabels } from "./evaluate-ranked.js";
+import { candidates, type Ranked } from "./normalize.js";
 import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run-shapes.js";
 
@@ -65,24 +65,9 @@ function sameQueries(runs: readonly RankedRun<unknown>[], method: string) {
 }
 
 /** Query ids in code point order; relevant: label >= 1 (ranx's rel_lvl 1). */
-function relevantSets(qrels: Judgments, method: string): { qids: string[]; relevant: Map<string, Set<string>> } {
-  if (notAnObject(qrels)) throw badInput(`${method}: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-  const qids = queryIds(qrels);
-  const relevant = new Map<string, Set<string>>();
-  for (const q of qids) {
-    const docs = qrels[q];
-    if (notAnObject(docs))
-      throw badInput(`${method}: qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
-    const set = new Set<string>();
-    for (const [d, label] of Object.entries(docs)) {
-      if (typeof label !== "number" || !Number.isFinite(label))
-        throw badInput(
-          `${method}: qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(label)}`,
-        );
-      if (label >= 1) set.add(d);
-    }
-    relevant.set(q, set);
-  }
+function relevantSets(qrels: Judgments, method: string) {
+  const { qids, labels } = judgedLabels(qrels, `${method}: `);
+  const relevant = new Map(qids.map((q, i) => [q, new Set([...labels[i]].filter(([, l]) => l >= 1).map(([d]) => d))]));
   return { qids, relevant };
 }
 

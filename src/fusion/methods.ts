@@ -184,37 +184,19 @@ const scored = (combine: Combine, params: Readonly<Record<string, OptionType>> =
   fuse: (t, p) => sorted(t, combine(t, p)),
 });
 
-const weighted = (combine: (t: Parameters<Combine>[0], w: readonly number[]) => ReturnType<Combine>) =>
+const weighted = (combine: (t: Table<unknown>, w: readonly number[]) => Float64Array) =>
   scored((t, p) => combine(t, p.weights as readonly number[]), { weights: WEIGHTS });
 
 /** ranx's defaults. */
 const DEFAULTS = { k: 60, sigma: 0.01 } as const;
 
+const isr = (i: number) => 1 / (i + 1) ** 2;
+
 const METHODS: Readonly<Record<string, Method>> = {
   rrf: scored((t, p) => rankSum(t, (i) => 1 / ((p.k ?? DEFAULTS.k) + i + 1)), { k: NON_NEGATIVE }),
-  isr: scored((t) =>
-    rankSum(
-      t,
-      (i) => 1 / (i + 1) ** 2,
-      (s, n) => s * n,
-    ),
-  ),
-  log_isr: scored((t) =>
-    rankSum(
-      t,
-      (i) => 1 / (i + 1) ** 2,
-      (s, n) => s * Math.log(n),
-    ),
-  ),
-  logn_isr: scored(
-    (t, p) =>
-      rankSum(
-        t,
-        (i) => 1 / (i + 1) ** 2,
-        (s, n) => s * Math.log(n + (p.sigma ?? DEFAULTS.sigma)),
-      ),
-    { sigma: UNIT },
-  ),
+  isr: scored((t) => rankSum(t, isr, (s, n) => s * n)),
+  log_isr: scored((t) => rankSum(t, isr, (s, n) => s * Math.log(n))),
+  logn_isr: scored((t, p) => rankSum(t, isr, (s, n) => s * Math.log(n + (p.sigma ?? DEFAULTS.sigma))), { sigma: UNIT }),
   bordafuse: scored((t) => borda(t)),
   w_bordafuse: scored((t, p) => borda(t, p.weights), { weights: WEIGHTS }),
   condorcet: { params: {}, fuse: (t) => condorcet(t) },
