@@ -474,7 +474,6 @@ function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Arra
   return groups;
 }
 
-
 /** The tests' and the measures' lists are checked below. */
 const COMPARE_OPTION_TYPES: Readonly<Record<keyof CompareOptions, OptionType>> = {
   baseline: STRING,
