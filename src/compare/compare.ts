@@ -5,10 +5,10 @@ import {
   checkOptions,
   NUMBER,
   oneOf,
-  RankevalError,
   shown,
   STRING,
   SUMMABLE_MAX,
+  usageError,
   type OptionType,
 } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
@@ -202,8 +202,7 @@ function checkValues(runs: readonly NamedResult[], measures: readonly string[]) 
         const why = Number.isFinite(v)
           ? "is past the 2^970 (about 1e292) up to which the tests' sums of values stay finite"
           : "is not finite: the tests' sums would be too, and their p-values meaningless";
-        throw new RankevalError(
-          "bad-input",
+        throw badInput(
           `run ${JSON.stringify(r.name)}, measure ${m}, query ${JSON.stringify(String(r.result.qids[q]))}: ` +
             `value ${v} ${why}`,
         );
@@ -222,8 +221,7 @@ function planComparison(
   const conventions = runs[0].result.conventions;
   for (const r of runs) {
     if (r.result.conventions !== conventions) {
-      throw new RankevalError(
-        "bad-input",
+      throw badInput(
         `runs evaluated with different conventions cannot be compared: "${runs[0].name}" has ${conventions}, "${r.name}" has ${r.result.conventions}`,
       );
     }
@@ -232,10 +230,7 @@ function planComparison(
   for (const m of measures) {
     for (const r of runs) {
       if (!r.result.values[m])
-        throw new RankevalError(
-          "bad-input",
-          `run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`,
-        );
+        throw badInput(`run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`);
     }
   }
 
@@ -519,7 +514,7 @@ function checkRuns(runs: unknown): asserts runs is readonly NamedResult[] {
 }
 
 function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions) {
-  const bad = (what: string) => new RankevalError("bad-option", what);
+  const bad = usageError;
   checkRuns(runs);
   checkOptions(o, COMPARE_OPTION_TYPES);
   if (runs.length < 2) throw bad(`comparing needs at least two runs, not ${runs.length}`);

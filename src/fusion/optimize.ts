@@ -306,7 +306,7 @@ export function optimizeFusion(
     throw usageError(`optimizeFusion: runs must be an array of at least two runs, not ${shown(runs)}`);
   // A grid too large is refused before the runs are read.
   const candidates = grid ? grid.candidates(gridOptions, runs.length) : [];
-  const evaluateOptions: Options = Object.fromEntries(
+  const evaluateOptions = Object.fromEntries(
     Object.entries(given).filter(([k]) => !OWN_OPTIONS.includes(k)),
   ) as Options;
 
