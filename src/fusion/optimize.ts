@@ -111,14 +111,14 @@ const rangeGrid = (name: string, min: number, max: number, step: number): Grid =
 });
 
 /** Python's range(min, max + 1, step) of integers. */
-const integerGrid = (name: string, param: string, min: number, max: number, step?: number): Grid => ({
-  param,
+const integerGrid = (name: string, min: number, max: number, step?: number): Grid => ({
+  param: name,
   options: { [`min_${name}`]: min, [`max_${name}`]: max, ...(step === undefined ? {} : { step }) },
   candidates: (o) => {
     const out: Record<string, unknown>[] = [];
     const [min, max, step] = [o[`min_${name}`], o[`max_${name}`], o.step ?? 1];
     if ((max + 1 - min) / step > MAX_GRID) throw tooLarge(`${name} from ${min} to ${max} by ${step}`);
-    for (let x = min; x < max + 1; x += step) out.push({ [param]: x });
+    for (let x = min; x < max + 1; x += step) out.push({ [name]: x });
     return out;
   },
 });
@@ -138,12 +138,12 @@ const GRIDS: Readonly<Record<string, Grid>> = {
   weighted_bordafuse: weightsGrid,
   w_condorcet: weightsGrid,
   weighted_condorcet: weightsGrid,
-  rrf: integerGrid("k", "k", 10, 100, 10),
+  rrf: integerGrid("k", 10, 100, 10),
   logn_isr: rangeGrid("sigma", 0.01, 1.0, 0.01),
   gmnz: rangeGrid("gamma", 0.01, 1.0, 0.01),
   rbc: rangeGrid("phi", 0.01, 1.0, 0.01),
-  probfuse: integerGrid("n_segments", "n_segments", 1, 100),
-  slidefuse: integerGrid("w", "w", 1, 100),
+  probfuse: integerGrid("n_segments", 1, 100),
+  slidefuse: integerGrid("w", 1, 100),
 };
 
 /** optimize_fusion returns their training. */
