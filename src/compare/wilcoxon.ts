@@ -76,7 +76,7 @@ function signedRanks(d: ArrayLike<number>) {
 const distributions = new Map<number, Float64Array>();
 
 /** counts[k]: subsets of {1..n} summing to k; below 2^50 for n <= 50, so exact. */
-export function signedRankCounts(n: number) {
+export function signedRankCounts(n: number): Float64Array {
   let counts = distributions.get(n);
   if (counts) return counts;
   const max = (n * (n + 1)) / 2;

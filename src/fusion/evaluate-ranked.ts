@@ -34,7 +34,7 @@ export class RankedEvaluator {
   }
 
   /** NaN where unjudged. */
-  labelsOf(i: number, ids: readonly string[]) {
+  labelsOf(i: number, ids: readonly string[]): Float64Array {
     const m = this.labels[i];
     return Float64Array.from(ids, (d) => m.get(d) ?? NaN);
   }

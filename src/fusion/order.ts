@@ -12,7 +12,7 @@ const SMALL_QUICKSORT = 15;
  * The positions of `scores` (in insertion order) from the highest down, as ranx's sort_dict_by_value:
  * numba 0.56's `np.argsort([-v ...])` quicksort, not stable, reproduced step by step.
  */
-export function rankOrder(scores: Float64Array) {
+export function rankOrder(scores: Float64Array): Int32Array {
   const n = scores.length;
   const r = new Int32Array(n);
   for (let i = 0; i < n; i++) r[i] = i;
@@ -100,7 +100,7 @@ const MIN_GALLOP = 7;
  * powersort merges). ranx's Condorcet comparison is no consistent order (ties, cycles), so only the
  * same comparisons give ranx's order.
  */
-export function pythonSorted(n: number, less: (x: number, y: number) => boolean) {
+export function pythonSorted(n: number, less: (x: number, y: number) => boolean): Int32Array {
   const a = new Int32Array(n);
   for (let i = 0; i < n; i++) a[i] = i;
   if (n >= 2) new TimSort(a, less).sort();
