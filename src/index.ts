@@ -1,4 +1,4 @@
-// Public API (browser-safe: nothing here imports Node built-ins).
+// Public API (browser-safe: no Node built-ins).
 export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from "./pipeline/evaluate.js";
 export type { Rows, Qid } from "./pipeline/rows-by-query.js";
 export type { Qrels, Run } from "./pipeline/join-memory.js";
@@ -26,7 +26,7 @@ export {
 export { PRESETS, PRESET_NAMES, type Preset, type PresetName } from "./measures/presets.js";
 export { formatTable } from "./output/table.js";
 export { RankevalError, InputError, type RankevalErrorCode } from "./errors/errors.js";
-// Comparing runs: paired significance tests, effect sizes, corrections, and their reports.
+
 export {
   compare,
   compareAsync,
@@ -64,10 +64,10 @@ export {
   type ComparisonFormatOptions,
 } from "./output/comparison.js";
 export { evaluateDiversity, joinDiversity, type SubtopicQrels, type DiversityJoin } from "./pipeline/join-subtopics.js";
-// How alike two runs rank documents (rank-biased overlap) and two evaluations order systems (tau_b, tau_AP).
+
 export { rbo, DEFAULT_RBO_P, type RboOptions, type RboResult } from "./compare/rbo.js";
 export { systemCorrelation, type SystemScores, type SystemCorrelation } from "./compare/correlation.js";
-// Fusion: ranx's fusion methods and score normalisations.
+
 export {
   fuse,
   normalize,

@@ -1,4 +1,3 @@
-// compare(): paired tests, effect sizes and corrections over evaluated runs' per-query values.
 import { minimumDetectableDifference } from "./power.js";
 import {
   ANY,
@@ -6,10 +5,10 @@ import {
   checkOptions,
   NUMBER,
   oneOf,
-  RankevalError,
   shown,
   STRING,
   SUMMABLE_MAX,
+  usageError,
   type OptionType,
 } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
@@ -27,58 +26,31 @@ import {
 } from "./resampling.js";
 import { wilcoxon } from "./wilcoxon.js";
 
-// Its own module: the command line's arguments read it without this one.
 import { TESTS, type TestName } from "./tests.js";
 export { TESTS, type TestName };
 
-/** A run to compare: its name (a file name, a system) and what evaluate() or evaluateRun() returned. */
+/** A run's name and what evaluate() or evaluateRun() returned. */
 export interface NamedResult {
   readonly name: string;
   readonly result: Result<unknown>;
 }
 
 export interface CompareOptions {
-  /**
-   * The run every other run is compared with, by name. Ignored with `pairs: "all"`.
-   * @default the first run
-   */
+  /** The run every other is compared with. Ignored with `pairs: "all"`. @default the first run */
   baseline?: string;
-  /**
-   * `"baseline"`: each run against the baseline; `"all"`: every pair (the earlier run as baseline).
-   * @default "baseline"
-   */
+  /** `"baseline"`: each run against the baseline; `"all"`: every pair (the earlier as baseline). @default "baseline" */
   pairs?: "baseline" | "all";
-  /**
-   * The tests to run, each two-sided. t and randomization: the pair Smucker, Allan & Carterette (2007)
-   * recommend for IR.
-   * @default ["t", "randomization"]
-   */
+  /** Two-sided tests. @default ["t", "randomization"] (Smucker, Allan & Carterette 2007) */
   tests?: readonly TestName[];
-  /**
-   * Correction for multiple comparisons, per measure and test. Never applied to Tukey HSD, which is
-   * already adjusted.
-   * @default "holm" when a measure has more than one comparison, else "none"
-   */
+  /** Per measure and test; not to Tukey HSD. @default "holm" when a measure has more than one comparison, else "none" */
   correction?: Correction;
-  /**
-   * Significance level for the adjusted p.
-   * @default 0.05
-   */
+  /** For the adjusted p. @default 0.05 */
   alpha?: number;
-  /**
-   * Resamples B of the randomization test, the bootstrap and the Tukey HSD.
-   * @default 10000
-   */
+  /** Resamples of randomization, bootstrap and Tukey HSD. @default 10000 */
   iterations?: number;
-  /**
-   * Seed of the resampling tests' random stream (a safe integer >= 0).
-   * @default 42
-   */
+  /** The resampling tests' seed (a safe integer >= 0). @default 42 */
   seed?: number;
-  /**
-   * The measures to compare, by their names in the results.
-   * @default every measure of the first run (each run must have it)
-   */
+  /** By their names in the results. @default every measure of the first run */
   measures?: readonly string[];
 }
 
@@ -91,10 +63,7 @@ export const DEFAULT_COMPARE_OPTIONS = Object.freeze({
 });
 
 export interface TestResult {
-  /**
-   * t: Student's t; wilcoxon: min(R+, R-); sign: wins / (wins + losses); randomization, bootstrap,
-   * tukey: the mean difference they test.
-   */
+  /** t: Student's t; wilcoxon: min(R+, R-); sign: wins / (wins + losses); resampling: the mean difference. */
   readonly statistic: number;
   /** Two-sided p. NaN where the test has no answer (too few queries, no variation). */
   readonly p: number;
@@ -108,13 +77,10 @@ export interface TestResult {
   readonly ci95?: readonly [number, number];
 }
 
-/**
- * The tests a comparison surely holds: the literal list asked (`tests: ["t", "wilcoxon"]`), or the
- * defaults when none is; a list known only at run time (`TestName[]`) promises none.
- */
+/** The tests surely held: a literal list asked, or the defaults; a `TestName[]` promises none. */
 export type TestsAsked<L> = L extends readonly TestName[] ? (number extends L["length"] ? never : L[number]) : never;
 
-/** Each test's result: those of `T` (the tests asked) surely there, so `tests.t.p` compiles under strict. */
+/** Those of `T` surely there, so `tests.t.p` compiles under strict. */
 export type TestResults<T extends TestName = never> = { readonly [K in T]: TestResult } & {
   readonly [K in Exclude<TestName, T>]?: TestResult;
 };
@@ -126,18 +92,17 @@ export interface PairComparison<T extends TestName = never> extends Description 
   /** Queries both runs have a value for (not NaN), matched by qid. */
   readonly n: number;
   /**
-   * The smallest difference of the means the paired t-test at `alpha` finds significant 80% of the
-   * time over these n queries, with this sd of the differences (minimumDetectableDifference); NaN
-   * under 2 queries or where every difference is the same; to 12 significant digits (the same in every engine).
+   * minimumDetectableDifference at `alpha`, 80% power, this n and sd; NaN under 2 queries or where every
+   * difference is the same; to 12 significant digits.
    */
   readonly minimumDetectable: number;
-  /** Queries with a value in one run that the pairing left out (the other has none). */
+  /** Queries left out for a value in one run only. */
   readonly lost: { readonly baseline: number; readonly run: number };
   readonly tests: TestResults<T>;
 }
 
 export interface Comparison<T extends TestName = never> {
-  /** The conventions the runs were evaluated with (every run's must be the same). */
+  /** The runs' (every run's the same). */
   readonly conventions: string;
   readonly measures: string[];
   readonly runs: string[];
@@ -145,9 +110,9 @@ export interface Comparison<T extends TestName = never> {
   readonly baseline: string | null;
   /** Measure-major: each measure's comparisons in run order. */
   readonly comparisons: PairComparison<T>[];
-  /** Each run's own summary of each measure (Result.mean, over all its queries). */
+  /** Each run's Result.mean over all its queries. */
   readonly means: Record<string, Record<string, number>>;
-  /** The settings used, every default filled in. */
+  /** Every default filled in. */
   readonly settings: {
     readonly pairs: "baseline" | "all";
     readonly tests: readonly TestName[];
@@ -184,10 +149,7 @@ export interface ResamplingPool {
   run(job: ResamplingJob): Promise<Float64Array[]>;
 }
 
-/**
- * compare() with the resampling split over this thread and a pool of workers. Every iteration draws
- * its own random stream, so the result is compare()'s to the last bit.
- */
+/** compare() with the resampling split over a pool of workers too; the result is compare()'s to the last bit. */
 export async function compareAsync<const L extends readonly TestName[] = readonly ["t", "randomization"]>(
   runs: readonly NamedResult[],
   options?: Omit<CompareOptions, "tests"> & { tests?: L },
@@ -227,23 +189,20 @@ interface KernelStep {
 }
 
 /**
- * Refuses a per-query value the tests cannot sum: Infinity (an error of a score of 1e200, say) would
- * make every sum Infinity and the statistics NaN, and a p of 0 or 1e-4 read as significant; values
- * past SUMMABLE_MAX could overflow the same way. NaN, a measure without a value for a query, stays:
- * the query leaves that measure's pairs.
+ * Refuses values the tests cannot sum: Infinity (or past SUMMABLE_MAX) makes sums Infinity and a p of 0
+ * read as significant. NaN (no value) stays: the query leaves the pairs.
  */
-function checkValues(runs: readonly NamedResult[], measures: readonly string[]): void {
+function checkValues(runs: readonly NamedResult[], measures: readonly string[]) {
   for (const m of measures) {
     for (const r of runs) {
       const values = r.result.values[m];
       for (let q = 0; q < values.length; q++) {
         const v = values[q];
-        if (!(Math.abs(v) > SUMMABLE_MAX)) continue; // numbers in range, and NaN
+        if (!(Math.abs(v) > SUMMABLE_MAX)) continue; // NaN too
         const why = Number.isFinite(v)
           ? "is past the 2^970 (about 1e292) up to which the tests' sums of values stay finite"
           : "is not finite: the tests' sums would be too, and their p-values meaningless";
-        throw new RankevalError(
-          "bad-input",
+        throw badInput(
           `run ${JSON.stringify(r.name)}, measure ${m}, query ${JSON.stringify(String(r.result.qids[q]))}: ` +
             `value ${v} ${why}`,
         );
@@ -252,18 +211,17 @@ function checkValues(runs: readonly NamedResult[], measures: readonly string[]):
   }
 }
 
-/** Everything but the kernel's resampling, which the caller runs (kernelWork), then finish(). */
+/** The caller runs kernelWork, then finish(). */
 function planComparison(
   runs: readonly NamedResult[],
   options: CompareOptions,
 ): { kernelWork: KernelStep[]; finish: () => Comparison } {
-  const settings = resolveCompareOptions(runs, options);
+  const { baseline, ...settings } = resolveCompareOptions(runs, options);
   const names = runs.map((r) => r.name);
   const conventions = runs[0].result.conventions;
   for (const r of runs) {
     if (r.result.conventions !== conventions) {
-      throw new RankevalError(
-        "bad-input",
+      throw badInput(
         `runs evaluated with different conventions cannot be compared: "${runs[0].name}" has ${conventions}, "${r.name}" has ${r.result.conventions}`,
       );
     }
@@ -272,16 +230,13 @@ function planComparison(
   for (const m of measures) {
     for (const r of runs) {
       if (!r.result.values[m])
-        throw new RankevalError(
-          "bad-input",
-          `run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`,
-        );
+        throw badInput(`run "${r.name}" has no measure ${m} (it has ${r.result.measures.join(", ")})`);
     }
   }
 
   checkValues(runs, measures);
 
-  // Every run's values over the union of the runs' qids (first appearance order), NaN where missing.
+  // Every run's values over the union of qids, NaN where missing.
   const universe = new Map<unknown, number>();
   const slots = runs.map((r) =>
     Int32Array.from(r.result.qids, (q) => {
@@ -300,7 +255,7 @@ function planComparison(
     }),
   );
 
-  const baselineIndex = settings.pairs === "all" ? -1 : names.indexOf(settings.baseline);
+  const baselineIndex = settings.pairs === "all" ? -1 : names.indexOf(baseline);
   const pairs: [number, number][] = [];
   if (settings.pairs === "all") {
     for (let a = 0; a < runs.length; a++) for (let b = a + 1; b < runs.length; b++) pairs.push([a, b]);
@@ -308,7 +263,6 @@ function planComparison(
     for (let r = 0; r < runs.length; r++) if (r !== baselineIndex) pairs.push([baselineIndex, r]);
   }
 
-  // Each comparison's paired queries, and the closed-form statistics.
   interface Work {
     measure: number;
     pair: [number, number];
@@ -319,7 +273,7 @@ function planComparison(
     tests: Partial<Record<TestName, Omit<TestResult, "pAdjusted" | "significant">>>;
   }
   const work: Work[] = [];
-  let everyQuery: Int32Array | undefined; // one array for every pair that pairs all queries
+  let everyQuery: Int32Array | undefined;
   let differences = new Float64Array(0);
   measures.forEach((measure, s) => {
     for (const pair of pairs) {
@@ -336,7 +290,7 @@ function planComparison(
         else if (hasX) lostRun++;
         else if (hasY) lostBaseline++;
       }
-      // Every query paired (the common case): the aligned columns themselves, no copies.
+      // Every query paired: no copies.
       let positions: Int32Array;
       if (n === size) positions = everyQuery ??= Int32Array.from({ length: size }, (_, q) => q);
       else {
@@ -346,7 +300,7 @@ function planComparison(
       const run = n === size ? x : gather(x, positions);
       const baseline = n === size ? y : gather(y, positions);
       if (differences.length < n) differences = new Float64Array(n);
-      const d = differences.subarray(0, n); // scratch: the tests below do not keep it
+      const d = differences.subarray(0, n); // scratch: not kept
       for (let i = 0; i < n; i++) d[i] = run[i] - baseline[i];
       const description = describe(run, baseline, d);
       const tests: Work["tests"] = {};
@@ -366,8 +320,7 @@ function planComparison(
           baseline: names[pair[0]],
           run: names[pair[1]],
           n,
-          // To 12 significant digits: the noncentral t's series ends in the engine's exp and log, whose
-          // last bits differ between Node and browsers, and the page's downloads are the CLI's bytes.
+          // 12 digits: exp and log's last bits differ between Node and browsers; the page's bytes are the CLI's.
           minimumDetectable:
             n >= 2 && description.sd > 0 && Number.isFinite(description.sd)
               ? Number(minimumDetectableDifference({ n, sd: description.sd, alpha: settings.alpha }).toPrecision(12))
@@ -380,7 +333,7 @@ function planComparison(
     }
   });
 
-  // Randomization and bootstrap: comparisons over the same queries share one kernel call.
+  // Comparisons over the same queries share one kernel call.
   const kernelWork: KernelStep[] = [];
   const { iterations, seed } = settings;
   for (const test of ["randomization", "bootstrap"] as const) {
@@ -415,7 +368,7 @@ function planComparison(
     }
   }
 
-  // Tukey HSD: per measure over the queries every run has; measures with the same queries share one call.
+  // Tukey HSD: per measure over the queries every run has.
   if (settings.tests.includes("tukey")) {
     const complete = measures.map((_, s) => {
       const positions = new Int32Array(universe.size);
@@ -476,17 +429,10 @@ function planComparison(
       conventions,
       measures,
       runs: names,
-      baseline: settings.pairs === "all" ? null : settings.baseline,
+      baseline: settings.pairs === "all" ? null : baseline,
       comparisons,
       means,
-      settings: {
-        pairs: settings.pairs,
-        tests: settings.tests,
-        correction: settings.correction,
-        alpha: settings.alpha,
-        iterations: settings.iterations,
-        seed: settings.seed,
-      },
+      settings,
     };
   }
 }
@@ -495,13 +441,12 @@ function resamplingTest(r: ResamplingResult): Omit<TestResult, "pAdjusted" | "si
   return r.ci95 ? { statistic: r.statistic, p: r.p, ci95: r.ci95 } : { statistic: r.statistic, p: r.p };
 }
 
-function gather(column: Float64Array, positions: Int32Array): Float64Array {
+function gather(column: Float64Array, positions: Int32Array) {
   const out = new Float64Array(positions.length);
   for (let i = 0; i < positions.length; i++) out[i] = column[positions[i]];
   return out;
 }
 
-/** Items grouped by equal position lists (hashed, then compared). */
 function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Array): T[][] {
   const buckets = new Map<number, { positions: Int32Array; items: T[] }[]>();
   const groups: T[][] = [];
@@ -524,17 +469,7 @@ function groupBySame<T>(items: readonly T[], positionsOf: (item: T) => Int32Arra
   return groups;
 }
 
-interface ResolvedCompareOptions {
-  baseline: string;
-  pairs: "baseline" | "all";
-  tests: readonly TestName[];
-  correction: Correction;
-  alpha: number;
-  iterations: number;
-  seed: number;
-}
-
-/** compare()'s options, for checkOptions: the tests' and the measures' lists are checked below. */
+/** The tests' and the measures' lists are checked below. */
 const COMPARE_OPTION_TYPES: Readonly<Record<keyof CompareOptions, OptionType>> = {
   baseline: STRING,
   pairs: oneOf(["baseline", "all"]),
@@ -546,7 +481,6 @@ const COMPARE_OPTION_TYPES: Readonly<Record<keyof CompareOptions, OptionType>> =
   measures: ANY,
 };
 
-/** `runs` checked to be what compare() takes: an array of `{ name, result }`, each result evaluate()'s. */
 function checkRuns(runs: unknown): asserts runs is readonly NamedResult[] {
   if (!Array.isArray(runs))
     throw badInput(`runs must be an array of { name, result } (result: what evaluate() returned), not ${shown(runs)}`);
@@ -579,8 +513,8 @@ function checkRuns(runs: unknown): asserts runs is readonly NamedResult[] {
   });
 }
 
-function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions): ResolvedCompareOptions {
-  const bad = (what: string) => new RankevalError("bad-option", what);
+function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions) {
+  const bad = usageError;
   checkRuns(runs);
   checkOptions(o, COMPARE_OPTION_TYPES);
   if (runs.length < 2) throw bad(`comparing needs at least two runs, not ${runs.length}`);
@@ -615,7 +549,7 @@ function resolveCompareOptions(runs: readonly NamedResult[], o: CompareOptions):
   return { baseline, pairs, tests: ordered, correction, alpha, iterations, seed };
 }
 
-/** Every pair's mean difference and t interval (the report's and the page's chart). */
+/** Every pair's mean difference and t interval (the charts). */
 export function meanDifferences(runs: readonly NamedResult[]) {
   return compare(runs, { pairs: "all", tests: ["t"], correction: "none" }).comparisons.map(
     ({ measure, baseline, run, n, difference, ci95 }) => ({ measure, baseline, run, n, difference, ci95 }),

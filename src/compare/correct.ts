@@ -1,18 +1,17 @@
-// Corrections for multiple comparisons, applied to one family of p-values (one measure and one
-// test over that measure's comparisons). NaN p-values are left out of the family and stay NaN.
+// Multiple-comparison corrections of one family (a measure and a test). NaN p-values stay out and NaN.
 
 export type Correction = "holm" | "bonferroni" | "bh" | "none";
 export const CORRECTIONS: readonly Correction[] = ["holm", "bonferroni", "bh", "none"];
 
 /**
- * Adjusted p-values, in the order given:
+ * In the order given:
  *   bonferroni  min(1, m p)
  *   holm        p_(i) sorted ascending: max over j <= i of min(1, (m - j + 1) p_(j))  (Holm 1979)
  *   bh          p_(i) sorted ascending: min over j >= i of min(1, m p_(j) / j)        (Benjamini & Hochberg 1995)
  *   none        p
  * as statsmodels' multipletests and R's p.adjust.
  */
-export function adjust(p: readonly number[], correction: Correction): number[] {
+export function adjust(p: readonly number[], correction: Correction) {
   const present = p.map((v, i) => [v, i] as const).filter(([v]) => !Number.isNaN(v));
   const m = present.length;
   const out = p.map(() => NaN);

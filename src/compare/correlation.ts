@@ -1,25 +1,19 @@
-// How alike two evaluations order the same systems: Kendall's tau_b (as scipy.stats.kendalltau) and
-// Yilmaz, Aslam and Robertson's tau_AP (SIGIR 2008), the first ordering the reference. Browser-safe.
 import { badInput, notAnObject, shown } from "../errors/errors.js";
 
-/** Scores of systems under one evaluation: system name -> score (higher ranks first). */
+/** System name -> score (higher ranks first). */
 export type SystemScores = Readonly<Record<string, number>>;
 
 export interface SystemCorrelation {
   /** Kendall's tau_b, as scipy.stats.kendalltau: NaN where either side ties every system. */
   readonly tau: number;
   /**
-   * tau_AP with `a`'s order the reference: where `b` ties systems, its expectation over the orders of
-   * the tied ones (Urbano and Marrero's tau_AP,a, ICTIR 2017); NaN where `a` ties systems (a tied
-   * reference does not say which order is right).
+   * tau_AP (Yilmaz, Aslam & Robertson, SIGIR 2008), `a` the reference; ties in `b`: the expectation over
+   * their orders (Urbano & Marrero's tau_AP,a, ICTIR 2017); NaN where `a` ties systems.
    */
   readonly tauAP: number;
 }
 
-/**
- * Kendall's tau_b and tau_AP between two scorings of the same systems (`{ system: score }`: two
- * measures, two judgment sets, two topic sets), `a` the reference of tau_AP.
- */
+/** Kendall's tau_b and tau_AP between two scorings of the same systems, `a` the reference of tau_AP. */
 export function systemCorrelation(a: SystemScores, b: SystemScores): SystemCorrelation {
   const names = checkScores(a, "a");
   checkScores(b, "b");
@@ -37,8 +31,7 @@ export function systemCorrelation(a: SystemScores, b: SystemScores): SystemCorre
   return { tau: kendallTauB(x, y), tauAP: tauAP(x, y) };
 }
 
-/** `scores` checked to be `{ system: finite number }`; its names. */
-function checkScores(scores: unknown, what: string): string[] {
+function checkScores(scores: unknown, what: string) {
   if (notAnObject(scores)) throw badInput(`systemCorrelation: ${what} must be { system: score }, not ${shown(scores)}`);
   const names = Object.keys(scores as object);
   for (const n of names) {
@@ -49,16 +42,12 @@ function checkScores(scores: unknown, what: string): string[] {
   return names;
 }
 
-function someNames(names: readonly string[]): string {
+function someNames(names: readonly string[]) {
   return `${names.slice(0, 3).map(shown).join(", ")}${names.length > 3 ? `, ... (${names.length})` : ""}`;
 }
 
-/**
- * tau_b = (concordant - discordant) / sqrt(pairs - pairs tied in x) / sqrt(pairs - pairs tied in y),
- * as scipy computes it (NaN where every pair ties on one side; clipped to [-1, 1]). O(n^2): n is a
- * number of systems.
- */
-function kendallTauB(x: readonly number[], y: readonly number[]): number {
+/** tau_b = (concordant - discordant) / sqrt(pairs - tied in x) / sqrt(pairs - tied in y), as scipy; O(n^2) in systems. */
+function kendallTauB(x: readonly number[], y: readonly number[]) {
   const n = x.length;
   let tiedX = 0;
   let tiedY = 0;
@@ -79,14 +68,11 @@ function kendallTauB(x: readonly number[], y: readonly number[]): number {
 }
 
 /**
- * tau_AP = 2 / (n - 1) sum_{i=2..n} C(i) / (i - 1) - 1, i running down y's order and C(i) the systems
- * above rank i there that x ranks above it too. Where y ties systems, the expectation over the orders
- * of each tied group (Urbano and Marrero's tau_AP,a): a system of a group first at rank r, of t tied,
- * counts the systems of the groups above it that x ranks above it, each weighted by the mean of
- * 1/(rank - 1) over the group's ranks, sum_{k=1..t} 1/(r + k - 2) / t; and a group adds
- * sum_{k=1..t-1} (k / 2) / (r + k - 1) for its own pairs (each right with probability 1/2).
+ * tau_AP = 2 / (n - 1) sum_{i=2..n} C(i) / (i - 1) - 1, C(i) the systems above y's rank i that x ranks
+ * above it too. A tied group of t at rank r (tau_AP,a): C weighted by sum_{k=1..t} 1/(r + k - 2) / t, plus
+ * sum_{k=1..t-1} (k / 2) / (r + k - 1) for its own pairs.
  */
-function tauAP(x: readonly number[], y: readonly number[]): number {
+function tauAP(x: readonly number[], y: readonly number[]) {
   const n = x.length;
   if (new Set(x).size < n) return NaN;
   const order = [...x.keys()].sort((i, j) => y[j] - y[i]);
@@ -94,7 +80,7 @@ function tauAP(x: readonly number[], y: readonly number[]): number {
   for (let start = 0; start < n; ) {
     let end = start + 1;
     while (end < n && y[order[end]] === y[order[start]]) end++;
-    const r = start + 1; // the group's first rank
+    const r = start + 1;
     const t = end - start;
     if (r > 1) {
       let meanInverse = 0;

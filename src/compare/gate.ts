@@ -1,23 +1,18 @@
-// A regression gate for CI (`rankeval --compare ... --gate "ndcg@10>=-0.01"`): a run fails a gate
-// when its mean on the gate's measure is below the baseline's by more than the budget and the drop is
-// significant (the comparison's first test, corrected, at its alpha). A drop that the queries cannot
-// tell from chance does not fail: the gate is about evidence, not noise. The verdicts are written by
-// src/output/comparison.ts (gateMarkdown, gateJunit). Browser compatible.
+// `--gate "ndcg@10>=-0.01"`: a run fails when its mean is below the baseline's by more than the budget
+// and the drop is significant (the first test, corrected): a drop not told from chance does not fail.
 import { usageError } from "../errors/errors.js";
 import type { Comparison, PairComparison } from "./compare.js";
 import type { TestName } from "./tests.js";
 
-/** `MEASURE>=BOUND`: the run's mean minus the baseline's must be at least BOUND (a budget is a BOUND below 0). */
+/** `MEASURE>=BOUND`: run - baseline must be at least BOUND (<= 0). */
 export interface Gate {
   readonly measure: string;
   readonly bound: number;
-  /** As written, for messages. */
   readonly text: string;
 }
 
 const GATE = /^\s*(.+?)\s*>=\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*$/;
 
-/** A gate as the command line gives it; a usage error naming it where it is not MEASURE>=NUMBER. */
 export function parseGate(spec: string): Gate {
   const m = GATE.exec(spec);
   if (!m)
@@ -25,34 +20,27 @@ export function parseGate(spec: string): Gate {
       `--gate "${spec}": expected MEASURE>=BOUND, the least difference run - baseline allowed (as "ndcg@10>=-0.01")`,
     );
   const bound = Number(m[2]);
-  // A gain asked for (a bound above 0) is no regression budget: significance would not say "worse".
+  // A bound above 0 is no budget: significance would not say "worse".
   if (bound > 0)
     throw usageError(`--gate "${spec}": the bound is a budget, 0 or below (as "${m[1]}>=-0.01"), not ${m[2]}`);
   return { measure: m[1], bound, text: `${m[1]}>=${m[2]}` };
 }
 
-/** One gate on one run against its baseline. */
 export interface GateVerdict {
   readonly gate: Gate;
   readonly comparison: PairComparison;
-  /** The test that decides, and its corrected p. */
+  /** The deciding test; p corrected. */
   readonly test: TestName;
   readonly p: number;
   readonly significant: boolean;
-  /** The difference is below the bound and significant. */
   readonly failed: boolean;
-  /** The queries the run lost most on, worst first (at most five). */
+  /** At most five, worst first. */
   readonly losses: readonly { readonly qid: string; readonly difference: number }[];
 }
 
-/** Per-query values of a run on a measure, by qid (the comparison's inputs). */
 export type PerQueryValues = (run: string, measure: string) => { qids: readonly string[]; values: ArrayLike<number> };
 
-/**
- * Every gate on every run compared with a baseline (`--all-pairs` compares runs with each other too:
- * each pair is gated). `measureOf` gives the comparison's name of a gate's measure (null: not
- * compared), which is said as a usage error with the measures compared.
- */
+/** Every gate on every pair compared. `measureOf`: the comparison's name of a gate's measure (null: not compared). */
 export function checkGates(
   c: Comparison,
   gates: readonly Gate[],

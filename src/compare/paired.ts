@@ -8,9 +8,8 @@ export interface TestStatistic {
 }
 
 /**
- * Paired Student's t: t = mean(d) / (sd(d) / sqrt(n)), sd with n - 1, df = n - 1; p = 2 P(T_df <=
- * -|t|). scipy.stats.ttest_rel(run, baseline). NaN for n < 2; with sd(d) = 0, t is +-Infinity and
- * p = 0 when mean(d) != 0, both NaN when every d is 0 (as scipy).
+ * scipy's ttest_rel: t = mean(d) / (sd(d) / sqrt(n)), df = n - 1. NaN for n < 2; sd(d) = 0: t = +-Infinity,
+ * p = 0, or both NaN when every d is 0.
  */
 export function pairedT(d: ArrayLike<number>): TestStatistic {
   const n = d.length;
@@ -21,11 +20,8 @@ export function pairedT(d: ArrayLike<number>): TestStatistic {
 }
 
 /**
- * The sign test: wins and losses (ties dropped) against Binomial(wins + losses, 1/2), two-sided:
- * p = min(1, 2 P(X <= min(wins, losses))), 1 when wins = losses; the statistic is wins / (wins +
- * losses). scipy.stats.binomtest(wins, wins + losses).pvalue, whose two-sided rule (the outcomes no
- * more likely than the observed one) is this sum for p = 1/2, where the distribution is symmetric.
- * NaN when every query ties.
+ * The sign test, scipy's binomtest(wins, wins + losses): p = min(1, 2 P(X <= min(wins, losses))), 1 when
+ * wins = losses (Binomial(n, 1/2) is symmetric); NaN when every query ties.
  */
 export function signTest(wins: number, losses: number): TestStatistic {
   const n = wins + losses;
@@ -46,17 +42,13 @@ export interface Description {
   readonly relative: number;
   /** d_z = mean(d) / sd(d). */
   readonly effectSize: number;
-  /** sd(d), with n - 1: what the paired t-test's power and a topic set size depend on. */
+  /** sd(d), with n - 1. */
   readonly sd: number;
   readonly wins: number;
   readonly ties: number;
   readonly losses: number;
 }
 
-/**
- * The comparison's numbers over the paired queries; the interval is mean(d) +- t_{0.975, n-1} sd(d) / sqrt(n)
- * (tIntervalOf, the evaluation's t interval of a mean).
- */
 export function describe(run: ArrayLike<number>, baseline: ArrayLike<number>, d: ArrayLike<number>): Description {
   const n = d.length;
   const baselineMean = npMean(baseline);

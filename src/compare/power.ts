@@ -1,7 +1,5 @@
-// How many queries a comparison needs, and what it can see: the power of the two-sided paired t-test
-// (the one-sample t-test of the per-query differences), as statsmodels' TTestPower computes it, from
-// the noncentral t distribution; Sakai's topic set size design is its inverse in n, the minimum
-// detectable difference its inverse in delta. Browser compatible.
+// The two-sided paired t-test's power, as statsmodels' TTestPower; Sakai's topic set size is its inverse
+// in n, the minimum detectable difference its inverse in delta.
 import { checkOptions, type OptionType, PROBABILITY, required, usageError } from "../errors/errors.js";
 import { studentCdf, studentQuantile } from "../stats/dists.js";
 import { normalCdf } from "../stats/stdlib.generated.js";
@@ -20,21 +18,19 @@ function lnGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
-/** Where the series stops: its error bound, and the most terms. */
 const ERROR_MAX = 1e-12;
 const TERMS_MAX = 1000;
 
 /**
- * P(T <= t) for the noncentral t with `df` degrees of freedom and noncentrality `delta`: Guenther's
- * twin series (Lenth's algorithm AS 243, as R's pnt computes it), the normal approximation of
- * Abramowitz and Stegun 26.7.10 where delta is past 37.62 or df past 400,000.
+ * P(T <= t) of the noncentral t (`df` degrees of freedom, noncentrality `delta`): AS 243 as R's pnt;
+ * Abramowitz & Stegun 26.7.10's normal approximation past delta 37.62 or df 400,000.
  */
-export function noncentralTCdf(t: number, df: number, delta: number): number {
+export function noncentralTCdf(t: number, df: number, delta: number) {
   if (Number.isNaN(t) || !(df > 0) || Number.isNaN(delta)) return NaN;
   if (delta === 0) return studentCdf(t, df);
   if (t === Number.POSITIVE_INFINITY) return 1;
   if (t === Number.NEGATIVE_INFINITY) return 0;
-  // The series is for t >= 0: the lower tail at t < 0 is one minus the upper tail at -t, -delta.
+  // The series is for t >= 0: P(T <= t) = 1 - P(T <= -t) at -delta.
   const negative = t < 0;
   const tt = negative ? -t : t;
   const del = negative ? -delta : delta;
@@ -56,7 +52,7 @@ export function noncentralTCdf(t: number, df: number, delta: number): number {
     const b = 0.5 * df;
     const rxb = (1 - x) ** b;
     const lnBeta = 0.5 * Math.log(Math.PI) + lnGamma(b) - lnGamma(0.5 + b);
-    // I_x(1/2, df/2), the regularized incomplete beta, is 2 P(T <= tt) - 1 for the central t.
+    // I_x(1/2, df/2) = 2 P(T <= tt) - 1 of the central t.
     let xodd = 2 * studentCdf(tt, df) - 1;
     let godd = 2 * rxb * Math.exp(a * Math.log(x) - lnBeta);
     const bx = b * x;
@@ -85,15 +81,14 @@ export function noncentralTCdf(t: number, df: number, delta: number): number {
 export interface PowerOptions {
   /** Queries (paired values), 2 or more. */
   n: number;
-  /** The standard deviation of the per-query differences (a comparison's, or a pilot run's). */
+  /** The standard deviation of the per-query differences. */
   sd: number;
-  /** The true difference of the means to detect (its sign does not matter: the test is two-sided). */
+  /** The true difference of the means to detect (either sign). */
   delta: number;
   /** The test's level. @default 0.05 */
   alpha?: number;
 }
 
-// The calls' options, checked by the one option checker (src/errors/errors.ts: unknown keys refused too).
 const QUERIES = required({
   test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 2,
   is: "a whole number of queries, 2 or more",
@@ -108,8 +103,7 @@ const NONZERO = required({
   is: "a finite number other than 0",
 });
 
-/** `power` above `alpha`: a usage error naming both otherwise. */
-/** A target's options checked, alpha and power with defaults filled in; the power must be above alpha. */
+/** A target's options checked, defaults filled in; power must be above alpha. */
 function target<T extends TargetOptions>(call: string, options: T, types: Readonly<Record<string, OptionType>>) {
   const o = checkOptions(options, { ...types, alpha: PROBABILITY, power: PROBABILITY }, call);
   const alpha = o.alpha ?? 0.05;
@@ -118,8 +112,7 @@ function target<T extends TargetOptions>(call: string, options: T, types: Readon
   return { o, alpha, want };
 }
 
-/** The power at n queries; options checked. */
-function powerAt(n: number, sd: number, delta: number, alpha: number): number {
+function powerAt(n: number, sd: number, delta: number, alpha: number) {
   const df = n - 1;
   const nc = (Math.abs(delta) / sd) * Math.sqrt(n);
   const critical = studentQuantile(1 - alpha / 2, df);
@@ -127,21 +120,19 @@ function powerAt(n: number, sd: number, delta: number, alpha: number): number {
 }
 
 /**
- * The probability that the two-sided paired t-test at level `alpha` finds a difference `delta` of the
- * means significant over `n` queries whose differences have standard deviation `sd` (statsmodels'
- * TTestPower().power(delta / sd, n, alpha)).
+ * The probability that the two-sided paired t-test at `alpha` finds a difference `delta` significant over
+ * `n` queries with differences' sd `sd` (statsmodels' TTestPower().power(delta / sd, n, alpha)).
  *
  * @example
  * ```ts
  * power({ n: 50, sd: 0.1, delta: 0.03 }); // 0.5477...: 50 queries see a 0.03 gain about half the time
  * ```
  */
-export function power(options: PowerOptions): number {
+export function power(options: PowerOptions) {
   const o = checkOptions(options, { n: QUERIES, sd: SD, delta: DELTA, alpha: PROBABILITY }, "power");
   return powerAt(o.n, o.sd, o.delta, o.alpha ?? 0.05);
 }
 
-/** The power wanted, and the test's level. */
 export interface TargetOptions {
   /** The test's level. @default 0.05 */
   alpha?: number;
@@ -149,24 +140,22 @@ export interface TargetOptions {
   power?: number;
 }
 
-/** The most queries topicSetSize looks at. */
 const MOST_QUERIES = 1e7;
 
 /**
- * The fewest queries with which the two-sided paired t-test at level `alpha` finds a difference
- * `delta` significant with probability `power` at least, given the standard deviation `sd` of the
- * per-query differences (Sakai's topic set size design, for the paired t-test).
+ * The fewest queries with which the paired t-test at `alpha` finds `delta` significant with probability
+ * `power`, given the differences' sd `sd` (Sakai's topic set size design).
  *
  * @example
  * ```ts
  * topicSetSize({ sd: 0.1, delta: 0.03 }); // 90 queries for 80% power at 0.05
  * ```
  */
-export function topicSetSize(options: { sd: number; delta: number } & TargetOptions): number {
+export function topicSetSize(options: { sd: number; delta: number } & TargetOptions) {
   const call = "topicSetSize";
   const { o, alpha, want } = target(call, options, { sd: SD, delta: NONZERO });
   const { sd, delta } = o;
-  // The power grows with n: doubling to a size that reaches it, then halving back.
+  // Power grows with n: double, then bisect.
   let lo = 2;
   if (powerAt(lo, sd, delta, alpha) >= want) return lo;
   let hi = 4;
@@ -185,16 +174,15 @@ export function topicSetSize(options: { sd: number; delta: number } & TargetOpti
 }
 
 /**
- * The smallest difference of the means that the two-sided paired t-test at level `alpha` finds
- * significant with probability `power` over `n` queries whose differences have standard deviation
- * `sd`: what a test collection of that size can see.
+ * The smallest difference of the means the paired t-test at `alpha` finds significant with probability
+ * `power` over `n` queries with differences' sd `sd`.
  *
  * @example
  * ```ts
  * minimumDetectableDifference({ n: 50, sd: 0.1 }); // 0.0404...
  * ```
  */
-export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions): number {
+export function minimumDetectableDifference(options: { n: number; sd: number } & TargetOptions) {
   const { o, alpha, want } = target("minimumDetectableDifference", options, { n: QUERIES, sd: SD });
   const { n, sd } = o;
   let lo = 0;
@@ -203,7 +191,6 @@ export function minimumDetectableDifference(options: { n: number; sd: number } &
     lo = hi;
     hi *= 2;
   }
-  // Halved to the last few bits of the difference.
   for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
     const mid = (lo + hi) / 2;
     if (powerAt(n, sd, mid, alpha) >= want) hi = mid;

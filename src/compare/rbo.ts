@@ -1,6 +1,5 @@
-// Rank-biased overlap of two runs, query by query: RBO_ext of Webber, Moffat and Zobel (2010), "A
-// similarity measure for indefinite rankings", ACM TOIS 28(4), equation 32 (lists of any two lengths),
-// with tied documents as the paper's section on ties has them. Browser-safe.
+// RBO_ext of Webber, Moffat & Zobel (2010), "A similarity measure for indefinite rankings", TOIS 28(4),
+// eq. 32, with its section on ties.
 import { badInput, checkOptions, notAnObject, PROBABILITY, shown } from "../errors/errors.js";
 import { sortQids } from "../c/strings.js";
 import type { ScoredRun } from "../fusion/run-shapes.js";
@@ -10,37 +9,32 @@ export interface RboOptions {
   readonly p?: number;
 }
 
-/** rbo()'s result, shaped as a measure's: `values[i]` belongs to `qids[i]`. */
+/** `values[i]` belongs to `qids[i]`. */
 export interface RboResult {
-  /** The queries compared, in trec_eval's order (byte order of their ids). */
+  /** In byte order (trec_eval's). */
   readonly qids: string[];
   readonly values: Float64Array;
-  /** The mean over `qids`. */
   readonly mean: number;
 }
 
 export const DEFAULT_RBO_P = 0.9;
 
-/** One query's ranking as RBO reads it: each document's rank group (1 + the documents scored above it). */
 interface Ranking {
   readonly docs: string[];
-  /** top[i]: the first rank of docs[i]'s tie group, 1-based. */
+  /** The first rank (1-based) of docs[i]'s tie group. */
   readonly top: Int32Array;
 }
 
 /**
- * Rank-biased overlap (RBO_ext) of `runA` and `runB` (`{ qid: { docid: score } }`, higher first),
- * per query. The queries are those with a document in either run; a query with documents in one run
- * only has RBO 0 (no overlap at any depth). Equal scores are a tie: the tied documents enter the
- * prefix together, at the depth of their first rank, and the agreement at depth d is
- * 2 X_d / (|A_:d| + |B_:d|) (Webber et al.'s treatment of ties; without ties it is X_d / d).
+ * Rank-biased overlap (RBO_ext) of two runs per query with a document in either (in one only: 0). Tied
+ * documents enter the prefix together at their first rank; agreement at depth d: 2 X_d / (|A_:d| + |B_:d|).
  */
 export function rbo(runA: ScoredRun, runB: ScoredRun, options?: RboOptions): RboResult {
   const { p = DEFAULT_RBO_P } = checkOptions(options, { p: PROBABILITY }, "rbo");
   return rboOfRuns(runA, runB, p, ["runA", "runB"]);
 }
 
-/** rbo() at `p`, the runs called `names` in messages (the command line's: their files). */
+/** rbo(), the runs called `names` in messages. */
 export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: readonly [string, string]): RboResult {
   const [nameA, nameB] = names;
   checkRun(runA, nameA);
@@ -65,18 +59,15 @@ export function rboOfRuns(runA: ScoredRun, runB: ScoredRun, p: number, names: re
   return { qids, values, mean: sum / qids.length };
 }
 
-/** Whether `run` has query `q` with a document. */
-function has(run: ScoredRun, q: string): boolean {
+function has(run: ScoredRun, q: string) {
   return Object.hasOwn(run, q) && Object.keys(run[q]).length > 0;
 }
 
-/** Up to three of a run's query ids, for a message. */
-function someQueries(run: ScoredRun): string {
+function someQueries(run: ScoredRun) {
   const q = Object.keys(run);
   return `${q.slice(0, 3).map(shown).join(", ")}${q.length > 3 ? ", ..." : ""}`;
 }
 
-/** `run` checked to be `{ qid: { docid: finite score } }`. */
 function checkRun(run: unknown, what: string): asserts run is ScoredRun {
   if (notAnObject(run)) throw badInput(`rbo: ${what} must be { qid: { docid: score } }, not ${shown(run)}`);
   for (const [q, docs] of Object.entries(run as object)) {
@@ -90,7 +81,6 @@ function checkRun(run: unknown, what: string): asserts run is ScoredRun {
   }
 }
 
-/** A query's documents by descending score, each with its tie group's first rank. */
 function ranking(scores: Readonly<Record<string, number>>): Ranking {
   const docs = Object.keys(scores).sort((a, b) => scores[b] - scores[a]);
   const top = new Int32Array(docs.length);
@@ -99,20 +89,16 @@ function ranking(scores: Readonly<Record<string, number>>): Ranking {
 }
 
 /**
- * RBO_ext of two non-empty rankings: equation 32 of Webber et al., the agreement at each depth as their
- * section on ties has it. S is the shorter list (s items), L the longer (l). Up to depth s both are
- * seen; from s+1 to l, S's unseen items are taken to agree at S's last rate A_s (X_d gains
- * (d - s) A_s); past l, the agreement stays at depth l's:
+ * RBO_ext (eq. 32 with ties), S the shorter list (s), L the longer (l); past s, S agrees at A_s:
  *   RBO_ext = (1 - p) sum_{d=1..l} p^(d-1) A_d + p^l (X_l + (l - s) A_s) / l,
  *   A_d = 2 X_d / (|S_:d| + |L_:d|) for d <= s,   A_d = 2 (X_d + (d - s) A_s) / (d + |L_:d|) for s < d <= l,
- * where |S_:d| counts the documents whose tie group starts at or above d. Without ties it is eq. 32:
- *   (1-p)/p (sum_{d=1..l} X_d/d p^d + sum_{d=s+1..l} X_s (d-s)/(s d) p^d) + ((X_l - X_s)/l + X_s/s) p^l.
+ * |S_:d| the documents whose tie group starts at or above d.
  */
-function rboExt(a: Ranking, b: Ranking, p: number): number {
+function rboExt(a: Ranking, b: Ranking, p: number) {
   const [S, L] = a.docs.length <= b.docs.length ? [a, b] : [b, a];
   const s = S.docs.length;
   const l = L.docs.length;
-  // Per depth: documents entering each prefix there, and documents entering both (at the later entry).
+  // Per depth: documents entering each prefix, and both (at the later entry).
   const inS = new Int32Array(l + 1);
   const inL = new Int32Array(l + 1);
   const inBoth = new Int32Array(l + 1);
@@ -141,7 +127,6 @@ function rboExt(a: Ranking, b: Ranking, p: number): number {
     sum += power * agreement;
     power *= p;
   }
-  // power is now p^l.
   const value = (1 - p) * sum + power * ((x + (l - s) * aS) / l);
   // Rounding can put identical lists a hair past 1.
   return Math.min(1, Math.max(0, value));

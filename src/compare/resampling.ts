@@ -1,12 +1,11 @@
-// The resampling tests over the kernel. Comparisons that pair the same queries share one call: each
-// pair's statistic is the difference of its runs' sums (sum_q s_q (x_q - y_q) = sum_q s_q x_q -
-// sum_q s_q y_q), so ten runs cost ten columns, not forty-five pairs.
+// Resampling tests over the kernel. Pairs over the same queries share one call: a pair's statistic is
+// the difference of its runs' sums, so ten runs cost ten columns, not forty-five pairs.
 import { badInput, shown } from "../errors/errors.js";
 import { kernelBootstrapSums, kernelRandomizationSums, kernelTukeyRanges } from "../kernel/significance-kernel.js";
 import { pairwiseSum, quantileSorted } from "../stats/numeric.js";
 import { monteCarloP, randomizationExact, tolerance } from "./resampling-rules.js";
 
-/** A comparison within a group: indices of its run's and its baseline's columns. */
+/** Column indices. */
 export interface ColumnPair {
   readonly run: number;
   readonly baseline: number;
@@ -16,7 +15,7 @@ export interface ResamplingResult {
   /** The observed mean difference (run - baseline). */
   readonly statistic: number;
   readonly p: number;
-  /** The bootstrap's 95% percentile interval of the mean difference. */
+  /** bootstrap: the 95% percentile interval. */
   readonly ci95?: readonly [number, number];
 }
 
@@ -30,7 +29,7 @@ function differences(run: ArrayLike<number>, baseline: ArrayLike<number>): { d: 
   return { d, absoluteSum };
 }
 
-/** Iterations first .. first + iterations - 1 of a resampling test: plain data, for a worker. */
+/** Iterations first .. first + iterations - 1 of a test: plain data, for a worker. */
 export type ResamplingJob = {
   readonly rows: number;
   readonly iterations: number;
@@ -41,7 +40,7 @@ export type ResamplingJob = {
   | { readonly kind: "tukey"; readonly values: readonly (readonly Float64Array[])[] }
 );
 
-/** Runs a job in this thread's kernel: one Float64Array of `iterations` values per column (per measure for tukey). */
+/** Runs a job in this thread: `iterations` values per column (per measure for tukey). */
 export function runResamplingJob(job: ResamplingJob): Float64Array[] {
   const kind = (job as { kind?: unknown } | null)?.kind;
   if (kind !== "randomization" && kind !== "bootstrap" && kind !== "tukey")
@@ -56,7 +55,6 @@ export function runResamplingJob(job: ResamplingJob): Float64Array[] {
   }
 }
 
-/** A paired test's results from the kernel's sums. */
 type FromSums = (
   columns: readonly ArrayLike<number>[],
   rows: number,
@@ -65,16 +63,14 @@ type FromSums = (
   sums: readonly Float64Array[],
 ) => ResamplingResult[];
 
-/** Whether the randomization test over `rows` queries needs the kernel (else: none, or exact enumeration). */
-export function randomizationNeedsKernel(rows: number, iterations: number): boolean {
+/** Else: no rows, or exact enumeration. */
+export function randomizationNeedsKernel(rows: number, iterations: number) {
   return rows > 0 && 2 ** rows > iterations;
 }
 
 /**
- * Fisher's paired randomization test on the mean difference, for each pair of columns (each
- * `rows` long, the same queries): p = (1 + #{|T*| >= |T|}) / (1 + B) over B random sign vectors
- * (sums: each column's sum under each, from the kernel), or over all 2^rows of them, exactly,
- * when 2^rows <= B (sums unused).
+ * Fisher's paired randomization test of the mean difference: p = (1 + #{|T*| >= |T|}) / (1 + B) over B
+ * random sign vectors (the kernel's sums), or exactly over all 2^rows when 2^rows <= B.
  */
 export const randomizationFromSums: FromSums = (columns, rows, pairs, iterations, sums) => {
   if (rows === 0) return pairs.map(() => ({ statistic: NaN, p: NaN }));
@@ -94,10 +90,8 @@ export const randomizationFromSums: FromSums = (columns, rows, pairs, iterations
 };
 
 /**
- * The paired bootstrap of the mean difference: B resamples of the queries with replacement. The
- * 95% percentile interval of the resampled means, and the shifted-bootstrap p (Sakai 2006): the
- * resampled means shifted by the observed mean (a null distribution centred on 0), p = (1 +
- * #{|mean* - mean| >= |mean|}) / (1 + B). NaN with fewer than 2 queries (the kernel is not needed).
+ * The paired bootstrap of the mean difference: the 95% percentile interval, and the shifted-bootstrap p
+ * (Sakai 2006) = (1 + #{|mean* - mean| >= |mean|}) / (1 + B). NaN under 2 queries.
  */
 export const bootstrapFromSums: FromSums = (columns, rows, pairs, iterations, sums) => {
   if (rows < 2)
@@ -114,7 +108,6 @@ export const bootstrapFromSums: FromSums = (columns, rows, pairs, iterations, su
   });
 };
 
-/** A paired test in this thread: the kernel's sums if needed, then the results. */
 function pairedTest(kind: "randomization" | "bootstrap", fromSums: FromSums) {
   return (
     columns: readonly Float64Array[],
@@ -132,7 +125,7 @@ function pairedTest(kind: "randomization" | "bootstrap", fromSums: FromSums) {
 export const randomizationTests = pairedTest("randomization", randomizationFromSums);
 export const bootstrapTests = pairedTest("bootstrap", bootstrapFromSums);
 
-/** The interval and p of a bootstrap from its resampled means (shared with the reference). */
+/** Shared with the reference. */
 export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Float64Array): ResamplingResult {
   const rows = d.length;
   const mean = pairwiseSum(d) / rows;
@@ -148,10 +141,8 @@ export function bootstrapSummary(d: Float64Array, absoluteSum: number, means: Fl
 }
 
 /**
- * The randomised Tukey HSD (Carterette 2012) for one or more measures over the same queries:
- * values[s][r] is measure s's column of run r, `rows` long, every value a number. Per iteration
- * each query's values are shuffled among the runs; p of a pair = (1 + #{max_r mean*_r - min_r
- * mean*_r >= |mean_run - mean_baseline|}) / (1 + B). Returns results[s][pair].
+ * The randomised Tukey HSD (Carterette 2012), values[s][r] measure s's column of run r: each query's values
+ * shuffled among the runs; p = (1 + #{max mean* - min mean* >= |mean_run - mean_baseline|}) / (1 + B).
  */
 export function tukeyTests(
   values: readonly (readonly Float64Array[])[],
@@ -165,7 +156,7 @@ export function tukeyTests(
   return values.map((runs, s) => tukeyCounts(runs, rows, pairs, ranges[s]));
 }
 
-/** p of each pair from the iterations' ranges (shared with the reference). */
+/** Shared with the reference. */
 export function tukeyCounts(
   runs: readonly ArrayLike<number>[],
   rows: number,

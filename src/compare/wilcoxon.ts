@@ -1,16 +1,7 @@
-// The Wilcoxon signed-rank test over paired differences, as scipy 1.17's
-// `scipy.stats.wilcoxon(run, baseline)` with its defaults (zero_method="wilcox", correction=False,
-// method="auto"; scipy/stats/_wilcoxon.py):
-//   - zeros are dropped; the others are ranked by |d|, equal |d| sharing their average rank;
-//   - R+ and R- are the rank sums of the positive and negative d; the statistic is min(R+, R-);
-//   - p, two-sided, by the first rule that applies, where n counts the zeros too:
-//       n > 50                          the normal approximation
-//       no ties and no zeros            the exact distribution of R+ (2^count equally likely signs)
-//       n <= 13                         the permutation distribution: all 2^n sign flips of d
-//       otherwise                       the normal approximation
-//     normal approximation: z = (R+ - count(count+1)/4) / sqrt((count(count+1)(2count+1) -
-//     sum(t^3 - t)/2) / 24) over the tie groups t of the nonzero |d|; p = 2 Phi(-|z|), no
-//     continuity correction.
+// scipy 1.17's `wilcoxon(run, baseline)` with its defaults (zero_method="wilcox", correction=False,
+// method="auto"; scipy/stats/_wilcoxon.py): zeros dropped, average ranks for ties, statistic min(R+, R-);
+// p by the first rule that applies (n counting zeros): n > 50 normal; no ties nor zeros exact; n <= 13
+// all 2^n sign flips; else normal, z = (R+ - c(c+1)/4) / sqrt((c(c+1)(2c+1) - sum(t^3 - t)/2) / 24).
 import { normalTwoSided } from "../stats/dists.js";
 
 export interface WilcoxonResult {
@@ -41,7 +32,7 @@ export function wilcoxon(d: ArrayLike<number>): WilcoxonResult {
   return { statistic, p: normalTwoSided((rPlus - mean) / se), method: "normal" };
 }
 
-/** R+ and R- with average ranks for ties: sums of half-integers, exact in doubles in any order. */
+/** Sums of half-integers: exact in any order. */
 function signedRanks(d: ArrayLike<number>) {
   let np = 0;
   let nn = 0;
@@ -84,10 +75,7 @@ function signedRanks(d: ArrayLike<number>) {
 
 const distributions = new Map<number, Float64Array>();
 
-/**
- * counts[k] = how many of the 2^n sign assignments of the ranks 1..n give R+ = k (subsets of
- * {1..n} summing to k); below 2^50 for n <= 50, so exact in doubles.
- */
+/** counts[k]: subsets of {1..n} summing to k; below 2^50 for n <= 50, so exact. */
 export function signedRankCounts(n: number): Float64Array {
   let counts = distributions.get(n);
   if (counts) return counts;
@@ -101,11 +89,8 @@ export function signedRankCounts(n: number): Float64Array {
   return counts;
 }
 
-/**
- * 2 min(P(R+ >= floor(r)), P(R+ <= ceil(r))), at most 1: scipy's exact two-sided p (a statistic
- * that is not an integer, which only ties make, is rounded away from the centre, as scipy does).
- */
-function exactP(rPlus: number, n: number): number {
+/** scipy's exact p: 2 min(P(R+ >= floor(r)), P(R+ <= ceil(r))), at most 1. */
+function exactP(rPlus: number, n: number) {
   const counts = signedRankCounts(n);
   const total = 2 ** n;
   let lower = 0;
@@ -115,14 +100,10 @@ function exactP(rPlus: number, n: number): number {
   return Math.min(1, (2 * Math.min(lower, upper)) / total);
 }
 
-/**
- * scipy.stats.permutation_test over all 2^n sign flips of d (zeros included: their flips change
- * nothing), the statistic R+ of each: 2 min(#{R+* <= R+}, #{R+* >= R+}) / 2^n, at most 1, with
- * scipy's tolerance of 100 ulp of the observed statistic.
- */
-function permutationP(d: ArrayLike<number>, rPlus: number): number {
+/** scipy's permutation_test over all 2^n sign flips: 2 min(#{R+* <= R+}, #{R+* >= R+}) / 2^n, tolerance 100 ulp. */
+function permutationP(d: ArrayLike<number>, rPlus: number) {
   const n = d.length;
-  // Each value's average rank among the nonzero |d| (n <= 13: by counting).
+  // Average ranks among the nonzero |d|, by counting.
   const rank = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     if (d[i] === 0) continue;

@@ -1,7 +1,4 @@
-// Runs in ranx's order evaluated as ranx's evaluate() evaluates them: the metric (a ranx name, under the
-// ranx preset's conventions) per judged query, in the order each query's documents are given (ranx's
-// sorted order: ties as numba left them), the mean as numpy takes it. optimizeFusion evaluates every
-// candidate here, one kernel batch each, the judgments laid out once.
+// ranx's evaluate() of runs in ranx's order (ranx preset, numpy's mean); judgments laid out once.
 import { npMean } from "../stats/numeric.js";
 import { badInput, notAnObject, shown } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
@@ -13,9 +10,8 @@ import { queryIds, type Ranked } from "./normalize.js";
 import type { RankedRun } from "./ranked-run.js";
 import type { Judgments } from "./run-shapes.js";
 
-/** Judgments laid out for evaluating many runs of the same queries. */
 export class RankedEvaluator {
-  /** The judged queries, in code point order (ranx's). */
+  /** In code point order (ranx's). */
   readonly qids: string[];
   private readonly labels: Map<string, number>[];
   private readonly judgedOffsets: Int32Array;
@@ -24,19 +20,9 @@ export class RankedEvaluator {
   private readonly explicit: ExplicitOptions;
 
   constructor(qrels: Judgments, metric: string, options: Options = {}) {
-    if (notAnObject(qrels)) throw badInput(`qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-    this.qids = queryIds(qrels);
-    this.labels = this.qids.map((q) => {
-      const docs = qrels[q];
-      if (notAnObject(docs)) throw badInput(`qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
-      const m = new Map<string, number>();
-      for (const [d, l] of Object.entries(docs)) {
-        if (typeof l !== "number" || !Number.isFinite(l))
-          throw badInput(`qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(l)}`);
-        m.set(d, l);
-      }
-      return m;
-    });
+    const j = judgedLabels(qrels);
+    this.qids = j.qids;
+    this.labels = j.labels;
     this.judgedOffsets = new Int32Array(this.qids.length + 1);
     this.labels.forEach((m, i) => (this.judgedOffsets[i + 1] = this.judgedOffsets[i] + m.size));
     this.judged = new Float64Array(this.judgedOffsets[this.qids.length]);
@@ -47,16 +33,13 @@ export class RankedEvaluator {
     this.explicit = explicitOptions({ preset: "ranx", ...options });
   }
 
-  /** Query i's label of each document (NaN where unjudged). */
+  /** NaN where unjudged. */
   labelsOf(i: number, ids: readonly string[]): Float64Array {
     const m = this.labels[i];
     return Float64Array.from(ids, (d) => m.get(d) ?? NaN);
   }
 
-  /**
-   * The metric of rankings given as columns: query i's rows [offsets[i], offsets[i+1]) in ranked order
-   * (scores descending; equal scores in the order given). Per query, and their numpy mean.
-   */
+  /** Query i: rows [offsets[i], offsets[i+1]) in ranked order (ties as given). */
   evaluateColumns(
     offsets: Int32Array,
     scores: Float64Array,
@@ -77,7 +60,7 @@ export class RankedEvaluator {
     return { values, mean: npMean(values) };
   }
 
-  /** The metric of `lists(i)`, query i's documents in ranked order. */
+  /** lists(i): query i's documents in ranked order. */
   evaluateLists(lists: (i: number) => Ranked): { values: Float64Array; mean: number } {
     const all = this.qids.map((_, i) => lists(i));
     const offsets = new Int32Array(all.length + 1);
@@ -92,7 +75,28 @@ export class RankedEvaluator {
   }
 }
 
-/** ranx's evaluate(qrels, run, metric) of a run in its order, whose queries are the judged ones. */
+/** `qrels` checked (`where` prefixes the messages): query ids in code point order, each one's labels. */
+export function judgedLabels(qrels: Judgments, where = "") {
+  if (notAnObject(qrels)) throw badInput(`${where}qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
+  const qids = queryIds(qrels);
+  const labels = qids.map((q) => {
+    const docs = qrels[q];
+    if (notAnObject(docs))
+      throw badInput(`${where}qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
+    const m = new Map<string, number>();
+    for (const [d, l] of Object.entries(docs)) {
+      if (typeof l !== "number" || !Number.isFinite(l))
+        throw badInput(
+          `${where}qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(l)}`,
+        );
+      m.set(d, l);
+    }
+    return m;
+  });
+  return { qids, labels };
+}
+
+/** ranx's evaluate(qrels, run, metric); the run's queries are the judged ones. */
 export function evaluateRanked(
   qrels: Judgments,
   run: RankedRun,

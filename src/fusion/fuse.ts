@@ -1,4 +1,3 @@
-// fuse() and normalize(): ranx's fusion methods and score normalisations, on ranx's definitions.
 import { ANY, badInput, checkOptions, notAnObject, setOwn, shown, usageError } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import { LEARNED_METHODS } from "./learned.js";
@@ -20,7 +19,7 @@ export { METHOD_NAMES, type FusionParams } from "./methods.js";
 export interface FuseOptions {
   /** ranx's method name: "rrf", "wsum", "probfuse", ... */
   readonly method: string;
-  /** The normalisation applied to each run first (ranx's default "min-max"); null for none. */
+  /** Applied to each run first; null for none. @default "min-max" */
   readonly norm?: NormName | null;
   /** The method's parameters (weights, k, phi, ...; a learned method's trained parameters). */
   readonly params?: Readonly<Record<string, unknown>>;
@@ -29,10 +28,8 @@ export interface FuseOptions {
 const FUSE_OPTIONS = { method: { ...ANY, required: true }, norm: ANY, params: ANY };
 
 /**
- * `runs` fused into one run, in the shape they came in, as ranx's `fuse(runs, norm, method, params)`:
- * each run normalised (by `norm`, "min-max" unless given; null for none), then fused by `method`. Every
- * run must have the same queries (ranx asserts it); every document of every run is kept (no cut). Each
- * query's documents come from the highest score down, ties in ranx's order.
+ * `runs` fused as ranx's `fuse(runs, norm, method, params)`: each normalised, then fused. Every run must
+ * have the same queries; no document is cut; ties in ranx's order.
  */
 export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRun {
   fuseSettings(options);
@@ -49,7 +46,6 @@ export function fuse(runs: readonly ScoredRun[], options: FuseOptions): ScoredRu
   return out;
 }
 
-/** fuse()'s options checked: the method (its name in METHODS, or a learned one's) and the norm. */
 function fuseSettings(options: FuseOptions): { method: string; learned: boolean; norm: NormName | null } {
   const o = checkOptions(options, FUSE_OPTIONS, "fuse");
   const learned = typeof o.method === "string" && Object.hasOwn(LEARNED_METHODS, o.method);
@@ -64,10 +60,8 @@ function fuseSettings(options: FuseOptions): { method: string; learned: boolean;
 }
 
 /**
- * What fuse() does once the runs are read, for runs read any way: `runs` runs of the queries `qids` (in
- * ranx's order), query `qid`'s documents of run r in ranx's order from `listOf(qid, r)`, normalised and
- * fused under `options` (fuse()'s); each fused query handed to `each`, in the order of `qids`. fuse()
- * reads the lists from objects; the command line and the page from rows (src/output/fused-run.ts).
+ * fuse() once the runs are read (objects, or rows: output/fused-run.ts): run r's list of query `qid` from
+ * `listOf`, each fused query to `each` in the order of `qids`.
  */
 export function fuseLists<D>(
   qids: readonly string[],
@@ -88,7 +82,7 @@ export function fuseLists<D>(
     else for (let r = 0; r < runs; r++) byRun[r].set(qid, qs[r]);
   }
   if (params !== null) return;
-  // A learned method fuses the normalised runs whole, in the order ranx holds them (not sorted again).
+  // Learned: the normalised runs whole, not sorted again.
   const fused = LEARNED_METHODS[method].fuseRanked(
     byRun.map((lists) => ({ qids, lists })),
     options.params ?? {},
@@ -96,8 +90,8 @@ export function fuseLists<D>(
   for (const qid of fused.qids) each(qid, fused.lists.get(qid) as Ranked<D>);
 }
 
-/** The runs' query ids in ranx's order, after checking every run has the same ones (as ranx asserts). */
-function sameQueries(runs: readonly ScoredRun[]): string[] {
+/** The runs' query ids, the same in every run (as ranx asserts). */
+function sameQueries(runs: readonly ScoredRun[]) {
   for (let r = 0; r < runs.length; r++)
     if (notAnObject(runs[r]))
       throw badInput(`fuse: runs[${r}] must be { qid: { docid: score } }, not ${shown(runs[r])}`);

@@ -1,10 +1,8 @@
-// Fusion methods that learn from judgments (ranx's probfuse, segfuse, slidefuse, posfuse, mapfuse and
-// bayesfuse): each trains its parameters from judgments and runs, then fuses runs with those parameters.
-// Each follows ranx 0.3.20's fusion/<method>.py: a document's score is read off its position in its
-// run (ranx's order: order.ts), the runs' scores then summed (comb_sum; bayesfuse: sum_odds).
+// ranx 0.3.20's learned fusion (fusion/<method>.py): a document's score read off its position in each
+// run, summed over the runs (comb_sum; bayesfuse: sum_odds).
 import { badInput, notAnObject, shown, usageError } from "../errors/errors.js";
-import { evaluateRanked } from "./evaluate-ranked.js";
-import { candidates, queryIds, type Ranked } from "./normalize.js";
+import { evaluateRanked, judgedLabels } from "./evaluate-ranked.js";
+import { candidates, type Ranked } from "./normalize.js";
 import { type RankedRun, rankedRun, scoredRun } from "./ranked-run.js";
 import type { Judgments, ScoredRun } from "./run-shapes.js";
 
@@ -17,34 +15,33 @@ export interface LearnedMethod {
   ): Record<string, unknown>;
   /** `runs` fused with parameters `train` gave (ranx's `<method>`). */
   fuse(runs: readonly ScoredRun[], params: Readonly<Record<string, unknown>>): ScoredRun;
-  /** train on runs already in ranx's order (optimizeFusion's runs, normalised and sorted as ranx sorts them). */
+  /** train on runs already in ranx's order. */
   trainRanked(qrels: Judgments, runs: readonly RankedRun[], options: Readonly<Record<string, unknown>>): Params;
-  /** fuse on runs in ranx's order: each query's documents in the order ranx's fused dictionary has them. */
+  /** fuse on runs already in ranx's order. */
   fuseRanked<D>(runs: readonly RankedRun<D>[], params: Readonly<Record<string, unknown>>): RankedRun<D>;
 }
 
 type Params = Record<string, unknown>;
 
-/** A run's position scores: the score of the document at position i of a query of `n` documents. */
+/** The score of position i of a query of `n` documents. */
 type PositionScores = (run: number, n: number) => (i: number, score: number) => number;
 
-/** ranx's bayesfuse: the log odds a document missing from a run counts (np.log(0.001 / 0.999)). */
+/** ranx's bayesfuse: a missing document's log odds. */
 const MIN_ODD = Math.log(0.001 / 0.999);
 
-/** ranx's segfuse segments: [0, 5, 15, 35, ..., 5115) (10 * 2^(k-1) - 5 for k = 1..10). */
+/** ranx's segfuse segments: [0, 5, 15, 35, ..., 5115). */
 const SEGFUSE_BOUNDS = [0, ...Array.from({ length: 10 }, (_, k) => 10 * 2 ** k - 5)];
 
-/** ranx's bayesfuse cut-offs: the ranks whose precision each log odds is estimated over. */
+/** ranx's bayesfuse cut-offs. */
 const BAYES_CUTS = [0, 5, 10, 15, 20, 30, 100, 200, 500, 1000];
 
-/** Python's sum() of a slice a[start:end] (clipped to the array), added left to right from 0. */
-function sliceSum(a: ArrayLike<number>, start: number, end: number): number {
+/** Python's sum(a[start:end]). */
+function sliceSum(a: ArrayLike<number>, start: number, end: number) {
   let s = 0;
   for (let i = start; i < Math.min(end, a.length); i++) s += a[i];
   return s;
 }
 
-/** The runs as ranx's Runs, each checked to be `{ qid: { docid: score } }` of numbers. */
 function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
   if (!Array.isArray(runs) || runs.length < 2)
     throw usageError(`${method}: runs must be an array of at least two runs, not ${shown(runs)}`);
@@ -54,8 +51,8 @@ function rankedRuns(runs: readonly ScoredRun[], method: string): RankedRun[] {
   });
 }
 
-/** ranx's fuse() asserts that all runs have the same queries ("Runs i and j query ids do not match"). */
-function sameQueries(runs: readonly RankedRun<unknown>[], method: string): void {
+/** As ranx's fuse() asserts. */
+function sameQueries(runs: readonly RankedRun<unknown>[], method: string) {
   for (let i = 1; i < runs.length; i++) {
     const a = runs[0].qids;
     const b = runs[i].qids;
@@ -67,32 +64,16 @@ function sameQueries(runs: readonly RankedRun<unknown>[], method: string): void 
   }
 }
 
-/** Judgments' query ids in code point order, each query's relevant documents (ranx's rel_lvl 1: label >= 1). */
-function relevantSets(qrels: Judgments, method: string): { qids: string[]; relevant: Map<string, Set<string>> } {
-  if (notAnObject(qrels)) throw badInput(`${method}: qrels must be { qid: { docid: label } }, not ${shown(qrels)}`);
-  const qids = queryIds(qrels);
-  const relevant = new Map<string, Set<string>>();
-  for (const q of qids) {
-    const docs = qrels[q];
-    if (notAnObject(docs))
-      throw badInput(`${method}: qrels[${JSON.stringify(q)}] must be { docid: label }, not ${shown(docs)}`);
-    const set = new Set<string>();
-    for (const [d, label] of Object.entries(docs)) {
-      if (typeof label !== "number" || !Number.isFinite(label))
-        throw badInput(
-          `${method}: qrels[${JSON.stringify(q)}][${JSON.stringify(d)}] must be a finite number, not ${shown(label)}`,
-        );
-      if (label >= 1) set.add(d);
-    }
-    relevant.set(q, set);
-  }
+/** Query ids in code point order; relevant: label >= 1 (ranx's rel_lvl 1). */
+function relevantSets(qrels: Judgments, method: string) {
+  const { qids, labels } = judgedLabels(qrels, `${method}: `);
+  const relevant = new Map(qids.map((q, i) => [q, new Set([...labels[i]].filter(([, l]) => l >= 1).map(([d]) => d))]));
   return { qids, relevant };
 }
 
 /**
- * ranx's get_hit_lists(qrels, run): per judged query (in code point order), 1 where the document at that
- * position is relevant. ranx pairs the i-th judged query with the run's i-th query, so its judgments and
- * the run must have the same queries (optimize_fusion asserts it): a difference is refused here.
+ * ranx's get_hit_lists: per judged query, 1 where the document there is relevant. ranx pairs the i-th
+ * judged query with the run's i-th, so differing queries are refused.
  */
 function hitLists(qrels: Judgments, run: RankedRun, index: number, method: string): Float64Array[] {
   const { qids, relevant } = relevantSets(qrels, method);
@@ -108,8 +89,8 @@ function hitLists(qrels: Judgments, run: RankedRun, index: number, method: strin
   });
 }
 
-/** ranx's common.py _estimate_probs: per position, the share of queries whose document there is relevant. */
-function estimateProbs(hits: Float64Array[]): number[] {
+/** ranx's _estimate_probs: per position, the share of queries with a relevant document there. */
+function estimateProbs(hits: Float64Array[]) {
   let n = 0;
   for (const h of hits) n = Math.max(n, h.length);
   const num = new Float64Array(n);
@@ -122,7 +103,6 @@ function estimateProbs(hits: Float64Array[]): number[] {
   return Array.from(num, (x, i) => x / den[i]);
 }
 
-/** A list of arrays of numbers: a trained parameter, one array per run. */
 function perRunArrays(params: Readonly<Params>, key: string, runs: number, method: string): ArrayLike<number>[] {
   const v = params[key];
   const ok = (a: unknown) =>
@@ -135,8 +115,7 @@ function perRunArrays(params: Readonly<Params>, key: string, runs: number, metho
   return v as ArrayLike<number>[];
 }
 
-/** A number per run: a trained parameter (mapfuse's map_scores). */
-function perRunNumbers(params: Readonly<Params>, key: string, runs: number, method: string): number[] {
+function perRunNumbers(params: Readonly<Params>, key: string, runs: number, method: string) {
   const v = params[key];
   if (!Array.isArray(v) || v.length !== runs || !v.every((x) => typeof x === "number" && !Number.isNaN(x)))
     throw usageError(
@@ -145,8 +124,7 @@ function perRunNumbers(params: Readonly<Params>, key: string, runs: number, meth
   return v;
 }
 
-/** An integer option >= `min`. */
-function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity): number {
+function integerOption(options: Readonly<Params>, key: string, method: string, min: number, max = Infinity) {
   const v = options[key];
   if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
     throw usageError(
@@ -155,8 +133,8 @@ function integerOption(options: Readonly<Params>, key: string, method: string, m
   return v;
 }
 
-/** Refuses keys the method does not take (a misspelt one would otherwise change nothing). */
-function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: string, what: string): void {
+/** A misspelt key would otherwise change nothing. */
+function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: string, what: string) {
   if (notAnObject(given)) throw usageError(`${method}: ${what} must be an object, not ${shown(given)}`);
   for (const k of Object.keys(given))
     if (!keys.includes(k))
@@ -165,16 +143,11 @@ function onlyKeys(given: Readonly<Params>, keys: readonly string[], method: stri
       );
 }
 
-/**
- * ranx's comb_sum over the runs' position scores: per query of the first run, each document in order
- * of first appearance (runs in order, each in its order) scored the sum over runs of its score there
- * (0 where missing); bayesfuse's sum_odds the same with `missing` for a run without the document.
- */
+/** ranx's comb_sum of the position scores (bayesfuse's sum_odds: `missing` for a missing document). */
 function sumPositions<D>(runs: readonly RankedRun<D>[], score: PositionScores, missing = 0): RankedRun<D> {
   const lists = new Map<string, Ranked<D>>();
   for (const q of runs[0].qids) {
     const { docs, at } = candidates(runs.map((run) => run.lists.get(q)!));
-    // Each document's sum from 0, one term a run in run order (ranx's sum over the runs).
     const scores = new Float64Array(docs.length);
     const has = new Uint8Array(docs.length);
     runs.forEach((run, r) => {
@@ -192,7 +165,7 @@ function sumPositions<D>(runs: readonly RankedRun<D>[], score: PositionScores, m
   return { qids: runs[0].qids, lists };
 }
 
-/** A method from its ranked train and fuse, with the public train and fuse on `{ qid: { docid: score } }`. */
+/** The public train and fuse on objects, from the ranked ones. */
 function method(
   name: string,
   trainKeys: readonly string[],
@@ -223,7 +196,7 @@ const probfuse = method(
   ["n_segments"],
   ["probs"],
   (qrels, runs, options) => {
-    // One probability per segment per run: a bound keeps a mistyped count from allocating gigabytes.
+    // The bound keeps a mistyped count from allocating gigabytes.
     const n = integerOption(options, "n_segments", "probfuse", 1, 1_000_000);
     const probs = runs.map((run, r) => {
       const hits = hitLists(qrels, run, r, "probfuse");
@@ -245,7 +218,6 @@ const probfuse = method(
     return sumPositions(runs, (r, n) => {
       const p = probs[r];
       const size = Math.ceil(n / p.length);
-      // Position i lies in segment floor(i / size), scored its probability over its number (from 1).
       return (i) => p[Math.floor(i / size)] / (Math.floor(i / size) + 1);
     });
   },
@@ -273,8 +245,7 @@ const segfuse = method(
     const probs = perRunArrays(params, "probs", runs.length, "segfuse");
     return sumPositions(runs, (r) => {
       const p = probs[r];
-      // ranx fills ranks [bound k, bound k+1) with the k-th probability for each of the run's
-      // probabilities (at most 10 segments): ranks past them score 0.
+      // Ranks past the run's probabilities (at most 10 segments) score 0, as in ranx.
       return (i, score) => {
         let k = 0;
         while (k < p.length && k + 1 < SEGFUSE_BOUNDS.length && i >= SEGFUSE_BOUNDS[k + 1]) k++;

@@ -1,6 +1,5 @@
-// ranx 0.3.20's fusion methods that learn nothing (ranx/fusion/), one query at a time, on its definitions:
-// the same sums in the same order, the same stand-in for a document a run lacks (0 in sum and wsum,
-// -1e9 in max, 1e9 in min, left out of the others), and the same order of ties (see order.ts).
+// ranx 0.3.20's fusion methods that learn nothing (ranx/fusion/): its sums, order of ties and stand-in for
+// a missing document (0 in sum and wsum, -1e9 in max, 1e9 in min, left out of the others).
 import { checkOptions, NUMBER, type OptionType, required, shown, usageError } from "../errors/errors.js";
 import { candidates, type Ranked, reordered } from "./normalize.js";
 import { pythonSorted, rankOrder } from "./order.js";
@@ -11,7 +10,7 @@ interface Table<D> {
   readonly n: number;
   readonly runs: number;
   readonly score: Float64Array;
-  /** The candidate's 0-based rank in the run, -1 where the run lacks it. */
+  /** 0-based; -1 where the run lacks it. */
   readonly rank: Int32Array;
 }
 
@@ -31,12 +30,12 @@ function table<D>(qs: readonly Ranked<D>[]): Table<D> {
   return { docs, n, runs: qs.length, score, rank };
 }
 
-/** The fused scores, sorted as ranx's Run.sort() leaves them (from the candidates' order). */
+/** As ranx's Run.sort(). */
 function sorted<D>(t: Table<D>, fused: Float64Array): Ranked<D> {
   return reordered({ docs: t.docs, scores: fused }, rankOrder(fused));
 }
 
-/** The method's parameters, checked: weights (one per run), k, sigma, phi, gamma. */
+/** A method's parameters: weights (one per run), k, sigma, phi, gamma. */
 export interface FusionParams {
   readonly weights?: readonly number[];
   readonly k?: number;
@@ -47,15 +46,14 @@ export interface FusionParams {
 
 type Combine = (t: Table<unknown>, p: FusionParams) => Float64Array;
 
-/** `f` of each candidate. */
-function each(t: Table<unknown>, f: (c: number) => number): Float64Array {
+function each(t: Table<unknown>, f: (c: number) => number) {
   const out = new Float64Array(t.n);
   for (let c = 0; c < t.n; c++) out[c] = f(c);
   return out;
 }
 
-/** Python's sum, from 0, of a run's value for candidate c where the run has it (and `missing` where not). */
-function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => number, missing?: number): number {
+/** Python's sum, from 0, over the runs having candidate c (`missing` for the others). */
+function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => number, missing?: number) {
   let s = 0;
   for (let r = 0; r < t.runs; r++) {
     const at = r * t.n + c;
@@ -65,7 +63,7 @@ function sumOf(t: Table<unknown>, c: number, value: (r: number, at: number) => n
   return s;
 }
 
-function count(t: Table<unknown>, c: number): number {
+function count(t: Table<unknown>, c: number) {
   let k = 0;
   for (let r = 0; r < t.runs; r++) if (t.rank[r * t.n + c] >= 0) k++;
   return k;
@@ -73,18 +71,17 @@ function count(t: Table<unknown>, c: number): number {
 
 const scoreOf = (t: Table<unknown>) => (_r: number, at: number) => t.score[at];
 
-/** The comb family and its relatives, on scores (ranx's comb_*.py, wsum.py, wmnz.py, mixed.py). */
 const combSum: Combine = (t) => {
   const v = scoreOf(t);
   return each(t, (c) => sumOf(t, c, v, 0));
 };
-/** Python's sum of the scores present, then `f` of it and their count (mnz: sum * count, anz: sum / count). */
+/** `f` of the scores' sum and count. */
 const combMnz = (t: Table<unknown>, f: (sum: number, count: number) => number) => {
   const v = scoreOf(t);
   return each(t, (c) => f(sumOf(t, c, v), count(t, c)));
 };
 
-function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) => number): Float64Array {
+function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) => number) {
   return each(t, (c) => {
     let m = Number.NaN;
     for (let r = 0; r < t.runs; r++) {
@@ -96,7 +93,7 @@ function extreme(t: Table<unknown>, stand: number, pick: (a: number, b: number) 
   });
 }
 
-function median(t: Table<unknown>): Float64Array {
+function median(t: Table<unknown>) {
   const xs: number[] = [];
   return each(t, (c) => {
     xs.length = 0;
@@ -107,7 +104,7 @@ function median(t: Table<unknown>): Float64Array {
   });
 }
 
-/** Rank-based: a run's value for its document at 0-based rank i, summed where the run has it. */
+/** Σ value(rank) over the runs having the candidate. */
 function rankSum(
   t: Table<unknown>,
   value: (i: number) => number,
@@ -117,11 +114,8 @@ function rankSum(
   return f === undefined ? each(t, (c) => sumOf(t, c, v, 0)) : each(t, (c) => f(sumOf(t, c, v), count(t, c)));
 }
 
-/**
- * ranx's Borda points: a run's document at rank i gets n - i (n the candidates), each candidate it lacks
- * (n - m + 1) / 2 (m its length); summed, or weighted and summed.
- */
-function borda(t: Table<unknown>, weights?: readonly number[]): Float64Array {
+/** ranx's Borda points: rank i gets n - i (n candidates), a missing one (n - m + 1) / 2 (m the run's length). */
+function borda(t: Table<unknown>, weights?: readonly number[]) {
   const unranked = new Float64Array(t.runs);
   for (let r = 0; r < t.runs; r++) {
     let m = 0;
@@ -139,13 +133,10 @@ function borda(t: Table<unknown>, weights?: readonly number[]): Float64Array {
   });
 }
 
-/** The rank ranx gives a candidate a run lacks, in Condorcet's votes. */
+/** ranx's rank for a missing candidate. */
 const CONDORCET_UNRANKED = 1_000_000;
 
-/**
- * ranx's (weighted) Condorcet: candidates sorted by `sorted` with the comparison "x before y when the runs
- * (weights) ranking x above y are at least those that do not", then scored n, n - 1, ..., 1.
- */
+/** ranx's (weighted) Condorcet: `sorted` with "x before y when the votes for x >= those against", scored n..1. */
 function condorcet<D>(t: Table<D>, weights?: readonly number[]): Ranked<D> {
   const rankAt = (r: number, c: number) => {
     const i = t.rank[r * t.n + c];
@@ -171,7 +162,6 @@ function condorcet<D>(t: Table<D>, weights?: readonly number[]): Ranked<D> {
   return { docs, scores };
 }
 
-/** What a method takes: its parameters' types (ranx's defaults below) and how it fuses one query. */
 interface Method {
   readonly params: Readonly<Record<string, OptionType>>;
   readonly fuse: <D>(t: Table<D>, p: FusionParams) => Ranked<D>;
@@ -194,38 +184,19 @@ const scored = (combine: Combine, params: Readonly<Record<string, OptionType>> =
   fuse: (t, p) => sorted(t, combine(t, p)),
 });
 
-/** A method of the runs' weights. */
-const weighted = (combine: (t: Parameters<Combine>[0], w: readonly number[]) => ReturnType<Combine>) =>
+const weighted = (combine: (t: Table<unknown>, w: readonly number[]) => Float64Array) =>
   scored((t, p) => combine(t, p.weights as readonly number[]), { weights: WEIGHTS });
 
-/** ranx's rrf k, logn_isr sigma: the defaults of its functions. */
+/** ranx's defaults. */
 const DEFAULTS = { k: 60, sigma: 0.01 } as const;
+
+const isr = (i: number) => 1 / (i + 1) ** 2;
 
 const METHODS: Readonly<Record<string, Method>> = {
   rrf: scored((t, p) => rankSum(t, (i) => 1 / ((p.k ?? DEFAULTS.k) + i + 1)), { k: NON_NEGATIVE }),
-  isr: scored((t) =>
-    rankSum(
-      t,
-      (i) => 1 / (i + 1) ** 2,
-      (s, n) => s * n,
-    ),
-  ),
-  log_isr: scored((t) =>
-    rankSum(
-      t,
-      (i) => 1 / (i + 1) ** 2,
-      (s, n) => s * Math.log(n),
-    ),
-  ),
-  logn_isr: scored(
-    (t, p) =>
-      rankSum(
-        t,
-        (i) => 1 / (i + 1) ** 2,
-        (s, n) => s * Math.log(n + (p.sigma ?? DEFAULTS.sigma)),
-      ),
-    { sigma: UNIT },
-  ),
+  isr: scored((t) => rankSum(t, isr, (s, n) => s * n)),
+  log_isr: scored((t) => rankSum(t, isr, (s, n) => s * Math.log(n))),
+  logn_isr: scored((t, p) => rankSum(t, isr, (s, n) => s * Math.log(n + (p.sigma ?? DEFAULTS.sigma))), { sigma: UNIT }),
   bordafuse: scored((t) => borda(t)),
   w_bordafuse: scored((t, p) => borda(t, p.weights), { weights: WEIGHTS }),
   condorcet: { params: {}, fuse: (t) => condorcet(t) },
@@ -243,16 +214,15 @@ const METHODS: Readonly<Record<string, Method>> = {
   rbc: scored((t, p) => rankSum(t, (i) => (1 - (p.phi as number)) * (p.phi as number) ** i), { phi: required(UNIT) }),
 };
 
-/** The issue's (and ranx's class) names for ranx's w_bordafuse and w_condorcet. */
+/** ranx's class names. */
 const METHOD_ALIASES: Readonly<Record<string, string>> = {
   weighted_bordafuse: "w_bordafuse",
   weighted_condorcet: "w_condorcet",
 };
 
-/** Every name of a method that learns nothing, ranx's and their aliases. */
+/** The methods that learn nothing, with aliases. */
 export const METHOD_NAMES: readonly string[] = [...Object.keys(METHODS), ...Object.keys(METHOD_ALIASES)];
 
-/** `name`'s method, or undefined. */
 export function scoreMethod(name: string): string | undefined {
   if (Object.hasOwn(METHODS, name)) return name;
   if (Object.hasOwn(METHOD_ALIASES, name)) return METHOD_ALIASES[name];
@@ -260,12 +230,12 @@ export function scoreMethod(name: string): string | undefined {
 }
 
 /** Whether `name`'s method takes a weight a run (wsum, w_bordafuse, ...). */
-export function takesWeights(name: string): boolean {
+export function takesWeights(name: string) {
   const method = scoreMethod(name);
   return method !== undefined && Object.hasOwn(METHODS[method].params, "weights");
 }
 
-/** `params` checked for `method` (a name scoreMethod gave) and `runs` runs: unknown, missing, wrong. */
+/** `params` checked for `method` (scoreMethod's name) and `runs` runs. */
 export function methodParams(method: string, params: unknown, runs: number): FusionParams {
   const p = checkOptions(params as FusionParams | undefined, METHODS[method].params, `fuse: ${method}'s params`);
   if (p.weights !== undefined && p.weights.length !== runs)
@@ -275,7 +245,7 @@ export function methodParams(method: string, params: unknown, runs: number): Fus
   return p;
 }
 
-/** One query of every run (normalised), fused by `method` (a name scoreMethod gave). */
+/** One query of every (normalised) run fused. */
 export function fuseQuery<D>(method: string, qs: readonly Ranked<D>[], params: FusionParams): Ranked<D> {
   return METHODS[method].fuse(table(qs), params);
 }

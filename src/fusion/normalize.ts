@@ -1,13 +1,10 @@
-// ranx 0.3.20's score normalisations (ranx/normalization/), query by query, on its definitions: the same
-// floors (1e-9) under a zero range, the same sums in the same order, and the same order of documents
-// after each (a rank-based method reads that order as ranks).
+// ranx 0.3.20's normalisations (ranx/normalization/): its 1e-9 floors, sums and order of documents after.
 import { sortQids } from "../c/strings.js";
 import { badInput, notAnObject, setOwn, shown, usageError } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import { rankOrder } from "./order.js";
 import type { ScoredRun } from "./run-shapes.js";
 
-/** ranx's normalisation names. */
 export type NormName = "min-max" | "min-max-inverted" | "max" | "sum" | "zmuv" | "rank" | "borda";
 
 export const NORMS: readonly NormName[] = ["min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda"];
@@ -17,7 +14,6 @@ const NORM_ALIASES: Readonly<Record<string, NormName>> = {
   min_max_inverted: "min-max-inverted",
 };
 
-/** `name` as a norm, or a usage error naming `option` and the norms. */
 export function normName(name: unknown, option: string): NormName {
   if (typeof name === "string") {
     if ((NORMS as readonly string[]).includes(name)) return name as NormName;
@@ -27,20 +23,13 @@ export function normName(name: unknown, option: string): NormName {
   throw usageError(`${option} must be one of ${NORMS.join(", ")}, not ${shown(name)}${hint}`);
 }
 
-/**
- * One query of one run, in ranx's order (what a rank-based method reads as ranks). Its documents are
- * ids (strings), or numbers for them (src/output/fused-run.ts, on rows as read): fusion only asks
- * whether two are the same.
- */
+/** One query of one run, in ranx's order. Docs: ids, or numbers for them (output/fused-run.ts). */
 export interface Ranked<D = string> {
   readonly docs: readonly D[];
   readonly scores: Float64Array;
 }
 
-/**
- * A query's `{ docid: score }` as ranx's Run holds it: in the object's key order, then sorted by score
- * descending as ranx sorts (numba's quicksort: see order.ts). `where` names it in messages.
- */
+/** A query's `{ docid: score }` as ranx's Run holds it: key order, then rankOrder. */
 export function rankedQuery(docs: unknown, where: string): Ranked {
   if (notAnObject(docs)) throw badInput(`${where} must be an object of docid: score, not ${shown(docs)}`);
   const ids = Object.keys(docs as object);
@@ -54,7 +43,6 @@ export function rankedQuery(docs: unknown, where: string): Ranked {
   return reordered({ docs: ids, scores: given }, rankOrder(given));
 }
 
-/** `q` with its documents in `order`. */
 export function reordered<D>(q: Ranked<D>, order: Int32Array): Ranked<D> {
   const docs = new Array<D>(order.length);
   const scores = new Float64Array(order.length);
@@ -65,8 +53,8 @@ export function reordered<D>(q: Ranked<D>, order: Int32Array): Ranked<D> {
   return { docs, scores };
 }
 
-/** Python's sum over the scores: left to right from 0 (numba's builtin sum and ndarray.sum alike). */
-function total(x: Float64Array): number {
+/** Python's (and numba's) sum: left to right from 0. */
+function total(x: Float64Array) {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i];
   return s;
@@ -84,7 +72,7 @@ function minMax(x: Float64Array): [number, number] {
   return [lo, hi];
 }
 
-/** One query normalised by any norm but borda (which needs every run's query: bordaQuery). */
+/** Borda needs every run's query: bordaQuery. */
 export function normalizedQuery<D>(q: Ranked<D>, norm: Exclude<NormName, "borda">): Ranked<D> {
   const x = q.scores;
   const n = x.length;
@@ -97,7 +85,7 @@ export function normalizedQuery<D>(q: Ranked<D>, norm: Exclude<NormName, "borda"
       if (norm === "min-max") for (let i = 0; i < n; i++) out[i] = (x[i] - lo) / d;
       else {
         for (let i = 0; i < n; i++) out[i] = (hi - x[i]) / d;
-        // ranx sorts the inverted run again (Run.sort()), from the order it had.
+        // ranx re-sorts the inverted run (Run.sort()).
         return reordered({ docs: q.docs, scores: out }, rankOrder(out));
       }
       break;
@@ -114,7 +102,7 @@ export function normalizedQuery<D>(q: Ranked<D>, norm: Exclude<NormName, "borda"
       break;
     }
     case "zmuv": {
-      // numpy's mean and population standard deviation (ddof 0), as numba computes them.
+      // numpy's mean and std (ddof 0).
       const mean = total(x) / n;
       let ss = 0;
       for (let i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
@@ -130,10 +118,8 @@ export function normalizedQuery<D>(q: Ranked<D>, norm: Exclude<NormName, "borda"
 }
 
 /**
- * The documents of one query over all runs, each once, in the order they first appear (run by run, each
- * in its order), and where each run's documents are among them: run r's document i is candidate
- * at[r][i]. ranx collects them in a Python set, whose order changes with PYTHONHASHSEED; scores do
- * not depend on it, only the order of tied documents and, after borda, the ranks rank-based methods read.
+ * One query's documents over all runs in order of first appearance; run r's document i is docs[at[r][i]].
+ * ranx's Python set varies with PYTHONHASHSEED: only tied documents' order (and ranks after borda) depend on it.
  */
 export function candidates<D>(qs: readonly Ranked<D>[]): { docs: D[]; at: Int32Array[] } {
   const index = new Map<D, number>();
@@ -155,11 +141,7 @@ export function candidates<D>(qs: readonly Ranked<D>[]): { docs: D[]; at: Int32A
   return { docs, at };
 }
 
-/**
- * ranx's borda_norm of one query over all runs: a run's document at 0-based rank i scores 1 - i/n (n the
- * candidates), every candidate it lacks 0.5 - (m - 1)/(2n) (m its length), each run listed in the
- * candidates' order, as ranx leaves it.
- */
+/** ranx's borda_norm: rank i (from 0) scores 1 - i/n (n candidates), a missing one 0.5 - (m - 1)/(2n) (m the run's length). */
 export function bordaQuery<D>(qs: readonly Ranked<D>[]): Ranked<D>[] {
   const { docs, at } = candidates(qs);
   const n = docs.length;
@@ -171,21 +153,19 @@ export function bordaQuery<D>(qs: readonly Ranked<D>[]): Ranked<D>[] {
   });
 }
 
-/** One query of every run normalised by `norm` (borda over them all, the others run by run), or as given for null. */
 export function normalizedQueries<D>(qs: readonly Ranked<D>[], norm: NormName | null): readonly Ranked<D>[] {
   if (norm === "borda") return bordaQuery(qs);
   return norm === null ? qs : qs.map((q) => normalizedQuery(q, norm));
 }
 
-/** A query's documents as `{ docid: score }`, in their order. */
 export function queryObject(q: Ranked): Record<string, number> {
   const out: Record<string, number> = {};
   for (let i = 0; i < q.docs.length; i++) setOwn(out, q.docs[i], q.scores[i]);
   return out;
 }
 
-/** Query ids in ranx's order (sorted by code point, as Python sorts strings). */
-export function queryIds(run: object): string[] {
+/** Query ids by code point, as Python sorts. */
+export function queryIds(run: object) {
   return sortQids(Object.keys(run));
 }
 

@@ -1,9 +1,5 @@
-// optimizeFusion: ranx 0.3.20's optimize_fusion (meta/optimize_fusion.py, fusion_optimization/), its grid
-// of a method's parameters searched against judgments, the same candidates in the same order, each
-// fused and evaluated as ranx evaluates it (evaluate-ranked.ts), the best kept as ranx keeps it: `score
-// >= best` from 0, so the last of equal best scores wins (and the last candidate when all score 0).
-// wsum's candidates are weighted sums of the same columns: each query's documents are laid out once,
-// a candidate is a column of sums, sorted and evaluated in one kernel batch, no run object made.
+// ranx 0.3.20's optimize_fusion (meta/optimize_fusion.py): its grid, its order, its evaluation
+// (evaluate-ranked.ts). wsum: each query's documents laid out once, a candidate a column of sums.
 import { OPTION_TYPES, type Options } from "../measures/options.js";
 import { ANY, checkOptions, notAnObject, shown, usageError } from "../errors/errors.js";
 import { RankedEvaluator } from "./evaluate-ranked.js";
@@ -38,16 +34,15 @@ export interface OptimizeFusionOptions extends Omit<Options, "tieRange"> {
   readonly max_w?: number;
 }
 
-/** A method's grid: its options (ranx's names, defaults) and its candidates' parameters in ranx's order. */
+/** A method's grid: its options (ranx's names, defaults) and its candidates in ranx's order. */
 interface Grid {
-  /** The parameter searched (ranx's key in what it returns). */
+  /** ranx's key in what it returns. */
   readonly param: string;
   readonly options: Readonly<Record<string, number>>;
-  /** The candidates: the parameters each is fused with (as the grid's `best` reports them). */
   candidates(o: Readonly<Record<string, number>>, runs: number): Record<string, unknown>[];
 }
 
-/** The most candidates (and grid values) a search takes: ranx has no bound, but would run for days past it. */
+/** ranx has no bound, but would run for days past it. */
 const MAX_GRID = 1_000_000;
 
 const tooLarge = (what: string) =>
@@ -56,7 +51,7 @@ const tooLarge = (what: string) =>
   );
 
 /** Python's str(step)[::-1].find("."): how many digits ranx rounds a grid to (repr: 1e-05 below 1e-4). */
-export function roundingDigits(step: number): number {
+export function roundingDigits(step: number) {
   let s = String(step);
   if (step !== 0 && Math.abs(step) < 1e-4) {
     const [m, e] = step.toExponential().split("e");
@@ -67,7 +62,7 @@ export function roundingDigits(step: number): number {
 }
 
 /** Python's round(x, digits) (half to even between the two nearest at that many digits). */
-function pyRound(x: number, digits: number): number {
+function pyRound(x: number, digits: number) {
   if (digits >= 0 && digits <= 100) return Number(x.toFixed(digits));
   const f = 10 ** -digits;
   const y = x / f;
@@ -75,8 +70,8 @@ function pyRound(x: number, digits: number): number {
   return (r - y === 0.5 && r % 2 !== 0 ? r - 1 : r) * f;
 }
 
-/** numpy's arange(start, stop, step) of floats: length ceil((stop - start) / step), values start + i * delta. */
-export function arange(start: number, stop: number, step: number): number[] {
+/** numpy's arange of floats: ceil((stop - start) / step) values start + i * delta. */
+export function arange(start: number, stop: number, step: number) {
   const n = Math.max(0, Math.ceil((stop - start) / step));
   if (n > MAX_GRID) throw tooLarge(`${n} values from ${start} to ${stop} by ${step}`);
   if (n === 0) return [];
@@ -87,7 +82,7 @@ export function arange(start: number, stop: number, step: number): number[] {
   return out;
 }
 
-/** ranx's get_possible_weights and get_trial_configs: every n-tuple of the grid (itertools.product order) whose sum is 1.0. */
+/** ranx's get_trial_configs: every n-tuple of weights (itertools.product order) summing to 1.0. */
 export function weightCandidates(step: number, n: number): number[][] {
   const d = roundingDigits(step);
   const weights = arange(0, 1 + step, step).map((x) => pyRound(x, d));
@@ -95,7 +90,6 @@ export function weightCandidates(step: number, n: number): number[][] {
   const out: number[][] = [];
   const t = new Array<number>(n).fill(0);
   const at = new Array<number>(n).fill(0);
-  // The product's last position turns fastest.
   for (;;) {
     let s = 0;
     for (let i = 0; i < n; i++) s += t[i] = weights[at[i]];
@@ -106,7 +100,7 @@ export function weightCandidates(step: number, n: number): number[][] {
   }
 }
 
-/** A grid of one number from min to max by step, rounded as ranx rounds it. */
+/** min to max by step, rounded as ranx rounds it. */
 const rangeGrid = (name: string, min: number, max: number, step: number): Grid => ({
   param: name,
   options: { [`min_${name}`]: min, [`max_${name}`]: max, step },
@@ -117,14 +111,14 @@ const rangeGrid = (name: string, min: number, max: number, step: number): Grid =
 });
 
 /** Python's range(min, max + 1, step) of integers. */
-const integerGrid = (name: string, param: string, min: number, max: number, step?: number): Grid => ({
-  param,
+const integerGrid = (name: string, min: number, max: number, step?: number): Grid => ({
+  param: name,
   options: { [`min_${name}`]: min, [`max_${name}`]: max, ...(step === undefined ? {} : { step }) },
   candidates: (o) => {
     const out: Record<string, unknown>[] = [];
     const [min, max, step] = [o[`min_${name}`], o[`max_${name}`], o.step ?? 1];
     if ((max + 1 - min) / step > MAX_GRID) throw tooLarge(`${name} from ${min} to ${max} by ${step}`);
-    for (let x = min; x < max + 1; x += step) out.push({ [param]: x });
+    for (let x = min; x < max + 1; x += step) out.push({ [name]: x });
     return out;
   },
 });
@@ -135,7 +129,7 @@ const weightsGrid: Grid = {
   candidates: (o, n) => weightCandidates(o.step, n).map((weights) => ({ weights })),
 };
 
-/** ranx's optimization_switch: the methods with a grid, by ranx's names (and the names fuse takes). */
+/** ranx's optimization_switch. */
 const GRIDS: Readonly<Record<string, Grid>> = {
   wsum: weightsGrid,
   mixed: weightsGrid,
@@ -144,18 +138,17 @@ const GRIDS: Readonly<Record<string, Grid>> = {
   weighted_bordafuse: weightsGrid,
   w_condorcet: weightsGrid,
   weighted_condorcet: weightsGrid,
-  rrf: integerGrid("k", "k", 10, 100, 10),
+  rrf: integerGrid("k", 10, 100, 10),
   logn_isr: rangeGrid("sigma", 0.01, 1.0, 0.01),
   gmnz: rangeGrid("gamma", 0.01, 1.0, 0.01),
   rbc: rangeGrid("phi", 0.01, 1.0, 0.01),
-  probfuse: integerGrid("n_segments", "n_segments", 1, 100),
-  slidefuse: integerGrid("w", "w", 1, 100),
+  probfuse: integerGrid("n_segments", 1, 100),
+  slidefuse: integerGrid("w", 1, 100),
 };
 
-/** ranx's methods trained without a grid (optimize_fusion returns their training). */
+/** optimize_fusion returns their training. */
 const TRAINED_ONLY = new Set(["segfuse", "posfuse", "mapfuse", "bayesfuse"]);
 
-/** The runs normalised as ranx's optimize_fusion normalises them (meta/optimize_fusion.py), in ranx's order after. */
 function normalizedRuns(ranked: RankedRun[], norm: NormName | null): RankedRun[] {
   if (norm === null) return ranked;
   const lists = ranked.map(() => new Map<string, Ranked>());
@@ -168,20 +161,19 @@ function normalizedRuns(ranked: RankedRun[], norm: NormName | null): RankedRun[]
   return ranked.map((r, i) => ({ qids: r.qids, lists: lists[i] }));
 }
 
-/** A fused run's lists as ranx's Run.sort() orders them (ranx's fusion methods sort what they return). */
+/** ranx's fusion methods sort what they return (Run.sort()). */
 function sortedLists(e: RankedEvaluator, fused: RankedRun): (i: number) => Ranked {
   return (i) => resortedList(fused.lists.get(e.qids[i])!);
 }
 
-/** wsum's candidates' scores, evaluated on columns laid out once (see the file's head). */
-function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: number[][]): Float64Array {
+function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: number[][]) {
   const nq = e.qids.length;
   const offsets = new Int32Array(nq + 1);
   // ranx's _weighted_sum: documents in order of first appearance, runs in order, each in its order.
   const perQuery = e.qids.map((q) => candidates(runs.map((run) => run.lists.get(q)!)));
   for (let i = 0; i < nq; i++) offsets[i + 1] = offsets[i] + perQuery[i].docs.length;
   const rows = offsets[nq];
-  // One column per run over every query's rows (0 where the run lacks the document, as ranx's get(d, 0.0)).
+  // 0 where the run lacks the document (ranx's get(d, 0.0)).
   const columns = runs.map((run, r) => {
     const c = new Float64Array(rows);
     for (let i = 0; i < nq; i++) {
@@ -198,7 +190,7 @@ function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: 
   const batchLabels = new Float64Array(rows);
   const out = new Float64Array(weightings.length);
   weightings.forEach((w, c) => {
-    // Python's sum([w[r] * score ...]): from 0, the runs left to right (one run at a time, the same sums).
+    // Python's sum(): from 0, the runs left to right.
     fused.fill(0);
     for (let r = 0; r < columns.length; r++) {
       const col = columns[r];
@@ -209,14 +201,14 @@ function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: 
       const o = offsets[i];
       const end = offsets[i + 1];
       if (!hasTies(fused, o, end)) {
-        // Without equal scores every sort gives one order: the kernel's own sort does.
+        // No ties: the kernel's own sort gives ranx's order.
         for (let k = o; k < end; k++) {
           scores[k] = fused[k];
           batchLabels[k] = labels[k];
         }
         continue;
       }
-      // Equal scores: ranx's order of them (its fused run sorted by numba's quicksort).
+      // Ties: numba's quicksort order.
       const order = rankOrder(fused.subarray(o, end));
       for (let k = 0; k < order.length; k++) {
         scores[o + k] = fused[o + order[k]];
@@ -228,10 +220,7 @@ function wsumScores(e: RankedEvaluator, runs: readonly RankedRun[], weightings: 
   return out;
 }
 
-/**
- * Whether two of x[from..to) are equal (-0 and 0 too): an open-addressing hash of the values' bits, some twenty
- * times faster than sorting a copy, which made most of wsum's time (a query of 150 documents: 1 µs).
- */
+/** Whether two of x[from..to) are equal (-0 too): a hash, ~20x faster than sorting a copy (150 documents: 1 µs). */
 const hasTies = (() => {
   let values = new Float64Array(256);
   let used = new Uint8Array(256);
@@ -245,7 +234,7 @@ const hasTies = (() => {
     const mask = size - 1;
     const shift = 32 - Math.log2(size);
     for (let k = from; k < to; k++) {
-      const v = x[k] + 0; // -0 + 0 is 0: equal scores, one key
+      const v = x[k] + 0; // -0 → 0
       bits[0] = v;
       let h = Math.imul(words[0] ^ words[1], 0x9e3779b1) >>> shift;
       while (used[h]) {
@@ -268,14 +257,10 @@ const OWN_OPTIONS = [
 ];
 
 /**
- * ranx's optimize_fusion(qrels, runs, norm, method, metric, **kwargs): the parameters of `method` whose
- * fused run scores best on `metric` against `qrels` (ranx's grid, ranx's order, the last of equal best
- * kept), as ranx returns them: `{ weights }` for the weighted methods, `{ k }`, `{ sigma }`, `{ gamma }`,
- * `{ phi }`, probfuse's `{ probs }`, slidefuse's `{ probs, w }`; segfuse, posfuse, mapfuse and
- * bayesfuse return their training. The runs and the judgments must have the same queries (ranx asserts
- * it). evaluateRun's options (gain, relevanceThreshold, ...) go over the ranx preset's conventions.
- * `report`, an array, receives every candidate's parameters and score in ranx's order (ranx's
- * return_optimization_report).
+ * ranx's optimize_fusion: the parameters of `method` whose fused run scores best on `metric` against
+ * `qrels` (the last of equal best), as ranx returns them (`{ weights }`, `{ k }`, probfuse's `{ probs }`,
+ * ...; segfuse, posfuse, mapfuse, bayesfuse: their training). Runs and qrels must have the same queries.
+ * evaluateRun's options go over the ranx preset. `report` receives every candidate's params and score.
  *
  * @example
  * optimizeFusion(qrels, [bm25, dense], { method: "wsum", norm: "min-max", metric: "ndcg@10", step: 0.1 })
@@ -317,12 +302,11 @@ export function optimizeFusion(
     if (k === "step" && !(v > 0)) throw usageError(`optimizeFusion: step must be > 0, not ${shown(v)}`);
     gridOptions[k] = v;
   }
-  // ranx's sanity checks: two runs at least, the same queries in every run and in the judgments.
   if (!Array.isArray(runs) || runs.length < 2)
     throw usageError(`optimizeFusion: runs must be an array of at least two runs, not ${shown(runs)}`);
-  // The grid first: one too large to search is refused before the runs are read.
+  // A grid too large is refused before the runs are read.
   const candidates = grid ? grid.candidates(gridOptions, runs.length) : [];
-  const evaluateOptions: Options = Object.fromEntries(
+  const evaluateOptions = Object.fromEntries(
     Object.entries(given).filter(([k]) => !OWN_OPTIONS.includes(k)),
   ) as Options;
 
@@ -343,8 +327,7 @@ export function optimizeFusion(
   const normed = normalizedRuns(ranked, norm);
 
   const learned = LEARNED_METHODS[method];
-  // ranx's training sorts the normalised runs again (Run.to_typed_list of a run not marked sorted); a
-  // run not normalised was sorted when made. fuse then reads them in that order.
+  // ranx's training re-sorts normalised runs (Run.to_typed_list of a run not marked sorted).
   const trainRuns = norm === null || norm === "min-max-inverted" ? normed : normed.map(resorted);
   if (TRAINED_ONLY.has(method)) return learned.trainRanked(qrels, trainRuns, {});
   const s = searched(e, method, learned, qrels, normed, trainRuns, candidates);
@@ -352,7 +335,7 @@ export function optimizeFusion(
   return s.result(bestOf(s.scores));
 }
 
-/** Each candidate's score, and what ranx returns for the best (-1: none scored 0 or more). */
+/** result(-1): none scored 0 or more. */
 interface Searched {
   readonly scores: Float64Array;
   result(best: number): Record<string, unknown>;
@@ -376,7 +359,7 @@ function searched(
     return { scores, result: (best) => ({ ...trained, w: best < 0 ? [] : candidates[best].w }) };
   }
   if (method === "probfuse") {
-    // Trained and fused at each number of segments; ranx returns the best's probabilities (None: null).
+    // ranx returns the best's probabilities (None: null).
     candidates.forEach((c, i) => {
       const trained = learned!.trainRanked(qrels, trainRuns, c);
       scores[i] = e.evaluateLists(sortedLists(e, learned!.fuseRanked(trainRuns, trained))).mean;
@@ -394,9 +377,7 @@ function searched(
       ),
     );
   else {
-    // The other methods query by query as fuse() fuses them, on the normalised runs in ranx's order, the
-    // candidates as ranx makes them, unchecked: its grid can pass the range fuse() accepts (rbc's phi
-    // from 0.01 by 0.05 ends at 1.01), and ranx's rbc computes with it.
+    // Candidates unchecked: ranx's grid can pass fuse()'s range (rbc's phi by 0.05 ends at 1.01) and ranx computes with it.
     const m = scoreMethod(method)!;
     candidates.forEach((c, i) => {
       const lists = (q: number) =>
@@ -408,12 +389,11 @@ function searched(
       scores[i] = e.evaluateLists(lists).mean;
     });
   }
-  // ranx starts from an empty list, kept when no candidate scores 0 or more.
   return { scores, result: (best) => ({ [param]: best < 0 ? [] : candidates[best][param] }) };
 }
 
-/** The index of the best score as ranx keeps it: `score >= best`, best from 0 (the last of equal scores; -1 when none scores 0 or more). */
-function bestOf(scores: Float64Array): number {
+/** ranx's `score >= best` from 0: the last of equal scores; -1 when none scores 0 or more. */
+function bestOf(scores: Float64Array) {
   let best = 0;
   let at = -1;
   scores.forEach((s, c) => {

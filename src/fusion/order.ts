@@ -1,19 +1,16 @@
-// The orders ranx's results come in, which rank-based fusion reads as ranks: ties between equal scores are
-// not broken by any rule of the methods but by the sorting algorithms ranx runs, so they are ported here.
+// ranx's sorts, ported: they, not the methods, order tied scores, which rank-based fusion reads as ranks.
 
 /** numba 0.56's quicksort `lt` for floats: NaN after everything. */
-function lt(a: number, b: number): boolean {
+function lt(a: number, b: number) {
   return a < b || (b !== b && a === a);
 }
 
-/** Under this size numba's quicksort sorts by insertion (stable). */
+/** numba's quicksort sorts by insertion under this. */
 const SMALL_QUICKSORT = 15;
 
 /**
- * The positions of `scores` from the highest score down, as ranx orders a query's documents: ranx's
- * sort_dict_by_value is numba's `np.argsort([-v for v in values])`, numba 0.56's quicksort (median of
- * three, insertion sort under 16 items), not stable: equal scores come in the order that algorithm
- * leaves them, which this reproduces step by step. `scores` in the query's insertion order.
+ * The positions of `scores` (in insertion order) from the highest down, as ranx's sort_dict_by_value:
+ * numba 0.56's `np.argsort([-v ...])` quicksort, not stable, reproduced step by step.
  */
 export function rankOrder(scores: Float64Array): Int32Array {
   const n = scores.length;
@@ -28,7 +25,7 @@ export function rankOrder(scores: Float64Array): Int32Array {
     let low = stack.pop() as number;
     while (high - low >= SMALL_QUICKSORT) {
       const i = partition(a, r, low, high);
-      // The larger side waits on the stack, the smaller is partitioned now (numba's order of work).
+      // numba's order of work: the larger side waits on the stack.
       if (high - i > i - low) {
         if (high > i) stack.push(i + 1, high);
         high = i - 1;
@@ -42,7 +39,7 @@ export function rankOrder(scores: Float64Array): Int32Array {
   return r;
 }
 
-function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number): void {
+function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number) {
   for (let i = low + 1; i <= high; i++) {
     const k = r[i];
     const v = a[k];
@@ -55,7 +52,7 @@ function insertionSort(a: Float64Array, r: Int32Array, low: number, high: number
   }
 }
 
-function partition(a: Float64Array, r: Int32Array, low: number, high: number): number {
+function partition(a: Float64Array, r: Int32Array, low: number, high: number) {
   const mid = (low + high) >> 1;
   let t: number;
   if (lt(a[r[mid]], a[r[low]])) {
@@ -99,11 +96,9 @@ function partition(a: Float64Array, r: Int32Array, low: number, high: number): n
 const MIN_GALLOP = 7;
 
 /**
- * 0..n-1 sorted by `less` as CPython 3.11's `sorted(range(n), key=cmp_to_key(...))` sorts them, step by
- * step: natural runs (strictly descending ones reversed) extended to minrun by binary insertion, merged
- * by the powersort rule, galloping as its counters say. ranx's Condorcet comparison is not a consistent
- * order (a tie in votes says each document is less than the other, and votes can cycle), so which
- * comparisons are made decides the result: only the same algorithm gives ranx's order.
+ * 0..n-1 sorted by `less` as CPython 3.11's `sorted(range(n), key=cmp_to_key(...))`, step by step (timsort,
+ * powersort merges). ranx's Condorcet comparison is no consistent order (ties, cycles), so only the
+ * same comparisons give ranx's order.
  */
 export function pythonSorted(n: number, less: (x: number, y: number) => boolean): Int32Array {
   const a = new Int32Array(n);
@@ -128,7 +123,7 @@ class TimSort {
     private readonly less: (x: number, y: number) => boolean,
   ) {}
 
-  sort(): void {
+  sort() {
     const n = this.a.length;
     let minrun = n;
     let r = 0;
@@ -159,8 +154,8 @@ class TimSort {
     }
   }
 
-  /** The run starting at lo: ascending (a[i] <= a[i+1]) or strictly descending, reversed. */
-  private countRun(lo: number, hi: number): number {
+  /** The run at lo: ascending, or strictly descending and reversed. */
+  private countRun(lo: number, hi: number) {
     const { a, less } = this;
     if (lo + 1 === hi) return 1;
     let i = lo + 2;
@@ -173,8 +168,8 @@ class TimSort {
     return i - lo;
   }
 
-  /** [lo, hi) sorted by binary insertion, [lo, start) being sorted already. */
-  private binarySort(lo: number, hi: number, start: number): void {
+  /** [lo, hi) by binary insertion, [lo, start) sorted already. */
+  private binarySort(lo: number, hi: number, start: number) {
     const { a, less } = this;
     if (lo === start) start++;
     for (; start < hi; start++) {
@@ -192,7 +187,7 @@ class TimSort {
   }
 
   /** The powersort rule: merge the runs below whose power exceeds the new boundary's. */
-  private foundNewRun(n2: number): void {
+  private foundNewRun(n2: number) {
     const p = this.pending;
     if (p.length === 0) return;
     const last = p[p.length - 1];
@@ -213,7 +208,7 @@ class TimSort {
     p[p.length - 1].power = power;
   }
 
-  private mergeAt(i: number): void {
+  private mergeAt(i: number) {
     const p = this.pending;
     let pa = p[i].base;
     let na = p[i].len;
@@ -232,13 +227,13 @@ class TimSort {
     else this.mergeHi(pa, na, pb, nb);
   }
 
-  private temp(n: number): Int32Array {
+  private temp(n: number) {
     if (this.tmp.length < n) this.tmp = new Int32Array(n);
     return this.tmp;
   }
 
-  /** Merges a[pa, pa+na) and a[pb, pb+nb) (pb = pa + na), na <= nb, from the left. */
-  private mergeLo(pa: number, na: number, pb: number, nb: number): void {
+  /** Merges a[pa, pa+na) and a[pb, pb+nb) from the left (na <= nb). */
+  private mergeLo(pa: number, na: number, pb: number, nb: number) {
     const { a, less } = this;
     const t = this.temp(na);
     t.set(a.subarray(pa, pa + na));
@@ -247,7 +242,7 @@ class TimSort {
     let ib = pb;
     a[dest++] = a[ib++];
     nb--;
-    // One pass: every way out is a `break done` (CPython's gotos to Succeed and the copy after it).
+    // `break done`: CPython's gotos to Succeed.
     done: for (;;) {
       if (nb === 0 || na === 1) break;
       let minGallop = this.minGallop;
@@ -302,14 +297,14 @@ class TimSort {
       }
     }
     if (na === 1) {
-      // The last of a belongs after what is left of b (CPython's CopyB; nb = 0 is the same).
+      // CPython's CopyB.
       a.copyWithin(dest, ib, ib + nb);
       a[dest + nb] = t[ia];
     } else if (na) a.set(t.subarray(ia, ia + na), dest);
   }
 
-  /** Merges a[pa, pa+na) and a[pb, pb+nb) (pb = pa + na), na > nb, from the right. */
-  private mergeHi(pa: number, na: number, pb: number, nb: number): void {
+  /** mergeLo from the right (na > nb). */
+  private mergeHi(pa: number, na: number, pb: number, nb: number) {
     const { a, less } = this;
     const t = this.temp(nb);
     t.set(a.subarray(pb, pb + nb));
@@ -318,7 +313,6 @@ class TimSort {
     let ib = nb - 1;
     a[dest--] = a[ia--];
     na--;
-    // One pass: every way out is a `break done` (CPython's gotos to Succeed and the copy after it).
     done: for (;;) {
       if (na === 0 || nb === 1) break;
       let minGallop = this.minGallop;
@@ -373,7 +367,7 @@ class TimSort {
       }
     }
     if (nb === 1) {
-      // The first of b belongs before what is left of a (CPython's CopyA; na = 0 is the same).
+      // CPython's CopyA.
       a.copyWithin(dest + 1 - na, ia + 1 - na, ia + 1);
       a[dest - na] = t[ib];
     } else if (nb) a.set(t.subarray(0, nb), dest - (nb - 1));
@@ -390,11 +384,8 @@ const gallopLeft = (less: Less, key: number, x: Int32Array, base: number, n: num
 const gallopRight = (less: Less, key: number, x: Int32Array, base: number, n: number, hint: number) =>
   gallop((v) => !less(key, v), x, base, n, hint);
 
-/**
- * The k with right(x[base+k-1]) and not right(x[base+k]) in x[base, base+n), found from `hint` by
- * galloping, then by bisection: each `less` call as CPython's gallop_left and gallop_right make it.
- */
-function gallop(right: (v: number) => boolean, x: Int32Array, base: number, n: number, hint: number): number {
+/** The k with right(x[base+k-1]) and not right(x[base+k]): CPython's galloping from `hint`, then bisection. */
+function gallop(right: (v: number) => boolean, x: Int32Array, base: number, n: number, hint: number) {
   let last = 0;
   let ofs = 1;
   if (right(x[base + hint])) {

@@ -1,6 +1,3 @@
-// What fusion reads and writes: runs and judgments as objects, the shape evaluateRun takes, so a fused run
-// can be evaluated, fused again or written as it comes back.
-
 /** A run: query id -> document id -> score (higher ranks first). */
 export type ScoredRun = Readonly<Record<string, Readonly<Record<string, number>>>>;
 

@@ -1,4 +1,3 @@
-// The diversity measures' reference (their definitions: formulas-subtopic.ts).
 import { RankevalError } from "../errors/errors.js";
 import { subtopicOrder, type SubtopicQrels } from "../pipeline/join-subtopics.js";
 import type { Run } from "../pipeline/join-memory.js";
@@ -9,13 +8,7 @@ import { rank, type Doc } from "./ranking.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 import { readCall, referenceValue, type Evaluated } from "./index.js";
 
-/**
- * evaluateDiversity by the definitions: the run's queries with subtopic judgments, in order of first
- * appearance; each document's label its highest judgment (every measure that is not a diversity one
- * reads that, as the reference's own); the diversity measures under each measure's options and the
- * conventions (`referenceValue`'s noRelevant and beyondList rules, a query without an actual
- * subtopic being one without a relevant document).
- */
+/** evaluateDiversity by the definitions (formulas-subtopic.ts); a document's label: its highest judgment. */
 export function referenceEvaluateDiversity(
   qrels: SubtopicQrels,
   run: Run,

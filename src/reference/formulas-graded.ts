@@ -1,4 +1,4 @@
-/** The measures of graded labels, by their definitions. gain(label): the option's, 0 for labels <= 0 and unjudged. */
+/** Graded measures by their definitions. gain(label): 0 for labels <= 0 and unjudged. */
 import { discountTable } from "../measures/discount.js";
 import type { ResolvedOptions } from "../measures/options.js";
 import { gain, isRelevant, ranksRead, ratio, type Formula, type Query } from "./ranking.js";
@@ -6,7 +6,7 @@ import { gain, isRelevant, ranksRead, ratio, type Formula, type Query } from "./
 type O = ResolvedOptions;
 
 /** Σ gains[i - 1] / log2(i + 1) over ranks i = 1..min(k, gains.length) (k = 0: all), in rank order. */
-function discountedSum(gains: readonly number[], k: number): number {
+function discountedSum(gains: readonly number[], k: number) {
   const end = k === 0 ? gains.length : Math.min(k, gains.length);
   const discount = discountTable(end + 1);
   let sum = 0;
@@ -19,14 +19,13 @@ const rankedGains = (q: Query, o: O) => q.ranking.map((d) => gain(d.label, o));
 const idealGains = (q: Query, o: O) => q.judged.map((l) => gain(l, o)).sort((a, b) => b - a);
 const dcg = (q: Query, k: number, o: O) => discountedSum(rankedGains(q, o), k);
 
-/** The ranking's gains, and the ideal gain at rank i (0 past the judged). */
 function gainWalk(q: Query, o: O) {
   const ideal = idealGains(q, o);
   return { results: rankedGains(q, o), at: (i: number) => (i < ideal.length ? ideal[i] : 0) };
 }
 
 /** trec_eval's gain measures as its loops run (m_G.c ...): the ideal walk stops at its first gain <= 0. */
-function trecG(q: Query, o: O): number {
+function trecG(q: Query, o: O) {
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let sumResults = 0;
@@ -50,7 +49,7 @@ function trecG(q: Query, o: O): number {
   return sumIdeal > 0 ? g / sumIdeal : 0;
 }
 
-function ndcgRel(q: Query, o: O): number {
+function ndcgRel(q: Query, o: O) {
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
   let dcg = 0;
@@ -80,7 +79,7 @@ function ndcgRel(q: Query, o: O): number {
 }
 
 /** NaN (0/0) when the query has relevant documents but no positive gain. */
-function rndcg(q: Query, o: O): number {
+function rndcg(q: Query, o: O) {
   if (!q.judged.some((l) => isRelevant(l, o))) return 0;
   const { results, at } = gainWalk(q, o);
   let idealGain = at(0);
@@ -119,32 +118,27 @@ function rndcg(q: Query, o: O): number {
   return sum / points;
 }
 
-/** The largest gain of the levels 0..L, L the highest judged label >= 0 (with L itself when fractional). */
-function largestLevelGain(q: Query, o: O): number {
+/** The largest gain of levels 0..L, L the highest judged label (L itself too when fractional). */
+function largestLevelGain(q: Query, o: O) {
   const top = Math.max(-1, ...q.judged);
   if (top < 0) return 0;
   let best = gain(top, o);
-  // Past the largest label a custom table lists, gains are linear and grow, so the last integer
-  // level stands for them.
+  // Past a table's largest label gains are linear: the last level stands for them.
   const listedMax = typeof o.gain === "string" ? 0 : Math.max(0, ...o.gain.keys());
   const last = Math.floor(top);
   for (let l = 0; l <= Math.min(last, listedMax); l++) best = Math.max(best, gain(l, o));
   return Math.max(best, gain(last, o));
 }
 
-/** Documents without a judgment or with a negative label. */
 const open = (label: number | undefined) => label === undefined || label < 0;
 
 type CwlModel = "sdcg" | "inst" | "insq" | "nerr8" | "nerr9" | "nerr10" | "nerr11" | "bpm" | "rbp_cwl";
-/** cwl_eval's ranking depth. */
 const CWL_DEPTH = 1000;
 
 /**
- * The C/W/L measures (Moffat et al.), as cwl_eval computes them for ir_measures: positions
- * i = 1..1000; g_i the document's gain there, 0 past the ranking and without a judgment; scaled
- * families g = (clip(max(label, 0), min, max) − min) / (max − min); RBP g = 1 when max(label, 0) >=
- * the threshold, else 0; C_i the probability to go on from i to i + 1 (below); V_i = Π_{j<i} C_j
- * (V_1 = 1); value = Σ_i V_i g_i / Σ_i V_i.
+ * C/W/L (Moffat et al.) as cwl_eval for ir_measures, i = 1..1000 (CWL_DEPTH): g_i = (clip(max(label, 0),
+ * min, max) − min) / (max − min) (RBP: max(label, 0) >= threshold), 0 unjudged; C_i the probability to go
+ * on; V_i = Π_{j<i} C_j; value = Σ_i V_i g_i / Σ_i V_i.
  *   SDCG@k     C_i = log(i + 1) / log(i + 2) for i < k, else 0
  *   INST(T)    C_i = ((i + T + T_i − 1) / (i + T + T_i))², T_i = T − (g_1 + … + g_i)
  *   INSQ(T)    C_i = ((i + 2T − 1) / (i + 2T))²
@@ -168,7 +162,7 @@ const cwl =
       return (Math.min(Math.max(l, lo), hi) - lo) / (hi - lo);
     });
     const T = params.t;
-    // i: the 1-based position; sumTo = g_1 + ... + g_i.
+    // i 1-based; sumTo = g_1 + ... + g_i.
     const continuation = (i: number, sumTo: number): number => {
       switch (model) {
         case "sdcg":
@@ -201,15 +195,12 @@ const cwl =
   };
 
 /**
- * Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021), as ir_measures' compat provider: the
- * rank-biased overlap of the ranking R with the ideal ranking I,
+ * Compatibility (Clarke, Vtyurina & Smucker, TOIS 2021), as ir_measures' compat provider:
  *   RBO = Σ_{i=1..d} p^(i−1) |R_i ∩ I_i| / i  /  Σ_{i=1..d} p^(i−1),   d = max(|R|, |I|),
- * R_i, I_i their first i documents; I is every judged document with a label > 0, by label
- * descending, then by its score in the run descending (0 when not retrieved), then (rankeval's
- * order of such ties) retrieved before not, by rank. normalize: divided by I's RBO with itself when > 0.
+ * I the judged documents with label > 0 by label, then score (0 unretrieved), descending, then
+ * (rankeval's) retrieved first, by rank. normalize: over I's RBO with itself when > 0.
  */
-function compat(q: Query, p: number, normalize: boolean): number {
-  // The ideal's documents: retrieved ones by their rank; unretrieved ones as the judged labels left.
+function compat(q: Query, p: number, normalize: boolean) {
   const retrieved = q.ranking
     .map((d, rank) => ({ label: d.label ?? 0, score: d.score, rank, id: `r${rank}` }))
     .filter((d) => d.label > 0);
@@ -240,7 +231,7 @@ function compat(q: Query, p: number, normalize: boolean): number {
   return best > 0 ? score / best : score;
 }
 
-/** The ranked labels, a document without a judgment as 0 (negative labels as they are). */
+/** Unjudged as 0. */
 const labels = (q: Query) => q.ranking.map((d) => d.label ?? 0);
 
 export const GRADED_FORMULAS = {
@@ -267,9 +258,8 @@ export const GRADED_FORMULAS = {
   ndcg_rel: (q, _k, o) => ndcgRel(q, o),
   rndcg: (q, _k, o) => rndcg(q, o),
   /**
-   * rbp(p) = (1 − p) Σ_{i=1..N} g_i p^(i−1) (Moffat & Zobel 2008) as trec_eval: the gains rescaled
-   * per query to (g − min)/(max − min) when any level's lies outside [0, 1]; as gain(0) = 0 and gains
-   * are >= 0, a division by the largest level gain when it exceeds 1.
+   * rbp(p) = (1 − p) Σ_{i=1..N} g_i p^(i−1) (Moffat & Zobel 2008) as trec_eval: gains divided by the
+   * largest level gain when it exceeds 1 (trec_eval's (g − min)/(max − min), min = gain(0) = 0).
    */
   rbp: (q, _k, o, { p }) => {
     const max = largestLevelGain(q, o);
@@ -291,7 +281,7 @@ export const GRADED_FORMULAS = {
   bpm: cwl("bpm"),
   rbp_cwl: cwl("rbp_cwl"),
   compat: (q, _k, _o, p) => compat(q, p.p, p.normalize !== 0),
-  /** inversions = #{ranks i < j : label_i < label_j}: the swaps bubble sort needs (the MSLR notebook). */
+  /** inversions = #{ranks i < j : label_i < label_j} (the MSLR notebook). */
   inversions: (q) => {
     const l = labels(q);
     let count = 0;

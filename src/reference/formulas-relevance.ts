@@ -1,8 +1,7 @@
 /**
- * The measures of binary relevance, by their definitions (README: "Measures"; trec_eval's:
- * TREC_EVAL_SEMANTICS.md (a)). rel(k) = relevant documents in ranks 1..min(k, N) (ranks past N are
- * non-relevant; no cutoff: the whole ranking); R = the query's relevant judgments, retrieved or not;
- * NR = its judged non-relevant ones (0 <= label < threshold); "0/0 = 0".
+ * Binary relevance (README "Measures"; TREC_EVAL_SEMANTICS.md (a)). rel(k): relevant documents in ranks
+ * 1..min(k, N) (no cutoff: all); R: relevant judgments, retrieved or not; NR: judged non-relevant
+ * (0 <= label < threshold); 0/0 = 0.
  */
 import type { ResolvedOptions } from "../measures/options.js";
 import {
@@ -23,28 +22,27 @@ const precision = (q: Query, k: number, o: O) => ratio(relevantInTop(q, k, o), k
 const recall = (q: Query, k: number, o: O) => ratio(relevantInTop(q, k, o), numRelevant(q, o));
 
 /** S(k): the sum over relevant documents at ranks i <= k of rel(i) / i. */
-function precisionSum(q: Query, k: number, o: O): number {
+function precisionSum(q: Query, k: number, o: O) {
   let sum = 0;
   let relSoFar = 0;
   for (let i = 1; i <= ranksRead(q, k); i++) if (isRelevant(q.ranking[i - 1].label, o)) sum += ++relSoFar / i;
   return sum;
 }
 
-/** The set measures' a = rel(N). */
+/** a = rel(N). */
 const relRet = (q: Query, o: O) => relevantInTop(q, 0, o);
 const setP = (q: Query, o: O) => ratio(relRet(q, o), q.ranking.length);
 const setRecall = (q: Query, o: O) => ratio(relRet(q, o), numRelevant(q, o));
 const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
 
 /**
- * iprec_at_recall(recall=x): c = lround(x·R) (trec_eval 10). 0 if c > rel(N); otherwise the
- * interpolated precision max{P(j) : j >= rank of the c-th relevant document} (c = 0: of the first
- * relevant document; with none ranked the value is P(N) = 0).
+ * iprec_at_recall(recall=x): c = lround(x·R) (trec_eval 10); 0 if c > rel(N), else max{P(j) : j >= rank
+ * of the max(c, 1)-th relevant document}.
  */
-function iprecAtRecall(q: Query, x: number, o: O): number {
+function iprecAtRecall(q: Query, x: number, o: O) {
   const n = q.ranking.length;
   const rr = relRet(q, o);
-  const c = Math.round(x * numRelevant(q, o)); // x·R >= 0: Math.round's halves up are lround's
+  const c = Math.round(x * numRelevant(q, o)); // x·R >= 0: as lround
   if (c > rr || n === 0 || rr === 0) return 0;
   let seen = 0;
   let from = 0;
@@ -57,7 +55,7 @@ function iprecAtRecall(q: Query, x: number, o: O): number {
 const EPS = 1e-5;
 
 export const RELEVANCE_FORMULAS = {
-  /** N, the ranking's length (after depth). */
+  /** N (after depth). */
   num_ret: (q) => q.ranking.length,
   num_rel: (q, _k, o) => numRelevant(q, o),
   num_rel_ret: (q, _k, o) => relRet(q, o),
@@ -72,11 +70,9 @@ export const RELEVANCE_FORMULAS = {
     return ratio(2 * p * rc, p + rc);
   },
   /**
-   * map@k = S(k) / R: relevant documents never retrieved add 0 to the sum but count in R. The other
-   * tools' AP divide S(k) otherwise: LightGBM (map_metric.hpp CalMapAtK) by min(R, k, N); XGBoost
-   * (rank_metric.cc EvalMAP) by rel(N); torchmetrics and TF-Ranking by rel(k); ptranking
-   * (adhoc_metric.py torch_ap_at_ks) by the sum of the ideal ranking's top k labels (labels <= 0 add 0);
-   * ptranking's seed tutorial (its tor_ap_at_ks) by k itself (map_over_k; no cutoff: by N).
+   * map@k = S(k) / R. Others divide S(k) by: LightGBM (map_metric.hpp CalMapAtK) min(R, k, N); XGBoost
+   * (rank_metric.cc EvalMAP) rel(N); torchmetrics, TF-Ranking rel(k); ptranking (torch_ap_at_ks) the ideal
+   * top k labels' sum (labels > 0); ptranking's tutorial (tor_ap_at_ks) k (map_over_k; no cutoff: N).
    */
   map: (q, k, o) => ratio(precisionSum(q, k, o), numRelevant(q, o)),
   map_lightgbm: (q, k, o) => ratio(precisionSum(q, k, o), Math.min(numRelevant(q, o), ranksRead(q, k))),
@@ -101,9 +97,8 @@ export const RELEVANCE_FORMULAS = {
     return ratio(relevantInTop(q, r, o), r);
   },
   /**
-   * bpref = (1/R) Σ over relevant ranked documents d of (1 − min(n_d, R) / min(NR, R)), 1 when
-   * n_d = 0, n_d = judged non-relevant documents ranked above d (Buckley & Voorhees 2004); unjudged
-   * ranked documents (no judgment, or a negative label) are skipped.
+   * bpref = (1/R) Σ_{relevant ranked d} (1 − min(n_d, R) / min(NR, R)) (1 when n_d = 0), n_d the judged
+   * non-relevant above d (Buckley & Voorhees 2004).
    */
   bpref: (q, _k, o) => {
     const R = numRelevant(q, o);
@@ -119,10 +114,7 @@ export const RELEVANCE_FORMULAS = {
   hit_rate: (q, k, o) => (relevantInTop(q, k, o) > 0 ? 1 : 0),
   /** hits@k = rel(k) (ranx/metrics/hits.py _hits). */
   hits: (q, k, o) => relevantInTop(q, k, o),
-  /**
-   * judged@k = (documents in ranks 1..n that have a judgment, whatever its label) / n, n = min(k, N)
-   * (ir_measures' Judged@k, providers/judged_provider.py).
-   */
+  /** judged@k = (judged in ranks 1..n, any label) / n, n = min(k, N) (ir_measures' judged_provider.py). */
   judged: (q, k) =>
     ratio(
       count(q.ranking.slice(0, ranksRead(q, k)), (d) => d.label !== undefined),
@@ -133,10 +125,7 @@ export const RELEVANCE_FORMULAS = {
     const all = count(q.judged, (l) => nonRel(l, o));
     return all === 0 ? 1 : count(q.ranking.slice(0, ranksRead(q, k)), (d) => nonRel(d.label, o)) / all;
   },
-  /**
-   * ir_measures' Accuracy: of the pairs (relevant, non-relevant) in the top k, the share with the
-   * relevant one first; a document without a judgment counts as label 0. NaN without such a pair.
-   */
+  /** ir_measures' Accuracy: the share of (relevant, non-relevant) pairs in the top k ordered; unjudged: 0; NaN without a pair. */
   accuracy: (q, k, o) => {
     const rel = q.ranking.slice(0, ranksRead(q, k)).map((d) => (d.label ?? 0) >= o.relevanceThreshold);
     let pairs = 0;
@@ -150,12 +139,9 @@ export const RELEVANCE_FORMULAS = {
     }
     return pairs === 0 ? NaN : ordered / pairs;
   },
-  /** relative_p@k = rel(k) / min(k, R): precision against the best possible at k (trec_eval relative_P_k). */
+  /** relative_p@k = rel(k) / min(k, R) (trec_eval relative_P_k). */
   relative_p: (q, k, o) => ratio(relevantInTop(q, k, o), Math.min(k, numRelevant(q, o))),
-  /**
-   * unj@k = (ranks 1..min(k, N) holding a document without a judgment ("nonpool") or with a negative
-   * label ("unjudged")) / k; ranks past N count as judged (trec_eval unj_k).
-   */
+  /** unj@k = (ranks 1..min(k, N) unjudged or with a negative label) / k (trec_eval unj_k). */
   unj: (q, k) => {
     const open = count(q.ranking.slice(0, ranksRead(q, k)), (d) => d.label === undefined || d.label < 0);
     return ratio(open, k === 0 ? q.ranking.length : k);
@@ -176,7 +162,7 @@ export const RELEVANCE_FORMULAS = {
     const rc = setRecall(q, o);
     return ((beta + 1) * p * rc) / (beta * p + rc);
   },
-  /** Ranked documents judged non-relevant (without a judgment or with a negative label: left out). */
+  /** Ranked documents judged non-relevant. */
   num_nonrel_judged_ret: (q, _k, o) => count(q.ranking, (d) => nonRel(d.label, o)),
   iprec_at_recall: (q, _k, o, p) => iprecAtRecall(q, p.recall, o),
   /** The mean of iprec_at_recall at x = 0.0, 0.1, ..., 1.0. */
@@ -191,10 +177,8 @@ export const RELEVANCE_FORMULAS = {
     return c <= 0 ? 0 : relevantInTop(q, c, o) / c;
   },
   /**
-   * trec_eval's infAP (Yilmaz & Aslam). For the relevant document at 0-based position j, with rel,
-   * nonrel, unj the relevant, judged non-relevant and unjudged (negative label) documents above it
-   * (documents without a judgment are not counted): term = 1 if j = 0, else
-   * 1/(j+1) + (j/(j+1))·((rel+nonrel+unj)/j)·((rel+ε)/(rel+nonrel+2ε)), ε = 1e-5; Σ terms / R.
+   * trec_eval's infAP (Yilmaz & Aslam): Σ / R over relevant documents at position j (from 0), rel, nonrel,
+   * unj (negative label) above: 1 if j = 0, else 1/(j+1) + (j/(j+1))·((rel+nonrel+unj)/j)·((rel+ε)/(rel+nonrel+2ε)).
    */
   infap: (q, _k, o) => {
     let sum = 0;
@@ -221,10 +205,7 @@ export const RELEVANCE_FORMULAS = {
     }
     return ratio(sum, numRelevant(q, o));
   },
-  /**
-   * utility(a, b, c, d, n) = a·rel(N) + b·(N − rel(N)) + c·(R − rel(N)) + d·(n + rel(N) − N − R): the
-   * retrieved/relevant contingency table, weighted; n the collection's size (trec_eval -N, default 0).
-   */
+  /** utility = a·rel(N) + b·(N − rel(N)) + c·(R − rel(N)) + d·(n + rel(N) − N − R), n: trec_eval -N (0). */
   utility: (q, _k, o, w) => {
     const rr = relRet(q, o);
     const ret = q.ranking.length;

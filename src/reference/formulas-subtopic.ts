@@ -1,29 +1,22 @@
 /**
- * The diversity measures by their definitions (README: "Diversity"), for checking the kernel
- * (assembly/metrics/diversity.ts): TREC's ndeval's, after Clarke et al. (SIGIR 2008: alpha-nDCG),
- * Chapelle et al. (CIKM 2009: ERR-IA), Clarke et al. (ICTIR 2009: NRBP), Agrawal et al. (WSDM 2009:
- * intent-aware measures).
- *
- * A query's subtopics j; a document is relevant to j when judged >= the threshold for it;
+ * The diversity measures (README "Diversity"), as ndeval's: Clarke et al. (SIGIR 2008: alpha-nDCG),
+ * Chapelle et al. (CIKM 2009: ERR-IA), Clarke et al. (ICTIR 2009: NRBP), Agrawal et al. (WSDM 2009: -IA).
  * m = the subtopics some judged document is relevant to (0: every measure 0, nNRBP 0/0).
- * The document at rank r (1-based) gains g_r = Σ_{j it is relevant to} (1 − alpha)^{c_j(r)}, where
- * c_j(r) = the documents above r relevant to j (novelty: a subtopic seen before counts less).
+ * g_r = Σ_{j the document at rank r is relevant to} (1 − alpha)^{c_j(r)}, c_j(r) the documents above relevant to j.
  *   alpha-DCG@k = Σ_{r<=k} g_r / log2(r + 1)  /  Σ_{r<=k} m (1 − alpha)^(r−1) / log2(r + 1)
  *   ERR-IA@k    = Σ_{r<=k} g_r / r            /  Σ_{r<=k} m (1 − alpha)^(r−1) / r
  *     (ndeval divides neither at k = 1)
- *   alpha-nDCG@k, nERR-IA@k: the ranking's value over the ideal ranking's (0 when the ranking's is 0);
- *     the ideal ranking takes, rank after rank, the judged document of highest gain (equal gains: the
- *     greatest document id in byte order), as ndeval's greedy one
+ *   alpha-nDCG@k, nERR-IA@k: over ndeval's greedy ideal ranking's (equal gains: the greatest id in bytes)
  *   NRBP = (1 − (1 − alpha) beta) / m Σ_r g_r beta^(r−1); nNRBP = NRBP / the ideal ranking's
  *   P-IA@k = Σ_{r<=k} (subtopics the document at r is relevant to) / (k m)
  *   strec@k = (subtopics some document in the top k is relevant to) / m
  *   MAP-IA = (1/m) Σ_{j judged relevant R_j > 0 times} (Σ_{r: relevant to j} (its relevant ones in 1..r) / r) / R_j
- * Without a cutoff, @k reads the whole ranking (alpha-nDCG and nERR-IA: and the whole ideal ranking).
+ * Without a cutoff, @k reads the whole ranking (and ideal ranking).
  */
 import type { ResolvedOptions } from "../measures/options.js";
 import { compareUtf8, type Formula, type Params } from "./ranking.js";
 
-/** A document's judgments: subtopic index -> judgment. */
+/** Subtopic index -> judgment. */
 export type Judgments = ReadonlyMap<number, number>;
 
 const relevantTo = (subs: Judgments | undefined, o: ResolvedOptions) =>
@@ -32,8 +25,8 @@ const relevantTo = (subs: Judgments | undefined, o: ResolvedOptions) =>
     .map(([j]) => j)
     .sort((a, b) => a - b);
 
-/** g_r for each document of a list, by the definition (counts of the subtopics seen above). */
-function gains(list: readonly (Judgments | undefined)[], alpha: number, o: ResolvedOptions): number[] {
+/** g_r for each document. */
+function gains(list: readonly (Judgments | undefined)[], alpha: number, o: ResolvedOptions) {
   const seen = new Map<number, number>();
   return list.map((subs) => {
     let g = 0;
@@ -45,14 +38,13 @@ function gains(list: readonly (Judgments | undefined)[], alpha: number, o: Resol
   });
 }
 
-/** The subtopics judged relevant and how many times (R_j), and m. */
+/** Subtopic j -> R_j; its size is m. */
 function actual(q: SubtopicQuery, o: ResolvedOptions): Map<number, number> {
   const r = new Map<number, number>();
   for (const d of q.judged) for (const j of relevantTo(d.subs, o)) r.set(j, (r.get(j) ?? 0) + 1);
   return r;
 }
 
-/** The greedy ideal ranking's judgments. */
 function ideal(q: SubtopicQuery, alpha: number, o: ResolvedOptions): Judgments[] {
   const left = [...q.judged].sort((a, b) => compareUtf8(b.docid, a.docid));
   const out: Judgments[] = [];
@@ -77,29 +69,28 @@ function ideal(q: SubtopicQuery, alpha: number, o: ResolvedOptions): Judgments[]
 
 const discount = (r: number) => 1 / Math.log2(r + 1); // r 1-based
 
-function sumTo(values: readonly number[], k: number, weight: (r: number) => number): number {
+function sumTo(values: readonly number[], k: number, weight: (r: number) => number) {
   let s = 0;
   for (let r = 1; r <= Math.min(k, values.length); r++) s += values[r - 1] * weight(r);
   return s;
 }
 
-function idealIdeal(m: number, k: number, alpha: number, weight: (r: number) => number): number {
+function idealIdeal(m: number, k: number, alpha: number, weight: (r: number) => number) {
   let s = 0;
   for (let r = 1; r <= k; r++) s += m * (1 - alpha) ** (r - 1) * weight(r);
   return s;
 }
 
-/** The query as the diversity measures see it (evaluate-diversity.ts builds it). */
+/** Built by evaluate-diversity.ts. */
 export interface SubtopicQuery {
-  /** The ranking (ranked as every measure ranks: score, then document id descending; depth, -J). */
+  /** Ranked as every measure ranks. */
   readonly ranking: readonly { readonly subs?: Judgments }[];
-  /** Every judged document: id and judgments. */
   readonly judged: readonly { readonly docid: string; readonly subs: Judgments }[];
 }
 
 type SubFormula = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params) => number;
 
-/** `f` over the m subtopics judged relevant and the ranking's gains g (alpha 0.5 if it has none); 0 if m = 0. */
+/** `f` of m and the gains g (alpha 0.5 if none given); 0 if m = 0. */
 type Over = (q: SubtopicQuery, k: number, o: ResolvedOptions, p: Params, m: number, g: number[]) => number;
 const over =
   (f: Over): SubFormula =>
@@ -121,7 +112,7 @@ const over =
         );
   };
 
-/** alpha-DCG@k and ERR-IA@k: weighted by `w`, over the ideal-ideal gains (ndeval divides neither at k = 1). */
+/** alpha-DCG@k and ERR-IA@k. */
 const undivided = (w: (r: number) => number): SubFormula =>
   over((_q, k, _o, p, m, g) => {
     const at = k === 0 ? g.length : k;
@@ -130,7 +121,7 @@ const undivided = (w: (r: number) => number): SubFormula =>
     return at === 1 ? raw : raw / idealIdeal(m, at, p.alpha, w);
   });
 
-/** alpha-nDCG@k and nERR-IA@k: the ranking's over the ideal ranking's. */
+/** alpha-nDCG@k and nERR-IA@k. */
 const normalized = (w: (r: number) => number): SubFormula =>
   over((q, k, o, p, _m, g) => {
     const gi = gains(ideal(q, p.alpha, o), p.alpha, o);
@@ -182,7 +173,7 @@ const mapIa = over((q, _k, o, _p, m) => {
   return sum / m;
 });
 
-/** A diversity family's formula: NaN for a query without subtopic judgments (as the kernel). */
+/** NaN without subtopic judgments (as the kernel). */
 const sub =
   (f: SubFormula): Formula =>
   (q, k, o, p) =>

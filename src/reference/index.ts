@@ -1,8 +1,5 @@
-/**
- * The reference implementation, from the README's definitions, which checks every number the kernel
- * produces. It shares only types, parsing and the discount table with the library; slow and obviously
- * correct: one sort per query, one small function per measure.
- */
+// The reference, from the README's definitions, checks the kernel's numbers: it shares only types, parsing
+// and the discount table with the library; slow and obviously correct.
 import { counted } from "../errors/counted.js";
 import { badInput, gainTooLarge, notAnObject, shown, SUMMABLE_MAX } from "../errors/errors.js";
 import type { Qid, Rows } from "../pipeline/rows-by-query.js";
@@ -19,7 +16,6 @@ import type { FamilyName } from "../measures/registry.js";
 
 export { compareUtf8, rank, tieOrders, gain, isRelevant, type Doc, type Query } from "./ranking.js";
 
-/** Each family's formula, by its registry row's name. */
 const FORMULAS: { readonly [F in FamilyName]: Formula } = {
   ...RELEVANCE_FORMULAS,
   ...GRADED_FORMULAS,
@@ -29,12 +25,7 @@ const FORMULAS: { readonly [F in FamilyName]: Formula } = {
 const formula = (m: Measure, q: Query, o: ResolvedOptions) =>
   FORMULAS[m.family.name as FamilyName](q, m.k, o, m.params);
 
-/**
- * One measure's value for one query under the conventions: noRelevant "skip" (R = 0: NaN), "one" /
- * "nan" (R = 0: 1 / NaN for a measure that needs a relevant document; "zero": its formula, 0/0 = 0);
- * beyondList for k > N: "nan", "zero", "clip" (at k = N; 0 for an empty list). noRelevant wins over
- * beyondList "nan". `value`: the measure's formula (the table's, by default).
- */
+/** One measure's value for one query under noRelevant, then beyondList (k > N); `value`: the formula. */
 export function referenceValue(
   m: Measure,
   q: Query,
@@ -50,16 +41,14 @@ export function referenceValue(
   if (m.k > 0 && m.k > q.ranking.length) {
     if (o.beyondList === "nan") return NaN;
     if (o.beyondList === "zero") return 0;
-    // clip: the measure at k = N; an empty list scores 0 at any cutoff.
     if (o.beyondList === "clip") return q.ranking.length === 0 ? 0 : value({ ...m, k: q.ranking.length });
   }
   return value(m);
 }
 
 /**
- * Refuses a label whose gain passes SUMMABLE_MAX (its DCG could overflow to Infinity, nDCG to NaN), as
- * the kernel's path does: for the first measure (in order) that sums gains, the first query with one,
- * naming its label of the largest gain (the largest label among equal gains), judged or ranked.
+ * Refuses a gain past SUMMABLE_MAX (DCG could overflow) as the kernel does: the first measure summing
+ * gains, the first query with one, its label of the largest gain (the largest label among equal gains).
  */
 function checkGains(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
@@ -82,10 +71,7 @@ function checkGains(
   });
 }
 
-/**
- * Evaluates prepared queries, each measure under its own options (`measureOptions`) and definition
- * (`definedMeasure`). Ties "average": the mean over every tie order, by brute force.
- */
+/** Each measure under its own options and definition; ties "average": the mean over every tie order. */
 function evaluateQueries(
   queries: readonly { docs: readonly Doc[]; judged: readonly number[] }[],
   qids: readonly Qid[],
@@ -102,13 +88,12 @@ function evaluateQueries(
     let asTrecEval: typeof given | null = null;
     measures.forEach((m, s) => {
       const o = options[s];
-      // trec_eval reads labels with atol (get_qrels.c): its names see 1.5 as 1, -0.5 as 0; others see them as given.
+      // trec_eval reads labels with atol (get_qrels.c).
       const trec = m.tool === "trec_eval";
       const input = trec ? (asTrecEval ??= atolLabels(given)) : given;
       const how = `${o.depth} ${o.ties} ${o.judgedOnly} ${trec}`;
       let qs = rankings.get(how);
       if (!qs) {
-        // Ties "average" with -J: the orders of the ties among the documents kept.
         const orders =
           o.ties !== "average"
             ? [rank(input.docs, o.depth, o.ties, o.judgedOnly)]
@@ -125,7 +110,7 @@ function evaluateQueries(
   return values;
 }
 
-/** A label as trec_eval's atol reads it when written as a decimal: truncated toward zero (-0.5 is 0, not -0). */
+/** Truncated toward zero, -0.5 to 0 (not -0). */
 const atol = (label: number) => Math.trunc(label) + 0;
 const atolOrUnjudged = (label: number | undefined) => (label === undefined ? label : atol(label));
 
@@ -133,10 +118,8 @@ function atolLabels(q: { docs: readonly Doc[]; judged: readonly number[] }): typ
   return { docs: q.docs.map((d) => ({ ...d, label: atolOrUnjudged(d.label) })), judged: q.judged.map(atol) };
 }
 
-/** What a reference evaluation returns: query ids and each measure's values per query. */
 export type Evaluated<Q = string> = { qids: Q[]; values: Record<string, Float64Array> };
 
-/** A call's options and measures, read as the library reads them. */
 export const readCall = (measures: Measures, options?: Options) => ({
   o: explicitOptions(options),
   ms: parseMeasures(measures),
@@ -145,10 +128,7 @@ export const readCall = (measures: Measures, options?: Options) => ({
 const isColumn = (c: unknown): c is ArrayLike<unknown> =>
   Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 
-/**
- * evaluate(rows) by the definitions: every row is judged (its label), a query's judgments are
- * exactly its rows, queries in order of first appearance.
- */
+/** evaluate(rows) by the definitions: a query's judgments are exactly its rows. */
 export function referenceEvaluate(rows: Rows, measures: Measures, options?: Options): Evaluated<Qid> {
   const { o, ms } = readCall(measures, options);
   if (rows === null || typeof rows !== "object")
@@ -194,7 +174,7 @@ interface Triples {
   value: ArrayLike<number>;
 }
 
-/** `{ qid: { docid: value } }` or columns, as parallel columns (objects in Object.entries order). */
+/** Objects or columns as columns. */
 function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   const valueName = what === "qrels" ? "rel" : "score";
   if (notAnObject(x)) throw badInput(`${what} must be { qid: { docid: ${valueName} } } or columns, not ${shown(x)}`);
@@ -226,7 +206,7 @@ function triples(x: Qrels | Run, what: "qrels" | "run"): Triples {
   return t;
 }
 
-/** evaluateRun by the definitions: the run's judged queries in order; every judgment counts, retrieved or not. */
+/** evaluateRun by the definitions: every judgment counts, retrieved or not. */
 export function referenceEvaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Evaluated {
   const { o, ms } = readCall(measures, options);
   const j = triples(qrels, "qrels");
@@ -252,7 +232,7 @@ export function referenceEvaluateRun(qrels: Qrels, run: Run, measures: Measures,
     const d = String(r.docid[i]);
     const score = r.value[i];
     const judged = judgments.get(q);
-    if (!judged) continue; // a run query without judgments is ignored (as trec_eval)
+    if (!judged) continue; // as trec_eval
     if (typeof score !== "number" || !Number.isFinite(score))
       throw badInput(`${where("run", r, i)}: score ${String(score)} is not a finite number`);
     let query = byQuery.get(q);

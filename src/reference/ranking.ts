@@ -1,35 +1,32 @@
-/** One query's documents ranked as the README says, independently of the kernel, and its judgments. */
+/** Queries ranked as the README says, independently of the kernel. */
 import type { ResolvedOptions } from "../measures/options.js";
 import type { SubtopicQuery } from "./formulas-subtopic.js";
 
-/** One retrieved document of a query. `label` is undefined when the document has no judgment. */
+/** A retrieved document; `label` undefined when unjudged. */
 export interface Doc {
   readonly score: number;
   readonly label: number | undefined;
   readonly docid?: string;
 }
 
-/** One query, as the measures see it. */
 export interface Query {
-  /** The retrieved documents sorted by the tie rules and cut at `depth`: ranking[i - 1] has rank i. */
+  /** Sorted by the tie rules and cut at `depth`: ranking[i - 1] has rank i. */
   readonly ranking: readonly Doc[];
-  /** The labels of all the query's judged documents, retrieved or not. */
+  /** Every judged document's label, retrieved or not. */
   readonly judged: readonly number[];
-  /** Its subtopic judgments, for the diversity measures (evaluate-diversity.ts). */
   readonly subtopics?: SubtopicQuery;
 }
 
 const utf8 = new TextEncoder();
 
-/** Compares two strings by their UTF-8 bytes, as C's strcmp/memcmp would: <0, 0 or >0. */
-export function compareUtf8(a: string, b: string): number {
+/** By UTF-8 bytes, as C's strcmp. */
+export function compareUtf8(a: string, b: string) {
   return compareBytes(utf8.encode(a), utf8.encode(b));
 }
 
 /**
- * Sorts the documents into the ranking, keeps the top `depth`, then (judgedOnly) those judged >= 0.
- * Score descending; ties by docid descending in byte order ("docid", every document with an id), by
- * label descending ("best") or ascending ("worst", unjudged as 0), else by input position.
+ * Score descending; ties by docid descending in bytes ("docid", all with ids), label descending ("best")
+ * or ascending ("worst", unjudged as 0), else input order; the top `depth`, then (judgedOnly) labels >= 0.
  */
 export function rank(
   docs: readonly Doc[],
@@ -45,7 +42,7 @@ export function rank(
     if (a.doc.score > b.doc.score) return -1;
     if (a.doc.score < b.doc.score) return 1;
     if (a.bytes && b.bytes) {
-      const c = compareBytes(b.bytes, a.bytes); // descending
+      const c = compareBytes(b.bytes, a.bytes);
       if (c !== 0) return c;
     }
     if (byLabel !== 0) {
@@ -60,14 +57,10 @@ export function rank(
   return judgedOnly ? cut.filter((d) => d.label !== undefined && d.label >= 0) : cut;
 }
 
-/** More orders than this and `tieOrders` refuses: the reference enumerates them one by one. */
+/** tieOrders enumerates them one by one. */
 const MAX_TIE_ORDERS = 50_000;
 
-/**
- * Every ranking the documents can have: sorted by score, each run of equal scores in every one of
- * its orders (the product of their factorials), each cut at `depth`. What ties "average" averages
- * over, enumerated by brute force (the kernel has the closed form).
- */
+/** Every order of each run of equal scores, cut at `depth`: what ties "average" averages over. */
 export function tieOrders(docs: readonly Doc[], depth: number): Doc[][] {
   const sorted = rank(docs, Infinity, "input");
   const runs: Doc[][] = [];
@@ -102,24 +95,24 @@ function permutations<T>(xs: readonly T[]): T[][] {
   return out;
 }
 
-function compareBytes(x: Uint8Array, y: Uint8Array): number {
+function compareBytes(x: Uint8Array, y: Uint8Array) {
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
 }
 
-/** Judged with a label >= 0 and >= relevanceThreshold (which is >= 0: negative labels never are). */
-export function isRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+/** label >= 0 and >= relevanceThreshold. */
+export function isRelevant(label: number | undefined, o: ResolvedOptions) {
   return label !== undefined && label >= 0 && label >= o.relevanceThreshold;
 }
 
-/** Judged non-relevant, for bpref: 0 <= label < threshold (negative labels are "unjudged"). */
-export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOptions): boolean {
+/** 0 <= label < threshold (negative labels are "unjudged"). */
+export function isJudgedNonRelevant(label: number | undefined, o: ResolvedOptions) {
   return label !== undefined && label >= 0 && !isRelevant(label, o);
 }
 
-/** 0 for labels <= 0 and unjudged documents; else 2^label − 1, label, or the table's for an integer it lists. */
-export function gain(label: number | undefined, o: ResolvedOptions): number {
+/** 0 for labels <= 0 and unjudged; else 2^label − 1, label, or the table's. */
+export function gain(label: number | undefined, o: ResolvedOptions) {
   if (label === undefined || label <= 0) return 0;
   if (o.gain === "exp") return 2 ** label - 1;
   if (o.gain === "linear") return label;
@@ -127,29 +120,29 @@ export function gain(label: number | undefined, o: ResolvedOptions): number {
   return listed !== undefined ? listed : label;
 }
 
-/** R: the number of relevant documents among the query's judgments. */
-export function numRelevant(q: Query, o: ResolvedOptions): number {
+/** R. */
+export function numRelevant(q: Query, o: ResolvedOptions) {
   return q.judged.filter((label) => isRelevant(label, o)).length;
 }
 
-/** rel(k): relevant documents in ranks 1..min(k, N); k = 0 means the whole ranking. */
-export function relevantInTop(q: Query, k: number, o: ResolvedOptions): number {
+/** rel(k) over ranks 1..min(k, N); k = 0: all. */
+export function relevantInTop(q: Query, k: number, o: ResolvedOptions) {
   const end = ranksRead(q, k);
   let count = 0;
   for (let i = 0; i < end; i++) if (isRelevant(q.ranking[i].label, o)) count++;
   return count;
 }
 
-/** The number of ranks a cutoff reads: min(k, N), or N without a cutoff. */
-export function ranksRead(q: Query, k: number): number {
+/** min(k, N), or N without a cutoff. */
+export function ranksRead(q: Query, k: number) {
   return k === 0 ? q.ranking.length : Math.min(k, q.ranking.length);
 }
 
 export type Params = Readonly<Record<string, number>>;
-/** A family's formula for one query ("0/0 = 0"), before the noRelevant/beyondList conventions. */
+/** Before the noRelevant/beyondList conventions. */
 export type Formula = (q: Query, k: number, o: ResolvedOptions, p: Params) => number;
 
 /** "0/0 = 0". */
-export function ratio(a: number, b: number): number {
+export function ratio(a: number, b: number) {
   return b === 0 ? 0 : a / b;
 }

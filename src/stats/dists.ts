@@ -1,27 +1,19 @@
-// The distributions the tests need, from @stdlib's per-function packages (bundled at build time: no
-// runtime dependency): ports of Boost/Cephes with scipy's accuracy, stateless, each pulling only what it needs.
+// From @stdlib's per-function packages, bundled at build time: Boost/Cephes ports with scipy's accuracy.
 import { binomialCdf, normalCdf, tCdf } from "./stdlib.generated.js";
 
-/** P(T <= x) for Student's t with df degrees of freedom. */
-export function studentCdf(x: number, df: number): number {
+/** P(T <= x), df degrees of freedom. */
+export function studentCdf(x: number, df: number) {
   return tCdf(x, df) as number;
 }
 
-/**
- * Two-sided p of a t statistic: 2 P(T <= -|t|), from the lower tail so that small p keep their
- * relative precision (scipy: 2 * stdtr(df, -|t|)). NaN for NaN t or df < 1.
- */
-export function studentTwoSided(t: number, df: number): number {
+/** 2 P(T <= -|t|), the lower tail keeping small p's precision (scipy: 2 * stdtr(df, -|t|)). NaN for df < 1. */
+export function studentTwoSided(t: number, df: number) {
   if (Number.isNaN(t) || !(df >= 1)) return NaN;
   return 2 * studentCdf(-Math.abs(t), df);
 }
 
-/**
- * The q quantile of Student's t (df >= 1): the cdf inverted by bisection on the package's cdf
- * (to the last bit: at most 2100 halvings of the double line), which spares the library the
- * inverse-beta code @stdlib's quantile package would add (48 KB).
- */
-export function studentQuantile(q: number, df: number): number {
+/** The cdf bisected to the last bit: @stdlib's quantile package would add 48 KB of inverse beta. */
+export function studentQuantile(q: number, df: number) {
   if (!(df >= 1) || !(q > 0 && q < 1)) return NaN;
   const key = `${q} ${df}`;
   let x = quantiles.get(key);
@@ -34,12 +26,8 @@ export function studentQuantile(q: number, df: number): number {
 }
 
 /**
- * Student's t interval of a mean from its sample variance (n - 1) over n values: mean +-
- * t_{(1+level)/2, n-1} sem, sem = sqrt(variance) / sqrt(n), as scipy's t.interval(level, n - 1, mean,
- * sem) with scipy.stats.sem's arithmetic. Fewer than 2 values: [NaN, NaN] (as scipy); variance 0:
- * [mean, mean] (scipy gives NaN there, its scale having to be positive; the interval of a constant is
- * the point). The one formula: the interval beside each mean (src/pipeline/interval.ts) and a
- * comparison's 95% interval of the mean difference (src/compare/paired.ts).
+ * scipy's t.interval(level, n - 1, mean, sem), sem = sqrt(variance) / sqrt(n) (ddof 1). n < 2: [NaN, NaN];
+ * variance 0: [mean, mean] (scipy: NaN).
  */
 export function tIntervalOf(mean: number, variance: number, n: number, level: number): readonly [number, number] {
   if (n < 2) return [NaN, NaN];
@@ -49,7 +37,6 @@ export function tIntervalOf(mean: number, variance: number, n: number, level: nu
   return [mean - half, mean + half];
 }
 
-/** Comparisons over the same number of queries share their quantile. */
 const quantiles = new Map<string, number>();
 
 function bisectQuantile(q: number, df: number): number {
@@ -69,13 +56,13 @@ function bisectQuantile(q: number, df: number): number {
   }
 }
 
-/** Two-sided p of a standard normal z: 2 P(Z <= -|z|) (scipy: 2 * ndtr(-|z|)). */
-export function normalTwoSided(z: number): number {
+/** scipy's 2 * ndtr(-|z|). */
+export function normalTwoSided(z: number) {
   if (Number.isNaN(z)) return NaN;
   return 2 * (normalCdf(-Math.abs(z), 0, 1) as number);
 }
 
 /** P(X <= k) for X ~ Binomial(n, p). */
-export function binomialLowerTail(k: number, n: number, p: number): number {
+export function binomialLowerTail(k: number, n: number, p: number) {
   return binomialCdf(k, n, p) as number;
 }

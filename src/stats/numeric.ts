@@ -1,11 +1,6 @@
-// Sums and moments computed as NumPy computes them, so that statistics built on them (the t test's
-// mean and variance) equal scipy's to the last bits, not only to a tolerance.
+// Sums and moments as NumPy computes them: statistics equal scipy's to the last bit.
 
-/**
- * NumPy's pairwise summation of float64 (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum):
- * fewer than 8 values in order; up to 128 in eight interleaved partial sums; above, the halves
- * (split at a multiple of 8) summed recursively.
- */
+/** NumPy's pairwise_sum of float64 (numpy/_core/src/umath/loops_utils.h.src). */
 export function pairwiseSum(a: ArrayLike<number>, start = 0, n = a.length - start): number {
   if (n < 8) {
     let res = 0;
@@ -37,15 +32,12 @@ export function pairwiseSum(a: ArrayLike<number>, start = 0, n = a.length - star
 }
 
 /** numpy.mean. */
-export function npMean(a: ArrayLike<number>): number {
+export function npMean(a: ArrayLike<number>) {
   return pairwiseSum(a) / a.length;
 }
 
-/**
- * The sample variance with ddof = 1 as scipy's `_var` computes it: the mean of squared deviations
- * from numpy's mean, times n / (n - 1). NaN for n < 2.
- */
-export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
+/** Variance with ddof = 1 as scipy's `_var`: mean squared deviation times n / (n - 1). NaN for n < 2. */
+export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)) {
   const n = a.length;
   if (n < 2) return NaN;
   if (squares.length < n) squares = new Float64Array(Math.max(n, 2 * squares.length));
@@ -57,14 +49,10 @@ export function npVarDdof1(a: ArrayLike<number>, mean = npMean(a)): number {
   return (pairwiseSum(sq, 0, n) / n) * (n / (n - 1));
 }
 
-/** Scratch for npVarDdof1's squared deviations. */
 let squares = new Float64Array(1024);
 
-/**
- * The q quantile of sorted values with linear interpolation between order statistics (numpy's
- * default "linear": position (length - 1) q).
- */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+/** numpy's default "linear" quantile: position (length - 1) q. */
+export function quantileSorted(sorted: ArrayLike<number>, q: number) {
   const n = sorted.length;
   if (n === 0) return NaN;
   const position = (n - 1) * q;
