@@ -1,19 +1,12 @@
 /**
- * TREC's ndeval's measure names (ndeval.c 4.5, the TREC Web track's diversity evaluation): its
- * output's column names, each rankeval's diversity family (assembly/metrics/diversity.ts) with
- * ndeval's definitions and alpha = beta = 0.5 (its defaults), keyed by the name as written:
- *
- *   ERR-IA@k  nERR-IA@k  alpha-DCG@k  alpha-nDCG@k  NRBP  nNRBP  MAP-IA  P-IA@k  strec@k
- *
- * and `ndeval`, the 21 columns it prints (each @k at 5, 10 and 20). ndeval computes cutoffs up to
- * 20; rankeval any. nNRBP is NaN for a query without a subtopic with a relevant document (its 0/0).
+ * ndeval.c 4.5's column names (ERR-IA@k, NRBP, MAP-IA, strec@k, ...) as diversity families with its
+ * definitions (alpha = beta = 0.5), keyed as written; `ndeval`: its 21 columns. Any cutoff (ndeval: <= 20).
  */
 import { RankevalError } from "../errors/errors.js";
 import { NDEVAL } from "./conventions.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 
-/** ndeval's measures: its name and rankeval's family. */
 const NAMES: Readonly<Record<string, { family: string; cutoff: boolean }>> = {
   "ERR-IA": { family: "err_ia", cutoff: true },
   "nERR-IA": { family: "nerr_ia", cutoff: true },
@@ -33,7 +26,7 @@ export type NdevalName =
   | "ndeval"
   | `${"ERR-IA" | "nERR-IA" | "alpha-DCG" | "alpha-nDCG" | "P-IA" | "strec"}@${number}`;
 
-/** ndeval's columns, in its output's order (outputMeasures). */
+/** In its output's order (outputMeasures). */
 export const NDEVAL_COLUMNS: readonly string[] = [
   "ERR-IA@5",
   "ERR-IA@10",
@@ -64,7 +57,7 @@ const WORD = /^([A-Za-z-]+?)(?:@(.*))?$/;
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `ndeval measure "${word}": ${why}`);
 
-/** One ndeval measure word (or its nickname `ndeval`), or null if it is not one of ndeval's names. */
+/** An ndeval word (or `ndeval`), or null if not one. */
 export function parseNdeval(word: string): Measure[] | null {
   if (word === "ndeval") return NDEVAL_COLUMNS.flatMap((w) => parseNdeval(w)!);
   const m = WORD.exec(word);
@@ -84,7 +77,8 @@ export function parseNdeval(word: string): Measure[] | null {
         tool: "ndeval",
         name: word,
         conventions: NDEVAL,
-        // ndeval's nNRBP divides by the ideal ranking's NRBP: 0/0 without an actual subtopic.
+        // nNRBP: 0/0 without a relevant subtopic.
+
         fixed: family === "nnrbp" ? { noRelevant: "nan" } : {},
         aggregate: "mean",
       },
