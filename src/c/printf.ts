@@ -74,7 +74,6 @@ export function formatFixed(x: number, digits: number, width = 0): string {
 const LONG_MIN = "-9223372036854775808";
 
 /** `%ld` of `(long) x`: out of range or NaN, x86-64's cvttsd2si gives LONG_MIN, as trec_eval prints. */
-
 export function formatLong(x: number): string {
   if (Number.isNaN(x) || x >= 2 ** 63 || x < -(2 ** 63)) return LONG_MIN;
   const t = Math.trunc(x);

@@ -41,7 +41,6 @@ export function doubleToInt(x: number): number {
 }
 
 /** meas_init.c comp_long: (int)(a - b), wrapped to 64 bits, then 32. */
-
 export function compareLongAsC(a: bigint, b: bigint): number {
   return Number(BigInt.asIntN(32, BigInt.asIntN(64, a - b)));
 }

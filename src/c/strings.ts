@@ -78,7 +78,6 @@ export function atolBytes(buf: Uint8Array, start: number, end: number): number {
 }
 
 /** C's atof: the longest leading number, 0 if none; "inf", "infinity", "nan" in any case; no hex floats (0). */
-
 export function atof(s: string): number {
   const m = /^[\t\n\v\f\r ]*([+-]?)(?:(infinity|inf)|(nan)|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))/i.exec(s);
   if (!m) return 0;

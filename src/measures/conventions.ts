@@ -19,5 +19,4 @@ export const GDEVAL: ExplicitOptions = Object.freeze({ ...TREC_EVAL, gain: "exp"
 export const RANX: ExplicitOptions = Object.freeze({ noRelevant: "zero", beyondList: "pad", ties: "input" });
 
 /** ndeval.c: ranked as -traditional (score, docid descending); 0 without a relevant subtopic (not nNRBP); P-IA@k divides by k. */
-
 export const NDEVAL: ExplicitOptions = Object.freeze({ noRelevant: "zero", beyondList: "pad", ties: "docid" });

@@ -1,5 +1,4 @@
 /** discount[i] = 1 / log2(i + 1), rank i >= 1; shared by the kernel and the reference so both sum the same doubles. */
-
 let table = new Float64Array(0);
 
 export function discountTable(maxRank: number): Float64Array {

@@ -322,6 +322,7 @@ export function parseIrMeasure(word: string): Measure | null {
   }
   const values: Record<string, Value | undefined> = {};
   for (const [key, { value }] of given) values[key] = value;
+  // (Every entry's choices come before its required parameters.)
   for (const [key, spec] of Object.entries(entry.params)) {
     if (spec.choices && values[key] !== undefined && !spec.choices.includes(values[key]!)) {
       throw fail(
@@ -329,8 +330,6 @@ export function parseIrMeasure(word: string): Measure | null {
         `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`,
       );
     }
-  }
-  for (const [key, spec] of Object.entries(entry.params)) {
     if (spec.required && values[key] === undefined)
       throw fail(word, `${entry.name} needs ${key} (as ${entry.name}(${key}=${key === "max_rel" ? 3 : 1}))`);
   }
@@ -341,19 +340,12 @@ export function parseIrMeasure(word: string): Measure | null {
       `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`,
     );
   }
-  if (
-    entry.at === "cutoff" &&
-    values.cutoff !== undefined &&
-    !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)
-  ) {
-    throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);
-  }
-  if (
-    entry.at === "recall" &&
-    values.recall !== undefined &&
-    !((values.recall as number) >= 0 && (values.recall as number) <= 1)
-  )
-    throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
+  const { cutoff: k, recall } = values as Record<string, number | undefined>;
+  if (entry.at === "cutoff" && k !== undefined && !(k > 0 && k <= 2 ** 31 - 1))
+    throw fail(word, `cutoff ${k} is not a positive integer`);
+  if (entry.at === "recall" && recall !== undefined && !(recall >= 0 && recall <= 1))
+    throw fail(word, `recall level ${recall} is not from 0 to 1`);
+
   let built = entry.build(values, word);
   // judged_only=True: -J, where the provider takes it.
   if (values.judged_only === true) {
@@ -464,7 +456,6 @@ function repr(v: Value, isFloat: boolean): string {
 }
 
 /** pytrec_eval's `gains` (gains.get(label, label)) as a gain table; labels <= 0 may only gain 0. */
-
 function gainsOf(table: Readonly<Record<number, number>>, word: string) {
   const positive: Record<number, number> = {};
   for (const [label, gain] of Object.entries(table)) {

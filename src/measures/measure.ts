@@ -162,7 +162,6 @@ export function positiveCutoff(word: string, text: string): number {
 }
 
 /** A decimal written in full (`0.5`, `.25`, `1e3`; no trailing text, no hex), else NaN. */
-
 export function strictNumber(text: string): number {
   return /^\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
 }

@@ -7,17 +7,8 @@ import { NDEVAL } from "./conventions.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 
-const NAMES: Readonly<Record<string, { family: string; cutoff: boolean }>> = {
-  "ERR-IA": { family: "err_ia", cutoff: true },
-  "nERR-IA": { family: "nerr_ia", cutoff: true },
-  "alpha-DCG": { family: "alpha_dcg", cutoff: true },
-  "alpha-nDCG": { family: "alpha_ndcg", cutoff: true },
-  NRBP: { family: "nrbp", cutoff: false },
-  nNRBP: { family: "nnrbp", cutoff: false },
-  "MAP-IA": { family: "map_ia", cutoff: false },
-  "P-IA": { family: "p_ia", cutoff: true },
-  strec: { family: "strec", cutoff: true },
-};
+const NAMES = ["ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG", "NRBP", "nNRBP", "MAP-IA", "P-IA", "strec"];
+const UNCUT = ["NRBP", "nNRBP", "MAP-IA"];
 
 export type NdevalName =
   | "NRBP"
@@ -27,31 +18,11 @@ export type NdevalName =
   | `${"ERR-IA" | "nERR-IA" | "alpha-DCG" | "alpha-nDCG" | "P-IA" | "strec"}@${number}`;
 
 /** In its output's order (outputMeasures). */
-export const NDEVAL_COLUMNS: readonly string[] = [
-  "ERR-IA@5",
-  "ERR-IA@10",
-  "ERR-IA@20",
-  "nERR-IA@5",
-  "nERR-IA@10",
-  "nERR-IA@20",
-  "alpha-DCG@5",
-  "alpha-DCG@10",
-  "alpha-DCG@20",
-  "alpha-nDCG@5",
-  "alpha-nDCG@10",
-  "alpha-nDCG@20",
-  "NRBP",
-  "nNRBP",
-  "MAP-IA",
-  "P-IA@5",
-  "P-IA@10",
-  "P-IA@20",
-  "strec@5",
-  "strec@10",
-  "strec@20",
-];
+export const NDEVAL_COLUMNS: readonly string[] = NAMES.flatMap((n) =>
+  UNCUT.includes(n) ? [n] : [5, 10, 20].map((k) => `${n}@${k}`),
+);
 
-export const NDEVAL_NAMES: readonly string[] = [...Object.keys(NAMES), "ndeval"];
+export const NDEVAL_NAMES: readonly string[] = [...NAMES, "ndeval"];
 
 const WORD = /^([A-Za-z-]+?)(?:@(.*))?$/;
 
@@ -61,9 +32,10 @@ const fail = (word: string, why: string) => new RankevalError("bad-measure", `nd
 export function parseNdeval(word: string): Measure[] | null {
   if (word === "ndeval") return NDEVAL_COLUMNS.flatMap((w) => parseNdeval(w)!);
   const m = WORD.exec(word);
-  if (!m || !Object.hasOwn(NAMES, m[1])) return null;
+  if (!m || !NAMES.includes(m[1])) return null;
   const [, name, cutoffText] = m;
-  const { family, cutoff } = NAMES[name];
+  const family = name.toLowerCase().replace("-", "_");
+  const cutoff = !UNCUT.includes(name);
   if (cutoff && cutoffText === undefined)
     throw fail(word, `${name} needs a cutoff, as ${name}@20 (ndeval prints @5, @10 and @20)`);
   if (!cutoff && cutoffText !== undefined) throw fail(word, `${name} takes no cutoff`);

@@ -318,7 +318,6 @@ export function conventionsLine(rows: readonly { name: string; conventions: stri
 }
 
 /** `Result.conventions` from each measure's conventions and the options. */
-
 export function resultConventions(measureConventions: Readonly<Record<string, string>>, o: ResolvedOptions): string {
   const rows = Object.entries(measureConventions).map(([name, conventions]) => ({ name, conventions }));
   return conventionsLine(rows, describeOptions(o));

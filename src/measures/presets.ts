@@ -131,7 +131,6 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = TABLE;
 export const PRESET_NAMES = Object.keys(TABLE) as PresetName[];
 
 /** `name`, checked as a preset name. */
-
 export function presetName(name: unknown): PresetName {
   if (typeof name === "string" && Object.hasOwn(TABLE, name)) return name as PresetName;
   const hint = typeof name === "string" ? didYouMean(name, PRESET_NAMES) : "";

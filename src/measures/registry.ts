@@ -511,7 +511,6 @@ export function findFamily(name: string): Family | undefined {
 }
 
 /** For "did you mean". */
-
 export function canonicalNames(): string[] {
   return [...byName.keys()];
 }

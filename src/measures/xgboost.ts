@@ -3,7 +3,6 @@
  * 1, without relevant documents: minus_) and `pre@k`, under the xgboost preset's conventions, keyed as
  * written. Its `ndcg@k`, `map@k` are rankeval's names (XGBoost's under the xgboost preset).
  */
-import { RankevalError } from "../errors/errors.js";
 import { PRESETS } from "./presets.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
@@ -23,10 +22,8 @@ export function parseXgboost(word: string): Measure | null {
 
   if (name === "pre" ? cutoffText === undefined || minus !== undefined : minus === undefined) return null;
   const k = cutoffText === undefined ? 0 : positiveCutoff(word, cutoffText);
-  const family = findFamily(name === "ndcg" ? "ndcg" : name === "map" ? "map_xgboost" : "precision");
-  if (!family) throw new RankevalError("bad-measure", `xgboost measure "${word}": no family`);
   return makeMeasure(
-    family,
+    findFamily(name === "ndcg" ? "ndcg" : name === "map" ? "map_xgboost" : "precision")!,
     k,
     {},
     {

@@ -92,7 +92,6 @@ type CheckedItem<S> = [S] extends [MeasureSpec | Measure]
     : MeasureSpec | Measure;
 
 /** A call's measures `M`, each a `CheckedItem`; `M` itself when valid. */
-
 export type CheckedMeasures<M> = M extends readonly unknown[]
   ? { readonly [I in keyof M]: CheckedItem<M[I]> }
   : [M] extends [string]

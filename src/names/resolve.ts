@@ -15,23 +15,19 @@ import { NDEVAL_NAMES, parseNdeval } from "../measures/ndeval.js";
 import { canonicalNames, FAMILIES } from "../measures/registry.js";
 import { nearest } from "../errors/suggest.js";
 
+const one = (parse: (word: string) => Measure | null) => (word: string) => {
+  const m = parse(word);
+  return m && [m];
+};
+
 /** The readers, in order; null: not its name. */
 const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)[] = [
-  (word) => {
-    const m = parseIrMeasure(word);
-    return m && [m];
-  },
-  (word) => {
-    const m = parseRanx(word);
-    return m && [m];
-  },
-  (word) => {
-    const m = parseXgboost(word);
-    return m && [m];
-  },
-  (word) => parseNdeval(word),
-  (word) => parseCanonical(word),
-  (word, warnings) => trecMeasuresOf(word, warnings),
+  one(parseIrMeasure),
+  one(parseRanx),
+  one(parseXgboost),
+  parseNdeval,
+  parseCanonical,
+  trecMeasuresOf,
 ];
 
 /** Words read (measures are frozen), at most WORDS_KEPT. */
@@ -154,7 +150,6 @@ function withSeparateWordsHint(e: RankevalError, word: string): RankevalError {
 }
 
 /** Whether `arg` is a trec_eval -m name (either spelling). */
-
 export function isTrecName(arg: string): boolean {
   return splitTrecArg(arg) !== null;
 }

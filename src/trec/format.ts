@@ -38,7 +38,6 @@ export function padName(name: string): string {
 export type TrecPrint = "float" | "long" | "string" | "quoted";
 
 /** One trec_eval output line, newline included. */
-
 export function formatLine(name: string, qid: string, value: number | string, print: TrecPrint): string {
   const text =
     print === "float"

@@ -299,13 +299,12 @@ export function reportMakesIt(line: TrecLine): boolean {
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
 
-const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
-
 /** Splits `-m NAME.PARAMS` or the printed spelling (longest name with parameters, '_', ...). */
 export function splitTrecArg(arg: string): { name: string; params: string | null; printed: boolean } | null {
   const dot = arg.indexOf(".");
   const name = dot < 0 ? arg : arg.slice(0, dot);
-  if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
+  if (BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name))
+    return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
   let best: TrecRow | undefined;
   for (const e of TABLE) {
     if (
@@ -589,7 +588,6 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
 const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
 
 /** Per-query values by the C ports (not runid, num_q, relstring), one array per trecLines line. */
-
 export function exactValues(
   measures: readonly TrecMeasure[],
   batch: Batch,

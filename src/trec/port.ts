@@ -475,7 +475,6 @@ const infAP: Port = (rr, _m, { relevanceLevel: level }) => {
 };
 
 /** The C ports by trec_eval measure. */
-
 export const PORTS = {
   num_ret: (rr) => [rr.numRet],
   num_rel: (rr) => [rr.numRel],
