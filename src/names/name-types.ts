@@ -49,7 +49,7 @@ type TrecNames<Kind> = TrecRow extends infer E
 /** trec_eval's names, in -m syntax or printed: `map`, `ndcg_cut.10`, `P.5,10`, `P_5`, nicknames. */
 export type TrecEvalName =
   | TrecNickname
-  | TrecNames<ParamKinds>
+  | TrecNames<unknown>
   | `${TrecNames<"longCutoffs">}.${Ks}`
   | `${TrecNames<"longCutoffs">}_${K}`
   | `${TrecNames<"doubleCutoffs" | "doubleParams" | "pairs">}.${string}`
@@ -57,7 +57,6 @@ export type TrecEvalName =
   | `${TrecNames<"doubleParams">}_${K}`
   | `${TrecNames<"doubleParams">}_${K},${string}`
   | `${TrecNames<"pairs">}_${string}=${string}`;
-type ParamKinds = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 
 type IrmRow = IrMeasuresTable[number];
 /** The words of ir_measures name N with row E (parameters unchecked). */
