@@ -317,7 +317,6 @@ export function log2(x: number): number {
 export function exp(x: number): number {
   if (!(Math.abs(x) < 700)) return Math.exp(x);
   // x = k ln2 + r; e^r by its series.
-
   const k = Math.round(x / LN2_HI);
   const m = mul(LN2_HI, LN2_LO, -k, 0);
   const rh = add(x, 0, m, lo);

@@ -345,7 +345,6 @@ export function parseIrMeasure(word: string): Measure | null {
     throw fail(word, `cutoff ${k} is not a positive integer`);
   if (entry.at === "recall" && recall !== undefined && !(recall >= 0 && recall <= 1))
     throw fail(word, `recall level ${recall} is not from 0 to 1`);
-
   let built = entry.build(values, word);
   // judged_only=True: -J, where the provider takes it.
   if (values.judged_only === true) {

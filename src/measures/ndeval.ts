@@ -50,7 +50,6 @@ export function parseNdeval(word: string): Measure[] | null {
         name: word,
         conventions: NDEVAL,
         // nNRBP: 0/0 without a relevant subtopic.
-
         fixed: family === "nnrbp" ? { noRelevant: "nan" } : {},
         aggregate: "mean",
       },

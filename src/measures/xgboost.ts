@@ -19,7 +19,6 @@ export function parseXgboost(word: string): Measure | null {
   if (!m) return null;
   const [, name, cutoffText, minus] = m;
   // ndcg@k, map@k without `-` are rankeval's; pre needs a cutoff, no `-`.
-
   if (name === "pre" ? cutoffText === undefined || minus !== undefined : minus === undefined) return null;
   const k = cutoffText === undefined ? 0 : positiveCutoff(word, cutoffText);
   return makeMeasure(

@@ -68,7 +68,6 @@ export interface ZscoreLookup {
   /** The Z score of query `qid`'s `name` value. */
   readonly z: (qid: string, name: string, value: number) => number;
   /** Whether trec_eval's search reads past its table (undefined output). */
-
   readonly undefinedRead: (qid: string, name: string) => boolean;
 }
 
