@@ -247,11 +247,7 @@ const DESCRIBED = [
  * and definitions agreeing; a line names the union, prefixed by its one tool (not rankeval). Other
  * text merges only with itself. Returns the lines, each description's line, and `fits`.
  */
-export function mergeConventions(descriptions: readonly string[]): {
-  lines: string[];
-  index: number[];
-  fits: (description: string, line: number) => boolean;
-} {
+export function mergeConventions(descriptions: readonly string[]) {
   const parse = (d: string) => {
     const colon = d.indexOf(": ");
     const tool = colon >= 0 && !d.slice(0, colon).includes("=") ? d.slice(0, colon) : null;
