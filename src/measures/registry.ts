@@ -23,7 +23,7 @@ export interface Family {
   readonly topK?: boolean;
   /** A count: trec_eval sums it; tests compare it exactly. */
   readonly isCount?: boolean;
-  /** Conventions its value depends on besides noRelevant, beyondList, depth: `binary` (the threshold), `orderFree` (not ties). */
+  /** Conventions its value depends on besides noRelevant, beyondList, depth: `gain`, `binary` (threshold), `orderFree` (not ties). */
   readonly gain?: boolean;
   readonly binary?: boolean;
   readonly orderFree?: boolean;
@@ -123,7 +123,7 @@ const TABLE = [
     reads: "rel@k ap@k",
     topK: true,
   },
-  // Other tools' AP: the sum over relevant ranks i <= k of rel(i)/i, divided by ... (presets' map@k).
+  // Other tools' AP: the sum over relevant ranks i <= k of rel(i)/i, divided otherwise (presets' map@k).
   // LightGBM (map_metric.hpp CalMapAtK): min(R, k, N).
   {
     name: "map_lightgbm",
