@@ -43,7 +43,7 @@ export interface TrecLine {
   readonly summary: boolean;
   /** The per-query value's measure (gm_map's: map); null if the kernel lacks it. */
   readonly kernel: TrecKernel | null;
-  /** The line is their mean (11pt_avg at chosen points). */
+  /** The line is their mean, summed last to first as m_11pt_avg.c (11pt_avg at chosen points). */
   readonly meanOf?: readonly TrecKernel[];
   readonly relstring?: number;
   /** Set by the plan where the C port computes the line: its values' key (name, plus position if printed twice). */
@@ -493,7 +493,7 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
   };
   const format = e.format ? { format: e.format } : {};
   const cutoffs = kind === "longCutoffs" || kind === "doubleCutoffs";
-  // The printed spelling: cutoffs add to those after a '.'; other parameters replace them.
+  // The printed spelling: cutoffs add to those after a '.'; other parameters stand for them if none.
   if (extra.length && !cutoffs) {
     if (p === null) p = extra[0];
     const ignored = extra.filter((x) => x !== p);
