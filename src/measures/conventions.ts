@@ -1,7 +1,7 @@
 /** Each tool's names' conventions, unless the user sets them. */
 import type { ExplicitOptions } from "./options.js";
 
-/** trec_eval 10: m_ndcg.c (gain = label), meas_avg.c (over num_q), m_P.c (divides by k), form_res_rels.c (ties). */
+/** trec_eval 10: m_ndcg.c (gain = label), meas_avg.c (over num_q), m_P.c (divides by k), form_res_rels.c (ties); -l's 1 is ours. */
 export const TREC_EVAL: ExplicitOptions = Object.freeze({
   gain: "linear",
   noRelevant: "zero",
