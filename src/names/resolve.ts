@@ -83,13 +83,8 @@ function readWord(word: string, warnings: string[]): Measure[] {
  */
 export function parseMeasures(specs: string | readonly (string | Measure)[], warnings: string[] = []): Measure[] {
   const list: readonly unknown[] = typeof specs === "string" ? [specs] : Array.isArray(specs) ? specs : [specs];
-  const out: Measure[] = [];
-  const seen = new Set<string>();
-  const add = (m: Measure) => {
-    if (seen.has(m.name)) return;
-    seen.add(m.name);
-    out.push(m);
-  };
+  const out = new Map<string, Measure>();
+  const add = (m: Measure) => out.has(m.name) || out.set(m.name, m);
   for (const spec of list) {
     if (isMeasure(spec)) {
       add(spec);
@@ -102,8 +97,8 @@ export function parseMeasures(specs: string | readonly (string | Measure)[], war
       for (const m of resolveWord(word, warnings)) add(m);
     }
   }
-  if (out.length === 0) throw new RankevalError("bad-measure", "no measure given");
-  return out;
+  if (out.size === 0) throw new RankevalError("bad-measure", "no measure given");
+  return [...out.values()];
 }
 
 function isMeasure(x: unknown): x is Measure {

@@ -104,7 +104,7 @@ interface Entry {
 /** A trec_eval table row and its C port, if any. */
 export type TrecRow = Entry & { readonly port?: Port };
 
-const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+const LONG = { kind: "longCutoffs", defaults: [5, 10, 15, 20, 30, 100, 200, 500, 1000] } as const;
 const IPREC_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 
@@ -156,7 +156,7 @@ const TABLE_DATA = [
     nick: "official",
     emptyExact: true,
   },
-  { name: "P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("precision"), nick: "official" },
+  { name: "P", ...LONG, kernel: at("precision"), nick: "official" },
   {
     name: "relstring",
     kind: "doubleParams",
@@ -165,7 +165,7 @@ const TABLE_DATA = [
     kernel: relstringLength,
     cleared: "name",
   },
-  { name: "recall", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("recall") },
+  { name: "recall", ...LONG, kernel: at("recall") },
   { name: "infAP", kernel: plain("infap") },
   { name: "gm_bpref", shape: "geomean", kernel: plain("bpref") },
   { name: "Rprec_mult", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
@@ -187,9 +187,9 @@ const TABLE_DATA = [
   { name: "ndcg", kind: "pairs", kernel: gains("ndcg"), gains: true },
   { name: "ndcg_rel", kind: "pairs", kernel: gains("ndcg_rel"), gains: true },
   { name: "Rndcg", kind: "pairs", kernel: gains("rndcg"), gains: true },
-  { name: "ndcg_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("ndcg") },
-  { name: "map_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("map") },
-  { name: "relative_P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("relative_p") },
+  { name: "ndcg_cut", ...LONG, kernel: at("ndcg") },
+  { name: "map_cut", ...LONG, kernel: at("map") },
+  { name: "relative_P", ...LONG, kernel: at("relative_p") },
   { name: "success", kind: "longCutoffs", defaults: [1, 5, 10], kernel: at("hit_rate") },
   { name: "set_P", kernel: plain("set_p"), nick: "set" },
   { name: "set_relative_P", kernel: plain("set_relative_p"), nick: "set" },
@@ -209,7 +209,7 @@ const TABLE_DATA = [
   ),
   // m_*_avgjg.c (-R qrels_jg)
   { name: "map_avgjg", format: "qrels_jg" },
-  { name: "P_avgjg", kind: "longCutoffs", defaults: LONG_DEFAULT, format: "qrels_jg" },
+  { name: "P_avgjg", ...LONG, format: "qrels_jg" },
   { name: "Rprec_mult_avgjg", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, format: "qrels_jg" },
   { name: "yaap" },
   { name: "rbp", kind: "pairs", kernel: persistence("rbp") },
