@@ -1,15 +1,14 @@
 /**
- * log and exp as trec_eval gets them from glibc: correctly rounded (glibc's are within 0.52 ulp).
- * V8's Math.log differs in the last bit for about 7% of inputs, which shows where trec_eval's sums
- * cancel exactly (yaap's log(3) + log(1/3) is 0 there, "-0.0000" with Math.log). Computed in
- * double-double arithmetic and rounded once; the high part is returned, the low part left in `lo`, so
- * that an operation allocates nothing. Browser-safe.
+ * log and exp correctly rounded, as glibc's (within 0.52 ulp). V8's Math.log is off in the last bit
+ * for ~7% of inputs, visible where trec_eval's sums cancel (yaap: log(3) + log(1/3) is 0, not
+ * "-0.0000"). Double-double, rounded once; the high part returned, the low in `lo` (no allocation).
+ * Browser-safe.
  */
 
-/** The low part of the double-double the last operation returned the high part of. */
+/** The last operation's low part. */
 let lo = 0;
 
-/** a + b exactly: returns the sum, its error in `lo` (Knuth's two-sum). */
+/** Knuth's two-sum. */
 function twoSum(a: number, b: number): number {
   const s = a + b;
   const v = s - a;
@@ -17,7 +16,7 @@ function twoSum(a: number, b: number): number {
   return s;
 }
 
-/** a + b exactly where |a| >= |b|: returns the sum, its error in `lo`. */
+/** two-sum where |a| >= |b|. */
 function quickTwoSum(a: number, b: number): number {
   const s = a + b;
   lo = b - (s - a);
@@ -26,7 +25,7 @@ function quickTwoSum(a: number, b: number): number {
 
 const SPLITTER = 134217729; // 2^27 + 1
 
-/** (ah, al) + (bh, bl): high part returned, low part in `lo`. */
+/** (ah, al) + (bh, bl). */
 function add(ah: number, al: number, bh: number, bl: number): number {
   const s = twoSum(ah, bh);
   const e1 = lo;
@@ -36,7 +35,7 @@ function add(ah: number, al: number, bh: number, bl: number): number {
   return quickTwoSum(s2, lo + f);
 }
 
-/** add, written out (no calls): the loop of logDD calls it three times a term. */
+/** add, inlined (logDD's hot path). */
 function addHi(ah: number, al: number, bh: number, bl: number): number {
   let s = ah + bh;
   let v = s - ah;
@@ -53,9 +52,8 @@ function addHi(ah: number, al: number, bh: number, bl: number): number {
   return s;
 }
 
-/** (ah, al) * (bh, bl): high part returned, low part in `lo`. */
+/** (ah, al) * (bh, bl): Dekker's two-product, then the cross terms. */
 function mul(ah: number, al: number, bh: number, bl: number): number {
-  // a_h * b_h exactly (Dekker's two-product), then the cross terms.
   const p = ah * bh;
   const ta = SPLITTER * ah;
   const ahh = ta - (ta - ah);
@@ -67,7 +65,7 @@ function mul(ah: number, al: number, bh: number, bl: number): number {
   return quickTwoSum(p, e + (ah * bl + al * bh));
 }
 
-/** (ah, al) / (bh, bl): high part returned, low part in `lo`. */
+/** (ah, al) / (bh, bl). */
 function div(ah: number, al: number, bh: number, bl: number): number {
   const q1 = ah / bh;
   let m = mul(-q1, 0, bh, bl);
@@ -85,13 +83,9 @@ function div(ah: number, al: number, bh: number, bl: number): number {
 const LN2_HI = 0.6931471805599453;
 const LN2_LO = 2.3190468138462996e-17;
 
-/**
- * log(x) in double-double, for a positive normal x, by the series of atanh about 1 (up to ~49 terms).
- * The reference: it makes logDD's table and the tests check logDD against it.
- */
+/** log(x) for a positive normal x by atanh's series (~49 terms): the reference, and logDD's table. */
 function logDDSlow(x: number): number {
-  // x = m 2^k with m in [sqrt(1/2), sqrt(2)): the scaling by a power of two is exact. Math.log2 of the
-  // doubles just under 2^1024 rounds to 1024, and 2^1024 is Infinity: k is at most 1023.
+  // x = m 2^k, m in [sqrt(1/2), sqrt(2)); Math.log2 just under 2^1024 rounds to 1024: k <= 1023.
   let k = Math.min(Math.floor(Math.log2(x)), 1023);
   let m = x / 2 ** k;
   if (m < Math.SQRT1_2) {
@@ -101,7 +95,7 @@ function logDDSlow(x: number): number {
     m /= 2;
     k++;
   }
-  // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172: m - 1 is exact (Sterbenz), m + 1 kept in double-double.
+  // log(m) = 2 atanh(s), s = (m - 1) / (m + 1): m - 1 exact (Sterbenz), m + 1 double-double.
   const dh = twoSum(m, 1);
   const sh = div(m - 1, 0, dh, lo);
   const sl = lo;
@@ -111,7 +105,7 @@ function logDDSlow(x: number): number {
   let pl = sl;
   let sumh = sh;
   let suml = sl;
-  // mul, div and add written out (their calls were most of a log's time while interpreted).
+  // mul, div, add inlined (the calls were most of the time).
   const tb = SPLITTER * s2h;
   const s2hh = tb - (tb - s2h);
   const s2hl = s2h - s2hh;
@@ -162,16 +156,13 @@ function logDDSlow(x: number): number {
   return add(kh, kl, twoh, lo);
 }
 
-/** 1/3 and 1/5 in double-double: the series' first terms are multiplied by them (a product, not a quotient). */
+/** 1/3 and 1/5 in double-double (multiplied, not divided by). */
 const THIRD_HI = 0.3333333333333333;
 const THIRD_LO = 1.850371707708594e-17;
 const FIFTH_HI = 0.2;
 const FIFTH_LO = -1.1102230246251566e-17;
 
-/**
- * logDD's grid: c = 1 + j/256 nearest the reduced m in [sqrt(1/2), sqrt(2)); log(c) made on the first
- * log by logDDSlow (a fraction of a millisecond), the tests' reference, rather than 364 literal constants.
- */
+/** logDD's grid c = 1 + j/256; log(c) made by logDDSlow on first use (< 1 ms) rather than 364 literals. */
 const GRID = 256;
 const GRID_MIN = -75; // round((sqrt(1/2) - 1) * 256)
 const GRID_MAX = 106; // round((sqrt(2) - 1) * 256)
@@ -189,19 +180,17 @@ function makeLogGrid(): void {
   }
 }
 
-/** The exponent of a double read from its bits. */
 const exponentBits = new Float64Array(1);
 const exponentWords = new Uint32Array(exponentBits.buffer);
 const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
 /**
- * log(x) in double-double, for a positive normal x: logDDSlow's bits in a tenth of its time (checked
- * equal by the tests and scripts/compare-cmath-log.mjs): log(x) = k ln 2 + log(c) + 2 atanh(s),
- * c on logDD's grid, s = (m - c) / (m + c), |s| < 2^-9.5, to s^13/13 (past 2^-98 of s, for margin).
+ * logDDSlow's bits in a tenth of its time (tests, scripts/compare-cmath-log.mjs): k ln 2 + log(c) +
+ * 2 atanh(s), c on the grid, s = (m - c) / (m + c), |s| < 2^-9.5, to s^13/13 (past 2^-98 of s).
  */
 function logDD(x: number): number {
   if (logGridHi === undefined) makeLogGrid();
-  // x = m 2^k, m in [1, 2) by the exponent's bits (exact), then in [sqrt(1/2), sqrt(2)).
+  // x = m 2^k from the bits, m in [sqrt(1/2), sqrt(2)).
   exponentBits[0] = x;
   const high = exponentWords[HIGH_WORD];
   let k = (high >>> 20) - 1023;
@@ -211,15 +200,14 @@ function logDD(x: number): number {
     m *= 0.5;
     k++;
   }
-  // c, the grid point nearest m: m - c is exact (Sterbenz), m + c kept in double-double.
+  // m - c exact (Sterbenz), m + c double-double.
   const j = Math.round((m - 1) * GRID);
   const c = 1 + j / GRID;
   const d = m - c;
   const ah = m + c;
   const v = ah - m;
   const al = m - (ah - v) + (c - v);
-  // s = d / (ah + al): q1 = d / ah, the remainder d - q1 (ah + al) (d - q1 ah exact: Dekker's product,
-  // then Sterbenz), q2 = remainder / ah. Relative error about 2^-105.
+  // s = d / (ah + al) = q1 + q2, q2 from the exact remainder (Dekker, Sterbenz); error ~2^-105.
   const q1 = d / ah;
   let p = q1 * ah;
   let t = SPLITTER * q1;
@@ -232,7 +220,7 @@ function logDD(x: number): number {
   const q2 = (d - p - e - q1 * al) / ah;
   const sh = q1 + q2;
   const sl = q2 - (sh - q1);
-  // s^2 (double-double, Dekker's product of sh by itself and the cross term).
+  // s^2
   t = SPLITTER * sh;
   xh = t - (t - sh);
   xl = sh - xh;
@@ -240,9 +228,8 @@ function logDD(x: number): number {
   e = xh * xh - p + 2 * xh * xl + xl * xl;
   const s2h = p + (e + 2 * sh * sl);
   const s2l = e + 2 * sh * sl - (s2h - p);
-  // 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + s^7 (1/7 + s^2/9 + s^4/11 + s^6/13)): the terms to s^5 in
-  // double-double (s^5/5 is 2^-40 of s: a double's 53 bits would leave 93); from s^7/7 (2^-59 of s)
-  // on, doubles suffice.
+  // 2 atanh(s) = 2 (s + s^3/3 + s^5/5 + s^7 (1/7 + s^2/9 + ...)): to s^5 in double-double (s^5/5 is
+  // 2^-40 of s), from s^7/7 (2^-59) doubles suffice.
   const s3h = mul(sh, sl, s2h, s2l);
   const s3l = lo;
   const s5h = mul(s3h, s3l, s2h, s2l);
@@ -265,10 +252,10 @@ function logDD(x: number): number {
   return addHi(ch, lo, 2 * sumh, 2 * suml);
 }
 
-/** Whether x is a positive normal double (the others go to Math's functions: 0, negatives, NaN, inf, subnormals). */
+/** Others go to Math's functions. */
 const positiveNormal = (x: number) => x >= 2.2250738585072014e-308 && x < Infinity;
 
-/** A direct-mapped memo of a function of one double: the same values come back often (log2(rank + 1)). */
+/** A direct-mapped memo: the same values come back often (log2(rank + 1)). */
 const SLOTS = 1024;
 const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);
@@ -279,7 +266,7 @@ class Memo {
 
   constructor(private readonly f: (x: number) => number) {}
 
-  /** f(x), for x a positive normal double (never NaN: NaN marks an empty slot). */
+  /** f(x), x never NaN (an empty slot). */
   get(x: number): number {
     bits[0] = x;
     const slot = (words[0] ^ words[1] ^ (words[1] >>> 10)) & (SLOTS - 1);
@@ -297,13 +284,13 @@ const log2s = new Memo((x) => {
   return div(h, lo, LN2_HI, LN2_LO) + lo;
 });
 
-/** logDDSlow rounded, through log's paths (no memo): the reference the tests compare `log` with. */
+/** `log` by logDDSlow, no memo: the tests' reference. */
 export function logSlow(x: number): number {
   if (!positiveNormal(x)) return Math.log(x);
   return logDDSlow(x) + lo;
 }
 
-/** logDDSlow divided by ln 2 and rounded, through log2's paths (no memo): the reference for `log2`. */
+/** `log2` by logDDSlow, no memo: the tests' reference. */
 export function log2Slow(x: number): number {
   if (!positiveNormal(x)) return Math.log2(x);
   const k = Math.log2(x);
@@ -318,10 +305,7 @@ export function log(x: number): number {
   return logs.get(x);
 }
 
-/**
- * Base-2 logarithm, correctly rounded as `log` (exact at powers of two). Math.log2 differs from
- * glibc's for some integers from 1375 on (trec_eval's discounts log2(rank + 1)) and more others.
- */
+/** log2, correctly rounded (Math.log2 differs from glibc's from 1375 on: trec_eval's discounts). */
 export function log2(x: number): number {
   if (!positiveNormal(x)) return Math.log2(x);
   const k = Math.log2(x);
@@ -332,7 +316,7 @@ export function log2(x: number): number {
 /** e^x, correctly rounded (as `log`), for |x| < 700; Math.exp's beyond (overflow, subnormals). */
 export function exp(x: number): number {
   if (!(Math.abs(x) < 700)) return Math.exp(x);
-  // x = k ln2 + r, |r| <= ln2 / 2; e^r by its series in double-double.
+  // x = k ln2 + r; e^r by its series.
   const k = Math.round(x / LN2_HI);
   const m = mul(LN2_HI, LN2_LO, -k, 0);
   const rh = add(x, 0, m, lo);

@@ -1,20 +1,16 @@
-/**
- * C's printf, as glibc prints: `%W.Df` of the exact binary double (an exact tie to the even digit, the
- * default rounding mode), `%ld` of `(long) x`, and glibc's spellings of non-finite values. trec_eval's
- * formats (src/trec/format.ts) and every other output print their numbers through it. Browser-safe.
- */
+/** glibc's printf `%W.Df` (the exact double, ties to even), `%ld` of `(long) x`, non-finite spellings. Browser-safe. */
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The sign bit of x, which `x < 0` does not see for -0 and NaN. */
+/** The sign bit (`x < 0` misses -0 and NaN). */
 export function signBit(x: number): boolean {
   f64[0] = x;
   return u32[LITTLE ? 1 : 0] >>> 31 === 1;
 }
 
-/** x = mantissa · 2^exponent exactly, mantissa a non-negative integer (x finite, sign dropped). */
+/** |x| = mantissa · 2^exponent exactly (x finite). */
 function decompose(x: number): { mantissa: bigint; exponent: number } {
   f64[0] = x;
   const hi = u32[LITTLE ? 1 : 0];
@@ -27,17 +23,13 @@ function decompose(x: number): { mantissa: bigint; exponent: number } {
   return { mantissa, exponent: biased - 1075 };
 }
 
-/** glibc's spelling of a non-finite value: "nan", "-nan", "inf", "-inf". */
+/** "nan", "-nan", "inf", "-inf". */
 function nonFinite(x: number): string {
   if (Number.isNaN(x)) return signBit(x) ? "-nan" : "nan";
   return x > 0 ? "inf" : "-inf";
 }
 
-/**
- * `%W.Df` by exact arithmetic: the double's full decimal expansion (every double is a dyadic rational,
- * so m·2^-s = m·5^s / 10^s), rounded half-to-even at D places. Slow for tiny magnitudes (5^1074) but
- * exact everywhere; the reference for `formatFixed`.
- */
+/** `%W.Df` exactly (m·2^-s = m·5^s / 10^s), half to even; slow for tiny values (5^1074): the reference. */
 export function formatFixedExact(x: number, digits: number, width = 0): string {
   if (!Number.isFinite(x)) return nonFinite(x).padStart(width);
   const negative = signBit(x);
@@ -68,9 +60,8 @@ export function formatFixedExact(x: number, digits: number, width = 0): string {
 }
 
 /**
- * `%W.Df` as glibc prints it. toFixed sends an exact tie away from zero (glibc: to even), drops -0's
- * sign and uses exponents from 1e21: ties (x an odd multiple of 2^-(D+1)), -0 and |x| >= 1e21 take
- * the exact path, everything else toFixed.
+ * `%W.Df` as glibc prints it. toFixed rounds ties away from zero, drops -0's sign and uses exponents
+ * from 1e21: those (ties: odd multiples of 2^-(D+1)) take the exact path.
  */
 export function formatFixed(x: number, digits: number, width = 0): string {
   if (!Number.isFinite(x)) return nonFinite(x).padStart(width);
@@ -82,10 +73,7 @@ export function formatFixed(x: number, digits: number, width = 0): string {
 
 const LONG_MIN = "-9223372036854775808";
 
-/**
- * `%ld` of `(long) x`: truncation toward zero. A value outside the range of a 64-bit long (or NaN)
- * is undefined behaviour in C; x86-64's cvttsd2si gives LONG_MIN, which is what trec_eval prints there.
- */
+/** `%ld` of `(long) x`: out of range or NaN, x86-64's cvttsd2si gives LONG_MIN, as trec_eval prints. */
 export function formatLong(x: number): string {
   if (Number.isNaN(x) || x >= 2 ** 63 || x < -(2 ** 63)) return LONG_MIN;
   const t = Math.trunc(x);

@@ -1,9 +1,7 @@
 /**
- * glibc's qsort (msort.c: a stable top-down merge sort), for trec_eval's inconsistent comparators
- * (comp_long, comp_rel_gain truncate a difference to an int): the same comparisons in the same order.
+ * glibc's qsort (msort.c msort_with_tmp, stable merge sort), for trec_eval's inconsistent comparators
+ * (comp_long, comp_rel_gain truncate to int): the same comparisons in the same order.
  */
-
-/** glibc msort_with_tmp: halves of n / 2 and n - n / 2, each sorted, then merged taking the left on cmp <= 0. */
 export function glibcQsort<T>(items: readonly T[], cmp: (a: T, b: T) => number): T[] {
   const a = [...items];
   const tmp = new Array<T>(a.length);
@@ -37,12 +35,12 @@ export function glibcQsort<T>(items: readonly T[], cmp: (a: T, b: T) => number):
   return a;
 }
 
-/** C's conversion of a double to int on x86-64 (cvttsd2si): truncation, INT_MIN when out of range or NaN. */
+/** (int) of a double on x86-64 (cvttsd2si): INT_MIN out of range or NaN. */
 export function doubleToInt(x: number): number {
   return Number.isNaN(x) || x >= 2147483648 || x <= -2147483649 ? -2147483648 : Math.trunc(x) | 0;
 }
 
-/** meas_init.c comp_long: (int)(a - b), the long difference wrapped to 64 bits and truncated to 32. */
+/** meas_init.c comp_long: (int)(a - b), wrapped to 64 bits, then 32. */
 export function compareLongAsC(a: bigint, b: bigint): number {
   return Number(BigInt.asIntN(32, BigInt.asIntN(64, a - b)));
 }

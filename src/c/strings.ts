@@ -3,12 +3,12 @@
 const utf8 = new TextEncoder();
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** Whether qids are already in strcmp order (as joined runs give them): one pass, no sort. */
+/** Whether qids are already in strcmp order (as joined runs give them). */
 function inByteOrder(qids: readonly string[]): boolean {
   for (let i = 1; i < qids.length; i++) {
     const a = qids[i - 1];
     const b = qids[i];
-    // Code unit order is byte order unless a surrogate is involved: then leave it to the sort.
+    // Code unit order is byte order but for surrogates.
     if (a > b || SURROGATE.test(a) || SURROGATE.test(b)) return false;
   }
   return true;
@@ -24,17 +24,16 @@ export function compareBytes(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** Query ids in trec_eval's order: byte order (strcmp on UTF-8), so "10" < "100" < "9". A new array. */
+/** Query ids in strcmp order ("10" < "100" < "9"). A new array. */
 export function sortQids(qids: readonly string[]): string[] {
   return sortedOrder(qids).map((i) => qids[i]);
 }
 
-/** The indices of qids in byte order (stable for equal ids). */
+/** The indices of qids in byte order (stable). */
 export function sortedOrder(qids: readonly string[]): number[] {
   const idx = qids.map((_, i) => i);
   if (inByteOrder(qids)) return idx;
-  // Without surrogates, the strings' own (UTF-16 code unit) order is code point order, which is
-  // UTF-8 byte order: compare them as they are, several times faster than by their bytes.
+  // Without surrogates, UTF-16 order is byte order: several times faster than by bytes.
   if (!qids.some((q) => SURROGATE.test(q))) {
     idx.sort((i, j) => {
       const a = qids[i];
@@ -55,7 +54,7 @@ export function sortedOrder(qids: readonly string[]): number[] {
   return idx;
 }
 
-/** C's atol (strtol base 10, clamped to a long on overflow as glibc does): the leading integer, 0 if none. */
+/** C's atol (strtol, clamped to a long as glibc does): the leading integer, 0 if none. */
 export function atol(s: string): bigint {
   const m = /^[\t\n\v\f\r ]*([+-]?\d+)/.exec(s);
   if (!m) return 0n;
@@ -64,7 +63,7 @@ export function atol(s: string): bigint {
   return v > max ? max : v < -max - 1n ? -max - 1n : v;
 }
 
-/** atol of buf[start, end) as a double (a long past 2^53 rounded): Number(atol(the bytes as text)). */
+/** Number(atol) of buf[start, end). */
 export function atolBytes(buf: Uint8Array, start: number, end: number): number {
   let p = start;
   while (p < end && (buf[p] === 32 || (buf[p] >= 9 && buf[p] <= 13))) p++;
@@ -73,15 +72,12 @@ export function atolBytes(buf: Uint8Array, start: number, end: number): number {
   let v = 0;
   let digits = 0;
   for (; p < end && buf[p] >= 48 && buf[p] <= 57; p++, digits++) v = v * 10 + (buf[p] - 48);
-  // Up to 15 digits the double is exact; past them, the exact long (ASCII bytes are their own chars).
+  // Past 15 digits, the exact long.
   if (digits > 15) return Number(atol(String.fromCharCode(...buf.subarray(start, p))));
   return neg && v !== 0 ? -v : v;
 }
 
-/**
- * C's atof (strtod) on a decimal prefix: the longest leading number, 0 if none; "inf", "infinity" and
- * "nan" in any case. (Hexadecimal floats, which glibc also reads, are not handled: read as 0.)
- */
+/** C's atof: the longest leading number, 0 if none; "inf", "infinity", "nan" in any case; no hex floats (0). */
 export function atof(s: string): number {
   const m = /^[\t\n\v\f\r ]*([+-]?)(?:(infinity|inf)|(nan)|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))/i.exec(s);
   if (!m) return 0;

@@ -1,8 +1,4 @@
-/**
- * The one discount table, shared by the kernel and the reference so that both sum the same doubles:
- * discount[i] = 1 / log2(i + 1) for rank i >= 1 (rank 1 has weight 1), as trec_eval's log2(i + 2)
- * with 0-based i.
- */
+/** discount[i] = 1 / log2(i + 1), rank i >= 1; shared by the kernel and the reference so both sum the same doubles. */
 let table = new Float64Array(0);
 
 export function discountTable(maxRank: number): Float64Array {

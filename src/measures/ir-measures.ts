@@ -1,9 +1,7 @@
 /**
- * ir_measures' measure names (case-sensitive: `nDCG@10`, `P(rel=2)@10`) resolved to rankeval's
- * families with ir_measures' conventions. Syntax as util.parse_measure: `Name`, `Name(k=v, ...)`, either
- * with `@at` (the cutoff; IPrec's recall level), values Python literals. A result's key is ir_measures'
- * Measure.__repr__: parameters at their defaults left out, an alias gives the measure's name
- * (`MAP@10` -> `AP@10`).
+ * ir_measures' names (case-sensitive: `nDCG@10`, `P(rel=2)@10`) as rankeval's families with its
+ * conventions. Syntax as util.parse_measure (`Name(k=v, ...)@at`, Python literals). The key is
+ * Measure.__repr__: defaults left out, an alias gives the measure's name (`MAP@10` -> `AP@10`).
  */
 import { RankevalError } from "../errors/errors.js";
 import { gainTableOf, type ExplicitOptions } from "./options.js";
@@ -13,18 +11,19 @@ import { makeMeasure, type Aggregate, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 
 type Value = number | string | boolean | Readonly<Record<number, number>>;
+type P = Readonly<Record<string, Value | undefined>>;
 type ValueType = "int" | "float" | "str" | "bool" | "dict";
 
-/** A parameter as ir_measures' ParamInfo declares it. */
+/** ir_measures' ParamInfo. */
 interface Param {
   readonly type: ValueType;
   readonly default?: Value;
   readonly choices?: readonly Value[];
-  /** The measure needs it (ParamInfo required=True, or its provider's Any(required=True)). */
+  /** ParamInfo required=True, or its provider's Any(required=True). */
   readonly required?: boolean;
 }
 
-/** What a name computes: the family, its cutoff and parameters, and the options its parameters fix. */
+/** What a name computes. */
 interface Built {
   readonly family: string;
   readonly k?: number;
@@ -35,28 +34,28 @@ interface Built {
 }
 
 interface Entry {
-  /** ir_measures' __name__, used in its strings. */
+  /** ir_measures' __name__. */
   readonly name: string;
-  /** The parameter `@` sets (AT_PARAM), null if it takes none, and whether it must be given. */
+  /** The parameter `@` sets (AT_PARAM). */
   readonly at: "cutoff" | "recall" | null;
   readonly atRequired: boolean;
-  /** Its other parameters (SUPPORTED_PARAMS). */
+  /** SUPPORTED_PARAMS. */
   readonly params: Readonly<Record<string, Param>>;
-  readonly build: (p: Readonly<Record<string, Value | undefined>>, word: string) => Built;
+  readonly build: (p: P, word: string) => Built;
 }
 
 const INT: Param = { type: "int" };
 const REL: Param = { type: "int", default: 1 };
 const JUDGED_ONLY: Param = { type: "bool", default: false };
-/** cwl_eval's gain scale (ir_measures' min_rel, max_rel: the gains (label - min) / (max - min), clipped). */
+/** cwl_eval's gains: (label - min_rel) / (max_rel - min_rel), clipped. */
 const MIN_REL: Param = { type: "int", default: 0 };
 const MAX_REL: Param = { type: "int", required: true };
 const T: Param = { type: "float", default: 1 };
-/** ndeval's alpha and beta (pyndeval's defaults). */
+/** pyndeval's alpha and beta. */
 const ALPHA: Param = { type: "float", default: 0.5 };
 
-/** cwl_eval's scale as the family's parameters; max_rel must exceed min_rel (IrmQrelHandler asserts it). */
-const scale = (p: Readonly<Record<string, Value | undefined>>, word: string) => {
+/** max_rel must exceed min_rel (IrmQrelHandler asserts it). */
+const scale = (p: P, word: string) => {
   const min = (p.min_rel ?? 0) as number;
   const max = p.max_rel as number;
   if (!(min < max))
@@ -66,16 +65,14 @@ const scale = (p: Readonly<Record<string, Value | undefined>>, word: string) => 
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `ir_measures measure "${word}": ${why}`);
 
-/** `rel=n` fixes the relevance threshold (every measure's `rel` is "minimum relevance score ... inclusive"). */
-const rel = (p: Readonly<Record<string, Value | undefined>>): ExplicitOptions =>
+/** `rel` is "minimum relevance score ... inclusive": the threshold. */
+const rel = (p: P): ExplicitOptions =>
   p.rel === undefined || p.rel === 1 ? {} : { relevanceThreshold: p.rel as number };
 
-const cut = (p: Readonly<Record<string, Value | undefined>>) => (p.cutoff === undefined ? 0 : (p.cutoff as number));
+const cut = (p: P) => (p.cutoff ?? 0) as number;
 
-type P = Readonly<Record<string, Value | undefined>>;
-type At = "cutoff" | "recall" | null;
-/** A row; `at` and `atRequired` keep their literal types for the measure name types. */
-const row = <const N extends string, const A extends At, const R extends boolean>(
+/** A row; `at` and `atRequired` keep their literal types for the name types. */
+const row = <const N extends string, const A extends "cutoff" | "recall" | null, const R extends boolean>(
   name: N,
   at: A,
   atRequired: R,
@@ -83,7 +80,7 @@ const row = <const N extends string, const A extends At, const R extends boolean
   build: (p: P, word: string) => Built,
 ) => ({ name, at, atRequired, params, build });
 const RJ = { rel: REL, judged_only: JUDGED_ONLY };
-/** A measure whose only parameters are `rel` (and `judged_only` unless `judged` is false). */
+/** Parameters `rel` (and `judged_only` unless `judged` is false). */
 const relRow = <const N extends string, const A extends "cutoff" | null, const R extends boolean>(
   name: N,
   family: string,
@@ -91,7 +88,7 @@ const relRow = <const N extends string, const A extends "cutoff" | null, const R
   atRequired: R,
   judged = true,
 ) => row(name, at, atRequired, judged ? RJ : { rel: REL }, (p) => ({ family, k: cut(p), fixed: rel(p) }));
-/** A cwl_eval measure: gains scaled from [min_rel, max_rel], with the family's own parameter `own` (T or p). */
+/** A cwl_eval measure, with its own parameter `own` (T or p). */
 const cwlRow = <const N extends string, const A extends "cutoff" | null, const R extends boolean>(
   name: N,
   family: string,
@@ -111,7 +108,6 @@ const cwlRow = <const N extends string, const A extends "cutoff" | null, const R
     }),
   );
 const WITH_T = { key: "T", as: "t", param: T };
-/** pyndeval's alpha-DCG and alpha-nDCG: a cutoff, rel and alpha. */
 const alphaRow = <const N extends string>(name: N, family: string) =>
   row(name, "cutoff", true, { rel: REL, alpha: ALPHA, judged_only: JUDGED_ONLY }, (p) => ({
     family,
@@ -122,10 +118,9 @@ const alphaRow = <const N extends string>(name: N, family: string) =>
 const ALPHA_BETA = { rel: REL, alpha: ALPHA, beta: ALPHA };
 const alphaBeta = (p: P) => ({ alpha: (p.alpha ?? 0.5) as number, beta: (p.beta ?? 0.5) as number });
 
-/** Every measure rankeval computes under ir_measures' name, as its DefaultPipeline's provider does. */
+/** Each measure as its DefaultPipeline provider computes it. */
 const ENTRY_DATA = [
-  // pytrec_eval: P_k, recall_k, map, map_cut_k; recip_rank, with a cutoff MS MARCO's MRR
-  // (providers/msmarco_provider.py, bin/msmarco_eval.py)
+  // pytrec_eval; RR with a cutoff: MS MARCO's MRR (msmarco_provider.py)
   relRow("P", "precision", "cutoff", true),
   relRow("R", "recall", "cutoff", true),
   relRow("AP", "map", "cutoff", false),
@@ -143,33 +138,29 @@ const ENTRY_DATA = [
       if (p.dcg === "exp-log2") {
         if (p.gains !== undefined)
           throw fail(word, "no ir_measures provider computes nDCG with both dcg='exp-log2' and gains");
-        // Without a cutoff gdeval passes and ranx computes it: ndcg_burges over the whole ranking.
+        // Without a cutoff gdeval passes and ranx computes it (ndcg_burges).
         if (p.cutoff === undefined) return { family: "ndcg", fixed: { gain: "exp" }, conventions: RANX };
-        // gdeval: 2^label - 1 (bin/gdeval.pl sub dcg).
+        // gdeval: 2^label - 1.
         return { family: "ndcg", k: cut(p), fixed: { gain: "exp" }, conventions: GDEVAL };
       }
-      // pytrec_eval: ndcg, ndcg_cut_k, with the qrels' labels mapped through `gains`.
       if (p.gains !== undefined)
         return { family: "ndcg", k: cut(p), fixed: { gain: gainsOf(p.gains as Record<number, number>, word) } };
       return { family: "ndcg", k: cut(p) };
     },
   ),
-  // pytrec_eval: Rprec, bpref, infAP
   relRow("Rprec", "r-precision", null, false),
   relRow("Bpref", "bpref", null, false, false),
   relRow("infAP", "infap", null, false, false),
-  // pytrec_eval: num_ret, or num_rel_ret with rel; summed over queries (NumRet.aggregator is SumAgg).
+  // num_ret, or num_rel_ret with rel; summed (SumAgg).
   row("NumRet", null, false, { rel: INT }, (p) =>
     p.rel === undefined
       ? { family: "num_ret", aggregate: "sum" }
       : { family: "num_rel_ret", fixed: { relevanceThreshold: p.rel as number }, aggregate: "sum" },
   ),
-  // pytrec_eval: num_rel (it supports only rel=1), summed.
   row("NumRel", null, false, { rel: { type: "int", default: 1, choices: [1] } }, () => ({
     family: "num_rel",
     aggregate: "sum",
   })),
-  // pytrec_eval: set_P / set_relative_P, set_recall, set_F, set_map
   row("SetP", null, false, { rel: REL, relative: { type: "bool", default: false }, judged_only: JUDGED_ONLY }, (p) => ({
     family: p.relative === true ? "set_relative_p" : "set_p",
     fixed: rel(p),
@@ -181,17 +172,15 @@ const ENTRY_DATA = [
     fixed: rel(p),
   })),
   relRow("SetAP", "set_map", null, false),
-  // pytrec_eval: success_k
   relRow("Success", "hit_rate", "cutoff", true),
-  // pytrec_eval: iprec_at_recall_%.2f, so the recall level is read rounded to two places.
+  // pytrec_eval prints iprec_at_recall_%.2f: the level is rounded to two places.
   row("IPrec", "recall", true, RJ, (p) => ({
     family: "iprec_at_recall",
     params: { recall: Number(formatFixed(p.recall as number, 2, 0)) },
     fixed: rel(p),
   })),
-  // the judged provider (providers/judged_provider.py)
   row("Judged", "cutoff", true, {}, (p) => ({ family: "judged", k: cut(p) })),
-  // cwl_eval (providers/cwl_eval.py): C/W/L measures over gains scaled from [min_rel, max_rel]
+  // cwl_eval
   row(
     "SDCG",
     "cutoff",
@@ -206,7 +195,7 @@ const ENTRY_DATA = [
   cwlRow("NERR10", "nerr10", null, false, { key: "p", as: "p", param: { type: "float", default: 0.9 } }),
   cwlRow("NERR11", "nerr11", null, false, WITH_T),
   cwlRow("BPM", "bpm", "cutoff", true, WITH_T),
-  // cwl_eval's RBP: binary gains (rel), a ranking of 1000 (weights normalised over them), no cutoff.
+  // cwl_eval's RBP: binary gains (rel), depth 1000, no cutoff.
   row(
     "RBP",
     "cutoff",
@@ -221,7 +210,6 @@ const ENTRY_DATA = [
       };
     },
   ),
-  // compat (providers/compat_provider.py)
   row(
     "Compat",
     null,
@@ -229,17 +217,16 @@ const ENTRY_DATA = [
     { p: { type: "float", default: 0.95 }, normalize: { type: "bool", default: true } },
     (p) => ({ family: "compat", params: { p: (p.p ?? 0.95) as number, normalize: p.normalize === false ? 0 : 1 } }),
   ),
-  // accuracy (providers/accuracy_provider.py)
   relRow("Accuracy", "accuracy", "cutoff", false, false),
-  // pytrec_eval's num_q: 1 per query, summed (NumQ.aggregator is SumAgg).
+  // 1 per query, summed (SumAgg).
   row("NumQ", null, false, {}, () => ({ family: "numq", aggregate: "sum" })),
-  // pyndeval: the diversity measures as ndeval computes them; a cutoff is needed (it reads ERR-IA@k).
+  // pyndeval; a cutoff is needed (it reads ERR-IA@k).
   relRow("ERR_IA", "err_ia", "cutoff", true),
   relRow("nERR_IA", "nerr_ia", "cutoff", true),
   alphaRow("alpha_DCG", "alpha_dcg"),
   alphaRow("alpha_nDCG", "alpha_ndcg"),
   row("NRBP", null, false, ALPHA_BETA, (p) => ({ family: "nrbp", params: alphaBeta(p), fixed: rel(p) })),
-  // pyndeval's nNRBP is 0/0 without a relevant subtopic: NaN.
+  // 0/0 without a relevant subtopic: NaN.
   row("nNRBP", null, false, ALPHA_BETA, (p) => ({
     family: "nnrbp",
     params: alphaBeta(p),
@@ -248,16 +235,15 @@ const ENTRY_DATA = [
   relRow("AP_IA", "map_ia", null, false),
   relRow("P_IA", "p_ia", "cutoff", true),
   relRow("STREC", "strec", "cutoff", true, false),
-  // gdeval: err@k with grades up to 4 ($MAX_JUDGMENT). ir_measures' ERR takes no cutoff too, but no
-  // provider computes it without one.
+  // gdeval: grades up to 4 ($MAX_JUDGMENT); no provider computes it without a cutoff.
   row("ERR", "cutoff", true, {}, (p) => ({ family: "err", k: cut(p), params: { max: 4 }, conventions: GDEVAL })),
 ] as const satisfies readonly Entry[];
 const ENTRIES: readonly Entry[] = ENTRY_DATA;
 
-/** The table's literal type: the measure name types (src/names/name-types.ts) are made from it. */
+/** For the measure name types. */
 export type IrMeasuresTable = typeof ENTRY_DATA;
 
-/** ir_measures' aliases (measures.register(..., aliases) and the preset measures registered by name). */
+/** measures.register's aliases and presets registered by name. */
 const ALIAS_DATA = {
   MAP: { of: "AP" },
   MRR: { of: "RR" },
@@ -276,25 +262,24 @@ const ALIAS_DATA = {
 const ALIASES: Readonly<Record<string, { readonly of: string; readonly preset?: Readonly<Record<string, Value>> }>> =
   ALIAS_DATA;
 
-/** ir_measures' aliases' literal type, for the measure name types. */
+/** For the measure name types. */
 export type IrMeasuresAliases = typeof ALIAS_DATA;
 
 const BY_NAME = new Map(ENTRIES.map((e) => [e.name, e]));
 
-/** Every ir_measures name rankeval knows, for "did you mean". */
+/** For "did you mean". */
 export const IR_MEASURES_NAMES: readonly string[] = [...ENTRIES.map((e) => e.name), ...Object.keys(ALIASES)];
 
 const WORD = /^([A-Za-z_α][A-Za-z0-9_]*)(?:\((.*)\))?(?:@(.*))?$/s;
 
-/** One ir_measures measure word as rankeval's measure, or null if it starts with no ir_measures name. */
+/** An ir_measures word as a measure, or null if it starts with no ir_measures name. */
 export function parseIrMeasure(word: string): Measure | null {
   const m = WORD.exec(word);
   if (!m || !IR_MEASURES_NAMES.includes(m[1])) return null;
   const [, written, paramText, atText] = m;
   const alias = Object.hasOwn(ALIASES, written) ? ALIASES[written] : undefined;
   const entry = BY_NAME.get(alias?.of ?? written)!;
-  // Parameters in the order ir_measures keeps them (a dict: a preset one given again keeps its place):
-  // an alias's preset ones first, then those given.
+  // In ir_measures' dict order: an alias's presets first (one given again keeps its place).
   const given = new Map<string, { value: Value; text: string }>();
   for (const [key, value] of Object.entries(alias?.preset ?? {})) given.set(key, { value, text: repr(value, false) });
   if (paramText !== undefined) {
@@ -337,6 +322,7 @@ export function parseIrMeasure(word: string): Measure | null {
   }
   const values: Record<string, Value | undefined> = {};
   for (const [key, { value }] of given) values[key] = value;
+  // (Every entry's choices come before its required parameters.)
   for (const [key, spec] of Object.entries(entry.params)) {
     if (spec.choices && values[key] !== undefined && !spec.choices.includes(values[key]!)) {
       throw fail(
@@ -344,8 +330,6 @@ export function parseIrMeasure(word: string): Measure | null {
         `${key}=${repr(values[key]!, false)} is not one of ${spec.choices.map((c) => repr(c, false)).join(", ")}${entry.name === "NumRel" ? " (pytrec_eval computes NumRel only at rel=1)" : ""}`,
       );
     }
-  }
-  for (const [key, spec] of Object.entries(entry.params)) {
     if (spec.required && values[key] === undefined)
       throw fail(word, `${entry.name} needs ${key} (as ${entry.name}(${key}=${key === "max_rel" ? 3 : 1}))`);
   }
@@ -356,21 +340,13 @@ export function parseIrMeasure(word: string): Measure | null {
       `${entry.name} needs ${entry.at === "cutoff" ? "a cutoff" : "a recall level"}${why}, as ${entry.name}@${entry.at === "cutoff" ? (entry.name === "ERR" ? 20 : 10) : 0.5}`,
     );
   }
-  if (
-    entry.at === "cutoff" &&
-    values.cutoff !== undefined &&
-    !((values.cutoff as number) > 0 && (values.cutoff as number) <= 2 ** 31 - 1)
-  ) {
-    throw fail(word, `cutoff ${values.cutoff} is not a positive integer`);
-  }
-  if (
-    entry.at === "recall" &&
-    values.recall !== undefined &&
-    !((values.recall as number) >= 0 && (values.recall as number) <= 1)
-  )
-    throw fail(word, `recall level ${values.recall} is not from 0 to 1`);
+  const { cutoff: k, recall } = values as Record<string, number | undefined>;
+  if (entry.at === "cutoff" && k !== undefined && !(k > 0 && k <= 2 ** 31 - 1))
+    throw fail(word, `cutoff ${k} is not a positive integer`);
+  if (entry.at === "recall" && recall !== undefined && !(recall >= 0 && recall <= 1))
+    throw fail(word, `recall level ${recall} is not from 0 to 1`);
   let built = entry.build(values, word);
-  // judged_only=True: trec_eval's -J, where the provider computing the measure takes it.
+  // judged_only=True: -J, where the provider takes it.
   if (values.judged_only === true) {
     const provider =
       built.conventions === GDEVAL || built.conventions === RANX
@@ -383,7 +359,6 @@ export function parseIrMeasure(word: string): Measure | null {
     built = { ...built, fixed: { ...built.fixed, judgedOnly: true } };
   }
   const family = findFamily(built.family)!;
-  // The key: ir_measures' repr, parameters at their defaults left out (Measure.__repr__).
   const shown = [...given].filter(
     ([key, { value }]) =>
       key !== entry.at && !(Object.hasOwn(entry.params, key) && entry.params[key].default === value),
@@ -428,10 +403,7 @@ function splitTopLevel(text: string): string[] {
 const INT_TEXT = /^[+-]?[0-9]+$/;
 const FLOAT_TEXT = /^[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
-/**
- * A Python literal of the parameter's type, else an error naming it (ParamInfo.validate checks the
- * type), with its repr as ir_measures prints it.
- */
+/** A Python literal of the parameter's type (ParamInfo.validate), with its repr. */
 function literal(text: string, spec: Param, key: string, word: string): { value: Value; text: string } {
   const wrong = (what: string) => fail(word, `${key}=${text} is not ${what}`);
   const of = (value: Value, isFloat = false) => ({ value, text: repr(value, isFloat) });
@@ -440,7 +412,7 @@ function literal(text: string, spec: Param, key: string, word: string): { value:
       if (!INT_TEXT.test(text)) throw wrong("an integer");
       return of(Number(text));
     case "float":
-      // ir_measures wants a float here (isinstance(v, float)); an integer is read as one.
+      // isinstance(v, float); an integer is read as one.
       if (!FLOAT_TEXT.test(text)) throw wrong("a number");
       return of(Number(text), /[.eE]/.test(text));
     case "str": {
@@ -468,12 +440,12 @@ function literal(text: string, spec: Param, key: string, word: string): { value:
   }
 }
 
-/** Python's repr of a value, as ir_measures prints parameters (Measure._param_repr); 1.0 for a float 1. */
+/** Python's repr, as Measure._param_repr prints parameters; 1.0 for a float 1. */
 function repr(v: Value, isFloat: boolean): string {
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string") return `'${v}'`;
   if (typeof v === "number") return isFloat && Number.isInteger(v) ? `${v}.0` : String(v);
-  // dicts: sorted by key, entries whose key equals their value left out (as _param_repr does)
+  // dicts: by key, entries mapping a key to itself left out
   return `{${Object.entries(v)
     .map(([k, g]) => [Number(k), g] as const)
     .sort((a, b) => a[0] - b[0])
@@ -482,10 +454,7 @@ function repr(v: Value, isFloat: boolean): string {
     .join(",")}}`;
 }
 
-/**
- * pytrec_eval's `gains` (the qrels' labels mapped before nDCG: gains.get(label, label)) as a gain
- * table. rankeval gives labels <= 0 no gain, so a gain for one is refused unless it is 0.
- */
+/** pytrec_eval's `gains` (gains.get(label, label)) as a gain table; labels <= 0 may only gain 0. */
 function gainsOf(table: Readonly<Record<number, number>>, word: string) {
   const positive: Record<number, number> = {};
   for (const [label, gain] of Object.entries(table)) {

@@ -10,16 +10,15 @@ import {
 import { PRESETS } from "./presets.js";
 import { findFamily, type Family } from "./registry.js";
 
-/** The tool whose measure name was asked; "rankeval" for the library's own (canonical) names. */
+/** The tool whose measure name was asked ("rankeval": canonical names). */
 export type Tool = "rankeval" | "trec_eval" | "ir_measures" | "ranx" | "xgboost" | "ndeval";
 
-/** How per-query values are summarised: the mean of those not NaN, or the tool's sum or geometric mean. */
+/** How per-query values are summarised ("mean" skips NaN). */
 export type Aggregate = "mean" | "sum" | "geomean";
 
 /**
- * A measure: a family, an optional cutoff and parameters, and the tool whose name was asked, with
- * that name's conventions. `name`, in that tool's spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`), is
- * its identity: one family under two tools' names gives two numbers, each its tool's.
+ * A family, cutoff and parameters, under the conventions of the tool whose name was asked. `name`, in
+ * that tool's spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`), is its identity.
  */
 export interface Measure {
   readonly family: Family;
@@ -27,12 +26,12 @@ export interface Measure {
   readonly k: number;
   readonly params: Readonly<Record<string, number>>;
   readonly tool: Tool;
-  /** The conventions the tool's name implies; options the user sets override them. */
+  /** The tool's conventions; the user's options override them. */
   readonly conventions: ExplicitOptions;
-  /** Conventions the measure's own parameters fix; nothing overrides them. */
+  /** Fixed by its own parameters; nothing overrides them. */
   readonly fixed: ExplicitOptions;
   readonly aggregate: Aggregate;
-  /** The key of results: the name in its tool's canonical spelling. */
+  /** The results' key. */
   readonly name: string;
 }
 
@@ -45,7 +44,7 @@ export interface MeasureOrigin {
   readonly aggregate?: Aggregate;
 }
 
-/** The canonical name: `ndcg@10`, `err(max=3)@20` (parameters at their defaults left out). */
+/** `ndcg@10`, `err(max=3)@20` (defaults left out). */
 export function canonicalName(family: Family, k: number, params: Readonly<Record<string, number>>): string {
   const defaults = family.params ?? {};
   const shown = Object.keys(defaults).filter((p) => params[p] !== defaults[p]);
@@ -73,24 +72,21 @@ export function makeMeasure(
 }
 
 /**
- * The options `m` is computed with, lowest precedence first: the defaults, its tool's conventions, the
- * preset, the other options given, its own parameters. The one place the precedence is written.
+ * `m`'s options, lowest precedence first: defaults, its tool's conventions, the preset, the other
+ * options, its own parameters. The one place the precedence is written.
  */
 export function measureOptions(m: Measure, explicit: ExplicitOptions): ResolvedOptions {
   return { ...overPreset({ ...DEFAULT_OPTIONS, ...m.conventions }, explicit), ...m.fixed };
 }
 
-/**
- * The measure as computed under the options given: where the preset defines its family otherwise
- * (LightGBM's map@k is `map_lightgbm@k`), that family, under the name asked. Else `m` itself.
- */
+/** `m` with the preset's family for it, if any (LightGBM's map@k is `map_lightgbm@k`), under the name asked. */
 export function definedMeasure(m: Measure, explicit: ExplicitOptions): Measure {
   const other = explicit.preset === undefined ? undefined : PRESETS[explicit.preset].definitions[m.family.name];
   if (other === undefined) return m;
   return Object.freeze({ ...m, family: findFamily(other)! });
 }
 
-/** The conventions `m`'s value depends on (the registry's flags; see `DependsOn`). */
+/** The conventions `m`'s value depends on. */
 export function dependsOn(m: Measure): DependsOn {
   const f = m.family;
   return {
@@ -102,7 +98,7 @@ export function dependsOn(m: Measure): DependsOn {
   };
 }
 
-/** `"<tool>: "` and the conventions `m` depends on, and a preset's definition (`definition=map_lightgbm`). */
+/** `"<tool>: "`, the conventions `m` depends on, and a preset's `definition=`. */
 export function describeMeasureOptions(m: Measure, explicit: ExplicitOptions): string {
   const d = definedMeasure(m, explicit);
   const definition = d.family === m.family ? "" : ` definition=${d.family.name}`;
@@ -111,14 +107,11 @@ export function describeMeasureOptions(m: Measure, explicit: ExplicitOptions): s
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `measure "${word}": ${why}`);
 
-/** A canonical name: `family`, `family(p=v,...)`, with `@k` or `@k1,k2,...`. */
 const CANONICAL = /^([a-z0-9][a-z0-9_-]*?)(?:\(([^)]*)\))?(?:@(.*))?$/;
 
 /**
- * A canonical measure word (the library's own names, lower case):
- *   ndcg@10   ndcg@1,3,5,10   map   err(max=3)@20   iprec_at_recall(recall=0.5)
- * Null if the word is not spelled with a known family's name; throws for a known family with a bad
- * cutoff or parameter (naming it).
+ * A canonical word (`ndcg@1,3,5`, `err(max=3)@20`). Null if no family has its name; throws for a bad
+ * cutoff or parameter.
  */
 export function parseCanonical(word: string): Measure[] | null {
   const m = CANONICAL.exec(word);
@@ -160,7 +153,7 @@ export function parseCanonical(word: string): Measure[] | null {
   return cutoffs.map((k) => makeMeasure(family, k, params));
 }
 
-/** A cutoff written as a positive integer (`10`), else an error naming the text. */
+/** A cutoff written as a positive integer, else an error. */
 export function positiveCutoff(word: string, text: string): number {
   const k = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!(Number.isInteger(k) && k > 0)) throw fail(word, `cutoff "${text}" is not a positive integer`);
@@ -168,7 +161,7 @@ export function positiveCutoff(word: string, text: string): number {
   return k;
 }
 
-/** A decimal number written in full (`0.5`, `-1`, `.25`, `1e3`), else NaN: no trailing text, no hex. */
+/** A decimal written in full (`0.5`, `.25`, `1e3`; no trailing text, no hex), else NaN. */
 export function strictNumber(text: string): number {
   return /^\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
 }

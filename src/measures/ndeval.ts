@@ -1,30 +1,14 @@
 /**
- * TREC's ndeval's measure names (ndeval.c 4.5, the TREC Web track's diversity evaluation): its
- * output's column names, each rankeval's diversity family (assembly/metrics/diversity.ts) with
- * ndeval's definitions and alpha = beta = 0.5 (its defaults), keyed by the name as written:
- *
- *   ERR-IA@k  nERR-IA@k  alpha-DCG@k  alpha-nDCG@k  NRBP  nNRBP  MAP-IA  P-IA@k  strec@k
- *
- * and `ndeval`, the 21 columns it prints (each @k at 5, 10 and 20). ndeval computes cutoffs up to
- * 20; rankeval any. nNRBP is NaN for a query without a subtopic with a relevant document (its 0/0).
+ * ndeval.c 4.5's column names (ERR-IA@k, NRBP, MAP-IA, strec@k, ...) as diversity families with its
+ * definitions (alpha = beta = 0.5), keyed as written; `ndeval`: its 21 columns. Any cutoff (ndeval: <= 20).
  */
 import { RankevalError } from "../errors/errors.js";
 import { NDEVAL } from "./conventions.js";
 import { makeMeasure, positiveCutoff, type Measure } from "./measure.js";
 import { findFamily } from "./registry.js";
 
-/** ndeval's measures: its name and rankeval's family. */
-const NAMES: Readonly<Record<string, { family: string; cutoff: boolean }>> = {
-  "ERR-IA": { family: "err_ia", cutoff: true },
-  "nERR-IA": { family: "nerr_ia", cutoff: true },
-  "alpha-DCG": { family: "alpha_dcg", cutoff: true },
-  "alpha-nDCG": { family: "alpha_ndcg", cutoff: true },
-  NRBP: { family: "nrbp", cutoff: false },
-  nNRBP: { family: "nnrbp", cutoff: false },
-  "MAP-IA": { family: "map_ia", cutoff: false },
-  "P-IA": { family: "p_ia", cutoff: true },
-  strec: { family: "strec", cutoff: true },
-};
+const NAMES = ["ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG", "NRBP", "nNRBP", "MAP-IA", "P-IA", "strec"];
+const UNCUT = ["NRBP", "nNRBP", "MAP-IA"];
 
 export type NdevalName =
   | "NRBP"
@@ -33,44 +17,25 @@ export type NdevalName =
   | "ndeval"
   | `${"ERR-IA" | "nERR-IA" | "alpha-DCG" | "alpha-nDCG" | "P-IA" | "strec"}@${number}`;
 
-/** ndeval's columns, in its output's order (outputMeasures). */
-export const NDEVAL_COLUMNS: readonly string[] = [
-  "ERR-IA@5",
-  "ERR-IA@10",
-  "ERR-IA@20",
-  "nERR-IA@5",
-  "nERR-IA@10",
-  "nERR-IA@20",
-  "alpha-DCG@5",
-  "alpha-DCG@10",
-  "alpha-DCG@20",
-  "alpha-nDCG@5",
-  "alpha-nDCG@10",
-  "alpha-nDCG@20",
-  "NRBP",
-  "nNRBP",
-  "MAP-IA",
-  "P-IA@5",
-  "P-IA@10",
-  "P-IA@20",
-  "strec@5",
-  "strec@10",
-  "strec@20",
-];
+/** In its output's order (outputMeasures). */
+export const NDEVAL_COLUMNS: readonly string[] = NAMES.flatMap((n) =>
+  UNCUT.includes(n) ? [n] : [5, 10, 20].map((k) => `${n}@${k}`),
+);
 
-export const NDEVAL_NAMES: readonly string[] = [...Object.keys(NAMES), "ndeval"];
+export const NDEVAL_NAMES: readonly string[] = [...NAMES, "ndeval"];
 
 const WORD = /^([A-Za-z-]+?)(?:@(.*))?$/;
 
 const fail = (word: string, why: string) => new RankevalError("bad-measure", `ndeval measure "${word}": ${why}`);
 
-/** One ndeval measure word (or its nickname `ndeval`), or null if it is not one of ndeval's names. */
+/** An ndeval word (or `ndeval`), or null if not one. */
 export function parseNdeval(word: string): Measure[] | null {
   if (word === "ndeval") return NDEVAL_COLUMNS.flatMap((w) => parseNdeval(w)!);
   const m = WORD.exec(word);
-  if (!m || !Object.hasOwn(NAMES, m[1])) return null;
+  if (!m || !NAMES.includes(m[1])) return null;
   const [, name, cutoffText] = m;
-  const { family, cutoff } = NAMES[name];
+  const family = name.toLowerCase().replace("-", "_");
+  const cutoff = !UNCUT.includes(name);
   if (cutoff && cutoffText === undefined)
     throw fail(word, `${name} needs a cutoff, as ${name}@20 (ndeval prints @5, @10 and @20)`);
   if (!cutoff && cutoffText !== undefined) throw fail(word, `${name} takes no cutoff`);
@@ -84,7 +49,7 @@ export function parseNdeval(word: string): Measure[] | null {
         tool: "ndeval",
         name: word,
         conventions: NDEVAL,
-        // ndeval's nNRBP divides by the ideal ranking's NRBP: 0/0 without an actual subtopic.
+        // nNRBP: 0/0 without a relevant subtopic.
         fixed: family === "nnrbp" ? { noRelevant: "nan" } : {},
         aggregate: "mean",
       },

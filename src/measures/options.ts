@@ -12,35 +12,33 @@ import { PRESETS, presetName, type PresetName } from "./presets.js";
 
 const bad = (what: string) => new RankevalError("bad-option", what);
 
-/** The conventions on which ranking tools disagree. Every report prints them (`describeOptions`). */
+/** The conventions on which ranking tools disagree; every report prints them. */
 export interface Options {
   /**
    * Gain of a label in DCG-based measures: `"exp"` 2^rel − 1 (LightGBM, XGBoost), `"linear"` rel
-   * (trec_eval, ranx, scikit-learn), or a table of integer labels >= 1 to gains (unlisted labels keep
-   * their linear gain). Labels <= 0 and unjudged documents gain 0.
+   * (trec_eval, ranx), or a table of labels >= 1 to gains (others linear). Labels <= 0 and unjudged gain 0.
    * @default "exp"
    */
   gain?: "exp" | "linear" | Readonly<Record<number, number>>;
   /**
-   * Binary measures count a label at least this as relevant (trec_eval's `-l`); at least 0. Unjudged
-   * documents and negative labels never are.
+   * Binary measures count labels >= this (>= 0) relevant (trec_eval's `-l`); never unjudged or negative ones.
    * @default 1
    */
   relevanceThreshold?: number;
   /**
-   * What a query without a relevant document scores in measures that need one: `"zero"` (trec_eval),
-   * `"one"` (LightGBM, XGBoost), `"skip"` (left out of every mean) or `"nan"` (means skip NaN).
+   * A query without a relevant document scores `"zero"` (trec_eval), `"one"` (LightGBM, XGBoost),
+   * `"skip"` (left out of every mean) or `"nan"` (means skip NaN) in measures that need one.
    * @default "zero"
    */
   noRelevant?: "zero" | "one" | "skip" | "nan";
   /**
-   * A cutoff k past the list's N documents: `"pad"` counts the missing ranks non-relevant (trec_eval),
-   * `"clip"` reads the measure at k = N (LightGBM), `"nan"` gives NaN (skipped by means), `"zero"` 0.
+   * A cutoff k past the list's N documents: `"pad"` missing ranks non-relevant (trec_eval), `"clip"`
+   * k = N (LightGBM), `"nan"` NaN (skipped by means), `"zero"` 0.
    * @default "pad"
    */
   beyondList?: "pad" | "clip" | "nan" | "zero";
   /**
-   * Keep only the top `depth` documents of each ranking after sorting (trec_eval's `-M`).
+   * Keep each ranking's top `depth` documents after sorting (trec_eval's `-M`).
    * @default Infinity
    */
   depth?: number;
@@ -50,16 +48,15 @@ export interface Options {
    */
   judgedOnly?: boolean;
   /**
-   * The order of equal scores: `"docid"` by document id descending in UTF-8 byte order (trec_eval;
-   * rows without ids keep input order), `"input"` input order, `"average"` the exact mean over every
-   * order of tied documents (for the measures that have a closed form), `"best"`/`"worst"` higher
-   * labels first/last.
+   * Order of equal scores: `"docid"` by id descending in UTF-8 bytes (trec_eval; no ids: input order),
+   * `"input"`, `"average"` the exact mean over every tie order (measures with a closed form),
+   * `"best"`/`"worst"` higher labels first/last.
    * @default "docid"
    */
   ties?: Ties;
   /**
-   * A tool's conventions and measure definitions in one word (see `PRESETS`): `"xgboost"` gives what
-   * XGBoost prints. Above a measure name's tool conventions, below the other options given here.
+   * A tool's conventions and definitions in one word (`PRESETS`): `"xgboost"` gives what XGBoost prints.
+   * Overrides a measure name's tool, overridden by the other options.
    */
   preset?: PresetName;
   /**
@@ -69,13 +66,13 @@ export interface Options {
   tieRange?: boolean;
   /**
    * How each mean's interval (`Result.interval`) is taken: `{ level: 0.9 }`, or `{ method: "bootstrap",
-   * samples, seed }` for a seeded percentile bootstrap. Not a convention: values and means stay the same.
+   * samples, seed }`. Not a convention: values stay the same.
    * @default { level: 0.95, method: "t" }
    */
   interval?: IntervalOptions;
 }
 
-/** How the means' intervals are taken (`Options.interval`; checked by src/pipeline/interval.ts). */
+/** `Options.interval`. */
 export interface IntervalOptions {
   /** The confidence level. @default 0.95 */
   level?: number;
@@ -83,7 +80,7 @@ export interface IntervalOptions {
   method?: "t" | "bootstrap";
   /** The bootstrap's resamples. @default 10000 */
   samples?: number;
-  /** The bootstrap's seed (a safe integer >= 0). @default 42 */
+  /** A safe integer >= 0. @default 42 */
   seed?: number;
 }
 
@@ -94,7 +91,7 @@ export const BEYOND_LIST: readonly ResolvedOptions["beyondList"][] = ["pad", "cl
 
 export type GainTable = ReadonlyMap<number, number>;
 
-/** Options with every default filled in and every value checked. */
+/** Options with defaults filled in, checked. */
 export interface ResolvedOptions {
   gain: "exp" | "linear" | GainTable;
   relevanceThreshold: number;
@@ -103,7 +100,6 @@ export interface ResolvedOptions {
   depth: number;
   judgedOnly: boolean;
   ties: Ties;
-  /** The preset the options came from (printed with them), if one was given. */
   preset?: PresetName;
 }
 
@@ -118,13 +114,10 @@ export const DEFAULT_OPTIONS: Readonly<ResolvedOptions> = Object.freeze({
   ties: "docid",
 });
 
-/** The options a user set, checked: only the keys given (each convention's value as resolved). */
+/** The options a user set, checked. */
 export type ExplicitOptions = Readonly<Partial<ResolvedOptions>>;
 
-/**
- * Every option's key and type, for checkOptions (src/errors/errors.ts): calls that take more options
- * (evaluateFiles) add theirs. Values of several shapes or ranges are checked in explicitOptions.
- */
+/** Every option's key and type, for checkOptions (evaluateFiles adds its own); values: explicitOptions. */
 export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
   gain: ANY,
   relevanceThreshold: ANY,
@@ -138,7 +131,7 @@ export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
   interval: ANY,
 };
 
-/** explicitOptions' checks of the values of one shape (gain and preset have their own). */
+/** Value checks (gain and preset have their own). */
 const CHECKS: Partial<Record<keyof Options, OptionType>> = {
   relevanceThreshold: { test: (t) => typeof t === "number" && Number.isFinite(t) && t >= 0, is: "a number >= 0" },
   noRelevant: oneOf(["zero", "one", "skip", "nan"]),
@@ -148,8 +141,8 @@ const CHECKS: Partial<Record<keyof Options, OptionType>> = {
 };
 
 /**
- * The options a user set (undefined is not set), checked, so a measure's tool can supply the rest
- * (`measureOptions`). An unknown key is an error: a misspelling would otherwise change nothing.
+ * The options set (not undefined), checked, so a measure's tool can supply the rest. An unknown key is
+ * an error: a misspelling would otherwise change nothing.
  */
 export function explicitOptions(options: Options = {}): ExplicitOptions {
   checkOptions(options, OPTION_TYPES);
@@ -169,12 +162,12 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
   return r as ExplicitOptions;
 }
 
-/** Whether the options ask for the tie range (see `Options.tieRange`). */
+/** `Options.tieRange`. */
 export function wantsTieRange(options: Options | undefined): boolean {
   return options?.tieRange === true;
 }
 
-/** A gain table (label: gain) as the kernel and the reference read it, checked. */
+/** A label: gain table, checked. */
 export function gainTableOf(g: Readonly<Record<number, number>>): GainTable {
   const table = new Map<number, number>();
   for (const [label, gain] of Object.entries(g)) {
@@ -193,14 +186,14 @@ export function resolveOptions(options: Options = {}): ResolvedOptions {
   return overPreset(DEFAULT_OPTIONS, explicitOptions(options));
 }
 
-/** `{ ...base, ...preset's conventions, ...the other options }`, the preset's name kept. */
+/** `{ ...base, ...preset's conventions, ...the other options }`. */
 export function overPreset(base: Readonly<ResolvedOptions>, explicit: ExplicitOptions): ResolvedOptions {
   const { preset, ...rest } = explicit;
   if (preset === undefined) return { ...base, ...rest };
   return { ...base, ...PRESETS[preset].conventions, ...rest, preset };
 }
 
-/** Which conventions can change a measure's value: its description names only those. */
+/** The conventions that can change a measure's value (its description names only those). */
 export interface DependsOn {
   readonly gain: boolean;
   readonly threshold: boolean;
@@ -212,8 +205,8 @@ export interface DependsOn {
 const EVERYTHING: DependsOn = { gain: true, threshold: true, noRelevant: true, beyondList: true, ties: true };
 
 /**
- * One line naming the conventions (all, or those `on` names). A noRelevant other than "zero" decides
- * by R, so it brings the threshold in; "skip" changes every mean, so it is always printed.
+ * The conventions (those `on` names) in one line. noRelevant other than "zero" depends on R, so brings
+ * the threshold; "skip" changes every mean, so is always printed.
  */
 export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING): string {
   if (notAnObject(o))
@@ -229,7 +222,7 @@ export function describeOptions(o: ResolvedOptions, on: DependsOn = EVERYTHING):
     parts.push(`relevanceThreshold=${o.relevanceThreshold}`);
   if (on.noRelevant || skip) parts.push(`noRelevant=${o.noRelevant}`);
   if (on.beyondList) parts.push(`beyondList=${o.beyondList}`);
-  // Even the default: the convention readers most often assume wrongly.
+  // Even the default: the one readers most often assume wrongly.
   if (on.ties) parts.push(`ties=${o.ties}`);
   if (o.depth !== Infinity) parts.push(`depth=${o.depth}`);
   if (o.judgedOnly) parts.push("judgedOnly=true");
@@ -250,29 +243,22 @@ const DESCRIBED = [
 ];
 
 /**
- * Measures' convention descriptions (`[tool: ]key=value ...`) merged where they are one tool's (or
- * name none), every convention both name agrees and their definitions match; a merged line names the
- * union, prefixed with the tool when all its measures are one tool's (not rankeval). Other text merges
- * only with itself. Returns the lines, each description's line, and `fits(description, line)`.
+ * Convention descriptions (`[tool: ]key=value ...`) merged where one tool's (or none), the shared keys
+ * and definitions agreeing; a line names the union, prefixed by its one tool (not rankeval). Other
+ * text merges only with itself. Returns the lines, each description's line, and `fits`.
  */
-export function mergeConventions(descriptions: readonly string[]): {
-  lines: string[];
-  index: number[];
-  fits: (description: string, line: number) => boolean;
-} {
+export function mergeConventions(descriptions: readonly string[]) {
   const parse = (d: string) => {
     const colon = d.indexOf(": ");
     const tool = colon >= 0 && !d.slice(0, colon).includes("=") ? d.slice(0, colon) : null;
     const values = new Map<string, string>();
     const tokens = (tool === null ? d : d.slice(colon + 2)).split(" ").filter((t) => t !== "");
-    // Opaque text: it merges only with itself.
     if (tokens.some((t) => t.indexOf("=") <= 0)) values.set("\0text", d);
     else for (const t of tokens) values.set(t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1));
     return { tool, values };
   };
   const entries: { tools: Set<string | null>; values: Map<string, string> }[] = [];
-  // trec_eval's map beside rankeval's ndcg@10 keeps its own line: under one line, it read as
-  // computed by rankeval's conventions (gain=exp ...), where its own description says trec_eval's.
+  // trec_eval's map keeps its own line beside rankeval's ndcg@10: else it reads as under gain=exp ...
   const sameTool = (tool: string | null, e: { tools: Set<string | null> }) =>
     tool === null || [...e.tools].every((t) => t === null || t === tool);
   const agrees = (tool: string | null, values: Map<string, string>, e: (typeof entries)[number]) =>
@@ -307,12 +293,11 @@ export function mergeConventions(descriptions: readonly string[]): {
 }
 
 /**
- * A result's conventions in one line, true of every measure (`Result.conventions`): the options given
- * (`given`) where every measure was computed under them, else the measures' own merged as the table
- * merges them: one line, else each after its measures (`[ndcg@10] gain=exp ...; [ndcg_cut_10] trec_eval: ...`).
+ * `Result.conventions`: `given` where every measure was computed under it, else the measures' own
+ * merged (`[ndcg@10] gain=exp ...; [ndcg_cut_10] trec_eval: ...`).
  */
 export function conventionsLine(rows: readonly { name: string; conventions: string }[], given?: string): string {
-  // A definition comes with the measure's name or the preset, which the names and the given line say.
+  // A definition comes with the name or the preset, which are shown already.
   const fits = (c: string) => mergeConventions([given!, c.replace(/ definition=\S+/, "")]).lines.length === 1;
   if (given !== undefined && rows.every((r) => fits(r.conventions))) return given;
   const merged = mergeConventions(rows.map((r) => r.conventions));
@@ -328,7 +313,7 @@ export function conventionsLine(rows: readonly { name: string; conventions: stri
     .join("; ");
 }
 
-/** `Result.conventions`: the options given where every measure (`measureConventions`) was computed under them. */
+/** `Result.conventions` from each measure's conventions and the options. */
 export function resultConventions(measureConventions: Readonly<Record<string, string>>, o: ResolvedOptions): string {
   const rows = Object.entries(measureConventions).map(([name, conventions]) => ({ name, conventions }));
   return conventionsLine(rows, describeOptions(o));

@@ -1,23 +1,18 @@
 /**
- * Presets: another tool's conventions and measure definitions in one word, so that `{ preset:
- * "xgboost" }` gives the numbers XGBoost prints. Each row cites where the tool decides each convention;
- * a tool whose tie order is not defined gets input order. A preset stands above a tool's name's
- * conventions (`measureOptions`): it is chosen, where a name's tool is only implied by its spelling.
- * Imports no values from options.ts (which imports this).
+ * Presets: a tool's conventions and definitions in one word (`{ preset: "xgboost" }` gives what XGBoost
+ * prints), each citing its source; undefined tie orders are input order. Chosen, so above a name's
+ * implied tool. Imports no values from options.ts (which imports this).
  */
 import { RankevalError, shown } from "../errors/errors.js";
 import { didYouMean } from "../errors/suggest.js";
 import type { ExplicitOptions } from "./options.js";
 
 export interface Preset {
-  /** The conventions it sets (each an option a user may still set beside it). */
+  /** The conventions it sets (other options still override them). */
   readonly conventions: ExplicitOptions;
-  /**
-   * Measures it computes with another family's definition: canonical family -> family, e.g.
-   * LightGBM's `map@k` is `map_lightgbm@k`. The result keeps the name asked.
-   */
+  /** Family -> its own definition's family (LightGBM's `map@k` is `map_lightgbm@k`), under the name asked. */
   readonly definitions: Readonly<Record<string, string>>;
-  /** One line: what the tool is and where each convention comes from. */
+  /** Where each convention comes from. */
   readonly source: string;
 }
 
@@ -43,7 +38,7 @@ const TREC_EVAL = preset(
 
 const TABLE = {
   trec_eval: TREC_EVAL,
-  // pytrec_eval wraps trec_eval's code; ir_measures' default provider is pytrec_eval (ir_measures/__init__.py DefaultPipeline).
+  // pytrec_eval wraps trec_eval; ir_measures' DefaultPipeline uses pytrec_eval.
   pytrec_eval: TREC_EVAL,
   ir_measures: TREC_EVAL,
   ranx: preset(
@@ -106,7 +101,6 @@ const TABLE = {
     "ptranking: metric/adhoc/adhoc_metric.py torch_nDCG_at_ks (gain 2^l - 1; 0/0 = NaN without relevant documents), torch_ap_at_ks (sum over relevant ranks <= k / sum of the top k ideal labels), torch_precision_at_ks and the others (0 for k > n); torch.sort, whose tie order is not defined: input order",
     "map_ptranking",
   ),
-  // ptranking's seed tutorial: its metric functions (tor_p_at_ks, tor_ap_at_ks, tor_nDCG_at_ks, tor_err_at_ks).
   "ptranking-tutorial": preset(
     "exp",
     "nan",
@@ -132,12 +126,11 @@ const TABLE = {
 
 export type PresetName = keyof typeof TABLE;
 
-/** Every preset, by name. */
 export const PRESETS: Readonly<Record<PresetName, Preset>> = TABLE;
 
 export const PRESET_NAMES = Object.keys(TABLE) as PresetName[];
 
-/** The preset named `name`, checked (an unknown name is an error listing them). */
+/** `name`, checked as a preset name. */
 export function presetName(name: unknown): PresetName {
   if (typeof name === "string" && Object.hasOwn(TABLE, name)) return name as PresetName;
   const hint = typeof name === "string" ? didYouMean(name, PRESET_NAMES) : "";

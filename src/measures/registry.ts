@@ -1,50 +1,42 @@
 /**
- * One row per family of measures, holding every fact about it. Adding a measure touches this table,
- * one kernel function (assembly/metrics/), one reference formula (src/reference/formulas-*.ts) and
- * their tests: the kernel's enum, depths and dispatch are generated from the rows
- * (scripts/kernel-families.mjs); test/registry.test.ts checks kernel against reference for every row.
+ * One row per measure family, holding every fact about it; the kernel's enum, depths and dispatch are
+ * generated from it (scripts/kernel-families.mjs). A new measure also needs a kernel function
+ * (assembly/metrics/) and a reference formula (src/reference/formulas-*.ts).
  */
 export interface Family {
-  /** Canonical name, also the kernel's `Family` enum member (`kernelFamilyName`). */
+  /** Canonical name; the kernel's enum member (`kernelFamilyName`). */
   readonly name: string;
-  /** Other lower-case spellings (`p@5`, `rr`); other tools' names resolve to that tool's measure instead. */
+  /** Other lower-case spellings (`p@5`, `rr`). */
   readonly aliases: readonly string[];
-  /** Whether a cutoff is required ("required"), optional, or meaningless ("none"). */
   readonly cutoff: "required" | "optional" | "none";
-  /** Undefined without a relevant document (R = 0, or an ideal DCG of 0): `noRelevant` decides. */
+  /** Undefined without a relevant document (R = 0, or ideal DCG 0): `noRelevant` decides. */
   readonly needsRelevant: boolean;
-  /** Named parameters with defaults, written `err(max=3)@20`. */
+  /** Named parameters' defaults (`err(max=3)@20`). */
   readonly params?: Readonly<Record<string, number>>;
-  /** The values a parameter may take, if not every finite number: `err`'s max grade, 1 to 30. */
+  /** A parameter's range, if not every finite number. */
   readonly ranges?: Readonly<Record<string, { from: number; to: number; integer?: boolean; what?: string }>>;
-  /** The kernel's value for one query: an AssemblyScript expression over `k` (0: none), the parameters and `q`. */
+  /** The kernel's per-query value: an AssemblyScript expression over `k` (0: none), the parameters and `q`. */
   readonly kernel: string;
-  /**
-   * The kernel's prefix arrays it reads (assembly/ranking/prefix-sums.ts Depths), space-separated, each to the
-   * cutoff (`rel@k`) or the whole ranking (`rel`); "" none; left out: every ranked label.
-   */
+  /** Prefix arrays it reads (prefix-sums.ts Depths) to the cutoff (`rel@k`) or all (`rel`); left out: every label. */
   readonly reads?: string;
-  /** Its value at cutoff k reads ranks 1..k only: the drill-down shows those (src/explain/explain.ts). */
+  /** Its value at k reads ranks 1..k only (the drill-down shows those). */
   readonly topK?: boolean;
-  /** Counts are summed across queries by trec_eval and compared exactly in tests. */
+  /** A count: trec_eval sums it; tests compare it exactly. */
   readonly isCount?: boolean;
-  /**
-   * The conventions its value depends on, besides noRelevant, beyondList and depth: `gain`, `binary`
-   * (the threshold), `orderFree` (not the tie order). They decide what its description names.
-   */
+  /** Conventions its value depends on besides noRelevant, beyondList, depth: `gain`, `binary` (threshold), `orderFree` (not ties). */
   readonly gain?: boolean;
   readonly binary?: boolean;
   readonly orderFree?: boolean;
-  /** ties "average" has a closed form for it in the kernel (assembly/ranking/prefix-sums.ts rankAverage). */
+  /** ties "average" has a closed form in the kernel (prefix-sums.ts rankAverage). */
   readonly tieAverage?: boolean;
-  /** Reads subtopic judgments (qid subtopic docno rel); a document's label is then its highest. */
+  /** Reads subtopic judgments; a document's label is its highest. */
   readonly diversity?: boolean;
 }
 
-/** A row as written: `aliases` ([]) and `needsRelevant` (false) may be left out. */
+/** A row as written (`aliases`, `needsRelevant` optional). */
 type Row = Omit<Family, "aliases" | "needsRelevant"> & Partial<Pick<Family, "aliases" | "needsRelevant">>;
 
-/** A C/W/L row: the model named in upper case, its one parameter (if any) passed on. */
+/** A C/W/L row (cwl_eval, assembly/metrics/cwl.ts): gains scaled from [min, max] (ir_measures' min_rel, max_rel). */
 function cwl<const N extends string, const C extends Row["cutoff"], const P extends Record<string, number>>(
   name: N,
   cutoff: C,
@@ -131,9 +123,8 @@ const TABLE = [
     reads: "rel@k ap@k",
     topK: true,
   },
-  // Other tools' average precision: the same sum over relevant ranks i <= k of rel(i)/i, divided
-  // otherwise (src/measures/presets.ts gives each to its tool's preset's map@k).
-  // LightGBM (map_metric.hpp CalMapAtK): by min(R, k, N); a cutoff past the list reads the list.
+  // Other tools' AP: the sum over relevant ranks i <= k of rel(i)/i, divided otherwise (presets' map@k).
+  // LightGBM (map_metric.hpp CalMapAtK): min(R, k, N).
   {
     name: "map_lightgbm",
     cutoff: "optional",
@@ -143,8 +134,7 @@ const TABLE = [
     kernel: "mapLightgbm(k)",
     reads: "rel@k ap@k",
   },
-  // XGBoost (rank_metric.cc EvalMAP): by the relevant documents in the whole ranked list (which a
-  // depth cutting a tie makes depend on the order: no closed form for ties "average").
+  // XGBoost (rank_metric.cc EvalMAP): relevant in the whole list (order-dependent under a depth: no ties "average").
   {
     name: "map_xgboost",
     cutoff: "optional",
@@ -153,8 +143,7 @@ const TABLE = [
     kernel: "mapXgboost(k)",
     reads: "rel ap@k",
   },
-  // torchmetrics (retrieval/average_precision.py) and TF-Ranking (MeanAveragePrecisionMetric): by the
-  // relevant documents in the top k, 0 when there is none.
+  // torchmetrics, TF-Ranking (MeanAveragePrecisionMetric): relevant in the top k, 0 if none.
   {
     name: "map_torchmetrics",
     cutoff: "optional",
@@ -163,7 +152,7 @@ const TABLE = [
     kernel: "mapTorchmetrics(k)",
     reads: "rel@k ap@k",
   },
-  // ptranking (adhoc_metric.py torch_ap_at_ks): by the sum of the top min(k, J) labels of the ideal ranking.
+  // ptranking (torch_ap_at_ks): the sum of the ideal ranking's top min(k, J) labels.
   {
     name: "map_ptranking",
     cutoff: "optional",
@@ -173,8 +162,7 @@ const TABLE = [
     kernel: "mapPtranking(k)",
     reads: "rel@k ap@k",
   },
-  // ptranking's seed tutorial (tor_ap_at_ks): by the cutoff k itself (without one, by N), so 0 without a
-  // relevant document and, unlike the others, only ranks 1..k matter.
+  // ptranking's tutorial (tor_ap_at_ks): k (none: N); only ranks 1..k matter.
   {
     name: "map_over_k",
     cutoff: "optional",
@@ -246,7 +234,7 @@ const TABLE = [
     reads: "rel@k",
     topK: true,
   },
-  // ranx's hits: the number of relevant documents in the top k (the whole list without a cutoff).
+  // ranx's hits: relevant documents in the top k.
   {
     name: "hits",
     cutoff: "optional",
@@ -257,7 +245,7 @@ const TABLE = [
     reads: "rel@k",
     topK: true,
   },
-  // ir_measures' Judged@k: the fraction of the top min(k, N) that have a judgment (any label).
+  // ir_measures' Judged@k: the judged share of the top min(k, N).
   { name: "judged", cutoff: "required", kernel: "judgedAt(k)", reads: "label@k", topK: true },
   {
     name: "inversions",
@@ -269,7 +257,7 @@ const TABLE = [
   },
   { name: "kendall_tau", aliases: ["tau", "kendalltau"], cutoff: "none", orderFree: true, kernel: "kendallTau()" },
   { name: "mse", cutoff: "none", orderFree: true, kernel: "mse()" },
-  // trec_eval's all_trec measures, under its own names lower-cased (its own spellings are its names).
+  // trec_eval's all_trec measures, lower-cased.
   {
     name: "relative_p",
     aliases: ["relative_precision"],
@@ -362,7 +350,7 @@ const TABLE = [
   { name: "bing", cutoff: "none", needsRelevant: true, binary: true, kernel: "binG()" },
   { name: "rbp", cutoff: "none", params: { p: 0.9 }, gain: true, kernel: "rbp(p)" },
   { name: "rbp_resid", cutoff: "none", params: { p: 0.9 }, kernel: "rbpResidual(p)" },
-  // n: documents in the collection (trec_eval -N), read only by d's term.
+  // n: the collection size (-N), read by d's term.
   {
     name: "utility",
     cutoff: "none",
@@ -373,14 +361,13 @@ const TABLE = [
     kernel: "utility(a, b, c, d, n)",
     reads: "rel",
   },
-  // trec_eval's experimental gain measures (G, ndcg_rel, Rndcg), with the gain option's gains.
+  // trec_eval's experimental gain measures, with the gain option's gains.
   { name: "g", cutoff: "none", gain: true, kernel: "trecG()", reads: "label" },
   { name: "ndcg_rel", cutoff: "none", gain: true, kernel: "ndcgRel()", reads: "gain" },
   { name: "rndcg", cutoff: "none", needsRelevant: true, gain: true, binary: true, kernel: "rndcg()", reads: "gain" },
-  // ir_measures' NumQ: 1 per query (ir_measures sums it: the number of queries).
+  // ir_measures' NumQ: 1 per query, summed.
   { name: "numq", cutoff: "none", isCount: true, orderFree: true, tieAverage: true, kernel: "1", reads: "" },
-  // The C/W/L measures of cwl_eval (assembly/metrics/cwl.ts), over gains scaled from [min, max] to [0, 1]
-  // (ir_measures' min_rel, max_rel); RBP's gains are binary (the relevance threshold), its depth 1000.
+  // RBP's gains are binary (the threshold), its depth 1000.
   cwl("sdcg", "required", {}),
   cwl("inst", "none", { t: 1 }),
   cwl("insq", "none", { t: 1 }),
@@ -390,12 +377,11 @@ const TABLE = [
   cwl("nerr11", "none", { t: 1 }),
   cwl("bpm", "required", { t: 1 }),
   { name: "rbp_cwl", cutoff: "none", params: { p: 0.8 }, binary: true, kernel: "cwl(CwlModel.RBP, k, p, 0, 1)" },
-  // Compatibility (Clarke et al. 2021): RBO against the ideal ranking (assembly/metrics/compat.ts).
+  // Compatibility (Clarke et al. 2021): RBO against the ideal ranking.
   { name: "compat", cutoff: "none", params: { p: 0.95, normalize: 1 }, kernel: "compat(p, normalize != 0)" },
-  // ir_measures' Accuracy: the share of (relevant, non-relevant) retrieved pairs in order; NaN when one side is empty.
+  // ir_measures' Accuracy: the share of (relevant, non-relevant) pairs in order; NaN if a side is empty.
   { name: "accuracy", cutoff: "optional", binary: true, kernel: "accuracy(k)", reads: "label@k" },
-  // torchmetrics' RetrievalFallOut: the share of the query's judged non-relevant documents in the top k, 1 for
-  // a query with none (its empty_target_action's default, "pos"). Lower is better.
+  // torchmetrics' RetrievalFallOut: the share of judged non-relevant in the top k; 1 if none ("pos"). Lower is better.
   {
     name: "fall_out",
     aliases: ["fallout"],
@@ -405,8 +391,7 @@ const TABLE = [
     reads: "label@k",
     topK: true,
   },
-  // Novelty and diversity over subtopic judgments, as TREC's ndeval (assembly/metrics/diversity.ts):
-  // alpha (redundancy intolerance) and beta (patience), ndeval's defaults 0.5.
+  // ndeval's diversity measures: alpha (redundancy intolerance), beta (patience).
   {
     name: "alpha_dcg",
     cutoff: "optional",
@@ -504,15 +489,11 @@ export const FAMILIES: readonly Family[] = TABLE.map((r: Row) => ({
   needsRelevant: r.needsRelevant ?? false,
 }));
 
-/** The table's literal type: the measure name types (src/names/name-types.ts) are made from it. */
+/** For the measure name types. */
 export type FamilyTable = typeof TABLE;
-/** A family's canonical name. */
 export type FamilyName = FamilyTable[number]["name"];
 
-/**
- * The kernel's enum member for a family: `r-precision` -> `R_PRECISION`; a name that starts with a
- * digit, not an identifier, gets a leading '_': `11pt_avg` -> `_11PT_AVG`.
- */
+/** The kernel's enum member: `r-precision` -> `R_PRECISION`, `11pt_avg` -> `_11PT_AVG`. */
 export function kernelFamilyName(f: Family): string {
   const name = f.name.toUpperCase().replace(/-/g, "_");
   return /^[0-9]/.test(name) ? `_${name}` : name;
@@ -524,12 +505,12 @@ for (const f of FAMILIES) {
   for (const a of f.aliases) byName.set(a, f);
 }
 
-/** The family a canonical name or alias names, exactly (names are case-sensitive). */
+/** The family of a canonical name or alias (case-sensitive). */
 export function findFamily(name: string): Family | undefined {
   return byName.get(name);
 }
 
-/** Every canonical name and alias, for "did you mean". */
+/** For "did you mean". */
 export function canonicalNames(): string[] {
   return [...byName.keys()];
 }

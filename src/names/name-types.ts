@@ -1,9 +1,7 @@
 /**
- * Measure names as types, made from the name tables themselves, so editors complete them and the
- * compiler catches a misspelling (`"ndgc@10"`). Cutoffs are any number, parameters any text (both
- * checked at run time); only a string's first word is checked. Names known only at run time (a
- * `string` or `string[]` from argv or a config file) are accepted as they are and checked at run time
- * (`CheckedMeasures`).
+ * Measure names as types, from the name tables, so editors complete them and the compiler catches
+ * `"ndgc@10"`. Cutoffs and parameters are checked at run time, as are a string's later words and
+ * names known only at run time (`CheckedMeasures`).
  */
 import type { IrMeasuresAliases, IrMeasuresTable } from "../measures/ir-measures.js";
 import type { RanxName } from "../measures/ranx.js";
@@ -13,16 +11,12 @@ import type { FamilyTable } from "../measures/registry.js";
 import type { TrecNickname, TrecTable } from "../trec/measures.js";
 import type { Measure } from "../measures/measure.js";
 
-/** One cutoff. */
 type K = `${number}`;
-/**
- * Cutoffs, comma-separated; the first three checked. Past about a thousand union members the compiler
- * reports "union type that is too complex" beside the real error, so each form is one member at most.
- */
+/** Cutoffs, the first three checked; one member per form (past ~1000 members: "union type that is too complex"). */
 type Ks = K | `${K},${K}` | `${K},${K},${K}` | `${K},${K},${K},${string}`;
 
 type FamilyRow = FamilyTable[number];
-/** The canonical names and aliases of the families whose row matches `Where`. */
+/** Names and aliases of the families matching `Where`. */
 type FamilyNames<Where> = FamilyRow extends infer F
   ? F extends Where & { name: infer N extends string }
     ? N | (F extends { aliases: readonly (infer A extends string)[] } ? A : never)
@@ -33,10 +27,7 @@ type OptionalCutoff = FamilyNames<{ cutoff: "optional" }>;
 type RequiredCutoff = FamilyNames<{ cutoff: "required" }>;
 type WithParams = FamilyNames<{ params: object }>;
 
-/**
- * rankeval's own names: `ndcg@10`, `ndcg@1,3,5`, `map`, `err(max=3)@20`, `iprec_at_recall(recall=0.5)`
- * (with parameters, the name is checked, not what follows its parenthesis).
- */
+/** rankeval's own names: `ndcg@10`, `ndcg@1,3,5`, `map`, `err(max=3)@20` (parameters unchecked). */
 export type CanonicalName =
   | NoCutoff
   | OptionalCutoff
@@ -44,7 +35,7 @@ export type CanonicalName =
   | `${WithParams}(${string}`;
 
 type TrecRow = TrecTable[number];
-/** trec_eval's measures of a parameter kind, but for the lines of its report that are not measures. */
+/** trec_eval's measures of a parameter kind (not runid, num_q, relstring). */
 type TrecNames<Kind> = TrecRow extends infer E
   ? E extends { shape: "runid" | "numq" | "relstring" }
     ? never
@@ -55,13 +46,10 @@ type TrecNames<Kind> = TrecRow extends infer E
       : never
   : never;
 
-/**
- * trec_eval's names, in its -m syntax and as it prints them: `map`, `ndcg_cut.10`, `P.5,10`, `P_5`,
- * `iprec_at_recall_0.50`, `utility.2,-1,0,0`, and its nicknames (`official`, `all_trec`, `set`).
- */
+/** trec_eval's names, in -m syntax or printed: `map`, `ndcg_cut.10`, `P.5,10`, `P_5`, nicknames. */
 export type TrecEvalName =
   | TrecNickname
-  | TrecNames<ParamKinds>
+  | TrecNames<unknown>
   | `${TrecNames<"longCutoffs">}.${Ks}`
   | `${TrecNames<"longCutoffs">}_${K}`
   | `${TrecNames<"doubleCutoffs" | "doubleParams" | "pairs">}.${string}`
@@ -69,10 +57,9 @@ export type TrecEvalName =
   | `${TrecNames<"doubleParams">}_${K}`
   | `${TrecNames<"doubleParams">}_${K},${string}`
   | `${TrecNames<"pairs">}_${string}=${string}`;
-type ParamKinds = "none" | "longCutoffs" | "doubleCutoffs" | "doubleParams" | "pairs";
 
 type IrmRow = IrMeasuresTable[number];
-/** The words of one ir_measures name N whose row is E (with parameters, the name is checked, not what follows). */
+/** The words of ir_measures name N with row E (parameters unchecked). */
 type IrmWords<N extends string, E> =
   | (E extends { atRequired: true } ? never : N)
   | `${N}(${string}`
@@ -82,35 +69,28 @@ type IrmAliasWords = {
   [A in keyof IrMeasuresAliases & string]: IrmWords<A, IrmByName[IrMeasuresAliases[A]["of"]]>;
 }[keyof IrMeasuresAliases & string];
 
-/**
- * ir_measures' names (case-sensitive): `nDCG@10`, `AP`, `P(rel=2)@10`, `nDCG(dcg='exp-log2')@10`,
- * `RR@10`, `IPrec@0.5`, `Judged@10`, `ERR@20`, `Rprec`, `NumRet`, `SetF(beta=0.5)`, ...
- */
+/** ir_measures' names (case-sensitive): `nDCG@10`, `AP`, `P(rel=2)@10`, `IPrec@0.5`, ... */
 export type IrMeasuresName =
   | (IrmRow extends infer E ? (E extends { name: infer N extends string } ? IrmWords<N, E> : never) : never)
   | IrmAliasWords;
 
-/** ranx's names that are not rankeval's: `hits@10`, `ndcg_burges@10`, `dcg_burges`, with ranx's `-l2`. */
+/** ranx's own names: `hits@10`, `ndcg_burges@10-l2`. */
 export type RanxMeasureName = RanxName | `${RanxName}@${K}` | `${RanxName}-l${K}` | `${RanxName}@${K}-l${K}`;
 
-/** Any measure name rankeval reads (see src/names/resolve.ts for which tool's a name is). */
+/** Any measure name rankeval reads. */
 export type MeasureName = CanonicalName | TrecEvalName | IrMeasuresName | RanxMeasureName | XgboostName | NdevalName;
 
-/** A measure name, or several separated by spaces (the compiler checks the first). */
+/** Space-separated measure names (the first checked). */
 export type MeasureSpec = MeasureName | `${MeasureName} ${string}`;
 
-/**
- * One item of a measure list as the compiler checks it: a literal name must be a `MeasureSpec` (so a
- * misspelled `"ndgc@10"` is a compile error); a type wider than literals (`string`, a template such as
- * `` `${string}@10` ``) is known only at run time and is checked then, with the same did-you-mean errors.
- */
+/** A literal must be a `MeasureSpec`; a wider type (`string`, `` `${string}@10` ``) is checked at run time. */
 type CheckedItem<S> = [S] extends [MeasureSpec | Measure]
   ? S
   : Record<never, never> extends Record<S & string, 1> // no required key: S is not made of literals
     ? S
     : MeasureSpec | Measure;
 
-/** A call's measures `M` as the compiler checks them (each item as `CheckedItem` says); `M` itself when valid. */
+/** A call's measures `M`, each a `CheckedItem`; `M` itself when valid. */
 export type CheckedMeasures<M> = M extends readonly unknown[]
   ? { readonly [I in keyof M]: CheckedItem<M[I]> }
   : [M] extends [string]

@@ -1,19 +1,9 @@
 /**
- * Measure names to measures: a name that belongs to a tool gives that tool's number. Each word is
- * read by the first of these that knows its name:
- *
- *   ir_measures   its names, case-sensitive: nDCG@10  AP  P(rel=2)@10  RR@10  IPrec@0.5  Judged@10
- *   ranx          its names that differ from rankeval's: hits@10  ndcg_burges@10  dcg_burges
- *   XGBoost       its names that differ from rankeval's: ndcg@10-  map@10-  pre@10
- *   ndeval        TREC's diversity evaluation's: alpha-nDCG@20  ERR-IA@20  NRBP  strec@10  ndeval
- *   rankeval      the canonical names, lower case: ndcg@10  ndcg@1,3,5  map  err(max=3)@20
- *   trec_eval     its names in -m syntax or as it prints them: ndcg_cut.10  P.5,10  P_5  recip_rank
- *
- * so a bare name that is both rankeval's and trec_eval's (`map`, `ndcg`, `bpref`) is rankeval's here;
- * the command line reads every -m as trec_eval does first (src/app/plan.ts). A word whose name is a
- * tool's but which that tool cannot read (ir_measures' `P` needs a cutoff; rankeval's `recall` too)
- * goes on to the next that can (trec_eval's `P` and `recall`: every default cutoff); if none can,
- * the first error is thrown. A name nobody knows gets "did you mean" from every tool's names.
+ * Measure names to measures, each the number of the tool it names. The first reader that knows the
+ * word takes it: ir_measures (nDCG@10), ranx (hits@10), XGBoost (ndcg@10-), ndeval (ERR-IA@20),
+ * rankeval (ndcg@1,3,5), trec_eval (ndcg_cut.10, P_5); so `map` is rankeval's here (the command line
+ * tries trec_eval first). A word its tool cannot read (ir_measures' `P` without a cutoff) goes on to
+ * the next; if none can, the first error is thrown.
  */
 import { RankevalError, shortened, shown } from "../errors/errors.js";
 import { splitTrecArg, trecMeasuresOf, trecNames } from "../trec/measures.js";
@@ -25,33 +15,26 @@ import { NDEVAL_NAMES, parseNdeval } from "../measures/ndeval.js";
 import { canonicalNames, FAMILIES } from "../measures/registry.js";
 import { nearest } from "../errors/suggest.js";
 
-/** The readers, in the order above: each returns null for a word that is not spelled with its names. */
+const one = (parse: (word: string) => Measure | null) => (word: string) => {
+  const m = parse(word);
+  return m && [m];
+};
+
+/** The readers, in order; null: not its name. */
 const READERS: readonly ((word: string, warnings: string[]) => Measure[] | null)[] = [
-  (word) => {
-    const m = parseIrMeasure(word);
-    return m && [m];
-  },
-  (word) => {
-    const m = parseRanx(word);
-    return m && [m];
-  },
-  (word) => {
-    const m = parseXgboost(word);
-    return m && [m];
-  },
-  (word) => parseNdeval(word),
-  (word) => parseCanonical(word),
-  (word, warnings) => trecMeasuresOf(word, warnings),
+  one(parseIrMeasure),
+  one(parseRanx),
+  one(parseXgboost),
+  parseNdeval,
+  parseCanonical,
+  trecMeasuresOf,
 ];
 
-/** Words read before and what they gave (measures are frozen values), at most WORDS_KEPT. */
+/** Words read (measures are frozen), at most WORDS_KEPT. */
 const wordsRead = new Map<string, { measures: Measure[]; warnings: string[] }>();
 const WORDS_KEPT = 512;
 
-/**
- * One word's measures (a cutoff list or a trec_eval name gives several), memoised: a program evaluating
- * every epoch names the same measures each call, and reading them was a tenth of a small evaluation.
- */
+/** One word's measures, memoised: reading them was a tenth of a small evaluation, repeated each epoch. */
 export function resolveWord(word: string, warnings: string[]): Measure[] {
   const known = wordsRead.get(word);
   if (known) {
@@ -66,10 +49,7 @@ export function resolveWord(word: string, warnings: string[]): Measure[] {
   return [...measures];
 }
 
-/**
- * Longer than any measure name, even with a long list of cutoffs: a longer word is refused before any
- * reader (or "did you mean") spends time on it.
- */
+/** Past any real name: refused before readers (or "did you mean") spend time on it. */
 const LONGEST_WORD = 10_000;
 
 function readWord(word: string, warnings: string[]): Measure[] {
@@ -80,7 +60,7 @@ function readWord(word: string, warnings: string[]): Measure[] {
     );
   let first: unknown;
   for (const read of READERS) {
-    // Warnings of a reading that fails are not the user's: keep only the one used.
+    // Keep only the successful reader's warnings.
     const said: string[] = [];
     try {
       const ms = read(word, said);
@@ -98,18 +78,13 @@ function readWord(word: string, warnings: string[]): Measure[] {
 }
 
 /**
- * Parses measure specs (names separated by spaces, in any tool's spelling, or parsed `Measure`s) into
- * measures, in order, without duplicates. Warnings are appended to `warnings`; bad names throw.
+ * Measure specs (space-separated names in any tool's spelling, or `Measure`s) as measures, in order,
+ * without duplicates. Warnings are appended to `warnings`; bad names throw.
  */
 export function parseMeasures(specs: string | readonly (string | Measure)[], warnings: string[] = []): Measure[] {
   const list: readonly unknown[] = typeof specs === "string" ? [specs] : Array.isArray(specs) ? specs : [specs];
-  const out: Measure[] = [];
-  const seen = new Set<string>();
-  const add = (m: Measure) => {
-    if (seen.has(m.name)) return;
-    seen.add(m.name);
-    out.push(m);
-  };
+  const out = new Map<string, Measure>();
+  const add = (m: Measure) => out.has(m.name) || out.set(m.name, m);
   for (const spec of list) {
     if (isMeasure(spec)) {
       add(spec);
@@ -122,32 +97,26 @@ export function parseMeasures(specs: string | readonly (string | Measure)[], war
       for (const m of resolveWord(word, warnings)) add(m);
     }
   }
-  if (out.length === 0) throw new RankevalError("bad-measure", "no measure given");
-  return out;
+  if (out.size === 0) throw new RankevalError("bad-measure", "no measure given");
+  return [...out.values()];
 }
 
 function isMeasure(x: unknown): x is Measure {
   return typeof x === "object" && x !== null && "family" in x && "name" in x && "tool" in x;
 }
 
-/** Every name of every tool rankeval knows, for "did you mean". */
+/** Every tool's names, for "did you mean". */
 export function knownNames(): string[] {
   return [...canonicalNames(), ...IR_MEASURES_NAMES, ...RANX_NAMES, ...XGBOOST_NAMES, ...NDEVAL_NAMES, ...trecNames()];
 }
 
-/**
- * The name part of a word and what follows it (`ndgc` + `@10`, `recip_rnak` + ``, `ndcgcut` + `_10`),
- * so that suggestions keep the user's cutoffs.
- */
+/** A word's name and the rest (`ndgc` + `@10`), so suggestions keep the cutoffs. */
 function nameAndRest(word: string): [string, string] {
   const m = /^(.*?)((?:[@(.]|_[0-9.]).*)?$/s.exec(word)!;
   return [m[1], m[2] ?? ""];
 }
 
-/**
- * Names no tool uses but people write for one that exists (too far from it for an edit distance):
- * interpolated precision is `iP` in papers, `IPrec` in ir_measures, `iprec_at_recall` in trec_eval.
- */
+/** Names people write, too far from the real ones for an edit distance (`iP` in papers). */
 const ALSO_WRITTEN: Readonly<Record<string, readonly string[]>> = {
   iP: ["IPrec"],
   iprec: ["IPrec", "iprec_at_recall"],
@@ -164,7 +133,7 @@ function unknownMeasure(word: string): RankevalError {
   return withSeparateWordsHint(new RankevalError("bad-measure", `unknown measure ${shown(word)}${hint}`), word);
 }
 
-/** `ndcg@10,map`, `nDCG@10,AP`: several measures written as one; say how to give them. */
+/** `ndcg@10,map`: several measures written as one; say how to give them. */
 function withSeparateWordsHint(e: RankevalError, word: string): RankevalError {
   const parts = word.split(",");
   if (parts.length < 2 || !parts.slice(1).some((p) => /^[A-Za-z]/.test(p)) || /separate words/.test(e.message))
@@ -175,7 +144,7 @@ function withSeparateWordsHint(e: RankevalError, word: string): RankevalError {
   );
 }
 
-/** Whether `arg` is one of trec_eval's -m names (in either spelling): the command line reads those as trec_eval does. */
+/** Whether `arg` is a trec_eval -m name (either spelling). */
 export function isTrecName(arg: string): boolean {
   return splitTrecArg(arg) !== null;
 }

@@ -1,14 +1,13 @@
 /**
- * trec_eval 10's measures over judgment groups (-R qrels_jg: `qid jg docno rel`), ported from
- * form_res_rels_jg.c and m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, per query as src/trec/port.ts (a
- * kernel batch holds one judgment per document, not one per group). Browser-safe.
+ * trec_eval 10's judgment-group measures (-R qrels_jg: `qid jg docno rel`), ported from
+ * form_res_rels_jg.c and m_*_avgjg.c (the kernel holds one judgment per document). Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
 import { compareBytes as cmp } from "../c/strings.js";
 import type { Retrieved } from "./prefs-measures.js";
 import { map, P, RELVALUE_NONPOOL, RELVALUE_UNJUDGED, RprecMult, type RelList } from "./port.js";
 
-/** One judgment of a query: its group, document and label (as trec_eval reads it: atol). */
+/** One judgment (rel: atol). */
 export interface JgJudgment {
   readonly jg: string;
   readonly docno: string;
@@ -18,24 +17,21 @@ export interface JgJudgment {
 /** trec_format.h RES_RELS, per judgment group. */
 export type JgResRels = RelList;
 
-/** What the measures read: -l (atol), -M, -J. */
+/** -l (atol), -M, -J. */
 export interface JgEpi {
   readonly relevanceLevel: number;
   readonly maxDocs: number;
   readonly judgedOnly: boolean;
 }
 
-/**
- * te_form_res_rels_jg for one query: one RES_RELS per judgment group, groups in id order. Throws
- * trec_eval's error for a document retrieved twice within -M, and for one judged twice in a group.
- */
+/** te_form_res_rels_jg for one query: a RES_RELS per group, in id order; trec_eval's errors kept. */
 export function formResRelsJg(
   qid: string,
   retrieved: readonly Retrieved[],
   judgments: readonly JgJudgment[],
   epi: JgEpi,
 ): JgResRels[] {
-  // Sorted by sim descending, ties by docno descending, cut at -M.
+  // Ties by docno descending.
   const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(b.docno, a.docno)));
   const numResults = Math.min(ranked.length, epi.maxDocs);
   const seen = new Set<string>();
@@ -47,7 +43,7 @@ export function formResRelsJg(
       );
     seen.add(ranked[i].docno);
   }
-  // Groups in strcmp order, as get_qrels_jg.c sorts the lines (qid, jg, docno).
+  // Groups in strcmp order (get_qrels_jg.c).
   const groups = new Map<string, Map<string, number>>();
   for (const j of judgments) {
     let g = groups.get(j.jg);
@@ -70,24 +66,21 @@ export function formResRelsJg(
       if (epi.judgedOnly && r < 0) continue;
       rel.push(r);
     }
-    // num_rel: judgments at levels >= -l among the levels 0 .. max (labels below 0 are no level).
+    // Labels below 0 are no level.
     let numRel = 0;
     for (const label of g.values()) if (label >= 0 && label >= level) numRel++;
     return { numRet: rel.length, numRel, numRelRet: countRelRet(rel, level), rel: Float64Array.from(rel) };
   });
 }
 
-/**
- * num_rel_ret as form_res_rels_jg.c counts it: ranked documents with a label >= 0 that is >= -l (the
- * nonpool and unjudged values are counted apart there, never as relevant, even under -l below 0).
- */
+/** form_res_rels_jg.c's num_rel_ret: labels >= 0 and >= -l (nonpool, unjudged never, even under -l < 0). */
 function countRelRet(rel: readonly number[], level: number): number {
   let n = 0;
   for (const r of rel) if (r >= 0 && r >= level) n++;
   return n;
 }
 
-/** m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c: the measure per group, summed, divided by the groups when more than one. */
+/** m_*_avgjg.c: summed per group, divided by the groups when more than one. */
 function perGroup(groups: readonly JgResRels[], n: number, values: (g: JgResRels) => number[]): number[] {
   const sum = new Array<number>(n).fill(0);
   for (const g of groups) values(g).forEach((v, i) => (sum[i] += v));
@@ -100,6 +93,5 @@ export const mapAvgjg = (groups: readonly JgResRels[], level: number): number =>
 export const pAvgjg = (groups: readonly JgResRels[], cutoffs: readonly number[], level: number): number[] =>
   perGroup(groups, cutoffs.length, (g) => P(g, { cutoffs }, { relevanceLevel: level }));
 
-/** Rprec_mult's cutoff is (long)(x R + 0.9) per group. */
 export const rprecMultAvgjg = (groups: readonly JgResRels[], percents: readonly number[], level: number): number[] =>
   perGroup(groups, percents.length, (g) => RprecMult(g, { cutoffs: percents }, { relevanceLevel: level }));

@@ -1,14 +1,10 @@
 /**
- * trec_eval 10's measure table, nicknames and `-m` syntax (trec_eval.c mark_measure, measures.c,
- * meas_init.c), resolved to the lines trec_eval prints, in its table's order, and to rankeval's
- * measures where one computes the same per-query value. Browser-safe.
- *
- * `-m NAME.PARAMS`: the parameters follow the first '.'. rankeval also takes the printed spelling
- * (`ndcg_cut_10`, `iprec_at_recall_0.50`), which trec_eval refuses; several add up (`-m P_5 -m P_10`).
- * Long cutoffs are read with atol ("23.4" is 23, with a warning) but text that is no number is an
- * error (a deliberate divergence: a typo must not become another cutoff). trec_eval takes the FIRST
- * parameters given for a measure (`-m P.5 -m P.10` prints P_5 only; a warning says so), and ignores
- * parameters on a nickname or a measure without any (a warning too).
+ * trec_eval 10's measure table, nicknames and `-m NAME.PARAMS` syntax (trec_eval.c mark_measure,
+ * measures.c, meas_init.c), resolved to its printed lines and to rankeval's measures. Browser-safe.
+ * Also takes the printed spelling (`ndcg_cut_10`; they add up), which trec_eval refuses. Long cutoffs
+ * are read by atol ("23.4" is 23, warned); text that is no number is an error (deliberate: a typo must
+ * not become a cutoff). trec_eval keeps a measure's FIRST parameters and ignores them on a nickname or
+ * a measure without any (warned).
  */
 import { RankevalError } from "../errors/errors.js";
 import { TREC_EVAL } from "../measures/conventions.js";
@@ -26,15 +22,14 @@ import { formResRels, PORTS, validInt, type Epi, type Port } from "./port.js";
 /** How the summary ("all") line is made: geomean is exp(mean of log(max(v, 1e-5))); count is num_q. */
 export type TrecAggregation = "mean" | "sum" | "geomean" | "count" | "runid" | "none";
 
-/** A gain table as the library's `gain` option takes it: integer label >= 1 -> gain >= 0. */
 type TrecGainTable = Readonly<Record<number, number>>;
 
-/** A line's measure, named as the line; a gain table from `ndcg.1=3,2=9` is its `fixed.gain`. */
+/** A line's measure, named as the line (`ndcg.1=3,2=9`'s table is its `fixed.gain`). */
 interface TrecKernel {
   readonly measure: Measure;
 }
 
-/** One printed line of a measure (one per cutoff for cutoff measures). */
+/** One printed line of a measure. */
 export interface TrecLine {
   /** As printed: `P_5`, `iprec_at_recall_0.10`. */
   readonly name: string;
@@ -43,31 +38,26 @@ export interface TrecLine {
   readonly cutoff?: number;
   readonly aggregation: TrecAggregation;
   readonly print: TrecPrint;
-  /** Printed per query with -q; in the summary ("all"). */
+  /** Printed with -q; in the "all" summary. */
   readonly perQuery: boolean;
   readonly summary: boolean;
-  /** The per-query value's measure (gm_map's: map); null where the kernel does not compute it. */
+  /** The per-query value's measure (gm_map's: map); null if the kernel lacks it. */
   readonly kernel: TrecKernel | null;
-  /** A line that is the mean of these (11pt_avg at chosen points, summed last to first as m_11pt_avg.c). */
+  /** The line is their mean, summed last to first as m_11pt_avg.c (11pt_avg at chosen points). */
   readonly meanOf?: readonly TrecKernel[];
-  /** relstring's length. */
   readonly relstring?: number;
-  /**
-   * Set by the plan where trec_eval's own algorithm computes the line: its values' key (the name, or
-   * name and position for a name printed twice: `map_cut.1,2147483649,1`).
-   */
+  /** Set by the plan where the C port computes the line: its values' key (name, plus position if printed twice). */
   readonly exact?: string;
 }
 
 export interface TrecMeasure {
   readonly name: string;
-  /** The parameter string given with -m, or null for the defaults. */
+  /** -m's parameter string; null: the defaults. */
   readonly params: string | null;
   readonly cutoffs?: readonly number[];
   readonly values?: readonly number[];
   readonly pairs?: readonly (readonly [string, number])[];
   readonly lines: readonly TrecLine[];
-  /** The judgments it needs besides qrels. */
   readonly format?: "prefs" | "qrels_jg";
 }
 
@@ -85,45 +75,42 @@ type KernelOf = (
   pairs: readonly (readonly [string, number])[],
 ) => { spec: string; table?: TrecGainTable } | { meanOf: readonly string[] } | { relstring: number } | null;
 
-/** A row of trec_eval's measure table, with what rankeval needs to know of the measure's quirks. */
+/** A row of trec_eval's measure table, with its quirks. */
 interface Entry {
   readonly name: string;
-  /** Its parameters (default "none"): meas_init.c's cutoff list parsers, numbers or pairs. */
+  /** meas_init.c's parameter parser (default "none"). */
   readonly kind?: ParamKind;
-  /** Its summary and printing (default "mean"): SHAPES. */
+  /** SHAPES (default "mean"). */
   readonly shape?: Shape;
   readonly defaults?: readonly number[];
-  /** The judgments it reads (-R) besides qrels. */
+  /** The judgments (-R) it reads besides qrels. */
   readonly format?: "prefs" | "qrels_jg";
-  /** The kernel's canonical spec for one line, or null. k = cutoff; custom = parameters were given. */
+  /** The kernel's spec for one line, or null. k = cutoff; custom = parameters given. */
   readonly kernel?: KernelOf;
-  /** The nicknames besides all_trec that name it (measures.c). */
+  /** Nicknames besides all_trec (measures.c). */
   readonly nick?: "official" | "set" | "official set";
-  /** Where a ranking can be empty (-M 0, -J), the kernel's 0/0 is 0, not trec_eval's: its port computes it. */
+  /** On an empty ranking (-M 0, -J) the kernel's 0/0 is 0, not trec_eval's: the port computes it. */
   readonly emptyExact?: true;
-  /**
-   * trec_eval.c's "clean up leftovers" after a placeholder ranking (-c) zeroes it (relstring: '') by the
-   * value's name: only the line named as the measure ("name"), or every line ("lines": unj_*).
-   */
+  /** trec_eval.c's "clean up leftovers" after -c zeroes by name: the measure's own line, or every line (unj_*). */
   readonly cleared?: "name" | "lines";
-  /** level=gain pairs, whose ideal ranking comp_rel_gain sorts comparing gains as ints. */
+  /** level=gain pairs; comp_rel_gain compares gains as ints. */
   readonly gains?: true;
-  /** Reads -N, the collection size (its fourth coefficient weighs it). */
+  /** Reads -N (the collection size). */
   readonly numDocs?: true;
-  /** m_utility.c: how many coefficients it takes. */
+  /** m_utility.c's coefficient count. */
   readonly arity?: number;
 }
 
-/** A trec_eval measure: its table row and its C port (src/trec/port.ts), if any. */
+/** A trec_eval table row and its C port, if any. */
 export type TrecRow = Entry & { readonly port?: Port };
 
-const LONG_DEFAULT = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+const LONG = { kind: "longCutoffs", defaults: [5, 10, 15, 20, 30, 100, 200, 500, 1000] } as const;
 const IPREC_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 const RPREC_MULT_DEFAULT = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 
 const plain = (spec: string) => () => ({ spec });
 const param = (family: string, key: string) => (k: number | undefined) => ({ spec: `${family}(${key}=${k})` });
-/** rbp and rbp_resid: the persistence p; other pairs are not computed. */
+/** rbp, rbp_resid: only the pair p. */
 const persistence =
   (family: string): KernelOf =>
   (_k, _custom, _v, pairs) => {
@@ -132,7 +119,7 @@ const persistence =
     return { spec: `${family}(p=${p})` };
   };
 const at = (family: string) => (k: number | undefined) => ({ spec: `${family}@${k}` });
-/** A family taking level=gain pairs: a gain table (null when the kernel cannot take it: `gainTable`). */
+/** level=gain pairs as a gain table; null if the kernel cannot take it. */
 const gains =
   (spec: string): KernelOf =>
   (_k, custom, _v, pairs) => {
@@ -140,10 +127,7 @@ const gains =
     const table = gainTable(pairs);
     return table ? { spec, table } : null;
   };
-/**
- * 11pt_avg at chosen points: the mean of iprec_at_recall at each. m_11pt_avg.c assumes they ascend;
- * for points that do not (or a negative one) the line is left to trec_eval's algorithm.
- */
+/** 11pt_avg at chosen points; m_11pt_avg.c assumes they ascend, so others go to the port. */
 const pointsAvg: KernelOf = (_k, custom, values) => {
   if (!custom) return { spec: "11pt_avg" };
   if (values.length === 0 || values.some((x, i) => !(x >= 0 && x < Infinity) || (i > 0 && x < values[i - 1])))
@@ -152,10 +136,7 @@ const pointsAvg: KernelOf = (_k, custom, values) => {
 };
 const relstringLength: KernelOf = (_k, _custom, [n]) => ({ relstring: Number.isNaN(n) || n <= 0 ? 0 : Math.trunc(n) });
 
-/**
- * trec_eval 10's measure table (measures.c te_trec_measures), in output order. Lines without a kernel
- * measure are computed by its port (src/trec/port.ts, prefs-measures.ts, jg.ts).
- */
+/** measures.c te_trec_measures, in output order. Lines without a kernel measure are computed by the ports. */
 const TABLE_DATA = [
   { name: "runid", shape: "runid", nick: "official set" },
   { name: "num_q", shape: "numq", nick: "official set" },
@@ -175,7 +156,7 @@ const TABLE_DATA = [
     nick: "official",
     emptyExact: true,
   },
-  { name: "P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("precision"), nick: "official" },
+  { name: "P", ...LONG, kernel: at("precision"), nick: "official" },
   {
     name: "relstring",
     kind: "doubleParams",
@@ -184,7 +165,7 @@ const TABLE_DATA = [
     kernel: relstringLength,
     cleared: "name",
   },
-  { name: "recall", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("recall") },
+  { name: "recall", ...LONG, kernel: at("recall") },
   { name: "infAP", kernel: plain("infap") },
   { name: "gm_bpref", shape: "geomean", kernel: plain("bpref") },
   { name: "Rprec_mult", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, kernel: param("rprec_mult", "x") },
@@ -206,9 +187,9 @@ const TABLE_DATA = [
   { name: "ndcg", kind: "pairs", kernel: gains("ndcg"), gains: true },
   { name: "ndcg_rel", kind: "pairs", kernel: gains("ndcg_rel"), gains: true },
   { name: "Rndcg", kind: "pairs", kernel: gains("rndcg"), gains: true },
-  { name: "ndcg_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("ndcg") },
-  { name: "map_cut", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("map") },
-  { name: "relative_P", kind: "longCutoffs", defaults: LONG_DEFAULT, kernel: at("relative_p") },
+  { name: "ndcg_cut", ...LONG, kernel: at("ndcg") },
+  { name: "map_cut", ...LONG, kernel: at("map") },
+  { name: "relative_P", ...LONG, kernel: at("relative_p") },
   { name: "success", kind: "longCutoffs", defaults: [1, 5, 10], kernel: at("hit_rate") },
   { name: "set_P", kernel: plain("set_p"), nick: "set" },
   { name: "set_relative_P", kernel: plain("set_relative_p"), nick: "set" },
@@ -222,13 +203,13 @@ const TABLE_DATA = [
     nick: "set",
   },
   { name: "num_nonrel_judged_ret", shape: "long", kernel: plain("num_nonrel_judged_ret") },
-  // Preferences (-R prefs, -R qrels_prefs): m_prefs_*.c, computed in prefs-measures.ts.
+  // m_prefs_*.c (-R prefs, qrels_prefs)
   ...PREFS_MEASURES.map(
     (name) => ({ name, shape: name.startsWith("prefs_num") ? "long" : "mean", format: "prefs" }) as const,
   ),
-  // Judgment groups (-R qrels_jg): m_map_avgjg.c, m_P_avgjg.c, m_Rprec_mult_avgjg.c, computed in jg.ts.
+  // m_*_avgjg.c (-R qrels_jg)
   { name: "map_avgjg", format: "qrels_jg" },
-  { name: "P_avgjg", kind: "longCutoffs", defaults: LONG_DEFAULT, format: "qrels_jg" },
+  { name: "P_avgjg", ...LONG, format: "qrels_jg" },
   { name: "Rprec_mult_avgjg", kind: "doubleCutoffs", defaults: RPREC_MULT_DEFAULT, format: "qrels_jg" },
   { name: "yaap" },
   { name: "rbp", kind: "pairs", kernel: persistence("rbp") },
@@ -239,12 +220,12 @@ const TABLE: readonly TrecRow[] = TABLE_DATA.map((e) =>
   Object.freeze({ ...e, port: (PORTS as Record<string, Port>)[e.name] }),
 );
 
-/** The measure name types (src/names/name-types.ts) are made from it. */
+/** For the measure name types. */
 export type TrecTable = typeof TABLE_DATA;
 
 const BY_NAME = new Map(TABLE.map((e) => [e.name, e]));
 
-/** trec_eval's measure `name`'s row: its parameters, quirks and C port. */
+/** The row of trec_eval measure `name`. */
 export function trecMeasure(name: string): TrecRow {
   return BY_NAME.get(name)!;
 }
@@ -265,16 +246,15 @@ export const TREC_NICKNAMES: Readonly<Record<TrecNickname, readonly string[]>> =
   qrels_jg: ["runid", "num_q", ...named((e) => e.format === "qrels_jg")],
 };
 
-/** Whether the kernel computes a line: by a measure, from several (`meanOf`), as relstring, or in the report. */
+/** Whether the kernel (or the report) computes a line. */
 export function isComputed(line: TrecLine): boolean {
   return line.kernel !== null || line.meanOf !== undefined || line.relstring !== undefined || reportMakesIt(line);
 }
 
 /**
- * level=gain pairs as the kernel's gain table, or null where the kernel would not compute what
- * trec_eval does: a level given twice (gain_init.c counts the first, get_gain answers from the sorted
- * order), a level below 1 (the kernel gives labels <= 0 no gain) or past 1000000, a gain that is not
- * an integer in [0, 2^31 - 1] (comp_rel_gain compares gains by the int of their difference).
+ * level=gain pairs as the kernel's gain table, or null where it would differ from trec_eval: a level
+ * given twice (get_gain answers from the sorted order), a level < 1 or > 1000000, a gain not an
+ * integer in [0, 2^31 - 1] (comp_rel_gain compares by the int of the difference).
  */
 export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGainTable | null {
   const table: Record<number, number> = {};
@@ -293,9 +273,8 @@ export function gainTable(pairs: readonly (readonly [string, number])[]): TrecGa
 }
 
 /**
- * Gains less than 1 apart, which comp_rel_gain ((int)(g1 - g2)) calls equal, among the pairs' gains
- * and the linear gains of levels 0..maxLevel they do not name: trec_eval's ideal ranking then follows
- * glibc's merge sort rather than the gains.
+ * Gains (given, or linear for unnamed levels 0..maxLevel) less than 1 apart, which comp_rel_gain calls
+ * equal: trec_eval's ideal ranking then follows glibc's merge sort, not the gains.
  */
 export function gainTies(pairs: readonly (readonly [string, number])[], maxLevel: number): [number, number][] {
   const named = new Set<bigint>();
@@ -320,13 +299,12 @@ export function reportMakesIt(line: TrecLine): boolean {
 
 const fail = (msg: string) => new RankevalError("bad-measure", msg);
 
-const isTrecName = (name: string) => BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name);
-
-/** Splits `-m NAME.PARAMS`, or the printed spelling (the longest name taking parameters, '_', ...). */
+/** Splits `-m NAME.PARAMS` or the printed spelling (longest name with parameters, '_', ...). */
 export function splitTrecArg(arg: string): { name: string; params: string | null; printed: boolean } | null {
   const dot = arg.indexOf(".");
   const name = dot < 0 ? arg : arg.slice(0, dot);
-  if (isTrecName(name)) return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
+  if (BY_NAME.has(name) || Object.hasOwn(TREC_NICKNAMES, name))
+    return { name, params: dot < 0 ? null : arg.slice(dot + 1), printed: false };
   let best: TrecRow | undefined;
   for (const e of TABLE) {
     if (
@@ -346,14 +324,13 @@ export function trecNames(): string[] {
 }
 
 /**
- * trec_eval `-m` arguments resolved to the measures to print, in its table's order (none: `official`).
- * Throws where trec_eval exits, and where it would misread a parameter that is no number; what the
- * user likely did not mean (a decimal cutoff, ignored parameters) goes to `warnings`.
+ * trec_eval `-m` arguments as the measures to print, in table order (none: `official`). Throws where
+ * trec_eval exits or a parameter is no number; likely mistakes go to `warnings`.
  */
 export function parseTrecMeasures(args: readonly string[], warnings: string[] = []): TrecMeasure[] {
   const marked = new Set<string>();
-  const params = new Map<string, { text: string; arg: string }>(); // the first parameter string per name
-  const printed = new Map<string, string[]>(); // parameters in the printed spelling, per name
+  const params = new Map<string, { text: string; arg: string }>(); // the first, per name
+  const printed = new Map<string, string[]>();
   for (const arg of args.length ? args : ["official"]) {
     if (typeof arg !== "string") throw fail(`trec_eval measure must be a string, not ${typeof arg}`);
     const a = splitTrecArg(arg);
@@ -391,8 +368,8 @@ export function parseTrecMeasures(args: readonly string[], warnings: string[] = 
 }
 
 /**
- * The library's measures for a trec_eval name, one per line, keyed by its printed name (null: not
- * trec_eval's). Throws for a line the library does not compute; a nickname leaves those out.
+ * The library's measures for a trec_eval name, one per printed line (null: not trec_eval's). Throws for
+ * a line the library does not compute; a nickname leaves those out.
  */
 export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | null {
   const a = splitTrecArg(word);
@@ -434,7 +411,7 @@ export function trecMeasuresOf(word: string, warnings: string[]): Measure[] | nu
 
 const LONG_CUTOFF = /^[\t\n\v\f\r ]*[+-]?[0-9]+(\.[0-9]*)?$/;
 
-/** A long cutoff as atol reads it, a decimal with a warning; text that is no number is an error. */
+/** A long cutoff as atol reads it (a decimal warned; no number: error). */
 function longCutoff(text: string, what: string, warnings: string[]): bigint {
   const m = LONG_CUTOFF.exec(text);
   if (!m) throw fail(`${what}: cutoff "${text}" is not a number`);
@@ -443,7 +420,7 @@ function longCutoff(text: string, what: string, warnings: string[]): bigint {
   return v;
 }
 
-/** A double parameter (atof there): a number written in full, else an error. */
+/** A double parameter (atof there), written in full. */
 function doubleParam(text: string, what: string, role = "parameter"): number {
   const v = strictNumber(text);
   if (Number.isNaN(v)) throw fail(`${what}: ${role} "${text}" is not a number`);
@@ -452,7 +429,7 @@ function doubleParam(text: string, what: string, role = "parameter"): number {
 
 const byValue = (a: number | bigint, b: number | bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** How each shape is summarised and printed: [aggregation, print, per query, in the summary]. */
+/** [aggregation, print, per query, in the summary]. */
 const SHAPES = {
   mean: ["mean", "float", true, true],
   long: ["sum", "long", true, true],
@@ -479,7 +456,7 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
       try {
         base = parseCanonical(spec)![0];
       } catch {
-        return null; // a cutoff or parameter rankeval cannot take (past 2^31 - 1)
+        return null; // past 2^31 - 1
       }
       const fixed = table ? { gain: gainTableOf(table) } : {};
       return Object.freeze({
@@ -497,7 +474,7 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
     if (k && "spec" in k)
       kernel = make(k.spec, name, k.table, shape === "long" ? "sum" : shape === "geomean" ? "geomean" : "mean");
     else if (k && "meanOf" in k) {
-      // Each part keyed by the line and its point, so that no other line's key can be the same.
+      // Keyed by line and point: unique.
       const parts = k.meanOf.map((spec, i) => make(spec, `${name}@${values[i]}`));
       if (parts.every((x) => x !== null)) extraFields = { meanOf: Object.freeze(parts as TrecKernel[]) };
     } else if (k && "relstring" in k) extraFields = { relstring: k.relstring };
@@ -516,7 +493,7 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
   };
   const format = e.format ? { format: e.format } : {};
   const cutoffs = kind === "longCutoffs" || kind === "doubleCutoffs";
-  // Parameters in the printed spelling: cutoffs add to those given after a '.'; others stand for them.
+  // The printed spelling: cutoffs add to those after a '.'; other parameters stand for them if none.
   if (extra.length && !cutoffs) {
     if (p === null) p = extra[0];
     const ignored = extra.filter((x) => x !== p);
@@ -526,7 +503,6 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
       );
     return resolve(e, p, [], warnings);
   }
-  // trec_eval ignores parameters on a measure without any.
   if (kind === "none") return Object.freeze({ name: e.name, params: p, lines: [line(e.name)], ...format });
   const custom = p !== null || extra.length > 0;
   if (cutoffs) {
@@ -536,14 +512,13 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
     if (custom) {
       if (p !== null) {
         const given = p.split(",").map((t) => read(t, what));
-        // In trec_eval's order (comp_long: cutoffs past 2^31 sort out of order), checked as it checks them.
+        // trec_eval's order (comp_long: past 2^31 out of order), checked as it does.
         cut = long ? glibcQsort(given as bigint[], compareLongAsC) : given.sort(byValue);
       }
       if (long && cut.length && cut[0] <= 0n)
         throw fail(`${what}: trec_eval: Negative cutoff detected (a cutoff read as ${cut[0]}; cutoffs must be > 0)`);
       for (let i = 1; i < cut.length; i++)
         if (cut[i] === cut[i - 1]) throw fail(`${what}: trec_eval: duplicate cutoffs detected (${cut[i]})`);
-      // rankeval's own spelling (P_5): cutoffs added, in order.
       for (const x of extra) {
         for (const t of x.split(",")) {
           const c = read(t, `trec_eval measure "${e.name}_${x}"`);
@@ -571,7 +546,7 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
     return Object.freeze({ name: e.name, params: p, pairs, lines: [line(printed, undefined, custom, [], pairs)] });
   }
   const values = p === null ? [...e.defaults!] : p.split(",").map((t) => doubleParam(t, what));
-  // m_utility.c: "improper number of coefficients" (trec_eval exits 4 at the first query).
+  // m_utility.c (trec_eval exits 4 at the first query).
   if (e.arity !== undefined && values.length !== e.arity)
     throw fail(
       `${what}: trec_eval: calc_utility: improper number of coefficients (${values.length}; it takes ${e.arity})`,
@@ -580,18 +555,18 @@ function resolve(e: TrecRow, p: string | null, extra: readonly string[], warning
 }
 
 /**
- * meas_init.c get_param_pairs: `name=value,...`, each with one '='. For gain tables (`warnings`
- * given), a decimal level ("1.0") is ignored as gain_init.c valid_int does, with a warning.
+ * meas_init.c get_param_pairs: `name=value,...`. For gain tables (`warnings` given), a decimal level
+ * ("1.0") is ignored (gain_init.c valid_int), warned.
  */
 function parsePairs(p: string, what: string, warnings: string[] | null): [string, number][] {
-  // Its checks: '=' and ',' alternate, from an '=' to an '='.
+  // Its check: '=' and ',' alternate, '=' first and last.
   if (!/^(=,)*=$/.test(p.replace(/[^,=]/g, "")))
     throw fail(`${what}: trec_eval: malformed pair parameters in '${p}' (expected level=gain,...)`);
   return p.split(",").map((item) => {
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
     if (warnings && !validInt(key)) {
-      // "x" is refused as a typo (a deliberate divergence: trec_eval ignores it too).
+      // "x" is refused as a typo (deliberate: trec_eval ignores it).
       if (!LONG_CUTOFF.test(key)) throw fail(`${what}: level "${key}" is not a number`);
       warnings.push(
         `${what}: trec_eval ignores the pair "${item}": its level is not an integer (gain_init.c valid_int)`,
@@ -601,7 +576,7 @@ function parsePairs(p: string, what: string, warnings: string[] | null): [string
   });
 }
 
-/** Every line of the measures, in print order; made once per list (a plan asks many times). */
+/** Every line, in print order; cached per list. */
 export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
   const known = linesOf.get(measures);
   if (known && known.of.length === measures.length && known.of.every((m, i) => m === measures[i])) return known.lines;
@@ -612,7 +587,7 @@ export function trecLines(measures: readonly TrecMeasure[]): TrecLine[] {
 
 const linesOf = new WeakMap<readonly TrecMeasure[], { of: readonly TrecMeasure[]; lines: TrecLine[] }>();
 
-/** Per-query values of `measures` by their C ports (not runid, num_q, relstring), an array per trecLines line. */
+/** Per-query values by the C ports (not runid, num_q, relstring), one array per trecLines line. */
 export function exactValues(
   measures: readonly TrecMeasure[],
   batch: Batch,

@@ -1,10 +1,8 @@
 /**
- * trec_eval 10's per-query computations, ported line by line from form_res_rels.c, gain_init.c and
- * m_*.c: each measure's function is named by its row in src/trec/measures.ts. They compute the lines
- * the kernel does not compute as trec_eval does: every line under -l below 0 (unjudged documents
- * relevant at their ranks but not in num_rel), gain tables the kernel cannot take, rbp with gains,
- * 11pt_avg at unordered points, cutoffs past 2^31, yaap, dcg and ideal_dcg. The kernel is checked
- * against them. Arithmetic in the C source's order, so the doubles are the same. Browser-safe.
+ * trec_eval 10's per-query computations, ported line by line (form_res_rels.c, gain_init.c, m_*.c),
+ * keyed by src/trec/measures.ts's rows: for what the kernel cannot match (-l below 0, some gain tables,
+ * rbp with gains, unordered 11pt_avg points, cutoffs past 2^31, yaap, dcg, ideal_dcg), and to check
+ * it. Arithmetic in the C order, so the doubles are the same. Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
@@ -13,7 +11,7 @@ import { doubleToInt, glibcQsort } from "../c/qsort.js";
 import { atol } from "../c/strings.js";
 import { rankedRows } from "./relstring.js";
 
-/** trec_eval.h EPI: the evaluation parameters the measures read (-l, -M, -J, -N). */
+/** trec_eval.h EPI (-l, -M, -J, -N). */
 export interface Epi {
   readonly relevanceLevel: number;
   readonly maxDocs: number;
@@ -21,11 +19,11 @@ export interface Epi {
   readonly numDocsInColl: number;
 }
 
-/** trec_eval.h: a retrieved document not in the qrels, and one judged with a negative label. */
+/** trec_eval.h: not in the qrels; judged with a negative label. */
 export const RELVALUE_NONPOOL = -1;
 export const RELVALUE_UNJUDGED = -2;
 
-/** A ranking as relevance values (results_rel_list) and its counts: what most m_*.c read. */
+/** results_rel_list and its counts: what most m_*.c read. */
 export interface RelList {
   readonly numRet: number;
   readonly numRel: number;
@@ -39,31 +37,31 @@ export interface ResRels extends RelList {
   readonly numUnjudged: number;
   /** rel_levels: judged documents per label 0..max. */
   readonly relLevels: readonly number[];
-  /** 1 + the highest label with a judged document; 0 when none is >= 0. */
+  /** 1 + the highest judged label; 0 if none >= 0. */
   readonly numRelLevels: number;
 }
 
-/** A measure's parameters as its function reads them (a TrecMeasure). */
+/** A TrecMeasure's parameters. */
 export interface Params {
   readonly cutoffs?: readonly number[];
   readonly values?: readonly number[];
   readonly pairs?: readonly (readonly [string, number])[];
 }
 
-/** A measure's C port: its per-query values, one per printed line. */
+/** A C port: per-query values, one per printed line. */
 export type Port = (rr: ResRels, m: Params, epi: Pick<Epi, "relevanceLevel" | "numDocsInColl">) => number[];
 
-/** Labels trec_eval keeps a count for each of (rel_levels); past this it would need gigabytes too. */
+/** rel_levels' length limit (trec_eval would need gigabytes too). */
 const MAX_LEVEL = 10_000_000;
 
-/** te_form_res_rels for query q of the batch: ranked (the batch's `ties`), cut at -M, then -J. */
+/** te_form_res_rels for query q: ranked (`ties`), cut at -M, then -J. */
 export function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   const n = batch.offsets[q + 1] - batch.offsets[q];
   const rows = rankedRows(batch, q, n);
   const numResults = Math.min(n, epi.maxDocs);
   const jo = batch.judgedOffsets ?? batch.offsets;
   const judged = batch.judged ?? batch.labels;
-  // Labels as trec_eval reads them (atol: integers), which evaluateBlock gives (src/pipeline/trec-labels.ts).
+  // Labels are atol's integers (src/pipeline/trec-labels.ts).
   let maxRel = -1;
   for (let j = jo[q]; j < jo[q + 1]; j++) if (judged[j] > maxRel) maxRel = judged[j];
   if (maxRel > MAX_LEVEL)
@@ -101,7 +99,7 @@ export function formResRels(batch: Batch, q: number, epi: Epi): ResRels {
   return { numRet, numRel, numRelRet, numNonpool, numUnjudged, rel: Float64Array.from(rel), relLevels, numRelLevels };
 }
 
-/** C's lround: halves away from zero; LONG_MIN (x86-64) when out of range or NaN. */
+/** C's lround; LONG_MIN (x86-64) out of range or NaN. */
 function lround(x: number): number {
   if (!(Math.abs(x) < 2 ** 63)) return -(2 ** 63);
   const a = Math.abs(x);
@@ -110,10 +108,10 @@ function lround(x: number): number {
   return x < 0 ? -r : r;
 }
 
-/** C's (long) of a double: truncation; LONG_MIN (x86-64) when out of range or NaN. */
+/** C's (long); LONG_MIN (x86-64) out of range or NaN. */
 const toLong = (x: number) => (Math.abs(x) < 2 ** 63 ? Math.trunc(x) : -(2 ** 63));
 
-/** gain_init.c valid_int: an optional sign and digits, nothing else. */
+/** gain_init.c valid_int. */
 export const validInt = (s: string) => /^[+-]?\d+$/.test(s);
 
 interface RelGain {
@@ -122,7 +120,7 @@ interface RelGain {
   count: number;
 }
 
-/** gain_init.c setup_gains, sorted by comp_rel_gain ((int) of the gains' difference) as glibc sorts. */
+/** gain_init.c setup_gains, sorted by comp_rel_gain as glibc sorts. */
 function setupGains(pairs: readonly (readonly [string, number])[] = [], rr: ResRels): RelGain[] {
   const gains: RelGain[] = [];
   for (const [name, value] of pairs)
@@ -135,17 +133,16 @@ function setupGains(pairs: readonly (readonly [string, number])[] = [], rr: ResR
   return glibcQsort(gains, (a, b) => doubleToInt(a.gain - b.gain));
 }
 
-/** gain_init.c get_gain: the first level in sorted order that matches, else 0. */
+/** gain_init.c get_gain: the first match in sorted order, else 0. */
 function getGain(level: number, gains: readonly RelGain[]): number {
   for (const g of gains) if (g.level === level) return g.gain;
   return 0;
 }
 
 /**
- * The three loops of m_ndcg.c, m_G.c, m_ndcg_rel.c, m_Rndcg.c: the results beside the ideal ranking
- * (which stops at the first gain <= 0), the results left, the ideal ranking left. `at` gets rank i,
- * its document's gain (null past the results) and the ideal gain after the ideal ranking's step
- * (unstepped, so <= 0, past it); `resultsLeft` runs between the last two loops when the second ran.
+ * m_ndcg.c, m_G.c, m_ndcg_rel.c, m_Rndcg.c's three loops: results beside the ideal ranking (to its
+ * first gain <= 0), results left, ideal left. `at` gets rank i, the gain (null past the results) and
+ * the stepped ideal gain; `resultsLeft` runs after the second loop, if it ran.
  */
 function walkIdeal(
   rr: ResRels,
@@ -262,9 +259,8 @@ function persistence(pairs: readonly (readonly [string, number])[] = []): number
 }
 
 /**
- * m_rbp.c. Its min and max are read uninitialised; trec_eval 10 as built by its Makefile (-O0) finds
- * 0 in both, which is what this starts from: gains are rescaled by (g - min) / (max - min) over every
- * gain of setup_gains when one lies outside [0, 1].
+ * m_rbp.c. Its min and max are read uninitialised: 0 in trec_eval built by its Makefile (-O0). Gains
+ * are rescaled to [0, 1] when one lies outside.
  */
 const rbp: Port = (rr, m) => {
   const p = persistence(m.pairs);
@@ -302,10 +298,7 @@ const rbpResid: Port = (rr, m) => {
   return [unjudged ? weight + (1 - p) * sum : 0];
 };
 
-/**
- * The cutoff loop of m_P.c, m_recall.c, m_map_cut.c, ... (cutoffs in trec_eval's order): `count`
- * sees each rank before the first cutoff past it; `value` is read at each cutoff (or past the ranking).
- */
+/** m_P.c, m_map_cut.c, ...'s cutoff loop: `count` each rank below the last cutoff, `value` at each cutoff. */
 function cutoffLoop(rr: RelList, cutoffs: readonly number[], count: (i: number) => void, value: (c: number) => number) {
   const v = new Array<number>(cutoffs.length).fill(0);
   let c = 0;
@@ -320,7 +313,7 @@ function cutoffLoop(rr: RelList, cutoffs: readonly number[], count: (i: number) 
   return v;
 }
 
-/** A measure at cutoffs from how many ranked documents pass `counts`: m_P.c, m_recall.c, m_success.c, ... */
+/** From how many ranked pass `counts`: m_P.c, m_recall.c, m_success.c, ... */
 const counted =
   (value: (n: number, k: number, rr: RelList) => number, counts = (r: number, level: number) => r >= level) =>
   (rr: RelList, m: Params, epi: { relevanceLevel: number }) => {
@@ -346,7 +339,7 @@ const mapCut: Port = (rr, m, { relevanceLevel: level }) => {
   return cutoffLoop(rr, m.cutoffs!, count, () => (rr.numRel ? sum / rr.numRel : 0));
 };
 
-/** m_ndcg_cut.c: DCG with the labels as gains, over the ideal ranking of the per-level counts. */
+/** m_ndcg_cut.c: gain = label. */
 const ndcgCut: Port = (rr, m) => {
   const cutoffs = m.cutoffs!;
   let sum = 0;
@@ -368,8 +361,7 @@ const ndcgCut: Port = (rr, m) => {
       cur--;
       count = 1;
     }
-    // trec_eval breaks at level 0; with no level at all (a query whose judgments are all negative, a
-    // deliberate divergence) it would walk on with level -1.
+    // trec_eval breaks at level 0, but with none (all judgments negative) walks on at -1: we stop (deliberate).
     if (cur <= 0) break;
     if (i === cutoffs[c]) {
       if (ideal > 0) v[c] /= ideal;
@@ -381,7 +373,7 @@ const ndcgCut: Port = (rr, m) => {
   return v;
 };
 
-/** m_iprec_at_recall.c and m_11pt_avg.c: interpolated precision at recall points, in the given order. */
+/** m_iprec_at_recall.c, m_11pt_avg.c, at points in the given order. */
 function interpolated(rr: ResRels, points: readonly number[], level: number, record: (c: number, v: number) => void) {
   const cutoffs = points.map((x) => lround(x * rr.numRel));
   let cur = cutoffs.length - 1;
@@ -420,7 +412,7 @@ export function RprecMult(rr: RelList, m: Params, { relevanceLevel: level }: { r
   return v;
 }
 
-/** m_map.c's sum of precisions at relevant ranks (m_gm_map.c, m_yaap.c), and how many. */
+/** m_map.c's sum of precisions at relevant ranks, and how many. */
 function precisionSum(rr: RelList, level: number): [number, number] {
   let relSoFar = 0;
   let sum = 0;
@@ -428,7 +420,7 @@ function precisionSum(rr: RelList, level: number): [number, number] {
   return [sum, relSoFar];
 }
 
-/** m_map.c; gm_map's line takes it too (the report takes log(max(AP, 1e-5)) as m_gm_map.c). */
+/** m_map.c; also gm_map's (the report takes the log). */
 export function map(rr: RelList, _m: Params, epi: { relevanceLevel: number }): number[] {
   const [sum, relSoFar] = precisionSum(rr, epi.relevanceLevel);
   return [relSoFar ? sum / rr.numRel : 0];
@@ -482,7 +474,7 @@ const infAP: Port = (rr, _m, { relevanceLevel: level }) => {
   return [ap];
 };
 
-/** The C ports by trec_eval measure (src/trec/measures.ts's rows name them). */
+/** The C ports by trec_eval measure. */
 export const PORTS = {
   num_ret: (rr) => [rr.numRet],
   num_rel: (rr) => [rr.numRel],

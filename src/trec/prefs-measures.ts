@@ -1,10 +1,8 @@
 /**
  * trec_eval 10's preference measures (-R prefs, qrels_prefs), ported from form_prefs_counts.c and
- * m_prefs_*.c: trec_eval's own algorithm per query, as src/trec/port.ts (a kernel batch holds one label per
- * document; preferences are relations between documents per judgment group). The ranking: score
- * descending, equal scores by document id ASCENDING (unlike form_res_rels.c), cut at -M. A judgment
- * group (JG) of one subgroup is a list of equivalence classes by rel_level; of several, a preference
- * array closed transitively. Inconsistent judgments are trec_eval's errors here too. Browser-safe.
+ * m_prefs_*.c (not the kernel: preferences relate documents). Ranked by score, ties by docno ASCENDING
+ * (unlike form_res_rels.c), cut at -M. A judgment group (JG) of one subgroup is equivalence classes by
+ * rel_level; of several, a preference array closed transitively. trec_eval's errors kept. Browser-safe.
  */
 import { RankevalError } from "../errors/errors.js";
 import { compareBytes as cmp } from "../c/strings.js";
@@ -29,13 +27,13 @@ interface Ec {
 
 /** trec_format.h JG. */
 export interface Jg {
-  /** Equivalence classes (a single-subgroup JG), by rel_level descending; empty for a preference array. */
+  /** Equivalence classes, by rel_level descending; empty for a preference array. */
   readonly ecs: readonly Ec[];
-  /** num_ecs: the classes trec_eval counts (see formJgs: one fewer when the first rel_level is -3). */
+  /** num_ecs as trec_eval counts (one fewer when the first rel_level is -3). */
   readonly numEcs: number;
-  /** The preference array (several subgroups): pa[i * numJudged + j] = 1 when i is preferred to j. */
+  /** pa[i * numJudged + j] = 1 when i is preferred to j. */
   readonly pa: Uint8Array | null;
-  /** rel_array (preference arrays only): each docid rank's rel_level in this JG, -1 when absent. */
+  /** rel_array: each docid rank's rel_level in this JG, -1 when absent. */
   readonly relArray: Float64Array | null;
   numPrefsFulfilledRet: number;
   numPrefsPossibleRet: number;
@@ -53,21 +51,21 @@ export interface ResultsPrefs {
   readonly jgs: readonly Jg[];
   readonly numJudged: number;
   readonly numJudgedRet: number;
-  /** pref_counts: [i * numJudged + j] = how many JGs prefer docid rank i to j (unsigned short). */
+  /** pref_counts: [i * numJudged + j] = JGs preferring docid rank i to j (unsigned short). */
   readonly counts: Uint16Array;
 }
 
 const fail = (qid: string, why: string) =>
   new RankevalError("bad-input", `preferences of query ${JSON.stringify(qid)}: ${why}`);
 
-/** form_prefs_counts for one query (its documents in any order; -M Infinity: all); throws trec_eval's errors. */
+/** form_prefs_counts for one query (documents in any order). */
 export function formPrefsCounts(
   qid: string,
   retrieved: readonly Retrieved[],
   prefs: readonly PrefLine[],
   maxDocs: number,
 ): ResultsPrefs {
-  // form_prefs_and_ranks: the ranking (sim descending, docno ascending), cut at -M, then by docno.
+  // form_prefs_and_ranks: ranked, cut at -M, then by docno.
   const ranked = [...retrieved].sort((a, b) => (a.sim > b.sim ? -1 : a.sim < b.sim ? 1 : cmp(a.docno, b.docno)));
   const numResults = Math.min(ranked.length, maxDocs);
   const results = ranked.slice(0, numResults).map((d, i) => ({ docno: d.docno, rank: i + 1 }));
@@ -76,18 +74,17 @@ export function formPrefsCounts(
     if (results[i].docno === results[i - 1].docno)
       throw fail(qid, `document ${JSON.stringify(results[i].docno)} is retrieved twice (trec_eval: duplicate docs)`);
   }
-  // The preference lines by docno (a stable sort, as glibc's merge sort).
+  // Stable, as glibc's merge sort.
   const byDocno = prefs
     .map((p, i) => ({ p, i }))
     .sort((a, b) => cmp(a.p.docno, b.p.docno) || a.i - b.i)
     .map((x) => x.p);
   const judgedDocnos = new Set(byDocno.map((p) => p.docno));
-  // Retrieved documents that have preferences, in rank order, get docid ranks 0 .. num_judged_ret - 1.
+  // Docid ranks: judged retrieved documents in rank order, then the others by docno.
   const judgedRet = results.filter((r) => judgedDocnos.has(r.docno)).sort((a, b) => a.rank - b.rank);
   const numJudgedRet = judgedRet.length;
   const docidRank = new Map<string, number>();
   judgedRet.forEach((r, i) => docidRank.set(r.docno, i));
-  // The others in docno order from num_judged_ret.
   let next = numJudgedRet;
   for (const p of byDocno) if (!docidRank.has(p.docno)) docidRank.set(p.docno, next++);
   const numJudged = next;
@@ -98,7 +95,7 @@ export function formPrefsCounts(
 
   const counts = new Uint16Array(numJudged * numJudged);
   const jgs: Jg[] = [];
-  // form_prefs_counts' main loop: each JG, its subgroups and rel_level changes counted as there.
+  // Each JG, its subgroups and rel_level changes counted as there.
   let start = 0;
   while (start < lines.length) {
     let end = start;
@@ -188,10 +185,7 @@ function formJgEc(
   return closeCounts(jg);
 }
 
-/**
- * add_ec_pref_to_jg and add_pa_pref_to_jg: docid rank a preferred to b, counted as fulfilled (a ranks
- * first) or possible, among the retrieved, with one retrieved ("imp"), or neither ("notoccur").
- */
+/** add_ec_pref_to_jg, add_pa_pref_to_jg: a preferred to b, fulfilled or possible, ret/imp/notoccur. */
 function addPref(jg: Jg, counts: Uint16Array, n: number, ret: number, a: number, b: number): void {
   counts[a * n + b]++;
   if (a < b) {
@@ -210,7 +204,7 @@ function closeCounts(jg: Jg): Jg {
   return jg;
 }
 
-/** form_jg_pa, add_transitives and add_pa_pref_to_jg: a JG with several subgroups as a preference array. */
+/** form_jg_pa, add_transitives, add_pa_pref_to_jg. */
 function formJgPa(
   qid: string,
   prefs: readonly (PrefLine & { rank: number })[],
@@ -234,8 +228,7 @@ function formJgPa(
     while (j < prefs.length && prefs[j].jsg === p.jsg && prefs[j].rel === p.rel) j++;
     for (; j < prefs.length && prefs[j].jsg === p.jsg; j++) pa[p.rank * n + prefs[j].rank] = 1;
   }
-  // The transitive closure (trec_eval multiplies the array, diagonal set, by itself until nothing
-  // changes: the same closure), then the diagonal cleared; a pair preferred both ways is a cycle.
+  // Transitive closure (as trec_eval's repeated self-product with the diagonal set); a 2-way pair is a cycle.
   for (let i = 0; i < n; i++) pa[i * n + i] = 1;
   for (let k = 0; k < n; k++) {
     for (let i = 0; i < n; i++) {
@@ -271,7 +264,7 @@ function formJgPa(
 
 type Part = "ret" | "imp" | "all";
 
-/** Fulfilled and possible counts of one JG: among the retrieved ("ret"), with implied ("imp"), or all. */
+/** A JG's fulfilled and possible counts. */
 function fulPoss(jg: Jg, part: Part): [number, number] {
   let ful = jg.numPrefsFulfilledRet;
   let poss = jg.numPrefsPossibleRet;
@@ -283,7 +276,7 @@ function fulPoss(jg: Jg, part: Part): [number, number] {
   return [ful, poss];
 }
 
-/** m_prefs_simp*.c: fulfilled over possible, summed over JGs; 0 when nothing is possible. */
+/** m_prefs_simp*.c. */
 function simp(rp: ResultsPrefs, part: Part): number {
   let ful = 0;
   let poss = 0;
@@ -295,7 +288,7 @@ function simp(rp: ResultsPrefs, part: Part): number {
   return poss ? ful / poss : 0;
 }
 
-/** m_prefs_avgjg*.c: fulfilled over possible per JG, averaged over JGs (0 unless the sum is > 0). */
+/** m_prefs_avgjg*.c. */
 function avgjg(rp: ResultsPrefs, part: Part): number {
   let sum = 0.0;
   for (const jg of rp.jgs) {
@@ -305,7 +298,7 @@ function avgjg(rp: ResultsPrefs, part: Part): number {
   return sum > 0.0 ? sum / rp.jgs.length : 0;
 }
 
-/** m_prefs_pair*.c: per pair of documents preferred either way, the share of JGs preferring the first. */
+/** m_prefs_pair*.c. */
 function pair(rp: ResultsPrefs, part: Part): number {
   const n = rp.numJudged;
   const ret = rp.numJudgedRet;
@@ -326,11 +319,7 @@ function pair(rp: ResultsPrefs, part: Part): number {
   return pairs ? sum / pairs : 0;
 }
 
-/**
- * m_prefs_avgjg_Rnonrel.c (`retOnly` false) and m_prefs_avgjg_Rnonrel_ret.c (true): per JG as
- * prefs_avgjg, but with as many non-relevant documents as relevant ones: R >= N adds R (R - N)
- * fulfilled preferences; R < N recounts with the first R non-relevant documents only.
- */
+/** m_prefs_avgjg_Rnonrel(_ret).c: as many non-relevant as relevant (R >= N adds R (R - N) fulfilled). */
 function avgjgRnonrel(rp: ResultsPrefs, retOnly: boolean): number {
   let sum = 0.0;
   for (const jg of rp.jgs) {
@@ -345,15 +334,14 @@ function avgjgRnonrel(rp: ResultsPrefs, retOnly: boolean): number {
     } else {
       [ful, poss] = recalculate(jg, rp.numJudgedRet, retOnly);
     }
-    sum += ful / poss; // 0/0 is NaN, as in C, and then sum > 0.0 is false
+    sum += ful / poss; // 0/0: NaN, as in C
   }
   return sum > 0.0 ? sum / rp.jgs.length : 0;
 }
 
 /**
- * m_prefs_avgjg_Rnonrel(_ret).c's `recalculate`, as written there: in an EC JG the last class stands
- * for the non-relevant documents, every class before it for relevant ones (trec_eval reads past a short
- * last class: rankeval does not). In a preference array, non-relevant ones after the num_rel-th go.
+ * `recalculate`: in an EC JG the last class is the non-relevant (trec_eval reads past a short one:
+ * rankeval does not); in a preference array, non-relevant ones after the num_rel-th go.
  */
 function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, number] {
   let ful = 0;
@@ -368,7 +356,7 @@ function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, n
       } else if (a < b && a < numJudgedRet) ful++;
       else poss++;
     };
-    // (The _ret variant stops each walk at the first unretrieved document: ranks ascend within a class.)
+    // _ret stops at the first unretrieved (ranks ascend within a class).
     const walk = (ranks: readonly number[]) => (retOnly ? ranks.filter((r) => r < numJudgedRet) : ranks);
     for (let e1 = 0; e1 < jg.numEcs; e1++) {
       for (let e2 = e1 + 1; e2 < jg.numEcs - 1; e2++) {
@@ -386,7 +374,7 @@ function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, n
   const n = rel.length;
   let seen = 0;
   let i = 0;
-  // Rnonrel scans every docid rank for the (num_rel + 1)-th non-relevant document, _ret only the retrieved.
+  // The (num_rel + 1)-th non-relevant document (_ret: among the retrieved).
   for (; i < (retOnly ? numJudgedRet : n); i++) {
     if (rel[i] === 0.0 && ++seen === jg.numRel + 1) break;
   }
@@ -411,26 +399,25 @@ function recalculate(jg: Jg, numJudgedRet: number, retOnly: boolean): [number, n
 
 const sum = (rp: ResultsPrefs, count: (jg: Jg) => number) => rp.jgs.reduce((s, jg) => s + count(jg), 0);
 
-/** trec_eval's preference measures (m_prefs_*.c), in its measure table's order. */
+/** In trec_eval's table order. */
 const PREFS = {
-  prefs_num_prefs_poss: (rp: ResultsPrefs) =>
+  prefs_num_prefs_poss: (rp) =>
     sum(rp, (jg) => jg.numPrefsPossibleRet + jg.numPrefsPossibleImp + jg.numPrefsPossibleNotoccur),
-  prefs_num_prefs_ful: (rp: ResultsPrefs) => sum(rp, (jg) => jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp),
-  prefs_num_prefs_ful_ret: (rp: ResultsPrefs) => sum(rp, (jg) => jg.numPrefsFulfilledRet),
-  prefs_simp: (rp: ResultsPrefs) => simp(rp, "all"),
-  prefs_pair: (rp: ResultsPrefs) => pair(rp, "all"),
-  prefs_avgjg: (rp: ResultsPrefs) => avgjg(rp, "all"),
-  prefs_avgjg_Rnonrel: (rp: ResultsPrefs) => avgjgRnonrel(rp, false),
-  prefs_simp_ret: (rp: ResultsPrefs) => simp(rp, "ret"),
-  prefs_pair_ret: (rp: ResultsPrefs) => pair(rp, "ret"),
-  prefs_avgjg_ret: (rp: ResultsPrefs) => avgjg(rp, "ret"),
-  prefs_avgjg_Rnonrel_ret: (rp: ResultsPrefs) => avgjgRnonrel(rp, true),
-  prefs_simp_imp: (rp: ResultsPrefs) => simp(rp, "imp"),
-  prefs_pair_imp: (rp: ResultsPrefs) => pair(rp, "imp"),
-  prefs_avgjg_imp: (rp: ResultsPrefs) => avgjg(rp, "imp"),
-};
+  prefs_num_prefs_ful: (rp) => sum(rp, (jg) => jg.numPrefsFulfilledRet + jg.numPrefsFulfilledImp),
+  prefs_num_prefs_ful_ret: (rp) => sum(rp, (jg) => jg.numPrefsFulfilledRet),
+  prefs_simp: (rp) => simp(rp, "all"),
+  prefs_pair: (rp) => pair(rp, "all"),
+  prefs_avgjg: (rp) => avgjg(rp, "all"),
+  prefs_avgjg_Rnonrel: (rp) => avgjgRnonrel(rp, false),
+  prefs_simp_ret: (rp) => simp(rp, "ret"),
+  prefs_pair_ret: (rp) => pair(rp, "ret"),
+  prefs_avgjg_ret: (rp) => avgjg(rp, "ret"),
+  prefs_avgjg_Rnonrel_ret: (rp) => avgjgRnonrel(rp, true),
+  prefs_simp_imp: (rp) => simp(rp, "imp"),
+  prefs_pair_imp: (rp) => pair(rp, "imp"),
+  prefs_avgjg_imp: (rp) => avgjg(rp, "imp"),
+} satisfies Record<string, (rp: ResultsPrefs) => number>;
 export type PrefsMeasure = keyof typeof PREFS;
 export const PREFS_MEASURES = Object.keys(PREFS) as PrefsMeasure[];
 
-/** One preference measure's value for a query. */
 export const prefsValue = (name: PrefsMeasure, rp: ResultsPrefs): number => PREFS[name](rp);

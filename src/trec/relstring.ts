@@ -1,7 +1,4 @@
-/**
- * trec_eval's relstring (m_relstring.c): the labels of a query's first n ranked documents, one
- * character each. Computed here, from the batch, not by the kernel (it is a string). Browser-safe.
- */
+/** trec_eval's relstring (m_relstring.c): a character per label of the first n ranked. Browser-safe. */
 import { docidEntry, type Batch } from "../kernel/batch.js";
 
 /** Query q's first min(n, N) rows in the kernel's ranking order, by a bounded heap (O(N log n)). */
@@ -9,12 +6,11 @@ export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
   const from = batch.offsets[q];
   const to = batch.offsets[q + 1];
   const k = Math.max(0, Math.min(Math.floor(n), to - from));
-  const heap = new Int32Array(k); // a max-heap by rank: heap[0] is the worst row kept
+  const heap = new Int32Array(k); // heap[0]: the worst row kept
   if (k === 0) return heap;
   const s = batch.scores;
   const ids = batch.docids;
   const pool = batch.pool;
-  /** True when row a ranks before row b. */
   const before = (a: number, b: number): boolean => {
     if (s[a] !== s[b]) return s[a] > s[b];
     if (ids && pool) {
@@ -26,7 +22,7 @@ export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
       let j = pool.offsets[eb];
       const je = pool.offsets[eb + 1];
       for (; i < ie && j < je; i++, j++) if (bytes[i] !== bytes[j]) return bytes[i] > bytes[j];
-      if (ie - i !== je - j) return ie - i > je - j; // the longer id is greater, so ranks first
+      if (ie - i !== je - j) return ie - i > je - j; // longer is greater
     }
     return a < b;
   };
@@ -49,7 +45,6 @@ export function rankedRows(batch: Batch, q: number, n: number): Int32Array {
     heap[0] = r;
     siftDown(0, k);
   }
-  // Heap sort in place: the worst goes last.
   for (let size = k - 1; size > 0; size--) {
     const worst = heap[0];
     heap[0] = heap[size];
@@ -67,7 +62,7 @@ export function rankedLabels(batch: Batch, q: number, n: number): Float64Array {
   return out;
 }
 
-/** One label as m_relstring.c prints it: 0..9, '>' above 9, '-' without a judgment, '.' below 0. */
+/** m_relstring.c: 0..9, '>' above 9, '-' unjudged, '.' below 0. */
 export function relstringChar(label: number): string {
   if (Number.isNaN(label)) return "-";
   if (label < 0) return ".";
@@ -75,14 +70,13 @@ export function relstringChar(label: number): string {
   return String.fromCharCode(48 + Math.trunc(label));
 }
 
-/** relstring for every query: n characters of the ranking cut at -M, then -J, as form_res_rels.c makes it. */
+/** relstring per query: n characters of the ranking cut at -M, then -J (form_res_rels.c). */
 export function relstrings(batch: Batch, n: number, depth = Infinity, judgedOnly = false): string[] {
-  // (long) of a double on x86-64: truncation, LONG_MIN (so no characters) for NaN and infinities.
+  // (long) on x86-64: LONG_MIN (no characters) for NaN, infinities.
   const len = Math.abs(n) < 2 ** 63 ? Math.max(0, Math.trunc(n)) : 0;
   const out: string[] = new Array(batch.numQueries);
   for (let q = 0; q < batch.numQueries; q++) {
     const ranked = Math.min(depth, batch.offsets[q + 1] - batch.offsets[q]);
-    // Without -J the first len ranks are enough; with it, the whole cut ranking is filtered first.
     let labels = rankedLabels(batch, q, judgedOnly ? ranked : Math.min(len, ranked));
     if (judgedOnly) labels = labels.filter((l) => l >= 0);
     let s = "";

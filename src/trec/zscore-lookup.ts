@@ -1,23 +1,20 @@
 /**
- * trec_eval's -Z (get_zscores.c, convert_zscores.c): each per-query value as (value − mean) / stddev
- * from a file of `qid measure mean stddev` lines; a value without its line (or other than the mean
- * when the stddev is 0) is -1000000. The lookups are trec_eval's binary searches, which read one entry
- * past their table: the next query's first line, which trec_eval then matches, as rankeval does; past
- * the file's last line trec_eval reads memory it does not own, where rankeval gives -1000000 (and
- * `zscoreLookup` reports it). Browser-safe.
+ * trec_eval's -Z (get_zscores.c, convert_zscores.c): (value − mean) / stddev from `qid measure mean
+ * stddev` lines; missing (or stddev 0 and not the mean): -1000000. Its binary searches read one entry
+ * past the table (the next query's first line, matched here too; past the file's end: -1000000,
+ * reported). Browser-safe.
  */
 import { compareBytes } from "../c/strings.js";
 
-/** A -Z file (src/io/zscores.ts parses it): one entry per line, in file order. */
+/** A -Z file, one entry per line, in file order. */
 export interface Zscores {
   qid: string[];
   measure: string[];
   mean: Float64Array;
   stddev: Float64Array;
-  /** The line of each entry, for error messages. */
+  /** Each entry's line number. */
   lines: Int32Array;
   length: number;
-  /** The file name given to the parser. */
   file: string;
 }
 
@@ -31,7 +28,7 @@ interface Line {
   readonly stddev: number;
 }
 
-/** The Z-score file as trec_eval holds it: lines sorted, and the distinct qids with their first line. */
+/** The file as trec_eval holds it: lines sorted, each qid's first line. */
 export interface ZscoreTable {
   readonly lines: readonly Line[];
   readonly qids: readonly { readonly qid: string; readonly start: number; readonly count: number }[];
@@ -39,7 +36,7 @@ export interface ZscoreTable {
 
 const cmp = (a: string, b: string) => (a === b ? 0 : compareBytes(a, b));
 
-/** get_zscores.c: the lines sorted by qid, then measure (stable), grouped by qid. */
+/** get_zscores.c: sorted by qid, measure (stable). */
 export function zscoreTable(z: Zscores): ZscoreTable {
   const order = Array.from({ length: z.length }, (_, i) => i);
   order.sort((a, b) => cmp(z.qid[a], z.qid[b]) || cmp(z.measure[a], z.measure[b]) || a - b);
@@ -52,7 +49,7 @@ export function zscoreTable(z: Zscores): ZscoreTable {
   return { lines, qids };
 }
 
-/** convert_zscores.c's find_qid, find_meas (`end = count`: one past the table); "past": past the file. */
+/** find_qid, find_meas (`end = count`: one past the table); "past": past the file. */
 function search(count: number, available: number, key: string, at: (i: number) => string): number | "past" {
   let start = 0;
   let end = count;
@@ -68,9 +65,9 @@ function search(count: number, available: number, key: string, at: (i: number) =
 }
 
 export interface ZscoreLookup {
-  /** The Z score of `value`, the per-query value named `name` of query `qid`. */
+  /** The Z score of query `qid`'s `name` value. */
   readonly z: (qid: string, name: string, value: number) => number;
-  /** Whether trec_eval's search for that value reads past its table (its output is undefined there). */
+  /** Whether trec_eval's search reads past its table (undefined output). */
   readonly undefinedRead: (qid: string, name: string) => boolean;
 }
 
