@@ -1,6 +1,4 @@
-// What evaluates a run's joined blocks, said as data, so that a worker thread or a Web Worker can make
-// the same evaluator as the thread that asked (src/pipeline/partition.ts): the command line's -m names
-// and options, or the library's measures. One place for both, whoever runs it.
+// An evaluator said as data, so a worker can make the same one (src/pipeline/partition.ts).
 import type { Measure } from "../measures/measure.js";
 import type { ExplicitOptions } from "../measures/options.js";
 import { parseMeasures } from "../names/resolve.js";
@@ -10,8 +8,7 @@ import { evaluateBlock } from "./evaluate-block.js";
 import { options, plan, type Conventions, type Plan } from "./plan.js";
 
 export type EvaluationSpec =
-  /** The command line's: its -m names (none: `fallback`) under its options. */
-  /** `curve`: the precision-recall curve's measures too (src/app/curve.ts: the page's). */
+  /** The CLI's -m names (none: `fallback`); `curve`: the page's (src/app/curve.ts). */
   | {
       names: readonly string[];
       fallback: readonly string[] | null;
@@ -19,10 +16,10 @@ export type EvaluationSpec =
       tieRange: boolean;
       curve?: boolean;
     }
-  /** The library's (evaluateFiles): measures parsed, under options checked. */
+  /** evaluateFiles'. */
   | { measures: readonly Measure[]; options: ExplicitOptions; tieRange: boolean };
 
-/** Every key of Conventions, once: a spec carries these of the command line's arguments, nothing else. */
+/** Every key of Conventions: all a spec carries of the CLI's arguments. */
 const CONVENTION_KEYS = {
   gain: true,
   threshold: true,
@@ -37,7 +34,6 @@ const CONVENTION_KEYS = {
   relFormat: true,
 } satisfies Record<keyof Conventions, true>;
 
-/** The conventions of the command line's arguments (which hold much else), as a spec carries them. */
 export function conventionsOf(args: Conventions): Conventions {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(CONVENTION_KEYS) as (keyof Conventions)[])
@@ -45,7 +41,6 @@ export function conventionsOf(args: Conventions): Conventions {
   return out as Conventions;
 }
 
-/** The plan and options a spec gives (`warnings`: what the names were read as, where that may surprise). */
 function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions } {
   if ("names" in spec) {
     const p = plan(spec.names, spec.fallback, spec.conventions);
@@ -55,7 +50,7 @@ function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions 
   return { plan: measuresPlan(spec.measures), options: spec.options };
 }
 
-/** The plan of the library's measures: each computed by the kernel, a row each. */
+/** The library's measures: kernel-computed, a row each. */
 export function measuresPlan(measures: Parameters<typeof parseMeasures>[0], warnings: string[] = []): Plan {
   const ms = parseMeasures(measures, warnings);
   return {
@@ -69,10 +64,7 @@ export function measuresPlan(measures: Parameters<typeof parseMeasures>[0], warn
   };
 }
 
-/**
- * Evaluates a run's joined blocks as the command line and the library do, its summaries left to the
- * blocks' merge (mergeBlocks); `name` gives a file's name in warnings.
- */
+/** Summaries are left to mergeBlocks; `name`: a file's name in warnings. */
 export function evaluatorFor(
   p: Plan,
   opts: ExplicitOptions,
@@ -86,7 +78,6 @@ export function evaluatorFor(
     });
 }
 
-/** evaluatorFor the spec's plan. */
 export function specEvaluator(spec: EvaluationSpec, name?: (file: string) => string): EvaluatorFor {
   const { plan: p, options: opts } = specPlan(spec);
   return evaluatorFor(p, opts, spec.tieRange, name);
