@@ -1,5 +1,5 @@
-// Resampling for src/compare/'s tests (randomization, bootstrap, randomised Tukey HSD); the host is
-// src/kernel/significance-kernel.ts, and test/_resampling-reference.ts draws the same stream in plain TypeScript.
+// Resampling for src/compare/'s tests; host: src/kernel/significance-kernel.ts; the same stream in plain
+// TypeScript: test/_resampling-reference.ts.
 // Iteration b draws from its own SplitMix64 sequence (Steele, Lea & Flood 2014):
 //   mix(z)  = z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^ (z >> 31)
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15
@@ -52,7 +52,7 @@ let hasSpare = false;
   return <u32>(w >> 32);
 }
 
-/** Batches of bounds[0..count): (first digit, length, P, rejection threshold), 16 bytes each; returns how many. */
+/** Batches of bounds[0..count) as 16 bytes (first digit, length, P, rejection threshold); returns how many. */
 function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   let nb = 0;
   let i = 0;
@@ -76,7 +76,6 @@ function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   return nb;
 }
 
-/** The first half of a batch that passes its rejection test. */
 // @ts-ignore: decorator
 @inline function acceptedHalf(product: u32, threshold: u32): u32 {
   let h = nextHalf();
@@ -99,9 +98,9 @@ function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void
 }
 
 /**
- * Randomization test: column sums under B sign vectors (query q flipped when bit q % 64 of word_{b,
- * q / 64} is set). A block of 8 queries' 256 subset sums are made once; an iteration adds the entry
- * its byte of signs selects (one add per 8 queries): sum s_q x_q = total - 2 * (flipped sum).
+ * Randomization test: column sums under B sign vectors (q flipped when bit q % 64 of word_{b, q / 64} is
+ * set). Each block of 8 queries' 256 subset sums is made once; an iteration adds the entry its byte of
+ * signs selects: sum s_q x_q = total - 2 * (flipped sum).
  */
 export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, words: usize, table: usize, out: usize): void {
   const wordsPerIteration = (rows + 63) >> 6;

@@ -3,13 +3,13 @@
 // ranking's equal scores: the greatest document id, first in the host's document order.
 import { N, order, threshold, f64At, i32At } from "../ranking/state";
 
-// Per ranked row and per judged document (descending id order), its (subtopic, judgment) pairs.
+// (subtopic, judgment) pairs per ranked row and per judged document (descending id).
 let subtopics: usize = 0; // i32 per query
 let rowOffsets: usize = 0; // i32 per row + 1
 let rowSub: usize = 0; // i32 per pair
 let rowGrade: usize = 0; // f64 per pair
-let docOffsets: usize = 0; // i32 per query + 1: the judged documents
-let docPairs: usize = 0; // i32 per judged document + 1: its pairs
+let docOffsets: usize = 0; // i32 per query + 1
+let docPairs: usize = 0; // i32 per judged document + 1
 let docSub: usize = 0;
 let docGrade: usize = 0;
 let active: bool = false;
@@ -21,7 +21,7 @@ let runPairs: usize = 0; // f64: relevant pairs in ranks 0..r-1 at [r]
 let runCovered: usize = 0; // f64: subtopics covered by ranks 0..r-1 at [r]
 let idealDcg: usize = 0; // f64 over the ideal ranking, [r] for ranks 0..r-1
 let idealErr: usize = 0;
-let picked: usize = 0; // i32 per judged document: 1 once the greedy ranking took it
+let picked: usize = 0; // i32 per judged document: taken by the greedy ranking
 let gain: usize = 0; // f64 per subtopic
 let count: usize = 0; // i32 per subtopic: relevant documents seen (MAP-IA), or covered (strec)
 let total: usize = 0; // f64 per subtopic: MAP-IA's sum
@@ -153,7 +153,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
     if (rj > 0) mapIa += f64At(total, j) / <f64>rj;
   }
   mapIa /= <f64>m;
-  // The ideal ranking: ndeval's greedy one, as long as a document adds to the score.
+  // ndeval's greedy ideal, while a document adds to the score.
   for (let j = 0; j < S; j++) store<f64>(gain + (<usize>j << 3), 1);
   for (let d = d0; d < d1; d++) store<i32>(picked + (<usize>(d - d0) << 2), 0);
   idealLength = 0;
@@ -172,7 +172,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
       for (let p = i32At(docPairs, d); p < i32At(docPairs, d + 1); p++) {
         if (f64At(docGrade, p) >= thr) s += f64At(gain, i32At(docSub, p));
       }
-      // Documents in descending id order: the first of the highest scores is ndeval's choice.
+      // Descending id: the first of the highest is ndeval's choice.
       if (where < 0 || s > best) {
         where = d;
         best = s;

@@ -33,11 +33,10 @@ export function f1(k: i32): f64 {
   return p + r == 0 ? 0 : (2 * p * r) / (p + r);
 }
 
-/** With ties "average", the probability that rel(k) > 0 (metrics/rank.ts). */
+/** Ties "average": P(rel(k) > 0). */
 export function hitRate(k: i32): f64 {
   if (tieMode != TieMode.AVERAGE) return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
-  // The mean over tie orders (metrics/rank.ts): 1 - C(t - r, m) / C(t, m) within the first tie
-  // holding a relevant document, m = k - a of its t places read (0 for m <= 0, 1 for m > t - r).
+  // 1 - C(t - r, m) / C(t, m) in the first tie holding a relevant document, m = k - a of its t places.
   if (firstRel == 0) return 0;
   const m = ranksFor(k) - (firstRel - 1);
   const t = firstTieSize;
@@ -79,7 +78,7 @@ export function judgedAt(k: i32): f64 {
   return n == 0 ? 0 : <f64>judged / <f64>n;
 }
 
-// trec_eval's set measures: the ranking as an unordered set of N documents, rel(N) of them relevant.
+// trec_eval's set measures: N documents, rel(N) relevant, unordered.
 export function setP(): f64 {
   return N == 0 ? 0 : numRelRet() / <f64>N;
 }
@@ -115,7 +114,7 @@ export function numNonrelJudgedRet(): f64 {
   return <f64>count;
 }
 
-/** trec_eval's bpref: unjudged documents (no judgment, or a negative label) are skipped. */
+/** trec_eval's bpref: unjudged documents (NaN or negative) skipped. */
 export function bpref(): f64 {
   if (R == 0) return 0;
   const cap = <f64>(NR < R ? NR : R);
@@ -197,9 +196,8 @@ export function fallOut(k: i32): f64 {
 }
 
 /**
- * ir_measures' Accuracy (providers/accuracy_provider.py) as 1 - sum over relevant documents of (the
- * non-relevant above it) / (relevant x non-relevant). NaN without a relevant retrieved document
- * (ir_measures leaves the query out) or a non-relevant one (it divides by zero there).
+ * ir_measures' Accuracy (accuracy_provider.py): 1 - sum over relevant of (non-relevant above) / (rel x
+ * non-rel). NaN without a relevant retrieved (ir_measures skips the query) or a non-relevant (it divides by 0).
  */
 export function accuracy(k: i32): f64 {
   const n = ranksFor(k);
@@ -228,10 +226,7 @@ export function accuracy(k: i32): f64 {
 
 let ipQuery: i32 = -1;
 
-/**
- * ipAt[c] = the best P(j) at ranks j >= r_c. Precision only rises at a relevant rank, so it is a suffix
- * maximum of m / r_m over the relevant ranks: the same quotients as a walk up every rank, once a query.
- */
+/** ipAt[c] = max P(j) at ranks j >= r_c: a suffix maximum of m / r_m (precision rises only at relevant ranks). */
 function fillIpAt(relRet: i32): void {
   let best: f64 = 0;
   for (let m = relRet; m >= 1; m--) {
@@ -249,7 +244,7 @@ export function iprecAtRecall(x: f64): f64 {
     fillIpAt(<i32>relRet);
     ipQuery = querySerial;
   }
-  // c = 0 reads as c = 1: the best precision from the first relevant rank down.
+  // c = 0 reads as c = 1.
   return f64At(ipAt, c < 1 ? 1 : <i32>c);
 }
 
