@@ -68,7 +68,7 @@ export function diversityActive(): bool {
   return active;
 }
 
-// The current query, and what was computed for it with which alpha and beta.
+// The current query, and the alpha and beta computed with.
 let query: i32 = 0;
 let doneSerial: i32 = -1;
 let doneAlpha: f64 = NaN;

@@ -17,7 +17,7 @@ const NOT_PER_QUERY: ReadonlySet<string> = new Set(
     .map((l) => l.name),
 );
 
-export function notPerQuery(name: string): boolean {
+export function notPerQuery(name: string) {
   return NOT_PER_QUERY.has(name);
 }
 
@@ -25,7 +25,7 @@ export function notPerQuery(name: string): boolean {
  * A plan's comparable rows in report order; left out: `left`, no per-query number; `counts`, counts not in
  * `named` (num_ret, num_rel...: fixed by judgments or depth, their tests say nothing or NaN).
  */
-export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[]; left: string[]; counts: string[] } {
+export function comparableRows(p: Plan, named?: readonly string[]) {
   const perQuery = p.rows.filter((r) => !notPerQuery(r.name));
   const asked = new Set(named);
   const isCount = (r: Row) => p.measures.some((m) => m.name === r.measure && m.family.isCount === true);
@@ -38,7 +38,7 @@ export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[
   return { rows, left, counts };
 }
 
-export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }): string[] {
+export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }) {
   return [
     ...(c.left.length ? [`not per-query numbers, left out of the comparison: ${c.left.join(", ")}`] : []),
     ...(c.counts.length ? [`counts, left out of the comparison (-m NAME compares one): ${c.counts.join(", ")}`] : []),

@@ -95,7 +95,7 @@ export function evaluateBlock(
 /** A plan's non-mean summaries by key, made once. */
 const aggregatesMade = new WeakMap<Plan, Readonly<Record<string, Aggregate>>>();
 
-function aggregatesOf(p: Plan, measures: readonly Measure[]): Readonly<Record<string, Aggregate>> {
+function aggregatesOf(p: Plan, measures: readonly Measure[]) {
   let a = aggregatesMade.get(p);
   if (a) return a;
   const out: Record<string, Aggregate> = {};
@@ -142,12 +142,12 @@ function clearPlaceholders(p: Plan, e: Evaluated, placeholders: readonly number[
   };
 }
 
-function aggregationOf(l: { aggregation: string }): Aggregate {
+function aggregationOf(l: { aggregation: string }) {
   return l.aggregation === "sum" || l.aggregation === "geomean" ? l.aggregation : "mean";
 }
 
 /** relstring's per-query strings by line name (`opts`: trecOptions). */
-export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): Record<string, string[]> {
+export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions) {
   const out: Record<string, string[]> = {};
   const ranked = withTies(batch, opts.ties);
   for (const l of trecLines(p.trec))
@@ -156,7 +156,7 @@ export function relstringValues(p: Plan, batch: Batch, opts: ResolvedOptions): R
 }
 
 /** Where comp_rel_gain's integer comparison of gains unsorts the ideal ranking (reproduced). */
-function gainTieWarnings(p: Plan, batch: Batch, file: string): string[] {
+function gainTieWarnings(p: Plan, batch: Batch, file: string) {
   const measures = p.exact.filter((m) => trecMeasure(m.name).gains && m.pairs?.length);
   if (!measures.length) return [];
   let maxLevel = 0;

@@ -75,7 +75,7 @@ export async function evaluateSources<S>(
   runs: readonly S[],
   request: EvaluationRequest,
   hooks: EvaluationHooks<S>,
-): Promise<void> {
+) {
   const { plan: p, complete } = request;
   const trec = p.kind === "trec";
   const trecLabels = readsTrecLabels(p);
@@ -123,7 +123,7 @@ export async function evaluateSources<S>(
 }
 
 /** m_num_rel.c's summary under -c: judgments labelled > 0 (atol: 0.5 is 0), whatever -l. */
-function positiveJudgments(judgments: GroupedJudgments): number {
+function positiveJudgments(judgments: GroupedJudgments) {
   let n = 0;
   const rel = judgments.atolRel ?? judgments.qrels.rel;
   for (let i = 0; i < judgments.qrels.length; i++) if (trecLabelOf(rel[i]) > 0) n++;

@@ -34,14 +34,14 @@ const CONVENTION_KEYS = {
   relFormat: true,
 } satisfies Record<keyof Conventions, true>;
 
-export function conventionsOf(args: Conventions): Conventions {
+export function conventionsOf(args: Conventions) {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(CONVENTION_KEYS) as (keyof Conventions)[])
     if (args[key] !== undefined) out[key] = args[key];
   return out as Conventions;
 }
 
-function specPlan(spec: EvaluationSpec): { plan: Plan; options: ExplicitOptions } {
+function specPlan(spec: EvaluationSpec) {
   if ("names" in spec) {
     const p = plan(spec.names, spec.fallback, spec.conventions);
     const o = options(spec.conventions, p.kind === "trec");
@@ -65,12 +65,7 @@ export function measuresPlan(measures: Parameters<typeof parseMeasures>[0], warn
 }
 
 /** Summaries are left to mergeBlocks; `name`: a file's name in warnings. */
-export function evaluatorFor(
-  p: Plan,
-  opts: ExplicitOptions,
-  tieRange: boolean,
-  name: (file: string) => string = (f) => f,
-): EvaluatorFor {
+export function evaluatorFor(p: Plan, opts: ExplicitOptions, tieRange: boolean, name = (f: string) => f): EvaluatorFor {
   return (file, warn) => (joined) =>
     evaluateBlock(p, joined.batch, joined.qids, opts, name(file), warn, joined.placeholders, {
       tieRange,
@@ -78,7 +73,7 @@ export function evaluatorFor(
     });
 }
 
-export function specEvaluator(spec: EvaluationSpec, name?: (file: string) => string): EvaluatorFor {
+export function specEvaluator(spec: EvaluationSpec, name?: (file: string) => string) {
   const { plan: p, options: opts } = specPlan(spec);
   return evaluatorFor(p, opts, spec.tieRange, name);
 }

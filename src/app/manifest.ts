@@ -75,7 +75,7 @@ export function manifestOf(parts: ManifestParts): Manifest {
 }
 
 /** "trec_eval: ties=docid" split at its tool. */
-function toolOf(line: string): { tool: string; conventions: string } {
+function toolOf(line: string) {
   const colon = line.indexOf(": ");
   return colon < 0
     ? { tool: line, conventions: "" }
@@ -83,18 +83,18 @@ function toolOf(line: string): { tool: string; conventions: string } {
 }
 
 /** By name: .yaml/.yml, .json, else null. */
-export function manifestFormat(file: string): "yaml" | "json" | null {
+export function manifestFormat(file: string) {
   return /\.ya?ml$/i.test(file) ? "yaml" : /\.json$/i.test(file) ? "json" : null;
 }
 
-export function manifestText(m: Manifest, format: "yaml" | "json"): string {
+export function manifestText(m: Manifest, format: "yaml" | "json") {
   return format === "json" ? `${JSON.stringify(m, null, 2)}\n` : `${yamlLines(m, "").join("\n")}\n`;
 }
 
 type Yaml = string | number | boolean | null | undefined | readonly Yaml[] | { readonly [k: string]: Yaml };
 
 /** YAML block style. Strings are JSON's (valid YAML), so none reads as a number, boolean or key. */
-function yamlLines(v: Yaml | object, indent: string): string[] {
+function yamlLines(v: Yaml | object, indent: string) {
   const lines: string[] = [];
   if (Array.isArray(v)) {
     for (const item of v as Yaml[]) {
@@ -119,7 +119,7 @@ function isBlock(v: Yaml): v is readonly Yaml[] | { readonly [k: string]: Yaml }
 
 const key = (k: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k));
 
-function scalar(v: Yaml): string {
+function scalar(v: Yaml) {
   if (Array.isArray(v)) return "[]";
   if (v !== null && typeof v === "object") return "{}";
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : ".nan";

@@ -144,7 +144,7 @@ const choice =
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** atol's number ("1.9" is 1), but "x" (0 there) is refused. */
-function trecLong(option: string, value: string): { exact: number; value: number } {
+function trecLong(option: string, value: string) {
   const text = value.trim();
   if (!DECIMAL.test(text)) throw bad(option, value, "a number");
   return { exact: Number(text), value: Number(atol(text)) };
@@ -180,7 +180,7 @@ function intervalSpec(option: string, value: string): IntervalSettings {
   return { ...DEFAULT_INTERVAL, method, ...(level === undefined ? {} : { level: asLevel(level) }) };
 }
 
-function columns(value: string, option: string, a: CliArgs): ColumnNames {
+function columns(value: string, option: string, a: CliArgs) {
   const columns: ColumnNames = { ...a.columns };
   for (const part of value.split(",")) {
     const eq = part.indexOf("=");
@@ -196,7 +196,7 @@ function columns(value: string, option: string, a: CliArgs): ColumnNames {
 }
 
 /** Wrapped as --help's lines (97 characters, indented 20). */
-function wrapped(text: string): string {
+function wrapped(text: string) {
   const lines: string[] = [];
   for (const word of text.split(" ")) {
     const last = lines.length - 1;
@@ -663,19 +663,19 @@ export const OPTION_NAMES: ReadonlyMap<string, OptionRow> = new Map(
 );
 
 /** `key`'s option as messages name it: `-q`, else the first long name. */
-export function flagOf(key: keyof CliArgs): string {
+export function flagOf(key: keyof CliArgs) {
   const names = OPTION_ROWS.filter((r) => r.key === key).flatMap((r) => r.names.split(" "));
   const short = names.find((n) => n.length === 1);
   return short ? `-${short}` : `--${names[0] || key}`;
 }
 
 /** `-m MEASURE`, `--fuse METHOD`. */
-export function labelOf(r: OptionRow): string {
+export function labelOf(r: OptionRow) {
   const [first] = r.names.split(" ");
   return r.label ?? `${first.length === 1 ? "-" : "--"}${first}${r.value ? ` ${r.value}` : ""}`;
 }
 
-export function optionHelp(section: Section): string {
+export function optionHelp(section: Section) {
   const indent = `\n${" ".repeat(20)}`;
   return OPTION_ROWS.filter((r) => r.section === section && r.help)
     .map((r) => {

@@ -13,7 +13,6 @@ import {
   overPreset,
   type ExplicitOptions,
   type Options,
-  type ResolvedOptions,
 } from "../measures/options.js";
 import {
   isComputed,
@@ -64,12 +63,12 @@ export interface Plan {
 }
 
 /** Whether labels are read as trec_eval does (a face then warns of fractional ones). */
-export function readsTrecLabels(p: Plan): boolean {
+export function readsTrecLabels(p: Plan) {
   return p.trec.length > 0 || p.exact.length > 0 || measuresReadTrecLabels(p.measures);
 }
 
 /** A numeric trec line's key in a result; null for other lines. */
-export function lineKey(l: TrecLine): string | null {
+export function lineKey(l: TrecLine) {
   if (l.exact) return l.exact;
   if (l.kernel) return l.kernel.measure.name;
   if (l.meanOf) return l.name;
@@ -78,7 +77,7 @@ export function lineKey(l: TrecLine): string | null {
 
 export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map", "mrr"];
 
-export function trecLevel(c: Conventions): number {
+export function trecLevel(c: Conventions) {
   return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
 }
 
@@ -199,7 +198,7 @@ function keyedLines(m: TrecMeasure): TrecMeasure {
   });
 }
 
-function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
+function checkFormat(m: TrecMeasure, relFormat: RelFormat) {
   if (m.lines.every(reportMakesIt)) return;
   const needs = m.format ?? "qrels";
   const ok = needs === "prefs" ? relFormat === "prefs" || relFormat === "qrels_prefs" : needs === relFormat;
@@ -239,7 +238,7 @@ export function options(args: Conventions, trecNames = false): ExplicitOptions {
 }
 
 /** A plan's conventions: one line where the rows agree, else one per row. */
-export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
+export function planConventions(p: Plan, explicit: ExplicitOptions) {
   const byKey = new Map(p.measures.map((m) => [m.name, describeMeasureOptions(m, explicit)]));
   for (const l of trecLines(p.trec)) if (l.meanOf) byKey.set(l.name, byKey.get(l.meanOf[0].measure.name)!);
   const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
@@ -254,7 +253,7 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
 }
 
 /** trec_eval's conventions under the options given. */
-export function trecOptions(explicit: ExplicitOptions): ResolvedOptions {
+export function trecOptions(explicit: ExplicitOptions) {
   return overPreset({ ...DEFAULT_OPTIONS, ...TREC_EVAL }, explicit);
 }
 

@@ -6,11 +6,11 @@ import { comparableRows } from "./comparable.js";
 import type { Plan } from "./plan.js";
 
 /** Four decimals always (1.0000 beside 0.7166). */
-export const tableValue = (v: number): string => fixed(v, 4);
+export const tableValue = (v: number) => fixed(v, 4);
 
 export type ValuePrint = "float" | "long" | "table";
 
-export function printValue(v: number, print: ValuePrint): string {
+export function printValue(v: number, print: ValuePrint) {
   if (print === "long") return formatLong(v);
   if (print === "float") return formatTrecFixed(v, 4);
   return tableValue(v);

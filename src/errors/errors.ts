@@ -39,7 +39,7 @@ export class InputError extends RankevalError {
 const QUOTED_CHARACTERS = 40;
 
 /** `text` cut to 40 characters and "…", for a message. */
-export function shortened(text: string): string {
+export function shortened(text: string) {
   return text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}…` : text;
 }
 
@@ -47,7 +47,7 @@ export function shortened(text: string): string {
  * A value as messages print it: strings quoted and shortened, numbers and bigints as written, anything
  * else by its kind ("a Map"): never a whole structure, never a throw (as JSON.stringify on a bigint).
  */
-export function shown(value: unknown): string {
+export function shown(value: unknown) {
   switch (typeof value) {
     case "string":
       return JSON.stringify(shortened(value));
@@ -103,21 +103,21 @@ export function oneOf(values: readonly string[]): OptionType {
   return { test: (v) => typeof v === "string" && values.includes(v), is: orList(values.map((v) => JSON.stringify(v))) };
 }
 
-function orList(items: readonly string[]): string {
+function orList(items: readonly string[]) {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
 export const required = (t: OptionType): OptionType => ({ ...t, required: true });
 
 /** `object[key] = value`, "__proto__" too (an assignment would set the prototype). */
-export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+export function setOwn<T>(object: Record<string, T>, key: string, value: T) {
   if (key === "__proto__")
     Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 
 /** Not usable as an object of options or `{ id: value }` (an array's keys, a Map's none, or no object). */
-export function notAnObject(v: unknown): boolean {
+export function notAnObject(v: unknown) {
   return (
     v === null ||
     typeof v !== "object" ||
@@ -139,7 +139,7 @@ export function checkOptions<T extends object>(
   given: T | undefined,
   types: Readonly<Record<string, OptionType>>,
   call?: string,
-): T {
+) {
   const at = call === undefined ? "" : `${call}: `;
   const keys = Object.keys(types);
   if (given === undefined && !keys.some((k) => types[k].required)) return {} as T;
@@ -175,7 +175,7 @@ export function checkChunk(chunk: unknown, file: string, finished: boolean): ass
 }
 
 /** `"q1", "q2", "q3", ...` */
-function someNames(names: readonly string[], total = names.length): string {
+function someNames(names: readonly string[], total = names.length) {
   return (
     names
       .slice(0, 3)
@@ -185,11 +185,7 @@ function someNames(names: readonly string[], total = names.length): string {
 }
 
 /** A document twice in one query. `where`: a field or row; a file's line makes an InputError. */
-export function documentTwice(
-  doc: string,
-  query: string,
-  where?: string | { file: string; line: number },
-): RankevalError {
+export function documentTwice(doc: string, query: string, where?: string | { file: string; line: number }) {
   const reason = `document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`;
   if (typeof where === "object") return new InputError(where.file, where.line, 0, reason);
   return new RankevalError("bad-input", where === undefined ? reason : `${where}: ${reason}`);
@@ -202,7 +198,7 @@ export interface QuerySample {
 }
 
 /** A run sharing no query with its judgments ("q1" against "1", the wrong file): its means would be NaN. */
-export function noQueryInCommon(run: QuerySample, judgments: QuerySample): RankevalError {
+export function noQueryInCommon(run: QuerySample, judgments: QuerySample) {
   const n = run.queries;
   return new RankevalError(
     "bad-input",
@@ -218,7 +214,7 @@ export function noQueryInCommon(run: QuerySample, judgments: QuerySample): Ranke
 export const SUMMABLE_MAX = 2 ** 970;
 
 /** A label whose gain passes SUMMABLE_MAX; `option`: "exp", "linear" or "table". */
-export function gainTooLarge(query: string, label: number, option: string): RankevalError {
+export function gainTooLarge(query: string, label: number, option: string) {
   const how = option === "exp" ? 'gain "exp" (2^label - 1)' : option === "linear" ? 'gain "linear"' : "the gain table";
   return badInput(
     `query ${JSON.stringify(query)}: label ${label} under ${how} gains more than the 2^970 (about 1e292) ` +

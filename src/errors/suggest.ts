@@ -2,7 +2,7 @@
  * Optimal string alignment distance (insert, delete, substitute, adjacent swap: 1; a change of case: 1/2,
  * so `NDCG` is nearer `nDCG` than `ndgc`). Past `max`: Infinity, found early (a far name costs a few rows).
  */
-export function editDistance(a: string, b: string, max = Infinity): number {
+export function editDistance(a: string, b: string, max = Infinity) {
   const n = a.length;
   const m = b.length;
   // Three rows of d[i][j] = distance(a[0..i), b[0..j)) suffice for the swap.
@@ -34,7 +34,7 @@ export function editDistance(a: string, b: string, max = Infinity): number {
  * Up to `limit` names of `known` nearest to `word` (ties in `known` order), within a third of the longer
  * length; a name whose length alone is further is skipped unread (a megabyte-long word costs nothing).
  */
-export function nearest(word: string, known: Iterable<string>, limit = 3): string[] {
+export function nearest(word: string, known: Iterable<string>, limit = 3) {
   const scored: { name: string; d: number; i: number }[] = [];
   let i = 0;
   const seen = new Set<string>();
@@ -51,7 +51,7 @@ export function nearest(word: string, known: Iterable<string>, limit = 3): strin
 }
 
 /** ` (did you mean a, b or c?)`, or "". */
-export function didYouMean(word: string, known: Iterable<string>, show: (name: string) => string = (n) => n): string {
+export function didYouMean(word: string, known: Iterable<string>, show = (n: string) => n) {
   const near = nearest(word, known).map(show);
   if (near.length === 0) return "";
   const list = near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`;

@@ -44,7 +44,7 @@ export interface FormatClues {
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
 const TEXT_NAME = /\.(json|csv|tsv)(\.gz)?$/i;
 
-function formatByName(file: string): InputFormat {
+function formatByName(file: string) {
   const c = COLUMNAR_NAME.exec(file);
   if (c) return c[1].toLowerCase() === "parquet" ? "parquet" : "arrow";
   const m = TEXT_NAME.exec(file);
@@ -56,7 +56,7 @@ function formatByName(file: string): InputFormat {
  * start where no end is given; TREC fields on a .tsv's first line); else its name (JSON, CSV: a first
  * line could be any of them). `-` is TREC text. msmarco applies to runs only.
  */
-export function decideFormat(file: string, clues: FormatClues = {}): FormatDecision {
+export function decideFormat(file: string, clues: FormatClues = {}) {
   const { head, tail, firstLine, kind } = clues;
   const given = clues.given === "msmarco" && kind === "qrels" ? undefined : clues.given;
   const magic = head ? magicOf(head) : null;
@@ -79,12 +79,12 @@ export function decideFormat(file: string, clues: FormatClues = {}): FormatDecis
 }
 
 /** The format given, else by name (directories: src/node/columnar-files.ts). */
-export function formatOf(file: string, given?: InputFormat): InputFormat {
+export function formatOf(file: string, given?: InputFormat) {
   return decideFormat(file, { given }).format;
 }
 
 /** A run's tag where it has no tag column: its base name without extension. */
-export function runTagOf(file: string): string {
+export function runTagOf(file: string) {
   const name = file.replace(/\/+$/, "").replace(/^.*\//, "");
   return name.replace(TEXT_NAME, "").replace(COLUMNAR_NAME, "") || name;
 }
@@ -108,7 +108,7 @@ const LF = 10;
 /** A longer first line is no TREC line. */
 const FIRST_LINE_MAX = 1 << 16;
 /** Judgments where a header has a label column and no score column, else a run. */
-export function roleOfHeader(names: readonly string[]): "qrels" | "run" {
+export function roleOfHeader(names: readonly string[]) {
   const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
   return findColumn(names, undefined, labels) >= 0 && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0
     ? "qrels"
@@ -118,7 +118,7 @@ export function roleOfHeader(names: readonly string[]): "qrels" | "run" {
 export const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** A .tsv line is TREC's: 4 or 6 fields with a number as label or score; or a run's MS MARCO `qid docid 1`. */
-export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
+export function isTrecLine(line: string, kind: "qrels" | "run") {
   const fields = line
     .replace(/^\uFEFF/, "")
     .replace(/\r$/, "")
@@ -139,7 +139,7 @@ export async function readFirstLines(
   read: (sink: ChunkSink) => Promise<void>,
   each: (line: string) => boolean,
   limit: number,
-): Promise<void> {
+) {
   const decoder = new TextDecoder();
   let carry = "";
   let bytes = 0;
@@ -169,7 +169,7 @@ class ChosenByFirstLine<T> implements Parser<T> {
 
   constructor(private readonly choose: (firstLine: string) => Parser<T>) {}
 
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array) {
     if (this.parser !== null) {
       this.parser.push(chunk);
       return;
@@ -180,12 +180,12 @@ class ChosenByFirstLine<T> implements Parser<T> {
     if (chunk.includes(LF) || this.heldBytes >= FIRST_LINE_MAX) this.start();
   }
 
-  finish(): T {
+  finish() {
     if (this.parser === null) this.start();
     return this.parser!.finish();
   }
 
-  private start(): void {
+  private start() {
     const all = new Uint8Array(this.heldBytes);
     let at = 0;
     for (const c of this.held) {
@@ -201,13 +201,7 @@ class ChosenByFirstLine<T> implements Parser<T> {
 }
 
 /** The format parserFor parses a file in. */
-export function formatRead(
-  kind: RowsKind,
-  file: string,
-  choice: ParserChoice,
-  firstLine: string,
-  head?: Uint8Array,
-): InputFormat {
+export function formatRead(kind: RowsKind, file: string, choice: ParserChoice, firstLine: string, head?: Uint8Array) {
   return decideFormat(file, { given: choice.format, kind, firstLine, columns: choice.columns, head }).format;
 }
 

@@ -9,7 +9,7 @@ import { asRowError, type PlaceOf } from "./input.js";
 type IdValues = Record<string, Record<string, number>>;
 
 /** Every row's docid: one decode of the whole pool when it is ASCII. */
-function docidStrings(docids: RowDocids, n: number): string[] {
+function docidStrings(docids: RowDocids, n: number) {
   const { bytes, offsets } = docids;
   const out = new Array<string>(n);
   let bits = 0;
@@ -25,7 +25,7 @@ function docidStrings(docids: RowDocids, n: number): string[] {
 }
 
 /** idValues, a columnar row's error said as its file's row. */
-export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf): IdValues {
+export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf) {
   try {
     return idValues(rows, values);
   } catch (e) {
@@ -33,7 +33,7 @@ export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, plac
   }
 }
 
-function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
+function idValues(rows: QrelsRows | RunRows, values: Float64Array) {
   const names = rows.qidNames.stringsOf(Array.from({ length: rows.qidNames.size }, (_, i) => i));
   const docids = docidStrings(rows.docids, rows.length);
   const out: IdValues = {};

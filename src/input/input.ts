@@ -11,7 +11,7 @@ import type { Evaluated } from "../pipeline/evaluate.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { qrelsParserFor, runParserFor, type ChunkSink, type ParserChoice } from "./formats.js";
 import { lineOfRow } from "../io/rows.js";
-import { fileLabelsRead, type LabelsRead } from "../pipeline/trec-labels.js";
+import { fileLabelsRead } from "../pipeline/trec-labels.js";
 
 /** Gunzipped bytes, pushed chunk by chunk. */
 export interface TextInput {
@@ -38,7 +38,7 @@ type Rows<K extends RowsKind> = { rows: RowsOf<K>; placeOf?: PlaceOf };
 type Placed<K extends RowsKind> = Required<Rows<K>>;
 
 /** An error about a columnar input's row `line`, said as `run.parquet: row 57: ...`. */
-export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }): unknown {
+export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }) {
   if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
   const { file, row } = rows.placeOf(e.line);
   return new RowError(file, row, undefined, e.reason);
@@ -77,10 +77,7 @@ export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<R
 }
 
 /** The labels trec_eval reads as another number (1.5 is 1): how many, and the first one's line or row. */
-export function judgmentsLabelsRead(
-  judgments: GroupedJudgments,
-  file: string = judgments.qrels.file,
-): LabelsRead | undefined {
+export function judgmentsLabelsRead(judgments: GroupedJudgments, file: string = judgments.qrels.file) {
   const q = judgments.qrels;
   const placeOf = places.get(judgments);
   return fileLabelsRead({ ...q, file }, (i) => {
@@ -92,7 +89,7 @@ export function judgmentsLabelsRead(
   });
 }
 
-export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice): Promise<GroupedJudgments> {
+export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice) {
   let judgments: GroupedJudgments;
   if ("batches" in input) {
     const { rows, placeOf } = await batchRows(input, "qrels", qids);
@@ -152,7 +149,7 @@ export async function evaluateRunInput(
 }
 
 /** The judged queries a run lacks (left out unless -c); `hint`: that -c counts them as 0. */
-export function notInRun(name: string, qids: readonly string[] | number, hint = false): string {
+export function notInRun(name: string, qids: readonly string[] | number, hint = false) {
   const n = typeof qids === "number" ? qids : qids.length;
   const some = typeof qids === "number" ? "" : ` (${qids.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""})`;
   const c = hint ? `; -c counts ${n === 1 ? "it" : "them"} as 0` : "";

@@ -11,7 +11,7 @@ import { readRows, type Input, type TextInput } from "./input.js";
 export const SNIFF_BYTES = 1 << 20;
 
 /** Whether the first MiB judges a document under two subtopics (a failed read: no). */
-export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): Promise<boolean> {
+export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>) {
   const shape = new SubtopicShape();
   try {
     await readFirstLines(read, (line) => shape.line(line), SNIFF_BYTES);
@@ -26,7 +26,7 @@ export interface SubtopicJudgments {
   sample: QuerySample;
 }
 
-function sampleOf(name: string, qids: readonly string[]): QuerySample {
+function sampleOf(name: string, qids: readonly string[]) {
   const distinct = [...new Set(qids)];
   return { name, queries: distinct.length, some: distinct.slice(0, 3) };
 }
