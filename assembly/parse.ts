@@ -10,23 +10,23 @@ export const PARSE_PAD: i32 = 64; // 16-byte loads run past a line's '\n'
 // The state block's i32 fields.
 export const ST_ROWS: i32 = 0; // rows so far (n)
 export const ST_USED: i32 = 4; // pool bytes used
-export const ST_LINE: i32 = 8; // 1-based number of the line at the stopping point
+export const ST_LINE: i32 = 8; // 1-based line where it stopped
 export const ST_SHIFT: i32 = 12; // line - row of the current stretch (RowLines)
 export const ST_STOP: i32 = 16; // why the call stopped (STOP_*)
-export const ST_QID_START: i32 = 20; // STOP_QID: the new id is buf[start, end)
+export const ST_QID_START: i32 = 20; // STOP_QID: the new id's buf[start, end)
 export const ST_QID_END: i32 = 24;
 export const ST_QID_ID: i32 = 28; // the current query id's number
-export const ST_QID_LEN: i32 = 32; // its length (its bytes at ST_QID_BYTES), -1: none yet
-export const ST_TAG_START: i32 = 36; // the last row's run tag (-1: no row this call)
+export const ST_QID_LEN: i32 = 32; // -1: none yet
+export const ST_TAG_START: i32 = 36; // last row's run tag (-1: none this call)
 export const ST_TAG_END: i32 = 40;
 export const ST_LETOR: i32 = 44; // LETOR_* bits
-export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
+export const ST_QID_BYTES: i32 = 64; // its bytes, QID_MAX at most
 const QID_MAX: i32 = 64;
 export const PARSE_STATE_BYTES: i32 = ST_QID_BYTES + QID_MAX + 16;
 
 export const STOP_END: i32 = 0; // every line parsed
 const STOP_SLOW: i32 = 1; // the host parses the line
-export const STOP_QID: i32 = 2; // the host interns a new query id, sets ST_QID_*
+export const STOP_QID: i32 = 2; // the host interns the id, sets ST_QID_*
 export const STOP_SHIFT: i32 = 3; // line - row != ST_SHIFT: a new stretch
 
 const SPACE: u32 = 32;
@@ -233,7 +233,7 @@ let lineEnd: i32 = 0;
   return c == LF || (c == CR && <u32>load<u8>(p + 1) == LF);
 }
 
-/** Splits a line of 64+ bytes to fieldStarts/Ends, lineEnd; returns min(fields, max + 1), or -1 for a control byte. */
+/** A 64+ byte line to fieldStarts/Ends, lineEnd; returns min(fields, max + 1), or -1 for a control byte. */
 function splitLong(p: usize, max: i32): i32 {
   let at = p;
   let n = 0;
@@ -441,7 +441,7 @@ const DOCI: u32 = 0x69636f64; // "doci"
   return p;
 }
 
-/** `rel qid:Q f:v ... # docid = X` (src/io/letor.ts), optional parts per ST_LETOR; plain decimal values. No qid or hash per row. */
+/** `rel qid:Q f:v ... # docid = X` (src/io/letor.ts), parts per ST_LETOR; plain decimals. No per-row qid or hash. */
 export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
   let n = load<i32>(st + ST_ROWS);
   let used = load<i32>(st + ST_USED);

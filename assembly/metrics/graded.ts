@@ -45,8 +45,8 @@ export function mse(): f64 {
   return sum / <f64>N;
 }
 
-// trec_eval's rbp and rbp_resid. trec_eval reads rbp's min and max uninitialised: the intended
-// definition is this one. rbp_resid adds the tail p^N only when some document is unjudged (trec_eval's quirk).
+// trec_eval's rbp and rbp_resid: its rbp reads min and max uninitialised (this is the intended one);
+// rbp_resid adds the tail p^N only when some document is unjudged (trec_eval's quirk).
 /** The largest gain over levels 0..L, L the highest judged label >= 0 (-1: none). */
 function maxLevelGain(): f64 {
   let top: f64 = -1;
@@ -94,7 +94,7 @@ export function rbpResidual(p: f64): f64 {
 }
 
 // trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
-// when N >= J + 2, as trec_eval's loop does. idealKeys is free: ranking/prefix-sums.ts uses it only while ranking.
+// when N >= J + 2, as trec_eval's loop. idealKeys is free: prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
   const n = positiveJudged(judged, judgedStart, judgedEnd, true, idealKeys, idealIdx);
   sortPairs(idealKeys, idealIdx, n);
@@ -179,7 +179,7 @@ export function inversions(): f64 {
   return (<f64>t * <f64>(t - 1)) / 2;
 }
 
-/** The tied pairs of n sorted values at `a`: t(t-1)/2 for each run of t equal values. */
+/** Tied pairs of n sorted values: t(t-1)/2 per run of t equal ones. */
 function tiedPairsIn(a: usize, n: i32): f64 {
   let pairs: f64 = 0;
   let same = 1;

@@ -66,7 +66,7 @@ export function relativeP(k: i32): f64 {
 export function unjudgedAt(k: i32): f64 {
   const n = ranksFor(k);
   let unjudged = 0;
-  for (let r = 0; r < n; r++) unjudged += <i32>!(f64At(rankLabel, r) >= 0); // NaN (no judgment) or negative
+  for (let r = 0; r < n; r++) unjudged += <i32>!(f64At(rankLabel, r) >= 0); // NaN or negative
   const denominator = k == 0 ? N : k;
   return denominator == 0 ? 0 : <f64>unjudged / <f64>denominator;
 }
@@ -74,7 +74,7 @@ export function unjudgedAt(k: i32): f64 {
 export function judgedAt(k: i32): f64 {
   const n = ranksFor(k);
   let judged = 0;
-  for (let r = 0; r < n; r++) judged += <i32>(f64At(rankLabel, r) == f64At(rankLabel, r)); // not NaN: judged
+  for (let r = 0; r < n; r++) judged += <i32>(f64At(rankLabel, r) == f64At(rankLabel, r)); // not NaN
   return n == 0 ? 0 : <f64>judged / <f64>n;
 }
 
@@ -122,7 +122,7 @@ export function bpref(): f64 {
   let sum: f64 = 0;
   for (let r = 0; r < N; r++) {
     const label = f64At(rankLabel, r);
-    if (!(label >= 0)) continue; // unjudged: NaN or negative
+    if (!(label >= 0)) continue; // NaN or negative
     if (label >= threshold) {
       sum += nonrelAbove == 0 ? 1 : 1 - <f64>(nonrelAbove < R ? nonrelAbove : R) / cap;
     } else {
@@ -132,8 +132,8 @@ export function bpref(): f64 {
   return sum / <f64>R;
 }
 
-// trec_eval's infAP (Yilmaz & Aslam 2006) and binG. Documents without a judgment ("nonpool") take
-// positions but are not counted; negative labels are "unjudged".
+// trec_eval's infAP (Yilmaz & Aslam 2006) and binG: unjudged ("nonpool") documents take positions but
+// are not counted; negative labels are "unjudged".
 const INFAP_EPSILON: f64 = 0.00001;
 
 export function infAP(): f64 {
@@ -177,7 +177,7 @@ export function binG(): f64 {
   return sum / <f64>R;
 }
 
-/** trec_eval's utility: the retrieved x relevant contingency table, weighted; n: trec_eval -N. */
+/** trec_eval's utility: the weighted retrieved x relevant table; n: -N. */
 export function utility(a: f64, b: f64, c: f64, d: f64, n: f64): f64 {
   const relRet = f64At(cumRel, N);
   return a * relRet + b * (<f64>N - relRet) + c * (<f64>R - relRet) + d * (n + relRet - <f64>N - <f64>R);
@@ -190,7 +190,7 @@ export function fallOut(k: i32): f64 {
   let nonRelevant = 0;
   for (let r = 0; r < n; r++) {
     const label = f64At(rankLabel, r);
-    nonRelevant += <i32>(label >= 0 && label < threshold); // false for NaN: no judgment
+    nonRelevant += <i32>(label >= 0 && label < threshold); // false for NaN
   }
   return <f64>nonRelevant / <f64>NR;
 }

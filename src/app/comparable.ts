@@ -11,7 +11,7 @@ export interface Row {
 }
 
 /** trec_eval lines with no per-query number: text, counts, gm_* (map and bpref compare theirs). */
-const NOT_PER_QUERY: ReadonlySet<string> = new Set(
+const NOT_PER_QUERY = new Set(
   trecLines(parseTrecMeasures(["all_trec"], []))
     .filter((l) => !l.perQuery || (l.print !== "float" && l.print !== "long"))
     .map((l) => l.name),

@@ -9,7 +9,7 @@ import { exactValues, gainTies, trecLines, trecMeasure } from "../trec/measures.
 import { lineKey, trecOptions, type Plan } from "./plan.js";
 import { relstrings } from "../trec/relstring.js";
 import { summaryOf, tieRangeOf } from "../pipeline/aggregate.js";
-import { evaluateBatch, type BatchExtras, type Evaluated, type Result, type TieRange } from "../pipeline/evaluate.js";
+import { evaluateBatch, type BatchExtras, type Evaluated, type Result } from "../pipeline/evaluate.js";
 import { trecLabelled } from "../pipeline/trec-labels.js";
 
 /** Adds the lines of `p.exact` and `meanOf`; `batch` labelled as trec_eval reads it (trecLabelled). */
@@ -31,7 +31,7 @@ export function trecExtras(p: Plan, result: Result<string>, batch: Batch, explic
       measureConventions[lineKey(l)!] = conventions;
     });
   }
-  const tieRange: Record<string, TieRange> | undefined = result.tieRange ? { ...result.tieRange } : undefined;
+  const tieRange = result.tieRange ? { ...result.tieRange } : undefined;
   const pointsMean = (cols: Float64Array[]) => {
     const v = new Float64Array(result.qids.length);
     for (let q = 0; q < v.length; q++) {

@@ -214,22 +214,26 @@ async function parserFor<K extends RowsKind>(
 ): Promise<Parser<RowsOf<K>>> {
   const clues = { given: choice.format, kind, columns: choice.columns };
   const d = decideFormat(file, clues);
-  const lineMayTell = d.format === "tsv" && !choice.columns;
   const runTag = kind === "run" ? runTagOf(file) : undefined;
   const o = { file, qids, kind, runTag, expectedBytes };
   const json = d.format === "json" ? (await import("../io/json.js")).JsonParser : null;
   const delimited = ["csv", "tsv"].includes(d.format) ? (await import("../io/delimited.js")).DelimitedParser : null;
-  const hint = choice.hint ?? CLI_COLUMNS_HINT;
   const make = (format: InputFormat): Parser<RowsOf<K>> => {
     if (format === "json" && json) return new json(o);
     if ((format === "csv" || format === "tsv") && delimited)
-      return new delimited({ ...o, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint });
+      return new delimited({
+        ...o,
+        delimiter: format === "csv" ? "," : "\t",
+        columns: choice.columns,
+        hint: choice.hint ?? CLI_COLUMNS_HINT,
+      });
     const t = { file, qids, docids: "per-row" as const, expectedBytes };
     const shape = format === "msmarco" ? ("msmarco" as const) : undefined;
-    const parser = kind === "qrels" ? new QrelsParser(t) : new RunParser({ ...t, shape, runTag: runTagOf(file) });
-    return parser as unknown as Parser<RowsOf<K>>;
+    return (kind === "qrels" ? new QrelsParser(t) : new RunParser({ ...t, shape, runTag })) as unknown as Parser<
+      RowsOf<K>
+    >;
   };
-  if (!lineMayTell) return make(d.format);
+  if (d.format !== "tsv" || choice.columns) return make(d.format);
   return new ChosenByFirstLine((firstLine) => make(decideFormat(file, { ...clues, firstLine }).format));
 }
 
