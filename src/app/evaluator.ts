@@ -1,11 +1,12 @@
 // An evaluator said as data, so a worker can make the same one (src/pipeline/partition.ts).
 import type { Measure } from "../measures/measure.js";
 import type { ExplicitOptions } from "../measures/options.js";
-import { parseMeasures } from "../names/resolve.js";
 import type { EvaluatorFor } from "../pipeline/partition.js";
 import { withCurve } from "./curve.js";
 import { evaluateBlock } from "./evaluate-block.js";
-import { options, plan, type Conventions, type Plan } from "./plan.js";
+import { measuresPlan, options, plan, type Conventions, type Plan } from "./plan.js";
+
+export { measuresPlan };
 
 export type EvaluationSpec =
   /** The CLI's -m names (none: `fallback`); `curve`: the page's (src/app/curve.ts). */
@@ -48,20 +49,6 @@ function specPlan(spec: EvaluationSpec) {
     return { plan: (spec.curve ? withCurve(p, spec.conventions, o)?.plan : undefined) ?? p, options: o };
   }
   return { plan: measuresPlan(spec.measures), options: spec.options };
-}
-
-/** The library's measures: kernel-computed, a row each. */
-export function measuresPlan(measures: Parameters<typeof parseMeasures>[0], warnings: string[] = []): Plan {
-  const ms = parseMeasures(measures, warnings);
-  return {
-    kind: "measures",
-    trec: [],
-    measures: ms,
-    rows: ms.map((m) => ({ name: m.name, measure: m.name })),
-    exact: [],
-    epi: { relevanceLevel: 1, numDocsInColl: 0 },
-    warnings,
-  };
 }
 
 /** Summaries are left to mergeBlocks; `name`: a file's name in warnings. */

@@ -101,18 +101,7 @@ export function plan(
         "bad-option",
         `-R ${relFormat}: rankeval reads ${relFormat} judgments with trec_eval's measures only (-m ...)`,
       );
-    const measures = parseMeasures(fallback, warnings);
-    return {
-      kind: "measures",
-      trec: [],
-      measures,
-      rows: measures.map((m) => ({ name: m.name, measure: m.name })),
-      exact: [],
-      epi,
-      warnings,
-      relFormat,
-      formatted: [],
-    };
+    return { ...measuresPlan(fallback, warnings, epi), relFormat, formatted: [] };
   }
   const words = specs.length ? specs : ["official"];
   const trecWords = words.filter((w) => typeof w === "string" && isTrecName(w));
@@ -185,6 +174,24 @@ export function plan(
     warnings,
     relFormat,
     formatted,
+  };
+}
+
+/** The library's measures: kernel-computed, a row each. */
+export function measuresPlan(
+  measures: Parameters<typeof parseMeasures>[0],
+  warnings: string[] = [],
+  epi = { relevanceLevel: 1, numDocsInColl: 0 },
+): Plan {
+  const ms = parseMeasures(measures, warnings);
+  return {
+    kind: "measures",
+    trec: [],
+    measures: ms,
+    rows: ms.map((m) => ({ name: m.name, measure: m.name })),
+    exact: [],
+    epi,
+    warnings,
   };
 }
 
