@@ -24,22 +24,22 @@ export let poolBytes: usize = 0;
 export let poolOffsets: usize = 0; // i32[entries + 1]
 
 // Scratch, sized by scratchBytes(maxRetrieved, maxJudged).
-export let keys: usize = 0; // f64[maxN]: scores in rank order
-export let order: usize = 0; // i32[maxN]: rows in rank order
-export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
-export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
+export let keys: usize = 0; // f64[maxN]: scores by rank
+export let order: usize = 0; // i32[maxN]: rows by rank
+export let rankLabel: usize = 0; // f64[maxN]: label by rank (NaN: unjudged)
+export let cumRel: usize = 0; // f64[maxN + 1]: relevant in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
 export let apSum: usize = 0; // f64[maxN + 1]: precision summed at the first c relevant ranks (c = cumRel[i]);
 //                               ties "average": the expected sum over ranks 1..i (metrics/rank.ts apSumAt)
-export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
-export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (filled with ties "average" only)
+export let relRank: usize = 0; // i32[maxN + 1]: relevant ranks
+export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (ties "average" only)
 export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant
-export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
+export let idealKeys: usize = 0; // f64[maxJ]: judged gains, descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
 export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
-export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: sortRows' buckets
+export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: buckets
 export let levelCount: usize = 0; // i32[gainTableLength]: judged per label
 // Ties "average", in rank order (prefix-sums.ts averageTies). tieStart (in tmpIdx): i32 x 4 per tie (first
 // place a, size t, relevant r, relevant above c); tieDelta (in tmpB): f64 x 2 (E[S] - S summed to its end, mean gain).

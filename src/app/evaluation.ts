@@ -1,8 +1,6 @@
-// One evaluation of judgments and runs for every face (CLI, evaluateFiles, the page's worker): a host
-// reads, hooks receive; every decision is here. Partitions first where the host has them; what they
-// leave goes the one-thread way, which says errors with file and line. Judgments are read while the
-// first runs are (PendingJudgments). Each warning is said once, then a run's missing judged queries
-// (unless -c), then the run, in order. Browser-safe.
+// One evaluation for every face (CLI, evaluateFiles, the page's worker): hosts read, hooks receive. Partitions
+// first; what they leave goes the one-thread way, whose errors name file and line. Judgments are read beside
+// the first runs. Each warning once, then a run's missing judged queries (unless -c), then the run. Browser-safe.
 import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 import type { ExplicitOptions } from "../measures/options.js";

@@ -30,7 +30,7 @@ import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labe
 /** The user's conventions; unset: the measures' own. */
 export interface Conventions {
   gain?: string;
-  /** -l as written: the threshold of other tools' names. */
+  /** -l as written. */
   threshold?: number;
   /** -l as trec_eval reads it (atol). Default: `threshold` truncated. */
   trecThreshold?: number;
@@ -45,13 +45,12 @@ export interface Conventions {
   relFormat?: RelFormat;
 }
 
-/** Each -m name read as trec_eval's first, then as other tools'. */
 export interface Plan {
   /** "trec" when every name is trec_eval's. */
   readonly kind: "trec" | "measures";
   readonly trec: TrecMeasure[];
   readonly measures: Measure[];
-  /** A report's rows: printed name and the key of its values. */
+  /** Printed name, key of its values. */
   readonly rows: readonly { readonly name: string; readonly measure: string }[];
   /** Computed by trec_eval's own algorithm, where the kernel's would differ. */
   readonly exact: TrecMeasure[];

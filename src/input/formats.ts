@@ -32,7 +32,7 @@ export interface FormatClues {
   kind?: RowsKind;
   /** First 8 bytes as stored. */
   head?: Uint8Array;
-  /** Last 8 bytes of a file: a columnar magic counts only if the end agrees (a truncated file goes by name). */
+  /** Last 8 bytes of a file: a columnar magic counts only if they agree (a truncated file goes by name). */
   tail?: Uint8Array;
   firstLine?: string;
   /** Given: a .tsv is never TREC text. */
@@ -161,7 +161,7 @@ export async function readFirstLines(
   if (carry) each(carry);
 }
 
-/** Holds the chunks until the first line is complete, then hands them to the parser it chooses. */
+/** Holds chunks until the first line is complete, then hands them to the parser it chooses. */
 class ChosenByFirstLine<T> implements Parser<T> {
   private held: Uint8Array[] = [];
   private heldBytes = 0;
