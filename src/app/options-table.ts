@@ -167,7 +167,7 @@ const trecNumber =
     return exact;
   };
 
-/** --interval's value: `t`, `bootstrap`, a level (`0.9`), or a method and a level (`bootstrap:0.9`). */
+/** `t`, `bootstrap`, `0.9` or `bootstrap:0.9`. */
 function intervalSpec(option: string, value: string): IntervalSettings {
   const [method, level, more] = value.split(":");
   const form = `"t", "bootstrap", a level such as 0.9, or both as bootstrap:0.9`;
@@ -288,7 +288,7 @@ groups), with trec_eval's measures over them (-m prefs, qrels_jg, ...)`,
       key: "debugLevel",
       names: "D Debug_level",
       value: "N[.QID]",
-      // trec_eval.c get_debug_level_query: the level before the first '.', the query after it.
+      // As trec_eval.c get_debug_level_query.
       read: (t, o, a) => {
         const dot = t.indexOf(".");
         const level = dot < 0 ? t : t.slice(0, dot);
@@ -622,7 +622,7 @@ evaluation's name for it)`,
   hidden: [
     { names: "v version" },
     { key: "obsolete", names: "o" },
-    // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
+    // Takes a value in trec_eval's long_options, unlike -o; ignored too.
     { key: "obsolete", names: "Output_old_results_format", value: "X" },
     {
       key: "resultsFormat",
