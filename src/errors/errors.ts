@@ -1,5 +1,5 @@
 import { counted } from "./counted.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean, orList } from "./suggest.js";
 
 /** Every error rankeval throws on purpose: `code` is stable for programs, `message` says what and where. */
 export class RankevalError extends Error {
@@ -101,10 +101,6 @@ export const ANY: OptionType = { test: () => true, is: "" };
 
 export function oneOf(values: readonly string[]): OptionType {
   return { test: (v) => typeof v === "string" && values.includes(v), is: orList(values.map((v) => JSON.stringify(v))) };
-}
-
-function orList(items: readonly string[]) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
 export const required = (t: OptionType): OptionType => ({ ...t, required: true });

@@ -53,7 +53,10 @@ export function nearest(word: string, known: Iterable<string>, limit = 3) {
 /** ` (did you mean a, b or c?)`, or "". */
 export function didYouMean(word: string, known: Iterable<string>, show = (n: string) => n) {
   const near = nearest(word, known).map(show);
-  if (near.length === 0) return "";
-  const list = near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`;
-  return ` (did you mean ${list}?)`;
+  return near.length ? ` (did you mean ${orList(near)}?)` : "";
+}
+
+/** `a, b or c`. */
+export function orList(items: readonly string[]) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
