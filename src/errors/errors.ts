@@ -84,6 +84,7 @@ export interface OptionType {
 export const BOOLEAN: OptionType = { test: (v) => typeof v === "boolean", is: "true or false" };
 export const STRING: OptionType = { test: (v) => typeof v === "string", is: "a string" };
 export const NUMBER: OptionType = { test: (v) => typeof v === "number" && !Number.isNaN(v), is: "a number" };
+/** Sizes past 4 GiB too. */
 export const COUNT: OptionType = {
   test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0,
   is: "an integer >= 0",
