@@ -1,5 +1,4 @@
-// The kernel's whole ABI (declared for the host in src/kernel/module.ts). The host owns linear memory
-// from heapBase() on; nothing here allocates.
+// The kernel's ABI (declared in src/kernel/module.ts). The host owns memory from heapBase() on.
 
 import { setConfiguration, NoRelevant, BeyondList, ALL, gainOf } from "./ranking/state";
 import { rankQuery, Depths } from "./ranking/prefix-sums";
@@ -10,7 +9,7 @@ import { clearDiversity, setDiversityQuery } from "./metrics/diversity";
 import { addDepths, measure } from "./families.generated";
 export { Family } from "./families.generated";
 
-/** f64 parameters per measure, in its registry row's order: utility's five (a, b, c, d, n). */
+/** f64 parameters per measure: utility's five (a, b, c, d, n). */
 export const PARAM_SLOTS: i32 = 5;
 
 export const SPEC_NEEDS_RELEVANT: i32 = 1;
@@ -19,20 +18,14 @@ export function heapBase(): usize {
   return __heap_base;
 }
 
-/**
- * configure()'s scratch for rankings of up to maxN rows and maxJ judgments, in bytes. A double: a
- * ranking of tens of millions of rows needs more than a u32 holds, which the host must see to refuse.
- */
+/** configure()'s scratch bytes for maxN rows and maxJ judgments; a double, so the host sees a u32 overflow. */
 export function scratchBytes(maxN: i32, maxJ: i32, gainTableLength: i32): f64 {
   const n = <f64>maxN + 1;
   const j = <f64>maxJ + 1;
   return n * (8 * 9 + 4 * 3 + 4 * (BUCKETS_PER_ROW + 1)) + 16 + j * (8 * 2 + 4) + <f64>gainTableLength * 4 + 64 + extraBytes(maxN, maxJ);
 }
 
-/**
- * Before evaluate() (the fields: ranking/state.ts). gainMode: 0 linear, 1 exp, 2 table; noRelevant: 0 zero,
- * 1 one, 2 NaN. docids: 0 keeps ties in input order.
- */
+/** Fields: ranking/state.ts. gainMode: 0 linear, 1 exp, 2 table; noRelevant: 0 zero, 1 one, 2 NaN; docids 0: input order. */
 export function configure(
   gainMode: i32, gainTable: usize, gainTableLength: i32, gainMonotone: bool, threshold: f64, noRelevant: i32,
   beyondList: i32, ties: i32, depth: i32, judgedOnly: bool, discount: usize, docids: usize, poolBytes: usize, poolOffsets: usize,
@@ -51,8 +44,7 @@ export function configure(
   state.tmpB = p; p += n * 8;
   state.ipAt = p; p += n * 8;
   state.reciprocal = p; p += n * 8;
-  // 1/i for the ranks (ties "average" reads it for average precision: a multiplication a rank
-  // where a division would cost several).
+  // 1/i: ties "average" multiplies where a division would cost several.
   if (ties == state.TieMode.AVERAGE) for (let i = 1; i <= maxN; i++) store<f64>(state.reciprocal + (<usize>i << 3), 1.0 / <f64>i);
   state.idealKeys = p; p += j * 8;
   state.idcg = p; p += j * 8;
@@ -70,10 +62,7 @@ export function configure(
 
 export { configureDiversity, diversityScratchBytes } from "./metrics/diversity";
 
-/**
- * Whether the `count` doubles at `values` are all finite: x - x is 0 only for a finite x; four sums
- * so that the additions overlap.
- */
+/** All `count` doubles finite: x - x is 0 only for finite x; four sums overlap. */
 export function allFinite(values: usize, count: i32): bool {
   let sum0 = f64x2.splat(0);
   let sum1 = sum0;
@@ -101,12 +90,11 @@ export function allFinite(values: usize, count: i32): bool {
 }
 
 /**
- * A bound on the gains of the `count` labels at `values`: the larger of the table's largest gain and the
- * formula's gain of the largest label (outside the table gains grow with the label). One SIMD pass, so that
- * the host looks for the largest gain (largestGain) only where this bound passes what sums can hold.
+ * A bound on the labels' gains: max(the table's largest, the formula's gain of the largest label). One SIMD
+ * pass; the host calls largestGain only where it passes what sums can hold.
  */
 export function gainBound(values: usize, count: i32): f64 {
-  // pmax(a, b) is a < b ? b : a: unjudged labels (NaN) are passed over.
+  // pmax(a, b) is a < b ? b : a: NaN passed over.
   let hi = f64x2.splat(-Infinity);
   let i = 0;
   for (; i + 2 <= count; i += 2) hi = f64x2.pmax(hi, v128.load(values + (<usize>i << 3)));
@@ -120,11 +108,7 @@ export function gainBound(values: usize, count: i32): f64 {
   return bound;
 }
 
-/**
- * The index of the largest gain among the `count` labels at `values` under configure()'s gain, the
- * largest label among equal gains (so the same label whatever the rows' order); -1 when count is 0.
- * The host refuses gains whose sums could overflow (src/kernel/kernel.ts checkGains).
- */
+/** Index of the largest gain (ties: the largest label, whatever the order); -1 if none. For checkGains. */
 export function largestGain(values: usize, count: i32): i32 {
   let best = -1;
   let bestGain = -Infinity;
@@ -141,7 +125,7 @@ export function largestGain(values: usize, count: i32): i32 {
   return best;
 }
 
-/** A label's gain under configure()'s gain (the table's, else the formula). */
+/** The table's gain, else the formula's. */
 export function labelGain(label: f64): f64 {
   return gainOf(label);
 }
@@ -175,8 +159,7 @@ export function evaluate(
       } else if (k > state.N && state.beyondList == BeyondList.ZERO) {
         v = 0;
       } else {
-        // clip: read at k = N; an empty list (depth 0, or nothing kept by -J) scores 0 at any cutoff,
-        // where k = 0 would read "no cutoff".
+        // clip: read at k = N; an empty list scores 0, where k = 0 would mean "no cutoff".
         if (k > state.N && state.beyondList == BeyondList.CLIP) k = state.N;
         v = k == 0 && state.N == 0 && load<i32>(cutoffs + (<usize>s << 2)) > 0 ? 0 : measure(load<i32>(families + (<usize>s << 2)), k, params + <usize>s * <usize>PARAM_SLOTS * 8);
       }

@@ -1,17 +1,14 @@
-// A block of a run joined to its judgments in the kernel, query by query (src/pipeline/join-rows.ts
-// lays the inputs out and chooses the queries; this is its inner loop). Each query gets a small
-// open-addressing table of its judged ids (reused, cleared per query): slot = (key, hash), key =
-// judged row + 1 (> 0), or -(run row + 1) once the run ranked that document, 0 when empty; the slot
-// is the top bits of hash times 2^32/phi. A run row probes it: a hash match is confirmed by comparing
-// the bytes, never by the hash alone; the run's rows go into the same table, which finds a document
-// ranked twice. Nothing here allocates.
+// The inner loop of src/pipeline/join-rows.ts. Per query, an open-addressing table of judged ids:
+// slot = (key, hash), key = judged row + 1, or -(run row + 1) once ranked, 0 empty; slot index: top bits
+// of hash * 2^32/phi. Hash matches are confirmed by bytes. Run rows go into the same table, which finds
+// a document ranked twice. Nothing here allocates.
 
 import { rowHash, sameBytes } from "./parse";
 
-/** Readable bytes after every id of a pool the join reads (16-byte compares run past an id's end). */
+/** Readable bytes past a pool's ids (16-byte compares). */
 export const JOIN_PAD: i32 = 16;
 
-/** Where joinQueries stopped on a duplicate document: the row (judged or run) and its query's index. */
+/** Where joinQueries stopped on a duplicate: the row and its query's index. */
 export const DUP_NONE: i32 = 0;
 export const DUP_JUDGED: i32 = 1;
 export const DUP_RUN: i32 = 2;
@@ -29,7 +26,7 @@ export function duplicateQuery(): i32 {
   return load<i32>(p + (<usize>i << 2));
 }
 
-/** Clears the table for a query of `rows` ids: a power of two of slots, at least 16 and twice the rows; its bits. */
+/** Clears a table of a power of two >= 16 and >= 2 rows slots; returns its bits. */
 // @ts-ignore: decorator
 @inline function clearTable(slots: usize, rows: i32): i32 {
   let bits = 4;
@@ -38,16 +35,12 @@ export function duplicateQuery(): i32 {
   return bits;
 }
 
-/** The first slot a hash probes in a table of 2^bits slots. */
 // @ts-ignore: decorator
 @inline function firstSlot(h: i32, bits: i32): u32 {
   return (<u32>h * 0x9e3779b1) >>> <u32>(32 - bits);
 }
 
-/**
- * Puts row `key` - 1 (its id at bytes[off[key - 1], off[key]), hash h) in the table, or finds an earlier
- * row of the table with the same id: 0 when put, else that row's key.
- */
+/** Puts row `key` - 1 (id at bytes[off[key - 1], off[key])): 0, or the key of an earlier row with its id. */
 // @ts-ignore: decorator
 @inline function putId(slots: usize, bits: i32, key: i32, h: i32, off: usize, bytes: usize): i32 {
   const a = i32At(off, key - 1);
@@ -68,18 +61,15 @@ export function duplicateQuery(): i32 {
     }
     s = (s + 1) & mask;
   }
-  return 0; // not reached: the table always has an empty slot
+  return 0; // not reached
 }
 
 /**
- * Joins `nq` queries. Query k's judged rows are entries [q[4k], q[4k+1]) of jOrder (rows grouped by
- * query) or, when jOrder is 0, rows [q[4k], q[4k+1]) themselves; its run rows likewise from q[4k+2],
- * q[4k+3] and rOrder. Judgments: id end offsets jOff (i32[rows + 1]), bytes jBytes, hashes jHash,
- * labels jRel (f64); the run: rOff, rBytes, rHash, scores rScore. Writes the batch: offsets and
- * judgedOffsets (i32[nq + 1]), per ranked row scores, labels (NaN: not judged), docids (the run row),
- * and judged (f64, every judgment of a query in its order). slots: 8 bytes a slot, room for the widest
- * query's table (each query's is sized here: a power of two, at least twice its rows). Returns DUP_NONE, or DUP_JUDGED /
- * DUP_RUN for a document twice in one query (duplicateRow(), duplicateQuery() say where).
+ * Joins `nq` queries. Query k's judged rows: entries [q[4k], q[4k+1]) of jOrder, or those rows when
+ * jOrder is 0; run rows likewise from q[4k+2], q[4k+3] and rOrder. Ids end at jOff/rOff (i32[rows + 1])
+ * in jBytes/rBytes. Writes offsets and judgedOffsets (i32[nq + 1]), per ranked row scores, labels (NaN:
+ * unjudged), docids (run row), and judged (f64, a query's judgments in order). slots: 8 bytes each, room
+ * for the widest query's table. Returns DUP_NONE, or DUP_JUDGED / DUP_RUN (duplicateRow/Query say where).
  */
 export function joinQueries(
   nq: i32, q: usize,
@@ -128,7 +118,7 @@ export function joinQueries(
         }
         if (load<i32>(slot, 4) == h) {
           if (key > 0) {
-            // Judged: the same id when the same length and bytes (most often, hashes being equal).
+            // Judged: same id if same length and bytes.
             const b = i32At(jOff, key - 1);
             if (i32At(jOff, key) - b == len && sameBytes(rBytes + <usize>a, jBytes + <usize>b, len)) {
               label = load<f64>(jRel + (<usize>(key - 1) << 3));
@@ -158,9 +148,8 @@ export function joinQueries(
 }
 
 /**
- * The first row whose document id came earlier in its query, or -1: the judged side of joinQueries'
- * table alone. Query k's rows are [starts[k], starts[k + 1]); ids end at offsets (i32[rows + 1]) in bytes;
- * slots: 8 bytes for each of twice the largest query's rows, a power of two >= 16.
+ * The first row whose docid came earlier in its query, or -1 (joinQueries' judged side alone). Query k:
+ * rows [starts[k], starts[k + 1]); slots as joinQueries'.
  */
 export function firstRepeated(nq: i32, starts: usize, offsets: usize, bytes: usize, slots: usize): i32 {
   for (let k = 0; k < nq; k++) {

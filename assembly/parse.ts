@@ -1,34 +1,32 @@
-// The fast path of the per-row parsers (src/io/run.ts, qrels.ts, letor.ts, scores.ts). The host copies
-// whole lines (buf[end - 1] is '\n', PARSE_PAD readable bytes after end); a parser appends the usual
-// lines' rows to the host's columns and stops at the first line it does not take (comments, errors,
-// numbers it cannot read exactly: the host's slow path has the exact messages), a new query id, or a
-// new stretch of lines (RowLines), saying why in the state block. Nothing here allocates.
-// Bitmasks of the bytes <= ' ' (unsigned: UTF-8 bytes are field bytes) find fields. Numbers: Clinger's
-// fast path (digits below 2^53, 10^|e| <= 10^22: one correctly rounded operation, as Number() gives).
+// Fast path of the per-row parsers (src/io/run.ts, qrels.ts, letor.ts, scores.ts). The host copies whole
+// lines (buf[end - 1] is '\n', PARSE_PAD readable bytes after end). A parser appends rows and stops, saying
+// why in the state block, at a line it does not take (the host's slow path has the exact messages), a new
+// query id, or a new stretch of lines (RowLines). Nothing here allocates. Fields: bitmasks of bytes <= ' '
+// (unsigned: UTF-8 bytes are field bytes). Numbers: Clinger's fast path (digits < 2^53, |e| <= 22: one
+// correctly rounded operation, as Number()).
 
-// 16-byte loads run past a line's '\n'.
-export const PARSE_PAD: i32 = 64;
+export const PARSE_PAD: i32 = 64; // 16-byte loads run past a line's '\n'
 
-// The state block's i32 fields (byte offsets).
+// The state block's i32 fields.
 export const ST_ROWS: i32 = 0; // rows so far (n)
 export const ST_USED: i32 = 4; // pool bytes used
-export const ST_LINE: i32 = 8; // 1-based number of the line at the stopping point
+export const ST_LINE: i32 = 8; // 1-based line where it stopped
 export const ST_SHIFT: i32 = 12; // line - row of the current stretch (RowLines)
 export const ST_STOP: i32 = 16; // why the call stopped (STOP_*)
-export const ST_QID_START: i32 = 20; // STOP_QID: the new id is buf[start, end)
+export const ST_QID_START: i32 = 20; // STOP_QID: the new id's buf[start, end)
 export const ST_QID_END: i32 = 24;
 export const ST_QID_ID: i32 = 28; // the current query id's number
-export const ST_QID_LEN: i32 = 32; // its length (its bytes at ST_QID_BYTES), -1: none yet
-export const ST_TAG_START: i32 = 36; // the last row's run tag (-1: no row this call)
+export const ST_QID_LEN: i32 = 32; // -1: none yet
+export const ST_TAG_START: i32 = 36; // last row's run tag (-1: none this call)
 export const ST_TAG_END: i32 = 40;
 export const ST_LETOR: i32 = 44; // LETOR_* bits
-export const ST_QID_BYTES: i32 = 64; // the current query id's bytes, QID_MAX at most
+export const ST_QID_BYTES: i32 = 64; // its bytes, QID_MAX at most
 const QID_MAX: i32 = 64;
 export const PARSE_STATE_BYTES: i32 = ST_QID_BYTES + QID_MAX + 16;
 
 export const STOP_END: i32 = 0; // every line parsed
 const STOP_SLOW: i32 = 1; // the host parses the line
-export const STOP_QID: i32 = 2; // the host interns a new query id, sets ST_QID_*
+export const STOP_QID: i32 = 2; // the host interns the id, sets ST_QID_*
 export const STOP_SHIFT: i32 = 3; // line - row != ST_SHIFT: a new stretch
 
 const SPACE: u32 = 32;
@@ -59,7 +57,7 @@ const HASH: u32 = 35;
   return p;
 }
 
-/** Whether [a, a + len) and [b, b + len) hold the same bytes (16 readable bytes past each). */
+/** [a, a + len) equals [b, b + len) (16 readable bytes past each). */
 // @ts-ignore: decorator
 @inline export function sameBytes(a: usize, b: usize, len: i32): bool {
   let i = 0;
@@ -71,7 +69,7 @@ const HASH: u32 = 35;
   return (i8x16.bitmask(i8x16.eq(v128.load(a + <usize>i), v128.load(b + <usize>i))) & want) == want;
 }
 
-/** rowHash of src/io/rows.ts; ids of up to 8 bytes (most) are one masked 8-byte load. */
+/** src/io/rows.ts rowHash; ids of up to 8 bytes: one masked load. */
 // @ts-ignore: decorator
 @inline export function rowHash(p: usize, len: i32): i32 {
   let h: u32 = <u32>len;
@@ -109,7 +107,7 @@ const HASH: u32 = 35;
   return STOP_QID;
 }
 
-/** The '\n' of the line end at q, or 0 when none. */
+/** The '\n' of a line end at q, or 0. */
 // @ts-ignore: decorator
 @inline function lineEndAt(q: usize): usize {
   const c = <u32>load<u8>(q);
@@ -134,7 +132,7 @@ const HASH: u32 = 35;
   store<i32>(st + ST_STOP, p >= end ? STOP_END : stop);
 }
 
-/** The bytes <= ' ' among the 64 (32, upper bits set) bytes at p, as bits. */
+/** Bits of the bytes <= ' ' among 64 (32, upper bits set) at p. */
 // @ts-ignore: decorator
 @inline function blanks64(p: usize): u64 {
   const sp = i8x16.splat(32);
@@ -152,7 +150,7 @@ const HASH: u32 = 35;
   return a | (b << 16) | 0xffffffff00000000;
 }
 
-/** The bytes below ' ' but tabs among the 64 (32) bytes at p, as bits; the first ends the line. */
+/** Bits of the bytes < ' ' but tabs among 64 (32) at p; the first ends the line. */
 // @ts-ignore: decorator
 @inline function ends64(p: usize): u64 {
   return ends32(p) | (ends32(p + 32) << 32);
@@ -173,7 +171,7 @@ const TWO53: u64 = 9007199254740992;
 
 let numberEnd: usize = 0;
 
-/** `[+-]?digits[.digits]([eE][+-]?digits)?` at p when the fast path reads it, else NaN; ends at numberEnd. */
+/** `[+-]?digits[.digits]([eE][+-]?digits)?` at p, else NaN; ends at numberEnd. */
 // @ts-ignore: decorator
 @inline function number(p: usize): f64 {
   let c = <u32>load<u8>(p);
@@ -224,7 +222,7 @@ let numberEnd: usize = 0;
 }
 
 const FIELDS = 8;
-// Literals are static data; `new` would allocate at the heap base, which is the host's.
+// Static data: `new` would allocate at the host's heap base.
 const fieldStarts: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
 const fieldEnds: StaticArray<i32> = [0, 0, 0, 0, 0, 0, 0, 0];
 let lineEnd: i32 = 0;
@@ -235,10 +233,7 @@ let lineEnd: i32 = 0;
   return c == LF || (c == CR && <u32>load<u8>(p + 1) == LF);
 }
 
-/**
- * The fields of a line of 64 bytes or more (shorter ones are split from bitmasks) to fieldStarts/Ends,
- * its end to lineEnd. Returns min(fields, max + 1), or -1 for a control byte before its '\n'.
- */
+/** A 64+ byte line to fieldStarts/Ends, lineEnd; returns min(fields, max + 1), or -1 for a control byte. */
 function splitLong(p: usize, max: i32): i32 {
   let at = p;
   let n = 0;
@@ -258,10 +253,9 @@ function splitLong(p: usize, max: i32): i32 {
   return n > max ? max + 1 : n;
 }
 
-// Run and qrels lines: the first byte is a field's (blank and comment lines are the host's); the
-// first byte below ' ' but a tab must be the line's '\n' or "\r\n". In a line under 64 bytes, `starts`
-// and `ends` hold a bit per field's start and end, taken lowest first. `run` is a constant: each
-// parser inlines its own loop.
+// Run and qrels lines (blank and comment lines are the host's); the first byte < ' ' but a tab must
+// be "\n" or "\r\n". Under 64 bytes, `starts`/`ends` hold a bit per field, taken lowest first. `run` is
+// a constant: each parser inlines its own loop.
 // @ts-ignore: decorator
 @inline function trecRows(
   run: bool, st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
@@ -292,7 +286,7 @@ function splitLong(p: usize, max: i32): i32 {
         if (L < 64) b = blanks64(p);
       }
     }
-    // The query id's end; the document id, score or label, and tag: [start, end).
+    // Ends of the qid; [start, end) of docid, value, tag.
     let e0: i32, ds: i32, de: i32, vs: i32, ve: i32;
     let ts = 0;
     let te = 0;
@@ -360,7 +354,7 @@ function splitLong(p: usize, max: i32): i32 {
       if (bad) break;
       v = neg ? -<f64>rel : <f64>rel;
     }
-    // The line's end, checked last: a branch on a byte that the bitmasks above need not wait for.
+    // Checked last: the bitmasks need not wait for this branch.
     const next = lineEndAt(p + <usize>L);
     if (next == 0) break;
     if (line - n != shift) {
@@ -386,21 +380,21 @@ function splitLong(p: usize, max: i32): i32 {
   return p;
 }
 
-/** Run lines `qid iter docno rank sim run_id` (get_trec_results.c; more fields: the host's). */
+/** `qid iter docno rank sim run_id` (get_trec_results.c). */
 export function parseRunRows(
   st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
 ): usize {
   return trecRows(true, st, p, end, qid, value, offsets, hashes, pool);
 }
 
-/** Qrels lines `qid iter docno rel` (get_qrels.c); labels of up to 15 digits (others: atol, the host's). */
+/** `qid iter docno rel` (get_qrels.c); labels of up to 15 digits (others: the host's atol). */
 export function parseQrelsRows(
   st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize,
 ): usize {
   return trecRows(false, st, p, end, qid, value, offsets, hashes, pool);
 }
 
-/** src/io/rows.ts QuerySpans: each run of equal query ids' id and first row; returns the count. */
+/** src/io/rows.ts QuerySpans: each run of equal qids' id and first row; returns the count. */
 export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
   let k = 0;
   let prev: i32 = 0;
@@ -416,7 +410,7 @@ export function querySpans(qid: usize, n: i32, ids: usize, starts: usize): i32 {
   return k;
 }
 
-// ST_LETOR: the first line was read, lines have `qid:`, lines have `# docid = X`.
+// ST_LETOR: first line read, `qid:`, `# docid = X`.
 export const LETOR_KNOWN: i32 = 1;
 export const LETOR_QID: i32 = 2;
 export const LETOR_DOCID: i32 = 4;
@@ -430,7 +424,7 @@ const DOCI: u32 = 0x69636f64; // "doci"
   return c - 48 <= 9;
 }
 
-/** The end of the feature value `[-+]?digits[.digits]` at p, or 0. */
+/** End of `[-+]?digits[.digits]` at p, or 0. */
 // @ts-ignore: decorator
 @inline function plainValue(p: usize): usize {
   let c = <u32>load<u8>(p);
@@ -447,10 +441,7 @@ const DOCI: u32 = 0x69636f64; // "doci"
   return p;
 }
 
-/**
- * LETOR lines `rel qid:Q f:v ... # docid = X` (src/io/letor.ts), optional parts as ST_LETOR says;
- * features INDEX:VALUE with a plain decimal (others: the host's). No per-row query id or hash.
- */
+/** `rel qid:Q f:v ... # docid = X` (src/io/letor.ts), parts per ST_LETOR; plain decimals. No per-row qid or hash. */
 export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
   let n = load<i32>(st + ST_ROWS);
   let used = load<i32>(st + ST_USED);
@@ -461,7 +452,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
   const hasQid = (modes & LETOR_QID) != 0;
   const hasDoc = (modes & LETOR_DOCID) != 0;
   let stop = STOP_SLOW;
-  // The first line is the host's: it says which optional fields every line has.
+  // The host reads the first line: it sets the optional fields.
   while (p < end && (modes & LETOR_KNOWN) != 0) {
     let c = <u32>load<u8>(p);
     if (c <= SPACE || c == HASH) break;
@@ -475,7 +466,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
       const qe = fieldEnd(qs);
       const len = <i32>(qe - qs);
       if (len == 0 || !blank(load<u8>(qe))) break;
-      // '#' ends a query id: the host's.
+      // '#' in an id: the host's.
       let hashIn = false;
       for (let i: usize = qs; i < qe; i++) hashIn |= <u32>load<u8>(i) == HASH;
       if (hashIn) break;
@@ -539,7 +530,7 @@ export function parseLetorRows(st: usize, p: usize, end: usize, qid: usize, valu
   return p;
 }
 
-/** Prediction lines of one number (src/io/scores.ts); others are the host's. */
+/** One number a line (src/io/scores.ts). */
 export function parseScoreRows(st: usize, p: usize, end: usize, qid: usize, value: usize, offsets: usize, hashes: usize, pool: usize): usize {
   let n = load<i32>(st + ST_ROWS);
   let line = load<i32>(st + ST_LINE);

@@ -1,5 +1,5 @@
-// Resampling for src/compare/'s tests (randomization, bootstrap, randomised Tukey HSD); the host is
-// src/kernel/significance-kernel.ts, and test/_resampling-reference.ts draws the same stream in plain TypeScript.
+// Resampling for src/compare/'s tests; host: src/kernel/significance-kernel.ts; the same stream in plain
+// TypeScript: test/_resampling-reference.ts.
 // Iteration b draws from its own SplitMix64 sequence (Steele, Lea & Flood 2014):
 //   mix(z)  = z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27; z *= 0x94D049BB133111EB; z ^ (z >> 31)
 //   start_b = mix(seed + (b + 1) * G),   word_{b,i} = mix(start_b + (i + 1) * G),   G = 0x9E3779B97F4A7C15
@@ -52,7 +52,7 @@ let hasSpare = false;
   return <u32>(w >> 32);
 }
 
-/** Batches of bounds[0..count): (first digit, length, P, rejection threshold), 16 bytes each; returns how many. */
+/** Batches of bounds[0..count) as 16 bytes (first digit, length, P, rejection threshold); returns how many. */
 function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   let nb = 0;
   let i = 0;
@@ -76,7 +76,6 @@ function planBatches(bounds: usize, count: i32, batches: usize): i32 {
   return nb;
 }
 
-/** The first half of a batch that passes its rejection test. */
 // @ts-ignore: decorator
 @inline function acceptedHalf(product: u32, threshold: u32): u32 {
   let h = nextHalf();
@@ -99,9 +98,9 @@ function drawDigits(bounds: usize, batches: usize, nb: i32, digits: usize): void
 }
 
 /**
- * Randomization test: column sums under B sign vectors (query q flipped when bit q % 64 of word_{b,
- * q / 64} is set). A block of 8 queries' 256 subset sums are made once; an iteration adds the entry
- * its byte of signs selects (one add per 8 queries): sum s_q x_q = total - 2 * (flipped sum).
+ * Randomization test: column sums under B sign vectors (q flipped when bit q % 64 of word_{b, q / 64} is
+ * set). Each block of 8 queries' 256 subset sums is made once; an iteration adds the entry its byte of
+ * signs selects: sum s_q x_q = total - 2 * (flipped sum).
  */
 export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, words: usize, table: usize, out: usize): void {
   const wordsPerIteration = (rows + 63) >> 6;
@@ -163,7 +162,7 @@ export function randomizationSums(rows: i32, vectors: i32, x: usize, iterations:
         v128.store(o, a3, 48);
       }
     }
-    // total - 2 * flipped, the totals summed in query order.
+    // total - 2 * flipped, totals in query order.
     let t0 = f64x2.splat(0);
     let t1 = t0;
     let t2 = t0;
@@ -210,28 +209,27 @@ export function bootstrapSums(rows: i32, vectors: i32, x: usize, iterations: i32
 }
 
 /**
- * Randomised Tukey HSD: per iteration, the range over runs of the run sums, each query's values
- * shuffled among the runs (run r gets run perm[r]'s). Up to RIFFLE_MAX_RUNS runs, perm is one index
- * in [0, runs!) read as digits (c, a, b) with bounds C(runs, h), h!, (runs-h)!, h = runs / 2:
- * perm[r] = AB[R_c[r]], R_c sending the c-th h-subset's positions (by bit mask) to 0..h-1 and the
- * rest to h..runs-1, AB the a-th permutation of 0..h-1 then the b-th of h..runs-1: a bijection, so
- * uniform, from three table loads and a swizzle. More runs: Fisher-Yates, digits batched.
+ * Randomised Tukey HSD: per iteration, the range of the run sums, each query's values shuffled among the
+ * runs (run r gets perm[r]'s). Up to RIFFLE_MAX_RUNS runs, perm is one index in [0, runs!) as digits
+ * (c, a, b), bounds C(runs, h), h!, (runs-h)!, h = runs / 2: perm[r] = AB[R_c[r]], R_c sending the c-th
+ * h-subset (by bit mask) to 0..h-1 and the rest to h..runs-1, AB the a-th permutation of 0..h-1 then the
+ * b-th of h..runs-1: a bijection, so uniform; three table loads and a swizzle. More runs: Fisher-Yates.
  */
 export function tukeyRanges(rows: i32, runs: i32, vectors: i32, x: usize, iterations: i32, first: i32, seed: u64, acc: usize, perms: usize, bounds: usize, batches: usize, prefix: usize, tables: usize, out: usize): void {
-  // A known vector count keeps the per-run sums in registers.
+  // A known vector count keeps the sums in registers.
   if (vectors == 1) tukeyLoop(1, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else if (vectors == 2) tukeyLoop(2, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else if (vectors == 3) tukeyLoop(3, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else if (vectors == 4) tukeyLoop(4, rows, runs, x, iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out);
   else {
-    // More than 8 measures: four vectors at a time, the same permutations drawn again for each.
+    // Four vectors at a time, the same permutations redrawn for each.
     for (let v = 0; v < vectors; v += 4) {
       tukeyLoop(min(4, vectors - v), rows, runs, x + (<usize>v << 4), iterations, first, seed, acc, perms, bounds, batches, prefix, tables, out + (<usize>v << 4), vectors);
     }
   }
 }
 
-/** Up to this many runs, a query's permutation is read from tables (runs! < 2^32). */
+/** runs! < 2^32: permutations from tables. */
 export const RIFFLE_MAX_RUNS: i32 = 12;
 
 function factorial(n: i32): i32 {
@@ -296,10 +294,10 @@ function writePermutations(n: i32, offset: i32, at: usize): usize {
   return at; // unreachable
 }
 
-/** Queries whose permutations are made before they are added. */
+/** Queries permuted before they are added. */
 export const TUKEY_CHUNK: i32 = 32;
 
-/** Bytes of one query's permutation: the runs, in whole v128. */
+/** The runs, in whole v128. */
 export function permBytes(runs: i32): i32 {
   return (runs + 15) & ~15;
 }
@@ -370,8 +368,8 @@ export function permBytes(runs: i32): i32 {
           const first = load<i32>(at);
           const length = load<i32>(at, 4);
           const h = <u64>acceptedHalf(load<u32>(at, 8), load<u32>(at, 12));
-          // Digit k is A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32, P_k the first k+1 bounds'
-          // product: the same digits without a chain of multiplications.
+          // Digit k = A_k - bound_k A_{k-1}, A_k = (h * P_k) >> 32, P_k the first k+1 bounds' product:
+          // no chain of multiplications.
           let previous: u64 = 0;
           for (let k = 0; k < length; k++, i--) {
             const a = (h * load<u64>(prefix + (<usize>(first + k) << 3))) >> 32;
@@ -383,7 +381,7 @@ export function permBytes(runs: i32): i32 {
           }
         }
       }
-      // Two runs at a time: two independent chains of additions.
+      // Two runs at a time: independent chains.
       const rows0 = x + <usize>q0 * rowBytes;
       let r = 0;
       for (; r + 1 < runs; r += 2) {

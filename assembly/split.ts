@@ -1,18 +1,15 @@
-// Whole lines cut by query id for the workers that own the queries (src/pipeline/partition.ts): each
-// line goes to the worker its first field hashes to (FNV-1a, as partition.ts's queryHash, modulo the
-// workers), in order, each line read once (its end found 32 bytes at a time). Lines of one id in a
-// row are one run, copied at once. Nothing here allocates.
+// Lines cut by query id among workers (src/pipeline/partition.ts): FNV-1a of the first field (queryHash)
+// modulo the workers; consecutive lines of one id copied at once. Nothing here allocates.
 
 import { sameBytes } from "./parse";
 
-// Loads of 32 bytes run past the last line.
-export const SPLIT_PAD: i32 = 32;
+export const SPLIT_PAD: i32 = 32; // 32-byte loads run past the last line
 
 const LF: u32 = 10;
 const SPACE: u32 = 32;
 const TAB: u32 = 9;
 
-/** FNV-1a of [p, p + len): partition.ts's queryHash. */
+/** partition.ts's queryHash. */
 // @ts-ignore: decorator
 @inline function fnv(p: usize, len: i32): u32 {
   let h: u32 = 0x811c9dc5;
@@ -21,12 +18,10 @@ const TAB: u32 = 9;
 }
 
 /**
- * Cuts the lines of [p, end) among `parts` workers: part k's lines, in order, go to
- * [out + offset_k, ...), where offset_k is the sum of the sizes before k. Runs of lines to one worker
- * are noted in starts (i32, from p) and owners (i32) first, `capacity` at most: where they would be
- * more, it stops at the run that did not fit. Writes sizes[k] (i32) for each part, then
- * sizes[parts] = the part of the last line with a first field (-1: none), sizes[parts + 1] = where it
- * stopped (from p; end - p when done). `offsets`: i32[parts] of scratch.
+ * Cuts [p, end) among `parts`: part k's lines go in order to out + the sizes before k. Runs of lines are
+ * noted in starts/owners (i32), `capacity` at most, stopping at the one that does not fit. Writes
+ * sizes[k], sizes[parts] = the last id'd line's part (-1: none), sizes[parts + 1] = where it stopped
+ * (from p). `offsets`: i32[parts] scratch.
  */
 export function splitLines(
   p: usize,
@@ -54,7 +49,6 @@ export function splitLines(
       if (c != SPACE && c != TAB) break;
       qs++;
     }
-    // The id ends at the first byte <= ' ' (as the parsers' fields).
     let qe = qs;
     let m = i8x16.bitmask(i8x16.le_u(v128.load(qe), space));
     while (m == 0) {
@@ -82,8 +76,7 @@ export function splitLines(
       count = 1;
     }
     if (len > 0) last = owner;
-    // The line's end: the first '\n' from the id's end on.
-    // (32 bytes at a time: most lines end within them, one branch taken.)
+    // The '\n', 32 bytes at a time: most lines end within them.
     let q = qe;
     let w = <u32>i8x16.bitmask(i8x16.eq(v128.load(q), lf)) | (<u32>i8x16.bitmask(i8x16.eq(v128.load(q, 16), lf)) << 16);
     while (w == 0) {
@@ -97,7 +90,6 @@ export function splitLines(
   const stop = <i32>(pos - p);
   store<i32>(sizes + (<usize>parts << 2), last);
   store<i32>(sizes + (<usize>(parts + 1) << 2), stop);
-  // Each part's size, then the runs copied to their parts.
   for (let k: u32 = 0; k < parts; k++) store<i32>(sizes + (<usize>k << 2), 0);
   for (let i = 0; i < count; i++) {
     const e = i + 1 < count ? load<i32>(starts + (<usize>(i + 1) << 2)) : stop;

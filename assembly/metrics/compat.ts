@@ -5,7 +5,7 @@ import { sortPairs } from "../ranking/sort";
 import { extraA, extraB, extraIdx, extraIdx2 } from "./extra-scratch";
 
 export function compat(p: f64, normalize: bool): f64 {
-  // Retrieved documents with a label > 0: label (extraA), rank (extraIdx), by label desc, rank asc.
+  // Retrieved with label > 0: label (extraA), rank (extraIdx), by label desc, rank asc.
   let m = 0;
   for (let r = 0; r < N; r++) {
     const label = f64At(rankLabel, r);
@@ -19,7 +19,7 @@ export function compat(p: f64, normalize: bool): f64 {
   // Every judged label > 0, descending (extraB).
   const total = positiveJudged(judged, judgedStart, judgedEnd, false, extraB, extraIdx2);
   sortPairs(extraB, extraIdx2, total);
-  // Overlap at depth i: documents whose rank and ideal place are <= i, a histogram of their max.
+  // Overlap at depth i: a histogram of max(rank, ideal place).
   const depth = N > total ? N : total;
   for (let i = 0; i <= depth; i++) store<i32>(extraIdx2 + (<usize>i << 2), 0);
   let place = 0; // next ideal place

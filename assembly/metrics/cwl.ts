@@ -1,5 +1,5 @@
-// C/W/L measures as cwl_eval (SIGIR 2019) computes them for ir_measures (cwl_metrics.py and each metric's
-// c_vector; cwl_bpm.py static with unit costs); definitions: src/reference/formulas-graded.ts.
+// C/W/L measures as ir_measures' cwl_eval (SIGIR 2019: cwl_metrics.py, each metric's c_vector; cwl_bpm.py
+// static, unit costs); definitions: src/reference/formulas-graded.ts.
 // W_1 = 1 / sum_{i=1..n} prod_{j<i} C_j, W_i = W_1 prod_{j<i} C_j; the value sum_i W_i g_i.
 import { N, rankLabel, threshold, f64At } from "../ranking/state";
 

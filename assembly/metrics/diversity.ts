@@ -1,27 +1,27 @@
-// Diversity measures as ndeval.c 4.5 computes them (src/reference/formulas-subtopic.ts). At k = 1 ndeval
-// leaves alpha-DCG and ERR-IA unnormalised (its loop normalises from rank 2), as here. The ideal
-// ranking's equal scores: the greatest document id, first in the host's document order.
+// Diversity measures as ndeval.c 4.5 (src/reference/formulas-subtopic.ts). At k = 1 ndeval leaves
+// alpha-DCG and ERR-IA unnormalised (it normalises from rank 2), as here. The ideal ranking's ties: the
+// greatest document id, first in the host's order.
 import { N, order, threshold, f64At, i32At } from "../ranking/state";
 
-// Per ranked row and per judged document (descending id order), its (subtopic, judgment) pairs.
+// (subtopic, judgment) pairs per ranked row and per judged document (descending id).
 let subtopics: usize = 0; // i32 per query
 let rowOffsets: usize = 0; // i32 per row + 1
 let rowSub: usize = 0; // i32 per pair
 let rowGrade: usize = 0; // f64 per pair
-let docOffsets: usize = 0; // i32 per query + 1: the judged documents
-let docPairs: usize = 0; // i32 per judged document + 1: its pairs
+let docOffsets: usize = 0; // i32 per query + 1
+let docPairs: usize = 0; // i32 per judged document + 1
 let docSub: usize = 0;
 let docGrade: usize = 0;
 let active: bool = false;
 
 // Scratch: per rank (maxN + 1), per judged document (maxD + 1), per subtopic (maxS).
-let runDcg: usize = 0; // f64: raw DCG of ranks 0..r-1 at [r]
+let runDcg: usize = 0; // f64: at [r], raw DCG of ranks 0..r-1
 let runErr: usize = 0; // f64
-let runPairs: usize = 0; // f64: relevant pairs in ranks 0..r-1 at [r]
-let runCovered: usize = 0; // f64: subtopics covered by ranks 0..r-1 at [r]
-let idealDcg: usize = 0; // f64 over the ideal ranking, [r] for ranks 0..r-1
+let runPairs: usize = 0; // f64: relevant pairs
+let runCovered: usize = 0; // f64: subtopics covered
+let idealDcg: usize = 0; // f64: runDcg of the ideal ranking
 let idealErr: usize = 0;
-let picked: usize = 0; // i32 per judged document: 1 once the greedy ranking took it
+let picked: usize = 0; // i32 per judged document: taken by the greedy ranking
 let gain: usize = 0; // f64 per subtopic
 let count: usize = 0; // i32 per subtopic: relevant documents seen (MAP-IA), or covered (strec)
 let total: usize = 0; // f64 per subtopic: MAP-IA's sum
@@ -68,7 +68,7 @@ export function diversityActive(): bool {
   return active;
 }
 
-// The current query, and what was computed for it with which alpha and beta.
+// The current query, and the alpha and beta computed with.
 let query: i32 = 0;
 let doneSerial: i32 = -1;
 let doneAlpha: f64 = NaN;
@@ -153,7 +153,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
     if (rj > 0) mapIa += f64At(total, j) / <f64>rj;
   }
   mapIa /= <f64>m;
-  // The ideal ranking: ndeval's greedy one, as long as a document adds to the score.
+  // ndeval's greedy ideal, while a document adds to the score.
   for (let j = 0; j < S; j++) store<f64>(gain + (<usize>j << 3), 1);
   for (let d = d0; d < d1; d++) store<i32>(picked + (<usize>(d - d0) << 2), 0);
   idealLength = 0;
@@ -172,7 +172,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
       for (let p = i32At(docPairs, d); p < i32At(docPairs, d + 1); p++) {
         if (f64At(docGrade, p) >= thr) s += f64At(gain, i32At(docSub, p));
       }
-      // Documents in descending id order: the first of the highest scores is ndeval's choice.
+      // Descending id: the first of the highest is ndeval's choice.
       if (where < 0 || s > best) {
         where = d;
         best = s;
@@ -197,7 +197,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
   idealNrbp *= factor;
 }
 
-/** ndeval's discount(r) = log(2) / log(r + 2) for the 0-based rank r (1 at r = 0). */
+/** ndeval's discount(r) = log(2) / log(r + 2), 0-based r. */
 // @ts-ignore: decorator
 @inline function discountAt(r: i32): f64 {
   return r == 0 ? 1 : Math.log(2.0) / Math.log(<f64>r + 2);
@@ -208,7 +208,7 @@ function compute(serial: i32, alpha: f64, beta: f64): void {
   return f64At(a, k == 0 || k > length ? length : k);
 }
 
-/** The "ideal ideal" sums over ranks 0..k-1: every subtopic covered at every rank. */
+/** The "ideal ideal": every subtopic covered at every rank 0..k-1. */
 function idealIdeal(k: i32, alpha: f64, dcg: bool): f64 {
   let g = <f64>m;
   let sum: f64 = 0;
@@ -243,7 +243,7 @@ export function errIa(serial: i32, k: i32, alpha: f64): f64 {
   return collectionIndependent(k, alpha, false);
 }
 
-/** alpha-nDCG@k or nERR-IA@k over the ideal ranking's (0 when the ranking's is 0). */
+/** alpha-nDCG@k or nERR-IA@k (0 when the ranking's is 0). */
 function collectionDependent(serial: i32, k: i32, alpha: f64, dcg: bool): f64 {
   compute(serial, alpha, 0.5);
   if (m == 0) return 0;

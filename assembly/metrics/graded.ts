@@ -1,5 +1,4 @@
-// The measures of graded labels, from the prefix arrays. Their definitions:
-// src/reference/formulas-graded.ts.
+// Graded measures from the prefix arrays; definitions: src/reference/formulas-graded.ts.
 import {
   N, R, J, order, scores, keys, rankLabel, cumDcg, idcg, discount, idealKeys, idealIdx, tmpA, tmpB, gainOf, gainTable,
   gainTableLength, judged, judgedStart, judgedEnd, levelOf, f64At, i32At, ranksFor, positiveJudged,
@@ -34,7 +33,7 @@ export function err(k: i32, maxGrade: f64): f64 {
   return sum;
 }
 
-/** mse: not a ranking measure, but the seed notebooks report it beside nDCG. */
+/** mse: no ranking measure, but the seed notebooks report it. */
 export function mse(): f64 {
   if (N == 0) return 0;
   let sum: f64 = 0;
@@ -46,9 +45,9 @@ export function mse(): f64 {
   return sum / <f64>N;
 }
 
-// trec_eval's rbp and rbp_resid. trec_eval reads rbp's min and max uninitialised: the intended
-// definition is this one. rbp_resid adds the tail p^N only when some document is unjudged (trec_eval's quirk).
-/** The largest gain over the levels 0..L, L the highest judged label >= 0 (-1 when none is). */
+// trec_eval's rbp and rbp_resid: its rbp reads min and max uninitialised (this is the intended one);
+// rbp_resid adds the tail p^N only when some document is unjudged (trec_eval's quirk).
+/** The largest gain over levels 0..L, L the highest judged label >= 0 (-1: none). */
 function maxLevelGain(): f64 {
   let top: f64 = -1;
   for (let j = judgedStart; j < judgedEnd; j++) {
@@ -56,8 +55,8 @@ function maxLevelGain(): f64 {
     if (label > top) top = label;
   }
   if (top < 0) return 0;
-  // Integer levels in the table (custom tables need not grow with the label), then the top label's
-  // own gain, which bounds the gains of the levels past the table (linear or exponential there).
+  // The table's levels (custom tables need not grow), then the top label's gain, which bounds those
+  // past the table.
   let best = gainOf(top);
   const last = levelOf(top) >= 0 ? <i32>top : (top >= <f64>gainTableLength ? gainTableLength - 1 : <i32>top);
   for (let l = 0; l <= last; l++) {
@@ -95,7 +94,7 @@ export function rbpResidual(p: f64): f64 {
 }
 
 // trec_eval's G, ndcg_rel and Rndcg: ndcg_rel reads idcg(min(i, J)); rndcg adds dcg(N) / idcg(J) only
-// when N >= J + 2, as trec_eval's loop does. idealKeys is free: ranking/prefix-sums.ts uses it only while ranking.
+// when N >= J + 2, as trec_eval's loop. idealKeys is free: prefix-sums.ts uses it only while ranking.
 function idealGains(): i32 {
   const n = positiveJudged(judged, judgedStart, judgedEnd, true, idealKeys, idealIdx);
   sortPairs(idealKeys, idealIdx, n);
@@ -180,7 +179,7 @@ export function inversions(): f64 {
   return (<f64>t * <f64>(t - 1)) / 2;
 }
 
-/** The tied pairs of n sorted values at `a`: t(t-1)/2 for each run of t equal values. */
+/** Tied pairs of n sorted values: t(t-1)/2 per run of t equal ones. */
 function tiedPairsIn(a: usize, n: i32): f64 {
   let pairs: f64 = 0;
   let same = 1;
@@ -198,8 +197,7 @@ export function kendallTau(): f64 {
   const n = N;
   let n1: f64 = 0;
   let n3: f64 = 0;
-  // Within each run of equal scores, sort the labels descending: pairs tied in score then never
-  // count as discordant, and equal labels sit together so n3 can be counted.
+  // Labels descending within equal scores: score-tied pairs are never discordant, and n3 can be counted.
   let runStart = 0;
   for (let r = 0; r < n; r++) store<f64>(tmpA + (<usize>r << 3), labelAt(r));
   for (let i = 1; i <= n; i++) {

@@ -16,8 +16,7 @@
 // after a ranks, hold t documents of which r are relevant. The first relevant document of it is at
 // its j-th place with probability P(j) = C(t - j, r - 1) / C(t, r), and
 //   E[mrr@k] = sum over j <= min(t, k - a) of P(j) / (a + j)
-// (metrics/relevance.ts hitRate: the probability of a relevant document in the top k). S(k)'s expectation:
-// apSumAt below, from ranking/prefix-sums.ts averageTies.
+// (relevance.ts hitRate likewise). S(k)'s expectation: apSumAt below.
 import {
   N, R, apSum, cumRel, firstRel, firstTieSize, firstTieRelevant, tieMode, TieMode, idealKeys, idealIdx,
   judged, judgedStart, judgedEnd, tieStart, tieDelta, tieCount, reciprocal, f64At, ranksFor, positiveJudged,
@@ -25,9 +24,8 @@ import {
 import { sortPairs } from "../ranking/sort";
 
 /**
- * S(n): the sum over relevant ranks i <= n of rel(i)/i, from apSum (by the count of relevant documents
- * in ranks 1..n). With ties "average", its expectation: the given order's S plus the differences of
- * the ties before n (ranking/prefix-sums.ts averageTies), and within a tie its expected terms up to n.
+ * S(n) from apSum. With ties "average", its expectation: the given order's S plus the differences of the
+ * ties before n (prefix-sums.ts averageTies), and within a tie its expected terms up to n.
  */
 export function apSumAt(n: i32): f64 {
   if (tieMode != TieMode.AVERAGE || tieCount == 0) return f64At(apSum, <i32>f64At(cumRel, n));
@@ -39,7 +37,7 @@ export function apSumAt(n: i32): f64 {
   const t = load<i32>(at, 4);
   const before = g > 0 ? f64At(tieDelta + (<usize>(g - 1) << 4), 0) : 0;
   if (n >= a + t) return f64At(apSum, <i32>f64At(cumRel, n)) + f64At(tieDelta + (<usize>g << 4), 0);
-  // n inside the tie: S up to its start, and its expected terms at places a+1..n.
+  // n inside the tie: S to its start, plus its expected terms at a+1..n.
   const r = load<i32>(at, 8);
   const c = load<i32>(at, 12);
   const share = <f64>r / <f64>t;
@@ -71,7 +69,7 @@ export function mapTorchmetrics(k: i32): f64 {
 }
 
 export function mapPtranking(k: i32): f64 {
-  // The query's positive judged labels, sorted descending; the top min(k, count) summed.
+  // The top min(k, count) positive judged labels, summed.
   const count = positiveJudged(judged, judgedStart, judgedEnd, false, idealKeys, idealIdx);
   const top = k == 0 || k > count ? count : k;
   if (top < count) sortPairs(idealKeys, idealIdx, count);

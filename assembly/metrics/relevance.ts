@@ -33,11 +33,10 @@ export function f1(k: i32): f64 {
   return p + r == 0 ? 0 : (2 * p * r) / (p + r);
 }
 
-/** With ties "average", the probability that rel(k) > 0 (metrics/rank.ts). */
+/** Ties "average": P(rel(k) > 0). */
 export function hitRate(k: i32): f64 {
   if (tieMode != TieMode.AVERAGE) return f64At(cumRel, ranksFor(k)) > 0 ? 1 : 0;
-  // The mean over tie orders (metrics/rank.ts): 1 - C(t - r, m) / C(t, m) within the first tie
-  // holding a relevant document, m = k - a of its t places read (0 for m <= 0, 1 for m > t - r).
+  // 1 - C(t - r, m) / C(t, m) in the first tie holding a relevant document, m = k - a of its t places.
   if (firstRel == 0) return 0;
   const m = ranksFor(k) - (firstRel - 1);
   const t = firstTieSize;
@@ -67,7 +66,7 @@ export function relativeP(k: i32): f64 {
 export function unjudgedAt(k: i32): f64 {
   const n = ranksFor(k);
   let unjudged = 0;
-  for (let r = 0; r < n; r++) unjudged += <i32>!(f64At(rankLabel, r) >= 0); // NaN (no judgment) or negative
+  for (let r = 0; r < n; r++) unjudged += <i32>!(f64At(rankLabel, r) >= 0); // NaN or negative
   const denominator = k == 0 ? N : k;
   return denominator == 0 ? 0 : <f64>unjudged / <f64>denominator;
 }
@@ -75,11 +74,11 @@ export function unjudgedAt(k: i32): f64 {
 export function judgedAt(k: i32): f64 {
   const n = ranksFor(k);
   let judged = 0;
-  for (let r = 0; r < n; r++) judged += <i32>(f64At(rankLabel, r) == f64At(rankLabel, r)); // not NaN: judged
+  for (let r = 0; r < n; r++) judged += <i32>(f64At(rankLabel, r) == f64At(rankLabel, r)); // not NaN
   return n == 0 ? 0 : <f64>judged / <f64>n;
 }
 
-// trec_eval's set measures: the ranking as an unordered set of N documents, rel(N) of them relevant.
+// trec_eval's set measures: N documents, rel(N) relevant, unordered.
 export function setP(): f64 {
   return N == 0 ? 0 : numRelRet() / <f64>N;
 }
@@ -115,7 +114,7 @@ export function numNonrelJudgedRet(): f64 {
   return <f64>count;
 }
 
-/** trec_eval's bpref: unjudged documents (no judgment, or a negative label) are skipped. */
+/** trec_eval's bpref: unjudged documents (NaN or negative) skipped. */
 export function bpref(): f64 {
   if (R == 0) return 0;
   const cap = <f64>(NR < R ? NR : R);
@@ -123,7 +122,7 @@ export function bpref(): f64 {
   let sum: f64 = 0;
   for (let r = 0; r < N; r++) {
     const label = f64At(rankLabel, r);
-    if (!(label >= 0)) continue; // unjudged: NaN or negative
+    if (!(label >= 0)) continue; // NaN or negative
     if (label >= threshold) {
       sum += nonrelAbove == 0 ? 1 : 1 - <f64>(nonrelAbove < R ? nonrelAbove : R) / cap;
     } else {
@@ -133,8 +132,8 @@ export function bpref(): f64 {
   return sum / <f64>R;
 }
 
-// trec_eval's infAP (Yilmaz & Aslam 2006) and binG. Documents without a judgment ("nonpool") take
-// positions but are not counted; negative labels are "unjudged".
+// trec_eval's infAP (Yilmaz & Aslam 2006) and binG: unjudged ("nonpool") documents take positions but
+// are not counted; negative labels are "unjudged".
 const INFAP_EPSILON: f64 = 0.00001;
 
 export function infAP(): f64 {
@@ -178,7 +177,7 @@ export function binG(): f64 {
   return sum / <f64>R;
 }
 
-/** trec_eval's utility: the retrieved x relevant contingency table, weighted; n: trec_eval -N. */
+/** trec_eval's utility: the weighted retrieved x relevant table; n: -N. */
 export function utility(a: f64, b: f64, c: f64, d: f64, n: f64): f64 {
   const relRet = f64At(cumRel, N);
   return a * relRet + b * (<f64>N - relRet) + c * (<f64>R - relRet) + d * (n + relRet - <f64>N - <f64>R);
@@ -191,15 +190,14 @@ export function fallOut(k: i32): f64 {
   let nonRelevant = 0;
   for (let r = 0; r < n; r++) {
     const label = f64At(rankLabel, r);
-    nonRelevant += <i32>(label >= 0 && label < threshold); // false for NaN: no judgment
+    nonRelevant += <i32>(label >= 0 && label < threshold); // false for NaN
   }
   return <f64>nonRelevant / <f64>NR;
 }
 
 /**
- * ir_measures' Accuracy (providers/accuracy_provider.py) as 1 - sum over relevant documents of (the
- * non-relevant above it) / (relevant x non-relevant). NaN without a relevant retrieved document
- * (ir_measures leaves the query out) or a non-relevant one (it divides by zero there).
+ * ir_measures' Accuracy (accuracy_provider.py): 1 - sum over relevant of (non-relevant above) / (rel x
+ * non-rel). NaN without a relevant retrieved (ir_measures skips the query) or a non-relevant (it divides by 0).
  */
 export function accuracy(k: i32): f64 {
   const n = ranksFor(k);
@@ -228,10 +226,7 @@ export function accuracy(k: i32): f64 {
 
 let ipQuery: i32 = -1;
 
-/**
- * ipAt[c] = the best P(j) at ranks j >= r_c. Precision only rises at a relevant rank, so it is a suffix
- * maximum of m / r_m over the relevant ranks: the same quotients as a walk up every rank, once a query.
- */
+/** ipAt[c] = max P(j) at ranks j >= r_c: a suffix maximum of m / r_m (precision rises only at relevant ranks). */
 function fillIpAt(relRet: i32): void {
   let best: f64 = 0;
   for (let m = relRet; m >= 1; m--) {
@@ -249,7 +244,7 @@ export function iprecAtRecall(x: f64): f64 {
     fillIpAt(<i32>relRet);
     ipQuery = querySerial;
   }
-  // c = 0 reads as c = 1: the best precision from the first relevant rank down.
+  // c = 0 reads as c = 1.
   return f64At(ipAt, c < 1 ? 1 : <i32>c);
 }
 

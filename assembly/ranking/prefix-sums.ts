@@ -1,5 +1,4 @@
-// One query's ranking and prefix sums: the single sort, then every prefix array the batch's
-// measures read, each only as deep as the deepest cutoff that reads it. Metrics read from here.
+// One query's sort, then every prefix array the measures read, each only as deep as its deepest cutoff.
 
 import {
   keys, order, rankLabel, cumRel, cumDcg, apSum, relRank, idealKeys, idealIdx, idcg, tmpIdx, tmpA, levelCount, discount, threshold,
@@ -8,7 +7,7 @@ import {
 } from "./state";
 import { sortRows, sortPairs, sortByDocidDesc } from "./sort";
 
-/** How deep each prefix array goes for the batch's measures (0: not read, ALL: whole ranking). */
+/** Each prefix array's depth (0: not read, ALL: whole ranking). */
 export class Depths {
   static label: i32 = 0; // rankLabel
   static rel: i32 = 0; // cumRel, firstRel
@@ -22,7 +21,7 @@ export class Depths {
   return a < b ? a : b;
 }
 
-/** Ranks rows [start, end) (ties: input order, or trec_eval's document id order) and fills the prefix arrays. */
+/** Ranks rows [start, end) and fills the prefix arrays. */
 export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, judged: usize, jStart: i32, jEnd: i32): void {
   const len = end - start;
   sortRows(scores, start, len, keys, order, tmpIdx);
@@ -36,8 +35,8 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
   const gainDepth = imin(n, Depths.gain);
   const apDepth = imin(n, Depths.ap); // <= relDepth: MAP reads both
   store<f64>(cumRel, 0);
-  // Globals in locals: a global is a load at each use. Nothing branches on relevance (a coin flip to
-  // the predictor): the count adds 0 or 1, and each rank is written at relRank[count], kept if relevant.
+  // Globals in locals (a global is a load per use). No branch on relevance (a coin flip to the
+  // predictor): each rank is written at relRank[count], kept if relevant.
   const rows = order;
   const labelAt = rankLabel;
   const relAt = cumRel;
@@ -56,7 +55,7 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     store<f64>(labelAt + (<usize>r << 3), f64At(labels, load<i32>(rows + (<usize>r << 2))));
   }
   const first = rel > 0 ? load<i32>(ranks) : 0;
-  // Average precision over the relevant ranks only: the same sum, fewer divisions.
+  // AP over the relevant ranks only: fewer divisions.
   const apCount = apDepth > 0 ? <i32>f64At(relAt, apDepth) : 0;
   let ap: f64 = 0;
   store<f64>(apSum, 0);
@@ -70,18 +69,17 @@ export function rankQuery(scores: usize, labels: usize, start: i32, end: i32, ju
     dcg += gainOf(f64At(rankLabel, r)) * f64At(discount, r + 1);
     store<f64>(cumDcg + (<usize>(r + 1) << 3), dcg);
   }
-  // With -J the ranking is the documents kept: its ties are among them.
   judgeQuery(scores, judged, jStart, jEnd, n, tieMode == TieMode.AVERAGE ? averageTies(labels, judgedOnly ? n : len, n, first) : first);
 }
 
 function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32, first: i32): void {
   const thr = threshold;
-  // Judgments: every judged document of the query, retrieved or not, counted for R and NR and,
-  // when gains grow with the label, per level for the ideal ranking (as trec_eval does).
+  // Every judged document, retrieved or not, counted for R and NR and, for monotone gains, per level
+  // for the ideal ranking (as trec_eval).
   const limit = Depths.ideal;
   const countLevels = limit > 0 && gainMonotone;
-  // Two labels at a time, branch-free: counts subtract 0 / -1 lane masks. Levels 1 to 4 (nearly all
-  // scales) count in registers; other positive labels recount level by level. An odd count pads with -1.
+  // Two labels at a time, branch-free (subtracting lane masks). Levels 1 to 4 (nearly all scales) count
+  // in registers; others recount level by level. An odd count pads with -1.
   const thr2 = f64x2.splat(thr);
   const zero2 = f64x2.splat(0);
   let rel2 = i64x2.splat(0);
@@ -104,10 +102,10 @@ function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32
     }
   }
   const numRel = lanes(rel2);
-  // The threshold is > 0 (the host refuses others), so relevant labels are among those >= 0.
+  // The threshold is > 0 (the host's check).
   const numNonrel = lanes(judged2) - numRel;
   let topLevel = 0;
-  let outside = false; // a positive label that is no table level (fractional or very large)
+  let outside = false; // a positive label off the table
   if (countLevels) {
     const c1 = lanes(level1);
     const c2 = lanes(level2);
@@ -131,7 +129,7 @@ function judgeQuery(scores: usize, judged: usize, jStart: i32, jEnd: i32, n: i32
   setQuery(scores, n, numRel, numNonrel, numIdeal, first);
 }
 
-/** Ties "best" / "worst": each run of equal scores by label (NaN as 0), equal labels in row order. */
+/** Ties "best" / "worst": equal scores by label (NaN as 0), then row. */
 function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
   let runStart = 0;
   for (let i = 1; i <= len; i++) {
@@ -151,22 +149,16 @@ function orderTiesByLabel(labels: usize, len: i32, best: bool): void {
 }
 
 /**
- * Ties "average" (McSherry & Najork, ECIR 2008): the mean of each measure over every order of each
- * run of tied documents. The prefix arrays were filled for the order the sort gave; the runs of ties
- * (rare among real scores) are found and only what they change is patched. A tie of t documents, r of
- * them relevant, their gains summing to G, at ranks a+1..a+t with c relevant documents above it,
- * gives each of its places j, whatever the order:
- *   relevant with probability r/t: cumRel[a+j] = c + j r / t (exact again at the tie's end, so
- *     nothing after it changes);
- *   a gain of G/t on average: cumDcg is recomputed from the first tie on, as deep as measures read it;
- *   to average precision's sum S, E[rel(a+j)/(a+j); relevant at a+j] = (r/t)(c + 1 + (j-1)(r-1)/(t-1)) / (a+j)
- *     (given a relevant document at its j-th place, the other r-1 fill the other t-1 places evenly).
- * S after a tie differs from the given order's by a constant, the tie's expected terms less its
- * given ones: each tie's record (state.ts tieStart ...) keeps the sum of those before it, and
- * metrics/rank.ts apSumAt reads S from them. A tie cut by depth keeps its first places: a random
- * subset, whose expectations are the same per place. Returns the first rank of the first tie holding
- * a relevant document (a document alone is a tie of one), 0 if none; its size and relevant count
- * go to state, for the measures of the first relevant rank (metrics/rank.ts, relevance.ts).
+ * Ties "average" (McSherry & Najork, ECIR 2008): each measure's mean over every order of each tie. The
+ * sorted order's prefix arrays are patched where ties (rare) change them. A tie of t documents, r
+ * relevant, gains summing to G, at ranks a+1..a+t below c relevant ones, gives its place j:
+ *   cumRel[a+j] = c + j r / t (exact again at the tie's end);
+ *   a gain of G/t: cumDcg is recomputed from the first tie on;
+ *   to AP's sum S, (r/t)(c + 1 + (j-1)(r-1)/(t-1)) / (a+j) (the other r-1 relevant fill t-1 places evenly).
+ * S after a tie is off the given order's by a constant, kept per tie (state.ts tieStart ...) and read by
+ * metrics/rank.ts apSumAt. A tie cut by depth keeps its first places, a random subset: the same per
+ * place. Returns the first rank of the first tie holding a relevant document (0: none); its size and
+ * relevant count go to state for first-relevant measures (metrics/rank.ts, relevance.ts).
  */
 function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
   const relDepth = imin(n, Depths.rel);
@@ -191,7 +183,7 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
       i++;
       continue;
     }
-    // A tie from rank a + 1: its extent (past the depth too), relevant documents and gains.
+    // The tie from rank a + 1 (past the depth too).
     const a = i;
     const key = f64At(scoreAt, a);
     let e = a + 2;
@@ -205,8 +197,7 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
       gains += gainOf(label);
     }
     if (a < gainDepth && dcgFrom < 0) dcgFrom = a;
-    // The first relevant document of the given order is in this tie, after it or past the depth
-    // read: this tie is the first that holds one.
+    // The given order's first relevant document is here or later: this tie is the first holding one.
     if (!firstIsTie && r > 0 && (first == 0 || first > a)) {
       first = a + 1;
       firstSize = t;
@@ -215,11 +206,11 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
     }
     const c = a < relDepth ? <i32>f64At(relAt, a) : 0;
     const fr = <f64>r;
-    const share = fr / <f64>t; // the chance that a place of the tie holds a relevant document
+    const share = fr / <f64>t; // P(a tied place is relevant)
     const spread = t > 1 ? <f64>(r - 1) / <f64>(t - 1) : 0;
-    const relStop = imin(e - 1, relDepth); // the tie's last place is exact already
+    const relStop = imin(e - 1, relDepth); // the last place is exact
     for (let p = a; p < relStop; p++) store<f64>(relAt + (<usize>(p + 1) << 3), <f64>c + (<f64>(p - a + 1) * fr) / <f64>t);
-    // Its expected terms of S over the places it has within apDepth; the given order's, if whole.
+    // Expected terms of S within apDepth; the given order's, if whole.
     let expected: f64 = 0;
     if (a < apDepth && r > 0) {
       const apStop = imin(e, apDepth);
@@ -232,14 +223,14 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
     store<i32>(tieStart + (<usize>ties << 4) + 8, r);
     store<i32>(tieStart + (<usize>ties << 4) + 12, c);
     deltaBefore += delta;
-    store<f64>(tieDelta + (<usize>ties << 4), deltaBefore); // the sum of the differences up to this tie's end
+    store<f64>(tieDelta + (<usize>ties << 4), deltaBefore); // differences summed to the tie's end
     store<f64>(tieDelta + (<usize>ties << 4) + 8, gains / <f64>t);
     ties++;
     i = e;
   }
   setTies(ties);
   if (dcgFrom >= 0) {
-    // DCG from the first tie on: each tied place gains its tie's mean gain.
+    // Each tied place gains its tie's mean gain.
     let dcg = f64At(cumDcg, dcgFrom);
     let g = 0;
     while (g < ties && load<i32>(tieStart + (<usize>g << 4)) < dcgFrom) g++;
@@ -260,7 +251,7 @@ function averageTies(labels: usize, len: i32, n: i32, givenFirst: i32): i32 {
   return <i32>(i64x2.extract_lane(count, 0) + i64x2.extract_lane(count, 1));
 }
 
-/** Counts judged labels per table level; returns the highest, or -1 for a positive non-level label. */
+/** Counts judged labels per level; returns the highest, or -1 for a positive label off the table. */
 function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
   memory.fill(levelCount, 0, <usize>gainTableLength << 2);
   let topLevel = 0;
@@ -278,7 +269,7 @@ function countByLevel(judged: usize, jStart: i32, jEnd: i32): i32 {
   return topLevel;
 }
 
-/** With labels that are no table level, cutoffs up to this read the ideal ranking from a kept top k; deeper ones sort. */
+/** With labels off the table, cutoffs up to this read the ideal from a kept top k; deeper ones sort. */
 const TOP_K_MAX: i32 = 64;
 
 function keepTop(label: f64, kept: i32, limit: i32): i32 {
@@ -291,13 +282,10 @@ function keepTop(label: f64, kept: i32, limit: i32): i32 {
   return kept < limit ? kept + 1 : kept;
 }
 
-/**
- * Each fills idcg[0..min(J, limit)] and returns J (idealFromTop: min(J, limit), the same to measures,
- * which read idcg at min(k, J), k <= limit).
- */
+/** Each fills idcg[0..min(J, limit)] and returns J (idealFromTop: min(J, limit), the same to measures). */
 function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
-  let kept = 0; // labels kept in idealKeys, descending
-  let entry: f64 = 0; // what a label must beat to be kept
+  let kept = 0; // in idealKeys, descending
+  let entry: f64 = 0; // the bar to be kept
   for (let j = jStart; j < jEnd; j++) {
     const label = f64At(judged, j);
     if (label > entry) {
@@ -305,7 +293,6 @@ function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
       entry = kept == limit ? f64At(idealKeys, limit - 1) : 0;
     }
   }
-  // Gains grow with labels, so the top labels give the top gains.
   let sum: f64 = 0;
   let numIdeal = 0;
   store<f64>(idcg, 0);
@@ -319,7 +306,7 @@ function idealFromTop(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   return numIdeal;
 }
 
-/** Integer labels, monotone gains: the ideal ranking from the counts per level (as trec_eval), no sort. */
+/** Integer labels, monotone gains: the ideal from counts per level (as trec_eval), no sort. */
 function idealByLevel(topLevel: i32, limit: i32): i32 {
   let sum: f64 = 0;
   let i = 0;
@@ -352,7 +339,7 @@ function idealBySort(judged: usize, jStart: i32, jEnd: i32, limit: i32): i32 {
   return numIdeal;
 }
 
-/** trec_eval -J after the depth cut (form_res_rels.c): keeps ranks judged >= 0; returns how many. */
+/** trec_eval -J after the depth cut (form_res_rels.c): keeps ranks judged >= 0. */
 function keepJudged(labels: usize, n: i32): i32 {
   let kept = 0;
   for (let r = 0; r < n; r++) {

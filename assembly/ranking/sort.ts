@@ -1,5 +1,5 @@
-// Rankings are (score f64, row i32) pairs by DESCENDING score, then ascending row: no two pairs are
-// equal, so a Lomuto partition never goes quadratic. -0 and +0 tie, as in trec_eval; no NaN comes.
+// (score f64, row i32) pairs by DESCENDING score, then row: all distinct, so Lomuto never goes
+// quadratic. -0 and +0 tie, as in trec_eval; no NaN comes.
 
 // @ts-ignore: decorator
 @inline function before(sa: f64, ia: i32, sb: f64, ib: i32): i32 {
@@ -34,7 +34,7 @@ function insertionSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   }
 }
 
-/** Branchless partition: comparisons of scores are unpredictable, swaps are cheap. */
+/** Branchless: score comparisons are unpredictable, swaps cheap. */
 function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
   while (hi - lo > 24) {
     const mid = lo + ((hi - lo) >> 1);
@@ -51,7 +51,7 @@ function quickSort(keys: usize, idx: usize, lo: i32, hi: i32): void {
       i += before(k, v, pk, pv);
     }
     swap(keys, idx, i, hi);
-    // Recurse into the smaller side: O(log n) stack.
+    // Smaller side first: O(log n) stack.
     if (i - lo < hi - i) {
       quickSort(keys, idx, lo, i - 1);
       lo = i + 1;
@@ -67,24 +67,20 @@ export function sortPairs(keys: usize, idx: usize, n: i32): void {
   if (n > 1) quickSort(keys, idx, 0, n - 1);
 }
 
-/** Buckets fuller than this are quicksorted; below it, insertion sort is cheaper. */
+/** Fuller buckets are quicksorted, others insertion-sorted. */
 const BUCKET_LIMIT = 24;
 
-/**
- * Rows sharing a bucket may cost the insertion pass a mispredicted branch. Measured on the bench batch:
- * 2 buckets per row beat 1 by ~13 ms, 4 beat 2 by ~5 ms, 6 and 8 were no better than 4.
- */
+/** Measured on the bench batch: 2 beat 1 by ~13 ms, 4 beat 2 by ~5 ms, 6 and 8 no better than 4. */
 export const BUCKETS_PER_ROW: i32 = 4;
 
 /**
- * Sorts a query's rows [start, start + n) into `order` (scores to `keys`); `buckets`: (BUCKETS_PER_ROW
- * + 1) n + 5 i32. Most of the kernel's time goes here: an interpolation sort, buckets spread evenly
- * over the scores' range, rows scattered in row order: O(n) as scores rarely bunch; a full bucket is
- * quicksorted. Exact ties land in one bucket in row order, their final order.
+ * Sorts rows [start, start + n) into `order` (scores to `keys`); `buckets`: (BUCKETS_PER_ROW + 1) n + 5 i32.
+ * The kernel's hot spot: interpolation sort over the scores' range, O(n) as scores rarely bunch; a full
+ * bucket is quicksorted. Exact ties land in one bucket in row order, their final order.
  */
 export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: usize, buckets: usize): void {
   const base = scores + (<usize>start << 3);
-  // pmax/pmin are one instruction each; V8 makes branches of a scalar select of doubles.
+  // pmax/pmin: one instruction; V8 branches on a scalar select of doubles.
   let his = f64x2.splat(-Infinity);
   let los = f64x2.splat(Infinity);
   let i = 0;
@@ -103,7 +99,7 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
   const m = n * BUCKETS_PER_ROW;
   const scale = <f64>m / (hi - lo);
   if (!(scale > 0 && scale < Infinity)) {
-    // All scores equal (then row order is the order), or a range too wide for a double.
+    // All scores equal (row order), or a range too wide for a double.
     for (let i = 0; i < n; i++) {
       store<f64>(keys + (<usize>i << 3), load<f64>(base + (<usize>i << 3)));
       store<i32>(order + (<usize>i << 2), start + i);
@@ -111,17 +107,17 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
     if (n > 1 && hi != lo) sortPairs(keys, order, n);
     return;
   }
-  // Row i's bucket goes to bucketOf[i]; ends[b + 1] counts, then ends, bucket b. Bucket b holds
-  // scores in (hi - (b+1)/scale, hi - b/scale]: the highest scores first. Two rows at a time.
+  // bucketOf[i]: row i's bucket; ends[b + 1] counts, then ends, bucket b, which holds scores in
+  // (hi - (b+1)/scale, hi - b/scale]. Two rows at a time.
   const bucketOf = buckets;
-  const ends = buckets + (<usize>(n + 1) << 2); // after a slot of slack: for an odd n the pairs write bucketOf[n]
-  memory.fill(ends, 0, (<usize>m + 4) << 2); // 3 slots past ends[m] for the prefix sum's last four
+  const ends = buckets + (<usize>(n + 1) << 2); // slack: an odd n writes bucketOf[n]
+  memory.fill(ends, 0, (<usize>m + 4) << 2); // 3 slots past ends[m] for the last four
   const last = m - 1;
   const his2 = f64x2.splat(hi);
   const scale2 = f64x2.splat(scale);
   const last4 = i32x4.splat(last);
   for (i = 0; i < n; i += 2) {
-    // Past an odd n, lane 1 reads the next query's score or scratch; it is dropped.
+    // Past an odd n, lane 1 reads garbage, dropped.
     const b = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.mul(f64x2.sub(his2, v128.load(base + (<usize>i << 3))), scale2)), last4);
     v128.store64_lane(bucketOf + (<usize>i << 2), b, 0);
     const e0 = ends + (<usize>(i32x4.extract_lane(b, 0) + 1) << 2);
@@ -131,8 +127,8 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
       store<i32>(e1, load<i32>(e1) + 1);
     }
   }
-  // Counts to ends, four buckets at a time: a prefix sum within the vector (add it shifted by one
-  // lane, then by two), plus the running total in every lane. Past ends[m] it sums zeros.
+  // Counts to ends, four buckets at a time: in-vector prefix sum (shift by one lane, then two) plus the
+  // running total. Past ends[m] it sums zeros.
   const zero4 = i32x4.splat(0);
   let sum4 = zero4;
   let fullest4 = zero4;
@@ -158,7 +154,6 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
     finishBuckets(keys, order, n);
     return;
   }
-  // Now ends[b] is where bucket b ends.
   let from = 0;
   for (let b = 0; b < m; b++) {
     const to = load<i32>(ends + (<usize>b << 2));
@@ -169,10 +164,7 @@ export function sortRows(scores: usize, start: i32, n: i32, keys: usize, order: 
   }
 }
 
-/**
- * sortRows' last step: equal scores are in row order already, so moving rows only past strictly lower
- * scores gives the exact order. Rows rarely move: one load and one comparison a step.
- */
+/** Equal scores are in row order already: moving rows past strictly lower scores only is exact. */
 function finishBuckets(keys: usize, order: usize, n: i32): void {
   let prev = load<f64>(keys);
   for (let i = 1; i < n; i++) {
@@ -181,8 +173,7 @@ function finishBuckets(keys: usize, order: usize, n: i32): void {
       prev = k;
       continue;
     }
-    // Out of order: shift the lower scores up. Position i then holds the old keys[i-1], which is
-    // still `prev`.
+    // Shift the lower scores up; position i then holds the old keys[i-1], still `prev`.
     const v = load<i32>(order + (<usize>i << 2));
     let j = i - 1;
     do {
@@ -195,7 +186,7 @@ function finishBuckets(keys: usize, order: usize, n: i32): void {
   }
 }
 
-/** Byte order of two pool entries, as C's strcmp. */
+/** As C's strcmp. */
 export function compareBytes(bytes: usize, offsets: usize, a: i32, b: i32): i32 {
   const a0 = load<i32>(offsets + (<usize>a << 2));
   const a1 = load<i32>(offsets + (<usize>(a + 1) << 2));
@@ -232,12 +223,12 @@ export function sortByDocidDesc(idx: usize, n: i32, docid: usize, bytes: usize, 
   mergeSortDesc<i32>(idx, n, tmp, docid, bytes, offsets);
 }
 
-/** Sorts n f64 at a DESCENDING, through tmp (n f64); returns the number of pairs i < j with a[i] < a[j]. */
+/** Sorts n f64 DESCENDING through tmp; returns the pairs i < j with a[i] < a[j]. */
 export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
   return mergeSortDesc<f64>(a, n, tmp, 0, 0, 0);
 }
 
-/** Stable bottom-up merge sort, DESCENDING, through tmp: rows by document id, or f64 counting inversions. */
+/** Stable bottom-up merge sort, DESCENDING: rows by docid, or f64 counting inversions. */
 // @ts-ignore: decorator
 @inline function mergeSortDesc<T>(a: usize, n: i32, tmp: usize, docid: usize, bytes: usize, offsets: usize): f64 {
   const shift = alignof<T>();
@@ -263,7 +254,7 @@ export function sortDescCountInversions(a: usize, n: i32, tmp: usize): f64 {
           store<T>(dst + (<usize>(o++) << shift), x);
           i++;
         } else {
-          // y is strictly greater than every element left in the left half: each is a pair out of order.
+          // y beats every element left in the left half: each an inversion.
           if (isFloat<T>()) count += <f64>(mid - i);
           store<T>(dst + (<usize>(o++) << shift), y);
           j++;

@@ -1,49 +1,48 @@
-// The batch's configuration and the current query's ranking and prefix arrays (prefix-sums.ts).
+// The batch's configuration and the current query's ranking and prefix arrays.
 
 export const enum GainMode { LINEAR = 0, EXP = 1, TABLE = 2 }
 /** Ranks to read when a measure has no cutoff. */
 export const ALL: i32 = 0x7fffffff;
 export const enum NoRelevant { ZERO = 0, ONE = 1, NAN = 2 }
-/** A cutoff past the list: pad with non-relevant ranks, NaN, 0, or read at k = N. */
+/** A cutoff past the list: pad non-relevant, NaN, 0, or read at k = N. */
 export const enum BeyondList { PAD = 0, NAN = 1, ZERO = 2, CLIP = 3 }
 export const enum TieMode { GIVEN = 0, AVERAGE = 1, BEST = 2, WORST = 3 }
 
 export let gainMode: i32 = GainMode.EXP;
-export let gainTable: usize = 0; // f64[gainTableLength]: the gain of each integer label 0..length-1
+export let gainTable: usize = 0; // f64: gains of labels 0..length-1
 export let gainTableLength: i32 = 0;
-export let gainMonotone: bool = true; // gains never decrease with the label: the ideal ranking is by label
+export let gainMonotone: bool = true; // the ideal ranking is by label
 export let threshold: f64 = 1;
 export let noRelevant: i32 = NoRelevant.ZERO;
 export let beyondList: i32 = BeyondList.PAD;
 export let tieMode: i32 = TieMode.GIVEN;
 export let depth: i32 = 0x7fffffff;
-export let judgedOnly: bool = false; // after the depth cut, drop documents without a judgment >= 0 (trec_eval -J)
-export let discount: usize = 0; // f64[maxRank + 1]: discount[i] = 1 / log2(i + 1), made by the host
-export let docids: usize = 0; // i32 per row: pool entry of its document id; 0: ties in input order
+export let judgedOnly: bool = false; // trec_eval -J, after the depth cut
+export let discount: usize = 0; // f64[maxRank + 1]: 1 / log2(i + 1), from the host
+export let docids: usize = 0; // i32 per row: its docid's pool entry; 0: ties in input order
 export let poolBytes: usize = 0;
 export let poolOffsets: usize = 0; // i32[entries + 1]
 
 // Scratch, sized by scratchBytes(maxRetrieved, maxJudged).
-export let keys: usize = 0; // f64[maxN]: scores in rank order
-export let order: usize = 0; // i32[maxN]: rows in rank order
-export let rankLabel: usize = 0; // f64[maxN]: label at each rank (NaN = unjudged)
-export let cumRel: usize = 0; // f64[maxN + 1]: relevant documents in ranks 1..i
+export let keys: usize = 0; // f64[maxN]: scores by rank
+export let order: usize = 0; // i32[maxN]: rows by rank
+export let rankLabel: usize = 0; // f64[maxN]: label by rank (NaN: unjudged)
+export let cumRel: usize = 0; // f64[maxN + 1]: relevant in ranks 1..i
 export let cumDcg: usize = 0; // f64[maxN + 1]: DCG@i
-export let apSum: usize = 0; // f64[maxN + 1]: sum of precision at the first c relevant ranks (c = cumRel[i] for ranks 1..i);
-//                               with ties "average", the expected sum over ranks 1..i, by rank (metrics/rank.ts apSumAt)
-export let relRank: usize = 0; // i32[maxN + 1]: the relevant ranks, in order
-export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (filled with ties "average" only)
-export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant documents (metrics/relevance.ts)
-export let idealKeys: usize = 0; // f64[maxJ]: judged gains, sorted descending
+export let apSum: usize = 0; // f64[maxN + 1]: precision summed at the first c relevant ranks (c = cumRel[i]);
+//                               ties "average": the expected sum over ranks 1..i (metrics/rank.ts apSumAt)
+export let relRank: usize = 0; // i32[maxN + 1]: relevant ranks
+export let reciprocal: usize = 0; // f64[maxN + 1]: 1/i (ties "average" only)
+export let ipAt: usize = 0; // f64[maxN + 1]: interpolated precision at c relevant
+export let idealKeys: usize = 0; // f64[maxJ]: judged gains, descending
 export let idealIdx: usize = 0; // i32[maxJ]
 export let idcg: usize = 0; // f64[maxJ + 1]: ideal DCG@i
 export let tmpA: usize = 0; // f64[maxN]
 export let tmpB: usize = 0; // f64[maxN]
-export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: sortRows' buckets
-export let levelCount: usize = 0; // i32[gainTableLength]: judged documents per integer label
-// Ties "average": the current query's runs of tied documents (prefix-sums.ts averageTies), in rank order.
-// tieStart: i32 x 4 per tie (first place a, size t, relevant r, relevant above c), in tmpIdx;
-// tieDelta: f64 x 2 per tie (the sum of E[S] - S over the ties up to its end, its mean gain), in tmpB.
+export let tmpIdx: usize = 0; // i32[(BUCKETS_PER_ROW + 1) (maxN + 1) + 4]: buckets
+export let levelCount: usize = 0; // i32[gainTableLength]: judged per label
+// Ties "average", in rank order (prefix-sums.ts averageTies). tieStart (in tmpIdx): i32 x 4 per tie (first
+// place a, size t, relevant r, relevant above c); tieDelta (in tmpB): f64 x 2 (E[S] - S summed to its end, mean gain).
 export let tieStart: usize = 0;
 export let tieDelta: usize = 0;
 export let tieCount: i32 = 0;
@@ -54,12 +53,12 @@ export function setTies(count: i32): void {
 
 // The current query.
 export let scores: usize = 0; // f64 per row
-export let N: i32 = 0; // documents ranked (after depth)
-export let R: i32 = 0; // judged relevant documents (label >= threshold), retrieved or not
-export let NR: i32 = 0; // judged non-relevant documents (0 <= label < threshold)
-export let J: i32 = 0; // judged documents with a positive gain: the length of the ideal ranking
-export let firstRel: i32 = 0; // rank of the first relevant document, 0 if none; with ties "average", the first rank of the first tie holding one
-// With ties "average": the tie that holds the first relevant document (from rank firstRel): its size and relevant documents.
+export let N: i32 = 0; // ranked, after depth
+export let R: i32 = 0; // judged relevant, retrieved or not
+export let NR: i32 = 0; // judged 0 <= label < threshold
+export let J: i32 = 0; // judged with a positive gain: the ideal ranking's length
+export let firstRel: i32 = 0; // 0 if none; ties "average": the first rank of its tie
+// Ties "average": the first relevant document's tie: its size and relevant count.
 export let firstTieSize: i32 = 0;
 export let firstTieRelevant: i32 = 0;
 
@@ -83,7 +82,7 @@ export function setConfiguration(
   poolOffsets = po;
 }
 
-/** Counts the queries set: a measure's cache for a query is current while this is unchanged. */
+/** A measure's cache is current while this is unchanged. */
 export let querySerial: i32 = 0;
 
 export function setFirstTie(size: i32, relevant: i32): void {
@@ -111,10 +110,7 @@ export function setQuery(s: usize, n: i32, r: i32, nr: i32, j: i32, first: i32):
   return load<i32>(base + (<usize>i << 2));
 }
 
-/**
- * The values > 0 of judged[from, to) (their gains when `gains`, else the labels) into toKeys, each with
- * its position into toIdx, ready for sortPairs; their count.
- */
+/** Values > 0 of judged[from, to) (gains when `gains`) to toKeys, positions to toIdx, for sortPairs; their count. */
 export function positiveJudged(base: usize, from: i32, to: i32, gains: bool, toKeys: usize, toIdx: usize): i32 {
   let n = 0;
   for (let j = from; j < to; j++) {
@@ -128,23 +124,20 @@ export function positiveJudged(base: usize, from: i32, to: i32, gains: bool, toK
   return n;
 }
 
-/** Ranks read for a cutoff: k, or the whole list when k = 0, and never past the list. */
+/** k, or the whole list when k = 0, never past the list. */
 // @ts-ignore: decorator
 @inline export function ranksFor(k: i32): i32 {
   return k == 0 || k > N ? N : k;
 }
 
-/** The table slot of an integer label in [0, gainTableLength), else -1 (fractional, large, negative, NaN). */
+/** An integer label's table slot, else -1. */
 // @ts-ignore: decorator
 @inline export function levelOf(label: f64): i32 {
-  const level = <i32>label; // saturating truncation; NaN gives 0, caught by the comparison
+  const level = <i32>label; // saturating; NaN gives 0, caught below
   return <f64>level == label && <u32>level < <u32>gainTableLength ? level : -1;
 }
 
-/**
- * The gain of a label: the host's table for integer labels (where nearly all labels are), the
- * formula otherwise. 0 for labels <= 0 and unjudged (NaN) documents.
- */
+/** The table's gain for integer labels, else the formula's; 0 for labels <= 0 and NaN. */
 // @ts-ignore: decorator
 @inline export function gainOf(label: f64): f64 {
   const level = levelOf(label);
@@ -156,7 +149,7 @@ export function gainOutsideTable(label: f64): f64 {
   return gainMode == GainMode.EXP ? Math.pow(2.0, label) - 1.0 : label;
 }
 
-// The current query's judged labels, for measures that read more than R, NR and J (negative: "unjudged").
+// The query's judged labels, for measures reading more than R, NR and J (negative: "unjudged").
 export let judged: usize = 0;
 export let judgedStart: i32 = 0;
 export let judgedEnd: i32 = 0;

@@ -1,35 +1,31 @@
-// What --compare and the page's comparison share: the rows of a plan that can be compared, and a run's
-// result made ready for compare() under their printed names and conventions. Browser-safe.
+// What --compare and the page's comparison share. Browser-safe.
 import type { Result } from "../pipeline/evaluate.js";
 import { conventionsLine } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
 import { parseTrecMeasures, trecLines } from "../trec/measures.js";
 import type { Plan } from "./plan.js";
-/** A row of a report: its printed name and the key of its values in a run's result. */
+/** A report row: printed name, key of its values. */
 export interface Row {
   readonly name: string;
   readonly measure: string;
 }
 
-/** trec_eval's lines that are no per-query number: text, counts, and geometric means (map and bpref compare theirs). */
-const NOT_PER_QUERY: ReadonlySet<string> = new Set(
+/** trec_eval lines with no per-query number: text, counts, gm_* (map and bpref compare theirs). */
+const NOT_PER_QUERY = new Set(
   trecLines(parseTrecMeasures(["all_trec"], []))
     .filter((l) => !l.perQuery || (l.print !== "float" && l.print !== "long"))
     .map((l) => l.name),
 );
 
-/** Whether a printed name is one of trec_eval's lines that are no per-query number (NOT_PER_QUERY). */
-export function notPerQuery(name: string): boolean {
+export function notPerQuery(name: string) {
   return NOT_PER_QUERY.has(name);
 }
 
 /**
- * The rows of a plan that can be compared, in report order, and the names of those left out: `left`,
- * no per-query number; `counts`, given `named` (the -m names), the counts not named there (num_ret,
- * num_rel, num_rel_ret of trec_eval's default set: what the judgments or the depth fix, not a ranking's
- * quality, whose tests say nothing or NaN).
+ * A plan's comparable rows in report order; left out: `left`, no per-query number; `counts`, counts not in
+ * `named` (num_ret, num_rel...: fixed by judgments or depth, their tests say nothing or NaN).
  */
-export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[]; left: string[]; counts: string[] } {
+export function comparableRows(p: Plan, named?: readonly string[]) {
   const perQuery = p.rows.filter((r) => !notPerQuery(r.name));
   const asked = new Set(named);
   const isCount = (r: Row) => p.measures.some((m) => m.name === r.measure && m.family.isCount === true);
@@ -42,18 +38,14 @@ export function comparableRows(p: Plan, named?: readonly string[]): { rows: Row[
   return { rows, left, counts };
 }
 
-/** What comparableRows left out, said (without the program's name). */
-export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }): string[] {
+export function leftOutOfComparison(c: { left: readonly string[]; counts: readonly string[] }) {
   return [
     ...(c.left.length ? [`not per-query numbers, left out of the comparison: ${c.left.join(", ")}`] : []),
     ...(c.counts.length ? [`counts, left out of the comparison (-m NAME compares one): ${c.counts.join(", ")}`] : []),
   ];
 }
 
-/**
- * A run's result as compare() takes it: the rows given under their printed names, queries in byte
- * order (the per-query files' order: resampling's random signs follow it, so p-values come out the same).
- */
+/** A result as compare() takes it: rows by printed name, queries in byte order (as per-query files: same p-values). */
 export function comparableResult(result: Result<string>, rows: readonly Row[]): Result<string> {
   const order = sortedOrder(result.qids);
   const sorted = order.every((q, i) => q === i);

@@ -1,8 +1,5 @@
-// A run's precision-recall curve: trec_eval's interpolated precision at the 11 recall levels
-// (iprec_at_recall_0.00 ... _1.00), each the mean over the queries as `-m iprec_at_recall` prints it
-// under the same options. --report and the page compute it beside whatever -m asked, in the same pass,
-// and take it out of the results again, so that every table, text and download stays as without it.
-// No Node built-ins here.
+// A run's precision-recall curve (`-m iprec_at_recall`'s means), computed beside -m in the same pass
+// for --report and the page, then taken out of the results. Browser-safe.
 import { measureOptions } from "../measures/measure.js";
 import { resultConventions, type ExplicitOptions } from "../measures/options.js";
 import { parseMeasures } from "../names/resolve.js";
@@ -10,37 +7,32 @@ import { trecLines, type TrecLine } from "../trec/measures.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import { lineKey, plan, trecOptions, type Conventions, type Plan } from "./plan.js";
 
-/** One point of a curve: the mean interpolated precision at a recall level (NaN where no query counts). */
+/** Mean interpolated precision at a recall level (NaN where no query counts). */
 export interface CurvePoint {
   readonly recall: number;
   readonly precision: number;
 }
 
-/** A plan that computes the curve too. */
 export interface CurvePlan {
-  /** What to evaluate: the plan's measures and lines, and the curve's. */
   readonly plan: Plan;
-  /** The curve's lines, in recall order: each one's values are under lineKey(line). */
+  /** In recall order. */
   readonly lines: readonly TrecLine[];
-  /** The keys the plan alone does not compute: takeCurve takes them out of the results. */
+  /** Keys the plan alone lacks: takeCurve removes them. */
   readonly added: ReadonlySet<string>;
 }
 
 /**
- * `p` computing the curve as well, under the same options (`conventions` as given to plan(), `explicit`
- * as options() makes them); its rows and trec lines, so what is printed, unchanged. Null where no curve
- * is computed: judgments other than qrels (-R), subtopic judgments, and options under which adding it
- * would change the plan's own results or fail (ties "average", which iprec_at_recall has no closed form
- * for; noRelevant "skip" at a threshold none of the plan's measures skips at, which would skip queries
- * the plan counts).
+ * `p` computing the curve too, its printed rows unchanged. Null for -R other than qrels, subtopic
+ * judgments, and options under which the curve would fail or change the plan's results (ties "average":
+ * no closed form; noRelevant "skip" where no plan measure skips alike).
  */
 export function withCurve(p: Plan, conventions: Conventions, explicit: ExplicitOptions): CurvePlan | null {
   if ((conventions.relFormat ?? "qrels") !== "qrels" || p.measures.some((m) => m.family.diversity)) return null;
   const c = plan(["iprec_at_recall"], null, conventions);
-  // The measures evaluateBlock computes for the plan alone (num_ret where it has none).
+  // As evaluateBlock.
   const base = p.measures.length ? p.measures : parseMeasures("num_ret");
   if (c.exact.length) {
-    // trec_eval's own algorithm ranks by document id or as given (trecExtras refuses other orders).
+    // trecExtras refuses other orders.
     const ties = trecOptions(explicit).ties;
     if (ties !== "docid" && ties !== "input") return null;
   }
@@ -74,10 +66,7 @@ export function withCurve(p: Plan, conventions: Conventions, explicit: ExplicitO
   };
 }
 
-/**
- * A run's curve out of what `c.plan` evaluated (its blocks merged), and the evaluation as the plan
- * alone gives it: the curve's keys taken out, the conventions line made again without them.
- */
+/** The curve out of what `c.plan` evaluated, and the evaluation as the plan alone gives it. */
 export function takeCurve<E extends Evaluated>(
   c: CurvePlan | null,
   e: E,
@@ -88,8 +77,7 @@ export function takeCurve<E extends Evaluated>(
   if (!c.added.size) return { evaluated: e, curve };
   const kept = <T>(o: Readonly<Record<string, T>>) =>
     Object.fromEntries(Object.entries(o).filter(([k]) => !c.added.has(k)));
-  // Every record of the result keyed by measure (values, mean, counted, measureConventions, tieRange, and
-  // any such record to come) loses the curve's keys; its other records (options, queries) have none.
+  // Every record keyed by measure, now or to come, loses the curve's keys.
   const keyed = (v: unknown) => isRecord(v) && Object.keys(v).some((k) => c.added.has(k));
   const records = Object.entries(r).map(([field, v]) => [field, keyed(v) ? kept(v as Record<string, unknown>) : v]);
   const measureConventions = kept(r.measureConventions);
@@ -105,6 +93,5 @@ export function takeCurve<E extends Evaluated>(
   };
 }
 
-/** A plain object (not an array or typed array): a record the result may key by measure. */
 const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);

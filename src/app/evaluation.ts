@@ -1,13 +1,6 @@
-// One evaluation of a QRELS source and RUN sources, whatever face asks: the command line, evaluateFiles
-// and the page's worker are adapters of evaluateSources (CONTRIBUTING.md's "How it works"). A face gives
-// how its sources are read (EvaluationHost) and what becomes of what is said and evaluated (its hooks);
-// every decision between is made here, once:
-//  - across partitions first, where the host has them; what they leave (all, on bad input or a thread
-//    lost) the one-thread way, which says the error with its file and line;
-//  - the judgments read once, while the first runs are (their blocks wait for them: PendingJudgments);
-//  - the labels warning, -c's num_rel (m_num_rel.c), each run's warnings said once in the evaluation,
-//    then the judged queries it lacks (unless -c), then the run, in the order given.
-// Browser-safe.
+// One evaluation for every face (CLI, evaluateFiles, the page's worker): hosts read, hooks receive. Partitions
+// first; what they leave goes the one-thread way, whose errors name file and line. Judgments are read beside
+// the first runs. Each warning once, then a run's missing judged queries (unless -c), then the run. Browser-safe.
 import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 import type { ExplicitOptions } from "../measures/options.js";
@@ -21,20 +14,17 @@ import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
 import { evaluatorFor, type EvaluationSpec } from "./evaluator.js";
 import { readsTrecLabels, type Plan } from "./plan.js";
 
-/** A run as a host hands it on; `kept`: what the host keeps of it (the page's blocks). */
+/** `kept`: what the host keeps (the page's blocks). */
 export type RunDone = PartitionedRun & { kept?: unknown };
 
-/** A run evaluated, as the hooks get it; `summary`: -c's num_rel under trec_eval's names. */
+/** `summary`: -c's num_rel under trec_eval's names. */
 export type RunOutcome<S> = RunDone & { source: S; summary?: { num_rel: number } };
 
-/** What evaluates a run's joined blocks (`warn`: its warnings, said with its result). */
 export type EvaluateFor<S> = (source: S, warn: (w: string) => void) => (joined: JoinedRun) => Evaluated;
 
-/** How a face reads its sources. */
 export interface EvaluationHost<S> {
-  /** A source's name in messages. */
   name(source: S): string;
-  /** The runs evaluated across partitions, where it has them; returns how many, in order (the first ones). */
+  /** Evaluates runs across partitions; returns how many (the first ones). */
   partitioned?(
     qrels: S,
     runs: readonly S[],
@@ -42,9 +32,9 @@ export interface EvaluationHost<S> {
     onJudged: (judged: OwnedJudgments) => void,
     done: (index: number, run: PartitionedRun) => void,
   ): Promise<number>;
-  /** The judgments read: into `qids` where they can be read beside the runs, else given read. */
+  /** Into `qids` where read beside the runs, else read first. */
   judgments(qrels: S, qids: Interner): Promise<GroupedJudgments> | PendingJudgments;
-  /** The runs evaluated the one-thread way; `done` gets each in order, the first failure rejects. */
+  /** One-thread way; `done` gets each in order, the first failure rejects. */
   runs(
     runs: readonly S[],
     judgments: GroupedJudgments | PendingJudgments,
@@ -53,41 +43,37 @@ export interface EvaluationHost<S> {
   ): Promise<void>;
 }
 
-/** What is evaluated. */
 export interface EvaluationRequest {
-  /** The plan of the names asked (its kind and labels decide); `evaluated`: with the page's curve. */
+  /** `evaluated`: with the page's curve. */
   plan: Plan;
   evaluated?: Plan;
   options: ExplicitOptions;
   tieRange: boolean;
-  /** The same, as data, for partitions. */
+  /** The same as data, for partitions. */
   spec: EvaluationSpec;
   complete?: boolean;
-  /** notInRun's "-c counts them as 0" (the command line's). */
+  /** notInRun's hint. */
   hint?: boolean;
-  /** Warnings said already (the page's of the settings shown). */
+  /** Warnings said already. */
   warned?: Set<string>;
 }
 
 export interface EvaluationHooks<S> {
-  /** A line to say (a warning, judged queries not in a run). */
   say(message: string): void;
-  /** Each run, in the order given. */
   run(index: number, outcome: RunOutcome<S>): void;
-  /** The judgments as read the one-thread way, and the labels warning said of them. */
   judgments?(judgments: GroupedJudgments, labels: string | undefined): void;
-  /** Each joined block, before it is evaluated (--explain, --report). */
+  /** Each joined block before evaluation (--explain, --report). */
   block?(source: S, joined: JoinedRun): void;
 }
 
-/** The judgments and runs evaluated (see the top of this file); rejects with the first run that fails. */
+/** Rejects with the first run that fails. */
 export async function evaluateSources<S>(
   host: EvaluationHost<S>,
   qrels: S,
   runs: readonly S[],
   request: EvaluationRequest,
   hooks: EvaluationHooks<S>,
-): Promise<void> {
+) {
   const { plan: p, complete } = request;
   const trec = p.kind === "trec";
   const trecLabels = readsTrecLabels(p);
@@ -120,7 +106,7 @@ export async function evaluateSources<S>(
     hooks.judgments?.(judgments, labels);
     return judgments;
   });
-  // Raised by the runs, which wait for it.
+  // The runs raise it.
   ready.catch(() => {});
   const evaluate = evaluatorFor(request.evaluated ?? p, request.options, request.tieRange);
   const evaluateFor: EvaluateFor<S> = (source, warn) => {
@@ -134,11 +120,8 @@ export async function evaluateSources<S>(
   await host.runs(runs.slice(first), judgments, evaluateFor, (i, r) => finished(first + i, r));
 }
 
-/**
- * m_num_rel.c's summary under -c: the judgments with a label > 0 in every judged query, whatever -l,
- * labels as trec_eval reads them (atol: 0.5 is 0).
- */
-function positiveJudgments(judgments: GroupedJudgments): number {
+/** m_num_rel.c's summary under -c: judgments labelled > 0 (atol: 0.5 is 0), whatever -l. */
+function positiveJudgments(judgments: GroupedJudgments) {
   let n = 0;
   const rel = judgments.atolRel ?? judgments.qrels.rel;
   for (let i = 0; i < judgments.qrels.length; i++) if (trecLabelOf(rel[i]) > 0) n++;

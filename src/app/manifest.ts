@@ -1,22 +1,17 @@
-// A run's provenance (--manifest, evaluateFiles' `manifest`, the page's download): what rankeval read
-// and how it evaluated it, in ir_metadata's spirit (ir-metadata.org, the PONTE schema: `implementation`
-// for the software, `data` for what it read) with `evaluation` for the measures and their outcome.
-// Browser-safe: the faces hash and describe their inputs; this builds the one object and writes it as
-// YAML or JSON (the same keys).
+// Provenance (--manifest, evaluateFiles' `manifest`, the page): what was read and how evaluated, after
+// ir-metadata.org's PONTE schema (`implementation`, `data`) plus `evaluation`. Browser-safe.
 import type { Result } from "../pipeline/evaluate.js";
 
-/** One input as read: its name as given, its stored bytes' size and SHA-256 (a .gz file's compressed bytes, as sha256sum's). */
+/** `bytes`, `sha256`: of the stored bytes (a .gz file's compressed ones, as sha256sum). */
 export interface ManifestInput {
   role: "qrels" | "run";
   name: string;
   bytes: number;
   sha256: string;
-  /** The format it was parsed as (trec, json, csv, tsv, parquet, arrow, msmarco). */
   format: string;
   compression: "gzip" | "none";
 }
 
-/** A measure as computed: its name as reported, its tool, its conventions (measureConventions, split at the tool). */
 export interface ManifestMeasure {
   name: string;
   tool: string;
@@ -33,9 +28,9 @@ export interface Manifest {
   implementation: {
     name: "rankeval";
     version: string;
-    /** The command line's arguments (after `rankeval`). */
+    /** The CLI's arguments. */
     command?: string[];
-    /** The library's or the page's options, as given. */
+    /** The library's or the page's options. */
     options?: Record<string, unknown>;
   };
   data: { inputs: ManifestInput[] };
@@ -47,19 +42,17 @@ export interface Manifest {
   };
 }
 
-/** What a face knows after its evaluation, for `manifestOf`. */
 export interface ManifestParts {
   version: string;
   command?: string[];
   options?: Record<string, unknown>;
   inputs: ManifestInput[];
-  /** The plan's rows reported (their conventions: the first run's measureConventions). */
+  /** Conventions: the first run's. */
   rows: readonly { name: string; measure: string }[];
   runs: readonly { name: string; runTag: string; result: Result<string> }[];
   warnings: readonly string[];
 }
 
-/** The manifest of one evaluation: the same object whatever face made it. */
 export function manifestOf(parts: ManifestParts): Manifest {
   return {
     implementation: {
@@ -76,37 +69,32 @@ export function manifestOf(parts: ManifestParts): Manifest {
         ...toolOf(parts.runs[0]?.result.measureConventions[r.measure] ?? ""),
       })),
       runs: parts.runs.map((r) => ({ name: r.name, runTag: r.runTag, queries: r.result.queries })),
-      // Each said once, in the order first said.
       warnings: [...new Set(parts.warnings)],
     },
   };
 }
 
-/** A measureConventions line split at its tool: "trec_eval: ties=docid" is trec_eval's, with "ties=docid". */
-function toolOf(line: string): { tool: string; conventions: string } {
+/** "trec_eval: ties=docid" split at its tool. */
+function toolOf(line: string) {
   const colon = line.indexOf(": ");
   return colon < 0
     ? { tool: line, conventions: "" }
     : { tool: line.slice(0, colon), conventions: line.slice(colon + 2) };
 }
 
-/** The manifest's formats, by a file's name: YAML (.yaml, .yml) or JSON (.json); null for another name. */
-export function manifestFormat(file: string): "yaml" | "json" | null {
+/** By name: .yaml/.yml, .json, else null. */
+export function manifestFormat(file: string) {
   return /\.ya?ml$/i.test(file) ? "yaml" : /\.json$/i.test(file) ? "json" : null;
 }
 
-/** The manifest as written, in `format`, ending with a newline. */
-export function manifestText(m: Manifest, format: "yaml" | "json"): string {
+export function manifestText(m: Manifest, format: "yaml" | "json") {
   return format === "json" ? `${JSON.stringify(m, null, 2)}\n` : `${yamlLines(m, "").join("\n")}\n`;
 }
 
 type Yaml = string | number | boolean | null | undefined | readonly Yaml[] | { readonly [k: string]: Yaml };
 
-/**
- * YAML's block style of a JSON value. Every string is double-quoted as JSON writes it (a JSON string
- * is a YAML double-quoted scalar), so no name or warning can be read as a number, a boolean or a key.
- */
-function yamlLines(v: Yaml | object, indent: string): string[] {
+/** YAML block style. Strings are JSON's (valid YAML), so none reads as a number, boolean or key. */
+function yamlLines(v: Yaml | object, indent: string) {
   const lines: string[] = [];
   if (Array.isArray(v)) {
     for (const item of v as Yaml[]) {
@@ -125,14 +113,13 @@ function yamlLines(v: Yaml | object, indent: string): string[] {
   return lines;
 }
 
-/** A non-empty array or object: written as a block below its key. */
 function isBlock(v: Yaml): v is readonly Yaml[] | { readonly [k: string]: Yaml } {
   return v !== null && typeof v === "object" && Object.keys(v).length > 0;
 }
 
 const key = (k: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? k : JSON.stringify(k));
 
-function scalar(v: Yaml): string {
+function scalar(v: Yaml) {
   if (Array.isArray(v)) return "[]";
   if (v !== null && typeof v === "object") return "{}";
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : ".nan";

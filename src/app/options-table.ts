@@ -1,5 +1,4 @@
-// The one table of the command line's options (browser-safe: the page and the library read it too): a
-// row each, from which src/node/args.ts makes the parser, --help, "did you mean" and the mode refusals.
+// The CLI's options, a row each: src/node/args.ts makes the parser, --help and refusals of them. Browser-safe.
 import { TESTS, type TestName } from "../compare/tests.js";
 import { CORRECTIONS, type Correction } from "../compare/correct.js";
 import { atol } from "../c/strings.js";
@@ -11,27 +10,26 @@ import { DEFAULT_COLUMNS } from "../io/column-names.js";
 import { REL_FORMATS, type RelFormat } from "../trec/measures.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
 
-/** What the command line asked for (the options as `rankeval --help` says). */
 export interface CliArgs {
   measures: string[];
   perQuery: boolean;
   complete: boolean;
   judgedOnly: boolean;
   noSummary: boolean;
-  /** -l as written ("1.5" is 1.5); trecThreshold as trec_eval reads it (atol: 1), under trec_eval names. */
+  /** -l as written; trecThreshold as trec_eval reads it (atol). */
   threshold?: number;
   trecThreshold?: number;
   depth?: number;
   numDocs?: number;
-  /** Values trec_eval reads as another number than written (atol: `-M 1.9` is 1), to say so. */
+  /** Values trec_eval reads otherwise (atol: `-M 1.9` is 1), to say so. */
   truncated: { option: string; text: string; value: number }[];
   relFormat?: RelFormat;
   resultsFormat?: string;
   zscoreFile?: string;
-  /** -D N.QID: trec_eval's debug level (its output is not printed) and the one query evaluated. */
+  /** -D N.QID: debug level (no debug output) and the one query evaluated. */
   debugLevel?: number;
   debugQuery?: string;
-  /** trec_eval's obsolete -o: accepted, does nothing, as there. */
+  /** trec_eval's obsolete -o: a no-op. */
   obsolete?: boolean | string;
   format?: "trec" | "table" | "json" | "csv" | "ndeval";
   diversity: boolean;
@@ -50,7 +48,7 @@ export interface CliArgs {
   files: string[];
   perQueryOut?: string;
   manifest?: string;
-  /** The arguments as given (set by main, for --manifest). */
+  /** As given (set by main, for --manifest). */
   command?: readonly string[];
   threads?: number;
   merge?: boolean;
@@ -72,15 +70,15 @@ export interface CliArgs {
   explainDepth?: number;
   report?: string;
   reportQueries?: number;
-  /** --page [FILE]: the web page written to FILE ("-": standard output), and nothing else done. */
+  /** --page [FILE]: write the web page ("-": stdout), nothing else. */
   page?: string;
   correlation?: boolean;
   rbo?: boolean;
   rboP?: number;
   fuse?: string;
-  /** --norm as written ("none": no normalisation); the library checks the name. */
+  /** As written; the library checks it. */
   norm?: string;
-  /** --fuse-param NAME=VALUE, as written (fuse-command.ts reads the values). */
+  /** As written (fuse-command.ts reads them). */
   fuseParams?: [string, string][];
   weights?: number[];
   output?: string;
@@ -89,10 +87,10 @@ export interface CliArgs {
   version: boolean;
 }
 
-/** Reads an option's value as written (`option` as spelled): what its key holds; a usage error if bad. */
+/** An option's value as its key holds it (`option` as spelled); a usage error if bad. */
 type Read = (text: string, option: string, a: CliArgs) => unknown;
 
-/** A row as written in OPTION_TABLE: `key` where not its first long name's (--per-query: perQuery). */
+/** `key` where not its first long name's camelCased. */
 type Row = Omit<OptionRow, "key" | "library" | "page" | "section"> & {
   readonly key?: keyof CliArgs;
   /** true: under `key`. */
@@ -101,33 +99,31 @@ type Row = Omit<OptionRow, "key" | "library" | "page" | "section"> & {
 };
 
 export interface OptionRow {
-  /** The CliArgs key it sets (two rows may set one: -o and --Output_old_results_format). */
+  /** Two rows may set one (-o, --Output_old_results_format). */
   readonly key: keyof CliArgs;
-  /** Its spellings, space-separated: one letter (trec_eval's -m), long ones (--measure, trec_eval's long_options). */
+  /** Space-separated: one letter, long names (trec_eval's long_options too). */
   readonly names: string;
-  /** Its value's name in --help; absent: a flag (no value). */
+  /** The value's name in --help; absent: a flag. */
   readonly value?: string;
-  /** Absent: the text as written. */
   readonly read?: Read;
-  /** Its --help section, its lines there after the label (none: not listed); `label` where not its first name and value. */
+  /** `help`: none, not listed; `label` where not its first name and value. */
   readonly section: Section;
   readonly help?: string;
   readonly label?: string;
-  /** The library's option (evaluateRun's, evaluateFiles') and the page's form field that say the same. */
+  /** The library's option and the page's field that say the same. */
   readonly library?: string;
   readonly page?: string;
-  /** The mode it means something in only: its section's (--compare, --fuse), or as given. */
+  /** The only mode it means something in (default: its section's). */
   readonly needs?: keyof CliArgs;
-  /** It sets how rows are evaluated: per-query results (--merge, --compare of -q output) cannot take it. */
+  /** Sets how rows are evaluated: per-query inputs (--merge) cannot take it. */
   readonly rows?: true;
   /** --rbo takes it. */
   readonly rbo?: true;
-  /** What it prints beside the values, where trec_eval's text has no place for it. */
+  /** What it prints where trec_eval's text has no place. */
   readonly beside?: string;
 }
 
 const bad = (option: string, text: string, is: string) => usageError(`${option}: "${text}" is not ${is}`);
-/** A number `ok` takes. */
 const num =
   (ok: (n: number) => boolean, is: string): Read =>
   (t, o) => {
@@ -145,35 +141,33 @@ const choice =
     return t;
   };
 
-/** A number as written: a plain decimal, as the parsers read labels and scores. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** An option's number as trec_eval reads it (atol: "1.9" is 1), but "x" (0 there) is refused. */
-function trecLong(option: string, value: string): { exact: number; value: number } {
+/** atol's number ("1.9" is 1), but "x" (0 there) is refused. */
+function trecLong(option: string, value: string) {
   const text = value.trim();
   if (!DECIMAL.test(text)) throw bad(option, value, "a number");
   return { exact: Number(text), value: Number(atol(text)) };
 }
 
-/** -l, -M, -N: atol's number, and `truncated` says where that is not the number written (the last given). */
+/** -l, -M, -N: atol's number; `truncated` notes where it differs (the last given). */
 const trecNumber =
   (flag: string): Read =>
   (t, o, a) => {
     const { exact, value } = trecLong(o, t);
     if (flag === "-l" && !Number.isFinite(exact)) throw bad(o, t, "a finite number");
-    // trec_eval -M with a negative number crashes (form_res_rels.c sorts a negative count).
+    // trec_eval crashes (form_res_rels.c sorts a negative count).
     if (flag === "-M" && value < 0)
       throw usageError(`${o}: "${t}" is negative (trec_eval crashes on it); -M 0 keeps no documents`);
     a.truncated = a.truncated.filter((x) => x.option !== flag);
     if (exact !== value) a.truncated.push({ option: flag, text: t, value });
     if (flag !== "-l") return value;
-    // In the order checks meet them: -l's value, then trec_eval's.
     a.threshold = exact;
     a.trecThreshold = value;
     return exact;
   };
 
-/** --interval's value: `t`, `bootstrap`, a level (`0.9`), or a method and a level (`bootstrap:0.9`). */
+/** `t`, `bootstrap`, `0.9` or `bootstrap:0.9`. */
 function intervalSpec(option: string, value: string): IntervalSettings {
   const [method, level, more] = value.split(":");
   const form = `"t", "bootstrap", a level such as 0.9, or both as bootstrap:0.9`;
@@ -186,7 +180,7 @@ function intervalSpec(option: string, value: string): IntervalSettings {
   return { ...DEFAULT_INTERVAL, method, ...(level === undefined ? {} : { level: asLevel(level) }) };
 }
 
-function columns(value: string, option: string, a: CliArgs): ColumnNames {
+function columns(value: string, option: string, a: CliArgs) {
   const columns: ColumnNames = { ...a.columns };
   for (const part of value.split(",")) {
     const eq = part.indexOf("=");
@@ -201,8 +195,8 @@ function columns(value: string, option: string, a: CliArgs): ColumnNames {
   return columns;
 }
 
-/** Words wrapped as --help's descriptions are (lines of 97 characters at most, indented 20). */
-function wrapped(text: string): string {
+/** Wrapped as --help's lines (97 characters, indented 20). */
+function wrapped(text: string) {
   const lines: string[] = [];
   for (const word of text.split(" ")) {
     const last = lines.length - 1;
@@ -216,7 +210,7 @@ const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
 
 type Section = "main" | "why" | "compare" | "rbo" | "fuse" | "hidden";
 
-/** The rows by --help's sections, in its order (`hidden`: not listed). Help lines go on at column 20. */
+/** By --help's sections, in order (`hidden`: not listed). */
 const OPTION_TABLE: Readonly<Record<Section, Row[]>> = {
   main: [
     {
@@ -294,7 +288,7 @@ groups), with trec_eval's measures over them (-m prefs, qrels_jg, ...)`,
       key: "debugLevel",
       names: "D Debug_level",
       value: "N[.QID]",
-      // trec_eval.c get_debug_level_query: the level before the first '.', the query after it.
+      // As trec_eval.c get_debug_level_query.
       read: (t, o, a) => {
         const dot = t.indexOf(".");
         const level = dot < 0 ? t : t.slice(0, dot);
@@ -628,7 +622,7 @@ evaluation's name for it)`,
   hidden: [
     { names: "v version" },
     { key: "obsolete", names: "o" },
-    // Takes a value in trec_eval's long option table, unlike -o; ignored as -o is.
+    // Takes a value in trec_eval's long_options, unlike -o; ignored too.
     { key: "obsolete", names: "Output_old_results_format", value: "X" },
     {
       key: "resultsFormat",
@@ -649,7 +643,6 @@ evaluation's name for it)`,
 
 const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
-/** Every row, its defaults filled in. */
 export const OPTION_ROWS: readonly OptionRow[] = Object.entries(OPTION_TABLE).flatMap(([section, rows]) =>
   rows.map((r) => {
     const key = r.key ?? (camel(r.names.split(" ").find((n) => n.length > 1)!) as keyof CliArgs);
@@ -665,31 +658,29 @@ export const OPTION_ROWS: readonly OptionRow[] = Object.entries(OPTION_TABLE).fl
   }),
 );
 
-/** The row of each spelling (`m`, `measure`). */
 export const OPTION_NAMES: ReadonlyMap<string, OptionRow> = new Map(
   OPTION_ROWS.flatMap((r) => r.names.split(" ").map((n) => [n, r] as const)).filter(([n]) => n !== ""),
 );
 
-/** The option that sets `key`, as messages name it: its one letter (`-q`), else its first long name. */
-export function flagOf(key: keyof CliArgs): string {
+/** `key`'s option as messages name it: `-q`, else the first long name. */
+export function flagOf(key: keyof CliArgs) {
   const names = OPTION_ROWS.filter((r) => r.key === key).flatMap((r) => r.names.split(" "));
   const short = names.find((n) => n.length === 1);
   return short ? `-${short}` : `--${names[0] || key}`;
 }
 
-/** A row as --help shows it: its first spelling and its value (`-m MEASURE`, `--fuse METHOD`). */
-export function labelOf(r: OptionRow): string {
+/** `-m MEASURE`, `--fuse METHOD`. */
+export function labelOf(r: OptionRow) {
   const [first] = r.names.split(" ");
   return r.label ?? `${first.length === 1 ? "-" : "--"}${first}${r.value ? ` ${r.value}` : ""}`;
 }
 
-/** A section's options as --help lists them: each label, and its help from column 20. */
-export function optionHelp(section: Section): string {
+export function optionHelp(section: Section) {
   const indent = `\n${" ".repeat(20)}`;
   return OPTION_ROWS.filter((r) => r.section === section && r.help)
     .map((r) => {
       const label = labelOf(r);
-      // A label of 18 (--report-queries N) is followed by two spaces; a longer one by its help on the next line.
+      // A longer label puts its help on the next line.
       const head = label.length < 18 ? label.padEnd(18) : label.length === 18 ? `${label}  ` : label + indent;
       return `  ${head}${r.help!.replaceAll("\n", indent)}`;
     })

@@ -1,5 +1,4 @@
-// What the command line and the page compute for a list of -m names (the plan), under which options.
-// Evaluating a block under a plan is src/app/evaluate-block.ts. No Node built-ins here.
+// What the CLI and the page compute for -m names, under which options. Browser-safe.
 import { RankevalError } from "../errors/errors.js";
 import { withIntervals } from "../pipeline/interval.js";
 import type { Evaluated, Result } from "../pipeline/evaluate.js";
@@ -14,7 +13,6 @@ import {
   overPreset,
   type ExplicitOptions,
   type Options,
-  type ResolvedOptions,
 } from "../measures/options.js";
 import {
   isComputed,
@@ -29,16 +27,16 @@ import {
 import type { Epi } from "../trec/port.js";
 import { readsTrecLabels as measuresReadTrecLabels } from "../pipeline/trec-labels.js";
 
-/** The conventions the user chose (the command line's options); unset: the measures' own. */
+/** The user's conventions; unset: the measures' own. */
 export interface Conventions {
   gain?: string;
-  /** -l as written: the threshold of other tools' names. */
+  /** -l as written. */
   threshold?: number;
-  /** -l as trec_eval reads it (atol: "1.5" is 1). Default: `threshold` truncated. */
+  /** -l as trec_eval reads it (atol). Default: `threshold` truncated. */
   trecThreshold?: number;
   depth?: number;
   judgedOnly?: boolean;
-  /** -N: documents in the collection (trec_eval's utility). */
+  /** -N: documents in the collection. */
   numDocs?: number;
   noRelevant?: string;
   beyondList?: string;
@@ -47,56 +45,46 @@ export interface Conventions {
   relFormat?: RelFormat;
 }
 
-/** What to compute for a list of -m names, each read as trec_eval's first, then as other tools'. */
 export interface Plan {
-  /** "trec" when every name is trec_eval's (the output is then trec_eval's text by default). */
+  /** "trec" when every name is trec_eval's. */
   readonly kind: "trec" | "measures";
-  /** trec_eval's measures asked, in its table order. */
   readonly trec: TrecMeasure[];
-  /** Everything the kernel computes, each once. */
   readonly measures: Measure[];
-  /** The rows of a table, JSON or CSV report: the printed name and the key of its values. */
+  /** Printed name, key of its values. */
   readonly rows: readonly { readonly name: string; readonly measure: string }[];
-  /** trec_eval measures computed by trec_eval's own algorithm, where the kernel's would differ. */
+  /** Computed by trec_eval's own algorithm, where the kernel's would differ. */
   readonly exact: TrecMeasure[];
   readonly epi: Pick<Epi, "relevanceLevel" | "numDocsInColl">;
-  /** What the names were read as where that may surprise. */
   readonly warnings: string[];
   readonly relFormat?: RelFormat;
-  /** trec_eval measures over preferences or judgment groups; keyed like `exact`'s. */
+  /** Over preferences or judgment groups; keyed like `exact`. */
   readonly formatted?: TrecMeasure[];
 }
 
-/**
- * Whether the plan reads labels as trec_eval does (some name is trec_eval's): a face then says so
- * of the judgments' fractional labels (src/pipeline/trec-labels.ts).
- */
-export function readsTrecLabels(p: Plan): boolean {
+/** Whether labels are read as trec_eval does (a face then warns of fractional ones). */
+export function readsTrecLabels(p: Plan) {
   return p.trec.length > 0 || p.exact.length > 0 || measuresReadTrecLabels(p.measures);
 }
 
-/** Where a numeric trec line's per-query values are in a run's result; null for other lines. */
-export function lineKey(l: TrecLine): string | null {
+/** A numeric trec line's key in a result; null for other lines. */
+export function lineKey(l: TrecLine) {
   if (l.exact) return l.exact;
   if (l.kernel) return l.kernel.measure.name;
   if (l.meanOf) return l.name;
   return null;
 }
 
-/** The measures of a LETOR file when none are named. */
 export const LETOR_DEFAULT_MEASURES: readonly string[] = ["ndcg@1,3,5,10", "map", "mrr"];
 
-/** -l as trec_eval reads it (1 when not given). */
-export function trecLevel(c: Conventions): number {
+export function trecLevel(c: Conventions) {
   return c.trecThreshold ?? (c.threshold !== undefined ? Math.trunc(c.threshold) : 1);
 }
 
 /**
- * The plan for -m names (none: `official`, or `fallback` when given). trec_eval's names are read
- * together as trec_eval reads its -m list; in a table its lines stand where the first was given.
- * trec_eval's own algorithm computes what the kernel would compute otherwise: every line under -l
- * below 0 (trec_eval then counts unjudged documents as relevant at their ranks but not in num_rel),
- * iprec_at_recall and 11pt_avg where rankings can be empty, parameters the kernel cannot take.
+ * The plan for -m names (none: `official`, or `fallback`). trec_eval's names are read together, their
+ * lines placed where the first was given. trec_eval's own algorithm computes what the kernel would get
+ * otherwise: everything under -l < 0 (unjudged documents then count as relevant at their ranks but not in
+ * num_rel), iprec_at_recall and 11pt_avg where rankings can be empty, parameters the kernel cannot take.
  */
 export function plan(
   specs: readonly string[],
@@ -112,18 +100,7 @@ export function plan(
         "bad-option",
         `-R ${relFormat}: rankeval reads ${relFormat} judgments with trec_eval's measures only (-m ...)`,
       );
-    const measures = parseMeasures(fallback, warnings);
-    return {
-      kind: "measures",
-      trec: [],
-      measures,
-      rows: measures.map((m) => ({ name: m.name, measure: m.name })),
-      exact: [],
-      epi,
-      warnings,
-      relFormat,
-      formatted: [],
-    };
+    return { ...measuresPlan(fallback, warnings, epi), relFormat, formatted: [] };
   }
   const words = specs.length ? specs : ["official"];
   const trecWords = words.filter((w) => typeof w === "string" && isTrecName(w));
@@ -199,7 +176,25 @@ export function plan(
   };
 }
 
-/** The measure with each line keyed for values computed outside the kernel (`TrecLine.exact`). */
+/** The library's measures: kernel-computed, a row each. */
+export function measuresPlan(
+  measures: Parameters<typeof parseMeasures>[0],
+  warnings: string[] = [],
+  epi = { relevanceLevel: 1, numDocsInColl: 0 },
+): Plan {
+  const ms = parseMeasures(measures, warnings);
+  return {
+    kind: "measures",
+    trec: [],
+    measures: ms,
+    rows: ms.map((m) => ({ name: m.name, measure: m.name })),
+    exact: [],
+    epi,
+    warnings,
+  };
+}
+
+/** Each line keyed (`TrecLine.exact`) for values computed outside the kernel. */
 function keyedLines(m: TrecMeasure): TrecMeasure {
   const key = (l: TrecLine, i: number) =>
     m.lines.findIndex((x) => x.name === l.name) === i ? l.name : `${l.name} (${i + 1})`;
@@ -209,8 +204,7 @@ function keyedLines(m: TrecMeasure): TrecMeasure {
   });
 }
 
-/** A measure must read the judgments given (trec_eval: "Can't calculate measure"). */
-function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
+function checkFormat(m: TrecMeasure, relFormat: RelFormat) {
   if (m.lines.every(reportMakesIt)) return;
   const needs = m.format ?? "qrels";
   const ok = needs === "prefs" ? relFormat === "prefs" || relFormat === "qrels_prefs" : needs === relFormat;
@@ -227,7 +221,7 @@ function checkFormat(m: TrecMeasure, relFormat: RelFormat): void {
   );
 }
 
-/** utility's kernel measure with trec_eval's -N (the collection size its fourth coefficient weighs). */
+/** utility with -N (its fourth coefficient weighs the collection size). */
 function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
   if (!trecMeasure(l.measure).numDocs || !l.kernel || numDocs === 0) return l;
   const m = l.kernel.measure;
@@ -240,10 +234,7 @@ function withCollectionSize(l: TrecLine, numDocs: number): TrecLine {
   return Object.freeze({ ...l, kernel: Object.freeze({ measure }) });
 }
 
-/**
- * The options the user set, checked. Under trec_eval's names -l is read with atol; below 0 trec_eval's
- * algorithm computes every line (from the plan's `epi`) and the kernel only counts queries, at 0.
- */
+/** The options set, checked. Under trec_eval's names -l is atol's; below 0 the kernel only counts queries, at 0. */
 export function options(args: Conventions, trecNames = false): ExplicitOptions {
   const { gain, threshold, depth, judgedOnly, noRelevant, beyondList, ties, preset } = args;
   const trecL = trecNames && (threshold !== undefined || args.trecThreshold !== undefined);
@@ -252,8 +243,8 @@ export function options(args: Conventions, trecNames = false): ExplicitOptions {
   return explicitOptions(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Options);
 }
 
-/** The conventions of a plan's rows as lines: one when they agree where they overlap, else one per row. */
-export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
+/** A plan's conventions: one line where the rows agree, else one per row. */
+export function planConventions(p: Plan, explicit: ExplicitOptions) {
   const byKey = new Map(p.measures.map((m) => [m.name, describeMeasureOptions(m, explicit)]));
   for (const l of trecLines(p.trec)) if (l.meanOf) byKey.set(l.name, byKey.get(l.meanOf[0].measure.name)!);
   const exact = `trec_eval: ${describeOptions({ ...trecOptions(explicit), relevanceThreshold: p.epi.relevanceLevel })}`;
@@ -267,19 +258,17 @@ export function planConventions(p: Plan, explicit: ExplicitOptions): string[] {
   return rows.map((r, i) => `${r.name.padEnd(width)}  ${merged.lines[merged.index[i]]}`);
 }
 
-/** trec_eval's conventions under the options given (relstring, which is no measure, ranks by them). */
-export function trecOptions(explicit: ExplicitOptions): ResolvedOptions {
+/** trec_eval's conventions under the options given. */
+export function trecOptions(explicit: ExplicitOptions) {
   return overPreset({ ...DEFAULT_OPTIONS, ...TREC_EVAL }, explicit);
 }
 
-/** A run evaluated: its file, its tag (trec_eval's runid) and its values. */
 export interface RunResult extends Evaluated {
   file: string;
   runTag: string;
 }
 
-/** A run's result reduced to one query (-D n.qid): each summary is its value (gm_map not floored). */
-
+/** A result reduced to one query (-D n.qid): each summary is its value (gm_map not floored). */
 export function onlyQuery(result: Result<string>, qid: string): Result<string> {
   const i = result.qids.indexOf(qid);
   if (i < 0)
@@ -310,7 +299,6 @@ export function onlyQuery(result: Result<string>, qid: string): Result<string> {
     values,
     mean,
     counted,
-    // One query: no interval (NaN), under the same keys.
     interval: withIntervals({ values, interval: result.interval }).interval,
     queries: { ...result.queries, evaluated: 1 },
     ...(tieRange ? { tieRange } : {}),

@@ -1,10 +1,7 @@
 import { counted } from "./counted.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean, orList } from "./suggest.js";
 
-/**
- * Every error rankeval throws on purpose is a RankevalError, so callers can tell bad input from bugs.
- * `code` is stable for programs; `message` is for people and says what is wrong and where.
- */
+/** Every error rankeval throws on purpose: `code` is stable for programs, `message` says what and where. */
 export class RankevalError extends Error {
   constructor(
     readonly code: RankevalErrorCode,
@@ -21,15 +18,12 @@ export type RankevalErrorCode =
   | "bad-option" // an option outside its domain
   | "too-large"; // past what wasm32 memory can hold in one batch
 
-/** An option or command line outside its domain (the command line's exit status 1). */
+/** Exit status 1. */
 export const usageError = (message: string) => new RankevalError("bad-option", message);
-/** Input that cannot be evaluated as given, where no file line applies (exit status 2). */
+/** Bad input with no file line (exit status 2). */
 export const badInput = (message: string) => new RankevalError("bad-input", message);
 
-/**
- * Bad input in a file: names the file, the 1-based line and column, and what was expected, as
- * `run.txt:57:22: score "0.1x" is not a number`.
- */
+/** Bad input at a 1-based line and column: `run.txt:57:22: score "0.1x" is not a number`. */
 export class InputError extends RankevalError {
   constructor(
     readonly file: string,
@@ -42,21 +36,18 @@ export class InputError extends RankevalError {
   }
 }
 
-/** How much of a text a message quotes: a megabyte-long name must not make a megabyte-long message. */
 const QUOTED_CHARACTERS = 40;
 
-/** `text`, cut to its first 40 characters and "…" when longer (for a message). */
-export function shortened(text: string): string {
+/** `text` cut to 40 characters and "…", for a message. */
+export function shortened(text: string) {
   return text.length > QUOTED_CHARACTERS ? `${text.slice(0, QUOTED_CHARACTERS)}…` : text;
 }
 
 /**
- * A value as the one wording of messages prints it, as a caller would write it: a string quoted (and
- * shortened), a number as itself (NaN, Infinity: JSON.stringify would say null), a bigint with its n;
- * what is neither by its kind ("an array", "a Map"), so that a message never quotes a whole structure
- * and never throws (JSON.stringify throws on a bigint).
+ * A value as messages print it: strings quoted and shortened, numbers and bigints as written, anything
+ * else by its kind ("a Map"): never a whole structure, never a throw (as JSON.stringify on a bigint).
  */
-export function shown(value: unknown): string {
+export function shown(value: unknown) {
   switch (typeof value) {
     case "string":
       return JSON.stringify(shortened(value));
@@ -83,60 +74,47 @@ export function shown(value: unknown): string {
   return "an object";
 }
 
-/** What an option's value must be: a test, and how a message says it (`true or false`). */
+/** An option's test, and how a message says it (`true or false`). */
 export interface OptionType {
   readonly test: (value: unknown) => boolean;
   readonly is: string;
-  /** The call cannot go without it. */
   readonly required?: boolean;
 }
 
 export const BOOLEAN: OptionType = { test: (v) => typeof v === "boolean", is: "true or false" };
 export const STRING: OptionType = { test: (v) => typeof v === "string", is: "a string" };
 export const NUMBER: OptionType = { test: (v) => typeof v === "number" && !Number.isNaN(v), is: "a number" };
-/** A count or a size (a file's, in bytes: past 4 GiB too): an integer >= 0. */
+/** Sizes past 4 GiB too. */
 export const COUNT: OptionType = {
   test: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0,
   is: "an integer >= 0",
 };
-/** A probability or a level: a number strictly between 0 and 1. */
 export const PROBABILITY: OptionType = {
   test: (v) => typeof v === "number" && v > 0 && v < 1,
   is: "a number between 0 and 1",
 };
-/** A random stream's seed: a safe integer >= 0. */
 export const SEED: OptionType = {
   test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   is: "a safe integer >= 0",
 };
-/** Checked by the call itself (a value of several shapes): the key is known, its value is not tested here. */
+/** A known key whose value the call checks itself. */
 export const ANY: OptionType = { test: () => true, is: "" };
 
-/** One of `values` (strings): `"a", "b" or "c"`. */
 export function oneOf(values: readonly string[]): OptionType {
   return { test: (v) => typeof v === "string" && values.includes(v), is: orList(values.map((v) => JSON.stringify(v))) };
 }
 
-/** `a, b or c`. */
-function orList(items: readonly string[]): string {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
-}
-
-/** The same option type, required. */
 export const required = (t: OptionType): OptionType => ({ ...t, required: true });
 
-/** `object[key] = value` as an own property, "__proto__" too (an assignment would set the prototype). */
-export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+/** `object[key] = value`, "__proto__" too (an assignment would set the prototype). */
+export function setOwn<T>(object: Record<string, T>, key: string, value: T) {
   if (key === "__proto__")
     Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 
-/**
- * Anything an object of options or of `{ id: value }` cannot be: it would be read as one with other
- * keys (an array's indexes, a Map's none) or is not one at all.
- */
-export function notAnObject(v: unknown): boolean {
+/** Not usable as an object of options or `{ id: value }` (an array's keys, a Map's none, or no object). */
+export function notAnObject(v: unknown) {
   return (
     v === null ||
     typeof v !== "object" ||
@@ -150,17 +128,15 @@ export function notAnObject(v: unknown): boolean {
 }
 
 /**
- * The one check of a public call's object of options: undefined is `{}`; what is not a plain object is
- * refused, as is an unknown key (a misspelling would otherwise change nothing silently: "did you
- * mean"), a missing required key and a value of the wrong type (`complete: "false"` is not false).
- * `types` lists every key the call takes. `call` ("QrelsParser") starts the messages, when given.
- * Returns the object as given.
+ * Checks a public call's options (undefined is `{}`): refuses a non-object, an unknown key (a misspelling
+ * would change nothing silently), a missing required key, a value of the wrong type. `types` lists every
+ * key; `call` prefixes the messages. Returns `given`.
  */
 export function checkOptions<T extends object>(
   given: T | undefined,
   types: Readonly<Record<string, OptionType>>,
   call?: string,
-): T {
+) {
   const at = call === undefined ? "" : `${call}: `;
   const keys = Object.keys(types);
   if (given === undefined && !keys.some((k) => types[k].required)) return {} as T;
@@ -182,10 +158,7 @@ export function checkOptions<T extends object>(
   return given as T;
 }
 
-/**
- * The one check of what a streaming parser's push() takes (rankeval/io): bytes, never a string (whose
- * characters are not bytes) nor an ArrayBuffer (not indexable); and no push after finish().
- */
+/** A streaming parser's push(): bytes only (a string's characters are not bytes), never after finish(). */
 export function checkChunk(chunk: unknown, file: string, finished: boolean): asserts chunk is Uint8Array {
   if (finished) throw usageError(`${file}: push() after finish(): a parser reads one input; make a new one`);
   if (chunk instanceof Uint8Array) return;
@@ -198,8 +171,8 @@ export function checkChunk(chunk: unknown, file: string, finished: boolean): ass
   throw usageError(`${file}: push(chunk): chunk must be a Uint8Array of bytes, not ${shown(chunk)}${hint}`);
 }
 
-/** The first three of `total` names, quoted, then "..." when there are more: `"q1", "q2", "q3", ...`. */
-function someNames(names: readonly string[], total = names.length): string {
+/** `"q1", "q2", "q3", ...` */
+function someNames(names: readonly string[], total = names.length) {
   return (
     names
       .slice(0, 3)
@@ -208,32 +181,21 @@ function someNames(names: readonly string[], total = names.length): string {
   );
 }
 
-/**
- * The one wording of a document twice in one query, in judgments or a run. `where`: the rows' field
- * or row, when known; a file's line is an InputError (which columnar inputs say as the row of their file).
- */
-export function documentTwice(
-  doc: string,
-  query: string,
-  where?: string | { file: string; line: number },
-): RankevalError {
+/** A document twice in one query. `where`: a field or row; a file's line makes an InputError. */
+export function documentTwice(doc: string, query: string, where?: string | { file: string; line: number }) {
   const reason = `document ${JSON.stringify(doc)} appears twice in query ${JSON.stringify(query)}`;
   if (typeof where === "object") return new InputError(where.file, where.line, 0, reason);
   return new RankevalError("bad-input", where === undefined ? reason : `${where}: ${reason}`);
 }
 
-/** What a run or judgments hold, for noQueryInCommon: a name, the number of queries, some of them. */
 export interface QuerySample {
   readonly name: string;
   readonly queries: number;
   readonly some: readonly string[];
 }
 
-/**
- * The one wording of a run that shares no query with its judgments: a mistake (ids written otherwise,
- * "q1" against "1", or the wrong file) whose means would be NaN over no query.
- */
-export function noQueryInCommon(run: QuerySample, judgments: QuerySample): RankevalError {
+/** A run sharing no query with its judgments ("q1" against "1", the wrong file): its means would be NaN. */
+export function noQueryInCommon(run: QuerySample, judgments: QuerySample) {
   const n = run.queries;
   return new RankevalError(
     "bad-input",
@@ -243,17 +205,13 @@ export function noQueryInCommon(run: QuerySample, judgments: QuerySample): Ranke
 }
 
 /**
- * The largest magnitude rankeval sums: any 2^53 terms up to it (every row, judgment or query there can
- * be) add to a finite double. Gains past it (a label of 971 or more under exp gain) and compare()'s
- * values past it are refused, where their sums would overflow to Infinity and ratios become NaN.
+ * The largest magnitude rankeval sums: any 2^53 terms up to it add to a finite double. Gains (a label
+ * >= 971 under exp gain) and compare()'s values past it are refused: sums would overflow to Infinity.
  */
 export const SUMMABLE_MAX = 2 ** 970;
 
-/**
- * The one wording of a label whose gain passes SUMMABLE_MAX (`option`: the gain, "exp", "linear" or
- * "table"), in the kernel's path and the reference alike.
- */
-export function gainTooLarge(query: string, label: number, option: string): RankevalError {
+/** A label whose gain passes SUMMABLE_MAX; `option`: "exp", "linear" or "table". */
+export function gainTooLarge(query: string, label: number, option: string) {
   const how = option === "exp" ? 'gain "exp" (2^label - 1)' : option === "linear" ? 'gain "linear"' : "the gain table";
   return badInput(
     `query ${JSON.stringify(query)}: label ${label} under ${how} gains more than the 2^970 (about 1e292) ` +

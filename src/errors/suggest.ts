@@ -1,17 +1,11 @@
 /**
- * "Did you mean ...": the known names nearest to a misspelled one, by edit distance (Damerau's
- * optimal string alignment: insertions, deletions, substitutions and swaps of two adjacent
- * characters each cost 1; a change of case alone costs 1/2, so `NDCG` is nearer `nDCG` than `ndgc`).
+ * Optimal string alignment distance (insert, delete, substitute, adjacent swap: 1; a change of case: 1/2,
+ * so `NDCG` is nearer `nDCG` than `ndgc`). Past `max`: Infinity, found early (a far name costs a few rows).
  */
-
-/**
- * The edit distance between a and b, as above; past `max`, any number above it (Infinity): a row whose
- * every entry is past `max` ends the count, so a far name costs a few rows, not the whole table.
- */
-export function editDistance(a: string, b: string, max = Infinity): number {
+export function editDistance(a: string, b: string, max = Infinity) {
   const n = a.length;
   const m = b.length;
-  // d[i][j] = distance between a[0..i) and b[0..j); three rows suffice for the swap.
+  // Three rows of d[i][j] = distance(a[0..i), b[0..j)) suffice for the swap.
   let before = new Float64Array(m + 1);
   let previous = Float64Array.from({ length: m + 1 }, (_, j) => j);
   let current = new Float64Array(m + 1);
@@ -28,8 +22,7 @@ export function editDistance(a: string, b: string, max = Infinity): number {
       current[j] = d;
       if (d < least) least = d;
     }
-    // A row is at least the least of the row above or, by a swap, of the one above that, plus 1: two
-    // rows past max leave every later one past it.
+    // Two rows past max leave every later one past it.
     if (least > max && previousLeast > max) return Infinity;
     previousLeast = least;
     [before, previous, current] = [previous, current, before];
@@ -38,12 +31,10 @@ export function editDistance(a: string, b: string, max = Infinity): number {
 }
 
 /**
- * The names of `known` nearest to `word` (at most `limit`, nearest first, ties in `known` order),
- * among those close enough to be a plausible misspelling: within a third of the longer length,
- * and at least one edit. Empty when nothing is that close. A name whose length is further from the
- * word's than that cannot be that close: it is skipped unread, so a megabyte-long word costs nothing.
+ * Up to `limit` names of `known` nearest to `word` (ties in `known` order), within a third of the longer
+ * length; a name whose length alone is further is skipped unread (a megabyte-long word costs nothing).
  */
-export function nearest(word: string, known: Iterable<string>, limit = 3): string[] {
+export function nearest(word: string, known: Iterable<string>, limit = 3) {
   const scored: { name: string; d: number; i: number }[] = [];
   let i = 0;
   const seen = new Set<string>();
@@ -59,10 +50,13 @@ export function nearest(word: string, known: Iterable<string>, limit = 3): strin
   return scored.slice(0, limit).map((s) => s.name);
 }
 
-/** ` (did you mean a, b or c?)`, or "" when there is nothing near. */
-export function didYouMean(word: string, known: Iterable<string>, show: (name: string) => string = (n) => n): string {
+/** ` (did you mean a, b or c?)`, or "". */
+export function didYouMean(word: string, known: Iterable<string>, show = (n: string) => n) {
   const near = nearest(word, known).map(show);
-  if (near.length === 0) return "";
-  const list = near.length === 1 ? near[0] : `${near.slice(0, -1).join(", ")} or ${near[near.length - 1]}`;
-  return ` (did you mean ${list}?)`;
+  return near.length ? ` (did you mean ${orList(near)}?)` : "";
+}
+
+/** `a, b or c`. */
+export function orList(items: readonly string[]) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }

@@ -1,7 +1,4 @@
-// The one place that decides what a file holds (decideFormat): the format given (--input-format,
-// inputFormat) first, then its content (gzip's, Parquet's and Arrow's magic numbers, a .tsv's first
-// line), then its name (anything else is TREC text); and the parser that reads it. The JSON and CSV/TSV
-// parsers are loaded when a file needs one.
+// What a file holds (decideFormat: given, else content, else name) and the parser that reads it.
 import { DEFAULT_COLUMNS, findColumn } from "../io/column-names.js";
 import type { ColumnNames } from "../io/delimited.js";
 import type { Interner } from "../io/interner.js";
@@ -10,56 +7,44 @@ import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { endsAsBegun, magicOf } from "../io/magic.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
-/** `msmarco`: runs of `qid docid rank` lines (MS MARCO's, dense retrievers'), judgments as TREC text. */
+/** `msmarco`: runs of `qid docid rank` lines, judgments as TREC text. */
 export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
 export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco"];
 
-/**
- * The parsers' side of reading: chunks in, any size, any boundary. (Here, not in input.ts, so that the
- * package's types of rankeval/node reach no kernel types through formats.ts.)
- */
+/** Chunks in, any size and boundary. (Here, not in input.ts: rankeval/node's types reach no kernel types.) */
 export interface ChunkSink {
   push(chunk: Uint8Array): void;
-  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  /** Back-pressure: a promise to await before the next chunk, or null. */
   ready?(): Promise<void> | null;
 }
 
-/** What a file holds, as decided; `reason` says by what. */
 export interface FormatDecision {
   format: InputFormat;
   gzipped: boolean;
-  /** Parquet or Arrow: read in byte ranges as columns. */
   columnar: boolean;
-  /** Subtopic judgments, where sniffed (subtopics.ts's subtopicShaped). */
+  /** Sniffed by subtopicShaped. */
   subtopic?: boolean;
   reason: "given" | "content" | "name";
 }
 
-/** What decideFormat is told of a file besides its name. */
 export interface FormatClues {
   given?: InputFormat;
-  /** msmarco names a run's shape; a .tsv's first line is read as one's. */
   kind?: RowsKind;
-  /** Its first 8 bytes as stored. */
+  /** First 8 bytes as stored. */
   head?: Uint8Array;
-  /**
-   * Its last 8 bytes, where known (a file, not a stream): a columnar format is then told by its content
-   * only when its end agrees (a truncated file goes by its name, whose reader says what is missing).
-   */
+  /** Last 8 bytes of a file: a columnar magic counts only if they agree (a truncated file goes by name). */
   tail?: Uint8Array;
-  /** Its first line, decompressed. */
   firstLine?: string;
-  /** CSV/TSV columns given: a .tsv is then never TREC text. */
+  /** Given: a .tsv is never TREC text. */
   columns?: unknown;
   subtopic?: boolean;
 }
 
-/** A columnar file's format from its name: .parquet; .arrow, .feather (Feather v2 is Arrow's IPC file), .arrows (IPC stream). */
+/** Feather v2 is Arrow's IPC file; .arrows, the IPC stream. */
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
 const TEXT_NAME = /\.(json|csv|tsv)(\.gz)?$/i;
 
-/** The format a file's name says (anything else is TREC text). */
-function formatByName(file: string): InputFormat {
+function formatByName(file: string) {
   const c = COLUMNAR_NAME.exec(file);
   if (c) return c[1].toLowerCase() === "parquet" ? "parquet" : "arrow";
   const m = TEXT_NAME.exec(file);
@@ -67,13 +52,11 @@ function formatByName(file: string): InputFormat {
 }
 
 /**
- * What `file` holds: the format given; else its content where it can tell (a whole Parquet or Arrow
- * file by its magic numbers at both ends, or by its first bytes where no end is given; TREC's fields on
- * a .tsv's first line); else its name. JSON and CSV are told by name: text whose first line is TREC's,
- * JSON's or a header may be any (a .txt run streams as TREC text before a line is read). Standard input
- * (`-`) is TREC text. msmarco names a run's shape: judgments keep the format their content or name says.
+ * What `file` holds: the format given; else its content (Parquet/Arrow magic at both ends, or at the
+ * start where no end is given; TREC fields on a .tsv's first line); else its name (JSON, CSV: a first
+ * line could be any of them). `-` is TREC text. msmarco applies to runs only.
  */
-export function decideFormat(file: string, clues: FormatClues = {}): FormatDecision {
+export function decideFormat(file: string, clues: FormatClues = {}) {
   const { head, tail, firstLine, kind } = clues;
   const given = clues.given === "msmarco" && kind === "qrels" ? undefined : clues.given;
   const magic = head ? magicOf(head) : null;
@@ -84,7 +67,7 @@ export function decideFormat(file: string, clues: FormatClues = {}): FormatDecis
     ...(clues.subtopic !== undefined && { subtopic: clues.subtopic }),
     reason,
   });
-  // A .tsv, named or given, is TREC text where its first line is TREC's (MS MARCO's qrels).
+  // A .tsv whose first line is TREC's (MS MARCO's qrels) is TREC text.
   const tsv = (format: InputFormat, reason: FormatDecision["reason"]) =>
     format === "tsv" && firstLine !== undefined && kind && !clues.columns && isTrecLine(firstLine, kind)
       ? decided("trec", "content")
@@ -95,13 +78,13 @@ export function decideFormat(file: string, clues: FormatClues = {}): FormatDecis
   return tsv(formatByName(file), "name");
 }
 
-/** The format of `file`: the one given, else from its name (a directory, a dataset, is told by src/node/columnar-files.ts). */
-export function formatOf(file: string, given?: InputFormat): InputFormat {
+/** The format given, else by name (directories: src/node/columnar-files.ts). */
+export function formatOf(file: string, given?: InputFormat) {
   return decideFormat(file, { given }).format;
 }
 
-/** A JSON, CSV/TSV, Parquet or Arrow run's tag (without a tag column): its name without directory and extension. */
-export function runTagOf(file: string): string {
+/** A run's tag where it has no tag column: its base name without extension. */
+export function runTagOf(file: string) {
   const name = file.replace(/\/+$/, "").replace(/^.*\//, "");
   return name.replace(TEXT_NAME, "").replace(COLUMNAR_NAME, "") || name;
 }
@@ -109,42 +92,33 @@ export function runTagOf(file: string): string {
 export interface ParserChoice {
   format?: InputFormat;
   columns?: ColumnNames;
-  /**
-   * Said after a CSV/TSV header error: how to name the columns or the format.
-   * @default the command line's options (--columns, --input-format)
-   */
+  /** Said after a CSV/TSV header error. @default the CLI's --columns, --input-format */
   hint?: string;
 }
 
-/** The command line's way to name the columns or the format, said when a header lacks a column. */
 const CLI_COLUMNS_HINT =
   "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
 
-/** What readInto feeds and finish() reads. */
 export interface Parser<T> {
   push(chunk: Uint8Array): void;
   finish(): T;
 }
 
 const LF = 10;
-/** The most of a first line held to choose a parser: a longer line is no TREC line. */
+/** A longer first line is no TREC line. */
 const FIRST_LINE_MAX = 1 << 16;
-/** Judgments where a header (CSV, TSV, Parquet's or Arrow's columns) has a label column and no score column, else a run. */
-export function roleOfHeader(names: readonly string[]): "qrels" | "run" {
+/** Judgments where a header has a label column and no score column, else a run. */
+export function roleOfHeader(names: readonly string[]) {
   const labels = DEFAULT_COLUMNS.qrels.filter((n) => !(DEFAULT_COLUMNS.run as readonly string[]).includes(n));
   return findColumn(names, undefined, labels) >= 0 && findColumn(names, undefined, DEFAULT_COLUMNS.run) < 0
     ? "qrels"
     : "run";
 }
 
-/** A number as TREC text writes a label or a score. */
 export const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/**
- * Whether a .tsv's first line is TREC's: its number of fields (4 or 6), a number where the label or
- * score is; or for a run MS MARCO's `qid docid 1` (RunParser reads it, its ranks checked to count 1, 2, 3).
- */
-export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
+/** A .tsv line is TREC's: 4 or 6 fields with a number as label or score; or a run's MS MARCO `qid docid 1`. */
+export function isTrecLine(line: string, kind: "qrels" | "run") {
   const fields = line
     .replace(/^\uFEFF/, "")
     .replace(/\r$/, "")
@@ -158,15 +132,14 @@ export function isTrecLine(line: string, kind: "qrels" | "run"): boolean {
 const ENOUGH = new Error("enough lines");
 
 /**
- * The lines of the first `limit` bytes a `read` gives (decompressed), each to `each` until it returns
- * true. A last line without its end counts where the input ends, not where the limit cuts it. Every
- * sniff by lines reads through this: subtopic judgments, --fuse's qrels.
+ * Each line of the first `limit` bytes to `each` until it returns true. An unterminated last line counts
+ * where the input ends, not where the limit cuts. Every sniff by lines reads through this.
  */
 export async function readFirstLines(
   read: (sink: ChunkSink) => Promise<void>,
   each: (line: string) => boolean,
   limit: number,
-): Promise<void> {
+) {
   const decoder = new TextDecoder();
   let carry = "";
   let bytes = 0;
@@ -188,7 +161,7 @@ export async function readFirstLines(
   if (carry) each(carry);
 }
 
-/** A parser chosen from the input's first line: holds the chunks until it is complete, then hands them on. */
+/** Holds chunks until the first line is complete, then hands them to the parser it chooses. */
 class ChosenByFirstLine<T> implements Parser<T> {
   private held: Uint8Array[] = [];
   private heldBytes = 0;
@@ -196,23 +169,23 @@ class ChosenByFirstLine<T> implements Parser<T> {
 
   constructor(private readonly choose: (firstLine: string) => Parser<T>) {}
 
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array) {
     if (this.parser !== null) {
       this.parser.push(chunk);
       return;
     }
-    // Copied: the caller may reuse its chunk's memory once push returns.
+    // The caller may reuse its chunk.
     this.held.push(chunk.slice());
     this.heldBytes += chunk.length;
     if (chunk.includes(LF) || this.heldBytes >= FIRST_LINE_MAX) this.start();
   }
 
-  finish(): T {
+  finish() {
     if (this.parser === null) this.start();
     return this.parser!.finish();
   }
 
-  private start(): void {
+  private start() {
     const all = new Uint8Array(this.heldBytes);
     let at = 0;
     for (const c of this.held) {
@@ -227,21 +200,11 @@ class ChosenByFirstLine<T> implements Parser<T> {
   }
 }
 
-/**
- * The format a file is parsed in, as parserFor chooses it: a .tsv without --columns is TREC text
- * where its first line (`firstLine`, decompressed) is TREC's; `head`, its first bytes as stored.
- */
-export function formatRead(
-  kind: RowsKind,
-  file: string,
-  choice: ParserChoice,
-  firstLine: string,
-  head?: Uint8Array,
-): InputFormat {
+/** The format parserFor parses a file in. */
+export function formatRead(kind: RowsKind, file: string, choice: ParserChoice, firstLine: string, head?: Uint8Array) {
   return decideFormat(file, { given: choice.format, kind, firstLine, columns: choice.columns, head }).format;
 }
 
-/** The per-row parser for judgments (`kind` qrels) or a run, as decideFormat says (from the first line where it may tell). */
 async function parserFor<K extends RowsKind>(
   kind: K,
   file: string,
@@ -251,29 +214,31 @@ async function parserFor<K extends RowsKind>(
 ): Promise<Parser<RowsOf<K>>> {
   const clues = { given: choice.format, kind, columns: choice.columns };
   const d = decideFormat(file, clues);
-  const lineMayTell = d.format === "tsv" && !choice.columns;
   const runTag = kind === "run" ? runTagOf(file) : undefined;
   const o = { file, qids, kind, runTag, expectedBytes };
   const json = d.format === "json" ? (await import("../io/json.js")).JsonParser : null;
   const delimited = ["csv", "tsv"].includes(d.format) ? (await import("../io/delimited.js")).DelimitedParser : null;
-  const hint = choice.hint ?? CLI_COLUMNS_HINT;
   const make = (format: InputFormat): Parser<RowsOf<K>> => {
     if (format === "json" && json) return new json(o);
     if ((format === "csv" || format === "tsv") && delimited)
-      return new delimited({ ...o, delimiter: format === "csv" ? "," : "\t", columns: choice.columns, hint });
+      return new delimited({
+        ...o,
+        delimiter: format === "csv" ? "," : "\t",
+        columns: choice.columns,
+        hint: choice.hint ?? CLI_COLUMNS_HINT,
+      });
     const t = { file, qids, docids: "per-row" as const, expectedBytes };
     const shape = format === "msmarco" ? ("msmarco" as const) : undefined;
-    const parser = kind === "qrels" ? new QrelsParser(t) : new RunParser({ ...t, shape, runTag: runTagOf(file) });
-    return parser as unknown as Parser<RowsOf<K>>;
+    return (kind === "qrels" ? new QrelsParser(t) : new RunParser({ ...t, shape, runTag })) as unknown as Parser<
+      RowsOf<K>
+    >;
   };
-  if (!lineMayTell) return make(d.format);
+  if (d.format !== "tsv" || choice.columns) return make(d.format);
   return new ChosenByFirstLine((firstLine) => make(decideFormat(file, { ...clues, firstLine }).format));
 }
 
 type ParserFor<T> = (file: string, qids: Interner, expectedBytes: number, choice: ParserChoice) => Promise<Parser<T>>;
 
-/** The per-row parser for a QRELS file. */
 export const qrelsParserFor: ParserFor<QrelsRows> = (...a) => parserFor("qrels", ...a);
 
-/** The per-row parser for a RUN file. */
 export const runParserFor: ParserFor<RunRows> = (...a) => parserFor("run", ...a);

@@ -1,6 +1,5 @@
-// Rows read from a file as plain objects, `{ qid: { docid: value } }`: rankeval/node's readQrels and
-// readRun, and --rbo's runs (kept apart from rankeval/node's entry, which the command line does not load);
-// runs --fuse and the page cannot fuse, for fuse()'s error (src/output/fused-run.ts). No Node built-in here.
+// Rows as `{ qid: { docid: value } }` (readQrels, readRun, --rbo); apart from rankeval/node, which the CLI
+// does not load. Browser-safe.
 import { documentTwice, setOwn } from "../errors/errors.js";
 import type { QrelsRows } from "../io/qrels.js";
 import type { RunRows } from "../io/run.js";
@@ -9,8 +8,8 @@ import { asRowError, type PlaceOf } from "./input.js";
 
 type IdValues = Record<string, Record<string, number>>;
 
-/** Every row's document id as a string: one decode of the whole pool when it is ASCII. */
-function docidStrings(docids: RowDocids, n: number): string[] {
+/** Every row's docid: one decode of the whole pool when it is ASCII. */
+function docidStrings(docids: RowDocids, n: number) {
   const { bytes, offsets } = docids;
   const out = new Array<string>(n);
   let bits = 0;
@@ -19,15 +18,14 @@ function docidStrings(docids: RowDocids, n: number): string[] {
     for (let i = 0; i < n; i++) out[i] = docidString(docids, i);
     return out;
   }
-  // ASCII: a byte is a character, so the pool's offsets are the text's.
   const text = new TextDecoder().decode(bytes.subarray(offsets[0], offsets[n]));
   const base = offsets[0];
   for (let i = 0; i < n; i++) out[i] = text.slice(offsets[i] - base, offsets[i + 1] - base);
   return out;
 }
 
-/** idValues of a columnar input's rows, an error about a row said as the row of its file. */
-export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf): IdValues {
+/** idValues, a columnar row's error said as its file's row. */
+export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, placeOf?: PlaceOf) {
   try {
     return idValues(rows, values);
   } catch (e) {
@@ -35,7 +33,7 @@ export function idValuesAt(rows: QrelsRows | RunRows, values: Float64Array, plac
   }
 }
 
-function idValues(rows: QrelsRows | RunRows, values: Float64Array): IdValues {
+function idValues(rows: QrelsRows | RunRows, values: Float64Array) {
   const names = rows.qidNames.stringsOf(Array.from({ length: rows.qidNames.size }, (_, i) => i));
   const docids = docidStrings(rows.docids, rows.length);
   const out: IdValues = {};

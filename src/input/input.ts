@@ -1,8 +1,5 @@
-// The input layer the command line and the page share: judgments and runs read from an Input, which
-// each side adapts from what it has (src/node/files.ts: a path, a dataset directory, standard input;
-// web/read-file.ts and web/file-columns.ts: a File), into the rows the join takes (src/pipeline/blocks.ts).
-// The sides keep only their adapters: Node's files, streams and threads; the page's Files and workers.
-// Browser compatible: no Node built-ins here.
+// Judgments and runs read from an Input (adapted by src/node/files.ts and web/read-file.ts) into the
+// rows the join takes. Browser-safe.
 import { counted, isAre } from "../errors/counted.js";
 import { InputError } from "../errors/errors.js";
 import { ColumnarRows, RowError, type OnBatch } from "../io/columnar.js";
@@ -14,54 +11,49 @@ import type { Evaluated } from "../pipeline/evaluate.js";
 import { groupJudgments, type GroupedJudgments, type JoinedRun } from "../pipeline/join-rows.js";
 import { qrelsParserFor, runParserFor, type ChunkSink, type ParserChoice } from "./formats.js";
 import { lineOfRow } from "../io/rows.js";
-import { fileLabelsRead, type LabelsRead } from "../pipeline/trec-labels.js";
+import { fileLabelsRead } from "../pipeline/trec-labels.js";
 
-/** A text input: its bytes, gunzipped, pushed chunk by chunk. */
+/** Gunzipped bytes, pushed chunk by chunk. */
 export interface TextInput {
   readonly name: string;
-  /** The size of its text in bytes, to size the parsers' columns (0: not known). */
+  /** Text bytes, to size the parsers' columns (0: unknown). */
   readonly size: number;
   read(sink: ChunkSink): Promise<void>;
 }
 
-/** A Parquet or Arrow input: its row groups or record batches, in order, as rows of `kind`. */
+/** Parquet or Arrow: row groups or record batches, in order. */
 export interface BatchInput {
   readonly name: string;
-  /** Its run tag where its rows have no tag column. */
+  /** Where rows have no tag column. */
   readonly runTag: string;
   batches(kind: RowsKind, onBatch: OnBatch): Promise<void>;
 }
 
 export type Input = TextInput | BatchInput;
 
-/** Where row `line` of a columnar input (its rows counted over the whole input) is: its file and row there. */
+/** Row `line` of a whole columnar input as its file and row there. */
 export type PlaceOf = (line: number) => { file: string; row: number };
 
-/** Rows read whole, and for a columnar input where each is. */
 type Rows<K extends RowsKind> = { rows: RowsOf<K>; placeOf?: PlaceOf };
 type Placed<K extends RowsKind> = Required<Rows<K>>;
 
-/** An error about row `line` of a columnar input, said as a row of its file: `run.parquet: row 57: ...`. */
-export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }): unknown {
+/** An error about a columnar input's row `line`, said as `run.parquet: row 57: ...`. */
+export function asRowError(e: unknown, name: string, rows: { placeOf: PlaceOf }) {
   if (!(e instanceof InputError) || e instanceof RowError || e.file !== name || e.constructor !== InputError) return e;
   const { file, row } = rows.placeOf(e.line);
   return new RowError(file, row, undefined, e.reason);
 }
 
-/** Where the rows of columnar judgments came from, for errors found when a run is joined to them. */
+/** Columnar judgments' rows, for errors found at the join. */
 const places = new WeakMap<object, PlaceOf>();
 
-/** A columnar input's rows, read whole (judgments, or a run that cannot be read in blocks). */
 async function batchRows<K extends RowsKind>(input: BatchInput, kind: K, qids: Interner): Promise<Placed<K>> {
   const rows = new ColumnarRows({ file: input.name, qids, kind, runTag: input.runTag });
   await input.batches(kind, (b) => rows.add(b));
   return { rows: rows.finish(), placeOf: (line) => rows.placeOf(line) };
 }
 
-/**
- * RunSource.blocks for a columnar run: at the end of each row group (a record batch, a file), its
- * complete queries once at least `blockRows` rows are held; the run tag is returned.
- */
+/** RunSource.blocks of a columnar run: complete queries at a row group's end once `blockRows` are held. */
 export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<RunSource["blocks"]> {
   return async (qids, add) => {
     const rows = new ColumnarRows({ file: input.name, qids, kind: "run", runTag: input.runTag });
@@ -84,15 +76,8 @@ export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<R
   };
 }
 
-/**
- * The judgments' labels trec_eval reads as another number (1.5 is 1), for the warning its names
- * give: the first one's place (a TREC file's line, a columnar file's row) and how many there are.
- * `file`: the judgments' name in messages (the parser's by default).
- */
-export function judgmentsLabelsRead(
-  judgments: GroupedJudgments,
-  file: string = judgments.qrels.file,
-): LabelsRead | undefined {
+/** The labels trec_eval reads as another number (1.5 is 1): how many, and the first one's line or row. */
+export function judgmentsLabelsRead(judgments: GroupedJudgments, file: string = judgments.qrels.file) {
   const q = judgments.qrels;
   const placeOf = places.get(judgments);
   return fileLabelsRead({ ...q, file }, (i) => {
@@ -104,8 +89,7 @@ export function judgmentsLabelsRead(
   });
 }
 
-/** The judgments, grouped by query (an empty file said at once). */
-export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice): Promise<GroupedJudgments> {
+export async function readJudgments(input: Input, qids: Interner, choice: ParserChoice) {
   let judgments: GroupedJudgments;
   if ("batches" in input) {
     const { rows, placeOf } = await batchRows(input, "qrels", qids);
@@ -120,7 +104,6 @@ export async function readJudgments(input: Input, qids: Interner, choice: Parser
   return judgments;
 }
 
-/** Judgments or a run read whole, and for a columnar input where its rows are (for errors about them). */
 export async function readRows<K extends RowsKind>(
   kind: K,
   input: Input,
@@ -133,10 +116,7 @@ export async function readRows<K extends RowsKind>(
   return { rows: parser.finish() as RowsOf<K> };
 }
 
-/**
- * A run's Input (text or Parquet/Arrow) read, joined and evaluated, in the blocks `source` gives or whole;
- * columnar errors name file and row. (The library's evaluateRun, src/pipeline/evaluate.ts, takes objects.)
- */
+/** A run read, joined and evaluated in `source`'s blocks or whole; columnar errors name file and row. */
 export async function evaluateRunInput(
   input: Input,
   judgments: GroupedJudgments | PendingJudgments,
@@ -162,18 +142,14 @@ export async function evaluateRunInput(
     );
   } catch (e) {
     const err = whole.placeOf ? asRowError(e, input.name, { placeOf: whole.placeOf }) : e;
-    // A document twice in a query of columnar judgments, found by the join: the row of its file.
     const read = "ready" in judgments ? await judgments.ready.catch(() => null) : judgments;
     const placeOf = read && places.get(read);
     throw placeOf ? asRowError(err, read.qrels.file, { placeOf }) : err;
   }
 }
 
-/**
- * Said of the judged queries a run lacks (left out, unless -c): how many, and the first five where known;
- * with `hint`, that -c counts them as 0.
- */
-export function notInRun(name: string, qids: readonly string[] | number, hint = false): string {
+/** The judged queries a run lacks (left out unless -c); `hint`: that -c counts them as 0. */
+export function notInRun(name: string, qids: readonly string[] | number, hint = false) {
   const n = typeof qids === "number" ? qids : qids.length;
   const some = typeof qids === "number" ? "" : ` (${qids.slice(0, 5).join(", ")}${n > 5 ? ", ..." : ""})`;
   const c = hint ? `; -c counts ${n === 1 ? "it" : "them"} as 0` : "";

@@ -1,5 +1,4 @@
-// Subtopic judgments (`qid subtopic docno judgment`, ndeval's) told by their shape, read, and each run
-// joined to them, for the command line and the page. Browser compatible.
+// ndeval's subtopic judgments (`qid subtopic docno judgment`): sniffed, read, joined to runs. Browser-safe.
 import { joinDiversity, SubtopicShape } from "../pipeline/join-subtopics.js";
 import { noQueryInCommon, RankevalError, type QuerySample } from "../errors/errors.js";
 import { GroupQrelsParser } from "../io/group-qrels.js";
@@ -9,11 +8,10 @@ import { readFirstLines, type ParserChoice } from "./formats.js";
 import type { ChunkSink } from "./formats.js";
 import { readRows, type Input, type TextInput } from "./input.js";
 
-/** How much of a qrels file is read to tell a subtopic qrels by its shape. */
 export const SNIFF_BYTES = 1 << 20;
 
-/** Whether the first MiB of judgments judges a document under two subtopics (a failed read says no). */
-export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): Promise<boolean> {
+/** Whether the first MiB judges a document under two subtopics (a failed read: no). */
+export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>) {
   const shape = new SubtopicShape();
   try {
     await readFirstLines(read, (line) => shape.line(line), SNIFF_BYTES);
@@ -23,19 +21,16 @@ export async function subtopicShaped(read: (sink: ChunkSink) => Promise<void>): 
   return shape.found;
 }
 
-/** Subtopic judgments as columns, and what a "no query in common" message says of them. */
 export interface SubtopicJudgments {
   qrels: { qid: string[]; subtopic: string[]; docid: string[]; rel: Float64Array };
   sample: QuerySample;
 }
 
-/** Queries in order of first appearance, as a message shows them. */
-function sampleOf(name: string, qids: readonly string[]): QuerySample {
+function sampleOf(name: string, qids: readonly string[]) {
   const distinct = [...new Set(qids)];
   return { name, queries: distinct.length, some: distinct.slice(0, 3) };
 }
 
-/** Subtopic judgments read; none at all is an error. */
 export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJudgments> {
   const parser = new GroupQrelsParser({ file: input.name, groupName: "subtopic", valueName: "judgment" });
   await input.read(parser);
@@ -47,7 +42,7 @@ export async function readSubtopicJudgments(input: TextInput): Promise<SubtopicJ
   return { qrels, sample: sampleOf(input.name, q.qid) };
 }
 
-/** A run read whole and joined to subtopic judgments (ndeval -c with `complete`). */
+/** `complete`: ndeval -c. */
 export async function joinSubtopicRun(
   judgments: SubtopicJudgments,
   input: Input,
