@@ -300,22 +300,23 @@ export async function evaluateRunFile(
   evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
   const pending = "ready" in given ? given : null;
+  const now = pending ? null : (given as GroupedJudgments);
   const ready = pending ? pending.ready.then((j) => (checkJudgments(j), j)) : null;
   // Raised where awaited, so the judgments' error wins.
   ready?.catch(() => {});
-  if (!pending) checkJudgments(given as GroupedJudgments);
+  if (now) checkJudgments(now);
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     let blocks: RunBlocks | null = null;
     const start = (j: GroupedJudgments) =>
       (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
-    if (!pending || !source.early) start(pending ? await ready! : (given as GroupedJudgments));
-    const qids = pending ? pending.qids : (given as GroupedJudgments).qrels.qidNames;
+    if (!pending || !source.early) start(now ?? (await ready!));
+    const qids = pending ? pending.qids : now!.qrels.qidNames;
     try {
       const runTag = await source.blocks(qids, (rows) =>
         blocks ? blocks.add(rows) : ready!.then((j) => start(j).add(rows)),
       );
-      const judgments = pending ? await ready! : (given as GroupedJudgments);
+      const judgments = now ?? (await ready!);
       const s = start(judgments).finish(runTag);
       checkRunEvaluated(source.file, judgments, s);
       return {
@@ -329,7 +330,7 @@ export async function evaluateRunFile(
     }
     source.restart?.();
   }
-  const judgments = pending ? await ready! : (given as GroupedJudgments);
+  const judgments = now ?? (await ready!);
   const run = await source.whole();
   const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
   checkJoined(source.file, judgments, run, joined, source.complete === true);

@@ -292,16 +292,8 @@ export function evaluateBatch<Q>(
     const best = compute("best");
     tieRange = {};
     measures.forEach((m, s) => {
-      tieRange![m.name] = {
-        worst: worst[s],
-        best: best[s],
-        mean: summarise
-          ? {
-              worst: summaryOf(ordered(worst[s]), m.aggregate).value,
-              best: summaryOf(ordered(best[s]), m.aggregate).value,
-            }
-          : { worst: NaN, best: NaN },
-      };
+      const sum = (v: Float64Array) => (summarise ? summaryOf(ordered(v), m.aggregate).value : NaN);
+      tieRange![m.name] = { worst: worst[s], best: best[s], mean: { worst: sum(worst[s]), best: sum(best[s]) } };
     });
   }
   const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);

@@ -83,11 +83,10 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
       );
     }
     for (const name of ["docid", valueName]) {
-      if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== qid.length)
-        throw badInput(
-          `${what}.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but ${what}.qid has ${qid.length}`,
-        );
+      const col = c[name];
+      if (!isColumn(col)) throw badInput(`${what}.${name} must be an array or typed array`);
+      if (col.length !== qid.length)
+        throw badInput(`${what}.${name} has ${counted(col.length, "value")} but ${what}.qid has ${qid.length}`);
     }
     let docid = c.docid as ArrayLike<string | number>;
     if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);

@@ -77,11 +77,10 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   const c = qrels as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["subtopic", "docid", "rel"]) {
-      if (!isColumn(c[name])) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length)
-        throw badInput(
-          `subtopic qrels.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
-        );
+      const col = c[name];
+      if (!isColumn(col)) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
+      if (col.length !== c.qid.length)
+        throw badInput(`subtopic qrels.${name} has ${counted(col.length, "value")} but qrels.qid has ${c.qid.length}`);
     }
     const q = c.qid as ArrayLike<string | number>;
     const s = c.subtopic as ArrayLike<string | number>;

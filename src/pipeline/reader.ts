@@ -147,8 +147,7 @@ export function readerBlocks<Source>(
             else reader.send({ type: "evaluated" });
           };
           const added = add(rows);
-          if (!added) return ack();
-          return added.then(ack);
+          return added ? added.then(ack) : ack();
         }
         if (r.type === "end") end(() => resolve(r.runTag), true);
         // Out of memory: end it, its heap may be past saving.
