@@ -148,7 +148,6 @@ interface Setup {
 function setUp(
   kernel: Kernel,
   from: number,
-  _batch: Batch,
   measures: readonly Measure[],
   options: ResolvedOptions,
   maxN: number,
@@ -298,7 +297,7 @@ export function runKernel(
   const { exports } = kernel;
 
   const { maxN, maxJ } = extents(batch);
-  const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
+  const setup = setUp(kernel, exports.heapBase(), measures, options, maxN, maxJ);
   // The docid pool: whole when small, else per block.
   let poolBytes = 0;
   let poolOffsets = 0;
@@ -457,7 +456,7 @@ function evaluateInPlace(
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
   const ns = measures.length;
-  const setup = setUp(kernel, alignUp(at.top, 8), batch, measures, options, maxN, maxJ);
+  const setup = setUp(kernel, alignUp(at.top, 8), measures, options, maxN, maxJ);
   const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
   const out = kernel.alloc(ns * nq * 8);
   const docids = batch.docids ? at.docids : 0;

@@ -182,17 +182,16 @@ export function portableBlock(rows: RunRows, first: number): PortableBlock {
   const { bytes, offsets } = rows.qidNames.pool();
   const base = offsets[first];
   const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
-  // Not spread: reading qid would build it from the spans.
-  const columns = {
-    docids: rows.docids,
-    score: rows.score,
-    runTag: rows.runTag,
-    lines: rows.lines,
-    length: rows.length,
-    spans: rows.spans ?? querySpans(rows.qid, rows.length),
-  };
   return {
-    rows: columns,
+    // Not spread: reading qid would build it from the spans.
+    rows: {
+      docids: rows.docids,
+      score: rows.score,
+      runTag: rows.runTag,
+      lines: rows.lines,
+      length: rows.length,
+      spans: rows.spans ?? querySpans(rows.qid, rows.length),
+    },
     newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets },
   };
 }

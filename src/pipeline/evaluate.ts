@@ -181,14 +181,9 @@ function explicitOf(options: Options | undefined): ExplicitOptions {
   return explicit;
 }
 
-interface ResolvedMeasure {
-  options: ResolvedOptions;
-  key: string;
-  described: string;
-  defined: Measure;
-}
+type ResolvedMeasure = ReturnType<typeof resolvedMeasure>;
 
-function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure {
+function resolvedMeasure(m: Measure, explicit: ExplicitOptions) {
   const options = measureOptions(m, explicit);
   return {
     options,

@@ -111,7 +111,6 @@ function nanPattern(values: Float64Array): string {
 export function withIntervals<
   R extends { values: Readonly<Record<string, Float64Array>>; interval: Record<string, Interval> },
 >(result: R, settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): R {
-  const means = result.interval;
-  const values = Object.fromEntries(Object.keys(means).map((k) => [k, result.values[k]]));
+  const values = Object.fromEntries(Object.keys(result.interval).map((k) => [k, result.values[k]]));
   return { ...result, interval: intervalsOf(values, () => "mean", settings) };
 }

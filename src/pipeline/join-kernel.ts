@@ -10,7 +10,8 @@ import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/row
 import type { Batch, InPlace } from "../kernel/batch.js";
 import { Kernel } from "../kernel/kernel.js";
 import { alignUp, type KernelExports } from "../kernel/module.js";
-import type { GroupedJudgments, JoinRun } from "./join-rows.js";
+import type { GroupedJudgments } from "./join-rows.js";
+import type { JoinRun } from "./join-memory.js";
 
 /** Bytes kept free after a block's batch for its evaluation. */
 const HEADROOM = 16 << 20;

@@ -12,8 +12,6 @@ import { duplicate, JoinKernel } from "./join-kernel.js";
 import type { JoinQrels, JoinRun } from "./join-memory.js";
 import { atolColumn } from "./trec-labels.js";
 
-export type { JoinQrels, JoinRun };
-
 export interface JoinOptions {
   /** Test hook replacing the parsers' hash. */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;

@@ -103,10 +103,8 @@ export function partitionWorker<S, Spec>(
         stream = 0;
         next = 0;
         return takeWaiting();
-      case "judgmentsEnd": {
-        const judged = owner!.judgmentsEnd(m.file, qids);
-        return report({ type: "judged", judged });
-      }
+      case "judgmentsEnd":
+        return report({ type: "judged", judged: owner!.judgmentsEnd(m.file, qids) });
       case "runStart":
         owner!.runStart(m.file, m.spec === undefined ? undefined : evaluatorOf(m.spec));
         stream = m.stream;
