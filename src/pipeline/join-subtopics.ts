@@ -82,10 +82,7 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
       if (col.length !== c.qid.length)
         throw badInput(`subtopic qrels.${name} has ${counted(col.length, "value")} but qrels.qid has ${c.qid.length}`);
     }
-    const q = c.qid as ArrayLike<string | number>;
-    const s = c.subtopic as ArrayLike<string | number>;
-    const d = c.docid as ArrayLike<string | number>;
-    const r = c.rel as ArrayLike<number>;
+    const { qid: q, subtopic: s, docid: d, rel: r } = qrels as Extract<SubtopicQrels, { rel: unknown }>;
     for (let i = 0; i < q.length; i++)
       rows.push([String(q[i]), String(s[i]), String(d[i]), r[i], `subtopic qrels row ${i}`]);
   } else {

@@ -253,16 +253,12 @@ class Session<S, Spec> {
       }
     peers.forEach((own, index) => {
       const transfer = own.filter((p): p is MessagePort => p !== null);
-      this.post(index, { type: "start", session: this.id, index, parts: n, job, peers: own }, transfer);
+      this.ports[index].post({ type: "start", session: this.id, index, parts: n, job, peers: own }, transfer);
     });
   }
 
-  post(index: number, message: PartitionMessage<S, Spec>, transfer?: Transferable[]): void {
-    this.ports[index].post(message, transfer);
-  }
-
   all(message: PartitionMessage<S, Spec>): void {
-    for (let i = 0; i < this.ports.length; i++) this.post(i, message);
+    for (const port of this.ports) port.post(message);
   }
 
   private fail(message: string): void {
@@ -314,7 +310,7 @@ class Session<S, Spec> {
       const issue = () => {
         while (issued < chunks && issued - taken < AHEAD * parts) {
           const k = issued++;
-          this.post(k % parts, {
+          this.ports[k % parts].post({
             type: "split",
             stream,
             chunk: k,
@@ -346,10 +342,10 @@ class Session<S, Spec> {
   /** Lets the workers go: idle after a success, ended after a failure. */
   end(): void {
     this.onChunk = null;
-    this.ports.forEach((port, i) => {
-      if (!this.failure) this.post(i, { type: "stop" });
+    for (const port of this.ports) {
+      if (!this.failure) port.post({ type: "stop" });
       port.release(!this.failure);
-    });
+    }
   }
 }
 
