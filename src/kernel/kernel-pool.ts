@@ -1,8 +1,4 @@
-/**
- * Document ids from JavaScript strings, interned to dense integers and kept as UTF-8 in one byte
- * pool, the layout the kernel compares for trec_eval's tie order (document id descending in byte
- * order). Entry i is bytes[offsets[i] .. offsets[i+1]).
- */
+/** Document ids interned to dense integers, UTF-8 in one pool, as the kernel compares them for tie order. */
 export class StringPool {
   private readonly ids = new Map<string, number>();
   private bytes = new Uint8Array(1 << 16);
@@ -10,16 +6,11 @@ export class StringPool {
   private used = 0;
   private readonly encoder = new TextEncoder();
 
-  get size(): number {
-    return this.ids.size;
-  }
-
   intern(s: string): number {
     let id = this.ids.get(s);
     if (id !== undefined) return id;
     id = this.ids.size;
     this.ids.set(s, id);
-    // A UTF-16 code unit is at most 3 UTF-8 bytes.
     if (this.used + s.length * 3 > this.bytes.length) this.bytes = grow(this.bytes, this.used + s.length * 3);
     this.used += this.encoder.encodeInto(s, this.bytes.subarray(this.used)).written;
     if (id + 2 > this.offsets.length) this.offsets = grow(this.offsets, id + 2);

@@ -10,32 +10,26 @@ import { alignUp, constant, KernelMemory, MAX_MEMORY, type KernelInstance, type 
 const PARAM_SLOTS = 5;
 const BLOCK_BYTES = 1024 ** 2;
 const POOL_WHOLE = 4 << 20;
-/** An instance whose memory grew past this is dropped after use, so the memory can be freed. */
+/** An instance grown past this is dropped after use, freeing its memory. */
 const RETAIN_BYTES = 1024 ** 3;
 
 let retained: Kernel | undefined;
 
-/**
- * Bytes the kernel takes per ranked row besides its id's bytes (score, label, id, pool entry, discount,
- * configure's scratch: assembly/index.ts scratchBytes) and per judgment. A query is held whole, so 4
- * GiB bound the largest query.
- */
+/** Kernel bytes per ranked row besides its id's bytes (assembly/index.ts scratchBytes), and per judgment. */
 export const KERNEL_ROW_BYTES = 160;
 export const KERNEL_JUDGMENT_BYTES = 52;
 
-/** The too-large error's advice for the kernel's memory. */
 const KERNEL_ADVICE =
   `the kernel holds each query's rows whole (about ${KERNEL_ROW_BYTES} bytes a ranked row and ` +
   `${KERNEL_JUDGMENT_BYTES} a judgment, so about ` +
   `${Math.floor(MAX_MEMORY / (KERNEL_ROW_BYTES + KERNEL_JUDGMENT_BYTES) / 1e6)} million judged rows in one query ` +
   "at most): evaluate fewer rows per query, cut each ranking to the depth you evaluate";
 
-/** An instance of the kernel's module and its memory: runKernel's own, or a join's holding the batch. */
+/** A kernel instance and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
   readonly familyIds = new Map<string, number>();
-  /** The discount table the last call laid out at the heap base, reused by the next. */
+  /** The discount table laid at the heap base, reused by the next call. */
   discountHeld: Float64Array | null = null;
-  /** A byte view of the memory, made again when it grows. */
   private bytes: Uint8Array;
 
   constructor(given?: Pick<KernelInstance, "memory" | "instance">) {
@@ -52,7 +46,6 @@ export class Kernel extends KernelMemory {
   put(data: Float64Array | Int32Array | Uint8Array): number {
     const ptr = this.alloc(data.byteLength);
     if (this.bytes.buffer !== this.memory.buffer) this.bytes = new Uint8Array(this.memory.buffer);
-    // Copied as doubles or words where aligned (alloc aligns to 8): no byte view of `data` to make.
     if (data instanceof Float64Array) new Float64Array(this.memory.buffer, ptr, data.length).set(data);
     else if (data instanceof Int32Array) new Int32Array(this.memory.buffer, ptr, data.length).set(data);
     else this.bytes.set(data, ptr);
@@ -60,7 +53,7 @@ export class Kernel extends KernelMemory {
   }
 }
 
-/** The gain of every integer label from 0 to at least 63 (others by the formula); custom tables give unlisted labels their linear gain, as trec_eval. */
+/** Gains of labels 0..63 at least; custom tables give unlisted labels their linear gain, as trec_eval. */
 function gainTable(gain: ResolvedOptions["gain"]): GainTable {
   if (typeof gain === "string") return (NAMED_GAINS[gain] ??= makeGainTable(gain));
   return makeGainTable(gain);
@@ -72,7 +65,6 @@ interface GainTable {
   monotone: boolean;
 }
 
-/** The named gains' tables, made once. */
 const NAMED_GAINS: Record<string, GainTable> = {};
 
 function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
@@ -87,7 +79,6 @@ function makeGainTable(gain: ResolvedOptions["gain"]): GainTable {
   return { mode: custom ? 2 : gain === "exp" ? 1 : 0, table, monotone };
 }
 
-/** Bytes query q's subtopic judgments take in the kernel's memory. */
 function diversityBytes(batch: Batch, d: DiversityData, q: number): number {
   const pairs = d.rowOffsets[batch.offsets[q + 1]] - d.rowOffsets[batch.offsets[q]];
   const docs = d.docOffsets[q + 1] - d.docOffsets[q];
@@ -131,11 +122,10 @@ function layDiversity(
 }
 
 const NO_RELEVANT = { zero: 0, one: 1, nan: 2, skip: 2 } as const;
-/** assembly/ranking/state.ts BeyondList and TieMode. "docid" and "input" are the order the sort gives (withTies). */
+/** assembly/ranking/state.ts BeyondList and TieMode; "docid" and "input" are the sort's order (withTies). */
 const BEYOND_LIST = { pad: 0, nan: 1, zero: 2, clip: 3 } as const;
 const TIE_MODE = { docid: 0, input: 0, average: 1, best: 2, worst: 3 } as const;
 
-/** Each family's kernel id (alike in every instance), looked up once. */
 const familyIdOf = new Map<Measure["family"], number>();
 
 function familyId(kernel: Kernel, family: Measure["family"]): number {
@@ -158,13 +148,11 @@ interface Setup {
 function setUp(
   kernel: Kernel,
   from: number,
-  _batch: Batch,
   measures: readonly Measure[],
   options: ResolvedOptions,
   maxN: number,
   maxJ: number,
 ): Setup {
-  // The discount table, at the heap base where the last call left it, is reused.
   kernel.reset(from);
   const table = discountTable(Math.max(maxN, maxJ) + 1);
   const atBase = from === kernel.exports.heapBase();
@@ -174,7 +162,7 @@ function setUp(
   const gainTablePtr = kernel.put(gains.table);
   const families = Int32Array.from(measures, (m) => familyId(kernel, m.family));
   const cutoffs = Int32Array.from(measures, (m) => m.k);
-  // PARAM_SLOTS f64 per measure: its parameters in the order the registry row lists them, then 0s.
+  // Parameters in registry order, then 0s.
   const params = new Float64Array(measures.length * PARAM_SLOTS);
   measures.forEach((m, s) => {
     const names = Object.keys(m.family.params ?? {});
@@ -186,7 +174,6 @@ function setUp(
   return { discount, gains, gainTablePtr, specs };
 }
 
-/** Bytes setUp, the scratch and the results take at most. */
 function setUpBytes(
   kernel: Kernel,
   measures: readonly Measure[],
@@ -224,20 +211,19 @@ function configure(kernel: Kernel, s: Setup, options: ResolvedOptions, ...layout
   );
 }
 
-/** How runKernel lays a batch out (blocks of about `blockBytes`, a pool whole up to `poolBytes`) and names queries in errors. */
+/** runKernel's block size, whole-pool limit and query names in errors. */
 export interface RunOptions {
   readonly blockBytes?: number;
   readonly poolWhole?: number;
   readonly queryName?: (q: number) => string;
 }
 
-/** A label and its gain under configure()'s gain. */
 interface LabelGain {
   label: number;
   gain: number;
 }
 
-/** The label of the largest gain of the `count` labels at `at` (the largest label among equals), or null. */
+/** The label of largest gain at `at` (largest among equals), or null. */
 function largestGain(kernel: Kernel, at: number, count: number): LabelGain | null {
   const i = kernel.exports.largestGain(at, count);
   if (i < 0) return null;
@@ -248,7 +234,6 @@ function largestGain(kernel: Kernel, at: number, count: number): LabelGain | nul
 const larger = (a: LabelGain | null, b: LabelGain | null) =>
   !a || (b && (b.gain > a.gain || (b.gain === a.gain && b.label > a.label))) ? b : a;
 
-/** The labels of queries in the kernel's memory: addresses, and offsets relative to the first row. */
 interface LaidLabels {
   labels: number;
   offsets: Int32Array;
@@ -256,10 +241,7 @@ interface LaidLabels {
   judgedOffsets: Int32Array | null;
 }
 
-/**
- * After configure(): throws gainTooLarge for the first of queries [0, n) whose largest gain passes
- * SUMMABLE_MAX (its DCG could overflow), as the reference does; one pass over the block first.
- */
+/** Throws gainTooLarge for the first query whose largest gain passes SUMMABLE_MAX, as the reference does. */
 function checkGains(
   kernel: Kernel,
   at: LaidLabels,
@@ -283,10 +265,7 @@ function checkGains(
   }
 }
 
-/**
- * Evaluates `measures` on every query of `batch`: one Float64Array per measure. A batch in a kernel's
- * memory is evaluated there when the rest fits; others are copied in blocks.
- */
+/** One Float64Array per measure; a batch in kernel memory is evaluated in place if it fits, others copied in blocks. */
 export function runKernel(
   batch: Batch,
   measures: readonly Measure[],
@@ -309,7 +288,6 @@ export function runKernel(
     if (top + setUpBytes(k, measures, options, batch.numQueries, maxN, maxJ) <= k.memory.buffer.byteLength)
       return evaluateInPlace(batch, inPlace, measures, options, maxN, maxJ, queryName);
   }
-  // Measures that sum gains: labels whose gains could overflow those sums are refused.
   const gains = measures.some((m) => m.family.gain);
   const kernel = retained ?? new Kernel();
   retained = undefined;
@@ -319,8 +297,8 @@ export function runKernel(
   const { exports } = kernel;
 
   const { maxN, maxJ } = extents(batch);
-  const setup = setUp(kernel, exports.heapBase(), batch, measures, options, maxN, maxJ);
-  // The document ids' pool: whole when small, else per block, so a pool of GBs is never copied whole.
+  const setup = setUp(kernel, exports.heapBase(), measures, options, maxN, maxJ);
+  // The docid pool: whole when small, else per block.
   let poolBytes = 0;
   let poolOffsets = 0;
   const pool = batch.docids && batch.pool ? batch.pool : null;
@@ -373,8 +351,7 @@ export function runKernel(
       judged = kernel.alloc((j1 - j0) * 8);
     }
     const rowDocids = batch.docids ? kernel.alloc((r1 - r0) * 4) : 0;
-    // A large pool: the block's entries only, as a range [lo, hi] where they are one (rows name
-    // entry id - lo), else gathered (rows name their position in the block).
+    // A large pool: the block's entries as a range [lo, hi] (ids - lo), else gathered (ids = position).
     let blockPoolBytes = poolBytes;
     let blockPoolOffsets = poolOffsets;
     let idBase = 0;
@@ -428,7 +405,7 @@ export function runKernel(
     const scratch = kernel.alloc(exports.scratchBytes(block.maxN, block.maxJ, setup.gains.table.length));
     const out = kernel.alloc(ns * n * 8);
 
-    // Memory is grown now; views made from here on stay valid until the next alloc.
+    // Views made from here stay valid until the next alloc.
     const o = kernel.i32(offsets, n + 1);
     for (let q = 0; q <= n; q++) o[q] = batch.offsets[from + q] - r0;
     kernel.f64(scores, r1 - r0).set(batch.scores.subarray(r0, r1));
@@ -466,7 +443,7 @@ export function runKernel(
   return results;
 }
 
-/** runKernel on a batch where it lies (InPlace), in one call: nothing copied but the results. */
+/** runKernel on a batch in kernel memory: only the results are copied. */
 function evaluateInPlace(
   batch: Batch,
   at: InPlace,
@@ -479,7 +456,7 @@ function evaluateInPlace(
   const kernel = at.kernel as Kernel;
   const nq = batch.numQueries;
   const ns = measures.length;
-  const setup = setUp(kernel, alignUp(at.top, 8), batch, measures, options, maxN, maxJ);
+  const setup = setUp(kernel, alignUp(at.top, 8), measures, options, maxN, maxJ);
   const scratch = kernel.alloc(kernel.exports.scratchBytes(maxN, maxJ, setup.gains.table.length));
   const out = kernel.alloc(ns * nq * 8);
   const docids = batch.docids ? at.docids : 0;

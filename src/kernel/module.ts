@@ -1,11 +1,8 @@
-/**
- * The kernel's WebAssembly module (assembly/, embedded at build time), compiled once per process, its
- * instances, and the one declaration of its exports that every host uses.
- */
+/** The kernel's WebAssembly module (embedded at build), compiled once, its instances and exports' declaration. */
 import { RankevalError } from "../errors/errors.js";
 import { KERNEL_WASM_BASE64 } from "./wasm.generated.js";
 
-/** A row parser of assembly/parse.ts: (state, bytes [p, end), the columns' addresses) -> where it stopped. */
+/** A row parser of assembly/parse.ts; returns where it stopped. */
 type ParseRows = (
   st: number,
   p: number,
@@ -17,7 +14,6 @@ type ParseRows = (
   pool: number,
 ) => number;
 
-/** configure's last arguments, which kernel.ts passes through. */
 export type Layout = [
   docids: number,
   poolBytes: number,
@@ -27,13 +23,11 @@ export type Layout = [
   maxJ: number,
 ];
 
-/** The resampling exports' first arguments. */
 type Resampling = [rows: number, vectors: number, x: number, iterations: number, first: number, seed: bigint];
 
-/** The kernel's exports (assembly/index.ts is the ABI), addresses and sizes as numbers. */
+/** The kernel's exports (ABI: assembly/index.ts). */
 export interface KernelExports {
   heapBase(): number;
-  // Evaluation (assembly/index.ts).
   scratchBytes(maxN: number, maxJ: number, gainTableLength: number): number;
   configure(
     gainMode: number,
@@ -82,14 +76,14 @@ export interface KernelExports {
     maxD: number,
     maxS: number,
   ): void;
-  // Parsing (assembly/parse.ts).
+  // assembly/parse.ts.
   parseRunRows: ParseRows;
   parseQrelsRows: ParseRows;
   parseLetorRows: ParseRows;
   parseScoreRows: ParseRows;
   querySpans(qid: number, n: number, ids: number, starts: number): number;
   firstRepeated(nq: number, starts: number, offsets: number, bytes: number, slots: number): number;
-  // Lines cut by query id among workers (assembly/split.ts).
+  // assembly/split.ts.
   splitLines(
     p: number,
     end: number,
@@ -101,7 +95,7 @@ export interface KernelExports {
     offsets: number,
     out: number,
   ): void;
-  // The join (assembly/join.ts).
+  // assembly/join.ts.
   joinQueries(
     nq: number,
     q: number,
@@ -125,7 +119,7 @@ export interface KernelExports {
   ): number;
   duplicateRow(): number;
   duplicateQuery(): number;
-  // Resampling (assembly/significance.ts).
+  // assembly/significance.ts.
   randomizationSums(...args: [...Resampling, words: number, table: number, out: number]): void;
   bootstrapSums(...args: [...Resampling, bounds: number, batches: number, digits: number, out: number]): void;
   tukeyRanges(
@@ -155,10 +149,9 @@ export interface KernelInstance {
 }
 
 const PAGE = 65536;
-/** wasm32 addresses 4 GiB, and Node and browsers grow memories that far. */
+/** wasm32's 4 GiB. */
 export const MAX_MEMORY = 2 ** 32;
 
-/** A new instance over a new memory (1 MiB, growing up to 4 GiB). */
 export function instantiate(): KernelInstance {
   const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_MEMORY / PAGE });
   const instance = new WebAssembly.Instance(kernelModule(), { env: { memory } });
@@ -171,12 +164,12 @@ export function constant(instance: { readonly exports: object }, name: string): 
   return v.value as number;
 }
 
-/** `n` rounded up to a multiple of `a` (a power of two) in floating point: bitwise operators would turn addresses past 2 GiB negative. */
+/** `n` rounded up to a multiple of `a`, in floating point: bitwise ops turn addresses past 2 GiB negative. */
 export function alignUp(n: number, a: number): number {
   return Math.ceil(n / a) * a;
 }
 
-/** What a memory holds and what to do when it does not fit, for its too-large error. */
+/** For a memory's too-large error. */
 export interface MemoryUse {
   readonly what: string;
   readonly advice: string;
@@ -184,14 +177,12 @@ export interface MemoryUse {
 
 const MIB = 1024 ** 2;
 
-/** The too-large error of `use` needing `bytes`: past 4 GiB, or past the limit `beyond` says. */
 export function memoryTooLarge(use: MemoryUse, bytes: number, beyond?: string): RankevalError {
   const needed = `${use.what} needs ${Math.ceil(bytes / MIB).toLocaleString("en-US")} MiB of WebAssembly memory`;
   const limit = beyond ?? "more than the 4,096 MiB (4 GiB) a WebAssembly memory can address";
   return new RankevalError("too-large", `${needed}, ${limit}: ${use.advice}`);
 }
 
-/** Grows `memory` to hold `end` bytes, else throws `use`'s too-large error. */
 export function growTo(memory: WebAssembly.Memory, end: number, use: MemoryUse): void {
   if (!(end <= MAX_MEMORY)) throw memoryTooLarge(use, end);
   const have = memory.buffer.byteLength;
@@ -204,7 +195,7 @@ export function growTo(memory: WebAssembly.Memory, end: number, use: MemoryUse):
   }
 }
 
-/** An instance and its memory (new or given), laid out from an address up: alloc(bytes) aligns to `align` and grows the memory. */
+/** An instance and its memory, bump-allocated from an address up. */
 export class KernelMemory implements KernelInstance {
   readonly memory: WebAssembly.Memory;
   readonly instance: WebAssembly.Instance;
@@ -230,7 +221,7 @@ export class KernelMemory implements KernelInstance {
     return this.top;
   }
 
-  /** Reserves `bytes`, growing the memory (views made before may detach). */
+  /** Views made before may detach. */
   alloc(bytes: number): number {
     const ptr = alignUp(this.top, this.align);
     const end = ptr + bytes;
@@ -253,7 +244,7 @@ export class KernelMemory implements KernelInstance {
 
 let compiled: WebAssembly.Module | undefined;
 
-/** The module. A page's CSP may forbid compiling WebAssembly: browsers name only 'unsafe-eval', this error 'wasm-unsafe-eval', which is enough. */
+/** A page's CSP may forbid WebAssembly: browsers name only 'unsafe-eval', but 'wasm-unsafe-eval' is enough. */
 export function kernelModule(): WebAssembly.Module {
   if (compiled) return compiled;
   try {
@@ -269,7 +260,7 @@ export function kernelModule(): WebAssembly.Module {
   return compiled;
 }
 
-/** Node's Buffer, where there is one: it decodes base64 natively, several times faster than atob and a loop. */
+/** Node's Buffer decodes base64 several times faster than atob. */
 const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "base64"): Uint8Array } }).Buffer;
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {

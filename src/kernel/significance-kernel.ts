@@ -1,20 +1,18 @@
-// The host side of the resampling kernel (assembly/significance.ts). Each function computes iterations
-// first .. first + iterations - 1, so a caller may split them between threads and concatenate.
+// Host side of assembly/significance.ts. Each function computes iterations first.., so threads may split them.
 import { RankevalError } from "../errors/errors.js";
 import { constant, KernelMemory } from "./module.js";
 
-/** A memory that grew past this is dropped after the call, so that it can be freed. */
+/** A memory grown past this is dropped after the call. */
 const RETAIN_BYTES = 256 * 1024 ** 2;
 
 let retained: KernelMemory | undefined;
 
-/** What the resampling kernel's memory holds, for its too-large error. */
 const ARENA_USE = {
   what: "this comparison's resampling",
   advice: "use fewer iterations, or compare fewer runs or measures at once",
 };
 
-/** Runs `work` on a kernel laid out from its heap base (16-aligned: v128 columns), kept for the next call if small. */
+/** Runs `work` on a kernel from its heap base (16-aligned for v128), kept if small. */
 function withArena<T>(work: (arena: KernelMemory) => T): T {
   const arena = retained ?? new KernelMemory(undefined, 16, ARENA_USE);
   retained = undefined;
@@ -26,12 +24,11 @@ function withArena<T>(work: (arena: KernelMemory) => T): T {
   }
 }
 
-/** u64 of a seed (a safe integer >= 0) for the kernel's i64 parameter. */
 function seedBits(seed: number): bigint {
   return BigInt.asUintN(64, BigInt(seed));
 }
 
-/** Lays `columns` out row-major, two columns a v128, at least `vectorMultiple` v128 a row, rows zero-padded to `rowMultiple`; returns the address and the vectors a row. */
+/** Lays `columns` out row-major, two a v128, rows padded to `rowMultiple`, vectors a row a multiple of `vectorMultiple`. */
 function layColumns(
   arena: KernelMemory,
   columns: readonly ArrayLike<number>[],
@@ -51,7 +48,6 @@ function layColumns(
   return { x, vectors, width };
 }
 
-/** Reads column c of `iterations` rows of `width` doubles at `out`. */
 function readColumns(arena: KernelMemory, out: number, iterations: number, width: number, n: number): Float64Array[] {
   const view = arena.f64(out, iterations * width);
   return Array.from({ length: n }, (_, c) => {
@@ -61,7 +57,7 @@ function readColumns(arena: KernelMemory, out: number, iterations: number, width
   });
 }
 
-/** Resampled sums: one Float64Array of `iterations` sums per column (the `rows` paired values of one run). */
+/** One Float64Array of `iterations` sums per column. */
 type Sums = (
   columns: readonly ArrayLike<number>[],
   rows: number,
@@ -91,13 +87,13 @@ function resampledSums(randomization: boolean): Sums {
     });
 }
 
-/** The randomization test's sums: each column's sum_q s_q x_q under each iteration's sign vector (assembly/significance.ts). */
+/** Each column's sum_q s_q x_q under each iteration's sign vector. */
 export const kernelRandomizationSums = resampledSums(true);
 
-/** The bootstrap's sums: each column's sum over each of `iterations` resamples of the rows (the same rows for every column). */
+/** Each column's sum over each resample of the rows (the same rows for every column). */
 export const kernelBootstrapSums = resampledSums(false);
 
-/** Randomised Tukey HSD: per measure s (values[s][r]: run r's column), the range of the run sums under each of `iterations` sets of per-query permutations (shared by every measure). */
+/** Randomised Tukey HSD: per measure (values[s][r]: run r), the range of run sums under each iteration's per-query permutations. */
 export function kernelTukeyRanges(
   values: readonly (readonly ArrayLike<number>[])[],
   rows: number,

@@ -1,5 +1,4 @@
-// A measure's per-query values summarised in one place, the library's way (over values not NaN) and
-// trec_eval's (over num_q), whole or streamed (--merge): the same additions in the same order.
+// Summaries the library's way (over non-NaN) and trec_eval's (over num_q), whole or streamed: same additions, same order.
 import { RankevalError } from "../errors/errors.js";
 import type { Aggregate } from "../measures/measure.js";
 import { exp, log } from "../c/math.js";
@@ -8,13 +7,13 @@ import type { TieRange } from "./evaluate.js";
 import { DEFAULT_INTERVAL, intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
 import { tIntervalOf } from "../stats/dists.js";
 
-/** trec_eval.h MIN_GEO_MEAN: the floor under each value before the log of gm_map and gm_bpref. */
+/** trec_eval.h MIN_GEO_MEAN: the floor before gm_map's log. */
 const MIN_GEO_MEAN = 0.00001;
 
-/** What trec_eval holds per query for gm_map and gm_bpref (m_gm_map.c): the log of the floored value. */
+/** trec_eval's per-query gm_map value (m_gm_map.c). */
 export const geoLog = (v: number): number => log(Math.max(v, MIN_GEO_MEAN));
 
-/** geoLog of each value (0.15 us each), made once per array: the page spent a second of a 300,000-query run in these logs. */
+/** geoLogs cached per array: a 300,000-query run spent a second in these logs. */
 const logsOf = new WeakMap<Float64Array, Float64Array>();
 
 export function geoLogs(values: Float64Array): Float64Array {
@@ -26,7 +25,6 @@ export function geoLogs(values: Float64Array): Float64Array {
   return logs;
 }
 
-/** Says that `logs` are geoLogs(values) (mergeBlocks). */
 export function knownGeoLogs(values: Float64Array, logs: Float64Array): void {
   logsOf.set(values, logs);
 }
@@ -35,9 +33,8 @@ export function hasGeoLogs(values: Float64Array): boolean {
   return logsOf.get(values)?.length === values.length;
 }
 
-/** Running sums of one value's per-query numbers, added in query order. */
 export class RunningSummary {
-  /** Values added, their plain sum and sum of logs (trec_eval's), and those not NaN (the library's). */
+  /** All values (trec_eval's), then the non-NaN (the library's). */
   n = 0;
   sum = 0;
   logSum = 0;
@@ -58,7 +55,6 @@ export class RunningSummary {
     }
   }
 
-  /** Adds a column (its logs made once: geoLogs). */
   addAll(values: ArrayLike<number>, logs?: ArrayLike<number>): this {
     const l = logs ?? (this.logs && values instanceof Float64Array ? geoLogs(values) : undefined);
     for (let i = 0; i < values.length; i++) this.add(values[i], l?.[i]);
@@ -72,7 +68,7 @@ export class RunningSummary {
     return { value: count === 0 ? NaN : exp(this.keptLogSum / count), count };
   }
 
-  /** trec_eval's summary over `numQ` queries (meas_avg.c); a query not evaluated adds log(1e-5) to a geomean. */
+  /** trec_eval's summary over `numQ` (meas_avg.c); a missing query adds log(1e-5) to a geomean. */
   trec(kind: "mean" | "sum" | "geomean", numQ: number): number {
     if (kind === "mean") return this.sum / numQ;
     if (kind === "sum") return this.sum;
@@ -82,7 +78,7 @@ export class RunningSummary {
   }
 }
 
-/** A RunningSummary keeping the mean and sum of squared deviations too (Welford): a t interval for values passing once (--merge). */
+/** A RunningSummary with Welford moments: a t interval in one pass (--merge). */
 export class MomentSummary extends RunningSummary {
   private mean = 0;
   private squares = 0;
@@ -109,7 +105,6 @@ export function summaryOf(values: Float64Array, aggregate: Aggregate): { value: 
   return new RunningSummary(aggregate === "geomean").addAll(values).summary(aggregate);
 }
 
-/** A Result's summaries of every key: `mean` (or sum, geometric mean), `counted`, the means' `interval`. */
 export function summariesOf(
   values: Readonly<Record<string, Float64Array>>,
   aggregateOf: (key: string) => Aggregate,
@@ -126,7 +121,7 @@ export function tieRangeOf(worst: Float64Array, best: Float64Array, agg: Aggrega
   return { worst, best, mean: { worst: summaryOf(worst, agg).value, best: summaryOf(best, agg).value } };
 }
 
-/** A summary as trec_eval accumulates it (values in qid strcmp order) over `count` queries (num_q); `logged`: gm_map's logs already (-Z). "runid" and "none" throw. */
+/** A summary as trec_eval accumulates it over `count` (num_q); `logged`: values are gm_map's logs (-Z). */
 export function aggregate(kind: TrecAggregation, values: ArrayLike<number>, count = values.length, logged = false) {
   if (kind === "count") return count;
   if (kind === "runid" || kind === "none") {

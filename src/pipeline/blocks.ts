@@ -1,9 +1,7 @@
 /**
- * A run joined to its judgments block by block as it streams, so memory holds the judgments and a few
- * blocks, not a run of several GB. RunBlockParser hands over its whole queries every `blockRows` rows
- * (RunParser.takeQueries), maybe in another thread (reader.ts: PortableBlocks); RunBlocks joins each
- * (join-rows.ts) for `onBlock` to evaluate. A query that comes back after another began throws
- * NotGroupedError, and the run is read whole (trec_eval accepts any order).
+ * A run joined to its judgments block by block as it streams, so memory holds a few blocks, not the run.
+ * A query that comes back after another throws NotGroupedError and the run is read whole (trec_eval
+ * accepts any order).
  */
 import { InputError, noQueryInCommon, RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
@@ -14,7 +12,7 @@ import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
 import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
-/** Run rows a block, about (a block ends with a query). */
+/** Run rows a block, about. */
 export const BLOCK_ROWS = 1 << 20;
 
 export class NotGroupedError extends InputError {}
@@ -26,14 +24,13 @@ export interface RunSummary {
   notInRunQids: string[];
   rows: number;
   queries: number;
-  /** Queries evaluated: the run's queries with judgments. */
   evaluated: number;
   someQids: string[];
 }
 
 const SOME = 3;
 
-/** Throws when the judgments have none (an empty, blank or header-only file): every run would evaluate nothing. */
+/** Throws when the judgments have no rows. */
 export function checkJudgments(judgments: GroupedJudgments): void {
   if (judgments.qrels.length === 0) {
     throw new RankevalError(
@@ -43,11 +40,7 @@ export function checkJudgments(judgments: GroupedJudgments): void {
   }
 }
 
-/**
- * Throws when a run evaluates no query: no rows, or none of its queries judged ("q1" against "1"):
- * means over no query say nothing (trec_eval refuses an empty file, and says "No queries with both
- * results and relevance info"). Under -c too: a run sharing no query would score 0 everywhere.
- */
+/** Throws when a run evaluates no query (as trec_eval: "No queries with both results and relevance info"), -c too. */
 export function checkRunEvaluated(
   file: string,
   judgments: GroupedJudgments,
@@ -59,20 +52,18 @@ export function checkRunEvaluated(
   throw noQueryInCommon({ name: file, queries: run.queries, some: run.someQids }, judgedSample(judgments));
 }
 
-/** Joins a run's blocks of whole queries to the judgments as they come, checking none comes back. */
+/** Joins a run's blocks of whole queries as they come, checking none comes back. */
 export class RunBlocks {
   private readonly qidNames: Interner;
-  /** seen[q] = 1 once query q's rows were handed over. */
   private seen = new Uint8Array(1024);
   private notJudged = 0;
   private rows = 0;
   private queries = 0;
   private evaluated = 0;
   private readonly someQids: string[] = [];
-  /** The last block's batch, when onBlock lets go of each. */
   private spare: JoinedRun["batch"] | undefined;
 
-  /** `recycle`: onBlock keeps nothing of a block's batch, so each join reuses the one before's arrays. */
+  /** `recycle`: onBlock keeps nothing of a batch, so each join reuses the last one's arrays. */
   constructor(
     private readonly judgments: GroupedJudgments,
     private readonly file: string,
@@ -82,7 +73,6 @@ export class RunBlocks {
     this.qidNames = judgments.qrels.qidNames;
   }
 
-  /** Joins the next rows (whole queries, ids in the judgments' qidNames) and passes them on. */
   add(rows: RunRows): void {
     if (this.seen.length < this.qidNames.size)
       this.seen = grow(this.seen, Math.max(this.qidNames.size, 2 * this.seen.length));
@@ -106,11 +96,10 @@ export class RunBlocks {
     this.notJudged += joined.notJudged;
     this.evaluated += joined.qids.length;
     this.onBlock(joined);
-    // A batch in the kernel's memory (join-kernel.ts) is not join-rows.ts's to write over.
+    // A batch in kernel memory is not join-rows.ts's to write over.
     if (this.recycle) this.spare = joined.batch.inPlace ? undefined : joined.batch;
   }
 
-  /** What the blocks added up to; `runTag` is the last line's. */
   finish(runTag: string): RunSummary {
     const absent: string[] = [];
     const { begin, end } = this.judgments.groups;
@@ -129,11 +118,10 @@ export class RunBlocks {
   }
 }
 
-/** A run parsed as its bytes come, handing its whole queries to `onRows` every `blockRows` rows and the rest at finish(). */
+/** A streamed run parser handing whole queries to `onRows` every `blockRows` rows. */
 export class RunBlockParser {
   private readonly parser: RunParser<"per-row">;
 
-  /** `spare`: a given-back block's buffer for the next block (or none). */
   constructor(
     file: string,
     qids: Interner,
@@ -156,7 +144,7 @@ export class RunBlockParser {
 
   finish(): string {
     const last = this.parser.finish();
-    // Copies: finish() gives views of the parser's memory, which a block sent to another thread cannot take.
+    // Copies: finish() gives views of the parser's memory, which cannot be transferred.
     const { docids, lines } = last;
     this.onRows({
       ...last,
@@ -170,7 +158,7 @@ export class RunBlockParser {
   }
 }
 
-/** RunSource.blocks for a run parsed in this thread, its bytes streamed by `read` into the parser. */
+/** RunSource.blocks for a run parsed in this thread. */
 export function parsedBlocks(
   file: string,
   read: (sink: RunBlockParser) => Promise<void>,
@@ -183,32 +171,27 @@ export function parsedBlocks(
   };
 }
 
-/**
- * A block parsed in another worker, as it travels (transferred, not copied): the rows and the bytes of
- * the query ids that worker interned since its previous block, ids `first` to `first + count - 1`.
- */
+/** A block parsed in another worker, transferred with the query ids it interned since its last block. */
 export interface PortableBlock {
-  /** The rows but their query ids, which travel as spans (the receiver's rows.ts lazyQid). */
+  /** Query ids travel as spans. */
   rows: Omit<RunRows, "qidNames" | "file" | "qid" | "spans"> & { spans: NonNullable<RunRows["spans"]> };
   newQids: { first: number; bytes: Uint8Array; offsets: Int32Array };
 }
 
-/** `rows` to send, with the query ids interned from `first` on. */
 export function portableBlock(rows: RunRows, first: number): PortableBlock {
   const { bytes, offsets } = rows.qidNames.pool();
   const base = offsets[first];
   const newOffsets = offsets.slice(first, rows.qidNames.size + 1).map((o) => o - base);
-  // Named one by one: reading the qid column would make it from the spans.
-  const columns = {
-    docids: rows.docids,
-    score: rows.score,
-    runTag: rows.runTag,
-    lines: rows.lines,
-    length: rows.length,
-    spans: rows.spans ?? querySpans(rows.qid, rows.length),
-  };
   return {
-    rows: columns,
+    // Not spread: reading qid would build it from the spans.
+    rows: {
+      docids: rows.docids,
+      score: rows.score,
+      runTag: rows.runTag,
+      lines: rows.lines,
+      length: rows.length,
+      spans: rows.spans ?? querySpans(rows.qid, rows.length),
+    },
     newQids: { first, bytes: bytes.slice(base, offsets[rows.qidNames.size]), offsets: newOffsets },
   };
 }
@@ -230,9 +213,9 @@ export function transferables(b: PortableBlock): ArrayBuffer[] {
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
-/** Receives PortableBlocks: their query ids translated into `qids`, in place. */
+/** Receives PortableBlocks, translating their query ids into `qids` in place. */
 export class PortableBlocks {
-  /** ids[sender's id] = the id in `qids`. */
+  /** Sender's id to ours. */
   private ids = new Int32Array(1024);
 
   constructor(
@@ -252,7 +235,6 @@ export class PortableBlocks {
   }
 }
 
-/** The run's first few distinct query ids, in file order. */
 function firstQids(run: RunRows): string[] {
   const out: string[] = [];
   let prev = -1;
@@ -274,7 +256,6 @@ export function checkJoined(
   joined: JoinedRun,
   complete: boolean,
 ): void {
-  // Under complete the judged queries absent from the run are evaluated too, not in common.
   const evaluated = joined.qids.length - (complete ? joined.notInRun : 0);
   checkRunEvaluated(file, judgments, {
     rows: run.length,
@@ -287,36 +268,30 @@ export function checkJoined(
 /** How evaluateRunFile reads a run. */
 export interface RunSource {
   file: string;
-  /**
-   * Reads the run into `add`, whole queries in file order, ids interned in `qids`, and returns its run
-   * tag; null when it cannot be read in blocks. Under `early`, `add` may return a promise to wait for.
-   */
+  /** Reads whole queries into `add` and returns the run tag; null when blocks can't be read. */
   blocks: ((qids: Interner, add: (rows: RunRows) => void | Promise<void>) => Promise<string>) | null;
-  /** The blocks may come before the judgments are read (a reader in another thread). @default false */
+  /** Blocks may come before the judgments are read. @default false */
   early?: boolean;
-  /** Reads the run (again) whole into a parser's rows. */
   whole: () => Promise<RunRows>;
   /** trec_eval -c, which needs the whole run. @default false */
   complete?: boolean;
-  /** With `complete`, absent queries rank trec_eval's placeholder document (JoinOptions.placeholder). @default false */
+  /** JoinOptions.placeholder. @default false */
   placeholder?: boolean;
-  /** Called when a streamed run turned out not grouped by query, before it is read again whole. */
+  /** Called before a run not grouped by query is read again whole. */
   restart?: () => void;
-  /** `evaluate` keeps nothing of a block's batch: the next block's join may write over it. @default false */
+  /** `evaluate` keeps nothing of a batch: the next join may write over it. @default false */
   recycle?: boolean;
 }
 
-/** Judgments still being read: the interner their parser (and a run read meanwhile) interns into, and the judgments. */
+/** Judgments still being read, and the interner shared with a run read meanwhile. */
 export interface PendingJudgments {
   readonly qids: Interner;
   readonly ready: Promise<GroupedJudgments>;
 }
 
 /**
- * A run joined to its judgments and evaluated, in blocks as it streams when it can, else whole (also
- * when its queries turn out scattered): the one way the command line and the page read a run. A source
- * that can (`early`) reads the run while the judgments are still read. Throws a RankevalError
- * ("bad-input") when either is empty or they share no query; the judgments' error first.
+ * A run joined and evaluated in blocks as it streams when it can, else whole: how the CLI and the page
+ * read a run. Throws "bad-input" when either is empty or none shared; the judgments' error first.
  */
 export async function evaluateRunFile(
   given: GroupedJudgments | PendingJudgments,
@@ -324,22 +299,23 @@ export async function evaluateRunFile(
   evaluate: (joined: JoinedRun) => Evaluated,
 ): Promise<{ evaluated: Evaluated; runTag: string; notInRunQids: string[] }> {
   const pending = "ready" in given ? given : null;
+  const now = pending ? null : (given as GroupedJudgments);
   const ready = pending ? pending.ready.then((j) => (checkJudgments(j), j)) : null;
-  // Raised where awaited below (a run that fails first waits for it, so the judgments' error wins).
+  // Raised where awaited, so the judgments' error wins.
   ready?.catch(() => {});
-  if (!pending) checkJudgments(given as GroupedJudgments);
+  if (now) checkJudgments(now);
   if (source.blocks && !source.complete) {
     const parts: Evaluated[] = [];
     let blocks: RunBlocks | null = null;
     const start = (j: GroupedJudgments) =>
       (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
-    if (!pending || !source.early) start(pending ? await ready! : (given as GroupedJudgments));
-    const qids = pending ? pending.qids : (given as GroupedJudgments).qrels.qidNames;
+    if (!pending || !source.early) start(now ?? (await ready!));
+    const qids = pending ? pending.qids : now!.qrels.qidNames;
     try {
       const runTag = await source.blocks(qids, (rows) =>
         blocks ? blocks.add(rows) : ready!.then((j) => start(j).add(rows)),
       );
-      const judgments = pending ? await ready! : (given as GroupedJudgments);
+      const judgments = now ?? (await ready!);
       const s = start(judgments).finish(runTag);
       checkRunEvaluated(source.file, judgments, s);
       return {
@@ -353,7 +329,7 @@ export async function evaluateRunFile(
     }
     source.restart?.();
   }
-  const judgments = pending ? await ready! : (given as GroupedJudgments);
+  const judgments = now ?? (await ready!);
   const run = await source.whole();
   const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
   checkJoined(source.file, judgments, run, joined, source.complete === true);

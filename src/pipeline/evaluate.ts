@@ -1,5 +1,4 @@
-// The library's path (evaluate, evaluateRun): rows grouped by query (rows-by-query.ts) or a run joined
-// to its judgments (join-memory.ts) into a batch, the kernel, then summaries. evaluateBatch is shared.
+// The library's path: rows grouped or a run joined into a batch, the kernel, then summaries.
 import { summariesOf, summaryOf } from "./aggregate.js";
 import { intervalSettings, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
@@ -32,102 +31,75 @@ import { RankevalError } from "../errors/errors.js";
 import { sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
 
-/**
- * The measures: names (any tool's spelling) or parsed measures, one or a list; a literal name is
- * checked at compile time (`CheckedMeasures`). (`string & {}` keeps the names' completion.)
- */
+/** Measure names (any tool's spelling) or parsed measures, one or a list. `string & {}` keeps completion. */
 export type Measures = MeasureSpec | (string & {}) | readonly (MeasureSpec | (string & {}) | Measure)[];
 
 export interface Result<Q = Qid> {
-  /** The measures' keys in the order asked, in their tool's spelling (`ndcg@10`, `ndcg_cut_10`, `nDCG@10`). */
+  /** The measures' keys in the order asked, in their tool's spelling. */
   readonly measures: string[];
   /** The evaluated queries; `values[name][i]` belongs to `qids[i]`. */
   readonly qids: Q[];
-  /** Per-query values, one Float64Array per measure. NaN where a convention says "no value". */
+  /** Per-query values per measure; NaN where a convention says "no value". */
   readonly values: Record<string, Float64Array>;
-  /**
-   * Each measure's summary over the queries whose value is not NaN: the mean, or the sum where its
-   * tool sums (NumRet, num_rel, ...), or the geometric mean (gm_map, gm_bpref).
-   */
+  /** Each measure's summary over non-NaN values: mean, or sum (NumRet, ...) or geometric mean (gm_map) as its tool does. */
   readonly mean: Record<string, number>;
   /** How many queries each summary is over. */
   readonly counted: Record<string, number>;
-  /**
-   * Each mean's interval `[lo, hi]`: the 95% Student t interval by default
-   * (scipy.stats.t.interval(0.95, n - 1, mean, sem)), or as `options.interval` says; means only.
-   */
+  /** Each mean's `[lo, hi]`: 95% Student t by default (scipy.stats.t.interval), or per `options.interval`. */
   readonly interval: Record<string, Interval>;
   readonly queries: {
-    /** Queries evaluated (the length of qids). */
     readonly evaluated: number;
-    /** Queries left out of means, by reason. */
     readonly skipped: {
-      /** No relevant judged document, under `noRelevant: "skip"`: in qids, with NaN values. */
+      /** No relevant document, under `noRelevant: "skip"` (NaN values). */
       readonly noRelevant: number;
-      /** evaluateRun: run queries without any judgment (ignored, as trec_eval does). */
+      /** evaluateRun: run queries without judgments (ignored, as trec_eval). */
       readonly notJudged: number;
       /** evaluateRun: judged queries absent from the run. */
       readonly notInRun: number;
     };
   };
-  /** The options given, over the library's defaults (a tool's name may use others: `measureConventions`). */
+  /** The options given, over the library's defaults. */
   readonly options: ResolvedOptions;
-  /** The conventions every measure followed, in one line, else each measure's own (`measureConventions`). */
+  /** The conventions all measures followed, in one line. */
   readonly conventions: string;
-  /**
-   * Each measure's conventions, by key: its tool ("rankeval" for the library's names), then
-   * `describeOptions` of its options (defaults, under its tool's, the options given, its parameters).
-   */
+  /** Each measure's conventions, by key: its tool, then `describeOptions` of its options. */
   readonly measureConventions: Readonly<Record<string, string>>;
-  /** What the measure names were read as where that may surprise (a decimal cutoff, ignored parameters). */
+  /** Surprising readings of the measure names (a decimal cutoff, ignored parameters). */
   readonly warnings: readonly string[];
-  /**
-   * With `tieRange: true`: each measure under ties "worst" and "best" (lower or higher labels first
-   * within equal scores), per query and summarised: how far the tie order alone moves the number.
-   */
+  /** With `tieRange: true`: each measure under ties "worst" and "best", per query and summarised. */
   readonly tieRange?: Readonly<Record<string, TieRange>>;
 }
 
-/** A block's or a run's values as the command line and the page evaluate them (src/app/evaluate-block.ts). */
+/** A block's or run's values as the command line and page evaluate them. */
 export interface Evaluated {
   result: Result<string>;
   /** relstring's values, by line name. */
   strings: Record<string, string[]>;
   /** Summaries not made from the per-query values (num_rel under -c), by line name. */
   summary?: Record<string, number>;
-  /** How each key's summary is taken where not the mean (sums, geometric means), for mergeBlocks. */
+  /** Each key's summary where not the mean, for mergeBlocks. */
   aggregates?: Readonly<Record<string, Aggregate>>;
 }
 
-/** A measure's values under the worst and the best order of tied documents (`Result.tieRange`). */
+/** A measure's values under the worst and best tie order. */
 export interface TieRange {
   readonly worst: Float64Array;
   readonly best: Float64Array;
-  /** Their summaries, as `Result.mean` summarises the values. */
   readonly mean: { readonly worst: number; readonly best: number };
 }
 
-/** What `evaluateBatch` computes besides the values. */
 export interface BatchExtras {
-  /** Also the values under ties "worst" and "best" (`Result.tieRange`). */
   readonly tieRange?: boolean;
-  /** How the means' intervals are taken (`Options.interval`, checked). @default 95% t */
+  /** @default 95% t */
   readonly interval?: IntervalSettings;
-  /**
-   * Take each measure's summary. Blocks go without (NaN and 0), as mergeBlocks takes them again from
-   * the run's values (a geometric mean's logs cost a microsecond a query). @default true
-   */
+  /** Blocks skip summaries (NaN, 0): mergeBlocks takes them from the run's values. @default true */
   readonly summaries?: boolean;
-  /**
-   * The order the summaries add the queries in, where not the result's: evaluateRun sums in byte order
-   * of the ids, as the command line does (the same doubles, to the last bit).
-   */
+  /** The order summaries add queries in: evaluateRun's is ids' byte order, as the CLI's (same doubles). */
   readonly summaryOrder?: Int32Array;
 }
 
 /**
- * Evaluates rankings given as rows (query, score, label[, document id]): the LETOR case, where each
- * query's ideal ranking comes from its rows' labels. The result's qids have the type of the rows'.
+ * Evaluates rows (query, score, label[, docid]), each query's ideal ranking from its rows' labels.
  *
  * @example
  * evaluate({ qid: [1, 1, 1], score: [0.3, 0.9, 0.1], rel: [0, 2, 1] }, ["ndcg@10", "map"]).mean
@@ -161,10 +133,8 @@ export function evaluate(rows: Rows, measures: Measures, options?: Options): Res
 }
 
 /**
- * Evaluates a run against judgments, each `{ qid: { docid: value } }` or columns. Unjudged ranked
- * documents are non-relevant (and unjudged for bpref); judged unranked ones count in recall and the
- * ideal ranking. Ties: document id descending (trec_eval), or the run's order with `ties: "input"`.
- * Throws a RankevalError ("bad-input") when the run and the judgments share no query.
+ * Evaluates a run against judgments, each `{ qid: { docid: value } }` or columns. Unjudged documents are
+ * non-relevant; ties by docid descending (trec_eval). Throws RankevalError "bad-input" if no query is shared.
  */
 export function evaluateRun<const M extends Measures>(
   qrels: Qrels,
@@ -184,22 +154,15 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
   return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
 }
 
-/** The tie range and the intervals' settings the options ask. */
 function extrasOf(options: Options | undefined): BatchExtras {
   return { tieRange: wantsTieRange(options), interval: intervalSettings(options?.interval) };
 }
 
-/** The options of a call that gives none, made once. */
 const NO_OPTIONS: ExplicitOptions = Object.freeze(explicitOptions());
 
-/** The options a caller passed, checked, and the plain values they were made from (see explicitOf). */
 const explicitMade = new WeakMap<object, { values: unknown[]; explicit: ExplicitOptions }>();
 
-/**
- * explicitOptions(options), made once for no options or for the same object of plain values at every
- * call (a training loop), so the measures resolved under them are found again; an object holding an
- * object (a gain table) is read again.
- */
+/** explicitOptions, cached for an unchanged options object of plain values, so resolved measures are reused. */
 function explicitOf(options: Options | undefined): ExplicitOptions {
   if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== "object") return explicitOptions(options);
@@ -218,15 +181,9 @@ function explicitOf(options: Options | undefined): ExplicitOptions {
   return explicit;
 }
 
-/** A measure under the options given: its options, their description (the group's key), its conventions line, its preset's definition. */
-interface ResolvedMeasure {
-  options: ResolvedOptions;
-  key: string;
-  described: string;
-  defined: Measure;
-}
+type ResolvedMeasure = ReturnType<typeof resolvedMeasure>;
 
-function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure {
+function resolvedMeasure(m: Measure, explicit: ExplicitOptions) {
   const options = measureOptions(m, explicit);
   return {
     options,
@@ -236,10 +193,7 @@ function resolvedMeasure(m: Measure, explicit: ExplicitOptions): ResolvedMeasure
   };
 }
 
-/**
- * Measures' options resolved under one options object (made by explicitOptions, never changed): the
- * command line evaluates every block under one, and resolving them was a tenth of a small run's time.
- */
+/** Measures resolved per options object: resolving was a tenth of a small run's time. */
 const resolvedUnder = new WeakMap<ExplicitOptions, Map<Measure, ResolvedMeasure>>();
 
 function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
@@ -248,10 +202,7 @@ function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
   return r;
 }
 
-/**
- * The pipeline after grouping: measures grouped by the options each is computed with, the kernel once
- * per group, the conventions that act across a group (noRelevant "skip"), summaries.
- */
+/** The pipeline after grouping: measures grouped by options, the kernel once per group, summaries. */
 export function evaluateBatch<Q>(
   batch: Batch,
   qids: Q[],
@@ -264,9 +215,9 @@ export function evaluateBatch<Q>(
 ): Result<Q> {
   const groups = new Map<string, { options: ResolvedOptions; members: number[]; batch: Batch }>();
   const described: string[] = [];
-  // trec_eval's names read labels as atol does (1.5 is 1): a group of their own where some label is fractional.
+  // trec_eval's names read labels as atol (1.5 is 1): their own group where a label is fractional.
   const trecBatch = readsTrecLabels(measures) ? trecLabelled(batch) : batch;
-  // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k), under its name.
+  // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k).
   const resolved = resolvedFor(explicit);
   const defined: Measure[] = new Array(measures.length);
   measures.forEach((m, i) => {
@@ -294,13 +245,12 @@ export function evaluateBatch<Q>(
     }
   }
   const skippedQuery = new Uint8Array(batch.numQueries);
-  /** Every measure's values under the options of its group, `ties` replaced when given. */
   const compute = (ties?: ResolvedOptions["ties"]): Float64Array[] => {
     const columns: Float64Array[] = new Array(measures.length);
     for (const { options: groupOptions, members, batch } of groups.values()) {
       const options = ties === undefined ? groupOptions : { ...groupOptions, ties };
       const ms = members.map((i) => defined[i]);
-      // noRelevant "skip": a query the kernel's num_rel (under the group's threshold) finds no relevant document in leaves the means.
+      // noRelevant "skip": queries with num_rel 0 (group's threshold) leave the means.
       const skip = options.noRelevant === "skip";
       const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
       const cols = runKernel(withTies(batch, options.ties), asked, options, { queryName: (q) => String(qids[q]) });
@@ -337,16 +287,8 @@ export function evaluateBatch<Q>(
     const best = compute("best");
     tieRange = {};
     measures.forEach((m, s) => {
-      tieRange![m.name] = {
-        worst: worst[s],
-        best: best[s],
-        mean: summarise
-          ? {
-              worst: summaryOf(ordered(worst[s]), m.aggregate).value,
-              best: summaryOf(ordered(best[s]), m.aggregate).value,
-            }
-          : { worst: NaN, best: NaN },
-      };
+      const sum = (v: Float64Array) => (summarise ? summaryOf(ordered(v), m.aggregate).value : NaN);
+      tieRange![m.name] = { worst: worst[s], best: best[s], mean: { worst: sum(worst[s]), best: sum(best[s]) } };
     });
   }
   const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);
@@ -367,7 +309,7 @@ export function evaluateBatch<Q>(
   );
 }
 
-/** A Result of its parts, its keys in one order (evaluateBatch's, --merge's in src/output/per-query.ts). */
+/** A Result of its parts, keys in one order. */
 export function resultOf<Q>(
   measures: string[],
   qids: Q[],
@@ -393,7 +335,6 @@ export function resultOf<Q>(
   };
 }
 
-/** Each key of `record` mapped to `value`. */
 const mapKeys = <T>(record: Readonly<Record<string, unknown>>, value: T): Record<string, T> =>
   Object.fromEntries(Object.keys(record).map((k) => [k, value]));
 

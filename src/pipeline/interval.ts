@@ -1,5 +1,4 @@
-// The interval beside each mean (Result.interval): Student's t interval, as scipy.stats.t.interval(level,
-// n - 1, mean, sem), or a seeded bootstrap percentile interval from the kernel's resampler.
+// Result.interval: Student's t (scipy.stats.t.interval) or a seeded bootstrap percentile interval.
 import { checkOptions, oneOf, PROBABILITY, SEED, usageError, type OptionType } from "../errors/errors.js";
 import { kernelBootstrapSums } from "../kernel/significance-kernel.js";
 import type { Aggregate } from "../measures/measure.js";
@@ -24,7 +23,7 @@ const SAMPLES: OptionType = {
   is: "an integer from 1 to 10000000",
 };
 
-/** The settings in words: "95% t interval", "90% bootstrap percentile interval (10000 resamples, seed 42)". */
+/** "95% t interval", "90% bootstrap percentile interval (10000 resamples, seed 42)". */
 export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): string {
   const level = `${+(settings.level * 100).toPrecision(10)}%`;
   return settings.method === "t"
@@ -32,7 +31,6 @@ export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_
     : `${level} bootstrap percentile interval (${settings.samples} resamples, seed ${settings.seed})`;
 }
 
-/** `Options.interval` checked, over the defaults. */
 export function intervalSettings(options: IntervalOptions | undefined): IntervalSettings {
   const o = checkOptions(
     options,
@@ -44,7 +42,7 @@ export function intervalSettings(options: IntervalOptions | undefined): Interval
   return { ...DEFAULT_INTERVAL, ...o };
 }
 
-/** The values that count (not NaN), in query order. */
+/** The non-NaN values. */
 function counted(values: ArrayLike<number>): Float64Array {
   let n = 0;
   for (let i = 0; i < values.length; i++) if (values[i] === values[i]) n++;
@@ -55,7 +53,7 @@ function counted(values: ArrayLike<number>): Float64Array {
   return kept;
 }
 
-/** The t interval of the mean of `values` (NaN skipped) with numpy's mean and variance (tIntervalOf); under 2 values [NaN, NaN], as scipy. */
+/** The t interval of the non-NaN values' mean, numpy's arithmetic; under 2 values [NaN, NaN], as scipy. */
 export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.level): Interval {
   const kept = counted(values);
   const n = kept.length;
@@ -64,11 +62,7 @@ export function tInterval(values: ArrayLike<number>, level = DEFAULT_INTERVAL.le
   return tIntervalOf(mean, npVarDdof1(kept, mean), n, level);
 }
 
-/**
- * Each mean's interval under `settings`, by key (sums and geometric means have none). The bootstrap
- * resamples the queries that count; columns counting the same queries share one kernel call (the same
- * resamples), each interval the level's percentiles of the resampled means (numpy's linear quantile).
- */
+/** Each mean's interval; bootstrap columns counting the same queries share resamples (numpy's linear quantile). */
 export function intervalsOf(
   values: Readonly<Record<string, Float64Array>>,
   aggregates: (key: string) => Aggregate,
@@ -80,7 +74,6 @@ export function intervalsOf(
     for (const k of keys) out[k] = tInterval(values[k], settings.level);
     return out;
   }
-  // Bootstrap: columns grouped by which queries count (usually all of them, one group).
   const groups = new Map<string, { keys: string[]; columns: Float64Array[] }>();
   for (const k of keys) {
     const v = values[k];
@@ -108,18 +101,16 @@ export function intervalsOf(
   return out;
 }
 
-/** Which values are NaN, as a string key. */
 function nanPattern(values: Float64Array): string {
   let s = "";
   for (let i = 0; i < values.length; i++) s += values[i] === values[i] ? "1" : "0";
   return s;
 }
 
-/** `result` with its means' intervals taken again under `settings` (the same keys: the means'). */
+/** `result` with its intervals taken again under `settings`. */
 export function withIntervals<
   R extends { values: Readonly<Record<string, Float64Array>>; interval: Record<string, Interval> },
 >(result: R, settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL): R {
-  const means = result.interval;
-  const values = Object.fromEntries(Object.keys(means).map((k) => [k, result.values[k]]));
+  const values = Object.fromEntries(Object.keys(result.interval).map((k) => [k, result.values[k]]));
   return { ...result, interval: intervalsOf(values, () => "mean", settings) };
 }

@@ -1,9 +1,7 @@
 /**
- * The join in the kernel (assembly/join.ts): judgments parsed into a kernel's memory stay there, and
- * each block of a run is copied in beside them, joined and evaluated there, with no strings and no
- * copies between join and kernel. join-rows.ts chooses and orders the queries; this lays them out.
- * The memory never grows after the judgments are parsed (their views would go with the old buffer):
- * their parser left room (JOIN_ROOM), and a block that does not fit is joined by join-rows.ts.
+ * The join in the kernel (assembly/join.ts): each run block is copied beside judgments parsed into kernel
+ * memory, joined and evaluated there. The memory never grows (the judgments' views would detach): a
+ * block that does not fit in JOIN_ROOM is joined by join-rows.ts.
  */
 import { documentTwice } from "../errors/errors.js";
 import type { KernelColumns } from "../io/kernel-line-parser.js";
@@ -12,19 +10,19 @@ import { docidString, lineOfRow, type RowDocids, type RowLines } from "../io/row
 import type { Batch, InPlace } from "../kernel/batch.js";
 import { Kernel } from "../kernel/kernel.js";
 import { alignUp, type KernelExports } from "../kernel/module.js";
-import type { GroupedJudgments, JoinRun } from "./join-rows.js";
+import type { GroupedJudgments } from "./join-rows.js";
+import type { JoinRun } from "./join-memory.js";
 
-/** Bytes left free after a block's batch for its evaluation's tables and results (else it is evaluated by copying). */
+/** Bytes kept free after a block's batch for its evaluation. */
 const HEADROOM = 16 << 20;
 /** Readable bytes after a pool's last id (assembly/join.ts JOIN_PAD). */
 const PAD = 16;
 
-/** Addresses reach 4 GiB: rounded in floating point (module.ts alignUp), not with a signed `& ~7`. */
+/** Not a signed `& ~7`: addresses reach 4 GiB. */
 const align8 = (n: number) => alignUp(n, 8);
 
-/** What one block's join needs from join-rows.ts: its queries in order and their sizes. */
 export interface BlockQueries {
-  /** Per query, 4 numbers: judged entries [a, b) of the judgments' order (or rows), run entries [c, d) of the run's. */
+  /** Per query: judged entries [a, b), run entries [c, d). */
   ranges: Int32Array;
   numQueries: number;
   rows: number;
@@ -38,7 +36,7 @@ export class JoinKernel {
   readonly kernel: Kernel;
   private readonly exports: KernelExports;
   private readonly memory: { readonly buffer: ArrayBuffer };
-  /** The judgments' order copied in, or 0 when their rows are in query order. */
+  /** The judgments' order copied in, or 0 when in query order. */
   private readonly jOrder: number;
   private readonly base: number;
   private readonly usable: boolean;
@@ -64,16 +62,11 @@ export class JoinKernel {
     this.base = base;
   }
 
-  /** Whether the memory holds `end` bytes (it never grows). */
   private fits(end: number): boolean {
     return end <= this.memory.buffer.byteLength;
   }
 
-  /**
-   * Joins the block's queries (`b`) of `run` into a batch in this memory; `transient`: read only until
-   * the next join (views, evaluated here), else copies. Null when the block does not fit (join-rows.ts
-   * joins it). Throws an InputError for a document twice in one query.
-   */
+  /** Joins a block into a batch here (`transient`: views, else copies); null when it does not fit. */
   join(run: JoinRun, b: BlockQueries, names: Interner, transient: boolean): Batch | null {
     if (!this.usable) return null;
     const R = run.length;
@@ -166,7 +159,7 @@ export class JoinKernel {
   }
 }
 
-/** The error of a document twice in one query (row `row` of `rows`): at its line, or as the row for rows in memory. */
+/** Throws a document twice in one query, at its line or row. */
 export function duplicate(
   rows: { file: string; lines?: RowLines; docids: RowDocids },
   row: number,

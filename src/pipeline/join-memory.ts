@@ -1,4 +1,4 @@
-// Runs and judgments in memory (columns or objects) as the rows the one join reads (join-rows.ts).
+// Runs and judgments in memory as the rows join-rows.ts reads.
 import { counted } from "../errors/counted.js";
 import { noQueryInCommon, notAnObject, type RankevalError, badInput, shown } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
@@ -10,32 +10,27 @@ import type { Batch } from "../kernel/batch.js";
 import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
 import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
 
-/**
- * Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns; columns of interned ids
- * (rankeval/io's QrelsParser output) are read through the `qidNames` / `docidNames` they carry.
- */
+/** Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns (interned ids read via their `qidNames` / `docidNames`). */
 export type Qrels = IdObjects | IdColumns<"rel">;
 
 /** A run: `{ qid: { docid: score } }` (ranx, pytrec_eval) or columns. */
 export type Run = IdObjects | IdColumns<"score">;
 
-/** Columns of query ids, document ids and the values named `V`. */
 type IdColumns<V extends string> = {
   readonly qid: ArrayLike<string | number>;
   readonly docid: ArrayLike<string | number>;
 } & { readonly [K in V]: ArrayLike<number> };
 
-/** What join-rows.ts reads: a parser's rows, or rows in memory, without lines (errors name the row). */
+/** What join-rows.ts reads; rows in memory have no lines. */
 export type JoinRun = Omit<RunRows, "lines"> & { lines?: RowLines };
 export type JoinQrels = Omit<QrelsRows, "lines"> & { lines?: RowLines };
 
 export interface JoinedQueries {
   batch: Batch;
   qids: string[];
-  /** Run queries without judgments (ignored, as trec_eval), judged queries absent from the run. */
   notJudged: number;
   notInRun: number;
-  /** The judgments' labels trec_eval reads as another number, for its names' warning. */
+  /** Labels trec_eval reads as another number, for its warning. */
   labelsRead?: LabelsRead;
 }
 
@@ -46,7 +41,6 @@ type Given =
       qid: ArrayLike<string | number>;
       docid: ArrayLike<string | number>;
       value: ArrayLike<unknown>;
-      /** A parser's: the labels atol reads otherwise, by row. */
       truncated?: TruncatedLabels;
     }
   | { qids: string[]; docs: Readonly<Record<string, unknown>>[] };
@@ -62,7 +56,7 @@ const isIdNames = (x: unknown): x is IdNames =>
   typeof (x as IdNames).stringsOf === "function" &&
   typeof (x as IdNames).size === "number";
 
-/** A column of interned ids as strings: two parsers' interners number different ids alike, so ids join as the strings they stand for. */
+/** Interned ids as strings: two interners number ids differently. */
 function idStrings(what: string, column: ArrayLike<string | number>, names: IdNames): string[] {
   const all = names.stringsOf(Array.from({ length: names.size }, (_, i) => i));
   const out = new Array<string>(column.length);
@@ -76,7 +70,6 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
 }
 
 function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
-  // An array's indexes, a Map's or a Set's lack of keys, would be read as queries "0", "1" or none.
   if (notAnObject(x))
     throw badInput(
       `${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }, not ${shown(x)}`,
@@ -90,11 +83,10 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
       );
     }
     for (const name of ["docid", valueName]) {
-      if (!isColumn(c[name])) throw badInput(`${what}.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== qid.length)
-        throw badInput(
-          `${what}.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but ${what}.qid has ${qid.length}`,
-        );
+      const col = c[name];
+      if (!isColumn(col)) throw badInput(`${what}.${name} must be an array or typed array`);
+      if (col.length !== qid.length)
+        throw badInput(`${what}.${name} has ${counted(col.length, "value")} but ${what}.qid has ${qid.length}`);
     }
     let docid = c.docid as ArrayLike<string | number>;
     if (isIdNames(c.qidNames)) qid = idStrings(`${what}.qid`, qid, c.qidNames);
@@ -115,7 +107,7 @@ function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given 
 
 const isId = (v: unknown) => typeof v === "string" || typeof v === "number";
 
-/** Rows in memory as a parser's per-row rows: query ids interned, document ids as UTF-8 with rowHash, values as numbers (NaN if not). */
+/** Rows in memory as a parser's per-row rows (non-numbers NaN). */
 export class MemoryRows {
   private bytes: Uint8Array = NO_BYTES;
   private value: Float64Array = NO_VALUES;
@@ -125,10 +117,9 @@ export class MemoryRows {
   private used = 0;
   length = 0;
   private readonly odd = new Map<number, unknown>();
-  /** The columns given, whose ids messages quote as given (numbers unquoted). */
+  /** The columns given: messages quote ids as given. */
   private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
   readonly empty = new Set<number>();
-  /** Labels atol read otherwise from a parser's text, by row. */
   truncated: TruncatedLabels | undefined;
 
   constructor(
@@ -136,7 +127,7 @@ export class MemoryRows {
     readonly qidNames: Interner,
   ) {}
 
-  /** Room for `rows` more rows, columns and ids' bytes in one buffer: buffers were a third of a small evaluation's garbage. */
+  /** Room for `rows` more, all in one buffer: buffers were a third of a small evaluation's garbage. */
   reserve(rows: number): void {
     const n = this.length + rows;
     if (n <= this.qid.length) return;
@@ -153,14 +144,14 @@ export class MemoryRows {
     if (this.bytes.length < 8 * n) this.bytes = grow(this.bytes, this.used, new Uint8Array(buffer, 20 * n + 8));
   }
 
-  /** Writes s as UTF-8 after the bytes kept (`used` stays; a UTF-16 unit is at most 3 bytes); returns its end. */
+  /** Writes s as UTF-8 after `used` (unchanged); returns its end. */
   private write(s: string): number {
     if (this.used + 3 * s.length > this.bytes.length)
       this.bytes = grow(this.bytes, this.used, new Uint8Array(2 * (this.used + 3 * s.length)));
     const bytes = this.bytes;
     const start = this.used;
     let at = start;
-    // Short ASCII ids (the usual) byte by byte: cheaper than a call to the encoder.
+    // ASCII byte by byte: cheaper than the encoder.
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0x80) return start + encoder.encodeInto(s, bytes.subarray(start)).written;
@@ -212,7 +203,6 @@ export class MemoryRows {
     for (let i = 0; i < g.qid.length; i++) {
       const v = g.qid[i];
       const d = g.docid[i];
-      // String() of an object or a bigint would make an id nobody wrote (a symbol's would throw).
       if (!isId(v)) throw badInput(`${this.file}.qid[${i}] must be a string or a number, not ${shown(v)}`);
       if (!isId(d)) throw badInput(`${this.file}.docid[${i}] must be a string or a number, not ${shown(d)}`);
       if (v !== last || q < 0) {
@@ -246,7 +236,7 @@ export class MemoryRows {
     };
   }
 
-  /** Row i, for a message: `run row 3 (query "q1", document "d2")`. */
+  /** `run row 3 (query "q1", document "d2")`. */
   where(i: number): string {
     return `${this.file} row ${i} (${this.ids(i)})`;
   }
@@ -258,7 +248,7 @@ export class MemoryRows {
     return `query ${shown(q)}, document ${shown(d)}`;
   }
 
-  /** Throws for the first value that is not a finite number among rows `rows` (all when null). */
+  /** Throws for the first non-finite value among `rows` (all when null). */
   checkFinite(what: string, rows: Int32Array | null = null): void {
     const n = rows ? rows.length : this.length;
     for (let k = 0; k < n; k++) {
@@ -282,26 +272,21 @@ function grow(from: Uint8Array, used: number, to: Uint8Array): Uint8Array {
   return to;
 }
 
-/** A run and its judgments in memory, joined (its declaration names no type of join-rows.ts, kept out of the public declarations). */
+/** A run and judgments in memory, joined (names no join-rows.ts type: kept out of public declarations). */
 export interface MemoryJoin extends JoinedQueries {
   run: MemoryRows;
   runQueries: number;
   judged(q: number): boolean;
-  /** noQueryInCommon for this run, the judgments so named. */
   noQueryInCommon(judgments: string): RankevalError;
 }
 
-/**
- * Joins a run in memory to judgments built into the same query ids (after the run's): the run's judged
- * queries in order of first appearance, then under `complete` the judged ones it lacks; a query given
- * `{}` is evaluated on an empty ranking. Evaluated queries' scores are checked finite, ids unique.
- */
+/** Joins a run in memory to judgments interned after it; queries in first-seen order, `{}` an empty ranking. */
 export function joinMemory(
   run: Run,
   judgments: (qidNames: Interner) => MemoryRows,
   options: { complete?: boolean } = {},
 ): MemoryJoin {
-  // Room for a few ids: a small call's typed arrays then lie in the JavaScript heap.
+  // Small: a small call's typed arrays then lie in the JS heap.
   const names = new Interner(4);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
   const runQueries = names.size;
@@ -313,10 +298,6 @@ export function joinMemory(
   const judged = (q: number) => q < begin.length && end[q] > begin[q];
   let notJudged = joined.notJudged;
   for (const q of r.empty) if (!judged(q)) notJudged++;
-  const noCommon = (name: string) => {
-    const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
-    return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
-  };
   return {
     batch: joined.batch,
     qids: joined.qids,
@@ -325,22 +306,20 @@ export function joinMemory(
     run: r,
     runQueries,
     judged,
-    noQueryInCommon: noCommon,
+    noQueryInCommon: (name) => {
+      const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
+      return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
+    },
   };
 }
 
-/**
- * Joins a run to its judgments: each ranked document gets its label (NaN unjudged), each query keeps
- * all its judgments (for recall and the ideal ranking). Queries: the run's judged ones, in order of
- * first appearance. Throws when there is none.
- */
+/** Joins a run to its judgments (unjudged label NaN); the run's judged queries, first-seen order. Throws when none. */
 export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
   const given = givenRows(qrels, "qrels", "rel");
   let labelsRead: LabelsRead | undefined;
   const joined = joinMemory(run, (names) => {
     const j = new MemoryRows("qrels", names).addGiven(given);
     j.checkFinite("label");
-    // A parser's labels where its text said them (its file is not known here), else the labels given by their ids.
     const t = j.truncated;
     labelsRead = t
       ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }

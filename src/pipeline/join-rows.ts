@@ -1,17 +1,9 @@
 /**
- * The one join of a run to its judgments, both parsed with `docids: "per-row"` (src/io/rows.ts), into
- * the kernel's Batch; rows in memory and -R's judgments come as the same rows (join-memory.ts). Its
- * twin in the kernel (join-kernel.ts, assembly/join.ts) joins judgments parsed into kernel memory.
- *
- * Document ids are only compared within a query (as trec_eval joins, checks duplicates and breaks
- * ties), so there is no global document table: both sides are grouped by query (a counting sort), and
- * each query gets a small open-addressing table of its judged ids' hashes, which each run row probes
- * (a hash match confirmed by the bytes) and enters, which finds a document ranked twice.
- *
- * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): the run's judged queries in strcmp order; unjudged
- * ones counted in notJudged, absent judged ones in notInRun (evaluated on an empty ranking under -c).
- * A document twice in one evaluated query is an error (trec_eval: fatal). Unjudged ranked documents
- * get label NaN. `docids[i]` is batch row i's run row, for trec_eval's tie order.
+ * Joins a run to its judgments (both parsed `docids: "per-row"`) into a Batch; join-kernel.ts is the
+ * twin for judgments in kernel memory. Ids are compared only within a query, as trec_eval does, so each
+ * query gets a small open-addressing table of judged ids' hashes that run rows probe and enter.
+ * As trec_eval (TREC_EVAL_SEMANTICS.md (b), (d)): queries in strcmp order, a document twice in a query
+ * is fatal, unjudged documents get label NaN. `docids[i]`: batch row i's run row, for tie order.
  */
 import { RankevalError, type QuerySample } from "../errors/errors.js";
 import { compareIds, ids, type QuerySpans, type RowDocids, sameBytes, sameId } from "../io/rows.js";
@@ -20,28 +12,26 @@ import { duplicate, JoinKernel } from "./join-kernel.js";
 import type { JoinQrels, JoinRun } from "./join-memory.js";
 import { atolColumn } from "./trec-labels.js";
 
-export type { JoinQrels, JoinRun };
-
 export interface JoinOptions {
-  /** Hashes a document id instead of the parsers': a test hook (`() => 0` makes every id collide). */
+  /** Test hook replacing the parsers' hash. */
   hash?: (bytes: Uint8Array, start: number, end: number) => number;
-  /** Evaluate the judged queries absent from the run too, on an empty ranking (trec_eval -c). @default false */
+  /** Evaluate judged queries absent from the run on an empty ranking (trec_eval -c). @default false */
   complete?: boolean;
-  /** With `complete`: trec_eval's placeholder ranked for an absent query, "ceci_nest_pas_un_docno" with score 1 (bogus_result). @default false */
+  /** With `complete`: rank trec_eval's bogus_result for an absent query. @default false */
   placeholder?: boolean;
-  /** One block of a larger run (blocks.ts): absent judged queries not counted. @default false */
+  /** One block of a larger run: absent queries not counted. @default false */
   block?: boolean;
-  /** A batch this join made that nobody reads any more, written over (fresh arrays cost a page fault each 4 KiB: a third of a block's join in Chromium). */
+  /** A dead batch of this join to write over (fresh arrays' page faults were a third of a block's join). */
   reuse?: Batch;
-  /** Read only until the next join to the same judgments: joined in the kernel, it stays there. @default false */
+  /** Read only until the next join to the same judgments (may stay in the kernel). @default false */
   transient?: boolean;
-  /** The queries in id order, not strcmp's (rows in memory). @default false */
+  /** Queries in id order, not strcmp's. @default false */
   inIdOrder?: boolean;
   /** Queries the run holds without a row (an object's `{}`). */
   emptyQueries?: ReadonlySet<number>;
 }
 
-/** `old`'s buffer as n entries where it has room (a view at its start, as this join makes them), else a new array. */
+/** `old`'s buffer as n entries where it has room, else a new array. */
 function room<T extends Int32Array | Float64Array>(
   of: { new (n: number): T; new (b: ArrayBufferLike, at: number, n: number): T; BYTES_PER_ELEMENT: number },
   old: T | null | undefined,
@@ -56,27 +46,25 @@ export interface JoinedRun {
   batch: Batch;
   /** The evaluated queries' ids, in strcmp order. */
   qids: string[];
-  /** Run queries without any judgment (ignored, as trec_eval does), judged queries absent from the run, and those's ids. */
   notJudged: number;
   notInRun: number;
   notInRunQids: string[];
   runTag: string;
-  /** The batch's queries ranked as trec_eval's placeholder (JoinOptions.placeholder), ascending. */
+  /** Batch queries ranked as the placeholder, ascending. */
   placeholders: number[];
 }
 
-/** trec_eval.c's bogus_result: the one document of the ranking it gives a judged query absent from the run under -c. */
+/** trec_eval.c's bogus_result: ranked for an absent judged query under -c. */
 export const PLACEHOLDER_DOCNO = "ceci_nest_pas_un_docno";
 const PLACEHOLDER_BYTES = new TextEncoder().encode(PLACEHOLDER_DOCNO);
 
-/** Rows grouped by query (stable): query q's rows are order[begin[q], end[q]), or those rows themselves where order is null. */
+/** Rows grouped by query (stable): q's rows are order[begin[q], end[q]), the rows themselves where order is null. */
 export interface Groups {
   begin: Int32Array;
   end: Int32Array;
   order: Int32Array | null;
 }
 
-/** Groups, with each query that has rows once, in order of first row (of id when not grouped). */
 interface QueryGroups extends Groups {
   queries: number[];
 }
@@ -90,7 +78,7 @@ function groupByQuery(
   const begin = new Int32Array(numQids);
   const end = new Int32Array(numQids);
   const queries: number[] = [];
-  // Files usually list a query's rows together: then each query is one range, found in one pass.
+  // Usually each query's rows are contiguous: one range each.
   let grouped = true;
   if (spans) {
     for (let k = 0; k < spans.ids.length; k++) {
@@ -104,7 +92,6 @@ function groupByQuery(
       queries.push(q);
     }
   }
-  // The column read only where the spans do not tell.
   const qid = grouped && spans ? null : typeof column === "function" ? column() : column;
   if (qid && !spans)
     for (let i = 0; i < n; ) {
@@ -133,7 +120,7 @@ function groupByQuery(
   return { begin: count.subarray(0, numQids), end: count.subarray(1), order, queries };
 }
 
-/** Keeps joinParsed's cache-warming loads from being optimized away. */
+/** Keeps cache-warming loads alive. */
 let _sink = 0;
 
 function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32Array {
@@ -143,18 +130,14 @@ function rehash(docs: RowDocids, hash: NonNullable<JoinOptions["hash"]>): Int32A
   return out;
 }
 
-/**
- * Judgments grouped by query once, for joining many runs or blocks to them; the query column is
- * dropped (the groups say the same, and judgments are most of what a streamed evaluation holds).
- */
+/** Judgments grouped by query once, for many joins; the qid column is dropped to save memory. */
 export interface GroupedJudgments {
   readonly qrels: Omit<JoinQrels, "qid">;
   readonly groups: Groups;
   readonly hashes: Int32Array;
-  /** The join in the judgments' kernel memory, made at the first join. */
   kernel?: JoinKernel;
   readonly inKernel: boolean;
-  /** Labels as trec_eval's atol reads them where truncating would differ (atolColumn), else null. */
+  /** See atolColumn. */
   readonly atolRel: Float64Array | null;
 }
 
@@ -170,7 +153,7 @@ export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "has
   };
 }
 
-/** The judged queries for noQueryInCommon: how many, the first few in id order. */
+/** The judged queries for noQueryInCommon: count and first few. */
 export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels.file): QuerySample {
   const { begin, end } = judgments.groups;
   const some: number[] = [];
@@ -179,10 +162,7 @@ export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels
   return { name, queries, some: judgments.qrels.qidNames.stringsOf(some) };
 }
 
-/**
- * Joins a run to its judgments, both parsed with `docids: "per-row"` and the same `qids` interner.
- * Throws an InputError (file:line) for a document twice in one query of either file.
- */
+/** Joins a run to its judgments (same `qids` interner); throws an InputError for a duplicate document. */
 export function joinParsed(
   judgments: JoinQrels | GroupedJudgments,
   run: JoinRun,
@@ -191,7 +171,6 @@ export function joinParsed(
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
-  // Two interners are two numberings: joined, they would pair the wrong queries without a sign.
   if (run.qidNames !== names) {
     throw new RankevalError(
       "bad-input",
@@ -205,8 +184,7 @@ export function joinParsed(
   const jHash = grouped.hashes;
   const rHash = options.hash ? rehash(run.docids, options.hash) : run.docids.hashes;
 
-  // The queries judged and in the run, in strcmp order. Only the run's queries are visited (a block
-  // has a few thousand of the judgments' hundreds of thousands); the judged ones only for notInRun.
+  // Only the run's queries are visited (a block has a few thousand); judged ones only for notInRun.
   const chosen: number[] = [];
   const absent: number[] = [];
   let notJudged = 0;
@@ -246,7 +224,7 @@ export function joinParsed(
   const numQueries = chosen.length;
   const notInRunQids = names.stringsOf(absent);
   const qids = names.stringsOf(chosen);
-  // (Labels atol reads otherwise are joined here: the kernel's join has no column for them.)
+  // The kernel's join has no atol column.
   const atolRel = grouped.atolRel;
   if (grouped.inKernel && !options.hash && !placeholder && !atolRel) {
     const ranges = new Int32Array(4 * numQueries);
@@ -278,15 +256,14 @@ export function joinParsed(
   const atolLabels = atolRel ? new Float64Array(rows) : null;
   const atolJudged = atolRel ? new Float64Array(judgedRows) : null;
 
-  // One table for every query, sized for the widest: key = judged row + 1 (> 0), -(run row + 1) (< 0)
-  // once the run ranked that document, 0 when empty; and the key's hash.
+  // One table sized for the widest query: key judged row + 1 (> 0), -(run row + 1) once ranked, 0 empty.
   let capacity = 16;
   while (capacity < 2 * widest) capacity *= 2;
   const slots = new Int32Array(2 * capacity);
   const slotKey = slots.subarray(0, capacity);
   const slotHash = slots.subarray(capacity);
 
-  // The placeholder's id after the run's in the batch's pool (a copy, made only when needed).
+  // The placeholder's id after the run's in the pool.
   let pool = { bytes: run.docids.bytes, offsets: run.docids.offsets };
   const placeholderEntry = run.length;
   if (placeholder && absent.length > 0) {
@@ -332,10 +309,9 @@ export function joinParsed(
     for (let i = j0; i < j1; i++) {
       const jr = jOrder === null ? i : jOrder[i];
       const h = jHash[jr];
-      // Touching each judged id's first byte in file order lets the prefetcher bring them into cache
-      // before the run's rows read them in hash order (3% faster).
+      // Prefetch judged ids in file order before hash-order reads (3% faster).
       touched |= jBytes[jOff[jr]];
-      // Fibonacci hashing: the slot from the top bits of h times 2^32/phi, whatever bits h varies in.
+      // Fibonacci hashing: top bits of h * 2^32/phi.
       let s = Math.imul(h, 0x9e3779b1) >>> shift;
       for (;;) {
         const key = slotKey[s];
@@ -384,7 +360,7 @@ export function joinParsed(
       row++;
     }
     if (placeholder && r0 === r1) {
-      // trec_eval.c bogus_result, judged like any ranked document (form_res_rels.c).
+      // bogus_result, judged like any ranked document (form_res_rels.c).
       let label = NaN;
       for (let i = j0; i < j1; i++) {
         const jr = jOrder === null ? i : jOrder[i];

@@ -1,9 +1,7 @@
 /**
- * Diversity evaluation: a run joined to subtopic judgments (TREC's diversity qrels, `topic subtopic
- * docno judgment`, as ndeval reads them), into a batch that carries, beside each document's label
- * (its highest judgment: every other measure reads that), each document's judgment per subtopic,
- * which the diversity measures read (alpha-nDCG, ERR-IA, NRBP, P-IA, MAP-IA, strec: src/measures,
- * assembly/metrics/diversity.ts). Browser-safe.
+ * Diversity evaluation: a run joined to subtopic judgments (ndeval's `topic subtopic docno judgment`)
+ * into a batch carrying each document's judgment per subtopic beside its label (its highest judgment,
+ * read by every other measure). Browser-safe.
  */
 import { counted } from "../errors/counted.js";
 import { documentTwice, badInput, BOOLEAN, checkOptions } from "../errors/errors.js";
@@ -16,10 +14,7 @@ import type { CheckedMeasures } from "../names/name-types.js";
 import { explicitOptions, OPTION_TYPES, type Options } from "../measures/options.js";
 import { compareBytes } from "../c/strings.js";
 
-/**
- * Subtopic judgments: `{ qid: { subtopic: { docid: judgment } } }` (pyndeval's nested form) or
- * columns (a diversity qrels file's: qid, subtopic, docid, rel).
- */
+/** Subtopic judgments: `{ qid: { subtopic: { docid: judgment } } }` (pyndeval) or columns. */
 export type SubtopicQrels =
   | Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>>
   | {
@@ -31,19 +26,15 @@ export type SubtopicQrels =
 
 export interface DiversityJoin {
   readonly batch: Batch;
-  /** The evaluated queries: the run's queries that have judgments, in order of first appearance (with `complete`, then the judged queries the run lacks). */
+  /** The run's judged queries, first-seen order (with `complete`, then judged ones it lacks). */
   readonly qids: string[];
-  /** The run's queries without judgments (ndeval prints them with zeros: --format ndeval). */
+  /** Run queries without judgments (ndeval prints them with zeros). */
   readonly runOnly: string[];
   readonly notJudged: number;
   readonly notInRun: number;
 }
 
-/**
- * Tells a subtopic qrels by its shape, line by line: a document of a query judged on two lines with
- * two different second columns (subtopics), which read as plain qrels would be a document judged
- * twice. `line` returns (and `found` keeps) whether one was seen.
- */
+/** Tells a subtopic qrels line by line: a document judged twice in a query under different subtopics. */
 export class SubtopicShape {
   private readonly seen = new Map<string, string>();
   found = false;
@@ -59,7 +50,7 @@ export class SubtopicShape {
   }
 }
 
-/** Subtopic ids in order: by number when every one is a natural number (ndeval's), else by their bytes. */
+/** Subtopic ids by number when all are natural numbers (ndeval), else by bytes. */
 export function subtopicOrder(ids: readonly string[]): string[] {
   const numeric = ids.every((s) => /^\d+$/.test(s));
   const key = (s: string) => s.replace(/^0+(?=\d)/, "");
@@ -77,7 +68,6 @@ interface Judgments {
   subtopics: string[];
 }
 
-/** The subtopic judgments by query, each query's subtopics numbered in their order. */
 function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   if (qrels === null || typeof qrels !== "object")
     throw badInput(
@@ -87,16 +77,12 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
   const c = qrels as Record<string, unknown>;
   if (isColumn(c.qid)) {
     for (const name of ["subtopic", "docid", "rel"]) {
-      if (!isColumn(c[name])) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
-      if ((c[name] as ArrayLike<unknown>).length !== (c.qid as ArrayLike<unknown>).length)
-        throw badInput(
-          `subtopic qrels.${name} has ${counted((c[name] as ArrayLike<unknown>).length, "value")} but qrels.qid has ${(c.qid as ArrayLike<unknown>).length}`,
-        );
+      const col = c[name];
+      if (!isColumn(col)) throw badInput(`subtopic qrels.${name} must be an array or typed array`);
+      if (col.length !== c.qid.length)
+        throw badInput(`subtopic qrels.${name} has ${counted(col.length, "value")} but qrels.qid has ${c.qid.length}`);
     }
-    const q = c.qid as ArrayLike<string | number>;
-    const s = c.subtopic as ArrayLike<string | number>;
-    const d = c.docid as ArrayLike<string | number>;
-    const r = c.rel as ArrayLike<number>;
+    const { qid: q, subtopic: s, docid: d, rel: r } = qrels as Extract<SubtopicQrels, { rel: unknown }>;
     for (let i = 0; i < q.length; i++)
       rows.push([String(q[i]), String(s[i]), String(d[i]), r[i], `subtopic qrels row ${i}`]);
   } else {
@@ -139,29 +125,22 @@ function judgmentsOf(qrels: SubtopicQrels): Map<string, Judgments> {
 }
 
 /**
- * Joins a run to subtopic judgments, query by query, with the one join (src/pipeline/join-memory.ts): each
- * judged document of a query is one judgment row, in descending id order (for ndeval's ideal ranking),
- * whose label for the join is its own number, so that each ranked row finds its document's judgments.
- * A ranked document's label is its highest judgment (NaN without one), and it carries its judgment per
- * subtopic; each query carries its judged documents with theirs. `complete`: the judged queries the
- * run lacks are evaluated too, on an empty ranking (ndeval -c). A document judged twice for one
- * subtopic, or ranked twice, is an error.
+ * Joins a run to subtopic judgments; a ranked document's label is its highest judgment (NaN without).
+ * `complete`: judged queries the run lacks get an empty ranking (ndeval -c). Duplicates are errors.
  */
 export function joinDiversity(qrels: SubtopicQrels, run: Run, options: { complete?: boolean } = {}): DiversityJoin {
   const { joined, ...rest } = subtopicJoin(qrels, run, checkOptions(options, { complete: BOOLEAN }, "joinDiversity"));
   return rest;
 }
 
-/** joinDiversity, with the join's run and judgments (for a message). */
 function subtopicJoin(
   qrels: SubtopicQrels,
   run: Run,
   options: { complete?: boolean },
 ): DiversityJoin & { joined: MemoryJoin } {
   const judgments = judgmentsOf(qrels);
-  // Each judged document's subtopics and judgments, by its judgment row.
+  // Judged documents (descending id, ndeval's ideal order) are rows labelled by their index here.
   const entries: Map<number, number>[] = [];
-  // Each query's number of subtopics, by its id as the join names it.
   const subtopics = new Map<string, number>();
   const joined = joinMemory(
     run,
@@ -225,9 +204,8 @@ function subtopicJoin(
 }
 
 /**
- * Evaluates a run against subtopic judgments: the diversity measures (ndeval's names, ir_measures'
- * and rankeval's: `alpha-nDCG@20`, `alpha_nDCG@20`, `alpha_ndcg@20`, `ERR-IA@20`, `NRBP`, ...) and
- * any other measure over each document's highest judgment.
+ * Evaluates a run against subtopic judgments: diversity measures (`alpha-nDCG@20`, `ERR-IA@20`, `NRBP`, ...)
+ * and any other measure over each document's highest judgment.
  *
  * @example
  * evaluateDiversity({ q1: { "1": { d1: 1 }, "2": { d2: 1, d1: 1 } } }, { q1: { d1: 2, d2: 1 } }, ["alpha-nDCG@10", "strec@10"])

@@ -1,5 +1,4 @@
-// A LETOR file and its predictions as a batch: the one place --letor and the page check that the files
-// agree and find each row's query (its qid: field, or else the group sizes).
+// A LETOR file and its predictions as a batch; rows' queries from qid: fields, else group sizes.
 import { counted } from "../errors/counted.js";
 import { documentTwice, RankevalError } from "../errors/errors.js";
 import { groupRows } from "./rows-by-query.js";
@@ -13,11 +12,11 @@ export interface LetorInput {
   docidNames: Interner;
   score: Float64Array;
   scoresFile: string;
-  /** Rows per query (a query/group file), for a LETOR file without qid: fields. */
+  /** Rows per query, for a file without qid: fields. */
   groups?: { sizes: Int32Array; file: string };
 }
 
-/** What both batches check (rows, one score a row, group sizes adding up to the rows); without qid: fields, each group's first row. */
+/** Checks rows, scores and group sizes agree; without qid: fields, returns each group's first row. */
 function groupStarts(input: LetorInput | LetorRowsInput, hasQid: boolean): Int32Array | null {
   const { data, file, score, scoresFile, groups } = input;
   if (data.length === 0)
@@ -62,10 +61,10 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
     for (let g = 0; g + 1 < starts.length; g++) qid.fill(g, starts[g], starts[g + 1]);
     name = String;
   }
-  // Ids stay interned numbers (millions of rows would make millions of strings), in order of first appearance.
+  // Ids stay interned numbers: millions of strings otherwise.
   const docid = data.docid;
   if (docid && !grouped(qid)) {
-    // Rows of a query apart (rare in LETOR files): groupRows reorders them and finds repeated documents.
+    // Rows of a query apart (rare): groupRows reorders them.
     const docids = Array.from(docid, (d) => input.docidNames.stringOf(d));
     const { batch, qids } = groupRows(
       { qid, score, rel: data.rel, docid: docids },
@@ -74,29 +73,19 @@ export function letorBatch(input: LetorInput): { batch: Batch; qids: string[] } 
     return { batch, qids: qids.map((q) => name(q as number)) };
   }
   if (docid) {
-    // A document twice in one query: trec_eval refuses it, and its tie order would be undefined.
     const twice = repeatedInGroups(qid, docid, input.docidNames.size);
     if (twice >= 0) throw documentTwice(input.docidNames.stringOf(docid[twice]), name(qid[twice]), file);
   }
   const { batch, qids } = groupRows({ qid, score, rel: data.rel });
-  // Grouped: row i stays row i, so the interned ids are the tie keys and the interner's bytes the pool.
+  // Grouped: interned ids are the tie keys, the interner's bytes the pool.
   const named = qids.map((q) => name(q as number));
   return { batch: docid ? { ...batch, docids: docid, pool: input.docidNames.pool() } : batch, qids: named };
 }
 
-/** letorBatch's input read per row (LetorParser's `docids: "per-row"`). */
-export interface LetorRowsInput {
-  data: LetorRows;
-  file: string;
-  score: Float64Array;
-  scoresFile: string;
-  groups?: { sizes: Int32Array; file: string };
-}
+/** letorBatch's input read per row (`docids: "per-row"`). */
+export type LetorRowsInput = Omit<LetorInput, "data" | "qidNames" | "docidNames"> & { data: LetorRows };
 
-/**
- * letorBatch for a LETOR file read per row (no table of every document id): queries whose rows are
- * together are used in place (ids checked for repeats by the kernel), scattered ones go through groupRows.
- */
+/** letorBatch for a file read per row: contiguous queries used in place, scattered ones through groupRows. */
 export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: string[] } {
   const { data, file, score } = input;
   const groupsStart = groupStarts(input, data.spans !== null);
@@ -120,7 +109,6 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
   const decoder = new TextDecoder();
   const docidString = (i: number) => decoder.decode(docs!.bytes.subarray(docs!.offsets[i], docs!.offsets[i + 1]));
   if (!together) {
-    // Rows of a query apart (rare in LETOR files): groupRows reorders them.
     const { ids } = data.spans!;
     const qid = new Array<string>(data.length);
     for (let k = 0; k < ids.length; k++)
@@ -133,7 +121,6 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
     return { batch, qids: qids as string[] };
   }
   if (docs) {
-    // A document twice in one query: as in letorBatch.
     const twice = data.firstRepeated(starts);
     if (twice >= 0) {
       let q = 0;
@@ -141,7 +128,7 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
       throw documentTwice(docidString(twice), names[q], file);
     }
   }
-  // Every row in place: row i is entry i of the document ids ("rows"); parsers checked the numbers finite.
+  // In place: row i is docid entry i; parsers checked the numbers.
   const batch: Batch = {
     numQueries: starts.length - 1,
     offsets: starts,
@@ -155,7 +142,6 @@ export function letorRowsBatch(input: LetorRowsInput): { batch: Batch; qids: str
   return { batch, qids: names };
 }
 
-/** Whether each query's rows are together. */
 function grouped(qid: Int32Array): boolean {
   const seen = new Set<number>();
   for (let i = 0; i < qid.length; i++) {
@@ -166,7 +152,7 @@ function grouped(qid: Int32Array): boolean {
   return true;
 }
 
-/** The first row whose document already came in its query (queries together), or -1. */
+/** The first row repeating a document of its query, or -1. */
 function repeatedInGroups(qid: Int32Array, docid: Int32Array, numDocids: number): number {
   const lastRun = new Int32Array(numDocids).fill(-1);
   let run = 0;

@@ -1,21 +1,16 @@
 import { sortedOrder } from "../c/strings.js";
 import { geoLogs, hasGeoLogs, knownGeoLogs, summariesOf, tieRangeOf } from "./aggregate.js";
-import type { Evaluated } from "./evaluate.js";
-import type { TieRange } from "./evaluate.js";
+import type { Evaluated, TieRange } from "./evaluate.js";
 
-/**
- * One run's results from blocks of disjoint queries (blocks.ts): queries in strcmp order, every summary
- * taken here in that order from the per-query values, as for the run read whole.
- */
+/** One run's results from blocks of disjoint queries: queries in strcmp order, summaries taken as for the whole run. */
 export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notInRun: number): Evaluated {
   const first = parts[0].result;
-  // Each key summarised as its blocks were (a sum, a geometric mean: not always the mean).
   const aggregates = parts[0].aggregates ?? {};
   const aggregateOf = (key: string) => aggregates[key] ?? "mean";
-  // One block (a whole run, a LETOR file): its queries stay in their order.
+  // One block: its queries keep their order.
   const qids = parts.length === 1 ? first.qids : parts.flatMap((p) => p.result.qids);
   const order = parts.length === 1 ? null : sortedOrder(qids);
-  /** The blocks' arrays end to end, in strcmp order (a plain loop: Float64Array.from's callback was slow). */
+  /** Blocks' arrays in strcmp order (a plain loop: Float64Array.from's callback was slow). */
   const gather = (of: (p: Evaluated) => Float64Array) => {
     if (!order) return of(parts[0]);
     const all = new Float64Array(qids.length);
@@ -31,7 +26,7 @@ export function mergeBlocks(parts: readonly Evaluated[], notJudged: number, notI
   const values: Record<string, Float64Array> = {};
   for (const key of Object.keys(first.values)) {
     values[key] = gather((p) => p.result.values[key]);
-    // A geometric mean's logs, made for each block's values, gathered the same way (not made again).
+    // The blocks' geometric-mean logs, gathered too, not made again.
     if (order && aggregates[key] === "geomean" && parts.every((p) => hasGeoLogs(p.result.values[key]))) {
       knownGeoLogs(
         values[key],

@@ -1,17 +1,8 @@
 /**
- * One evaluation across workers (partition.ts), the side that hands out the work: it cuts each file
- * into chunks at line ends, hands chunk k to worker k mod n, counts the chunks every owner took (at most
- * AHEAD a worker in flight), and merges the owners' values. The workers' side is partition-worker-handler.ts,
- * the messages partition-protocol.ts; each host (src/node/partitioned.ts, web/partitions.ts) gives the
- * files' reading and the workers. Any failure ends the session: the caller reads what is left the
- * one-worker way (src/app/evaluation.ts), which says the error with its file and line.
- *
- * Workers outlive a session (the command line's threads serve the next call), and a session may end
- * with answers still on their way (no judgments: the runs' are not waited for). So every message of
- * a session carries its number: a worker drops its peers' messages of an earlier session, the session
- * drops reports of another, and a worker's next session starts from nothing whatever the last left.
- *
- * Browser compatible.
+ * The coordinating side of partition.ts: cuts files into chunks at line ends, chunk k to worker k mod n
+ * (at most AHEAD per worker in flight), merges the owners' values. Any failure ends the session and the
+ * caller reads the rest the one-worker way, which reports the error. Workers outlive a session and a
+ * session may end with answers in flight, so every message carries its session number. Browser compatible.
  */
 import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
@@ -48,31 +39,20 @@ export type ReadAt<S> = (source: S, position: number, length: number) => Uint8Ar
 export const PARTITION_MIN_BYTES = 32 << 20;
 
 /**
- * The fewest workers worth it, the command line's threads and the page's workers alike. Cutting the
- * files among workers costs work one never does (the kernel reads every line once more; the buckets
- * are copied twice): on 2 cores (AMD EPYC, the large set) 2.3 s of CPU against 1.4 s, so two threads
- * took 1.3 s where a reader thread beside the evaluating one takes 1.1 s (the page: 3.4 s against
- * 2.4-2.6 s for the 1 GB run); on 16 cores (Intel Xeon) 4 threads took 1.6 s where it takes 1.8 s.
+ * The fewest workers worth it: partitioning costs extra work (2.3 s CPU vs 1.4 s on the large set), so 2
+ * threads took 1.3 s vs 1.1 s for one reader thread; on 16 cores 4 threads took 1.6 s vs 1.8 s.
  */
 export const PARTITION_MIN_WORKERS = 4;
 
-/** Chunks split and not yet taken by every owner, at most, per worker: memory holds this many. */
+/** Most chunks in flight per worker (bounds memory). */
 const AHEAD = 2;
 
-/**
- * A chunk's bytes: a few per worker, so that every worker has one while the others' are passed on;
- * `most` at most: 4 MiB by default (measured on the large set, two threads: 1.2 s with 1-2 MiB chunks,
- * 1.3 s with 8, 1.5 with 32, and more memory; below 1 MiB the messages cost more than they save).
- */
+/** A chunk's bytes, a few per worker, at most `most` (measured: 1-2 MiB 1.2 s, 8 MiB 1.3 s, 32 MiB 1.5 s). */
 function chunkBytes(size: number, parts: number, most = 4 << 20): number {
   return Math.min(most, Math.max(256 << 10, Math.ceil(size / (4 * parts))));
 }
 
-/**
- * Evaluates the runs with the judgments across the workers; `onJudged` gets what the judgments came
- * to, `done` each run, in order, as soon as it is merged. Returns how many runs it evaluated: the caller
- * evaluates the rest (all, where the judgments failed) the one-worker way. The workers are released.
- */
+/** Evaluates the runs across the workers and releases them; returns how many it evaluated (the caller does the rest). */
 export async function evaluatePartitions<S, Spec>(
   ports: readonly PartitionPort<S, Spec>[],
   readAt: ReadAt<S>,
@@ -92,20 +72,14 @@ export async function evaluatePartitions<S, Spec>(
   }
 }
 
-/**
- * The judgments held by the workers, each owning its queries', and runs evaluated against them when
- * they come: evaluatePartitions in one go; the page judges when the qrels file is chosen and evaluates
- * each set of runs chosen after (`spec`: the settings of the moment), until a failure or end().
- */
+/** Judgments held by the workers (each owns its queries'), runs evaluated against them until a failure or end(). */
 export class Partitions<S, Spec> {
   private readonly session: Session<S, Spec>;
-  /** What the owners' judgments came to, once grouped; null once none can be used (see judged()). */
   private judging: Promise<OwnedJudgments[]> | null = null;
   private job: PartitionJob<Spec> | null = null;
-  /** The next run's stream (0 is the judgments'): the numbers go on from one evaluate() to the next. */
+  /** The next run's stream; 0 is the judgments'. */
   private nextStream = 1;
 
-  /** `chunkMost`: the most bytes of a chunk (chunkBytes's `most`), where reads cost more than messages. */
   constructor(
     ports: readonly PartitionPort<S, Spec>[],
     readAt: ReadAt<S>,
@@ -115,20 +89,15 @@ export class Partitions<S, Spec> {
     this.session = new Session(ports, readAt, progress, chunkMost);
   }
 
-  /** How many workers. */
   get parts(): number {
     return this.session.parts;
   }
 
-  /** Whether a worker failed: the workers are of no more use (end() ends them). */
   get failed(): boolean {
     return this.session.isFailed;
   }
 
-  /**
-   * Streams the judgments to their owners, who group them while the first run is split; false where
-   * a worker failed. Once only.
-   */
+  /** Streams the judgments to their owners; false where a worker failed. Once only. */
   async judge(qrels: PartFile<S>, job: PartitionJob<Spec>): Promise<boolean> {
     const session = this.session;
     this.job = job;
@@ -144,10 +113,7 @@ export class Partitions<S, Spec> {
     }
   }
 
-  /**
-   * What the judgments came to, once grouped; null where the one-worker way must read them (a worker
-   * failed, no judgments, labels trec_eval reads otherwise: it says so, naming the line).
-   */
+  /** The grouped judgments; null where the one-worker way must read them (failure, none, truncated trec labels). */
   async judged(): Promise<OwnedJudgments | null> {
     if (!this.judging) return null;
     let owned: OwnedJudgments[];
@@ -166,12 +132,7 @@ export class Partitions<S, Spec> {
     return total.rows === 0 || (total.truncated && this.job!.trecLabels) ? null : total;
   }
 
-  /**
-   * Evaluates the runs against the judgments (each split while the one before ends); `done` gets each,
-   * in order, as soon as it is merged, `onJudged` the judgments before the first. `spec`: the
-   * evaluator's for these runs (else the judge()'s job's). Returns how many runs it evaluated: the
-   * caller evaluates the rest the one-worker way.
-   */
+  /** Evaluates the runs (each split while the one before merges); returns how many it evaluated. */
   async evaluate(
     runs: readonly PartFile<S>[],
     done: (index: number, run: PartitionedRun) => void,
@@ -182,7 +143,6 @@ export class Partitions<S, Spec> {
     let evaluated = 0;
     let ready = false;
     let previous: { owned: Promise<OwnedRun[]>; last: number } | null = null;
-    /** The run before, merged and handed on; false where the one-worker way must say why it evaluates nothing. */
     const finish = async (p: { owned: Promise<OwnedRun[]>; last: number }): Promise<boolean> => {
       if (!ready) {
         const total = await this.judged();
@@ -224,35 +184,30 @@ export class Partitions<S, Spec> {
     }
   }
 
-  /** Lets the workers go: idle and emptied after a success; ended after a failure (their state unknown). */
   end(): void {
     this.session.end();
   }
 }
 
-/** A worker failed (bad input, a file not grouped by query, a worker lost): the one-worker way goes on. */
+/** A worker failed: the one-worker way goes on. */
 class Failed extends Error {}
 
-/** A question to every worker, answered by one report each, in the order asked. */
+/** One question to every worker. */
 interface Asked {
   out: unknown[];
   left: number;
   resolve: (out: unknown[]) => void;
 }
 
-/** The sessions' numbers in this realm: each new session's is one more. */
 let sessions = 0;
 
-/** This side of one evaluation across the workers. */
 class Session<S, Spec> {
-  /** The number its messages carry: reports of another session (one before, ended early) are not its. */
   private readonly id = ++sessions;
   private failure: Failed | null = null;
-  /** The chunks' reports ("split", "took") of the file being streamed. */
   private onChunk: ((r: PartitionReport) => void) | null = null;
   private readonly failed = new Set<(e: Failed) => void>();
   private readonly asked: Asked[] = [];
-  /** answered[i]: the answers worker i gave so far (its next answers asked[answered[i]]). */
+  /** Answers worker i gave so far. */
   private readonly answered: number[];
 
   constructor(
@@ -286,7 +241,7 @@ class Session<S, Spec> {
     return this.failure !== null;
   }
 
-  /** Starts each worker on `job`, with a port to each other worker: buckets go from splitter to owner directly. */
+  /** Starts each worker with a port to every peer: buckets go splitter to owner directly. */
   start(job: PartitionJob<Spec>): void {
     const n = this.ports.length;
     const peers: (MessagePort | null)[][] = Array.from({ length: n }, () => new Array(n).fill(null));
@@ -298,17 +253,12 @@ class Session<S, Spec> {
       }
     peers.forEach((own, index) => {
       const transfer = own.filter((p): p is MessagePort => p !== null);
-      this.post(index, { type: "start", session: this.id, index, parts: n, job, peers: own }, transfer);
+      this.ports[index].post({ type: "start", session: this.id, index, parts: n, job, peers: own }, transfer);
     });
   }
 
-  post(index: number, message: PartitionMessage<S, Spec>, transfer?: Transferable[]): void {
-    this.ports[index].post(message, transfer);
-  }
-
-  /** `message` to every worker. */
   all(message: PartitionMessage<S, Spec>): void {
-    for (let i = 0; i < this.ports.length; i++) this.post(i, message);
+    for (const port of this.ports) port.post(message);
   }
 
   private fail(message: string): void {
@@ -317,16 +267,12 @@ class Session<S, Spec> {
     for (const f of this.failed) f(this.failure);
   }
 
-  /**
-   * Ends the session as failed for an error of this side (a file unreadable, a caller's callback):
-   * it may have stopped half-way through a file, and the workers are of no more use. Returns `e`.
-   */
+  /** Fails the session for an error of this side; returns `e`. */
   abandon(e: unknown): unknown {
     this.fail(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
     return e;
   }
 
-  /** Rejects with the session's failure (at once if it failed already). */
   private guard<T>(run: (resolve: (v: T) => void) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
@@ -339,38 +285,32 @@ class Session<S, Spec> {
     });
   }
 
-  /** `message` sent to every worker; their answers, in worker order. */
   ask<T>(message: PartitionMessage<S, Spec>): Promise<T[]> {
     const answers = this.guard<unknown[]>((resolve) => {
       this.asked.push({ out: new Array(this.ports.length), left: this.ports.length, resolve });
       this.all(message);
     }) as Promise<T[]>;
-    // Raised where awaited (a failure meanwhile ends the session there).
+    // Raised where awaited.
     answers.catch(() => {});
     return answers;
   }
 
-  /**
-   * `file` cut into chunks at line ends as stream `stream`, chunk k split by worker k mod n, which
-   * sends each bucket to its owner; resolves once every owner took every chunk (in chunk order), with
-   * the owner of the file's last line with a query id (-1: none).
-   */
+  /** Streams `file` in chunks; resolves once all are taken, with the owner of its last query line (-1: none). */
   async stream(file: PartFile<S>, stream: number): Promise<number> {
     const parts = this.ports.length;
     const cuts = await lineCuts(this.readAt, file, chunkBytes(file.size, parts, this.chunkMost));
     const chunks = cuts.length - 1;
     this.progress?.start(file.name, file.size);
     return this.guard<number>((resolve) => {
-      /** lasts[k]: chunk k's last line's owner (-2: not split yet). */
+      /** Chunk k's last line's owner (-2: not split yet). */
       const lasts = new Int32Array(chunks).fill(-2);
-      /** takes[k]: owners yet to take chunk k. */
       const takes = new Int32Array(chunks).fill(parts);
       let issued = 0;
       let taken = 0;
       const issue = () => {
         while (issued < chunks && issued - taken < AHEAD * parts) {
           const k = issued++;
-          this.post(k % parts, {
+          this.ports[k % parts].post({
             type: "split",
             stream,
             chunk: k,
@@ -383,7 +323,7 @@ class Session<S, Spec> {
       this.onChunk = (r) => {
         if (r.type === "split") lasts[r.chunk] = r.last;
         if (r.type !== "took" || --takes[r.chunk] > 0) return;
-        // Owners take their chunks in order: so are chunks taken by all.
+        // Owners take chunks in order.
         taken++;
         this.progress?.update(cuts[taken]);
         if (taken < chunks) return issue();
@@ -399,23 +339,22 @@ class Session<S, Spec> {
     });
   }
 
-  /** Lets the workers go: idle and emptied after a success; ended after a failure (their state unknown). */
+  /** Lets the workers go: idle after a success, ended after a failure. */
   end(): void {
     this.onChunk = null;
-    this.ports.forEach((port, i) => {
-      if (!this.failure) this.post(i, { type: "stop" });
+    for (const port of this.ports) {
+      if (!this.failure) port.post({ type: "stop" });
       port.release(!this.failure);
-    });
+    }
   }
 }
 
 /** Line starts near every `step` bytes of the file, then its size: chunk k is [cuts[k], cuts[k + 1]). */
 async function lineCuts<S>(readAt: ReadAt<S>, file: PartFile<S>, step: number): Promise<number[]> {
   const size = file.size;
-  /** The first line start at or after `at`: after the first newline from at - 1 on (size: none). */
+  /** The first line start at or after `at` (size: none). */
   const cutAt = async (at: number): Promise<number> => {
     for (let pos = at - 1; pos < size; ) {
-      // A few lines' bytes: most lines are shorter; a longer one reads on.
       const bytes = await readAt(file.source, pos, 4 << 10);
       if (bytes.length === 0) break;
       const nl = bytes.indexOf(10);
@@ -426,13 +365,13 @@ async function lineCuts<S>(readAt: ReadAt<S>, file: PartFile<S>, step: number): 
   };
   const at: number[] = [];
   for (let p = step; p < size; p += step) at.push(p);
-  // Looked for several at a time: a browser's reads of a File are asynchronous, each a round trip.
+  // 64 at a time: a browser's File reads are each a round trip.
   const found: number[] = [];
   for (let i = 0; i < at.length; i += 64) found.push(...(await Promise.all(at.slice(i, i + 64).map(cutAt))));
   const cuts = [0];
   for (const cut of found) {
     if (cut >= size) break;
-    // A line longer than `step` holds several points: its end is one cut.
+    // A line longer than `step` yields one cut.
     if (cut > cuts[cuts.length - 1]) cuts.push(cut);
   }
   cuts.push(size);

@@ -1,39 +1,24 @@
-/**
- * One evaluation across workers (partition.ts), a worker's side: it splits the chunks the side that
- * hands out the work (partition-coordinator.ts) gives it, sends each bucket to its owner through a port
- * between the two, and owns its partition. The messages are partition-protocol.ts's, with the peers'
- * (buckets and spare buffers) here.
- *
- * Browser compatible.
- */
+/** A worker's side of partition.ts: splits chunks, sends buckets to owners over peer ports, owns its partition. Browser compatible. */
 import { PartitionOwner, QuerySplitter, type EvaluatorFor } from "./partition.js";
 import type { PartitionMessage, PartitionReport, WorkerReport } from "./partition-protocol.js";
 import { Interner } from "../io/interner.js";
 
-/** A worker -> another, in session `session`: a bucket of chunk `chunk` of `stream` for its owner (null: no line of it), a buffer given back. */
+/** Worker to worker: a bucket for its owner (null: no line), or a buffer given back. */
 type PeerMessage =
   | { type: "bucket"; session: number; stream: number; chunk: number; bucket: Uint8Array | null }
   | { type: "spare"; session: number; buffer: ArrayBuffer };
 
-/** Reads bytes [start, start + into.length) of `source` into `into`. */
 export type ReadInto<S> = (source: S, start: number, into: Uint8Array) => void | Promise<void>;
 
 /**
- * A worker's handler of the session's messages, taken in the order sent (a read may be asynchronous),
- * and of its peers' (buckets and buffers): it splits the chunks it is given, sends each bucket to its
- * owner, and owns its partition, taking its buckets in chunk order whatever order they come in.
- * `evaluatorOf` makes the evaluator of a job's spec; `post` sends a report.
- *
- * A start begins a session afresh, whatever the one before left (its buckets still coming from its
- * peers, its answers not waited for): its reports carry the session's number, and its peers' messages
- * of another session are dropped.
+ * A worker's message handler: messages in order sent, buckets taken in chunk order. A start begins
+ * afresh whatever the last session left; peers' messages of another session are dropped.
  */
 export function partitionWorker<S, Spec>(
   post: (r: PartitionReport, transfer?: Transferable[]) => void,
   read: ReadInto<S>,
   evaluatorOf: (spec: Spec) => EvaluatorFor,
 ): (message: PartitionMessage<S, Spec>) => void {
-  /** The session started last (0: none yet), which every report and peer message carries. */
   let session = 0;
   const report = (r: WorkerReport, transfer?: Transferable[]) => post({ ...r, session }, transfer);
   let owner: PartitionOwner | null = null;
@@ -43,14 +28,12 @@ export function partitionWorker<S, Spec>(
   let qids = new Interner();
   let parts = 1;
   let failed = false;
-  /** The judgments' parser's file and size hint. */
   let judgments = { file: "", expectedBytes: 0 };
-  /** The stream being taken (0: the judgments, r + 1: run r; -1: none) and its next chunk. */
+  /** The stream being taken (0: judgments; -1: none) and its next chunk. */
   let stream = -1;
   let next = 0;
-  /** Buckets come before their turn: by `${stream} ${chunk}`. */
+  /** Buckets before their turn. */
   const waiting = new Map<string, Uint8Array | null>();
-  /** Buffers of buckets, given back by their owners, for the next buckets. */
   const spares: ArrayBuffer[] = [];
   const take = (size: number) => {
     if (size === 0) return new Uint8Array(0);
@@ -59,7 +42,6 @@ export function partitionWorker<S, Spec>(
     return new Uint8Array(buffer, 0, size);
   };
 
-  /** Takes the buckets of the current stream that are here, in chunk order. */
   const takeWaiting = () => {
     for (let key = `${stream} ${next}`; waiting.has(key); key = `${stream} ${next}`) {
       const bucket = waiting.get(key)!;
@@ -69,7 +51,7 @@ export function partitionWorker<S, Spec>(
       if (bucket) {
         if (stream === 0) owner!.judgmentsChunk(bucket, judgments.file, qids, judgments.expectedBytes);
         else keep = owner!.runChunk(bucket);
-        // Its buffer back to the worker that split it (kept under -c, which joins the run whole).
+        // Its buffer back to its splitter (kept under -c).
         const from = chunk % parts;
         const buffer = bucket.buffer as ArrayBuffer;
         if (!keep && from === me) spares.push(buffer);
@@ -104,7 +86,7 @@ export function partitionWorker<S, Spec>(
         buckets.forEach((b, to) => {
           const bucket = b.length ? b : null;
           const message: PeerMessage = { type: "bucket", session, stream: m.stream, chunk: m.chunk, bucket };
-          // Its own bucket waits its turn behind the chunks to split, as the others' do.
+          // Its own bucket waits behind the chunks to split, as the others' do.
           if (to === me) enqueue(message);
           else peers[to]!.postMessage(message, bucket ? [bucket.buffer as ArrayBuffer] : []);
         });
@@ -121,10 +103,8 @@ export function partitionWorker<S, Spec>(
         stream = 0;
         next = 0;
         return takeWaiting();
-      case "judgmentsEnd": {
-        const judged = owner!.judgmentsEnd(m.file, qids);
-        return report({ type: "judged", judged });
-      }
+      case "judgmentsEnd":
+        return report({ type: "judged", judged: owner!.judgmentsEnd(m.file, qids) });
       case "runStart":
         owner!.runStart(m.file, m.spec === undefined ? undefined : evaluatorOf(m.spec));
         stream = m.stream;
@@ -146,8 +126,7 @@ export function partitionWorker<S, Spec>(
         return;
     }
   };
-  // One message at a time, in the order they came, but a chunk to split goes before the buckets and
-  // the ends waiting here (not before a start or a stop): every owner waits for that chunk's bucket.
+  // In order, but a split goes before waiting buckets and ends (not a start or stop): every owner waits on it.
   const queue: (PartitionMessage<S, Spec> | PeerMessage)[] = [];
   let running = false;
   const nextMessage = () => {
@@ -164,7 +143,6 @@ export function partitionWorker<S, Spec>(
       const m = nextMessage();
       if (m.type === "start") failed = false;
       if (failed && m.type !== "stop") continue;
-      // A peer's message of a session before: its buckets would be taken as this one's chunks.
       if ((m.type === "bucket" || m.type === "spare") && m.session !== session) continue;
       try {
         await handle(m);

@@ -1,13 +1,7 @@
 /**
- * Judgments and runs evaluated by several workers at once, shared nothing: each worker owns the
- * queries whose id hashes to it (partitionOf) and hands back per-query values that mergeBlocks puts
- * in the order one worker would have; queries are independent, so the values are the same to the last
- * bit with any number of workers. CONTRIBUTING.md's "How it works" draws a byte's path through here.
- *
- * An owner checks that every query id its parsers read hashes to it (the splitter and the parsers
- * must agree on where an id ends). Each owner gets its queries' rows in file order, so a query that
- * comes back after another is still found (NotGroupedError) and rows keep their order.
- *
+ * Evaluation across workers sharing nothing: each owns the queries whose id hashes to it (partitionOf)
+ * and returns per-query values mergeBlocks orders as one worker would: bit-identical for any count.
+ * Owners check every parsed id hashes to them (splitter and parsers must agree where an id ends).
  * Browser compatible.
  */
 import { compareBytes } from "../c/strings.js";
@@ -20,33 +14,27 @@ import { BLOCK_ROWS, RunBlockParser, RunBlocks, type RunSummary } from "./blocks
 import type { Evaluated } from "./evaluate.js";
 import { groupJudgments, joinParsed, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
 
-/** FNV-1a of bytes[start, end): the same for a query id wherever it is read. */
+/** FNV-1a. */
 function queryHash(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   return h >>> 0;
 }
 
-/** The worker (of `parts`) that owns the query id bytes[start, end). */
 export function partitionOf(bytes: Uint8Array, start: number, end: number, parts: number): number {
   return queryHash(bytes, start, end) % parts;
 }
 
-/** A chunk of whole lines cut into one bucket per worker, and which took its last line with a query id. */
+/** A chunk of lines cut into one bucket per worker. */
 export interface Split {
   buckets: Uint8Array[];
-  /** The worker whose bucket has the chunk's last line that has a query id (-1: none has). */
+  /** The owner of the chunk's last line with a query id (-1: none). */
   last: number;
 }
 
-/** The memory a splitter's kernel needs for a chunk. */
 const SPLIT_MEMORY: MemoryUse = { what: "a chunk of lines split among workers", advice: "use fewer threads" };
 
-/**
- * Cuts chunks of whole lines (each ending at a line end, or at the file's end) into `parts` buckets,
- * each line in the bucket of partitionOf(its first field), lines kept in order; the kernel reads each
- * line once (assembly/split.ts). A chunk is put into input()'s view, then split().
- */
+/** Cuts chunks of whole lines into `parts` buckets by partitionOf(first field), in order (assembly/split.ts). */
 export class QuerySplitter {
   private readonly kernel = instantiate();
   private readonly base: number;
@@ -58,7 +46,7 @@ export class QuerySplitter {
     this.base = alignUp(this.kernel.exports.heapBase(), 16);
   }
 
-  /** Where to put a chunk of `bytes` bytes (valid until the next call). */
+  /** Where to put a chunk (valid until the next call). */
   input(bytes: number): Uint8Array {
     if (bytes > this.at.bytes) {
       const capacity = Math.max(1024, Math.ceil(bytes / 64));
@@ -74,14 +62,11 @@ export class QuerySplitter {
     return new Uint8Array(this.kernel.memory.buffer, this.at.input, bytes);
   }
 
-  /**
-   * The first `bytes` bytes put in input(), split; `take(size)` gives each bucket's memory (a buffer
-   * its owner gave back: fresh memory costs a page fault per 4 KiB).
-   */
+  /** Splits input()'s first `bytes`; `take` gives bucket memory (given-back buffers spare page faults). */
   split(bytes: number, take: (size: number) => Uint8Array = (size) => new Uint8Array(size)): Split {
     const { input, starts, owners, sizes, offsets, out, capacity } = this.at;
     const parts = this.parts;
-    // Where the kernel stopped for want of room for more runs, the rest is split after: pieces.
+    // The kernel may stop for want of room: the rest is split after, in pieces.
     const pieces: Uint8Array[][] = Array.from({ length: parts }, () => []);
     let last = -1;
     for (let pos = 0; ; ) {
@@ -117,39 +102,32 @@ export class QuerySplitter {
   }
 }
 
-/** An owner parsed a query id that is not its own (the splitter read the line's first field otherwise). */
+/** An owner parsed a query id not its own. */
 export class Misrouted extends Error {}
 
-/** What an owner's judgments came to. */
 export interface OwnedJudgments {
-  /** Judgments (rows) read; queries judged. */
   rows: number;
   queries: number;
-  /** Judgments with a label above 0 (-c's num_rel under trec_eval's names). */
+  /** Labels above 0 (-c's num_rel). */
   positive: number;
-  /** Some label is read otherwise by trec_eval (atol): the caller says so, naming the first's line. */
+  /** Some label trec_eval's atol reads otherwise. */
   truncated: boolean;
 }
 
-/** What an owner hands back for one run: its blocks' values and what they add up to. */
 export interface OwnedRun {
   parts: Evaluated[];
   summary: RunSummary;
   warnings: string[];
 }
 
-/** How an owner evaluates a run's joined blocks (the command line's or the library's evaluateBlock). */
 export type EvaluatorFor = (file: string, warn: (message: string) => void) => (joined: JoinedRun) => Evaluated;
 
-/**
- * The worker of partition `index` of `parts`: its judgments' buckets, then each run's, in chunk order.
- * `complete` and `placeholder` as RunSource's (trec_eval -c: each run joined whole, in this partition).
- */
+/** The worker of partition `index`; `complete` and `placeholder` as RunSource's. */
 export class PartitionOwner {
   private qrels: QrelsParser<"per-row"> | null = null;
   private judgments: GroupedJudgments | null = null;
   private qidNames: Interner | null = null;
-  /** owned[q] = 1 once query id q was checked to hash here. */
+  /** Query ids checked to hash here. */
   private owned = new Uint8Array(0);
   private run: {
     file: string;
@@ -158,7 +136,7 @@ export class PartitionOwner {
     evaluate: (joined: JoinedRun) => Evaluated;
     blocks: RunBlocks | null;
     parser: RunBlockParser | null;
-    /** Under `complete`: the buckets, joined whole at the end. */
+    /** Under `complete`: buckets joined whole at the end. */
     held: Uint8Array[];
   } | null = null;
 
@@ -169,7 +147,6 @@ export class PartitionOwner {
     private readonly options: { complete?: boolean; placeholder?: boolean } = {},
   ) {}
 
-  /** The judgments' next bucket (`file` names them; `expectedBytes` sizes the parser). */
   judgmentsChunk(bucket: Uint8Array, file: string, qids: Interner, expectedBytes = 0): void {
     this.qrels ??= new QrelsParser({ file, qids, docids: "per-row", expectedBytes });
     this.qrels.push(bucket);
@@ -190,7 +167,6 @@ export class PartitionOwner {
     return { rows: judgments.qrels.length, queries, positive, truncated: rows.truncated !== undefined };
   }
 
-  /** A run's start; `evaluatorFor`: its own, where not the owner's. */
   runStart(file: string, evaluatorFor: EvaluatorFor = this.evaluatorFor): void {
     const judgments = this.judgments;
     if (!judgments) throw new Error("PartitionOwner: a run before the judgments");
@@ -208,13 +184,13 @@ export class PartitionOwner {
             this.checkRows(rows);
             blocks!.add(rows);
           },
-          // Blocks a share of one worker's: each owner evaluates while its buckets come, not all at the end.
+          // Smaller blocks: each owner evaluates as its buckets come.
           Math.max(1 << 16, Math.ceil(BLOCK_ROWS / this.parts)),
         );
     this.run = { file, warnings, parts, evaluate, blocks, parser, held: [] };
   }
 
-  /** The run's next bucket; true where it is kept (under `complete`), false once parsed (its memory free). */
+  /** True where the bucket is kept (under `complete`), false once parsed. */
   runChunk(bucket: Uint8Array): boolean {
     const r = this.run!;
     if (r.parser) r.parser.push(bucket);
@@ -229,7 +205,7 @@ export class PartitionOwner {
       const runTag = r.parser.finish();
       return { parts: r.parts, summary: r.blocks!.finish(runTag), warnings: r.warnings };
     }
-    // trec_eval -c: the partition's run whole, its judged queries absent from it evaluated too.
+    // trec_eval -c: the run whole.
     const judgments = this.judgments!;
     const parser = new RunParser({ file: r.file, qids: judgments.qrels.qidNames, docids: "per-row" });
     for (const b of r.held.splice(0)) parser.push(b);
@@ -249,7 +225,6 @@ export class PartitionOwner {
     return { parts: joined.qids.length ? [r.evaluate(joined)] : [], summary, warnings: r.warnings };
   }
 
-  /** Throws Misrouted unless every query id of `rows` hashes to this partition. */
   private checkRows(rows: RunRows): void {
     const { ids } = rows.spans ?? querySpans(rows.qid, rows.length);
     for (let k = 0; k < ids.length; k++) this.check(ids[k]);
@@ -269,19 +244,18 @@ export class PartitionOwner {
   }
 }
 
-/** The owners' runs as one worker's evaluateRunFile would give it; null where only one worker can say why not. */
+/** The owners' runs merged as one worker's; null where only the one-worker way can say why not. */
 export function mergeOwned(owned: readonly OwnedRun[], lastOwner: number): OwnedRun | null {
   const sum = (f: (s: RunSummary) => number) => owned.reduce((n, o) => n + f(o.summary), 0);
   const rows = sum((s) => s.rows);
   const evaluated = sum((s) => s.evaluated);
-  // No rows, or no query judged: the error names some of the run's queries, in file order.
   if (rows === 0 || evaluated === 0 || lastOwner < 0) return null;
   const notInRunQids = owned.flatMap((o) => o.summary.notInRunQids).sort(compareBytes);
   const warnings = [...new Set(owned.flatMap((o) => o.warnings))];
   return {
     parts: owned.flatMap((o) => o.parts),
     summary: {
-      // The run tag of the file's last line: the tag of the last line its owner read.
+      // The file's last line's tag.
       runTag: owned[lastOwner].summary.runTag,
       notJudged: sum((s) => s.notJudged),
       notInRunQids,

@@ -1,9 +1,6 @@
 /**
- * A run parsed in another thread (a Web Worker, a Node worker thread) while this one joins and evaluates
- * its blocks: parsing and evaluating on two cores. The reader parses into blocks of whole queries with
- * its own interner and posts each as a PortableBlock, buffers transferred; it waits while AHEAD blocks
- * are not yet evaluated, so memory stays bounded. The evaluating side translates each block's query
- * ids, adds it, and says so. Browser compatible.
+ * A run parsed in another thread while this one joins and evaluates its blocks. The reader posts
+ * PortableBlocks and waits while AHEAD are unevaluated, bounding memory. Browser compatible.
  */
 import { InputError, RankevalError } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
@@ -16,7 +13,7 @@ import {
   type RunSource,
 } from "./blocks.js";
 
-/** Evaluating side -> reader: what to read, then an ack per block, with its buffer when nothing keeps it. */
+/** To the reader: what to read, then an ack per block (with its buffer when free). */
 export type ReaderJob<Source> =
   | { type: "read"; source: Source; file: string; blockRows: number }
   | { type: "evaluated"; buffer?: ArrayBuffer };
@@ -27,11 +24,7 @@ export type ReaderReport =
   | { type: "end"; runTag: string }
   | ({ type: "error" } & ThreadError);
 
-/**
- * An error of another thread as it crosses: out of memory, a bug (`internal`: not said as bad input), or a
- * RankevalError with its code, and an InputError's file, line, column and reason (structured clone keeps
- * neither class).
- */
+/** An error crossing threads (structured clone keeps no class); `internal`: a bug, not bad input. */
 export type ThreadError = {
   message: string;
   outOfMemory: boolean;
@@ -52,7 +45,7 @@ export function threadError(err: unknown): ThreadError {
 export function rethrown(r: ThreadError): Error {
   if (r.outOfMemory) return new RangeError(r.message);
   if (r.input) {
-    // The message as thrown (a columnar RowError words its row its own way), the fields as InputError's.
+    // The message as thrown (a RowError words its row its own way).
     const e = new InputError(r.input.file, r.input.line, r.input.column, r.input.reason);
     e.message = r.message;
     return e;
@@ -60,18 +53,17 @@ export function rethrown(r: ThreadError): Error {
   return r.internal ? new Error(r.message) : new RankevalError(r.code ?? "bad-input", r.message);
 }
 
-/** Blocks handed over and not yet evaluated, at most: two keep both cores busy. */
+/** Most blocks in flight: two keep both cores busy. */
 export const AHEAD = 2;
 
-/** What a reader reads into: a parser's push and linesRead, and when to wait before the next chunk. */
 export interface BlockSink {
   push(chunk: Uint8Array): void;
   readonly linesRead: number;
-  /** A promise to await before the next chunk (back-pressure), or null to go on. */
+  /** Back-pressure: await it before the next chunk, or null. */
   ready(): Promise<void> | null;
 }
 
-/** The reader's side: the handler of the jobs it is sent. `read` streams a source into the sink. */
+/** The reader's job handler. */
 export function serveBlocks<Source>(
   post: (r: ReaderReport, transfer: ArrayBuffer[]) => void,
   read: (source: Source, sink: BlockSink, progress: (read: number, seconds: number) => void) => Promise<void>,
@@ -118,20 +110,14 @@ export function serveBlocks<Source>(
   };
 }
 
-/** The evaluating side's view of a reader: a Web Worker or a Node worker thread, started. */
 export interface ReaderPort<Source> {
   send(job: ReaderJob<Source>, transfer?: ArrayBuffer[]): void;
   listen(report: (r: ReaderReport) => void, fail: (message: string) => void): void;
-  /** Ends the read. `idle`: the reader said it is done, so a reader kept for other reads can take the next. */
+  /** `idle`: the reader is done and may serve another read. */
   stop(idle?: boolean): void;
 }
 
-/**
- * RunSource.blocks for a run parsed by a reader `start` starts: each block translated to `qids`' ids,
- * added, and acknowledged once `add`'s promise settles (the reader's later messages wait behind it). A
- * reader's error rejects as the same error here would. `giveBack`: nothing keeps a block once added, so
- * its buffer goes back with the ack.
- */
+/** RunSource.blocks for a run parsed by a reader; each block acked once `add` settles (`giveBack`: with its buffer). */
 export function readerBlocks<Source>(
   source: Source,
   file: string,
@@ -161,14 +147,13 @@ export function readerBlocks<Source>(
             else reader.send({ type: "evaluated" });
           };
           const added = add(rows);
-          if (!added) return ack();
-          return added.then(ack);
+          return added ? added.then(ack) : ack();
         }
         if (r.type === "end") end(() => resolve(r.runTag), true);
-        // A reader out of memory is ended: its heap may be past saving.
+        // Out of memory: end it, its heap may be past saving.
         else if (r.type === "error") end(() => reject(rethrown(r)), !r.outOfMemory);
       };
-      // Set while an add is waiting: the messages after it wait behind it.
+      // Later messages wait behind a pending add.
       let waiting: Promise<void> | null = null;
       const fail = (err: unknown) => end(() => reject(err));
       reader.listen(

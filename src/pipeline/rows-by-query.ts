@@ -1,4 +1,4 @@
-// Rows in memory (columns of any kind) grouped by query into the kernel's batch: evaluate(rows).
+// Rows in memory grouped by query into a batch: evaluate(rows).
 import { counted } from "../errors/counted.js";
 import { documentTwice, badInput, shown } from "../errors/errors.js";
 import type { Batch } from "../kernel/batch.js";
@@ -6,21 +6,17 @@ import { StringPool } from "../kernel/kernel-pool.js";
 
 export type Qid = string | number;
 
-/** Rows of (query, score, label[, document id]) as columns of one length; results keep `Q`, the query ids' type. */
+/** Columns (query, score, label[, docid]) of one length; results keep `Q`, the query ids' type. */
 export interface Rows<Q extends Qid = Qid> {
   readonly qid: ArrayLike<Q>;
   readonly score: ArrayLike<number>;
   /** Relevance labels: may be negative or fractional. */
   readonly rel: ArrayLike<number>;
-  /** Document ids: ties in score are then ordered by id descending (trec_eval), unless `ties` is "input". */
+  /** Ties in score then by id descending (trec_eval), unless `ties` is "input". */
   readonly docid?: ArrayLike<string | number>;
 }
 
-/**
- * Groups rows by query (numbered in order of first appearance), keeping input order within each (the
- * tie order without document ids); grouped rows are used in place. A document twice in one query is an
- * error naming the row, or, given `file`, the file and the query.
- */
+/** Groups rows by query (first-seen order), stable; a document twice in a query is an error naming the row or `file`. */
 export function groupRows(
   rows: Rows,
   file?: { name: string; query: (q: Qid) => string },
@@ -38,7 +34,7 @@ export function groupRows(
     if (c.length !== n) throw badInput(`rows.${column} has ${counted(c.length, "value")} but rows.qid has ${n}`);
   }
 
-  // Queries numbered in order of first appearance; rows usually come grouped (used in place), else a stable counting sort.
+  // Grouped rows are used in place, else a stable counting sort.
   const qidColumn = rows.qid;
   const { qids, starts, index, contiguous } = scanQueries(qidColumn);
   let offsets: Int32Array;
@@ -69,13 +65,12 @@ export function groupRows(
     for (let i = 0; i < n; i++) rowAt[i] = cursor[queryOf[i]]++;
   }
   const nq = qids.length;
-  // A bigint (in an array or a BigInt64Array) is no number: said before a Float64Array refuses it.
+  // A bigint is said before a Float64Array refuses it.
   const typed = isNumbers(rows.score) && isNumbers(rows.rel);
   if (!typed) findBadNumber(rows, n);
   const scores = gather(rows.score, rowAt);
   const labels = gather(rows.rel, rowAt);
-  // Typed columns hold only numbers, whose finiteness the kernel checks as it copies each block in
-  // (in cache there). With document ids, checked below, they are checked here, so errors keep their order.
+  // The kernel checks finiteness as it copies (in cache); with docids, checked below, here, so errors keep their order.
   let checkNumbers: (() => never) | undefined;
   if (rows.docid && !allFinite(scores, labels)) {
     findBadNumber(rows, n);
@@ -120,7 +115,7 @@ export function groupRows(
   return { batch, qids };
 }
 
-/** The queries in order of first appearance and where each run starts, up to the first query that comes back (then `contiguous` is false). */
+/** Queries in first-seen order and their starts, up to the first that comes back (then not `contiguous`). */
 function scanQueries(qidColumn: ArrayLike<Qid>): {
   qids: Qid[];
   starts: number[];
@@ -128,7 +123,7 @@ function scanQueries(qidColumn: ArrayLike<Qid>): {
   contiguous: boolean;
 } {
   const runs = runStarts(qidColumn);
-  // Only a map sees a query come back, at more than the scan's cost: made only once the ids stop increasing.
+  // The map costs more than the scan: made only once ids stop increasing.
   const qids: Qid[] = [];
   const starts: number[] = [];
   let index: Map<Qid, number> | null = null;
@@ -153,7 +148,7 @@ function scanQueries(qidColumn: ArrayLike<Qid>): {
   return { qids, starts, index: index ?? new Map(), contiguous };
 }
 
-/** The rows whose query differs from the row before's: kept apart so the loop stays this tight. */
+/** Rows whose query differs from the row before's (own function: keeps the loop tight). */
 function runStarts(qidColumn: ArrayLike<Qid>): number[] {
   const n = qidColumn.length;
   const starts: number[] = n > 0 ? [0] : [];
@@ -175,7 +170,6 @@ export function isColumn(c: unknown): c is ArrayLike<unknown> {
   return Array.isArray(c) || (ArrayBuffer.isView(c) && !(c instanceof DataView));
 }
 
-/** The column as a Float64Array in grouped order (itself when already one). */
 function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Array {
   if (!rowAt) return column instanceof Float64Array ? column : Float64Array.from(column);
   const out = new Float64Array(column.length);
@@ -195,10 +189,10 @@ function findBadNumber(rows: Rows, n: number): void {
   }
 }
 
-/** Whether every score and label is finite: its own function, as every loop over all rows, so V8 optimizes each alone (not groupRows falling back to the interpreter where a later loop has no type feedback yet). */
+/** Own function, as every loop over all rows, so V8 optimizes each alone. */
 function allFinite(scores: Float64Array, labels: Float64Array): boolean {
   const n = scores.length;
-  // x - x is 0 for finite numbers, NaN for NaN and infinities; summed in four chains that overlap.
+  // x - x is 0 for finite numbers, else NaN; four overlapping chains.
   let f0 = 0;
   let f1 = 0;
   let f2 = 0;
