@@ -1,7 +1,6 @@
 /**
- * Byte strings (query ids, document ids) interned to ids 0, 1, 2, ... in order of first appearance,
- * hashed (FNV-1a) from the parsers' buffers with no JS string built. Every id's bytes live in one pool,
- * which the kernel compares to break ties by document id as trec_eval's strcmp does.
+ * Byte strings interned to ids 0, 1, 2, ... in order of first appearance, hashed (FNV-1a) from the parsers'
+ * buffers with no JS string built; one pool holds the ids' bytes (the kernel's strcmp tie-break reads it).
  */
 import { RankevalError, shown, usageError, type OptionType } from "../errors/errors.js";
 import { compareIds, copyBytes, doubled, grow } from "./rows.js";
@@ -13,11 +12,11 @@ function hashBytes(buf: Uint8Array, start: number, end: number): number {
   return h;
 }
 
-/** A table entry is `tag | (id + 1)` (0: empty), the tag the top bits of the id's hash, so a probe rejects most ids without reading their bytes. */
+/** A table entry is `tag | (id + 1)` (0: empty), the tag the hash's top bits: a probe rejects most ids unread. */
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
 const TAG_MASK = ~ID_MASK;
-/** The most ids an interner holds (beyond what wasm32 memory could hold). */
+/** The most ids (past what wasm32 memory holds). */
 const MAX_IDS = ID_MASK - 1;
 
 const utf8Decoder = new TextDecoder("utf-8");
@@ -37,7 +36,7 @@ function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
   );
 }
 
-/** An Interner as options take it: by its methods, so one from another copy of this module (ESM and CJS) is one too. */
+/** An Interner by its methods, so one from another copy of this module (ESM, CJS) passes. */
 export const INTERNER: OptionType = {
   test: (v) =>
     typeof v === "object" &&
@@ -52,19 +51,16 @@ export class Interner {
   private bytes: Uint8Array;
   private bytesLen = 0;
   private offsets: Int32Array;
-  /** hashes[i]: id i's hash, so a rehash reads 4 bytes an id in order and hashes nothing. */
+  /** Id i's hash: a rehash reads 4 bytes an id, in order, and hashes nothing. */
   private hashes: Int32Array;
   private count = 0;
-  /**
-   * Linear probing; a power of two, at most half full (at 3/4, lookups among 10M ids were 30% slower).
-   * Four bytes a slot (hashes kept in id order): cache and TLB misses and fresh pages cost most.
-   */
+  /** Linear probing, a power of two at most half full (at 3/4, lookups among 10M ids were 30% slower); 4 bytes a slot: cache and TLB misses cost most. */
   private table: Int32Array;
   private mask: number;
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that internBatch's first passes' loads are not optimized away
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: keeps internBatch's touching loads
   private sink = 0;
 
-  /** `expectedIds` (@default 1024) and `expectedBytes` (@default 16 * expectedIds): room made up front. */
+  /** Room made up front for `expectedIds` (@default 1024) ids of `expectedBytes` (@default 16 each). */
   constructor(expectedIds = 1024, expectedBytes = 16 * expectedIds) {
     // An Infinity would size the table forever.
     if (!(Number.isInteger(expectedIds) && expectedIds >= 0 && expectedIds <= MAX_IDS))
@@ -91,7 +87,7 @@ export class Interner {
 
   /** `intern` with `hash` already computed (hashBytes). */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
-    // Past buf's end a typed array reads undefined, as 0s.
+    // Past buf's end a typed array reads undefined (0).
     if (
       !(buf instanceof Uint8Array && start >= 0 && start <= end && end <= buf.length && Number.isInteger(start + end))
     )
@@ -111,12 +107,7 @@ export class Interner {
     }
   }
 
-  /**
-   * Interns buf[starts[i], ends[i]) with hash hashes[i] into out[i], as n internHashed calls would.
-   * Past a few hundred thousand ids each probe is a cache miss the CPU cannot overlap (the loop branches
-   * on the loaded value); here first passes touch every slot and candidate offset with independent
-   * loads whose misses overlap, then the probes hit the cache (4x faster at 10M ids).
-   */
+  /** n internHashed calls into out. Past ~100k ids each probe is a cache miss that can't overlap (the loop branches on it): first passes touch every slot and offset with independent loads, then probes hit cache (4x faster at 10M ids). */
   internBatch(
     buf: Uint8Array,
     starts: Int32Array,
@@ -152,7 +143,7 @@ export class Interner {
     return out;
   }
 
-  /** True when id's bytes equal buf[start, end) (a cheap check for "same id as the previous row"). */
+  /** Whether id's bytes equal buf[start, end). */
   equals(id: number, buf: Uint8Array, start: number, end: number): boolean {
     const off = this.offsets[id];
     const len = end - start;
@@ -180,10 +171,7 @@ export class Interner {
     return utf8Decoder.decode(this.bytesOf(id));
   }
 
-  /**
-   * stringOf of many ids, in one decode where all their bytes are ASCII: in Chromium a decode costs
-   * about a microsecond, 0.3 s of the join of a run of 300,000 queries.
-   */
+  /** stringOf of many ids, in one decode where all are ASCII: in Chromium a decode costs ~1 µs, 0.3 s of a 300,000-query join. */
   stringsOf(ids: readonly number[]): string[] {
     const offsets = this.offsets;
     const pool = this.bytes;
@@ -253,11 +241,7 @@ export class Interner {
     return id;
   }
 
-  /**
-   * Room for about `ids` ids of `bytes` bytes in all, at once (a parser's estimate): one rehash, no
-   * copies on the way. The table is sized for 90% of `ids`, so an estimate a little high does not double
-   * it for nothing (+256 MB at 30M ids).
-   */
+  /** Room for about `ids` ids of `bytes` bytes (a parser's estimate): one rehash. The table is sized for 90% of `ids`, so a slightly high estimate doesn't double it (+256 MB at 30M ids). */
   reserve(ids: number, bytes: number): void {
     if (ids + 1 > this.offsets.length) {
       this.offsets = grow(this.offsets, ids + 1, this.count + 1);
@@ -269,7 +253,7 @@ export class Interner {
     if (slots > this.mask + 1) this.rehash(slots);
   }
 
-  /** Grows the table (doubles it by default). Ids go in by blocks, each block's slots touched first, as in internBatch. */
+  /** Grows the table (doubles by default), touching each block's slots first as internBatch does. */
   private rehash(slots = 2 * (this.mask + 1)): void {
     const mask = slots - 1;
     const table = new Int32Array(slots);

@@ -1,9 +1,7 @@
 /**
- * What every line parser shares: chunks cut anywhere, a UTF-8 BOM, line numbers, fields between blanks,
- * errors at file:line:column. Whole lines are parsed in place in the caller's chunk; only a chunk's
- * unfinished last line is copied (`carry`). Subclasses parse ranges of whole lines (parseLines: buf[end
- * - 1] is always '\n', so loops stop at '\n' without bounds checks). A line's bytes are checked as they
- * come, so a binary file or a bomb is refused at its first bad byte, never held whole.
+ * What every line parser shares: chunks cut anywhere, a BOM, line numbers, fields, file:line:column errors.
+ * Whole lines are parsed in the caller's chunk, only an unfinished last line copied (`carry`); buf[end - 1]
+ * is always '\n', so loops need no bounds checks. A binary file fails at its first bad byte, never held whole.
  */
 import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
@@ -17,30 +15,27 @@ export const TAB = 9;
 export const HASH = 35;
 const BOM = [0xef, 0xbb, 0xbf];
 
-/**
- * The most bytes a line (a CSV/TSV record, a JSON token) may have without its '\n': holding more would
- * let one endless line (a binary file, /dev/zero, a gzip bomb) take all the memory.
- */
+/** The most bytes a line (a CSV/TSV record, a JSON token) may hold: an endless line (a gzip bomb) must not take all memory. */
 export const MAX_LINE_BYTES = 64 << 20;
 const MAX_LINE_TEXT = "64 MiB";
 const PIECE = 16 << 20;
 
-/** The reason said of a NUL or control byte `c` at byte offset `offset`. */
+/** The reason for a NUL or control byte `c`. */
 export function notText(c: number, offset: number): string {
   const what = c === 0 ? "NUL byte" : `control byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
   return `file is not text (${what} at byte offset ${offset})`;
 }
 
-/** The error of a line (a CSV/TSV record, a JSON token: `what`) longer than MAX_LINE_BYTES. */
+/** The error of a line (`what`) longer than MAX_LINE_BYTES. */
 export function tooLong(file: string, line: number, column: number, what: string, offset: number): InputError {
   const reason = `${what} is longer than ${MAX_LINE_TEXT} (from byte offset ${offset}), the most a line may hold: is the file text?`;
   return new InputError(file, line, column, reason);
 }
 
-/** Binary formats by their first bytes (each pattern has a byte no text line has, or is a whole magic number). */
+/** Binary formats by their first bytes (null: a control byte, which no text line has). */
 const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
   { magic: [0x1f, 0x8b], what: "gzip-compressed data: decompress it first" },
-  // Parquet: "PAR1" then a page header (Thrift's compact protocol: a control byte).
+  // Parquet: "PAR1" then a Thrift compact page header (a control byte).
   {
     magic: [0x50, 0x41, 0x52, 0x31, null],
     what:
@@ -67,16 +62,13 @@ const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
 ];
 const HEAD_BYTES = 8;
 
-/** The first bytes of an input, gathered to name a binary format in place of line 1's error ("file is not text (it is ...)" at 1:1). */
+/** An input's first bytes, gathered to name a binary format in line 1's error. */
 export class InputHead {
   private readonly bytes = new Uint8Array(HEAD_BYTES);
   private n = 0;
   pending = true;
 
-  /**
-   * Gathers the first bytes of `chunk` while they may begin a magic number: null while they may, else
-   * the rest of the chunk. Text is never held (no magic number starts with a text byte).
-   */
+  /** Gathers `chunk`'s bytes while they may begin a magic number (none starts with a text byte): null, else the rest. */
   add(chunk: Uint8Array): Uint8Array | null {
     let k = 0;
     while (k < chunk.length && this.n < HEAD_BYTES && this.mayBeBinary()) this.bytes[this.n++] = chunk[k++];
@@ -87,7 +79,7 @@ export class InputHead {
     return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
   }
 
-  /** Whether the first `n` bytes match `magic` (null: a control byte). */
+  /** Whether the first `n` bytes match `magic`. */
   private matches(magic: readonly (number | null)[], n: number): boolean {
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -107,7 +99,7 @@ export class InputHead {
     parse(chunk);
   }
 
-  /** The bytes gathered, to parse first; gathering ends. */
+  /** The bytes gathered; gathering ends. */
   held(): Uint8Array {
     this.pending = false;
     return this.bytes.subarray(0, this.n);
@@ -118,7 +110,7 @@ export class InputHead {
     return null;
   }
 
-  /** `e`, or for an InputError on line 1 of a binary input, the error naming the format. */
+  /** `e`, or for an InputError on line 1 of a binary input, one naming the format. */
   explain(e: unknown): unknown {
     if (!(e instanceof InputError) || e.line !== 1 || e.constructor !== InputError) return e;
     const what = this.binary();
@@ -135,15 +127,13 @@ export abstract class LineParser {
   protected readonly file: string;
   protected line = 1;
 
-  /** Set by tokenize(): field i is [2i, 2i + 1], for i < MAX_FIELDS. */
-  protected readonly fields: Int32Array = new Int32Array(2 * MAX_FIELDS);
-  /** Set by tokenize(): the line's field count (0 for a blank or comment line). */
+  /** Set by tokenize(): field i is [2i, 2i + 1] (i < MAX_FIELDS); their count (0: blank or comment); the line's first byte and its '\n' (or CRLF's '\r'). */
+  protected readonly fields = new Int32Array(2 * MAX_FIELDS);
   protected nFields = 0;
-  /** Set by tokenize(): the line's first byte, and its '\n' (or the '\r' of "\r\n"). */
   protected lineStart = 0;
   protected lineEnd = 0;
 
-  /** The byte offset of buf[0] in the input, for errors (moved by KernelLineParser, which reads a copy). */
+  /** buf[0]'s byte offset, for errors (KernelLineParser moves it: it reads a copy). */
   protected base = 0;
 
   private carry = new Uint8Array(1024);
@@ -151,16 +141,16 @@ export abstract class LineParser {
   /** The byte offset of carry[0]; the unfinished line is a comment (1), not (0), or blank so far (-1). */
   private carryAt = 0;
   private carryKind = -1;
-  /** Bytes taken so far: the byte offset of the next chunk. */
+  /** The next chunk's byte offset. */
   private taken = 0;
   private readonly inputHead = new InputHead();
-  /** Bytes of a BOM the input started with, held until known to be one. */
+  /** A BOM's bytes, held until known to be one. */
   private bomLen = 0;
   private started = false;
   private finished = false;
   private error: unknown = null;
 
-  /** `maxFields`: how many fields fieldLine records (one more than a row has, at most MAX_FIELDS). */
+  /** `maxFields`: fields fieldLine records (one more than a row has). */
   constructor(
     file: string,
     private readonly maxFields = MAX_FIELDS,
@@ -249,10 +239,7 @@ export abstract class LineParser {
     return v;
   }
 
-  /**
-   * Called after each parseLines while buf is valid, to finish work queued on it. (Not in parseLines:
-   * V8 optimized a long first call mid-loop and then deoptimized at its last statements every call.)
-   */
+  /** After each parseLines while buf is valid. (Not in parseLines: V8 deoptimized a long first call at its end every call.) */
   protected linesDone(_buf: Uint8Array): void {}
 
   private lines(buf: Uint8Array, start: number, end: number, base: number): void {
@@ -262,7 +249,7 @@ export abstract class LineParser {
   }
 
   private feed(chunk: Uint8Array): void {
-    // In pieces, so a line past the bound is always held (hold): it fails alike however the input was cut.
+    // In pieces, so a line past the bound is always held: it fails alike however the input was cut.
     if (chunk.length > MAX_LINE_BYTES) {
       for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
       return;
@@ -290,11 +277,7 @@ export abstract class LineParser {
     if (start < chunk.length) this.hold(chunk, start, chunk.length, at);
   }
 
-  /**
-   * Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing a byte no line may have
-   * (outside a comment) or growth past MAX_LINE_BYTES at once: an endless binary line fails at its first
-   * bad byte, not when memory runs out, and alike wherever chunks end.
-   */
+  /** Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
   private hold(src: Uint8Array, start: number, end: number, at: number): void {
     const from = this.carryLen;
     if (from === 0) {
@@ -319,10 +302,7 @@ export abstract class LineParser {
     if (over) throw tooLong(this.file, this.line, MAX_LINE_BYTES + 1, "the line", this.carryAt);
   }
 
-  /**
-   * Throws the error of the unfinished line at its byte carry[i], which no line may have: the line up
-   * to it parsed whole, so the error is the one its whole line gives, whatever the chunks were.
-   */
+  /** Throws the error of carry[i], a byte no line may have: its whole line's, whatever the chunks. */
   private badHeld(i: number): never {
     const line = this.line;
     const upTo = new Uint8Array(i + 2);
@@ -342,10 +322,7 @@ export abstract class LineParser {
     this.carryLen = need;
   }
 
-  /**
-   * Splits the line at buf[p] into fields between spaces and tabs: the first `maxFields` recorded in
-   * `fields`, all counted in `nFields` (0 for a blank or '#' comment line). Returns the index past its '\n'.
-   */
+  /** Splits the line at buf[p] between blanks: the first `maxFields` fields in `fields`, all counted in `nFields` (0: blank or '#'). Returns the index past its '\n'. */
   protected tokenize(buf: Uint8Array, p: number, maxFields: number): number {
     const fields = this.fields;
     this.lineStart = p;
