@@ -1,9 +1,6 @@
 // Which named column holds each role: one rule for CSV/TSV headers and Parquet and Arrow columns.
 
-/**
- * Names for each role, the first present used. `query-id`, `corpus-id` and, in qrels, `score` are
- * BEIR's. `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only.
- */
+/** Names for each role, the first present used (`query-id`, `corpus-id`, qrels' `score`: BEIR's). `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only. */
 export const DEFAULT_COLUMNS = {
   qid: ["qid", "query", "query_id", "query-id", "topic"],
   docid: ["docid", "doc", "doc_id", "docno", "document", "corpus-id"],
@@ -80,7 +77,7 @@ export function pickColumns(
   if (kind === "run") {
     tag = findColumn(names, given.tag, DEFAULT_COLUMNS.tag);
     if (tag < 0 && given.tag !== undefined) return { missing: "tag", looked: JSON.stringify(given.tag) };
-    // A default name taken already (a column "tag" named as the document id) is no tag.
+    // A default name already taken (a "tag" column named as the document id) is no tag.
     if (given.tag === undefined && ROLES.some((r) => found[r] === tag)) tag = -1;
   }
   return { qid: found.qid, docid: found.docid, value: found.value, tag };

@@ -1,6 +1,5 @@
-// Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
-// at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
-// values finite numbers; a null is an error naming file, row and column. Browser compatible.
+// Parquet and Arrow IPC rows into RowsBuilder's columns, a batch at a time, one ColumnValues per role. Ids are
+// strings or integers (as decimal text), values finite; a null is an error naming file, row and column.
 import {
   ANY,
   badInput,
@@ -28,10 +27,7 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/**
- * Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output (here, not in json.ts: the
- * command line's bundle keeps the JSON parser in a file of its own).
- */
+/** A RowsBuilder's rows shaped as the TREC parsers' per-row output (not in json.ts: the CLI's bundle keeps the JSON parser apart). */
 export function rowsOf<K extends RowsKind>(
   kind: K,
   rows: ReturnType<RowsBuilder["finish"]>,
@@ -44,10 +40,7 @@ export function rowsOf<K extends RowsKind>(
   return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
 }
 
-/**
- * A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes), so that
- * only the row group or record batch being read is in memory.
- */
+/** A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes): only the row group or batch being read is in memory. */
 export interface ByteSource {
   readonly byteLength: number;
   slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
@@ -108,12 +101,7 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/**
- * One column's values for a batch, as a reader has them: `values` (hyparquet's arrays, an Arrow
- * vector's values; null or undefined for a null), `utf8` (Arrow's strings: row i is
- * bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant`
- * (a Hive partition's value).
- */
+/** One column's values for a batch: `values` (null/undefined: a null), `utf8` (row i is bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant` (a Hive partition's value). */
 export type ColumnValues =
   | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
   | {
@@ -140,10 +128,7 @@ export interface ColumnBatch {
   readonly file: string;
   readonly firstRow: number;
   readonly names: ChosenColumns;
-  /**
-   * The batch ends a row group (a record batch is one): where a run read in blocks hands on its queries,
-   * so that what is found first is the same whatever the threads decoding the groups.
-   */
+  /** The batch ends a row group (a record batch is one): a run read in blocks hands on its queries there, so what is found first does not depend on the threads. */
   readonly endOfGroup?: boolean;
 }
 
@@ -171,7 +156,6 @@ export function columnBatch(
   };
 }
 
-/** Which column holds each role in a file. */
 /** Where a columnar reader hands each batch; a promise holds the reader until the batch is used. */
 export type OnBatch = (batch: ColumnBatch) => void | Promise<void>;
 
@@ -185,10 +169,7 @@ export interface ChosenColumns {
 /** The role an error of chooseColumns found no column for, and the columns there were (the page's drop reads them). */
 export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
 
-/**
- * The columns of each role among a file's columns and its path's partition, or an error naming what was
- * looked for and found.
- */
+/** The columns of each role among a file's and its path's partition's, or an error naming what was looked for and found. */
 export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
   const { file, kind, hint } = o;
   const partition = o.partition ?? {};
@@ -241,7 +222,6 @@ export interface ColumnarRowsOptions<K extends RowsKind> {
   lineBase?: number;
 }
 
-/** ColumnarRows' options, for checkOptions. */
 const ROWS_OPTION_TYPES: Readonly<Record<keyof ColumnarRowsOptions<RowsKind>, OptionType>> = {
   file: required(STRING),
   qids: INTERNER,
@@ -263,7 +243,6 @@ const READ_OPTION_TYPES: Readonly<Record<string, OptionType>> = {
   runTag: STRING,
 };
 
-/** `source` checked to be a ByteSource (bytesSource(bytes) makes one). */
 function checkSource(source: unknown, call: string): asserts source is ByteSource {
   const s = source as ByteSource | null;
   if (s === null || typeof s !== "object" || typeof s.byteLength !== "number" || typeof s.slice !== "function")
@@ -275,10 +254,7 @@ function checkSource(source: unknown, call: string): asserts source is ByteSourc
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
-/**
- * The rows of a columnar input, batch by batch. A row's "line" is its number over the whole input, from
- * 1 (a dataset's files one after another); `placeOf` turns it back into a file and a row.
- */
+/** A columnar input's rows, batch by batch; a row's "line" is its number over the whole input, from 1 (placeOf gives back its file and row). */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
   private readonly file: string;
@@ -354,7 +330,7 @@ export class ColumnarRows<K extends RowsKind> {
     throw rowError(batch.file, batch.firstRow + i, columnName(batch, role), reason);
   }
 
-  /** Each row's query id, interned (asking the interner only when it differs from the row before's). */
+  /** Each row's query id, interned (the interner asked only when it differs from the row before's). */
   private internQids(batch: ColumnBatch, n: number): void {
     const col = batch.qid;
     const out = this.qidIds;
@@ -454,13 +430,7 @@ export class ColumnarRows<K extends RowsKind> {
         }
         return;
       }
-      for (let i = 0; i < n; i++) {
-        const v = col.valid && !col.valid(i) ? null : values[i];
-        if (typeof v === "number") {
-          if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
-          out[i] = v;
-        } else out[i] = this.numberOf(v, batch, i);
-      }
+      for (let i = 0; i < n; i++) out[i] = this.numberOf(col.valid && !col.valid(i) ? null : values[i], batch, i);
       return;
     }
     if (col.kind === "constant") {
@@ -547,10 +517,7 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
-/**
- * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first bytes
- * unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`.
- */
+/** All the rows of a Parquet or Arrow file, as the text parsers give them, the format from its first bytes unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`. */
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
@@ -655,7 +622,7 @@ export function concatRows(a: RunRows, b: RunRows): RunRows {
   const hashes = new Int32Array(n);
   hashes.set(a.docids.hashes);
   hashes.set(b.docids.hashes, a.length);
-  // Row r of b is row a.length + r here: its stretches start a.length later, their shifts a.length less.
+  // Row r of b is row a.length + r here: its stretches start a.length later, shifts a.length less.
   const rows = Int32Array.from([...a.lines.rows, ...Array.from(b.lines.rows, (r) => r + a.length)]);
   const shifts = Int32Array.from([...a.lines.shifts, ...Array.from(b.lines.shifts, (s) => s - a.length)]);
   return { ...b, spans: undefined, qid, score, docids: { bytes, offsets, hashes }, lines: { rows, shifts }, length: n };

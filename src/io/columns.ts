@@ -1,23 +1,18 @@
 /**
- * Growable typed-array columns: values go into blocks, copied once into one array at finish(). Doubling
- * one array would copy each value log2(n) times and touch four times the final size in fresh memory,
- * blocks twice (first-touching memory ran at about 300 MB/s on a Firecracker VM, slower than parsing).
+ * Growable typed-array columns in blocks, copied once into one array at finish(): doubling one array copies
+ * each value log2(n) times and first-touches 4x the final size (~300 MB/s on a Firecracker VM, slower than parsing).
  */
-/**
- * Entries per block: the first block is small (parsers are often made for a few lines), and each next
- * one twice as large up to 128 KiB of float64, small enough for malloc to recycle freed blocks.
- */
+/** Blocks start small (parsers often get a few lines) and double up to 128 KiB of float64, small enough for malloc to recycle. */
 const FIRST_BLOCK = 256;
 const MAX_BLOCK = 1 << 14;
 
 type Typed = Int32Array | Float64Array;
 
-/** The block list shared by both column types. */
 abstract class Column<T extends Typed> {
-  /** Full blocks, in order, and their total number of entries. */
+  /** Full blocks and their entries' count. */
   private full: T[] = [];
   private fullLength = 0;
-  /** The block being filled, and how many of its entries are used. */
+  /** The block being filled, and its entries used. */
   protected block: T;
   protected used = 0;
 
@@ -25,7 +20,6 @@ abstract class Column<T extends Typed> {
     this.block = this.make(FIRST_BLOCK);
   }
 
-  /** Number of values pushed so far. */
   get length(): number {
     return this.fullLength + this.used;
   }
@@ -46,7 +40,6 @@ abstract class Column<T extends Typed> {
     return out;
   }
 
-  /** Starts a new block (called when the current one is full). */
   protected next(): void {
     this.full.push(this.block);
     this.fullLength += this.block.length;

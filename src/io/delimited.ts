@@ -1,9 +1,8 @@
 /**
- * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed
- * chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (any case, blanks
- * ignored); the delimiter is given or the one the header holds more of outside quotes (',' on a tie).
- * RFC 4180 fields (a quote inside an unquoted field is data); values finite decimals, blanks around them
- * allowed; ids not empty. Rows come as the TREC parsers' per-row mode, a row's line its record's first.
+ * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed chunk by
+ * chunk. Columns are `columns`' or DEFAULT_COLUMNS' first present (any case, blanks ignored); the delimiter is
+ * given or the one the header holds more of outside quotes (',' on a tie). RFC 4180 fields (a quote inside an
+ * unquoted field is data); values finite decimals, blanks allowed around; ids not empty. A row's line is its record's first.
  *
  * @example
  * ```ts
@@ -26,11 +25,11 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
   delimiter?: "," | "\t";
   /** The header names of the columns to read. @default the first of DEFAULT_COLUMNS' names present */
   columns?: ColumnNames;
-  /** Said after the message when the header lacks a column (the command line's `--columns`). */
+  /** Said after a missing column's message (the CLI's `--columns`). */
   hint?: string;
 }
 
-/** DelimitedParser's options, for checkOptions (pickColumns checks `columns`). */
+/** For checkOptions (pickColumns checks `columns`). */
 const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
   ...JSON_OPTION_TYPES,
   delimiter: oneOf([",", "\t"]),
@@ -62,18 +61,18 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private readonly hint: string;
   private delim: number;
 
-  /** The first line, held until complete (to skip a BOM and detect the delimiter). */
+  /** The first line, held whole (to skip a BOM and detect the delimiter). */
   private head: Uint8Array | null = new Uint8Array(256);
   private headLen = 0;
 
   private state = FIELD_START;
-  /** The record being read: first line, byte offset, field index, whether the current field is quoted. */
+  /** The record: first line, byte offset, field index, whether the field is quoted. */
   private recLine = 1;
   private recAt = 0;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
-  /** Where the first field past the header's count started ("too many fields"), and the current field. */
+  /** Where the first field past the header's count started ("too many fields"), and the field. */
   private extraLine = 0;
   private extraCol = 0;
   private fieldLine = 1;
@@ -81,7 +80,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private inHeader = true;
 
   private roles: Uint8Array = new Uint8Array(0);
-  /** Field index of each role (QID, DOCID, VALUE), and the header's names and count. */
+  /** Each role's field index, and the header's names and count. */
   private readonly indexOf = [-1, -1, -1, -1];
   private names: string[] = [];
   private nFields = 0;
@@ -96,7 +95,6 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     super(options, DELIMITED_OPTION_TYPES, "DelimitedParser");
     this.columns = options.columns ?? {};
     this.lastQid = new LastId(this.qidNames);
-    // A run tag column is read from Parquet and Arrow only (columnar.ts).
     if (this.kind === "run" && this.columns.tag !== undefined) {
       throw new RankevalError(
         "bad-option",
@@ -134,7 +132,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** Holds bytes of the first line, refusing a NUL byte or a line past MAX_LINE_BYTES at once. */
+  /** Holds first-line bytes, refusing a NUL or a line past MAX_LINE_BYTES at once. */
   private hold(bytes: Uint8Array): void {
     const need = this.headLen + bytes.length;
     const nul = bytes.indexOf(0);
@@ -150,7 +148,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.headLen = need;
   }
 
-  /** The first line is complete (or the input ended): skip a BOM, find the delimiter. */
+  /** The first line is whole (or the input ended): skip a BOM, find the delimiter. */
   private startBody(): void {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
@@ -325,7 +323,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** The record whose last field just ended (at a LF, CR or the end of the input). */
+  /** The record whose last field just ended (at LF, CR or the end). */
   private endRecord(): void {
     const nf = this.field + 1;
     if (this.inHeader) {
@@ -376,7 +374,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  /** A query id's interned id, the interner probed only when it differs from the previous row's. */
+  /** A query id's interned id (LastId). */
   private qidOf(b: Uint8Array, len: number): number {
     const id = this.lastQid.get(b, 0, len);
     this.lastQid.release(); // the next row writes over b

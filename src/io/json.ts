@@ -1,8 +1,7 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by
- * chunk: exactly an object of objects of finite numbers, ids with every JSON escape (stored as UTF-8).
- * Anything else is an InputError at its line and byte column, as is a query or a document given twice
- * (JSON would keep the last: here it is a mistake to report). Rows come as the TREC parsers' per-row mode.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by chunk:
+ * an object of objects of finite numbers, ids with any JSON escape (stored as UTF-8). Anything else, or a
+ * query or document given twice (JSON keeps the last: here a mistake), is an InputError at its line and column.
  *
  * @example
  * ```ts
@@ -36,7 +35,7 @@ export interface JsonParserOptions<K extends RowsKind> {
   file: string;
   /** Interner for query ids (shared with the other side's parser). */
   qids: Interner;
-  /** Judgments (labels, `rel`) or a run (scores). */
+  /** Judgments (`rel`) or a run (scores). */
   kind: K;
   runTag?: string;
   /** Room for this many bytes of input up front. */
@@ -51,12 +50,9 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
   expectedBytes: COUNT,
 };
 
-/**
- * What the JSON and CSV/TSV parsers share (a value or a record may span lines, so they read byte by
- * byte, not through LineParser): chunks in, rows out as the TREC parsers' per-row mode; an error is thrown again by every later call.
- */
+/** What the JSON and CSV/TSV parsers share (they read byte by byte: a value or record may span lines); an error is thrown again by every later call. */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
-  /** Offset of the byte being read; `reservedAt` at the last reserve(), for how much input it covers. */
+  /** The byte being read's offset; `reservedAt`: the offset at the last reserve(). */
   protected abs = 0;
   protected line = 1;
   protected lineStart = 0;
@@ -70,7 +66,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly qidNames: Interner;
   protected readonly rows: RowsBuilder;
 
-  /** `types`: the options the parser takes, `call` its name for messages. */
+  /** `call` names the parser in messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
     checkOptions(options, types, call);
     this.file = options.file;
@@ -418,7 +414,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** A string just closed: a query id (after = QCOLON) or a document id, which waits for its value. */
+  /** A string closed: a query id (after = QCOLON) or a document id, which waits for its value. */
   private endId(): void {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
@@ -574,7 +570,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`expected ${this.expected()}, found the end of the file`);
   }
 
-  /** The id or number being read is past MAX_LINE_BYTES (a token is bound as a line). */
+  /** The id or number being read is past MAX_LINE_BYTES. */
   private tokenTooLong(what: string): never {
     throw tooLong(this.file, this.tokLine, this.tokCol, what, this.tokAt);
   }

@@ -1,5 +1,4 @@
-// The magic numbers that tell a file's kind from its bytes; src/input/formats.ts's decideFormat is what
-// decides with them.
+// Magic numbers telling a file's kind (src/input/formats.ts's decideFormat decides with them).
 
 const bytesAre = (b: Uint8Array, at: number, magic: readonly number[]) =>
   at >= 0 && b.length >= at + magic.length && magic.every((x, i) => b[at + i] === x);

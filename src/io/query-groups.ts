@@ -32,7 +32,7 @@ export class GroupParser extends LineParser {
     this.size.push(v);
   }
 
-  /** Parses the rest of the input and returns the group sizes in file order. */
+  /** Parses the rest; the group sizes in file order. */
   finish(): Int32Array {
     this.finishLines();
     return this.size.finish();
