@@ -29,7 +29,7 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
   hint?: string;
 }
 
-/** For checkOptions (pickColumns checks `columns`). */
+/** pickColumns checks `columns`. */
 const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
   ...JSON_OPTION_TYPES,
   delimiter: oneOf([",", "\t"]),
@@ -132,7 +132,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** Holds first-line bytes, refusing a NUL or a line past MAX_LINE_BYTES at once. */
+  /** Refuses a NUL or a line past MAX_LINE_BYTES at once. */
   private hold(bytes: Uint8Array): void {
     const need = this.headLen + bytes.length;
     const nul = bytes.indexOf(0);
@@ -148,7 +148,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.headLen = need;
   }
 
-  /** The first line is whole (or the input ended): skip a BOM, find the delimiter. */
+  /** The first line is whole (or the input ended). */
   private startBody(): void {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
@@ -323,7 +323,6 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** The record whose last field just ended (at LF, CR or the end). */
   private endRecord(): void {
     const nf = this.field + 1;
     if (this.inHeader) {
@@ -374,7 +373,6 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  /** A query id's interned id (LastId). */
   private qidOf(b: Uint8Array, len: number): number {
     const id = this.lastQid.get(b, 0, len);
     this.lastQid.release(); // the next row writes over b

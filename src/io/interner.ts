@@ -80,12 +80,12 @@ export class Interner {
     return this.count;
   }
 
-  /** The id of buf[start, end), assigning the next id if these bytes were never seen. */
+  /** The id of buf[start, end), the next new one if never seen. */
   intern(buf: Uint8Array, start: number, end: number): number {
     return this.internHashed(buf, start, end, hashBytes(buf, start, end));
   }
 
-  /** `intern` with `hash` already computed (hashBytes). */
+  /** `intern` with hashBytes' `hash`. */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
     // Past buf's end a typed array reads undefined (0).
     if (
@@ -129,7 +129,7 @@ export class Interner {
     for (let i = 0; i < n; i++) out[i] = this.internHashed(buf, starts[i], ends[i], hashes[i]);
   }
 
-  /** The ids of the strings bytes[offsets[i], offsets[i + 1]), in order: internBatch a block at a time. */
+  /** The ids of bytes[offsets[i], offsets[i + 1]), by internBatch blocks. */
   internAll(bytes: Uint8Array, offsets: Int32Array, n: number): Int32Array {
     const out = new Int32Array(n);
     const hashes = new Int32Array(256);
@@ -160,13 +160,13 @@ export class Interner {
     return this.intern(b, 0, b.length);
   }
 
-  /** A view of id's bytes inside the pool (valid until the next intern that grows the pool). */
+  /** A view of id's bytes in the pool (valid until it grows). */
   bytesOf(id: number): Uint8Array {
     this.checkId(id);
     return this.bytes.subarray(this.offsets[id], this.offsets[id + 1]);
   }
 
-  /** id's bytes decoded as UTF-8 (invalid sequences become U+FFFD). */
+  /** id's bytes as UTF-8 (invalid sequences become U+FFFD). */
   stringOf(id: number): string {
     return utf8Decoder.decode(this.bytesOf(id));
   }
@@ -209,7 +209,7 @@ export class Interner {
     };
   }
 
-  /** Compares the bytes of ids a and b like C's strcmp: negative, 0 or positive. */
+  /** strcmp of ids a and b: negative, 0 or positive. */
   compareBytes(a: number, b: number): number {
     this.checkId(a);
     this.checkId(b);

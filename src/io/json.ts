@@ -38,7 +38,7 @@ export interface JsonParserOptions<K extends RowsKind> {
   /** Judgments (`rel`) or a run (scores). */
   kind: K;
   runTag?: string;
-  /** Room for this many bytes of input up front. */
+  /** The input's size, if known: room made up front. */
   expectedBytes?: number;
 }
 
@@ -52,7 +52,7 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
 
 /** What the JSON and CSV/TSV parsers share (they read byte by byte: a value or record may span lines); an error is thrown again by every later call. */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
-  /** The byte being read's offset; `reservedAt`: the offset at the last reserve(). */
+  /** The byte being read's offset; `reservedAt`: at the last reserve(). */
   protected abs = 0;
   protected line = 1;
   protected lineStart = 0;
@@ -66,7 +66,6 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly qidNames: Interner;
   protected readonly rows: RowsBuilder;
 
-  /** `call` names the parser in messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
     checkOptions(options, types, call);
     this.file = options.file;
@@ -224,7 +223,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private qid = -1;
   private queryFirstRow = 0;
   private seenQuery = new Uint8Array(64);
-  /** The query's documents by hash: stamp[slot] === generation marks a used slot. */
+  /** The query's documents by hash: stamp[slot] === generation marks a used slot (a new query bumps it). */
   private slots = new Int32Array(64);
   private stamps = new Int32Array(64);
   private generation = 1;
@@ -414,7 +413,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** A string closed: a query id (after = QCOLON) or a document id, which waits for its value. */
+  /** A query id (after = QCOLON) or a document id closed. */
   private endId(): void {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
@@ -447,7 +446,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.inQuery++;
   }
 
-  /** Rejects a document id the query already has: a table of its rows by hash, cleared per query by bumping `generation`. */
+  /** Rejects a document id the query already has (a hash table of its rows). */
   private checkDuplicate(hash: number): void {
     if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
     const rows = this.rows;
@@ -503,7 +502,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     return this.id;
   }
 
-  /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
+  /** A \uXXXX escape's value as UTF-8, surrogate pairs combined. */
   private codePoint(v: number): void {
     if (this.high !== 0) {
       if (v < 0xdc00 || v > 0xdfff) this.unpaired(this.high);

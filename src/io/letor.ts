@@ -75,7 +75,6 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     super(options, TREC_OPTION_TYPES, "LetorParser", 0, "letor");
   }
 
-  /** Parses the line at buf[p]; returns the index after its '\n'. */
   protected override slowLine(buf: Uint8Array, p: number): number {
     this.lineStart = p;
     let c = buf[p];
@@ -92,7 +91,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
   }
 
-  /** Parses the row whose label is at buf[p]; returns the index of its '\n'. */
+  /** Returns the index of the row's '\n'. */
   private parseRow(buf: Uint8Array, p: number): number {
     const labelStart = p;
     let c = buf[p];
@@ -201,7 +200,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     }
   }
 
-  /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p] (docStart/docEnd, -1: none); returns the index of the line's '\n'. */
+  /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p]; returns the index of the line's '\n'. */
   private scanComment(buf: Uint8Array, p: number): number {
     let prev = HASH;
     let q = p + 1;
@@ -259,7 +258,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       const out: Letor = { qid, rel: value, docid, length: value.length };
       return out as LetorOf<D>;
     }
-    // Room for letorRowsBatch's duplicate check now: nothing may grow the memory once finish() hands out views.
+    // Now: nothing may grow the memory once finish() hands out views.
     rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
     const { value, docids, lines } = rows.finish();
     const out: LetorRows = {

@@ -1,5 +1,4 @@
-// Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
-// ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
+// Parquet files read with hyparquet in byte ranges: only the columns read, a row group (or SLICE_ROWS rows) at a time.
 import { counted } from "../errors/counted.js";
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { badInput, RankevalError } from "../errors/errors.js";
@@ -33,7 +32,7 @@ async function bytesAt(source: ByteSource, start: number, end: number): Promise<
   return new Uint8Array(await source.slice(start, end));
 }
 
-/** The file's footer, its magic numbers and length checked (a file cut short says so, not a decoder). */
+/** The footer, magic numbers and length checked (a file cut short says so, not a decoder). */
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
   if (size < 12)
@@ -97,7 +96,6 @@ const NOT_PLAIN = new Set([
   "FLOAT16",
 ]);
 
-/** Throws where a role's column cannot hold what the role needs. */
 function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
   const logical = e.logical_type?.type ?? e.converted_type;
   const ok =
@@ -114,7 +112,7 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
   throw badInput(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
-/** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
+/** The footer (read unless given) and each role's column, checked. */
 export async function prepareParquet<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { metadata?: FileMetaData },
@@ -142,7 +140,7 @@ export async function prepareParquet<K extends RowsKind>(
   return { metadata, elements, partition, chosen, roles, read };
 }
 
-/** Reads a Parquet file's rows into `onBatch`, awaiting each call (another thread's reader may wait). */
+/** Awaits each onBatch (another thread's reader may wait). */
 export async function readParquet<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData },
@@ -240,7 +238,6 @@ export async function readParquet<K extends RowsKind>(
 /** Row groups read by the page decoder and by hyparquet's general reader (for tests). */
 export const parquetGroupsRead = { pages: 0, general: 0 };
 
-/** A page the decoder does not take, after `emitted` rows of the group. */
 class Unsupported extends Error {
   constructor(
     message: string,
@@ -253,7 +250,7 @@ class Unsupported extends Error {
 /** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
 const BATCH_ROWS = 1 << 18;
 
-/** A row group decoded page by page, handed to `emit` as the slowest column's pages come; returns the rows. */
+/** A row group decoded page by page, handed to `emit` as the slowest column's pages come. */
 async function fastGroup(
   source: ByteSource,
   file: string,

@@ -19,7 +19,7 @@ import type { RowDocids, RowLines } from "./rows.js";
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
 
-/** The options of the TREC parsers (QrelsParser, RunParser, LetorParser). */
+/** QrelsParser's, RunParser's and LetorParser's options. */
 export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
@@ -31,7 +31,6 @@ export interface QrelsParserOptions<D extends DocidMode = Interner> {
   expectedBytes?: number;
 }
 
-/** The TREC parsers' options, for checkOptions. */
 export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, OptionType>> = {
   file: required(STRING),
   qids: INTERNER,
@@ -39,7 +38,7 @@ export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, Option
   expectedBytes: COUNT,
 };
 
-/** Labels trec_eval reads otherwise (get_qrels.c's atol: "1.5" is 1, "-0.5" is 0, "1e1" is 1): rows, atol's values, and the first one's line and text. */
+/** Labels get_qrels.c's atol reads otherwise ("1.5" is 1, "-0.5" is 0, "1e1" is 1): rows, atol's values, the first one's line and text. */
 export interface TruncatedLabels {
   rows: Int32Array;
   values: Float64Array;
@@ -55,7 +54,7 @@ export interface Qrels {
   length: number;
   qidNames: Interner;
   docidNames: Interner;
-  /** Labels trec_eval's atol reads otherwise; absent when there are none. */
+  /** Absent when there are none. */
   truncated?: TruncatedLabels;
 }
 
@@ -74,7 +73,7 @@ export interface QrelsRows {
   kernel?: KernelColumns;
 }
 
-/** Kept free in the judgments' kernel memory to join and evaluate a run's blocks (a million-row block takes ~60 MB): address space until written. */
+/** Kept free in the judgments' kernel memory to join a run's blocks (~60 MB a million rows): address space until written. */
 const JOIN_ROOM = 192 << 20;
 
 const utf8Decoder = new TextDecoder("utf-8");
@@ -82,7 +81,6 @@ const utf8Decoder = new TextDecoder("utf-8");
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
 export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParser {
-  /** Rows whose label atol reads otherwise, and atol's values. */
   private truncRows: number[] = [];
   private truncValues: number[] = [];
   private truncFirst = { line: 0, text: "" };

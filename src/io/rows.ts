@@ -5,7 +5,7 @@
  */
 import { shown, usageError } from "../errors/errors.js";
 
-/** Row i's document id is bytes[offsets[i], offsets[i + 1]) (offsets has length + 1 entries). */
+/** Row i's document id is bytes[offsets[i], offsets[i + 1]). */
 export interface RowDocids {
   readonly bytes: Uint8Array;
   readonly offsets: Int32Array;
@@ -89,7 +89,7 @@ export function lineOfRow(lines: RowLines, row: number): number {
   return row + lines.shifts[lo];
 }
 
-/** The bytes of row i's document id (a view of the pool). */
+/** A view of the pool. */
 export function docidBytes(docids: RowDocids, row: number): Uint8Array {
   // Past the last row, undefined offsets would give the whole pool or nothing.
   const n = (docids?.offsets?.length ?? 0) - 1;
@@ -181,7 +181,6 @@ export class RowsBuilder {
     this.nShifts = k + 1;
   }
 
-  /** Appends a row whose id is buf[start, end), from `line`. */
   add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number): void {
     const row = this.count;
     // A typed array drops writes past its end silently (MS MARCO runs lost rows so).
@@ -266,14 +265,18 @@ export class RowsBuilder {
   }
 }
 
-/** A copy of a[0, keep) in a new array of n entries. */
-export function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep = a.length): T {
+/** a[0, keep) copied into a new array of n entries. */
+export function grow<T extends Int32Array | Float64Array | Uint8Array | BigInt64Array | BigUint64Array>(
+  a: T,
+  n: number,
+  keep = a.length,
+): T {
   const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a.subarray(0, keep));
+  b.set(a.subarray(0, keep) as never);
   return b;
 }
 
-/** Copies buf[start, end) to pool[at...]; returns the index after. */
+/** Returns the index after. */
 export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: number, end: number): number {
   // A loop beats set(subarray()) for short ids, and allocates nothing.
   if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
@@ -284,7 +287,6 @@ export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: 
   return at;
 }
 
-/** `cap` doubled until it holds `need`. */
 export function doubled(cap: number, need: number): number {
   while (cap < need) cap *= 2;
   return cap;

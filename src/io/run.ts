@@ -5,6 +5,7 @@
  * the ranking undefined). MS MARCO's runs (`qid docid rank`) with `shape: "msmarco"`, or where the first
  * line has 3 fields and rank 1 (then ranks must count 1, 2, 3 per query); a row's score is -rank, so a
  * repeated rank ties, broken as trec_eval does.
+ *
  * @example
  * ```ts
  * const p = new RunParser({ file: "run.txt", qids: new Interner(), docids: new Interner() });
@@ -44,7 +45,6 @@ export interface RunRows {
   qid: Int32Array;
   docids: RowDocids;
   score: Float64Array;
-  /** The last line's run_id ("" if no rows). */
   runTag: string;
   /** Each row's line (lineOfRow). */
   lines: RowLines;
@@ -68,7 +68,7 @@ const MSMARCO_SHORTEST_LINE = 6;
 const SMALL_ROWS = 1 << 16;
 
 export class RunParser<D extends DocidMode = Interner> extends KernelLineParser {
-  /** The last row's run tag, bytes[tagStart, tagEnd) of the kernel's copy (linesDone copies it). */
+  /** The last row's run tag in the kernel's copy (linesDone copies it). */
   private tagBytes: Uint8Array | null = null;
   private tagStart = 0;
   private tagEnd = 0;
@@ -87,14 +87,14 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   }
 
   protected override parseLines(buf: Uint8Array, p: number, end: number): void {
-    // The first line decides the shape (row()); MS MARCO's lines are all slow (the kernel reads TREC's six fields) and need the kernel path's room.
+    // The first line decides the shape (row()); MS MARCO's lines are all slow (the kernel reads TREC's) and need the kernel path's room.
     if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
     if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
     else if (p < end) super.parseLines(buf, p, end);
   }
 
-  /** A line the kernel left (more fields, exponents, comments, errors), and every MS MARCO line. */
+  /** A line the kernel left, and every MS MARCO line. */
   protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
     if (this.msmarco === null) this.msmarco = n === 3 && this.isRankOne(buf, f) ? "seen" : false;
     if (this.msmarco) {
@@ -155,7 +155,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.tagBytes = null;
   }
 
-  /** "per-row" only: once `minRows` rows are parsed, hands over all but the last query's and forgets them, else null. The caller checks a query does not come back. `into`: a buffer to reuse (RowsBuilder.take). The qid travels as spans. */
+  /** "per-row" only: once `minRows` rows are parsed, hands over (and forgets) all but the last query, else null; the caller checks a query does not come back. `into`: a buffer to reuse (RowsBuilder.take). */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
     if (this.docidNames) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
@@ -183,7 +183,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     );
   }
 
-  /** Parses the rest of the input: the run (per-row: what takeQueries() left). */
+  /** Parses the rest: the run (per-row: what takeQueries() left). */
   finish(): RunOf<D> {
     this.finishLines();
     const runTag = utf8Decoder.decode(this.runTag);
@@ -194,7 +194,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
       return run as RunOf<D>;
     }
     const spans = this.rows.spans(this.rows.count);
-    // A small run as copies (its kernel's instance kept for the next parser), a large one as views.
+    // A small run as copies (SMALL_ROWS), a large one as views.
     const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
     const rows: RunRows = {
       qid,
