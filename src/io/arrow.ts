@@ -141,7 +141,7 @@ export async function readArrow<K extends RowsKind>(
 
 let DataType: typeof ArrowType;
 
-function isIdType(t: ArrowType): boolean {
+function isIdType(t: ArrowType) {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
   return (
     DataType.isUtf8(t) ||
@@ -154,7 +154,7 @@ function isIdType(t: ArrowType): boolean {
   );
 }
 
-function isNumberType(t: ArrowType): boolean {
+function isNumberType(t: ArrowType) {
   if (DataType.isDictionary(t)) return isNumberType(t.dictionary);
   return DataType.isInt(t) || DataType.isFloat(t);
 }

@@ -286,7 +286,7 @@ export class ColumnarRows<K extends RowsKind> {
     return this.total;
   }
 
-  add(batch: ColumnBatch): void {
+  add(batch: ColumnBatch) {
     const n = batch.length;
     if (n === 0) return;
     const last = this.starts[this.starts.length - 1];
@@ -331,7 +331,7 @@ export class ColumnarRows<K extends RowsKind> {
   }
 
   /** Each row's query id, interned (the interner asked only when it differs from the row before's). */
-  private internQids(batch: ColumnBatch, n: number): void {
+  private internQids(batch: ColumnBatch, n: number) {
     const col = batch.qid;
     const out = this.qidIds;
     if (col.kind === "utf8") {
@@ -371,13 +371,13 @@ export class ColumnarRows<K extends RowsKind> {
     }
   }
 
-  private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+  private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role) {
     const len = this.idBytes(v, batch, i, role);
     return this.qidNames.intern(this.scratch, 0, len);
   }
 
   /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns their length. */
-  private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+  private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role) {
     if (typeof v === "string") {
       if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
       let s = this.scratch;
@@ -408,14 +408,14 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${describe(v)}: ids must be strings or integers`);
   }
 
-  private ascii(text: string): number {
+  private ascii(text: string) {
     const s = this.scratch;
     for (let k = 0; k < text.length; k++) s[k] = text.charCodeAt(k);
     return text.length;
   }
 
   /** Each row's value: a finite number (a bigint converted as text would be). */
-  private readValues(batch: ColumnBatch, n: number): void {
+  private readValues(batch: ColumnBatch, n: number) {
     const col = batch.value;
     const out = this.values;
     const what = roleWhat("value", this.kind);
@@ -443,7 +443,7 @@ export class ColumnarRows<K extends RowsKind> {
     for (let i = 0; i < n; i++) out[i] = this.numberOf(valueAt(col, i), batch, i);
   }
 
-  private numberOf(v: unknown, batch: ColumnBatch, i: number): number {
+  private numberOf(v: unknown, batch: ColumnBatch, i: number) {
     const what = roleWhat("value", this.kind);
     if (typeof v === "number") {
       if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
@@ -454,7 +454,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, "value", `the ${what} is ${describe(v)}, not a number`);
   }
 
-  private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
+  private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag") {
     const v = valueAt(col, i);
     if (typeof v === "string") return v;
     if (typeof v === "number" || typeof v === "bigint") return String(v);
@@ -463,7 +463,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the run tag is ${describe(v)}`);
   }
 
-  private appendRows(batch: ColumnBatch, n: number): void {
+  private appendRows(batch: ColumnBatch, n: number) {
     const rows = this.rows;
     const col = batch.docid;
     const qids = this.qidIds;
@@ -490,7 +490,7 @@ export class ColumnarRows<K extends RowsKind> {
   }
 }
 
-function columnName(batch: ColumnBatch, role: Role | "tag"): string {
+function columnName(batch: ColumnBatch, role: Role | "tag") {
   return batch.names[role] ?? role;
 }
 
@@ -503,12 +503,12 @@ function valueAt(col: ColumnValues, i: number): unknown {
   return valueAt(col.dictionary, Number(col.indices[i]));
 }
 
-function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
+function sameBytes(buf: Uint8Array, a: number, b: number, len: number) {
   for (let k = 0; k < len; k++) if (buf[a + k] !== buf[b + k]) return false;
   return true;
 }
 
-function describe(v: unknown): string {
+function describe(v: unknown) {
   if (typeof v === "boolean") return `a boolean (${v})`;
   if (v instanceof Date) return `a date (${v.toISOString()})`;
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);

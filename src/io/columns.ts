@@ -40,7 +40,7 @@ abstract class Column<T extends Typed> {
     return out;
   }
 
-  protected next(): void {
+  protected next() {
     this.full.push(this.block);
     this.fullLength += this.block.length;
     this.block = this.make(Math.min(2 * this.block.length, MAX_BLOCK));
@@ -51,13 +51,13 @@ abstract class Column<T extends Typed> {
 }
 
 export class Int32Column extends Column<Int32Array> {
-  push(value: number): void {
+  push(value: number) {
     if (this.used === this.block.length) this.next();
     this.block[this.used++] = value;
   }
 
   /** Appends src[0, n). */
-  pushMany(src: Int32Array, n: number): void {
+  pushMany(src: Int32Array, n: number) {
     let i = 0;
     while (i < n) {
       if (this.used === this.block.length) this.next();
@@ -74,7 +74,7 @@ export class Int32Column extends Column<Int32Array> {
 }
 
 export class Float64Column extends Column<Float64Array> {
-  push(value: number): void {
+  push(value: number) {
     if (this.used === this.block.length) this.next();
     this.block[this.used++] = value;
   }

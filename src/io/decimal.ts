@@ -73,7 +73,7 @@ export function numberProblem(buf: Uint8Array, start: number, end: number): stri
 }
 
 /** The bytes as Latin-1 (text known to be ASCII). */
-function latin1(buf: Uint8Array, start: number, end: number): string {
+function latin1(buf: Uint8Array, start: number, end: number) {
   let s = "";
   for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
   return s;

@@ -106,7 +106,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
   }
 
-  protected feed(chunk: Uint8Array): void {
+  protected feed(chunk: Uint8Array) {
     if (this.head !== null) {
       const nl = chunk.indexOf(LF);
       this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
@@ -117,7 +117,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.scan(chunk);
   }
 
-  protected end(): void {
+  protected end() {
     if (this.head !== null) this.startBody();
     if (this.inHeader && this.abs === 0) {
       throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
@@ -133,7 +133,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   /** Refuses a NUL or a line past MAX_LINE_BYTES at once. */
-  private hold(bytes: Uint8Array): void {
+  private hold(bytes: Uint8Array) {
     const need = this.headLen + bytes.length;
     const nul = bytes.indexOf(0);
     if (nul >= 0) {
@@ -149,7 +149,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   /** The first line is whole (or the input ended). */
-  private startBody(): void {
+  private startBody() {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
     if (head.length >= 3 && head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2]) head = head.subarray(3);
@@ -167,12 +167,12 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.scan(head);
   }
 
-  private roleOf(field: number): number {
+  private roleOf(field: number) {
     if (this.inHeader) return HEADER;
     return field < this.roles.length ? this.roles[field] : 0;
   }
 
-  private scan(buf: Uint8Array): void {
+  private scan(buf: Uint8Array) {
     const n = buf.length;
     const base = this.abs;
     const delim = this.delim;
@@ -263,7 +263,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     throw tooLong(this.file, this.recLine, 1, "the record", this.recAt);
   }
 
-  private separator(c: number, at: number): void {
+  private separator(c: number, at: number) {
     this.abs = at;
     this.endField();
     if (c === this.delim) {
@@ -280,7 +280,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private newLine(at: number): void {
+  private newLine(at: number) {
     this.line++;
     this.lineStart = at + 1;
     this.recLine = this.line;
@@ -290,7 +290,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fieldLen = 0;
   }
 
-  private beginField(at: number): void {
+  private beginField(at: number) {
     const role = this.roleOf(this.field);
     if (role !== 0) {
       this.lens[role] = 0;
@@ -307,7 +307,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fieldLen = 0;
   }
 
-  private append(role: number, buf: Uint8Array, start: number, end: number): void {
+  private append(role: number, buf: Uint8Array, start: number, end: number) {
     const len = this.lens[role];
     let b = this.bufs[role];
     const need = len + end - start;
@@ -316,14 +316,14 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.lens[role] = need;
   }
 
-  private endField(): void {
+  private endField() {
     if (this.roleOf(this.field) === HEADER) {
       this.names.push(utf8Decoder.decode(this.bufs[HEADER].subarray(0, this.lens[HEADER])));
       this.lens[HEADER] = 0;
     }
   }
 
-  private endRecord(): void {
+  private endRecord() {
     const nf = this.field + 1;
     if (this.inHeader) {
       this.header();
@@ -373,13 +373,13 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  private qidOf(b: Uint8Array, len: number): number {
+  private qidOf(b: Uint8Array, len: number) {
     const id = this.lastQid.get(b, 0, len);
     this.lastQid.release(); // the next row writes over b
     return id;
   }
 
-  private header(): void {
+  private header() {
     const names = this.names;
     const kind = this.kind;
     this.nFields = names.length;

@@ -45,7 +45,7 @@ export class GroupQrelsParser extends TextRowsParser {
     super(options.file, names, [false, false, false, true]);
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     super.row(buf, f, n);
     this.long.push(atolBytes(buf, f[6], f[7]));
   }

@@ -6,7 +6,7 @@ import { RankevalError, shown, usageError, type OptionType } from "../errors/err
 import { compareIds, copyBytes, doubled, grow } from "./rows.js";
 
 /** FNV-1a, 32-bit, as a signed integer. */
-function hashBytes(buf: Uint8Array, start: number, end: number): number {
+function hashBytes(buf: Uint8Array, start: number, end: number) {
   let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 16777619);
   return h;
@@ -108,14 +108,7 @@ export class Interner {
   }
 
   /** n internHashed calls into out. Past ~100k ids each probe is a cache miss that can't overlap (the loop branches on it): first passes touch every slot and offset with independent loads, then probes hit cache (4x faster at 10M ids). */
-  internBatch(
-    buf: Uint8Array,
-    starts: Int32Array,
-    ends: Int32Array,
-    hashes: Int32Array,
-    n: number,
-    out: Int32Array,
-  ): void {
+  internBatch(buf: Uint8Array, starts: Int32Array, ends: Int32Array, hashes: Int32Array, n: number, out: Int32Array) {
     const table = this.table;
     const mask = this.mask;
     let touched = 0;
@@ -216,13 +209,13 @@ export class Interner {
     return compareIds(this.pool(), a, b);
   }
 
-  private checkId(id: number): void {
+  private checkId(id: number) {
     if (!(Number.isInteger(id) && id >= 0 && id < this.count)) {
       throw usageError(`Interner: id ${shown(id)} is not an id of this interner (0 to ${this.count - 1})`);
     }
   }
 
-  private insert(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+  private insert(buf: Uint8Array, start: number, end: number, hash: number, slot: number) {
     const len = end - start;
     const id = this.count;
     if (id >= MAX_IDS) throw new RankevalError("too-large", `more than ${MAX_IDS} distinct ids`);
@@ -242,7 +235,7 @@ export class Interner {
   }
 
   /** Room for about `ids` ids of `bytes` bytes (a parser's estimate): one rehash. The table is sized for 90% of `ids`, so a slightly high estimate doesn't double it (+256 MB at 30M ids). */
-  reserve(ids: number, bytes: number): void {
+  reserve(ids: number, bytes: number) {
     if (ids + 1 > this.offsets.length) {
       this.offsets = grow(this.offsets, ids + 1, this.count + 1);
       this.hashes = grow(this.hashes, ids + 1, this.count);
@@ -254,7 +247,7 @@ export class Interner {
   }
 
   /** Grows the table (doubles by default), touching each block's slots first as internBatch does. */
-  private rehash(slots = 2 * (this.mask + 1)): void {
+  private rehash(slots = 2 * (this.mask + 1)) {
     const mask = slots - 1;
     const table = new Int32Array(slots);
     const hashes = this.hashes;

@@ -78,7 +78,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected abstract feed(chunk: Uint8Array): void;
   protected abstract end(): void;
 
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array) {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
     this.guard("push() after finish()", () => this.inputHead.pass(chunk, (bytes) => this.feed(bytes)));
@@ -93,7 +93,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
-  private guard(late: string, f: () => void): void {
+  private guard(late: string, f: () => void) {
     if (this.error !== null) throw this.error;
     if (this.finished) throw usageError(`${this.file}: ${late}: a parser reads one input`);
     try {
@@ -109,7 +109,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
-  protected reserve(len: number): void {
+  protected reserve(len: number) {
     const rows = this.rows;
     if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
       rows.reserve(Math.max(len, this.abs - this.reservedAt));
@@ -154,7 +154,7 @@ export function describeByte(c: number): string {
 }
 
 /** True when b[0, n) is a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-function isJsonNumber(b: Uint8Array, n: number): boolean {
+function isJsonNumber(b: Uint8Array, n: number) {
   let p = 0;
   if (b[p] === 45) p++;
   if (p >= n) return false;
@@ -177,7 +177,7 @@ function isJsonNumber(b: Uint8Array, n: number): boolean {
 }
 
 /** Bytes that may continue a number (its grammar is checked once it ends). */
-function numberByte(c: number): boolean {
+function numberByte(c: number) {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
@@ -233,12 +233,12 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private docIdLine = 0;
   private docIdCol = 0;
 
-  protected end(): void {
+  protected end() {
     if (this.state === NUMBER) this.endNumber();
     if (this.state !== END) this.failEnd();
   }
 
-  protected feed(buf: Uint8Array): void {
+  protected feed(buf: Uint8Array) {
     const base = this.abs;
     const n = buf.length;
     for (let p = 0; p < n; ) {
@@ -352,7 +352,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.abs = base + n;
   }
 
-  private token(c: number): void {
+  private token(c: number) {
     switch (this.state) {
       case TOP:
         if (c === LBRACE) this.state = QKEY_OR_END;
@@ -399,7 +399,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private startId(after: number): void {
+  private startId(after: number) {
     this.tokLine = this.line;
     this.tokCol = this.abs - this.lineStart + 1;
     this.tokAt = this.abs;
@@ -414,7 +414,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   /** A query id (after = QCOLON) or a document id closed. */
-  private endId(): void {
+  private endId() {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
       if (q >= this.seenQuery.length) this.seenQuery = grow(this.seenQuery, Math.max(2 * this.seenQuery.length, q + 1));
@@ -427,7 +427,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private endNumber(): void {
+  private endNumber() {
     const num = this.num;
     const n = this.numLen;
     const what = () => `document ${this.docName()} of query ${this.queryName()}`;
@@ -438,7 +438,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.state = DNEXT;
   }
 
-  private addRow(value: number): void {
+  private addRow(value: number) {
     const len = this.idLen;
     this.reserve(len);
     this.checkDuplicate(rowHash(this.id, 0, len));
@@ -447,7 +447,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   /** Rejects a document id the query already has (a hash table of its rows). */
-  private checkDuplicate(hash: number): void {
+  private checkDuplicate(hash: number) {
     if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
     const rows = this.rows;
     const mask = this.slots.length - 1;
@@ -476,7 +476,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.slots[s] = rows.count; // the row about to be added
   }
 
-  private rehash(): void {
+  private rehash() {
     const size = this.slots.length * 2;
     this.slots = new Int32Array(size);
     this.stamps = new Int32Array(size);
@@ -491,7 +491,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private idByte(v: number): void {
+  private idByte(v: number) {
     if (this.idLen === this.id.length) this.growId(this.idLen + 1);
     this.id[this.idLen++] = v;
   }
@@ -503,7 +503,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   }
 
   /** A \uXXXX escape's value as UTF-8, surrogate pairs combined. */
-  private codePoint(v: number): void {
+  private codePoint(v: number) {
     if (this.high !== 0) {
       if (v < 0xdc00 || v > 0xdfff) this.unpaired(this.high);
       v = 0x10000 + ((this.high - 0xd800) << 10) + (v - 0xdc00);
@@ -532,20 +532,20 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
   }
 
-  private idWhat(): string {
+  private idWhat() {
     return this.after === QCOLON ? "a query id" : `a document id of query ${this.queryName()}`;
   }
 
-  private queryName(q = this.qid): string {
+  private queryName(q = this.qid) {
     const name = this.qidNames.stringOf(q);
     return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
   }
 
-  private docName(): string {
+  private docName() {
     return quote(this.id, 0, this.idLen);
   }
 
-  private expected(): string {
+  private expected() {
     const q = () => this.queryName();
     const says = EXPECTS[this.state] ?? (() => `the closing '"' of ${this.idWhat()}`);
     return says(q, () => `document ${this.docName()} of query ${q()}`);

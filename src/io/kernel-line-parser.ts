@@ -129,7 +129,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** Grows the memory for `bytes` more after the columns, for a join: never after finish(), so views stay valid. */
-  keepRoom(bytes: number): void {
+  keepRoom(bytes: number) {
     this.ensure(this.free + bytes);
   }
 
@@ -150,7 +150,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** The first byte after the columns and the 16 the kernel may read past the last id. */
-  private get free(): number {
+  private get free() {
     return align(this.poolAt + this.poolCap + 16, 16);
   }
 
@@ -171,14 +171,14 @@ export class KernelRows extends RowsBuilder {
   private needRows = 0;
   private needPool = 0;
 
-  override reserve(bytes: number, shortestLine = 8): void {
+  override reserve(bytes: number, shortestLine = 8) {
     this.needRows = this.count + Math.floor(bytes / shortestLine) + 1;
     this.needPool = this.used + bytes;
     super.reserve(bytes, shortestLine);
   }
 
   /** Near the memory's or offsets' limit, only what the range being reserved needs: a file past it fails there, not at a doubling. */
-  protected override resize(rows: number, poolBytes: number): void {
+  protected override resize(rows: number, poolBytes: number) {
     let r = Math.max(rows, this.rowCap);
     let p = Math.max(poolBytes, this.poolCap);
     if (this.layout(r, p).end > MAX_MEMORY || p > MAX_POOL_BYTES) {
@@ -199,7 +199,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** Lays the columns out anew, last to first: each only moves up, so none is overwritten. */
-  private place(rows: number, poolBytes: number): void {
+  private place(rows: number, poolBytes: number) {
     const { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end } = this.layout(rows, poolBytes);
     if (poolBytes > MAX_POOL_BYTES)
       throw memoryTooLarge(ROWS_USE, end, "its document ids alone past the 2 GiB their 32-bit offsets index");
@@ -217,12 +217,12 @@ export class KernelRows extends RowsBuilder {
     this.views();
   }
 
-  private ensure(end: number): void {
+  private ensure(end: number) {
     growTo(this.wasm.memory, end, ROWS_USE);
     if (!this.bytes || this.bytes.buffer !== this.wasm.memory.buffer) this.views();
   }
 
-  private views(): void {
+  private views() {
     const buf = this.wasm.memory.buffer;
     this.bytes = new Uint8Array(buf);
     this.state = new Int32Array(buf, this.st, this.k.stateBytes >> 2);
@@ -235,7 +235,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** LETOR: rows from `row` on have query id `id`. */
-  private noteSpan(row: number, id: number): void {
+  private noteSpan(row: number, id: number) {
     const k = this.nSpans;
     if (k > 0 && this.spanIds[k - 1] === id) return;
     if (k === this.spanIds.length) {
@@ -256,7 +256,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** keepRoom for firstRepeated over queries `starts`. */
-  keepRepeatRoom(starts: Int32Array): void {
+  keepRepeatRoom(starts: Int32Array) {
     this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
   }
 
@@ -284,7 +284,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** Parses the whole lines buf[p, end): the kernel for `format`, `host.slowLine` the rest. The host's bytes stay until the next call. */
-  parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number): void {
+  parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number) {
     const run = format === "run";
     const letor = format === "letor";
     this.reserve(end - p, format === "letor" || format === "scores" ? 2 : 8);
@@ -344,7 +344,7 @@ export class KernelRows extends RowsBuilder {
 }
 
 /** firstRepeated's table size: a power of two, at least twice the widest query's rows. */
-function repeatTableSlots(starts: Int32Array): number {
+function repeatTableSlots(starts: Int32Array) {
   let widest = 0;
   for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
   let size = 16;
@@ -393,11 +393,11 @@ export abstract class KernelLineParser extends LineParser {
     };
   }
 
-  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
+  protected override parseLines(buf: Uint8Array, p: number, end: number) {
     this.rows.parseLines(this.format, this.host, buf, p, end);
   }
 
-  protected override linesDone(_buf: Uint8Array): void {
+  protected override linesDone(_buf: Uint8Array) {
     this.lastQid.release();
   }
 
@@ -406,13 +406,13 @@ export abstract class KernelLineParser extends LineParser {
     return this.fieldLine(bytes, p);
   }
 
-  protected tag(_bytes: Uint8Array, _start: number, _end: number): void {}
+  protected tag(_bytes: Uint8Array, _start: number, _end: number) {}
   protected letorModes(): { qid: boolean; docid: boolean } | null {
     return null;
   }
 
   /** Appends fields `f` (TREC: qid first, docid third) with `value`. */
-  protected addRow(buf: Uint8Array, f: Int32Array, value: number): void {
+  protected addRow(buf: Uint8Array, f: Int32Array, value: number) {
     this.rows.add(this.lastQid.get(buf, f[0], f[1]), buf, f[4], f[5], value, this.line);
   }
 

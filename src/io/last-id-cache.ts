@@ -13,7 +13,7 @@ export class LastId {
   constructor(private readonly interner: Interner) {}
 
   /** Forgets the buffer (the next get() compares with the interned bytes). */
-  release(): void {
+  release() {
     this.buf = null;
   }
 

@@ -92,7 +92,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   /** Returns the index of the row's '\n'. */
-  private parseRow(buf: Uint8Array, p: number): number {
+  private parseRow(buf: Uint8Array, p: number) {
     const labelStart = p;
     let c = buf[p];
     while (c > SPACE && c !== HASH) c = buf[++p];
@@ -165,7 +165,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   /** Checks the feature at buf[p] is INDEX:VALUE, a whole number (from 1 in SVMlight, 0 in XGBoost and LightGBM) and a decimal (nan, inf too, as strtod and Python write them); returns the index past it. */
-  private checkFeature(buf: Uint8Array, p: number): number {
+  private checkFeature(buf: Uint8Array, p: number) {
     const start = p;
     let c = buf[p];
     while (c >= 48 && c <= 57) c = buf[++p];
@@ -193,7 +193,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     );
   }
 
-  private setMode(hasQid: boolean): void {
+  private setMode(hasQid: boolean) {
     if (this.qidMode === UNKNOWN) {
       this.qidMode = hasQid ? PRESENT : ABSENT;
       this.qidModeLine = this.line;
@@ -201,7 +201,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   }
 
   /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p]; returns the index of the line's '\n'. */
-  private scanComment(buf: Uint8Array, p: number): number {
+  private scanComment(buf: Uint8Array, p: number) {
     let prev = HASH;
     let q = p + 1;
     for (;;) {

@@ -75,12 +75,12 @@ export class InputHead {
     return this.n < HEAD_BYTES && this.mayBeBinary() ? null : chunk.subarray(k);
   }
 
-  private mayBeBinary(): boolean {
+  private mayBeBinary() {
     return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
   }
 
   /** Whether the first `n` bytes match `magic`. */
-  private matches(magic: readonly (number | null)[], n: number): boolean {
+  private matches(magic: readonly (number | null)[], n: number) {
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
       if (magic[i] === null ? !(b[i] < 0x20 && b[i] !== TAB) : b[i] !== magic[i]) return false;
@@ -89,7 +89,7 @@ export class InputHead {
   }
 
   /** Hands `chunk` to `parse`, after the bytes gathered. */
-  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void): void {
+  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void) {
     if (this.pending) {
       const rest = this.add(chunk);
       if (rest === null) return;
@@ -163,7 +163,7 @@ export abstract class LineParser {
   }
 
   /** Parses the next piece of the input (cut anywhere); keeps no reference to it after. */
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array) {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
     try {
@@ -173,7 +173,7 @@ export abstract class LineParser {
     }
   }
 
-  private take(chunk: Uint8Array): void {
+  private take(chunk: Uint8Array) {
     if (!this.started) {
       let i = 0;
       while (this.bomLen < 3 && i < chunk.length && chunk[i] === BOM[this.bomLen]) {
@@ -190,7 +190,7 @@ export abstract class LineParser {
     this.feed(chunk);
   }
 
-  protected finishLines(): void {
+  protected finishLines() {
     if (this.error !== null) throw this.error;
     if (this.finished) throw usageError(`${this.file}: finish() called twice: a parser reads one input`);
     try {
@@ -217,7 +217,7 @@ export abstract class LineParser {
   }
 
   /** Parses the whole lines in buf[start, end) (buf[end - 1] is '\n'), counting `line`. */
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+  protected parseLines(buf: Uint8Array, p: number, end: number) {
     while (p < end) p = this.fieldLine(buf, p);
   }
 
@@ -230,7 +230,7 @@ export abstract class LineParser {
   }
 
   /** A line's `n` fields: field i is buf[fields[2i], fields[2i + 1]). */
-  protected row(_buf: Uint8Array, _fields: Int32Array, _n: number): void {}
+  protected row(_buf: Uint8Array, _fields: Int32Array, _n: number) {}
 
   protected numberField(buf: Uint8Array, i: number, what: string): number {
     const f = this.fields;
@@ -240,15 +240,15 @@ export abstract class LineParser {
   }
 
   /** After each parseLines while buf is valid. (Not in parseLines: V8 deoptimized a long first call at its end every call.) */
-  protected linesDone(_buf: Uint8Array): void {}
+  protected linesDone(_buf: Uint8Array) {}
 
-  private lines(buf: Uint8Array, start: number, end: number, base: number): void {
+  private lines(buf: Uint8Array, start: number, end: number, base: number) {
     this.base = base;
     this.parseLines(buf, start, end);
     this.linesDone(buf);
   }
 
-  private feed(chunk: Uint8Array): void {
+  private feed(chunk: Uint8Array) {
     // In pieces, so a line past the bound is always held: it fails alike however the input was cut.
     if (chunk.length > MAX_LINE_BYTES) {
       for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
@@ -278,7 +278,7 @@ export abstract class LineParser {
   }
 
   /** Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
-  private hold(src: Uint8Array, start: number, end: number, at: number): void {
+  private hold(src: Uint8Array, start: number, end: number, at: number) {
     const from = this.carryLen;
     if (from === 0) {
       this.carryAt = at + start;
@@ -315,7 +315,7 @@ export abstract class LineParser {
     this.badByte(upTo, i);
   }
 
-  private append(src: Uint8Array, start: number, end: number): void {
+  private append(src: Uint8Array, start: number, end: number) {
     const need = this.carryLen + end - start;
     if (need > this.carry.length) this.carry = grow(this.carry, doubled(2 * this.carry.length, need), this.carryLen);
     this.carry.set(src.subarray(start, end), this.carryLen);
@@ -405,7 +405,7 @@ export abstract class TextRowsParser extends LineParser {
     for (const n of numeric) n ? this.numbers.push(new Float64Column()) : this.texts.push([]);
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     const names = this.names;
     if (n !== names.length) this.failFieldCount(this.expected, names.length);
     for (let i = 0, t = 0, v = 0; i < names.length; i++) {

@@ -89,7 +89,7 @@ export class ColumnBuffer {
           : new Float64Array(1 << 12);
   }
 
-  reserve(rows: number, bytes = 0): void {
+  reserve(rows: number, bytes = 0) {
     const need = this.length + rows;
     if (this.kind === "bytes") {
       if (need + 1 > this.offsets.length)
@@ -101,7 +101,7 @@ export class ColumnBuffer {
     }
   }
 
-  addBytes(src: Uint8Array, start: number, end: number): void {
+  addBytes(src: Uint8Array, start: number, end: number) {
     const len = end - start;
     if (this.usedBytes + len > this.bytes.length) this.reserve(0, len + (1 << 16));
     const b = this.bytes;
@@ -226,7 +226,7 @@ export class ColumnPages {
   }
 
   /** Throws NullValue at the first null; returns 0 (the nulls). */
-  private checkLevels(levels: Uint8Array): number {
+  private checkLevels(levels: Uint8Array) {
     for (let i = 0; i < levels.length; i++) if (levels[i] !== 1) throw new NullValue(this.rows + i);
     return 0;
   }
@@ -261,7 +261,7 @@ export class ColumnPages {
     encoding: string,
     n: number,
     out: ColumnBuffer,
-  ): void {
+  ) {
     const f = this.f;
     if (encoding === "PLAIN_DICTIONARY" || encoding === "RLE_DICTIONARY") {
       const d = this.dictionary;

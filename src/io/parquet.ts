@@ -70,7 +70,7 @@ export function parquetKeyValues(metadata: FileMetaData): Record<string, string>
 }
 
 /** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`. */
-function typeName(e: SchemaElement): string {
+function typeName(e: SchemaElement) {
   const logical = e.logical_type?.type ?? e.converted_type;
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
 }
@@ -96,7 +96,7 @@ const NOT_PLAIN = new Set([
   "FLOAT16",
 ]);
 
-function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
+function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string) {
   const logical = e.logical_type?.type ?? e.converted_type;
   const ok =
     e.type !== undefined &&

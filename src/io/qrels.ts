@@ -90,7 +90,7 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
   }
 
   /** A line the kernel left (decimal labels among them). */
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (n !== 4) this.failFieldCount("4 fields (qid iter docno rel)", 4);
     const rel = this.numberField(buf, 3, "rel");
     const trec = atolBytes(buf, f[6], f[7]);

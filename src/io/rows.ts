@@ -135,7 +135,7 @@ export class RowsBuilder {
   }
 
   /** Room for `bytes` of whole lines: bytes / `shortestLine` rows (no TREC line is shorter than "q 0 d 1\n"; a lone score, "1\n") and `bytes` of ids. */
-  reserve(bytes: number, shortestLine = 8): void {
+  reserve(bytes: number, shortestLine = 8) {
     const before = this.bytesSeen;
     this.bytesSeen += bytes;
     const rows = this.count + Math.floor(bytes / shortestLine) + 1;
@@ -149,7 +149,7 @@ export class RowsBuilder {
     if (rowCap > this.qid.length || poolCap > this.pool.length) this.resize(rowCap, poolCap);
   }
 
-  protected resize(rows: number, poolBytes: number): void {
+  protected resize(rows: number, poolBytes: number) {
     if (rows > this.qid.length) {
       this.qid = grow(this.qid, rows, this.count);
       this.value = grow(this.value, rows, this.count);
@@ -160,7 +160,7 @@ export class RowsBuilder {
   }
 
   /** A column's new capacity: past a sample of an input of known size, that scaled to the whole +5% (later ids may be longer), at least 1.25x; else doubled. Spare capacity is memory held a whole evaluation. */
-  private capacity(needed: number, have: number, current: number, before: number, slack: number): number {
+  private capacity(needed: number, have: number, current: number, before: number, slack: number) {
     if (this.expectedBytes > before && before >= 1 << 16) {
       const estimate = Math.ceil((have * 1.05 * this.expectedBytes) / before) + slack;
       return Math.max(needed, estimate, Math.ceil(1.25 * current));
@@ -169,7 +169,7 @@ export class RowsBuilder {
   }
 
   /** Row `row` comes from `line`: a new stretch. */
-  newShift(row: number, line: number): void {
+  newShift(row: number, line: number) {
     this.shift = line - row;
     const k = this.nShifts;
     if (k === this.lineRows.length) {
@@ -181,7 +181,7 @@ export class RowsBuilder {
     this.nShifts = k + 1;
   }
 
-  add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number): void {
+  add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number) {
     const row = this.count;
     // A typed array drops writes past its end silently (MS MARCO runs lost rows so).
     if (row >= this.qid.length || this.used + (end - start) > this.pool.length)

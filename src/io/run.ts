@@ -86,7 +86,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
   }
 
-  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
+  protected override parseLines(buf: Uint8Array, p: number, end: number) {
     // The first line decides the shape (row()); MS MARCO's lines are all slow (the kernel reads TREC's) and need the kernel path's room.
     if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
@@ -95,7 +95,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   }
 
   /** A line the kernel left, and every MS MARCO line. */
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (this.msmarco === null) this.msmarco = n === 3 && this.isRankOne(buf, f) ? "seen" : false;
     if (this.msmarco) {
       this.rankRow(buf, f, n);
@@ -112,12 +112,12 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.tag(buf, f[10], f[11]);
   }
 
-  private isRankOne(buf: Uint8Array, f: Int32Array): boolean {
+  private isRankOne(buf: Uint8Array, f: Int32Array) {
     return f[5] - f[4] === 1 && buf[f[4]] === 0x31;
   }
 
   /** An MS MARCO line: `qid docid rank`, its score -rank. */
-  private rankRow(buf: Uint8Array, f: Int32Array, n: number): void {
+  private rankRow(buf: Uint8Array, f: Int32Array, n: number) {
     const seen = this.msmarco === "seen";
     if (n !== 3)
       this.failFieldCount(
@@ -142,13 +142,13 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.rows.add(qid, buf, f[2], f[3], -rank, this.line);
   }
 
-  protected override tag(bytes: Uint8Array, start: number, end: number): void {
+  protected override tag(bytes: Uint8Array, start: number, end: number) {
     this.tagBytes = bytes;
     this.tagStart = start;
     this.tagEnd = end;
   }
 
-  protected override linesDone(buf: Uint8Array): void {
+  protected override linesDone(buf: Uint8Array) {
     super.linesDone(buf);
     // Copied now: the next lines write over these bytes.
     if (this.tagBytes) this.runTag = this.tagBytes.slice(this.tagStart, this.tagEnd);

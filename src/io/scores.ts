@@ -24,7 +24,7 @@ export class ScoresParser extends KernelLineParser {
     super(options, { file: required(STRING), expectedBytes: COUNT }, "ScoresParser", 4, "scores");
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (n !== 1 && n !== 3) this.failFieldCount("1 field (score) or 3 (qid docIndex score)", 3);
     const s = f[2 * n - 2];
     this.rows.add(0, buf, s, s, this.numberField(buf, n - 1, "score"), this.line);

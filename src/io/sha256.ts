@@ -71,7 +71,7 @@ export class Sha256 {
   }
 
   /** One 64-byte block of `bytes` at `at` compressed into the hash (6.2.2). */
-  private block(bytes: Uint8Array, at: number): void {
+  private block(bytes: Uint8Array, at: number) {
     const w = this.w;
     for (let t = 0; t < 16; t++) {
       const i = at + t * 4;
