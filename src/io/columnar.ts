@@ -27,7 +27,7 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** A RowsBuilder's rows shaped as the TREC parsers' per-row output (not in json.ts: the CLI's bundle keeps the JSON parser apart). */
+/** A RowsBuilder's rows as the TREC parsers' per-row output (here: the CLI's bundle keeps json.ts apart). */
 export function rowsOf<K extends RowsKind>(
   kind: K,
   rows: ReturnType<RowsBuilder["finish"]>,
@@ -40,7 +40,7 @@ export function rowsOf<K extends RowsKind>(
   return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
 }
 
-/** A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes): only the row group or batch being read is in memory. */
+/** A file read in byte ranges (hyparquet's AsyncBuffer: a File, a file handle, bytes): only the group or batch being read is in memory. */
 export interface ByteSource {
   readonly byteLength: number;
   slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
@@ -54,11 +54,11 @@ export interface ColumnarReadOptions<K extends RowsKind> {
   hint?: string;
   /** Columns the file's path gives (a Hive partition, `bucket=3/`): each row has that text. */
   partition?: Readonly<Record<string, string>>;
-  /** Parquet: read every row group with hyparquet's general reader (for tests of the page decoder). */
+  /** Parquet: every row group by hyparquet's general reader (for tests). */
   generic?: boolean;
 }
 
-/** A file's first bytes as a message shows them: text when printable, else hex. */
+/** A file's first bytes for a message: text if printable, else hex. */
 export function show(bytes: Uint8Array): string {
   if (bytes.length === 0) return "nothing: the file is empty";
   bytes = bytes.subarray(0, 8);
@@ -70,7 +70,7 @@ export function show(bytes: Uint8Array): string {
 
 export type ColumnarFormat = "parquet" | "arrow";
 
-/** A file's format from its first bytes (magic.ts): Parquet, Arrow, else null. */
+/** A file's format from its first bytes, else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   if (!(head instanceof Uint8Array))
     throw usageError(`columnarFormatOf(head): head must be a Uint8Array, not ${shown(head)}`);
@@ -78,7 +78,7 @@ export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   return magic === "parquet" ? magic : magic === "arrow-file" || magic === "arrow-stream" ? "arrow" : null;
 }
 
-/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
+/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time. */
 export async function readColumnarSource<K extends RowsKind>(
   source: ByteSource,
   format: ColumnarFormat,
@@ -118,7 +118,7 @@ export type ColumnValues =
     }
   | { readonly kind: "constant"; readonly text: string };
 
-/** A batch of rows: each role's values, `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
+/** Each role's values for `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
 export interface ColumnBatch {
   readonly qid: ColumnValues;
   readonly docid: ColumnValues;
@@ -132,7 +132,7 @@ export interface ColumnBatch {
   readonly endOfGroup?: boolean;
 }
 
-/** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
+/** Each chosen column's values from `read`, or (null) from the path's partition. */
 export function columnBatch(
   chosen: Partial<ChosenColumns>,
   partition: Readonly<Record<string, string>>,
@@ -156,7 +156,7 @@ export function columnBatch(
   };
 }
 
-/** Where a columnar reader hands each batch; a promise holds the reader until the batch is used. */
+/** A returned promise holds the reader until the batch is used. */
 export type OnBatch = (batch: ColumnBatch) => void | Promise<void>;
 
 export interface ChosenColumns {
@@ -166,10 +166,10 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
-/** The role an error of chooseColumns found no column for, and the columns there were (the page's drop reads them). */
+/** A chooseColumns error's missing role and the columns there were (for the page). */
 export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
 
-/** The columns of each role among a file's and its path's partition's, or an error naming what was looked for and found. */
+/** Each role's column among the file's and its partition's, or an error naming what was looked for and found. */
 export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
   const { file, kind, hint } = o;
   const partition = o.partition ?? {};
@@ -195,7 +195,7 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   return { chosen, partition };
 }
 
-/** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */
+/** `run.parquet: row 57 (column "score"): the score is null` (`line`: the row, from 1). */
 export class RowError extends InputError {
   constructor(
     file: string,
@@ -218,7 +218,7 @@ export interface ColumnarRowsOptions<K extends RowsKind> {
   kind: K;
   /** A run's tag when the file has no tag column. */
   runTag?: string;
-  /** Rows of the input before the first added (a reader given a row group): the first's "line" is lineBase + 1. */
+  /** Input rows before the first added (a reader given a row group). */
   lineBase?: number;
 }
 
@@ -230,7 +230,7 @@ const ROWS_OPTION_TYPES: Readonly<Record<keyof ColumnarRowsOptions<RowsKind>, Op
   lineBase: COUNT,
 };
 
-/** columnarRows' options (ColumnarReadOptions, and ColumnarRows' qids and runTag, and the format). */
+/** columnarRows' options. */
 const READ_OPTION_TYPES: Readonly<Record<string, OptionType>> = {
   file: required(STRING),
   kind: required(oneOf(["qrels", "run"])),
@@ -303,7 +303,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.total += n;
   }
 
-  /** As RunParser.takeQueries: once `minRows` rows are held, hands over every query but the last. */
+  /** As RunParser.takeQueries. */
   takeQueries(minRows: number): RowsOf<K> | null {
     const rows = this.rows;
     if (rows.count < minRows || rows.count === 0) return null;
@@ -319,7 +319,7 @@ export class ColumnarRows<K extends RowsKind> {
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
-  /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */
+  /** A row's "line" as its file and row there (from 1). */
   placeOf(line: number): { file: string; row: number } {
     let s = this.starts[0] ?? { file: this.file, first: 0 };
     for (const x of this.starts) if (x.first < line) s = x;
@@ -330,7 +330,7 @@ export class ColumnarRows<K extends RowsKind> {
     throw rowError(batch.file, batch.firstRow + i, columnName(batch, role), reason);
   }
 
-  /** Each row's query id, interned (the interner asked only when it differs from the row before's). */
+  /** The interner is asked only when a query id differs from the row before's. */
   private internQids(batch: ColumnBatch, n: number) {
     const col = batch.qid;
     const out = this.qidIds;
@@ -414,7 +414,7 @@ export class ColumnarRows<K extends RowsKind> {
     return text.length;
   }
 
-  /** Each row's value: a finite number (a bigint converted as text would be). */
+  /** Finite numbers (a bigint as text would be). */
   private readValues(batch: ColumnBatch, n: number) {
     const col = batch.value;
     const out = this.values;
@@ -494,7 +494,7 @@ function columnName(batch: ColumnBatch, role: Role | "tag") {
   return batch.names[role] ?? role;
 }
 
-/** Row i's value of a column (null for a null). */
+/** Row i's value (null for a null). */
 function valueAt(col: ColumnValues, i: number): unknown {
   if (col.kind === "constant") return col.text;
   if (col.valid && !col.valid(i)) return null;
@@ -552,7 +552,7 @@ export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows 
 }
 
 /** Rows [start, end) as views (document id offsets still into `bytes`). */
-function sliceRows(rows: RunRows, start: number, end: number): RunRows {
+function sliceRows(rows: RunRows, start: number, end: number) {
   const { docids } = rows;
   return {
     ...rows,
@@ -569,7 +569,7 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   };
 }
 
-function copyRows(rows: RunRows): RunRows {
+function copyRows(rows: RunRows) {
   const { docids } = rows;
   const base = docids.offsets[0];
   const end = docids.offsets[rows.length];
@@ -585,8 +585,7 @@ function copyRows(rows: RunRows): RunRows {
   };
 }
 
-/** The RowLines of rows [start, end). */
-function linesOf(lines: RowLines, start: number, end: number): RowLines {
+function linesOf(lines: RowLines, start: number, end: number) {
   const rows: number[] = [0];
   const shifts: number[] = [];
   let k = 0;

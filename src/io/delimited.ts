@@ -79,7 +79,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private fieldCol = 1;
   private inHeader = true;
 
-  private roles: Uint8Array = new Uint8Array(0);
+  private roles = new Uint8Array(0);
   /** Each role's field index, and the header's names and count. */
   private readonly indexOf = [-1, -1, -1, -1];
   private names: string[] = [];

@@ -28,7 +28,7 @@ export const DOCIDS: OptionType = {
   required: true,
 };
 
-function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
+function byteRange(buf: unknown, start: unknown, end: unknown) {
   if (!(buf instanceof Uint8Array))
     return usageError(`Interner.intern(buf, start, end): buf must be a Uint8Array, not ${shown(buf)}`);
   return usageError(

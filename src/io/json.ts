@@ -211,9 +211,9 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private tokAt = 0;
 
   /** The id being read (escapes resolved, UTF-8). */
-  private id: Uint8Array = new Uint8Array(256);
+  private id = new Uint8Array(256);
   private idLen = 0;
-  private num: Uint8Array = new Uint8Array(32);
+  private num = new Uint8Array(32);
   private numLen = 0;
   /** \uXXXX: digits read and value so far; a high surrogate waiting for its low half (0: none). */
   private hexDigits = 0;
@@ -496,7 +496,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.id[this.idLen++] = v;
   }
 
-  private growId(need: number): Uint8Array {
+  private growId(need: number) {
     if (need > MAX_LINE_BYTES) this.tokenTooLong(this.idWhat());
     this.id = grow(this.id, Math.max(need, 2 * this.id.length), this.idLen);
     return this.id;

@@ -17,7 +17,7 @@ import { LastId } from "./last-id-cache.js";
 import { LineParser } from "./line-parser.js";
 import { grow, RowsBuilder, type QuerySpans } from "./rows.js";
 
-/** The line formats the kernel's fast path reads (assembly/parse.ts). */
+/** The formats assembly/parse.ts reads. */
 export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
 /** assembly/parse.ts's constants, read once. */
@@ -57,7 +57,7 @@ function layoutOf(instance: WebAssembly.Instance): ParseLayout {
 export interface LineHost {
   line: number;
   readonly lastQid: LastId;
-  /** Parses the line at bytes[p] (every error is found here); returns the index after it. */
+  /** Parses the line at bytes[p] (every error is found here). */
   slowLine(bytes: Uint8Array, p: number): number;
   /** Runs: the last row's run tag is bytes[start, end). */
   tag?(bytes: Uint8Array, start: number, end: number): void;
@@ -154,7 +154,6 @@ export class KernelRows extends RowsBuilder {
     return align(this.poolAt + this.poolCap + 16, 16);
   }
 
-  /** For a join in this memory after finish(). */
   columns(): KernelColumns {
     return {
       instance: this.wasm.instance,
@@ -255,7 +254,6 @@ export class KernelRows extends RowsBuilder {
     return { ids: this.spanIds.slice(0, this.nSpans), starts };
   }
 
-  /** keepRoom for firstRepeated over queries `starts`. */
   keepRepeatRoom(starts: Int32Array) {
     this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
   }
@@ -401,7 +399,6 @@ export abstract class KernelLineParser extends LineParser {
     this.lastQid.release();
   }
 
-  /** The line the kernel left at bytes[p]; returns the index after it. */
   protected slowLine(bytes: Uint8Array, p: number): number {
     return this.fieldLine(bytes, p);
   }

@@ -88,7 +88,6 @@ export class InputHead {
     return true;
   }
 
-  /** Hands `chunk` to `parse`, after the bytes gathered. */
   pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void) {
     if (this.pending) {
       const rest = this.add(chunk);
@@ -162,7 +161,7 @@ export abstract class LineParser {
     return this.line - 1;
   }
 
-  /** Parses the next piece of the input (cut anywhere); keeps no reference to it after. */
+  /** The next piece of the input (cut anywhere); no reference to it is kept. */
   push(chunk: Uint8Array) {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
@@ -210,18 +209,18 @@ export abstract class LineParser {
     }
   }
 
-  /** Keeps the first error (an input is bad once), said as the binary format where it is one. */
+  /** Keeps the first error (an input is bad once). */
   private failed(e: unknown): unknown {
     this.error = this.inputHead.explain(e);
     return this.error;
   }
 
-  /** Parses the whole lines in buf[start, end) (buf[end - 1] is '\n'), counting `line`. */
+  /** The whole lines in buf[start, end) (buf[end - 1] is '\n'). */
   protected parseLines(buf: Uint8Array, p: number, end: number) {
     while (p < end) p = this.fieldLine(buf, p);
   }
 
-  /** Parses a line as fields, hands a row (not blank, not a comment) to row(); returns the index after its '\n'. */
+  /** Hands a non-blank, non-comment line's fields to row(); returns the index after its '\n'. */
   protected fieldLine(buf: Uint8Array, p: number): number {
     const next = this.tokenize(buf, p, this.maxFields);
     if (this.nFields !== 0) this.row(buf, this.fields, this.nFields);
@@ -422,7 +421,7 @@ export abstract class TextRowsParser extends LineParser {
   }
 }
 
-/** buf[start, end) quoted for an error message, shortened if long. */
+/** buf[start, end) quoted for a message, shortened if long. */
 export function quote(buf: Uint8Array, start: number, end: number): string {
   const max = 40;
   let text = utf8Decoder.decode(buf.subarray(start, Math.min(end, start + max)));
