@@ -128,7 +128,7 @@ export interface ColumnBatch {
   readonly file: string;
   readonly firstRow: number;
   readonly names: ChosenColumns;
-  /** The batch ends a row group (a record batch is one): a run read in blocks hands on its queries there, so what is found first does not depend on the threads. */
+  /** Ends a row group (as a record batch does): where a run read in blocks hands on its queries, alike whatever the threads. */
   readonly endOfGroup?: boolean;
 }
 
@@ -254,7 +254,7 @@ function checkSource(source: unknown, call: string): asserts source is ByteSourc
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
-/** A columnar input's rows, batch by batch; a row's "line" is its number over the whole input, from 1 (placeOf gives back its file and row). */
+/** A columnar input's rows, batch by batch; a row's "line" is its number over the whole input, from 1. */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
   private readonly file: string;
@@ -517,7 +517,7 @@ function describe(v: unknown) {
   return typeof v;
 }
 
-/** All the rows of a Parquet or Arrow file, as the text parsers give them, the format from its first bytes unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`. */
+/** All the rows of a Parquet or Arrow file, as the text parsers give them: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`. */
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },

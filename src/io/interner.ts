@@ -54,7 +54,7 @@ export class Interner {
   /** Id i's hash: a rehash reads 4 bytes an id, in order, and hashes nothing. */
   private hashes: Int32Array;
   private count = 0;
-  /** Linear probing, a power of two at most half full (at 3/4, lookups among 10M ids were 30% slower); 4 bytes a slot: cache and TLB misses cost most. */
+  /** Linear probing, at most half full (at 3/4, lookups among 10M ids were 30% slower); 4 bytes a slot: cache misses cost most. */
   private table: Int32Array;
   private mask: number;
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: keeps internBatch's touching loads
@@ -107,7 +107,7 @@ export class Interner {
     }
   }
 
-  /** n internHashed calls into out. Past ~100k ids each probe is a cache miss that can't overlap (the loop branches on it): first passes touch every slot and offset with independent loads, then probes hit cache (4x faster at 10M ids). */
+  /** n internHashed calls. Past ~100k ids a probe is a cache miss the loop's branch can't overlap: first passes touch every slot and offset with independent loads (4x faster at 10M ids). */
   internBatch(buf: Uint8Array, starts: Int32Array, ends: Int32Array, hashes: Int32Array, n: number, out: Int32Array) {
     const table = this.table;
     const mask = this.mask;
@@ -164,7 +164,7 @@ export class Interner {
     return utf8Decoder.decode(this.bytesOf(id));
   }
 
-  /** stringOf of many ids, in one decode where all are ASCII: in Chromium a decode costs ~1 µs, 0.3 s of a 300,000-query join. */
+  /** stringOf of many ids, one decode if all ASCII: a decode costs ~1 µs in Chromium, 0.3 s of a 300,000-query join. */
   stringsOf(ids: readonly number[]): string[] {
     const offsets = this.offsets;
     const pool = this.bytes;
@@ -234,7 +234,7 @@ export class Interner {
     return id;
   }
 
-  /** Room for about `ids` ids of `bytes` bytes (a parser's estimate): one rehash. The table is sized for 90% of `ids`, so a slightly high estimate doesn't double it (+256 MB at 30M ids). */
+  /** Room for about `ids` ids of `bytes` bytes: one rehash, sized for 90% of `ids` so a slightly high estimate doesn't double it (+256 MB at 30M ids). */
   reserve(ids: number, bytes: number) {
     if (ids + 1 > this.offsets.length) {
       this.offsets = grow(this.offsets, ids + 1, this.count + 1);

@@ -50,7 +50,7 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
   expectedBytes: COUNT,
 };
 
-/** What the JSON and CSV/TSV parsers share (they read byte by byte: a value or record may span lines); an error is thrown again by every later call. */
+/** The JSON and CSV/TSV parsers (byte by byte: a value or record may span lines); an error is thrown again by every later call. */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
   /** The byte being read's offset; `reservedAt`: at the last reserve(). */
   protected abs = 0;

@@ -128,7 +128,7 @@ export class KernelRows extends RowsBuilder {
     this.state[this.k.qidLen >> 2] = -1;
   }
 
-  /** Grows the memory for `bytes` more after the columns, for a join: never after finish(), so views stay valid. */
+  /** Room for `bytes` more after the columns, for a join: the memory never grows after finish(). */
   keepRoom(bytes: number) {
     this.ensure(this.free + bytes);
   }
@@ -176,7 +176,7 @@ export class KernelRows extends RowsBuilder {
     super.reserve(bytes, shortestLine);
   }
 
-  /** Near the memory's or offsets' limit, only what the range being reserved needs: a file past it fails there, not at a doubling. */
+  /** Near the limit, only what the range being reserved needs: a file past it fails there, not at a doubling. */
   protected override resize(rows: number, poolBytes: number) {
     let r = Math.max(rows, this.rowCap);
     let p = Math.max(poolBytes, this.poolCap);
@@ -258,7 +258,7 @@ export class KernelRows extends RowsBuilder {
     this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
   }
 
-  /** LETOR: the first row whose document id came earlier in its query, or -1 (assembly/parse.ts firstRepeated). */
+  /** LETOR: assembly/parse.ts firstRepeated. */
   firstRepeated(starts: Int32Array): number {
     const nq = starts.length - 1;
     const size = repeatTableSlots(starts);
@@ -281,7 +281,7 @@ export class KernelRows extends RowsBuilder {
     return { ids: new Int32Array(buf, at, runs).slice(), starts };
   }
 
-  /** Parses the whole lines buf[p, end): the kernel for `format`, `host.slowLine` the rest. The host's bytes stay until the next call. */
+  /** The kernel parses the whole lines buf[p, end), `host.slowLine` those it leaves. */
   parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number) {
     const run = format === "run";
     const letor = format === "letor";
@@ -350,7 +350,7 @@ function repeatTableSlots(starts: Int32Array) {
   return size;
 }
 
-/** A parser whose usual lines the kernel reads (KernelRows.parseLines), the rest its slowLine, docids interned or not. */
+/** A parser whose usual lines the kernel reads (KernelRows.parseLines), the rest its slowLine. */
 export abstract class KernelLineParser extends LineParser {
   protected readonly rows: KernelRows;
   protected readonly lastQid: LastId;

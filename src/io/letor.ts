@@ -164,7 +164,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return p;
   }
 
-  /** Checks the feature at buf[p] is INDEX:VALUE, a whole number (from 1 in SVMlight, 0 in XGBoost and LightGBM) and a decimal (nan, inf too, as strtod and Python write them); returns the index past it. */
+  /** Checks the feature at buf[p] is INDEX:VALUE: a whole number (from 1 in SVMlight, 0 in XGBoost, LightGBM) and a decimal (nan, inf too, as strtod and Python write them). */
   private checkFeature(buf: Uint8Array, p: number) {
     const start = p;
     let c = buf[p];

@@ -68,7 +68,7 @@ export class InputHead {
   private n = 0;
   pending = true;
 
-  /** Gathers `chunk`'s bytes while they may begin a magic number (none starts with a text byte): null, else the rest. */
+  /** Gathers bytes while they may begin a magic number (none starts with a text byte): null, else the rest. */
   add(chunk: Uint8Array): Uint8Array | null {
     let k = 0;
     while (k < chunk.length && this.n < HEAD_BYTES && this.mayBeBinary()) this.bytes[this.n++] = chunk[k++];
@@ -126,7 +126,7 @@ export abstract class LineParser {
   protected readonly file: string;
   protected line = 1;
 
-  /** Set by tokenize(): field i is [2i, 2i + 1] (i < MAX_FIELDS); their count (0: blank or comment); the line's first byte and its '\n' (or CRLF's '\r'). */
+  /** Set by tokenize(): field i is [2i, 2i + 1]; their count (0: blank or comment); the line's first byte and its '\n' (or CRLF's '\r'). */
   protected readonly fields = new Int32Array(2 * MAX_FIELDS);
   protected nFields = 0;
   protected lineStart = 0;
@@ -276,7 +276,7 @@ export abstract class LineParser {
     if (start < chunk.length) this.hold(chunk, start, chunk.length, at);
   }
 
-  /** Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
+  /** Adds src[start, end) to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
   private hold(src: Uint8Array, start: number, end: number, at: number) {
     const from = this.carryLen;
     if (from === 0) {
@@ -321,7 +321,7 @@ export abstract class LineParser {
     this.carryLen = need;
   }
 
-  /** Splits the line at buf[p] between blanks: the first `maxFields` fields in `fields`, all counted in `nFields` (0: blank or '#'). Returns the index past its '\n'. */
+  /** Splits the line at buf[p] at blanks into `fields` (the first `maxFields`) and `nFields`; returns the index past its '\n'. */
   protected tokenize(buf: Uint8Array, p: number, maxFields: number): number {
     const fields = this.fields;
     this.lineStart = p;

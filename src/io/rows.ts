@@ -33,7 +33,7 @@ export function rowHash(buf: Uint8Array, start: number, end: number): number {
   return h ^ (h >>> 16);
 }
 
-/** Query ids as runs: rows [starts[k], starts[k + 1]) have ids[k]; starts ends with the row count. Loops go over a block's thousands of runs, not its million rows. */
+/** Rows [starts[k], starts[k + 1]) have query id ids[k]: loops go over a block's thousands of runs, not its million rows. */
 export interface QuerySpans {
   readonly ids: Int32Array;
   readonly starts: Int32Array;
@@ -106,7 +106,7 @@ export function docidString(docids: RowDocids, row: number): string {
   return utf8Decoder.decode(docidBytes(docids, row));
 }
 
-/** The per-row columns, room made ahead by reserve() once per range of lines (no check a row), sized from the input's size once a sample is read; finish() returns views. */
+/** The per-row columns, room made by reserve() once per range of lines (no check a row), sized from the input's size after a sample. */
 export class RowsBuilder {
   qid: Int32Array;
   value: Float64Array;
@@ -134,7 +134,7 @@ export class RowsBuilder {
     this.pool = new Uint8Array(4096);
   }
 
-  /** Room for `bytes` of whole lines: bytes / `shortestLine` rows (no TREC line is shorter than "q 0 d 1\n"; a lone score, "1\n") and `bytes` of ids. */
+  /** Room for `bytes` of whole lines: bytes / `shortestLine` rows (TREC's shortest is "q 0 d 1\n") and `bytes` of ids. */
   reserve(bytes: number, shortestLine = 8) {
     const before = this.bytesSeen;
     this.bytesSeen += bytes;
@@ -159,7 +159,7 @@ export class RowsBuilder {
     if (poolBytes > this.pool.length) this.pool = grow(this.pool, poolBytes, this.used);
   }
 
-  /** A column's new capacity: past a sample of an input of known size, that scaled to the whole +5% (later ids may be longer), at least 1.25x; else doubled. Spare capacity is memory held a whole evaluation. */
+  /** Past a sample of an input of known size, the sample scaled to the whole +5% (later ids may be longer), at least 1.25x; else doubled. Spare room is held a whole evaluation. */
   private capacity(needed: number, have: number, current: number, before: number, slack: number) {
     if (this.expectedBytes > before && before >= 1 << 16) {
       const estimate = Math.ceil((have * 1.05 * this.expectedBytes) / before) + slack;
@@ -195,7 +195,7 @@ export class RowsBuilder {
     this.count = row + 1;
   }
 
-  /** Hands over rows [0, k) as copies and keeps the rest (a run streams in bounded memory). The copies share one ArrayBuffer, which moves to another thread and may come back (`into`) to be reused: fresh pages fault on first write. */
+  /** Hands over rows [0, k) as copies in one ArrayBuffer, which moves to another thread and may come back (`into`) for reuse: fresh pages fault on first write. */
   take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines };
   take(
     k: number,
@@ -319,7 +319,7 @@ export function ids(docs: RowDocids): Ids {
   return { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offsets };
 }
 
-/** Whether x.bytes[a, a + len) equals y.bytes[b, b + len), 4 bytes at a time; 4 to 12 bytes as three overlapping words, no branch. Byte by byte took a quarter of the join's time. */
+/** 4 bytes at a time; 4 to 12 as three overlapping words, no branch (byte by byte took a quarter of the join's time). */
 export function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): boolean {
   const xw = x.words;
   const yw = y.words;

@@ -87,7 +87,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   }
 
   protected override parseLines(buf: Uint8Array, p: number, end: number) {
-    // The first line decides the shape (row()); MS MARCO's lines are all slow (the kernel reads TREC's) and need the kernel path's room.
+    // The first line decides the shape (row()); MS MARCO's lines are all slow, and need the kernel path's room.
     if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
     if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
@@ -155,7 +155,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.tagBytes = null;
   }
 
-  /** "per-row" only: once `minRows` rows are parsed, hands over (and forgets) all but the last query, else null; the caller checks a query does not come back. `into`: a buffer to reuse (RowsBuilder.take). */
+  /** "per-row" only: once `minRows` rows are parsed, hands over (and forgets) all but the last query, else null. `into`: RowsBuilder.take's. */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
     if (this.docidNames) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
