@@ -1,5 +1,3 @@
-// Which named column holds each role: one rule for CSV/TSV headers and Parquet and Arrow columns.
-
 /** Names for each role, the first present used (`query-id`, `corpus-id`, qrels' `score`: BEIR's). `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only. */
 export const DEFAULT_COLUMNS = {
   qid: ["qid", "query", "query_id", "query-id", "topic"],
@@ -16,7 +14,7 @@ export interface ColumnNames {
   tag?: string;
 }
 
-/** The index of the column given (as written, else ignoring case and blanks) or of the first default; or -1. */
+/** The column given (as written, else ignoring case and blanks) or the first default; or -1. */
 export function findColumn(names: readonly string[], given: string | undefined, defaults: readonly string[]): number {
   const norm = names.map((s) => s.trim().toLowerCase());
   if (given !== undefined) {

@@ -128,7 +128,7 @@ export interface ColumnBatch {
   readonly file: string;
   readonly firstRow: number;
   readonly names: ChosenColumns;
-  /** Ends a row group (as a record batch does): where a run read in blocks hands on its queries, alike whatever the threads. */
+  /** Ends a row group (a record batch does): a run read in blocks hands on its queries there, whatever the threads. */
   readonly endOfGroup?: boolean;
 }
 
@@ -169,7 +169,7 @@ export interface ChosenColumns {
 /** A chooseColumns error's missing role and the columns there were (for the page). */
 export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
 
-/** Each role's column among the file's and its partition's, or an error naming what was looked for and found. */
+/** Each role's column among the file's and its partition's, else an error. */
 export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
   const { file, kind, hint } = o;
   const partition = o.partition ?? {};
@@ -254,7 +254,7 @@ function checkSource(source: unknown, call: string): asserts source is ByteSourc
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
-/** A columnar input's rows, batch by batch; a row's "line" is its number over the whole input, from 1. */
+/** A row's "line" is its number over the whole input, from 1. */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
   private readonly file: string;
@@ -533,7 +533,7 @@ export async function columnarRows<K extends RowsKind>(
   return rows.finish();
 }
 
-/** Run rows cut before their last query: `head` (null if one query only) and `tail`, the last, copied. */
+/** Run rows cut before their last query: `head` (null if one query) and `tail` (copied). */
 export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: RunRows } {
   const n = rows.length;
   let k = n - 1;
@@ -542,7 +542,7 @@ export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: Run
   return { head: sliceRows(rows, 0, k), tail: copyRows(sliceRows(rows, k, n)) };
 }
 
-/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query only). */
+/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query). */
 export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows | null } {
   const n = rows.length;
   let k = 1;

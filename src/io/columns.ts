@@ -2,7 +2,7 @@
  * Growable typed-array columns in blocks, copied once into one array at finish(): doubling one array copies
  * each value log2(n) times and first-touches 4x the final size (~300 MB/s on a Firecracker VM, slower than parsing).
  */
-/** Blocks start small (parsers often get a few lines) and double up to 128 KiB of float64, small enough for malloc to recycle. */
+/** Blocks start small (parsers often get a few lines), doubling to 128 KiB of float64, small enough for malloc to recycle. */
 const FIRST_BLOCK = 256;
 const MAX_BLOCK = 1 << 14;
 

@@ -9,7 +9,7 @@ const POW10 = new Float64Array(23);
 for (let i = 0, p = 1; i < 23; i++, p *= 10) POW10[i] = p;
 const TWO53 = 9007199254740992;
 
-/** The finite number in buf[start, end), or NaN for what is no decimal or not finite ("nan", "1e400"): numberProblem says which. */
+/** The finite decimal in buf[start, end), else NaN (numberProblem says why). */
 export function parseFinite(buf: Uint8Array, start: number, end: number): number {
   let p = start;
   if (p >= end) return NaN;
@@ -63,7 +63,7 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
 /** -1 for '-', 1 for '+', else 0. */
 const signOf = (c: number) => (c === 45 ? -1 : c === 43 ? 1 : 0);
 
-/** Why parseFinite rejected buf[start, end): "is not a finite number" (nan, inf, overflow), else "is not a number". */
+/** Why parseFinite rejected buf[start, end). */
 export function numberProblem(buf: Uint8Array, start: number, end: number): string {
   const text = latin1(buf, start, end);
   if (/^[+-]?(inf|infinity|nan)$/i.test(text) || /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {

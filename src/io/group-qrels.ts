@@ -28,7 +28,7 @@ export interface GroupQrels {
   group: string[];
   docno: string[];
   value: Float64Array;
-  /** Each value as C's atol reads it (trec_eval's qrels_jg labels: "1.5" is 1, "1e1" is 1, "-0.5" is 0). */
+  /** Each value as atol reads it (trec_eval's qrels_jg labels: "1.5" is 1, "1e1" is 1). */
   long: Float64Array;
   lines: Int32Array;
   length: number;

@@ -223,7 +223,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private qid = -1;
   private queryFirstRow = 0;
   private seenQuery = new Uint8Array(64);
-  /** The query's documents by hash: stamp[slot] === generation marks a used slot (a new query bumps it). */
+  /** The query's documents by hash: stamp[slot] === generation (bumped per query) marks a used slot. */
   private slots = new Int32Array(64);
   private stamps = new Int32Array(64);
   private generation = 1;

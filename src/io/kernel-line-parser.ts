@@ -197,7 +197,7 @@ export class KernelRows extends RowsBuilder {
     return { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end: poolAt + poolBytes + 16 };
   }
 
-  /** Lays the columns out anew, last to first: each only moves up, so none is overwritten. */
+  /** Moves the columns last to first: each only moves up, so none is overwritten. */
   private place(rows: number, poolBytes: number) {
     const { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end } = this.layout(rows, poolBytes);
     if (poolBytes > MAX_POOL_BYTES)

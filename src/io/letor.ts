@@ -200,7 +200,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     }
   }
 
-  /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p]; returns the index of the line's '\n'. */
+  /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p]. */
   private scanComment(buf: Uint8Array, p: number) {
     let prev = HASH;
     let q = p + 1;

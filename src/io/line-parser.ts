@@ -15,7 +15,7 @@ export const TAB = 9;
 export const HASH = 35;
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** The most bytes a line (a CSV/TSV record, a JSON token) may hold: an endless line (a gzip bomb) must not take all memory. */
+/** The most bytes a line (a CSV/TSV record, a JSON token) may hold: an endless line must not take all memory. */
 export const MAX_LINE_BYTES = 64 << 20;
 const MAX_LINE_TEXT = "64 MiB";
 const PIECE = 16 << 20;
@@ -137,7 +137,7 @@ export abstract class LineParser {
 
   private carry = new Uint8Array(1024);
   private carryLen = 0;
-  /** The byte offset of carry[0]; the unfinished line is a comment (1), not (0), or blank so far (-1). */
+  /** carry[0]'s byte offset; the unfinished line is a comment (1), not (0), or blank so far (-1). */
   private carryAt = 0;
   private carryKind = -1;
   /** The next chunk's byte offset. */
@@ -248,7 +248,7 @@ export abstract class LineParser {
   }
 
   private feed(chunk: Uint8Array) {
-    // In pieces, so a line past the bound is always held: it fails alike however the input was cut.
+    // In pieces, so a line past the bound fails alike however the input was cut.
     if (chunk.length > MAX_LINE_BYTES) {
       for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
       return;
@@ -276,7 +276,7 @@ export abstract class LineParser {
     if (start < chunk.length) this.hold(chunk, start, chunk.length, at);
   }
 
-  /** Adds src[start, end) to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
+  /** Adds to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
   private hold(src: Uint8Array, start: number, end: number, at: number) {
     const from = this.carryLen;
     if (from === 0) {
@@ -301,7 +301,7 @@ export abstract class LineParser {
     if (over) throw tooLong(this.file, this.line, MAX_LINE_BYTES + 1, "the line", this.carryAt);
   }
 
-  /** Throws the error of carry[i], a byte no line may have: its whole line's, whatever the chunks. */
+  /** Throws carry[i]'s error as its whole line would, whatever the chunks. */
   private badHeld(i: number): never {
     const line = this.line;
     const upTo = new Uint8Array(i + 2);
@@ -387,7 +387,7 @@ export abstract class LineParser {
   }
 }
 
-/** Lines of `names` fields, numeric where `numeric` says, else text: trec_eval's prefs, zscores and group qrels. */
+/** Lines of `names` fields, numeric where `numeric` says (prefs, zscores, group qrels). */
 export abstract class TextRowsParser extends LineParser {
   protected readonly texts: string[][] = [];
   protected readonly numbers: Float64Column[] = [];

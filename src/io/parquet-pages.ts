@@ -146,7 +146,7 @@ export class NullValue extends Error {
   }
 }
 
-/** One column chunk's pages (`bytes`: from its dictionary page, if any), decoded one at a time. */
+/** A column chunk's pages (`bytes`: from its dictionary page, if any). */
 export class ColumnPages {
   private readonly reader: { view: DataView; offset: number };
   private dictionary:
@@ -221,7 +221,7 @@ export class ColumnPages {
         this.rows += h.num_values;
         return h.num_values;
       }
-      // An index page, or another the format may add.
+      // An index page, or another kind.
     }
   }
 
@@ -231,7 +231,7 @@ export class ColumnPages {
     return 0;
   }
 
-  /** PLAIN values of a dictionary page, in this column's layout. */
+  /** A dictionary page's PLAIN values. */
   private plain(page: Uint8Array, n: number) {
     const r = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
     if (this.kind === "bytes") {

@@ -19,10 +19,10 @@ import {
 import type { RowsKind } from "./json.js";
 import { endsAsBegun, magicOf } from "./magic.js";
 
-/** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
+/** A larger row group (Spark's are 128 MB) is read in slices. */
 const SLICE_ROWS = 1 << 20;
 
-/** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
+/** Loaded when a Parquet file is first read. */
 async function hyparquet() {
   const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   return { ...h, compressors: c.compressors };
@@ -69,7 +69,7 @@ export function parquetKeyValues(metadata: FileMetaData): Record<string, string>
   return out;
 }
 
-/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`. */
+/** `DOUBLE`, `BYTE_ARRAY (STRING)`. */
 function typeName(e: SchemaElement) {
   const logical = e.logical_type?.type ?? e.converted_type;
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
@@ -197,7 +197,7 @@ export async function readParquet<K extends RowsKind>(
           (name) => roleWhat(roleOf(name), kind),
         );
       } catch (e) {
-        // A page the decoder does not take, before any row was handed on: the general reader reads the group.
+        // A page the decoder doesn't take, before any row was handed on: the general reader reads the group.
         if (!(e instanceof Unsupported) || e.emitted > 0)
           throw e instanceof Unsupported
             ? badInput(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`)
@@ -235,7 +235,7 @@ export async function readParquet<K extends RowsKind>(
   }
 }
 
-/** Row groups read by the page decoder and by hyparquet's general reader (for tests). */
+/** Row groups read by each decoder (for tests). */
 export const parquetGroupsRead = { pages: 0, general: 0 };
 
 class Unsupported extends Error {
@@ -247,7 +247,7 @@ class Unsupported extends Error {
   }
 }
 
-/** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
+/** Rows decoded per column before a batch is handed on (a page holds ~1 MB). */
 const BATCH_ROWS = 1 << 18;
 
 /** A row group decoded page by page, handed to `emit` as the slowest column's pages come. */

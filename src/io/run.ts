@@ -73,7 +73,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
   private tagStart = 0;
   private tagEnd = 0;
   private runTag: Uint8Array = new Uint8Array(0);
-  /** MS MARCO's shape: "given" (options.shape), "seen" (the first line's: ranks 1, 2, 3), false for TREC, null until known. */
+  /** MS MARCO's shape: "given" (options.shape), "seen" (from the first line), false for TREC, null until known. */
   private msmarco: "given" | "seen" | false | null;
   /** MS MARCO: the last row's query and rank; the run tag (its lines have none). */
   private rankQid = -1;
