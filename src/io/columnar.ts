@@ -19,7 +19,7 @@ import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import { INTERNER, type Interner } from "./interner.js";
 import type { RowsKind, RowsOf } from "./json.js";
 import { magicOf } from "./magic.js";
-import { RowsBuilder } from "./rows.js";
+import { grow, RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
 
@@ -602,11 +602,9 @@ function linesOf(lines: RowLines, start: number, end: number) {
 export function concatRows(a: RunRows, b: RunRows): RunRows {
   if (a.length === 0) return b;
   const n = a.length + b.length;
-  const qid = new Int32Array(n);
-  qid.set(a.qid);
+  const qid = grow(a.qid, n);
   qid.set(b.qid, a.length);
-  const score = new Float64Array(n);
-  score.set(a.score);
+  const score = grow(a.score, n);
   score.set(b.score, a.length);
   const aBase = a.docids.offsets[0];
   const aBytes = a.docids.offsets[a.length] - aBase;
@@ -618,8 +616,7 @@ export function concatRows(a: RunRows, b: RunRows): RunRows {
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i <= a.length; i++) offsets[i] = a.docids.offsets[i] - aBase;
   for (let i = 1; i <= b.length; i++) offsets[a.length + i] = aBytes + b.docids.offsets[i] - bBase;
-  const hashes = new Int32Array(n);
-  hashes.set(a.docids.hashes);
+  const hashes = grow(a.docids.hashes, n);
   hashes.set(b.docids.hashes, a.length);
   // Row r of b is row a.length + r here: its stretches start a.length later, shifts a.length less.
   const rows = Int32Array.from([...a.lines.rows, ...Array.from(b.lines.rows, (r) => r + a.length)]);

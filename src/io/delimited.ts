@@ -332,6 +332,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
     if (nf === 1 && this.fieldLen === 0 && !this.quoted) return; // a blank line
     if (nf !== this.nFields) {
+      const reason = `expected ${this.nFields} fields as in the header, found ${nf}`;
       if (nf < this.nFields) {
         for (const role of [QID, DOCID, VALUE]) {
           const i = this.indexOf[role];
@@ -341,14 +342,9 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
             );
           }
         }
-        this.fail(`expected ${this.nFields} fields as in the header, found ${nf}`);
+        this.fail(reason);
       }
-      throw new InputError(
-        this.file,
-        this.extraLine,
-        this.extraCol,
-        `expected ${this.nFields} fields as in the header, found ${nf}`,
-      );
+      throw new InputError(this.file, this.extraLine, this.extraCol, reason);
     }
     const bufs = this.bufs;
     const lens = this.lens;
