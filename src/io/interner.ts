@@ -107,7 +107,7 @@ export class Interner {
     }
   }
 
-  /** n internHashed calls. Past ~100k ids a probe is a cache miss the loop's branch can't overlap: first passes touch every slot and offset with independent loads (4x faster at 10M ids). */
+  /** As n internHashed(buf, starts[i], ends[i], hashes[i]) into out. Past ~100k ids a probe is a cache miss the loop's branch can't overlap: first passes touch every slot and offset with independent loads (4x faster at 10M ids). */
   internBatch(buf: Uint8Array, starts: Int32Array, ends: Int32Array, hashes: Int32Array, n: number, out: Int32Array) {
     const table = this.table;
     const mask = this.mask;

@@ -123,7 +123,7 @@ export class KernelRows extends RowsBuilder {
     this.st = align(this.wasm.exports.heapBase(), 16);
     this.base = align(this.st + this.k.stateBytes, 16);
     this.place(256, 4096);
-    // A given-back memory holds old bytes.
+    // A given-back memory holds old bytes: offsets[0] must be 0.
     this.offsets[0] = 0;
     this.state[this.k.qidLen >> 2] = -1;
   }
@@ -281,7 +281,7 @@ export class KernelRows extends RowsBuilder {
     return { ids: new Int32Array(buf, at, runs).slice(), starts };
   }
 
-  /** The kernel parses the whole lines buf[p, end), `host.slowLine` those it leaves. */
+  /** The kernel parses the whole lines buf[p, end), `host.slowLine` those it leaves; the host's bytes stay until the next call. */
   parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number) {
     const run = format === "run";
     const letor = format === "letor";
