@@ -159,7 +159,7 @@ function isNumberType(t: ArrowType) {
   return DataType.isInt(t) || DataType.isFloat(t);
 }
 
-/** A column as ColumnValues: its buffers where their layout allows, else each value through `get`. */
+/** Its buffers where their layout allows, else each value through `get`. */
 function columnOf(v: Vector): ColumnValues {
   if (v.data.length !== 1) return generic(v);
   const data = v.data[0] as Data;

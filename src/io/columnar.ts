@@ -166,7 +166,7 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
-/** A chooseColumns error's missing role and the columns there were (for the page). */
+/** A chooseColumns error's missing role and the columns (for the page). */
 export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
 
 /** Each role's column among the file's and its partition's, else an error. */
@@ -376,7 +376,7 @@ export class ColumnarRows<K extends RowsKind> {
     return this.qidNames.intern(this.scratch, 0, len);
   }
 
-  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns their length. */
+  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns the length. */
   private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role) {
     if (typeof v === "string") {
       if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);

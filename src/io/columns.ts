@@ -24,7 +24,7 @@ abstract class Column<T extends Typed> {
     return this.fullLength + this.used;
   }
 
-  /** The values as a typed array of exactly `length` entries; the column is left empty. */
+  /** The values as one typed array; the column is left empty. */
   finish(): T {
     const out = this.make(this.length);
     let at = 0;

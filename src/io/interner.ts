@@ -194,7 +194,7 @@ export class Interner {
     return out;
   }
 
-  /** The pool: id i is bytes[offsets[i], offsets[i + 1]); views valid until an intern adds an id. */
+  /** Id i is bytes[offsets[i], offsets[i + 1]); views valid until an intern adds an id. */
   pool(): { bytes: Uint8Array; offsets: Int32Array } {
     return {
       bytes: this.bytes.subarray(0, this.bytesLen),
@@ -246,7 +246,7 @@ export class Interner {
     if (slots > this.mask + 1) this.rehash(slots);
   }
 
-  /** Grows the table (doubles by default), touching each block's slots first as internBatch does. */
+  /** Grows the table (doubles by default), touching each block's slots first as internBatch. */
   private rehash(slots = 2 * (this.mask + 1)) {
     const mask = slots - 1;
     const table = new Int32Array(slots);

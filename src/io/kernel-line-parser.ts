@@ -413,7 +413,7 @@ export abstract class KernelLineParser extends LineParser {
     this.rows.add(this.lastQid.get(buf, f[0], f[1]), buf, f[4], f[5], value, this.line);
   }
 
-  /** The interned mode's columns (copies), docids interned into `names` if given. */
+  /** The interned mode's columns (copies). */
   protected interned(names: Interner): { qid: Int32Array; value: Float64Array; docid: Int32Array };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null } {

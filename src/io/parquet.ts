@@ -75,7 +75,7 @@ function typeName(e: SchemaElement) {
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
 }
 
-/** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
+/** Logical types that are not ids or numbers, though stored as integers or bytes. */
 const NOT_PLAIN = new Set([
   "DATE",
   "TIME",
@@ -149,7 +149,7 @@ export async function readParquet<K extends RowsKind>(
   const { file, kind } = o;
   const { metadata, elements, partition, chosen, roles, read } = await prepareParquet(source, o);
   const { parquetScan, compressors } = await hyparquet();
-  // hyparquet's general reader, for the row groups the page decoder does not take (parquet-pages.ts).
+  // For the row groups the page decoder does not take.
   let scan: Awaited<ReturnType<typeof parquetScan>> | undefined;
   const generic = async () => {
     try {
