@@ -1,6 +1,5 @@
-// Qrels and runs from Arrow IPC files (Feather v2) and streams, read with apache-arrow a record batch at
-// a time: a file in byte ranges, a stream as it comes, a file through a pipe whole (apache-arrow needs its
-// footer). Uncompressed IPC only (apache-arrow reads no body compression). Browser compatible.
+// Arrow IPC files (Feather v2) and streams, read with apache-arrow a record batch at a time: a file in byte
+// ranges, a stream as it comes, a file through a pipe whole (it needs its footer). Uncompressed only (apache-arrow's limit).
 import { counted } from "../errors/counted.js";
 import type { Data, DataType as ArrowType, RecordBatch, RecordBatchReader, Schema, Vector } from "apache-arrow";
 import { badInput, RankevalError } from "../errors/errors.js";
@@ -25,7 +24,7 @@ async function* chunksOf(source: ByteSource, start = 0): AsyncGenerator<Uint8Arr
     yield new Uint8Array(await source.slice(at, Math.min(source.byteLength, at + CHUNK)));
 }
 
-/** A ByteSource as the file handle apache-arrow reads an IPC file from (`stat`, `read`, `close`, `fd`). */
+/** A ByteSource as the file handle apache-arrow reads. */
 function fileHandleOf(source: ByteSource) {
   return {
     fd: -1,
@@ -39,7 +38,7 @@ function fileHandleOf(source: ByteSource) {
   };
 }
 
-/** A stream's chunks passed on, its last 8 bytes kept: without the end-of-stream marker it was cut short. */
+/** Keeps a stream's last 8 bytes: without the end-of-stream marker it was cut short. */
 class Tail {
   last = new Uint8Array(0);
   async *watch(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -55,24 +54,13 @@ class Tail {
     }
   }
   get endsWell(): boolean {
-    const t = this.last;
-    return (
-      t.length === 8 &&
-      t[0] === 0xff &&
-      t[1] === 0xff &&
-      t[2] === 0xff &&
-      t[3] === 0xff &&
-      t[4] === 0 &&
-      t[5] === 0 &&
-      t[6] === 0 &&
-      t[7] === 0
-    );
+    return this.last.length === 8 && this.last.every((b, i) => b === (i < 4 ? 0xff : 0));
   }
 }
 
 export type ArrowInput = { source: ByteSource } | { chunks: AsyncIterable<Uint8Array> };
 
-/** Reads an Arrow IPC file or stream into `onBatch`, a record batch at a time, awaiting each call. */
+/** Awaits each onBatch. */
 export async function readArrow<K extends RowsKind>(
   input: ArrowInput,
   o: ColumnarReadOptions<K>,
@@ -110,7 +98,7 @@ export async function readArrow<K extends RowsKind>(
     if (e instanceof RankevalError) throw e;
     throw badInput(`${file}: damaged Arrow IPC data: ${messageOf(e)}`);
   }
-  // A file read whole from a pipe has no tail to check: its reader read up to its footer.
+  // A file read whole from a pipe was read up to its footer.
   if (reader.isFile()) tail = null;
   const schema = reader.schema as Schema | undefined;
   if (!schema) throw badInput(`${file}: damaged Arrow IPC data: no schema (the stream is empty or cut short)`);
@@ -153,7 +141,7 @@ export async function readArrow<K extends RowsKind>(
 
 let DataType: typeof ArrowType;
 
-function isIdType(t: ArrowType): boolean {
+function isIdType(t: ArrowType) {
   if (DataType.isDictionary(t)) return isIdType(t.dictionary);
   return (
     DataType.isUtf8(t) ||
@@ -166,12 +154,12 @@ function isIdType(t: ArrowType): boolean {
   );
 }
 
-function isNumberType(t: ArrowType): boolean {
+function isNumberType(t: ArrowType) {
   if (DataType.isDictionary(t)) return isNumberType(t.dictionary);
   return DataType.isInt(t) || DataType.isFloat(t);
 }
 
-/** A column as ColumnValues: its buffers where their layout allows, else each value through `get`. */
+/** Its buffers where their layout allows, else each value through `get`. */
 function columnOf(v: Vector): ColumnValues {
   if (v.data.length !== 1) return generic(v);
   const data = v.data[0] as Data;

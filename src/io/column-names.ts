@@ -1,9 +1,4 @@
-// Which named column holds each role: one rule for CSV/TSV headers and Parquet and Arrow columns.
-
-/**
- * Names for each role, the first present used. `query-id`, `corpus-id` and, in qrels, `score` are
- * BEIR's. `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only.
- */
+/** Names for each role, the first present used (`query-id`, `corpus-id`, qrels' `score`: BEIR's). `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only. */
 export const DEFAULT_COLUMNS = {
   qid: ["qid", "query", "query_id", "query-id", "topic"],
   docid: ["docid", "doc", "doc_id", "docno", "document", "corpus-id"],
@@ -19,7 +14,7 @@ export interface ColumnNames {
   tag?: string;
 }
 
-/** The index of the column given (as written, else ignoring case and blanks) or of the first default; or -1. */
+/** The column given (as written, else ignoring case and blanks) or the first default; or -1. */
 export function findColumn(names: readonly string[], given: string | undefined, defaults: readonly string[]): number {
   const norm = names.map((s) => s.trim().toLowerCase());
   if (given !== undefined) {
@@ -80,7 +75,7 @@ export function pickColumns(
   if (kind === "run") {
     tag = findColumn(names, given.tag, DEFAULT_COLUMNS.tag);
     if (tag < 0 && given.tag !== undefined) return { missing: "tag", looked: JSON.stringify(given.tag) };
-    // A default name taken already (a column "tag" named as the document id) is no tag.
+    // A default name already taken (a "tag" column named as the document id) is no tag.
     if (given.tag === undefined && ROLES.some((r) => found[r] === tag)) tag = -1;
   }
   return { qid: found.qid, docid: found.docid, value: found.value, tag };

@@ -1,6 +1,5 @@
-// Rows of Parquet and Arrow IPC files into the per-row columns every parser fills (RowsBuilder), a batch
-// at a time, one ColumnValues per role. Ids are strings or integers (in decimal, as text holds them),
-// values finite numbers; a null is an error naming file, row and column. Browser compatible.
+// Parquet and Arrow IPC rows into RowsBuilder's columns, a batch at a time, one ColumnValues per role. Ids are
+// strings or integers (as decimal text), values finite; a null is an error naming file, row and column.
 import {
   ANY,
   badInput,
@@ -20,7 +19,7 @@ import { pickColumns, roleWhat, type Role } from "./column-names.js";
 import { INTERNER, type Interner } from "./interner.js";
 import type { RowsKind, RowsOf } from "./json.js";
 import { magicOf } from "./magic.js";
-import { RowsBuilder } from "./rows.js";
+import { grow, RowsBuilder } from "./rows.js";
 import type { RunRows } from "./run.js";
 import type { RowLines } from "./rows.js";
 
@@ -28,10 +27,7 @@ export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/**
- * Rows taken from a RowsBuilder, shaped as the TREC parsers' per-row output (here, not in json.ts: the
- * command line's bundle keeps the JSON parser in a file of its own).
- */
+/** A RowsBuilder's rows as the TREC parsers' per-row output (here: the CLI's bundle keeps json.ts apart). */
 export function rowsOf<K extends RowsKind>(
   kind: K,
   rows: ReturnType<RowsBuilder["finish"]>,
@@ -44,10 +40,7 @@ export function rowsOf<K extends RowsKind>(
   return (kind === "qrels" ? { ...common, rel: value } : { ...common, score: value, runTag }) as RowsOf<K>;
 }
 
-/**
- * A file read in byte ranges, as hyparquet's AsyncBuffer (a File, a Node file handle, bytes), so that
- * only the row group or record batch being read is in memory.
- */
+/** A file read in byte ranges (hyparquet's AsyncBuffer: a File, a file handle, bytes): only the group or batch being read is in memory. */
 export interface ByteSource {
   readonly byteLength: number;
   slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
@@ -61,11 +54,11 @@ export interface ColumnarReadOptions<K extends RowsKind> {
   hint?: string;
   /** Columns the file's path gives (a Hive partition, `bucket=3/`): each row has that text. */
   partition?: Readonly<Record<string, string>>;
-  /** Parquet: read every row group with hyparquet's general reader (for tests of the page decoder). */
+  /** Parquet: every row group by hyparquet's general reader (for tests). */
   generic?: boolean;
 }
 
-/** A file's first bytes as a message shows them: text when printable, else hex. */
+/** A file's first bytes for a message: text if printable, else hex. */
 export function show(bytes: Uint8Array): string {
   if (bytes.length === 0) return "nothing: the file is empty";
   bytes = bytes.subarray(0, 8);
@@ -77,7 +70,7 @@ export function show(bytes: Uint8Array): string {
 
 export type ColumnarFormat = "parquet" | "arrow";
 
-/** A file's format from its first bytes (magic.ts): Parquet, Arrow, else null. */
+/** A file's format from its first bytes, else null. */
 export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   if (!(head instanceof Uint8Array))
     throw usageError(`columnarFormatOf(head): head must be a Uint8Array, not ${shown(head)}`);
@@ -85,7 +78,7 @@ export function columnarFormatOf(head: Uint8Array): ColumnarFormat | null {
   return magic === "parquet" ? magic : magic === "arrow-file" || magic === "arrow-stream" ? "arrow" : null;
 }
 
-/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time; each reader loaded when first used. */
+/** Reads a Parquet or Arrow file into `onBatch`, a batch at a time. */
 export async function readColumnarSource<K extends RowsKind>(
   source: ByteSource,
   format: ColumnarFormat,
@@ -108,12 +101,7 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/**
- * One column's values for a batch, as a reader has them: `values` (hyparquet's arrays, an Arrow
- * vector's values; null or undefined for a null), `utf8` (Arrow's strings: row i is
- * bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant`
- * (a Hive partition's value).
- */
+/** One column's values for a batch: `values` (null/undefined: a null), `utf8` (row i is bytes[offsets[i], offsets[i + 1])), `dictionary` (row i is dictionary[indices[i]]), `constant` (a Hive partition's value). */
 export type ColumnValues =
   | { readonly kind: "values"; readonly values: ArrayLike<unknown>; readonly valid?: (i: number) => boolean }
   | {
@@ -130,7 +118,7 @@ export type ColumnValues =
     }
   | { readonly kind: "constant"; readonly text: string };
 
-/** A batch of rows: each role's values, `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
+/** Each role's values for `length` rows from row `firstRow` (0-based) of `file` (a dataset's part). */
 export interface ColumnBatch {
   readonly qid: ColumnValues;
   readonly docid: ColumnValues;
@@ -140,14 +128,11 @@ export interface ColumnBatch {
   readonly file: string;
   readonly firstRow: number;
   readonly names: ChosenColumns;
-  /**
-   * The batch ends a row group (a record batch is one): where a run read in blocks hands on its queries,
-   * so that what is found first is the same whatever the threads decoding the groups.
-   */
+  /** Ends a row group (a record batch does): a run read in blocks hands on its queries there, whatever the threads. */
   readonly endOfGroup?: boolean;
 }
 
-/** A batch: each chosen column's values from `read`, or (null) from the file path's partition. */
+/** Each chosen column's values from `read`, or (null) from the path's partition. */
 export function columnBatch(
   chosen: Partial<ChosenColumns>,
   partition: Readonly<Record<string, string>>,
@@ -171,8 +156,7 @@ export function columnBatch(
   };
 }
 
-/** Which column holds each role in a file. */
-/** Where a columnar reader hands each batch; a promise holds the reader until the batch is used. */
+/** A returned promise holds the reader until the batch is used. */
 export type OnBatch = (batch: ColumnBatch) => void | Promise<void>;
 
 export interface ChosenColumns {
@@ -182,13 +166,10 @@ export interface ChosenColumns {
   readonly tag?: string;
 }
 
-/** The role an error of chooseColumns found no column for, and the columns there were (the page's drop reads them). */
+/** A chooseColumns error's missing role and the columns (for the page). */
 export const missingColumn = new WeakMap<Error, { role: string; names: readonly string[] }>();
 
-/**
- * The columns of each role among a file's columns and its path's partition, or an error naming what was
- * looked for and found.
- */
+/** Each role's column among the file's and its partition's, else an error. */
 export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions<RowsKind>) {
   const { file, kind, hint } = o;
   const partition = o.partition ?? {};
@@ -214,7 +195,7 @@ export function chooseColumns(columns: readonly string[], o: ColumnarReadOptions
   return { chosen, partition };
 }
 
-/** Bad input at a row (its `line`, from 1): `run.parquet: row 57 (column "score"): the score is null`. */
+/** `run.parquet: row 57 (column "score"): the score is null` (`line`: the row, from 1). */
 export class RowError extends InputError {
   constructor(
     file: string,
@@ -237,11 +218,10 @@ export interface ColumnarRowsOptions<K extends RowsKind> {
   kind: K;
   /** A run's tag when the file has no tag column. */
   runTag?: string;
-  /** Rows of the input before the first added (a reader given a row group): the first's "line" is lineBase + 1. */
+  /** Input rows before the first added (a reader given a row group). */
   lineBase?: number;
 }
 
-/** ColumnarRows' options, for checkOptions. */
 const ROWS_OPTION_TYPES: Readonly<Record<keyof ColumnarRowsOptions<RowsKind>, OptionType>> = {
   file: required(STRING),
   qids: INTERNER,
@@ -250,7 +230,7 @@ const ROWS_OPTION_TYPES: Readonly<Record<keyof ColumnarRowsOptions<RowsKind>, Op
   lineBase: COUNT,
 };
 
-/** columnarRows' options (ColumnarReadOptions, and ColumnarRows' qids and runTag, and the format). */
+/** columnarRows' options. */
 const READ_OPTION_TYPES: Readonly<Record<string, OptionType>> = {
   file: required(STRING),
   kind: required(oneOf(["qrels", "run"])),
@@ -263,7 +243,6 @@ const READ_OPTION_TYPES: Readonly<Record<string, OptionType>> = {
   runTag: STRING,
 };
 
-/** `source` checked to be a ByteSource (bytesSource(bytes) makes one). */
 function checkSource(source: unknown, call: string): asserts source is ByteSource {
   const s = source as ByteSource | null;
   if (s === null || typeof s !== "object" || typeof s.byteLength !== "number" || typeof s.slice !== "function")
@@ -275,10 +254,7 @@ function checkSource(source: unknown, call: string): asserts source is ByteSourc
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8");
 
-/**
- * The rows of a columnar input, batch by batch. A row's "line" is its number over the whole input, from
- * 1 (a dataset's files one after another); `placeOf` turns it back into a file and a row.
- */
+/** A row's "line" is its number over the whole input, from 1. */
 export class ColumnarRows<K extends RowsKind> {
   private readonly rows = new RowsBuilder(0);
   private readonly file: string;
@@ -310,7 +286,7 @@ export class ColumnarRows<K extends RowsKind> {
     return this.total;
   }
 
-  add(batch: ColumnBatch): void {
+  add(batch: ColumnBatch) {
     const n = batch.length;
     if (n === 0) return;
     const last = this.starts[this.starts.length - 1];
@@ -327,7 +303,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.total += n;
   }
 
-  /** As RunParser.takeQueries: once `minRows` rows are held, hands over every query but the last. */
+  /** As RunParser.takeQueries. */
   takeQueries(minRows: number): RowsOf<K> | null {
     const rows = this.rows;
     if (rows.count < minRows || rows.count === 0) return null;
@@ -343,7 +319,7 @@ export class ColumnarRows<K extends RowsKind> {
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
-  /** A row's "line" (its number over the input, from 1) as its file and its row there (from 1). */
+  /** A row's "line" as its file and row there (from 1). */
   placeOf(line: number): { file: string; row: number } {
     let s = this.starts[0] ?? { file: this.file, first: 0 };
     for (const x of this.starts) if (x.first < line) s = x;
@@ -354,8 +330,8 @@ export class ColumnarRows<K extends RowsKind> {
     throw rowError(batch.file, batch.firstRow + i, columnName(batch, role), reason);
   }
 
-  /** Each row's query id, interned (asking the interner only when it differs from the row before's). */
-  private internQids(batch: ColumnBatch, n: number): void {
+  /** The interner is asked only when a query id differs from the row before's. */
+  private internQids(batch: ColumnBatch, n: number) {
     const col = batch.qid;
     const out = this.qidIds;
     if (col.kind === "utf8") {
@@ -395,13 +371,13 @@ export class ColumnarRows<K extends RowsKind> {
     }
   }
 
-  private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+  private internAny(v: unknown, batch: ColumnBatch, i: number, role: Role) {
     const len = this.idBytes(v, batch, i, role);
     return this.qidNames.intern(this.scratch, 0, len);
   }
 
-  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns their length. */
-  private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role): number {
+  /** An id's bytes (a string as UTF-8, an integer in decimal) into `scratch`; returns the length. */
+  private idBytes(v: unknown, batch: ColumnBatch, i: number, role: Role) {
     if (typeof v === "string") {
       if (v.length === 0) this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is empty`);
       let s = this.scratch;
@@ -432,14 +408,14 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the ${roleWhat(role, this.kind)} is ${describe(v)}: ids must be strings or integers`);
   }
 
-  private ascii(text: string): number {
+  private ascii(text: string) {
     const s = this.scratch;
     for (let k = 0; k < text.length; k++) s[k] = text.charCodeAt(k);
     return text.length;
   }
 
-  /** Each row's value: a finite number (a bigint converted as text would be). */
-  private readValues(batch: ColumnBatch, n: number): void {
+  /** Finite numbers (a bigint as text would be). */
+  private readValues(batch: ColumnBatch, n: number) {
     const col = batch.value;
     const out = this.values;
     const what = roleWhat("value", this.kind);
@@ -454,13 +430,7 @@ export class ColumnarRows<K extends RowsKind> {
         }
         return;
       }
-      for (let i = 0; i < n; i++) {
-        const v = col.valid && !col.valid(i) ? null : values[i];
-        if (typeof v === "number") {
-          if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
-          out[i] = v;
-        } else out[i] = this.numberOf(v, batch, i);
-      }
+      for (let i = 0; i < n; i++) out[i] = this.numberOf(col.valid && !col.valid(i) ? null : values[i], batch, i);
       return;
     }
     if (col.kind === "constant") {
@@ -473,7 +443,7 @@ export class ColumnarRows<K extends RowsKind> {
     for (let i = 0; i < n; i++) out[i] = this.numberOf(valueAt(col, i), batch, i);
   }
 
-  private numberOf(v: unknown, batch: ColumnBatch, i: number): number {
+  private numberOf(v: unknown, batch: ColumnBatch, i: number) {
     const what = roleWhat("value", this.kind);
     if (typeof v === "number") {
       if (v - v !== 0) this.fail(batch, i, "value", `the ${what} is ${v}, not a finite number`);
@@ -484,7 +454,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, "value", `the ${what} is ${describe(v)}, not a number`);
   }
 
-  private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag"): string {
+  private textAt(col: ColumnValues, i: number, batch: ColumnBatch, role: "tag") {
     const v = valueAt(col, i);
     if (typeof v === "string") return v;
     if (typeof v === "number" || typeof v === "bigint") return String(v);
@@ -493,7 +463,7 @@ export class ColumnarRows<K extends RowsKind> {
     this.fail(batch, i, role, `the run tag is ${describe(v)}`);
   }
 
-  private appendRows(batch: ColumnBatch, n: number): void {
+  private appendRows(batch: ColumnBatch, n: number) {
     const rows = this.rows;
     const col = batch.docid;
     const qids = this.qidIds;
@@ -520,11 +490,11 @@ export class ColumnarRows<K extends RowsKind> {
   }
 }
 
-function columnName(batch: ColumnBatch, role: Role | "tag"): string {
+function columnName(batch: ColumnBatch, role: Role | "tag") {
   return batch.names[role] ?? role;
 }
 
-/** Row i's value of a column (null for a null). */
+/** Row i's value (null for a null). */
 function valueAt(col: ColumnValues, i: number): unknown {
   if (col.kind === "constant") return col.text;
   if (col.valid && !col.valid(i)) return null;
@@ -533,12 +503,12 @@ function valueAt(col: ColumnValues, i: number): unknown {
   return valueAt(col.dictionary, Number(col.indices[i]));
 }
 
-function sameBytes(buf: Uint8Array, a: number, b: number, len: number): boolean {
+function sameBytes(buf: Uint8Array, a: number, b: number, len: number) {
   for (let k = 0; k < len; k++) if (buf[a + k] !== buf[b + k]) return false;
   return true;
 }
 
-function describe(v: unknown): string {
+function describe(v: unknown) {
   if (typeof v === "boolean") return `a boolean (${v})`;
   if (v instanceof Date) return `a date (${v.toISOString()})`;
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
@@ -547,10 +517,7 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
-/**
- * All the rows of a Parquet or Arrow file, as the text parsers give them; the format from its first bytes
- * unless given: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`.
- */
+/** All the rows of a Parquet or Arrow file, as the text parsers give them: `await columnarRows(bytesSource(bytes), { file: "qrels.parquet", qids, kind: "qrels" })`. */
 export async function columnarRows<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { qids: Interner; format?: ColumnarFormat; runTag?: string },
@@ -566,7 +533,7 @@ export async function columnarRows<K extends RowsKind>(
   return rows.finish();
 }
 
-/** Run rows cut before their last query: `head` (null if one query only) and `tail`, the last, copied. */
+/** Run rows cut before their last query: `head` (null if one query) and `tail` (copied). */
 export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: RunRows } {
   const n = rows.length;
   let k = n - 1;
@@ -575,7 +542,7 @@ export function splitLastQuery(rows: RunRows): { head: RunRows | null; tail: Run
   return { head: sliceRows(rows, 0, k), tail: copyRows(sliceRows(rows, k, n)) };
 }
 
-/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query only). */
+/** Run rows cut after their first query: `first` (copied), `rest` (views; null if one query). */
 export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows | null } {
   const n = rows.length;
   let k = 1;
@@ -585,7 +552,7 @@ export function splitFirstQuery(rows: RunRows): { first: RunRows; rest: RunRows 
 }
 
 /** Rows [start, end) as views (document id offsets still into `bytes`). */
-function sliceRows(rows: RunRows, start: number, end: number): RunRows {
+function sliceRows(rows: RunRows, start: number, end: number) {
   const { docids } = rows;
   return {
     ...rows,
@@ -602,7 +569,7 @@ function sliceRows(rows: RunRows, start: number, end: number): RunRows {
   };
 }
 
-function copyRows(rows: RunRows): RunRows {
+function copyRows(rows: RunRows) {
   const { docids } = rows;
   const base = docids.offsets[0];
   const end = docids.offsets[rows.length];
@@ -618,8 +585,7 @@ function copyRows(rows: RunRows): RunRows {
   };
 }
 
-/** The RowLines of rows [start, end). */
-function linesOf(lines: RowLines, start: number, end: number): RowLines {
+function linesOf(lines: RowLines, start: number, end: number) {
   const rows: number[] = [0];
   const shifts: number[] = [];
   let k = 0;
@@ -636,11 +602,9 @@ function linesOf(lines: RowLines, start: number, end: number): RowLines {
 export function concatRows(a: RunRows, b: RunRows): RunRows {
   if (a.length === 0) return b;
   const n = a.length + b.length;
-  const qid = new Int32Array(n);
-  qid.set(a.qid);
+  const qid = grow(a.qid, n);
   qid.set(b.qid, a.length);
-  const score = new Float64Array(n);
-  score.set(a.score);
+  const score = grow(a.score, n);
   score.set(b.score, a.length);
   const aBase = a.docids.offsets[0];
   const aBytes = a.docids.offsets[a.length] - aBase;
@@ -652,10 +616,9 @@ export function concatRows(a: RunRows, b: RunRows): RunRows {
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i <= a.length; i++) offsets[i] = a.docids.offsets[i] - aBase;
   for (let i = 1; i <= b.length; i++) offsets[a.length + i] = aBytes + b.docids.offsets[i] - bBase;
-  const hashes = new Int32Array(n);
-  hashes.set(a.docids.hashes);
+  const hashes = grow(a.docids.hashes, n);
   hashes.set(b.docids.hashes, a.length);
-  // Row r of b is row a.length + r here: its stretches start a.length later, their shifts a.length less.
+  // Row r of b is row a.length + r here: its stretches start a.length later, shifts a.length less.
   const rows = Int32Array.from([...a.lines.rows, ...Array.from(b.lines.rows, (r) => r + a.length)]);
   const shifts = Int32Array.from([...a.lines.shifts, ...Array.from(b.lines.shifts, (s) => s - a.length)]);
   return { ...b, spans: undefined, qid, score, docids: { bytes, offsets, hashes }, lines: { rows, shifts }, length: n };

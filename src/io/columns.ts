@@ -1,23 +1,18 @@
 /**
- * Growable typed-array columns: values go into blocks, copied once into one array at finish(). Doubling
- * one array would copy each value log2(n) times and touch four times the final size in fresh memory,
- * blocks twice (first-touching memory ran at about 300 MB/s on a Firecracker VM, slower than parsing).
+ * Growable typed-array columns in blocks, copied once into one array at finish(): doubling one array copies
+ * each value log2(n) times and first-touches 4x the final size (~300 MB/s on a Firecracker VM, slower than parsing).
  */
-/**
- * Entries per block: the first block is small (parsers are often made for a few lines), and each next
- * one twice as large up to 128 KiB of float64, small enough for malloc to recycle freed blocks.
- */
+/** Blocks start small (parsers often get a few lines), doubling to 128 KiB of float64, small enough for malloc to recycle. */
 const FIRST_BLOCK = 256;
 const MAX_BLOCK = 1 << 14;
 
 type Typed = Int32Array | Float64Array;
 
-/** The block list shared by both column types. */
 abstract class Column<T extends Typed> {
-  /** Full blocks, in order, and their total number of entries. */
+  /** Full blocks and their entries' count. */
   private full: T[] = [];
   private fullLength = 0;
-  /** The block being filled, and how many of its entries are used. */
+  /** The block being filled, and its entries used. */
   protected block: T;
   protected used = 0;
 
@@ -25,12 +20,11 @@ abstract class Column<T extends Typed> {
     this.block = this.make(FIRST_BLOCK);
   }
 
-  /** Number of values pushed so far. */
   get length(): number {
     return this.fullLength + this.used;
   }
 
-  /** The values as a typed array of exactly `length` entries; the column is left empty. */
+  /** The values as one typed array; the column is left empty. */
   finish(): T {
     const out = this.make(this.length);
     let at = 0;
@@ -46,8 +40,7 @@ abstract class Column<T extends Typed> {
     return out;
   }
 
-  /** Starts a new block (called when the current one is full). */
-  protected next(): void {
+  protected next() {
     this.full.push(this.block);
     this.fullLength += this.block.length;
     this.block = this.make(Math.min(2 * this.block.length, MAX_BLOCK));
@@ -58,13 +51,13 @@ abstract class Column<T extends Typed> {
 }
 
 export class Int32Column extends Column<Int32Array> {
-  push(value: number): void {
+  push(value: number) {
     if (this.used === this.block.length) this.next();
     this.block[this.used++] = value;
   }
 
   /** Appends src[0, n). */
-  pushMany(src: Int32Array, n: number): void {
+  pushMany(src: Int32Array, n: number) {
     let i = 0;
     while (i < n) {
       if (this.used === this.block.length) this.next();
@@ -81,7 +74,7 @@ export class Int32Column extends Column<Int32Array> {
 }
 
 export class Float64Column extends Column<Float64Array> {
-  push(value: number): void {
+  push(value: number) {
     if (this.used === this.block.length) this.next();
     this.block[this.used++] = value;
   }

@@ -1,16 +1,15 @@
 /**
- * Decimal numbers read straight from bytes. With under 2^53 digits and a power of ten at most 22, one
- * multiplication or division of two exact doubles is correctly rounded (Clinger, PLDI 1990), so the
- * result equals Number(text) and strtod; longer ones go through Number(). Hex ("0x1p3", which strtod
- * takes), "1,5" and trailing garbage ("0.1x", which atof reads as 0.1) are rejected.
+ * Decimals read from bytes. Under 2^53 digits with a power of ten <= 22, one multiply or divide of exact
+ * doubles is correctly rounded (Clinger, PLDI 1990), equal to Number(text) and strtod; others go through
+ * Number(). Hex ("0x1p3", strtod's), "1,5" and trailing garbage ("0.1x", atof's 0.1) are rejected.
  */
 
 /** POW10[i] = 10^i, exact, for i <= 22. */
-const POW10: Float64Array = new Float64Array(23);
+const POW10 = new Float64Array(23);
 for (let i = 0, p = 1; i < 23; i++, p *= 10) POW10[i] = p;
 const TWO53 = 9007199254740992;
 
-/** The finite number in buf[start, end), or NaN for what is no decimal or not finite ("nan", "1e400"): numberProblem says which. */
+/** The finite decimal in buf[start, end), else NaN (numberProblem says why). */
 export function parseFinite(buf: Uint8Array, start: number, end: number): number {
   let p = start;
   if (p >= end) return NaN;
@@ -54,18 +53,17 @@ export function parseFinite(buf: Uint8Array, start: number, end: number): number
   if (m === 0) v = 0;
   else if (m < TWO53 && exp >= -22 && exp <= 22) v = exp < 0 ? m / POW10[-exp] : m * POW10[exp];
   else {
-    // Rare: long mantissa or large exponent. The bytes are a decimal (checked above), read by Number() as strtod does.
+    // Rare (long mantissa, large exponent): a checked decimal, read by Number() as strtod does.
     v = Number(latin1(buf, start, end));
-    if (v === Infinity || v === -Infinity) return NaN;
-    return v;
+    return v === Infinity || v === -Infinity ? NaN : v;
   }
   return sign < 0 ? -v : v;
 }
 
 /** -1 for '-', 1 for '+', else 0. */
-const signOf = (c: number): number => (c === 45 ? -1 : c === 43 ? 1 : 0);
+const signOf = (c: number) => (c === 45 ? -1 : c === 43 ? 1 : 0);
 
-/** Why parseFinite rejected buf[start, end): "is not a finite number" for nan, inf, infinity and overflowing decimals, else "is not a number". */
+/** Why parseFinite rejected buf[start, end). */
 export function numberProblem(buf: Uint8Array, start: number, end: number): string {
   const text = latin1(buf, start, end);
   if (/^[+-]?(inf|infinity|nan)$/i.test(text) || /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
@@ -74,8 +72,8 @@ export function numberProblem(buf: Uint8Array, start: number, end: number): stri
   return "is not a number";
 }
 
-/** The bytes as Latin-1 characters (for text known to be ASCII). */
-function latin1(buf: Uint8Array, start: number, end: number): string {
+/** The bytes as Latin-1 (text known to be ASCII). */
+function latin1(buf: Uint8Array, start: number, end: number) {
   let s = "";
   for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
   return s;

@@ -1,9 +1,8 @@
 /**
- * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed
- * chunk by chunk. The columns are `columns`' or the first of DEFAULT_COLUMNS present (any case, blanks
- * ignored); the delimiter is given or the one the header holds more of outside quotes (',' on a tie).
- * RFC 4180 fields (a quote inside an unquoted field is data); values finite decimals, blanks around them
- * allowed; ids not empty. Rows come as the TREC parsers' per-row mode, a row's line its record's first.
+ * Qrels and runs as CSV or TSV with a header row (`qid,docid,score`, other columns ignored), parsed chunk by
+ * chunk. Columns are `columns`' or DEFAULT_COLUMNS' first present (any case, blanks ignored); the delimiter is
+ * given or the one the header holds more of outside quotes (',' on a tie). RFC 4180 fields (a quote inside an
+ * unquoted field is data); values finite decimals, blanks allowed around; ids not empty. A row's line is its record's first.
  *
  * @example
  * ```ts
@@ -26,11 +25,11 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
   delimiter?: "," | "\t";
   /** The header names of the columns to read. @default the first of DEFAULT_COLUMNS' names present */
   columns?: ColumnNames;
-  /** Said after the message when the header lacks a column (the command line's `--columns`). */
+  /** Said after a missing column's message (the CLI's `--columns`). */
   hint?: string;
 }
 
-/** DelimitedParser's options, for checkOptions (pickColumns checks `columns`). */
+/** pickColumns checks `columns`. */
 const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
   ...JSON_OPTION_TYPES,
   delimiter: oneOf([",", "\t"]),
@@ -62,26 +61,26 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private readonly hint: string;
   private delim: number;
 
-  /** The first line, held until complete (to skip a BOM and detect the delimiter). */
+  /** The first line, held whole (to skip a BOM and detect the delimiter). */
   private head: Uint8Array | null = new Uint8Array(256);
   private headLen = 0;
 
   private state = FIELD_START;
-  /** The record being read: first line, byte offset, field index, whether the current field is quoted. */
+  /** The record: first line, byte offset, field index, whether the field is quoted. */
   private recLine = 1;
   private recAt = 0;
   private field = 0;
   private quoted = false;
   private fieldLen = 0;
-  /** Where the first field past the header's count started ("too many fields"), and the current field. */
+  /** Where the first field past the header's count started ("too many fields"), and the field. */
   private extraLine = 0;
   private extraCol = 0;
   private fieldLine = 1;
   private fieldCol = 1;
   private inHeader = true;
 
-  private roles: Uint8Array = new Uint8Array(0);
-  /** Field index of each role (QID, DOCID, VALUE), and the header's names and count. */
+  private roles = new Uint8Array(0);
+  /** Each role's field index, and the header's names and count. */
   private readonly indexOf = [-1, -1, -1, -1];
   private names: string[] = [];
   private nFields = 0;
@@ -96,7 +95,6 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     super(options, DELIMITED_OPTION_TYPES, "DelimitedParser");
     this.columns = options.columns ?? {};
     this.lastQid = new LastId(this.qidNames);
-    // A run tag column is read from Parquet and Arrow only (columnar.ts).
     if (this.kind === "run" && this.columns.tag !== undefined) {
       throw new RankevalError(
         "bad-option",
@@ -108,7 +106,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.delim = options.delimiter === undefined ? -1 : options.delimiter.charCodeAt(0);
   }
 
-  protected feed(chunk: Uint8Array): void {
+  protected feed(chunk: Uint8Array) {
     if (this.head !== null) {
       const nl = chunk.indexOf(LF);
       this.hold(chunk.subarray(0, nl < 0 ? chunk.length : nl + 1));
@@ -119,7 +117,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.scan(chunk);
   }
 
-  protected end(): void {
+  protected end() {
     if (this.head !== null) this.startBody();
     if (this.inHeader && this.abs === 0) {
       throw new InputError(this.file, 1, 1, "expected a header line naming the columns, found the end of the file");
@@ -134,8 +132,8 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** Holds bytes of the first line, refusing a NUL byte or a line past MAX_LINE_BYTES at once. */
-  private hold(bytes: Uint8Array): void {
+  /** Refuses a NUL or a line past MAX_LINE_BYTES at once. */
+  private hold(bytes: Uint8Array) {
     const need = this.headLen + bytes.length;
     const nul = bytes.indexOf(0);
     if (nul >= 0) {
@@ -150,8 +148,8 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.headLen = need;
   }
 
-  /** The first line is complete (or the input ended): skip a BOM, find the delimiter. */
-  private startBody(): void {
+  /** The first line is whole (or the input ended). */
+  private startBody() {
     let head = this.head!.subarray(0, this.headLen);
     this.head = null;
     if (head.length >= 3 && head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2]) head = head.subarray(3);
@@ -169,12 +167,12 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.scan(head);
   }
 
-  private roleOf(field: number): number {
+  private roleOf(field: number) {
     if (this.inHeader) return HEADER;
     return field < this.roles.length ? this.roles[field] : 0;
   }
 
-  private scan(buf: Uint8Array): void {
+  private scan(buf: Uint8Array) {
     const n = buf.length;
     const base = this.abs;
     const delim = this.delim;
@@ -265,7 +263,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     throw tooLong(this.file, this.recLine, 1, "the record", this.recAt);
   }
 
-  private separator(c: number, at: number): void {
+  private separator(c: number, at: number) {
     this.abs = at;
     this.endField();
     if (c === this.delim) {
@@ -282,7 +280,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private newLine(at: number): void {
+  private newLine(at: number) {
     this.line++;
     this.lineStart = at + 1;
     this.recLine = this.line;
@@ -292,7 +290,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fieldLen = 0;
   }
 
-  private beginField(at: number): void {
+  private beginField(at: number) {
     const role = this.roleOf(this.field);
     if (role !== 0) {
       this.lens[role] = 0;
@@ -309,7 +307,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fieldLen = 0;
   }
 
-  private append(role: number, buf: Uint8Array, start: number, end: number): void {
+  private append(role: number, buf: Uint8Array, start: number, end: number) {
     const len = this.lens[role];
     let b = this.bufs[role];
     const need = len + end - start;
@@ -318,15 +316,14 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.lens[role] = need;
   }
 
-  private endField(): void {
+  private endField() {
     if (this.roleOf(this.field) === HEADER) {
       this.names.push(utf8Decoder.decode(this.bufs[HEADER].subarray(0, this.lens[HEADER])));
       this.lens[HEADER] = 0;
     }
   }
 
-  /** The record whose last field just ended (at a LF, CR or the end of the input). */
-  private endRecord(): void {
+  private endRecord() {
     const nf = this.field + 1;
     if (this.inHeader) {
       this.header();
@@ -335,6 +332,7 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
     if (nf === 1 && this.fieldLen === 0 && !this.quoted) return; // a blank line
     if (nf !== this.nFields) {
+      const reason = `expected ${this.nFields} fields as in the header, found ${nf}`;
       if (nf < this.nFields) {
         for (const role of [QID, DOCID, VALUE]) {
           const i = this.indexOf[role];
@@ -344,14 +342,9 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
             );
           }
         }
-        this.fail(`expected ${this.nFields} fields as in the header, found ${nf}`);
+        this.fail(reason);
       }
-      throw new InputError(
-        this.file,
-        this.extraLine,
-        this.extraCol,
-        `expected ${this.nFields} fields as in the header, found ${nf}`,
-      );
+      throw new InputError(this.file, this.extraLine, this.extraCol, reason);
     }
     const bufs = this.bufs;
     const lens = this.lens;
@@ -376,14 +369,13 @@ export class DelimitedParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.rows.add(qid, bufs[DOCID], 0, lens[DOCID], value, this.recLine);
   }
 
-  /** A query id's interned id, the interner probed only when it differs from the previous row's. */
-  private qidOf(b: Uint8Array, len: number): number {
+  private qidOf(b: Uint8Array, len: number) {
     const id = this.lastQid.get(b, 0, len);
     this.lastQid.release(); // the next row writes over b
     return id;
   }
 
-  private header(): void {
+  private header() {
     const names = this.names;
     const kind = this.kind;
     this.nFields = names.length;

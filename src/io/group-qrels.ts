@@ -1,9 +1,7 @@
 /**
- * Qrels whose second column names a group: `qid group docno value`, as trec_eval's qrels_jg (-R
- * qrels_jg) and qrels_prefs (-R qrels_prefs) and TREC's diversity qrels (ndeval: the group a subtopic)
- * have them. Lines as every line parser reads them (line-parser.ts; trec_eval stops at a blank line and
- * misreads a second comment in a row); a fifth field is an error; `value` a decimal, which each format
- * reads its way. Ids kept as strings, in file order.
+ * Qrels whose second column names a group, `qid group docno value`: trec_eval's -R qrels_jg and -R
+ * qrels_prefs, TREC's diversity qrels (ndeval: a subtopic). Lines as line-parser.ts reads them; a fifth
+ * field is an error; `value` a decimal each format reads its way. Ids kept as strings, in file order.
  *
  * @example
  * ```ts
@@ -18,9 +16,9 @@ import { TextRowsParser } from "./line-parser.js";
 export interface GroupQrelsParserOptions {
   /** Name used in error messages. */
   file: string;
-  /** What the second column is, for error messages (default "group"). */
+  /** The second column's name in errors (default "group"). */
   groupName?: string;
-  /** What the fourth column is, for error messages (default "rel"). */
+  /** The fourth column's name in errors (default "rel"). */
   valueName?: string;
 }
 
@@ -30,10 +28,7 @@ export interface GroupQrels {
   group: string[];
   docno: string[];
   value: Float64Array;
-  /**
-   * Each value as C's atol reads its text (trec_eval's qrels_jg labels: "1.5" is 1, "1e1" is 1, "-0.5"
-   * is 0).
-   */
+  /** Each value as atol reads it (trec_eval's qrels_jg labels: "1.5" is 1, "1e1" is 1). */
   long: Float64Array;
   lines: Int32Array;
   length: number;
@@ -50,7 +45,7 @@ export class GroupQrelsParser extends TextRowsParser {
     super(options.file, names, [false, false, false, true]);
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     super.row(buf, f, n);
     this.long.push(atolBytes(buf, f[6], f[7]));
   }

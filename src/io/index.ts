@@ -1,5 +1,4 @@
-// Streaming, byte-level parsers for the input formats: push(chunk) any number of times, then finish().
-// Browser compatible: nothing here imports Node built-ins.
+// Streaming parsers: push(chunk) any number of times, then finish(). No Node built-ins (browser compatible).
 export { Interner } from "./interner.js";
 export { Float64Column, Int32Column } from "./columns.js";
 export {
@@ -21,8 +20,7 @@ export { DelimitedParser, DEFAULT_COLUMNS, type ColumnNames, type DelimitedParse
 export { GroupQrelsParser, type GroupQrels, type GroupQrelsParserOptions } from "./group-qrels.js";
 export { PrefsParser, type Prefs, type PrefsParserOptions } from "./prefs.js";
 export { ZscoresParser, type Zscores, type ZscoresParserOptions } from "./zscores.js";
-// Parquet (hyparquet) and Arrow IPC (apache-arrow): read in byte ranges, a row group or record batch at
-// a time; each library loaded when a file of its format is first read.
+// Parquet (hyparquet) and Arrow IPC (apache-arrow), each loaded when first used.
 export {
   ColumnarRows,
   RowError,

@@ -1,23 +1,22 @@
 /**
- * Byte strings (query ids, document ids) interned to ids 0, 1, 2, ... in order of first appearance,
- * hashed (FNV-1a) from the parsers' buffers with no JS string built. Every id's bytes live in one pool,
- * which the kernel compares to break ties by document id as trec_eval's strcmp does.
+ * Byte strings interned to ids 0, 1, 2, ... in order of first appearance, hashed (FNV-1a) from the parsers'
+ * buffers with no JS string built; one pool holds the ids' bytes (the kernel's strcmp tie-break reads it).
  */
 import { RankevalError, shown, usageError, type OptionType } from "../errors/errors.js";
 import { compareIds, copyBytes, doubled, grow } from "./rows.js";
 
 /** FNV-1a, 32-bit, as a signed integer. */
-function hashBytes(buf: Uint8Array, start: number, end: number): number {
+function hashBytes(buf: Uint8Array, start: number, end: number) {
   let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 16777619);
   return h;
 }
 
-/** A table entry is `tag | (id + 1)` (0: empty), the tag the top bits of the id's hash, so a probe rejects most ids without reading their bytes. */
+/** A table entry is `tag | (id + 1)` (0: empty), the tag the hash's top bits: a probe rejects most ids unread. */
 const ID_BITS = 27;
 const ID_MASK = (1 << ID_BITS) - 1;
 const TAG_MASK = ~ID_MASK;
-/** The most ids an interner holds (beyond what wasm32 memory could hold). */
+/** The most ids (past what wasm32 memory holds). */
 const MAX_IDS = ID_MASK - 1;
 
 const utf8Decoder = new TextDecoder("utf-8");
@@ -29,7 +28,7 @@ export const DOCIDS: OptionType = {
   required: true,
 };
 
-function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
+function byteRange(buf: unknown, start: unknown, end: unknown) {
   if (!(buf instanceof Uint8Array))
     return usageError(`Interner.intern(buf, start, end): buf must be a Uint8Array, not ${shown(buf)}`);
   return usageError(
@@ -37,7 +36,7 @@ function byteRange(buf: unknown, start: unknown, end: unknown): RankevalError {
   );
 }
 
-/** An Interner as options take it: by its methods, so one from another copy of this module (ESM and CJS) is one too. */
+/** An Interner by its methods, so one from another copy of this module (ESM, CJS) passes. */
 export const INTERNER: OptionType = {
   test: (v) =>
     typeof v === "object" &&
@@ -52,19 +51,16 @@ export class Interner {
   private bytes: Uint8Array;
   private bytesLen = 0;
   private offsets: Int32Array;
-  /** hashes[i]: id i's hash, so a rehash reads 4 bytes an id in order and hashes nothing. */
+  /** Id i's hash: a rehash reads 4 bytes an id, in order, and hashes nothing. */
   private hashes: Int32Array;
   private count = 0;
-  /**
-   * Linear probing; a power of two, at most half full (at 3/4, lookups among 10M ids were 30% slower).
-   * Four bytes a slot (hashes kept in id order): cache and TLB misses and fresh pages cost most.
-   */
+  /** Linear probing, at most half full (at 3/4, lookups among 10M ids were 30% slower); 4 bytes a slot: cache misses cost most. */
   private table: Int32Array;
   private mask: number;
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that internBatch's first passes' loads are not optimized away
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: keeps internBatch's touching loads
   private sink = 0;
 
-  /** `expectedIds` (@default 1024) and `expectedBytes` (@default 16 * expectedIds): room made up front. */
+  /** Room made up front for `expectedIds` (@default 1024) ids of `expectedBytes` (@default 16 each). */
   constructor(expectedIds = 1024, expectedBytes = 16 * expectedIds) {
     // An Infinity would size the table forever.
     if (!(Number.isInteger(expectedIds) && expectedIds >= 0 && expectedIds <= MAX_IDS))
@@ -84,14 +80,14 @@ export class Interner {
     return this.count;
   }
 
-  /** The id of buf[start, end), assigning the next id if these bytes were never seen. */
+  /** The id of buf[start, end), the next new one if never seen. */
   intern(buf: Uint8Array, start: number, end: number): number {
     return this.internHashed(buf, start, end, hashBytes(buf, start, end));
   }
 
-  /** `intern` with `hash` already computed (hashBytes). */
+  /** `intern` with hashBytes' `hash`. */
   internHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
-    // Past buf's end a typed array reads undefined, as 0s.
+    // Past buf's end a typed array reads undefined (0).
     if (
       !(buf instanceof Uint8Array && start >= 0 && start <= end && end <= buf.length && Number.isInteger(start + end))
     )
@@ -111,20 +107,8 @@ export class Interner {
     }
   }
 
-  /**
-   * Interns buf[starts[i], ends[i]) with hash hashes[i] into out[i], as n internHashed calls would.
-   * Past a few hundred thousand ids each probe is a cache miss the CPU cannot overlap (the loop branches
-   * on the loaded value); here first passes touch every slot and candidate offset with independent
-   * loads whose misses overlap, then the probes hit the cache (4x faster at 10M ids).
-   */
-  internBatch(
-    buf: Uint8Array,
-    starts: Int32Array,
-    ends: Int32Array,
-    hashes: Int32Array,
-    n: number,
-    out: Int32Array,
-  ): void {
+  /** As n internHashed(buf, starts[i], ends[i], hashes[i]) into out. Past ~100k ids a probe is a cache miss the loop's branch can't overlap: first passes touch every slot and offset with independent loads (4x faster at 10M ids). */
+  internBatch(buf: Uint8Array, starts: Int32Array, ends: Int32Array, hashes: Int32Array, n: number, out: Int32Array) {
     const table = this.table;
     const mask = this.mask;
     let touched = 0;
@@ -138,7 +122,7 @@ export class Interner {
     for (let i = 0; i < n; i++) out[i] = this.internHashed(buf, starts[i], ends[i], hashes[i]);
   }
 
-  /** The ids of the strings bytes[offsets[i], offsets[i + 1]), in order: internBatch a block at a time. */
+  /** The ids of bytes[offsets[i], offsets[i + 1]), by internBatch blocks. */
   internAll(bytes: Uint8Array, offsets: Int32Array, n: number): Int32Array {
     const out = new Int32Array(n);
     const hashes = new Int32Array(256);
@@ -152,7 +136,7 @@ export class Interner {
     return out;
   }
 
-  /** True when id's bytes equal buf[start, end) (a cheap check for "same id as the previous row"). */
+  /** Whether id's bytes equal buf[start, end). */
   equals(id: number, buf: Uint8Array, start: number, end: number): boolean {
     const off = this.offsets[id];
     const len = end - start;
@@ -169,21 +153,18 @@ export class Interner {
     return this.intern(b, 0, b.length);
   }
 
-  /** A view of id's bytes inside the pool (valid until the next intern that grows the pool). */
+  /** A view of id's bytes in the pool (valid until it grows). */
   bytesOf(id: number): Uint8Array {
     this.checkId(id);
     return this.bytes.subarray(this.offsets[id], this.offsets[id + 1]);
   }
 
-  /** id's bytes decoded as UTF-8 (invalid sequences become U+FFFD). */
+  /** id's bytes as UTF-8 (invalid sequences become U+FFFD). */
   stringOf(id: number): string {
     return utf8Decoder.decode(this.bytesOf(id));
   }
 
-  /**
-   * stringOf of many ids, in one decode where all their bytes are ASCII: in Chromium a decode costs
-   * about a microsecond, 0.3 s of the join of a run of 300,000 queries.
-   */
+  /** stringOf of many ids, one decode if all ASCII: a decode costs ~1 µs in Chromium, 0.3 s of a 300,000-query join. */
   stringsOf(ids: readonly number[]): string[] {
     const offsets = this.offsets;
     const pool = this.bytes;
@@ -213,7 +194,7 @@ export class Interner {
     return out;
   }
 
-  /** The pool: id i is bytes[offsets[i], offsets[i + 1]); views valid until an intern adds an id. */
+  /** Id i is bytes[offsets[i], offsets[i + 1]); views valid until an intern adds an id. */
   pool(): { bytes: Uint8Array; offsets: Int32Array } {
     return {
       bytes: this.bytes.subarray(0, this.bytesLen),
@@ -221,20 +202,20 @@ export class Interner {
     };
   }
 
-  /** Compares the bytes of ids a and b like C's strcmp: negative, 0 or positive. */
+  /** strcmp of ids a and b: negative, 0 or positive. */
   compareBytes(a: number, b: number): number {
     this.checkId(a);
     this.checkId(b);
     return compareIds(this.pool(), a, b);
   }
 
-  private checkId(id: number): void {
+  private checkId(id: number) {
     if (!(Number.isInteger(id) && id >= 0 && id < this.count)) {
       throw usageError(`Interner: id ${shown(id)} is not an id of this interner (0 to ${this.count - 1})`);
     }
   }
 
-  private insert(buf: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+  private insert(buf: Uint8Array, start: number, end: number, hash: number, slot: number) {
     const len = end - start;
     const id = this.count;
     if (id >= MAX_IDS) throw new RankevalError("too-large", `more than ${MAX_IDS} distinct ids`);
@@ -253,12 +234,8 @@ export class Interner {
     return id;
   }
 
-  /**
-   * Room for about `ids` ids of `bytes` bytes in all, at once (a parser's estimate): one rehash, no
-   * copies on the way. The table is sized for 90% of `ids`, so an estimate a little high does not double
-   * it for nothing (+256 MB at 30M ids).
-   */
-  reserve(ids: number, bytes: number): void {
+  /** Room for about `ids` ids of `bytes` bytes: one rehash, sized for 90% of `ids` so a slightly high estimate doesn't double it (+256 MB at 30M ids). */
+  reserve(ids: number, bytes: number) {
     if (ids + 1 > this.offsets.length) {
       this.offsets = grow(this.offsets, ids + 1, this.count + 1);
       this.hashes = grow(this.hashes, ids + 1, this.count);
@@ -269,8 +246,8 @@ export class Interner {
     if (slots > this.mask + 1) this.rehash(slots);
   }
 
-  /** Grows the table (doubles it by default). Ids go in by blocks, each block's slots touched first, as in internBatch. */
-  private rehash(slots = 2 * (this.mask + 1)): void {
+  /** Grows the table (doubles by default), touching each block's slots first as internBatch. */
+  private rehash(slots = 2 * (this.mask + 1)) {
     const mask = slots - 1;
     const table = new Int32Array(slots);
     const hashes = this.hashes;

@@ -1,8 +1,7 @@
 /**
- * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by
- * chunk: exactly an object of objects of finite numbers, ids with every JSON escape (stored as UTF-8).
- * Anything else is an InputError at its line and byte column, as is a query or a document given twice
- * (JSON would keep the last: here it is a mistake to report). Rows come as the TREC parsers' per-row mode.
+ * Qrels and runs as JSON in the ranx / pytrec_eval shape, `{ "q1": { "d1": 12.5 } }`, parsed chunk by chunk:
+ * an object of objects of finite numbers, ids with any JSON escape (stored as UTF-8). Anything else, or a
+ * query or document given twice (JSON keeps the last: here a mistake), is an InputError at its line and column.
  *
  * @example
  * ```ts
@@ -36,10 +35,10 @@ export interface JsonParserOptions<K extends RowsKind> {
   file: string;
   /** Interner for query ids (shared with the other side's parser). */
   qids: Interner;
-  /** Judgments (labels, `rel`) or a run (scores). */
+  /** Judgments (`rel`) or a run (scores). */
   kind: K;
   runTag?: string;
-  /** Room for this many bytes of input up front. */
+  /** The input's size, if known: room made up front. */
   expectedBytes?: number;
 }
 
@@ -51,12 +50,9 @@ export const JSON_OPTION_TYPES: Readonly<Record<keyof JsonParserOptions<RowsKind
   expectedBytes: COUNT,
 };
 
-/**
- * What the JSON and CSV/TSV parsers share (a value or a record may span lines, so they read byte by
- * byte, not through LineParser): chunks in, rows out as the TREC parsers' per-row mode; an error is thrown again by every later call.
- */
+/** The JSON and CSV/TSV parsers (byte by byte: a value or record may span lines); an error is thrown again by every later call. */
 export abstract class JsonCsvRowsParser<K extends RowsKind> {
-  /** Offset of the byte being read; `reservedAt` at the last reserve(), for how much input it covers. */
+  /** The byte being read's offset; `reservedAt`: at the last reserve(). */
   protected abs = 0;
   protected line = 1;
   protected lineStart = 0;
@@ -70,7 +66,6 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected readonly qidNames: Interner;
   protected readonly rows: RowsBuilder;
 
-  /** `types`: the options the parser takes, `call` its name for messages. */
   constructor(options: JsonParserOptions<K>, types: Readonly<Record<string, OptionType>>, call: string) {
     checkOptions(options, types, call);
     this.file = options.file;
@@ -83,7 +78,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
   protected abstract feed(chunk: Uint8Array): void;
   protected abstract end(): void;
 
-  push(chunk: Uint8Array): void {
+  push(chunk: Uint8Array) {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
     this.guard("push() after finish()", () => this.inputHead.pass(chunk, (bytes) => this.feed(bytes)));
@@ -98,7 +93,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     return rowsOf(this.kind, this.rows.finish(), this.file, this.qidNames, this.runTag);
   }
 
-  private guard(late: string, f: () => void): void {
+  private guard(late: string, f: () => void) {
     if (this.error !== null) throw this.error;
     if (this.finished) throw usageError(`${this.file}: ${late}: a parser reads one input`);
     try {
@@ -114,7 +109,7 @@ export abstract class JsonCsvRowsParser<K extends RowsKind> {
     throw new InputError(this.file, this.line, this.abs - this.lineStart + 1 + shift, reason);
   }
 
-  protected reserve(len: number): void {
+  protected reserve(len: number) {
     const rows = this.rows;
     if (rows.count + 1 > rows.qid.length || rows.used + len > rows.pool.length) {
       rows.reserve(Math.max(len, this.abs - this.reservedAt));
@@ -159,7 +154,7 @@ export function describeByte(c: number): string {
 }
 
 /** True when b[0, n) is a number in JSON's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-function isJsonNumber(b: Uint8Array, n: number): boolean {
+function isJsonNumber(b: Uint8Array, n: number) {
   let p = 0;
   if (b[p] === 45) p++;
   if (p >= n) return false;
@@ -182,7 +177,7 @@ function isJsonNumber(b: Uint8Array, n: number): boolean {
 }
 
 /** Bytes that may continue a number (its grammar is checked once it ends). */
-function numberByte(c: number): boolean {
+function numberByte(c: number) {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
@@ -216,9 +211,9 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private tokAt = 0;
 
   /** The id being read (escapes resolved, UTF-8). */
-  private id: Uint8Array = new Uint8Array(256);
+  private id = new Uint8Array(256);
   private idLen = 0;
-  private num: Uint8Array = new Uint8Array(32);
+  private num = new Uint8Array(32);
   private numLen = 0;
   /** \uXXXX: digits read and value so far; a high surrogate waiting for its low half (0: none). */
   private hexDigits = 0;
@@ -228,7 +223,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private qid = -1;
   private queryFirstRow = 0;
   private seenQuery = new Uint8Array(64);
-  /** The query's documents by hash: stamp[slot] === generation marks a used slot. */
+  /** The query's documents by hash: stamp[slot] === generation (bumped per query) marks a used slot. */
   private slots = new Int32Array(64);
   private stamps = new Int32Array(64);
   private generation = 1;
@@ -238,12 +233,12 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private docIdLine = 0;
   private docIdCol = 0;
 
-  protected end(): void {
+  protected end() {
     if (this.state === NUMBER) this.endNumber();
     if (this.state !== END) this.failEnd();
   }
 
-  protected feed(buf: Uint8Array): void {
+  protected feed(buf: Uint8Array) {
     const base = this.abs;
     const n = buf.length;
     for (let p = 0; p < n; ) {
@@ -357,7 +352,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.abs = base + n;
   }
 
-  private token(c: number): void {
+  private token(c: number) {
     switch (this.state) {
       case TOP:
         if (c === LBRACE) this.state = QKEY_OR_END;
@@ -404,7 +399,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private startId(after: number): void {
+  private startId(after: number) {
     this.tokLine = this.line;
     this.tokCol = this.abs - this.lineStart + 1;
     this.tokAt = this.abs;
@@ -418,8 +413,8 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  /** A string just closed: a query id (after = QCOLON) or a document id, which waits for its value. */
-  private endId(): void {
+  /** A query id (after = QCOLON) or a document id closed. */
+  private endId() {
     if (this.after === QCOLON) {
       const q = this.qidNames.intern(this.id, 0, this.idLen);
       if (q >= this.seenQuery.length) this.seenQuery = grow(this.seenQuery, Math.max(2 * this.seenQuery.length, q + 1));
@@ -432,7 +427,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private endNumber(): void {
+  private endNumber() {
     const num = this.num;
     const n = this.numLen;
     const what = () => `document ${this.docName()} of query ${this.queryName()}`;
@@ -443,7 +438,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.state = DNEXT;
   }
 
-  private addRow(value: number): void {
+  private addRow(value: number) {
     const len = this.idLen;
     this.reserve(len);
     this.checkDuplicate(rowHash(this.id, 0, len));
@@ -451,8 +446,8 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.inQuery++;
   }
 
-  /** Rejects a document id the query already has: a table of its rows by hash, cleared per query by bumping `generation`. */
-  private checkDuplicate(hash: number): void {
+  /** Rejects a document id the query already has (a hash table of its rows). */
+  private checkDuplicate(hash: number) {
     if (2 * (this.inQuery + 1) > this.slots.length) this.rehash();
     const rows = this.rows;
     const mask = this.slots.length - 1;
@@ -481,7 +476,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.slots[s] = rows.count; // the row about to be added
   }
 
-  private rehash(): void {
+  private rehash() {
     const size = this.slots.length * 2;
     this.slots = new Int32Array(size);
     this.stamps = new Int32Array(size);
@@ -496,19 +491,19 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     }
   }
 
-  private idByte(v: number): void {
+  private idByte(v: number) {
     if (this.idLen === this.id.length) this.growId(this.idLen + 1);
     this.id[this.idLen++] = v;
   }
 
-  private growId(need: number): Uint8Array {
+  private growId(need: number) {
     if (need > MAX_LINE_BYTES) this.tokenTooLong(this.idWhat());
     this.id = grow(this.id, Math.max(need, 2 * this.id.length), this.idLen);
     return this.id;
   }
 
-  /** A \uXXXX escape's value: surrogate pairs combined, written as UTF-8. */
-  private codePoint(v: number): void {
+  /** A \uXXXX escape's value as UTF-8, surrogate pairs combined. */
+  private codePoint(v: number) {
     if (this.high !== 0) {
       if (v < 0xdc00 || v > 0xdfff) this.unpaired(this.high);
       v = 0x10000 + ((this.high - 0xd800) << 10) + (v - 0xdc00);
@@ -537,20 +532,20 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`unpaired surrogate \\u${v.toString(16).toUpperCase()} in ${this.idWhat()}`);
   }
 
-  private idWhat(): string {
+  private idWhat() {
     return this.after === QCOLON ? "a query id" : `a document id of query ${this.queryName()}`;
   }
 
-  private queryName(q = this.qid): string {
+  private queryName(q = this.qid) {
     const name = this.qidNames.stringOf(q);
     return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
   }
 
-  private docName(): string {
+  private docName() {
     return quote(this.id, 0, this.idLen);
   }
 
-  private expected(): string {
+  private expected() {
     const q = () => this.queryName();
     const says = EXPECTS[this.state] ?? (() => `the closing '"' of ${this.idWhat()}`);
     return says(q, () => `document ${this.docName()} of query ${q()}`);
@@ -574,7 +569,7 @@ export class JsonParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
     this.fail(`expected ${this.expected()}, found the end of the file`);
   }
 
-  /** The id or number being read is past MAX_LINE_BYTES (a token is bound as a line). */
+  /** The id or number being read is past MAX_LINE_BYTES. */
   private tokenTooLong(what: string): never {
     throw tooLong(this.file, this.tokLine, this.tokCol, what, this.tokAt);
   }

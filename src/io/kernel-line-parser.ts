@@ -1,8 +1,6 @@
 /**
- * The per-row columns (rows.ts) laid out in a kernel's WebAssembly memory, for the kernel to parse
- * TREC text, LETOR and scores into (assembly/parse.ts): the host copies whole lines into that memory,
- * calls the kernel, and handles where it stops (a line for the parser's own code, a new query id to
- * intern, a new stretch of lines). The columns are views of that memory, read as RowsBuilder's.
+ * The per-row columns (rows.ts) in a kernel's WebAssembly memory, parsed into by assembly/parse.ts; the
+ * host handles where it stops (a slow line, a new query id, a new stretch of lines).
  */
 import {
   alignUp as align,
@@ -19,10 +17,10 @@ import { LastId } from "./last-id-cache.js";
 import { LineParser } from "./line-parser.js";
 import { grow, RowsBuilder, type QuerySpans } from "./rows.js";
 
-/** The line formats the kernel's fast path reads (assembly/parse.ts). */
+/** The formats assembly/parse.ts reads. */
 export type KernelFormat = "run" | "qrels" | "letor" | "scores";
 
-/** assembly/parse.ts's constants (state block offsets ST_*, stop reasons STOP_*, ...), read once. */
+/** assembly/parse.ts's constants, read once. */
 const NAMES = {
   pad: "PARSE_PAD",
   stateBytes: "PARSE_STATE_BYTES",
@@ -55,21 +53,20 @@ function layoutOf(instance: WebAssembly.Instance): ParseLayout {
   return layout;
 }
 
-/** The parser's side of the fast path: its line count, query ids, and its own code for other lines. */
+/** The parser's side of the fast path. */
 export interface LineHost {
   line: number;
   readonly lastQid: LastId;
-  /** Parses the line at bytes[p] (every error is found here); returns the index after it. */
+  /** Parses the line at bytes[p] (every error is found here). */
   slowLine(bytes: Uint8Array, p: number): number;
-  /** Runs: the run tag of the fast path's last row is bytes[start, end). */
+  /** Runs: the last row's run tag is bytes[start, end). */
   tag?(bytes: Uint8Array, start: number, end: number): void;
   /** LETOR: whether every line has `qid:` and `# docid = X`, or null until a row says. */
   letorModes?(): { qid: boolean; docid: boolean } | null;
-  /** The lines given at buf[p] are read at bytes[p + shift] (a copy), for errors naming a byte offset. */
+  /** buf[p] is now bytes[p + shift] (a copy), for errors naming a byte offset. */
   moved?(shift: number): void;
 }
 
-/** What the columns hold, for their too-large error. */
 const ROWS_USE = {
   what: "reading this input",
   advice:
@@ -77,20 +74,17 @@ const ROWS_USE = {
     "split the judgments and runs by query into shards, evaluate each with --per-query-out and combine " +
     "them with --merge (the README's 'Shards, threads and clusters')",
 };
-/** The most bytes of ids: their offsets are i32 (the kernel's parser counts them in one too). */
+/** Id bytes' offsets are i32 (in the kernel too). */
 const MAX_POOL_BYTES = 2 ** 31 - 1;
 
-/** Instances given back by finished parsers (finishCopies). */
+/** Instances finishCopies gave back. */
 const spares: KernelInstance[] = [];
 const SPARES = 4;
 const SPARE_BYTES = 64 << 20;
 
-/**
- * Where a finished parser's columns lie in its kernel's memory, for a join there (join-kernel.ts):
- * value f64, id end offsets i32, hashes i32, id bytes (16 readable bytes after each), the first free byte.
- */
+/** Where a finished parser's columns lie in its kernel's memory, for a join there (join-kernel.ts); 16 readable bytes follow the ids. */
 export interface KernelColumns {
-  /** The kernel's WebAssembly instance and memory (typed without the WebAssembly namespace, which the package's types must not need). */
+  /** Typed without the WebAssembly namespace, which the package's types must not need. */
   readonly instance: { readonly exports: object };
   readonly memory: { readonly buffer: ArrayBuffer };
   readonly value: number;
@@ -101,12 +95,12 @@ export interface KernelColumns {
 }
 
 export class KernelRows extends RowsBuilder {
-  /** The kernel's instance, memory and exports; the memory as bytes, the state block as i32s (views made again as it grows). */
+  /** Views remade as the memory grows. */
   private readonly wasm: KernelInstance;
   private bytes!: Uint8Array;
   private state!: Int32Array;
   private readonly k: ParseLayout;
-  /** The state block's address, and the columns': value f64, qid, offsets, hashes i32, pool u8. */
+  /** The state block's address, and the columns'. */
   private readonly st: number;
   private readonly base: number;
   private valueAt = 0;
@@ -116,33 +110,30 @@ export class KernelRows extends RowsBuilder {
   private poolAt = 0;
   private rowCap = 0;
   private poolCap = 0;
-  /** LETOR: the query ids as runs (QuerySpans), kept as rows come: the kernel writes no qid per row for LETOR. */
+  /** LETOR: query ids as QuerySpans (the kernel writes no qid per row for LETOR). */
   private spanIds = new Int32Array(64);
   private spanStarts = new Int32Array(64);
   private nSpans = 0;
 
   constructor(expectedBytes = 0) {
     super(expectedBytes);
-    // A new instance costs 0.1 to 0.3 ms, which a command over a thousand small runs paid a thousand times.
+    // A new instance costs 0.1-0.3 ms: a thousand small runs paid it a thousand times.
     this.wasm = spares.pop() ?? instantiate();
     this.k = layoutOf(this.wasm.instance);
     this.st = align(this.wasm.exports.heapBase(), 16);
     this.base = align(this.st + this.k.stateBytes, 16);
     this.place(256, 4096);
-    // A given-back memory holds an earlier parse's bytes: the first offset must be 0.
+    // A given-back memory holds old bytes: offsets[0] must be 0.
     this.offsets[0] = 0;
     this.state[this.k.qidLen >> 2] = -1;
   }
 
-  /**
-   * Grows the memory now for `bytes` more after the columns, for a join in it: it never grows after
-   * finish(), so the views it hands out stay valid. Unwritten pages cost address space only.
-   */
-  keepRoom(bytes: number): void {
+  /** Room for `bytes` more after the columns, for a join: the memory never grows after finish(). */
+  keepRoom(bytes: number) {
     this.ensure(this.free + bytes);
   }
 
-  /** finish(), as copies, the instance given back for a later parser: where copying costs less than a new instance. */
+  /** finish() as copies, the instance given back for a later parser. */
   finishCopies(): ReturnType<RowsBuilder["finish"]> {
     const out = this.finish();
     const docids = {
@@ -151,7 +142,7 @@ export class KernelRows extends RowsBuilder {
       hashes: out.docids.hashes.slice(),
     };
     const copies = { qid: out.qid.slice(), value: out.value.slice(), docids, lines: out.lines };
-    // Not kept when large: a small parse should not hold a large memory.
+    // A small parse should not hold a large memory.
     if (spares.length < SPARES && this.wasm.memory.buffer.byteLength <= SPARE_BYTES) {
       spares.push(this.wasm);
     }
@@ -159,11 +150,10 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** The first byte after the columns and the 16 the kernel may read past the last id. */
-  private get free(): number {
+  private get free() {
     return align(this.poolAt + this.poolCap + 16, 16);
   }
 
-  /** Where the columns lie, for a join in this memory once the parser is finished. */
   columns(): KernelColumns {
     return {
       instance: this.wasm.instance,
@@ -176,21 +166,18 @@ export class KernelRows extends RowsBuilder {
     };
   }
 
-  /** What the range being reserved needs at least: resize's floor near the limit. */
+  /** What the range being reserved needs: resize's floor near the limit. */
   private needRows = 0;
   private needPool = 0;
 
-  override reserve(bytes: number, shortestLine = 8): void {
+  override reserve(bytes: number, shortestLine = 8) {
     this.needRows = this.count + Math.floor(bytes / shortestLine) + 1;
     this.needPool = this.used + bytes;
     super.reserve(bytes, shortestLine);
   }
 
-  /**
-   * Room for `rows` and `poolBytes`; where that passes what the memory or the offsets hold, only what
-   * the range being reserved needs, so a file past the limit fails at it (place), not at a doubling.
-   */
-  protected override resize(rows: number, poolBytes: number): void {
+  /** Near the limit, only what the range being reserved needs: a file past it fails there, not at a doubling. */
+  protected override resize(rows: number, poolBytes: number) {
     let r = Math.max(rows, this.rowCap);
     let p = Math.max(poolBytes, this.poolCap);
     if (this.layout(r, p).end > MAX_MEMORY || p > MAX_POOL_BYTES) {
@@ -200,7 +187,7 @@ export class KernelRows extends RowsBuilder {
     this.place(r, p);
   }
 
-  /** The columns' addresses (and 16 bytes: the kernel stores 16 at a time). */
+  /** The columns' addresses (+16: the kernel stores 16 bytes at a time). */
   private layout(rows: number, poolBytes: number) {
     const valueAt = this.base;
     const qidAt = valueAt + 8 * rows;
@@ -210,8 +197,8 @@ export class KernelRows extends RowsBuilder {
     return { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end: poolAt + poolBytes + 16 };
   }
 
-  /** Lays the columns out anew, moving each from the last to the first: each only moves up, so none is overwritten first. */
-  private place(rows: number, poolBytes: number): void {
+  /** Moves the columns last to first: each only moves up, so none is overwritten. */
+  private place(rows: number, poolBytes: number) {
     const { valueAt, qidAt, offsetsAt, hashesAt, poolAt, end } = this.layout(rows, poolBytes);
     if (poolBytes > MAX_POOL_BYTES)
       throw memoryTooLarge(ROWS_USE, end, "its document ids alone past the 2 GiB their 32-bit offsets index");
@@ -229,12 +216,12 @@ export class KernelRows extends RowsBuilder {
     this.views();
   }
 
-  private ensure(end: number): void {
+  private ensure(end: number) {
     growTo(this.wasm.memory, end, ROWS_USE);
     if (!this.bytes || this.bytes.buffer !== this.wasm.memory.buffer) this.views();
   }
 
-  private views(): void {
+  private views() {
     const buf = this.wasm.memory.buffer;
     this.bytes = new Uint8Array(buf);
     this.state = new Int32Array(buf, this.st, this.k.stateBytes >> 2);
@@ -247,7 +234,7 @@ export class KernelRows extends RowsBuilder {
   }
 
   /** LETOR: rows from `row` on have query id `id`. */
-  private noteSpan(row: number, id: number): void {
+  private noteSpan(row: number, id: number) {
     const k = this.nSpans;
     if (k > 0 && this.spanIds[k - 1] === id) return;
     if (k === this.spanIds.length) {
@@ -259,7 +246,7 @@ export class KernelRows extends RowsBuilder {
     this.nSpans = k + 1;
   }
 
-  /** LETOR: the query-id runs kept, as copies. */
+  /** LETOR: the kept query-id runs, as copies. */
   keptSpans(): QuerySpans {
     const starts = new Int32Array(this.nSpans + 1);
     starts.set(this.spanStarts.subarray(0, this.nSpans));
@@ -267,12 +254,11 @@ export class KernelRows extends RowsBuilder {
     return { ids: this.spanIds.slice(0, this.nSpans), starts };
   }
 
-  /** keepRoom for firstRepeated over queries `starts`. */
-  keepRepeatRoom(starts: Int32Array): void {
+  keepRepeatRoom(starts: Int32Array) {
     this.keepRoom(4 * starts.length + 8 * repeatTableSlots(starts) + 64);
   }
 
-  /** LETOR: the first row whose document id came earlier in its query, or -1 (assembly/parse.ts firstRepeated). */
+  /** LETOR: assembly/parse.ts firstRepeated. */
   firstRepeated(starts: Int32Array): number {
     const nq = starts.length - 1;
     const size = repeatTableSlots(starts);
@@ -295,11 +281,8 @@ export class KernelRows extends RowsBuilder {
     return { ids: new Int32Array(buf, at, runs).slice(), starts };
   }
 
-  /**
-   * Parses the whole lines buf[p, end) into the columns: the kernel's fast path for `format`,
-   * `host.slowLine` for the lines it leaves. The host's bytes stay as they are until the next call.
-   */
-  parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number): void {
+  /** The kernel parses the whole lines buf[p, end), `host.slowLine` those it leaves; the host's bytes stay until the next call. */
+  parseLines(format: KernelFormat, host: LineHost, buf: Uint8Array, p: number, end: number) {
     const run = format === "run";
     const letor = format === "letor";
     this.reserve(end - p, format === "letor" || format === "scores" ? 2 : 8);
@@ -331,7 +314,7 @@ export class KernelRows extends RowsBuilder {
         s[k.letor >> 2] = m ? k.letorKnown | (m.qid ? k.letorQid : 0) | (m.docid ? k.letorDocid : 0) : 0;
       }
       const before = this.count;
-      // Addresses come back as i32 (wasm has no unsigned type): >>> 0 reads them past 2 GiB.
+      // Addresses are i32 (wasm has no unsigned): >>> 0 reads them past 2 GiB.
       at = parse(this.st, at, stop, this.qidAt, this.valueAt, this.offsetsAt, this.hashesAt, this.poolAt) >>> 0;
       this.count = s[k.rows >> 2];
       if (letor && this.count > before) this.noteSpan(before, s[k.qidId >> 2]);
@@ -349,7 +332,7 @@ export class KernelRows extends RowsBuilder {
       } else if (why === k.stopShift) {
         this.newShift(this.count, host.line);
       } else {
-        // The parser's own code: adds its row, counts the line, throws the exact error of a bad one.
+        // Adds its row, counts the line, throws a bad line's exact error.
         const before = this.count;
         at = host.slowLine(bytes, at);
         if (letor && this.count > before) this.noteSpan(before, this.qid[before]);
@@ -359,7 +342,7 @@ export class KernelRows extends RowsBuilder {
 }
 
 /** firstRepeated's table size: a power of two, at least twice the widest query's rows. */
-function repeatTableSlots(starts: Int32Array): number {
+function repeatTableSlots(starts: Int32Array) {
   let widest = 0;
   for (let k = 0; k + 1 < starts.length; k++) widest = Math.max(widest, starts[k + 1] - starts[k]);
   let size = 16;
@@ -367,19 +350,16 @@ function repeatTableSlots(starts: Int32Array): number {
   return size;
 }
 
-/**
- * A parser whose usual lines the kernel reads (KernelRows.parseLines) and its own slowLine the rest,
- * every row into `rows`: one parser, one slow line per format, whether document ids are interned or not.
- */
+/** A parser whose usual lines the kernel reads (KernelRows.parseLines), the rest its slowLine. */
 export abstract class KernelLineParser extends LineParser {
   protected readonly rows: KernelRows;
   protected readonly lastQid: LastId;
   protected readonly qidNames: Interner;
-  /** The interner of document ids, or null where they are kept per row. */
+  /** null where document ids are kept per row. */
   protected readonly docidNames: Interner | null;
   private readonly host: LineHost;
 
-  /** `options` checked against `types` (`call` names the parser in errors), lines of `maxFields` fields. */
+  /** `call` names the parser in errors; lines have at most `maxFields` fields. */
   constructor(
     options: { file: string; qids?: Interner; docids?: Interner | "per-row"; expectedBytes?: number },
     types: Readonly<Record<string, OptionType>>,
@@ -411,30 +391,29 @@ export abstract class KernelLineParser extends LineParser {
     };
   }
 
-  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
+  protected override parseLines(buf: Uint8Array, p: number, end: number) {
     this.rows.parseLines(this.format, this.host, buf, p, end);
   }
 
-  protected override linesDone(_buf: Uint8Array): void {
+  protected override linesDone(_buf: Uint8Array) {
     this.lastQid.release();
   }
 
-  /** The line the kernel left at bytes[p] (every error is found here); returns the index after it. */
   protected slowLine(bytes: Uint8Array, p: number): number {
     return this.fieldLine(bytes, p);
   }
 
-  protected tag(_bytes: Uint8Array, _start: number, _end: number): void {}
+  protected tag(_bytes: Uint8Array, _start: number, _end: number) {}
   protected letorModes(): { qid: boolean; docid: boolean } | null {
     return null;
   }
 
-  /** Appends the row of fields `f` (TREC: qid first, document id third) with its value. */
-  protected addRow(buf: Uint8Array, f: Int32Array, value: number): void {
+  /** Appends fields `f` (TREC: qid first, docid third) with `value`. */
+  protected addRow(buf: Uint8Array, f: Int32Array, value: number) {
     this.rows.add(this.lastQid.get(buf, f[0], f[1]), buf, f[4], f[5], value, this.line);
   }
 
-  /** The interned mode's columns (copies; the instance given back), document ids interned into `names` if given. */
+  /** The interned mode's columns (copies). */
   protected interned(names: Interner): { qid: Int32Array; value: Float64Array; docid: Int32Array };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null };
   protected interned(names: Interner | null): { qid: Int32Array; value: Float64Array; docid: Int32Array | null } {

@@ -1,7 +1,6 @@
 /**
- * The parsers' cache of the previous row's query id (a file lists a query's rows together): equal
- * bytes give the previous id without hashing or probing the interner. The previous bytes are read in
- * the same buffer while rows come from it: release() before the buffer may change.
+ * The previous row's query id, cached (a file lists a query's rows together): equal bytes skip hashing and
+ * probing. The previous bytes are read in the same buffer: release() before it may change.
  */
 import type { Interner } from "./interner.js";
 
@@ -13,8 +12,8 @@ export class LastId {
 
   constructor(private readonly interner: Interner) {}
 
-  /** Stops referring to the current buffer (the next get() compares with the interned bytes). */
-  release(): void {
+  /** Forgets the buffer (the next get() compares with the interned bytes). */
+  release() {
     this.buf = null;
   }
 

@@ -1,14 +1,9 @@
 /**
- * LETOR / SVMlight ranking files (`rel qid:Q f:v f:v ... # docid = X`), parsed chunk by chunk.
- *
- * - The label is a finite decimal (negative or fractional too).
- * - `qid:Q` after the label is optional, but all lines or none have it: without it (LightGBM's
- *   rank.train) `qid` is null and queries come from a group file.
- * - Features are checked to be INDEX:VALUE (a whole number and a decimal, nan or inf), not parsed.
- * - As in SVMlight, '#' starts a comment anywhere; `docid = X` in it gives the row's document id, on
- *   all lines or none (else `docid` is null).
- *
- * An empty input gives zero rows, `qid` and `docid` null (letorBatch refuses it).
+ * LETOR / SVMlight ranking files (`rel qid:Q f:v ... # docid = X`), parsed chunk by chunk. The label is a
+ * finite decimal; `qid:Q` is on all lines or none (none: LightGBM's rank.train, queries from a group file,
+ * `qid` null); features are checked as INDEX:VALUE, not parsed; '#' starts a comment anywhere (SVMlight),
+ * whose `docid = X`, on all lines or none, is the row's document id (else `docid` null). An empty input
+ * gives zero rows, `qid` and `docid` null (letorBatch refuses it).
  *
  * @example
  * ```ts
@@ -24,7 +19,7 @@ import type { QuerySpans, RowLines } from "./rows.js";
 import { CR, HASH, LF, quote, SPACE, TAB } from "./line-parser.js";
 import { numberProblem, parseFinite } from "./decimal.js";
 
-/** `docids`: an interner for the ids of `# docid = X` comments, or "per-row" (query ids then kept as runs). */
+/** `docids`: an interner for `# docid = X` ids, or "per-row" (query ids then kept as runs). */
 export type LetorParserOptions<D extends Interner | "per-row" = Interner> = QrelsParserOptions<D>;
 
 /** One entry per row, in file order. */
@@ -48,13 +43,13 @@ export interface LetorRows {
   lines: RowLines;
   length: number;
   qidNames: Interner;
-  /** The first row whose document id came earlier in its query (rows [starts[k], starts[k + 1])), or -1: checked in the kernel. */
+  /** The first row whose document id came earlier in its query (rows [starts[k], starts[k + 1])), or -1. */
   firstRepeated(starts: Int32Array): number;
 }
 
 export type LetorOf<D extends Interner | "per-row"> = D extends "per-row" ? LetorRows : Letor;
 
-/** Whether the lines seen so far have a field: not yet known, all, none. */
+/** Whether lines have a field: not yet known, all, none. */
 const UNKNOWN = 0;
 const PRESENT = 1;
 const ABSENT = 2;
@@ -72,7 +67,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
   private qidModeLine = 0;
   private docMode = UNKNOWN;
   private docModeLine = 0;
-  /** Set by scanComment: the docid's bytes, or -1 when the comment has none. */
+  /** Set by scanComment: the docid's bytes (-1: none). */
   private docStart = -1;
   private docEnd = -1;
 
@@ -80,7 +75,6 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     super(options, TREC_OPTION_TYPES, "LetorParser", 0, "letor");
   }
 
-  /** Parses the line at buf[p]; returns the index after its '\n'. */
   protected override slowLine(buf: Uint8Array, p: number): number {
     this.lineStart = p;
     let c = buf[p];
@@ -97,8 +91,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return { qid: this.qidMode === PRESENT, docid: this.docMode === PRESENT };
   }
 
-  /** Parses the row whose label is at buf[p]; returns the index of its '\n'. */
-  private parseRow(buf: Uint8Array, p: number): number {
+  /** Returns the index of the row's '\n'. */
+  private parseRow(buf: Uint8Array, p: number) {
     const labelStart = p;
     let c = buf[p];
     while (c > SPACE && c !== HASH) c = buf[++p];
@@ -107,8 +101,6 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     if (label !== label) this.failNumber(buf, labelStart, p, "label");
     while (c === SPACE || c === TAB) c = buf[++p];
     let qid = 0;
-
-    // qid:Q
     if (c === LOWER_Q && buf[p + 1] === LOWER_I && buf[p + 2] === LOWER_D && buf[p + 3] === COLON) {
       const fieldStart = p;
       if (this.qidMode === ABSENT) {
@@ -131,7 +123,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       this.setMode(false);
     }
 
-    // Features: checked to be INDEX:VALUE, not parsed (only the ranking is evaluated).
+    // Features: checked, not parsed (only the ranking is evaluated).
     for (;;) {
       while (c === SPACE || c === TAB) c = buf[++p];
       if (c < SPACE || c === HASH) break;
@@ -172,12 +164,8 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     return p;
   }
 
-  /**
-   * Checks the feature at buf[p] is INDEX:VALUE, a whole number (from 1 in SVMlight, 0 in XGBoost and
-   * LightGBM) and a decimal (nan and inf too, as strtod and Python write them); returns the index past
-   * it. Anything else is another format or a damaged line.
-   */
-  private checkFeature(buf: Uint8Array, p: number): number {
+  /** Checks the feature at buf[p] is INDEX:VALUE: a whole number (from 1 in SVMlight, 0 in XGBoost, LightGBM) and a decimal (nan, inf too, as strtod and Python write them). */
+  private checkFeature(buf: Uint8Array, p: number) {
     const start = p;
     let c = buf[p];
     while (c >= 48 && c <= 57) c = buf[++p];
@@ -196,7 +184,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     let end = valueStart;
     while (buf[end] > SPACE && buf[end] !== HASH) end++;
     if (parseFinite(buf, valueStart, end) === parseFinite(buf, valueStart, end)) return end;
-    // Right syntax but not finite (nan, inf, 1e999): only the ranking is evaluated, so they may stay.
+    // Right syntax but not finite (nan, inf, 1e999): allowed, features are not evaluated.
     if (end > valueStart && numberProblem(buf, valueStart, end) === "is not a finite number") return end;
     if (buf[end] < SPACE && buf[end] !== TAB && buf[end] !== LF && buf[end] !== CR) this.badByte(buf, end);
     this.fail(
@@ -205,18 +193,15 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
     );
   }
 
-  private setMode(hasQid: boolean): void {
+  private setMode(hasQid: boolean) {
     if (this.qidMode === UNKNOWN) {
       this.qidMode = hasQid ? PRESENT : ABSENT;
       this.qidModeLine = this.line;
     }
   }
 
-  /**
-   * Reads the comment at the '#' at buf[p] for `docid = X` (or `docid=X`, "docid" starting a word):
-   * sets docStart/docEnd (docStart -1 if none). Returns the index of the line's '\n'.
-   */
-  private scanComment(buf: Uint8Array, p: number): number {
+  /** Finds `docid = X` (or `docid=X`, "docid" starting a word) in the comment at buf[p]. */
+  private scanComment(buf: Uint8Array, p: number) {
     let prev = HASH;
     let q = p + 1;
     for (;;) {
@@ -273,7 +258,7 @@ export class LetorParser<D extends Interner | "per-row" = Interner> extends Kern
       const out: Letor = { qid, rel: value, docid, length: value.length };
       return out as LetorOf<D>;
     }
-    // Room for letorRowsBatch's duplicate-id check in the kernel's memory: now, as nothing may grow it once finish() hands out views.
+    // Now: nothing may grow the memory once finish() hands out views.
     rows.keepRepeatRoom(spans?.starts ?? Int32Array.of(0, rows.count));
     const { value, docids, lines } = rows.finish();
     const out: LetorRows = {

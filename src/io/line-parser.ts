@@ -1,9 +1,7 @@
 /**
- * What every line parser shares: chunks cut anywhere, a UTF-8 BOM, line numbers, fields between blanks,
- * errors at file:line:column. Whole lines are parsed in place in the caller's chunk; only a chunk's
- * unfinished last line is copied (`carry`). Subclasses parse ranges of whole lines (parseLines: buf[end
- * - 1] is always '\n', so loops stop at '\n' without bounds checks). A line's bytes are checked as they
- * come, so a binary file or a bomb is refused at its first bad byte, never held whole.
+ * What every line parser shares: chunks cut anywhere, a BOM, line numbers, fields, file:line:column errors.
+ * Whole lines are parsed in the caller's chunk, only an unfinished last line copied (`carry`); buf[end - 1]
+ * is always '\n', so loops need no bounds checks. A binary file fails at its first bad byte, never held whole.
  */
 import { checkChunk, InputError, usageError } from "../errors/errors.js";
 import { Float64Column } from "./columns.js";
@@ -17,30 +15,27 @@ export const TAB = 9;
 export const HASH = 35;
 const BOM = [0xef, 0xbb, 0xbf];
 
-/**
- * The most bytes a line (a CSV/TSV record, a JSON token) may have without its '\n': holding more would
- * let one endless line (a binary file, /dev/zero, a gzip bomb) take all the memory.
- */
+/** The most bytes a line (a CSV/TSV record, a JSON token) may hold: an endless line must not take all memory. */
 export const MAX_LINE_BYTES = 64 << 20;
 const MAX_LINE_TEXT = "64 MiB";
 const PIECE = 16 << 20;
 
-/** The reason said of a NUL or control byte `c` at byte offset `offset`. */
+/** The reason for a NUL or control byte `c`. */
 export function notText(c: number, offset: number): string {
   const what = c === 0 ? "NUL byte" : `control byte 0x${c.toString(16).padStart(2, "0").toUpperCase()}`;
   return `file is not text (${what} at byte offset ${offset})`;
 }
 
-/** The error of a line (a CSV/TSV record, a JSON token: `what`) longer than MAX_LINE_BYTES. */
+/** The error of a line (`what`) longer than MAX_LINE_BYTES. */
 export function tooLong(file: string, line: number, column: number, what: string, offset: number): InputError {
   const reason = `${what} is longer than ${MAX_LINE_TEXT} (from byte offset ${offset}), the most a line may hold: is the file text?`;
   return new InputError(file, line, column, reason);
 }
 
-/** Binary formats by their first bytes (each pattern has a byte no text line has, or is a whole magic number). */
+/** Binary formats by their first bytes (null: a control byte, which no text line has). */
 const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
   { magic: [0x1f, 0x8b], what: "gzip-compressed data: decompress it first" },
-  // Parquet: "PAR1" then a page header (Thrift's compact protocol: a control byte).
+  // Parquet: "PAR1" then a Thrift compact page header (a control byte).
   {
     magic: [0x50, 0x41, 0x52, 0x31, null],
     what:
@@ -67,28 +62,25 @@ const BINARY: readonly { magic: readonly (number | null)[]; what: string }[] = [
 ];
 const HEAD_BYTES = 8;
 
-/** The first bytes of an input, gathered to name a binary format in place of line 1's error ("file is not text (it is ...)" at 1:1). */
+/** An input's first bytes, gathered to name a binary format in line 1's error. */
 export class InputHead {
   private readonly bytes = new Uint8Array(HEAD_BYTES);
   private n = 0;
   pending = true;
 
-  /**
-   * Gathers the first bytes of `chunk` while they may begin a magic number: null while they may, else
-   * the rest of the chunk. Text is never held (no magic number starts with a text byte).
-   */
+  /** Gathers bytes while they may begin a magic number (none starts with a text byte): null, else the rest. */
   add(chunk: Uint8Array): Uint8Array | null {
     let k = 0;
     while (k < chunk.length && this.n < HEAD_BYTES && this.mayBeBinary()) this.bytes[this.n++] = chunk[k++];
     return this.n < HEAD_BYTES && this.mayBeBinary() ? null : chunk.subarray(k);
   }
 
-  private mayBeBinary(): boolean {
+  private mayBeBinary() {
     return BINARY.some(({ magic }) => magic.length > this.n && this.matches(magic, this.n));
   }
 
-  /** Whether the first `n` bytes match `magic` (null: a control byte). */
-  private matches(magic: readonly (number | null)[], n: number): boolean {
+  /** Whether the first `n` bytes match `magic`. */
+  private matches(magic: readonly (number | null)[], n: number) {
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
       if (magic[i] === null ? !(b[i] < 0x20 && b[i] !== TAB) : b[i] !== magic[i]) return false;
@@ -96,8 +88,7 @@ export class InputHead {
     return true;
   }
 
-  /** Hands `chunk` to `parse`, after the bytes gathered. */
-  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void): void {
+  pass(chunk: Uint8Array, parse: (bytes: Uint8Array) => void) {
     if (this.pending) {
       const rest = this.add(chunk);
       if (rest === null) return;
@@ -107,7 +98,7 @@ export class InputHead {
     parse(chunk);
   }
 
-  /** The bytes gathered, to parse first; gathering ends. */
+  /** The bytes gathered; gathering ends. */
   held(): Uint8Array {
     this.pending = false;
     return this.bytes.subarray(0, this.n);
@@ -118,7 +109,7 @@ export class InputHead {
     return null;
   }
 
-  /** `e`, or for an InputError on line 1 of a binary input, the error naming the format. */
+  /** `e`, or for an InputError on line 1 of a binary input, one naming the format. */
   explain(e: unknown): unknown {
     if (!(e instanceof InputError) || e.line !== 1 || e.constructor !== InputError) return e;
     const what = this.binary();
@@ -135,32 +126,30 @@ export abstract class LineParser {
   protected readonly file: string;
   protected line = 1;
 
-  /** Set by tokenize(): field i is [2i, 2i + 1], for i < MAX_FIELDS. */
-  protected readonly fields: Int32Array = new Int32Array(2 * MAX_FIELDS);
-  /** Set by tokenize(): the line's field count (0 for a blank or comment line). */
+  /** Set by tokenize(): field i is [2i, 2i + 1]; their count (0: blank or comment); the line's first byte and its '\n' (or CRLF's '\r'). */
+  protected readonly fields = new Int32Array(2 * MAX_FIELDS);
   protected nFields = 0;
-  /** Set by tokenize(): the line's first byte, and its '\n' (or the '\r' of "\r\n"). */
   protected lineStart = 0;
   protected lineEnd = 0;
 
-  /** The byte offset of buf[0] in the input, for errors (moved by KernelLineParser, which reads a copy). */
+  /** buf[0]'s byte offset, for errors (KernelLineParser moves it: it reads a copy). */
   protected base = 0;
 
   private carry = new Uint8Array(1024);
   private carryLen = 0;
-  /** The byte offset of carry[0]; the unfinished line is a comment (1), not (0), or blank so far (-1). */
+  /** carry[0]'s byte offset; the unfinished line is a comment (1), not (0), or blank so far (-1). */
   private carryAt = 0;
   private carryKind = -1;
-  /** Bytes taken so far: the byte offset of the next chunk. */
+  /** The next chunk's byte offset. */
   private taken = 0;
   private readonly inputHead = new InputHead();
-  /** Bytes of a BOM the input started with, held until known to be one. */
+  /** A BOM's bytes, held until known to be one. */
   private bomLen = 0;
   private started = false;
   private finished = false;
   private error: unknown = null;
 
-  /** `maxFields`: how many fields fieldLine records (one more than a row has, at most MAX_FIELDS). */
+  /** `maxFields`: fields fieldLine records (one more than a row has). */
   constructor(
     file: string,
     private readonly maxFields = MAX_FIELDS,
@@ -172,8 +161,8 @@ export abstract class LineParser {
     return this.line - 1;
   }
 
-  /** Parses the next piece of the input (cut anywhere); keeps no reference to it after. */
-  push(chunk: Uint8Array): void {
+  /** The next piece of the input (cut anywhere); no reference to it is kept. */
+  push(chunk: Uint8Array) {
     if (this.error !== null) throw this.error;
     checkChunk(chunk, this.file, this.finished);
     try {
@@ -183,7 +172,7 @@ export abstract class LineParser {
     }
   }
 
-  private take(chunk: Uint8Array): void {
+  private take(chunk: Uint8Array) {
     if (!this.started) {
       let i = 0;
       while (this.bomLen < 3 && i < chunk.length && chunk[i] === BOM[this.bomLen]) {
@@ -200,7 +189,7 @@ export abstract class LineParser {
     this.feed(chunk);
   }
 
-  protected finishLines(): void {
+  protected finishLines() {
     if (this.error !== null) throw this.error;
     if (this.finished) throw usageError(`${this.file}: finish() called twice: a parser reads one input`);
     try {
@@ -220,18 +209,18 @@ export abstract class LineParser {
     }
   }
 
-  /** Keeps the first error (an input is bad once), said as the binary format where it is one. */
+  /** Keeps the first error (an input is bad once). */
   private failed(e: unknown): unknown {
     this.error = this.inputHead.explain(e);
     return this.error;
   }
 
-  /** Parses the whole lines in buf[start, end) (buf[end - 1] is '\n'), counting `line`. */
-  protected parseLines(buf: Uint8Array, p: number, end: number): void {
+  /** The whole lines in buf[start, end) (buf[end - 1] is '\n'). */
+  protected parseLines(buf: Uint8Array, p: number, end: number) {
     while (p < end) p = this.fieldLine(buf, p);
   }
 
-  /** Parses a line as fields, hands a row (not blank, not a comment) to row(); returns the index after its '\n'. */
+  /** Hands a non-blank, non-comment line's fields to row(); returns the index after its '\n'. */
   protected fieldLine(buf: Uint8Array, p: number): number {
     const next = this.tokenize(buf, p, this.maxFields);
     if (this.nFields !== 0) this.row(buf, this.fields, this.nFields);
@@ -240,7 +229,7 @@ export abstract class LineParser {
   }
 
   /** A line's `n` fields: field i is buf[fields[2i], fields[2i + 1]). */
-  protected row(_buf: Uint8Array, _fields: Int32Array, _n: number): void {}
+  protected row(_buf: Uint8Array, _fields: Int32Array, _n: number) {}
 
   protected numberField(buf: Uint8Array, i: number, what: string): number {
     const f = this.fields;
@@ -249,20 +238,17 @@ export abstract class LineParser {
     return v;
   }
 
-  /**
-   * Called after each parseLines while buf is valid, to finish work queued on it. (Not in parseLines:
-   * V8 optimized a long first call mid-loop and then deoptimized at its last statements every call.)
-   */
-  protected linesDone(_buf: Uint8Array): void {}
+  /** After each parseLines while buf is valid. (Not in parseLines: V8 deoptimized a long first call at its end every call.) */
+  protected linesDone(_buf: Uint8Array) {}
 
-  private lines(buf: Uint8Array, start: number, end: number, base: number): void {
+  private lines(buf: Uint8Array, start: number, end: number, base: number) {
     this.base = base;
     this.parseLines(buf, start, end);
     this.linesDone(buf);
   }
 
-  private feed(chunk: Uint8Array): void {
-    // In pieces, so a line past the bound is always held (hold): it fails alike however the input was cut.
+  private feed(chunk: Uint8Array) {
+    // In pieces, so a line past the bound fails alike however the input was cut.
     if (chunk.length > MAX_LINE_BYTES) {
       for (let s = 0; s < chunk.length; s += PIECE) this.feed(chunk.subarray(s, s + PIECE));
       return;
@@ -290,12 +276,8 @@ export abstract class LineParser {
     if (start < chunk.length) this.hold(chunk, start, chunk.length, at);
   }
 
-  /**
-   * Adds src[start, end) (at byte offset `at`) to the unfinished line, refusing a byte no line may have
-   * (outside a comment) or growth past MAX_LINE_BYTES at once: an endless binary line fails at its first
-   * bad byte, not when memory runs out, and alike wherever chunks end.
-   */
-  private hold(src: Uint8Array, start: number, end: number, at: number): void {
+  /** Adds to the unfinished line, refusing at once a byte no line may have or growth past MAX_LINE_BYTES. */
+  private hold(src: Uint8Array, start: number, end: number, at: number) {
     const from = this.carryLen;
     if (from === 0) {
       this.carryAt = at + start;
@@ -319,10 +301,7 @@ export abstract class LineParser {
     if (over) throw tooLong(this.file, this.line, MAX_LINE_BYTES + 1, "the line", this.carryAt);
   }
 
-  /**
-   * Throws the error of the unfinished line at its byte carry[i], which no line may have: the line up
-   * to it parsed whole, so the error is the one its whole line gives, whatever the chunks were.
-   */
+  /** Throws carry[i]'s error as its whole line would, whatever the chunks. */
   private badHeld(i: number): never {
     const line = this.line;
     const upTo = new Uint8Array(i + 2);
@@ -335,17 +314,14 @@ export abstract class LineParser {
     this.badByte(upTo, i);
   }
 
-  private append(src: Uint8Array, start: number, end: number): void {
+  private append(src: Uint8Array, start: number, end: number) {
     const need = this.carryLen + end - start;
     if (need > this.carry.length) this.carry = grow(this.carry, doubled(2 * this.carry.length, need), this.carryLen);
     this.carry.set(src.subarray(start, end), this.carryLen);
     this.carryLen = need;
   }
 
-  /**
-   * Splits the line at buf[p] into fields between spaces and tabs: the first `maxFields` recorded in
-   * `fields`, all counted in `nFields` (0 for a blank or '#' comment line). Returns the index past its '\n'.
-   */
+  /** Splits the line at buf[p] at blanks into `fields` (the first `maxFields`) and `nFields`; returns the index past its '\n'. */
   protected tokenize(buf: Uint8Array, p: number, maxFields: number): number {
     const fields = this.fields;
     this.lineStart = p;
@@ -411,7 +387,7 @@ export abstract class LineParser {
   }
 }
 
-/** Lines of `names` fields, numeric where `numeric` says, else text: trec_eval's prefs, zscores and group qrels. */
+/** Lines of `names` fields, numeric where `numeric` says (prefs, zscores, group qrels). */
 export abstract class TextRowsParser extends LineParser {
   protected readonly texts: string[][] = [];
   protected readonly numbers: Float64Column[] = [];
@@ -428,7 +404,7 @@ export abstract class TextRowsParser extends LineParser {
     for (const n of numeric) n ? this.numbers.push(new Float64Column()) : this.texts.push([]);
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     const names = this.names;
     if (n !== names.length) this.failFieldCount(this.expected, names.length);
     for (let i = 0, t = 0, v = 0; i < names.length; i++) {
@@ -445,7 +421,7 @@ export abstract class TextRowsParser extends LineParser {
   }
 }
 
-/** buf[start, end) quoted for an error message, shortened if long. */
+/** buf[start, end) quoted for a message, shortened if long. */
 export function quote(buf: Uint8Array, start: number, end: number): string {
   const max = 40;
   let text = utf8Decoder.decode(buf.subarray(start, Math.min(end, start + max)));

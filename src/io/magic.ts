@@ -1,5 +1,4 @@
-// The magic numbers that tell a file's kind from its bytes; src/input/formats.ts's decideFormat is what
-// decides with them.
+// Magic numbers telling a file's kind (src/input/formats.ts's decideFormat decides with them).
 
 const bytesAre = (b: Uint8Array, at: number, magic: readonly number[]) =>
   at >= 0 && b.length >= at + magic.length && magic.every((x, i) => b[at + i] === x);
@@ -9,7 +8,7 @@ const STREAM = [0xff, 0xff, 0xff, 0xff];
 
 export type Magic = "gzip" | "parquet" | "arrow-file" | "arrow-stream";
 
-/** A file's kind from its first bytes: gzip, Parquet ("PAR1"), an Arrow IPC file ("ARROW1") or stream (0xFFFFFFFF). */
+/** A file's kind from its first bytes. */
 export function magicOf(head: Uint8Array): Magic | null {
   if (bytesAre(head, 0, [0x1f, 0x8b])) return "gzip";
   if (bytesAre(head, 0, PAR1)) return "parquet";
@@ -17,7 +16,7 @@ export function magicOf(head: Uint8Array): Magic | null {
   return bytesAre(head, 0, STREAM) ? "arrow-stream" : null;
 }
 
-/** Whether a file's last bytes end what its first began (an Arrow stream: its end-of-stream marker, old or new). */
+/** Whether a file's last bytes end what its first began (an Arrow stream: its end-of-stream marker). */
 export function endsAsBegun(magic: Magic | null, tail: Uint8Array): boolean {
   const end = (m: readonly number[]) => bytesAre(tail, tail.length - m.length, m);
   if (magic === "parquet") return end(PAR1);

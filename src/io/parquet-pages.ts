@@ -1,10 +1,9 @@
-// Flat Parquet columns decoded page by page (with hyparquet's page-level pieces) straight into
-// ColumnarRows' layouts, no object per row: hyparquet's general reader makes a string per value, and its
-// garbage collection was most of the time of reading a large run. Columns fastKind does not take
-// (DECIMAL, fixed-length bytes, ...) go to the general reader (parquet.ts). Browser compatible.
+// Flat Parquet columns decoded page by page (hyparquet's page-level pieces) into ColumnarRows' layouts, no
+// object per row: the general reader's string per value made GC most of a large run's read time. Columns
+// fastKind does not take (DECIMAL, fixed-length bytes, ...) go to the general reader (parquet.ts).
 import type { ColumnMetaData, CompressionCodec, SchemaElement } from "hyparquet";
+import { grow } from "./rows.js";
 
-/** hyparquet's page-level functions, loaded with it. */
 export interface PageFunctions {
   parquetHeader: typeof import("hyparquet/src/column.js").parquetHeader;
   decompressPage: typeof import("hyparquet/src/datapage.js").decompressPage;
@@ -50,7 +49,7 @@ const ENCODINGS = new Set([
 ]);
 const CODECS = new Set(["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "ZSTD", "LZ4", "LZ4_RAW"]);
 
-/** The kind a column's values decode to here, or null when the general reader must read it. */
+/** The kind a column decodes to here, or null for the general reader. */
 export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Kind | null {
   if (!meta || e.num_children || (e.repetition_type !== "REQUIRED" && e.repetition_type !== "OPTIONAL")) return null;
   if (!meta.encodings.every((x) => ENCODINGS.has(x)) || !CODECS.has(meta.codec)) return null;
@@ -72,7 +71,7 @@ export function fastKind(e: SchemaElement, meta: ColumnMetaData | undefined): Ki
   return null;
 }
 
-/** The decoded rows of one column, growing as pages are decoded, taken from the front in batches. */
+/** One column's decoded rows, growing page by page, taken from the front in batches. */
 export class ColumnBuffer {
   length = 0;
   /** Row i is bytes[offsets[i], offsets[i + 1]) (bytes), or numbers[i]. */
@@ -90,7 +89,7 @@ export class ColumnBuffer {
           : new Float64Array(1 << 12);
   }
 
-  reserve(rows: number, bytes = 0): void {
+  reserve(rows: number, bytes = 0) {
     const need = this.length + rows;
     if (this.kind === "bytes") {
       if (need + 1 > this.offsets.length)
@@ -102,7 +101,7 @@ export class ColumnBuffer {
     }
   }
 
-  addBytes(src: Uint8Array, start: number, end: number): void {
+  addBytes(src: Uint8Array, start: number, end: number) {
     const len = end - start;
     if (this.usedBytes + len > this.bytes.length) this.reserve(0, len + (1 << 16));
     const b = this.bytes;
@@ -140,24 +139,14 @@ export class ColumnBuffer {
   }
 }
 
-function grow<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array | BigUint64Array>(
-  a: T,
-  n: number,
-  keep: number,
-): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a.subarray(0, keep) as never);
-  return b;
-}
-
-/** A null in a column: its row within the column chunk, for the caller's message. */
+/** A null at `row` of the column chunk. */
 export class NullValue extends Error {
   constructor(readonly row: number) {
     super(`a null at row ${row}`);
   }
 }
 
-/** One column chunk's pages (`bytes`: from its dictionary page, if any), decoded one at a time. */
+/** A column chunk's pages (`bytes`: from its dictionary page, if any). */
 export class ColumnPages {
   private readonly reader: { view: DataView; offset: number };
   private dictionary:
@@ -182,7 +171,7 @@ export class ColumnPages {
     return this.reader.offset >= this.bytes.length;
   }
 
-  /** Decodes the next data page (and any dictionary page before it) into `out`; returns its rows. */
+  /** Decodes the next data page (and a dictionary page before it) into `out`; returns its rows. */
   next(out: ColumnBuffer): number {
     const f = this.f;
     for (;;) {
@@ -232,17 +221,17 @@ export class ColumnPages {
         this.rows += h.num_values;
         return h.num_values;
       }
-      // An index page, or another the format may add.
+      // An index page, or another kind.
     }
   }
 
-  /** Throws NullValue at the first level below 1 (a null); returns the number of nulls (0). */
-  private checkLevels(levels: Uint8Array): number {
+  /** Throws NullValue at the first null; returns 0 (the nulls). */
+  private checkLevels(levels: Uint8Array) {
     for (let i = 0; i < levels.length; i++) if (levels[i] !== 1) throw new NullValue(this.rows + i);
     return 0;
   }
 
-  /** PLAIN values of a dictionary page, in this column's layout. */
+  /** A dictionary page's PLAIN values. */
   private plain(page: Uint8Array, n: number) {
     const r = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
     if (this.kind === "bytes") {
@@ -265,14 +254,14 @@ export class ColumnPages {
     return out;
   }
 
-  /** A page's `n` values (past its levels: `r`), appended to `out`. */
+  /** A page's `n` values (from `r`, past its levels). */
   private values(
     page: Uint8Array,
     r: { view: DataView; offset: number },
     encoding: string,
     n: number,
     out: ColumnBuffer,
-  ): void {
+  ) {
     const f = this.f;
     if (encoding === "PLAIN_DICTIONARY" || encoding === "RLE_DICTIONARY") {
       const d = this.dictionary;
@@ -293,8 +282,7 @@ export class ColumnPages {
       return;
     }
     if (this.kind === "bytes" && (encoding === "DELTA_LENGTH_BYTE_ARRAY" || encoding === "DELTA_BYTE_ARRAY")) {
-      // Lengths (and, for DELTA_BYTE_ARRAY, the lengths of the prefixes shared with the value before)
-      // delta-encoded, then the values' bytes (suffixes) back to back.
+      // Delta-encoded lengths (DELTA_BYTE_ARRAY: first those of the prefix shared with the value before), then the suffixes' bytes.
       const prefix = new Int32Array(n);
       if (encoding === "DELTA_BYTE_ARRAY") f.deltaBinaryUnpack(r, n, prefix);
       const lengths = new Int32Array(n);
@@ -304,7 +292,7 @@ export class ColumnPages {
       for (let i = 0; i < n; i++) {
         const p = prefix[i];
         if (p > 0) {
-          // The value before's first p bytes, then the suffix: appended in place.
+          // The value before's first p bytes, then the suffix.
           const prevStart = out.offsets[out.length - 1];
           const b = out.bytes;
           b.copyWithin(out.usedBytes, prevStart, prevStart + p);

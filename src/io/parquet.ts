@@ -1,5 +1,4 @@
-// Qrels and runs from Parquet files, read with hyparquet (and hyparquet-compressors' codecs) in byte
-// ranges: only the columns read, a row group (or SLICE_ROWS rows of one) at a time. Browser compatible.
+// Parquet files read with hyparquet in byte ranges: only the columns read, a row group (or SLICE_ROWS rows) at a time.
 import { counted } from "../errors/counted.js";
 import type { ColumnMetaData, FileMetaData, SchemaElement } from "hyparquet";
 import { badInput, RankevalError } from "../errors/errors.js";
@@ -20,10 +19,10 @@ import {
 import type { RowsKind } from "./json.js";
 import { endsAsBegun, magicOf } from "./magic.js";
 
-/** The most rows read at once from one row group: a larger group (Spark's are 128 MB) is read in slices. */
+/** A larger row group (Spark's are 128 MB) is read in slices. */
 const SLICE_ROWS = 1 << 20;
 
-/** hyparquet and its codecs, loaded when a Parquet file is first read (importing costs nothing). */
+/** Loaded when a Parquet file is first read. */
 async function hyparquet() {
   const [h, c] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   return { ...h, compressors: c.compressors };
@@ -33,7 +32,7 @@ async function bytesAt(source: ByteSource, start: number, end: number): Promise<
   return new Uint8Array(await source.slice(start, end));
 }
 
-/** The file's footer, its magic numbers and length checked (a file cut short says so, not a decoder). */
+/** The footer, magic numbers and length checked (a file cut short says so, not a decoder). */
 export async function parquetFooter(source: ByteSource, file: string): Promise<FileMetaData> {
   const size = source.byteLength;
   if (size < 12)
@@ -70,13 +69,13 @@ export function parquetKeyValues(metadata: FileMetaData): Record<string, string>
   return out;
 }
 
-/** A Parquet type as messages name it: `DOUBLE`, `BYTE_ARRAY (STRING)`. */
-function typeName(e: SchemaElement): string {
+/** `DOUBLE`, `BYTE_ARRAY (STRING)`. */
+function typeName(e: SchemaElement) {
   const logical = e.logical_type?.type ?? e.converted_type;
   return `${e.type ?? "a group"}${logical ? ` (${logical})` : ""}`;
 }
 
-/** Logical types whose values are not ids or numbers, though stored as integers or bytes. */
+/** Logical types that are not ids or numbers, though stored as integers or bytes. */
 const NOT_PLAIN = new Set([
   "DATE",
   "TIME",
@@ -97,8 +96,7 @@ const NOT_PLAIN = new Set([
   "FLOAT16",
 ]);
 
-/** Throws where a role's column cannot hold what the role needs. */
-function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string): void {
+function checkType(file: string, name: string, e: SchemaElement, role: "id" | "value" | "tag", what: string) {
   const logical = e.logical_type?.type ?? e.converted_type;
   const ok =
     e.type !== undefined &&
@@ -114,7 +112,7 @@ function checkType(file: string, name: string, e: SchemaElement, role: "id" | "v
   throw badInput(`${file}: column ${JSON.stringify(name)} (the ${what}) is ${typeName(e)}: ${what}s must be ${want}`);
 }
 
-/** A Parquet file's footer (read unless given) and the columns of each role, checked as readParquet does. */
+/** The footer (read unless given) and each role's column, checked. */
 export async function prepareParquet<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { metadata?: FileMetaData },
@@ -142,7 +140,7 @@ export async function prepareParquet<K extends RowsKind>(
   return { metadata, elements, partition, chosen, roles, read };
 }
 
-/** Reads a Parquet file's rows into `onBatch`, awaiting each call (another thread's reader may wait). */
+/** Awaits each onBatch (another thread's reader may wait). */
 export async function readParquet<K extends RowsKind>(
   source: ByteSource,
   o: ColumnarReadOptions<K> & { rowGroups?: readonly number[]; metadata?: FileMetaData },
@@ -151,7 +149,7 @@ export async function readParquet<K extends RowsKind>(
   const { file, kind } = o;
   const { metadata, elements, partition, chosen, roles, read } = await prepareParquet(source, o);
   const { parquetScan, compressors } = await hyparquet();
-  // hyparquet's general reader, for the row groups the page decoder does not take (parquet-pages.ts).
+  // For the row groups the page decoder does not take.
   let scan: Awaited<ReturnType<typeof parquetScan>> | undefined;
   const generic = async () => {
     try {
@@ -199,7 +197,7 @@ export async function readParquet<K extends RowsKind>(
           (name) => roleWhat(roleOf(name), kind),
         );
       } catch (e) {
-        // A page the decoder does not take, before any row was handed on: the general reader reads the group.
+        // A page the decoder doesn't take, before any row was handed on: the general reader reads the group.
         if (!(e instanceof Unsupported) || e.emitted > 0)
           throw e instanceof Unsupported
             ? badInput(`${file}: rows ${groupStart + e.emitted + 1} on cannot be read (${e.message})`)
@@ -237,10 +235,9 @@ export async function readParquet<K extends RowsKind>(
   }
 }
 
-/** Row groups read by the page decoder and by hyparquet's general reader (for tests). */
+/** Row groups read by each decoder (for tests). */
 export const parquetGroupsRead = { pages: 0, general: 0 };
 
-/** A page the decoder does not take, after `emitted` rows of the group. */
 class Unsupported extends Error {
   constructor(
     message: string,
@@ -250,10 +247,10 @@ class Unsupported extends Error {
   }
 }
 
-/** Rows decoded of each column before a batch is handed on (a page holds about 1 MB). */
+/** Rows decoded per column before a batch is handed on (a page holds ~1 MB). */
 const BATCH_ROWS = 1 << 18;
 
-/** A row group decoded page by page, handed to `emit` as the slowest column's pages come; returns the rows. */
+/** A row group decoded page by page, handed to `emit` as the slowest column's pages come. */
 async function fastGroup(
   source: ByteSource,
   file: string,

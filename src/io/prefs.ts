@@ -1,8 +1,7 @@
 /**
- * trec_eval's preference judgments (-R prefs, get_prefs.c): `qid jg jsg docno rel_level`. Within a
- * judgment group (one user's need) and subgroup, a higher rel_level is preferred to a lower; 0 is
- * non-relevant. A sixth field is an error; rel_level is a decimal (trec_eval's atof reads "1.5x" as 1.5:
- * an error here). Ids kept as strings, in file order.
+ * trec_eval's preference judgments (-R prefs, get_prefs.c): `qid jg jsg docno rel_level`. Within a judgment
+ * group and subgroup a higher rel_level is preferred; 0 is non-relevant. A sixth field is an error;
+ * rel_level a decimal ("1.5x", atof's 1.5, is an error here). Ids kept as strings, in file order.
  *
  * @example
  * ```ts

@@ -1,10 +1,7 @@
 /**
- * TREC qrels (`qid iter docno rel`), parsed chunk by chunk.
- *
- * As trec_eval (get_qrels.c): fields between spaces or tabs, `iter` ignored, a fifth field an error.
- * Unlike trec_eval 10, blank lines and '#' comment lines are skipped (it stops at a blank line and
- * mis-reads a second consecutive comment), and `rel` may be a decimal, kept as a float64 where atol
- * would truncate it; the labels atol reads otherwise are listed in `truncated`, for trec_eval's names.
+ * TREC qrels (`qid iter docno rel`), parsed chunk by chunk. As trec_eval (get_qrels.c): `iter` ignored, a
+ * fifth field an error. Unlike trec_eval 10, blank and '#' lines are skipped (it stops at a blank line and
+ * misreads a second comment in a row), and `rel` may be a decimal (a float64; atol truncates: see `truncated`).
  *
  * @example
  * ```ts
@@ -22,11 +19,11 @@ import type { RowDocids, RowLines } from "./rows.js";
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
 
-/** The options of the TREC parsers (QrelsParser, RunParser, LetorParser). */
+/** QrelsParser's, RunParser's and LetorParser's options. */
 export interface QrelsParserOptions<D extends DocidMode = Interner> {
   /** Name used in error messages. */
   file: string;
-  /** Interner for query ids (shared with the other file's parser, so the ids agree). */
+  /** Interner for query ids (shared with the other file's parser). */
   qids: Interner;
   /** Interner for document ids (shared with the other file's parser), or "per-row": finish() returns rows (rows.ts). */
   docids: D;
@@ -34,7 +31,6 @@ export interface QrelsParserOptions<D extends DocidMode = Interner> {
   expectedBytes?: number;
 }
 
-/** The TREC parsers' options, for checkOptions. */
 export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, OptionType>> = {
   file: required(STRING),
   qids: INTERNER,
@@ -42,10 +38,7 @@ export const TREC_OPTION_TYPES: Readonly<Record<keyof QrelsParserOptions, Option
   expectedBytes: COUNT,
 };
 
-/**
- * The labels trec_eval reads as another number (get_qrels.c's atol: "1.5" is 1, "-0.5" is 0, "1e1" is
- * 1): their rows and atol's values, and the first one's line and text for a message.
- */
+/** Labels get_qrels.c's atol reads otherwise ("1.5" is 1, "-0.5" is 0, "1e1" is 1): rows, atol's values, the first one's line and text. */
 export interface TruncatedLabels {
   rows: Int32Array;
   values: Float64Array;
@@ -61,7 +54,7 @@ export interface Qrels {
   length: number;
   qidNames: Interner;
   docidNames: Interner;
-  /** Labels trec_eval's atol reads otherwise; absent when there are none. */
+  /** Absent when there are none. */
   truncated?: TruncatedLabels;
 }
 
@@ -76,11 +69,11 @@ export interface QrelsRows {
   file: string;
   qidNames: Interner;
   truncated?: TruncatedLabels;
-  /** Where the columns lie in the kernel's memory they were parsed into, for a join there (join-kernel.ts). */
+  /** Where the columns lie in the kernel's memory, for a join there (join-kernel.ts). */
   kernel?: KernelColumns;
 }
 
-/** Bytes the judgments' kernel memory keeps free to join and evaluate a run's blocks in (a block of a million rows takes some 60 MB): address space until written. */
+/** Kept free in the judgments' kernel memory to join a run's blocks (~60 MB a million rows): address space until written. */
 const JOIN_ROOM = 192 << 20;
 
 const utf8Decoder = new TextDecoder("utf-8");
@@ -88,7 +81,6 @@ const utf8Decoder = new TextDecoder("utf-8");
 export type QrelsOf<D extends DocidMode> = D extends "per-row" ? QrelsRows : Qrels;
 
 export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParser {
-  /** Rows whose label atol reads otherwise, with atol's value (TruncatedLabels). */
   private truncRows: number[] = [];
   private truncValues: number[] = [];
   private truncFirst = { line: 0, text: "" };
@@ -97,8 +89,8 @@ export class QrelsParser<D extends DocidMode = Interner> extends KernelLineParse
     super(options, TREC_OPTION_TYPES, "QrelsParser", 5, "qrels");
   }
 
-  /** A line the kernel left (decimal labels among them, noted for atol). */
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  /** A line the kernel left (decimal labels among them). */
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (n !== 4) this.failFieldCount("4 fields (qid iter docno rel)", 4);
     const rel = this.numberField(buf, 3, "rel");
     const trec = atolBytes(buf, f[6], f[7]);

@@ -25,14 +25,14 @@ export class GroupParser extends LineParser {
     super(checkOptions(options, { file: required(STRING) }, "GroupParser").file, 2);
   }
 
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (n !== 1) this.failFieldCount("1 field (group size)", 1);
     const v = parsePositiveInt(buf, f[0], f[1]);
     if (v < 0) this.fail(f[0], `group size ${quote(buf, f[0], f[1])} is not a positive integer`);
     this.size.push(v);
   }
 
-  /** Parses the rest of the input and returns the group sizes in file order. */
+  /** Parses the rest; the group sizes in file order. */
   finish(): Int32Array {
     this.finishLines();
     return this.size.finish();

@@ -1,12 +1,11 @@
 /**
- * Document ids kept per row (the parsers' `docids: "per-row"`), and each row's line. Ids are only
- * compared within a query (the join, duplicate checks, trec_eval's tie order), so nothing is interned:
- * each row appends its id's bytes to one pool and a hash (rowHash); a global table of ~10M ids would
- * cost a cache miss a lookup. Query ids, few and in runs, are interned.
+ * Document ids kept per row (`docids: "per-row"`), and each row's line. Ids are only compared within a
+ * query, so not interned (a global table of ~10M ids costs a cache miss a lookup): each row appends its
+ * bytes to one pool, and a hash (rowHash). Query ids, few and in runs, are interned.
  */
 import { shown, usageError } from "../errors/errors.js";
 
-/** Row i's document id is bytes[offsets[i], offsets[i + 1]) (offsets has length + 1 entries). */
+/** Row i's document id is bytes[offsets[i], offsets[i + 1]). */
 export interface RowDocids {
   readonly bytes: Uint8Array;
   readonly offsets: Int32Array;
@@ -20,11 +19,7 @@ export interface RowLines {
   readonly shifts: Int32Array;
 }
 
-/**
- * The per-row hash of an id: h = length, h = imul(h ^ w, 0x9e3779b1) for each little-endian 4-byte word
- * (the last zero-padded), then h ^ (h >>> 16). It only spreads one query's ids over its small table; the
- * kernel's parser (assembly/parse.ts) computes it for ids of up to 8 bytes in one masked 8-byte load.
- */
+/** An id's hash: h = length, h = imul(h ^ w, 0x9e3779b1) per little-endian 4-byte word (the last zero-padded), then h ^ (h >>> 16); as assembly/parse.ts. */
 export function rowHash(buf: Uint8Array, start: number, end: number): number {
   let h = end - start;
   let i = start;
@@ -38,10 +33,7 @@ export function rowHash(buf: Uint8Array, start: number, end: number): number {
   return h ^ (h >>> 16);
 }
 
-/**
- * Rows' query ids as runs: rows [starts[k], starts[k + 1]) have id ids[k] (neighbours differ; starts
- * ends with the row count). Loops over a block's queries go through its thousands of runs, not its million rows.
- */
+/** Rows [starts[k], starts[k + 1]) have query id ids[k]: loops go over a block's thousands of runs, not its million rows. */
 export interface QuerySpans {
   readonly ids: Int32Array;
   readonly starts: Int32Array;
@@ -66,7 +58,7 @@ export function querySpans(qid: Int32Array, n: number): QuerySpans {
   return { ids, starts };
 }
 
-/** Gives `rows` a `qid` column made from its spans when first read: blocks travel between threads with spans only. */
+/** Gives `rows` a `qid` made from `spans` on first read: blocks travel between threads with spans only. */
 export function lazyQid<T extends object>(rows: T, spans: QuerySpans, n: number): T & { qid: Int32Array } {
   let qid: Int32Array | null = null;
   Object.defineProperty(rows, "qid", {
@@ -97,9 +89,9 @@ export function lineOfRow(lines: RowLines, row: number): number {
   return row + lines.shifts[lo];
 }
 
-/** The bytes of row i's document id (a view of the pool). */
+/** A view of the pool. */
 export function docidBytes(docids: RowDocids, row: number): Uint8Array {
-  // Past the last row, a subarray of undefined offsets would be the whole pool or nothing.
+  // Past the last row, undefined offsets would give the whole pool or nothing.
   const n = (docids?.offsets?.length ?? 0) - 1;
   if (!(Number.isInteger(row) && row >= 0 && row < n && docids.bytes instanceof Uint8Array))
     throw usageError(
@@ -114,11 +106,7 @@ export function docidString(docids: RowDocids, row: number): string {
   return utf8Decoder.decode(docidBytes(docids, row));
 }
 
-/**
- * The per-row mode's columns as a parser appends rows, each one typed array with room made ahead by
- * reserve() once per range of lines (no capacity check a row), sized from the input's size once a
- * sample is read (unwritten pages cost little); finish() returns views of them.
- */
+/** The per-row columns, room made by reserve() once per range of lines (no check a row), sized from the input's size after a sample. */
 export class RowsBuilder {
   qid: Int32Array;
   value: Float64Array;
@@ -129,14 +117,14 @@ export class RowsBuilder {
   count = 0;
   used = 0;
   shift = 1;
-  /** RowLines, growing: a stretch a row where many rows share a line (one-line JSON). */
+  /** RowLines, growing (a stretch a row where rows share a line: one-line JSON). */
   private lineRows = new Int32Array(16);
   private lineShifts = new Int32Array(16).fill(1, 0, 1);
   private nShifts = 1;
   private expectedBytes: number;
   private bytesSeen = 0;
 
-  /** @param expectedBytes the input's size, if known (0 if not). */
+  /** @param expectedBytes the input's size (0: unknown). */
   constructor(expectedBytes = 0) {
     this.expectedBytes = expectedBytes;
     this.qid = new Int32Array(256);
@@ -146,11 +134,8 @@ export class RowsBuilder {
     this.pool = new Uint8Array(4096);
   }
 
-  /**
-   * Room for `bytes` bytes of whole lines: at most bytes / `shortestLine` rows (no TREC line is shorter
-   * than "q 0 d 1\n"; a score alone is "1\n") and `bytes` bytes of ids.
-   */
-  reserve(bytes: number, shortestLine = 8): void {
+  /** Room for `bytes` of whole lines: bytes / `shortestLine` rows (TREC's shortest is "q 0 d 1\n") and `bytes` of ids. */
+  reserve(bytes: number, shortestLine = 8) {
     const before = this.bytesSeen;
     this.bytesSeen += bytes;
     const rows = this.count + Math.floor(bytes / shortestLine) + 1;
@@ -164,7 +149,7 @@ export class RowsBuilder {
     if (rowCap > this.qid.length || poolCap > this.pool.length) this.resize(rowCap, poolCap);
   }
 
-  protected resize(rows: number, poolBytes: number): void {
+  protected resize(rows: number, poolBytes: number) {
     if (rows > this.qid.length) {
       this.qid = grow(this.qid, rows, this.count);
       this.value = grow(this.value, rows, this.count);
@@ -174,13 +159,8 @@ export class RowsBuilder {
     if (poolBytes > this.pool.length) this.pool = grow(this.pool, poolBytes, this.used);
   }
 
-  /**
-   * A new capacity for a column needing `needed` entries, holding `have` from `before` bytes: once a
-   * sample of an input of known size is in, that scaled to the whole with 5% spare (again at each
-   * growth: later ids may be longer), at least 1.25 times the current; else doubling. Spare capacity is
-   * memory the judgments hold for a whole evaluation.
-   */
-  private capacity(needed: number, have: number, current: number, before: number, slack: number): number {
+  /** Past a sample of an input of known size, the sample scaled to the whole +5% (later ids may be longer), at least 1.25x; else doubled. Spare room is held a whole evaluation. */
+  private capacity(needed: number, have: number, current: number, before: number, slack: number) {
     if (this.expectedBytes > before && before >= 1 << 16) {
       const estimate = Math.ceil((have * 1.05 * this.expectedBytes) / before) + slack;
       return Math.max(needed, estimate, Math.ceil(1.25 * current));
@@ -188,8 +168,8 @@ export class RowsBuilder {
     return Math.max(needed, 2 * current);
   }
 
-  /** Records that row `row` comes from `line`, starting a new stretch. */
-  newShift(row: number, line: number): void {
+  /** Row `row` comes from `line`: a new stretch. */
+  newShift(row: number, line: number) {
     this.shift = line - row;
     const k = this.nShifts;
     if (k === this.lineRows.length) {
@@ -201,10 +181,9 @@ export class RowsBuilder {
     this.nShifts = k + 1;
   }
 
-  /** Appends a row whose id is buf[start, end), from `line`. */
-  add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number): void {
+  add(qid: number, buf: Uint8Array, start: number, end: number, value: number, line: number) {
     const row = this.count;
-    // A typed array drops a write past its end silently (MS MARCO's runs lost rows past 256 that way).
+    // A typed array drops writes past its end silently (MS MARCO runs lost rows so).
     if (row >= this.qid.length || this.used + (end - start) > this.pool.length)
       throw new Error(`RowsBuilder.add: row ${row} past the room reserve() made (a bug in the parser)`);
     if (line - row !== this.shift) this.newShift(row, line);
@@ -216,11 +195,7 @@ export class RowsBuilder {
     this.count = row + 1;
   }
 
-  /**
-   * Hands over rows [0, k) as copies and keeps the rest, so a run streams with memory bounded by a
-   * block. The copies are views of one ArrayBuffer, which moves to another thread whole and may come
-   * back (`into`) to be written over by a later block: fresh pages cost a fault each on first write.
-   */
+  /** Hands over rows [0, k) as copies in one ArrayBuffer, which moves to another thread and may come back (`into`) for reuse: fresh pages fault on first write. */
   take(k: number, into?: ArrayBuffer): { qid: Int32Array; value: Float64Array; docids: RowDocids; lines: RowLines };
   take(
     k: number,
@@ -234,12 +209,12 @@ export class RowsBuilder {
   ): { qid: Int32Array | null; value: Float64Array; docids: RowDocids; lines: RowLines } {
     const n = this.count;
     const cut = this.offsets[k];
-    // The stretch holding row k stays too, renumbered: a row moving from r to r - k keeps its line with shift + k.
+    // The stretch holding row k stays, renumbered: row r becomes r - k with shift + k.
     let s = 1;
     while (s < this.nShifts && this.lineRows[s] <= k) s++;
     const q = withQid ? 4 * k : 0;
     const need = 8 * k + q + 4 * (k + 1) + 4 * k + cut + 8;
-    // Room for a tenth more: the next, slightly larger blocks fit in it when it comes back.
+    // A tenth more: the next, slightly larger blocks fit when it comes back.
     const buf = into && into.byteLength >= need ? into : new ArrayBuffer(Math.ceil(need * 1.1));
     const value = new Float64Array(buf, 0, k);
     const qid = withQid ? new Int32Array(buf, 8 * k, k) : null;
@@ -290,16 +265,20 @@ export class RowsBuilder {
   }
 }
 
-/** A copy of a[0, keep) in a new array of n entries. */
-export function grow<T extends Int32Array | Float64Array | Uint8Array>(a: T, n: number, keep = a.length): T {
+/** a[0, keep) copied into a new array of n entries. */
+export function grow<T extends Int32Array | Float64Array | Uint8Array | BigInt64Array | BigUint64Array>(
+  a: T,
+  n: number,
+  keep = a.length,
+): T {
   const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a.subarray(0, keep));
+  b.set(a.subarray(0, keep) as never);
   return b;
 }
 
-/** Copies buf[start, end) to pool[at...]; returns the index after. */
+/** Returns the index after. */
 export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: number, end: number): number {
-  // A loop beats set(subarray()) for the usual short ids, and allocates nothing.
+  // A loop beats set(subarray()) for short ids, and allocates nothing.
   if (end - start <= 64) for (let i = start; i < end; i++) pool[at++] = buf[i];
   else {
     pool.set(buf.subarray(start, end), at);
@@ -308,7 +287,6 @@ export function copyBytes(pool: Uint8Array, at: number, buf: Uint8Array, start: 
   return at;
 }
 
-/** `cap` doubled until it holds `need`. */
 export function doubled(cap: number, need: number): number {
   while (cap < need) cap *= 2;
   return cap;
@@ -329,7 +307,7 @@ export function compareIds(pool: { bytes: Uint8Array; offsets: Int32Array }, a: 
   return lenA - lenB;
 }
 
-/** A per-row pool of document ids with a DataView of its bytes (4 at any offset). */
+/** A per-row id pool with a DataView of its bytes. */
 export interface Ids {
   readonly bytes: Uint8Array;
   readonly words: DataView;
@@ -341,11 +319,7 @@ export function ids(docs: RowDocids): Ids {
   return { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offsets };
 }
 
-/**
- * Whether x.bytes[a, a + len) and y.bytes[b, b + len) are equal, read 4 bytes at a time (ids start at
- * any byte): ids of 4 to 12 bytes as three overlapping words at once, with no branch on where they
- * differ. Byte by byte, this took a quarter of the join's time.
- */
+/** 4 bytes at a time; 4 to 12 as three overlapping words, no branch (byte by byte took a quarter of the join's time). */
 export function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): boolean {
   const xw = x.words;
   const yw = y.words;
@@ -366,7 +340,7 @@ export function sameBytes(x: Ids, a: number, y: Ids, b: number, len: number): bo
   return xw.getInt32(a + len - 4, true) === yw.getInt32(b + len - 4, true);
 }
 
-/** True when row i of x and row j of y have the same id bytes. */
+/** Whether row i of x and row j of y have the same id. */
 export function sameId(x: Ids, i: number, y: Ids, j: number): boolean {
   const a = x.offsets[i];
   const b = y.offsets[j];

@@ -1,13 +1,10 @@
 /**
- * TREC runs (`qid iter docno rank sim run_id [ignored...]`), parsed chunk by chunk.
- *
- * As trec_eval (get_trec_results.c): six or more fields between spaces or tabs, `iter` and `rank`
- * ignored, blank and '#' lines skipped, the run tag the last line's. Unlike its atof, a score must be a
- * finite decimal: "0.1x", "nan" and "inf" are errors, since NaN scores leave the ranking undefined.
- *
- * MS MARCO's runs (`qid docid rank`, no score, no tag) with `shape: "msmarco"`, or where the first line
- * has 3 fields and rank 1: then every query's ranks must count 1, 2, 3 (else the line's error says the
- * shape is not sure). A row's score is -rank, so a rank given twice ties, broken as trec_eval does.
+ * TREC runs (`qid iter docno rank sim run_id [ignored...]`), parsed chunk by chunk. As trec_eval
+ * (get_trec_results.c): six or more fields, `iter` and `rank` ignored, blank and '#' lines skipped, the run
+ * tag the last line's; but a score must be a finite decimal ("0.1x", "nan", "inf" are errors: NaN leaves
+ * the ranking undefined). MS MARCO's runs (`qid docid rank`) with `shape: "msmarco"`, or where the first
+ * line has 3 fields and rank 1 (then ranks must count 1, 2, 3 per query); a row's score is -rank, so a
+ * repeated rank ties, broken as trec_eval does.
  *
  * @example
  * ```ts
@@ -36,7 +33,7 @@ export interface Run {
   qid: Int32Array;
   docid: Int32Array;
   score: Float64Array;
-  /** The run_id of the last line ("" when there are no rows). */
+  /** The last line's run_id ("" if no rows). */
   runTag: string;
   length: number;
   qidNames: Interner;
@@ -48,14 +45,13 @@ export interface RunRows {
   qid: Int32Array;
   docids: RowDocids;
   score: Float64Array;
-  /** The run_id of the last line ("" when there are no rows). */
   runTag: string;
   /** Each row's line (lineOfRow). */
   lines: RowLines;
   length: number;
   file: string;
   qidNames: Interner;
-  /** The qid column as runs (QuerySpans), when the parser made them. */
+  /** The qid column as QuerySpans, when the parser made them. */
   spans?: QuerySpans;
 }
 
@@ -64,26 +60,24 @@ export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;
 const utf8Decoder = new TextDecoder("utf-8");
 const utf8Encoder = new TextEncoder();
 
-/** The MS MARCO shape's fields, as errors name them. */
 const MSMARCO_FIELDS = "3 fields (qid docid rank)";
 /** No MS MARCO line is shorter than "q d 1\n". */
 const MSMARCO_SHORTEST_LINE = 6;
 
-/** The most rows for which finish() hands copies and keeps its kernel's instance for the next parser. */
+/** The most rows for which finish() hands copies, keeping its kernel instance for the next parser. */
 const SMALL_ROWS = 1 << 16;
 
 export class RunParser<D extends DocidMode = Interner> extends KernelLineParser {
-  /** The last row's run tag, bytes[tagStart, tagEnd) of the kernel's copy, copied by linesDone. */
+  /** The last row's run tag in the kernel's copy (linesDone copies it). */
   private tagBytes: Uint8Array | null = null;
   private tagStart = 0;
   private tagEnd = 0;
   private runTag: Uint8Array = new Uint8Array(0);
-  /** MS MARCO's shape: "given" (options.shape), "seen" (the first line's: ranks count 1, 2, 3), false for TREC's, null until known. */
+  /** MS MARCO's shape: "given" (options.shape), "seen" (from the first line), false for TREC, null until known. */
   private msmarco: "given" | "seen" | false | null;
-  /** MS MARCO: the last row's query (its number) and rank. */
+  /** MS MARCO: the last row's query and rank; the run tag (its lines have none). */
   private rankQid = -1;
   private lastRank = 0;
-  /** MS MARCO: the run tag, its lines having none. */
   private readonly shapeTag: Uint8Array;
 
   constructor(options: RunParserOptions<D>) {
@@ -92,17 +86,16 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.shapeTag = utf8Encoder.encode(options.runTag ?? "");
   }
 
-  protected override parseLines(buf: Uint8Array, p: number, end: number): void {
-    // The first line decides the shape (row()); MS MARCO's lines are all the parser's own (the kernel
-    // reads TREC's six fields), and need the room the kernel's path reserves.
+  protected override parseLines(buf: Uint8Array, p: number, end: number) {
+    // The first line decides the shape (row()); MS MARCO's lines are all slow, and need the kernel path's room.
     if (this.msmarco !== false) this.rows.reserve(end - p, MSMARCO_SHORTEST_LINE);
     while (this.msmarco === null && p < end) p = this.fieldLine(buf, p);
     if (this.msmarco) while (p < end) p = this.fieldLine(buf, p);
     else if (p < end) super.parseLines(buf, p, end);
   }
 
-  /** A line the kernel left (more fields, exponents, comments, errors), and every MS MARCO line. */
-  protected override row(buf: Uint8Array, f: Int32Array, n: number): void {
+  /** A line the kernel left, and every MS MARCO line. */
+  protected override row(buf: Uint8Array, f: Int32Array, n: number) {
     if (this.msmarco === null) this.msmarco = n === 3 && this.isRankOne(buf, f) ? "seen" : false;
     if (this.msmarco) {
       this.rankRow(buf, f, n);
@@ -119,12 +112,12 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.tag(buf, f[10], f[11]);
   }
 
-  private isRankOne(buf: Uint8Array, f: Int32Array): boolean {
+  private isRankOne(buf: Uint8Array, f: Int32Array) {
     return f[5] - f[4] === 1 && buf[f[4]] === 0x31;
   }
 
   /** An MS MARCO line: `qid docid rank`, its score -rank. */
-  private rankRow(buf: Uint8Array, f: Int32Array, n: number): void {
+  private rankRow(buf: Uint8Array, f: Int32Array, n: number) {
     const seen = this.msmarco === "seen";
     if (n !== 3)
       this.failFieldCount(
@@ -149,24 +142,20 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     this.rows.add(qid, buf, f[2], f[3], -rank, this.line);
   }
 
-  protected override tag(bytes: Uint8Array, start: number, end: number): void {
+  protected override tag(bytes: Uint8Array, start: number, end: number) {
     this.tagBytes = bytes;
     this.tagStart = start;
     this.tagEnd = end;
   }
 
-  protected override linesDone(buf: Uint8Array): void {
+  protected override linesDone(buf: Uint8Array) {
     super.linesDone(buf);
     // Copied now: the next lines write over these bytes.
     if (this.tagBytes) this.runTag = this.tagBytes.slice(this.tagStart, this.tagEnd);
     this.tagBytes = null;
   }
 
-  /**
-   * "per-row" only: once `minRows` rows are parsed, hands over the complete queries' (all but the last
-   * query's) and forgets them; else null. The caller checks that a query does not come back. `into`:
-   * an earlier block's buffer to write over (RowsBuilder.take). The qid column travels as spans.
-   */
+  /** "per-row" only: once `minRows` rows are parsed, hands over (and forgets) all but the last query, else null. `into`: RowsBuilder.take's. */
   takeQueries(minRows: number, into?: () => ArrayBuffer | undefined): RunRows | null {
     const rows = this.rows;
     if (this.docidNames) throw new Error(`${this.file}: takeQueries() needs docids: "per-row"`);
@@ -194,7 +183,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
     );
   }
 
-  /** Parses the rest of the input: the run (per-row: what takeQueries() left). */
+  /** Parses the rest: the run (per-row: what takeQueries() left). */
   finish(): RunOf<D> {
     this.finishLines();
     const runTag = utf8Decoder.decode(this.runTag);
@@ -205,7 +194,7 @@ export class RunParser<D extends DocidMode = Interner> extends KernelLineParser 
       return run as RunOf<D>;
     }
     const spans = this.rows.spans(this.rows.count);
-    // A small run as copies (its kernel's instance kept for the next parser), a large one as views.
+    // A small run as copies (SMALL_ROWS), a large one as views.
     const { qid, value, docids, lines } = this.rows.count <= SMALL_ROWS ? this.rows.finishCopies() : this.rows.finish();
     const rows: RunRows = {
       qid,

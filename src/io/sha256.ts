@@ -1,5 +1,4 @@
-// SHA-256 (FIPS 180-4), fed chunk by chunk: the page hashes each File as it streams, where
-// crypto.subtle.digest would need the whole file in memory at once. Browser-safe, no dependency.
+// SHA-256 (FIPS 180-4), fed chunk by chunk: the page hashes a File as it streams (crypto.subtle.digest needs it whole).
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2). */
 const K = new Uint32Array([
@@ -20,10 +19,9 @@ const H0 = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b0568
 export class Sha256 {
   private readonly h = new Uint32Array(H0);
   private readonly w = new Uint32Array(64);
-  /** A block's bytes not yet compressed (fewer than 64). */
   private readonly pending = new Uint8Array(64);
   private pendingBytes = 0;
-  /** Bytes fed in all (a number: exact up to 2^53, far past any file). */
+  /** Bytes fed (exact up to 2^53). */
   private length = 0;
   private done = false;
 
@@ -46,7 +44,6 @@ export class Sha256 {
     return this;
   }
 
-  /** The digest: 32 bytes. */
   digest(): Uint8Array {
     if (this.done) throw new Error("Sha256: digest taken already");
     // Padding (5.1.1): a 1 bit, zeros, then the length in bits as 64 bits big-endian.
@@ -70,8 +67,8 @@ export class Sha256 {
     return Array.from(this.digest(), (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  /** One 64-byte block of `bytes` at `at` compressed into the hash (6.2.2). */
-  private block(bytes: Uint8Array, at: number): void {
+  /** Compresses the 64 bytes at `at` into the hash (6.2.2). */
+  private block(bytes: Uint8Array, at: number) {
     const w = this.w;
     for (let t = 0; t < 16; t++) {
       const i = at + t * 4;

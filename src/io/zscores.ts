@@ -1,7 +1,7 @@
 /**
- * trec_eval's Z-score file (-Z, get_zscores.c): `qid measure mean stddev`, a line per query and measure
- * (as trec_eval prints it: `P_5`). Blank and '#' lines are skipped (trec_eval calls a blank line
- * "Malformed" and reads a '#' line as data); mean and stddev are decimals (atof reads "x" as 0: an error here).
+ * trec_eval's Z-score file (-Z, get_zscores.c): `qid measure mean stddev` (measure as trec_eval prints it:
+ * `P_5`). Blank and '#' lines skipped (trec_eval calls a blank line "Malformed" and reads '#' as data);
+ * mean and stddev are decimals ("x", atof's 0, is an error here).
  *
  * @example
  * ```ts
