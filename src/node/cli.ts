@@ -1,5 +1,4 @@
 // The command line: reads, joins, evaluates and prints trec_eval's text (byte for byte), a table, JSON or CSV.
-import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
@@ -59,8 +58,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (args.version) {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-    io.stdout.write(`rankeval ${pkg.version}\n`);
+    io.stdout.write(`rankeval ${(await import("./write-manifest.js")).rankevalVersion()}\n`);
     return EXIT.ok;
   }
   if (args.page !== undefined) {
