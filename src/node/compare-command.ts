@@ -34,7 +34,6 @@ import { displayName, FileError, readInto, rereadable } from "./file-read.js";
 /** cli.ts's evaluateTrecRuns, passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
 
-/** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors. */
 export async function compareMode(
   args: CliArgs,
   io: Io,

@@ -30,7 +30,6 @@ function near(qid: string, known: readonly string[]): string {
   return hints.length ? ` (did you mean ${hints.join(", ")}?)` : "";
 }
 
-/** Runs `rankeval --explain QID ...`; errors are thrown as RankevalErrors. */
 export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const qid = args.explain!;
   if (args.files.length < 2)

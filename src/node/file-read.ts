@@ -53,13 +53,16 @@ export function inputInfo(path: string, read = false): InputInfo {
   }
 }
 
-function readHead(path: string): Uint8Array {
-  let fd: number;
+function openRead(path: string, name: string, flags: string | number = "r"): number {
   try {
-    fd = openSync(path, "r");
+    return openSync(path, flags);
   } catch (e) {
-    throw cannotRead(displayName(path), e);
+    throw cannotRead(name, e);
   }
+}
+
+function readHead(path: string): Uint8Array {
+  const fd = openRead(path, displayName(path));
   try {
     const head = new Uint8Array(2);
     readSync(fd, head, 0, 2, 0);
@@ -152,12 +155,7 @@ export async function specialChunks(path: string, stats: Stats): Promise<AsyncIt
   const name = displayName(path);
   const refused = notAFile(name, stats);
   if (refused) throw refused;
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    throw cannotRead(name, e);
-  }
+  const fd = openRead(path, name, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     if (stats.isFIFO()) {
       const { Socket } = await import("node:net");
@@ -309,12 +307,7 @@ export async function readInto(
 
 /** A regular file's `size` bytes; null where it changed (streamed instead). */
 function readWhole(path: string, size: number): Uint8Array | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    throw cannotRead(path, e);
-  }
+  const fd = openRead(path, path);
   try {
     const bytes = new Uint8Array(size);
     let at = 0;
@@ -340,12 +333,7 @@ async function readRegular(
   sink: ChunkSink,
   progress?: ProgressSink,
 ): Promise<void> {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    throw cannotRead(name, e);
-  }
+  const fd = openRead(path, name);
   progress?.start(name, size);
   try {
     let read = 0;

@@ -24,7 +24,6 @@ export interface Evaluations {
 /** Options asking for an evaluation: with them, the first file is QRELS. */
 const EVALUATION_ASKED: readonly (keyof CliArgs)[] = ["measures", "compare", "perQuery", "format", "complete"];
 
-/** Runs `rankeval --fuse ...`; errors are thrown as RankevalErrors. */
 export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations): Promise<number> {
   const withQrels = args.files.length > 0 && (await isQrels(args, args.files[0]));
   const runFiles = withQrels ? args.files.slice(1) : args.files;

@@ -9,7 +9,6 @@ import { idValuesAt } from "../input/id-values.js";
 import { readRows } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 
-/** Runs `rankeval --rbo RUN RUN`; errors are thrown as RankevalErrors. */
 export async function rboMode(args: CliArgs, io: Io): Promise<number> {
   const [a, b] = args.files;
   await checkReadOnce([

@@ -60,7 +60,6 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
   };
 }
 
-/** Runs `rankeval --report FILE ...`; errors are thrown as RankevalErrors. */
 export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const started = performance.now();
   const out = resolve(args.report!);

@@ -112,22 +112,19 @@ export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
 async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFormat"]>, io: Io): Promise<Judged> {
   const name = displayName(file);
   const out = new Map<string, QueryJudgments>();
+  const prefLines = (qid: string) => {
+    let q = out.get(qid);
+    if (!q) out.set(qid, (q = { kind: "prefs", lines: [] }));
+    return (q as { lines: PrefLine[] }).lines;
+  };
   if (relFormat === "prefs") {
     const parser = new PrefsParser({ file: name });
     await readInto(file, parser);
     const prefs = parser.finish();
     if (prefs.length === 0)
       throw new RankevalError("bad-input", `${name}: no preferences (qid jg jsg docno rel_level)`);
-    for (let i = 0; i < prefs.length; i++) {
-      let q = out.get(prefs.qid[i]);
-      if (!q) out.set(prefs.qid[i], (q = { kind: "prefs", lines: [] }));
-      (q as { lines: PrefLine[] }).lines.push({
-        jg: prefs.jg[i],
-        jsg: prefs.jsg[i],
-        rel: prefs.rel[i],
-        docno: prefs.docno[i],
-      });
-    }
+    for (let i = 0; i < prefs.length; i++)
+      prefLines(prefs.qid[i]).push({ jg: prefs.jg[i], jsg: prefs.jsg[i], rel: prefs.rel[i], docno: prefs.docno[i] });
     return judgedOf(name, out);
   }
   const parser = new GroupQrelsParser({ file: name, groupName: "jg", valueName: "rel" });
@@ -136,11 +133,8 @@ async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFo
   if (g.length === 0) throw new RankevalError("bad-input", `${name}: no judgments (qid jg docno rel)`);
   if (relFormat === "qrels_prefs") {
     // get_qrels_prefs.c: column 2 is the judgment group, rel_level read with atof, every line in subgroup "0".
-    for (let i = 0; i < g.length; i++) {
-      let q = out.get(g.qid[i]);
-      if (!q) out.set(g.qid[i], (q = { kind: "prefs", lines: [] }));
-      (q as { lines: PrefLine[] }).lines.push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
-    }
+    for (let i = 0; i < g.length; i++)
+      prefLines(g.qid[i]).push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
     return judgedOf(name, out);
   }
   // get_qrels_jg.c: labels read with atol ("1.5" is 1); a document judged twice by a group fails the file.
