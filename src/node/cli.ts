@@ -250,7 +250,6 @@ function planOf(args: CliArgs, io: Io): Plan {
   return p;
 }
 
-/** QRELS RUN [RUN ...] evaluated under the plan of the -m names. */
 export async function evaluateTrecRuns(
   args: CliArgs,
   io: Io,
@@ -270,7 +269,7 @@ export interface EvaluationHooks {
   plan?(p: Plan): Plan;
 }
 
-/** QRELS and each RUN evaluated; `onRun` gets each in the order given. */
+/** `onRun` gets each run in the order given. */
 async function evaluateEachRun(
   args: CliArgs,
   io: Io,

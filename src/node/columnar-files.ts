@@ -30,7 +30,7 @@ export function isDataset(dir: string): boolean {
   return names.includes("_SUCCESS") || names.some((n) => PARTITION.test(n) && isDirectory(`${dir}/${n}`));
 }
 
-function statOf(path: string) {
+export function statOf(path: string) {
   try {
     return statSync(path);
   } catch {
@@ -38,7 +38,7 @@ function statOf(path: string) {
   }
 }
 
-const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
+export const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
 
 /** The path without its `key=value` components (shards evaluated apart carry the whole's name). */
 export function datasetName(path: string): string {

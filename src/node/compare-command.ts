@@ -210,7 +210,7 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
     throw usageError(`--compare needs at least two runs: ${args.files[0]} holds one (${all[0].name})`);
   const first = all[0];
   let measures = first.result.measures.filter((m) => !notPerQuery(m));
-  const left = first.result.measures.filter((m) => notPerQuery(m));
+  const left = first.result.measures.filter(notPerQuery);
   if (args.measures.length) {
     const p = plan(args.measures, null);
     for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);

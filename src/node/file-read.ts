@@ -5,7 +5,6 @@ import type { TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 import { magicOf } from "../io/magic.js";
 
-/** namedAs's names, by path. */
 const names = new Map<string, string>();
 
 /** A file as messages name it (`-`: standard input). */

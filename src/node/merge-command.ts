@@ -1,6 +1,6 @@
 // --per-query-out and --merge: shards of one evaluation, made apart, merged into the whole input's report.
 import { readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { usageError, badInput } from "../errors/errors.js";
 import type { ByteSource } from "../io/columnar.js";
 import {
@@ -86,12 +86,7 @@ export async function writePerQueryOut(
   const table = perQueryTable(p, settings, runs, names ?? runs.map((r) => datasetName(displayName(r.file))), version());
   const bytes = await writePerQuery(table, perQueryOutFormat(file));
   try {
-    const handle = await open(file, "w");
-    try {
-      await handle.writeFile(bytes);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(file, bytes);
   } catch (e) {
     io.stderr.write(
       `rankeval: ${file}: cannot write the per-query results: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
@@ -218,13 +213,10 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
   try {
     for (const file of args.files) {
       const { source, close } = await openSource(file);
-      let pq: Awaited<ReturnType<typeof openPerQueryParquet>>;
-      try {
-        pq = await openPerQueryParquet(source, file);
-      } catch (e) {
+      const pq = await openPerQueryParquet(source, file).catch(async (e) => {
         await close();
         throw e;
-      }
+      });
       if (!pq) {
         await close();
         return null;

@@ -94,7 +94,6 @@ export class ThreadPool {
     return this.idle.length || this.slots.length + this.starting < this.size ? this.acquire() : null;
   }
 
-  /** One request, answered by one message. */
   async request<T>(handler: string, job: unknown, transfer?: ArrayBuffer[]): Promise<T> {
     const c = await this.acquire();
     return new Promise<T>((resolve, reject) => {

@@ -1,11 +1,11 @@
 // Many runs in one command: RUN directories and globs, and runs evaluated a few at a time, in order.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
-import { isDataset } from "./columnar-files.js";
+import { isDataset, isDirectory, statOf } from "./columnar-files.js";
 import { evaluateRunPath, readJudgments } from "./files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
@@ -30,15 +30,8 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
   const files: string[] = [];
   const notes: string[] = [];
   for (const arg of args) {
-    let isDir = false;
-    let exists = true;
-    if (arg !== "-") {
-      try {
-        isDir = statSync(arg).isDirectory();
-      } catch {
-        exists = false;
-      }
-    }
+    const stat = arg === "-" ? null : statOf(arg);
+    const isDir = stat?.isDirectory() === true;
     if (isDir && isDataset(arg)) {
       // A Parquet or Arrow dataset: one run.
       files.push(arg);
@@ -52,17 +45,11 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
           `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`,
         );
       files.push(...found);
-    } else if (!exists && WILDCARD.test(arg.slice(arg.lastIndexOf("/") + 1))) {
+    } else if (stat === undefined && WILDCARD.test(arg.slice(arg.lastIndexOf("/") + 1))) {
       const slash = arg.lastIndexOf("/");
       const dir = slash < 0 ? "." : slash === 0 ? "/" : arg.slice(0, slash);
       const pattern = globRegExp(arg.slice(slash + 1));
-      let dirOk = false;
-      try {
-        dirOk = statSync(dir).isDirectory();
-      } catch {
-        // said below
-      }
-      const found = dirOk ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
+      const found = isDirectory(dir) ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
       if (!found.length)
         throw new RankevalError("bad-input", `${arg}: no such file, and no file matches it as a pattern`);
       files.push(...found);
@@ -94,15 +81,9 @@ function listed(
       continue;
     }
     const path = prefix + name;
-    let kind: "file" | "directory" | "other" = "other";
-    try {
-      const s = statSync(path);
-      kind = s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
-    } catch {
-      // a broken link: skipped
-    }
-    if (kind === "file") found.push(path);
-    else skipped.push(kind === "directory" ? `${name}/` : name);
+    const s = statOf(path); // undefined: a broken link, skipped
+    if (s?.isFile()) found.push(path);
+    else skipped.push(s?.isDirectory() ? `${name}/` : name);
   }
   return { found, skipped };
 }
