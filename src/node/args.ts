@@ -104,7 +104,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       "--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
     );
-  if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels")
+  if (a.columns !== undefined && (a.relFormat ?? "qrels") !== "qrels")
     throw usageError(
       `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
@@ -145,7 +145,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 /** The flag of the first of `modes` given, in their order (`-R prefs`: -R other than qrels), or null. */
 function givenMode(a: CliArgs, modes: readonly (keyof CliArgs)[]): string | null {
   for (const m of modes) {
-    if (m === "relFormat" ? a.relFormat !== undefined && a.relFormat !== "qrels" : given(a, m))
+    if (m === "relFormat" ? (a.relFormat ?? "qrels") !== "qrels" : given(a, m))
       return m === "relFormat" ? `-R ${a.relFormat}` : flagOf(m);
   }
   return null;
@@ -228,7 +228,7 @@ function checkExplainReport(a: CliArgs): void {
       `${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`,
     );
   if (a.letor !== undefined) throw usageError(`${mode} takes QRELS RUN [RUN ...], not --letor`);
-  if (a.relFormat !== undefined && a.relFormat !== "qrels")
+  if ((a.relFormat ?? "qrels") !== "qrels")
     throw usageError(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
   if (a.diversity) throw usageError(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
   if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined)

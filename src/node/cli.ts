@@ -142,7 +142,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     if (args.manifest !== undefined)
       throw new RankevalError("bad-option", `--manifest is not written for ${what} (only for qrels judgments)`);
   };
-  if (args.relFormat !== undefined && args.relFormat !== "qrels") {
+  if ((args.relFormat ?? "qrels") !== "qrels") {
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
@@ -285,7 +285,6 @@ async function evaluateEachRun(
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
   progress.runsGiven(runFiles.length);
-  const plain = !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels";
   // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
   const host = fileHost(qrelsFile, runFiles, {
     ...choice,
@@ -293,17 +292,17 @@ async function evaluateEachRun(
     placeholder: p.kind === "trec",
     pool: threadPool(),
     progress,
-    partitions: plain,
+    partitions: !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels",
     name: nameOf,
   });
-  const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange: !!args.tieRange };
-  const request = { plan: p, options: options(args, p.kind === "trec"), tieRange: !!args.tieRange, spec };
+  const tieRange = !!args.tieRange;
+  const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange };
   try {
     await evaluateSources(
       host,
       qrelsFile,
       runFiles,
-      { ...request, complete: args.complete, hint: true },
+      { plan: p, options: options(args, p.kind === "trec"), tieRange, spec, complete: args.complete, hint: true },
       {
         say: (m) => {
           progress.clear();

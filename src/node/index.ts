@@ -1,13 +1,8 @@
 /**
- * rankeval/node: judgments and runs read from files (any format the command line reads, gzipped or
- * not) and evaluated, in Node; the only entry point using Node's built-ins.
- *  - evaluateFiles reads and joins as the command line does (a large run streamed block by block),
- *    so memory is the judgments and a few blocks; qids are strings. Its worker threads are kept,
- *    idle ones not keeping the process alive.
- *  - readQrels / readRun return `{ qid: { docid: value } }` (evaluateRun's, ranx's and
- *    pytrec_eval's shape): an object a query and a property a row, so a run of millions of rows is
- *    better given to evaluateFiles.
- *  - resamplingPool gives compareAsync worker threads of the same pool.
+ * rankeval/node: files read and evaluated in Node (the only entry point using Node's built-ins).
+ * evaluateFiles streams runs as the command line does (memory: the judgments and a few blocks);
+ * readQrels / readRun return `{ qid: { docid: value } }` objects (better for judgments than for
+ * runs of millions of rows); resamplingPool gives compareAsync the same worker threads.
  *
  * @example
  * ```ts
@@ -64,7 +59,7 @@ export interface FileOptions {
   columns?: ColumnNames;
 }
 
-/** evaluateFiles' options: the library's conventions (as evaluateRun's), and how to read the files. */
+/** evaluateFiles' options: evaluateRun's conventions, and how to read the files. */
 export interface EvaluateFilesOptions extends Options, FileOptions {
   /** Evaluate judged queries the run lacks too, as empty rankings (trec_eval -c). @default false */
   complete?: boolean;
@@ -75,13 +70,13 @@ export interface EvaluateFilesOptions extends Options, FileOptions {
   manifest?: boolean;
 }
 
-/** evaluateFiles' result: with `manifest: true`, the call's manifest (the same object in each run's result). */
+/** evaluateFiles' result; with `manifest: true`, the call's manifest (one object shared by the runs). */
 export type FileResult = Result<string> & { readonly manifest?: Manifest };
 
 /** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
 export type IdValues = Record<string, Record<string, number>>;
 
-/** What measures evaluateFiles takes: what evaluateRun takes. */
+/** The measures evaluateFiles takes: evaluateRun's. */
 export type FileMeasures = Measures;
 
 const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';

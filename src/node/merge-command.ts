@@ -126,7 +126,7 @@ export function checkMergeArgs(args: CliArgs): void {
     MERGE_CANNOT.find(([key]) => {
       const v = args[key];
       return v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0);
-    })?.[1] ?? (args.relFormat !== undefined && args.relFormat !== "qrels" ? `-R ${args.relFormat}` : undefined);
+    })?.[1] ?? ((args.relFormat ?? "qrels") !== "qrels" ? `-R ${args.relFormat}` : undefined);
   if (option)
     throw usageError(
       `${option} cannot change merged results: the shards carry the measures and conventions they were made with`,
