@@ -48,10 +48,7 @@ export async function compareMode(
   let runs: NamedResult[];
   if (merged) {
     const m = await merged();
-    const comparable = comparableRows(m.p, m.settings.measures);
-    const rows = comparable.rows;
-    if (!rows.length) throw usageError("no measure to compare: none of the shards' is a per-query number");
-    for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
+    const rows = perQueryRows(m.p, m.settings.measures, io, "none of the shards' is a per-query number");
     if (m.runs.length < 2)
       throw usageError(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
     if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline))
@@ -278,12 +275,22 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
   return readPerQueryJson(parts.join(""), path);
 }
 
+/** The plan's rows that are per-query numbers, the others said left out. */
+function perQueryRows(p: Plan, measures: readonly string[], io: Io, none: string) {
+  const comparable = comparableRows(p, measures);
+  if (!comparable.rows.length) throw usageError(`no measure to compare: ${none}`);
+  for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
+  return comparable.rows;
+}
+
 /** QRELS RUN RUN ... evaluated; the rows that are per-query numbers. */
 async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
-  const comparable = comparableRows(plan(args.measures, null, args), args.measures);
-  const { rows } = comparable;
-  if (!rows.length) throw usageError("no measure to compare: none of those asked is a per-query number");
-  for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
+  const rows = perQueryRows(
+    plan(args.measures, null, args),
+    args.measures,
+    io,
+    "none of those asked is a per-query number",
+  );
   const { runs } = await evaluate(args, io);
   return runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
 }

@@ -38,17 +38,18 @@ export interface InputInfo {
 
 /** What `path` is (synchronous: cheaper, once per input); a pipe is not opened. */
 export function inputInfo(path: string, read = false): InputInfo {
-  if (path === "-") return { regular: false, size: 0, gzip: false };
+  const none = () => ({ regular: false, size: 0, gzip: false });
+  if (path === "-") return none();
   try {
     const s = statSync(path);
-    if (!s.isFile()) return { regular: false, size: 0, gzip: false };
+    if (!s.isFile()) return none();
     if (read && s.size <= READ_AT_ONCE) {
       const bytes = readWhole(path, s.size);
       if (bytes) return { regular: true, size: s.size, gzip: isGzip(bytes), bytes };
     }
     return { regular: true, size: s.size, gzip: s.size >= 2 && isGzip(readHead(path)) };
   } catch {
-    return { regular: false, size: 0, gzip: false };
+    return none();
   }
 }
 

@@ -142,18 +142,20 @@ async function writeRunFile(
   path: string,
   fill: (write: (bytes: Uint8Array<ArrayBuffer>) => void) => Promise<void>,
 ): Promise<void> {
+  const cannot = (e: unknown) =>
+    badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   let fd: number;
   try {
     fd = openSync(path, "w");
   } catch (e) {
-    throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw cannot(e);
   }
   try {
     await fill((bytes) => {
       try {
         for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       } catch (e) {
-        throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+        throw cannot(e);
       }
     });
   } finally {
