@@ -18,7 +18,7 @@ export function defaultFormat(args: CliArgs, trecMeasures: boolean, tieRange = a
   return trecMeasures && !tieRange && !args.interval ? "trec" : "table";
 }
 
-/** The long options' names, for "did you mean" (one letter: trec_eval's short options): valued first. */
+/** Long option names for "did you mean", valued first. */
 export const LONG_OPTIONS = [...OPTION_NAMES]
   .sort(([, x], [, y]) => Number(!x.value) - Number(!y.value))
   .map(([n]) => n)
@@ -26,7 +26,7 @@ export const LONG_OPTIONS = [...OPTION_NAMES]
 
 const given = (a: CliArgs, key: keyof CliArgs) => a[key] !== undefined && a[key] !== false;
 
-/** Refuses an option that means something only in `mode` (by its row) where that is not given. */
+/** Refuses options meaningful only in `mode` where it is not given. */
 function needs(a: CliArgs, mode: keyof CliArgs, except?: keyof CliArgs): void {
   const r = given(a, mode)
     ? undefined
@@ -73,7 +73,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
       const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      // --page [FILE]: its FILE, when given apart, is the one operand (taken after the loop).
+      // --page's FILE, given apart, is the one operand (taken after the loop).
       if (name === "page") a.page = inline ?? "";
       else {
         const r = OPTION_NAMES.get(name);
@@ -142,7 +142,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return a;
 }
 
-/** The flag of the first of `modes` given, in their order (`-R prefs`: -R other than qrels), or null. */
+/** The flag of the first of `modes` given (`-R prefs`: -R other than qrels), or null. */
 function givenMode(a: CliArgs, modes: readonly (keyof CliArgs)[]): string | null {
   for (const m of modes) {
     if (m === "relFormat" ? (a.relFormat ?? "qrels") !== "qrels" : given(a, m))

@@ -116,7 +116,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-/** Starts the threads now where the files will go through them, to load while this one plans. */
+/** Starts the threads now where the files will go through them: they load while this one plans. */
 function warmThreads(args: CliArgs): void {
   const plain =
     !args.merge && !args.rbo && args.letor === undefined && args.explain === undefined && args.report === undefined;
@@ -261,7 +261,7 @@ export async function evaluateTrecRuns(
   return { p, runs };
 }
 
-/** What --explain and --report see of an evaluation: the judgments, each joined block (arrays reused after). */
+/** What --explain and --report see: the judgments, each joined block (arrays reused after). */
 export interface EvaluationHooks {
   judgments?(judgments: GroupedJudgments): void;
   block?(file: string, joined: JoinedRun): void;

@@ -29,7 +29,7 @@ export function threadsFor(work: number, requested?: number): number {
   return work >= POOL_MIN_WORK ? otherCores() : 0;
 }
 
-/** A pool compareAsync() can use, and close() to end its use. */
+/** A pool for compareAsync(); close() ends its use. */
 export interface ThreadPool extends ResamplingPool {
   close(): Promise<void>;
 }

@@ -18,7 +18,7 @@ export function namedAs(path: string, name: string): () => void {
 
 export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
 
-/** A regular, not gzipped file's size (the parsers' sizing hint), else 0; a pipe is not opened. */
+/** A regular, not gzipped file's size (the parsers' sizing hint), else 0. */
 export async function inputSize(path: string): Promise<number> {
   return textSize(inputInfo(path));
 }
@@ -194,7 +194,6 @@ function* reads(fd: number, name: string, fresh: boolean): Generator<Uint8Array>
   }
 }
 
-/** The largest chunk pushed into a sink. */
 const CHUNK = 1 << 20;
 
 /** Files up to this size are read in one call: a stream costs more. */

@@ -134,7 +134,6 @@ export function checkMergeArgs(args: CliArgs): void {
   if (!args.files.length) throw usageError("--merge needs per-query files (written with --per-query-out)");
 }
 
-/** rankeval --merge: the shards merged, printed as the whole input's evaluation or written again. */
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
   // Summaries of Parquet shards merge as they stream (a row group of each in memory); a bootstrap

@@ -19,7 +19,7 @@ import { givenThreadMinBytes } from "./files.js";
 import type { ThreadPool } from "./pool.js";
 import type { RunOutcome } from "./runs.js";
 
-/** Whether the files go across the threads: enough of them, every file TREC text on disk (not a pipe or gzip), large enough. */
+/** Whether the files go across the threads: enough threads, large enough TREC files on disk (not pipes or gzip). */
 export function partitionable(
   pool: ThreadPool | PartitionsInThisThread | null | undefined,
   files: readonly string[],
@@ -38,7 +38,7 @@ export function partitionable(
   return bytes >= (least ?? PARTITION_MIN_BYTES);
 }
 
-/** The owners: the pool's threads, at most one a core (more only share them); in this thread, as many as asked. */
+/** The pool's threads, at most one a core (more only share them); in this thread, as many as asked. */
 function owners(pool: ThreadPool | PartitionsInThisThread): number {
   return "inThisThread" in pool ? pool.size : Math.min(pool.size, availableParallelism());
 }

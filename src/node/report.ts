@@ -33,7 +33,6 @@ export function reportMeasure(p: Plan): string | null {
   return (rows.find((r) => /^(map|ndcg@10|ndcg_cut_10)$/.test(r.name)) ?? rows[0])?.name ?? null;
 }
 
-/** The aggregate rows and each run's cells and per-query values. */
 export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[]; runs: ReportRun[] } {
   const values = valueRows(p);
   return {
@@ -173,7 +172,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   return 0;
 }
 
-/** The drill-downs of `qids`, the runs read again: TREC text by those queries' lines only, other formats whole. */
+/** The drill-downs of `qids`, the runs read again (TREC text: those queries' lines only). */
 async function explainQueries(
   args: CliArgs,
   io: Io,

@@ -120,7 +120,7 @@ export interface RunsProgress {
   runs?(done: number, total: number): void;
 }
 
-/** A sink for one file's reads naming it in every call (files are read several at once). */
+/** A sink naming its file in every call (files are read several at once). */
 export function oneFile(progress: RunsProgress): ProgressSink {
   let name = "";
   return {
