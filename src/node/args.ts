@@ -13,25 +13,20 @@ import {
 
 export type { CliArgs } from "../app/options-table.js";
 
-/**
- * The output format where --format is not given: trec_eval's text for trec_eval's measures
- * (`trecMeasures`), unless a tie range or an interval asks for what that text has no place for; else
- * the table.
- */
+/** The default --format: trec text for trec_eval's measures unless a tie range or interval needs a table. */
 export function defaultFormat(args: CliArgs, trecMeasures: boolean, tieRange = args.tieRange): "trec" | "table" {
   return trecMeasures && !tieRange && !args.interval ? "trec" : "table";
 }
 
-/** The long options' names, for "did you mean" (one letter: trec_eval's short options): valued first. */
+/** Long option names for "did you mean", valued first. */
 export const LONG_OPTIONS = [...OPTION_NAMES]
   .sort(([, x], [, y]) => Number(!x.value) - Number(!y.value))
   .map(([n]) => n)
   .filter((o) => o.length > 1);
 
-/** Whether an option is given (a flag set, a value given). */
 const given = (a: CliArgs, key: keyof CliArgs) => a[key] !== undefined && a[key] !== false;
 
-/** Refuses an option that means something only in `mode` (by its row) where that is not given. */
+/** Refuses options meaningful only in `mode` where it is not given. */
 function needs(a: CliArgs, mode: keyof CliArgs, except?: keyof CliArgs): void {
   const r = given(a, mode)
     ? undefined
@@ -58,7 +53,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     truncated: [],
   };
   let i = 0;
-  /** Sets `r`, spelled `option`: a flag true, else its value (`inline`, or the next argument) as its row reads it. */
+  /** Sets `r`: a flag true, else its value (`inline`, or the next argument) as its row reads it. */
   const set = (r: OptionRow, option: string, inline: string | undefined) => {
     let value: unknown = true;
     if (r.value) {
@@ -78,7 +73,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       const eq = arg.indexOf("=");
       const name = arg.slice(2, eq < 0 ? undefined : eq);
       const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      // --page [FILE]: its FILE, when given apart, is the one operand (taken after the loop).
+      // --page's FILE, given apart, is the one operand (taken after the loop).
       if (name === "page") a.page = inline ?? "";
       else {
         const r = OPTION_NAMES.get(name);
@@ -101,17 +96,15 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (a.page !== undefined && !a.help && !a.version) checkPage(a, argv);
   if (a.letor === undefined) {
-    // Without --letor they would be ignored, and the run evaluated without them.
     if (a.scores !== undefined)
       throw usageError(`--scores ${a.scores} needs --letor DATA (the rows the scores are for)`);
     if (a.query !== undefined) throw usageError(`--query ${a.query} needs --letor DATA (the rows the groups are of)`);
   }
-  // --columns names the columns of CSV/TSV, Parquet and Arrow inputs: these modes read none (refused, not ignored).
   if (a.columns !== undefined && a.letor !== undefined)
     throw usageError(
       "--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
     );
-  if (a.columns !== undefined && a.relFormat !== undefined && a.relFormat !== "qrels")
+  if (a.columns !== undefined && (a.relFormat ?? "qrels") !== "qrels")
     throw usageError(
       `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
@@ -144,22 +137,20 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       throw usageError(`--per-query-out has no place with ${mode} (write the runs' values with the evaluation)`);
   }
   checkManifest(a);
-  // trec_eval -n without -q prints nothing at all: a report with no line is surely not what was meant.
   if (a.noSummary && !a.perQuery && !a.help && !a.version)
     throw usageError("-n (no summary) leaves nothing to print without -q (per-query values)");
   return a;
 }
 
-/** The flag of the first of `modes` given, in their order (`-R prefs`: -R other than qrels), or null. */
+/** The flag of the first of `modes` given (`-R prefs`: -R other than qrels), or null. */
 function givenMode(a: CliArgs, modes: readonly (keyof CliArgs)[]): string | null {
   for (const m of modes) {
-    if (m === "relFormat" ? a.relFormat !== undefined && a.relFormat !== "qrels" : given(a, m))
+    if (m === "relFormat" ? (a.relFormat ?? "qrels") !== "qrels" : given(a, m))
       return m === "relFormat" ? `-R ${a.relFormat}` : flagOf(m);
   }
   return null;
 }
 
-/** --manifest FILE: a .yaml, .yml or .json file, of an evaluation of QRELS RUN [RUN ...] only. */
 function checkManifest(a: CliArgs): void {
   if (a.manifest === undefined) return;
   if (a.manifest === "-")
@@ -180,7 +171,6 @@ function checkManifest(a: CliArgs): void {
   if (other) throw usageError(`--manifest is written for QRELS RUN [RUN ...] evaluations, not with ${other}`);
 }
 
-/** --fuse's options only with it, and none of the modes it has no place in. */
 function checkFuse(a: CliArgs): void {
   needs(a, "fuse");
   if (a.fuse === undefined) return;
@@ -189,7 +179,7 @@ function checkFuse(a: CliArgs): void {
     throw usageError(`--fuse and ${other}: give one of them (--fuse reads RUN RUN [RUN ...], QRELS first to evaluate)`);
 }
 
-/** --page [FILE]: FILE an HTML name (not a qrels or run file overwritten by a slip), and nothing else given. */
+/** --page [FILE]: an HTML name (not a qrels or run overwritten by a slip), and nothing else. */
 function checkPage(a: CliArgs, argv: readonly string[]): void {
   const end = argv.indexOf("--");
   const other = (end < 0 ? argv : argv.slice(0, end)).find(
@@ -203,7 +193,6 @@ function checkPage(a: CliArgs, argv: readonly string[]): void {
     throw usageError(`--page ${a.page}: the page is HTML: give a name ending .html (or - for standard output)`);
 }
 
-/** --rbo's options only with it, and none of the evaluation's (it reads two runs, no judgments). */
 function checkRbo(a: CliArgs): void {
   needs(a, "rbo");
   if (!a.rbo || a.help || a.version) return;
@@ -225,7 +214,6 @@ function checkRbo(a: CliArgs): void {
     );
 }
 
-/** --explain's and --report's options only with them, and none they cannot honour. */
 function checkExplainReport(a: CliArgs): void {
   needs(a, "explain");
   needs(a, "report");
@@ -240,8 +228,7 @@ function checkExplainReport(a: CliArgs): void {
       `${mode} and --compare: give one of them (${mode === "--report" ? "the report has the comparison: give its options (--test, --baseline, ...) without --compare" : "--explain compares the runs' rankings of one query"})`,
     );
   if (a.letor !== undefined) throw usageError(`${mode} takes QRELS RUN [RUN ...], not --letor`);
-  // Relevance judgments only: not trec_eval's other judgment formats, nor subtopic judgments.
-  if (a.relFormat !== undefined && a.relFormat !== "qrels")
+  if ((a.relFormat ?? "qrels") !== "qrels")
     throw usageError(`${mode} reads qrels (relevance judgments), not -R ${a.relFormat}`);
   if (a.diversity) throw usageError(`${mode} reads qrels of relevance judgments, not --diversity's subtopic judgments`);
   if (a.zscoreFile !== undefined || a.debugQuery !== undefined || a.debugLevel !== undefined)
@@ -265,7 +252,7 @@ function checkExplainReport(a: CliArgs): void {
     throw usageError("--report writes HTML: --format has no meaning with it");
 }
 
-/** --compare's options only with --compare (or --report, whose comparison they set), and none of the evaluation's that it cannot honour. */
+/** --compare's options only with --compare (or --report), and none of the evaluation's it cannot honour. */
 function checkCompare(a: CliArgs): void {
   if (a.allPairs && a.baseline !== undefined && (a.compare || a.report !== undefined))
     throw usageError("--baseline and --all-pairs: with every pair compared there is no baseline");
@@ -347,7 +334,7 @@ Several RUN files: side by side in a table; in trec_eval's text, each after a li
 Exit status: 0 success, 1 usage, 2 bad input (a file), 70 internal error or out of
 memory, 74 the output could not be written; a closed output (| head) ends it quietly.`;
 
-/** The options that set how rows are evaluated, with their flags: per-query results cannot take them. */
+/** The options that set how rows are evaluated (per-query results cannot take them), with their flags. */
 export const EVALUATION_OPTIONS: readonly [keyof CliArgs, string][] = OPTION_ROWS.filter((r) => r.rows).map((r) => [
   r.key,
   flagOf(r.key),

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// The installed command: starts the command line as fast as Node allows (start-up is most of a small
-// evaluation's time). CommonJS: an ES module entry point sets up Node's ES module loader first (4 ms).
-// It loads the bundle the build makes (command.cjs: ~55 modules one by one cost about 20 ms) with
-// V8's code cache of a run on the example (about 10 ms more, where the Node that built it runs it).
-// Without the bundle, or with RANKEVAL_BUNDLE=0 (to debug), the modules are imported as they are.
+// The installed command, started as fast as Node allows. CommonJS: an ES module entry sets up the ESM
+// loader first (4 ms). Loads the bundle (command.cjs: ~55 modules one by one cost ~20 ms) with V8's
+// code cache (~10 ms more, under the Node that built it). No bundle, or RANKEVAL_BUNDLE=0: the modules.
 import fs = require("node:fs");
 import nodeModule = require("node:module");
 import path = require("node:path");
@@ -12,7 +10,6 @@ import vm = require("node:vm");
 const bundle = path.join(__dirname, "command.cjs");
 const cache = `${bundle}.cache`;
 
-/** The bundle's source, or null where there is none (or it is not wanted). */
 function bundleSource(): string | null {
   if (process.env.RANKEVAL_BUNDLE === "0") return null;
   try {
@@ -22,23 +19,19 @@ function bundleSource(): string | null {
   }
 }
 
-/** The command's module: the bundle, compiled with its code cache where V8 takes it; else the modules. */
 async function commandModule(): Promise<typeof import("./command.js")> {
   const source = bundleSource();
   if (source === null) return import("./command.js");
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(cache);
-  } catch {
-    // none: compiled as usual
-  }
-  // CommonJS's wrapper, on the source's first line so that its line numbers stay the file's.
+  } catch {}
+  // CommonJS's wrapper, on the first line so line numbers stay the file's.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     cachedData,
   });
-  // A module of Node's, in require's cache under the bundle's name: the files of what only some
-  // commands load require the bundle for what they share with it, and must get this one.
+  // In require's cache under the bundle's name: the lazily loaded chunks require it and must get this one.
   const module = new nodeModule.Module(bundle);
   module.filename = bundle;
   module.paths = [];
@@ -46,7 +39,7 @@ async function commandModule(): Promise<typeof import("./command.js")> {
   require.cache[bundle] = module;
   script.runInThisContext()(module.exports, require, module, bundle, __dirname);
   module.loaded = true;
-  // The build's run: the cache of what this run compiled (scripts/build.mjs), once it is done.
+  // The build's run (scripts/build.mjs) writes the cache.
   if (process.env.RANKEVAL_WRITE_CODE_CACHE === "1") {
     process.once("beforeExit", () => {
       try {

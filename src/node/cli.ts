@@ -1,5 +1,4 @@
 // The command line: reads, joins, evaluates and prints trec_eval's text (byte for byte), a table, JSON or CSV.
-import { readFileSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
 import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from "../app/plan.js";
@@ -24,11 +23,9 @@ export interface Io {
   stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 
-/** Exit statuses: 0, 1 usage, 2 bad input, and as sysexits.h: 70 internal error, 74 output not written. */
-/** The exit statuses; `gate`: --compare's --gate found a run worse than its budget (src/compare/gate.ts). */
+/** Exit statuses; `gate`: --gate found a run worse than its budget; 70 and 74 as sysexits.h. */
 export const EXIT = { ok: 0, usage: 1, badInput: 2, gate: 3, internal: 70, output: 74 } as const;
 
-/** After a usage error's line: where the usage is (not the whole of it, which would hide the error). */
 const USAGE_HINT = "(rankeval --help for usage)";
 
 /** An error that is not the input's: one line, never a stack trace. */
@@ -61,8 +58,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (args.version) {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-    io.stdout.write(`rankeval ${pkg.version}\n`);
+    io.stdout.write(`rankeval ${(await import("./write-manifest.js")).rankevalVersion()}\n`);
     return EXIT.ok;
   }
   if (args.page !== undefined) {
@@ -73,14 +69,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return e instanceof RankevalError ? EXIT.badInput : EXIT.internal;
     }
   }
-  // --threads N: the pool's size, before anything starts it (1: no thread but this one).
   if (args.threads !== undefined) setPoolSize(args.threads === 1 ? 0 : args.threads);
   warmThreads(args);
   try {
-    // --compare's code (the tests, their distributions, per-query inputs) is loaded for it only.
-    // --rbo: two runs' rank-biased overlap (src/node/rbo-command.ts).
+    // Each mode's code is loaded for it only.
     if (args.rbo) return await (await import("./rbo-command.js")).rboMode(args, io);
-    // --merge: shards' per-query results (src/node/merge-command.ts), reported or compared.
     if (args.merge) {
       const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
@@ -89,7 +82,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         merge.readMerged(args.files),
       );
     }
-    // --fuse (src/node/fuse-command.ts): the runs fused, written, or evaluated by the modes below.
     if (args.fuse !== undefined)
       return await (await import("./fuse-command.js")).fuseMode(args, io, {
         evaluate: trecMode,
@@ -100,7 +92,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
           }),
       });
     if (args.compare) return await (await import("./compare-command.js")).compareMode(args, io, evaluateTrecRuns);
-    // --explain's and --report's code too.
     if (args.explain !== undefined)
       return await (await import("./explain-command.js")).explainMode(args, io, evaluateTrecRuns);
     if (args.report !== undefined) return await (await import("./report.js")).reportMode(args, io, evaluateTrecRuns);
@@ -125,10 +116,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-/**
- * Starts the threads now where QRELS and RUN will go through them (src/node/partitioned.ts), so that
- * they load while this thread reads the options and plans.
- */
+/** Starts the threads now where the files will go through them: they load while this one plans. */
 function warmThreads(args: CliArgs): void {
   const plain =
     !args.merge && !args.rbo && args.letor === undefined && args.explain === undefined && args.report === undefined;
@@ -138,7 +126,7 @@ function warmThreads(args: CliArgs): void {
     pool.warm({ kind: "partition", job: { type: "load" } });
 }
 
-/** Says which option values trec_eval reads as another number (-l only under its names: canonical measures take it as written). */
+/** Says which option values trec_eval reads as another number (-l only under its names). */
 function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
   for (const t of args.truncated) {
     if (t.option === "-l" && !trecNames) continue;
@@ -148,20 +136,17 @@ function sayTruncated(args: CliArgs, trecNames: boolean, io: Io): void {
 
 /** QRELS RUN [RUN ...] evaluated and printed; `name`: the name a run's file is printed under (--fuse's). */
 async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): Promise<number> {
-  // --per-query-out and --manifest describe qrels' evaluations (the modes below have their own judgments and reports).
   const noPerQueryOut = (what: string) => {
     if (args.perQueryOut !== undefined)
       throw new RankevalError("bad-option", `--per-query-out is not written for ${what} (only for qrels judgments)`);
     if (args.manifest !== undefined)
       throw new RankevalError("bad-option", `--manifest is not written for ${what} (only for qrels judgments)`);
   };
-  // -R prefs, qrels_prefs, qrels_jg: other judgments, other measures (src/node/trec-formats.ts).
-  if (args.relFormat !== undefined && args.relFormat !== "qrels") {
+  if ((args.relFormat ?? "qrels") !== "qrels") {
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
-  // Subtopic judgments (src/node/diversity-command.ts): asked for, or a qrels of that shape (Parquet and
-  // Arrow judgments are qrels: their columns say so).
+  // Subtopic judgments: asked for, or a qrels of that shape (Parquet and Arrow ones are qrels).
   const asked = asksForDiversity(args);
   const shaped =
     !asked && !isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]));
@@ -176,13 +161,10 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);
   if (manifest) io = manifest.io;
   const p = planOf(args, io);
-  // Said before any file is read.
   const format = formatOf(args, p);
-  // -Z and -D (src/node/trec-formats.ts).
   const text = await trecTextOptions(args, p, format, io);
-  // trec_eval's text is written run by run as each is done (several: each after `==> FILE <==`, as
-  // head prints); a table, JSON or CSV puts the runs side by side, so it waits for all. A bad run
-  // stops the command: trec text of the runs before it is out, whole; a table is not written at all.
+  // trec text is written as each run is done (`==> FILE <==` before each, as head prints); the other
+  // formats put runs side by side, so a bad run leaves no table at all.
   const runs: RunResult[] = [];
   const keep = args.perQueryOut !== undefined || manifest !== undefined;
   await evaluateEachRun(args, io, p, (i, evaluated, total) => {
@@ -201,11 +183,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   return EXIT.ok;
 }
 
-/**
- * --manifest: the inputs hashed while they are evaluated, and what the command says on stderr kept
- * as the manifest's warnings (`io`: the command's, with stderr kept); `write` writes it, false where it
- * cannot (said).
- */
+/** --manifest: inputs hashed during the evaluation, stderr kept as its warnings; `write`: false if it failed (said). */
 async function startManifest(args: CliArgs, io: Io) {
   const { checkHashable, describeInputs, rankevalVersion, writeManifest } = await import("./write-manifest.js");
   const { manifestOf } = await import("../app/manifest.js");
@@ -228,7 +206,7 @@ async function startManifest(args: CliArgs, io: Io) {
     },
   };
   const write = async (p: Plan, runs: readonly RunResult[]): Promise<boolean> => {
-    // Its own lines (a terminal's progress is redrawn with \r, not said).
+    // Its own lines (not the progress's \r redraws).
     const warnings = said
       .split("\n")
       .filter((l) => l.startsWith("rankeval: "))
@@ -254,7 +232,7 @@ async function startManifest(args: CliArgs, io: Io) {
   return { io: kept, write };
 }
 
-/** The format asked (or the default), refused where the plan cannot give it (ndeval: subtopic judgments only). */
+/** The format asked (or the default), refused where the plan cannot give it. */
 function formatOf(args: CliArgs, p: Plan) {
   const format = args.format ?? defaultFormat(args, p.kind === "trec");
   if (format === "trec" && p.kind !== "trec")
@@ -264,7 +242,7 @@ function formatOf(args: CliArgs, p: Plan) {
   return format;
 }
 
-/** The plan of the -m names, having said on stderr what they were read as where that may surprise. */
+/** The plan of the -m names, its surprises said on stderr. */
 function planOf(args: CliArgs, io: Io): Plan {
   const p = plan(args.measures, null, args);
   tellPlan(p, io);
@@ -272,7 +250,6 @@ function planOf(args: CliArgs, io: Io): Plan {
   return p;
 }
 
-/** QRELS RUN [RUN ...] evaluated under the plan of the -m names, saying on stderr what may surprise. */
 export async function evaluateTrecRuns(
   args: CliArgs,
   io: Io,
@@ -284,15 +261,15 @@ export async function evaluateTrecRuns(
   return { p, runs };
 }
 
-/** What --explain and --report see of an evaluation: the judgments, each joined block (arrays reused after). */
+/** What --explain and --report see: the judgments, each joined block (arrays reused after). */
 export interface EvaluationHooks {
   judgments?(judgments: GroupedJudgments): void;
   block?(file: string, joined: JoinedRun): void;
-  /** What to evaluate for the plan of the -m names (--report's adds the curve's measures); it returns that plan. */
+  /** The plan to evaluate instead of the -m names' (--report adds the curve's measures). */
   plan?(p: Plan): Plan;
 }
 
-/** QRELS and each RUN evaluated (src/app/evaluation.ts); `onRun` gets each in the order given. */
+/** `onRun` gets each run in the order given. */
 async function evaluateEachRun(
   args: CliArgs,
   io: Io,
@@ -308,7 +285,6 @@ async function evaluateEachRun(
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead([qrelsFile, ...runFiles], choice, "--columns", CLI_COLUMNS_FORMAT);
   progress.runsGiven(runFiles.length);
-  const plain = !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels";
   // trec_eval evaluates an absent query on a placeholder ranking (-c); other names on an empty one.
   const host = fileHost(qrelsFile, runFiles, {
     ...choice,
@@ -316,17 +292,17 @@ async function evaluateEachRun(
     placeholder: p.kind === "trec",
     pool: threadPool(),
     progress,
-    partitions: plain,
+    partitions: !hooks.judgments && !hooks.block && !hooks.plan && (args.relFormat ?? "qrels") === "qrels",
     name: nameOf,
   });
-  const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange: !!args.tieRange };
-  const request = { plan: p, options: options(args, p.kind === "trec"), tieRange: !!args.tieRange, spec };
+  const tieRange = !!args.tieRange;
+  const spec = { names: args.measures, fallback: null, conventions: conventionsOf(args), tieRange };
   try {
     await evaluateSources(
       host,
       qrelsFile,
       runFiles,
-      { ...request, complete: args.complete, hint: true },
+      { plan: p, options: options(args, p.kind === "trec"), tieRange, spec, complete: args.complete, hint: true },
       {
         say: (m) => {
           progress.clear();
@@ -345,7 +321,6 @@ async function evaluateEachRun(
   }
 }
 
-/** Says on stderr what the names were read as where that may surprise. */
 function tellPlan(p: Plan, io: Io): void {
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
 }
@@ -365,13 +340,16 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
   tellPlan(p, io);
   sayTruncated(args, p.kind === "trec", io);
   const progress = new Progress(io.stderr);
-  // LETOR's parsers are loaded for this mode only.
   const { readLetor } = await import("../input/read-letor.js");
   const letorFile = args.letor!;
   const query = args.query === undefined ? null : textInput(args.query, progress);
-  const noQid = "give the query group sizes with --query FILE";
   const scores = textInput(args.scores, progress);
-  const { batch, qids } = await readLetor(textInput(letorFile, progress), scores, query, noQid);
+  const { batch, qids } = await readLetor(
+    textInput(letorFile, progress),
+    scores,
+    query,
+    "give the query group sizes with --query FILE",
+  );
   const { result, strings } = evaluateBlock(
     p,
     batch,
@@ -383,10 +361,10 @@ async function letorMode(args: CliArgs, io: Io): Promise<number> {
     { tieRange: args.tieRange },
   );
   const format = formatOf(args, p);
-  if (format === "trec") {
-    io.stdout.write(trecText(p, { file: args.letor!, runTag: "letor", result, strings }, args));
-  } else {
-    io.stdout.write(runsReport(format, [{ file: args.scores!, runTag: "", result, strings }], p, args));
-  }
+  io.stdout.write(
+    format === "trec"
+      ? trecText(p, { file: letorFile, runTag: "letor", result, strings }, args)
+      : runsReport(format, [{ file: args.scores, runTag: "", result, strings }], p, args),
+  );
   return EXIT.ok;
 }

@@ -1,6 +1,5 @@
-// Parquet and Arrow inputs in Node (a BatchInput of src/input/input.ts): a file, or a Hive-partitioned
-// dataset directory (DIR/bucket=3/part-0.parquet) read as one input, its files in byte order of their
-// paths, each read in byte ranges so that only the row group being read is in memory.
+// Parquet and Arrow inputs in Node: a file, or a Hive-partitioned dataset directory read as one input
+// (files in byte order of their paths), read in byte ranges so only one row group is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { badInput } from "../errors/errors.js";
@@ -12,7 +11,6 @@ import { decideFormat, formatOf, runTagOf, type FormatDecision, type InputFormat
 import type { BatchInput } from "../input/input.js";
 import { cannotRead, displayName, specialChunks, type ProgressSink } from "./file-read.js";
 
-/** Said after a missing column's message: the command line's way to name the columns. */
 export const COLUMNAR_HINT = "name them with --columns qid=NAME,docid=NAME,value=NAME";
 
 const PARTITION = /^([^=/]+)=([^/]*)$/;
@@ -20,7 +18,7 @@ const PARTITION = /^([^=/]+)=([^/]*)$/;
 /** Hive's name for a null partition value. */
 const HIVE_NULL = "__HIVE_DEFAULT_PARTITION__";
 
-/** Whether a directory is one dataset rather than a directory of runs: a Hive partition, holds one, or `_SUCCESS`. */
+/** Whether a directory is one dataset, not a directory of runs: a Hive partition, holds one, or `_SUCCESS`. */
 export function isDataset(dir: string): boolean {
   if (dir.split("/").some((p) => PARTITION.test(p))) return true;
   let names: string[];
@@ -32,8 +30,7 @@ export function isDataset(dir: string): boolean {
   return names.includes("_SUCCESS") || names.some((n) => PARTITION.test(n) && isDirectory(`${dir}/${n}`));
 }
 
-/** The path's stat, or undefined where it has none (its reader says why). */
-function statOf(path: string) {
+export function statOf(path: string) {
   try {
     return statSync(path);
   } catch {
@@ -41,17 +38,16 @@ function statOf(path: string) {
   }
 }
 
-const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
+export const isDirectory = (path: string) => statOf(path)?.isDirectory() === true;
 
-/** The path without its `key=value` components, so that shards evaluated apart carry the whole's name. */
+/** The path without its `key=value` components (shards evaluated apart carry the whole's name). */
 export function datasetName(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  const parts = trimmed.split("/");
+  const parts = path.replace(/\/+$/, "").split("/");
   if (!parts.some((p) => PARTITION.test(p))) return path;
   return parts.filter((p) => !PARTITION.test(p)).join("/") || path;
 }
 
-/** A columnar input's run tag (when its files have no tag column): its dataset's name without extension. */
+/** A columnar input's run tag without a tag column: its dataset's name without extension. */
 export function columnarRunTag(path: string): string {
   return runTagOf(datasetName(path).replace(/\/+$/, "") || path);
 }
@@ -66,16 +62,12 @@ export interface ColumnarInput {
   parts: Part[];
 }
 
-/** Parquet or Arrow from a file's name (a data file of a dataset), or null. */
 function partFormat(name: string): "parquet" | "arrow" | null {
   const f = formatOf(name);
   return f === "parquet" || f === "arrow" ? f : null;
 }
 
-/**
- * The files of a columnar input, in byte order of their paths, with their partition values; files
- * starting with `_` or `.` are skipped as Spark does; any other must be of the dataset's format.
- */
+/** A columnar input's files in byte order with their partition values; `_` and `.` files skipped as Spark does. */
 export function columnarInput(path: string, given?: InputFormat): ColumnarInput {
   if (path === "-" || !isDirectory(path)) {
     const { format } = fileFormat(path, given);
@@ -124,12 +116,11 @@ export function columnarInput(path: string, given?: InputFormat): ColumnarInput 
   return { format, parts: files };
 }
 
-/** Hive's escaping of partition names and values (%XX), undone. */
 function unescapeHive(s: string): string {
   return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** Whether `path` is a Parquet or Arrow file, or a dataset directory (or one holding such files). */
+/** Whether `path` is a Parquet or Arrow file, or a directory of them. */
 export function isColumnarPath(path: string, given?: InputFormat): boolean {
   if (path !== "-" && isDirectory(path)) {
     if (given !== undefined) return given === "parquet" || given === "arrow";
@@ -143,10 +134,7 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
   return fileFormat(path, given).columnar;
 }
 
-/**
- * What a file holds, as src/input/formats.ts decides it: a regular file's first and last 8 bytes are
- * read for it (standard input and pipes are read once: told by their name).
- */
+/** What a file holds, from a regular file's first and last 8 bytes (pipes by their name: read once). */
 export function fileFormat(path: string, given?: InputFormat): FormatDecision {
   const stat = given === undefined && path !== "-" ? statOf(path) : undefined;
   if (!stat?.isFile()) return decideFormat(path, { given });
@@ -168,7 +156,7 @@ export function fileFormat(path: string, given?: InputFormat): FormatDecision {
   }
 }
 
-/** A file read in byte ranges through a file handle; `read` counts the bytes read (for progress). */
+/** A file read in byte ranges; `read` counts the bytes read. */
 export async function fileSource(
   path: string,
   refused: (path: string, e: unknown) => Error = cannotRead,
@@ -198,15 +186,12 @@ export async function fileSource(
   return { source, handle, read: () => read };
 }
 
-/** Standard input's bytes as they come. */
 async function* stdinChunks(): AsyncGenerator<Uint8Array> {
   for await (const c of process.stdin) yield c as Uint8Array;
 }
 
-/** How a columnar input is read: its format if given, its columns' names, what to say when one lacks. */
 type ColumnarChoice = { format?: InputFormat; columns?: ColumnNames; hint?: string };
 
-/** Reads every file of a columnar input into `onBatch`, a row group or record batch at a time. */
 async function readColumnar(
   path: string,
   kind: RowsKind,
@@ -262,7 +247,7 @@ async function readColumnar(
   }
 }
 
-/** A columnar input (a file, a dataset directory, an Arrow stream on standard input) as the input layer reads it. */
+/** A columnar input (file, dataset directory, Arrow stream on stdin) as the input layer reads it. */
 export function batchInput(path: string, choice: ColumnarChoice, progress?: ProgressSink): BatchInput {
   const batches: BatchInput["batches"] = (kind, onBatch) => readColumnar(path, kind, choice, onBatch, progress);
   return { name: displayName(path), runTag: columnarRunTag(path), batches };

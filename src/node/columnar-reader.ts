@@ -1,6 +1,5 @@
-// A Parquet run decoded by several threads of the pool, a row group each, while the main thread puts
-// them back in order, carries each last query into the next row group, and joins and evaluates blocks
-// of whole queries: the output is one thread's to the byte, errors included.
+// A Parquet run decoded by several threads, a row group each; the main thread puts them back in order,
+// carries each last query into the next, and joins whole queries: output is one thread's to the byte.
 import { asRowError } from "../input/input.js";
 import { ColumnarRows, concatRows, splitFirstQuery, splitLastQuery, type ColumnarReadOptions } from "../io/columnar.js";
 import { Interner } from "../io/interner.js";
@@ -37,10 +36,9 @@ export type ColumnarReport =
   | { type: "rows"; unit: number; block: PortableBlock }
   | ({ type: "error"; unit: number } & ThreadError);
 
-/** Row groups decoded and not yet added, beyond one per thread, at most: memory stays bounded. */
+/** Row groups decoded and not yet added, beyond two per thread, at most. */
 const AHEAD = 2;
 
-/** In a thread of the pool: the handler of the columnar reader's messages. */
 export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]) => void): (job: unknown) => void {
   let qids = new Interner();
   let sent = 0;
@@ -49,7 +47,6 @@ export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]
     for (const f of files.values()) void f.then((x) => x.handle.close()).catch(() => {});
     files.clear();
   };
-  // Jobs are decoded one after another, in the order sent.
   let queue: Promise<void> = Promise.resolve();
   return (message) => {
     const job = message as ColumnarJob;
@@ -97,13 +94,9 @@ export function columnarThread(post: (r: ColumnarReport, transfer: ArrayBuffer[]
   };
 }
 
-/** A decoded row group waiting for its turn, or the error decoding it gave. */
 type Arrived = { rows: RunRows; runTag: string } | { error: unknown };
 
-/**
- * RunSource.blocks for a Parquet run decoded by `threads` threads of `pool` (see the module's comment).
- * Each file's footer and columns are checked here first, with the errors one thread gives.
- */
+/** RunSource.blocks for a Parquet run decoded by `threads` threads; footers and columns checked here first. */
 export function parallelColumnarBlocks(
   path: string,
   choice: ParserChoice,
@@ -116,7 +109,7 @@ export function parallelColumnarBlocks(
     const input = columnarInput(path, choice.format);
     const name = displayName(path);
     const runTag = columnarRunTag(path);
-    // The units (row groups) in the input's order, and where each file's rows start in it.
+    // Row groups in order, and where each file's rows start.
     const units: {
       path: string;
       group: number;
@@ -156,7 +149,7 @@ export function parallelColumnarBlocks(
     let wake: (() => void) | null = null;
     let failed: unknown = null;
     try {
-      // One thread, waited for; more where idle now (other runs of the command may hold the rest).
+      // One thread waited for; more if idle now (other runs may hold the rest).
       conversations.push(await pool.acquire());
       for (let t = 1; t < wanted; t++) {
         const c = pool.tryAcquire();
@@ -165,7 +158,7 @@ export function parallelColumnarBlocks(
       }
       const n = conversations.length;
       const translate = conversations.map(() => new PortableBlocks(qids, name));
-      // Two row groups in flight per thread: the next is at hand while this thread is busy joining.
+      // Two row groups in flight per thread: the next is at hand while this one joins.
       const busy = new Array<number>(n).fill(0);
       let next = 0;
       let done = 0;
@@ -230,8 +223,8 @@ export function parallelColumnarBlocks(
         done++;
         if ("error" in a) throw a.error;
         tag = a.runTag;
-        // The query carried from the row group before, with this one's first query where it goes on
-        // (a small copy), then this one's queries but its last (views), which it carries on.
+        // The carried query joined with this group's first where it goes on (a small copy), then its
+        // queries but the last (views), which is carried.
         const { first, rest } = splitFirstQuery(a.rows);
         const blocks: RunRows[] = [];
         if (carry && carry.qid[0] === first.qid[0]) {
@@ -263,7 +256,7 @@ export function parallelColumnarBlocks(
       for (const c of conversations.splice(0)) c.release(true);
       return tag;
     } finally {
-      // A read abandoned (an error, a scattered run read again whole): its threads ended.
+      // An abandoned read ends its threads.
       for (const c of conversations) c.release(false);
       progress?.done();
     }

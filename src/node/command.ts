@@ -1,19 +1,16 @@
-// The installed command's process (bin.ts starts it): a closed standard output, errors nothing caught.
+// The installed command's process: a closed stdout, errors nothing caught.
 import { fstatSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { EXIT, internalErrorLine, main, type Io } from "./cli.js";
 
-/**
- * Standard output closed by its reader (`| head -1`): killed by SIGPIPE as cat is (Node ignores it
- * while a listener is set). Any other write error (a full disk) is one line and EXIT.output.
- */
+/** stdout closed by its reader (`| head -1`): killed by SIGPIPE as cat is; other write errors: EXIT.output. */
 function onOutputError(e: NodeJS.ErrnoException): void {
   if (e.code === "EPIPE") {
     const none = () => {};
     process.on("SIGPIPE", none);
     process.removeListener("SIGPIPE", none);
     process.kill(process.pid, "SIGPIPE");
-    // Where the signal could not end the process, the status a shell gives to one it ended.
+    // If the signal did not end it, the shell's status for one it did.
     setTimeout(() => process.exit(128 + 13), 100);
     return;
   }
@@ -23,10 +20,7 @@ function onOutputError(e: NodeJS.ErrnoException): void {
     process.exit(EXIT.output);
   }
 }
-/**
- * Standard output and error: a file or a terminal written synchronously; the stream a pipe needs (3 ms
- * to load) made only for a pipe, or when a write would block; standard error when first written to.
- */
+/** stdout and stderr: files and terminals written synchronously; a pipe's stream (3 ms to load) made only when needed. */
 function processIo(): Io {
   let direct: boolean | undefined;
   let out: NodeJS.WriteStream | undefined;
@@ -45,7 +39,7 @@ function processIo(): Io {
         try {
           while (at < bytes.length) at += writeSync(1, bytes, at);
         } catch (e) {
-          // A terminal someone made non-blocking: the stream waits for it, for this and the rest.
+          // A terminal made non-blocking: the stream waits for it from here on.
           if ((e as NodeJS.ErrnoException).code !== "EAGAIN") {
             onOutputError(e as NodeJS.ErrnoException);
             return false;
@@ -58,7 +52,6 @@ function processIo(): Io {
     },
     stderr: {
       write(s: string) {
-        // Nothing useful to say where stderr itself is closed.
         if (!err) (err = process.stderr).on("error", () => process.exit(EXIT.output));
         return err.write(s);
       },
@@ -87,7 +80,7 @@ function isTerminal(fd: number): boolean {
   return yes;
 }
 
-/** Whether `fd` is a file or a device (a terminal, /dev/null): not a pipe or a socket. */
+/** Whether `fd` is a file or a device, not a pipe or a socket. */
 function writesDirectly(fd: number): boolean {
   try {
     const s = fstatSync(fd);
@@ -97,11 +90,11 @@ function writesDirectly(fd: number): boolean {
   }
 }
 
-/** Runs the command line of this process (`argv`: its arguments) and sets its exit status. */
+/** Runs this process's command line and sets its exit status. */
 export async function runCommand(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const io = processIo();
 
-  // Errors main() could not catch (in a callback, a stream): one line, never Node's stack trace.
+  // Errors main() could not catch: one line, never a stack trace.
   const fatal = (e: unknown) => {
     io.stderr.write(`${internalErrorLine(e)}\n`);
     process.exit(EXIT.internal);

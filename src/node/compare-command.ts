@@ -1,5 +1,4 @@
-// rankeval --compare: runs evaluated (QRELS RUN RUN ...) or per-query results, compared by compare()
-// and printed as the page's downloads. zlib is loaded only when needed (every command pays for top imports).
+// rankeval --compare: runs evaluated (QRELS RUN RUN ...) or per-query results, compared and printed.
 import {
   compareAsync,
   DEFAULT_COMPARE_OPTIONS,
@@ -32,10 +31,9 @@ import { EXIT, type Io } from "./cli.js";
 import { resamplingPool, resamplingWork, threadsFor } from "./compare-pool.js";
 import { displayName, FileError, readInto, rereadable } from "./file-read.js";
 
-/** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), passed in to keep one way. */
+/** cli.ts's evaluateTrecRuns, passed in to keep one way. */
 export type EvaluateRuns = (args: CliArgs, io: Io) => Promise<{ p: Plan; runs: RunResult[] }>;
 
-/** Runs `rankeval --compare ...`; errors are thrown as RankevalErrors for main() to report. */
 export async function compareMode(
   args: CliArgs,
   io: Io,
@@ -49,12 +47,8 @@ export async function compareMode(
   const kinds = merged ? [] : await Promise.all(args.files.map(perQueryKind));
   let runs: NamedResult[];
   if (merged) {
-    // --merge: the shards' runs merged (src/node/merge-command.ts), compared as if evaluated here.
     const m = await merged();
-    const comparable = comparableRows(m.p, m.settings.measures);
-    const { rows } = comparable;
-    if (!rows.length) throw usageError("no measure to compare: none of the shards' is a per-query number");
-    for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
+    const rows = perQueryRows(m.p, m.settings.measures, io, "none of the shards' is a per-query number");
     if (m.runs.length < 2)
       throw usageError(`--compare needs at least two runs: the shards hold one (${m.runs[0].file})`);
     if (args.baseline !== undefined && !m.runs.some((r) => r.file === args.baseline))
@@ -91,7 +85,7 @@ export async function compareMode(
   const text = formatComparison(c, format, { sideBySide: true, markTest: args.tests?.[0] });
   io.stdout.write(args.correlation ? correlations(c, format, text) : text);
   const data = format === "json" || format === "csv";
-  // --detect: how many queries each pair would need (on standard error after JSON or CSV, as --gate's).
+  // --detect: queries each pair would need (on stderr after JSON or CSV).
   if (args.detect !== undefined) {
     const needed = queriesNeeded(c, args.detect, args.power ?? 0.8);
     if (data) io.stderr.write(needed);
@@ -100,25 +94,22 @@ export async function compareMode(
   return args.gates?.length ? gate(c, runs, args, io, data) : 0;
 }
 
-/** --correlation: the comparison's text with how each pair of measures orders the runs after it. */
+/** --correlation: the text followed by how each pair of measures orders the runs. */
 function correlations(c: Comparison, format: ComparisonFormat, text: string): string {
   if (c.measures.length < 2)
     throw usageError(
       `--correlation says how measures order the runs: give two measures or more (-m), not only ${c.measures[0]}`,
     );
-  // args.ts refuses the other formats beside --correlation.
+  // args.ts refuses the other formats.
   return withMeasureCorrelations(c, format as "table" | "markdown" | "json", text);
 }
 
-/**
- * --gate: each gate on each run, said as Markdown after the comparison (on standard error after JSON
- * or CSV), and as JUnit XML with --junit.
- */
+/** --gate: each gate on each run, as Markdown after the comparison (stderr after JSON or CSV), and --junit's XML. */
 function gate(c: Comparison, runs: readonly NamedResult[], args: CliArgs, io: Io, data: boolean): number {
   const verdicts = checkGates(
     c,
     args.gates!,
-    // A gate's measure under the name -m gives (ndcg_cut.10 is compared as ndcg_cut_10).
+    // A gate's measure under -m's name (ndcg_cut.10 is compared as ndcg_cut_10).
     (name) => {
       try {
         return plan([name], null, args).rows[0]?.name ?? null;
@@ -131,7 +122,6 @@ function gate(c: Comparison, runs: readonly NamedResult[], args: CliArgs, io: Io
       return { qids: r.qids as string[], values: r.values[measure] };
     },
   );
-  // JSON and CSV stay one document on standard output: the reasons go to standard error.
   if (data) io.stderr.write(gateMarkdown(c, verdicts));
   else io.stdout.write(`\n${gateMarkdown(c, verdicts)}`);
   if (args.junit !== undefined) {
@@ -144,7 +134,7 @@ function gate(c: Comparison, runs: readonly NamedResult[], args: CliArgs, io: Io
   return verdicts.some((v) => v.failed) ? EXIT.gate : EXIT.ok;
 }
 
-/** compare()'s options from the command line's; --baseline checked against the runs' names. */
+/** compare()'s options from the command line's; --baseline checked against the runs. */
 export function compareOptions(args: CliArgs, runs: readonly NamedResult[]): CompareOptions {
   const names = runs.map((r) => r.name);
   let baseline = args.baseline;
@@ -186,14 +176,13 @@ export async function compareRuns(runs: readonly NamedResult[], o: CompareOption
   }
 }
 
-/** Whether a file is a per-query result rankeval wrote, from its first bytes (never a pipe: read once). */
+/** Whether a file is a per-query result rankeval wrote, from its first 4 KiB (never a pipe: read once). */
 async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   if (!(await rereadable(path))) return null;
   let head = "";
   const decoder = new TextDecoder();
   const enough = new Error("enough");
   try {
-    // Its first chunk of text (4 KiB at least), gunzipped where need be.
     await readInto(path, {
       push(chunk) {
         if ((head += decoder.decode(chunk, { stream: true })).length >= 4096) throw enough;
@@ -205,7 +194,7 @@ async function perQueryKind(path: string): Promise<"json" | "csv" | null> {
   return looksLikePerQueryJson(head) ? "json" : looksLikePerQueryCsv(head) ? "csv" : null;
 }
 
-/** The runs of per-query results: their per-query numbers (or the -m names), one set of conventions each. */
+/** The runs of per-query results: their per-query numbers (or the -m names), under one set of conventions. */
 async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "csv")[]): Promise<NamedResult[]> {
   for (const [key, option] of EVALUATION_OPTIONS) {
     if (args[key] !== undefined && args[key] !== false)
@@ -218,7 +207,7 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
     throw usageError(`--compare needs at least two runs: ${args.files[0]} holds one (${all[0].name})`);
   const first = all[0];
   let measures = first.result.measures.filter((m) => !notPerQuery(m));
-  const left = first.result.measures.filter((m) => notPerQuery(m));
+  const left = first.result.measures.filter(notPerQuery);
   if (args.measures.length) {
     const p = plan(args.measures, null);
     for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
@@ -245,26 +234,21 @@ async function perQueryRuns(args: CliArgs, io: Io, kinds: readonly ("json" | "cs
         );
     }
   }
-  // Two files naming a run alike (runs of one name in two directories): each named by its file too.
+  // Runs named alike in two files are each named by their file too.
   const names = all.map((r) => r.name);
-  return all.map((r) => {
-    const name = names.indexOf(r.name) !== names.lastIndexOf(r.name) ? `${r.file}:${r.name}` : r.name;
-    const run: PerQueryRun = {
-      name,
+  const rows = measures.map((m) => ({ name: m, measure: m }));
+  return all.map(
+    (r): PerQueryRun => ({
+      name: names.indexOf(r.name) !== names.lastIndexOf(r.name) ? `${r.file}:${r.name}` : r.name,
       file: r.file,
-      result: comparableResult(
-        r.result,
-        measures.map((m) => ({ name: m, measure: m })),
-      ),
-    };
-    return run;
-  });
+      result: comparableResult(r.result, rows),
+    }),
+  );
 }
 
 /** JSON per-query results are parsed whole: a bound on what is held (the CSV form streams, unbounded). */
 const PER_QUERY_JSON_MAX = 256 * 2 ** 20;
 
-/** A per-query result file read whole, gunzipped where it is gzip. */
 async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<PerQueryRun[]> {
   const decoder = new TextDecoder();
   if (kind === "csv") {
@@ -291,13 +275,22 @@ async function readPerQueryFile(path: string, kind: "json" | "csv"): Promise<Per
   return readPerQueryJson(parts.join(""), path);
 }
 
-/** QRELS RUN RUN ... evaluated as the evaluation's mode does; the lines that are per-query numbers. */
-async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
-  // Said before the files are read: the plan's rows do not depend on them.
-  const comparable = comparableRows(plan(args.measures, null, args), args.measures);
-  const { rows } = comparable;
-  if (!rows.length) throw usageError("no measure to compare: none of those asked is a per-query number");
+/** The plan's rows that are per-query numbers, the others said left out. */
+function perQueryRows(p: Plan, measures: readonly string[], io: Io, none: string) {
+  const comparable = comparableRows(p, measures);
+  if (!comparable.rows.length) throw usageError(`no measure to compare: ${none}`);
   for (const note of leftOutOfComparison(comparable)) io.stderr.write(`rankeval: ${note}\n`);
+  return comparable.rows;
+}
+
+/** QRELS RUN RUN ... evaluated; the rows that are per-query numbers. */
+async function evaluatedRuns(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<NamedResult[]> {
+  const rows = perQueryRows(
+    plan(args.measures, null, args),
+    args.measures,
+    io,
+    "none of those asked is a per-query number",
+  );
   const { runs } = await evaluate(args, io);
   return runs.map((r) => ({ name: r.file, result: comparableResult(r.result, rows) }));
 }

@@ -1,15 +1,11 @@
-// `rankeval --compare`'s resampling jobs on the process's threads (pool.ts) while the main thread
-// does its share. Each iteration draws its own random stream: the result is the same on any number.
+// --compare's resampling jobs on the pool's threads; each iteration draws its own random stream, so any number gives one result.
 import { availableParallelism } from "node:os";
 import type { ResamplingPool } from "../compare/compare.js";
 import { runResamplingJob, type ResamplingJob } from "../compare/resampling.js";
 import { RankevalError } from "../errors/errors.js";
 import { threadPool } from "./pool.js";
 
-/**
- * The least resampling work for which threads pay (measured roughly: a thread's start-up is 50-140 ms,
- * the kernel does ~1.5 x 10^9 units a second; below ~3 x 10^8 units a thread saves less than it costs).
- */
+/** The least work threads pay for (a thread starts in 50-140 ms; the kernel does ~1.5e9 units/s). */
 const POOL_MIN_WORK = 3e8;
 
 /** B x queries x runs x measures per resampling test; the randomization test's an eighth (8 queries a step). */
@@ -27,28 +23,25 @@ export function resamplingWork(
   return work;
 }
 
-/** Threads to start: `requested` (RANKEVAL_COMPARE_THREADS), else one per other core when the work pays. */
+/** `requested` (RANKEVAL_COMPARE_THREADS), else one per other core when the work pays. */
 export function threadsFor(work: number, requested?: number): number {
   if (requested !== undefined) return requested;
   return work >= POOL_MIN_WORK ? otherCores() : 0;
 }
 
-/** A pool compareAsync() can use, and close() to end its use. */
+/** A pool for compareAsync(); close() ends its use. */
 export interface ThreadPool extends ResamplingPool {
   close(): Promise<void>;
 }
 
-/** One thread per other core, at most 15: the default of resamplingPool(). */
 function otherCores(): number {
   return Math.max(0, Math.min(availableParallelism() - 1, 15));
 }
 
 /**
- * compareAsync()'s pool: `threads` worker threads (default one per other core, at most 15) of the
- * process's pool, which the command line's reading shares; with 0, or where threads cannot start (run
- * from the TypeScript source), size 0, and compareAsync() runs the work in this thread. The result is
- * compare()'s to the last bit on any number. The threads are kept for the next call (idle, they do
- * not keep the process alive): close() ends this pool's use, not them.
+ * compareAsync()'s pool: `threads` worker threads (default one per other core, at most 15); 0, or
+ * where threads cannot start, runs the work in this thread. The result is compare()'s to the last bit
+ * on any number. Threads are kept, idle ones not keeping the process alive: close() ends only this use.
  */
 export function resamplingPool(threads: number = otherCores()): ThreadPool {
   if (typeof threads !== "number" || !Number.isInteger(threads) || threads < 0 || threads > 256)

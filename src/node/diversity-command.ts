@@ -1,5 +1,4 @@
-// The command line's diversity evaluation: subtopic qrels (asked for, or told by their shape), each run
-// read whole, joined and evaluated, printed as any report or as ndeval prints it.
+// The command line's diversity evaluation: subtopic qrels, each run read whole, printed as any report or as ndeval.
 import { withIntervals } from "../pipeline/interval.js";
 import { RankevalError } from "../errors/errors.js";
 import { fileFormat } from "./columnar-files.js";
@@ -23,26 +22,25 @@ export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
   return (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
 }
 
-/** Whether the command line asks for subtopic judgments: --diversity, --format ndeval, or a diversity measure. */
+/** --diversity, --format ndeval, or a diversity measure. */
 export function asksForDiversity(args: CliArgs): boolean {
   if (args.diversity || args.format === "ndeval") return true;
   for (const m of args.measures) {
     try {
       if (parseMeasures(m).some((x) => x.family.diversity)) return true;
     } catch {
-      // (not a measure rankeval reads as such: the plan says so)
+      // the plan says so
     }
   }
   return false;
 }
 
-/** Evaluates every run against the subtopic qrels and prints the report. Returns the exit status. */
+/** Evaluates every run against the subtopic qrels and prints the report; returns the exit status. */
 export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   const [qrelsFile, ...runFiles] = args.files;
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
-  // Subtopic judgments are TREC text: --columns can name only the runs' columns.
+  // Subtopic judgments are TREC text: --columns names only the runs'.
   checkColumnsRead(runFiles, { format: args.inputFormat, columns: args.columns }, "--columns", CLI_COLUMNS_FORMAT);
-  // Without -m: ndeval's measures, printed as ndeval prints them.
   const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? (args.measures.length === 0 ? "ndeval" : defaultFormat(args, p.kind === "trec"));
@@ -60,9 +58,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
     const name = displayName(file);
     const choice = { format: fileFormat(file, args.inputFormat).format, columns: args.columns };
     const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
-    if (joined.notInRun && !args.complete) {
-      io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun, true)}\n`);
-    }
+    if (joined.notInRun && !args.complete) io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun, true)}\n`);
     const warned = new Set<string>();
     const evaluated = evaluateBlock(
       p,
@@ -94,7 +90,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** The runs' table, JSON or CSV, with -q, -n and --debug-query. */
+/** The runs' table, JSON or CSV. */
 export function runsReport(
   format: "table" | "json" | "csv",
   runs: readonly RunResult[],
@@ -102,9 +98,9 @@ export function runsReport(
   args: CliArgs,
 ): string {
   const only = (r: RunResult) => (args.debugQuery === undefined ? r.result : onlyQuery(r.result, args.debugQuery));
-  // --interval: the means' intervals under its settings (the evaluation took the 95% t ones).
+  // --interval's settings (the evaluation took the 95% t ones).
   const withAsked = (r: RunResult) => (args.interval ? withIntervals(only(r), args.interval) : only(r));
-  // One file given twice: its columns (rows) named apart, as the page names two files of one name.
+  // One file given twice: named apart, as the page does.
   const names = namesApart(runs.map((r) => r.file));
   const named = runs.map((r, i) => ({ name: names[i], runTag: r.runTag, result: withAsked(r) }));
   return report(format, named, p, args.perQuery, args.noSummary, args.interval);

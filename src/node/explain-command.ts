@@ -1,5 +1,4 @@
-// rankeval --explain QID: the runs evaluated as the command line does, the query's rows taken from the
-// joined blocks as they pass, and its drill-down printed as text or JSON.
+// rankeval --explain QID: the runs evaluated, the query's rows taken from the joined blocks, its drill-down printed.
 import { RankevalError, badInput } from "../errors/errors.js";
 import { explainQuery, type Explanation } from "../explain/explain.js";
 import { judgedOf, judgedQueries, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
@@ -13,10 +12,9 @@ import type { EvaluationHooks, Io } from "./cli.js";
 import type { Plan, RunResult } from "../app/plan.js";
 import { displayName } from "./file-read.js";
 
-/** How cli.ts reads and evaluates QRELS RUN [RUN ...] (evaluateTrecRuns), with hooks that see the rows. */
+/** cli.ts's evaluateTrecRuns, with hooks that see the rows. */
 export type EvaluateRuns = (args: CliArgs, io: Io, hooks?: EvaluationHooks) => Promise<{ p: Plan; runs: RunResult[] }>;
 
-/** The measure explained when none is named. */
 const EXPLAIN_DEFAULT_MEASURES: readonly string[] = ["ndcg_cut.10"];
 
 /** A few of `all`, for a message: `q1, q10, q11, ... (20)`. */
@@ -24,7 +22,7 @@ function some(all: readonly string[], n = 5): string {
   return `${all.slice(0, n).join(", ")}${all.length > n ? `, ... (${all.length})` : ""}`;
 }
 
-/** Says which queries are near `qid` (a typo, or another spelling: 301 for q301). */
+/** Queries near `qid` (a typo, or 301 for q301). */
 function near(qid: string, known: readonly string[]): string {
   const close = nearest(qid, known, 3);
   const spelled = known.filter((k) => k !== qid && (k.endsWith(qid) || qid.endsWith(k)) && /\d/.test(k)).slice(0, 3);
@@ -32,7 +30,6 @@ function near(qid: string, known: readonly string[]): string {
   return hints.length ? ` (did you mean ${hints.join(", ")}?)` : "";
 }
 
-/** Runs `rankeval --explain QID ...`; errors are thrown as RankevalErrors for main() to report. */
 export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const qid = args.explain!;
   if (args.files.length < 2)
@@ -47,7 +44,7 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
   let judged: JudgedDocs | null = null;
   const rows = new Map<string, RunRows | null>();
   const hooks: EvaluationHooks = {
-    // Said as soon as the judgments are read: the runs need not be.
+    // Said before the runs are read.
     judgments(j: GroupedJudgments) {
       judged = judgedOf(j, qid);
       if (!judged) {
@@ -79,7 +76,7 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
   );
   checkValues(
     x,
-    runs.map((r) => ({ qids: r.result.qids, values: r.result.values })),
+    runs.map((r) => r.result),
   );
   const conventions = planConventions(p, explicit);
   io.stdout.write(
@@ -88,10 +85,7 @@ export async function explainMode(args: CliArgs, io: Io, evaluate: EvaluateRuns)
   return 0;
 }
 
-/**
- * The drill-down's values are the evaluation's (the same rows through the same code): a difference is
- * a bug, said rather than printed.
- */
+/** The drill-down's values must be the evaluation's (same rows, same code): a difference is a bug, thrown. */
 function checkValues(
   x: Explanation,
   runs: readonly { qids: readonly string[]; values: Record<string, Float64Array> }[],

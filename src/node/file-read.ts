@@ -5,25 +5,20 @@ import type { TextInput } from "../input/input.js";
 import type { Progress } from "./progress.js";
 import { magicOf } from "../io/magic.js";
 
-/** Files that messages name otherwise than by their path, by path (namedAs). */
 const names = new Map<string, string>();
 
-/** A file as messages name it: `-` is standard input; a file namedAs, by that name. */
+/** A file as messages name it (`-`: standard input). */
 export const displayName = (path: string) => names.get(path) ?? (path === "-" ? "standard input" : path);
 
-/**
- * Names the file `path` `name` in every message (warnings, errors, progress) until the function it
- * returns is called: a temporary file (--fuse's fused run) as the output names it, not by its path.
- */
+/** Names `path` `name` in every message until the returned function is called (--fuse's temporary run). */
 export function namedAs(path: string, name: string): () => void {
   names.set(path, name);
   return () => names.delete(path);
 }
 
-/** Where readInto reports how far it got (Progress, on a terminal). */
 export type ProgressSink = Pick<Progress, "start" | "update" | "done">;
 
-/** A regular, not gzipped file's size, a hint for sizing the parsers' columns; else 0 (a pipe is not opened). */
+/** A regular, not gzipped file's size (the parsers' sizing hint), else 0. */
 export async function inputSize(path: string): Promise<number> {
   return textSize(inputInfo(path));
 }
@@ -32,40 +27,42 @@ function textSize(info: InputInfo): number {
   return info.regular && !info.gzip ? info.size : 0;
 }
 
-/** What an input is, from one stat (and its first two bytes). */
 export interface InputInfo {
-  /** It can be read again from its start (not standard input, a pipe or a device). */
+  /** Can be read again from its start (not stdin, a pipe or a device). */
   regular: boolean;
   size: number;
   gzip: boolean;
-  /** With `read`, a regular file's bytes where it is small (up to READ_AT_ONCE): read once, here. */
+  /** With `read`, a file's bytes up to READ_AT_ONCE. */
   bytes?: Uint8Array;
 }
 
-/** What `path` is; synchronous (cheaper than asynchronous calls, once per input); a pipe is not opened. */
+/** What `path` is (synchronous: cheaper, once per input); a pipe is not opened. */
 export function inputInfo(path: string, read = false): InputInfo {
-  if (path === "-") return { regular: false, size: 0, gzip: false };
+  const none = () => ({ regular: false, size: 0, gzip: false });
+  if (path === "-") return none();
   try {
     const s = statSync(path);
-    if (!s.isFile()) return { regular: false, size: 0, gzip: false };
+    if (!s.isFile()) return none();
     if (read && s.size <= READ_AT_ONCE) {
       const bytes = readWhole(path, s.size);
       if (bytes) return { regular: true, size: s.size, gzip: isGzip(bytes), bytes };
     }
     return { regular: true, size: s.size, gzip: s.size >= 2 && isGzip(readHead(path)) };
   } catch {
-    return { regular: false, size: 0, gzip: false };
+    return none();
+  }
+}
+
+function openRead(path: string, name: string, flags: string | number = "r"): number {
+  try {
+    return openSync(path, flags);
+  } catch (e) {
+    throw cannotRead(name, e);
   }
 }
 
 function readHead(path: string): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    // A file that can be stat'ed but not opened (no read permission): said as readInto says it.
-    throw cannotRead(displayName(path), e);
-  }
+  const fd = openRead(path, displayName(path));
   try {
     const head = new Uint8Array(2);
     readSync(fd, head, 0, 2, 0);
@@ -79,7 +76,6 @@ function readHead(path: string): Uint8Array {
 
 const isGzip = (b: Uint8Array) => magicOf(b) === "gzip";
 
-/** Whether `path` can be read more than once from its start (not standard input, a pipe, a device). */
 export async function rereadable(path: string): Promise<boolean> {
   if (path === "-") return false;
   try {
@@ -112,7 +108,6 @@ export async function checkReadOnce(inputs: readonly (readonly [string, string])
   }
 }
 
-/** A file (or standard input, `-`) as the input layer reads text. */
 export function textInput(path: string, progress?: ProgressSink, info = inputInfo(path, true)): TextInput {
   return { name: displayName(path), size: textSize(info), read: (sink) => readInto(path, sink, progress, info) };
 }
@@ -131,7 +126,7 @@ const READ_ERRORS: Record<string, string> = {
   EAGAIN: "no data (non-blocking input)",
 };
 
-/** An error about a whole file (it cannot be read, or is no file): an InputError naming it, at no line. */
+/** An InputError about a whole file, at no line. */
 export class FileError extends InputError {
   constructor(file: string, reason: string) {
     super(file, 0, 0, reason);
@@ -139,14 +134,12 @@ export class FileError extends InputError {
   }
 }
 
-/** The error of a file that cannot be opened or read (`e`: the system's error). */
 export function cannotRead(name: string, e: unknown): InputError {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code ? `${READ_ERRORS[code] ?? "error"} (${code})` : String((e as Error).message ?? e);
   return new FileError(name, `cannot read it: ${why}`);
 }
 
-/** A path that stat() says is something rankeval cannot read as a file: said so, before any open. */
 function notAFile(name: string, stats: Stats): InputError | null {
   if (stats.isDirectory()) return new FileError(name, "cannot read it: is a directory, not a file");
   if (stats.isSocket()) return new FileError(name, "cannot read it: is a socket, not a file or a pipe");
@@ -154,21 +147,15 @@ function notAFile(name: string, stats: Stats): InputError | null {
 }
 
 /**
- * A FIFO or a device (not a regular file) as chunks, never waiting in a thread of libuv's pool: there
- * an open of a FIFO without a writer waits for one, and holds even process.exit(). Opened without
- * blocking, a FIFO is read as a pipe in the event loop (waiting there for a writer, as `cat` would), a
- * terminal as a terminal, any other device by reads that never wait (one with no data says so).
+ * A FIFO or device as chunks, opened O_NONBLOCK: in libuv's pool an open of a FIFO without a writer
+ * waits, holding even process.exit(). A FIFO is read as a pipe in the event loop, a terminal as one,
+ * other devices by reads that never wait.
  */
 export async function specialChunks(path: string, stats: Stats): Promise<AsyncIterable<Uint8Array>> {
   const name = displayName(path);
   const refused = notAFile(name, stats);
   if (refused) throw refused;
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    throw cannotRead(name, e);
-  }
+  const fd = openRead(path, name, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     if (stats.isFIFO()) {
       const { Socket } = await import("node:net");
@@ -183,7 +170,6 @@ export async function specialChunks(path: string, stats: Stats): Promise<AsyncIt
   return deviceChunks(fd, name);
 }
 
-/** A device's bytes by reads that never wait (its fd opened O_NONBLOCK), each chunk its own; closed at the end. */
 async function* deviceChunks(fd: number, name: string): AsyncGenerator<Uint8Array> {
   try {
     yield* reads(fd, name, true);
@@ -192,10 +178,7 @@ async function* deviceChunks(fd: number, name: string): AsyncGenerator<Uint8Arra
   }
 }
 
-/**
- * The bytes of `fd` from where it is, by synchronous reads of CHUNK: into one buffer (each chunk valid
- * until the next), or with `fresh` a new buffer each (kept by a stream after the next).
- */
+/** `fd`'s bytes by synchronous reads of CHUNK into one buffer (valid until the next), or `fresh` ones. */
 function* reads(fd: number, name: string, fresh: boolean): Generator<Uint8Array> {
   let buf = new Uint8Array(CHUNK);
   for (;;) {
@@ -211,16 +194,14 @@ function* reads(fd: number, name: string, fresh: boolean): Generator<Uint8Array>
   }
 }
 
-/** Chunks pushed into a sink at most: the parsers' unit of work, and of a stream's reads. */
 const CHUNK = 1 << 20;
 
-/** Files up to this size are read in one call: a stream costs more (a run of 20 queries is about 20 kB). */
+/** Files up to this size are read in one call: a stream costs more. */
 const READ_AT_ONCE = 4 << 20;
 
-/** The gzip streams zlib is loaded for, the first time one is read. */
 let zlib: typeof import("node:zlib") | undefined;
 
-/** Streams a file (or `-`) into `sink` in 1 MiB chunks, gunzipped if it is gzip, in one pass (a pipe works). */
+/** Streams a file (or `-`) into `sink` in 1 MiB chunks, gunzipped if gzip, in one pass. */
 export async function readInto(
   path: string,
   sink: ChunkSink,
@@ -228,7 +209,6 @@ export async function readInto(
   known?: InputInfo,
 ): Promise<void> {
   const name = displayName(path);
-  // Read already (inputInfo): its bytes as they are (a gzip file is streamed, as any).
   if (known?.bytes && !known.gzip) return pushAll(name, known.bytes, sink, progress);
   let size = 0;
   let stats: Stats | undefined;
@@ -245,7 +225,7 @@ export async function readInto(
   if (stats?.isFile() && size <= READ_AT_ONCE) {
     const bytes = readWhole(path, size);
     if (bytes && !isGzip(bytes)) return pushAll(name, bytes, sink, progress);
-    // A gzip file (or one that changed under us): streamed below, as any.
+    // gzip, or changed under us: streamed below.
   } else if (stats?.isFile() && !(known ? known.gzip : size >= 2 && isGzip(readHead(path)))) {
     return readRegular(path, name, size, sink, progress);
   }
@@ -319,19 +299,14 @@ export async function readInto(
     throw cannotRead(name, e);
   } finally {
     progress?.done();
-    // Closed where the read stopped early (an error): a pipe left open would keep the process alive.
+    // A pipe left open after an error would keep the process alive.
     it.return?.().catch(() => {});
   }
 }
 
-/** A regular file's `size` bytes in one read; null where it changed or cannot be read (streamed instead). */
+/** A regular file's `size` bytes; null where it changed (streamed instead). */
 function readWhole(path: string, size: number): Uint8Array | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    throw cannotRead(path, e);
-  }
+  const fd = openRead(path, path);
   try {
     const bytes = new Uint8Array(size);
     let at = 0;
@@ -340,7 +315,7 @@ function readWhole(path: string, size: number): Uint8Array | null {
       if (n === 0) return null;
       at += n;
     }
-    // One more byte: a file that grew since its stat is streamed whole instead.
+    // One more byte: a file that grew since its stat is streamed instead.
     return readSync(fd, new Uint8Array(1), 0, 1, size) === 0 ? bytes : null;
   } catch (e) {
     throw cannotRead(path, e);
@@ -349,10 +324,7 @@ function readWhole(path: string, size: number): Uint8Array | null {
   }
 }
 
-/**
- * A regular file (not gzip) read by synchronous reads into one buffer: a stream's reads wait for
- * libuv's thread, which waits for a core while both are busy (a quarter of the judgments' time).
- */
+/** A regular file read synchronously: a stream's reads wait for libuv's thread, which waits for a core (a quarter of the judgments' time). */
 async function readRegular(
   path: string,
   name: string,
@@ -360,12 +332,7 @@ async function readRegular(
   sink: ChunkSink,
   progress?: ProgressSink,
 ): Promise<void> {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    throw cannotRead(name, e);
-  }
+  const fd = openRead(path, name);
   progress?.start(name, size);
   try {
     let read = 0;
@@ -382,7 +349,6 @@ async function readRegular(
   }
 }
 
-/** A file's bytes, read at once, into `sink` in chunks of CHUNK (the parsers' unit). */
 async function pushAll(name: string, bytes: Uint8Array, sink: ChunkSink, progress?: ProgressSink): Promise<void> {
   progress?.start(name, bytes.length);
   for (let at = 0; at < bytes.length; at += CHUNK) {

@@ -1,5 +1,4 @@
-// QRELS and RUN files read, joined and evaluated, for the command line and rankeval/node: Node's adapter
-// of the input layer (src/input/input.ts).
+// QRELS and RUN files read, joined and evaluated: Node's adapter of src/input/input.ts.
 import { statSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import type { ParserChoice } from "../input/formats.js";
@@ -14,7 +13,7 @@ import { threadBlocks } from "./run-reader-thread.js";
 import { batchInput, columnarInput, fileFormat, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
-/** Column names given where every input is TREC text or JSON would change nothing: refused, not ignored. */
+/** Refuses column names where every input is TREC text or JSON (they would change nothing). */
 export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
   if (choice.columns === undefined) return;
   const given = choice.format;
@@ -28,15 +27,14 @@ export function checkColumnsRead(files: readonly string[], choice: ParserChoice,
   );
 }
 
-/** Said by the command line when --columns is given for inputs that have none: how to give the format. */
 export const CLI_COLUMNS_FORMAT = "give the format with --input-format csv|tsv|parquet|arrow";
 
-/** `path` as the input layer reads it (src/input/input.ts): text, or Parquet and Arrow files and datasets. */
+/** `path` as the input layer reads it: text, or Parquet and Arrow files and datasets. */
 export function inputOf(path: string, choice: ParserChoice, progress?: ProgressSink, info?: InputInfo): Input {
   return isColumnarPath(path, choice.format) ? batchInput(path, choice, progress) : textInput(path, progress, info);
 }
 
-/** The choice with the format told from the real name (standard input's messages name it otherwise). */
+/** The choice with the format told from the real name (messages may name stdin otherwise). */
 const resolved = (path: string, choice: ParserChoice) => ({
   ...choice,
   format: fileFormat(path, choice.format).format,
@@ -46,29 +44,21 @@ export function readJudgments(file: string, qids: Interner, choice: ParserChoice
   return readInput(inputOf(file, choice, progress), qids, resolved(file, choice));
 }
 
-/**
- * The least bytes of run text a thread parses: one of a single block gains nothing (a TREC line is at
- * least 12 bytes). RANKEVAL_THREAD_MIN_BYTES sets another (0: every run that streams).
- */
+/** The least run bytes a thread parses: a single block gains nothing (a TREC line is 12 bytes at least). */
 const THREAD_MIN_BYTES = BLOCK_ROWS * 12;
 
 /** A gzip file's text is taken to be this many times its size. */
 const GZIP_RATIO = 6;
 
-/** RANKEVAL_THREAD_MIN_BYTES, where given: the least bytes for the threads (here and src/node/partitioned.ts). */
+/** RANKEVAL_THREAD_MIN_BYTES where given (0: every run that streams). */
 export function givenThreadMinBytes(): number | null {
   const given = process.env.RANKEVAL_THREAD_MIN_BYTES;
   return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : null;
 }
 
-function threadMinBytes(): number {
-  return givenThreadMinBytes() ?? THREAD_MIN_BYTES;
-}
-
 /**
- * Reads a run, joins it to the judgments and evaluates it (src/pipeline/blocks.ts), a TREC text file
- * block by block as it streams; `evaluate` gets each joined block. A large run is parsed by a thread
- * of `pool` while this thread evaluates. The judgments may still be being read (PendingJudgments).
+ * Reads a run, joins it to the (maybe pending) judgments and evaluates it, TREC text block by block as
+ * it streams; `evaluate` gets each joined block. A large run is parsed by a thread of `pool`.
  */
 export async function evaluateRunPath(
   file: string,
@@ -80,10 +70,8 @@ export async function evaluateRunPath(
 ) {
   const source = { complete: choice.complete, placeholder: choice.placeholder, recycle: true };
   if (isColumnarPath(file, choice.format)) {
-    // Standard input and pipes are read once: whole (an Arrow stream of them in blocks would be read
-    // again if scattered).
+    // Pipes are read whole: a scattered Arrow stream would be read again.
     const streams = inputInfo(file).regular || statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
-    // Parquet decoded by the pool's threads, a row group each, while this thread joins and evaluates.
     const parallel = streams && pool && pool.size > 0 && columnarInput(file, choice.format).format === "parquet";
     const input = batchInput(file, choice, progress);
     const blocks = !streams
@@ -93,12 +81,14 @@ export async function evaluateRunPath(
         : batchBlocks(input, 1);
     return evaluateRunInput(input, judgments, { ...source, blocks }, choice, evaluate);
   }
-  // A small file is read here and now, in one call (its bytes then parsed from memory).
   const info = inputInfo(file, true);
-  // Only a regular file streams: a run found not grouped by query is read again, which a pipe cannot be.
+  // Only a regular file streams: a run not grouped by query is read again.
   const streams = fileFormat(file, choice.format).format === "trec" && info.regular;
-  const threaded = streams && pool && !choice.complete && info.size * (info.gzip ? GZIP_RATIO : 1) >= threadMinBytes();
-  // Parsed in a thread while this one joins and evaluates (in this thread when small or run from source).
+  const threaded =
+    streams &&
+    pool &&
+    !choice.complete &&
+    info.size * (info.gzip ? GZIP_RATIO : 1) >= (givenThreadMinBytes() ?? THREAD_MIN_BYTES);
   const blocks = !streams
     ? null
     : threaded

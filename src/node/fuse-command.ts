@@ -1,5 +1,4 @@
-// rankeval --fuse METHOD: runs fused by fuse() (src/fusion/fuse.ts) and written as a TREC run, or, with
-// QRELS first, the fused run evaluated beside its inputs (with --compare: compared with each of them).
+// rankeval --fuse METHOD: runs fused and written as a TREC run, or with QRELS first evaluated beside its inputs.
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,16 +15,15 @@ import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { readRows } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 
-/** What cli.ts lends: its evaluation of QRELS RUN [RUN ...] (trecMode) and --compare's, the runs renamed. */
+/** cli.ts's evaluation and --compare, the runs renamed. */
 export interface Evaluations {
   evaluate(args: CliArgs, io: Io, name: (file: string) => string): Promise<number>;
   compare(args: CliArgs, io: Io, name: (file: string) => string): Promise<number>;
 }
 
-/** The options that ask for an evaluation: with them, the first file is QRELS whatever its format. */
+/** Options asking for an evaluation: with them, the first file is QRELS. */
 const EVALUATION_ASKED: readonly (keyof CliArgs)[] = ["measures", "compare", "perQuery", "format", "complete"];
 
-/** Runs `rankeval --fuse ...`; errors are thrown as RankevalErrors for main() to report. */
 export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations): Promise<number> {
   const withQrels = args.files.length > 0 && (await isQrels(args, args.files[0]));
   const runFiles = withQrels ? args.files.slice(1) : args.files;
@@ -35,7 +33,6 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
         runFiles.length === 0 ? "none" : `one: ${displayName(runFiles[0])}`
       })`,
     );
-  // The fused run is TREC text, read back as the inputs are: every file's format from its name.
   if (withQrels && args.inputFormat !== undefined && args.inputFormat !== "trec")
     throw usageError(
       `--fuse QRELS RUN RUN ... with --input-format ${args.inputFormat}: leave it out, the files' names saying their formats (the fused run evaluated is TREC text)`,
@@ -43,7 +40,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   const tag = args.tag ?? args.fuse!;
   if (!/^\S+$/.test(tag)) throw usageError(`--tag "${tag}": a run tag is one word (no spaces)`);
   const options = fuseOptions(args, runFiles.length);
-  // The method, the norm and the parameters checked by the library before any file is read.
+  // Method, norm and parameters checked before any file is read.
   fuse(
     runFiles.map(() => ({})),
     options,
@@ -57,7 +54,6 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   const choice = { format: args.inputFormat, columns: args.columns };
   checkColumnsRead(runFiles, choice, "--columns", CLI_COLUMNS_FORMAT);
   const fused = async (write: (bytes: Uint8Array<ArrayBuffer>) => void) => {
-    // Each run read whole by the command line's readers (any format, gzip), the query ids interned once.
     const qids = new Interner();
     const read = await Promise.all(runFiles.map((f) => readRows("run", inputOf(f, choice), qids, choice)));
     writeFusedRun(read, qids, options, tag, write);
@@ -67,9 +63,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
     else await writeRunFile(args.output, fused);
     return 0;
   }
-  // Evaluated as a file among the others (the one way files are evaluated): the fused run first, so
-  // that --compare compares it with each input (its default baseline), and named by --output, or as
-  // `fused(METHOD)` where it was written to a temporary file, in its results and in every message.
+  // Evaluated as a file, first (--compare's default baseline), named by --output or `fused(METHOD)`.
   const dir = args.output === undefined ? mkdtempSync(join(tmpdir(), "rankeval-fuse-")) : null;
   const path = dir === null ? args.output! : join(dir, "fused.txt");
   const label = `fused(${args.fuse})`;
@@ -77,8 +71,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
   try {
     await writeRunFile(path, fused);
     const name = (file: string) => (dir !== null && file === path ? label : file);
-    const files = [args.files[0], path, ...runFiles];
-    const evaluated = { ...args, files };
+    const evaluated = { ...args, files: [args.files[0], path, ...runFiles] };
     return args.compare
       ? await evaluations.compare(evaluated, io, name)
       : await evaluations.evaluate(evaluated, io, name);
@@ -91,7 +84,7 @@ export async function fuseMode(args: CliArgs, io: Io, evaluations: Evaluations):
 /** --norm, --fuse-param and --weights as fuse() takes them. */
 function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   const params: Record<string, unknown> = {};
-  // Own properties whatever the name: `__proto__=...` assigned would set the prototype (and be unseen).
+  // setOwn: `__proto__=...` assigned would set the prototype.
   for (const [name, text] of args.fuseParams ?? []) setOwn(params, name, paramValue(name, text));
   if (args.weights !== undefined) {
     if (Object.hasOwn(params, "weights")) throw usageError("--weights and --fuse-param weights=...: give one of them");
@@ -105,10 +98,7 @@ function fuseOptions(args: CliArgs, runs: number): FuseOptions {
   return { method: args.fuse!, ...(norm === undefined ? {} : { norm }), params };
 }
 
-/**
- * A parameter's value: a number, numbers separated by commas (a list), true or false, JSON where it
- * starts with [ or { (a learned method's parameters: probs=[[0.4,0.2],[0.5,0.1]]), or else the text.
- */
+/** A parameter's value: a number, a comma list of numbers, true/false, JSON after [ or {, else the text. */
 function paramValue(name: string, text: string): unknown {
   const number = (t: string) => (t.trim() !== "" && Number.isFinite(Number(t)) ? Number(t) : null);
   if (text === "true" || text === "false") return text === "true";
@@ -127,17 +117,14 @@ function paramValue(name: string, text: string): unknown {
   return text;
 }
 
-/**
- * Whether `file` is QRELS: TREC text whose first line has four fields (`qid iter docno rel`, a run's
- * lines have six, MS MARCO's three), or any file where an evaluation option is given.
- */
+/** Whether `file` is QRELS: an evaluation option given, or TREC text whose first line has four fields. */
 async function isQrels(args: CliArgs, file: string): Promise<boolean> {
   if (EVALUATION_ASKED.some((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).length : args[k]))) return true;
   if (fileFormat(file, args.inputFormat).format !== "trec" || !(await rereadable(file))) return false;
   return (await firstLineFields(file)) === 4;
 }
 
-/** The fields of the first line that is neither blank nor a comment (0 when there is none in the first MiB). */
+/** The fields of the first line neither blank nor a comment (0: none in the first MiB). */
 async function firstLineFields(file: string): Promise<number> {
   let fields = 0;
   await readFirstLines(
@@ -151,23 +138,24 @@ async function firstLineFields(file: string): Promise<number> {
   return fields;
 }
 
-/** What `fill` writes, into the file `path` (made or written over). */
 async function writeRunFile(
   path: string,
   fill: (write: (bytes: Uint8Array<ArrayBuffer>) => void) => Promise<void>,
 ): Promise<void> {
+  const cannot = (e: unknown) =>
+    badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   let fd: number;
   try {
     fd = openSync(path, "w");
   } catch (e) {
-    throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw cannot(e);
   }
   try {
     await fill((bytes) => {
       try {
         for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       } catch (e) {
-        throw badInput(`--output ${path}: cannot write it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+        throw cannot(e);
       }
     });
   } finally {

@@ -1,22 +1,8 @@
 /**
- * rankeval/node: judgments and runs read from files, and evaluated, in Node. The only entry point
- * that uses Node's built-ins (fs, zlib, worker_threads); "rankeval", "rankeval/io" and
- * "rankeval/reference" stay browser-safe.
- *
- * Every file is streamed through the command line's parsers, in any format it reads (TREC text,
- * JSON, CSV/TSV, each also gzipped: src/input/formats.ts), and nothing returned can be joined on the
- * wrong ids:
- *  - evaluateFiles reads and joins as the command line does (src/node/files.ts: a large TREC run
- *    block by block while a worker thread parses the next, a small one in the calling thread), so a
- *    run of any size takes the judgments and a few blocks of memory; its results' qids are the
- *    queries' ids, as strings. The worker threads are kept for the next call (idle, they do not keep
- *    the process alive).
- *  - readQrels / readRun return plain `{ qid: { docid: value } }` objects, the shape evaluateRun and
- *    ranx / pytrec_eval take: ids are strings, so two files read apart still join right. Building
- *    them costs a JS object a query and a property a row: about what evaluateRun then spends on them,
- *    right for inspecting files and for judgments, while a run of millions of rows is better given to
- *    evaluateFiles.
- *  - resamplingPool gives compareAsync (from "rankeval") worker threads of the same pool.
+ * rankeval/node: files read and evaluated in Node (the only entry point using Node's built-ins).
+ * evaluateFiles streams runs as the command line does (memory: the judgments and a few blocks);
+ * readQrels / readRun return `{ qid: { docid: value } }` objects (better for judgments than for
+ * runs of millions of rows); resamplingPool gives compareAsync the same worker threads.
  *
  * @example
  * ```ts
@@ -60,59 +46,49 @@ export type { ColumnNames, InputFormat, Manifest, ManifestInput };
 /** How to read files. */
 export interface FileOptions {
   /**
-   * The format of every file: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"` or `"arrow"` (an
-   * IPC file or stream); `"msmarco"`: runs of `qid docid rank` lines, ordered by rank (judgments by
-   * their name). @default from each file's name: `.json`, `.csv`, `.tsv` (each also `.gz`),
-   * `.parquet`, `.arrow`, `.feather`, `.arrows`, anything else TREC text (a directory: a Parquet or
-   * Arrow dataset, Hive-partitioned or not); gzip is detected by its magic bytes whatever the name
+   * Every file's format: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"`, `"arrow"` (IPC file or
+   * stream), or `"msmarco"` (runs of `qid docid rank` lines). @default from each file's name
+   * (`.json`, `.csv`, `.tsv`, `.parquet`, `.arrow`, `.feather`, `.arrows`, else TREC; a directory:
+   * a Parquet or Arrow dataset); gzip is told by its magic bytes
    */
   inputFormat?: InputFormat;
   /**
-   * CSV/TSV, Parquet, Arrow: the names of the query id, document id and value (label or score)
-   * columns, and (Parquet, Arrow) of a run's tag column.
-   * @default the first present of the usual names (qid, query_id, query-id, ...; see DEFAULT_COLUMNS)
+   * CSV/TSV, Parquet, Arrow: the query id, document id, value and (Parquet, Arrow) run tag columns.
+   * @default the first present of the usual names (qid, query_id, ...; see DEFAULT_COLUMNS)
    */
   columns?: ColumnNames;
 }
 
-/** evaluateFiles' options: the library's conventions (as evaluateRun's), and how to read the files. */
+/** evaluateFiles' options: evaluateRun's conventions, and how to read the files. */
 export interface EvaluateFilesOptions extends Options, FileOptions {
-  /**
-   * Evaluate the judged queries a run does not have too, with an empty ranking (trec_eval -c); they
-   * are counted in `queries.skipped.notInRun` either way. @default false
-   */
+  /** Evaluate judged queries the run lacks too, as empty rankings (trec_eval -c). @default false */
   complete?: boolean;
   /**
-   * Give each result the call's `manifest` (src/app/manifest.ts, what `--manifest` writes): every
-   * input's size, SHA-256 and format as read, the measures' tools and conventions, the query counts,
-   * the warnings. Asked for, as hashing reads every file once more. @default false
+   * Give each result the call's `manifest` (what `--manifest` writes: inputs' sizes, SHA-256 and
+   * formats, measures, conventions, counts, warnings); hashing reads every file again. @default false
    */
   manifest?: boolean;
 }
 
-/** evaluateFiles' result: with `manifest: true`, the call's manifest (the same object in each run's result). */
+/** evaluateFiles' result; with `manifest: true`, the call's manifest (one object shared by the runs). */
 export type FileResult = Result<string> & { readonly manifest?: Manifest };
 
 /** Judgments or a run as read: `{ qid: { docid: value } }`, the value a label or a score. */
 export type IdValues = Record<string, Record<string, number>>;
 
-/** What measures evaluateFiles takes: what evaluateRun takes. */
+/** The measures evaluateFiles takes: evaluateRun's. */
 export type FileMeasures = Measures;
 
-/** Said when `columns` is given for inputs that have none: this API's way to give the format. */
 const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
 
-/** Said after a CSV/TSV header error: this API's way to name the columns or the format. */
 const COLUMNS_HINT =
   'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
 
-/** readQrels' and readRun's options, for checkOptions (columns are checked in choiceOf). */
 const FILE_OPTION_TYPES: Readonly<Record<keyof FileOptions, OptionType>> = {
   inputFormat: oneOf(INPUT_FORMATS),
   columns: ANY,
 };
 
-/** evaluateFiles' options: evaluateRun's, how to read the files, and `complete`. */
 const EVALUATE_FILES_OPTION_TYPES: Readonly<Record<keyof EvaluateFilesOptions, OptionType>> = {
   ...OPTION_TYPES,
   ...FILE_OPTION_TYPES,
@@ -126,7 +102,6 @@ function choiceOf(
   types: Readonly<Record<string, OptionType>> = FILE_OPTION_TYPES,
 ): ParserChoice {
   checkOptions(options, types, what);
-  const format = options?.inputFormat;
   const columns = options?.columns;
   if (columns !== undefined) {
     if (columns === null || typeof columns !== "object")
@@ -144,7 +119,7 @@ function choiceOf(
         throw new RankevalError("bad-option", `columns.${k} must be a header name, not ${shown(v)}`);
     }
   }
-  return { format, columns, hint: COLUMNS_HINT };
+  return { format: options?.inputFormat, columns, hint: COLUMNS_HINT };
 }
 
 function checkPath(path: unknown, what: string): string {
@@ -154,14 +129,10 @@ function checkPath(path: unknown, what: string): string {
 }
 
 /**
- * Evaluates one run file, or several, against a qrels file, as the command line does: the judgments
- * are read once; each run is streamed and joined to them (documents it ranks without a judgment are
- * non-relevant, judged documents it never ranks still count in recall and the ideal ranking); run
- * queries without judgments are left out (`queries.skipped.notJudged`), and judged queries a run
- * lacks too (`queries.skipped.notInRun`) unless `complete`. The measures and conventions are
- * evaluateRun's, with its defaults. The queries come in byte order of their ids, as trec_eval lists
- * them (evaluateRun lists them in the run's order; the values are the same).
- *
+ * Evaluates one run file or several against a qrels file, as the command line does: the judgments
+ * read once, each run streamed and joined to them. Run queries without judgments are skipped
+ * (`queries.skipped.notJudged`), judged queries a run lacks too (`notInRun`) unless `complete`.
+ * Measures and conventions are evaluateRun's; queries come in byte order of their ids (trec_eval's).
  * Bad input rejects with an InputError naming the file, line and column.
  */
 export async function evaluateFiles<const M extends FileMeasures>(
@@ -184,9 +155,8 @@ export async function evaluateFiles(
 ): Promise<FileResult | FileResult[]> {
   const choice = choiceOf(options, "evaluateFiles", EVALUATE_FILES_OPTION_TYPES);
   const { inputFormat: _f, columns: _c, complete, manifest, ...conventions } = options;
-  // Everything the call can get wrong is said before any file is read.
+  // Every mistake in the call is said before any file is read.
   const opts = explicitOptions(conventions);
-  // The names read as evaluateRun reads them (each its tool's: src/names/resolve.ts).
   const plan = measuresPlan(measures as Parameters<typeof measuresPlan>[0]);
   checkPath(qrels, "qrels");
   const paths =
@@ -197,7 +167,6 @@ export async function evaluateFiles(
   if ([qrels, ...paths].filter((p) => p === "-").length > 1)
     throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
-  // The inputs hashed while they are evaluated (src/node/write-manifest.ts).
   let inputs: Promise<ManifestInput[]> | undefined;
   if (manifest) {
     checkHashable([qrels, ...paths], "manifest: true");
@@ -208,10 +177,9 @@ export async function evaluateFiles(
   const results: FileResult[] = [];
   const runTags: string[] = [];
   const tieRange = wantsTieRange(conventions);
-  // The threads of the process's pool are kept for the next call.
   const host = fileHost(qrels, paths, { ...choice, complete, pool: threadPool(), partitions: true, name: (f) => f });
   const spec = { measures: plan.measures, options: opts, tieRange };
-  // The labels warning goes with the runs evaluated after the judgments were read here (partitions leave them).
+  // The labels warning goes with the runs (partitions leave it out).
   let labels: string[] = [];
   await evaluateSources(
     host,
@@ -245,24 +213,21 @@ export async function evaluateFiles(
 }
 
 /**
- * Reads a qrels file (`qid iter docno rel`, or JSON, CSV/TSV; gzipped or not) into
- * `{ qid: { docid: label } }`. A document judged twice for one query is an InputError naming the
- * line (the object could keep only one label).
+ * Reads a qrels file (TREC, JSON, CSV/TSV; gzipped or not) into `{ qid: { docid: label } }`. A
+ * document judged twice for one query is an InputError naming the line.
  */
 export function readQrels(path: string, options?: FileOptions): Promise<IdValues> {
   return readIdValues("qrels", "readQrels", path, options, (rows) => rows.rel);
 }
 
 /**
- * Reads a run file (`qid Q0 docno rank score tag`, or JSON, CSV/TSV; gzipped or not) into
- * `{ qid: { docid: score } }` (the rank and run tag columns are not kept: scores order a ranking, as
- * in trec_eval). A document ranked twice for one query is an InputError naming the line.
+ * Reads a run file (TREC, JSON, CSV/TSV; gzipped or not) into `{ qid: { docid: score } }` (rank and
+ * tag dropped: scores order a ranking, as in trec_eval). A document ranked twice is an InputError.
  */
 export function readRun(path: string, options?: FileOptions): Promise<IdValues> {
   return readIdValues("run", "readRun", path, options, (rows) => rows.score);
 }
 
-/** readQrels' and readRun's reading, `what` naming the call in errors. */
 async function readIdValues<K extends "qrels" | "run">(
   kind: K,
   what: string,

@@ -1,7 +1,6 @@
-// Per-query results out (--per-query-out) and back in (--merge): shards of one evaluation, each made
-// by its own process, merged into the report one process gives on the whole input.
+// --per-query-out and --merge: shards of one evaluation, made apart, merged into the whole input's report.
 import { readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { usageError, badInput } from "../errors/errors.js";
 import type { ByteSource } from "../io/columnar.js";
 import {
@@ -36,7 +35,6 @@ import { datasetName, fileSource } from "./columnar-files.js";
 import { displayName } from "./file-read.js";
 import { trecTextOptions } from "./trec-formats.js";
 
-/** The format of --per-query-out's file, from its name; a usage error for any other name. */
 function perQueryOutFormat(file: string): PerQueryFormat {
   const f = perQueryFormatOf(file);
   if (!f)
@@ -46,7 +44,7 @@ function perQueryOutFormat(file: string): PerQueryFormat {
   return f;
 }
 
-/** The command's settings a shard carries: what every shard of one evaluation must share. */
+/** The settings every shard of one evaluation must share. */
 export function settingsOf(args: CliArgs): PerQuerySettings {
   const c = {
     gain: args.gain,
@@ -60,14 +58,13 @@ export function settingsOf(args: CliArgs): PerQuerySettings {
     ties: args.ties,
     preset: args.preset,
   };
-  // Unset options are left out (JSON has no undefined), as the command line leaves them unset.
+  // Unset options left out (JSON has no undefined).
   const conventions = Object.fromEntries(
     Object.entries(c).filter(([, v]) => v !== undefined),
   ) as PerQuerySettings["conventions"];
   return { measures: [...args.measures], conventions, complete: args.complete, tieRange: args.tieRange };
 }
 
-/** This rankeval's version, written into the files it makes. */
 function version(): string | undefined {
   try {
     return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
@@ -77,7 +74,7 @@ function version(): string | undefined {
   }
 }
 
-/** Writes --per-query-out's file (runs named without their Hive partitions); false when it cannot (said). */
+/** Writes --per-query-out's file (runs named without Hive partitions); false when it cannot (said). */
 export async function writePerQueryOut(
   file: string,
   p: Plan,
@@ -89,12 +86,7 @@ export async function writePerQueryOut(
   const table = perQueryTable(p, settings, runs, names ?? runs.map((r) => datasetName(displayName(r.file))), version());
   const bytes = await writePerQuery(table, perQueryOutFormat(file));
   try {
-    const handle = await open(file, "w");
-    try {
-      await handle.writeFile(bytes);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(file, bytes);
   } catch (e) {
     io.stderr.write(
       `rankeval: ${file}: cannot write the per-query results: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
@@ -104,7 +96,6 @@ export async function writePerQueryOut(
   return true;
 }
 
-/** Per-query files read and merged (src/output/per-query.ts mergeTables). */
 export async function readMerged(files: readonly string[]): Promise<Merged> {
   const tables: NamedTable[] = [];
   for (const file of files) {
@@ -118,7 +109,7 @@ export async function readMerged(files: readonly string[]): Promise<Merged> {
   return mergeTables(tables);
 }
 
-/** Besides EVALUATION_OPTIONS, what a merge of per-query results cannot take: no rows are read again. */
+/** What a merge cannot take: no rows are read again. */
 const MERGE_CANNOT: readonly [keyof CliArgs, string][] = [
   ["measures", "-m"],
   ...EVALUATION_OPTIONS,
@@ -130,27 +121,23 @@ const MERGE_CANNOT: readonly [keyof CliArgs, string][] = [
   ["report", "--report"],
 ];
 
-/** Refuses the evaluation's options with --merge: the shards say how they were made. */
 export function checkMergeArgs(args: CliArgs): void {
-  for (const [key, option] of MERGE_CANNOT) {
-    const v = args[key];
-    if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0))
-      throw usageError(
-        `${option} cannot change merged results: the shards carry the measures and conventions they were made with`,
-      );
-  }
-  if (args.relFormat !== undefined && args.relFormat !== "qrels")
+  const option =
+    MERGE_CANNOT.find(([key]) => {
+      const v = args[key];
+      return v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0);
+    })?.[1] ?? ((args.relFormat ?? "qrels") !== "qrels" ? `-R ${args.relFormat}` : undefined);
+  if (option)
     throw usageError(
-      `-R ${args.relFormat} cannot change merged results: the shards carry the measures and conventions they were made with`,
+      `${option} cannot change merged results: the shards carry the measures and conventions they were made with`,
     );
   if (!args.files.length) throw usageError("--merge needs per-query files (written with --per-query-out)");
 }
 
-/** rankeval --merge: the shards merged, then printed as the whole input's evaluation, or written again. */
 export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   checkMergeArgs(args);
-  // Summaries only, from Parquet shards: merged as they stream (memory: a row group of each shard).
-  // A bootstrap interval resamples every query's value, which only the whole merge keeps.
+  // Summaries of Parquet shards merge as they stream (a row group of each in memory); a bootstrap
+  // interval needs every query's value, which only the whole merge keeps.
   if (
     !args.perQuery &&
     args.perQueryOut === undefined &&
@@ -178,7 +165,6 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   if (format === "ndeval")
     throw usageError("--format ndeval prints subtopic judgments' measures (--diversity), which shards do not carry");
   if (format === "trec") {
-    // -Z (Z scores) as the evaluation's command line prints them.
     const options = { ...(await trecTextOptions(args, p, format, io)), complete: settings.complete };
     runs.forEach((r, i) => {
       const text = trecText(p, r, options);
@@ -202,10 +188,9 @@ export async function mergeMode(args: CliArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** Merges made as the shards stream (mergeSummariesMode), since the process started (for tests). */
+/** Merges made as the shards stream, counted for tests. */
 export const mergesStreamed = { count: 0 };
 
-/** A file opened for reading in byte ranges (closed by the caller). */
 async function openSource(file: string): Promise<{ source: ByteSource; close: () => Promise<void> }> {
   if (file === "-") throw usageError("--merge reads per-query files, not standard input");
   const { source, handle } = await fileSource(file, (_, e) => {
@@ -217,10 +202,7 @@ async function openSource(file: string): Promise<{ source: ByteSource; close: ()
   return { source, close: () => handle.close() };
 }
 
-/**
- * Parquet shards' summaries merged a row group at a time, k ways in qid order (reports without -q);
- * null when the shards are not all Parquet.
- */
+/** Parquet shards' summaries merged a row group at a time, k ways in qid order; null unless all are Parquet. */
 async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null> {
   const opened: {
     file: string;
@@ -230,13 +212,10 @@ async function mergeSummariesMode(args: CliArgs, io: Io): Promise<number | null>
   try {
     for (const file of args.files) {
       const { source, close } = await openSource(file);
-      let pq: Awaited<ReturnType<typeof openPerQueryParquet>>;
-      try {
-        pq = await openPerQueryParquet(source, file);
-      } catch (e) {
+      const pq = await openPerQueryParquet(source, file).catch(async (e) => {
         await close();
         throw e;
-      }
+      });
       if (!pq) {
         await close();
         return null;

@@ -1,15 +1,13 @@
-// rankeval --page [FILE]: the web page, built as one HTML file into dist/rankeval.html (npm run build:
-// scripts/build-page.mjs), copied where the user wants it: a package user's way to the page.
+// rankeval --page [FILE]: the built web page (dist/rankeval.html) copied where the user wants it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RankevalError } from "../errors/errors.js";
 import type { Io } from "./cli.js";
 
-/** The built page: dist/rankeval.html from dist/node/ (the package) and from src/node/ (the repository) alike. */
+/** dist/rankeval.html, from dist/node/ and src/node/ alike. */
 const PAGE = new URL("../../dist/rankeval.html", import.meta.url);
 
-/** Writes the page to `file` ("-": standard output) and says where it is. */
 export function pageMode(file: string, io: Io): number {
   let html: Buffer;
   try {

@@ -1,6 +1,5 @@
-// QRELS and RUN files evaluated by every thread of the pool at once (src/pipeline/partition-coordinator.ts):
-// Node's side of it, the files read by path (each thread reads its own chunks) and the threads held
-// from the pool. What the session leaves (bad input, a thread lost) goes the one-thread way (files.ts).
+// Node's side of evaluating QRELS and RUN across every thread (src/pipeline/partition-coordinator.ts):
+// files read by path, threads held from the pool. What it leaves goes the one-thread way (files.ts).
 import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { EvaluationSpec } from "../app/evaluator.js";
@@ -20,16 +19,13 @@ import { givenThreadMinBytes } from "./files.js";
 import type { ThreadPool } from "./pool.js";
 import type { RunOutcome } from "./runs.js";
 
-/**
- * Whether the files go through the pool's threads: enough threads, every file TREC text read from
- * disk (not standard input, a pipe or gzip, which one reader reads from the start), large enough.
- */
+/** Whether the files go across the threads: enough threads, large enough TREC files on disk (not pipes or gzip). */
 export function partitionable(
   pool: ThreadPool | PartitionsInThisThread | null | undefined,
   files: readonly string[],
   choice: ParserChoice,
 ): pool is ThreadPool | PartitionsInThisThread {
-  // RANKEVAL_THREAD_MIN_BYTES=0, as the tests give it: any input, any number of threads.
+  // RANKEVAL_THREAD_MIN_BYTES=0 (the tests'): any input, any number of threads.
   const least = givenThreadMinBytes();
   if (!pool || owners(pool) < (least === 0 ? 2 : PARTITION_MIN_WORKERS) || choice.columns !== undefined) return false;
   let bytes = 0;
@@ -42,27 +38,19 @@ export function partitionable(
   return bytes >= (least ?? PARTITION_MIN_BYTES);
 }
 
-/**
- * The threads that split and own: the pool's, at most one a core (more only share the cores and the
- * memory: `--threads 256` on 2 cores is 2 owners); in this thread, as many as asked (the tests' 16).
- */
+/** The pool's threads, at most one a core (more only share them); in this thread, as many as asked. */
 function owners(pool: ThreadPool | PartitionsInThisThread): number {
   return "inThisThread" in pool ? pool.size : Math.min(pool.size, availableParallelism());
 }
 
-/**
- * Evaluates the runs with the judgments across every thread of `pool`; `onJudged` gets what the
- * judgments came to, `done` each run's outcome, in order. Returns how many runs it evaluated: the
- * caller evaluates the others (all, where the judgments failed) the one-thread way.
- */
+/** Evaluates the runs across `pool`'s threads; returns how many it evaluated (the caller does the rest). */
 export function evaluatePartitioned(...args: Parameters<typeof evaluateOnThreads>): Promise<number> {
-  // One at a time: two evaluations each holding some of the threads would wait for each other's.
+  // One at a time: two each holding some threads would wait for each other.
   const mine = turn.then(() => evaluateOnThreads(...args));
   turn = mine.catch(() => {});
   return mine;
 }
 
-/** The evaluation across the threads in progress (evaluatePartitioned's turns). */
 let turn: Promise<unknown> = Promise.resolve();
 
 async function evaluateOnThreads(
@@ -101,17 +89,15 @@ async function evaluateOnThreads(
 }
 
 /**
- * Workers that run in this thread, one after the other, their messages cloned as postMessage clones
- * them: where no thread can start (run from the TypeScript source, as the tests run the command line)
- * and RANKEVAL_THREADS asks for two or more, so that the tests go the partitions' way with any number.
- * They are kept from one evaluation to the next as the pool keeps its threads (WorkerInThisThread).
+ * Workers run in this thread, messages cloned as postMessage does: where no thread can start (from
+ * source, as the tests run) and RANKEVAL_THREADS asks for two or more, so tests take this path.
  */
 export interface PartitionsInThisThread {
   inThisThread: true;
   size: number;
 }
 
-/** The workers `pool` gives, or, where it gives none, RANKEVAL_THREADS's in this thread (PartitionsInThisThread). */
+/** `pool`, or else RANKEVAL_THREADS's workers in this thread. */
 export function partitionWorkers(pool: ThreadPool | null): ThreadPool | PartitionsInThisThread | null {
   if (pool) return pool;
   const given = process.env.RANKEVAL_THREADS;
@@ -119,19 +105,13 @@ export function partitionWorkers(pool: ThreadPool | null): ThreadPool | Partitio
   return size >= 2 ? { inThisThread: true, size: Math.min(size, 256) } : null;
 }
 
-/**
- * A worker in this thread, as a thread of the pool is: kept idle between evaluations, and its reports
- * made while no evaluation holds it (answers an evaluation ended before waiting for) go to the next
- * that does, as a thread's messages still on their way do; ended after a failure.
- */
+/** A worker in this thread, kept idle as a pool thread; reports made while idle go to the next holder. */
 interface WorkerInThisThread {
   send(message: PartitionMessage<string, EvaluationSpec>, transfer?: Transferable[]): void;
-  /** Who gets its reports; null while idle, its reports then kept for the next. */
   onReport: ((r: PartitionReport) => void) | null;
   unheard: PartitionReport[];
 }
 
-/** The workers in this thread no evaluation holds. */
 const idleInThisThread: WorkerInThisThread[] = [];
 
 function workerInThisThread(specEvaluator: (spec: EvaluationSpec) => EvaluatorFor): WorkerInThisThread {
@@ -175,14 +155,13 @@ function portInThisThread(
       if (ok) idleInThisThread.push(worker);
       else {
         worker.unheard.length = 0;
-        // Its ports to the others closed (they would keep this process alive), whatever became of it.
+        // Its ports closed (they would keep the process alive).
         worker.send({ type: "stop" });
       }
     },
   };
 }
 
-/** Up to `length` bytes of `path` from `position`. */
 function readAt(path: string, position: number, length: number): Uint8Array {
   const out = new Uint8Array(length);
   const fd = openSync(path, "r");
@@ -193,7 +172,6 @@ function readAt(path: string, position: number, length: number): Uint8Array {
   }
 }
 
-/** Reads bytes [start, start + into.length) of `path` into `into`. */
 function readInto(path: string, start: number, into: Uint8Array): void {
   const fd = openSync(path, "r");
   try {
@@ -210,7 +188,6 @@ function readInto(path: string, start: number, into: Uint8Array): void {
 
 // ---- In a thread of the pool ----
 
-/** The handler of a thread's messages of an evaluation across the threads. */
 export async function partitionThread(
   post: (r: PartitionReport, transfer?: Transferable[]) => void,
 ): Promise<(message: unknown) => void> {

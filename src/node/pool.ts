@@ -1,19 +1,16 @@
 /**
- * The process's worker threads (command line and rankeval/node), at most one per core, each started
- * when first needed and kept, so that 200 runs pay a thread's start-up (50 to 150 ms) once per thread.
- * Idle threads do not keep the process alive. A job holds a thread for a conversation (acquire: the
- * run reader) or one request (compare's resampling). A thread imports a job's code when first asked.
- * Run from the TypeScript source there is no pool, and callers do the work in this thread.
+ * The process's worker threads, started when first needed and kept (200 runs pay a start-up of 50-150
+ * ms once per thread); idle ones do not keep the process alive. A job holds a thread for a
+ * conversation (acquire) or one request. Run from source there is no pool: callers work in this thread.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { TransferListItem, Worker } from "node:worker_threads";
 
-/** Marks the threads this module starts, so that it serves only those (not any worker that imports it). */
+/** Marks this module's threads, so that it serves only those. */
 const THREAD_ENV = "RANKEVAL_POOL_THREAD";
 
-/** A message to a thread: what it starts (`kind`), then the job's own messages. */
 export interface PoolMessage {
   kind: "read" | "reader" | "request" | "columnar" | "partition";
   [key: string]: unknown;
@@ -21,11 +18,11 @@ export interface PoolMessage {
 
 /** A thread held by one job: its messages go to this job only until it is released. */
 export interface Conversation {
-  /** `transfer`: buffers and ports moved with the message (the DOM's Transferable, as the browser-compatible modules name them). */
+  /** `transfer`: buffers and ports moved with the message. */
   post(message: PoolMessage, transfer?: readonly Transferable[]): void;
-  /** `onMessage` gets each message of the thread; `onFail` once if the thread dies. */
+  /** `onFail` is called once if the thread dies. */
   listen(onMessage: (message: unknown) => void, onFail: (message: string) => void): void;
-  /** Gives the thread back; not `idle` (a job abandoned mid-way): the thread is ended. */
+  /** Gives the thread back; not `idle` (abandoned mid-way): the thread is ended. */
   release(idle: boolean): void;
 }
 
@@ -33,7 +30,6 @@ interface Slot {
   worker: Worker;
   onMessage: ((message: unknown) => void) | null;
   onFail: ((message: string) => void) | null;
-  /** Set once the thread died or was ended: never handed out again. */
   dead: boolean;
 }
 
@@ -42,16 +38,14 @@ export class ThreadPool {
   private readonly idle: Slot[] = [];
   private readonly queue: ((slot: Slot) => void)[] = [];
   private workerClass: typeof Worker | undefined;
-  /** Threads being started (not yet in `slots`). */
   private starting = 0;
 
-  /** `size`: threads at most; `script`: the built file of this module, which the threads run. */
+  /** `script`: this module's built file, which the threads run. */
   constructor(
     readonly size: number,
     private readonly script: URL,
   ) {}
 
-  /** Threads started and not ended. */
   get started(): number {
     return this.slots.length;
   }
@@ -79,7 +73,6 @@ export class ThreadPool {
         else {
           this.end(slot);
           void slot.worker.terminate();
-          // A job waiting for a thread gets a new one in this one's place.
           const next = this.queue.shift();
           if (next) void this.start().then(next);
         }
@@ -87,10 +80,7 @@ export class ThreadPool {
     };
   }
 
-  /**
-   * Starts every thread not started yet, each sent `message` (what to load before its first job), and
-   * leaves them idle: threads cost 50-250 ms to start, which they then spend while this one starts.
-   */
+  /** Starts every thread not started, each sent `message` (what to load), left idle: they start (50-250 ms) while this one works. */
   warm(message: PoolMessage): void {
     while (this.slots.length + this.starting < this.size)
       void this.start().then((slot) => {
@@ -99,12 +89,11 @@ export class ThreadPool {
       });
   }
 
-  /** A thread for a conversation if one is idle or may be started now; null if every thread is busy. */
+  /** A thread if one is idle or may start now; null if all are busy. */
   tryAcquire(): Promise<Conversation> | null {
     return this.idle.length || this.slots.length + this.starting < this.size ? this.acquire() : null;
   }
 
-  /** One request, answered by one message: `kind` names the handler. */
   async request<T>(handler: string, job: unknown, transfer?: ArrayBuffer[]): Promise<T> {
     const c = await this.acquire();
     return new Promise<T>((resolve, reject) => {
@@ -124,7 +113,7 @@ export class ThreadPool {
     });
   }
 
-  /** Ends every thread (the pool can start new ones after). */
+  /** Ends every thread (new ones may start after). */
   async close(): Promise<void> {
     const all = this.slots.splice(0);
     this.idle.length = 0;
@@ -133,16 +122,15 @@ export class ThreadPool {
   }
 
   private async start(): Promise<Slot> {
-    // Counted at once: acquires made meanwhile see it and wait rather than start more than `size`.
+    // Counted at once, so that acquires meanwhile do not start more than `size`.
     this.starting++;
     try {
       this.workerClass ??= (await import("node:worker_threads")).Worker;
     } finally {
       this.starting--;
     }
-    // The thread knows itself by its environment: the main thread never loads node:worker_threads to ask.
     const worker = new this.workerClass(this.script, { env: { ...process.env, [THREAD_ENV]: "1" } });
-    // Each thread's output is piped into this one's streams, a listener each: 16 threads are no leak.
+    // A listener per thread on our streams: 16 threads are no leak.
     for (const stream of [process.stdout, process.stderr])
       if (stream.getMaxListeners() < this.slots.length + 11) stream.setMaxListeners(this.slots.length + 11);
     const slot: Slot = { worker, onMessage: null, onFail: null, dead: false };
@@ -155,7 +143,7 @@ export class ThreadPool {
       onFail?.(message);
     };
     worker.on("error", (e) => fail(e.message));
-    // A thread that ends without a word (killed, out of memory) would leave its job waiting for ever.
+    // A thread killed silently (out of memory) would leave its job waiting for ever.
     worker.on("exit", (code) => fail(`its thread ended (exit code ${code})`));
     return slot;
   }
@@ -166,7 +154,6 @@ export class ThreadPool {
       next(slot);
       return;
     }
-    // An idle thread does not keep the process alive.
     slot.worker.unref();
     this.idle.push(slot);
   }
@@ -181,10 +168,8 @@ export class ThreadPool {
 }
 
 /**
- * RANKEVAL_THREADS (0: none), else one per core up to 4 cores and three for every four cores past that
- * (the main thread mostly waits on them). Measured on 16 cores (Intel Xeon, the large set): 12 threads
- * 0.93-1.03 s, 15 1.14-1.35 s, 16 1.39 s: past three quarters of the cores, the threads' page faults and
- * memory traffic cost more than another thread gives.
+ * RANKEVAL_THREADS (0: none), else one per core up to 4, then 3/4 of the cores: on 16 cores, 12 threads
+ * took 0.93-1.03 s, 15 1.14-1.35 s, 16 1.39 s (page faults and memory traffic).
  */
 function poolSize(env: NodeJS.ProcessEnv = process.env): number {
   const given = env.RANKEVAL_THREADS;
@@ -195,23 +180,22 @@ function poolSize(env: NodeJS.ProcessEnv = process.env): number {
 
 const self = new URL(import.meta.url);
 
-/** The built pool.js (or .cjs) the threads run: this file, or beside the bundle; null from source. */
+/** The built pool.js (or .cjs): this file, or beside the bundle; null from source. */
 function scriptOf(url: URL): URL | null {
   const own = /\/pool\.c?js$/.test(url.pathname) ? url : new URL("./pool.js", url);
   return /\/pool\.c?js$/.test(own.pathname) && existsSync(fileURLToPath(own)) ? own : null;
 }
 
 let shared: ThreadPool | null | undefined;
-/** The pool's size the command line asked for (--threads N: N threads beside the main thread, which mostly waits; 1: none). */
 let sizeGiven: number | undefined;
 
-/** Sets the size of the process's pool before it is made (the command line's --threads). */
+/** --threads: the pool's size, before it is made. */
 export function setPoolSize(size: number): void {
   if (shared !== undefined && (shared?.size ?? 0) !== size) shared = undefined;
   sizeGiven = size;
 }
 
-/** The process's pool; null when threads cannot start here (run from source) or RANKEVAL_THREADS (or --threads 1) gives none. */
+/** The process's pool; null from source or when RANKEVAL_THREADS or --threads gives none. */
 export function threadPool(): ThreadPool | null {
   if (shared === undefined) {
     const size = sizeGiven ?? poolSize();
@@ -223,12 +207,11 @@ export function threadPool(): ThreadPool | null {
 
 // ---- In a thread of the pool ----
 
-/** A request handler: the job in, its reply and the buffers to move. */
 type Handler = (
   job: unknown,
 ) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
 
-/** The request handlers, each module imported when first asked for. */
+/** Request handlers, each imported when first asked for. */
 const HANDLERS: Record<string, () => Promise<Handler>> = {
   resample: async () => {
     const { runResamplingJob } = await import("../compare/resampling.js");
@@ -244,12 +227,9 @@ async function serve(): Promise<void> {
   if (!parentPort) return;
   const port = parentPort;
   const handlers = new Map<string, Handler>();
-  // The run reader's conversation: the handler of the current read, which gets its acknowledgements.
   let reader: ((job: unknown) => void) | null = null;
-  // The Parquet reader's (src/node/columnar-reader.ts): row groups decoded on request.
   let columnar: ((job: unknown) => void) | null = null;
-  // An evaluation across the threads (src/node/partitioned.ts): its jobs handled in the order sent,
-  // the first waiting for the module to load.
+  // Partition jobs handled in the order sent, the first waiting for the module to load.
   let partition: Promise<(job: unknown) => void> | null = null;
   port.on("message", async (m: PoolMessage) => {
     if (m.kind === "read") {
@@ -287,5 +267,5 @@ async function serve(): Promise<void> {
   });
 }
 
-// Only in a thread this module started: the main thread never imports node:worker_threads for this.
+// Only in this module's threads: the main thread never loads node:worker_threads to ask.
 if (process.env[THREAD_ENV] === "1") void serve();

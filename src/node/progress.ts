@@ -1,4 +1,3 @@
-/** A file being read, as progress shows it. */
 interface Reading {
   total: number;
   bytes: number;
@@ -6,15 +5,13 @@ interface Reading {
 }
 
 /**
- * Progress on one line of a terminal's stderr, at most four times a second: a large file's bytes,
- * speed and time left; runs done of those given. Silent off a terminal, for small files, and for the
- * first half second of runs, so quick commands never flash a line.
+ * Progress on one line of a terminal's stderr, at most 4 times a second: large files' bytes, speed and
+ * time left; runs done. Silent off a terminal, for small files and for runs' first half second.
  */
 export class Progress {
-  /** Files being read, by name (runs may be read several at once). */
   private readonly reading = new Map<string, Reading>();
   private last = "";
-  /** Runs given (0: one run, no runs' line) and done, and when the first started. */
+  /** Runs given (0: one run, no runs' line). */
   private runsTotal = 0;
   private runsDone = 0;
   private runsStarted = 0;
@@ -27,7 +24,7 @@ export class Progress {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A file's read starts: `totalBytes` of it (0: unknown). */
+  /** `totalBytes`: 0 if unknown. */
   start(name: string, totalBytes: number): void {
     const now = this.now();
     this.reading.set(name, { total: totalBytes, bytes: 0, started: now });
@@ -35,27 +32,25 @@ export class Progress {
     if (!this.runsTotal && this.reading.size === 1) this.shown = now;
   }
 
-  /** `bytes` of file `name` (default: the one started last) are read. */
   update(bytes: number, name = this.last): void {
     const r = this.reading.get(name);
     if (r) r.bytes = bytes;
     this.render();
   }
 
-  /** File `name` (default: the one started last) is read; the runs' line, if any, stays. */
+  /** The runs' line, if any, stays. */
   done(name = this.last): void {
     this.reading.delete(name);
     if (!this.runsTotal || this.runsDone >= this.runsTotal) this.clear();
   }
 
-  /** The number of runs the command evaluates: from two on, the line says how many are done. */
+  /** From two runs on, the line says how many are done. */
   runsGiven(total: number): void {
     this.runsTotal = total > 1 ? total : 0;
     this.runsDone = 0;
     this.runsStarted = this.shown = this.now();
   }
 
-  /** `done` runs of `total` are evaluated. */
   runs(done: number, total: number): void {
     if (total !== this.runsTotal) return;
     this.runsDone = done;
@@ -63,7 +58,7 @@ export class Progress {
     else this.render();
   }
 
-  /** Takes the line away (before other text goes to the terminal); the next update draws it again. */
+  /** Takes the line away (before other output); the next update draws it again. */
   clear(): void {
     if (this.visible) this.out.write("\r\x1b[K");
     this.visible = false;

@@ -1,5 +1,4 @@
-// rankeval --rbo RUN RUN: two runs' rank-biased overlap per query (src/compare/rbo.ts), printed as
-// trec_eval -q prints a measure (rbo QID VALUE, then rbo all MEAN), or as JSON.
+// rankeval --rbo RUN RUN: rank-biased overlap per query, printed as trec_eval -q prints a measure, or as JSON.
 import { DEFAULT_RBO_P, rboOfRuns } from "../compare/rbo.js";
 import { formatLine } from "../trec/format.js";
 import type { CliArgs } from "./args.js";
@@ -10,7 +9,6 @@ import { idValuesAt } from "../input/id-values.js";
 import { readRows } from "../input/input.js";
 import { Interner } from "../io/interner.js";
 
-/** Runs `rankeval --rbo RUN RUN`; errors are thrown as RankevalErrors for main() to report. */
 export async function rboMode(args: CliArgs, io: Io): Promise<number> {
   const [a, b] = args.files;
   await checkReadOnce([
@@ -25,9 +23,10 @@ export async function rboMode(args: CliArgs, io: Io): Promise<number> {
   };
   const [runA, runB] = await Promise.all([read(a), read(b)]);
   const p = args.rboP ?? DEFAULT_RBO_P;
-  const r = rboOfRuns(runA, runB, p, [displayName(a), displayName(b)]);
+  const runs = [displayName(a), displayName(b)] as const;
+  const r = rboOfRuns(runA, runB, p, runs);
   if (args.format === "json") {
-    const json = { p, runs: [displayName(a), displayName(b)], qids: r.qids, values: [...r.values], mean: r.mean };
+    const json = { p, runs, qids: r.qids, values: [...r.values], mean: r.mean };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const lines = r.qids.map((q, i) => formatLine("rbo", q, r.values[i], "float"));

@@ -1,20 +1,18 @@
-// rankeval --report FILE QRELS RUN...: one HTML file with the evaluation, its comparison, charts, every
-// query's values and drill-downs. The runs are read twice: evaluating them says which queries changed
-// most, then those queries' rows are taken from the joined blocks.
+// rankeval --report FILE QRELS RUN...: one HTML file (evaluation, comparison, charts, per-query values,
+// drill-downs). Runs are read twice: once to find the queries that changed most, then for their rows.
 import { counted } from "../errors/counted.js";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { meanDifferences, type NamedResult } from "../compare/compare.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../app/comparable.js";
 import { RankevalError, usageError } from "../errors/errors.js";
 import { changedMost } from "../explain/changes.js";
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../explain/explain.js";
-import { valueRows } from "../app/value-print.js";
+import { printValue, valueRows } from "../app/value-print.js";
 import { QueryLines } from "../explain/lines.js";
-import { judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../explain/query.js";
+import { judgedOf, rowsInBlock, type RunRows } from "../explain/query.js";
 import { REPORT_QUERIES, reportData, type MeanDifference, type ReportRun } from "../output/html/data.js";
 import { reportHtml } from "../output/html/html.js";
-import { printValue } from "../app/value-print.js";
 import { options, planConventions, type Plan, type RunResult } from "../app/plan.js";
 import { rowIntervals, summaryCells, summaryRows, trecText } from "../output/results.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
@@ -26,15 +24,15 @@ import type { EvaluateRuns } from "./explain-command.js";
 import { fileFormat } from "./columnar-files.js";
 import { displayName, readInto, rereadable } from "./file-read.js";
 import { expandRuns } from "./runs.js";
+import { rankevalVersion } from "./write-manifest.js";
 import { takeCurve, withCurve, type CurvePlan } from "../app/curve.js";
 
-/** The measure whose changes choose the drill-downs: the page's first choice (map, nDCG@10) where asked, else the first. */
+/** The measure whose changes choose the drill-downs: map or nDCG@10 where asked, else the first. */
 export function reportMeasure(p: Plan): string | null {
   const rows = valueRows(p);
   return (rows.find((r) => /^(map|ndcg@10|ndcg_cut_10)$/.test(r.name)) ?? rows[0])?.name ?? null;
 }
 
-/** The aggregate rows and each run's cells and per-query values, as the report holds them. */
 export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[]; runs: ReportRun[] } {
   const values = valueRows(p);
   return {
@@ -61,7 +59,6 @@ export function reportRuns(p: Plan, runs: readonly RunResult[]): { rows: string[
   };
 }
 
-/** Runs `rankeval --report FILE ...`; errors are thrown as RankevalErrors for main() to report. */
 export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns): Promise<number> {
   const started = performance.now();
   const out = resolve(args.report!);
@@ -70,7 +67,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
     throw usageError(
       "--report reports measures of relevance judgments, not the diversity measures' (subtopic judgments)",
     );
-  // Checked before anything is read: the report's folder, and that every input can be read twice.
+  // Checked before anything is read.
   try {
     if (!statSync(dirname(out)).isDirectory()) throw new Error("not a directory");
   } catch {
@@ -83,9 +80,8 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
         `--report reads its inputs twice (the drill-downs' queries are known once every run is evaluated): ${displayName(f)} cannot be read again; save it to a file first`,
       );
   }
-  // The judgments as the evaluation read them, kept for the drill-downs.
   let judgments: GroupedJudgments | null = null;
-  // The precision-recall curve is computed beside the -m names, whatever they are, and taken out again.
+  // The precision-recall curve is computed beside the -m names and taken out again.
   let curvePlan: CurvePlan | null = null;
   const evaluated = await evaluate(args, io, {
     judgments: (j) => void (judgments = j),
@@ -99,7 +95,6 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   const rows = made.rows;
   const reported = made.runs.map((r, i) => ({ ...r, curve: taken[i].curve }));
 
-  // The comparison, as --compare makes it from the same options, with two runs or more.
   let comparison = null;
   const intervals: MeanDifference[] = [];
   const names = reported.map((r) => r.name);
@@ -122,7 +117,6 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
     }
   }
 
-  // The queries that changed most on the chosen measure against the baseline.
   const measure = reportMeasure(p);
   const baseline = comparison?.comparison.baseline ?? names[0];
   const n = args.reportQueries ?? REPORT_QUERIES;
@@ -134,7 +128,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
           Math.max(0, names.indexOf(baseline)),
           n,
         );
-  // Shown to the chosen measure's cutoff (at least 20): every measure's running values are there.
+  // Shown to the chosen measure's cutoff (at least 20).
   const depth = defaultDepth([{ cutoff: measure === null ? 0 : cutoffOf(p, measure) }]);
   const explanations = chosen.length
     ? await explainQueries(
@@ -149,11 +143,8 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
       )
     : [];
 
-  const version = (
-    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-  ).version;
   const data = reportData({
-    source: `rankeval ${version} (command line)`,
+    source: `rankeval ${rankevalVersion()} (command line)`,
     rows,
     conventions: planConventions(p, explicit).join("; "),
     runs: reported,
@@ -181,10 +172,7 @@ export async function reportMode(args: CliArgs, io: Io, evaluate: EvaluateRuns):
   return 0;
 }
 
-/**
- * The drill-downs of `qids`, the runs read again: TREC text by those queries' lines only
- * (src/explain/lines.ts), other formats whole, the rows taken from the joined blocks.
- */
+/** The drill-downs of `qids`, the runs read again (TREC text: those queries' lines only). */
 async function explainQueries(
   args: CliArgs,
   io: Io,
@@ -198,27 +186,29 @@ async function explainQueries(
   const wanted = new Set(qids);
   const explicit = options(args, p.kind === "trec");
   const rows = new Map<string, RunRows | null>();
+  const explain = (j: GroupedJudgments) =>
+    qids.map((qid) =>
+      explainQuery(
+        { p, explicit, complete: args.complete },
+        {
+          qid,
+          judged: judgedOf(j, qid)!,
+          runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })),
+        },
+        { depth },
+      ),
+    );
   if (files.every((f) => fileFormat(f, args.inputFormat).format === "trec")) {
     for (const f of files) {
       const sink = new QueryLines(qids);
       await readInto(f, sink);
       for (const [q, r] of sink.finish(displayName(f))) rows.set(`${f}\0${q}`, r);
     }
-    return qids.map((qid) =>
-      explainQuery(
-        { p, explicit, complete: args.complete },
-        {
-          qid,
-          judged: judgedOf(judged, qid)!,
-          runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })),
-        },
-        { depth },
-      ),
-    );
+    return explain(judged);
   }
   let judgments: GroupedJudgments | null = null;
   const quiet: Io = { stdout: io.stdout, stderr: { write: () => true } };
-  // A plan of the same kind: trec_eval's names read labels as trec_eval does (atol), others as written.
+  // A plan of the same kind: trec_eval's names read labels with atol, others as written.
   const again: CliArgs = { ...args, measures: [p.kind === "trec" ? "num_ret" : "precision@1"] };
   await evaluate(again, quiet, {
     judgments: (j) => void (judgments = j),
@@ -226,12 +216,5 @@ async function explainQueries(
       for (const [q, r] of rowsInBlock(joined, wanted)) rows.set(`${file}\0${q}`, r);
     },
   });
-  return qids.map((qid) => {
-    const judged: JudgedDocs = judgedOf(judgments!, qid)!;
-    return explainQuery(
-      { p, explicit, complete: args.complete },
-      { qid, judged, runs: files.map((f) => ({ name: displayName(f), rows: rows.get(`${f}\0${qid}`) ?? null })) },
-      { depth },
-    );
-  });
+  return explain(judgments!);
 }

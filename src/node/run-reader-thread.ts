@@ -1,11 +1,11 @@
-// A thread of the pool parses a run file into blocks while the main thread joins and evaluates them.
+// A pool thread parses a run file into blocks while the main thread joins and evaluates them.
 import { statSync } from "node:fs";
 import { readerBlocks, serveBlocks, type ReaderJob, type ReaderPort, type ReaderReport } from "../pipeline/reader.js";
 import type { RunSource } from "../pipeline/blocks.js";
 import type { ThreadPool } from "./pool.js";
 import { readInto, type ProgressSink } from "./file-read.js";
 
-/** RunSource.blocks for a run file parsed by a thread of `pool` (held while the run is read). */
+/** RunSource.blocks for a run file parsed by a thread of `pool`. */
 export function threadBlocks(
   path: string,
   blockRows: number,
@@ -21,7 +21,7 @@ export function threadBlocks(
       stop: (idle) => thread.release(idle === true),
     };
     try {
-      // The command line keeps no block once evaluated: each block's buffer goes back to the thread.
+      // No block is kept once evaluated: buffers go back to the thread.
       return await readerBlocks(
         path,
         path,
@@ -31,14 +31,13 @@ export function threadBlocks(
         true,
       )(qids, add);
     } finally {
-      // Released already where the read ended; here where it never started (an error before).
+      // Released already unless the read never started.
       thread.release(false);
       progress?.done();
     }
   };
 }
 
-/** In a thread of the pool: the handler of one read's messages (the job, then its acknowledgements). */
 export function readerThread(post: (r: ReaderReport, transfer: ArrayBuffer[]) => void): (job: unknown) => void {
   const handle = serveBlocks<string>(post, (path, sink, progress) => {
     const started = Date.now();

@@ -1,22 +1,19 @@
-// Many runs in one command: RUN arguments that name a directory or a glob, and the runs evaluated a
-// few at a time, each handed on in the order given as soon as it and the runs before it are done.
-import { readdirSync, statSync } from "node:fs";
+// Many runs in one command: RUN directories and globs, and runs evaluated a few at a time, in order.
+import { readdirSync } from "node:fs";
 import { RankevalError } from "../errors/errors.js";
 import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
-import { isDataset } from "./columnar-files.js";
-import { evaluateRunPath } from "./files.js";
+import { isDataset, isDirectory, statOf } from "./columnar-files.js";
+import { evaluateRunPath, readJudgments } from "./files.js";
 import type { ParserChoice } from "../input/formats.js";
 import type { ThreadPool } from "./pool.js";
 import type { ProgressSink } from "./file-read.js";
 import type { EvaluationHost } from "../app/evaluation.js";
 import type { PartitionedRun } from "../pipeline/partition-coordinator.js";
-import { readJudgments } from "./files.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
 
-/** RUN arguments' files, and a note per directory or glob that skipped something. */
 export interface ExpandedRuns {
   files: string[];
   notes: string[];
@@ -25,26 +22,18 @@ export interface ExpandedRuns {
 const WILDCARD = /[*?[]/;
 
 /**
- * RUN arguments as run files. A directory gives its files in byte order (as `ls` under LC_ALL=C), not
- * hidden ones nor subdirectories (each skipped one noted). An argument that is no file but has a
- * wildcard in its last component is a glob, matched as a shell does (for `'runs/*.run'` of a list too
- * long for a command line). Anything else stays as given. A directory or glob giving no file is bad input.
+ * RUN arguments as run files: a directory gives its files in byte order (`ls` under LC_ALL=C), hidden
+ * ones and subdirectories skipped (noted); a missing path with a wildcard in its last component is a
+ * glob, matched as a shell does (for lists too long for a command line). Neither giving a file is bad input.
  */
 export function expandRuns(args: readonly string[]): ExpandedRuns {
   const files: string[] = [];
   const notes: string[] = [];
   for (const arg of args) {
-    let isDir = false;
-    let exists = true;
-    if (arg !== "-") {
-      try {
-        isDir = statSync(arg).isDirectory();
-      } catch {
-        exists = false;
-      }
-    }
+    const stat = arg === "-" ? null : statOf(arg);
+    const isDir = stat?.isDirectory() === true;
     if (isDir && isDataset(arg)) {
-      // A Parquet or Arrow dataset (Hive-partitioned, or a Spark job's output): one run.
+      // A Parquet or Arrow dataset: one run.
       files.push(arg);
     } else if (isDir) {
       const { found, skipped } = listed(arg, null);
@@ -56,17 +45,11 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
           `${arg}: no run files in it${skipped.length ? ` (skipped ${skipped.join(", ")})` : ""}`,
         );
       files.push(...found);
-    } else if (!exists && WILDCARD.test(lastPart(arg))) {
+    } else if (stat === undefined && WILDCARD.test(arg.slice(arg.lastIndexOf("/") + 1))) {
       const slash = arg.lastIndexOf("/");
       const dir = slash < 0 ? "." : slash === 0 ? "/" : arg.slice(0, slash);
       const pattern = globRegExp(arg.slice(slash + 1));
-      let dirOk = false;
-      try {
-        dirOk = statSync(dir).isDirectory();
-      } catch {
-        // said below
-      }
-      const found = dirOk ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
+      const found = isDirectory(dir) ? listed(dir, pattern, slash < 0 ? "" : arg.slice(0, slash + 1)).found : [];
       if (!found.length)
         throw new RankevalError("bad-input", `${arg}: no such file, and no file matches it as a pattern`);
       files.push(...found);
@@ -77,14 +60,7 @@ export function expandRuns(args: readonly string[]): ExpandedRuns {
   return { files, notes };
 }
 
-function lastPart(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/**
- * The run files of directory `dir`, sorted by name in byte order, each as `prefix` + name (the
- * directory as written, with one slash after it); with a pattern, only the names it matches.
- */
+/** The files of `dir` in byte order, each as `prefix` + name; with a pattern, only the names it matches. */
 function listed(
   dir: string,
   pattern: RegExp | null,
@@ -105,20 +81,14 @@ function listed(
       continue;
     }
     const path = prefix + name;
-    let kind: "file" | "directory" | "other" = "other";
-    try {
-      const s = statSync(path);
-      kind = s.isFile() ? "file" : s.isDirectory() ? "directory" : "other";
-    } catch {
-      // a broken link: skipped
-    }
-    if (kind === "file") found.push(path);
-    else skipped.push(kind === "directory" ? `${name}/` : name);
+    const s = statOf(path); // undefined: a broken link, skipped
+    if (s?.isFile()) found.push(path);
+    else skipped.push(s?.isDirectory() ? `${name}/` : name);
   }
   return { found, skipped };
 }
 
-/** A shell pattern of one path component as a RegExp: `*`, `?`, `[...]` (`[!...]`, `[^...]`); a leading dot only matched by one. */
+/** A shell pattern of one path component as a RegExp: `*`, `?`, `[...]`, `[!...]`; a leading dot only matched by one. */
 export function globRegExp(pattern: string): RegExp {
   let re = "";
   for (let i = 0; i < pattern.length; i++) {
@@ -138,14 +108,11 @@ export function globRegExp(pattern: string): RegExp {
       i = close;
     } else re += c.replace(/[.+^${}()|\\/]/g, (m) => `\\${m}`);
   }
-  // A shell's * and ? do not match a leading dot.
   return new RegExp(`^${pattern.startsWith(".") ? "" : "(?!\\.)"}${re}$`, "u");
 }
 
-/** One run, evaluated: PartitionedRun's, with its file. */
 export type RunOutcome = PartitionedRun & { file: string };
 
-/** Where evaluateRuns says how far it got: each file's read (by name) and the runs done. */
 export interface RunsProgress {
   start(name: string, totalBytes: number): void;
   update(bytes: number, name?: string): void;
@@ -153,7 +120,7 @@ export interface RunsProgress {
   runs?(done: number, total: number): void;
 }
 
-/** A sink for one file's reads that names it in every call, as files are read several at once. */
+/** A sink naming its file in every call (files are read several at once). */
 export function oneFile(progress: RunsProgress): ProgressSink {
   let name = "";
   return {
@@ -163,7 +130,7 @@ export function oneFile(progress: RunsProgress): ProgressSink {
   };
 }
 
-/** Thrown into a run still being read when an earlier one failed: its outcome is not wanted. */
+/** Thrown into a run still being read once an earlier one failed. */
 class Abandoned extends Error {}
 
 export interface EvaluateRunsOptions extends ParserChoice {
@@ -176,9 +143,8 @@ export interface EvaluateRunsOptions extends ParserChoice {
 }
 
 /**
- * Evaluates `files` a few at a time, handing each outcome to `done` in the order given as soon as the
- * runs before it are done (memory holds the runs in flight only). The first run that fails rejects,
- * after `done` got those before it; the runs after it are abandoned.
+ * Evaluates `files` a few at a time, each outcome to `done` in order as soon as the runs before it are
+ * done. The first failure rejects, after `done` got those before it; the later runs are abandoned.
  */
 export async function evaluateRuns(
   files: readonly string[],
@@ -206,7 +172,7 @@ export async function evaluateRuns(
       progress && oneFile(progress),
       pool,
     ).then((r) => ({ file, runTag: r.runTag, evaluated: r.evaluated, notInRunQids: r.notInRunQids, warnings }));
-    // Its error is raised in its turn; never an unhandled rejection before (or when abandoned).
+    // Its error is raised in its turn, never as an unhandled rejection.
     p.catch(() => {});
     return p;
   };
@@ -225,10 +191,7 @@ export async function evaluateRuns(
   }
 }
 
-/**
- * Files as evaluateSources (src/app/evaluation.ts) reads them: across the pool's threads where
- * `partitions` allows and the files are partitionable, else a few runs at a time (evaluateRuns).
- */
+/** Files as evaluateSources reads them: across the threads where allowed and partitionable, else evaluateRuns. */
 export function fileHost(
   qrels: string,
   runs: readonly string[],

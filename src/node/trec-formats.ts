@@ -1,14 +1,11 @@
-// trec_eval's options beside its measures, for the command line (cli.ts): -Z (Z scores from a file),
-// -D (debug level, and the one query to evaluate), and -R's judgment formats other than qrels (prefs,
-// qrels_prefs, qrels_jg), whose measures are computed from those judgments by src/trec/prefs-measures.ts and
-// src/trec/jg.ts, and printed as trec_eval prints them.
+// trec_eval's -Z (Z scores), -D (debug level, one query) and -R prefs, qrels_prefs, qrels_jg for the command line.
 import { RankevalError } from "../errors/errors.js";
 import { summariesOf } from "../pipeline/aggregate.js";
 import type { Aggregate } from "../measures/measure.js";
 import type { Result } from "../pipeline/evaluate.js";
-import { GroupQrelsParser, type GroupQrels } from "../io/group-qrels.js";
+import { GroupQrelsParser } from "../io/group-qrels.js";
 import { Interner } from "../io/interner.js";
-import { PrefsParser, type Prefs } from "../io/prefs.js";
+import { PrefsParser } from "../io/prefs.js";
 import type { RunRows } from "../io/run.js";
 import { ZscoresParser } from "../io/zscores.js";
 import { DEFAULT_OPTIONS, describeOptions } from "../measures/options.js";
@@ -52,11 +49,7 @@ export async function readZscores(file: string): Promise<ZscoreLookup> {
   return zscoreLookup(zscoreTable(z));
 }
 
-/**
- * The options of trec_eval's text from the command line, and what -Z and -D require: -Z prints
- * trec_eval's text only; a debug level above 0 is accepted, its output (trec_eval's measures'
- * internals on stdout) not printed, which is said.
- */
+/** trec text's options from the command line; -Z needs trec text; -D's debug output is not printed (said). */
 export async function trecTextOptions(args: CliArgs, p: Plan, format: string, io: Io): Promise<TrecTextOptions> {
   if (args.debugLevel !== undefined && args.debugLevel > 0) {
     io.stderr.write(
@@ -81,23 +74,16 @@ export async function trecTextOptions(args: CliArgs, p: Plan, format: string, io
   };
 }
 
-/** One query's judgments in the format of -R: preference lines, or judgments by group. */
 type QueryJudgments = { kind: "prefs"; lines: PrefLine[] } | { kind: "qrels_jg"; judgments: JgJudgment[] };
 
-/**
- * The judgments of -R by query, and as the one join (src/pipeline/join-rows.ts) reads them: each
- * query's documents, once each, their query ids interned in `qids` in file order (the runs' after).
- */
+/** -R's judgments by query, and as the join reads them (query ids interned in file order, the runs' after). */
 interface Judged {
   byQuery: Map<string, QueryJudgments>;
   grouped: GroupedJudgments;
   qids: Interner;
 }
 
-/**
- * -R prefs, qrels_prefs or qrels_jg: reads the judgments in that format and each run whole, and prints
- * trec_eval's text for the measures over those judgments (and runid, num_q). Returns the exit status.
- */
+/** -R prefs, qrels_prefs or qrels_jg: the judgments and each run read whole, trec text printed. */
 export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
   const relFormat = args.relFormat!;
   const p = plan(args.measures, null, args);
@@ -123,48 +109,35 @@ export async function relFormatMode(args: CliArgs, io: Io): Promise<number> {
   return 0;
 }
 
-/** The judgments file in its -R format, by query. */
 async function readFormatted(file: string, relFormat: NonNullable<CliArgs["relFormat"]>, io: Io): Promise<Judged> {
   const name = displayName(file);
   const out = new Map<string, QueryJudgments>();
+  const prefLines = (qid: string) => {
+    let q = out.get(qid);
+    if (!q) out.set(qid, (q = { kind: "prefs", lines: [] }));
+    return (q as { lines: PrefLine[] }).lines;
+  };
   if (relFormat === "prefs") {
     const parser = new PrefsParser({ file: name });
     await readInto(file, parser);
-    const prefs: Prefs = parser.finish();
+    const prefs = parser.finish();
     if (prefs.length === 0)
       throw new RankevalError("bad-input", `${name}: no preferences (qid jg jsg docno rel_level)`);
-    for (let i = 0; i < prefs.length; i++) {
-      let q = out.get(prefs.qid[i]);
-      if (!q) out.set(prefs.qid[i], (q = { kind: "prefs", lines: [] }));
-      (q as { lines: PrefLine[] }).lines.push({
-        jg: prefs.jg[i],
-        jsg: prefs.jsg[i],
-        rel: prefs.rel[i],
-        docno: prefs.docno[i],
-      });
-    }
+    for (let i = 0; i < prefs.length; i++)
+      prefLines(prefs.qid[i]).push({ jg: prefs.jg[i], jsg: prefs.jsg[i], rel: prefs.rel[i], docno: prefs.docno[i] });
     return judgedOf(name, out);
   }
-  const parser = new GroupQrelsParser({
-    file: name,
-    groupName: relFormat === "qrels_jg" ? "jg" : "jg",
-    valueName: "rel",
-  });
+  const parser = new GroupQrelsParser({ file: name, groupName: "jg", valueName: "rel" });
   await readInto(file, parser);
-  const g: GroupQrels = parser.finish();
+  const g = parser.finish();
   if (g.length === 0) throw new RankevalError("bad-input", `${name}: no judgments (qid jg docno rel)`);
   if (relFormat === "qrels_prefs") {
-    // get_qrels_prefs.c: a qrels file whose second column is the judgment group, rel_level read with
-    // atof (as written), every line in the single subgroup "0".
-    for (let i = 0; i < g.length; i++) {
-      let q = out.get(g.qid[i]);
-      if (!q) out.set(g.qid[i], (q = { kind: "prefs", lines: [] }));
-      (q as { lines: PrefLine[] }).lines.push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
-    }
+    // get_qrels_prefs.c: column 2 is the judgment group, rel_level read with atof, every line in subgroup "0".
+    for (let i = 0; i < g.length; i++)
+      prefLines(g.qid[i]).push({ jg: g.group[i], jsg: "0", rel: g.value[i], docno: g.docno[i] });
     return judgedOf(name, out);
   }
-  // qrels_jg (get_qrels_jg.c): labels read with atol ("1.5" is 1), a document judged twice by a group
-  // is an error for the whole file.
+  // get_qrels_jg.c: labels read with atol ("1.5" is 1); a document judged twice by a group fails the file.
   const seen = new Set<string>();
   let truncated = 0;
   let first = -1;
@@ -205,10 +178,7 @@ function judgedOf(name: string, byQuery: Map<string, QueryJudgments>): Judged {
   return { byQuery, grouped: groupJudgments(rows.rows()), qids };
 }
 
-/**
- * A run read whole, its query ids interned in the judgments' `qids` as the strings they decode to, as
- * the judgments' parsers give them (bytes that are not UTF-8 read as U+FFFD on both sides).
- */
+/** A run read whole, its query ids interned in the judgments' `qids` as decoded strings (non-UTF-8 as U+FFFD on both sides). */
 async function readRun(file: string, qids: Interner): Promise<RunRows> {
   const name = displayName(file);
   const parser = await runParserFor(name, new Interner(), await inputSize(file), { format: formatOf(file) });
@@ -218,23 +188,19 @@ async function readRun(file: string, qids: Interner): Promise<RunRows> {
   const to = Int32Array.from(run.qidNames.stringsOf(Array.from({ length: run.qidNames.size }, (_, q) => q)), (q) =>
     qids.internString(q),
   );
-  // Without the parser's runs of query ids (spans), which name its interner's ids.
+  // spans dropped: they name the parser's interner's ids.
   return { ...run, qid: run.qid.map((q) => to[q]), qidNames: qids, spans: undefined };
 }
 
 /** Every line of the plan's measures over these judgments, for each evaluated query. */
 function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs, io: Io): RunResult {
-  // The judged queries in the run (with -c, every judged query, ranking trec_eval's placeholder where
-  // absent), in the judgments' order. A document ranked twice is an error in every evaluated query (a
-  // deliberate divergence: trec_eval sees it only within -M).
+  // A document ranked twice is an error in every evaluated query (deliberate: trec_eval sees it only within -M).
   const joined = joinParsed(judged.grouped, run, { complete: args.complete, placeholder: true, inIdOrder: true });
   checkJoined(run.file, judged.grouped, run, joined, args.complete === true);
   const { qids, batch } = joined;
   const lacking = new Set(joined.notInRunQids);
   const absent = [...judged.byQuery.keys()].filter((q) => lacking.has(q));
-  if (absent.length && !args.complete) {
-    io.stderr.write(`rankeval: ${notInRun(run.file, absent, true)}\n`);
-  }
+  if (absent.length && !args.complete) io.stderr.write(`rankeval: ${notInRun(run.file, absent, true)}\n`);
   const formatted = p.formatted ?? [];
   const values: Record<string, Float64Array> = {};
   for (const l of trecLines(formatted)) values[lineKey(l)!] = new Float64Array(qids.length);
@@ -244,8 +210,7 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   const docids = batch.docids as Int32Array;
   const decoder = new TextDecoder();
   qids.forEach((qid, i) => {
-    // runid and num_q alone read no judgments (trec_eval never forms them: their errors stay unseen);
-    // -D's query alone is evaluated (trec_eval.c skips the others).
+    // runid and num_q alone read no judgments (trec_eval never forms them); -D: one query (trec_eval.c).
     if (formatted.length === 0 || (args.debugQuery !== undefined && qid !== args.debugQuery)) return;
     const retrieved: Retrieved[] = [];
     for (let row = offsets[i]; row < offsets[i + 1]; row++) {
@@ -280,7 +245,6 @@ function evaluateFormatted(p: Plan, judged: Judged, run: RunRows, args: CliArgs,
   return { file: run.file, runTag: run.runTag, result: resultOf(qids, values, formatted), strings: {} };
 }
 
-/** The values as a Result (what trecText and the reports read). */
 function resultOf(
   qids: string[],
   values: Record<string, Float64Array>,

@@ -1,7 +1,5 @@
-// --manifest and evaluateFiles' `manifest` in Node: each input's size, SHA-256 and format as read,
-// and the manifest written (src/app/manifest.ts builds it). The SHA-256s are computed in a streaming
-// pass of their own, alongside the evaluation's reads: the evaluation reads files in worker threads
-// and several ways (whole, by synchronous reads, streamed), so hashing there would reach into each.
+// --manifest and evaluateFiles' `manifest`: inputs' sizes, SHA-256s and formats, and the manifest written.
+// Hashing is a streaming pass of its own: the evaluation reads files several ways, in several threads.
 import { createHash } from "node:crypto";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -11,16 +9,12 @@ import { manifestFormat, manifestText, type Manifest, type ManifestInput } from 
 import { displayName } from "./file-read.js";
 import { magicOf } from "../io/magic.js";
 
-/** This rankeval's version (package.json's). */
 export function rankevalVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
     .version;
 }
 
-/**
- * Refuses an input the manifest cannot describe, before anything is read: standard input, a pipe or
- * a device (read once, by the evaluation), a directory (a dataset has no one SHA-256).
- */
+/** Refuses, before any read, inputs with no one SHA-256: stdin, pipes, devices (read once), directories. */
 export function checkHashable(paths: readonly string[], option: string): void {
   for (const path of paths) {
     let file = false;
@@ -40,7 +34,7 @@ export function checkHashable(paths: readonly string[], option: string): void {
 /** The most of a file's start kept for its first line (a .tsv's format depends on it). */
 const HEAD = 1 << 16;
 
-/** An input's size and SHA-256 of its bytes as stored, and the format the evaluation parses it in. */
+/** An input's size, SHA-256 as stored, and the format it is parsed in. */
 export async function describeInput(path: string, role: "qrels" | "run", choice: ParserChoice): Promise<ManifestInput> {
   const hash = createHash("sha256");
   const head: Buffer[] = [];
@@ -69,7 +63,7 @@ export async function describeInput(path: string, role: "qrels" | "run", choice:
   };
 }
 
-/** As much of a gzip file's text as its first bytes give (a flush, not an end: the rest is not there). */
+/** As much of a gzip file's text as its first bytes give (a sync flush: the rest is not there). */
 async function gunzipStart(start: Buffer): Promise<Buffer> {
   const zlib = await import("node:zlib");
   try {
@@ -79,12 +73,11 @@ async function gunzipStart(start: Buffer): Promise<Buffer> {
   }
 }
 
-/** Every input described, the judgments first, the runs in the order given. */
 export function describeInputs(qrels: string, runs: readonly string[], choice: ParserChoice): Promise<ManifestInput[]> {
   return Promise.all([describeInput(qrels, "qrels", choice), ...runs.map((r) => describeInput(r, "run", choice))]);
 }
 
-/** Writes the manifest to `file`, as YAML or JSON by its name (args.ts checked it). */
+/** Writes the manifest as YAML or JSON by its name. */
 export async function writeManifest(file: string, m: Manifest): Promise<void> {
   const format = manifestFormat(file);
   if (!format) throw new RankevalError("bad-option", `--manifest ${file}: the name must end .yaml, .yml or .json`);
