@@ -3,7 +3,7 @@ import { counted } from "../errors/counted.js";
 import type { ExplainedRow, Explanation } from "./explain.js";
 import { printValue } from "../app/value-print.js";
 
-/** Columns of text, right-aligned but for those named, two blanks apart; trailing blanks dropped. */
+/** Columns of text, right-aligned but for `left`. */
 function columns(head: readonly string[], rows: readonly (readonly string[])[], left: ReadonlySet<number>): string[] {
   const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (cells: readonly string[]) =>
@@ -14,17 +14,17 @@ function columns(head: readonly string[], rows: readonly (readonly string[])[], 
   return [line(head), ...rows.map(line)];
 }
 
-/** A number as its shortest decimal (scores, labels, gains): as written in the files for the usual ones. */
+/** Shortest decimal, -0 as 0. */
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 
-/** How a document moved against the other run: up or down so many ranks, the same rank, or not ranked there. */
+/** How a document moved against the other run. */
 export function moved(row: Pick<ExplainedRow, "rank" | "otherRank">): string {
   if (row.otherRank === null) return "new";
   const d = row.otherRank - row.rank;
   return d > 0 ? `\u2191${d}` : d < 0 ? `\u2193${-d}` : "=";
 }
 
-/** The drill-down as text: the values side by side, then each run's ranking, then the ideal ranking. */
+/** The drill-down as text (--explain). */
 export function formatExplanation(x: Explanation, conventions: readonly string[] = []): string {
   const out: string[] = [];
   const rule = x.rankings[0];
@@ -33,7 +33,6 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   );
   for (const c of conventions) out.push(`conventions: ${c}`);
   out.push("");
-  // The values, runs side by side, and each run's difference from the first.
   const head = [
     "measure",
     ...x.runs.map((r) => r.name),
@@ -106,7 +105,6 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       }
     });
   });
-  // The ideal ranking of the judgments, as a run: what the measures give the best possible ranking.
   out.push("");
   const shown = x.ideal.rows.length;
   out.push(

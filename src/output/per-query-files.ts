@@ -1,8 +1,7 @@
 /**
- * Per-query tables (per-query.ts) as files by extension (Parquet, Arrow file or stream, CSV with a
- * comment line of metadata, JSON), read back by their bytes. Values are exact: doubles, or the
- * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
- * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
+ * Per-query tables as files (Parquet, Arrow, CSV, JSON), read back by their bytes. Values are exact:
+ * doubles, or the shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are
+ * PLAIN: hyparquet-writer's dictionary keys by SameValueZero, folding -0 into 0. Browser compatible.
  */
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
@@ -12,6 +11,7 @@ import { csvField, csvRecords } from "./csv.js";
 import {
   checkMeta,
   CONVENTIONS_KEY,
+  emptyTable,
   CSV_PREFIX,
   META_KEY,
   type PerQueryMeta,
@@ -20,10 +20,10 @@ import {
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
 
-/** Rows of a per-query Parquet file's row groups: what a streaming merge holds of each shard at once. */
+/** Rows of a Parquet row group: what a streaming merge holds of each shard at once. */
 export const PARQUET_GROUP_ROWS = 1 << 14;
 
-/** The format of a per-query file from its name: .parquet, .arrow / .feather (IPC file), .arrows (IPC stream), .csv, .json; null otherwise. */
+/** The format of a per-query file from its extension (.feather: arrow; .arrows: IPC stream), else null. */
 export function perQueryFormatOf(name: string): PerQueryFormat | null {
   const m = /\.(parquet|arrow|feather|arrows|csv|json)$/i.exec(name);
   if (!m) return null;
@@ -31,17 +31,21 @@ export function perQueryFormatOf(name: string): PerQueryFormat | null {
   return ext === "feather" ? "arrow" : (ext as PerQueryFormat);
 }
 
-/** A number as CSV and JSON write it: the shortest round-trip decimal, -0 kept. */
-function numberText(v: number): string {
-  return Object.is(v, -0) ? "-0" : String(v);
-}
+/** The shortest round-trip decimal, -0 kept. */
+const numberText = (v: number) => (Object.is(v, -0) ? "-0" : String(v));
 
-/** The column names of a table, in order. */
-function names(t: PerQueryTable): string[] {
-  return ["run", "qid", ...t.meta.columns.map((c) => c.name)];
-}
+const names = (meta: PerQueryMeta) => ["run", "qid", ...meta.columns.map((c) => c.name)];
 
-/** A per-query table's bytes in a format. */
+/** Each column's name and array. */
+const targets = (t: PerQueryTable): [string, string[] | Float64Array][] => [
+  ["run", t.run],
+  ["qid", t.qid],
+  ...t.meta.columns.map((c): [string, string[] | Float64Array] => [
+    c.name,
+    c.kind === "number" ? t.numbers[c.name] : t.strings[c.name],
+  ]),
+];
+
 export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): Promise<Uint8Array> {
   const metaJson = JSON.stringify(t.meta);
   const n = t.qid.length;
@@ -69,7 +73,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
         { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") },
       ],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
-      // Small row groups: --merge reads each shard a group at a time (PerQueryCursor), a few shards' groups in memory.
+      // --merge holds a group of each shard at once.
       rowGroupSize: PARQUET_GROUP_ROWS,
     });
     return new Uint8Array(buffer);
@@ -89,7 +93,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
       RecordBatch,
       Struct,
     } = arrow;
-    const fields = names(t).map(
+    const fields = names(t.meta).map(
       (name, i) =>
         new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false),
     );
@@ -100,7 +104,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
         [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")],
       ]),
     );
-    const children = names(t).map((name, i) => {
+    const children = names(t.meta).map((name, i) => {
       if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
       if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];
       const c = t.meta.columns[i - 2];
@@ -115,7 +119,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   }
   const enc = new TextEncoder();
   if (format === "csv") {
-    const lines = [`${CSV_PREFIX}${metaJson}`, names(t).map(csvField).join(",")];
+    const lines = [`${CSV_PREFIX}${metaJson}`, names(t.meta).map(csvField).join(",")];
     const cols = t.meta.columns;
     for (let i = 0; i < n; i++) {
       let line = `${csvField(t.run[i])},${csvField(t.qid[i])}`;
@@ -125,7 +129,6 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     }
     return enc.encode(`${lines.join("\n")}\n`);
   }
-  // JSON: the metadata, then a row object per query.
   const cols = t.meta.columns;
   const rows: string[] = [];
   const json = (v: number) =>
@@ -141,7 +144,7 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   return enc.encode(`{\n  "metadata": ${metaJson},\n  "rows": [\n${rows.join(",\n")}\n  ]\n}\n`);
 }
 
-/** A per-query table read from a file, its format told by its first bytes; `file` names it in messages. */
+/** A per-query table read from a file, its format told by its first bytes. */
 export async function readPerQuery(source: ByteSource, file: string): Promise<PerQueryTable> {
   const magic = magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 8))));
   if (magic === "parquet") return readParquetTable(source, file);
@@ -154,30 +157,18 @@ export async function readPerQuery(source: ByteSource, file: string): Promise<Pe
   );
 }
 
-/** Reads per-query results from bytes in memory. */
 export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQueryTable> {
   return readPerQuery(bytesSource(bytes), file);
 }
 
 /** The columns' names a table's metadata says it has, checked against the file's. */
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
-  for (const name of ["run", "qid", ...meta.columns.map((c) => c.name)]) {
+  for (const name of names(meta)) {
     if (!found.includes(name))
       throw badInput(
         `${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
       );
   }
-}
-
-/** An empty table of a metadata's columns, `n` rows. */
-function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
-  const numbers: Record<string, Float64Array> = {};
-  const strings: Record<string, string[]> = {};
-  for (const c of meta.columns) {
-    if (c.kind === "number") numbers[c.name] = new Float64Array(n);
-    else strings[c.name] = new Array<string>(n);
-  }
-  return { meta, run: new Array<string>(n), qid: new Array<string>(n), numbers, strings };
 }
 
 function parseMeta(json: string | undefined, file: string): PerQueryMeta {
@@ -194,7 +185,7 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   return checkMeta(value, file);
 }
 
-/** A per-query Parquet file's footer, its metadata checked against its columns, and a scan of `columns` (all by default). */
+/** A per-query Parquet file's footer, its metadata checked, and a scan of `columns` (default all). */
 async function parquetTable(source: ByteSource, file: string, columns?: (meta: PerQueryMeta) => string[]) {
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
@@ -212,19 +203,11 @@ async function parquetTable(source: ByteSource, file: string, columns?: (meta: P
 async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
   const { metadata, meta, scan } = await parquetTable(source, file);
   const t = emptyTable(meta, Number(metadata.num_rows));
-  for (const range of scan.ranges) {
-    const put = async (name: string, into: string[] | Float64Array) => {
-      const v = (await scan.readColumn({
-        column: name,
-        rowStart: range.rowStart,
-        rowEnd: range.rowEnd,
-      })) as ArrayLike<unknown>;
-      for (let i = 0; i < v.length; i++) (into as unknown[])[range.rowStart + i] = v[i];
-    };
-    await put("run", t.run);
-    await put("qid", t.qid);
-    for (const c of meta.columns) await put(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
-  }
+  for (const { rowStart, rowEnd } of scan.ranges)
+    for (const [column, into] of targets(t)) {
+      const v = (await scan.readColumn({ column, rowStart, rowEnd })) as ArrayLike<unknown>;
+      for (let i = 0; i < v.length; i++) (into as unknown[])[rowStart + i] = v[i];
+    }
   return t;
 }
 
@@ -243,17 +226,14 @@ async function readArrowTable(source: ByteSource, file: string): Promise<PerQuer
     file,
   );
   const t = emptyTable(meta, table.numRows);
-  const fill = (name: string, into: string[] | Float64Array) => {
+  for (const [name, into] of targets(t)) {
     const v = table.getChild(name)!;
     for (let i = 0; i < table.numRows; i++) (into as unknown[])[i] = v.get(i);
-  };
-  fill("run", t.run);
-  fill("qid", t.qid);
-  for (const c of meta.columns) fill(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
+  }
   return t;
 }
 
-/** A CSV number as written (the shortest round-trip decimal, -0, NaN, Infinity), or NaN with `ok` false. */
+/** A CSV number as written (shortest round-trip decimal, -0, NaN, Infinity), else null. */
 function csvNumber(s: string): number | null {
   if (s === "NaN") return NaN;
   if (s === "Infinity") return Infinity;
@@ -343,16 +323,13 @@ function readJsonTable(text: string, file: string): PerQueryTable {
   return t;
 }
 
-/** A run's rows in a per-query file, a chunk at a time, in the file's order (byte order of qid). */
+/** A chunk of a run's rows in a per-query file (byte order of qid). */
 export interface PerQueryChunk {
   qid: string[];
   numbers: Record<string, ArrayLike<number>>;
 }
 
-/**
- * A per-query Parquet file opened for reading a run at a time, a row group at a time: its metadata, and
- * for each run (by its index in the metadata) its rows as chunks. Null when the file is not Parquet.
- */
+/** A per-query Parquet file's metadata, and each run's rows (by index) a row group at a time; null if not Parquet. */
 export async function openPerQueryParquet(
   source: ByteSource,
   file: string,
@@ -361,7 +338,6 @@ export async function openPerQueryParquet(
   const numbers = (meta: PerQueryMeta) => meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
   const { metadata, meta, scan } = await parquetTable(source, file, (m) => ["qid", ...numbers(m)]);
   const numeric = numbers(meta);
-  // Row groups' bounds, and each run's rows [start, end).
   const groups: number[] = [0];
   for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
   const starts = [0];
@@ -373,9 +349,7 @@ export async function openPerQueryParquet(
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
     const end = starts[run + 1];
     for (let at = starts[run]; at < end; ) {
-      // To the end of the run or of the row group, whichever comes first.
-      const groupEnd = groups.find((g) => g > at)!;
-      const to = Math.min(end, groupEnd);
+      const to = Math.min(end, groups.find((g) => g > at)!);
       const read = async (name: string) =>
         (await scan.readColumn({ column: name, rowStart: at, rowEnd: to })) as ArrayLike<unknown>;
       const qid = Array.from(await read("qid"), String);

@@ -1,7 +1,7 @@
 // What an HTML report holds (JSON), from what both --report and the page's "download report" have;
 // web/report-view.ts draws it. Browser-safe.
 import type { Comparison, TestName } from "../../compare/compare.js";
-import { formatP, markLegend, pairRows, significance } from "../comparison.js";
+import { CORRECTION_NAMES, formatP, markLegend, pairRows, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../app/value-print.js";
 import { sortQids } from "../../c/strings.js";
@@ -139,8 +139,7 @@ export const nameColumn = (header: string): "name" | null =>
 /** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
 export function pairNotes(c: Comparison, test: TestName): string {
   const { correction: k, alpha, tests, iterations, seed } = c.settings;
-  const names = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
-  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : names[k];
+  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : CORRECTION_NAMES[k];
   const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
   return (
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
