@@ -16,6 +16,9 @@ function columns(head: readonly string[], rows: readonly (readonly string[])[], 
 
 /** Shortest decimal, -0 as 0. */
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
+const labelText = (d: ExplainedRow) => (d.label === null ? "-" : num(d.label));
+const runningText = (d: ExplainedRow, m: Explanation["measures"][number]) =>
+  d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print);
 
 /** How a document moved against the other run. */
 export function moved(row: Pick<ExplainedRow, "rank" | "otherRank">): string {
@@ -84,11 +87,11 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
           String(d.rank),
           d.docid,
           num(d.score),
-          d.label === null ? "-" : num(d.label),
+          labelText(d),
           num(d.gain),
           d.tie === null ? "" : `t${d.tie}`,
           ...(other !== null ? [d.otherRank === null ? "-" : String(d.otherRank), moved(d)] : []),
-          ...names.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
+          ...names.map((m) => runningText(d, m)),
         ]);
         out.push(...columns(h, body, new Set([1])));
         if (ranking.rows.some((d) => d.tie !== null))
@@ -117,9 +120,9 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       x.ideal.rows.map((d) => [
         String(d.rank),
         d.docid,
-        d.label === null ? "-" : num(d.label),
+        labelText(d),
         num(d.gain),
-        ...ideal.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
+        ...ideal.map((m) => runningText(d, m)),
       ]),
       new Set([1]),
     ),
