@@ -11,6 +11,7 @@ import { csvField, csvRecords } from "./csv.js";
 import {
   checkMeta,
   CONVENTIONS_KEY,
+  damaged,
   emptyTable,
   CSV_PREFIX,
   META_KEY,
@@ -48,29 +49,19 @@ const targets = (t: PerQueryTable): [string, string[] | Float64Array][] => [
 
 export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): Promise<Uint8Array> {
   const metaJson = JSON.stringify(t.meta);
+  const conventions = t.meta.conventionLines.join("\n");
   const n = t.qid.length;
   if (format === "parquet") {
     const { parquetWriteBuffer } = await import("hyparquet-writer");
-    const columnData = [
-      { name: "run", data: t.run, type: "STRING" as const, nullable: false },
-      { name: "qid", data: t.qid, type: "STRING" as const, nullable: false },
-      ...t.meta.columns.map((c) =>
-        c.kind === "number"
-          ? {
-              name: c.name,
-              data: t.numbers[c.name],
-              type: "DOUBLE" as const,
-              nullable: false,
-              encoding: "PLAIN" as const,
-            }
-          : { name: c.name, data: t.strings[c.name], type: "STRING" as const, nullable: false },
-      ),
-    ];
     const buffer = parquetWriteBuffer({
-      columnData,
+      columnData: targets(t).map(([name, data]) =>
+        data instanceof Float64Array
+          ? { name, data, type: "DOUBLE" as const, nullable: false, encoding: "PLAIN" as const }
+          : { name, data, type: "STRING" as const, nullable: false },
+      ),
       kvMetadata: [
         { key: META_KEY, value: metaJson },
-        { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") },
+        { key: CONVENTIONS_KEY, value: conventions },
       ],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
       // --merge holds a group of each shard at once.
@@ -79,7 +70,6 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
     return new Uint8Array(buffer);
   }
   if (format === "arrow" || format === "arrows") {
-    const arrow = await import("apache-arrow");
     const {
       Field,
       Float64,
@@ -92,26 +82,23 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
       makeData,
       RecordBatch,
       Struct,
-    } = arrow;
-    const fields = names(t.meta).map(
-      (name, i) =>
-        new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false),
+    } = await import("apache-arrow");
+    const columns = targets(t);
+    const fields = columns.map(
+      ([name, a]) => new Field(name, a instanceof Float64Array ? new Float64() : new Utf8(), false),
     );
     const schema = new Schema(
       fields,
       new Map([
         [META_KEY, metaJson],
-        [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")],
+        [CONVENTIONS_KEY, conventions],
       ]),
     );
-    const children = names(t.meta).map((name, i) => {
-      if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
-      if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];
-      const c = t.meta.columns[i - 2];
-      return c.kind === "string"
-        ? vectorFromArray(t.strings[name], new Utf8()).data[0]
-        : makeData({ type: new Float64(), length: n, data: t.numbers[name] });
-    });
+    const children = columns.map(([, a]) =>
+      a instanceof Float64Array
+        ? makeData({ type: new Float64(), length: n, data: a })
+        : vectorFromArray(a, new Utf8()).data[0],
+    );
     const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, children }));
     const table = new Table(schema, [batch]);
     const writer = format === "arrow" ? RecordBatchFileWriter.writeAll(table) : RecordBatchStreamWriter.writeAll(table);
@@ -165,8 +152,9 @@ export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQ
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
   for (const name of names(meta)) {
     if (!found.includes(name))
-      throw badInput(
-        `${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
+      throw damaged(
+        file,
+        `no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
       );
   }
 }
@@ -178,9 +166,7 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw badInput(
-      `${file}: damaged per-query results: its "${META_KEY}" metadata is not JSON (${(e as Error).message})`,
-    );
+    throw damaged(file, `its "${META_KEY}" metadata is not JSON (${(e as Error).message})`);
   }
   return checkMeta(value, file);
 }
@@ -258,7 +244,7 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       }
     }
   } catch (e) {
-    throw badInput(`${file}: damaged per-query results: ${(e as Error).message}`);
+    throw damaged(file, `${(e as Error).message}`);
   }
   checkColumns(meta, header ?? [], file);
   const t = emptyTable(meta, records.length);
@@ -296,26 +282,23 @@ function readJsonTable(text: string, file: string): PerQueryTable {
     );
   }
   const meta = checkMeta(doc?.metadata, file);
-  if (!Array.isArray(doc.rows)) throw badInput(`${file}: damaged per-query results: no "rows" array`);
+  if (!Array.isArray(doc.rows)) throw damaged(file, `no "rows" array`);
   const rows = doc.rows as Record<string, unknown>[];
   const t = emptyTable(meta, rows.length);
   rows.forEach((r, i) => {
-    if (!r || typeof r !== "object")
-      throw badInput(`${file}: damaged per-query results: row ${i + 1} is not an object`);
+    if (!r || typeof r !== "object") throw damaged(file, `row ${i + 1} is not an object`);
     if (typeof r.run !== "string" || typeof r.qid !== "string")
-      throw badInput(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
+      throw damaged(file, `row ${i + 1} has no "run" and "qid" strings`);
     t.run[i] = r.run;
     t.qid[i] = r.qid;
     for (const c of meta.columns) {
       const v = r[c.name];
       if (c.kind === "string") {
-        if (typeof v !== "string")
-          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
+        if (typeof v !== "string") throw damaged(file, `row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
         t.strings[c.name][i] = v;
       } else {
         const x = v === null ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v;
-        if (typeof x !== "number")
-          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
+        if (typeof x !== "number") throw damaged(file, `row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
         t.numbers[c.name][i] = x;
       }
     }
@@ -343,8 +326,9 @@ export async function openPerQueryParquet(
   const starts = [0];
   for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
   if (starts[starts.length - 1] !== groups[groups.length - 1])
-    throw badInput(
-      `${file}: damaged per-query results: ${counted(groups[groups.length - 1], "row")}, its metadata's runs have ${starts[starts.length - 1]}`,
+    throw damaged(
+      file,
+      `${counted(groups[groups.length - 1], "row")}, its metadata's runs have ${starts[starts.length - 1]}`,
     );
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
     const end = starts[run + 1];

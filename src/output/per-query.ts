@@ -173,6 +173,8 @@ export function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
   return { meta, run: new Array<string>(n), qid: new Array<string>(n), numbers, strings };
 }
 
+export const damaged = (file: string, what: string) => badInput(`${file}: damaged per-query results: ${what}`);
+
 /** Checks that a metadata object read from a file is a PerQueryMeta rankeval can merge. */
 export function checkMeta(value: unknown, file: string): PerQueryMeta {
   const m = value as Partial<PerQueryMeta> | null;
@@ -193,8 +195,7 @@ export function checkMeta(value: unknown, file: string): PerQueryMeta {
     "columns",
     "runs",
   ] as const) {
-    if (m[k] === undefined || m[k] === null)
-      throw badInput(`${file}: damaged per-query results: the metadata has no "${k}"`);
+    if (m[k] === undefined || m[k] === null) throw damaged(file, `the metadata has no "${k}"`);
   }
   return m as PerQueryMeta;
 }
@@ -277,8 +278,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
   const meta = shards[0].meta;
   const settings = meta.settings;
   const p = plan(settings.measures, null, settings.conventions);
-  const explicit = options(settings.conventions, p.kind === "trec");
-  const resolved = overPreset(DEFAULT_OPTIONS, explicit);
+  const resolved = resolvedOf(meta, p);
   const order: string[] = [];
   const parts = new Map<string, { file: string; table: PerQueryTable; info: PerQueryRun; rows: number[] }[]>();
   for (const { file, table } of tables) {
@@ -295,16 +295,15 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       }
       const rows = rowsOf.get(info.name) ?? [];
       if (rows.length !== info.queries)
-        throw badInput(
-          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
+        throw damaged(
+          file,
+          `run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
         );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
     for (const name of rowsOf.keys()) {
       if (!table.meta.runs.some((r) => r.name === name))
-        throw badInput(
-          `${file}: damaged per-query results: rows of run ${JSON.stringify(name)}, which its metadata does not list`,
-        );
+        throw damaged(file, `rows of run ${JSON.stringify(name)}, which its metadata does not list`);
     }
   }
   const columns = meta.columns;
@@ -353,11 +352,10 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     }
     const aggregateOf = (key: string) => meta.aggregates[key] ?? "mean";
     const { mean, counted, interval } = summariesOf(values, aggregateOf);
-    let tieRange: Record<string, TieRange> | undefined;
-    if (Object.keys(worst).length) {
-      tieRange = {};
-      for (const key of Object.keys(worst)) tieRange[key] = tieRangeOf(worst[key], best[key], aggregateOf(key));
-    }
+    const ties = Object.keys(worst);
+    const tieRange = ties.length
+      ? Object.fromEntries(ties.map((key) => [key, tieRangeOf(worst[key], best[key], aggregateOf(key))]))
+      : undefined;
     const { queries, summary } = summedCounts(ps, qids.length);
     const result = resultOf(
       [...meta.measures],
@@ -489,9 +487,10 @@ export async function mergeRunSummaries(
     const c = await load(k);
     if (c) push(c);
   }
-  const damaged = (k: number, q: string, prev: string) =>
-    badInput(
-      `${shards[k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === prev ? "there twice" : "out of byte order"}`,
+  const disorder = (k: number, q: string, prev: string) =>
+    damaged(
+      shards[k].file,
+      `run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === prev ? "there twice" : "out of byte order"}`,
     );
   let last: string | null = null;
   let lastWide = false;
@@ -505,7 +504,7 @@ export async function mergeRunSummaries(
         ? badInput(
             `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`,
           )
-        : damaged(c.k, q, last);
+        : disorder(c.k, q, last);
     for (const col of columns) sums[col.name].add(col.name in c.numbers ? Number(c.numbers[col.name][c.at]) : NaN);
     last = q;
     lastWide = c.wide;
@@ -513,12 +512,12 @@ export async function mergeRunSummaries(
     n++;
     c.at++;
     if (c.at < c.qid.length) {
-      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0) throw damaged(c.k, c.qid[c.at], q);
+      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0) throw disorder(c.k, c.qid[c.at], q);
       siftDown();
     } else {
       const next = await load(c.k);
       if (next) {
-        if (order(next.qid[0], next.wide, q, lastWide) <= 0) throw damaged(c.k, next.qid[0], q);
+        if (order(next.qid[0], next.wide, q, lastWide) <= 0) throw disorder(c.k, next.qid[0], q);
         heap[0] = next;
       } else {
         heap[0] = heap[heap.length - 1];
@@ -565,7 +564,6 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary, lev
       t.mean[c.tie] = s.value;
     }
   }
-  const explicit = options(meta.settings.conventions, p.kind === "trec");
   return {
     measures: [...meta.measures],
     qids: [],
@@ -574,13 +572,16 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary, lev
     counted,
     interval,
     queries: m.queries,
-    options: overPreset(DEFAULT_OPTIONS, explicit),
+    options: resolvedOf(meta, p),
     conventions: meta.conventions,
     measureConventions: { ...meta.measureConventions },
     warnings: [...p.warnings],
     ...(Object.keys(tieRange).length ? { tieRange } : {}),
   };
 }
+
+const resolvedOf = (meta: PerQueryMeta, p: Plan) =>
+  overPreset(DEFAULT_OPTIONS, options(meta.settings.conventions, p.kind === "trec"));
 
 /** trec_eval's summary lines of merged summaries by line name; null where two lines share a name. */
 export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary): Record<string, number> | null {
