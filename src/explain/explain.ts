@@ -22,7 +22,6 @@ export function cutoffOf(p: Plan, name: string): number {
   return key === undefined ? 0 : (rowCutoffs(p).get(key) ?? 0);
 }
 
-/** A measure of the drill-down. */
 export interface ExplainedMeasure {
   readonly name: string;
   readonly key: string;
@@ -33,7 +32,6 @@ export interface ExplainedMeasure {
   readonly cutoff: number;
 }
 
-/** How a ranking is ordered and cut. */
 export interface RankingRule {
   readonly ties: Ties;
   /** In words (TIE_WORDS). */

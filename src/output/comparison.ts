@@ -53,7 +53,6 @@ export function formatComparison(
   }
 }
 
-/** `c` checked to be compare()'s, as far as the reports read it. */
 function checkComparison(c: unknown): asserts c is Comparison {
   const x = c as Partial<Comparison> | null;
   if (
@@ -120,10 +119,8 @@ export function comparisonJson(c: Comparison) {
   };
 }
 
-/** The columns of a pair every comparison table shows, after measure and runs. */
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
-/** A pair's PAIR_HEADER cells. */
 export const pairCells = (x: PairComparison): string[] => [
   String(x.n),
   fixed(x.baselineMean),
@@ -142,7 +139,6 @@ export function formatP(p: number): string {
   return Number.isNaN(p) || p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
-/** A test's cell: the adjusted p, * where significant. */
 export function testCell(x: PairComparison, t: TestName): string {
   const r = x.tests[t]!;
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
@@ -197,7 +193,6 @@ function marksOf(c: Comparison, markTest: TestName, letters: boolean) {
     (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
 }
 
-/** A Markdown table; `align` each column's separator ("---", "---:"). */
 function markdownTable(header: readonly string[], align: readonly string[], rows: readonly (readonly string[])[]) {
   const cell = (s: string) => s.replace(/\|/g, "\\|");
   return [
@@ -207,7 +202,6 @@ function markdownTable(header: readonly string[], align: readonly string[], rows
   ];
 }
 
-/** The runs side by side: each run's mean and marks, aligned; a legend. */
 function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
   const every = c.baseline === null;
   const marks = marksOf(c, markTest, every);
@@ -348,7 +342,7 @@ function letter(i: number): string {
   return s;
 }
 
-/** A booktabs table: runs down, measures across, each mean with the letters of the runs it is significantly above. */
+/** A booktabs table: runs down, measures across. */
 function latex(c: Comparison, markTest: TestName): string {
   const marks = marksOf(c, markTest, true);
   const cell = (run: string, measure: string) => {
@@ -373,7 +367,6 @@ function latex(c: Comparison, markTest: TestName): string {
   return lines.join("\n") + "\n";
 }
 
-/** Shortest round-trip; empty where no value. */
 const csvNumber = (x: number) => (Number.isFinite(x) ? String(x) : "");
 
 const CSV_COLUMNS: readonly (readonly [string, (x: PairComparison) => string])[] = [

@@ -37,7 +37,6 @@ const numberText = (v: number) => (Object.is(v, -0) ? "-0" : String(v));
 
 const names = (meta: PerQueryMeta) => ["run", "qid", ...meta.columns.map((c) => c.name)];
 
-/** Each column's name and array. */
 const targets = (t: PerQueryTable): [string, string[] | Float64Array][] => [
   ["run", t.run],
   ["qid", t.qid],
@@ -51,10 +50,11 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   const metaJson = JSON.stringify(t.meta);
   const conventions = t.meta.conventionLines.join("\n");
   const n = t.qid.length;
+  const columns = targets(t);
   if (format === "parquet") {
     const { parquetWriteBuffer } = await import("hyparquet-writer");
     const buffer = parquetWriteBuffer({
-      columnData: targets(t).map(([name, data]) =>
+      columnData: columns.map(([name, data]) =>
         data instanceof Float64Array
           ? { name, data, type: "DOUBLE" as const, nullable: false, encoding: "PLAIN" as const }
           : { name, data, type: "STRING" as const, nullable: false },
@@ -83,7 +83,6 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
       RecordBatch,
       Struct,
     } = await import("apache-arrow");
-    const columns = targets(t);
     const fields = columns.map(
       ([name, a]) => new Field(name, a instanceof Float64Array ? new Float64() : new Utf8(), false),
     );
@@ -107,25 +106,17 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   const enc = new TextEncoder();
   if (format === "csv") {
     const lines = [`${CSV_PREFIX}${metaJson}`, names(t.meta).map(csvField).join(",")];
-    const cols = t.meta.columns;
-    for (let i = 0; i < n; i++) {
-      let line = `${csvField(t.run[i])},${csvField(t.qid[i])}`;
-      for (const c of cols)
-        line += `,${c.kind === "number" ? numberText(t.numbers[c.name][i]) : csvField(t.strings[c.name][i])}`;
-      lines.push(line);
-    }
+    for (let i = 0; i < n; i++)
+      lines.push(columns.map(([, a]) => (a instanceof Float64Array ? numberText(a[i]) : csvField(a[i]))).join(","));
     return enc.encode(`${lines.join("\n")}\n`);
   }
-  const cols = t.meta.columns;
   const rows: string[] = [];
   const json = (v: number) =>
     Number.isNaN(v) ? "null" : Number.isFinite(v) ? numberText(v) : JSON.stringify(String(v));
   for (let i = 0; i < n; i++) {
-    const fields = [`"run": ${JSON.stringify(t.run[i])}`, `"qid": ${JSON.stringify(t.qid[i])}`];
-    for (const c of cols)
-      fields.push(
-        `${JSON.stringify(c.name)}: ${c.kind === "number" ? json(t.numbers[c.name][i]) : JSON.stringify(t.strings[c.name][i])}`,
-      );
+    const fields = columns.map(
+      ([name, a]) => `${JSON.stringify(name)}: ${a instanceof Float64Array ? json(a[i]) : JSON.stringify(a[i])}`,
+    );
     rows.push(`    {${fields.join(", ")}}`);
   }
   return enc.encode(`{\n  "metadata": ${metaJson},\n  "rows": [\n${rows.join(",\n")}\n  ]\n}\n`);
@@ -148,7 +139,7 @@ export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQ
   return readPerQuery(bytesSource(bytes), file);
 }
 
-/** The columns' names a table's metadata says it has, checked against the file's. */
+/** The metadata's columns checked against the file's. */
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
   for (const name of names(meta)) {
     if (!found.includes(name))

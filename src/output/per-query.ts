@@ -22,7 +22,6 @@ export const CONVENTIONS_KEY = "rankeval.conventions";
 
 export const CSV_PREFIX = "# rankeval per-query results ";
 
-/** What every shard of one evaluation must share. */
 export interface PerQuerySettings {
   /** -m ([]: trec_eval's default). */
   measures: string[];
@@ -40,7 +39,6 @@ export interface PerQueryColumn {
   tie?: "worst" | "best";
 }
 
-/** A run's facts that are not per-query values. */
 export interface PerQueryRun {
   name: string;
   runTag: string;
@@ -71,7 +69,6 @@ export interface PerQueryMeta {
   runs: PerQueryRun[];
 }
 
-/** A per-query table: columns `run`, `qid`, then meta.columns. */
 export interface PerQueryTable {
   meta: PerQueryMeta;
   run: string[];
@@ -162,7 +159,6 @@ export function perQueryTable(
   return t;
 }
 
-/** An empty table of a metadata's columns, `n` rows. */
 export function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
   const numbers: Record<string, Float64Array> = {};
   const strings: Record<string, string[]> = {};
@@ -258,7 +254,6 @@ export interface NamedTable {
   table: PerQueryTable;
 }
 
-/** What merging gives: the plan made again from the shards' settings, and each run's result. */
 export interface Merged {
   p: Plan;
   settings: PerQuerySettings;
@@ -396,7 +391,7 @@ function oneTag(name: string, parts: readonly RunPart[]): string {
   return tag;
 }
 
-/** A run's counts and -c's num_rel, summed over its shards. */
+/** A run's counts and -c's num_rel, summed. */
 function summedCounts(parts: readonly RunPart[], evaluated: number) {
   const sum = (f: (r: PerQueryRun) => number) => parts.reduce((s, x) => s + f(x.info), 0);
   let summary: Record<string, number> | undefined;
@@ -413,13 +408,11 @@ function summedCounts(parts: readonly RunPart[], evaluated: number) {
   return { queries: { evaluated, skipped }, summary };
 }
 
-/** A shard's cursor over one run's rows. */
 export interface ShardRows {
   file: string;
   chunks: AsyncIterator<{ qid: string[]; numbers: Record<string, ArrayLike<number>> }>;
 }
 
-/** A run merged to its summaries only. */
 export interface MergedSummary {
   name: string;
   runTag: string;

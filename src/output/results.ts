@@ -75,14 +75,8 @@ export function report(
       ...(noSummary ? {} : { interval: describeInterval(interval) }),
       measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
       runs: runs.map(({ name, runTag, result }) => {
-        const t = result.tieRange;
-        // null for trec_eval's own algorithm's lines.
-        const range = (m: string, i?: number) => {
-          const x = t?.[m];
-          if (!x) return null;
-          return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
-        };
-        const ranges = t && {
+        const range = (m: string, i?: number) => tieAt(result, m, i);
+        const ranges = result.tieRange && {
           tieRange: {
             ...(noSummary ? {} : { mean: byRow((m) => range(m)) }),
             ...(perQuery ? { perQuery: byQuery(result, range) } : {}),
@@ -108,11 +102,9 @@ export function report(
     const out = [header];
     for (const { name, result } of runs) {
       const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
-      const t = result.tieRange;
       const line = (qid: string, r: { name: string; measure: string }, value: number, i?: number) => {
-        const x = t?.[r.measure];
-        const [worst, best] = !x ? [] : i === undefined ? [x.mean.worst, x.mean.best] : [x.worst[i], x.best[i]];
-        const range = !ranged ? "" : `${worst ?? ""},${best ?? ""},`;
+        const w = tieAt(result, r.measure, i);
+        const range = !ranged ? "" : `${w?.worst ?? ""},${w?.best ?? ""},`;
         const ci = i === undefined ? result.interval[r.measure] : undefined;
         const bounds = !interval ? "" : ci ? `${ci[0]},${ci[1]},` : ",,";
         out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${bounds}${range}${tail.get(r.name)}`);
@@ -127,6 +119,13 @@ export function report(
   const columns = runs.map((r) => ({ name: r.name, result: r.result }));
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
   return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
+}
+
+/** A value's [worst, best] (--tie-range), or the mean's; null for trec_eval's own algorithm's lines. */
+function tieAt(result: Result<string>, m: string, i?: number) {
+  const x = result.tieRange?.[m];
+  if (!x) return null;
+  return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
 }
 
 /** trec_eval's summary lines as cells by name: the text and its number (null if none). */

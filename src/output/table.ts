@@ -64,20 +64,15 @@ export function formatTable(
       "bad-input",
       "formatTable: no results to show (give a Result, or [{ name, result }, ...] with at least one)",
     );
-  for (const c of columns) {
-    if (
-      c === null ||
-      typeof c !== "object" ||
-      typeof c.name !== "string" ||
-      !c.result ||
-      typeof c.result.mean !== "object"
-    ) {
-      throw new RankevalError(
-        "bad-input",
-        "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)",
-      );
-    }
-  }
+  if (
+    columns.some(
+      (c) => c === null || typeof c !== "object" || typeof c.name !== "string" || typeof c.result?.mean !== "object",
+    )
+  )
+    throw new RankevalError(
+      "bad-input",
+      "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)",
+    );
   const summary = opts.summary ?? true;
   const perQuery = opts.perQuery ?? false;
   const rows = opts.rows ?? unionOf(columns.map((c) => c.result.measures)).map((m) => ({ label: m, measure: m }));

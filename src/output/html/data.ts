@@ -98,7 +98,7 @@ export interface ReportData {
 const DECIMALS = /^-?\d+\.\d{4}$/;
 const INTEGER = /^-?\d+$/;
 
-/** A value as stored: its printed text, as a number where exact. */
+/** Its printed text, as a number where exact. */
 export function storeValue(v: number, print: ValuePrint): number | string {
   const text = printValue(v, print);
   if (print === "long")
