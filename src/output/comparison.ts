@@ -6,6 +6,7 @@ import type { Comparison, PairComparison, TestName } from "../compare/compare.js
 import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
+import { alignedLines } from "./table.js";
 import { systemCorrelation } from "../compare/correlation.js";
 import { fixed, signed } from "../trec/format.js";
 
@@ -230,14 +231,8 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
   const cells = values.map((row) =>
     row.map((v, r) => (markWidth[r] ? `${v.value} ${v.mark.padEnd(markWidth[r])}` : v.value)),
   );
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...c.measures.map((m, k) => (i === 0 ? m : cells[k][i - 1]).length)),
-  );
-  const line = (first: string, rest: string[]) =>
-    [first.padEnd(widths[0]), ...rest.map((s, i) => s.padStart(widths[i + 1]))].join("  ").trimEnd();
-  return [line(header[0], header.slice(1)), ...c.measures.map((m, k) => line(m, cells[k])), "", ...legend, "", ""].join(
-    "\n",
-  );
+  const rows = c.measures.map((m, k) => [m, ...cells[k]]);
+  return [...alignedLines([header, ...rows], 1), "", ...legend, "", ""].join("\n");
 }
 
 function pairedLine(c: Comparison): string {
@@ -276,17 +271,6 @@ function notes(c: Comparison): string[] {
   }
   lines.push(`conventions: ${c.conventions}`);
   return lines;
-}
-
-/** Rows of cells as aligned text: the first `labels` columns left-aligned, the rest right. */
-export function alignedLines(rows: readonly (readonly string[])[], labels: number): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((cells) =>
-    cells
-      .map((s, i) => (i < labels ? s.padEnd(widths[i]) : s.padStart(widths[i])))
-      .join("  ")
-      .trimEnd(),
-  );
 }
 
 /** The comparison table's header and rows, a pair a row; `testHeader` a test's column name. */

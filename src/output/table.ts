@@ -167,14 +167,6 @@ export function formatTable(
     if (!single)
       body.push([...(perQuery ? ["all"] : []), "queries", ...columns.map((c) => String(columnCount.get(c)))]);
   }
-  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
-  const labels = perQuery ? 2 : 1;
-  const line = (cells: string[]) =>
-    cells
-      .map((s, c) => (c < labels ? s.padEnd(widths[c]) : s.padStart(widths[c])))
-      .join("  ")
-      .trimEnd();
-
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
   if (interval && summary)
@@ -187,7 +179,18 @@ export function formatTable(
     everywhere >= 0 ? merged.lines[everywhere] : described.length === 0 ? columns[0].result.conventions : null;
   const conventions =
     one !== null ? [`conventions: ${one}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
-  return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
+  return [...alignedLines([header, ...body], perQuery ? 2 : 1), "", ...footer, ...conventions].join("\n");
+}
+
+/** Rows of cells as aligned text: the first `labels` columns left-aligned, the rest right. */
+export function alignedLines(rows: readonly (readonly string[])[], labels: number): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((cells) =>
+    cells
+      .map((s, i) => (i < labels ? s.padEnd(widths[i]) : s.padStart(widths[i])))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 function queriesNote(r: Result<unknown>): string {
