@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../measures/op
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
 import { trecLines } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "../app/plan.js";
-import { printValue, valueRows, type ValuePrint, type ValueRow } from "../app/value-print.js";
+import { printValue, valueRows, type ValuePrint } from "../app/value-print.js";
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
 
@@ -154,19 +154,10 @@ const describeGain = (g: ResolvedOptions["gain"]) =>
 const docsOf = (rows: RunRows, labels: ReadonlyMap<string, number>): RankedDoc[] =>
   rows.docids.map((docid, index) => ({ docid, score: rows.scores[index], label: labels.get(docid), index }));
 
-/** The run's rows ranked as measures under `o` rank them (the reference's ranking). */
-function ranked(
-  rows: RunRows,
-  labels: ReadonlyMap<string, number>,
-  o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">,
-): RankedDoc[] {
+/** Documents ranked as measures under `o` rank them (the reference's ranking). */
+function ranked(docs: RankedDoc[], o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">): RankedDoc[] {
   // "average" is every order of a tie: shown in the run's order.
-  return rank(
-    docsOf(rows, labels) as Doc[],
-    o.depth,
-    o.ties === "average" ? "input" : o.ties,
-    o.judgedOnly,
-  ) as unknown as RankedDoc[];
+  return rank(docs as Doc[], o.depth, o.ties === "average" ? "input" : o.ties, o.judgedOnly) as unknown as RankedDoc[];
 }
 
 const nullable = (v: number) => (Number.isNaN(v) ? null : v);
@@ -176,14 +167,14 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   const { p } = e;
   const all = valueRows(p);
   const wanted = o.keys ? all.filter((r) => o.keys!.includes(r.key)) : all;
-  const rows: ValueRow[] = wanted.length ? wanted : all;
+  const rows = wanted.length ? wanted : all;
   const options = rowOptions(p, e);
   const cutoffs = rowCutoffs(p);
   const topK = readAtCutoff(p);
   // One ranking per (tie order, depth, -J).
   const rules: RankingRule[] = [];
   const ruleOf = new Map<string, number>();
-  const measures: ExplainedMeasure[] = rows.map((r) => {
+  const measures = rows.map((r) => {
     const opts = options.get(r.key) ?? DEFAULT_OPTIONS;
     const id = `${opts.ties}\0${opts.depth}\0${opts.judgedOnly}`;
     let ranking = ruleOf.get(id);
@@ -215,11 +206,13 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
       }),
     );
 
-  const rankings = q.runs.map((run) => rules.map((_, i) => (run.rows ? ranked(run.rows, labels, ruleOptions[i]) : [])));
+  const rankings = q.runs.map((run) =>
+    rules.map((_, i) => (run.rows ? ranked(docsOf(run.rows, labels), ruleOptions[i]) : [])),
+  );
   const rankOf = rankings.map((rs) => new Map(rs[0].map((d, i) => [d.docid, i + 1])));
   const other = q.runs.map((_, i) => (q.runs.length < 2 ? null : i === 0 ? 1 : 0));
 
-  const runs: ExplainedRun[] = q.runs.map((run, r) => {
+  const runs = q.runs.map((run, r) => {
     const values = queryValues(e, q.judged, run.rows && docsOf(run.rows, labels));
     const rowsOf = (ranking: readonly RankedDoc[], rule: number) => {
       const o2 = ruleOptions[rule];
@@ -231,12 +224,13 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
           if (v) for (let i = k - 1; i < v.length; i++) if (Number.isNaN(v[i])) v[i] = values[key];
         }
       }
-      const shown = ranking.slice(0, depth);
       const ties = tieGroups(ranking);
       const otherRanks = other[r] === null ? null : rankOf[other[r]!];
-      return shown.map((d, i) =>
-        rowOf(d, i, o2, ties[i], otherRanks ? (otherRanks.get(d.docid) ?? null) : null, pick(running, i)),
-      );
+      return ranking
+        .slice(0, depth)
+        .map((d, i) =>
+          rowOf(d, i, o2, ties[i], otherRanks ? (otherRanks.get(d.docid) ?? null) : null, pick(running, i)),
+        );
     };
     const retrieved = new Set(run.rows?.docids ?? []);
     const missing = q.judged.docids
@@ -252,7 +246,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
         length: rankings[r][i].length,
         rows: i === 0 ? firstRows : rowsOf(rankings[r][i], i),
       })),
-      values: values ? pick(values) : Object.fromEntries(keys.map((k) => [k, null])),
+      values: pick(values ?? {}),
       printed: Object.fromEntries(
         measures.map((m) => [m.key, values ? printValue(values[m.key] ?? NaN, m.print) : ""]),
       ),
@@ -270,7 +264,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     .map((docid, index) => ({ docid, label: q.judged.labels[index], index }))
     .sort((a, b) => b.label - a.label || a.index - b.index)
     .map((d, i, all) => ({ docid: d.docid, score: all.length - i, label: d.label, index: d.index }));
-  const idealRanking = rank(idealDocs as Doc[], first.depth, "input", first.judgedOnly) as unknown as RankedDoc[];
+  const idealRanking = ranked(idealDocs, { ...first, ties: "input" });
   const idealValues = queryValues(e, q.judged, idealDocs)!;
   const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input", idealValues);
   const ideal = {
