@@ -55,8 +55,8 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   out.push(...columns(head, rows, new Set([0])));
   x.rankings.forEach((rk, k) => {
     const names = x.measures.filter((m) => m.ranking === k);
-    out.push("");
     out.push(
+      "",
       `ranked: ${rk.tieOrder}${rk.depth !== null ? `; top ${rk.depth} kept (-M)` : ""}${rk.judgedOnly ? "; judged documents only (-J)" : ""}; gain ${rk.gain}`,
     );
     if (x.rankings.length > 1) out.push(`running values of ${names.map((m) => m.name).join(", ")}`);
@@ -108,9 +108,9 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       }
     });
   });
-  out.push("");
   const shown = x.ideal.rows.length;
   out.push(
+    "",
     `ideal ranking (the judged documents, higher labels first): ranks 1-${shown}${shown < x.ideal.length ? ` of ${x.ideal.length}` : ""}`,
   );
   const ideal = x.measures.filter((m) => m.ranking === 0);

@@ -81,14 +81,10 @@ const tieColumn = (key: string, side: "worst" | "best") => `${key} ${side}`;
 
 /** The keys of a run's values in report order: the plan's rows, then the rest. */
 function valueKeys(p: Plan, result: Result<string>): string[] {
-  const keys: string[] = [];
-  for (const r of p.rows) if (!keys.includes(r.measure) && result.values[r.measure]) keys.push(r.measure);
-  for (const l of trecLines(p.trec)) {
-    const k = lineKey(l);
-    if (k !== null && !keys.includes(k) && result.values[k]) keys.push(k);
-  }
-  for (const k of Object.keys(result.values)) if (!keys.includes(k)) keys.push(k);
-  return keys;
+  const first = [...p.rows.map((r) => r.measure), ...trecLines(p.trec).map(lineKey)].filter(
+    (k) => k !== null && result.values[k],
+  ) as string[];
+  return [...new Set([...first, ...Object.keys(result.values)])];
 }
 
 /** The per-query table of runs evaluated under one plan: a row per run and query (byte order of qid). */
