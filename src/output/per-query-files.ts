@@ -239,24 +239,15 @@ function readCsvTable(text: string, file: string): PerQueryTable {
   }
   checkColumns(meta, header ?? [], file);
   const t = emptyTable(meta, records.length);
-  const at = (name: string) => header!.indexOf(name);
-  const ri = at("run");
-  const qi = at("qid");
-  records.forEach((f, i) => {
-    t.run[i] = f[ri];
-    t.qid[i] = f[qi];
-  });
-  for (const c of meta.columns) {
-    const k = at(c.name);
+  for (const [name, into] of targets(t)) {
+    const k = header!.indexOf(name);
     records.forEach((f, i) => {
-      if (c.kind === "string") t.strings[c.name][i] = f[k];
+      if (!(into instanceof Float64Array)) into[i] = f[k];
       else {
         const v = csvNumber(f[k]);
         if (v === null)
-          throw badInput(
-            `${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`,
-          );
-        t.numbers[c.name][i] = v;
+          throw badInput(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(name)} is not a number`);
+        into[i] = v;
       }
     });
   }

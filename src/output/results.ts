@@ -116,9 +116,8 @@ export function report(
     }
     return `${out.join("\n")}\n`;
   }
-  const columns = runs.map((r) => ({ name: r.name, result: r.result }));
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
-  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
+  return `${formatTable(runs, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
 }
 
 /** A value's [worst, best] (--tie-range), or the mean's; null for trec_eval's own algorithm's lines. */
