@@ -1,7 +1,6 @@
-// The queries that lost and gained most from a baseline to a run on one measure, and those a report explains.
+// The queries that lost and gained most from a baseline to a run, and those a report explains.
 import { compareBytes } from "../c/strings.js";
 
-/** One run's values of one measure: qids and values aligned. */
 export interface QueryValues {
   readonly qids: readonly string[];
   readonly values: ArrayLike<number>;
@@ -11,14 +10,10 @@ export interface Change {
   readonly qid: string;
   readonly baseline: number;
   readonly run: number;
-  /** run - baseline. */
   readonly difference: number;
 }
 
-/**
- * The `limit` queries that lost most and the `limit` that gained most (run - baseline, NaN left out),
- * largest first, equal differences in byte order of qid; unmoved queries in neither.
- */
+/** The `limit` queries that lost and that gained most (NaN left out), largest first, ties in byte order of qid. */
 export function changes(baseline: QueryValues, run: QueryValues, limit = 10): { lost: Change[]; gained: Change[] } {
   const all = paired(baseline, run);
   const byQid = (a: Change, b: Change) => compareBytes(a.qid, b.qid);
@@ -48,10 +43,7 @@ function paired(baseline: QueryValues, run: QueryValues): Change[] {
   return out;
 }
 
-/**
- * The `n` queries that changed most against the baseline, taken in turn from each other run's losses
- * and gains, largest first. With one run: its `n` lowest values, equal values in byte order of qid.
- */
+/** The `n` queries that changed most, in turn from each run's losses and gains; with one run, its `n` lowest. */
 export function changedMost(runs: readonly QueryValues[], baseline: number, n: number): string[] {
   if (n <= 0 || runs.length === 0) return [];
   if (runs.length === 1) {

@@ -1,12 +1,11 @@
-// A drill-down of one query: each run's ranking with the measures' running values, ties, unjudged and
-// moved documents, the judged documents never retrieved, and the ideal ranking. Plain data (JSON),
-// shared by the command line's --explain, the HTML report and the page.
+// A drill-down of one query as plain data (JSON): each run's ranking with running values, ties, unjudged
+// and moved documents, relevant documents never retrieved, and the ideal ranking. --explain, report, page.
 import { measureOptions } from "../measures/measure.js";
 import { DEFAULT_OPTIONS, type ResolvedOptions, type Ties } from "../measures/options.js";
 import { gain as gainOf, isRelevant, rank, type Doc } from "../reference/ranking.js";
 import { trecLines } from "../trec/measures.js";
 import { lineKey, trecOptions, type Plan } from "../app/plan.js";
-import { printValue, valueRows, type ValuePrint, type ValueRow } from "../app/value-print.js";
+import { printValue, valueRows, type ValuePrint } from "../app/value-print.js";
 import type { QueryRows, RunRows } from "./query.js";
 import { queryValues, runningValues, type Evaluation, type RankedDoc } from "./running.js";
 
@@ -23,72 +22,66 @@ export function cutoffOf(p: Plan, name: string): number {
   return key === undefined ? 0 : (rowCutoffs(p).get(key) ?? 0);
 }
 
-/** A measure of the drill-down: printed name, key of its values, printing, conventions and cutoff. */
 export interface ExplainedMeasure {
   readonly name: string;
   readonly key: string;
   readonly print: ValuePrint;
-  /** The ranking (of `Explanation.rankings`) its running values go down. */
+  /** Index into `Explanation.rankings`. */
   readonly ranking: number;
-  /** Its cutoff (0: the whole ranking): at ranks from here on its running value is its value. */
+  /** 0: none. */
   readonly cutoff: number;
 }
 
-/** How a ranking is ordered and cut: the conventions of the measures that go down it. */
 export interface RankingRule {
   readonly ties: Ties;
-  /** In words, for a reader: "equal scores by document id, descending (trec_eval's order)". */
+  /** In words (TIE_WORDS). */
   readonly tieOrder: string;
-  /** -M: ranks kept (null: all). */
+  /** -M (null: all). */
   readonly depth: number | null;
-  /** -J: only judged documents ranked. */
+  /** -J */
   readonly judgedOnly: boolean;
-  /** The label from which a document is relevant, and the gain of labels, as the measures' first reads them. */
+  /** As the first of its measures reads them. */
   readonly relevanceThreshold: number;
   readonly gain: string;
 }
 
-/** One rank of a run's ranking. */
 export interface ExplainedRow {
   readonly rank: number;
   readonly docid: string;
   readonly score: number;
-  /** null: the document has no judgment (unjudged). */
+  /** null: unjudged. */
   readonly label: number | null;
   readonly gain: number;
   readonly relevant: boolean;
-  /** The run of equal scores it is in (1, 2, ... down the ranking); null when its score is its own. */
+  /** Its tie's number (1, 2, ...), null if none. */
   readonly tie: number | null;
-  /** Its rank in the other run (Explanation.other), null when the other run does not rank it. */
+  /** Its rank in Explanation.other's run, null if absent there. */
   readonly otherRank: number | null;
-  /** The running values at this rank, by measure key (null: NaN). */
+  /** By measure key (null: NaN). */
   readonly running: Readonly<Record<string, number | null>>;
 }
 
-/** One run's part. */
 export interface ExplainedRun {
   readonly name: string;
-  /** Whether the run has lines for the query. */
   readonly inRun: boolean;
-  /** Its lines for the query. */
   readonly retrieved: number;
-  /** Each ranking's rows (as `Explanation.rankings`), shown to `Explanation.depth`. */
+  /** By `Explanation.rankings`, to `Explanation.depth`. */
   readonly rankings: readonly {
-    /** The ranking's length as the measures read it (after -M and -J). */
+    /** After -M and -J. */
     readonly length: number;
     readonly rows: readonly ExplainedRow[];
   }[];
-  /** The per-query values, by key (null: NaN, or the query is not in the run and counts for nothing). */
+  /** By key (null: NaN, or not in the run). */
   readonly values: Readonly<Record<string, number | null>>;
-  /** The same, as the CLI prints them (`-q`); "" where the run has no value. */
+  /** As -q prints them; "" where none. */
   readonly printed: Readonly<Record<string, string>>;
-  /** Relevant documents the run does not retrieve (best first, at most `listed`), and the count of all unretrieved. */
+  /** Relevant documents not retrieved (best first, at most `listed`), and counts. */
   readonly unretrieved: {
     readonly relevant: readonly { readonly docid: string; readonly label: number }[];
     readonly relevantCount: number;
     readonly count: number;
   };
-  /** Ranked documents without a judgment in the ranks shown (of the first ranking). */
+  /** Unjudged documents shown in the first ranking. */
   readonly unjudgedShown: number;
 }
 
@@ -96,13 +89,12 @@ export interface Explanation {
   readonly qid: string;
   readonly measures: readonly ExplainedMeasure[];
   readonly rankings: readonly RankingRule[];
-  /** Ranks shown at most. */
   readonly depth: number;
   readonly judged: { readonly count: number; readonly relevant: number };
   readonly runs: readonly ExplainedRun[];
-  /** Moved against: for each run, the index of the run its `otherRank`s are from (null: none). */
+  /** Each run's `otherRank`s' run (null: none). */
   readonly other: readonly (number | null)[];
-  /** The ideal ranking (the judged documents, best labels first), as a run, shown to `depth`. */
+  /** The judged documents, best labels first, as a run. */
   readonly ideal: {
     readonly length: number;
     readonly rows: readonly ExplainedRow[];
@@ -110,13 +102,12 @@ export interface Explanation {
   };
 }
 
-/** What to show. */
 export interface ExplainOptions {
-  /** Ranks shown (default: the largest cutoff of the measures shown, at least MIN_DEPTH). */
+  /** @default defaultDepth */
   readonly depth?: number;
-  /** Keys of the measures shown (default: every row of the plan that is a number per query). */
+  /** Measures shown. @default every per-query number row of the plan */
   readonly keys?: readonly string[];
-  /** Relevant documents listed among those never retrieved, at most. @default 50 */
+  /** Unretrieved relevant documents listed, at most. @default 50 */
   readonly listed?: number;
 }
 
@@ -129,7 +120,7 @@ const TIE_WORDS: Record<Ties, string> = {
   worst: "equal scores: lower labels first (the worst order)",
 };
 
-/** The options each value row is computed under: its measure's, trec_eval's for its own algorithm's lines. */
+/** Each value row's options: its measure's, trec_eval's for its own algorithm's lines. */
 function rowOptions(p: Plan, e: Evaluation): Map<string, ResolvedOptions> {
   const out = new Map<string, ResolvedOptions>();
   for (const m of p.measures) out.set(m.name, measureOptions(m, e.explicit));
@@ -139,7 +130,7 @@ function rowOptions(p: Plan, e: Evaluation): Map<string, ResolvedOptions> {
   return out;
 }
 
-/** The cutoff of each value row (0: none), from the plan's measures and trec_eval's lines. */
+/** Each value row's cutoff (0: none). */
 function rowCutoffs(p: Plan): Map<string, number> {
   const out = new Map<string, number>();
   for (const m of p.measures) out.set(m.name, m.k);
@@ -150,7 +141,7 @@ function rowCutoffs(p: Plan): Map<string, number> {
   return out;
 }
 
-/** The kernel measures read at their cutoff only, by key: their cutoff. */
+/** The cutoffs of kernel measures read at their cutoff only. */
 function readAtCutoff(p: Plan): Map<string, number> {
   const out = new Map<string, number>();
   for (const m of p.measures) if (m.k > 0 && m.family.topK) out.set(m.name, m.k);
@@ -160,37 +151,30 @@ function readAtCutoff(p: Plan): Map<string, number> {
 const describeGain = (g: ResolvedOptions["gain"]) =>
   typeof g === "string" ? g : `table ${[...g].map(([l, v]) => `${l}=${v}`).join(",")}`;
 
-/** The run's rows ranked as measures under `o` rank them (the reference's ranking: the README's definitions). */
-function ranked(
-  rows: RunRows,
-  labels: ReadonlyMap<string, number>,
-  o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">,
-): RankedDoc[] {
-  const docs = rows.docids.map((docid, index) => ({
-    docid,
-    score: rows.scores[index],
-    label: labels.get(docid),
-    index,
-  }));
+const docsOf = (rows: RunRows, labels: ReadonlyMap<string, number>): RankedDoc[] =>
+  rows.docids.map((docid, index) => ({ docid, score: rows.scores[index], label: labels.get(docid), index }));
+
+/** Documents ranked as measures under `o` rank them (the reference's ranking). */
+function ranked(docs: RankedDoc[], o: Pick<ResolvedOptions, "ties" | "depth" | "judgedOnly">): RankedDoc[] {
   // "average" is every order of a tie: shown in the run's order.
   return rank(docs as Doc[], o.depth, o.ties === "average" ? "input" : o.ties, o.judgedOnly) as unknown as RankedDoc[];
 }
 
 const nullable = (v: number) => (Number.isNaN(v) ? null : v);
 
-/** The drill-down of a query under the evaluation's plan; moves against the first run (its against the second). */
+/** The drill-down of a query; moves against the first run (its against the second). */
 export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}): Explanation {
   const { p } = e;
   const all = valueRows(p);
   const wanted = o.keys ? all.filter((r) => o.keys!.includes(r.key)) : all;
-  const rows: ValueRow[] = wanted.length ? wanted : all;
+  const rows = wanted.length ? wanted : all;
   const options = rowOptions(p, e);
   const cutoffs = rowCutoffs(p);
   const topK = readAtCutoff(p);
-  // The rankings the measures shown go down: one per (tie order, depth, -J).
+  // One ranking per (tie order, depth, -J).
   const rules: RankingRule[] = [];
   const ruleOf = new Map<string, number>();
-  const measures: ExplainedMeasure[] = rows.map((r) => {
+  const measures = rows.map((r) => {
     const opts = options.get(r.key) ?? DEFAULT_OPTIONS;
     const id = `${opts.ties}\0${opts.depth}\0${opts.judgedOnly}`;
     let ranking = ruleOf.get(id);
@@ -222,38 +206,31 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
       }),
     );
 
-  // Each run's rankings; ranks by document id, for the moved documents.
-  const rankings = q.runs.map((run) => rules.map((_, i) => (run.rows ? ranked(run.rows, labels, ruleOptions[i]) : [])));
+  const rankings = q.runs.map((run) =>
+    rules.map((_, i) => (run.rows ? ranked(docsOf(run.rows, labels), ruleOptions[i]) : [])),
+  );
   const rankOf = rankings.map((rs) => new Map(rs[0].map((d, i) => [d.docid, i + 1])));
   const other = q.runs.map((_, i) => (q.runs.length < 2 ? null : i === 0 ? 1 : 0));
 
-  const runs: ExplainedRun[] = q.runs.map((run, r) => {
-    const inputOrder = run.rows
-      ? run.rows.docids.map((docid, index) => ({
-          docid,
-          score: run.rows!.scores[index],
-          label: labels.get(docid),
-          index,
-        }))
-      : null;
-    const values = queryValues(e, q.judged, inputOrder);
+  const runs = q.runs.map((run, r) => {
+    const values = queryValues(e, q.judged, run.rows && docsOf(run.rows, labels));
     const rowsOf = (ranking: readonly RankedDoc[], rule: number) => {
       const o2 = ruleOptions[rule];
       const running = runningValues(e, q.judged, ranking, depth, o2.ties, values);
-      // Under ties "average" a rank inside a tie has no one value, but from a measure's cutoff on
-      // its value is the measure's (each order's top k is within the ranks so far).
+      // Under ties "average" from a measure's cutoff on its value is the measure's (each order's top k is in the ranks so far).
       if (o2.ties === "average" && values) {
         for (const [key, k] of topK) {
           const v = running[key];
           if (v) for (let i = k - 1; i < v.length; i++) if (Number.isNaN(v[i])) v[i] = values[key];
         }
       }
-      const shown = ranking.slice(0, depth);
       const ties = tieGroups(ranking);
       const otherRanks = other[r] === null ? null : rankOf[other[r]!];
-      return shown.map((d, i) =>
-        rowOf(d, i, o2, ties[i], otherRanks ? (otherRanks.get(d.docid) ?? null) : null, pick(running, i)),
-      );
+      return ranking
+        .slice(0, depth)
+        .map((d, i) =>
+          rowOf(d, i, o2, ties[i], otherRanks ? (otherRanks.get(d.docid) ?? null) : null, pick(running, i)),
+        );
     };
     const retrieved = new Set(run.rows?.docids ?? []);
     const missing = q.judged.docids
@@ -269,7 +246,7 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
         length: rankings[r][i].length,
         rows: i === 0 ? firstRows : rowsOf(rankings[r][i], i),
       })),
-      values: values ? pick(values) : Object.fromEntries(keys.map((k) => [k, null])),
+      values: pick(values ?? {}),
       printed: Object.fromEntries(
         measures.map((m) => [m.key, values ? printValue(values[m.key] ?? NaN, m.print) : ""]),
       ),
@@ -282,12 +259,12 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
     };
   });
 
-  // The ideal ranking: every judged document, higher labels first (judgments' order among equals), as a run.
+  // The ideal ranking: higher labels first, judgments' order among equals.
   const idealDocs: RankedDoc[] = q.judged.docids
     .map((docid, index) => ({ docid, label: q.judged.labels[index], index }))
     .sort((a, b) => b.label - a.label || a.index - b.index)
     .map((d, i, all) => ({ docid: d.docid, score: all.length - i, label: d.label, index: d.index }));
-  const idealRanking = rank(idealDocs as Doc[], first.depth, "input", first.judgedOnly) as unknown as RankedDoc[];
+  const idealRanking = ranked(idealDocs, { ...first, ties: "input" });
   const idealValues = queryValues(e, q.judged, idealDocs)!;
   const idealRunning = runningValues(e, q.judged, idealRanking, depth, "input", idealValues);
   const ideal = {
@@ -307,7 +284,6 @@ export function explainQuery(e: Evaluation, q: QueryRows, o: ExplainOptions = {}
   };
 }
 
-/** The row of the document at 0-based rank i. */
 function rowOf(
   d: RankedDoc,
   i: number,
@@ -316,12 +292,11 @@ function rowOf(
   otherRank: number | null,
   running: Readonly<Record<string, number | null>>,
 ): ExplainedRow {
-  const label = d.label ?? null;
   return {
     rank: i + 1,
     docid: d.docid,
     score: d.score,
-    label,
+    label: d.label ?? null,
     gain: gainOf(d.label, o),
     relevant: isRelevant(d.label, o),
     tie,
@@ -330,7 +305,7 @@ function rowOf(
   };
 }
 
-/** Each rank's run of equal scores (numbered 1, 2, ... down the ranking), null for a score of its own. */
+/** Each rank's tie number (1, 2, ...), null for a score of its own. */
 function tieGroups(ranking: readonly RankedDoc[]): (number | null)[] {
   const out: (number | null)[] = new Array(ranking.length).fill(null);
   let group = 0;

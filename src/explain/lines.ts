@@ -1,6 +1,5 @@
-// A TREC run's lines of a few queries, kept as the file streams by, for a report's drill-downs. Only
-// each line's first field is looked at; the lines kept go through the run's own parser, so they read
-// exactly as the evaluation read them (which has reported the file's errors already).
+// A TREC run's lines of a few queries, kept as the file streams by, for drill-downs. The lines kept go
+// through the run's own parser, so they read exactly as the evaluation read them.
 import { Interner } from "../io/interner.js";
 import { docidString } from "../io/rows.js";
 import { RunParser } from "../io/run.js";
@@ -12,13 +11,11 @@ const utf8 = new TextDecoder("utf-8");
 /** A sink for a TREC run's bytes (push each chunk, then finish) that keeps the lines of `qids`. */
 export class QueryLines {
   private readonly wanted: Set<string>;
-  /** The lines kept, each with its newline. */
   private readonly kept: Uint8Array[] = [];
   private keptBytes = 0;
-  /** The end of the last line seen, when a chunk ended inside it. */
+  /** A line a chunk ended inside. */
   private carry: Uint8Array | null = null;
   private first = true;
-  /** The previous line's first field, and whether its query is wanted. */
   private lastQid: Uint8Array = new Uint8Array(0);
   private lastWanted = false;
 
@@ -35,7 +32,6 @@ export class QueryLines {
       this.carry = null;
     }
     let p = 0;
-    // A UTF-8 byte-order mark is no part of the first query's id.
     if (this.first && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) p = 3;
     if (buf.length) this.first = false;
     while (p < buf.length) {
@@ -49,7 +45,6 @@ export class QueryLines {
     }
   }
 
-  /** The line buf[from, to) (with its newline). */
   private line(buf: Uint8Array, from: number, to: number): void {
     let s = from;
     while (s < to && (buf[s] === SPACE || buf[s] === TAB)) s++;
@@ -69,7 +64,7 @@ export class QueryLines {
     this.keptBytes += line.length;
   }
 
-  /** Each wanted query's rows (document ids and scores in the run's order); a query without a line is absent. */
+  /** Each wanted query's rows, in the run's order; a query without a line is absent. */
   finish(file: string): Map<string, RunRows> {
     if (this.carry) {
       const line = new Uint8Array(this.carry.length + 1);

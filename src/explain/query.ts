@@ -1,28 +1,26 @@
-// One query's judgments and each run's lines for it, taken out of the batches the evaluation joined,
-// so a drill-down sees exactly the rows the numbers were computed from.
+// One query's judgments and runs' lines, taken out of the evaluation's joined batches: the rows the numbers came from.
 import { docidEntry, type Batch } from "../kernel/batch.js";
 import { docidString } from "../io/rows.js";
 import type { GroupedJudgments } from "../pipeline/join-rows.js";
 
-/** A query's judgments: document ids and labels, in the qrels' order. */
+/** In the qrels' order. */
 export interface JudgedDocs {
   readonly docids: readonly string[];
   readonly labels: readonly number[];
 }
 
-/** A run's rows of one query: document ids and scores, in the run's order (its lines' order). */
+/** In the run's order. */
 export interface RunRows {
   readonly docids: readonly string[];
   readonly scores: readonly number[];
 }
 
-/** One run's part of a drill-down: its name and its rows of the query (null: the run has no line for it). */
+/** rows null: the run has no line for the query. */
 export interface RunQuery {
   readonly name: string;
   readonly rows: RunRows | null;
 }
 
-/** What a drill-down of one query reads. */
 export interface QueryRows {
   readonly qid: string;
   readonly judged: JudgedDocs;
@@ -31,14 +29,14 @@ export interface QueryRows {
 
 const utf8 = new TextDecoder("utf-8");
 
-/** Batch row i's document id: its pool entry's bytes as UTF-8, or its position when the batch has no ids. */
+/** A row's document id, or its position when the batch has no ids. */
 function docidOf(batch: Batch, row: number, first: number): string {
   if (!batch.docids || !batch.pool) return String(row - first + 1);
   const e = docidEntry(batch.docids, row);
   return utf8.decode(batch.pool.bytes.subarray(batch.pool.offsets[e], batch.pool.offsets[e + 1]));
 }
 
-/** Each wanted query's document ids and one column of a block, copied out (the next join may write over it). */
+/** Each wanted query's part of a block, copied out (the next join may write over it). */
 function columnsInBlock<T>(
   block: { batch: Batch; qids: readonly string[] },
   wanted: ReadonlySet<string>,
@@ -57,10 +55,7 @@ function docidsOf(batch: Batch, from: number, to: number): string[] {
   return docids;
 }
 
-/**
- * The rows of the `wanted` queries in a joined block, in the run's order. A query of `placeholders`
- * (trec_eval -c's) or with no row is absent from the run: null.
- */
+/** The rows of the `wanted` queries in a joined block; null for -c's placeholders and queries without rows. */
 export function rowsInBlock(
   block: { batch: Batch; qids: readonly string[]; placeholders?: readonly number[] },
   wanted: ReadonlySet<string>,
@@ -74,10 +69,7 @@ export function rowsInBlock(
   );
 }
 
-/**
- * The judgments of the `wanted` queries of a block whose rows are their own judgments (a LETOR file:
- * `judged` null), by query id.
- */
+/** The judgments of the `wanted` queries of a block whose rows are their own judgments (LETOR). */
 export function judgedInBlock(
   block: { batch: Batch; qids: readonly string[] },
   wanted: ReadonlySet<string>,
@@ -89,10 +81,9 @@ export function judgedInBlock(
   }));
 }
 
-/** Query id -> its index in the judgments' groups, made once per judgments. */
 const judgedIndex = new WeakMap<GroupedJudgments, Map<string, number>>();
 
-/** A query's judgments, labels as the evaluation read them, or null when the qrels have none for it. */
+/** A query's judgments as the evaluation read them, or null. */
 export function judgedOf(judgments: GroupedJudgments, qid: string): JudgedDocs | null {
   let index = judgedIndex.get(judgments);
   if (!index) {
@@ -116,7 +107,7 @@ export function judgedOf(judgments: GroupedJudgments, qid: string): JudgedDocs |
   return { docids, labels };
 }
 
-/** How many queries the judgments have (for messages). */
+/** The judged queries (for messages). */
 export function judgedQueries(judgments: GroupedJudgments): string[] {
   judgedOf(judgments, "");
   return [...judgedIndex.get(judgments)!.keys()];

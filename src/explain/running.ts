@@ -1,7 +1,6 @@
-// The measure's running value down a ranking: at rank i, its value for the ranking cut after rank i
-// (judgments unchanged), by the same code as the report's number (evaluateBlock), so at the last rank
-// and at ranks >= its cutoff it is the per-query value. Before the end, a cutoff past rank i pads
-// ("pad") whatever beyondList says: a running value says what the ranks so far contribute.
+// A measure's running value at rank i: its value (evaluateBlock's) for the ranking cut after rank i, so
+// at the last rank and from its cutoff on it is the per-query value. Before the end a cutoff past rank i
+// pads whatever beyondList says: a running value says what the ranks so far contribute.
 import type { Batch } from "../kernel/batch.js";
 import type { ExplicitOptions, Ties } from "../measures/options.js";
 import { evaluateBlock } from "../app/evaluate-block.js";
@@ -9,21 +8,18 @@ import type { Plan } from "../app/plan.js";
 import { PLACEHOLDER_DOCNO } from "../pipeline/join-rows.js";
 import type { JudgedDocs } from "./query.js";
 
-/** A document of a ranking: its id, score, label (undefined: no judgment) and position in the run's lines. */
+/** A document of a ranking (label undefined: unjudged). */
 export interface RankedDoc {
   readonly docid: string;
   readonly score: number;
   readonly label: number | undefined;
-  /** Its row among the query's rows in the run (0-based): input order, which the tie orders fall back on. */
+  /** Its row among the query's rows in the run: input order. */
   readonly index: number;
 }
 
 const utf8 = new TextEncoder();
 
-/**
- * One batch of queries, each the given documents (in the order given) against the same judgments:
- * what the kernel reads. Document ids go in the batch's pool, for trec_eval's tie order.
- */
+/** A kernel batch of queries, each the documents given against the same judgments; ids pooled for trec_eval's tie order. */
 export function batchOf(queries: readonly (readonly RankedDoc[])[], judged: JudgedDocs): Batch {
   let rows = 0;
   for (const q of queries) rows += q.length;
@@ -34,7 +30,6 @@ export function batchOf(queries: readonly (readonly RankedDoc[])[], judged: Judg
   const J = judged.labels.length;
   const judgedOffsets = new Int32Array(queries.length + 1);
   const judgedLabels = new Float64Array(J * queries.length);
-  // One pool entry per distinct document (by its index in the run).
   const entry = new Map<number, number>();
   const encoded: Uint8Array[] = [];
   let at = 0;
@@ -69,15 +64,14 @@ export function batchOf(queries: readonly (readonly RankedDoc[])[], judged: Judg
   };
 }
 
-/** What the evaluation was asked for: the plan, the options given, and trec_eval's -c. */
 export interface Evaluation {
   readonly p: Plan;
   readonly explicit: ExplicitOptions;
-  /** trec_eval -c: a judged query absent from a run is evaluated (on trec_eval's placeholder under its names). */
+  /** trec_eval -c */
   readonly complete?: boolean;
 }
 
-/** The evaluation's values of one batch, by key (warnings are the evaluation's, said already). */
+/** A batch's values by key (warnings were said by the evaluation). */
 function valuesOf(
   e: Evaluation,
   batch: Batch,
@@ -88,10 +82,7 @@ function valuesOf(
   return evaluateBlock(e.p, batch, qids, explicit, "", () => {}, placeholders).result.values;
 }
 
-/**
- * A run's values of the query, by key, as the evaluation computes them. A run without the query: under
- * -c, its values on an empty ranking (trec_eval's placeholder under its names); else null.
- */
+/** A run's values of the query by key; without the query, under -c those of an empty ranking (trec_eval's placeholder), else null. */
 export function queryValues(
   e: Evaluation,
   judged: JudgedDocs,
@@ -114,9 +105,8 @@ export function queryValues(
 }
 
 /**
- * The running values of the measures at ranks 1..upTo of `ranking` (as the measures rank it), by key:
- * entry i - 1 is the value at rank i. Each prefix goes to the kernel in the run's order, so it ranks it
- * as it ranked the whole list. Under ties "average" a prefix ending inside a tie is NaN.
+ * The running values at ranks 1..upTo of `ranking`, by key (entry i - 1: rank i). Each prefix goes to
+ * the kernel in the run's order, ranked as the whole list was. Under ties "average" one ending inside a tie is NaN.
  */
 export function runningValues(
   e: Evaluation,
@@ -133,9 +123,8 @@ export function runningValues(
   const out: Record<string, Float64Array> = {};
   const pad: ExplicitOptions = Object.freeze({ ...e.explicit, beyondList: "pad" });
   const before = prefixes.length ? valuesOf(e, batchOf(prefixes, judged), pad) : {};
-  // The whole ranking under the measure's own conventions (beyondList's own say on a short list): its
-  // value, `final` when given (the run's rows evaluated as they are: under ties "average" with -M
-  // cutting a tie, which of its documents are kept is itself averaged over, not the ones shown).
+  // The whole ranking under its own beyondList: `final` when given (under ties "average" with -M
+  // cutting a tie, which documents are kept is itself averaged over, not the ones shown).
   const last = (): Record<string, ArrayLike<number>> =>
     final
       ? Object.fromEntries(Object.entries(final).map(([k, v]) => [k, [v]]))

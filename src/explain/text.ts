@@ -3,7 +3,7 @@ import { counted } from "../errors/counted.js";
 import type { ExplainedRow, Explanation } from "./explain.js";
 import { printValue } from "../app/value-print.js";
 
-/** Columns of text, right-aligned but for those named, two blanks apart; trailing blanks dropped. */
+/** Columns of text, right-aligned but for `left`. */
 function columns(head: readonly string[], rows: readonly (readonly string[])[], left: ReadonlySet<number>): string[] {
   const width = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (cells: readonly string[]) =>
@@ -14,17 +14,20 @@ function columns(head: readonly string[], rows: readonly (readonly string[])[], 
   return [line(head), ...rows.map(line)];
 }
 
-/** A number as its shortest decimal (scores, labels, gains): as written in the files for the usual ones. */
+/** Shortest decimal, -0 as 0. */
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
+const labelText = (d: ExplainedRow) => (d.label === null ? "-" : num(d.label));
+const runningText = (d: ExplainedRow, m: Explanation["measures"][number]) =>
+  d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print);
 
-/** How a document moved against the other run: up or down so many ranks, the same rank, or not ranked there. */
+/** How a document moved against the other run. */
 export function moved(row: Pick<ExplainedRow, "rank" | "otherRank">): string {
   if (row.otherRank === null) return "new";
   const d = row.otherRank - row.rank;
   return d > 0 ? `\u2191${d}` : d < 0 ? `\u2193${-d}` : "=";
 }
 
-/** The drill-down as text: the values side by side, then each run's ranking, then the ideal ranking. */
+/** The drill-down as text (--explain). */
 export function formatExplanation(x: Explanation, conventions: readonly string[] = []): string {
   const out: string[] = [];
   const rule = x.rankings[0];
@@ -33,7 +36,6 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   );
   for (const c of conventions) out.push(`conventions: ${c}`);
   out.push("");
-  // The values, runs side by side, and each run's difference from the first.
   const head = [
     "measure",
     ...x.runs.map((r) => r.name),
@@ -53,8 +55,8 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
   out.push(...columns(head, rows, new Set([0])));
   x.rankings.forEach((rk, k) => {
     const names = x.measures.filter((m) => m.ranking === k);
-    out.push("");
     out.push(
+      "",
       `ranked: ${rk.tieOrder}${rk.depth !== null ? `; top ${rk.depth} kept (-M)` : ""}${rk.judgedOnly ? "; judged documents only (-J)" : ""}; gain ${rk.gain}`,
     );
     if (x.rankings.length > 1) out.push(`running values of ${names.map((m) => m.name).join(", ")}`);
@@ -85,11 +87,11 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
           String(d.rank),
           d.docid,
           num(d.score),
-          d.label === null ? "-" : num(d.label),
+          labelText(d),
           num(d.gain),
           d.tie === null ? "" : `t${d.tie}`,
           ...(other !== null ? [d.otherRank === null ? "-" : String(d.otherRank), moved(d)] : []),
-          ...names.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
+          ...names.map((m) => runningText(d, m)),
         ]);
         out.push(...columns(h, body, new Set([1])));
         if (ranking.rows.some((d) => d.tie !== null))
@@ -106,10 +108,9 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       }
     });
   });
-  // The ideal ranking of the judgments, as a run: what the measures give the best possible ranking.
-  out.push("");
   const shown = x.ideal.rows.length;
   out.push(
+    "",
     `ideal ranking (the judged documents, higher labels first): ranks 1-${shown}${shown < x.ideal.length ? ` of ${x.ideal.length}` : ""}`,
   );
   const ideal = x.measures.filter((m) => m.ranking === 0);
@@ -119,9 +120,9 @@ export function formatExplanation(x: Explanation, conventions: readonly string[]
       x.ideal.rows.map((d) => [
         String(d.rank),
         d.docid,
-        d.label === null ? "-" : num(d.label),
+        labelText(d),
         num(d.gain),
-        ...ideal.map((m) => (d.running[m.key] === null ? "" : printValue(d.running[m.key]!, m.print))),
+        ...ideal.map((m) => runningText(d, m)),
       ]),
       new Set([1]),
     ),

@@ -1,5 +1,4 @@
-// The reports of a comparison, written once so that the CLI and the page print the same bytes:
-// a plain-text table, Markdown, LaTeX (booktabs), CSV and JSON.
+// A comparison's reports (text, Markdown, LaTeX, CSV, JSON): one writer for the CLI and the page.
 import { topicSetSize } from "../compare/power.js";
 import { badInput, BOOLEAN, checkOptions, oneOf, RankevalError, shown } from "../errors/errors.js";
 import { csvField } from "./csv.js";
@@ -7,6 +6,7 @@ import type { Comparison, PairComparison, TestName } from "../compare/compare.js
 import { TESTS } from "../compare/tests.js";
 import type { GateVerdict } from "../compare/gate.js";
 import { escapeMarkup } from "./escape.js";
+import { alignedLines } from "./table.js";
 import { systemCorrelation } from "../compare/correlation.js";
 import { fixed, signed } from "../trec/format.js";
 
@@ -14,16 +14,11 @@ export type ComparisonFormat = "table" | "markdown" | "latex" | "csv" | "json";
 export const COMPARISON_FORMATS: readonly ComparisonFormat[] = ["table", "markdown", "latex", "csv", "json"];
 
 export interface ComparisonFormatOptions {
-  /**
-   * LaTeX, and the side-by-side table: the test whose significance the marks show.
-   * @default the first test of the comparison
-   */
+  /** The test whose significance LaTeX's and the side-by-side table's marks show. @default the comparison's first test */
   markTest?: TestName;
   /**
-   * table and markdown: first the runs side by side, each mean marked where significantly different
-   * from the baseline's by `markTest` (`+`, `-`; with every pair compared, the letters of the runs it
-   * beats), then the comparisons, as `--compare` prints them.
-   * @default false
+   * table and markdown: first the runs' means side by side, marked where significant by `markTest` (`+`,
+   * `-`; with every pair compared, the letters of the runs beaten). @default false
    */
   sideBySide?: boolean;
 }
@@ -39,7 +34,6 @@ export function formatComparison(
     throw new RankevalError("bad-option", `format must be ${oneOf(COMPARISON_FORMATS).is}, not ${shown(format)}`);
   checkOptions(options, { markTest: oneOf(TESTS), sideBySide: BOOLEAN }, "formatComparison");
   const markTest = options.markTest ?? c.settings.tests[0];
-  // A test the comparison did not run would mark nothing, silently.
   if (!c.settings.tests.includes(markTest))
     throw new RankevalError(
       "bad-option",
@@ -47,9 +41,10 @@ export function formatComparison(
     );
   switch (format) {
     case "table":
-      return (options.sideBySide ? sideBySide(c, markTest, false) : "") + textTable(c, false);
-    case "markdown":
-      return (options.sideBySide ? sideBySide(c, markTest, true) : "") + textTable(c, true);
+    case "markdown": {
+      const md = format === "markdown";
+      return (options.sideBySide ? sideBySide(c, markTest, md) : "") + textTable(c, md);
+    }
     case "latex":
       return latex(c, markTest);
     case "csv":
@@ -59,7 +54,6 @@ export function formatComparison(
   }
 }
 
-/** `c` checked to be what compare() returned, as far as the reports read it. */
 function checkComparison(c: unknown): asserts c is Comparison {
   const x = c as Partial<Comparison> | null;
   if (
@@ -85,6 +79,7 @@ export const TEST_DESCRIPTIONS: Readonly<Record<TestName, string>> = {
 
 type JsonNumber = number | null;
 const jsonNumber = (x: number): JsonNumber => (Number.isFinite(x) ? x : null);
+const jsonPair = (x: readonly [number, number]) => [jsonNumber(x[0]), jsonNumber(x[1])];
 
 /** The JSON the CLI prints; numbers that are not finite (NaN: no value) are null. */
 export function comparisonJson(c: Comparison) {
@@ -101,7 +96,7 @@ export function comparisonJson(c: Comparison) {
       baselineMean: jsonNumber(x.baselineMean),
       runMean: jsonNumber(x.runMean),
       difference: jsonNumber(x.difference),
-      ci95: [jsonNumber(x.ci95[0]), jsonNumber(x.ci95[1])],
+      ci95: jsonPair(x.ci95),
       relative: jsonNumber(x.relative),
       effectSize: jsonNumber(x.effectSize),
       minimumDetectable: jsonNumber(x.minimumDetectable),
@@ -116,7 +111,7 @@ export function comparisonJson(c: Comparison) {
             p: jsonNumber(r.p),
             pAdjusted: jsonNumber(r.pAdjusted),
           };
-          if (r.ci95) entry.ci95 = [jsonNumber(r.ci95[0]), jsonNumber(r.ci95[1])];
+          if (r.ci95) entry.ci95 = jsonPair(r.ci95);
           return [t, entry];
         }),
       ),
@@ -125,10 +120,8 @@ export function comparisonJson(c: Comparison) {
   };
 }
 
-/** The columns of a pair every comparison table shows (the CLI's, the report's, the page's), after measure and runs. */
 export const PAIR_HEADER = ["n", "base mean", "run mean", "diff", "95% CI", "rel", "d_z", "MDD", "W/T/L"];
 
-/** A pair's PAIR_HEADER cells, every number by `fixed`: the means as their evaluations print them. */
 export const pairCells = (x: PairComparison): string[] => [
   String(x.n),
   fixed(x.baselineMean),
@@ -147,13 +140,12 @@ export function formatP(p: number): string {
   return Number.isNaN(p) || p >= 1e-4 ? fixed(p, 4) : p.toExponential(1);
 }
 
-/** A test's cell: the adjusted p, * where significant. */
 export function testCell(x: PairComparison, t: TestName): string {
   const r = x.tests[t]!;
   return `${formatP(r.pAdjusted)}${r.significant ? "*" : ""}`;
 }
 
-/** Whether `x` is significant by `test` (adjusted p < alpha), and which way: the reports' and the page's marks. */
+/** Whether `x` is significant by `test` (adjusted p < alpha), and which way. */
 export function significance(x: PairComparison, test: TestName): "higher" | "lower" | null {
   if (x === null || typeof x !== "object" || typeof x.tests !== "object" || x.tests === null)
     throw badInput(`significance: the pair must be one of compare()'s comparisons, not ${shown(x)}`);
@@ -161,15 +153,17 @@ export function significance(x: PairComparison, test: TestName): "higher" | "low
   return x.runMean > x.baselineMean ? "higher" : "lower";
 }
 
-/** What makes a comparison significant by `test`, in words: "Holm, adjusted p < 0.05", "no correction, p < 0.05". */
+export const CORRECTION_NAMES = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
+
+/** What makes a comparison significant by `test`, in words: "Holm, adjusted p < 0.05". */
 function significantWhen(c: Comparison, test: TestName): string {
   const { correction, alpha } = c.settings;
   if (test === "tukey") return `HSD-adjusted p < ${alpha}`;
   if (correction === "none") return `no correction, p < ${alpha}`;
-  return `${correction === "bh" ? "Benjamini-Hochberg" : correction === "holm" ? "Holm" : "Bonferroni"}, adjusted p < ${alpha}`;
+  return `${CORRECTION_NAMES[correction]}, adjusted p < ${alpha}`;
 }
 
-/** What the side-by-side table's marks (or letters, with every pair compared) say; the page shows it too. */
+/** What the side-by-side table's marks (or letters, with every pair compared) say. */
 export function markLegend(c: Comparison, markTest: TestName): string {
   checkComparison(c);
   if (!TESTS.includes(markTest))
@@ -180,12 +174,9 @@ export function markLegend(c: Comparison, markTest: TestName): string {
     : `+ / -: significantly higher / lower than the baseline, ${c.baseline} (${test})`;
 }
 
-/**
- * Each run's marks by measure: with `letters`, the letters of the runs it is significantly above;
- * else + or - against the baseline.
- */
+/** Each run's marks by measure: with `letters`, the letters of the runs it is significantly above; else + or -. */
 function marksOf(c: Comparison, markTest: TestName, letters: boolean) {
-  const marks = new Map<string, string[]>(); // run \0 measure -> marks
+  const marks = new Map<string, string[]>();
   const mark = (run: string, measure: string, m: string) => {
     const key = `${run}\0${measure}`;
     marks.set(key, [...(marks.get(key) ?? []), m]);
@@ -203,7 +194,6 @@ function marksOf(c: Comparison, markTest: TestName, letters: boolean) {
     (marks.get(`${run}\0${measure}`) ?? []).sort((a, b) => a.length - b.length || a.localeCompare(b));
 }
 
-/** A Markdown table; `align` each column's separator ("---", "---:"). */
 function markdownTable(header: readonly string[], align: readonly string[], rows: readonly (readonly string[])[]) {
   const cell = (s: string) => s.replace(/\|/g, "\\|");
   return [
@@ -213,7 +203,6 @@ function markdownTable(header: readonly string[], align: readonly string[], rows
   ];
 }
 
-/** The runs side by side (sideBySide): each run's mean and marks, padded so the numbers line up; a legend. */
 function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): string {
   const every = c.baseline === null;
   const marks = marksOf(c, markTest, every);
@@ -242,17 +231,10 @@ function sideBySide(c: Comparison, markTest: TestName, markdown: boolean): strin
   const cells = values.map((row) =>
     row.map((v, r) => (markWidth[r] ? `${v.value} ${v.mark.padEnd(markWidth[r])}` : v.value)),
   );
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...c.measures.map((m, k) => (i === 0 ? m : cells[k][i - 1]).length)),
-  );
-  const line = (first: string, rest: string[]) =>
-    [first.padEnd(widths[0]), ...rest.map((s, i) => s.padStart(widths[i + 1]))].join("  ").trimEnd();
-  return [line(header[0], header.slice(1)), ...c.measures.map((m, k) => line(m, cells[k])), "", ...legend, "", ""].join(
-    "\n",
-  );
+  const rows = c.measures.map((m, k) => [m, ...cells[k]]);
+  return [...alignedLines([header, ...rows], 1), "", ...legend, "", ""].join("\n");
 }
 
-/** How many queries the comparisons pair, and whether any run lost queries to the pairing. */
 function pairedLine(c: Comparison): string {
   const ns = c.comparisons.map((x) => x.n);
   const lo = Math.min(...ns);
@@ -262,7 +244,6 @@ function pairedLine(c: Comparison): string {
   return `n (queries paired): ${n}; ${lost ? "the notes below say how many queries each run lost to the pairing" : "no run lost a query to the pairing"}`;
 }
 
-/** The notes under a table: the tests, the correction, alpha, the queries lost, the conventions. */
 function notes(c: Comparison): string[] {
   const { settings } = c;
   const perMeasure = c.comparisons.length / Math.max(1, c.measures.length);
@@ -273,7 +254,7 @@ function notes(c: Comparison): string[] {
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; d_z = mean(diff) / sd(diff); W/T/L = the run's wins, ties, losses",
     `MDD: the smallest difference the paired t-test at ${settings.alpha} finds significant 80% of the time over these n queries, with this sd(diff)`,
   ];
-  // Measures that lose the same queries of a pair share one line.
+  // Measures losing the same queries of a pair share a line.
   const lost = new Map<string, { x: PairComparison; measures: string[] }>();
   for (const x of c.comparisons) {
     if (!x.lost.baseline && !x.lost.run) continue;
@@ -292,21 +273,7 @@ function notes(c: Comparison): string[] {
   return lines;
 }
 
-/** Rows of cells as aligned text: the first `labels` columns padded on the right, numbers on the left. */
-export function alignedLines(rows: readonly (readonly string[])[], labels: number): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((cells) =>
-    cells
-      .map((s, i) => (i < labels ? s.padEnd(widths[i]) : s.padStart(widths[i])))
-      .join("  ")
-      .trimEnd(),
-  );
-}
-
-/**
- * The comparison table's header and rows, a pair a row: every face's (the text, Markdown, the report,
- * the page); `testHeader` a test's column name.
- */
+/** The comparison table's header and rows, a pair a row; `testHeader` a test's column name. */
 export function pairRows(c: Comparison, testHeader = (t: TestName): string => t) {
   const tests = c.settings.tests;
   return {
@@ -359,7 +326,7 @@ function letter(i: number): string {
   return s;
 }
 
-/** A booktabs table: runs down, measures across, each mean with the letters of the runs it is significantly above. */
+/** A booktabs table: runs down, measures across. */
 function latex(c: Comparison, markTest: TestName): string {
   const marks = marksOf(c, markTest, true);
   const cell = (run: string, measure: string) => {
@@ -384,10 +351,8 @@ function latex(c: Comparison, markTest: TestName): string {
   return lines.join("\n") + "\n";
 }
 
-/** Numbers in full (shortest round-trip) precision; empty where there is no value. */
 const csvNumber = (x: number) => (Number.isFinite(x) ? String(x) : "");
 
-/** The CSV's columns of a pair before the tests': name and cell. */
 const CSV_COLUMNS: readonly (readonly [string, (x: PairComparison) => string])[] = [
   ["measure", (x) => csvField(x.measure)],
   ["baseline", (x) => csvField(x.baseline)],
@@ -434,7 +399,7 @@ function csv(c: Comparison): string {
   return [header, ...rows].map((r) => r.join(",")).join("\n") + "\n";
 }
 
-/** A gate's verdicts (src/compare/gate.ts) as Markdown fit for a pull request's comment: the verdict, a row a gate and run, the queries lost most. */
+/** A gate's verdicts as Markdown for a pull request's comment. */
 export function gateMarkdown(c: Comparison, verdicts: readonly GateVerdict[]): string {
   const failed = verdicts.filter((v) => v.failed);
   const correction = c.settings.correction;
@@ -460,7 +425,7 @@ export function gateMarkdown(c: Comparison, verdicts: readonly GateVerdict[]): s
   return `${lines.join("\n")}\n`;
 }
 
-/** A gate's verdicts as JUnit XML: a test case a gate and run, a failure where it failed (CI systems show it as a test). */
+/** A gate's verdicts as JUnit XML: a test case a gate and run. */
 export function gateJunit(verdicts: readonly GateVerdict[]): string {
   const failed = verdicts.filter((v) => v.failed).length;
   const cases = verdicts.map((v) => {
@@ -475,15 +440,10 @@ export function gateJunit(verdicts: readonly GateVerdict[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rankeval gate" tests="${verdicts.length}" failures="${failed}">\n${cases.join("\n")}\n</testsuite>\n`;
 }
 
-/**
- * --detect DELTA: for each pair, the fewest queries with which the paired t-test at the comparison's alpha
- * finds a difference of DELTA significant with probability `want` (topicSetSize), from the pair's sd of
- * differences over this pilot's queries. A pair whose differences are all equal has no estimate.
- */
+/** --detect DELTA: each pair's fewest queries for the paired t-test to find DELTA significant with probability `want`. */
 export function queriesNeeded(c: Comparison, delta: number, want: number): string {
   const { alpha } = c.settings;
   const rows = c.comparisons.map((x) => {
-    // No minimum detectable difference (under 2 queries, or every difference the same): no estimate either.
     const needed = Number.isNaN(x.minimumDetectable)
       ? "no estimate"
       : String(topicSetSize({ sd: x.sd, delta, alpha, power: want }));
@@ -497,15 +457,14 @@ export function queriesNeeded(c: Comparison, delta: number, want: number): strin
   ].join("\n");
 }
 
-/** How two measures order a comparison's runs (--correlation): tau_b, and tau_AP with each the reference. */
+/** How two measures order a comparison's runs (--correlation). */
 interface MeasureCorrelation {
   readonly measures: readonly [string, string];
   readonly tau: number;
-  /** tau_AP with the first measure the reference, then with the second. */
+  /** With the first measure the reference, then the second. */
   readonly tauAP: readonly [number, number];
 }
 
-/** Each pair of the comparison's measures, in their order: how alike they order the runs by their means. */
 function measureCorrelations(c: Comparison): MeasureCorrelation[] {
   checkComparison(c);
   const out: MeasureCorrelation[] = [];
@@ -513,7 +472,7 @@ function measureCorrelations(c: Comparison): MeasureCorrelation[] {
   for (let i = 0; i < c.measures.length; i++) {
     for (let j = i + 1; j < c.measures.length; j++) {
       const [a, b] = [scores(c.measures[i]), scores(c.measures[j])];
-      // A mean that is no number (NaN under --no-relevant nan) orders nothing.
+      // A NaN mean (--no-relevant nan) orders nothing.
       const ordered = [a, b].every((s) => Object.values(s).every(Number.isFinite));
       const ab = ordered ? systemCorrelation(a, b) : { tau: NaN, tauAP: NaN };
       const ba = ordered ? systemCorrelation(b, a).tauAP : NaN;
@@ -523,10 +482,7 @@ function measureCorrelations(c: Comparison): MeasureCorrelation[] {
   return out;
 }
 
-/**
- * `text`, the comparison in `format`, with how each pair of measures orders the runs after it (table
- * and markdown: a table of its own; json: the document's "correlations").
- */
+/** `text`, the comparison in `format`, followed by how each pair of measures orders the runs. */
 export function withMeasureCorrelations(c: Comparison, format: "table" | "markdown" | "json", text: string): string {
   const pairs = measureCorrelations(c);
   if (format === "json") {
@@ -542,14 +498,7 @@ export function withMeasureCorrelations(c: Comparison, format: "table" | "markdo
   const note =
     `How the measures order the ${c.runs.length} runs by their means: Kendall's tau_b, and tau_AP (Yilmaz et al. ` +
     "2008: swaps near the top weigh more) with measure A's order the reference, then B's; NaN where a reference ties runs";
-  if (format === "markdown") {
-    const cell = (s: string) => s.replace(/\|/g, "\\|");
-    const lines = [
-      `| ${header.join(" | ")} |`,
-      "|---|---|---:|---:|---:|",
-      ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
-    ];
-    return `${text}\n${lines.join("\n")}\n\n${note}\n`;
-  }
+  if (format === "markdown")
+    return `${text}\n${markdownTable(header, ["---", "---", "---:", "---:", "---:"], rows).join("\n")}\n\n${note}\n`;
   return `${text}\n${alignedLines([header, ...rows], 2).join("\n")}\n\n${note}\n`;
 }

@@ -1,9 +1,7 @@
-// CSV as rankeval writes it and reads its own back (--merge, --compare): RFC 4180, quoted only where
-// needed. Browser-safe. Judgments and runs as CSV are read by src/io/delimited.ts, a byte scanner that keeps
-// three named columns and places errors by byte column; this one returns every field of a record from
-// decoded text. Bending either to the other's shape would cost delimited.ts its speed.
+// CSV as rankeval writes and reads back its own (RFC 4180). Input CSV is src/io/delimited.ts's byte
+// scanner: sharing one reader would cost it its speed. Browser-safe.
 
-/** A field as written: quoted where needed, and when it starts with '#' (readers may skip comment lines). */
+/** A field, quoted where needed and when it starts with '#' (readers may skip comment lines). */
 export function csvField(s: string): string {
   return /[",\r\n]/.test(s) || s.startsWith("#") ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -15,9 +13,8 @@ export interface CsvRecord {
 }
 
 /**
- * The record starting at text[start]: its fields, where the next begins and the line breaks it spans;
- * null when it may go on in text yet to come (not `final`). A quote inside an unquoted field is data.
- * Throws an Error on an unclosed quote or text after a closing one.
+ * The record at text[start]: its fields, the next's start and its line breaks; null when it may go on
+ * (not `final`). A quote inside an unquoted field is data; a bad quote throws.
  */
 export function csvRecord(text: string, start: number, final: boolean): CsvRecord | null {
   const fields: string[] = [];
@@ -60,7 +57,7 @@ export function csvRecord(text: string, start: number, final: boolean): CsvRecor
   }
 }
 
-/** The records of a whole text from `start` (its line `line`), blank lines skipped; errors name the line. */
+/** The records of a text from `start` (line `line`), blank lines skipped. */
 export function* csvRecords(text: string, start = 0, line = 1): Generator<{ fields: string[]; line: number }> {
   for (let i = start; i < text.length; ) {
     let r;

@@ -1,4 +1,4 @@
-// Text put into HTML or XML (the report's page, the gate's JUnit): & < > " as entities. Browser-safe.
+// Text for HTML or XML. Browser-safe.
 
 export const escapeMarkup = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);

@@ -1,9 +1,7 @@
-// Runs read as rows (src/input/input.ts's readRows) fused and written as TREC text: the command line's
-// --fuse and the page's fused column. The same document in every run is given one number, and each
-// query's documents of each run, in file order as ranx's Run.from_file reads them, go through fuse()'s
-// own steps after reading (fuseLists: src/fusion/fuse.ts) on those numbers; each fused query is written
-// at once from the rows' bytes. No object and no string is made for a document (building those took
-// most of the time on millions of rows). No Node built-ins here.
+// Runs read as rows fused and written as TREC text (--fuse, the page's fused column). A document is one
+// number across runs; each query's documents, in file order as ranx's Run.from_file reads them, go
+// through fuse()'s steps (fuseLists) and are written from the rows' bytes. No object or string per
+// document: those took most of the time on millions of rows. No Node built-ins here.
 import { sortedOrder } from "../c/strings.js";
 import { documentTwice } from "../errors/errors.js";
 import { fuse, type FuseOptions, fuseLists } from "../fusion/fuse.js";
@@ -16,17 +14,14 @@ import type { RunRows } from "../io/run.js";
 import { docidString, ids, lineOfRow, sameId } from "../io/rows.js";
 import { type DocBytes, RunTextWriter } from "./run-text.js";
 
-/** A run as readRows gives it. */
 export interface RunRead {
   readonly rows: RunRows;
   readonly placeOf?: PlaceOf;
 }
 
 /**
- * `runs` (read with one query interner, `qids`) fused under `options` (fuse()'s) and written to `write`
- * as TREC text tagged `tag` (src/output/run-text.ts), a megabyte at a time. A document twice in a query
- * is the error rankeval/node's readRun gives (the first in file order); runs whose queries differ,
- * fuse()'s.
+ * `runs` (one query interner, `qids`) fused and written to `write` as TREC text tagged `tag`. A document
+ * twice in a query is readRun's error; runs whose queries differ, fuse()'s.
  */
 export function writeFusedRun(
   runs: readonly RunRead[],
@@ -37,7 +32,7 @@ export function writeFusedRun(
 ): void {
   const grouped = runs.map(({ rows }) => byQuery(rows, qids.size));
   const numbered = numberedDocs(runs, grouped, qids.size);
-  // Every run with the same queries, or fuse()'s error, which says which query is not.
+  // Queries differ: fuse()'s error says which.
   const first = grouped[0].start;
   for (const g of grouped)
     for (let q = 0; q < qids.size; q++)
@@ -63,23 +58,20 @@ export function writeFusedRun(
   out.end();
 }
 
-/** A run's rows grouped by query (file order within each): query q's rows are rows[start[q]..start[q+1]). */
+/** Query q's rows are rows[start[q]..start[q+1]), file order within each. */
 interface ByQuery {
   readonly rows: Int32Array;
   readonly start: Int32Array;
 }
 
-/**
- * Every run's documents numbered: doc[r][i] is run r's row i's number, one for each (query, document id)
- * over all runs; number d's id is the bytes of row idRow[d] of run idRun[d].
- */
+/** doc[r][i]: run r's row i's number, one per (query, document id); number d's id is row idRow[d] of run idRun[d]. */
 interface Numbered {
   readonly doc: Int32Array[];
   readonly idRun: Int32Array;
   readonly idRow: Int32Array;
 }
 
-/** The run's rows grouped by query (a counting sort: file order kept within a query). */
+/** A counting sort, file order kept within a query. */
 function byQuery(run: RunRows, queries: number): ByQuery {
   const start = new Int32Array(queries + 1);
   const qid = run.qid;
@@ -92,16 +84,14 @@ function byQuery(run: RunRows, queries: number): ByQuery {
 }
 
 /**
- * The runs' documents numbered, query by query, in a table of the query's numbers keyed by the parser's
- * hash of each id (a Map of strings took a quarter of the time). A document twice in one run's query is
- * readRun's error: the first run that has one, its first such row in file order.
+ * The runs' documents numbered, query by query, in a table keyed by the parser's hash of each id (a Map
+ * of strings took a quarter of the time). A document twice is readRun's error for its first such row.
  */
 function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], queries: number): Numbered {
   let total = 0;
   for (const { rows } of runs) total += rows.length;
   const idRun = new Int32Array(total);
   const idRow = new Int32Array(total);
-  /** The last run that had number d: a run meeting it again has it twice. */
   const lastRun = new Int32Array(total);
   const doc = runs.map(({ rows }) => new Int32Array(rows.length));
   const pools = runs.map(({ rows }) => ids(rows.docids));
@@ -155,13 +145,12 @@ function numberedDocs(runs: readonly RunRead[], grouped: readonly ByQuery[], que
       file: run.file,
       line: lineOfRow(run.lines, i),
     });
-    // A Parquet or Arrow run's row said as the row of its file, as readRun says it.
     throw placeOf ? asRowError(e, run.file, { placeOf }) : e;
   }
   return { doc, idRun, idRow };
 }
 
-/** Query `q` of a run as ranx's Run.from_file holds it: its documents in file order, sorted as ranx sorts. */
+/** Query `q` of a run as ranx's Run.from_file holds it, sorted as ranx sorts. */
 function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<number> {
   const from = g.start[q];
   const n = g.start[q + 1] - from;
@@ -171,7 +160,7 @@ function rankedOf(run: RunRows, g: ByQuery, doc: Int32Array, q: number): Ranked<
   return reordered({ docs: Array.from(order, (i) => doc[i]), scores: given }, rankOrder(given));
 }
 
-/** Numbered documents' ids as bytes (for RunTextWriter), copied from their rows into one reused pool. */
+/** Numbered documents' ids as bytes, copied into one reused pool. */
 class IdPool {
   private bytes = new Uint8Array(1 << 16);
 
@@ -180,7 +169,6 @@ class IdPool {
     private readonly numbered: Numbered,
   ) {}
 
-  /** The ids of documents `docs`. */
   of(docs: readonly number[]): DocBytes {
     const { idRun, idRow } = this.numbered;
     const offsets = new Int32Array(docs.length + 1);

@@ -1,4 +1,4 @@
-// ndeval's output (--format ndeval): its columns and its text, a row per topic and the mean.
+// ndeval's output (--format ndeval).
 import { RankevalError } from "../errors/errors.js";
 import { NDEVAL_COLUMNS } from "../measures/ndeval.js";
 import { formatTrecFixed } from "../trec/format.js";
@@ -19,10 +19,7 @@ export function ndevalColumns(p: Plan): string[] {
   return [...NDEVAL_COLUMNS.filter((c) => names.includes(c)), ...names.filter((n) => !NDEVAL_COLUMNS.includes(n))];
 }
 
-/** `%.6f` as glibc prints ndeval's values. */
-function f6(x: number): string {
-  return formatTrecFixed(x, 6);
-}
+const f6 = (x: number) => formatTrecFixed(x, 6);
 
 /** Topics in ndeval's order: by number when every id is a natural number, else by their bytes. */
 function topicOrder(qids: readonly string[]): string[] {
@@ -31,10 +28,8 @@ function topicOrder(qids: readonly string[]): string[] {
 }
 
 /**
- * ndeval's output (outputMeasures): `runid,topic,<measures>`, a row per topic of the run (in topic
- * order; topics without judgments all 0), and `runid,amean,...`: each column's sum over those rows
- * divided by the topics evaluated (with -c every judged one, the run lacks some: `absent`, counted
- * but not printed), `%.6f`.
+ * ndeval's output (outputMeasures): a row per topic of the run (unjudged: 0), and `amean`: each column's
+ * sum divided by the topics evaluated (with -c, `absent` ones count but are not printed).
  */
 export function ndevalText(
   columns: readonly string[],

@@ -1,8 +1,7 @@
 /**
- * Per-query tables (per-query.ts) as files by extension (Parquet, Arrow file or stream, CSV with a
- * comment line of metadata, JSON), read back by their bytes. Values are exact: doubles, or the
- * shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are PLAIN-encoded:
- * hyparquet-writer's dictionary keys values by SameValueZero, which would fold -0 into 0. Browser compatible.
+ * Per-query tables as files (Parquet, Arrow, CSV, JSON), read back by their bytes. Values are exact:
+ * doubles, or the shortest round-trip decimal with -0, NaN and infinities kept. Parquet's doubles are
+ * PLAIN: hyparquet-writer's dictionary keys by SameValueZero, folding -0 into 0. Browser compatible.
  */
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
@@ -12,6 +11,8 @@ import { csvField, csvRecords } from "./csv.js";
 import {
   checkMeta,
   CONVENTIONS_KEY,
+  damaged,
+  emptyTable,
   CSV_PREFIX,
   META_KEY,
   type PerQueryMeta,
@@ -20,10 +21,10 @@ import {
 
 export type PerQueryFormat = "parquet" | "arrow" | "arrows" | "csv" | "json";
 
-/** Rows of a per-query Parquet file's row groups: what a streaming merge holds of each shard at once. */
+/** Rows of a Parquet row group: what a streaming merge holds of each shard at once. */
 export const PARQUET_GROUP_ROWS = 1 << 14;
 
-/** The format of a per-query file from its name: .parquet, .arrow / .feather (IPC file), .arrows (IPC stream), .csv, .json; null otherwise. */
+/** The format of a per-query file from its extension (.feather: arrow; .arrows: IPC stream), else null. */
 export function perQueryFormatOf(name: string): PerQueryFormat | null {
   const m = /\.(parquet|arrow|feather|arrows|csv|json)$/i.exec(name);
   if (!m) return null;
@@ -31,51 +32,44 @@ export function perQueryFormatOf(name: string): PerQueryFormat | null {
   return ext === "feather" ? "arrow" : (ext as PerQueryFormat);
 }
 
-/** A number as CSV and JSON write it: the shortest round-trip decimal, -0 kept. */
-function numberText(v: number): string {
-  return Object.is(v, -0) ? "-0" : String(v);
-}
+/** The shortest round-trip decimal, -0 kept. */
+const numberText = (v: number) => (Object.is(v, -0) ? "-0" : String(v));
 
-/** The column names of a table, in order. */
-function names(t: PerQueryTable): string[] {
-  return ["run", "qid", ...t.meta.columns.map((c) => c.name)];
-}
+const names = (meta: PerQueryMeta) => ["run", "qid", ...meta.columns.map((c) => c.name)];
 
-/** A per-query table's bytes in a format. */
+const targets = (t: PerQueryTable): [string, string[] | Float64Array][] => [
+  ["run", t.run],
+  ["qid", t.qid],
+  ...t.meta.columns.map((c): [string, string[] | Float64Array] => [
+    c.name,
+    c.kind === "number" ? t.numbers[c.name] : t.strings[c.name],
+  ]),
+];
+
 export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): Promise<Uint8Array> {
   const metaJson = JSON.stringify(t.meta);
+  const conventions = t.meta.conventionLines.join("\n");
   const n = t.qid.length;
+  const columns = targets(t);
   if (format === "parquet") {
     const { parquetWriteBuffer } = await import("hyparquet-writer");
-    const columnData = [
-      { name: "run", data: t.run, type: "STRING" as const, nullable: false },
-      { name: "qid", data: t.qid, type: "STRING" as const, nullable: false },
-      ...t.meta.columns.map((c) =>
-        c.kind === "number"
-          ? {
-              name: c.name,
-              data: t.numbers[c.name],
-              type: "DOUBLE" as const,
-              nullable: false,
-              encoding: "PLAIN" as const,
-            }
-          : { name: c.name, data: t.strings[c.name], type: "STRING" as const, nullable: false },
-      ),
-    ];
     const buffer = parquetWriteBuffer({
-      columnData,
+      columnData: columns.map(([name, data]) =>
+        data instanceof Float64Array
+          ? { name, data, type: "DOUBLE" as const, nullable: false, encoding: "PLAIN" as const }
+          : { name, data, type: "STRING" as const, nullable: false },
+      ),
       kvMetadata: [
         { key: META_KEY, value: metaJson },
-        { key: CONVENTIONS_KEY, value: t.meta.conventionLines.join("\n") },
+        { key: CONVENTIONS_KEY, value: conventions },
       ],
       createdBy: `rankeval${t.meta.rankeval ? ` version ${t.meta.rankeval}` : ""}`,
-      // Small row groups: --merge reads each shard a group at a time (PerQueryCursor), a few shards' groups in memory.
+      // --merge holds a group of each shard at once.
       rowGroupSize: PARQUET_GROUP_ROWS,
     });
     return new Uint8Array(buffer);
   }
   if (format === "arrow" || format === "arrows") {
-    const arrow = await import("apache-arrow");
     const {
       Field,
       Float64,
@@ -88,26 +82,22 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
       makeData,
       RecordBatch,
       Struct,
-    } = arrow;
-    const fields = names(t).map(
-      (name, i) =>
-        new Field(name, i < 2 || t.meta.columns[i - 2].kind === "string" ? new Utf8() : new Float64(), false),
+    } = await import("apache-arrow");
+    const fields = columns.map(
+      ([name, a]) => new Field(name, a instanceof Float64Array ? new Float64() : new Utf8(), false),
     );
     const schema = new Schema(
       fields,
       new Map([
         [META_KEY, metaJson],
-        [CONVENTIONS_KEY, t.meta.conventionLines.join("\n")],
+        [CONVENTIONS_KEY, conventions],
       ]),
     );
-    const children = names(t).map((name, i) => {
-      if (i === 0) return vectorFromArray(t.run, new Utf8()).data[0];
-      if (i === 1) return vectorFromArray(t.qid, new Utf8()).data[0];
-      const c = t.meta.columns[i - 2];
-      return c.kind === "string"
-        ? vectorFromArray(t.strings[name], new Utf8()).data[0]
-        : makeData({ type: new Float64(), length: n, data: t.numbers[name] });
-    });
+    const children = columns.map(([, a]) =>
+      a instanceof Float64Array
+        ? makeData({ type: new Float64(), length: n, data: a })
+        : vectorFromArray(a, new Utf8()).data[0],
+    );
     const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: n, children }));
     const table = new Table(schema, [batch]);
     const writer = format === "arrow" ? RecordBatchFileWriter.writeAll(table) : RecordBatchStreamWriter.writeAll(table);
@@ -115,33 +105,24 @@ export async function writePerQuery(t: PerQueryTable, format: PerQueryFormat): P
   }
   const enc = new TextEncoder();
   if (format === "csv") {
-    const lines = [`${CSV_PREFIX}${metaJson}`, names(t).map(csvField).join(",")];
-    const cols = t.meta.columns;
-    for (let i = 0; i < n; i++) {
-      let line = `${csvField(t.run[i])},${csvField(t.qid[i])}`;
-      for (const c of cols)
-        line += `,${c.kind === "number" ? numberText(t.numbers[c.name][i]) : csvField(t.strings[c.name][i])}`;
-      lines.push(line);
-    }
+    const lines = [`${CSV_PREFIX}${metaJson}`, names(t.meta).map(csvField).join(",")];
+    for (let i = 0; i < n; i++)
+      lines.push(columns.map(([, a]) => (a instanceof Float64Array ? numberText(a[i]) : csvField(a[i]))).join(","));
     return enc.encode(`${lines.join("\n")}\n`);
   }
-  // JSON: the metadata, then a row object per query.
-  const cols = t.meta.columns;
   const rows: string[] = [];
   const json = (v: number) =>
     Number.isNaN(v) ? "null" : Number.isFinite(v) ? numberText(v) : JSON.stringify(String(v));
   for (let i = 0; i < n; i++) {
-    const fields = [`"run": ${JSON.stringify(t.run[i])}`, `"qid": ${JSON.stringify(t.qid[i])}`];
-    for (const c of cols)
-      fields.push(
-        `${JSON.stringify(c.name)}: ${c.kind === "number" ? json(t.numbers[c.name][i]) : JSON.stringify(t.strings[c.name][i])}`,
-      );
+    const fields = columns.map(
+      ([name, a]) => `${JSON.stringify(name)}: ${a instanceof Float64Array ? json(a[i]) : JSON.stringify(a[i])}`,
+    );
     rows.push(`    {${fields.join(", ")}}`);
   }
   return enc.encode(`{\n  "metadata": ${metaJson},\n  "rows": [\n${rows.join(",\n")}\n  ]\n}\n`);
 }
 
-/** A per-query table read from a file, its format told by its first bytes; `file` names it in messages. */
+/** A per-query table read from a file, its format told by its first bytes. */
 export async function readPerQuery(source: ByteSource, file: string): Promise<PerQueryTable> {
   const magic = magicOf(new Uint8Array(await source.slice(0, Math.min(source.byteLength, 8))));
   if (magic === "parquet") return readParquetTable(source, file);
@@ -154,30 +135,19 @@ export async function readPerQuery(source: ByteSource, file: string): Promise<Pe
   );
 }
 
-/** Reads per-query results from bytes in memory. */
 export function readPerQueryBytes(bytes: Uint8Array, file: string): Promise<PerQueryTable> {
   return readPerQuery(bytesSource(bytes), file);
 }
 
-/** The columns' names a table's metadata says it has, checked against the file's. */
+/** The metadata's columns checked against the file's. */
 function checkColumns(meta: PerQueryMeta, found: readonly string[], file: string): void {
-  for (const name of ["run", "qid", ...meta.columns.map((c) => c.name)]) {
+  for (const name of names(meta)) {
     if (!found.includes(name))
-      throw badInput(
-        `${file}: damaged per-query results: no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
+      throw damaged(
+        file,
+        `no column ${JSON.stringify(name)} (its columns are ${found.map((f) => JSON.stringify(f)).join(", ")})`,
       );
   }
-}
-
-/** An empty table of a metadata's columns, `n` rows. */
-function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
-  const numbers: Record<string, Float64Array> = {};
-  const strings: Record<string, string[]> = {};
-  for (const c of meta.columns) {
-    if (c.kind === "number") numbers[c.name] = new Float64Array(n);
-    else strings[c.name] = new Array<string>(n);
-  }
-  return { meta, run: new Array<string>(n), qid: new Array<string>(n), numbers, strings };
 }
 
 function parseMeta(json: string | undefined, file: string): PerQueryMeta {
@@ -187,14 +157,12 @@ function parseMeta(json: string | undefined, file: string): PerQueryMeta {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw badInput(
-      `${file}: damaged per-query results: its "${META_KEY}" metadata is not JSON (${(e as Error).message})`,
-    );
+    throw damaged(file, `its "${META_KEY}" metadata is not JSON (${(e as Error).message})`);
   }
   return checkMeta(value, file);
 }
 
-/** A per-query Parquet file's footer, its metadata checked against its columns, and a scan of `columns` (all by default). */
+/** A per-query Parquet file's footer, its metadata checked, and a scan of `columns` (default all). */
 async function parquetTable(source: ByteSource, file: string, columns?: (meta: PerQueryMeta) => string[]) {
   const { parquetFooter, parquetKeyValues } = await import("../io/parquet.js");
   const metadata = await parquetFooter(source, file);
@@ -212,19 +180,11 @@ async function parquetTable(source: ByteSource, file: string, columns?: (meta: P
 async function readParquetTable(source: ByteSource, file: string): Promise<PerQueryTable> {
   const { metadata, meta, scan } = await parquetTable(source, file);
   const t = emptyTable(meta, Number(metadata.num_rows));
-  for (const range of scan.ranges) {
-    const put = async (name: string, into: string[] | Float64Array) => {
-      const v = (await scan.readColumn({
-        column: name,
-        rowStart: range.rowStart,
-        rowEnd: range.rowEnd,
-      })) as ArrayLike<unknown>;
-      for (let i = 0; i < v.length; i++) (into as unknown[])[range.rowStart + i] = v[i];
-    };
-    await put("run", t.run);
-    await put("qid", t.qid);
-    for (const c of meta.columns) await put(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
-  }
+  for (const { rowStart, rowEnd } of scan.ranges)
+    for (const [column, into] of targets(t)) {
+      const v = (await scan.readColumn({ column, rowStart, rowEnd })) as ArrayLike<unknown>;
+      for (let i = 0; i < v.length; i++) (into as unknown[])[rowStart + i] = v[i];
+    }
   return t;
 }
 
@@ -243,17 +203,14 @@ async function readArrowTable(source: ByteSource, file: string): Promise<PerQuer
     file,
   );
   const t = emptyTable(meta, table.numRows);
-  const fill = (name: string, into: string[] | Float64Array) => {
+  for (const [name, into] of targets(t)) {
     const v = table.getChild(name)!;
     for (let i = 0; i < table.numRows; i++) (into as unknown[])[i] = v.get(i);
-  };
-  fill("run", t.run);
-  fill("qid", t.qid);
-  for (const c of meta.columns) fill(c.name, c.kind === "number" ? t.numbers[c.name] : t.strings[c.name]);
+  }
   return t;
 }
 
-/** A CSV number as written (the shortest round-trip decimal, -0, NaN, Infinity), or NaN with `ok` false. */
+/** A CSV number as written (shortest round-trip decimal, -0, NaN, Infinity), else null. */
 function csvNumber(s: string): number | null {
   if (s === "NaN") return NaN;
   if (s === "Infinity") return Infinity;
@@ -278,28 +235,19 @@ function readCsvTable(text: string, file: string): PerQueryTable {
       }
     }
   } catch (e) {
-    throw badInput(`${file}: damaged per-query results: ${(e as Error).message}`);
+    throw damaged(file, `${(e as Error).message}`);
   }
   checkColumns(meta, header ?? [], file);
   const t = emptyTable(meta, records.length);
-  const at = (name: string) => header!.indexOf(name);
-  const ri = at("run");
-  const qi = at("qid");
-  records.forEach((f, i) => {
-    t.run[i] = f[ri];
-    t.qid[i] = f[qi];
-  });
-  for (const c of meta.columns) {
-    const k = at(c.name);
+  for (const [name, into] of targets(t)) {
+    const k = header!.indexOf(name);
     records.forEach((f, i) => {
-      if (c.kind === "string") t.strings[c.name][i] = f[k];
+      if (!(into instanceof Float64Array)) into[i] = f[k];
       else {
         const v = csvNumber(f[k]);
         if (v === null)
-          throw badInput(
-            `${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(c.name)} is not a number`,
-          );
-        t.numbers[c.name][i] = v;
+          throw badInput(`${file}:${i + 3}: ${JSON.stringify(f[k])} in column ${JSON.stringify(name)} is not a number`);
+        into[i] = v;
       }
     });
   }
@@ -316,26 +264,23 @@ function readJsonTable(text: string, file: string): PerQueryTable {
     );
   }
   const meta = checkMeta(doc?.metadata, file);
-  if (!Array.isArray(doc.rows)) throw badInput(`${file}: damaged per-query results: no "rows" array`);
+  if (!Array.isArray(doc.rows)) throw damaged(file, `no "rows" array`);
   const rows = doc.rows as Record<string, unknown>[];
   const t = emptyTable(meta, rows.length);
   rows.forEach((r, i) => {
-    if (!r || typeof r !== "object")
-      throw badInput(`${file}: damaged per-query results: row ${i + 1} is not an object`);
+    if (!r || typeof r !== "object") throw damaged(file, `row ${i + 1} is not an object`);
     if (typeof r.run !== "string" || typeof r.qid !== "string")
-      throw badInput(`${file}: damaged per-query results: row ${i + 1} has no "run" and "qid" strings`);
+      throw damaged(file, `row ${i + 1} has no "run" and "qid" strings`);
     t.run[i] = r.run;
     t.qid[i] = r.qid;
     for (const c of meta.columns) {
       const v = r[c.name];
       if (c.kind === "string") {
-        if (typeof v !== "string")
-          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
+        if (typeof v !== "string") throw damaged(file, `row ${i + 1}: ${JSON.stringify(c.name)} is not a string`);
         t.strings[c.name][i] = v;
       } else {
         const x = v === null ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v;
-        if (typeof x !== "number")
-          throw badInput(`${file}: damaged per-query results: row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
+        if (typeof x !== "number") throw damaged(file, `row ${i + 1}: ${JSON.stringify(c.name)} is not a number`);
         t.numbers[c.name][i] = x;
       }
     }
@@ -343,16 +288,13 @@ function readJsonTable(text: string, file: string): PerQueryTable {
   return t;
 }
 
-/** A run's rows in a per-query file, a chunk at a time, in the file's order (byte order of qid). */
+/** A chunk of a run's rows in a per-query file (byte order of qid). */
 export interface PerQueryChunk {
   qid: string[];
   numbers: Record<string, ArrayLike<number>>;
 }
 
-/**
- * A per-query Parquet file opened for reading a run at a time, a row group at a time: its metadata, and
- * for each run (by its index in the metadata) its rows as chunks. Null when the file is not Parquet.
- */
+/** A per-query Parquet file's metadata, and each run's rows (by index) a row group at a time; null if not Parquet. */
 export async function openPerQueryParquet(
   source: ByteSource,
   file: string,
@@ -361,21 +303,19 @@ export async function openPerQueryParquet(
   const numbers = (meta: PerQueryMeta) => meta.columns.filter((c) => c.kind === "number").map((c) => c.name);
   const { metadata, meta, scan } = await parquetTable(source, file, (m) => ["qid", ...numbers(m)]);
   const numeric = numbers(meta);
-  // Row groups' bounds, and each run's rows [start, end).
   const groups: number[] = [0];
   for (const g of metadata.row_groups) groups.push(groups[groups.length - 1] + Number(g.num_rows));
   const starts = [0];
   for (const r of meta.runs) starts.push(starts[starts.length - 1] + r.queries);
   if (starts[starts.length - 1] !== groups[groups.length - 1])
-    throw badInput(
-      `${file}: damaged per-query results: ${counted(groups[groups.length - 1], "row")}, its metadata's runs have ${starts[starts.length - 1]}`,
+    throw damaged(
+      file,
+      `${counted(groups[groups.length - 1], "row")}, its metadata's runs have ${starts[starts.length - 1]}`,
     );
   async function* chunks(run: number): AsyncGenerator<PerQueryChunk> {
     const end = starts[run + 1];
     for (let at = starts[run]; at < end; ) {
-      // To the end of the run or of the row group, whichever comes first.
-      const groupEnd = groups.find((g) => g > at)!;
-      const to = Math.min(end, groupEnd);
+      const to = Math.min(end, groups.find((g) => g > at)!);
       const read = async (name: string) =>
         (await scan.readColumn({ column: name, rowStart: at, rowEnd: to })) as ArrayLike<unknown>;
       const qid = Array.from(await read("qid"), String);

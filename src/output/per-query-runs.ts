@@ -1,5 +1,4 @@
-// Per-query results (-q --format json / csv) read back as runs to compare again (--compare; the rows of
-// a plan that compare and a run made ready for compare() are src/app/comparable.ts's).
+// Per-query results (-q --format json / csv) read back as runs to compare again (--compare).
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import type { NamedResult as ComparedRun } from "../compare/compare.js";
@@ -7,23 +6,19 @@ import { conventionsLine, DEFAULT_OPTIONS } from "../measures/options.js";
 import { sortedOrder } from "../c/strings.js";
 import { csvRecord } from "./csv.js";
 
-/** A run read from a per-query file: its name in the file, and the file. */
 export interface PerQueryRun extends ComparedRun {
   readonly result: Result<string>;
   readonly file: string;
 }
 
-/** What a per-query file holds of one run, before it is made a Result. */
 interface RunValues {
   name: string;
   qids: string[];
-  /** By printed measure name, in qids' order. */
   values: Map<string, number[]>;
-  /** The run's summaries as written (absent: written with -n). */
+  /** Absent: written with -n. */
   mean: Map<string, number>;
 }
 
-/** The per-query values of `runs` as Results, with each measure's conventions. */
 function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<string, string>): PerQueryRun[] {
   const measures = [...conventionsOf.keys()];
   return runs.map((run) => {
@@ -40,11 +35,9 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
           `${file}: run ${run.name}, query ${run.qids[missing]} has no value of ${m}`,
         );
       values[m] = Float64Array.from(order, (i) => column![i]);
-      let count = 0;
-      for (const v of values[m]) if (v === v) count++;
-      counted[m] = count;
+      counted[m] = values[m].filter((v) => v === v).length;
       const summary = run.mean.get(m);
-      // The means compare() reports are the summaries as printed (absent when written with -n).
+      // compare() reports the means as printed.
       if (summary === undefined)
         throw new RankevalError(
           "bad-input",
@@ -52,37 +45,35 @@ function toResults(file: string, runs: RunValues[], conventionsOf: ReadonlyMap<s
         );
       mean[m] = summary;
     }
-    const measureConventions = Object.fromEntries(measures.map((m) => [m, conventionsOf.get(m)!]));
     const result: Result<string> = {
       measures,
       qids: order.map((i) => run.qids[i]),
       values,
       mean,
       counted,
-      // The means as printed, read back for compare(): their intervals are not printed, so none.
+      // Not printed, so none.
       interval: {},
       queries: { evaluated: run.qids.length, skipped: { noRelevant: 0, notJudged: 0, notInRun: 0 } },
-      // Not in the file as such (its measures' conventions are, above); compare() does not read it.
+      // compare() does not read it.
       options: DEFAULT_OPTIONS,
       conventions: conventionsLine(measures.map((m) => ({ name: m, conventions: conventionsOf.get(m)! }))),
-      measureConventions,
+      measureConventions: Object.fromEntries(measures.map((m) => [m, conventionsOf.get(m)!])),
       warnings: [],
     };
     return { name: run.name, result, file };
   });
 }
 
-/** Whether the start of a text is rankeval's per-query JSON (`-q --format json`): its first key. */
+/** Whether a text starts as rankeval's per-query JSON (`-q --format json`). */
 export function looksLikePerQueryJson(head: string): boolean {
   return /^\uFEFF?\s*\{\s*"conventions"\s*:/.test(head);
 }
 
-/** The header of rankeval's per-query CSV (`-q --format csv`). */
 export const PER_QUERY_CSV_HEADER = "run,qid,measure,value,conventions";
-/** Its header with --tie-range: each value's worst and best over the orders of tied documents (not compared). */
+/** With --tie-range (worst and best are not compared). */
 const PER_QUERY_CSV_TIE_RANGE_HEADER = "run,qid,measure,value,worst,best,conventions";
 
-/** Whether the start of a text is rankeval's per-query CSV: its header line. */
+/** Whether a text starts as rankeval's per-query CSV. */
 export function looksLikePerQueryCsv(head: string): boolean {
   const line = head
     .replace(/^\uFEFF/, "")
@@ -91,7 +82,7 @@ export function looksLikePerQueryCsv(head: string): boolean {
   return line === PER_QUERY_CSV_HEADER || line === PER_QUERY_CSV_TIE_RANGE_HEADER;
 }
 
-/** The runs of rankeval's per-query JSON (`-q --format json`, NaN as null), named as the file names them. */
+/** The runs of rankeval's per-query JSON (NaN as null). */
 export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   const bad = (what: string) => new RankevalError("bad-input", `${file}: ${what}`);
   let doc: unknown;
@@ -143,20 +134,16 @@ export function readPerQueryJson(text: string, file: string): PerQueryRun[] {
   return toResults(file, runs, conventionsOf);
 }
 
-/** A run of a per-query CSV as it is read: its queries' rows by qid, and its trailing rows of qid `all`. */
+/** A run of a per-query CSV being read; `tail`: its trailing rows of qid `all`. */
 interface CsvRun extends RunValues {
   index: Map<string, number>;
   tail: { qid: string; measure: string; value: number }[];
 }
 
-/**
- * Reads rankeval's per-query CSV (`-q --format csv`), chunk by chunk. A query named `all` is told from
- * the summary rows by place: those are a run's last, one per measure.
- */
+/** Reads rankeval's per-query CSV chunk by chunk. A query named `all` is told from the summary rows (a run's last, one per measure) by place. */
 export class PerQueryCsvReader {
   private rest = "";
   private line = 0;
-  /** The header line read (its columns), or null before it. */
   private header: string | null = null;
   private readonly runs: CsvRun[] = [];
   private readonly conventionsOf = new Map<string, string>();
@@ -167,7 +154,7 @@ export class PerQueryCsvReader {
     this.read(this.rest + text, false);
   }
 
-  /** Reads the records of `all`, keeping the last one's start when it may go on in text to come. */
+  /** Reads the records of `all`, keeping a last one that may go on. */
   private read(all: string, final: boolean): void {
     let start = 0;
     while (start < all.length) {
@@ -191,7 +178,7 @@ export class PerQueryCsvReader {
       throw this.bad(1, `not the per-query CSV rankeval writes (its header is ${PER_QUERY_CSV_HEADER})`);
     if (this.runs.length === 0) throw new RankevalError("bad-input", `${this.file}: has no run`);
     for (const run of this.runs) {
-      // The trailing rows of qid `all`: the summary, each measure's last; any before it, a query `all`.
+      // The summary is each measure's last row; rows before it are a query `all`.
       const seen = new Set<string>();
       const summary: typeof run.tail = [];
       for (let i = run.tail.length - 1; i >= 0; i--) {
@@ -217,7 +204,6 @@ export class PerQueryCsvReader {
   }
 
   private record(fields: string[]): void {
-    // A record may hold quoted newlines: its line number is that of its first line.
     const line = this.line + 1;
     if (this.header === null) {
       const header = fields.join(",").replace(/^\uFEFF/, "");
@@ -233,7 +219,6 @@ export class PerQueryCsvReader {
     }
     const [name, qid, measure, written] = fields;
     const conventions = fields[columns - 1];
-    // report() writes String(value): "NaN" where a measure has no value for the query.
     const value = written === "NaN" ? NaN : Number(written);
     if (written !== "NaN" && (written.trim() === "" || Number.isNaN(value)))
       throw this.bad(line, `value "${written}" is not a number`);
@@ -251,7 +236,7 @@ export class PerQueryCsvReader {
       run.tail.push({ qid, measure, value });
       return;
     }
-    // Rows of qid `all` followed by others: they were a query named `all`.
+    // Rows of qid `all` followed by others were a query named `all`.
     for (const row of run.tail) this.value(run, row.qid, row.measure, row.value);
     run.tail = [];
     this.value(run, qid, measure, value);

@@ -1,11 +1,8 @@
 /**
- * Per-query results as a table (`--per-query-out`: a row per run and query, a column per value the
- * reports read, the rest in the metadata), and tables of shards holding disjoint queries merged back
- * (`--merge`) so that every report prints what one process evaluating the whole input prints. So a
- * shard carries every value a report reads (gm_map's APs, 11pt_avg's points, relstring, --tie-range's
- * [worst, best]) as exact doubles, how each line is summarised, the counts that are not per-query
- * values (notJudged, notInRun, no relevant, -c's num_rel, which trec_eval counts over every judgment),
- * the run's tag, and the measures and conventions, which must agree across shards. Browser compatible.
+ * Per-query results as a table (`--per-query-out`), and shards' tables merged back (`--merge`) to print
+ * what one evaluation of the whole input prints. So a shard carries every value a report reads as exact
+ * doubles, the counts that are not per-query values (-c's num_rel counts every judgment), the run's tag,
+ * and the measures and conventions, which must agree across shards. Browser compatible.
  */
 import { counted } from "../errors/counted.js";
 import { badInput } from "../errors/errors.js";
@@ -18,26 +15,23 @@ import { compareBytes, sortedOrder } from "../c/strings.js";
 import { lineKey, options, plan, planConventions, type Conventions, type Plan, type RunResult } from "../app/plan.js";
 import { trecLines } from "../trec/measures.js";
 
-/** The metadata key (Parquet key-value, Arrow schema metadata) holding PerQueryMeta as JSON. */
+/** The metadata key holding PerQueryMeta as JSON. */
 export const META_KEY = "rankeval";
-/** A second key with the conventions line alone, for people and tools that show metadata. */
+/** A key with the conventions alone, for tools that show metadata. */
 export const CONVENTIONS_KEY = "rankeval.conventions";
-/** The first characters of a per-query CSV file: its metadata line, a comment. */
+
 export const CSV_PREFIX = "# rankeval per-query results ";
 
-/** How the command evaluated: what every shard of one evaluation must share. */
 export interface PerQuerySettings {
-  /** The -m names as given ([]: trec_eval's default). */
+  /** -m ([]: trec_eval's default). */
   measures: string[];
-  /** The conventions given (-l, -M, -J, -N, --gain, --ties, ...). */
   conventions: Conventions;
-  /** -c: judged queries absent from a run evaluated too. */
+  /** -c */
   complete: boolean;
-  /** --tie-range: each value's [worst, best] too. */
+  /** --tie-range */
   tieRange: boolean;
 }
 
-/** A column of the table: a value's key (as the run's result has it), its kind, and for --tie-range its side. */
 export interface PerQueryColumn {
   name: string;
   key: string;
@@ -45,42 +39,36 @@ export interface PerQueryColumn {
   tie?: "worst" | "best";
 }
 
-/** A run's facts that are not per-query values. */
 export interface PerQueryRun {
-  /** The run's name in reports (the file as given; a dataset's partition: the dataset's name). */
   name: string;
-  /** trec_eval's runid: the tag of the run's last line (or its file's name). */
   runTag: string;
-  /** Its rows in the table (its evaluated queries). */
+  /** Its rows in the table. */
   queries: number;
   noRelevant: number;
   notJudged: number;
   notInRun: number;
-  /** Summary values trec_eval takes otherwise than from the per-query values (num_rel under -c). */
+  /** Summary values not from the per-query values (num_rel under -c). */
   summary?: Record<string, number>;
 }
 
-/** The metadata of a per-query table. */
 export interface PerQueryMeta {
   format: "rankeval-per-query";
   version: 1;
-  /** The rankeval that wrote it. */
   rankeval?: string;
   settings: PerQuerySettings;
-  /** The options given over the library's defaults, in one line (Result.conventions), and each value's conventions. */
+  /** Result.conventions and measureConventions. */
   conventions: string;
   measureConventions: Record<string, string>;
-  /** The conventions as the evaluation's table prints them: one line, or one per measure (`name  line`). */
+  /** As the table prints them: one line, or one per measure. */
   conventionLines: string[];
-  /** The summaries that are not means, by key. */
+  /** Summaries that are not means. */
   aggregates: Record<string, Aggregate>;
-  /** The kernel's measures, by key, in order (Result.measures). */
+  /** Result.measures */
   measures: string[];
   columns: PerQueryColumn[];
   runs: PerQueryRun[];
 }
 
-/** A per-query table: its metadata and its columns (`run`, `qid`, then meta.columns in order). */
 export interface PerQueryTable {
   meta: PerQueryMeta;
   run: string[];
@@ -89,25 +77,17 @@ export interface PerQueryTable {
   strings: Record<string, string[]>;
 }
 
-/** The name of a tie-range column. */
 const tieColumn = (key: string, side: "worst" | "best") => `${key} ${side}`;
 
-/** The keys of the values a run's reports read, in report order: the plan's rows, then the rest. */
+/** The keys of a run's values in report order: the plan's rows, then the rest. */
 function valueKeys(p: Plan, result: Result<string>): string[] {
-  const keys: string[] = [];
-  for (const r of p.rows) if (!keys.includes(r.measure) && result.values[r.measure]) keys.push(r.measure);
-  for (const l of trecLines(p.trec)) {
-    const k = lineKey(l);
-    if (k !== null && !keys.includes(k) && result.values[k]) keys.push(k);
-  }
-  for (const k of Object.keys(result.values)) if (!keys.includes(k)) keys.push(k);
-  return keys;
+  const first = [...p.rows.map((r) => r.measure), ...trecLines(p.trec).map(lineKey)].filter(
+    (k) => k !== null && result.values[k],
+  ) as string[];
+  return [...new Set([...first, ...Object.keys(result.values)])];
 }
 
-/**
- * The per-query table of runs evaluated under one plan: a row per run and query (each run's queries
- * in the order of its result: byte order of qid). `names`: each run's name in the table.
- */
+/** The per-query table of runs evaluated under one plan: a row per run and query (byte order of qid). */
 export function perQueryTable(
   p: Plan,
   settings: PerQuerySettings,
@@ -127,34 +107,6 @@ export function perQueryTable(
         columns.push({ name: tieColumn(key, tie), key, kind: "number", tie });
   }
   for (const key of stringKeys) columns.push({ name: key, key, kind: "string" });
-  const n = runs.reduce((s, r) => s + r.result.qids.length, 0);
-  const run: string[] = new Array(n);
-  const qid: string[] = new Array(n);
-  const numbers: Record<string, Float64Array> = {};
-  const strings: Record<string, string[]> = {};
-  for (const c of columns) {
-    if (c.kind === "number") numbers[c.name] = new Float64Array(n);
-    else strings[c.name] = new Array<string>(n);
-  }
-  let at = 0;
-  runs.forEach((r, i) => {
-    const m = r.result.qids.length;
-    for (let q = 0; q < m; q++) {
-      run[at + q] = names[i];
-      qid[at + q] = r.result.qids[q];
-    }
-    for (const c of columns) {
-      if (c.kind === "string") {
-        const s = r.strings[c.key];
-        for (let q = 0; q < m; q++) strings[c.name][at + q] = s[q];
-        continue;
-      }
-      const v = c.tie ? r.result.tieRange?.[c.key]?.[c.tie] : r.result.values[c.key];
-      if (!v) throw new Error(`perQueryTable: run ${names[i]} has no values of ${c.name}`);
-      numbers[c.name].set(v, at);
-    }
-    at += m;
-  });
   const meta: PerQueryMeta = {
     format: "rankeval-per-query",
     version: 1,
@@ -176,8 +128,44 @@ export function perQueryTable(
       ...(r.summary ? { summary: { ...r.summary } } : {}),
     })),
   };
-  return { meta, run, qid, numbers, strings };
+  const t = emptyTable(
+    meta,
+    runs.reduce((s, r) => s + r.result.qids.length, 0),
+  );
+  const { run, qid, numbers, strings } = t;
+  let at = 0;
+  runs.forEach((r, i) => {
+    const m = r.result.qids.length;
+    for (let q = 0; q < m; q++) {
+      run[at + q] = names[i];
+      qid[at + q] = r.result.qids[q];
+    }
+    for (const c of columns) {
+      if (c.kind === "string") {
+        const s = r.strings[c.key];
+        for (let q = 0; q < m; q++) strings[c.name][at + q] = s[q];
+        continue;
+      }
+      const v = c.tie ? r.result.tieRange?.[c.key]?.[c.tie] : r.result.values[c.key];
+      if (!v) throw new Error(`perQueryTable: run ${names[i]} has no values of ${c.name}`);
+      numbers[c.name].set(v, at);
+    }
+    at += m;
+  });
+  return t;
 }
+
+export function emptyTable(meta: PerQueryMeta, n: number): PerQueryTable {
+  const numbers: Record<string, Float64Array> = {};
+  const strings: Record<string, string[]> = {};
+  for (const c of meta.columns) {
+    if (c.kind === "number") numbers[c.name] = new Float64Array(n);
+    else strings[c.name] = new Array<string>(n);
+  }
+  return { meta, run: new Array<string>(n), qid: new Array<string>(n), numbers, strings };
+}
+
+export const damaged = (file: string, what: string) => badInput(`${file}: damaged per-query results: ${what}`);
 
 /** Checks that a metadata object read from a file is a PerQueryMeta rankeval can merge. */
 export function checkMeta(value: unknown, file: string): PerQueryMeta {
@@ -199,13 +187,12 @@ export function checkMeta(value: unknown, file: string): PerQueryMeta {
     "columns",
     "runs",
   ] as const) {
-    if (m[k] === undefined || m[k] === null)
-      throw badInput(`${file}: damaged per-query results: the metadata has no "${k}"`);
+    if (m[k] === undefined || m[k] === null) throw damaged(file, `the metadata has no "${k}"`);
   }
   return m as PerQueryMeta;
 }
 
-/** A JSON text of a value with its object keys sorted: two settings compare equal when they mean the same. */
+/** JSON with object keys sorted, so equal settings compare equal. */
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_, x) =>
     x && typeof x === "object" && !Array.isArray(x)
@@ -222,14 +209,13 @@ function canonical(v: unknown): string {
 function settingsDiffer(a: PerQueryMeta, b: PerQueryMeta): string | null {
   const sa = a.settings;
   const sb = b.settings;
+  const given = (x: boolean) => (x ? "given" : "not given");
   if (canonical(sa.measures) !== canonical(sb.measures))
     return `measures (${describeMeasures(sa.measures)}; ${describeMeasures(sb.measures)})`;
   if (canonical(sa.conventions) !== canonical(sb.conventions))
     return `conventions (${describeConventions(sa.conventions)}; ${describeConventions(sb.conventions)})`;
-  if (sa.complete !== sb.complete)
-    return `-c (${sa.complete ? "given" : "not given"}; ${sb.complete ? "given" : "not given"})`;
-  if (sa.tieRange !== sb.tieRange)
-    return `--tie-range (${sa.tieRange ? "given" : "not given"}; ${sb.tieRange ? "given" : "not given"})`;
+  if (sa.complete !== sb.complete) return `-c (${given(sa.complete)}; ${given(sb.complete)})`;
+  if (sa.tieRange !== sb.tieRange) return `--tie-range (${given(sa.tieRange)}; ${given(sb.tieRange)})`;
   if (canonical(a.measureConventions) !== canonical(b.measureConventions))
     return `conventions (${a.conventions}; ${b.conventions})`;
   if (canonical(a.columns) !== canonical(b.columns) || canonical(a.aggregates) !== canonical(b.aggregates))
@@ -259,20 +245,16 @@ function describeConventions(c: Conventions): string {
 const describeMeasures = (m: readonly string[]) =>
   m.length ? m.map((x) => `-m ${x}`).join(" ") : "trec_eval's default measures";
 
-/** A file's table, and its name in messages. */
 export interface NamedTable {
   file: string;
   table: PerQueryTable;
 }
 
-/** What merging gives: the plan made again from the shards' settings, and each run's result. */
 export interface Merged {
   p: Plan;
   settings: PerQuerySettings;
   runs: RunResult[];
-  /** The metadata the merged runs have in common (for a merged table written again). */
   meta: PerQueryMeta;
-  /** Each shard's file and metadata. */
   shards: { file: string; meta: PerQueryMeta }[];
 }
 
@@ -282,20 +264,12 @@ export interface Merged {
  */
 export function mergeTables(tables: readonly NamedTable[]): Merged {
   if (!tables.length) throw new Error("mergeTables: no tables");
-  const first = tables[0];
-  for (const t of tables.slice(1)) {
-    const why = settingsDiffer(first.table.meta, t.table.meta);
-    if (why)
-      throw badInput(
-        `${first.file} and ${t.file} were made under different ${why}: only shards of one evaluation merge`,
-      );
-  }
-  const meta = first.table.meta;
+  const shards = tables.map((t) => ({ file: t.file, meta: t.table.meta }));
+  checkSameEvaluation(shards);
+  const meta = shards[0].meta;
   const settings = meta.settings;
   const p = plan(settings.measures, null, settings.conventions);
-  const explicit = options(settings.conventions, p.kind === "trec");
-  const resolved = overPreset(DEFAULT_OPTIONS, explicit);
-  // Each run's parts: the tables holding it, and its rows there.
+  const resolved = resolvedOf(meta, p);
   const order: string[] = [];
   const parts = new Map<string, { file: string; table: PerQueryTable; info: PerQueryRun; rows: number[] }[]>();
   for (const { file, table } of tables) {
@@ -312,23 +286,21 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       }
       const rows = rowsOf.get(info.name) ?? [];
       if (rows.length !== info.queries)
-        throw badInput(
-          `${file}: damaged per-query results: run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
+        throw damaged(
+          file,
+          `run ${JSON.stringify(info.name)} has ${counted(rows.length, "row")}, its metadata says ${info.queries}`,
         );
       parts.get(info.name)!.push({ file, table, info, rows });
     }
     for (const name of rowsOf.keys()) {
       if (!table.meta.runs.some((r) => r.name === name))
-        throw badInput(
-          `${file}: damaged per-query results: rows of run ${JSON.stringify(name)}, which its metadata does not list`,
-        );
+        throw damaged(file, `rows of run ${JSON.stringify(name)}, which its metadata does not list`);
     }
   }
   const columns = meta.columns;
   const runs: RunResult[] = order.map((name) => {
     const ps = parts.get(name)!;
     const runTag = oneTag(name, ps);
-    // The queries of every part, checked disjoint.
     const qids: string[] = [];
     const from: { part: number; row: number }[] = [];
     const seen = new Map<string, number>();
@@ -371,11 +343,10 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
     }
     const aggregateOf = (key: string) => meta.aggregates[key] ?? "mean";
     const { mean, counted, interval } = summariesOf(values, aggregateOf);
-    let tieRange: Record<string, TieRange> | undefined;
-    if (Object.keys(worst).length) {
-      tieRange = {};
-      for (const key of Object.keys(worst)) tieRange[key] = tieRangeOf(worst[key], best[key], aggregateOf(key));
-    }
+    const ties = Object.keys(worst);
+    const tieRange = ties.length
+      ? Object.fromEntries(ties.map((key) => [key, tieRangeOf(worst[key], best[key], aggregateOf(key))]))
+      : undefined;
     const { queries, summary } = summedCounts(ps, qids.length);
     const result = resultOf(
       [...meta.measures],
@@ -400,7 +371,7 @@ export function mergeTables(tables: readonly NamedTable[]): Merged {
       aggregates: meta.aggregates,
     };
   });
-  return { p, settings, runs, meta, shards: tables.map((t) => ({ file: t.file, meta: t.table.meta })) };
+  return { p, settings, runs, meta, shards };
 }
 
 type RunPart = { readonly file: string; readonly info: PerQueryRun };
@@ -416,7 +387,7 @@ function oneTag(name: string, parts: readonly RunPart[]): string {
   return tag;
 }
 
-/** A run's counts and -c's num_rel, summed over its shards. */
+/** A run's counts and -c's num_rel, summed. */
 function summedCounts(parts: readonly RunPart[], evaluated: number) {
   const sum = (f: (r: PerQueryRun) => number) => parts.reduce((s, x) => s + f(x.info), 0);
   let summary: Record<string, number> | undefined;
@@ -433,31 +404,22 @@ function summedCounts(parts: readonly RunPart[], evaluated: number) {
   return { queries: { evaluated, skipped }, summary };
 }
 
-/** A shard's cursor over one run's rows, for mergeSummaries. */
 export interface ShardRows {
   file: string;
   chunks: AsyncIterator<{ qid: string[]; numbers: Record<string, ArrayLike<number>> }>;
 }
 
-/** A run merged to its summaries only: what a report without per-query values prints. */
 export interface MergedSummary {
   name: string;
   runTag: string;
-  /** The queries, the run's counts summed. */
   queries: Result<string>["queries"];
-  /** Each value's running sums over the merged queries in byte order of qid. */
   sums: Record<string, MomentSummary>;
-  /** -c's num_rel, summed. */
   summary?: Record<string, number>;
 }
 
-/** Whether a string has a UTF-16 surrogate (a code point past U+FFFF), whose code-unit order is not byte order. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/**
- * One run's summaries from its shards, merged k ways in byte order of qid, holding a chunk of each shard.
- * A query in two shards, or a shard out of order, is an error naming the files.
- */
+/** One run's summaries from its shards, merged k ways in byte order of qid, a chunk of each shard held. */
 export async function mergeRunSummaries(
   name: string,
   meta: PerQueryMeta,
@@ -469,7 +431,7 @@ export async function mergeRunSummaries(
   const columns = meta.columns.filter((c) => c.kind === "number");
   const sums: Record<string, MomentSummary> = {};
   for (const c of columns) sums[c.name] = new MomentSummary(logKeys.has(c.key));
-  // Each shard's current chunk and row; a heap of shards by their current qid.
+  // A heap of shards by their current qid.
   interface Cursor {
     k: number;
     qid: string[];
@@ -477,8 +439,7 @@ export async function mergeRunSummaries(
     at: number;
     wide: boolean;
   }
-  // Byte order of qids: the strings' own order when neither has a surrogate (then code-unit order is
-  // code-point order, which is UTF-8's byte order), else compareBytes.
+  // Without surrogates code-unit order is UTF-8's byte order.
   const order = (x: string, xWide: boolean, y: string, yWide: boolean): number =>
     xWide || yWide ? compareBytes(x, y) : x < y ? -1 : x === y ? 0 : 1;
   const before = (a: Cursor, b: Cursor): boolean => order(a.qid[a.at], a.wide, b.qid[b.at], b.wide) < 0;
@@ -515,6 +476,11 @@ export async function mergeRunSummaries(
     const c = await load(k);
     if (c) push(c);
   }
+  const disorder = (k: number, q: string, prev: string) =>
+    damaged(
+      shards[k].file,
+      `run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === prev ? "there twice" : "out of byte order"}`,
+    );
   let last: string | null = null;
   let lastWide = false;
   let lastShard = -1;
@@ -522,13 +488,12 @@ export async function mergeRunSummaries(
   while (heap.length) {
     const c = heap[0];
     const q = c.qid[c.at];
-    if (last !== null && order(q, c.wide, last, lastWide) <= 0) {
-      const where =
-        q === last && lastShard !== c.k
-          ? `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`
-          : `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(q)} is ${q === last ? "there twice" : "out of byte order"}`;
-      throw badInput(where);
-    }
+    if (last !== null && order(q, c.wide, last, lastWide) <= 0)
+      throw q === last && lastShard !== c.k
+        ? badInput(
+            `${shards[lastShard].file} and ${shards[c.k].file} both hold query ${JSON.stringify(q)} of run ${JSON.stringify(name)}: the shards of a run must hold disjoint queries (were the judgments, or the runs, not partitioned alike?)`,
+          )
+        : disorder(c.k, q, last);
     for (const col of columns) sums[col.name].add(col.name in c.numbers ? Number(c.numbers[col.name][c.at]) : NaN);
     last = q;
     lastWide = c.wide;
@@ -536,19 +501,12 @@ export async function mergeRunSummaries(
     n++;
     c.at++;
     if (c.at < c.qid.length) {
-      // Within one shard the queries must rise.
-      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0)
-        throw badInput(
-          `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(c.qid[c.at])} is ${c.qid[c.at] === q ? "there twice" : "out of byte order"}`,
-        );
+      if (order(c.qid[c.at], c.wide, q, c.wide) <= 0) throw disorder(c.k, c.qid[c.at], q);
       siftDown();
     } else {
       const next = await load(c.k);
       if (next) {
-        if (order(next.qid[0], next.wide, q, lastWide) <= 0)
-          throw badInput(
-            `${shards[c.k].file}: damaged per-query results: run ${JSON.stringify(name)}'s query ${JSON.stringify(next.qid[0])} is ${next.qid[0] === q ? "there twice" : "out of byte order"}`,
-          );
+        if (order(next.qid[0], next.wide, q, lastWide) <= 0) throw disorder(c.k, next.qid[0], q);
         heap[0] = next;
       } else {
         heap[0] = heap[heap.length - 1];
@@ -572,10 +530,7 @@ export async function mergeRunSummaries(
   };
 }
 
-/**
- * The merged summaries as a run's result without per-query values (qids and values empty), each mean's
- * t interval at `level` (95% unless given).
- */
+/** The merged summaries as a Result without per-query values, each mean's t interval at `level` (default 95%). */
 export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary, level?: number): Result<string> {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
@@ -598,23 +553,24 @@ export function summaryResult(meta: PerQueryMeta, p: Plan, m: MergedSummary, lev
       t.mean[c.tie] = s.value;
     }
   }
-  const explicit = options(meta.settings.conventions, p.kind === "trec");
   return {
     measures: [...meta.measures],
     qids: [],
     values: {},
     mean,
     counted,
-    // Only running sums were kept: each mean's interval from its running moments.
     interval,
     queries: m.queries,
-    options: overPreset(DEFAULT_OPTIONS, explicit),
+    options: resolvedOf(meta, p),
     conventions: meta.conventions,
     measureConventions: { ...meta.measureConventions },
     warnings: [...p.warnings],
     ...(Object.keys(tieRange).length ? { tieRange } : {}),
   };
 }
+
+const resolvedOf = (meta: PerQueryMeta, p: Plan) =>
+  overPreset(DEFAULT_OPTIONS, options(meta.settings.conventions, p.kind === "trec"));
 
 /** trec_eval's summary lines of merged summaries by line name; null where two lines share a name. */
 export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary): Record<string, number> | null {
@@ -634,7 +590,7 @@ export function trecSummaryValues(p: Plan, meta: PerQueryMeta, m: MergedSummary)
   return out;
 }
 
-/** The keys whose geometric means a plan's reports take (gm_map, gm_bpref): logs are summed for them. */
+/** The keys whose geometric means a plan's reports take (gm_map, gm_bpref). */
 export function geometricKeys(p: Plan, meta: PerQueryMeta): Set<string> {
   const keys = new Set(
     Object.entries(meta.aggregates)
@@ -649,7 +605,7 @@ export function geometricKeys(p: Plan, meta: PerQueryMeta): Set<string> {
   return keys;
 }
 
-/** Checks that shards were made under one evaluation's settings (as mergeTables does). */
+/** Checks that shards were made under one evaluation's settings. */
 export function checkSameEvaluation(metas: readonly { file: string; meta: PerQueryMeta }[]): void {
   for (const t of metas.slice(1)) {
     const why = settingsDiffer(metas[0].meta, t.meta);
@@ -661,9 +617,8 @@ export function checkSameEvaluation(metas: readonly { file: string; meta: PerQue
 }
 
 /**
- * Runs that look like one run's shards under several names (`bm25.run.0`, `bm25.run.1`): the same tag,
- * no shard in common. Runs merge by name, so these merge as several runs, each over its own shards'
- * queries: said, not refused (runs evaluated one per task can look alike).
+ * Runs that look like one run's shards under several names: one tag, no shard in common. Runs merge by
+ * name, so these merge as several runs: said, not refused (runs evaluated one per task can look alike).
  */
 export function shardsUnderSeveralNames(metas: readonly { file: string; meta: PerQueryMeta }[]): string[] {
   const runs: { name: string; tag: string; files: Set<string> }[] = [];
@@ -673,7 +628,6 @@ export function shardsUnderSeveralNames(metas: readonly { file: string; meta: Pe
       if (!run) runs.push((run = { name: r.name, tag: r.runTag, files: new Set() }));
       run.files.add(file);
     }
-  // Groups of runs joined by pairs of one tag and no shard in common.
   const group = runs.map((_, i) => i);
   const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i])));
   for (let i = 0; i < runs.length; i++)

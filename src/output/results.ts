@@ -1,5 +1,4 @@
-// What the command line and the page print for runs evaluated under a plan: trec_eval's text, and a
-// table, JSON or CSV of several runs. Browser-safe.
+// trec_eval's text, and a table, JSON or CSV of several runs: the CLI's and the page's. Browser-safe.
 import { RankevalError } from "../errors/errors.js";
 import type { Result } from "../pipeline/evaluate.js";
 import { formatTable } from "./table.js";
@@ -10,40 +9,36 @@ import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 import { csvField } from "./csv.js";
 import { describeInterval, type Interval, type IntervalSettings } from "../pipeline/interval.js";
 
-/** What trec_eval's text depends on besides the plan and the values. */
 export interface TrecTextOptions {
   /** -q */
   perQuery: boolean;
   /** -n */
   noSummary?: boolean;
-  /** -c: with `debugQuery`, the means stay over every judged query (meas_avg.c). */
+  /** -c: with `debugQuery`, means stay over every judged query (meas_avg.c). */
   complete?: boolean;
   /** -D n.qid: only that query (trec_eval.c). */
   debugQuery?: string;
-  /** -Z: the Z-score file's lookups (src/trec/zscore-lookup.ts). */
+  /** -Z */
   zscores?: ZscoreLookup;
 }
 
-/** trec_eval's text for one run. */
 export function trecText(p: Plan, r: RunResult, args: TrecTextOptions): string {
   const values: Record<string, Float64Array | string[]> = {};
-  const keyOf = (line: TrecLine) => lineKey(line) ?? line.name;
   for (const line of trecLines(p.trec)) {
     const key = lineKey(line);
     if (key !== null) values[key] = r.result.values[key];
     else if (line.relstring !== undefined) values[line.name] = r.strings[line.name];
   }
   const only = args.debugQuery;
-  if (only !== undefined && !r.result.qids.includes(only)) {
-    const needs = `judgments${args.complete ? "" : " and a ranking"}`;
-    const trec = "trec_eval: No queries with both results and relevance info";
-    const what = `query ${JSON.stringify(only)} is not evaluated`;
-    throw new RankevalError("bad-input", `-D ${only}: ${what} (it needs ${needs}; ${trec})`);
-  }
+  if (only !== undefined && !r.result.qids.includes(only))
+    throw new RankevalError(
+      "bad-input",
+      `-D ${only}: query ${JSON.stringify(only)} is not evaluated (it needs judgments${args.complete ? "" : " and a ranking"}; trec_eval: No queries with both results and relevance info)`,
+    );
   return formatTrecReport({
     runid: r.runTag,
     measures: p.trec,
-    keyOf,
+    keyOf: (line: TrecLine) => lineKey(line) ?? line.name,
     perQuery: { qids: r.result.qids, values },
     printPerQuery: args.perQuery,
     printSummary: !args.noSummary,
@@ -69,7 +64,6 @@ export function report(
   interval?: IntervalSettings,
 ): string {
   const rows = p.rows;
-  // Each row's conventions: its tool and the options its measure was computed with.
   const of = (r: { measure: string }) => runs[0].result.measureConventions[r.measure] ?? "";
   if (format === "json") {
     const byRow = (value: (measure: string) => unknown) =>
@@ -81,14 +75,8 @@ export function report(
       ...(noSummary ? {} : { interval: describeInterval(interval) }),
       measureConventions: Object.fromEntries(rows.map((r) => [r.name, of(r)])),
       runs: runs.map(({ name, runTag, result }) => {
-        const t = result.tieRange;
-        // --tie-range: each value's [worst, best] (null for trec_eval's own algorithm's lines).
-        const range = (m: string, i?: number) => {
-          const x = t?.[m];
-          if (!x) return null;
-          return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
-        };
-        const ranges = t && {
+        const range = (m: string, i?: number) => tieAt(result, m, i);
+        const ranges = result.tieRange && {
           tieRange: {
             ...(noSummary ? {} : { mean: byRow((m) => range(m)) }),
             ...(perQuery ? { perQuery: byQuery(result, range) } : {}),
@@ -109,18 +97,14 @@ export function report(
     return `${JSON.stringify(doc, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2)}\n`;
   }
   if (format === "csv") {
-    // --tie-range: the worst and best values in two columns before the conventions.
     const ranged = runs.some((r) => r.result.tieRange);
-    // --interval: the mean's interval in two columns after the value (empty on a query's row).
     const header = `run,qid,measure,value,${interval ? "lo,hi," : ""}${ranged ? "worst,best," : ""}conventions`;
     const out = [header];
     for (const { name, result } of runs) {
       const tail = new Map(rows.map((r) => [r.name, csvField(of(r))]));
-      const t = result.tieRange;
       const line = (qid: string, r: { name: string; measure: string }, value: number, i?: number) => {
-        const x = t?.[r.measure];
-        const [worst, best] = !x ? [] : i === undefined ? [x.mean.worst, x.mean.best] : [x.worst[i], x.best[i]];
-        const range = !ranged ? "" : `${worst ?? ""},${best ?? ""},`;
+        const w = tieAt(result, r.measure, i);
+        const range = !ranged ? "" : `${w?.worst ?? ""},${w?.best ?? ""},`;
         const ci = i === undefined ? result.interval[r.measure] : undefined;
         const bounds = !interval ? "" : ci ? `${ci[0]},${ci[1]},` : ",,";
         out.push(`${csvField(name)},${qid},${csvField(r.name)},${value},${bounds}${range}${tail.get(r.name)}`);
@@ -132,13 +116,18 @@ export function report(
     }
     return `${out.join("\n")}\n`;
   }
-  // table: measures down, runs across; with -q a row per query and measure first, as trec_eval -q.
-  const columns = runs.map((r) => ({ name: r.name, result: r.result }));
   const tableRows = rows.map((r) => ({ label: r.name, measure: r.measure }));
-  return `${formatTable(columns, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
+  return `${formatTable(runs, { rows: tableRows, perQuery, summary: !noSummary, ...(interval ? { interval } : {}) })}\n`;
 }
 
-/** trec_eval's summary lines ("name\tall\tvalue") as cells by printed name: the text and its number (null if none). */
+/** A value's [worst, best] (--tie-range), or the mean's; null for trec_eval's own algorithm's lines. */
+function tieAt(result: Result<string>, m: string, i?: number) {
+  const x = result.tieRange?.[m];
+  if (!x) return null;
+  return i === undefined ? { worst: x.mean.worst, best: x.mean.best } : { worst: x.worst[i], best: x.best[i] };
+}
+
+/** trec_eval's summary lines as cells by name: the text and its number (null if none). */
 export function summaryCells(text: string): Record<string, { text: string; value: number | null }> {
   const out: Record<string, { text: string; value: number | null }> = {};
   for (const line of text.split("\n")) {
@@ -150,7 +139,7 @@ export function summaryCells(text: string): Record<string, { text: string; value
   return out;
 }
 
-/** The aggregate table's rows, as printed (trec_eval's summary lines, else the plan's rows), and their keys in a Result. */
+/** The aggregate table's rows, as printed, and their keys in a Result. */
 function summaryLines(p: Plan): { name: string; key: string | null }[] {
   return p.kind === "trec"
     ? trecLines(p.trec)
@@ -159,14 +148,12 @@ function summaryLines(p: Plan): { name: string; key: string | null }[] {
     : p.rows.map((r) => ({ name: r.name, key: r.measure }));
 }
 
-/** The aggregate table's rows, as printed. */
 export const summaryRows = (p: Plan): string[] => summaryLines(p).map((l) => l.name);
 
-/** Each aggregate row's interval (Result.interval), by printed row: the report's and the page's cells. */
+/** Each aggregate row's interval, by printed row. */
 export function rowIntervals(p: Plan, result: Result<string>): Record<string, Interval> {
   const out: Record<string, Interval> = {};
-  const rows = summaryLines(p);
-  for (const { name, key } of rows) {
+  for (const { name, key } of summaryLines(p)) {
     const ci = key === null ? undefined : result.interval[key];
     if (ci) out[name] = ci;
   }

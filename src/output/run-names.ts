@@ -1,11 +1,6 @@
-// Names that tell runs apart where two share one (run.txt from two folders): the command line's tables,
-// JSON and CSV and the page's columns name them alike.
-
 /**
- * Each run's name, in the order given: a name given once stays as it is. Runs given one name are told by
- * their longer names where each has one and those differ (the page's: a file's folder, which a browser
- * gives only for a folder chosen); else the first keeps the name and the others are numbered as a file
- * manager numbers copies, `run.txt (2)`, `run.txt (3)`, past any number another run is already named.
+ * Names that tell runs apart where two share one: by their longer names where each has one and those
+ * differ, else numbered as copies (`run.txt (2)`), past any name taken.
  */
 export function namesApart(names: readonly string[], longer: readonly (string | undefined)[] = []): string[] {
   const count = new Map<string, number>();

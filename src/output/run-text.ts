@@ -1,11 +1,9 @@
-// A run written as TREC text (`qid Q0 docid rank score tag`): the command line's and the page's fused runs
-// (fused-run.ts).
+// A run written as TREC text: fused runs (fused-run.ts).
 import { compareIds } from "../io/rows.js";
 
-/** Bytes written at once: about a megabyte. */
 const BYTES_A_WRITE = 1 << 20;
 
-/** One query's document ids as UTF-8, back to back: id i is bytes[offsets[i]..offsets[i + 1]). */
+/** Id i is bytes[offsets[i]..offsets[i + 1]). */
 export interface DocBytes {
   readonly bytes: Uint8Array;
   readonly offsets: Int32Array;
@@ -14,16 +12,13 @@ export interface DocBytes {
 const utf8 = new TextEncoder();
 
 /**
- * A run as TREC text (`qid Q0 docid rank score tag`), query by query: each query's documents by
- * descending score, ties by document id descending (trec_eval's order: the ranks written are those it
- * and rankeval evaluate), ranks from 1; scores as JavaScript writes numbers (the shortest text that
- * reads back as the same number). Written as UTF-8 bytes, a megabyte at a time; the caller gives the
- * queries in their order.
+ * A run as TREC text (`qid Q0 docid rank score tag`), query by query: documents by descending score,
+ * ties by id descending (trec_eval's order, so the ranks are those evaluated); scores shortest round-trip.
+ * UTF-8, a megabyte at a time.
  */
 export class RunTextWriter {
   private buffer: Uint8Array<ArrayBuffer> = new Uint8Array(BYTES_A_WRITE);
   private at = 0;
-  /** ` TAG\n`. */
   private readonly tail: Uint8Array;
 
   constructor(
@@ -33,7 +28,6 @@ export class RunTextWriter {
     this.tail = utf8.encode(` ${tag}\n`);
   }
 
-  /** One query: document i, `docs`' id i, scored `scores[i]`. */
   query(qid: string, docs: DocBytes, scores: ArrayLike<number>): void {
     const { bytes, offsets } = docs;
     const order = inTrecOrder(docs, scores);
@@ -44,7 +38,7 @@ export class RunTextWriter {
       const from = offsets[d];
       const to = offsets[d + 1];
       const score = String(scores[d]);
-      // The longest line this can be: the rank's 10 digits at most, the numbers' text ASCII.
+      // The rank: 10 digits at most.
       this.room(head.length + (to - from) + score.length + tail.length + 12);
       const out = this.buffer;
       let at = this.at;
@@ -59,15 +53,13 @@ export class RunTextWriter {
     }
   }
 
-  /** Writes what is left. */
   end(): void {
     if (this.at > 0) this.write(this.buffer.subarray(0, this.at));
     this.buffer = new Uint8Array(BYTES_A_WRITE);
     this.at = 0;
   }
 
-  /** Room for `bytes` more: what is held written first where they would not fit (a fresh buffer, the
-   * written one being the caller's to keep). */
+  /** Room for `bytes` more (a fresh buffer: the written one is the caller's). */
   private room(bytes: number): void {
     if (this.at + bytes <= this.buffer.length) return;
     this.end();
@@ -75,7 +67,7 @@ export class RunTextWriter {
   }
 }
 
-/** `n`'s decimal digits (n > 0) written at `at`; where they end. */
+/** `n`'s digits (n > 0) written at `at`; where they end. */
 function writeDigits(out: Uint8Array, at: number, n: number): number {
   let digits = 1;
   for (let p = 10; p <= n; p *= 10) digits++;
@@ -86,13 +78,10 @@ function writeDigits(out: Uint8Array, at: number, n: number): number {
   return at + digits;
 }
 
-/** Runs of ties up to this long are put in order by insertion. */
+/** Ties up to this many are sorted by insertion. */
 const FEW_TIES = 16;
 
-/**
- * The documents by descending score, ties by id descending. Fusion gives them by descending score
- * already (its ties in ranx's order): then only each run of ties is sorted.
- */
+/** By descending score, ties by id descending. Fusion gives them by score already: then only ties are sorted. */
 function inTrecOrder(docs: DocBytes, scores: ArrayLike<number>): Int32Array {
   const n = docs.offsets.length - 1;
   const order = new Int32Array(n);

@@ -7,13 +7,11 @@ import type { IntervalOptions } from "../measures/options.js";
 import { describeInterval, intervalSettings } from "../pipeline/interval.js";
 import { tableValue } from "../app/value-print.js";
 
-/** One column of a table: a run's result under a name. */
 export interface TableColumn {
   readonly name: string;
   readonly result: Result<unknown>;
 }
 
-/** A row of a table: the label printed and the measure whose mean it shows. */
 export interface TableRow {
   readonly label: string;
   readonly measure: string;
@@ -26,25 +24,20 @@ export interface TableOptions {
   perQuery?: boolean;
   /** The means (rows labelled "all") and the row of query counts. @default true */
   summary?: boolean;
-  /**
-   * Each mean's interval (`Result.interval`) as "(lo, hi)" after it; `true`, or the settings it was taken
-   * under (`Options.interval`), which the note under the table says. @default false
-   */
+  /** Each mean's `Result.interval` as "(lo, hi)": `true`, or the settings for the note (`Options.interval`). @default false */
   interval?: boolean | IntervalOptions;
 }
 
-/** A result's conventions for one measure: its own (measureConventions), else the result's. */
 type WithMeasureConventions = Result<unknown> & { readonly measureConventions?: Readonly<Record<string, string>> };
 const conventionsOf = (r: Result<unknown>, measure: string): string =>
   (r as WithMeasureConventions).measureConventions?.[measure] ?? r.conventions;
 
-/** A mean's interval as every table prints it after the mean: " (0.7226, 0.7913)". */
+/** " (0.7226, 0.7913)" */
 export const intervalText = ([lo, hi]: readonly [number, number]): string => ` (${tableValue(lo)}, ${tableValue(hi)})`;
 
 /**
- * A plain-text table, measures down, a column per run, a "queries" row (a mean over another number of
- * queries says `(n=3)`), then the queries skipped and the conventions (one line, or a legend [1], [2]
- * marking what they belong to). `perQuery`: rows per query first, as trec_eval -q.
+ * A plain-text table, measures down, a column per run, a "queries" row (a mean over another count says
+ * `(n=3)`), then the queries skipped and the conventions (one line, or a legend [1], [2]).
  *
  * @example
  * formatTable(result)
@@ -61,7 +54,6 @@ export function formatTable(
         { rows: ANY, perQuery: BOOLEAN, summary: BOOLEAN, interval: ANY },
         "formatTable",
       );
-  // The settings are only said: the intervals are the results'.
   const interval = opts.interval ? intervalSettings(opts.interval === true ? undefined : opts.interval) : null;
   const single = !Array.isArray(results);
   const columns: readonly TableColumn[] = single
@@ -72,20 +64,15 @@ export function formatTable(
       "bad-input",
       "formatTable: no results to show (give a Result, or [{ name, result }, ...] with at least one)",
     );
-  for (const c of columns) {
-    if (
-      c === null ||
-      typeof c !== "object" ||
-      typeof c.name !== "string" ||
-      !c.result ||
-      typeof c.result.mean !== "object"
-    ) {
-      throw new RankevalError(
-        "bad-input",
-        "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)",
-      );
-    }
-  }
+  if (
+    columns.some(
+      (c) => c === null || typeof c !== "object" || typeof c.name !== "string" || typeof c.result?.mean !== "object",
+    )
+  )
+    throw new RankevalError(
+      "bad-input",
+      "formatTable: give a Result, or [{ name, result }, ...] (each column a name and a Result)",
+    );
   const summary = opts.summary ?? true;
   const perQuery = opts.perQuery ?? false;
   const rows = opts.rows ?? unionOf(columns.map((c) => c.result.measures)).map((m) => ({ label: m, measure: m }));
@@ -98,7 +85,7 @@ export function formatTable(
     if (i < 0) i = legend.push(conventions) - 1;
     return ` [${i + 1}]`;
   };
-  // Measures computed alike share a line (mergeConventions); one fitting several takes its row's, else its column's.
+  // Measures computed alike share a line; one fitting several takes its row's, else its column's.
   const described: string[] = [];
   for (const r of rows)
     for (const c of columns)
@@ -108,7 +95,6 @@ export function formatTable(
   const own = (c: TableColumn, measure: string) => (has(c, measure) ? conventionsOf(c.result, measure) : null);
   const cellsOf = (cs: readonly TableColumn[], rs: readonly TableRow[]) =>
     rs.flatMap((r) => cs.map((c) => own(c, r.measure))).filter((d): d is string => d !== null);
-  /** The first line every description fits, or -1. */
   const common = (ds: readonly string[]) => merged.lines.findIndex((_, i) => ds.every((d) => merged.fits(d, i)));
   const everywhere = common(cellsOf(columns, rows));
   const rowLine = new Map(rows.map((r) => [r.measure, common(cellsOf(columns, [r]))]));
@@ -116,7 +102,6 @@ export function formatTable(
   const byRow = everywhere < 0 && rows.every((r) => rowLine.get(r.measure)! >= 0);
   const byColumn = everywhere < 0 && !byRow && columns.every((c) => columnLine.get(c)! >= 0);
   const byCell = everywhere < 0 && !byRow && !byColumn;
-  // A cell alone: the line it was merged into.
   const conv = (c: TableColumn, measure: string) =>
     has(c, measure) ? merged.lines[merged.index[described.indexOf(own(c, measure)!)]] : null;
   const rowMark = new Map<string, string>();
@@ -124,7 +109,7 @@ export function formatTable(
   if (byRow) for (const r of rows) rowMark.set(r.measure, mark(merged.lines[rowLine.get(r.measure)!]));
   if (byColumn) for (const c of columns) columnMark.set(c, mark(merged.lines[columnLine.get(c)!]));
 
-  // How many queries each column's means are over: the count most of its measures have.
+  // Each column's query count: the one most of its measures have.
   const columnCount = new Map<TableColumn, number>();
   for (const c of columns)
     columnCount.set(
@@ -133,7 +118,6 @@ export function formatTable(
         c.result.queries.evaluated,
     );
 
-  // The tie range (Result.tieRange), as "[worst, best]" after each value that has one.
   const range = (c: TableColumn, measure: string, q?: number): string => {
     const t = c.result.tieRange?.[measure];
     if (!t) return "";
@@ -143,9 +127,8 @@ export function formatTable(
   const mean = (c: TableColumn, measure: string): string => {
     if (!has(c, measure)) return "";
     const n = c.result.counted[measure];
-    const ci = interval ? c.result.interval?.[measure] : undefined;
-    const bounds = ci ? intervalText(ci) : "";
-    const cell = tableValue(c.result.mean[measure]) + bounds + range(c, measure);
+    const ci = interval && c.result.interval?.[measure];
+    const cell = tableValue(c.result.mean[measure]) + (ci ? intervalText(ci) : "") + range(c, measure);
     return `${cell}${!single && n !== columnCount.get(c) ? ` (n=${n})` : ""}${byCell ? mark(conv(c, measure)!) : ""}`;
   };
 
@@ -158,7 +141,6 @@ export function formatTable(
   const body: string[][] = [];
   const label = (r: TableRow) => r.label + (rowMark.get(r.measure) ?? "");
   if (perQuery) {
-    // Each column's query -> index, for the queries some columns lack.
     const index = columns.map((c) => new Map(c.result.qids.map((q, i) => [String(q), i])));
     for (const q of queryOrder(columns)) {
       for (const r of rows) {
@@ -168,7 +150,6 @@ export function formatTable(
           if (i === undefined || !values) return "";
           return `${tableValue(values[i])}${range(c, r.measure, i)}${byCell ? mark(conv(c, r.measure)!) : ""}`;
         });
-        // A query no column has for this measure has no row.
         if (cells.some((cell) => cell !== "")) body.push([q, label(r), ...cells, ...(single ? [""] : [])]);
       }
     }
@@ -186,14 +167,6 @@ export function formatTable(
     if (!single)
       body.push([...(perQuery ? ["all"] : []), "queries", ...columns.map((c) => String(columnCount.get(c)))]);
   }
-  const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
-  const labels = perQuery ? 2 : 1;
-  const line = (cells: string[]) =>
-    cells
-      .map((s, c) => (c < labels ? s.padEnd(widths[c]) : s.padStart(widths[c])))
-      .join("  ")
-      .trimEnd();
-
   const notes = columns.map((c) => queriesNote(c.result));
   const footer = new Set(notes).size === 1 ? [notes[0]] : columns.map((c, k) => `${c.name}: ${notes[k]}`);
   if (interval && summary)
@@ -202,14 +175,24 @@ export function formatTable(
     footer.push(
       "[worst, best]: each value with tied documents in their worst and their best order (lower or higher labels first)",
     );
-  const single1 =
+  const one =
     everywhere >= 0 ? merged.lines[everywhere] : described.length === 0 ? columns[0].result.conventions : null;
   const conventions =
-    single1 !== null ? [`conventions: ${single1}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
-  return [line(header), ...body.map(line), "", ...footer, ...conventions].join("\n");
+    one !== null ? [`conventions: ${one}`] : legend.map((text, i) => `[${i + 1}] conventions: ${text}`);
+  return [...alignedLines([header, ...body], perQuery ? 2 : 1), "", ...footer, ...conventions].join("\n");
 }
 
-/** The queries evaluated and those left out, in one line. */
+/** Rows of cells as aligned text: the first `labels` columns left-aligned, the rest right. */
+export function alignedLines(rows: readonly (readonly string[])[], labels: number): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((cells) =>
+    cells
+      .map((s, i) => (i < labels ? s.padEnd(widths[i]) : s.padStart(widths[i])))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
 function queriesNote(r: Result<unknown>): string {
   const { evaluated, skipped } = r.queries;
   const notes = [
@@ -220,12 +203,9 @@ function queriesNote(r: Result<unknown>): string {
   return `${counted(evaluated, "query", "queries")}${notes.length ? `; ${notes.join("; ")}` : ""}`;
 }
 
-/** Every list's items once, in order of first appearance. */
-function unionOf(lists: readonly (readonly string[])[]): string[] {
-  return [...new Set(lists.flat())];
-}
+const unionOf = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
 
-/** The value most of `values` have (the larger on a tie), or undefined for none. */
+/** The commonest value (the larger on a tie). */
 function commonest(values: readonly number[]): number | undefined {
   const counts = new Map<number, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
@@ -235,7 +215,7 @@ function commonest(values: readonly number[]): number | undefined {
   return best;
 }
 
-/** The queries of every column once: in byte order when each column lists them so, else as they first appear. */
+/** Every column's queries: in byte order when each column lists them so, else as they first appear. */
 function queryOrder(columns: readonly TableColumn[]): string[] {
   const lists = columns.map((c) => c.result.qids.map(String));
   const union = unionOf(lists);
@@ -243,7 +223,7 @@ function queryOrder(columns: readonly TableColumn[]): string[] {
   return sorted ? union.sort(compareBytes) : union;
 }
 
-/** Several runs' texts as one, each after `==> NAME <==` as head and tail print files; one text as it is. */
+/** Several runs' texts, each after `==> NAME <==` (as head prints files); one text as it is. */
 export function labelledTexts(parts: readonly { readonly name: string; readonly text: string }[]): string {
   if (parts.length === 1) return parts[0].text;
   return parts.map((p, i) => `${i ? "\n" : ""}==> ${p.name} <==\n${p.text}`).join("");

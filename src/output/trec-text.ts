@@ -1,8 +1,5 @@
-/**
- * The whole text trec_eval prints (trec_eval.c main loop, meas_acc.c, meas_avg.c, meas_print_*.c):
- * with -q, for each query in strcmp order, each of its lines in measure-table order; then the
- * summary block ("all"), in the same order. Browser-safe.
- */
+// The whole text trec_eval prints (trec_eval.c, meas_acc.c, meas_avg.c, meas_print_*.c): with -q each
+// query's lines (strcmp order), then the summary ("all"). Browser-safe.
 import { counted } from "../errors/counted.js";
 import { RankevalError } from "../errors/errors.js";
 import { aggregate, geoLog } from "../pipeline/aggregate.js";
@@ -12,35 +9,30 @@ import { trecLines, type TrecLine, type TrecMeasure } from "../trec/measures.js"
 import type { ZscoreLookup } from "../trec/zscore-lookup.js";
 
 export interface TrecReportInput {
-  /** The run tag (trec_eval: from the last line of the run file). */
+  /** From the run file's last line. */
   readonly runid: string;
-  /** From parseTrecMeasures: what to print and in which order. */
   readonly measures: readonly TrecMeasure[];
-  /**
-   * Per-query values by line key, aligned with `qids` (any order); relstring's are strings, gm_map's the
-   * APs. A line without values must have a `summary` value.
-   */
+  /** By line key, aligned with `qids` (any order); relstring's are strings. A line without values needs a `summary` value. */
   readonly perQuery?: {
     readonly qids: readonly string[];
     readonly values: Readonly<Record<string, ArrayLike<number> | readonly string[]>>;
   };
-  /** Print the per-query lines (-q). Default: true when `perQuery` is given. */
+  /** -q. Default: whether `perQuery` is given. */
   readonly printPerQuery?: boolean;
-  /** Print the summary block (false = trec_eval -n). Default true. */
+  /** false: -n. Default true. */
   readonly printSummary?: boolean;
-  /** Summary values by line name, instead of aggregating `perQuery` (num_rel under -c, merged values). */
+  /** Summary values by line name, instead of aggregating `perQuery` (num_rel under -c). */
   readonly summary?: Readonly<Record<string, number>>;
-  /** num_q and the mean's denominator. Default: the number of per-query qids. */
+  /** num_q and the mean's denominator. Default: the qids' count. */
   readonly numQ?: number;
-  /** The key of a line's values (default: its name; two lines may print one name with other values). */
+  /** Default: its name (two lines may print one name with other values). */
   readonly keyOf?: (line: TrecLine) => string;
-  /** -Z: each per-query value replaced by its Z score, every numeric line printed as `Z<name>` with `%6.4f`. */
+  /** -Z: each value its Z score, every numeric line `Z<name>` with `%6.4f`. */
   readonly zscores?: ZscoreLookup;
-  /** -D n.qid: only this query printed and summarised (the mean still over `numQ`, as meas_avg.c). */
+  /** -D n.qid: only this query (the mean still over `numQ`, as meas_avg.c). */
   readonly onlyQuery?: string;
 }
 
-/** The complete trec_eval output, every line ending in "\n". */
 export function formatTrecReport(input: TrecReportInput): string {
   const lines = trecLines(input.measures);
   const pq = input.perQuery;
@@ -48,7 +40,7 @@ export function formatTrecReport(input: TrecReportInput): string {
   const z = input.zscores;
   const only = input.onlyQuery;
   const order = only === undefined ? sortedOrder(qids) : sortedOrder(qids).filter((q) => qids[q] === only);
-  // Qids usually come sorted already (mergeBlocks, joinParsed): then each column is summed as it is.
+  // Qids usually come sorted: then each column is summed as it is.
   const inOrderAlready = order.length === qids.length && order.every((q, i) => q === i);
   const numQ = input.numQ ?? order.length;
   // The value trec_eval holds per query (gm_map's: geoLog); under -Z, its Z score.

@@ -1,13 +1,12 @@
-// What an HTML report holds (JSON), from what both --report and the page's "download report" have;
-// web/report-view.ts draws it. Browser-safe.
+// What an HTML report holds (JSON), for --report and the page; web/report-view.ts draws it. Browser-safe.
 import type { Comparison, TestName } from "../../compare/compare.js";
-import { formatP, markLegend, pairRows, significance } from "../comparison.js";
+import { CORRECTION_NAMES, formatP, markLegend, pairRows, significance } from "../comparison.js";
 import type { Explanation } from "../../explain/explain.js";
 import { printValue, type ValuePrint } from "../../app/value-print.js";
 import { sortQids } from "../../c/strings.js";
 import type { CurvePoint } from "../../app/curve.js";
 
-/** A run as the page holds it: its aggregate cells by printed row, its per-query values by printed measure. */
+/** A run as the page holds it: aggregate cells by row, per-query values by measure. */
 export interface ReportRun {
   readonly name: string;
   readonly cells: Readonly<
@@ -20,11 +19,11 @@ export interface ReportRun {
     readonly qids: readonly string[];
     readonly columns: Readonly<Record<string, { readonly values: ArrayLike<number>; readonly print: ValuePrint }>>;
   };
-  /** Its precision-recall curve (src/app/curve.ts); none where not computed. */
+  /** Its precision-recall curve, if computed. */
   readonly curve?: readonly CurvePoint[] | null;
 }
 
-/** The mean difference of two runs (run - baseline) and its 95% t interval, for the difference plot. */
+/** run - baseline and its 95% t interval, for the difference plot. */
 export interface MeanDifference {
   readonly measure: string;
   readonly baseline: string;
@@ -34,18 +33,16 @@ export interface MeanDifference {
   readonly ci95: readonly [number, number];
 }
 
-/** What a report is made of. */
 export interface ReportInput {
-  /** What made it (the command line, or "the rankeval page"), and rankeval's version. */
+  /** What made it, and rankeval's version. */
   readonly source: string;
-  /** The aggregate table's rows, as printed, in order. */
   readonly rows: readonly string[];
   readonly conventions: string;
   readonly runs: readonly ReportRun[];
-  /** The comparison (with two runs or more) and the test whose marks the table shows. */
+  /** With two runs or more; `test`: the marks'. */
   readonly comparison: { readonly comparison: Comparison; readonly test: TestName } | null;
   readonly intervals: readonly MeanDifference[];
-  /** The drill-downs, and the measure and baseline whose changes chose them. */
+  /** The drill-downs, and the measure and baseline that chose them. */
   readonly explained: {
     readonly measure: string;
     readonly baseline: string;
@@ -55,12 +52,11 @@ export interface ReportInput {
 }
 
 /**
- * A per-query column as printed, compactly: `scale` decimals as an integer (0.8422 as 8422), else the
- * text ("-nan"), null where the run lacks the query. Exact, and a third the size of the doubles.
+ * A per-query column as printed: `scale` decimals as an integer (0.8422 as 8422), else the text ("-nan"),
+ * null where the run lacks the query. Exact, and a third the size of the doubles.
  */
 export interface StoredColumn {
   readonly measure: string;
-  /** Index into ReportData.runs. */
   readonly run: number;
   readonly print: ValuePrint;
   readonly scale: 0 | 4;
@@ -73,15 +69,14 @@ export interface ReportData {
   readonly rows: readonly string[];
   readonly conventions: string;
   readonly runs: readonly {
-    /** Absent in reports written before curves were drawn. */
+    /** Absent in older reports. */
     readonly curve?: readonly CurvePoint[] | null;
     readonly name: string;
-    /** Text, value, and the mean's 95% t interval where it has one. */
     readonly cells: Readonly<
       Record<string, readonly [string, number | null] | readonly [string, number | null, readonly [number, number]]>
     >;
   }[];
-  /** Significance marks by row and run ("higher" / "lower") and their cells' titles. */
+  /** Significance marks by row and run, and cell titles. */
   readonly marks: Readonly<
     Record<string, Readonly<Record<string, { readonly mark: "higher" | "lower" | null; readonly title: string }>>>
   >;
@@ -103,7 +98,7 @@ export interface ReportData {
 const DECIMALS = /^-?\d+\.\d{4}$/;
 const INTEGER = /^-?\d+$/;
 
-/** A value as stored (StoredColumn): its printed text, as a number where that is exact. */
+/** Its printed text, as a number where exact. */
 export function storeValue(v: number, print: ValuePrint): number | string {
   const text = printValue(v, print);
   if (print === "long")
@@ -113,7 +108,6 @@ export function storeValue(v: number, print: ValuePrint): number | string {
   return Number.isSafeInteger(n) ? n : text;
 }
 
-/** A stored value's text: as the CLI printed it. */
 export function storedText(v: number | string | null, scale: 0 | 4): string {
   if (v === null) return "";
   if (typeof v === "string") return v;
@@ -122,25 +116,24 @@ export function storedText(v: number | string | null, scale: 0 | 4): string {
   return `${v < 0 ? "-" : ""}${digits.slice(0, -4)}.${digits.slice(-4)}`;
 }
 
-/** A stored value as a number (NaN for "-nan", "NaN", or none). */
+/** NaN for "-nan", "NaN", or none. */
 export function storedNumber(v: number | string | null, scale: 0 | 4): number {
   if (v === null) return NaN;
   if (typeof v === "string") return Number(v);
   return scale === 0 ? v : v / 1e4;
 }
 
-/** Drill-downs in a report: the page's, and the command line's without --report-queries. */
+/** Drill-downs in a report without --report-queries. */
 export const REPORT_QUERIES = 50;
 
-/** A comparison column of run names (class "name": they wrap, as numbers do not), else null. */
+/** A comparison column of run names (class "name": they wrap), else null. */
 export const nameColumn = (header: string): "name" | null =>
   header === "baseline" || header === "run" ? "name" : null;
 
-/** The notes under the page's and the report's comparison tables (the page adds the queries lost). */
+/** The notes under the page's and report's comparison tables. */
 export function pairNotes(c: Comparison, test: TestName): string {
   const { correction: k, alpha, tests, iterations, seed } = c.settings;
-  const names = { holm: "Holm", bonferroni: "Bonferroni", bh: "Benjamini-Hochberg" };
-  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : names[k];
+  const correction = test === "tukey" ? "HSD-adjusted" : k === "none" ? "no correction" : CORRECTION_NAMES[k];
   const resampled = tests.some((t) => t === "randomization" || t === "bootstrap" || t === "tukey");
   return (
     "n: queries both runs have a value for; diff = run - baseline with its 95% t interval; " +
@@ -150,7 +143,6 @@ export function pairNotes(c: Comparison, test: TestName): string {
   );
 }
 
-/** The comparison as the page's table shows it, with a column per test (adjusted p, * where significant). */
 function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData["comparison"]> {
   const { header, rows } = pairRows(c, (t) => `${t} p`);
   const significant = c.comparisons.map((x) => x.tests[test]?.significant === true);
@@ -158,7 +150,6 @@ function comparisonTable(c: Comparison, test: TestName): NonNullable<ReportData[
   return { baseline: c.baseline, test, legend, header, rows, significant, notes: pairNotes(c, test) };
 }
 
-/** The report's data from what the command line or the page has. */
 export function reportData(input: ReportInput): ReportData {
   const runs = input.runs.map((r) => ({
     curve: r.curve ?? null,
@@ -182,7 +173,7 @@ export function reportData(input: ReportInput): ReportData {
       };
     }
   }
-  // Every run's queries, in byte order (as every report lists them), and each column aligned to them.
+  // Every run's queries in byte order, each column aligned to them.
   const qids = sortQids([...new Set(input.runs.flatMap((r) => r.perQuery.qids))]);
   const row = new Map(qids.map((q, i) => [q, i]));
   const columns: StoredColumn[] = [];

@@ -1,10 +1,8 @@
-// The HTML report as one file (CSS, gzipped data, web/report-view.ts bundled into viewer.generated.ts):
-// it loads nothing else, so it opens from disk and offline. Browser-safe: the CLI and the page write it.
+// The HTML report as one self-contained file (CSS, gzipped data, the viewer), so it opens offline. Browser-safe.
 import { escapeMarkup as escapeHtml } from "../escape.js";
 import type { ReportData } from "./data.js";
 import { REPORT_VIEWER_JS, REPORT_VIEWER_CSS } from "./viewer.generated.js";
 
-/** gzip, by the platform's CompressionStream (Node 18+, every current browser), unless one is given. */
 async function gzipStream(bytes: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
     .stream()
@@ -12,20 +10,20 @@ async function gzipStream(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** Base64 of bytes, in pieces (String.fromCharCode takes so many arguments at most). */
+/** In pieces: String.fromCharCode takes so many arguments at most. */
 function base64(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
-/** The report's HTML. `gzip`: another compressor (the command line gives zlib's, which is faster). */
+/** The report's HTML. `gzip`: another compressor (the CLI's zlib is faster). */
 export async function reportHtml(
   data: ReportData,
   gzip: (bytes: Uint8Array) => Uint8Array | Promise<Uint8Array> = gzipStream,
 ): Promise<string> {
   const packed = base64(await gzip(new TextEncoder().encode(JSON.stringify(data))));
-  // A "</script" in the script would end its element: none is meant, but none can be, either.
+  // A "</script" would end the element.
   const script = REPORT_VIEWER_JS.replace(/<\/(script)/gi, "<\\/$1");
   const title = `rankeval report: ${data.runs.map((r) => r.name).join(", ")}`;
   return `<!doctype html>
