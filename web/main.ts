@@ -1,6 +1,4 @@
-// The page: hands the files chosen or dropped to the worker, shows its progress, the aggregate table,
-// charts, the per-query table, downloads and, with two runs or more, their comparison. New settings
-// re-evaluate the files already read. Nothing is uploaded.
+// The page: hands the files chosen or dropped to the worker and shows what it reports. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance, testCell } from "../src/output/comparison.js";
@@ -15,8 +13,7 @@ import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
-// Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
-// 'null', from which a module worker's URL is refused.
+// Inlined: vite.config.ts says why.
 import PageWorker from "./worker.js?worker&inline";
 
 const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
@@ -56,18 +53,16 @@ const drill = new PageDrilldowns(
   $("#drilldown-status"),
 );
 
-/** The page's `?keep-rows=N`: run rows the worker keeps for new settings (0: none), else its default. */
-const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(
-  new URLSearchParams(location.search).get("keep-rows"),
-);
+/** A `?name=N` of the page's URL: tests' and benchmarks' hooks. */
+const param = (name: string) => {
+  const v = new URLSearchParams(location.search).get(name) ?? "";
+  return /^\d+$/.test(v) ? Number(v) : undefined;
+};
+/** Run rows the worker keeps for new settings (0: none). */
+const KEEP_ROWS = param("keep-rows");
+const PARALLEL: Parallel = { workers: param("workers"), minBytes: param("partition-bytes") };
 
-/** The page's ?workers=N and ?partition-bytes=N (protocol.ts's Parallel): tests' and benchmarks' hooks. */
-const PARALLEL: Parallel = ((params) => {
-  const n = (name: string) => ((v) => (v === null || !/^\d+$/.test(v) ? undefined : Number(v)))(params.get(name));
-  return { workers: n("workers"), minBytes: n("partition-bytes") };
-})(new URLSearchParams(location.search));
-
-/** The per-query table's rows at most: the DOM stays small. */
+/** Per-query rows shown at most (a small DOM). */
 const MAX_ROWS = 200;
 
 /** The presets' -m names; none: the defaults. */
@@ -99,7 +94,6 @@ function settings(): Settings {
   };
 }
 
-/** The fusion chosen (the runs fused, the fused run one more column), or none. */
 function fuseChoice(): FuseChoice | undefined {
   const field = (name: string) => (form.elements.namedItem(name) as HTMLSelectElement).value;
   const method = field("fuse");
@@ -108,7 +102,7 @@ function fuseChoice(): FuseChoice | undefined {
   return { method, norm: norm === "none" ? null : (norm as NormName) };
 }
 
-/** The baseline the user chose (null: the first run), kept while the picker is empty. */
+/** The user's baseline (null: the first run), kept while the picker is empty. */
 let chosenBaseline: string | null = null;
 
 function compareSettings(): CompareSettings {
@@ -119,18 +113,18 @@ function compareSettings(): CompareSettings {
     baseline: chosenBaseline,
     test: (field("test") || "t") as TestName,
     correction: (field("correction") || null) as Correction | null,
-    // The form's number field allows what compare() does not: out of (0, 1) is the default's.
+    // compare() refuses what the field allows out of (0, 1).
     alpha: alpha > 0 && alpha < 1 ? alpha : 0.05,
   };
 }
 
 let worker: Worker | null = null;
-/** Whether the worker kept the files' rows (else new settings read the files again). */
+/** Whether the worker kept the rows (else new settings read the files again). */
 let kept = false;
 let measures: string[] = [];
 let runs: PageRun[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
-/** The evaluation's manifest as YAML: null until the worker has hashed every input. */
+/** YAML; null until every input is hashed. */
 let manifest: string | null = null;
 const manifestButton = downloads.querySelector<HTMLButtonElement>('[data-format="manifest"]')!;
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
@@ -206,7 +200,7 @@ function render(): void {
         span.dataset.worst = String(cell.range.worst);
         span.dataset.best = String(cell.range.best);
         span.title = "with tied documents in their worst and their best order";
-        // As the CLI's --tie-range prints it (in its table: trec_eval's text has no place for it).
+        // As the CLI's table prints --tie-range.
         span.textContent = ` [${tableValue(cell.range.worst)}, ${tableValue(cell.range.best)}]`;
         td.append(span);
       }
@@ -219,7 +213,7 @@ function render(): void {
         span.textContent = intervalText(cell.interval);
         td.append(span);
       }
-      // The comparison's mark (a CSS ::after, not text: the cell's text stays the CLI's number).
+      // Marked by CSS ::after: the text stays the CLI's number.
       const x = compared.get(`${m}\0${r.name}`);
       if (x && comparison) {
         const s = significance(x, comparison.test);
@@ -256,7 +250,7 @@ function renderComparison(): void {
   compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  // The adjusted p last (the raw one in its cell's title: the downloads have both).
+  // Adjusted p last; the raw one in its title.
   const header = ["measure", "run", ...PAIR_HEADER, `${test} p`];
   for (const h of header) {
     const th = document.createElement("th");
@@ -360,7 +354,7 @@ function renderCharts(): void {
   }
 }
 
-/** The runs' precision-recall curves, one figure (hidden where none was computed). */
+/** The runs' precision-recall curves (hidden where none). */
 function renderCurves(): void {
   const figure = precisionRecallFigure(runs);
   $<HTMLElement>("#pr-section").hidden = figure === null;
@@ -372,8 +366,7 @@ function renderPerQuery(): void {
   const chosen = runs.filter((r) => [...pqRuns.selectedOptions].some((o) => o.value === r.name));
   const names = measures.filter((m) => chosen.some((r) => r.perQuery.columns[m]));
   const cols = names.flatMap((m) => chosen.map((r) => ({ key: `${m}\u0000${r.name}`, measure: m, run: r })));
-  // Rows are indexes into `qids`; runs of the same queries (the usual case) need no map. A run of other
-  // queries gets `at`, its index for each row (-1: none).
+  // Rows index `qids`; a run of other queries gets `at`, its index per row (-1: none).
   const first = chosen[0]?.perQuery.qids ?? [];
   let qids = first;
   const at = new Map<PageRun, Int32Array>();
@@ -480,7 +473,7 @@ function save(name: string, type: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Forgets the results shown: a job that fails must leave none of an earlier job's numbers. */
+/** A failed job must leave none of an earlier job's numbers. */
 function clearResults(): void {
   measures = [];
   runs = [];
@@ -508,12 +501,12 @@ function reset(): void {
   setState("running");
 }
 
-/** The qrels file the worker reads or has read: chosen first, it is read while the runs are picked. */
+/** The qrels the worker reads or read (chosen first: read while runs are picked). */
 let workerQrels: File | null = null;
-/** The worker has no job but reading workerQrels (under way or done): runs may join it. */
+/** The worker's only job is reading workerQrels: runs may join it. */
 let qrelsOnly = false;
 
-/** Reads the files in the worker that has the job's qrels when not busy (but reading them), else a new one. */
+/** In the worker holding the job's qrels if it is free, else a new one. */
 function start(job: Job): void {
   kept = false;
   const free = qrelsOnly || document.body.dataset.state !== "running";
@@ -532,7 +525,7 @@ function start(job: Job): void {
   spawn(job);
 }
 
-/** Reads a qrels file chosen alone, so that its judgments are ready when the runs come. */
+/** Reads a qrels file chosen alone, ready for the runs. */
 function readQrels(qrels: File): void {
   progressItems.clear();
   progressList.replaceChildren();
@@ -580,7 +573,7 @@ function spawn(job: Job): void {
         manifestButton.disabled = false;
         break;
       case "warning": {
-        // A run's warning comes once when it is read and again with the final table: show it once.
+        // A run's warning comes twice (read, final table): shown once.
         if ([...warnings.children].some((p) => p.textContent === r.message)) break;
         const p = document.createElement("p");
         p.textContent = r.message;
@@ -589,15 +582,13 @@ function spawn(job: Job): void {
       }
       case "judgments":
         document.body.dataset.judgments = "read";
-        // Read alone: nothing more to do until runs are chosen.
         if (!input("run").files?.length) setState("idle");
         break;
       case "done":
         kept = r.kept;
-        // Said for tests and benchmarks: whether the runs went across the partition workers.
+        // For tests and benchmarks.
         document.body.dataset.workers = String(r.workers);
         setState("done");
-        // The worker compares two runs or more next.
         if (runs.length >= 2) comparing();
         break;
       case "comparison":
@@ -613,7 +604,7 @@ function spawn(job: Job): void {
         render();
         break;
       case "error":
-        // A failed job shows its error alone: no column of a run read before the bad file.
+        // The error alone: no column of a run read before the bad file.
         clearResults();
         errorBox.textContent = r.message;
         setState("error");
@@ -662,7 +653,7 @@ function job(): Job | null {
   return null;
 }
 
-/** Which pair of inputs was set last: it decides what a settings change starts. */
+/** The inputs set last: what a settings change starts. */
 let lastKind: "trec" | "letor" = "trec";
 
 function inputsChanged(kind: "trec" | "letor"): void {
@@ -674,7 +665,7 @@ function inputsChanged(kind: "trec" | "letor"): void {
   else if (document.body.dataset.state !== "running") statusText.textContent = missing(kind);
 }
 
-/** What the page waits for before it evaluates (said, so that files chosen or dropped are not taken for ignored). */
+/** What the page still waits for (said, lest files given seem ignored). */
 function missing(kind: "trec" | "letor"): string {
   if (kind === "letor")
     return input("letor").files?.length
@@ -688,7 +679,6 @@ for (const name of ["fuse", "fuseNorm"])
   (form.elements.namedItem(name) as HTMLSelectElement).addEventListener("change", () => inputsChanged("trec"));
 for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
 
-// New settings: re-evaluated by the worker, or read again if it does not hold the rows.
 settingsForm.addEventListener("submit", (e) => e.preventDefault());
 settingsForm.addEventListener("change", (e) => {
   const target = e.target as HTMLInputElement;
@@ -744,8 +734,7 @@ downloads.addEventListener("click", (e) => {
   else if (format === "manifest" && manifest !== null) save("rankeval-manifest.yaml", "application/yaml", manifest);
 });
 
-// Drag and drop: onto one input's row, to that input; elsewhere, where `roleOf` says. Then the path the
-// inputs take (inputsChanged): the same checks, the same errors, the same job.
+// A drop on an input's row goes to it, elsewhere where roleOf says; then as if chosen (inputsChanged).
 form.addEventListener("dragover", (e) => {
   e.preventDefault();
   form.classList.add("dragging");
@@ -762,8 +751,7 @@ form.addEventListener("drop", async (e) => {
   else {
     const columnar = await columnarRoles(dropped);
     const told = await Promise.all(dropped.map(async (file, i) => columnar[i] ?? (await roleOf(file))));
-    // A file whose name and first line say nothing: the qrels where the page has none and it is the
-    // only such file (their reading then says what is wrong with it), else a run.
+    // Untold: the qrels if the page has none and it is the only untold file (its reading says what is wrong), else a run.
     const untold = told.filter((r) => r === null).length;
     const qrelsGiven = told.includes("qrels") || !!input("qrels").files?.length;
     for (const [i, file] of dropped.entries()) {
@@ -771,7 +759,7 @@ form.addEventListener("drop", async (e) => {
       byInput.set(name, [...(byInput.get(name) ?? []), file]);
     }
   }
-  // An input of one file given several: said, not one of them taken.
+  // Several files for a one-file input: refused.
   for (const [name, list] of byInput)
     if (list.length > 1 && !input(name).multiple) {
       refuseDrop(
@@ -788,7 +776,7 @@ form.addEventListener("drop", async (e) => {
   inputsChanged(letorSide ? "letor" : "trec");
 });
 
-/** A drop that starts no job, as a job's error: shown alone, nothing read. */
+/** Refuses a drop as a job's error. */
 function refuseDrop(message: string): void {
   cancel();
   clearResults();
@@ -797,14 +785,11 @@ function refuseDrop(message: string): void {
   setState("error");
 }
 
-/**
- * Each Parquet or Arrow file's input (null for other files), told by a worker of its own: the readers of
- * those formats live in the worker's script only (the one-file page would carry them twice).
- */
+/** Each Parquet/Arrow file's input (null: others), told by a worker: its script alone holds their readers. */
 function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   const w = new PageWorker();
   return new Promise<("qrels" | "run" | null)[]>((resolve) => {
-    // No answer (an error): each file told by its text (a columnar run's reading then says what is wrong).
+    // On error: each file told by its text.
     const none = () => files.map(() => null);
     w.onmessage = (e: MessageEvent<Report>) => resolve(e.data.type === "roles" ? e.data.roles : none());
     w.onerror = () => resolve(none());
@@ -813,9 +798,9 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
 }
 
 /**
- * Which input a dropped file belongs to, or null where neither its name nor its first line says: a name
- * with "qrel" in it is judgments; LETOR has `qid:` or `n:value` features, qrels 4 fields, a run 6 (or MS
- * MARCO's `qid docid 1`); one number is a score, or a group size by the name (`.query`, `.group`).
+ * A dropped file's input, or null where name and first line say nothing: "qrel" in the name is judgments;
+ * LETOR has `qid:` or `n:value`, qrels 4 fields, a run 6 (or MS MARCO's `qid docid 1`); one number is a
+ * score, or a group size by the name (`.query`, `.group`).
  */
 async function roleOf(file: File): Promise<string | null> {
   if (/qrel/i.test(file.name)) return "qrels";
@@ -824,7 +809,7 @@ async function roleOf(file: File): Promise<string | null> {
   try {
     bytes = (await reader.read()).value ?? bytes;
   } catch {
-    // Not readable as gzip: the file's own input will say so.
+    // Bad gzip: its input will say so.
   } finally {
     void reader.cancel().catch(() => {});
   }
@@ -837,12 +822,12 @@ async function roleOf(file: File): Promise<string | null> {
   const { format } = decideFormat(file.name, { firstLine: line, kind: "qrels" });
   const asRun = decideFormat(file.name, { firstLine: line, kind: "run" }).format;
   if (format === "json") return "run";
-  // A header (a .tsv of TREC's lines is TREC text): judgments by a label column and no score column, as columnarRole.
+  // A header (a .tsv of TREC lines is TREC text).
   if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
     return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));
   }
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
-  // TREC's fields, split as text: isTrecLine reads a .tsv's.
+  // Tab-joined: isTrecLine reads a .tsv's fields.
   const fields = line.trim().split(/\s+/).join("\t");
   if (NUMERIC.test(fields)) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";
   if (isTrecLine(fields, "qrels")) return "qrels";
