@@ -1,13 +1,12 @@
-// A query's drill-down (src/explain/) drawn as HTML, and the queries that lost and gained most; shared by
-// the page and the report's script. Value cells carry data-measure, data-run and data-qid, ranked rows
-// data-rank, data-docid and data-label: tests read them from the DOM.
+// A query's drill-down (src/explain/) as HTML, and the queries that changed most: the page's and the
+// report's. Tests read the data- attributes.
 import type { Change } from "../src/explain/changes.js";
 import type { ExplainedRow, Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/app/value-print.js";
 
 type Child = Node | string | null | undefined | false;
 
-/** An element with attributes (a value of null or false: left out) and children. */
+/** An element with attributes (null or false: left out) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string | number | boolean | null | undefined> = {},
@@ -23,17 +22,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/**
- * A column's name with a line break allowed after each "_", "@" and "/" (a <wbr>, which copying leaves
- * out): a narrow header breaks between the parts of `iprec_at_recall_0.50`, never letter by letter.
- */
+/** A name with a <wbr> (which copying leaves out) after each "_", "@", "/": headers break between parts. */
 export function breakable(name: string): (string | HTMLElement)[] {
   return name.split(/(?<=[_@/])/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 
-/** How a document moved against the other run (the command line's words: src/explain/text.ts). */
+/** How a document moved against the other run (src/explain/text.ts's words). */
 function moved(row: ExplainedRow): { text: string; cls: string } {
   if (row.otherRank === null) return { text: "new", cls: "new" };
   const d = row.otherRank - row.rank;
@@ -45,13 +41,13 @@ function moved(row: ExplainedRow): { text: string; cls: string } {
 }
 
 export interface DrilldownOptions {
-  /** The key of the measure whose running values are shown (default: the first). */
+  /** The running values' measure key (default: the first). */
   measure?: string;
-  /** Asks for more ranks (the page); none: the ranks shown are all there are (the report). */
+  /** Asks for more ranks (the page's; the report has all). */
   more?: (depth: number) => void;
 }
 
-/** The value cells' attributes: the page's per-query table's, so a test reads both alike. */
+/** As the page's per-query cells: tests read both alike. */
 const cellData = (measure: string, run: string, qid: string, v: number | null) => ({
   "data-measure": measure,
   "data-run": run,
@@ -60,7 +56,7 @@ const cellData = (measure: string, run: string, qid: string, v: number | null) =
   "data-value": v === null ? null : String(v),
 });
 
-/** A query's drill-down as an element (a <section class="drilldown">). */
+/** A query's drill-down (a <section class="drilldown">). */
 export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLElement {
   const measure = x.measures.find((m) => m.key === o.measure) ?? x.measures[0];
   const section = h("section", { class: "drilldown", "data-qid": x.qid, "data-measure": measure.name });
@@ -210,7 +206,7 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
   rankings.append(ideal);
   section.append(rankings);
 
-  // The same document lit in every ranking when the pointer is on it.
+  // A hovered document lit in every ranking.
   section.addEventListener("mouseover", (e) => {
     const docid = (e.target as Element).closest<HTMLElement>("[data-docid]")?.dataset.docid;
     for (const el of section.querySelectorAll<HTMLElement>(".lit")) el.classList.remove("lit");
@@ -251,17 +247,28 @@ function rankingTable(
 ): HTMLTableElement {
   const ideal = run === "ideal";
   const table = h("table", { class: "dd-ranking", "data-run": run });
-  const heads: [string, string | null][] = [
-    ["rank", null],
-    ["docid", null],
-    ...(ideal ? [] : ([["score", null]] as [string, null][])),
-    ["label", null],
-    ["gain", null],
-    ...(ideal ? [] : ([["tie", null]] as [string, null][])),
-    ...(other !== null ? ([["other", `its rank in ${other}, and how far it moved`]] as [string, string][]) : []),
-    [x.measures.find((m) => m.key === key)!.name, "the running value"],
+  const name = x.measures.find((m) => m.key === key)!.name;
+  const heads = [
+    "rank",
+    "docid",
+    ...(ideal ? [] : ["score"]),
+    "label",
+    "gain",
+    ...(ideal ? [] : ["tie"]),
+    ...(other !== null ? ["other"] : []),
   ];
-  table.append(h("thead", {}, h("tr", {}, ...heads.map(([t, title]) => h("th", { title }, t)))));
+  table.append(
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...heads.map((t) => h("th", { title: t === "other" ? `its rank in ${other}, and how far it moved` : null }, t)),
+        h("th", { title: "the running value" }, name),
+      ),
+    ),
+  );
   const body = h("tbody");
   for (const d of rows) {
     const m = moved(d);
@@ -275,7 +282,6 @@ function rankingTable(
       .filter(Boolean)
       .join(" ");
     const v = d.running[key];
-    const mname = x.measures.find((mm) => mm.key === key)!.name;
     body.append(
       h(
         "tr",
@@ -294,13 +300,9 @@ function rankingTable(
           ? null
           : h("td", { class: "tie-mark", title: d.tie !== null ? tieOrder : null }, d.tie === null ? "" : `t${d.tie}`),
         other !== null
-          ? h(
-              "td",
-              { class: `move ${m.cls}` },
-              d.otherRank === null ? "new" : `${d.otherRank} ${m.text === "=" ? "=" : m.text}`,
-            )
+          ? h("td", { class: `move ${m.cls}` }, d.otherRank === null ? "new" : `${d.otherRank} ${m.text}`)
           : null,
-        h("td", { class: "running", ...cellData(mname, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
+        h("td", { class: "running", ...cellData(name, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
       ),
     );
   }

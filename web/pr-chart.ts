@@ -1,12 +1,10 @@
-// The precision-recall figure of the page and the HTML report: each run's interpolated precision at the
-// 11 recall levels (src/app/curve.ts), a line and a point per level, axes and a legend. Drawn with the
-// other charts' SVG helpers (charts.ts).
+// The precision-recall figure (page and report): interpolated precision at 11 recall levels (src/app/curve.ts).
 import type { CurvePoint } from "../src/app/curve.js";
 import { counted } from "../src/errors/counted.js";
 import { fixed } from "../src/trec/format.js";
 import { el } from "./charts.js";
 
-/** A run's curve as the figure takes it (null: not computed for it, and left out). */
+/** null: not computed, left out. */
 interface NamedCurve {
   readonly name: string;
   readonly curve?: readonly CurvePoint[] | null;
@@ -19,11 +17,7 @@ const LEGEND_LINE = 16;
 /** The runs' colours, in order (then again, dashed). */
 const COLOURS = ["#2a6df4", "#c0392b", "#2e8540", "#8a5a00", "#7b3fb5", "#0f8a8a", "#555555"];
 
-/**
- * The curves as one SVG (`data-chart="precision-recall"`): per run a line and a circle per level, the
- * circles with `data-run`, `data-recall` and `data-precision` (the mean, unrounded); a level whose mean
- * is NaN has no circle and breaks the line.
- */
+/** Per run a line and a circle per level (`data-precision`: the mean, unrounded); NaN: no circle, a break. */
 function precisionRecallSvg(curves: readonly { name: string; curve: readonly CurvePoint[] }[]): SVGSVGElement {
   const plotW = W - PAD.left - PAD.right;
   const legendTop = PAD.top + PLOT_H + PAD.bottom;
@@ -92,10 +86,7 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
   return svg;
 }
 
-/**
- * The figure of the runs that have a curve (all or none: they share the options), and its caption; null
- * where none has one (the page and the report then hide it).
- */
+/** The runs' curves (all or none have one: shared options) and caption; null where none. */
 export function precisionRecallFigure(runs: readonly NamedCurve[]): { svg: SVGSVGElement; caption: string } | null {
   const drawn = runs.flatMap((r) => (r.curve ? [{ name: r.name, curve: r.curve }] : []));
   if (!drawn.length) return null;
