@@ -8,7 +8,7 @@ import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
-import { breakable } from "./explain-view.js";
+import { breakable, h } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
@@ -16,36 +16,36 @@ import type { NormName } from "../src/fusion/fuse.js";
 // Inlined: vite.config.ts says why.
 import PageWorker from "./worker.js?worker&inline";
 
-const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
 const input = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
-const progressList = $<HTMLUListElement>("#progress");
-const cancelButton = $<HTMLButtonElement>("#cancel");
-const statusText = $<HTMLParagraphElement>("#status-text");
-const errorBox = $<HTMLDivElement>("#error");
-const warnings = $<HTMLDivElement>("#warnings");
-const results = $<HTMLDivElement>("#results");
-const conventions = $<HTMLParagraphElement>("#conventions");
+const progressList = $("#progress");
+const cancelButton = $("#cancel");
+const statusText = $("#status-text");
+const errorBox = $("#error");
+const warnings = $("#warnings");
+const results = $("#results");
+const conventions = $("#conventions");
 const settingsForm = $<HTMLFormElement>("#settings");
-const downloads = $<HTMLDivElement>("#downloads");
-const chartsSection = $<HTMLElement>("#charts-section");
+const downloads = $("#downloads");
+const chartsSection = $("#charts-section");
 const chartMeasure = $<HTMLSelectElement>("#chart-measure");
 const histRun = $<HTMLSelectElement>("#hist-run");
 const diffA = $<HTMLSelectElement>("#diff-a");
 const diffB = $<HTMLSelectElement>("#diff-b");
-const pqSection = $<HTMLElement>("#perquery-section");
+const pqSection = $("#perquery-section");
 const pqRuns = $<HTMLSelectElement>("#pq-runs");
 const pqFilter = $<HTMLInputElement>("#pq-filter");
-const pqNote = $<HTMLParagraphElement>("#pq-note");
-const pqTable = $<HTMLDivElement>("#perquery");
-const compareSection = $<HTMLElement>("#compare-section");
+const pqNote = $("#pq-note");
+const pqTable = $("#perquery");
+const compareSection = $("#compare-section");
 const compareForm = $<HTMLFormElement>("#compare-form");
 const baselineSelect = compareForm.querySelector<HTMLSelectElement>('select[name="baseline"]')!;
-const compareStatus = $<HTMLParagraphElement>("#compare-status");
-const comparisonTable = $<HTMLDivElement>("#comparison");
-const compareNotes = $<HTMLParagraphElement>("#compare-notes");
-const compareLegend = $<HTMLParagraphElement>("#compare-legend");
-const compareDownloads = $<HTMLDivElement>("#compare-downloads");
+const compareStatus = $("#compare-status");
+const comparisonTable = $("#comparison");
+const compareNotes = $("#compare-notes");
+const compareLegend = $("#compare-legend");
+const compareDownloads = $("#compare-downloads");
 const drill = new PageDrilldowns(
   (job) => (worker ? (worker.postMessage(job), true) : false),
   $("#drilldown-section"),
@@ -149,12 +149,9 @@ const perSecond = (n: number) =>
 function showProgress(r: Extract<Report, { type: "progress" }>): void {
   let item = progressItems.get(r.file);
   if (!item) {
-    const li = document.createElement("li");
-    li.dataset.file = r.file;
-    item = { bar: document.createElement("progress"), text: document.createElement("span") };
-    li.append(item.bar, item.text);
+    item = { bar: h("progress"), text: h("span") };
     progressItems.set(r.file, item);
-    progressList.append(li);
+    progressList.append(h("li", { "data-file": r.file }, item.bar, item.text));
   }
   item.bar.max = Math.max(1, r.size);
   item.bar.value = r.read;
@@ -174,45 +171,52 @@ function showProgress(r: Extract<Report, { type: "progress" }>): void {
 }
 
 function render(): void {
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
-  for (const h of ["measure", ...runs.map((r) => r.name)]) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    if (comparison && h === comparison.comparison.baseline) th.dataset.baseline = "";
-    head.append(th);
-  }
+  const table = h("table");
+  table
+    .createTHead()
+    .insertRow()
+    .append(
+      ...["measure", ...runs.map((r) => r.name)].map((n) =>
+        h("th", { "data-baseline": n === comparison?.comparison.baseline }, n),
+      ),
+    );
   const compared = new Map((comparison?.comparison.comparisons ?? []).map((x) => [`${x.measure}\0${x.run}`, x]));
   const body = table.createTBody();
   for (const m of measures) {
     const tr = body.insertRow();
     tr.insertCell().textContent = m;
     for (const r of runs) {
-      const td = tr.insertCell();
       const cell = r.cells[m];
-      td.dataset.measure = m;
-      td.dataset.run = r.name;
-      if (cell?.value !== null && cell?.value !== undefined) td.dataset.value = String(cell.value);
-      td.textContent = cell?.text ?? "";
-      if (cell?.range) {
-        const span = document.createElement("span");
-        span.className = "tie-range";
-        span.dataset.worst = String(cell.range.worst);
-        span.dataset.best = String(cell.range.best);
-        span.title = "with tied documents in their worst and their best order";
+      const range = cell?.range;
+      const td = h(
+        "td",
+        { "data-measure": m, "data-run": r.name, "data-value": cell?.value ?? null },
+        cell?.text ?? "",
         // As the CLI's table prints --tie-range.
-        span.textContent = ` [${tableValue(cell.range.worst)}, ${tableValue(cell.range.best)}]`;
-        td.append(span);
-      }
-      if (cell?.interval) {
-        const span = document.createElement("span");
-        span.className = "interval";
-        span.dataset.lo = String(cell.interval[0]);
-        span.dataset.hi = String(cell.interval[1]);
-        span.title = "the mean's 95% t interval over the queries that count";
-        span.textContent = intervalText(cell.interval);
-        td.append(span);
-      }
+        range &&
+          h(
+            "span",
+            {
+              class: "tie-range",
+              "data-worst": range.worst,
+              "data-best": range.best,
+              title: "with tied documents in their worst and their best order",
+            },
+            ` [${tableValue(range.worst)}, ${tableValue(range.best)}]`,
+          ),
+        cell?.interval &&
+          h(
+            "span",
+            {
+              class: "interval",
+              "data-lo": cell.interval[0],
+              "data-hi": cell.interval[1],
+              title: "the mean's 95% t interval over the queries that count",
+            },
+            intervalText(cell.interval),
+          ),
+      );
+      tr.append(td);
       // Marked by CSS ::after: the text stays the CLI's number.
       const x = compared.get(`${m}\0${r.name}`);
       if (x && comparison) {
@@ -248,17 +252,13 @@ function renderComparison(): void {
   }
   const { comparison: c, test } = comparison;
   compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
+  const table = h("table");
   // Adjusted p last; the raw one in its title.
   const header = ["measure", "run", ...PAIR_HEADER, `${test} p`];
-  for (const h of header) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    const name = nameColumn(h);
-    if (name) th.className = name;
-    head.append(th);
-  }
+  table
+    .createTHead()
+    .insertRow()
+    .append(...header.map((n) => h("th", { class: nameColumn(n) }, n)));
   const body = table.createTBody();
   for (const x of c.comparisons) {
     const r = x.tests[test]!;
@@ -266,12 +266,11 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    for (const [k, text] of [x.measure, x.run, ...pairCells(x), testCell(x, test)].entries()) {
-      const td = tr.insertCell();
-      td.textContent = text;
-      const name = nameColumn(header[k]);
-      if (name) td.className = name;
-    }
+    tr.append(
+      ...[x.measure, x.run, ...pairCells(x), testCell(x, test)].map((t, k) =>
+        h("td", { class: nameColumn(header[k]) }, t),
+      ),
+    );
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;
     if (r.significant) pCell.className = "significant";
@@ -317,8 +316,8 @@ function renderCharts(): void {
   const measure = chartMeasure.value;
   const run = runs.find((r) => r.name === histRun.value);
   const column = run?.perQuery.columns[measure];
-  const histogram = $<HTMLDivElement>("#histogram");
-  const histCaption = $<HTMLElement>("#hist-caption");
+  const histogram = $("#histogram");
+  const histCaption = $("#hist-caption");
   if (column) {
     const figure = histogramFigure(column.values, `${measure} of ${run!.name}`);
     histogram.replaceChildren(figure.svg);
@@ -327,8 +326,8 @@ function renderCharts(): void {
     histogram.replaceChildren();
     histCaption.textContent = "";
   }
-  const difference = $<HTMLDivElement>("#difference");
-  const diffCaption = $<HTMLElement>("#diff-caption");
+  const difference = $("#difference");
+  const diffCaption = $("#diff-caption");
   const a = runs.find((r) => r.name === diffA.value);
   const b = runs.find((r) => r.name === diffB.value);
   const ca = a?.perQuery.columns[measure];
@@ -342,13 +341,11 @@ function renderCharts(): void {
       (q) => void drill.open(q, measure),
     );
     difference.replaceChildren(figure.svg);
-    $<HTMLDivElement>("#changes").replaceChildren(
-      changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "",
-    );
+    $("#changes").replaceChildren(changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "");
     diffCaption.textContent = figure.caption;
   } else {
     difference.replaceChildren();
-    $<HTMLDivElement>("#changes").replaceChildren();
+    $("#changes").replaceChildren();
     diffCaption.textContent =
       runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
@@ -357,9 +354,9 @@ function renderCharts(): void {
 /** The runs' precision-recall curves (hidden where none). */
 function renderCurves(): void {
   const figure = precisionRecallFigure(runs);
-  $<HTMLElement>("#pr-section").hidden = figure === null;
-  $<HTMLDivElement>("#pr-chart").replaceChildren(...(figure ? [figure.svg] : []));
-  $<HTMLElement>("#pr-caption").textContent = figure?.caption ?? "";
+  $("#pr-section").hidden = figure === null;
+  $("#pr-chart").replaceChildren(...(figure ? [figure.svg] : []));
+  $("#pr-caption").textContent = figure?.caption ?? "";
 }
 
 function renderPerQuery(): void {
@@ -406,10 +403,11 @@ function renderPerQuery(): void {
     { key: "qid", label: "qid" },
     ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure })),
   ]) {
-    const th = document.createElement("th");
-    th.append(...breakable(c.label));
-    th.dataset.key = c.key;
-    if (sort?.key === c.key) th.dataset.sort = sort.dir;
+    const th = h(
+      "th",
+      { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null },
+      ...breakable(c.label),
+    );
     th.addEventListener("click", () => {
       sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
       renderPerQuery();
@@ -423,23 +421,26 @@ function renderPerQuery(): void {
     const tr = body.insertRow();
     tr.insertCell().textContent = q;
     for (const c of cols) {
-      const td = tr.insertCell();
       const v = cellValue(k, c);
-      td.dataset.measure = c.measure;
-      td.dataset.run = c.run.name;
-      td.dataset.qid = q;
-      if (v !== undefined && !Number.isNaN(v)) td.dataset.value = String(v);
-      td.textContent = v === undefined ? "" : printValue(v, c.run.perQuery.columns[c.measure].print);
+      tr.append(
+        h(
+          "td",
+          {
+            "data-measure": c.measure,
+            "data-run": c.run.name,
+            "data-qid": q,
+            "data-value": v === undefined || Number.isNaN(v) ? null : v,
+          },
+          v === undefined ? "" : printValue(v, c.run.perQuery.columns[c.measure].print),
+        ),
+      );
     }
   }
   pqTable.replaceChildren(table);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || (a.length === b.length && a.every((q, i) => q === b[i]));
 }
 
 async function downloadReport(): Promise<void> {
@@ -464,9 +465,7 @@ async function downloadReport(): Promise<void> {
 
 function save(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
+  const a = h("a", { href: url, download: name });
   document.body.append(a);
   a.click();
   a.remove();
@@ -519,23 +518,21 @@ function start(job: Job): void {
     worker.postMessage(job);
     return;
   }
-  progressItems.clear();
-  progressList.replaceChildren();
-  reset();
   spawn(job);
 }
 
 /** Reads a qrels file chosen alone, ready for the runs. */
 function readQrels(qrels: File): void {
-  progressItems.clear();
-  progressList.replaceChildren();
-  reset();
   delete document.body.dataset.judgments;
   spawn({ kind: "qrels", qrels, parallel: PARALLEL });
   qrelsOnly = true;
 }
 
+/** A new worker for `job`, the page cleared. */
 function spawn(job: Job): void {
+  progressItems.clear();
+  progressList.replaceChildren();
+  reset();
   worker?.terminate();
   workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
   const w = new PageWorker();
@@ -575,9 +572,7 @@ function spawn(job: Job): void {
       case "warning": {
         // A run's warning comes twice (read, final table): shown once.
         if ([...warnings.children].some((p) => p.textContent === r.message)) break;
-        const p = document.createElement("p");
-        p.textContent = r.message;
-        warnings.append(p);
+        warnings.append(h("p", {}, r.message));
         break;
       }
       case "judgments":
