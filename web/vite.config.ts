@@ -43,7 +43,7 @@ function oneFile(): Plugin {
 }
 
 const packageVersion = (
-  JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
 export default defineConfig({

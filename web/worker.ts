@@ -81,7 +81,6 @@ interface Block {
   qids: string[];
 }
 
-/** A run (or LETOR file) read. */
 interface Unit {
   name: string;
   runTag: string;
@@ -103,11 +102,8 @@ const RUN_LINE_BYTES = 30;
 class PageSession {
   /** Warnings since the job began (the manifest's). */
   said: string[] = [];
-  /** For outOfMemory. */
   reading: { file: string; read: number; lines: number } | null = null;
-  /** The last trec job's run names (namesApart). */
   runNames = new Map<File, string>();
-  /** ?keep-rows=N, else KEEP_ROWS. */
   keepRows = KEEP_ROWS;
   kind: "trec" | "letor" = "trec";
   units: Unit[] = [];
@@ -273,14 +269,13 @@ function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): vo
 
 function keepForComparison(ctx: Context, u: Unit): void {
   const comparable = comparableRows(ctx.p, ctx.settings.measures);
-  const { rows } = comparable;
   if (!page.compared) {
     page.compared = [];
     // Warned only for lines named with -m: a set's (runid, num_q, gm_map) and counts are always left out.
     const named = comparable.left.filter((name) => ctx.settings.measures.includes(name));
     for (const message of leftOutOfComparison({ left: named, counts: [] })) post({ type: "warning", message });
   }
-  const result = comparableResult(u.result.result, rows);
+  const result = comparableResult(u.result.result, comparable.rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
   page.compared.push({ name: u.name, result: { ...result, values } });
 }
@@ -310,7 +305,6 @@ function postComparison(settings: CompareSettings): void {
   }
 }
 
-/** Evaluates a run block by block, keeping blocks within KEEP_ROWS. */
 async function readRun(
   judgments: GroupedJudgments,
   file: File,
@@ -383,12 +377,9 @@ async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<Fil
   return new File(parts, `fused(${choice.method})`, { type: "text/plain" });
 }
 
-async function readJudgments(file: File): Promise<GroupedJudgments> {
-  return readInput(await inputOf(file), new Interner(), BY_NAME);
-}
-
 function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
-  page.judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
+  page.judgmentsRead ??= inputOf(qrelsFile).then(async (input) => {
+    const j = await readInput(input, new Interner(), BY_NAME);
     post({ type: "judgments" });
     return j;
   });
@@ -650,17 +641,8 @@ self.onmessage = async (e: MessageEvent<Job>) => {
         // Judgments held only in partition workers: read here.
         const judgments =
           page.judgmentsRead ?? (page.lastTrec && page.kind === "trec" ? judgmentsOf(page.lastTrec.qrels) : null);
-        const state = {
-          kind: page.kind,
-          p,
-          opts,
-          units: page.units,
-          judgments,
-          perSubtopic: page.perSubtopic,
-          file,
-          readInto,
-          inputOf,
-        };
+        const { kind, units, perSubtopic } = page;
+        const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
         post({
           type: "explain",
           id: job.id,
