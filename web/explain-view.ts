@@ -119,91 +119,79 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
   values.append(vbody);
   section.append(h("div", { class: "scroll" }, values));
 
+  const scroll = (run: string, rows: readonly ExplainedRow[], other: string | null, tieOrder: string) =>
+    h(
+      "div",
+      { class: "scroll" },
+      rankingTable(x, run, rows, measure.key, measure.print, measure.cutoff, other, tieOrder),
+    );
   const rankings = h("div", { class: "dd-rankings" });
   x.runs.forEach((run, r) => {
     const ranking = run.rankings[measure.ranking];
     const other = x.other[r] === null ? null : x.runs[x.other[r]!].name;
-    const box = h("div", { class: "dd-run", "data-run": run.name });
-    box.append(
+    const shown = ranking.rows.length;
+    const u = run.unretrieved;
+    rankings.append(
+      h(
+        "div",
+        { class: "dd-run", "data-run": run.name },
+        h(
+          "h4",
+          {},
+          run.name,
+          " ",
+          h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`),
+        ),
+        h(
+          "p",
+          { class: "dd-note" },
+          run.inRun
+            ? `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`
+            : `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`,
+        ),
+        run.inRun && scroll(run.name, ranking.rows, other, rule.tieOrder),
+        h(
+          "p",
+          { class: "dd-missing" },
+          u.count === 0
+            ? "Every judged document is retrieved."
+            : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
+          ...u.relevant.flatMap((d, i) => [
+            i ? ", " : "",
+            h(
+              "span",
+              { class: "dd-doc", "data-docid": d.docid, "data-label": d.label },
+              `${d.docid} (${num(d.label)})`,
+            ),
+          ]),
+          u.relevantCount > u.relevant.length ? ", \u2026" : "",
+        ),
+      ),
+    );
+  });
+  const idealValue = x.ideal.values[measure.key];
+  rankings.append(
+    h(
+      "div",
+      { class: "dd-run dd-ideal", "data-run": "ideal" },
       h(
         "h4",
         {},
-        run.name,
-        " ",
-        h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`),
+        "ideal ranking ",
+        h(
+          "span",
+          { class: "dd-value" },
+          `${measure.name} ${idealValue === null ? "\u2014" : printValue(idealValue, measure.print)}`,
+        ),
       ),
-    );
-    if (!run.inRun) {
-      box.append(
-        h(
-          "p",
-          { class: "dd-note" },
-          `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`,
-        ),
-      );
-    } else {
-      const shown = ranking.rows.length;
-      box.append(
-        h(
-          "p",
-          { class: "dd-note" },
-          `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`,
-        ),
-      );
-      box.append(
-        h(
-          "div",
-          { class: "scroll" },
-          rankingTable(x, run.name, ranking.rows, measure.key, measure.print, measure.cutoff, other, rule.tieOrder),
-        ),
-      );
-    }
-    const u = run.unretrieved;
-    box.append(
       h(
         "p",
-        { class: "dd-missing" },
-        u.count === 0
-          ? "Every judged document is retrieved."
-          : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
-        ...u.relevant.flatMap((d, i) => [
-          i ? ", " : "",
-          h("span", { class: "dd-doc", "data-docid": d.docid, "data-label": d.label }, `${d.docid} (${num(d.label)})`),
-        ]),
-        u.relevantCount > u.relevant.length ? ", \u2026" : "",
+        { class: "dd-note" },
+        `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`,
       ),
-    );
-    rankings.append(box);
-  });
-  const ideal = h("div", { class: "dd-run dd-ideal", "data-run": "ideal" });
-  ideal.append(
-    h(
-      "h4",
-      {},
-      "ideal ranking ",
-      h(
-        "span",
-        { class: "dd-value" },
-        `${measure.name} ${x.ideal.values[measure.key] === null ? "\u2014" : printValue(x.ideal.values[measure.key]!, measure.print)}`,
-      ),
+      measure.ranking === 0 && scroll("ideal", x.ideal.rows, null, ""),
     ),
   );
-  ideal.append(
-    h(
-      "p",
-      { class: "dd-note" },
-      `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`,
-    ),
-  );
-  if (measure.ranking === 0)
-    ideal.append(
-      h(
-        "div",
-        { class: "scroll" },
-        rankingTable(x, "ideal", x.ideal.rows, measure.key, measure.print, measure.cutoff, null, ""),
-      ),
-    );
-  rankings.append(ideal);
   section.append(rankings);
 
   // A hovered document lit in every ranking.
