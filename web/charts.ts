@@ -104,7 +104,6 @@ const H = 200;
 const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
 const plotW = W - PAD.left - PAD.right;
 const plotH = H - PAD.top - PAD.bottom;
-/** A label left of the plot, its baseline at y. */
 const yLabel = (y: number, text: string) => el("text", { x: PAD.left - 4, y, "text-anchor": "end" }, text);
 
 /** An SVG element with attributes and text. */
@@ -142,8 +141,10 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   });
   svg.append(el("line", { class: "axis", x1: PAD.left, y1: PAD.top + plotH, x2: W - PAD.right, y2: PAD.top + plotH }));
   if (bins.length) {
-    svg.append(el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)));
-    svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)));
+    svg.append(
+      el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)),
+      el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)),
+    );
   }
   svg.append(yLabel(PAD.top + 10, String(peak)), yLabel(PAD.top + plotH, "0"));
   return svg;
@@ -194,9 +195,11 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     for (const [x, v] of points) path += `${path ? "L" : "M"}${x.toFixed(1)},${(keep(v) ? y(v) : zero).toFixed(1)}`;
     return path ? `${path}L${(PAD.left + plotW).toFixed(1)},${zero.toFixed(1)}L${PAD.left},${zero.toFixed(1)}Z` : "";
   };
-  svg.append(el("path", { class: "better", d: area((v) => v > 0) }));
-  svg.append(el("path", { class: "worse", d: area((v) => v < 0) }));
-  svg.append(el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }));
+  svg.append(
+    el("path", { class: "better", d: area((v) => v > 0) }),
+    el("path", { class: "worse", d: area((v) => v < 0) }),
+    el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }),
+  );
   if (interval && Number.isFinite(interval.mean)) {
     const clip = (v: number) => Math.min(PAD.top + plotH, Math.max(PAD.top, y(v)));
     if (Number.isFinite(interval.lo) && Number.isFinite(interval.hi)) {
@@ -228,8 +231,6 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     yLabel(PAD.top + 10, `+${label(span)}`),
     yLabel(PAD.top + plotH, `−${label(span)}`),
     yLabel(zero + 4, "0"),
-  );
-  svg.append(
     el(
       "text",
       { x: W - PAD.right, y: H - 6, "text-anchor": "end" },
@@ -258,7 +259,6 @@ export function sortRows(
   return rows.sort((a, b) => (dir === "asc" ? cmp(a, b) : -cmp(a, b)));
 }
 
-/** A histogram and its caption (the page's and the report's). */
 export function histogramFigure(values: ArrayLike<number>, what: string): { svg: SVGSVGElement; caption: string } {
   const { bins, nan } = histogramBins(values);
   const caption = `${what} over ${counted(values.length - nan, "query", "queries")}${nan ? ` (${nan} NaN not shown)` : ""}`;

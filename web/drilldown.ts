@@ -6,11 +6,10 @@ import type { ValuePrint } from "../src/app/value-print.js";
 import { REPORT_QUERIES, reportData } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
-import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
+import type { Cell, Job, PerQuery, Report } from "./protocol.js";
 
 document.head.append(h("style", {}, DRILLDOWN_CSS));
 
-/** A run as the page holds it (main.ts). */
 export interface PageRun {
   name: string;
   cells: Record<string, Cell>;
@@ -19,7 +18,6 @@ export interface PageRun {
   curve: readonly CurvePoint[] | null;
 }
 
-/** What the page shows, for a report of it. */
 export interface PageState {
   measures: readonly string[];
   runs: readonly PageRun[];
@@ -100,7 +98,7 @@ export class PageDrilldowns {
     delete document.body.dataset.drilldown;
   }
 
-  /** The report of what the page shows, with the drill-downs of the queries that changed most. */
+  /** The page's report, with drill-downs of the queries that changed most. */
   async report(s: PageState): Promise<string> {
     const measure = s.runs.some((r) => r.perQuery.columns[s.measure])
       ? s.measure
@@ -128,7 +126,7 @@ export class PageDrilldowns {
       conventions: s.conventions,
       runs: s.runs,
       comparison: c ? { comparison: c.comparison, test: c.test } : null,
-      intervals: (c?.intervals ?? []) as Interval[],
+      intervals: c?.intervals ?? [],
       explained: { measure, baseline, explanations },
       warnings: s.warnings,
     });

@@ -65,7 +65,7 @@ const PARALLEL: Parallel = { workers: param("workers"), minBytes: param("partiti
 /** Per-query rows shown at most (a small DOM). */
 const MAX_ROWS = 200;
 
-/** The presets' -m names; none: the defaults. */
+/** -m names (none: the defaults). */
 const PRESETS: Record<string, string[]> = {
   default: [],
   all_trec: ["all_trec"],
@@ -221,8 +221,9 @@ function render(): void {
       const x = compared.get(`${m}\0${r.name}`);
       if (x && comparison) {
         const s = significance(x, comparison.test);
+        const t = x.tests[comparison.test]!;
         if (s) td.dataset.significant = s;
-        td.title = `${comparison.test} vs ${x.baseline}: p = ${formatP(x.tests[comparison.test]!.p)}, adjusted ${formatP(x.tests[comparison.test]!.pAdjusted)} (n = ${x.n})`;
+        td.title = `${comparison.test} vs ${x.baseline}: p = ${formatP(t.p)}, adjusted ${formatP(t.pAdjusted)} (n = ${x.n})`;
       }
     }
   }
@@ -234,7 +235,7 @@ function render(): void {
   renderPerQuery();
 }
 
-/** Fills a <select> with `names`, keeping the user's choice where it still exists, else `fallback`'s. */
+/** Fills a <select>, keeping the user's choice where it still exists, else `fallback`'s. */
 function choices(select: HTMLSelectElement, names: readonly string[], fallback: (i: number) => boolean): void {
   const chosen = new Set([...select.selectedOptions].map((o) => o.value));
   const keep = select.dataset.chosen === "user" && names.some((n) => chosen.has(n));
@@ -351,7 +352,6 @@ function renderCharts(): void {
   }
 }
 
-/** The runs' precision-recall curves (hidden where none). */
 function renderCurves(): void {
   const figure = precisionRecallFigure(runs);
   $("#pr-section").hidden = figure === null;
@@ -500,7 +500,7 @@ function reset(): void {
   setState("running");
 }
 
-/** The qrels the worker reads or read (chosen first: read while runs are picked). */
+/** The worker's qrels (chosen first: read while runs are picked). */
 let workerQrels: File | null = null;
 /** The worker's only job is reading workerQrels: runs may join it. */
 let qrelsOnly = false;
@@ -660,7 +660,7 @@ function inputsChanged(kind: "trec" | "letor"): void {
   else if (document.body.dataset.state !== "running") statusText.textContent = missing(kind);
 }
 
-/** What the page still waits for (said, lest files given seem ignored). */
+/** What the page still waits for (lest files given seem ignored). */
 function missing(kind: "trec" | "letor"): string {
   if (kind === "letor")
     return input("letor").files?.length
@@ -746,7 +746,7 @@ form.addEventListener("drop", async (e) => {
   else {
     const columnar = await columnarRoles(dropped);
     const told = await Promise.all(dropped.map(async (file, i) => columnar[i] ?? (await roleOf(file))));
-    // Untold: the qrels if the page has none and it is the only untold file (its reading says what is wrong), else a run.
+    // Untold: the qrels if none is given and it is the only one (its reading says what is wrong), else a run.
     const untold = told.filter((r) => r === null).length;
     const qrelsGiven = told.includes("qrels") || !!input("qrels").files?.length;
     for (const [i, file] of dropped.entries()) {
@@ -780,7 +780,7 @@ function refuseDrop(message: string): void {
   setState("error");
 }
 
-/** Each Parquet/Arrow file's input (null: others), told by a worker: its script alone holds their readers. */
+/** Each Parquet/Arrow file's input (null: others), told by a worker: its script holds their readers. */
 function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   const w = new PageWorker();
   return new Promise<("qrels" | "run" | null)[]>((resolve) => {

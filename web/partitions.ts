@@ -17,10 +17,9 @@ import PartitionWorker from "./partition-worker.js?worker&inline";
 const WORKERS_PER_GIB = 2;
 const MAX_WORKERS = 16;
 /**
- * Partition workers: one per core (none under PARTITION_MIN_WORKERS: the one worker and its reader do
- * less work in all), at most 2 per GiB of navigator.deviceMemory (each holds up to ~150 MB beyond its
- * judgments: the 1 GB run's tab took 1.22 GiB with one worker, 1.52-1.60 with two, 1.85 with four), 16
- * at most; `parallel.workers` overrides.
+ * Partition workers: one per core (none under PARTITION_MIN_WORKERS: one worker and its reader do less
+ * work), 2 per GiB of deviceMemory (each ~150 MB beyond its judgments: the 1 GB run's tab 1.22 GiB with
+ * one worker, 1.85 with four), 16 at most.
  */
 export function workerCount(parallel: Parallel): number {
   if (parallel.workers !== undefined) return Math.min(parallel.workers, MAX_WORKERS);
@@ -58,7 +57,7 @@ export function listenTo<R>(
   };
 }
 
-/** `n` new partition workers, ended once their judgments serve no more (idle, one holds a kernel for nothing). */
+/** `n` new partition workers, ended once their judgments serve no more (idle, they hold a kernel). */
 export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[] {
   return Array.from({ length: n }, () => {
     const worker = new PartitionWorker();

@@ -32,13 +32,17 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
   const y = (precision: number) => PAD.top + (1 - precision) * PLOT_H;
   for (let t = 0; t <= 5; t++) {
     const v = t / 5;
-    svg.append(el("line", { class: "grid", x1: x(0), y1: y(v), x2: x(1), y2: y(v) }));
-    svg.append(el("text", { x: x(0) - 4, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)));
-    svg.append(el("text", { x: x(v), y: y(0) + 14, "text-anchor": "middle" }, v.toFixed(1)));
+    svg.append(
+      el("line", { class: "grid", x1: x(0), y1: y(v), x2: x(1), y2: y(v) }),
+      el("text", { x: x(0) - 4, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)),
+      el("text", { x: x(v), y: y(0) + 14, "text-anchor": "middle" }, v.toFixed(1)),
+    );
   }
-  svg.append(el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(1), y2: y(0) }));
-  svg.append(el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(0), y2: y(1) }));
-  svg.append(el("text", { class: "axis-label", x: x(0.5), y: y(0) + 32, "text-anchor": "middle" }, "recall"));
+  svg.append(
+    el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(1), y2: y(0) }),
+    el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(0), y2: y(1) }),
+    el("text", { class: "axis-label", x: x(0.5), y: y(0) + 32, "text-anchor": "middle" }, "recall"),
+  );
   const yMid = y(0.5);
   svg.append(
     el(
@@ -79,8 +83,8 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
     const item = el("g", { class: "legend", "data-run": c.name });
     item.append(
       el("line", { x1: x(0), y1: ly + 8, x2: x(0) + 18, y2: ly + 8, stroke: colour, "stroke-width": 2, ...dash }),
+      el("text", { x: x(0) + 24, y: ly + 12 }, c.name),
     );
-    item.append(el("text", { x: x(0) + 24, y: ly + 12 }, c.name));
     svg.append(item);
   });
   return svg;

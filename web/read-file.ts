@@ -16,8 +16,8 @@ export async function isGzip(file: File): Promise<boolean> {
 const CHUNK = 1 << 20;
 
 /**
- * Streams `file` into `sink`, progress every 100 ms; uncompressed, by BYOB into one buffer (fresh ones cost
- * 0.5 s a GB in Chromium). One file at a time: two at once in two workers stalled a BYOB read for good in Chromium 156.
+ * Streams `file` into `sink`; uncompressed, by BYOB into one buffer (fresh ones cost 0.5 s a GB in
+ * Chromium). One file at a time: two at once stalled a BYOB read for good in Chromium 156.
  */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
   const gzip = await isGzip(file);
@@ -97,13 +97,10 @@ const memberAt = (bytes: Uint8Array, at: number) =>
   bytes[at] === MEMBER_START[0] && bytes[at + 1] === MEMBER_START[1] && bytes[at + 2] === MEMBER_START[2];
 
 /**
- * A gzip file's text, streamed: every member, trailing zeros ignored, as gzip and zlib (the CLI) read it.
- * `onRead`: compressed bytes read.
- *
- * DecompressionStream takes one member, so each gets its own; only it knows where a member ends. Bytes go
- * to it in pieces cut where a member may start (`1f 8b 08`), and byte by byte in the trailing zeros. An
- * ended member refuses the next piece whole, having given all its text; if its last 4 bytes (length mod
- * 2^32) match that text, the next member starts there. Anything else refused is not valid gzip. One pass.
+ * A gzip file's text: every member, trailing zeros ignored, as gzip and zlib (the CLI) read it. `onRead`:
+ * compressed bytes. DecompressionStream takes one member, and only it knows where it ends: pieces are cut
+ * where a member may start (`1f 8b 08`) and byte by byte in the zeros; an ended member refuses the next
+ * piece whole, which starts the next member if the last 4 bytes match the text given, else is not gzip.
  */
 export function gunzip(file: Blob, onRead: (bytes: number) => void = () => {}): ReadableStream<Uint8Array> {
   const text = new TransformStream<Uint8Array, Uint8Array>();
@@ -115,7 +112,7 @@ export function gunzip(file: Blob, onRead: (bytes: number) => void = () => {}): 
   return text.readable;
 }
 
-/** A gzip head slice's text to `each` until it returns false or the slice ends (mid-stream: fine); no stream left open. */
+/** A gzip slice's text to `each` until it returns false or the slice ends; no stream left open. */
 export async function gunzippedHead(slice: Blob, each: (chunk: Uint8Array) => boolean): Promise<void> {
   const reader = gunzip(slice).getReader();
   try {

@@ -11,7 +11,6 @@ import { precisionRecallFigure } from "./pr-chart.js";
 
 /** Per-query rows shown at most, as the page's. */
 const MAX_ROWS = 200;
-/** Lost / gained lists: this many queries each. */
 const CHANGES = 10;
 
 async function readData(): Promise<ReportData> {
@@ -115,7 +114,7 @@ function draw(data: ReportData): void {
 
   if (data.comparison) {
     const c = data.comparison;
-    const t = h("table", {});
+    const t = h("table");
     t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", { class: nameColumn(x) }, x)))));
     const tb = h("tbody");
     c.rows.forEach((cells, i) =>
@@ -288,7 +287,7 @@ function draw(data: ReportData): void {
       rows.length > MAX_ROWS
         ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.`
         : "";
-    const t = h("table", {});
+    const t = h("table");
     const head = h("tr");
     for (const c of [
       { key: "qid", label: "qid" },

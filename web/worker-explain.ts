@@ -12,7 +12,6 @@ import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 
-/** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {
   kind: "trec" | "letor";
   p: Plan;

@@ -405,13 +405,14 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   post({ type: "judgments" });
   const texts: string[] = [];
   for (const file of runFiles) {
+    const name = nameOf(file);
     const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
-    if (joined.notInRun) post({ type: "warning", message: notInRun(nameOf(file), joined.notInRun) });
+    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
+    if (counts.notInRun) post({ type: "warning", message: notInRun(name, counts.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     page.keptRows += block.batch.scores.length;
-    const result = mergeBlocks([evaluate(ctx, nameOf(file), block)], joined.notJudged, joined.notInRun);
-    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
-    addUnit(ctx, { name: nameOf(file), runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
+    const result = mergeBlocks([evaluate(ctx, name, block)], counts.notJudged, counts.notInRun);
+    addUnit(ctx, { name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
