@@ -9,7 +9,7 @@ export interface Bin {
   count: number;
 }
 
-/** `values` (NaN left out) in `count` equal bins over [0, 1] if all lie there, else [min, max]; the last includes its end. */
+/** `values` (NaN left out) in `count` bins over [0, 1] if all lie there, else [min, max]; the last closed. */
 export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bin[]; nan: number } {
   let min = Infinity;
   let max = -Infinity;
@@ -150,7 +150,7 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   return svg;
 }
 
-/** b − a's mean difference and 95% t interval from intervals holding each pair once (reversed: negated). */
+/** b − a's mean and 95% t interval, from intervals holding each pair once (reversed: negated). */
 export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string) {
   for (const x of intervals) {
     if (x.measure !== measure) continue;
@@ -240,7 +240,7 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
   return svg;
 }
 
-/** Sorts rows (indexes into `qids`) in place by `value` (missing or NaN last), else by qid numeric-aware. */
+/** Sorts rows (indexes into `qids`) in place by `value` (missing or NaN last), else by qid. */
 export function sortRows(
   rows: number[],
   qids: readonly string[],
@@ -265,7 +265,7 @@ export function histogramFigure(values: ArrayLike<number>, what: string): { svg:
   return { svg: histogramSvg(bins), caption };
 }
 
-/** Run b minus a, query by query (a click calls `open`), with the mean and interval where `intervals` has them. */
+/** Run b minus a per query (a click calls `open`), with the mean and interval from `intervals`. */
 export function differenceFigure(
   measure: string,
   a: { name: string; qids: readonly string[]; values: ArrayLike<number> },

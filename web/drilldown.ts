@@ -134,7 +134,7 @@ export class PageDrilldowns {
   }
 }
 
-/** The queries that lost and gained most from run `a` to run `b` on `measure`, each opening its drill-down. */
+/** changesView of run `a` to `b` on `measure`. */
 export function changesLists(measure: string, a: PageRun, b: PageRun, open: (qid: string) => void): HTMLElement | null {
   const ca = a.perQuery.columns[measure];
   const cb = b.perQuery.columns[measure];

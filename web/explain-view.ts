@@ -22,7 +22,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/** A name with a <wbr> (which copying leaves out) after each "_", "@", "/": headers break between parts. */
+/** A name with a <wbr> (copying leaves it out) after each "_", "@", "/", for headers to break at. */
 export function breakable(name: string): (string | HTMLElement)[] {
   return name.split(/(?<=[_@/])/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
@@ -298,7 +298,7 @@ function rankingTable(
   return table;
 }
 
-/** The queries that lost and gained most, each a button that opens its drill-down (`open`, when it has one). */
+/** The queries that lost and gained most, each a button to `open` its drill-down (where `has`). */
 export function changesView(
   measure: string,
   baseline: string,

@@ -53,7 +53,7 @@ const drill = new PageDrilldowns(
   $("#drilldown-status"),
 );
 
-/** A `?name=N` of the page's URL: tests' and benchmarks' hooks. */
+/** `?name=N`: tests' and benchmarks' hooks. */
 const param = (name: string) => {
   const v = new URLSearchParams(location.search).get(name) ?? "";
   return /^\d+$/.test(v) ? Number(v) : undefined;
@@ -767,8 +767,7 @@ form.addEventListener("drop", async (e) => {
     for (const f of list) dt.items.add(f);
     input(name).files = dt.files;
   }
-  const letorSide = ["letor", "scores", "query"].some((n) => byInput.has(n));
-  inputsChanged(letorSide ? "letor" : "trec");
+  inputsChanged(["letor", "scores", "query"].some((n) => byInput.has(n)) ? "letor" : "trec");
 });
 
 /** Refuses a drop as a job's error. */

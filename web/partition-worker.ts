@@ -3,7 +3,7 @@ import { specEvaluator, type EvaluationSpec } from "../src/app/evaluator.js";
 import type { PartitionMessage } from "../src/pipeline/partition-protocol.js";
 import { partitionWorker } from "../src/pipeline/partition-worker-handler.js";
 
-/** Chunk reads, started as their messages come: begun at the handler's turn, they left it idle 40% of the time. */
+/** Chunk reads, begun as messages come: begun at the handler's turn, it idled 40% of the time. */
 const reads: { start: number; end: number; bytes: Promise<ArrayBuffer> }[] = [];
 
 const handle = partitionWorker<File, EvaluationSpec>(

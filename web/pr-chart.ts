@@ -1,4 +1,4 @@
-// The precision-recall figure (page and report): interpolated precision at 11 recall levels (src/app/curve.ts).
+// The precision-recall figure (page and report) of src/app/curve.ts's curves.
 import type { CurvePoint } from "../src/app/curve.js";
 import { counted } from "../src/errors/counted.js";
 import { fixed } from "../src/trec/format.js";
@@ -17,7 +17,7 @@ const LEGEND_LINE = 16;
 /** The runs' colours, in order (then again, dashed). */
 const COLOURS = ["#2a6df4", "#c0392b", "#2e8540", "#8a5a00", "#7b3fb5", "#0f8a8a", "#555555"];
 
-/** Per run a line and a circle per level (`data-precision`: the mean, unrounded); NaN: no circle, a break. */
+/** Per run a line and a circle per level (`data-precision`: unrounded); NaN: no circle, a break. */
 function precisionRecallSvg(curves: readonly { name: string; curve: readonly CurvePoint[] }[]): SVGSVGElement {
   const plotW = W - PAD.left - PAD.right;
   const legendTop = PAD.top + PLOT_H + PAD.bottom;

@@ -16,7 +16,7 @@ export interface Settings {
   tieRange?: boolean;
 }
 
-/** Page -> worker. A worker reads one qrels file, which may come alone first, read while runs are chosen. */
+/** Page -> worker. A worker reads one qrels file, which may come alone, read while runs are chosen. */
 export type Job =
   | { kind: "qrels"; qrels: File; parallel?: Parallel }
   /** compare: made once two runs are evaluated. */
@@ -100,7 +100,7 @@ export type Report =
       intervals: Interval[];
     }
   | { type: "comparison-error"; message: string }
-  /** `kept`: new settings need no second read. `workers`: partition workers used (1: none, for some run). */
+  /** `kept`: new settings need no second read. `workers`: partition workers used (1: none). */
   | { type: "done"; kept: boolean; workers: number }
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }

@@ -19,7 +19,7 @@ function oneFile(): Plugin {
     generateBundle(_, bundle) {
       const html = Object.values(bundle).find((o) => o.type === "asset" && o.fileName.endsWith(".html"));
       if (html?.type !== "asset") throw new Error("the page's build wrote no HTML");
-      // Chunks no code names (Rolldown writes tree-shaken dynamic imports even without code splitting).
+      // Chunks no code names: Rolldown writes tree-shaken dynamic imports even without code splitting.
       const code = Object.values(bundle).map((o) => (o.type === "chunk" ? o.code : ""));
       for (const [name, o] of Object.entries(bundle))
         if (o.type === "chunk" && !o.isEntry && !code.some((c) => c.includes(name.replace(/^.*\//, ""))))

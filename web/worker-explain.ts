@@ -29,7 +29,7 @@ export interface ExplainState {
 /** A plan of no cost, for reading a run again. */
 const NOTHING = plan(["num_ret"], null, {});
 
-/** The drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
+/** Drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
 export async function explainQueries(
   s: ExplainState,
   qids: readonly string[],

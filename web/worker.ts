@@ -1,4 +1,4 @@
-// The page's worker: the input layer and src/app/evaluation.ts over Files (pageHost); its state is one PageSession.
+// The page's worker: src/app/evaluation.ts over Files (pageHost); its state is one PageSession.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
@@ -7,6 +7,7 @@ import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
 import { Interner } from "../src/io/interner.js";
+import { messageOf } from "../src/io/columnar.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { labelledTexts } from "../src/output/table.js";
@@ -93,7 +94,7 @@ interface Unit {
   curve?: readonly CurvePoint[] | null;
 }
 
-/** Joined rows kept over all runs (about 36 bytes a row); beyond, blocks are dropped and new settings read again. */
+/** Joined rows kept over all runs (~36 bytes a row); beyond, blocks are dropped (new settings read again). */
 const KEEP_ROWS = 8_000_000;
 /** A run line's bytes, about (gzip 4:1), to guess rows from file sizes. */
 const RUN_LINE_BYTES = 30;
@@ -214,7 +215,7 @@ function postRun(ctx: Context, u: Unit): string {
     }
   }
   for (const [row, interval] of Object.entries(rowIntervals(p, result))) if (cells[row]) cells[row].interval = interval;
-  // Transferred (tens of MB at 300k queries): not read after this.
+  // Transferred (tens of MB at 300k queries): unread after this.
   const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
   post({ type: "run", name: u.name, cells, perQuery, curve: u.curve ?? null }, [...buffers]);
   return text;
@@ -271,7 +272,7 @@ function keepForComparison(ctx: Context, u: Unit): void {
   const comparable = comparableRows(ctx.p, ctx.settings.measures);
   if (!page.compared) {
     page.compared = [];
-    // Warned only for lines named with -m: a set's (runid, num_q, gm_map) and counts are always left out.
+    // Warned only for lines named with -m: a set's (runid, num_q, gm_map) are always left out.
     const named = comparable.left.filter((name) => ctx.settings.measures.includes(name));
     for (const message of leftOutOfComparison({ left: named, counts: [] })) post({ type: "warning", message });
   }
@@ -292,16 +293,12 @@ function postComparison(settings: CompareSettings): void {
       correction: settings.correction ?? undefined,
       alpha: settings.alpha,
     });
-    const options = { sideBySide: true, markTest: settings.test };
-    const downloads = {
-      markdown: formatComparison(comparison, "markdown", options),
-      latex: formatComparison(comparison, "latex", options),
-      csv: formatComparison(comparison, "csv", options),
-      json: formatComparison(comparison, "json", options),
-    };
+    const f = (format: "markdown" | "latex" | "csv" | "json") =>
+      formatComparison(comparison, format, { sideBySide: true, markTest: settings.test });
+    const downloads = { markdown: f("markdown"), latex: f("latex"), csv: f("csv"), json: f("json") };
     post({ type: "comparison", comparison, test: settings.test, downloads, intervals: meanDifferences(page.compared) });
   } catch (err) {
-    post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
+    post({ type: "comparison-error", message: messageOf(err) });
   }
 }
 
@@ -366,7 +363,7 @@ async function inputOf(file: File): Promise<Input> {
   return format ? batchInput(file, format, progressOf(file)) : textOf(file);
 }
 
-/** The runs fused as the CLI does (src/output/fused-run.ts) into TREC text `fused(METHOD)`; weights all 1. */
+/** The runs fused as by the CLI (src/output/fused-run.ts) into `fused(METHOD)`; weights all 1. */
 async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<File> {
   const qids = new Interner();
   const read = [];
@@ -472,7 +469,7 @@ async function readQrels(qrels: File): Promise<void> {
   await judgmentsOf(qrels);
 }
 
-/** Partition workers holding the qrels, if every run is plain TREC text and they hold them or the files are large. */
+/** Partition workers holding the qrels, if all runs are plain TREC text and held or large enough. */
 async function partitionsFor(qrels: File, runs: readonly File[]): Promise<Partitions<File, EvaluationSpec> | null> {
   if (workerCount(page.parallel) < 2 || !(await partitionable(runs, { ...page.parallel, minBytes: 0 }))) return null;
   if (!page.held && !(await partitionable([qrels, ...runs], page.parallel))) return null;
@@ -537,20 +534,35 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   }
   const texts: string[] = [];
   const tieRange = settings.tieRange === true;
-  const spec = { names: settings.measures, fallback: null, conventions: settings.conventions, tieRange };
-  const request = { plan: ctx.p, evaluated: ctx.curve?.plan, options: ctx.opts, tieRange, warned: ctx.warned };
   await evaluateSources(
     pageHost(runFiles),
     qrelsFile,
     runFiles,
-    { ...request, spec: { ...spec, curve: !!ctx.curve } },
+    {
+      plan: ctx.p,
+      evaluated: ctx.curve?.plan,
+      options: ctx.opts,
+      tieRange,
+      warned: ctx.warned,
+      spec: {
+        names: settings.measures,
+        fallback: null,
+        conventions: settings.conventions,
+        tieRange,
+        curve: !!ctx.curve,
+      },
+    },
     {
       say: (message) => post({ type: "warning", message }),
       run: (_, r) => {
-        const notJudged = r.evaluated.result.queries.skipped.notJudged;
-        const counts = { notJudged, notInRun: r.notInRunQids.length };
-        const blocks = (r.kept as Block[] | null | undefined) ?? null;
-        const u = { name: nameOf(r.source), runTag: r.runTag, blocks, ...counts, result: r.evaluated };
+        const u = {
+          name: nameOf(r.source),
+          runTag: r.runTag,
+          blocks: (r.kept as Block[] | null | undefined) ?? null,
+          notJudged: r.evaluated.result.queries.skipped.notJudged,
+          notInRun: r.notInRunQids.length,
+          result: r.evaluated,
+        };
         addUnit(ctx, u, texts, runFiles.length >= 2);
       },
     },
@@ -630,10 +642,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       post({ type: "roles", roles });
       return;
     }
-    if (job.kind === "compare") {
-      postComparison(job.compare);
-      return;
-    }
+    if (job.kind === "compare") return postComparison(job.compare);
     if (job.kind === "explain") {
       // Answered apart, so that a failure leaves the table as it is.
       try {
@@ -650,7 +659,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
           explanations: await explainQueries(state, job.qids, job.depth, job.measure),
         });
       } catch (err) {
-        post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });
+        post({ type: "explain-error", id: job.id, message: messageOf(err) });
       }
       return;
     }
@@ -659,7 +668,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "trec") {
       page.keepRows = job.keepRows ?? KEEP_ROWS;
       page.parallel = job.parallel ?? {};
-      // Runs chosen while the qrels job reads: wait for it (one file read at a time; its error is trec's).
+      // Runs chosen while the qrels job reads wait for it (one file read at a time; its error is trec's).
       await page.qrelsReading?.catch(() => {});
       page.manifestInputs = { qrels: job.qrels, runs: job.runs };
       const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
@@ -672,7 +681,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     // Last: hashing reads every file again.
     if (job.kind === "trec" || job.kind === "settings") await postManifest();
   } catch (err) {
-    const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
+    const message = err instanceof RangeError ? outOfMemory(err) : messageOf(err);
     post({ type: "error", message });
   }
 };
