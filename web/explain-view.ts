@@ -360,7 +360,7 @@ export function changesView(
   );
 }
 
-/** The drill-downs' style, shared by the page and the report. */
+/** The drill-downs' style (page and report). */
 export const DRILLDOWN_CSS = `
 .drilldown { border-top: 2px solid #2a6df4; margin-top: 1rem; padding-top: 0.5rem; }
 .drilldown h3 { margin: 0.3rem 0; font-size: 1.05rem; }

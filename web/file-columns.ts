@@ -15,7 +15,7 @@ function fileSource(file: File, counted: { read: number }): ByteSource {
   };
 }
 
-/** A File's columnar format by its first bytes only, or null. */
+/** A File's columnar format by its first bytes, or null. */
 export async function columnarFormat(file: File): Promise<ColumnarFormat | null> {
   const d = decideFormat(file.name, { head: new Uint8Array(await file.slice(0, 8).arrayBuffer()) });
   return d.columnar && d.reason === "content" ? (d.format as ColumnarFormat) : null;

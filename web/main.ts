@@ -119,7 +119,7 @@ function compareSettings(): CompareSettings {
 }
 
 let worker: Worker | null = null;
-/** Whether the worker kept the rows (else new settings read the files again). */
+/** Whether the worker kept the rows for new settings. */
 let kept = false;
 let measures: string[] = [];
 let runs: PageRun[] = [];
@@ -729,7 +729,7 @@ downloads.addEventListener("click", (e) => {
   else if (format === "manifest" && manifest !== null) save("rankeval-manifest.yaml", "application/yaml", manifest);
 });
 
-// A drop on an input's row goes to it, elsewhere where roleOf says; then as if chosen (inputsChanged).
+// Dropped on an input's row: to it; elsewhere: where roleOf says.
 form.addEventListener("dragover", (e) => {
   e.preventDefault();
   form.classList.add("dragging");
@@ -746,7 +746,7 @@ form.addEventListener("drop", async (e) => {
   else {
     const columnar = await columnarRoles(dropped);
     const told = await Promise.all(dropped.map(async (file, i) => columnar[i] ?? (await roleOf(file))));
-    // Untold: the qrels if none is given and it is the only one (its reading says what is wrong), else a run.
+    // Untold: the qrels if none is given and it is alone (its reading says what is wrong), else a run.
     const untold = told.filter((r) => r === null).length;
     const qrelsGiven = told.includes("qrels") || !!input("qrels").files?.length;
     for (const [i, file] of dropped.entries()) {

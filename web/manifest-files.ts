@@ -1,5 +1,5 @@
 // The manifest's File descriptions, hashed by Sha256 (crypto.subtle.digest wants the whole file) after
-// the evaluation's reads, never beside them (read-file.ts).
+// the evaluation's reads (read-file.ts).
 import type { ManifestInput } from "../src/app/manifest.js";
 import { formatRead } from "../src/input/formats.js";
 import { Sha256 } from "../src/io/sha256.js";

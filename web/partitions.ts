@@ -1,5 +1,4 @@
-// The page's side of src/pipeline/partition-coordinator.ts: Files read as slices by partition workers.
-// No SharedArrayBuffer: no cross-origin-isolated server needed.
+// The page's side of src/pipeline/partition-coordinator.ts; no SharedArrayBuffer (no cross-origin isolation).
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import {
   PARTITION_MIN_BYTES,
@@ -29,10 +28,7 @@ export function workerCount(parallel: Parallel): number {
   return Math.min(cores, Math.floor((nav.deviceMemory ?? 4) * WORKERS_PER_GIB), MAX_WORKERS);
 }
 
-/**
- * Whether the files go to partition workers: two or more, all TREC text not gzipped (gzip is read from
- * the start), at least `parallel.minBytes` in all.
- */
+/** Whether the files go to partition workers: all TREC text, not gzipped (read from the start), `minBytes` in all. */
 export async function partitionable(files: readonly File[], parallel: Parallel): Promise<boolean> {
   if (workerCount(parallel) < 2) return false;
   let bytes = 0;

@@ -14,7 +14,7 @@ const W = 480;
 const PAD = { left: 52, right: 12, top: 10, bottom: 40 };
 const PLOT_H = 240;
 const LEGEND_LINE = 16;
-/** The runs' colours, in order (then again, dashed). */
+/** Run colours, in order (then again, dashed). */
 const COLOURS = ["#2a6df4", "#c0392b", "#2e8540", "#8a5a00", "#7b3fb5", "#0f8a8a", "#555555"];
 
 /** Per run a line and a circle per level (`data-precision`: unrounded); NaN: no circle, a break. */

@@ -34,12 +34,12 @@ export type Job =
   | { kind: "letor"; letor: File; scores: File; query: File | null; settings: Settings }
   | { kind: "settings"; settings: Settings; compare?: CompareSettings }
   | { kind: "compare"; compare: CompareSettings }
-  /** Drill-downs to `depth` ranks (default: `measure`'s cutoff, at least 20); `id` comes back. */
+  /** Drill-downs (`depth`: as explainQueries); `id` comes back. */
   | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string }
   /** Each dropped Parquet/Arrow file's input. */
   | { kind: "roles"; files: File[] };
 
-/** ?workers=N (1: none; default: by cores and memory) and ?partition-bytes=N (default 32 MiB): partitions.ts. */
+/** ?workers=N (1: none) and ?partition-bytes=N (default 32 MiB): partitions.ts. */
 export interface Parallel {
   workers?: number;
   minBytes?: number;

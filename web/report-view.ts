@@ -1,5 +1,5 @@
-// The HTML report's script (scripts/embed-viewer.mjs): draws src/output/html/data.ts's data as the page
-// does, same data- attributes; body's data-state "done" once drawn ("error": unreadable data).
+// The HTML report's script (scripts/embed-viewer.mjs): draws data.ts's data as the page does; body's
+// data-state: "done" once drawn, "error" if unreadable.
 import { counted } from "../src/errors/counted.js";
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";

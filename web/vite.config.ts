@@ -1,13 +1,13 @@
-// The page as one HTML file (dist-web/index.html; dist/rankeval.html, which `rankeval --page` copies):
-// script, style and workers (`?worker&inline`: classic, from blob URLs) inline, so it works from disk too,
-// where the origin is 'null' and Chromium refuses a module worker's URL and any script from the file system.
+// The page as one HTML file (also dist/rankeval.html, for `rankeval --page`): script, style and workers
+// (`?worker&inline`: classic, blob URLs) inline, for disk, where the origin is 'null' and Chromium refuses
+// module workers' URLs and file-system scripts.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-/** Inside an inline <script>, `</script` would end it: `<\/script` is the same text to JavaScript. */
+/** `</script` would end an inline <script>; `<\/script` is the same to JavaScript. */
 const scriptSafe = (code: string) => code.replace(/<\/(script)/gi, "<\\/$1");
 
 /** Moves the bundled script and style into the HTML, the build's one file. */

@@ -47,7 +47,7 @@ const post = (r: Report, transfer: Transferable[] = []) => {
 
 const nameOf = (file: File) => page.runNames.get(file) ?? file.name;
 
-/** Posts `file`'s progress, kept in page.reading for outOfMemory. */
+/** Posts `file`'s progress (page.reading: for outOfMemory). */
 function progressOf(file: File): OnProgress {
   const state = { file: nameOf(file), read: 0, lines: 0 };
   return (read, lines, seconds) => {
@@ -94,12 +94,12 @@ interface Unit {
   curve?: readonly CurvePoint[] | null;
 }
 
-/** Joined rows kept over all runs (~36 bytes a row); beyond, blocks are dropped (new settings read again). */
+/** Joined rows kept over all runs (~36 bytes a row); beyond, new settings read the files again. */
 const KEEP_ROWS = 8_000_000;
 /** A run line's bytes, about (gzip 4:1), to guess rows from file sizes. */
 const RUN_LINE_BYTES = 30;
 
-/** What this worker keeps between messages; a job resets its own parts where it begins. */
+/** What this worker keeps between messages; each job resets its own parts. */
 class PageSession {
   /** Warnings since the job began (the manifest's). */
   said: string[] = [];
@@ -318,7 +318,7 @@ async function readRun(
     judgments,
     {
       // Blocks' buffers are not given back to the reader: that stalled BYOB reads for good in Chromium 156
-      // one load in five. Fresh blocks cost 0.2 s a GB.
+      // one load in five; fresh blocks cost 0.2 s a GB.
       blocks:
         "batches" in input
           ? batchBlocks(input, BLOCK_ROWS)
@@ -644,7 +644,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     }
     if (job.kind === "compare") return postComparison(job.compare);
     if (job.kind === "explain") {
-      // Answered apart, so that a failure leaves the table as it is.
+      // Apart: a failure leaves the table as it is.
       try {
         const file = (name: string) => page.lastTrec?.runs.find((f) => nameOf(f) === name);
         const { p, opts } = page.current!;
