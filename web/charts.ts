@@ -1,5 +1,4 @@
-// The page's two charts as plain SVG: a histogram of one run's per-query values, and two runs' sorted
-// per-query differences. Bins and differences are plain functions, tested without a browser.
+// The charts as plain SVG; bins and differences are plain functions, tested without a browser.
 import { counted } from "../src/errors/counted.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 import { fixed, signed } from "../src/trec/format.js";
@@ -10,10 +9,7 @@ export interface Bin {
   count: number;
 }
 
-/**
- * `values` (NaN left out) in `count` equal bins: over [0, 1] when every value lies there (most
- * measures), else over [min, max]; the last bin includes its upper end.
- */
+/** `values` (NaN left out) in `count` bins over [0, 1] if all lie there, else [min, max]; the last closed. */
 export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bin[]; nan: number } {
   let min = Infinity;
   let max = -Infinity;
@@ -43,9 +39,8 @@ export function histogramBins(values: ArrayLike<number>, count = 20): { bins: Bi
 }
 
 export interface Differences {
-  /** b − a for each query both runs have a number for, largest first. */
+  /** b − a where both have a number, largest first. */
   sorted: Float64Array;
-  /** The query of each of them (the drill-down a click on the plot opens). */
   qids: string[];
   better: number;
   worse: number;
@@ -53,7 +48,7 @@ export interface Differences {
   mean: number;
 }
 
-/** Per-query differences b − a over the qids both runs scored (a NaN on either side leaves the query out). */
+/** Per-query b − a over the shared qids (NaN left out). */
 export function differences(
   a: { qids: readonly string[]; values: ArrayLike<number> },
   b: { qids: readonly string[]; values: ArrayLike<number> },
@@ -71,7 +66,7 @@ export function differences(
       at.push(j);
     }
   }
-  // Largest first; equal differences in the order of b's queries (a stable sort).
+  // Stable: ties in b's order.
   const order = out.map((_, k) => k).sort((x, y) => out[y] - out[x]);
   const sorted = Float64Array.from(order, (k) => out[k]);
   const qids = order.map((k) => b.qids[at[k]]);
@@ -93,10 +88,7 @@ export function differences(
   };
 }
 
-/**
- * The index into Differences.sorted of the query drawn at a point of the difference plot (`clientX`
- * in the page), or null outside the plot: what a click on it opens.
- */
+/** The Differences.sorted index drawn at `clientX`, or null outside the plot. */
 export function differenceAt(svg: SVGSVGElement, clientX: number, n: number): number | null {
   const box = svg.getBoundingClientRect();
   if (!box.width || n === 0) return null;
@@ -112,10 +104,9 @@ const H = 200;
 const PAD = { left: 44, right: 8, top: 8, bottom: 24 };
 const plotW = W - PAD.left - PAD.right;
 const plotH = H - PAD.top - PAD.bottom;
-/** A label left of the plot, its baseline at y. */
 const yLabel = (y: number, text: string) => el("text", { x: PAD.left - 4, y, "text-anchor": "end" }, text);
 
-/** An SVG element with its attributes and text: every chart's (pr-chart.ts's too). */
+/** An SVG element with attributes and text. */
 export function el<K extends keyof SVGElementTagNameMap>(
   name: K,
   attrs: Record<string, string | number>,
@@ -129,7 +120,6 @@ export function el<K extends keyof SVGElementTagNameMap>(
 
 const label = (v: number) => (Number.isInteger(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
 
-/** A histogram of the bins: a bar each, a title saying its range and count. */
 export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "histogram of per-query values" });
   const peak = Math.max(1, ...bins.map((b) => b.count));
@@ -151,17 +141,16 @@ export function histogramSvg(bins: readonly Bin[]): SVGSVGElement {
   });
   svg.append(el("line", { class: "axis", x1: PAD.left, y1: PAD.top + plotH, x2: W - PAD.right, y2: PAD.top + plotH }));
   if (bins.length) {
-    svg.append(el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)));
-    svg.append(el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)));
+    svg.append(
+      el("text", { x: PAD.left, y: H - 6, "text-anchor": "start" }, label(bins[0].lo)),
+      el("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end" }, label(bins[bins.length - 1].hi)),
+    );
   }
   svg.append(yLabel(PAD.top + 10, String(peak)), yLabel(PAD.top + plotH, "0"));
   return svg;
 }
 
-/**
- * The mean difference b - a of a measure and its 95% t interval, from intervals that hold each pair
- * once (the other way round: negated); undefined where none.
- */
+/** b − a's mean and 95% t interval, from intervals holding each pair once (reversed: negated). */
 export function intervalOf(intervals: readonly MeanDifference[], measure: string, a: string, b: string) {
   for (const x of intervals) {
     if (x.measure !== measure) continue;
@@ -174,9 +163,8 @@ export function intervalOf(intervals: readonly MeanDifference[], measure: string
 }
 
 /**
- * The sorted differences as two areas from the zero line (improved above, hurt below), sampled per
- * pixel column when dense (sorted, so the shape is kept). `interval`: the mean as a dashed line and its
- * 95% interval as a band, clipped to the plot (from few queries it can be wider than the differences).
+ * The sorted differences as areas above and below zero, sampled per pixel column when dense. `mean`: a
+ * dashed line and a 95% band, clipped (from few queries it can be wider than the differences).
  */
 export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElement {
   const interval = mean && { mean: mean.difference, lo: mean.ci95[0], hi: mean.ci95[1] };
@@ -207,9 +195,11 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     for (const [x, v] of points) path += `${path ? "L" : "M"}${x.toFixed(1)},${(keep(v) ? y(v) : zero).toFixed(1)}`;
     return path ? `${path}L${(PAD.left + plotW).toFixed(1)},${zero.toFixed(1)}L${PAD.left},${zero.toFixed(1)}Z` : "";
   };
-  svg.append(el("path", { class: "better", d: area((v) => v > 0) }));
-  svg.append(el("path", { class: "worse", d: area((v) => v < 0) }));
-  svg.append(el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }));
+  svg.append(
+    el("path", { class: "better", d: area((v) => v > 0) }),
+    el("path", { class: "worse", d: area((v) => v < 0) }),
+    el("line", { class: "axis", x1: PAD.left, y1: zero, x2: W - PAD.right, y2: zero }),
+  );
   if (interval && Number.isFinite(interval.mean)) {
     const clip = (v: number) => Math.min(PAD.top + plotH, Math.max(PAD.top, y(v)));
     if (Number.isFinite(interval.lo) && Number.isFinite(interval.hi)) {
@@ -241,8 +231,6 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
     yLabel(PAD.top + 10, `+${label(span)}`),
     yLabel(PAD.top + plotH, `−${label(span)}`),
     yLabel(zero + 4, "0"),
-  );
-  svg.append(
     el(
       "text",
       { x: W - PAD.right, y: H - 6, "text-anchor": "end" },
@@ -252,10 +240,7 @@ export function differenceSvg(d: Differences, mean?: MeanDifference): SVGSVGElem
   return svg;
 }
 
-/**
- * The per-query table's rows (indexes into `qids`), sorted in place by a column's values (none or NaN
- * last) or, with no column, by qid in numeric-aware order; "desc" reverses.
- */
+/** Sorts rows (indexes into `qids`) in place by `value` (missing or NaN last), else by qid. */
 export function sortRows(
   rows: number[],
   qids: readonly string[],
@@ -274,17 +259,13 @@ export function sortRows(
   return rows.sort((a, b) => (dir === "asc" ? cmp(a, b) : -cmp(a, b)));
 }
 
-/** One run's values on a measure as the page and the report draw them: a histogram and its caption. */
 export function histogramFigure(values: ArrayLike<number>, what: string): { svg: SVGSVGElement; caption: string } {
   const { bins, nan } = histogramBins(values);
   const caption = `${what} over ${counted(values.length - nan, "query", "queries")}${nan ? ` (${nan} NaN not shown)` : ""}`;
   return { svg: histogramSvg(bins), caption };
 }
 
-/**
- * Run b minus run a on a measure, query by query, as the page and the report draw it: the difference plot
- * (a click on a query calls `open`), with the comparison's mean and interval where `intervals` has them.
- */
+/** Run b minus a per query (a click calls `open`), with the mean and interval from `intervals`. */
 export function differenceFigure(
   measure: string,
   a: { name: string; qids: readonly string[]; values: ArrayLike<number> },

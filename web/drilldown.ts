@@ -1,33 +1,30 @@
-// The page's drill-downs (explained by worker-explain.ts, drawn by explain-view.ts), the queries that
-// lost and gained most, and the HTML report of what the page shows.
+// The page's drill-downs, the queries that changed most, and the HTML report of the page.
 import type { CurvePoint } from "../src/app/curve.js";
 import { changedMost, changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/app/value-print.js";
-import { REPORT_QUERIES, reportData, type ReportRun } from "../src/output/html/data.js";
+import { REPORT_QUERIES, reportData } from "../src/output/html/data.js";
 import { reportHtml } from "../src/output/html/html.js";
 import { changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
-import type { Cell, Interval, Job, PerQuery, Report } from "./protocol.js";
+import type { Cell, Job, PerQuery, Report } from "./protocol.js";
 
 document.head.append(h("style", {}, DRILLDOWN_CSS));
 
-/** A run as the page holds it (main.ts). */
 export interface PageRun {
   name: string;
   cells: Record<string, Cell>;
   perQuery: PerQuery;
-  /** Its precision-recall curve (src/app/curve.ts), null where not computed. */
+  /** null: not computed. */
   curve: readonly CurvePoint[] | null;
 }
 
-/** What the page shows, for a report of it. */
 export interface PageState {
   measures: readonly string[];
   runs: readonly PageRun[];
   conventions: string;
   warnings: readonly string[];
   comparison: Extract<Report, { type: "comparison" }> | null;
-  /** The charts' measure and the difference plot's baseline (its "minus" run). */
+  /** The charts' measure and the difference plot's "minus" run. */
   measure: string;
   baseline: string;
 }
@@ -35,7 +32,7 @@ export interface PageState {
 export class PageDrilldowns {
   private next = 1;
   private waiting = new Map<number, { resolve: (x: Explanation[]) => void; reject: (e: Error) => void }>();
-  /** The query shown and the measure whose running values are shown. */
+  /** The query shown and its running values' measure. */
   private shown: { qid: string; measure?: string } | null = null;
 
   constructor(
@@ -45,7 +42,6 @@ export class PageDrilldowns {
     private readonly status: HTMLElement,
   ) {}
 
-  /** Asks the worker for drill-downs. */
   private ask(qids: string[], depth?: number, measure?: string): Promise<Explanation[]> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -89,7 +85,7 @@ export class PageDrilldowns {
     }
   }
 
-  /** The measure chosen in the drill-down shown (its select), as printed. */
+  /** The measure picked in the drill-down shown. */
   private shownMeasure(): string | undefined {
     return this.box.querySelector<HTMLElement>(".drilldown")?.dataset.measure;
   }
@@ -102,15 +98,8 @@ export class PageDrilldowns {
     delete document.body.dataset.drilldown;
   }
 
-  /** The report of what the page shows, with the drill-downs of the queries that changed most. */
+  /** The page's report, with drill-downs of the queries that changed most. */
   async report(s: PageState): Promise<string> {
-    const runs: ReportRun[] = s.runs.map((r) => ({
-      name: r.name,
-      // The page's cells are the command line's text already (src/app/value-print.ts).
-      cells: r.cells,
-      perQuery: r.perQuery,
-      curve: r.curve,
-    }));
     const measure = s.runs.some((r) => r.perQuery.columns[s.measure])
       ? s.measure
       : (s.measures.find((m) => s.runs[0]?.perQuery.columns[m]) ?? "");
@@ -135,9 +124,9 @@ export class PageDrilldowns {
       source: "the rankeval page",
       rows: s.measures,
       conventions: s.conventions,
-      runs,
+      runs: s.runs,
       comparison: c ? { comparison: c.comparison, test: c.test } : null,
-      intervals: (c?.intervals ?? []) as Interval[],
+      intervals: c?.intervals ?? [],
       explained: { measure, baseline, explanations },
       warnings: s.warnings,
     });
@@ -145,7 +134,7 @@ export class PageDrilldowns {
   }
 }
 
-/** The queries that lost and gained most from run `a` to run `b` on `measure`, each opening its drill-down. */
+/** changesView of run `a` to `b` on `measure`. */
 export function changesLists(measure: string, a: PageRun, b: PageRun, open: (qid: string) => void): HTMLElement | null {
   const ca = a.perQuery.columns[measure];
   const cb = b.perQuery.columns[measure];

@@ -1,13 +1,12 @@
-// A query's drill-down (src/explain/) drawn as HTML, and the queries that lost and gained most; shared by
-// the page and the report's script. Value cells carry data-measure, data-run and data-qid, ranked rows
-// data-rank, data-docid and data-label: tests read them from the DOM.
+// A query's drill-down (src/explain/) as HTML, and the queries that changed most: the page's and the
+// report's. Tests read the data- attributes.
 import type { Change } from "../src/explain/changes.js";
 import type { ExplainedRow, Explanation } from "../src/explain/explain.js";
 import { printValue, type ValuePrint } from "../src/app/value-print.js";
 
 type Child = Node | string | null | undefined | false;
 
-/** An element with attributes (a value of null or false: left out) and children. */
+/** An element with attributes (null or false: left out) and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string | number | boolean | null | undefined> = {},
@@ -23,17 +22,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/**
- * A column's name with a line break allowed after each "_", "@" and "/" (a <wbr>, which copying leaves
- * out): a narrow header breaks between the parts of `iprec_at_recall_0.50`, never letter by letter.
- */
+/** A name with a <wbr> (copying leaves it out) after each "_", "@", "/", for headers to break at. */
 export function breakable(name: string): (string | HTMLElement)[] {
   return name.split(/(?<=[_@/])/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 
-/** How a document moved against the other run (the command line's words: src/explain/text.ts). */
+/** How a document moved against the other run (src/explain/text.ts's words). */
 function moved(row: ExplainedRow): { text: string; cls: string } {
   if (row.otherRank === null) return { text: "new", cls: "new" };
   const d = row.otherRank - row.rank;
@@ -45,13 +41,13 @@ function moved(row: ExplainedRow): { text: string; cls: string } {
 }
 
 export interface DrilldownOptions {
-  /** The key of the measure whose running values are shown (default: the first). */
+  /** The running values' measure key (default: the first). */
   measure?: string;
-  /** Asks for more ranks (the page); none: the ranks shown are all there are (the report). */
+  /** Asks for more ranks (the page's; the report has all). */
   more?: (depth: number) => void;
 }
 
-/** The value cells' attributes: the page's per-query table's, so a test reads both alike. */
+/** As the page's per-query cells: tests read both alike. */
 const cellData = (measure: string, run: string, qid: string, v: number | null) => ({
   "data-measure": measure,
   "data-run": run,
@@ -60,7 +56,7 @@ const cellData = (measure: string, run: string, qid: string, v: number | null) =
   "data-value": v === null ? null : String(v),
 });
 
-/** A query's drill-down as an element (a <section class="drilldown">). */
+/** A query's drill-down (a <section class="drilldown">). */
 export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLElement {
   const measure = x.measures.find((m) => m.key === o.measure) ?? x.measures[0];
   const section = h("section", { class: "drilldown", "data-qid": x.qid, "data-measure": measure.name });
@@ -123,94 +119,82 @@ export function drilldownView(x: Explanation, o: DrilldownOptions = {}): HTMLEle
   values.append(vbody);
   section.append(h("div", { class: "scroll" }, values));
 
+  const scroll = (run: string, rows: readonly ExplainedRow[], other: string | null, tieOrder: string) =>
+    h(
+      "div",
+      { class: "scroll" },
+      rankingTable(x, run, rows, measure.key, measure.print, measure.cutoff, other, tieOrder),
+    );
   const rankings = h("div", { class: "dd-rankings" });
   x.runs.forEach((run, r) => {
     const ranking = run.rankings[measure.ranking];
     const other = x.other[r] === null ? null : x.runs[x.other[r]!].name;
-    const box = h("div", { class: "dd-run", "data-run": run.name });
-    box.append(
+    const shown = ranking.rows.length;
+    const u = run.unretrieved;
+    rankings.append(
+      h(
+        "div",
+        { class: "dd-run", "data-run": run.name },
+        h(
+          "h4",
+          {},
+          run.name,
+          " ",
+          h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`),
+        ),
+        h(
+          "p",
+          { class: "dd-note" },
+          run.inRun
+            ? `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`
+            : `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`,
+        ),
+        run.inRun && scroll(run.name, ranking.rows, other, rule.tieOrder),
+        h(
+          "p",
+          { class: "dd-missing" },
+          u.count === 0
+            ? "Every judged document is retrieved."
+            : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
+          ...u.relevant.flatMap((d, i) => [
+            i ? ", " : "",
+            h(
+              "span",
+              { class: "dd-doc", "data-docid": d.docid, "data-label": d.label },
+              `${d.docid} (${num(d.label)})`,
+            ),
+          ]),
+          u.relevantCount > u.relevant.length ? ", \u2026" : "",
+        ),
+      ),
+    );
+  });
+  const idealValue = x.ideal.values[measure.key];
+  rankings.append(
+    h(
+      "div",
+      { class: "dd-run dd-ideal", "data-run": "ideal" },
       h(
         "h4",
         {},
-        run.name,
-        " ",
-        h("span", { class: "dd-value" }, `${measure.name} ${run.printed[measure.key] || "\u2014"}`),
+        "ideal ranking ",
+        h(
+          "span",
+          { class: "dd-value" },
+          `${measure.name} ${idealValue === null ? "\u2014" : printValue(idealValue, measure.print)}`,
+        ),
       ),
-    );
-    if (!run.inRun) {
-      box.append(
-        h(
-          "p",
-          { class: "dd-note" },
-          `No line for this query${run.values[measure.key] !== null ? ": evaluated as an empty ranking (-c)" : ": left out of this run's numbers"}.`,
-        ),
-      );
-    } else {
-      const shown = ranking.rows.length;
-      box.append(
-        h(
-          "p",
-          { class: "dd-note" },
-          `${run.retrieved} retrieved${ranking.length !== run.retrieved ? `, ${ranking.length} ranked` : ""}; ranks 1\u2013${shown}${shown < ranking.length ? ` of ${ranking.length}` : ""}${run.unjudgedShown ? `; ${run.unjudgedShown} unjudged` : ""}.`,
-        ),
-      );
-      box.append(
-        h(
-          "div",
-          { class: "scroll" },
-          rankingTable(x, run.name, ranking.rows, measure.key, measure.print, measure.cutoff, other, rule.tieOrder),
-        ),
-      );
-    }
-    const u = run.unretrieved;
-    box.append(
       h(
         "p",
-        { class: "dd-missing" },
-        u.count === 0
-          ? "Every judged document is retrieved."
-          : `Judged but not retrieved: ${u.count}, ${u.relevantCount} relevant${u.relevantCount ? ": " : "."}`,
-        ...u.relevant.flatMap((d, i) => [
-          i ? ", " : "",
-          h("span", { class: "dd-doc", "data-docid": d.docid, "data-label": d.label }, `${d.docid} (${num(d.label)})`),
-        ]),
-        u.relevantCount > u.relevant.length ? ", \u2026" : "",
+        { class: "dd-note" },
+        `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`,
       ),
-    );
-    rankings.append(box);
-  });
-  const ideal = h("div", { class: "dd-run dd-ideal", "data-run": "ideal" });
-  ideal.append(
-    h(
-      "h4",
-      {},
-      "ideal ranking ",
-      h(
-        "span",
-        { class: "dd-value" },
-        `${measure.name} ${x.ideal.values[measure.key] === null ? "\u2014" : printValue(x.ideal.values[measure.key]!, measure.print)}`,
-      ),
+      measure.ranking === 0 && scroll("ideal", x.ideal.rows, null, ""),
     ),
   );
-  ideal.append(
-    h(
-      "p",
-      { class: "dd-note" },
-      `The judged documents, higher labels first; ranks 1\u2013${x.ideal.rows.length} of ${x.ideal.length}.`,
-    ),
-  );
-  if (measure.ranking === 0)
-    ideal.append(
-      h(
-        "div",
-        { class: "scroll" },
-        rankingTable(x, "ideal", x.ideal.rows, measure.key, measure.print, measure.cutoff, null, ""),
-      ),
-    );
-  rankings.append(ideal);
   section.append(rankings);
 
-  // The same document lit in every ranking when the pointer is on it.
+  // A hovered document lit in every ranking.
   section.addEventListener("mouseover", (e) => {
     const docid = (e.target as Element).closest<HTMLElement>("[data-docid]")?.dataset.docid;
     for (const el of section.querySelectorAll<HTMLElement>(".lit")) el.classList.remove("lit");
@@ -251,17 +235,28 @@ function rankingTable(
 ): HTMLTableElement {
   const ideal = run === "ideal";
   const table = h("table", { class: "dd-ranking", "data-run": run });
-  const heads: [string, string | null][] = [
-    ["rank", null],
-    ["docid", null],
-    ...(ideal ? [] : ([["score", null]] as [string, null][])),
-    ["label", null],
-    ["gain", null],
-    ...(ideal ? [] : ([["tie", null]] as [string, null][])),
-    ...(other !== null ? ([["other", `its rank in ${other}, and how far it moved`]] as [string, string][]) : []),
-    [x.measures.find((m) => m.key === key)!.name, "the running value"],
+  const name = x.measures.find((m) => m.key === key)!.name;
+  const heads = [
+    "rank",
+    "docid",
+    ...(ideal ? [] : ["score"]),
+    "label",
+    "gain",
+    ...(ideal ? [] : ["tie"]),
+    ...(other !== null ? ["other"] : []),
   ];
-  table.append(h("thead", {}, h("tr", {}, ...heads.map(([t, title]) => h("th", { title }, t)))));
+  table.append(
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...heads.map((t) => h("th", { title: t === "other" ? `its rank in ${other}, and how far it moved` : null }, t)),
+        h("th", { title: "the running value" }, name),
+      ),
+    ),
+  );
   const body = h("tbody");
   for (const d of rows) {
     const m = moved(d);
@@ -275,7 +270,6 @@ function rankingTable(
       .filter(Boolean)
       .join(" ");
     const v = d.running[key];
-    const mname = x.measures.find((mm) => mm.key === key)!.name;
     body.append(
       h(
         "tr",
@@ -294,13 +288,9 @@ function rankingTable(
           ? null
           : h("td", { class: "tie-mark", title: d.tie !== null ? tieOrder : null }, d.tie === null ? "" : `t${d.tie}`),
         other !== null
-          ? h(
-              "td",
-              { class: `move ${m.cls}` },
-              d.otherRank === null ? "new" : `${d.otherRank} ${m.text === "=" ? "=" : m.text}`,
-            )
+          ? h("td", { class: `move ${m.cls}` }, d.otherRank === null ? "new" : `${d.otherRank} ${m.text}`)
           : null,
-        h("td", { class: "running", ...cellData(mname, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
+        h("td", { class: "running", ...cellData(name, run, x.qid, v) }, v === null ? "" : printValue(v, print)),
       ),
     );
   }
@@ -308,7 +298,7 @@ function rankingTable(
   return table;
 }
 
-/** The queries that lost and gained most, each a button that opens its drill-down (`open`, when it has one). */
+/** The queries that lost and gained most, each a button to `open` its drill-down (where `has`). */
 export function changesView(
   measure: string,
   baseline: string,
@@ -370,7 +360,7 @@ export function changesView(
   );
 }
 
-/** The drill-downs' style, shared by the page and the report. */
+/** The drill-downs' style (page and report). */
 export const DRILLDOWN_CSS = `
 .drilldown { border-top: 2px solid #2a6df4; margin-top: 1rem; padding-top: 0.5rem; }
 .drilldown h3 { margin: 0.3rem 0; font-size: 1.05rem; }

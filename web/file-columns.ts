@@ -1,11 +1,9 @@
-// Parquet and Arrow Files read in byte ranges, a row group or record batch at a time: the page's
-// BatchInput (src/input/input.ts).
+// Parquet and Arrow Files read by byte ranges, as BatchInput (src/input/input.ts).
 import { decideFormat, roleOfHeader, runTagOf } from "../src/input/formats.js";
 import type { BatchInput } from "../src/input/input.js";
 import { missingColumn, readColumnarSource, type ByteSource, type ColumnarFormat } from "../src/io/columnar.js";
 import type { OnProgress } from "./read-file.js";
 
-/** A File as a ByteSource, counting the bytes read. */
 function fileSource(file: File, counted: { read: number }): ByteSource {
   return {
     byteLength: file.size,
@@ -17,13 +15,12 @@ function fileSource(file: File, counted: { read: number }): ByteSource {
   };
 }
 
-/** A File's columnar format, or null: told by its first bytes only (the page reads a text file so named as text). */
+/** A File's columnar format by its first bytes, or null. */
 export async function columnarFormat(file: File): Promise<ColumnarFormat | null> {
   const d = decideFormat(file.name, { head: new Uint8Array(await file.slice(0, 8).arrayBuffer()) });
   return d.columnar && d.reason === "content" ? (d.format as ColumnarFormat) : null;
 }
 
-/** A columnar File as the input layer reads it, posting progress. */
 export function batchInput(file: File, format: ColumnarFormat, onProgress: OnProgress): BatchInput {
   return {
     name: file.name,
@@ -46,14 +43,10 @@ export function batchInput(file: File, format: ColumnarFormat, onProgress: OnPro
   };
 }
 
-/**
- * Which input a columnar file dropped on the page belongs to, by its columns as a header's (roleOfHeader):
- * a run unless read as one it has no score column (whose reading says what is wrong with an unreadable one).
- */
+/** A dropped columnar file's input: a run unless it lacks a score column (then roleOfHeader). */
 export async function columnarRole(file: File, format: ColumnarFormat): Promise<"qrels" | "run"> {
   const enough = new Error("the columns are found");
   try {
-    // Read as a run's columns, stopping at the first batch.
     await readColumnarSource(fileSource(file, { read: 0 }), format, { file: file.name, kind: "run" }, () => {
       throw enough;
     });

@@ -1,6 +1,4 @@
-// The page: hands the files chosen or dropped to the worker, shows its progress, the aggregate table,
-// charts, the per-query table, downloads and, with two runs or more, their comparison. New settings
-// re-evaluate the files already read. Nothing is uploaded.
+// The page: hands the files chosen or dropped to the worker and shows what it reports. Nothing is uploaded.
 import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance, testCell } from "../src/output/comparison.js";
@@ -10,45 +8,44 @@ import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
-import { breakable } from "./explain-view.js";
+import { breakable, h } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
-// Inlined by the build (a classic worker from a blob URL): the one-file page opened from disk has origin
-// 'null', from which a module worker's URL is refused.
+// Inlined: vite.config.ts says why.
 import PageWorker from "./worker.js?worker&inline";
 
-const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
 const input = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]`)!;
-const progressList = $<HTMLUListElement>("#progress");
-const cancelButton = $<HTMLButtonElement>("#cancel");
-const statusText = $<HTMLParagraphElement>("#status-text");
-const errorBox = $<HTMLDivElement>("#error");
-const warnings = $<HTMLDivElement>("#warnings");
-const results = $<HTMLDivElement>("#results");
-const conventions = $<HTMLParagraphElement>("#conventions");
+const progressList = $("#progress");
+const cancelButton = $("#cancel");
+const statusText = $("#status-text");
+const errorBox = $("#error");
+const warnings = $("#warnings");
+const results = $("#results");
+const conventions = $("#conventions");
 const settingsForm = $<HTMLFormElement>("#settings");
-const downloads = $<HTMLDivElement>("#downloads");
-const chartsSection = $<HTMLElement>("#charts-section");
+const downloads = $("#downloads");
+const chartsSection = $("#charts-section");
 const chartMeasure = $<HTMLSelectElement>("#chart-measure");
 const histRun = $<HTMLSelectElement>("#hist-run");
 const diffA = $<HTMLSelectElement>("#diff-a");
 const diffB = $<HTMLSelectElement>("#diff-b");
-const pqSection = $<HTMLElement>("#perquery-section");
+const pqSection = $("#perquery-section");
 const pqRuns = $<HTMLSelectElement>("#pq-runs");
 const pqFilter = $<HTMLInputElement>("#pq-filter");
-const pqNote = $<HTMLParagraphElement>("#pq-note");
-const pqTable = $<HTMLDivElement>("#perquery");
-const compareSection = $<HTMLElement>("#compare-section");
+const pqNote = $("#pq-note");
+const pqTable = $("#perquery");
+const compareSection = $("#compare-section");
 const compareForm = $<HTMLFormElement>("#compare-form");
 const baselineSelect = compareForm.querySelector<HTMLSelectElement>('select[name="baseline"]')!;
-const compareStatus = $<HTMLParagraphElement>("#compare-status");
-const comparisonTable = $<HTMLDivElement>("#comparison");
-const compareNotes = $<HTMLParagraphElement>("#compare-notes");
-const compareLegend = $<HTMLParagraphElement>("#compare-legend");
-const compareDownloads = $<HTMLDivElement>("#compare-downloads");
+const compareStatus = $("#compare-status");
+const comparisonTable = $("#comparison");
+const compareNotes = $("#compare-notes");
+const compareLegend = $("#compare-legend");
+const compareDownloads = $("#compare-downloads");
 const drill = new PageDrilldowns(
   (job) => (worker ? (worker.postMessage(job), true) : false),
   $("#drilldown-section"),
@@ -56,21 +53,19 @@ const drill = new PageDrilldowns(
   $("#drilldown-status"),
 );
 
-/** The page's `?keep-rows=N`: run rows the worker keeps for new settings (0: none), else its default. */
-const KEEP_ROWS = ((n) => (n === null || !/^\d+$/.test(n) ? undefined : Number(n)))(
-  new URLSearchParams(location.search).get("keep-rows"),
-);
+/** `?name=N`: tests' and benchmarks' hooks. */
+const param = (name: string) => {
+  const v = new URLSearchParams(location.search).get(name) ?? "";
+  return /^\d+$/.test(v) ? Number(v) : undefined;
+};
+/** Run rows the worker keeps for new settings (0: none). */
+const KEEP_ROWS = param("keep-rows");
+const PARALLEL: Parallel = { workers: param("workers"), minBytes: param("partition-bytes") };
 
-/** The page's ?workers=N and ?partition-bytes=N (protocol.ts's Parallel): tests' and benchmarks' hooks. */
-const PARALLEL: Parallel = ((params) => {
-  const n = (name: string) => ((v) => (v === null || !/^\d+$/.test(v) ? undefined : Number(v)))(params.get(name));
-  return { workers: n("workers"), minBytes: n("partition-bytes") };
-})(new URLSearchParams(location.search));
-
-/** The per-query table's rows at most: the DOM stays small. */
+/** Per-query rows shown at most (a small DOM). */
 const MAX_ROWS = 200;
 
-/** The presets' -m names; none: the defaults. */
+/** -m names (none: the defaults). */
 const PRESETS: Record<string, string[]> = {
   default: [],
   all_trec: ["all_trec"],
@@ -99,7 +94,6 @@ function settings(): Settings {
   };
 }
 
-/** The fusion chosen (the runs fused, the fused run one more column), or none. */
 function fuseChoice(): FuseChoice | undefined {
   const field = (name: string) => (form.elements.namedItem(name) as HTMLSelectElement).value;
   const method = field("fuse");
@@ -108,7 +102,7 @@ function fuseChoice(): FuseChoice | undefined {
   return { method, norm: norm === "none" ? null : (norm as NormName) };
 }
 
-/** The baseline the user chose (null: the first run), kept while the picker is empty. */
+/** The user's baseline (null: the first run), kept while the picker is empty. */
 let chosenBaseline: string | null = null;
 
 function compareSettings(): CompareSettings {
@@ -119,18 +113,18 @@ function compareSettings(): CompareSettings {
     baseline: chosenBaseline,
     test: (field("test") || "t") as TestName,
     correction: (field("correction") || null) as Correction | null,
-    // The form's number field allows what compare() does not: out of (0, 1) is the default's.
+    // compare() refuses what the field allows out of (0, 1).
     alpha: alpha > 0 && alpha < 1 ? alpha : 0.05,
   };
 }
 
 let worker: Worker | null = null;
-/** Whether the worker kept the files' rows (else new settings read the files again). */
+/** Whether the worker kept the rows for new settings. */
 let kept = false;
 let measures: string[] = [];
 let runs: PageRun[] = [];
 let files: { json: string; csv: string; trec: string | null } | null = null;
-/** The evaluation's manifest as YAML: null until the worker has hashed every input. */
+/** YAML; null until every input is hashed. */
 let manifest: string | null = null;
 const manifestButton = downloads.querySelector<HTMLButtonElement>('[data-format="manifest"]')!;
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
@@ -155,12 +149,9 @@ const perSecond = (n: number) =>
 function showProgress(r: Extract<Report, { type: "progress" }>): void {
   let item = progressItems.get(r.file);
   if (!item) {
-    const li = document.createElement("li");
-    li.dataset.file = r.file;
-    item = { bar: document.createElement("progress"), text: document.createElement("span") };
-    li.append(item.bar, item.text);
+    item = { bar: h("progress"), text: h("span") };
     progressItems.set(r.file, item);
-    progressList.append(li);
+    progressList.append(h("li", { "data-file": r.file }, item.bar, item.text));
   }
   item.bar.max = Math.max(1, r.size);
   item.bar.value = r.read;
@@ -180,51 +171,59 @@ function showProgress(r: Extract<Report, { type: "progress" }>): void {
 }
 
 function render(): void {
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
-  for (const h of ["measure", ...runs.map((r) => r.name)]) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    if (comparison && h === comparison.comparison.baseline) th.dataset.baseline = "";
-    head.append(th);
-  }
+  const table = h("table");
+  table
+    .createTHead()
+    .insertRow()
+    .append(
+      ...["measure", ...runs.map((r) => r.name)].map((n) =>
+        h("th", { "data-baseline": n === comparison?.comparison.baseline }, n),
+      ),
+    );
   const compared = new Map((comparison?.comparison.comparisons ?? []).map((x) => [`${x.measure}\0${x.run}`, x]));
   const body = table.createTBody();
   for (const m of measures) {
     const tr = body.insertRow();
     tr.insertCell().textContent = m;
     for (const r of runs) {
-      const td = tr.insertCell();
       const cell = r.cells[m];
-      td.dataset.measure = m;
-      td.dataset.run = r.name;
-      if (cell?.value !== null && cell?.value !== undefined) td.dataset.value = String(cell.value);
-      td.textContent = cell?.text ?? "";
-      if (cell?.range) {
-        const span = document.createElement("span");
-        span.className = "tie-range";
-        span.dataset.worst = String(cell.range.worst);
-        span.dataset.best = String(cell.range.best);
-        span.title = "with tied documents in their worst and their best order";
-        // As the CLI's --tie-range prints it (in its table: trec_eval's text has no place for it).
-        span.textContent = ` [${tableValue(cell.range.worst)}, ${tableValue(cell.range.best)}]`;
-        td.append(span);
-      }
-      if (cell?.interval) {
-        const span = document.createElement("span");
-        span.className = "interval";
-        span.dataset.lo = String(cell.interval[0]);
-        span.dataset.hi = String(cell.interval[1]);
-        span.title = "the mean's 95% t interval over the queries that count";
-        span.textContent = intervalText(cell.interval);
-        td.append(span);
-      }
-      // The comparison's mark (a CSS ::after, not text: the cell's text stays the CLI's number).
+      const range = cell?.range;
+      const td = h(
+        "td",
+        { "data-measure": m, "data-run": r.name, "data-value": cell?.value ?? null },
+        cell?.text ?? "",
+        // As the CLI's table prints --tie-range.
+        range &&
+          h(
+            "span",
+            {
+              class: "tie-range",
+              "data-worst": range.worst,
+              "data-best": range.best,
+              title: "with tied documents in their worst and their best order",
+            },
+            ` [${tableValue(range.worst)}, ${tableValue(range.best)}]`,
+          ),
+        cell?.interval &&
+          h(
+            "span",
+            {
+              class: "interval",
+              "data-lo": cell.interval[0],
+              "data-hi": cell.interval[1],
+              title: "the mean's 95% t interval over the queries that count",
+            },
+            intervalText(cell.interval),
+          ),
+      );
+      tr.append(td);
+      // Marked by CSS ::after: the text stays the CLI's number.
       const x = compared.get(`${m}\0${r.name}`);
       if (x && comparison) {
         const s = significance(x, comparison.test);
+        const t = x.tests[comparison.test]!;
         if (s) td.dataset.significant = s;
-        td.title = `${comparison.test} vs ${x.baseline}: p = ${formatP(x.tests[comparison.test]!.p)}, adjusted ${formatP(x.tests[comparison.test]!.pAdjusted)} (n = ${x.n})`;
+        td.title = `${comparison.test} vs ${x.baseline}: p = ${formatP(t.p)}, adjusted ${formatP(t.pAdjusted)} (n = ${x.n})`;
       }
     }
   }
@@ -236,7 +235,7 @@ function render(): void {
   renderPerQuery();
 }
 
-/** Fills a <select> with `names`, keeping the user's choice where it still exists, else `fallback`'s. */
+/** Fills a <select>, keeping the user's choice where it still exists, else `fallback`'s. */
 function choices(select: HTMLSelectElement, names: readonly string[], fallback: (i: number) => boolean): void {
   const chosen = new Set([...select.selectedOptions].map((o) => o.value));
   const keep = select.dataset.chosen === "user" && names.some((n) => chosen.has(n));
@@ -254,17 +253,13 @@ function renderComparison(): void {
   }
   const { comparison: c, test } = comparison;
   compareLegend.textContent = markLegend(c, test).replace(/^\+ \/ -: /, "\u25B2 / \u25BC: ");
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
-  // The adjusted p last (the raw one in its cell's title: the downloads have both).
+  const table = h("table");
+  // Adjusted p last; the raw one in its title.
   const header = ["measure", "run", ...PAIR_HEADER, `${test} p`];
-  for (const h of header) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    const name = nameColumn(h);
-    if (name) th.className = name;
-    head.append(th);
-  }
+  table
+    .createTHead()
+    .insertRow()
+    .append(...header.map((n) => h("th", { class: nameColumn(n) }, n)));
   const body = table.createTBody();
   for (const x of c.comparisons) {
     const r = x.tests[test]!;
@@ -272,12 +267,11 @@ function renderComparison(): void {
     tr.dataset.measure = x.measure;
     tr.dataset.run = x.run;
     tr.dataset.pAdjusted = String(r.pAdjusted);
-    for (const [k, text] of [x.measure, x.run, ...pairCells(x), testCell(x, test)].entries()) {
-      const td = tr.insertCell();
-      td.textContent = text;
-      const name = nameColumn(header[k]);
-      if (name) td.className = name;
-    }
+    tr.append(
+      ...[x.measure, x.run, ...pairCells(x), testCell(x, test)].map((t, k) =>
+        h("td", { class: nameColumn(header[k]) }, t),
+      ),
+    );
     const pCell = tr.cells[tr.cells.length - 1];
     pCell.title = `p = ${formatP(r.p)} before the correction`;
     if (r.significant) pCell.className = "significant";
@@ -323,8 +317,8 @@ function renderCharts(): void {
   const measure = chartMeasure.value;
   const run = runs.find((r) => r.name === histRun.value);
   const column = run?.perQuery.columns[measure];
-  const histogram = $<HTMLDivElement>("#histogram");
-  const histCaption = $<HTMLElement>("#hist-caption");
+  const histogram = $("#histogram");
+  const histCaption = $("#hist-caption");
   if (column) {
     const figure = histogramFigure(column.values, `${measure} of ${run!.name}`);
     histogram.replaceChildren(figure.svg);
@@ -333,8 +327,8 @@ function renderCharts(): void {
     histogram.replaceChildren();
     histCaption.textContent = "";
   }
-  const difference = $<HTMLDivElement>("#difference");
-  const diffCaption = $<HTMLElement>("#diff-caption");
+  const difference = $("#difference");
+  const diffCaption = $("#diff-caption");
   const a = runs.find((r) => r.name === diffA.value);
   const b = runs.find((r) => r.name === diffB.value);
   const ca = a?.perQuery.columns[measure];
@@ -348,32 +342,28 @@ function renderCharts(): void {
       (q) => void drill.open(q, measure),
     );
     difference.replaceChildren(figure.svg);
-    $<HTMLDivElement>("#changes").replaceChildren(
-      changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "",
-    );
+    $("#changes").replaceChildren(changesLists(measure, a, b, (q) => void drill.open(q, measure)) ?? "");
     diffCaption.textContent = figure.caption;
   } else {
     difference.replaceChildren();
-    $<HTMLDivElement>("#changes").replaceChildren();
+    $("#changes").replaceChildren();
     diffCaption.textContent =
       runs.length < 2 ? "Add a second run to compare them query by query." : "Choose two different runs.";
   }
 }
 
-/** The runs' precision-recall curves, one figure (hidden where none was computed). */
 function renderCurves(): void {
   const figure = precisionRecallFigure(runs);
-  $<HTMLElement>("#pr-section").hidden = figure === null;
-  $<HTMLDivElement>("#pr-chart").replaceChildren(...(figure ? [figure.svg] : []));
-  $<HTMLElement>("#pr-caption").textContent = figure?.caption ?? "";
+  $("#pr-section").hidden = figure === null;
+  $("#pr-chart").replaceChildren(...(figure ? [figure.svg] : []));
+  $("#pr-caption").textContent = figure?.caption ?? "";
 }
 
 function renderPerQuery(): void {
   const chosen = runs.filter((r) => [...pqRuns.selectedOptions].some((o) => o.value === r.name));
   const names = measures.filter((m) => chosen.some((r) => r.perQuery.columns[m]));
   const cols = names.flatMap((m) => chosen.map((r) => ({ key: `${m}\u0000${r.name}`, measure: m, run: r })));
-  // Rows are indexes into `qids`; runs of the same queries (the usual case) need no map. A run of other
-  // queries gets `at`, its index for each row (-1: none).
+  // Rows index `qids`; a run of other queries gets `at`, its index per row (-1: none).
   const first = chosen[0]?.perQuery.qids ?? [];
   let qids = first;
   const at = new Map<PageRun, Int32Array>();
@@ -413,10 +403,11 @@ function renderPerQuery(): void {
     { key: "qid", label: "qid" },
     ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure })),
   ]) {
-    const th = document.createElement("th");
-    th.append(...breakable(c.label));
-    th.dataset.key = c.key;
-    if (sort?.key === c.key) th.dataset.sort = sort.dir;
+    const th = h(
+      "th",
+      { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null },
+      ...breakable(c.label),
+    );
     th.addEventListener("click", () => {
       sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
       renderPerQuery();
@@ -430,23 +421,26 @@ function renderPerQuery(): void {
     const tr = body.insertRow();
     tr.insertCell().textContent = q;
     for (const c of cols) {
-      const td = tr.insertCell();
       const v = cellValue(k, c);
-      td.dataset.measure = c.measure;
-      td.dataset.run = c.run.name;
-      td.dataset.qid = q;
-      if (v !== undefined && !Number.isNaN(v)) td.dataset.value = String(v);
-      td.textContent = v === undefined ? "" : printValue(v, c.run.perQuery.columns[c.measure].print);
+      tr.append(
+        h(
+          "td",
+          {
+            "data-measure": c.measure,
+            "data-run": c.run.name,
+            "data-qid": q,
+            "data-value": v === undefined || Number.isNaN(v) ? null : v,
+          },
+          v === undefined ? "" : printValue(v, c.run.perQuery.columns[c.measure].print),
+        ),
+      );
     }
   }
   pqTable.replaceChildren(table);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || (a.length === b.length && a.every((q, i) => q === b[i]));
 }
 
 async function downloadReport(): Promise<void> {
@@ -471,16 +465,14 @@ async function downloadReport(): Promise<void> {
 
 function save(name: string, type: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
+  const a = h("a", { href: url, download: name });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Forgets the results shown: a job that fails must leave none of an earlier job's numbers. */
+/** A failed job must leave none of an earlier job's numbers. */
 function clearResults(): void {
   measures = [];
   runs = [];
@@ -508,12 +500,12 @@ function reset(): void {
   setState("running");
 }
 
-/** The qrels file the worker reads or has read: chosen first, it is read while the runs are picked. */
+/** The worker's qrels (chosen first: read while runs are picked). */
 let workerQrels: File | null = null;
-/** The worker has no job but reading workerQrels (under way or done): runs may join it. */
+/** The worker's only job is reading workerQrels: runs may join it. */
 let qrelsOnly = false;
 
-/** Reads the files in the worker that has the job's qrels when not busy (but reading them), else a new one. */
+/** In the worker holding the job's qrels if it is free, else a new one. */
 function start(job: Job): void {
   kept = false;
   const free = qrelsOnly || document.body.dataset.state !== "running";
@@ -526,23 +518,21 @@ function start(job: Job): void {
     worker.postMessage(job);
     return;
   }
-  progressItems.clear();
-  progressList.replaceChildren();
-  reset();
   spawn(job);
 }
 
-/** Reads a qrels file chosen alone, so that its judgments are ready when the runs come. */
+/** Reads a qrels file chosen alone, ready for the runs. */
 function readQrels(qrels: File): void {
-  progressItems.clear();
-  progressList.replaceChildren();
-  reset();
   delete document.body.dataset.judgments;
   spawn({ kind: "qrels", qrels, parallel: PARALLEL });
   qrelsOnly = true;
 }
 
+/** A new worker for `job`, the page cleared. */
 function spawn(job: Job): void {
+  progressItems.clear();
+  progressList.replaceChildren();
+  reset();
   worker?.terminate();
   workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
   const w = new PageWorker();
@@ -580,24 +570,20 @@ function spawn(job: Job): void {
         manifestButton.disabled = false;
         break;
       case "warning": {
-        // A run's warning comes once when it is read and again with the final table: show it once.
+        // A run's warning comes twice (read, final table): shown once.
         if ([...warnings.children].some((p) => p.textContent === r.message)) break;
-        const p = document.createElement("p");
-        p.textContent = r.message;
-        warnings.append(p);
+        warnings.append(h("p", {}, r.message));
         break;
       }
       case "judgments":
         document.body.dataset.judgments = "read";
-        // Read alone: nothing more to do until runs are chosen.
         if (!input("run").files?.length) setState("idle");
         break;
       case "done":
         kept = r.kept;
-        // Said for tests and benchmarks: whether the runs went across the partition workers.
+        // For tests and benchmarks.
         document.body.dataset.workers = String(r.workers);
         setState("done");
-        // The worker compares two runs or more next.
         if (runs.length >= 2) comparing();
         break;
       case "comparison":
@@ -613,7 +599,7 @@ function spawn(job: Job): void {
         render();
         break;
       case "error":
-        // A failed job shows its error alone: no column of a run read before the bad file.
+        // The error alone: no column of a run read before the bad file.
         clearResults();
         errorBox.textContent = r.message;
         setState("error");
@@ -662,7 +648,7 @@ function job(): Job | null {
   return null;
 }
 
-/** Which pair of inputs was set last: it decides what a settings change starts. */
+/** The inputs set last: what a settings change starts. */
 let lastKind: "trec" | "letor" = "trec";
 
 function inputsChanged(kind: "trec" | "letor"): void {
@@ -674,7 +660,7 @@ function inputsChanged(kind: "trec" | "letor"): void {
   else if (document.body.dataset.state !== "running") statusText.textContent = missing(kind);
 }
 
-/** What the page waits for before it evaluates (said, so that files chosen or dropped are not taken for ignored). */
+/** What the page still waits for (lest files given seem ignored). */
 function missing(kind: "trec" | "letor"): string {
   if (kind === "letor")
     return input("letor").files?.length
@@ -688,7 +674,6 @@ for (const name of ["fuse", "fuseNorm"])
   (form.elements.namedItem(name) as HTMLSelectElement).addEventListener("change", () => inputsChanged("trec"));
 for (const name of ["letor", "scores", "query"]) input(name).addEventListener("change", () => inputsChanged("letor"));
 
-// New settings: re-evaluated by the worker, or read again if it does not hold the rows.
 settingsForm.addEventListener("submit", (e) => e.preventDefault());
 settingsForm.addEventListener("change", (e) => {
   const target = e.target as HTMLInputElement;
@@ -744,8 +729,7 @@ downloads.addEventListener("click", (e) => {
   else if (format === "manifest" && manifest !== null) save("rankeval-manifest.yaml", "application/yaml", manifest);
 });
 
-// Drag and drop: onto one input's row, to that input; elsewhere, where `roleOf` says. Then the path the
-// inputs take (inputsChanged): the same checks, the same errors, the same job.
+// Dropped on an input's row: to it; elsewhere: where roleOf says.
 form.addEventListener("dragover", (e) => {
   e.preventDefault();
   form.classList.add("dragging");
@@ -762,8 +746,7 @@ form.addEventListener("drop", async (e) => {
   else {
     const columnar = await columnarRoles(dropped);
     const told = await Promise.all(dropped.map(async (file, i) => columnar[i] ?? (await roleOf(file))));
-    // A file whose name and first line say nothing: the qrels where the page has none and it is the
-    // only such file (their reading then says what is wrong with it), else a run.
+    // Untold: the qrels if none is given and it is alone (its reading says what is wrong), else a run.
     const untold = told.filter((r) => r === null).length;
     const qrelsGiven = told.includes("qrels") || !!input("qrels").files?.length;
     for (const [i, file] of dropped.entries()) {
@@ -771,7 +754,7 @@ form.addEventListener("drop", async (e) => {
       byInput.set(name, [...(byInput.get(name) ?? []), file]);
     }
   }
-  // An input of one file given several: said, not one of them taken.
+  // Several files for a one-file input: refused.
   for (const [name, list] of byInput)
     if (list.length > 1 && !input(name).multiple) {
       refuseDrop(
@@ -784,11 +767,10 @@ form.addEventListener("drop", async (e) => {
     for (const f of list) dt.items.add(f);
     input(name).files = dt.files;
   }
-  const letorSide = ["letor", "scores", "query"].some((n) => byInput.has(n));
-  inputsChanged(letorSide ? "letor" : "trec");
+  inputsChanged(["letor", "scores", "query"].some((n) => byInput.has(n)) ? "letor" : "trec");
 });
 
-/** A drop that starts no job, as a job's error: shown alone, nothing read. */
+/** Refuses a drop as a job's error. */
 function refuseDrop(message: string): void {
   cancel();
   clearResults();
@@ -797,14 +779,11 @@ function refuseDrop(message: string): void {
   setState("error");
 }
 
-/**
- * Each Parquet or Arrow file's input (null for other files), told by a worker of its own: the readers of
- * those formats live in the worker's script only (the one-file page would carry them twice).
- */
+/** Each Parquet/Arrow file's input (null: others), told by a worker: its script holds their readers. */
 function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   const w = new PageWorker();
   return new Promise<("qrels" | "run" | null)[]>((resolve) => {
-    // No answer (an error): each file told by its text (a columnar run's reading then says what is wrong).
+    // On error: each file told by its text.
     const none = () => files.map(() => null);
     w.onmessage = (e: MessageEvent<Report>) => resolve(e.data.type === "roles" ? e.data.roles : none());
     w.onerror = () => resolve(none());
@@ -813,9 +792,9 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
 }
 
 /**
- * Which input a dropped file belongs to, or null where neither its name nor its first line says: a name
- * with "qrel" in it is judgments; LETOR has `qid:` or `n:value` features, qrels 4 fields, a run 6 (or MS
- * MARCO's `qid docid 1`); one number is a score, or a group size by the name (`.query`, `.group`).
+ * A dropped file's input, or null where name and first line say nothing: "qrel" in the name is judgments;
+ * LETOR has `qid:` or `n:value`, qrels 4 fields, a run 6 (or MS MARCO's `qid docid 1`); one number is a
+ * score, or a group size by the name (`.query`, `.group`).
  */
 async function roleOf(file: File): Promise<string | null> {
   if (/qrel/i.test(file.name)) return "qrels";
@@ -824,7 +803,7 @@ async function roleOf(file: File): Promise<string | null> {
   try {
     bytes = (await reader.read()).value ?? bytes;
   } catch {
-    // Not readable as gzip: the file's own input will say so.
+    // Bad gzip: its input will say so.
   } finally {
     void reader.cancel().catch(() => {});
   }
@@ -837,12 +816,12 @@ async function roleOf(file: File): Promise<string | null> {
   const { format } = decideFormat(file.name, { firstLine: line, kind: "qrels" });
   const asRun = decideFormat(file.name, { firstLine: line, kind: "run" }).format;
   if (format === "json") return "run";
-  // A header (a .tsv of TREC's lines is TREC text): judgments by a label column and no score column, as columnarRole.
+  // A header (a .tsv of TREC lines is TREC text).
   if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
     return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));
   }
   if (/(^|\s)(qid:|\d+:)/.test(line)) return "letor";
-  // TREC's fields, split as text: isTrecLine reads a .tsv's.
+  // Tab-joined: isTrecLine reads a .tsv's fields.
   const fields = line.trim().split(/\s+/).join("\t");
   if (NUMERIC.test(fields)) return /\.(query|group)(\.gz)?$/i.test(file.name) ? "query" : "scores";
   if (isTrecLine(fields, "qrels")) return "qrels";

@@ -1,12 +1,10 @@
-// The precision-recall figure of the page and the HTML report: each run's interpolated precision at the
-// 11 recall levels (src/app/curve.ts), a line and a point per level, axes and a legend. Drawn with the
-// other charts' SVG helpers (charts.ts).
+// The precision-recall figure (page and report) of src/app/curve.ts's curves.
 import type { CurvePoint } from "../src/app/curve.js";
 import { counted } from "../src/errors/counted.js";
 import { fixed } from "../src/trec/format.js";
 import { el } from "./charts.js";
 
-/** A run's curve as the figure takes it (null: not computed for it, and left out). */
+/** null: not computed, left out. */
 interface NamedCurve {
   readonly name: string;
   readonly curve?: readonly CurvePoint[] | null;
@@ -16,14 +14,10 @@ const W = 480;
 const PAD = { left: 52, right: 12, top: 10, bottom: 40 };
 const PLOT_H = 240;
 const LEGEND_LINE = 16;
-/** The runs' colours, in order (then again, dashed). */
+/** Run colours, in order (then again, dashed). */
 const COLOURS = ["#2a6df4", "#c0392b", "#2e8540", "#8a5a00", "#7b3fb5", "#0f8a8a", "#555555"];
 
-/**
- * The curves as one SVG (`data-chart="precision-recall"`): per run a line and a circle per level, the
- * circles with `data-run`, `data-recall` and `data-precision` (the mean, unrounded); a level whose mean
- * is NaN has no circle and breaks the line.
- */
+/** Per run a line and a circle per level (`data-precision`: unrounded); NaN: no circle, a break. */
 function precisionRecallSvg(curves: readonly { name: string; curve: readonly CurvePoint[] }[]): SVGSVGElement {
   const plotW = W - PAD.left - PAD.right;
   const legendTop = PAD.top + PLOT_H + PAD.bottom;
@@ -38,13 +32,17 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
   const y = (precision: number) => PAD.top + (1 - precision) * PLOT_H;
   for (let t = 0; t <= 5; t++) {
     const v = t / 5;
-    svg.append(el("line", { class: "grid", x1: x(0), y1: y(v), x2: x(1), y2: y(v) }));
-    svg.append(el("text", { x: x(0) - 4, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)));
-    svg.append(el("text", { x: x(v), y: y(0) + 14, "text-anchor": "middle" }, v.toFixed(1)));
+    svg.append(
+      el("line", { class: "grid", x1: x(0), y1: y(v), x2: x(1), y2: y(v) }),
+      el("text", { x: x(0) - 4, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)),
+      el("text", { x: x(v), y: y(0) + 14, "text-anchor": "middle" }, v.toFixed(1)),
+    );
   }
-  svg.append(el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(1), y2: y(0) }));
-  svg.append(el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(0), y2: y(1) }));
-  svg.append(el("text", { class: "axis-label", x: x(0.5), y: y(0) + 32, "text-anchor": "middle" }, "recall"));
+  svg.append(
+    el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(1), y2: y(0) }),
+    el("line", { class: "axis", x1: x(0), y1: y(0), x2: x(0), y2: y(1) }),
+    el("text", { class: "axis-label", x: x(0.5), y: y(0) + 32, "text-anchor": "middle" }, "recall"),
+  );
   const yMid = y(0.5);
   svg.append(
     el(
@@ -85,17 +83,14 @@ function precisionRecallSvg(curves: readonly { name: string; curve: readonly Cur
     const item = el("g", { class: "legend", "data-run": c.name });
     item.append(
       el("line", { x1: x(0), y1: ly + 8, x2: x(0) + 18, y2: ly + 8, stroke: colour, "stroke-width": 2, ...dash }),
+      el("text", { x: x(0) + 24, y: ly + 12 }, c.name),
     );
-    item.append(el("text", { x: x(0) + 24, y: ly + 12 }, c.name));
     svg.append(item);
   });
   return svg;
 }
 
-/**
- * The figure of the runs that have a curve (all or none: they share the options), and its caption; null
- * where none has one (the page and the report then hide it).
- */
+/** The runs' curves (all or none have one: shared options) and caption; null where none. */
 export function precisionRecallFigure(runs: readonly NamedCurve[]): { svg: SVGSVGElement; caption: string } | null {
   const drawn = runs.flatMap((r) => (r.curve ? [{ name: r.name, curve: r.curve }] : []));
   if (!drawn.length) return null;

@@ -1,25 +1,23 @@
-// A File read chunk by chunk into a parser (gunzipped if need be), in the page's two workers.
+// Files read chunk by chunk into a parser, gunzipped if need be.
 import { RankevalError } from "../src/errors/errors.js";
 import type { ChunkSink } from "../src/input/formats.js";
 import { magicOf } from "../src/io/magic.js";
 
-/** Where the chunks go: a parser (its push and, for progress, linesRead), which may ask to wait between chunks. */
+/** A parser; linesRead for progress. */
 export type Sink = ChunkSink & { readonly linesRead?: number };
 
-/** Bytes of the file read (before gunzip) and lines parsed. */
+/** `read`: the file's bytes (before gunzip). */
 export type OnProgress = (read: number, lines: number, seconds: number) => void;
 
 export async function isGzip(file: File): Promise<boolean> {
   return magicOf(new Uint8Array(await file.slice(0, 2).arrayBuffer())) === "gzip";
 }
 
-/** Bytes read into at a time, from an uncompressed file. */
 const CHUNK = 1 << 20;
 
 /**
- * Streams `file` into `sink`, with progress every 100 ms. Uncompressed files go through a BYOB reader
- * into one reused buffer (fresh buffers cost 0.5 s a GB in Chromium). One file at a time: with two read
- * at once in two workers, a BYOB read stalled for good in Chromium 156.
+ * Streams `file` into `sink`; uncompressed, by BYOB into one buffer (fresh ones cost 0.5 s a GB in
+ * Chromium). One file at a time: two at once stalled a BYOB read for good in Chromium 156.
  */
 export async function readInto(file: File, sink: Sink, onProgress: OnProgress): Promise<void> {
   const gzip = await isGzip(file);
@@ -83,7 +81,7 @@ export async function readInto(file: File, sink: Sink, onProgress: OnProgress): 
   progress();
 }
 
-/** A BYOB reader of the file's stream, or null where the browser's File.stream() is not a byte stream. */
+/** Null where File.stream() is not a byte stream. */
 function byobReader(file: File): ReadableStreamBYOBReader | null {
   try {
     return file.stream().getReader({ mode: "byob" });
@@ -92,24 +90,17 @@ function byobReader(file: File): ReadableStreamBYOBReader | null {
   }
 }
 
-/** How every gzip member starts: its magic number and deflate's method. */
+/** A gzip member's start: magic, deflate. */
 const MEMBER_START = [0x1f, 0x8b, 0x08] as const;
 
-/** Whether `bytes` hold the start of a gzip member at `at`. */
 const memberAt = (bytes: Uint8Array, at: number) =>
   bytes[at] === MEMBER_START[0] && bytes[at + 1] === MEMBER_START[1] && bytes[at + 2] === MEMBER_START[2];
 
 /**
- * A gzip file's text, streamed: every member, one after another, as gzip and zlib (the command line)
- * read them, and the zero bytes after the last left as they leave them. `onRead`: compressed bytes read.
- *
- * DecompressionStream reads one member and refuses anything after it, so each member gets its own. Where
- * a member ends is known by its decompressor only: the compressed bytes are written to it in pieces cut
- * where a next member may start (`1f 8b 08`) or where the zeros at the file's end start (there a byte at a
- * time). A member that ended refuses the piece after it as a whole, having handed over all its text (a
- * decompressor transforms a piece once what it gave before is read), and the member's last 4 bytes (its
- * length mod 2^32) equal the text it gave: then the next member starts with that piece. Anything else
- * refused is not valid gzip. One pass over the file, a chunk at a time; nothing read twice.
+ * A gzip file's text: every member, trailing zeros ignored, as gzip and zlib (the CLI) read it. `onRead`:
+ * compressed bytes. DecompressionStream takes one member, and only it knows where it ends: pieces are cut
+ * where a member may start (`1f 8b 08`) and byte by byte in the zeros; an ended member refuses the next
+ * piece whole, which starts the next member if the last 4 bytes match the text given, else is not gzip.
  */
 export function gunzip(file: Blob, onRead: (bytes: number) => void = () => {}): ReadableStream<Uint8Array> {
   const text = new TransformStream<Uint8Array, Uint8Array>();
@@ -121,11 +112,7 @@ export function gunzip(file: Blob, onRead: (bytes: number) => void = () => {}): 
   return text.readable;
 }
 
-/**
- * The text of a slice of a gzip file's first bytes, a chunk at a time to `each` until it returns false
- * or the slice ends (mid-stream, most often: what was decompressed is all there is): a sniff of a file's
- * head that leaves no stream open.
- */
+/** A gzip slice's text to `each` until it returns false or the slice ends; no stream left open. */
 export async function gunzippedHead(slice: Blob, each: (chunk: Uint8Array) => boolean): Promise<void> {
   const reader = gunzip(slice).getReader();
   try {
@@ -144,12 +131,11 @@ export async function gunzippedHead(slice: Blob, each: (chunk: Uint8Array) => bo
 }
 
 interface Member {
-  /** Where it starts in the file. */
   start: number;
   writer: WritableStreamDefaultWriter<Uint8Array>;
-  /** Bytes of text it gave (and were read). */
+  /** Text bytes given. */
   given: number;
-  /** Its text read into `out`: settles once it ends or fails. */
+  /** Settles once it ends or fails. */
   reading: Promise<void>;
 }
 
@@ -165,7 +151,7 @@ function member(start: number, out: WritableStreamDefaultWriter<Uint8Array>): Me
       try {
         await out.write(r.value);
       } catch (e) {
-        // The text is no longer wanted: the pieces waiting to be written fail too.
+        // Text no longer wanted: fail the waiting pieces too.
         await reader.cancel(e).catch(() => {});
         throw e;
       }
@@ -179,9 +165,8 @@ async function members(file: Blob, out: WritableStreamDefaultWriter<Uint8Array>,
   const zeros = await zerosAtEnd(file);
   const source = file.stream().getReader();
   let m = member(0, out);
-  /** Where the next piece starts in the file. */
   let at = 0;
-  /** Whether the file's end was reached: zeros after the last member, left as gzip leaves them. */
+  /** In the trailing zeros. */
   let ended = false;
   const write = async (piece: Uint8Array): Promise<void> => {
     const start = at;
@@ -203,7 +188,7 @@ async function members(file: Blob, out: WritableStreamDefaultWriter<Uint8Array>,
     await m.writer.write(piece);
   };
   try {
-    /** A chunk's last bytes that may begin a member (`1f`, `1f 8b`), held to be read with the next chunk. */
+    /** A chunk's last `1f` or `1f 8b`, held for the next. */
     let held: Uint8Array | null = null;
     while (!ended) {
       const r = await source.read();
@@ -223,7 +208,6 @@ async function members(file: Blob, out: WritableStreamDefaultWriter<Uint8Array>,
         if (to > from) await write(chunk.subarray(from, to));
         from = to;
       };
-      // A piece where a member may start; a byte at a time from where the zeros at the file's end start.
       for (let i = chunk.indexOf(MEMBER_START[0], 1); i >= 0 && i < end; i = chunk.indexOf(MEMBER_START[0], i + 1))
         if (memberAt(chunk, i)) await cut(i);
       for (let i = Math.max(from, zeros - chunkAt); i < end && !ended; i++) await cut(i);
@@ -241,20 +225,20 @@ async function members(file: Blob, out: WritableStreamDefaultWriter<Uint8Array>,
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const both = new Uint8Array(a.byteLength + b.byteLength);
   both.set(a);
   both.set(b, a.byteLength);
   return both;
 }
 
-/** A member's last 4 bytes, ending at `end`: its text's length mod 2^32 (little-endian). */
+/** The member's ISIZE ending at `end`. */
 async function lengthBefore(file: Blob, end: number): Promise<number | null> {
   if (end < 8) return null;
   return new DataView(await file.slice(end - 4, end).arrayBuffer()).getUint32(0, true);
 }
 
-/** Where the zero bytes that end the file start (its size if it ends otherwise), read from its end. */
+/** Where the file's trailing zeros start (its size if none). */
 async function zerosAtEnd(file: Blob): Promise<number> {
   let end = file.size;
   while (end > 0) {

@@ -1,19 +1,16 @@
-// The HTML report's script (bundled into every report by scripts/embed-viewer.mjs): draws the report's
-// data (src/output/html/data.ts) as the page draws its results, with the same data- attributes.
-// `document.body.dataset.state` is "done" once drawn ("error" if the data is unreadable).
+// The HTML report's script (scripts/embed-viewer.mjs): draws data.ts's data as the page does; body's
+// data-state: "done" once drawn, "error" if unreadable.
 import { counted } from "../src/errors/counted.js";
 import { changes } from "../src/explain/changes.js";
 import type { Explanation } from "../src/explain/explain.js";
-import type { ValuePrint } from "../src/app/value-print.js";
 import { nameColumn, storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { breakable, changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 
-/** The per-query table draws at most this many rows (sort or filter for others), as the page's. */
+/** Per-query rows shown at most, as the page's. */
 const MAX_ROWS = 200;
-/** Lost / gained lists: this many queries each. */
 const CHANGES = 10;
 
 async function readData(): Promise<ReportData> {
@@ -45,7 +42,6 @@ function draw(data: ReportData): void {
   const explained = new Map<string, Explanation>(data.explained.explanations.map((x) => [x.qid, x]));
   const drill = h("div", { id: "drilldown" });
 
-  /** Opens a query's drill-down (scrolled to), or says the report has none for it. */
   const open = (qid: string, measure?: string) => {
     const x = explained.get(qid);
     if (!x) {
@@ -118,7 +114,7 @@ function draw(data: ReportData): void {
 
   if (data.comparison) {
     const c = data.comparison;
-    const t = h("table", {});
+    const t = h("table");
     t.append(h("thead", {}, h("tr", {}, ...c.header.map((x) => h("th", { class: nameColumn(x) }, x)))));
     const tb = h("tbody");
     c.rows.forEach((cells, i) =>
@@ -161,7 +157,7 @@ function draw(data: ReportData): void {
   }
   const select = (id: string, names: readonly string[], chosen: number) =>
     h("select", { id }, ...names.map((n, i) => h("option", { value: String(i), selected: i === chosen }, n)));
-  // The measure whose changes chose the drill-downs, else the page's choice (map, nDCG@10), else the first.
+  // The drill-downs' measure, else the page's default, else the first.
   const chartMeasure = select(
     "chart-measure",
     measures,
@@ -229,7 +225,7 @@ function draw(data: ReportData): void {
           runs[a],
           runs[b],
           changes({ qids, values: ca.numbers }, { qids, values: cb.numbers }, CHANGES),
-          printOf(cb),
+          cb.print,
           (q) => open(q, measure),
           (q) => explained.has(q),
         ),
@@ -291,7 +287,7 @@ function draw(data: ReportData): void {
       rows.length > MAX_ROWS
         ? `Showing the first ${MAX_ROWS} of ${rows.length.toLocaleString("en")} queries: sort or filter to see others.`
         : "";
-    const t = h("table", {});
+    const t = h("table");
     const head = h("tr");
     for (const c of [
       { key: "qid", label: "qid" },
@@ -347,9 +343,6 @@ function draw(data: ReportData): void {
   renderPerQuery();
   document.body.dataset.state = "done";
 }
-
-/** How a column's values print, for the lists of changes. */
-const printOf = (c: Column): ValuePrint => c.print;
 
 readData().then(draw, (e: unknown) => {
   document

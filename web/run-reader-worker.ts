@@ -1,5 +1,4 @@
-// The page's run reader: a second worker, started by worker.ts for each run file, that parses the run
-// into blocks while worker.ts joins and evaluates them (src/pipeline/reader.ts).
+// A run's reader: parses blocks while worker.ts joins them (src/pipeline/reader.ts).
 import { serveBlocks, type ReaderJob } from "../src/pipeline/reader.js";
 import { readInto } from "./read-file.js";
 

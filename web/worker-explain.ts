@@ -1,5 +1,4 @@
-// The worker's drill-downs (src/explain/): each query's rows from the blocks kept, or from the run read
-// again when too large to keep.
+// The worker's drill-downs (src/explain/): rows from the kept blocks, or from the run read again.
 import { cutoffOf, defaultDepth, explainQuery, type Explanation } from "../src/explain/explain.js";
 import { judgedInBlock, judgedOf, rowsInBlock, type JudgedDocs, type RunRows } from "../src/explain/query.js";
 import { RankevalError } from "../src/errors/errors.js";
@@ -13,26 +12,24 @@ import type { GroupedJudgments } from "../src/pipeline/join-rows.js";
 import type { Sink } from "./read-file.js";
 import { BY_NAME, isTrecText } from "./text-files.js";
 
-/** What the worker has read, as a drill-down needs it. */
 export interface ExplainState {
   kind: "trec" | "letor";
-  /** The current settings' plan and options. */
   p: Plan;
   opts: ExplicitOptions;
   units: readonly { name: string; blocks: readonly { batch: Batch; qids: string[] }[] | null }[];
   judgments: Promise<GroupedJudgments> | null;
-  /** Runs read against subtopic judgments (diversity): no drill-down. */
+  /** Against subtopic judgments: no drill-down. */
   perSubtopic: boolean;
-  /** The File of a run read (to read it again), by name. */
+  /** A run's File by name, to read it again. */
   file(name: string): File | undefined;
   readInto(file: File, sink: Sink): Promise<void>;
   inputOf(file: File): Promise<Input>;
 }
 
-/** A plan of no cost: what reading a run again to take rows out of its blocks evaluates. */
+/** A plan of no cost, for reading a run again. */
 const NOTHING = plan(["num_ret"], null, {});
 
-/** The drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
+/** Drill-downs of `qids` over every run, to `depth` ranks (default: `measure`'s cutoff, at least 20). */
 export async function explainQueries(
   s: ExplainState,
   qids: readonly string[],

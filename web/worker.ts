@@ -1,7 +1,4 @@
-// The page's worker: the page's adapter of the input layer (src/input/) and of the one evaluation
-// (src/app/evaluation.ts: pageHost), a run parsed in a second worker (run-reader-worker.ts), large TREC
-// text across partition workers (partitions.ts); what it keeps from one message to the next is one
-// PageSession.
+// The page's worker: src/app/evaluation.ts over Files (pageHost); its state is one PageSession.
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
@@ -10,6 +7,7 @@ import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
 import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
 import { Interner } from "../src/io/interner.js";
+import { messageOf } from "../src/io/columnar.js";
 import type { Batch } from "../src/kernel/batch.js";
 import type { ExplicitOptions } from "../src/measures/options.js";
 import { labelledTexts } from "../src/output/table.js";
@@ -39,7 +37,7 @@ import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/ap
 import { takesWeights } from "../src/fusion/methods.js";
 import { readRows } from "../src/input/input.js";
 import { writeFusedRun } from "../src/output/fused-run.js";
-// Inlined, as main.ts's worker is (a page opened from disk may start no worker from a URL).
+// Inlined (vite.config.ts says why).
 import RunReaderWorker from "./run-reader-worker.js?worker&inline";
 
 const post = (r: Report, transfer: Transferable[] = []) => {
@@ -49,7 +47,7 @@ const post = (r: Report, transfer: Transferable[] = []) => {
 
 const nameOf = (file: File) => page.runNames.get(file) ?? file.name;
 
-/** Posts the progress of reading `file`, kept in `reading` until it is read whole (for outOfMemory). */
+/** Posts `file`'s progress (page.reading: for outOfMemory). */
 function progressOf(file: File): OnProgress {
   const state = { file: nameOf(file), read: 0, lines: 0 };
   return (read, lines, seconds) => {
@@ -60,7 +58,7 @@ function progressOf(file: File): OnProgress {
 
 const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
-/** RunSource.blocks for a run parsed in a second worker while this one joins and evaluates. */
+/** A run's blocks, parsed in a second worker. */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(
     file,
@@ -78,78 +76,60 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   );
 }
 
-/** Rows of one or more queries, joined and grouped: what the kernel evaluates in one go. */
+/** Joined rows of whole queries: one kernel call. */
 interface Block {
   batch: Batch;
   qids: string[];
 }
 
-/** A run (or a LETOR file) read: its result under the current settings, and its blocks while kept. */
 interface Unit {
   name: string;
   runTag: string;
-  /** Kept to re-evaluate under new settings; null once dropped to bound memory (see KEEP_ROWS). */
+  /** For new settings; null once dropped (KEEP_ROWS). */
   blocks: Block[] | null;
   notJudged: number;
   notInRun: number;
-  /** Its per-query values are handed to the page once shown (postRun): read the means only. */
+  /** postRun hands its per-query values over: read the means only. */
   result: Evaluated;
-  /** Its precision-recall curve, taken out of what was evaluated (addUnit, reevaluate). */
   curve?: readonly CurvePoint[] | null;
 }
 
-/**
- * Rows of joined blocks kept over all runs (about 36 bytes a row). Larger runs' blocks are dropped once
- * evaluated, so memory stays bounded; new settings then read the files again.
- */
+/** Joined rows kept over all runs (~36 bytes a row); beyond, new settings read the files again. */
 const KEEP_ROWS = 8_000_000;
-/** Bytes of a run line, about, to guess from file sizes (gzip 4 to 1) whether the rows fit in KEEP_ROWS. */
+/** A run line's bytes, about (gzip 4:1), to guess rows from file sizes. */
 const RUN_LINE_BYTES = 30;
 
-/**
- * What this worker holds from one message to the next, in one place (one instance: the page's session).
- * The judgments (read here, or held by partition workers) serve every run and setting that follows
- * without reading the qrels again; the runs' blocks are what new settings re-evaluate; the settings
- * shown are what drill-downs explain and the comparison compares; the manifest's warnings and files are
- * the last job's. A job resets what is its own where it begins.
- */
+/** What this worker keeps between messages; each job resets its own parts. */
 class PageSession {
-  /** The warnings said since the job began: the manifest's. */
+  /** Warnings since the job began (the manifest's). */
   said: string[] = [];
-  /** The file being read, for an out-of-memory message that says where it happened. */
   reading: { file: string; read: number; lines: number } | null = null;
-  /** The last trec job's runs' names, told apart where two files share one (namesApart); else a file's name. */
   runNames = new Map<File, string>();
-  /** This job's KEEP_ROWS (the page's `keep-rows` URL parameter). */
   keepRows = KEEP_ROWS;
   kind: "trec" | "letor" = "trec";
   units: Unit[] = [];
   keptRows = 0;
-  /** With two runs or more, the runs as compare() takes them: copies, since postRun hands the originals over. */
+  /** Copies for compare() (postRun hands the originals over); null under two runs. */
   compared: ComparedRun[] | null = null;
-  /** The settings of the table shown: what drill-downs explain. */
+  /** The shown table's settings. */
   current: Context | null = null;
-  /** This worker's judgments, read or being read: one qrels file a worker (see protocol.ts's Job). */
+  /** Judgments read here: one qrels file a worker. */
   judgmentsRead: Promise<GroupedJudgments> | null = null;
-  /** The qrels job's read (a qrels file chosen before its runs), under way or done. */
+  /** The qrels job's read (qrels chosen before runs). */
   qrelsReading: Promise<void> | null = null;
-  /** The last trec job's files: read again when new settings ask for subtopic judgments they were read without. */
+  /** Read again when new settings ask for subtopic judgments. */
   lastTrec: { qrels: File; runs: File[] } | null = null;
-  /** Whether the last trec job's judgments were read per subtopic (a diversity qrels); `shapedQrels`: told by its shape. */
+  /** Judgments read per subtopic; `shapedQrels`: told by the file's shape. */
   perSubtopic = false;
   shapedQrels = false;
-  /** This job's Parallel (the page's ?workers=N and ?partition-bytes=N). */
   parallel: Parallel = {};
-  /** How many partition workers evaluated the last job's runs (1: this worker alone, for some run at least). */
+  /** Partition workers of the last job (1: none, for some run at least). */
   workers = 1;
-  /**
-   * The qrels file's judgments held by partition workers, judged once (null: left to this worker). One
-   * qrels file a worker, as judgmentsRead (each job's File is a copy: not the same object).
-   */
+  /** Judgments held by partition workers (null: this worker's); one qrels file a worker. */
   held: Promise<Partitions<File, EvaluationSpec> | null> | null = null;
-  /** The last trec job's files as chosen (not the fused run, which the page made). */
+  /** As chosen: no fused run. */
   manifestInputs: { qrels: File; runs: File[] } | null = null;
-  /** The latest manifest asked for: one still hashing when another job starts is not posted. */
+  /** A stale manifest is not posted. */
   manifestJob = 0;
 }
 const page = new PageSession();
@@ -159,11 +139,11 @@ interface Context {
   p: Plan;
   opts: ExplicitOptions;
   warned: Set<string>;
-  /** The plan with the precision-recall curve's measures, what is evaluated (null: no curve). */
+  /** The plan plus the curve's measures (null: no curve). */
   curve: CurvePlan | null;
 }
 
-/** `subtopics`: judgments read per subtopic, which have no curve. */
+/** `subtopics`: per-subtopic judgments (no curve). */
 function context(settings: Settings, subtopics = false): Context {
   const p = plan(settings.measures, page.kind === "letor" ? LETOR_DEFAULT_MEASURES : null, settings.conventions);
   const opts = options(settings.conventions, p.kind === "trec");
@@ -171,7 +151,6 @@ function context(settings: Settings, subtopics = false): Context {
   return { settings, p, opts, warned: new Set(), curve };
 }
 
-/** The unit's curve, taken out of its evaluation (which is left as the plan alone gives it). */
 function takeCurveOf(ctx: Context, u: Unit): void {
   const t = takeCurve(ctx.curve, u.result);
   u.result = t.evaluated;
@@ -201,7 +180,7 @@ function evaluate(ctx: Context, name: string, block: Block): Evaluated {
   );
 }
 
-/** Shows a unit's column and per-query values; returns its trec_eval summary text for downloads. */
+/** Posts a unit's column; returns its trec_eval text. */
 function postRun(ctx: Context, u: Unit): string {
   const { p } = ctx;
   const { result, strings } = u.result;
@@ -236,7 +215,7 @@ function postRun(ctx: Context, u: Unit): string {
     }
   }
   for (const [row, interval] of Object.entries(rowIntervals(p, result))) if (cells[row]) cells[row].interval = interval;
-  // Handed over without a copy (tens of MB for 300k queries): nothing here reads them after this.
+  // Transferred (tens of MB at 300k queries): unread after this.
   const buffers = new Set(Object.values(perQuery.columns).map((c) => c.values.buffer as ArrayBuffer));
   post({ type: "run", name: u.name, cells, perQuery, curve: u.curve ?? null }, [...buffers]);
   return text;
@@ -258,7 +237,7 @@ function postDownloads(ctx: Context, texts: string[]): void {
   });
 }
 
-/** New settings: units evaluated again from their kept blocks (read again if now asking for subtopics). */
+/** New settings on the kept blocks (the files read again for subtopics). */
 async function reevaluate(settings: Settings): Promise<void> {
   let ctx = context(settings, page.perSubtopic);
   if (page.kind === "trec" && page.lastTrec && !page.perSubtopic && asksForSubtopics(ctx.p))
@@ -291,24 +270,22 @@ function addUnit(ctx: Context, u: Unit, texts: string[], comparing: boolean): vo
 
 function keepForComparison(ctx: Context, u: Unit): void {
   const comparable = comparableRows(ctx.p, ctx.settings.measures);
-  const { rows } = comparable;
   if (!page.compared) {
     page.compared = [];
-    // Said only of lines named on their own: those a set brings (runid, num_q and gm_map with the defaults)
-    // and the counts are left out of every comparison, and the comparison's table shows what it compares.
+    // Warned only for lines named with -m: a set's (runid, num_q, gm_map) are always left out.
     const named = comparable.left.filter((name) => ctx.settings.measures.includes(name));
     for (const message of leftOutOfComparison({ left: named, counts: [] })) post({ type: "warning", message });
   }
-  const result = comparableResult(u.result.result, rows);
+  const result = comparableResult(u.result.result, comparable.rows);
   const values = Object.fromEntries(Object.entries(result.values).map(([m, v]) => [m, v.slice()]));
   page.compared.push({ name: u.name, result: { ...result, values } });
 }
 
-/** The comparison as --compare makes it, its downloads, and every pair's t interval for the difference plot. */
+/** --compare's comparison, its downloads and every pair's t interval. */
 function postComparison(settings: CompareSettings): void {
   if (!page.compared || page.compared.length < 2) return;
   try {
-    // A baseline chosen among runs no longer shown: the first run, as the page's picker then shows.
+    // A baseline no longer shown: the first run, as the picker shows.
     const baseline = page.compared.some((r) => r.name === settings.baseline) ? settings.baseline! : undefined;
     const comparison = compare(page.compared, {
       baseline,
@@ -316,20 +293,15 @@ function postComparison(settings: CompareSettings): void {
       correction: settings.correction ?? undefined,
       alpha: settings.alpha,
     });
-    const options = { sideBySide: true, markTest: settings.test };
-    const downloads = {
-      markdown: formatComparison(comparison, "markdown", options),
-      latex: formatComparison(comparison, "latex", options),
-      csv: formatComparison(comparison, "csv", options),
-      json: formatComparison(comparison, "json", options),
-    };
+    const f = (format: "markdown" | "latex" | "csv" | "json") =>
+      formatComparison(comparison, format, { sideBySide: true, markTest: settings.test });
+    const downloads = { markdown: f("markdown"), latex: f("latex"), csv: f("csv"), json: f("json") };
     post({ type: "comparison", comparison, test: settings.test, downloads, intervals: meanDifferences(page.compared) });
   } catch (err) {
-    post({ type: "comparison-error", message: err instanceof Error ? err.message : String(err) });
+    post({ type: "comparison-error", message: messageOf(err) });
   }
 }
 
-/** Reads and evaluates a run block by block; blocks are kept while KEEP_ROWS allows. */
 async function readRun(
   judgments: GroupedJudgments,
   file: File,
@@ -345,9 +317,8 @@ async function readRun(
     input,
     judgments,
     {
-      // Text is parsed by a second worker where workers can start workers. Blocks' buffers are not given
-      // back to it (as the command line does): with them its reads stalled for good in Chromium 156 one
-      // page load in five (a BYOB read never settling: see file-read.ts). Fresh blocks cost 0.2 s a GB.
+      // Blocks' buffers are not given back to the reader: that stalled BYOB reads for good in Chromium 156
+      // one load in five; fresh blocks cost 0.2 s a GB.
       blocks:
         "batches" in input
           ? batchBlocks(input, BLOCK_ROWS)
@@ -392,11 +363,7 @@ async function inputOf(file: File): Promise<Input> {
   return format ? batchInput(file, format, progressOf(file)) : textOf(file);
 }
 
-/**
- * The runs fused as the command line fuses them (src/output/fused-run.ts): each read whole, fused and
- * written as TREC text into a File named `fused(METHOD)`, which is then evaluated as any run. The
- * weighted methods weigh every run alike.
- */
+/** The runs fused as by the CLI (src/output/fused-run.ts) into `fused(METHOD)`; weights all 1. */
 async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<File> {
   const qids = new Interner();
   const read = [];
@@ -407,12 +374,9 @@ async function fusedFile(runs: readonly File[], choice: FuseChoice): Promise<Fil
   return new File(parts, `fused(${choice.method})`, { type: "text/plain" });
 }
 
-async function readJudgments(file: File): Promise<GroupedJudgments> {
-  return readInput(await inputOf(file), new Interner(), BY_NAME);
-}
-
 function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
-  page.judgmentsRead ??= readJudgments(qrelsFile).then((j) => {
+  page.judgmentsRead ??= inputOf(qrelsFile).then(async (input) => {
+    const j = await readInput(input, new Interner(), BY_NAME);
     post({ type: "judgments" });
     return j;
   });
@@ -421,7 +385,7 @@ function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
 
 const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
 
-/** Whether a qrels file is subtopic judgments by its shape: from a slice, so no stream is left open. */
+/** Whether a qrels file is subtopic-shaped, from a slice (no stream left open). */
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
     if (!(await isGzip(file))) return sink.push(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
@@ -432,24 +396,25 @@ function subtopicShapedFile(file: File): Promise<boolean> {
   });
 }
 
-/** Runs against subtopic judgments (--diversity): one block a run, always kept (new settings reuse it). */
+/** Runs against subtopic judgments: one block a run, always kept. */
 async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): Promise<string[]> {
   const judgments = await readSubtopicJudgments(await textOf(qrelsFile));
   post({ type: "judgments" });
   const texts: string[] = [];
   for (const file of runFiles) {
+    const name = nameOf(file);
     const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
-    if (joined.notInRun) post({ type: "warning", message: notInRun(nameOf(file), joined.notInRun) });
+    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
+    if (counts.notInRun) post({ type: "warning", message: notInRun(name, counts.notInRun) });
     const block = { batch: joined.batch, qids: joined.qids };
     page.keptRows += block.batch.scores.length;
-    const result = mergeBlocks([evaluate(ctx, nameOf(file), block)], joined.notJudged, joined.notInRun);
-    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
-    addUnit(ctx, { name: nameOf(file), runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
+    const result = mergeBlocks([evaluate(ctx, name, block)], counts.notJudged, counts.notInRun);
+    addUnit(ctx, { name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
 }
 
-/** Posts each file's progress as the partition workers take its chunks (they count no lines). */
+/** Progress as partition workers take chunks (no line counts). */
 function partitionProgress(): PartitionProgress {
   let state = { file: "", size: 0, started: 0, last: 0 };
   const at = (read: number) => {
@@ -468,11 +433,11 @@ function partitionProgress(): PartitionProgress {
   };
 }
 
-/** The qrels file's judgments streamed to partition workers (once): null where they failed. */
+/** The qrels judged once in partition workers; null if they failed. */
 function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpec> | null> {
   page.held ??= (async () => {
     const p = new Partitions(partitionPorts(workerCount(page.parallel)), readAt, partitionProgress(), CHUNK_MOST);
-    // The spec of each run's settings comes with the runs (evaluate's spec): this one evaluates none.
+    // Runs bring their own spec.
     const spec: EvaluationSpec = { names: [], fallback: null, conventions: {}, tieRange: false };
     if (!(await p.judge(partFile(qrels), { spec }))) {
       p.end();
@@ -484,10 +449,7 @@ function judgedInPartitions(qrels: File): Promise<Partitions<File, EvaluationSpe
   return page.held;
 }
 
-/**
- * This worker reads the judgments itself from now on (runs the partition workers left or cannot take):
- * they let theirs go, so that the tab holds them once.
- */
+/** This worker reads the judgments from now on; partition workers drop theirs (held once a tab). */
 async function leaveToOneWorker(): Promise<void> {
   const p = page.held && (await page.held);
   page.held = Promise.resolve(null);
@@ -497,7 +459,7 @@ async function leaveToOneWorker(): Promise<void> {
   p.end();
 }
 
-/** Reads a qrels file chosen alone: in the partition workers where it is large TREC text, else here. */
+/** A qrels file chosen alone: in partition workers if large TREC text, else here. */
 async function readQrels(qrels: File): Promise<void> {
   if (await partitionable([qrels], page.parallel)) {
     const p = await judgedInPartitions(qrels);
@@ -507,24 +469,19 @@ async function readQrels(qrels: File): Promise<void> {
   await judgmentsOf(qrels);
 }
 
-/**
- * The partition workers holding the qrels' judgments for these runs, where every run is plain TREC
- * text and either the workers hold them already or the files together are large enough; else null.
- */
+/** Partition workers holding the qrels, if all runs are plain TREC text and held or large enough. */
 async function partitionsFor(qrels: File, runs: readonly File[]): Promise<Partitions<File, EvaluationSpec> | null> {
   if (workerCount(page.parallel) < 2 || !(await partitionable(runs, { ...page.parallel, minBytes: 0 }))) return null;
   if (!page.held && !(await partitionable([qrels, ...runs], page.parallel))) return null;
   return judgedInPartitions(qrels);
 }
 
-/** The page's Files as evaluateSources reads them: across the partition workers where they can, else here. */
 function pageHost(runFiles: readonly File[]): EvaluationHost<File> {
   return {
     name: nameOf,
     partitioned: async (qrels, runs, job, onJudged, done) => {
       const partitions = await partitionsFor(qrels, runs);
-      // Labels trec_eval reads as another number (1.5), under its names: this worker's way, which says so
-      // naming the first one's line (the partition workers know no file's lines). Usually judged already.
+      // Truncated labels (1.5): this worker's warning names the line (partition workers know no lines).
       if (!partitions || (job.trecLabels && (await partitions.judged())?.truncated === true)) return 0;
       const first = await partitions.evaluate(runs.map(partFile), done, onJudged, job.spec);
       if (first === runs.length) page.workers = partitions.parts;
@@ -537,7 +494,7 @@ function pageHost(runFiles: readonly File[]): EvaluationHost<File> {
     runs: async (runs, judgments, evaluateFor, done) => {
       let bytes = 0;
       for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
-      // Runs too large to keep are never held: held, then dropped at KEEP_ROWS, memory would peak there.
+      // Too large to keep: never held (held then dropped, memory would peak).
       const keep = bytes / RUN_LINE_BYTES <= page.keepRows;
       for (let i = 0; i < runs.length; i++)
         done(i, await readRun(judgments as GroupedJudgments, runs[i], keep, evaluateFor));
@@ -551,7 +508,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   page.keptRows = 0;
   page.compared = null;
   page.lastTrec = { qrels: qrelsFile, runs: runFiles };
-  // Two files of one name (from two folders) are two columns: named apart, as the command line names them.
+  // Two files of one name: named apart, as the CLI does.
   const names = namesApart(
     runFiles.map((f) => f.name),
     runFiles.map((f) => f.webkitRelativePath || undefined),
@@ -577,20 +534,35 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   }
   const texts: string[] = [];
   const tieRange = settings.tieRange === true;
-  const spec = { names: settings.measures, fallback: null, conventions: settings.conventions, tieRange };
-  const request = { plan: ctx.p, evaluated: ctx.curve?.plan, options: ctx.opts, tieRange, warned: ctx.warned };
   await evaluateSources(
     pageHost(runFiles),
     qrelsFile,
     runFiles,
-    { ...request, spec: { ...spec, curve: !!ctx.curve } },
+    {
+      plan: ctx.p,
+      evaluated: ctx.curve?.plan,
+      options: ctx.opts,
+      tieRange,
+      warned: ctx.warned,
+      spec: {
+        names: settings.measures,
+        fallback: null,
+        conventions: settings.conventions,
+        tieRange,
+        curve: !!ctx.curve,
+      },
+    },
     {
       say: (message) => post({ type: "warning", message }),
       run: (_, r) => {
-        const notJudged = r.evaluated.result.queries.skipped.notJudged;
-        const counts = { notJudged, notInRun: r.notInRunQids.length };
-        const blocks = (r.kept as Block[] | null | undefined) ?? null;
-        const u = { name: nameOf(r.source), runTag: r.runTag, blocks, ...counts, result: r.evaluated };
+        const u = {
+          name: nameOf(r.source),
+          runTag: r.runTag,
+          blocks: (r.kept as Block[] | null | undefined) ?? null,
+          notJudged: r.evaluated.result.queries.skipped.notJudged,
+          notInRun: r.notInRunQids.length,
+          result: r.evaluated,
+        };
         addUnit(ctx, u, texts, runFiles.length >= 2);
       },
     },
@@ -606,8 +578,7 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   postRows(ctx);
   const query = queryFile && (await textOf(queryFile));
   const noQid =
-    'give the query group sizes as the "query groups" file' +
-    " (one number of rows per line, as LightGBM's .query files)";
+    'give the query group sizes as the "query groups" file (one number of rows per line, as LightGBM\'s .query files)';
   const block = await readLetor(await textOf(letorFile), await textOf(scoresFile), query, noQid);
   const result = mergeBlocks([evaluate(ctx, scoresFile.name, block)], 0, 0);
   const texts: string[] = [];
@@ -615,10 +586,10 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   postDownloads(ctx, texts);
 }
 
-/** Each input File described for the manifest (hashed once, kept while the page keeps the File). */
+/** Manifest descriptions, hashed once a File. */
 const described = new WeakMap<File, Promise<ManifestInput>>();
 
-/** The trec job's manifest, once its inputs are hashed, unless another job began meanwhile. */
+/** Posts the trec job's manifest unless another job began meanwhile. */
 async function postManifest(): Promise<void> {
   const mine = ++page.manifestJob;
   const ctx = page.current;
@@ -626,15 +597,12 @@ async function postManifest(): Promise<void> {
   if (page.kind !== "trec" || !given || !ctx || !page.units.length) return;
   const warnings = [...page.said];
   const describe = (file: File, role: "qrels" | "run") => {
-    let d = described.get(file);
-    if (!d) {
-      d = describeFile(file, role);
-      described.set(file, d);
-    }
+    const d = described.get(file) ?? describeFile(file, role);
+    described.set(file, d);
     return d;
   };
   const inputs: ManifestInput[] = [];
-  // One file at a time (read-file.ts says why); runs named as the table names them.
+  // One file at a time (read-file.ts).
   inputs.push(await describe(given.qrels, "qrels"));
   for (const file of given.runs) inputs.push({ ...(await describe(file, "run")), name: nameOf(file) });
   if (mine !== page.manifestJob) return;
@@ -649,7 +617,6 @@ async function postManifest(): Promise<void> {
   post({ type: "manifest", yaml: manifestText(m, "yaml") });
 }
 
-/** An allocation the tab could not get, as an error saying how far it got and what to do instead. */
 function outOfMemory(err: RangeError): string {
   const where = page.reading
     ? `${page.reading.file}: out of memory after ${Math.round(page.reading.read / 1e6)} MB (${page.reading.lines.toLocaleString("en")} ${page.reading.lines === 1 ? "line" : "lines"})`
@@ -675,36 +642,24 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       post({ type: "roles", roles });
       return;
     }
-    if (job.kind === "compare") {
-      postComparison(job.compare);
-      return;
-    }
+    if (job.kind === "compare") return postComparison(job.compare);
     if (job.kind === "explain") {
-      // Answered apart, so that a failure leaves the table as it is.
+      // Apart: a failure leaves the table as it is.
       try {
         const file = (name: string) => page.lastTrec?.runs.find((f) => nameOf(f) === name);
         const { p, opts } = page.current!;
-        // Judgments held by partition workers only are read here, for the drill-downs.
+        // Judgments held only in partition workers: read here.
         const judgments =
           page.judgmentsRead ?? (page.lastTrec && page.kind === "trec" ? judgmentsOf(page.lastTrec.qrels) : null);
-        const state = {
-          kind: page.kind,
-          p,
-          opts,
-          units: page.units,
-          judgments,
-          perSubtopic: page.perSubtopic,
-          file,
-          readInto,
-          inputOf,
-        };
+        const { kind, units, perSubtopic } = page;
+        const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
         post({
           type: "explain",
           id: job.id,
           explanations: await explainQueries(state, job.qids, job.depth, job.measure),
         });
       } catch (err) {
-        post({ type: "explain-error", id: job.id, message: err instanceof Error ? err.message : String(err) });
+        post({ type: "explain-error", id: job.id, message: messageOf(err) });
       }
       return;
     }
@@ -713,8 +668,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     if (job.kind === "trec") {
       page.keepRows = job.keepRows ?? KEEP_ROWS;
       page.parallel = job.parallel ?? {};
-      // Runs chosen while the qrels job reads (this handler runs again meanwhile): fusion reads the runs
-      // first, and the kernel reads one file at a time, so it waits for the qrels (their error is trec's).
+      // Runs chosen while the qrels job reads wait for it (one file read at a time; its error is trec's).
       await page.qrelsReading?.catch(() => {});
       page.manifestInputs = { qrels: job.qrels, runs: job.runs };
       const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
@@ -722,12 +676,12 @@ self.onmessage = async (e: MessageEvent<Job>) => {
     } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
     else await reevaluate(job.settings);
     post({ type: "done", kept: page.units.every((u) => u.blocks !== null), workers: page.workers });
-    // After done: the table is there while the resampling runs.
+    // After done: the table shows while resampling.
     if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
-    // After done and the comparison: hashing reads every file once more.
+    // Last: hashing reads every file again.
     if (job.kind === "trec" || job.kind === "settings") await postManifest();
   } catch (err) {
-    const message = err instanceof RangeError ? outOfMemory(err) : err instanceof Error ? err.message : String(err);
+    const message = err instanceof RangeError ? outOfMemory(err) : messageOf(err);
     post({ type: "error", message });
   }
 };
