@@ -126,8 +126,9 @@ export abstract class LineParser {
   protected readonly file: string;
   protected line = 1;
 
+  // Typed: inferred, TS 5.7 emits Int32Array<ArrayBuffer>, which TS 5.0 consumers refuse.
   /** Set by tokenize(): field i is [2i, 2i + 1]; their count (0: blank or comment); the line's first byte and its '\n' (or CRLF's '\r'). */
-  protected readonly fields = new Int32Array(2 * MAX_FIELDS);
+  protected readonly fields: Int32Array = new Int32Array(2 * MAX_FIELDS);
   protected nFields = 0;
   protected lineStart = 0;
   protected lineEnd = 0;
