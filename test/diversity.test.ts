@@ -11,7 +11,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "./_cli.js";
-import { evaluate, evaluateDiversity, parseMeasures } from "../src/index.js";
+import { evaluate, evaluateDiversity, parseMeasures, type Result } from "../src/index.js";
+import { evaluateFiles } from "../src/node/index.js";
 import { referenceEvaluateDiversity } from "../src/reference/evaluate-diversity.js";
 import { expectSame, RUNS, subtopicBatch, subtopicOptions } from "./_random.js";
 
@@ -213,6 +214,37 @@ describe("command line", () => {
     const byMeasure = await cli(["-m", "P-IA@2", plain, run]);
     expect(byMeasure.status).toBe(0);
     expect(byMeasure.stdout).toMatch(/P-IA@2\s.*0\.25/);
+  });
+  it("every face gives the same numbers and skips: the command line, evaluateFiles, evaluateDiversity", async () => {
+    // Topic 2 judged but not ranked, topic 9 ranked but not judged; -c adds topic 2 as an empty ranking.
+    const q = file("faces.qrels", "1 1 d1 1\n1 2 d1 1\n1 1 d2 0\n1 2 d3 1\n1 3 d4 1\n2 1 d5 1\n2 2 d6 1\n");
+    const r = file("faces.run", "1 Q0 d1 1 9 s\n1 Q0 d2 2 8 s\n1 Q0 d3 3 7 s\n1 Q0 dx 4 6 s\n9 Q0 d1 1 3 s\n");
+    const measures = ["alpha-nDCG@10", "ERR-IA@10", "strec@2"];
+    for (const complete of [false, true]) {
+      const c = complete ? ["-c"] : [];
+      const out = await cli([...c, ...measures.flatMap((m) => ["-m", m]), "--format", "json", q, r]);
+      expect(out.status, out.stderr).toBe(0);
+      const { mean, queries } = (JSON.parse(out.stdout) as { runs: Pick<Result<string>, "mean" | "queries">[] })
+        .runs[0];
+      expect(queries).toEqual({
+        evaluated: complete ? 2 : 1,
+        skipped: { noRelevant: 0, notJudged: 1, notInRun: complete ? 0 : 1 },
+      });
+      const files = await evaluateFiles(q, r, measures, { complete });
+      const objects = evaluateDiversity(
+        {
+          "1": { "1": { d1: 1, d2: 0 }, "2": { d1: 1, d3: 1 }, "3": { d4: 1 } },
+          "2": { "1": { d5: 1 }, "2": { d6: 1 } },
+        },
+        { qid: ["1", "1", "1", "1", "9"], docid: ["d1", "d2", "d3", "dx", "d1"], score: [9, 8, 7, 6, 3] },
+        measures,
+        { complete },
+      );
+      for (const face of [files, objects]) {
+        expect(face.queries).toEqual(queries);
+        expect(face.mean).toEqual(mean);
+      }
+    }
   });
   it("refusals: --format ndeval with another measure, or without subtopic judgments", async () => {
     const other = await cli(["--format", "ndeval", "-m", "ndcg@5", qrels, run]);

@@ -2,10 +2,11 @@
 import { compare, meanDifferences, type NamedResult as ComparedRun } from "../src/compare/compare.js";
 import { formatComparison } from "../src/output/comparison.js";
 import { comparableResult, comparableRows, leftOutOfComparison } from "../src/app/comparable.js";
-import { batchBlocks, evaluateRunInput, notInRun, readJudgments as readInput } from "../src/input/input.js";
+import { batchBlocks, evaluateRunInput, readJudgments as readInput } from "../src/input/input.js";
 import type { Input, TextInput } from "../src/input/input.js";
 import { readLetor } from "../src/input/read-letor.js";
-import { joinSubtopicRun, readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
+import { readSubtopicJudgments, SNIFF_BYTES, subtopicShaped } from "../src/input/subtopics.js";
+import { asksForSubtopics, evaluateSubtopicRun, readPerSubtopic, SUBTOPIC_MEASURES } from "../src/app/subtopic-runs.js";
 import { Interner } from "../src/io/interner.js";
 import { messageOf } from "../src/io/columnar.js";
 import type { Batch } from "../src/kernel/batch.js";
@@ -165,20 +166,15 @@ function postRows(ctx: Context): void {
 }
 
 function evaluate(ctx: Context, name: string, block: Block): Evaluated {
-  return evaluateBlock(
-    ctx.curve?.plan ?? ctx.p,
-    block.batch,
-    block.qids,
-    ctx.opts,
-    name,
-    (w) => {
-      if (!ctx.warned.has(w)) post({ type: "warning", message: w });
-      ctx.warned.add(w);
-    },
-    [],
-    { tieRange: ctx.settings.tieRange === true, summaries: false },
-  );
+  const extras = { tieRange: ctx.settings.tieRange === true, summaries: false };
+  return evaluateBlock(ctx.curve?.plan ?? ctx.p, block.batch, block.qids, ctx.opts, name, warnOnce(ctx), [], extras);
 }
+
+/** Posts each warning once in the settings' evaluation. */
+const warnOnce = (ctx: Context) => (w: string) => {
+  if (!ctx.warned.has(w)) post({ type: "warning", message: w });
+  ctx.warned.add(w);
+};
 
 /** Posts a unit's column; returns its trec_eval text. */
 function postRun(ctx: Context, u: Unit): string {
@@ -243,7 +239,7 @@ async function reevaluate(settings: Settings): Promise<void> {
   if (page.kind === "trec" && page.lastTrec && !page.perSubtopic && asksForSubtopics(ctx.p))
     return trec(page.lastTrec.qrels, page.lastTrec.runs, settings);
   if (page.kind === "trec" && page.shapedQrels && settings.measures.length === 0)
-    ctx = context({ ...settings, measures: ["ndeval"] }, page.perSubtopic);
+    ctx = context({ ...settings, measures: SUBTOPIC_MEASURES }, page.perSubtopic);
   postRows(ctx);
   const texts: string[] = [];
   page.compared = null;
@@ -383,8 +379,6 @@ function judgmentsOf(qrelsFile: File): Promise<GroupedJudgments> {
   return page.judgmentsRead;
 }
 
-const asksForSubtopics = (p: Plan) => p.measures.some((m) => m.family.diversity);
-
 /** Whether a qrels file is subtopic-shaped, from a slice (no stream left open). */
 function subtopicShapedFile(file: File): Promise<boolean> {
   return subtopicShaped(async (sink) => {
@@ -403,12 +397,11 @@ async function diversityRuns(ctx: Context, qrelsFile: File, runFiles: File[]): P
   const texts: string[] = [];
   for (const file of runFiles) {
     const name = nameOf(file);
-    const { joined, runTag } = await joinSubtopicRun(judgments, await inputOf(file), BY_NAME);
-    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
-    if (counts.notInRun) post({ type: "warning", message: notInRun(name, counts.notInRun) });
-    const block = { batch: joined.batch, qids: joined.qids };
+    const request = { name, plan: ctx.p, options: ctx.opts, extras: { tieRange: ctx.settings.tieRange === true } };
+    const run = await evaluateSubtopicRun(judgments, await inputOf(file), BY_NAME, request, warnOnce(ctx));
+    const { joined, runTag, block, evaluated: result } = run;
     page.keptRows += block.batch.scores.length;
-    const result = mergeBlocks([evaluate(ctx, name, block)], counts.notJudged, counts.notInRun);
+    const counts = { notJudged: joined.notJudged, notInRun: joined.notInRun };
     addUnit(ctx, { name, runTag, blocks: [block], ...counts, result }, texts, runFiles.length >= 2);
   }
   return texts;
@@ -517,17 +510,13 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   const shaped = await subtopicShapedFile(qrelsFile);
   // Settings first: a bad measure name stops before any run is read.
   let ctx = context(settings);
-  if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: ["ndeval"] });
+  if (shaped && settings.measures.length === 0) ctx = context({ ...settings, measures: SUBTOPIC_MEASURES });
   page.shapedQrels = shaped;
   page.perSubtopic = shaped || asksForSubtopics(ctx.p);
   if (page.perSubtopic) ctx = { ...ctx, curve: null };
   postRows(ctx);
   if (page.perSubtopic) {
-    if (shaped)
-      post({
-        type: "warning",
-        message: `${qrelsFile.name} judges documents per subtopic (its second column): read as a diversity qrels`,
-      });
+    if (shaped) post({ type: "warning", message: readPerSubtopic(qrelsFile.name) });
     await leaveToOneWorker();
     postDownloads(ctx, await diversityRuns(ctx, qrelsFile, runFiles));
     return;

@@ -16,6 +16,7 @@ import { expandRuns, fileHost } from "./runs.js";
 import { partitionable } from "./partitioned.js";
 import { conventionsOf } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
+import { readPerSubtopic } from "../app/subtopic-runs.js";
 
 export interface Io {
   /** Text, or bytes of UTF-8 (a fused run's, written as made). */
@@ -152,10 +153,7 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     !asked && !isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]));
   if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
-    if (shaped)
-      io.stderr.write(
-        `rankeval: ${nameOf(args.files[0])} judges documents per subtopic (its second column): read as a diversity qrels (--diversity)\n`,
-      );
+    if (shaped) io.stderr.write(`rankeval: ${readPerSubtopic(nameOf(args.files[0]))} (--diversity)\n`);
     return await diversityMode(args, io);
   }
   const manifest = args.manifest === undefined ? undefined : await startManifest(args, io);

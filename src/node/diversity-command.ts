@@ -2,12 +2,11 @@
 import { withIntervals } from "../pipeline/interval.js";
 import { RankevalError } from "../errors/errors.js";
 import { fileFormat } from "./columnar-files.js";
-import { notInRun } from "../input/input.js";
-import { joinSubtopicRun, readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
+import { readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
 import { parseMeasures } from "../names/resolve.js";
 import { labelledTexts } from "../output/table.js";
 import { ndevalColumns, ndevalText } from "../output/ndeval-text.js";
-import { evaluateBlock } from "../app/evaluate-block.js";
+import { evaluateSubtopicRun, SUBTOPIC_MEASURES } from "../app/subtopic-runs.js";
 import { onlyQuery, options, plan, type Plan, type RunResult } from "../app/plan.js";
 import { report, trecText } from "../output/results.js";
 import { type CliArgs, defaultFormat } from "./args.js";
@@ -41,7 +40,7 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   await checkReadOnce([["QRELS", qrelsFile], ...runFiles.map((f) => ["RUN", f] as const)]);
   // Subtopic judgments are TREC text: --columns names only the runs'.
   checkColumnsRead(runFiles, { format: args.inputFormat, columns: args.columns }, "--columns", CLI_COLUMNS_FORMAT);
-  const p = plan(args.measures.length ? args.measures : ["ndeval"], null, args);
+  const p = plan(args.measures.length ? args.measures : SUBTOPIC_MEASURES, null, args);
   for (const w of p.warnings) io.stderr.write(`rankeval: warning: ${w}\n`);
   const format = args.format ?? (args.measures.length === 0 ? "ndeval" : defaultFormat(args, p.kind === "trec"));
   const columns = format === "ndeval" ? ndevalColumns(p) : [];
@@ -57,21 +56,25 @@ export async function diversityMode(args: CliArgs, io: Io): Promise<number> {
   for (const file of runFiles) {
     const name = displayName(file);
     const choice = { format: fileFormat(file, args.inputFormat).format, columns: args.columns };
-    const { joined, runTag, qids } = await joinSubtopicRun(judgments, inputOf(file, choice), choice, args.complete);
-    if (joined.notInRun && !args.complete) io.stderr.write(`rankeval: ${notInRun(name, joined.notInRun, true)}\n`);
     const warned = new Set<string>();
-    const evaluated = evaluateBlock(
-      p,
-      joined.batch,
-      joined.qids,
-      opts,
+    const warn = (w: string) => {
+      if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
+      warned.add(w);
+    };
+    const request = {
       name,
-      (w) => {
-        if (!warned.has(w)) io.stderr.write(`rankeval: ${w}\n`);
-        warned.add(w);
-      },
-      [],
-      { tieRange: args.tieRange },
+      plan: p,
+      options: opts,
+      complete: args.complete,
+      hint: true,
+      extras: { tieRange: args.tieRange },
+    };
+    const { joined, runTag, qids, evaluated } = await evaluateSubtopicRun(
+      judgments,
+      inputOf(file, choice),
+      choice,
+      request,
+      warn,
     );
     const r: RunResult = { file, runTag, ...evaluated };
     runs.push(r);

@@ -29,6 +29,11 @@ import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { measuresPlan } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
+import { asksForSubtopics, evaluateSubtopicRun } from "../app/subtopic-runs.js";
+import { readSubtopicJudgments } from "../input/subtopics.js";
+import { looksLikeSubtopicQrels } from "./diversity-command.js";
+import { fileFormat, isColumnarPath } from "./columnar-files.js";
+import { textInput } from "./file-read.js";
 import { checkColumnsRead, inputOf } from "./files.js";
 import { threadPool } from "./pool.js";
 export { resamplingPool, type ThreadPool } from "./compare-pool.js";
@@ -167,6 +172,20 @@ export async function evaluateFiles(
   if ([qrels, ...paths].filter((p) => p === "-").length > 1)
     throw new RankevalError("bad-option", "only one file can be standard input (-)");
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
+  const tieRange = wantsTieRange(conventions);
+  // Subtopic judgments, asked for or told by their shape, as the command line and the page read them.
+  if (asksForSubtopics(plan) || (!isColumnarPath(qrels, choice.format) && (await looksLikeSubtopicQrels(qrels)))) {
+    if (manifest) throw new RankevalError("bad-option", "manifest: true is not written for subtopic judgments");
+    const judgments = await readSubtopicJudgments(textInput(qrels));
+    const results: FileResult[] = [];
+    for (const path of paths) {
+      const c = { ...choice, format: fileFormat(path, choice.format).format };
+      const request = { name: path, plan, options: opts, complete, extras: { tieRange } };
+      // Warnings unsaid, as with qrels judgments: the queries skipped are counted in the result.
+      results.push((await evaluateSubtopicRun(judgments, inputOf(path, c), c, request, () => {})).evaluated.result);
+    }
+    return typeof runs === "string" ? results[0] : results;
+  }
   let inputs: Promise<ManifestInput[]> | undefined;
   if (manifest) {
     checkHashable([qrels, ...paths], "manifest: true");
@@ -176,7 +195,6 @@ export async function evaluateFiles(
 
   const results: FileResult[] = [];
   const runTags: string[] = [];
-  const tieRange = wantsTieRange(conventions);
   const host = fileHost(qrels, paths, { ...choice, complete, pool: threadPool(), partitions: true, name: (f) => f });
   const spec = { measures: plan.measures, options: opts, tieRange };
   // The labels warning goes with the runs (partitions leave it out).
