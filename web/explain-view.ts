@@ -27,6 +27,18 @@ export function breakable(name: string): (string | HTMLElement)[] {
   return name.split(/(?<=[_@/])/).flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
+/** A per-query table's sort: its column and direction. */
+export type Sort = { key: string; dir: "asc" | "desc" } | null;
+
+/** A per-query table's header cell; a click sorts by it (ascending, then descending) through `sortBy`. */
+export function sortableHeader(c: { key: string; label: string }, sort: Sort, sortBy: (s: Sort) => void) {
+  const th = h("th", { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null }, ...breakable(c.label));
+  th.addEventListener("click", () =>
+    sortBy({ key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" }),
+  );
+  return th;
+}
+
 const num = (v: number) => (Object.is(v, -0) ? "0" : String(v));
 
 /** How a document moved against the other run (src/explain/text.ts's words). */

@@ -8,7 +8,7 @@ import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
-import { breakable, h } from "./explain-view.js";
+import { h, type Sort, sortableHeader } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
@@ -128,7 +128,7 @@ let files: { json: string; csv: string; trec: string | null } | null = null;
 let manifest: string | null = null;
 const manifestButton = downloads.querySelector<HTMLButtonElement>('[data-format="manifest"]')!;
 let comparison: Extract<Report, { type: "comparison" }> | null = null;
-let sort: { key: string; dir: "asc" | "desc" } | null = null;
+let sort: Sort = null;
 const progressItems = new Map<string, { bar: HTMLProgressElement; text: HTMLSpanElement }>();
 
 type State = "idle" | "running" | "done" | "error" | "cancelled";
@@ -403,16 +403,12 @@ function renderPerQuery(): void {
     { key: "qid", label: "qid" },
     ...cols.map((c) => ({ key: c.key, label: chosen.length > 1 ? `${c.measure} (${c.run.name})` : c.measure })),
   ]) {
-    const th = h(
-      "th",
-      { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null },
-      ...breakable(c.label),
+    head.append(
+      sortableHeader(c, sort, (by) => {
+        sort = by;
+        renderPerQuery();
+      }),
     );
-    th.addEventListener("click", () => {
-      sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
-      renderPerQuery();
-    });
-    head.append(th);
   }
   const body = table.createTBody();
   for (let n = 0; n < Math.min(count, MAX_ROWS); n++) {

@@ -6,7 +6,7 @@ import type { Explanation } from "../src/explain/explain.js";
 import { nameColumn, storedNumber, storedText, type ReportData, type StoredColumn } from "../src/output/html/data.js";
 import { intervalText } from "../src/output/table.js";
 import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
-import { breakable, changesView, DRILLDOWN_CSS, drilldownView, h } from "./explain-view.js";
+import { changesView, DRILLDOWN_CSS, drilldownView, h, type Sort, sortableHeader } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
 
 /** Per-query rows shown at most, as the page's. */
@@ -270,7 +270,7 @@ function draw(data: ReportData): void {
       pqTable,
     ),
   );
-  let sort: { key: string; dir: "asc" | "desc" } | null = null;
+  let sort: Sort = null;
   const renderPerQuery = () => {
     const chosen = [...pqRuns.selectedOptions].map((o) => Number(o.value));
     const cols = measures.flatMap((m) => chosen.map((r) => column(m, r)).filter((c): c is Column => c !== undefined));
@@ -293,16 +293,12 @@ function draw(data: ReportData): void {
       { key: "qid", label: "qid" },
       ...cols.map((c) => ({ key: keyOf(c), label: chosen.length > 1 ? `${c.measure} (${runs[c.run]})` : c.measure })),
     ]) {
-      const th = h(
-        "th",
-        { "data-key": c.key, "data-sort": sort?.key === c.key ? sort.dir : null },
-        ...breakable(c.label),
+      head.append(
+        sortableHeader(c, sort, (by) => {
+          sort = by;
+          renderPerQuery();
+        }),
       );
-      th.addEventListener("click", () => {
-        sort = { key: c.key, dir: sort?.key === c.key && sort.dir === "asc" ? "desc" : "asc" };
-        renderPerQuery();
-      });
-      head.append(th);
     }
     t.append(h("thead", {}, head));
     const tb = h("tbody");
