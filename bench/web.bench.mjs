@@ -581,9 +581,9 @@ console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const result =
     r.state === "done" ? `done, ${r.workers} worker${r.workers === "1" ? "" : "s"}` : `**${r.state}**: ${r.error}`;
-  const times = r.runs > 1 ? ` (${r.times.map((t) => t.toFixed(1)).join(", ")})` : "";
+  const times = r.runs > 1 ? ` (${r.times.map((t) => t.toFixed(2)).join(", ")})` : "";
   console.log(
-    `| ${r.what} | ${result} | ${r.seconds.toFixed(1)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
+    `| ${r.what} | ${result} | ${r.seconds.toFixed(2)} s${times} | ${r.mainSeconds.toFixed(1)} s | ${(MB(r.main) / r.mainSeconds).toFixed(0)} | ${(MB(r.total) / r.seconds).toFixed(0)} | ${gb(r.tab)} (${(r.tab / 1e9).toFixed(2)} GB) | ${gb(r.tabAnon)} | ${gb(r.sumPss)} |`,
   );
 }
 console.log(
