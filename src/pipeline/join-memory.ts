@@ -315,6 +315,8 @@ export function joinMemory(
 
 /** Joins a run to its judgments (unjudged label NaN); the run's judged queries, first-seen order. Throws when none. */
 export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
+  const fast = joinObjects(qrels, run);
+  if (fast) return fast;
   const given = givenRows(qrels, "qrels", "rel");
   let labelsRead: LabelsRead | undefined;
   const joined = joinMemory(run, (names) => {
@@ -328,4 +330,116 @@ export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
   });
   if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
   return labelsRead ? { ...joined, labelsRead } : joined;
+}
+
+/** A query's documents, where every query of `x` is an object (else null: givenRows says what is wrong). */
+function queriesOf(x: unknown): { qids: string[]; docs: Readonly<Record<string, unknown>>[] } | null {
+  if (notAnObject(x) || isColumn((x as Record<string, unknown>).qid)) return null;
+  const qids = Object.keys(x as object);
+  const docs = new Array<Readonly<Record<string, unknown>>>(qids.length);
+  for (let k = 0; k < qids.length; k++) {
+    const d = (x as IdObjects)[qids[k]];
+    if (notAnObject(d) || !ascii(qids[k])) return null;
+    docs[k] = d;
+  }
+  return { qids, docs };
+}
+
+/** ASCII: its UTF-16 is its UTF-8, so JavaScript's equality of ids is the rows' join's (byte equality). */
+function ascii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * joinRun on `{ qid: { docid: value } }` both sides, as a training loop calls it: a label is a property
+ * lookup, not rows copied into columns and joined by hash (evaluateRun on 200 rows: 52 -> 35 us). The
+ * same batch as the rows' join (run order, judgments in their order, a pool entry a row); null where
+ * anything is not plain (a shape, a label that is no integer, a judged query's score that is no finite
+ * number, an id that is not ASCII, no query in common): the rows' join then says it, or reads it.
+ */
+function joinObjects(qrels: unknown, run: unknown): JoinedQueries | null {
+  const j = queriesOf(qrels);
+  const r = j && queriesOf(run);
+  if (!j || !r) return null;
+  // Values read once where they can be: a keyed load of a varying key is the cost here.
+  const judged = new Map<string, { docs: Readonly<Record<string, unknown>>; labels: number[] }>();
+  for (let k = 0; k < j.qids.length; k++) {
+    const docs = j.docs[k];
+    const labels: number[] = [];
+    for (const d of Object.keys(docs)) {
+      const v = docs[d];
+      // Fractional labels: the rows' join reads them for trec_eval's warning.
+      if (typeof v !== "number" || !Number.isInteger(v) || !ascii(d)) return null;
+      labels.push(v);
+    }
+    if (labels.length) judged.set(j.qids[k], { docs, labels });
+  }
+  const ranked: { docs: Readonly<Record<string, unknown>>; keys: string[]; labels: number[]; qid: string }[] = [];
+  const scores: number[] = [];
+  let bytes = 0;
+  let judgedRows = 0;
+  for (let k = 0; k < r.qids.length; k++) {
+    const judgments = judged.get(r.qids[k]);
+    if (!judgments) continue;
+    const docs = r.docs[k];
+    const keys = Object.keys(docs);
+    for (const d of keys) {
+      const s = docs[d];
+      if (typeof s !== "number" || !Number.isFinite(s) || !ascii(d)) return null;
+      scores.push(s);
+      bytes += d.length;
+    }
+    ranked.push({ docs: judgments.docs, keys, labels: judgments.labels, qid: r.qids[k] });
+    judgedRows += judgments.labels.length;
+  }
+  if (ranked.length === 0) return null;
+  const inRun = new Set(r.qids);
+  let notInRun = 0;
+  for (const q of judged.keys()) if (!inRun.has(q)) notInRun++;
+
+  const rows = scores.length;
+  const n = ranked.length;
+  // One buffer: eight made apart took 7 us of a small call, one 2 (as MemoryRows.reserve).
+  const buffer = new ArrayBuffer(8 * (2 * rows + judgedRows) + 4 * (2 * n + 2 * rows + 3) + bytes);
+  const scoreOf = new Float64Array(buffer, 0, rows);
+  const labels = new Float64Array(buffer, 8 * rows, rows);
+  const judgedLabels = new Float64Array(buffer, 16 * rows, judgedRows);
+  let off = 8 * (2 * rows + judgedRows);
+  const ints = (length: number) => new Int32Array(buffer, (off += 4 * length) - 4 * length, length);
+  const offsets = ints(n + 1);
+  const judgedOffsets = ints(n + 1);
+  const docids = ints(rows);
+  // ASCII ids: a character is a byte.
+  const pool = { offsets: ints(rows + 1), bytes: new Uint8Array(buffer, off, bytes) };
+  for (let i = 0; i < rows; i++) scoreOf[i] = scores[i];
+  const qids = new Array<string>(ranked.length);
+  let row = 0;
+  let jrow = 0;
+  let at = 0;
+  for (let q = 0; q < ranked.length; q++) {
+    const { docs, keys, labels: judgedHere, qid } = ranked[q];
+    qids[q] = qid;
+    for (const d of keys) {
+      const v = docs[d];
+      labels[row] = typeof v === "number" && Object.hasOwn(docs, d) ? v : NaN;
+      for (let c = 0; c < d.length; c++) pool.bytes[at++] = d.charCodeAt(c);
+      pool.offsets[row + 1] = at;
+      docids[row] = row++;
+    }
+    for (const v of judgedHere) judgedLabels[jrow++] = v;
+    offsets[q + 1] = row;
+    judgedOffsets[q + 1] = jrow;
+  }
+  const batch: Batch = {
+    numQueries: qids.length,
+    offsets,
+    scores: scoreOf,
+    labels,
+    judgedOffsets,
+    judged: judgedLabels,
+    docids,
+    pool,
+  };
+  return { batch, qids, notJudged: r.qids.length - qids.length, notInRun };
 }
