@@ -31,12 +31,11 @@ export function describeInterval(settings: Readonly<IntervalSettings> = DEFAULT_
     : `${level} bootstrap percentile interval (${settings.samples} resamples, seed ${settings.seed})`;
 }
 
+/** Made once: each call made its own (a small evaluate() built the "t" or "bootstrap" message). */
+const INTERVAL_TYPES = { level: PROBABILITY, method: oneOf(["t", "bootstrap"]), samples: SAMPLES, seed: SEED };
+
 export function intervalSettings(options: IntervalOptions | undefined): IntervalSettings {
-  const o = checkOptions(
-    options,
-    { level: PROBABILITY, method: oneOf(["t", "bootstrap"]), samples: SAMPLES, seed: SEED },
-    "interval",
-  );
+  const o = checkOptions(options, INTERVAL_TYPES, "interval");
   if (o.method === undefined && (o.samples !== undefined || o.seed !== undefined) && options !== undefined)
     throw usageError(`interval: samples and seed are the bootstrap's: give method: "bootstrap" with them`);
   return { ...DEFAULT_INTERVAL, ...o };
