@@ -2,8 +2,15 @@
 // with three measures, and evaluateRun() on the same rows as { qid: { docid: value } }, against the
 // 15-line JavaScript nDCG@10 anyone would write instead, over the same rows. Shared by
 // bench/kernel.bench.mjs (npm run bench) and bench/small.bench.mjs (npm run bench:small).
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { evaluate, evaluateRun } from "rankeval";
 import { random } from "./data.mjs";
+
+// RANKEVAL_SMALL_BASELINE=DIR: another build (DIR/dist/index.js: a previous release's checkout, built)
+// timed beside this one, round by round, and the ratios printed.
+const baselineDir = process.env.RANKEVAL_SMALL_BASELINE;
+const baseline = baselineDir ? await import(pathToFileURL(join(resolve(baselineDir), "dist/index.js")).href) : null;
 
 /** 10 queries of 20 documents, graded labels 0-3 (most 0), scores with ties. */
 export function smallRows(seed = 3) {
@@ -84,6 +91,11 @@ export function smallCalls() {
       () => evaluateRun(qrels, run, measures),
     ],
   ];
+  if (baseline)
+    tasks.push(
+      [`evaluate, ${baselineDir}'s build`, () => baseline.evaluate(rows, measures)],
+      [`evaluateRun, ${baselineDir}'s build`, () => baseline.evaluateRun(qrels, run, measures)],
+    );
   const samples = tasks.map(() => []);
   for (let round = 0; round < 5; round++) tasks.forEach(([, f], i) => samples[i].push(perCall(f, 2000, 3)));
   return tasks.map(([name], i) => {
@@ -101,7 +113,12 @@ export function smallCallsTable(results = smallCalls()) {
   ];
   const targets = ["", "<= 1x", "<= 2x"];
   results.forEach((r, i) =>
-    lines.push(`| ${r.name} | ${r.us.toFixed(1)} | ${(r.us / base).toFixed(2)}x | ${targets[i]} |`),
+    lines.push(`| ${r.name} | ${r.us.toFixed(1)} | ${(r.us / base).toFixed(2)}x | ${targets[i] ?? ""} |`),
   );
+  if (results.length === 5)
+    lines.push(
+      "",
+      `This build against ${baselineDir}'s: evaluate ${(results[1].us / results[3].us).toFixed(2)}x, evaluateRun ${(results[2].us / results[4].us).toFixed(2)}x (target <= 1x).`,
+    );
   return lines.join("\n");
 }
