@@ -6,7 +6,6 @@ import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { defaultFormat, parseArgs, USAGE, type CliArgs } from "./args.js";
 import { checkColumnsRead, CLI_COLUMNS_FORMAT } from "./files.js";
-import { isColumnarPath } from "./columnar-files.js";
 import { setPoolSize, threadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
@@ -147,10 +146,9 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
     noPerQueryOut(`-R ${args.relFormat}`);
     return await relFormatMode(args, io);
   }
-  // Subtopic judgments: asked for, or a qrels of that shape (Parquet and Arrow ones are qrels).
+  // Subtopic judgments: asked for, or a qrels of that shape.
   const asked = asksForDiversity(args);
-  const shaped =
-    !asked && !isColumnarPath(args.files[0], args.inputFormat) && (await looksLikeSubtopicQrels(args.files[0]));
+  const shaped = !asked && (await looksLikeSubtopicQrels(args.files[0], args.inputFormat));
   if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
     if (shaped) io.stderr.write(`rankeval: ${readPerSubtopic(nameOf(args.files[0]))} (--diversity)\n`);

@@ -1,7 +1,8 @@
 // The command line's diversity evaluation: subtopic qrels, each run read whole, printed as any report or as ndeval.
 import { withIntervals } from "../pipeline/interval.js";
 import { RankevalError } from "../errors/errors.js";
-import { fileFormat } from "./columnar-files.js";
+import { fileFormat, isColumnarPath } from "./columnar-files.js";
+import type { InputFormat } from "../input/formats.js";
 import { readSubtopicJudgments, subtopicShaped } from "../input/subtopics.js";
 import { parseMeasures } from "../names/resolve.js";
 import { labelledTexts } from "../output/table.js";
@@ -16,9 +17,9 @@ import { trecTextOptions } from "./trec-formats.js";
 import { namesApart } from "../output/run-names.js";
 import type { Io } from "./cli.js";
 
-/** Whether a qrels file is subtopic judgments by its shape (pipes are not sniffed: read once). */
-export async function looksLikeSubtopicQrels(file: string): Promise<boolean> {
-  return (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
+/** Whether a qrels file is subtopic judgments by its shape (pipes are not sniffed: read once; Parquet and Arrow judgments are qrels: their columns say so). */
+export async function looksLikeSubtopicQrels(file: string, format?: InputFormat): Promise<boolean> {
+  return !isColumnarPath(file, format) && (await rereadable(file)) && subtopicShaped((sink) => readInto(file, sink));
 }
 
 /** --diversity, --format ndeval, or a diversity measure. */

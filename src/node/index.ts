@@ -32,7 +32,7 @@ import { evaluateSources } from "../app/evaluation.js";
 import { asksForSubtopics, evaluateSubtopicRun } from "../app/subtopic-runs.js";
 import { readSubtopicJudgments } from "../input/subtopics.js";
 import { looksLikeSubtopicQrels } from "./diversity-command.js";
-import { fileFormat, isColumnarPath } from "./columnar-files.js";
+import { fileFormat } from "./columnar-files.js";
 import { textInput } from "./file-read.js";
 import { checkColumnsRead, inputOf } from "./files.js";
 import { threadPool } from "./pool.js";
@@ -174,7 +174,7 @@ export async function evaluateFiles(
   checkColumnsRead([qrels, ...paths], choice, "columns", COLUMNS_FORMAT);
   const tieRange = wantsTieRange(conventions);
   // Subtopic judgments, asked for or told by their shape, as the command line and the page read them.
-  if (asksForSubtopics(plan) || (!isColumnarPath(qrels, choice.format) && (await looksLikeSubtopicQrels(qrels)))) {
+  if (asksForSubtopics(plan) || (await looksLikeSubtopicQrels(qrels, choice.format))) {
     if (manifest) throw new RankevalError("bad-option", "manifest: true is not written for subtopic judgments");
     const judgments = await readSubtopicJudgments(textInput(qrels));
     const results: FileResult[] = [];
