@@ -13,23 +13,28 @@ export interface JudgedUnits {
   readonly labels: Float64Array;
 }
 
-interface Query {
-  readonly docs: Map<string, number>;
-  readonly labels: number[];
-}
+/** A query's documents: docid -> unit. */
+type Query = Map<string, number>;
 
 /**
  * Reads every set (objects or columns, checked by join-memory.ts's givenRows, as evaluateRun does) into
- * one Map of documents per query: O(judgments), a lookup per judgment. `what` names the sets in
- * messages (`sets[1]: query "q3" document "d9": label must be a finite number, not "2"`).
+ * one Map of documents per query: O(judgments), a lookup per judgment; labels in one growing typed array
+ * (arrays per query were most of the garbage), units then grouped by query with a counting sort. `what`
+ * names the sets in messages (`sets[1]: query "q3" document "d9": label must be a finite number, not "2"`).
  */
 export function judgedUnits(sets: readonly Qrels[], what: string): JudgedUnits {
   const m = sets.length;
   const queries = new Map<string, Query>();
+  const queryIndex = new Map<Query, number>();
   let units = 0;
+  let labels = new Float64Array(1024 * m).fill(NaN);
+  let unitQuery = new Int32Array(1024);
   const queryOf = (qid: string) => {
     let q = queries.get(qid);
-    if (q === undefined) queries.set(qid, (q = { docs: new Map(), labels: [] }));
+    if (q === undefined) {
+      queries.set(qid, (q = new Map()));
+      queryIndex.set(q, queryIndex.size);
+    }
     return q;
   };
   for (let s = 0; s < m; s++) {
@@ -40,16 +45,23 @@ export function judgedUnits(sets: readonly Qrels[], what: string): JudgedUnits {
         throw badInput(
           `${where}: query ${shown(qid)} document ${shown(d)}: label must be a finite number, not ${shown(v)}`,
         );
-      let u = q.docs.get(d);
+      let u = q.get(d);
       if (u === undefined) {
-        u = q.docs.size;
-        q.docs.set(d, u);
-        for (let k = 0; k < m; k++) q.labels.push(NaN);
-        units++;
+        u = units++;
+        q.set(d, u);
+        if (u === unitQuery.length) {
+          const grown = new Float64Array(2 * labels.length).fill(NaN);
+          grown.set(labels);
+          labels = grown;
+          const grownQuery = new Int32Array(2 * u);
+          grownQuery.set(unitQuery);
+          unitQuery = grownQuery;
+        }
+        unitQuery[u] = queryIndex.get(q) as number;
       }
       const at = u * m + s;
-      if (!Number.isNaN(q.labels[at])) throw documentTwice(d, qid, `${where} row ${row}`);
-      q.labels[at] = v;
+      if (!Number.isNaN(labels[at])) throw documentTwice(d, qid, `${where} row ${row}`);
+      labels[at] = v;
     };
     const given = givenRows(sets[s], where, "rel");
     if ("qids" in given) {
@@ -82,16 +94,16 @@ export function judgedUnits(sets: readonly Qrels[], what: string): JudgedUnits {
       put(q, qid, String(d), given.value[i], i);
     }
   }
-  const qids: string[] = [];
-  const offsets = new Int32Array(queries.size + 1);
-  const labels = new Float64Array(units * m);
-  let at = 0;
-  for (const [qid, q] of queries) {
-    if (q.docs.size === 0) continue;
-    labels.set(q.labels, at * m);
-    at += q.docs.size;
-    qids.push(qid);
-    offsets[qids.length] = at;
+  // Units grouped by query, queries and units in first-seen order (a stable counting sort).
+  const nq = queries.size;
+  const offsets = new Int32Array(nq + 1);
+  for (let u = 0; u < units; u++) offsets[unitQuery[u] + 1]++;
+  for (let q = 0; q < nq; q++) offsets[q + 1] += offsets[q];
+  const cursor = offsets.slice(0, nq);
+  const grouped = new Float64Array(units * m);
+  for (let u = 0; u < units; u++) {
+    const to = cursor[unitQuery[u]]++;
+    for (let s = 0; s < m; s++) grouped[to * m + s] = labels[u * m + s];
   }
-  return { sets: m, qids, offsets: offsets.subarray(0, qids.length + 1), labels };
+  return { sets: m, qids: [...queries.keys()], offsets, labels: grouped };
 }
