@@ -107,7 +107,8 @@ const ONE_CLASS = "expected agreement is 1: every shared pair is on the same sid
  * takes them) on the pairs they share. Labels may be any finite numbers: without `bins`, each distinct
  * label (0.5 and 0.75 too) is a category of its own for the kappas. A kappa is null, with the reason in
  * `why_null`, where it is 0/0: no shared pair, or expected agreement 1 (one category throughout), where
- * scikit-learn returns NaN.
+ * scikit-learn returns NaN. Kappas, observed agreement and Jaccard read the pairs every set judged;
+ * alpha reads every pair judged by two or more sets (Krippendorff drops units of one value).
  */
 export function agreement(sets: readonly Qrels[], options?: AgreementOptions): Agreement {
   if (!Array.isArray(sets) || sets.length < 2)
