@@ -80,3 +80,13 @@ export {
 export type { ScoredRun, Judgments } from "./fusion/run-shapes.js";
 export { optimizeFusion, type OptimizeFusionOptions } from "./fusion/optimize.js";
 export { LEARNED_METHODS, type LearnedMethod } from "./fusion/learned.js";
+export {
+  agreement,
+  type Agreement,
+  type AgreementOptions,
+  type AgreementPairs,
+  type Confusion,
+  type KrippendorffAlpha,
+  type QueryAgreement,
+  type WhyNull,
+} from "./judgments/agreement.js";

@@ -85,6 +85,15 @@ describe("layout", () => {
     expect(cycle, cycle ? `folders import each other: ${cycle.join(" -> ")}` : "").toBeNull();
   });
 
+  it("keeps src/judgments beside the evaluation: it reads judgments through pipeline, errors and io; only faces import it", () => {
+    const graph = folderGraph();
+    const allowed = new Set(["src/pipeline", "src/errors", "src/io"]);
+    expect([...(graph.get("src/judgments") ?? [])].filter((f) => !allowed.has(f))).toEqual([]);
+    const importers = [...graph].filter(([, to]) => to.has("src/judgments")).map(([from]) => from);
+    expect(importers).toContain("src/index");
+    expect(importers.filter((f) => !["src/index", "src/app", "src/node"].includes(f))).toEqual([]);
+  });
+
   it("gives every source file its own name (index.ts aside) and keeps src/'s root to index.ts", () => {
     const byName = new Map<string, string[]>();
     for (const f of sources) {

@@ -3,6 +3,7 @@
 // evaluate's result keeps the type of the rows' query ids; a comparison's tests asked are there. Every
 // `@ts-expect-error` line must be an error: if one stops being one, the test fails.
 import {
+  agreement,
   compare,
   compareAsync,
   evaluate,
@@ -223,3 +224,10 @@ export const viaOptions: TestResult | undefined = compare(runs, options).compari
 compare(runs, { tests: ["tt"] });
 // @ts-expect-error an unknown option (excess properties are still checked)
 compare(runs, { test: ["t"] });
+
+// Agreement between judgments: the two-set values may be null (undefined kappa) or absent (three sets).
+const agreed = agreement([{ q: { d: 1 } }, { q: { d: 0 } }], { threshold: 1, bins: [0.5, 1.5] });
+export const kappa: number | null | undefined = agreed.cohen_kappa;
+export const alphaInterval: number | null = agreed.krippendorff_alpha.interval;
+// @ts-expect-error an unknown option
+agreement([{ q: { d: 1 } }, { q: { d: 0 } }], { treshold: 1 });
