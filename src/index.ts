@@ -80,3 +80,13 @@ export {
 export type { ScoredRun, Judgments } from "./fusion/run-shapes.js";
 export { optimizeFusion, type OptimizeFusionOptions } from "./fusion/optimize.js";
 export { LEARNED_METHODS, type LearnedMethod } from "./fusion/learned.js";
+export {
+  pool,
+  formatPool,
+  type Pool,
+  type PoolOptions,
+  type PoolMethod,
+  type PooledQuery,
+  type RunCoverage,
+  type FormatPoolOptions,
+} from "./judgments/pool.js";

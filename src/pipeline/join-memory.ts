@@ -36,7 +36,8 @@ export interface JoinedQueries {
 
 type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
-type Given =
+/** Rows as given, checked for shape (columns or objects). */
+export type Given =
   | {
       qid: ArrayLike<string | number>;
       docid: ArrayLike<string | number>;
@@ -69,7 +70,8 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   return out;
 }
 
-function givenRows(x: unknown, what: "qrels" | "run", valueName: string): Given {
+/** `x` checked for shape; messages name it `what` ("run", "runs[2]"). */
+export function givenRows(x: unknown, what: string, valueName: string): Given {
   if (notAnObject(x))
     throw badInput(
       `${what} must be { qid: { docid: ${valueName} } } or columns { qid, docid, ${valueName} }, not ${shown(x)}`,
