@@ -90,3 +90,12 @@ export {
   type RunCoverage,
   type FormatPoolOptions,
 } from "./judgments/pool.js";
+export {
+  qrelsStats,
+  formatQrelsStats,
+  type QrelsStats,
+  type QrelsStatsOptions,
+  type QueryQrelsStats,
+  type LabelCount,
+  type FormatQrelsStatsOptions,
+} from "./judgments/qrels-stats.js";
