@@ -126,6 +126,9 @@ export class QueryDocs {
     return lenA - lenB;
   }
 
+  /** Whether the last `strings` were all ASCII (UTF-16 order is then byte order). */
+  ascii = true;
+
   /** The ids of documents `us`, one UTF-8 decode where all are ASCII. */
   strings(us: ArrayLike<number>): string[] {
     let total = 0;
@@ -145,6 +148,7 @@ export class QueryDocs {
       }
     }
     const out = new Array<string>(us.length);
+    this.ascii = bits < 0x80;
     if (bits >= 0x80) {
       at = 0;
       for (let k = 0; k < us.length; k++) {
