@@ -89,7 +89,7 @@ export {
   type PooledQuery,
   type RunCoverage,
   type FormatPoolOptions,
-} from "./judgments/pool.js";
+} from "./judgments/pools.js";
 export {
   qrelsStats,
   formatQrelsStats,
