@@ -101,7 +101,8 @@ function randomRuns(next: () => number, runs: number, queries: number, perQuery:
       const n = 1 + int(perQuery);
       for (let k = 0; k < n; k++) {
         // Non-ASCII ids now and then: byte order is not UTF-16 order there.
-        const d = next() < 0.05 ? `dé${int(3 * perQuery)}` : next() < 0.02 ? `d\u{1F600}${int(5)}` : `d${int(3 * perQuery)}`;
+        const d =
+          next() < 0.05 ? `dé${int(3 * perQuery)}` : next() < 0.02 ? `d\u{1F600}${int(5)}` : `d${int(3 * perQuery)}`;
         docs[d] = next() < 0.5 ? int(4) : Math.round(next() * 1e6) / 1e3;
       }
       run[q] = docs;
@@ -210,10 +211,7 @@ describe("pool() properties", () => {
   });
 
   it("judging the pool covers each run's top K whole; the budget counts new documents only", () => {
-    const runs = [
-      { q: { a: 4, b: 3, c: 2, d: 1 } },
-      { q: { c: 9, e: 8, a: 7 } },
-    ];
+    const runs = [{ q: { a: 4, b: 3, c: 2, d: 1 } }, { q: { c: 9, e: 8, a: 7 } }];
     const first = pool(runs, { method: "rrf:1", budget: 2 });
     expect(first.queries[0].docids).toEqual(["a", "c"]);
     const judged = { q: Object.fromEntries(first.queries[0].docids.map((d) => [d, 0])) };
@@ -225,10 +223,7 @@ describe("pool() properties", () => {
 
 describe("pool() by hand", () => {
   // Run A ranks a, b, c (b and c tie at 1: by id descending, c first); run B ranks c, a, d.
-  const runs: Run[] = [
-    { q1: { a: 3, b: 1, c: 1 } },
-    { q1: { c: 0.9, a: 0.5, d: 0.1 } },
-  ];
+  const runs: Run[] = [{ q1: { a: 3, b: 1, c: 1 } }, { q1: { c: 0.9, a: 0.5, d: 0.1 } }];
 
   it("rbp:0.5, sum: a .5+.25, c .25+.5 tie at .75 (a first by id), d .125, b .125 (b before d)", () => {
     const p = pool(runs, { method: "rbp:0.5", budget: 3 });
@@ -278,14 +273,42 @@ describe("pool() by hand", () => {
 describe("pool() refuses", () => {
   const ok: Run = { q1: { a: 1 } };
   const cases: [string, () => unknown, RegExp][] = [
-    ["a score that is not a number", () => pool([ok, { q1: { d1: "x" as unknown as number } }], { method: "depth:1" }), /runs\[1\] row 0 \(query "q1", document "d1"\): score "x" is not a finite number/],
-    ["a query that is not an object", () => pool([{ q1: 5 } as unknown as Run], { method: "depth:1" }), /runs\[0\]\["q1"\] must be an object of docid: score, not 5/],
-    ["columns of two lengths", () => pool([ok, { qid: ["q"], docid: [], score: [1] }], { method: "depth:1" }), /runs\[1\]\.docid has 0 values but runs\[1\]\.qid has 1/],
-    ["a document twice in a query", () => pool([{ qid: ["q", "q"], docid: ["d", "d"], score: [1, 2] }], { method: "depth:1" }), /runs\[0\]: document "d" appears twice in query "q"/],
-    ["a judgment twice", () => pool([ok], { method: "depth:1", judged: { qid: ["q1", "q1"], docid: ["a", "a"], rel: [1, 0] } }), /judged: document "a" appears twice in query "q1"/],
-    ["a run that is not a run", () => pool([ok, null as unknown as Run], { method: "depth:1" }), /runs\[1\] must be \{ qid: \{ docid: score \} \} or columns/],
+    [
+      "a score that is not a number",
+      () => pool([ok, { q1: { d1: "x" as unknown as number } }], { method: "depth:1" }),
+      /runs\[1\] row 0 \(query "q1", document "d1"\): score "x" is not a finite number/,
+    ],
+    [
+      "a query that is not an object",
+      () => pool([{ q1: 5 } as unknown as Run], { method: "depth:1" }),
+      /runs\[0\]\["q1"\] must be an object of docid: score, not 5/,
+    ],
+    [
+      "columns of two lengths",
+      () => pool([ok, { qid: ["q"], docid: [], score: [1] }], { method: "depth:1" }),
+      /runs\[1\]\.docid has 0 values but runs\[1\]\.qid has 1/,
+    ],
+    [
+      "a document twice in a query",
+      () => pool([{ qid: ["q", "q"], docid: ["d", "d"], score: [1, 2] }], { method: "depth:1" }),
+      /runs\[0\]: document "d" appears twice in query "q"/,
+    ],
+    [
+      "a judgment twice",
+      () => pool([ok], { method: "depth:1", judged: { qid: ["q1", "q1"], docid: ["a", "a"], rel: [1, 0] } }),
+      /judged: document "a" appears twice in query "q1"/,
+    ],
+    [
+      "a run that is not a run",
+      () => pool([ok, null as unknown as Run], { method: "depth:1" }),
+      /runs\[1\] must be \{ qid: \{ docid: score \} \} or columns/,
+    ],
     ["no runs", () => pool([], { method: "depth:1" }), /at least one run/],
-    ["an unknown method", () => pool([ok], { method: "bpref:3" }), /method must be "depth:K", "rbp:P" or "rrf:K", not "bpref:3"/],
+    [
+      "an unknown method",
+      () => pool([ok], { method: "bpref:3" }),
+      /method must be "depth:K", "rbp:P" or "rrf:K", not "bpref:3"/,
+    ],
     ["depth without K", () => pool([ok], { method: "depth" }), /needs its K/],
     ["K twice, differing", () => pool([ok], { method: "depth:3", depth: 4 }), /disagree/],
     ["a budget for depth", () => pool([ok], { method: "depth:3", budget: 4 }), /a depth pool has no budget/],
@@ -293,8 +316,16 @@ describe("pool() refuses", () => {
     ["P outside (0, 1)", () => pool([ok], { method: "rbp:1", budget: 1 }), /P a number between 0 and 1/],
     ["rrf's K negative", () => pool([ok], { method: "rrf:-1", budget: 1 }), /K a number >= 0/],
     ["a budget of 0", () => pool([ok], { method: "rrf", budget: 0 }), /budget must be an integer >= 1, not 0/],
-    ["an unknown option", () => pool([ok], { method: "rrf", budget: 1, bugdet: 2 } as PoolOptions), /unknown option "bugdet"/],
-    ["a bad label to format with", () => formatPool(pool([ok], { method: "depth:1" }), { shape: "qrels", label: NaN }), /label must be a finite number/],
+    [
+      "an unknown option",
+      () => pool([ok], { method: "rrf", budget: 1, bugdet: 2 } as PoolOptions),
+      /unknown option "bugdet"/,
+    ],
+    [
+      "a bad label to format with",
+      () => formatPool(pool([ok], { method: "depth:1" }), { shape: "qrels", label: NaN }),
+      /label must be a finite number/,
+    ],
   ];
   for (const [what, call, message] of cases) it(what, () => expect(call).toThrow(message));
 });

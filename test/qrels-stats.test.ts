@@ -171,10 +171,22 @@ describe("qrelsStats against a naive count", () => {
 
 describe("qrelsStats refuses", () => {
   const cases: [string, () => unknown, RegExp][] = [
-    ["a label that is no number", () => qrelsStats({ q: { d: "1" as unknown as number } }), /qrels row 0 \(query "q", document "d"\): label "1" is not a finite number/],
-    ["a document judged twice", () => qrelsStats({ qid: ["q", "q"], docid: ["d", "d"], rel: [1, 1] }), /qrels: document "d" appears twice in query "q"/],
+    [
+      "a label that is no number",
+      () => qrelsStats({ q: { d: "1" as unknown as number } }),
+      /qrels row 0 \(query "q", document "d"\): label "1" is not a finite number/,
+    ],
+    [
+      "a document judged twice",
+      () => qrelsStats({ qid: ["q", "q"], docid: ["d", "d"], rel: [1, 1] }),
+      /qrels: document "d" appears twice in query "q"/,
+    ],
     ["not judgments", () => qrelsStats(7 as never), /qrels must be \{ qid: \{ docid: rel \} \} or columns/],
-    ["a threshold that is no number", () => qrelsStats(qrels, { relevanceThreshold: NaN }), /relevanceThreshold must be a finite number/],
+    [
+      "a threshold that is no number",
+      () => qrelsStats(qrels, { relevanceThreshold: NaN }),
+      /relevanceThreshold must be a finite number/,
+    ],
     ["an unknown option", () => qrelsStats(qrels, { threshold: 1 } as never), /unknown option "threshold"/],
     ["an unknown format", () => formatQrelsStats(qrelsStats(qrels), { format: "tsv" as never }), /format must be/],
   ];

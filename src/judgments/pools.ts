@@ -155,7 +155,7 @@ export function pool(runs: readonly Run[], options: PoolOptions): Pool {
   const rankStart = new Int32Array(R + 1);
   const weights = new RankWeights(s.method, s.parameter);
   let chosen = new Int32Array(0);
-  const coverage = Array.from({ length: R }, () => ({ covered: new Array<number>(), ranked: new Array<number>() }));
+  const coverage = Array.from({ length: R }, () => ({ covered: [] as number[], ranked: [] as number[] }));
   const queries: PooledQuery[] = [];
   let size = 0;
 
@@ -172,7 +172,8 @@ export function pool(runs: readonly Run[], options: PoolOptions): Pool {
       flags.fill(0, 0, rows);
       weight.fill(0, 0, rows);
     }
-    if (judged) for (let i = judged.begin[q]; i < judged.begin[q + 1]; i++) flags[table.add(R, judged.order[i], q)] |= JUDGED;
+    if (judged)
+      for (let i = judged.begin[q]; i < judged.begin[q + 1]; i++) flags[table.add(R, judged.order[i], q)] |= JUDGED;
     let at = 0;
     for (let r = 0; r < R; r++) {
       const run = sources[r];
