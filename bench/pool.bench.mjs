@@ -71,16 +71,21 @@ for (let q = 0, i = 0; q < queries; q++)
     judged.rel[i] = Math.min(3, Math.floor(-Math.log(1 - next()) * 0.8));
   }
 
+/** Wall and CPU time (user + system, this process) of `rounds` calls: medians, and the fastest wall. */
 function median(f) {
   const times = [];
+  const cpus = [];
   let out;
   for (let r = 0; r < rounds; r++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     out = f();
     times.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpus.push((used.user + used.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[times.length >> 1], min: times[0], out };
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return { ms: mid(times), min: Math.min(...times), cpu: mid(cpus), out };
 }
 
 const rows = R * queries * perQuery;
@@ -99,10 +104,18 @@ console.log(
   `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB; ` +
     `Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; median of ${rounds}\n`,
 );
-console.log("| call | median ms | min ms | rows/s | result |");
-console.log("|---|---:|---:|---:|---|");
-const line = (name, n, { ms, min }, what) =>
-  console.log(`| ${name} | ${ms.toFixed(0)} | ${min.toFixed(0)} | ${(n / (ms / 1000) / 1e6).toFixed(1)}M | ${what} |`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(", ")} at the start\n`,
+);
+console.log("| call | median ms | min ms | CPU ms (median) | rows/s | result |");
+console.log("|---|---:|---:|---:|---:|---|");
+const line = (name, n, { ms, min, cpu }, what) =>
+  console.log(
+    `| ${name} | ${ms.toFixed(0)} | ${min.toFixed(0)} | ${cpu.toFixed(0)} | ${(n / (ms / 1000) / 1e6).toFixed(1)}M | ${what} |`,
+  );
 for (const [name, f] of cases) {
   const t = median(f);
   line(name, name.includes("judged") ? rows + judgedRows : rows, t, `${t.out.size.toLocaleString("en")} pooled`);
