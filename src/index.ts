@@ -90,3 +90,22 @@ export {
   type QueryAgreement,
   type WhyNull,
 } from "./judgments/agreement.js";
+export {
+  pool,
+  formatPool,
+  type Pool,
+  type PoolOptions,
+  type PoolMethod,
+  type PooledQuery,
+  type RunCoverage,
+  type FormatPoolOptions,
+} from "./judgments/pools.js";
+export {
+  qrelsStats,
+  formatQrelsStats,
+  type QrelsStats,
+  type QrelsStatsOptions,
+  type QueryQrelsStats,
+  type LabelCount,
+  type FormatQrelsStatsOptions,
+} from "./judgments/qrels-stats.js";

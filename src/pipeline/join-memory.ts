@@ -36,7 +36,7 @@ export interface JoinedQueries {
 
 type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
-/** Judgments or a run checked for shape: columns (interned ids as strings) or each query's object. */
+/** Rows as given, checked for shape (columns or objects). */
 export type Given =
   | {
       qid: ArrayLike<string | number>;
@@ -70,7 +70,7 @@ function idStrings(what: string, column: ArrayLike<string | number>, names: IdNa
   return out;
 }
 
-/** `what` names the input in messages ("qrels", "sets[1]"). */
+/** `x` checked for shape; messages name it `what` ("run", "runs[2]"). */
 export function givenRows(x: unknown, what: string, valueName: string): Given {
   if (notAnObject(x))
     throw badInput(
