@@ -10,7 +10,7 @@ import { Interner } from "../io/interner.js";
 import { compareIds } from "../io/rows.js";
 import { sortedOrder, sortQids } from "../c/strings.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
-import { groupSource, QueryDocs, readSource, type Source } from "./_query-docs.js";
+import { groupSource, QueryDocs, readSource, type Source } from "./query-docs.js";
 
 export type PoolMethod = "depth" | "rbp" | "rrf";
 

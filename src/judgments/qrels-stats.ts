@@ -8,7 +8,7 @@ import { sortedOrder } from "../c/strings.js";
 import { csvField } from "../output/csv.js";
 import { formatLine } from "../trec/format.js";
 import type { Qrels } from "../pipeline/join-memory.js";
-import { groupSource, QueryDocs, readSource } from "./_query-docs.js";
+import { groupSource, QueryDocs, readSource } from "./query-docs.js";
 
 export interface LabelCount {
   readonly label: number;

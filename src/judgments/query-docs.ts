@@ -1,4 +1,4 @@
-// What pool.ts and qrels-stats.ts share: inputs read as the library reads a run or judgments in memory
+// What pools.ts and qrels-stats.ts share: inputs read as the library reads a run or judgments in memory
 // (join-memory.ts: the same shapes, checks and messages), grouped by query, and a table of one query's
 // distinct documents. Ids are compared within a query only, never interned whole (io/rows.ts says why).
 import { documentTwice } from "../errors/errors.js";
