@@ -64,7 +64,9 @@ for (let r = 0; r < ROUNDS; r++)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f2 = (x) => x.toFixed(2);
 console.log(`${os.cpus().length} cores, ${os.cpus()[0].model}, Node ${process.version}, ${ROUNDS} rounds`);
-console.log("| variant | wall median (min-max) | wall less main's runnable, not run | CPU s | minor faults | threads: faults / user+sys s / runnable, not run s / waits / preempted |");
+console.log(
+  "| variant | wall median (min-max) | wall less main's runnable, not run | CPU s | minor faults | threads: faults / user+sys s / runnable, not run s / waits / preempted |",
+);
 console.log("|---|---|---|---|---|---|");
 for (const [name, runs] of results) {
   const walls = runs.map((x) => x.wall);
@@ -84,4 +86,6 @@ for (const [name, runs] of results) {
     `| ${name} | ${f2(median(walls))} s (${f2(Math.min(...walls))}-${f2(Math.max(...walls))}) | ${f2(median(own))} s (${f2(Math.min(...own))}-${f2(Math.max(...own))}) | ${f2(median(cpu))} | ${median(faults)} | ${per.join("; ")} |`,
   );
 }
-console.log(`load average (1 min) during the rounds: ${f2(Math.min(...[...results.values()].flat().map((x) => x.load)))}-${f2(Math.max(...[...results.values()].flat().map((x) => x.load)))}`);
+console.log(
+  `load average (1 min) during the rounds: ${f2(Math.min(...[...results.values()].flat().map((x) => x.load)))}-${f2(Math.max(...[...results.values()].flat().map((x) => x.load)))}`,
+);
