@@ -5,8 +5,8 @@ import { LETOR_DEFAULT_MEASURES, options, plan, type Plan, type RunResult } from
 import { trecText } from "../output/results.js";
 import type { GroupedJudgments, JoinedRun } from "../pipeline/join-rows.js";
 import { defaultFormat, parseArgs, USAGE, type CliArgs } from "./args.js";
-import { checkColumnsRead, CLI_COLUMNS_FORMAT } from "./files.js";
-import { setPoolSize, threadPool } from "./pool.js";
+import { checkColumnsRead, CLI_COLUMNS_FORMAT, readsOnThread } from "./files.js";
+import { setPoolSize, threadPool, type ThreadPool } from "./pool.js";
 import { Progress } from "./progress.js";
 import { relFormatMode, trecTextOptions } from "./trec-formats.js";
 import { asksForDiversity, diversityMode, looksLikeSubtopicQrels, runsReport } from "./diversity-command.js";
@@ -122,8 +122,15 @@ function warmThreads(args: CliArgs): void {
     !args.merge && !args.rbo && args.letor === undefined && args.explain === undefined && args.report === undefined;
   if (!plain || args.files.length < 2 || (args.relFormat ?? "qrels") !== "qrels") return;
   const pool = threadPool();
-  if (pool && partitionable(pool, args.files, { format: args.inputFormat, columns: args.columns }))
+  const choice = { format: args.inputFormat, columns: args.columns, complete: args.complete };
+  if (!pool) return;
+  if (partitionable(pool as ThreadPool, args.files, choice)) {
     pool.warm({ kind: "partition", job: { type: "load" } });
+    return;
+  }
+  // Started before the judgments are parsed (which holds this thread), so the runs' parse overlaps it.
+  const threaded = args.files.slice(1).filter((f) => readsOnThread(f, choice)).length;
+  if (threaded) pool.warm({ kind: "read" }, threaded);
 }
 
 /** Says which option values trec_eval reads as another number (-l only under its names). */

@@ -56,6 +56,24 @@ export function givenThreadMinBytes(): number | null {
   return given !== undefined && /^\d+$/.test(given.trim()) ? Number(given) : null;
 }
 
+/** Only a regular TREC text file streams: a run not grouped by query is read again. */
+function streamsBlocks(file: string, choice: ParserChoice, info: InputInfo): boolean {
+  return fileFormat(file, choice.format).format === "trec" && info.regular;
+}
+
+/** Whether a pool thread parses this run (evaluateRunPath's choice, asked early to start the thread). */
+export function readsOnThread(
+  file: string,
+  choice: ParserChoice & { complete?: boolean },
+  info: InputInfo = inputInfo(file),
+): boolean {
+  return (
+    streamsBlocks(file, choice, info) &&
+    !choice.complete &&
+    info.size * (info.gzip ? GZIP_RATIO : 1) >= (givenThreadMinBytes() ?? THREAD_MIN_BYTES)
+  );
+}
+
 /**
  * Reads a run, joins it to the (maybe pending) judgments and evaluates it, TREC text block by block as
  * it streams; `evaluate` gets each joined block. A large run is parsed by a thread of `pool`.
@@ -82,13 +100,8 @@ export async function evaluateRunPath(
     return evaluateRunInput(input, judgments, { ...source, blocks }, choice, evaluate);
   }
   const info = inputInfo(file, true);
-  // Only a regular file streams: a run not grouped by query is read again.
-  const streams = fileFormat(file, choice.format).format === "trec" && info.regular;
-  const threaded =
-    streams &&
-    pool &&
-    !choice.complete &&
-    info.size * (info.gzip ? GZIP_RATIO : 1) >= (givenThreadMinBytes() ?? THREAD_MIN_BYTES);
+  const streams = streamsBlocks(file, choice, info);
+  const threaded = streams && pool && readsOnThread(file, choice, info);
   const blocks = !streams
     ? null
     : threaded

@@ -37,6 +37,7 @@ export class ThreadPool {
   private readonly slots: Slot[] = [];
   private readonly idle: Slot[] = [];
   private readonly queue: ((slot: Slot) => void)[] = [];
+  private readonly warming: Promise<Slot>[] = [];
   private workerClass: typeof Worker | undefined;
   private starting = 0;
 
@@ -54,6 +55,7 @@ export class ThreadPool {
   async acquire(): Promise<Conversation> {
     const slot =
       this.idle.pop() ??
+      (this.warming.length ? await this.claim() : undefined) ??
       (this.slots.length + this.starting < this.size
         ? await this.start()
         : await new Promise<Slot>((resolve) => this.queue.push(resolve)));
@@ -80,13 +82,26 @@ export class ThreadPool {
     };
   }
 
-  /** Starts every thread not started, each sent `message` (what to load), left idle: they start (50-250 ms) while this one works. */
-  warm(message: PoolMessage): void {
-    while (this.slots.length + this.starting < this.size)
-      void this.start().then((slot) => {
+  /** Starts threads up to `count` (default all), each sent `message` (what to load), left idle: they start (50-250 ms) while this one works. */
+  warm(message: PoolMessage, count = this.size): void {
+    while (this.slots.length + this.starting < Math.min(count, this.size)) {
+      const warming = this.start().then((slot) => {
         slot.worker.postMessage(message);
+        return slot;
+      });
+      this.warming.push(warming);
+      void warming.then((slot) => {
+        const i = this.warming.indexOf(warming);
+        if (i < 0) return; // claimed
+        this.warming.splice(i, 1);
         this.give(slot);
       });
+    }
+  }
+
+  /** A thread warm() is starting: waited for rather than another started beside it. */
+  private claim(): Promise<Slot> {
+    return this.warming.shift()!;
   }
 
   /** A thread if one is idle or may start now; null if all are busy. */
@@ -235,7 +250,8 @@ async function serve(): Promise<void> {
     if (m.kind === "read") {
       const { readerThread } = await import("./run-reader-thread.js");
       reader = readerThread((r, transfer) => port.postMessage(r, transfer));
-      reader(m.job);
+      // warm() sends none: loaded only.
+      if (m.job !== undefined) reader(m.job);
     } else if (m.kind === "reader") {
       reader?.(m.job);
     } else if (m.kind === "columnar") {

@@ -206,7 +206,13 @@ export function fileHost(
       options.partitions && partitionable(workers, [qrels, ...runs], options)
         ? (qrels, runs, job, onJudged, done) => evaluatePartitioned(workers, qrels, runs, job, onJudged, done, sink)
         : undefined,
-    judgments: (qrels, qids) => ({ qids, ready: readJudgments(qrels, qids, options, sink) }),
+    judgments: (qrels, qids) => ({
+      qids,
+      // With threads, one turn later: the runs' read jobs are posted before the judgments' parse holds this thread.
+      ready: options.pool
+        ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => readJudgments(qrels, qids, options, sink))
+        : readJudgments(qrels, qids, options, sink),
+    }),
     runs: (runs, judgments, evaluateFor, done) => evaluateRuns(runs, judgments, evaluateFor, done, options),
   };
 }
