@@ -1,6 +1,6 @@
 // The page as one HTML file (also dist/rankeval.html, for `rankeval --page`): script, style and worker
 // script inline, for disk, where the origin is 'null' and Chromium refuses module workers' URLs and
-// file-system scripts. One classic worker script for all three roles (web/workers.ts), as text in the
+// file-system scripts. One classic worker script for all three roles (web/worker-roles.ts), as text in the
 // page's script, started from blob URLs: `?worker&inline` bundled each worker apart, a worker started
 // by a worker inside that one's text twice (its blob's and its data: URL's), 2.3 MB in all.
 import { readFileSync } from "node:fs";
@@ -46,7 +46,7 @@ function oneFile(): Plugin {
 
 const WORKER_SCRIPT = "virtual:rankeval-worker-script";
 
-/** `virtual:rankeval-worker-script`: web/workers.ts bundled into one classic script, its text. */
+/** `virtual:rankeval-worker-script`: web/worker-roles.ts bundled into one classic script, its text. */
 function workerScript(define: Record<string, string>): Plugin {
   let minify: ResolvedConfig["build"]["minify"] = true;
   /** The script's modules: an edit to one in `npm run web` builds it again. */
@@ -70,7 +70,11 @@ function workerScript(define: Record<string, string>): Plugin {
           minify,
           reportCompressedSize: false,
           // A library's build: no module preload helper, which needs import.meta.
-          lib: { entry: fileURLToPath(new URL("workers.ts", import.meta.url)), formats: ["iife"], name: "rankevalWorkers" },
+          lib: {
+            entry: fileURLToPath(new URL("worker-roles.ts", import.meta.url)),
+            formats: ["iife"],
+            name: "rankevalWorkers",
+          },
           rolldownOptions: { checks: { bundlerTimings: false } },
         },
       });

@@ -1,4 +1,4 @@
-// The page's one worker script (web/workers.ts, built into the page once by vite.config.ts) and the
+// The page's one worker script (web/worker-roles.ts, built into the page once by vite.config.ts) and the
 // roles it starts in: the page's worker, a run's reader, a partition worker, told apart by the name.
 export type WorkerRole = "page" | "run-reader" | "partition";
 
@@ -19,6 +19,8 @@ export function startWorker(role: WorkerRole): Worker {
   try {
     return new Worker(scriptUrl, { name: role });
   } catch (err) {
-    throw new Error(`this browser could not start the page's worker (${err instanceof Error ? err.message : String(err)}); the command line evaluates the same files`);
+    throw new Error(
+      `this browser could not start the page's worker (${err instanceof Error ? err.message : String(err)}); the command line evaluates the same files`,
+    );
   }
 }

@@ -1,4 +1,4 @@
-// vite.config.ts's workerScript: web/workers.ts built into one classic script, as text.
+// vite.config.ts's workerScript: web/worker-roles.ts built into one classic script, as text.
 declare module "virtual:rankeval-worker-script" {
   const script: string;
   export default script;
