@@ -58,6 +58,12 @@ function progressOf(file: File): OnProgress {
 
 const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
+/**
+ * A reader started while qrels chosen alone are read, for the first run: its start (the whole worker
+ * script's, about 50 ms more than a reader's own script took) overlaps the qrels.
+ */
+let readerAhead: Worker | null = null;
+
 /** A run's blocks, parsed in a second worker. */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(
@@ -65,7 +71,8 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
     file.name,
     BLOCK_ROWS,
     () => {
-      const reader = startWorker("run-reader");
+      const reader = readerAhead ?? startWorker("run-reader");
+      readerAhead = null;
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
         listen: (report, fail) => listenTo<ReaderReport>(reader, report, fail),
@@ -619,6 +626,8 @@ export function startPageWorker(): void {
     try {
       if (job.kind === "qrels") {
         page.parallel = job.parallel ?? {};
+        // Not where partition workers may read the runs instead.
+        if (workerCount(page.parallel) < 2) readerAhead ??= startWorker("run-reader");
         page.qrelsReading = readQrels(job.qrels);
         await page.qrelsReading;
         return;
