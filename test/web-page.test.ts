@@ -265,6 +265,22 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
     expect({ ...several, workers: "1" }).toEqual(one);
   }, 60_000);
 
+  it("says so where the browser starts no worker, rather than waiting for ever", async () => {
+    const shown = await open([["qrels", [example("qrels.txt")]]], (page) =>
+      page.evaluate(() => {
+        window.Worker = class {
+          constructor() {
+            throw new Error("workers are off");
+          }
+        } as unknown as typeof Worker;
+      }),
+    );
+    expect(shown.state).toBe("error");
+    expect(shown.error).toBe(
+      "this browser could not start the page's worker (workers are off); the command line evaluates the same files",
+    );
+  }, 60_000);
+
   it("prints four decimals where the command line does: canonical names, mixed names, LETOR", async () => {
     for (const text of ["ndcg@10 mrr precision@5", "map ndcg@10 mrr"]) {
       const shown = await open(
