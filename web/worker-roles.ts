@@ -3,7 +3,7 @@
 import type { WorkerRole } from "./worker-script.js";
 
 // Imported when started (inlined, not fetched): a run reader runs none of the page worker's module
-// code (a reader started in 150-300 ms, not 60-80, where all three ran theirs).
+// code, and starts in 60-80 ms, not the 150-300 it took running all three roles' module code.
 const starts: Record<WorkerRole, () => Promise<void>> = {
   page: () => import("./worker.js").then((m) => m.startPageWorker()),
   "run-reader": () => import("./run-reader-worker.js").then((m) => m.startRunReader()),
