@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium } from "../scripts/page.mjs";
+import { KERNEL_WASM_BASE64 } from "../src/kernel/wasm.generated.js";
 import { main } from "../src/node/cli.js";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -75,6 +76,17 @@ describe("the one-file page", () => {
     expect(html).toContain("createObjectURL");
   });
 
+  it("carries its one worker script once, and so each role's code and the kernel once: under 1.3 MB", () => {
+    const html = readFileSync(PAGE, "utf8");
+    expect(readFileSync(PAGE).length).toBeLessThan(1.3e6);
+    // A copy as text or as a data: URL (Vite's `?worker&inline` carried both of a worker started in a worker).
+    const count = (s: string) => html.split(s).length - 1;
+    const copies = (s: string) => count(s) + (encodeURIComponent(s) === s ? 0 : count(encodeURIComponent(s)));
+    // The partition worker's error, the page worker's, the kernel's first bytes.
+    for (const s of [": ended at byte ", "out of memory while evaluating", KERNEL_WASM_BASE64.slice(0, 64)])
+      expect(copies(s), s).toBe(1);
+  });
+
   it("is in the package, built by npm run build (and so by npm start, npm pack's prepack and CI)", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     expect(pkg.scripts.build).toMatch(/scripts\/build-page\.mjs/);
@@ -91,7 +103,7 @@ describe("the one-file page", () => {
     expect(r.status).toBe(0);
     expect(readFileSync(join(dir, "rankeval.html")).equals(page)).toBe(true);
     expect(r.err).toContain(
-      `wrote rankeval.html (2.3 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
+      `wrote rankeval.html (1.2 MB): open it in a browser (${pathToFileURL(join(dir, "rankeval.html")).href})`,
     );
     expect(r.out).toBe("");
     for (const argv of [["--page", "mine.html"], ["--page=mine.htm"]]) {
@@ -251,6 +263,22 @@ describe.skipIf(!haveChromium && !process.env.CI)("the one-file page opened from
     );
     expect([one.workers, several.workers]).toEqual(["1", "2"]);
     expect({ ...several, workers: "1" }).toEqual(one);
+  }, 60_000);
+
+  it("says so where the browser starts no worker, rather than waiting for ever", async () => {
+    const shown = await open([["qrels", [example("qrels.txt")]]], (page) =>
+      page.evaluate(() => {
+        window.Worker = class {
+          constructor() {
+            throw new Error("workers are off");
+          }
+        } as unknown as typeof Worker;
+      }),
+    );
+    expect(shown.state).toBe("error");
+    expect(shown.error).toBe(
+      "this browser could not start the page's worker (workers are off); the command line evaluates the same files",
+    );
   }, 60_000);
 
   it("prints four decimals where the command line does: canonical names, mixed names, LETOR", async () => {

@@ -13,8 +13,9 @@ import { precisionRecallFigure } from "./pr-chart.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
-// Inlined: vite.config.ts says why.
-import PageWorker from "./worker.js?worker&inline";
+import { keepWorkerScript, startWorker } from "./worker-script.js";
+// The workers' script as text (vite.config.ts's workerScript), started from a blob URL: vite.config.ts says why.
+import WORKER_SCRIPT from "virtual:rankeval-worker-script";
 
 const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>("#inputs");
@@ -116,6 +117,16 @@ function compareSettings(): CompareSettings {
     // compare() refuses what the field allows out of (0, 1).
     alpha: alpha > 0 && alpha < 1 ? alpha : 0.05,
   };
+}
+
+const workerScript = new Blob([WORKER_SCRIPT], { type: "text/javascript" });
+keepWorkerScript(workerScript);
+
+/** A page worker, given its script for the workers it starts. */
+function newPageWorker(): Worker {
+  const w = startWorker("page");
+  w.postMessage({ kind: "script", script: workerScript } satisfies Job);
+  return w;
 }
 
 let worker: Worker | null = null;
@@ -531,7 +542,15 @@ function spawn(job: Job): void {
   reset();
   worker?.terminate();
   workerQrels = job.kind === "trec" || job.kind === "qrels" ? job.qrels : null;
-  const w = new PageWorker();
+  let w: Worker;
+  try {
+    w = newPageWorker();
+  } catch (err) {
+    worker = null;
+    errorBox.textContent = (err as Error).message;
+    setState("error");
+    return;
+  }
   worker = w;
   w.onmessage = (e: MessageEvent<Report>) => {
     if (w !== worker) return;
@@ -777,10 +796,15 @@ function refuseDrop(message: string): void {
 
 /** Each Parquet/Arrow file's input (null: others), told by a worker: its script holds their readers. */
 function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
-  const w = new PageWorker();
+  // On error: each file told by its text.
+  const none = () => files.map(() => null);
+  let w: Worker;
+  try {
+    w = newPageWorker();
+  } catch {
+    return Promise.resolve(none());
+  }
   return new Promise<("qrels" | "run" | null)[]>((resolve) => {
-    // On error: each file told by its text.
-    const none = () => files.map(() => null);
     w.onmessage = (e: MessageEvent<Report>) => resolve(e.data.type === "roles" ? e.data.roles : none());
     w.onerror = () => resolve(none());
     w.postMessage({ kind: "roles", files } satisfies Job);

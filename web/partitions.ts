@@ -10,8 +10,7 @@ import { isGzip } from "./read-file.js";
 import { isTrecText } from "./text-files.js";
 import { columnarFormat } from "./file-columns.js";
 import type { Parallel } from "./protocol.js";
-// Inlined (vite.config.ts says why).
-import PartitionWorker from "./partition-worker.js?worker&inline";
+import { startWorker } from "./worker-script.js";
 
 const WORKERS_PER_GIB = 2;
 const MAX_WORKERS = 16;
@@ -56,7 +55,7 @@ export function listenTo<R>(
 /** `n` new partition workers, ended once their judgments serve no more (idle, they hold a kernel). */
 export function partitionPorts(n: number): PartitionPort<File, EvaluationSpec>[] {
   return Array.from({ length: n }, () => {
-    const worker = new PartitionWorker();
+    const worker = startWorker("partition");
     return {
       post: (message, transfer) => worker.postMessage(message, transfer ?? []),
       listen: (onReport, onFail) => listenTo<PartitionReport>(worker, onReport, onFail, "a partition worker failed"),

@@ -37,7 +37,9 @@ export type Job =
   /** Drill-downs (`depth`: as explainQueries); `id` comes back. */
   | { kind: "explain"; id: number; qids: string[]; depth?: number; measure?: string }
   /** Each dropped Parquet/Arrow file's input. */
-  | { kind: "roles"; files: File[] };
+  | { kind: "roles"; files: File[] }
+  /** First: the worker's own script, for the workers it starts (worker-script.ts). */
+  | { kind: "script"; script: Blob };
 
 /** ?workers=N (1: none) and ?partition-bytes=N (default 32 MiB): partitions.ts. */
 export interface Parallel {

@@ -2,8 +2,10 @@
 import { serveBlocks, type ReaderJob } from "../src/pipeline/reader.js";
 import { readInto } from "./read-file.js";
 
-const handle = serveBlocks<File>(
-  (r, transfer) => (self as unknown as Worker).postMessage(r, transfer),
-  (file, sink, progress) => readInto(file, sink, (read, _lines, seconds) => progress(read, seconds)),
-);
-self.onmessage = (e: MessageEvent<ReaderJob<File>>) => handle(e.data);
+export function startRunReader(): void {
+  const handle = serveBlocks<File>(
+    (r, transfer) => (self as unknown as Worker).postMessage(r, transfer),
+    (file, sink, progress) => readInto(file, sink, (read, _lines, seconds) => progress(read, seconds)),
+  );
+  self.onmessage = (e: MessageEvent<ReaderJob<File>>) => handle(e.data);
+}

@@ -38,8 +38,7 @@ import { takeCurve, withCurve, type CurvePlan, type CurvePoint } from "../src/ap
 import { takesWeights } from "../src/fusion/methods.js";
 import { readRows } from "../src/input/input.js";
 import { writeFusedRun } from "../src/output/fused-run.js";
-// Inlined (vite.config.ts says why).
-import RunReaderWorker from "./run-reader-worker.js?worker&inline";
+import { keepWorkerScript, startWorker } from "./worker-script.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => {
   if (r.type === "warning") page.said.push(r.message);
@@ -59,6 +58,12 @@ function progressOf(file: File): OnProgress {
 
 const readInto = (file: File, sink: Sink) => readFile(file, sink, progressOf(file));
 
+/**
+ * A reader started while qrels chosen alone are read, for the first run: its start (the whole worker
+ * script's, about 50 ms more than a reader's own script took) overlaps the qrels.
+ */
+let readerAhead: Worker | null = null;
+
 /** A run's blocks, parsed in a second worker. */
 function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
   return readerBlocks(
@@ -66,7 +71,8 @@ function readerBlocksOf(file: File): NonNullable<RunSource["blocks"]> {
     file.name,
     BLOCK_ROWS,
     () => {
-      const reader = new RunReaderWorker();
+      const reader = readerAhead ?? startWorker("run-reader");
+      readerAhead = null;
       return {
         send: (job, transfer) => reader.postMessage(job, transfer ?? []),
         listen: (report, fail) => listenTo<ReaderReport>(reader, report, fail),
@@ -613,64 +619,69 @@ function outOfMemory(err: RangeError): string {
   return `${where}: this tab could not allocate more (${err.message}). The page holds about 40 bytes per line of the qrels, one block of a run whose queries are together (each query's lines in one place), and a whole run otherwise; evaluate files this large with the command line (npx rankeval QRELS RUN), or split them by query.`;
 }
 
-self.onmessage = async (e: MessageEvent<Job>) => {
-  const job = e.data;
-  try {
-    if (job.kind === "qrels") {
-      page.parallel = job.parallel ?? {};
-      page.qrelsReading = readQrels(job.qrels);
-      await page.qrelsReading;
-      return;
-    }
-    if (job.kind === "roles") {
-      const roles: ("qrels" | "run" | null)[] = [];
-      for (const file of job.files) {
-        const format = await columnarFormat(file);
-        roles.push(format ? await columnarRole(file, format) : null);
+export function startPageWorker(): void {
+  self.onmessage = async (e: MessageEvent<Job>) => {
+    const job = e.data;
+    if (job.kind === "script") return keepWorkerScript(job.script);
+    try {
+      if (job.kind === "qrels") {
+        page.parallel = job.parallel ?? {};
+        // Not where partition workers may read the runs instead.
+        if (workerCount(page.parallel) < 2) readerAhead ??= startWorker("run-reader");
+        page.qrelsReading = readQrels(job.qrels);
+        await page.qrelsReading;
+        return;
       }
-      post({ type: "roles", roles });
-      return;
-    }
-    if (job.kind === "compare") return postComparison(job.compare);
-    if (job.kind === "explain") {
-      // Apart: a failure leaves the table as it is.
-      try {
-        const file = (name: string) => page.lastTrec?.runs.find((f) => nameOf(f) === name);
-        const { p, opts } = page.current!;
-        // Judgments held only in partition workers: read here.
-        const judgments =
-          page.judgmentsRead ?? (page.lastTrec && page.kind === "trec" ? judgmentsOf(page.lastTrec.qrels) : null);
-        const { kind, units, perSubtopic } = page;
-        const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
-        post({
-          type: "explain",
-          id: job.id,
-          explanations: await explainQueries(state, job.qids, job.depth, job.measure),
-        });
-      } catch (err) {
-        post({ type: "explain-error", id: job.id, message: messageOf(err) });
+      if (job.kind === "roles") {
+        const roles: ("qrels" | "run" | null)[] = [];
+        for (const file of job.files) {
+          const format = await columnarFormat(file);
+          roles.push(format ? await columnarRole(file, format) : null);
+        }
+        post({ type: "roles", roles });
+        return;
       }
-      return;
+      if (job.kind === "compare") return postComparison(job.compare);
+      if (job.kind === "explain") {
+        // Apart: a failure leaves the table as it is.
+        try {
+          const file = (name: string) => page.lastTrec?.runs.find((f) => nameOf(f) === name);
+          const { p, opts } = page.current!;
+          // Judgments held only in partition workers: read here.
+          const judgments =
+            page.judgmentsRead ?? (page.lastTrec && page.kind === "trec" ? judgmentsOf(page.lastTrec.qrels) : null);
+          const { kind, units, perSubtopic } = page;
+          const state = { kind, p, opts, units, judgments, perSubtopic, file, readInto, inputOf };
+          post({
+            type: "explain",
+            id: job.id,
+            explanations: await explainQueries(state, job.qids, job.depth, job.measure),
+          });
+        } catch (err) {
+          post({ type: "explain-error", id: job.id, message: messageOf(err) });
+        }
+        return;
+      }
+      page.workers = 1;
+      page.said = [];
+      if (job.kind === "trec") {
+        page.keepRows = job.keepRows ?? KEEP_ROWS;
+        page.parallel = job.parallel ?? {};
+        // Runs chosen while the qrels job reads wait for it (one file read at a time; its error is trec's).
+        await page.qrelsReading?.catch(() => {});
+        page.manifestInputs = { qrels: job.qrels, runs: job.runs };
+        const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
+        await trec(job.qrels, [...job.runs, ...fused], job.settings);
+      } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
+      else await reevaluate(job.settings);
+      post({ type: "done", kept: page.units.every((u) => u.blocks !== null), workers: page.workers });
+      // After done: the table shows while resampling.
+      if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
+      // Last: hashing reads every file again.
+      if (job.kind === "trec" || job.kind === "settings") await postManifest();
+    } catch (err) {
+      const message = err instanceof RangeError ? outOfMemory(err) : messageOf(err);
+      post({ type: "error", message });
     }
-    page.workers = 1;
-    page.said = [];
-    if (job.kind === "trec") {
-      page.keepRows = job.keepRows ?? KEEP_ROWS;
-      page.parallel = job.parallel ?? {};
-      // Runs chosen while the qrels job reads wait for it (one file read at a time; its error is trec's).
-      await page.qrelsReading?.catch(() => {});
-      page.manifestInputs = { qrels: job.qrels, runs: job.runs };
-      const fused = job.fuse && job.runs.length >= 2 ? [await fusedFile(job.runs, job.fuse)] : [];
-      await trec(job.qrels, [...job.runs, ...fused], job.settings);
-    } else if (job.kind === "letor") await letor(job.letor, job.scores, job.query, job.settings);
-    else await reevaluate(job.settings);
-    post({ type: "done", kept: page.units.every((u) => u.blocks !== null), workers: page.workers });
-    // After done: the table shows while resampling.
-    if ((job.kind === "trec" || job.kind === "settings") && job.compare) postComparison(job.compare);
-    // Last: hashing reads every file again.
-    if (job.kind === "trec" || job.kind === "settings") await postManifest();
-  } catch (err) {
-    const message = err instanceof RangeError ? outOfMemory(err) : messageOf(err);
-    post({ type: "error", message });
-  }
-};
+  };
+}

@@ -1,7 +1,7 @@
-// Vite's `?worker&inline` imports: the worker's constructor.
-declare module "*?worker&inline" {
-  const WorkerConstructor: new (options?: { name?: string }) => Worker;
-  export default WorkerConstructor;
+// vite.config.ts's workerScript: web/worker-roles.ts built into one classic script, as text.
+declare module "virtual:rankeval-worker-script" {
+  const script: string;
+  export default script;
 }
 
 /** package.json's version (vite.config.ts's define). */
