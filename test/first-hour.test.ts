@@ -78,7 +78,7 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
 
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it("finds the blocks: the quick start, files in Node, comparing runs and how many queries, fusion, diversity", () => {
+  it("finds the blocks: the quick start, files in Node, comparing runs and how many queries, fusion, judgments, diversity", () => {
     expect(blocks.map((b) => b.heading)).toEqual([
       "Quick start",
       "Files, in Node",
@@ -87,6 +87,8 @@ describe("the README's runnable blocks, against the packed package in a fresh pr
       "Comparing runs", // rbo and systemCorrelation
       "Fusion",
       "Optimising fusion",
+      "Judgments: statistics, pools and agreement",
+      "Judgments: statistics, pools and agreement",
       "Diversity: subtopic judgments, as TREC's ndeval",
     ]);
   });
