@@ -199,3 +199,7 @@ while (todo.length) {
   for (const m of text.matchAll(SPECIFIER)) todo.push(posix.join(posix.dirname(file), `${m[3]}.d.ts`));
   writeFileSync(join(dist, file.replace(/\.d\.ts$/, ".d.cts")), text.replace(SPECIFIER, "$1$2$3.cjs$2"));
 }
+// The other declaration files (the command line's modules, the library's inner ones) describe nothing
+// an import or require can reach (the exports name the entries only): not packed.
+for (const file of readdirSync(dist, { recursive: true }).map((f) => String(f).split("\\").join("/")))
+  if (/\.d\.c?ts$/.test(file) && !seen.has(file.replace(/\.d\.cts$/, ".d.ts"))) rmSync(join(dist, file));
