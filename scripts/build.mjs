@@ -141,21 +141,44 @@ for (const file of readdirSync(dist, { recursive: true })) {
   const FEATURES = {
     compare:
       /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
-    inputs: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|query-groups)\.js$|input[\\/]read-letor\.js$)/,
+    inputs: /[\\/]dist[\\/]io[\\/](json|delimited|letor|scores|query-groups)\.js$/,
+    // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
+    letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
     explain: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/,
     report: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/,
     columnar:
       /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/,
   };
+  // A module's static imports and re-exports of relative modules: `from "./x.js"`, `import "./y.js"`.
+  const STATIC_IMPORT =
+    /^\s*(?:import|export)\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']|^\s*import\s*["'](\.\.?\/[^"']+)["']/gm;
+  // The modules an entry's file imports (statically: what a require of it loads), as absolute paths.
+  const reached = (from) => {
+    const seen = new Set();
+    const todo = [join(dist, `${from}.js`)];
+    while (todo.length) {
+      const file = todo.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const m of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) todo.push(join(dirname(file), m[1] ?? m[2]));
+    }
+    return seen;
+  };
+  const io = reached("io/index");
+  const reference = reached("reference/index");
   const groups = [];
   for (const [name, re] of Object.entries(FEATURES))
     groups.push(
-      { name: `command-${name}`, test: (id) => re.test(id) && inNode(id) && !entry.test(id), priority: 3 },
-      { name: `lib-${name}`, test: (id) => re.test(id) && !inNode(id) && !entry.test(id), priority: 3 },
+      { name: `command-${name}`, test: (id) => re.test(id) && inNode(id) && !entry.test(id), priority: 5 },
+      { name: `lib-${name}`, test: (id) => re.test(id) && !inNode(id) && !entry.test(id), priority: 5 },
     );
-  // The evaluation's code: dist/node/'s in the group "node/command", which is the command's entry's
-  // file (command.cjs); the rest in lib.cjs.
+  // rankeval/io's and rankeval/reference's modules in files of their own, so that a require of either
+  // loads what it uses (a quarter of the library's code, or less), not all of lib.cjs. The evaluation's
+  // code: dist/node/'s in the group "node/command", which is the command's entry's file (command.cjs);
+  // the rest in lib.cjs.
   groups.push(
+    { name: "lib-io", test: (id) => io.has(id) && !entry.test(id), priority: 4 },
+    { name: "lib-reference", test: (id) => reference.has(id) && !entry.test(id), priority: 3 },
     { name: "lib", test: (id) => !inNode(id) && !entry.test(id), priority: 2 },
     { name: "node/command", test: (id) => !entry.test(id), priority: 1 },
   );
