@@ -19,17 +19,21 @@ function bundleExists(): boolean {
   return process.env.RANKEVAL_BUNDLE !== "0" && fs.existsSync(bundle);
 }
 
-/** The code cache's directory, if this user's (not another's, nor writable by others), or null. */
+/**
+ * The code cache's directory: RANKEVAL_CODE_CACHE, or one in os.tmpdir() if it is this user's (made by
+ * this user, writable by no other: a cache another wrote is not run), or null.
+ */
 function cacheDirectory(): string | null {
   const env = process.env.RANKEVAL_CODE_CACHE;
   if (env === "0" || process.env.NODE_DISABLE_COMPILE_CACHE === "1") return null;
+  if (env) return env;
   const uid = process.getuid?.();
-  const dir = env || path.join(os.tmpdir(), `rankeval-code-cache${uid === undefined ? "" : `-${uid}`}`);
+  const dir = path.join(os.tmpdir(), `rankeval-code-cache${uid === undefined ? "" : `-${uid}`}`);
   try {
     const st = fs.statSync(dir);
     if (!st.isDirectory() || (uid !== undefined && (st.uid !== uid || (st.mode & 0o022) !== 0))) return null;
   } catch {
-    // Made by the first run's write.
+    // None yet: the first run's write makes it.
   }
   return dir;
 }
