@@ -91,9 +91,11 @@ function load(file: string): unknown {
   return module.exports;
 }
 
-// At exit, when the command has run (so the cache holds the functions it compiled).
+// At exit, when the command has run (so the cache holds the functions it compiled); not after a
+// failure, a help or a version (a cache of so little would serve the evaluations after it poorly).
+const brief = process.argv.slice(2).some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version");
 process.once("beforeExit", () => {
-  if (cacheDir === null || toWrite.length === 0) return;
+  if (cacheDir === null || toWrite.length === 0 || brief || process.exitCode) return;
   try {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     for (const { file, script } of toWrite) {
