@@ -119,21 +119,95 @@ for (const file of readdirSync(dist, { recursive: true })) {
   );
 }
 
-await build({
-  cwd: root,
-  input: Object.fromEntries(ENTRIES.map((e) => [e, join(dist, `${e}.js`)])),
-  platform: "node",
-  external: [/^node:/],
-  logLevel: "warn",
-  output: {
-    dir: dist,
-    format: "cjs",
-    preserveModules: true,
-    preserveModulesRoot: dist,
-    entryFileNames: "[name].cjs",
-    sourcemap: false,
-  },
-});
+// CommonJS, for `require` and for the command line, in one build: the entries' files (dist/index.cjs,
+// dist/io/index.cjs, ...: each the exports of its entry, required from the chunks) and the command's
+// (dist/node/command.cjs, which dist/node/bin.cjs loads), over chunks that both share, so the package
+// holds each module once in CommonJS (a copy for `require` beside the command's bundle was a quarter of
+// the package). One file of many modules loads in a few ms where the ~55 modules one by one took about
+// 20 ms. The chunks sit in dist/node/, beside the modules, so the paths the code finds from its own URL
+// (import.meta.url, rewritten to the chunk's: the worker threads' pool.js, package.json, the page) are
+// the same as the ES modules'.
+// Each module goes to one chunk, by the groups below (a group takes the modules its test names, not
+// their dependencies): the browser-safe modules (all but dist/node/'s) and dist/node/'s apart, so the
+// browser entries' CommonJS reaches no Node built-in; and, of each, what only some commands and calls
+// need in files of their own, loaded by those that use them: --compare's (the tests, their
+// distributions, per-query inputs), the LETOR, JSON and CSV inputs', --explain's, --report's (the
+// report's page script is most of it), and Parquet's and Arrow's (the readers, the writers of
+// per-query results, and the libraries under them, dist/vendor's).
+{
+  const inNode = (id) => /[\\/]dist[\\/]node[\\/]/.test(id);
+  // The entries' own modules stay in their files (a group would take their imports' chunks with them).
+  const entry = new RegExp(`[\\\\/]dist[\\\\/](${ENTRIES.join("|")})\\.js$`);
+  const FEATURES = {
+    compare:
+      /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
+    inputs: /[\\/]dist[\\/]io[\\/](json|delimited|letor|scores|query-groups)\.js$/,
+    // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
+    letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
+    explain: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/,
+    report: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/,
+    columnar:
+      /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/,
+  };
+  // A module's static imports and re-exports of relative modules: `from "./x.js"`, `import "./y.js"`.
+  const STATIC_IMPORT =
+    /^\s*(?:import|export)\s[^;]*?from\s*["'](\.\.?\/[^"']+)["']|^\s*import\s*["'](\.\.?\/[^"']+)["']/gm;
+  // The modules an entry's file imports (statically: what a require of it loads), as absolute paths.
+  const reached = (from) => {
+    const seen = new Set();
+    const todo = [join(dist, `${from}.js`)];
+    while (todo.length) {
+      const file = todo.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const m of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) todo.push(join(dirname(file), m[1] ?? m[2]));
+    }
+    return seen;
+  };
+  const io = reached("io/index");
+  const reference = reached("reference/index");
+  const groups = [];
+  for (const [name, re] of Object.entries(FEATURES))
+    groups.push(
+      { name: `command-${name}`, test: (id) => re.test(id) && inNode(id) && !entry.test(id), priority: 5 },
+      { name: `lib-${name}`, test: (id) => re.test(id) && !inNode(id) && !entry.test(id), priority: 5 },
+    );
+  // rankeval/io's and rankeval/reference's modules in files of their own, so that a require of either
+  // loads what it uses (a quarter of the library's code, or less), not all of lib.cjs. The evaluation's
+  // code: dist/node/'s in the group "node/command", which is the command's entry's file (command.cjs);
+  // the rest in lib.cjs.
+  groups.push(
+    { name: "lib-io", test: (id) => io.has(id) && !entry.test(id), priority: 4 },
+    { name: "lib-reference", test: (id) => reference.has(id) && !entry.test(id), priority: 3 },
+    { name: "lib", test: (id) => !inNode(id) && !entry.test(id), priority: 2 },
+    { name: "node/command", test: (id) => !entry.test(id), priority: 1 },
+  );
+  await build({
+    cwd: root,
+    input: Object.fromEntries([...ENTRIES, "node/command"].map((e) => [e, join(dist, `${e}.js`)])),
+    platform: "node",
+    external: [/^node:/],
+    logLevel: "warn",
+    // The pool's threads run the ES modules (pool.js) and import the run reader only when a read asks
+    // for it; in the bundle the main thread's files.js imports it anyway, so rolldown says the dynamic
+    // import moves nothing. True, and meant: not worth a line in every build's output.
+    onLog(level, log, handler) {
+      if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") return;
+      handler(level, log);
+    },
+    output: {
+      dir: dist,
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      chunkFileNames: (chunk) => (chunk.name.includes("/") ? "[name].cjs" : "node/[name].cjs"),
+      dynamicImportInCjs: false,
+      sourcemap: false,
+      codeSplitting: { includeDependenciesRecursively: false, groups },
+    },
+    // Needed by includeDependenciesRecursively: false; the entries' exports are theirs.
+    preserveEntrySignatures: "allow-extension",
+  });
+}
 
 // Relative module specifiers in declarations: `from "./x.js"`, `import("../y.js")`.
 const SPECIFIER = /((?:from|import)\s*\(?\s*)(["'])(\.\.?\/[^"']*?)\.js\2/g;
@@ -148,73 +222,7 @@ while (todo.length) {
   for (const m of text.matchAll(SPECIFIER)) todo.push(posix.join(posix.dirname(file), `${m[3]}.d.ts`));
   writeFileSync(join(dist, file.replace(/\.d\.ts$/, ".d.cts")), text.replace(SPECIFIER, "$1$2$3.cjs$2"));
 }
-
-// The command line in one file (dist/node/command.cjs, which dist/node/bin.js loads), and V8's code
-// cache of it after a run on the bundled example (command.cjs.cache): one file loads in a few ms
-// where the ~50 modules it is made of took about 20 ms of CPU, and the cache saves about 10 ms more of
-// compiling on the Node that built it (src/node/bin.ts says why, and what happens on another Node).
-// Kept beside the modules (dist/node/), so that the paths the code finds from its own URL (the worker
-// threads' pool.js, package.json) are the same.
-await build({
-  cwd: root,
-  input: { command: join(dist, "node/command.js") },
-  platform: "node",
-  external: [/^node:/],
-  logLevel: "warn",
-  // The pool's threads run the unbundled modules (pool.js) and import the run reader only when a
-  // read asks for it; in this bundle the main thread's files.js imports it anyway, so rolldown says
-  // the dynamic import moves nothing. True, and meant: not worth a line in every build's output.
-  onLog(level, log, handler) {
-    if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") return;
-    handler(level, log);
-  },
-  // Everything an evaluation needs in command.cjs; what only --compare needs (the tests, their
-  // distributions, per-query inputs: a third of the code) and what only LETOR, JSON or CSV inputs need,
-  // and what only --explain and --report need, in files of their own, loaded by the commands that use them. Each module in one place: a group
-  // takes the modules its test names, not their dependencies.
-  output: {
-    dir: join(dist, "node"),
-    format: "cjs",
-    // The evaluation's code, the group "command", is the entry's file (command.cjs, which bin.cjs
-    // loads); --compare's and the other inputs' files require it for what they share.
-    entryFileNames: "[name].cjs",
-    chunkFileNames: (chunk) => (chunk.name.startsWith("command") ? "[name].cjs" : "command-[name].cjs"),
-    dynamicImportInCjs: false,
-    sourcemap: false,
-    codeSplitting: {
-      includeDependenciesRecursively: false,
-      groups: [
-        {
-          name: "command-compare",
-          test: /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
-          priority: 2,
-        },
-        {
-          name: "command-inputs",
-          test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|query-groups)\.js$|input[\\/]read-letor\.js$)/,
-          priority: 2,
-        },
-        // --explain's and --report's code (the report's page script is most of the latter).
-        { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/, priority: 2 },
-        { name: "command-report", test: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/, priority: 2 },
-        // Parquet and Arrow: the readers, the writers of per-query results, and the libraries under them.
-        {
-          name: "command-columnar",
-          test: /[\\/]dist[\\/](vendor[\\/]|io[\\/](parquet|arrow)\.js$|output[\\/]per-query(-files)?\.js$|node[\\/]merge-command\.js$)/,
-          priority: 2,
-        },
-        { name: "command", test: /./, priority: 1 },
-      ],
-    },
-  },
-  // Needed by includeDependenciesRecursively: false; the entry's exports are the command's (runCommand).
-  preserveEntrySignatures: "allow-extension",
-});
-execFileSync(
-  process.execPath,
-  [join(dist, "node/bin.cjs"), join(root, "examples/qrels.txt"), join(root, "examples/bm25.run")],
-  {
-    env: { ...process.env, RANKEVAL_WRITE_CODE_CACHE: "1", RANKEVAL_BUNDLE: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  },
-);
+// The other declaration files (the command line's modules, the library's inner ones) describe nothing
+// an import or require can reach (the exports name the entries only): not packed.
+for (const file of readdirSync(dist, { recursive: true }).map((f) => String(f).split("\\").join("/")))
+  if (/\.d\.c?ts$/.test(file) && !seen.has(file.replace(/\.d\.cts$/, ".d.ts"))) rmSync(join(dist, file));
