@@ -17,6 +17,8 @@ export interface Batch {
   readonly checkNumbers?: () => never;
   /** See atolColumn; absent: truncation is atol's. */
   readonly atolLabels?: { readonly labels: Float64Array; readonly judged: Float64Array | null };
+  /** True: every label (and judged label) whole or NaN, as atol reads them (join-rows.ts wholeLabels). */
+  readonly wholeLabels?: boolean;
   readonly diversity?: DiversityData;
   readonly inPlace?: InPlace;
 }

@@ -139,18 +139,31 @@ export interface GroupedJudgments {
   readonly inKernel: boolean;
   /** See atolColumn. */
   readonly atolRel: Float64Array | null;
+  /** Every label whole and read so by atol: batches joined to these need no trecLabelled copy. */
+  readonly wholeLabels: boolean;
 }
 
 export function groupJudgments(qrels: JoinQrels, options: Pick<JoinOptions, "hash"> = {}): GroupedJudgments {
   const { qid, ...rest } = qrels;
   const { begin, end, order } = groupByQuery(qid, qrels.length, qrels.qidNames.size);
+  const atolRel = atolColumn(qrels.rel, qrels.truncated);
   return {
     qrels: rest,
     groups: { begin, end, order },
     hashes: options.hash ? rehash(qrels.docids, options.hash) : qrels.docids.hashes,
     inKernel: !options.hash && qrels.kernel !== undefined,
-    atolRel: atolColumn(qrels.rel, qrels.truncated),
+    atolRel,
+    wholeLabels: !atolRel && wholeNumbers(qrels.rel),
   };
+}
+
+/** Whether every value is an integer (or NaN): one scan of the judgments, not one of every run block. */
+function wholeNumbers(x: Float64Array): boolean {
+  for (let i = 0; i < x.length; i++) {
+    const f = x[i] - Math.trunc(x[i]);
+    if (f !== 0 && f === f) return false;
+  }
+  return true;
 }
 
 /** The judged queries for noQueryInCommon: count and first few. */
@@ -243,7 +256,15 @@ export function joinParsed(
       options.transient === true,
     );
     if (batch)
-      return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders: [] };
+      return {
+        batch: grouped.wholeLabels ? { ...batch, wholeLabels: true } : batch,
+        qids,
+        notJudged,
+        notInRun: absent.length,
+        notInRunQids,
+        runTag: run.runTag,
+        placeholders: [],
+      };
   }
   const old = options.reuse;
   const offsets = room(Int32Array, old?.offsets, numQueries + 1);
@@ -395,6 +416,7 @@ export function joinParsed(
     docids,
     pool,
     ...(atolLabels ? { atolLabels: { labels: atolLabels, judged: atolJudged } } : {}),
+    ...(grouped.wholeLabels ? { wholeLabels: true } : {}),
   };
   return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
 }

@@ -13,6 +13,7 @@ const trecBatches = new WeakMap<Batch, Batch>();
 
 /** `batch` with labels as trec_eval reads them (`atolLabels`, else truncated); itself where all are integers. */
 export function trecLabelled(batch: Batch): Batch {
+  if (batch.wholeLabels) return batch;
   let t = trecBatches.get(batch);
   if (t) return t;
   const atol = batch.atolLabels;
