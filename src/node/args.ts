@@ -373,9 +373,10 @@ Zobel 2010) per query, then its mean, as trec_eval -q prints (rbo QID VALUE, rbo
 equal scores are ties. Queries of one run only score 0.
 ${optionHelp("rbo")}
 
-Judgments: what a qrels file holds (--qrels-stats), how sets of judgments agree (--agreement:
-two assessors, or people against a model; each in any format a QRELS may be), and which
-documents to judge next (--pool). Values as trec_eval -q prints (NAME all VALUE), or --format json.
+Judgments: what a qrels file holds (--qrels-stats), how sets of judgments agree
+(--agreement: assessors, or people and a model), and which documents to judge next (--pool),
+from files in any format a QRELS or RUN may be. Values as trec_eval -q prints them
+(NAME all VALUE), or the library's object with --format json.
 ${optionHelp("judgments")}
 
 Fusing runs (--fuse METHOD): ranx's methods (rrf, isr, log_isr, logn_isr, bordafuse, condorcet,
