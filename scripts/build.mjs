@@ -194,6 +194,12 @@ await build({
           test: /[\\/]dist[\\/](io[\\/](json|delimited|letor|scores|query-groups)\.js$|input[\\/]read-letor\.js$)/,
           priority: 2,
         },
+        // --qrels-stats, --agreement and --pool (issue 38), the library's functions under them.
+        {
+          name: "command-judgments",
+          test: /[\\/]dist[\\/](judgments[\\/]|node[\\/]judgments-command\.js$)/,
+          priority: 2,
+        },
         // --explain's and --report's code (the report's page script is most of the latter).
         { name: "command-explain", test: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/, priority: 2 },
         { name: "command-report", test: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/, priority: 2 },
