@@ -219,6 +219,14 @@ describe("bad usage (exit 1) and bad input (exit 2)", () => {
       ["--format", "qrels", a, r1],
       "--format qrels writes a pool's documents as qrels lines: it needs --pool METHOD RUN [RUN ...]",
     );
+    await usage(
+      ["--rbo", "--format", "qrels", r1, r2],
+      "--format qrels writes a pool's documents as qrels lines: it needs --pool METHOD RUN [RUN ...]",
+    );
+    await usage(
+      ["--rbo", "--agreement", a, b],
+      "--rbo has no meaning with --agreement (it compares sets of judgments: no runs, no measures)",
+    );
     await usage(["--pool", "depth:2"], "--pool reads RUN [RUN ...] (got none)");
     await usage(["--agreement", a], "--agreement reads QRELS QRELS [QRELS ...] (got one file)");
     await usage(["--qrels-stats", a, b], "--qrels-stats reads QRELS (got 2 files)");

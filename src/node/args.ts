@@ -118,8 +118,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
     );
-  checkRbo(a);
   checkJudgments(a);
+  checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
   checkFuse(a);
