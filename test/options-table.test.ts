@@ -22,6 +22,9 @@ const SAMPLE: Record<string, string> = {
   "P=V": "k=60",
   "W,W,...": "1,2",
   TAG: "t",
+  "B,B,...": "0.5,1.5",
+  HOW: "max",
+  QRELS: "j.txt",
 };
 
 describe("the options table", () => {

@@ -59,6 +59,7 @@ describe("the packed package, installed in a fresh project", () => {
       "examples/qrels.txt",
       "examples/bm25.run",
       "examples/rerank.run",
+      "examples/llm-qrels.txt",
       "dist/node/bin.js",
     ]) {
       expect(files).toContain(f);

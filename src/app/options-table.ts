@@ -75,6 +75,19 @@ export interface CliArgs {
   correlation?: boolean;
   rbo?: boolean;
   rboP?: number;
+  qrelsStats?: boolean;
+  agreement?: boolean;
+  /** --agreement's cut points, ascending. */
+  bins?: number[];
+  /** --pool METHOD, as written (the library reads it). */
+  pool?: string;
+  budget?: number;
+  combine?: "sum" | "max";
+  /** --format qrels (--pool's; `format` holds the others). */
+  poolFormat?: "qrels";
+  /** --pool's QRELS of judgments made already. */
+  judged?: string;
+  coverageDepth?: number;
   fuse?: string;
   /** As written; the library checks it. */
   norm?: string;
@@ -86,6 +99,9 @@ export interface CliArgs {
   help: boolean;
   version: boolean;
 }
+
+/** The modes of judgments' files (src/node/judgments-command.ts), by their keys. */
+export type JudgmentsMode = "qrelsStats" | "agreement" | "pool";
 
 /** An option's value as its key holds it (`option` as spelled); a usage error if bad. */
 type Read = (text: string, option: string, a: CliArgs) => unknown;
@@ -119,6 +135,8 @@ export interface OptionRow {
   readonly rows?: true;
   /** --rbo takes it. */
   readonly rbo?: true;
+  /** Which of --qrels-stats, --agreement and --pool take it. */
+  readonly judgments?: readonly JudgmentsMode[];
   /** What it prints where trec_eval's text has no place. */
   readonly beside?: string;
 }
@@ -208,7 +226,22 @@ function wrapped(text: string) {
 
 const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
 
-type Section = "main" | "why" | "compare" | "rbo" | "fuse" | "hidden";
+const ALL_JUDGMENTS: readonly JudgmentsMode[] = ["qrelsStats", "agreement", "pool"];
+
+/** --bins: ascending finite numbers. */
+const cutPoints: Read = (t, o) => {
+  const points = t.split(",").map((b) => {
+    if (!DECIMAL.test(b.trim()) || !Number.isFinite(Number(b)))
+      throw bad(o, b, "a finite number (bins: B,B,... ascending)");
+    return Number(b);
+  });
+  for (let i = 1; i < points.length; i++)
+    if (!(points[i] > points[i - 1]))
+      throw usageError(`${o}: ${t} does not ascend (${points[i]} after ${points[i - 1]})`);
+  return points;
+};
+
+type Section = "main" | "why" | "compare" | "rbo" | "judgments" | "fuse" | "hidden";
 
 /** By --help's sections, in order (`hidden`: not listed). */
 const OPTION_TABLE: Readonly<Record<Section, Row[]>> = {
@@ -225,6 +258,7 @@ Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.`,
     },
     {
       names: "q per-query query_eval_wanted",
+      judgments: ["qrelsStats", "agreement"],
       help: "per-query values too (a table: a row per query and measure)",
     },
     {
@@ -248,6 +282,7 @@ Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.`,
       library: "relevanceThreshold",
       page: true,
       rows: true,
+      judgments: ["qrelsStats", "agreement"],
       help: `a label >= N is relevant (default 1; with trec_eval names, read as
 trec_eval does: 1.5 is 1, 0 and negative values allowed)`,
     },
@@ -258,6 +293,7 @@ trec_eval does: 1.5 is 1, 0 and negative values allowed)`,
       read: trecNumber("-M"),
       library: true,
       rows: true,
+      judgments: ["pool"],
       help: "keep the top N documents of each ranking (before -J; 1.9 is 1)",
     },
     {
@@ -304,11 +340,16 @@ evaluates only that query`,
       value: "F",
       read: (t, o, a) => {
         a.comparisonFormat = t === "markdown" || t === "latex" ? t : undefined;
-        return a.comparisonFormat
+        a.poolFormat = t === "qrels" ? t : undefined;
+        return a.comparisonFormat || a.poolFormat
           ? undefined
-          : choice(["trec", "table", "json", "csv", "ndeval"], " (or, with --compare, markdown, latex)")(t, o, a);
+          : choice(
+              ["trec", "table", "json", "csv", "ndeval"],
+              " (or, with --compare, markdown, latex; with --pool, qrels)",
+            )(t, o, a);
       },
       rbo: true,
+      judgments: ALL_JUDGMENTS,
       help: `trec (default for trec_eval names), table (default otherwise), json, csv,
 ndeval (TREC's diversity evaluation's CSV, for its measures)`,
     },
@@ -392,6 +433,7 @@ ptranking-tutorial, tfranking, rankeval-default`,
       library: true,
       rows: true,
       rbo: true,
+      judgments: ALL_JUDGMENTS,
       help: `trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
 parquet or arrow (an IPC file or stream), for every QRELS and RUN file;
 msmarco: runs of qid docid rank lines (no score: ordered by rank),
@@ -408,6 +450,7 @@ A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.`,
       library: true,
       rows: true,
       rbo: true,
+      judgments: ALL_JUDGMENTS,
       help: wrapped(
         "the CSV/TSV header or Parquet/Arrow column names to read. Default: the first present of " +
           `${qid.join(", ")}; ${docid.join(", ")}; ${run.join(", ")} (runs) or ${qrels.join(", ")} (qrels); ` +
@@ -578,6 +621,85 @@ markdown or json`,
       needs: "rbo",
       rbo: true,
       help: "the persistence, between 0 and 1 (default 0.9: the top 10 ranks weigh 86%)",
+    },
+  ],
+  judgments: [
+    {
+      names: "qrels-stats",
+      label: "--qrels-stats QRELS",
+      judgments: ["qrelsStats"],
+      help: `what QRELS holds, as trec_eval prints measures (num_q, num_judged, num_rel
+(-l), num_label.L, ...; -q: each query's too); --format json or csv`,
+    },
+    {
+      names: "agreement",
+      label: "--agreement QRELS QRELS [QRELS ...]",
+      judgments: ["agreement"],
+      help: `how the sets of judgments agree on the pairs they share: Cohen's kappa
+(unweighted, linear, quadratic), binary kappa (-l), Jaccard, Fleiss' kappa,
+Krippendorff's alpha, as trec_eval prints (-q: per query; -nan: undefined,
+said on stderr); --format json adds the confusion matrix`,
+    },
+    {
+      names: "bins",
+      value: "B,B,...",
+      read: cutPoints,
+      needs: "agreement",
+      judgments: ["agreement"],
+      help: `cut points, ascending: labels in [B1, B2) are one category (default: each
+distinct label its own), as 0.5,1.5,2.5 for decimal labels of 0-3`,
+    },
+    {
+      names: "pool",
+      label: "--pool METHOD RUN [RUN ...]",
+      value: "METHOD",
+      read: (t, o) => {
+        if (!/^(depth|rbp|rrf)(:.*)?$/.test(t)) throw bad(o, t, "depth:K, rbp:P or rrf:K");
+        return t;
+      },
+      judgments: ["pool"],
+      help: `the documents to judge: depth:K (every run's top K), rbp:P or rrf:K (the
+--budget documents of highest rank-biased precision or reciprocal rank
+weight, summed over the runs). Lines qid docid, or --format qrels (qid 0
+docid -1) or json; each run's coverage on stderr. -M N reads each run's top N`,
+    },
+    {
+      names: "budget",
+      value: "N",
+      read: integer(1),
+      needs: "pool",
+      judgments: ["pool"],
+      help: "documents pooled per query (rbp and rrf; with --judged, new ones)",
+    },
+    {
+      names: "combine",
+      value: "HOW",
+      read: choice(["sum", "max"]),
+      needs: "pool",
+      judgments: ["pool"],
+      help: "a document's weight over the runs: sum (default) or max",
+    },
+    {
+      names: "judged",
+      value: "QRELS",
+      needs: "pool",
+      judgments: ["pool"],
+      help: "judgments made already: their documents are not pooled, and count as covered",
+    },
+    {
+      key: "poolFormat",
+      names: "",
+      label: "--format qrels",
+      judgments: ["pool"],
+      help: "the pool as qrels lines: qid 0 docid -1 (-1: not judged yet, as -J reads it)",
+    },
+    {
+      names: "coverage-depth",
+      value: "N",
+      read: integer(1),
+      needs: "pool",
+      judgments: ["pool"],
+      help: "the coverage is of each run's top N (default K of depth:K, else 10)",
     },
   ],
   fuse: [

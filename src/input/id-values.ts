@@ -9,7 +9,7 @@ import { asRowError, type PlaceOf } from "./input.js";
 type IdValues = Record<string, Record<string, number>>;
 
 /** Every row's docid: one decode of the whole pool when it is ASCII. */
-function docidStrings(docids: RowDocids, n: number) {
+export function docidStrings(docids: RowDocids, n: number) {
   const { bytes, offsets } = docids;
   const out = new Array<string>(n);
   let bits = 0;

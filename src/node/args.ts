@@ -8,6 +8,7 @@ import {
   OPTION_ROWS,
   optionHelp,
   type CliArgs,
+  type JudgmentsMode,
   type OptionRow,
 } from "../app/options-table.js";
 
@@ -117,6 +118,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw usageError(
       "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
     );
+  checkJudgments(a);
   checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
@@ -214,6 +216,53 @@ function checkRbo(a: CliArgs): void {
     );
 }
 
+/** What each mode of judgments' files reads, and the --format values it prints. */
+const JUDGMENTS: Readonly<Record<JudgmentsMode, { reads: string; formats: readonly string[]; files: string }>> = {
+  qrelsStats: {
+    reads: "counts one file's judgments: no runs, no measures",
+    formats: ["trec", "json", "csv"],
+    files: "QRELS",
+  },
+  agreement: {
+    reads: "compares sets of judgments: no runs, no measures",
+    formats: ["trec", "json"],
+    files: "QRELS QRELS [QRELS ...]",
+  },
+  pool: { reads: "pools the runs' documents: no measures", formats: ["json", "qrels"], files: "RUN [RUN ...]" },
+};
+
+/** --qrels-stats, --agreement, --pool: one of them, their own options only, and their files. */
+function checkJudgments(a: CliArgs): void {
+  needs(a, "agreement");
+  needs(a, "pool");
+  const modes = (Object.keys(JUDGMENTS) as JudgmentsMode[]).filter((m) => given(a, m));
+  if (a.poolFormat !== undefined && !modes.includes("pool"))
+    throw usageError("--format qrels writes a pool's documents as qrels lines: it needs --pool METHOD RUN [RUN ...]");
+  if (!modes.length || a.help || a.version) return;
+  const [mode] = modes;
+  const flag = flagOf(mode);
+  const { reads, formats, files } = JUDGMENTS[mode];
+  const format = a.comparisonFormat ?? a.poolFormat ?? a.format;
+  if (format !== undefined && !formats.includes(format))
+    throw usageError(
+      mode === "pool"
+        ? `--pool prints qid docid lines (the default), --format qrels or --format json, not ${format}`
+        : `${flag} prints trec_eval's text (--format trec, the default) or --format ${formats.slice(1).join(" or ")}, not ${format}`,
+    );
+  const taken = (key: keyof CliArgs) =>
+    key === "files" ||
+    key === "truncated" ||
+    OPTION_ROWS.some((r) => r.key === (key === "trecThreshold" ? "threshold" : key) && r.judgments?.includes(mode));
+  for (const [key, value] of Object.entries(a) as [keyof CliArgs, unknown][]) {
+    if (taken(key) || !given(a, key) || (Array.isArray(value) && !value.length)) continue;
+    throw usageError(`${flagOf(key)} has no meaning with ${flag} (it ${reads})`);
+  }
+  const n = a.files.length;
+  const got = `got ${n === 0 ? "none" : n === 1 ? "one file" : `${n} files`}`;
+  if (mode === "qrelsStats" ? n !== 1 : mode === "agreement" ? n < 2 : n < 1)
+    throw usageError(`${flag} reads ${files} (${got})`);
+}
+
 function checkExplainReport(a: CliArgs): void {
   needs(a, "explain");
   needs(a, "report");
@@ -299,6 +348,9 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --report FILE [compare options] [options] QRELS RUN [RUN ...]
        rankeval --merge [-q] [--format F] [--compare ...] SHARD [SHARD ...]
        rankeval --rbo [--rbo-p P] RUN RUN
+       rankeval --qrels-stats [-l N] [-q] QRELS
+       rankeval --agreement [--bins B,B,...] [-l N] [-q] QRELS QRELS [QRELS ...]
+       rankeval --pool METHOD [--budget N] [--judged QRELS] RUN [RUN ...]
        rankeval --fuse METHOD [fuse options] RUN RUN [RUN ...]
        rankeval --fuse METHOD [fuse options] [options] [--compare ...] QRELS RUN RUN [RUN ...]
        rankeval --page [FILE]
@@ -320,6 +372,12 @@ How alike two runs rank documents (--rbo): rank-biased overlap (RBO_ext, Webber,
 Zobel 2010) per query, then its mean, as trec_eval -q prints (rbo QID VALUE, rbo all MEAN);
 equal scores are ties. Queries of one run only score 0.
 ${optionHelp("rbo")}
+
+Judgments: what a qrels file holds (--qrels-stats), how sets of judgments agree
+(--agreement: assessors, or people and a model), and which documents to judge next (--pool),
+from files in any format a QRELS or RUN may be. Values as trec_eval -q prints them
+(NAME all VALUE), or the library's object with --format json.
+${optionHelp("judgments")}
 
 Fusing runs (--fuse METHOD): ranx's methods (rrf, isr, log_isr, logn_isr, bordafuse, condorcet,
 max, min, med, sum, anz, mnz, gmnz, wsum, wmnz, mixed, rbc, ...) on ranx's definitions. The fused run

@@ -74,6 +74,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     // Each mode's code is loaded for it only.
     if (args.rbo) return await (await import("./rbo-command.js")).rboMode(args, io);
+    if (args.qrelsStats) return await (await import("./judgments-command.js")).qrelsStatsMode(args, io);
+    if (args.agreement) return await (await import("./judgments-command.js")).agreementMode(args, io);
+    if (args.pool !== undefined) return await (await import("./judgments-command.js")).poolMode(args, io);
     if (args.merge) {
       const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
@@ -119,7 +122,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 /** Starts the threads now where the files will go through them: they load while this one plans. */
 function warmThreads(args: CliArgs): void {
   const plain =
-    !args.merge && !args.rbo && args.letor === undefined && args.explain === undefined && args.report === undefined;
+    !args.merge &&
+    !args.rbo &&
+    !args.qrelsStats &&
+    !args.agreement &&
+    args.pool === undefined &&
+    args.letor === undefined &&
+    args.explain === undefined &&
+    args.report === undefined;
   if (!plain || args.files.length < 2 || (args.relFormat ?? "qrels") !== "qrels") return;
   const pool = threadPool();
   const choice = { format: args.inputFormat, columns: args.columns, complete: args.complete };
