@@ -28,6 +28,8 @@ export function startJudgments(hooks: JudgmentsHooks): void {
   const files = (name: string) => [...(field(name).files ?? [])];
   let worker: Worker | null = null;
   let shown: { action: Action; result: JudgmentsResult } | null = null;
+  /** The job shown or running: a field left unchanged (its change event at a later click) starts none. */
+  let last: JudgmentsJob | null = null;
 
   const setState = (s: "idle" | "running" | "done" | "error") => (section.dataset.state = s);
 
@@ -76,10 +78,12 @@ export function startJudgments(hooks: JudgmentsHooks): void {
   }
 
   function run(): void {
+    const j = job();
+    if (typeof j !== "string" && last && sameJob(j, last) && section.dataset.state !== "error") return;
+    last = typeof j === "string" ? null : j;
     worker?.terminate();
     worker = null;
     clear();
-    const j = job();
     if (typeof j === "string") {
       status.textContent = j;
       setState("idle");
@@ -105,6 +109,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
   }
 
   function fail(message: string): void {
+    last = null;
     worker?.terminate();
     worker = null;
     clear();
@@ -226,5 +231,16 @@ export function startJudgments(hooks: JudgmentsHooks): void {
     if (byInput.has("judgments-runs") || byInput.has("judged")) follow("pool");
     else follow(qrelsAction());
     run();
+  });
+}
+
+/** Whether two jobs are the same: their options, and the same Files. */
+function sameJob(a: JudgmentsJob, b: JudgmentsJob): boolean {
+  const files = (x: unknown) => (Array.isArray(x) ? x : [x]);
+  return (Object.keys(a) as (keyof JudgmentsJob)[]).every((k) => {
+    const [x, y] = [a[k] as unknown, b[k] as unknown];
+    if (x instanceof File || Array.isArray(x))
+      return files(x).length === files(y).length && files(x).every((f, i) => f === files(y)[i]);
+    return x === y || JSON.stringify(x) === JSON.stringify(y);
   });
 }
