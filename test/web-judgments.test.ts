@@ -55,6 +55,8 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
   // A run as CSV: any format the page reads.
   const run2 = file("r2.csv", "qid,docid,score\nq1,d1,3\nq1,d7,2.5\nq1,d2,2\nq2,d5,1\nq2,d8,0.5\n");
   const judged = file("judged.qrels", "q1 0 d1 1\nq2 0 d5 0\n");
+  const same1 = file("same1.qrels", "q1 0 d1 1\nq1 0 d2 1\n");
+  const same2 = file("same2.qrels", "q1 0 d1 1\nq1 0 d2 1\n");
   const bad = file("bad.qrels", "q1 0 d1 1\nq1 0 d2\n");
 
   beforeAll(async () => {
@@ -147,13 +149,13 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
   const type = (page: Page, name: string, value: string) =>
     page.fill(`input[name="${name}"]`, value).then(() => page.press(`input[name="${name}"]`, "Tab"));
 
-  /** The command line's lines `NAME\tall\tVALUE` as [name, value]. */
+  /** The command line's lines `NAME\tall\tVALUE` as [name, value] (-nan without its padding). */
   const lines = (text: string) =>
     text
       .trim()
       .split("\n")
       .map((l) => l.split("\t"))
-      .map(([name, , value]) => [name.trim(), value]);
+      .map(([name, , value]) => [name.trim(), value.trim()]);
 
   const json = (text: string) => JSON.parse(text);
 
@@ -198,6 +200,21 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(shown.values).toEqual(lines(cli.out));
     expect(shown.values.map(([n]) => n)).toContain("fleiss_kappa");
     expect(shown.confusion).toEqual([]);
+  }, 60_000);
+
+  it("shows an undefined value as -nan and says why, as the command line says it on stderr", async () => {
+    const shown = await judge([["judgments-qrels", [same1, same2]]]);
+    const cli = rankeval("--agreement", same1, same2);
+    expect(cli.status).toBe(0);
+    expect(shown.values).toEqual(lines(cli.out));
+    expect(shown.values).toContainEqual(["cohen_kappa", "-nan"]);
+    expect(shown.notes).toEqual(
+      cli.err
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.replace(/^rankeval: /, "")),
+    );
+    expect(shown.notes.length).toBeGreaterThan(0);
   }, 60_000);
 
   /** The command line's coverage on stderr: its title (no "rankeval: ", no colon) and its table's rows. */

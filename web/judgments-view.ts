@@ -130,7 +130,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       const [name, , value] = line.split("\t");
       const tr = body.insertRow();
       tr.dataset.name = name.trim();
-      tr.append(h("td", {}, name.trim()), h("td", {}, value));
+      tr.append(h("td", {}, name.trim()), h("td", {}, value.trim()));
     }
     return table;
   }
