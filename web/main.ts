@@ -10,6 +10,7 @@ import { differenceFigure, histogramFigure, sortRows } from "./charts.js";
 import { changesLists, PageDrilldowns, type PageRun } from "./drilldown.js";
 import { h, type Sort, sortableHeader } from "./explain-view.js";
 import { precisionRecallFigure } from "./pr-chart.js";
+import { startJudgments } from "./judgments-view.js";
 import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
@@ -783,6 +784,20 @@ form.addEventListener("drop", async (e) => {
     input(name).files = dt.files;
   }
   inputsChanged(["letor", "scores", "query"].some((n) => byInput.has(n)) ? "letor" : "trec");
+});
+
+startJudgments({
+  worker: newPageWorker,
+  save,
+  roles: async (files) => {
+    const columnar = await columnarRoles(files);
+    return Promise.all(
+      files.map(async (file, i) => {
+        const role = columnar[i] ?? (await roleOf(file));
+        return role === "qrels" || role === "run" ? role : null;
+      }),
+    );
+  },
 });
 
 /** Refuses a drop as a job's error. */

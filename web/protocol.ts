@@ -39,7 +39,37 @@ export type Job =
   /** Each dropped Parquet/Arrow file's input. */
   | { kind: "roles"; files: File[] }
   /** First: the worker's own script, for the workers it starts (worker-script.ts). */
-  | { kind: "script"; script: Blob };
+  | { kind: "script"; script: Blob }
+  /** The judgments' functions on files (src/judgments/on-files.ts), in a worker of their own. */
+  | JudgmentsJob;
+
+/** The CLI's --qrels-stats QRELS, --agreement QRELS QRELS..., --pool METHOD [--judged QRELS] RUN... */
+export type JudgmentsJob =
+  | { kind: "qrels-stats"; qrels: File; threshold: number }
+  | { kind: "agreement"; qrels: File[]; threshold: number; bins: number[] | null }
+  | {
+      kind: "pool";
+      runs: File[];
+      method: string;
+      budget: number | null;
+      combine: "sum" | "max" | null;
+      judged: File | null;
+    };
+
+/** What a judgments job shows: the CLI's text and JSON, and for a pool its lines and coverage. */
+export interface JudgmentsResult {
+  type: "judgments-result";
+  /** The command line's standard output (--pool: its qid docid lines). */
+  text: string;
+  /** The command line's --format json. */
+  json: string;
+  /** What it says on standard error besides (undefined agreement values), without "rankeval: ". */
+  notes: string[];
+  /** --agreement: the confusion matrix of the first two sets (row labels, column labels, counts). */
+  confusion?: { labels: string[]; matrix: number[][] };
+  /** --pool: --format qrels's lines, the coverage's title and rows (COVERAGE_HEADER's columns). */
+  pool?: { qrels: string; summary: string; coverage: string[][] };
+}
 
 /** ?workers=N (1: none) and ?partition-bytes=N (default 32 MiB): partitions.ts. */
 export interface Parallel {
@@ -107,4 +137,5 @@ export type Report =
   | { type: "error"; message: string }
   | { type: "explain"; id: number; explanations: Explanation[] }
   | { type: "explain-error"; id: number; message: string }
-  | { type: "roles"; roles: ("qrels" | "run" | null)[] };
+  | { type: "roles"; roles: ("qrels" | "run" | null)[] }
+  | JudgmentsResult;

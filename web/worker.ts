@@ -26,7 +26,18 @@ import { gunzippedHead, isGzip, readInto as readFile, type OnProgress, type Sink
 import { BY_NAME, isTrecText } from "./text-files.js";
 import { batchInput, columnarFormat, columnarRole } from "./file-columns.js";
 import { printValue } from "../src/app/value-print.js";
-import type { Cell, CompareSettings, FuseChoice, Job, Parallel, PerQuery, Report, Settings } from "./protocol.js";
+import type {
+  Cell,
+  CompareSettings,
+  FuseChoice,
+  Job,
+  JudgmentsJob,
+  JudgmentsResult,
+  Parallel,
+  PerQuery,
+  Report,
+  Settings,
+} from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
 import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
@@ -39,6 +50,18 @@ import { takesWeights } from "../src/fusion/methods.js";
 import { readRows } from "../src/input/input.js";
 import { writeFusedRun } from "../src/output/fused-run.js";
 import { keepWorkerScript, startWorker } from "./worker-script.js";
+import { readColumns } from "../src/app/read-columns.js";
+import {
+  agreementNotes,
+  agreementOfFiles,
+  agreementText,
+  coverageRows,
+  poolOfFiles,
+  poolSummary,
+  statsOfFile,
+} from "../src/judgments/on-files.js";
+import { formatPool } from "../src/judgments/pools.js";
+import { formatQrelsStats } from "../src/judgments/qrels-stats.js";
 
 const post = (r: Report, transfer: Transferable[] = []) => {
   if (r.type === "warning") page.said.push(r.message);
@@ -612,6 +635,53 @@ async function postManifest(): Promise<void> {
   post({ type: "manifest", yaml: manifestText(m, "yaml") });
 }
 
+const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
+
+/** The command line's --qrels-stats, --agreement and --pool (src/node/judgments-command.ts) on Files. */
+async function judgmentsFunctions(job: JudgmentsJob): Promise<JudgmentsResult> {
+  // One file at a time (read-file.ts).
+  const read = async <V extends "rel" | "score">(value: V, file: File) =>
+    readColumns(value, await inputOf(file), BY_NAME, file.name);
+  const result = (text: string, object: unknown, more: Partial<JudgmentsResult> = {}): JudgmentsResult => ({
+    type: "judgments-result",
+    text,
+    json: json(object),
+    notes: [],
+    ...more,
+  });
+  if (job.kind === "qrels-stats") {
+    const stats = statsOfFile(await read("rel", job.qrels), job.threshold);
+    return result(formatQrelsStats(stats), stats);
+  }
+  if (job.kind === "agreement") {
+    const reads = [];
+    for (const file of job.qrels) reads.push(await read("rel", file));
+    const a = agreementOfFiles(reads, { threshold: job.threshold, ...(job.bins ? { bins: job.bins } : {}) });
+    const c = a.confusion;
+    const confusion = c ? { labels: c.intervals ?? c.labels.map(String), matrix: c.matrix } : undefined;
+    return result(agreementText(a, false), a, { notes: agreementNotes(a), ...(confusion ? { confusion } : {}) });
+  }
+  const options = {
+    method: job.method,
+    ...(job.budget === null ? {} : { budget: job.budget }),
+    ...(job.combine === null ? {} : { combine: job.combine }),
+  };
+  const runs = [];
+  for (const file of job.runs) runs.push(await read("score", file));
+  const judged = job.judged ? await read("rel", job.judged) : undefined;
+  const p = poolOfFiles(runs, judged, options);
+  return result(formatPool(p), p, {
+    pool: {
+      qrels: formatPool(p, { shape: "qrels" }),
+      summary: poolSummary(p, job.method, judged !== undefined),
+      coverage: coverageRows(
+        p,
+        runs.map((r) => r.file),
+      ),
+    },
+  });
+}
+
 function outOfMemory(err: RangeError): string {
   const where = page.reading
     ? `${page.reading.file}: out of memory after ${Math.round(page.reading.read / 1e6)} MB (${page.reading.lines.toLocaleString("en")} ${page.reading.lines === 1 ? "line" : "lines"})`
@@ -624,6 +694,10 @@ export function startPageWorker(): void {
     const job = e.data;
     if (job.kind === "script") return keepWorkerScript(job.script);
     try {
+      if (job.kind === "qrels-stats" || job.kind === "agreement" || job.kind === "pool") {
+        post(await judgmentsFunctions(job));
+        return;
+      }
       if (job.kind === "qrels") {
         page.parallel = job.parallel ?? {};
         // Not where partition workers may read the runs instead.
