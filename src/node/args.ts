@@ -119,6 +119,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
     );
   checkJudgments(a);
+  checkFill(a);
   checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
@@ -151,6 +152,22 @@ function givenMode(a: CliArgs, modes: readonly (keyof CliArgs)[]): string | null
       return m === "relFormat" ? `-R ${a.relFormat}` : flagOf(m);
   }
   return null;
+}
+
+function checkFill(a: CliArgs): void {
+  needs(a, "fill");
+  if (a.fill === undefined || a.help || a.version) return;
+  const other = givenMode(a, [
+    ...(["qrelsStats", "agreement", "pool", "rbo", "compare", "merge", "fuse", "letor"] as const),
+    ...(["explain", "report", "diversity", "relFormat", "manifest", "inputFormat", "columns"] as const),
+  ]);
+  if (other)
+    throw usageError(
+      `--fill evaluates QRELS RUN [RUN ...] under filled judgments (written as TREC qrels): not with ${other}`,
+    );
+  if (a.files.length < 2) throw usageError("--fill QRELS_EXTRA reads QRELS RUN [RUN ...]: give QRELS and a RUN");
+  if (a.files.slice(1).includes("-") || a.fill === "-" || a.files[0] === a.fill)
+    throw usageError("--fill reads each run twice (holes, then the evaluation): give RUN files, not -, and two QRELS");
 }
 
 function checkManifest(a: CliArgs): void {
