@@ -49,14 +49,21 @@ function make(rand: () => number, queries: number, keep: number, docs: number, v
 /** The naive merge and counts: ranks by score descending, ties by docid descending (ASCII ids). */
 function naive(base: IdValues, extra: IdValues, runs: IdValues[], depth: number) {
   const qrels = { qid: [] as string[], docid: [] as string[], rel: [] as number[] };
-  const push = (q: string, d: string, v: number) => (qrels.qid.push(q), qrels.docid.push(d), qrels.rel.push(v));
+  const push = (q: string, d: string, v: number) => {
+    qrels.qid.push(q);
+    qrels.docid.push(d);
+    qrels.rel.push(v);
+  };
   for (const [q, docs] of Object.entries(base)) for (const [d, v] of Object.entries(docs)) push(q, d, v);
   let filled = 0;
   let skipped = 0;
   for (const [q, docs] of Object.entries(extra))
     for (const [d, v] of Object.entries(docs)) {
       if (!(q in base)) skipped++;
-      else if (!(d in base[q])) (push(q, d, v), filled++);
+      else if (!(d in base[q])) {
+        push(q, d, v);
+        filled++;
+      }
     }
   const counts = runs.map((run, r) => {
     let ranked = 0;

@@ -714,10 +714,10 @@ each run's holes in its top --fill-depth: under QRELS, filled, remaining`,
     },
     {
       names: "fill-depth",
-      value: "K",
+      value: "N",
       read: integer(1),
       needs: "fill",
-      help: "--fill counts holes in each run's top K (default 10)",
+      help: "--fill counts holes in each run's top N (default 10)",
     },
   ],
   fuse: [

@@ -156,7 +156,11 @@ export function fillOfFiles(
       }),
     [base, extra, ...runs],
     (name) =>
-      name === "base" ? base.file : name === "extra" ? extra.file : runs[Number(/^runs\[(\d+)\]$/.exec(name)?.[1] ?? NaN)]?.file,
+      name === "base"
+        ? base.file
+        : name === "extra"
+          ? extra.file
+          : runs[Number(/^runs\[(\d+)\]$/.exec(name)?.[1] ?? NaN)]?.file,
   );
 }
 
