@@ -393,7 +393,8 @@ ${optionHelp("rbo")}
 Judgments: what a qrels file holds (--qrels-stats), how sets of judgments agree
 (--agreement: assessors, or people and a model), and which documents to judge next (--pool),
 from files in any format a QRELS or RUN may be. Values as trec_eval -q prints them
-(NAME all VALUE), or the library's object with --format json.
+(NAME all VALUE), or the library's object with --format json. --fill evaluates runs as
+QRELS RUN [RUN ...] does, under judgments whose holes another set's labels fill.
 ${optionHelp("judgments")}
 
 Fusing runs (--fuse METHOD): ranx's methods (rrf, isr, log_isr, logn_isr, bordafuse, condorcet,
