@@ -166,8 +166,8 @@ function checkFill(a: CliArgs): void {
       `--fill evaluates QRELS RUN [RUN ...] under filled judgments (written as TREC qrels): not with ${other}`,
     );
   if (a.files.length < 2) throw usageError("--fill QRELS_EXTRA reads QRELS RUN [RUN ...]: give QRELS and a RUN");
-  if (a.files.slice(1).includes("-") || a.fill === "-" || a.files[0] === a.fill)
-    throw usageError("--fill reads each run twice (holes, then the evaluation): give RUN files, not -, and two QRELS");
+  if (a.files.slice(1).includes("-"))
+    throw usageError("--fill reads each run twice (its holes, then the evaluation): give RUN files, not -");
 }
 
 function checkManifest(a: CliArgs): void {
