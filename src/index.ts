@@ -101,6 +101,12 @@ export {
   type FormatPoolOptions,
 } from "./judgments/pools.js";
 export {
+  fillHoles,
+  type FillHolesOptions,
+  type FilledJudgments,
+  type RunHoles,
+} from "./judgments/fill-holes.js";
+export {
   qrelsStats,
   formatQrelsStats,
   type QrelsStats,

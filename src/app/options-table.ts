@@ -88,6 +88,9 @@ export interface CliArgs {
   /** --pool's QRELS of judgments made already. */
   judged?: string;
   coverageDepth?: number;
+  /** --fill QRELS_EXTRA: labels for QRELS's holes. */
+  fill?: string;
+  fillDepth?: number;
   fuse?: string;
   /** As written; the library checks it. */
   norm?: string;
@@ -700,6 +703,21 @@ docid -1) or json; each run's coverage on stderr. -M N reads each run's top N`,
       needs: "pool",
       judgments: ["pool"],
       help: "the coverage is of each run's top N (default K of depth:K, else 10)",
+    },
+    {
+      names: "fill",
+      label: "--fill QRELS_EXTRA QRELS RUN [RUN ...]",
+      value: "QRELS_EXTRA",
+      help: `evaluate as QRELS RUN [RUN ...] does, under QRELS with QRELS_EXTRA's labels
+(as an LLM's) where QRELS has none, for the queries QRELS judges; on stderr,
+each run's holes in its top --fill-depth: under QRELS, filled, remaining`,
+    },
+    {
+      names: "fill-depth",
+      value: "N",
+      read: integer(1),
+      needs: "fill",
+      help: "--fill counts holes in each run's top N (default 10)",
     },
   ],
   fuse: [

@@ -5,6 +5,7 @@ import { RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
 import { formatLine } from "../trec/format.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
+import { fillHoles, type FilledJudgments } from "./fill-holes.js";
 import { pool, type Pool, type PoolOptions } from "./pools.js";
 import { qrelsStats, type QrelsStats } from "./qrels-stats.js";
 
@@ -138,4 +139,44 @@ export function coverageText(p: Pool, method: string, names: readonly string[], 
       .join("  ")
       .trimEnd()}\n`;
   return `rankeval: ${poolSummary(p, method, judged)}:\n${line(head)}${rows.map(line).join("")}`;
+}
+
+/** fillHoles of files read: `base` the QRELS, `extra` the labels to fill its holes with, `runs` counted. */
+export function fillOfFiles(
+  base: FileColumns<"rel">,
+  extra: FileColumns<"rel">,
+  runs: readonly FileColumns<"score">[],
+  depth: number,
+): FilledJudgments {
+  return located(
+    () =>
+      fillHoles(base.columns, extra.columns, {
+        runs: runs.map((r) => r.columns),
+        depth,
+      }),
+    [base, extra, ...runs],
+    (name) =>
+      name === "base"
+        ? base.file
+        : name === "extra"
+          ? extra.file
+          : runs[Number(/^runs\[(\d+)\]$/.exec(name)?.[1] ?? NaN)]?.file,
+  );
+}
+
+/** The holes of each run's top K: a short table for stderr (`names`: the runs' files). */
+export function holesText(f: FilledJudgments, names: readonly string[]): string {
+  const head = ["holes", "filled", "remaining", "run"];
+  const rows = f.runs.map((r) => [String(r.holes), String(r.filled), String(r.remaining), names[r.run]]);
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    `  ${r
+      .map((x, i) => (i === r.length - 1 ? x : x.padStart(width[i])))
+      .join("  ")
+      .trimEnd()}\n`;
+  const skipped = f.skipped ? `; ${f.skipped} left out (queries the judgments lack)` : "";
+  return (
+    `rankeval: --fill: ${f.filled} label${f.filled === 1 ? "" : "s"} filled${skipped}; ` +
+    `holes (unjudged documents) in each run's top ${f.depth}, judged queries:\n${line(head)}${rows.map(line).join("")}`
+  );
 }

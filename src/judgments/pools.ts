@@ -275,14 +275,14 @@ const JUDGED = 2;
 const POOLED = 4;
 
 /** A query's rows of a run in evaluation's order: score descending, ties by id descending in bytes. */
-function inTrecOrder(run: Source, rows: Int32Array, scratch: Scratch): void {
+export function inTrecOrder(run: Source, rows: Int32Array, scratch: Scratch): void {
   const score = run.value;
   const ids = run.ids;
   sortRows(rows, (a, b) => score[a] > score[b] || (score[a] === score[b] && compareIds(ids, a, b) > 0), scratch);
 }
 
 /** A buffer that grows. */
-class Scratch {
+export class Scratch {
   buffer = new Int32Array(256);
   of(n: number): Int32Array {
     if (this.buffer.length < n) this.buffer = new Int32Array(2 * n);

@@ -119,6 +119,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       "--interval has no meaning with --compare (the comparison gives each difference's interval already)",
     );
   checkJudgments(a);
+  checkFill(a);
   checkRbo(a);
   checkCompare(a);
   checkExplainReport(a);
@@ -151,6 +152,22 @@ function givenMode(a: CliArgs, modes: readonly (keyof CliArgs)[]): string | null
       return m === "relFormat" ? `-R ${a.relFormat}` : flagOf(m);
   }
   return null;
+}
+
+function checkFill(a: CliArgs): void {
+  needs(a, "fill");
+  if (a.fill === undefined || a.help || a.version) return;
+  const other = givenMode(a, [
+    ...(["qrelsStats", "agreement", "pool", "rbo", "compare", "merge", "fuse", "letor"] as const),
+    ...(["explain", "report", "diversity", "relFormat", "manifest", "inputFormat", "columns"] as const),
+  ]);
+  if (other)
+    throw usageError(
+      `--fill evaluates QRELS RUN [RUN ...] under filled judgments (written as TREC qrels): not with ${other}`,
+    );
+  if (a.files.length < 2) throw usageError("--fill QRELS_EXTRA reads QRELS RUN [RUN ...]: give QRELS and a RUN");
+  if (a.files.slice(1).includes("-"))
+    throw usageError("--fill reads each run twice (its holes, then the evaluation): give RUN files, not -");
 }
 
 function checkManifest(a: CliArgs): void {
@@ -376,7 +393,8 @@ ${optionHelp("rbo")}
 Judgments: what a qrels file holds (--qrels-stats), how sets of judgments agree
 (--agreement: assessors, or people and a model), and which documents to judge next (--pool),
 from files in any format a QRELS or RUN may be. Values as trec_eval -q prints them
-(NAME all VALUE), or the library's object with --format json.
+(NAME all VALUE), or the library's object with --format json. --fill evaluates runs as
+QRELS RUN [RUN ...] does, under judgments whose holes another set's labels fill.
 ${optionHelp("judgments")}
 
 Fusing runs (--fuse METHOD): ranx's methods (rrf, isr, log_isr, logn_isr, bordafuse, condorcet,

@@ -77,6 +77,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (args.qrelsStats) return await (await import("./judgments-command.js")).qrelsStatsMode(args, io);
     if (args.agreement) return await (await import("./judgments-command.js")).agreementMode(args, io);
     if (args.pool !== undefined) return await (await import("./judgments-command.js")).poolMode(args, io);
+    if (args.fill !== undefined) return await (await import("./fill-command.js")).fillMode(args, io, trecMode);
     if (args.merge) {
       const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
