@@ -91,6 +91,13 @@ export {
   type WhyNull,
 } from "./judgments/agreement.js";
 export {
+  qrelsCompare,
+  type QrelsCompare,
+  type QrelsCompareOptions,
+  type QrelsCompareMeasure,
+  type QrelsCompareRun,
+} from "./app/qrels-compare.js";
+export {
   pool,
   formatPool,
   type Pool,
