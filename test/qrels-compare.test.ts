@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { qrelsCompare } from "../src/app/qrels-compare.js";
+import { qrelsCompare } from "../src/index.js";
 import { systemCorrelation } from "../src/compare/correlation.js";
 import { agreement } from "../src/judgments/agreement.js";
 import { evaluateRun } from "../src/pipeline/evaluate.js";
