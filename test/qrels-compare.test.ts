@@ -245,4 +245,11 @@ describe("rankeval --qrels-compare", () => {
     const both = await cli(["--qrels-compare", "--agreement", qa, qb, ...runFiles]);
     expect(both.status).toBe(1);
   });
+
+  it("names the file and line of a document twice in a query", async () => {
+    const twice = file("twice.run", "q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq1 Q0 d1 3 0.5 r\n");
+    const out = await cli(["--qrels-compare", qa, qb, runFiles[0], twice]);
+    expect(out.status).toBe(2);
+    expect(out.stderr).toContain(`${twice}:3`);
+  });
 });
