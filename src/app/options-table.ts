@@ -77,6 +77,8 @@ export interface CliArgs {
   rboP?: number;
   qrelsStats?: boolean;
   agreement?: boolean;
+  /** --qrels-compare QRELS_A QRELS_B RUN RUN [RUN ...] */
+  qrelsCompare?: boolean;
   /** --agreement's cut points, ascending. */
   bins?: number[];
   /** --pool METHOD, as written (the library reads it). */
@@ -104,7 +106,7 @@ export interface CliArgs {
 }
 
 /** The modes of judgments' files (src/node/judgments-command.ts), by their keys. */
-export type JudgmentsMode = "qrelsStats" | "agreement" | "pool";
+export type JudgmentsMode = "qrelsStats" | "agreement" | "pool" | "qrelsCompare";
 
 /** An option's value as its key holds it (`option` as spelled); a usage error if bad. */
 type Read = (text: string, option: string, a: CliArgs) => unknown;
@@ -229,7 +231,7 @@ function wrapped(text: string) {
 
 const { qid, docid, run, qrels, tag } = DEFAULT_COLUMNS;
 
-const ALL_JUDGMENTS: readonly JudgmentsMode[] = ["qrelsStats", "agreement", "pool"];
+const ALL_JUDGMENTS: readonly JudgmentsMode[] = ["qrelsStats", "agreement", "pool", "qrelsCompare"];
 
 /** --bins: ascending finite numbers. */
 const cutPoints: Read = (t, o) => {
@@ -255,6 +257,7 @@ const OPTION_TABLE: Readonly<Record<Section, Row[]>> = {
       value: "MEASURE",
       read: (t, _, a) => [...a.measures, t],
       page: true,
+      judgments: ["qrelsCompare"],
       help: `a measure to compute; repeatable. trec_eval names (map, P.5,10,
 ndcg_cut.10, all_trec, official) or canonical ones (ndcg@10, map, mrr@10).
 Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.`,
@@ -285,7 +288,7 @@ Default: trec_eval's official set; with --letor: ndcg@1,3,5,10 map mrr.`,
       library: "relevanceThreshold",
       page: true,
       rows: true,
-      judgments: ["qrelsStats", "agreement"],
+      judgments: ["qrelsStats", "agreement", "qrelsCompare"],
       help: `a label >= N is relevant (default 1; with trec_eval names, read as
 trec_eval does: 1.5 is 1, 0 and negative values allowed)`,
     },
@@ -648,9 +651,18 @@ said on stderr); --format json adds the confusion matrix`,
       value: "B,B,...",
       read: cutPoints,
       needs: "agreement",
-      judgments: ["agreement"],
+      judgments: ["agreement", "qrelsCompare"],
       help: `cut points, ascending: labels in [B1, B2) are one category (default: each
 distinct label its own), as 0.5,1.5,2.5 for decimal labels of 0-3`,
+    },
+    {
+      names: "qrels-compare",
+      label: "--qrels-compare QRELS_A QRELS_B RUN RUN [RUN ...]",
+      judgments: ["qrelsCompare"],
+      help: `the runs under two sets of judgments: per measure (-m; default ndcg_cut.10
+and map) each run's mean under A and B, Kendall's tau and tau_AP between the
+two orderings of the systems, then the agreement of A and B as --agreement
+prints it (--bins, -l); --format json`,
     },
     {
       names: "pool",

@@ -246,11 +246,16 @@ const JUDGMENTS: Readonly<Record<JudgmentsMode, { reads: string; formats: readon
     files: "QRELS QRELS [QRELS ...]",
   },
   pool: { reads: "pools the runs' documents: no measures", formats: ["json", "qrels"], files: "RUN [RUN ...]" },
+  qrelsCompare: {
+    reads: "evaluates runs under two sets of judgments",
+    formats: ["trec", "json"],
+    files: "QRELS_A QRELS_B RUN RUN [RUN ...]",
+  },
 };
 
 /** --qrels-stats, --agreement, --pool: one of them, their own options only, and their files. */
 function checkJudgments(a: CliArgs): void {
-  needs(a, "agreement");
+  if (!a.qrelsCompare) needs(a, "agreement");
   needs(a, "pool");
   const modes = (Object.keys(JUDGMENTS) as JudgmentsMode[]).filter((m) => given(a, m));
   if (a.poolFormat !== undefined && !modes.includes("pool"))
@@ -276,7 +281,7 @@ function checkJudgments(a: CliArgs): void {
   }
   const n = a.files.length;
   const got = `got ${n === 0 ? "none" : n === 1 ? "one file" : `${n} files`}`;
-  if (mode === "qrelsStats" ? n !== 1 : mode === "agreement" ? n < 2 : n < 1)
+  if (mode === "qrelsStats" ? n !== 1 : mode === "agreement" ? n < 2 : mode === "qrelsCompare" ? n < 4 : n < 1)
     throw usageError(`${flag} reads ${files} (${got})`);
 }
 
@@ -368,6 +373,7 @@ export const USAGE = `usage: rankeval [options] QRELS RUN [RUN ...]
        rankeval --qrels-stats [-l N] [-q] QRELS
        rankeval --agreement [--bins B,B,...] [-l N] [-q] QRELS QRELS [QRELS ...]
        rankeval --pool METHOD [--budget N] [--judged QRELS] RUN [RUN ...]
+       rankeval --qrels-compare [-m M] [--bins B,B,...] [-l N] QRELS_A QRELS_B RUN RUN [RUN ...]
        rankeval --fuse METHOD [fuse options] RUN RUN [RUN ...]
        rankeval --fuse METHOD [fuse options] [options] [--compare ...] QRELS RUN RUN [RUN ...]
        rankeval --page [FILE]

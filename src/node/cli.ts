@@ -78,6 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (args.agreement) return await (await import("./judgments-command.js")).agreementMode(args, io);
     if (args.pool !== undefined) return await (await import("./judgments-command.js")).poolMode(args, io);
     if (args.fill !== undefined) return await (await import("./fill-command.js")).fillMode(args, io, trecMode);
+    if (args.qrelsCompare) return await (await import("./qrels-compare-command.js")).qrelsCompareMode(args, io);
     if (args.merge) {
       const merge = await import("./merge-command.js");
       if (!args.compare) return await merge.mergeMode(args, io);
@@ -127,6 +128,7 @@ function warmThreads(args: CliArgs): void {
     !args.rbo &&
     !args.qrelsStats &&
     !args.agreement &&
+    !args.qrelsCompare &&
     args.pool === undefined &&
     args.letor === undefined &&
     args.explain === undefined &&

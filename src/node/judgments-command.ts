@@ -21,13 +21,13 @@ import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { expandRuns } from "./runs.js";
 
 /** `path` read as other modes read a QRELS or RUN, into the library's columns (src/app/read-columns.ts). */
-function readColumns<V extends "rel" | "score">(value: V, path: string, args: CliArgs): Promise<ColumnsRead<V>> {
+export function readColumns<V extends "rel" | "score">(value: V, path: string, args: CliArgs): Promise<ColumnsRead<V>> {
   const choice = { format: args.inputFormat, columns: args.columns };
   const resolved = { ...choice, format: fileFormat(path, choice.format).format };
   return readInput(value, inputOf(path, choice), resolved, displayName(path));
 }
 
-function checkColumns(files: readonly string[], args: CliArgs): void {
+export function checkColumns(files: readonly string[], args: CliArgs): void {
   checkColumnsRead(files, { format: args.inputFormat, columns: args.columns }, "--columns", CLI_COLUMNS_FORMAT);
 }
 
