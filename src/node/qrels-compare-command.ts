@@ -1,8 +1,8 @@
 // rankeval --qrels-compare QRELS_A QRELS_B RUN [RUN ...] (issue 38): the library's qrelsCompare on
 // files in any format a QRELS or RUN may be, as aligned text (a table per measure, then the agreement
 // as --agreement prints it) or as the library's object in JSON.
-import { qrelsCompare } from "../index.js";
-import { qrelsCompareText } from "./qrels-compare.js";
+import { qrelsCompare } from "../judgments/qrels-compare.js";
+import { qrelsCompareText } from "./qrels-compare-text.js";
 import { RankevalError } from "../errors/errors.js";
 import { agreementNotes, agreementText } from "../judgments/on-files.js";
 import type { CliArgs } from "./args.js";

@@ -1,6 +1,6 @@
 // rankeval --qrels-compare's text (issue 38): the library's qrelsCompare (src/index.ts) as aligned
 // text, a table per measure, then the agreement as --agreement prints it.
-import type { QrelsCompare } from "../index.js";
+import type { QrelsCompare } from "../judgments/qrels-compare.js";
 import { alignedLines } from "../output/table.js";
 import { tableValue } from "../app/value-print.js";
 
