@@ -89,7 +89,16 @@ describe("layout", () => {
     const graph = folderGraph();
     const reads = [...(graph.get("src/judgments") ?? [])];
     expect(reads.length).toBeGreaterThan(0);
-    const below = ["src/pipeline", "src/io", "src/errors", "src/output", "src/c", "src/trec", "src/measures", "src/compare"];
+    const below = [
+      "src/pipeline",
+      "src/io",
+      "src/errors",
+      "src/output",
+      "src/c",
+      "src/trec",
+      "src/measures",
+      "src/compare",
+    ];
     expect(reads.filter((f) => !below.includes(f))).toEqual([]);
     const readers = [...graph].filter(([, to]) => to.has("src/judgments")).map(([from]) => from);
     expect(readers.filter((f) => !["src/index", "src/app", "src/node", "web"].includes(f))).toEqual([]);
