@@ -130,15 +130,18 @@ export function poolSummary(p: Pool, method: string, judged: boolean): string {
 
 /** The pool's size and each run's coverage, a short table for stderr. */
 export function coverageText(p: Pool, method: string, names: readonly string[], judged: boolean): string {
-  const rows = coverageRows(p, names);
-  const head = [...COVERAGE_HEADER];
+  return `rankeval: ${poolSummary(p, method, judged)}:\n${countsTable([...COVERAGE_HEADER], coverageRows(p, names))}`;
+}
+
+/** Rows of counts and the run's name last, indented: the numbers right-aligned, the name as it is. */
+function countsTable(head: string[], rows: string[][]): string {
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
     `  ${r
       .map((x, i) => (i === r.length - 1 ? x : x.padStart(width[i])))
       .join("  ")
       .trimEnd()}\n`;
-  return `rankeval: ${poolSummary(p, method, judged)}:\n${line(head)}${rows.map(line).join("")}`;
+  return [head, ...rows].map(line).join("");
 }
 
 /** fillHoles of files read: `base` the QRELS, `extra` the labels to fill its holes with, `runs` counted. */
@@ -168,15 +171,9 @@ export function fillOfFiles(
 export function holesText(f: FilledJudgments, names: readonly string[]): string {
   const head = ["holes", "filled", "remaining", "run"];
   const rows = f.runs.map((r) => [String(r.holes), String(r.filled), String(r.remaining), names[r.run]]);
-  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) =>
-    `  ${r
-      .map((x, i) => (i === r.length - 1 ? x : x.padStart(width[i])))
-      .join("  ")
-      .trimEnd()}\n`;
   const skipped = f.skipped ? `; ${f.skipped} left out (queries the judgments lack)` : "";
   return (
     `rankeval: --fill: ${f.filled} label${f.filled === 1 ? "" : "s"} filled${skipped}; ` +
-    `holes (unjudged documents) in each run's top ${f.depth}, judged queries:\n${line(head)}${rows.map(line).join("")}`
+    `holes (unjudged documents) in each run's top ${f.depth}, judged queries:\n${countsTable(head, rows)}`
   );
 }
