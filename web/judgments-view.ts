@@ -3,6 +3,7 @@
 // as the command line), shown as tables of the values its text lines name, with its text to download.
 import { h } from "./explain-view.js";
 import type { JudgmentsJob, JudgmentsResult, Report } from "./protocol.js";
+import { onDrop } from "./drop.js";
 
 export interface JudgmentsHooks {
   /** A page worker (its script given). */
@@ -206,17 +207,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
   });
 
   // Dropped on an input's row: to it; elsewhere: judgments to the qrels, runs to the runs.
-  form.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    form.classList.add("dragging");
-  });
-  form.addEventListener("dragleave", () => form.classList.remove("dragging"));
-  form.addEventListener("drop", async (e) => {
-    e.preventDefault();
-    form.classList.remove("dragging");
-    const dropped = [...(e.dataTransfer?.files ?? [])];
-    if (!dropped.length) return;
-    const target = (e.target as Element).closest("label")?.querySelector<HTMLInputElement>("input[type=file]");
+  onDrop(form, async (dropped, target) => {
     const byInput = new Map<string, File[]>();
     const roles = target ? [] : await hooks.roles(dropped);
     for (const [i, file] of dropped.entries()) {

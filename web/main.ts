@@ -15,6 +15,7 @@ import { gunzip, isGzip } from "./read-file.js";
 import type { CompareSettings, FuseChoice, Job, Parallel, Report, Settings } from "./protocol.js";
 import type { NormName } from "../src/fusion/fuse.js";
 import { keepWorkerScript, startWorker } from "./worker-script.js";
+import { onDrop } from "./drop.js";
 // The workers' script as text (vite.config.ts's workerScript), started from a blob URL: vite.config.ts says why.
 import WORKER_SCRIPT from "virtual:rankeval-worker-script";
 
@@ -746,17 +747,7 @@ downloads.addEventListener("click", (e) => {
 });
 
 // Dropped on an input's row: to it; elsewhere: where roleOf says.
-form.addEventListener("dragover", (e) => {
-  e.preventDefault();
-  form.classList.add("dragging");
-});
-form.addEventListener("dragleave", () => form.classList.remove("dragging"));
-form.addEventListener("drop", async (e) => {
-  e.preventDefault();
-  form.classList.remove("dragging");
-  const dropped = [...(e.dataTransfer?.files ?? [])];
-  if (!dropped.length) return;
-  const target = (e.target as Element).closest("label")?.querySelector<HTMLInputElement>("input[type=file]");
+onDrop(form, async (dropped, target) => {
   const byInput = new Map<string, File[]>();
   if (target) byInput.set(target.name, dropped);
   else {
