@@ -283,7 +283,7 @@ export function inTrecOrder(run: Source, rows: Int32Array, scratch: Scratch): vo
 
 /** A buffer that grows. */
 export class Scratch {
-  buffer = new Int32Array(256);
+  buffer: Int32Array = new Int32Array(256);
   of(n: number): Int32Array {
     if (this.buffer.length < n) this.buffer = new Int32Array(2 * n);
     return this.buffer;

@@ -53,8 +53,8 @@ export function groupSource(s: Source, numQids: number): void {
 export class QueryDocs {
   size = 0;
   /** The source and row of document u's first appearance. */
-  src = new Int32Array(16);
-  row = new Int32Array(16);
+  src: Int32Array = new Int32Array(16);
+  row: Int32Array = new Int32Array(16);
   /** The last source that gave u: a second time from the same is a duplicate. */
   private last = new Int32Array(16);
   private slots = new Int32Array(32);
