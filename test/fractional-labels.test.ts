@@ -301,6 +301,20 @@ describe("fractional labels: trec_eval's names read them as atol does, other nam
   });
 });
 
+describe("fractional grades of subtopic judgments under trec_eval's names", () => {
+  // Their batch's labels are the entries' numbers (whole) until the grades replace them: a batch marked
+  // wholeLabels kept 1.5 for trec_eval's names, and rbp_resid and ideal_dcg failed on it (exit 70).
+  it.each([["rbp_resid.1.0=1"], ["ideal_dcg.02=0.2"], ["ndcg_cut.10"]])("%s reads them as atol does", async (m) => {
+    const qrels = (grade: string) => `100 0 d4 1\n100 1 a ${grade}\n100 1 d4 ${grade}\n100 2 d9 2\n`;
+    const run = file("subtopic-run", "100 Q0 d4 1 0.5 t\n100 Q0 a 2 0.4 t\n100 Q0 d9 3 0.3 t\n");
+    const fractional = await cli(["-m", m, file("subtopic-1.5", qrels("1.5")), run]);
+    const whole = await cli(["-m", m, file("subtopic-1", qrels("1")), run]);
+    expect(fractional.status, fractional.stderr).toBe(0);
+    expect(fractional.stdout).toBe(whole.stdout);
+    expect(fractional.stdout).toMatch(/\tall\t/);
+  });
+});
+
 /** The qrels with every label truncated toward zero (as trec_eval reads them). */
 function truncatedText(): string {
   return data.qrelsText.replace(/ (-?\d+)\.\d+$/gm, (_, whole: string) => ` ${Number(whole) + 0}`);

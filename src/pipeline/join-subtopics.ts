@@ -187,6 +187,8 @@ function subtopicJoin(
   });
   const diversity: Batch = {
     ...batch,
+    // The labels were the entries' numbers, now their grades: whole or not, as the grades are.
+    wholeLabels: undefined,
     diversity: {
       subtopics: numSubtopics,
       rowOffsets,
