@@ -13,6 +13,7 @@ import { formatPool, pool } from "../src/judgments/pools.js";
 import { formatQrelsStats, qrelsStats } from "../src/judgments/qrels-stats.js";
 import { formatLine } from "../src/trec/format.js";
 import { cli } from "./_cli.js";
+import { type IdValues, qrelsText } from "./_trec-text.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-judgments-"));
 const file = (name: string, text: string | Uint8Array) => {
@@ -21,11 +22,6 @@ const file = (name: string, text: string | Uint8Array) => {
   return path;
 };
 
-type IdValues = Record<string, Record<string, number>>;
-const qrelsText = (x: IdValues) =>
-  Object.entries(x)
-    .flatMap(([q, docs]) => Object.entries(docs).map(([d, v]) => `${q} 0 ${d} ${v}\n`))
-    .join("");
 const runText = (x: IdValues, tag = "r") =>
   Object.entries(x)
     .flatMap(([q, docs]) => Object.entries(docs).map(([d, v], i) => `${q} Q0 ${d} ${i + 1} ${v} ${tag}\n`))

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fillHoles } from "../src/index.js";
 import { cli } from "./_cli.js";
+import { type IdValues, qrelsText, runText } from "./_trec-text.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rankeval-fill-test-"));
 const file = (name: string, text: string) => {
@@ -15,16 +16,6 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-
-type IdValues = Record<string, Record<string, number>>;
-const qrelsText = (x: IdValues) =>
-  Object.entries(x)
-    .flatMap(([q, docs]) => Object.entries(docs).map(([d, v]) => `${q} 0 ${d} ${v}\n`))
-    .join("");
-const runText = (x: IdValues) =>
-  Object.entries(x)
-    .flatMap(([q, docs]) => Object.entries(docs).map(([d, v], i) => `${q} Q0 ${d} ${i + 1} ${v} r\n`))
-    .join("");
 
 function random(seed: number) {
   let s = seed >>> 0;

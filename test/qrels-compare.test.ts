@@ -11,8 +11,7 @@ import { systemCorrelation } from "../src/compare/correlation.js";
 import { agreement } from "../src/judgments/agreement.js";
 import { evaluateRun } from "../src/pipeline/evaluate.js";
 import { cli } from "./_cli.js";
-
-type IdValues = Record<string, Record<string, number>>;
+import { type IdValues, qrelsText, runText } from "./_trec-text.js";
 
 function mulberry32(seed: number) {
   let s = seed >>> 0;
@@ -111,14 +110,6 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-const qrelsText = (x: IdValues) =>
-  Object.entries(x)
-    .flatMap(([q, docs]) => Object.entries(docs).map(([d, v]) => `${q} 0 ${d} ${v}\n`))
-    .join("");
-const runText = (x: IdValues) =>
-  Object.entries(x)
-    .flatMap(([q, docs]) => Object.entries(docs).map(([d, v], i) => `${q} Q0 ${d} ${i + 1} ${v} r\n`))
-    .join("");
 
 describe("qrelsCompare", () => {
   it("is evaluateRun under each set, systemCorrelation of the means and agreement's summary (random data)", () => {
