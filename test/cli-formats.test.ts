@@ -175,7 +175,7 @@ describe("input formats", () => {
     const missing = await run("--columns", "qid=topic_no,docid=passage", "-m", "map", q, r);
     expect(missing.status).toBe(2);
     expect(missing.err).toBe(
-      `rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade, score; the comma-separated header has "topic_no", "passage", "gain"); name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv\n`,
+      `rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade, judgment, score; the comma-separated header has "topic_no", "passage", "gain"); name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|jsonl|csv|tsv\n`,
     );
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
@@ -185,7 +185,7 @@ describe("input formats", () => {
     const unread = await run("--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", files.trec[0], headed);
     expect(unread.status).toBe(1);
     expect(unread.err).toBe(
-      "rankeval: --columns names CSV/TSV, Parquet or Arrow columns, but every input is read as TREC text (by its name): give the format with --input-format csv|tsv|parquet|arrow\n(rankeval --help for usage)\n",
+      "rankeval: --columns names CSV/TSV, JSON lines, Parquet or Arrow columns, but every input is read as TREC text (by its name): give the format with --input-format csv|tsv|jsonl|parquet|arrow\n(rankeval --help for usage)\n",
     );
     const json = file("judged.json", toJson(QRELS));
     expect((await run("--columns", "qid=topic_no", json, headed)).err).toMatch(

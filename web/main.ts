@@ -817,6 +817,16 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   }).finally(() => w.terminate());
 }
 
+/** A JSON lines row's keys; of a row cut short (the bytes sniffed end inside it), the keys read so far. */
+function jsonLinesKeys(line: string): string[] {
+  try {
+    return Object.keys(JSON.parse(line));
+  } catch {
+    // A key: a string before ':' outside any string value (a value's escaped quotes are skipped over).
+    return [...line.matchAll(/[{,]\s*"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => m[1]);
+  }
+}
+
 /**
  * A dropped file's input, or null where name and first line say nothing: "qrel" in the name is judgments;
  * LETOR has `qid:` or `n:value`, qrels 4 fields, a run 6 (or MS MARCO's `qid docid 1`); one number is a
@@ -842,6 +852,8 @@ async function roleOf(file: File): Promise<string | null> {
   const { format } = decideFormat(file.name, { firstLine: line, kind: "qrels" });
   const asRun = decideFormat(file.name, { firstLine: line, kind: "run" }).format;
   if (format === "json") return "run";
+  // JSON lines: the first object's keys, as a header (UMBRELA's `judgment` and no `score`: judgments).
+  if (format === "jsonl") return roleOfHeader(jsonLinesKeys(line));
   // A header (a .tsv of TREC lines is TREC text).
   if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
     return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));
