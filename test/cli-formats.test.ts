@@ -152,7 +152,7 @@ describe("input formats", () => {
     expect((await run("--input-format=tsv", "-m", "map", files.tsv[0], r)).out).toBe(want);
     const bad = await run("--input-format", "xml", q, r);
     expect(bad.status).toBe(1);
-    expect(bad.err).toMatch(/--input-format: "xml" is not one of trec, json, csv, tsv/);
+    expect(bad.err).toMatch(/--input-format: "xml" is not one of trec, json, jsonl, csv, tsv/);
   });
 
   it("takes --columns for CSV/TSV headers", async () => {
@@ -213,12 +213,12 @@ describe("input formats", () => {
     const letor = await run("--columns", "qid=topic_no", "--letor", "data.txt", "--scores", "scores.txt");
     expect(letor.status).toBe(1);
     expect(letor.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none\n/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none\n/,
     );
     const prefs = await run("--columns", "qid=topic_no", "-R", "prefs", "prefs.txt", "run.txt");
     expect(prefs.status).toBe(1);
     expect(prefs.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: -R prefs reads trec_eval's text, which has none\n/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns: -R prefs reads trec_eval's text, which has none\n/,
     );
     // Subtopic judgments are TREC text; a run may be CSV, whose columns --columns names.
     const subtopics = file("subtopics.txt", "q1 1 d1 1\nq1 2 d2 1\nq2 1 d3 1\n");
@@ -229,7 +229,7 @@ describe("input formats", () => {
     const refused = await run(...divCols, subtopics, headedRun);
     expect(refused.status).toBe(1);
     expect(refused.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\)/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns, but every input is read as TREC text \(by its name\)/,
     );
     const byColumns = await run(...divCols, "-m", "alpha-nDCG@10", subtopics, csvRun);
     expect(byColumns.status).toBe(0);

@@ -7,6 +7,9 @@ export const DEFAULT_COLUMNS = {
   tag: ["tag", "runid", "run_id", "run_tag"],
 } as const;
 
+/** UMBRELA's field: 1 where the judge's answer was parsed; otherwise its label is a fallback 0, not a judgment (JSON lines skip such rows). */
+export const RESULT_STATUS = "result_status";
+
 export interface ColumnNames {
   qid?: string;
   docid?: string;

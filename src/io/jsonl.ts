@@ -14,7 +14,7 @@
  * ```
  */
 import { InputError, RankevalError, shortened } from "../errors/errors.js";
-import { pickColumns, roleWhat, type ColumnNames, type Role } from "./column-names.js";
+import { pickColumns, RESULT_STATUS, roleWhat, type ColumnNames, type Role } from "./column-names.js";
 import { parseFinite } from "./decimal.js";
 import { DELIMITED_OPTION_TYPES, type DelimitedParserOptions } from "./delimited.js";
 import { JsonCsvRowsParser, type RowsKind, type RowsOf } from "./json.js";
@@ -22,9 +22,6 @@ import { MAX_LINE_BYTES, tooLong } from "./line-parser.js";
 import { grow } from "./rows.js";
 
 export type JsonlParserOptions<K extends RowsKind> = Omit<DelimitedParserOptions<K>, "delimiter">;
-
-/** UMBRELA's field: 1 where the judge's answer was parsed; otherwise its label is a fallback 0, not a judgment. */
-export const RESULT_STATUS = "result_status";
 
 const BOM = "\uFEFF";
 const utf8Encoder = new TextEncoder();
