@@ -13,6 +13,9 @@
 //   JSON lines, UMBRELA-like  177.0 MB  529.4 ms   334 MB/s  0.19 M rows/s
 // A row costs JSON.parse's objects (most of the time: its strings, a judge's prompt above all), so JSON
 // lines read fewer rows a second than TREC text and more bytes a second where rows are long.
+// Memory: the command line reads a 184 MB UMBRELA-like file (100000 rows of 1.8 KB) under a 48 MB heap
+// (`node --max-old-space-size=48 dist/node/bin.js --qrels-stats FILE`: 2.7 s, 141 MB resident, the
+// kernel's memory included), a line at a time; the same judgments as TREC text, 78 MB resident.
 import os from "node:os";
 import { Interner, JsonlParser, QrelsParser } from "../dist/io/index.js";
 
@@ -84,6 +87,6 @@ for (const [name, s] of Object.entries(shapes)) {
   }
   const mb = bytes.length / 1e6;
   console.log(
-    `${name.padEnd(26)} ${mb.toFixed(1).padStart(6)} MB  ${best.toFixed(1).padStart(7)} ms  ${(mb / (best / 1000)).toFixed(0).padStart(5)} MB/s  ${((rows / best) * 1000 / 1e6).toFixed(2)} M rows/s`,
+    `${name.padEnd(26)} ${mb.toFixed(1).padStart(6)} MB  ${best.toFixed(1).padStart(7)} ms  ${(mb / (best / 1000)).toFixed(0).padStart(5)} MB/s  ${(((rows / best) * 1000) / 1e6).toFixed(2)} M rows/s`,
   );
 }
