@@ -93,7 +93,9 @@ describe("JsonlParser", () => {
     expect(parseError(`${ok}{"qid": "q1", "docid": "d2" "judgment": 1}\n`)).toBe(
       "in.jsonl:2:29: expected one JSON object a line (JSON lines): Expected ',' or '}' after property value",
     );
-    expect(parseError(`${ok}not json\n`)).toMatch(/^in\.jsonl:2:1: expected one JSON object a line \(JSON lines\): /);
+    expect(parseError(`${ok}not json\n`)).toBe(
+      "in.jsonl:2:1: expected one JSON object a line (JSON lines): Unexpected token 'o'",
+    );
     expect(parseError(`${ok}[1, 2]\n`)).toBe(
       "in.jsonl:2: expected one JSON object a line (JSON lines), found an array",
     );
@@ -114,8 +116,8 @@ describe("JsonlParser", () => {
       'in.jsonl:1: the object has no document id field (looked for docid, doc, doc_id, docno, document, corpus-id; it has "query", "passage", "judgment", "result_status")',
     );
     // A long line's text is not in the message.
-    const long = `{"qid": "q1", "prompt": "${"x".repeat(5000)}", }\n`;
-    expect(parseError(long).length).toBeLessThan(200);
+    const long = `{"qid": "q1", "prompt": "${"x".repeat(5000)}", "docid": tru}\n`;
+    expect(parseError(long)).toBe("in.jsonl:1:1: expected one JSON object a line (JSON lines): Unexpected token '}'");
   });
 });
 

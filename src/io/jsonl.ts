@@ -100,7 +100,7 @@ export class JsonlParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
       o = JSON.parse(text);
     } catch (e) {
       // V8 says the position; never the whole line (a judge's prompt is long).
-      const message = String((e as Error).message).replace(/, ".*" is not valid JSON$/s, " is not valid JSON");
+      const message = String((e as Error).message).replace(/, (\.\.\.)?".*" is not valid JSON$/s, "");
       const at = /at position (\d+)/.exec(message);
       const reason = `expected one JSON object a line (JSON lines): ${message.replace(/ in JSON at position \d+/, "")}`;
       throw new InputError(this.file, this.line, at ? Number(at[1]) + 1 : 1, reason);
