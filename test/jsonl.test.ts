@@ -86,6 +86,8 @@ describe("JsonlParser", () => {
     const text = rows([{ topic_id: "q1", pid: "d1", llm: 2, score: 9 }]);
     expect(parse(text, "qrels", 5, { qid: "topic_id", docid: "pid", value: "llm" }).rows).toEqual([["q1", "d1", 2, 1]]);
     expect(parse(rows([{ query_id: "q1", doc_id: "d1", score: 0.5 }]), "run").rows).toEqual([["q1", "d1", 0.5, 1]]);
+    const options = { file: "in.jsonl", qids: new Interner(), kind: "run", delimiter: "," } as never;
+    expect(() => new JsonlParser(options)).toThrow('JsonlParser: unknown option "delimiter"');
   });
 
   it("says the file, line and what was expected of a bad line", () => {

@@ -13,7 +13,7 @@
  * p.push(new TextEncoder().encode('{"qid": "q1", "docid": "d1", "judgment": 2, "result_status": 1}\n'));
  * ```
  */
-import { InputError, RankevalError, shortened } from "../errors/errors.js";
+import { InputError, type OptionType, RankevalError, shortened } from "../errors/errors.js";
 import { pickColumns, RESULT_STATUS, roleWhat, type ColumnNames, type Role } from "./column-names.js";
 import { parseFinite } from "./decimal.js";
 import { DELIMITED_OPTION_TYPES, type DelimitedParserOptions } from "./delimited.js";
@@ -22,6 +22,17 @@ import { MAX_LINE_BYTES, tooLong } from "./line-parser.js";
 import { grow } from "./rows.js";
 
 export type JsonlParserOptions<K extends RowsKind> = Omit<DelimitedParserOptions<K>, "delimiter">;
+
+/** DelimitedParser's options but the delimiter (checkOptions refuses it). */
+const JSONL_OPTION_TYPES: Readonly<Record<keyof JsonlParserOptions<RowsKind>, OptionType>> = {
+  file: DELIMITED_OPTION_TYPES.file,
+  qids: DELIMITED_OPTION_TYPES.qids,
+  kind: DELIMITED_OPTION_TYPES.kind,
+  runTag: DELIMITED_OPTION_TYPES.runTag,
+  expectedBytes: DELIMITED_OPTION_TYPES.expectedBytes,
+  columns: DELIMITED_OPTION_TYPES.columns,
+  hint: DELIMITED_OPTION_TYPES.hint,
+};
 
 const BOM = "\uFEFF";
 const utf8Encoder = new TextEncoder();
@@ -45,7 +56,7 @@ export class JsonlParser<K extends RowsKind> extends JsonCsvRowsParser<K> {
   private docid = new Uint8Array(256);
 
   constructor(options: JsonlParserOptions<K>) {
-    super(options, DELIMITED_OPTION_TYPES, "JsonlParser");
+    super(options, JSONL_OPTION_TYPES, "JsonlParser");
     this.columns = options.columns ?? {};
     if (this.kind === "run" && this.columns.tag !== undefined) {
       throw new RankevalError(
