@@ -131,7 +131,7 @@ for (const file of readdirSync(dist, { recursive: true })) {
 // their dependencies): the browser-safe modules (all but dist/node/'s) and dist/node/'s apart, so the
 // browser entries' CommonJS reaches no Node built-in; and, of each, what only some commands and calls
 // need in files of their own, loaded by those that use them: --compare's (the tests, their
-// distributions, per-query inputs), the LETOR, JSON and CSV inputs', --explain's, --report's (the
+// distributions, per-query inputs), the LETOR, JSON, JSON lines and CSV inputs', --explain's, --report's (the
 // report's page script is most of it), and Parquet's and Arrow's (the readers, the writers of
 // per-query results, and the libraries under them, dist/vendor's).
 {
@@ -141,7 +141,7 @@ for (const file of readdirSync(dist, { recursive: true })) {
   const FEATURES = {
     compare:
       /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
-    inputs: /[\\/]dist[\\/]io[\\/](json|delimited|letor|scores|query-groups)\.js$/,
+    inputs: /[\\/]dist[\\/]io[\\/](json|jsonl|delimited|letor|scores|query-groups)\.js$/,
     // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
     letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
     // --qrels-stats, --agreement and --pool (issue 38), and the library's functions under them.

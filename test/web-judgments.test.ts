@@ -273,6 +273,23 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(pooled.coverage).toEqual(coverage(cli.err));
   }, 60_000);
 
+  it("takes a dropped UMBRELA JSON lines file as judgments, its failed rows said as the command line says them", async () => {
+    const umbrela = file(
+      "umbrela.jsonl",
+      readFileSync(join(root, "test/fixtures/umbrela/umbrela-judgments.jsonl"), "utf8").replaceAll("1037798", "q1"),
+    );
+    const judgeQrels = file("judge.qrels", "q1 0 7134595 3\nq1 0 7134594 1\nq1 0 7134596 2\nq1 0 1234567 0\n");
+    const shown = await judge([], undefined, [judgeQrels, umbrela]);
+    expect(shown.error).toBe("");
+    const cli = rankeval("--agreement", judgeQrels, umbrela);
+    expect(cli.status).toBe(0);
+    expect(shown.values).toEqual(lines(cli.out));
+    expect(shown.notes).toContain(
+      "umbrela.jsonl: 1 row with result_status not 1 (the judge failed) is skipped (the first on line 4)",
+    );
+    expect(cli.err).toContain("rankeval: umbrela.jsonl: 1 row with result_status not 1");
+  }, 60_000);
+
   it("says a bad file's error as the command line does, naming the file and line, and shows no values", async () => {
     const shown = await judge([["judgments-qrels", [bad]]]);
     const cli = rankeval("--qrels-stats", bad);

@@ -640,14 +640,19 @@ const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
 /** The command line's --qrels-stats, --agreement and --pool (src/node/judgments-command.ts) on Files. */
 async function judgmentsFunctions(job: JudgmentsJob): Promise<JudgmentsResult> {
   // One file at a time (read-file.ts).
-  const read = async <V extends "rel" | "score">(value: V, file: File) =>
-    readColumns(value, await inputOf(file), BY_NAME, file.name);
+  // What the reading left out (JSON lines' failed judgments) leads the notes.
+  const readNotes: string[] = [];
+  const read = async <V extends "rel" | "score">(value: V, file: File) => {
+    const r = await readColumns(value, await inputOf(file), BY_NAME, file.name);
+    readNotes.push(...r.notes);
+    return r;
+  };
   const result = (text: string, object: unknown, more: Partial<JudgmentsResult> = {}): JudgmentsResult => ({
     type: "judgments-result",
     text,
     json: json(object),
-    notes: [],
     ...more,
+    notes: [...readNotes, ...(more.notes ?? [])],
   });
   if (job.kind === "qrels-stats") {
     const stats = statsOfFile(await read("rel", job.qrels), job.threshold);

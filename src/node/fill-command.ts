@@ -15,10 +15,11 @@ import type { Io } from "./cli.js";
 import { fileFormat } from "./columnar-files.js";
 import { checkReadOnce, displayName } from "./file-read.js";
 import { inputOf } from "./files.js";
+import { said } from "./judgments-command.js";
 import { expandRuns } from "./runs.js";
 
-function readColumns<V extends "rel" | "score">(value: V, path: string) {
-  return readInput(value, inputOf(path, {}), { format: fileFormat(path).format }, displayName(path));
+async function readColumns<V extends "rel" | "score">(value: V, path: string, io: Io) {
+  return said(await readInput(value, inputOf(path, {}), { format: fileFormat(path).format }, displayName(path)), io);
 }
 
 /** The filled judgments as TREC qrels lines; an id with white space cannot be one. */
@@ -45,9 +46,9 @@ export async function fillMode(
   const { files } = expandRuns(given);
   await checkReadOnce([["QRELS", qrelsFile], ["--fill", args.fill!], ...files.map((f) => ["RUN", f] as const)]);
   const [base, extra, ...runs] = await Promise.all([
-    readColumns("rel", qrelsFile),
-    readColumns("rel", args.fill!),
-    ...files.map((f) => readColumns("score", f)),
+    readColumns("rel", qrelsFile, io),
+    readColumns("rel", args.fill!, io),
+    ...files.map((f) => readColumns("score", f, io)),
   ]);
   const filled = fillOfFiles(base, extra, runs, args.fillDepth ?? 10);
   const text = qrelsText(filled);

@@ -25,8 +25,8 @@ export async function qrelsCompareMode(args: CliArgs, io: Io): Promise<number> {
     );
   await checkReadOnce([["QRELS", qrelsA], ["QRELS", qrelsB], ...runFiles.map((f) => ["RUN", f] as const)]);
   checkColumns([qrelsA, qrelsB, ...runFiles], args);
-  const [a, b] = await Promise.all([readColumns("rel", qrelsA, args), readColumns("rel", qrelsB, args)]);
-  const runs = await Promise.all(runFiles.map((f) => readColumns("score", f, args)));
+  const [a, b] = await Promise.all([readColumns("rel", qrelsA, args, io), readColumns("rel", qrelsB, args, io)]);
+  const runs = await Promise.all(runFiles.map((f) => readColumns("score", f, args, io)));
   const measures = args.measures.length ? args.measures : QRELS_COMPARE_MEASURES;
   let c;
   try {
