@@ -145,10 +145,9 @@ for (const file of readdirSync(dist, { recursive: true })) {
     // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
     letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
     // --qrels-stats, --agreement, --pool, --fill and --qrels-compare (issue 38), and the library's
-    // functions under them (src/app's of them too: in lib.cjs, they would require this chunk, which
-    // requires lib.cjs).
+    // functions under them.
     judgments:
-      /[\\/]dist[\\/](judgments[\\/]|app[\\/](read-columns|qrels-compare-text)\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command)\.js$)/,
+      /[\\/]dist[\\/](judgments[\\/]|app[\\/]read-columns\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command)\.js$)/,
     explain: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/,
     report: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/,
     columnar:

@@ -67,7 +67,7 @@ import {
   qrelsCompareOfFiles,
   statsOfFile,
 } from "../src/judgments/on-files.js";
-import { qrelsCompareOutput } from "../src/app/qrels-compare-text.js";
+import { qrelsCompareOutput } from "../src/judgments/qrels-compare-text.js";
 import { formatPool } from "../src/judgments/pools.js";
 import { formatQrelsStats } from "../src/judgments/qrels-stats.js";
 

@@ -1,7 +1,7 @@
 // rankeval --qrels-compare QRELS_A QRELS_B RUN [RUN ...] (issue 38): the library's qrelsCompare on
 // files in any format a QRELS or RUN may be, as aligned text (a table per measure, then the agreement
 // as --agreement prints it) or as the library's object in JSON.
-import { qrelsCompareOutput } from "../app/qrels-compare-text.js";
+import { qrelsCompareOutput } from "../judgments/qrels-compare-text.js";
 import { RankevalError } from "../errors/errors.js";
 import { qrelsCompareOfFiles } from "../judgments/on-files.js";
 import type { CliArgs } from "./args.js";

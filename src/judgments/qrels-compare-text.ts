@@ -1,10 +1,9 @@
 // rankeval --qrels-compare's text (issue 38): the library's qrelsCompare (src/index.ts) as aligned
 // text, a table per measure, then the agreement as --agreement prints it; the command line's and the
 // page's (web/worker.ts), so the two print the same.
-import { agreementNotes, agreementText } from "../judgments/on-files.js";
-import type { QrelsCompare } from "../judgments/qrels-compare.js";
-import { alignedLines } from "../output/table.js";
-import { tableValue } from "./value-print.js";
+import { alignedLines, tableValue } from "../output/table.js";
+import { agreementNotes, agreementText } from "./on-files.js";
+import type { QrelsCompare } from "./qrels-compare.js";
 
 /** What --qrels-compare prints: its standard output, and its notes on stderr (without "rankeval: "). */
 export function qrelsCompareOutput(
