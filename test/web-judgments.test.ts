@@ -355,6 +355,30 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(shown.evaluation?.warnings.join("\n")).toContain("a.qrels+llm.qrels");
   }, 60_000);
 
+  it("counts holes at --fill-depth, and says a bad extra file's error as rankeval --fill does", async () => {
+    const inputs: [string, string[]][] = [
+      ["judgments-qrels", [a]],
+      ["extra", [llm]],
+      ["judgments-runs", [run1, run2]],
+    ];
+    const shallow = await judge(inputs, (page) => type(page, "fill-depth", "1"));
+    const cli = rankeval("--fill", llm, "--fill-depth", "1", a, run1, run2);
+    expect(cli.status).toBe(0);
+    expect(shallow.holes).toEqual(holes(cli.err));
+    expect(shallow.holes.caption).toContain("top 1,");
+    const broken = await judge([
+      ["judgments-qrels", [a]],
+      ["extra", [bad]],
+      ["judgments-runs", [run1]],
+    ]);
+    const refused = rankeval("--fill", bad, a, run1);
+    expect(refused.status).toBe(2);
+    expect(broken.state).toBe("error");
+    expect(broken.error).toBe(refused.err.replace(/^rankeval: /, "").trimEnd());
+    expect(broken.error).toMatch(/^bad\.qrels:2:/);
+    expect(broken.holes.rows).toEqual([]);
+  }, 60_000);
+
   it("shows the systems under two sets as rankeval --qrels-compare prints them, its JSON the same", async () => {
     const shown = await judge([
       ["judgments-qrels", [a, b]],
