@@ -303,7 +303,7 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(pooled.coverage).toEqual(coverage(cli.err));
   }, 60_000);
 
-  it("shows each query's statistics and agreement with -q, and a pool's coverage at --coverage-depth", async () => {
+  it("shows each query's statistics and agreement with -q, a pool's coverage at --coverage-depth, and a pool of each run's top N (-M)", async () => {
     const perQuery = (page: Page) => page.check('input[name="judgments-per-query"]');
     const stats = await judge([["judgments-qrels", [a]]], perQuery);
     const cli = rankeval("--qrels-stats", "-q", a);
@@ -321,6 +321,19 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     const pool = rankeval("--pool", "depth:10", "--coverage-depth", "1", run1, run2);
     expect(pooled.coverage).toEqual(coverage(pool.err));
     expect(pooled.coverage.caption).toContain("top 1 covered");
+    // -M: each run's top N read, an rrf pool of them.
+    const read = await judge([["judgments-runs", [run1, run2]]], async (page) => {
+      await type(page, "method", "rrf:60");
+      await type(page, "budget", "3");
+      await type(page, "pool-depth", "1");
+    });
+    const top = rankeval("--pool", "rrf:60", "--budget", "3", "-M", "1", run1, run2);
+    expect(read.error).toBe("");
+    expect(read.downloads.text).toBe(top.out);
+    expect(read.downloads.text).not.toBe(rankeval("--pool", "rrf:60", "--budget", "3", run1, run2).out);
+    expect(json(read.downloads.json)).toEqual(
+      json(rankeval("--pool", "rrf:60", "--budget", "3", "-M", "1", "--format", "json", run1, run2).out),
+    );
   }, 60_000);
 
   /** The command line's --fill holes table on stderr: its title and rows, as coverage's. */

@@ -90,6 +90,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       budget: budget === "" ? null : Number(budget),
       combine: combine === "" ? null : (combine as "sum" | "max"),
       judged: files("judged")[0] ?? null,
+      depth: number("pool-depth"),
       coverageDepth: number("coverage-depth"),
     };
   }

@@ -58,6 +58,8 @@ export type JudgmentsJob =
       budget: number | null;
       combine: "sum" | "max" | null;
       judged: File | null;
+      /** -M: each run's top N read (null: not given). */
+      depth: number | null;
       coverageDepth: number | null;
     }
   | { kind: "fill"; qrels: File; extra: File; runs: File[]; depth: number }

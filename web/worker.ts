@@ -705,6 +705,7 @@ async function judgmentsFunctions(job: JudgmentsJob): Promise<JudgmentsResult> {
     method: job.method,
     ...(job.budget === null ? {} : { budget: job.budget }),
     ...(job.combine === null ? {} : { combine: job.combine }),
+    ...(job.depth === null ? {} : { depth: job.depth }),
     ...(job.coverageDepth === null ? {} : { coverageDepth: job.coverageDepth }),
   };
   const runs = await readAll("score", job.runs);
