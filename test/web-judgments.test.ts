@@ -158,6 +158,8 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
         await page.waitForFunction(() => ["done", "error"].includes(document.body.dataset.state ?? ""), undefined, {
           timeout: 30_000,
         });
+        // The evaluation's error, if any, said before its download is waited for.
+        expect(await page.textContent("#error")).toBe("");
         const [download] = await Promise.all([
           page.waitForEvent("download"),
           page.click('#downloads button[data-format="trec"]'),
@@ -379,6 +381,22 @@ describe.skipIf(!haveChromium && !process.env.CI)("the page's judgments in chrom
     expect(cli.status).toBe(0);
     expect(shallow.holes).toEqual(holes(cli.err));
     expect(shallow.holes.caption).toContain("top 1,");
+    // Extra labels as CSV: the filled judgments still evaluated as TREC text (named a.qrels+llm.csv.qrels).
+    const csv = file("llm.csv", "qid,docid,relevance\nq1,d7,1.5\nq2,d7,2.25\nq2,d8,1\n");
+    const fromCsv = await judge(
+      [
+        ["judgments-qrels", [a]],
+        ["extra", [csv]],
+        ["judgments-runs", [run1, run2]],
+      ],
+      undefined,
+      undefined,
+      true,
+    );
+    const csvCli = rankeval("--fill", csv, a, run1, run2);
+    expect(fromCsv.holes).toEqual(holes(csvCli.err));
+    expect(fromCsv.evaluation?.trec).toBe(csvCli.out);
+    expect(fromCsv.evaluation?.trec).toBe(rankeval("--fill", llm, a, run1, run2).out);
     const broken = await judge([
       ["judgments-qrels", [a]],
       ["extra", [bad]],
