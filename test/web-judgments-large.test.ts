@@ -111,9 +111,10 @@ describe.skipIf(!haveChromium && !process.env.CI)("the judgments' faces at 3,000
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Sets the files (null: the action), waits for the section's result, and reads it and its downloads. */
+  /** Does `set` (files or the action chosen), waits for the section's new result, reads it and its downloads. */
   async function step(set: () => Promise<unknown>) {
     const p = page!;
+    // Neither done nor error until the job `set` starts is over.
     await p.$eval("#judgments-section", (s) => void ((s as HTMLElement).dataset.state = "stale"));
     await set();
     await p.waitForFunction(
