@@ -144,9 +144,10 @@ for (const file of readdirSync(dist, { recursive: true })) {
     inputs: /[\\/]dist[\\/]io[\\/](json|jsonl|delimited|letor|scores|query-groups)\.js$/,
     // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
     letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
-    // --qrels-stats, --agreement and --pool (issue 38), and the library's functions under them.
+    // --qrels-stats, --agreement, --pool, --fill and --qrels-compare (issue 38), and the library's
+    // functions under them.
     judgments:
-      /[\\/]dist[\\/](judgments[\\/]|app[\\/]read-columns\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command|qrels-compare-text)\.js$)/,
+      /[\\/]dist[\\/](judgments[\\/]|app[\\/]read-columns\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command)\.js$)/,
     explain: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/,
     report: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/,
     columnar:

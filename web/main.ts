@@ -781,6 +781,18 @@ onDrop(form, async (dropped, target) => {
 startJudgments({
   worker: newPageWorker,
   save,
+  // The files shown in the inputs, as if chosen: the settings, comparison and downloads then apply.
+  evaluate: (qrels, runFiles) => {
+    for (const [name, list] of [
+      ["qrels", [qrels]],
+      ["run", runFiles],
+    ] as const) {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(f);
+      input(name).files = dt.files;
+    }
+    inputsChanged("trec");
+  },
   roles: async (files) => {
     const columnar = await columnarRoles(files);
     return Promise.all(
