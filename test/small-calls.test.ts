@@ -1,8 +1,10 @@
-// What evaluate() and evaluateRun() remember from call to call (src/pipeline/evaluate.ts explicitOf,
-// resolvedFor; src/names/resolve.ts resolveWord): a program calls them every epoch with the same
-// names and options, and must get what a first call gets, whatever it changed in between.
+// What evaluate() and evaluateRun() remember from call to call (src/pipeline/evaluate.ts optionsOf,
+// parsedMeasures, batchPlan; src/names/resolve.ts resolveWord; src/kernel/kernel.ts specsOf;
+// src/pipeline/join-memory.ts's buffer of labels): a program calls them every epoch with the same names
+// and options, and must get what a first call gets, whatever it changed in between.
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";
+import { tInterval } from "../src/pipeline/interval.js";
 
 const rows = { qid: ["a", "a", "a", "b", "b"], score: [0.9, 0.5, 0.1, 0.8, 0.2], rel: [0, 2, 1, 1, 0] };
 
@@ -46,5 +48,81 @@ describe("calls made again", () => {
     const run = { a: { d1: 0.2, d2: 0.9 }, b: { d3: 0.5, d4: 0.7 } };
     const first = evaluateRun(qrels, run, ["ndcg@10", "map"]);
     for (let i = 0; i < 3; i++) expect(evaluateRun(qrels, run, ["ndcg@10", "map"])).toEqual(first);
+  });
+
+  it("read a list of measures again when it changed in place", () => {
+    const measures = ["ndcg@3", "map"];
+    expect(evaluate(rows, measures).measures).toEqual(["ndcg@3", "map"]);
+    measures[1] = "mrr";
+    expect(evaluate(rows, measures).measures).toEqual(["ndcg@3", "mrr"]);
+    measures.push("P@1");
+    const r = evaluate(rows, measures);
+    expect(r.measures).toEqual(["ndcg@3", "mrr", "P@1"]);
+    expect(r.mean["P@1"]).toBe(evaluate(rows, "P@1").mean["P@1"]);
+  });
+
+  it("give each result its own objects: changing one changes nothing the next call sees", () => {
+    const a = evaluate(rows, ["ndcg@3", "map"]);
+    (a.measures as string[]).push("x");
+    (a.measureConventions as Record<string, string>)["ndcg@3"] = "changed";
+    (a.warnings as string[]).push("changed");
+    const b = evaluate(rows, ["ndcg@3", "map"]);
+    expect(b.measures).toEqual(["ndcg@3", "map"]);
+    expect(b.measureConventions["ndcg@3"]).not.toBe("changed");
+    expect(b.warnings).toEqual([]);
+  });
+
+  it("take the interval when first read: the eager interval, a plain value to spread, JSON and structuredClone", () => {
+    const r = evaluate(rows, ["ndcg@3", "map", "NumRet"]);
+    for (const k of ["ndcg@3", "map"]) expect(r.interval[k]).toEqual(tInterval(r.values[k]));
+    expect(r.interval.NumRet).toBeUndefined(); // a sum: no interval
+    expect(r.interval).toBe(r.interval);
+    expect({ ...r }.interval).toEqual(r.interval);
+    expect(JSON.parse(JSON.stringify(r)).interval).toEqual(JSON.parse(JSON.stringify(r.interval)));
+    expect(structuredClone(r).interval).toEqual(r.interval);
+    expect(Object.keys(r)).toContain("interval");
+    // evaluateRun takes summaries (and intervals) over queries in byte order ("b" before "c").
+    const run = evaluateRun({ c: { d1: 1, d2: 0 }, b: { d1: 1 } }, { c: { d1: 0.2, d2: 0.9 }, b: { d1: 0.5 } }, "map");
+    expect(run.qids).toEqual(["c", "b"]);
+    expect(run.interval.map).toEqual(tInterval([run.values.map[1], run.values.map[0]]));
+  });
+
+  it("read options.interval again at every call, as it may change in place", () => {
+    const interval = { level: 0.5 };
+    const options: Options = { interval };
+    const narrow = evaluate(rows, "ndcg@3", options).interval["ndcg@3"];
+    interval.level = 0.99;
+    const wide = evaluate(rows, "ndcg@3", options).interval["ndcg@3"];
+    expect(wide).toEqual(evaluate(rows, "ndcg@3", { interval: { level: 0.99 } }).interval["ndcg@3"]);
+    expect(wide[1] - wide[0]).toBeGreaterThan(narrow[1] - narrow[0]);
+  });
+
+  it("give evaluateRun the columns' numbers after a call whose judgments outgrew the buffer kept", () => {
+    // 70,000 labels: more than join-memory.ts keeps between calls (2^16).
+    const big: Record<string, Record<string, number>> = {};
+    const bigRun: Record<string, Record<string, number>> = {};
+    for (let q = 0; q < 70; q++) {
+      big[`q${q}`] = {};
+      bigRun[`q${q}`] = {};
+      for (let d = 0; d < 1000; d++) big[`q${q}`][`d${d}`] = (q + d) % 3;
+      for (let d = 0; d < 5; d++) bigRun[`q${q}`][`d${d * 7}`] = d;
+    }
+    const columns = (o: Record<string, Record<string, number>>, value: "rel" | "score") => {
+      const c = { qid: [] as string[], docid: [] as string[], [value]: [] as number[] };
+      for (const [q, docs] of Object.entries(o))
+        for (const [d, v] of Object.entries(docs)) {
+          c.qid.push(q);
+          c.docid.push(d);
+          (c[value] as number[]).push(v);
+        }
+      return c as { qid: string[]; docid: string[]; rel: number[]; score: number[] };
+    };
+    const asked = ["ndcg@10", "map", "P@5"];
+    expect(evaluateRun(big, bigRun, asked).mean).toEqual(
+      evaluateRun(columns(big, "rel"), columns(bigRun, "score"), asked).mean,
+    );
+    const qrels = { a: { d1: 1, d2: 0, d3: 2 }, b: { d3: 2 } };
+    const run = { a: { d1: 0.2, d2: 0.9, d3: 0.1 }, b: { d3: 0.5, d4: 0.7 } };
+    expect(evaluateRun(qrels, run, asked)).toEqual(evaluateRun(columns(qrels, "rel"), columns(run, "score"), asked));
   });
 });
