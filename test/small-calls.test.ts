@@ -4,7 +4,7 @@
 // and options, and must get what a first call gets, whatever it changed in between.
 import { describe, expect, it } from "vitest";
 import { evaluate, evaluateRun, type Options } from "../src/index.js";
-import { tInterval } from "../src/pipeline/interval.js";
+import { intervalsOf, tInterval } from "../src/pipeline/interval.js";
 
 const rows = { qid: ["a", "a", "a", "b", "b"], score: [0.9, 0.5, 0.1, 0.8, 0.2], rel: [0, 2, 1, 1, 0] };
 
@@ -72,19 +72,25 @@ describe("calls made again", () => {
     expect(b.warnings).toEqual([]);
   });
 
-  it("take the interval when first read: the eager interval, a plain value to spread, JSON and structuredClone", () => {
+  it("give t intervals as tInterval does, and a bootstrap's when first read: a plain value to spread, JSON and structuredClone", () => {
     const r = evaluate(rows, ["ndcg@3", "map", "NumRet"]);
     for (const k of ["ndcg@3", "map"]) expect(r.interval[k]).toEqual(tInterval(r.values[k]));
     expect(r.interval.NumRet).toBeUndefined(); // a sum: no interval
-    expect(r.interval).toBe(r.interval);
-    expect({ ...r }.interval).toEqual(r.interval);
-    expect(JSON.parse(JSON.stringify(r)).interval).toEqual(JSON.parse(JSON.stringify(r.interval)));
-    expect(structuredClone(r).interval).toEqual(r.interval);
-    expect(Object.keys(r)).toContain("interval");
     // evaluateRun takes summaries (and intervals) over queries in byte order ("b" before "c").
     const run = evaluateRun({ c: { d1: 1, d2: 0 }, b: { d1: 1 } }, { c: { d1: 0.2, d2: 0.9 }, b: { d1: 0.5 } }, "map");
     expect(run.qids).toEqual(["c", "b"]);
     expect(run.interval.map).toEqual(tInterval([run.values.map[1], run.values.map[0]]));
+    const interval = { method: "bootstrap", samples: 500, seed: 7 } as const;
+    const boot = evaluate(rows, ["ndcg@3", "map", "NumRet"], { interval });
+    const settings = { level: 0.95, ...interval };
+    const expected = intervalsOf(boot.values, (k) => (k === "NumRet" ? "sum" : "mean"), settings);
+    expect(Object.getOwnPropertyDescriptor(boot, "interval")?.get).toBeTypeOf("function");
+    expect(boot.interval).toEqual(expected);
+    expect(boot.interval).toBe(boot.interval);
+    expect({ ...boot }.interval).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(boot)).interval).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(structuredClone(boot).interval).toEqual(expected);
+    expect(Object.keys(boot)).toEqual(Object.keys(r));
   });
 
   it("read options.interval again at every call, as it may change in place", () => {

@@ -435,9 +435,13 @@ export function evaluateBatch<Q>(
   if (summarise) {
     const summarised = order ? mapValues(values, ordered) : values;
     ({ mean, counted } = meansOf(summarised, aggregateOf));
-    // Computed when first read: most callers read the means only (a bootstrap's is 10,000 resamples).
-    const settings = extras.interval;
-    interval = () => intervalsOf(order ? mapValues(values, ordered) : values, aggregateOf, settings);
+    // t intervals cost less than deferring them (resultOf); a bootstrap's 10,000 resamples are taken
+    // when first read, from the values as they are then.
+    const settings = extras.interval ?? DEFAULT_INTERVAL;
+    interval =
+      settings.method === "t"
+        ? intervalsOf(summarised, aggregateOf, settings)
+        : () => intervalsOf(order ? mapValues(values, ordered) : values, aggregateOf, settings);
   } else {
     mean = mapKeys(values, NaN);
     counted = mapKeys(values, 0);
@@ -472,7 +476,11 @@ export function evaluateBatch<Q>(
   );
 }
 
-/** A Result of its parts, keys in one order; `interval` may be given as its maker, called when first read. */
+/**
+ * A Result of its parts, keys in one order. `interval` may be given as its maker, called when first read
+ * (an accessor: spread, JSON.stringify and structuredClone read it as a value). Only for what costs more
+ * than the accessor (3 us a result: its object leaves V8's fast properties), as a bootstrap does.
+ */
 export function resultOf<Q>(
   measures: string[],
   qids: Q[],
@@ -486,28 +494,44 @@ export function resultOf<Q>(
   how: Pick<Result, "options" | "conventions" | "measureConventions" | "warnings" | "tieRange">,
 ): Result<Q> {
   const { options, conventions, measureConventions, warnings, tieRange } = how;
-  let made = typeof interval === "function" ? undefined : interval;
-  const makeInterval = typeof interval === "function" ? interval : undefined;
-  // An own enumerable accessor: spread, JSON.stringify and structuredClone read it as a value.
-  return {
-    measures,
-    qids,
-    values,
-    mean,
-    counted,
-    get interval() {
-      return (made ??= makeInterval!());
-    },
-    set interval(v: Result["interval"]) {
-      made = v;
-    },
-    queries: { evaluated: qids.length, skipped },
-    options,
-    conventions,
-    measureConventions,
-    warnings,
-    ...(tieRange ? { tieRange } : {}),
-  };
+  const queries = { evaluated: qids.length, skipped };
+  let result: { -readonly [K in keyof Result<Q>]: Result<Q>[K] };
+  if (typeof interval === "function") {
+    let made: Result["interval"] | undefined;
+    result = {
+      measures,
+      qids,
+      values,
+      mean,
+      counted,
+      get interval() {
+        return (made ??= interval());
+      },
+      set interval(v: Result["interval"]) {
+        made = v;
+      },
+      queries,
+      options,
+      conventions,
+      measureConventions,
+      warnings,
+    };
+  } else
+    result = {
+      measures,
+      qids,
+      values,
+      mean,
+      counted,
+      interval,
+      queries,
+      options,
+      conventions,
+      measureConventions,
+      warnings,
+    };
+  if (tieRange) result.tieRange = tieRange;
+  return result;
 }
 
 const mapKeys = <T>(record: Readonly<Record<string, unknown>>, value: T): Record<string, T> =>
