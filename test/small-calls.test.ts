@@ -131,4 +131,21 @@ describe("calls made again", () => {
     const run = { a: { d1: 0.2, d2: 0.9, d3: 0.1 }, b: { d3: 0.5, d4: 0.7 } };
     expect(evaluateRun(qrels, run, asked)).toEqual(evaluateRun(columns(qrels, "rel"), columns(run, "score"), asked));
   });
+
+  it("still name the first score or label that is no finite number, in row order, before anything else", () => {
+    const qid = ["a", "a", "b"];
+    const bad = (score: unknown, rel: unknown, options?: Options, measures = "map") =>
+      expect(() => evaluate({ qid, score, rel } as never, measures, options));
+    bad([1, "2", 3], [0, 1, 0]).toThrow('rows.score[1] is "2", not a number (query "a")');
+    bad([1, 2, 3], [0, 1n, 0]).toThrow('rows.rel[1] is 1n, not a number (query "a")');
+    bad([1, Number.NaN, 3], [0, 1, 0]).toThrow('rows.score[1] is NaN, not a finite number (query "a")');
+    bad([1, 2, Infinity], [Infinity, 1, 0]).toThrow('rows.rel[0] is Infinity, not a finite number (query "a")');
+    // A typed column beside a plain one is checked as early: before the options' own errors.
+    bad(Float64Array.of(1, Infinity, 3), [0, 1, 0], { ties: "average" }, "err@10").toThrow(
+      'rows.score[1] is Infinity, not a finite number (query "a")',
+    );
+    expect(() => evaluate({ qid, score: [1, 2, 3], rel: [0, 1, 0] }, "err@10", { ties: "average" })).toThrow(
+      /ties "average" has no exact closed form/,
+    );
+  });
 });
