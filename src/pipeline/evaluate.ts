@@ -45,7 +45,11 @@ export interface Result<Q = Qid> {
   readonly mean: Record<string, number>;
   /** How many queries each summary is over. */
   readonly counted: Record<string, number>;
-  /** Each mean's `[lo, hi]`: 95% Student t by default (scipy.stats.t.interval), or per `options.interval`. */
+  /**
+   * Each mean's `[lo, hi]`: 95% Student t by default (scipy.stats.t.interval), or per `options.interval`.
+   * A bootstrap's is taken when first read (its resamples cost far more than the call), from `values` as
+   * they are then.
+   */
   readonly interval: Record<string, Interval>;
   readonly queries: {
     readonly evaluated: number;
