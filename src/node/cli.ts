@@ -15,6 +15,8 @@ import { expandRuns, fileHost } from "./runs.js";
 import { partitionable } from "./partitioned.js";
 import { conventionsOf } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
+import { runPreparation } from "../pipeline/prepare-run.js";
+import { flagOf } from "../app/options-table.js";
 import { readPerSubtopic } from "../app/subtopic-runs.js";
 
 export interface Io {
@@ -318,7 +320,15 @@ async function evaluateEachRun(
       host,
       qrelsFile,
       runFiles,
-      { plan: p, options: options(args, p.kind === "trec"), tieRange, spec, complete: args.complete, hint: true },
+      {
+        plan: p,
+        options: options(args, p.kind === "trec"),
+        tieRange,
+        spec,
+        complete: args.complete,
+        hint: true,
+        prepare: runPreparation(args, flagOf),
+      },
       {
         say: (m) => {
           progress.clear();

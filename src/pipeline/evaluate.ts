@@ -30,6 +30,7 @@ import {
 import { RankevalError } from "../errors/errors.js";
 import { sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
+import { runPreparation, type RunPrepared } from "./prepare-run.js";
 
 /** Measure names (any tool's spelling) or parsed measures, one or a list. `string & {}` keeps completion. */
 export type Measures = MeasureSpec | (string & {}) | readonly (MeasureSpec | (string & {}) | Measure)[];
@@ -68,6 +69,8 @@ export interface Result<Q = Qid> {
   readonly warnings: readonly string[];
   /** With `tieRange: true`: each measure under ties "worst" and "best", per query and summarised. */
   readonly tieRange?: Readonly<Record<string, TieRange>>;
+  /** With `rollup` or `dropSelf` (evaluateRun, evaluateFiles): what they did to the run's rows. */
+  readonly prepared?: RunPrepared;
 }
 
 /** A block's or run's values as the command line and page evaluate them. */
@@ -122,6 +125,11 @@ export function evaluate<const M extends Measures>(
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
   const explicit = explicitOf(options);
   const extras = extrasOf(options);
+  if (runPreparation(options ?? {}))
+    throw new RankevalError(
+      "bad-option",
+      "rollup and dropSelf prepare a run's documents: give them to evaluateRun or evaluateFiles (evaluate's rows are ranked as given)",
+    );
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
   const { batch, qids } = groupRows(rows);
@@ -145,13 +153,15 @@ export function evaluateRun<const M extends Measures>(
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
   const explicit = explicitOf(options);
   const extras = extrasOf(options);
+  const prepare = runPreparation(options ?? {});
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const { batch, qids, notJudged, notInRun, labelsRead } = joinRun(qrels, run);
+  const { batch, qids, notJudged, notInRun, labelsRead, prepared } = joinRun(qrels, run, prepare);
   if (labelsRead && readsTrecLabels(ms)) warnings.push(labelsWarning(labelsRead));
   const order = sortedOrder(qids);
   const summaryOrder = order.every((q, i) => q === i) ? undefined : Int32Array.from(order);
-  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
+  const result = evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
+  return prepared ? { ...result, prepared } : result;
 }
 
 function extrasOf(options: Options | undefined): BatchExtras {

@@ -1,0 +1,262 @@
+/**
+ * Run preparations (issue 38), applied where a run's rows become the join's (joinParsed), so every face,
+ * format and path gets the same rows: passages rolled up to their documents (`rollup`), then each
+ * document whose id is its query's left out (`dropSelf`). Rolling up first: with both, a passage of the
+ * query's own document goes too (ArguAna's and Quora's queries are documents of the corpus). Browser-safe.
+ */
+import { counted } from "../errors/counted.js";
+import { shown, usageError } from "../errors/errors.js";
+import { lineOfRow, rowHash, type RowLines } from "../io/rows.js";
+import type { JoinRun } from "./join-memory.js";
+
+export type RollupMethod = "max" | "sum" | "first";
+export const ROLLUP_METHODS: readonly RollupMethod[] = ["max", "sum", "first"];
+
+/** What is done to a run before the join; made by runPreparation. */
+export interface RunPreparation {
+  /** A row's document is its id cut at the last `separator` (`doc#3` is `doc`); its score by `method`. */
+  readonly rollup?: { readonly separator: string; readonly method: RollupMethod };
+  readonly dropSelf?: boolean;
+}
+
+/** What the preparations did to a run (`Result.prepared`); blocks' counts add up. */
+export interface RunPrepared {
+  /** The run's rows as read. */
+  readonly rows: number;
+  /** Rows whose id held the rollup's separator (0 without `rollup`). */
+  readonly passages: number;
+  /** Rows after the rollup: a document of its query each (`rows` without `rollup`). */
+  readonly documents: number;
+  /** Documents left out as their query's own id (0 without `dropSelf`). */
+  readonly selfDropped: number;
+}
+
+/** The preparation's options as the library, the command line and the page name them. */
+export interface PreparationOptions {
+  rollup?: string;
+  rollupMethod?: string;
+  dropSelf?: boolean;
+}
+
+/**
+ * The preparation asked, checked (undefined: none); `name` spells an option as the caller's face does
+ * (`--rollup` on the command line). The one place these options are read.
+ */
+export function runPreparation(
+  given: PreparationOptions,
+  name: (key: keyof PreparationOptions) => string = (k) => k,
+): RunPreparation | undefined {
+  const { rollup, rollupMethod, dropSelf } = given;
+  if (rollup !== undefined && (typeof rollup !== "string" || rollup === ""))
+    throw usageError(
+      `${name("rollup")} must be the separator of a passage's number in its id (as "#" for doc#3), not ${shown(rollup)}`,
+    );
+  if (rollupMethod !== undefined && !ROLLUP_METHODS.includes(rollupMethod as RollupMethod))
+    throw usageError(
+      `${name("rollupMethod")} must be one of ${ROLLUP_METHODS.join(", ")} (a document's score: its best passage's, their sum, its best-ranked passage's), not ${shown(rollupMethod)}`,
+    );
+  if (rollupMethod !== undefined && rollup === undefined)
+    throw usageError(`${name("rollupMethod")} ${rollupMethod} needs ${name("rollup")} SEP (the passages' separator)`);
+  if (dropSelf !== undefined && typeof dropSelf !== "boolean")
+    throw usageError(`${name("dropSelf")} must be true or false, not ${shown(dropSelf)}`);
+  if (rollup === undefined && !dropSelf) return undefined;
+  return {
+    ...(rollup !== undefined ? { rollup: { separator: rollup, method: (rollupMethod ?? "max") as RollupMethod } } : {}),
+    ...(dropSelf ? { dropSelf: true } : {}),
+  };
+}
+
+export const NOTHING_PREPARED: RunPrepared = Object.freeze({ rows: 0, passages: 0, documents: 0, selfDropped: 0 });
+
+export function addPrepared(a: RunPrepared, b: RunPrepared): RunPrepared {
+  return {
+    rows: a.rows + b.rows,
+    passages: a.passages + b.passages,
+    documents: a.documents + b.documents,
+    selfDropped: a.selfDropped + b.selfDropped,
+  };
+}
+
+/** What the CLI says on stderr and the page in its notes, a line each preparation. */
+export function preparedNotes(name: string, prep: RunPreparation, done: RunPrepared): string[] {
+  const notes: string[] = [];
+  if (prep.rollup) {
+    const { separator, method } = prep.rollup;
+    const none = done.passages === 0 ? `: no id holds ${JSON.stringify(separator)}, so none was rolled up` : "";
+    notes.push(
+      `${name}: rollup ${JSON.stringify(separator)} (${method}): ${counted(done.rows, "row")} as ${counted(done.documents, "document")}${none}`,
+    );
+  }
+  if (prep.dropSelf)
+    notes.push(
+      `${name}: drop-self: ${counted(done.selfDropped, "document")} whose id is its query's left out of the ranking`,
+    );
+  return notes;
+}
+
+/** A prepared run, `from[i]` the row of `run` that row i stands for, `emptied` the queries left with no row. */
+export interface PreparedRun {
+  run: JoinRun;
+  from: Int32Array;
+  emptied: number[];
+  counts: RunPrepared;
+}
+
+/** Ids as byte strings, one character a byte: distinct bytes stay distinct (UTF-8 decoding would merge invalid ones). */
+const bytesAsKey = new TextDecoder("latin1");
+const encoder = new TextEncoder();
+
+/** Where the last `sep` in bytes[a, b) starts, or -1. */
+function lastIndexOf(bytes: Uint8Array, a: number, b: number, sep: Uint8Array): number {
+  const n = sep.length;
+  for (let i = b - n; i >= a; i--) {
+    let k = 0;
+    while (k < n && bytes[i + k] === sep[k]) k++;
+    if (k === n) return i;
+  }
+  return -1;
+}
+
+/**
+ * The run as the join should see it. A document's row stands where its first best-scored passage stood
+ * (the place its best-ranked passage has under any tie order: ties by id compare documents' ids after
+ * the rollup, `input` ties read the rows' order), its line that passage's; its score: `max` the best
+ * passage's, `sum` the passages' sum, `first` the score of the passage ranked first, which ranks by score
+ * are the best's: `max`'s score. A passage's non-finite score stays the document's, for the finite check.
+ * An id without the separator (or with nothing before it) is its own document.
+ */
+export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
+  const n = run.length;
+  const { bytes, offsets } = run.docids;
+  const qid = run.qid;
+  const score = run.score;
+  const sep = prep.rollup ? encoder.encode(prep.rollup.separator) : null;
+  const sum = prep.rollup?.method === "sum";
+  // Per document: its row standing for it, score, id's end; in first-seen order.
+  let rep = new Int32Array(Math.max(n, 1));
+  let value = new Float64Array(Math.max(n, 1));
+  let idEnd = new Int32Array(Math.max(n, 1));
+  let docs = 0;
+  let passages = 0;
+  if (sep) {
+    const seen = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const a = offsets[i];
+      let end = offsets[i + 1];
+      const cut = lastIndexOf(bytes, a, end, sep);
+      if (cut > a) {
+        end = cut;
+        passages++;
+      }
+      const key = `${qid[i]} ${bytesAsKey.decode(bytes.subarray(a, end))}`;
+      const d = seen.get(key);
+      const s = score[i];
+      if (d === undefined) {
+        seen.set(key, docs);
+        rep[docs] = i;
+        value[docs] = s;
+        idEnd[docs++] = end;
+        continue;
+      }
+      const best = score[rep[d]];
+      if (sum) value[d] += s;
+      // NaN first: the finite check names that row.
+      if (best === best && (s !== s || s > best)) {
+        rep[d] = i;
+        if (!sum) value[d] = s;
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      rep[i] = i;
+      value[i] = score[i];
+      idEnd[i] = offsets[i + 1];
+    }
+    docs = n;
+  }
+  // Documents by their row's place.
+  if (sep) {
+    const order = Int32Array.from({ length: docs }, (_, d) => d).sort((x, y) => rep[x] - rep[y]);
+    rep = Int32Array.from(order, (d) => rep[d]);
+    value = Float64Array.from(order, (d) => value[d]);
+    idEnd = Int32Array.from(order, (d) => idEnd[d]);
+  }
+  let selfDropped = 0;
+  const keep = new Uint8Array(docs).fill(1);
+  if (prep.dropSelf) {
+    const names = run.qidNames.pool();
+    for (let d = 0; d < docs; d++) {
+      const i = rep[d];
+      const q = qid[i];
+      const qa = names.offsets[q];
+      const len = names.offsets[q + 1] - qa;
+      const a = offsets[i];
+      if (idEnd[d] - a !== len) continue;
+      let k = 0;
+      while (k < len && bytes[a + k] === names.bytes[qa + k]) k++;
+      if (k === len) {
+        keep[d] = 0;
+        selfDropped++;
+      }
+    }
+  }
+  const m = docs - selfDropped;
+  const outQid = new Int32Array(m);
+  const outScore = new Float64Array(m);
+  const from = new Int32Array(m);
+  const outOffsets = new Int32Array(m + 1);
+  const hashes = new Int32Array(m);
+  let poolBytes = 0;
+  for (let d = 0; d < docs; d++) if (keep[d]) poolBytes += idEnd[d] - offsets[rep[d]];
+  const pool = new Uint8Array(poolBytes);
+  const rowsIn = new Int32Array(run.qidNames.size);
+  const rowsOut = new Int32Array(run.qidNames.size);
+  for (let i = 0; i < n; i++) rowsIn[qid[i]]++;
+  let at = 0;
+  let row = 0;
+  for (let d = 0; d < docs; d++) {
+    if (!keep[d]) continue;
+    const i = rep[d];
+    const a = offsets[i];
+    pool.set(bytes.subarray(a, idEnd[d]), at);
+    const start = at;
+    at += idEnd[d] - a;
+    outOffsets[row + 1] = at;
+    hashes[row] = rowHash(pool, start, at);
+    outQid[row] = qid[i];
+    rowsOut[qid[i]]++;
+    outScore[row] = value[d];
+    from[row++] = i;
+  }
+  const emptied: number[] = [];
+  for (let q = 0; q < rowsIn.length; q++) if (rowsIn[q] > 0 && rowsOut[q] === 0) emptied.push(q);
+  const { spans: _spans, lines, ...rest } = run;
+  const prepared: JoinRun = {
+    ...rest,
+    qid: outQid,
+    score: outScore,
+    docids: { bytes: pool, offsets: outOffsets, hashes },
+    length: m,
+    ...(lines ? { lines: linesOf(lines, from) } : {}),
+  };
+  return {
+    run: prepared,
+    from,
+    emptied,
+    counts: { rows: n, passages, documents: docs, selfDropped },
+  };
+}
+
+/** Each row's line as its source row's, sparsely as RowLines keeps them. */
+function linesOf(lines: RowLines, from: Int32Array): RowLines {
+  const rows: number[] = [0];
+  const shifts: number[] = [from.length ? lineOfRow(lines, from[0]) : 1];
+  for (let i = 1; i < from.length; i++) {
+    const shift = lineOfRow(lines, from[i]) - i;
+    if (shift !== shifts[shifts.length - 1]) {
+      rows.push(i);
+      shifts.push(shift);
+    }
+  }
+  return { rows: Int32Array.from(rows), shifts: Int32Array.from(shifts) };
+}
