@@ -84,12 +84,12 @@ export function preparedNotes(name: string, prep: RunPreparation, done: RunPrepa
     const { separator, method } = prep.rollup;
     const none = done.passages === 0 ? `: no id holds ${JSON.stringify(separator)}, so none was rolled up` : "";
     notes.push(
-      `${name}: rollup ${JSON.stringify(separator)} (${method}): ${counted(done.rows, "row")} as ${counted(done.documents, "document")}${none}`,
+      `${name}: rollup ${JSON.stringify(separator)} (${method}): ${counted(done.rows, "row")} rolled up into ${counted(done.documents, "document")}${none}`,
     );
   }
   if (prep.dropSelf)
     notes.push(
-      `${name}: drop-self: ${counted(done.selfDropped, "document")} whose id is its query's left out of the ranking`,
+      `${name}: drop-self: ${counted(done.selfDropped, "document")} whose id is ${done.selfDropped === 1 ? "its" : "their"} query's left out of the ranking`,
     );
   return notes;
 }
@@ -132,10 +132,10 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
   const score = run.score;
   const sep = prep.rollup ? encoder.encode(prep.rollup.separator) : null;
   const sum = prep.rollup?.method === "sum";
-  // Per document: its row standing for it, score, id's end; in first-seen order.
+  // Per document: its row standing for it, score, id's length (the same in each of its rows); first-seen order.
   let rep = new Int32Array(Math.max(n, 1));
   let value = new Float64Array(Math.max(n, 1));
-  let idEnd = new Int32Array(Math.max(n, 1));
+  let idLength = new Int32Array(Math.max(n, 1));
   let docs = 0;
   let passages = 0;
   if (sep) {
@@ -155,7 +155,7 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
         seen.set(key, docs);
         rep[docs] = i;
         value[docs] = s;
-        idEnd[docs++] = end;
+        idLength[docs++] = end - a;
         continue;
       }
       const best = score[rep[d]];
@@ -170,7 +170,7 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
     for (let i = 0; i < n; i++) {
       rep[i] = i;
       value[i] = score[i];
-      idEnd[i] = offsets[i + 1];
+      idLength[i] = offsets[i + 1] - offsets[i];
     }
     docs = n;
   }
@@ -179,7 +179,7 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
     const order = Int32Array.from({ length: docs }, (_, d) => d).sort((x, y) => rep[x] - rep[y]);
     rep = Int32Array.from(order, (d) => rep[d]);
     value = Float64Array.from(order, (d) => value[d]);
-    idEnd = Int32Array.from(order, (d) => idEnd[d]);
+    idLength = Int32Array.from(order, (d) => idLength[d]);
   }
   let selfDropped = 0;
   const keep = new Uint8Array(docs).fill(1);
@@ -191,7 +191,7 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
       const qa = names.offsets[q];
       const len = names.offsets[q + 1] - qa;
       const a = offsets[i];
-      if (idEnd[d] - a !== len) continue;
+      if (idLength[d] !== len) continue;
       let k = 0;
       while (k < len && bytes[a + k] === names.bytes[qa + k]) k++;
       if (k === len) {
@@ -207,7 +207,7 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
   const outOffsets = new Int32Array(m + 1);
   const hashes = new Int32Array(m);
   let poolBytes = 0;
-  for (let d = 0; d < docs; d++) if (keep[d]) poolBytes += idEnd[d] - offsets[rep[d]];
+  for (let d = 0; d < docs; d++) if (keep[d]) poolBytes += idLength[d];
   const pool = new Uint8Array(poolBytes);
   const rowsIn = new Int32Array(run.qidNames.size);
   const rowsOut = new Int32Array(run.qidNames.size);
@@ -218,9 +218,9 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
     if (!keep[d]) continue;
     const i = rep[d];
     const a = offsets[i];
-    pool.set(bytes.subarray(a, idEnd[d]), at);
+    pool.set(bytes.subarray(a, a + idLength[d]), at);
     const start = at;
-    at += idEnd[d] - a;
+    at += idLength[d];
     outOffsets[row + 1] = at;
     hashes[row] = rowHash(pool, start, at);
     outQid[row] = qid[i];
