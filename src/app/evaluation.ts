@@ -89,9 +89,8 @@ export async function evaluateSources<S>(
       warned.add(w);
     }
     const source = runs[i];
-    const prepared = r.evaluated.result.prepared;
-    if (request.prepare && prepared)
-      for (const note of preparedNotes(host.name(source), request.prepare, prepared)) hooks.say(note);
+    const prepared = request.prepare && r.evaluated.result.prepared;
+    if (prepared) for (const note of preparedNotes(host.name(source), request.prepare!, prepared)) hooks.say(note);
     if (r.notInRunQids.length && !complete) hooks.say(notInRun(host.name(source), r.notInRunQids, request.hint));
     hooks.run(i, { ...r, source, summary });
   };
