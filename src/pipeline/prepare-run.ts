@@ -102,8 +102,6 @@ export interface PreparedRun {
   counts: RunPrepared;
 }
 
-/** Ids as byte strings, one character a byte: distinct bytes stay distinct (UTF-8 decoding would merge invalid ones). */
-const bytesAsKey = new TextDecoder("latin1");
 const encoder = new TextEncoder();
 
 /** Where the last `sep` in bytes[a, b) starts, or -1. */
@@ -130,16 +128,22 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
   const { bytes, offsets } = run.docids;
   const qid = run.qid;
   const score = run.score;
-  const sep = prep.rollup ? encoder.encode(prep.rollup.separator) : null;
-  const sum = prep.rollup?.method === "sum";
-  // Per document: its row standing for it, score, id's length (the same in each of its rows); first-seen order.
-  let rep = new Int32Array(Math.max(n, 1));
-  let value = new Float64Array(Math.max(n, 1));
-  let idLength = new Int32Array(Math.max(n, 1));
+  // Per document (first-seen order): the row standing for it, its score, its id's length and hash.
+  const rep = new Int32Array(n);
+  const value = new Float64Array(n);
+  const idLength = new Int32Array(n);
+  const idHash = new Int32Array(n);
   let docs = 0;
   let passages = 0;
-  if (sep) {
-    const seen = new Map<string, number>();
+  if (prep.rollup) {
+    const sep = encoder.encode(prep.rollup.separator);
+    const sum = prep.rollup.method === "sum";
+    // Open addressing on (query, id hash), a document's index + 1 a slot: a string key a row was 25 times the join.
+    let bits = 4;
+    while (1 << bits < 2 * n) bits++;
+    const mask = (1 << bits) - 1;
+    const shift = 32 - bits;
+    const slots = new Int32Array(1 << bits);
     for (let i = 0; i < n; i++) {
       const a = offsets[i];
       let end = offsets[i + 1];
@@ -148,14 +152,27 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
         end = cut;
         passages++;
       }
-      const key = `${qid[i]} ${bytesAsKey.decode(bytes.subarray(a, end))}`;
-      const d = seen.get(key);
+      const len = end - a;
+      const h = rowHash(bytes, a, end);
+      const q = qid[i];
+      let slot = Math.imul(h ^ Math.imul(q, 0x85ebca6b), 0x9e3779b1) >>> shift;
+      let d = -1;
+      for (;;) {
+        const k = slots[slot] - 1;
+        if (k < 0) break;
+        if (idHash[k] === h && idLength[k] === len && qid[rep[k]] === q && sameId(bytes, offsets[rep[k]], a, len)) {
+          d = k;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
       const s = score[i];
-      if (d === undefined) {
-        seen.set(key, docs);
+      if (d < 0) {
+        slots[slot] = docs + 1;
         rep[docs] = i;
         value[docs] = s;
-        idLength[docs++] = end - a;
+        idHash[docs] = h;
+        idLength[docs++] = len;
         continue;
       }
       const best = score[rep[d]];
@@ -171,18 +188,14 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
       rep[i] = i;
       value[i] = score[i];
       idLength[i] = offsets[i + 1] - offsets[i];
+      idHash[i] = run.docids.hashes[i];
     }
     docs = n;
   }
-  // Documents by their row's place.
-  if (sep) {
-    const order = Int32Array.from({ length: docs }, (_, d) => d).sort((x, y) => rep[x] - rep[y]);
-    rep = Int32Array.from(order, (d) => rep[d]);
-    value = Float64Array.from(order, (d) => value[d]);
-    idLength = Int32Array.from(order, (d) => idLength[d]);
-  }
+  // Documents in their rows' order: a row stands for one document at most.
+  const docAt = new Int32Array(n).fill(-1);
+  for (let d = 0; d < docs; d++) docAt[rep[d]] = d;
   let selfDropped = 0;
-  const keep = new Uint8Array(docs).fill(1);
   if (prep.dropSelf) {
     const names = run.qidNames.pool();
     for (let d = 0; d < docs; d++) {
@@ -190,12 +203,12 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
       const q = qid[i];
       const qa = names.offsets[q];
       const len = names.offsets[q + 1] - qa;
-      const a = offsets[i];
       if (idLength[d] !== len) continue;
+      const a = offsets[i];
       let k = 0;
       while (k < len && bytes[a + k] === names.bytes[qa + k]) k++;
       if (k === len) {
-        keep[d] = 0;
+        docAt[i] = -1;
         selfDropped++;
       }
     }
@@ -207,24 +220,23 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
   const outOffsets = new Int32Array(m + 1);
   const hashes = new Int32Array(m);
   let poolBytes = 0;
-  for (let d = 0; d < docs; d++) if (keep[d]) poolBytes += idLength[d];
+  for (let i = 0; i < n; i++) if (docAt[i] >= 0) poolBytes += idLength[docAt[i]];
   const pool = new Uint8Array(poolBytes);
   const rowsIn = new Int32Array(run.qidNames.size);
   const rowsOut = new Int32Array(run.qidNames.size);
-  for (let i = 0; i < n; i++) rowsIn[qid[i]]++;
   let at = 0;
   let row = 0;
-  for (let d = 0; d < docs; d++) {
-    if (!keep[d]) continue;
-    const i = rep[d];
-    const a = offsets[i];
-    pool.set(bytes.subarray(a, a + idLength[d]), at);
-    const start = at;
-    at += idLength[d];
+  for (let i = 0; i < n; i++) {
+    const q = qid[i];
+    rowsIn[q]++;
+    const d = docAt[i];
+    if (d < 0) continue;
+    // Ids are short: a loop, not a subarray a row.
+    for (let a = offsets[i], b = a + idLength[d]; a < b; a++) pool[at++] = bytes[a];
     outOffsets[row + 1] = at;
-    hashes[row] = rowHash(pool, start, at);
-    outQid[row] = qid[i];
-    rowsOut[qid[i]]++;
+    hashes[row] = idHash[d];
+    outQid[row] = q;
+    rowsOut[q]++;
     outScore[row] = value[d];
     from[row++] = i;
   }
@@ -245,6 +257,12 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
     emptied,
     counts: { rows: n, passages, documents: docs, selfDropped },
   };
+}
+
+/** Whether bytes[a, a + len) and bytes[b, b + len) are the same. */
+function sameId(bytes: Uint8Array, a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
 }
 
 /** Each row's line as its source row's, sparsely as RowLines keeps them. */
