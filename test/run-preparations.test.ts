@@ -282,3 +282,22 @@ describe.skipIf(!existsSync(CHROMIUM))("the page", () => {
     }
   }, 180_000);
 });
+
+describe("the README's example", () => {
+  it("prints what the README shows, the notes first", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Run preparations: `--rollup` and `--drop-self`"));
+    const block = section.slice(section.indexOf("```sh\n") + 6, section.indexOf("\n```", section.indexOf("```sh")));
+    // Each command, then the lines it prints (stderr's, then stdout's), as in the block.
+    const commands = block.split(/^\$ rankeval /m).filter(Boolean);
+    expect(commands).toHaveLength(2);
+    for (const c of commands) {
+      const [line, ...printed] = c.trimEnd().split("\n");
+      const args = line.split(" ").map((a) => a.replace(/^'(.*)'$/, "$1"));
+      const out = await cliHere(args.map((a) => (a.startsWith("examples/") ? join(root, a) : a)));
+      expect(out.status).toBe(0);
+      const said = out.stderr.split(root).join("");
+      expect(`${said}${out.stdout}`.trimEnd()).toBe(printed.join("\n"));
+    }
+  });
+});
