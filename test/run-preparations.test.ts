@@ -2,7 +2,7 @@
 // src/pipeline/prepare-run.ts and applied where a run's rows become the join's (joinParsed). Hand-computed
 // cases through the library, then one passage run (examples/passages.run) through every face, format
 // and thread count: the command line, evaluateFiles, evaluateRun on readRun's objects, and the page.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -247,6 +247,14 @@ describe("the command line's refusals", () => {
       "--drop-self prepares the runs of QRELS RUN [RUN ...] as they are joined to qrels judgments: not with --fuse",
     );
     await expectRefused(["--rollup", "#", "--qrels-stats"], "--rollup has no meaning with --qrels-stats");
+    // Subtopic judgments told by their shape (qid subtopic docid label, a document under two subtopics).
+    const subtopics = join(dir, "subtopics.txt");
+    writeFileSync(subtopics, "q1 1 d1 1\nq1 2 d1 1\nq1 2 d2 0\n");
+    const out = await cliHere(["--drop-self", subtopics, PASSAGES]);
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain(
+      "--drop-self prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
+    );
   });
 });
 
@@ -277,6 +285,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the page", () => {
       const shown = numbersOfJson(readFileSync((await download.path())!, "utf8"));
       const cli = await cliHere(["--format", "json", ...mArgs, "--rollup", "#", "--drop-self", QRELS, PASSAGES]);
       expect(shown.passages.mean).toEqual(numbersOfJson(cli.stdout).passages.mean);
+      // Another preparation on the kept rows: the run is read again under it, not the kept blocks reused.
+      await page.uncheck('input[name="dropSelf"]');
+      await page.waitForFunction(() => document.body.dataset.state === "done", undefined, { timeout: 60_000 });
+      await page.waitForSelector('#downloads button[data-format="json"]:not([disabled])');
+      const [again] = await Promise.all([
+        page.waitForEvent("download"),
+        page.locator('#downloads button[data-format="json"]').click(),
+      ]);
+      const maxP = await cliHere(["--format", "json", ...mArgs, "--rollup", "#", QRELS, PASSAGES]);
+      expect(numbersOfJson(readFileSync((await again.path())!, "utf8")).passages.mean).toEqual(
+        numbersOfJson(maxP.stdout).passages.mean,
+      );
     } finally {
       await close();
     }

@@ -173,6 +173,11 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   const shaped = !asked && (await looksLikeSubtopicQrels(args.files[0], args.inputFormat));
   if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
+    if (runPreparation(args, flagOf))
+      throw new RankevalError(
+        "bad-option",
+        `${flagOf(args.rollup !== undefined ? "rollup" : "dropSelf")} prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)`,
+      );
     if (shaped) io.stderr.write(`rankeval: ${readPerSubtopic(nameOf(args.files[0]))} (--diversity)\n`);
     return await diversityMode(args, io);
   }
