@@ -10,7 +10,9 @@ const next = () => {
   return seed / 2147483648;
 };
 const byQuery = new Map();
-for (const line of readFileSync(new URL("bm25.run", import.meta.url), "utf8").trim().split("\n")) {
+for (const line of readFileSync(new URL("bm25.run", import.meta.url), "utf8")
+  .trim()
+  .split("\n")) {
   const [qid, , docid, , score] = line.split(/\s+/);
   if (!byQuery.has(qid)) byQuery.set(qid, []);
   const passages = byQuery.get(qid);
