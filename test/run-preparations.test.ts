@@ -247,6 +247,14 @@ describe("the command line's refusals", () => {
       "--drop-self prepares the runs of QRELS RUN [RUN ...] as they are joined to qrels judgments: not with --fuse",
     );
     await expectRefused(["--rollup", "#", "--qrels-stats"], "--rollup has no meaning with --qrels-stats");
+    // A document (or passage) twice in a query is named at its line, as without a preparation.
+    const twice = join(dir, "twice.run");
+    writeFileSync(twice, "q1 Q0 q1 1 5 t\nq1 Q0 d1#0 2 4 t\nq1 Q0 d1#1 3 3 t\nq1 Q0 d1#0 4 2 t\n");
+    for (const prep of [["--drop-self"], ["--rollup", "#"], ["--rollup", "#", "--drop-self"]]) {
+      const out = await cliHere([...prep, QRELS, twice]);
+      expect(out.status, prep.join(" ")).toBe(2);
+      expect(out.stderr).toContain(`${twice}:4: document "d1#0" appears twice in query "q1"`);
+    }
     // Subtopic judgments told by their shape (qid subtopic docid label, a document under two subtopics).
     const subtopics = join(dir, "subtopics.txt");
     writeFileSync(subtopics, "q1 1 d1 1\nq1 2 d1 1\nq1 2 d2 0\n");

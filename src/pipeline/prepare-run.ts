@@ -7,6 +7,7 @@
 import { counted } from "../errors/counted.js";
 import { shown, usageError } from "../errors/errors.js";
 import { lineOfRow, rowHash, type RowLines } from "../io/rows.js";
+import { duplicate } from "./join-kernel.js";
 import type { JoinRun } from "./join-memory.js";
 
 export type RollupMethod = "max" | "sum" | "first";
@@ -144,6 +145,9 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
     const mask = (1 << bits) - 1;
     const shift = 32 - bits;
     const slots = new Int32Array(1 << bits);
+    // Each document's passages, latest first: a passage twice in a query is an error, as a document twice is.
+    const lastRow = new Int32Array(n);
+    const previousRow = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const a = offsets[i];
       let end = offsets[i + 1];
@@ -169,12 +173,20 @@ export function prepareRun(run: JoinRun, prep: RunPreparation): PreparedRun {
       const s = score[i];
       if (d < 0) {
         slots[slot] = docs + 1;
+        lastRow[docs] = i;
+        previousRow[i] = -1;
         rep[docs] = i;
         value[docs] = s;
         idHash[docs] = h;
         idLength[docs++] = len;
         continue;
       }
+      const whole = offsets[i + 1] - a;
+      for (let r = lastRow[d]; r >= 0; r = previousRow[r])
+        if (offsets[r + 1] - offsets[r] === whole && sameId(bytes, offsets[r], a, whole))
+          duplicate(run, i, run.qidNames, q);
+      previousRow[i] = lastRow[d];
+      lastRow[d] = i;
       const best = score[rep[d]];
       if (sum) value[d] += s;
       // NaN first: the finite check names that row.
