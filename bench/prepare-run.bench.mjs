@@ -3,10 +3,12 @@
 // segmented ones, msmarco_doc_00_N#P): prepareRun alone (rollup max, rollup sum, drop-self, both), then
 // joinParsed without and with `--rollup '#'`, medians of ROUNDS (default 5). Uses dist/ (npm run build).
 //
-// Measured on this project's machine (AMD EPYC, 2 cores; Node v20.20.2), 2026-11-29, under a load average of
-// 10 to 12 (five other builds and test runs), so only the ratios mean much: 2,000,000 rows, prepareRun
-// rollup max 2469 ms, sum 2351, drop-self 1482, both 2614; joinParsed 1175, with the rollup 2681. A key
-// string a row (the first version) took 5766 ms for the rollup, the join 224 ms, at load 12 too.
+// Measured on this project's machine (AMD EPYC, 2 cores; Node v20.20.2), 2026-11-29, with five other
+// engineers' builds and tests running (load average 8 to 12), so only ratios within one run mean much.
+// 2,000,000 rows, load 7.8-8.0: prepareRun rollup max 1309 ms, sum 1342, drop-self 984, both 1112;
+// joinParsed 82, with the rollup 1428. Half of prepareRun's time is the collector (its fresh arrays of
+// n entries a call: a profile). The first version, a string key a row, took 5766 ms for the rollup where
+// this one took 2469, at load 12 both (the join: 224 and 1175 ms there).
 import { performance } from "node:perf_hooks";
 import { Interner } from "../dist/io/interner.js";
 import { MemoryRows } from "../dist/pipeline/join-memory.js";
