@@ -226,6 +226,20 @@ describe("every face, format and thread count gives the same numbers", () => {
       });
 });
 
+describe("MS MARCO's runs (qid docid rank: ranks are the scores)", () => {
+  it("the command line (1 and 2 threads) and evaluateFiles agree, and the rollup finds the documents", async () => {
+    const files = writeSet(passageSet(), "msmarco", join(dir, "msmarco"));
+    const library = await libraryNumbers(files.qrels, files.runs[0], { rollup: "#", dropSelf: true });
+    expect(library.passages.mean.map).toBeGreaterThan(0.5);
+    for (const threads of [1, 2]) {
+      const args = ["--threads", String(threads), "--format", "json", "-q", ...mArgs, "--rollup", "#", "--drop-self"];
+      const out = await cliHere([...args, files.qrels, files.runs[0]], threads, 0);
+      expect(out.status, out.stderr).toBe(0);
+      expect(numbersOfJson(out.stdout)).toEqual(library);
+    }
+  });
+});
+
 describe("the command line's refusals", () => {
   it("refuses an empty separator, an unknown method, a method alone, and modes the runs are not joined in", async () => {
     const expectRefused = async (args: string[], message: string) => {
