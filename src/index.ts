@@ -2,6 +2,7 @@
 export { evaluate, evaluateRun, type Result, type Measures, type TieRange } from "./pipeline/evaluate.js";
 export type { Rows, Qid } from "./pipeline/rows-by-query.js";
 export type { Qrels, Run } from "./pipeline/join-memory.js";
+export type { RunPrepared, RollupMethod } from "./pipeline/prepare-run.js";
 export type { Measure, Tool, Aggregate } from "./measures/measure.js";
 export { parseMeasures } from "./names/resolve.js";
 export type {

@@ -25,6 +25,7 @@ const SAMPLE: Record<string, string> = {
   "B,B,...": "0.5,1.5",
   HOW: "max",
   QRELS: "j.txt",
+  M: "sum",
 };
 
 describe("the options table", () => {

@@ -95,6 +95,18 @@ function settings(): Settings {
       preset: field("conventionPreset") || undefined,
     },
     tieRange: (settingsForm.elements.namedItem("tieRange") as HTMLInputElement).checked,
+    prepare: preparation(),
+  };
+}
+
+/** The run preparations' fields; the method is the rollup's (chosen before its separator, it waits for one). */
+function preparation(): Settings["prepare"] {
+  // Not trimmed: a separator may be a space.
+  const rollup = (settingsForm.elements.namedItem("rollup") as HTMLInputElement).value;
+  const method = (settingsForm.elements.namedItem("rollupMethod") as HTMLSelectElement).value;
+  return {
+    ...(rollup === "" ? {} : { rollup, ...(method === "" ? {} : { rollupMethod: method }) }),
+    dropSelf: (settingsForm.elements.namedItem("dropSelf") as HTMLInputElement).checked,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Explanation } from "../src/explain/explain.js";
 import type { ValuePrint } from "../src/app/value-print.js";
 import type { MeanDifference } from "../src/output/html/data.js";
 import type { NormName } from "../src/fusion/fuse.js";
+import type { PreparationOptions } from "../src/pipeline/prepare-run.js";
 
 /** -m names (none: the defaults) and conventions. */
 export interface Settings {
@@ -14,6 +15,8 @@ export interface Settings {
   conventions: Conventions;
   /** The CLI's --tie-range. */
   tieRange?: boolean;
+  /** The CLI's --rollup, --rollup-method, --drop-self (runPreparation reads them). */
+  prepare?: PreparationOptions;
 }
 
 /** Page -> worker. A worker reads one qrels file, which may come alone, read while runs are chosen. */

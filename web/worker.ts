@@ -40,6 +40,8 @@ import type {
 } from "./protocol.js";
 import type { EvaluationSpec } from "../src/app/evaluator.js";
 import { Partitions, type PartitionProgress } from "../src/pipeline/partition-coordinator.js";
+import { RankevalError } from "../src/errors/errors.js";
+import { runPreparation, type RunPreparation } from "../src/pipeline/prepare-run.js";
 import { evaluateSources, type EvaluateFor, type EvaluationHost, type RunDone } from "../src/app/evaluation.js";
 import { CHUNK_MOST, listenTo, partFile, partitionable, partitionPorts, readAt, workerCount } from "./partitions.js";
 import { explainQueries } from "./worker-explain.js";
@@ -155,8 +157,10 @@ class PageSession {
   judgmentsRead: Promise<GroupedJudgments> | null = null;
   /** The qrels job's read (qrels chosen before runs). */
   qrelsReading: Promise<void> | null = null;
-  /** Read again when new settings ask for subtopic judgments. */
+  /** Read again when new settings ask for subtopic judgments, or prepare the runs otherwise. */
   lastTrec: { qrels: File; runs: File[] } | null = null;
+  /** The kept blocks' preparation (JSON), as joined. */
+  prepared = "";
   /** Judgments read per subtopic; `shapedQrels`: told by the file's shape. */
   perSubtopic = false;
   shapedQrels = false;
@@ -275,6 +279,9 @@ async function reevaluate(settings: Settings): Promise<void> {
   let ctx = context(settings, page.perSubtopic);
   if (page.kind === "trec" && page.lastTrec && !page.perSubtopic && asksForSubtopics(ctx.p))
     return trec(page.lastTrec.qrels, page.lastTrec.runs, settings);
+  // The kept blocks were joined under their preparation: another one reads the runs again.
+  if (page.kind === "trec" && page.lastTrec && preparationOf(settings) !== page.prepared)
+    return trec(page.lastTrec.qrels, page.lastTrec.runs, settings);
   if (page.kind === "trec" && page.shapedQrels && settings.measures.length === 0)
     ctx = context({ ...settings, measures: SUBTOPIC_MEASURES }, page.perSubtopic);
   postRows(ctx);
@@ -335,11 +342,17 @@ function postComparison(settings: CompareSettings): void {
   }
 }
 
+/** The settings' run preparation, as a key: runPreparation checks it (a bad one is the job's error). */
+function preparationOf(settings: Settings): string {
+  return JSON.stringify(runPreparation(settings.prepare ?? {}) ?? null);
+}
+
 async function readRun(
   judgments: GroupedJudgments,
   file: File,
   keep: boolean,
   evaluateFor: EvaluateFor<File>,
+  prepare: RunPreparation | undefined,
 ): Promise<RunDone> {
   let blocks: Block[] | null = keep ? [] : null;
   let rows = 0;
@@ -361,6 +374,7 @@ async function readRun(
               ? readerBlocksOf(file)
               : parsedBlocks(file.name, (sink) => readInto(file, sink)),
       recycle: !keep,
+      prepare,
       restart: () => {
         post({
           type: "warning",
@@ -521,13 +535,13 @@ function pageHost(runFiles: readonly File[]): EvaluationHost<File> {
       await leaveToOneWorker();
       return judgmentsOf(qrels);
     },
-    runs: async (runs, judgments, evaluateFor, done) => {
+    runs: async (runs, judgments, evaluateFor, done, prepare) => {
       let bytes = 0;
       for (const f of runFiles) bytes += f.size * ((await isGzip(f)) ? 4 : 1);
       // Too large to keep: never held (held then dropped, memory would peak).
       const keep = bytes / RUN_LINE_BYTES <= page.keepRows;
       for (let i = 0; i < runs.length; i++)
-        done(i, await readRun(judgments as GroupedJudgments, runs[i], keep, evaluateFor));
+        done(i, await readRun(judgments as GroupedJudgments, runs[i], keep, evaluateFor, prepare));
     },
   };
 }
@@ -551,6 +565,13 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
   page.shapedQrels = shaped;
   page.perSubtopic = shaped || asksForSubtopics(ctx.p);
   if (page.perSubtopic) ctx = { ...ctx, curve: null };
+  const prepare = runPreparation(settings.prepare ?? {});
+  page.prepared = preparationOf(settings);
+  if (prepare && page.perSubtopic)
+    throw new RankevalError(
+      "bad-option",
+      "rollup and drop-self prepare runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
+    );
   postRows(ctx);
   if (page.perSubtopic) {
     if (shaped) post({ type: "warning", message: readPerSubtopic(qrelsFile.name) });
@@ -570,6 +591,7 @@ async function trec(qrelsFile: File, runFiles: File[], settings: Settings): Prom
       options: ctx.opts,
       tieRange,
       warned: ctx.warned,
+      prepare,
       spec: {
         names: settings.measures,
         fallback: null,
@@ -601,6 +623,11 @@ async function letor(letorFile: File, scoresFile: File, queryFile: File | null, 
   page.units = [];
   page.compared = null;
   const ctx = context(settings);
+  if (runPreparation(settings.prepare ?? {}))
+    post({
+      type: "warning",
+      message: "rollup and drop-self prepare runs of documents: LETOR rows are left as they are",
+    });
   postRows(ctx);
   const query = queryFile && (await textOf(queryFile));
   const noQid =

@@ -12,6 +12,7 @@ import type { OwnedJudgments } from "../pipeline/partition.js";
 import type { PartitionedRun } from "../pipeline/partition-coordinator.js";
 import type { PartitionJob } from "../pipeline/partition-protocol.js";
 import { labelsWarning, trecLabelOf } from "../pipeline/trec-labels.js";
+import { preparedNotes, type RunPreparation } from "../pipeline/prepare-run.js";
 import { evaluatorFor, type EvaluationSpec } from "./evaluator.js";
 import { readsTrecLabels, type Plan } from "./plan.js";
 
@@ -35,12 +36,13 @@ export interface EvaluationHost<S> {
   ): Promise<number>;
   /** Into `qids` where read beside the runs, else read first. */
   judgments(qrels: S, qids: Interner): Promise<GroupedJudgments> | PendingJudgments;
-  /** One-thread way; `done` gets each in order, the first failure rejects. */
+  /** One-thread way; `done` gets each in order, the first failure rejects; `prepare` goes to every join. */
   runs(
     runs: readonly S[],
     judgments: GroupedJudgments | PendingJudgments,
     evaluateFor: EvaluateFor<S>,
     done: (index: number, run: RunDone) => void,
+    prepare: RunPreparation | undefined,
   ): Promise<void>;
 }
 
@@ -57,6 +59,8 @@ export interface EvaluationRequest {
   hint?: boolean;
   /** Warnings said already. */
   warned?: Set<string>;
+  /** The runs' preparation (runPreparation): joins apply it, partitions cannot, so they are not used. */
+  prepare?: RunPreparation;
 }
 
 export interface EvaluationHooks<S> {
@@ -86,11 +90,14 @@ export async function evaluateSources<S>(
       warned.add(w);
     }
     const source = runs[i];
+    const prepared = request.prepare && r.evaluated.result.prepared;
+    if (prepared) for (const note of preparedNotes(host.name(source), request.prepare!, prepared)) hooks.say(note);
     if (r.notInRunQids.length && !complete) hooks.say(notInRun(host.name(source), r.notInRunQids, request.hint));
     hooks.run(i, { ...r, source, summary });
   };
   let first = 0;
-  if (host.partitioned) {
+  // Partition workers join what they read themselves: a prepared run takes the one-thread way, which prepares it.
+  if (host.partitioned && !request.prepare) {
     const job = { spec: request.spec, complete, placeholder: trec, trecLabels };
     const onJudged = (judged: OwnedJudgments) => {
       if (trec && complete) summary = { num_rel: judged.positive };
@@ -121,7 +128,7 @@ export async function evaluateSources<S>(
     };
   };
   const judgments = "ready" in given ? { qids: given.qids, ready } : await ready;
-  await host.runs(runs.slice(first), judgments, evaluateFor, (i, r) => finished(first + i, r));
+  await host.runs(runs.slice(first), judgments, evaluateFor, (i, r) => finished(first + i, r), request.prepare);
 }
 
 /** m_num_rel.c's summary under -c: judgments labelled > 0 (atol: 0.5 is 0), whatever -l. */

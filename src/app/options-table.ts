@@ -9,6 +9,7 @@ import type { ColumnNames } from "../io/delimited.js";
 import { DEFAULT_COLUMNS } from "../io/column-names.js";
 import { REL_FORMATS, type RelFormat } from "../trec/measures.js";
 import { INPUT_FORMATS, type InputFormat } from "../input/formats.js";
+import { ROLLUP_METHODS, runPreparation, type RollupMethod } from "../pipeline/prepare-run.js";
 
 export interface CliArgs {
   measures: string[];
@@ -40,6 +41,10 @@ export interface CliArgs {
   preset?: string;
   tieRange: boolean;
   interval?: IntervalSettings;
+  /** --rollup SEP, --rollup-method M, --drop-self: runPreparation reads them. */
+  rollup?: string;
+  rollupMethod?: RollupMethod;
+  dropSelf?: boolean;
   letor?: string;
   scores?: string;
   query?: string;
@@ -420,6 +425,36 @@ best or worst (higher or lower labels first)`,
       help: `each mean's interval, (lo, hi) after it (a table by default, or csv; json
 has it always): t (Student's, 95%), bootstrap (percentile, seeded by --seed),
 a level (0.9), or both (bootstrap:0.9)`,
+    },
+    {
+      names: "rollup",
+      value: "SEP",
+      read: (t, o) => runPreparation({ rollup: t }, () => o)?.rollup?.separator,
+      library: true,
+      page: true,
+      rows: true,
+      help: `roll passages up to documents before the evaluation: a document is a
+passage's id cut at the last SEP (--rollup '#': msmarco_doc_00_0#3 is
+msmarco_doc_00_0), scored by --rollup-method; the counts on stderr`,
+    },
+    {
+      names: "rollup-method",
+      value: "M",
+      read: choice(ROLLUP_METHODS),
+      needs: "rollup",
+      library: true,
+      page: true,
+      rows: true,
+      help: `max (default: MaxP, the best passage's score), sum (the passages'),
+first (FirstP: its first passage's, the least number after SEP, as doc#0)`,
+    },
+    {
+      names: "drop-self",
+      library: true,
+      page: true,
+      rows: true,
+      help: `leave out each document whose id is its query's (BEIR's ArguAna, Quora),
+after --rollup; how many on stderr`,
     },
     {
       names: "preset",

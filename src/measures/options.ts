@@ -70,7 +70,28 @@ export interface Options {
    * @default { level: 0.95, method: "t" }
    */
   interval?: IntervalOptions;
+  /**
+   * evaluateRun and evaluateFiles: roll passages up to their documents before the join, a passage's
+   * document being its id cut at the last `rollup` (`"#"`: `doc#3` is `doc`); the document's score by
+   * `rollupMethod`. Not a convention: the run's rows change. `Result.prepared` counts them.
+   */
+  rollup?: string;
+  /**
+   * With `rollup`: a document's score is its best passage's (`"max"`, MaxP), the passages' sum (`"sum"`),
+   * or its first passage's (`"first"`, FirstP: the passage of least number after the separator).
+   * @default "max"
+   */
+  rollupMethod?: "max" | "sum" | "first";
+  /**
+   * evaluateRun and evaluateFiles: leave out each document whose id is its query's (BEIR's ArguAna and
+   * Quora), after any rollup; `Result.prepared.selfDropped` counts them.
+   * @default false
+   */
+  dropSelf?: boolean;
 }
+
+/** The options that prepare a run, not conventions of the measures. */
+const RUN_PREPARATIONS: ReadonlySet<keyof Options> = new Set(["rollup", "rollupMethod", "dropSelf"]);
 
 /** `Options.interval`. */
 export interface IntervalOptions {
@@ -129,6 +150,10 @@ export const OPTION_TYPES: Readonly<Record<keyof Options, OptionType>> = {
   preset: ANY,
   tieRange: BOOLEAN,
   interval: ANY,
+  // runPreparation (src/pipeline/prepare-run.ts) checks them.
+  rollup: ANY,
+  rollupMethod: ANY,
+  dropSelf: ANY,
 };
 
 /** Value checks (gain and preset have their own). */
@@ -149,7 +174,7 @@ export function explicitOptions(options: Options = {}): ExplicitOptions {
   const r: Record<string, unknown> = {};
   for (const key of Object.keys(OPTION_TYPES) as (keyof Options)[]) {
     const v = options[key];
-    if (v === undefined || key === "tieRange" || key === "interval") continue;
+    if (v === undefined || key === "tieRange" || key === "interval" || RUN_PREPARATIONS.has(key)) continue;
     if (key === "gain") {
       if (v === "exp" || v === "linear") r.gain = v;
       else if (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map))

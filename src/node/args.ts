@@ -124,6 +124,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   checkCompare(a);
   checkExplainReport(a);
   checkFuse(a);
+  checkPreparations(a);
   if (a.perQueryOut !== undefined) {
     if (!/\.(parquet|arrow|feather|arrows|csv|json)$/i.test(a.perQueryOut))
       throw usageError(
@@ -188,6 +189,18 @@ function checkManifest(a: CliArgs): void {
     "relFormat",
   ]);
   if (other) throw usageError(`--manifest is written for QRELS RUN [RUN ...] evaluations, not with ${other}`);
+}
+
+/** --rollup and --drop-self prepare the runs of QRELS RUN [RUN ...] (and --compare, --explain, --report on them). */
+function checkPreparations(a: CliArgs): void {
+  needs(a, "rollup");
+  const asked = givenMode(a, ["rollup", "dropSelf"]);
+  if (asked === null) return;
+  const other = givenMode(a, ["fuse", "letor", "diversity", "relFormat", "fill"]);
+  if (other)
+    throw usageError(
+      `${asked} prepares the runs of QRELS RUN [RUN ...] as they are joined to qrels judgments: not with ${other}`,
+    );
 }
 
 function checkFuse(a: CliArgs): void {

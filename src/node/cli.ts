@@ -15,6 +15,8 @@ import { expandRuns, fileHost } from "./runs.js";
 import { partitionable } from "./partitioned.js";
 import { conventionsOf } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
+import { runPreparation } from "../pipeline/prepare-run.js";
+import { flagOf } from "../app/options-table.js";
 import { readPerSubtopic } from "../app/subtopic-runs.js";
 
 export interface Io {
@@ -171,6 +173,11 @@ async function trecMode(args: CliArgs, io: Io, name = (file: string) => file): P
   const shaped = !asked && (await looksLikeSubtopicQrels(args.files[0], args.inputFormat));
   if (asked || shaped) {
     noPerQueryOut("subtopic judgments (--diversity)");
+    if (runPreparation(args, flagOf))
+      throw new RankevalError(
+        "bad-option",
+        `${flagOf(args.rollup !== undefined ? "rollup" : "dropSelf")} prepares runs joined to qrels judgments, not to subtopic judgments (diversity measures)`,
+      );
     if (shaped) io.stderr.write(`rankeval: ${readPerSubtopic(nameOf(args.files[0]))} (--diversity)\n`);
     return await diversityMode(args, io);
   }
@@ -318,7 +325,15 @@ async function evaluateEachRun(
       host,
       qrelsFile,
       runFiles,
-      { plan: p, options: options(args, p.kind === "trec"), tieRange, spec, complete: args.complete, hint: true },
+      {
+        plan: p,
+        options: options(args, p.kind === "trec"),
+        tieRange,
+        spec,
+        complete: args.complete,
+        hint: true,
+        prepare: runPreparation(args, flagOf),
+      },
       {
         say: (m) => {
           progress.clear();

@@ -12,6 +12,7 @@ import { inputInfo, readInto, textInput, type InputInfo, type ProgressSink } fro
 import { threadBlocks } from "./run-reader-thread.js";
 import { batchInput, columnarInput, fileFormat, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
+import type { RunPreparation } from "../pipeline/prepare-run.js";
 
 /** Refuses column names where every input is TREC text or JSON (they would change nothing); JSON lines' fields are named so. */
 export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
@@ -82,12 +83,12 @@ export function readsOnThread(
 export async function evaluateRunPath(
   file: string,
   judgments: GroupedJudgments | PendingJudgments,
-  choice: ParserChoice & { complete?: boolean; placeholder?: boolean },
+  choice: ParserChoice & { complete?: boolean; placeholder?: boolean; prepare?: RunPreparation },
   evaluate: (joined: JoinedRun) => Evaluated,
   progress?: ProgressSink,
   pool?: ThreadPool | null,
 ) {
-  const source = { complete: choice.complete, placeholder: choice.placeholder, recycle: true };
+  const source = { complete: choice.complete, placeholder: choice.placeholder, recycle: true, prepare: choice.prepare };
   if (isColumnarPath(file, choice.format)) {
     // Pipes are read whole: a scattered Arrow stream would be read again.
     const streams = inputInfo(file).regular || statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;

@@ -30,6 +30,7 @@ import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { measuresPlan } from "../app/evaluator.js";
 import { evaluateSources } from "../app/evaluation.js";
+import { runPreparation } from "../pipeline/prepare-run.js";
 import { asksForSubtopics, evaluateSubtopicRun } from "../app/subtopic-runs.js";
 import { readSubtopicJudgments } from "../input/subtopics.js";
 import { looksLikeSubtopicQrels } from "./diversity-command.js";
@@ -164,6 +165,7 @@ export async function evaluateFiles(
   const { inputFormat: _f, columns: _c, complete, manifest, ...conventions } = options;
   // Every mistake in the call is said before any file is read.
   const opts = explicitOptions(conventions);
+  const prepare = runPreparation(conventions);
   const plan = measuresPlan(measures as Parameters<typeof measuresPlan>[0]);
   checkPath(qrels, "qrels");
   const paths =
@@ -178,6 +180,11 @@ export async function evaluateFiles(
   // Subtopic judgments, asked for or told by their shape, as the command line and the page read them.
   if (asksForSubtopics(plan) || (await looksLikeSubtopicQrels(qrels, choice.format))) {
     if (manifest) throw new RankevalError("bad-option", "manifest: true is not written for subtopic judgments");
+    if (prepare)
+      throw new RankevalError(
+        "bad-option",
+        "rollup and dropSelf prepare runs joined to qrels judgments, not to subtopic judgments (diversity measures)",
+      );
     const judgments = await readSubtopicJudgments(textInput(qrels));
     const results: FileResult[] = [];
     for (const path of paths) {
@@ -205,7 +212,7 @@ export async function evaluateFiles(
     host,
     qrels,
     paths,
-    { plan, options: opts, tieRange, spec, complete },
+    { plan, options: opts, tieRange, spec, complete, prepare },
     {
       say: () => {},
       judgments: (j, l) => {

@@ -13,6 +13,7 @@ import type { ProgressSink } from "./file-read.js";
 import type { EvaluationHost } from "../app/evaluation.js";
 import type { PartitionedRun } from "../pipeline/partition-coordinator.js";
 import { evaluatePartitioned, partitionable, partitionWorkers } from "./partitioned.js";
+import type { RunPreparation } from "../pipeline/prepare-run.js";
 
 export interface ExpandedRuns {
   files: string[];
@@ -140,6 +141,8 @@ export interface EvaluateRunsOptions extends ParserChoice {
   progress?: RunsProgress;
   /** Runs read at once, at most. @default one more than the pool's threads */
   inFlight?: number;
+  /** Each run's preparation, in its joins. */
+  prepare?: RunPreparation;
 }
 
 /**
@@ -213,6 +216,7 @@ export function fileHost(
         ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => readJudgments(qrels, qids, options, sink))
         : readJudgments(qrels, qids, options, sink),
     }),
-    runs: (runs, judgments, evaluateFor, done) => evaluateRuns(runs, judgments, evaluateFor, done, options),
+    runs: (runs, judgments, evaluateFor, done, prepare) =>
+      evaluateRuns(runs, judgments, evaluateFor, done, { ...options, prepare }),
   };
 }

@@ -11,6 +11,7 @@ import { compareBytes } from "../c/strings.js";
 import type { Evaluated } from "./evaluate.js";
 import { mergeBlocks } from "./merge.js";
 import { joinParsed, judgedSample, type GroupedJudgments, type JoinedRun } from "./join-rows.js";
+import { addPrepared, NOTHING_PREPARED, type RunPreparation, type RunPrepared } from "./prepare-run.js";
 
 /** Run rows a block, about. */
 export const BLOCK_ROWS = 1 << 20;
@@ -26,6 +27,8 @@ export interface RunSummary {
   queries: number;
   evaluated: number;
   someQids: string[];
+  /** With a preparation: what it did, over the blocks. */
+  prepared?: RunPrepared;
 }
 
 const SOME = 3;
@@ -62,6 +65,7 @@ export class RunBlocks {
   private evaluated = 0;
   private readonly someQids: string[] = [];
   private spare: JoinedRun["batch"] | undefined;
+  private prepared = NOTHING_PREPARED;
 
   /** `recycle`: onBlock keeps nothing of a batch, so each join reuses the last one's arrays. */
   constructor(
@@ -69,6 +73,7 @@ export class RunBlocks {
     private readonly file: string,
     private readonly onBlock: (joined: JoinedRun) => void,
     private readonly recycle = false,
+    private readonly prepare?: RunPreparation,
   ) {
     this.qidNames = judgments.qrels.qidNames;
   }
@@ -92,7 +97,13 @@ export class RunBlocks {
       if (this.queries++ < SOME) this.someQids.push(this.qidNames.stringOf(q));
     }
     this.rows += rows.length;
-    const joined = joinParsed(this.judgments, rows, { block: true, reuse: this.spare, transient: this.recycle });
+    const joined = joinParsed(this.judgments, rows, {
+      block: true,
+      reuse: this.spare,
+      transient: this.recycle,
+      prepare: this.prepare,
+    });
+    if (joined.prepared) this.prepared = addPrepared(this.prepared, joined.prepared);
     this.notJudged += joined.notJudged;
     this.evaluated += joined.qids.length;
     this.onBlock(joined);
@@ -114,6 +125,7 @@ export class RunBlocks {
       queries: this.queries,
       evaluated: this.evaluated,
       someQids: this.someQids,
+      ...(this.prepare ? { prepared: this.prepared } : {}),
     };
   }
 }
@@ -281,6 +293,8 @@ export interface RunSource {
   restart?: () => void;
   /** `evaluate` keeps nothing of a batch: the next join may write over it. @default false */
   recycle?: boolean;
+  /** The run's preparation (prepare-run.ts), in every join of it. */
+  prepare?: RunPreparation;
 }
 
 /** Judgments still being read, and the interner shared with a run read meanwhile. */
@@ -308,7 +322,13 @@ export async function evaluateRunFile(
     const parts: Evaluated[] = [];
     let blocks: RunBlocks | null = null;
     const start = (j: GroupedJudgments) =>
-      (blocks ??= new RunBlocks(j, source.file, (joined) => parts.push(evaluate(joined)), source.recycle));
+      (blocks ??= new RunBlocks(
+        j,
+        source.file,
+        (joined) => parts.push(evaluate(joined)),
+        source.recycle,
+        source.prepare,
+      ));
     if (!pending || !source.early) start(now ?? (await ready!));
     const qids = pending ? pending.qids : now!.qrels.qidNames;
     try {
@@ -319,7 +339,7 @@ export async function evaluateRunFile(
       const s = start(judgments).finish(runTag);
       checkRunEvaluated(source.file, judgments, s);
       return {
-        evaluated: mergeBlocks(parts, s.notJudged, s.notInRunQids.length),
+        evaluated: withPrepared(mergeBlocks(parts, s.notJudged, s.notInRunQids.length), s.prepared),
         runTag: s.runTag,
         notInRunQids: s.notInRunQids,
       };
@@ -331,11 +351,20 @@ export async function evaluateRunFile(
   }
   const judgments = now ?? (await ready!);
   const run = await source.whole();
-  const joined = joinParsed(judgments, run, { complete: source.complete, placeholder: source.placeholder });
+  const joined = joinParsed(judgments, run, {
+    complete: source.complete,
+    placeholder: source.placeholder,
+    prepare: source.prepare,
+  });
   checkJoined(source.file, judgments, run, joined, source.complete === true);
   return {
-    evaluated: mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun),
+    evaluated: withPrepared(mergeBlocks([evaluate(joined)], joined.notJudged, joined.notInRun), joined.prepared),
     runTag: joined.runTag,
     notInRunQids: joined.notInRunQids,
   };
+}
+
+/** `Result.prepared` set where a preparation was asked. */
+export function withPrepared(evaluated: Evaluated, prepared: RunPrepared | undefined): Evaluated {
+  return prepared ? { ...evaluated, result: { ...evaluated.result, prepared } } : evaluated;
 }

@@ -30,6 +30,7 @@ import {
 import { RankevalError } from "../errors/errors.js";
 import { inByteOrder, sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
+import { runPreparation, type RunPrepared, type RunPreparation } from "./prepare-run.js";
 
 /** Measure names (any tool's spelling) or parsed measures, one or a list. `string & {}` keeps completion. */
 export type Measures = MeasureSpec | (string & {}) | readonly (MeasureSpec | (string & {}) | Measure)[];
@@ -72,6 +73,8 @@ export interface Result<Q = Qid> {
   readonly warnings: readonly string[];
   /** With `tieRange: true`: each measure under ties "worst" and "best", per query and summarised. */
   readonly tieRange?: Readonly<Record<string, TieRange>>;
+  /** With `rollup` or `dropSelf` (evaluateRun, evaluateFiles): what they did to the run's rows. */
+  readonly prepared?: RunPrepared;
 }
 
 /** A block's or run's values as the command line and page evaluate them. */
@@ -124,7 +127,12 @@ export function evaluate<const M extends Measures>(
   options?: Options,
 ): Result<Qid>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
-  const { explicit, extras } = optionsOf(options);
+  const { explicit, extras, prepare } = optionsOf(options);
+  if (prepare)
+    throw new RankevalError(
+      "bad-option",
+      "rollup and dropSelf prepare a run's documents: give them to evaluateRun or evaluateFiles (evaluate's rows are ranked as given)",
+    );
   const parsed = parsedMeasures(measures);
   const warnings = [...parsed.warnings];
   const { batch, qids } = groupRows(rows);
@@ -146,10 +154,10 @@ export function evaluateRun<const M extends Measures>(
   options?: Options,
 ): Result<string>;
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
-  const { explicit, extras } = optionsOf(options);
+  const { explicit, extras, prepare } = optionsOf(options);
   const parsed = parsedMeasures(measures);
   const warnings = [...parsed.warnings];
-  const { batch, qids, notJudged, notInRun, labelsRead } = joinRun(qrels, run);
+  const { batch, qids, notJudged, notInRun, labelsRead, prepared } = joinRun(qrels, run, prepare);
   if (labelsRead && parsed.readsTrecLabels) warnings.push(labelsWarning(labelsRead));
   // Summaries add queries in ids' byte order, as the command line does (same doubles); most runs'
   // queries are in that order already, and then no order is made.
@@ -158,7 +166,7 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
     const order = sortedOrder(qids);
     if (!order.every((q, i) => q === i)) summaryOrder = Int32Array.from(order);
   }
-  return evaluateBatch(
+  const result = evaluateBatch(
     batch,
     qids,
     parsed.measures,
@@ -168,12 +176,15 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
     warnings,
     summaryOrder ? { ...extras, summaryOrder } : extras,
   );
+  return prepared ? { ...result, prepared } : result;
 }
 
 /** A call's options read: what the measures are resolved under, and what is computed besides values. */
 interface OptionsRead {
   readonly explicit: ExplicitOptions;
   readonly extras: BatchExtras;
+  /** rollup and dropSelf checked: what evaluateRun's join does to the run first (none: undefined). */
+  readonly prepare?: RunPreparation;
 }
 
 const NO_OPTIONS: OptionsRead = Object.freeze({
@@ -211,11 +222,17 @@ function optionsOf(options: Options | undefined): OptionsRead {
     optionsRead.set(options, { values: keys.flatMap((k, i) => [k, values[i]]), read });
   }
   // The interval's settings are an object of their own, which may have changed since: read again.
-  return options.interval === undefined ? read : { explicit: read.explicit, extras: extrasOf(options) };
+  return options.interval === undefined ? read : { ...read, extras: extrasOf(options) };
 }
 
 function readOptions(options: Options): OptionsRead {
-  return Object.freeze({ explicit: Object.freeze(explicitOptions(options)), extras: Object.freeze(extrasOf(options)) });
+  const explicit = Object.freeze(explicitOptions(options));
+  const prepare = runPreparation(options ?? {});
+  return Object.freeze({
+    explicit,
+    extras: Object.freeze(extrasOf(options)),
+    ...(prepare ? { prepare } : {}),
+  });
 }
 
 function extrasOf(options: Options | undefined): BatchExtras {

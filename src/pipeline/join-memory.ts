@@ -9,6 +9,7 @@ import { isColumn } from "./rows-by-query.js";
 import type { Batch } from "../kernel/batch.js";
 import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
 import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
+import type { RunPreparation, RunPrepared } from "./prepare-run.js";
 
 /** Judgments: `{ qid: { docid: label } }` (ranx, pytrec_eval) or columns (interned ids read via their `qidNames` / `docidNames`). */
 export type Qrels = IdObjects | IdColumns<"rel">;
@@ -32,6 +33,8 @@ export interface JoinedQueries {
   notInRun: number;
   /** Labels trec_eval reads as another number, for its warning. */
   labelsRead?: LabelsRead;
+  /** With a preparation: what it did. */
+  prepared?: RunPrepared;
 }
 
 type IdObjects = Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -286,7 +289,7 @@ export interface MemoryJoin extends JoinedQueries {
 export function joinMemory(
   run: Run,
   judgments: (qidNames: Interner) => MemoryRows,
-  options: { complete?: boolean } = {},
+  options: { complete?: boolean; prepare?: RunPreparation } = {},
 ): MemoryJoin {
   // Small: a small call's typed arrays then lie in the JS heap.
   const names = new Interner(4);
@@ -294,8 +297,15 @@ export function joinMemory(
   const runQueries = names.size;
   const j = judgments(names);
   const grouped = groupJudgments(j.rows());
-  const joined = joinParsed(grouped, r.rows(), { inIdOrder: true, emptyQueries: r.empty, complete: options.complete });
-  r.checkFinite("score", joined.batch.docids as Int32Array);
+  const joined = joinParsed(grouped, r.rows(), {
+    inIdOrder: true,
+    emptyQueries: r.empty,
+    complete: options.complete,
+    prepare: options.prepare,
+  });
+  const ranked = joined.batch.docids as Int32Array;
+  const from = joined.preparedFrom;
+  r.checkFinite("score", from ? Int32Array.from(ranked, (row) => from[row]) : ranked);
   const { begin, end } = grouped.groups;
   const judged = (q: number) => q < begin.length && end[q] > begin[q];
   let notJudged = joined.notJudged;
@@ -308,6 +318,7 @@ export function joinMemory(
     run: r,
     runQueries,
     judged,
+    ...(joined.prepared ? { prepared: joined.prepared } : {}),
     noQueryInCommon: (name) => {
       const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
       return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
@@ -316,21 +327,26 @@ export function joinMemory(
 }
 
 /** Joins a run to its judgments (unjudged label NaN); the run's judged queries, first-seen order. Throws when none. */
-export function joinRun(qrels: Qrels, run: Run): JoinedQueries {
-  const fast = joinObjects(qrels, run);
+export function joinRun(qrels: Qrels, run: Run, prepare?: RunPreparation): JoinedQueries {
+  // The fast join reads ids as given: a preparation takes the rows' join, which applies it.
+  const fast = prepare ? null : joinObjects(qrels, run);
   if (judgedScratch.length > SCRATCH_KEPT) judgedScratch = new Float64Array(1024);
   if (fast) return fast;
   const given = givenRows(qrels, "qrels", "rel");
   let labelsRead: LabelsRead | undefined;
-  const joined = joinMemory(run, (names) => {
-    const j = new MemoryRows("qrels", names).addGiven(given);
-    j.checkFinite("label");
-    const t = j.truncated;
-    labelsRead = t
-      ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }
-      : numberLabelsRead(j.rows().rel, (i) => `qrels: ${j.ids(i)}`);
-    return j;
-  });
+  const joined = joinMemory(
+    run,
+    (names) => {
+      const j = new MemoryRows("qrels", names).addGiven(given);
+      j.checkFinite("label");
+      const t = j.truncated;
+      labelsRead = t
+        ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }
+        : numberLabelsRead(j.rows().rel, (i) => `qrels: ${j.ids(i)}`);
+      return j;
+    },
+    { prepare },
+  );
   if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
   return labelsRead ? { ...joined, labelsRead } : joined;
 }

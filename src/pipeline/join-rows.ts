@@ -11,6 +11,7 @@ import type { Batch } from "../kernel/batch.js";
 import { duplicate, JoinKernel } from "./join-kernel.js";
 import type { JoinQrels, JoinRun } from "./join-memory.js";
 import { atolColumn } from "./trec-labels.js";
+import { prepareRun, type RunPreparation, type RunPrepared } from "./prepare-run.js";
 
 export interface JoinOptions {
   /** Test hook replacing the parsers' hash. */
@@ -29,6 +30,8 @@ export interface JoinOptions {
   inIdOrder?: boolean;
   /** Queries the run holds without a row (an object's `{}`). */
   emptyQueries?: ReadonlySet<number>;
+  /** Rolls passages up, drops the queries' own ids (prepare-run.ts): here, so every face and format gets it. */
+  prepare?: RunPreparation;
 }
 
 /** `old`'s buffer as n entries where it has room, else a new array. */
@@ -52,6 +55,9 @@ export interface JoinedRun {
   runTag: string;
   /** Batch queries ranked as the placeholder, ascending. */
   placeholders: number[];
+  /** With JoinOptions.prepare: what it did, and the given run's row each batch docid stands for. */
+  prepared?: RunPrepared;
+  preparedFrom?: Int32Array;
 }
 
 /** trec_eval.c's bogus_result: ranked for an absent judged query under -c. */
@@ -178,9 +184,12 @@ export function judgedSample(judgments: GroupedJudgments, name = judgments.qrels
 /** Joins a run to its judgments (same `qids` interner); throws an InputError for a duplicate document. */
 export function joinParsed(
   judgments: JoinQrels | GroupedJudgments,
-  run: JoinRun,
+  given: JoinRun,
   options: JoinOptions = {},
 ): JoinedRun {
+  const prep = options.prepare ? prepareRun(given, options.prepare) : null;
+  const run = prep ? prep.run : given;
+  const prepared = prep ? { prepared: prep.counts, preparedFrom: prep.from } : {};
   const grouped = "groups" in judgments ? judgments : groupJudgments(judgments, options);
   const qrels = grouped.qrels;
   const names = qrels.qidNames;
@@ -217,11 +226,24 @@ export function joinParsed(
     if (nj + nr > widest) widest = nj + nr;
   }
   const placeholder = options.complete === true && options.placeholder === true;
+  // A query the preparation left without a row is ranked as an object's `{}` is: empty, in blocks too.
+  const emptied = prep?.emptied ?? [];
+  const emptiedSet = emptied.length ? new Set(emptied) : null;
+  const isEmpty = (q: number) => options.emptyQueries?.has(q) === true || emptiedSet?.has(q) === true;
+  for (const q of emptied) {
+    const nj = q < judgedQids ? jg.end[q] - jg.begin[q] : 0;
+    if (nj === 0) notJudged++;
+    else if (options.block) {
+      chosen.push(q);
+      judgedRows += nj;
+      if (nj + 1 > widest) widest = nj + 1;
+    }
+  }
   if (!options.block) {
     for (let q = 0; q < judgedQids; q++) {
       const nj = jg.end[q] - jg.begin[q];
       if (nj === 0 || rg.end[q] > rg.begin[q]) continue;
-      const empty = options.emptyQueries?.has(q) === true;
+      const empty = isEmpty(q);
       if (!empty) absent.push(q);
       if (!options.complete && !empty) continue;
       chosen.push(q);
@@ -264,6 +286,7 @@ export function joinParsed(
         notInRunQids,
         runTag: run.runTag,
         placeholders: [],
+        ...prepared,
       };
   }
   const old = options.reuse;
@@ -418,5 +441,14 @@ export function joinParsed(
     ...(atolLabels ? { atolLabels: { labels: atolLabels, judged: atolJudged } } : {}),
     ...(grouped.wholeLabels ? { wholeLabels: true } : {}),
   };
-  return { batch, qids, notJudged, notInRun: absent.length, notInRunQids, runTag: run.runTag, placeholders };
+  return {
+    batch,
+    qids,
+    notJudged,
+    notInRun: absent.length,
+    notInRunQids,
+    runTag: run.runTag,
+    placeholders,
+    ...prepared,
+  };
 }
