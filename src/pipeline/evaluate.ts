@@ -2,7 +2,7 @@
 import { summariesOf, summaryOf } from "./aggregate.js";
 import { intervalSettings, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
-import { joinRun, type Qrels, type Run } from "./join-memory.js";
+import { type JoinedQueries, joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { runKernel } from "../kernel/kernel.js";
 import {
@@ -143,11 +143,19 @@ export function evaluateRun<const M extends Measures>(
   options?: Options,
 ): Result<string>;
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
+  return evaluateJoined(() => joinRun(qrels, run), measures, options);
+}
+
+/**
+ * evaluateRun of a join made by `join` (called after the measures and options are checked, so errors
+ * come in evaluateRun's order): qrelsCompare joins each run to judgments read once (JudgmentsInMemory).
+ */
+export function evaluateJoined(join: () => JoinedQueries, measures: Measures, options?: Options): Result<string> {
   const explicit = explicitOf(options);
   const extras = extrasOf(options);
   const warnings: string[] = [];
   const ms = parseMeasures(measures, warnings);
-  const { batch, qids, notJudged, notInRun, labelsRead } = joinRun(qrels, run);
+  const { batch, qids, notJudged, notInRun, labelsRead } = join();
   if (labelsRead && readsTrecLabels(ms)) warnings.push(labelsWarning(labelsRead));
   const order = sortedOrder(qids);
   const summaryOrder = order.every((q, i) => q === i) ? undefined : Int32Array.from(order);
