@@ -1,14 +1,16 @@
 // agreement() on two seeded sets of 1M judgments each over 10,000 queries (100 documents a query, 95%
 // of them judged by both, labels 0-3, the second set copying the first's label 60% of the time), as
 // `{ qid: { docid: label } }` objects and as columns. Build first (npm run build), then:
-//   node bench/agreement.bench.mjs [QUERIES] [DOCUMENTS_PER_QUERY]
+//   node bench/agreement.bench.mjs [QUERIES] [DOCUMENTS_PER_QUERY] [ROUNDS]
 import os from "node:os";
-import { agreement } from "rankeval";
 import { random } from "./data.mjs";
+
+// RANKEVAL_DIST: another build's dist/ (bench/judgments-versus.mjs runs main's beside this one).
+const { agreement } = await import(process.env.RANKEVAL_DIST ? `${process.env.RANKEVAL_DIST}/index.js` : "rankeval");
 
 const queries = Number(process.argv[2] ?? 10_000);
 const perQuery = Number(process.argv[3] ?? 100);
-const rounds = 5;
+const rounds = Number(process.argv[4] ?? 5);
 
 const next = random(38);
 const label = () => Math.min(3, Math.floor(-Math.log(1 - next()) * 0.9));
