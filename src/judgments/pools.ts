@@ -13,6 +13,7 @@ import type { Qrels, Run } from "../pipeline/join-memory.js";
 import {
   type DocTable,
   groupSource,
+  groupSpans,
   QueryDocs,
   QueryStrings,
   READ_AS_BYTES,
@@ -281,14 +282,19 @@ function readStringSources(runs: readonly Run[], judged: Qrels | undefined): Rea
   const judgedSource = judged === undefined ? null : readStrings(judged, "judged", "rel", names);
   if (judgedSource) sources.push(judgedSource);
   else if (judged !== undefined) return null;
-  for (const source of sources) groupSource(source, names.size);
+  for (const source of sources) groupSpans(source, names.size);
   const docids = sources.map((source) => source.docid);
   return {
     sources,
     judged: judgedSource,
     qids,
     table: new QueryStrings(sources),
-    idAfter: (s, a, b) => docids[s][a] > docids[s][b],
+    // Ids not strings yet (QueryStrings.add sends those back to bytes) compare as anything: no throw.
+    idAfter: (s, a, b) => {
+      const x = docids[s][a];
+      const y = docids[s][b];
+      return typeof x === "string" && typeof y === "string" && x > y;
+    },
   };
 }
 

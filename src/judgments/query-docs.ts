@@ -187,15 +187,18 @@ export class QueryDocs implements DocTable {
 const decoder = new TextDecoder();
 
 /**
- * A run or judgments given as columns of string (or number) ids, read as they are: no id encoded,
- * hashed or copied (encoding every id as UTF-8 was half a depth pool's time, 10M rows).
+ * A run or judgments given as columns of string ids, read as they are: no id encoded, hashed or
+ * copied (encoding every id as UTF-8 was half a depth pool's time, 10M rows).
  */
 export interface StringSource {
   readonly name: string;
-  /** Row i's document, String() of a number id. */
-  readonly docid: ArrayLike<string>;
+  /** Row i's document: a string, else QueryStrings sends the reading back to bytes. */
+  readonly docid: ArrayLike<unknown>;
   readonly value: Float64Array;
-  readonly qid: Int32Array;
+  /** Rows of one query next to each other: query spanQuery[k] has rows spanStart[k] .. spanStart[k + 1]. */
+  readonly spanQuery: Int32Array;
+  readonly spanStart: Int32Array;
+  /** Query q's rows are order[begin[q], begin[q + 1]) (given order), made by groupSpans. */
   begin: Int32Array;
   order: Int32Array;
 }
@@ -209,18 +212,19 @@ function plain(s: string): boolean {
 }
 
 /**
- * Thrown by QueryStrings where its reading may differ from readSource's (a document id with a surrogate)
- * or where the input is bad (a document twice): the caller reads the inputs again with readSource, which
- * says what is wrong as it always has. Bad input is said in one place.
+ * Thrown by QueryStrings where its reading may differ from readSource's (a document id that is not a
+ * string, or has a surrogate) or where the input is bad (a document twice): the caller reads the inputs
+ * again with readSource, which says what is wrong as it always has. Bad input is said in one place.
  */
 export const READ_AS_BYTES: unique symbol = Symbol("read as bytes");
 
 /**
- * `x` read as columns whose ids are strings or numbers and whose values are finite numbers; queries
- * numbered by `qids` (String(id) -> number, in first-seen order over the sources). Null where anything
- * is otherwise (objects, an id of another type, a query id with a surrogate, a value that is no finite
- * number, a malformed shape): readSource then reads it, or says what is wrong, as it always has.
- * Document ids are checked for surrogates by QueryStrings, once a distinct document, not once a row.
+ * `x` read as columns whose query ids are strings or numbers without surrogates and whose values are
+ * finite numbers; queries numbered by `qids` (String(id) -> number, in first-seen order over the
+ * sources). Null where anything is otherwise (objects, a query id of another type or with a surrogate,
+ * a value that is no finite number, a malformed shape): readSource then reads it, or says what is wrong,
+ * as it always has. Document ids are not read here: QueryStrings checks them where it reads them (each
+ * a cache miss: a second pass over them was most of this one's time).
  */
 export function readStrings(
   x: unknown,
@@ -235,48 +239,66 @@ export function readStrings(
     return null;
   }
   if ("qids" in given) return null;
-  // Columns in locals: a property load a row was a third of the loop.
-  const { qid: qidColumn, docid: docidColumn, value: values } = given;
+  // Columns in locals: a property load a row cost a third of the loop.
+  const { qid: qidColumn, value: values } = given;
   const n = qidColumn.length;
-  const qid = new Int32Array(n);
   const value = values instanceof Float64Array ? values : new Float64Array(n);
-  let docid = docidColumn as ArrayLike<string>;
-  // Number ids as strings, in a copy made only where one is met.
-  let copy: string[] | null = null;
+  const spanQuery: number[] = [];
+  const spanStart: number[] = [];
   let last: unknown;
-  let q = -1;
   for (let i = 0; i < n; i++) {
     const v = qidColumn[i];
-    if (v !== last || q < 0) {
+    if (v !== last || i === 0) {
       if (typeof v !== "string" && typeof v !== "number") return null;
       const id = String(v);
       if (!plain(id)) return null;
       last = v;
-      const known = qids.get(id);
-      if (known === undefined) qids.set(id, (q = qids.size));
-      else q = known;
+      let q = qids.get(id);
+      if (q === undefined) qids.set(id, (q = qids.size));
+      // The same query again (a number id and its string): one span.
+      if (spanQuery.length === 0 || spanQuery[spanQuery.length - 1] !== q) {
+        spanQuery.push(q);
+        spanStart.push(i);
+      }
     }
-    qid[i] = q;
-    const d = docidColumn[i];
-    if (typeof d === "string") {
-      if (copy) copy[i] = d;
-    } else if (typeof d === "number") {
-      copy ??= Array.from({ length: i }, (_, k) => docidColumn[k] as string);
-      copy[i] = String(d);
-    } else return null;
     const score = values[i];
     // v - v is 0 for finite numbers only.
     if (typeof score !== "number" || score - score !== 0) return null;
     if (value !== values) value[i] = score;
   }
-  if (copy) docid = copy;
-  return { name, docid, value, qid, begin: new Int32Array(1), order: new Int32Array(0) };
+  spanStart.push(n);
+  return {
+    name,
+    docid: given.docid,
+    value,
+    spanQuery: Int32Array.from(spanQuery),
+    spanStart: Int32Array.from(spanStart),
+    begin: new Int32Array(1),
+    order: new Int32Array(0),
+  };
+}
+
+/** groupSource by s's spans (a counting sort of spans, not of rows: given order within a query). */
+export function groupSpans(s: StringSource, numQids: number): void {
+  const { spanQuery, spanStart } = s;
+  const begin = new Int32Array(numQids + 1);
+  for (let k = 0; k < spanQuery.length; k++) begin[spanQuery[k] + 1] += spanStart[k + 1] - spanStart[k];
+  for (let q = 0; q < numQids; q++) begin[q + 1] += begin[q];
+  const next = begin.slice(0, numQids);
+  const order = new Int32Array(spanStart[spanQuery.length]);
+  for (let k = 0; k < spanQuery.length; k++) {
+    let at = next[spanQuery[k]];
+    for (let i = spanStart[k]; i < spanStart[k + 1]; i++) order[at++] = i;
+    next[spanQuery[k]] = at;
+  }
+  s.begin = begin;
+  s.order = order;
 }
 
 /**
  * QueryDocs for StringSources: a Map of one query's ids (V8 keeps a string's hash once computed). Ids
  * without surrogates compare as their UTF-8 bytes do (equal, and in order); each new one is checked,
- * and one with a surrogate, or a document twice, throws READ_AS_BYTES.
+ * and one that is not a string or has a surrogate, or a document twice, throws READ_AS_BYTES.
  */
 export class QueryStrings implements DocTable {
   size = 0;
@@ -300,6 +322,7 @@ export class QueryStrings implements DocTable {
 
   add(s: number, row: number): number {
     const d = this.sources[s].docid[row];
+    if (typeof d !== "string") throw READ_AS_BYTES;
     const u = this.units.get(d);
     if (u === undefined) {
       if (!plain(d)) throw READ_AS_BYTES;
@@ -315,8 +338,9 @@ export class QueryStrings implements DocTable {
     return u;
   }
 
+  /** Unit u's id: a string (add checked it). */
   private id(u: number): string {
-    return this.sources[this.src[u]].docid[this.row[u]];
+    return this.sources[this.src[u]].docid[this.row[u]] as string;
   }
 
   compare(u: number, v: number): number {
