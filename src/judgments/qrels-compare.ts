@@ -6,6 +6,7 @@ import { badInput, notAnObject, shown } from "../errors/errors.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
 import { evaluateJoined, type Measures } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
+import type { Batch } from "../kernel/batch.js";
 import { JudgmentsInMemory, type MemoryRows, type Qrels, type Run } from "../pipeline/join-memory.js";
 import type { Options } from "../measures/options.js";
 
@@ -80,13 +81,22 @@ export function qrelsCompare(
   const names = new Interner(1024);
   const underA = new JudgmentsInMemory(qrelsA, names);
   const underB = new JudgmentsInMemory(qrelsB, names);
+  // A batch is dead once evaluated (a result holds none of its arrays): the next join writes over it.
+  let spare: Batch | undefined;
+  const evaluated = (under: JudgmentsInMemory, rows: () => MemoryRows) =>
+    evaluateJoined(
+      () => {
+        const joined = under.join(rows(), spare);
+        spare = joined.batch;
+        return joined;
+      },
+      measures,
+      evaluation,
+    );
   const results = entries.map(([, run]) => {
     let rows: MemoryRows | undefined;
     const read = () => (rows ??= underA.readRun(run));
-    return [
-      evaluateJoined(() => underA.join(read()), measures, evaluation),
-      evaluateJoined(() => underB.join(read()), measures, evaluation),
-    ];
+    return [evaluated(underA, read), evaluated(underB, read)];
   });
   const keys = results[0][0].measures;
   const byMeasure: Record<string, QrelsCompareMeasure> = {};

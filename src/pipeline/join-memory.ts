@@ -299,9 +299,18 @@ export function joinMemory(
   return joinGrouped(r, groupJudgments(j.rows()), options);
 }
 
-/** Run rows `r` joined to judgments grouped already, both interned by the same names. */
-function joinGrouped(r: MemoryRows, grouped: GroupedJudgments, options: { complete?: boolean } = {}): MemoryJoin {
-  const joined = joinParsed(grouped, r.rows(), { inIdOrder: true, emptyQueries: r.empty, complete: options.complete });
+/** Run rows `r` joined to judgments grouped already, both interned by the same names; `reuse`: a dead batch. */
+function joinGrouped(
+  r: MemoryRows,
+  grouped: GroupedJudgments,
+  options: { complete?: boolean; reuse?: Batch } = {},
+): MemoryJoin {
+  const joined = joinParsed(grouped, r.rows(), {
+    inIdOrder: true,
+    emptyQueries: r.empty,
+    complete: options.complete,
+    reuse: options.reuse,
+  });
   r.checkFinite("score", joined.batch.docids as Int32Array);
   const { begin, end } = grouped.groups;
   const judged = (q: number) => q < begin.length && end[q] > begin[q];
@@ -373,9 +382,13 @@ export class JudgmentsInMemory {
     return new MemoryRows("run", this.names).addGiven(givenRows(run, "run", "score"));
   }
 
-  /** As joinRun(qrels, run) on rows from readRun: throws when no query is shared. */
-  join(run: MemoryRows): JoinedQueries {
-    const joined = joinGrouped(run, this.grouped);
+  /**
+   * As joinRun(qrels, run) on rows from readRun: throws when no query is shared. `reuse`: a batch of an
+   * earlier join, evaluated and dropped, whose arrays the new one is written over (fresh ones were
+   * most of qrelsCompare's garbage).
+   */
+  join(run: MemoryRows, reuse?: Batch): JoinedQueries {
+    const joined = joinGrouped(run, this.grouped, { reuse });
     if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
     return this.labelsRead ? { ...joined, labelsRead: this.labelsRead } : joined;
   }
