@@ -3,7 +3,8 @@
 // of 10 runs x 1M rows under 2 x 1M judgments (bench/qrels-compare.bench.mjs) and pool depth:100 over
 // 10 runs x 1M rows (bench/pool.bench.mjs). Each case is one process a build and a round (one call,
 // cold, as the command line makes it), the builds alternated (A B, B A, ...) so that the shared
-// machine's load falls on both alike; printed: each build's median of ROUNDS (default 3) and the load.
+// machine's load falls on both alike; printed: each build's median of ROUNDS (default 3), wall and CPU
+// (user + system: on a loaded machine the wall time is mostly waiting), and the load.
 //   npm run build && node bench/judgments-versus.mjs OTHER_DIST [ROUNDS]
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -25,16 +26,19 @@ const cases = [
     name: "agreement, 2 x 1M judgments (columns)",
     args: ["agreement.bench.mjs", "10000", "100", "1"],
     ms: (out) => Number(/columns: median (\d+) ms/.exec(out)[1]),
+    cpu: (out) => Number(/columns: median .*CPU (\d+) ms/.exec(out)[1]),
   },
   {
     name: "qrelsCompare, 10 runs x 1M rows under 2 x 1M judgments",
     args: ["qrels-compare.bench.mjs", "10000", "100", "10", "1"],
     ms: (out) => 1000 * Number(/median ([\d.]+) s/.exec(out)[1]),
+    cpu: (out) => 1000 * Number(/CPU ([\d.]+) s/.exec(out)[1]),
   },
   {
     name: "pool depth:100, 10 runs x 1M rows",
     args: ["pool.bench.mjs", "10", "10000", "100", "1", "pool depth:100"],
     ms: (out) => Number(/\| pool depth:100 \| (\d+) \|/.exec(out)[1]),
+    cpu: (out) => Number(/\| pool depth:100 \| \d+ \| \d+ \| (\d+) \|/.exec(out)[1]),
   },
 ];
 
@@ -48,6 +52,7 @@ console.log(
     `${new Date().toISOString().slice(0, 16)}Z; load average ${load()} at the start`,
 );
 const times = cases.map(() => builds.map(() => []));
+const cpus = cases.map(() => builds.map(() => []));
 for (let round = 0; round < rounds; round++)
   for (const [c, bench] of cases.entries()) {
     // Alternated: the first build of a round is the other one the next round.
@@ -59,16 +64,21 @@ for (let round = 0; round < rounds; round++)
         maxBuffer: 1 << 24,
       });
       times[c][b].push(bench.ms(out));
+      cpus[c][b].push(bench.cpu(out));
     }
   }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`load average ${load()} at the end\n`);
-console.log(`| case | this build, median ms (all) | other build, median ms (all) | ratio |`);
-console.log("|---|---:|---:|---:|");
+console.log(
+  "| case | this build: wall ms, median (all) | CPU ms | other build: wall ms, median (all) | CPU ms | wall ratio |",
+);
+console.log("|---|---:|---:|---:|---:|---:|");
+const all = (xs) => `${median(xs).toFixed(0)} (${xs.map((x) => x.toFixed(0)).join(", ")})`;
 for (const [c, bench] of cases.entries()) {
   const [a, b] = times[c];
+  const [ca, cb] = cpus[c];
   console.log(
-    `| ${bench.name} | ${median(a).toFixed(0)} (${a.map((x) => x.toFixed(0)).join(", ")}) | ` +
-      `${median(b).toFixed(0)} (${b.map((x) => x.toFixed(0)).join(", ")}) | ${(median(b) / median(a)).toFixed(2)}x |`,
+    `| ${bench.name} | ${all(a)} | ${median(ca).toFixed(0)} | ${all(b)} | ${median(cb).toFixed(0)} | ` +
+      `${(median(b) / median(a)).toFixed(2)}x |`,
   );
 }
