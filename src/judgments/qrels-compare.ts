@@ -6,8 +6,13 @@ import { badInput, notAnObject, shown } from "../errors/errors.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
 import { evaluateJoined, type Measures } from "../pipeline/evaluate.js";
 import { Interner } from "../io/interner.js";
-import type { Batch } from "../kernel/batch.js";
-import { JudgmentsInMemory, type MemoryRows, type Qrels, type Run } from "../pipeline/join-memory.js";
+import {
+  type JoinedQueries,
+  JudgmentsInMemory,
+  type MemoryRows,
+  type Qrels,
+  type Run,
+} from "../pipeline/join-memory.js";
 import type { Options } from "../measures/options.js";
 
 /** The evaluation's options, and agreement's: `threshold` (default relevanceThreshold, else 1) and `bins`. */
@@ -82,7 +87,7 @@ export function qrelsCompare(
   const underA = new JudgmentsInMemory(qrelsA, names);
   const underB = new JudgmentsInMemory(qrelsB, names);
   // A batch is dead once evaluated (a result holds none of its arrays): the next join writes over it.
-  let spare: Batch | undefined;
+  let spare: JoinedQueries["batch"] | undefined;
   const evaluated = (under: JudgmentsInMemory, rows: () => MemoryRows) =>
     evaluateJoined(
       () => {
