@@ -10,6 +10,8 @@
 // 8.2 s), 7.2 s CPU; depth:10 5.1 s; rbp:0.8 and rrf:60 with budget 100 8.3 and 9.2 s wall, 5.3 and 5.7 s
 // CPU; qrelsStats on 1M judgments 2.1 s wall, 0.57 s CPU. A profile of depth:100: about half of it is
 // reading the rows (join-memory.ts MemoryRows: ids to bytes and hashes), a quarter collecting garbage.
+// After (columns of string ids read as they are, query-docs.ts readStrings and QueryStrings), beside that
+// build by bench/judgments-versus.mjs, load 11: depth:100 2.2 s CPU (was 7.5 s), 6.6 s wall (26.8 s).
 import os from "node:os";
 import { random } from "./data.mjs";
 
