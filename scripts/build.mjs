@@ -131,7 +131,7 @@ for (const file of readdirSync(dist, { recursive: true })) {
 // their dependencies): the browser-safe modules (all but dist/node/'s) and dist/node/'s apart, so the
 // browser entries' CommonJS reaches no Node built-in; and, of each, what only some commands and calls
 // need in files of their own, loaded by those that use them: --compare's (the tests, their
-// distributions, per-query inputs), the LETOR, JSON and CSV inputs', --explain's, --report's (the
+// distributions, per-query inputs), the LETOR, JSON, JSON lines and CSV inputs', --explain's, --report's (the
 // report's page script is most of it), and Parquet's and Arrow's (the readers, the writers of
 // per-query results, and the libraries under them, dist/vendor's).
 {
@@ -141,12 +141,13 @@ for (const file of readdirSync(dist, { recursive: true })) {
   const FEATURES = {
     compare:
       /[\\/]dist[\\/](compare[\\/](?!tests\.js$|correct\.js$|gate\.js$)|output[\\/](comparison|per-query-runs)\.js$|node[\\/](compare-command|compare-pool|rbo-command)\.js$)/,
-    inputs: /[\\/]dist[\\/]io[\\/](json|delimited|letor|scores|query-groups)\.js$/,
+    inputs: /[\\/]dist[\\/]io[\\/](json|jsonl|delimited|letor|scores|query-groups)\.js$/,
     // Apart from the parsers (rankeval/io's), as it needs the evaluation's code (lib.cjs).
     letor: /[\\/]dist[\\/]input[\\/]read-letor\.js$/,
-    // --qrels-stats, --agreement and --pool (issue 38), and the library's functions under them.
+    // --qrels-stats, --agreement, --pool, --fill and --qrels-compare (issue 38), and the library's
+    // functions under them.
     judgments:
-      /[\\/]dist[\\/](judgments[\\/]|app[\\/]read-columns\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command|qrels-compare-text)\.js$)/,
+      /[\\/]dist[\\/](judgments[\\/]|app[\\/]read-columns\.js$|node[\\/](judgments-command|fill-command|qrels-compare-command)\.js$)/,
     explain: /[\\/]dist[\\/](explain[\\/]|node[\\/]explain-command\.js$)/,
     report: /[\\/]dist[\\/](output[\\/]html[\\/]|node[\\/]report\.js$)/,
     columnar:

@@ -152,7 +152,7 @@ describe("input formats", () => {
     expect((await run("--input-format=tsv", "-m", "map", files.tsv[0], r)).out).toBe(want);
     const bad = await run("--input-format", "xml", q, r);
     expect(bad.status).toBe(1);
-    expect(bad.err).toMatch(/--input-format: "xml" is not one of trec, json, csv, tsv/);
+    expect(bad.err).toMatch(/--input-format: "xml" is not one of trec, json, jsonl, csv, tsv/);
   });
 
   it("takes --columns for CSV/TSV headers", async () => {
@@ -175,7 +175,7 @@ describe("input formats", () => {
     const missing = await run("--columns", "qid=topic_no,docid=passage", "-m", "map", q, r);
     expect(missing.status).toBe(2);
     expect(missing.err).toBe(
-      `rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade, score; the comma-separated header has "topic_no", "passage", "gain"); name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv\n`,
+      `rankeval: ${q}:1:1: the header has no label column (looked for rel, label, relevance, grade, judgment, score; the comma-separated header has "topic_no", "passage", "gain"); name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|jsonl|csv|tsv\n`,
     );
     const bad = await run("--columns", "query=x", q, r);
     expect(bad.status).toBe(1);
@@ -185,7 +185,7 @@ describe("input formats", () => {
     const unread = await run("--columns", "qid=topic_no,docid=passage,value=gain", "-m", "map", files.trec[0], headed);
     expect(unread.status).toBe(1);
     expect(unread.err).toBe(
-      "rankeval: --columns names CSV/TSV, Parquet or Arrow columns, but every input is read as TREC text (by its name): give the format with --input-format csv|tsv|parquet|arrow\n(rankeval --help for usage)\n",
+      "rankeval: --columns names CSV/TSV, JSON lines, Parquet or Arrow columns, but every input is read as TREC text (by its name): give the format with --input-format csv|tsv|jsonl|parquet|arrow\n(rankeval --help for usage)\n",
     );
     const json = file("judged.json", toJson(QRELS));
     expect((await run("--columns", "qid=topic_no", json, headed)).err).toMatch(
@@ -213,12 +213,12 @@ describe("input formats", () => {
     const letor = await run("--columns", "qid=topic_no", "--letor", "data.txt", "--scores", "scores.txt");
     expect(letor.status).toBe(1);
     expect(letor.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none\n/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none\n/,
     );
     const prefs = await run("--columns", "qid=topic_no", "-R", "prefs", "prefs.txt", "run.txt");
     expect(prefs.status).toBe(1);
     expect(prefs.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns: -R prefs reads trec_eval's text, which has none\n/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns: -R prefs reads trec_eval's text, which has none\n/,
     );
     // Subtopic judgments are TREC text; a run may be CSV, whose columns --columns names.
     const subtopics = file("subtopics.txt", "q1 1 d1 1\nq1 2 d2 1\nq2 1 d3 1\n");
@@ -229,7 +229,7 @@ describe("input formats", () => {
     const refused = await run(...divCols, subtopics, headedRun);
     expect(refused.status).toBe(1);
     expect(refused.err).toMatch(
-      /^rankeval: --columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\)/,
+      /^rankeval: --columns names CSV\/TSV, JSON lines, Parquet or Arrow columns, but every input is read as TREC text \(by its name\)/,
     );
     const byColumns = await run(...divCols, "-m", "alpha-nDCG@10", subtopics, csvRun);
     expect(byColumns.status).toBe(0);

@@ -181,7 +181,7 @@ describe("evaluateFiles", () => {
       [() => evaluateFiles(undefined as unknown as string, runA, ["map"]), /qrels must be a file path/],
       [
         () => evaluateFiles(qrelsPath, runA, ["map"], { inputFormat: "xml" as "csv" }),
-        /inputFormat must be "trec", "json", "csv", "tsv", "parquet", "arrow" or "msmarco", not "xml"/,
+        /inputFormat must be "trec", "json", "jsonl", "csv", "tsv", "parquet", "arrow" or "msmarco", not "xml"/,
       ],
       [
         () => evaluateFiles(qrelsPath, runA, ["map"], { columns: { query: "x" } as never }),
@@ -191,7 +191,7 @@ describe("evaluateFiles", () => {
       // Column names for inputs that have no columns (TREC text by their names): refused, not ignored.
       [
         () => evaluateFiles(qrelsPath, runA, ["map"], { columns: { qid: "topic" } }),
-        /^columns names CSV\/TSV, Parquet or Arrow columns, but every input is read as TREC text \(by its name\): give the format with `inputFormat`/,
+        /^columns names CSV\/TSV, JSON lines, Parquet or Arrow columns, but every input is read as TREC text \(by its name\): give the format with `inputFormat`/,
       ],
       [() => readQrels(qrelsPath, { columns: { qid: "topic" } }), /^readQrels: columns names .* read as TREC text/],
       [

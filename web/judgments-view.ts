@@ -1,8 +1,12 @@
-// The page's judgments (issue 38): the command line's --qrels-stats, --agreement and --pool on files
-// chosen or dropped in #judgments-section, computed in a worker of their own (src/judgments/on-files.ts,
-// as the command line), shown as tables of the values its text lines name, with its text to download.
+// The page's judgments (issue 38): the command line's --qrels-stats, --agreement, --pool, --fill and
+// --qrels-compare on files chosen or dropped in #judgments-section, computed in a worker of their own
+// (src/judgments/on-files.ts, as the command line), shown as tables of the values its text lines name
+// (--qrels-compare: its text), with its text to download. --fill's evaluation is the page's own, of
+// the filled judgments as the command line evaluates them (the same TREC qrels text, as a File).
 import { h } from "./explain-view.js";
 import type { JudgmentsJob, JudgmentsResult, Report } from "./protocol.js";
+import { COVERAGE_HEADER, HOLES_HEADER } from "../src/judgments/on-files.js";
+import { formatOf } from "../src/input/formats.js";
 import { onDrop } from "./drop.js";
 
 export interface JudgmentsHooks {
@@ -11,6 +15,8 @@ export interface JudgmentsHooks {
   save: (name: string, type: string, text: string) => void;
   /** Each dropped file's input by its name and first line, as the evaluation's drop tells them. */
   roles: (files: File[]) => Promise<("qrels" | "run" | null)[]>;
+  /** The page's evaluation of `runs` under `qrels` (--fill: the filled judgments). */
+  evaluate: (qrels: File, runs: File[]) => void;
 }
 
 type Action = JudgmentsJob["kind"];
@@ -40,23 +46,40 @@ export function startJudgments(hooks: JudgmentsHooks): void {
     const qrels = files("judgments-qrels");
     const threshold = field("judgments-threshold").value.trim();
     const l = threshold === "" ? 1 : Number(threshold);
+    const perQuery = field("judgments-per-query").checked;
+    const number = (name: string) => {
+      const text = field(name).value.trim();
+      return text === "" ? null : Number(text);
+    };
+    const binsText = field("bins").value.trim();
+    const bins =
+      binsText === ""
+        ? null
+        : binsText
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map(Number);
+    const runs = files("judgments-runs");
     if (kind === "qrels-stats")
       return qrels.length === 1
-        ? { kind, qrels: qrels[0], threshold: l }
+        ? { kind, qrels: qrels[0], threshold: l, perQuery }
         : `Choose or drop one qrels file for its statistics${qrels.length ? ` (${qrels.length} are chosen)` : ""}.`;
     if (kind === "agreement") {
       if (qrels.length < 2) return "Choose or drop two or more qrels files to see how they agree.";
-      const text = field("bins").value.trim();
-      const bins =
-        text === ""
-          ? null
-          : text
-              .split(/[\s,]+/)
-              .filter(Boolean)
-              .map(Number);
-      return { kind, qrels, threshold: l, bins };
+      return { kind, qrels, threshold: l, bins, perQuery };
     }
-    const runs = files("judgments-runs");
+    if (kind === "fill") {
+      const extra = files("extra")[0];
+      if (qrels.length !== 1 || !extra || !runs.length)
+        return "Choose or drop one qrels file, the extra labels to fill its holes with, and one or more runs.";
+      return { kind, qrels: qrels[0], extra, runs, depth: number("fill-depth") ?? 10 };
+    }
+    if (kind === "qrels-compare") {
+      if (qrels.length !== 2 || runs.length < 2)
+        return "Choose or drop two qrels files and two or more runs to see the systems under each.";
+      const measures = field("judgments-measures").value.split(/\s+/).filter(Boolean);
+      return { kind, qrels: [qrels[0], qrels[1]], runs, measures, threshold: number("judgments-threshold"), bins };
+    }
     if (!runs.length) return "Choose or drop one or more runs to pool.";
     const budget = field("budget").value.trim();
     const combine = field<HTMLSelectElement>("combine").value;
@@ -67,6 +90,8 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       budget: budget === "" ? null : Number(budget),
       combine: combine === "" ? null : (combine as "sum" | "max"),
       judged: files("judged")[0] ?? null,
+      depth: number("pool-depth"),
+      coverageDepth: number("coverage-depth"),
     };
   }
 
@@ -101,7 +126,7 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       else if (r.type === "error") fail(r.message);
       else if (r.type === "judgments-result") {
         status.textContent = "";
-        show(j.kind, r);
+        show(j, r);
         setState("done");
       }
     };
@@ -119,30 +144,47 @@ export function startJudgments(hooks: JudgmentsHooks): void {
     setState("error");
   }
 
-  /** Name and value of each of the command line's lines `NAME\tall\tVALUE`. */
-  function valuesTable(text: string, caption: string): HTMLTableElement {
+  /** Name and value of each of the command line's lines `NAME\tQID\tVALUE` (the query too, `perQuery`). */
+  function valuesTable(text: string, caption: string, perQuery: boolean): HTMLTableElement {
     const table = h("table", { class: "judgments-values" }, h("caption", {}, caption));
     table
       .createTHead()
       .insertRow()
-      .append(h("th", {}, "name"), h("th", {}, "value"));
+      .append(h("th", {}, "name"), ...(perQuery ? [h("th", {}, "query")] : []), h("th", {}, "value"));
     const body = table.createTBody();
     for (const line of text.split("\n").filter(Boolean)) {
-      const [name, , value] = line.split("\t");
+      const [name, qid, value] = line.split("\t");
       const tr = body.insertRow();
       tr.dataset.name = name.trim();
-      tr.append(h("td", {}, name.trim()), h("td", {}, value.trim()));
+      tr.append(h("td", {}, name.trim()), ...(perQuery ? [h("td", {}, qid.trim())] : []), h("td", {}, value.trim()));
     }
     return table;
   }
 
-  function show(kind: Action, r: JudgmentsResult): void {
+  /** A table of counts: its title, header and rows, the run's name last. */
+  function countsTable(className: string, caption: string, header: readonly string[], rows: string[][]) {
+    const table = h("table", { class: className }, h("caption", {}, caption));
+    table
+      .createTHead()
+      .insertRow()
+      .append(...header.map((n) => h("th", { class: n === "run" ? "name" : null }, n)));
+    const body = table.createTBody();
+    for (const row of rows)
+      body.insertRow().append(...row.map((x, i) => h("td", { class: i === row.length - 1 ? "name" : null }, x)));
+    return table;
+  }
+
+  function show(j: JudgmentsJob, r: JudgmentsResult): void {
+    const kind = j.kind;
+    const perQuery = (j.kind === "qrels-stats" || j.kind === "agreement") && j.perQuery;
     shown = { action: kind, result: r };
     notes.replaceChildren(...r.notes.map((n) => h("p", {}, n)));
     const parts: HTMLElement[] = [];
-    if (kind === "qrels-stats") parts.push(valuesTable(r.text, "As rankeval --qrels-stats prints them"));
+    if (kind === "qrels-stats") parts.push(valuesTable(r.text, "As rankeval --qrels-stats prints them", perQuery));
     if (kind === "agreement") {
-      parts.push(valuesTable(r.text, "As rankeval --agreement prints them (a set's counts by its index from 0)"));
+      parts.push(
+        valuesTable(r.text, "As rankeval --agreement prints them (a set's counts by its index from 0)", perQuery),
+      );
       if (r.confusion) {
         const qrels = files("judgments-qrels");
         const table = h(
@@ -162,23 +204,22 @@ export function startJudgments(hooks: JudgmentsHooks): void {
         parts.push(table);
       }
     }
-    if (kind === "pool" && r.pool) {
-      const table = h("table", { class: "coverage" }, h("caption", {}, r.pool.summary));
-      table
-        .createTHead()
-        .insertRow()
-        .append(
-          ...["share", "covered", "ranked", "run"].map((n) => h("th", { class: n === "run" ? "name" : null }, n)),
-        );
-      const body = table.createTBody();
-      for (const row of r.pool.coverage)
-        body.insertRow().append(...row.map((x, i) => h("td", { class: i === 3 ? "name" : null }, x)));
-      parts.push(table);
+    if (kind === "pool" && r.pool)
+      parts.push(countsTable("coverage", r.pool.summary, COVERAGE_HEADER, r.pool.coverage));
+    if (kind === "fill" && r.fill) {
+      parts.push(countsTable("holes", r.fill.summary, HOLES_HEADER, r.fill.holes));
+      parts.push(h("p", { class: "evaluated" }, `The runs are evaluated above under ${r.fill.name}.`));
+      // The page's evaluation, as the command line's of its temporary file: the same text.
+      if (j.kind === "fill") hooks.evaluate(new File([r.fill.qrels], evaluatedName(r.fill.name)), j.runs);
     }
+    if (kind === "qrels-compare") parts.push(h("pre", { class: "qrels-compare" }, r.text));
     results.replaceChildren(...parts);
-    downloads.querySelector<HTMLButtonElement>('[data-format="text"]')!.textContent =
-      kind === "pool" ? "pool as qid docid lines" : "text";
-    downloads.querySelector<HTMLButtonElement>('[data-format="qrels"]')!.hidden = kind !== "pool";
+    const button = (format: string) => downloads.querySelector<HTMLButtonElement>(`[data-format="${format}"]`)!;
+    button("text").textContent =
+      kind === "pool" ? "pool as qid docid lines" : kind === "fill" ? "holes (as on stderr)" : "text";
+    button("qrels").textContent = kind === "fill" ? "filled judgments as qrels lines" : "pool as qrels lines";
+    button("qrels").hidden = kind !== "pool" && kind !== "fill";
+    button("json").hidden = r.json === null;
     downloads.hidden = false;
   }
 
@@ -187,23 +228,34 @@ export function startJudgments(hooks: JudgmentsHooks): void {
     if (action.dataset.chosen !== "user") action.value = kind;
   }
 
-  const qrelsAction = () => (files("judgments-qrels").length >= 2 ? "agreement" : "qrels-stats");
+  /** What the files given ask for: `fallback` unless they make a fill's or a comparison's inputs. */
+  const filesAction = (fallback: Action): Action => {
+    const [qrels, runs] = [files("judgments-qrels").length, files("judgments-runs").length];
+    if (qrels === 1 && runs && files("extra").length) return "fill";
+    if (qrels === 2 && runs >= 2) return "qrels-compare";
+    return fallback;
+  };
+  const qrelsAction = () => filesAction(files("judgments-qrels").length >= 2 ? "agreement" : "qrels-stats");
   form.addEventListener("submit", (e) => e.preventDefault());
   form.addEventListener("change", (e) => {
     const name = (e.target as HTMLInputElement).name;
     if (name === "action") action.dataset.chosen = "user";
     else if (name === "judgments-qrels") follow(qrelsAction());
-    else if (name === "judgments-runs" || name === "judged") follow("pool");
+    else if (name === "judgments-runs" || name === "judged") follow(filesAction("pool"));
+    else if (name === "extra") follow("fill");
     run();
   });
   downloads.addEventListener("click", (e) => {
     const format = (e.target as HTMLElement).dataset.format;
     if (!shown || !format) return;
     const base = `rankeval-${shown.action}`;
-    if (format === "json") hooks.save(`${base}.json`, "application/json", shown.result.json);
-    else if (format === "text") hooks.save(`${base}.txt`, "text/plain", shown.result.text);
+    if (format === "text") hooks.save(`${base}.txt`, "text/plain", shown.result.text);
+    else if (format === "json" && shown.result.json !== null)
+      hooks.save(`${base}.json`, "application/json", shown.result.json);
     else if (format === "qrels" && shown.result.pool)
       hooks.save(`${base}.qrels`, "text/plain", shown.result.pool.qrels);
+    else if (format === "qrels" && shown.result.fill)
+      hooks.save(`${base}.qrels`, "text/plain", shown.result.fill.qrels);
   });
 
   // Dropped on an input's row: to it; elsewhere: judgments to the qrels, runs to the runs.
@@ -219,7 +271,8 @@ export function startJudgments(hooks: JudgmentsHooks): void {
       for (const f of list.slice(0, field(name).multiple ? undefined : 1)) dt.items.add(f);
       field(name).files = dt.files;
     }
-    if (byInput.has("judgments-runs") || byInput.has("judged")) follow("pool");
+    if (byInput.has("extra")) follow("fill");
+    else if (byInput.has("judgments-runs") || byInput.has("judged")) follow(filesAction("pool"));
     else follow(qrelsAction());
     run();
   });
@@ -234,4 +287,13 @@ function sameJob(a: JudgmentsJob, b: JudgmentsJob): boolean {
       return files(x).length === files(y).length && files(x).every((f, i) => f === files(y)[i]);
     return x === y || JSON.stringify(x) === JSON.stringify(y);
   });
+}
+
+/**
+ * The filled judgments' File name: QRELS+QRELS_EXTRA as the command line's notes say it, read as TREC
+ * text as the command line reads its temporary file; where the name would say another format (an extra
+ * set in CSV), ".qrels" after it.
+ */
+function evaluatedName(name: string): string {
+  return formatOf(name) === "trec" ? name : `${name}.qrels`;
 }

@@ -3,6 +3,7 @@ import type { TestName } from "../src/compare/compare.js";
 import type { Correction } from "../src/compare/correct.js";
 import { formatP, markLegend, PAIR_HEADER, pairCells, significance, testCell } from "../src/output/comparison.js";
 import { decideFormat, isTrecLine, NUMERIC, readFirstLines, roleOfHeader } from "../src/input/formats.js";
+import { RESULT_STATUS } from "../src/io/column-names.js";
 import { nameColumn, pairNotes } from "../src/output/html/data.js";
 import { printValue, tableValue } from "../src/app/value-print.js";
 import { intervalText } from "../src/output/table.js";
@@ -780,6 +781,18 @@ onDrop(form, async (dropped, target) => {
 startJudgments({
   worker: newPageWorker,
   save,
+  // The files shown in the inputs, as if chosen: the settings, comparison and downloads then apply.
+  evaluate: (qrels, runFiles) => {
+    for (const [name, list] of [
+      ["qrels", [qrels]],
+      ["run", runFiles],
+    ] as const) {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(f);
+      input(name).files = dt.files;
+    }
+    inputsChanged("trec");
+  },
   roles: async (files) => {
     const columnar = await columnarRoles(files);
     return Promise.all(
@@ -817,6 +830,16 @@ function columnarRoles(files: File[]): Promise<("qrels" | "run" | null)[]> {
   }).finally(() => w.terminate());
 }
 
+/** A JSON lines row's keys; of a row cut short (the bytes sniffed end inside it), the keys read so far. */
+function jsonLinesKeys(line: string): string[] {
+  try {
+    return Object.keys(JSON.parse(line));
+  } catch {
+    // A key: a string before ':' outside any string value (a value's escaped quotes are skipped over).
+    return [...line.matchAll(/[{,]\s*"((?:[^"\\]|\\.)*)"\s*:/g)].map((m) => m[1]);
+  }
+}
+
 /**
  * A dropped file's input, or null where name and first line say nothing: "qrel" in the name is judgments;
  * LETOR has `qid:` or `n:value`, qrels 4 fields, a run 6 (or MS MARCO's `qid docid 1`); one number is a
@@ -842,6 +865,12 @@ async function roleOf(file: File): Promise<string | null> {
   const { format } = decideFormat(file.name, { firstLine: line, kind: "qrels" });
   const asRun = decideFormat(file.name, { firstLine: line, kind: "run" }).format;
   if (format === "json") return "run";
+  // JSON lines: an LLM judge's rows (UMBRELA's result_status; its `prediction` is text, not a run's
+  // score) are judgments; else the first object's keys, as a header.
+  if (format === "jsonl") {
+    const keys = jsonLinesKeys(line);
+    return keys.includes(RESULT_STATUS) ? "qrels" : roleOfHeader(keys);
+  }
   // A header (a .tsv of TREC lines is TREC text).
   if (format === "csv" || (format === "tsv" && asRun === "tsv")) {
     return roleOfHeader(line.split(format === "csv" ? "," : "\t").map((n) => n.replace(/^\s*"|"\s*$/g, "")));

@@ -43,10 +43,14 @@ export type Job =
   /** The judgments' functions on files (src/judgments/on-files.ts), in a worker of their own. */
   | JudgmentsJob;
 
-/** The CLI's --qrels-stats QRELS, --agreement QRELS QRELS..., --pool METHOD [--judged QRELS] RUN... */
+/**
+ * The CLI's --qrels-stats QRELS, --agreement QRELS QRELS..., --pool METHOD [--judged QRELS] RUN...,
+ * --fill QRELS_EXTRA QRELS RUN... (the holes; the evaluation is the page's own, under the filled
+ * judgments) and --qrels-compare QRELS_A QRELS_B RUN RUN...
+ */
 export type JudgmentsJob =
-  | { kind: "qrels-stats"; qrels: File; threshold: number }
-  | { kind: "agreement"; qrels: File[]; threshold: number; bins: number[] | null }
+  | { kind: "qrels-stats"; qrels: File; threshold: number; perQuery: boolean }
+  | { kind: "agreement"; qrels: File[]; threshold: number; bins: number[] | null; perQuery: boolean }
   | {
       kind: "pool";
       runs: File[];
@@ -54,21 +58,40 @@ export type JudgmentsJob =
       budget: number | null;
       combine: "sum" | "max" | null;
       judged: File | null;
+      /** -M: each run's top N read (null: not given). */
+      depth: number | null;
+      coverageDepth: number | null;
+    }
+  | { kind: "fill"; qrels: File; extra: File; runs: File[]; depth: number }
+  | {
+      kind: "qrels-compare";
+      qrels: [File, File];
+      runs: File[];
+      /** -m (none: the command line's defaults). */
+      measures: string[];
+      /** -l (null: not given). */
+      threshold: number | null;
+      bins: number[] | null;
     };
 
 /** What a judgments job shows: the CLI's text and JSON, and for a pool its lines and coverage. */
 export interface JudgmentsResult {
   type: "judgments-result";
-  /** The command line's standard output (--pool: its qid docid lines). */
+  /** The command line's standard output (--pool: its qid docid lines; --fill: the holes it says on stderr). */
   text: string;
-  /** The command line's --format json. */
-  json: string;
+  /** The command line's --format json (--fill: none, its JSON is the evaluation's). */
+  json: string | null;
   /** What it says on standard error besides (undefined agreement values), without "rankeval: ". */
   notes: string[];
   /** --agreement: the confusion matrix of the first two sets (row labels, column labels, counts). */
   confusion?: { labels: string[]; matrix: number[][] };
   /** --pool: --format qrels's lines, the coverage's title and rows (COVERAGE_HEADER's columns). */
   pool?: { qrels: string; summary: string; coverage: string[][] };
+  /**
+   * --fill: the filled judgments as TREC qrels lines and their name (QRELS+QRELS_EXTRA), for the page's
+   * evaluation; the holes table's title and rows (HOLES_HEADER's columns).
+   */
+  fill?: { qrels: string; name: string; summary: string; holes: string[][] };
 }
 
 /** ?workers=N (1: none) and ?partition-bytes=N (default 32 MiB): partitions.ts. */

@@ -56,10 +56,18 @@ import {
   agreementOfFiles,
   agreementText,
   coverageRows,
+  filledName,
+  filledQrelsText,
+  fillOfFiles,
+  holesRows,
+  holesSummary,
+  holesText,
   poolOfFiles,
   poolSummary,
+  qrelsCompareOfFiles,
   statsOfFile,
 } from "../src/judgments/on-files.js";
+import { qrelsCompareOutput } from "../src/judgments/qrels-compare-text.js";
 import { formatPool } from "../src/judgments/pools.js";
 import { formatQrelsStats } from "../src/judgments/qrels-stats.js";
 
@@ -637,37 +645,75 @@ async function postManifest(): Promise<void> {
 
 const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
 
-/** The command line's --qrels-stats, --agreement and --pool (src/node/judgments-command.ts) on Files. */
+/** The command line's judgments' functions (src/node/judgments-command.ts and others) on Files. */
 async function judgmentsFunctions(job: JudgmentsJob): Promise<JudgmentsResult> {
   // One file at a time (read-file.ts).
-  const read = async <V extends "rel" | "score">(value: V, file: File) =>
-    readColumns(value, await inputOf(file), BY_NAME, file.name);
+  // What the reading left out (JSON lines' failed judgments) leads the notes.
+  const readNotes: string[] = [];
+  const read = async <V extends "rel" | "score">(value: V, file: File) => {
+    const r = await readColumns(value, await inputOf(file), BY_NAME, file.name);
+    readNotes.push(...r.notes);
+    return r;
+  };
+  const readAll = async <V extends "rel" | "score">(value: V, files: readonly File[]) => {
+    const reads = [];
+    for (const file of files) reads.push(await read(value, file));
+    return reads;
+  };
   const result = (text: string, object: unknown, more: Partial<JudgmentsResult> = {}): JudgmentsResult => ({
     type: "judgments-result",
     text,
-    json: json(object),
-    notes: [],
+    json: object === null ? null : json(object),
     ...more,
+    notes: [...readNotes, ...(more.notes ?? [])],
   });
   if (job.kind === "qrels-stats") {
     const stats = statsOfFile(await read("rel", job.qrels), job.threshold);
-    return result(formatQrelsStats(stats), stats);
+    return result(formatQrelsStats(stats, { perQuery: job.perQuery }), stats);
   }
   if (job.kind === "agreement") {
-    const reads = [];
-    for (const file of job.qrels) reads.push(await read("rel", file));
+    const reads = await readAll("rel", job.qrels);
     const a = agreementOfFiles(reads, { threshold: job.threshold, ...(job.bins ? { bins: job.bins } : {}) });
     const c = a.confusion;
     const confusion = c ? { labels: c.intervals ?? c.labels.map(String), matrix: c.matrix } : undefined;
-    return result(agreementText(a, false), a, { notes: agreementNotes(a), ...(confusion ? { confusion } : {}) });
+    return result(agreementText(a, job.perQuery), a, {
+      notes: agreementNotes(a),
+      ...(confusion ? { confusion } : {}),
+    });
+  }
+  if (job.kind === "fill") {
+    const base = await read("rel", job.qrels);
+    const extra = await read("rel", job.extra);
+    const runs = await readAll("score", job.runs);
+    const filled = fillOfFiles(base, extra, runs, job.depth);
+    const names = runs.map((r) => r.file);
+    return result(holesText(filled, names), null, {
+      fill: {
+        qrels: filledQrelsText(filled),
+        name: filledName(base.file, extra.file),
+        summary: holesSummary(filled),
+        holes: holesRows(filled, names),
+      },
+    });
+  }
+  if (job.kind === "qrels-compare") {
+    const [a, b] = await readAll("rel", job.qrels);
+    const runs = await readAll("score", job.runs);
+    const c = qrelsCompareOfFiles(a, b, runs, job.measures, {
+      ...(job.threshold === null ? {} : { relevanceThreshold: job.threshold }),
+      ...(job.bins ? { bins: job.bins } : {}),
+    });
+    const { text, notes } = qrelsCompareOutput(c, { a: a.file, b: b.file, runs: runs.map((r) => r.file) });
+    return result(text, c, { notes });
   }
   const options = {
     method: job.method,
     ...(job.budget === null ? {} : { budget: job.budget }),
     ...(job.combine === null ? {} : { combine: job.combine }),
+    ...(job.depth === null ? {} : { depth: job.depth }),
+    ...(job.coverageDepth === null ? {} : { coverageDepth: job.coverageDepth }),
   };
-  const runs = [];
-  for (const file of job.runs) runs.push(await read("score", file));
+  const runs = await readAll("score", job.runs);
   const judged = job.judged ? await read("rel", job.judged) : undefined;
   const p = poolOfFiles(runs, judged, options);
   return result(formatPool(p), p, {
@@ -694,7 +740,13 @@ export function startPageWorker(): void {
     const job = e.data;
     if (job.kind === "script") return keepWorkerScript(job.script);
     try {
-      if (job.kind === "qrels-stats" || job.kind === "agreement" || job.kind === "pool") {
+      if (
+        job.kind === "qrels-stats" ||
+        job.kind === "agreement" ||
+        job.kind === "pool" ||
+        job.kind === "fill" ||
+        job.kind === "qrels-compare"
+      ) {
         post(await judgmentsFunctions(job));
         return;
       }

@@ -3,6 +3,7 @@
 // the first runs. Each warning once, then a run's missing judged queries (unless -c), then the run. Browser-safe.
 import { judgmentsLabelsRead, notInRun } from "../input/input.js";
 import { Interner } from "../io/interner.js";
+import { skippedWarning } from "../io/rows.js";
 import type { ExplicitOptions } from "../measures/options.js";
 import type { PendingJudgments } from "../pipeline/blocks.js";
 import type { Evaluated } from "../pipeline/evaluate.js";
@@ -102,6 +103,9 @@ export async function evaluateSources<S>(
     const read = trecLabels ? judgmentsLabelsRead(judgments) : undefined;
     const labels = read && labelsWarning(read);
     if (labels) hooks.say(labels);
+    // JSON lines' failed judgments, left out: said whatever the measures.
+    const skipped = judgments.qrels.skipped;
+    if (skipped) hooks.say(skippedWarning(judgments.qrels.file, skipped));
     if (trec && complete) summary = { num_rel: positiveJudgments(judgments) };
     hooks.judgments?.(judgments, labels);
     return judgments;

@@ -440,14 +440,17 @@ ptranking-tutorial, tfranking, rankeval-default`,
       rows: true,
       rbo: true,
       judgments: ALL_JUDGMENTS,
-      help: `trec, json ({"qid": {"docid": value}}), csv or tsv (with a header row),
-parquet or arrow (an IPC file or stream), for every QRELS and RUN file;
-msmarco: runs of qid docid rank lines (no score: ordered by rank),
-judgments by their name.
-Default: from each name (.json, .csv, .tsv, also .gz; .parquet; .arrow,
-.feather, .arrows; anything else is TREC text). A directory with key=value
-subdirectories (Hive partitions) or _SUCCESS is one Parquet or Arrow input.
-A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.`,
+      help: `trec, json ({"qid": {"docid": value}}), jsonl (one JSON object a line, as
+UMBRELA writes: rows with result_status not 1 are skipped and counted),
+csv or tsv (with a header row), parquet or arrow (an IPC file or stream),
+for every QRELS and RUN file; msmarco: runs of qid docid rank lines (no
+score: ordered by rank), judgments by their name.
+Default: from each name (.json, .jsonl, .ndjson, .csv, .tsv, also .gz;
+.parquet; .arrow, .feather, .arrows; anything else is TREC text; a .json or
+other file whose first line is a JSON object of values is jsonl). A
+directory with key=value subdirectories (Hive partitions) or _SUCCESS is one
+Parquet or Arrow input. A JSON/CSV/Parquet/Arrow run's tag is its file
+name, or its tag column's.`,
     },
     {
       names: "columns",
@@ -458,7 +461,7 @@ A JSON/CSV/Parquet/Arrow run's tag is its file name, or its tag column's.`,
       rbo: true,
       judgments: ALL_JUDGMENTS,
       help: wrapped(
-        "the CSV/TSV header or Parquet/Arrow column names to read. Default: the first present of " +
+        "the CSV/TSV header, JSON lines field or Parquet/Arrow column names to read. Default: the first present of " +
           `${qid.join(", ")}; ${docid.join(", ")}; ${run.join(", ")} (runs) or ${qrels.join(", ")} (qrels); ` +
           `and ${tag.join(", ")} (a run's tag: Parquet and Arrow only)`,
       ),

@@ -5,6 +5,7 @@ import { docidStrings, idValuesAt } from "../input/id-values.js";
 import type { ParserChoice } from "../input/formats.js";
 import { readRows, type Input } from "../input/input.js";
 import { Interner } from "../io/interner.js";
+import { skippedWarning } from "../io/rows.js";
 
 /** Columns as the library reads them, qids by the parser's names. */
 export type Columns<V extends "rel" | "score"> = { qid: Int32Array; qidNames: Interner; docid: string[] } & Record<
@@ -18,6 +19,8 @@ export interface ColumnsRead<V extends "rel" | "score" = "rel" | "score"> {
   readonly columns: Columns<V>;
   /** Throws "FILE:LINE: document ... appears twice in query ..." where the file has such a row. */
   readonly checkTwice: () => void;
+  /** What the reading left out, to be said (JSON lines' failed judgments: skippedWarning). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -40,5 +43,6 @@ export async function readColumns<V extends "rel" | "score">(
     docid: docidStrings(rows.docids, n),
     [value]: values,
   } as Columns<V>;
-  return { file, columns, checkTwice: () => void idValuesAt(rows, values, placeOf) };
+  const notes = rows.skipped ? [skippedWarning(file, rows.skipped)] : [];
+  return { file, columns, checkTwice: () => void idValuesAt(rows, values, placeOf), notes };
 }

@@ -7,9 +7,18 @@ import { QrelsParser, type QrelsRows } from "../io/qrels.js";
 import { endsAsBegun, magicOf } from "../io/magic.js";
 import { RunParser, type RunRows } from "../io/run.js";
 
-/** `msmarco`: runs of `qid docid rank` lines, judgments as TREC text. */
-export type InputFormat = "trec" | "json" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
-export const INPUT_FORMATS: readonly InputFormat[] = ["trec", "json", "csv", "tsv", "parquet", "arrow", "msmarco"];
+/** `msmarco`: runs of `qid docid rank` lines, judgments as TREC text. `jsonl`: one JSON object a line (UMBRELA's). */
+export type InputFormat = "trec" | "json" | "jsonl" | "csv" | "tsv" | "parquet" | "arrow" | "msmarco";
+export const INPUT_FORMATS: readonly InputFormat[] = [
+  "trec",
+  "json",
+  "jsonl",
+  "csv",
+  "tsv",
+  "parquet",
+  "arrow",
+  "msmarco",
+];
 
 /** Chunks in, any size and boundary. (Here, not in input.ts: rankeval/node's types reach no kernel types.) */
 export interface ChunkSink {
@@ -42,14 +51,23 @@ export interface FormatClues {
 
 /** Feather v2 is Arrow's IPC file; .arrows, the IPC stream. */
 const COLUMNAR_NAME = /\.(parquet|arrow|feather|arrows)$/i;
-const TEXT_NAME = /\.(json|csv|tsv)(\.gz)?$/i;
+const TEXT_NAME = /\.(json|jsonl|ndjson|csv|tsv)(\.gz)?$/i;
 
-function formatByName(file: string) {
+function formatByName(file: string): InputFormat {
   const c = COLUMNAR_NAME.exec(file);
   if (c) return c[1].toLowerCase() === "parquet" ? "parquet" : "arrow";
   const m = TEXT_NAME.exec(file);
-  return m ? (m[1].toLowerCase() as InputFormat) : "trec";
+  const ext = m?.[1].toLowerCase();
+  return ext === undefined ? "trec" : ext === "ndjson" ? "jsonl" : (ext as InputFormat);
 }
+
+/**
+ * A line that begins a JSON lines row: an object whose first value is no object. ranx's JSON (one object
+ * of objects, `{"q1": {"d1": 1}}`) never is; a TREC line never begins `{"`. Only the line's start is read
+ * (a judge's row may be longer than the bytes sniffed).
+ */
+const JSON_LINES_ROW = /^\uFEFF?[ \t]*\{[ \t]*"(?:[^"\\]|\\.)*"[ \t]*:[ \t]*[^\s{]/;
+export const isJsonLinesRow = (line: string) => JSON_LINES_ROW.test(line);
 
 /**
  * What `file` holds: the format given; else its content (Parquet/Arrow magic at both ends, or at the
@@ -75,7 +93,11 @@ export function decideFormat(file: string, clues: FormatClues = {}) {
   if (given !== undefined) return tsv(given, "given");
   if (magic !== null && magic !== "gzip" && (tail === undefined || endsAsBegun(magic, tail)))
     return decided(magic === "parquet" ? "parquet" : "arrow", "content");
-  return tsv(formatByName(file), "name");
+  const byName = formatByName(file);
+  // JSON lines named .json (or not named at all) are told by their first line.
+  if ((byName === "json" || byName === "trec") && firstLine !== undefined && isJsonLinesRow(firstLine))
+    return decided("jsonl", "content");
+  return tsv(byName, "name");
 }
 
 /** The format given, else by name (directories: src/node/columnar-files.ts). */
@@ -97,7 +119,7 @@ export interface ParserChoice {
 }
 
 const CLI_COLUMNS_HINT =
-  "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|csv|tsv";
+  "name them with --columns qid=NAME,docid=NAME,value=NAME, or give the format with --input-format trec|json|jsonl|csv|tsv";
 
 export interface Parser<T> {
   push(chunk: Uint8Array): void;
@@ -216,16 +238,21 @@ async function parserFor<K extends RowsKind>(
   const d = decideFormat(file, clues);
   const runTag = kind === "run" ? runTagOf(file) : undefined;
   const o = { file, qids, kind, runTag, expectedBytes };
+  // A .json or unnamed file may turn out JSON lines by its first line (sniffs).
+  const sniffs = choice.format === undefined && (d.format === "json" || d.format === "trec");
   const json = d.format === "json" ? (await import("../io/json.js")).JsonParser : null;
+  const jsonl = d.format === "jsonl" || sniffs ? (await import("../io/jsonl.js")).JsonlParser : null;
   const delimited = ["csv", "tsv"].includes(d.format) ? (await import("../io/delimited.js")).DelimitedParser : null;
+  const hint = choice.hint ?? CLI_COLUMNS_HINT;
   const make = (format: InputFormat): Parser<RowsOf<K>> => {
     if (format === "json" && json) return new json(o);
+    if (format === "jsonl" && jsonl) return new jsonl({ ...o, columns: choice.columns, hint });
     if ((format === "csv" || format === "tsv") && delimited)
       return new delimited({
         ...o,
         delimiter: format === "csv" ? "," : "\t",
         columns: choice.columns,
-        hint: choice.hint ?? CLI_COLUMNS_HINT,
+        hint,
       });
     const t = { file, qids, docids: "per-row" as const, expectedBytes };
     const shape = format === "msmarco" ? ("msmarco" as const) : undefined;
@@ -233,7 +260,7 @@ async function parserFor<K extends RowsKind>(
       RowsOf<K>
     >;
   };
-  if (d.format !== "tsv" || choice.columns) return make(d.format);
+  if (!sniffs && (d.format !== "tsv" || choice.columns)) return make(d.format);
   return new ChosenByFirstLine((firstLine) => make(decideFormat(file, { ...clues, firstLine }).format));
 }
 

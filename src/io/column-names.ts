@@ -1,11 +1,14 @@
-/** Names for each role, the first present used (`query-id`, `corpus-id`, qrels' `score`: BEIR's). `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only. */
+/** Names for each role, the first present used (`query-id`, `corpus-id`, qrels' `score`: BEIR's; `judgment`: UMBRELA's). `tag`: a run's tag (trec_eval's runid, the last row's), optional, Parquet and Arrow only. */
 export const DEFAULT_COLUMNS = {
   qid: ["qid", "query", "query_id", "query-id", "topic"],
   docid: ["docid", "doc", "doc_id", "docno", "document", "corpus-id"],
   run: ["score", "rank_score", "prediction"],
-  qrels: ["rel", "label", "relevance", "grade", "score"],
+  qrels: ["rel", "label", "relevance", "grade", "judgment", "score"],
   tag: ["tag", "runid", "run_id", "run_tag"],
 } as const;
+
+/** UMBRELA's field: 1 where the judge's answer was parsed; otherwise its label is a fallback 0, not a judgment (JSON lines skip such rows). */
+export const RESULT_STATUS = "result_status";
 
 export interface ColumnNames {
   qid?: string;

@@ -30,7 +30,7 @@ export interface DelimitedParserOptions<K extends RowsKind> extends JsonParserOp
 }
 
 /** pickColumns checks `columns`. */
-const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
+export const DELIMITED_OPTION_TYPES: Readonly<Record<keyof DelimitedParserOptions<RowsKind>, OptionType>> = {
   ...JSON_OPTION_TYPES,
   delimiter: oneOf([",", "\t"]),
   columns: ANY,

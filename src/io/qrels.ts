@@ -14,7 +14,7 @@ import { atolBytes } from "../c/strings.js";
 import { COUNT, required, STRING, type OptionType } from "../errors/errors.js";
 import { DOCIDS, INTERNER, type Interner } from "./interner.js";
 import { KernelLineParser, type KernelColumns } from "./kernel-line-parser.js";
-import type { RowDocids, RowLines } from "./rows.js";
+import type { RowDocids, RowLines, SkippedRows } from "./rows.js";
 
 /** Document ids interned into a table shared with the run's parser, or kept per row (rows.ts). */
 export type DocidMode = Interner | "per-row";
@@ -69,6 +69,8 @@ export interface QrelsRows {
   file: string;
   qidNames: Interner;
   truncated?: TruncatedLabels;
+  /** Rows left out (JSON lines' failed judgments). */
+  skipped?: SkippedRows;
   /** Where the columns lie in the kernel's memory, for a join there (join-kernel.ts). */
   kernel?: KernelColumns;
 }

@@ -3,6 +3,7 @@
  * query, so not interned (a global table of ~10M ids costs a cache miss a lookup): each row appends its
  * bytes to one pool, and a hash (rowHash). Query ids, few and in runs, are interned.
  */
+import { counted, isAre } from "../errors/counted.js";
 import { shown, usageError } from "../errors/errors.js";
 
 /** Row i's document id is bytes[offsets[i], offsets[i + 1]). */
@@ -14,6 +15,18 @@ export interface RowDocids {
 }
 
 /** Each row's line, sparsely: for rows[k] <= row < rows[k + 1], line = row + shifts[k] (rows[0] is 0). */
+/** Rows an input held but left out (JSON lines' failed judgments), said as a warning: how many, the first's line, and which (`with result_status not 1 (...)`). */
+export interface SkippedRows {
+  count: number;
+  line: number;
+  which: string;
+}
+
+/** "FILE: 2 rows with result_status not 1 (the judge failed) are skipped (the first on line 7)". */
+export function skippedWarning(file: string, s: SkippedRows): string {
+  return `${file}: ${counted(s.count, "row")} ${s.which} ${isAre(s.count)} skipped (the first on line ${s.line})`;
+}
+
 export interface RowLines {
   readonly rows: Int32Array;
   readonly shifts: Int32Array;

@@ -17,7 +17,7 @@ import type { Interner } from "./interner.js";
 import { oneOf, STRING } from "../errors/errors.js";
 import { TREC_OPTION_TYPES, type DocidMode, type QrelsParserOptions } from "./qrels.js";
 import { KernelLineParser } from "./kernel-line-parser.js";
-import { lazyQid, type QuerySpans, type RowDocids, type RowLines } from "./rows.js";
+import { lazyQid, type QuerySpans, type RowDocids, type RowLines, type SkippedRows } from "./rows.js";
 
 export interface RunParserOptions<D extends DocidMode = Interner> extends QrelsParserOptions<D> {
   /** `"msmarco"`: lines `qid docid rank`. @default TREC's six fields, or MS MARCO's where the first line has three and rank 1 */
@@ -53,6 +53,8 @@ export interface RunRows {
   qidNames: Interner;
   /** The qid column as QuerySpans, when the parser made them. */
   spans?: QuerySpans;
+  /** Rows left out (JSON lines' rows with result_status not 1). */
+  skipped?: SkippedRows;
 }
 
 export type RunOf<D extends DocidMode> = D extends "per-row" ? RunRows : Run;

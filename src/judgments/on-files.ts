@@ -7,6 +7,7 @@ import { formatLine } from "../trec/format.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
 import { fillHoles, type FilledJudgments } from "./fill-holes.js";
 import { pool, type Pool, type PoolOptions } from "./pools.js";
+import { qrelsCompare, type QrelsCompare, type QrelsCompareOptions } from "./qrels-compare.js";
 import { qrelsStats, type QrelsStats } from "./qrels-stats.js";
 
 /** A file read as the library's columns (src/app/read-columns.ts's ColumnsRead). */
@@ -167,13 +168,74 @@ export function fillOfFiles(
   );
 }
 
-/** The holes of each run's top K: a short table for stderr (`names`: the runs' files). */
-export function holesText(f: FilledJudgments, names: readonly string[]): string {
-  const head = ["holes", "filled", "remaining", "run"];
-  const rows = f.runs.map((r) => [String(r.holes), String(r.filled), String(r.remaining), names[r.run]]);
+/**
+ * The filled judgments as TREC qrels lines, which the ordinary evaluation reads as its QRELS (the command
+ * line from a temporary file, the page from a File): labels as JavaScript prints a number, the shortest
+ * text that reads back as the same double. An id with white space cannot be one.
+ */
+export function filledQrelsText(f: FilledJudgments): string {
+  const { qid, docid, rel } = f.qrels;
+  const out = new Array<string>(qid.length);
+  for (let i = 0; i < qid.length; i++) {
+    if (/\s/.test(qid[i]) || /\s/.test(docid[i]) || qid[i] === "" || docid[i] === "")
+      throw new RankevalError(
+        "bad-input",
+        `--fill: query ${JSON.stringify(qid[i])} document ${JSON.stringify(docid[i])}: an id empty or with white space cannot be written as a TREC qrels line`,
+      );
+    out[i] = `${qid[i]} 0 ${docid[i]} ${String(rel[i])}\n`;
+  }
+  return out.join("");
+}
+
+/** The filled judgments' name in the evaluation's notes: QRELS+QRELS_EXTRA (QRELS's rows, then those filled). */
+export const filledName = (base: string, extra: string): string => `${base}+${extra}`;
+
+/** The holes table's header and rows: holes, filled, remaining, run (`names`: the runs' files). */
+export const HOLES_HEADER = ["holes", "filled", "remaining", "run"] as const;
+export function holesRows(f: FilledJudgments, names: readonly string[]): string[][] {
+  return f.runs.map((r) => [String(r.holes), String(r.filled), String(r.remaining), names[r.run]]);
+}
+
+/** What was filled, in a sentence (the holes table's title). */
+export function holesSummary(f: FilledJudgments): string {
   const skipped = f.skipped ? `; ${f.skipped} left out (queries the judgments lack)` : "";
   return (
-    `rankeval: --fill: ${f.filled} label${f.filled === 1 ? "" : "s"} filled${skipped}; ` +
-    `holes (unjudged documents) in each run's top ${f.depth}, judged queries:\n${countsTable(head, rows)}`
+    `--fill: ${f.filled} label${f.filled === 1 ? "" : "s"} filled${skipped}; ` +
+    `holes (unjudged documents) in each run's top ${f.depth}, judged queries`
   );
+}
+
+/** The holes of each run's top K: a short table for stderr (`names`: the runs' files). */
+export function holesText(f: FilledJudgments, names: readonly string[]): string {
+  return `rankeval: ${holesSummary(f)}:\n${countsTable([...HOLES_HEADER], holesRows(f, names))}`;
+}
+
+/** The measures of a comparison of two sets without -m: the two the LLM-judge papers' tables show most. */
+export const QRELS_COMPARE_MEASURES: readonly string[] = ["ndcg_cut.10", "map"];
+
+/**
+ * qrelsCompare of files read: the runs by their files' names (as the text shows them), by their indices
+ * where a name comes twice; a document twice in a query said by its file and line, as the evaluation says it.
+ */
+export function qrelsCompareOfFiles(
+  a: FileColumns<"rel">,
+  b: FileColumns<"rel">,
+  runs: readonly FileColumns<"score">[],
+  measures: readonly string[],
+  options: QrelsCompareOptions,
+): QrelsCompare {
+  try {
+    return qrelsCompare(
+      a.columns,
+      b.columns,
+      new Set(runs.map((r) => r.file)).size === runs.length
+        ? Object.fromEntries(runs.map((r) => [r.file, r.columns]))
+        : runs.map((r) => r.columns),
+      measures.length ? measures : QRELS_COMPARE_MEASURES,
+      options,
+    );
+  } catch (e) {
+    if (e instanceof RankevalError && e.code === "bad-input") for (const r of [a, b, ...runs]) r.checkTwice();
+    throw e;
+  }
 }

@@ -4,7 +4,15 @@ import type { Measure } from "../measures/measure.js";
 import { kernelFamilyName } from "../measures/registry.js";
 import type { ResolvedOptions } from "../measures/options.js";
 import { docidEntry, extents, type Batch, type DiversityData, type InPlace } from "./batch.js";
-import { alignUp, constant, KernelMemory, MAX_MEMORY, type KernelInstance, type Layout } from "./module.js";
+import {
+  alignUp,
+  constant,
+  KernelMemory,
+  MAX_MEMORY,
+  type KernelInstance,
+  type Layout,
+  type MemoryUse,
+} from "./module.js";
 
 /** f64 parameter slots per measure, as assembly/index.ts's PARAM_SLOTS. */
 const PARAM_SLOTS = 5;
@@ -24,6 +32,24 @@ const KERNEL_ADVICE =
   `${KERNEL_JUDGMENT_BYTES} a judgment, so about ` +
   `${Math.floor(MAX_MEMORY / (KERNEL_ROW_BYTES + KERNEL_JUDGMENT_BYTES) / 1e6)} million judged rows in one query ` +
   "at most): evaluate fewer rows per query, cut each ranking to the depth you evaluate";
+
+const BATCH_USE: MemoryUse = Object.freeze({ what: "this batch", advice: KERNEL_ADVICE });
+
+/** A block's memory use: its words are made only for an error (a small call made them every call). */
+class BlockUse implements MemoryUse {
+  readonly advice = KERNEL_ADVICE;
+
+  constructor(
+    private readonly queries: number,
+    private readonly rows: number,
+  ) {}
+
+  get what(): string {
+    return this.queries === 1
+      ? `a query of ${this.rows} ranked rows`
+      : `a block of ${this.queries} queries (${this.rows} ranked rows)`;
+  }
+}
 
 /** A kernel instance and its memory: runKernel's own, or a join's holding the batch. */
 export class Kernel extends KernelMemory {
@@ -138,6 +164,37 @@ function familyId(kernel: Kernel, family: Measure["family"]): number {
   return id;
 }
 
+/** The measures' specs as the kernel reads them (families, cutoffs, parameters, flags). */
+interface Specs {
+  readonly families: Int32Array;
+  readonly cutoffs: Int32Array;
+  readonly params: Float64Array;
+  readonly flags: Int32Array;
+}
+
+/** Specs of frozen lists of measures (evaluateBatch's plans), made once: a training loop asks the same each call. */
+const specsMade = new WeakMap<readonly Measure[], Specs>();
+
+function specsOf(kernel: Kernel, measures: readonly Measure[]): Specs {
+  // Only a frozen list cannot change after its specs are made (Measures are frozen).
+  const keep = Object.isFrozen(measures);
+  let s = keep ? specsMade.get(measures) : undefined;
+  if (s) return s;
+  const families = Int32Array.from(measures, (m) => familyId(kernel, m.family));
+  const cutoffs = Int32Array.from(measures, (m) => m.k);
+  // Parameters in registry order, then 0s.
+  const params = new Float64Array(measures.length * PARAM_SLOTS);
+  measures.forEach((m, s) => {
+    const names = Object.keys(m.family.params ?? {});
+    if (names.length > PARAM_SLOTS) throw new Error(`${m.family.name} has more than ${PARAM_SLOTS} parameters`);
+    names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
+  });
+  const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
+  s = { families, cutoffs, params, flags };
+  if (keep) specsMade.set(measures, s);
+  return s;
+}
+
 interface Setup {
   discount: number;
   gains: GainTable;
@@ -160,17 +217,13 @@ function setUp(
   kernel.discountHeld = atBase ? table : null;
   const gains = gainTable(options.gain);
   const gainTablePtr = kernel.put(gains.table);
-  const families = Int32Array.from(measures, (m) => familyId(kernel, m.family));
-  const cutoffs = Int32Array.from(measures, (m) => m.k);
-  // Parameters in registry order, then 0s.
-  const params = new Float64Array(measures.length * PARAM_SLOTS);
-  measures.forEach((m, s) => {
-    const names = Object.keys(m.family.params ?? {});
-    if (names.length > PARAM_SLOTS) throw new Error(`${m.family.name} has more than ${PARAM_SLOTS} parameters`);
-    names.forEach((p, i) => (params[s * PARAM_SLOTS + i] = m.params[p]));
-  });
-  const flags = Int32Array.from(measures, (m) => (m.family.needsRelevant ? 1 : 0));
-  const specs: Setup["specs"] = [kernel.put(families), kernel.put(cutoffs), kernel.put(params), kernel.put(flags)];
+  const spec = specsOf(kernel, measures);
+  const specs: Setup["specs"] = [
+    kernel.put(spec.families),
+    kernel.put(spec.cutoffs),
+    kernel.put(spec.params),
+    kernel.put(spec.flags),
+  ];
   return { discount, gains, gainTablePtr, specs };
 }
 
@@ -291,7 +344,7 @@ export function runKernel(
   const gains = measures.some((m) => m.family.gain);
   const kernel = retained ?? new Kernel();
   retained = undefined;
-  kernel.use = { what: "this batch", advice: KERNEL_ADVICE };
+  kernel.use = BATCH_USE;
   const nq = batch.numQueries;
   const results = measures.map(() => new Float64Array(nq));
   const { exports } = kernel;
@@ -333,10 +386,7 @@ export function runKernel(
     const block = extents(batch, from, to);
 
     kernel.reset(blockStart);
-    kernel.use = {
-      what: n === 1 ? `a query of ${r1 - r0} ranked rows` : `a block of ${n} queries (${r1 - r0} ranked rows)`,
-      advice: KERNEL_ADVICE,
-    };
+    kernel.use = new BlockUse(n, r1 - r0);
     const offsets = kernel.alloc((n + 1) * 4);
     const scores = kernel.alloc((r1 - r0) * 8);
     const labels = kernel.alloc((r1 - r0) * 8);

@@ -103,11 +103,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   if (a.columns !== undefined && a.letor !== undefined)
     throw usageError(
-      "--columns names CSV/TSV, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
+      "--columns names CSV/TSV, JSON lines, Parquet or Arrow columns: --letor reads LETOR text and one score a line, which have none",
     );
   if (a.columns !== undefined && (a.relFormat ?? "qrels") !== "qrels")
     throw usageError(
-      `--columns names CSV/TSV, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
+      `--columns names CSV/TSV, JSON lines, Parquet or Arrow columns: -R ${a.relFormat} reads trec_eval's text, which has none`,
     );
   const beside = a.format === "trec" && OPTION_ROWS.find((r) => r.beside && given(a, r.key));
   if (beside)

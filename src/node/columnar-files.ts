@@ -2,11 +2,13 @@
 // (files in byte order of their paths), read in byte ranges so only one row group is in memory.
 import { open, type FileHandle } from "node:fs/promises";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { gunzipSync, constants as zlibConstants } from "node:zlib";
 import { badInput } from "../errors/errors.js";
 import type { ColumnNames } from "../io/column-names.js";
 import type { ByteSource, ColumnBatch, OnBatch } from "../io/columnar.js";
 import type { RowsKind } from "../io/json.js";
 import { compareBytes } from "../c/strings.js";
+import { magicOf } from "../io/magic.js";
 import { decideFormat, formatOf, runTagOf, type FormatDecision, type InputFormat } from "../input/formats.js";
 import type { BatchInput } from "../input/input.js";
 import { cannotRead, displayName, specialChunks, type ProgressSink } from "./file-read.js";
@@ -134,7 +136,26 @@ export function isColumnarPath(path: string, given?: InputFormat): boolean {
   return fileFormat(path, given).columnar;
 }
 
-/** What a file holds, from a regular file's first and last 8 bytes (pipes by their name: read once). */
+/** The start of the first line of text (gunzipped: a .json.gz of JSON lines), or undefined for binary. */
+function firstLineOf(head: Uint8Array): string | undefined {
+  const magic = magicOf(head);
+  let text = head;
+  if (magic === "gzip") {
+    try {
+      // A head's worth of a gzip stream: flushed, not finished (the rest is unread).
+      text = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    } catch {
+      return undefined; // its reader says what is wrong
+    }
+  } else if (magic !== null) return undefined;
+  const nl = text.indexOf(10);
+  return new TextDecoder().decode(nl < 0 ? text : text.subarray(0, nl));
+}
+
+/** Enough of a first line to tell a JSON lines row (isJsonLinesRow reads its start). */
+const FIRST_LINE_BYTES = 1024;
+
+/** What a file holds, from a regular file's first and last 8 bytes and first line (pipes by their name: read once). */
 export function fileFormat(path: string, given?: InputFormat): FormatDecision {
   const stat = given === undefined && path !== "-" ? statOf(path) : undefined;
   if (!stat?.isFile()) return decideFormat(path, { given });
@@ -146,11 +167,16 @@ export function fileFormat(path: string, given?: InputFormat): FormatDecision {
     return decideFormat(path); // its reader says why it cannot be read
   }
   try {
-    const at = (start: number) => {
-      const b = new Uint8Array(Math.min(8, size));
+    const at = (start: number, bytes = 8) => {
+      const b = new Uint8Array(Math.min(bytes, size));
       return b.subarray(0, readSync(fd, b, 0, b.length, start));
     };
-    return decideFormat(path, { head: at(0), tail: at(Math.max(0, size - 8)) });
+    const head = at(0, FIRST_LINE_BYTES);
+    return decideFormat(path, {
+      head: head.subarray(0, 8),
+      tail: at(Math.max(0, size - 8)),
+      firstLine: firstLineOf(head),
+    });
   } finally {
     closeSync(fd);
   }

@@ -13,21 +13,22 @@ import { threadBlocks } from "./run-reader-thread.js";
 import { batchInput, columnarInput, fileFormat, isColumnarPath } from "./columnar-files.js";
 import { parallelColumnarBlocks } from "./columnar-reader.js";
 
-/** Refuses column names where every input is TREC text or JSON (they would change nothing). */
+/** Refuses column names where every input is TREC text or JSON (they would change nothing); JSON lines' fields are named so. */
 export function checkColumnsRead(files: readonly string[], choice: ParserChoice, option: string, how: string): void {
   if (choice.columns === undefined) return;
   const given = choice.format;
-  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv"].includes(fileFormat(f, given).format))) return;
+  if (files.some((f) => isColumnarPath(f, given) || ["csv", "tsv", "jsonl"].includes(fileFormat(f, given).format)))
+    return;
   const read = [...new Set(files.map((f) => (fileFormat(f, given).format === "json" ? "JSON" : "TREC text")))].join(
     " or ",
   );
   throw new RankevalError(
     "bad-option",
-    `${option} names CSV/TSV, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`,
+    `${option} names CSV/TSV, JSON lines, Parquet or Arrow columns, but every input is read as ${read}${given ? "" : " (by its name)"}: ${how}`,
   );
 }
 
-export const CLI_COLUMNS_FORMAT = "give the format with --input-format csv|tsv|parquet|arrow";
+export const CLI_COLUMNS_FORMAT = "give the format with --input-format csv|tsv|jsonl|parquet|arrow";
 
 /** `path` as the input layer reads it: text, or Parquet and Arrow files and datasets. */
 export function inputOf(path: string, choice: ParserChoice, progress?: ProgressSink, info?: InputInfo): Input {

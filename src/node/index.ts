@@ -25,6 +25,7 @@ import {
 import type { Measures, Result } from "../pipeline/evaluate.js";
 import type { CheckedMeasures } from "../names/name-types.js";
 import { Interner } from "../io/interner.js";
+import { skippedWarning } from "../io/rows.js";
 import type { ColumnNames } from "../io/delimited.js";
 import { explicitOptions, OPTION_TYPES, wantsTieRange, type Options } from "../measures/options.js";
 import { measuresPlan } from "../app/evaluator.js";
@@ -51,14 +52,15 @@ export type { ColumnNames, InputFormat, Manifest, ManifestInput };
 /** How to read files. */
 export interface FileOptions {
   /**
-   * Every file's format: `"trec"`, `"json"`, `"csv"`, `"tsv"`, `"parquet"`, `"arrow"` (IPC file or
-   * stream), or `"msmarco"` (runs of `qid docid rank` lines). @default from each file's name
-   * (`.json`, `.csv`, `.tsv`, `.parquet`, `.arrow`, `.feather`, `.arrows`, else TREC; a directory:
-   * a Parquet or Arrow dataset); gzip is told by its magic bytes
+   * Every file's format: `"trec"`, `"json"`, `"jsonl"` (one JSON object a line, as UMBRELA writes),
+   * `"csv"`, `"tsv"`, `"parquet"`, `"arrow"` (IPC file or stream), or `"msmarco"` (runs of `qid docid rank`
+   * lines). @default from each file's name (`.json`, `.jsonl`, `.ndjson`, `.csv`, `.tsv`, `.parquet`,
+   * `.arrow`, `.feather`, `.arrows`, else TREC; a directory: a Parquet or Arrow dataset), a .json or
+   * unnamed file whose first line is a JSON object of values being JSON lines; gzip is told by its magic bytes
    */
   inputFormat?: InputFormat;
   /**
-   * CSV/TSV, Parquet, Arrow: the query id, document id, value and (Parquet, Arrow) run tag columns.
+   * CSV/TSV, JSON lines (fields), Parquet, Arrow: the query id, document id, value and (Parquet, Arrow) run tag columns.
    * @default the first present of the usual names (qid, query_id, ...; see DEFAULT_COLUMNS)
    */
   columns?: ColumnNames;
@@ -84,10 +86,10 @@ export type IdValues = Record<string, Record<string, number>>;
 /** The measures evaluateFiles takes: evaluateRun's. */
 export type FileMeasures = Measures;
 
-const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "parquet" or "arrow")';
+const COLUMNS_FORMAT = 'give the format with `inputFormat` ("csv", "tsv", "jsonl", "parquet" or "arrow")';
 
 const COLUMNS_HINT =
-  'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "csv" or "tsv")';
+  'name them with the `columns` option ({ qid, docid, value }), or give the format with `inputFormat` ("trec", "json", "jsonl", "csv" or "tsv")';
 
 const FILE_OPTION_TYPES: Readonly<Record<keyof FileOptions, OptionType>> = {
   inputFormat: oneOf(INPUT_FORMATS),
@@ -206,8 +208,9 @@ export async function evaluateFiles(
     { plan, options: opts, tieRange, spec, complete },
     {
       say: () => {},
-      judgments: (_, l) => {
-        if (l) labels = [l];
+      judgments: (j, l) => {
+        const skipped = j.qrels.skipped && skippedWarning(j.qrels.file, j.qrels.skipped);
+        labels = [l, skipped].filter((w): w is string => !!w);
       },
       run: (_, r) => {
         const result = r.evaluated.result;

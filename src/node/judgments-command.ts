@@ -21,10 +21,21 @@ import { checkColumnsRead, CLI_COLUMNS_FORMAT, inputOf } from "./files.js";
 import { expandRuns } from "./runs.js";
 
 /** `path` read as other modes read a QRELS or RUN, into the library's columns (src/app/read-columns.ts). */
-export function readColumns<V extends "rel" | "score">(value: V, path: string, args: CliArgs): Promise<ColumnsRead<V>> {
+export async function readColumns<V extends "rel" | "score">(
+  value: V,
+  path: string,
+  args: CliArgs,
+  io: Io,
+): Promise<ColumnsRead<V>> {
   const choice = { format: args.inputFormat, columns: args.columns };
   const resolved = { ...choice, format: fileFormat(path, choice.format).format };
-  return readInput(value, inputOf(path, choice), resolved, displayName(path));
+  return said(await readInput(value, inputOf(path, choice), resolved, displayName(path)), io);
+}
+
+/** `read`, its notes (rows left out) said on stderr. */
+export function said<R extends { readonly notes: readonly string[] }>(read: R, io: Io): R {
+  for (const note of read.notes) io.stderr.write(`rankeval: ${note}\n`);
+  return read;
 }
 
 export function checkColumns(files: readonly string[], args: CliArgs): void {
@@ -37,7 +48,7 @@ export async function qrelsStatsMode(args: CliArgs, io: Io): Promise<number> {
   const [file] = args.files;
   await checkReadOnce([["QRELS", file]]);
   checkColumns([file], args);
-  const read = await readColumns("rel", file, args);
+  const read = await readColumns("rel", file, args, io);
   const stats = statsOfFile(read, args.threshold ?? 1);
   io.stdout.write(
     args.format === "json"
@@ -51,7 +62,7 @@ export async function agreementMode(args: CliArgs, io: Io): Promise<number> {
   const files = args.files;
   await checkReadOnce(files.map((f) => ["QRELS", f] as const));
   checkColumns(files, args);
-  const reads = await Promise.all(files.map((f) => readColumns("rel", f, args)));
+  const reads = await Promise.all(files.map((f) => readColumns("rel", f, args, io)));
   const a = agreementOfFiles(reads, { threshold: args.threshold ?? 1, ...(args.bins ? { bins: args.bins } : {}) });
   if (args.format === "json") {
     io.stdout.write(json(a));
@@ -80,8 +91,8 @@ export async function poolMode(args: CliArgs, io: Io): Promise<number> {
     ...(judgedFile === undefined ? [] : [["--judged", judgedFile] as const]),
   ]);
   checkColumns(judgedFile === undefined ? files : [...files, judgedFile], args);
-  const runs = await Promise.all(files.map((f) => readColumns("score", f, args)));
-  const judged = judgedFile === undefined ? undefined : await readColumns("rel", judgedFile, args);
+  const runs = await Promise.all(files.map((f) => readColumns("score", f, args, io)));
+  const judged = judgedFile === undefined ? undefined : await readColumns("rel", judgedFile, args, io);
   const p = poolOfFiles(runs, judged, options);
   if (args.format === "json") {
     io.stdout.write(json(p));

@@ -7,6 +7,9 @@ import type { IntervalOptions } from "../measures/options.js";
 import { describeInterval, intervalSettings } from "../pipeline/interval.js";
 import { tableValue } from "../app/value-print.js";
 
+// A value as the tables print it, for the tables of src/judgments (which src/app may not be read by).
+export { tableValue };
+
 export interface TableColumn {
   readonly name: string;
   readonly result: Result<unknown>;

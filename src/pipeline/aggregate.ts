@@ -110,11 +110,19 @@ export function summariesOf(
   aggregateOf: (key: string) => Aggregate,
   settings?: Readonly<IntervalSettings>,
 ): { mean: Record<string, number>; counted: Record<string, number>; interval: Record<string, Interval> } {
+  return { ...meansOf(values, aggregateOf), interval: intervalsOf(values, aggregateOf, settings) };
+}
+
+/** summariesOf without the intervals (evaluateBatch takes them when first read). */
+export function meansOf(
+  values: Readonly<Record<string, Float64Array>>,
+  aggregateOf: (key: string) => Aggregate,
+): { mean: Record<string, number>; counted: Record<string, number> } {
   const mean: Record<string, number> = {};
   const counted: Record<string, number> = {};
   for (const key of Object.keys(values))
     ({ value: mean[key], count: counted[key] } = summaryOf(values[key], aggregateOf(key)));
-  return { mean, counted, interval: intervalsOf(values, aggregateOf, settings) };
+  return { mean, counted };
 }
 
 export function tieRangeOf(worst: Float64Array, best: Float64Array, agg: Aggregate): TieRange {

@@ -1,6 +1,6 @@
 // The library's path: rows grouped or a run joined into a batch, the kernel, then summaries.
-import { summariesOf, summaryOf } from "./aggregate.js";
-import { intervalSettings, type Interval, type IntervalSettings } from "./interval.js";
+import { meansOf, summaryOf } from "./aggregate.js";
+import { DEFAULT_INTERVAL, intervalSettings, intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
 import { type JoinedQueries, joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
@@ -28,7 +28,7 @@ import {
   resultConventions,
 } from "../measures/options.js";
 import { RankevalError } from "../errors/errors.js";
-import { sortedOrder } from "../c/strings.js";
+import { inByteOrder, sortedOrder } from "../c/strings.js";
 import { labelsWarning, numberLabelsRead, readsTrecLabels, trecLabelled } from "./trec-labels.js";
 
 /** Measure names (any tool's spelling) or parsed measures, one or a list. `string & {}` keeps completion. */
@@ -45,7 +45,11 @@ export interface Result<Q = Qid> {
   readonly mean: Record<string, number>;
   /** How many queries each summary is over. */
   readonly counted: Record<string, number>;
-  /** Each mean's `[lo, hi]`: 95% Student t by default (scipy.stats.t.interval), or per `options.interval`. */
+  /**
+   * Each mean's `[lo, hi]`: 95% Student t by default (scipy.stats.t.interval), or per `options.interval`.
+   * A bootstrap's is taken when first read (its resamples cost far more than the call), from `values` as
+   * they are then.
+   */
   readonly interval: Record<string, Interval>;
   readonly queries: {
     readonly evaluated: number;
@@ -120,16 +124,15 @@ export function evaluate<const M extends Measures>(
   options?: Options,
 ): Result<Qid>;
 export function evaluate(rows: Rows, measures: Measures, options?: Options): Result<Qid> {
-  const explicit = explicitOf(options);
-  const extras = extrasOf(options);
-  const warnings: string[] = [];
-  const ms = parseMeasures(measures, warnings);
+  const { explicit, extras } = optionsOf(options);
+  const parsed = parsedMeasures(measures);
+  const warnings = [...parsed.warnings];
   const { batch, qids } = groupRows(rows);
-  if (readsTrecLabels(ms)) {
+  if (parsed.readsTrecLabels) {
     const read = numberLabelsRead(rows.rel, (i) => `rows.rel[${i}] (query ${JSON.stringify(String(rows.qid[i]))})`);
     if (read) warnings.push(labelsWarning(read));
   }
-  return evaluateBatch(batch, qids, ms, explicit, 0, 0, warnings, extras);
+  return evaluateBatch(batch, qids, parsed.measures, explicit, 0, 0, warnings, extras);
 }
 
 /**
@@ -151,42 +154,128 @@ export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?
  * come in evaluateRun's order): qrelsCompare joins each run to judgments read once (JudgmentsInMemory).
  */
 export function evaluateJoined(join: () => JoinedQueries, measures: Measures, options?: Options): Result<string> {
-  const explicit = explicitOf(options);
-  const extras = extrasOf(options);
-  const warnings: string[] = [];
-  const ms = parseMeasures(measures, warnings);
+  const { explicit, extras } = optionsOf(options);
+  const parsed = parsedMeasures(measures);
+  const warnings = [...parsed.warnings];
   const { batch, qids, notJudged, notInRun, labelsRead } = join();
-  if (labelsRead && readsTrecLabels(ms)) warnings.push(labelsWarning(labelsRead));
-  const order = sortedOrder(qids);
-  const summaryOrder = order.every((q, i) => q === i) ? undefined : Int32Array.from(order);
-  return evaluateBatch(batch, qids, ms, explicit, notJudged, notInRun, warnings, { ...extras, summaryOrder });
+  if (labelsRead && parsed.readsTrecLabels) warnings.push(labelsWarning(labelsRead));
+  // Summaries add queries in ids' byte order, as the command line does (same doubles); most runs'
+  // queries are in that order already, and then no order is made.
+  let summaryOrder: Int32Array | undefined;
+  if (!inByteOrder(qids)) {
+    const order = sortedOrder(qids);
+    if (!order.every((q, i) => q === i)) summaryOrder = Int32Array.from(order);
+  }
+  return evaluateBatch(
+    batch,
+    qids,
+    parsed.measures,
+    explicit,
+    notJudged,
+    notInRun,
+    warnings,
+    summaryOrder ? { ...extras, summaryOrder } : extras,
+  );
+}
+
+/** A call's options read: what the measures are resolved under, and what is computed besides values. */
+interface OptionsRead {
+  readonly explicit: ExplicitOptions;
+  readonly extras: BatchExtras;
+}
+
+const NO_OPTIONS: OptionsRead = Object.freeze({
+  explicit: Object.freeze(explicitOptions()),
+  extras: Object.freeze({ tieRange: false, interval: DEFAULT_INTERVAL }),
+});
+
+/** An options object's keys and values when last read, and what they were read as (see optionsOf). */
+const optionsRead = new WeakMap<object, { values: unknown[]; read: OptionsRead }>();
+
+/**
+ * The options checked, once for a call that gives none, and once for the same object given again
+ * unchanged, as a training loop gives it: its keys and values are compared with those read last time
+ * (a changed value is read again, never a stale one), and the measures resolved under it are then found
+ * again (evaluateBatch). An object held by the options (a gain table, `interval`) may change unseen: an
+ * options object holding a gain table is read at every call; `interval` is read at every call.
+ */
+function optionsOf(options: Options | undefined): OptionsRead {
+  if (options === undefined) return NO_OPTIONS;
+  if (options === null || typeof options !== "object") return readOptions(options);
+  const keys = Object.keys(options);
+  const values = keys.map((k) => (options as Record<string, unknown>)[k]);
+  if (keys.some((k, i) => k !== "interval" && values[i] !== null && typeof values[i] === "object"))
+    return readOptions(options);
+  const made = optionsRead.get(options);
+  let read: OptionsRead;
+  if (
+    made &&
+    made.values.length === keys.length * 2 &&
+    keys.every((k, i) => made.values[2 * i] === k && made.values[2 * i + 1] === values[i])
+  )
+    read = made.read;
+  else {
+    read = readOptions(options);
+    optionsRead.set(options, { values: keys.flatMap((k, i) => [k, values[i]]), read });
+  }
+  // The interval's settings are an object of their own, which may have changed since: read again.
+  return options.interval === undefined ? read : { explicit: read.explicit, extras: extrasOf(options) };
+}
+
+function readOptions(options: Options): OptionsRead {
+  return Object.freeze({ explicit: Object.freeze(explicitOptions(options)), extras: Object.freeze(extrasOf(options)) });
 }
 
 function extrasOf(options: Options | undefined): BatchExtras {
   return { tieRange: wantsTieRange(options), interval: intervalSettings(options?.interval) };
 }
 
-const NO_OPTIONS: ExplicitOptions = Object.freeze(explicitOptions());
+/** A measures spec parsed: the measures (frozen), their names' warnings, whether trec_eval's names are among them. */
+interface ParsedMeasures {
+  readonly measures: readonly Measure[];
+  readonly warnings: readonly string[];
+  readonly readsTrecLabels: boolean;
+}
 
-const explicitMade = new WeakMap<object, { values: unknown[]; explicit: ExplicitOptions }>();
+/** Specs given as one string, parsed (a bounded cache: a program that makes names afresh each call). */
+const parsedNames = new Map<string, ParsedMeasures>();
+/** Specs given as a list, parsed, with the list's elements when parsed: a list changed since is parsed again. */
+const parsedLists = new WeakMap<object, { given: readonly unknown[]; parsed: ParsedMeasures }>();
 
-/** explicitOptions, cached for an unchanged options object of plain values, so resolved measures are reused. */
-function explicitOf(options: Options | undefined): ExplicitOptions {
-  if (options === undefined) return NO_OPTIONS;
-  if (options === null || typeof options !== "object") return explicitOptions(options);
-  const keys = Object.keys(options);
-  const values = keys.map((k) => (options as Record<string, unknown>)[k]);
-  if (values.some((v) => v !== null && typeof v === "object")) return explicitOptions(options);
-  const made = explicitMade.get(options);
-  if (
-    made &&
-    made.values.length === keys.length * 2 &&
-    keys.every((k, i) => made.values[2 * i] === k && made.values[2 * i + 1] === values[i])
-  )
-    return made.explicit;
-  const explicit = Object.freeze(explicitOptions(options));
-  explicitMade.set(options, { values: keys.flatMap((k, i) => [k, values[i]]), explicit });
-  return explicit;
+/** parseMeasures, once per spec: the same string, or the same unchanged list, gives the same measures (identity). */
+export function parsedMeasures(spec: Measures): ParsedMeasures {
+  if (typeof spec === "string") {
+    let p = parsedNames.get(spec);
+    if (!p) {
+      p = parseSpec(spec);
+      if (parsedNames.size >= 256) parsedNames.clear();
+      parsedNames.set(spec, p);
+    }
+    return p;
+  }
+  if (!Array.isArray(spec)) return parseSpec(spec);
+  const list = spec as readonly unknown[];
+  const made = parsedLists.get(list);
+  if (made && sameElements(made.given, list)) return made.parsed;
+  const parsed = parseSpec(spec);
+  parsedLists.set(list, { given: [...list], parsed });
+  return parsed;
+}
+
+function parseSpec(spec: Measures): ParsedMeasures {
+  const warnings: string[] = [];
+  const measures = Object.freeze(parseMeasures(spec, warnings));
+  return Object.freeze({
+    measures,
+    warnings: Object.freeze(warnings),
+    readsTrecLabels: readsTrecLabels(measures),
+  });
+}
+
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 type ResolvedMeasure = ReturnType<typeof resolvedMeasure>;
@@ -210,34 +299,65 @@ function resolvedFor(explicit: ExplicitOptions): Map<Measure, ResolvedMeasure> {
   return r;
 }
 
-/** The pipeline after grouping: measures grouped by options, the kernel once per group, summaries. */
-export function evaluateBatch<Q>(
-  batch: Batch,
-  qids: Q[],
-  measures: readonly Measure[],
-  explicit: ExplicitOptions,
-  notJudged: number,
-  notInRun: number,
-  warnings: readonly string[] = [],
-  extras: BatchExtras = {},
-): Result<Q> {
-  const groups = new Map<string, { options: ResolvedOptions; members: number[]; batch: Batch }>();
+/** Measures computed together: one kernel call (per tie order). */
+interface MeasureGroup {
+  readonly options: ResolvedOptions;
+  /** Indices in the measures asked. */
+  readonly members: readonly number[];
+  /** What the kernel computes (frozen: its specs are kept by identity): the members as defined, then num_rel under "skip". */
+  readonly asked: readonly Measure[];
+  /** noRelevant "skip": the last column asked (num_rel) says which queries leave the means. */
+  readonly skip: boolean;
+  /** On the batch with labels as trec_eval reads them (atol). */
+  readonly trec: boolean;
+}
+
+/**
+ * Everything evaluateBatch makes of the measures and options alone, made once and reused by every call
+ * with the same (a training loop's): grouping, conventions, their one line, the resolved options.
+ */
+interface BatchPlan {
+  readonly groups: readonly MeasureGroup[];
+  readonly names: readonly string[];
+  readonly aggregates: Readonly<Record<string, Aggregate>>;
+  readonly measureConventions: Readonly<Record<string, string>>;
+  readonly options: Readonly<ResolvedOptions>;
+  readonly conventions: string;
+}
+
+/** Plans by measures list, with the list's elements when made (a list changed since is planned again), then by options. */
+const plansOf = new WeakMap<
+  readonly Measure[],
+  { given: readonly Measure[]; under: WeakMap<ExplicitOptions, { whole?: BatchPlan; atol?: BatchPlan }> }
+>();
+
+/** The plan of `measures` under `explicit`; `atol`: trec_eval's names read the batch's labels truncated (another batch). */
+function batchPlan(measures: readonly Measure[], explicit: ExplicitOptions, atol: boolean): BatchPlan {
+  let byList = plansOf.get(measures);
+  if (!byList || !sameElements(byList.given, measures))
+    plansOf.set(measures, (byList = { given: [...measures], under: new WeakMap() }));
+  let plans = byList.under.get(explicit);
+  if (!plans) byList.under.set(explicit, (plans = {}));
+  if (atol) return (plans.atol ??= makePlan(measures, explicit, true));
+  return (plans.whole ??= makePlan(measures, explicit, false));
+}
+
+function makePlan(measures: readonly Measure[], explicit: ExplicitOptions, atol: boolean): BatchPlan {
+  const groups = new Map<string, { options: ResolvedOptions; members: number[]; trec: boolean }>();
   const described: string[] = [];
-  // trec_eval's names read labels as atol (1.5 is 1): their own group where a label is fractional.
-  const trecBatch = readsTrecLabels(measures) ? trecLabelled(batch) : batch;
   // Each measure as its preset defines it (LightGBM's map@k is map_lightgbm@k).
   const resolved = resolvedFor(explicit);
   const defined: Measure[] = new Array(measures.length);
   measures.forEach((m, i) => {
     let r = resolved.get(m);
     if (!r) resolved.set(m, (r = resolvedMeasure(m, explicit)));
-    const { options: o } = r;
-    const trec = m.tool === "trec_eval" && trecBatch !== batch;
+    // trec_eval's names read labels as atol (1.5 is 1): their own group where a label is fractional.
+    const trec = atol && m.tool === "trec_eval";
     const key = trec ? `atol labels; ${r.key}` : r.key;
     defined[i] = r.defined;
     described.push(r.described);
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { options: o, members: [], batch: trec ? trecBatch : batch }));
+    if (!g) groups.set(key, (g = { options: r.options, members: [], trec }));
     g.members.push(i);
   });
   for (const { options, members } of groups.values()) {
@@ -252,43 +372,93 @@ export function evaluateBatch<Q>(
       );
     }
   }
-  const skippedQuery = new Uint8Array(batch.numQueries);
+  const measureConventions: Record<string, string> = {};
+  const aggregates: Record<string, Aggregate> = {};
+  measures.forEach((m, s) => {
+    aggregates[m.name] = m.aggregate;
+    measureConventions[m.name] = described[s];
+  });
+  const options = Object.freeze(overPreset(DEFAULT_OPTIONS, explicit));
+  return Object.freeze({
+    groups: [...groups.values()].map(({ options, members, trec }): MeasureGroup => {
+      const skip = options.noRelevant === "skip";
+      const ms = members.map((i) => defined[i]);
+      return Object.freeze({
+        options,
+        members: Object.freeze(members),
+        asked: Object.freeze(skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms),
+        skip,
+        trec,
+      });
+    }),
+    names: Object.freeze(measures.map((m) => m.name)),
+    aggregates: Object.freeze(aggregates),
+    measureConventions: Object.freeze(measureConventions),
+    options,
+    conventions: resultConventions(measureConventions, options),
+  });
+}
+
+/** The pipeline after grouping: measures grouped by options, the kernel once per group, summaries. */
+export function evaluateBatch<Q>(
+  batch: Batch,
+  qids: Q[],
+  measures: readonly Measure[],
+  explicit: ExplicitOptions,
+  notJudged: number,
+  notInRun: number,
+  warnings: readonly string[] = [],
+  extras: BatchExtras = {},
+): Result<Q> {
+  const trecBatch = readsTrecLabels(measures) ? trecLabelled(batch) : batch;
+  const plan = batchPlan(measures, explicit, trecBatch !== batch);
+  const { aggregates } = plan;
+  let skippedQuery: Uint8Array | null = null;
+  const queryName = (q: number) => String(qids[q]);
   const compute = (ties?: ResolvedOptions["ties"]): Float64Array[] => {
     const columns: Float64Array[] = new Array(measures.length);
-    for (const { options: groupOptions, members, batch } of groups.values()) {
+    for (const { options: groupOptions, members, asked, skip, trec } of plan.groups) {
       const options = ties === undefined ? groupOptions : { ...groupOptions, ties };
-      const ms = members.map((i) => defined[i]);
+      const cols = runKernel(withTies(trec ? trecBatch : batch, options.ties), asked, options, { queryName });
       // noRelevant "skip": queries with num_rel 0 (group's threshold) leave the means.
-      const skip = options.noRelevant === "skip";
-      const asked = skip ? [...ms, makeMeasure(findFamily("num_rel")!)] : ms;
-      const cols = runKernel(withTies(batch, options.ties), asked, options, { queryName: (q) => String(qids[q]) });
       if (skip) {
-        const r = cols[ms.length];
+        const r = cols[members.length];
+        skippedQuery ??= new Uint8Array(batch.numQueries);
         for (let q = 0; q < batch.numQueries; q++) {
           if (r[q] > 0) continue;
           skippedQuery[q] = 1;
-          for (let s = 0; s < ms.length; s++) cols[s][q] = NaN;
+          for (let s = 0; s < members.length; s++) cols[s][q] = NaN;
         }
       }
-      members.forEach((i, s) => (columns[i] = cols[s]));
+      for (let s = 0; s < members.length; s++) columns[members[s]] = cols[s];
     }
     return columns;
   };
   const columns = compute();
   const values: Record<string, Float64Array> = {};
-  const measureConventions: Record<string, string> = {};
-  const aggregates: Record<string, Aggregate> = {};
-  measures.forEach((m, s) => {
-    values[m.name] = columns[s];
-    aggregates[m.name] = m.aggregate;
-    measureConventions[m.name] = described[s];
-  });
+  for (let s = 0; s < measures.length; s++) values[plan.names[s]] = columns[s];
   const summarise = extras.summaries !== false;
   const order = extras.summaryOrder;
   const ordered = (v: Float64Array) => (order ? Float64Array.from(order, (q) => v[q]) : v);
-  const summaries = summarise
-    ? summariesOf(order ? mapValues(values, ordered) : values, (k) => aggregates[k], extras.interval)
-    : { mean: mapKeys(values, NaN), counted: mapKeys(values, 0), interval: {} };
+  const aggregateOf = (k: string) => aggregates[k];
+  let mean: Record<string, number>;
+  let counted: Record<string, number>;
+  let interval: Record<string, Interval> | (() => Record<string, Interval>);
+  if (summarise) {
+    const summarised = order ? mapValues(values, ordered) : values;
+    ({ mean, counted } = meansOf(summarised, aggregateOf));
+    // t intervals cost less than deferring them (resultOf); a bootstrap's 10,000 resamples are taken
+    // when first read, from the values as they are then.
+    const settings = extras.interval ?? DEFAULT_INTERVAL;
+    interval =
+      settings.method === "t"
+        ? intervalsOf(summarised, aggregateOf, settings)
+        : () => intervalsOf(order ? mapValues(values, ordered) : values, aggregateOf, settings);
+  } else {
+    mean = mapKeys(values, NaN);
+    counted = mapKeys(values, 0);
+    interval = {};
+  }
   let tieRange: Record<string, TieRange> | undefined;
   if (extras.tieRange) {
     const worst = compute("worst");
@@ -299,48 +469,81 @@ export function evaluateBatch<Q>(
       tieRange![m.name] = { worst: worst[s], best: best[s], mean: { worst: sum(worst[s]), best: sum(best[s]) } };
     });
   }
-  const options: ResolvedOptions = overPreset(DEFAULT_OPTIONS, explicit);
-  const noRelevant = skippedQuery.reduce((n, x) => n + x, 0);
+  let noRelevant = 0;
+  if (skippedQuery) for (const x of skippedQuery as Uint8Array) noRelevant += x;
+  // The plan's objects are shared by every call: each result gets its own copies.
   return resultOf(
-    measures.map((m) => m.name),
+    [...plan.names],
     qids,
     values,
-    summaries,
+    { mean, counted, interval },
     { noRelevant, notJudged, notInRun },
     {
-      options,
-      conventions: resultConventions(measureConventions, options),
-      measureConventions,
+      options: { ...plan.options },
+      conventions: plan.conventions,
+      measureConventions: { ...plan.measureConventions },
       warnings: [...warnings],
       tieRange,
     },
   );
 }
 
-/** A Result of its parts, keys in one order. */
+/**
+ * A Result of its parts, keys in one order. `interval` may be given as its maker, called when first read
+ * (an accessor: spread, JSON.stringify and structuredClone read it as a value). Only for what costs more
+ * than the accessor (3 us a result: its object leaves V8's fast properties), as a bootstrap does.
+ */
 export function resultOf<Q>(
   measures: string[],
   qids: Q[],
   values: Record<string, Float64Array>,
-  { mean, counted, interval }: Pick<Result, "mean" | "counted" | "interval">,
+  {
+    mean,
+    counted,
+    interval,
+  }: Pick<Result, "mean" | "counted"> & { interval: Result["interval"] | (() => Result["interval"]) },
   skipped: Result["queries"]["skipped"],
   how: Pick<Result, "options" | "conventions" | "measureConventions" | "warnings" | "tieRange">,
 ): Result<Q> {
   const { options, conventions, measureConventions, warnings, tieRange } = how;
-  return {
-    measures,
-    qids,
-    values,
-    mean,
-    counted,
-    interval,
-    queries: { evaluated: qids.length, skipped },
-    options,
-    conventions,
-    measureConventions,
-    warnings,
-    ...(tieRange ? { tieRange } : {}),
-  };
+  const queries = { evaluated: qids.length, skipped };
+  let result: { -readonly [K in keyof Result<Q>]: Result<Q>[K] };
+  if (typeof interval === "function") {
+    let made: Result["interval"] | undefined;
+    result = {
+      measures,
+      qids,
+      values,
+      mean,
+      counted,
+      get interval() {
+        return (made ??= interval());
+      },
+      set interval(v: Result["interval"]) {
+        made = v;
+      },
+      queries,
+      options,
+      conventions,
+      measureConventions,
+      warnings,
+    };
+  } else
+    result = {
+      measures,
+      qids,
+      values,
+      mean,
+      counted,
+      interval,
+      queries,
+      options,
+      conventions,
+      measureConventions,
+      warnings,
+    };
+  if (tieRange) result.tieRange = tieRange;
+  return result;
 }
 
 const mapKeys = <T>(record: Readonly<Record<string, unknown>>, value: T): Record<string, T> =>

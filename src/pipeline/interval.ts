@@ -68,11 +68,13 @@ export function intervalsOf(
   settings: Readonly<IntervalSettings> = DEFAULT_INTERVAL,
 ): Record<string, Interval> {
   const out: Record<string, Interval> = {};
-  const keys = Object.keys(values).filter((k) => aggregates(k) === "mean");
   if (settings.method === "t") {
-    for (const k of keys) out[k] = tInterval(values[k], settings.level);
+    // No list of keys made: every evaluate() takes these.
+    for (const k in values)
+      if (Object.hasOwn(values, k) && aggregates(k) === "mean") out[k] = tInterval(values[k], settings.level);
     return out;
   }
+  const keys = Object.keys(values).filter((k) => aggregates(k) === "mean");
   const groups = new Map<string, { keys: string[]; columns: Float64Array[] }>();
   for (const k of keys) {
     const v = values[k];

@@ -65,11 +65,10 @@ export function groupRows(
     for (let i = 0; i < n; i++) rowAt[i] = cursor[queryOf[i]]++;
   }
   const nq = qids.length;
-  // A bigint is said before a Float64Array refuses it.
-  const typed = isNumbers(rows.score) && isNumbers(rows.rel);
-  if (!typed) findBadNumber(rows, n);
-  const scores = gather(rows.score, rowAt);
-  const labels = gather(rows.rel, rowAt);
+  const scores = gatherNumbers(rows, "score", rowAt, n);
+  const labels = gatherNumbers(rows, "rel", rowAt, n);
+  // A column of plain values has every value of both checked first: a typed one beside it too.
+  if (isNumbers(rows.score) !== isNumbers(rows.rel) && !allFinite(scores, labels)) findBadNumber(rows, n);
   // The kernel checks finiteness as it copies (in cache); with docids, checked below, here, so errors keep their order.
   let checkNumbers: (() => never) | undefined;
   if (rows.docid && !allFinite(scores, labels)) {
@@ -177,6 +176,25 @@ function gather(column: ArrayLike<number>, rowAt: Int32Array | null): Float64Arr
   return out;
 }
 
+/**
+ * A column as doubles in batch order. Values not in a typed array are checked as they are copied (a
+ * bigint is said before a Float64Array refuses it, a string before it is read as a number): at the first
+ * that is no finite number, findBadNumber says the first bad row of either column, as before any copy.
+ * One pass: checking, then copying with Float64Array.from, was a fifth of a small evaluate().
+ */
+function gatherNumbers(rows: Rows, column: "score" | "rel", rowAt: Int32Array | null, n: number): Float64Array {
+  const c = rows[column];
+  if (isNumbers(c)) return gather(c, rowAt);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = c[i];
+    if (typeof v !== "number" || v - v !== 0) findBadNumber(rows, n);
+    out[rowAt ? rowAt[i] : i] = v;
+  }
+  return out;
+}
+
+/** Throws for the first row whose score or label is no finite number (it returns only if none is). */
 function findBadNumber(rows: Rows, n: number): void {
   for (let i = 0; i < n; i++) {
     for (const column of ["score", "rel"] as const) {

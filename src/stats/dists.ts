@@ -15,12 +15,17 @@ export function studentTwoSided(t: number, df: number) {
 /** The cdf bisected to the last bit: @stdlib's quantile package would add 48 KB of inverse beta. */
 export function studentQuantile(q: number, df: number) {
   if (!(df >= 1) || !(q > 0 && q < 1)) return NaN;
-  const key = `${q} ${df}`;
-  let x = quantiles.get(key);
+  // Keyed by numbers, not a string made per call: a small evaluate() asks one per measure.
+  let byDf = quantiles.get(q);
+  if (byDf === undefined) {
+    if (quantiles.size > 100) quantiles.clear();
+    quantiles.set(q, (byDf = new Map()));
+  }
+  let x = byDf.get(df);
   if (x === undefined) {
     x = bisectQuantile(q, df);
-    if (quantiles.size > 1000) quantiles.clear();
-    quantiles.set(key, x);
+    if (byDf.size > 1000) byDf.clear();
+    byDf.set(df, x);
   }
   return x;
 }
@@ -37,7 +42,8 @@ export function tIntervalOf(mean: number, variance: number, n: number, level: nu
   return [mean - half, mean + half];
 }
 
-const quantiles = new Map<string, number>();
+/** Quantiles made, by q, then by df. */
+const quantiles = new Map<number, Map<number, number>>();
 
 function bisectQuantile(q: number, df: number): number {
   if (q === 0.5) return 0;

@@ -392,7 +392,7 @@ describe("bad Parquet and Arrow files: exit 2, a message naming the file (and th
     );
     await bad(
       "bad/noscore.arrow",
-      `: no label column (looked for rel, label, relevance, grade, score; its columns are "qid", "docid", "points"); name them with --columns qid=NAME,docid=NAME,value=NAME`,
+      `: no label column (looked for rel, label, relevance, grade, judgment, score; its columns are "qid", "docid", "points"); name them with --columns qid=NAME,docid=NAME,value=NAME`,
       true,
     );
     writeArrow(tableFromArrays({ qid: ["q1"], docid: ["d1"], score: ["0.5"] }), path("bad/textscore.arrow"), "file");

@@ -134,7 +134,7 @@ describe("CSV and TSV qrels and runs", () => {
       ],
       [
         "qid,docid,points\n",
-        'in.csv:1:1: the header has no label column (looked for rel, label, relevance, grade, score; the comma-separated header has "qid", "docid", "points")',
+        'in.csv:1:1: the header has no label column (looked for rel, label, relevance, grade, judgment, score; the comma-separated header has "qid", "docid", "points")',
         "qrels",
       ],
       [

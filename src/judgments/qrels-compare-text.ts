@@ -1,8 +1,18 @@
 // rankeval --qrels-compare's text (issue 38): the library's qrelsCompare (src/index.ts) as aligned
-// text, a table per measure, then the agreement as --agreement prints it.
-import type { QrelsCompare } from "../judgments/qrels-compare.js";
-import { alignedLines } from "../output/table.js";
-import { tableValue } from "../app/value-print.js";
+// text, a table per measure, then the agreement as --agreement prints it; the command line's and the
+// page's (web/worker.ts), so the two print the same.
+import { alignedLines, tableValue } from "../output/table.js";
+import { agreementNotes, agreementText } from "./on-files.js";
+import type { QrelsCompare } from "./qrels-compare.js";
+
+/** What --qrels-compare prints: its standard output, and its notes on stderr (without "rankeval: "). */
+export function qrelsCompareOutput(
+  c: QrelsCompare,
+  names: { readonly a: string; readonly b: string; readonly runs: readonly string[] },
+): { text: string; notes: string[] } {
+  const agreed = { ...c.agreement, per_query: [] };
+  return { text: qrelsCompareText(c, names, agreementText(agreed, false)), notes: agreementNotes(agreed) };
+}
 
 /**
  * The comparison as aligned text: per measure a table (run, mean A, mean B, queries A, queries B) and
