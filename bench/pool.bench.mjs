@@ -11,7 +11,7 @@
 // CPU; qrelsStats on 1M judgments 2.1 s wall, 0.57 s CPU. A profile of depth:100: about half of it is
 // reading the rows (join-memory.ts MemoryRows: ids to bytes and hashes), a quarter collecting garbage.
 // After (columns of string ids read as they are, query-docs.ts readStrings and QueryStrings), beside that
-// build by bench/judgments-versus.mjs, load 11: depth:100 2.2 s CPU (was 7.5 s), 6.6 s wall (26.8 s).
+// build by bench/judgments-versus.mjs, load 6-7: depth:100 2.3 s wall (was 9.0 s), 2.1 s CPU (7.1 s).
 import os from "node:os";
 import { random } from "./data.mjs";
 
