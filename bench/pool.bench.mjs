@@ -3,21 +3,30 @@
 // on QUERIES x 100 judgments (1M). Each query's runs draw their documents from 300 candidates, so runs
 // overlap as real ones do; rows come in rank order, as a run file gives them ("shuffled" times the sort).
 // Prints a Markdown table with the machine and runtime: medians of ROUNDS (default 3) rounds.
-//   npm run bench:pool   or   node bench/pool.bench.mjs [RUNS] [QUERIES] [PER_QUERY] [ROUNDS]   (after a build)
+//   npm run bench:pool   or   node bench/pool.bench.mjs [RUNS] [QUERIES] [PER_QUERY] [ROUNDS] [CASE]   (after a build)
 //
 // Measured on this project's machine (AMD EPYC, 2 cores; Node v20.20.2), 2026-11-29, shared (load average
 // 9-11 throughout, so wall times ran up to 2.5x the CPU times): depth:100, 10M rows, 9.7 s wall (fastest
 // 8.2 s), 7.2 s CPU; depth:10 5.1 s; rbp:0.8 and rrf:60 with budget 100 8.3 and 9.2 s wall, 5.3 and 5.7 s
 // CPU; qrelsStats on 1M judgments 2.1 s wall, 0.57 s CPU. A profile of depth:100: about half of it is
 // reading the rows (join-memory.ts MemoryRows: ids to bytes and hashes), a quarter collecting garbage.
+// After (columns of string ids read as they are, query-docs.ts readStrings and QueryStrings), beside that
+// build by bench/judgments-versus.mjs, load 6-7: depth:100 2.3 s wall (was 9.0 s), 2.1 s CPU (7.1 s).
 import os from "node:os";
-import { pool, qrelsStats } from "rankeval";
 import { random } from "./data.mjs";
+
+// RANKEVAL_DIST: another build's dist/ (bench/judgments-versus.mjs runs main's beside this one).
+const { pool, qrelsStats } = await import(
+  process.env.RANKEVAL_DIST ? `${process.env.RANKEVAL_DIST}/index.js` : "rankeval"
+);
 
 const R = Number(process.argv[2] ?? 10);
 const queries = Number(process.argv[3] ?? 10_000);
 const perQuery = Number(process.argv[4] ?? 100);
 const rounds = Number(process.argv[5] ?? 3);
+// Only the case of this name (e.g. "pool depth:100"); all by default.
+const only = process.argv[6];
+const wanted = (name) => only === undefined || name === only;
 const CANDIDATES = 300;
 
 const next = random(38);
@@ -123,13 +132,19 @@ const line = (name, n, { ms, min, cpu }, what) =>
     `| ${name} | ${ms.toFixed(0)} | ${min.toFixed(0)} | ${cpu.toFixed(0)} | ${(n / (ms / 1000) / 1e6).toFixed(1)}M | ${what} |`,
   );
 for (const [name, f] of cases) {
+  if (!wanted(name)) continue;
   const t = median(f);
   line(name, name.includes("judged") ? rows + judgedRows : rows, t, `${t.out.size.toLocaleString("en")} pooled`);
 }
 runs.length = 0;
-shuffled = Array.from({ length: R }, () => makeRun(true));
-const t = median(() => pool(shuffled, { method: "depth:100" }));
-line("pool depth:100, rows shuffled (each query sorted)", rows, t, `${t.out.size.toLocaleString("en")} pooled`);
-shuffled = null;
-const s = median(() => qrelsStats(judged));
-line("qrelsStats", judgedRows, s, `${s.out.relevant.toLocaleString("en")} relevant`);
+const shuffledCase = "pool depth:100, rows shuffled (each query sorted)";
+if (wanted(shuffledCase)) {
+  shuffled = Array.from({ length: R }, () => makeRun(true));
+  const t = median(() => pool(shuffled, { method: "depth:100" }));
+  line(shuffledCase, rows, t, `${t.out.size.toLocaleString("en")} pooled`);
+  shuffled = null;
+}
+if (wanted("qrelsStats")) {
+  const s = median(() => qrelsStats(judged));
+  line("qrelsStats", judgedRows, s, `${s.out.relevant.toLocaleString("en")} relevant`);
+}

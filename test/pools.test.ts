@@ -188,6 +188,108 @@ describe("pool() equals its definitions", () => {
   });
 });
 
+describe("pool() on columns of string ids (read as they are, not as UTF-8 bytes)", () => {
+  // Objects are read as UTF-8 bytes always; columns whose ids are strings or numbers without surrogates
+  // as JavaScript strings (query-docs.ts readStrings, QueryStrings): the two readings must agree.
+
+  /** Random runs whose ids have no surrogate: ASCII, Latin-1, U+E000 and U+FF71 (UTF-16 and UTF-8 agree), digits. */
+  function plainRuns(next: () => number, runs: number, queries: number, perQuery: number): Obj[] {
+    const int = (n: number) => Math.floor(next() * n);
+    const kinds = ["d", "dé", "d\uE000", "d\uFF71", ""];
+    const qids = Array.from({ length: queries }, () => (next() < 0.3 ? String(int(50)) : `q${int(10 * queries)}`));
+    return Array.from({ length: runs }, () => {
+      const run: Obj = {};
+      for (const q of qids) {
+        if (next() < 0.1) continue;
+        const docs: Record<string, number> = {};
+        const n = 1 + int(perQuery);
+        for (let k = 0; k < n; k++)
+          docs[`${kinds[int(kinds.length)]}${int(2 * perQuery)}`] = next() < 0.5 ? int(3) : next();
+        run[q] = docs;
+      }
+      return run;
+    });
+  }
+
+  /** Columns of an object run: rows shuffled (queries not contiguous, not by score) or in rank order; digit ids as numbers. */
+  function asColumns(run: Obj, next: () => number) {
+    const shuffled = next() < 0.5;
+    const c = shuffled ? columns(run, next) : columns({}, next);
+    if (!shuffled)
+      for (const [q, docs] of Object.entries(run))
+        for (const [d, score] of Object.entries(docs).sort((a, b) => b[1] - a[1])) {
+          c.qid.push(q);
+          c.docid.push(d);
+          c.score = Float64Array.from([...c.score, score]);
+        }
+    const id = (x: string) => (/^[1-9]\d*$/.test(x) && next() < 0.5 ? Number(x) : x);
+    return { qid: c.qid.map(id), docid: c.docid.map(id), score: c.score };
+  }
+
+  it("equal pool() of the same runs as objects: non-ASCII ids, number ids, ties at rank K, rows in any order", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 4 }), fc.boolean(), (seed, runCount, withJudged) => {
+        const next = random(seed);
+        const runs = plainRuns(next, runCount, 1 + Math.floor(next() * 6), 12);
+        const judged = withJudged ? randomJudged(next, runs, 0.3) : undefined;
+        const given = runs.map((r) => asColumns(r, next));
+        const judgedColumns = judged && columns(judged, next);
+        for (const o of METHODS) {
+          const want = pool(runs, judged ? { ...o, judged } : o);
+          expect(
+            pool(given, judgedColumns ? { ...o, judged: { ...judgedColumns, rel: judgedColumns.score } } : o),
+          ).toEqual(want);
+        }
+      }),
+      { numRuns: Math.max(1, Math.round(RUNS / 3)) },
+    );
+  });
+
+  it("ties at rank K by id descending in bytes: é (0xC3) after z, U+FF71 after é; a number id as its digits", () => {
+    const run = { qid: ["q", "q", "q", "q", 7], docid: ["a", "é", "z", "\uFF71", 5], score: [1, 1, 1, 0, 0] };
+    expect(pool([run], { method: "depth:1" }).queries).toEqual([
+      { qid: "7", docids: ["5"] },
+      { qid: "q", docids: ["é"] },
+    ]);
+    expect(pool([run], { method: "rrf:0", budget: 4 }).queries[1]).toEqual({
+      qid: "q",
+      docids: ["é", "z", "a", "\uFF71"],
+      weights: [1, 1 / 2, 1 / 3, 1 / 4],
+    });
+  });
+
+  it("ids with surrogates, and bad input, are read and said as before (by the bytes' reading)", () => {
+    // An emoji (a surrogate pair) sorts after U+FF71 in bytes, before it in UTF-16.
+    const run = { qid: ["q", "q", "q"], docid: ["\uFF71", "\u{1F600}", "a"], score: [1, 1, 1] };
+    expect(pool([run], { method: "depth:2" }).queries[0].docids).toEqual(["\uFF71", "\u{1F600}"]);
+    const message = (runs: Run[], o: PoolOptions = { method: "depth:1" }) => {
+      try {
+        pool(runs, o);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    // Lone surrogates are one id in UTF-8 (U+FFFD's bytes): a document twice.
+    expect(message([{ qid: ["q", "q"], docid: ["\uD800", "\uDC00"], score: [1, 2] }])).toBe(
+      'runs[0]: document "\uFFFD" appears twice in query "q"',
+    );
+    // Two documents twice: the first found in rank order, as before.
+    expect(message([{ qid: ["q", "q", "q", "q"], docid: ["b", "a", "b", "a"], score: [1, 4, 1, 4] }])).toBe(
+      'runs[0]: document "a" appears twice in query "q"',
+    );
+    expect(message([{ qid: ["q", "q"], docid: ["b", "a"], score: [1, Number.NaN] }])).toBe(
+      'runs[0] row 1 (query "q", document "a"): score NaN is not a finite number',
+    );
+    expect(
+      message([{ qid: ["q"], docid: ["a"], score: [1] }], {
+        method: "depth:1",
+        judged: { qid: ["q", "q"], docid: ["a", "a"], rel: [1, 2] },
+      }),
+    ).toBe('judged: document "a" appears twice in query "q"');
+  });
+});
+
 describe("pool() properties", () => {
   it("a depth-K pool holds every run's top K; with judged = qrels nothing judged is pooled", () => {
     fc.assert(

@@ -131,6 +131,46 @@ describe("qrelsCompare", () => {
     }
   });
 
+  it("reads each set once for every run: columns in any order as objects, and evaluateRun's errors", () => {
+    const { A, B, runs } = randomData(11, 20, 15, 4);
+    // Rows reversed: queries and documents in another order than the judgments' (query ids numbered apart).
+    const columns = (x: IdValues) => {
+      const rows = Object.entries(x)
+        .flatMap(([q, docs]) => Object.entries(docs).map(([d, v]) => [q, d, v] as const))
+        .reverse();
+      return { qid: rows.map((r) => r[0]), docid: rows.map((r) => r[1]), value: rows.map((r) => r[2]) };
+    };
+    const run = (x: IdValues) => {
+      const { qid, docid, value } = columns(x);
+      return { qid, docid, score: value };
+    };
+    const rels = (x: IdValues) => {
+      const { qid, docid, value } = columns(x);
+      return { qid, docid, rel: value };
+    };
+    const named = Object.fromEntries(runs.map((r, i) => [`run${i}`, run(r)]));
+    const measures = ["ndcg_cut.10", "map"];
+    expect(withoutWhy(qrelsCompare(rels(A), rels(B), named, measures))).toEqual(composed(A, B, named, measures));
+    const message = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    const bad = [
+      { x9: { d1: 1 }, x8: {}, x7: { d2: 1 }, x6: { d3: 1 } },
+      { ...runs[0], [Object.keys(A)[0]]: { d1: Number.NaN } },
+      { qid: ["q1", "q1"], docid: ["d", "d"], score: [1, 2] },
+    ];
+    for (const b of bad) {
+      const said = message(() => qrelsCompare(A, B, [runs[0], b], "map"));
+      expect(said).not.toBe("no error");
+      expect(said).toBe(message(() => evaluateRun(A, b, "map")));
+    }
+  });
+
   it("says where tau is undefined (null, why_null), and needs 2 or more runs", () => {
     const A = { q1: { d1: 1 } };
     const same = { q1: { d1: 1, d2: 0.5 } };

@@ -17,6 +17,9 @@ export interface JudgedUnits {
 type Query = Map<string, number>;
 
 /**
+ * Not query-docs.ts's reading (pools, stats): agreement reads objects as often as columns, whose ids it
+ * keys as strings, with no order to keep (pools rank by bytes); QueryStrings is this reading for
+ * columns, and its bad input is said by the bytes' reading, in other words than these (`sets[1] row 3`).
  * Reads every set (objects or columns, checked by join-memory.ts's givenRows, as evaluateRun does) into
  * one Map of documents per query: O(judgments), a lookup per judgment; labels in one growing typed array
  * (arrays per query were most of the garbage), units then grouped by query with a counting sort. `what`

@@ -10,7 +10,18 @@ import { Interner } from "../io/interner.js";
 import { compareIds } from "../io/rows.js";
 import { sortedOrder, sortQids } from "../c/strings.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
-import { groupSource, QueryDocs, readSource, type Source } from "./query-docs.js";
+import {
+  type DocTable,
+  groupSource,
+  groupSpans,
+  QueryDocs,
+  QueryStrings,
+  READ_AS_BYTES,
+  readSource,
+  readStrings,
+  type Source,
+  type StringSource,
+} from "./query-docs.js";
 
 export type PoolMethod = "depth" | "rbp" | "rrf";
 
@@ -137,17 +148,21 @@ export function pool(runs: readonly Run[], options: PoolOptions): Pool {
   const s = settings(options);
   if (!Array.isArray(runs)) throw badInput(`pool: runs must be an array of runs, not ${shown(runs)}`);
   if (runs.length === 0) throw badInput("pool: runs is empty: give at least one run");
-  const names = new Interner(1024);
-  const sources: Source[] = runs.map((run, r) => readSource(run, `runs[${r}]`, "score", names));
-  const runQueries = names.size;
-  const judged = options.judged === undefined ? null : readSource(options.judged, "judged", "rel", names);
-  if (judged) sources.push(judged);
-  for (const source of sources) groupSource(source, names.size);
-  const R = runs.length;
+  const strings = readStringSources(runs, options.judged);
+  if (strings)
+    try {
+      return pooled(strings, s);
+    } catch (e) {
+      if (e !== READ_AS_BYTES) throw e;
+    }
+  return pooled(readByteSources(runs, options.judged), s);
+}
 
-  const qids = names.stringsOf(Array.from({ length: runQueries }, (_, q) => q));
+/** The pool of inputs read. */
+function pooled(read: Read, s: Settings): Pool {
+  const { sources, judged, qids, table, idAfter } = read;
+  const R = sources.length - (judged ? 1 : 0);
   const order = sortedOrder(qids);
-  const table = new QueryDocs(sources);
   let flags = new Uint8Array(0);
   let weight = new Float64Array(0);
   // Documents of each run by rank, runs one after another: rankStart[r] is run r's first.
@@ -179,7 +194,8 @@ export function pool(runs: readonly Run[], options: PoolOptions): Pool {
     for (let r = 0; r < R; r++) {
       const run = sources[r];
       const ranked = run.order.subarray(run.begin[q], run.begin[q + 1]);
-      inTrecOrder(run, ranked, scratch);
+      const score = run.value;
+      sortRows(ranked, (a, b) => score[a] > score[b] || (score[a] === score[b] && idAfter(r, a, b)), scratch);
       rankStart[r] = at;
       const read = Math.min(ranked.length, s.depth);
       for (let i = 0; i < ranked.length; i++) {
@@ -238,6 +254,68 @@ export function pool(runs: readonly Run[], options: PoolOptions): Pool {
   };
 }
 
+/** The inputs read, grouped by query, and a table of one query's documents over them. */
+interface Read {
+  /** The runs, then the judgments made already (if given). */
+  readonly sources: readonly { readonly value: Float64Array; readonly begin: Int32Array; readonly order: Int32Array }[];
+  readonly judged: { readonly begin: Int32Array; readonly order: Int32Array } | null;
+  /** The runs' queries' ids, by number. */
+  readonly qids: string[];
+  readonly table: DocTable;
+  /** Whether row a's id of source s is after row b's in bytes (the rank's tie order). */
+  readonly idAfter: (s: number, a: number, b: number) => boolean;
+}
+
+/**
+ * Columns of string ids, as a run parsed or made in memory usually is, read as they are; null where
+ * any input is otherwise (readStrings says which): readByteSources reads those, and says bad input.
+ */
+function readStringSources(runs: readonly Run[], judged: Qrels | undefined): Read | null {
+  const names = new Map<string, number>();
+  const sources: StringSource[] = [];
+  for (let r = 0; r < runs.length; r++) {
+    const source = readStrings(runs[r], `runs[${r}]`, "score", names);
+    if (!source) return null;
+    sources.push(source);
+  }
+  const qids = [...names.keys()];
+  const judgedSource = judged === undefined ? null : readStrings(judged, "judged", "rel", names);
+  if (judgedSource) sources.push(judgedSource);
+  else if (judged !== undefined) return null;
+  for (const source of sources) groupSpans(source, names.size);
+  const docids = sources.map((source) => source.docid);
+  return {
+    sources,
+    judged: judgedSource,
+    qids,
+    table: new QueryStrings(sources),
+    // Ids not strings yet (QueryStrings.add sends those back to bytes) compare as anything: no throw.
+    idAfter: (s, a, b) => {
+      const x = docids[s][a];
+      const y = docids[s][b];
+      return typeof x === "string" && typeof y === "string" && x > y;
+    },
+  };
+}
+
+/** Any input as the library reads a run or judgments (join-memory.ts), ids as UTF-8 bytes. */
+function readByteSources(runs: readonly Run[], judged: Qrels | undefined): Read {
+  const names = new Interner(1024);
+  const sources: Source[] = runs.map((run, r) => readSource(run, `runs[${r}]`, "score", names));
+  const runQueries = names.size;
+  const judgedSource = judged === undefined ? null : readSource(judged, "judged", "rel", names);
+  if (judgedSource) sources.push(judgedSource);
+  for (const source of sources) groupSource(source, names.size);
+  const ids = sources.map((source) => source.ids);
+  return {
+    sources,
+    judged: judgedSource,
+    qids: names.stringsOf(Array.from({ length: runQueries }, (_, q) => q)),
+    table: new QueryDocs(sources),
+    idAfter: (s, a, b) => compareIds(ids[s], a, b) > 0,
+  };
+}
+
 /**
  * chosen[0, n)'s `budget` documents of highest weight, ties by id ascending, in that order. The edge's weight
  * is found by a sort of the weights alone (no comparator calls); only the kept ones are sorted by pairs.
@@ -247,7 +325,7 @@ function topWeights(
   n: number,
   budget: number,
   weight: Float64Array,
-  table: QueryDocs,
+  table: DocTable,
   scratch: Scratch,
 ): Int32Array {
   let kept = chosen.subarray(0, n);
@@ -374,8 +452,14 @@ export function formatPool(p: Pool, options: FormatPoolOptions = {}): string {
     throw usageError(`formatPool: give a pool from pool(), not ${shown(p)}`);
   const qrels = o.shape === "qrels";
   const label = String(o.label ?? -1);
+  // A query's lines made by one join, not a string a line: 2.8M lines' strings were a third of the
+  // command line's depth:100 pool of 10 runs x 1M rows, most of it collecting them.
   const out: string[] = [];
-  for (const { qid, docids } of p.queries)
-    for (const d of docids) out.push(qrels ? `${qid} 0 ${d} ${label}\n` : `${qid} ${d}\n`);
+  for (const { qid, docids } of p.queries) {
+    if (docids.length === 0) continue;
+    const before = qrels ? `${qid} 0 ` : `${qid} `;
+    const after = qrels ? ` ${label}\n` : "\n";
+    out.push(before + docids.join(after + before) + after);
+  }
   return out.join("");
 }

@@ -4,8 +4,15 @@
 import { systemCorrelation } from "../compare/correlation.js";
 import { badInput, notAnObject, shown } from "../errors/errors.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
-import { evaluateRun, type Measures } from "../pipeline/evaluate.js";
-import type { Qrels, Run } from "../pipeline/join-memory.js";
+import { evaluateJoined, type Measures } from "../pipeline/evaluate.js";
+import { Interner } from "../io/interner.js";
+import {
+  type JoinedQueries,
+  JudgmentsInMemory,
+  type MemoryRows,
+  type Qrels,
+  type Run,
+} from "../pipeline/join-memory.js";
 import type { Options } from "../measures/options.js";
 
 /** The evaluation's options, and agreement's: `threshold` (default relevanceThreshold, else 1) and `bins`. */
@@ -74,10 +81,28 @@ export function qrelsCompare(
   });
   const { per_query: _, ...summary } = agreed;
 
-  const results = entries.map(([, run]) => [
-    evaluateRun(qrelsA, run, measures, evaluation),
-    evaluateRun(qrelsB, run, measures, evaluation),
-  ]);
+  // Each set of judgments read and grouped once for every run, each run read once for both: as
+  // evaluateRun(qrelsA, run) then evaluateRun(qrelsB, run), the same means, counts and errors.
+  const names = new Interner(1024);
+  const underA = new JudgmentsInMemory(qrelsA, names);
+  const underB = new JudgmentsInMemory(qrelsB, names);
+  // A batch is dead once evaluated (a result holds none of its arrays): the next join writes over it.
+  let spare: JoinedQueries["batch"] | undefined;
+  const evaluated = (under: JudgmentsInMemory, rows: () => MemoryRows) =>
+    evaluateJoined(
+      (prepare) => {
+        const joined = under.join(rows(), spare, prepare);
+        spare = joined.batch;
+        return joined;
+      },
+      measures,
+      evaluation,
+    );
+  const results = entries.map(([, run]) => {
+    let rows: MemoryRows | undefined;
+    const read = () => (rows ??= underA.readRun(run));
+    return [evaluated(underA, read), evaluated(underB, read)];
+  });
   const keys = results[0][0].measures;
   const byMeasure: Record<string, QrelsCompareMeasure> = {};
   for (const key of keys) {

@@ -6,6 +6,21 @@ import type { Interner } from "../io/interner.js";
 import { type Ids, ids, sameId } from "../io/rows.js";
 import { givenRows, MemoryRows } from "../pipeline/join-memory.js";
 
+/** One query's distinct documents over several sources (ids 0, 1, ...): what pools.ts asks of a table. */
+export interface DocTable {
+  readonly size: number;
+  /** Whether UTF-16 order is byte order for the last `strings` (so a plain sort of them is strcmp's). */
+  readonly ascii: boolean;
+  /** Empties the table for a query of at most `rows` rows. */
+  reset(rows: number): void;
+  /** Row `row` of source `s` (query q): its document's id; throws if s gave it already in this query. */
+  add(s: number, row: number, q: number): number;
+  /** strcmp of documents u and v's ids. */
+  compare(u: number, v: number): number;
+  /** The ids of documents `us`. */
+  strings(us: ArrayLike<number>): string[];
+}
+
 /** One input read: its rows, their ids and values, and where each query's rows are. */
 export interface Source {
   readonly name: string;
@@ -37,7 +52,7 @@ export function readSource(x: unknown, name: string, valueName: "score" | "rel",
 }
 
 /** Groups s's rows by the interner's `numQids` queries (a counting sort: given order within a query). */
-export function groupSource(s: Source, numQids: number): void {
+export function groupSource(s: Pick<Source, "qid" | "begin" | "order">, numQids: number): void {
   const n = s.qid.length;
   const begin = new Int32Array(numQids + 1);
   for (let i = 0; i < n; i++) begin[s.qid[i] + 1]++;
@@ -50,7 +65,7 @@ export function groupSource(s: Source, numQids: number): void {
 }
 
 /** One query's distinct documents (ids 0, 1, ...) over several sources; each remembers its first row. */
-export class QueryDocs {
+export class QueryDocs implements DocTable {
   size = 0;
   /** The source and row of document u's first appearance. */
   src: Int32Array = new Int32Array(16);
@@ -170,3 +185,173 @@ export class QueryDocs {
 }
 
 const decoder = new TextDecoder();
+
+/**
+ * A run or judgments given as columns of string ids, read as they are: no id encoded, hashed or
+ * copied (encoding every id as UTF-8 was half a depth pool's time, 10M rows).
+ */
+export interface StringSource {
+  readonly name: string;
+  /** Row i's document: a string, else QueryStrings sends the reading back to bytes. */
+  readonly docid: ArrayLike<unknown>;
+  readonly value: Float64Array;
+  /** Rows of one query next to each other: query spanQuery[k] has rows spanStart[k] .. spanStart[k + 1]. */
+  readonly spanQuery: Int32Array;
+  readonly spanStart: Int32Array;
+  /** Query q's rows are order[begin[q], begin[q + 1]) (given order), made by groupSpans. */
+  begin: Int32Array;
+  order: Int32Array;
+}
+
+/** A code unit of a surrogate pair's half (0xd800-0xdfff). */
+const isSurrogate = (c: number) => (c & 0xf800) === 0xd800;
+
+function plain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isSurrogate(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Thrown by QueryStrings where its reading may differ from readSource's (a document id that is not a
+ * string, or has a surrogate) or where the input is bad (a document twice): the caller reads the inputs
+ * again with readSource, which says what is wrong as it always has. Bad input is said in one place.
+ */
+export const READ_AS_BYTES: unique symbol = Symbol("read as bytes");
+
+/**
+ * `x` read as columns whose query ids are strings or numbers without surrogates and whose values are
+ * finite numbers; queries numbered by `qids` (String(id) -> number, in first-seen order over the
+ * sources). Null where anything is otherwise (objects, a query id of another type or with a surrogate,
+ * a value that is no finite number, a malformed shape): readSource then reads it, or says what is wrong,
+ * as it always has. Document ids are not read here: QueryStrings checks them where it reads them (each
+ * a cache miss: a second pass over them was most of this one's time).
+ */
+export function readStrings(
+  x: unknown,
+  name: string,
+  valueName: "score" | "rel",
+  qids: Map<string, number>,
+): StringSource | null {
+  let given: ReturnType<typeof givenRows>;
+  try {
+    given = givenRows(x, name, valueName);
+  } catch {
+    return null;
+  }
+  if ("qids" in given) return null;
+  // Columns in locals: a property load a row cost a third of the loop.
+  const { qid: qidColumn, value: values } = given;
+  const n = qidColumn.length;
+  const value = values instanceof Float64Array ? values : new Float64Array(n);
+  const spanQuery: number[] = [];
+  const spanStart: number[] = [];
+  let last: unknown;
+  for (let i = 0; i < n; i++) {
+    const v = qidColumn[i];
+    if (v !== last || i === 0) {
+      if (typeof v !== "string" && typeof v !== "number") return null;
+      const id = String(v);
+      if (!plain(id)) return null;
+      last = v;
+      let q = qids.get(id);
+      if (q === undefined) qids.set(id, (q = qids.size));
+      // The same query again (a number id and its string): one span.
+      if (spanQuery.length === 0 || spanQuery[spanQuery.length - 1] !== q) {
+        spanQuery.push(q);
+        spanStart.push(i);
+      }
+    }
+    const score = values[i];
+    // v - v is 0 for finite numbers only.
+    if (typeof score !== "number" || score - score !== 0) return null;
+    if (value !== values) value[i] = score;
+  }
+  spanStart.push(n);
+  return {
+    name,
+    docid: given.docid,
+    value,
+    spanQuery: Int32Array.from(spanQuery),
+    spanStart: Int32Array.from(spanStart),
+    begin: new Int32Array(1),
+    order: new Int32Array(0),
+  };
+}
+
+/** groupSource by s's spans (a counting sort of spans, not of rows: given order within a query). */
+export function groupSpans(s: StringSource, numQids: number): void {
+  const { spanQuery, spanStart } = s;
+  const begin = new Int32Array(numQids + 1);
+  for (let k = 0; k < spanQuery.length; k++) begin[spanQuery[k] + 1] += spanStart[k + 1] - spanStart[k];
+  for (let q = 0; q < numQids; q++) begin[q + 1] += begin[q];
+  const next = begin.slice(0, numQids);
+  const order = new Int32Array(spanStart[spanQuery.length]);
+  for (let k = 0; k < spanQuery.length; k++) {
+    let at = next[spanQuery[k]];
+    for (let i = spanStart[k]; i < spanStart[k + 1]; i++) order[at++] = i;
+    next[spanQuery[k]] = at;
+  }
+  s.begin = begin;
+  s.order = order;
+}
+
+/**
+ * QueryDocs for StringSources: a Map of one query's ids (V8 keeps a string's hash once computed). Ids
+ * without surrogates compare as their UTF-8 bytes do (equal, and in order); each new one is checked,
+ * and one that is not a string or has a surrogate, or a document twice, throws READ_AS_BYTES.
+ */
+export class QueryStrings implements DocTable {
+  size = 0;
+  readonly ascii = true;
+  private src: Int32Array = new Int32Array(16);
+  private row: Int32Array = new Int32Array(16);
+  private last: Int32Array = new Int32Array(16);
+  private units = new Map<string, number>();
+
+  constructor(private readonly sources: readonly StringSource[]) {}
+
+  reset(rows: number): void {
+    this.units.clear();
+    if (this.src.length < rows) {
+      this.src = new Int32Array(rows);
+      this.row = new Int32Array(rows);
+      this.last = new Int32Array(rows);
+    }
+    this.size = 0;
+  }
+
+  add(s: number, row: number): number {
+    const d = this.sources[s].docid[row];
+    if (typeof d !== "string") throw READ_AS_BYTES;
+    const u = this.units.get(d);
+    if (u === undefined) {
+      if (!plain(d)) throw READ_AS_BYTES;
+      const n = this.size++;
+      this.units.set(d, n);
+      this.src[n] = s;
+      this.row[n] = row;
+      this.last[n] = s;
+      return n;
+    }
+    if (this.last[u] === s) throw READ_AS_BYTES;
+    this.last[u] = s;
+    return u;
+  }
+
+  /** Unit u's id: a string (add checked it). */
+  private id(u: number): string {
+    return this.sources[this.src[u]].docid[this.row[u]] as string;
+  }
+
+  compare(u: number, v: number): number {
+    const a = this.id(u);
+    const b = this.id(v);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  strings(us: ArrayLike<number>): string[] {
+    const out = new Array<string>(us.length);
+    for (let k = 0; k < us.length; k++) out[k] = this.id(us[k]);
+    return out;
+  }
+}

@@ -2,7 +2,7 @@
 import { meansOf, summaryOf } from "./aggregate.js";
 import { DEFAULT_INTERVAL, intervalSettings, intervalsOf, type Interval, type IntervalSettings } from "./interval.js";
 import { groupRows, type Qid, type Rows } from "./rows-by-query.js";
-import { joinRun, type Qrels, type Run } from "./join-memory.js";
+import { type JoinedQueries, joinRun, type Qrels, type Run } from "./join-memory.js";
 import { withTies, type Batch } from "../kernel/batch.js";
 import { runKernel } from "../kernel/kernel.js";
 import {
@@ -154,10 +154,23 @@ export function evaluateRun<const M extends Measures>(
   options?: Options,
 ): Result<string>;
 export function evaluateRun(qrels: Qrels, run: Run, measures: Measures, options?: Options): Result<string> {
+  return evaluateJoined((prepare) => joinRun(qrels, run, prepare), measures, options);
+}
+
+/**
+ * evaluateRun of a join made by `join` under the options' run preparation (called after the measures
+ * and options are checked, so errors come in evaluateRun's order): qrelsCompare joins each run to
+ * judgments read once (JudgmentsInMemory).
+ */
+export function evaluateJoined(
+  join: (prepare: RunPreparation | undefined) => JoinedQueries,
+  measures: Measures,
+  options?: Options,
+): Result<string> {
   const { explicit, extras, prepare } = optionsOf(options);
   const parsed = parsedMeasures(measures);
   const warnings = [...parsed.warnings];
-  const { batch, qids, notJudged, notInRun, labelsRead, prepared } = joinRun(qrels, run, prepare);
+  const { batch, qids, notJudged, notInRun, labelsRead, prepared } = join(prepare);
   if (labelsRead && parsed.readsTrecLabels) warnings.push(labelsWarning(labelsRead));
   // Summaries add queries in ids' byte order, as the command line does (same doubles); most runs'
   // queries are in that order already, and then no order is made.

@@ -7,7 +7,7 @@ import { rowHash, type RowDocids, type RowLines } from "../io/rows.js";
 import type { RunRows } from "../io/run.js";
 import { isColumn } from "./rows-by-query.js";
 import type { Batch } from "../kernel/batch.js";
-import { groupJudgments, joinParsed, judgedSample } from "./join-rows.js";
+import { groupJudgments, joinParsed, judgedSample, type GroupedJudgments } from "./join-rows.js";
 import { numberLabelsRead, type LabelsRead } from "./trec-labels.js";
 import type { RunPreparation, RunPrepared } from "./prepare-run.js";
 
@@ -125,6 +125,8 @@ export class MemoryRows {
   /** The columns given: messages quote ids as given. */
   private columns: { qid: ArrayLike<unknown>; docid: ArrayLike<unknown> } | null = null;
   readonly empty = new Set<number>();
+  /** The queries read, in first-seen order (empty ones too): a run's sample when no query is judged. */
+  readonly queries = new Set<number>();
   truncated: TruncatedLabels | undefined;
 
   constructor(
@@ -193,6 +195,7 @@ export class MemoryRows {
       this.reserve(keys.reduce((n, k) => n + k.length, 0));
       for (let k = 0; k < g.qids.length; k++) {
         const q = this.query(g.qids[k]);
+        this.queries.add(q);
         const docs = g.docs[k];
         if (keys[k].length === 0) this.empty.add(q);
         for (const d of keys[k]) this.add(q, d, docs[d]);
@@ -214,6 +217,7 @@ export class MemoryRows {
         last = v;
         q = ids.get(v) ?? -1;
         if (q < 0) ids.set(v, (q = this.query(String(v))));
+        this.queries.add(q);
       }
       this.add(q, String(d), g.value[i]);
     }
@@ -294,13 +298,21 @@ export function joinMemory(
   // Small: a small call's typed arrays then lie in the JS heap.
   const names = new Interner(4);
   const r = new MemoryRows("run", names).addGiven(givenRows(run, "run", "score"));
-  const runQueries = names.size;
   const j = judgments(names);
-  const grouped = groupJudgments(j.rows());
+  return joinGrouped(r, groupJudgments(j.rows()), options);
+}
+
+/** Run rows `r` joined to judgments grouped already, both interned by the same names; `reuse`: a dead batch. */
+function joinGrouped(
+  r: MemoryRows,
+  grouped: GroupedJudgments,
+  options: { complete?: boolean; reuse?: Batch; prepare?: RunPreparation } = {},
+): MemoryJoin {
   const joined = joinParsed(grouped, r.rows(), {
     inIdOrder: true,
     emptyQueries: r.empty,
     complete: options.complete,
+    reuse: options.reuse,
     prepare: options.prepare,
   });
   const ranked = joined.batch.docids as Int32Array;
@@ -310,6 +322,7 @@ export function joinMemory(
   const judged = (q: number) => q < begin.length && end[q] > begin[q];
   let notJudged = joined.notJudged;
   for (const q of r.empty) if (!judged(q)) notJudged++;
+  const runQueries = r.queries.size;
   return {
     batch: joined.batch,
     qids: joined.qids,
@@ -320,7 +333,7 @@ export function joinMemory(
     judged,
     ...(joined.prepared ? { prepared: joined.prepared } : {}),
     noQueryInCommon: (name) => {
-      const some = names.stringsOf([0, 1, 2].filter((q) => q < runQueries));
+      const some = r.qidNames.stringsOf([...r.queries].slice(0, 3));
       return noQueryInCommon({ name: "run", queries: runQueries, some }, judgedSample(grouped, name));
     },
   };
@@ -337,18 +350,61 @@ export function joinRun(qrels: Qrels, run: Run, prepare?: RunPreparation): Joine
   const joined = joinMemory(
     run,
     (names) => {
-      const j = new MemoryRows("qrels", names).addGiven(given);
-      j.checkFinite("label");
-      const t = j.truncated;
-      labelsRead = t
-        ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }
-        : numberLabelsRead(j.rows().rel, (i) => `qrels: ${j.ids(i)}`);
-      return j;
+      const j = readJudgments(given, names);
+      labelsRead = j.labelsRead;
+      return j.rows;
     },
     { prepare },
   );
   if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
   return labelsRead ? { ...joined, labelsRead } : joined;
+}
+
+/** Judgments given, read as joinRun reads them: finite labels, and those trec_eval reads as another number. */
+function readJudgments(given: Given, names: Interner): { rows: MemoryRows; labelsRead: LabelsRead | undefined } {
+  const j = new MemoryRows("qrels", names).addGiven(given);
+  j.checkFinite("label");
+  const t = j.truncated;
+  const labelsRead = t
+    ? { where: `qrels line ${t.firstLine}`, text: t.firstText, value: t.values[0], count: t.rows.length }
+    : numberLabelsRead(j.rows().rel, (i) => `qrels: ${j.ids(i)}`);
+  return { rows: j, labelsRead };
+}
+
+/**
+ * Judgments read and grouped once, then joined to many runs (qrelsCompare evaluates every run under two
+ * sets: reading and grouping the judgments again per run was a third of its time). A join is joinRun's,
+ * its messages too, but queries are numbered by the shared `names`, judgments first: a batch's queries
+ * come in that order, not the run's (means and counts, summed in strcmp order, are the same).
+ */
+export class JudgmentsInMemory {
+  private readonly grouped: GroupedJudgments;
+  private readonly labelsRead: LabelsRead | undefined;
+
+  constructor(
+    qrels: Qrels,
+    private readonly names: Interner,
+  ) {
+    const j = readJudgments(givenRows(qrels, "qrels", "rel"), names);
+    this.labelsRead = j.labelsRead;
+    this.grouped = groupJudgments(j.rows.rows());
+  }
+
+  /** The run's rows, read once for several judgments (same names). */
+  readRun(run: Run): MemoryRows {
+    return new MemoryRows("run", this.names).addGiven(givenRows(run, "run", "score"));
+  }
+
+  /**
+   * As joinRun(qrels, run) on rows from readRun: throws when no query is shared. `reuse`: a batch of an
+   * earlier join, evaluated and dropped, whose arrays the new one is written over (fresh ones were
+   * most of qrelsCompare's garbage).
+   */
+  join(run: MemoryRows, reuse?: Batch, prepare?: RunPreparation): JoinedQueries {
+    const joined = joinGrouped(run, this.grouped, { reuse, prepare });
+    if (joined.qids.length === 0) throw joined.noQueryInCommon("qrels");
+    return this.labelsRead ? { ...joined, labelsRead: this.labelsRead } : joined;
+  }
 }
 
 /** A query's documents, where every query of `x` is an object (else null: givenRows says what is wrong). */
