@@ -78,6 +78,8 @@ export function batchBlocks(input: BatchInput, blockRows: number): NonNullable<R
 
 /** The labels trec_eval reads as another number (1.5 is 1): how many, and the first one's line or row. */
 export function judgmentsLabelsRead(judgments: GroupedJudgments, file: string = judgments.qrels.file) {
+  // Every label whole, none truncated (groupJudgments scanned them): the scan below would find none.
+  if (judgments.wholeLabels) return undefined;
   const q = judgments.qrels;
   const placeOf = places.get(judgments);
   return fileLabelsRead({ ...q, file }, (i) => {
