@@ -267,5 +267,8 @@ async function readIdValues<K extends "qrels" | "run">(
   checkPath(path, `${what}: path`);
   checkColumnsRead([path], choice, `${what}: columns`, COLUMNS_FORMAT);
   const { rows, placeOf } = await readRows(kind, inputOf(path, choice), new Interner(), choice);
+  // The plain object has no room for warnings: the rows left out are said as Node's libraries say
+  // theirs (on stderr unless the program listens for 'warning'), never dropped unsaid.
+  if (rows.skipped) process.emitWarning(skippedWarning(rows.file, rows.skipped), { code: "RANKEVAL_ROWS_SKIPPED" });
   return idValuesAt(rows, values(rows), placeOf);
 }
