@@ -5,8 +5,7 @@ import { docidStrings, idValuesAt } from "../input/id-values.js";
 import type { ParserChoice } from "../input/formats.js";
 import { readRows, type Input } from "../input/input.js";
 import { Interner } from "../io/interner.js";
-import { skippedWarning } from "../io/rows.js";
-import type { ParsedRows } from "../judgments/query-docs.js";
+import { type ParsedRows, skippedWarning } from "../io/rows.js";
 
 /** Columns as the library reads them, qids by the parser's names. */
 export type Columns<V extends "rel" | "score"> = { qid: Int32Array; qidNames: Interner; docid: string[] } & Record<

@@ -3,11 +3,11 @@
 // text the command line prints. The files come read as columns (src/app/read-columns.ts).
 import { RankevalError } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
+import type { ParsedRows } from "../io/rows.js";
 import { formatLine } from "../trec/format.js";
 import { agreement, type Agreement, type AgreementOptions } from "./agreement.js";
 import { fillHoles, type FilledJudgments } from "./fill-holes.js";
 import { pool, poolOfParsed, type Pool, type PoolOptions } from "./pools.js";
-import type { ParsedRows } from "./query-docs.js";
 import { qrelsCompare, type QrelsCompare, type QrelsCompareOptions } from "./qrels-compare.js";
 import { qrelsStats, type QrelsStats } from "./qrels-stats.js";
 

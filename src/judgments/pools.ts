@@ -7,14 +7,13 @@
 // (trec_eval; src/reference/ranking.ts rank()). Browser-safe.
 import { badInput, checkOptions, oneOf, ANY, shown, usageError, type OptionType } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
-import { compareIds } from "../io/rows.js";
+import { compareIds, type ParsedRows } from "../io/rows.js";
 import { sortedOrder, sortQids } from "../c/strings.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import {
   type DocTable,
   groupSource,
   groupSpans,
-  type ParsedRows,
   parsedSource,
   QueryDocs,
   QueryStrings,

@@ -3,7 +3,7 @@
 // distinct documents. Ids are compared within a query only, never interned whole (io/rows.ts says why).
 import { documentTwice } from "../errors/errors.js";
 import type { Interner } from "../io/interner.js";
-import { type Ids, ids, type RowDocids, sameId } from "../io/rows.js";
+import { type Ids, ids, type ParsedRows, sameId } from "../io/rows.js";
 import { givenRows, MemoryRows } from "../pipeline/join-memory.js";
 
 /** One query's distinct documents over several sources (ids 0, 1, ...): what pools.ts asks of a table. */
@@ -50,17 +50,6 @@ export function readSource(x: unknown, name: string, valueName: "score" | "rel",
     begin: new Int32Array(1),
     order: new Int32Array(0),
   };
-}
-
-/**
- * A file's rows as its parser gives them (src/app/read-columns.ts): ids as UTF-8 bytes with their hashes,
- * queries numbered by the file's own interner. Read as they are, no id made a string.
- */
-export interface ParsedRows {
-  readonly qid: Int32Array;
-  readonly qidNames: Interner;
-  readonly docids: RowDocids;
-  readonly value: Float64Array;
 }
 
 /**
