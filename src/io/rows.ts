@@ -5,6 +5,7 @@
  */
 import { counted, isAre } from "../errors/counted.js";
 import { shown, usageError } from "../errors/errors.js";
+import type { Interner } from "./interner.js";
 
 /** Row i's document id is bytes[offsets[i], offsets[i + 1]). */
 export interface RowDocids {
@@ -12,6 +13,18 @@ export interface RowDocids {
   readonly offsets: Int32Array;
   /** hashes[i] = rowHash(bytes, offsets[i], offsets[i + 1]). */
   readonly hashes: Int32Array;
+}
+
+/**
+ * A file's rows as its parser gives them (src/app/read-columns.ts), ids as UTF-8 bytes with their hashes,
+ * queries numbered by the file's own interner: what src/judgments/pools.ts poolOfParsed reads, no id made
+ * a string.
+ */
+export interface ParsedRows {
+  readonly qid: Int32Array;
+  readonly qidNames: Interner;
+  readonly docids: RowDocids;
+  readonly value: Float64Array;
 }
 
 /** Each row's line, sparsely: for rows[k] <= row < rows[k + 1], line = row + shifts[k] (rows[0] is 0). */

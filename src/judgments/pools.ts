@@ -7,13 +7,14 @@
 // (trec_eval; src/reference/ranking.ts rank()). Browser-safe.
 import { badInput, checkOptions, oneOf, ANY, shown, usageError, type OptionType } from "../errors/errors.js";
 import { Interner } from "../io/interner.js";
-import { compareIds } from "../io/rows.js";
+import { compareIds, type ParsedRows } from "../io/rows.js";
 import { sortedOrder, sortQids } from "../c/strings.js";
 import type { Qrels, Run } from "../pipeline/join-memory.js";
 import {
   type DocTable,
   groupSource,
   groupSpans,
+  parsedSource,
   QueryDocs,
   QueryStrings,
   READ_AS_BYTES,
@@ -216,13 +217,8 @@ function pooled(read: Read, s: Settings): Pool {
     const kept = s.method === "depth" ? chosen.subarray(0, n) : topWeights(chosen, n, s.budget, weight, table, scratch);
     for (let k = 0; k < kept.length; k++) flags[kept[k]] |= POOLED;
     size += kept.length;
-    let docids = table.strings(kept);
-    if (s.method === "depth") {
-      // Sorted as strings: a comparator call per pair was a third of a depth pool's time.
-      if (table.ascii) docids.sort();
-      else docids = sortQids(docids);
-      queries.push({ qid: qids[q], docids });
-    } else queries.push({ qid: qids[q], docids, weights: Array.from(kept, (u) => weight[u]) });
+    if (s.method === "depth") queries.push({ qid: qids[q], docids: inIdOrder(kept, table, scratch) });
+    else queries.push({ qid: qids[q], docids: table.strings(kept), weights: Array.from(kept, (u) => weight[u]) });
 
     for (let r = 0; r < R; r++) {
       const ranked = Math.min(rankStart[r + 1] - rankStart[r], s.coverageDepth);
@@ -304,6 +300,37 @@ function readByteSources(runs: readonly Run[], judged: Qrels | undefined): Read 
   const sources: Source[] = runs.map((run, r) => readSource(run, `runs[${r}]`, "score", names));
   const runQueries = names.size;
   const judgedSource = judged === undefined ? null : readSource(judged, "judged", "rel", names);
+  return byteRead(sources, judgedSource, runQueries, names);
+}
+
+/**
+ * pool() of files' rows as their parsers give them (src/judgments/on-files.ts): ids read as the parser's
+ * bytes, never a string each (10M of them were most of the command line's depth:100 pool of 10 runs x 1M
+ * rows). Null where pool() on the files' columns may read them otherwise (a value not finite, an id not
+ * UTF-8): pool() then reads, or says what is wrong, as it always has.
+ */
+export function poolOfParsed(
+  runs: readonly ParsedRows[],
+  judged: ParsedRows | undefined,
+  options: PoolOptions,
+): Pool | null {
+  const s = settings(options);
+  if (runs.length === 0) throw badInput("pool: runs is empty: give at least one run");
+  const names = new Interner(1024);
+  const sources: Source[] = [];
+  for (let r = 0; r < runs.length; r++) {
+    const source = parsedSource(runs[r], `runs[${r}]`, names);
+    if (!source) return null;
+    sources.push(source);
+  }
+  const runQueries = names.size;
+  const judgedSource = judged === undefined ? null : parsedSource(judged, "judged", names);
+  if (judged !== undefined && !judgedSource) return null;
+  return pooled(byteRead(sources, judgedSource, runQueries, names), s);
+}
+
+/** Sources of ids as bytes (the runs, then the judgments made if any), queries by `names` (the runs' first). */
+function byteRead(sources: Source[], judgedSource: Source | null, runQueries: number, names: Interner): Read {
   if (judgedSource) sources.push(judgedSource);
   for (const source of sources) groupSource(source, names.size);
   const ids = sources.map((source) => source.ids);
@@ -314,6 +341,18 @@ function readByteSources(runs: readonly Run[], judged: Qrels | undefined): Read 
     table: new QueryDocs(sources),
     idAfter: (s, a, b) => compareIds(ids[s], a, b) > 0,
   };
+}
+
+/** The ids of documents `us` in byte order (strcmp), as a depth pool gives them; `us` is sorted so. */
+function inIdOrder(us: Int32Array, table: DocTable, scratch: Scratch): string[] {
+  if (table instanceof QueryDocs) {
+    const keys = table.idKeys(us);
+    sortRows(us, (u, v) => keys[u] < keys[v] || (keys[u] === keys[v] && table.compare(u, v) < 0), scratch);
+    return table.strings(us);
+  }
+  // Sorted as strings: a comparator call per pair was a third of a depth pool's time.
+  const docids = table.strings(us);
+  return table.ascii ? docids.sort() : sortQids(docids);
 }
 
 /**
