@@ -309,7 +309,7 @@ describe("options", () => {
     [{ ties: null }, /ties must be "docid", "input", "average", "best" or "worst", not null/],
     [
       { tie: "input" },
-      /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties, preset, tieRange, interval\)/,
+      /unknown option "tie" \(did you mean ties\?\) \(the options are gain, relevanceThreshold, noRelevant, beyondList, depth, judgedOnly, ties, preset, tieRange, interval, rollup, rollupMethod, dropSelf\)/,
     ],
     [
       { preset: "xgb" },
