@@ -101,6 +101,17 @@ describe("--qrels-compare --report", () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain("is not a directory to write it in");
   });
+
+  it("refuses the evaluation report's options: --report-queries, --compare's", async () => {
+    for (const [option, ...value] of [
+      ["--report-queries", "3"],
+      ["--baseline", R1],
+    ]) {
+      const r = await cli([...ARGS, "--report", join(dir, "r.html"), option, ...value]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain(`${option} has no meaning with --qrels-compare`);
+    }
+  });
 });
 
 describe.skipIf(!haveChromium && !process.env.CI)("--qrels-compare's report in chromium", () => {
