@@ -114,14 +114,21 @@ export function qrelsCompareView(q: QrelsCompareReport): HTMLElement {
     const c = q.confusion;
     section.append(
       h("p", { class: "qc-legend" }, "Confusion over the shared pairs: A's categories down the rows, B's across."),
+      // Many categories (decimal labels without --bins) scroll across rather than squeeze.
       h(
-        "table",
-        { id: "qc-confusion" },
-        h("thead", {}, h("tr", {}, h("th", {}, "A \\ B"), ...c.labels.map((l) => h("th", {}, l)))),
+        "div",
+        { class: "scroll" },
         h(
-          "tbody",
-          {},
-          ...c.matrix.map((row, i) => h("tr", {}, h("td", {}, c.labels[i]), ...row.map((n) => h("td", {}, String(n))))),
+          "table",
+          { id: "qc-confusion" },
+          h("thead", {}, h("tr", {}, h("th", {}, "A \\ B"), ...c.labels.map((l) => h("th", {}, l)))),
+          h(
+            "tbody",
+            {},
+            ...c.matrix.map((row, i) =>
+              h("tr", {}, h("td", {}, c.labels[i]), ...row.map((n) => h("td", {}, String(n)))),
+            ),
+          ),
         ),
       ),
     );
